@@ -1,0 +1,168 @@
+// Package app is the only wiring point: it opens the store, builds every service and mounts their routes.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"tenfour/internal/auth"
+	"tenfour/internal/config"
+	"tenfour/internal/oplog"
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/realtime"
+	"tenfour/web"
+)
+
+// App is one running tenfour node.
+type App struct {
+	Cfg      config.Config
+	DB       *db.DB
+	Sessions *auth.Sessions
+	Auth     *auth.Service
+	Hub      *realtime.Hub
+	Log      *oplog.Log
+
+	mux     *http.ServeMux
+	ready   atomic.Bool
+	bg      []func(ctx context.Context)       // background loops started by Start
+	prepare []func(ctx context.Context) error // start-up work run by Prepare
+}
+
+// Open opens the store named by cfg and migrates it.
+func Open(ctx context.Context, cfg config.Config) (*db.DB, error) {
+	var d *db.DB
+	var err error
+	if cfg.UsesPostgres() {
+		d, err = db.OpenPostgres(ctx, cfg.DB)
+	} else {
+		d, err = db.OpenSQLite(cfg.SQLitePath())
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Migrate(ctx); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// New builds the services on an open store and mounts every route.
+func New(cfg config.Config, d *db.DB) (*App, error) {
+	a := &App{Cfg: cfg, DB: d, mux: http.NewServeMux()}
+	a.Sessions = auth.NewSessions(d, nil)
+	a.Hub = realtime.NewHub(d, cfg.AllowedOrigins)
+	a.Log = oplog.New(d, a.Hub)
+	a.Auth = auth.NewService(d, a.Sessions, a.Log)
+	a.Hub.SetAuthenticator(a.Auth)
+
+	require := a.Sessions.Require
+	a.mux.HandleFunc("GET /healthz", a.healthz)
+	a.mux.Handle("GET /metrics", promhttp.Handler())
+	a.mux.Handle("GET /ds/ws", a.Hub)
+	a.Log.Routes(a.mux, require)
+	a.Auth.Routes(a.mux)
+
+	// Domain services (one line each; keep this list in the order of the spec's §7).
+	// [directory]
+	// [branding]
+	// [demo]
+
+	a.mux.Handle("/", consoleHandler(web.Dist()))
+	return a, nil
+}
+
+// Handler is the root handler with the shared middleware.
+func (a *App) Handler() http.Handler { return httpx.Observe(a.mux) }
+
+// Go registers a background loop that Start runs until its context ends.
+func (a *App) Go(fn func(ctx context.Context)) { a.bg = append(a.bg, fn) }
+
+// Start runs the background loops and marks the node ready.
+func (a *App) Start(ctx context.Context) {
+	for _, fn := range a.bg {
+		go fn(ctx)
+	}
+	a.ready.Store(true)
+}
+
+// Stop marks the node not ready and closes every socket.
+func (a *App) Stop() {
+	a.ready.Store(false)
+	a.Hub.CloseAll()
+}
+
+func (a *App) healthz(w http.ResponseWriter, r *http.Request) {
+	if !a.ready.Load() {
+		http.Error(w, "starting", http.StatusServiceUnavailable)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := a.DB.R.PingContext(ctx); err != nil {
+		http.Error(w, "database unavailable", http.StatusServiceUnavailable)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain")
+	fmt.Fprintln(w, "ok")
+}
+
+// consoleHandler serves the built console with an index.html fallback for client-side routes.
+func consoleHandler(dist fs.FS) http.Handler {
+	files := http.FileServerFS(dist)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := strings.TrimPrefix(r.URL.Path, "/")
+		if strings.HasPrefix(p, "ds/") || strings.HasPrefix(p, "filews/") {
+			http.NotFound(w, r)
+			return
+		}
+		if p != "" {
+			if st, err := fs.Stat(dist, p); err == nil && !st.IsDir() {
+				if strings.HasPrefix(p, "assets/") {
+					w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+				}
+				files.ServeHTTP(w, r)
+				return
+			}
+		}
+		index, err := fs.ReadFile(dist, "index.html")
+		if errors.Is(err, fs.ErrNotExist) {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprintln(w, "tenfour: the console is not built into this binary; run `make build`.")
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-cache")
+		_, _ = w.Write(index)
+	})
+}
+
+// Close releases the store.
+func (a *App) Close() error {
+	slog.Info("closing store")
+	return a.DB.Close()
+}
+
+// Prepare runs one-time start-up work before serving: demo seeding, first-run hints.
+func (a *App) Prepare(ctx context.Context) error {
+	for _, fn := range a.prepare {
+		if err := fn(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// OnPrepare registers start-up work run by Prepare, in order.
+func (a *App) OnPrepare(fn func(ctx context.Context) error) { a.prepare = append(a.prepare, fn) }

@@ -1,0 +1,126 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"time"
+
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/httpx"
+)
+
+const (
+	// CookieName is the session cookie (spec: token cookie, 1 day).
+	CookieName = "token"
+	// TokenTTL is how long a session lives (spec §9: token cookie expiry 1 day).
+	TokenTTL = 24 * time.Hour
+	// SocketLoginWindow is how soon after the HTTP sign-in the first socket login must come (spec §9).
+	SocketLoginWindow = 15 * time.Second
+)
+
+// ErrSocketLate is the code for a first socket login later than SocketLoginWindow after sign-in.
+var ErrSocketLate = httpx.E(http.StatusUnauthorized, "102", "errors.login.102", "socket login too late after sign-in")
+
+// Sessions stores tokens (hashed) and resolves them to principals.
+type Sessions struct {
+	db  *db.DB
+	now func() time.Time
+}
+
+// NewSessions builds the session store; now is the clock (time.Now outside tests).
+func NewSessions(d *db.DB, now func() time.Time) *Sessions {
+	if now == nil {
+		now = time.Now
+	}
+	return &Sessions{db: d, now: now}
+}
+
+func hashToken(t string) string {
+	h := sha256.Sum256([]byte(t))
+	return hex.EncodeToString(h[:])
+}
+
+// Create issues a new token for an account.
+func (s *Sessions) Create(ctx context.Context, accountID string, customerID int64) (string, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	tok := base64.RawURLEncoding.EncodeToString(b[:])
+	now := s.now()
+	_, err := s.db.Exec(ctx,
+		`INSERT INTO sessions (token_hash, account_id, customer_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
+		hashToken(tok), accountID, customerID, now.UnixMilli(), now.Add(TokenTTL).UnixMilli())
+	return tok, err
+}
+
+// Lookup resolves a token to its principal; unknown, revoked or expired tokens are ErrToken (code "105"),
+// and so is a token whose account was disabled since.
+func (s *Sessions) Lookup(ctx context.Context, token string) (Principal, error) {
+	if token == "" || len(token) > 128 {
+		return Principal{}, httpx.ErrToken
+	}
+	var p Principal
+	var expires int64
+	var revoked, disabled bool
+	err := s.db.QueryRow(ctx, `
+		SELECT a.id, a.customer_id, a.type, a.acct_type, a.admin, a.name, a.disabled, s.expires_at, s.revoked
+		FROM sessions s JOIN accounts a ON a.id = s.account_id
+		WHERE s.token_hash = ?`, hashToken(token)).
+		Scan(&p.AccountID, &p.CustomerID, &p.Type, &p.AcctType, &p.Admin, &p.Name, &disabled, &expires, &revoked)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Principal{}, httpx.ErrToken
+	}
+	if err != nil {
+		return Principal{}, err
+	}
+	if revoked || disabled || s.now().UnixMilli() >= expires {
+		return Principal{}, httpx.ErrToken
+	}
+	p.Token = token
+	return p, nil
+}
+
+// SocketLogin checks a token for a socket login: the first socket login of a token must come within
+// SocketLoginWindow of its creation (else the token is revoked and ErrSocketLate returned); later ones are
+// reconnects and pass while the token lives.
+func (s *Sessions) SocketLogin(ctx context.Context, token string) (Principal, error) {
+	p, err := s.Lookup(ctx, token)
+	if err != nil {
+		return p, err
+	}
+	now := s.now().UnixMilli()
+	var created, first int64
+	if err := s.db.QueryRow(ctx, `SELECT created_at, socket_login_at FROM sessions WHERE token_hash = ?`,
+		hashToken(token)).Scan(&created, &first); err != nil {
+		return p, err
+	}
+	if first != 0 {
+		return p, nil
+	}
+	if now-created > SocketLoginWindow.Milliseconds() {
+		_ = s.Revoke(ctx, token)
+		return Principal{}, ErrSocketLate
+	}
+	_, err = s.db.Exec(ctx, `UPDATE sessions SET socket_login_at = ? WHERE token_hash = ? AND socket_login_at = 0`,
+		now, hashToken(token))
+	return p, err
+}
+
+// Revoke ends a session.
+func (s *Sessions) Revoke(ctx context.Context, token string) error {
+	_, err := s.db.Exec(ctx, `UPDATE sessions SET revoked = TRUE WHERE token_hash = ?`, hashToken(token))
+	return err
+}
+
+// Prune deletes sessions that expired before cutoff.
+func (s *Sessions) Prune(ctx context.Context) error {
+	_, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE expires_at < ?`, s.now().Add(-TokenTTL).UnixMilli())
+	return err
+}

@@ -1,0 +1,225 @@
+// Package oplog owns the operation log: every action writes one of the spec's log types (§4: 0-9, 100-130)
+// with date, name, account, type and remark, and consoles receive it live as a durable `log.added` event.
+package oplog
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/realtime"
+)
+
+// Type is a spec §4 log type.
+type Type int
+
+// The spec's log types.
+const (
+	TempGroupCreated   Type = 0
+	TempGroupCanceled  Type = 1
+	VoiceCallStarted   Type = 2
+	CallEnded          Type = 3
+	QuitTempGroup      Type = 4
+	Online             Type = 5
+	Offline            Type = 6
+	RepeatLogin        Type = 7
+	SwitchGroup        Type = 8
+	CallSettings       Type = 9
+	TempGroupRemoved   Type = 15
+	Login              Type = 100
+	GPSReport          Type = 101
+	Alarm              Type = 102
+	Message            Type = 103
+	TempGroupEdited    Type = 104
+	IndividualCallSet  Type = 105
+	IndividualCallCanc Type = 106
+	MissedCall         Type = 107
+	GroupMonitorStart  Type = 108
+	TermMonitorStart   Type = 109
+	GroupMonitorStop   Type = 110
+	TermMonitorStop    Type = 111
+	CallTypeSwitch     Type = 112
+	FenceCreate        Type = 113
+	FenceDelete        Type = 114
+	FenceEdit          Type = 115
+	AlarmSearch        Type = 116
+	TrackQuery         Type = 117
+	AlarmCanceled      Type = 118
+	RemoteAlarmClosed  Type = 119
+	LoneWorkerSet      Type = 120
+	LoneWorkerEdited   Type = 121
+	LoneWorkerRemoved  Type = 122
+	VoiceSearch        Type = 123
+	VoiceDownload      Type = 124
+	VoiceQuery         Type = 125
+	VoiceQuery2        Type = 126
+	FenceAlarmCanceled Type = 127
+	VideoCall          Type = 128
+	ToneSent           Type = 129
+	VideoMonitoring    Type = 130
+)
+
+// Valid tells whether t is one of the spec's types (0-9, 15, 100-130).
+func (t Type) Valid() bool { return (t >= 0 && t <= 9) || t == 15 || (t >= 100 && t <= 130) }
+
+// Entry is one log line as clients see it.
+type Entry struct {
+	ID      string `json:"id"`
+	Date    int64  `json:"date"`
+	Name    string `json:"name"`
+	Account string `json:"account"`
+	Type    Type   `json:"type"`
+	Remark  string `json:"remark"`
+}
+
+// Log writes and lists operation-log entries.
+type Log struct {
+	db  *db.DB
+	hub *realtime.Hub
+}
+
+// New builds the log; hub may be nil (admin commands) and then nothing is published.
+func New(d *db.DB, hub *realtime.Hub) *Log { return &Log{db: d, hub: hub} }
+
+// Write stores an entry and publishes it to the customer's consoles. A failure is logged, not returned:
+// the action it records has already happened.
+func (l *Log) Write(ctx context.Context, customerID int64, account, name string, t Type, remark string) {
+	now := time.Now().UnixMilli()
+	var id int64
+	err := l.db.WriteRow(ctx, `INSERT INTO oplog (customer_id, at, account_id, name, type, remark) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+		customerID, now, account, name, int(t), remark).Scan(&id)
+	if err != nil {
+		slog.ErrorContext(ctx, "oplog write", "type", t, "err", err)
+		return
+	}
+	if l.hub != nil {
+		e := Entry{ID: strconv.FormatInt(id, 10), Date: now, Name: name, Account: account, Type: t, Remark: remark}
+		if _, err := l.hub.PublishDurable(ctx, customerID, "log.added", e, realtime.Consoles); err != nil {
+			slog.ErrorContext(ctx, "oplog publish", "err", err)
+		}
+	}
+}
+
+// By writes an entry for the calling principal.
+func (l *Log) By(ctx context.Context, p identity.Principal, t Type, remark string) {
+	l.Write(ctx, p.CustomerID, p.AccountID, p.Name, t, remark)
+}
+
+// Query filters the list endpoint.
+type Query struct {
+	Types    []Type
+	From, To int64 // ms, 0 = open
+	Account  string
+	Offset   int
+	Limit    int
+}
+
+// List returns the customer's entries newest first and the total count.
+func (l *Log) List(ctx context.Context, customerID int64, q Query) ([]Entry, int, error) {
+	where := []string{"customer_id = ?"}
+	args := []any{customerID}
+	if len(q.Types) > 0 {
+		where = append(where, "type IN ("+db.Placeholders(len(q.Types))+")")
+		for _, t := range q.Types {
+			args = append(args, int(t))
+		}
+	}
+	if q.From > 0 {
+		where = append(where, "at >= ?")
+		args = append(args, q.From)
+	}
+	if q.To > 0 {
+		where = append(where, "at <= ?")
+		args = append(args, q.To)
+	}
+	if q.Account != "" {
+		where = append(where, "account_id = ?")
+		args = append(args, q.Account)
+	}
+	cond := strings.Join(where, " AND ")
+	var total int
+	if err := l.db.QueryRow(ctx, "SELECT COUNT(*) FROM oplog WHERE "+cond, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := l.db.Query(ctx, "SELECT id, at, name, account_id, type, remark FROM oplog WHERE "+cond+
+		" ORDER BY at DESC, id DESC LIMIT ? OFFSET ?", append(args, q.Limit, q.Offset)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []Entry{}
+	for rows.Next() {
+		var e Entry
+		var id int64
+		if err := rows.Scan(&id, &e.Date, &e.Name, &e.Account, &e.Type, &e.Remark); err != nil {
+			return nil, 0, err
+		}
+		e.ID = strconv.FormatInt(id, 10)
+		out = append(out, e)
+	}
+	return out, total, rows.Err()
+}
+
+// Routes mounts GET /ds/log/list.
+func (l *Log) Routes(mux *http.ServeMux, require func(http.Handler) http.Handler) {
+	mux.Handle("GET /ds/log/list", require(httpx.Handle(l.list)))
+}
+
+func (l *Log) list(w http.ResponseWriter, r *http.Request) (any, error) {
+	var req struct {
+		Type     httpx.List `json:"type"`
+		STime    string     `json:"stime"`
+		ETime    string     `json:"etime"`
+		Account  string     `json:"account"`
+		PageNo   string     `json:"pageNo"`
+		PageSize string     `json:"pageSize"`
+	}
+	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	q := Query{Account: req.Account, Limit: 300}
+	for _, s := range req.Type {
+		n, err := strconv.Atoi(s)
+		if err != nil || !Type(n).Valid() {
+			return nil, httpx.BadParam("type", "not a log type")
+		}
+		q.Types = append(q.Types, Type(n))
+	}
+	var err error
+	if req.STime != "" {
+		if q.From, err = httpx.Int("stime", req.STime); err != nil {
+			return nil, err
+		}
+	}
+	if req.ETime != "" {
+		if q.To, err = httpx.Int("etime", req.ETime); err != nil {
+			return nil, err
+		}
+	}
+	if q.From > 0 && q.To > 0 && q.From > q.To {
+		return nil, httpx.BadParam("stime", "start after end")
+	}
+	page, size := int64(1), int64(300)
+	if req.PageNo != "" {
+		if page, err = httpx.Int("pageNo", req.PageNo); err != nil || page < 1 {
+			return nil, httpx.BadParam("pageNo", "from 1")
+		}
+	}
+	if req.PageSize != "" {
+		if size, err = httpx.Int("pageSize", req.PageSize); err != nil || size < 1 || size > 1000 {
+			return nil, httpx.BadParam("pageSize", "1 to 1000")
+		}
+	}
+	q.Limit, q.Offset = int(size), int((page-1)*size)
+	list, total, err := l.List(r.Context(), identity.Must(r.Context()).CustomerID, q)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"total": total, "list": list}, nil
+}

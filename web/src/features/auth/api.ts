@@ -1,0 +1,58 @@
+// Typed client of the sign-in and account calls (docs/api.md "Sign-in pair", "Other account calls").
+import { http } from '../../shared/http/client';
+
+export const AUTH_PATHS = {
+  verify: '/ds/pub/loginext',
+  auth: '/ds/user',
+  account: '/ds/user/getAccount',
+  logout: '/ds/user/logout',
+  updatePwd: '/ds/data/updateMsPwd',
+  verifyCode: '/ds/pub/getVerifyCode',
+  bindEmail: '/ds/pub/bindEmail',
+  resetPwd: '/ds/pub/resetPwd',
+} as const;
+
+export type DsConfig = Record<string, number | string | boolean>;
+
+export interface SessionFields {
+  version: string;
+  timeZone: string;
+  mediaServer: string[];
+  mediaFileUrl: string;
+  dsConfig: DsConfig;
+  language?: string;
+  /** Account type code of spec §6 ("-2" or "1"); see web/NEEDS.md. */
+  accountType?: string;
+  isOnline?: string;
+}
+
+export interface UserInfo {
+  msId: string;
+  msName: string;
+  msType: string;
+  gId: string;
+  gName: string;
+  pttGroup: string;
+  secretKey: string;
+}
+
+export interface AuthResult extends SessionFields {
+  token: string;
+  userInfo: UserInfo;
+}
+
+export type VerifyCodeType = 'bind' | 'reset' | 'login';
+
+export const authApi = {
+  verify: (uid: string, flag: '0' | '1' = '0', verifyCode = '') =>
+    http.get<SessionFields>(AUTH_PATHS.verify, { uid, flag, verifyCode }, { anonymous: true }),
+  auth: (uid: string, auth: string) => http.get<AuthResult>(AUTH_PATHS.auth, { uid, auth }, { anonymous: true }),
+  account: () => http.get<{ userInfo: UserInfo } | UserInfo>(AUTH_PATHS.account),
+  logout: () => http.get<unknown>(AUTH_PATHS.logout, undefined, { anonymous: true }),
+  updatePassword: (p: { msId: string; oldPwd: string; newPwd: string; account: string }) => http.put<unknown>(AUTH_PATHS.updatePwd, p),
+  getVerifyCode: (p: { uid: string; email: string; type: VerifyCodeType; lang: string }) =>
+    http.get<unknown>(AUTH_PATHS.verifyCode, p, { anonymous: true }),
+  bindEmail: (p: { uid: string; auth: string; email: string; verifyCode: string }) => http.get<unknown>(AUTH_PATHS.bindEmail, p, { anonymous: true }),
+  resetPassword: (p: { uid: string; email: string; verifyCode: string; newPwd: string }) =>
+    http.post<unknown>(AUTH_PATHS.resetPwd, p, { anonymous: true }),
+};

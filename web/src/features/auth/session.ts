@@ -1,0 +1,59 @@
+import { create } from 'zustand';
+import { persist } from 'zustand/middleware';
+import { deleteTokenCookie, getTokenCookie, setTokenCookie } from '../../shared/utils/cookies';
+import type { DsConfig, UserInfo } from './api';
+
+// The signed-in session (spec §3 "Session"). Persisted in localStorage so child windows share it.
+export interface Session {
+  token: string;
+  account: string;
+  userInfo: UserInfo;
+  version: string;
+  /** Time zone offset in milliseconds (the server sends hours). */
+  timeZoneMs: number;
+  mediaServer: string[];
+  mediaFileUrl: string;
+  dsConfig: DsConfig;
+  language?: string;
+  accountType: string;
+}
+
+interface SessionState {
+  session?: Session;
+  setSession: (s: Session) => void;
+  clear: () => void;
+}
+
+export const SESSION_KEY = 'tenfour.session';
+
+export const useSession = create<SessionState>()(
+  persist(
+    (set) => ({
+      session: undefined,
+      setSession: (session) => {
+        setTokenCookie(session.token);
+        set({ session });
+      },
+      clear: () => {
+        deleteTokenCookie();
+        set({ session: undefined });
+      },
+    }),
+    { name: SESSION_KEY, partialize: (s) => ({ session: s.session }) },
+  ),
+);
+
+/** Spec: timeZone is hours (may be fractional); stored as milliseconds. */
+export function timeZoneToMs(hours: string | number | undefined): number {
+  const h = typeof hours === 'number' ? hours : parseFloat(hours ?? '');
+  return Number.isFinite(h) ? Math.round(h * 3_600_000) : 0;
+}
+
+/** The token the guards see: the token cookie (1 day). */
+export function hasToken(): boolean {
+  return !!getTokenCookie();
+}
+
+export function currentToken(): string | undefined {
+  return getTokenCookie() ?? useSession.getState().session?.token;
+}

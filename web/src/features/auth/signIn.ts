@@ -1,0 +1,76 @@
+// The sign-in sequence of spec §4 "Login": verify and auth in parallel, code mapping, session storage, socket
+// login within 15 s.
+import { ApiError } from '../../shared/http/client';
+import { SocketError } from '../../shared/socket/client';
+import { startLive, stopLive } from '../../shared/socket/live';
+import { authApi, type AuthResult, type SessionFields } from './api';
+import { mapLoginFailure } from './errors';
+import { reauthAccount } from './remember';
+import { timeZoneToMs, useSession, type Session } from './session';
+
+export class LoginError extends Error {
+  readonly code: string;
+  constructor(code: string) {
+    super(`login failed: ${code}`);
+    this.name = 'LoginError';
+    this.code = code;
+  }
+}
+
+export const DISPATCHER_TYPE = '20';
+
+export function toSession(account: string, verify: SessionFields, auth: AuthResult): Session {
+  const f = { ...verify, ...auth };
+  return {
+    token: auth.token,
+    account,
+    userInfo: auth.userInfo,
+    version: String(f.version ?? '0'),
+    timeZoneMs: timeZoneToMs(f.timeZone),
+    mediaServer: f.mediaServer ?? [],
+    mediaFileUrl: f.mediaFileUrl ?? '',
+    dsConfig: f.dsConfig ?? {},
+    language: f.language,
+    accountType: String(f.accountType ?? '1'),
+  };
+}
+
+/** Signs in; resolves with the stored session or rejects with a LoginError carrying the code to show. */
+export async function signIn(account: string, password: string): Promise<Session> {
+  const [verify, auth] = await Promise.allSettled([authApi.verify(account), authApi.auth(account, password)]);
+  const code = mapLoginFailure(verify, auth);
+  if (code) throw new LoginError(code);
+  const v = (verify as PromiseFulfilledResult<SessionFields>).value;
+  const a = (auth as PromiseFulfilledResult<AuthResult>).value;
+  if (a?.userInfo?.msType !== DISPATCHER_TYPE) throw new LoginError('6');
+  const session = toSession(account, v, a);
+  useSession.getState().setSession(session);
+  await reauthAccount.save(account, password);
+  try {
+    await startLive();
+  } catch (e) {
+    stopLive();
+    useSession.getState().clear();
+    const c = e instanceof SocketError || e instanceof ApiError ? e.code : '503';
+    throw new LoginError(c === 'timeout' ? 'timeout' : c === '4' ? '503' : c);
+  }
+  return session;
+}
+
+/** Re-authenticates with the stored account (the "105" rule); resolves to the new token. */
+export async function reauthenticate(): Promise<string> {
+  const acc = await reauthAccount.load();
+  if (!acc) throw new LoginError('105');
+  const a = await authApi.auth(acc.account, acc.password);
+  const cur = useSession.getState().session;
+  if (!cur) throw new LoginError('105');
+  useSession.getState().setSession({ ...cur, token: a.token });
+  return a.token;
+}
+
+export async function signOut(): Promise<void> {
+  stopLive();
+  await authApi.logout().catch(() => {});
+  reauthAccount.forget();
+  useSession.getState().clear();
+}
