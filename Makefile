@@ -1,0 +1,54 @@
+# tenfour — `make run` starts the demo, `make test` runs every test. `make help` lists the rest.
+SHELL := /bin/bash
+GO ?= go
+BIN := bin/tenfour
+ADDR ?= 127.0.0.1:8080
+DATA ?= ./data
+export CGO_ENABLED := 0
+
+.PHONY: help run build web web-deps server test test-go test-web test-e2e test-deps vet fuzz bench clean
+
+help: ## list targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+run: build ## build console + server and start the demo on embedded SQLite (http://127.0.0.1:8080, 10000001 / 123456)
+	$(BIN) serve --demo --addr $(ADDR) --data $(DATA)
+
+build: web server ## build the console and the server binary (bin/tenfour)
+
+web-deps: web/node_modules/.installed
+web/node_modules/.installed: web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+web: web-deps ## build the console into web/dist (embedded by the server)
+	cd web && npm run build
+
+server: ## build bin/tenfour (CGO_ENABLED=0; embeds whatever web/dist holds)
+	$(GO) build -trimpath -o $(BIN) ./cmd/tenfour
+
+vet: ## go vet
+	$(GO) vet ./...
+
+test: test-deps build vet test-go test-web test-e2e ## install test dependencies (Chromium, PostgreSQL) and run every test
+
+test-deps: ## install and start Chromium and PostgreSQL (Debian packages)
+	@scripts/test-deps.sh > .pg-url
+
+test-go: ## Go tests with -race, store suites on SQLite and PostgreSQL
+	TENFOUR_TEST_PG="$$(tail -n1 .pg-url 2>/dev/null)" CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+
+test-web: web-deps ## console unit tests (vitest)
+	cd web && npm test
+
+test-e2e: build ## browser suite: real binary + Debian Chromium
+	scripts/e2e.sh
+
+fuzz: ## short fuzz run of socket frame decoding
+	CGO_ENABLED=1 $(GO) test -run=^$$ -fuzz=FuzzDecodeFrame -fuzztime=30s ./internal/platform/realtime
+
+bench: build ## performance table (see docs/performance.md)
+	CGO_ENABLED=1 $(GO) test -run=^$$ -bench=. -benchmem ./...
+
+clean: ## remove build outputs (not the data directory)
+	rm -rf bin web/dist/assets web/dist/index.html .pg-url

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs the browser suite against the real binary: a fresh demo server on a temporary data directory,
+# Debian's Chromium driven by playwright-core (tests/e2e/run.mjs), then stops the server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=$(mktemp -d)
+port=${E2E_PORT:-18080}
+log="$data/server.log"
+bin/tenfour serve --demo --addr "127.0.0.1:$port" --data "$data" --log-level warn >"$log" 2>&1 &
+pid=$!
+cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$data"; }
+trap cleanup EXIT
+for _ in $(seq 1 150); do
+  curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+  kill -0 "$pid" 2>/dev/null || { cat "$log"; echo "server exited"; exit 1; }
+  sleep 0.2
+done
+if [ ! -f tests/e2e/run.mjs ]; then
+  echo "0 passed, 0 failed (no browser suite yet)"
+  exit 0
+fi
+( cd tests/e2e && { [ -f package.json ] && [ ! -d node_modules ] && npm ci --no-audit --no-fund --loglevel=error || true; } )
+TENFOUR_URL="http://127.0.0.1:$port" node tests/e2e/run.mjs || { echo "--- server log"; tail -n 50 "$log"; exit 1; }

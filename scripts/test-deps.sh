@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs and starts what the tests need on a fresh Debian machine: Chromium (browser suite) and
+# PostgreSQL (store contract suite). Idempotent; prints the PostgreSQL URL for tests on its last line.
+set -euo pipefail
+
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing: ${need[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+fi
+
+# Start the first PostgreSQL cluster Debian created (or create one).
+ver=$(ls /usr/lib/postgresql | sort -V | tail -n1)
+if ! pg_lsclusters -h | grep -q .; then
+  pg_createcluster "$ver" main >&2
+fi
+read -r cver cname _ < <(pg_lsclusters -h | head -n1)
+if ! pg_lsclusters -h | head -n1 | grep -q online; then
+  pg_ctlcluster "$cver" "$cname" start >&2
+fi
+port=$(pg_lsclusters -h | head -n1 | awk '{print $3}')
+for _ in $(seq 1 50); do
+  su postgres -c "psql -p $port -Atqc 'select 1'" >/dev/null 2>&1 && break
+  sleep 0.2
+done
+su postgres -c "psql -p $port -Atqc \"SELECT 1 FROM pg_roles WHERE rolname='tenfour'\"" | grep -q 1 ||
+  su postgres -c "psql -p $port -qc \"CREATE ROLE tenfour LOGIN SUPERUSER PASSWORD 'tenfour'\"" >&2
+su postgres -c "psql -p $port -Atqc \"SELECT 1 FROM pg_database WHERE datname='tenfour_test'\"" | grep -q 1 ||
+  su postgres -c "createdb -p $port -O tenfour tenfour_test" >&2
+echo "postgres://tenfour:tenfour@127.0.0.1:$port/tenfour_test?sslmode=disable"
