@@ -1,0 +1,19 @@
+import { Suspense, useEffect } from 'react';
+import { Outlet } from 'react-router';
+import { Spin } from 'antd';
+import { hasToken } from '../features/auth/session';
+import { startLive } from '../shared/socket/live';
+
+/** Extra-window copies (spec §2 "-child" routes): the screen alone, with its own live socket. */
+export function ChildFrame() {
+  useEffect(() => {
+    if (hasToken()) startLive().catch(() => {});
+  }, []);
+  return (
+    <div className="child-frame" data-testid="child-frame">
+      <Suspense fallback={<Spin />}>
+        <Outlet />
+      </Suspense>
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { App, Badge, Button, Dropdown, Layout, Menu, Select, Spin, Switch, Tooltip, type MenuProps } from 'antd';
+import { LogoutOutlined, MoonOutlined, SettingOutlined, SunOutlined, UserOutlined } from '@ant-design/icons';
+import { useSession } from '../features/auth/session';
+import { signOut } from '../features/auth/signIn';
+import { ChangePasswordDialog } from '../features/auth/components/ChangePasswordDialog';
+import { useBranding } from '../features/branding/store';
+import { SettingsDialog } from '../features/settings/components/SettingsDialog';
+import { useSettings } from '../features/settings/store';
+import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../i18n/languages';
+import { startLive, useLiveStatus } from '../shared/socket/live';
+import { trimText } from '../shared/utils/text';
+import { ReleaseNotesDialog } from './components/ReleaseNotesDialog';
+import { useGateContext } from './gate';
+import { buildMenu } from './menu';
+import { isDarkSkin } from './theme';
+import './shell.css';
+
+const { Header, Content } = Layout;
+
+export default function Shell() {
+  const { t } = useTranslation('app');
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { message } = App.useApp();
+  const user = useSession((s) => s.session?.userInfo);
+  const branding = useBranding((s) => s.branding);
+  const title = useBranding((s) => s.clientConfig.title);
+  const language = useSettings((s) => s.language);
+  const skin = useSettings((s) => s.theme);
+  const update = useSettings((s) => s.update);
+  const status = useLiveStatus((s) => s.status);
+  const gate = useGateContext();
+  const menu = useMemo(() => buildMenu(gate), [gate.accountType, gate.version, JSON.stringify(gate.flags)]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [dialog, setDialog] = useState<'settings' | 'password' | 'release' | null>(null);
+
+  useEffect(() => {
+    startLive().catch(() => message.warning(t('socketOffline')));
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const items: MenuProps['items'] = [
+    ...menu.main.map((r) => ({ key: r.path, label: t(`menu.${r.screen}`) })),
+    ...(menu.more.length
+      ? [{ key: 'more', label: t('menu.more'), children: menu.more.map((r) => ({ key: r.path, label: t(`menu.${r.screen}`) })) }]
+      : []),
+  ];
+
+  const userMenu: MenuProps['items'] = [
+    { key: 'password', label: t('changePassword') },
+    { key: 'release', label: t('releaseNotes') },
+    { key: 'manual', label: t('menu.userManual') },
+    { type: 'divider' },
+    { key: 'logout', icon: <LogoutOutlined />, label: t('logout'), danger: true },
+  ];
+
+  const onUserMenu: MenuProps['onClick'] = async ({ key }) => {
+    if (key === 'logout') {
+      await signOut();
+      navigate('/login', { replace: true });
+    } else if (key === 'manual') navigate('/user-manual');
+    else setDialog(key as 'password' | 'release');
+  };
+
+  const sysName = branding?.sysName || title || t('productName');
+  const selected = '/' + location.pathname.split('/')[1];
+
+  return (
+    <Layout className="shell" data-testid="shell">
+      <Header className="shell-header">
+        <div className="shell-brand" data-testid="brand">
+          {branding?.logoUrl ? <img src={branding.logoUrl} alt="" className="shell-logo" /> : <span className="shell-logo-mark" />}
+          <span className="shell-sysname" title={sysName}>
+            {trimText(sysName, 28)}
+          </span>
+        </div>
+        <Menu className="shell-menu" mode="horizontal" theme="dark" selectedKeys={[selected]} items={items} onClick={({ key }) => navigate(key)} data-testid="main-menu" />
+        <div className="shell-tools">
+          <Tooltip title={t(`socket.${status}`)}>
+            <Badge status={status === 'online' ? 'success' : status === 'reconnecting' || status === 'connecting' ? 'processing' : 'error'} data-testid="socket-status" data-status={status} />
+          </Tooltip>
+          <Select
+            size="small"
+            value={language}
+            onChange={(v: Language) => update({ language: v })}
+            options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
+            style={{ width: 110 }}
+            aria-label={t('language')}
+            data-testid="lang-select"
+          />
+          <Tooltip title={t('themeToggle')}>
+            <Switch
+              checkedChildren={<MoonOutlined />}
+              unCheckedChildren={<SunOutlined />}
+              checked={isDarkSkin(skin)}
+              onChange={(dark) => update({ theme: dark ? 'dark' : 'light' })}
+              data-testid="theme-switch"
+            />
+          </Tooltip>
+          <Tooltip title={t('settings')}>
+            <Button type="text" icon={<SettingOutlined />} onClick={() => setDialog('settings')} aria-label={t('settings')} data-testid="settings-button" className="shell-icon-btn" />
+          </Tooltip>
+          <Dropdown menu={{ items: userMenu, onClick: onUserMenu }} trigger={['click']}>
+            <Button type="text" icon={<UserOutlined />} data-testid="user-menu" className="shell-icon-btn">
+              {user?.msName ? trimText(user.msName, 16) : user?.msId}
+            </Button>
+          </Dropdown>
+        </div>
+      </Header>
+      <Content className="shell-content">
+        <Suspense fallback={<Spin className="shell-spin" />}>
+          <Outlet />
+        </Suspense>
+      </Content>
+      <SettingsDialog open={dialog === 'settings'} onClose={() => setDialog(null)} />
+      <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
+      <ReleaseNotesDialog open={dialog === 'release'} onClose={() => setDialog(null)} />
+    </Layout>
+  );
+}

@@ -1,0 +1,36 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { ALL_ROUTES, LOGIN_PATH, NOT_FOUND_PATH, REDIRECTS, type RouteDef } from './routeTable';
+import { screenLoader } from './screens';
+import { Guarded } from './Guarded';
+import { ChildFrame } from './ChildFrame';
+
+function toRoute(def: RouteDef): RouteObject {
+  return {
+    path: def.path,
+    handle: def,
+    lazy: async () => {
+      const { default: Screen } = await screenLoader(def.screen)();
+      return { Component: () => <Screen screen={def.screen} /> };
+    },
+  };
+}
+
+// Every route of spec §2 is registered; whether one may be entered (token, fragments, feature gating, route groups
+// disabled by a data-source value of 0) is decided at navigation time by the guard, so a sign-in or a config change
+// needs no router rebuild.
+export function createAppRouter() {
+  const inShell = ALL_ROUTES.filter((r) => !r.child && r.path !== '/patrol-sys');
+  const bare = ALL_ROUTES.filter((r) => r.child || r.path === '/patrol-sys');
+  return createBrowserRouter([
+    {
+      element: <Guarded />,
+      children: [
+        { path: LOGIN_PATH, lazy: async () => ({ Component: (await import('../features/auth/pages/LoginPage')).default }) },
+        ...Object.entries(REDIRECTS).map(([from, to]) => ({ path: from, element: <Navigate to={to} replace /> })),
+        { lazy: async () => ({ Component: (await import('./Shell')).default }), children: inShell.map(toRoute) },
+        { element: <ChildFrame />, children: bare.map(toRoute) },
+        { path: '*', element: <Navigate to={NOT_FOUND_PATH} replace /> },
+      ],
+    },
+  ]);
+}

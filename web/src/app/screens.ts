@@ -1,0 +1,22 @@
+// Which component renders each screen. Screens later issues build show the honest "not in this version yet" page.
+import type { ComponentType } from 'react';
+import type { Screen } from './routeTable';
+
+type Loader = () => Promise<{ default: ComponentType<{ screen: Screen }> }>;
+
+const BUILT: Partial<Record<Screen, Loader>> = {
+  home: () => import('../features/dispatch/pages/HomePage'),
+  userManual: () => import('../features/manual/pages/ManualPage'),
+  notFound: () => import('./pages/NotFoundPage'),
+  log: () => import('../features/logs/pages/LogPage'),
+};
+
+const notYet: Loader = () => import('./pages/NotYetPage');
+
+export function screenLoader(screen: Screen): Loader {
+  return BUILT[screen] ?? notYet;
+}
+
+export function isBuilt(screen: Screen): boolean {
+  return screen in BUILT;
+}

@@ -1,0 +1,29 @@
+// The one place that connects the shared clients to the session (so shared/ knows nothing about features).
+import { i18next } from '../i18n';
+import { installAuthHooks } from '../shared/http/client';
+import { configureLive } from '../shared/socket/live';
+import { currentToken, useSession } from '../features/auth/session';
+import { reauthenticate } from '../features/auth/signIn';
+import { reauthAccount } from '../features/auth/remember';
+import { deleteTokenCookie } from '../shared/utils/cookies';
+import { notifyGlobal } from '../shared/notify';
+
+function backToLogin(reasonKey: string) {
+  reauthAccount.forget();
+  deleteTokenCookie();
+  useSession.getState().clear();
+  notifyGlobal('error', i18next.t(reasonKey));
+  if (!location.pathname.startsWith('/login') && !location.pathname.includes('child')) location.assign('/login');
+}
+
+export function wireClients(): void {
+  installAuthHooks({
+    token: currentToken,
+    reauthenticate,
+    expired: () => backToLogin('common:errors.tokenTimeout'),
+  });
+  configureLive({
+    token: currentToken,
+    onRejected: (code) => backToLogin(code === '7' ? 'common:errors.replaced' : 'common:errors.tokenTimeout'),
+  });
+}

@@ -1,0 +1,125 @@
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Alert, Button, Checkbox, Form, Input, Select, Typography } from 'antd';
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { useBranding } from '../../branding/store';
+import { useSettings } from '../../settings/store';
+import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../../../i18n/languages';
+import { deleteTokenCookie } from '../../../shared/utils/cookies';
+import { ForgotPasswordDialog } from '../components/ForgotPasswordDialog';
+import { parseAutoLogin } from '../passwordRules';
+import { remembered } from '../remember';
+import { LoginError, signIn } from '../signIn';
+import { shouldReloadWithVersion, withVersion } from '../versionReload';
+import './login.css';
+
+interface Values {
+  account: string;
+  password: string;
+  remember: boolean;
+}
+
+export default function LoginPage() {
+  const { t } = useTranslation('auth');
+  const navigate = useNavigate();
+  const [form] = Form.useForm<Values>();
+  const branding = useBranding((s) => s.branding);
+  const clientConfig = useBranding((s) => s.clientConfig);
+  const productVersion = useBranding((s) => s.productVersion);
+  const language = useSettings((s) => s.language);
+  const rememberPassword = useSettings((s) => s.rememberPassword);
+  const update = useSettings((s) => s.update);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [forgotOpen, setForgotOpen] = useState(false);
+
+  const afterSignIn = () => {
+    const version = productVersion ?? clientConfig.version;
+    const reload = shouldReloadWithVersion({ search: location.search, hasOpener: !!window.opener, autoLoginKeys: clientConfig.autoLoginKeys, version });
+    if (reload && version) location.replace(withVersion('/home', version));
+    else navigate('/home', { replace: true });
+  };
+
+  const submit = async ({ account, password, remember }: Values) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await signIn(account.trim(), password);
+      update({ rememberPassword: remember });
+      if (remember) await remembered.save(account.trim(), password);
+      else remembered.forget();
+      afterSignIn();
+    } catch (e) {
+      setError(e instanceof LoginError ? e.code : '503');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  useEffect(() => {
+    const auto = parseAutoLogin(location.search, clientConfig.autoLoginKeys);
+    if (auto) {
+      // Auto-login removes the token cookie first (spec §4).
+      deleteTokenCookie();
+      form.setFieldsValue({ account: auto.account, password: auto.password });
+      void submit({ ...auto, remember: false });
+      return;
+    }
+    if (rememberPassword)
+      void remembered.load().then((r) => r && form.setFieldsValue({ account: r.account, password: r.password, remember: true }));
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const errorText = error ? t(`codes.${error}`, { defaultValue: t('codes.other', { code: error }) }) : undefined;
+  const sysName = branding?.sysName || clientConfig.title || t('app:productName');
+
+  return (
+    <div
+      className="login-page"
+      data-testid="login-page"
+      style={branding?.logoPageBg ? { backgroundImage: /^(#|rgb|hsl)/.test(branding.logoPageBg) ? undefined : `url("${branding.logoPageBg}")`, backgroundColor: /^(#|rgb|hsl)/.test(branding.logoPageBg) ? branding.logoPageBg : undefined } : undefined}
+    >
+      <div className="login-lang">
+        <Select
+          size="small"
+          value={language}
+          onChange={(v: Language) => update({ language: v })}
+          options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
+          style={{ width: 120 }}
+          aria-label={t('app:language')}
+          data-testid="login-lang"
+        />
+      </div>
+      <div className="login-frame" data-testid="login-frame" style={branding?.loginFrameColor ? { background: branding.loginFrameColor } : undefined}>
+        <div className="login-head">
+          {branding?.logoUrl || clientConfig.logo ? <img className="login-logo" src={branding?.logoUrl || clientConfig.logo} alt="" /> : null}
+          <Typography.Title level={3} className="login-title" data-testid="login-title">
+            {sysName}
+          </Typography.Title>
+          <Typography.Text type="secondary">{t('subtitle')}</Typography.Text>
+        </div>
+        {errorText && <Alert type="error" showIcon message={errorText} className="login-error" data-testid="login-error" data-code={error} />}
+        <Form form={form} layout="vertical" onFinish={submit} initialValues={{ remember: rememberPassword }} requiredMark={false} disabled={busy}>
+          <Form.Item name="account" label={t('account')} rules={[{ required: true, whitespace: true, message: t('accountRequired') }]}>
+            <Input prefix={<UserOutlined />} autoComplete="username" placeholder={t('accountPlaceholder')} data-testid="login-account" />
+          </Form.Item>
+          <Form.Item name="password" label={t('password')} rules={[{ required: true, message: t('passwordRequired') }]}>
+            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" placeholder={t('passwordPlaceholder')} data-testid="login-password" />
+          </Form.Item>
+          <div className="login-row">
+            <Form.Item name="remember" valuePropName="checked" noStyle>
+              <Checkbox data-testid="login-remember">{t('remember')}</Checkbox>
+            </Form.Item>
+            <Button type="link" onClick={() => setForgotOpen(true)} data-testid="forgot-link">
+              {t('forgot')}
+            </Button>
+          </div>
+          <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
+            {t('submit')}
+          </Button>
+        </Form>
+      </div>
+      <ForgotPasswordDialog open={forgotOpen} onClose={() => setForgotOpen(false)} initialAccount={form.getFieldValue('account') as string | undefined} />
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+// Terminal and group management actions (spec §2, §4): REST for the directory, the socket for live commands.
+import { ApiError } from '../../shared/http/client';
+import { SocketError } from '../../shared/socket/client';
+import { live } from '../../shared/socket/live';
+import { CALL_SET } from './model';
+
+export type CallSetAction = 'kill' | 'stun' | 'revive';
+export const CALL_SET_STATUS: Record<CallSetAction, number> = { kill: CALL_SET.killed, stun: CALL_SET.stunned, revive: CALL_SET.active };
+
+export const liveActions = {
+  callSet: (msId: string, action: CallSetAction) => live().request('call.set', { msId, status: CALL_SET_STATUS[action] }),
+  switchGroup: (gid: string, msId?: string) => live().request('group.switch', msId ? { gid, msId } : { gid }),
+  createTempGroup: (name: string, msIds: string[]) => live().request<{ gid: string }>('tempGroup.create', { name, msIds }),
+  editTempGroup: (gid: string, patch: { name?: string; add?: string[]; remove?: string[] }) => live().request('tempGroup.edit', { gid, ...patch }),
+  removeTempGroup: (gid: string) => live().request('tempGroup.remove', { gid }),
+  delTempMember: (gid: string, msId: string) => live().request('tempGroup.delMember', { gid, msId }),
+};
+
+/** The error code of a failed REST or socket action. */
+export function errorCode(e: unknown): string {
+  if (e instanceof ApiError || e instanceof SocketError) return e.code;
+  return 'failed';
+}

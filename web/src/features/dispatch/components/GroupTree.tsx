@@ -1,0 +1,134 @@
+import { useEffect, useMemo, useRef, useState, type Key, type ReactNode } from 'react';
+import { Dropdown, Empty, Tree, type MenuProps } from 'antd';
+import type { DataNode } from 'antd/es/tree';
+import { useDirectory } from '../store';
+import { buildTree, parseKey, type TreeFilters, type TreeNode } from '../tree';
+import { GroupRow } from './GroupRow';
+import { TerminalRow } from './TerminalRow';
+
+export interface GroupTreeProps {
+  filters: TreeFilters;
+  roots?: string[];
+  checkedCids: string[];
+  onCheck: (cids: string[]) => void;
+  onSelectTerminal: (cid: string) => void;
+  /** Context menu items for a node; the key is the tree key (g:gid or t:gid:cid). */
+  contextMenu: (key: string) => MenuProps['items'];
+  onMenu: (nodeKey: string, action: string) => void;
+  emptyText: ReactNode;
+}
+
+function useHeight(ref: React.RefObject<HTMLDivElement | null>): number {
+  const [h, setH] = useState(400);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([e]) => setH(Math.max(120, Math.floor(e!.contentRect.height))));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref]);
+  return h;
+}
+
+function allGroupKeys(nodes: TreeNode[], out: string[] = []): string[] {
+  for (const n of nodes) {
+    if (n.kind === 'group') {
+      out.push(n.key);
+      if (n.children) allGroupKeys(n.children, out);
+    }
+  }
+  return out;
+}
+
+/** The virtualised group tree: 10,000 terminals render only the rows in view. */
+export function GroupTree({ filters, roots, checkedCids, onCheck, onSelectTerminal, contextMenu, onMenu, emptyText }: GroupTreeProps) {
+  const groups = useDirectory((s) => s.groups);
+  const structure = useDirectory((s) => s.structure);
+  // Presence changes rebuild the tree only when offline terminals are hidden.
+  const presence = useDirectory((s) => (filters.hideOffline ? s.presence : 0));
+  const box = useRef<HTMLDivElement>(null);
+  const height = useHeight(box);
+  const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
+  const [menu, setMenu] = useState<{ x: number; y: number; key: string } | null>(null);
+
+  const tree = useMemo(
+    () => buildTree(groups, useDirectory.getState().terminals, filters, roots),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [groups, structure, presence, filters.hideOffline, filters.hideDispatcher, filters.search, filters.cameraGroup, filters.outsideGroup, roots?.join(',')],
+  );
+  const expandedKeys = useMemo(() => allGroupKeys(tree).filter((k) => filters.search || !collapsed.has(k)), [tree, collapsed, filters.search]);
+  const checkedKeys = useMemo(() => {
+    const set = new Set(checkedCids);
+    const keys: string[] = [];
+    const walk = (ns: TreeNode[]) => ns.forEach((n) => (n.kind === 'terminal' ? set.has(n.id) && keys.push(n.key) : n.children && walk(n.children)));
+    walk(tree);
+    return keys;
+  }, [tree, checkedCids]);
+
+  return (
+    <div ref={box} className="group-tree" data-testid="group-tree">
+      {tree.length === 0 ? (
+        <Empty description={emptyText} />
+      ) : (
+        <Tree
+          virtual
+          height={height}
+          itemHeight={28}
+          blockNode
+          checkable
+          selectable
+          treeData={tree as unknown as DataNode[]}
+          expandedKeys={expandedKeys}
+          onExpand={(_keys, info) => {
+            const k = String(info.node.key);
+            setCollapsed((prev) => {
+              const next = new Set(prev);
+              if (info.expanded) next.delete(k);
+              else next.add(k);
+              return next;
+            });
+          }}
+          checkedKeys={checkedKeys}
+          onCheck={(keys) => {
+            const list = (Array.isArray(keys) ? keys : keys.checked) as Key[];
+            const cids = new Set<string>();
+            for (const k of list) {
+              const p = parseKey(String(k));
+              if (p.cid) cids.add(p.cid);
+            }
+            onCheck([...cids]);
+          }}
+          onSelect={(_k, info) => {
+            const p = parseKey(String(info.node.key));
+            if (p.cid) onSelectTerminal(p.cid);
+          }}
+          onRightClick={({ event, node }) => {
+            event.preventDefault();
+            setMenu({ x: event.clientX, y: event.clientY, key: String(node.key) });
+          }}
+          titleRender={(n) => {
+            const p = parseKey(String(n.key));
+            const extra = [filters.cameraGroup, filters.outsideGroup].find((g) => g?.gid === p.gid);
+            return p.kind === 'group' ? <GroupRow gid={p.gid} fallback={extra} /> : <TerminalRow cid={p.cid!} gid={p.gid} />;
+          }}
+        />
+      )}
+      {menu && (
+        <Dropdown
+          open
+          onOpenChange={(o) => !o && setMenu(null)}
+          menu={{
+            items: contextMenu(menu.key),
+            onClick: ({ key }) => {
+              onMenu(menu.key, key);
+              setMenu(null);
+            },
+          }}
+          trigger={['contextMenu']}
+        >
+          <span style={{ position: 'fixed', left: menu.x, top: menu.y, width: 1, height: 1 }} />
+        </Dropdown>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { useTranslation } from 'react-i18next';
+import { Button, Descriptions, Empty, Space, Tag } from 'antd';
+import dayjs from 'dayjs';
+import { useBranding } from '../../branding/store';
+import { CALL_SET, terminalKind } from '../model';
+import { useDirectory } from '../store';
+import { convertSpeed } from '../units';
+import { KIND_ICON } from './icons';
+
+const fmt = (ms?: number) => (ms ? dayjs(ms).format('YYYY-MM-DD HH:mm:ss') : '—');
+
+/** The terminal info panel (spec §2 "Other screens and dialogs"). */
+export function TerminalInfoPanel({ cid, onAction }: { cid?: string; onAction: (action: string) => void }) {
+  const { t } = useTranslation('dispatch');
+  const term = useDirectory((s) => (cid ? s.terminals[cid] : undefined));
+  const groupName = useDirectory((s) => (term ? s.groups[term.grp]?.name : undefined));
+  const speedUnit = useBranding((s) => s.clientConfig.speedUnit);
+  if (!term) return <Empty description={t('info.none')} data-testid="info-empty" />;
+  const kind = terminalKind(term.type);
+  const status = term.callSetStatus === CALL_SET.killed ? 'killed' : term.callSetStatus === CALL_SET.stunned ? 'stunned' : 'active';
+  return (
+    <div data-testid="terminal-info" data-cid={term.cid}>
+      <Descriptions
+        size="small"
+        column={1}
+        title={
+          <Space>
+            {KIND_ICON[kind]}
+            {term.name}
+            <Tag color={term.online === '1' ? 'green' : 'default'} data-testid="info-online">
+              {term.online === '1' ? t('online') : t('offline')}
+            </Tag>
+          </Space>
+        }
+        items={[
+          { key: 'cid', label: t('info.id'), children: term.cid },
+          { key: 'type', label: t('info.type'), children: t(`kind.${kind}`) },
+          { key: 'group', label: t('info.group'), children: groupName ?? term.grp ?? '—' },
+          { key: 'model', label: t('info.model'), children: term.model || '—' },
+          { key: 'battery', label: t('info.battery'), children: typeof term.battery === 'number' ? `${term.battery}%` : '—' },
+          { key: 'signal', label: t('info.signal'), children: typeof term.signal === 'number' ? `${term.signal}/5` : '—' },
+          { key: 'pos', label: t('info.position'), children: term.lat !== undefined && term.lng !== undefined && (term.lat || term.lng) ? `${term.lat.toFixed(5)}, ${term.lng.toFixed(5)}` : '—' },
+          { key: 'speed', label: t('info.speed'), children: typeof term.speed === 'number' ? `${convertSpeed(term.speed, speedUnit).toFixed(1)} ${speedUnit}` : '—' },
+          { key: 'gps', label: t('info.lastGps'), children: fmt(term.lastGps) },
+          { key: 'status', label: t('info.callSet'), children: <Tag color={status === 'killed' ? 'red' : status === 'stunned' ? 'orange' : 'green'}>{t(`callSet.${status}`)}</Tag> },
+          { key: 'on', label: t('info.lastOnline'), children: fmt(term.lastOnline) },
+          { key: 'off', label: t('info.lastOffline'), children: fmt(term.lastOffline) },
+        ]}
+      />
+      <Space wrap style={{ marginTop: 8 }}>
+        <Button size="small" onClick={() => onAction('rename')}>{t('actions.rename')}</Button>
+        <Button size="small" onClick={() => onAction('move')}>{t('actions.move')}</Button>
+        <Button size="small" onClick={() => onAction('switch')}>{t('actions.switch')}</Button>
+        <Button size="small" onClick={() => onAction('avatar')}>{t('actions.avatar')}</Button>
+        <Button size="small" onClick={() => onAction('stun')}>{t('actions.stun')}</Button>
+        <Button size="small" danger onClick={() => onAction('kill')}>{t('actions.kill')}</Button>
+        <Button size="small" onClick={() => onAction('revive')}>{t('actions.revive')}</Button>
+      </Space>
+    </div>
+  );
+}

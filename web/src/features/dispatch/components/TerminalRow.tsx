@@ -1,0 +1,49 @@
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Tag, Tooltip } from 'antd';
+import dayjs from 'dayjs';
+import { trimText } from '../../../shared/utils/text';
+import { CALL_SET, terminalKind } from '../model';
+import { useDirectory } from '../store';
+import { BatteryIcon, KIND_ICON, SignalIcon } from './icons';
+
+/** One terminal in the tree. Subscribes to its own terminal only, so a presence update re-renders one row. */
+export const TerminalRow = memo(function TerminalRow({ cid, gid }: { cid: string; gid: string }) {
+  const { t } = useTranslation('dispatch');
+  const term = useDirectory((s) => s.terminals[cid]);
+  if (!term) return null;
+  const online = term.online === '1';
+  const kind = terminalKind(term.type);
+  const lastSeen = online ? term.lastOnline : term.lastOffline;
+  return (
+    <span className={`trow ${online ? 'trow-on' : 'trow-off'}`} data-testid="terminal-row" data-cid={cid} data-online={term.online}>
+      <Tooltip title={t(`kind.${kind}`)}>
+        <span className="trow-icon">{KIND_ICON[kind]}</span>
+      </Tooltip>
+      <span className="trow-name" title={`${term.name} (${cid})`}>
+        {trimText(term.name || cid, 22)}
+      </span>
+      {term.grp === gid && online ? <span className="trow-active" title={t('row.currentGroup')} /> : null}
+      {term.callSetStatus === CALL_SET.killed && <Tag color="red">{t('callSet.killed')}</Tag>}
+      {term.callSetStatus === CALL_SET.stunned && <Tag color="orange">{t('callSet.stunned')}</Tag>}
+      <span className="trow-meta">
+        {online && typeof term.signal === 'number' && (
+          <Tooltip title={t('row.signal', { value: term.signal })}>
+            <span className="trow-signal">
+              <SignalIcon level={term.signal} />
+            </span>
+          </Tooltip>
+        )}
+        {online && typeof term.battery === 'number' && (
+          <Tooltip title={t('row.battery', { value: term.battery })}>
+            <span className="trow-battery">
+              <BatteryIcon level={term.battery} />
+            </span>
+          </Tooltip>
+        )}
+        {!online && lastSeen ? <span className="trow-seen">{t('row.lastSeen', { when: dayjs(lastSeen).fromNow() })}</span> : null}
+        <span className={`trow-dot ${online ? 'on' : 'off'}`} aria-label={online ? t('online') : t('offline')} />
+      </span>
+    </span>
+  );
+});

@@ -1,0 +1,34 @@
+import { useEffect } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { live, onResync } from '../../shared/socket/live';
+import { directoryKeys, groupsQuery } from './api';
+import { enqueue, loadSnapshot, type DirectoryEvent } from './store';
+
+const EVENT_TYPES: DirectoryEvent['type'][] = ['presence', 'terminal.status', 'terminal.updated', 'member.switched', 'tempGroup.changed'];
+
+/** Loads the directory over REST and keeps it live from the socket; refetches after a reconnect. */
+export function useLiveDirectory() {
+  const qc = useQueryClient();
+  const q = useQuery(groupsQuery());
+
+  useEffect(() => {
+    if (q.data) loadSnapshot(q.data);
+  }, [q.data]);
+
+  useEffect(() => {
+    const sock = live();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const refetch = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void qc.invalidateQueries({ queryKey: directoryKeys.groups() }), 300);
+    };
+    const offs = EVENT_TYPES.map((type) => sock.on(type, (e) => enqueue({ type, data: e.data } as DirectoryEvent)));
+    offs.push(sock.on('group.changed', refetch), onResync(refetch));
+    return () => {
+      clearTimeout(timer);
+      offs.forEach((off) => off());
+    };
+  }, [qc]);
+
+  return q;
+}

@@ -1,0 +1,44 @@
+// Operation log (docs/api.md "Operation log").
+import { queryOptions } from '@tanstack/react-query';
+import { http } from '../../shared/http/client';
+
+export const LOG_PATHS = { list: '/ds/log/list' } as const;
+
+export interface LogEntry {
+  id: string;
+  date: number | string;
+  name: string;
+  account: string;
+  type: string | number;
+  remark: string;
+}
+
+export interface LogQuery {
+  type?: string;
+  stime?: number;
+  etime?: number;
+  account?: string;
+  pageNo: number;
+  pageSize: number;
+}
+
+export const logApi = {
+  list: (q: LogQuery) => http.get<{ total: number; list: LogEntry[] }>(LOG_PATHS.list, { ...q }),
+};
+
+export const logKeys = {
+  all: ['logs'] as const,
+  list: (q: LogQuery) => [...logKeys.all, 'list', q] as const,
+};
+
+export const logListQuery = (q: LogQuery) => queryOptions({ queryKey: logKeys.list(q), queryFn: () => logApi.list(q) });
+
+/** Spec §5: log lists above 300 entries are cut to the newest 150. */
+export const LOG_CAP = 300;
+export const LOG_KEEP = 150;
+export function capLog<T>(list: T[]): T[] {
+  return list.length > LOG_CAP ? list.slice(0, LOG_KEEP) : list;
+}
+
+/** Log types used by the product (spec §4): 0–9 and 100–130. */
+export const LOG_TYPES = [...Array.from({ length: 10 }, (_, i) => i), 15, ...Array.from({ length: 31 }, (_, i) => 100 + i)];

@@ -1,0 +1,27 @@
+export default {
+  title: 'Settings',
+  tabs: { general: 'General', skin: 'Skin', sounds: 'Sounds', keys: 'Quick keys' },
+  language: 'Language',
+  mapType: { label: 'Map type', google: 'Google', amap: 'Amap', osm: 'OpenStreetMap' },
+  audioPriority: {
+    label: 'Audio playback priority',
+    latest: 'Latest talker first',
+    ownGroup: 'My current group first',
+    dispatcherFirst: 'Dispatchers first',
+  },
+  hideOffline: 'Hide offline terminals',
+  hideDispatcher: 'Hide dispatchers',
+  muteStatus: 'Mute',
+  skin: {
+    theme: 'Theme',
+    dark: 'Dark',
+    light: 'Light',
+    moonSilver: 'Moon silver',
+    phantomBlack: 'Phantom black',
+    primary: 'Primary colour',
+    colors: { blue: 'Blue', green: 'Green', redsea: 'Red sea', sfsp: 'Teal', safe: 'Safety orange' },
+  },
+  volume: { volume: 'Volume', alarmVolume: 'Alarm volume', noticeVolume: 'Notice volume', videoCallVolume: 'Video call volume' },
+  sounds: { alarm: 'Alarm sound', message: 'Message sound', notice: 'Notice sound', callTone: 'Call tone' },
+  keys: { ptt: 'Push to talk', hangup: 'Hang up', mute: 'Mute', hint: 'Click the field and press the key to use.' },
+};

@@ -1,0 +1,30 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { Providers } from './app/Providers';
+import { NotifyBridge } from './app/NotifyBridge';
+import { createAppRouter } from './app/router';
+import { wireClients } from './app/wiring';
+import { loadBranding, dismissSplash } from './features/branding/loader';
+import { useSettings } from './features/settings/store';
+import { initI18n } from './i18n';
+import { loadLocales } from './i18n/locales';
+import './app/global.css';
+
+async function boot() {
+  wireClients();
+  const language = useSettings.getState().language;
+  const [, locale] = await Promise.all([loadBranding(), loadLocales(language), initI18n(language)]);
+  const router = createAppRouter();
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Providers initialLocale={locale}>
+        <NotifyBridge />
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  );
+  dismissSplash();
+}
+
+void boot();
