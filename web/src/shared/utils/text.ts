@@ -1,9 +1,12 @@
 // Spec §5: "Text length trim counts non-Latin characters as 2".
 
-/** Latin here means code points up to U+024F (Basic Latin, Latin-1, Latin Extended A/B). */
+/**
+ * Latin here means code points up to U+024F (Basic Latin, Latin-1, Latin Extended A/B); general punctuation
+ * (U+2000–U+206F: dashes, quotes, the ellipsis) is narrow too.
+ */
 function weight(ch: string): number {
   const cp = ch.codePointAt(0) ?? 0;
-  return cp <= 0x024f ? 1 : 2;
+  return cp <= 0x024f || (cp >= 0x2000 && cp <= 0x206f) ? 1 : 2;
 }
 
 /** Display length: Latin characters count 1, every other character 2. */

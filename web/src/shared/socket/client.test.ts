@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { backoffDelay, SocketClient } from './client';
+
+class FakeWS {
+  static all: FakeWS[] = [];
+  readyState = 0;
+  sent: { id?: number; type: string; data?: unknown }[] = [];
+  onopen?: () => void;
+  onmessage?: (m: { data: string }) => void;
+  onclose?: () => void;
+  onerror?: () => void;
+  constructor(public url: string) {
+    FakeWS.all.push(this);
+  }
+  send(s: string) {
+    this.sent.push(JSON.parse(s));
+  }
+  close() {
+    this.readyState = 3;
+    this.onclose?.();
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  reply(i: number, code = '0', data: unknown = {}) {
+    const req = this.sent[i]!;
+    this.onmessage?.({ data: JSON.stringify({ re: req.id, type: req.type, code, data }) });
+  }
+  event(type: string, data: unknown, seq?: number) {
+    this.onmessage?.({ data: JSON.stringify({ type, data, seq }) });
+  }
+}
+
+beforeEach(() => {
+  FakeWS.all = [];
+  vi.useFakeTimers();
+});
+afterEach(() => vi.useRealTimers());
+
+const client = (over: Partial<ConstructorParameters<typeof SocketClient>[0]> = {}) =>
+  new SocketClient({ url: 'ws://x/ds/ws', token: () => 'tok', WebSocketImpl: FakeWS as unknown as typeof WebSocket, random: () => 0.5, ...over });
+
+describe('socket client', () => {
+  it('keeps the jittered backoff within its bounds and growing', () => {
+    expect(backoffDelay(0, () => 0)).toBe(250);
+    expect(backoffDelay(0, () => 1)).toBe(1000);
+    expect(backoffDelay(3, () => 1)).toBe(8000);
+    expect(backoffDelay(20, () => 1)).toBe(30000);
+    const samples = Array.from({ length: 200 }, () => backoffDelay(4));
+    expect(Math.min(...samples)).toBeGreaterThanOrEqual(250);
+    expect(Math.max(...samples)).toBeLessThanOrEqual(16000);
+    expect(new Set(samples).size).toBeGreaterThan(50);
+  });
+
+  it('logs in with the token as a console and resolves', async () => {
+    const c = client();
+    const p = c.start();
+    const ws = FakeWS.all[0]!;
+    expect(ws.url).toBe('ws://x/ds/ws?token=tok');
+    ws.open();
+    expect(ws.sent[0]).toMatchObject({ type: 'session.login', data: { token: 'tok', client: 'console' } });
+    ws.reply(0, '0', { msId: '1' });
+    await expect(p).resolves.toBeUndefined();
+    expect(c.status).toBe('online');
+  });
+
+  it('rejects the login with the server code and stops on 105 or 6', async () => {
+    const onRejected = vi.fn();
+    const c = client({ onRejected });
+    const p = c.start();
+    FakeWS.all[0]!.open();
+    FakeWS.all[0]!.reply(0, '6');
+    await expect(p).rejects.toMatchObject({ code: '6' });
+    expect(onRejected).toHaveBeenCalledWith('6');
+  });
+
+  it('times out a login that gets no answer within 15 s', async () => {
+    const c = client();
+    const p = c.start();
+    FakeWS.all[0]!.open();
+    vi.advanceTimersByTime(15_001);
+    await expect(p).rejects.toMatchObject({ code: 'timeout' });
+  });
+
+  it('correlates replies, delivers events and tracks seq', async () => {
+    const c = client();
+    const p = c.start();
+    const ws = FakeWS.all[0]!;
+    ws.open();
+    ws.reply(0);
+    await p;
+    const seen: unknown[] = [];
+    c.on('presence', (e) => seen.push(e.data));
+    const r = c.request('group.switch', { gid: '12' });
+    ws.reply(1, '4');
+    await expect(r).rejects.toMatchObject({ code: '4' });
+    ws.event('presence', { msId: '10000150', online: '1' });
+    expect(seen).toEqual([{ msId: '10000150', online: '1' }]);
+  });
+
+  it('reconnects after a drop, logs in again, asks for missed events and resyncs', async () => {
+    const onResync = vi.fn();
+    const c = client({ onResync });
+    const p = c.start();
+    let ws = FakeWS.all[0]!;
+    ws.open();
+    ws.reply(0);
+    await p;
+    ws.event('log.added', { id: 'a' }, 41);
+    ws.close();
+    expect(c.status).toBe('reconnecting');
+    vi.advanceTimersByTime(1_000); // random 0.5 → 625 ms for the first retry
+    ws = FakeWS.all[1]!;
+    expect(ws).toBeDefined();
+    ws.open();
+    ws.reply(0);
+    await vi.runOnlyPendingTimersAsync();
+    expect(onResync).toHaveBeenCalledTimes(1);
+    expect(ws.sent.find((f) => f.type === 'sync')).toMatchObject({ data: { after: 41 } });
+  });
+
+  it('answers requests while offline with "not online"', async () => {
+    const c = client();
+    await expect(c.request('sms.send', {})).rejects.toMatchObject({ code: '4' });
+  });
+});
