@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -16,31 +17,39 @@ import (
 	"tenfour/internal/platform/identity"
 )
 
-// Conn is one socket client. Its outbound queue is written by one goroutine in order; nothing else writes
-// to the WebSocket.
+// Conn is one socket client. Only its writer goroutine writes to the WebSocket, in queue order.
 type Conn struct {
 	hub      *Hub
 	ws       *websocket.Conn
-	out      chan []byte
-	done     chan struct{}
+	out      chan []byte   // live frames in order; a nil entry asks the writer to close after what precedes it
+	replay   chan []byte   // unbuffered: `sync` replays, paced by the writer so they never overflow `out`
+	done     chan struct{} // closed once the connection is closing: nothing more is queued or written
+	ready    chan struct{} // closed once the login reply is queued
 	once     sync.Once
 	limiter  *rate.Limiter
+	inflight chan struct{} // semaphore of running request handlers
 	urlToken string
 
-	mu      sync.Mutex
-	p       identity.Principal
-	kind    Kind
-	logged  bool
-	pending map[int64]chan Frame
+	mu          sync.Mutex
+	p           identity.Principal
+	kind        Kind
+	logged      bool
+	replaced    bool
+	pending     map[int64]chan Frame
+	flushCode   websocket.StatusCode
+	flushReason string
 }
 
 func newConn(h *Hub, ws *websocket.Conn, urlToken string) *Conn {
 	return &Conn{
 		hub: h, ws: ws, urlToken: urlToken,
-		out:     make(chan []byte, QueueLen),
-		done:    make(chan struct{}),
-		limiter: rate.NewLimiter(50, 100),
-		pending: map[int64]chan Frame{},
+		out:      make(chan []byte, QueueLen),
+		replay:   make(chan []byte),
+		done:     make(chan struct{}),
+		ready:    make(chan struct{}),
+		limiter:  rate.NewLimiter(RatePerSecond, RateBurst),
+		inflight: make(chan struct{}, MaxInflight),
+		pending:  map[int64]chan Frame{},
 	}
 }
 
@@ -52,6 +61,10 @@ func (c *Conn) Kind() Kind { c.mu.Lock(); defer c.mu.Unlock(); return c.kind }
 
 // Done is closed when the connection ends.
 func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Ready is closed once the login reply is queued: what a login hook sends after waiting on it reaches the
+// client after that reply (login hooks themselves run before it).
+func (c *Conn) Ready() <-chan struct{} { return c.ready }
 
 // Send queues an event to this connection.
 func (c *Conn) Send(typ string, data any) error {
@@ -66,14 +79,14 @@ func (c *Conn) Send(typ string, data any) error {
 	return nil
 }
 
-// Request sends a server→client request and waits for the reply frame (`re` = its id).
+// Request sends a server→client request and waits for the reply frame (`re` = its id) until ctx ends.
 func (c *Conn) Request(ctx context.Context, typ string, data any) (json.RawMessage, error) {
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return nil, err
 	}
 	id := c.hub.nextID.Add(1)
-	ch := make(chan Frame, 1)
+	ch := make(chan Frame, 1) // the read loop is its only sender, once: it removes the entry as it delivers
 	c.mu.Lock()
 	c.pending[id] = ch
 	c.mu.Unlock()
@@ -85,7 +98,11 @@ func (c *Conn) Request(ctx context.Context, typ string, data any) (json.RawMessa
 	select {
 	case f := <-ch:
 		if f.Code != "" && f.Code != "0" {
-			return f.Data, httpx.E(http.StatusConflict, f.Code, f.Key, f.Msg)
+			code := f.Code
+			if len(code) > 16 {
+				code = code[:16]
+			}
+			return f.Data, httpx.E(http.StatusConflict, code, f.Key, "client refused: "+f.Msg)
 		}
 		return f.Data, nil
 	case <-c.done:
@@ -107,7 +124,6 @@ func (c *Conn) enqueue(msg []byte) bool {
 	}
 	select {
 	case c.out <- msg:
-		mFanout.Inc()
 		return true
 	default:
 		mSlow.Inc()
@@ -116,6 +132,7 @@ func (c *Conn) enqueue(msg []byte) bool {
 	}
 }
 
+// close ends the connection now: queued frames are dropped and the close handshake runs in the background.
 func (c *Conn) close(code websocket.StatusCode, reason string) {
 	c.once.Do(func() {
 		close(c.done)
@@ -123,11 +140,28 @@ func (c *Conn) close(code websocket.StatusCode, reason string) {
 	})
 }
 
+// closeAfterFlush closes the connection once the writer has sent everything queued before this call.
+func (c *Conn) closeAfterFlush(code websocket.StatusCode, reason string) {
+	c.mu.Lock()
+	if c.flushCode != 0 {
+		c.mu.Unlock()
+		return
+	}
+	c.flushCode, c.flushReason = code, reason
+	c.mu.Unlock()
+	select {
+	case <-c.done:
+	case c.out <- nil:
+	default:
+		c.close(code, reason) // queue full: nothing would get through anyway
+	}
+}
+
 func (c *Conn) run(ctx context.Context) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go c.writeLoop(ctx)
-	loginDeadline := time.AfterFunc(LoginTimeout, func() {
+	loginDeadline := time.AfterFunc(c.hub.loginTimeout, func() {
 		c.mu.Lock()
 		logged := c.logged
 		c.mu.Unlock()
@@ -145,15 +179,20 @@ func (c *Conn) run(ctx context.Context) {
 		}
 		f, err := DecodeFrame(msg)
 		if err != nil {
-			c.reply(Frame{Type: "error"}, nil, err)
+			if c.limiter.Allow() {
+				c.reply(Frame{ID: f.ID, Type: "error"}, nil, err)
+			}
 			continue
 		}
 		if f.Re != 0 { // a reply to a server→client request
 			c.mu.Lock()
 			ch := c.pending[f.Re]
+			delete(c.pending, f.Re)
 			c.mu.Unlock()
 			if ch != nil {
 				ch <- f
+			} else {
+				c.limiter.Allow() // stray replies count against the rate limit but get no answer
 			}
 			continue
 		}
@@ -171,11 +210,7 @@ func (c *Conn) dispatch(ctx context.Context, f Frame) {
 		c.reply(Frame{Type: "pong", ID: f.ID}, nil, nil)
 		return
 	case "session.login":
-		res, err := c.login(ctx, f.Data)
-		c.reply(f, res, err)
-		if err != nil {
-			c.close(websocket.StatusPolicyViolation, "login refused")
-		}
+		c.handleLogin(ctx, f)
 		return
 	}
 	c.mu.Lock()
@@ -185,32 +220,57 @@ func (c *Conn) dispatch(ctx context.Context, f Frame) {
 		c.reply(f, nil, ErrNotLogged)
 		return
 	}
-	if f.Type == "sync" {
-		res, err := c.sync(ctx, f.Data)
-		c.reply(f, res, err)
-		return
-	}
 	h := c.hub.handlers[f.Type]
-	if h == nil {
+	if h == nil && f.Type != "sync" {
 		c.reply(f, nil, ErrUnknown)
 		return
 	}
-	// Handlers may wait on a terminal's acknowledgement (up to seconds); they run off the read loop so the
-	// connection keeps reading replies meanwhile. Each request is one bounded goroutine, not one per fan-out.
+	select {
+	case c.inflight <- struct{}{}:
+	default:
+		c.reply(f, nil, httpx.ErrTooFast)
+		return
+	}
+	// Handlers may wait on a terminal's acknowledgement (seconds); they run off the read loop so the connection
+	// keeps reading replies meanwhile. At most MaxInflight per connection, and the rate limit bounds them further.
+	c.hub.wg.Add(1)
 	go func() {
-		res, err := h(ctx, c, f.Data)
+		defer c.hub.wg.Done()
+		defer func() { <-c.inflight }()
+		hctx, cancel := context.WithTimeout(identity.With(context.WithoutCancel(ctx), c.Principal()), HandlerTimeout)
+		defer cancel()
+		if f.Type == "sync" {
+			res, err := c.sync(hctx, f.Data)
+			c.replyVia(f, res, err, true)
+			return
+		}
+		res, err := c.call(hctx, h, f)
 		c.reply(f, res, err)
 	}()
 }
 
-func (c *Conn) reply(req Frame, res any, err error) {
+// call runs a handler; a panic becomes a "500" reply instead of taking the server down.
+func (c *Conn) call(ctx context.Context, h Handler, f Frame) (res any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			slog.Error("socket handler panicked", "type", f.Type, "panic", r, "stack", string(debug.Stack()))
+			res, err = nil, httpx.ErrInternal
+		}
+	}()
+	return h(ctx, c, f.Data)
+}
+
+func (c *Conn) reply(req Frame, res any, err error) { c.replyVia(req, res, err, false) }
+
+// replyVia answers req; viaReplay sends the answer behind the frames a `sync` is replaying.
+func (c *Conn) replyVia(req Frame, res any, err error, viaReplay bool) {
 	out := Frame{Re: req.ID, Type: req.Type, Code: "0"}
 	if req.Type == "pong" {
 		out = Frame{Type: "pong", Re: req.ID}
 	}
 	if err != nil {
 		e, known := httpx.AsError(err)
-		if !known {
+		if !known && !errors.Is(err, errClosed) {
 			slog.Error("socket handler failed", "type", req.Type, "err", err)
 		}
 		out.Code, out.Msg, out.Key = e.Code, e.Msg, e.Key
@@ -218,97 +278,128 @@ func (c *Conn) reply(req Frame, res any, err error) {
 		raw, mErr := json.Marshal(res)
 		if mErr != nil {
 			out.Code, out.Msg = "500", "encode reply"
+		} else {
+			out.Data = raw
 		}
-		out.Data = raw
 	}
 	if req.ID == 0 && err == nil && req.Type != "pong" {
 		return // fire-and-forget request
 	}
 	msg, _ := json.Marshal(out)
+	if viaReplay {
+		select {
+		case c.replay <- msg:
+		case <-c.done:
+		}
+		return
+	}
 	c.enqueue(msg)
 }
 
 type loginReply struct {
 	MsID       string `json:"msId"`
 	CustomerID int64  `json:"customerId"`
+	Kind       Kind   `json:"kind"`
 	ServerTime int64  `json:"serverTime"`
 	Protocol   int    `json:"protocol"`
 }
 
-func (c *Conn) login(ctx context.Context, data json.RawMessage) (any, error) {
+var errAlreadyLogged = httpx.BadParam("session", "already logged in")
+
+// handleLogin runs on the read loop, so a connection never has two logins in flight.
+func (c *Conn) handleLogin(ctx context.Context, f Frame) {
 	c.mu.Lock()
 	already := c.logged
 	c.mu.Unlock()
 	if already {
-		return nil, httpx.BadParam("session", "already logged in")
+		c.reply(f, nil, errAlreadyLogged)
+		return
 	}
-	data = injectToken(data, c.urlToken)
-	p, kind, err := c.hub.authn.SocketLogin(ctx, data)
+	p, kind, err := c.hub.authn.SocketLogin(ctx, injectToken(f.Data, c.urlToken))
 	if err != nil {
-		return nil, err
+		// The refusal's code must reach the client before the close (spec §8: the console rejects with it).
+		c.reply(f, nil, err)
+		c.closeAfterFlush(websocket.StatusPolicyViolation, "login refused")
+		return
+	}
+	select {
+	case <-c.done: // closed meanwhile (login timeout, shutdown): never register a dead connection
+		return
+	default:
 	}
 	c.mu.Lock()
 	c.p, c.kind, c.logged = p, kind, true
 	c.mu.Unlock()
-	old := c.hub.register(c)
-	if old != nil {
+	replaced, joined := c.hub.register(c)
+	for _, old := range replaced {
 		_ = old.Send("session.replaced", map[string]string{"msId": p.AccountID})
 		old.closeAfterFlush(CloseReplaced, "logged in elsewhere")
 	}
-	if c.hub.hooks.OnLogin != nil {
-		c.hub.hooks.OnLogin(context.WithoutCancel(ctx), c, old != nil)
-	}
-	return loginReply{MsID: p.AccountID, CustomerID: p.CustomerID, ServerTime: time.Now().UnixMilli(), Protocol: 1}, nil
-}
-
-// closeAfterFlush lets the writer send what is queued, then closes.
-func (c *Conn) closeAfterFlush(code websocket.StatusCode, reason string) {
-	go func() {
-		deadline := time.Now().Add(2 * time.Second)
-		for len(c.out) > 0 && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
+	// Hooks run before the reply, so a client that logs in again right after its reply finds them done.
+	if !joined {
+		hctx := identity.With(context.WithoutCancel(ctx), p)
+		for _, fn := range c.hub.onLogin {
+			fn(hctx, c, len(replaced) > 0)
 		}
-		c.close(code, reason)
-	}()
+	}
+	c.reply(f, loginReply{MsID: p.AccountID, CustomerID: p.CustomerID, Kind: kind, ServerTime: time.Now().UnixMilli(), Protocol: 1}, nil)
+	close(c.ready)
 }
 
+// sync replays durable events after `after` through the replay channel: the writer takes them one by one,
+// so a long backlog is paced by the client's reading speed instead of overflowing the live queue.
 func (c *Conn) sync(ctx context.Context, data json.RawMessage) (any, error) {
 	var req struct {
-		After int64 `json:"after"`
+		After *int64 `json:"after"`
 	}
-	if err := json.Unmarshal(data, &req); err != nil || req.After < 0 {
+	if err := json.Unmarshal(data, &req); err != nil || req.After == nil || *req.After < 0 {
 		return nil, httpx.BadParam("after", "a sequence number")
 	}
 	p := c.Principal()
-	last := req.After
-	for {
-		frames, err := c.hub.Replay(ctx, p.CustomerID, last, 200)
+	last, sent := *req.After, 0
+	for sent < MaxReplay {
+		frames, err := c.hub.Replay(ctx, p.CustomerID, last, min(200, MaxReplay-sent))
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range frames {
 			msg, _ := json.Marshal(f)
-			if !c.enqueue(msg) {
+			select {
+			case c.replay <- msg:
+			case <-c.done:
 				return nil, errClosed
+			case <-ctx.Done():
+				return nil, ctx.Err()
 			}
 			last = f.Seq
+			sent++
 		}
 		if len(frames) < 200 {
-			return map[string]int64{"last": last}, nil
+			return map[string]any{"last": last, "more": false}, nil
 		}
 	}
+	more, err := c.hub.Replay(ctx, p.CustomerID, last, 1)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"last": last, "more": len(more) > 0}, nil
 }
 
 func (c *Conn) finish() {
+	c.close(websocket.StatusNormalClosure, "")
 	c.mu.Lock()
-	logged := c.logged
+	logged, replaced := c.logged, c.replaced
 	c.mu.Unlock()
 	if !logged {
 		return
 	}
-	current := c.hub.unregister(c)
-	if c.hub.hooks.OnLogout != nil {
-		c.hub.hooks.OnLogout(context.Background(), c, !current)
+	stillOnline := c.hub.unregister(c)
+	if stillOnline && !replaced {
+		return // another window of the same sign-in is still open
+	}
+	ctx := identity.With(context.Background(), c.Principal())
+	for _, fn := range c.hub.onLogout {
+		fn(ctx, c, replaced)
 	}
 }
 
@@ -316,13 +407,26 @@ func (c *Conn) writeLoop(ctx context.Context) {
 	ping := time.NewTicker(pingEvery)
 	defer ping.Stop()
 	for {
+		// A closing connection writes nothing more, even if frames are still queued.
+		select {
+		case <-c.done:
+			return
+		default:
+		}
 		select {
 		case msg := <-c.out:
-			wctx, cancel := context.WithTimeout(ctx, writeTimeout)
-			err := c.ws.Write(wctx, websocket.MessageText, msg)
-			cancel()
-			if err != nil {
-				c.close(websocket.StatusInternalError, "write failed")
+			if msg == nil {
+				c.mu.Lock()
+				code, reason := c.flushCode, c.flushReason
+				c.mu.Unlock()
+				c.close(code, reason)
+				return
+			}
+			if !c.write(ctx, msg) {
+				return
+			}
+		case msg := <-c.replay:
+			if !c.write(ctx, msg) {
 				return
 			}
 		case <-ping.C:
@@ -341,7 +445,19 @@ func (c *Conn) writeLoop(ctx context.Context) {
 	}
 }
 
-// injectToken adds the ?token= of the upgrade URL to a login payload that has none.
+func (c *Conn) write(ctx context.Context, msg []byte) bool {
+	wctx, cancel := context.WithTimeout(ctx, writeTimeout)
+	err := c.ws.Write(wctx, websocket.MessageText, msg)
+	cancel()
+	if err != nil {
+		c.close(websocket.StatusInternalError, "write failed")
+		return false
+	}
+	mFanout.Inc()
+	return true
+}
+
+// injectToken adds the connection's token (?token= or the token cookie) to a login payload that has none.
 func injectToken(data json.RawMessage, tok string) json.RawMessage {
 	if tok == "" {
 		return data

@@ -31,12 +31,25 @@ const (
 )
 
 const (
-	// MaxMessage is the largest frame a client may send.
+	// MaxMessage is the largest frame a client may send; a larger one closes the connection with 1009.
 	MaxMessage = 64 << 10
 	// QueueLen bounds each connection's outbound queue; a client that falls this far behind is dropped.
 	QueueLen = 256
 	// LoginTimeout closes connections that have not logged in.
 	LoginTimeout = 15 * time.Second
+	// AckTimeout is how long a domain waits for a terminal's acknowledgement by default: the spec's 5 s send
+	// timeout (§9) is the console's whole budget, so the server gives up a little earlier and its coded reply
+	// still reaches the console in time.
+	AckTimeout = 4500 * time.Millisecond
+	// HandlerTimeout bounds one request's handler (the spec's HTTP timeout, §9).
+	HandlerTimeout = 30 * time.Second
+	// MaxInflight bounds the requests of one connection being handled at once; more are answered "429".
+	MaxInflight = 32
+	// MaxReplay bounds the durable events one `sync` replays; the reply says `more` when there are others.
+	MaxReplay = 5000
+	// RatePerSecond and RateBurst limit the frames a client may send.
+	RatePerSecond = 50
+	RateBurst     = 100
 	// CloseSlow is the close code for a slow consumer (it should reconnect and resync).
 	CloseSlow websocket.StatusCode = 4008
 	// CloseReplaced is the close code when the same account logged in elsewhere (log type 7).
@@ -58,6 +71,8 @@ type Frame struct {
 }
 
 // Handler answers one request type. The returned value is the reply's data; an error becomes its code.
+// The context carries the caller (identity.From) and is not cancelled when the connection closes, so a
+// handler that already relayed something can still record the outcome; it ends after HandlerTimeout.
 type Handler func(ctx context.Context, c *Conn, data json.RawMessage) (any, error)
 
 // Authenticator turns a session.login request into a principal and a connection kind.
@@ -65,16 +80,27 @@ type Authenticator interface {
 	SocketLogin(ctx context.Context, data json.RawMessage) (identity.Principal, Kind, error)
 }
 
-// Hooks are called after a login and after a logged-in connection closes (presence, logs 5/6/7).
+// LoginHook runs when an account came online on this node, before its login reply is queued (wait on
+// Conn.Ready in a goroutine to send something after it). replaced is true when the login disconnected the
+// account's connection on another device (log type 7).
+type LoginHook func(ctx context.Context, c *Conn, replaced bool)
+
+// LogoutHook runs after an account's connection closed. replaced is true when that connection was replaced
+// by a login elsewhere, so the account is still online and presence must not go offline.
+type LogoutHook func(ctx context.Context, c *Conn, replaced bool)
+
+// Hooks are called after a login and after a logged-in connection closes (presence, logs 5/6/7). They are per
+// account, not per connection: a second console window of the same sign-in (same token) neither fires OnLogin
+// nor, while another window stays open, OnLogout.
 type Hooks struct {
-	OnLogin  func(ctx context.Context, c *Conn, replaced bool)
-	OnLogout func(ctx context.Context, c *Conn, replaced bool)
+	OnLogin  LoginHook
+	OnLogout LogoutHook
 }
 
 var (
 	mConns       = promauto.NewGauge(prometheus.GaugeOpts{Name: "tenfour_socket_connections", Help: "Open logged-in socket connections."})
 	mSlow        = promauto.NewCounter(prometheus.CounterOpts{Name: "tenfour_socket_slow_disconnects_total", Help: "Connections dropped for a full outbound queue."})
-	mFanout      = promauto.NewCounter(prometheus.CounterOpts{Name: "tenfour_socket_frames_out_total", Help: "Frames queued to connections."})
+	mFanout      = promauto.NewCounter(prometheus.CounterOpts{Name: "tenfour_socket_frames_out_total", Help: "Frames written to connections."})
 	ErrNoSocket  = httpx.E(http.StatusConflict, "no socket", "errors.noSocket", "no socket")
 	ErrNotOnline = httpx.E(http.StatusConflict, "4", "errors.notOnline", "not online")
 	ErrTimeout   = httpx.E(http.StatusGatewayTimeout, "408", "errors.timeout", "no acknowledgement in time")
@@ -86,13 +112,19 @@ var (
 type Hub struct {
 	db       *db.DB
 	authn    Authenticator
-	hooks    Hooks
 	origins  []string
 	handlers map[string]Handler
+	onLogin  []LoginHook
+	onLogout []LogoutHook
+
+	loginTimeout time.Duration
+	ackTimeout   atomic.Int64 // nanoseconds
 
 	mu         sync.RWMutex
-	byCustomer map[int64]map[*Conn]struct{}
-	byAccount  map[string]*Conn
+	closing    bool
+	all        map[*Conn]struct{}            // every connection, logged in or not (CloseAll)
+	byCustomer map[int64]map[*Conn]struct{}  // logged-in connections per customer (fan-out)
+	byAccount  map[string][]*Conn            // an account's connections, latest last
 
 	nextID atomic.Int64
 	wg     sync.WaitGroup
@@ -100,68 +132,129 @@ type Hub struct {
 
 // NewHub builds a hub; originPatterns are extra allowed browser origins (host patterns, see websocket.AcceptOptions).
 func NewHub(d *db.DB, originPatterns []string) *Hub {
-	return &Hub{
+	h := &Hub{
 		db: d, origins: originPatterns,
-		handlers:   map[string]Handler{},
-		byCustomer: map[int64]map[*Conn]struct{}{},
-		byAccount:  map[string]*Conn{},
+		handlers:     map[string]Handler{},
+		loginTimeout: LoginTimeout,
+		all:          map[*Conn]struct{}{},
+		byCustomer:   map[int64]map[*Conn]struct{}{},
+		byAccount:    map[string][]*Conn{},
 	}
+	h.ackTimeout.Store(int64(AckTimeout))
+	return h
 }
 
 // SetAuthenticator installs the login check; call before serving.
 func (h *Hub) SetAuthenticator(a Authenticator) { h.authn = a }
 
-// SetHooks installs the login/logout hooks; call before serving.
-func (h *Hub) SetHooks(k Hooks) { h.hooks = k }
+// SetHooks adds login/logout hooks (it does not replace earlier ones); call before serving.
+func (h *Hub) SetHooks(k Hooks) {
+	if k.OnLogin != nil {
+		h.OnLogin(k.OnLogin)
+	}
+	if k.OnLogout != nil {
+		h.OnLogout(k.OnLogout)
+	}
+}
+
+// OnLogin adds a login hook; hooks run in the order they were added, on the connection's read loop, so they
+// must not wait on the network (start a goroutine for that). Call before serving.
+func (h *Hub) OnLogin(fn LoginHook) { h.onLogin = append(h.onLogin, fn) }
+
+// OnLogout adds a logout hook; see OnLogin. Call before serving.
+func (h *Hub) OnLogout(fn LogoutHook) { h.onLogout = append(h.onLogout, fn) }
+
+// AckTimeout is how long domains wait for a client's acknowledgement of a server→client request.
+func (h *Hub) AckTimeout() time.Duration { return time.Duration(h.ackTimeout.Load()) }
+
+// SetAckTimeout changes AckTimeout (tests shorten it).
+func (h *Hub) SetAckTimeout(d time.Duration) { h.ackTimeout.Store(int64(d)) }
 
 // Handle registers the handler of a request type; call before serving.
 func (h *Hub) Handle(typ string, fn Handler) {
 	if _, dup := h.handlers[typ]; dup {
 		panic("realtime: duplicate handler " + typ)
 	}
+	if typ == "session.login" || typ == "ping" || typ == "sync" || !typeRe.MatchString(typ) {
+		panic("realtime: reserved or malformed type " + typ)
+	}
 	h.handlers[typ] = fn
 }
 
 // ServeHTTP upgrades to a WebSocket and runs the connection until it closes.
 func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.mu.RLock()
+	closing := h.closing
+	h.mu.RUnlock()
+	if closing {
+		http.Error(w, "shutting down", http.StatusServiceUnavailable)
+		return
+	}
 	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: h.origins})
 	if err != nil {
 		return // Accept already answered (403 for a foreign origin)
 	}
 	ws.SetReadLimit(MaxMessage)
-	c := newConn(h, ws, r.URL.Query().Get("token"))
+	tok := r.URL.Query().Get("token")
+	if ck, err := r.Cookie("token"); tok == "" && err == nil {
+		tok = ck.Value
+	}
+	c := newConn(h, ws, tok)
+	h.mu.Lock()
+	if h.closing {
+		h.mu.Unlock()
+		_ = ws.Close(websocket.StatusGoingAway, "server shutting down")
+		return
+	}
+	h.all[c] = struct{}{}
 	h.wg.Add(1)
+	h.mu.Unlock()
 	defer h.wg.Done()
+	defer func() { h.mu.Lock(); delete(h.all, c); h.mu.Unlock() }()
 	c.run(r.Context())
 }
 
-// Wait blocks until every connection goroutine has ended (after the server stopped accepting).
+// Wait blocks until every connection and request handler has ended (after CloseAll).
 func (h *Hub) Wait() { h.wg.Wait() }
 
-// CloseAll closes every connection (graceful shutdown).
+// CloseAll closes every connection, logged in or not, and refuses new ones (graceful shutdown).
 func (h *Hub) CloseAll() {
-	h.mu.RLock()
-	conns := make([]*Conn, 0, len(h.byAccount))
-	for _, set := range h.byCustomer {
-		for c := range set {
-			conns = append(conns, c)
-		}
+	h.mu.Lock()
+	h.closing = true
+	conns := make([]*Conn, 0, len(h.all))
+	for c := range h.all {
+		conns = append(conns, c)
 	}
-	h.mu.RUnlock()
+	h.mu.Unlock()
 	for _, c := range conns {
 		c.close(websocket.StatusGoingAway, "server shutting down")
 	}
 }
 
-// register makes a logged-in connection reachable; it returns the connection it replaced, if any.
-func (h *Hub) register(c *Conn) *Conn {
+// register makes a logged-in connection reachable. A terminal, or a console of another sign-in, replaces the
+// account's connections (returned); a console of the same sign-in (same token: another window) joins them.
+func (h *Hub) register(c *Conn) (replaced []*Conn, joined bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	old := h.byAccount[c.p.AccountID]
-	if old != nil {
-		delete(h.byCustomer[old.p.CustomerID], old)
+	id := c.p.AccountID
+	var kept []*Conn
+	for _, o := range h.byAccount[id] {
+		if c.kind == Console && o.kind == Console && c.p.Token != "" && o.p.Token == c.p.Token {
+			kept = append(kept, o)
+			continue
+		}
+		replaced = append(replaced, o)
+		if set := h.byCustomer[o.p.CustomerID]; set != nil {
+			if _, ok := set[o]; ok {
+				delete(set, o)
+				mConns.Dec()
+			}
+		}
+		o.mu.Lock()
+		o.replaced = true
+		o.mu.Unlock()
 	}
-	h.byAccount[c.p.AccountID] = c
+	h.byAccount[id] = append(kept, c)
 	set := h.byCustomer[c.p.CustomerID]
 	if set == nil {
 		set = map[*Conn]struct{}{}
@@ -169,41 +262,58 @@ func (h *Hub) register(c *Conn) *Conn {
 	}
 	set[c] = struct{}{}
 	mConns.Inc()
-	return old
+	return replaced, len(kept) > 0
 }
 
-// unregister removes c; it reports whether c was still the account's current connection.
-func (h *Hub) unregister(c *Conn) bool {
+// unregister removes c; it reports whether the account still has another connection here.
+func (h *Hub) unregister(c *Conn) (stillOnline bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	set := h.byCustomer[c.p.CustomerID]
-	if _, ok := set[c]; ok {
-		delete(set, c)
-		mConns.Dec()
+	if set := h.byCustomer[c.p.CustomerID]; set != nil {
+		if _, ok := set[c]; ok {
+			delete(set, c)
+			mConns.Dec()
+		}
+		if len(set) == 0 {
+			delete(h.byCustomer, c.p.CustomerID)
+		}
 	}
-	if h.byAccount[c.p.AccountID] == c {
+	list := h.byAccount[c.p.AccountID]
+	for i, o := range list {
+		if o == c {
+			list = append(list[:i:i], list[i+1:]...)
+			break
+		}
+	}
+	if len(list) == 0 {
 		delete(h.byAccount, c.p.AccountID)
-		return true
+		return false
 	}
-	return false
+	h.byAccount[c.p.AccountID] = list
+	return true
 }
 
 // Online tells whether an account has a logged-in connection on this node.
 func (h *Hub) Online(accountID string) bool {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	return h.byAccount[accountID] != nil
+	return len(h.byAccount[accountID]) > 0
 }
 
-// Conn returns the account's connection, or nil.
+// Conn returns the account's latest connection, or nil.
 func (h *Hub) Conn(accountID string) *Conn {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	return h.byAccount[accountID]
+	list := h.byAccount[accountID]
+	if len(list) == 0 {
+		return nil
+	}
+	return list[len(list)-1]
 }
 
 // Publish sends an event to every connection of a customer for which allow returns true (nil = all).
-// The frame is encoded once; each connection gets it through its bounded queue.
+// The frame is encoded once; each connection gets it through its bounded queue, and a connection whose queue
+// is full is closed (CloseSlow) instead of making the publisher wait.
 func (h *Hub) Publish(customerID int64, typ string, data any, allow func(*Conn) bool) {
 	h.publish(customerID, Frame{Type: typ}, data, allow)
 }
@@ -216,17 +326,15 @@ func (h *Hub) publish(customerID int64, f Frame, data any, allow func(*Conn) boo
 	}
 	f.Data = raw
 	msg, _ := json.Marshal(f)
+	// enqueue never blocks and takes no hub lock, so fanning out under the read lock is safe and spares a
+	// target slice per event.
 	h.mu.RLock()
-	targets := make([]*Conn, 0, len(h.byCustomer[customerID]))
 	for c := range h.byCustomer[customerID] {
 		if allow == nil || allow(c) {
-			targets = append(targets, c)
+			c.enqueue(msg)
 		}
 	}
 	h.mu.RUnlock()
-	for _, c := range targets {
-		c.enqueue(msg)
-	}
 }
 
 // PublishDurable stores an event first, then publishes it with its sequence number, so a client that was away
@@ -266,17 +374,28 @@ func (h *Hub) Replay(ctx context.Context, customerID, after int64, limit int) ([
 	return out, rows.Err()
 }
 
-// SendTo queues an event to one account's connection; false if it is not connected here.
+// SendTo queues an event to every connection of an account (all windows of a console); false if it has none here.
 func (h *Hub) SendTo(accountID, typ string, data any) bool {
-	c := h.Conn(accountID)
-	if c == nil {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		slog.Error("realtime: encode event", "type", typ, "err", err)
 		return false
 	}
-	return c.Send(typ, data) == nil
+	msg, _ := json.Marshal(Frame{Type: typ, Data: raw})
+	sent := false
+	h.mu.RLock()
+	for _, c := range h.byAccount[accountID] {
+		if c.enqueue(msg) {
+			sent = true
+		}
+	}
+	h.mu.RUnlock()
+	return sent
 }
 
-// Request sends a server→client request to an account and waits for its reply (the terminal's
-// acknowledgement). Errors: ErrNotOnline when the account has no connection, ErrTimeout, or the client's code.
+// Request sends a server→client request to an account's latest connection and waits for its reply (the
+// terminal's acknowledgement) until ctx ends. Errors: ErrNotOnline when the account has no connection or it
+// closes meanwhile, ErrTimeout when ctx's deadline passes, or the client's own code.
 func (h *Hub) Request(ctx context.Context, accountID, typ string, data any) (json.RawMessage, error) {
 	c := h.Conn(accountID)
 	if c == nil {
@@ -285,18 +404,25 @@ func (h *Hub) Request(ctx context.Context, accountID, typ string, data any) (jso
 	return c.Request(ctx, typ, data)
 }
 
-// Accounts returns the accounts with a connection for a customer (consoles and terminals).
+// Accounts returns the accounts with a connection for a customer (consoles and terminals), each once.
 func (h *Hub) Accounts(customerID int64) []string {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	out := make([]string, 0, len(h.byCustomer[customerID]))
+	seen := make(map[string]bool, len(h.byCustomer[customerID]))
 	for c := range h.byCustomer[customerID] {
-		out = append(out, c.p.AccountID)
+		if !seen[c.p.AccountID] {
+			seen[c.p.AccountID] = true
+			out = append(out, c.p.AccountID)
+		}
 	}
 	return out
 }
 
 // Consoles is an allow filter for Publish: console connections only.
 func Consoles(c *Conn) bool { return c.kind == Console }
+
+// Terminals is an allow filter for Publish: terminal connections only.
+func Terminals(c *Conn) bool { return c.kind == Terminal }
 
 var errClosed = errors.New("connection closed")

@@ -1,0 +1,732 @@
+package realtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"tenfour/internal/platform/httpx"
+)
+
+func TestRequestsBeforeLoginAreRefused(t *testing.T) {
+	r := newRig(t)
+	r.hub.Handle("echo.it", func(ctx context.Context, c *Conn, data json.RawMessage) (any, error) { return data, nil })
+	c := r.dial()
+	for _, typ := range []string{"echo.it", "sync", "nothing.here"} {
+		if f := c.call(typ, map[string]any{"after": 0}); f.Code != "105" || f.Type != typ {
+			t.Fatalf("%s before login: %+v", typ, f)
+		}
+	}
+	// ping needs no login, and the connection is still usable for one.
+	c.send(Frame{ID: 50, Type: "ping"})
+	if f := c.replyTo(50); f.Type != "pong" {
+		t.Fatalf("ping: %+v", f)
+	}
+	if f := c.call("session.login", map[string]any{"uid": "1001", "customer": 1}); f.Code != "0" {
+		t.Fatalf("login after refused requests: %+v", f)
+	}
+	if f := c.call("echo.it", map[string]any{"x": 1}); f.Code != "0" || string(f.Data) != `{"x":1}` {
+		t.Fatalf("echo after login: %+v", f)
+	}
+}
+
+func TestLoginReply(t *testing.T) {
+	r := newRig(t)
+	c := r.dial()
+	f := c.call("session.login", map[string]any{"uid": "1001", "customer": 1, "kind": Terminal})
+	var res struct {
+		MsID       string `json:"msId"`
+		CustomerID int64  `json:"customerId"`
+		Kind       Kind   `json:"kind"`
+		Protocol   int    `json:"protocol"`
+		ServerTime int64  `json:"serverTime"`
+	}
+	if err := json.Unmarshal(f.Data, &res); err != nil || f.Code != "0" {
+		t.Fatalf("login: %+v %v", f, err)
+	}
+	if res.MsID != "1001" || res.CustomerID != 1 || res.Kind != Terminal || res.Protocol != 1 || res.ServerTime == 0 {
+		t.Fatalf("login reply %+v", res)
+	}
+	// A second login on the same connection is refused without closing it.
+	if f := c.call("session.login", map[string]any{"uid": "1002", "customer": 1}); f.Code != "400" {
+		t.Fatalf("second login: %+v", f)
+	}
+	if f := c.call("ping", nil); f.Type != "pong" {
+		t.Fatalf("after second login: %+v", f)
+	}
+	if r.hub.Conn("1001") == nil || r.hub.Online("1002") {
+		t.Fatal("the first login must stay the connection's account")
+	}
+}
+
+func TestLoginRefusalReachesClientThenCloses(t *testing.T) {
+	r := newRig(t)
+	c := r.dial()
+	f := c.call("session.login", map[string]any{"fail": "105"})
+	if f.Code != "105" || f.Type != "session.login" {
+		t.Fatalf("refused login: %+v", f)
+	}
+	if code := c.closeStatus(); code != websocket.StatusPolicyViolation {
+		t.Fatalf("close code %d", code)
+	}
+}
+
+func TestLoginTimeoutClosesIdleConnections(t *testing.T) {
+	r := newRig(t)
+	r.hub.loginTimeout = 150 * time.Millisecond
+	idle := r.dial()
+	logged := r.login("1001", 1, Console, "t1")
+	if code := idle.closeStatus(); code != websocket.StatusPolicyViolation {
+		t.Fatalf("idle close code %d", code)
+	}
+	// The logged-in connection outlives the window.
+	deadline := time.Now().Add(300 * time.Millisecond)
+	for time.Now().Before(deadline) {
+		if f := logged.call("ping", nil); f.Type != "pong" {
+			t.Fatalf("logged-in ping: %+v", f)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestUnknownType(t *testing.T) {
+	r := newRig(t)
+	c := r.login("1001", 1, Console, "t")
+	f := c.call("no.such.thing", nil)
+	if f.Code != "400" || f.Re == 0 || f.Type != "no.such.thing" {
+		t.Fatalf("unknown type: %+v", f)
+	}
+	if f.Msg == "" || f.Key != "errors.unknownType" {
+		t.Fatalf("unknown type: %+v", f)
+	}
+}
+
+func TestMalformedFramesGetCodedErrorsAndConnectionStays(t *testing.T) {
+	r := newRig(t)
+	c := r.login("1001", 1, Console, "t")
+	cases := []struct {
+		raw    string
+		wantRe int64
+	}{
+		{`not json`, 0},
+		{`[1,2,3]`, 0},
+		{`null`, 0},
+		{`"text"`, 0},
+		{`{"id":"7","type":"ping"}`, 0},
+		{`{"id":3,"type":"bad type"}`, 3},
+		{`{"id":4,"type":"a.b","data":[1]}`, 4},
+		{`{"id":5,"type":"a.b","data":"x"}`, 5},
+		{`{"id":6,"type":""}`, 6},
+		{`{"id":8,"type":"` + strings.Repeat("a", 65) + `"}`, 8},
+		{`{"id":-1,"type":"a.b"}`, 0},
+		{`{"id":9,"type":"a..b"}`, 9},
+		{`{"id":10,"type":"1a"}`, 10},
+		{`{"id":11,"type":"a.b"`, 0},
+		{`{"id":12,"type":"a.b","data":{"x":}}`, 0},
+	}
+	for _, tc := range cases {
+		c.sendRaw([]byte(tc.raw))
+		f := c.read(5 * time.Second)
+		if f.Type != "error" || f.Code != "400" || f.Re != tc.wantRe {
+			t.Fatalf("%s: got %+v", tc.raw, f)
+		}
+	}
+	// Still logged in and served.
+	if f := c.call("ping", nil); f.Type != "pong" {
+		t.Fatalf("after malformed frames: %+v", f)
+	}
+	if f := c.call("sync", map[string]any{"after": 0}); f.Code != "0" {
+		t.Fatalf("sync after malformed frames: %+v", f)
+	}
+}
+
+func TestMessageCap(t *testing.T) {
+	r := newRig(t)
+	r.hub.Handle("size.of", func(ctx context.Context, c *Conn, data json.RawMessage) (any, error) {
+		return map[string]int{"n": len(data)}, nil
+	})
+	c := r.login("1001", 1, Console, "t")
+	frame := func(size int) []byte {
+		head, tail := `{"id":1,"type":"size.of","data":{"pad":"`, `"}}`
+		return []byte(head + strings.Repeat("x", size-len(head)-len(tail)) + tail)
+	}
+	c.sendRaw(frame(MaxMessage))
+	if f := c.replyTo(1); f.Code != "0" {
+		t.Fatalf("a frame of exactly 64 KiB must pass: %+v", f)
+	}
+	c.sendRaw(frame(MaxMessage + 1))
+	if code := c.closeStatus(); code != websocket.StatusMessageTooBig {
+		t.Fatalf("oversized frame: close code %d", code)
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	r := newRig(t)
+	c := r.login("1001", 1, Console, "t")
+	const n = QueueLen - 6 // replies to a flood larger than the queue would drop the client as slow
+	for i := 1; i <= n; i++ {
+		c.send(Frame{ID: int64(i), Type: "ping"})
+	}
+	limited, ok := 0, 0
+	for i := 1; i <= n; i++ {
+		f := c.replyTo(int64(i))
+		switch {
+		case f.Type == "pong":
+			ok++
+		case f.Code == "429":
+			limited++
+		default:
+			t.Fatalf("reply %d: %+v", i, f)
+		}
+	}
+	// The burst passes (the login took one token); what comes faster than 50/s after it is refused.
+	if ok < RateBurst-1 || limited < n-RateBurst-RatePerSecond {
+		t.Fatalf("ok %d limited %d", ok, limited)
+	}
+}
+
+func TestOriginAllowlist(t *testing.T) {
+	r := newRig(t, "console.example.com")
+	host := strings.TrimPrefix(r.srv.URL, "http://")
+	for _, tc := range []struct {
+		origin string
+		ok     bool
+	}{
+		{"", true}, // terminals send no Origin
+		{"http://" + host, true},
+		{"https://console.example.com", true},
+		{"https://evil.example.net", false},
+		{"https://console.example.com.evil.net", false},
+	} {
+		h := http.Header{}
+		if tc.origin != "" {
+			h.Set("Origin", tc.origin)
+		}
+		ws, err := r.tryDial(h)
+		if tc.ok != (err == nil) {
+			t.Fatalf("origin %q: err %v", tc.origin, err)
+		}
+		if err != nil && !strings.Contains(err.Error(), "403") {
+			t.Fatalf("origin %q: want 403, got %v", tc.origin, err)
+		}
+		if ws != nil {
+			ws.CloseNow()
+		}
+	}
+}
+
+func TestOrderedDelivery(t *testing.T) {
+	r := newRig(t)
+	c := r.login("1001", 1, Console, "t")
+	const n = QueueLen - 10
+	for i := range n {
+		if i%2 == 0 {
+			r.hub.Publish(1, "test.tick", map[string]int{"i": i}, nil)
+		} else {
+			r.hub.SendTo("1001", "test.tick", map[string]int{"i": i})
+		}
+	}
+	for i := range n {
+		f := c.read(5 * time.Second)
+		var d struct{ I int }
+		_ = json.Unmarshal(f.Data, &d)
+		if f.Type != "test.tick" || d.I != i {
+			t.Fatalf("frame %d: %+v", i, f)
+		}
+	}
+}
+
+func TestPublishIsScopedToCustomerAndFilter(t *testing.T) {
+	r := newRig(t)
+	a := r.login("1001", 1, Console, "t")
+	term := r.login("1002", 1, Terminal, "")
+	other := r.login("2001", 2, Console, "u")
+	r.hub.Publish(1, "test.one", map[string]int{"v": 1}, Consoles)
+	r.hub.Publish(2, "test.two", map[string]int{"v": 2}, nil)
+	r.hub.Publish(1, "test.three", map[string]int{"v": 3}, Terminals)
+	if f := a.read(5 * time.Second); f.Type != "test.one" {
+		t.Fatalf("console: %+v", f)
+	}
+	if f := other.read(5 * time.Second); f.Type != "test.two" {
+		t.Fatalf("other customer: %+v", f)
+	}
+	if f := term.read(5 * time.Second); f.Type != "test.three" {
+		t.Fatalf("terminal got %+v first", f)
+	}
+	// Nothing else arrives: a ping answers next.
+	for _, c := range []*client{a, other} {
+		if f := c.call("ping", nil); f.Type != "pong" {
+			t.Fatalf("leaked event: %+v", f)
+		}
+	}
+	if got := r.hub.Accounts(1); len(got) != 2 {
+		t.Fatalf("accounts %v", got)
+	}
+}
+
+func TestSlowConsumerIsDroppedWhileOthersKeepReceiving(t *testing.T) {
+	r := newRig(t)
+	slow := r.login("1001", 1, Console, "a")
+	fast := r.login("1002", 1, Console, "b")
+	slowConn := r.hub.Conn("1001")
+
+	var got atomic.Int64
+	readerDone := make(chan error, 1)
+	go func() {
+		for want := int64(0); ; want++ {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			_, b, err := fast.ws.Read(ctx)
+			cancel()
+			if err != nil {
+				readerDone <- err
+				return
+			}
+			var f Frame
+			var d struct{ I int64 }
+			_ = json.Unmarshal(b, &f)
+			_ = json.Unmarshal(f.Data, &d)
+			if f.Type == "test.stop" {
+				readerDone <- nil
+				return
+			}
+			if d.I != want {
+				readerDone <- fmt.Errorf("fast client: frame %d, want %d", d.I, want)
+				return
+			}
+			got.Store(want + 1)
+		}
+	}()
+
+	// The slow client never reads. Publish until the hub drops it, pacing on the fast client only: if the
+	// hub ever waited for the slow one, this loop could not finish.
+	pad := strings.Repeat("p", 16<<10)
+	deadline := time.Now().Add(20 * time.Second)
+	var sent int64
+	for ; ; sent++ {
+		select {
+		case <-slowConn.Done():
+		default:
+			if time.Now().After(deadline) {
+				t.Fatalf("slow consumer still connected after %d events", sent)
+			}
+			for got.Load() < sent-64 {
+				select {
+				case err := <-readerDone:
+					t.Fatalf("fast client stopped: %v", err)
+				default:
+				}
+				time.Sleep(50 * time.Microsecond)
+			}
+			start := time.Now()
+			r.hub.Publish(1, "test.tick", map[string]any{"i": sent, "pad": pad}, nil)
+			if d := time.Since(start); d > time.Second {
+				t.Fatalf("Publish blocked for %v", d)
+			}
+			continue
+		}
+		break
+	}
+	r.hub.Publish(1, "test.stop", map[string]any{}, nil)
+	if err := <-readerDone; err != nil {
+		t.Fatal(err)
+	}
+	if got.Load() != sent {
+		t.Fatalf("fast client got %d of %d", got.Load(), sent)
+	}
+	if code := slow.closeStatus(); code != CloseSlow {
+		t.Fatalf("slow close code %d", code)
+	}
+	// What the slow client did receive is an in-order prefix.
+	for i, f := range slow.events {
+		var d struct{ I int }
+		_ = json.Unmarshal(f.Data, &d)
+		if d.I != i {
+			t.Fatalf("slow client frame %d carries %d", i, d.I)
+		}
+	}
+	if len(slow.events) >= int(sent) {
+		t.Fatalf("slow client got everything (%d)", len(slow.events))
+	}
+	eventually(t, "slow connection unregistered", func() bool { return !r.hub.Online("1001") })
+	if f := fast.call("ping", nil); f.Type != "pong" {
+		t.Fatalf("fast client after: %+v", f)
+	}
+}
+
+func TestDurableEventsReplayAfterReconnect(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	c := r.login("1001", 1, Console, "t")
+	var last int64
+	for i := range 5 {
+		seq, err := r.hub.PublishDurable(ctx, 1, "test.durable", map[string]int{"i": i}, Consoles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := c.event("test.durable")
+		if f.Seq != seq {
+			t.Fatalf("event seq %d, want %d", f.Seq, seq)
+		}
+		last = f.Seq
+	}
+	c.ws.Close(websocket.StatusNormalClosure, "")
+	eventually(t, "logout", func() bool { return !r.hub.Online("1001") })
+
+	// Away: more than a replay page and more than a live queue's worth, plus another customer's events.
+	const away = 3*QueueLen + 17
+	var want []int64
+	for i := range away {
+		seq, err := r.hub.PublishDurable(ctx, 1, "test.durable", map[string]int{"i": 5 + i}, Consoles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.hub.PublishDurable(ctx, 2, "test.other", map[string]int{"i": i}, nil); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, seq)
+	}
+
+	c = r.login("1001", 1, Console, "t")
+	c.nextID++
+	c.send(Frame{ID: c.nextID, Type: "sync", Data: json.RawMessage(fmt.Sprintf(`{"after":%d}`, last))})
+	var gotSeqs []int64
+	for {
+		f := c.read(5 * time.Second)
+		if f.Re == c.nextID {
+			var res struct {
+				Last int64 `json:"last"`
+				More bool  `json:"more"`
+			}
+			_ = json.Unmarshal(f.Data, &res)
+			if f.Code != "0" || res.Last != want[len(want)-1] || res.More {
+				t.Fatalf("sync reply %+v", f)
+			}
+			break
+		}
+		if f.Type != "test.durable" {
+			t.Fatalf("replayed %+v", f)
+		}
+		var d struct{ I int }
+		_ = json.Unmarshal(f.Data, &d)
+		if d.I != 5+len(gotSeqs) {
+			t.Fatalf("replayed frame %d carries %d", len(gotSeqs), d.I)
+		}
+		gotSeqs = append(gotSeqs, f.Seq)
+	}
+	if fmt.Sprint(gotSeqs) != fmt.Sprint(want) {
+		t.Fatalf("replayed %d seqs, want %d (nothing lost, in order)", len(gotSeqs), len(want))
+	}
+	if !r.hub.Online("1001") {
+		t.Fatal("a long replay must not drop the client as slow")
+	}
+	if f := c.call("sync", map[string]any{"after": -1}); f.Code != "400" {
+		t.Fatalf("negative after: %+v", f)
+	}
+	if f := c.call("sync", map[string]any{}); f.Code != "400" {
+		t.Fatalf("missing after: %+v", f)
+	}
+}
+
+func TestServerRequest(t *testing.T) {
+	r := newRig(t)
+	term := r.login("1002", 1, Terminal, "")
+	type result struct {
+		data json.RawMessage
+		err  error
+	}
+	ask := func(ctx context.Context) chan result {
+		ch := make(chan result, 1)
+		go func() {
+			d, err := r.hub.Request(ctx, "1002", "test.ask", map[string]string{"q": "?"})
+			ch <- result{d, err}
+		}()
+		return ch
+	}
+
+	t.Run("ack", func(t *testing.T) {
+		ch := ask(context.Background())
+		req := term.event("test.ask")
+		if req.ID == 0 || string(req.Data) != `{"q":"?"}` {
+			t.Fatalf("request frame %+v", req)
+		}
+		term.send(Frame{Re: req.ID, Type: req.Type, Code: "0", Data: json.RawMessage(`{"a":1}`)})
+		res := <-ch
+		if res.err != nil || string(res.data) != `{"a":1}` {
+			t.Fatalf("ack: %s %v", res.data, res.err)
+		}
+	})
+	t.Run("refused", func(t *testing.T) {
+		ch := ask(context.Background())
+		req := term.event("test.ask")
+		term.send(Frame{Re: req.ID, Type: req.Type, Code: "16", Msg: "busy"})
+		res := <-ch
+		if e, _ := httpx.AsError(res.err); e.Code != "16" {
+			t.Fatalf("refused: %v", res.err)
+		}
+	})
+	t.Run("timeout", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		ch := ask(ctx)
+		req := term.event("test.ask")
+		res := <-ch
+		if !errors.Is(res.err, ErrTimeout) {
+			t.Fatalf("timeout: %v", res.err)
+		}
+		// A late acknowledgement, and a duplicate, are ignored without wedging the connection.
+		term.send(Frame{Re: req.ID, Type: req.Type, Code: "0"})
+		term.send(Frame{Re: req.ID, Type: req.Type, Code: "0"})
+		if f := term.call("ping", nil); f.Type != "pong" {
+			t.Fatalf("after late ack: %+v", f)
+		}
+	})
+	t.Run("duplicate replies", func(t *testing.T) {
+		ch := ask(context.Background())
+		req := term.event("test.ask")
+		for range 3 {
+			term.send(Frame{Re: req.ID, Type: req.Type, Code: "0"})
+		}
+		if res := <-ch; res.err != nil {
+			t.Fatal(res.err)
+		}
+		if f := term.call("ping", nil); f.Type != "pong" {
+			t.Fatalf("after duplicates: %+v", f)
+		}
+	})
+	t.Run("offline", func(t *testing.T) {
+		if _, err := r.hub.Request(context.Background(), "nobody", "test.ask", nil); !errors.Is(err, ErrNotOnline) {
+			t.Fatalf("offline: %v", err)
+		}
+	})
+	t.Run("disconnect", func(t *testing.T) {
+		ch := ask(context.Background())
+		term.event("test.ask")
+		term.ws.Close(websocket.StatusNormalClosure, "")
+		if res := <-ch; !errors.Is(res.err, ErrNotOnline) {
+			t.Fatalf("disconnect: %v", res.err)
+		}
+	})
+}
+
+func TestRepeatLoginReplacesOldConnection(t *testing.T) {
+	r := newRig(t)
+	var log hookLog
+	r.hub.SetHooks(Hooks{
+		OnLogin:  func(ctx context.Context, c *Conn, replaced bool) { log.add(fmt.Sprintf("in %s %v", c.Principal().AccountID, replaced)) },
+		OnLogout: func(ctx context.Context, c *Conn, replaced bool) { log.add(fmt.Sprintf("out %s %v", c.Principal().AccountID, replaced)) },
+	})
+	first := r.login("1002", 1, Terminal, "")
+	firstConn := r.hub.Conn("1002")
+	second := r.login("1002", 1, Terminal, "")
+	if f := first.event("session.replaced"); !strings.Contains(string(f.Data), `"1002"`) {
+		t.Fatalf("replaced event %+v", f)
+	}
+	if code := first.closeStatus(); code != CloseReplaced {
+		t.Fatalf("old connection close code %d", code)
+	}
+	eventually(t, "logout hook", func() bool { return len(log.list()) == 3 })
+	if got := fmt.Sprint(log.list()); got != "[in 1002 false in 1002 true out 1002 true]" {
+		t.Fatalf("hooks %s", got)
+	}
+	if c := r.hub.Conn("1002"); c == nil || c == firstConn {
+		t.Fatal("the new connection must be the account's")
+	}
+	r.hub.Publish(1, "test.x", map[string]int{}, nil)
+	if f := second.event("test.x"); f.Type != "test.x" {
+		t.Fatal(f)
+	}
+	second.ws.Close(websocket.StatusNormalClosure, "")
+	eventually(t, "final logout", func() bool { return len(log.list()) == 4 })
+	if got := log.list()[3]; got != "out 1002 false" {
+		t.Fatalf("last hook %s", got)
+	}
+	if r.hub.Online("1002") {
+		t.Fatal("still online")
+	}
+}
+
+func TestConsoleOfAnotherSignInReplacesSameSignInJoins(t *testing.T) {
+	r := newRig(t)
+	var log hookLog
+	r.hub.OnLogin(func(ctx context.Context, c *Conn, replaced bool) { log.add(fmt.Sprintf("in %v", replaced)) })
+	r.hub.OnLogout(func(ctx context.Context, c *Conn, replaced bool) { log.add(fmt.Sprintf("out %v", replaced)) })
+	w1 := r.login("1001", 1, Console, "tokA")
+	w2 := r.login("1001", 1, Console, "tokA") // a second window of the same sign-in
+	r.hub.Publish(1, "test.both", map[string]int{}, nil)
+	w1.event("test.both")
+	w2.event("test.both")
+	if got := fmt.Sprint(log.list()); got != "[in false]" {
+		t.Fatalf("hooks after second window %s", got)
+	}
+	if !r.hub.SendTo("1001", "test.direct", map[string]int{}) {
+		t.Fatal("SendTo")
+	}
+	w1.event("test.direct")
+	w2.event("test.direct")
+
+	other := r.login("1001", 1, Console, "tokB") // another device
+	for _, w := range []*client{w1, w2} {
+		w.event("session.replaced")
+		if code := w.closeStatus(); code != CloseReplaced {
+			t.Fatalf("window close code %d", code)
+		}
+	}
+	eventually(t, "hooks", func() bool { return len(log.list()) == 4 })
+	if got := fmt.Sprint(log.list()); got != "[in false in true out true out true]" {
+		t.Fatalf("hooks %s", got)
+	}
+	if f := other.call("ping", nil); f.Type != "pong" {
+		t.Fatal(f)
+	}
+}
+
+func TestHooksAccumulate(t *testing.T) {
+	r := newRig(t)
+	var log hookLog
+	r.hub.SetHooks(Hooks{OnLogin: func(ctx context.Context, c *Conn, _ bool) { log.add("a") }})
+	r.hub.OnLogin(func(ctx context.Context, c *Conn, _ bool) { log.add("b") })
+	r.hub.SetHooks(Hooks{OnLogin: func(ctx context.Context, c *Conn, _ bool) { log.add("c") }})
+	r.login("1001", 1, Console, "t")
+	if got := strings.Join(log.list(), ""); got != "abc" {
+		t.Fatalf("hooks ran %q", got)
+	}
+}
+
+func TestInflightCapAndHandlerPanic(t *testing.T) {
+	r := newRig(t)
+	release := make(chan struct{})
+	var started atomic.Int64
+	r.hub.Handle("test.block", func(ctx context.Context, c *Conn, data json.RawMessage) (any, error) {
+		started.Add(1)
+		<-release
+		return nil, nil
+	})
+	r.hub.Handle("test.panic", func(ctx context.Context, c *Conn, data json.RawMessage) (any, error) {
+		panic("boom")
+	})
+	c := r.login("1001", 1, Console, "t")
+	const n = MaxInflight + 8
+	for i := 1; i <= n; i++ {
+		c.send(Frame{ID: int64(i), Type: "test.block"})
+	}
+	eventually(t, "handlers started", func() bool { return started.Load() == MaxInflight })
+	limited := 0
+	for range n - MaxInflight {
+		f := c.read(5 * time.Second)
+		if f.Code != "429" {
+			t.Fatalf("over the in-flight cap: %+v", f)
+		}
+		limited++
+	}
+	close(release)
+	for range MaxInflight {
+		if f := c.read(5 * time.Second); f.Code != "0" {
+			t.Fatalf("released: %+v", f)
+		}
+	}
+	if f := c.call("test.panic", nil); f.Code != "500" {
+		t.Fatalf("panic: %+v", f)
+	}
+	if f := c.call("ping", nil); f.Type != "pong" {
+		t.Fatalf("after panic: %+v", f)
+	}
+}
+
+func TestHandlerOutlivesItsConnection(t *testing.T) {
+	r := newRig(t)
+	release := make(chan struct{})
+	finished := make(chan error, 1)
+	r.hub.Handle("test.slow", func(ctx context.Context, c *Conn, data json.RawMessage) (any, error) {
+		<-release
+		finished <- ctx.Err() // the store write after a relay must not fail because the console left
+		return nil, nil
+	})
+	c := r.login("1001", 1, Console, "t")
+	c.send(Frame{ID: 1, Type: "test.slow"})
+	eventually(t, "handler running", func() bool { return len(r.hub.Accounts(1)) == 1 })
+	c.ws.Close(websocket.StatusNormalClosure, "")
+	eventually(t, "logout", func() bool { return !r.hub.Online("1001") })
+	close(release)
+	if err := <-finished; err != nil {
+		t.Fatalf("handler context ended with the connection: %v", err)
+	}
+}
+
+func TestCloseAllIsGraceful(t *testing.T) {
+	r := newRig(t)
+	var outs atomic.Int64
+	r.hub.OnLogout(func(ctx context.Context, c *Conn, replaced bool) { outs.Add(1) })
+	clients := []*client{r.login("1001", 1, Console, "t"), r.login("1002", 1, Terminal, ""), r.dial()}
+	r.hub.CloseAll()
+	for i, c := range clients {
+		if code := c.closeStatus(); code != websocket.StatusGoingAway {
+			t.Fatalf("client %d close code %d", i, code)
+		}
+	}
+	done := make(chan struct{})
+	go func() { r.hub.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Wait did not return after CloseAll")
+	}
+	if outs.Load() != 2 {
+		t.Fatalf("logout hooks %d", outs.Load())
+	}
+	if _, err := r.tryDial(nil); err == nil || !strings.Contains(err.Error(), "503") {
+		t.Fatalf("dial after CloseAll: %v", err)
+	}
+}
+
+func TestHandleRejectsReservedTypes(t *testing.T) {
+	h := NewHub(nil, nil)
+	for _, typ := range []string{"session.login", "ping", "sync", "bad type", ""} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Handle(%q) accepted", typ)
+				}
+			}()
+			h.Handle(typ, func(context.Context, *Conn, json.RawMessage) (any, error) { return nil, nil })
+		}()
+	}
+}
+
+func TestConcurrentPublishersAndLogins(t *testing.T) {
+	// Races between fan-out, logins, replacements and closes (run with -race).
+	r := newRig(t)
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				r.hub.Publish(1, "test.noise", map[string]int{}, Consoles)
+				r.hub.SendTo("1001", "test.noise", map[string]int{})
+				_ = r.hub.Accounts(1)
+				time.Sleep(500 * time.Microsecond) // enough to race, not enough to outrun the clients' readers
+			}
+		}
+	}()
+	for i := range 10 {
+		c := r.login("1001", 1, Console, fmt.Sprintf("tok%d", i%3))
+		if i%2 == 0 {
+			c.ws.CloseNow()
+		}
+	}
+	close(stop)
+	wg.Wait()
+}
