@@ -122,9 +122,9 @@ type Hub struct {
 
 	mu         sync.RWMutex
 	closing    bool
-	all        map[*Conn]struct{}            // every connection, logged in or not (CloseAll)
-	byCustomer map[int64]map[*Conn]struct{}  // logged-in connections per customer (fan-out)
-	byAccount  map[string][]*Conn            // an account's connections, latest last
+	all        map[*Conn]struct{}           // every connection, logged in or not (CloseAll)
+	byCustomer map[int64]map[*Conn]struct{} // logged-in connections per customer (fan-out)
+	byAccount  map[string][]*Conn           // an account's connections, latest last
 
 	nextID atomic.Int64
 	wg     sync.WaitGroup

@@ -521,8 +521,12 @@ func TestRepeatLoginReplacesOldConnection(t *testing.T) {
 	r := newRig(t)
 	var log hookLog
 	r.hub.SetHooks(Hooks{
-		OnLogin:  func(ctx context.Context, c *Conn, replaced bool) { log.add(fmt.Sprintf("in %s %v", c.Principal().AccountID, replaced)) },
-		OnLogout: func(ctx context.Context, c *Conn, replaced bool) { log.add(fmt.Sprintf("out %s %v", c.Principal().AccountID, replaced)) },
+		OnLogin: func(ctx context.Context, c *Conn, replaced bool) {
+			log.add(fmt.Sprintf("in %s %v", c.Principal().AccountID, replaced))
+		},
+		OnLogout: func(ctx context.Context, c *Conn, replaced bool) {
+			log.add(fmt.Sprintf("out %s %v", c.Principal().AccountID, replaced))
+		},
 	})
 	first := r.login("1002", 1, Terminal, "")
 	firstConn := r.hub.Conn("1002")
