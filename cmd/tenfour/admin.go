@@ -2,13 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 
 	"tenfour/internal/app"
+	"tenfour/internal/auth"
 	"tenfour/internal/config"
+	"tenfour/internal/platform/db"
 )
 
 // adminCommands maps `tenfour admin <name>` to its implementation; each parses its own flags.
@@ -16,7 +20,14 @@ var adminCommands = map[string]struct {
 	help string
 	run  func(ctx context.Context, args []string) error
 }{
-	"backup": {"backup --data DIR --out FILE: consistent copy of a live SQLite database", adminBackup},
+	"backup":          {"backup --data DIR --out FILE: consistent copy of a live SQLite database", adminBackup},
+	"create-customer": {"create-customer --name NAME: add a customer (the spec's client)", adminCreateCustomer},
+	"create-dispatcher": {"create-dispatcher --customer NAME --uid 8DIGITS --name NAME --password PW [--admin] [--email ADDR] [--group NAME]: add a console account",
+		adminCreateDispatcher},
+	"create-terminal": {"create-terminal --customer NAME --uid 8DIGITS --name NAME --type TYPE --password PW [--group NAME]: add a terminal account",
+		adminCreateTerminal},
+	"reset-password": {"reset-password --uid 8DIGITS --password PW: set a password (lifts a lockout, ends sessions)", adminResetPassword},
+	"link-oauth":     {"link-oauth --uid 8DIGITS --platform NAME --oauth ID: let an external identity sign in as the account", adminLinkOAuth},
 }
 
 func admin(args []string) error {
@@ -82,5 +93,154 @@ func adminBackup(ctx context.Context, args []string) error {
 		return err
 	}
 	fmt.Println("backup written to", *out)
+	return nil
+}
+
+// openStore parses an admin command's flags (with --data/--db) and opens the migrated store.
+func openStore(ctx context.Context, fs *flag.FlagSet, cfg *config.Config, args []string) (*db.DB, error) {
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+	return app.Open(ctx, *cfg)
+}
+
+// required fails when one of the named string flags is empty.
+func required(fs *flag.FlagSet, names ...string) error {
+	for _, n := range names {
+		if f := fs.Lookup(n); f == nil || strings.TrimSpace(f.Value.String()) == "" {
+			return fmt.Errorf("--%s is required", n)
+		}
+	}
+	return nil
+}
+
+func adminCreateCustomer(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("create-customer", flag.ContinueOnError)
+	cfg := storeFlags(fs)
+	name := fs.String("name", "", "customer name (unique)")
+	store, err := openStore(ctx, fs, cfg, args)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := required(fs, "name"); err != nil {
+		return err
+	}
+	id, err := auth.CreateCustomer(ctx, store, *name)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("customer %q created (id %d)\n", *name, id)
+	return nil
+}
+
+// accountFlags are the flags create-dispatcher and create-terminal share.
+type accountFlags struct {
+	customer, uid, name, password, group string
+}
+
+func addAccountFlags(fs *flag.FlagSet) *accountFlags {
+	var f accountFlags
+	fs.StringVar(&f.customer, "customer", "", "customer name")
+	fs.StringVar(&f.uid, "uid", "", "account number (8 digits)")
+	fs.StringVar(&f.name, "name", "", "display name")
+	fs.StringVar(&f.password, "password", "", "password: 6 digits, or 8-64 characters with upper, lower, digit and one of "+auth.PasswordSpecials)
+	fs.StringVar(&f.group, "group", "Default", "default group (a root fixed group, created when missing); empty for none")
+	return &f
+}
+
+func createAccount(ctx context.Context, store *db.DB, f *accountFlags, a auth.NewAccount) error {
+	cid, err := auth.CustomerByName(ctx, store, f.customer)
+	if errors.Is(err, db.ErrNotFound) {
+		return fmt.Errorf("no customer named %q (tenfour admin create-customer --name …)", f.customer)
+	}
+	if err != nil {
+		return err
+	}
+	a.CustomerID, a.ID, a.Name, a.Password, a.Group = cid, f.uid, f.name, f.password, f.group
+	if err := auth.CreateAccount(ctx, store, a); err != nil {
+		return err
+	}
+	fmt.Printf("account %s (%s, type %s) created for customer %q\n", a.ID, a.Name, a.Type, f.customer)
+	return nil
+}
+
+func adminCreateDispatcher(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("create-dispatcher", flag.ContinueOnError)
+	cfg := storeFlags(fs)
+	f := addAccountFlags(fs)
+	isAdmin := fs.Bool("admin", false, "administrator of the customer (unlocks accounts, changes others' passwords)")
+	email := fs.String("email", "", "bound e-mail address (password recovery)")
+	store, err := openStore(ctx, fs, cfg, args)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := required(fs, "customer", "uid", "name", "password"); err != nil {
+		return err
+	}
+	return createAccount(ctx, store, f, auth.NewAccount{Type: auth.DispatcherType, Admin: *isAdmin, Email: *email})
+}
+
+func adminCreateTerminal(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("create-terminal", flag.ContinueOnError)
+	cfg := storeFlags(fs)
+	f := addAccountFlags(fs)
+	typ := fs.String("type", "", "terminal type: "+strings.Join(auth.AccountTypes[1:], ", "))
+	store, err := openStore(ctx, fs, cfg, args)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := required(fs, "customer", "uid", "name", "type", "password"); err != nil {
+		return err
+	}
+	if *typ == auth.DispatcherType {
+		return errors.New("type 20 is a dispatcher: use create-dispatcher")
+	}
+	return createAccount(ctx, store, f, auth.NewAccount{Type: *typ})
+}
+
+func adminResetPassword(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("reset-password", flag.ContinueOnError)
+	cfg := storeFlags(fs)
+	uid := fs.String("uid", "", "account number")
+	pw := fs.String("password", "", "new password: 6 digits, or 8-64 characters with upper, lower, digit and one of "+auth.PasswordSpecials)
+	store, err := openStore(ctx, fs, cfg, args)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := required(fs, "uid", "password"); err != nil {
+		return err
+	}
+	if err := auth.ResetPassword(ctx, store, *uid, *pw); err != nil {
+		return err
+	}
+	fmt.Printf("password of %s reset; its sessions ended\n", *uid)
+	return nil
+}
+
+func adminLinkOAuth(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("link-oauth", flag.ContinueOnError)
+	cfg := storeFlags(fs)
+	uid := fs.String("uid", "", "account number")
+	platform := fs.String("platform", "", "identity provider name, as the console sends it")
+	oauth := fs.String("oauth", "", "the external identity (kept hashed: it signs in like a password)")
+	store, err := openStore(ctx, fs, cfg, args)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := required(fs, "uid", "platform", "oauth"); err != nil {
+		return err
+	}
+	if err := auth.LinkOAuth(ctx, store, *uid, *platform, *oauth); err != nil {
+		return err
+	}
+	fmt.Printf("%s identity linked to %s\n", *platform, *uid)
 	return nil
 }

@@ -65,6 +65,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Log = oplog.New(d, a.Hub)
 	a.Auth = auth.NewService(d, a.Sessions, a.Log)
 	a.Hub.SetAuthenticator(a.Auth)
+	a.Auth.Configure(cfg, a.Hub) // public URL, SMTP, online limit
 
 	require := a.Sessions.Require
 	a.mux.HandleFunc("GET /healthz", a.healthz)

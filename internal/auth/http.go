@@ -1,7 +1,113 @@
 package auth
 
-import "net/http"
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"tenfour/internal/platform/httpx"
+)
 
 // Routes mounts the sign-in pair and the account endpoints (docs/api.md "Sign-in pair", "Other account calls").
 func (s *Service) Routes(mux *http.ServeMux) {
+	require := s.Sessions.Require
+	h := httpx.Handle
+
+	// Sign-in: no token; throttled per address.
+	mux.Handle("GET /ds/pub/loginext", h(s.verify))
+	mux.Handle("GET /ds/user", h(s.signIn))
+	mux.Handle("POST /ds/user", h(s.signIn))
+	mux.Handle("GET /ds/user/getAccountByOauth", h(s.signInOAuth))
+
+	// Account calls of a signed-in user.
+	mux.Handle("GET /ds/user/getAccount", require(h(s.getAccount)))
+	mux.Handle("GET /ds/user/unlockUser", require(h(s.unlockUser)))
+	mux.Handle("GET /ds/user/logout", h(s.logout))
+	mux.Handle("PUT /ds/data/updateMsPwd", require(h(s.updatePassword)))
+
+	// E-mail binding and password recovery: no token; throttled per address.
+	mux.Handle("GET /ds/pub/getVerifyCode", h(s.getVerifyCode))
+	mux.Handle("GET /ds/pub/bindEmail", h(s.bindEmail))
+	mux.Handle("POST /ds/pub/bindEmail", h(s.bindEmail))
+	mux.Handle("POST /ds/pub/resetPwd", h(s.resetPassword))
+}
+
+// Parameter size limits: anything longer is a coded 400 before any work is done.
+const (
+	maxPasswordParam = 256 // bytes; the longest valid password is 64 characters
+	maxShortParam    = 64
+	maxOAuthParam    = 1024
+)
+
+// sessionFields is the part of the sign-in answer that describes the customer and this server (spec §3
+// "Session"): both calls of the pair carry it.
+type sessionFields struct {
+	Version      string          `json:"version"`
+	TimeZone     string          `json:"timeZone"`
+	MediaServer  []string        `json:"mediaServer"`
+	MediaFileURL string          `json:"mediaFileUrl"`
+	DSConfig     json.RawMessage `json:"dsConfig"`
+	Language     string          `json:"language"`
+	// AccountType is the account's feature access code of spec §6 ("1" or "-2").
+	AccountType string `json:"accountType"`
+}
+
+// baseURL is how clients reach this server: --public-url, else the scheme and host the request came in on.
+func (s *Service) baseURL(r *http.Request) string {
+	if s.publicURL != "" {
+		return s.publicURL
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+func (s *Service) sessionFields(r *http.Request, a *account, c *customer) sessionFields {
+	base := s.baseURL(r)
+	// The media and file services live in this same binary (docs/DESIGN.md §1), so both point here.
+	return sessionFields{
+		Version: c.Version, TimeZone: c.TimeZone, Language: c.Language, DSConfig: c.DSConfig,
+		MediaServer: []string{base}, MediaFileURL: base + "/files", AccountType: a.AcctType,
+	}
+}
+
+// secure tells whether the client reached us over TLS (directly or, per --public-url, through a proxy).
+func (s *Service) secure(r *http.Request) bool {
+	return r.TLS != nil || strings.HasPrefix(s.publicURL, "https://")
+}
+
+// setTokenCookie sets the session cookie: 1 day, SameSite=Lax, Secure on TLS, readable by the console's
+// scripts (docs/adr/0002-token-cookie.md explains why it is not HttpOnly).
+func (s *Service) setTokenCookie(w http.ResponseWriter, r *http.Request, token string) {
+	http.SetCookie(w, &http.Cookie{
+		Name: CookieName, Value: token, Path: "/",
+		MaxAge: int(TokenTTL / time.Second), Expires: s.now().Add(TokenTTL),
+		SameSite: http.SameSiteLaxMode, Secure: s.secure(r),
+	})
+}
+
+func (s *Service) clearTokenCookie(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1,
+		SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
+}
+
+// paramLen fails with a coded 400 when v is longer than max bytes.
+func paramLen(name, v string, max int) error {
+	if len(v) > max {
+		return httpx.BadParam(name, "too long")
+	}
+	return nil
+}
+
+// firstErr returns the first non-nil error.
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
 )
@@ -53,4 +55,53 @@ func CheckPassword(hash, pw string) (bool, error) {
 	}
 	got := argon2.IDKey([]byte(pw), salt, t, m, p, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
+}
+
+// PasswordSpecials are the special characters of the new-password rule (spec §5).
+const PasswordSpecials = "_#%@&*!"
+
+// Password length limits of the new-password rule (spec §5), in characters.
+const (
+	MinPasswordLen = 8
+	MaxPasswordLen = 64
+)
+
+// ValidNewPassword applies spec §5's rule for a password a user chooses: 8–64 characters with at least one
+// upper-case letter, one lower-case letter, one digit and one of _#%@&*!. Other printable characters are
+// allowed too, as the console's own check allows them; control characters are not.
+func ValidNewPassword(pw string) bool {
+	n := utf8.RuneCountInString(pw)
+	if !utf8.ValidString(pw) || n < MinPasswordLen || n > MaxPasswordLen {
+		return false
+	}
+	var upper, lower, digit, special bool
+	for _, r := range pw {
+		switch {
+		case unicode.IsControl(r):
+			return false
+		case r >= 'A' && r <= 'Z':
+			upper = true
+		case r >= 'a' && r <= 'z':
+			lower = true
+		case r >= '0' && r <= '9':
+			digit = true
+		case strings.ContainsRune(PasswordSpecials, r):
+			special = true
+		}
+	}
+	return upper && lower && digit && special
+}
+
+// ValidOriginalPassword tells whether pw has the form of an original (administrator-issued) password: 6 digits.
+// Such passwords keep working until their owner changes them; users can never choose one.
+func ValidOriginalPassword(pw string) bool {
+	if len(pw) != 6 {
+		return false
+	}
+	for i := 0; i < len(pw); i++ {
+		if pw[i] < '0' || pw[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -3,8 +3,13 @@
 package auth
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
+	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"tenfour/internal/platform/httpx"
@@ -23,7 +28,8 @@ func FromContext(ctx context.Context) (Principal, bool) { return identity.From(c
 // MustFrom returns the caller of a request that passed Require.
 func MustFrom(ctx context.Context) Principal { return identity.Must(ctx) }
 
-// TokenFrom finds the session token of a request: cookie, `token` header, bearer header or `token` parameter.
+// TokenFrom finds the session token of a request: `token` header, bearer header, `token` parameter of the query
+// string or of a form or JSON body, then the cookie. A body it looks into is put back for the handler.
 func TokenFrom(r *http.Request) string {
 	if t := r.Header.Get("token"); t != "" {
 		return t
@@ -34,15 +40,46 @@ func TokenFrom(r *http.Request) string {
 	if t := r.URL.Query().Get("token"); t != "" {
 		return t
 	}
+	if t := bodyToken(r); t != "" {
+		return t
+	}
 	if c, err := r.Cookie(CookieName); err == nil && c.Value != "" {
 		return c.Value
 	}
-	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
-		if t := r.PostFormValue("token"); t != "" {
-			return t
-		}
-	}
 	return ""
+}
+
+// bodyToken reads a `token` parameter from a form or JSON body and restores the body.
+func bodyToken(r *http.Request) string {
+	if r.Body == nil || r.Body == http.NoBody {
+		return ""
+	}
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if ct != "application/x-www-form-urlencoded" && ct != "application/json" {
+		return ""
+	}
+	// Read one byte past the cap so an oversized body still reaches the handler's decoder, which answers 413.
+	body, err := io.ReadAll(io.LimitReader(r.Body, httpx.MaxBody+1))
+	r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), r.Body))
+	if err != nil || len(body) > httpx.MaxBody {
+		return ""
+	}
+	if ct == "application/json" {
+		var v struct {
+			Token any `json:"token"`
+		}
+		if json.Unmarshal(body, &v) == nil {
+			if t, ok := v.Token.(string); ok {
+				return t
+			}
+		}
+		return ""
+	}
+	vals, err := url.ParseQuery(string(body))
+	if err != nil {
+		return ""
+	}
+	return vals.Get("token")
 }
 
 // Require lets a request through only with a live session token; otherwise it answers code "105".

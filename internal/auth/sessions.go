@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"tenfour/internal/platform/db"
@@ -29,17 +30,27 @@ var ErrSocketLate = httpx.E(http.StatusUnauthorized, "102", "errors.login.102", 
 
 // Sessions stores tokens (hashed) and resolves them to principals.
 type Sessions struct {
-	db  *db.DB
-	now func() time.Time
+	db    *db.DB
+	clock atomic.Pointer[func() time.Time]
 }
 
 // NewSessions builds the session store; now is the clock (time.Now outside tests).
 func NewSessions(d *db.DB, now func() time.Time) *Sessions {
+	s := &Sessions{db: d}
+	s.SetClock(now)
+	return s
+}
+
+// SetClock replaces the clock (nil = time.Now). Tests move time with it instead of sleeping; it is safe to call
+// while the server runs, and the auth Service (lockout, codes, throttling) reads the same clock.
+func (s *Sessions) SetClock(now func() time.Time) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Sessions{db: d, now: now}
+	s.clock.Store(&now)
 }
+
+func (s *Sessions) now() time.Time { return (*s.clock.Load())() }
 
 func hashToken(t string) string {
 	h := sha256.Sum256([]byte(t))
@@ -122,5 +133,13 @@ func (s *Sessions) Revoke(ctx context.Context, token string) error {
 // Prune deletes sessions that expired before cutoff.
 func (s *Sessions) Prune(ctx context.Context) error {
 	_, err := s.db.Exec(ctx, `DELETE FROM sessions WHERE expires_at < ?`, s.now().Add(-TokenTTL).UnixMilli())
+	return err
+}
+
+// RevokeAccount ends every session of an account except the one with token keep (may be empty), so a changed
+// password locks out whoever knew the old one.
+func (s *Sessions) RevokeAccount(ctx context.Context, accountID, keep string) error {
+	_, err := s.db.Exec(ctx, `UPDATE sessions SET revoked = TRUE WHERE account_id = ? AND token_hash <> ?`,
+		accountID, hashToken(keep))
 	return err
 }

@@ -1,0 +1,217 @@
+package auth
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strconv"
+	"time"
+
+	"tenfour/internal/platform/db"
+)
+
+// Lockout (spec §8, §9): the fifth wrong password in a row locks the account for ten minutes.
+const (
+	MaxFailedLogins = 5
+	LockDuration    = 10 * time.Minute
+)
+
+var accountIDRe = regexp.MustCompile(`^[0-9]{8}$`)
+
+// ValidAccountID tells whether id is a well-formed account number: 8 digits (spec §5 "the account is 8
+// characters"). Anything else is sign-in code 1.
+func ValidAccountID(id string) bool { return accountIDRe.MatchString(id) }
+
+// account is the credential view of an accounts row.
+type account struct {
+	ID           string
+	CustomerID   int64
+	Type         string
+	AcctType     string
+	Admin        bool
+	Name         string
+	Hash         string
+	Email        string
+	Disabled     bool
+	ExpiresAt    int64
+	GroupID      sql.NullInt64
+	GroupName    string
+	PTTGroupID   sql.NullInt64
+	SecretKey    string
+	FailedLogins int
+	LockedUntil  int64
+}
+
+func (a *account) principal() Principal {
+	return Principal{AccountID: a.ID, CustomerID: a.CustomerID, Type: a.Type, AcctType: a.AcctType,
+		Admin: a.Admin, Name: a.Name}
+}
+
+// locked tells whether the account is locked at now.
+func (a *account) locked(now time.Time) bool { return a.LockedUntil > now.UnixMilli() }
+
+// checkState applies the account-state rules every sign-in path shares, in the order a user should learn
+// them: locked (107), disabled (4), expired (103).
+func (a *account) checkState(now time.Time) error {
+	switch {
+	case a.locked(now):
+		return ErrLocked
+	case a.Disabled:
+		return ErrDisabled
+	case a.ExpiresAt != 0 && a.ExpiresAt <= now.UnixMilli():
+		return ErrUnregister
+	}
+	return nil
+}
+
+// loadAccount reads an account by id; a malformed id is ErrBadID and an unknown one ErrNoAccount.
+func (s *Service) loadAccount(ctx context.Context, id string) (*account, error) {
+	if !ValidAccountID(id) {
+		return nil, ErrBadID
+	}
+	var a account
+	err := s.db.QueryRow(ctx, `
+		SELECT a.id, a.customer_id, a.type, a.acct_type, a.admin, a.name, a.password_hash, a.email, a.disabled,
+		       a.expires_at, a.default_group_id, COALESCE(g.name, ''), a.ptt_group_id, a.secret_key,
+		       a.failed_logins, a.locked_until
+		FROM accounts a LEFT JOIN ptt_groups g ON g.id = a.default_group_id
+		WHERE a.id = ?`, id).
+		Scan(&a.ID, &a.CustomerID, &a.Type, &a.AcctType, &a.Admin, &a.Name, &a.Hash, &a.Email, &a.Disabled,
+			&a.ExpiresAt, &a.GroupID, &a.GroupName, &a.PTTGroupID, &a.SecretKey, &a.FailedLogins, &a.LockedUntil)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNoAccount
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// verifyPassword checks pw against the account with the lockout rule: a locked account is refused before its
+// password is looked at (so the right password does not help while locked), a wrong password counts, and the
+// MaxFailedLogins-th wrong one in a row locks the account (ErrLocked at once). A right one clears the count.
+func (s *Service) verifyPassword(ctx context.Context, a *account, pw string) error {
+	now := s.now()
+	if a.locked(now) {
+		return ErrLocked
+	}
+	ok, err := CheckPassword(a.Hash, pw)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		// One statement, so concurrent wrong guesses cannot lose a count. SET expressions read the old row.
+		var until int64
+		err := s.db.WriteRow(ctx, `
+			UPDATE accounts SET
+			  failed_logins = CASE WHEN failed_logins + 1 >= ? THEN 0 ELSE failed_logins + 1 END,
+			  locked_until  = CASE WHEN failed_logins + 1 >= ? THEN ? ELSE locked_until END
+			WHERE id = ? RETURNING locked_until`,
+			MaxFailedLogins, MaxFailedLogins, now.Add(LockDuration).UnixMilli(), a.ID).Scan(&until)
+		if err != nil {
+			return err
+		}
+		if until > now.UnixMilli() {
+			return ErrLocked
+		}
+		return ErrBadPwd
+	}
+	if a.FailedLogins != 0 || a.LockedUntil != 0 {
+		if _, err := s.db.Exec(ctx, `UPDATE accounts SET failed_logins = 0, locked_until = 0 WHERE id = ?`, a.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// customer holds the session fields a customer row supplies.
+type customer struct {
+	MaxOnline int
+	DSConfig  json.RawMessage
+	Version   string
+	TimeZone  string
+	Language  string
+}
+
+func (s *Service) loadCustomer(ctx context.Context, id int64) (*customer, error) {
+	var c customer
+	var ds string
+	err := s.db.QueryRow(ctx, `SELECT max_online, ds_config, version, time_zone, language FROM customers WHERE id = ?`, id).
+		Scan(&c.MaxOnline, &ds, &c.Version, &c.TimeZone, &c.Language)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, db.ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	// The configuration is stored as JSON text; a broken value must not break sign-in, so it reads as {}.
+	c.DSConfig = json.RawMessage(ds)
+	var probe map[string]any
+	if json.Unmarshal(c.DSConfig, &probe) != nil || probe == nil {
+		c.DSConfig = json.RawMessage(`{}`)
+	}
+	return &c, nil
+}
+
+// checkOnlineLimit refuses a dispatcher sign-in (code 5) when the customer caps concurrent dispatchers and
+// that many other dispatchers are connected. A dispatcher signing in again does not take a second place (its
+// new socket replaces the old one).
+func (s *Service) checkOnlineLimit(ctx context.Context, a *account, c *customer) error {
+	if c.MaxOnline <= 0 || s.presence == nil {
+		return nil
+	}
+	others := []any{}
+	for _, id := range s.presence.Accounts(a.CustomerID) {
+		if id != a.ID {
+			others = append(others, id)
+		}
+	}
+	if len(others) < c.MaxOnline {
+		return nil // even if all of them were dispatchers there is room
+	}
+	var n int
+	err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM accounts WHERE customer_id = ? AND type = ? AND id IN (`+
+		db.Placeholders(len(others))+`)`, append([]any{a.CustomerID, DispatcherType}, others...)...).Scan(&n)
+	if err != nil {
+		return err
+	}
+	if n >= c.MaxOnline {
+		return ErrOnlineLimit
+	}
+	return nil
+}
+
+// UserInfo is the account part of the sign-in answer (spec §3 "User info"), plus the fields the console's
+// feature gates need. Ids are strings.
+type UserInfo struct {
+	MsID      string `json:"msId"`
+	MsName    string `json:"msName"`
+	MsType    string `json:"msType"`
+	GID       string `json:"gId"`
+	GName     string `json:"gName"`
+	PTTGroup  string `json:"pttGroup"`
+	SecretKey string `json:"secretKey"`
+	// AcctType is the feature access code of spec §6 ("1" or "-2").
+	AcctType string `json:"accountType"`
+	Admin    bool   `json:"admin"`
+	// Email is the bound e-mail address ("" when none).
+	Email string `json:"email"`
+}
+
+func (a *account) userInfo() UserInfo {
+	u := UserInfo{MsID: a.ID, MsName: a.Name, MsType: a.Type, GName: a.GroupName, SecretKey: a.SecretKey,
+		AcctType: a.AcctType, Admin: a.Admin, Email: a.Email}
+	if a.GroupID.Valid {
+		u.GID = strconv.FormatInt(a.GroupID.Int64, 10)
+	}
+	// pttGroup is the group the account talks in now; until it switches, its default group.
+	switch {
+	case a.PTTGroupID.Valid:
+		u.PTTGroup = strconv.FormatInt(a.PTTGroupID.Int64, 10)
+	default:
+		u.PTTGroup = u.GID
+	}
+	return u
+}

@@ -1,0 +1,258 @@
+package auth
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"tenfour/internal/platform/db"
+)
+
+// Account administration for `tenfour admin`, the demo seeder and tests. These functions take the store
+// directly (no session, no tenancy check: the caller is the operator) and validate everything they store.
+
+// AccountTypes are the account type codes of spec §3: 20 dispatcher; the others are terminals.
+var AccountTypes = []string{"20", "10", "8", "6", "0", "PMR", "DMR", "505", "camera"}
+
+// Errors of the administration functions.
+var (
+	ErrCustomerExists = errors.New("a customer with that name exists")
+	ErrAccountExists  = errors.New("an account with that number exists")
+	ErrEmailTaken     = errors.New("that e-mail address is bound to another account")
+	ErrOAuthTaken     = errors.New("that external identity is linked already")
+)
+
+const maxNameLen = 64 // characters, for customer and account names
+
+func checkName(what, name string) error {
+	if strings.TrimSpace(name) == "" {
+		return fmt.Errorf("%s name is required", what)
+	}
+	if utf8.RuneCountInString(name) > maxNameLen {
+		return fmt.Errorf("%s name is longer than %d characters", what, maxNameLen)
+	}
+	return nil
+}
+
+// checkIssuedPassword accepts what an administrator may hand out: an original 6-digit password or one that
+// meets the new-password rule.
+func checkIssuedPassword(pw string) error {
+	if ValidOriginalPassword(pw) || ValidNewPassword(pw) {
+		return nil
+	}
+	return errors.New("password must be 6 digits, or 8-64 characters with upper case, lower case, a digit and one of " + PasswordSpecials)
+}
+
+// CreateCustomer adds a customer (the spec's "client") and returns its id.
+func CreateCustomer(ctx context.Context, d *db.DB, name string) (int64, error) {
+	name = strings.TrimSpace(name)
+	if err := checkName("customer", name); err != nil {
+		return 0, err
+	}
+	var id int64
+	err := d.WriteRow(ctx, `INSERT INTO customers (name, created_at) VALUES (?, ?) RETURNING id`,
+		name, time.Now().UnixMilli()).Scan(&id)
+	if db.IsUniqueViolation(err) {
+		return 0, ErrCustomerExists
+	}
+	return id, err
+}
+
+// CustomerByName returns a customer's id; db.ErrNotFound if there is none.
+func CustomerByName(ctx context.Context, d *db.DB, name string) (int64, error) {
+	var id int64
+	err := d.QueryRow(ctx, `SELECT id FROM customers WHERE name = ?`, strings.TrimSpace(name)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, db.ErrNotFound
+	}
+	return id, err
+}
+
+// NewAccount describes an account to create.
+type NewAccount struct {
+	CustomerID int64
+	ID         string // 8 digits
+	Name       string
+	Type       string // one of AccountTypes
+	Password   string // 6 digits (original) or a password meeting the new-password rule
+	Admin      bool   // dispatchers only: may unlock accounts and change others' passwords
+	Email      string // optional bound e-mail address
+	// The default group: GroupID when not 0, else the root fixed group named Group, created when missing. With
+	// neither the account has no default group, and a dispatcher cannot sign in (code 3) until it gets one.
+	GroupID int64
+	Group   string
+}
+
+// CreateAccount validates and stores a dispatcher or terminal account, a member of its default group.
+func CreateAccount(ctx context.Context, d *db.DB, a NewAccount) error {
+	a.Name = strings.TrimSpace(a.Name)
+	if !ValidAccountID(a.ID) {
+		return fmt.Errorf("account number %q is not 8 digits", a.ID)
+	}
+	if err := checkName("account", a.Name); err != nil {
+		return err
+	}
+	if !slices.Contains(AccountTypes, a.Type) {
+		return fmt.Errorf("account type %q is not one of %s", a.Type, strings.Join(AccountTypes, ", "))
+	}
+	if a.Admin && a.Type != DispatcherType {
+		return errors.New("only dispatchers can be administrators")
+	}
+	if err := checkIssuedPassword(a.Password); err != nil {
+		return err
+	}
+	email := ""
+	if a.Email != "" {
+		var ok bool
+		if email, ok = NormalizeEmail(a.Email); !ok {
+			return fmt.Errorf("%q is not an e-mail address", a.Email)
+		}
+	}
+	hash, err := HashPassword(a.Password)
+	if err != nil {
+		return err
+	}
+	now := time.Now().UnixMilli()
+	err = d.InTx(ctx, func(tx *db.Tx) error {
+		if err := customerExists(ctx, tx, a.CustomerID); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM accounts WHERE id = ?`, a.ID).Scan(&n); err != nil || n > 0 {
+			return cmp.Or(err, ErrAccountExists)
+		}
+		if email != "" {
+			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM accounts WHERE email = ?`, email).Scan(&n); err != nil || n > 0 {
+				return cmp.Or(err, ErrEmailTaken)
+			}
+		}
+		group, err := defaultGroup(ctx, tx, a.CustomerID, a.GroupID, a.Group, now)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO accounts (id, customer_id, type, admin, name, password_hash, email,
+			default_group_id, ptt_group_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			a.ID, a.CustomerID, a.Type, a.Admin, a.Name, hash, email, group, group, now)
+		if err != nil {
+			return err
+		}
+		if group.Valid {
+			_, err = tx.Exec(ctx, `INSERT INTO group_members (group_id, account_id) VALUES (?, ?)`, group.Int64, a.ID)
+		}
+		return err
+	})
+	if db.IsUniqueViolation(err) { // created concurrently (PostgreSQL; SQLite has one writer)
+		return ErrAccountExists
+	}
+	return err
+}
+
+func accountExists(ctx context.Context, d *db.DB, id string) (bool, error) {
+	var n int
+	err := d.QueryRow(ctx, `SELECT COUNT(*) FROM accounts WHERE id = ?`, id).Scan(&n)
+	return n > 0, err
+}
+
+func customerExists(ctx context.Context, tx *db.Tx, id int64) error {
+	var n int
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM customers WHERE id = ?`, id).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("customer %d: %w", id, db.ErrNotFound)
+	}
+	return nil
+}
+
+// defaultGroup resolves NewAccount's group choice inside tx.
+func defaultGroup(ctx context.Context, tx *db.Tx, customerID, groupID int64, name string, now int64) (sql.NullInt64, error) {
+	if groupID != 0 {
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM ptt_groups WHERE id = ? AND customer_id = ? AND kind = 'fixed'`,
+			groupID, customerID).Scan(&n); err != nil {
+			return sql.NullInt64{}, err
+		}
+		if n == 0 {
+			return sql.NullInt64{}, fmt.Errorf("group %d of customer %d: %w", groupID, customerID, db.ErrNotFound)
+		}
+		return sql.NullInt64{Int64: groupID, Valid: true}, nil
+	}
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return sql.NullInt64{}, nil
+	}
+	if err := checkName("group", name); err != nil {
+		return sql.NullInt64{}, err
+	}
+	var id int64
+	err := tx.QueryRow(ctx, `SELECT id FROM ptt_groups WHERE customer_id = ? AND kind = 'fixed' AND name = ?`,
+		customerID, name).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = tx.QueryRow(ctx, `INSERT INTO ptt_groups (customer_id, parent_id, name, kind, created_at)
+			VALUES (?, 0, ?, 'fixed', ?) RETURNING id`, customerID, name, now).Scan(&id)
+	}
+	if err != nil {
+		return sql.NullInt64{}, err
+	}
+	return sql.NullInt64{Int64: id, Valid: true}, nil
+}
+
+// ResetPassword sets an account's password as an administrator: the new one is an issued password (the owner
+// is expected to change it), a lockout is lifted and every session of the account ends.
+func ResetPassword(ctx context.Context, d *db.DB, uid, pw string) error {
+	if !ValidAccountID(uid) {
+		return fmt.Errorf("account number %q is not 8 digits", uid)
+	}
+	if err := checkIssuedPassword(pw); err != nil {
+		return err
+	}
+	hash, err := HashPassword(pw)
+	if err != nil {
+		return err
+	}
+	return d.InTx(ctx, func(tx *db.Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE accounts SET password_hash = ?, password_changed = FALSE, failed_logins = 0,
+			locked_until = 0 WHERE id = ?`, hash, uid)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("account %s: %w", uid, db.ErrNotFound)
+		}
+		_, err = tx.Exec(ctx, `UPDATE sessions SET revoked = TRUE WHERE account_id = ?`, uid)
+		return err
+	})
+}
+
+// LinkOAuth links an external identity (platform + id) to an account, so getAccountByOauth signs it in. The
+// identity works like a credential and is stored hashed.
+func LinkOAuth(ctx context.Context, d *db.DB, uid, platform, oauth string) error {
+	if !ValidAccountID(uid) {
+		return fmt.Errorf("account number %q is not 8 digits", uid)
+	}
+	if strings.TrimSpace(platform) == "" || len(platform) > maxShortParam {
+		return fmt.Errorf("platform must be 1-%d bytes", maxShortParam)
+	}
+	if strings.TrimSpace(oauth) == "" || len(oauth) > maxOAuthParam {
+		return fmt.Errorf("oauth id must be 1-%d bytes", maxOAuthParam)
+	}
+	exists, err := accountExists(ctx, d, uid)
+	if err != nil {
+		return err
+	}
+	if !exists {
+		return fmt.Errorf("account %s: %w", uid, db.ErrNotFound)
+	}
+	_, err = d.Exec(ctx, `INSERT INTO oauth_links (platform, oauth_hash, account_id, created_at) VALUES (?, ?, ?, ?)`,
+		platform, hashOAuth(platform, oauth), uid, time.Now().UnixMilli())
+	if db.IsUniqueViolation(err) {
+		return ErrOAuthTaken
+	}
+	return err
+}

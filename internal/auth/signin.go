@@ -1,0 +1,199 @@
+package auth
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"tenfour/internal/oplog"
+	"tenfour/internal/platform/httpx"
+)
+
+// signInResult is the answer of /ds/user and getAccountByOauth.
+type signInResult struct {
+	Token    string   `json:"token"`
+	UserInfo UserInfo `json:"userInfo"`
+	sessionFields
+}
+
+// admitConsole applies the rules after the credential check, in order: locked (107), disabled (4), expired
+// (103), no default group (3), online limit (5). The caller has checked the account type (6).
+func (s *Service) admitConsole(ctx context.Context, a *account) (*customer, error) {
+	if err := a.checkState(s.now()); err != nil {
+		return nil, err
+	}
+	if !a.GroupID.Valid {
+		return nil, ErrNoGroup
+	}
+	c, err := s.loadCustomer(ctx, a.CustomerID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkOnlineLimit(ctx, a, c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// verify is GET /ds/pub/loginext {uid, flag, verifyCode}: may uid sign in? No password; with flag=1 an e-mailed
+// login code is checked (and used up).
+func (s *Service) verify(w http.ResponseWriter, r *http.Request) (any, error) {
+	if err := s.allowAddr(r); err != nil {
+		return nil, err
+	}
+	var req struct {
+		UID        string `json:"uid"`
+		Flag       string `json:"flag"`
+		VerifyCode string `json:"verifyCode"`
+	}
+	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	if req.Flag != "" && req.Flag != "0" && req.Flag != "1" {
+		return nil, httpx.BadParam("flag", `"0" or "1"`)
+	}
+	ctx := r.Context()
+	a, err := s.loadAccount(ctx, req.UID)
+	if err != nil {
+		return nil, err
+	}
+	if a.Type != DispatcherType {
+		return nil, ErrNotDispatcher
+	}
+	c, err := s.admitConsole(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	if req.Flag == "1" {
+		if err := s.checkCode(ctx, a.ID, PurposeLogin, "", req.VerifyCode); err != nil {
+			if errors.Is(err, ErrVerifyCode) {
+				return nil, ErrAuthFailed
+			}
+			return nil, err
+		}
+		if err := s.dropCode(ctx, a.ID, PurposeLogin); err != nil {
+			return nil, err
+		}
+	}
+	return s.sessionFields(r, a, c), nil
+}
+
+// signIn is GET or POST /ds/user {uid, auth}: the password check. On success it opens a session.
+func (s *Service) signIn(w http.ResponseWriter, r *http.Request) (any, error) {
+	if err := s.allowAddr(r); err != nil {
+		return nil, err
+	}
+	var req struct {
+		UID  string `json:"uid"`
+		Auth string `json:"auth"`
+	}
+	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	if err := firstErr(httpx.Required("auth", req.Auth), paramLen("auth", req.Auth, maxPasswordParam)); err != nil {
+		return nil, err
+	}
+	ctx := r.Context()
+	a, err := s.loadAccount(ctx, req.UID)
+	if err != nil {
+		return nil, err
+	}
+	if a.Type != DispatcherType {
+		return nil, ErrNotDispatcher
+	}
+	if err := s.verifyPassword(ctx, a, req.Auth); err != nil {
+		return nil, err
+	}
+	c, err := s.admitConsole(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	return s.startSession(w, r, a, c, "sign-in")
+}
+
+// hashOAuth is how an external identity is stored: it lets its holder sign in, so like a token it is kept
+// only as a hash.
+func hashOAuth(platform, oauth string) string {
+	h := sha256.Sum256([]byte(platform + "\x00" + oauth))
+	return hex.EncodeToString(h[:])
+}
+
+// signInOAuth is GET /ds/user/getAccountByOauth {platform, oauth}: sign-in as the account linked to that
+// external identity (links are made with `tenfour admin link-oauth`). Unknown identity → 102.
+func (s *Service) signInOAuth(w http.ResponseWriter, r *http.Request) (any, error) {
+	if err := s.allowAddr(r); err != nil {
+		return nil, err
+	}
+	var req struct {
+		Platform string `json:"platform"`
+		OAuth    string `json:"oauth"`
+	}
+	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	if err := firstErr(httpx.Required("platform", req.Platform), paramLen("platform", req.Platform, maxShortParam),
+		httpx.Required("oauth", req.OAuth), paramLen("oauth", req.OAuth, maxOAuthParam)); err != nil {
+		return nil, err
+	}
+	ctx := r.Context()
+	var uid string
+	err := s.db.QueryRow(ctx, `SELECT account_id FROM oauth_links WHERE platform = ? AND oauth_hash = ?`,
+		req.Platform, hashOAuth(req.Platform, req.OAuth)).Scan(&uid)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrAuthFailed
+	}
+	if err != nil {
+		return nil, err
+	}
+	a, err := s.loadAccount(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	if a.Type != DispatcherType {
+		return nil, ErrNotDispatcher
+	}
+	c, err := s.admitConsole(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	return s.startSession(w, r, a, c, "OAuth sign-in ("+req.Platform+")")
+}
+
+// startSession issues the token, sets the cookie and writes log 100.
+func (s *Service) startSession(w http.ResponseWriter, r *http.Request, a *account, c *customer, how string) (any, error) {
+	ctx := r.Context()
+	s.maybePrune(ctx)
+	tok, err := s.Sessions.Create(ctx, a.ID, a.CustomerID)
+	if err != nil {
+		return nil, err
+	}
+	s.setTokenCookie(w, r, tok)
+	if s.log != nil {
+		s.log.Write(ctx, a.CustomerID, a.ID, a.Name, oplog.Login, how+" from "+httpx.ClientIP(r))
+	}
+	return signInResult{Token: tok, UserInfo: a.userInfo(), sessionFields: s.sessionFields(r, a, c)}, nil
+}
+
+// pruneEvery is how often sign-ins sweep expired sessions and codes.
+const pruneEvery = time.Hour
+
+// maybePrune deletes expired sessions and verification codes, at most once per pruneEvery. It rides on
+// sign-ins so no background loop is needed; a failure only delays the cleanup.
+func (s *Service) maybePrune(ctx context.Context) {
+	now := s.now().UnixMilli()
+	last := s.lastPrune.Load()
+	if now-last < pruneEvery.Milliseconds() || !s.lastPrune.CompareAndSwap(last, now) {
+		return
+	}
+	if err := s.Sessions.Prune(ctx); err != nil {
+		slog.WarnContext(ctx, "prune sessions", "err", err)
+	}
+	if _, err := s.db.Exec(ctx, `DELETE FROM verify_codes WHERE expires_at < ?`, now); err != nil {
+		slog.WarnContext(ctx, "prune verification codes", "err", err)
+	}
+}
