@@ -15,7 +15,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"tenfour/internal/auth"
+	"tenfour/internal/branding"
 	"tenfour/internal/config"
+	"tenfour/internal/demo"
+	"tenfour/internal/directory"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
@@ -76,8 +79,14 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 
 	// Domain services (one line each; keep this list in the order of the spec's §7).
 	// [directory]
+	dirSvc := directory.NewService(d, a.Hub, a.Log) // other domains: dirSvc.Store (or directory.NewStore(d))
+	dirSvc.Routes(a.mux, require)
+	dirSvc.RegisterSocket(a.Hub)
+	a.OnPrepare(dirSvc.ResetPresence)
 	// [branding]
+	branding.NewService(d).Routes(a.mux)
 	// [demo]
+	a.OnPrepare(func(ctx context.Context) error { return demo.Prepare(ctx, d, cfg.Demo) })
 
 	a.mux.Handle("/", consoleHandler(web.Dist()))
 	return a, nil

@@ -1,0 +1,80 @@
+package branding
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/httpx"
+)
+
+// Service answers the public branding and configuration calls.
+type Service struct {
+	Store *Store
+}
+
+// NewService builds the branding service.
+func NewService(d *db.DB) *Service { return &Service{Store: NewStore(d)} }
+
+// Routes mounts the public endpoints (docs/api.md "Branding and configuration"); none needs a session: the
+// console reads them before sign-in.
+func (s *Service) Routes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /ds/pub/theme", s.theme)
+	mux.Handle("GET /ds/pub/clientConfig", httpx.Handle(s.clientConfig))
+	mux.HandleFunc("GET /static/config.json", s.staticConfig)
+}
+
+// hostParam is the hostname parameter, or the host the request came to.
+func hostParam(r *http.Request) (string, error) {
+	var req struct {
+		Hostname string `json:"hostname"`
+	}
+	if err := httpx.Decode(r, &req); err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(req.Hostname) == "" {
+		req.Hostname = r.Host
+	}
+	return NormalizeHost(req.Hostname)
+}
+
+// theme answers with the host's branding record, or result null when it has none (the console keeps its
+// default look). Written by hand because the shared envelope omits a null result.
+func (s *Service) theme(w http.ResponseWriter, r *http.Request) {
+	host, err := hostParam(r)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	var out struct {
+		Code   string    `json:"code"`
+		Msg    string    `json:"msg"`
+		Result *Branding `json:"result"`
+	}
+	out.Code, out.Msg = "0", "ok"
+	b, err := s.Store.Branding(r.Context(), host)
+	switch {
+	case errors.Is(err, db.ErrNotFound):
+	case err != nil:
+		httpx.WriteError(w, r, err)
+		return
+	default:
+		out.Result = &b
+	}
+	httpx.WriteJSON(w, http.StatusOK, out)
+}
+
+func (s *Service) clientConfig(w http.ResponseWriter, r *http.Request) (any, error) {
+	host, err := hostParam(r)
+	if err != nil {
+		return nil, err
+	}
+	return s.Store.ClientConfig(r.Context(), host)
+}
+
+// staticConfig is the file the console fetches with a timestamp to learn the product version (spec §7); it
+// is plain JSON, not an envelope.
+func (s *Service) staticConfig(w http.ResponseWriter, r *http.Request) {
+	httpx.WriteJSON(w, http.StatusOK, map[string]string{"version": BuildVersion()})
+}

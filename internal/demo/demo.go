@@ -1,0 +1,248 @@
+// Package demo seeds the demo data of `tenfour serve --demo` on an empty database: customer "Demo Fleet"
+// (dispatcher 10000001 / 123456, administrator; 7 groups, one level nested; 60 terminals 10000101…10000160
+// of every spec §3 type around Istanbul), customer "Second Tenant" (dispatcher 20000001 / 123456, its own
+// groups and terminals 20000101…20000112 around Izmir, broadcast switched off in its data-source
+// configuration), and a branding record for host 127.0.0.2 (theme colour #d4380d) so a browser can prove
+// branding applies. It never seeds a database that already has a customer.
+package demo
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"time"
+
+	"tenfour/internal/auth"
+	"tenfour/internal/branding"
+	"tenfour/internal/platform/db"
+)
+
+// Password is the original password of every demo account.
+const Password = "123456"
+
+// BrandedHost is the host name whose branding the demo seeds.
+const BrandedHost = "127.0.0.2"
+
+// BrandedColor is the theme colour of BrandedHost.
+const BrandedColor = "#d4380d"
+
+// Prepare runs at start-up: with enabled it seeds an empty database; without it, an empty database gets a
+// log line saying how to create the first account.
+func Prepare(ctx context.Context, d *db.DB, enabled bool) error {
+	empty, err := isEmpty(ctx, d)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !empty && enabled:
+		slog.Info("demo: the database has data already; not seeding")
+	case empty && !enabled:
+		slog.Info("empty database: no customer or account yet. Create a customer and its first dispatcher with " +
+			"`tenfour admin` (list the commands with `tenfour admin help`), or start with `tenfour serve --demo` " +
+			"for demo data (dispatcher 10000001 / 123456)")
+	case empty && enabled:
+		seeded, err := Seed(ctx, d)
+		if err != nil {
+			return fmt.Errorf("demo seed: %w", err)
+		}
+		if seeded {
+			slog.Info("demo data seeded", "dispatcher", "10000001", "password", Password,
+				"second_tenant_dispatcher", "20000001", "branded_host", BrandedHost)
+		}
+	}
+	return nil
+}
+
+func isEmpty(ctx context.Context, q interface {
+	QueryRow(ctx context.Context, q string, args ...any) *sql.Row
+}) (bool, error) {
+	var n int
+	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM customers`).Scan(&n)
+	return n == 0, err
+}
+
+type group struct {
+	name, color, parent string
+}
+
+type termRange struct {
+	from, to     int // last digits: id = base + n
+	typ, model   string
+	name         string
+	groups       []string // first = default and ptt group
+	noPosition   bool
+	stationary   bool
+	mainsPowered bool
+}
+
+type tenant struct {
+	name       string
+	dsConfig   string
+	base       int // account ids are base + n
+	dispatcher string
+	center     [2]float64 // lat, lng
+	groups     []group
+	terms      []termRange
+}
+
+var tenants = []tenant{
+	{
+		name: "Demo Fleet", dsConfig: `{}`, base: 10000000, dispatcher: "Dispatcher",
+		center: [2]float64{41.01, 28.97},
+		groups: []group{
+			{name: "Operations", color: "#1677ff"},
+			{name: "Patrol North", color: "#13c2c2", parent: "Operations"},
+			{name: "Patrol South", color: "#52c41a", parent: "Operations"},
+			{name: "Maintenance", color: "#fa8c16"},
+			{name: "Emergency", color: "#f5222d"},
+			{name: "Logistics", color: "#722ed1"},
+			{name: "Cameras", color: "#8c8c8c"},
+		},
+		terms: []termRange{
+			{from: 101, to: 106, typ: "6", model: "T320", name: "Patrol N", groups: []string{"Patrol North"}},
+			{from: 107, to: 112, typ: "6", model: "T320", name: "Patrol S", groups: []string{"Patrol South"}},
+			{from: 113, to: 120, typ: "0", model: "P50", name: "Tech", groups: []string{"Maintenance"}},
+			{from: 121, to: 125, typ: "PMR", model: "PMR-446", name: "PMR", groups: []string{"Logistics"}},
+			{from: 126, to: 130, typ: "DMR", model: "DMR-X2", name: "DMR", groups: []string{"Logistics", "Maintenance"}},
+			{from: 131, to: 133, typ: "8", model: "GW-100", name: "Gateway", groups: []string{"Operations"}, stationary: true, mainsPowered: true},
+			{from: 134, to: 137, typ: "505", model: "SOS Tag", name: "SOS", groups: []string{"Emergency"}},
+			{from: 138, to: 142, typ: "camera", model: "IPC-720", name: "Camera", groups: []string{"Cameras"}, stationary: true, mainsPowered: true},
+			{from: 143, to: 149, typ: "10", model: "Android App", name: "App", groups: []string{"Patrol North", "Patrol South"}},
+			{from: 150, to: 157, typ: "10", model: "iOS App", name: "App", groups: []string{"Emergency", "Operations"}},
+			{from: 158, to: 160, typ: "20", model: "Console", name: "Console", groups: []string{"Operations", "Emergency"}, noPosition: true},
+		},
+	},
+	{
+		name: "Second Tenant", dsConfig: `{"broadcast":0}`, base: 20000000, dispatcher: "Tenant Two Dispatcher",
+		center: [2]float64{38.42, 27.14},
+		groups: []group{
+			{name: "Harbor", color: "#2f54eb"},
+			{name: "Cranes", color: "#faad14", parent: "Harbor"},
+			{name: "Airport", color: "#eb2f96"},
+		},
+		terms: []termRange{
+			{from: 101, to: 104, typ: "6", model: "T320", name: "Harbor", groups: []string{"Harbor"}},
+			{from: 105, to: 106, typ: "DMR", model: "DMR-X2", name: "Crane", groups: []string{"Cranes"}},
+			{from: 107, to: 110, typ: "10", model: "Android App", name: "Airport App", groups: []string{"Airport"}},
+			{from: 111, to: 111, typ: "505", model: "SOS Tag", name: "Airport SOS", groups: []string{"Airport"}},
+			{from: 112, to: 112, typ: "camera", model: "IPC-720", name: "Gate Camera", groups: []string{"Airport"}, stationary: true, mainsPowered: true},
+		},
+	},
+}
+
+// Seed writes the demo data in one transaction unless the database has a customer already; it reports
+// whether it seeded.
+func Seed(ctx context.Context, d *db.DB) (bool, error) {
+	// One hash for every demo account: they share the password, and argon2id per account would make start-up
+	// (and every test that seeds) slow for nothing. Real accounts get their own salt (auth.CreateAccount).
+	hash, err := auth.HashPassword(Password)
+	if err != nil {
+		return false, err
+	}
+	seeded := false
+	err = d.InTx(ctx, func(tx *db.Tx) error {
+		empty, err := isEmpty(ctx, tx)
+		if err != nil || !empty {
+			return err
+		}
+		rng := rand.New(rand.NewPCG(10, 4)) // the same demo on every run
+		now := time.Now().UnixMilli()
+		for _, t := range tenants {
+			if err := seedTenant(ctx, tx, t, hash, now, rng); err != nil {
+				return fmt.Errorf("%s: %w", t.name, err)
+			}
+		}
+		seeded = true
+		return nil
+	})
+	if err != nil || !seeded {
+		return false, err
+	}
+	bs := branding.NewStore(d)
+	if err := bs.SetBranding(ctx, BrandedHost, branding.Branding{
+		SysName:    "tenfour Demo Dispatch",
+		ThemeColor: BrandedColor,
+		Remark:     branding.EncodeRemark(branding.Remark{LogoPageBg: "#fff2e8", LoginFrameColor: BrandedColor}),
+	}); err != nil {
+		return true, err
+	}
+	return true, bs.SetClientConfig(ctx, BrandedHost, branding.ClientConfig{Title: "tenfour Demo Dispatch", SpeedUnit: "km/h"})
+}
+
+func seedTenant(ctx context.Context, tx *db.Tx, t tenant, hash string, now int64, rng *rand.Rand) error {
+	var cid int64
+	if err := tx.QueryRow(ctx, `INSERT INTO customers (name, ds_config, created_at) VALUES (?, ?, ?) RETURNING id`,
+		t.name, t.dsConfig, now).Scan(&cid); err != nil {
+		return err
+	}
+	gids := map[string]int64{}
+	seq := map[string]int{}
+	for _, g := range t.groups {
+		parent := int64(0)
+		if g.parent != "" {
+			parent = gids[g.parent]
+		}
+		seq[g.parent]++
+		var id int64
+		if err := tx.QueryRow(ctx, `INSERT INTO ptt_groups (customer_id, parent_id, name, color, seq_num, kind, created_at)
+			VALUES (?, ?, ?, ?, ?, 'fixed', ?) RETURNING id`, cid, parent, g.name, g.color, seq[g.parent], now).Scan(&id); err != nil {
+			return err
+		}
+		gids[g.name] = id
+	}
+	add := func(id, name, typ, model string, admin bool, groups []string, status map[string]any) error {
+		def := gids[groups[0]]
+		cols := "id, customer_id, type, admin, name, password_hash, model, default_group_id, ptt_group_id, created_at"
+		args := []any{id, cid, typ, admin, name, hash, model, def, def, now}
+		marks := "?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+		for _, k := range []string{"battery", "signal", "lat", "lng", "speed", "direction", "last_gps_at"} {
+			if v, ok := status[k]; ok {
+				cols += ", " + k
+				marks += ", ?"
+				args = append(args, v)
+			}
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO accounts ("+cols+") VALUES ("+marks+")", args...); err != nil {
+			return err
+		}
+		for _, g := range groups {
+			if _, err := tx.Exec(ctx, `INSERT INTO group_members (group_id, account_id) VALUES (?, ?)`, gids[g], id); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	all := make([]string, 0, len(t.groups))
+	for _, g := range t.groups {
+		all = append(all, g.name)
+	}
+	if err := add(fmt.Sprint(t.base+1), t.dispatcher, "20", "Console", true, all, nil); err != nil {
+		return err
+	}
+	for _, r := range t.terms {
+		for n := r.from; n <= r.to; n++ {
+			st := map[string]any{"battery": 15 + rng.IntN(86), "signal": 1 + rng.IntN(5)}
+			if r.mainsPowered {
+				st["battery"], st["signal"] = 100, 5
+			}
+			if !r.noPosition {
+				st["lat"] = round6(t.center[0] + (rng.Float64()-0.5)*0.12)
+				st["lng"] = round6(t.center[1] + (rng.Float64()-0.5)*0.2)
+				st["last_gps_at"] = now - int64(rng.IntN(600_000))
+				if !r.stationary {
+					st["speed"] = float64(rng.IntN(150)) / 10
+					st["direction"] = float64(rng.IntN(360))
+				}
+			}
+			name := fmt.Sprintf("%s %d", r.name, n)
+			if err := add(fmt.Sprint(t.base+n), name, r.typ, r.model, false, r.groups, st); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func round6(v float64) float64 { return float64(int64(v*1e6+0.5)) / 1e6 }

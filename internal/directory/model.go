@@ -1,0 +1,283 @@
+// Package directory owns groups and terminals of a customer (spec §3): the group tree (fixed and temporary
+// groups), terminal records with their live status, group membership, presence (online/offline, logs 5/6/7),
+// group switching (log 8) and temporary groups (logs 0, 1, 4, 15, 104).
+//
+// Other domains use the Store for lookups and status writes: Terminal, GroupMembers, MemberIDs, GroupsOf,
+// SetOnline, UpdateStatus, SetCallSetStatus; and NormalizeCoord for coordinates that arrive in micro-degrees.
+// Every Store method takes the customer id and never reads or writes another customer's rows.
+package directory
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"tenfour/internal/platform/httpx"
+)
+
+// GroupID is a group's id (gid/fid). 0 is the root. It travels as a string in JSON.
+type GroupID int64
+
+// Root is the fid of top-level groups.
+const Root GroupID = 0
+
+func (g GroupID) String() string { return strconv.FormatInt(int64(g), 10) }
+
+// MarshalJSON writes the id as a string, like every id of the API.
+func (g GroupID) MarshalJSON() ([]byte, error) { return json.Marshal(g.String()) }
+
+// UnmarshalJSON accepts a string or a number.
+func (g *GroupID) UnmarshalJSON(b []byte) error {
+	var s flexString
+	if err := s.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	id, err := ParseGroupID("gid", string(s), true)
+	if err != nil {
+		return err
+	}
+	*g = id
+	return nil
+}
+
+// ParseGroupID reads a decimal group id; root ("0") is accepted only when allowRoot.
+func ParseGroupID(name, s string, allowRoot bool) (GroupID, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, httpx.BadParam(name, "required")
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || (n == 0 && !allowRoot) {
+		return 0, httpx.BadParam(name, "not a group id")
+	}
+	return GroupID(n), nil
+}
+
+// Group kinds.
+const (
+	KindFixed = "fixed"
+	KindTemp  = "temp"
+)
+
+// Terminal is a member of the directory: any account of the customer, dispatchers (type 20) included.
+type Terminal struct {
+	CID           string   `json:"cid"`
+	Name          string   `json:"name"`
+	Type          string   `json:"type"`
+	Online        string   `json:"online"` // "1" online, "0" offline
+	Grp           string   `json:"grp"`    // the group it talks in now (pttGroup); "" when none
+	Lat           *float64 `json:"lat"`    // null until the first position
+	Lng           *float64 `json:"lng"`
+	Speed         float64  `json:"speed"`
+	Battery       int      `json:"battery"` // percent, -1 unknown
+	Signal        int      `json:"signal"`  // 0..5, -1 unknown
+	Model         string   `json:"model"`
+	LastGps       int64    `json:"lastGps"`       // time of the last position (ms)
+	CallSetStatus int      `json:"callSetStatus"` // 0 killed, 1 stunned, 8 active
+	Avatar        string   `json:"avatar"`
+	LastOnline    int64    `json:"lastOnline"`
+	LastOffline   int64    `json:"lastOffline"`
+	Ver           string   `json:"ver"` // software version (updateMsInfo)
+
+	direction, altitude float64
+}
+
+// IsOnline reports the online flag as a bool.
+func (t Terminal) IsOnline() bool { return t.Online == "1" }
+
+// Group is a node of the tree. Fixed groups nest (fid → gid); temporary groups are top-level.
+type Group struct {
+	GID         GroupID     `json:"gid"`
+	FID         GroupID     `json:"fid"`
+	Name        string      `json:"name"`
+	Color       string      `json:"color"`
+	SeqNum      int         `json:"seqNum"`
+	Deep        int         `json:"deep"` // 1 for top-level groups
+	Kind        string      `json:"kind"`
+	Creator     string      `json:"creator,omitempty"` // temp groups: msId of the dispatcher who made it
+	MemberCount int         `json:"memberCount"`
+	OnlineCount int         `json:"onlineCount"`
+	Children    []*Group    `json:"children"`
+	MsList      []Terminal  `json:"msList"`
+	LastGpsList []GPSLatest `json:"lastGpsList"`
+}
+
+// GPSLatest is a member's last position in a group's lastGpsList.
+type GPSLatest struct {
+	Mid  string  `json:"mid"`
+	Lng  float64 `json:"lng"`
+	Lat  float64 `json:"lat"`
+	Time int64   `json:"time"`
+}
+
+// LastGPS is one row of getLastGps.
+type LastGPS struct {
+	Mid       string  `json:"mid"`
+	Lng       float64 `json:"lng"`
+	Lat       float64 `json:"lat"`
+	Speed     float64 `json:"speed"`
+	Direction float64 `json:"direction"`
+	Altitude  float64 `json:"altitude"`
+	Time      int64   `json:"time"`
+}
+
+// Membership is what a terminal is told about its groups (terminal protocol `group.changed`).
+type Membership struct {
+	MsID     string     `json:"msId"`
+	Groups   []GroupRef `json:"groups"`
+	PttGroup string     `json:"pttGroup"` // "" when none
+	GID      string     `json:"gId"`      // default group, "" when none
+}
+
+// GroupRef is a group without members.
+type GroupRef struct {
+	GID  GroupID `json:"gid"`
+	FID  GroupID `json:"fid"`
+	Name string  `json:"name"`
+	Kind string  `json:"kind"`
+}
+
+// Limits (the spec gives only the temp-group name limit; the rest are decisions, see docs/api.md).
+const (
+	MaxTempNameLen  = 20 // spec §5
+	MaxGroupNameLen = 32
+	MaxTermNameLen  = 32
+	MaxIDLen        = 32
+	MaxVersionLen   = 64
+	MaxListIDs      = 500 // msIds in one call
+	MaxTempMembers  = 200
+	MaxDepth        = 8 // nesting of fixed groups
+)
+
+// Errors of the directory (codes in docs/api.md "Directory" and docs/console-socket.md).
+var (
+	ErrNameRequired  = httpx.E(http.StatusBadRequest, "20", "errors.directory.nameRequired", "name required")
+	ErrNameExists    = httpx.E(http.StatusConflict, "21", "errors.directory.nameExists", "name exists")
+	ErrNameTooLong   = httpx.E(http.StatusBadRequest, "22", "errors.directory.nameTooLong", "name too long")
+	ErrGroupNotEmpty = httpx.E(http.StatusConflict, "23", "errors.directory.groupNotEmpty", "group has members or subgroups")
+	ErrNotMember     = httpx.E(http.StatusConflict, "24", "errors.directory.notMember", "terminal is not a member of the group")
+	ErrInvalidChars  = httpx.E(http.StatusBadRequest, "10", "errors.client.10", "invalid characters")
+	ErrTempExists    = httpx.E(http.StatusConflict, "3", "errors.client.3", "temp group exists")
+	ErrSelectMembers = httpx.E(http.StatusBadRequest, "1", "errors.client.0", "select temp members")
+	ErrTooDeep       = httpx.E(http.StatusBadRequest, "400", "errors.directory.tooDeep", "groups nest at most 8 levels")
+	ErrDiffClient    = httpx.E(http.StatusForbidden, "107", "errors.permission", "terminals cannot move between customers")
+)
+
+// CheckName trims and validates a group or terminal name: required, at most max characters (runes), no
+// control characters.
+func CheckName(name string, max int) (string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return "", ErrNameRequired
+	}
+	if !utf8.ValidString(name) {
+		return "", ErrInvalidChars
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return "", ErrInvalidChars
+		}
+	}
+	if utf8.RuneCountInString(name) > max {
+		return "", ErrNameTooLong
+	}
+	return name, nil
+}
+
+// CheckID validates an account id parameter (msId, cid).
+func CheckID(name, id string) (string, error) {
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return "", httpx.BadParam(name, "required")
+	}
+	if len(id) > MaxIDLen {
+		return "", httpx.BadParam(name, "too long")
+	}
+	return id, nil
+}
+
+// checkIDs validates a list of account ids and removes duplicates, keeping order.
+func checkIDs(name string, ids []string) ([]string, error) {
+	if len(ids) == 0 {
+		return nil, httpx.BadParam(name, "required")
+	}
+	if len(ids) > MaxListIDs {
+		return nil, httpx.BadParam(name, "too many")
+	}
+	seen := make(map[string]bool, len(ids))
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		id, err := CheckID(name, id)
+		if err != nil {
+			return nil, err
+		}
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// flexString accepts a JSON string or number (socket payloads come from many clients) and null as "".
+type flexString string
+
+func (f *flexString) UnmarshalJSON(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	switch {
+	case s == "null":
+		*f = ""
+	case strings.HasPrefix(s, `"`):
+		var v string
+		if err := json.Unmarshal(b, &v); err != nil {
+			return err
+		}
+		*f = flexString(v)
+	case s != "" && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9')):
+		var n json.Number
+		if err := json.Unmarshal(b, &n); err != nil {
+			return err
+		}
+		*f = flexString(n.String())
+	default:
+		return httpx.BadParam("value", "a string or number")
+	}
+	return nil
+}
+
+// flexList accepts an array of strings/numbers or one comma-separated string.
+type flexList []string
+
+func (l *flexList) UnmarshalJSON(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	if s == "null" {
+		*l = nil
+		return nil
+	}
+	if strings.HasPrefix(s, "[") {
+		var items []flexString
+		if err := json.Unmarshal(b, &items); err != nil {
+			return httpx.BadParam("list", "an array of ids")
+		}
+		out := make([]string, 0, len(items))
+		for _, it := range items {
+			out = append(out, string(it))
+		}
+		*l = out
+		return nil
+	}
+	var one flexString
+	if err := one.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	*l = nil
+	for _, p := range strings.Split(string(one), ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*l = append(*l, p)
+		}
+	}
+	return nil
+}

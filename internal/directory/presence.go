@@ -1,0 +1,68 @@
+package directory
+
+import (
+	"context"
+	"hash/fnv"
+	"log/slog"
+	"sync"
+	"time"
+
+	"tenfour/internal/oplog"
+	"tenfour/internal/platform/realtime"
+)
+
+// accountLocks serializes presence changes of one account, so a logout racing a new login of the same
+// account can never leave it marked offline while it is connected.
+type accountLocks [64]sync.Mutex
+
+func (l *accountLocks) lock(id string) func() {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(id))
+	m := &l[h.Sum32()%uint32(len(l))]
+	m.Lock()
+	return m.Unlock
+}
+
+// Hooks are the hub's login/logout hooks: presence, logs 5, 6 and 7, and the `presence` event.
+func (s *Service) Hooks() realtime.Hooks {
+	return realtime.Hooks{OnLogin: s.onLogin, OnLogout: s.onLogout}
+}
+
+func (s *Service) onLogin(ctx context.Context, c *realtime.Conn, replaced bool) {
+	p := c.Principal()
+	unlock := s.locks.lock(p.AccountID)
+	defer unlock()
+	now := time.Now()
+	if err := s.Store.SetOnline(ctx, p.CustomerID, p.AccountID, true, now); err != nil {
+		slog.ErrorContext(ctx, "presence: set online", "msId", p.AccountID, "err", err)
+		return
+	}
+	if replaced {
+		// The account was already online on another device; that connection is being closed.
+		s.log.By(ctx, p, oplog.RepeatLogin, string(c.Kind())+" logged in from another device")
+	} else {
+		s.log.By(ctx, p, oplog.Online, string(c.Kind())+" online")
+	}
+	s.hub.Publish(p.CustomerID, EventPresence, PresenceEvent{MsID: p.AccountID, Online: "1", Time: now.UnixMilli()},
+		realtime.Consoles)
+}
+
+func (s *Service) onLogout(ctx context.Context, c *realtime.Conn, replaced bool) {
+	if replaced {
+		return // a newer connection of the same account took over: it stays online
+	}
+	p := c.Principal()
+	unlock := s.locks.lock(p.AccountID)
+	defer unlock()
+	if s.hub.Online(p.AccountID) {
+		return // logged in again meanwhile
+	}
+	now := time.Now()
+	if err := s.Store.SetOnline(ctx, p.CustomerID, p.AccountID, false, now); err != nil {
+		slog.ErrorContext(ctx, "presence: set offline", "msId", p.AccountID, "err", err)
+		return
+	}
+	s.log.By(ctx, p, oplog.Offline, string(c.Kind())+" offline")
+	s.hub.Publish(p.CustomerID, EventPresence, PresenceEvent{MsID: p.AccountID, Online: "0", Time: now.UnixMilli()},
+		realtime.Consoles)
+}
