@@ -23,7 +23,8 @@ type Config struct {
 	AllowedOrigins []string
 	PublicURL      string // how clients reach this server, for mediaServer/mediaFileUrl; derived from Addr if empty
 
-	SMTP SMTP
+	SMTP  SMTP
+	Voice Voice
 
 	ShutdownTimeout time.Duration
 	LogLevel        string
@@ -41,6 +42,24 @@ type SMTP struct {
 	TLS string
 }
 
+// Voice configures the media server (WebRTC SFU), floor control and recordings.
+type Voice struct {
+	// UDPPort is the one UDP port every WebRTC peer uses (ICE UDP mux); 0 picks a free port.
+	UDPPort int
+	// PublicIPs are advertised as extra host candidates (NAT 1:1: the server's public address).
+	PublicIPs []string
+	// Interfaces limits the network interfaces media listens on (names; empty = all, "lo" = loopback only).
+	Interfaces []string
+	// TURNPort starts an embedded TURN server on this UDP port for clients behind NAT; 0 = off.
+	TURNPort int
+	// TURNSecret signs the short-lived TURN credentials handed to clients; empty = random per start.
+	TURNSecret string
+	// MaxTalkTime ends a talk burst that holds the floor longer (spec code 418 maxDurationLimit).
+	MaxTalkTime time.Duration
+	// RecordingRetention deletes recordings and their rows older than this; 0 keeps them.
+	RecordingRetention time.Duration
+}
+
 // SQLitePath is where the embedded database lives.
 func (c Config) SQLitePath() string { return filepath.Join(c.DataDir, "tenfour.db") }
 
@@ -53,7 +72,8 @@ func (c Config) UsesPostgres() bool {
 // (dashes become underscores), and a flag given on the command line wins over the environment.
 func ParseServe(args []string) (Config, error) {
 	var c Config
-	var origins string
+	var origins, publicIPs, mediaIfaces string
+	var retentionDays int
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8080", "HOST:PORT to listen on")
 	fs.StringVar(&c.DataDir, "data", "./data", "data directory (SQLite database, media files)")
@@ -70,6 +90,13 @@ func ParseServe(args []string) (Config, error) {
 	fs.StringVar(&c.SMTP.Password, "smtp-password", "", "SMTP password")
 	fs.StringVar(&c.SMTP.From, "smtp-from", "tenfour@localhost", "From address of verification mails")
 	fs.StringVar(&c.SMTP.TLS, "smtp-tls", "", "starttls, tls or none (default starttls when --smtp-user is set, else none)")
+	fs.IntVar(&c.Voice.UDPPort, "media-udp-port", 17443, "UDP port shared by every WebRTC peer (0 = any free port)")
+	fs.StringVar(&publicIPs, "media-public-ip", "", "comma-separated public IPs to advertise for media (NAT 1:1)")
+	fs.StringVar(&mediaIfaces, "media-interfaces", "", "comma-separated network interfaces for media (empty = all; lo = loopback only)")
+	fs.IntVar(&c.Voice.TURNPort, "turn-port", 0, "UDP port of the embedded TURN server (0 = off)")
+	fs.StringVar(&c.Voice.TURNSecret, "turn-secret", "", "secret for TURN credentials (empty = random per start)")
+	fs.DurationVar(&c.Voice.MaxTalkTime, "max-talk-time", 60*time.Second, "longest a talker may hold the floor")
+	fs.IntVar(&retentionDays, "recording-retention-days", 90, "delete voice recordings older than this many days (0 = keep)")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "graceful shutdown limit")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&c.LogJSON, "log-json", false, "log as JSON lines")
@@ -79,11 +106,13 @@ func ParseServe(args []string) (Config, error) {
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
-	for _, o := range strings.Split(origins, ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			c.AllowedOrigins = append(c.AllowedOrigins, o)
-		}
+	c.AllowedOrigins = splitList(origins)
+	c.Voice.PublicIPs = splitList(publicIPs)
+	c.Voice.Interfaces = splitList(mediaIfaces)
+	if retentionDays < 0 || c.Voice.MaxTalkTime <= 0 {
+		return c, fmt.Errorf("--recording-retention-days must be ≥ 0 and --max-talk-time > 0")
 	}
+	c.Voice.RecordingRetention = time.Duration(retentionDays) * 24 * time.Hour
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return c, fmt.Errorf("--tls-cert and --tls-key go together")
 	}
@@ -105,4 +134,15 @@ func applyEnv(fs *flag.FlagSet) error {
 		}
 	})
 	return err
+}
+
+// splitList splits a comma-separated flag value, dropping blanks.
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -1,0 +1,189 @@
+// Package media is the voice media server: a pion WebRTC SFU with one PeerConnection per client (console tab
+// or terminal) on one shared UDP port, Opus only. It forwards a talker's RTP to the listeners its controller
+// chose, rewriting sequence numbers and timestamps per listener so each listener sees one continuous stream
+// across talker changes, records talk bursts to Ogg Opus and measures the delay it adds. Who talks and who
+// listens is decided elsewhere (package call); media only executes routes.
+package media
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"slices"
+	"sync"
+
+	"github.com/pion/ice/v4"
+	"github.com/pion/interceptor"
+	"github.com/pion/logging"
+	"github.com/pion/turn/v5"
+	"github.com/pion/webrtc/v4"
+)
+
+// Config is the media server's network setup.
+type Config struct {
+	// UDPPort is the single UDP port of every peer; 0 picks a free one (tests).
+	UDPPort int
+	// PublicIPs are advertised as additional host candidates (a server behind 1:1 NAT).
+	PublicIPs []string
+	// Interfaces limits the interfaces media binds (empty = all). "lo" alone means loopback only.
+	Interfaces []string
+	// TURNPort runs an embedded TURN server on this UDP port; 0 = none.
+	TURNPort int
+	// TURNSecret signs the time-limited TURN credentials; empty = random.
+	TURNSecret string
+	// TURNHost is the host name or IP clients use to reach TURN (defaults to the first public IP).
+	TURNHost string
+}
+
+// Opus is the only codec: 48 kHz, two channels as WebRTC signals it, in-band FEC on.
+var Opus = webrtc.RTPCodecCapability{
+	MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2, SDPFmtpLine: "minptime=10;useinbandfec=1",
+}
+
+// OpusPayloadType is the payload type the server registers for Opus (browsers use 111 too).
+const OpusPayloadType = 111
+
+// Engine owns the WebRTC API, the shared UDP port and the optional TURN server.
+type Engine struct {
+	cfg  Config
+	api  *webrtc.API
+	mux  *ice.MultiUDPMuxDefault
+	port int
+	turn *turn.Server
+
+	mu    sync.Mutex
+	peers map[*Peer]struct{}
+}
+
+// NewEngine opens the UDP port (and TURN, when configured).
+func NewEngine(cfg Config) (*Engine, error) {
+	e := &Engine{cfg: cfg, peers: map[*Peer]struct{}{}}
+	if cfg.TURNSecret == "" {
+		b := make([]byte, 16)
+		_, _ = rand.Read(b)
+		e.cfg.TURNSecret = hex.EncodeToString(b)
+	}
+	loopbackOnly := len(cfg.Interfaces) == 1 && cfg.Interfaces[0] == "lo"
+	keepIface := func(name string) bool { return len(cfg.Interfaces) == 0 || slices.Contains(cfg.Interfaces, name) }
+	opts := []ice.UDPMuxFromPortOption{
+		ice.UDPMuxFromPortWithInterfaceFilter(keepIface),
+		ice.UDPMuxFromPortWithNetworks(ice.NetworkTypeUDP4),
+		ice.UDPMuxFromPortWithReadBufferSize(4 << 20),
+		ice.UDPMuxFromPortWithWriteBufferSize(4 << 20),
+	}
+	if loopbackOnly || slices.Contains(cfg.Interfaces, "lo") {
+		opts = append(opts, ice.UDPMuxFromPortWithLoopback())
+	}
+	port := cfg.UDPPort
+	if port == 0 {
+		var err error
+		if port, err = freeUDPPort(); err != nil {
+			return nil, err
+		}
+	}
+	mux, err := ice.NewMultiUDPMuxFromPort(port, opts...)
+	for try := 0; err != nil && cfg.UDPPort == 0 && try < 5; try++ {
+		// another process took the free port between the probe and the bind: probe again
+		if port, err = freeUDPPort(); err == nil {
+			mux, err = ice.NewMultiUDPMuxFromPort(port, opts...)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("media: UDP port %d: %w", port, err)
+	}
+	e.mux, e.port = mux, port
+
+	me := &webrtc.MediaEngine{}
+	if err := me.RegisterCodec(webrtc.RTPCodecParameters{RTPCodecCapability: Opus, PayloadType: OpusPayloadType},
+		webrtc.RTPCodecTypeAudio); err != nil {
+		mux.Close()
+		return nil, err
+	}
+	// No header extensions are registered, so none are negotiated; RTCP reports keep browsers' stats honest.
+	ir := &interceptor.Registry{}
+	if err := webrtc.ConfigureRTCPReports(ir); err != nil {
+		mux.Close()
+		return nil, err
+	}
+	se := webrtc.SettingEngine{}
+	se.SetICEUDPMux(mux)
+	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
+	se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
+	se.SetInterfaceFilter(keepIface)
+	if slices.Contains(cfg.Interfaces, "lo") {
+		se.SetIncludeLoopbackCandidate(true)
+	}
+	if len(cfg.PublicIPs) > 0 {
+		err := se.SetICEAddressRewriteRules(webrtc.ICEAddressRewriteRule{
+			External: cfg.PublicIPs, AsCandidateType: webrtc.ICECandidateTypeHost, Mode: webrtc.ICEAddressRewriteAppend,
+		})
+		if err != nil {
+			mux.Close()
+			return nil, fmt.Errorf("media: public IPs: %w", err)
+		}
+	}
+	lf := logging.NewDefaultLoggerFactory()
+	lf.DefaultLogLevel = logging.LogLevelError
+	se.LoggerFactory = lf
+	e.api = webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(se))
+
+	if cfg.TURNPort != 0 {
+		if err := e.startTURN(); err != nil {
+			mux.Close()
+			return nil, err
+		}
+	}
+	slog.Info("media server", "udp", port, "publicIPs", cfg.PublicIPs, "turn", cfg.TURNPort)
+	return e, nil
+}
+
+// UDPPort is the port every peer's media uses.
+func (e *Engine) UDPPort() int { return e.port }
+
+// Close ends every peer and releases the ports.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	peers := make([]*Peer, 0, len(e.peers))
+	for p := range e.peers {
+		peers = append(peers, p)
+	}
+	e.mu.Unlock()
+	for _, p := range peers {
+		p.Close()
+	}
+	var err error
+	if e.turn != nil {
+		err = e.turn.Close()
+	}
+	return errors.Join(err, e.mux.Close())
+}
+
+func (e *Engine) forget(p *Peer) {
+	e.mu.Lock()
+	delete(e.peers, p)
+	e.mu.Unlock()
+}
+
+// freeUDPPort asks the kernel for a free UDP port (for UDPPort 0).
+func freeUDPPort() (int, error) {
+	var err error
+	for range 5 {
+		var port int
+		if port, err = tryFreeUDPPort(); err == nil {
+			return port, nil
+		}
+	}
+	return 0, err
+}
+
+func tryFreeUDPPort() (int, error) {
+	c, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	return c.LocalAddr().(*net.UDPAddr).Port, nil
+}

@@ -1,0 +1,205 @@
+package media
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4"
+)
+
+// A source is what a listener hears at a time: one talk burst (a floor grant) or one monitoring session.
+// Source ids are unique for the process; 0 means none.
+var nextSource atomic.Uint64
+
+// NewSourceID returns a fresh source id.
+func NewSourceID() uint64 { return nextSource.Add(1) }
+
+// epoch anchors the monotonic clock the forwarder uses for timestamp gaps.
+var epoch = time.Now()
+
+// Downstream is one listener's outgoing audio track. Whoever it hears, it sees one RTP stream: sequence
+// numbers continue by one across talker changes and timestamps advance with the wall-clock gap, so jitter
+// buffers and loss statistics stay right.
+type Downstream struct {
+	track *webrtc.TrackLocalStaticRTP
+	// assigned is the source the controller wants this listener to hear. A packet of another source is
+	// dropped, except that the source already playing may finish until the assigned one starts (so a
+	// released talker's last packets in flight are not lost).
+	assigned atomic.Uint64
+
+	mu      sync.Mutex
+	cur     uint64 // source of the last packet written
+	started bool
+	seqOff  uint16
+	tsOff   uint32
+	lastSeq uint16 // highest sequence number written
+	lastTS  uint32 // its timestamp
+	lastAt  int64  // monotonic ns of the last write
+	seq0    uint16 // random initial sequence number and timestamp (RFC 3550 §5.1)
+	ts0     uint32
+	written atomic.Uint64
+}
+
+func newDownstream(track *webrtc.TrackLocalStaticRTP) *Downstream {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return &Downstream{track: track, seq0: binary.BigEndian.Uint16(b[:2]), ts0: binary.BigEndian.Uint32(b[2:])}
+}
+
+// Assign sets the source this listener hears (0 = none).
+func (d *Downstream) Assign(src uint64) { d.assigned.Store(src) }
+
+// Assigned is the source this listener is meant to hear.
+func (d *Downstream) Assigned() uint64 { return d.assigned.Load() }
+
+// Written counts packets written to this listener.
+func (d *Downstream) Written() uint64 { return d.written.Load() }
+
+// forward rewrites one packet for this listener and writes it; false if the packet is not for it.
+func (d *Downstream) forward(src uint64, h *rtp.Header, payload []byte, now int64) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := *h
+	if src != d.cur {
+		if src != d.assigned.Load() {
+			return false
+		}
+		// A new source: continue from the last packet written, one sequence number on, and the timestamp
+		// moved by the time that passed (at least one 20 ms frame).
+		if d.started {
+			gap := uint32((now - d.lastAt) * 48 / 1_000_000)
+			gap = max(gap, 960)
+			d.seqOff = d.lastSeq + 1 - h.SequenceNumber
+			d.tsOff = d.lastTS + gap - h.Timestamp
+		} else {
+			d.seqOff = d.seq0 - h.SequenceNumber
+			d.tsOff = d.ts0 - h.Timestamp
+		}
+		d.cur = src
+		out.Marker = true // start of a talkspurt (RFC 3551 §4.1)
+	}
+	out.SequenceNumber = h.SequenceNumber + d.seqOff
+	out.Timestamp = h.Timestamp + d.tsOff
+	if !d.started || int16(out.SequenceNumber-d.lastSeq) > 0 {
+		d.lastSeq, d.lastTS = out.SequenceNumber, out.Timestamp
+	}
+	d.started = true
+	d.lastAt = now
+	if err := d.track.WriteRTP(&rtp.Packet{Header: out, Payload: payload}); err != nil {
+		return false
+	}
+	d.written.Add(1)
+	return true
+}
+
+// Target is one listener of a route and the source under which it hears it.
+type Target struct {
+	D   *Downstream
+	Src uint64
+}
+
+// Route is where a talker's packets go: its burst (recording, metrics) if it holds a floor, and the
+// listeners. Routes are immutable; the controller swaps a peer's route as a whole.
+type Route struct {
+	Burst   *Burst
+	Targets []Target
+}
+
+// forward sends one packet to every target, in the talker's read loop.
+func (r *Route) forward(pkt *rtp.Packet, at time.Time) {
+	h := pkt.Header
+	// Header extensions, CSRCs and padding are the talker's business; listeners get a plain Opus packet.
+	h.Extension, h.ExtensionProfile, h.Extensions = false, 0, nil
+	h.CSRC, h.Padding, h.PaddingSize = nil, false, 0
+	now := int64(at.Sub(epoch))
+	n := 0
+	for i := range r.Targets {
+		t := &r.Targets[i]
+		if t.D.forward(t.Src, &h, pkt.Payload, now) {
+			n++
+		}
+	}
+	delay := time.Since(at)
+	mForwarded.Add(float64(n))
+	mDelay.Observe(delay.Seconds())
+	if r.Burst != nil {
+		r.Burst.packet(pkt.Payload, h.Timestamp, at, delay, n > 0)
+	}
+}
+
+// Burst is one floor grant: the talker's packets from the grant to the release, their recording and the
+// latency facts the console shows.
+type Burst struct {
+	ID      uint64
+	Granted time.Time
+	// OnFirstPacket, if set, is called once, in the talker's read loop, with the first packet forwarded.
+	OnFirstPacket func(sinceGrant time.Duration)
+
+	rec   *Recorder
+	first atomic.Bool
+
+	mu      sync.Mutex
+	packets int
+	delays  []uint32 // per-packet server-added delay, µs (bounded)
+	firstAt time.Duration
+}
+
+// NewBurst starts a burst granted now; rec may be nil (no recording).
+func NewBurst(rec *Recorder) *Burst {
+	return &Burst{ID: NewSourceID(), Granted: time.Now(), rec: rec, delays: make([]uint32, 0, 512)}
+}
+
+const maxDelaySamples = 1 << 14
+
+func (b *Burst) packet(payload []byte, ts uint32, at time.Time, delay time.Duration, forwarded bool) {
+	if b.rec != nil {
+		b.rec.push(payload, ts)
+	}
+	if !b.first.Load() && (forwarded || b.rec != nil) && b.first.CompareAndSwap(false, true) {
+		since := at.Sub(b.Granted)
+		mGrantToFirst.Observe(since.Seconds())
+		b.mu.Lock()
+		b.firstAt = since
+		b.mu.Unlock()
+		if b.OnFirstPacket != nil {
+			b.OnFirstPacket(since)
+		}
+	}
+	b.mu.Lock()
+	b.packets++
+	if len(b.delays) < maxDelaySamples {
+		b.delays = append(b.delays, uint32(delay/time.Microsecond))
+	}
+	b.mu.Unlock()
+}
+
+// BurstStats are a burst's measured facts.
+type BurstStats struct {
+	Packets int
+	// FirstPacket is grant → first forwarded packet (0 if none came).
+	FirstPacket time.Duration
+	// DelayP50 and DelayP99 are the server-added per-packet delay (receive → last listener written).
+	DelayP50, DelayP99 time.Duration
+}
+
+// Stats summarises the burst so far.
+func (b *Burst) Stats() BurstStats {
+	b.mu.Lock()
+	d := slices.Clone(b.delays)
+	s := BurstStats{Packets: b.packets, FirstPacket: b.firstAt}
+	b.mu.Unlock()
+	if len(d) > 0 {
+		slices.Sort(d)
+		s.DelayP50 = time.Duration(d[len(d)/2]) * time.Microsecond
+		s.DelayP99 = time.Duration(d[min(len(d)-1, len(d)*99/100)]) * time.Microsecond
+	}
+	return s
+}
+
+// Recorder is the burst's recorder (nil if it is not recorded).
+func (b *Burst) Recorder() *Recorder { return b.rec }

@@ -1,0 +1,216 @@
+package media_test
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pion/webrtc/v4"
+
+	"tenfour/internal/media"
+	"tenfour/internal/media/oggopus"
+	"tenfour/internal/termclient"
+)
+
+func newEngine(t testing.TB) *media.Engine {
+	t.Helper()
+	e, err := media.NewEngine(media.Config{Interfaces: []string{"lo"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+// connect negotiates a client with a server peer directly (no socket) and waits until both sides carry media.
+func connect(t testing.TB, e *media.Engine, name string) (*media.Peer, *termclient.Media) {
+	t.Helper()
+	ready := make(chan struct{})
+	var once sync.Once
+	p, err := e.NewPeer(media.Owner{Account: name, Customer: 1}, func(_ *media.Peer, r bool) {
+		if r {
+			once.Do(func() { close(ready) })
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := termclient.NewMedia(termclient.MediaOptions{Loopback: true, KeepPayloads: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close(); p.Close() })
+	m.OnCandidate(func(c webrtc.ICECandidateInit) { _ = p.AddCandidate(c) })
+	offer, err := m.Offer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, err := p.HandleOffer(offer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Accept(answer); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := m.WaitConnected(ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ready:
+	case <-ctx.Done():
+		t.Fatal("server peer not ready")
+	}
+	return p, m
+}
+
+func silent(n int) [][]byte {
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = termclient.SilentPacket
+	}
+	return out
+}
+
+func ctxT(t testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// assertContinuous checks that sequence numbers go up by exactly one and timestamps never go back.
+func assertContinuous(t *testing.T, pkts []termclient.Packet) {
+	t.Helper()
+	for i := 1; i < len(pkts); i++ {
+		if pkts[i].Seq != pkts[i-1].Seq+1 {
+			t.Fatalf("packet %d: seq %d after %d", i, pkts[i].Seq, pkts[i-1].Seq)
+		}
+		if int32(pkts[i].TS-pkts[i-1].TS) <= 0 {
+			t.Fatalf("packet %d: timestamp %d after %d", i, pkts[i].TS, pkts[i-1].TS)
+		}
+		if pkts[i].Ext {
+			t.Fatalf("packet %d carries header extensions", i)
+		}
+	}
+}
+
+func TestTalkerSwitchKeepsEveryPacketAndContinuity(t *testing.T) {
+	e := newEngine(t)
+	a, am := connect(t, e, "A")
+	b, bm := connect(t, e, "B")
+	l1, l1m := connect(t, e, "L1")
+	l2, l2m := connect(t, e, "L2")
+	listeners := []*media.Downstream{l1.Downstream(), l2.Downstream()}
+
+	route := func(burst *media.Burst) *media.Route {
+		r := &media.Route{Burst: burst}
+		for _, d := range listeners {
+			d.Assign(burst.ID)
+			r.Targets = append(r.Targets, media.Target{D: d, Src: burst.ID})
+		}
+		return r
+	}
+	b1 := media.NewBurst(nil)
+	a.SetRoute(route(b1))
+	ctx := ctxT(t, 20*time.Second)
+	if err := am.Send(ctx, silent(50), 2*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	// B is granted before A's last packets have necessarily arrived: A's route stays (its tail) and the
+	// listeners keep hearing A until B's first packet.
+	b2 := media.NewBurst(nil)
+	b.SetRoute(route(b2))
+	if err := bm.Send(ctx, silent(50), 2*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []*termclient.Media{l1m, l2m} {
+		pkts, err := m.WaitPackets(ctx, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertContinuous(t, pkts)
+		if !pkts[0].Marker || !pkts[50].Marker {
+			t.Fatalf("talkspurt starts not marked: %v %v", pkts[0].Marker, pkts[50].Marker)
+		}
+		if gap := pkts[50].TS - pkts[49].TS; gap < 960 {
+			t.Fatalf("timestamp gap across the switch %d < one frame", gap)
+		}
+	}
+	a.SetRoute(nil)
+	if s := b2.Stats(); s.Packets != 50 || s.FirstPacket <= 0 || s.DelayP99 <= 0 {
+		t.Fatalf("burst stats %+v", s)
+	}
+	// The talker hears nothing of itself.
+	if n := am.ReceivedCount() + bm.ReceivedCount(); n != 0 {
+		t.Fatalf("talkers received %d packets", n)
+	}
+}
+
+func TestUnassignedListenerGetsNothing(t *testing.T) {
+	e := newEngine(t)
+	a, am := connect(t, e, "A")
+	l, lm := connect(t, e, "L")
+	burst := media.NewBurst(nil)
+	// In the route but assigned to another source (it plays another call): nothing reaches it.
+	l.Downstream().Assign(media.NewSourceID())
+	a.SetRoute(&media.Route{Burst: burst, Targets: []media.Target{{D: l.Downstream(), Src: burst.ID}}})
+	ctx := ctxT(t, 10*time.Second)
+	if err := am.Send(ctx, silent(20), time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return burst.Stats().Packets == 20 })
+	if n := lm.ReceivedCount(); n != 0 {
+		t.Fatalf("unassigned listener received %d packets", n)
+	}
+}
+
+func TestRecordingDuration(t *testing.T) {
+	e := newEngine(t)
+	a, am := connect(t, e, "A")
+	path := filepath.Join(t.TempDir(), "rec", "burst.ogg")
+	rec, err := media.StartRecorder(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	burst := media.NewBurst(rec)
+	a.SetRoute(&media.Route{Burst: burst})
+	fixture, err := oggopus.ReadFile("../../testdata/audio/reply.ogg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := ctxT(t, 20*time.Second)
+	if err := am.Send(ctx, fixture.Packets, 5*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return burst.Stats().Packets == len(fixture.Packets) })
+	a.SetRoute(nil)
+	res, err := rec.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Quality != media.HD || res.Packets != len(fixture.Packets) || res.Size == 0 {
+		t.Fatalf("recording %+v", res)
+	}
+	got, err := oggopus.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fixture.Duration()
+	if d := got.Duration() - want; d < -want/20 || d > want/20 {
+		t.Fatalf("recording decodes to %v, spoken %v", got.Duration(), want)
+	}
+}
+
+func waitFor(t testing.TB, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in time")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}

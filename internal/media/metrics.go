@@ -1,0 +1,34 @@
+package media
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+)
+
+// Latency buckets from 50 µs to 1 s: forwarding lives at the low end, grants and first packets higher.
+var latencyBuckets = []float64{.00005, .0001, .00025, .0005, .001, .0025, .005, .01, .02, .05, .1, .25, .5, 1}
+
+var (
+	// MPressToGrant is observed by the floor controller: request received → grant decided.
+	MPressToGrant = promauto.NewHistogram(prometheus.HistogramOpts{
+		Name: "tenfour_voice_press_to_grant_seconds", Buckets: latencyBuckets,
+		Help: "Floor request received to floor granted (immediate grants).",
+	})
+	mGrantToFirst = promauto.NewHistogram(prometheus.HistogramOpts{
+		Name: "tenfour_voice_grant_to_first_packet_seconds", Buckets: latencyBuckets,
+		Help: "Floor granted to the talker's first packet forwarded.",
+	})
+	mDelay = promauto.NewHistogram(prometheus.HistogramOpts{
+		Name: "tenfour_voice_forward_delay_seconds", Buckets: latencyBuckets,
+		Help: "Server-added delay per packet: received from the talker to written to its last listener.",
+	})
+	mForwarded = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "tenfour_voice_packets_forwarded_total", Help: "RTP packets written to listeners.",
+	})
+	mDropped = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "tenfour_voice_packets_unrouted_total", Help: "RTP packets from clients that hold no floor (dropped).",
+	})
+	mPeers = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "tenfour_voice_peers", Help: "Open WebRTC peer connections.",
+	})
+)

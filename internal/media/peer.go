@@ -1,0 +1,217 @@
+package media
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pion/interceptor"
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4"
+)
+
+// Owner is who a peer belongs to.
+type Owner struct {
+	Account  string
+	Customer int64
+	Console  bool
+}
+
+// Peer is one client's PeerConnection for its whole session: one audio transceiver, sendrecv. What the
+// client sends (its microphone) is the upstream; the server's one local track is its downstream, through
+// which every talker it listens to reaches it in turn.
+type Peer struct {
+	Owner Owner
+
+	e       *Engine
+	pc      *webrtc.PeerConnection
+	down    *Downstream
+	route   atomic.Pointer[Route]
+	ready   atomic.Bool
+	onState func(p *Peer, ready bool)
+
+	mu        sync.Mutex // negotiation
+	added     bool       // the downstream track is on the connection
+	remoteSet bool
+	early     []webrtc.ICECandidateInit // candidates that came before the offer
+
+	upPackets atomic.Uint64
+	closed    atomic.Bool
+}
+
+var (
+	// ErrNoAudio is returned for an offer without an audio section.
+	ErrNoAudio = errors.New("media: the offer has no audio section")
+	// ErrClosed is returned by a closed peer.
+	ErrClosed = errors.New("media: peer closed")
+)
+
+// NewPeer makes a peer; onState is called (from pion's goroutines) when it becomes ready to carry media and
+// when it stops being ready.
+func (e *Engine) NewPeer(o Owner, onState func(p *Peer, ready bool)) (*Peer, error) {
+	pc, err := e.api.NewPeerConnection(webrtc.Configuration{})
+	if err != nil {
+		return nil, err
+	}
+	track, err := webrtc.NewTrackLocalStaticRTP(Opus, "audio", "tenfour")
+	if err != nil {
+		pc.Close()
+		return nil, err
+	}
+	p := &Peer{Owner: o, e: e, pc: pc, down: newDownstream(track), onState: onState}
+	pc.OnTrack(func(tr *webrtc.TrackRemote, rcv *webrtc.RTPReceiver) {
+		if tr.Kind() != webrtc.RTPCodecTypeAudio {
+			return
+		}
+		go drainRTCP(rcv.Read)
+		p.readUpstream(tr)
+	})
+	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
+		switch s {
+		case webrtc.PeerConnectionStateConnected:
+			if !p.ready.Swap(true) && p.onState != nil {
+				p.onState(p, true)
+			}
+		case webrtc.PeerConnectionStateFailed, webrtc.PeerConnectionStateClosed:
+			if p.ready.Swap(false) && p.onState != nil {
+				p.onState(p, false)
+			}
+			if s == webrtc.PeerConnectionStateFailed {
+				go p.Close()
+			}
+		}
+	})
+	e.mu.Lock()
+	e.peers[p] = struct{}{}
+	e.mu.Unlock()
+	mPeers.Inc()
+	return p, nil
+}
+
+// Downstream is the peer's outgoing audio (what it hears).
+func (p *Peer) Downstream() *Downstream { return p.down }
+
+// Ready tells whether media flows: ICE and DTLS are up, so packets written now are delivered.
+func (p *Peer) Ready() bool { return p.ready.Load() }
+
+// SetRoute says where this peer's upstream goes from now on; nil drops it.
+func (p *Peer) SetRoute(r *Route) { p.route.Store(r) }
+
+// Route is where the upstream goes now.
+func (p *Peer) Route() *Route { return p.route.Load() }
+
+// UpstreamPackets counts packets received from this peer (forwarded or not).
+func (p *Peer) UpstreamPackets() uint64 { return p.upPackets.Load() }
+
+// HandleOffer applies a client's offer (the first one or a renegotiation, e.g. an ICE restart) and returns
+// the answer. The answer carries every server candidate (gathering on the shared port is immediate), so the
+// server never trickles.
+func (p *Peer) HandleOffer(sdp string) (string, error) {
+	if p.closed.Load() {
+		return "", ErrClosed
+	}
+	if !strings.Contains(sdp, "m=audio") {
+		return "", ErrNoAudio
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: sdp}); err != nil {
+		return "", fmt.Errorf("media: offer: %w", err)
+	}
+	p.remoteSet = true
+	for _, c := range p.early {
+		_ = p.pc.AddICECandidate(c)
+	}
+	p.early = nil
+	if !p.added {
+		// The offer's audio transceiver takes the track, so the one m-line becomes sendrecv.
+		sender, err := p.pc.AddTrack(p.down.track)
+		if err != nil {
+			return "", fmt.Errorf("media: add track: %w", err)
+		}
+		p.added = true
+		go drainRTCP(sender.Read)
+	}
+	answer, err := p.pc.CreateAnswer(nil)
+	if err != nil {
+		return "", fmt.Errorf("media: answer: %w", err)
+	}
+	gathered := webrtc.GatheringCompletePromise(p.pc)
+	if err := p.pc.SetLocalDescription(answer); err != nil {
+		return "", fmt.Errorf("media: answer: %w", err)
+	}
+	select {
+	case <-gathered:
+	case <-time.After(5 * time.Second):
+		return "", errors.New("media: candidate gathering timed out")
+	}
+	return p.pc.LocalDescription().SDP, nil
+}
+
+// AddCandidate adds a client's trickled ICE candidate (kept until the offer arrives if it comes first:
+// socket requests are handled concurrently). An empty candidate (end of candidates) is ignored.
+func (p *Peer) AddCandidate(c webrtc.ICECandidateInit) error {
+	if c.Candidate == "" {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.remoteSet {
+		if len(p.early) < 64 {
+			p.early = append(p.early, c)
+		}
+		return nil
+	}
+	return p.pc.AddICECandidate(c)
+}
+
+// Close ends the connection; the upstream read loop ends with it.
+func (p *Peer) Close() {
+	if p.closed.Swap(true) {
+		return
+	}
+	p.route.Store(nil)
+	_ = p.pc.Close()
+	if p.ready.Swap(false) && p.onState != nil {
+		p.onState(p, false)
+	}
+	p.e.forget(p)
+	mPeers.Dec()
+}
+
+// readUpstream is the peer's one read loop: each packet goes to every target of the current route before the
+// next is read. One goroutine per talking peer, none per packet or per listener.
+func (p *Peer) readUpstream(tr *webrtc.TrackRemote) {
+	buf := make([]byte, 1500)
+	var pkt rtp.Packet
+	for {
+		n, _, err := tr.Read(buf)
+		if err != nil {
+			return
+		}
+		now := time.Now()
+		p.upPackets.Add(1)
+		r := p.route.Load()
+		if r == nil {
+			mDropped.Inc()
+			continue
+		}
+		if pkt.Unmarshal(buf[:n]) != nil {
+			continue
+		}
+		r.forward(&pkt, now)
+	}
+}
+
+// drainRTCP keeps reading a sender's or receiver's RTCP so the interceptors (reports) run.
+func drainRTCP(read func([]byte) (int, interceptor.Attributes, error)) {
+	buf := make([]byte, 1500)
+	for {
+		if _, _, err := read(buf); err != nil {
+			return
+		}
+	}
+}

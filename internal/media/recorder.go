@@ -1,0 +1,156 @@
+package media
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4/pkg/media/oggwriter"
+
+	"tenfour/internal/media/oggopus"
+)
+
+// Quality is a recording's voice quality (spec §9: HD plays and downloads, SD does not).
+type Quality string
+
+const (
+	HD Quality = "HD"
+	SD Quality = "SD"
+)
+
+// Recording is what a finished recorder wrote.
+type Recording struct {
+	Path    string
+	Size    int64
+	Packets int
+	Samples int // decoded length in 48 kHz samples
+	Quality Quality
+	Dropped int // packets the writer could not keep up with
+}
+
+// recorderSSRC names the one logical stream of a recording file.
+const recorderSSRC = 1
+
+type recPacket struct {
+	payload []byte
+	ts      uint32
+}
+
+// Recorder writes one burst to an Ogg Opus file, off the forwarding path: the talker's read loop hands it
+// copies through a bounded queue and one goroutine per recording writes them.
+type Recorder struct {
+	path string
+	f    *os.File
+	w    *oggwriter.Writer
+	tr   *oggwriter.Track
+
+	mu     sync.Mutex
+	closed bool
+	ch     chan recPacket
+
+	done chan struct{}
+	res  Recording
+	err  error
+}
+
+// syncCloser makes the writer's Close flush the file to disk before closing it, so a recording is durable
+// before its index row is written.
+type syncCloser struct{ *os.File }
+
+func (s syncCloser) Close() error { return errors.Join(s.File.Sync(), s.File.Close()) }
+
+// StartRecorder creates path (and its directory) and starts writing.
+func StartRecorder(path string) (*Recorder, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_RDWR, 0o640)
+	if err != nil {
+		return nil, err
+	}
+	w, err := oggwriter.NewWriter(syncCloser{f}, oggwriter.WithSeekableOutput(f),
+		oggwriter.WithSampleRate(48000), oggwriter.WithChannelCount(1), oggwriter.WithVendor("tenfour"))
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	tr, err := w.NewTrack(recorderSSRC)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r := &Recorder{path: path, f: f, w: w, tr: tr, ch: make(chan recPacket, 512), done: make(chan struct{})}
+	r.res.Path = path
+	go r.run()
+	return r, nil
+}
+
+// push queues a copy of a packet; never blocks (a full queue drops, counted).
+func (r *Recorder) push(payload []byte, ts uint32) {
+	p := recPacket{payload: append([]byte(nil), payload...), ts: ts}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	select {
+	case r.ch <- p:
+	default:
+		r.res.Dropped++
+	}
+}
+
+func (r *Recorder) run() {
+	defer close(r.done)
+	wide := 0
+	var seq uint16
+	for p := range r.ch {
+		seq++
+		pkt := &rtp.Packet{Header: rtp.Header{Version: 2, SSRC: recorderSSRC, SequenceNumber: seq, Timestamp: p.ts},
+			Payload: p.payload}
+		if err := r.tr.WriteRTP(pkt); err != nil {
+			if r.err == nil {
+				r.err = fmt.Errorf("media: record %s: %w", r.path, err)
+			}
+			continue
+		}
+		r.res.Packets++
+		r.res.Samples += oggopus.Samples(p.payload)
+		if oggopus.PacketBandwidth(p.payload) >= oggopus.Wideband {
+			wide++
+		}
+	}
+	// Narrowband or mediumband voice (radio gateways, low-rate links) is SD.
+	r.res.Quality = SD
+	if wide*2 > r.res.Packets {
+		r.res.Quality = HD
+	}
+	if err := r.w.Close(); err != nil && r.err == nil {
+		r.err = err
+	}
+	if st, err := os.Stat(r.path); err == nil {
+		r.res.Size = st.Size()
+	}
+}
+
+// Finish stops recording, flushes the file to disk and reports what was written. A recording without
+// packets is removed (Packets is 0).
+func (r *Recorder) Finish() (Recording, error) {
+	r.mu.Lock()
+	if !r.closed {
+		r.closed = true
+		close(r.ch)
+	}
+	r.mu.Unlock()
+	<-r.done
+	r.mu.Lock()
+	res, err := r.res, r.err
+	r.mu.Unlock()
+	if err == nil && res.Packets == 0 {
+		_ = os.Remove(r.path)
+	}
+	return res, err
+}

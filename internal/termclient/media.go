@@ -1,0 +1,309 @@
+package termclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/pion/interceptor"
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4"
+
+	"tenfour/internal/media/oggopus"
+)
+
+// Packet is one RTP packet the client received.
+type Packet struct {
+	Seq     uint16
+	TS      uint32
+	SSRC    uint32
+	Marker  bool
+	Ext     bool // had header extensions (the server strips them)
+	Payload []byte
+	At      time.Time
+}
+
+// MediaOptions tune the client's WebRTC side.
+type MediaOptions struct {
+	// Loopback restricts ICE to the loopback interface (tests and single-host simulations).
+	Loopback bool
+	// ICEServers are the STUN/TURN servers to use (what the server's rtc.config returns).
+	ICEServers []webrtc.ICEServer
+	// RelayOnly forces traffic through TURN (to test it).
+	RelayOnly bool
+	// KeepPayloads keeps received payloads (otherwise only headers and sizes are kept).
+	KeepPayloads bool
+}
+
+// Media is the client's one PeerConnection: a sendrecv Opus transceiver whose sending track is the
+// microphone (packets written by Send/PlayOgg) and whose receiving track is what the server forwards.
+type Media struct {
+	opts MediaOptions
+	pc   *webrtc.PeerConnection
+	mic  *webrtc.TrackLocalStaticRTP
+
+	sendMu sync.Mutex
+	seq    uint16
+	ts     uint32
+	ssrc   uint32
+
+	mu       sync.Mutex
+	recv     []Packet
+	changed  chan struct{}
+	state    webrtc.PeerConnectionState
+	onCand   func(webrtc.ICECandidateInit)
+	pendingC []webrtc.ICECandidateInit
+}
+
+// NewMedia builds the PeerConnection (not yet negotiated).
+func NewMedia(opts MediaOptions) (*Media, error) {
+	me := &webrtc.MediaEngine{}
+	if err := me.RegisterCodec(webrtc.RTPCodecParameters{
+		RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2,
+			SDPFmtpLine: "minptime=10;useinbandfec=1"},
+		PayloadType: 111,
+	}, webrtc.RTPCodecTypeAudio); err != nil {
+		return nil, err
+	}
+	ir := &interceptor.Registry{}
+	if err := webrtc.ConfigureRTCPReports(ir); err != nil {
+		return nil, err
+	}
+	se := webrtc.SettingEngine{}
+	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
+	if opts.Loopback {
+		se.SetInterfaceFilter(func(name string) bool { return name == "lo" })
+		se.SetIncludeLoopbackCandidate(true)
+	}
+	api := webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(se))
+	cfg := webrtc.Configuration{ICEServers: opts.ICEServers}
+	if opts.RelayOnly {
+		cfg.ICETransportPolicy = webrtc.ICETransportPolicyRelay
+	}
+	pc, err := api.NewPeerConnection(cfg)
+	if err != nil {
+		return nil, err
+	}
+	mic, err := webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000,
+		Channels: 2}, "mic", "termclient")
+	if err != nil {
+		pc.Close()
+		return nil, err
+	}
+	m := &Media{opts: opts, pc: pc, mic: mic, changed: make(chan struct{}), seq: uint16(time.Now().UnixNano())}
+	tr, err := pc.AddTransceiverFromTrack(mic, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendrecv})
+	if err != nil {
+		pc.Close()
+		return nil, err
+	}
+	go func() { // keep reading RTCP so the interceptors run
+		buf := make([]byte, 1500)
+		for {
+			if _, _, err := tr.Sender().Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	pc.OnTrack(func(t *webrtc.TrackRemote, _ *webrtc.RTPReceiver) { m.readLoop(t) })
+	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
+		m.mu.Lock()
+		m.state = s
+		m.notifyLocked()
+		m.mu.Unlock()
+	})
+	pc.OnICECandidate(func(c *webrtc.ICECandidate) {
+		if c == nil {
+			return
+		}
+		init := c.ToJSON()
+		m.mu.Lock()
+		fn := m.onCand
+		if fn == nil {
+			m.pendingC = append(m.pendingC, init)
+		}
+		m.mu.Unlock()
+		if fn != nil {
+			fn(init)
+		}
+	})
+	return m, nil
+}
+
+// OnCandidate sets where local ICE candidates go (trickle); candidates found earlier are delivered now.
+func (m *Media) OnCandidate(fn func(webrtc.ICECandidateInit)) {
+	m.mu.Lock()
+	m.onCand = fn
+	early := m.pendingC
+	m.pendingC = nil
+	m.mu.Unlock()
+	for _, c := range early {
+		fn(c)
+	}
+}
+
+// Offer creates the offer and sets it as the local description.
+func (m *Media) Offer() (string, error) {
+	offer, err := m.pc.CreateOffer(nil)
+	if err != nil {
+		return "", err
+	}
+	if err := m.pc.SetLocalDescription(offer); err != nil {
+		return "", err
+	}
+	return offer.SDP, nil
+}
+
+// Accept applies the server's answer.
+func (m *Media) Accept(answer string) error {
+	return m.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: answer})
+}
+
+// WaitConnected waits until ICE and DTLS are up on this side.
+func (m *Media) WaitConnected(ctx context.Context) error {
+	for {
+		m.mu.Lock()
+		s, ch := m.state, m.changed
+		m.mu.Unlock()
+		switch s {
+		case webrtc.PeerConnectionStateConnected:
+			return nil
+		case webrtc.PeerConnectionStateFailed, webrtc.PeerConnectionStateClosed:
+			return fmt.Errorf("termclient: peer connection %s", s)
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return fmt.Errorf("termclient: not connected: %w", ctx.Err())
+		}
+	}
+}
+
+// Close ends the PeerConnection.
+func (m *Media) Close() error { return m.pc.Close() }
+
+// SelectedCandidateType is the local candidate type of the nominated pair ("host", "relay"…), "" before.
+func (m *Media) SelectedCandidateType() string {
+	stats := m.pc.GetStats()
+	for _, s := range stats {
+		if p, ok := s.(webrtc.ICECandidatePairStats); ok && p.Nominated {
+			if c, ok := stats[p.LocalCandidateID].(webrtc.ICECandidateStats); ok {
+				return c.CandidateType.String()
+			}
+		}
+	}
+	return ""
+}
+
+func (m *Media) notifyLocked() {
+	close(m.changed)
+	m.changed = make(chan struct{})
+}
+
+func (m *Media) readLoop(t *webrtc.TrackRemote) {
+	buf := make([]byte, 1500)
+	for {
+		n, _, err := t.Read(buf)
+		if err != nil {
+			return
+		}
+		var p rtp.Packet
+		if p.Unmarshal(buf[:n]) != nil {
+			continue
+		}
+		rec := Packet{Seq: p.SequenceNumber, TS: p.Timestamp, SSRC: p.SSRC, Marker: p.Marker, Ext: p.Extension,
+			At: time.Now()}
+		if m.opts.KeepPayloads {
+			rec.Payload = append([]byte(nil), p.Payload...)
+		} else {
+			rec.Payload = p.Payload[:0:0]
+		}
+		m.mu.Lock()
+		m.recv = append(m.recv, rec)
+		m.notifyLocked()
+		m.mu.Unlock()
+	}
+}
+
+// Received returns a copy of the packets received so far.
+func (m *Media) Received() []Packet {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.recv)
+}
+
+// ReceivedCount is how many packets arrived so far.
+func (m *Media) ReceivedCount() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.recv)
+}
+
+// WaitPackets waits until at least n packets arrived in total.
+func (m *Media) WaitPackets(ctx context.Context, n int) ([]Packet, error) {
+	for {
+		m.mu.Lock()
+		got, ch := len(m.recv), m.changed
+		m.mu.Unlock()
+		if got >= n {
+			return m.Received(), nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return m.Received(), fmt.Errorf("termclient: %d of %d packets: %w", got, n, ctx.Err())
+		}
+	}
+}
+
+// Send writes Opus payloads as the microphone, one every interval (0 = as fast as possible). Sequence numbers
+// and timestamps continue across calls like a real sender's (timestamps advance by each packet's length).
+func (m *Media) Send(ctx context.Context, payloads [][]byte, interval time.Duration) error {
+	m.sendMu.Lock()
+	defer m.sendMu.Unlock()
+	var tick *time.Ticker
+	if interval > 0 {
+		tick = time.NewTicker(interval)
+		defer tick.Stop()
+	}
+	for i, pl := range payloads {
+		if i > 0 && tick != nil {
+			select {
+			case <-tick.C:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		m.seq++
+		err := m.mic.WriteRTP(&rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: 111, SequenceNumber: m.seq,
+			Timestamp: m.ts, Marker: i == 0}, Payload: pl})
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+		n := oggopus.Samples(pl)
+		if n == 0 {
+			n = 960
+		}
+		m.ts += uint32(n)
+	}
+	return nil
+}
+
+// PlayOgg sends an Ogg Opus file as the microphone at real-time pace (one packet per its duration); speed
+// above 1 plays faster (tests). It returns how many packets were sent.
+func (m *Media) PlayOgg(ctx context.Context, path string, speed float64) (int, error) {
+	f, err := oggopus.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	if speed <= 0 {
+		speed = 1
+	}
+	interval := time.Duration(float64(20*time.Millisecond) / speed)
+	return len(f.Packets), m.Send(ctx, f.Packets, interval)
+}
+
+// SilentPacket is a valid 20 ms Opus packet (CELT fullband, code 0) of silence, for synthetic talk.
+var SilentPacket = []byte{0xf8, 0xff, 0xfe}
