@@ -23,6 +23,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
+	"tenfour/internal/sos"
 	"tenfour/web"
 )
 
@@ -34,6 +35,7 @@ type App struct {
 	Auth     *auth.Service
 	Hub      *realtime.Hub
 	Log      *oplog.Log
+	SOS      *sos.Service // safety: SOS alarms
 
 	mux     *http.ServeMux
 	ready   atomic.Bool
@@ -78,6 +80,12 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Auth.Routes(a.mux)
 
 	// Domain services (one line each; keep this list in the order of the spec's §7).
+	// [safety] SOS alarms (spec §7 SOS, findSosReport); emergency floor: a.SOS.SetFloor(call service) once it exists.
+	a.SOS = sos.New(d, a.Hub, a.Log, sos.Options{})
+	a.SOS.Register(a.Hub)
+	a.SOS.Routes(a.mux, require)
+	a.Go(a.SOS.Run)
+	a.OnPrepare(a.SOS.Restore)
 	// [directory]
 	dirSvc := directory.NewService(d, a.Hub, a.Log) // other domains: dirSvc.Store (or directory.NewStore(d))
 	dirSvc.Routes(a.mux, require)

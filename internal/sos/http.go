@@ -1,0 +1,274 @@
+package sos
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"tenfour/internal/oplog"
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
+)
+
+// Routes mounts the SOS endpoints (spec §7 "SOS", "Reports").
+func (s *Service) Routes(mux *http.ServeMux, require func(http.Handler) http.Handler) {
+	mux.Handle("GET /ds/sos/findSos", require(httpx.Handle(s.findSos)))
+	mux.Handle("PUT /ds/sos/updateSos", require(httpx.Handle(s.updateSos)))
+	mux.Handle("POST /ds/report/findSosReport", require(httpx.Handle(s.findSosReport)))
+}
+
+// consoleOnly refuses terminals' tokens on console endpoints.
+func consoleOnly(p identity.Principal) error {
+	if !p.IsDispatcher() {
+		return httpx.ErrPermission
+	}
+	return nil
+}
+
+// Page is a list answer.
+type Page[T any] struct {
+	Total int `json:"total"`
+	List  []T `json:"list"`
+}
+
+// paging reads pageNo (from 1) and pageSize (1-1000, default 1000: spec §9 "lists default page size 1000").
+func paging(pageNo, pageSize string) (offset, limit int, err error) {
+	page, size := int64(1), int64(1000)
+	if pageNo != "" {
+		if page, err = httpx.Int("pageNo", pageNo); err != nil || page < 1 {
+			return 0, 0, httpx.BadParam("pageNo", "from 1")
+		}
+	}
+	if pageSize != "" {
+		if size, err = httpx.Int("pageSize", pageSize); err != nil || size < 1 || size > 1000 {
+			return 0, 0, httpx.BadParam("pageSize", "1 to 1000")
+		}
+	}
+	return int((page - 1) * size), int(size), nil
+}
+
+// GET /ds/sos/findSos {sTime, eTime, msId, state, type, open, pageNo, pageSize} → {total, list:[Alarm]}
+func (s *Service) findSos(w http.ResponseWriter, r *http.Request) (any, error) {
+	p := identity.Must(r.Context())
+	if err := consoleOnly(p); err != nil {
+		return nil, err
+	}
+	var req struct {
+		STime    string     `json:"sTime"`
+		ETime    string     `json:"eTime"`
+		MsID     httpx.List `json:"msId"`
+		MsIDs    httpx.List `json:"msIds"`
+		State    httpx.List `json:"state"`
+		Type     string     `json:"type"`
+		Open     string     `json:"open"`
+		PageNo   string     `json:"pageNo"`
+		PageSize string     `json:"pageSize"`
+	}
+	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	q := Query{MsIDs: append(req.MsID, req.MsIDs...), Type: req.Type}
+	var err error
+	if q.Offset, q.Limit, err = paging(req.PageNo, req.PageSize); err != nil {
+		return nil, err
+	}
+	for _, v := range req.State {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 2 {
+			return nil, httpx.BadParam("state", "0, 1 or 2")
+		}
+		q.States = append(q.States, State(n))
+	}
+	switch req.Open {
+	case "1", "true":
+		// Every alarm still open, whenever it was raised: what a console loads when it starts.
+		if len(q.States) == 0 {
+			q.States = []State{Sending, Acknowledged}
+		}
+		if req.STime != "" || req.ETime != "" {
+			return nil, httpx.BadParam("open", "not with sTime/eTime")
+		}
+	case "", "0", "false":
+		loc, err := Zone(r.Context(), s.db, p.CustomerID)
+		if err != nil {
+			return nil, err
+		}
+		rg, err := ParseRange(req.STime, req.ETime, loc)
+		if err != nil {
+			return nil, err
+		}
+		q.Range = &rg
+	default:
+		return nil, httpx.BadParam("open", "1 or 0")
+	}
+	list, total, err := s.store.Find(r.Context(), p.CustomerID, q)
+	if err != nil {
+		return nil, err
+	}
+	if req.Open != "1" && req.Open != "true" {
+		s.log.By(r.Context(), p, oplog.AlarmSearch, searchRemark(q))
+	}
+	return Page[Alarm]{Total: total, List: list}, nil
+}
+
+func searchRemark(q Query) string {
+	parts := []string{}
+	if q.Range != nil {
+		parts = append(parts, fmt.Sprintf("from %s to %s",
+			time.UnixMilli(q.Range.From).UTC().Format(time.DateTime), time.UnixMilli(q.Range.To).UTC().Format(time.DateTime)))
+	}
+	if len(q.MsIDs) > 0 {
+		parts = append(parts, "terminals "+strings.Join(q.MsIDs, ","))
+	}
+	if len(q.States) > 0 {
+		st := make([]string, len(q.States))
+		for i, v := range q.States {
+			st[i] = strconv.Itoa(int(v))
+		}
+		parts = append(parts, "state "+strings.Join(st, ","))
+	}
+	return "SOS search " + strings.Join(parts, ", ")
+}
+
+// PUT /ds/sos/updateSos {id, state: 1|2, remark?, remote?: "1"} → Alarm
+func (s *Service) updateSos(w http.ResponseWriter, r *http.Request) (any, error) {
+	p := identity.Must(r.Context())
+	if err := consoleOnly(p); err != nil {
+		return nil, err
+	}
+	var req struct {
+		ID     string `json:"id"`
+		State  string `json:"state"`
+		Remark string `json:"remark"`
+		Remote string `json:"remote"`
+	}
+	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	id, err := ParseAlarmID("id", req.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := httpx.Required("state", req.State); err != nil {
+		return nil, err
+	}
+	n, err := strconv.Atoi(req.State)
+	if err != nil || (n != int(Acknowledged) && n != int(Closed)) {
+		if err == nil && n == int(Sending) {
+			return nil, ErrTransition // nothing goes back to 0
+		}
+		return nil, httpx.BadParam("state", "1 or 2")
+	}
+	remote := false
+	switch req.Remote {
+	case "", "0", "false":
+	case "1", "true":
+		remote = true
+	default:
+		return nil, httpx.BadParam("remote", "1 or 0")
+	}
+	return s.Update(r.Context(), p, id, State(n), strings.TrimSpace(req.Remark), remote)
+}
+
+// ReportRow is one line of the SOS report: one terminal on one day (the customer's calendar).
+type ReportRow struct {
+	MsID         string `json:"msId"`
+	MsName       string `json:"msName"`
+	Day          string `json:"day"` // YYYY-MM-DD
+	Total        int    `json:"total"`
+	Sending      int    `json:"sending"`      // still state 0
+	Acknowledged int    `json:"acknowledged"` // state 1
+	Closed       int    `json:"closed"`       // state 2
+	Canceled     int    `json:"canceled"`     // closed by the terminal itself
+	AvgResponse  int64  `json:"avgResponse"`  // ms from raise to first response, over the responded ones
+	MaxResponse  int64  `json:"maxResponse"`
+}
+
+// POST /ds/report/findSosReport {msIds?, sTime, eTime} → {total, list:[ReportRow]} (alarm counts per terminal per day)
+func (s *Service) findSosReport(w http.ResponseWriter, r *http.Request) (any, error) {
+	p := identity.Must(r.Context())
+	if err := consoleOnly(p); err != nil {
+		return nil, err
+	}
+	var req struct {
+		MsIDs httpx.List `json:"msIds"`
+		STime string     `json:"sTime"`
+		ETime string     `json:"eTime"`
+	}
+	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	loc, err := Zone(r.Context(), s.db, p.CustomerID)
+	if err != nil {
+		return nil, err
+	}
+	rg, err := ParseRange(req.STime, req.ETime, loc)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.Report(r.Context(), p.CustomerID, req.MsIDs, rg, loc)
+	if err != nil {
+		return nil, err
+	}
+	return Page[ReportRow]{Total: len(rows), List: rows}, nil
+}
+
+// Report counts alarms per terminal and day.
+func (s *Service) Report(ctx context.Context, customerID int64, msIDs []string, rg Range, loc *time.Location) ([]ReportRow, error) {
+	type key struct{ ms, day string }
+	acc := map[key]*ReportRow{}
+	responded := map[key]int64{}
+	for offset := 0; ; offset += 1000 {
+		list, _, err := s.store.Find(ctx, customerID, Query{Range: &rg, MsIDs: msIDs, Offset: offset, Limit: 1000})
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range list {
+			k := key{a.MsID, Day(a.Time, loc)}
+			row := acc[k]
+			if row == nil {
+				row = &ReportRow{MsID: a.MsID, MsName: a.MsName, Day: k.day}
+				acc[k] = row
+			}
+			row.Total++
+			switch a.State {
+			case Sending:
+				row.Sending++
+			case Acknowledged:
+				row.Acknowledged++
+			case Closed:
+				row.Closed++
+				if a.CloseKind == ClosedByTerminal {
+					row.Canceled++
+				}
+			}
+			if a.ResponseTime != 0 && a.CloseKind != ClosedByTerminal {
+				d := a.ResponseMs()
+				row.AvgResponse += d // a sum until the end
+				responded[k]++
+				row.MaxResponse = max(row.MaxResponse, d)
+			}
+		}
+		if len(list) < 1000 {
+			break
+		}
+	}
+	out := make([]ReportRow, 0, len(acc))
+	for k, row := range acc {
+		if n := responded[k]; n > 0 {
+			row.AvgResponse /= n
+		}
+		out = append(out, *row)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Day != out[j].Day {
+			return out[i].Day < out[j].Day
+		}
+		return out[i].MsID < out[j].MsID
+	})
+	return out, nil
+}

@@ -1,0 +1,169 @@
+// Package sos owns SOS alarms (spec §3 "alarm record", §4 alarm states, §7 SOS calls): a terminal raises an alarm
+// over the socket, the alarm is stored before anyone hears of it, consoles are told through a durable event and
+// re-alerted until someone acknowledges it, and a dispatcher acknowledges, closes or remotely closes it. While an
+// alarm is open its terminal has emergency floor priority. It also answers the SOS report and the alarm search.
+package sos
+
+import (
+	"math"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"tenfour/internal/platform/httpx"
+)
+
+// AlarmID is an alarm's id; it travels as a string in JSON.
+type AlarmID int64
+
+func (id AlarmID) String() string { return strconv.FormatInt(int64(id), 10) }
+
+// MarshalJSON writes the id as a string, like every id of the API.
+func (id AlarmID) MarshalJSON() ([]byte, error) { return []byte(`"` + id.String() + `"`), nil }
+
+// UnmarshalJSON accepts a string or a number.
+func (id *AlarmID) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(string(b), `"`)
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return httpx.BadParam("id", "not an alarm id")
+	}
+	*id = AlarmID(n)
+	return nil
+}
+
+// ParseAlarmID reads a decimal alarm id.
+func ParseAlarmID(name, s string) (AlarmID, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		if s == "" {
+			return 0, httpx.BadParam(name, "required")
+		}
+		return 0, httpx.BadParam(name, "not an alarm id")
+	}
+	return AlarmID(n), nil
+}
+
+// State is the alarm state of spec §4.
+type State int
+
+const (
+	Sending      State = 0 // raised, nobody has acknowledged it yet (the console keeps ringing)
+	Acknowledged State = 1 // a dispatcher confirmed it (responder, response time)
+	Closed       State = 2 // over (closer, close time, remark)
+)
+
+// Open tells whether the alarm still needs attention.
+func (s State) Open() bool { return s == Sending || s == Acknowledged }
+
+// CanBecome is the state machine: 0→1 acknowledge, 0→2 and 1→2 close; never back, never to the same state.
+func (s State) CanBecome(to State) bool {
+	switch {
+	case s == Sending && (to == Acknowledged || to == Closed):
+		return true
+	case s == Acknowledged && to == Closed:
+		return true
+	}
+	return false
+}
+
+// How an alarm was closed.
+const (
+	ClosedByConsole  = "console"  // a dispatcher closed the record
+	ClosedByRemote   = "remote"   // a dispatcher closed it and the terminal confirmed it stopped alarming (log 119)
+	ClosedByTerminal = "terminal" // the terminal canceled it (log 118)
+)
+
+// Alarm is one SOS alarm record (spec §3: type, time, lng, lat, responder, closer, close time, response time).
+type Alarm struct {
+	ID            AlarmID  `json:"id"`
+	MsID          string   `json:"msId"`
+	MsName        string   `json:"msName"`
+	MsType        string   `json:"msType"`
+	Type          string   `json:"type"`
+	State         State    `json:"state"`
+	Time          int64    `json:"time"` // raised at (ms)
+	Lat           *float64 `json:"lat"`  // null when neither the terminal nor its last position had one
+	Lng           *float64 `json:"lng"`
+	Responder     string   `json:"responder"` // msId of the dispatcher who acknowledged (or closed an unacknowledged alarm)
+	ResponderName string   `json:"responderName"`
+	ResponseTime  int64    `json:"responseTime"` // when it was acknowledged (ms); 0 = not yet
+	Closer        string   `json:"closer"`       // msId of whoever closed it (a dispatcher, or the terminal on cancel)
+	CloserName    string   `json:"closerName"`
+	CloseTime     int64    `json:"closeTime"` // 0 = open
+	CloseKind     string   `json:"closeKind"` // "", console, remote, terminal
+	Remark        string   `json:"remark"`
+}
+
+// ResponseMs is how long the alarm waited for a dispatcher (0 while nobody responded).
+func (a Alarm) ResponseMs() int64 {
+	if a.ResponseTime == 0 {
+		return 0
+	}
+	return a.ResponseTime - a.Time
+}
+
+// Alarm types a terminal may send in sos.raise (any short code is stored; these are the known ones).
+const (
+	TypeButton  = "0" // SOS key (default)
+	TypeManDown = "1" // fall / man down sensor
+	TypeNoMove  = "2" // no movement
+	TypeApp     = "3" // the phone app's SOS button
+)
+
+var typeRe = regexp.MustCompile(`^[A-Za-z0-9_]{1,16}$`)
+
+// MaxRemark bounds a close remark (characters).
+const MaxRemark = 200
+
+// Safety error codes (the 80-99 range is the safety domain's; docs/safety.md lists them).
+var (
+	ErrTransition = httpx.E(http.StatusConflict, "90", "errors.sos.transition", "the alarm cannot change to that state")
+	ErrNoOpen     = httpx.E(http.StatusNotFound, "91", "errors.sos.noOpen", "no open alarm")
+	ErrTerminal   = httpx.E(http.StatusForbidden, "107", "errors.permission", "only terminals raise or cancel alarms")
+)
+
+func checkType(t string) (string, error) {
+	if t == "" {
+		return TypeButton, nil
+	}
+	if !typeRe.MatchString(t) {
+		return "", httpx.BadParam("type", "1-16 letters, digits or _")
+	}
+	return t, nil
+}
+
+func checkRemark(r string) error {
+	if utf8.RuneCountInString(r) > MaxRemark {
+		return httpx.BadParam("remark", "at most 200 characters")
+	}
+	return nil
+}
+
+// normCoord applies spec §5: coordinates with absolute value 200 or more are micro-degrees.
+func normCoord(v float64) float64 {
+	if math.Abs(v) >= 200 {
+		return v / 1e6
+	}
+	return v
+}
+
+// checkLatLng normalizes an optional position; both or neither must be present.
+func checkLatLng(lat, lng *float64) (*float64, *float64, error) {
+	if lat == nil && lng == nil {
+		return nil, nil, nil
+	}
+	if lat == nil || lng == nil {
+		return nil, nil, httpx.BadParam("lat/lng", "give both or neither")
+	}
+	la, lo := normCoord(*lat), normCoord(*lng)
+	if math.IsNaN(la) || la < -90 || la > 90 {
+		return nil, nil, httpx.BadParam("lat", "out of range")
+	}
+	if math.IsNaN(lo) || lo < -180 || lo > 180 {
+		return nil, nil, httpx.BadParam("lng", "out of range")
+	}
+	return &la, &lo, nil
+}

@@ -1,0 +1,265 @@
+package sos
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"tenfour/internal/platform/db"
+)
+
+// Store keeps alarm records. Every method takes the customer id and never touches another customer's rows.
+type Store struct{ db *db.DB }
+
+// NewStore wraps the database.
+func NewStore(d *db.DB) *Store { return &Store{db: d} }
+
+const alarmCols = `id, ms_id, ms_name, ms_type, type, state, at, lat, lng, responder_id, responder_name, response_at,
+	closer_id, closer_name, close_at, close_kind, remark`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanAlarm(r scanner, extra ...any) (Alarm, error) {
+	var a Alarm
+	var lat, lng sql.NullFloat64
+	dest := append(extra, &a.ID, &a.MsID, &a.MsName, &a.MsType, &a.Type, &a.State, &a.Time, &lat, &lng,
+		&a.Responder, &a.ResponderName, &a.ResponseTime, &a.Closer, &a.CloserName, &a.CloseTime, &a.CloseKind, &a.Remark)
+	if err := r.Scan(dest...); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return a, db.ErrNotFound
+		}
+		return a, err
+	}
+	if lat.Valid && lng.Valid {
+		a.Lat, a.Lng = &lat.Float64, &lng.Float64
+	}
+	return a, nil
+}
+
+// NewAlarm is what a terminal raises.
+type NewAlarm struct {
+	MsID     string
+	Type     string
+	Lat, Lng *float64 // nil: the terminal's last known position is used
+	At       int64
+}
+
+// Raise stores a new alarm (state 0) for the terminal and returns it with created = true; when the terminal
+// already has an open alarm, that alarm is returned instead (created = false), its position refreshed when the
+// request carries one. One open alarm per terminal is also a unique index, so two racing raises cannot both
+// insert. The row is committed when Raise returns.
+func (s *Store) Raise(ctx context.Context, customerID int64, n NewAlarm) (Alarm, bool, error) {
+	for attempt := 0; ; attempt++ {
+		a, created, err := s.raiseOnce(ctx, customerID, n)
+		if db.IsUniqueViolation(err) && attempt == 0 {
+			continue // a concurrent raise of the same terminal won; return its alarm
+		}
+		return a, created, err
+	}
+}
+
+func (s *Store) raiseOnce(ctx context.Context, customerID int64, n NewAlarm) (Alarm, bool, error) {
+	var out Alarm
+	var created bool
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		open, err := scanAlarm(tx.QueryRow(ctx, `SELECT `+alarmCols+` FROM sos_alarms
+			WHERE customer_id = ? AND ms_id = ? AND state < 2`, customerID, n.MsID))
+		if err == nil {
+			if n.Lat != nil {
+				if _, err := tx.Exec(ctx, `UPDATE sos_alarms SET lat = ?, lng = ? WHERE id = ?`, *n.Lat, *n.Lng, open.ID); err != nil {
+					return err
+				}
+				open.Lat, open.Lng = n.Lat, n.Lng
+			}
+			out = open
+			return nil
+		}
+		if !errors.Is(err, db.ErrNotFound) {
+			return err
+		}
+		var name, typ string
+		var lat, lng sql.NullFloat64
+		err = tx.QueryRow(ctx, `SELECT name, type, lat, lng FROM accounts WHERE id = ? AND customer_id = ?`,
+			n.MsID, customerID).Scan(&name, &typ, &lat, &lng)
+		if errors.Is(err, sql.ErrNoRows) {
+			return db.ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		a := Alarm{MsID: n.MsID, MsName: name, MsType: typ, Type: n.Type, State: Sending, Time: n.At, Lat: n.Lat, Lng: n.Lng}
+		if a.Lat == nil && lat.Valid && lng.Valid {
+			a.Lat, a.Lng = &lat.Float64, &lng.Float64
+		}
+		if err := tx.QueryRow(ctx, `INSERT INTO sos_alarms (customer_id, ms_id, ms_name, ms_type, type, state, at, lat, lng)
+			VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id`,
+			customerID, a.MsID, a.MsName, a.MsType, a.Type, a.Time, nullable(a.Lat), nullable(a.Lng)).Scan(&a.ID); err != nil {
+			return err
+		}
+		out, created = a, true
+		return nil
+	})
+	return out, created, err
+}
+
+func nullable(f *float64) any {
+	if f == nil {
+		return nil
+	}
+	return *f
+}
+
+// Get returns one alarm of the customer.
+func (s *Store) Get(ctx context.Context, customerID int64, id AlarmID) (Alarm, error) {
+	return scanAlarm(s.db.QueryRow(ctx, `SELECT `+alarmCols+` FROM sos_alarms WHERE id = ? AND customer_id = ?`, id, customerID))
+}
+
+// OpenOf returns the terminal's open alarm, or db.ErrNotFound.
+func (s *Store) OpenOf(ctx context.Context, customerID int64, msID string) (Alarm, error) {
+	return scanAlarm(s.db.QueryRow(ctx, `SELECT `+alarmCols+` FROM sos_alarms WHERE customer_id = ? AND ms_id = ? AND state < 2`,
+		customerID, msID))
+}
+
+// Actor is who changes an alarm.
+type Actor struct{ ID, Name string }
+
+// Acknowledge moves a sending alarm to acknowledged. db.ErrNotFound for an unknown (or foreign) id,
+// ErrTransition when the alarm is no longer in state 0.
+func (s *Store) Acknowledge(ctx context.Context, customerID int64, id AlarmID, by Actor, at int64) (Alarm, error) {
+	return s.transition(ctx, customerID, id, Acknowledged, `state = 1, responder_id = ?, responder_name = ?, response_at = ?`,
+		[]any{by.ID, by.Name, at}, "state = 0")
+}
+
+// Close moves an open alarm to closed. An alarm a dispatcher closes without acknowledging it first gets the
+// closer as its responder, so every alarm a dispatcher handled has a response time; a terminal's own cancel
+// does not count as a response.
+func (s *Store) Close(ctx context.Context, customerID int64, id AlarmID, by Actor, kind, remark string, at int64) (Alarm, error) {
+	set := `state = 2, closer_id = ?, closer_name = ?, close_at = ?, close_kind = ?, remark = ?`
+	args := []any{by.ID, by.Name, at, kind, remark}
+	if kind != ClosedByTerminal {
+		set += `, responder_id = CASE WHEN response_at = 0 THEN ? ELSE responder_id END,
+		responder_name = CASE WHEN response_at = 0 THEN ? ELSE responder_name END,
+		response_at = CASE WHEN response_at = 0 THEN ? ELSE response_at END`
+		args = append(args, by.ID, by.Name, at)
+	}
+	return s.transition(ctx, customerID, id, Closed, set, args, "state < 2")
+}
+
+func (s *Store) transition(ctx context.Context, customerID int64, id AlarmID, to State, set string, args []any, from string) (Alarm, error) {
+	var out Alarm
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE sos_alarms SET `+set+` WHERE id = ? AND customer_id = ? AND `+from,
+			append(args, id, customerID)...)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		out, err = scanAlarm(tx.QueryRow(ctx, `SELECT `+alarmCols+` FROM sos_alarms WHERE id = ? AND customer_id = ?`, id, customerID))
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return ErrTransition
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Query filters Find.
+type Query struct {
+	Range  *Range // nil = any time
+	MsIDs  []string
+	States []State
+	Type   string
+	Offset int
+	Limit  int
+}
+
+// Find returns the customer's alarms newest first, and the total count of matches.
+func (s *Store) Find(ctx context.Context, customerID int64, q Query) ([]Alarm, int, error) {
+	where := []string{"customer_id = ?"}
+	args := []any{customerID}
+	if q.Range != nil {
+		where = append(where, "at >= ? AND at <= ?")
+		args = append(args, q.Range.From, q.Range.To)
+	}
+	if len(q.MsIDs) > 0 {
+		where = append(where, "ms_id IN ("+db.Placeholders(len(q.MsIDs))+")")
+		for _, m := range q.MsIDs {
+			args = append(args, m)
+		}
+	}
+	if len(q.States) > 0 {
+		where = append(where, "state IN ("+db.Placeholders(len(q.States))+")")
+		for _, st := range q.States {
+			args = append(args, int(st))
+		}
+	}
+	if q.Type != "" {
+		where = append(where, "type = ?")
+		args = append(args, q.Type)
+	}
+	cond := strings.Join(where, " AND ")
+	var total int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM sos_alarms WHERE `+cond, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if q.Limit <= 0 {
+		q.Limit = 1000
+	}
+	rows, err := s.db.Query(ctx, `SELECT `+alarmCols+` FROM sos_alarms WHERE `+cond+` ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`,
+		append(args, q.Limit, q.Offset)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []Alarm{}
+	for rows.Next() {
+		a, err := scanAlarm(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, a)
+	}
+	return out, total, rows.Err()
+}
+
+// Owned is an alarm with its customer, for the background re-alert pass that spans customers.
+type Owned struct {
+	CustomerID int64
+	Alarm
+}
+
+// Unacknowledged returns every alarm still in state 0, of every customer.
+func (s *Store) Unacknowledged(ctx context.Context) ([]Owned, error) {
+	return s.owned(ctx, `state = 0`)
+}
+
+// OpenAll returns every open alarm (state 0 or 1) of every customer.
+func (s *Store) OpenAll(ctx context.Context) ([]Owned, error) {
+	return s.owned(ctx, `state < 2`)
+}
+
+func (s *Store) owned(ctx context.Context, cond string) ([]Owned, error) {
+	rows, err := s.db.Query(ctx, `SELECT customer_id, `+alarmCols+` FROM sos_alarms WHERE `+cond+` ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Owned
+	for rows.Next() {
+		var o Owned
+		a, err := scanAlarm(rows, &o.CustomerID)
+		if err != nil {
+			return nil, err
+		}
+		o.Alarm = a
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
