@@ -734,3 +734,40 @@ func TestConcurrentPublishersAndLogins(t *testing.T) {
 	close(stop)
 	wg.Wait()
 }
+
+func TestLoginTakesTokenFromURLOrCookie(t *testing.T) {
+	r := newRig(t)
+	for _, tc := range []struct {
+		name, query, cookie, body, want string
+	}{
+		{"url", "?token=fromurl", "", "", "fromurl"},
+		{"cookie", "", "fromcookie", "", "fromcookie"},
+		{"payload wins", "?token=fromurl", "", "frombody", "frombody"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := http.Header{}
+			if tc.cookie != "" {
+				h.Set("Cookie", "token="+tc.cookie)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			ws, _, err := websocket.Dial(ctx, r.url+tc.query, &websocket.DialOptions{HTTPHeader: h})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ws.CloseNow()
+			c := &client{t: t, ws: ws}
+			uid := "tok-" + tc.name
+			data := map[string]any{"uid": uid, "customer": 1}
+			if tc.body != "" {
+				data["token"] = tc.body
+			}
+			if f := c.call("session.login", data); f.Code != "0" {
+				t.Fatal(f)
+			}
+			if got := r.hub.Conn(uid).Principal().Token; got != tc.want {
+				t.Fatalf("token %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
