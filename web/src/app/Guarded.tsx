@@ -15,9 +15,11 @@ export function Guarded() {
   const handledKey = useRef<string>('');
 
   useEffect(() => {
-    // Rule 4: opening /login with a token deletes the token cookie (once per navigation, not on re-render).
-    if (decision.kind === 'allow' && decision.deleteTokenCookie && handledKey.current !== location.key) {
-      handledKey.current = location.key;
+    // Rule 4: opening /login with a token deletes the token cookie — decided once when the navigation lands, so
+    // signing in on the login page (which adds a token without navigating) does not delete the new one.
+    if (handledKey.current === location.key) return;
+    handledKey.current = location.key;
+    if (decision.kind === 'allow' && decision.deleteTokenCookie) {
       stopLive();
       deleteTokenCookie();
       useSession.getState().clear();
