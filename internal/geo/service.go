@@ -1,0 +1,341 @@
+package geo
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"tenfour/internal/oplog"
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/realtime"
+)
+
+// Options tune the ingest pipeline; zero values take the defaults in brackets.
+type Options struct {
+	Retention   time.Duration // GPS points older than this are pruned; 0 keeps them forever
+	FlushEvery  time.Duration // batch commit interval [200 ms]
+	FlushPoints int           // commit as soon as this many points wait [1000]
+	MaxPending  int           // points waiting beyond this are refused with code 101 [200000]
+	AccountSync time.Duration // last position copied to the accounts row at most this often [2 s]
+	FanoutEvery time.Duration // `gps` event interval to consoles [250 ms]
+	LogEvery    time.Duration // at most one log 101 entry per terminal per this [1 h]
+	PruneEvery  time.Duration // retention pruning interval [1 h]
+	AckTimeout  time.Duration // longest a report waits for its batch to commit [10 s]
+}
+
+func (o Options) withDefaults() Options {
+	def := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.FlushEvery, 200*time.Millisecond)
+	def(&o.AccountSync, 2*time.Second)
+	def(&o.FanoutEvery, 250*time.Millisecond)
+	def(&o.LogEvery, time.Hour)
+	def(&o.PruneEvery, time.Hour)
+	def(&o.AckTimeout, 10*time.Second)
+	if o.FlushPoints <= 0 {
+		o.FlushPoints = 1000
+	}
+	if o.MaxPending <= 0 {
+		o.MaxPending = 200000
+	}
+	return o
+}
+
+// Service is the geo domain: ingest, live fan-out, fences and their alarms, tracks, marks, reports.
+type Service struct {
+	Store *Store
+	db    *db.DB
+	hub   *realtime.Hub
+	log   *oplog.Log
+	opt   Options
+
+	cache  *cache
+	writer *writer
+	fan    *fanout
+	fences *fenceIndex
+	logs   chan logEntry
+
+	now func() time.Time
+
+	// OnTerminalChanged, when set (app wiring: the directory's TerminalChanged), publishes the full
+	// `terminal.updated` after a terminal icon changed.
+	OnTerminalChanged func(ctx context.Context, customerID int64, msID string) error
+}
+
+type logEntry struct {
+	customer      int64
+	account, name string
+	remark        string
+}
+
+// New builds the service and registers its socket requests (gps.report, status.report) on hub.
+func New(d *db.DB, hub *realtime.Hub, log *oplog.Log, opt Options) *Service {
+	opt = opt.withDefaults()
+	s := &Service{Store: NewStore(d), db: d, hub: hub, log: log, opt: opt,
+		cache: newCache(), fences: newFenceIndex(), logs: make(chan logEntry, 1024), now: time.Now}
+	s.writer = newWriter(d, opt, s.cache.takeDirty)
+	s.fan = newFanout(hub, opt.FanoutEvery)
+	if hub != nil {
+		s.registerSocket(hub)
+	}
+	return s
+}
+
+// Load warms the hot cache from the accounts table and loads every customer's fences (App.OnPrepare).
+func (s *Service) Load(ctx context.Context) error {
+	states, err := s.Store.lastStates(ctx)
+	if err != nil {
+		return fmt.Errorf("geo: load last positions: %w", err)
+	}
+	for _, st := range states {
+		s.cache.load(st.id, st.customer, st.fix, st.battery, st.signal)
+	}
+	customers, err := s.Store.customersWithFences(ctx)
+	if err != nil {
+		return fmt.Errorf("geo: load fences: %w", err)
+	}
+	for _, c := range customers {
+		if err := s.reloadFences(ctx, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Run runs the batch writer, the console fan-out, the log writer and the retention pruner until ctx ends
+// (App.Go). Points still waiting when ctx ends are committed before it returns.
+func (s *Service) Run(ctx context.Context) {
+	go s.fan.run(ctx)
+	go s.logLoop(ctx)
+	if s.opt.Retention > 0 {
+		go s.pruneLoop(ctx)
+	}
+	s.writer.run(ctx)
+}
+
+func (s *Service) reloadFences(ctx context.Context, customer int64) error {
+	list, err := s.Store.Fences(ctx, customer, FenceFilter{})
+	if err != nil {
+		return fmt.Errorf("geo: load fences of %d: %w", customer, err)
+	}
+	s.fences.replace(customer, list)
+	return nil
+}
+
+// Report is what a terminal reports: a position and/or battery and signal.
+type Report struct {
+	Points []Point
+}
+
+// IngestResult tells a terminal what was taken.
+type IngestResult struct {
+	Accepted int   `json:"accepted"`
+	Rejected []int `json:"rejected,omitempty"` // indexes of points refused (batch reports)
+}
+
+// Ingest takes validated points of one terminal: it updates the hot position, checks the terminal's fences
+// against every fix newer than the last one (raising alarms, stored and published), queues the points for the
+// batch writer and, when wait is set, returns once they are committed.
+func (s *Service) Ingest(ctx context.Context, p identity.Principal, pts []Point, wait bool) error {
+	if len(pts) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(pts, func(a, b Point) int { return int(a.Time - b.Time) })
+	var crossings []alarmAt
+	var live Live
+	var writeLog bool
+	var logCount int
+	now := s.now().UnixMilli()
+	fences := s.fences.forTerminal(p.CustomerID, p.AccountID)
+	s.cache.with(p.AccountID, p.CustomerID, func(e *entry) {
+		for _, pt := range pts {
+			if e.hasFix && pt.Time <= e.fix.Time {
+				continue // late or repeated fix: history only, never moves the terminal back
+			}
+			if len(fences) > 0 {
+				if e.inside == nil {
+					e.inside = map[int64]fenceMark{}
+				}
+				var prev *Point
+				if e.hasFix {
+					pr := e.fix
+					prev = &pr
+				}
+				for _, c := range evaluate(fences, e.inside, prev, pt) {
+					crossings = append(crossings, alarmAt{crossing: c, at: pt})
+				}
+			}
+			e.fix, e.hasFix, e.posDirty = pt, true, true
+		}
+		live = e.live()
+		e.logCount += len(pts)
+		if now-e.logAt >= s.opt.LogEvery.Milliseconds() {
+			writeLog, logCount = true, e.logCount
+			e.logAt, e.logCount = now, 0
+		}
+	})
+	rows := make([]row, len(pts))
+	for i, pt := range pts {
+		rows[i] = row{terminal: p.AccountID, Point: pt}
+	}
+	gen, err := s.writer.add(rows)
+	if err != nil {
+		return err
+	}
+	s.fan.put(p.CustomerID, live)
+	if writeLog {
+		s.queueLog(p, logCount, live)
+	}
+	for _, c := range crossings {
+		s.raise(ctx, p, c)
+	}
+	if !wait {
+		return nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, s.opt.AckTimeout)
+	defer cancel()
+	select {
+	case <-gen.done:
+		return gen.err
+	case <-wctx.Done():
+		return ErrBusy
+	}
+}
+
+// SetStatus records a terminal's battery (0-100) and/or signal (0-5); nil leaves a value as it is.
+func (s *Service) SetStatus(p identity.Principal, battery, signal *int) {
+	var live Live
+	s.cache.with(p.AccountID, p.CustomerID, func(e *entry) {
+		if battery != nil {
+			e.battery = *battery
+		}
+		if signal != nil {
+			e.signal = *signal
+		}
+		e.statusDirty = true
+		live = e.live()
+	})
+	s.fan.put(p.CustomerID, live)
+}
+
+type alarmAt struct {
+	crossing
+	at Point
+}
+
+// raise stores a fence alarm and publishes it durably (`fence.alarm`) to the customer's consoles.
+func (s *Service) raise(ctx context.Context, p identity.Principal, c alarmAt) {
+	a := Alarm{FenceID: c.fence.FenceID, FenceName: c.fence.Name, FenceType: c.fence.Type, MsID: p.AccountID,
+		MsName: p.Name, Type: c.kind, Time: c.at.Time, Lat: c.at.Lat, Lng: c.at.Lng}
+	ctx = context.WithoutCancel(ctx)
+	if err := s.Store.InsertAlarm(ctx, p.CustomerID, c.fence.ID, &a); err != nil {
+		slog.ErrorContext(ctx, "geo: store fence alarm", "msId", p.AccountID, "fence", c.fence.ID, "err", err)
+		return
+	}
+	if _, err := s.hub.PublishDurable(ctx, p.CustomerID, EventFenceAlarm, a, realtime.Consoles); err != nil {
+		slog.ErrorContext(ctx, "geo: publish fence alarm", "err", err)
+	}
+}
+
+// Events to consoles (docs/geo.md "Socket events").
+const (
+	EventFenceAlarm   = "fence.alarm"        // durable: a raised alarm record
+	EventAlarmUpdated = "fence.alarmUpdated" // durable: an alarm responded to or closed
+	EventFenceChanged = "fence.changed"      // {fenceid, action: create|edit|delete|set}
+	EventMarkChanged  = "mark.changed"       // {id, action: add|update|delete, mark?}
+)
+
+// Log 101 rule: at most one entry per terminal per LogEvery (an hour by default): the first report after the
+// node starts writes one, later reports only count until the hour has passed; the remark tells how many reports
+// and the last position. Entries go through a bounded queue and are dropped, never waited for, when it is full.
+func (s *Service) queueLog(p identity.Principal, n int, l Live) {
+	remark := fmt.Sprintf("%d GPS report(s)", n)
+	if l.Lat != nil {
+		remark += fmt.Sprintf(", last %.6f,%.6f", *l.Lat, *l.Lng)
+	}
+	select {
+	case s.logs <- logEntry{customer: p.CustomerID, account: p.AccountID, name: p.Name, remark: remark}:
+	default:
+	}
+}
+
+func (s *Service) logLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case e := <-s.logs:
+			if s.log != nil {
+				s.log.Write(ctx, e.customer, e.account, e.name, oplog.GPSReport, e.remark)
+			}
+		}
+	}
+}
+
+func (s *Service) pruneLoop(ctx context.Context) {
+	t := time.NewTicker(s.opt.PruneEvery)
+	defer t.Stop()
+	for {
+		s.PruneOnce(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// PruneOnce deletes points older than the retention setting.
+func (s *Service) PruneOnce(ctx context.Context) {
+	if s.opt.Retention <= 0 {
+		return
+	}
+	cutoff := s.now().Add(-s.opt.Retention).UnixMilli()
+	n, err := s.Store.Prune(ctx, cutoff)
+	if err != nil && ctx.Err() == nil {
+		slog.Error("geo: prune GPS points", "err", err)
+	}
+	if n > 0 {
+		slog.Info("geo: pruned GPS points", "points", n)
+	}
+}
+
+// LastPositions is the customer's hot last positions, as getLastGps rows.
+func (s *Service) LastPositions(customer int64) []LastGPS {
+	lives := s.cache.customer(customer)
+	out := make([]LastGPS, 0, len(lives))
+	for _, l := range lives {
+		if l.Lat == nil {
+			continue
+		}
+		out = append(out, LastGPS{Mid: l.MsID, Lat: *l.Lat, Lng: *l.Lng, Speed: *l.Speed, Direction: *l.Direction,
+			Altitude: *l.Altitude, Time: l.Time})
+	}
+	slices.SortFunc(out, func(a, b LastGPS) int {
+		if a.Mid < b.Mid {
+			return -1
+		}
+		if a.Mid > b.Mid {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// LastGPS is one row of getLastGps (same shape as the directory's).
+type LastGPS struct {
+	Mid       string  `json:"mid"`
+	Lng       float64 `json:"lng"`
+	Lat       float64 `json:"lat"`
+	Speed     float64 `json:"speed"`
+	Direction float64 `json:"direction"`
+	Altitude  float64 `json:"altitude"`
+	Time      int64   `json:"time"`
+}

@@ -1,0 +1,810 @@
+package geo
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"tenfour/internal/platform/db"
+)
+
+// Store is the geo domain's SQL. Every method takes the customer id and never reads or writes another
+// customer's rows: an id of another customer is db.ErrNotFound.
+type Store struct{ db *db.DB }
+
+// NewStore wraps the database.
+func NewStore(d *db.DB) *Store { return &Store{db: d} }
+
+type querier interface {
+	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRow(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+func notFound(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return db.ErrNotFound
+	}
+	return err
+}
+
+func anyArgs(ids []string) []any {
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
+	}
+	return out
+}
+
+// TerminalRef is an account's id and name.
+type TerminalRef struct {
+	MsID string `json:"msId"`
+	Name string `json:"name"`
+}
+
+// Terminals returns the customer's accounts among ids (by id); db.ErrNotFound if any is missing.
+func (s *Store) Terminals(ctx context.Context, customer int64, ids []string) (map[string]TerminalRef, error) {
+	return terminals(ctx, s.db, customer, ids)
+}
+
+func terminals(ctx context.Context, q querier, customer int64, ids []string) (map[string]TerminalRef, error) {
+	out := make(map[string]TerminalRef, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := q.Query(ctx, `SELECT id, name FROM accounts WHERE customer_id = ? AND id IN (`+db.Placeholders(len(ids))+`)`,
+		append([]any{customer}, anyArgs(ids)...)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t TerminalRef
+		if err := rows.Scan(&t.MsID, &t.Name); err != nil {
+			return nil, err
+		}
+		out[t.MsID] = t
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		if _, ok := out[id]; !ok {
+			return nil, db.ErrNotFound
+		}
+	}
+	return out, nil
+}
+
+// TimeZone is the customer's time zone in hours (customers.time_zone).
+func (s *Store) TimeZone(ctx context.Context, customer int64) (string, error) {
+	var tz string
+	err := s.db.QueryRow(ctx, `SELECT time_zone FROM customers WHERE id = ?`, customer).Scan(&tz)
+	return tz, notFound(err)
+}
+
+// ---- points ----
+
+// Track streams a terminal's points in [from, to] in time order to fn, at most limit of them; it returns
+// whether more were left.
+func (s *Store) Track(ctx context.Context, terminal string, from, to int64, limit int, fn func(Point)) (bool, error) {
+	rows, err := s.db.Query(ctx, `SELECT at, lat, lng, speed, direction, altitude FROM gps_points
+		WHERE terminal_id = ? AND at >= ? AND at <= ? ORDER BY at LIMIT ?`, terminal, from, to, limit+1)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		if n == limit {
+			return true, rows.Err()
+		}
+		var p Point
+		if err := rows.Scan(&p.Time, &p.Lat, &p.Lng, &p.Speed, &p.Direction, &p.Altitude); err != nil {
+			return false, err
+		}
+		fn(p)
+		n++
+	}
+	return false, rows.Err()
+}
+
+// GPSRow is one row of the GPS data report.
+type GPSRow struct {
+	MsID string `json:"msId"`
+	Name string `json:"name"`
+	Point
+}
+
+// GPSData pages the points of terminals (already checked to be the customer's) in [from, to], ordered by
+// terminal then time, with the total count.
+func (s *Store) GPSData(ctx context.Context, names map[string]TerminalRef, from, to int64, offset, limit int) ([]GPSRow, int, error) {
+	ids := make([]string, 0, len(names))
+	for id := range names {
+		ids = append(ids, id)
+	}
+	cond := `terminal_id IN (` + db.Placeholders(len(ids)) + `) AND at >= ? AND at <= ?`
+	args := append(anyArgs(ids), from, to)
+	var total int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM gps_points WHERE `+cond, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := s.db.Query(ctx, `SELECT terminal_id, at, lat, lng, speed, direction, altitude FROM gps_points WHERE `+
+		cond+` ORDER BY terminal_id, at LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []GPSRow{}
+	for rows.Next() {
+		var r GPSRow
+		if err := rows.Scan(&r.MsID, &r.Time, &r.Lat, &r.Lng, &r.Speed, &r.Direction, &r.Altitude); err != nil {
+			return nil, 0, err
+		}
+		r.Name = names[r.MsID].Name
+		out = append(out, r)
+	}
+	return out, total, rows.Err()
+}
+
+// Prune deletes points older than cutoff in slices of at most an hour of data each, so the single writer is
+// never held for long. It returns the number of points deleted.
+func (s *Store) Prune(ctx context.Context, cutoff int64) (int64, error) {
+	var total int64
+	for {
+		var oldest sql.NullInt64
+		if err := s.db.QueryRow(ctx, `SELECT MIN(at) FROM gps_points`).Scan(&oldest); err != nil {
+			return total, err
+		}
+		if !oldest.Valid || oldest.Int64 >= cutoff {
+			return total, nil
+		}
+		upTo := min(cutoff, oldest.Int64+3600_000)
+		res, err := s.db.Exec(ctx, `DELETE FROM gps_points WHERE at < ?`, upTo)
+		if err != nil {
+			return total, err
+		}
+		n, _ := res.RowsAffected()
+		total += n
+		if err := ctx.Err(); err != nil {
+			return total, err
+		}
+	}
+}
+
+// lastState is a terminal's last position and status as the accounts table has it.
+type lastState struct {
+	id              string
+	customer        int64
+	fix             *Point
+	battery, signal int
+}
+
+// LastStates reads every account's last position and status, to warm the hot cache at start-up.
+func (s *Store) lastStates(ctx context.Context) ([]lastState, error) {
+	rows, err := s.db.Query(ctx, `SELECT id, customer_id, lat, lng, speed, direction, altitude, last_gps_at, battery, signal
+		FROM accounts WHERE (lat IS NOT NULL AND lng IS NOT NULL) OR battery >= 0 OR signal >= 0`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []lastState
+	for rows.Next() {
+		var st lastState
+		var lat, lng sql.NullFloat64
+		var p Point
+		if err := rows.Scan(&st.id, &st.customer, &lat, &lng, &p.Speed, &p.Direction, &p.Altitude, &p.Time,
+			&st.battery, &st.signal); err != nil {
+			return nil, err
+		}
+		if lat.Valid && lng.Valid {
+			p.Lat, p.Lng = lat.Float64, lng.Float64
+			st.fix = &p
+		}
+		out = append(out, st)
+	}
+	return out, rows.Err()
+}
+
+// ---- fences ----
+
+const fenceCols = `id, customer_id, name, type, shape, geometry, radius, creator_id, creator_name, created_at, updated_at, ver`
+
+func scanFence(sc interface{ Scan(...any) error }) (*Fence, int64, error) {
+	f := &Fence{Terminals: []string{}}
+	var customer int64
+	var geom string
+	if err := sc.Scan(&f.ID, &customer, &f.Name, &f.Type, &f.Shape, &geom, &f.Radius, &f.CreatorID, &f.Creator,
+		&f.Time, &f.Updated, &f.ver); err != nil {
+		return nil, 0, err
+	}
+	f.FenceID = fenceIDString(f.ID)
+	f.Geometry = json.RawMessage(geom)
+	var err error
+	if _, f.region, err = compileFence(f.Shape, f.Geometry, f.Radius); err != nil {
+		f.region = Rect{MinLat: 1, MaxLat: -1} // stored geometry no longer valid: contains nothing
+	}
+	return f, customer, nil
+}
+
+// FenceFilter narrows the fence list.
+type FenceFilter struct {
+	Type     string // in | out | "" for both
+	Terminal string // only fences assigned to this terminal
+	IDs      []int64
+}
+
+// Fences lists a customer's fences with their terminals, oldest first.
+func (s *Store) Fences(ctx context.Context, customer int64, f FenceFilter) ([]*Fence, error) {
+	return fences(ctx, s.db, customer, f)
+}
+
+func fences(ctx context.Context, q querier, customer int64, f FenceFilter) ([]*Fence, error) {
+	where := []string{"customer_id = ?"}
+	args := []any{customer}
+	if f.Type != "" {
+		where = append(where, "type = ?")
+		args = append(args, f.Type)
+	}
+	if f.Terminal != "" {
+		where = append(where, "id IN (SELECT fence_id FROM fence_terminals WHERE terminal_id = ?)")
+		args = append(args, f.Terminal)
+	}
+	if len(f.IDs) > 0 {
+		where = append(where, "id IN ("+db.Placeholders(len(f.IDs))+")")
+		for _, id := range f.IDs {
+			args = append(args, id)
+		}
+	}
+	rows, err := q.Query(ctx, `SELECT `+fenceCols+` FROM fences WHERE `+strings.Join(where, " AND ")+` ORDER BY id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Fence
+	byID := map[int64]*Fence{}
+	for rows.Next() {
+		fe, _, err := scanFence(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, fe)
+		byID[fe.ID] = fe
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return []*Fence{}, nil
+	}
+	rows, err = q.Query(ctx, `SELECT ft.fence_id, ft.terminal_id FROM fence_terminals ft JOIN fences f ON f.id = ft.fence_id
+		WHERE f.customer_id = ? ORDER BY ft.fence_id, ft.terminal_id`, customer)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var t string
+		if err := rows.Scan(&id, &t); err != nil {
+			return nil, err
+		}
+		if fe := byID[id]; fe != nil {
+			fe.Terminals = append(fe.Terminals, t)
+		}
+	}
+	return out, rows.Err()
+}
+
+// Fence returns one of the customer's fences.
+func (s *Store) Fence(ctx context.Context, customer, id int64) (*Fence, error) {
+	list, err := fences(ctx, s.db, customer, FenceFilter{IDs: []int64{id}})
+	if err != nil {
+		return nil, err
+	}
+	if len(list) == 0 {
+		return nil, db.ErrNotFound
+	}
+	return list[0], nil
+}
+
+// customersWithFences lists the customers that have fences (start-up load).
+func (s *Store) customersWithFences(ctx context.Context) ([]int64, error) {
+	rows, err := s.db.Query(ctx, `SELECT DISTINCT customer_id FROM fences`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// CreateFence stores a fence (geometry already compiled) with its terminals (already checked).
+func (s *Store) CreateFence(ctx context.Context, customer int64, f *Fence, now int64) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM fences WHERE customer_id = ?`, customer).Scan(&n); err != nil {
+			return err
+		}
+		if n >= MaxFencesPerCust {
+			return ErrTooMany
+		}
+		if err := tx.QueryRow(ctx, `INSERT INTO fences (customer_id, name, type, shape, geometry, radius, creator_id,
+			creator_name, created_at, updated_at, ver) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1) RETURNING id`,
+			customer, f.Name, f.Type, f.Shape, string(f.Geometry), f.Radius, f.CreatorID, f.Creator, now, now).
+			Scan(&f.ID); err != nil {
+			return err
+		}
+		f.FenceID, f.Time, f.Updated, f.ver = fenceIDString(f.ID), now, now, 1
+		return addFenceTerminals(ctx, tx, f.ID, f.Terminals)
+	})
+}
+
+func addFenceTerminals(ctx context.Context, tx *db.Tx, fence int64, ids []string) error {
+	for _, t := range ids {
+		if _, err := tx.Exec(ctx, `INSERT INTO fence_terminals (fence_id, terminal_id) VALUES (?, ?) ON CONFLICT DO NOTHING`,
+			fence, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FenceEdit is a partial update: nil fields are kept.
+type FenceEdit struct {
+	Name, Type *string
+	Shape      string // with Geometry: the new shape
+	Geometry   json.RawMessage
+	Radius     float64
+}
+
+// EditFence updates one fence and bumps its version.
+func (s *Store) EditFence(ctx context.Context, customer, id int64, e FenceEdit, now int64) error {
+	sets := []string{"updated_at = ?", "ver = ver + 1"}
+	args := []any{now}
+	if e.Name != nil {
+		sets, args = append(sets, "name = ?"), append(args, *e.Name)
+	}
+	if e.Type != nil {
+		sets, args = append(sets, "type = ?"), append(args, *e.Type)
+	}
+	if e.Geometry != nil {
+		sets = append(sets, "shape = ?", "geometry = ?", "radius = ?")
+		args = append(args, e.Shape, string(e.Geometry), e.Radius)
+	}
+	res, err := s.db.Exec(ctx, `UPDATE fences SET `+strings.Join(sets, ", ")+` WHERE id = ? AND customer_id = ?`,
+		append(args, id, customer)...)
+	return mustAffect(res, err)
+}
+
+func mustAffect(res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return db.ErrNotFound
+	}
+	return nil
+}
+
+// DeleteFences deletes fences (all must be the customer's, else nothing is deleted) and returns their names.
+func (s *Store) DeleteFences(ctx context.Context, customer int64, ids []int64) ([]string, error) {
+	var names []string
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		list, err := fences(ctx, tx, customer, FenceFilter{IDs: ids})
+		if err != nil {
+			return err
+		}
+		if len(list) != len(ids) {
+			return db.ErrNotFound
+		}
+		for _, f := range list {
+			names = append(names, f.Name)
+			if _, err := tx.Exec(ctx, `DELETE FROM fence_terminals WHERE fence_id = ?`, f.ID); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `DELETE FROM fences WHERE id = ? AND customer_id = ?`, f.ID, customer); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return names, err
+}
+
+// SetFenceTerminals changes a fence's terminals: replace (when not nil) sets the whole list, then add and
+// remove apply. Terminals must be the customer's (checked here, in the transaction).
+func (s *Store) SetFenceTerminals(ctx context.Context, customer, id int64, replace, add, remove []string, now int64) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		var one int
+		if err := tx.QueryRow(ctx, `SELECT 1 FROM fences WHERE id = ? AND customer_id = ?`, id, customer).Scan(&one); err != nil {
+			return notFound(err)
+		}
+		all := append(append(append([]string{}, replace...), add...), remove...)
+		if _, err := terminals(ctx, tx, customer, dedupe(all)); err != nil {
+			return err
+		}
+		if replace != nil {
+			if _, err := tx.Exec(ctx, `DELETE FROM fence_terminals WHERE fence_id = ?`, id); err != nil {
+				return err
+			}
+			if err := addFenceTerminals(ctx, tx, id, replace); err != nil {
+				return err
+			}
+		}
+		if err := addFenceTerminals(ctx, tx, id, add); err != nil {
+			return err
+		}
+		for _, t := range remove {
+			if _, err := tx.Exec(ctx, `DELETE FROM fence_terminals WHERE fence_id = ? AND terminal_id = ?`, id, t); err != nil {
+				return err
+			}
+		}
+		_, err := tx.Exec(ctx, `UPDATE fences SET updated_at = ? WHERE id = ?`, now, id)
+		return err
+	})
+}
+
+func dedupe(ids []string) []string {
+	seen := make(map[string]bool, len(ids))
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// ---- fence alarms ----
+
+// Alarm is a fence alarm record (spec §3 "Alarm record": type, time, lng, lat, responder, closer, close
+// time, response time).
+type Alarm struct {
+	ID           string  `json:"id"`
+	FenceID      string  `json:"fenceid"`
+	FenceName    string  `json:"fenceName"`
+	FenceType    string  `json:"fenceType"` // in | out
+	MsID         string  `json:"msId"`
+	MsName       string  `json:"msName"`
+	Type         string  `json:"type"` // leave | enter
+	Time         int64   `json:"time"`
+	Lat          float64 `json:"lat"`
+	Lng          float64 `json:"lng"`
+	Status       int     `json:"status"` // 0 raised, 1 responded, 2 closed
+	ResponderID  string  `json:"responderId"`
+	Responder    string  `json:"responder"`
+	ResponseTime int64   `json:"responseTime"` // when it was responded to (ms), 0 = not yet
+	CloserID     string  `json:"closerId"`
+	Closer       string  `json:"closer"`
+	CloseTime    int64   `json:"closeTime"` // when it was closed (ms), 0 = open
+	Remark       string  `json:"remark"`
+	id, customer int64
+}
+
+const alarmCols = `id, customer_id, fence_id, fence_name, fence_type, terminal_id, terminal_name, type, at, lat, lng,
+	status, responder_id, responder_name, response_at, closer_id, closer_name, closed_at, remark`
+
+func scanAlarm(sc interface{ Scan(...any) error }) (Alarm, error) {
+	var a Alarm
+	var id, fence int64
+	err := sc.Scan(&id, &a.customer, &fence, &a.FenceName, &a.FenceType, &a.MsID, &a.MsName, &a.Type, &a.Time, &a.Lat,
+		&a.Lng, &a.Status, &a.ResponderID, &a.Responder, &a.ResponseTime, &a.CloserID, &a.Closer, &a.CloseTime, &a.Remark)
+	a.id, a.ID, a.FenceID = id, fenceIDString(id), fenceIDString(fence)
+	return a, err
+}
+
+// InsertAlarm stores a raised alarm and fills its id.
+func (s *Store) InsertAlarm(ctx context.Context, customer, fence int64, a *Alarm) error {
+	var id int64
+	if err := s.db.WriteRow(ctx, `INSERT INTO fence_alarms (customer_id, fence_id, fence_name, fence_type, terminal_id,
+		terminal_name, type, at, lat, lng) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		customer, fence, a.FenceName, a.FenceType, a.MsID, a.MsName, a.Type, a.Time, a.Lat, a.Lng).Scan(&id); err != nil {
+		return err
+	}
+	a.ID = fenceIDString(id)
+	return nil
+}
+
+// AlarmFilter narrows the alarm list and counts.
+type AlarmFilter struct {
+	From, To  int64 // 0 = open
+	Terminals []string
+	Fences    []int64
+	Status    *int
+}
+
+func (f AlarmFilter) where(customer int64) (string, []any) {
+	where := []string{"customer_id = ?"}
+	args := []any{customer}
+	if f.From > 0 {
+		where, args = append(where, "at >= ?"), append(args, f.From)
+	}
+	if f.To > 0 {
+		where, args = append(where, "at <= ?"), append(args, f.To)
+	}
+	if len(f.Terminals) > 0 {
+		where = append(where, "terminal_id IN ("+db.Placeholders(len(f.Terminals))+")")
+		args = append(args, anyArgs(f.Terminals)...)
+	}
+	if len(f.Fences) > 0 {
+		where = append(where, "fence_id IN ("+db.Placeholders(len(f.Fences))+")")
+		for _, id := range f.Fences {
+			args = append(args, id)
+		}
+	}
+	if f.Status != nil {
+		where, args = append(where, "status = ?"), append(args, *f.Status)
+	}
+	return strings.Join(where, " AND "), args
+}
+
+// Alarms pages a customer's fence alarms, newest first, with the total count.
+func (s *Store) Alarms(ctx context.Context, customer int64, f AlarmFilter, offset, limit int) ([]Alarm, int, error) {
+	cond, args := f.where(customer)
+	var total int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM fence_alarms WHERE `+cond, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := s.db.Query(ctx, `SELECT `+alarmCols+` FROM fence_alarms WHERE `+cond+` ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`,
+		append(args, limit, offset)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []Alarm{}
+	for rows.Next() {
+		a, err := scanAlarm(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, a)
+	}
+	return out, total, rows.Err()
+}
+
+// AlarmCount is one row of the fence-alarm count report.
+type AlarmCount struct {
+	MsID      string `json:"msId,omitempty"`
+	MsName    string `json:"msName,omitempty"`
+	FenceID   string `json:"fenceid,omitempty"`
+	FenceName string `json:"fenceName,omitempty"`
+	Count     int    `json:"count"`
+	Leave     int    `json:"leave"`
+	Enter     int    `json:"enter"`
+	Closed    int    `json:"closed"`
+}
+
+// CountAlarms groups a customer's fence alarms by terminal (byFence false) or by fence.
+func (s *Store) CountAlarms(ctx context.Context, customer int64, f AlarmFilter, byFence bool) ([]AlarmCount, error) {
+	cond, args := f.where(customer)
+	key, name := "terminal_id", "MAX(terminal_name)"
+	if byFence {
+		key, name = "fence_id", "MAX(fence_name)"
+	}
+	rows, err := s.db.Query(ctx, `SELECT `+key+`, `+name+`, COUNT(*),
+		SUM(CASE WHEN type = 'leave' THEN 1 ELSE 0 END), SUM(CASE WHEN type = 'enter' THEN 1 ELSE 0 END),
+		SUM(CASE WHEN status = 2 THEN 1 ELSE 0 END)
+		FROM fence_alarms WHERE `+cond+` GROUP BY `+key+` ORDER BY `+key, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []AlarmCount{}
+	for rows.Next() {
+		var c AlarmCount
+		var k, n string
+		if err := rows.Scan(&k, &n, &c.Count, &c.Leave, &c.Enter, &c.Closed); err != nil {
+			return nil, err
+		}
+		if byFence {
+			c.FenceID, c.FenceName = k, n
+		} else {
+			c.MsID, c.MsName = k, n
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// HandleAlarms responds to (status 1) or closes (status 2) alarms on behalf of an account and returns the
+// records that changed. Responding sets the responder and response time once; closing also sets the closer
+// and close time (and the responder if nobody had responded). Alarms already in that state or beyond are
+// left as they are. All ids must be the customer's, else nothing changes.
+func (s *Store) HandleAlarms(ctx context.Context, customer int64, ids []int64, status int, byID, byName, remark string, now int64) ([]Alarm, error) {
+	var changed []Alarm
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		args := []any{customer}
+		for _, id := range ids {
+			args = append(args, id)
+		}
+		rows, err := tx.Query(ctx, `SELECT `+alarmCols+` FROM fence_alarms WHERE customer_id = ? AND id IN (`+
+			db.Placeholders(len(ids))+`) ORDER BY id`, args...)
+		if err != nil {
+			return err
+		}
+		var list []Alarm
+		for rows.Next() {
+			a, err := scanAlarm(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			list = append(list, a)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(list) != len(ids) {
+			return db.ErrNotFound
+		}
+		for _, a := range list {
+			if a.Status >= status {
+				continue
+			}
+			if a.Status == AlarmOpen {
+				a.ResponderID, a.Responder, a.ResponseTime = byID, byName, now
+			}
+			if status == AlarmClosed {
+				a.CloserID, a.Closer, a.CloseTime = byID, byName, now
+			}
+			a.Status = status
+			if remark != "" {
+				a.Remark = remark
+			}
+			if _, err := tx.Exec(ctx, `UPDATE fence_alarms SET status = ?, responder_id = ?, responder_name = ?,
+				response_at = ?, closer_id = ?, closer_name = ?, closed_at = ?, remark = ? WHERE id = ? AND customer_id = ?`,
+				a.Status, a.ResponderID, a.Responder, a.ResponseTime, a.CloserID, a.Closer, a.CloseTime, a.Remark,
+				a.id, customer); err != nil {
+				return err
+			}
+			changed = append(changed, a)
+		}
+		return nil
+	})
+	return changed, err
+}
+
+// ---- marks ----
+
+// Mark is a map marker (spec §2 map tools "markers (types point, line, shape)"), shared by the customer's
+// dispatchers.
+type Mark struct {
+	ID        string          `json:"id"`
+	Type      string          `json:"type"` // point | line | shape
+	Name      string          `json:"name"`
+	Geometry  json.RawMessage `json:"geometry"`
+	Color     string          `json:"color"`
+	Icon      string          `json:"icon"`
+	Link      string          `json:"link"`
+	Remark    string          `json:"remark"`
+	CreatorID string          `json:"creatorId"`
+	Creator   string          `json:"creator"`
+	Time      int64           `json:"time"`
+	Updated   int64           `json:"updated"`
+}
+
+const markCols = `id, type, name, geometry, color, icon, link, remark, creator_id, creator_name, created_at, updated_at`
+
+func scanMark(sc interface{ Scan(...any) error }) (Mark, error) {
+	var m Mark
+	var id int64
+	var geom string
+	err := sc.Scan(&id, &m.Type, &m.Name, &geom, &m.Color, &m.Icon, &m.Link, &m.Remark, &m.CreatorID, &m.Creator,
+		&m.Time, &m.Updated)
+	m.ID, m.Geometry = fenceIDString(id), json.RawMessage(geom)
+	return m, err
+}
+
+// AddMark stores a mark and fills its id.
+func (s *Store) AddMark(ctx context.Context, customer int64, m *Mark) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM marks WHERE customer_id = ?`, customer).Scan(&n); err != nil {
+			return err
+		}
+		if n >= MaxMarksPerCust {
+			return ErrTooMany
+		}
+		var id int64
+		if err := tx.QueryRow(ctx, `INSERT INTO marks (customer_id, type, name, geometry, color, icon, link, remark,
+			creator_id, creator_name, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			customer, m.Type, m.Name, string(m.Geometry), m.Color, m.Icon, m.Link, m.Remark, m.CreatorID, m.Creator,
+			m.Time, m.Updated).Scan(&id); err != nil {
+			return err
+		}
+		m.ID = fenceIDString(id)
+		return nil
+	})
+}
+
+// Mark returns one of the customer's marks.
+func (s *Store) Mark(ctx context.Context, customer, id int64) (Mark, error) {
+	m, err := scanMark(s.db.QueryRow(ctx, `SELECT `+markCols+` FROM marks WHERE id = ? AND customer_id = ?`, id, customer))
+	return m, notFound(err)
+}
+
+// UpdateMark replaces a mark's editable fields.
+func (s *Store) UpdateMark(ctx context.Context, customer, id int64, m Mark) error {
+	res, err := s.db.Exec(ctx, `UPDATE marks SET type = ?, name = ?, geometry = ?, color = ?, icon = ?, link = ?,
+		remark = ?, updated_at = ? WHERE id = ? AND customer_id = ?`,
+		m.Type, m.Name, string(m.Geometry), m.Color, m.Icon, m.Link, m.Remark, m.Updated, id, customer)
+	return mustAffect(res, err)
+}
+
+// MarkFilter narrows findMark.
+type MarkFilter struct {
+	Type string
+	Name string // substring
+	IDs  []int64
+}
+
+// Marks lists a customer's marks, oldest first.
+func (s *Store) Marks(ctx context.Context, customer int64, f MarkFilter) ([]Mark, error) {
+	where := []string{"customer_id = ?"}
+	args := []any{customer}
+	if f.Type != "" {
+		where, args = append(where, "type = ?"), append(args, f.Type)
+	}
+	if f.Name != "" {
+		where = append(where, `name LIKE ? ESCAPE '\'`)
+		args = append(args, "%"+strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(f.Name)+"%")
+	}
+	if len(f.IDs) > 0 {
+		where = append(where, "id IN ("+db.Placeholders(len(f.IDs))+")")
+		for _, id := range f.IDs {
+			args = append(args, id)
+		}
+	}
+	rows, err := s.db.Query(ctx, `SELECT `+markCols+` FROM marks WHERE `+strings.Join(where, " AND ")+` ORDER BY id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Mark{}
+	for rows.Next() {
+		m, err := scanMark(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// DeleteMarks deletes marks; all must be the customer's, else nothing is deleted.
+func (s *Store) DeleteMarks(ctx context.Context, customer int64, ids []int64) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		args := []any{customer}
+		for _, id := range ids {
+			args = append(args, id)
+		}
+		res, err := tx.Exec(ctx, `DELETE FROM marks WHERE customer_id = ? AND id IN (`+db.Placeholders(len(ids))+`)`, args...)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if int(n) != len(ids) {
+			return db.ErrNotFound // rolls back
+		}
+		return nil
+	})
+}
