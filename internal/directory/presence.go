@@ -2,12 +2,14 @@ package directory
 
 import (
 	"context"
+	"errors"
 	"hash/fnv"
 	"log/slog"
 	"sync"
 	"time"
 
 	"tenfour/internal/oplog"
+	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/realtime"
 )
 
@@ -58,7 +60,9 @@ func (s *Service) onLogout(ctx context.Context, c *realtime.Conn, replaced bool)
 		return // logged in again meanwhile
 	}
 	now := time.Now()
-	if err := s.Store.SetOnline(ctx, p.CustomerID, p.AccountID, false, now); err != nil {
+	if err := s.Store.SetOnline(ctx, p.CustomerID, p.AccountID, false, now); errors.Is(err, db.ErrNotFound) {
+		return // the account was deleted while connected
+	} else if err != nil {
 		slog.ErrorContext(ctx, "presence: set offline", "msId", p.AccountID, "err", err)
 		return
 	}

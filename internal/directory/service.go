@@ -14,9 +14,6 @@ import (
 	"tenfour/internal/platform/realtime"
 )
 
-// RemoteSwitchTimeout is how long a terminal has to acknowledge a remote group switch.
-const RemoteSwitchTimeout = 5 * time.Second
-
 // Service validates directory changes, stores them, writes the operation log and publishes events.
 type Service struct {
 	Store *Store
@@ -156,7 +153,9 @@ func (s *Service) SwitchGroup(ctx context.Context, c *realtime.Conn, gid GroupID
 	if tc == nil || tc.Principal().CustomerID != p.CustomerID {
 		return SwitchEvent{}, realtime.ErrNotOnline
 	}
-	rctx, cancel := context.WithTimeout(ctx, RemoteSwitchTimeout)
+	// The hub's acknowledgement timeout: the spec's 5 s minus a margin, so the console's own 5 s wait sees
+	// our answer rather than its timeout.
+	rctx, cancel := context.WithTimeout(ctx, s.hub.AckTimeout())
 	defer cancel()
 	if _, err := tc.Request(rctx, TermGroupSwitch, map[string]any{"gid": gid, "name": g.Name, "from": t.Grp,
 		"by": p.AccountID}); err != nil {
