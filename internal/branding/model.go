@@ -87,7 +87,7 @@ func (c ClientConfig) withDefaults() ClientConfig {
 
 var (
 	colorRe   = regexp.MustCompile(`^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$`)
-	hostRe    = regexp.MustCompile(`^[a-z0-9]([a-z0-9._:-]*[a-z0-9])?$`)
+	hostRe    = regexp.MustCompile(`^[a-z0-9]([a-z0-9._-]*[a-z0-9])?$`)
 	keyRe     = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]{0,63}$`)
 	ErrBadURL = httpx.BadParam("url", "a path, an http(s) URL or a data:image URL of at most 100 KB")
 )
@@ -102,6 +102,9 @@ func NormalizeHost(h string) (string, error) {
 	h = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
 	if h == "" {
 		return "", httpx.BadParam("hostname", "required")
+	}
+	if ip := net.ParseIP(h); ip != nil {
+		return ip.String(), nil
 	}
 	if len(h) > 253 || !hostRe.MatchString(h) {
 		return "", httpx.BadParam("hostname", "not a host name")

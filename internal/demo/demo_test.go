@@ -1,0 +1,204 @@
+package demo_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"tenfour/internal/config"
+	"tenfour/internal/demo"
+	"tenfour/internal/directory"
+	"tenfour/internal/platform/db"
+	"tenfour/internal/testkit"
+)
+
+func count(t *testing.T, d *db.DB, q string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := d.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func customer(t *testing.T, d *db.DB, name string) int64 {
+	t.Helper()
+	var id int64
+	if err := d.QueryRow(context.Background(), `SELECT id FROM customers WHERE name = ?`, name).Scan(&id); err != nil {
+		t.Fatalf("customer %s: %v", name, err)
+	}
+	return id
+}
+
+func TestSeed(t *testing.T) {
+	for _, engine := range testkit.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			ctx := context.Background()
+			d := testkit.OpenStore(t, engine)
+			seeded, err := demo.Seed(ctx, d)
+			if err != nil || !seeded {
+				t.Fatalf("seed: %v %v", seeded, err)
+			}
+			fleet, second := customer(t, d, "Demo Fleet"), customer(t, d, "Second Tenant")
+			store := directory.NewStore(d)
+
+			// Groups: at least 6, one nested.
+			tree, err := store.Tree(ctx, fleet, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			groups, nested := 0, 0
+			var walk func([]*directory.Group)
+			walk = func(gs []*directory.Group) {
+				for _, g := range gs {
+					groups++
+					if g.Deep > 1 {
+						nested++
+					}
+					walk(g.Children)
+				}
+			}
+			walk(tree)
+			if groups < 6 || nested == 0 {
+				t.Fatalf("groups %d nested %d", groups, nested)
+			}
+
+			// 60 terminals 10000101…10000160 of every type, around Istanbul, with battery and signal.
+			list, total, err := store.Terminals(ctx, fleet, directory.FindTerminals{Limit: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if total != 61 {
+				t.Fatalf("accounts %d, want the dispatcher and 60 terminals", total)
+			}
+			types := map[string]bool{}
+			for i, term := range list[1:] {
+				if want := fmt.Sprint(10000101 + i); term.CID != want {
+					t.Fatalf("terminal %d is %s, want %s", i, term.CID, want)
+				}
+				types[term.Type] = true
+				if term.Battery < 0 || term.Battery > 100 || term.Signal < 0 || term.Signal > 5 {
+					t.Errorf("%s battery %d signal %d", term.CID, term.Battery, term.Signal)
+				}
+				if term.Type != "20" {
+					if term.Lat == nil || math.Abs(*term.Lat-41.01) > 0.1 || math.Abs(*term.Lng-28.97) > 0.15 || term.LastGps == 0 {
+						t.Errorf("%s is not around Istanbul: %v %v", term.CID, term.Lat, term.Lng)
+					}
+				}
+				if term.Grp == "" {
+					t.Errorf("%s has no group", term.CID)
+				}
+			}
+			for _, typ := range []string{"20", "10", "8", "6", "0", "PMR", "DMR", "505", "camera"} {
+				if !types[typ] {
+					t.Errorf("no terminal of type %s", typ)
+				}
+			}
+			if app, _ := store.Terminal(ctx, fleet, "10000150"); app.Type != "10" {
+				t.Errorf("10000150 is type %q, want 10 (App)", app.Type)
+			}
+
+			// Dispatchers: administrators with a default group, and the shared password.
+			for _, id := range []string{"10000001", "20000001"} {
+				if n := count(t, d, `SELECT COUNT(*) FROM accounts WHERE id = ? AND type = '20' AND admin = TRUE
+					AND default_group_id IS NOT NULL`, id); n != 1 {
+					t.Errorf("dispatcher %s", id)
+				}
+			}
+			// The second tenant owns its own groups and 2000xxxx terminals, broadcast off.
+			if n := count(t, d, `SELECT COUNT(*) FROM accounts WHERE customer_id = ? AND id NOT LIKE '2000%'`, second); n != 0 {
+				t.Errorf("%d second-tenant accounts outside 2000xxxx", n)
+			}
+			if n := count(t, d, `SELECT COUNT(*) FROM accounts WHERE customer_id = ? AND type <> '20'`, second); n < 5 {
+				t.Errorf("second tenant has %d terminals", n)
+			}
+			if n := count(t, d, `SELECT COUNT(*) FROM group_members m JOIN ptt_groups g ON g.id = m.group_id
+				JOIN accounts a ON a.id = m.account_id WHERE g.customer_id <> a.customer_id`); n != 0 {
+				t.Errorf("%d memberships cross customers", n)
+			}
+			if n := count(t, d, `SELECT COUNT(*) FROM host_branding WHERE hostname = ? AND theme_color = ?`,
+				demo.BrandedHost, demo.BrandedColor); n != 1 {
+				t.Error("no branding for the demo host")
+			}
+
+			// Idempotent: never seeds again.
+			before := count(t, d, `SELECT COUNT(*) FROM accounts`)
+			if seeded, err := demo.Seed(ctx, d); err != nil || seeded {
+				t.Fatalf("second seed: %v %v", seeded, err)
+			}
+			if err := demo.Prepare(ctx, d, true); err != nil {
+				t.Fatal(err)
+			}
+			if after := count(t, d, `SELECT COUNT(*) FROM accounts`); after != before {
+				t.Fatalf("re-seeded: %d → %d accounts", before, after)
+			}
+		})
+	}
+}
+
+func TestPrepareWithoutDemo(t *testing.T) {
+	d := testkit.OpenStore(t, "sqlite")
+	var buf bytes.Buffer
+	old := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
+	defer slog.SetDefault(old)
+	if err := demo.Prepare(context.Background(), d, false); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, d, `SELECT COUNT(*) FROM customers`); n != 0 {
+		t.Fatalf("seeded without --demo: %d customers", n)
+	}
+	if !strings.Contains(buf.String(), "tenfour admin") {
+		t.Fatalf("no hint on how to create the first account: %q", buf.String())
+	}
+}
+
+// The demo as a user meets it: `serve --demo`, sign in as 10000001 / 123456, see the fleet; the second
+// tenant sees only its own.
+func TestDemoServer(t *testing.T) {
+	s := testkit.Start(t, func(c *config.Config) { c.Demo = true })
+	signIn := func(uid string) string {
+		t.Helper()
+		r := s.Do("GET", "/ds/user", "", map[string]any{"uid": uid, "auth": demo.Password})
+		var res struct{ Token string }
+		r.Into(t, &res)
+		if r.Code != "0" || res.Token == "" {
+			t.Fatalf("sign in %s: %+v", uid, r)
+		}
+		return res.Token
+	}
+	ids := func(tok string) []string {
+		t.Helper()
+		r := s.Do("GET", "/ds/nms/getTerminalByClient", tok, map[string]any{"pageSize": 1000})
+		var res struct {
+			List []directory.Terminal `json:"list"`
+		}
+		r.Into(t, &res)
+		var out []string
+		for _, term := range res.List {
+			out = append(out, term.CID)
+		}
+		return out
+	}
+	fleet := ids(signIn("10000001"))
+	if len(fleet) != 61 || !slices.Contains(fleet, "10000160") || slices.ContainsFunc(fleet, func(id string) bool { return strings.HasPrefix(id, "2000") }) {
+		t.Fatalf("Demo Fleet sees %v", fleet)
+	}
+	second := ids(signIn("20000001"))
+	if len(second) < 6 || slices.ContainsFunc(second, func(id string) bool { return strings.HasPrefix(id, "1000") }) {
+		t.Fatalf("Second Tenant sees %v", second)
+	}
+	// A demo terminal logs in over the socket with the demo password.
+	c := s.Dial()
+	if r := c.Call("session.login", map[string]any{"client": "terminal", "uid": "10000150", "auth": demo.Password}); r.Code != "0" {
+		t.Fatalf("terminal login %+v", r)
+	}
+	if r := s.Do("GET", "/ds/pub/theme", "", map[string]any{"hostname": demo.BrandedHost}); !strings.Contains(string(r.Result), demo.BrandedColor) {
+		t.Fatalf("branding %s", r.Result)
+	}
+}
