@@ -65,11 +65,14 @@ func TestTokenRules(t *testing.T) {
 	expiring := f.token(adminA)
 	disabled := f.token(termA)
 	f.exec(`UPDATE accounts SET disabled = TRUE WHERE id = ?`, termA)
+	accountExpired := f.token(adminB)
+	f.exec(`UPDATE accounts SET expires_at = ? WHERE id = ?`, f.clock.Now().UnixMilli(), adminB)
 	f.run(t, []scenario{
 		{name: "no token", method: "GET", path: "/ds/user/getAccount", status: 401, code: "105"},
 		{name: "unknown token", method: "GET", path: "/ds/user/getAccount", as: "tok:nope", status: 401, code: "105"},
 		{name: "oversized token", method: "GET", path: "/ds/user/getAccount", as: "tok:" + strings.Repeat("t", 500), status: 401, code: "105"},
 		{name: "disabled account", method: "GET", path: "/ds/user/getAccount", as: "tok:" + disabled, status: 401, code: "105"},
+		{name: "expired account", method: "GET", path: "/ds/user/getAccount", as: "tok:" + accountExpired, status: 401, code: "105"},
 		{name: "unlock no token", method: "GET", path: "/ds/user/unlockUser", params: map[string]any{"uid": dispA}, status: 401, code: "105"},
 		{name: "updateMsPwd no token", method: "PUT", path: "/ds/data/updateMsPwd", params: map[string]any{"msId": dispA, "oldPwd": pw, "newPwd": "Newpass#1"}, status: 401, code: "105"},
 	})

@@ -72,26 +72,27 @@ func (s *Sessions) Create(ctx context.Context, accountID string, customerID int6
 }
 
 // Lookup resolves a token to its principal; unknown, revoked or expired tokens are ErrToken (code "105"),
-// and so is a token whose account was disabled since.
+// and so is a token whose account was disabled or expired since.
 func (s *Sessions) Lookup(ctx context.Context, token string) (Principal, error) {
 	if token == "" || len(token) > 128 {
 		return Principal{}, httpx.ErrToken
 	}
 	var p Principal
-	var expires int64
+	var expires, accountExpires int64
 	var revoked, disabled bool
 	err := s.db.QueryRow(ctx, `
-		SELECT a.id, a.customer_id, a.type, a.acct_type, a.admin, a.name, a.disabled, s.expires_at, s.revoked
+		SELECT a.id, a.customer_id, a.type, a.acct_type, a.admin, a.name, a.disabled, a.expires_at, s.expires_at, s.revoked
 		FROM sessions s JOIN accounts a ON a.id = s.account_id
 		WHERE s.token_hash = ?`, hashToken(token)).
-		Scan(&p.AccountID, &p.CustomerID, &p.Type, &p.AcctType, &p.Admin, &p.Name, &disabled, &expires, &revoked)
+		Scan(&p.AccountID, &p.CustomerID, &p.Type, &p.AcctType, &p.Admin, &p.Name, &disabled, &accountExpires, &expires, &revoked)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Principal{}, httpx.ErrToken
 	}
 	if err != nil {
 		return Principal{}, err
 	}
-	if revoked || disabled || s.now().UnixMilli() >= expires {
+	now := s.now().UnixMilli()
+	if revoked || disabled || now >= expires || (accountExpires != 0 && now >= accountExpires) {
 		return Principal{}, httpx.ErrToken
 	}
 	p.Token = token
