@@ -19,6 +19,7 @@ import (
 	"tenfour/internal/config"
 	"tenfour/internal/demo"
 	"tenfour/internal/directory"
+	"tenfour/internal/geo"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
@@ -91,6 +92,12 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	dirSvc.Routes(a.mux, require)
 	dirSvc.RegisterSocket(a.Hub)
 	a.OnPrepare(dirSvc.ResetPresence)
+	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin
+	geoSvc := geo.New(d, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention})
+	geoSvc.OnTerminalChanged = dirSvc.TerminalChanged
+	geoSvc.Routes(a.mux, require)
+	a.OnPrepare(geoSvc.Load)
+	a.Go(geoSvc.Run)
 	// [branding]
 	branding.NewService(d).Routes(a.mux)
 	// [demo]

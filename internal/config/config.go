@@ -25,6 +25,8 @@ type Config struct {
 
 	SMTP  SMTP
 	Voice Voice
+	// GPSRetention deletes GPS points older than this; 0 keeps them.
+	GPSRetention time.Duration
 
 	ShutdownTimeout time.Duration
 	LogLevel        string
@@ -56,6 +58,10 @@ type Voice struct {
 	TURNSecret string
 	// MaxTalkTime ends a talk burst that holds the floor longer (spec code 418 maxDurationLimit).
 	MaxTalkTime time.Duration
+	// RingTimeout ends an individual call that is not answered in time (spec code 408).
+	RingTimeout time.Duration
+	// GroupHangTime keeps a group call open after its last talk burst.
+	GroupHangTime time.Duration
 	// RecordingRetention deletes recordings and their rows older than this; 0 keeps them.
 	RecordingRetention time.Duration
 }
@@ -74,6 +80,7 @@ func ParseServe(args []string) (Config, error) {
 	var c Config
 	var origins, publicIPs, mediaIfaces string
 	var retentionDays int
+	var gpsRetentionDays int
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8080", "HOST:PORT to listen on")
 	fs.StringVar(&c.DataDir, "data", "./data", "data directory (SQLite database, media files)")
@@ -96,7 +103,10 @@ func ParseServe(args []string) (Config, error) {
 	fs.IntVar(&c.Voice.TURNPort, "turn-port", 0, "UDP port of the embedded TURN server (0 = off)")
 	fs.StringVar(&c.Voice.TURNSecret, "turn-secret", "", "secret for TURN credentials (empty = random per start)")
 	fs.DurationVar(&c.Voice.MaxTalkTime, "max-talk-time", 60*time.Second, "longest a talker may hold the floor")
+	fs.DurationVar(&c.Voice.RingTimeout, "ring-timeout", 30*time.Second, "how long an individual call rings before it times out")
+	fs.DurationVar(&c.Voice.GroupHangTime, "group-hang-time", 8*time.Second, "how long a group call stays open after its last talk burst")
 	fs.IntVar(&retentionDays, "recording-retention-days", 90, "delete voice recordings older than this many days (0 = keep)")
+	fs.IntVar(&gpsRetentionDays, "gps-retention-days", 90, "delete GPS points older than this many days (0 = keep)")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "graceful shutdown limit")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&c.LogJSON, "log-json", false, "log as JSON lines")
@@ -113,6 +123,10 @@ func ParseServe(args []string) (Config, error) {
 		return c, fmt.Errorf("--recording-retention-days must be ≥ 0 and --max-talk-time > 0")
 	}
 	c.Voice.RecordingRetention = time.Duration(retentionDays) * 24 * time.Hour
+	if gpsRetentionDays < 0 {
+		return c, fmt.Errorf("--gps-retention-days must be ≥ 0")
+	}
+	c.GPSRetention = time.Duration(gpsRetentionDays) * 24 * time.Hour
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return c, fmt.Errorf("--tls-cert and --tls-key go together")
 	}

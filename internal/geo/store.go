@@ -328,7 +328,7 @@ func (s *Store) customersWithFences(ctx context.Context) ([]int64, error) {
 	return out, rows.Err()
 }
 
-// CreateFence stores a fence (geometry already compiled) with its terminals (already checked).
+// CreateFence stores a fence (geometry already compiled) with its terminals, which must be the customer's.
 func (s *Store) CreateFence(ctx context.Context, customer int64, f *Fence, now int64) error {
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		var n int
@@ -337,6 +337,9 @@ func (s *Store) CreateFence(ctx context.Context, customer int64, f *Fence, now i
 		}
 		if n >= MaxFencesPerCust {
 			return ErrTooMany
+		}
+		if _, err := terminals(ctx, tx, customer, f.Terminals); err != nil {
+			return err
 		}
 		if err := tx.QueryRow(ctx, `INSERT INTO fences (customer_id, name, type, shape, geometry, radius, creator_id,
 			creator_name, created_at, updated_at, ver) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1) RETURNING id`,

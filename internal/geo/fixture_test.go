@@ -1,0 +1,116 @@
+package geo_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"tenfour/internal/auth"
+	"tenfour/internal/platform/db"
+	"tenfour/internal/testkit"
+)
+
+const password = "123456"
+
+var (
+	nextCust atomic.Int64
+	hashOnce sync.Once
+	pwHash   string
+)
+
+// fleet is one seeded customer: a dispatcher and terminals (8-digit ids derived from the customer id).
+type fleet struct {
+	customer   int64
+	dispatcher string
+	terminals  []string
+	group      int64
+}
+
+func seed(t testing.TB, d *db.DB, n int) fleet {
+	t.Helper()
+	ctx := context.Background()
+	hashOnce.Do(func() {
+		var err error
+		if pwHash, err = auth.HashPassword(password); err != nil {
+			t.Fatal(err)
+		}
+	})
+	now := time.Now().UnixMilli()
+	var f fleet
+	if err := d.WriteRow(ctx, `INSERT INTO customers (name, created_at) VALUES (?, ?) RETURNING id`,
+		fmt.Sprintf("cust-%d", nextCust.Add(1)), now).Scan(&f.customer); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.WriteRow(ctx, `INSERT INTO ptt_groups (customer_id, name, created_at) VALUES (?, 'Patrol', ?) RETURNING id`,
+		f.customer, now).Scan(&f.group); err != nil {
+		t.Fatal(err)
+	}
+	id := func(i int) string { return fmt.Sprintf("%03d%05d", f.customer%1000, i) }
+	f.dispatcher = id(0)
+	if _, err := d.Exec(ctx, `INSERT INTO accounts (id, customer_id, type, name, password_hash, default_group_id, created_at)
+		VALUES (?, ?, '20', 'Dispatcher', ?, ?, ?)`, f.dispatcher, f.customer, pwHash, f.group, now); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= n; i++ {
+		if _, err := d.Exec(ctx, `INSERT INTO accounts (id, customer_id, type, name, password_hash, default_group_id, created_at)
+			VALUES (?, ?, '10', ?, ?, ?, ?)`, id(i), f.customer, fmt.Sprintf("Unit %d", i), pwHash, f.group, now); err != nil {
+			t.Fatal(err)
+		}
+		f.terminals = append(f.terminals, id(i))
+	}
+	return f
+}
+
+// token issues a console session for the fleet's dispatcher.
+func (f fleet) token(t testing.TB, s *testkit.Server) string {
+	t.Helper()
+	tok, err := s.Sessions.Create(context.Background(), f.dispatcher, f.customer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// console opens a logged-in console socket.
+func (f fleet) console(t testing.TB, s *testkit.Server, tok string) *testkit.Socket {
+	t.Helper()
+	c := s.Dial()
+	if r := c.Call("session.login", map[string]string{"token": tok, "client": "console"}); r.Code != "0" {
+		t.Fatalf("console login: %s %s", r.Code, r.Msg)
+	}
+	return c
+}
+
+// terminal opens a logged-in terminal socket.
+func terminal(t testing.TB, s *testkit.Server, id string) *testkit.Socket {
+	t.Helper()
+	c := s.Dial()
+	if r := c.Call("session.login", map[string]string{"client": "terminal", "uid": id, "auth": password}); r.Code != "0" {
+		t.Fatalf("terminal login %s: %s %s", id, r.Code, r.Msg)
+	}
+	return c
+}
+
+// eventually polls cond until it holds or the deadline passes (no sleeps in assertions' place).
+func eventually(t testing.TB, what string, within time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v", what, within)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func count(t testing.TB, d *db.DB, q string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := d.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
