@@ -20,6 +20,7 @@ import (
 	"tenfour/internal/demo"
 	"tenfour/internal/directory"
 	"tenfour/internal/geo"
+	"tenfour/internal/lonework"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
@@ -36,7 +37,8 @@ type App struct {
 	Auth     *auth.Service
 	Hub      *realtime.Hub
 	Log      *oplog.Log
-	SOS      *sos.Service // safety: SOS alarms
+	SOS      *sos.Service      // safety: SOS alarms
+	LoneWork *lonework.Service // safety: lone-worker plans, engine and alarms
 
 	mux     *http.ServeMux
 	ready   atomic.Bool
@@ -87,6 +89,11 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.SOS.Routes(a.mux, require)
 	a.Go(a.SOS.Run)
 	a.OnPrepare(a.SOS.Restore)
+	// [safety] lone worker (spec §7 loneWork, findLoneWorkAlarm): plans, the check-in engine (ticks every second).
+	a.LoneWork = lonework.New(d, a.Hub, a.Log, lonework.Thresholds{})
+	a.LoneWork.Register(a.Hub)
+	a.LoneWork.Routes(a.mux, require)
+	a.Go(a.LoneWork.Run)
 	// [directory]
 	dirSvc := directory.NewService(d, a.Hub, a.Log) // other domains: dirSvc.Store (or directory.NewStore(d))
 	dirSvc.Routes(a.mux, require)

@@ -1,0 +1,382 @@
+package lonework
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/sos"
+)
+
+// Store keeps plans and their alarms. Every method scoped to a customer takes its id and never touches another
+// customer's rows; the engine's methods (Running, SaveRuntime, …) work on ids it read from Running.
+type Store struct{ db *db.DB }
+
+// NewStore wraps the database.
+func NewStore(d *db.DB) *Store { return &Store{db: d} }
+
+const planCols = `w.id, w.customer_id, w.ms_id, a.name, c.time_zone, w.start_at, w.duration_min, w.interval_min,
+	w.countdown_sec, w.enabled, w.status, w.real_start_at, w.real_stop_at, w.alarm_count, w.next_check_at,
+	w.deadline_at, w.flags, w.created_by, w.created_at`
+
+const planFrom = ` FROM lone_works w JOIN accounts a ON a.id = w.ms_id JOIN customers c ON c.id = w.customer_id`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanPlan(r scanner) (Plan, error) {
+	var p Plan
+	var tz string
+	var enabled bool
+	err := r.Scan(&p.ID, &p.customerID, &p.MsID, &p.MsName, &tz, &p.STime, &p.Duration, &p.Interval, &p.Countdown,
+		&enabled, &p.Status, &p.RealStart, &p.RealStop, &p.AlarmCount, &p.NextCheck, &p.Deadline, &p.flags,
+		&p.CreatedBy, &p.CreatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, db.ErrNotFound
+	}
+	if err != nil {
+		return p, err
+	}
+	if enabled {
+		p.Enabled = 1
+	}
+	p.ETime = p.end()
+	start := time.UnixMilli(p.STime).In(sos.ZoneOf(tz))
+	p.Date, p.Time = start.Format(time.DateOnly), start.Format("15:04")
+	return p, nil
+}
+
+func queryPlans(ctx context.Context, q interface {
+	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+}, cond string, args ...any) ([]Plan, error) {
+	rows, err := q.Query(ctx, `SELECT `+planCols+planFrom+` WHERE `+cond, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Plan{}
+	for rows.Next() {
+		p, err := scanPlan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// Get returns one plan of the customer.
+func (s *Store) Get(ctx context.Context, customerID int64, id WorkID) (Plan, error) {
+	return scanPlan(s.db.QueryRow(ctx, `SELECT `+planCols+planFrom+` WHERE w.id = ? AND w.customer_id = ?`, id, customerID))
+}
+
+// overlaps tells whether the terminal has another plan, not over, whose window meets [start, end).
+func overlaps(ctx context.Context, tx *db.Tx, customerID int64, msID string, except WorkID, start, end int64) (bool, error) {
+	var n int
+	err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM lone_works WHERE customer_id = ? AND ms_id = ? AND id <> ?
+		AND real_stop_at = 0 AND start_at < ? AND start_at + duration_min * 60000 > ?`,
+		customerID, msID, except, end, start).Scan(&n)
+	return n > 0, err
+}
+
+// Create stores one plan per terminal, all or none. Unknown terminals (or another customer's, or dispatchers)
+// are "404".
+func (s *Store) Create(ctx context.Context, customerID int64, msIDs []string, in Input, by string, now int64) ([]Plan, error) {
+	var ids []WorkID
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		end := in.Start + int64(in.Duration)*60000
+		for _, ms := range msIDs {
+			var typ string
+			err := tx.QueryRow(ctx, `SELECT type FROM accounts WHERE id = ? AND customer_id = ?`, ms, customerID).Scan(&typ)
+			if errors.Is(err, sql.ErrNoRows) || typ == "20" {
+				return httpx.ErrNotFound
+			}
+			if err != nil {
+				return err
+			}
+			if clash, err := overlaps(ctx, tx, customerID, ms, 0, in.Start, end); err != nil {
+				return err
+			} else if clash {
+				return ErrOverlap
+			}
+			var id WorkID
+			if err := tx.QueryRow(ctx, `INSERT INTO lone_works (customer_id, ms_id, start_at, duration_min, interval_min,
+				countdown_sec, enabled, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+				customerID, ms, in.Start, in.Duration, in.Interval, in.Countdown, in.Enabled, by, now).Scan(&id); err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Plan, 0, len(ids))
+	for _, id := range ids {
+		p, err := s.Get(ctx, customerID, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// Update rewrites a waiting plan's fields; ErrNotEditable once it started, is in alarm or is over.
+func (s *Store) Update(ctx context.Context, customerID int64, id WorkID, in Input, now int64) (Plan, error) {
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		cur, err := scanPlan(tx.QueryRow(ctx, `SELECT `+planCols+planFrom+` WHERE w.id = ? AND w.customer_id = ?`, id, customerID))
+		if err != nil {
+			return err
+		}
+		if !cur.Editable(now) {
+			return ErrNotEditable
+		}
+		if clash, err := overlaps(ctx, tx, customerID, cur.MsID, id, in.Start, in.Start+int64(in.Duration)*60000); err != nil {
+			return err
+		} else if clash {
+			return ErrOverlap
+		}
+		_, err = tx.Exec(ctx, `UPDATE lone_works SET start_at = ?, duration_min = ?, interval_min = ?, countdown_sec = ?,
+			enabled = ? WHERE id = ? AND customer_id = ? AND real_start_at = 0`,
+			in.Start, in.Duration, in.Interval, in.Countdown, in.Enabled, id, customerID)
+		return err
+	})
+	if err != nil {
+		return Plan{}, err
+	}
+	return s.Get(ctx, customerID, id)
+}
+
+// Delete removes plans, all or none: unknown ids are "404"; plans in progress or in alarm are ErrNotEditable.
+// Their alarms stay.
+func (s *Store) Delete(ctx context.Context, customerID int64, ids []WorkID, now int64) ([]Plan, error) {
+	var gone []Plan
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		for _, id := range ids {
+			p, err := scanPlan(tx.QueryRow(ctx, `SELECT `+planCols+planFrom+` WHERE w.id = ? AND w.customer_id = ?`, id, customerID))
+			if err != nil {
+				return err
+			}
+			if p.workState(now) == Working || p.Status == StatusAlarm {
+				return ErrNotEditable
+			}
+			if _, err := tx.Exec(ctx, `DELETE FROM lone_works WHERE id = ? AND customer_id = ?`, id, customerID); err != nil {
+				return err
+			}
+			gone = append(gone, p)
+		}
+		return nil
+	})
+	return gone, err
+}
+
+// ListQuery filters List.
+type ListQuery struct {
+	MsIDs    []string
+	Statuses []Status
+	Day      *sos.Range // plans whose window meets this range
+	Offset   int
+	Limit    int
+}
+
+// List returns the customer's plans, latest start first, and the total count.
+func (s *Store) List(ctx context.Context, customerID int64, q ListQuery) ([]Plan, int, error) {
+	where := []string{"w.customer_id = ?"}
+	args := []any{customerID}
+	if len(q.MsIDs) > 0 {
+		where = append(where, "w.ms_id IN ("+db.Placeholders(len(q.MsIDs))+")")
+		for _, m := range q.MsIDs {
+			args = append(args, m)
+		}
+	}
+	if len(q.Statuses) > 0 {
+		where = append(where, "w.status IN ("+db.Placeholders(len(q.Statuses))+")")
+		for _, st := range q.Statuses {
+			args = append(args, int(st))
+		}
+	}
+	if q.Day != nil {
+		where = append(where, "w.start_at <= ? AND w.start_at + w.duration_min * 60000 > ?")
+		args = append(args, q.Day.To, q.Day.From)
+	}
+	cond := strings.Join(where, " AND ")
+	var total int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM lone_works w WHERE `+cond, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if q.Limit <= 0 {
+		q.Limit = 1000
+	}
+	list, err := queryPlans(ctx, s.db, cond+` ORDER BY w.start_at DESC, w.id DESC LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset)...)
+	return list, total, err
+}
+
+// Running returns every enabled plan of every customer that should be running at now (started, not stopped).
+func (s *Store) Running(ctx context.Context, now int64) ([]Plan, error) {
+	return queryPlans(ctx, s.db, `w.real_stop_at = 0 AND w.enabled = TRUE AND w.start_at <= ? ORDER BY w.id`, now)
+}
+
+// WorkingOf returns the terminal's plans in progress.
+func (s *Store) WorkingOf(ctx context.Context, customerID int64, msID string) ([]Plan, error) {
+	return queryPlans(ctx, s.db, `w.customer_id = ? AND w.ms_id = ? AND w.real_start_at <> 0 AND w.real_stop_at = 0 ORDER BY w.id`,
+		customerID, msID)
+}
+
+// Upcoming returns the terminal's plans not over yet (waiting or in progress).
+func (s *Store) Upcoming(ctx context.Context, customerID int64, msID string, now int64) ([]Plan, error) {
+	return queryPlans(ctx, s.db, `w.customer_id = ? AND w.ms_id = ? AND w.real_stop_at = 0
+		AND w.start_at + w.duration_min * 60000 > ? ORDER BY w.start_at`, customerID, msID, now)
+}
+
+// SaveRuntime writes the engine's fields of a plan (never its status or alarm count, which alarms change).
+func (s *Store) SaveRuntime(ctx context.Context, p Plan) error {
+	_, err := s.db.Exec(ctx, `UPDATE lone_works SET real_start_at = ?, next_check_at = ?, deadline_at = ?, flags = ? WHERE id = ?`,
+		p.RealStart, p.NextCheck, p.Deadline, p.flags, p.ID)
+	return err
+}
+
+// Finish stops a plan at `at`: status over unless an alarm is still unhandled.
+func (s *Store) Finish(ctx context.Context, id WorkID, at int64) error {
+	_, err := s.db.Exec(ctx, `UPDATE lone_works SET real_stop_at = ?, next_check_at = 0, deadline_at = 0,
+		status = CASE WHEN status = 1 THEN 1 ELSE 2 END WHERE id = ? AND real_stop_at = 0`, at, id)
+	return err
+}
+
+const alarmCols = `id, work_id, ms_id, ms_name, reason, at, remark, handler_id, handler_name, handled_at`
+
+func scanAlarm(r scanner) (Alarm, error) {
+	var a Alarm
+	err := r.Scan(&a.ID, &a.WorkID, &a.MsID, &a.MsName, &a.Reason, &a.AlarmTime, &a.Remark, &a.Handler, &a.HandlerName, &a.HandleTime)
+	if errors.Is(err, sql.ErrNoRows) {
+		return a, db.ErrNotFound
+	}
+	return a, err
+}
+
+// AddAlarm stores an alarm for a plan and puts the plan in alarm status, in one transaction.
+func (s *Store) AddAlarm(ctx context.Context, p Plan, reason Reason, at int64) (Alarm, error) {
+	a := Alarm{WorkID: p.ID, MsID: p.MsID, MsName: p.MsName, Reason: reason, AlarmTime: at}
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		if err := tx.QueryRow(ctx, `INSERT INTO lone_work_alarms (customer_id, work_id, ms_id, ms_name, reason, at)
+			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, p.customerID, p.ID, p.MsID, p.MsName, int(reason), at).Scan(&a.ID); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE lone_works SET status = 1, alarm_count = alarm_count + 1 WHERE id = ?`, p.ID)
+		return err
+	})
+	return a, err
+}
+
+// HandleAlarm records a dispatcher's remark on an alarm; when the plan has no unhandled alarm left its status
+// returns to normal (or over, when the work has ended). It returns the alarm and the plan's id.
+func (s *Store) HandleAlarm(ctx context.Context, customerID int64, id AlarmID, remark, byID, byName string, at int64) (Alarm, error) {
+	var a Alarm
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		res, err := tx.Exec(ctx, `UPDATE lone_work_alarms SET remark = ?, handler_id = ?, handler_name = ?,
+			handled_at = CASE WHEN handled_at = 0 THEN ? ELSE handled_at END WHERE id = ? AND customer_id = ?`,
+			remark, byID, byName, at, id, customerID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return db.ErrNotFound
+		}
+		if a, err = scanAlarm(tx.QueryRow(ctx, `SELECT `+alarmCols+` FROM lone_work_alarms WHERE id = ?`, id)); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE lone_works SET status = CASE WHEN real_stop_at <> 0 THEN 2 ELSE 0 END
+			WHERE id = ? AND customer_id = ? AND status = 1
+			AND NOT EXISTS (SELECT 1 FROM lone_work_alarms x WHERE x.work_id = lone_works.id AND x.handled_at = 0)`,
+			a.WorkID, customerID)
+		return err
+	})
+	return a, err
+}
+
+// AlarmQuery filters FindAlarms.
+type AlarmQuery struct {
+	WorkIDs []WorkID
+	MsIDs   []string
+	Range   *sos.Range
+	Offset  int
+	Limit   int
+}
+
+// FindAlarms returns the customer's lone-work alarms, newest first, and the total count.
+func (s *Store) FindAlarms(ctx context.Context, customerID int64, q AlarmQuery) ([]Alarm, int, error) {
+	where := []string{"customer_id = ?"}
+	args := []any{customerID}
+	if len(q.WorkIDs) > 0 {
+		where = append(where, "work_id IN ("+db.Placeholders(len(q.WorkIDs))+")")
+		for _, id := range q.WorkIDs {
+			args = append(args, id)
+		}
+	}
+	if len(q.MsIDs) > 0 {
+		where = append(where, "ms_id IN ("+db.Placeholders(len(q.MsIDs))+")")
+		for _, m := range q.MsIDs {
+			args = append(args, m)
+		}
+	}
+	if q.Range != nil {
+		where = append(where, "at >= ? AND at <= ?")
+		args = append(args, q.Range.From, q.Range.To)
+	}
+	cond := strings.Join(where, " AND ")
+	var total int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM lone_work_alarms WHERE `+cond, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if q.Limit <= 0 {
+		q.Limit = 1000
+	}
+	rows, err := s.db.Query(ctx, `SELECT `+alarmCols+` FROM lone_work_alarms WHERE `+cond+` ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`,
+		append(args, q.Limit, q.Offset)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []Alarm{}
+	for rows.Next() {
+		a, err := scanAlarm(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, a)
+	}
+	return out, total, rows.Err()
+}
+
+// TermState is what the engine reads of a terminal: battery percent and signal 0..5 (-1 unknown).
+type TermState struct{ Battery, Signal int }
+
+// Terminals reads battery and signal of the given terminals.
+func (s *Store) Terminals(ctx context.Context, msIDs []string) (map[string]TermState, error) {
+	out := make(map[string]TermState, len(msIDs))
+	if len(msIDs) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(msIDs))
+	for i, m := range msIDs {
+		args[i] = m
+	}
+	rows, err := s.db.Query(ctx, `SELECT id, battery, signal FROM accounts WHERE id IN (`+db.Placeholders(len(msIDs))+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var st TermState
+		if err := rows.Scan(&id, &st.Battery, &st.Signal); err != nil {
+			return nil, err
+		}
+		out[id] = st
+	}
+	return out, rows.Err()
+}
