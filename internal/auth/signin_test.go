@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tenfour/internal/auth"
+	"tenfour/internal/config"
 	"tenfour/internal/testkit"
 )
 
@@ -453,4 +454,21 @@ func TestOAuthSignIn(t *testing.T) {
 			t.Fatalf("disabled: %+v", r)
 		}
 	})
+}
+
+// TestPublicURL: behind a TLS proxy the configured public URL names the media servers and makes the cookie
+// Secure.
+func TestPublicURL(t *testing.T) {
+	f := newFixture(t, "sqlite", func(c *config.Config) { c.PublicURL = "https://dispatch.example.com/" })
+	r := f.Do("GET", "/ds/user", "", map[string]any{"uid": adminA, "auth": pw})
+	var a sessionAnswer
+	r.Into(t, &a)
+	if len(a.Media) != 1 || a.Media[0] != "https://dispatch.example.com" || a.FileURL != "https://dispatch.example.com/files" {
+		t.Fatalf("media addresses: %v %q", a.Media, a.FileURL)
+	}
+	for _, c := range (&http.Response{Header: r.Header}).Cookies() {
+		if c.Name == "token" && !c.Secure {
+			t.Fatalf("cookie not Secure: %+v", c)
+		}
+	}
 }
