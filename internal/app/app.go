@@ -16,16 +16,20 @@ import (
 
 	"tenfour/internal/auth"
 	"tenfour/internal/branding"
+	"tenfour/internal/call"
 	"tenfour/internal/config"
 	"tenfour/internal/demo"
 	"tenfour/internal/directory"
 	"tenfour/internal/geo"
 	"tenfour/internal/lonework"
+	"tenfour/internal/media"
+	"tenfour/internal/message"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
 	"tenfour/internal/sos"
+	"tenfour/internal/terminalctl"
 	"tenfour/web"
 )
 
@@ -39,6 +43,7 @@ type App struct {
 	Log      *oplog.Log
 	SOS      *sos.Service      // safety: SOS alarms
 	LoneWork *lonework.Service // safety: lone-worker plans, engine and alarms
+	Voice    *call.Service     // voice: floor control, calls, monitoring, records (SOS and terminal control call it)
 
 	mux     *http.ServeMux
 	ready   atomic.Bool
@@ -94,11 +99,30 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.LoneWork.Register(a.Hub)
 	a.LoneWork.Routes(a.mux, require)
 	a.Go(a.LoneWork.Run)
+	// [voice] media server (WebRTC SFU, one UDP port, optional TURN), floor control, calls, monitoring, records, mute
+	mediaEng, err := media.NewEngine(media.Config{UDPPort: cfg.Voice.UDPPort, PublicIPs: cfg.Voice.PublicIPs,
+		Interfaces: cfg.Voice.Interfaces, TURNPort: cfg.Voice.TURNPort, TURNSecret: cfg.Voice.TURNSecret,
+		TURNHost: media.HostOf(cfg.PublicURL)})
+	if err != nil {
+		return nil, err
+	}
+	voiceSvc := call.New(d, a.Hub, a.Log, mediaEng, call.Options{DataDir: cfg.DataDir, MaxTalkTime: cfg.Voice.MaxTalkTime,
+		RingTimeout: cfg.Voice.RingTimeout, GroupHangTime: cfg.Voice.GroupHangTime, Retention: cfg.Voice.RecordingRetention})
+	a.Voice = voiceSvc
+	voiceSvc.RegisterSocket(a.Hub)
+	voiceSvc.Routes(a.mux, require)
+	a.OnPrepare(voiceSvc.Restore)
+	a.Go(voiceSvc.RunRetention)
+	a.Go(func(ctx context.Context) { <-ctx.Done(); voiceSvc.Wait(); mediaEng.Close() })
+	a.SOS.SetFloor(voiceSvc) // an SOS terminal's floor requests pre-empt everyone
 	// [directory]
 	dirSvc := directory.NewService(d, a.Hub, a.Log) // other domains: dirSvc.Store (or directory.NewStore(d))
 	dirSvc.Routes(a.mux, require)
 	dirSvc.RegisterSocket(a.Hub)
 	a.OnPrepare(dirSvc.ResetPresence)
+	// [realtime] SMS relay (sms.send, pending delivery at terminal login) and remote control (call.set, param.set)
+	message.New(message.NewStore(d), a.Hub, a.Log).Register(a.Hub)
+	terminalctl.New(d, a.Hub, a.Log).Register(a.Hub)
 	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin
 	geoSvc := geo.New(d, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention})
 	geoSvc.OnTerminalChanged = dirSvc.TerminalChanged

@@ -3,6 +3,7 @@ package media
 import (
 	"fmt"
 	"net"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -75,4 +76,13 @@ func (e *Engine) ICEServers(account string) []webrtc.ICEServer {
 		Username:   user,
 		Credential: pass,
 	}}
+}
+
+// HostOf is the host part of a URL ("" if it has none), for TURNHost from the server's public URL.
+func HostOf(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
 }

@@ -50,12 +50,12 @@ func TestSamplesCodes(t *testing.T) {
 		p    []byte
 		want int
 	}{
-		{[]byte{0x78}, 960},            // config 15 hybrid FB 20 ms, code 0
-		{[]byte{0x08 | 1}, 2 * 960},    // SILK NB 20 ms, code 1: two frames
-		{[]byte{0xfb, 3}, 3 * 960},     // CELT FB 20 ms code 3 with 3 frames
-		{[]byte{0x80}, 120},            // CELT NB 2.5 ms
-		{[]byte{0x18}, 2880},           // SILK NB 60 ms
-		{[]byte{0x03}, 0},              // code 3 without a count byte
+		{[]byte{0x78}, 960},         // config 15 hybrid FB 20 ms, code 0
+		{[]byte{0x08 | 1}, 2 * 960}, // SILK NB 20 ms, code 1: two frames
+		{[]byte{0xfb, 3}, 3 * 960},  // CELT FB 20 ms code 3 with 3 frames
+		{[]byte{0x80}, 120},         // CELT NB 2.5 ms
+		{[]byte{0x18}, 2880},        // SILK NB 60 ms
+		{[]byte{0x03}, 0},           // code 3 without a count byte
 		{nil, 0},
 	} {
 		if got := Samples(tc.p); got != tc.want {

@@ -1,0 +1,359 @@
+package call_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"tenfour/internal/config"
+	"tenfour/internal/termclient"
+)
+
+// groupWorld: group G with terminals T1..T3 and dispatcher D (whose ptt group is G), all connected.
+type groupWorld struct {
+	*world
+	gid        string
+	t1, t2, t3 *termclient.Client
+	d          *termclient.Client
+}
+
+func newGroupWorld(t *testing.T, opts ...func(*config.Config)) *groupWorld {
+	w := newWorld(t, opts...)
+	g := &groupWorld{world: w, gid: w.group("Patrol")}
+	for _, id := range []string{"10001001", "10001002", "10001003"} {
+		w.account(id, "10", g.gid)
+	}
+	w.account("10009001", "20", g.gid)
+	g.t1, g.t2, g.t3 = w.term("10001001"), w.term("10001002"), w.term("10001003")
+	g.d = w.console("10009001")
+	return g
+}
+
+func TestGroupTalkReachesEveryMember(t *testing.T) {
+	g := newGroupWorld(t)
+	ctx := g.ctx()
+	r, err := g.t1.Talk(ctx, "", "", silent(50), 2*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != "granted" || r.CallID == "" || r.MaxTalkMs != 60000 {
+		t.Fatalf("grant %+v", r)
+	}
+	for name, c := range map[string]*termclient.Client{"T2": g.t2, "T3": g.t3, "D": g.d} {
+		pkts, err := c.WaitPackets(ctx, 50)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		assertContinuous(t, pkts)
+	}
+	if n := count(g.t1); n != 0 {
+		t.Fatalf("the talker heard itself: %d packets", n)
+	}
+	// Everyone in the group and every console saw who talked.
+	for _, c := range []*termclient.Client{g.t2, g.d} {
+		event(t, ctx, c, "floor.state", func(m map[string]any) bool {
+			tk, _ := m["talker"].(map[string]any)
+			return tk != nil && tk["msId"] == "10001001" && m["gid"] == g.gid
+		})
+	}
+	st := event(t, ctx, g.d, "floor.stats", nil)
+	if st["msId"] != "10001001" || st["packets"].(float64) != 50 || st["grantToFirstUs"].(float64) <= 0 {
+		t.Fatalf("burst stats %v", st)
+	}
+	g.waitLog(2)
+}
+
+func TestSecondTalkerDeniedOrQueued(t *testing.T) {
+	g := newGroupWorld(t)
+	ctx := g.ctx()
+	r1, err := g.t1.RequestFloor(ctx, "", "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.t2.RequestFloor(ctx, "", "", false); termclient.Code(err) != "486" {
+		t.Fatalf("second talker: %v, want 486", err)
+	}
+	r2, err := g.t2.RequestFloor(ctx, "", "", true)
+	if err != nil || r2.Status != "queued" || r2.Position != 1 || r2.CallID != r1.CallID {
+		t.Fatalf("queued request: %+v %v", r2, err)
+	}
+	r3, err := g.t3.RequestFloor(ctx, r1.CallID, "", true)
+	if err != nil || r3.Position != 2 {
+		t.Fatalf("third in line: %+v %v", r3, err)
+	}
+	if err := g.t1.ReleaseFloor(ctx, r1.CallID); err != nil {
+		t.Fatal(err)
+	}
+	event(t, ctx, g.t2, "floor.granted", func(m map[string]any) bool { return m["callId"] == r1.CallID })
+	if err := g.t2.Send(ctx, silent(20), 2*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.t1.WaitPackets(ctx, 20); err != nil {
+		t.Fatal(err)
+	}
+	// T3 leaves the queue; T2's release leaves the floor free.
+	if err := g.t3.ReleaseFloor(ctx, r1.CallID); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.t2.ReleaseFloor(ctx, r1.CallID); err != nil {
+		t.Fatal(err)
+	}
+	event(t, ctx, g.d, "floor.state", func(m map[string]any) bool {
+		q, _ := m["queue"].([]any)
+		return m["talker"] == nil && len(q) == 0
+	})
+}
+
+func TestDispatcherPreemptsTerminal(t *testing.T) {
+	g := newGroupWorld(t)
+	ctx := g.ctx()
+	r, err := g.t1.RequestFloor(ctx, "", "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.t1.Send(ctx, silent(10), 2*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.t2.WaitPackets(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+	// The dispatcher talks to the group by gid; the terminal loses the floor.
+	dr, err := g.d.RequestFloor(ctx, "", g.gid, false)
+	if err != nil || dr.Status != "granted" || dr.CallID != r.CallID {
+		t.Fatalf("dispatcher: %+v %v", dr, err)
+	}
+	rev := event(t, ctx, g.t1, "floor.revoked", nil)
+	if rev["code"] != "preempted" || rev["by"] != "10009001" {
+		t.Fatalf("revoked %v", rev)
+	}
+	// The pre-empted terminal's packets go nowhere; the dispatcher's reach the group.
+	if err := g.t1.Send(ctx, silent(10), 2*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.d.Send(ctx, silent(15), 2*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	pkts, err := g.t2.WaitPackets(ctx, 25)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertContinuous(t, pkts)
+	if _, err := g.t1.WaitPackets(ctx, 15); err != nil {
+		t.Fatal(err)
+	}
+	// A terminal cannot pre-empt the dispatcher.
+	if _, err := g.t3.RequestFloor(ctx, "", "", false); termclient.Code(err) != "486" {
+		t.Fatalf("terminal over dispatcher: %v", err)
+	}
+	if got := count(g.t2); got != 25 {
+		t.Fatalf("T2 received %d packets, want 10 from T1 and 15 from D", got)
+	}
+}
+
+func TestTalkerSwitchKeepsEveryPacketInSequence(t *testing.T) {
+	g := newGroupWorld(t)
+	ctx := g.ctx()
+	// T1 releases right after its last packet; T2 starts at once. Nothing may be lost on the way.
+	for round := range 3 {
+		for _, c := range []*termclient.Client{g.t1, g.t2} {
+			if _, err := c.Talk(ctx, "", "", silent(30), time.Millisecond); err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+	}
+	for _, c := range []*termclient.Client{g.t3, g.d} {
+		pkts, err := c.WaitPackets(ctx, 180)
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertContinuous(t, pkts)
+		marks := 0
+		for _, p := range pkts {
+			if p.Marker {
+				marks++
+			}
+		}
+		if marks != 6 {
+			t.Fatalf("%d talkspurt marks, want 6", marks)
+		}
+	}
+}
+
+func TestMutedTalkerNotDelivered(t *testing.T) {
+	g := newGroupWorld(t)
+	ctx := g.ctx()
+	tok := g.token("10009001")
+	// T3 does not hear T1; the dispatcher does not hear T2.
+	for _, m := range [][2]string{{"10001003", "10001001"}, {"10009001", "10001002"}} {
+		if r := g.s.Do(http.MethodPost, "/ds/mute/add", tok, map[string]any{"msId": m[0], "muteId": m[1]}); r.Code != "0" {
+			t.Fatalf("mute add: %+v", r)
+		}
+	}
+	var list struct {
+		List []map[string]string `json:"list"`
+	}
+	g.s.Do(http.MethodGet, "/ds/mute/list", tok, nil).Into(t, &list)
+	if len(list.List) != 2 || list.List[0]["muteId"] != "10001001" || list.List[0]["muteName"] != "Name 10001001" {
+		t.Fatalf("mute list %+v", list)
+	}
+	if _, err := g.t1.Talk(ctx, "", "", silent(20), 2*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.t2.WaitPackets(ctx, 20); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.d.WaitPackets(ctx, 20); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.t2.Talk(ctx, "", "", silent(20), 2*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	// T3 got T2 (20) but none of T1; the dispatcher got T1 (20) but none of T2.
+	if _, err := g.t3.WaitPackets(ctx, 20); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.t1.WaitPackets(ctx, 20); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(g.t3); n != 20 {
+		t.Fatalf("T3 received %d packets; the muted talker's must not arrive", n)
+	}
+	if n := count(g.d); n != 20 {
+		t.Fatalf("D received %d packets; the muted talker's must not arrive", n)
+	}
+	// Unmuting applies at once.
+	if r := g.s.Do(http.MethodDelete, "/ds/mute/delete", tok, map[string]any{"msId": "10001003", "muteId": "10001001"}); r.Code != "0" {
+		t.Fatalf("mute delete: %+v", r)
+	}
+	if _, err := g.t1.Talk(ctx, "", "", silent(5), 2*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.t3.WaitPackets(ctx, 25); err != nil {
+		t.Fatal(err)
+	}
+	// Tenancy and validation.
+	if r := g.s.Do(http.MethodPost, "/ds/mute/add", tok, map[string]any{"msId": "10001003", "muteId": "10001003"}); r.Code != "400" {
+		t.Fatalf("self mute: %+v", r)
+	}
+	if r := g.s.Do(http.MethodPost, "/ds/mute/add", tok, map[string]any{"msId": "10001003", "muteId": "nobody"}); r.Code != "404" {
+		t.Fatalf("unknown account: %+v", r)
+	}
+}
+
+func TestKilledTerminalCannotTalkNorHear(t *testing.T) {
+	g := newGroupWorld(t)
+	ctx := g.ctx()
+	g.exec(`UPDATE accounts SET call_set_status = 0 WHERE id = '10001001'`)
+	if _, err := g.t1.RequestFloor(ctx, "", "", false); termclient.Code(err) != "606" {
+		t.Fatalf("killed talker: %v, want 606", err)
+	}
+	g.exec(`UPDATE accounts SET call_set_status = 1 WHERE id = '10001003'`) // stunned
+	if _, err := g.t3.RequestFloor(ctx, "", "", false); termclient.Code(err) != "606" {
+		t.Fatalf("stunned talker: %v, want 606", err)
+	}
+	// The killed and the stunned terminal hear nothing of T2; the dispatcher does.
+	if _, err := g.t2.Talk(ctx, "", "", silent(20), 2*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.d.WaitPackets(ctx, 20); err != nil {
+		t.Fatal(err)
+	}
+	// Revived: it talks and hears again.
+	g.exec(`UPDATE accounts SET call_set_status = 8 WHERE id IN ('10001001', '10001003')`)
+	if _, err := g.t1.Talk(ctx, "", "", silent(10), 2*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.t3.WaitPackets(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(g.t3); n != 10 {
+		t.Fatalf("the stunned terminal received %d packets while stunned", n-10)
+	}
+	if n := count(g.t1); n != 0 {
+		t.Fatalf("the killed terminal received %d packets", n)
+	}
+}
+
+func TestKillWhileTalkingRevokes(t *testing.T) {
+	g := newGroupWorld(t)
+	ctx := g.ctx()
+	if _, err := g.t1.RequestFloor(ctx, "", "", false); err != nil {
+		t.Fatal(err)
+	}
+	g.exec(`UPDATE accounts SET call_set_status = 0 WHERE id = '10001001'`)
+	g.voice().CallSetStatusChanged(g.cust, "10001001", 0)
+	if ev := event(t, ctx, g.t1, "floor.revoked", nil); ev["code"] != "606" {
+		t.Fatalf("revoked %v", ev)
+	}
+	if _, err := g.t2.RequestFloor(ctx, "", "", false); err != nil {
+		t.Fatalf("the floor is free again: %v", err)
+	}
+}
+
+func TestMaxTalkTimeRevokes(t *testing.T) {
+	g := newGroupWorld(t, func(c *config.Config) { c.Voice.MaxTalkTime = 300 * time.Millisecond })
+	ctx := g.ctx()
+	r, err := g.t1.RequestFloor(ctx, "", "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.MaxTalkMs != 300 {
+		t.Fatalf("maxTalkMs %d", r.MaxTalkMs)
+	}
+	if ev := event(t, ctx, g.t1, "floor.revoked", nil); ev["code"] != "418" || ev["callId"] != r.CallID {
+		t.Fatalf("revoked %v", ev)
+	}
+	if _, err := g.t2.RequestFloor(ctx, "", "", false); err != nil {
+		t.Fatalf("the floor is free again: %v", err)
+	}
+}
+
+func TestEmergencyPreemptsDispatcher(t *testing.T) {
+	g := newGroupWorld(t)
+	ctx := g.ctx()
+	if _, err := g.d.RequestFloor(ctx, "", g.gid, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.t1.RequestFloor(ctx, "", "", false); termclient.Code(err) != "486" {
+		t.Fatalf("terminal over dispatcher: %v", err)
+	}
+	g.voice().SetEmergency("10001001", true)
+	if _, err := g.t1.RequestFloor(ctx, "", "", false); err != nil {
+		t.Fatalf("emergency talker: %v", err)
+	}
+	event(t, ctx, g.d, "floor.revoked", nil)
+	st := event(t, ctx, g.t2, "floor.state", func(m map[string]any) bool { return m["emergency"] == true })
+	if st["talker"].(map[string]any)["msId"] != "10001001" {
+		t.Fatalf("floor %v", st)
+	}
+}
+
+func TestFloorNeedsMembershipAndMedia(t *testing.T) {
+	w := newWorld(t)
+	ctx := w.ctx()
+	g1, g2 := w.group("One"), w.group("Two")
+	w.account("10001001", "10", g1)
+	w.account("10001002", "10", g2)
+	t1 := w.term("10001001")
+	if _, err := t1.RequestFloor(ctx, "", g2, false); termclient.Code(err) != "107" {
+		t.Fatalf("foreign group: %v, want 107", err)
+	}
+	if _, err := t1.RequestFloor(ctx, "", "999999", false); termclient.Code(err) != "404" {
+		t.Fatalf("unknown group: %v, want 404", err)
+	}
+	// Without a PeerConnection there is no microphone to give the floor to.
+	bare, err := termclient.Dial(ctx, termclient.Options{URL: w.s.URL, UID: "10001002", Password: password})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bare.Close()
+	if _, err := bare.RequestFloor(ctx, "", "", false); termclient.Code(err) != "502" {
+		t.Fatalf("no media: %v, want 502", err)
+	}
+	// Another customer's group is unknown.
+	other := w.customer("other")
+	og := createGroup(t, w.s.DB, other, "Theirs")
+	if _, err := t1.RequestFloor(ctx, "", og, false); termclient.Code(err) != "404" {
+		t.Fatalf("other customer's group: %v, want 404", err)
+	}
+}

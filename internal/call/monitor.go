@@ -1,0 +1,231 @@
+package call
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+
+	"tenfour/internal/media"
+	"tenfour/internal/oplog"
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/httpx"
+)
+
+// MonitorReq is `monitor.start` / `monitor.stop`: a group (gid) or a terminal (msId).
+type MonitorReq struct {
+	GID  string `json:"gid"`
+	MsID string `json:"msId"`
+}
+
+// MonitorState is what a dispatcher monitors.
+type MonitorState struct {
+	Groups   []string `json:"groups"`
+	Terminal string   `json:"terminal"`
+}
+
+func (s *Service) monitorStateLocked(acct string) MonitorState {
+	st := MonitorState{Groups: []string{}}
+	for gid := range s.monitors[acct] {
+		st.Groups = append(st.Groups, strconv.FormatInt(gid, 10))
+	}
+	slices.Sort(st.Groups)
+	if a := s.ambient[acct]; a != nil && !a.pending {
+		st.Terminal = a.targetID
+	}
+	return st
+}
+
+// StartMonitor starts monitoring a group (log 108) or a terminal (log 109) for a dispatcher.
+func (s *Service) StartMonitor(ctx context.Context, cl *client, req MonitorReq) (MonitorState, error) {
+	if !cl.console {
+		return MonitorState{}, ErrPermission
+	}
+	if req.GID != "" {
+		return s.monitorGroup(ctx, cl, req.GID)
+	}
+	if req.MsID == "" {
+		return MonitorState{}, httpx.BadParam("gid", "a group or a terminal (msId)")
+	}
+	return s.monitorTerminal(ctx, cl, req.MsID)
+}
+
+func (s *Service) monitorGroup(ctx context.Context, cl *client, gidS string) (MonitorState, error) {
+	gid, err := strconv.ParseInt(gidS, 10, 64)
+	if err != nil {
+		return MonitorState{}, httpx.BadParam("gid", "a group id")
+	}
+	g, err := s.store.Group(ctx, cl.acct.Customer, gid)
+	if errors.Is(err, db.ErrNotFound) {
+		return MonitorState{}, ErrNotFound
+	}
+	if err != nil {
+		return MonitorState{}, err
+	}
+	var st MonitorState
+	err = s.locked(func(f *fx) error {
+		set := s.monitors[cl.acct.ID]
+		if set[gid] {
+			return ErrAlreadyMon
+		}
+		if len(set) >= s.opts.MaxMonitoredGroups {
+			return ErrMaxMonitored
+		}
+		if set == nil {
+			set = map[int64]bool{}
+			s.monitors[cl.acct.ID] = set
+		}
+		set[gid] = true
+		f.log(cl.acct.Customer, cl.acct, oplog.GroupMonitorStart, g.Name)
+		s.recomputeLocked(cl.acct.Customer)
+		st = s.monitorStateLocked(cl.acct.ID)
+		return nil
+	})
+	return st, err
+}
+
+// monitorTerminal asks the terminal to open its microphone silently (`monitor.start`, acknowledged) and
+// forwards it to the dispatcher. One terminal per dispatcher at a time.
+func (s *Service) monitorTerminal(ctx context.Context, cl *client, msID string) (MonitorState, error) {
+	t, err := s.store.Account(ctx, cl.acct.Customer, msID)
+	if errors.Is(err, db.ErrNotFound) || (err == nil && t.Dispatcher()) {
+		return MonitorState{}, ErrNotFound
+	}
+	if err != nil {
+		return MonitorState{}, err
+	}
+	if t.Blocked() {
+		return MonitorState{}, ErrBlocked
+	}
+	a := &ambient{by: cl.acct.ID, byName: cl.acct.Name, customer: cl.acct.Customer, targetID: msID, pending: true}
+	err = s.locked(func(f *fx) error {
+		if cur := s.ambient[cl.acct.ID]; cur != nil {
+			if cur.targetID == msID {
+				return ErrAlreadyMon
+			}
+			return ErrMaxMonitored
+		}
+		if !s.hub.Online(msID) {
+			return ErrOffline
+		}
+		if s.inSingleLocked(msID) != nil || s.talkingLocked(msID) {
+			return ErrTerminalBusy
+		}
+		a.target = s.mediaClientLocked(msID)
+		if a.target == nil {
+			return ErrNoPeer
+		}
+		s.ambient[cl.acct.ID] = a
+		return nil
+	})
+	if err != nil {
+		return MonitorState{}, err
+	}
+	actx, cancel := context.WithTimeout(ctx, s.hub.AckTimeout())
+	_, err = s.hub.Request(actx, msID, "monitor.start", map[string]any{"by": cl.acct.ID, "byName": cl.acct.Name})
+	cancel()
+	var st MonitorState
+	lerr := s.locked(func(f *fx) error {
+		if s.ambient[cl.acct.ID] != a || a.target.gone {
+			return ErrTerminalBusy
+		}
+		if err != nil {
+			delete(s.ambient, cl.acct.ID)
+			return err
+		}
+		a.pending, a.id = false, media.NewSourceID()
+		f.log(cl.acct.Customer, cl.acct, oplog.TermMonitorStart, t.Name+" ("+t.ID+")")
+		s.recomputeLocked(cl.acct.Customer)
+		st = s.monitorStateLocked(cl.acct.ID)
+		return nil
+	})
+	var he *httpx.Error
+	if errors.As(lerr, &he) && he.Code == strconv.Itoa(StBusy) {
+		lerr = ErrTerminalBusy // the terminal answered busy
+	}
+	return st, lerr
+}
+
+// mediaClientLocked is an account's connection with a ready PeerConnection (the latest), or nil.
+func (s *Service) mediaClientLocked(acct string) *client {
+	var best *client
+	for cl := range s.byAcct[acct] {
+		if cl.peer != nil && cl.peer.Ready() {
+			best = cl
+		}
+	}
+	return best
+}
+
+// StopMonitor stops monitoring a group (log 110) or the terminal (log 111).
+func (s *Service) StopMonitor(cl *client, req MonitorReq) (MonitorState, error) {
+	var st MonitorState
+	err := s.locked(func(f *fx) error {
+		if req.GID != "" {
+			gid, err := strconv.ParseInt(req.GID, 10, 64)
+			if err != nil || !s.monitors[cl.acct.ID][gid] {
+				return ErrNotFound
+			}
+			delete(s.monitors[cl.acct.ID], gid)
+			f.log(cl.acct.Customer, cl.acct, oplog.GroupMonitorStop, "group "+req.GID)
+		} else {
+			a := s.ambient[cl.acct.ID]
+			if a == nil || (req.MsID != "" && a.targetID != req.MsID) {
+				return ErrNotFound
+			}
+			s.stopAmbientLocked(f, a)
+		}
+		s.recomputeLocked(cl.acct.Customer)
+		st = s.monitorStateLocked(cl.acct.ID)
+		return nil
+	})
+	return st, err
+}
+
+// stopAmbientLocked ends a terminal monitoring: the terminal closes its microphone, the dispatcher is told.
+func (s *Service) stopAmbientLocked(f *fx, a *ambient) {
+	if s.ambient[a.by] != a {
+		return
+	}
+	delete(s.ambient, a.by)
+	if a.pending {
+		return
+	}
+	if !a.target.gone {
+		_ = a.target.conn.Send("monitor.stop", map[string]any{"by": a.by})
+	}
+	s.hub.SendTo(a.by, "monitor.ended", map[string]any{"msId": a.targetID})
+	s.recomputeLocked(a.customer)
+	f.log(a.customer, Account{ID: a.by, Name: a.byName}, oplog.TermMonitorStop, a.targetID)
+}
+
+// Focus is `voice.focus`: the call a listener wants to hear when several talk ("" = back to the rule).
+func (s *Service) Focus(cl *client, callID string) error {
+	return s.locked(func(f *fx) error {
+		if callID == "" {
+			delete(s.focus, cl.acct.ID)
+		} else {
+			c := s.calls[callID]
+			if c == nil || c.ended || c.Customer != cl.acct.Customer {
+				return ErrNotFound
+			}
+			s.focus[cl.acct.ID] = callID
+		}
+		s.recomputeLocked(cl.acct.Customer)
+		return nil
+	})
+}
+
+// SetPlayback is `voice.priority`: the listener's audio playback priority (first, latest or ptt).
+func (s *Service) SetPlayback(cl *client, mode string) error {
+	switch mode {
+	case ModeFirst, ModeLatest, ModePTT:
+	default:
+		return httpx.BadParam("mode", "first, latest or ptt")
+	}
+	return s.locked(func(f *fx) error {
+		s.modes[cl.acct.ID] = mode
+		s.recomputeLocked(cl.acct.Customer)
+		return nil
+	})
+}

@@ -1,0 +1,388 @@
+package call
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"tenfour/internal/oplog"
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/httpx"
+)
+
+// Invite is `call.invite`: an individual call to msId, or a temporary-group (msIds or a stored temp group
+// gid), all or broadcast call.
+type Invite struct {
+	Kind  Kind       `json:"kind"`
+	MsID  string     `json:"msId"`
+	MsIDs httpx.List `json:"msIds"`
+	GID   string     `json:"gid"`
+}
+
+// InviteReply answers an invite.
+type InviteReply struct {
+	CallID  string      `json:"callId"`
+	Status  int         `json:"status"`
+	Parties []PartyView `json:"parties,omitempty"`
+}
+
+// Invite starts a call (see docs/voice.md "Calls").
+func (s *Service) Invite(ctx context.Context, cl *client, req Invite) (InviteReply, error) {
+	if req.Kind == "" {
+		req.Kind = Single
+	}
+	if !req.Kind.valid() || req.Kind == Group {
+		return InviteReply{}, httpx.BadParam("kind", "single, temp, all or broadcast")
+	}
+	caller, err := s.refreshAccount(ctx, cl)
+	if err != nil {
+		return InviteReply{}, err
+	}
+	if caller.Blocked() {
+		return InviteReply{}, ErrBlocked
+	}
+	if req.Kind == Single {
+		return s.inviteSingle(ctx, cl, caller, req.MsID)
+	}
+	return s.inviteMany(ctx, cl, caller, req)
+}
+
+func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, msID string) (InviteReply, error) {
+	if msID == "" {
+		return InviteReply{}, httpx.BadParam("msId", "required")
+	}
+	if msID == caller.ID {
+		return InviteReply{}, ErrSelf
+	}
+	callee, err := s.store.Account(ctx, caller.Customer, msID)
+	if errors.Is(err, db.ErrNotFound) {
+		return InviteReply{}, ErrNotFound
+	}
+	if err != nil {
+		return InviteReply{}, err
+	}
+	if callee.Blocked() {
+		return InviteReply{}, ErrNotAllowed
+	}
+	var reply InviteReply
+	err = s.locked(func(f *fx) error {
+		if s.inSingleLocked(caller.ID) != nil {
+			return ErrInCall
+		}
+		c := &Call{ID: newCallID(), Customer: caller.Customer, Kind: Single, Initiator: caller, Started: time.Now(),
+			State: StateTrying, Status: StTrying,
+			parties: []*party{{Account: caller, state: PartyConnected}, {Account: callee, state: PartyInvited}}}
+		c.floor.MaxQueue = s.opts.MaxQueue
+		f.log(c.Customer, caller, oplog.IndividualCallSet, "call "+callee.Name+" ("+callee.ID+")")
+		switch {
+		case !s.hub.Online(callee.ID):
+			s.missedLocked(f, c, StOffline)
+			return ErrOffline
+		case s.inSingleLocked(callee.ID) != nil || s.talkingLocked(callee.ID):
+			s.missedLocked(f, c, StBusy)
+			return ErrBusy
+		}
+		s.calls[c.ID] = c
+		c.timer = time.AfterFunc(s.opts.RingTimeout, func() { s.ringTimeout(c) })
+		s.hub.SendTo(callee.ID, "call.invite", map[string]any{"callId": c.ID, "kind": Single,
+			"from": caller.person(), "status": StTrying})
+		s.publishCallLocked(c)
+		reply = InviteReply{CallID: c.ID, Status: StTrying}
+		return nil
+	})
+	return reply, err
+}
+
+// inSingleLocked is the individual call an account is in (ringing or connected), or nil.
+func (s *Service) inSingleLocked(acct string) *Call {
+	for _, c := range s.calls {
+		if c.Kind == Single && !c.ended && c.party(acct) != nil {
+			return c
+		}
+	}
+	return nil
+}
+
+func (s *Service) talkingLocked(acct string) bool {
+	for _, c := range s.calls {
+		if b := c.burst; b != nil && b.claim.Account == acct {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Service) inviteMany(ctx context.Context, cl *client, caller Account, req Invite) (InviteReply, error) {
+	if !caller.Dispatcher() {
+		return InviteReply{}, ErrPermission
+	}
+	if req.Kind == Broadcast && caller.AcctType != "1" {
+		return InviteReply{}, ErrPermission // spec §6: broadcast only for account type "1"
+	}
+	var g GroupInfo
+	var members []Account
+	var err error
+	switch {
+	case req.GID != "":
+		gid, perr := strconv.ParseInt(req.GID, 10, 64)
+		if perr != nil {
+			return InviteReply{}, httpx.BadParam("gid", "a group id")
+		}
+		if g, err = s.store.Group(ctx, caller.Customer, gid); err == nil {
+			members, err = s.store.GroupMembers(ctx, caller.Customer, gid)
+		}
+	case len(req.MsIDs) > 0:
+		if len(req.MsIDs) > 1000 {
+			return InviteReply{}, httpx.BadParam("msIds", "at most 1000")
+		}
+		members, err = s.store.Accounts(ctx, caller.Customer, req.MsIDs)
+	case req.Kind == Temp:
+		return InviteReply{}, httpx.BadParam("msIds", "the members of the temporary group")
+	default:
+		members, err = s.store.Terminals(ctx, caller.Customer)
+	}
+	if err != nil {
+		return InviteReply{}, err
+	}
+	parties := []*party{{Account: caller, state: PartyConnected}}
+	for _, m := range members {
+		if m.ID == caller.ID || m.Blocked() {
+			continue // killed and stunned terminals neither talk nor hear
+		}
+		parties = append(parties, &party{Account: m, state: PartyOffline})
+	}
+	if len(parties) < 2 {
+		return InviteReply{}, ErrNotFound
+	}
+	var reply InviteReply
+	err = s.locked(func(f *fx) error {
+		c := s.newCallLocked(f, req.Kind, caller, g)
+		c.parties = parties
+		for _, p := range parties[1:] {
+			if s.hub.Online(p.ID) {
+				p.state = PartyConnected
+				s.hub.SendTo(p.ID, "call.invite", map[string]any{"callId": c.ID, "kind": c.Kind,
+					"from": caller.person(), "status": StConnected, "gName": c.GroupName})
+			}
+		}
+		s.recomputeLocked(c.Customer)
+		s.publishCallLocked(c)
+		reply = InviteReply{CallID: c.ID, Status: StConnected, Parties: s.callViewLocked(c).Parties}
+		return nil
+	})
+	return reply, err
+}
+
+// StatusReq is `call.status`: the callee's answer to an individual call.
+type StatusReq struct {
+	CallID string `json:"callId"`
+	Status int    `json:"status"`
+}
+
+// Respond applies a callee's status: 180 ringing, 200 answer, 486 busy, 603 decline.
+func (s *Service) Respond(cl *client, req StatusReq) error {
+	return s.locked(func(f *fx) error {
+		c, err := s.singleLocked(req.CallID, cl)
+		if err != nil {
+			return err
+		}
+		if cl.acct.ID == c.Initiator.ID {
+			return ErrPermission
+		}
+		switch req.Status {
+		case StRinging:
+			if c.State != StateTrying {
+				return ErrState
+			}
+			c.State, c.Status = StateRinging, StRinging
+		case StOK:
+			if c.State != StateTrying && c.State != StateRinging {
+				return ErrState
+			}
+			c.State, c.Status, c.By = StateAnswered, StOK, cl.acct.ID
+		case StBusy, StDecline:
+			if c.State == StateConnected {
+				return ErrState
+			}
+			if req.Status == StBusy {
+				s.missedLocked(f, c, StBusy)
+			}
+			s.endCallLocked(f, c, req.Status, cl.acct.ID)
+			return nil
+		default:
+			return httpx.BadParam("status", "180, 200, 486 or 603")
+		}
+		s.publishCallLocked(c)
+		return nil
+	})
+}
+
+// Ack is the caller's acknowledgement of the answer: the call is connected (202) and both may talk.
+func (s *Service) Ack(cl *client, callID string) error {
+	return s.locked(func(f *fx) error {
+		c, err := s.singleLocked(callID, cl)
+		if err != nil {
+			return err
+		}
+		if cl.acct.ID != c.Initiator.ID {
+			return ErrPermission
+		}
+		if c.State == StateConnected {
+			return nil
+		}
+		if c.State != StateAnswered {
+			return ErrState
+		}
+		c.timer.Stop()
+		c.State, c.Status, c.By, c.wasConnected = StateConnected, StConnected, cl.acct.ID, true
+		for _, p := range c.parties {
+			p.state = PartyConnected
+		}
+		f.log(c.Customer, c.Initiator, oplog.VoiceCallStarted, "single call with "+c.parties[1].Name)
+		s.recomputeLocked(c.Customer)
+		s.publishCallLocked(c)
+		return nil
+	})
+}
+
+// Cancel is the caller's cancel before the call connected (487; the callee misses it).
+func (s *Service) Cancel(cl *client, callID string) error {
+	return s.locked(func(f *fx) error {
+		c, err := s.singleLocked(callID, cl)
+		if err != nil {
+			return err
+		}
+		if cl.acct.ID != c.Initiator.ID {
+			return ErrPermission
+		}
+		if c.State == StateConnected {
+			return ErrState
+		}
+		f.log(c.Customer, c.Initiator, oplog.IndividualCallCanc, "call to "+c.parties[1].Name+" canceled")
+		if c.State != StateAnswered {
+			s.missedLocked(f, c, StCancel)
+		}
+		s.endCallLocked(f, c, StCancel, cl.acct.ID)
+		return nil
+	})
+}
+
+// Bye ends a call: any party of an individual call, the initiator (or a dispatcher) of the others. A party
+// that is not allowed to end the call leaves it (bye_myself).
+func (s *Service) Bye(cl *client, callID string) error {
+	return s.locked(func(f *fx) error {
+		c := s.calls[callID]
+		if c == nil || c.ended || c.Customer != cl.acct.Customer {
+			return ErrNotFound
+		}
+		switch {
+		case c.Kind == Single:
+			if c.party(cl.acct.ID) == nil {
+				return ErrPermission
+			}
+			if c.State != StateConnected {
+				return ErrState // before it connected: cancel (caller) or a status (callee)
+			}
+		case cl.acct.ID == c.Initiator.ID || cl.acct.Dispatcher():
+		default:
+			return s.leaveLocked(f, c, cl)
+		}
+		s.endCallLocked(f, c, StOK, cl.acct.ID)
+		return nil
+	})
+}
+
+// ByeMyself leaves a call (spec verb bye_myself); the call goes on for the others. An individual call, or a
+// temporary group left with fewer than two parties, ends.
+func (s *Service) ByeMyself(cl *client, callID string) error {
+	return s.locked(func(f *fx) error {
+		c := s.calls[callID]
+		if c == nil || c.ended || c.Customer != cl.acct.Customer {
+			return ErrNotFound
+		}
+		if c.Kind == Single {
+			if c.party(cl.acct.ID) == nil {
+				return ErrPermission
+			}
+			s.endCallLocked(f, c, StOK, cl.acct.ID)
+			return nil
+		}
+		return s.leaveLocked(f, c, cl)
+	})
+}
+
+func (s *Service) leaveLocked(f *fx, c *Call, cl *client) error {
+	p := c.party(cl.acct.ID)
+	if p == nil {
+		return ErrPermission
+	}
+	if cl.acct.ID == c.Initiator.ID {
+		s.endCallLocked(f, c, StOK, cl.acct.ID)
+		return nil
+	}
+	p.state = PartyLeft
+	holder := c.floor.Holder != nil && c.floor.Holder.Account == cl.acct.ID
+	if was, next := c.floor.Release(cl.acct.ID); was && holder {
+		s.endBurstLocked(f, c, "released", true)
+		s.afterReleaseLocked(f, c, next)
+	}
+	if c.Kind == Temp && c.connectedParties() < 2 {
+		s.endCallLocked(f, c, StOK, cl.acct.ID)
+		return nil
+	}
+	s.recomputeLocked(c.Customer)
+	s.publishCallLocked(c)
+	return nil
+}
+
+func (c *Call) connectedParties() int {
+	n := 0
+	for _, p := range c.parties {
+		if p.state == PartyConnected {
+			n++
+		}
+	}
+	return n
+}
+
+func (s *Service) singleLocked(callID string, cl *client) (*Call, error) {
+	c := s.calls[callID]
+	if c == nil || c.ended || c.Customer != cl.acct.Customer || c.Kind != Single {
+		return nil, ErrNotFound
+	}
+	if c.party(cl.acct.ID) == nil {
+		return nil, ErrPermission
+	}
+	return c, nil
+}
+
+// ringTimeout ends an individual call not answered and acknowledged in time (408; missed if unanswered).
+func (s *Service) ringTimeout(c *Call) {
+	_ = s.locked(func(f *fx) error {
+		if c.ended || c.State == StateConnected {
+			return nil
+		}
+		if c.State != StateAnswered {
+			s.missedLocked(f, c, StTimeout)
+		}
+		s.endCallLocked(f, c, StTimeout, "")
+		return nil
+	})
+}
+
+// missedLocked records a missed individual call for the callee (log 107) and tells its consoles.
+func (s *Service) missedLocked(f *fx, c *Call, status int) {
+	caller, callee := c.Initiator, c.parties[1].Account
+	m := Missed{CallID: c.ID, CalleeID: callee.ID, CallerID: caller.ID, CallerName: caller.Name, Status: status,
+		Time: time.Now().UnixMilli()}
+	f.then(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := s.store.AddMissed(ctx, c.Customer, m); err == nil {
+			s.hub.SendTo(callee.ID, "call.missed", m)
+		}
+		s.log.Write(ctx, c.Customer, callee.ID, callee.Name, oplog.MissedCall,
+			"missed call from "+caller.Name+" ("+caller.ID+"), "+strconv.Itoa(status))
+	})
+}
