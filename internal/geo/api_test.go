@@ -248,7 +248,7 @@ func TestMarksAndCustomAPI(t *testing.T) {
 	run(t, s, []scenario{
 		{name: "add point mark", method: "POST", path: "/ds/custom/addMark", token: tokA,
 			params: map[string]any{"type": "point", "name": "Depot", "geometry": point, "color": "#ff0000", "link": "https://example.com/depot?id=1", "remark": "gate 2"},
-			code: "0", check: func(t *testing.T, r testkit.Reply) {
+			code:   "0", check: func(t *testing.T, r testkit.Reply) {
 				var m geo.Mark
 				r.Into(t, &m)
 				markA = m.ID

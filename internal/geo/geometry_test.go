@@ -116,8 +116,8 @@ func TestCompileFence(t *testing.T) {
 		{ShapeCircle, poly, 500, false},
 		{ShapePolygon, `{"type":"Point","coordinates":[29,41]}`, 0, false},
 		{ShapePolygon, `{"type":"Polygon","coordinates":[[[28,40],[29,40],[28,40]]]}`, 0, false}, // 2 vertices
-		{ShapePolygon, `{"type":"Polygon","coordinates":[[[28,40],[29,40],[30,40]]]}`, 0, false},  // no area
-		{ShapePolygon, `{"type":"Polygon","coordinates":[[[28,40],[29,95],[29,41]]]}`, 0, false},  // lat 95
+		{ShapePolygon, `{"type":"Polygon","coordinates":[[[28,40],[29,40],[30,40]]]}`, 0, false}, // no area
+		{ShapePolygon, `{"type":"Polygon","coordinates":[[[28,40],[29,95],[29,41]]]}`, 0, false}, // lat 95
 		{ShapePolygon, `[1,2]`, 0, false},
 		{ShapePolygon, ``, 0, false},
 		{"hexagon", poly, 0, false},
