@@ -5,10 +5,12 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"regexp"
 	"strconv"
 	"time"
 
+	"tenfour/internal/branding"
 	"tenfour/internal/platform/db"
 )
 
@@ -146,11 +148,15 @@ func (s *Service) loadCustomer(ctx context.Context, id int64) (*customer, error)
 	if err != nil {
 		return nil, err
 	}
-	// The configuration is stored as JSON text; a broken value must not break sign-in, so it reads as {}.
-	c.DSConfig = json.RawMessage(ds)
-	var probe map[string]any
-	if json.Unmarshal(c.DSConfig, &probe) != nil || probe == nil {
-		c.DSConfig = json.RawMessage(`{}`)
+	// The console gets every feature key (1 when not configured). A broken stored value must not break
+	// sign-in, so it reads as "nothing configured".
+	cfg, err := branding.ParseDSConfig(ds)
+	if err != nil {
+		slog.WarnContext(ctx, "customer ds_config unreadable; using defaults", "customer", id, "err", err)
+		cfg = nil
+	}
+	if c.DSConfig, err = json.Marshal(cfg.Effective()); err != nil {
+		return nil, err
 	}
 	return &c, nil
 }

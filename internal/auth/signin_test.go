@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tenfour/internal/auth"
+	"tenfour/internal/branding"
 	"tenfour/internal/config"
 	"tenfour/internal/testkit"
 )
@@ -61,7 +62,7 @@ func checkSessionFields(t *testing.T, f *fixture, a sessionAnswer) {
 		t.Errorf("media addresses %v %q, want %s", a.Media, a.FileURL, f.URL)
 	}
 	var ds map[string]int
-	if err := json.Unmarshal(a.DSConfig, &ds); err != nil || ds["map"] != 1 || ds["broadcast"] != 0 || len(ds) != 2 {
+	if err := json.Unmarshal(a.DSConfig, &ds); err != nil || ds["map"] != 1 || ds["broadcast"] != 0 || len(ds) != len(branding.FeatureKeys) || ds["patrol"] != 1 {
 		t.Errorf("dsConfig %s", a.DSConfig)
 	}
 }

@@ -134,8 +134,8 @@ func (c DSConfig) Effective() DSConfig {
 	return out
 }
 
-// parseDSConfig reads the stored JSON leniently: numbers, numeric strings and booleans.
-func parseDSConfig(raw string) (DSConfig, error) {
+// ParseDSConfig reads stored data-source configuration JSON leniently: numbers, numeric strings and booleans.
+func ParseDSConfig(raw string) (DSConfig, error) {
 	var m map[string]json.RawMessage
 	if raw == "" {
 		return DSConfig{}, nil
@@ -183,7 +183,7 @@ func (s *Store) DSConfig(ctx context.Context, customerID int64) (DSConfig, error
 	if err != nil {
 		return nil, err
 	}
-	return parseDSConfig(raw)
+	return ParseDSConfig(raw)
 }
 
 // SetDSConfig replaces a customer's data-source configuration. Keys are identifiers (known feature keys and
