@@ -159,11 +159,10 @@ func (s *Service) step(ctx context.Context, p Plan, now time.Time, ts TermState)
 // prompt sends `lonework.check` without holding up the engine; the caller holds mu.
 func (s *Service) prompt(p Plan, now int64) {
 	s.inflight[p.ID] = true
-	s.prompts.Add(1)
+	s.pending++
 	deadline := p.Deadline
 	data := map[string]any{"workId": p.ID, "countdown": (deadline - now + 999) / 1000, "deadline": deadline, "serverTime": now}
 	go func() {
-		defer s.prompts.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), s.hub.AckTimeout())
 		_, err := s.hub.Request(ctx, p.MsID, TermCheck, data)
 		cancel()
@@ -174,6 +173,10 @@ func (s *Service) prompt(p Plan, now int64) {
 func (s *Service) promptDone(p Plan, deadline int64, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer func() {
+		s.pending--
+		s.idle.Broadcast()
+	}()
 	delete(s.inflight, p.ID)
 	if errors.Is(err, realtime.ErrNotOnline) {
 		return // not delivered: the next tick prompts again once the terminal is back
@@ -200,8 +203,14 @@ func (s *Service) promptDone(p Plan, deadline int64, err error) {
 	s.publishState(cur, now.UnixMilli())
 }
 
-// Settle waits until no prompt is waiting for a terminal (tests).
-func (s *Service) Settle() { s.prompts.Wait() }
+// Settle waits until no prompt is waiting for a terminal (tests, shutdown).
+func (s *Service) Settle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.pending > 0 {
+		s.idle.Wait()
+	}
+}
 
 // finish stops a plan now; the caller holds mu.
 func (s *Service) finish(ctx context.Context, p Plan, now time.Time) error {

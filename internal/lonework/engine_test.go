@@ -50,7 +50,11 @@ func (h *fakeHub) setOnline(ms string, on bool) {
 	defer h.mu.Unlock()
 	h.online[ms] = on
 }
-func (h *fakeHub) setAnswer(ms string, err error) { h.mu.Lock(); defer h.mu.Unlock(); h.answer[ms] = err }
+func (h *fakeHub) setAnswer(ms string, err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.answer[ms] = err
+}
 
 func (h *fakeHub) Request(ctx context.Context, ms, typ string, data any) (json.RawMessage, error) {
 	h.mu.Lock()

@@ -57,7 +57,8 @@ type Service struct {
 	offlineSince map[WorkID]time.Time
 	delivered    map[WorkID]int64 // the deadline whose prompt reached the terminal
 	inflight     map[WorkID]bool  // a prompt request is waiting for the terminal's ack
-	prompts      sync.WaitGroup
+	pending      int              // prompts in flight
+	idle         *sync.Cond       // signalled when pending drops
 }
 
 // New builds the service. hub may be a *realtime.Hub or a fake; log may not be nil.
@@ -73,6 +74,7 @@ func New(d *db.DB, hub Hub, log *oplog.Log, th Thresholds) *Service {
 	}
 	s := &Service{db: d, store: NewStore(d), hub: hub, log: log, th: th,
 		offlineSince: map[WorkID]time.Time{}, delivered: map[WorkID]int64{}, inflight: map[WorkID]bool{}}
+	s.idle = sync.NewCond(&s.mu)
 	s.SetClock(nil)
 	return s
 }

@@ -1,0 +1,560 @@
+package lonework_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tenfour/internal/lonework"
+	"tenfour/internal/sos/safetytest"
+	"tenfour/internal/testkit"
+)
+
+const wait = 5 * time.Second
+
+// env is a running server with a controllable lone-work clock and two customers.
+type env struct {
+	t     *testing.T
+	s     *testkit.Server
+	f     safetytest.Fleet
+	other safetytest.Fleet
+	tok   string
+	otok  string
+
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newEnv(t *testing.T) *env {
+	s := testkit.Start(t)
+	e := &env{t: t, s: s, now: time.Now().UTC().Truncate(time.Minute)}
+	s.LoneWork.SetClock(e.clock)
+	e.f = safetytest.Seed(t, s.DB, 4, "")
+	e.other = safetytest.Seed(t, s.DB, 1, "")
+	e.tok = e.f.Token(t, s.DB)
+	e.otok = e.other.Token(t, s.DB)
+	return e
+}
+
+func (e *env) clock() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now }
+
+// at moves the lone-work clock and runs an engine pass (the server's own loop may run one too: same result).
+func (e *env) at(d time.Duration) {
+	e.t.Helper()
+	e.mu.Lock()
+	e.now = e.now.Add(d)
+	e.mu.Unlock()
+	if err := e.s.LoneWork.Tick(context.Background()); err != nil {
+		e.t.Fatal(err)
+	}
+	e.s.LoneWork.Settle()
+}
+
+func (e *env) do(method, path, tok string, params map[string]any) safetytest.Reply {
+	e.t.Helper()
+	return safetytest.Do(e.t, e.s.URL, method, path, tok, params)
+}
+
+func (e *env) ms(d time.Duration) int64 { return e.clock().Add(d).UnixMilli() }
+
+// add creates a plan for terminal i starting in `in` (30 min, every 10, countdown 60 s) and returns it.
+func (e *env) add(i int, in time.Duration) lonework.Plan {
+	e.t.Helper()
+	return e.addFor(i, in, 30)
+}
+
+// addFor is add with a duration in minutes.
+func (e *env) addFor(i int, in time.Duration, minutes int) lonework.Plan {
+	e.t.Helper()
+	r := e.do(http.MethodPost, "/ds/loneWork/add", e.tok, map[string]any{"msIds": []string{e.f.Terminals[i]},
+		"sTime": e.ms(in), "duration": minutes, "interval": 10, "countdown": 60})
+	if r.Code != "0" {
+		e.t.Fatalf("add: %s %s", r.Code, r.Msg)
+	}
+	var page struct{ List []lonework.Plan }
+	r.Into(e.t, &page)
+	return page.List[0]
+}
+
+func (e *env) plan(id lonework.WorkID) (lonework.Plan, bool) {
+	p, err := e.s.LoneWork.Store().Get(context.Background(), e.f.CustomerID, id)
+	return p, err == nil
+}
+
+func (e *env) count(table string, customerID int64) int {
+	e.t.Helper()
+	var n int
+	if err := e.s.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM `+table+` WHERE customer_id = ?`, customerID).Scan(&n); err != nil {
+		e.t.Fatal(err)
+	}
+	return n
+}
+
+func (e *env) logs(typ int) int {
+	e.t.Helper()
+	var n int
+	if err := e.s.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM oplog WHERE customer_id = ? AND type = ?`, e.f.CustomerID, typ).Scan(&n); err != nil {
+		e.t.Fatal(err)
+	}
+	return n
+}
+
+// POST /ds/loneWork/add: every rule, good and bad; refusals store nothing.
+func TestAddScenarios(t *testing.T) {
+	e := newEnv(t)
+	con := safetytest.Console(t, e.s.URL, e.tok)
+	T := e.f.Terminals
+	day := e.clock().Add(2 * time.Hour)
+	base := func(extra map[string]any) map[string]any {
+		m := map[string]any{"msIds": []string{T[0]}, "sTime": e.ms(time.Hour), "duration": 60, "interval": 20}
+		for k, v := range extra {
+			if v == nil {
+				delete(m, k)
+			} else {
+				m[k] = v
+			}
+		}
+		return m
+	}
+	cases := []struct {
+		name   string
+		tok    string
+		params map[string]any
+		status int
+		code   string
+		plans  int // plans stored by this call
+	}{
+		{"no token", "", base(nil), 401, "105", 0},
+		{"other customer's console, our terminal", e.otok, base(nil), 404, "404", 0},
+		{"no terminal", e.tok, base(map[string]any{"msIds": []string{}}), 400, "80", 0},
+		{"five terminals", e.tok, base(map[string]any{"msIds": []string{T[0], T[1], T[2], T[3], e.other.Terminals[0]}}), 400, "81", 0},
+		{"foreign terminal among ours", e.tok, base(map[string]any{"msIds": []string{T[1], e.other.Terminals[0]}}), 404, "404", 0},
+		{"no date or time", e.tok, base(map[string]any{"sTime": nil}), 400, "86", 0},
+		{"no duration", e.tok, base(map[string]any{"duration": nil}), 400, "82", 0},
+		{"duration above a day", e.tok, base(map[string]any{"duration": 1441}), 400, "83", 0},
+		{"no interval", e.tok, base(map[string]any{"interval": nil}), 400, "84", 0},
+		{"interval above duration", e.tok, base(map[string]any{"interval": 61}), 400, "85", 0},
+		{"begin equals end", e.tok, base(map[string]any{"duration": nil, "eTime": e.ms(time.Hour)}), 400, "87", 0},
+		{"in the past", e.tok, base(map[string]any{"sTime": e.ms(-2 * time.Hour)}), 400, "97", 0},
+		{"four terminals by date and time", e.tok, base(map[string]any{"msIds": T, "sTime": nil,
+			"date": day.Format(time.DateOnly), "time": day.Format("15:04")}), 200, "0", 4},
+		{"one terminal, comma list, spec aliases", e.tok, map[string]any{"msIds": T[0], "sTime": e.ms(5 * time.Hour),
+			"wTime": "30", "hb": "10"}, 200, "0", 1},
+		{"overlapping the terminal's plan", e.tok, base(map[string]any{"sTime": e.ms(2*time.Hour + 30*time.Minute)}), 409, "89", 0},
+	}
+	stored := 0
+	for _, c := range cases {
+		r := e.do(http.MethodPost, "/ds/loneWork/add", c.tok, c.params)
+		if r.Status != c.status || r.Code != c.code {
+			t.Errorf("%s: %d %s (%s), want %d %s", c.name, r.Status, r.Code, r.Msg, c.status, c.code)
+		}
+		stored += c.plans
+		if n := e.count("lone_works", e.f.CustomerID); n != stored {
+			t.Fatalf("%s: %d plans stored, want %d", c.name, n, stored)
+		}
+	}
+	if n := e.logs(120); n != 2 {
+		t.Fatalf("log 120 written %d times, want 2", n)
+	}
+	if n := e.count("lone_works", e.other.CustomerID); n != 0 {
+		t.Fatalf("other customer got %d plans", n)
+	}
+	ev := con.Event(lonework.EventState, wait)
+	var p lonework.Plan
+	ev.Into(t, &p)
+	if p.WorkState != lonework.Waiting || p.Date != day.Format(time.DateOnly) || p.Duration != 60 || p.Interval != 20 {
+		t.Fatalf("state event %s", ev.Data)
+	}
+}
+
+// PUT /ds/loneWork/update: editable only while waiting and normal; refusals change nothing.
+func TestUpdateScenarios(t *testing.T) {
+	e := newEnv(t)
+	waiting := e.add(0, time.Hour)
+	working := e.add(1, 0)
+	alarmed := e.add(2, 0)
+	e.at(0) // working and alarmed start
+	if r := e.do(http.MethodPost, "/ds/loneWork/addAlarm", e.tok, map[string]any{"workId": alarmed.ID, "reason": 5}); r.Code != "0" {
+		t.Fatal(r.Code, r.Msg)
+	}
+	cases := []struct {
+		name   string
+		tok    string
+		params map[string]any
+		status int
+		code   string
+	}{
+		{"missing id", e.tok, map[string]any{"interval": 5}, 400, "400"},
+		{"bad id", e.tok, map[string]any{"id": "x", "interval": 5}, 400, "400"},
+		{"unknown id", e.tok, map[string]any{"id": 99999, "interval": 5}, 404, "404"},
+		{"other customer's id", e.otok, map[string]any{"id": waiting.ID, "interval": 5}, 404, "404"},
+		{"in progress", e.tok, map[string]any{"id": working.ID, "interval": 5}, 409, "88"},
+		{"in alarm", e.tok, map[string]any{"id": alarmed.ID, "interval": 5}, 409, "88"},
+		{"interval above duration", e.tok, map[string]any{"id": waiting.ID, "interval": 31}, 400, "85"},
+		{"duration above a day", e.tok, map[string]any{"id": waiting.ID, "duration": 2000}, 400, "83"},
+		{"edit interval only", e.tok, map[string]any{"id": waiting.ID, "interval": 5}, 200, "0"},
+		{"move by date and time", e.tok, map[string]any{"id": waiting.ID, "date": e.clock().Add(3 * time.Hour).Format(time.DateOnly),
+			"time": e.clock().Add(3 * time.Hour).Format("15:04")}, 200, "0"},
+	}
+	for _, c := range cases {
+		before, _ := e.plan(waiting.ID)
+		r := e.do(http.MethodPut, "/ds/loneWork/update", c.tok, c.params)
+		if r.Status != c.status || r.Code != c.code {
+			t.Errorf("%s: %d %s (%s), want %d %s", c.name, r.Status, r.Code, r.Msg, c.status, c.code)
+		}
+		if after, _ := e.plan(waiting.ID); c.code != "0" && after != before {
+			t.Fatalf("%s changed the plan: %+v → %+v", c.name, before, after)
+		}
+	}
+	got, _ := e.plan(waiting.ID)
+	if got.Interval != 5 || got.Duration != 30 || got.STime != e.ms(3*time.Hour) {
+		t.Fatalf("edited plan %+v", got)
+	}
+	// Ending a plan in progress early is the one change it accepts.
+	r := e.do(http.MethodPut, "/ds/loneWork/update", e.tok, map[string]any{"id": working.ID, "enabled": 0})
+	var ended lonework.Plan
+	r.Into(t, &ended)
+	if r.Code != "0" || ended.WorkState != lonework.Done || ended.Status != lonework.StatusOver {
+		t.Fatalf("end early: %s %+v", r.Code, ended)
+	}
+	if r := e.do(http.MethodPut, "/ds/loneWork/update", e.tok, map[string]any{"id": working.ID, "interval": 5}); r.Code != "88" {
+		t.Fatalf("edit an ended plan: %s", r.Code)
+	}
+	if n := e.logs(121); n != 3 {
+		t.Fatalf("log 121 written %d times, want 3", n)
+	}
+}
+
+// DELETE /ds/loneWork/delete: all or none; not while in progress or in alarm.
+func TestDeleteScenarios(t *testing.T) {
+	e := newEnv(t)
+	con := safetytest.Console(t, e.s.URL, e.tok)
+	a := e.add(0, time.Hour)
+	b := e.add(1, time.Hour)
+	working := e.add(2, 0)
+	e.at(0)
+	cases := []struct {
+		name   string
+		tok    string
+		params map[string]any
+		status int
+		code   string
+		left   int
+	}{
+		{"no id", e.tok, map[string]any{}, 400, "400", 3},
+		{"other customer's token", e.otok, map[string]any{"id": a.ID}, 404, "404", 3},
+		{"one unknown among good ones", e.tok, map[string]any{"ids": a.ID.String() + ",99999"}, 404, "404", 3},
+		{"in progress among good ones", e.tok, map[string]any{"ids": a.ID.String() + "," + working.ID.String()}, 409, "88", 3},
+		{"two waiting", e.tok, map[string]any{"ids": a.ID.String() + "," + b.ID.String()}, 200, "0", 1},
+		{"already gone", e.tok, map[string]any{"id": a.ID}, 404, "404", 1},
+	}
+	for _, c := range cases {
+		r := e.do(http.MethodDelete, "/ds/loneWork/delete", c.tok, c.params)
+		if r.Status != c.status || r.Code != c.code {
+			t.Errorf("%s: %d %s (%s), want %d %s", c.name, r.Status, r.Code, r.Msg, c.status, c.code)
+		}
+		if n := e.count("lone_works", e.f.CustomerID); n != c.left {
+			t.Fatalf("%s: %d plans left, want %d", c.name, n, c.left)
+		}
+	}
+	if n := e.logs(122); n != 1 {
+		t.Fatalf("log 122 written %d times", n)
+	}
+	ev := con.Event(lonework.EventRemoved, wait)
+	if !strings.Contains(string(ev.Data), `"`+a.ID.String()+`"`) || !strings.Contains(string(ev.Data), `"`+b.ID.String()+`"`) {
+		t.Fatalf("removed event %s", ev.Data)
+	}
+}
+
+// GET /ds/loneWork/list with filters; live fields (work state, countdown deadline, server time).
+func TestListScenarios(t *testing.T) {
+	e := newEnv(t)
+	a := e.add(0, time.Hour)
+	b := e.add(1, 0)
+	term := safetytest.Terminal(t, e.s.URL, e.f.Terminals[1])
+	e.at(0)
+	go e.at(10 * time.Minute) // b is prompted: countdown running
+	req := term.Wait(wait, func(f safetytest.Frame) bool { return f.Type == lonework.TermCheck && f.ID != 0 })
+	term.Reply(req.Frame, "0", nil)
+	e.s.LoneWork.Settle()
+	today := e.clock().Format(time.DateOnly)
+	cases := []struct {
+		name   string
+		tok    string
+		params map[string]any
+		code   string
+		want   []lonework.WorkID
+	}{
+		{"all, latest start first", e.tok, nil, "0", []lonework.WorkID{a.ID, b.ID}},
+		{"one terminal", e.tok, map[string]any{"msId": e.f.Terminals[1]}, "0", []lonework.WorkID{b.ID}},
+		{"status normal", e.tok, map[string]any{"status": 0}, "0", []lonework.WorkID{a.ID, b.ID}},
+		{"status alarm", e.tok, map[string]any{"status": 1}, "0", nil},
+		{"today", e.tok, map[string]any{"queryDate": today}, "0", []lonework.WorkID{a.ID, b.ID}},
+		{"another day", e.tok, map[string]any{"queryDate": e.clock().AddDate(0, 0, 3).Format(time.DateOnly)}, "0", nil},
+		{"page 2 of 1", e.tok, map[string]any{"pageNo": 2, "pageSize": 1}, "0", []lonework.WorkID{b.ID}},
+		{"other customer", e.otok, nil, "0", nil},
+		{"bad status", e.tok, map[string]any{"status": 9}, "400", nil},
+		{"bad date", e.tok, map[string]any{"queryDate": "soon"}, "400", nil},
+		{"no token", "", nil, "105", nil},
+	}
+	for _, c := range cases {
+		r := e.do(http.MethodGet, "/ds/loneWork/list", c.tok, c.params)
+		if r.Code != c.code {
+			t.Errorf("%s: code %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
+			continue
+		}
+		if c.code != "0" {
+			continue
+		}
+		var page struct {
+			Total int
+			List  []lonework.Plan
+		}
+		r.Into(t, &page)
+		if len(page.List) != len(c.want) {
+			t.Errorf("%s: %d plans, want %d", c.name, len(page.List), len(c.want))
+			continue
+		}
+		for i, w := range c.want {
+			if page.List[i].ID != w {
+				t.Errorf("%s: item %d is %s, want %s", c.name, i, page.List[i].ID, w)
+			}
+		}
+		for _, p := range page.List {
+			if p.ID == b.ID && (p.WorkState != lonework.Working || p.Deadline != e.ms(time.Minute) || p.ServerTime != e.ms(0) || p.RealStart == 0) {
+				t.Errorf("%s: live fields of the running plan %+v", c.name, p)
+			}
+		}
+	}
+}
+
+// Lone-work alarms: addAlarm, updateAlarm, findAlarm and the report, good and bad, tenant-scoped.
+func TestAlarmScenarios(t *testing.T) {
+	e := newEnv(t)
+	con := safetytest.Console(t, e.s.URL, e.tok)
+	waiting := e.add(0, time.Hour)
+	w := e.add(1, 0)
+	e.at(0)
+	addCases := []struct {
+		name   string
+		tok    string
+		params map[string]any
+		code   string
+	}{
+		{"not in progress", e.tok, map[string]any{"workId": waiting.ID, "reason": 2}, "96"},
+		{"bad reason", e.tok, map[string]any{"workId": w.ID, "reason": 9}, "400"},
+		{"no reason", e.tok, map[string]any{"workId": w.ID}, "400"},
+		{"no work id", e.tok, map[string]any{"reason": 2}, "400"},
+		{"other customer's plan", e.otok, map[string]any{"workId": w.ID, "reason": 2}, "404"},
+		{"good", e.tok, map[string]any{"workId": w.ID, "reason": 4}, "0"},
+	}
+	for _, c := range addCases {
+		if r := e.do(http.MethodPost, "/ds/loneWork/addAlarm", c.tok, c.params); r.Code != c.code {
+			t.Errorf("addAlarm %s: %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
+		}
+		want := 0
+		if c.code == "0" {
+			want = 1
+		}
+		if n := e.count("lone_work_alarms", e.f.CustomerID); n > want {
+			t.Fatalf("addAlarm %s: %d alarms stored", c.name, n)
+		}
+	}
+	ev := con.Event(lonework.EventAlarm, wait)
+	var a lonework.Alarm
+	ev.Into(t, &a)
+	if ev.Seq == 0 || a.WorkID != w.ID || a.Reason != lonework.ReasonBusy || a.MsID != e.f.Terminals[1] || a.AlarmTime != e.ms(0) {
+		t.Fatalf("alarm event seq %d %s", ev.Seq, ev.Data)
+	}
+	if p, _ := e.plan(w.ID); p.Status != lonework.StatusAlarm || p.AlarmCount != 1 {
+		t.Fatalf("plan after addAlarm %+v", p)
+	}
+
+	long := strings.Repeat("y", lonework.MaxRemark+1)
+	updCases := []struct {
+		name   string
+		tok    string
+		params map[string]any
+		code   string
+	}{
+		{"no remark", e.tok, map[string]any{"id": a.ID}, "400"},
+		{"remark too long", e.tok, map[string]any{"id": a.ID, "remark": long}, "400"},
+		{"no id", e.tok, map[string]any{"remark": "x"}, "400"},
+		{"other customer's alarm", e.otok, map[string]any{"id": a.ID, "remark": "hijack"}, "404"},
+		{"good", e.tok, map[string]any{"id": a.ID, "remark": "called, he is fine"}, "0"},
+	}
+	for _, c := range updCases {
+		if r := e.do(http.MethodPut, "/ds/loneWork/updateAlarm", c.tok, c.params); r.Code != c.code {
+			t.Errorf("updateAlarm %s: %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
+		}
+	}
+	up := con.Event(lonework.EventAlarmUpdated, wait)
+	var ua lonework.Alarm
+	up.Into(t, &ua)
+	if ua.Remark != "called, he is fine" || ua.Handler != e.f.Dispatcher || up.Seq == 0 {
+		t.Fatalf("alarmUpdated %s", up.Data)
+	}
+	if p, _ := e.plan(w.ID); p.Status != lonework.StatusNormal {
+		t.Fatalf("plan after handling: %+v", p)
+	}
+
+	today := e.clock().Format(time.DateOnly)
+	findCases := []struct {
+		name   string
+		tok    string
+		params map[string]any
+		code   string
+		n      int
+	}{
+		{"by plan", e.tok, map[string]any{"ids": w.ID}, "0", 1},
+		{"by plan and day", e.tok, map[string]any{"ids": w.ID.String() + "," + waiting.ID.String(), "queryDate": today}, "0", 1},
+		{"by plan, day as ms", e.tok, map[string]any{"ids": w.ID, "queryDate": e.ms(0)}, "0", 1},
+		{"another day", e.tok, map[string]any{"ids": w.ID, "queryDate": e.clock().AddDate(0, 0, -2).Format(time.DateOnly)}, "0", 0},
+		{"other customer's plan ids", e.otok, map[string]any{"ids": w.ID}, "0", 0},
+		{"no ids", e.tok, map[string]any{}, "400", 0},
+		{"bad ids", e.tok, map[string]any{"ids": "a,b"}, "400", 0},
+	}
+	for _, c := range findCases {
+		r := e.do(http.MethodGet, "/ds/loneWork/findAlarm", c.tok, c.params)
+		if r.Code != c.code {
+			t.Errorf("findAlarm %s: %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
+			continue
+		}
+		if c.code == "0" {
+			var page struct{ List []lonework.Alarm }
+			r.Into(t, &page)
+			if len(page.List) != c.n {
+				t.Errorf("findAlarm %s: %d alarms, want %d", c.name, len(page.List), c.n)
+			}
+		}
+	}
+
+	now := e.clock()
+	from := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+	to := time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+	repCases := []struct {
+		name   string
+		tok    string
+		params map[string]any
+		code   string
+		n      int
+	}{
+		{"this month", e.tok, map[string]any{"sTime": from, "eTime": to}, "0", 1},
+		{"terminal filter", e.tok, map[string]any{"sTime": from, "eTime": to, "msIds": []string{e.f.Terminals[0]}}, "0", 0},
+		{"other customer", e.otok, map[string]any{"sTime": from, "eTime": to}, "0", 0},
+		{"no range", e.tok, map[string]any{}, "400", 0},
+		{"start after end", e.tok, map[string]any{"sTime": to, "eTime": from}, "93", 0},
+		{"cross month", e.tok, map[string]any{"sTime": from - 1, "eTime": to}, "95", 0},
+	}
+	for _, c := range repCases {
+		r := e.do(http.MethodPost, "/ds/report/findLoneWorkAlarm", c.tok, c.params)
+		if r.Code != c.code {
+			t.Errorf("report %s: %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
+			continue
+		}
+		if c.code == "0" {
+			var page struct {
+				Total int
+				List  []lonework.Alarm
+			}
+			r.Into(t, &page)
+			if page.Total != c.n || len(page.List) != c.n {
+				t.Errorf("report %s: %d alarms, want %d", c.name, page.Total, c.n)
+			}
+		}
+	}
+}
+
+// The whole loop over a real socket: the terminal is prompted, checks in, later forgets; the console sees the
+// live state and a durable alarm with the reason.
+func TestTerminalLoop(t *testing.T) {
+	e := newEnv(t)
+	con := safetytest.Console(t, e.s.URL, e.tok)
+	term := safetytest.Terminal(t, e.s.URL, e.f.Terminals[0])
+	if r := con.Call(lonework.ReqCheckin, map[string]any{}); r.Code != "107" {
+		t.Fatalf("console check-in: %s", r.Code)
+	}
+	if r := term.Call(lonework.ReqCheckin, map[string]any{}); r.Code != "96" {
+		t.Fatalf("check-in without lone work: %s", r.Code)
+	}
+	p := e.addFor(0, time.Minute, 120)
+	r := term.Call(lonework.ReqGet, map[string]any{})
+	var mine struct{ List []lonework.Plan }
+	r.Into(t, &mine)
+	if len(mine.List) != 1 || mine.List[0].ID != p.ID {
+		t.Fatalf("lonework.get: %s", r.Data)
+	}
+	e.at(time.Minute)
+	term.Event(lonework.TermStart, wait)
+
+	// First check: prompted, acknowledged, checked in.
+	go e.at(10 * time.Minute)
+	req := term.Wait(wait, func(f safetytest.Frame) bool { return f.Type == lonework.TermCheck && f.ID != 0 })
+	var check struct {
+		WorkID    string `json:"workId"`
+		Countdown int    `json:"countdown"`
+		Deadline  int64  `json:"deadline"`
+	}
+	req.Into(t, &check)
+	if check.WorkID != p.ID.String() || check.Countdown != 60 {
+		t.Fatalf("prompt %s", req.Data)
+	}
+	term.Reply(req.Frame, "0", nil)
+	con.Wait(wait, func(f safetytest.Frame) bool {
+		return f.Type == lonework.EventState && strings.Contains(string(f.Data), `"deadline":`+itoa(check.Deadline))
+	})
+	if r := term.Call(lonework.ReqCheckin, map[string]any{"workId": p.ID}); r.Code != "0" {
+		t.Fatalf("check-in: %s %s", r.Code, r.Msg)
+	}
+	con.Wait(wait, func(f safetytest.Frame) bool {
+		return f.Type == lonework.EventState && strings.Contains(string(f.Data), `"deadline":0`)
+	})
+
+	// Second check: the worker forgets.
+	waitFor(t, "first engine pass done", func() bool { p2, _ := e.plan(p.ID); return p2.Deadline == 0 })
+	go e.at(10 * time.Minute)
+	req = term.Wait(wait, func(f safetytest.Frame) bool { return f.Type == lonework.TermCheck && f.ID != 0 })
+	term.Reply(req.Frame, "0", nil)
+	waitFor(t, "prompt delivered", func() bool { p2, _ := e.plan(p.ID); return p2.Deadline != 0 })
+	e.s.LoneWork.Settle()
+	e.at(time.Minute)
+	ev := con.Event(lonework.EventAlarm, wait)
+	var a lonework.Alarm
+	ev.Into(t, &a)
+	if a.Reason != lonework.ReasonNoReply || a.WorkID != p.ID || ev.Seq == 0 {
+		t.Fatalf("alarm %s (seq %d)", ev.Data, ev.Seq)
+	}
+	// A console that reconnects gets the alarm from sync.
+	con2 := safetytest.Console(t, e.s.URL, e.tok)
+	if r := con2.Call("sync", map[string]any{"after": ev.Seq - 1}); r.Code != "0" {
+		t.Fatal(r.Code)
+	}
+	if got := con2.Event(lonework.EventAlarm, wait); got.Seq != ev.Seq {
+		t.Fatalf("replayed seq %d, want %d", got.Seq, ev.Seq)
+	}
+
+	// A terminal that answers busy.
+	e.s.LoneWork.Settle()
+	go e.at(10 * time.Minute)
+	req = term.Wait(wait, func(f safetytest.Frame) bool { return f.Type == lonework.TermCheck && f.ID != 0 })
+	term.Reply(req.Frame, lonework.BusyCode, nil)
+	ev = con.Event(lonework.EventAlarm, wait)
+	ev.Into(t, &a)
+	if a.Reason != lonework.ReasonBusy {
+		t.Fatalf("busy alarm %s", ev.Data)
+	}
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v", what, wait)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
