@@ -3,7 +3,6 @@ package geo_test
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -25,6 +24,13 @@ type scenario struct {
 	code   string // envelope code ("0" = success)
 	status int    // HTTP status; 0 = 200 for "0", else not checked
 	check  func(t *testing.T, r testkit.Reply)
+}
+
+// onEngines runs an API test against a server on each store engine (PostgreSQL when TENFOUR_TEST_PG is set).
+func onEngines(t *testing.T, fn func(t *testing.T, engine string)) {
+	for _, e := range testkit.Engines() {
+		t.Run(e, func(t *testing.T) { fn(t, e) })
+	}
 }
 
 func run(t *testing.T, s *testkit.Server, list []scenario) {
@@ -70,8 +76,10 @@ func logCount(t *testing.T, s *testkit.Server, customer int64, typ int) int {
 	return count(t, s.DB, `SELECT COUNT(*) FROM oplog WHERE customer_id = ? AND type = ?`, customer, typ)
 }
 
-func TestTrackAndReportAPI(t *testing.T) {
-	s := testkit.Start(t)
+func TestTrackAndReportAPI(t *testing.T) { onEngines(t, trackAndReportAPI) }
+
+func trackAndReportAPI(t *testing.T, engine string) {
+	s := testkit.StartOn(t, engine)
 	a, b := seed(t, s.DB, 2), seed(t, s.DB, 1)
 	tokA, tokB := a.token(t, s), b.token(t, s)
 	insertTrack(t, s, a.terminals[0])
@@ -174,8 +182,10 @@ func TestTrackAndReportAPI(t *testing.T) {
 	_ = tokB
 }
 
-func TestSnapshotBin(t *testing.T) {
-	s := testkit.Start(t)
+func TestSnapshotBin(t *testing.T) { onEngines(t, snapshotBin) }
+
+func snapshotBin(t *testing.T, engine string) {
+	s := testkit.StartOn(t, engine)
 	a, b := seed(t, s.DB, 2), seed(t, s.DB, 1)
 	tokA := a.token(t, s)
 	term := terminal(t, s, a.terminals[0])
@@ -234,8 +244,10 @@ func TestSnapshotBin(t *testing.T) {
 	}
 }
 
-func TestMarksAndCustomAPI(t *testing.T) {
-	s := testkit.Start(t)
+func TestMarksAndCustomAPI(t *testing.T) { onEngines(t, marksAndCustomAPI) }
+
+func marksAndCustomAPI(t *testing.T, engine string) {
+	s := testkit.StartOn(t, engine)
 	a, b := seed(t, s.DB, 1), seed(t, s.DB, 1)
 	tokA, tokB := a.token(t, s), b.token(t, s)
 	point := map[string]any{"type": "Point", "coordinates": []float64{29, 41}}
@@ -334,8 +346,10 @@ func TestMarksAndCustomAPI(t *testing.T) {
 	}
 }
 
-func TestFenceAPI(t *testing.T) {
-	s := testkit.Start(t)
+func TestFenceAPI(t *testing.T) { onEngines(t, fenceAPI) }
+
+func fenceAPI(t *testing.T, engine string) {
+	s := testkit.StartOn(t, engine)
 	a, b := seed(t, s.DB, 3), seed(t, s.DB, 1)
 	tokA, tokB := a.token(t, s), b.token(t, s)
 	var fb geo.Fence
@@ -546,6 +560,4 @@ func TestFenceAPI(t *testing.T) {
 			t.Errorf("log %d: %d, want %d", typ, n, want)
 		}
 	}
-	_ = json.Marshal
-	_ = tokB
 }

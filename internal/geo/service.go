@@ -1,10 +1,12 @@
 package geo
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
 	"tenfour/internal/oplog"
@@ -146,7 +148,7 @@ func (s *Service) Ingest(ctx context.Context, p identity.Principal, pts []Point,
 	if len(pts) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(pts, func(a, b Point) int { return int(a.Time - b.Time) })
+	slices.SortStableFunc(pts, func(a, b Point) int { return cmp.Compare(a.Time, b.Time) })
 	var crossings []alarmAt
 	var live Live
 	var writeLog bool
@@ -317,15 +319,7 @@ func (s *Service) LastPositions(customer int64) []LastGPS {
 		out = append(out, LastGPS{Mid: l.MsID, Lat: *l.Lat, Lng: *l.Lng, Speed: *l.Speed, Direction: *l.Direction,
 			Altitude: *l.Altitude, Time: l.Time})
 	}
-	slices.SortFunc(out, func(a, b LastGPS) int {
-		if a.Mid < b.Mid {
-			return -1
-		}
-		if a.Mid > b.Mid {
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b LastGPS) int { return strings.Compare(a.Mid, b.Mid) })
 	return out
 }
 
