@@ -23,11 +23,13 @@ import (
 	"tenfour/internal/geo"
 	"tenfour/internal/lonework"
 	"tenfour/internal/media"
+	"tenfour/internal/message"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
 	"tenfour/internal/sos"
+	"tenfour/internal/terminalctl"
 	"tenfour/web"
 )
 
@@ -118,6 +120,9 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	dirSvc.Routes(a.mux, require)
 	dirSvc.RegisterSocket(a.Hub)
 	a.OnPrepare(dirSvc.ResetPresence)
+	// [realtime] SMS relay (sms.send, pending delivery at terminal login) and remote control (call.set, param.set)
+	message.New(message.NewStore(d), a.Hub, a.Log).Register(a.Hub)
+	terminalctl.New(d, a.Hub, a.Log).Register(a.Hub)
 	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin
 	geoSvc := geo.New(d, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention})
 	geoSvc.OnTerminalChanged = dirSvc.TerminalChanged

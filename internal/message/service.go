@@ -1,0 +1,286 @@
+package message
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	"tenfour/internal/oplog"
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/realtime"
+)
+
+// maxParallel bounds the acknowledgements one group message waits on at once.
+const maxParallel = 16
+
+// Service sends messages and delivers the ones terminals missed.
+type Service struct {
+	Store *Store
+	hub   *realtime.Hub
+	log   *oplog.Log
+	now   func() time.Time
+
+	mu      sync.Mutex
+	flights map[flightKey]*flight // deliveries under way, so a send and a login never deliver one message twice
+}
+
+type flightKey struct {
+	msg int64
+	to  string
+}
+
+type flight struct {
+	done chan struct{}
+	err  error
+}
+
+// New builds the service.
+func New(s *Store, hub *realtime.Hub, log *oplog.Log) *Service {
+	return &Service{Store: s, hub: hub, log: log, now: time.Now, flights: map[flightKey]*flight{}}
+}
+
+// claim starts a delivery of a message to an account, or returns the one already under way (mine false).
+func (s *Service) claim(msg int64, to string) (*flight, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := flightKey{msg, to}
+	if f := s.flights[k]; f != nil {
+		return f, false
+	}
+	f := &flight{done: make(chan struct{})}
+	s.flights[k] = f
+	return f, true
+}
+
+func (s *Service) land(msg int64, to string, f *flight, err error) {
+	s.mu.Lock()
+	delete(s.flights, flightKey{msg, to})
+	s.mu.Unlock()
+	f.err = err
+	close(f.done)
+}
+
+// Register installs `sms.send` and the login hook that delivers pending messages.
+func (s *Service) Register(h *realtime.Hub) {
+	h.Handle(ReqSend, s.sockSend)
+	h.OnLogin(s.onLogin)
+}
+
+func (s *Service) sockSend(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
+	if c.Kind() != realtime.Console {
+		return nil, httpx.ErrPermission
+	}
+	var req SendRequest
+	if err := json.Unmarshal(data, &req); err != nil {
+		var he *httpx.Error
+		if errors.As(err, &he) {
+			return nil, he
+		}
+		return nil, httpx.BadParam("data", "malformed")
+	}
+	return s.Send(ctx, c.Principal(), req)
+}
+
+// Send validates, stores, logs (103) and relays a message from a dispatcher, then publishes its `sms.status`.
+// A terminal message answers ErrNotOnline, realtime.ErrTimeout or ErrRefused when it was not acknowledged
+// (it stays pending and is delivered at the terminal's next login); a group message answers the counts.
+func (s *Service) Send(ctx context.Context, p identity.Principal, req SendRequest) (SendResult, error) {
+	if (req.MsID == "") == (req.GID == "") {
+		return SendResult{}, httpx.BadParam("msId", "either msId or gid")
+	}
+	if req.Content == nil {
+		return SendResult{}, ErrEmpty
+	}
+	content, err := CleanContent(*req.Content)
+	if err != nil {
+		return SendResult{}, err
+	}
+	m := Message{CustomerID: p.CustomerID, SenderID: p.AccountID, SenderName: p.Name, Content: content,
+		Time: s.now().UnixMilli()}
+	var recipients []string
+	var remark string
+	if req.MsID != "" {
+		m.MsID = string(req.MsID)
+		if len(m.MsID) > 32 {
+			return SendResult{}, httpx.ErrNotFound
+		}
+		if err := s.Store.Terminal(ctx, p.CustomerID, m.MsID); err != nil {
+			return SendResult{}, err
+		}
+		recipients = []string{m.MsID}
+		remark = "SMS to " + m.MsID
+	} else {
+		if m.GID, err = parseGID(req.GID); err != nil {
+			return SendResult{}, err
+		}
+		if recipients, err = s.Store.GroupTerminals(ctx, p.CustomerID, m.GID); err != nil {
+			return SendResult{}, err
+		}
+		remark = fmt.Sprintf("SMS to group %d (%d terminals)", m.GID, len(recipients))
+	}
+	// Durable before anything is sent: a crash after this point loses no message.
+	if m, err = s.Store.Create(ctx, m, recipients); err != nil {
+		return SendResult{}, err
+	}
+	s.log.By(ctx, p, oplog.Message, remark)
+
+	res := SendResult{ID: strconv.FormatInt(m.ID, 10), Recipients: len(recipients)}
+	errs := s.relay(ctx, m, recipients, &res)
+	m.Delivered = res.Delivered
+	res.State = state(res.Recipients, res.Delivered)
+	s.publish(ctx, m)
+	if m.MsID != "" && res.Delivered == 0 {
+		return res, errs[0]
+	}
+	return res, nil
+}
+
+// relay sends m to every connected recipient and records the acknowledgements; it returns one error per
+// recipient (nil when acknowledged).
+func (s *Service) relay(ctx context.Context, m Message, recipients []string, res *SendResult) []error {
+	errs := make([]error, len(recipients))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, maxParallel)
+	for i, id := range recipients {
+		c := s.terminalConn(m.CustomerID, id)
+		if c == nil {
+			errs[i] = realtime.ErrNotOnline
+			continue
+		}
+		res.Online++
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			err := s.deliverTo(ctx, c, m)
+			mu.Lock()
+			errs[i] = err
+			if err == nil {
+				res.Delivered++
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return errs
+}
+
+// deliverTo sends one message to one terminal connection and records its acknowledgement; when a login's
+// pending delivery is already sending it, it waits for that outcome instead.
+func (s *Service) deliverTo(ctx context.Context, c *realtime.Conn, m Message) (err error) {
+	to := c.Principal().AccountID
+	f, mine := s.claim(m.ID, to)
+	if !mine {
+		select {
+		case <-f.done:
+			return f.err
+		case <-ctx.Done():
+			return realtime.ErrTimeout
+		}
+	}
+	defer func() { s.land(m.ID, to, f, err) }()
+	if err := s.request(ctx, c, m); err != nil {
+		return err
+	}
+	// Recorded even if the caller has gone: the terminal has the message now.
+	if _, _, err := s.Store.MarkDelivered(context.WithoutCancel(ctx), m.ID, to, s.now().UnixMilli()); err != nil {
+		return err
+	}
+	return nil
+}
+
+// request sends `sms.deliver` and waits for the acknowledgement: nil, ErrNotOnline, realtime.ErrTimeout or
+// ErrRefused (the terminal answered a code other than "0").
+func (s *Service) request(ctx context.Context, c *realtime.Conn, m Message) error {
+	rctx, cancel := context.WithTimeout(ctx, s.hub.AckTimeout())
+	defer cancel()
+	_, err := c.Request(rctx, TermDeliver, m.deliver())
+	if err == nil || errors.Is(err, realtime.ErrNotOnline) || errors.Is(err, realtime.ErrTimeout) {
+		return err
+	}
+	if _, coded := httpx.AsError(err); coded {
+		return ErrRefused
+	}
+	return err
+}
+
+func (s *Service) terminalConn(customerID int64, msID string) *realtime.Conn {
+	c := s.hub.Conn(msID)
+	if c == nil || c.Kind() != realtime.Terminal || c.Principal().CustomerID != customerID {
+		return nil
+	}
+	return c
+}
+
+func (s *Service) publish(ctx context.Context, m Message) {
+	if _, err := s.hub.PublishDurable(context.WithoutCancel(ctx), m.CustomerID, EventStatus, m.status(), realtime.Consoles); err != nil {
+		slog.ErrorContext(ctx, "sms: publish status", "id", m.ID, "err", err)
+	}
+}
+
+// onLogin delivers, once the login reply is out, what a terminal missed while it was away, oldest first. It
+// stops at the first failure (the terminal went away or stopped answering); the rest waits for the next login.
+func (s *Service) onLogin(ctx context.Context, c *realtime.Conn, _ bool) {
+	if c.Kind() != realtime.Terminal {
+		return
+	}
+	go func() {
+		select {
+		case <-c.Ready():
+		case <-c.Done():
+			return
+		}
+		if err := s.deliverPending(ctx, c); err != nil && !errors.Is(err, realtime.ErrNotOnline) {
+			slog.WarnContext(ctx, "sms: pending delivery stopped", "msId", c.Principal().AccountID, "err", err)
+		}
+	}()
+}
+
+func (s *Service) deliverPending(ctx context.Context, c *realtime.Conn) error {
+	id := c.Principal().AccountID
+	var after int64
+	for {
+		list, err := s.Store.Pending(ctx, id, after, pendingBatch)
+		if err != nil {
+			return err
+		}
+		for _, m := range list {
+			after = m.ID
+			if err := s.deliverPendingOne(ctx, c, m); err != nil {
+				return err
+			}
+		}
+		if len(list) < pendingBatch {
+			return nil
+		}
+	}
+}
+
+// deliverPendingOne delivers one missed message unless a send is delivering it right now.
+func (s *Service) deliverPendingOne(ctx context.Context, c *realtime.Conn, m Message) (err error) {
+	to := c.Principal().AccountID
+	f, mine := s.claim(m.ID, to)
+	if !mine {
+		return nil // the sender delivers it and publishes its status
+	}
+	defer func() { s.land(m.ID, to, f, err) }()
+	if err := s.request(ctx, c, m); err != nil {
+		return err
+	}
+	done, first, err := s.Store.MarkDelivered(ctx, m.ID, to, s.now().UnixMilli())
+	if err != nil {
+		return err
+	}
+	if first {
+		s.publish(ctx, done)
+	}
+	return nil
+}

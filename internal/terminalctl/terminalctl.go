@@ -1,0 +1,406 @@
+// Package terminalctl is remote control of terminals from a console (spec §4 call-set status, §9 remote
+// control intervals): `call.set` kills, stuns or revives a terminal and `param.set` sets its report intervals.
+// Both are relayed to the terminal and take effect — stored, logged (type 9) and announced to consoles — only
+// once the terminal has acknowledged them. A terminal is reminded of both at each login.
+package terminalctl
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"tenfour/internal/directory"
+	"tenfour/internal/oplog"
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/realtime"
+)
+
+// Socket types (docs/console-socket.md, docs/terminal-protocol.md "Remote control").
+const (
+	CallSet              = "call.set"  // console → server request, and server → terminal request
+	ParamSet             = "param.set" // console → server request, and server → terminal request
+	EventTerminalUpdated = directory.EventTerminalUpdated
+)
+
+// Call-set statuses (spec §4).
+const (
+	Killed  = 0
+	Stunned = 1
+	Active  = 8
+)
+
+var statusNames = map[int]string{Killed: "kill", Stunned: "stun", Active: "revive"}
+
+// Param is a settable interval and its bounds.
+type Param struct {
+	Min, Max time.Duration
+}
+
+// Params are the parameters param.set accepts (values: a whole number with unit s, m or h).
+var Params = map[string]Param{
+	"gpsInterval":    {Min: time.Second, Max: 24 * time.Hour},      // position reports
+	"heartbeat":      {Min: 5 * time.Second, Max: time.Hour},       // keep-alive pings
+	"statusInterval": {Min: 10 * time.Second, Max: 24 * time.Hour}, // battery and signal reports
+}
+
+var intervalRe = regexp.MustCompile(`^([0-9]{1,6})([smh])$`)
+
+// ErrBadInterval is the code of an interval without a valid unit or number.
+func errBadInterval(name string) error {
+	return httpx.E(http.StatusBadRequest, "400", "errors.param.interval", name+": a whole number with unit s, m or h")
+}
+
+// ParseInterval reads "30s", "5m" or "2h" (case-insensitive, surrounding blanks ignored).
+func ParseInterval(v string) (time.Duration, string, bool) {
+	v = strings.ToLower(strings.TrimSpace(v))
+	m := intervalRe.FindStringSubmatch(v)
+	if m == nil {
+		return 0, "", false
+	}
+	n, _ := strconv.Atoi(m[1])
+	unit := map[string]time.Duration{"s": time.Second, "m": time.Minute, "h": time.Hour}[m[2]]
+	return time.Duration(n) * unit, strconv.Itoa(n) + m[2], true
+}
+
+// Service relays remote-control requests.
+type Service struct {
+	db  *db.DB
+	dir *directory.Store
+	hub *realtime.Hub
+	log *oplog.Log
+	now func() time.Time
+}
+
+// New builds the service.
+func New(d *db.DB, hub *realtime.Hub, log *oplog.Log) *Service {
+	return &Service{db: d, dir: directory.NewStore(d), hub: hub, log: log, now: time.Now}
+}
+
+// Register installs the console requests and the login reminder.
+func (s *Service) Register(h *realtime.Hub) {
+	h.Handle(CallSet, consoleOnly(s.sockCallSet))
+	h.Handle(ParamSet, consoleOnly(s.sockParamSet))
+	h.OnLogin(s.onLogin)
+}
+
+func consoleOnly(h realtime.Handler) realtime.Handler {
+	return func(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
+		if c.Kind() != realtime.Console {
+			return nil, httpx.ErrPermission
+		}
+		return h(ctx, c, data)
+	}
+}
+
+// CallSetResult is the reply data of `call.set`.
+type CallSetResult struct {
+	MsID   string `json:"msId"`
+	Status int    `json:"status"`
+}
+
+func (s *Service) sockCallSet(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
+	var req struct {
+		MsID   flexString `json:"msId"`
+		Status flexString `json:"status"`
+	}
+	if err := decode(data, &req); err != nil {
+		return nil, err
+	}
+	st, err := strconv.Atoi(string(req.Status))
+	if _, known := statusNames[st]; err != nil || !known {
+		return nil, httpx.BadParam("status", "0 (kill), 1 (stun) or 8 (revive)")
+	}
+	return s.SetCallStatus(ctx, c.Principal(), string(req.MsID), st)
+}
+
+// SetCallStatus relays a call-set status to a terminal and stores it once acknowledged.
+func (s *Service) SetCallStatus(ctx context.Context, p identity.Principal, msID string, status int) (CallSetResult, error) {
+	if _, err := s.terminal(ctx, p.CustomerID, msID); err != nil {
+		return CallSetResult{}, err
+	}
+	c := s.terminalConn(p.CustomerID, msID)
+	if c == nil {
+		return CallSetResult{}, realtime.ErrNotOnline
+	}
+	if err := s.ask(ctx, c, CallSet, map[string]any{"status": status, "by": p.AccountID, "byName": p.Name}); err != nil {
+		return CallSetResult{}, err
+	}
+	// The terminal applied it: record it even if the console has gone meanwhile.
+	ctx = context.WithoutCancel(ctx)
+	if _, err := s.db.Exec(ctx, `UPDATE accounts SET call_set_status = ? WHERE id = ? AND customer_id = ?`,
+		status, msID, p.CustomerID); err != nil {
+		return CallSetResult{}, err
+	}
+	s.log.By(ctx, p, oplog.CallSettings, fmt.Sprintf("call set %s: %s (%d)", msID, statusNames[status], status))
+	s.publish(ctx, p.CustomerID, msID)
+	return CallSetResult{MsID: msID, Status: status}, nil
+}
+
+// ParamSetResult is the reply data of `param.set`.
+type ParamSetResult struct {
+	MsID   string            `json:"msId"`
+	Params map[string]string `json:"params"` // every parameter stored for the terminal now
+}
+
+func (s *Service) sockParamSet(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
+	var req struct {
+		MsID   flexString                 `json:"msId"`
+		Params map[string]json.RawMessage `json:"params"`
+	}
+	if err := decode(data, &req); err != nil {
+		return nil, err
+	}
+	params := make(map[string]string, len(req.Params))
+	for k, raw := range req.Params {
+		var v string
+		if json.Unmarshal(raw, &v) != nil {
+			return nil, errBadInterval(k)
+		}
+		params[k] = v
+	}
+	return s.SetParams(ctx, c.Principal(), string(req.MsID), params)
+}
+
+// CheckParams validates parameters and returns them normalised ("05M" → "5m") with their values in seconds.
+func CheckParams(params map[string]string) (map[string]string, map[string]int64, error) {
+	if len(params) == 0 {
+		return nil, nil, httpx.BadParam("params", "at least one parameter")
+	}
+	norm := make(map[string]string, len(params))
+	secs := make(map[string]int64, len(params))
+	for k, v := range params {
+		def, ok := Params[k]
+		if !ok {
+			return nil, nil, httpx.BadParam(k, "unknown parameter")
+		}
+		d, n, ok := ParseInterval(v)
+		if !ok {
+			return nil, nil, errBadInterval(k)
+		}
+		if d < def.Min || d > def.Max {
+			return nil, nil, httpx.BadParam(k, fmt.Sprintf("from %s to %s", short(def.Min), short(def.Max)))
+		}
+		norm[k], secs[k] = n, int64(d/time.Second)
+	}
+	return norm, secs, nil
+}
+
+// SetParams validates parameters, relays them to a terminal and stores them once acknowledged.
+func (s *Service) SetParams(ctx context.Context, p identity.Principal, msID string, params map[string]string) (ParamSetResult, error) {
+	norm, secs, err := CheckParams(params)
+	if err != nil {
+		return ParamSetResult{}, err
+	}
+	if _, err := s.terminal(ctx, p.CustomerID, msID); err != nil {
+		return ParamSetResult{}, err
+	}
+	c := s.terminalConn(p.CustomerID, msID)
+	if c == nil {
+		return ParamSetResult{}, realtime.ErrNotOnline
+	}
+	if err := s.ask(ctx, c, ParamSet, map[string]any{"params": norm, "seconds": secs, "by": p.AccountID, "byName": p.Name}); err != nil {
+		return ParamSetResult{}, err
+	}
+	ctx = context.WithoutCancel(ctx)
+	now := s.now().UnixMilli()
+	keys := sortedKeys(norm)
+	if err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		for _, k := range keys {
+			if _, err := tx.Exec(ctx, `INSERT INTO terminal_params (account_id, name, value, updated_at) VALUES (?, ?, ?, ?)
+				ON CONFLICT (account_id, name) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+				msID, k, norm[k], now); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return ParamSetResult{}, err
+	}
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + norm[k]
+	}
+	s.log.By(ctx, p, oplog.CallSettings, fmt.Sprintf("set param %s: %s", msID, strings.Join(parts, " ")))
+	all, err := s.StoredParams(ctx, msID)
+	if err != nil {
+		return ParamSetResult{}, err
+	}
+	s.publish(ctx, p.CustomerID, msID)
+	return ParamSetResult{MsID: msID, Params: all}, nil
+}
+
+// StoredParams returns the parameters a terminal acknowledged.
+func (s *Service) StoredParams(ctx context.Context, msID string) (map[string]string, error) {
+	rows, err := s.db.Query(ctx, `SELECT name, value FROM terminal_params WHERE account_id = ?`, msID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, rows.Err()
+}
+
+// terminal loads one of the customer's terminals: unknown ids, other customers' ids and dispatchers are 404.
+func (s *Service) terminal(ctx context.Context, customerID int64, msID string) (directory.Terminal, error) {
+	if msID == "" {
+		return directory.Terminal{}, httpx.BadParam("msId", "required")
+	}
+	if len(msID) > 32 {
+		return directory.Terminal{}, httpx.ErrNotFound
+	}
+	t, err := s.dir.Terminal(ctx, customerID, msID)
+	if err != nil {
+		return t, err
+	}
+	if t.Type == identity.DispatcherType {
+		return t, httpx.ErrNotFound
+	}
+	return t, nil
+}
+
+func (s *Service) terminalConn(customerID int64, msID string) *realtime.Conn {
+	c := s.hub.Conn(msID)
+	if c == nil || c.Kind() != realtime.Terminal || c.Principal().CustomerID != customerID {
+		return nil
+	}
+	return c
+}
+
+// ask relays a request to a terminal and waits for its acknowledgement (the hub's AckTimeout).
+func (s *Service) ask(ctx context.Context, c *realtime.Conn, typ string, data any) error {
+	rctx, cancel := context.WithTimeout(ctx, s.hub.AckTimeout())
+	defer cancel()
+	_, err := c.Request(rctx, typ, data)
+	return err
+}
+
+// Updated is the data of `terminal.updated` from this package: the terminal (directory's JSON) and its
+// acknowledged parameters.
+type Updated struct {
+	directory.Terminal
+	Params map[string]string `json:"params"`
+}
+
+func (s *Service) publish(ctx context.Context, customerID int64, msID string) {
+	t, err := s.dir.Terminal(ctx, customerID, msID)
+	if err != nil {
+		slog.ErrorContext(ctx, "terminalctl: load terminal", "msId", msID, "err", err)
+		return
+	}
+	params, err := s.StoredParams(ctx, msID)
+	if err != nil {
+		slog.ErrorContext(ctx, "terminalctl: load params", "msId", msID, "err", err)
+		return
+	}
+	s.hub.Publish(customerID, EventTerminalUpdated, Updated{Terminal: t, Params: params}, realtime.Consoles)
+}
+
+// onLogin reminds a terminal, once its login reply is out, of a call-set status other than active and of its
+// stored parameters, so a terminal that lost its state (reinstalled, reset) is blocked or tuned again.
+func (s *Service) onLogin(ctx context.Context, c *realtime.Conn, _ bool) {
+	if c.Kind() != realtime.Terminal {
+		return
+	}
+	go func() {
+		select {
+		case <-c.Ready():
+		case <-c.Done():
+			return
+		}
+		p := c.Principal()
+		var status int
+		if err := s.db.QueryRow(ctx, `SELECT call_set_status FROM accounts WHERE id = ?`, p.AccountID).Scan(&status); err != nil {
+			slog.WarnContext(ctx, "terminalctl: status at login", "msId", p.AccountID, "err", err)
+			return
+		}
+		if status != Active {
+			if err := s.ask(ctx, c, CallSet, map[string]any{"status": status}); err != nil {
+				slog.InfoContext(ctx, "terminalctl: call-set reminder not acknowledged", "msId", p.AccountID, "err", err)
+				return
+			}
+		}
+		params, err := s.StoredParams(ctx, p.AccountID)
+		if err != nil || len(params) == 0 {
+			return
+		}
+		_, secs, err := CheckParams(params)
+		if err != nil {
+			return
+		}
+		if err := s.ask(ctx, c, ParamSet, map[string]any{"params": params, "seconds": secs}); err != nil {
+			slog.InfoContext(ctx, "terminalctl: parameter reminder not acknowledged", "msId", p.AccountID, "err", err)
+		}
+	}()
+}
+
+func decode(data json.RawMessage, v any) error {
+	if err := json.Unmarshal(data, v); err != nil {
+		var he *httpx.Error
+		if errors.As(err, &he) {
+			return he
+		}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return httpx.BadParam(te.Field, "wrong type")
+		}
+		return httpx.BadParam("data", "malformed")
+	}
+	return nil
+}
+
+// flexString accepts a JSON string or number.
+type flexString string
+
+func (f *flexString) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*f = flexString(strings.TrimSpace(s))
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err == nil {
+		*f = flexString(n.String())
+		return nil
+	}
+	if string(b) == "null" {
+		*f = ""
+		return nil
+	}
+	return httpx.BadParam("msId/status", "a string or number")
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func short(d time.Duration) string {
+	switch {
+	case d%time.Hour == 0:
+		return strconv.Itoa(int(d/time.Hour)) + "h"
+	case d%time.Minute == 0:
+		return strconv.Itoa(int(d/time.Minute)) + "m"
+	}
+	return strconv.Itoa(int(d/time.Second)) + "s"
+}
