@@ -49,9 +49,12 @@ export function timeZoneToMs(hours: string | number | undefined): number {
   return Number.isFinite(h) ? Math.round(h * 3_600_000) : 0;
 }
 
-/** The token the guards see: the token cookie (1 day). */
+/**
+ * The token the guards see: the token cookie (1 day), together with the session it belongs to. A cookie without
+ * a session (cookies ignore the port, storage does not) cannot run the console, so it counts as no token.
+ */
 export function hasToken(): boolean {
-  return !!getTokenCookie();
+  return !!getTokenCookie() && !!useSession.getState().session;
 }
 
 export function currentToken(): string | undefined {

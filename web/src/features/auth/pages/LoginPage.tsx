@@ -32,6 +32,7 @@ export default function LoginPage() {
   const update = useSettings((s) => s.update);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const [attempt, setAttempt] = useState(0);
   const [forgotOpen, setForgotOpen] = useState(false);
 
   const afterSignIn = () => {
@@ -44,6 +45,7 @@ export default function LoginPage() {
   const submit = async ({ account, password, remember }: Values) => {
     setBusy(true);
     setError(undefined);
+    setAttempt((n) => n + 1);
     try {
       await signIn(account.trim(), password);
       update({ rememberPassword: remember });
@@ -98,7 +100,7 @@ export default function LoginPage() {
           </Typography.Title>
           <Typography.Text type="secondary">{t('subtitle')}</Typography.Text>
         </div>
-        {errorText && <Alert type="error" showIcon message={errorText} className="login-error" data-testid="login-error" data-code={error} />}
+        {errorText && <Alert type="error" showIcon message={errorText} className="login-error" data-testid="login-error" data-code={error} data-attempt={attempt} />}
         <Form form={form} layout="vertical" onFinish={submit} initialValues={{ remember: rememberPassword }} requiredMark={false} disabled={busy}>
           <Form.Item name="account" label={t('account')} rules={[{ required: true, whitespace: true, message: t('accountRequired') }]}>
             <Input prefix={<UserOutlined />} autoComplete="username" placeholder={t('accountPlaceholder')} data-testid="login-account" />

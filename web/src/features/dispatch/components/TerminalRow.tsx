@@ -27,14 +27,14 @@ export const TerminalRow = memo(function TerminalRow({ cid, gid }: { cid: string
       {term.callSetStatus === CALL_SET.killed && <Tag color="red">{t('callSet.killed')}</Tag>}
       {term.callSetStatus === CALL_SET.stunned && <Tag color="orange">{t('callSet.stunned')}</Tag>}
       <span className="trow-meta">
-        {online && typeof term.signal === 'number' && (
+        {online && typeof term.signal === 'number' && term.signal >= 0 && (
           <Tooltip title={t('row.signal', { value: term.signal })}>
             <span className="trow-signal">
               <SignalIcon level={term.signal} />
             </span>
           </Tooltip>
         )}
-        {online && typeof term.battery === 'number' && (
+        {online && typeof term.battery === 'number' && term.battery >= 0 && (
           <Tooltip title={t('row.battery', { value: term.battery })}>
             <span className="trow-battery">
               <BatteryIcon level={term.battery} />

@@ -45,7 +45,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
 
   return (
     <Modal open={open} title={t('title')} onCancel={onClose} onOk={save} width={620} destroyOnHidden forceRender data-testid="settings-dialog">
-      <Form form={form} layout="horizontal" labelCol={{ span: 8 }} wrapperCol={{ span: 16 }}>
+      <Form form={form} layout="horizontal" labelCol={{ span: 10 }} wrapperCol={{ span: 14 }}>
         <Tabs
           items={[
             {

@@ -1,0 +1,92 @@
+// A very small browser-test harness: real Debian Chromium through playwright-core, one fresh browser context per
+// case, and a TCP forwarder per case so each case reaches the real server from its own loopback address (the
+// server throttles sign-ins per address; see internal/auth/throttle.go).
+import net from 'node:net';
+import { mkdirSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+
+export const BASE = (process.env.TENFOUR_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
+const target = new URL(BASE);
+
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
+];
+
+let nextSource = 20;
+const forwarders = [];
+
+/** Listens on listenHost:random and forwards every connection to the server from a fresh 127.0.0.x address. */
+export async function forwarder(listenHost = '127.0.0.1') {
+  const localAddress = `127.0.0.${nextSource++}`;
+  const server = net.createServer((client) => {
+    const upstream = net.connect({ host: target.hostname, port: Number(target.port || 80), localAddress });
+    client.pipe(upstream).pipe(client);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end);
+    upstream.on('error', end);
+  });
+  await new Promise((resolve, reject) => server.listen(0, listenHost, resolve).on('error', reject));
+  forwarders.push(server);
+  return `http://${listenHost}:${server.address().port}`;
+}
+
+export async function launch() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, ignoreDefaultArgs: ['--mute-audio'] });
+}
+
+export function expect(cond, message) {
+  if (!cond) throw new Error(message);
+}
+
+/** Polls fn until it returns a truthy value or the deadline passes (never a fixed sleep). */
+export async function until(fn, message, timeoutMs = 15_000, everyMs = 100) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < end) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`${message} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+}
+
+export async function run(cases) {
+  const browser = await launch();
+  const artifacts = new URL('./artifacts/', import.meta.url).pathname;
+  mkdirSync(artifacts, { recursive: true });
+  let passed = 0;
+  let failed = 0;
+  const only = process.env.E2E_ONLY;
+  for (const [name, fn] of cases) {
+    if (only && !name.includes(only)) continue;
+    const context = await browser.newContext({ viewport: { width: 1400, height: 850 }, locale: 'en-US' });
+    const t0 = Date.now();
+    try {
+      await Promise.race([
+        fn({ browser, context }),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('case timed out after 90 s')), 90_000)),
+      ]);
+      passed++;
+      console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+    } catch (e) {
+      failed++;
+      console.log(`FAIL ${name}: ${e instanceof Error ? e.message : e}`);
+      const pages = context.pages();
+      for (const [i, p] of pages.entries()) await p.screenshot({ path: `${artifacts}${name.replace(/\W+/g, '-')}-${i}.png` }).catch(() => {});
+    } finally {
+      await context.close().catch(() => {});
+    }
+  }
+  await browser.close();
+  forwarders.forEach((s) => s.close());
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed;
+}

@@ -1,0 +1,274 @@
+// The console's browser suite (issue 3 "Done when"): real binary at $TENFOUR_URL, Debian Chromium.
+// Prints one line per case and ends with "N passed, N failed"; exits non-zero on failures.
+import { BASE, expect, forwarder, run, until } from './harness.mjs';
+
+const DISPATCHER = { uid: '10000001', pwd: '123456' };
+const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
+const TERMINAL = '10000101';
+const APP_TERMINAL = '10000150';
+const CHILD_TERMINAL = '10000151';
+const BRANDED_HOST = '127.0.0.2';
+const BRANDED_COLOR = 'rgb(212, 56, 13)'; // #d4380d, the demo's branded host colour
+
+async function signIn(page, base, uid, pwd) {
+  await page.goto(`${base}/login`);
+  await page.waitForSelector('[data-testid=login-page]');
+  await page.fill('[data-testid=login-account]', uid);
+  await page.fill('[data-testid=login-password]', pwd);
+  await page.click('[data-testid=login-submit]');
+}
+
+async function loginError(page, attempt) {
+  const sel = attempt ? `[data-testid=login-error][data-attempt="${attempt}"]` : '[data-testid=login-error]';
+  const el = await page.waitForSelector(sel, { timeout: 20_000 });
+  return { code: await el.getAttribute('data-code'), text: (await el.textContent()) ?? '' };
+}
+
+async function dispatcherPage(context, base) {
+  base ??= await forwarder();
+  const page = await context.newPage();
+  await signIn(page, base, DISPATCHER.uid, DISPATCHER.pwd);
+  await page.waitForSelector('[data-testid=home-page]', { timeout: 30_000 });
+  await page.waitForSelector('[data-testid=socket-status][data-status=online]', { timeout: 20_000 });
+  return { page, base };
+}
+
+/** A terminal connecting over the terminal socket protocol, from a page of its own (same origin as the server). */
+async function connectTerminal(browser, uid) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/healthz`);
+  const reply = await page.evaluate(
+    (uid) =>
+      new Promise((resolve) => {
+        const ws = new WebSocket(`${location.origin.replace('http', 'ws')}/ds/ws`);
+        window.__terminal = ws;
+        ws.onopen = () => ws.send(JSON.stringify({ id: 1, type: 'session.login', data: { uid, auth: '123456', client: 'terminal' } }));
+        ws.onmessage = (m) => {
+          const f = JSON.parse(m.data);
+          if (f.re === 1) resolve(f);
+        };
+        ws.onerror = () => resolve({ code: 'socket error' });
+        setTimeout(() => resolve({ code: 'no reply' }), 10_000);
+      }),
+    uid,
+  );
+  expect(reply.code === '0', `terminal ${uid} socket login answered ${JSON.stringify(reply)}`);
+  return { close: () => ctx.close() };
+}
+
+async function searchTerminal(page, uid) {
+  await page.fill('[data-testid=tree-search] input', uid);
+  return page.waitForSelector(`[data-testid=terminal-row][data-cid="${uid}"]`, { timeout: 15_000 });
+}
+
+const cases = [
+  [
+    'sign-in succeeds, reloads once with the version and logs in on the socket',
+    async ({ context }) => {
+      const { page } = await dispatcherPage(context);
+      expect(/\/home\?v=/.test(page.url()), `expected /home?v=…, got ${page.url()}`);
+      const user = await page.textContent('[data-testid=user-menu]');
+      expect(user.includes('Dispatcher'), `user menu shows ${user}`);
+      const cookies = await context.cookies();
+      expect(cookies.some((c) => c.name === 'token' && c.value), 'token cookie set');
+    },
+  ],
+  [
+    'wrong password shows code 2',
+    async ({ context }) => {
+      const page = await context.newPage();
+      await signIn(page, await forwarder(), DISPATCHER.uid, '654321');
+      const e = await loginError(page);
+      expect(e.code === '2', `code ${e.code} (${e.text})`);
+      expect(/incorrect password/i.test(e.text), `message: ${e.text}`);
+    },
+  ],
+  [
+    'a terminal account is refused as not a dispatcher (code 6)',
+    async ({ context }) => {
+      const page = await context.newPage();
+      await signIn(page, await forwarder(), TERMINAL, '123456');
+      const e = await loginError(page);
+      expect(e.code === '6', `code ${e.code} (${e.text})`);
+    },
+  ],
+  [
+    'five wrong passwords lock the account: code 502',
+    async ({ context }) => {
+      const page = await context.newPage();
+      await signIn(page, await forwarder(), OTHER_DISPATCHER.uid, '000000');
+      const codes = [];
+      for (let i = 0; i < 7; i++) {
+        if (i > 0) {
+          await page.fill('[data-testid=login-password]', '000000');
+          await page.click('[data-testid=login-submit]');
+        }
+        const e = await loginError(page, i + 1);
+        codes.push(e.code);
+        if (e.code === '502') break;
+      }
+      expect(codes.at(-1) === '502', `codes ${codes.join(',')}`);
+      expect(codes.slice(0, -1).every((c) => c === '2'), `codes before the lock ${codes.join(',')}`);
+      expect(/locked for 10 minutes/.test(await page.textContent('[data-testid=login-error]')), 'lock message');
+    },
+  ],
+  [
+    'remember password stores no plain text',
+    async ({ context }) => {
+      const base = await forwarder();
+      const page = await context.newPage();
+      await page.goto(`${base}/login`);
+      await page.fill('[data-testid=login-account]', DISPATCHER.uid);
+      await page.fill('[data-testid=login-password]', DISPATCHER.pwd);
+      await page.check('[data-testid=login-remember]');
+      await page.click('[data-testid=login-submit]');
+      await page.waitForSelector('[data-testid=home-page]', { timeout: 30_000 });
+      const dump = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+      expect(dump.includes('tenfour.remember'), 'remembered entry stored');
+      expect(!dump.includes(DISPATCHER.pwd), 'password found in plain text in storage');
+      // Signing out and coming back fills the form from the encrypted copy.
+      await page.click('[data-testid=user-menu]');
+      await page.click('text=Sign out');
+      await page.waitForSelector('[data-testid=login-page]');
+      await until(async () => (await page.inputValue('[data-testid=login-password]')) === DISPATCHER.pwd, 'password restored from the encrypted copy');
+    },
+  ],
+  [
+    'guards: no token → login; child paths skip the token check; unknown fragment → 404; /patrol → /patrol-statistic; login with a token deletes it',
+    async ({ context }) => {
+      const base = await forwarder();
+      const anon = await context.newPage();
+      await anon.goto(`${base}/home`);
+      await anon.waitForSelector('[data-testid=login-page]');
+      expect(new URL(anon.url()).pathname === '/login', `no token: ${anon.url()}`);
+      await anon.goto(`${base}/log-child`);
+      await anon.waitForSelector('[data-testid=child-frame]');
+      expect(new URL(anon.url()).pathname === '/log-child', `child path without token: ${anon.url()}`);
+      await anon.goto(`${base}/monitoring-follow-child-7`);
+      await anon.waitForSelector('[data-testid=child-frame]');
+      expect(new URL(anon.url()).pathname === '/monitoring-follow-child-7', `follow window 7: ${anon.url()}`);
+      await anon.close();
+
+      const { page } = await dispatcherPage(context, base);
+      await page.goto(`${base}/no-such-screen`);
+      await page.waitForSelector('[data-testid=not-found]');
+      expect(new URL(page.url()).pathname === '/404', `unknown fragment: ${page.url()}`);
+      await page.goto(`${base}/monitoring-follow-child-3`);
+      await page.waitForSelector('[data-testid=not-found]');
+      await page.goto(`${base}/patrol`);
+      await page.waitForSelector('[data-testid=not-yet][data-screen=patrolStatistic]');
+      expect(new URL(page.url()).pathname === '/patrol-statistic', `patrol redirect: ${page.url()}`);
+      await page.goto(`${base}/user-manual`);
+      await page.waitForSelector('[data-testid=manual-page]');
+      await page.goto(`${base}/login`);
+      await page.waitForSelector('[data-testid=login-page]');
+      await until(async () => !(await context.cookies()).some((c) => c.name === 'token'), 'token cookie deleted on /login');
+      await page.goto(`${base}/home`);
+      await page.waitForSelector('[data-testid=login-page]');
+    },
+  ],
+  [
+    'language switch changes the UI and antd widgets',
+    async ({ context }) => {
+      const { page } = await dispatcherPage(context);
+      await page.click('[data-testid=lang-select]');
+      await page.click('.ant-select-item-option[title="Русский"], .ant-select-item-option:has-text("Русский")');
+      await until(async () => (await page.textContent('[data-testid=main-menu]')).includes('Диспетчерская'), 'menu in Russian');
+      expect((await page.getAttribute('html', 'lang')) === 'ru-RU', 'html lang');
+      expect((await page.textContent('[data-testid=home-page]')).includes('Группы и терминалы'), 'dispatch screen in Russian');
+      await page.click('[data-testid=settings-button]');
+      await page.waitForSelector('.ant-modal-container >> visible=true');
+      await until(async () => (await page.textContent('.ant-modal-title >> visible=true')).includes('Настройки'), 'settings title in Russian');
+      const footer = await page.textContent('.ant-modal-footer >> visible=true');
+      expect(footer.includes('Отмена'), `antd modal buttons in Russian: ${footer}`);
+      await page.click('.ant-modal-footer >> visible=true >> button:has-text("Отмена")');
+      // The choice is kept: a reload comes back in Russian.
+      await page.reload();
+      await page.waitForSelector('[data-testid=home-page]');
+      await until(async () => (await page.textContent('[data-testid=main-menu]')).includes('Диспетчерская'), 'Russian after reload');
+    },
+  ],
+  [
+    "a host's branding and theme colour are applied",
+    async ({ context }) => {
+      const base = await forwarder(BRANDED_HOST);
+      // Light skin: antd's dark algorithm derives its own shade from the seed colour.
+      await context.addInitScript(() => localStorage.setItem('tenfour.settings', JSON.stringify({ state: { theme: 'light', stored: true }, version: 1 })));
+      const page = await context.newPage();
+      await page.goto(`${base}/login`);
+      await page.waitForSelector('[data-testid=login-page]');
+      const title = await page.textContent('[data-testid=login-title]');
+      expect(title.includes('tenfour Demo Dispatch'), `system name: ${title}`);
+      expect((await page.title()) === 'tenfour Demo Dispatch', `document title: ${await page.title()}`);
+      const colors = await page.evaluate(() => ({
+        button: getComputedStyle(document.querySelector('[data-testid=login-submit]')).backgroundColor,
+        frame: getComputedStyle(document.querySelector('[data-testid=login-frame]')).backgroundColor,
+        page: getComputedStyle(document.querySelector('[data-testid=login-page]')).backgroundColor,
+      }));
+      expect(colors.button === BRANDED_COLOR, `primary colour ${colors.button}`);
+      expect(colors.frame === BRANDED_COLOR, `login frame colour ${colors.frame}`);
+      expect(colors.page === 'rgb(255, 242, 232)', `login background ${colors.page}`);
+      // An unbranded host keeps the default blue.
+      const plain = await context.newPage();
+      await plain.goto(`${await forwarder()}/login`);
+      await plain.waitForSelector('[data-testid=login-page]');
+      const blue = await plain.evaluate(() => getComputedStyle(document.querySelector('[data-testid=login-submit]')).backgroundColor);
+      expect(blue === 'rgb(22, 119, 255)', `default primary ${blue}`);
+    },
+  ],
+  [
+    'theme switch: dark by default, light from the header, moon silver from settings, kept after reload',
+    async ({ context }) => {
+      const { page } = await dispatcherPage(context);
+      const bg = () => page.evaluate(() => getComputedStyle(document.querySelector('[data-testid=shell]')).backgroundColor);
+      expect((await page.getAttribute('html', 'data-theme')) === 'dark', 'dark when nothing is stored');
+      const dark = await bg();
+      await page.click('[data-testid=theme-switch]');
+      await until(async () => (await page.getAttribute('html', 'data-theme')) === 'light', 'light after the switch');
+      const light = await until(async () => ((await bg()) !== dark ? bg() : null), 'layout colour changed');
+      await page.click('[data-testid=settings-button]');
+      await page.waitForSelector('.ant-modal-container >> visible=true');
+      await page.click('.ant-modal-container .ant-tabs-tab:has-text("Skin")');
+      await page.click('[data-testid=settings-theme] label:has-text("Moon silver")');
+      await page.click('.ant-modal-footer >> visible=true >> .ant-btn-primary');
+      await until(async () => (await page.getAttribute('html', 'data-theme')) === 'moonSilver', 'moon silver applied');
+      expect((await bg()) !== light, 'moon silver colour differs from light');
+      await page.reload();
+      await page.waitForSelector('[data-testid=home-page]');
+      expect((await page.getAttribute('html', 'data-theme')) === 'moonSilver', 'theme kept after reload');
+    },
+  ],
+  [
+    'a terminal connecting over the socket turns online in the tree without reload',
+    async ({ browser, context }) => {
+      const { page } = await dispatcherPage(context);
+      const row = await searchTerminal(page, APP_TERMINAL);
+      expect((await row.getAttribute('data-online')) === '0', `${APP_TERMINAL} is already online before the test`);
+      await page.evaluate(() => (window.__noReload = true));
+      const term = await connectTerminal(browser, APP_TERMINAL);
+      await until(async () => (await page.getAttribute(`[data-testid=terminal-row][data-cid="${APP_TERMINAL}"]`, 'data-online')) === '1', 'row turns online', 15_000);
+      expect(await page.evaluate(() => window.__noReload === true), 'the page was reloaded');
+      await term.close();
+      await until(async () => (await page.getAttribute(`[data-testid=terminal-row][data-cid="${APP_TERMINAL}"]`, 'data-online')) === '0', 'row turns offline again', 15_000);
+    },
+  ],
+  [
+    'a child window opens with window.open and stays live',
+    async ({ browser, context }) => {
+      const { page } = await dispatcherPage(context);
+      await page.hover('[data-testid=open-window]');
+      const [popup] = await Promise.all([context.waitForEvent('page'), page.click('.ant-dropdown-menu-item:has-text("Operation log")')]);
+      await popup.waitForSelector('[data-testid=log-page]');
+      expect(new URL(popup.url()).pathname === '/log-child', `popup at ${popup.url()}`);
+      expect(await popup.evaluate(() => window.opener !== null), 'opened by the console');
+      await popup.waitForSelector('[data-testid=log-page][data-socket=online]', { timeout: 20_000 });
+      expect(!(await popup.$('[data-testid=shell]')), 'child window renders without the shell');
+      const term = await connectTerminal(browser, CHILD_TERMINAL);
+      await until(async () => (await popup.textContent('[data-testid=log-panel]')).includes(CHILD_TERMINAL), 'child window receives the live log entry', 15_000);
+      await term.close();
+    },
+  ],
+];
+
+process.exit((await run(cases)) > 0 ? 1 : 0);
