@@ -1,0 +1,306 @@
+package terminalctl_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"tenfour/internal/platform/realtime/rttest"
+	"tenfour/internal/testkit"
+)
+
+type world struct {
+	s       *testkit.Server
+	a, b    rttest.Fleet
+	console *testkit.Socket
+	msID    string
+}
+
+func eachEngine(t *testing.T, fn func(t *testing.T, engine string)) {
+	for _, e := range testkit.Engines() {
+		t.Run(e, func(t *testing.T) { fn(t, e) })
+	}
+}
+
+func newWorld(t *testing.T, engine string) *world {
+	t.Helper()
+	s := testkit.StartOn(t, engine)
+	w := &world{s: s, a: rttest.NewFleet(t, s.DB, "1", 2), b: rttest.NewFleet(t, s.DB, "2", 1)}
+	w.msID = w.a.Terminals[0]
+	w.console = rttest.Console(t, s, w.a.CustomerID, w.a.Dispatcher)
+	return w
+}
+
+var nextID int64 = 1000
+
+func send(c *testkit.Socket, typ string, data map[string]any) int64 {
+	nextID++
+	raw, _ := json.Marshal(data)
+	c.Send(testkit.Frame{ID: nextID, Type: typ, Data: raw})
+	return nextID
+}
+
+func await(t *testing.T, c *testkit.Socket, id int64) testkit.Frame {
+	t.Helper()
+	for {
+		f := c.Read(5 * time.Second)
+		if f.Re == id {
+			return f
+		}
+		c.Events = append(c.Events, f)
+	}
+}
+
+func (w *world) status(t *testing.T, msID string) int {
+	t.Helper()
+	var st int
+	if err := w.s.DB.QueryRow(context.Background(), `SELECT call_set_status FROM accounts WHERE id = ?`, msID).Scan(&st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func (w *world) count(t *testing.T, q string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := w.s.DB.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// quiet proves a terminal received nothing: the next frame it reads is the reply to its ping.
+func quiet(t *testing.T, term *testkit.Socket) {
+	t.Helper()
+	if f := term.Call("ping", nil); f.Type != "pong" {
+		t.Fatal(f)
+	}
+	for _, e := range term.Events {
+		if e.Type == "call.set" || e.Type == "param.set" {
+			t.Fatalf("relayed: %+v", e)
+		}
+	}
+}
+
+func TestCallSetTakesEffectOnAcknowledgement(t *testing.T) {
+	eachEngine(t, func(t *testing.T, engine string) {
+		w := newWorld(t, engine)
+		term := rttest.Terminal(t, w.s, w.msID)
+		for _, tc := range []struct {
+			status any
+			want   int
+		}{{1, 1}, {"0", 0}, {8, 8}} {
+			id := send(w.console, "call.set", map[string]any{"msId": w.msID, "status": tc.status})
+			req := term.WaitEvent("call.set", 5*time.Second, nil)
+			var d struct {
+				Status int    `json:"status"`
+				By     string `json:"by"`
+			}
+			rttest.Decode(t, req.Data, &d)
+			if d.Status != tc.want || d.By != w.a.Dispatcher {
+				t.Fatalf("relayed %+v", d)
+			}
+			if got := w.status(t, w.msID); tc.want != 8 && got == tc.want {
+				t.Fatal("stored before the terminal acknowledged")
+			}
+			term.Reply(req, "0", nil)
+			reply := await(t, w.console, id)
+			var res struct {
+				MsID   string `json:"msId"`
+				Status int    `json:"status"`
+			}
+			rttest.Decode(t, reply.Data, &res)
+			if reply.Code != "0" || res.MsID != w.msID || res.Status != tc.want {
+				t.Fatalf("reply %+v", reply)
+			}
+			if got := w.status(t, w.msID); got != tc.want {
+				t.Fatalf("stored %d, want %d", got, tc.want)
+			}
+			ev := w.console.WaitEvent("terminal.updated", 5*time.Second, nil)
+			var u struct {
+				CID           string            `json:"cid"`
+				CallSetStatus int               `json:"callSetStatus"`
+				Name          string            `json:"name"`
+				Params        map[string]string `json:"params"`
+			}
+			rttest.Decode(t, ev.Data, &u)
+			if u.CID != w.msID || u.CallSetStatus != tc.want || u.Name == "" || u.Params == nil {
+				t.Fatalf("terminal.updated %s", ev.Data)
+			}
+		}
+		if n := w.count(t, `SELECT COUNT(*) FROM oplog WHERE type = 9 AND account_id = ? AND remark LIKE ?`,
+			w.a.Dispatcher, "%"+w.msID+"%"); n != 3 {
+			t.Fatalf("log 9 entries %d", n)
+		}
+	})
+}
+
+func TestCallSetNotAcknowledgedChangesNothing(t *testing.T) {
+	eachEngine(t, func(t *testing.T, engine string) {
+		w := newWorld(t, engine)
+		// Offline.
+		if r := await(t, w.console, send(w.console, "call.set", map[string]any{"msId": w.msID, "status": 0})); r.Code != "4" {
+			t.Fatalf("offline: %+v", r)
+		}
+		term := rttest.Terminal(t, w.s, w.msID)
+		// Refused by the terminal: its code reaches the console.
+		id := send(w.console, "call.set", map[string]any{"msId": w.msID, "status": 0})
+		term.Reply(term.WaitEvent("call.set", 5*time.Second, nil), "16", nil)
+		if r := await(t, w.console, id); r.Code != "16" {
+			t.Fatalf("refused: %+v", r)
+		}
+		// No acknowledgement in time.
+		w.s.Hub.SetAckTimeout(150 * time.Millisecond)
+		id = send(w.console, "call.set", map[string]any{"msId": w.msID, "status": 1})
+		term.WaitEvent("call.set", 5*time.Second, nil)
+		if r := await(t, w.console, id); r.Code != "408" {
+			t.Fatalf("timeout: %+v", r)
+		}
+		if got := w.status(t, w.msID); got != 8 {
+			t.Fatalf("status changed to %d", got)
+		}
+		if n := w.count(t, `SELECT COUNT(*) FROM oplog WHERE type = 9`); n != 0 {
+			t.Fatalf("logged %d", n)
+		}
+	})
+}
+
+func TestRemoteControlRefusesBadInputWithoutRelaying(t *testing.T) {
+	eachEngine(t, func(t *testing.T, engine string) {
+		w := newWorld(t, engine)
+		term := rttest.Terminal(t, w.s, w.msID)
+		other := rttest.Terminal(t, w.s, w.b.Terminals[0])
+		cases := []struct {
+			name, typ string
+			data      map[string]any
+			code      string
+		}{
+			{"status 2", "call.set", map[string]any{"msId": w.msID, "status": 2}, "400"},
+			{"status text", "call.set", map[string]any{"msId": w.msID, "status": "stun"}, "400"},
+			{"no status", "call.set", map[string]any{"msId": w.msID}, "400"},
+			{"no msId", "call.set", map[string]any{"status": 1}, "400"},
+			{"unknown terminal", "call.set", map[string]any{"msId": "19999999", "status": 1}, "404"},
+			{"other customer's terminal", "call.set", map[string]any{"msId": w.b.Terminals[0], "status": 0}, "404"},
+			{"a dispatcher", "call.set", map[string]any{"msId": w.a.Dispatcher, "status": 0}, "404"},
+			{"bad unit", "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "30x"}}, "400"},
+			{"no unit", "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "30"}}, "400"},
+			{"number", "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": 30}}, "400"},
+			{"fraction", "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"heartbeat": "1.5m"}}, "400"},
+			{"out of range", "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "25h"}}, "400"},
+			{"unknown parameter", "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"volume": "5s"}}, "400"},
+			{"one bad among good", "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "30s", "heartbeat": "0s"}}, "400"},
+			{"no params", "param.set", map[string]any{"msId": w.msID, "params": map[string]any{}}, "400"},
+			{"params not an object", "param.set", map[string]any{"msId": w.msID, "params": "gpsInterval=30s"}, "400"},
+			{"other customer's terminal params", "param.set", map[string]any{"msId": w.b.Terminals[0], "params": map[string]any{"gpsInterval": "30s"}}, "404"},
+		}
+		for _, tc := range cases {
+			if r := await(t, w.console, send(w.console, tc.typ, tc.data)); r.Code != tc.code {
+				t.Errorf("%s: %+v, want %s", tc.name, r, tc.code)
+			}
+		}
+		quiet(t, term)
+		quiet(t, other)
+		if n := w.count(t, `SELECT COUNT(*) FROM terminal_params`); n != 0 {
+			t.Fatal("params stored from bad input")
+		}
+		if got := w.status(t, w.b.Terminals[0]); got != 8 {
+			t.Fatal("other customer's terminal changed")
+		}
+	})
+}
+
+func TestTerminalsMayNotRemoteControl(t *testing.T) {
+	eachEngine(t, func(t *testing.T, engine string) {
+		w := newWorld(t, engine)
+		term := rttest.Terminal(t, w.s, w.msID)
+		peer := rttest.Terminal(t, w.s, w.a.Terminals[1])
+		for _, typ := range []string{"call.set", "param.set"} {
+			r := await(t, term, send(term, typ, map[string]any{"msId": w.a.Terminals[1], "status": 0,
+				"params": map[string]any{"gpsInterval": "30s"}}))
+			if r.Code != "107" {
+				t.Fatalf("%s from a terminal: %+v", typ, r)
+			}
+		}
+		quiet(t, peer)
+	})
+}
+
+func TestParamSetStoresAcknowledgedParams(t *testing.T) {
+	eachEngine(t, func(t *testing.T, engine string) {
+		w := newWorld(t, engine)
+		term := rttest.Terminal(t, w.s, w.msID)
+		id := send(w.console, "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "30s", "heartbeat": "5M"}})
+		req := term.WaitEvent("param.set", 5*time.Second, nil)
+		var d struct {
+			Params  map[string]string `json:"params"`
+			Seconds map[string]int64  `json:"seconds"`
+		}
+		rttest.Decode(t, req.Data, &d)
+		if d.Params["gpsInterval"] != "30s" || d.Params["heartbeat"] != "5m" || d.Seconds["heartbeat"] != 300 || d.Seconds["gpsInterval"] != 30 {
+			t.Fatalf("relayed %s", req.Data)
+		}
+		if n := w.count(t, `SELECT COUNT(*) FROM terminal_params`); n != 0 {
+			t.Fatal("stored before the acknowledgement")
+		}
+		term.Reply(req, "0", nil)
+		r := await(t, w.console, id)
+		if r.Code != "0" || !strings.Contains(string(r.Data), `"heartbeat":"5m"`) {
+			t.Fatalf("reply %+v", r)
+		}
+		ev := w.console.WaitEvent("terminal.updated", 5*time.Second, nil)
+		if !strings.Contains(string(ev.Data), `"params":{"gpsInterval":"30s","heartbeat":"5m"}`) {
+			t.Fatalf("terminal.updated %s", ev.Data)
+		}
+		// A later change keeps the others.
+		id = send(w.console, "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "1m"}})
+		term.Reply(term.WaitEvent("param.set", 5*time.Second, nil), "0", nil)
+		r = await(t, w.console, id)
+		if !strings.Contains(string(r.Data), `"params":{"gpsInterval":"1m","heartbeat":"5m"}`) {
+			t.Fatalf("second reply %s", r.Data)
+		}
+		if n := w.count(t, `SELECT COUNT(*) FROM oplog WHERE type = 9 AND remark LIKE '%gpsInterval=1m%'`); n != 1 {
+			t.Fatal("log 9 missing")
+		}
+		// Refused: nothing stored.
+		id = send(w.console, "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "2h"}})
+		term.Reply(term.WaitEvent("param.set", 5*time.Second, nil), "16", nil)
+		if r := await(t, w.console, id); r.Code != "16" {
+			t.Fatal(r)
+		}
+		if n := w.count(t, `SELECT COUNT(*) FROM terminal_params WHERE value = '2h'`); n != 0 {
+			t.Fatal("refused params stored")
+		}
+	})
+}
+
+func TestLoginReminder(t *testing.T) {
+	eachEngine(t, func(t *testing.T, engine string) {
+		w := newWorld(t, engine)
+		term := rttest.Terminal(t, w.s, w.msID)
+		id := send(w.console, "call.set", map[string]any{"msId": w.msID, "status": 1})
+		term.Reply(term.WaitEvent("call.set", 5*time.Second, nil), "0", nil)
+		await(t, w.console, id)
+		id = send(w.console, "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"heartbeat": "30s"}})
+		term.Reply(term.WaitEvent("param.set", 5*time.Second, nil), "0", nil)
+		await(t, w.console, id)
+		term.Close()
+		rttest.Eventually(t, "offline", func() bool { return !w.s.Hub.Online(w.msID) })
+
+		term = rttest.Terminal(t, w.s, w.msID)
+		req := term.WaitEvent("call.set", 5*time.Second, nil)
+		if !strings.Contains(string(req.Data), `"status":1`) {
+			t.Fatalf("reminder %s", req.Data)
+		}
+		term.Reply(req, "0", nil)
+		req = term.WaitEvent("param.set", 5*time.Second, nil)
+		if !strings.Contains(string(req.Data), `"heartbeat":"30s"`) {
+			t.Fatalf("params reminder %s", req.Data)
+		}
+		term.Reply(req, "0", nil)
+		// An active terminal without parameters is reminded of nothing.
+		fresh := rttest.Terminal(t, w.s, w.a.Terminals[1])
+		quiet(t, fresh)
+	})
+}
