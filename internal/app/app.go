@@ -113,7 +113,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	voiceSvc.Routes(a.mux, require)
 	a.OnPrepare(voiceSvc.Restore)
 	a.Go(voiceSvc.RunRetention)
-	a.Go(func(ctx context.Context) { <-ctx.Done(); voiceSvc.Wait(); mediaEng.Close() })
+	a.Go(func(ctx context.Context) { <-ctx.Done(); voiceSvc.Close(); mediaEng.Close() })
 	a.SOS.SetFloor(voiceSvc) // an SOS terminal's floor requests pre-empt everyone
 	// [directory]
 	dirSvc := directory.NewService(d, a.Hub, a.Log) // other domains: dirSvc.Store (or directory.NewStore(d))

@@ -110,7 +110,7 @@ func createAccount(t testing.TB, d *db.DB, cust int64, id, typ, gid string) {
 func (w *world) term(id string, opts ...func(*termclient.Options)) *termclient.Client {
 	w.t.Helper()
 	o := termclient.Options{URL: w.s.URL, UID: id, Password: password,
-		Media: termclient.MediaOptions{Loopback: true}}
+		Media: termclient.MediaOptions{Loopback: true, KeepPayloads: true}}
 	for _, f := range opts {
 		f(&o)
 	}
@@ -124,7 +124,8 @@ func (w *world) console(id string) *termclient.Client {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	return w.dial(termclient.Options{URL: w.s.URL, Token: tok, Media: termclient.MediaOptions{Loopback: true}})
+	return w.dial(termclient.Options{URL: w.s.URL, Token: tok, Media: termclient.MediaOptions{Loopback: true,
+		KeepPayloads: true}})
 }
 
 // token is a fresh console session of a dispatcher, for REST calls.
@@ -199,6 +200,26 @@ func eventually(t testing.TB, what string, cond func() bool) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// tagged is n silent Opus packets whose last byte is tag, so a listener can tell talkers apart.
+func tagged(n int, tag byte) [][]byte {
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = []byte{0xf8, 0xff, 0xfe, tag}
+	}
+	return out
+}
+
+// tags lists the tag byte of each packet received.
+func tags(pkts []termclient.Packet) []byte {
+	out := make([]byte, len(pkts))
+	for i, p := range pkts {
+		if len(p.Payload) > 0 {
+			out[i] = p.Payload[len(p.Payload)-1]
+		}
+	}
+	return out
 }
 
 func silent(n int) [][]byte {

@@ -2,6 +2,7 @@ package call_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -196,7 +197,7 @@ func TestMutedTalkerNotDelivered(t *testing.T) {
 	if len(list.List) != 2 || list.List[0]["muteId"] != "10001001" || list.List[0]["muteName"] != "Name 10001001" {
 		t.Fatalf("mute list %+v", list)
 	}
-	if _, err := g.t1.Talk(ctx, "", "", silent(20), 2*time.Millisecond); err != nil {
+	if _, err := g.t1.Talk(ctx, "", "", tagged(20, '1'), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := g.t2.WaitPackets(ctx, 20); err != nil {
@@ -205,21 +206,23 @@ func TestMutedTalkerNotDelivered(t *testing.T) {
 	if _, err := g.d.WaitPackets(ctx, 20); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.t2.Talk(ctx, "", "", silent(20), 2*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	// T3 got T2 (20) but none of T1; the dispatcher got T1 (20) but none of T2.
-	if _, err := g.t3.WaitPackets(ctx, 20); err != nil {
+	if _, err := g.t2.Talk(ctx, "", "", tagged(20, '2'), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := g.t1.WaitPackets(ctx, 20); err != nil {
 		t.Fatal(err)
 	}
-	if n := count(g.t3); n != 20 {
-		t.Fatalf("T3 received %d packets; the muted talker's must not arrive", n)
+	// T3 got T2 but none of T1; the dispatcher got T1 but none of T2 (T2's came after T1's, so T1's would be
+	// first in line had they been delivered).
+	pkts, err := g.t3.WaitPackets(ctx, 20)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n := count(g.d); n != 20 {
-		t.Fatalf("D received %d packets; the muted talker's must not arrive", n)
+	if got := string(tags(pkts)); got != strings.Repeat("2", 20) {
+		t.Fatalf("T3 heard %q; the muted talker's packets must not arrive", got)
+	}
+	if got := string(tags(g.d.Received())); got != strings.Repeat("1", 20) {
+		t.Fatalf("D heard %q; the muted talker's packets must not arrive", got)
 	}
 	// Unmuting applies at once.
 	if r := g.s.Do(http.MethodDelete, "/ds/mute/delete", tok, map[string]any{"msId": "10001003", "muteId": "10001001"}); r.Code != "0" {

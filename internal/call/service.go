@@ -43,6 +43,7 @@ type Service struct {
 	focus     map[string]string // account → the call it chose to hear
 	modes     map[string]string // account → playback priority mode
 	blocked   map[string]bool   // killed or stunned accounts (latest read or hook)
+	closed    bool              // shutting down: no new work, no log writes
 	wg        sync.WaitGroup    // recordings being finished
 }
 
@@ -138,6 +139,22 @@ func (s *Service) Restore(ctx context.Context) error {
 // Wait blocks until recordings being finished are indexed (shutdown, tests).
 func (s *Service) Wait() { s.wg.Wait() }
 
+// Close ends every talk burst (their recordings are finished and indexed), stops the timers and waits; call it
+// before the store closes.
+func (s *Service) Close() {
+	_ = s.locked(func(f *fx) error {
+		for _, c := range s.calls {
+			if c.timer != nil {
+				c.timer.Stop()
+			}
+			s.endBurstLocked(f, c, "ended", false)
+		}
+		s.closed = true
+		return nil
+	})
+	s.wg.Wait()
+}
+
 // fx collects what to do after the lock is released: log writes and other slow work.
 type fx struct {
 	s     *Service
@@ -147,6 +164,9 @@ type fx struct {
 func (f *fx) then(fn func()) { f.after = append(f.after, fn) }
 
 func (f *fx) log(customer int64, a Account, t oplog.Type, remark string) {
+	if f.s.closed {
+		return
+	}
 	f.then(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -154,10 +174,14 @@ func (f *fx) log(customer int64, a Account, t oplog.Type, remark string) {
 	})
 }
 
-// locked runs fn under the lock, then its effects.
+// locked runs fn under the lock, then its effects. After Close it does nothing.
 func (s *Service) locked(fn func(f *fx) error) error {
 	f := &fx{s: s}
 	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return realtime.ErrNotOnline
+	}
 	err := fn(f)
 	s.mu.Unlock()
 	for _, a := range f.after {
@@ -592,7 +616,9 @@ func (s *Service) callAudienceFilter(c *Call) func(*realtime.Conn) bool {
 	for _, p := range c.parties {
 		ids[p.ID] = true
 	}
-	return func(conn *realtime.Conn) bool { return conn.Kind() == realtime.Console || ids[conn.Principal().AccountID] }
+	return func(conn *realtime.Conn) bool {
+		return conn.Kind() == realtime.Console || ids[conn.Principal().AccountID]
+	}
 }
 
 // removeRecording deletes a recording file (missing is fine).

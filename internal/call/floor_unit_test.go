@@ -1,0 +1,113 @@
+package call
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestFloorDecisions(t *testing.T) {
+	term := func(id string, queue bool) *Claim { return &Claim{Account: id, Prio: PrioTerminal, Queue: queue} }
+	disp := func(id string) *Claim { return &Claim{Account: id, Prio: PrioDispatcher} }
+	sos := func(id string) *Claim { return &Claim{Account: id, Prio: PrioEmergency} }
+	type step struct {
+		req     *Claim
+		release string
+		want    Decision
+		pre     string // pre-empted holder
+		pos     int
+		holder  string
+		queue   []string
+	}
+	for _, tc := range []struct {
+		name  string
+		steps []step
+	}{
+		{"free floor is granted, busy is denied", []step{
+			{req: term("a", false), want: Granted, holder: "a"},
+			{req: term("b", false), want: Denied, holder: "a"},
+		}},
+		{"queue in arrival order, release hands over", []step{
+			{req: term("a", false), want: Granted, holder: "a"},
+			{req: term("b", true), want: Queued, pos: 1, holder: "a", queue: []string{"b"}},
+			{req: term("c", true), want: Queued, pos: 2, holder: "a", queue: []string{"b", "c"}},
+			{req: term("b", true), want: Queued, pos: 1, holder: "a", queue: []string{"b", "c"}},
+			{release: "a", holder: "b", queue: []string{"c"}},
+			{release: "c", holder: "b"},
+			{release: "b"},
+		}},
+		{"dispatcher pre-empts a terminal, not another dispatcher", []step{
+			{req: term("a", false), want: Granted, holder: "a"},
+			{req: disp("d"), want: Granted, pre: "a", holder: "d"},
+			{req: disp("e"), want: Denied, holder: "d"},
+			{req: term("a", false), want: Denied, holder: "d"},
+		}},
+		{"emergency pre-empts a dispatcher", []step{
+			{req: disp("d"), want: Granted, holder: "d"},
+			{req: sos("s"), want: Granted, pre: "d", holder: "s"},
+		}},
+		{"higher priority waits ahead of lower", []step{
+			{req: sos("s"), want: Granted, holder: "s"},
+			{req: term("a", true), want: Queued, pos: 1, holder: "s", queue: []string{"a"}},
+			{req: &Claim{Account: "d", Prio: PrioDispatcher, Queue: true}, want: Queued, pos: 1, holder: "s", queue: []string{"d", "a"}},
+		}},
+		{"the holder pressing again keeps the floor", []step{
+			{req: term("a", false), want: Granted, holder: "a"},
+			{req: term("a", false), want: Granted, holder: "a"},
+		}},
+		{"the queue is bounded", []step{
+			{req: term("a", false), want: Granted, holder: "a"},
+			{req: term("b", true), want: Queued, pos: 1, holder: "a", queue: []string{"b"}},
+			{req: term("c", true), want: Queued, pos: 2, holder: "a", queue: []string{"b", "c"}},
+			{req: term("d", true), want: Denied, holder: "a", queue: []string{"b", "c"}},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := Floor{MaxQueue: 2}
+			for i, s := range tc.steps {
+				if s.req != nil {
+					d, pre, pos := f.Request(s.req)
+					preID := ""
+					if pre != nil {
+						preID = pre.Account
+					}
+					if d != s.want || preID != s.pre || pos != s.pos {
+						t.Fatalf("step %d: got %v pre %q pos %d, want %v pre %q pos %d", i, d, preID, pos, s.want, s.pre, s.pos)
+					}
+				} else {
+					f.Release(s.release)
+				}
+				holder := ""
+				if f.Holder != nil {
+					holder = f.Holder.Account
+				}
+				if holder != s.holder || !slices.Equal(f.QueueIDs(), s.queue) {
+					t.Fatalf("step %d: holder %q queue %v, want %q %v", i, holder, f.QueueIDs(), s.holder, s.queue)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkFloorDecision is one request and release on a floor with a queue of waiting terminals: the
+// decision the floor controller makes under its lock.
+func BenchmarkFloorDecision(b *testing.B) {
+	f := Floor{MaxQueue: 8}
+	f.Request(&Claim{Account: "holder", Prio: PrioDispatcher})
+	for i := range 6 {
+		f.Request(&Claim{Account: fmt.Sprint("q", i), Prio: PrioTerminal, Queue: true})
+	}
+	c := &Claim{Account: "t", Prio: PrioTerminal, Queue: true, At: time.Now()}
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		f.Request(c)
+		f.Release(c.Account)
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds()), "p99-ns")
+}

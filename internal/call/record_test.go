@@ -1,0 +1,268 @@
+package call_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"tenfour/internal/media/oggopus"
+	"tenfour/internal/testkit"
+)
+
+type recordRow struct {
+	ID       string `json:"id"`
+	CallID   string `json:"callid"`
+	BTime    int64  `json:"btime"`
+	Type     string `json:"type"`
+	GID      string `json:"gid"`
+	MsID     string `json:"msId"`
+	Duration int64  `json:"duration"`
+	Quality  string `json:"quality"`
+	Size     int64  `json:"size"`
+	Playable bool   `json:"playable"`
+	URL      string `json:"url"`
+	AccessUs int64  `json:"accessUs"`
+}
+
+func (w *world) records(tok string, params map[string]any) ([]recordRow, testkit.Reply) {
+	var res struct {
+		Total int         `json:"total"`
+		List  []recordRow `json:"list"`
+	}
+	r := w.s.Do(http.MethodPost, "/ds/data/callByUTCPost", tok, params)
+	if r.Code == "0" {
+		r.Into(w.t, &res)
+	}
+	return res.List, r
+}
+
+func (w *world) get(path, tok string, header map[string]string) (*http.Response, []byte) {
+	req, err := http.NewRequest(http.MethodGet, w.s.URL+path, nil)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	req.Header.Set("token", tok)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res, b
+}
+
+func TestRecordingDecodesToSpokenDuration(t *testing.T) {
+	g := newGroupWorld(t)
+	ctx := g.ctx()
+	tok := g.token("10009001")
+	fixture, err := oggopus.ReadFile("../../testdata/audio/reply.ogg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spoken := oggopus.SamplesDuration(fixture.Samples() - fixture.Head.PreSkip)
+	from := time.Now().UnixMilli()
+	r, err := g.t1.RequestFloor(ctx, "", "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.t1.PlayOgg(ctx, "../../testdata/audio/reply.ogg", 4); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.t1.ReleaseFloor(ctx, r.CallID); err != nil {
+		t.Fatal(err)
+	}
+	// The row is stored before the burst is reported: once the event is here, the list has it.
+	ev := event(t, ctx, g.d, "voice.recorded", nil)
+	if ev["callid"] != r.CallID {
+		t.Fatalf("recorded %v", ev)
+	}
+	list, res := g.records(tok, map[string]any{"stime": from, "etime": time.Now().UnixMilli()})
+	if res.Code != "0" || len(list) != 1 {
+		t.Fatalf("records %+v %+v", res, list)
+	}
+	rec := list[0]
+	within5 := func(got time.Duration) bool { d := got - spoken; return d > -spoken/20 && d < spoken/20 }
+	if rec.CallID != r.CallID || rec.Type != "group" || rec.GID != g.gid || rec.MsID != "10001001" ||
+		rec.Quality != "HD" || !rec.Playable || rec.Size == 0 || !within5(time.Duration(rec.Duration)*time.Millisecond) {
+		t.Fatalf("record %+v (spoken %v)", rec, spoken)
+	}
+
+	// The file served decodes to the spoken duration.
+	resp, body := g.get(rec.URL, tok, nil)
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "audio/ogg" || int64(len(body)) != rec.Size {
+		t.Fatalf("voice: %d %s %d bytes", resp.StatusCode, resp.Header.Get("Content-Type"), len(body))
+	}
+	got, err := oggopus.Read(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := oggopus.SamplesDuration(got.Samples() - got.Head.PreSkip); !within5(d) {
+		t.Fatalf("recording decodes to %v, spoken %v", d, spoken)
+	}
+	if len(got.Packets) != len(fixture.Packets) {
+		t.Fatalf("recorded %d packets of %d", len(got.Packets), len(fixture.Packets))
+	}
+	// And so says a real Opus decoder, where one is installed.
+	if opusdec, err := exec.LookPath("opusdec"); err == nil {
+		f := filepath.Join(t.TempDir(), "rec.ogg")
+		wav := filepath.Join(t.TempDir(), "rec.wav")
+		if err := os.WriteFile(f, body, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command(opusdec, "--quiet", "--rate", "48000", f, wav).CombinedOutput(); err != nil {
+			t.Fatalf("opusdec: %v %s", err, out)
+		}
+		if d := wavDuration(t, wav); !within5(d) {
+			t.Fatalf("opusdec decodes %v, spoken %v", d, spoken)
+		}
+	} else {
+		t.Log("opusdec not installed: checked the packet durations only")
+	}
+
+	// Range requests (the console's <audio> seeks), downloads, the per-call query.
+	resp, body = g.get(rec.URL, tok, map[string]string{"Range": "bytes=0-99"})
+	if resp.StatusCode != http.StatusPartialContent || len(body) != 100 || string(body[:4]) != "OggS" {
+		t.Fatalf("range: %d, %d bytes", resp.StatusCode, len(body))
+	}
+	resp, _ = g.get(rec.URL+"&download=1", tok, nil)
+	if cd := resp.Header.Get("Content-Disposition"); resp.StatusCode != 200 || cd == "" {
+		t.Fatalf("download: %d %q", resp.StatusCode, cd)
+	}
+	var vp struct {
+		List []recordRow `json:"list"`
+	}
+	g.s.Do(http.MethodPost, "/ds/data/voicePost", tok, map[string]any{"callid": r.CallID, "btime": rec.BTime}).Into(t, &vp)
+	if len(vp.List) != 1 || vp.List[0].ID != rec.ID {
+		t.Fatalf("voicePost %+v", vp)
+	}
+	if resp, _ := g.get(rec.URL, "", nil); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("voice without a token: %d", resp.StatusCode)
+	}
+	g.waitLog(123, 124, 125, 126)
+
+	// Filters.
+	for _, tc := range []struct {
+		params map[string]any
+		n      int
+	}{
+		{map[string]any{"msId": "10001001"}, 1},
+		{map[string]any{"msId": "10001002"}, 0},
+		{map[string]any{"gid": g.gid, "type": "group"}, 1},
+		{map[string]any{"type": "single"}, 0},
+	} {
+		tc.params["stime"], tc.params["etime"] = from, time.Now().UnixMilli()
+		if list, res := g.records(tok, tc.params); res.Code != "0" || len(list) != tc.n {
+			t.Fatalf("filter %v: %d records (%s)", tc.params, len(list), res.Code)
+		}
+	}
+
+	// Retention removes the file and the row together.
+	path := filepath.Join(g.s.Cfg.DataDir, "recordings")
+	n, err := g.voice().PruneRecordings(ctx, time.Now().Add(time.Hour))
+	if err != nil || n != 1 {
+		t.Fatalf("pruned %d: %v", n, err)
+	}
+	if list, _ := g.records(tok, map[string]any{"stime": from, "etime": time.Now().UnixMilli()}); len(list) != 0 {
+		t.Fatalf("rows left: %+v", list)
+	}
+	files := 0
+	_ = filepath.Walk(path, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			files++
+		}
+		return nil
+	})
+	if files != 0 {
+		t.Fatalf("%d recording files left", files)
+	}
+}
+
+// wavDuration reads a 16-bit PCM WAV header's data length.
+func wavDuration(t *testing.T, path string) time.Duration {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	channels := int(binary.LittleEndian.Uint16(b[22:24]))
+	rate := int(binary.LittleEndian.Uint32(b[24:28]))
+	for i := 12; i+8 <= len(b); {
+		id, size := string(b[i:i+4]), int(binary.LittleEndian.Uint32(b[i+4:i+8]))
+		if id == "data" {
+			if size == 0 || size > len(b)-i-8 {
+				size = len(b) - i - 8
+			}
+			return time.Duration(size/(2*channels)) * time.Second / time.Duration(rate)
+		}
+		i += 8 + size
+	}
+	t.Fatal("no data chunk")
+	return 0
+}
+
+func TestSDRecordNotPlayable(t *testing.T) {
+	g := newGroupWorld(t)
+	ctx := g.ctx()
+	tok := g.token("10009001")
+	from := time.Now().UnixMilli()
+	r, err := g.t2.RequestFloor(ctx, "", "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.t2.PlayOgg(ctx, "../../testdata/audio/reply-nb.ogg", 8); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.t2.ReleaseFloor(ctx, r.CallID); err != nil {
+		t.Fatal(err)
+	}
+	event(t, ctx, g.d, "voice.recorded", nil)
+	list, _ := g.records(tok, map[string]any{"stime": from, "etime": time.Now().UnixMilli()})
+	if len(list) != 1 || list[0].Quality != "SD" || list[0].Playable || list[0].URL != "" {
+		t.Fatalf("SD record %+v", list)
+	}
+	path := "/ds/data/voice?callid=" + r.CallID + "&btime=" + strconv.FormatInt(list[0].BTime, 10)
+	for _, p := range []string{path, path + "&download=1"} {
+		resp, body := g.get(p, tok, nil)
+		if resp.StatusCode != http.StatusForbidden || !bytes.Contains(body, []byte(`"code":"606"`)) {
+			t.Fatalf("SD %s: %d %s", p, resp.StatusCode, body)
+		}
+	}
+}
+
+func TestCallRecordQueryValidation(t *testing.T) {
+	w := newWorld(t)
+	w.account("10009001", "20", "")
+	tok := w.token("10009001")
+	jan31 := time.Date(2026, 1, 31, 20, 0, 0, 0, time.UTC).UnixMilli()
+	feb1 := time.Date(2026, 2, 1, 1, 0, 0, 0, time.UTC).UnixMilli()
+	for _, tc := range []struct {
+		params map[string]any
+		code   string
+	}{
+		{map[string]any{"etime": jan31}, "400"},
+		{map[string]any{"stime": jan31}, "400"},
+		{map[string]any{"stime": feb1, "etime": jan31}, "400"},
+		{map[string]any{"stime": jan31, "etime": feb1}, "31"}, // crosses a month in UTC
+		{map[string]any{"stime": jan31 - 40*24*3600*1000, "etime": jan31}, "32"},
+		{map[string]any{"stime": jan31 - 3600*1000, "etime": jan31, "type": "video"}, "400"},
+		{map[string]any{"stime": jan31 - 3600*1000, "etime": jan31}, "0"},
+	} {
+		if _, r := w.records(tok, tc.params); r.Code != tc.code {
+			t.Errorf("%v: code %s, want %s", tc.params, r.Code, tc.code)
+		}
+	}
+	// The month is the customer's: at UTC+8, Jan 31 20:00 UTC is already February 1.
+	w.exec(`UPDATE customers SET time_zone = '8' WHERE id = ?`, w.cust)
+	if _, r := w.records(tok, map[string]any{"stime": jan31, "etime": feb1}); r.Code != "0" {
+		t.Fatalf("same month at UTC+8: %s", r.Code)
+	}
+}
