@@ -9,12 +9,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
 	"net/http"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"tenfour/internal/directory"
@@ -74,11 +76,12 @@ func ParseInterval(v string) (time.Duration, string, bool) {
 
 // Service relays remote-control requests.
 type Service struct {
-	db  *db.DB
-	dir *directory.Store
-	hub *realtime.Hub
-	log *oplog.Log
-	now func() time.Time
+	db    *db.DB
+	dir   *directory.Store
+	hub   *realtime.Hub
+	log   *oplog.Log
+	now   func() time.Time
+	locks termLocks
 }
 
 // New builds the service.
@@ -132,6 +135,7 @@ func (s *Service) SetCallStatus(ctx context.Context, p identity.Principal, msID 
 	if c == nil {
 		return CallSetResult{}, realtime.ErrNotOnline
 	}
+	defer s.locks.lock(msID)()
 	if err := s.ask(ctx, c, CallSet, map[string]any{"status": status, "by": p.AccountID, "byName": p.Name}); err != nil {
 		return CallSetResult{}, err
 	}
@@ -208,6 +212,7 @@ func (s *Service) SetParams(ctx context.Context, p identity.Principal, msID stri
 	if c == nil {
 		return ParamSetResult{}, realtime.ErrNotOnline
 	}
+	defer s.locks.lock(msID)()
 	if err := s.ask(ctx, c, ParamSet, map[string]any{"params": norm, "seconds": secs, "by": p.AccountID, "byName": p.Name}); err != nil {
 		return ParamSetResult{}, err
 	}
@@ -313,9 +318,21 @@ func (s *Service) publish(ctx context.Context, customerID int64, msID string) {
 }
 
 // onLogin reminds a terminal, once its login reply is out, of a call-set status other than active and of its
-// stored parameters, so a terminal that lost its state (reinstalled, reset) is blocked or tuned again.
+// stored parameters, so a terminal that lost its state (reinstalled, reset) is blocked or tuned again. Whether
+// a reminder is due is read at login; the reminder itself re-reads the state under the terminal's lock, so it
+// can never overtake a dispatcher's change and leave the terminal out of step with the store.
 func (s *Service) onLogin(ctx context.Context, c *realtime.Conn, _ bool) {
 	if c.Kind() != realtime.Terminal {
+		return
+	}
+	p := c.Principal()
+	var status, nParams int
+	if err := s.db.QueryRow(ctx, `SELECT call_set_status, (SELECT COUNT(*) FROM terminal_params WHERE account_id = ?)
+		FROM accounts WHERE id = ?`, p.AccountID, p.AccountID).Scan(&status, &nParams); err != nil {
+		slog.WarnContext(ctx, "terminalctl: state at login", "msId", p.AccountID, "err", err)
+		return
+	}
+	if status == Active && nParams == 0 {
 		return
 	}
 	go func() {
@@ -324,30 +341,45 @@ func (s *Service) onLogin(ctx context.Context, c *realtime.Conn, _ bool) {
 		case <-c.Done():
 			return
 		}
-		p := c.Principal()
-		var status int
-		if err := s.db.QueryRow(ctx, `SELECT call_set_status FROM accounts WHERE id = ?`, p.AccountID).Scan(&status); err != nil {
-			slog.WarnContext(ctx, "terminalctl: status at login", "msId", p.AccountID, "err", err)
-			return
-		}
-		if status != Active {
-			if err := s.ask(ctx, c, CallSet, map[string]any{"status": status}); err != nil {
-				slog.InfoContext(ctx, "terminalctl: call-set reminder not acknowledged", "msId", p.AccountID, "err", err)
-				return
-			}
-		}
-		params, err := s.StoredParams(ctx, p.AccountID)
-		if err != nil || len(params) == 0 {
-			return
-		}
-		_, secs, err := CheckParams(params)
-		if err != nil {
-			return
-		}
-		if err := s.ask(ctx, c, ParamSet, map[string]any{"params": params, "seconds": secs}); err != nil {
-			slog.InfoContext(ctx, "terminalctl: parameter reminder not acknowledged", "msId", p.AccountID, "err", err)
+		if err := s.remind(ctx, c); err != nil {
+			slog.InfoContext(ctx, "terminalctl: reminder not acknowledged", "msId", p.AccountID, "err", err)
 		}
 	}()
+}
+
+func (s *Service) remind(ctx context.Context, c *realtime.Conn) error {
+	id := c.Principal().AccountID
+	defer s.locks.lock(id)()
+	var status int
+	if err := s.db.QueryRow(ctx, `SELECT call_set_status FROM accounts WHERE id = ?`, id).Scan(&status); err != nil {
+		return err
+	}
+	if status != Active {
+		if err := s.ask(ctx, c, CallSet, map[string]any{"status": status}); err != nil {
+			return err
+		}
+	}
+	params, err := s.StoredParams(ctx, id)
+	if err != nil || len(params) == 0 {
+		return err
+	}
+	_, secs, err := CheckParams(params)
+	if err != nil {
+		return err
+	}
+	return s.ask(ctx, c, ParamSet, map[string]any{"params": params, "seconds": secs})
+}
+
+// termLocks serialize remote control of one terminal: relay, acknowledgement and store happen as one step,
+// so concurrent changes (two dispatchers, a login reminder) reach the terminal in the order they are stored.
+type termLocks [64]sync.Mutex
+
+func (l *termLocks) lock(id string) func() {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(id))
+	m := &l[h.Sum32()%uint32(len(l))]
+	m.Lock()
+	return m.Unlock
 }
 
 func decode(data json.RawMessage, v any) error {
