@@ -17,7 +17,7 @@ import (
 )
 
 // maxParallel bounds the acknowledgements one group message waits on at once.
-const maxParallel = 16
+const maxParallel = 64
 
 // Service sends messages and delivers the ones terminals missed.
 type Service struct {
@@ -144,6 +144,9 @@ func (s *Service) Send(ctx context.Context, p identity.Principal, req SendReques
 // relay sends m to every connected recipient and records the acknowledgements; it returns one error per
 // recipient (nil when acknowledged).
 func (s *Service) relay(ctx context.Context, m Message, recipients []string, res *SendResult) []error {
+	// One deadline for the whole fan-out, so a large group still answers within the console's 5 s.
+	ctx, cancel := context.WithTimeout(ctx, s.hub.AckTimeout())
+	defer cancel()
 	errs := make([]error, len(recipients))
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -160,7 +163,10 @@ func (s *Service) relay(ctx context.Context, m Message, recipients []string, res
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			err := s.deliverTo(ctx, c, m)
+			var err error = realtime.ErrTimeout
+			if ctx.Err() == nil { // not sent at all once the deadline passed: it stays pending
+				err = s.deliverTo(ctx, c, m)
+			}
 			mu.Lock()
 			errs[i] = err
 			if err == nil {
