@@ -46,14 +46,6 @@ func (s *Service) Routes(mux *http.ServeMux, require func(http.Handler) http.Han
 	mux.Handle("POST /ds/report/findGpsDataPost", h(s.gpsData))
 }
 
-// LastGpsHandler answers getLastGps from the hot cache (see docs/geo.md "getLastGps"): mount it in place of
-// the directory's database-backed handler to serve positions without a query.
-func (s *Service) LastGpsHandler() httpx.Handler {
-	return func(w http.ResponseWriter, r *http.Request) (any, error) {
-		return s.LastPositions(identity.Must(r.Context()).CustomerID), nil
-	}
-}
-
 // ---- shared parameter helpers ----
 
 // checkCustomer accepts an optional customer id parameter (cid, scid): blank or the caller's own customer;
