@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -28,6 +29,7 @@ type Conn struct {
 	once     sync.Once
 	limiter  *rate.Limiter
 	inflight chan struct{} // semaphore of running request handlers
+	closing  atomic.Bool   // a close after flush is under way: nothing more is read or answered
 	urlToken string
 
 	mu          sync.Mutex
@@ -149,6 +151,7 @@ func (c *Conn) closeAfterFlush(code websocket.StatusCode, reason string) {
 	}
 	c.flushCode, c.flushReason = code, reason
 	c.mu.Unlock()
+	c.closing.Store(true)
 	select {
 	case <-c.done:
 	case c.out <- nil:
@@ -176,6 +179,9 @@ func (c *Conn) run(ctx context.Context) {
 		if err != nil {
 			c.close(websocket.StatusNormalClosure, "")
 			return
+		}
+		if c.closing.Load() {
+			continue // e.g. more login attempts after a refused one
 		}
 		f, err := DecodeFrame(msg)
 		if err != nil {

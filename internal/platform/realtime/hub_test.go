@@ -771,3 +771,26 @@ func TestLoginTakesTokenFromURLOrCookie(t *testing.T) {
 		})
 	}
 }
+
+func TestNothingIsServedAfterARefusedLogin(t *testing.T) {
+	r := newRig(t)
+	c := r.dial()
+	// A burst of attempts on one connection: only the first is examined.
+	c.send(Frame{ID: 1, Type: "session.login", Data: json.RawMessage(`{"fail":"2"}`)})
+	c.send(Frame{ID: 2, Type: "session.login", Data: json.RawMessage(`{"uid":"1001","customer":1}`)})
+	c.send(Frame{ID: 3, Type: "ping"})
+	if f := c.replyTo(1); f.Code != "2" {
+		t.Fatal(f)
+	}
+	if code := c.closeStatus(); code != websocket.StatusPolicyViolation {
+		t.Fatalf("close %d", code)
+	}
+	for _, f := range c.events {
+		if f.Re == 2 || f.Re == 3 {
+			t.Fatalf("served after a refused login: %+v", f)
+		}
+	}
+	if r.hub.Online("1001") {
+		t.Fatal("the second attempt logged in")
+	}
+}
