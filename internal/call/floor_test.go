@@ -2,6 +2,7 @@ package call_test
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -62,6 +63,14 @@ func TestGroupTalkReachesEveryMember(t *testing.T) {
 		t.Fatalf("burst stats %v", st)
 	}
 	g.waitLog(2)
+	// The latency histograms are exported.
+	res, body := g.get("/metrics", "", nil)
+	for _, m := range []string{"tenfour_voice_press_to_grant_seconds_count", "tenfour_voice_grant_to_first_packet_seconds_count",
+		"tenfour_voice_forward_delay_seconds_count"} {
+		if res.StatusCode != 200 || !regexp.MustCompile(`(?m)^`+m+` [1-9]`).Match(body) {
+			t.Fatalf("metric %s missing or zero", m)
+		}
+	}
 }
 
 func TestSecondTalkerDeniedOrQueued(t *testing.T) {

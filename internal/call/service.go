@@ -79,6 +79,7 @@ type Call struct {
 	burst    *burst
 	timer    *time.Timer // ring/acknowledge timeout, or a group call's hang time
 	ended    bool
+	btime    int64 // the last burst's btime: (call id, btime) names a record, so it only grows
 
 	wasConnected bool // an individual call that was answered and acknowledged
 }
@@ -93,6 +94,7 @@ type burst struct {
 	mb        *media.Burst
 	talker    *client
 	claim     *Claim
+	btime     int64  // UTC ms of the grant, unique within the call
 	path      string // relative to the data directory; "" if not recorded
 	accessUs  int64
 	maxTimer  *time.Timer
@@ -477,10 +479,11 @@ func (s *Service) startBurstLocked(f *fx, c *Call, claim *Claim) {
 		c.timer = nil
 	}
 	now := time.Now()
+	c.btime = max(now.UnixMilli(), c.btime+1) // two bursts of one call may start within a millisecond
 	b := &burst{talker: claim.Client, claim: claim, emergency: s.emergency[claim.Account],
-		accessUs: now.Sub(claim.At).Microseconds()}
+		accessUs: now.Sub(claim.At).Microseconds(), btime: c.btime}
 	rel := filepath.Join("recordings", strconv.FormatInt(c.Customer, 10), now.UTC().Format("2006/01/02"),
-		fmt.Sprintf("%s-%d.ogg", c.ID, now.UnixMilli()))
+		fmt.Sprintf("%s-%d.ogg", c.ID, b.btime))
 	var rec *media.Recorder
 	if s.opts.DataDir != "" {
 		var err error
@@ -542,7 +545,7 @@ type burstEnd struct {
 // runs outside the lock and reads only the call's fixed fields.
 func (s *Service) finishBurst(c *Call, b *burst, reason string, snap burstEnd) {
 	stats := b.mb.Stats()
-	view := BurstStatsView{CallID: c.ID, MsID: b.claim.Account, BTime: b.mb.Granted.UnixMilli(),
+	view := BurstStatsView{CallID: c.ID, MsID: b.claim.Account, BTime: b.btime,
 		DurationMs: time.Since(b.mb.Granted).Milliseconds(), PressToGrantUs: b.accessUs,
 		GrantToFirstUs: stats.FirstPacket.Microseconds(), DelayP50Us: stats.DelayP50.Microseconds(),
 		DelayP99Us: stats.DelayP99.Microseconds(), Packets: stats.Packets, Reason: reason}

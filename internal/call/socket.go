@@ -232,6 +232,11 @@ func (s *Service) closePeer(cl *client) {
 				s.afterReleaseLocked(f, c, next)
 			}
 		}
+		for _, a := range s.ambient {
+			if a.target == cl {
+				s.stopAmbientLocked(f, a)
+			}
+		}
 		s.recomputeLocked(cl.acct.Customer)
 		return nil
 	})

@@ -36,6 +36,9 @@ type Config struct {
 	TURNSecret string
 	// TURNHost is the host name or IP clients use to reach TURN (defaults to the first public IP).
 	TURNHost string
+	// MeasureCPU locks each read loop to its OS thread and sums the thread's CPU time spent forwarding
+	// (Peer.ForwardCPU), to measure what forwarding costs apart from everything else in the process.
+	MeasureCPU bool
 }
 
 // Opus is the only codec: 48 kHz, two channels as WebRTC signals it, in-band FEC on.

@@ -145,7 +145,8 @@ type Burst struct {
 
 	mu      sync.Mutex
 	packets int
-	delays  []uint32 // per-packet server-added delay, µs (bounded)
+	busy    time.Duration // sum of the per-packet delays: the forwarding loop's busy time for this burst
+	delays  []uint32      // per-packet server-added delay, µs (bounded)
 	firstAt time.Duration
 }
 
@@ -172,6 +173,7 @@ func (b *Burst) packet(payload []byte, ts uint32, at time.Time, delay time.Durat
 	}
 	b.mu.Lock()
 	b.packets++
+	b.busy += delay
 	if len(b.delays) < maxDelaySamples {
 		b.delays = append(b.delays, uint32(delay/time.Microsecond))
 	}
@@ -185,13 +187,15 @@ type BurstStats struct {
 	FirstPacket time.Duration
 	// DelayP50 and DelayP99 are the server-added per-packet delay (receive → last listener written).
 	DelayP50, DelayP99 time.Duration
+	// Busy is the forwarding loop's time spent on this burst's packets (the sum of their delays).
+	Busy time.Duration
 }
 
 // Stats summarises the burst so far.
 func (b *Burst) Stats() BurstStats {
 	b.mu.Lock()
 	d := slices.Clone(b.delays)
-	s := BurstStats{Packets: b.packets, FirstPacket: b.firstAt}
+	s := BurstStats{Packets: b.packets, FirstPacket: b.firstAt, Busy: b.busy}
 	b.mu.Unlock()
 	if len(d) > 0 {
 		slices.Sort(d)

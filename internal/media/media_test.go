@@ -2,7 +2,9 @@ package media_test
 
 import (
 	"context"
+	"net"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -14,9 +16,12 @@ import (
 	"tenfour/internal/termclient"
 )
 
-func newEngine(t testing.TB) *media.Engine {
+func newEngine(t testing.TB) *media.Engine { return newEngineCPU(t, false) }
+
+// newEngineCPU is newEngine, measuring the forwarding loops' CPU time when measure is set.
+func newEngineCPU(t testing.TB, measure bool) *media.Engine {
 	t.Helper()
-	e, err := media.NewEngine(media.Config{Interfaces: []string{"lo"}})
+	e, err := media.NewEngine(media.Config{Interfaces: []string{"lo"}, MeasureCPU: measure})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,8 +124,10 @@ func TestTalkerSwitchKeepsEveryPacketAndContinuity(t *testing.T) {
 	if err := am.Send(ctx, silent(50), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	// B is granted before A's last packets have necessarily arrived: A's route stays (its tail) and the
-	// listeners keep hearing A until B's first packet.
+	// The floor moves to B once the server has A's last packet (a release follows the talker's last packet,
+	// and the next grant follows the release). A's route stays (its tail): until B's first packet reaches a
+	// listener, A's packets still play there; after it, A's would be stale and are dropped.
+	waitFor(t, func() bool { return b1.Stats().Packets == 50 })
 	b2 := media.NewBurst(nil)
 	b.SetRoute(route(b2))
 	if err := bm.Send(ctx, silent(50), 2*time.Millisecond); err != nil {
@@ -213,4 +220,74 @@ func waitFor(t testing.TB, cond func() bool) {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+func TestTURNRelayAndPublicAddress(t *testing.T) {
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := media.NewEngine(media.Config{Interfaces: []string{"lo"}, TURNPort: port, TURNHost: "127.0.0.1",
+		PublicIPs: []string{"203.0.113.7"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	servers := e.ICEServers("10001001")
+	if len(servers) != 1 || servers[0].Username == "" || servers[0].Credential == "" {
+		t.Fatalf("ICE servers %+v", servers)
+	}
+	// A client that may only use TURN relays reaches the server through the embedded TURN server.
+	p, err := e.NewPeer(media.Owner{Account: "10001001", Customer: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := termclient.NewMedia(termclient.MediaOptions{Loopback: true, ICEServers: servers, RelayOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close(); p.Close() })
+	m.OnCandidate(func(c webrtc.ICECandidateInit) { _ = p.AddCandidate(c) })
+	offer, err := m.Offer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, err := p.HandleOffer(offer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The server advertises its public address (NAT 1:1) next to its own.
+	if !strings.Contains(answer, "203.0.113.7") {
+		t.Fatalf("answer without the public address:\n%s", answer)
+	}
+	if err := m.Accept(answer); err != nil {
+		t.Fatal(err)
+	}
+	ctx := ctxT(t, 15*time.Second)
+	if err := m.WaitConnected(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if typ := m.SelectedCandidateType(); typ != "relay" {
+		t.Fatalf("selected candidate %q, want relay", typ)
+	}
+	waitFor(t, p.Ready)
+	burst := media.NewBurst(nil)
+	p.Downstream().Assign(burst.ID)
+	other, om := connect(t, e, "talker")
+	other.SetRoute(&media.Route{Burst: burst, Targets: []media.Target{{D: p.Downstream(), Src: burst.ID}}})
+	if err := om.Send(ctx, silent(10), time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.WaitPackets(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func freePort() (int, error) {
+	c, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	return c.LocalAddr().(*net.UDPAddr).Port, nil
 }

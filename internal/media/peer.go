@@ -3,6 +3,7 @@ package media
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -39,6 +40,7 @@ type Peer struct {
 	early     []webrtc.ICECandidateInit // candidates that came before the offer
 
 	upPackets atomic.Uint64
+	fwdCPU    atomic.Int64 // ns of thread CPU spent forwarding (Config.MeasureCPU)
 	closed    atomic.Bool
 }
 
@@ -105,6 +107,9 @@ func (p *Peer) Route() *Route { return p.route.Load() }
 
 // UpstreamPackets counts packets received from this peer (forwarded or not).
 func (p *Peer) UpstreamPackets() uint64 { return p.upPackets.Load() }
+
+// ForwardCPU is the CPU time its read loop spent forwarding (only with Config.MeasureCPU on Linux).
+func (p *Peer) ForwardCPU() time.Duration { return time.Duration(p.fwdCPU.Load()) }
 
 // HandleOffer applies a client's offer (the first one or a renegotiation, e.g. an ICE restart) and returns
 // the answer. The answer carries every server candidate (gathering on the shared port is immediate), so the
@@ -187,6 +192,11 @@ func (p *Peer) Close() {
 func (p *Peer) readUpstream(tr *webrtc.TrackRemote) {
 	buf := make([]byte, 1500)
 	var pkt rtp.Packet
+	measure := p.e.cfg.MeasureCPU && threadCPUSupported
+	if measure {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
 	for {
 		n, _, err := tr.Read(buf)
 		if err != nil {
@@ -200,6 +210,12 @@ func (p *Peer) readUpstream(tr *webrtc.TrackRemote) {
 			continue
 		}
 		if pkt.Unmarshal(buf[:n]) != nil {
+			continue
+		}
+		if measure {
+			c0 := threadCPU()
+			r.forward(&pkt, now)
+			p.fwdCPU.Add(int64(threadCPU() - c0))
 			continue
 		}
 		r.forward(&pkt, now)
