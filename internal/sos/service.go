@@ -29,15 +29,13 @@ func (noFloor) SetEmergency(string, bool) {}
 type Options struct {
 	// RealertEvery is how often consoles are alerted again about an alarm nobody acknowledged (default 10 s).
 	RealertEvery time.Duration
-	// StopTimeout is how long a remote close waits for the terminal to confirm it stopped alarming (default 5 s).
+	// StopTimeout is how long a remote close waits for the terminal to confirm it stopped alarming (default: the
+	// hub's acknowledgement timeout).
 	StopTimeout time.Duration
 }
 
-// Defaults.
-const (
-	DefaultRealertEvery = 10 * time.Second
-	DefaultStopTimeout  = 5 * time.Second
-)
+// DefaultRealertEvery is the re-alert interval unless Options say otherwise.
+const DefaultRealertEvery = 10 * time.Second
 
 // Service runs SOS alarms.
 type Service struct {
@@ -62,9 +60,6 @@ type alertState struct {
 func New(d *db.DB, hub *realtime.Hub, log *oplog.Log, opts Options) *Service {
 	if opts.RealertEvery <= 0 {
 		opts.RealertEvery = DefaultRealertEvery
-	}
-	if opts.StopTimeout <= 0 {
-		opts.StopTimeout = DefaultStopTimeout
 	}
 	s := &Service{db: d, store: NewStore(d), hub: hub, log: log, opts: opts, alerted: map[AlarmID]*alertState{}}
 	s.SetFloor(nil)
@@ -205,7 +200,11 @@ func (s *Service) RemoteClose(ctx context.Context, p identity.Principal, id Alar
 	if !cur.State.CanBecome(Closed) {
 		return cur, ErrTransition
 	}
-	rctx, cancel := context.WithTimeout(ctx, s.opts.StopTimeout)
+	timeout := s.opts.StopTimeout
+	if timeout <= 0 {
+		timeout = s.hub.AckTimeout()
+	}
+	rctx, cancel := context.WithTimeout(ctx, timeout)
 	_, err = s.hub.Request(rctx, cur.MsID, TermStop, map[string]any{"id": cur.ID, "by": p.AccountID, "byName": p.Name})
 	cancel()
 	if err != nil {
