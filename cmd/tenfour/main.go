@@ -11,6 +11,7 @@ const usage = `tenfour — push-to-talk dispatch server
 Usage:
   tenfour serve [--addr HOST:PORT] [--data DIR] [--db postgres://…] [--demo] [--tls-self-signed | --tls-cert F --tls-key F]
   tenfour admin <command> [flags]   (tenfour admin help)
+  tenfour sim --server URL --demo [--count N] [--duration D] [--seed S]   (tenfour sim --help)
 
 Every serve flag also reads TENFOUR_<FLAG> from the environment (e.g. TENFOUR_ADDR, TENFOUR_DB).
 `
@@ -26,6 +27,8 @@ func main() {
 		err = serve(os.Args[2:])
 	case "admin":
 		err = admin(os.Args[2:])
+	case "sim":
+		err = simCmd(os.Args[2:])
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return

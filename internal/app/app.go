@@ -28,6 +28,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
+	"tenfour/internal/sim"
 	"tenfour/internal/sos"
 	"tenfour/internal/terminalctl"
 	"tenfour/web"
@@ -88,7 +89,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Auth.Routes(a.mux)
 
 	// Domain services (one line each; keep this list in the order of the spec's §7).
-	// [safety] SOS alarms (spec §7 SOS, findSosReport); emergency floor: a.SOS.SetFloor(call service) once it exists.
+	// [safety] SOS alarms (spec §7 SOS, findSosReport); the emergency floor hook is set below with the voice service.
 	a.SOS = sos.New(d, a.Hub, a.Log, sos.Options{})
 	a.SOS.Register(a.Hub)
 	a.SOS.Routes(a.mux, require)
@@ -133,6 +134,8 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	branding.NewService(d).Routes(a.mux)
 	// [demo]
 	a.OnPrepare(func(ctx context.Context) error { return demo.Prepare(ctx, d, cfg.Demo) })
+	// [sim] the in-process demo fleet: demo terminals log in to this server over loopback (--demo-fleet)
+	a.Go(func(ctx context.Context) { sim.RunDemo(ctx, cfg) })
 
 	a.mux.Handle("/", consoleHandler(web.Dist()))
 	return a, nil

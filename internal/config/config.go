@@ -16,6 +16,7 @@ type Config struct {
 	DataDir       string // SQLite database, recordings, uploads
 	DB            string // "" = embedded SQLite in DataDir; postgres://… for PostgreSQL
 	Demo          bool   // seed the demo customers and run a simulated fleet in-process
+	DemoFleet     int    // with Demo: how many demo terminals the in-process fleet runs (0 = none)
 	TLSCert       string
 	TLSKey        string
 	TLSSelfSigned bool
@@ -86,6 +87,7 @@ func ParseServe(args []string) (Config, error) {
 	fs.StringVar(&c.DataDir, "data", "./data", "data directory (SQLite database, media files)")
 	fs.StringVar(&c.DB, "db", "", "database URL (postgres://…); empty = embedded SQLite in the data directory")
 	fs.BoolVar(&c.Demo, "demo", false, "seed demo customers on an empty database and run a simulated fleet")
+	fs.IntVar(&c.DemoFleet, "demo-fleet", 72, "with --demo: simulated demo terminals run in-process (0 = none; at most 72)")
 	fs.StringVar(&c.TLSCert, "tls-cert", "", "TLS certificate file (PEM)")
 	fs.StringVar(&c.TLSKey, "tls-key", "", "TLS private key file (PEM)")
 	fs.BoolVar(&c.TLSSelfSigned, "tls-self-signed", false, "serve HTTPS with a generated self-signed certificate (LAN use)")

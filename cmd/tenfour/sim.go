@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"tenfour/internal/app"
+	"tenfour/internal/config"
+	"tenfour/internal/sim"
+)
+
+const simUsage = `tenfour sim — a fleet of simulated terminals (docs/terminal-protocol.md)
+
+  tenfour sim --server URL --demo [--count N] [--duration D] [--seed S]
+  tenfour sim --server URL --ids 30000001-30010000 --password PW [flags]
+  tenfour sim --server URL --accounts FILE [flags]        (lines: id,password[,type[,city[,hint]]])
+  tenfour sim --provision --data DIR --ids 30000001 --count 10000 --password 123456 [--dispatcher 30000000]
+
+--provision creates the accounts in the server's store (--data or --db) and exits; run it before starting the
+server. Terminals without a type take the fleet mix (radios, apps, gateways, SOS buttons, cameras).
+
+`
+
+func simCmd(args []string) error {
+	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), simUsage); fs.PrintDefaults() }
+	server := fs.String("server", "http://127.0.0.1:8080", "server base URL")
+	demo := fs.Bool("demo", false, "use the demo accounts of `serve --demo` (72: 10000101…10000160, 20000101…20000112)")
+	count := fs.Int("count", 0, "terminals to run (default: every account given)")
+	ids := fs.String("ids", "", "account numbers: FIRST-LAST, or FIRST with --count")
+	password := fs.String("password", sim.DemoPassword, "password of the --ids accounts")
+	accounts := fs.String("accounts", "", "accounts file: id,password[,type[,city[,hint]]] per line")
+	duration := fs.Duration("duration", 0, "stop after this long (0 = until interrupted)")
+	seed := fs.Uint64("seed", 1, "random seed: the same seed, the same behaviour")
+	city := fs.String("city", "istanbul", "city of accounts without one: istanbul or izmir")
+	around := fs.String("around", "", "LAT,LNG: move around this place instead of a known city")
+	radius := fs.Float64("radius", 3000, "with --around: radius in metres")
+	ramp := fs.Duration("ramp", -1, "spread the first logins over this long (default 20 ms per terminal)")
+	gps := fs.Duration("gps-interval", 0, "report interval of moving terminals (default per type: 15-60 s)")
+	talk := fs.Duration("talk-every", 0, "mean time between a terminal's talk bursts (default 10m; negative: never)")
+	sos := fs.Duration("sos-every", 0, "mean time between a terminal's SOS alarms (default 24h; negative: never)")
+	drop := fs.Duration("drop-every", 0, "mean time online between network losses (default 45m; negative: never)")
+	offline := fs.Duration("offline", 0, "longest network loss (default 3m)")
+	switchEvery := fs.Duration("switch-every", 0, "mean time between own talk-group switches (default 2h; negative: never)")
+	forget := fs.Float64("forget-checkin", 0, "share of lone-worker checks left unanswered (default 0.12; negative: none)")
+	maxMedia := fs.Int("max-media", 64, "PeerConnections open at once, at most")
+	mediaIdle := fs.Duration("media-idle", 20*time.Second, "close a PeerConnection unused this long")
+	loopback := fs.String("loopback", "auto", "restrict WebRTC to the loopback interface: auto (when the server is local), yes, no")
+	insecure := fs.Bool("insecure", false, "accept any TLS certificate (a self-signed server)")
+	audio := fs.String("audio", "", "directory of Ogg Opus files to speak instead of the built-in ones")
+	every := fs.Duration("stats", 10*time.Second, "print the fleet's counters this often (0 = only at the end)")
+	provision := fs.Bool("provision", false, "create the --ids accounts in the store (--data/--db) and exit")
+	customer := fs.String("customer", "Sim Fleet", "with --provision: the customer to create them in")
+	groupSize := fs.Int("group-size", 50, "with --provision: terminals per group")
+	dispatcher := fs.String("dispatcher", "", "with --provision: also create this dispatcher (member of every group)")
+	store := storeFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+
+	if *provision {
+		return simProvision(store, *ids, *count, *password, *customer, *groupSize, *dispatcher)
+	}
+
+	var accts []sim.Account
+	switch {
+	case *demo:
+		accts = sim.DemoAccounts()
+		if *count > len(accts) {
+			return fmt.Errorf("--demo has %d accounts (%d terminals and 3 dispatcher positions of type 20), not %d; for a "+
+				"larger fleet create accounts first: tenfour sim --provision --data DIR --ids 30000001 --count %d, then "+
+				"tenfour sim --ids 30000001 --count %d", len(accts), len(accts)-3, *count, *count, *count)
+		}
+	case *ids != "":
+		first, n, err := sim.ParseRange(*ids)
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(*ids, "-") && *count > 0 {
+			n = *count
+		}
+		if accts, err = sim.RangeAccounts(first, n, *password); err != nil {
+			return err
+		}
+	case *accounts != "":
+		var err error
+		if accts, err = sim.ReadAccountsFile(*accounts); err != nil {
+			return err
+		}
+	default:
+		return errors.New("say which accounts: --demo, --ids or --accounts (tenfour sim --help)")
+	}
+	if *count > 0 && *count < len(accts) {
+		accts = accts[:*count]
+	}
+	opts := sim.Options{URL: strings.TrimSuffix(*server, "/"), Accounts: accts, Seed: *seed, City: *city,
+		Rates: sim.Rates{TalkEvery: *talk, SOSEvery: *sos, DropEvery: *drop, Offline: *offline,
+			SwitchEvery: *switchEvery, ForgetCheckin: *forget},
+		GPSInterval: *gps, Ramp: *ramp, MaxMedia: *maxMedia, MediaIdle: *mediaIdle, Insecure: *insecure, AudioDir: *audio}
+	if opts.Ramp < 0 {
+		opts.Ramp = time.Duration(len(accts)) * 20 * time.Millisecond
+	}
+	if *around != "" {
+		lat, lng, ok := strings.Cut(*around, ",")
+		la, err1 := strconv.ParseFloat(strings.TrimSpace(lat), 64)
+		ln, err2 := strconv.ParseFloat(strings.TrimSpace(lng), 64)
+		if !ok || err1 != nil || err2 != nil {
+			return fmt.Errorf("--around %q: want LAT,LNG", *around)
+		}
+		opts.Around, opts.Radius = &sim.LatLng{Lat: la, Lng: ln}, *radius
+	}
+	switch *loopback {
+	case "yes":
+		opts.Loopback = true
+	case "auto":
+		opts.Loopback = sim.IsLocal(opts.URL)
+	case "no":
+	default:
+		return fmt.Errorf("--loopback must be auto, yes or no")
+	}
+	f, err := sim.New(opts)
+	if err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *duration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *duration)
+		defer cancel()
+	}
+	slog.Info("sim starting", "server", opts.URL, "terminals", len(accts), "seed", *seed, "ramp", opts.Ramp,
+		"loopback", opts.Loopback)
+	if *every > 0 {
+		go func() {
+			t := time.NewTicker(*every)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					slog.Info("sim", "talking", f.Talking(), "scheduled", f.Pending(), "stats", f.Stats().String())
+				}
+			}
+		}()
+	}
+	err = f.Run(ctx)
+	slog.Info("sim stopped", "stats", f.Stats().String())
+	return err
+}
+
+func simProvision(store *config.Config, ids string, count int, password, customer string, groupSize int, dispatcher string) error {
+	if ids == "" {
+		return errors.New("--provision needs --ids (and --count)")
+	}
+	first, n, err := sim.ParseRange(ids)
+	if err != nil {
+		return err
+	}
+	if !strings.Contains(ids, "-") && count > 0 {
+		n = count
+	}
+	ctx := context.Background()
+	d, err := app.Open(ctx, *store)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	res, err := sim.Provision(ctx, d, sim.ProvisionOptions{Customer: customer, First: first, Count: n, Password: password,
+		GroupSize: groupSize, Dispatcher: dispatcher})
+	if err != nil {
+		return err
+	}
+	if res.Created == 0 {
+		fmt.Printf("accounts %d…%d exist already (customer id %d); nothing to do\n", first, first+n-1, res.CustomerID)
+		return nil
+	}
+	fmt.Printf("created %d terminals %d…%d in %d groups for customer %q (id %d); run: tenfour sim --ids %d-%d --password …\n",
+		res.Created, first, first+n-1, res.Groups, customer, res.CustomerID, first, first+n-1)
+	return nil
+}

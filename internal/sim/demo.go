@@ -1,0 +1,75 @@
+package sim
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"net/url"
+	"time"
+
+	"tenfour/internal/config"
+)
+
+// RunDemo runs the in-process fleet of `serve --demo` until ctx ends: the first cfg.DemoFleet demo terminals
+// connect to this server's own address over loopback (real socket, real WebRTC), so the console is alive
+// from the first start. It is an App background loop.
+func RunDemo(ctx context.Context, cfg config.Config) {
+	n := min(cfg.DemoFleet, len(DemoAccounts()))
+	if !cfg.Demo || n <= 0 {
+		return
+	}
+	self, ok := selfURL(cfg)
+	if !ok {
+		slog.Warn("demo fleet: the listen address has no fixed port; not starting it", "addr", cfg.Addr)
+		return
+	}
+	f, err := New(Options{URL: self, Accounts: DemoAccounts()[:n], Seed: 1, Loopback: IsLocal(self), Insecure: true,
+		Ramp: 3 * time.Second, MaxMedia: 24, Log: slog.Default()})
+	if err != nil {
+		slog.Error("demo fleet", "err", err)
+		return
+	}
+	slog.Info("demo fleet starting", "terminals", n, "url", self)
+	go func() {
+		t := time.NewTicker(5 * time.Minute)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				slog.Debug("demo fleet", "stats", f.Stats().String())
+			}
+		}
+	}()
+	_ = f.Run(ctx)
+}
+
+// selfURL is how this server reaches itself: its listen address, an unspecified host meaning loopback.
+func selfURL(cfg config.Config) (string, bool) {
+	host, port, err := net.SplitHostPort(cfg.Addr)
+	if err != nil || port == "" || port == "0" {
+		return "", false
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+		if ip != nil && ip.To4() == nil {
+			host = "::1"
+		}
+	}
+	scheme := "http"
+	if cfg.TLSCert != "" || cfg.TLSSelfSigned {
+		scheme = "https"
+	}
+	return scheme + "://" + net.JoinHostPort(host, port), true
+}
+
+// IsLocal tells whether a server URL names this machine's loopback (then WebRTC can stay on it).
+func IsLocal(u string) bool {
+	p, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(p.Hostname())
+	return p.Hostname() == "localhost" || ip != nil && ip.IsLoopback()
+}
