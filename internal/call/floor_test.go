@@ -369,3 +369,32 @@ func TestFloorNeedsMembershipAndMedia(t *testing.T) {
 		t.Fatalf("other customer's group: %v, want 404", err)
 	}
 }
+
+func TestDispatcherHearsRepliesToItsGroupCall(t *testing.T) {
+	w := newWorld(t)
+	ctx := w.ctx()
+	gid := w.group("Patrol")
+	w.account("10001001", "10", gid)
+	w.account("10009001", "20", "") // not a member, not monitoring
+	t1, d := w.term("10001001"), w.console("10009001")
+	if _, err := t1.Talk(ctx, "", "", silent(5), time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	// Not part of the group's call yet: the dispatcher hears nothing; it talks into the group, then hears the reply.
+	if _, err := d.Talk(ctx, "", gid, silent(5), time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := t1.WaitPackets(ctx, 5); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := t1.Talk(ctx, "", "", tagged(5, 'r'), time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	pkts, err := d.WaitPackets(ctx, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(tags(pkts)); got != "rrrrr" {
+		t.Fatalf("dispatcher heard %q, want only the reply", got)
+	}
+}

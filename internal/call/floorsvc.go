@@ -298,7 +298,7 @@ func (s *Service) CallSetStatusChanged(customer int64, msID string, status int) 
 // newCallLocked opens a call (log 2).
 func (s *Service) newCallLocked(f *fx, kind Kind, initiator Account, g GroupInfo) *Call {
 	c := &Call{ID: newCallID(), Customer: initiator.Customer, Kind: kind, Group: g.ID, GroupName: g.Name,
-		Initiator: initiator, Started: time.Now(), State: StateConnected, Status: StConnected}
+		Initiator: initiator, Started: time.Now(), State: StateConnected, Status: StConnected, joined: map[string]bool{}}
 	c.floor.MaxQueue = s.opts.MaxQueue
 	s.calls[c.ID] = c
 	if kind == Group {

@@ -75,6 +75,7 @@ type Call struct {
 
 	parties  []*party           // everyone but group calls
 	audience map[string]Account // group calls: members and accounts whose ptt group it is (read at each grant)
+	joined   map[string]bool    // group calls: who talked in it (a dispatcher hears the replies to its call)
 	floor    Floor
 	burst    *burst
 	timer    *time.Timer // ring/acknowledge timeout, or a group call's hang time
@@ -436,7 +437,7 @@ func (s *Service) hearsLocked(l *client, src *source) bool {
 	c := src.call
 	if c.Kind == Group {
 		_, member := c.audience[l.acct.ID]
-		return member || s.monitors[l.acct.ID][c.Group]
+		return member || c.joined[l.acct.ID] || s.monitors[l.acct.ID][c.Group]
 	}
 	if c.State != StateConnected {
 		return false
@@ -492,6 +493,9 @@ func (s *Service) startBurstLocked(f *fx, c *Call, claim *Claim) {
 		} else {
 			b.path = rel
 		}
+	}
+	if c.Kind == Group {
+		c.joined[claim.Account] = true
 	}
 	b.mb = media.NewBurst(rec)
 	b.mb.Granted = now
@@ -613,6 +617,9 @@ func (s *Service) callAudienceFilter(c *Call) func(*realtime.Conn) bool {
 	ids := map[string]bool{}
 	if c.Kind == Group {
 		for id := range c.audience {
+			ids[id] = true
+		}
+		for id := range c.joined {
 			ids[id] = true
 		}
 	}
