@@ -45,8 +45,14 @@ type world struct {
 
 func newWorld(t testing.TB, opts ...func(*config.Config)) *world {
 	t.Helper()
+	return newWorldOn(t, "sqlite", opts...)
+}
+
+// newWorldOn is newWorld on a chosen store engine.
+func newWorldOn(t testing.TB, engine string, opts ...func(*config.Config)) *world {
+	t.Helper()
 	all := append([]func(*config.Config){func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} }}, opts...)
-	s := testkit.Start(t, all...)
+	s := testkit.StartOn(t, engine, all...)
 	w := &world{t: t, s: s}
 	w.cust = w.customer("acme")
 	return w
