@@ -456,6 +456,8 @@ func (t *Terminal) onClosed(gen uint64, err error) {
 	}
 	clear(t.busy)
 	clear(t.calls)
+	// Groups and talk group come back from the server at the next login (group.list): it is the reference.
+	t.groups, t.ptt = nil, ""
 	if was == stStopped {
 		return
 	}
@@ -1441,4 +1443,36 @@ func (t *Terminal) Drop() {
 	if t.state == stOnline {
 		t.dropLocked()
 	}
+}
+
+// GoOffline loses the network for d (positions are buffered meanwhile), then reconnects.
+func (t *Terminal) GoOffline(d time.Duration) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.netDown = true
+	if t.state == stOnline || t.state == stConnecting {
+		t.dropLocked()
+	}
+	t.fl.sched.after(d, func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.netDown = false
+		if t.state == stOffline {
+			t.fl.dials.push(t)
+		}
+	})
+}
+
+// Talker is who the terminal believes holds the floor of group gid ("" = nobody else).
+func (t *Terminal) Talker(gid string) string { t.mu.Lock(); defer t.mu.Unlock(); return t.busy[gid] }
+
+// Groups are the ids of its groups, as it knows them.
+func (t *Terminal) Groups() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]string, len(t.groups))
+	for i, g := range t.groups {
+		out[i] = g.GID
+	}
+	return out
 }
