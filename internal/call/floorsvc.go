@@ -422,3 +422,17 @@ func (s *Service) Calls(customer int64, acct string, console bool) []CallView {
 	}
 	return out
 }
+
+// UpstreamPackets counts the packets the server received and handled from an account's connections (its
+// microphone), forwarded or not; for diagnostics and tests.
+func (s *Service) UpstreamPackets(msID string) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var n uint64
+	for cl := range s.byAcct[msID] {
+		if cl.peer != nil {
+			n += cl.peer.UpstreamPackets()
+		}
+	}
+	return n
+}

@@ -304,3 +304,28 @@ func TestTalkAndRecordOnEveryEngine(t *testing.T) {
 		})
 	}
 }
+
+func TestPendingRecordingRowsIndexedAtStart(t *testing.T) {
+	w := newWorld(t)
+	w.account("10009001", "20", "")
+	dir := filepath.Join(w.s.Cfg.DataDir, "recordings", "pending")
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	btime := time.Now().UnixMilli()
+	row := `{"Customer":` + strconv.FormatInt(w.cust, 10) + `,"CallID":"late","Kind":"group","TalkerID":"10009001",` +
+		`"Started":` + strconv.FormatInt(btime, 10) + `,"DurationMs":900,"Quality":"HD","Size":10,"Path":"recordings/x.ogg"}`
+	if err := os.WriteFile(filepath.Join(dir, "late.json"), []byte(row), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.voice().Restore(w.ctx()); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := w.records(w.token("10009001"), map[string]any{"stime": btime, "etime": btime})
+	if len(list) != 1 || list[0].CallID != "late" || list[0].Duration != 900 {
+		t.Fatalf("records %+v", list)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Fatalf("pending rows left: %v", left)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
@@ -127,8 +128,12 @@ func New(d *db.DB, hub *realtime.Hub, log *oplog.Log, m *media.Engine, opts Opti
 // Store is the voice store (reports and tests read it).
 func (s *Service) Store() *Store { return s.store }
 
-// Restore loads the mute list; run before serving.
+// Restore indexes recordings whose row could not be written (the store was closing) and loads the mute list;
+// run before serving.
 func (s *Service) Restore(ctx context.Context) error {
+	if err := s.indexPending(ctx); err != nil {
+		return err
+	}
 	m, err := s.store.AllMutes(ctx)
 	if err != nil {
 		return err
@@ -572,7 +577,7 @@ func (s *Service) finishBurst(c *Call, b *burst, reason string, snap burstEnd) {
 			}
 			cancel()
 			if err != nil {
-				slog.Error("voice: index recording", "call", c.ID, "err", err)
+				s.keepPending(r, err)
 			}
 		}
 	}
@@ -629,6 +634,55 @@ func (s *Service) callAudienceFilter(c *Call) func(*realtime.Conn) bool {
 	return func(conn *realtime.Conn) bool {
 		return conn.Kind() == realtime.Console || ids[conn.Principal().AccountID]
 	}
+}
+
+// pendingDir holds the index rows of recordings that could not be stored yet, one JSON file each.
+func (s *Service) pendingDir() string { return filepath.Join(s.opts.DataDir, "recordings", "pending") }
+
+// keepPending writes a recording's row next to the recordings when the store refused it (e.g. during
+// shutdown), so the next start indexes it: a recording on disk is never left without its row.
+func (s *Service) keepPending(r Record, cause error) {
+	b, _ := json.Marshal(r)
+	name := fmt.Sprintf("%d-%s-%d.json", r.Customer, r.CallID, r.Started)
+	err := os.MkdirAll(s.pendingDir(), 0o750)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(s.pendingDir(), name), b, 0o640)
+	}
+	if err != nil {
+		slog.Error("voice: index recording", "call", r.CallID, "err", cause, "pending", err)
+		return
+	}
+	slog.Warn("voice: recording kept for indexing at the next start", "call", r.CallID, "err", cause)
+}
+
+// indexPending stores the rows kept by keepPending.
+func (s *Service) indexPending(ctx context.Context) error {
+	entries, err := os.ReadDir(s.pendingDir())
+	if os.IsNotExist(err) || s.opts.DataDir == "" {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		path := filepath.Join(s.pendingDir(), e.Name())
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var r Record
+		if err := json.Unmarshal(b, &r); err != nil {
+			slog.Error("voice: unreadable pending recording row", "file", path, "err", err)
+			continue
+		}
+		if _, err := s.store.AddRecord(ctx, r); err != nil && !db.IsUniqueViolation(err) {
+			return err
+		}
+		if err := os.Remove(path); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // removeRecording deletes a recording file (missing is fine).

@@ -105,7 +105,7 @@ func (p *Peer) SetRoute(r *Route) { p.route.Store(r) }
 // Route is where the upstream goes now.
 func (p *Peer) Route() *Route { return p.route.Load() }
 
-// UpstreamPackets counts packets received from this peer (forwarded or not).
+// UpstreamPackets counts packets received from this peer and handled (forwarded or dropped).
 func (p *Peer) UpstreamPackets() uint64 { return p.upPackets.Load() }
 
 // ForwardCPU is the CPU time its read loop spent forwarding (only with Config.MeasureCPU on Linux).
@@ -203,23 +203,28 @@ func (p *Peer) readUpstream(tr *webrtc.TrackRemote) {
 			return
 		}
 		now := time.Now()
-		p.upPackets.Add(1)
-		r := p.route.Load()
-		if r == nil {
-			mDropped.Inc()
-			continue
-		}
-		if pkt.Unmarshal(buf[:n]) != nil {
-			continue
-		}
-		if measure {
-			c0 := threadCPU()
-			r.forward(&pkt, now)
-			p.fwdCPU.Add(int64(threadCPU() - c0))
-			continue
-		}
-		r.forward(&pkt, now)
+		p.handle(buf[:n], &pkt, now, measure)
+		p.upPackets.Add(1) // counted once handled, so a count seen means the packet went where it goes
 	}
+}
+
+// handle routes one packet of the upstream (or drops it when the peer holds no route).
+func (p *Peer) handle(b []byte, pkt *rtp.Packet, now time.Time, measure bool) {
+	r := p.route.Load()
+	if r == nil {
+		mDropped.Inc()
+		return
+	}
+	if pkt.Unmarshal(b) != nil {
+		return
+	}
+	if measure {
+		c0 := threadCPU()
+		r.forward(pkt, now)
+		p.fwdCPU.Add(int64(threadCPU() - c0))
+		return
+	}
+	r.forward(pkt, now)
 }
 
 // drainRTCP keeps reading a sender's or receiver's RTCP so the interceptors (reports) run.
