@@ -313,7 +313,8 @@ func (h *Hub) Conn(accountID string) *Conn {
 
 // Publish sends an event to every connection of a customer for which allow returns true (nil = all).
 // The frame is encoded once; each connection gets it through its bounded queue, and a connection whose queue
-// is full is closed (CloseSlow) instead of making the publisher wait.
+// is full is closed (CloseSlow) instead of making the publisher wait. allow runs under the hub's read lock:
+// it may use the Conn's methods but must not call the Hub.
 func (h *Hub) Publish(customerID int64, typ string, data any, allow func(*Conn) bool) {
 	h.publish(customerID, Frame{Type: typ}, data, allow)
 }
