@@ -123,7 +123,9 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.OnPrepare(dirSvc.ResetPresence)
 	// [realtime] SMS relay (sms.send, pending delivery at terminal login) and remote control (call.set, param.set)
 	message.New(message.NewStore(d), a.Hub, a.Log).Register(a.Hub)
-	terminalctl.New(d, a.Hub, a.Log).Register(a.Hub)
+	ctl := terminalctl.New(d, a.Hub, a.Log)
+	ctl.OnCallSet = a.Voice.CallSetStatusChanged // a killed or stunned talker loses the floor at once
+	ctl.Register(a.Hub)
 	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin
 	geoSvc := geo.New(d, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention})
 	geoSvc.OnTerminalChanged = dirSvc.TerminalChanged

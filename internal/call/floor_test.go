@@ -398,3 +398,22 @@ func TestDispatcherHearsRepliesToItsGroupCall(t *testing.T) {
 		t.Fatalf("dispatcher heard %q, want only the reply", got)
 	}
 }
+
+// A dispatcher's remote kill (call.set over the socket, acknowledged by the terminal) takes the floor from a
+// talking terminal at once, not at its next request.
+func TestRemoteKillThroughCallSetRevokes(t *testing.T) {
+	g := newGroupWorld(t)
+	ctx := g.ctx()
+	if _, err := g.t1.RequestFloor(ctx, "", "", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.d.Call(ctx, "call.set", map[string]any{"msId": "10001001", "status": 0}, nil); err != nil {
+		t.Fatalf("call.set: %v", err)
+	}
+	if ev := event(t, ctx, g.t1, "floor.revoked", nil); ev["code"] != "606" {
+		t.Fatalf("revoked %v", ev)
+	}
+	if _, err := g.t1.RequestFloor(ctx, "", "", false); err == nil {
+		t.Fatal("a killed terminal got the floor")
+	}
+}

@@ -82,6 +82,8 @@ type Service struct {
 	log   *oplog.Log
 	now   func() time.Time
 	locks termLocks
+	// OnCallSet runs after a call-set status is stored (voice drops a killed or stunned talker at once).
+	OnCallSet func(customerID int64, msID string, status int)
 }
 
 // New builds the service.
@@ -144,6 +146,9 @@ func (s *Service) SetCallStatus(ctx context.Context, p identity.Principal, msID 
 	if _, err := s.db.Exec(ctx, `UPDATE accounts SET call_set_status = ? WHERE id = ? AND customer_id = ?`,
 		status, msID, p.CustomerID); err != nil {
 		return CallSetResult{}, err
+	}
+	if s.OnCallSet != nil {
+		s.OnCallSet(p.CustomerID, msID, status)
 	}
 	s.log.By(ctx, p, oplog.CallSettings, fmt.Sprintf("call set %s: %s (%d)", msID, statusNames[status], status))
 	s.publish(ctx, p.CustomerID, msID)
