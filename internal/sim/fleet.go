@@ -30,7 +30,7 @@ type Rates struct {
 	TalkEvery   time.Duration // default 10 min
 	SOSEvery    time.Duration // default 24 h (SOS buttons 4× as often)
 	DropEvery   time.Duration // mean time online between network losses, default 45 min
-	Offline     time.Duration // longest network loss, default 3 min (shortest 15 s)
+	Offline     time.Duration // longest network loss, default 3 min (shortest: 15 s, or half of this)
 	SwitchEvery time.Duration // a terminal switching its own talk group, default 2 h
 	// ForgetCheckin is the share of lone-worker checks left unanswered (default 0.12; negative = none).
 	ForgetCheckin float64

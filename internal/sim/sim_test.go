@@ -3,6 +3,7 @@ package sim_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +16,20 @@ import (
 // demoServer starts a real server with the demo data, media on loopback.
 func demoServer(t *testing.T) *testkit.Server {
 	t.Helper()
+	// The data directory outlives the server: recordings of bursts cut by the fleet's stop are finished in the
+	// background after the server's cleanup (testkit does not wait for them), so t.TempDir's removal could fail.
+	dir, err := os.MkdirTemp("", "simtest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for i := 0; os.RemoveAll(dir) != nil && i < 50; i++ {
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
 	return testkit.Start(t, func(c *config.Config) {
 		c.Demo = true
+		c.DataDir = dir
 		c.Voice.Interfaces = []string{"lo"}
 	})
 }

@@ -649,7 +649,7 @@ func (t *Terminal) dropStep(at time.Time) {
 		return
 	}
 	r := t.fl.opts.Rates
-	off := uniform(t.rDrop, 15*time.Second, max(r.Offline, 16*time.Second))
+	off := uniform(t.rDrop, min(15*time.Second, r.Offline/2), r.Offline)
 	back := at.Add(off)
 	gap := expDur(t.rDrop, r.DropEvery)
 	if t.state == stOnline {
@@ -687,7 +687,7 @@ func (t *Terminal) talkStep(at time.Time) {
 	choice, queue, frac := t.rTalk.Float64(), t.rTalk.Float64() < 0.2, t.rTalk.Float64()
 	next := at.Add(gap)
 	t.fl.sched.at(next, func() { t.talkStep(next) })
-	if !t.canTalkLocked() || t.ptt == "" || t.busy[t.ptt] != "" {
+	if !t.canTalkLocked() || t.ptt == "" || t.busy[t.ptt] != "" || t.inSingleCallLocked() {
 		return
 	}
 	t.startTalkLocked("", t.ptt, t.fl.clipFor(choice, frac), queue, nil)
@@ -1273,12 +1273,7 @@ func (t *Terminal) onInviteLocked(raw json.RawMessage) {
 		return
 	}
 	status := func(code int) { t.req("call.status", map[string]any{"callId": id, "status": code}, nil) }
-	inCall := false
-	for _, c := range t.calls {
-		if c.kind == "single" {
-			inCall = true
-		}
-	}
+	inCall := t.inSingleCallLocked()
 	switch {
 	case !t.prof.Answers:
 		st.CallsDeclined.Add(1)
@@ -1356,13 +1351,7 @@ func (t *Terminal) applyCall(c callView) {
 	id := c.CallID
 	r := t.rReact.Float64()
 	wait, hang := uniform(t.rReact, time.Second, 4*time.Second), uniform(t.rReact, 10*time.Second, 40*time.Second)
-	t.fl.sched.after(wait, func() {
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		if t.calls[id] != nil && t.canTalkLocked() {
-			t.startTalkLocked(id, "", t.fl.clipShort(r), false, nil)
-		}
-	})
+	t.replyInCall(id, t.fl.clipShort(r), wait, 3)
 	t.fl.sched.after(wait+hang, func() { // the user hangs up if the dispatcher has not
 		t.mu.Lock()
 		defer t.mu.Unlock()
@@ -1370,6 +1359,32 @@ func (t *Terminal) applyCall(c callView) {
 			t.req("call.bye", map[string]any{"callId": id}, nil)
 		}
 	})
+}
+
+// replyInCall talks once in a call after wait, trying again a little later (tries times) if the terminal is
+// busy at that moment.
+func (t *Terminal) replyInCall(id string, clip [][]byte, wait time.Duration, tries int) {
+	t.fl.sched.after(wait, func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		switch {
+		case t.calls[id] == nil || t.state != stOnline:
+		case t.canTalkLocked():
+			t.startTalkLocked(id, "", clip, false, nil)
+		case tries > 1:
+			t.replyInCall(id, clip, 2*time.Second, tries-1)
+		}
+	})
+}
+
+// inSingleCallLocked tells whether the terminal is in an individual call (its PTT belongs to the call).
+func (t *Terminal) inSingleCallLocked() bool {
+	for _, c := range t.calls {
+		if c.kind == "single" {
+			return true
+		}
+	}
+	return false
 }
 
 // ---- for tests and tools ----------------------------------------------------------------------------------------
