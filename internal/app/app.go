@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -20,9 +21,11 @@ import (
 	"tenfour/internal/config"
 	"tenfour/internal/demo"
 	"tenfour/internal/directory"
+	"tenfour/internal/files"
 	"tenfour/internal/geo"
 	"tenfour/internal/lonework"
 	"tenfour/internal/media"
+	"tenfour/internal/medialib"
 	"tenfour/internal/message"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
@@ -31,6 +34,7 @@ import (
 	"tenfour/internal/sim"
 	"tenfour/internal/sos"
 	"tenfour/internal/terminalctl"
+	"tenfour/internal/tone"
 	"tenfour/web"
 )
 
@@ -122,7 +126,25 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	dirSvc.RegisterSocket(a.Hub)
 	a.OnPrepare(dirSvc.ResetPresence)
 	// [realtime] SMS relay (sms.send, pending delivery at terminal login) and remote control (call.set, param.set)
-	message.New(message.NewStore(d), a.Hub, a.Log).Register(a.Hub)
+	// [messages] file service (uploads, ranged downloads, terminal file tokens), messages both ways (findSms,
+	// updateSms, unread, findMessageData), tones (library, tone.send), media cloud (media.uploaded, mediaLib/list)
+	fileStore, err := files.NewLocal(filepath.Join(cfg.DataDir, "files"))
+	if err != nil {
+		return nil, err
+	}
+	fileSvc := files.New(d, fileStore, files.Limits(cfg.Uploads), a.Sessions)
+	fileSvc.Routes(a.mux)
+	fileSvc.Register(a.Hub)
+	msgSvc := message.New(message.NewStore(d), a.Hub, a.Log)
+	msgSvc.Files = fileSvc
+	msgSvc.Register(a.Hub)
+	msgSvc.Routes(a.mux, require)
+	toneSvc := tone.New(d, fileSvc, a.Hub, a.Log)
+	toneSvc.Register(a.Hub)
+	toneSvc.Routes(a.mux, require)
+	mediaSvc := medialib.New(d, fileSvc, a.Hub)
+	mediaSvc.Register(a.Hub)
+	mediaSvc.Routes(a.mux, require)
 	ctl := terminalctl.New(d, a.Hub, a.Log)
 	ctl.OnCallSet = a.Voice.CallSetStatusChanged // a killed or stunned talker loses the floor at once
 	ctl.Register(a.Hub)

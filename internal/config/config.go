@@ -28,6 +28,8 @@ type Config struct {
 	Voice Voice
 	// GPSRetention deletes GPS points older than this; 0 keeps them.
 	GPSRetention time.Duration
+	// Uploads are the file service's size limits (POST /filews/upload/media).
+	Uploads Uploads
 
 	ShutdownTimeout time.Duration
 	LogLevel        string
@@ -67,6 +69,11 @@ type Voice struct {
 	RecordingRetention time.Duration
 }
 
+// Uploads are the largest files accepted per kind, in bytes (0 = the file service's default).
+type Uploads struct {
+	Image, File, Audio, Video int64
+}
+
 // SQLitePath is where the embedded database lives.
 func (c Config) SQLitePath() string { return filepath.Join(c.DataDir, "tenfour.db") }
 
@@ -82,6 +89,7 @@ func ParseServe(args []string) (Config, error) {
 	var origins, publicIPs, mediaIfaces string
 	var retentionDays int
 	var gpsRetentionDays int
+	var upImage, upFile, upAudio, upVideo int64
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8080", "HOST:PORT to listen on")
 	fs.StringVar(&c.DataDir, "data", "./data", "data directory (SQLite database, media files)")
@@ -109,6 +117,10 @@ func ParseServe(args []string) (Config, error) {
 	fs.DurationVar(&c.Voice.GroupHangTime, "group-hang-time", 8*time.Second, "how long a group call stays open after its last talk burst")
 	fs.IntVar(&retentionDays, "recording-retention-days", 90, "delete voice recordings older than this many days (0 = keep)")
 	fs.IntVar(&gpsRetentionDays, "gps-retention-days", 90, "delete GPS points older than this many days (0 = keep)")
+	fs.Int64Var(&upImage, "upload-max-image-mb", 10, "largest image upload (photos, tone icons, attachments), MB")
+	fs.Int64Var(&upFile, "upload-max-file-mb", 50, "largest document upload (attachments), MB")
+	fs.Int64Var(&upAudio, "upload-max-audio-mb", 20, "largest audio upload (voice notes, tones), MB")
+	fs.Int64Var(&upVideo, "upload-max-video-mb", 200, "largest video upload (media cloud), MB")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "graceful shutdown limit")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&c.LogJSON, "log-json", false, "log as JSON lines")
@@ -129,6 +141,10 @@ func ParseServe(args []string) (Config, error) {
 		return c, fmt.Errorf("--gps-retention-days must be ≥ 0")
 	}
 	c.GPSRetention = time.Duration(gpsRetentionDays) * 24 * time.Hour
+	if upImage < 1 || upFile < 1 || upAudio < 1 || upVideo < 1 || max(upImage, upFile, upAudio, upVideo) > 1<<20 {
+		return c, fmt.Errorf("--upload-max-*-mb must be 1 to 1048576")
+	}
+	c.Uploads = Uploads{Image: upImage << 20, File: upFile << 20, Audio: upAudio << 20, Video: upVideo << 20}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return c, fmt.Errorf("--tls-cert and --tls-key go together")
 	}

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
+	"tenfour/internal/files"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
@@ -22,6 +24,9 @@ const maxParallel = 64
 // Service sends messages and delivers the ones terminals missed.
 type Service struct {
 	Store *Store
+	// Files resolves attachments and issues the file tokens terminals download them with; nil refuses
+	// attachments.
+	Files *files.Service
 	hub   *realtime.Hub
 	log   *oplog.Log
 	now   func() time.Time
@@ -73,9 +78,6 @@ func (s *Service) Register(h *realtime.Hub) {
 }
 
 func (s *Service) sockSend(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-	if c.Kind() != realtime.Console {
-		return nil, httpx.ErrPermission
-	}
 	var req SendRequest
 	if err := json.Unmarshal(data, &req); err != nil {
 		var he *httpx.Error
@@ -84,7 +86,40 @@ func (s *Service) sockSend(ctx context.Context, c *realtime.Conn, data json.RawM
 		}
 		return nil, httpx.BadParam("data", "malformed")
 	}
+	if c.Kind() == realtime.Terminal {
+		return s.SendFromTerminal(ctx, c.Principal(), req)
+	}
 	return s.Send(ctx, c.Principal(), req)
+}
+
+// body checks a message's text and attachment: content may be empty only when a file is attached.
+func (s *Service) body(ctx context.Context, customerID int64, req SendRequest) (content string, kind string, f *FileRef, err error) {
+	ref := string(req.FileID)
+	if ref == "" {
+		ref = string(req.FileURL)
+	}
+	if ref != "" {
+		id := files.Ref(ref)
+		if id == "" || s.Files == nil {
+			return "", "", nil, httpx.ErrNotFound
+		}
+		info, err := s.Files.Get(ctx, customerID, id)
+		if err != nil {
+			return "", "", nil, err
+		}
+		f = &FileRef{ID: info.ID, Kind: string(info.Kind), Name: info.Name, Mime: info.Mime, Size: info.Size}
+		kind = string(info.Kind)
+	} else {
+		kind = KindText
+	}
+	if req.Content == nil || (f != nil && strings.TrimSpace(*req.Content) == "") {
+		if f != nil {
+			return "", kind, f, nil
+		}
+		return "", "", nil, ErrEmpty
+	}
+	content, err = CleanContent(*req.Content)
+	return content, kind, f, err
 }
 
 // Send validates, stores, logs (103) and relays a message from a dispatcher, then publishes its `sms.status`.
@@ -94,15 +129,15 @@ func (s *Service) Send(ctx context.Context, p identity.Principal, req SendReques
 	if (req.MsID == "") == (req.GID == "") {
 		return SendResult{}, httpx.BadParam("msId", "either msId or gid")
 	}
-	if req.Content == nil {
-		return SendResult{}, ErrEmpty
+	if req.To != "" {
+		return SendResult{}, httpx.BadParam("to", "terminals only; use msId")
 	}
-	content, err := CleanContent(*req.Content)
+	content, kind, file, err := s.body(ctx, p.CustomerID, req)
 	if err != nil {
 		return SendResult{}, err
 	}
 	m := Message{CustomerID: p.CustomerID, SenderID: p.AccountID, SenderName: p.Name, Content: content,
-		Time: s.now().UnixMilli()}
+		Time: s.now().UnixMilli(), Kind: kind, File: file}
 	var recipients []string
 	var remark string
 	if req.MsID != "" {
@@ -114,7 +149,7 @@ func (s *Service) Send(ctx context.Context, p identity.Principal, req SendReques
 			return SendResult{}, err
 		}
 		recipients = []string{m.MsID}
-		remark = "SMS to " + m.MsID
+		remark = "SMS to " + m.MsID + attachmentRemark(file)
 	} else {
 		if m.GID, err = parseGID(req.GID); err != nil {
 			return SendResult{}, err
@@ -122,7 +157,7 @@ func (s *Service) Send(ctx context.Context, p identity.Principal, req SendReques
 		if recipients, err = s.Store.GroupTerminals(ctx, p.CustomerID, m.GID); err != nil {
 			return SendResult{}, err
 		}
-		remark = fmt.Sprintf("SMS to group %d (%d terminals)", m.GID, len(recipients))
+		remark = fmt.Sprintf("SMS to group %d (%d terminals)", m.GID, len(recipients)) + attachmentRemark(file)
 	}
 	// Durable before anything is sent: a crash after this point loses no message.
 	if m, err = s.Store.Create(ctx, m, recipients); err != nil {
@@ -208,7 +243,7 @@ func (s *Service) deliverTo(ctx context.Context, c *realtime.Conn, m Message) (e
 func (s *Service) request(ctx context.Context, c *realtime.Conn, m Message) error {
 	rctx, cancel := context.WithTimeout(ctx, s.hub.AckTimeout())
 	defer cancel()
-	_, err := c.Request(rctx, TermDeliver, m.deliver())
+	_, err := c.Request(rctx, TermDeliver, m.deliver(s.fileToken(c, m)))
 	if err == nil || errors.Is(err, realtime.ErrNotOnline) || errors.Is(err, realtime.ErrTimeout) {
 		return err
 	}
@@ -226,8 +261,24 @@ func (s *Service) terminalConn(customerID int64, msID string) *realtime.Conn {
 	return c
 }
 
+// fileToken lets the receiving terminal download a message's attachment.
+func (s *Service) fileToken(c *realtime.Conn, m Message) string {
+	if m.File == nil || s.Files == nil {
+		return ""
+	}
+	tok, _ := s.Files.IssueToken(c.Principal())
+	return tok
+}
+
+func attachmentRemark(f *FileRef) string {
+	if f == nil {
+		return ""
+	}
+	return " with " + f.Kind + " " + f.Name
+}
+
 func (s *Service) publish(ctx context.Context, m Message) {
-	if _, err := s.hub.PublishDurable(context.WithoutCancel(ctx), m.CustomerID, EventStatus, m.status(), realtime.Consoles); err != nil {
+	if _, err := s.hub.PublishDurable(context.WithoutCancel(ctx), m.CustomerID, EventStatus, m.view(), realtime.Consoles); err != nil {
 		slog.ErrorContext(ctx, "sms: publish status", "id", m.ID, "err", err)
 	}
 }

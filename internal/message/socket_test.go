@@ -290,12 +290,12 @@ func TestSendRefusesBadInputAndStoresNothing(t *testing.T) {
 	})
 }
 
-func TestTerminalMayNotSend(t *testing.T) {
+func TestTerminalWritesOnlyToDispatchersAndGroups(t *testing.T) {
 	eachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 2)
 		term := rttest.Terminal(t, w.s, w.a.Terminals[0])
-		if reply := await(t, term, send(term, map[string]any{"msId": w.a.Terminals[1], "content": "hi"})); reply.Code != "107" {
-			t.Fatalf("terminal sms.send: %+v", reply)
+		if reply := await(t, term, send(term, map[string]any{"msId": w.a.Terminals[1], "content": "hi"})); reply.Code != "404" {
+			t.Fatalf("terminal sms.send to a terminal: %+v", reply)
 		}
 	})
 }

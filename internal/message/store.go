@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strconv"
 
 	"tenfour/internal/platform/db"
 )
@@ -27,23 +26,16 @@ type Message struct {
 	Time       int64
 	Recipients int
 	Delivered  int
-}
+	Incoming   bool   // sent by a terminal (SenderID); MsID is then a dispatcher or "" (the dispatch center)
+	Kind       string // text | image | file | audio | video
+	File       *FileRef
+	Status     int // spec §4: 0 incoming and unread, 1 read (every dispatcher's message is 1)
+	ReadBy     string
+	ReadAt     int64
 
-func (m Message) status() Status {
-	st := Status{ID: strconv.FormatInt(m.ID, 10), From: m.SenderID, FromName: m.SenderName, MsID: m.MsID,
-		Content: m.Content, Time: m.Time, Recipients: m.Recipients, Delivered: m.Delivered, State: state(m.Recipients, m.Delivered)}
-	if m.GID != 0 {
-		st.GID = strconv.FormatInt(m.GID, 10)
-	}
-	return st
-}
-
-func (m Message) deliver() Deliver {
-	d := Deliver{ID: strconv.FormatInt(m.ID, 10), From: m.SenderID, FromName: m.SenderName, Content: m.Content, Time: m.Time}
-	if m.GID != 0 {
-		d.GID = strconv.FormatInt(m.GID, 10)
-	}
-	return d
+	// Filled by the list queries.
+	MsName string
+	GName  string
 }
 
 // Terminal returns a terminal of the customer (db.ErrNotFound for unknown ids, other customers' ids and
@@ -52,6 +44,16 @@ func (s *Store) Terminal(ctx context.Context, customerID int64, msID string) err
 	var typ string
 	err := s.db.QueryRow(ctx, `SELECT type FROM accounts WHERE id = ? AND customer_id = ?`, msID, customerID).Scan(&typ)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && typ == "20") {
+		return db.ErrNotFound
+	}
+	return err
+}
+
+// Dispatcher checks that msID is one of the customer's dispatchers (db.ErrNotFound otherwise).
+func (s *Store) Dispatcher(ctx context.Context, customerID int64, msID string) error {
+	var typ string
+	err := s.db.QueryRow(ctx, `SELECT type FROM accounts WHERE id = ? AND customer_id = ?`, msID, customerID).Scan(&typ)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && typ != "20") {
 		return db.ErrNotFound
 	}
 	return err
@@ -88,11 +90,24 @@ func (s *Store) GroupTerminals(ctx context.Context, customerID, gid int64) ([]st
 // Create stores a message and its recipients in one transaction and returns it with its id.
 func (s *Store) Create(ctx context.Context, m Message, recipients []string) (Message, error) {
 	m.Recipients = len(recipients)
+	m.Status = 1
+	if m.Incoming {
+		m.Status = 0
+	}
+	if m.Kind == "" {
+		m.Kind = KindText
+	}
+	f := m.File
+	if f == nil {
+		f = &FileRef{}
+	}
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		if err := tx.QueryRow(ctx, `INSERT INTO messages (customer_id, sender_id, sender_name, target_ms_id, target_gid,
-			content, created_at, recipients, delivered, delivered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			content, created_at, recipients, delivered, delivered_at, status, incoming, kind, file_id, file_name, file_mime,
+			file_size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			m.CustomerID, m.SenderID, m.SenderName, m.MsID, m.GID, m.Content, m.Time, m.Recipients,
-			m.Recipients == 0, deliveredAt(m.Recipients == 0, m.Time)).Scan(&m.ID); err != nil {
+			m.Recipients == 0, deliveredAt(m.Recipients == 0, m.Time), m.Status, m.Incoming, m.Kind, f.ID, f.Name, f.Mime,
+			f.Size).Scan(&m.ID); err != nil {
 			return err
 		}
 		for _, id := range recipients {
@@ -157,9 +172,9 @@ func (s *Store) Pending(ctx context.Context, accountID string, after int64, limi
 	return out, rows.Err()
 }
 
-// Get returns one of the customer's messages.
+// Get returns one of the customer's messages, with the names of its target terminal or dispatcher and group.
 func (s *Store) Get(ctx context.Context, customerID, id int64) (Message, error) {
-	m, err := scanMessage(s.db.QueryRow(ctx, `SELECT `+msgCols+` FROM messages WHERE id = ? AND customer_id = ?`, id, customerID))
+	m, err := scanView(s.db.QueryRow(ctx, `SELECT `+viewCols+` FROM `+viewFrom+` WHERE messages.id = ? AND messages.customer_id = ?`, id, customerID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return m, db.ErrNotFound
 	}
@@ -167,13 +182,21 @@ func (s *Store) Get(ctx context.Context, customerID, id int64) (Message, error) 
 }
 
 const msgCols = `messages.id, messages.customer_id, messages.sender_id, messages.sender_name, messages.target_ms_id,
-	messages.target_gid, messages.content, messages.created_at, messages.recipients, messages.delivered_count`
+	messages.target_gid, messages.content, messages.created_at, messages.recipients, messages.delivered_count,
+	messages.incoming, messages.kind, messages.file_id, messages.file_name, messages.file_mime, messages.file_size,
+	messages.status, messages.read_by, messages.read_at`
 
 type scanner interface{ Scan(dest ...any) error }
 
-func scanMessage(sc scanner) (Message, error) {
+func scanMessage(sc scanner, extra ...any) (Message, error) {
 	var m Message
-	err := sc.Scan(&m.ID, &m.CustomerID, &m.SenderID, &m.SenderName, &m.MsID, &m.GID, &m.Content, &m.Time,
-		&m.Recipients, &m.Delivered)
+	var f FileRef
+	err := sc.Scan(append([]any{&m.ID, &m.CustomerID, &m.SenderID, &m.SenderName, &m.MsID, &m.GID, &m.Content, &m.Time,
+		&m.Recipients, &m.Delivered, &m.Incoming, &m.Kind, &f.ID, &f.Name, &f.Mime, &f.Size, &m.Status, &m.ReadBy,
+		&m.ReadAt}, extra...)...)
+	if f.ID != "" {
+		f.Kind = m.Kind
+		m.File = &f
+	}
 	return m, err
 }

@@ -1,0 +1,197 @@
+package files
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
+)
+
+// TokenTTL is how long a file token (socket `file.token`) opens the file service.
+const TokenTTL = 10 * time.Minute
+
+// Sessions resolves a console's session token (auth.Sessions).
+type Sessions interface {
+	Lookup(ctx context.Context, token string) (identity.Principal, error)
+}
+
+// Service stores uploads and serves files.
+type Service struct {
+	db       *db.DB
+	storage  Storage
+	limits   Limits
+	sessions Sessions
+	key      []byte // signs file tokens; new at every start, so a restart ends them (terminals ask again)
+	now      func() time.Time
+}
+
+// New builds the service; zero limits take DefaultLimits.
+func New(d *db.DB, st Storage, limits Limits, sessions Sessions) *Service {
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		panic(err)
+	}
+	return &Service{db: d, storage: st, limits: limits.withDefaults(), sessions: sessions, key: key, now: time.Now}
+}
+
+// Limits are the upload limits in force.
+func (s *Service) Limits() Limits { return s.limits }
+
+// Storage is where the bytes are.
+func (s *Service) Storage() Storage { return s.storage }
+
+// Get returns one of the customer's files (db.ErrNotFound for unknown ids and other customers' files).
+func (s *Service) Get(ctx context.Context, customerID int64, id string) (Info, error) {
+	if !ValidID(id) {
+		return Info{}, db.ErrNotFound
+	}
+	var f Info
+	err := s.db.QueryRow(ctx, `SELECT id, customer_id, kind, mime, name, size, sha256, uploaded_by, created_at
+		FROM files WHERE id = ? AND customer_id = ?`, id, customerID).
+		Scan(&f.ID, &f.CustomerID, &f.Kind, &f.Mime, &f.Name, &f.Size, &f.SHA256, &f.UploadedBy, &f.Time)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Info{}, db.ErrNotFound
+	}
+	f.URL = URL(f.ID)
+	return f, err
+}
+
+// Save stores an upload for p: its type is detected from the first bytes (want may narrow the kind, see
+// Detect), its size checked against the kind's limit while it streams, then the row is written. Errors:
+// ErrEmpty, ErrType, ErrTooLarge; nothing is kept on any error.
+func (s *Service) Save(ctx context.Context, p identity.Principal, name string, want Kind, r io.Reader) (Info, error) {
+	head := make([]byte, 512)
+	n, err := io.ReadFull(r, head)
+	switch {
+	case n == 0 && (err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)):
+		return Info{}, ErrEmpty
+	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF):
+		return Info{}, readErr(err)
+	}
+	head = head[:n]
+	mime, kind, err := Detect(head, want)
+	if err != nil {
+		return Info{}, err
+	}
+	id := newID()
+	sum := sha256.New()
+	body := &limitReader{r: io.TeeReader(io.MultiReader(bytes.NewReader(head), r), sum), left: s.limits.Of(kind)}
+	size, err := s.storage.Put(ctx, id, body)
+	if err != nil {
+		return Info{}, readErr(err)
+	}
+	f := Info{ID: id, CustomerID: p.CustomerID, Kind: kind, Mime: mime, Name: CleanName(name), Size: size,
+		SHA256: hex.EncodeToString(sum.Sum(nil)), URL: URL(id), UploadedBy: p.AccountID, Time: s.now().UnixMilli()}
+	if _, err := s.db.Exec(ctx, `INSERT INTO files (id, customer_id, kind, mime, name, size, sha256, uploaded_by, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, f.ID, f.CustomerID, f.Kind, f.Mime, f.Name, f.Size, f.SHA256, f.UploadedBy, f.Time); err != nil {
+		_ = s.storage.Delete(context.WithoutCancel(ctx), id)
+		return Info{}, err
+	}
+	return f, nil
+}
+
+func readErr(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.Is(err, errTooLarge) || errors.As(err, &mbe) {
+		return ErrTooLarge
+	}
+	return err
+}
+
+var errTooLarge = errors.New("files: over the limit")
+
+// limitReader fails once more than left bytes came through.
+type limitReader struct {
+	r    io.Reader
+	left int64
+}
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	if l.left < 0 {
+		return n, errTooLarge
+	}
+	return n, err
+}
+
+func newID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// File tokens: "ft1.<payload>.<signature>", both base64url; the payload names the account, its customer and
+// the expiry. They open the file service (upload and download) for terminals, which have no HTTP session.
+const tokenPrefix = "ft1."
+
+type tokenClaims struct {
+	MsID     string `json:"m"`
+	Customer int64  `json:"c"`
+	Type     string `json:"t"`
+	Name     string `json:"n"`
+	Expires  int64  `json:"e"`
+}
+
+// IssueToken returns a file token for p and when it expires (ms).
+func (s *Service) IssueToken(p identity.Principal) (string, int64) {
+	exp := s.now().Add(TokenTTL).UnixMilli()
+	payload, _ := json.Marshal(tokenClaims{MsID: p.AccountID, Customer: p.CustomerID, Type: p.Type, Name: p.Name, Expires: exp})
+	enc := base64.RawURLEncoding.EncodeToString(payload)
+	return tokenPrefix + enc + "." + s.sign(enc), exp
+}
+
+func (s *Service) sign(enc string) string {
+	m := hmac.New(sha256.New, s.key)
+	m.Write([]byte(enc))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// Authenticate resolves a console session token or a file token to the caller; httpx.ErrToken otherwise.
+func (s *Service) Authenticate(ctx context.Context, token string) (identity.Principal, error) {
+	if !strings.HasPrefix(token, tokenPrefix) {
+		if s.sessions == nil {
+			return identity.Principal{}, httpx.ErrToken
+		}
+		return s.sessions.Lookup(ctx, token)
+	}
+	enc, sig, ok := strings.Cut(strings.TrimPrefix(token, tokenPrefix), ".")
+	if !ok || len(token) > 1024 || !hmac.Equal([]byte(sig), []byte(s.sign(enc))) {
+		return identity.Principal{}, httpx.ErrToken
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(enc)
+	var c tokenClaims
+	if err != nil || json.Unmarshal(raw, &c) != nil || s.now().UnixMilli() >= c.Expires {
+		return identity.Principal{}, httpx.ErrToken
+	}
+	return identity.Principal{AccountID: c.MsID, CustomerID: c.Customer, Type: c.Type, Name: c.Name}, nil
+}
+
+// Describe is a short text for logs, e.g. "photo.jpg (image, 1.2 MB)".
+func (f Info) Describe() string {
+	name := f.Name
+	if name == "" {
+		name = f.ID
+	}
+	return fmt.Sprintf("%s (%s, %.1f KB)", name, f.Kind, float64(f.Size)/1024)
+}

@@ -1,0 +1,337 @@
+// Package medialib is the media cloud (spec §2 /medias, §7 "POST /ds/mediaLib/list"): photos, videos and audio
+// that terminals upload through the file service (with a socket-issued file token) and then register with
+// `media.uploaded`; consoles list them and get `media.added` as they arrive.
+package medialib
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"tenfour/internal/files"
+	"tenfour/internal/message"
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/realtime"
+)
+
+// Socket types.
+const (
+	ReqUploaded = "media.uploaded" // terminal → server
+	EventAdded  = "media.added"    // server → consoles, durable
+)
+
+// Item is one entry of the media cloud.
+type Item struct {
+	ID         string   `json:"id"`
+	MsID       string   `json:"msId"`
+	MsName     string   `json:"msName"`
+	FileID     string   `json:"fileId"`
+	Kind       string   `json:"kind"` // image | video | audio
+	Mime       string   `json:"mime"`
+	Name       string   `json:"name"`
+	Size       int64    `json:"size"`
+	URL        string   `json:"url"`
+	Lat        *float64 `json:"lat,omitempty"`
+	Lng        *float64 `json:"lng,omitempty"`
+	Time       int64    `json:"time"`       // when the terminal took it (UTC ms)
+	CreateTime int64    `json:"createTime"` // when it was registered
+}
+
+// Service is the media cloud.
+type Service struct {
+	db    *db.DB
+	files *files.Service
+	hub   *realtime.Hub
+	now   func() time.Time
+}
+
+// New builds the service.
+func New(d *db.DB, f *files.Service, hub *realtime.Hub) *Service {
+	return &Service{db: d, files: f, hub: hub, now: time.Now}
+}
+
+// Routes mounts spec §7 "POST /ds/mediaLib/list".
+func (s *Service) Routes(mux *http.ServeMux, require func(http.Handler) http.Handler) {
+	mux.Handle("POST /ds/mediaLib/list", require(httpx.Handle(s.list)))
+}
+
+// Register installs `media.uploaded`.
+func (s *Service) Register(h *realtime.Hub) { h.Handle(ReqUploaded, s.sockUploaded) }
+
+// Uploaded is the data of `media.uploaded`.
+type Uploaded struct {
+	FileID  string   `json:"fileId"`
+	FileURL string   `json:"fileUrl"`
+	Kind    string   `json:"kind"`
+	Lat     *float64 `json:"lat"`
+	Lng     *float64 `json:"lng"`
+	Time    int64    `json:"time"`
+}
+
+func (s *Service) sockUploaded(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
+	if c.Kind() != realtime.Terminal {
+		return nil, httpx.ErrPermission
+	}
+	var req Uploaded
+	if err := json.Unmarshal(data, &req); err != nil {
+		return nil, httpx.BadParam("data", "malformed (fileId string, lat/lng/time numbers)")
+	}
+	it, dup, err := s.Register1(ctx, c.Principal(), req)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": it.ID, "duplicate": dup, "item": it}, nil
+}
+
+// Register1 records a terminal's upload in the media cloud and tells the consoles. The file must be one this
+// terminal uploaded (404 otherwise) and a photo, video or audio ("72" for any other file). Registering the
+// same file again answers the same item (duplicate) and tells nobody again.
+func (s *Service) Register1(ctx context.Context, p identity.Principal, req Uploaded) (Item, bool, error) {
+	ref := req.FileID
+	if ref == "" {
+		ref = req.FileURL
+	}
+	if strings.TrimSpace(ref) == "" {
+		return Item{}, false, httpx.BadParam("fileId", "required")
+	}
+	id := files.Ref(ref)
+	if id == "" {
+		return Item{}, false, httpx.ErrNotFound
+	}
+	f, err := s.files.Get(ctx, p.CustomerID, id)
+	if err != nil {
+		return Item{}, false, err
+	}
+	if f.UploadedBy != p.AccountID {
+		return Item{}, false, httpx.ErrNotFound
+	}
+	if f.Kind != files.Image && f.Kind != files.Video && f.Kind != files.Audio {
+		return Item{}, false, files.ErrType
+	}
+	if req.Kind != "" && req.Kind != string(f.Kind) {
+		return Item{}, false, httpx.BadParam("kind", "the uploaded file is "+string(f.Kind))
+	}
+	lat, lng, err := position(req.Lat, req.Lng)
+	if err != nil {
+		return Item{}, false, err
+	}
+	now := s.now()
+	at := req.Time
+	switch {
+	case at == 0:
+		at = now.UnixMilli()
+	case at < time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli() || at > now.Add(10*time.Minute).UnixMilli():
+		return Item{}, false, httpx.BadParam("time", "UTC ms, not before 2000 nor in the future")
+	}
+	if existing, err := s.byFile(ctx, p.CustomerID, f.ID); err == nil {
+		return existing, true, nil
+	} else if !errors.Is(err, db.ErrNotFound) {
+		return Item{}, false, err
+	}
+	var rowID int64
+	err = s.db.WriteRow(ctx, `INSERT INTO media_items (customer_id, ms_id, ms_name, file_id, kind, lat, lng, taken_at, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.CustomerID, p.AccountID, p.Name, f.ID, string(f.Kind), lat, lng,
+		at, now.UnixMilli()).Scan(&rowID)
+	if db.IsUniqueViolation(err) {
+		it, err := s.byFile(ctx, p.CustomerID, f.ID)
+		return it, true, err
+	}
+	if err != nil {
+		return Item{}, false, err
+	}
+	it, err := s.byFile(ctx, p.CustomerID, f.ID)
+	if err != nil {
+		return Item{}, false, err
+	}
+	if _, err := s.hub.PublishDurable(context.WithoutCancel(ctx), p.CustomerID, EventAdded, it, realtime.Consoles); err != nil {
+		slog.ErrorContext(ctx, "medialib: publish", "err", err)
+	}
+	return it, false, nil
+}
+
+// position checks an optional position: both or neither, degrees (absolute value ≥ 200: micro-degrees).
+func position(lat, lng *float64) (*float64, *float64, error) {
+	if lat == nil && lng == nil {
+		return nil, nil, nil
+	}
+	if lat == nil || lng == nil {
+		return nil, nil, httpx.BadParam("lat", "lat and lng go together")
+	}
+	a, o := *lat, *lng
+	if math.Abs(a) >= 200 {
+		a /= 1e6
+	}
+	if math.Abs(o) >= 200 {
+		o /= 1e6
+	}
+	if math.IsNaN(a) || math.IsNaN(o) || a < -90 || a > 90 || o < -180 || o > 180 {
+		return nil, nil, httpx.BadParam("lat", "out of range")
+	}
+	return &a, &o, nil
+}
+
+const itemCols = `m.id, m.ms_id, m.ms_name, m.file_id, m.kind, f.mime, f.name, f.size, m.lat, m.lng, m.taken_at, m.created_at`
+const itemFrom = `media_items m JOIN files f ON f.id = m.file_id`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanItem(sc scanner) (Item, error) {
+	var it Item
+	var id int64
+	var lat, lng sql64
+	err := sc.Scan(&id, &it.MsID, &it.MsName, &it.FileID, &it.Kind, &it.Mime, &it.Name, &it.Size, &lat, &lng, &it.Time, &it.CreateTime)
+	it.ID = strconv.FormatInt(id, 10)
+	it.URL = files.URL(it.FileID)
+	it.Lat, it.Lng = lat.ptr(), lng.ptr()
+	return it, err
+}
+
+// sql64 scans a nullable float.
+type sql64 struct {
+	v     float64
+	valid bool
+}
+
+func (n *sql64) Scan(src any) error {
+	switch x := src.(type) {
+	case nil:
+		n.valid = false
+	case float64:
+		n.v, n.valid = x, true
+	case int64:
+		n.v, n.valid = float64(x), true
+	default:
+		return errors.New("medialib: not a number")
+	}
+	return nil
+}
+
+func (n sql64) ptr() *float64 {
+	if !n.valid {
+		return nil
+	}
+	v := n.v
+	return &v
+}
+
+func (s *Service) byFile(ctx context.Context, customerID int64, fileID string) (Item, error) {
+	it, err := scanItem(s.db.QueryRow(ctx, `SELECT `+itemCols+` FROM `+itemFrom+` WHERE m.customer_id = ? AND m.file_id = ?`, customerID, fileID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Item{}, db.ErrNotFound
+	}
+	return it, err
+}
+
+// Query selects media-cloud items.
+type Query struct {
+	MsIDs    []string
+	Kind     string
+	From, To int64
+	Offset   int
+	Limit    int
+}
+
+// Find returns a page of the customer's items, newest first, and how many match.
+func (s *Service) Find(ctx context.Context, customerID int64, q Query) ([]Item, int, error) {
+	where := "m.customer_id = ? AND m.taken_at >= ? AND m.taken_at <= ?"
+	args := []any{customerID, q.From, q.To}
+	if len(q.MsIDs) > 0 {
+		where += " AND m.ms_id IN (" + db.Placeholders(len(q.MsIDs)) + ")"
+		for _, id := range q.MsIDs {
+			args = append(args, id)
+		}
+	}
+	if q.Kind != "" {
+		where += " AND m.kind = ?"
+		args = append(args, q.Kind)
+	}
+	var total int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM media_items m WHERE `+where, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := s.db.Query(ctx, `SELECT `+itemCols+` FROM `+itemFrom+` WHERE `+where+
+		` ORDER BY m.taken_at DESC, m.id DESC LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []Item{}
+	for rows.Next() {
+		it, err := scanItem(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, it)
+	}
+	return out, total, rows.Err()
+}
+
+// POST /ds/mediaLib/list {msIds, sTime, eTime, kind, pageNo, pageSize} → {total, list:[Item]}
+func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
+	ctx := r.Context()
+	p := identity.Must(ctx)
+	if !p.IsDispatcher() {
+		return nil, httpx.ErrPermission
+	}
+	var req struct {
+		MsIDs    httpx.List `json:"msIds"`
+		STime    string     `json:"sTime"`
+		ETime    string     `json:"eTime"`
+		Kind     string     `json:"kind"`
+		PageNo   string     `json:"pageNo"`
+		PageSize string     `json:"pageSize"`
+	}
+	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	q := Query{Kind: strings.TrimSpace(req.Kind)}
+	switch files.Kind(q.Kind) {
+	case "", files.Image, files.Video, files.Audio:
+	default:
+		return nil, httpx.BadParam("kind", "image, video or audio")
+	}
+	for _, id := range req.MsIDs {
+		id = strings.TrimSpace(id)
+		if id == "" {
+			continue
+		}
+		if len(id) > 32 || len(q.MsIDs) >= 1000 {
+			return nil, httpx.BadParam("msIds", "at most 1000 ids")
+		}
+		var n int
+		if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM accounts WHERE id = ? AND customer_id = ?`, id, p.CustomerID).Scan(&n); err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, httpx.ErrNotFound
+		}
+		q.MsIDs = append(q.MsIDs, id)
+	}
+	var err error
+	if q.Offset, q.Limit, err = message.Paging(req.PageNo, req.PageSize); err != nil {
+		return nil, err
+	}
+	loc, err := message.Zone(ctx, s.db, p.CustomerID)
+	if err != nil {
+		return nil, err
+	}
+	rg, err := message.ParseRange("sTime", req.STime, "eTime", req.ETime, loc)
+	if err != nil {
+		return nil, err
+	}
+	q.From, q.To = rg.From, rg.To
+	list, total, err := s.Find(ctx, p.CustomerID, q)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"total": total, "list": list}, nil
+}

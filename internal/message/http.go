@@ -1,0 +1,347 @@
+package message
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/realtime"
+)
+
+// Routes mounts the message endpoints (spec §7 "SMS", the unread list and the /message-data report).
+func (s *Service) Routes(mux *http.ServeMux, require func(http.Handler) http.Handler) {
+	mux.Handle("GET /ds/sms/findSms", require(httpx.Handle(s.findSms)))
+	mux.Handle("PUT /ds/sms/updateSms", require(httpx.Handle(s.updateSms)))
+	mux.Handle("GET /ds/sms/unread", require(httpx.Handle(s.unread)))
+	mux.Handle("POST /ds/report/findMessageData", require(httpx.Handle(s.findMessageData)))
+}
+
+// Page is a list answer.
+type Page struct {
+	Total int    `json:"total"`
+	List  []View `json:"list"`
+}
+
+func views(list []Message) []View {
+	out := make([]View, len(list))
+	for i, m := range list {
+		out[i] = m.view()
+	}
+	return out
+}
+
+func consoleOnly(p identity.Principal) error {
+	if !p.IsDispatcher() {
+		return httpx.ErrPermission
+	}
+	return nil
+}
+
+func firstOf(vs ...string) string {
+	for _, v := range vs {
+		if v = strings.TrimSpace(v); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func (s *Service) rangeOf(ctx context.Context, customerID int64, sName, sTime, eName, eTime string) (Range, error) {
+	loc, err := Zone(ctx, s.Store.db, customerID)
+	if err != nil {
+		return Range{}, err
+	}
+	return ParseRange(sName, sTime, eName, eTime, loc)
+}
+
+// GET /ds/sms/findSms {type, msId, dstId, pmrId, grpId, stime, etime, unread, order, pageNo, pageSize}
+// → {total, list:[View]}
+func (s *Service) findSms(w http.ResponseWriter, r *http.Request) (any, error) {
+	ctx := r.Context()
+	p := identity.Must(ctx)
+	if err := consoleOnly(p); err != nil {
+		return nil, err
+	}
+	var req struct {
+		Type     string `json:"type"`
+		MsID     string `json:"msId"`
+		DstID    string `json:"dstId"`
+		PmrID    string `json:"pmrId"`
+		GrpID    string `json:"grpId"`
+		GID      string `json:"gid"`
+		STime    string `json:"stime"`
+		ETime    string `json:"etime"`
+		STime2   string `json:"sTime"`
+		ETime2   string `json:"eTime"`
+		Unread   string `json:"unread"`
+		Order    string `json:"order"`
+		PageNo   string `json:"pageNo"`
+		PageSize string `json:"pageSize"`
+	}
+	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	q := Query{Conversation: strings.TrimSpace(req.Type)}
+	terminal := firstOf(req.DstID, req.PmrID)
+	group := firstOf(req.GrpID, req.GID)
+	if q.Conversation == "" {
+		switch {
+		case group != "":
+			q.Conversation = ConvGroup
+		case terminal != "":
+			q.Conversation = ConvTerminal
+		default:
+			q.Conversation = ConvAll
+		}
+	}
+	switch q.Conversation {
+	case ConvTerminal:
+		q.MsID = firstOf(terminal, req.MsID)
+		if q.MsID == "" {
+			return nil, httpx.BadParam("dstId", "required for type 1")
+		}
+		if len(q.MsID) > 32 {
+			return nil, httpx.ErrNotFound
+		}
+		if err := s.Store.Terminal(ctx, p.CustomerID, q.MsID); err != nil {
+			return nil, err
+		}
+	case ConvGroup:
+		if group == "" {
+			return nil, httpx.BadParam("grpId", "required for type 2")
+		}
+		gid, err := parseGID(flexString(group))
+		if err != nil {
+			return nil, httpx.BadParam("grpId", "a group id")
+		}
+		if err := s.Store.Group(ctx, p.CustomerID, gid); err != nil {
+			return nil, err
+		}
+		q.GID = gid
+	case ConvAll:
+		if q.MsID = req.MsID; q.MsID != "" {
+			if len(q.MsID) > 32 {
+				return nil, httpx.ErrNotFound
+			}
+			if err := s.Store.Account(ctx, p.CustomerID, q.MsID); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		return nil, httpx.BadParam("type", "0, 1 or 2")
+	}
+	switch req.Unread {
+	case "", "0", "false":
+	case "1", "true":
+		q.UnreadOnly = true
+	default:
+		return nil, httpx.BadParam("unread", "1 or 0")
+	}
+	switch req.Order {
+	case "", "desc":
+	case "asc":
+		q.Ascending = true
+	default:
+		return nil, httpx.BadParam("order", "asc or desc")
+	}
+	var err error
+	if q.Offset, q.Limit, err = Paging(req.PageNo, req.PageSize); err != nil {
+		return nil, err
+	}
+	rg, err := s.rangeOf(ctx, p.CustomerID, "stime", firstOf(req.STime, req.STime2), "etime", firstOf(req.ETime, req.ETime2))
+	if err != nil {
+		return nil, err
+	}
+	q.From, q.To = rg.From, rg.To
+	list, total, err := s.Store.Find(ctx, p.CustomerID, q)
+	if err != nil {
+		return nil, err
+	}
+	return Page{Total: total, List: views(list)}, nil
+}
+
+// ReadEvent is the data of the durable `sms.read` event.
+type ReadEvent struct {
+	IDs    []string `json:"ids"`
+	By     string   `json:"by"`
+	ByName string   `json:"byName"`
+	MsID   string   `json:"msId,omitempty"` // the conversation, when one was marked read as a whole
+	GID    string   `json:"gid,omitempty"`
+	ReadAt int64    `json:"readAt"`
+}
+
+// PUT /ds/sms/updateSms {ids | id | msId | gid | all, status:1} → {updated, ids}
+func (s *Service) updateSms(w http.ResponseWriter, r *http.Request) (any, error) {
+	ctx := r.Context()
+	p := identity.Must(ctx)
+	if err := consoleOnly(p); err != nil {
+		return nil, err
+	}
+	var req struct {
+		IDs    httpx.List `json:"ids"`
+		ID     string     `json:"id"`
+		MsID   string     `json:"msId"`
+		GID    string     `json:"gid"`
+		GrpID  string     `json:"grpId"`
+		All    string     `json:"all"`
+		Status string     `json:"status"`
+	}
+	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	if req.Status != "" && req.Status != "1" {
+		return nil, httpx.BadParam("status", "only 1 (read)")
+	}
+	var rr ReadRequest
+	ids := req.IDs
+	if req.ID != "" {
+		ids = append(ids, req.ID)
+	}
+	group := firstOf(req.GID, req.GrpID)
+	given := 0
+	for _, set := range []bool{len(ids) > 0, req.MsID != "", group != "", req.All == "1" || req.All == "true"} {
+		if set {
+			given++
+		}
+	}
+	if given != 1 {
+		return nil, httpx.BadParam("ids", "exactly one of ids, msId, gid and all")
+	}
+	switch {
+	case len(ids) > 0:
+		if len(ids) > 1000 {
+			return nil, httpx.BadParam("ids", "at most 1000")
+		}
+		for _, v := range ids {
+			id, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil || id <= 0 {
+				return nil, httpx.BadParam("ids", "message ids")
+			}
+			rr.IDs = append(rr.IDs, id)
+		}
+	case req.MsID != "":
+		if len(req.MsID) > 32 {
+			return nil, httpx.ErrNotFound
+		}
+		if err := s.Store.Account(ctx, p.CustomerID, req.MsID); err != nil {
+			return nil, err
+		}
+		rr.MsID = req.MsID
+	case group != "":
+		gid, err := parseGID(flexString(group))
+		if err != nil {
+			return nil, err
+		}
+		if err := s.Store.Group(ctx, p.CustomerID, gid); err != nil {
+			return nil, err
+		}
+		rr.GID = gid
+	default:
+		rr.All = true
+	}
+	at := s.now().UnixMilli()
+	changed, err := s.Store.MarkRead(ctx, p.CustomerID, p.AccountID, rr, at)
+	if err != nil {
+		return nil, err
+	}
+	ev := ReadEvent{IDs: make([]string, len(changed)), By: p.AccountID, ByName: p.Name, MsID: rr.MsID, ReadAt: at}
+	for i, id := range changed {
+		ev.IDs[i] = strconv.FormatInt(id, 10)
+	}
+	if rr.GID != 0 {
+		ev.GID = strconv.FormatInt(rr.GID, 10)
+	}
+	if len(changed) > 0 {
+		if _, err := s.hub.PublishDurable(context.WithoutCancel(ctx), p.CustomerID, EventRead, ev, realtime.Consoles); err != nil {
+			slog.ErrorContext(ctx, "sms: publish read", "err", err)
+		}
+	}
+	return map[string]any{"updated": len(changed), "ids": ev.IDs}, nil
+}
+
+// UnreadList is the answer of GET /ds/sms/unread.
+type UnreadList struct {
+	Total         int            `json:"total"`
+	List          []View         `json:"list"` // oldest first, at most 1000
+	Conversations []Conversation `json:"conversations"`
+}
+
+// GET /ds/sms/unread → UnreadList: the caller's unread messages (console start-up and resync).
+func (s *Service) unread(w http.ResponseWriter, r *http.Request) (any, error) {
+	ctx := r.Context()
+	p := identity.Must(ctx)
+	if err := consoleOnly(p); err != nil {
+		return nil, err
+	}
+	list, total, err := s.Store.Unread(ctx, p.CustomerID, p.AccountID, 1000)
+	if err != nil {
+		return nil, err
+	}
+	convs, err := s.Store.UnreadConversations(ctx, p.CustomerID, p.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	return UnreadList{Total: total, List: views(list), Conversations: convs}, nil
+}
+
+// ReportPage is the answer of findMessageData.
+type ReportPage struct {
+	Total   int             `json:"total"`
+	List    []View          `json:"list"`
+	Summary []TerminalCount `json:"summary"`
+}
+
+// POST /ds/report/findMessageData {msIds, sTime, eTime, pageNo, pageSize} → ReportPage
+func (s *Service) findMessageData(w http.ResponseWriter, r *http.Request) (any, error) {
+	ctx := r.Context()
+	p := identity.Must(ctx)
+	if err := consoleOnly(p); err != nil {
+		return nil, err
+	}
+	var req struct {
+		MsIDs    httpx.List `json:"msIds"`
+		MsID     httpx.List `json:"msId"`
+		STime    string     `json:"sTime"`
+		ETime    string     `json:"eTime"`
+		STime2   string     `json:"stime"`
+		ETime2   string     `json:"etime"`
+		PageNo   string     `json:"pageNo"`
+		PageSize string     `json:"pageSize"`
+	}
+	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	q := ReportQuery{}
+	seen := map[string]bool{}
+	for _, id := range append(req.MsIDs, req.MsID...) {
+		if id = strings.TrimSpace(id); id == "" || seen[id] {
+			continue
+		}
+		if len(id) > 32 || len(q.MsIDs) >= 1000 {
+			return nil, httpx.BadParam("msIds", "at most 1000 ids")
+		}
+		if err := s.Store.Account(ctx, p.CustomerID, id); err != nil {
+			return nil, err
+		}
+		seen[id] = true
+		q.MsIDs = append(q.MsIDs, id)
+	}
+	var err error
+	if q.Offset, q.Limit, err = Paging(req.PageNo, req.PageSize); err != nil {
+		return nil, err
+	}
+	rg, err := s.rangeOf(ctx, p.CustomerID, "sTime", firstOf(req.STime, req.STime2), "eTime", firstOf(req.ETime, req.ETime2))
+	if err != nil {
+		return nil, err
+	}
+	q.From, q.To = rg.From, rg.To
+	list, total, summary, err := s.Store.Report(ctx, p.CustomerID, q)
+	if err != nil {
+		return nil, err
+	}
+	return ReportPage{Total: total, List: views(list), Summary: summary}, nil
+}

@@ -1,0 +1,366 @@
+package message
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"tenfour/internal/platform/db"
+)
+
+// viewCols and viewFrom read messages with the names of their target terminal or dispatcher and group.
+const (
+	viewCols = msgCols + `, COALESCE(ta.name, ''), COALESCE(g.name, '')`
+	viewFrom = `messages LEFT JOIN accounts ta ON ta.id = messages.target_ms_id
+		LEFT JOIN ptt_groups g ON g.id = messages.target_gid`
+)
+
+func scanView(sc scanner) (Message, error) {
+	var msName, gName string
+	m, err := scanMessage(sc, &msName, &gName)
+	m.MsName, m.GName = msName, gName
+	return m, err
+}
+
+// Conversation kinds of findSms `type`.
+const (
+	ConvAll      = "0" // every message in the range (optionally sent or received by msId)
+	ConvTerminal = "1" // dispatchers ↔ one terminal, direct messages
+	ConvGroup    = "2" // messages to one group, from dispatchers and from its terminals
+)
+
+// Query selects messages for findSms.
+type Query struct {
+	Conversation string
+	MsID         string // ConvTerminal: the terminal; ConvAll: sent or received by (optional)
+	GID          int64  // ConvGroup
+	From, To     int64  // created_at, inclusive
+	UnreadOnly   bool
+	Ascending    bool
+	Offset       int
+	Limit        int
+}
+
+// Find returns a page of the customer's messages and how many match.
+func (s *Store) Find(ctx context.Context, customerID int64, q Query) ([]Message, int, error) {
+	where := []string{"messages.customer_id = ?", "messages.created_at >= ?", "messages.created_at <= ?"}
+	args := []any{customerID, q.From, q.To}
+	switch q.Conversation {
+	case ConvTerminal:
+		where = append(where, `((messages.incoming = FALSE AND messages.target_ms_id = ?)
+			OR (messages.incoming = TRUE AND messages.sender_id = ? AND messages.target_gid = 0))`)
+		args = append(args, q.MsID, q.MsID)
+	case ConvGroup:
+		where = append(where, "messages.target_gid = ?")
+		args = append(args, q.GID)
+	default:
+		if q.MsID != "" {
+			where = append(where, "(messages.sender_id = ? OR messages.target_ms_id = ?)")
+			args = append(args, q.MsID, q.MsID)
+		}
+	}
+	if q.UnreadOnly {
+		where = append(where, "messages.incoming = TRUE AND messages.status = 0")
+	}
+	return s.page(ctx, strings.Join(where, " AND "), args, q.Ascending, q.Offset, q.Limit)
+}
+
+func (s *Store) page(ctx context.Context, where string, args []any, asc bool, offset, limit int) ([]Message, int, error) {
+	var total int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM messages WHERE `+where, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	order := "DESC"
+	if asc {
+		order = "ASC"
+	}
+	rows, err := s.db.Query(ctx, `SELECT `+viewCols+` FROM `+viewFrom+` WHERE `+where+
+		` ORDER BY messages.created_at `+order+`, messages.id `+order+` LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	out := []Message{}
+	for rows.Next() {
+		m, err := scanView(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, m)
+	}
+	return out, total, rows.Err()
+}
+
+// unreadFor is the condition "an incoming message not read yet that dispatcher ? should read": one sent to
+// it, to a group or to the dispatch center (a message to another dispatcher is that one's to read).
+const unreadFor = `messages.incoming = TRUE AND messages.status = 0 AND (messages.target_ms_id = '' OR messages.target_ms_id = ?)`
+
+// Unread returns the oldest unread messages for a dispatcher (at most limit) and how many there are.
+func (s *Store) Unread(ctx context.Context, customerID int64, dispatcher string, limit int) ([]Message, int, error) {
+	return s.page(ctx, "messages.customer_id = ? AND "+unreadFor, []any{customerID, dispatcher}, true, 0, limit)
+}
+
+// ReadRequest names the messages a dispatcher has read: ids, or a conversation (a terminal's direct messages,
+// a group's), or all.
+type ReadRequest struct {
+	IDs  []int64
+	MsID string
+	GID  int64
+	All  bool
+}
+
+// MarkRead sets status 1 on the unread incoming messages the request names that are the dispatcher's to read,
+// and returns their ids. An id that is not one of the customer's messages fails the whole request with
+// db.ErrNotFound and changes nothing.
+func (s *Store) MarkRead(ctx context.Context, customerID int64, by string, req ReadRequest, at int64) ([]int64, error) {
+	var ids []int64
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		where := "messages.customer_id = ? AND " + unreadFor
+		args := []any{customerID, by}
+		switch {
+		case len(req.IDs) > 0:
+			want := slices.Compact(slices.Sorted(slices.Values(req.IDs)))
+			var n int
+			qargs := append([]any{customerID}, anys(want)...)
+			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM messages WHERE customer_id = ? AND id IN (`+
+				db.Placeholders(len(want))+`)`, qargs...).Scan(&n); err != nil {
+				return err
+			}
+			if n != len(want) {
+				return db.ErrNotFound
+			}
+			where += " AND messages.id IN (" + db.Placeholders(len(want)) + ")"
+			args = append(args, anys(want)...)
+		case req.MsID != "":
+			where += " AND messages.sender_id = ? AND messages.target_gid = 0"
+			args = append(args, req.MsID)
+		case req.GID != 0:
+			where += " AND messages.target_gid = ?"
+			args = append(args, req.GID)
+		case req.All:
+		default:
+			return nil
+		}
+		rows, err := tx.Query(ctx, `SELECT messages.id FROM messages WHERE `+where+` ORDER BY messages.id`, args...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for chunk := range slices.Chunk(ids, 500) {
+			if _, err := tx.Exec(ctx, `UPDATE messages SET status = 1, read_by = ?, read_at = ? WHERE status = 0 AND id IN (`+
+				db.Placeholders(len(chunk))+`)`, append([]any{by, at}, anys(chunk)...)...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+func anys[T any](v []T) []any {
+	out := make([]any, len(v))
+	for i, x := range v {
+		out[i] = x
+	}
+	return out
+}
+
+// ReportQuery selects the message-data report: messages sent or received by the terminals in a range.
+type ReportQuery struct {
+	MsIDs    []string // empty: every terminal
+	From, To int64
+	Offset   int
+	Limit    int
+}
+
+// TerminalCount is one terminal's line of the report summary.
+type TerminalCount struct {
+	MsID      string `json:"msId"`
+	MsName    string `json:"msName"`
+	Sent      int    `json:"sent"`      // messages the terminal sent
+	Received  int    `json:"received"`  // messages addressed to it (directly or through a group)
+	Delivered int    `json:"delivered"` // of those, acknowledged by it
+}
+
+// Report returns a page of the messages and the per-terminal counts over the whole range.
+func (s *Store) Report(ctx context.Context, customerID int64, q ReportQuery) ([]Message, int, []TerminalCount, error) {
+	where := "messages.customer_id = ? AND messages.created_at >= ? AND messages.created_at <= ?"
+	args := []any{customerID, q.From, q.To}
+	var in string
+	if len(q.MsIDs) > 0 {
+		in = db.Placeholders(len(q.MsIDs))
+		ids := anys(q.MsIDs)
+		where += ` AND (messages.sender_id IN (` + in + `) OR messages.target_ms_id IN (` + in + `)
+			OR messages.id IN (SELECT message_id FROM message_recipients WHERE account_id IN (` + in + `)))`
+		args = append(append(append(args, ids...), ids...), ids...)
+	}
+	list, total, err := s.page(ctx, where, args, false, q.Offset, q.Limit)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	counts := map[string]*TerminalCount{}
+	at := func(id string) *TerminalCount {
+		if counts[id] == nil {
+			counts[id] = &TerminalCount{MsID: id}
+		}
+		return counts[id]
+	}
+	sentQ := `SELECT sender_id, COUNT(*) FROM messages WHERE customer_id = ? AND incoming = TRUE AND created_at >= ? AND created_at <= ?`
+	recvQ := `SELECT r.account_id, COUNT(*), SUM(CASE WHEN r.delivered_at > 0 THEN 1 ELSE 0 END) FROM message_recipients r
+		JOIN messages m ON m.id = r.message_id WHERE m.customer_id = ? AND m.created_at >= ? AND m.created_at <= ?`
+	base := []any{customerID, q.From, q.To}
+	sentArgs, recvArgs := base, base
+	if len(q.MsIDs) > 0 {
+		sentQ += ` AND sender_id IN (` + in + `)`
+		recvQ += ` AND r.account_id IN (` + in + `)`
+		sentArgs = append(slices.Clone(base), anys(q.MsIDs)...)
+		recvArgs = sentArgs
+		for _, id := range q.MsIDs {
+			at(id)
+		}
+	}
+	if err := s.each(ctx, sentQ+` GROUP BY sender_id`, sentArgs, func(sc scanner) error {
+		var id string
+		var n int
+		if err := sc.Scan(&id, &n); err != nil {
+			return err
+		}
+		at(id).Sent = n
+		return nil
+	}); err != nil {
+		return nil, 0, nil, err
+	}
+	if err := s.each(ctx, recvQ+` GROUP BY r.account_id`, recvArgs, func(sc scanner) error {
+		var id string
+		var n, d int
+		if err := sc.Scan(&id, &n, &d); err != nil {
+			return err
+		}
+		c := at(id)
+		c.Received, c.Delivered = n, d
+		return nil
+	}); err != nil {
+		return nil, 0, nil, err
+	}
+	summary := make([]TerminalCount, 0, len(counts))
+	if len(counts) > 0 {
+		ids := make([]string, 0, len(counts))
+		for id := range counts {
+			ids = append(ids, id)
+		}
+		if err := s.each(ctx, `SELECT id, name FROM accounts WHERE customer_id = ? AND id IN (`+db.Placeholders(len(ids))+`)`,
+			append([]any{customerID}, anys(ids)...), func(sc scanner) error {
+				var id, name string
+				if err := sc.Scan(&id, &name); err != nil {
+					return err
+				}
+				counts[id].MsName = name
+				return nil
+			}); err != nil {
+			return nil, 0, nil, err
+		}
+		for _, c := range counts {
+			summary = append(summary, *c)
+		}
+		slices.SortFunc(summary, func(a, b TerminalCount) int { return strings.Compare(a.MsID, b.MsID) })
+	}
+	return list, total, summary, nil
+}
+
+func (s *Store) each(ctx context.Context, q string, args []any, fn func(scanner) error) error {
+	rows, err := s.db.Query(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// Conversation is one line of the unread list: a terminal's direct messages or a group's.
+type Conversation struct {
+	Type     string `json:"type"` // ConvTerminal or ConvGroup
+	MsID     string `json:"msId,omitempty"`
+	MsName   string `json:"msName,omitempty"`
+	GID      string `json:"gid,omitempty"`
+	GName    string `json:"gName,omitempty"`
+	Unreads  int    `json:"unreads"`
+	LastTime int64  `json:"lastTime"`
+}
+
+// UnreadConversations counts a dispatcher's unread messages per conversation, the latest first.
+func (s *Store) UnreadConversations(ctx context.Context, customerID int64, dispatcher string) ([]Conversation, error) {
+	out := []Conversation{}
+	err := s.each(ctx, `SELECT messages.sender_id, MAX(messages.sender_name), COUNT(*), MAX(messages.created_at) FROM messages
+		WHERE messages.customer_id = ? AND messages.target_gid = 0 AND `+unreadFor+` GROUP BY messages.sender_id`,
+		[]any{customerID, dispatcher}, func(sc scanner) error {
+			c := Conversation{Type: ConvTerminal}
+			if err := sc.Scan(&c.MsID, &c.MsName, &c.Unreads, &c.LastTime); err != nil {
+				return err
+			}
+			out = append(out, c)
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	err = s.each(ctx, `SELECT messages.target_gid, COALESCE(MAX(g.name), ''), COUNT(*), MAX(messages.created_at) FROM messages
+		LEFT JOIN ptt_groups g ON g.id = messages.target_gid
+		WHERE messages.customer_id = ? AND messages.target_gid <> 0 AND `+unreadFor+` GROUP BY messages.target_gid`,
+		[]any{customerID, dispatcher}, func(sc scanner) error {
+			c := Conversation{Type: ConvGroup}
+			var gid int64
+			if err := sc.Scan(&gid, &c.GName, &c.Unreads, &c.LastTime); err != nil {
+				return err
+			}
+			c.GID = strconv.FormatInt(gid, 10)
+			out = append(out, c)
+			return nil
+		})
+	slices.SortStableFunc(out, func(a, b Conversation) int { return cmp.Compare(b.LastTime, a.LastTime) })
+	return out, err
+}
+
+// Account checks that msID is one of the customer's accounts (db.ErrNotFound otherwise).
+func (s *Store) Account(ctx context.Context, customerID int64, msID string) error {
+	var n int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM accounts WHERE id = ? AND customer_id = ?`, msID, customerID).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return db.ErrNotFound
+	}
+	return nil
+}
+
+// Group checks that gid is one of the customer's groups (db.ErrNotFound otherwise).
+func (s *Store) Group(ctx context.Context, customerID, gid int64) error {
+	var n int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM ptt_groups WHERE id = ? AND customer_id = ?`, gid, customerID).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return db.ErrNotFound
+	}
+	return nil
+}

@@ -1,0 +1,520 @@
+package tone
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"tenfour/internal/files"
+	"tenfour/internal/oplog"
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/realtime"
+)
+
+// Socket types.
+const (
+	ReqSend  = "tone.send" // console → server {toneId, msIds?, gid?}
+	TermPlay = "tone.play" // server → terminal request; the terminal acknowledges once it plays
+)
+
+// Service is the tone library and tone sending.
+type Service struct {
+	Store *Store
+	files *files.Service
+	hub   *realtime.Hub
+	log   *oplog.Log
+	db    *db.DB
+	now   func() time.Time
+}
+
+// New builds the service.
+func New(d *db.DB, f *files.Service, hub *realtime.Hub, log *oplog.Log) *Service {
+	return &Service{Store: NewStore(d), files: f, hub: hub, log: log, db: d, now: time.Now}
+}
+
+// Routes mounts spec §7 "Tones".
+func (s *Service) Routes(mux *http.ServeMux, require func(http.Handler) http.Handler) {
+	mux.Handle("POST /ds/tone/add", require(httpx.Handle(s.add)))
+	mux.Handle("PUT /ds/tone/update", require(httpx.Handle(s.update)))
+	mux.Handle("GET /ds/tone/list", require(httpx.Handle(s.list)))
+	mux.Handle("DELETE /ds/tone/delete", require(httpx.Handle(s.delete)))
+}
+
+// Register installs `tone.send`.
+func (s *Service) Register(h *realtime.Hub) { h.Handle(ReqSend, s.sockSend) }
+
+func consoleOnly(p identity.Principal) error {
+	if !p.IsDispatcher() {
+		return httpx.ErrPermission
+	}
+	return nil
+}
+
+type toneForm struct {
+	ID       string  `json:"id"`
+	Name     *string `json:"name"`
+	FileURL  *string `json:"fileUrl"`
+	AudioURL *string `json:"audioUrl"`
+	FileID   *string `json:"fileId"`
+	IconURL  *string `json:"iconUrl"`
+	IconID   *string `json:"iconId"`
+	Sort     *string `json:"sort"`
+}
+
+func firstPtr(ps ...*string) *string {
+	for _, p := range ps {
+		if p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+// apply checks the form's fields over t (the current tone, or a new one): given fields replace, absent keep.
+func (s *Service) apply(ctx context.Context, p identity.Principal, t *Tone, f toneForm) error {
+	if f.Name != nil {
+		name, err := CleanName(*f.Name)
+		if err != nil {
+			return err
+		}
+		t.Name = name
+	}
+	if t.Name == "" {
+		return ErrNameRequired
+	}
+	if ref := firstPtr(f.FileID, f.FileURL, f.AudioURL); ref != nil {
+		if strings.TrimSpace(*ref) == "" {
+			return ErrFileRequired
+		}
+		info, err := s.file(ctx, p, *ref)
+		if err != nil {
+			return err
+		}
+		if info.Kind != files.Audio {
+			return ErrFileType
+		}
+		if info.Size > MaxFileSize {
+			return ErrTooLarge
+		}
+		t.FileID = info.ID
+	}
+	if t.FileID == "" {
+		return ErrFileRequired
+	}
+	if ref := firstPtr(f.IconID, f.IconURL); ref != nil {
+		if strings.TrimSpace(*ref) == "" {
+			return ErrIconRequired
+		}
+		info, err := s.file(ctx, p, *ref)
+		if err != nil {
+			return err
+		}
+		if info.Kind != files.Image {
+			return ErrFileType
+		}
+		if info.Size > MaxIconSize {
+			return ErrTooLarge
+		}
+		t.IconID = info.ID
+	}
+	if t.IconID == "" {
+		return ErrIconRequired
+	}
+	if f.Sort != nil && strings.TrimSpace(*f.Sort) != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(*f.Sort))
+		if err != nil || n < 0 || n > MaxSort {
+			return httpx.BadParam("sort", "0 to 9999")
+		}
+		t.Sort = n
+	}
+	return nil
+}
+
+// file resolves a reference to one of the caller's customer's uploads (404 for anything else).
+func (s *Service) file(ctx context.Context, p identity.Principal, ref string) (files.Info, error) {
+	id := files.Ref(ref)
+	if id == "" {
+		return files.Info{}, httpx.ErrNotFound
+	}
+	return s.files.Get(ctx, p.CustomerID, id)
+}
+
+// POST /ds/tone/add {name, fileUrl, iconUrl, sort} → Tone
+func (s *Service) add(w http.ResponseWriter, r *http.Request) (any, error) {
+	ctx := r.Context()
+	p := identity.Must(ctx)
+	if err := consoleOnly(p); err != nil {
+		return nil, err
+	}
+	var f toneForm
+	if err := httpx.Decode(r, &f); err != nil {
+		return nil, err
+	}
+	if f.Name == nil {
+		return nil, ErrNameRequired
+	}
+	t := Tone{CreateBy: p.AccountID}
+	if err := s.apply(ctx, p, &t, f); err != nil {
+		return nil, err
+	}
+	id, err := s.Store.Save(ctx, p.CustomerID, t, s.now().UnixMilli())
+	if err != nil {
+		return nil, err
+	}
+	return s.Store.Get(ctx, p.CustomerID, id)
+}
+
+// PUT /ds/tone/update {id, name?, fileUrl?, iconUrl?, sort?} → Tone (absent fields keep their value)
+func (s *Service) update(w http.ResponseWriter, r *http.Request) (any, error) {
+	ctx := r.Context()
+	p := identity.Must(ctx)
+	if err := consoleOnly(p); err != nil {
+		return nil, err
+	}
+	var f toneForm
+	if err := httpx.Decode(r, &f); err != nil {
+		return nil, err
+	}
+	id, err := toneID(f.ID)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.Store.Get(ctx, p.CustomerID, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.apply(ctx, p, &t, f); err != nil {
+		return nil, err
+	}
+	if _, err := s.Store.Save(ctx, p.CustomerID, t, s.now().UnixMilli()); err != nil {
+		return nil, err
+	}
+	return s.Store.Get(ctx, p.CustomerID, id)
+}
+
+func toneID(v string) (int64, error) {
+	if strings.TrimSpace(v) == "" {
+		return 0, httpx.BadParam("id", "required")
+	}
+	id, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, httpx.BadParam("id", "a tone id")
+	}
+	return id, nil
+}
+
+// GET /ds/tone/list {createBy} → {total, list:[Tone]}
+func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
+	ctx := r.Context()
+	p := identity.Must(ctx)
+	if err := consoleOnly(p); err != nil {
+		return nil, err
+	}
+	var req struct {
+		CreateBy string `json:"createBy"`
+	}
+	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	list, err := s.Store.List(ctx, p.CustomerID, strings.TrimSpace(req.CreateBy))
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"total": len(list), "list": list}, nil
+}
+
+// DELETE /ds/tone/delete {id} → {id}
+func (s *Service) delete(w http.ResponseWriter, r *http.Request) (any, error) {
+	ctx := r.Context()
+	p := identity.Must(ctx)
+	if err := consoleOnly(p); err != nil {
+		return nil, err
+	}
+	var req struct {
+		ID string `json:"id"`
+	}
+	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	id, err := toneID(req.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Store.Delete(ctx, p.CustomerID, id); err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": strconv.FormatInt(id, 10)}, nil
+}
+
+// SendRequest is the data of `tone.send`: a tone and at least one target (terminals, a group, or both).
+type SendRequest struct {
+	ToneID json.RawMessage `json:"toneId"`
+	MsIDs  json.RawMessage `json:"msIds"`
+	GID    json.RawMessage `json:"gid"`
+}
+
+// SendResult is the reply data of `tone.send`.
+type SendResult struct {
+	ToneID     string   `json:"toneId"`
+	Recipients int      `json:"recipients"`
+	Online     int      `json:"online"`
+	Delivered  int      `json:"delivered"`
+	Failed     []string `json:"failed"` // terminals that did not acknowledge (offline, timed out or refused)
+	State      string   `json:"state"`  // pending | partial | delivered
+}
+
+// Play is the data of `tone.play` to a terminal.
+type Play struct {
+	ToneID  string `json:"toneId"`
+	Name    string `json:"name"`
+	FileURL string `json:"fileUrl"` // with ?token= (a file token for this terminal)
+	IconURL string `json:"iconUrl"`
+	Mime    string `json:"mime"`
+	Size    int64  `json:"size"`
+	GID     string `json:"gid,omitempty"`
+	By      string `json:"by"`
+	ByName  string `json:"byName"`
+	Time    int64  `json:"time"`
+}
+
+// maxParallel bounds the acknowledgements one tone.send waits on at once.
+const maxParallel = 64
+
+func (s *Service) sockSend(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
+	if c.Kind() != realtime.Console {
+		return nil, httpx.ErrPermission
+	}
+	var req SendRequest
+	if err := json.Unmarshal(data, &req); err != nil {
+		return nil, httpx.BadParam("data", "malformed")
+	}
+	return s.Send(ctx, c.Principal(), req)
+}
+
+// Send plays a tone on terminals now: every connected target is asked (`tone.play`) and the answer counts
+// the acknowledgements within one ack timeout. A tone is not kept for terminals that are offline. A single
+// terminal that did not acknowledge answers its error ('not online' "4", "408", refused "16"). Log 129.
+func (s *Service) Send(ctx context.Context, p identity.Principal, req SendRequest) (SendResult, error) {
+	toneRef, err := scalar(req.ToneID)
+	if err != nil || toneRef == "" {
+		return SendResult{}, httpx.BadParam("toneId", "required")
+	}
+	tid, err := toneID(toneRef)
+	if err != nil {
+		return SendResult{}, httpx.BadParam("toneId", "a tone id")
+	}
+	ids, err := list(req.MsIDs)
+	if err != nil {
+		return SendResult{}, httpx.BadParam("msIds", "a list of terminal ids")
+	}
+	gidRef, err := scalar(req.GID)
+	if err != nil {
+		return SendResult{}, httpx.BadParam("gid", "a group id")
+	}
+	if len(ids) == 0 && gidRef == "" {
+		return SendResult{}, httpx.BadParam("msIds", "msIds or gid required")
+	}
+	t, err := s.Store.Get(ctx, p.CustomerID, tid)
+	if err != nil {
+		return SendResult{}, err
+	}
+	targets := []string{}
+	for _, id := range ids {
+		if len(id) > 32 {
+			return SendResult{}, httpx.ErrNotFound
+		}
+		if err := s.terminal(ctx, p.CustomerID, id); err != nil {
+			return SendResult{}, err
+		}
+		targets = append(targets, id)
+	}
+	var gid int64
+	if gidRef != "" {
+		if gid, err = strconv.ParseInt(gidRef, 10, 64); err != nil || gid <= 0 {
+			return SendResult{}, httpx.BadParam("gid", "a group id")
+		}
+		members, err := s.groupTerminals(ctx, p.CustomerID, gid)
+		if err != nil {
+			return SendResult{}, err
+		}
+		targets = append(targets, members...)
+	}
+	slices.Sort(targets)
+	targets = slices.Compact(targets)
+
+	play := Play{ToneID: t.ID, Name: t.Name, Mime: t.FileMime, Size: t.FileSize, By: p.AccountID, ByName: p.Name,
+		Time: s.now().UnixMilli()}
+	if gid != 0 {
+		play.GID = strconv.FormatInt(gid, 10)
+	}
+	res := SendResult{ToneID: t.ID, Recipients: len(targets), Failed: []string{}}
+	errs := s.relay(ctx, p.CustomerID, t, play, targets, &res)
+	for i, err := range errs {
+		if err != nil {
+			res.Failed = append(res.Failed, targets[i])
+		}
+	}
+	res.State = "delivered"
+	switch {
+	case res.Delivered == 0 && res.Recipients > 0:
+		res.State = "pending"
+	case res.Delivered < res.Recipients:
+		res.State = "partial"
+	}
+	where := fmt.Sprintf("group %d", gid)
+	if len(ids) > 0 {
+		where = strings.Join(ids, ", ")
+		if gid != 0 {
+			where += fmt.Sprintf(" and group %d", gid)
+		}
+	}
+	s.log.By(ctx, p, oplog.ToneSent, fmt.Sprintf("tone %q to %s (%d of %d played)", t.Name, where, res.Delivered, res.Recipients))
+	if len(ids) == 1 && gid == 0 && res.Delivered == 0 {
+		return res, errs[0]
+	}
+	return res, nil
+}
+
+func (s *Service) relay(ctx context.Context, customerID int64, t Tone, play Play, targets []string, res *SendResult) []error {
+	ctx, cancel := context.WithTimeout(ctx, s.hub.AckTimeout())
+	defer cancel()
+	errs := make([]error, len(targets))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, maxParallel)
+	for i, id := range targets {
+		c := s.hub.Conn(id)
+		if c == nil || c.Kind() != realtime.Terminal || c.Principal().CustomerID != customerID {
+			errs[i] = realtime.ErrNotOnline
+			continue
+		}
+		res.Online++
+		tok, _ := s.files.IssueToken(c.Principal())
+		data := play
+		data.FileURL = t.FileURL + "?token=" + tok
+		data.IconURL = t.IconURL + "?token=" + tok
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			var err error = realtime.ErrTimeout
+			if ctx.Err() == nil {
+				_, err = c.Request(ctx, TermPlay, data)
+				if err != nil && !errors.Is(err, realtime.ErrNotOnline) && !errors.Is(err, realtime.ErrTimeout) {
+					if _, coded := httpx.AsError(err); coded {
+						err = ErrRefused
+					}
+				}
+			}
+			mu.Lock()
+			errs[i] = err
+			if err == nil {
+				res.Delivered++
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return errs
+}
+
+// ErrRefused is a terminal's refusal to play (spec client message "failure").
+var ErrRefused = httpx.E(http.StatusConflict, "16", "errors.tone.failed", "the terminal refused the tone")
+
+func (s *Service) terminal(ctx context.Context, customerID int64, msID string) error {
+	var typ string
+	err := s.db.QueryRow(ctx, `SELECT type FROM accounts WHERE id = ? AND customer_id = ?`, msID, customerID).Scan(&typ)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && typ == identity.DispatcherType) {
+		return db.ErrNotFound
+	}
+	return err
+}
+
+func (s *Service) groupTerminals(ctx context.Context, customerID, gid int64) ([]string, error) {
+	var n int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM ptt_groups WHERE id = ? AND customer_id = ?`, gid, customerID).Scan(&n); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, db.ErrNotFound
+	}
+	rows, err := s.db.Query(ctx, `SELECT a.id FROM group_members m JOIN accounts a ON a.id = m.account_id
+		WHERE m.group_id = ? AND a.customer_id = ? AND a.type <> '20' ORDER BY a.id`, gid, customerID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// scalar reads a JSON string or number ("" for absent or null).
+func scalar(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return "", err
+	}
+	switch x := v.(type) {
+	case string:
+		return strings.TrimSpace(x), nil
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), nil
+	}
+	return "", errors.New("not a scalar")
+}
+
+// list reads a JSON array of strings or numbers, or one comma-separated string.
+func list(raw json.RawMessage) ([]string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		one, err := scalar(raw)
+		if err != nil {
+			return nil, err
+		}
+		var out []string
+		for _, v := range strings.Split(one, ",") {
+			if v = strings.TrimSpace(v); v != "" {
+				out = append(out, v)
+			}
+		}
+		return out, nil
+	}
+	if len(items) > 1000 {
+		return nil, errors.New("too many")
+	}
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		v, err := scalar(it)
+		if err != nil {
+			return nil, err
+		}
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
