@@ -141,12 +141,11 @@ func sniff(head []byte) string {
 			return "video/quicktime"
 		}
 		return "video/mp4"
-	case len(head) >= 2 && head[0] == 0xff && head[1]&0xe0 == 0xe0 && head[1]&0x18 != 0x08:
-		// MPEG audio frame sync without an ID3 tag: layer bits 00 are AAC in ADTS, others MP3.
-		if head[1]&0x06 == 0 {
-			return "audio/aac"
-		}
-		return "audio/mpeg"
+	case len(head) >= 3 && head[0] == 0xff && head[1]&0xf6 == 0xf0:
+		return "audio/aac" // ADTS: 12 sync bits, layer 00
+	case len(head) >= 3 && head[0] == 0xff && head[1]&0xe0 == 0xe0 && head[1]&0x18 != 0x08 && head[1]&0x06 == 0x02 &&
+		head[2]&0xf0 != 0xf0 && head[2]&0x0c != 0x0c:
+		return "audio/mpeg" // an MPEG layer III frame without an ID3 tag
 	}
 	ct := http.DetectContentType(head)
 	switch ct {
