@@ -114,7 +114,9 @@ func (fs *fakeServer) await(fn func(testkit.Frame) bool, timeout time.Duration) 
 // and monitoring requests are answered the way docs/terminal-protocol.md says a terminal answers them.
 func TestTerminalObeys(t *testing.T) {
 	fs := newFakeServer(t)
-	f := runFleet(t, sim.Options{URL: fs.url, Seed: 1, Rates: sim.Quiet, GPSInterval: time.Minute,
+	rates := sim.Quiet
+	rates.AnswerShare, rates.AnswerDelay = 1, time.Second // every message is answered, within a second
+	f := runFleet(t, sim.Options{URL: fs.url, Seed: 1, Rates: rates, GPSInterval: time.Minute,
 		Accounts: []sim.Account{{ID: "30000001", Password: "123456", Type: "6"}}})
 	ws := fs.conn()
 	term := f.Terminal("30000001")
@@ -134,7 +136,9 @@ func TestTerminalObeys(t *testing.T) {
 		{"sms.deliver", map[string]any{"id": "1", "from": "10000001", "content": "Return to base", "time": 1}, "0",
 			func() bool { return term.Inbox() == 1 }},
 		{"sos.stop", map[string]any{"id": "4", "by": "10000001"}, "0", nil},
-		{"tone.play", map[string]any{"id": "1"}, "0", nil},              // what later issues add: acknowledged
+		{"sms.deliver", map[string]any{"id": "1", "content": "Return to base"}, "0", // a repeat: not shown twice
+			func() bool { return term.Inbox() == 1 }},
+		{"tone.play", map[string]any{"id": "1"}, "400", nil},            // unknown to this terminal: refused
 		{"monitor.start", map[string]any{"by": "10000001"}, "486", nil}, // no media connection open: busy
 	}
 	for i, c := range cases {
@@ -144,6 +148,12 @@ func TestTerminalObeys(t *testing.T) {
 		if c.then != nil && !c.then() {
 			t.Errorf("%s %v: not applied", c.typ, c.data)
 		}
+	}
+	// The message is answered, to its sender.
+	answer := fs.await(func(f testkit.Frame) bool { return f.Type == "sms.send" }, 5*time.Second)
+	var a struct{ To, Content string }
+	if json.Unmarshal(answer.Data, &a) != nil || a.To != "10000001" || a.Content == "" {
+		t.Errorf("answer %s", answer.Data)
 	}
 	// An event it does not know changes nothing.
 	fs.send(ws, testkit.Frame{Type: "something.new", Data: json.RawMessage(`{"x":1}`)})

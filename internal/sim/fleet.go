@@ -34,10 +34,14 @@ type Rates struct {
 	SwitchEvery time.Duration // a terminal switching its own talk group, default 2 h
 	// ForgetCheckin is the share of lone-worker checks left unanswered (default 0.12; negative = none).
 	ForgetCheckin float64
+	// AnswerShare is the share of dispatcher messages a worker answers with a short text (default 0.3), within
+	// AnswerDelay (default 40 s; at least a second).
+	AnswerShare float64
+	AnswerDelay time.Duration
 }
 
 // Quiet turns every spontaneous behaviour off (tests drive terminals explicitly).
-var Quiet = Rates{TalkEvery: -1, SOSEvery: -1, DropEvery: -1, SwitchEvery: -1, ForgetCheckin: -1}
+var Quiet = Rates{TalkEvery: -1, SOSEvery: -1, DropEvery: -1, SwitchEvery: -1, ForgetCheckin: -1, AnswerShare: -1}
 
 func (r Rates) withDefaults() Rates {
 	def := func(v *time.Duration, d time.Duration) {
@@ -53,6 +57,10 @@ func (r Rates) withDefaults() Rates {
 	if r.ForgetCheckin == 0 {
 		r.ForgetCheckin = 0.12
 	}
+	if r.AnswerShare == 0 {
+		r.AnswerShare = 0.3
+	}
+	def(&r.AnswerDelay, 40*time.Second)
 	return r
 }
 

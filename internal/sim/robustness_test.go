@@ -168,7 +168,8 @@ func TestTerminalGarbage(t *testing.T) {
 		{"garbage SDP", `{"id":41,"type":"rtc.offer","data":{"type":"offer","sdp":"v=garbage"}}`, 41, "400"},
 		// Accepted: a candidate may come before the offer, and the server creates the peer on first use.
 		{"candidate before the offer", `{"id":42,"type":"rtc.candidate","data":{"candidate":"garbage"}}`, 42, "0,400"},
-		{"terminal sends SMS", `{"id":43,"type":"sms.send","data":{"msId":"10000102","content":"hi"}}`, 43, "107"},
+		{"SMS to another terminal", `{"id":43,"type":"sms.send","data":{"to":"10000102","content":"hi"}}`, 43, "404"},
+		{"SMS with a control character", "{\"id\":50,\"type\":\"sms.send\",\"data\":{\"content\":\"a\\u0007b\"}}", 50, "10"},
 		{"terminal stuns another", `{"id":44,"type":"call.set","data":{"msId":"10000102","status":1}}`, 44, "107"},
 		{"terminal sets params", `{"id":45,"type":"param.set","data":{"msId":"10000102","params":{"gpsInterval":"1s"}}}`, 45, "107"},
 		{"terminal makes a temp group", `{"id":46,"type":"tempGroup.create","data":{"name":"x","msIds":["10000102"]}}`, 46, "107"},

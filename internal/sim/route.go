@@ -172,6 +172,10 @@ func newRoute(d district, m Mobility, rng *rand.Rand) *Route {
 		dwell = func() time.Duration { return time.Duration(600+rng.IntN(3000)) * time.Second }
 	}
 	// Walk the grid: n, e in block units; alternate axes like streets, stay within the district.
+	inside := func(nn, ee float64) bool {
+		dn, de := metres(d.at, gridPoint(home, nn, ee, block, rot))
+		return math.Hypot(dn, de) <= d.radius
+	}
 	pts := []LatLng{home}
 	n, e := 0.0, 0.0
 	axis := rng.IntN(2)
@@ -180,27 +184,29 @@ func newRoute(d district, m Mobility, rng *rand.Rand) *Route {
 		if rng.IntN(2) == 0 {
 			k = -k
 		}
-		nn, ee := n, e
-		if axis == 0 {
-			nn += k
-		} else {
-			ee += k
-		}
-		if math.Hypot(nn*block, ee*block) > d.radius {
-			nn, ee = n, e
+		// Along the current axis, k blocks one way or, if that leaves the district, the other; else stay.
+		for _, dir := range []float64{k, -k} {
+			nn, ee := n, e
 			if axis == 0 {
-				nn -= k
+				nn += dir
 			} else {
-				ee -= k
+				ee += dir
+			}
+			if inside(nn, ee) {
+				n, e = nn, ee
+				pts = append(pts, gridPoint(home, n, e, block, rot))
+				break
 			}
 		}
-		n, e = nn, ee
 		axis = 1 - axis
-		pts = append(pts, gridPoint(home, n, e, block, rot))
 	}
-	// Back home along the grid (two legs).
+	// Back home along the grid (two legs) where the corner is in the district, else straight.
 	if n != 0 && e != 0 {
-		pts = append(pts, gridPoint(home, 0, e, block, rot))
+		if inside(0, e) {
+			pts = append(pts, gridPoint(home, 0, e, block, rot))
+		} else if inside(n, 0) {
+			pts = append(pts, gridPoint(home, n, 0, block, rot))
+		}
 	}
 	pts = append(pts, home)
 	var at time.Duration
