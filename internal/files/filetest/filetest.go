@@ -99,6 +99,12 @@ func Upload(t testing.TB, s *testkit.Server, token string, parts ...Part) testki
 	return Post(t, s, token, mw.FormDataContentType(), body.Bytes())
 }
 
+// UploadURL is Upload to a server at base (http://host:port).
+func UploadURL(t testing.TB, base, token string, parts ...Part) testkit.Reply {
+	t.Helper()
+	return Upload(t, &testkit.Server{URL: base}, token, parts...)
+}
+
 // File is a file part named "file".
 func File(name string, body []byte) Part { return Part{Name: "file", FileName: name, Body: body} }
 
@@ -151,7 +157,13 @@ func MustUpload(t testing.TB, s *testkit.Server, token, name string, body []byte
 // Get downloads a path of the test server with optional headers (k, v pairs).
 func Get(t testing.TB, s *testkit.Server, path string, headers ...string) (*http.Response, []byte) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, s.URL+path, nil)
+	return GetURL(t, s.URL+path, headers...)
+}
+
+// GetURL downloads a URL with optional headers (k, v pairs).
+func GetURL(t testing.TB, u string, headers ...string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, u, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
