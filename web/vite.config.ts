@@ -22,6 +22,5 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
-    benchmark: { include: ['bench/**/*.bench.{ts,tsx}'] },
   },
 });

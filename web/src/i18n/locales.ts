@@ -1,9 +1,6 @@
 import type { Locale } from 'antd/es/locale';
-import dayjs from 'dayjs';
-import relativeTime from 'dayjs/plugin/relativeTime';
+import dayjs from '../shared/utils/dayjs';
 import type { Language } from './languages';
-
-dayjs.extend(relativeTime);
 
 // antd's and dayjs's locales switch with the UI language; each is a lazy chunk.
 const antd: Record<Language, () => Promise<{ default: Locale }>> = {

@@ -54,26 +54,22 @@ export type DirectoryEvent =
   | { type: 'member.switched'; data: { msId: string; gid: string; from?: string } }
   | { type: 'tempGroup.changed'; data: { gid: string; action: 'create' | 'edit' | 'remove'; group?: GroupDto } };
 
-/** Applies a batch of events to a state, returning the next state (pure; used by the store and the benchmark). */
+/**
+ * Applies a batch of events and returns the next state. The `terminals` record is updated in place — it can hold
+ * 10,000 entries and copying it on every frame cost more than the rest of the frame (see bench/) — but every
+ * changed terminal is a new object, which is what the row selectors compare. Groups are copied (few, rare).
+ */
 export function applyEvents(s: DirectoryState, events: DirectoryEvent[]): DirectoryState {
   if (events.length === 0) return s;
-  let terminals = s.terminals;
+  const terminals = s.terminals;
   let groups = s.groups;
   let structure = s.structure;
   let presence = s.presence;
-  let tCopied = false;
-  const touch = () => {
-    if (!tCopied) {
-      terminals = { ...terminals };
-      tCopied = true;
-    }
-  };
   for (const e of events) {
     switch (e.type) {
       case 'presence': {
         const t = terminals[e.data.msId];
         if (!t || t.online === e.data.online) break;
-        touch();
         const time = e.data.time ?? Date.now();
         terminals[e.data.msId] = { ...t, online: e.data.online, ...(e.data.online === '1' ? { lastOnline: time } : { lastOffline: time }) };
         presence++;
@@ -82,7 +78,6 @@ export function applyEvents(s: DirectoryState, events: DirectoryEvent[]): Direct
       case 'terminal.status': {
         const t = terminals[e.data.msId];
         if (!t) break;
-        touch();
         const { msId: _m, time, ...rest } = e.data;
         const patch = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined && v !== null));
         terminals[e.data.msId] = { ...t, ...patch, ...(rest.lat !== undefined && time ? { lastGps: time } : {}) };
@@ -91,7 +86,6 @@ export function applyEvents(s: DirectoryState, events: DirectoryEvent[]): Direct
       case 'terminal.updated': {
         const cid = String(e.data.cid);
         const t = terminals[cid];
-        touch();
         const next = { ...t, ...e.data, cid, online: String(e.data.online ?? t?.online ?? '0') === '1' ? ('1' as const) : ('0' as const) };
         if (t && t.online !== next.online) presence++;
         terminals[cid] = next;
@@ -100,7 +94,6 @@ export function applyEvents(s: DirectoryState, events: DirectoryEvent[]): Direct
       case 'member.switched': {
         const t = terminals[e.data.msId];
         if (!t) break;
-        touch();
         terminals[e.data.msId] = { ...t, grp: String(e.data.gid) };
         break;
       }
@@ -112,8 +105,7 @@ export function applyEvents(s: DirectoryState, events: DirectoryEvent[]): Direct
           const n = normalise([{ ...e.data.group, kind: 'temp', fid: '0' }]);
           for (const [cid, t] of Object.entries(n.terminals)) {
             if (!terminals[cid]) {
-              touch();
-              terminals[cid] = t;
+                    terminals[cid] = t;
             }
           }
           Object.assign(groups, n.groups);

@@ -43,6 +43,7 @@ describe('group tree', () => {
 describe('live events', () => {
   it('applies presence, status, switches and temp groups without touching other terminals', () => {
     const s = state();
+    const before = { a: s.terminals.a, c: s.terminals.c };
     const n = applyEvents(s, [
       { type: 'presence', data: { msId: 'b', online: '1', time: 5 } },
       { type: 'terminal.status', data: { msId: 'b', battery: 40, signal: 3 } },
@@ -51,7 +52,8 @@ describe('live events', () => {
     ]);
     expect(n.terminals.b).toMatchObject({ online: '1', lastOnline: 5, battery: 40, signal: 3 });
     expect(n.terminals.a!.grp).toBe('9');
-    expect(n.terminals.c).toBe(s.terminals.c);
+    expect(n.terminals.c).toBe(before.c); // untouched rows keep their object: their selectors do not fire
+    expect(n.terminals.a).not.toBe(before.a);
     expect(n.groups['9']).toBeUndefined();
     expect(n.presence).toBe(s.presence + 1);
     expect(n.structure).toBe(s.structure + 1);

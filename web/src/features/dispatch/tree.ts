@@ -68,7 +68,10 @@ export function buildTree(
     !(f.hideDispatcher && isDispatcher(t)) &&
     (!q || t.name.toLowerCase().includes(q) || t.cid.toLowerCase().includes(q));
 
+  const seen = new Set<string>(); // guards against a malformed parent chain (a cycle) in the data
   const build = (g: Group): TreeNode | null => {
+    if (seen.has(g.gid)) return null;
+    seen.add(g.gid);
     const subs = (byParent.get(g.gid) ?? []).map(build).filter((n): n is TreeNode => n !== null);
     const members = g.members
       .map((cid) => terminals[cid])

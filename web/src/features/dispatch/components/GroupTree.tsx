@@ -5,6 +5,7 @@ import { useDirectory } from '../store';
 import { buildTree, parseKey, type TreeFilters, type TreeNode } from '../tree';
 import { GroupRow } from './GroupRow';
 import { TerminalRow } from './TerminalRow';
+import '../dispatch.css';
 
 export interface GroupTreeProps {
   filters: TreeFilters;
@@ -30,6 +31,28 @@ function useHeight(ref: React.RefObject<HTMLDivElement | null>): number {
   return h;
 }
 
+export const PRESENCE_REBUILD_MS = 1000;
+
+/** The latest value, passed on at most once per `ms` (trailing). */
+function useThrottled<T>(value: T, ms: number): T {
+  const [out, setOut] = useState(value);
+  const last = useRef(0);
+  useEffect(() => {
+    const wait = last.current + ms - Date.now();
+    if (wait <= 0) {
+      last.current = Date.now();
+      setOut(value);
+      return;
+    }
+    const timer = setTimeout(() => {
+      last.current = Date.now();
+      setOut(value);
+    }, wait);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return out;
+}
+
 function allGroupKeys(nodes: TreeNode[], out: string[] = []): string[] {
   for (const n of nodes) {
     if (n.kind === 'group') {
@@ -44,8 +67,9 @@ function allGroupKeys(nodes: TreeNode[], out: string[] = []): string[] {
 export function GroupTree({ filters, roots, checkedCids, onCheck, onSelectTerminal, contextMenu, onMenu, emptyText }: GroupTreeProps) {
   const groups = useDirectory((s) => s.groups);
   const structure = useDirectory((s) => s.structure);
-  // Presence changes rebuild the tree only when offline terminals are hidden.
-  const presence = useDirectory((s) => (filters.hideOffline ? s.presence : 0));
+  // Presence changes rebuild the tree only when offline terminals are hidden, and then at most once a second:
+  // rows re-render on their own, only membership of the filtered tree waits for the next rebuild.
+  const presence = useThrottled(useDirectory((s) => (filters.hideOffline ? s.presence : 0)), PRESENCE_REBUILD_MS);
   const box = useRef<HTMLDivElement>(null);
   const height = useHeight(box);
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Button, Descriptions, Empty, Space, Tag } from 'antd';
-import dayjs from 'dayjs';
+import dayjs from '../../../shared/utils/dayjs';
 import { useBranding } from '../../branding/store';
 import { CALL_SET, terminalKind } from '../model';
 import { useDirectory } from '../store';

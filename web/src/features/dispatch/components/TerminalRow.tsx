@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Tag, Tooltip } from 'antd';
-import dayjs from 'dayjs';
+import dayjs from '../../../shared/utils/dayjs';
 import { trimText } from '../../../shared/utils/text';
 import { CALL_SET, terminalKind } from '../model';
 import { useDirectory } from '../store';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Badge, List, Typography } from 'antd';
-import dayjs from 'dayjs';
+import dayjs from '../../../shared/utils/dayjs';
 import { live, onResync } from '../../../shared/socket/live';
 import { capLog, logListQuery, type LogEntry } from '../api';
 

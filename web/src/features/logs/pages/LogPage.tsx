@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Card, DatePicker, Input, Select, Space, Table } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { LOG_TYPES, logListQuery, type LogEntry } from '../api';
 import { LogPanel } from '../components/LogPanel';
