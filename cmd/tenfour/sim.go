@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -58,6 +59,7 @@ func simCmd(args []string) error {
 	insecure := fs.Bool("insecure", false, "accept any TLS certificate (a self-signed server)")
 	audio := fs.String("audio", "", "directory of Ogg Opus files to speak instead of the built-in ones")
 	every := fs.Duration("stats", 10*time.Second, "print the fleet's counters this often (0 = only at the end)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the simulator to this file")
 	provision := fs.Bool("provision", false, "create the --ids accounts in the store (--data/--db) and exit")
 	customer := fs.String("customer", "Sim Fleet", "with --provision: the customer to create them in")
 	groupSize := fs.Int("group-size", 50, "with --provision: terminals per group")
@@ -136,6 +138,17 @@ func simCmd(args []string) error {
 	f, err := sim.New(opts)
 	if err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		out, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer out.Close()
+		if err := pprof.StartCPUProfile(out); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
