@@ -103,7 +103,7 @@ func serve(t *testing.T, bin, dataDir string) *server {
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		res, err := http.Get(s.url + "/healthz")
+		res, err := (&http.Client{Timeout: 2 * time.Second}).Get(s.url + "/healthz")
 		if err == nil {
 			res.Body.Close()
 			if res.StatusCode == http.StatusOK {

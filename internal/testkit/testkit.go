@@ -162,7 +162,7 @@ func (s *Server) Do(method, path, token string, params map[string]any) Reply {
 	if token != "" {
 		req.Header.Set("token", token)
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := testClient.Do(req)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -294,3 +294,6 @@ func (c *Socket) Reply(req Frame, code string, data any) {
 
 // Close closes the socket normally.
 func (c *Socket) Close() { c.ws.Close(websocket.StatusNormalClosure, "") }
+
+// testClient bounds every test request: a stalled server fails the test instead of hanging the run.
+var testClient = &http.Client{Timeout: 30 * time.Second}

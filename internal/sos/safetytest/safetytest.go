@@ -325,7 +325,7 @@ func Do(t testing.TB, base, method, path, token string, params map[string]any) R
 	if token != "" {
 		req.Header.Set("token", token)
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := testClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,3 +337,6 @@ func Do(t testing.TB, base, method, path, token string, params map[string]any) R
 	}
 	return r
 }
+
+// testClient bounds every test request: a stalled server fails the test instead of hanging the run.
+var testClient = &http.Client{Timeout: 30 * time.Second}
