@@ -81,12 +81,12 @@ func (s *Service) SendFromTerminal(ctx context.Context, p identity.Principal, re
 		slog.ErrorContext(ctx, "sms: publish received", "id", m.ID, "err", err)
 	}
 	if len(recipients) > 0 {
-		go func() {
+		go func(m Message) {
 			var res SendResult
 			s.relay(bg, m, recipients, &res)
 			m.Delivered = res.Delivered
 			s.publish(bg, m)
-		}()
+		}(m)
 	}
 	return TerminalSendResult{ID: strconv.FormatInt(m.ID, 10), Time: m.Time, Type: m.Kind, Recipients: len(recipients)}, nil
 }
