@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 data=$(mktemp -d)
 port=${E2E_PORT:-18080}
 log="$data/server.log"
-bin/tenfour serve --demo --addr "127.0.0.1:$port" --data "$data" --log-level warn >"$log" 2>&1 &
+bin/tenfour serve --demo --addr "127.0.0.1:$port" --data "$data" --media-udp-port 0 --log-level warn >"$log" 2>&1 &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$data"; }
 trap cleanup EXIT
