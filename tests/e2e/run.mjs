@@ -5,8 +5,6 @@ import { BASE, expect, forwarder, run, until } from './harness.mjs';
 const DISPATCHER = { uid: '10000001', pwd: '123456' };
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
 const TERMINAL = '10000101';
-const APP_TERMINAL = '10000150';
-const CHILD_TERMINAL = '10000151';
 const BRANDED_HOST = '127.0.0.2';
 const BRANDED_COLOR = 'rgb(212, 56, 13)'; // #d4380d, the demo's branded host colour
 
@@ -55,6 +53,26 @@ async function connectTerminal(browser, uid) {
   );
   expect(reply.code === '0', `terminal ${uid} socket login answered ${JSON.stringify(reply)}`);
   return { close: () => ctx.close() };
+}
+
+/**
+ * A terminal of the signed-in customer that is offline right now. `serve --demo` runs a simulated fleet that takes
+ * terminals on and off line at random, so the suite picks one that is off line at this moment (polling until one is).
+ */
+async function offlineTerminal(page, exclude = []) {
+  return until(
+    () =>
+      page.evaluate(async (exclude) => {
+        const token = document.cookie.match(/(?:^|; )token=([^;]+)/)?.[1];
+        const res = await fetch('/ds/data/getGrpMsList', { headers: { token: decodeURIComponent(token ?? '') } });
+        const walk = (gs) => gs.flatMap((g) => [...(g.msList ?? []), ...walk(g.children ?? [])]);
+        const off = walk((await res.json()).result.groups).filter((t) => t.online !== '1' && t.type !== '20' && !exclude.includes(t.cid));
+        return off.length ? off[Math.floor(Math.random() * off.length)].cid : null;
+      }, exclude),
+    'an offline terminal to connect',
+    60_000,
+    1000,
+  );
 }
 
 async function searchTerminal(page, uid) {
@@ -243,14 +261,44 @@ const cases = [
     'a terminal connecting over the socket turns online in the tree without reload',
     async ({ browser, context }) => {
       const { page } = await dispatcherPage(context);
-      const row = await searchTerminal(page, APP_TERMINAL);
-      expect((await row.getAttribute('data-online')) === '0', `${APP_TERMINAL} is already online before the test`);
+      const uid = await offlineTerminal(page);
+      const row = await searchTerminal(page, uid);
+      expect((await row.getAttribute('data-online')) === '0', `${uid} shows online before it connected`);
       await page.evaluate(() => (window.__noReload = true));
-      const term = await connectTerminal(browser, APP_TERMINAL);
-      await until(async () => (await page.getAttribute(`[data-testid=terminal-row][data-cid="${APP_TERMINAL}"]`, 'data-online')) === '1', 'row turns online', 15_000);
+      const term = await connectTerminal(browser, uid);
+      await until(async () => (await page.getAttribute(`[data-testid=terminal-row][data-cid="${uid}"]`, 'data-online')) === '1', `row of ${uid} turns online`, 15_000);
       expect(await page.evaluate(() => window.__noReload === true), 'the page was reloaded');
       await term.close();
-      await until(async () => (await page.getAttribute(`[data-testid=terminal-row][data-cid="${APP_TERMINAL}"]`, 'data-online')) === '0', 'row turns offline again', 15_000);
+    },
+  ],
+  [
+    'temporary and fixed groups are created from the tree with the spec validation, and appear live',
+    async ({ context }) => {
+      const { page } = await dispatcherPage(context);
+      const tag = Date.now().toString(36).slice(-5);
+      await page.click('[data-testid=create-temp]'); // nothing ticked: "select temp members"
+      await page.waitForSelector('.ant-message-notice:has-text("Select the temporary group members first")');
+      await page.fill('[data-testid=tree-search] input', 'Patrol N 10');
+      await page.waitForSelector('[data-testid=terminal-row][data-cid="10000102"]');
+      const boxes = await page.$$('.ant-tree-treenode:has([data-testid=terminal-row]) .ant-tree-checkbox');
+      expect(boxes.length >= 2, `terminal checkboxes: ${boxes.length}`);
+      await boxes[0].click();
+      await boxes[1].click();
+      await page.click('[data-testid=create-temp]');
+      await page.fill('[data-testid=name-input]', 'A temporary group name that is too long');
+      await page.click('.ant-modal-footer >> visible=true >> .ant-btn-primary');
+      await page.waitForSelector('.ant-form-item-explain-error:has-text("At most 20 characters")');
+      await page.fill('[data-testid=name-input]', `调度临时组 ${tag}`); // 5 wide + 6 = 16 display characters
+      await page.click('.ant-modal-footer >> visible=true >> .ant-btn-primary');
+      await page.waitForSelector(`[data-testid=group-row][data-kind=temp]:has-text("${tag}")`, { timeout: 15_000 });
+
+      await page.fill('[data-testid=tree-search] input', '');
+      await page.click('[data-testid=create-fixed]');
+      await page.fill('[data-testid=name-input]', `E2E fixed ${tag}`);
+      await page.click('.ant-modal-footer >> visible=true >> .ant-btn-primary');
+      const mode = await page.getAttribute('[data-testid=home-page]', 'data-view-mode');
+      const where = mode === 'vertical' ? `[data-testid=group-row]:has-text("E2E fixed ${tag}")` : `.dispatch-tabs .ant-tabs-tab:has-text("E2E fixed ${tag}")`;
+      await page.waitForSelector(where, { timeout: 15_000 });
     },
   ],
   [
@@ -264,8 +312,9 @@ const cases = [
       expect(await popup.evaluate(() => window.opener !== null), 'opened by the console');
       await popup.waitForSelector('[data-testid=log-page][data-socket=online]', { timeout: 20_000 });
       expect(!(await popup.$('[data-testid=shell]')), 'child window renders without the shell');
-      const term = await connectTerminal(browser, CHILD_TERMINAL);
-      await until(async () => (await popup.textContent('[data-testid=log-panel]')).includes(CHILD_TERMINAL), 'child window receives the live log entry', 15_000);
+      const uid = await offlineTerminal(page);
+      const term = await connectTerminal(browser, uid);
+      await until(async () => (await popup.textContent('[data-testid=log-panel]')).includes(uid), `child window receives the live log entry of ${uid}`, 15_000);
       await term.close();
     },
   ],

@@ -42,3 +42,12 @@ interface BrandingState {
 }
 
 export const useBranding = create<BrandingState>(() => ({ branding: null, clientConfig: DEFAULT_CLIENT_CONFIG }));
+
+/** The host's date format (client config, default MM/dd/yyyy) in dayjs tokens. */
+export function toDayjsFormat(f: string | undefined): string {
+  return (f || 'MM/dd/yyyy').replace(/yyyy/g, 'YYYY').replace(/yy/g, 'YY').replace(/dd/g, 'DD');
+}
+
+export function useDateTimeFormat(): string {
+  return `${toDayjsFormat(useBranding((s) => s.clientConfig.dateFormat))} HH:mm:ss`;
+}

@@ -71,3 +71,11 @@ describe('operation log cap (spec §5)', () => {
     expect(capLog(list.slice(0, 300))).toHaveLength(300);
   });
 });
+
+describe('date format', () => {
+  it('turns the host format into dayjs tokens', async () => {
+    const { toDayjsFormat } = await import('../branding/store');
+    expect(toDayjsFormat(undefined)).toBe('MM/DD/YYYY');
+    expect(toDayjsFormat('dd.MM.yyyy')).toBe('DD.MM.YYYY');
+  });
+});

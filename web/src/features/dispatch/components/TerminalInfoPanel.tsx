@@ -1,13 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { Button, Descriptions, Empty, Space, Tag } from 'antd';
 import dayjs from '../../../shared/utils/dayjs';
-import { useBranding } from '../../branding/store';
+import { useBranding, useDateTimeFormat } from '../../branding/store';
 import { CALL_SET, terminalKind } from '../model';
 import { useDirectory } from '../store';
 import { convertSpeed } from '../units';
 import { KIND_ICON } from './icons';
 
-const fmt = (ms?: number) => (ms ? dayjs(ms).format('YYYY-MM-DD HH:mm:ss') : '—');
 
 /** The terminal info panel (spec §2 "Other screens and dialogs"). */
 export function TerminalInfoPanel({ cid, onAction }: { cid?: string; onAction: (action: string) => void }) {
@@ -15,6 +14,8 @@ export function TerminalInfoPanel({ cid, onAction }: { cid?: string; onAction: (
   const term = useDirectory((s) => (cid ? s.terminals[cid] : undefined));
   const groupName = useDirectory((s) => (term ? s.groups[term.grp]?.name : undefined));
   const speedUnit = useBranding((s) => s.clientConfig.speedUnit);
+  const dateTime = useDateTimeFormat();
+  const fmt = (ms?: number) => (ms ? dayjs(ms).format(dateTime) : '—');
   if (!term) return <Empty description={t('info.none')} data-testid="info-empty" />;
   const kind = terminalKind(term.type);
   const status = term.callSetStatus === CALL_SET.killed ? 'killed' : term.callSetStatus === CALL_SET.stunned ? 'stunned' : 'active';

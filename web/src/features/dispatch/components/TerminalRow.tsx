@@ -18,7 +18,7 @@ export const TerminalRow = memo(function TerminalRow({ cid, gid }: { cid: string
   return (
     <span className={`trow ${online ? 'trow-on' : 'trow-off'}`} data-testid="terminal-row" data-cid={cid} data-online={term.online}>
       <Tooltip title={t(`kind.${kind}`)}>
-        <span className="trow-icon">{KIND_ICON[kind]}</span>
+        {term.avatar ? <img className="trow-avatar" src={term.avatar} alt="" /> : <span className="trow-icon">{KIND_ICON[kind]}</span>}
       </Tooltip>
       <span className="trow-name" title={`${term.name} (${cid})`}>
         {trimText(term.name || cid, 22)}

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { App, Button, Card, Checkbox, Dropdown, Input, Space, Switch, Tabs, Tooltip, type MenuProps } from 'antd';
+import { App, Button, Card, Checkbox, Dropdown, Input, Space, Switch, Tabs, type MenuProps } from 'antd';
 import { ExportOutlined, PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { isDsKeyEnabled, isFeatureEnabled, showCameraGroup, showOutsideGroup } from '../../../app/features';
 import { useGateContext } from '../../../app/gate';
@@ -201,12 +201,14 @@ export default function HomePage() {
       <Card size="small" className="dispatch-tree-card" title={t('tree.title')} extra={directory.isFetching ? <span className="dispatch-sync">{t('tree.syncing')}</span> : null}>
         <Space wrap className="dispatch-toolbar">
           <Input.Search allowClear placeholder={t('tree.search')} value={search} onChange={(e) => setSearch(e.target.value)} style={{ width: 200 }} data-testid="tree-search" />
-          <Tooltip title={t('tree.hideOffline')}>
+          <label className="dispatch-switch" title={t('tree.hideOffline')}>
             <Switch size="small" checked={hideOffline} onChange={(v) => update({ hideOffline: v })} data-testid="hide-offline" />
-          </Tooltip>
-          <span className="dispatch-label">{t('tree.hideOfflineShort')}</span>
-          <Switch size="small" checked={hideDispatcher} onChange={(v) => update({ hideDispatcher: v })} data-testid="hide-dispatcher" />
-          <span className="dispatch-label">{t('tree.hideDispatcherShort')}</span>
+            <span className="dispatch-label">{t('tree.hideOfflineShort')}</span>
+          </label>
+          <label className="dispatch-switch">
+            <Switch size="small" checked={hideDispatcher} onChange={(v) => update({ hideDispatcher: v })} data-testid="hide-dispatcher" />
+            <span className="dispatch-label">{t('tree.hideDispatcherShort')}</span>
+          </label>
         </Space>
         <Space wrap className="dispatch-toolbar">
           <Button

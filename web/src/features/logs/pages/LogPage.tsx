@@ -6,11 +6,13 @@ import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { LOG_TYPES, logListQuery, type LogEntry } from '../api';
 import { LogPanel } from '../components/LogPanel';
+import { useDateTimeFormat } from '../../branding/store';
 
 /** /log and /log-child: the live feed, and a searchable history. */
 export default function LogPage() {
   const { t } = useTranslation('logs');
   const status = useLiveStatus((s) => s.status);
+  const dateTime = useDateTimeFormat();
   const [types, setTypes] = useState<number[]>([]);
   const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
   const [account, setAccount] = useState('');
@@ -52,7 +54,7 @@ export default function LogPage() {
           dataSource={q.data?.list ?? []}
           pagination={{ current: page.pageNo, pageSize: page.pageSize, total: q.data?.total ?? 0, onChange: (pageNo, pageSize) => setPage({ pageNo, pageSize }) }}
           columns={[
-            { key: 'date', title: t('col.date'), render: (_, e) => dayjs(typeof e.date === 'number' ? e.date : Date.parse(e.date)).format('YYYY-MM-DD HH:mm:ss'), width: 180 },
+            { key: 'date', title: t('col.date'), render: (_, e) => dayjs(typeof e.date === 'number' ? e.date : Date.parse(e.date)).format(dateTime), width: 180 },
             { key: 'type', title: t('col.type'), render: (_, e) => t(`types.${e.type}`, { defaultValue: t('types.unknown', { type: e.type }) }), width: 200 },
             { key: 'name', title: t('col.name'), dataIndex: 'name' },
             { key: 'account', title: t('col.account'), dataIndex: 'account', width: 120 },

@@ -1,0 +1,129 @@
+// Lone-worker plans and alarms (docs/safety.md "Lone worker"): shapes, REST calls, query keys.
+import { http } from '../../shared/http/client';
+
+/** Plan status (spec §4): 0 normal, 1 alarm (an alarm not yet handled), 2 over. */
+export type PlanStatus = 0 | 1 | 2;
+/** Work state (spec §4): 0 waiting (on plan), 1 in progress (working), 2 over. */
+export type WorkState = 0 | 1 | 2;
+/** Alarm reasons (spec §4): 1 battery off, 2 offline, 3 weak signal, 4 busy, 5 forgot to reply. */
+export const REASONS = [1, 2, 3, 4, 5] as const;
+export type Reason = (typeof REASONS)[number];
+
+export interface Plan {
+  id: string;
+  msId: string;
+  msName: string;
+  date: string;
+  time: string;
+  sTime: number;
+  eTime: number;
+  duration: number;
+  interval: number;
+  countdown: number;
+  enabled: 0 | 1;
+  status: PlanStatus;
+  workState: WorkState;
+  realStart: number;
+  realStop: number;
+  alarmCount: number;
+  nextCheck: number;
+  deadline: number;
+  serverTime: number;
+  createdBy?: string;
+  createdAt?: number;
+}
+
+export interface LoneAlarm {
+  id: string;
+  workId: string;
+  msId: string;
+  msName: string;
+  reason: number;
+  alarmTime: number;
+  remark: string;
+  handler: string;
+  handlerName: string;
+  handleTime: number;
+}
+
+export interface Page<T> {
+  total: number;
+  list: T[];
+}
+
+/** What add/update take (docs/safety.md): start as date + time in the customer's zone, lengths in minutes. */
+export interface PlanInput {
+  msIds: string[];
+  date: string;
+  time: string;
+  duration: number;
+  interval: number;
+  countdown: number;
+  enabled: 0 | 1;
+}
+
+export const LONEWORK_PATHS = {
+  add: '/ds/loneWork/add',
+  update: '/ds/loneWork/update',
+  remove: '/ds/loneWork/delete',
+  list: '/ds/loneWork/list',
+  addAlarm: '/ds/loneWork/addAlarm',
+  updateAlarm: '/ds/loneWork/updateAlarm',
+  findAlarm: '/ds/loneWork/findAlarm',
+  report: '/ds/report/findLoneWorkAlarm',
+} as const;
+
+export function normalisePlan(p: Plan): Plan {
+  return {
+    ...p,
+    id: String(p.id),
+    msId: String(p.msId),
+    status: Number(p.status) as PlanStatus,
+    workState: Number(p.workState) as WorkState,
+    enabled: Number(p.enabled) === 1 ? 1 : 0,
+  };
+}
+
+export function normaliseLoneAlarm(a: LoneAlarm): LoneAlarm {
+  return { ...a, id: String(a.id), workId: String(a.workId), msId: String(a.msId), reason: Number(a.reason) };
+}
+
+export interface PlanListQuery {
+  queryDate?: string;
+  status?: string;
+  msId?: string;
+  pageNo?: number;
+  pageSize?: number;
+}
+
+export const loneworkApi = {
+  list: async (q: PlanListQuery) => {
+    const p = await http.get<Page<Plan>>(LONEWORK_PATHS.list, { ...q });
+    return { total: p.total, list: p.list.map(normalisePlan) };
+  },
+  add: async (input: PlanInput) => {
+    const p = await http.post<Page<Plan>>(LONEWORK_PATHS.add, { ...input, msIds: input.msIds.join(',') });
+    return p.list.map(normalisePlan);
+  },
+  update: (id: string, input: Partial<Omit<PlanInput, 'msIds'>>) => http.put<Plan>(LONEWORK_PATHS.update, { id, ...input }).then(normalisePlan),
+  /** Ends a plan in progress now (the one change a plan in progress accepts). */
+  end: (id: string) => http.put<Plan>(LONEWORK_PATHS.update, { id, enabled: 0 }).then(normalisePlan),
+  remove: (ids: string[]) => http.del<{ ids: string[] }>(LONEWORK_PATHS.remove, { ids: ids.join(',') }),
+  addAlarm: (workId: string, reason: Reason) => http.post<LoneAlarm>(LONEWORK_PATHS.addAlarm, { workId, reason }).then(normaliseLoneAlarm),
+  updateAlarm: (id: string, remark: string) => http.put<LoneAlarm>(LONEWORK_PATHS.updateAlarm, { id, remark }).then(normaliseLoneAlarm),
+  findAlarm: async (ids: string[], queryDate?: string) => {
+    const p = await http.get<Page<LoneAlarm>>(LONEWORK_PATHS.findAlarm, { ids: ids.join(','), queryDate });
+    return { total: p.total, list: p.list.map(normaliseLoneAlarm) };
+  },
+  report: async (q: { sTime: number; eTime: number; msIds?: string; pageNo?: number; pageSize?: number }) => {
+    const p = await http.post<Page<LoneAlarm>>(LONEWORK_PATHS.report, q);
+    return { total: p.total, list: p.list.map(normaliseLoneAlarm) };
+  },
+};
+
+export const loneworkKeys = {
+  all: ['lonework'] as const,
+  list: (q: PlanListQuery) => [...loneworkKeys.all, 'list', q] as const,
+  alarms: (ids: string[], queryDate?: string) => [...loneworkKeys.all, 'alarms', ids, queryDate ?? ''] as const,
+  report: (q: object) => [...loneworkKeys.all, 'report', q] as const,
+};
