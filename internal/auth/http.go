@@ -70,7 +70,7 @@ func (s *Service) sessionFields(r *http.Request, a *account, c *customer) sessio
 	// The media and file services live in this same binary (docs/DESIGN.md §1), so both point here.
 	return sessionFields{
 		Version: c.Version, TimeZone: c.TimeZone, Language: c.Language, DSConfig: c.DSConfig,
-		MediaServer: []string{base}, MediaFileURL: base + "/files", AccountType: a.AcctType,
+		MediaServer: []string{base}, MediaFileURL: base + "/filews/files", AccountType: a.AcctType,
 	}
 }
 

@@ -58,7 +58,7 @@ func checkSessionFields(t *testing.T, f *fixture, a sessionAnswer) {
 	if a.Version != "1" || a.TimeZone != "5.5" || a.Language != "tr-TR" || a.AcctType != "1" {
 		t.Errorf("session fields: %+v", a)
 	}
-	if len(a.Media) != 1 || a.Media[0] != f.URL || a.FileURL != f.URL+"/files" {
+	if len(a.Media) != 1 || a.Media[0] != f.URL || a.FileURL != f.URL+"/filews/files" {
 		t.Errorf("media addresses %v %q, want %s", a.Media, a.FileURL, f.URL)
 	}
 	var ds map[string]int
@@ -464,7 +464,7 @@ func TestPublicURL(t *testing.T) {
 	r := f.Do("GET", "/ds/user", "", map[string]any{"uid": adminA, "auth": pw})
 	var a sessionAnswer
 	r.Into(t, &a)
-	if len(a.Media) != 1 || a.Media[0] != "https://dispatch.example.com" || a.FileURL != "https://dispatch.example.com/files" {
+	if len(a.Media) != 1 || a.Media[0] != "https://dispatch.example.com" || a.FileURL != "https://dispatch.example.com/filews/files" {
 		t.Fatalf("media addresses: %v %q", a.Media, a.FileURL)
 	}
 	for _, c := range (&http.Response{Header: r.Header}).Cookies() {
