@@ -15,6 +15,7 @@ import { trimText } from '../shared/utils/text';
 import { ReleaseNotesDialog } from './components/ReleaseNotesDialog';
 import { useGateContext } from './gate';
 import { buildMenu } from './menu';
+import { LOGIN_PATH, MANUAL_PATH } from './routeTable';
 import { isDarkSkin } from './theme';
 import './shell.css';
 
@@ -58,8 +59,8 @@ export default function Shell() {
   const onUserMenu: MenuProps['onClick'] = async ({ key }) => {
     if (key === 'logout') {
       await signOut();
-      navigate('/login', { replace: true });
-    } else if (key === 'manual') navigate('/user-manual');
+      navigate(LOGIN_PATH, { replace: true });
+    } else if (key === 'manual') navigate(MANUAL_PATH);
     else setDialog(key as 'password' | 'release');
   };
 

@@ -115,6 +115,11 @@ export const REDIRECTS: Record<string, string> = {
 
 export const LOGIN_PATH = '/login';
 export const NOT_FOUND_PATH = '/404';
+export const HOME_PATH = '/home';
+export const MANUAL_PATH = '/user-manual';
+
+/** Screens the dispatch screen offers to open in an extra window (their -child copies). */
+export const WINDOW_SCREENS: Screen[] = ['log', 'monitoring', 'alarm', 'message', 'videoSurveillance'];
 
 /** The separate list of spec §2 (its purpose is not stated; kept as data). */
 export const SEPARATE_LIST = ['/home', '/os-monitoring', '/monitoring', '/message', '/maps', '/video-surveillance'];

@@ -7,13 +7,14 @@ import { reauthenticate } from '../features/auth/signIn';
 import { reauthAccount } from '../features/auth/remember';
 import { deleteTokenCookie } from '../shared/utils/cookies';
 import { notifyGlobal } from '../shared/notify';
+import { LOGIN_PATH } from './routeTable';
 
 function backToLogin(reasonKey: string) {
   reauthAccount.forget();
   deleteTokenCookie();
   useSession.getState().clear();
   notifyGlobal('error', i18next.t(reasonKey));
-  if (!location.pathname.startsWith('/login') && !location.pathname.includes('child')) location.assign('/login');
+  if (!location.pathname.startsWith(LOGIN_PATH) && !location.pathname.includes('child')) location.assign(LOGIN_PATH);
 }
 
 export function wireClients(): void {

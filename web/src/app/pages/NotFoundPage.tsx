@@ -1,6 +1,7 @@
 import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { HOME_PATH } from '../routeTable';
 
 export default function NotFoundPage() {
   const { t } = useTranslation('app');
@@ -11,7 +12,7 @@ export default function NotFoundPage() {
       title="404"
       subTitle={t('notFound')}
       data-testid="not-found"
-      extra={<Button type="primary" onClick={() => navigate('/home')}>{t('backHome')}</Button>}
+      extra={<Button type="primary" onClick={() => navigate(HOME_PATH)}>{t('backHome')}</Button>}
     />
   );
 }

@@ -12,6 +12,7 @@ import { parseAutoLogin } from '../passwordRules';
 import { remembered } from '../remember';
 import { LoginError, signIn } from '../signIn';
 import { shouldReloadWithVersion, withVersion } from '../versionReload';
+import { HOME_PATH } from '../../../app/routeTable';
 import './login.css';
 
 interface Values {
@@ -38,8 +39,8 @@ export default function LoginPage() {
   const afterSignIn = () => {
     const version = productVersion ?? clientConfig.version;
     const reload = shouldReloadWithVersion({ search: location.search, hasOpener: !!window.opener, autoLoginKeys: clientConfig.autoLoginKeys, version });
-    if (reload && version) location.replace(withVersion('/home', version));
-    else navigate('/home', { replace: true });
+    if (reload && version) location.replace(withVersion(HOME_PATH, version));
+    else navigate(HOME_PATH, { replace: true });
   };
 
   const submit = async ({ account, password, remember }: Values) => {

@@ -5,7 +5,7 @@ import { App, Button, Card, Checkbox, Dropdown, Input, Space, Switch, Tabs, type
 import { ExportOutlined, PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { isDsKeyEnabled, isFeatureEnabled, showCameraGroup, showOutsideGroup } from '../../../app/features';
 import { useGateContext } from '../../../app/gate';
-import { findRoute } from '../../../app/routeTable';
+import { ALL_ROUTES, WINDOW_SCREENS } from '../../../app/routeTable';
 import { LogPanel } from '../../logs/components/LogPanel';
 import { useSettings } from '../../settings/store';
 import { directoryApi, directoryKeys, outsideTerminalsQuery } from '../api';
@@ -30,7 +30,6 @@ type DialogState =
   | { kind: 'avatar'; cid: string }
   | null;
 
-const CHILD_WINDOWS = ['/log-child', '/monitoring-child', '/alarm-child', '/message-child', '/video-surveillance-child'];
 
 export default function HomePage() {
   const { t } = useTranslation('dispatch');
@@ -187,10 +186,8 @@ export default function HomePage() {
     return walk('0');
   }, [groups]);
 
-  const windows = CHILD_WINDOWS.filter((p) => {
-    const r = findRoute(p);
-    return r && (!r.dsKey || isDsKeyEnabled(r.dsKey, gate));
-  });
+  // Extra windows: the -child copy of each offered screen whose feature is on.
+  const windows = ALL_ROUTES.filter((r) => r.child && WINDOW_SCREENS.includes(r.screen) && (!r.dsKey || isDsKeyEnabled(r.dsKey, gate))).map((r) => r.path);
   const openWindow = (path: string) => window.open(path, `tenfour${path.replace(/\W/g, '-')}`, 'popup,width=1100,height=760');
 
   const d = dialog;

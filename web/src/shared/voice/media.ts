@@ -1,0 +1,258 @@
+// The one RTCPeerConnection of a page (docs/voice.md §1): one sendrecv audio transceiver, negotiated over the socket,
+// the microphone attached once and only `enabled` toggled; what comes in plays through an <audio> element (volume,
+// mute) and is also measured by an AnalyserNode (level meter, tests).
+import type { VoiceSocket } from './protocol';
+
+export type RtcStatus = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
+export type MicStatus = 'unknown' | 'ok' | 'denied';
+
+export interface InboundStats {
+  packetsReceived: number;
+  packetsLost: number;
+  audioLevel: number;
+  totalAudioEnergy: number;
+  jitter: number;
+}
+
+export interface MediaLinkOptions {
+  onStatus: (s: RtcStatus) => void;
+  onMic: (s: MicStatus) => void;
+  connectTimeoutMs?: number;
+}
+
+export class MediaError extends Error {
+  readonly code: string;
+  constructor(code: string, msg: string) {
+    super(msg);
+    this.code = code;
+  }
+}
+
+export class MediaLink {
+  private pc?: RTCPeerConnection;
+  private sender?: RTCRtpSender;
+  private mic?: MediaStreamTrack;
+  private micPromise?: Promise<MediaStreamTrack | undefined>;
+  private micOn = false;
+  private gen = 0;
+  private serverUp?: () => void;
+  private ctx?: AudioContext;
+  private analyser?: AnalyserNode;
+  private buf?: Float32Array<ArrayBuffer>;
+  readonly audio: HTMLAudioElement;
+  status: RtcStatus = 'idle';
+  private readonly sock: VoiceSocket;
+  private readonly opts: MediaLinkOptions;
+  private readonly offState: () => void;
+  /** Called when the server says the connection is gone while it was up. */
+  onLost?: () => void;
+
+  constructor(sock: VoiceSocket, opts: MediaLinkOptions) {
+    this.sock = sock;
+    this.opts = opts;
+    this.audio = document.createElement('audio');
+    this.audio.autoplay = true;
+    this.audio.setAttribute('playsinline', '');
+    this.audio.dataset.testid = 'voice-audio';
+    this.audio.style.display = 'none';
+    document.body.appendChild(this.audio);
+    this.offState = sock.on<{ state: string }>('rtc.state', (e) => {
+      if (e.data?.state === 'connected') this.serverUp?.();
+      else if (e.data?.state === 'disconnected' && this.status === 'connected') {
+        this.setStatus('failed');
+        this.onLost?.();
+      }
+    });
+  }
+
+  private setStatus(s: RtcStatus) {
+    this.status = s;
+    this.opts.onStatus(s);
+  }
+
+  /** The microphone, asked once (again after a refusal when called from a gesture). */
+  ensureMic(): Promise<MediaStreamTrack | undefined> {
+    if (this.mic && this.mic.readyState === 'live') return Promise.resolve(this.mic);
+    this.micPromise ??= (async () => {
+      try {
+        if (!navigator.mediaDevices?.getUserMedia) throw new Error('no mediaDevices');
+        const stream = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true } });
+        const track = stream.getAudioTracks()[0];
+        if (!track) throw new Error('no audio track');
+        track.enabled = this.micOn;
+        this.mic = track;
+        this.opts.onMic('ok');
+        if (this.sender) await this.sender.replaceTrack(track).catch(() => {});
+        return track;
+      } catch {
+        this.opts.onMic('denied');
+        return undefined;
+      } finally {
+        this.micPromise = undefined;
+      }
+    })();
+    return this.micPromise;
+  }
+
+  hasMic(): boolean {
+    return !!this.mic && this.mic.readyState === 'live';
+  }
+
+  /** Microphone on the wire or not (the server drops what a non-holder sends anyway). */
+  setMic(on: boolean): void {
+    this.micOn = on;
+    if (this.mic) this.mic.enabled = on;
+  }
+
+  /** Opens (or re-opens) the PeerConnection and resolves once the server carries media (`rtc.state` connected). */
+  async connect(): Promise<void> {
+    const gen = ++this.gen;
+    this.closePc();
+    this.setStatus('connecting');
+    try {
+      await this.ensureMic();
+      if (gen !== this.gen) return;
+      const cfg = await this.sock.request<{ iceServers?: RTCIceServer[] }>('rtc.config', {});
+      if (gen !== this.gen) return;
+      const pc = new RTCPeerConnection({ iceServers: cfg?.iceServers ?? [] });
+      this.pc = pc;
+      const tr = this.mic ? pc.addTransceiver(this.mic, { direction: 'sendrecv' }) : pc.addTransceiver('audio', { direction: 'sendrecv' });
+      this.sender = tr.sender;
+      pc.ontrack = (e) => this.attach(e.track);
+      pc.onicecandidate = (e) => {
+        if (e.candidate?.candidate) this.sock.request('rtc.candidate', e.candidate.toJSON()).catch(() => {});
+      };
+      pc.onconnectionstatechange = () => {
+        if (this.pc !== pc) return;
+        if ((pc.connectionState === 'failed' || pc.connectionState === 'closed') && this.status === 'connected') {
+          this.setStatus('failed');
+          this.onLost?.();
+        }
+      };
+      const up = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new MediaError('502', 'media connection timed out')), this.opts.connectTimeoutMs ?? 15_000);
+        this.serverUp = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      up.catch(() => {});
+      await pc.setLocalDescription(await pc.createOffer());
+      const answer = await this.sock.request<RTCSessionDescriptionInit>('rtc.offer', { type: 'offer', sdp: pc.localDescription?.sdp ?? '' });
+      if (gen !== this.gen) return;
+      await pc.setRemoteDescription({ type: 'answer', sdp: answer.sdp });
+      await up;
+      if (gen !== this.gen) return;
+      this.serverUp = undefined;
+      this.setStatus('connected');
+      this.unlock();
+    } catch (e) {
+      if (gen === this.gen) {
+        this.closePc();
+        this.setStatus('failed');
+      }
+      throw e;
+    }
+  }
+
+  private closePc() {
+    this.serverUp = undefined;
+    if (this.pc) {
+      this.pc.ontrack = null;
+      this.pc.onicecandidate = null;
+      this.pc.onconnectionstatechange = null;
+      this.pc.close();
+    }
+    this.pc = undefined;
+    this.sender = undefined;
+  }
+
+  /** Closes the PeerConnection (and tells the server, best effort). */
+  close(notify = true): void {
+    this.gen++;
+    if (this.pc && notify) this.sock.request('rtc.close', {}).catch(() => {});
+    this.closePc();
+    this.setStatus('closed');
+  }
+
+  /** Ends everything: PeerConnection, microphone, audio graph. */
+  destroy(): void {
+    this.close();
+    this.offState();
+    this.mic?.stop();
+    this.mic = undefined;
+    this.audio.srcObject = null;
+    this.audio.remove();
+    void this.ctx?.close().catch(() => {});
+    this.ctx = undefined;
+  }
+
+  private attach(track: MediaStreamTrack) {
+    const stream = new MediaStream([track]);
+    this.audio.srcObject = stream;
+    this.audio.play().catch(() => {});
+    try {
+      const AC = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
+      if (!AC) return;
+      this.ctx ??= new AC();
+      const analyser = this.ctx.createAnalyser();
+      analyser.fftSize = 1024;
+      this.ctx.createMediaStreamSource(stream).connect(analyser);
+      this.analyser = analyser;
+      this.buf = new Float32Array(analyser.fftSize);
+    } catch {
+      /* metering is optional */
+    }
+  }
+
+  /** Call from a user gesture: lets the <audio> element and the AudioContext run. */
+  unlock(): void {
+    if (this.audio.srcObject) this.audio.play().catch(() => {});
+    if (this.ctx?.state === 'suspended') void this.ctx.resume().catch(() => {});
+  }
+
+  setVolume(percent: number): void {
+    this.audio.volume = Math.min(1, Math.max(0, percent / 100));
+  }
+
+  setMuted(muted: boolean): void {
+    this.audio.muted = muted;
+  }
+
+  /** RMS level (0…1) of what is being received now. */
+  level(): number {
+    if (!this.analyser || !this.buf) return 0;
+    this.analyser.getFloatTimeDomainData(this.buf);
+    let sum = 0;
+    for (const v of this.buf) sum += v * v;
+    return Math.sqrt(sum / this.buf.length);
+  }
+
+  async inboundStats(): Promise<InboundStats | undefined> {
+    if (!this.pc) return undefined;
+    const report = await this.pc.getStats();
+    let out: InboundStats | undefined;
+    report.forEach((s: Record<string, unknown>) => {
+      if (s.type === 'inbound-rtp' && (s.kind === 'audio' || s.mediaType === 'audio')) {
+        out = {
+          packetsReceived: Number(s.packetsReceived ?? 0),
+          packetsLost: Number(s.packetsLost ?? 0),
+          audioLevel: Number(s.audioLevel ?? 0),
+          totalAudioEnergy: Number(s.totalAudioEnergy ?? 0),
+          jitter: Number(s.jitter ?? 0),
+        };
+      }
+    });
+    return out;
+  }
+
+  async outboundStats(): Promise<{ packetsSent: number; bytesSent: number } | undefined> {
+    if (!this.pc) return undefined;
+    const report = await this.pc.getStats();
+    let out: { packetsSent: number; bytesSent: number } | undefined;
+    report.forEach((s: Record<string, unknown>) => {
+      if (s.type === 'outbound-rtp' && (s.kind === 'audio' || s.mediaType === 'audio')) out = { packetsSent: Number(s.packetsSent ?? 0), bytesSent: Number(s.bytesSent ?? 0) };
+    });
+    return out;
+  }
+}
