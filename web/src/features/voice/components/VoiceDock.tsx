@@ -1,0 +1,291 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { App, Badge, Button, Modal, Popconfirm, Space, Tag, Tooltip } from 'antd';
+import {
+  CloseOutlined,
+  DownOutlined,
+  EyeOutlined,
+  NotificationOutlined,
+  PhoneOutlined,
+  SoundOutlined,
+  StopOutlined,
+  TeamOutlined,
+  UpOutlined,
+} from '@ant-design/icons';
+import { isFeatureEnabled } from '../../../app/features';
+import { useGateContext } from '../../../app/gate';
+import { fmtDuration, fmtUs, type CallView, type FloorView } from '../../../shared/voice/protocol';
+import { useVoice } from '../../../shared/voice/store';
+import { useSession } from '../../auth/session';
+import { useDirectory } from '../../dispatch/store';
+import { consoleVoice, startConsoleVoice } from '../console';
+import { accountName, callTitle, groupName, useNow } from '../hooks';
+import { voiceErrorText } from '../errors';
+import { MissedCallsDrawer } from './MissedCallsDrawer';
+import { PttButton } from './PttButton';
+import { PttKeys } from './PttKeys';
+import '../voice.css';
+
+interface Row {
+  callId: string;
+  call?: CallView;
+  floor?: FloorView;
+}
+
+/** The console's voice dock: PTT, the talk target, open calls with their talkers, monitoring, call buttons. */
+export default function VoiceDock() {
+  const { t } = useTranslation('voice');
+  const { message } = App.useApp();
+  const gate = useGateContext();
+  const me = useSession((s) => s.session?.userInfo.msId);
+  const pttGroup = useSession((s) => s.session?.userInfo.pttGroup);
+  const defaultName = useSession((s) => s.session?.userInfo.gName);
+  const calls = useVoice((s) => s.calls);
+  const floors = useVoice((s) => s.floors);
+  const playing = useVoice((s) => s.playing);
+  const stats = useVoice((s) => s.stats);
+  const target = useVoice((s) => s.target);
+  const monitor = useVoice((s) => s.monitor);
+  const invites = useVoice((s) => s.invites);
+  const missed = useVoice((s) => s.missed);
+  const ptt = useVoice((s) => s.ptt);
+  const rtc = useVoice((s) => s.rtc);
+  const mic = useVoice((s) => s.mic);
+  const ended = useVoice((s) => s.ended);
+  useDirectory((s) => s.structure); // names of groups and terminals
+  const [open, setOpen] = useState(true);
+  const [missedOpen, setMissedOpen] = useState(false);
+  const [seenMissed, setSeenMissed] = useState(0);
+  const engine = consoleVoice();
+
+  useEffect(() => startConsoleVoice(), []);
+
+  useEffect(() => {
+    if (!ended || Date.now() - ended.at > 2000) return;
+    const c = ended.call;
+    if (c.kind === 'single' && c.status !== 200) message.info(t('ended.single', { status: t(`status.${c.status}`, { defaultValue: String(c.status) }), name: callTitle(t, c, me) }));
+  }, [ended]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const rows = useMemo<Row[]>(() => {
+    const ids = new Set([...Object.keys(calls), ...Object.keys(floors).filter((id) => floors[id]?.talker)]);
+    return [...ids]
+      .map((callId) => ({ callId, call: calls[callId], floor: floors[callId] ?? calls[callId]?.floor }))
+      .filter((r) => r.floor?.talker || (r.call && (r.call.kind !== 'group' || r.call.initiator?.msId === me)))
+      .sort((a, b) => Number(!!b.floor?.talker) - Number(!!a.floor?.talker) || (b.call?.started ?? 0) - (a.call?.started ?? 0));
+  }, [calls, floors, me]);
+
+  const anyTalking = rows.some((r) => r.floor?.talker);
+  const now = useNow(anyTalking, 500);
+
+  const canAll = isFeatureEnabled('allCall', gate);
+  const canBroadcast = isFeatureEnabled('broadcast', gate);
+  const canMissed = isFeatureEnabled('missedCalls', gate);
+  const ownAll = Object.values(calls).find((c) => c.kind === 'all' && c.initiator?.msId === me);
+  const ownBroadcast = Object.values(calls).find((c) => c.kind === 'broadcast' && c.initiator?.msId === me);
+
+  const run = async (fn: () => Promise<unknown>, ok?: string) => {
+    try {
+      await fn();
+      if (ok) message.success(t(ok));
+    } catch (e) {
+      message.error(voiceErrorText(t, e));
+    }
+  };
+
+  const targetLabel = target?.callId
+    ? callTitle(t, calls[target.callId] ?? floors[target.callId] ?? { callId: target.callId }, me)
+    : target?.gid
+      ? groupName(target.gid)
+      : t('target.default', { name: groupName(pttGroup) || defaultName || '—' });
+
+  const unseen = Math.max(0, missed.length - seenMissed);
+  const lastOwn = ptt.accessMs != null ? { client: ptt.accessMs, server: ptt.serverAccessUs } : undefined;
+
+  return (
+    <div className={`vdock${open ? '' : ' vdock-closed'}`} data-testid="voice-dock" data-rtc={rtc}>
+      <PttKeys engine={consoleVoice} />
+      <div className="vdock-head">
+        <span className={`vdock-dot vdock-dot-${rtc}`} data-testid="voice-rtc" data-state={rtc} title={t(`rtc.${rtc}`)} />
+        <span className="vdock-title">{t('title')}</span>
+        {mic === 'denied' && <Tag color="red">{t('micDenied')}</Tag>}
+        <Button size="small" type="text" icon={open ? <DownOutlined /> : <UpOutlined />} onClick={() => setOpen(!open)} aria-label={t(open ? 'collapse' : 'expand')} data-testid="voice-dock-toggle" />
+      </div>
+      {open && (
+        <div className="vdock-body">
+          <div className="vdock-target" data-testid="ptt-target">
+            <span className="vdock-muted">{t('target.label')}</span> <strong>{targetLabel}</strong>
+            {target && <Button size="small" type="text" icon={<CloseOutlined />} onClick={() => engine.setTarget(undefined)} aria-label={t('target.reset')} />}
+          </div>
+          <PttButton engine={engine} />
+          {lastOwn && (
+            <div className="vdock-muted vdock-access" data-testid="ptt-access" data-ms={lastOwn.client.toFixed(1)}>
+              {t('access.own', { client: `${lastOwn.client.toFixed(0)} ms`, server: fmtUs(lastOwn.server) })}
+            </div>
+          )}
+          <Space wrap size={4} className="vdock-buttons">
+            {canAll &&
+              (ownAll ? (
+                <Button size="small" danger icon={<StopOutlined />} onClick={() => run(() => engine.bye(ownAll.callId))} data-testid="end-all-call">
+                  {t('allCall.end')}
+                </Button>
+              ) : (
+                <Popconfirm title={t('allCall.confirm')} onConfirm={() => run(() => engine.invite('all'), 'allCall.started')}>
+                  <Button size="small" icon={<TeamOutlined />} data-testid="all-call">
+                    {t('allCall.start')}
+                  </Button>
+                </Popconfirm>
+              ))}
+            {canBroadcast &&
+              (ownBroadcast ? (
+                <Button size="small" danger icon={<StopOutlined />} onClick={() => run(() => engine.bye(ownBroadcast.callId))} data-testid="end-broadcast-call">
+                  {t('broadcast.end')}
+                </Button>
+              ) : (
+                <Popconfirm title={t('broadcast.confirm')} onConfirm={() => run(() => engine.invite('broadcast'), 'broadcast.started')}>
+                  <Button size="small" icon={<NotificationOutlined />} data-testid="broadcast-call">
+                    {t('broadcast.start')}
+                  </Button>
+                </Popconfirm>
+              ))}
+            {canMissed && (
+              <Badge count={unseen} size="small">
+                <Button
+                  size="small"
+                  icon={<PhoneOutlined />}
+                  onClick={() => {
+                    setSeenMissed(missed.length);
+                    setMissedOpen(true);
+                  }}
+                  data-testid="missed-calls"
+                >
+                  {t('missed.button')}
+                </Button>
+              </Badge>
+            )}
+          </Space>
+
+          <div className="vdock-calls" data-testid="call-panel">
+            {rows.length === 0 && <div className="vdock-muted vdock-empty">{t('calls.none')}</div>}
+            {rows.map(({ callId, call, floor }) => {
+              const kind = call?.kind ?? floor?.kind ?? 'group';
+              const talker = floor?.talker;
+              const isPlaying = playing?.callId === callId;
+              const last = stats[callId];
+              const own = call?.initiator?.msId === me;
+              const pending = call && call.kind === 'single' && call.state !== 'connected';
+              return (
+                <div
+                  key={callId}
+                  className={`vcall${talker ? ' vcall-talking' : ''}${isPlaying ? ' vcall-playing' : ''}${floor?.emergency ? ' vcall-emergency' : ''}`}
+                  data-testid="call-row"
+                  data-call-id={callId}
+                  data-kind={kind}
+                  data-state={call?.state ?? 'open'}
+                  data-talker={talker?.msId ?? ''}
+                  data-playing={isPlaying ? '1' : '0'}
+                >
+                  <div className="vcall-line">
+                    <Tag className="vcall-kind">{t(`kind.${kind}`)}</Tag>
+                    <span className="vcall-name" title={callId}>
+                      {callTitle(t, { ...floor, ...call, callId }, me)}
+                    </span>
+                    {isPlaying && (
+                      <Tooltip title={t('calls.playing')}>
+                        <SoundOutlined className="vcall-speaker" />
+                      </Tooltip>
+                    )}
+                    <span className="vcall-actions">
+                      {talker && !isPlaying && (
+                        <Button size="small" type="link" onClick={() => run(() => engine.focus(callId))} data-testid="switch-to">
+                          {t('calls.switchTo')}
+                        </Button>
+                      )}
+                      {isPlaying && playing && playing.callId === callId && (
+                        <Button size="small" type="link" onClick={() => run(() => engine.focus(''))}>
+                          {t('calls.unfocus')}
+                        </Button>
+                      )}
+                      {target?.callId !== callId && (kind !== 'single' || call?.state === 'connected') && (
+                        <Button
+                          size="small"
+                          type="link"
+                          onClick={() => engine.setTarget(kind === 'group' && (call?.gid ?? floor?.gid) ? { gid: call?.gid ?? floor?.gid } : { callId })}
+                          data-testid="talk-here"
+                        >
+                          {t('calls.talkHere')}
+                        </Button>
+                      )}
+                      {call && (own || call.kind === 'single') && (
+                        <Button size="small" type="link" danger onClick={() => run(() => engine.hangUp(callId))} data-testid="hang-up">
+                          {pending && own ? t('calls.cancel') : t('calls.hangUp')}
+                        </Button>
+                      )}
+                    </span>
+                  </div>
+                  <div className="vcall-line vcall-sub">
+                    {pending ? (
+                      <span data-testid="call-progress">{t(`state.${call!.state}`)}</span>
+                    ) : talker ? (
+                      <span className="vcall-talker" data-testid="talker">
+                        {floor?.emergency && <Tag color="red">SOS</Tag>}
+                        {t('calls.talks', { name: talker.name || accountName(talker.msId), time: fmtDuration(now - (floor?.since ?? now)) })}
+                      </span>
+                    ) : (
+                      <span className="vdock-muted">{t('calls.idle')}</span>
+                    )}
+                    {last && (
+                      <span className="vcall-stats" data-testid="burst-stats" data-access-us={last.pressToGrantUs} data-delay-us={last.delayP99Us}>
+                        {t('access.burst', { access: fmtUs(last.pressToGrantUs), first: fmtUs(last.grantToFirstUs), delay: fmtUs(last.delayP99Us) })}
+                      </span>
+                    )}
+                  </div>
+                </div>
+              );
+            })}
+          </div>
+
+          {(monitor.groups.length > 0 || monitor.terminal) && (
+            <div className="vdock-monitor" data-testid="monitor-list">
+              <div className="vdock-muted">
+                <EyeOutlined /> {t('monitor.title')}
+              </div>
+              {monitor.groups.map((gid) => (
+                <Tag key={gid} closable onClose={(e) => (e.preventDefault(), void run(() => engine.monitorStop({ gid })))} data-testid="monitor-group" data-gid={gid}>
+                  {groupName(gid)}
+                </Tag>
+              ))}
+              {monitor.terminal && (
+                <Tag color="purple" closable onClose={(e) => (e.preventDefault(), void run(() => engine.monitorStop({ msId: monitor.terminal })))} data-testid="monitor-terminal" data-ms-id={monitor.terminal}>
+                  {accountName(monitor.terminal)}
+                </Tag>
+              )}
+            </div>
+          )}
+        </div>
+      )}
+      <Modal
+        open={invites.length > 0}
+        title={t('incoming.title')}
+        closable={false}
+        maskClosable={false}
+        footer={null}
+        data-testid="incoming-call"
+      >
+        {invites.map((inv) => (
+          <div key={inv.callId} className="vinvite" data-testid="incoming-call-row" data-call-id={inv.callId}>
+            <span>{t('incoming.from', { name: inv.from.name || accountName(inv.from.msId) })}</span>
+            <Space>
+              <Button type="primary" onClick={() => run(() => engine.answer(inv.callId))} data-testid="answer-call">
+                {t('incoming.answer')}
+              </Button>
+              <Button danger onClick={() => run(() => engine.decline(inv.callId))} data-testid="decline-call">
+                {t('incoming.decline')}
+              </Button>
+            </Space>
+          </div>
+        ))}
+      </Modal>
+      {canMissed && <MissedCallsDrawer open={missedOpen} onClose={() => setMissedOpen(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { useEffect, useState } from 'react';
+import type { TFunction } from 'i18next';
+import type { CallView, FloorView } from '../../shared/voice/protocol';
+import { useDirectory } from '../dispatch/store';
+
+/** The clock, re-read every `ms` while `active`. */
+export function useNow(active: boolean, ms = 250): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const id = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(id);
+  }, [active, ms]);
+  return now;
+}
+
+export function accountName(msId: string | undefined): string {
+  if (!msId) return '';
+  return useDirectory.getState().terminals[msId]?.name || msId;
+}
+
+export function groupName(gid: string | undefined): string {
+  if (!gid) return '';
+  return useDirectory.getState().groups[gid]?.name || gid;
+}
+
+/** How a call is named in the panel: its group, the other party, or its kind. */
+export function callTitle(t: TFunction, c: Partial<CallView> & Partial<FloorView> & { callId: string }, me?: string): string {
+  switch (c.kind) {
+    case 'group':
+      return c.gName || groupName(c.gid) || t('kind.group');
+    case 'single': {
+      const other = c.parties?.find((p) => p.msId !== me) ?? (c.initiator?.msId !== me ? c.initiator : undefined);
+      return other ? other.name || accountName(other.msId) : t('kind.single');
+    }
+    case 'temp':
+      return c.gName || t('kind.temp');
+    case 'all':
+      return t('kind.all');
+    case 'broadcast':
+      return c.gName ? `${t('kind.broadcast')} · ${c.gName}` : t('kind.broadcast');
+    default:
+      return c.callId;
+  }
+}

@@ -1,0 +1,113 @@
+// What the voice feature adds to the dispatch tree: talker highlighting of rows, call and monitoring actions in the
+// terminal and group menus, and the temporary-group call of a multi-selection. The dispatch screen imports these.
+import { useTranslation } from 'react-i18next';
+import { App, Button, type MenuProps } from 'antd';
+import { PhoneOutlined } from '@ant-design/icons';
+import { isFeatureEnabled } from '../../app/features';
+import { useGateContext } from '../../app/gate';
+import { groupTalker, useVoice } from '../../shared/voice/store';
+import { useSession } from '../auth/session';
+import { consoleVoice } from './console';
+import { voiceErrorText } from './errors';
+import './voice.css';
+
+/** Whether this account talks now (tree row highlight). */
+export function useTerminalTalking(cid: string): boolean {
+  return useVoice((s) => !!s.talkers[cid]);
+}
+
+/** The name of who talks in this group's call now, if anyone. */
+export function useGroupTalker(gid: string): string | undefined {
+  return useVoice((s) => groupTalker(s, gid));
+}
+
+export function useMonitored(kind: 'group' | 'terminal', id: string): boolean {
+  return useVoice((s) => (kind === 'group' ? s.monitor.groups.includes(id) : s.monitor.terminal === id));
+}
+
+export const VOICE_ACTION_PREFIX = 'voice.';
+
+/** Menu items and their handler for the dispatch tree's context menus. */
+export function useVoiceMenu() {
+  const { t } = useTranslation('voice');
+  const { message } = App.useApp();
+  const gate = useGateContext();
+  const me = useSession((s) => s.session?.userInfo.msId);
+  const canMonitor = isFeatureEnabled('groupMonitor', gate);
+
+  const run = async (fn: () => Promise<unknown>, ok?: string) => {
+    try {
+      await fn();
+      if (ok) message.success(t(ok));
+    } catch (e) {
+      message.error(voiceErrorText(t, e));
+    }
+  };
+
+  const terminalItems = (cid: string): NonNullable<MenuProps['items']> => {
+    if (cid === me) return [];
+    const s = useVoice.getState();
+    return [
+      { type: 'divider' as const },
+      { key: 'voice.call', label: t('menu.call'), icon: <PhoneOutlined /> },
+      ...(canMonitor ? [s.monitor.terminal === cid ? { key: 'voice.unmonitor', label: t('menu.unmonitorTerminal') } : { key: 'voice.monitor', label: t('menu.monitorTerminal') }] : []),
+    ];
+  };
+
+  const groupItems = (gid: string): NonNullable<MenuProps['items']> => {
+    if (gid.startsWith('__')) return [];
+    const s = useVoice.getState();
+    return [
+      { type: 'divider' as const },
+      { key: 'voice.talk', label: t('menu.talkInGroup') },
+      ...(canMonitor ? [s.monitor.groups.includes(gid) ? { key: 'voice.unmonitor', label: t('menu.unmonitorGroup') } : { key: 'voice.monitor', label: t('menu.monitorGroup') }] : []),
+    ];
+  };
+
+  /** Handles a `voice.*` menu key; returns false for keys of other features. */
+  const onAction = (action: string, node: { cid?: string; gid?: string }): boolean => {
+    if (!action.startsWith(VOICE_ACTION_PREFIX)) return false;
+    const e = consoleVoice();
+    const verb = action.slice(VOICE_ACTION_PREFIX.length);
+    if (node.cid) {
+      const msId = node.cid;
+      if (verb === 'call') void run(() => e.invite('single', { msId }), 'single.calling');
+      else if (verb === 'monitor') void run(() => e.monitorStart({ msId }), 'monitor.started');
+      else if (verb === 'unmonitor') void run(() => e.monitorStop({ msId }), 'monitor.stopped');
+    } else if (node.gid) {
+      const gid = node.gid;
+      if (verb === 'talk') e.setTarget({ gid });
+      else if (verb === 'monitor') void run(() => e.monitorStart({ gid }), 'monitor.started');
+      else if (verb === 'unmonitor') void run(() => e.monitorStop({ gid }), 'monitor.stopped');
+    }
+    return true;
+  };
+
+  return { terminalItems, groupItems, onAction };
+}
+
+/** "Call the selected" — a temporary-group call of the ticked terminals (docs/voice.md §3, kind temp). */
+export function TempCallButton({ cids }: { cids: string[] }) {
+  const { t } = useTranslation('voice');
+  const { message } = App.useApp();
+  const me = useSession((s) => s.session?.userInfo.msId);
+  const msIds = cids.filter((c) => c !== me);
+  return (
+    <Button
+      size="small"
+      icon={<PhoneOutlined />}
+      disabled={msIds.length === 0}
+      onClick={async () => {
+        try {
+          await consoleVoice().invite('temp', { msIds });
+          message.success(t('temp.started', { count: msIds.length }));
+        } catch (e) {
+          message.error(voiceErrorText(t, e));
+        }
+      }}
+      data-testid="temp-call"
+    >
+      {t('temp.button', { count: msIds.length })}
+    </Button>
+  );
+}
