@@ -65,14 +65,14 @@ export async function run(cases) {
   let passed = 0;
   let failed = 0;
   const only = process.env.E2E_ONLY;
-  for (const [name, fn] of cases) {
+  for (const [name, fn, opts = {}] of cases) {
     if (only && !name.includes(only)) continue;
     const context = await browser.newContext({ viewport: { width: 1400, height: 850 }, locale: 'en-US' });
     const t0 = Date.now();
     try {
       await Promise.race([
         fn({ browser, context }),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('case timed out after 90 s')), 90_000)),
+        new Promise((_, reject) => setTimeout(() => reject(new Error(`case timed out after ${(opts.timeoutMs ?? 90_000) / 1000} s`)), opts.timeoutMs ?? 90_000)),
       ]);
       passed++;
       console.log(`ok   ${name} (${Date.now() - t0} ms)`);

@@ -37,7 +37,7 @@ export function LogPanel({ height = 280 }: { height?: number | string }) {
         dataSource={entries}
         locale={{ emptyText: t('empty') }}
         renderItem={(e) => (
-          <List.Item key={e.id} data-testid="log-entry" data-type={String(e.type)}>
+          <List.Item key={e.id} data-testid="log-entry" data-id={e.id} data-type={String(e.type)}>
             <Typography.Text type="secondary" style={{ width: 140, flex: 'none' }}>
               {dayjs(typeof e.date === 'number' ? e.date : Date.parse(e.date) || e.date).format('MM-DD HH:mm:ss')}
             </Typography.Text>
