@@ -187,6 +187,30 @@ const cases = [
     },
   ],
   [
+    'an expired token ("105") re-authenticates with the stored account and retries, without going back to sign-in',
+    async ({ browser, context }) => {
+      const { page, base } = await dispatcherPage(context);
+      const old = (await context.cookies()).find((c) => c.name === 'token').value;
+      // Revoke the session from elsewhere: the console's next data call answers "105".
+      const other = await browser.newContext();
+      const p2 = await other.newPage();
+      await p2.goto(`${base}/healthz`);
+      const code = await p2.evaluate(async (t) => (await (await fetch('/ds/user/logout', { headers: { token: t } })).json()).code, old);
+      await other.close();
+      expect(code === '0', `logout answered ${code}`);
+      // Client-side navigation (no reload), as a click in the menu does.
+      await page.evaluate(() => {
+        history.pushState({}, '', '/log');
+        dispatchEvent(new PopStateEvent('popstate'));
+      });
+      await page.waitForSelector('[data-testid=log-page] .ant-table-row', { timeout: 20_000 });
+      expect(new URL(page.url()).pathname === '/log', `ended at ${page.url()}`);
+      const now = (await context.cookies()).find((c) => c.name === 'token')?.value;
+      expect(now && now !== old, 'a new token replaced the revoked one');
+      await page.waitForSelector('[data-testid=socket-status][data-status=online]', { timeout: 30_000 });
+    },
+  ],
+  [
     'language switch changes the UI and antd widgets',
     async ({ context }) => {
       const { page } = await dispatcherPage(context);

@@ -1,7 +1,7 @@
 // The one place that connects the shared clients to the session (so shared/ knows nothing about features).
 import { i18next } from '../i18n';
 import { installAuthHooks } from '../shared/http/client';
-import { configureLive } from '../shared/socket/live';
+import { configureLive, startLive } from '../shared/socket/live';
 import { currentToken, useSession } from '../features/auth/session';
 import { reauthenticate } from '../features/auth/signIn';
 import { reauthAccount } from '../features/auth/remember';
@@ -23,8 +23,20 @@ export function wireClients(): void {
     reauthenticate,
     expired: () => backToLogin('common:errors.tokenTimeout'),
   });
+  // The "105" rule for the socket too: one re-authentication with the stored account, then a fresh login; a
+  // second refusal within a minute (or a failed re-authentication) ends the session.
+  let lastSocketReauth = 0;
   configureLive({
     token: currentToken,
-    onRejected: (code) => backToLogin(code === '7' ? 'common:errors.replaced' : 'common:errors.tokenTimeout'),
+    onRejected: (code) => {
+      if (code === '105' && Date.now() - lastSocketReauth > 60_000) {
+        lastSocketReauth = Date.now();
+        reauthenticate()
+          .then(() => startLive())
+          .catch(() => backToLogin('common:errors.tokenTimeout'));
+        return;
+      }
+      backToLogin(code === '7' ? 'common:errors.replaced' : 'common:errors.tokenTimeout');
+    },
   });
 }
