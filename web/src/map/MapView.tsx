@@ -1,0 +1,228 @@
+// The one map component (spec §2; DESIGN §7): MapLibre with the provider's raster tiles over a bundled offline
+// basemap, the map theme, GCJ-02 for Amap/Google inside China, and a context its layer components use. Imported
+// only by the map route chunks, so MapLibre never lands in the console's entry chunk.
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import * as maplibregl from 'maplibre-gl';
+import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import { MapContext, type ImageFactory, type MapApi } from './context';
+import { fromDisplay, loadOutline, needsGcj, toDisplay, type Outline, type Provider } from './gcj';
+import { chooseProvider } from './providers';
+import { buildStyle, rasterSource, RASTER_LAYERS } from './style';
+import { THEMES, type MapTheme } from './themes';
+import './map.css';
+
+maplibregl.setWorkerUrl(workerUrl);
+
+export type BasemapState = 'loading' | 'tiles' | 'offline';
+
+/** Tiles that fail this often before any loaded, or none loaded within OFFLINE_AFTER_MS: offline basemap. */
+const OFFLINE_ERRORS = 2;
+const OFFLINE_AFTER_MS = 8_000;
+/** While offline, the tiles are tried again this often. */
+const RETRY_TILES_MS = 60_000;
+
+export const DEFAULT_CENTER: [number, number] = [28.97, 41.01];
+export const DEFAULT_ZOOM = 11;
+
+export interface MapViewProps {
+  /** The provider the user chose (settings map type). */
+  provider: Provider;
+  /** The client config's maps key. */
+  mapsKey?: unknown;
+  language: string;
+  theme: MapTheme;
+  satellite?: boolean;
+  roadNet?: boolean;
+  initialCenter?: [number, number];
+  initialZoom?: number;
+  /** The chosen provider needs a key and has none ('no valid map key'); OSM is shown instead. */
+  onNoKey?: (requested: Provider) => void;
+  /** Google tiles cannot be reached ('Google map inaccessible', offer Amap). */
+  onGoogleInaccessible?: () => void;
+  onBasemap?: (state: BasemapState) => void;
+  children?: ReactNode;
+  testId?: string;
+  className?: string;
+  interactive?: boolean;
+}
+
+export function MapView(props: MapViewProps) {
+  const { provider: requested, mapsKey, language, theme, satellite = false, roadNet = false } = props;
+  const ref = useRef<HTMLDivElement>(null);
+  const [map, setMap] = useState<maplibregl.Map>();
+  const [outline, setOutline] = useState<Outline>();
+  const [basemap, setBasemap] = useState<BasemapState>('loading');
+  const factories = useRef(new Map<string, ImageFactory>());
+  const choice = useMemo(() => chooseProvider(requested, mapsKey), [requested, mapsKey]);
+  const provider = choice.provider;
+  const cb = useRef(props);
+  cb.current = props;
+
+  // Create the map once.
+  useEffect(() => {
+    const el = ref.current!;
+    const m = new maplibregl.Map({
+      container: el,
+      style: buildStyle({ provider, key: choice.key, language, theme, origin: location.origin }),
+      center: props.initialCenter ?? DEFAULT_CENTER,
+      zoom: props.initialZoom ?? DEFAULT_ZOOM,
+      attributionControl: { compact: true },
+      canvasContextAttributes: { preserveDrawingBuffer: true, antialias: false },
+      interactive: props.interactive ?? true,
+      fadeDuration: 0,
+    });
+    m.setMissingStyleImageResolver(async (id) => {
+      for (const [prefix, make] of factories.current) {
+        if (!id.startsWith(prefix)) continue;
+        const img = await make(id);
+        if (img && !m.hasImage(id)) m.addImage(id, img, { pixelRatio: 2 });
+        return;
+      }
+    });
+    (el as HTMLDivElement & { __map?: maplibregl.Map }).__map = m;
+    let alive = true;
+    m.on('load', () => alive && setMap(m));
+    const ro = new ResizeObserver(() => m.resize());
+    ro.observe(el);
+    return () => {
+      alive = false;
+      ro.disconnect();
+      m.remove();
+      setMap(undefined);
+    };
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Provider, key or language changed: new tile URLs on the same sources.
+  const firstProvider = useRef(true);
+  useEffect(() => {
+    if (!map) return;
+    if (firstProvider.current) {
+      firstProvider.current = false;
+      return;
+    }
+    for (const [id, overlay] of [['base', 'road'], ['satellite', 'satellite'], ['roadnet', 'roadnet']] as const) {
+      (map.getSource(id) as maplibregl.RasterTileSource | undefined)?.setTiles(rasterSource(provider, overlay, choice.key, language).tiles);
+    }
+    map.setPaintProperty('roadnet', 'raster-opacity', provider === 'osm' ? 0.55 : 1);
+  }, [map, provider, choice.key, language]);
+
+  useEffect(() => {
+    if (choice.noKey) cb.current.onNoKey?.(choice.requested);
+  }, [choice.noKey, choice.requested]);
+
+  // GCJ-02 needs the China outline.
+  useEffect(() => {
+    if (!needsGcj(provider) || outline) return;
+    let alive = true;
+    loadOutline().then((o) => alive && setOutline(o)).catch(() => {});
+    return () => {
+      alive = false;
+    };
+  }, [provider, outline]);
+
+  // Offline basemap: when the provider's tiles fail (or never arrive), hide the raster layers and let the bundled
+  // country outlines show; try the tiles again now and then.
+  useEffect(() => {
+    if (!map) return;
+    let errors = 0;
+    let loaded = 0;
+    let state: BasemapState = 'loading';
+    const set = (s: BasemapState) => {
+      if (s === state) return;
+      state = s;
+      setBasemap(s);
+      cb.current.onBasemap?.(s);
+    };
+    const showRasters = (on: boolean) => {
+      map.setLayoutProperty('base', 'visibility', on ? 'visible' : 'none');
+      map.setLayoutProperty('satellite', 'visibility', on && cb.current.satellite ? 'visible' : 'none');
+      map.setLayoutProperty('roadnet', 'visibility', on && cb.current.roadNet ? 'visible' : 'none');
+    };
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let deadline: ReturnType<typeof setTimeout> | undefined;
+    const goOffline = () => {
+      if (state === 'offline') return;
+      set('offline');
+      showRasters(false);
+      if (provider === 'google') cb.current.onGoogleInaccessible?.();
+      clearTimeout(retry);
+      retry = setTimeout(start, RETRY_TILES_MS);
+    };
+    function start() {
+      errors = 0;
+      loaded = 0;
+      state = 'loading';
+      setBasemap('loading');
+      showRasters(true);
+      clearTimeout(deadline);
+      deadline = setTimeout(() => loaded === 0 && goOffline(), OFFLINE_AFTER_MS);
+    }
+    const onError = (e: maplibregl.ErrorEvent & { sourceId?: string }) => {
+      if (!e.sourceId || !(RASTER_LAYERS as readonly string[]).includes(e.sourceId)) return;
+      errors++;
+      if (loaded === 0 && errors >= OFFLINE_ERRORS) goOffline();
+    };
+    const onData = (e: maplibregl.MapSourceDataEvent) => {
+      if (e.sourceId !== 'base' || !e.tile) return;
+      loaded++;
+      if (state !== 'offline') set('tiles');
+    };
+    map.on('error', onError);
+    map.on('sourcedata', onData);
+    start();
+    return () => {
+      clearTimeout(retry);
+      clearTimeout(deadline);
+      map.off('error', onError);
+      map.off('sourcedata', onData);
+    };
+  }, [map, provider, choice.key]);
+
+  // Theme and overlays.
+  useEffect(() => {
+    if (!map) return;
+    const th = THEMES[theme];
+    map.setPaintProperty('offline-sea', 'background-color', th.sea);
+    map.setPaintProperty('offline-land', 'fill-color', th.land);
+    map.setPaintProperty('offline-border', 'line-color', th.border);
+    for (const layer of ['base', 'satellite']) for (const [k, v] of Object.entries(th.raster)) map.setPaintProperty(layer, k as 'raster-saturation', v);
+  }, [map, theme]);
+
+  useEffect(() => {
+    if (!map || basemap === 'offline') return;
+    map.setLayoutProperty('satellite', 'visibility', satellite ? 'visible' : 'none');
+    map.setLayoutProperty('roadnet', 'visibility', roadNet ? 'visible' : 'none');
+  }, [map, satellite, roadNet, basemap]);
+
+  const api = useMemo<MapApi | null>(() => {
+    if (!map) return null;
+    return {
+      map,
+      provider,
+      outline,
+      projection: (needsGcj(provider) ? 1 : 0) + (outline ? 2 : 0) + (provider === 'google' ? 4 : 0),
+      toMap: (lng, lat) => toDisplay(provider, lng, lat, outline),
+      fromMap: (lng, lat) => fromDisplay(provider, lng, lat, outline),
+      registerImages: (prefix, factory) => {
+        factories.current.set(prefix, factory);
+        return () => factories.current.delete(prefix);
+      },
+    };
+  }, [map, provider, outline]);
+
+  return (
+    <div
+      ref={ref}
+      className={`map-view ${props.className ?? ''}`}
+      data-testid={props.testId ?? 'map'}
+      data-basemap={basemap}
+      data-provider={provider}
+      data-requested-provider={requested}
+      data-theme={theme}
+      data-ready={map ? '1' : '0'}
+    >
+      {api && <MapContext.Provider value={api}>{props.children}</MapContext.Provider>}
+    </div>
+  );
+}

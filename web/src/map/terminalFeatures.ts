@@ -1,0 +1,145 @@
+// Terminal markers as GeoJSON features (pure, tested): state colour (SOS > talking > online > offline), stale
+// positions, group colour ring, avatar icon, heading; and the diff that keeps a clustered source in step with the
+// directory store without resending 10,000 features.
+import type { Feature, Point } from 'geojson';
+import type { GeoJSONSourceDiff } from 'maplibre-gl';
+import type { Terminal } from '../features/dispatch/model';
+import { hashId } from './images';
+
+export type TermState = 'sos' | 'talking' | 'online' | 'offline';
+export const STATE_COLORS: Record<TermState, string> = { online: '#2fb344', offline: '#8c8c8c', talking: '#1677ff', sos: '#f5222d' };
+/** A position older than this is drawn as stale (faded, with a grey ring). */
+export const STALE_MS = 10 * 60_000;
+
+export interface TermProps {
+  cid: string;
+  name: string;
+  state: TermState;
+  stale: 0 | 1;
+  /** Group colour ('' when the group has none). */
+  color: string;
+  /** Style image id of the avatar ('' when none). */
+  icon: string;
+  dir: number;
+  moving: 0 | 1;
+}
+
+export interface FeatureContext {
+  talking: ReadonlySet<string>;
+  sos: Readonly<Record<string, unknown>>;
+  groupColor: (gid: string) => string | undefined;
+  toMap: (lng: number, lat: number) => [number, number];
+  now: number;
+}
+
+type WithHeading = Terminal & { direction?: number };
+
+export function hasPosition(t: Terminal): boolean {
+  return typeof t.lat === 'number' && typeof t.lng === 'number' && Number.isFinite(t.lat) && Number.isFinite(t.lng) && !(t.lat === 0 && t.lng === 0);
+}
+
+export function terminalState(t: Terminal, talking: ReadonlySet<string>, sos: Readonly<Record<string, unknown>>): TermState {
+  if (sos[t.cid]) return 'sos';
+  if (talking.has(t.cid)) return 'talking';
+  return t.online === '1' ? 'online' : 'offline';
+}
+
+export function isStale(t: Terminal, now: number): boolean {
+  return !t.lastGps || now - t.lastGps > STALE_MS;
+}
+
+export const avatarImageId = (url: string) => `tf-av-${hashId(url)}`;
+
+export function toFeature(t: Terminal, c: FeatureContext): Feature<Point, TermProps> | null {
+  if (!hasPosition(t)) return null;
+  const [lng, lat] = c.toMap(t.lng!, t.lat!);
+  return {
+    type: 'Feature',
+    geometry: { type: 'Point', coordinates: [lng, lat] },
+    properties: {
+      cid: t.cid,
+      name: t.name || t.cid,
+      state: terminalState(t, c.talking, c.sos),
+      stale: isStale(t, c.now) ? 1 : 0,
+      color: c.groupColor(t.grp) ?? '',
+      icon: t.avatar ? avatarImageId(t.avatar) : '',
+      dir: Math.round((t as WithHeading).direction ?? 0),
+      moving: (t.speed ?? 0) > 0.5 ? 1 : 0,
+    },
+  };
+}
+
+const keyOf = (f: Feature<Point, TermProps>) => {
+  const p = f.properties;
+  return `${f.geometry.coordinates[0]},${f.geometry.coordinates[1]}|${p.name}|${p.state}|${p.stale}|${p.color}|${p.icon}|${p.dir}|${p.moving}`;
+};
+
+/**
+ * Remembers what the source holds and turns the next state of the directory into a diff. Terminals whose object
+ * did not change are skipped unless `all` is set (live state, groups, projection or the clock changed).
+ */
+export class TerminalDiffer {
+  private sent = new Map<string, string>();
+  private seen = new Map<string, Terminal>();
+
+  /** The full collection (first load, or after a reset). */
+  full(terminals: Record<string, Terminal>, c: FeatureContext, exclude?: string): Feature<Point, TermProps>[] {
+    this.sent.clear();
+    this.seen.clear();
+    const out: Feature<Point, TermProps>[] = [];
+    for (const cid in terminals) {
+      const t = terminals[cid]!;
+      this.seen.set(cid, t);
+      if (cid === exclude) continue;
+      const f = toFeature(t, c);
+      if (!f) continue;
+      this.sent.set(cid, keyOf(f));
+      out.push(f);
+    }
+    return out;
+  }
+
+  diff(terminals: Record<string, Terminal>, c: FeatureContext, all: boolean, exclude?: string): GeoJSONSourceDiff | null {
+    const add: Feature<Point, TermProps>[] = [];
+    const update: NonNullable<GeoJSONSourceDiff['update']> = [];
+    const remove: string[] = [];
+    for (const cid in terminals) {
+      const t = terminals[cid]!;
+      const before = this.seen.get(cid);
+      if (!all && before === t && !(cid === exclude) === this.sent.has(cid)) continue;
+      this.seen.set(cid, t);
+      const f = cid === exclude ? null : toFeature(t, c);
+      const had = this.sent.get(cid);
+      if (!f) {
+        if (had !== undefined) {
+          remove.push(cid);
+          this.sent.delete(cid);
+        }
+        continue;
+      }
+      const key = keyOf(f);
+      if (had === key) continue;
+      this.sent.set(cid, key);
+      if (had === undefined) add.push(f);
+      else
+        update.push({
+          id: cid,
+          newGeometry: f.geometry,
+          addOrUpdateProperties: Object.entries(f.properties).map(([k, value]) => ({ key: k, value })),
+        });
+    }
+    for (const cid of this.sent.keys()) {
+      if (!(cid in terminals)) {
+        remove.push(cid);
+        this.sent.delete(cid);
+        this.seen.delete(cid);
+      }
+    }
+    if (!add.length && !update.length && !remove.length) return null;
+    return { add, update, remove };
+  }
+
+  get size(): number {
+    return this.sent.size;
+  }
+}
