@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Checkbox, Form, Input, Select, Typography } from 'antd';
+import { Alert, Button, Checkbox, Form, Input, Select, Typography, theme } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useBranding } from '../../branding/store';
 import { useSettings } from '../../settings/store';
@@ -35,6 +35,7 @@ export default function LoginPage() {
   const [error, setError] = useState<string>();
   const [attempt, setAttempt] = useState(0);
   const [forgotOpen, setForgotOpen] = useState(false);
+  const { token } = theme.useToken();
 
   const afterSignIn = () => {
     const version = productVersion ?? clientConfig.version;
@@ -93,7 +94,7 @@ export default function LoginPage() {
           data-testid="login-lang"
         />
       </div>
-      <div className="login-frame" data-testid="login-frame" style={branding?.loginFrameColor ? { background: branding.loginFrameColor } : undefined}>
+      <div className="login-frame" data-testid="login-frame" style={{ background: branding?.loginFrameColor || token.colorBgContainer }}>
         <div className="login-head">
           {branding?.logoUrl || clientConfig.logo ? <img className="login-logo" src={branding?.logoUrl || clientConfig.logo} alt="" /> : null}
           <Typography.Title level={3} className="login-title" data-testid="login-title">
