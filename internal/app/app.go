@@ -200,7 +200,8 @@ func (a *App) healthz(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintln(w, "ok")
 }
 
-// consoleHandler serves the built console with an index.html fallback for client-side routes.
+// consoleHandler serves the built console with an index.html fallback for client-side routes, and the phone web app
+// with an app.html fallback under /app/.
 func consoleHandler(dist fs.FS) http.Handler {
 	files := http.FileServerFS(dist)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -218,7 +219,19 @@ func consoleHandler(dist fs.FS) http.Handler {
 				return
 			}
 		}
-		index, err := fs.ReadFile(dist, "index.html")
+		// The phone web app (web/app.html, a second entry of the build) owns /app and everything under it.
+		page := "index.html"
+		if p == "app" {
+			target := "/app/"
+			if r.URL.RawQuery != "" {
+				target += "?" + r.URL.RawQuery
+			}
+			http.Redirect(w, r, target, http.StatusMovedPermanently)
+			return
+		} else if strings.HasPrefix(p, "app/") {
+			page = "app.html"
+		}
+		index, err := fs.ReadFile(dist, page)
 		if errors.Is(err, fs.ErrNotExist) {
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			w.WriteHeader(http.StatusServiceUnavailable)

@@ -7,12 +7,6 @@ import type { PriorityMode } from '../../shared/voice/protocol';
 import { useSession } from '../auth/session';
 import { useSettings, type AudioPriority } from '../settings/store';
 
-declare global {
-  interface Window {
-    tenfourVoice?: VoiceEngine;
-  }
-}
-
 /** The settings' audio playback priority → the server's `voice.priority` mode (docs/voice.md §4). */
 export function priorityMode(p: AudioPriority | string): PriorityMode {
   switch (p) {

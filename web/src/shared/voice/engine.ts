@@ -6,6 +6,13 @@ import type { CallInvite, CallKind, CallView, FloorReply, FloorStats, FloorTarge
 import { PttController } from './ptt';
 import { initialVoiceState, talkersOf, useVoice, type MissedNotice, type VoiceState } from './store';
 
+declare global {
+  interface Window {
+    /** This page's engine (child windows talk through their opener's; tests read its stats). */
+    tenfourVoice?: VoiceEngine;
+  }
+}
+
 export interface EngineOptions {
   /** This account's id (to recognise calls it started). */
   me: () => string | undefined;
