@@ -2,6 +2,7 @@ import { Suspense, useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { Spin } from 'antd';
 import { hasToken } from '../features/auth/session';
+import { VoiceChildMount } from '../features/voice/mount';
 import { startLive } from '../shared/socket/live';
 
 /** Extra-window copies (spec §2 "-child" routes): the screen alone, with its own live socket. */
@@ -14,6 +15,7 @@ export function ChildFrame() {
       <Suspense fallback={<Spin />}>
         <Outlet />
       </Suspense>
+      <VoiceChildMount />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { ChangePasswordDialog } from '../features/auth/components/ChangePassword
 import { useBranding } from '../features/branding/store';
 import { SettingsDialog } from '../features/settings/components/SettingsDialog';
 import { useSettings } from '../features/settings/store';
+import { VoiceMount } from '../features/voice/mount';
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../i18n/languages';
 import { startLive, useLiveStatus } from '../shared/socket/live';
 import { trimText } from '../shared/utils/text';
@@ -114,6 +115,7 @@ export default function Shell() {
           <Outlet />
         </Suspense>
       </Content>
+      <VoiceMount />
       <SettingsDialog open={dialog === 'settings'} onClose={() => setDialog(null)} />
       <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
       <ReleaseNotesDialog open={dialog === 'release'} onClose={() => setDialog(null)} />

@@ -6,6 +6,7 @@ type Loader = () => Promise<{ default: ComponentType<{ screen: Screen }> }>;
 
 const BUILT: Partial<Record<Screen, Loader>> = {
   home: () => import('../features/dispatch/pages/HomePage'),
+  voiceList: () => import('../features/voice/pages/VoiceListPage'),
   userManual: () => import('../features/manual/pages/ManualPage'),
   notFound: () => import('./pages/NotFoundPage'),
   log: () => import('../features/logs/pages/LogPage'),

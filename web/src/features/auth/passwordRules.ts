@@ -24,6 +24,8 @@ export function recoveryErrorKey(code: string): string {
       return 'pwd.rule';
     case '2':
       return 'pwd.oldWrong';
+    case 'bind-2':
+      return 'codes.2';
     default:
       return 'recovery.systemError';
   }

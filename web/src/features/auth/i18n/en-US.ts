@@ -45,7 +45,9 @@ export default {
     emailExists: 'This e-mail is already in use.',
     systemError: 'System error.',
   },
+  bind: { title: 'Account security', tab: 'Bind e-mail', password: 'Sign-in password', submit: 'Bind e-mail', done: 'E-mail bound to your account.' },
   pwd: {
+    tab: 'Change password',
     title: 'Change password',
     old: 'Current password',
     oldRequired: 'Please enter the current password.',

@@ -48,7 +48,9 @@ export default {
     emailExists: 'Este correo ya está en uso.',
     systemError: 'Error del sistema.',
   },
+  bind: { title: 'Seguridad de la cuenta', tab: 'Vincular correo', password: 'Contraseña de acceso', submit: 'Vincular correo', done: 'El correo se ha vinculado a su cuenta.' },
   pwd: {
+    tab: 'Cambiar contraseña',
     title: 'Cambiar contraseña',
     old: 'Contraseña actual',
     oldRequired: 'Introduzca la contraseña actual.',

@@ -48,7 +48,9 @@ export default {
     emailExists: 'Cet e-mail est déjà utilisé.',
     systemError: 'Erreur système.',
   },
+  bind: { title: 'Sécurité du compte', tab: 'Associer un e-mail', password: 'Mot de passe de connexion', submit: 'Associer l’e-mail', done: 'L’e-mail est associé à votre compte.' },
   pwd: {
+    tab: 'Changer le mot de passe',
     title: 'Changer le mot de passe',
     old: 'Mot de passe actuel',
     oldRequired: 'Veuillez saisir le mot de passe actuel.',

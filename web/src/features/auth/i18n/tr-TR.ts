@@ -48,7 +48,9 @@ export default {
     emailExists: 'Bu e-posta zaten kullanılıyor.',
     systemError: 'Sistem hatası.',
   },
+  bind: { title: 'Hesap güvenliği', tab: 'E-posta bağla', password: 'Giriş şifresi', submit: 'E-postayı bağla', done: 'E-posta hesabınıza bağlandı.' },
   pwd: {
+    tab: 'Şifre değiştir',
     title: 'Şifre değiştir',
     old: 'Mevcut şifre',
     oldRequired: 'Lütfen mevcut şifreyi girin.',

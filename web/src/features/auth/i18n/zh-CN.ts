@@ -48,7 +48,9 @@ export default {
     emailExists: '该邮箱已被使用。',
     systemError: '系统错误。',
   },
+  bind: { title: '账号安全', tab: '绑定邮箱', password: '登录密码', submit: '绑定邮箱', done: '邮箱已绑定到您的账号。' },
   pwd: {
+    tab: '修改密码',
     title: '修改密码',
     old: '当前密码',
     oldRequired: '请输入当前密码。',
