@@ -4,6 +4,7 @@ import { Spin } from 'antd';
 import { hasToken } from '../features/auth/session';
 import { VoiceChildMount } from '../features/voice/mount';
 import { startLive } from '../shared/socket/live';
+import { AlarmInterrupt } from '../features/alarm/components/AlarmInterrupt';
 
 /** Extra-window copies (spec §2 "-child" routes): the screen alone, with its own live socket. */
 export function ChildFrame() {
@@ -16,6 +17,7 @@ export function ChildFrame() {
         <Outlet />
       </Suspense>
       <VoiceChildMount />
+      <AlarmInterrupt child />
     </div>
   );
 }

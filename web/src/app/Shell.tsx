@@ -13,6 +13,7 @@ import { VoiceMount } from '../features/voice/mount';
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../i18n/languages';
 import { startLive, useLiveStatus } from '../shared/socket/live';
 import { trimText } from '../shared/utils/text';
+import { AlarmInterrupt } from '../features/alarm/components/AlarmInterrupt';
 import { ReleaseNotesDialog } from './components/ReleaseNotesDialog';
 import { useGateContext } from './gate';
 import { buildMenu } from './menu';
@@ -119,6 +120,7 @@ export default function Shell() {
       <SettingsDialog open={dialog === 'settings'} onClose={() => setDialog(null)} />
       <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
       <ReleaseNotesDialog open={dialog === 'release'} onClose={() => setDialog(null)} />
+      <AlarmInterrupt />
     </Layout>
   );
 }

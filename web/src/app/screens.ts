@@ -10,6 +10,11 @@ const BUILT: Partial<Record<Screen, Loader>> = {
   userManual: () => import('../features/manual/pages/ManualPage'),
   notFound: () => import('./pages/NotFoundPage'),
   log: () => import('../features/logs/pages/LogPage'),
+  alarm: () => import('../features/alarm/pages/AlarmPage'),
+  lonework: () => import('../features/lonework/pages/LoneworkPage'),
+  emergcyAlarmReport: () => import('../features/safetyreport/pages/EmergencyReportPage'),
+  emergcyAlarmData: () => import('../features/safetyreport/pages/EmergencyDataPage'),
+  loneworkAlarmData: () => import('../features/safetyreport/pages/LoneworkAlarmDataPage'),
 };
 
 const notYet: Loader = () => import('./pages/NotYetPage');

@@ -1,0 +1,168 @@
+// Alarm search (GET findSos with a range): filters, a paged table kept current by the live events, actions per
+// row (on /alarm) and .xlsx export. Used by /alarm and /emergcy-alarm-data.
+import { useEffect, useMemo, useState } from 'react';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { App, Button, Select, Space, Table, Tooltip } from 'antd';
+import { AimOutlined, CustomerServiceOutlined, DownloadOutlined, PhoneOutlined, SearchOutlined } from '@ant-design/icons';
+import type { Dayjs } from '../../../shared/utils/dayjs';
+import { live } from '../../../shared/socket/live';
+import { useDateTimeFormat } from '../../branding/store';
+import { normaliseAlarm, SOS_STATES, SOS_TYPES, sosApi, sosKeys, type SosAlarm, type SosQuery } from '../api';
+import { errorKey, errorText } from '../errors';
+import { exportXlsx } from '../export';
+import { patchPage } from '../history';
+import { mapLink, useIsChild } from '../hooks';
+import { acknowledgeAlarm } from '../store';
+import { checkRange, defaultRange, RANGE_CODES, rangeParams, type RangeError } from '../timeRange';
+import { callTerminal, listenTerminal } from '../voice';
+import { formatZoned, wallNow } from '../zone';
+import { alarmColumns, alarmSheet } from './alarmColumns';
+import { CloseDialog } from './CloseDialog';
+import { RangeField } from './RangeField';
+import { TerminalSelect } from './TerminalSelect';
+
+export function AlarmHistory({ actions, testId }: { actions: boolean; testId: string }) {
+  const { t } = useTranslation('alarm');
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const child = useIsChild();
+  const qc = useQueryClient();
+  const dateTime = useDateTimeFormat();
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => defaultRange());
+  const [msIds, setMsIds] = useState<string[]>([]);
+  const [states, setStates] = useState<number[]>([]);
+  const [type, setType] = useState<string | undefined>();
+  const [rangeError, setRangeError] = useState<RangeError | null>(null);
+  const [query, setQuery] = useState<SosQuery>(() => ({ ...rangeParams(defaultRange()), pageNo: 1, pageSize: 20 }));
+  const [closing, setClosing] = useState<SosAlarm | null>(null);
+  const [exporting, setExporting] = useState(false);
+
+  const q = useQuery({ queryKey: sosKeys.find(query), queryFn: () => sosApi.find(query), placeholderData: keepPreviousData, staleTime: Infinity });
+  const serverRangeError = q.error ? RANGE_CODES[errorKey(q.error).code] : undefined;
+
+  // Live: replace listed alarms, put new matching ones first on page 1.
+  useEffect(() => {
+    const patch = (raw: SosAlarm) => {
+      const a = normaliseAlarm(raw);
+      qc.setQueryData<{ total: number; list: SosAlarm[] }>(sosKeys.find(query), (page) => (page ? patchPage(page, a, query) : page));
+    };
+    const offs = [live().on<SosAlarm>('sos.alarm', (e) => patch(e.data)), live().on<SosAlarm>('sos.updated', (e) => patch(e.data))];
+    return () => offs.forEach((off) => off());
+  }, [qc, query]);
+
+  const search = () => {
+    const err = checkRange(range?.[0], range?.[1]);
+    setRangeError(err);
+    if (err || !range) return;
+    setQuery({
+      ...rangeParams(range),
+      msIds: msIds.length ? msIds.join(',') : undefined,
+      state: states.length ? states.join(',') : undefined,
+      type,
+      pageNo: 1,
+      pageSize: query.pageSize,
+    });
+  };
+
+  const fail = (e: unknown) => {
+    message.error(errorText(t, e));
+  };
+
+  const doExport = async () => {
+    setExporting(true);
+    try {
+      const all = await sosApi.find({ ...query, pageNo: 1, pageSize: 1000 });
+      const sheet = alarmSheet(t, dateTime);
+      await exportXlsx(`${t('export.sosFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, t('export.sosSheet'), sheet.columns, all.list.map(sheet.row));
+    } catch (e) {
+      fail(e);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const columns = useMemo(() => {
+    const base = alarmColumns(t, dateTime);
+    if (!actions) return base;
+    return [
+      ...base,
+      {
+        key: 'actions',
+        title: t('col.actions'),
+        fixed: 'right' as const,
+        width: 230,
+        render: (_: unknown, a: SosAlarm) => (
+          <Space size={4} wrap>
+            {a.state === 0 && (
+              <Button size="small" type="primary" danger onClick={() => acknowledgeAlarm(a.id).then(() => message.success(t('done.acknowledged')), fail)} data-testid="row-ack">
+                {t('interrupt.ack')}
+              </Button>
+            )}
+            {a.state < 2 && (
+              <Button size="small" danger onClick={() => setClosing(a)} data-testid="row-close">
+                {t('interrupt.close')}
+              </Button>
+            )}
+            <Tooltip title={t('interrupt.map')}>
+              <Button size="small" icon={<AimOutlined />} onClick={() => navigate(mapLink(child, a.msId, { sos: a.id, lat: a.lat, lng: a.lng }))} aria-label={t('interrupt.map')} />
+            </Tooltip>
+            <Tooltip title={t('interrupt.call')}>
+              <Button size="small" icon={<PhoneOutlined />} onClick={() => callTerminal(a.msId).catch(fail)} aria-label={t('interrupt.call')} />
+            </Tooltip>
+            <Tooltip title={t('interrupt.listen')}>
+              <Button size="small" icon={<CustomerServiceOutlined />} onClick={() => listenTerminal(a.msId).catch(fail)} aria-label={t('interrupt.listen')} />
+            </Tooltip>
+          </Space>
+        ),
+      },
+    ];
+  }, [t, dateTime, actions, child]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const page = q.data ?? { total: 0, list: [] };
+  return (
+    <div data-testid={testId} data-total={page.total} data-loading={q.isFetching ? '1' : '0'}>
+      <Space wrap align="start" style={{ marginBottom: 12 }}>
+        <RangeField value={range} onChange={setRange} error={rangeError ?? serverRangeError ?? null} />
+        <TerminalSelect value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="filter-terminals" />
+        <Select
+          mode="multiple"
+          allowClear
+          placeholder={t('filter.state')}
+          style={{ minWidth: 160 }}
+          value={states}
+          onChange={setStates}
+          options={SOS_STATES.map((s) => ({ value: s, label: t(`state.${s}`) }))}
+          data-testid="filter-state"
+        />
+        <Select allowClear placeholder={t('filter.type')} style={{ minWidth: 140 }} value={type} onChange={setType} options={SOS_TYPES.map((s) => ({ value: s, label: t(`type.${s}`) }))} />
+        <Button type="primary" icon={<SearchOutlined />} onClick={search} data-testid="history-search">
+          {t('filter.search')}
+        </Button>
+        <Button icon={<DownloadOutlined />} onClick={doExport} loading={exporting} disabled={!page.total} data-testid="history-export">
+          {t('export.button')}
+        </Button>
+      </Space>
+      <Table<SosAlarm>
+        size="small"
+        rowKey="id"
+        loading={q.isLoading}
+        dataSource={page.list}
+        columns={columns}
+        scroll={{ x: 1900 }}
+        onRow={(a) => ({ 'data-testid': 'alarm-row', 'data-id': a.id, 'data-state': a.state }) as React.HTMLAttributes<HTMLElement>}
+        pagination={{
+          current: query.pageNo,
+          pageSize: query.pageSize,
+          total: page.total,
+          showSizeChanger: true,
+          showTotal: (n) => t('total', { count: n }),
+          onChange: (pageNo, pageSize) => setQuery((x) => ({ ...x, pageNo, pageSize })),
+        }}
+        footer={() => t('rangeNote', { from: formatZoned(query.sTime, dateTime), to: formatZoned(query.eTime, dateTime) })}
+      />
+      <CloseDialog alarm={closing} onClose={() => setClosing(null)} />
+    </div>
+  );
+}

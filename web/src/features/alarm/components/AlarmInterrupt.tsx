@@ -1,0 +1,39 @@
+// The global alarm interrupt, mounted once per window (the shell, and the frame of child windows). It keeps the
+// alarm state live, rings and notifies; the dialog itself is a lazy chunk (preloaded when idle).
+import { lazy, Suspense, useEffect } from 'react';
+import { useSession } from '../../auth/session';
+import { isDsKeyEnabled } from '../../../app/features';
+import { useGateContext } from '../../../app/gate';
+import { startAlarmController } from '../controller';
+import { startAlarmWatch, useAlarms } from '../store';
+
+const loadModal = () => import('./AlarmModal');
+const AlarmModal = lazy(loadModal);
+
+export function AlarmInterrupt({ child = false }: { child?: boolean }) {
+  const token = useSession((s) => s.session?.token);
+  const gate = useGateContext();
+  const sos = isDsKeyEnabled('sosManage', gate);
+  const lonework = isDsKeyEnabled('workAlone', gate);
+  const active = !!token && (sos || lonework);
+  const open = useAlarms((s) => s.queue.length > 0);
+
+  useEffect(() => {
+    if (!active) return;
+    const stopWatch = startAlarmWatch({ sos, lonework });
+    const stopController = startAlarmController(!child);
+    const idle = setTimeout(() => void loadModal().catch(() => {}), 3000);
+    return () => {
+      clearTimeout(idle);
+      stopController();
+      stopWatch();
+    };
+  }, [active, sos, lonework, child]);
+
+  if (!active || !open) return null;
+  return (
+    <Suspense fallback={null}>
+      <AlarmModal child={child} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,60 @@
+// Ties the alarm state to the sound, the desktop notification and the first-gesture unlock (one per window).
+import { i18next } from '../../i18n';
+import { useSettings } from '../settings/store';
+import { AlarmSound, electSoundLeader } from './sound';
+import { askNotificationPermission, desktopNotify } from './desktop';
+import { isRinging, type ItemKey } from './queue';
+import { useAlarms } from './store';
+import { formatZoned } from './zone';
+
+export const sound = new AlarmSound();
+let leader = false;
+
+function notify(key: ItemKey) {
+  if (!leader) return; // one window notifies
+  const s = useAlarms.getState();
+  const t = i18next.getFixedT(null, 'alarm');
+  if (key.startsWith('sos:')) {
+    const a = s.sos[key.slice(4)];
+    if (!a) return;
+    const type = t(`type.${a.type}`, { defaultValue: t('type.other', { type: a.type }) });
+    desktopNotify(key, t('notify.sosTitle', { name: a.msName || a.msId }), t('notify.sosBody', { type, time: formatZoned(a.time, 'HH:mm:ss') }));
+  } else {
+    const a = s.lone[key.slice(3)];
+    if (!a) return;
+    const reason = i18next.t(`lonework:reason.${a.reason}`);
+    desktopNotify(key, t('notify.loneTitle', { name: a.msName || a.msId }), t('notify.loneBody', { reason, time: formatZoned(a.alarmTime, 'HH:mm:ss') }));
+  }
+}
+
+/** Starts the sound controller of this window; `main` windows are preferred as sound leader. */
+export function startAlarmController(main: boolean): () => void {
+  const settings = () => {
+    const st = useSettings.getState();
+    return { enabled: st.sounds?.alarm !== false, volume: st.alarmVolume ?? 60 };
+  };
+  sound.update({ wanted: isRinging(useAlarms.getState()), ...settings() });
+  const unElect = electSoundLeader(main, (l) => {
+    leader = l;
+    sound.update({ leader: l });
+  });
+  const unAlarms = useAlarms.subscribe((s, prev) => {
+    sound.update({ wanted: isRinging(s) });
+    if (s.alerts !== prev.alerts && s.lastAlert) notify(s.lastAlert);
+  });
+  const unSettings = useSettings.subscribe(() => sound.update(settings()));
+  const onGesture = () => {
+    sound.unlock();
+    askNotificationPermission();
+  };
+  window.addEventListener('pointerdown', onGesture, true);
+  window.addEventListener('keydown', onGesture, true);
+  return () => {
+    unElect();
+    unAlarms();
+    unSettings();
+    window.removeEventListener('pointerdown', onGesture, true);
+    window.removeEventListener('keydown', onGesture, true);
+    sound.update({ wanted: false });
+  };
+}

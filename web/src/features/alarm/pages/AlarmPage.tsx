@@ -1,0 +1,116 @@
+// /alarm and /alarm-child (SOS management): the alarms open now (live) and the alarm history.
+import { useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { App, Badge, Button, Card, Space, Table, Tabs, Tooltip } from 'antd';
+import { AimOutlined, CustomerServiceOutlined, PhoneOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useLiveStatus } from '../../../shared/socket/live';
+import { useDateTimeFormat } from '../../branding/store';
+import type { SosAlarm } from '../api';
+import { errorText } from '../errors';
+import { mapLink, useIsChild } from '../hooks';
+import { openAlarms } from '../queue';
+import { acknowledgeAlarm, loadOpen, useAlarms } from '../store';
+import { callTerminal, listenTerminal } from '../voice';
+import { alarmColumns } from '../components/alarmColumns';
+import { AlarmHistory } from '../components/AlarmHistory';
+import { CloseDialog } from '../components/CloseDialog';
+
+export default function AlarmPage() {
+  const { t } = useTranslation('alarm');
+  const status = useLiveStatus((s) => s.status);
+  const sos = useAlarms((s) => s.sos);
+  const open = useMemo(() => openAlarms({ sos } as Parameters<typeof openAlarms>[0]), [sos]);
+  const [tab, setTab] = useState('open');
+
+  useEffect(() => {
+    void loadOpen();
+  }, []);
+
+  return (
+    <div className="page-pad" data-testid="alarm-page" data-socket={status}>
+      <Card size="small">
+        <Tabs
+          activeKey={tab}
+          onChange={setTab}
+          destroyOnHidden={false}
+          items={[
+            {
+              key: 'open',
+              label: (
+                <Space size={6}>
+                  {t('page.open')}
+                  <Badge count={open.length} showZero={false} data-testid="open-count" />
+                </Space>
+              ),
+              children: <OpenAlarms list={open} />,
+            },
+            { key: 'history', label: t('page.history'), children: <AlarmHistory actions testId="alarm-history" /> },
+          ]}
+        />
+      </Card>
+    </div>
+  );
+}
+
+function OpenAlarms({ list }: { list: SosAlarm[] }) {
+  const { t } = useTranslation('alarm');
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const child = useIsChild();
+  const dateTime = useDateTimeFormat();
+  const [closing, setClosing] = useState<SosAlarm | null>(null);
+  const fail = (e: unknown) => {
+    message.error(errorText(t, e));
+  };
+  const columns = [
+    ...alarmColumns(t, dateTime).filter((c) => !['closer', 'closeTime', 'closeKind', 'remark'].includes(String(c.key))),
+    {
+      key: 'actions',
+      title: t('col.actions'),
+      fixed: 'right' as const,
+      width: 230,
+      render: (_: unknown, a: SosAlarm) => (
+        <Space size={4} wrap>
+          {a.state === 0 && (
+            <Button size="small" type="primary" danger onClick={() => acknowledgeAlarm(a.id).then(() => message.success(t('done.acknowledged')), fail)} data-testid="open-ack">
+              {t('interrupt.ack')}
+            </Button>
+          )}
+          <Button size="small" danger onClick={() => setClosing(a)} data-testid="open-close">
+            {t('interrupt.close')}
+          </Button>
+          <Tooltip title={t('interrupt.map')}>
+            <Button size="small" icon={<AimOutlined />} onClick={() => navigate(mapLink(child, a.msId, { sos: a.id, lat: a.lat, lng: a.lng }))} aria-label={t('interrupt.map')} />
+          </Tooltip>
+          <Tooltip title={t('interrupt.call')}>
+            <Button size="small" icon={<PhoneOutlined />} onClick={() => callTerminal(a.msId).catch(fail)} aria-label={t('interrupt.call')} />
+          </Tooltip>
+          <Tooltip title={t('interrupt.listen')}>
+            <Button size="small" icon={<CustomerServiceOutlined />} onClick={() => listenTerminal(a.msId).catch(fail)} aria-label={t('interrupt.listen')} />
+          </Tooltip>
+        </Space>
+      ),
+    },
+  ];
+  return (
+    <div data-testid="open-alarms" data-count={list.length}>
+      <Space style={{ marginBottom: 8 }}>
+        <Button size="small" icon={<ReloadOutlined />} onClick={() => void loadOpen()}>
+          {t('page.reload')}
+        </Button>
+      </Space>
+      <Table<SosAlarm>
+        size="small"
+        rowKey="id"
+        dataSource={list}
+        columns={columns}
+        scroll={{ x: 1500 }}
+        pagination={false}
+        locale={{ emptyText: t('page.noneOpen') }}
+        onRow={(a) => ({ 'data-testid': 'open-row', 'data-id': a.id, 'data-state': a.state }) as React.HTMLAttributes<HTMLElement>}
+      />
+      <CloseDialog alarm={closing} onClose={() => setClosing(null)} />
+    </div>
+  );
+}

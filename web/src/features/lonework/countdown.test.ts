@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import type { Plan } from './api';
+import { checkinLeft, msLeft, nextCheckLeft, startsIn, toLocal, type LivePlan } from './countdown';
+import { planActions, planMatches, removePlans, upsertPlan } from './rows';
+
+const plan = (patch: Partial<Plan> = {}): Plan => ({
+  id: '8',
+  msId: '10000101',
+  msName: 'Unit 1',
+  date: '2026-11-21',
+  time: '14:30',
+  sTime: Date.UTC(2026, 10, 21, 14, 30),
+  eTime: Date.UTC(2026, 10, 21, 16, 0),
+  duration: 90,
+  interval: 30,
+  countdown: 60,
+  enabled: 1,
+  status: 0,
+  workState: 1,
+  realStart: 1,
+  realStop: 0,
+  alarmCount: 0,
+  nextCheck: 0,
+  deadline: 0,
+  serverTime: 0,
+  ...patch,
+});
+
+describe('countdown math', () => {
+  it('a server instant is moved to the local clock once, at receipt (skew does not matter)', () => {
+    // server clock 10 s ahead of the browser: serverTime 1_010_000 received at local 1_000_000
+    expect(toLocal(1_070_000, 1_010_000, 1_000_000)).toBe(1_060_000);
+    expect(toLocal(0, 1_010_000, 1_000_000)).toBe(0);
+    expect(msLeft(1_070_000, 1_010_000, 1_000_000, 1_000_000)).toBe(60_000);
+    expect(msLeft(1_070_000, 1_010_000, 1_000_000, 1_045_500)).toBe(14_500);
+    expect(msLeft(1_070_000, 1_010_000, 1_000_000, 1_100_000)).toBe(0);
+  });
+
+  it('check-in countdown while a prompt waits, else the next check, else the start', () => {
+    const live = (p: Partial<Plan>, receivedAt = 500_000): LivePlan => ({ ...plan(p), receivedAt });
+    const waiting = live({ deadline: 2_060_000, serverTime: 2_000_000, nextCheck: 3_800_000 });
+    expect(checkinLeft(waiting, 510_000)).toBe(50_000);
+    expect(nextCheckLeft(waiting, 510_000)).toBeNull();
+    const between = live({ deadline: 0, serverTime: 2_000_000, nextCheck: 2_600_000 });
+    expect(checkinLeft(between, 500_000)).toBeNull();
+    expect(nextCheckLeft(between, 500_000)).toBe(600_000);
+    const notYet = live({ workState: 0, sTime: 2_300_000, serverTime: 2_000_000 });
+    expect(startsIn(notYet, 600_000)).toBe(200_000);
+    expect(checkinLeft(notYet, 600_000)).toBeNull();
+    expect(startsIn(live({ workState: 0, enabled: 0 }), 0)).toBeNull();
+    expect(checkinLeft(live({ workState: 2, deadline: 5 }), 0)).toBeNull();
+  });
+});
+
+describe('live plan rows', () => {
+  const q = { queryDate: '2026-11-21' };
+  it('upsert keeps the order (latest start first) and the query', () => {
+    let rows: LivePlan[] = [];
+    rows = upsertPlan(rows, plan({ id: '1' }), q, 1, 0);
+    rows = upsertPlan(rows, plan({ id: '2', sTime: plan().sTime + 60_000 }), q, 2, 0);
+    expect(rows.map((r) => r.id)).toEqual(['2', '1']);
+    rows = upsertPlan(rows, plan({ id: '1', alarmCount: 3 }), q, 3, 0);
+    expect(rows.find((r) => r.id === '1')!.alarmCount).toBe(3);
+    expect(rows.find((r) => r.id === '1')!.receivedAt).toBe(3);
+    // another day: not in this list
+    rows = upsertPlan(rows, plan({ id: '3', sTime: Date.UTC(2026, 10, 23, 1), eTime: Date.UTC(2026, 10, 23, 2) }), q, 4, 0);
+    expect(rows.map((r) => r.id)).toEqual(['2', '1']);
+    // leaves a status filter
+    rows = upsertPlan(rows, plan({ id: '1', status: 2 }), { ...q, status: '0,1' }, 5, 0);
+    expect(rows.map((r) => r.id)).toEqual(['2']);
+    expect(removePlans(rows, ['2'])).toEqual([]);
+  });
+
+  it('a window that meets the day belongs to it (customer zone)', () => {
+    const overnight = plan({ sTime: Date.UTC(2026, 10, 20, 22), eTime: Date.UTC(2026, 10, 21, 1) });
+    expect(planMatches(overnight, { queryDate: '2026-11-21' }, 0)).toBe(true);
+    expect(planMatches(overnight, { queryDate: '2026-11-22' }, 0)).toBe(false);
+    // 22:00 UTC on the 20th is 01:00 on the 21st in UTC+3
+    expect(planMatches(overnight, { queryDate: '2026-11-20' }, 3 * 3_600_000)).toBe(false);
+  });
+
+  it('no edit while in progress, in alarm or over; no delete while in progress or in alarm', () => {
+    expect(planActions(plan({ workState: 0, status: 0 }))).toEqual({ edit: true, toggle: true, remove: true, end: false });
+    expect(planActions(plan({ workState: 1, status: 0 }))).toEqual({ edit: false, toggle: false, remove: false, end: true });
+    expect(planActions(plan({ workState: 1, status: 1 })).remove).toBe(false);
+    expect(planActions(plan({ workState: 2, status: 1 }))).toEqual({ edit: false, toggle: false, remove: false, end: false });
+    expect(planActions(plan({ workState: 2, status: 2 }))).toEqual({ edit: false, toggle: false, remove: true, end: false });
+  });
+});

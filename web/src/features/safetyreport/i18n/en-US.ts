@@ -1,0 +1,27 @@
+export default {
+  report: { title: 'SOS alarm statistics', perDay: 'Alarms per day', perTerminal: 'Alarms per terminal' },
+  data: { title: 'SOS alarm records' },
+  lone: { title: 'Lone-worker alarm records' },
+  series: { total: 'Total', sending: 'Unacknowledged', acknowledged: 'Acknowledged', closed: 'Closed', canceled: 'Canceled on the terminal' },
+  col: {
+    day: 'Day',
+    terminal: 'Terminal',
+    terminalId: 'Terminal ID',
+    avgResponse: 'Average response',
+    maxResponse: 'Longest response',
+    reason: 'Reason',
+    alarmTime: 'Alarm time',
+    handler: 'Handled by',
+    handleTime: 'Handled at',
+    remark: 'Remark',
+    plan: 'Plan',
+  },
+  filter: { terminals: 'Terminals', search: 'Search' },
+  export: {
+    button: 'Export',
+    reportFile: 'sos-alarm-statistics',
+    reportSheet: 'SOS alarm statistics',
+    loneFile: 'lone-worker-alarms',
+    loneSheet: 'Lone-worker alarms',
+  },
+};

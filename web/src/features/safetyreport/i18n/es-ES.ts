@@ -1,0 +1,27 @@
+export default {
+  report: { title: 'Estadísticas de alarmas SOS', perDay: 'Alarmas por día', perTerminal: 'Alarmas por terminal' },
+  data: { title: 'Registros de alarmas SOS' },
+  lone: { title: 'Registros de alarmas de trabajo en solitario' },
+  series: { total: 'Total', sending: 'Sin confirmar', acknowledged: 'Confirmadas', closed: 'Cerradas', canceled: 'Canceladas en el terminal' },
+  col: {
+    day: 'Día',
+    terminal: 'Terminal',
+    terminalId: 'ID del terminal',
+    avgResponse: 'Respuesta media',
+    maxResponse: 'Respuesta más larga',
+    reason: 'Motivo',
+    alarmTime: 'Hora de la alarma',
+    handler: 'Atendida por',
+    handleTime: 'Atendida a las',
+    remark: 'Observación',
+    plan: 'Plan',
+  },
+  filter: { terminals: 'Terminales', search: 'Buscar' },
+  export: {
+    button: 'Exportar',
+    reportFile: 'estadisticas-alarmas-sos',
+    reportSheet: 'Estadísticas de alarmas SOS',
+    loneFile: 'alarmas-trabajo-en-solitario',
+    loneSheet: 'Alarmas de trabajo en solitario',
+  },
+};

@@ -1,0 +1,27 @@
+export default {
+  report: { title: 'Statistiques des alarmes SOS', perDay: 'Alarmes par jour', perTerminal: 'Alarmes par terminal' },
+  data: { title: 'Historique des alarmes SOS' },
+  lone: { title: 'Historique des alarmes de travail isolé' },
+  series: { total: 'Total', sending: 'Non acquittées', acknowledged: 'Acquittées', closed: 'Clôturées', canceled: 'Annulées sur le terminal' },
+  col: {
+    day: 'Jour',
+    terminal: 'Terminal',
+    terminalId: 'Numéro du terminal',
+    avgResponse: 'Réponse moyenne',
+    maxResponse: 'Réponse la plus longue',
+    reason: 'Motif',
+    alarmTime: 'Heure de l’alarme',
+    handler: 'Traitée par',
+    handleTime: 'Traitée à',
+    remark: 'Remarque',
+    plan: 'Plan',
+  },
+  filter: { terminals: 'Terminaux', search: 'Rechercher' },
+  export: {
+    button: 'Exporter',
+    reportFile: 'statistiques-alarmes-sos',
+    reportSheet: 'Statistiques des alarmes SOS',
+    loneFile: 'alarmes-travail-isole',
+    loneSheet: 'Alarmes de travail isolé',
+  },
+};

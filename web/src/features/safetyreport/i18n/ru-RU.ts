@@ -1,0 +1,27 @@
+export default {
+  report: { title: 'Статистика тревог SOS', perDay: 'Тревоги по дням', perTerminal: 'Тревоги по терминалам' },
+  data: { title: 'Журнал тревог SOS' },
+  lone: { title: 'Журнал тревог работы в одиночку' },
+  series: { total: 'Всего', sending: 'Не подтверждены', acknowledged: 'Подтверждены', closed: 'Закрыты', canceled: 'Отменены на терминале' },
+  col: {
+    day: 'День',
+    terminal: 'Терминал',
+    terminalId: 'Номер терминала',
+    avgResponse: 'Средняя реакция',
+    maxResponse: 'Самая долгая реакция',
+    reason: 'Причина',
+    alarmTime: 'Время тревоги',
+    handler: 'Обработал',
+    handleTime: 'Время обработки',
+    remark: 'Примечание',
+    plan: 'План',
+  },
+  filter: { terminals: 'Терминалы', search: 'Найти' },
+  export: {
+    button: 'Экспорт',
+    reportFile: 'statistika-trevog-sos',
+    reportSheet: 'Статистика тревог SOS',
+    loneFile: 'trevogi-raboty-v-odinochku',
+    loneSheet: 'Тревоги работы в одиночку',
+  },
+};

@@ -1,0 +1,27 @@
+export default {
+  report: { title: 'SOS alarm istatistikleri', perDay: 'Günlük alarmlar', perTerminal: 'Terminal başına alarmlar' },
+  data: { title: 'SOS alarm kayıtları' },
+  lone: { title: 'Yalnız çalışan alarm kayıtları' },
+  series: { total: 'Toplam', sending: 'Onaylanmadı', acknowledged: 'Onaylandı', closed: 'Kapatıldı', canceled: 'Terminalde iptal edildi' },
+  col: {
+    day: 'Gün',
+    terminal: 'Terminal',
+    terminalId: 'Terminal numarası',
+    avgResponse: 'Ortalama yanıt',
+    maxResponse: 'En uzun yanıt',
+    reason: 'Neden',
+    alarmTime: 'Alarm zamanı',
+    handler: 'İlgilenen',
+    handleTime: 'İlgilenme zamanı',
+    remark: 'Not',
+    plan: 'Plan',
+  },
+  filter: { terminals: 'Terminaller', search: 'Ara' },
+  export: {
+    button: 'Dışa aktar',
+    reportFile: 'sos-alarm-istatistikleri',
+    reportSheet: 'SOS alarm istatistikleri',
+    loneFile: 'yalniz-calisan-alarmlari',
+    loneSheet: 'Yalnız çalışan alarmları',
+  },
+};

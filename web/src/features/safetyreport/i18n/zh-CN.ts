@@ -1,0 +1,27 @@
+export default {
+  report: { title: 'SOS 告警统计', perDay: '每日告警', perTerminal: '各终端告警' },
+  data: { title: 'SOS 告警记录' },
+  lone: { title: '单人作业告警记录' },
+  series: { total: '总数', sending: '未确认', acknowledged: '已确认', closed: '已关闭', canceled: '终端取消' },
+  col: {
+    day: '日期',
+    terminal: '终端',
+    terminalId: '终端 ID',
+    avgResponse: '平均响应',
+    maxResponse: '最长响应',
+    reason: '原因',
+    alarmTime: '告警时间',
+    handler: '处理人',
+    handleTime: '处理时间',
+    remark: '备注',
+    plan: '计划',
+  },
+  filter: { terminals: '终端', search: '查询' },
+  export: {
+    button: '导出',
+    reportFile: 'SOS告警统计',
+    reportSheet: 'SOS 告警统计',
+    loneFile: '单人作业告警',
+    loneSheet: '单人作业告警',
+  },
+};

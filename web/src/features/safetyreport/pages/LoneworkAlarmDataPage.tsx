@@ -1,0 +1,102 @@
+// /lonework-alarm-data (+ child): lone-work alarms of a range (POST findLoneWorkAlarm), with .xlsx export.
+import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { i18next } from '../../../i18n';
+import { App, Button, Card, Space, Table, Tag, Typography } from 'antd';
+import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
+import type { Dayjs } from '../../../shared/utils/dayjs';
+import { RangeField } from '../../alarm/components/RangeField';
+import { TerminalSelect } from '../../alarm/components/TerminalSelect';
+import { errorKey, errorText } from '../../alarm/errors';
+import { exportXlsx } from '../../alarm/export';
+import { checkRange, defaultRange, RANGE_CODES, rangeParams, type RangeError } from '../../alarm/timeRange';
+import { formatZoned, wallNow } from '../../alarm/zone';
+import { useDateTimeFormat } from '../../branding/store';
+import { loneworkApi, loneworkKeys, type LoneAlarm } from '../../lonework/api';
+
+export default function LoneworkAlarmDataPage() {
+  const { t } = useTranslation('safetyreport');
+  const { message } = App.useApp();
+  const dateTime = useDateTimeFormat();
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => defaultRange());
+  const [msIds, setMsIds] = useState<string[]>([]);
+  const [rangeError, setRangeError] = useState<RangeError | null>(null);
+  const [query, setQuery] = useState(() => ({ ...rangeParams(defaultRange()), msIds: undefined as string | undefined, pageNo: 1, pageSize: 20 }));
+  const q = useQuery({ queryKey: loneworkKeys.report(query), queryFn: () => loneworkApi.report(query), placeholderData: keepPreviousData });
+  const page = q.data ?? { total: 0, list: [] };
+
+  const search = () => {
+    const err = checkRange(range?.[0], range?.[1]);
+    setRangeError(err);
+    if (err || !range) return;
+    setQuery((x) => ({ ...rangeParams(range), msIds: msIds.length ? msIds.join(',') : undefined, pageNo: 1, pageSize: x.pageSize }));
+  };
+
+  const reason = (n: number) => t(`lonework:reason.${n}`);
+  const doExport = async () => {
+    try {
+      const all = await loneworkApi.report({ ...query, pageNo: 1, pageSize: 1000 });
+      await exportXlsx(
+        `${t('export.loneFile')}-${wallNow().format('YYYYMMDD-HHmm')}`,
+        t('export.loneSheet'),
+        [
+          { header: t('col.terminalId'), key: 'msId', width: 12 },
+          { header: t('col.terminal'), key: 'msName', width: 20 },
+          { header: t('col.reason'), key: 'reason', width: 16 },
+          { header: t('col.alarmTime'), key: 'time', width: 20 },
+          { header: t('col.handler'), key: 'handler', width: 18 },
+          { header: t('col.handleTime'), key: 'handleTime', width: 20 },
+          { header: t('col.remark'), key: 'remark', width: 40 },
+          { header: t('col.plan'), key: 'workId', width: 10 },
+        ],
+        all.list.map((a) => ({
+          msId: a.msId,
+          msName: a.msName,
+          reason: reason(a.reason),
+          time: formatZoned(a.alarmTime, dateTime),
+          handler: a.handlerName || a.handler || '',
+          handleTime: a.handleTime ? formatZoned(a.handleTime, dateTime) : '',
+          remark: a.remark,
+          workId: a.workId,
+        })),
+      );
+    } catch (e) {
+      message.error(errorText(i18next.getFixedT(null, 'alarm'), e));
+    }
+  };
+
+  const serverRange = q.error ? RANGE_CODES[errorKey(q.error).code] : undefined;
+  return (
+    <div className="page-pad" data-testid="lonework-alarm-data-page" data-total={page.total}>
+      <Card size="small" title={t('lone.title')}>
+        <Space wrap align="start" style={{ marginBottom: 12 }}>
+          <RangeField value={range} onChange={setRange} error={rangeError ?? serverRange ?? null} />
+          <TerminalSelect value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} />
+          <Button type="primary" icon={<SearchOutlined />} onClick={search} data-testid="lone-search">
+            {t('filter.search')}
+          </Button>
+          <Button icon={<DownloadOutlined />} onClick={doExport} disabled={!page.total} data-testid="lone-export">
+            {t('export.button')}
+          </Button>
+        </Space>
+        <Table<LoneAlarm>
+          size="small"
+          rowKey="id"
+          loading={q.isLoading}
+          dataSource={page.list}
+          onRow={(a) => ({ 'data-testid': 'lone-alarm-row', 'data-id': a.id, 'data-reason': a.reason }) as React.HTMLAttributes<HTMLElement>}
+          pagination={{ current: query.pageNo, pageSize: query.pageSize, total: page.total, showSizeChanger: true, onChange: (pageNo, pageSize) => setQuery((x) => ({ ...x, pageNo, pageSize })) }}
+          columns={[
+            { key: 'ms', title: t('col.terminal'), render: (_, a) => `${a.msName || a.msId} (${a.msId})` },
+            { key: 'reason', title: t('col.reason'), render: (_, a) => <Tag color="volcano">{reason(a.reason)}</Tag>, width: 140 },
+            { key: 'time', title: t('col.alarmTime'), render: (_, a) => formatZoned(a.alarmTime, dateTime), width: 180 },
+            { key: 'handler', title: t('col.handler'), render: (_, a) => a.handlerName || a.handler || '—', width: 150 },
+            { key: 'handleTime', title: t('col.handleTime'), render: (_, a) => formatZoned(a.handleTime, dateTime), width: 180 },
+            { key: 'remark', title: t('col.remark'), render: (_, a) => <Typography.Text ellipsis={{ tooltip: a.remark }} style={{ maxWidth: 240 }}>{a.remark || '—'}</Typography.Text> },
+          ]}
+        />
+      </Card>
+    </div>
+  );
+}
