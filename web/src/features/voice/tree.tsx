@@ -5,25 +5,11 @@ import { App, Button, type MenuProps } from 'antd';
 import { PhoneOutlined } from '@ant-design/icons';
 import { isFeatureEnabled } from '../../app/features';
 import { useGateContext } from '../../app/gate';
-import { groupTalker, useVoice } from '../../shared/voice/store';
+import { useVoice } from '../../shared/voice/store';
 import { useSession } from '../auth/session';
 import { consoleVoice } from './console';
 import { voiceErrorText } from './errors';
-import './voice.css';
-
-/** Whether this account talks now (tree row highlight). */
-export function useTerminalTalking(cid: string): boolean {
-  return useVoice((s) => !!s.talkers[cid]);
-}
-
-/** The name of who talks in this group's call now, if anyone. */
-export function useGroupTalker(gid: string): string | undefined {
-  return useVoice((s) => groupTalker(s, gid));
-}
-
-export function useMonitored(kind: 'group' | 'terminal', id: string): boolean {
-  return useVoice((s) => (kind === 'group' ? s.monitor.groups.includes(id) : s.monitor.terminal === id));
-}
+export { useGroupTalker, useMonitored, useTerminalTalking } from './rows';
 
 export const VOICE_ACTION_PREFIX = 'voice.';
 

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { TeamOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { trimText } from '../../../shared/utils/text';
 import { useDirectory } from '../store';
+import { useGroupTalker, useMonitored } from '../../voice/rows';
 import { groupCounts } from '../tree';
 import type { Group } from '../model';
 
@@ -16,9 +17,11 @@ export const GroupRow = memo(function GroupRow({ gid, fallback }: { gid: string;
     const c = groupCounts(g, s.terminals);
     return `${c.online}/${c.total}`;
   });
+  const talker = useGroupTalker(gid);
+  const monitored = useMonitored('group', gid);
   if (!group) return null;
   return (
-    <span className="grow" data-testid="group-row" data-gid={gid} data-kind={group.kind}>
+    <span className={`grow${talker ? ' grow-talking' : ''}${monitored ? ' grow-monitored' : ''}`} data-testid="group-row" data-gid={gid} data-kind={group.kind} data-talker={talker ?? ''}>
       <span className="grow-icon" style={{ color: group.color || undefined }}>
         {group.kind === 'temp' ? <ThunderboltOutlined /> : <TeamOutlined />}
       </span>
@@ -26,6 +29,7 @@ export const GroupRow = memo(function GroupRow({ gid, fallback }: { gid: string;
         {trimText(group.name, 24)}
       </span>
       {group.kind === 'temp' && <span className="grow-temp">{t('group.temp')}</span>}
+      {talker && <span className="grow-talker">🔊 {trimText(talker, 16)}</span>}
       {counts && <span className="grow-count">{counts}</span>}
     </span>
   );

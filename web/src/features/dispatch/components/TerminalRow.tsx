@@ -5,18 +5,27 @@ import dayjs from '../../../shared/utils/dayjs';
 import { trimText } from '../../../shared/utils/text';
 import { CALL_SET, terminalKind } from '../model';
 import { useDirectory } from '../store';
+import { useMonitored, useTerminalTalking } from '../../voice/rows';
 import { BatteryIcon, KIND_ICON, SignalIcon } from './icons';
 
 /** One terminal in the tree. Subscribes to its own terminal only, so a presence update re-renders one row. */
 export const TerminalRow = memo(function TerminalRow({ cid, gid }: { cid: string; gid: string }) {
   const { t } = useTranslation('dispatch');
   const term = useDirectory((s) => s.terminals[cid]);
+  const talking = useTerminalTalking(cid);
+  const monitored = useMonitored('terminal', cid);
   if (!term) return null;
   const online = term.online === '1';
   const kind = terminalKind(term.type);
   const lastSeen = online ? term.lastOnline : term.lastOffline;
   return (
-    <span className={`trow ${online ? 'trow-on' : 'trow-off'}`} data-testid="terminal-row" data-cid={cid} data-online={term.online}>
+    <span
+      className={`trow ${online ? 'trow-on' : 'trow-off'}${talking ? ' trow-talking' : ''}${monitored ? ' trow-monitored' : ''}`}
+      data-testid="terminal-row"
+      data-cid={cid}
+      data-online={term.online}
+      data-talking={talking ? '1' : '0'}
+    >
       <Tooltip title={t(`kind.${kind}`)}>
         {term.avatar ? <img className="trow-avatar" src={term.avatar} alt="" /> : <span className="trow-icon">{KIND_ICON[kind]}</span>}
       </Tooltip>

@@ -18,6 +18,7 @@ import { terminalKind, type Group } from '../model';
 import { upsertTerminals, useDirectory } from '../store';
 import { childGroups, parseKey, viewModeFor } from '../tree';
 import { useLiveDirectory } from '../useLiveDirectory';
+import { TempCallButton, useVoiceMenu } from '../../voice/tree';
 import '../dispatch.css';
 
 type DialogState =
@@ -47,6 +48,7 @@ export default function HomePage() {
   const [dialog, setDialog] = useState<DialogState>(null);
   const [keepOld, setKeepOld] = useState(false);
   const [tab, setTab] = useState<string>();
+  const voiceMenu = useVoiceMenu();
 
   const fixedGroups = useMemo(() => Object.values(groups).filter((g) => g.kind === 'fixed'), [groups]);
   const tempGroups = useMemo(() => Object.values(groups).filter((g) => g.kind === 'temp'), [groups]);
@@ -152,6 +154,7 @@ export default function HomePage() {
         ...(canManage ? [{ key: 'rename', label: t('actions.rename') }] : []),
         ...(canManage && g.kind === 'fixed' ? [{ key: 'addSub', label: t('actions.addSub') }] : []),
         ...(canManage ? [{ key: 'delete', label: t('actions.delete'), danger: true }] : []),
+        ...voiceMenu.groupItems(p.gid),
       ];
     }
     const inTemp = groups[p.gid]?.kind === 'temp';
@@ -170,11 +173,13 @@ export default function HomePage() {
           ]
         : []),
       ...(inTemp ? [{ key: 'leaveTemp', label: t('actions.leaveTemp') }] : []),
+      ...voiceMenu.terminalItems(p.cid!),
     ];
   };
 
   const onMenu = (key: string, action: string) => {
     const p = parseKey(key);
+    if (voiceMenu.onAction(action, p.kind === 'group' ? { gid: p.gid } : { cid: p.cid })) return;
     if (p.kind === 'group') groupAction(p.gid, action);
     else terminalAction(p.cid!, p.gid, action);
   };
@@ -216,6 +221,7 @@ export default function HomePage() {
           >
             {t('tree.createTemp', { count: checked.length })}
           </Button>
+          <TempCallButton cids={checked} />
           {canManage && (
             <Button size="small" icon={<PlusOutlined />} onClick={() => setDialog({ kind: 'fixed' })} data-testid="create-fixed">
               {t('tree.createFixed')}
