@@ -1,0 +1,752 @@
+// Command cmd is the `make bench` runner: it builds the binary and the test binaries, runs every measurement of
+// issue 9 one after the other (each bounded in time), prints one Markdown table and writes it, with the run's
+// date and machine, into docs/performance.md ("Latest run"). Profiles and every tool's output land in
+// bin/bench/ (bench.log, prof/).
+//
+//	go run ./internal/bench/cmd [-only step,step] [-terminals N] [-doc docs/performance.md]
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"tenfour/internal/bench"
+)
+
+type runner struct {
+	root, out string
+	log       *os.File
+	figs      map[string]float64 // figures by key
+	errs      map[string]string  // why a step gave no figures
+	texts     map[string]string
+	scale     *bench.ScaleResult
+	only      map[string]bool
+	steps     []stepTime
+	pgURL     string
+}
+
+type stepTime struct {
+	name string
+	took time.Duration
+	load string // machine load average at its end
+	busy float64
+}
+
+func main() {
+	only := flag.String("only", "", "run only these steps (comma list; see -list)")
+	list := flag.Bool("list", false, "list the steps and exit")
+	terminals := flag.Int("terminals", 10000, "terminals of the scale run")
+	window := flag.Duration("window", 30*time.Second, "measurement window of the scale run")
+	ingest := flag.Int("ingest-seconds", 20, "how long each GPS ingest measurement sustains")
+	doc := flag.String("doc", "docs/performance.md", "write the table into this file's \"Latest run\" section (empty: don't)")
+	flag.Parse()
+
+	root, err := repoRoot()
+	if err != nil {
+		fatal(err)
+	}
+	r := &runner{root: root, out: filepath.Join(root, "bin", "bench"), figs: map[string]float64{}, errs: map[string]string{},
+		texts: map[string]string{}}
+	if *only != "" {
+		r.only = map[string]bool{}
+		for _, s := range strings.Split(*only, ",") {
+			r.only[strings.TrimSpace(s)] = true
+		}
+	}
+	_ = os.MkdirAll(filepath.Join(r.out, "prof"), 0o755)
+	r.log, err = os.Create(filepath.Join(r.out, "bench.log"))
+	if err != nil {
+		fatal(err)
+	}
+	defer r.log.Close()
+	if b, err := os.ReadFile(filepath.Join(root, ".pg-url")); err == nil {
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		r.pgURL = strings.TrimSpace(lines[len(lines)-1])
+	}
+	if v := os.Getenv("TENFOUR_TEST_PG"); v != "" {
+		r.pgURL = v
+	}
+
+	steps := []struct {
+		name    string
+		timeout time.Duration
+		fn      func(ctx context.Context) error
+	}{
+		{"build", 6 * time.Minute, r.build},
+		{"netem", 20 * time.Second, r.netem},
+		{"floor", 1 * time.Minute, r.floor},
+		{"ptt", 2 * time.Minute, r.ptt},
+		{"access", 2 * time.Minute, r.access},
+		{"late", 2 * time.Minute, r.late},
+		{"forward", 2 * time.Minute, r.forward},
+		{"streams", 2 * time.Minute, r.streams},
+		{"ingest", 3 * time.Minute, func(ctx context.Context) error { return r.ingest(ctx, *ingest) }},
+		{"alarm", 2 * time.Minute, r.alarm},
+		{"publish", 1 * time.Minute, r.publish},
+		{"scale", 6 * time.Minute, func(ctx context.Context) error { return r.scaleRun(ctx, *terminals, *window) }},
+		{"web", 4 * time.Minute, r.web},
+		{"profiles", 1 * time.Minute, r.profiles},
+	}
+	if *list {
+		for _, s := range steps {
+			fmt.Println(s.name)
+		}
+		return
+	}
+	start := time.Now()
+	fmt.Fprintf(os.Stderr, "bench: %s, %d cores; output and profiles in %s\n", cpuModel(), runtime.NumCPU(), r.out)
+	for _, s := range steps {
+		if r.only != nil && !r.only[s.name] && s.name != "build" {
+			continue
+		}
+		t0 := time.Now()
+		b0, _ := bench.MachineCPU()
+		fmt.Fprintf(os.Stderr, "bench: %-9s …", s.name)
+		fmt.Fprintf(r.log, "\n==== %s (%s)\n", s.name, time.Now().Format(time.RFC3339))
+		ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
+		err := s.fn(ctx)
+		cancel()
+		b1, _ := bench.MachineCPU()
+		took := time.Since(t0)
+		busy := float64(b1-b0) / float64(took)
+		r.steps = append(r.steps, stepTime{s.name, took, bench.LoadAvg(), busy})
+		status := "ok"
+		if err != nil {
+			status = "error: " + err.Error()
+			r.errs[s.name] = err.Error()
+			fmt.Fprintf(r.log, "step %s: %v\n", s.name, err)
+		}
+		fmt.Fprintf(os.Stderr, " %5.1f s  (machine busy %.1f of %d cores)  %s\n", took.Seconds(), busy, runtime.NumCPU(), status)
+		if s.name == "build" && err != nil {
+			fatal(err)
+		}
+	}
+	total := time.Since(start)
+
+	rows := r.rows()
+	var tbl bytes.Buffer
+	bench.WriteTable(&tbl, rows)
+	var extra bytes.Buffer
+	bench.WriteTable(&extra, r.extraRows())
+	fmt.Println()
+	fmt.Print(tbl.String())
+	fmt.Println()
+	fmt.Println("Supporting figures:")
+	fmt.Println()
+	fmt.Print(extra.String())
+	fmt.Printf("\nWhole run: %s on %s (%d cores); step times and profiles: %s\n", total.Round(time.Second), cpuModel(),
+		runtime.NumCPU(), r.out)
+	if *doc != "" && r.only == nil {
+		if err := r.writeDoc(filepath.Join(root, *doc), tbl.String(), extra.String(), total); err != nil {
+			fatal(err)
+		}
+		fmt.Printf("Table written to %s (section \"Latest run\").\n", *doc)
+	}
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "bench:", err)
+	os.Exit(1)
+}
+
+func repoRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", err
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", fmt.Errorf("run inside the tenfour module")
+	}
+	return filepath.Dir(mod), nil
+}
+
+func cpuModel() string {
+	b, _ := os.ReadFile("/proc/cpuinfo")
+	for _, line := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return runtime.GOARCH
+}
+
+// run runs a command from the repository (dir relative to it), logging its output.
+func (r *runner) run(ctx context.Context, dir string, env []string, name string, args ...string) (string, error) {
+	deadline, _ := ctx.Deadline()
+	return bench.Run(ctx, time.Until(deadline), filepath.Join(r.root, dir), env, r.log, name, args...)
+}
+
+// testBin runs a compiled test binary of a package (in the package's directory, as `go test` would).
+func (r *runner) testBin(ctx context.Context, pkg string, env []string, args ...string) (string, error) {
+	bin := filepath.Join(r.out, filepath.Base(pkg)+".test")
+	return r.run(ctx, pkg, env, bin, args...)
+}
+
+func (r *runner) prof(name string) string { return filepath.Join(r.out, "prof", name) }
+
+// --- steps ---------------------------------------------------------------------------------------------------
+
+var testPkgs = []string{"internal/call", "internal/media", "internal/geo", "internal/sos", "internal/platform/realtime",
+	"internal/bench"}
+
+func (r *runner) build(ctx context.Context) error {
+	env := []string{"CGO_ENABLED=0"}
+	if _, err := r.run(ctx, ".", env, "go", "build", "-trimpath", "-o", filepath.Join(r.out, "tenfour"), "./cmd/tenfour"); err != nil {
+		return err
+	}
+	args := []string{"test", "-c", "-o", r.out + "/"}
+	for _, p := range testPkgs {
+		args = append(args, "./"+p)
+	}
+	_, err := r.run(ctx, ".", env, "go", args...)
+	return err
+}
+
+func (r *runner) netem(ctx context.Context) error {
+	if _, err := exec.LookPath("ip"); err != nil {
+		r.texts["netem"] = "not available: `ip` (iproute2) is not installed"
+		return nil
+	}
+	const ns = "tenfour-bench-probe"
+	_, _ = r.run(ctx, ".", nil, "ip", "netns", "del", ns)
+	if out, err := r.run(ctx, ".", nil, "ip", "netns", "add", ns); err != nil {
+		r.texts["netem"] = "not available: network namespaces refused (" + strings.TrimSpace(out) + ")"
+		return nil
+	}
+	defer r.run(context.Background(), ".", nil, "ip", "netns", "del", ns)
+	_, _ = r.run(ctx, ".", nil, "ip", "netns", "exec", ns, "ip", "link", "set", "lo", "up")
+	out, err := r.run(ctx, ".", nil, "ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev", "lo", "root", "netem", "delay", "30ms")
+	if err != nil {
+		reason := strings.TrimSpace(out)
+		if strings.Contains(out, "Specified qdisc kind is unknown") {
+			reason = "the kernel (" + kernel() + ") has no sch_netem (`tc qdisc add … netem` → \"Specified qdisc kind is unknown\"); network namespaces work"
+		}
+		r.texts["netem"] = "not available: " + reason
+		return nil
+	}
+	r.texts["netem"] = "available"
+	return nil
+}
+
+func kernel() string {
+	b, _ := os.ReadFile("/proc/sys/kernel/osrelease")
+	return "Linux " + strings.TrimSpace(string(b))
+}
+
+func (r *runner) benchInto(prefix string, out string, names ...string) error {
+	res := bench.ParseBenchmarks(out)
+	found := 0
+	for _, n := range names {
+		b, ok := res[n]
+		if !ok {
+			continue
+		}
+		found++
+		r.figs[prefix+n+":ns/op"] = b.NsPerOp
+		for unit, v := range b.Metrics {
+			r.figs[prefix+n+":"+unit] = v
+		}
+	}
+	if found == 0 {
+		return fmt.Errorf("no result for %s", strings.Join(names, ", "))
+	}
+	return nil
+}
+
+func (r *runner) floor(ctx context.Context) error {
+	out, err := r.testBin(ctx, "internal/call", nil, "-test.run", "^$", "-test.bench", "^BenchmarkFloorDecision$",
+		"-test.benchtime", "200000x")
+	if err != nil {
+		return err
+	}
+	return r.benchInto("", out, "BenchmarkFloorDecision")
+}
+
+func (r *runner) ptt(ctx context.Context) error {
+	out, err := r.testBin(ctx, "internal/call", nil, "-test.run", "^$", "-test.bench", "^BenchmarkPTT$",
+		"-test.benchtime", "300x")
+	if err != nil {
+		return err
+	}
+	return r.benchInto("", out, "BenchmarkPTT")
+}
+
+func (r *runner) ownTest(ctx context.Context, name string) error {
+	out, err := r.testBin(ctx, "internal/bench", []string{"TENFOUR_BENCH=1"}, "-test.run", "^"+name+"$", "-test.v")
+	for k, v := range bench.ParseBenchLines(out) {
+		r.figs[k] = v
+	}
+	return err
+}
+
+func (r *runner) access(ctx context.Context) error { return r.ownTest(ctx, "TestPTTAccess") }
+func (r *runner) late(ctx context.Context) error   { return r.ownTest(ctx, "TestLateEntry") }
+
+func (r *runner) forward(ctx context.Context) error {
+	out, err := r.testBin(ctx, "internal/media", nil, "-test.run", "^$", "-test.bench", "^BenchmarkForwardDelay$",
+		"-test.benchtime", "1x")
+	if err != nil {
+		return err
+	}
+	return r.benchInto("", out, "BenchmarkForwardDelay/listeners=10", "BenchmarkForwardDelay/listeners=100")
+}
+
+func (r *runner) streams(ctx context.Context) error {
+	out, err := r.testBin(ctx, "internal/media", nil, "-test.run", "^$", "-test.bench", "^BenchmarkStreamsPerCore$",
+		"-test.benchtime", "1x")
+	if err != nil {
+		return err
+	}
+	if err := r.benchInto("", out, "BenchmarkStreamsPerCore"); err != nil {
+		return err
+	}
+	// The forwarding hot path alone (rewrite, SRTP, UDP send to one listener), profiled.
+	out, err = r.testBin(ctx, "internal/media", nil, "-test.run", "^$", "-test.bench", "^BenchmarkListenerWrite$",
+		"-test.benchtime", "3s", "-test.benchmem", "-test.cpuprofile", r.prof("forward.cpu"),
+		"-test.memprofile", r.prof("forward.mem"), "-test.memprofilerate", "4096")
+	if err != nil {
+		return err
+	}
+	return r.benchInto("", out, "BenchmarkListenerWrite")
+}
+
+var ingestLine = regexp.MustCompile(`BENCH ingest (\w+) positions/s (\d+)`)
+
+func (r *runner) ingest(ctx context.Context, seconds int) error {
+	env := []string{"TENFOUR_GEO_BENCH=1", "TENFOUR_GEO_BENCH_SECONDS=" + strconv.Itoa(seconds)}
+	r.figs["ingest.seconds"] = float64(seconds)
+	var errs []string
+	for _, engine := range []string{"sqlite", "postgres"} {
+		e := env
+		if engine == "postgres" {
+			if r.pgURL == "" {
+				r.texts["ingest.postgres"] = "not measured: no PostgreSQL (run scripts/test-deps.sh or set TENFOUR_TEST_PG)"
+				continue
+			}
+			e = append(e, "TENFOUR_TEST_PG="+r.pgURL)
+		}
+		out, err := r.testBin(ctx, "internal/geo", e, "-test.run", "^TestIngestThroughput$/^"+engine+"$", "-test.v",
+			"-test.cpuprofile", r.prof("ingest-"+engine+".cpu"), "-test.memprofile", r.prof("ingest-"+engine+".mem"))
+		for _, m := range ingestLine.FindAllStringSubmatch(out, -1) {
+			v, _ := strconv.ParseFloat(m[2], 64)
+			r.figs["ingest."+m[1]] = v
+		}
+		if m := regexp.MustCompile(`\((\d+) refused busy`).FindStringSubmatch(out); m != nil {
+			v, _ := strconv.ParseFloat(m[1], 64)
+			r.figs["ingest."+engine+".refused"] = v
+		}
+		if err != nil {
+			errs = append(errs, engine+": "+err.Error())
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+func (r *runner) alarm(ctx context.Context) error {
+	out, err := r.testBin(ctx, "internal/sos", nil, "-test.run", "^$", "-test.bench", "^BenchmarkAlarmFanout20$",
+		"-test.benchtime", "200x", "-test.cpuprofile", r.prof("alarm.cpu"))
+	if err != nil {
+		return err
+	}
+	return r.benchInto("", out, "BenchmarkAlarmFanout20")
+}
+
+func (r *runner) publish(ctx context.Context) error {
+	out, err := r.testBin(ctx, "internal/platform/realtime", nil, "-test.run", "^$", "-test.bench", "^BenchmarkPublish$",
+		"-test.benchtime", "2s", "-test.benchmem", "-test.cpuprofile", r.prof("publish.cpu"),
+		"-test.memprofile", r.prof("publish.mem"))
+	if err != nil {
+		return err
+	}
+	return r.benchInto("", out, "BenchmarkPublish/1000conns")
+}
+
+func (r *runner) scaleRun(ctx context.Context, n int, window time.Duration) error {
+	// Each login costs the server one argon2id password hash (~20 ms of a core on an idle machine): spread
+	// them so the login storm does not starve the rest, 100 a second.
+	ramp := time.Duration(n) * 10 * time.Millisecond
+	res, err := bench.RunScale(ctx, bench.ScaleOptions{Bin: filepath.Join(r.out, "tenfour"), Dir: filepath.Join(r.out, "scale"),
+		Terminals: n, Consoles: 20, Ramp: ramp, OnlineWait: 90 * time.Second, Settle: 5 * time.Second, Window: window,
+		GPSInterval: 10 * time.Second, Log: r.log})
+	if res.Online > 0 || err == nil {
+		r.scale = &res
+	}
+	return err
+}
+
+var (
+	sizeLine  = regexp.MustCompile(`initial JS: .*?([\d.]+) KB gzipped`)
+	treeFirst = regexp.MustCompile(`first render: ([\d.]+) ms to first paint`)
+	treeFrame = regexp.MustCompile(`main thread ([\d.]+) ms per frame`)
+	mapFrame  = regexp.MustCompile(`([\d.]+) ms per frame`)
+)
+
+func (r *runner) web(ctx context.Context) error {
+	web := filepath.Join(r.root, "web")
+	if _, err := os.Stat(filepath.Join(web, "node_modules")); err != nil {
+		return fmt.Errorf("web/node_modules missing (make web-deps)")
+	}
+	var errs []string
+	if _, err := os.Stat(filepath.Join(web, "dist", "index.html")); err != nil {
+		errs = append(errs, "web/dist not built (make web)")
+	} else if out, err := r.run(ctx, "web", nil, "node", "scripts/size.mjs"); err != nil && !sizeLine.MatchString(out) {
+		errs = append(errs, "size: "+err.Error())
+	} else if m := sizeLine.FindStringSubmatch(out); m != nil {
+		r.figs["web.initial_kb"], _ = strconv.ParseFloat(m[1], 64)
+	}
+	env := []string{"BENCH_SECONDS=5"}
+	out, err := r.run(ctx, "web", env, "node", "bench/tree.bench.mjs")
+	if err != nil {
+		errs = append(errs, "tree: "+err.Error())
+	}
+	firsts := treeFirst.FindAllStringSubmatch(out, -1)
+	frames := treeFrame.FindAllStringSubmatch(out, -1)
+	for i, m := range firsts {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		r.figs["web.tree.first"+strconv.Itoa(i)] = v
+	}
+	for i, m := range frames {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		r.figs["web.tree.frame"+strconv.Itoa(i)] = v
+	}
+	if _, err := os.Stat(filepath.Join(web, "bench", "map.bench.mjs")); err == nil {
+		out, err := r.run(ctx, "web", env, "node", "bench/map.bench.mjs")
+		if err != nil {
+			errs = append(errs, "map: "+err.Error())
+		}
+		var worst float64
+		for _, m := range mapFrame.FindAllStringSubmatch(out, -1) {
+			v, _ := strconv.ParseFloat(m[1], 64)
+			worst = max(worst, v)
+		}
+		if worst > 0 {
+			r.figs["web.map.frame"] = worst
+		}
+	} else {
+		r.texts["web.map"] = "not available: no map benchmark in web/bench (map.bench.mjs) yet"
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// profiles writes the top functions of each profile taken (flat and cumulative) next to it.
+func (r *runner) profiles(ctx context.Context) error {
+	bins := map[string]string{"forward": "media", "ingest-sqlite": "geo", "ingest-postgres": "geo", "alarm": "sos",
+		"publish": "realtime"}
+	for name, pkg := range bins {
+		for _, kind := range []string{"cpu", "mem"} {
+			p := r.prof(name + "." + kind)
+			if _, err := os.Stat(p); err != nil {
+				continue
+			}
+			args := []string{"tool", "pprof", "-top", "-nodecount=30"}
+			if kind == "mem" {
+				args = append(args, "-sample_index=alloc_space")
+			}
+			out, err := r.run(ctx, ".", nil, "go", append(args, filepath.Join(r.out, pkg+".test"), p)...)
+			if err != nil {
+				continue
+			}
+			_ = os.WriteFile(p+".top.txt", []byte(out), 0o644)
+			args[3] = "-nodecount=30"
+			out, err = r.run(ctx, ".", nil, "go", append(append(args, "-cum"), filepath.Join(r.out, pkg+".test"), p)...)
+			if err == nil {
+				_ = os.WriteFile(p+".cum.txt", []byte(out), 0o644)
+			}
+		}
+	}
+	return nil
+}
+
+// --- the table -----------------------------------------------------------------------------------------------
+
+func (r *runner) fig(key string) (float64, bool) {
+	v, ok := r.figs[key]
+	return v, ok
+}
+
+// missing explains a row without figures: its step's error, or that it did not run.
+func (r *runner) missing(step string) bench.Row {
+	if e, ok := r.errs[step]; ok {
+		return bench.Row{Figure: "not measured: " + e, Status: bench.Failed}
+	}
+	return bench.Row{Figure: "not measured (step " + step + " not run)", Status: bench.Failed}
+}
+
+func row(name, target, ref string, r bench.Row) bench.Row {
+	r.Name, r.Target, r.Reference = name, target, ref
+	return r
+}
+
+func (r *runner) rows() []bench.Row {
+	var rows []bench.Row
+	const kpi1 = "3GPP MCPTT KPI 1: < 300 ms for 95 %"
+
+	// PTT access time.
+	pttRow := func(key, step string, target float64) bench.Row {
+		p50, ok1 := r.fig("ptt." + key + ".p50_ms")
+		p95, ok2 := r.fig("ptt." + key + ".p95_ms")
+		p99, ok3 := r.fig("ptt." + key + ".p99_ms")
+		if !ok1 || !ok2 || !ok3 {
+			return r.missing(step)
+		}
+		n, _ := r.fig("ptt." + key + ".n")
+		return bench.Row{Figure: fmt.Sprintf("p50 %s / p95 %s / p99 %s (%.0f presses)", bench.MsF(p50), bench.MsF(p95),
+			bench.MsF(p99), n), Status: bench.Verdict(p95 < target)}
+	}
+	rows = append(rows, row("PTT access time, press → grant at the talker, loopback", "p95 < 150 ms", kpi1,
+		pttRow("loopback", "access", 150)))
+	nt := r.texts["netem"]
+	if nt == "" {
+		nt = "not measured (step netem not run)"
+	}
+	st := bench.NA
+	if nt == "available" {
+		nt, st = "netem works here, but the runner measures the 60 ms round trip with the delay proxy (next row)", bench.Info
+	}
+	rows = append(rows, bench.Row{Name: "PTT access time, 60 ms round trip with netns + tc netem", Figure: nt,
+		Target: "p95 < 150 ms", Reference: kpi1, Status: st})
+	rows = append(rows, row("PTT access time, 60 ms round trip emulated by a userspace delay proxy on the socket (30 ms each way)",
+		"p95 < 150 ms", kpi1, pttRow("rtt60", "access", 150)))
+
+	// Server floor decision.
+	if g99, ok := r.fig("BenchmarkPTT:grant-p99-µs"); ok {
+		g50, _ := r.fig("BenchmarkPTT:grant-p50-µs")
+		dec, _ := r.fig("BenchmarkFloorDecision:p99-ns")
+		rows = append(rows, bench.Row{Name: "server floor decision p99 (request received → granted, server side)",
+			Figure: fmt.Sprintf("p99 %s (p50 %s); the decision itself under the floor lock: p99 %.2f µs",
+				bench.MsF(g99/1000), bench.MsF(g50/1000), dec/1000), Target: "< 1 ms", Status: bench.Verdict(g99 < 1000)})
+	} else {
+		rows = append(rows, row("server floor decision p99", "< 1 ms", "", r.missing("ptt")))
+	}
+	if f99, ok := r.fig("BenchmarkPTT:first-p99-µs"); ok {
+		f50, _ := r.fig("BenchmarkPTT:first-p50-µs")
+		rows = append(rows, bench.Row{Name: "grant → first forwarded packet p99, Go talker",
+			Figure: fmt.Sprintf("p99 %s (p50 %s)", bench.MsF(f99/1000), bench.MsF(f50/1000)), Target: "< 5 ms",
+			Status: bench.Verdict(f99 < 5000)})
+	} else {
+		rows = append(rows, row("grant → first forwarded packet p99, Go talker", "< 5 ms", "", r.missing("ptt")))
+	}
+	const kpi3 = "3GPP KPI 3: mouth-to-ear < 300 ms end to end"
+	if d10, ok := r.fig("BenchmarkForwardDelay/listeners=10:p99-µs"); ok {
+		d100, ok100 := r.fig("BenchmarkForwardDelay/listeners=100:p99-µs")
+		p10, _ := r.fig("BenchmarkForwardDelay/listeners=10:p50-µs")
+		p100, _ := r.fig("BenchmarkForwardDelay/listeners=100:p50-µs")
+		fig := fmt.Sprintf("p99 %s with 10 listeners (p50 %s)", bench.MsF(d10/1000), bench.MsF(p10/1000))
+		worst := d10
+		if ok100 {
+			fig += fmt.Sprintf("; p99 %s with 100 listeners (p50 %s)", bench.MsF(d100/1000), bench.MsF(p100/1000))
+			worst = max(worst, d100)
+		}
+		rows = append(rows, bench.Row{Name: "server-added per-packet delay p99 (read from the talker → written to the last listener)",
+			Figure: fig, Target: "< 5 ms", Reference: kpi3, Status: bench.Verdict(worst < 5000)})
+	} else {
+		rows = append(rows, row("server-added per-packet delay p99", "< 5 ms", kpi3, r.missing("forward")))
+	}
+	const kpi4 = "3GPP KPI 4: late call entry < 350 ms"
+	if j95, ok := r.fig("late.join.p95_ms"); ok {
+		j50, _ := r.fig("late.join.p50_ms")
+		jn, _ := r.fig("late.join.n")
+		pw95, _ := r.fig("late.poweron.p95_ms")
+		c95, _ := r.fig("late.join.connected_p95_ms")
+		rows = append(rows, bench.Row{Name: "late call entry p95 (an online group member joins a burst in progress: WebRTC set-up → first audio packet)",
+			Figure: fmt.Sprintf("p95 %s (p50 %s, %.0f joins; after its media is connected p95 %s). A terminal powering on (socket, login with its password hash, WebRTC): p95 %s",
+				bench.MsF(j95), bench.MsF(j50), jn, bench.MsF(c95), bench.MsF(pw95)),
+			Target: "< 200 ms", Reference: kpi4, Status: bench.Verdict(j95 < 200)})
+	} else {
+		rows = append(rows, row("late call entry p95", "< 200 ms", kpi4, r.missing("late")))
+	}
+	const sfuRef = "LiveKit ≈ 630 audio tracks per vCPU; mediasoup ≈ 500 consumers per core"
+	if spc, ok := r.fig("BenchmarkStreamsPerCore:streams/core"); ok {
+		busy, _ := r.fig("BenchmarkStreamsPerCore:streams/core-busy")
+		n, _ := r.fig("BenchmarkStreamsPerCore:streams")
+		lost, _ := r.fig("BenchmarkStreamsPerCore:lost-packets")
+		pc, _ := r.fig("BenchmarkStreamsPerCore:process-cpu-%")
+		rows = append(rows, bench.Row{Name: "forwarded Opus streams per core with no loss",
+			Figure: fmt.Sprintf("%s streams/core from the forwarding thread's CPU time (%s counting its wall-clock busy time, descheduling included), measured with %.0f listeners at 50 packets/s for 5 s, %.0f packets lost; the whole process (listeners' decryption included) used %.0f %% of a core",
+				bench.Thousands(spc), bench.Thousands(busy), n, lost, pc),
+			Target: "≥ 1,000", Reference: sfuRef, Status: bench.Verdict(spc >= 1000 && lost == 0)})
+	} else {
+		rows = append(rows, row("forwarded Opus streams per core with no loss", "≥ 1,000", sfuRef, r.missing("streams")))
+	}
+	const traccar = "Traccar: 8,000 messages/s on 4 cores"
+	for _, engine := range []string{"sqlite", "postgres"} {
+		name := "GPS positions ingested per second, sustained, " + map[string]string{"sqlite": "SQLite", "postgres": "PostgreSQL"}[engine]
+		target := "≥ 10,000 (SQLite)"
+		if v, ok := r.fig("ingest." + engine); ok {
+			refused, _ := r.fig("ingest." + engine + ".refused")
+			st := bench.Verdict(v >= 10000)
+			if engine == "postgres" {
+				st = bench.Info
+			}
+			rows = append(rows, bench.Row{Name: name, Figure: fmt.Sprintf("%s positions/s, each committed before its acknowledgement, 10,000 terminals, 2,000 concurrent reporters, sustained %s (not a minute, to fit the 10-minute run); %.0f refused busy",
+				bench.Thousands(v), durText(r.figs), refused), Target: target, Reference: traccar, Status: st})
+		} else if t := r.texts["ingest."+engine]; t != "" {
+			rows = append(rows, bench.Row{Name: name, Figure: t, Target: target, Reference: traccar, Status: bench.Failed})
+		} else {
+			rows = append(rows, row(name, target, traccar, r.missing("ingest")))
+		}
+	}
+	if s := r.scale; s != nil && s.GPSItems > 0 {
+		rows = append(rows, bench.Row{Name: fmt.Sprintf("position receive → console p99, %s terminals reporting", bench.Thousands(float64(s.Online))),
+			Figure: fmt.Sprintf("p99 %s (p50 %s, max %s): %s positions/s (every terminal every 10 s), %s deliveries to 20 consoles in %.0f s, measured from the terminal's fix time (the simulator's clock lag and the server's 250 ms coalescing included)",
+				bench.Ms(s.GPSp99), bench.Ms(s.GPSp50), bench.Ms(s.GPSMax), bench.Thousands(s.GPSRate), bench.Thousands(float64(s.GPSItems)), s.Window.Seconds()),
+			Target: "< 1 s", Status: bench.Verdict(s.GPSp99 < time.Second)})
+	} else {
+		rows = append(rows, row("position receive → console p99 with many terminals reporting", "< 1 s", "", r.missing("scale")))
+	}
+	if a99, ok := r.fig("BenchmarkAlarmFanout20:p99-ms/all20"); ok {
+		a50, _ := r.fig("BenchmarkAlarmFanout20:p50-ms/all20")
+		c99, _ := r.fig("BenchmarkAlarmFanout20:p99-ms/console")
+		rows = append(rows, bench.Row{Name: "alarm: terminal → all of 20 consoles p99",
+			Figure: fmt.Sprintf("p99 %s (p50 %s; per console p99 %s), 200 alarms, each stored before it is sent", bench.MsF(a99), bench.MsF(a50), bench.MsF(c99)),
+			Target: "< 250 ms", Status: bench.Verdict(a99 < 250)})
+	} else {
+		rows = append(rows, row("alarm: terminal → all of 20 consoles p99", "< 250 ms", "", r.missing("alarm")))
+	}
+	if s := r.scale; s != nil {
+		n := bench.Thousands(float64(s.Online))
+		rows = append(rows, bench.Row{Name: n + " connected terminals + 20 consoles: server CPU",
+			Figure: fmt.Sprintf("%.2f cores over %.0f s (%s of %s terminals online, reporting every 10 s, %s positions/s; `tenfour serve` and `tenfour sim` are separate processes on the same machine, the simulator used %.2f cores; the machine as a whole was busy %.2f of %d cores)",
+				s.ServerCPU, s.Window.Seconds(), n, bench.Thousands(float64(s.Terminals)), bench.Thousands(s.GPSRate), s.SimCPU, s.MachineBusy, runtime.NumCPU()),
+			Target: "< 1 core", Status: bench.Verdict(s.ServerCPU < 1 && s.Online == s.Terminals)})
+		rows = append(rows, bench.Row{Name: n + " connected terminals + 20 consoles: server memory",
+			Figure: fmt.Sprintf("RSS %.0f MB (%.0f MB before the terminals, peak %.0f MB): %.1f KB per terminal; Go heap in use %.0f MB (%.1f KB per terminal), %s goroutines",
+				mb(s.RSS), mb(s.RSSBase), mb(s.RSSPeak), s.PerTerminal()/1024, s.Heap/1e6/1.048576, (s.Heap-s.HeapBase)/float64(max(1, s.Online))/1024,
+				bench.Thousands(s.Goroutines)),
+			Target: "stated", Reference: "Centrifugo ≈ 30 KB per connection", Status: bench.Info})
+	} else {
+		rows = append(rows, row("N connected terminals + 20 consoles: server CPU and memory", "< 1 core", "Centrifugo ≈ 30 KB per connection", r.missing("scale")))
+	}
+	if kb, ok := r.fig("web.initial_kb"); ok {
+		rows = append(rows, bench.Row{Name: "console: initial JS, gzipped", Figure: fmt.Sprintf("%.1f KB", kb), Target: "< 400 KB",
+			Status: bench.Verdict(kb < 400)})
+	} else {
+		rows = append(rows, row("console: initial JS, gzipped", "< 400 KB", "", r.missing("web")))
+	}
+	if f0, ok := r.fig("web.tree.first0"); ok {
+		f1, _ := r.fig("web.tree.first1")
+		rows = append(rows, bench.Row{Name: "console: time to interactive with 10,000 terminals (the terminal tree's first render, in Chromium)",
+			Figure: fmt.Sprintf("%s to first paint (%s with offline terminals hidden); the whole console's sign-in → usable is not measured",
+				bench.MsF(f0), bench.MsF(f1)), Target: "< 1.5 s", Status: bench.Verdict(max(f0, f1) < 1500)})
+	} else {
+		rows = append(rows, row("console: time to interactive with 10,000 terminals", "< 1.5 s", "", r.missing("web")))
+	}
+	if f0, ok := r.fig("web.tree.frame0"); ok {
+		f1, _ := r.fig("web.tree.frame1")
+		rows = append(rows, bench.Row{Name: "console: tree frame time under 1,000 presence updates/s (10,000 terminals, 5 s)",
+			Figure: fmt.Sprintf("%s main-thread time per frame (%s with offline terminals hidden)", bench.MsF(f0), bench.MsF(f1)),
+			Target: "< 16 ms", Status: bench.Verdict(max(f0, f1) < 16)})
+	} else {
+		rows = append(rows, row("console: tree frame time under 1,000 updates/s", "< 16 ms", "", r.missing("web")))
+	}
+	if f, ok := r.fig("web.map.frame"); ok {
+		rows = append(rows, bench.Row{Name: "console: map frame time under 1,000 updates/s", Figure: bench.MsF(f) + " per frame (worst scenario)",
+			Target: "< 16 ms", Status: bench.Verdict(f < 16)})
+	} else if t := r.texts["web.map"]; t != "" {
+		rows = append(rows, bench.Row{Name: "console: map frame time under 1,000 updates/s", Figure: t, Target: "< 16 ms", Status: bench.NA})
+	} else {
+		rows = append(rows, row("console: map frame time under 1,000 updates/s", "< 16 ms", "", r.missing("web")))
+	}
+	return rows
+}
+
+// extraRows are figures that explain the main ones.
+func (r *runner) extraRows() []bench.Row {
+	var rows []bench.Row
+	if v, ok := r.fig("BenchmarkListenerWrite:ns/op"); ok {
+		a, _ := r.fig("BenchmarkListenerWrite:allocs/op")
+		b, _ := r.fig("BenchmarkListenerWrite:B/op")
+		rows = append(rows, bench.Row{Name: "forwarding one packet to one listener (rewrite, SRTP, UDP send)",
+			Figure: fmt.Sprintf("%.1f µs, %.0f allocations (%.0f B) per packet per listener", v/1000, a, b), Status: bench.Info})
+	}
+	if v, ok := r.fig("BenchmarkPublish/1000conns:ns/op"); ok {
+		a, _ := r.fig("BenchmarkPublish/1000conns:allocs/op")
+		b, _ := r.fig("BenchmarkPublish/1000conns:B/conn")
+		rows = append(rows, bench.Row{Name: "socket fan-out: one event to 1,000 connections' queues",
+			Figure: fmt.Sprintf("%.0f µs per event (%.0f ns per connection), %.0f allocations; hub-side memory %.0f B per connection",
+				v/1000, v/1000, a, b), Status: bench.Info})
+	}
+	if v, ok := r.fig("ptt.loopback.server_p99_ms"); ok {
+		v2, _ := r.fig("ptt.rtt60.server_p99_ms")
+		rows = append(rows, bench.Row{Name: "PTT access, the server's own request → grant during the talker measurements",
+			Figure: fmt.Sprintf("p99 %s (loopback run), %s (60 ms run)", bench.MsF(v), bench.MsF(v2)), Status: bench.Info})
+	}
+	if s := r.scale; s != nil && s.Online > 0 {
+		rows = append(rows, bench.Row{Name: "scale run: terminal login storm",
+			Figure: fmt.Sprintf("%s logins in %.0f s; the server spent %.1f ms of CPU per login (an argon2id password hash each)",
+				bench.Thousands(float64(s.Online)), s.LoginPhase.Seconds(), float64(s.LoginCPU)/float64(s.Online)/1e6), Status: bench.Info})
+	}
+	var st []string
+	for _, s := range r.steps {
+		st = append(st, fmt.Sprintf("%s %.0f s (busy %.1f)", s.name, s.took.Seconds(), s.busy))
+	}
+	rows = append(rows, bench.Row{Name: "steps: wall time (machine busy cores, everything on it)", Figure: strings.Join(st, ", "), Status: bench.Info})
+	return rows
+}
+
+func mb(b int64) float64 { return float64(b) / (1 << 20) }
+
+func durText(figs map[string]float64) string {
+	return fmt.Sprintf("%.0f s", figs["ingest.seconds"])
+}
+
+// --- docs/performance.md -------------------------------------------------------------------------------------
+
+const (
+	beginMark = "<!-- bench:latest:begin (written by make bench) -->"
+	endMark   = "<!-- bench:latest:end -->"
+)
+
+func (r *runner) writeDoc(path, table, extra string, total time.Duration) error {
+	var b strings.Builder
+	host, _ := os.Hostname()
+	commit, _ := exec.Command("git", "-C", r.root, "rev-parse", "--short", "HEAD").Output()
+	fmt.Fprintf(&b, "%s\n## Latest run\n\n", beginMark)
+	fmt.Fprintf(&b, "%s, commit %s, `make bench` on %s: %s, %d cores, %s, %s; the whole run took %s. Every figure below comes from this one run.\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), strings.TrimSpace(string(commit)), host, cpuModel(), runtime.NumCPU(),
+		kernel(), runtime.Version(), total.Round(time.Second))
+	b.WriteString(table)
+	b.WriteString("\nSupporting figures of the same run:\n\n")
+	b.WriteString(extra)
+	b.WriteString("\n" + endMark + "\n")
+	section := b.String()
+
+	old, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	s := string(old)
+	i, j := strings.Index(s, beginMark), strings.Index(s, endMark)
+	switch {
+	case i >= 0 && j > i:
+		s = s[:i] + section + s[j+len(endMark)+1:]
+	case len(s) == 0:
+		s = "# Performance\n\n" + section
+	default:
+		// After the title line, before everything else.
+		k := strings.Index(s, "\n")
+		if k < 0 {
+			k = len(s)
+		}
+		s = s[:k+1] + "\n" + section + s[k+1:]
+	}
+	return os.WriteFile(path, []byte(s), 0o644)
+}
+

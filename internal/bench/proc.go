@@ -1,0 +1,103 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// clockTick is USER_HZ, the unit of /proc/<pid>/stat times (100 on every Linux this runs on).
+const clockTick = 100
+
+// ProcCPU is the user + system CPU time a process has used (its own threads; children it waited for are not
+// counted).
+func ProcCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name may hold spaces: fields start after the last ')'.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("bad /proc/%d/stat", pid)
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 13 {
+		return 0, fmt.Errorf("short /proc/%d/stat", pid)
+	}
+	// After ')': state(0) ppid(1) … utime(11) stime(12).
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("bad times in /proc/%d/stat", pid)
+	}
+	return time.Duration(ut+st) * time.Second / clockTick, nil
+}
+
+// ProcMem returns a process's resident set (VmRSS) and its peak (VmHWM), in bytes.
+func ProcMem(pid int) (rss, peak int64, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		fs := strings.Fields(v)
+		if len(fs) == 0 {
+			continue
+		}
+		n, _ := strconv.ParseInt(fs[0], 10, 64)
+		switch k {
+		case "VmRSS":
+			rss = n * 1024
+		case "VmHWM":
+			peak = n * 1024
+		}
+	}
+	return rss, peak, nil
+}
+
+// LoadAvg is the machine's 1-minute load average ("" if unknown).
+func LoadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
+// MachineCPU is the machine's busy and total CPU time so far (all cores, from /proc/stat), to tell how busy
+// the machine was during a step (including other people's work).
+func MachineCPU() (busy, total time.Duration) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 5 || f[0] != "cpu" {
+		return 0, 0
+	}
+	var sum, idle int64
+	for i, s := range f[1:] {
+		n, _ := strconv.ParseInt(s, 10, 64)
+		if i >= 7 { // guest times are already in user
+			break
+		}
+		sum += n
+		if i == 3 || i == 4 { // idle, iowait
+			idle += n
+		}
+	}
+	return time.Duration(sum-idle) * time.Second / clockTick, time.Duration(sum) * time.Second / clockTick
+}

@@ -1,0 +1,378 @@
+package bench
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// ScaleOptions describe a scale run: the real binary serving N simulated terminals (a separate `tenfour sim`
+// process) and a number of console sockets.
+type ScaleOptions struct {
+	Bin         string        // the tenfour binary
+	Dir         string        // work directory (emptied)
+	Terminals   int           // N
+	Consoles    int           // console sockets (20)
+	Ramp        time.Duration // the simulator spreads the logins over this long
+	OnlineWait  time.Duration // how long after the ramp to wait for every terminal to be online
+	Settle      time.Duration // wait after the last login before measuring
+	Window      time.Duration // the measurement window
+	GPSInterval time.Duration // every moving terminal's report interval
+	Log         io.Writer     // the processes' output
+}
+
+// ScaleResult is what a scale run measured.
+type ScaleResult struct {
+	Terminals, Online int
+	LoginPhase        time.Duration // sim start → every terminal online
+	LoginCPU          time.Duration // server CPU during the login phase
+	Window            time.Duration
+	ServerCPU         float64 // cores, average over the window
+	SimCPU            float64 // cores (the simulator, same machine)
+	MachineBusy       float64 // cores busy on the whole machine over the window (everything)
+	RSSBase           int64   // server RSS with the consoles connected, before the terminals
+	RSS, RSSPeak      int64   // server RSS at the end of the window, and its peak
+	HeapBase, Heap    float64 // Go heap in use (from /metrics), before and with the terminals
+	Goroutines        float64
+	GPSItems          int           // positions the consoles received in the window (each console counts)
+	GPSRate           float64       // positions per second the server received (sim counter over the window)
+	GPSp50, GPSp99    time.Duration // report → console, over every console
+	GPSMax            time.Duration
+}
+
+// PerTerminal is the server memory (RSS) each terminal adds.
+func (r ScaleResult) PerTerminal() float64 {
+	if r.Online == 0 {
+		return 0
+	}
+	return float64(r.RSS-r.RSSBase) / float64(r.Online)
+}
+
+var simOnline = regexp.MustCompile(`online=(\d+) .*?gps=(\d+)`)
+
+// RunScale runs the scale measurement. It always stops the processes it started.
+func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
+	res := ScaleResult{Terminals: o.Terminals}
+	if err := os.RemoveAll(o.Dir); err != nil {
+		return res, err
+	}
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return res, err
+	}
+	const first, disp, pw = 30000001, "30000000", "123456"
+	if _, err := Run(ctx, 2*time.Minute, "", nil, o.Log, o.Bin, "sim", "--provision", "--data", filepath.Join(o.Dir, "data"),
+		"--ids", strconv.Itoa(first), "--count", strconv.Itoa(o.Terminals), "--password", pw, "--dispatcher", disp); err != nil {
+		return res, fmt.Errorf("provision: %w", err)
+	}
+	port, err := freePort()
+	if err != nil {
+		return res, err
+	}
+	base := "http://127.0.0.1:" + strconv.Itoa(port)
+	serve, err := start(o.Log, o.Bin, "serve", "--data", filepath.Join(o.Dir, "data"), "--addr", "127.0.0.1:"+strconv.Itoa(port),
+		"--media-udp-port", "0", "--media-interfaces", "lo", "--log-level", "warn")
+	if err != nil {
+		return res, err
+	}
+	defer stop(serve)
+	if err := waitHTTP(ctx, base+"/metrics", 30*time.Second); err != nil {
+		return res, fmt.Errorf("server did not start: %w", err)
+	}
+
+	// Consoles: one sign-in, then one socket each (the same sign-in in several windows).
+	tok, err := signIn(ctx, base, disp, pw)
+	if err != nil {
+		return res, err
+	}
+	var measuring atomic.Bool
+	var mu sync.Mutex
+	var lat []time.Duration
+	cctx, cancelConsoles := context.WithCancel(ctx)
+	defer cancelConsoles()
+	var cwg sync.WaitGroup
+	for i := range o.Consoles {
+		ws, err := consoleSocket(cctx, base, tok)
+		if err != nil {
+			return res, fmt.Errorf("console %d: %w", i, err)
+		}
+		cwg.Add(1)
+		go func() {
+			defer cwg.Done()
+			defer ws.CloseNow()
+			for {
+				_, b, err := ws.Read(cctx)
+				if err != nil {
+					return
+				}
+				at := time.Now().UnixMilli()
+				if !measuring.Load() || !strings.Contains(string(b[:min(len(b), 40)]), `"gps"`) {
+					continue
+				}
+				var f struct {
+					Type string `json:"type"`
+					Data struct {
+						List []struct {
+							Time int64 `json:"time"`
+						} `json:"list"`
+					} `json:"data"`
+				}
+				if json.Unmarshal(b, &f) != nil || f.Type != "gps" {
+					continue
+				}
+				mu.Lock()
+				for _, it := range f.Data.List {
+					if it.Time > 0 {
+						lat = append(lat, time.Duration(max(0, at-it.Time))*time.Millisecond)
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	time.Sleep(2 * time.Second)
+	res.RSSBase, _, _ = ProcMem(serve.Process.Pid)
+	res.HeapBase = scrape(base, "go_memstats_heap_inuse_bytes")
+
+	// The fleet: quiet terminals (no talk, SOS, drops or switches) that report positions and status.
+	pr, pw2 := io.Pipe()
+	defer pw2.Close()
+	var online, gpsSent atomic.Int64
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			if m := simOnline.FindStringSubmatch(sc.Text()); m != nil {
+				n, _ := strconv.Atoi(m[1])
+				g, _ := strconv.Atoi(m[2])
+				online.Store(int64(n))
+				gpsSent.Store(int64(g))
+			}
+		}
+	}()
+	cpu0, _ := ProcCPU(serve.Process.Pid)
+	t0 := time.Now()
+	sim, err := start(pr2w(pw2, o.Log), o.Bin, "sim", "--server", base, "--ids", strconv.Itoa(first), "--count",
+		strconv.Itoa(o.Terminals), "--password", pw, "--ramp", o.Ramp.String(), "--gps-interval", o.GPSInterval.String(),
+		"--talk-every", "-1s", "--sos-every", "-1s", "--drop-every", "-1s", "--switch-every", "-1s", "--forget-checkin", "-1",
+		"--stats", "1s")
+	if err != nil {
+		return res, err
+	}
+	defer stop(sim)
+	deadline := t0.Add(o.Ramp + o.OnlineWait)
+	for online.Load() < int64(o.Terminals) && time.Now().Before(deadline) {
+		select {
+		case <-sim.done:
+			return res, fmt.Errorf("the simulator exited: %v", sim.err)
+		case <-serve.done:
+			return res, fmt.Errorf("the server exited: %v", serve.err)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	res.LoginPhase = time.Since(t0)
+	cpu1, _ := ProcCPU(serve.Process.Pid)
+	res.LoginCPU = cpu1 - cpu0
+	time.Sleep(o.Settle)
+
+	// The window.
+	sc0, _ := ProcCPU(serve.Process.Pid)
+	sm0, _ := ProcCPU(sim.Process.Pid)
+	mb0, _ := MachineCPU()
+	g0 := gpsSent.Load()
+	w0 := time.Now()
+	measuring.Store(true)
+	tick := time.NewTicker(time.Second)
+	for time.Since(w0) < o.Window {
+		<-tick.C
+	}
+	tick.Stop()
+	measuring.Store(false)
+	res.Window = time.Since(w0)
+	sc1, _ := ProcCPU(serve.Process.Pid)
+	sm1, _ := ProcCPU(sim.Process.Pid)
+	mb1, _ := MachineCPU()
+	res.ServerCPU = float64(sc1-sc0) / float64(res.Window)
+	res.SimCPU = float64(sm1-sm0) / float64(res.Window)
+	res.MachineBusy = float64(mb1-mb0) / float64(res.Window)
+	res.GPSRate = float64(gpsSent.Load()-g0) / res.Window.Seconds()
+	res.Online = int(online.Load())
+	res.RSS, res.RSSPeak, _ = ProcMem(serve.Process.Pid)
+	res.Heap = scrape(base, "go_memstats_heap_inuse_bytes")
+	res.Goroutines = scrape(base, "go_goroutines")
+	mu.Lock()
+	res.GPSItems = len(lat)
+	res.GPSp50, res.GPSp99, res.GPSMax = Pct(lat, .5), Pct(lat, .99), Pct(lat, 1)
+	mu.Unlock()
+	cancelConsoles()
+	cwg.Wait()
+	return res, nil
+}
+
+// pr2w copies a process's output to the line parser and the log.
+func pr2w(w io.Writer, log io.Writer) io.Writer {
+	if log == nil {
+		return w
+	}
+	return io.MultiWriter(w, log)
+}
+
+// proc is a started process; done closes when it exited (err is then its exit error).
+type proc struct {
+	*exec.Cmd
+	done chan struct{}
+	err  error
+}
+
+func start(out io.Writer, bin string, args ...string) (*proc, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if out != nil {
+		cmd.Stdout, cmd.Stderr = out, out
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &proc{Cmd: cmd, done: make(chan struct{})}
+	go func() { p.err = cmd.Wait(); close(p.done) }()
+	return p, nil
+}
+
+// stop interrupts a process (its group), waits up to 15 s, then kills it.
+func stop(p *proc) {
+	select {
+	case <-p.done:
+		return
+	default:
+	}
+	_ = syscall.Kill(-p.Process.Pid, syscall.SIGINT)
+	select {
+	case <-p.done:
+	case <-time.After(15 * time.Second):
+		_ = syscall.Kill(-p.Process.Pid, syscall.SIGKILL)
+		<-p.done
+	}
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+var httpc = &http.Client{Timeout: 10 * time.Second}
+
+func waitHTTP(ctx context.Context, u string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		res, err := httpc.Get(u)
+		if err == nil {
+			res.Body.Close()
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// signIn signs a dispatcher in over HTTP (GET /ds/user) and returns the session token.
+func signIn(ctx context.Context, base, uid, pw string) (string, error) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/ds/user?"+url.Values{"uid": {uid}, "auth": {pw}}.Encode(), nil)
+	res, err := httpc.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer res.Body.Close()
+	var env struct {
+		Code   string `json:"code"`
+		Msg    string `json:"msg"`
+		Result struct {
+			Token string `json:"token"`
+		} `json:"result"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&env); err != nil {
+		return "", err
+	}
+	if env.Code != "0" || env.Result.Token == "" {
+		return "", fmt.Errorf("sign-in: code %s %s", env.Code, env.Msg)
+	}
+	return env.Result.Token, nil
+}
+
+// consoleSocket opens a console socket and logs it in.
+func consoleSocket(ctx context.Context, base, token string) (*websocket.Conn, error) {
+	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(dctx, "ws"+strings.TrimPrefix(base, "http")+"/ds/ws", nil)
+	if err != nil {
+		return nil, err
+	}
+	ws.SetReadLimit(1 << 20)
+	login, _ := json.Marshal(map[string]any{"id": 1, "type": "session.login",
+		"data": map[string]string{"client": "console", "token": token}})
+	if err := ws.Write(dctx, websocket.MessageText, login); err != nil {
+		ws.CloseNow()
+		return nil, err
+	}
+	for {
+		_, b, err := ws.Read(dctx)
+		if err != nil {
+			ws.CloseNow()
+			return nil, err
+		}
+		var f struct {
+			Re   int64  `json:"re"`
+			Code string `json:"code"`
+		}
+		if json.Unmarshal(b, &f) == nil && f.Re == 1 {
+			if f.Code != "" && f.Code != "0" {
+				ws.CloseNow()
+				return nil, fmt.Errorf("console login: code %s", f.Code)
+			}
+			return ws, nil
+		}
+	}
+}
+
+// scrape reads one unlabelled gauge from the server's Prometheus endpoint (0 if missing).
+func scrape(base, name string) float64 {
+	res, err := httpc.Get(base + "/metrics")
+	if err != nil {
+		return 0
+	}
+	defer res.Body.Close()
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, name+" ") {
+			v, _ := strconv.ParseFloat(strings.TrimSpace(strings.TrimPrefix(line, name)), 64)
+			return v
+		}
+	}
+	return 0
+}
