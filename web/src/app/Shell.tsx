@@ -14,6 +14,7 @@ import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../i18n/languages';
 import { startLive, useLiveStatus } from '../shared/socket/live';
 import { trimText } from '../shared/utils/text';
 import { AlarmInterrupt } from '../features/alarm/components/AlarmInterrupt';
+import { UnreadMenuBadge } from '../features/message/components/UnreadMenuBadge';
 import { ReleaseNotesDialog } from './components/ReleaseNotesDialog';
 import { useGateContext } from './gate';
 import { buildMenu } from './menu';
@@ -44,7 +45,7 @@ export default function Shell() {
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   const items: MenuProps['items'] = [
-    ...menu.main.map((r) => ({ key: r.path, label: t(`menu.${r.screen}`) })),
+    ...menu.main.map((r) => ({ key: r.path, label: r.screen === 'message' ? <UnreadMenuBadge label={t('menu.message')} /> : t(`menu.${r.screen}`) })),
     ...(menu.more.length
       ? [{ key: 'more', label: t('menu.more'), children: menu.more.map((r) => ({ key: r.path, label: t(`menu.${r.screen}`) })) }]
       : []),

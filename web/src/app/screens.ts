@@ -15,6 +15,14 @@ const BUILT: Partial<Record<Screen, Loader>> = {
   emergcyAlarmReport: () => import('../features/safetyreport/pages/EmergencyReportPage'),
   emergcyAlarmData: () => import('../features/safetyreport/pages/EmergencyDataPage'),
   loneworkAlarmData: () => import('../features/safetyreport/pages/LoneworkAlarmDataPage'),
+  message: () => import('../features/message/pages/MessagePage'),
+  medias: () => import('../features/medias/pages/MediasPage'),
+  messageData: () => import('../features/messagereport/pages/MessageDataPage'),
+  monitoring: () => import('../features/map/pages/MonitoringPage'),
+  osMonitoring: () => import('../features/map/pages/MonitoringPage'),
+  followMonitoring: () => import('../features/map/pages/FollowPage'),
+  gpsData: () => import('../features/gpsreport/pages/GpsDataPage'),
+  fenceAlarmData: () => import('../features/gpsreport/pages/FenceAlarmDataPage'),
 };
 
 const notYet: Loader = () => import('./pages/NotYetPage');

@@ -1,0 +1,15 @@
+export default {
+  title: 'Media cloud',
+  terminals: 'Terminals (all)',
+  terminal: 'Terminal',
+  kind: 'Type (all)',
+  kinds: { image: 'Photo', video: 'Video', audio: 'Audio' },
+  search: 'Search',
+  empty: 'No photos, videos or recordings in this period',
+  download: 'Download',
+  close: 'Close',
+  taken: 'Taken',
+  size: 'Size',
+  position: 'Position',
+  error: 'The media list could not be loaded (code {{code}}).',
+};

@@ -1,0 +1,199 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { App, Button, Card, Descriptions, Empty, Modal, Pagination, Select, Space, Spin, Tag, Typography } from 'antd';
+import { AudioOutlined, DownloadOutlined, PlayCircleOutlined, SearchOutlined } from '@ant-design/icons';
+import { live, onResync, useLiveStatus } from '../../../shared/socket/live';
+import { trimText } from '../../../shared/utils/text';
+import { useDirectory } from '../../dispatch/store';
+import { useLiveDirectory } from '../../dispatch/useLiveDirectory';
+import { errorCode } from '../../message/api';
+import { downloadUrl } from '../../message/components/Attachment';
+import { RangeFilter, type WallRange } from '../../message/components/RangeFilter';
+import { filterChoice, useTerminalChoices } from '../../message/components/targets';
+import { checkWallRange, defaultWallRange, formatTime, rangeToMs } from '../../message/timeRange';
+import { formatSize } from '../../message/validation';
+import { matchesQuery, mediaApi, mergeLive, MEDIA_PAGE_SIZE, type MediaItem, type MediaKind } from '../api';
+import '../medias.css';
+
+interface Applied {
+  msIds: string[];
+  kind?: MediaKind;
+  sTime: number;
+  eTime: number;
+  open: boolean;
+}
+
+function Thumb({ item }: { item: MediaItem }) {
+  if (item.kind === 'image') return <img src={item.url} alt={item.name ?? ''} loading="lazy" className="media-thumb-img" />;
+  if (item.kind === 'video')
+    return (
+      <span className="media-thumb-video">
+        <video src={`${item.url}#t=0.1`} preload="metadata" muted playsInline />
+        <PlayCircleOutlined className="media-thumb-play" />
+      </span>
+    );
+  return (
+    <span className="media-thumb-audio">
+      <AudioOutlined />
+    </span>
+  );
+}
+
+/** /medias and /medias-child: photos, videos and recordings terminals uploaded, live. */
+export default function MediasPage() {
+  const { t } = useTranslation('medias');
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  useLiveDirectory();
+  const socket = useLiveStatus((s) => s.status);
+  const terminals = useDirectory((s) => s.terminals);
+  const terminalChoices = useTerminalChoices();
+  const [msIds, setMsIds] = useState<string[]>([]);
+  const [kind, setKind] = useState<MediaKind | undefined>();
+  const [range, setRange] = useState<WallRange>(() => defaultWallRange());
+  const [applied, setApplied] = useState<Applied>(() => ({ msIds: [], ...rangeToMs(defaultWallRange()), open: true }));
+  const [page, setPage] = useState(1);
+  const [added, setAdded] = useState<MediaItem[]>([]);
+  const [preview, setPreview] = useState<MediaItem | null>(null);
+
+  const q = useQuery({
+    queryKey: ['medias', 'list', applied, page],
+    queryFn: () => mediaApi.list({ ...applied, pageNo: page, pageSize: MEDIA_PAGE_SIZE }),
+  });
+  useEffect(() => {
+    if (q.error) message.error(t('error', { code: errorCode(q.error) }));
+  }, [q.error]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => {
+    const off = live().on<MediaItem>('media.added', (e) => setAdded((a) => mergeLive(a, [{ ...e.data, id: String(e.data.id), msId: String(e.data.msId) }])));
+    const offResync = onResync(() => void qc.invalidateQueries({ queryKey: ['medias'] }));
+    return () => {
+      off();
+      offResync();
+    };
+  }, [qc]);
+
+  const rangeError = checkWallRange(range);
+  const search = () => {
+    if (rangeError || !range) return;
+    const r = rangeToMs(range);
+    setApplied({ msIds, kind, ...r, open: r.eTime >= Date.now() });
+    setPage(1);
+    setAdded([]);
+  };
+
+  const list = useMemo(() => {
+    const base = q.data?.list ?? [];
+    if (page !== 1) return base;
+    return mergeLive(base, added.filter((x) => matchesQuery(x, applied, applied.open)));
+  }, [q.data, added, applied, page]);
+  const extra = list.length - (q.data?.list.length ?? 0);
+  const total = (q.data?.total ?? 0) + Math.max(0, extra);
+  const nameOf = (it: MediaItem) => terminals[it.msId]?.name || it.msName || it.msId;
+
+  return (
+    <div className="page-pad medias" data-testid="medias-page" data-socket={socket} data-count={list.length}>
+      <Card size="small" title={t('title')}>
+        <Space wrap align="start" className="medias-filters">
+          <Select
+            mode="multiple"
+            allowClear
+            placeholder={t('terminals')}
+            value={msIds}
+            onChange={setMsIds}
+            options={terminalChoices}
+            filterOption={filterChoice}
+            style={{ minWidth: 260 }}
+            maxTagCount="responsive"
+            data-testid="medias-terminals"
+          />
+          <Select
+            allowClear
+            placeholder={t('kind')}
+            value={kind}
+            onChange={setKind}
+            style={{ width: 140 }}
+            options={(['image', 'video', 'audio'] as const).map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
+            data-testid="medias-kind"
+          />
+          <RangeFilter value={range} onChange={setRange} testid="medias-range" />
+          <Button type="primary" icon={<SearchOutlined />} onClick={search} disabled={!!rangeError} data-testid="medias-search">
+            {t('search')}
+          </Button>
+        </Space>
+        <Spin spinning={q.isFetching}>
+          {list.length === 0 ? (
+            <Empty description={t('empty')} />
+          ) : (
+            <div className="media-grid" data-testid="media-grid">
+              {list.map((it) => (
+                <button
+                  type="button"
+                  key={it.id}
+                  className="media-card"
+                  onClick={() => setPreview(it)}
+                  data-testid="media-item"
+                  data-id={it.id}
+                  data-kind={it.kind}
+                  data-ms={it.msId}
+                  title={it.name}
+                >
+                  <span className="media-thumb">
+                    <Thumb item={it} />
+                  </span>
+                  <span className="media-caption">
+                    <span className="media-who" title={`${nameOf(it)} (${it.msId})`}>
+                      {trimText(nameOf(it), 18)}
+                    </span>
+                    <Typography.Text type="secondary" className="media-when">
+                      {formatTime(it.time, 'MM-DD HH:mm')}
+                    </Typography.Text>
+                  </span>
+                </button>
+              ))}
+            </div>
+          )}
+        </Spin>
+        <Pagination className="medias-pages" current={page} pageSize={MEDIA_PAGE_SIZE} total={total} showSizeChanger={false} onChange={setPage} hideOnSinglePage />
+      </Card>
+      {preview && (
+        <Modal
+          open
+          title={
+            <Space>
+              <Tag>{t(`kinds.${preview.kind}`)}</Tag>
+              {trimText(preview.name || preview.fileId, 40)}
+            </Space>
+          }
+          onCancel={() => setPreview(null)}
+          width={860}
+          footer={[
+            <Button key="dl" icon={<DownloadOutlined />} href={downloadUrl(preview.url)} download={preview.name} data-testid="media-download">
+              {t('download')}
+            </Button>,
+            <Button key="close" type="primary" onClick={() => setPreview(null)}>
+              {t('close')}
+            </Button>,
+          ]}
+          data-testid="media-preview"
+          destroyOnHidden
+        >
+          <div className="media-preview-body" data-kind={preview.kind}>
+            {preview.kind === 'image' && <img src={preview.url} alt={preview.name ?? ''} data-testid="media-preview-image" />}
+            {preview.kind === 'video' && <video src={preview.url} controls autoPlay data-testid="media-preview-video" />}
+            {preview.kind === 'audio' && <audio src={preview.url} controls autoPlay data-testid="media-preview-audio" />}
+          </div>
+          <Descriptions size="small" column={2} className="media-meta">
+            <Descriptions.Item label={t('terminal')}>
+              {nameOf(preview)} ({preview.msId})
+            </Descriptions.Item>
+            <Descriptions.Item label={t('taken')}>{formatTime(preview.time, 'YYYY-MM-DD HH:mm:ss')}</Descriptions.Item>
+            <Descriptions.Item label={t('size')}>{preview.size ? formatSize(preview.size) : '—'}</Descriptions.Item>
+            <Descriptions.Item label={t('position')}>{preview.lat != null && preview.lng != null ? `${preview.lat.toFixed(5)}, ${preview.lng.toFixed(5)}` : '—'}</Descriptions.Item>
+          </Descriptions>
+        </Modal>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert, Button, Form, Input, InputNumber, Modal, Space, Typography, type ButtonProps } from 'antd';
+import { PictureOutlined, SoundOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { errorCode, messageApi, messageKeys, type Tone } from '../api';
+import { codeText } from '../codes';
+import { checkToneName, formatSize, MAX_TONE_NAME } from '../validation';
+import { UploadList } from './UploadList';
+import { useUploads } from './useUploads';
+
+type Field = 'name' | 'sound' | 'icon' | 'sort' | 'general';
+
+/** Which field a server code belongs to (docs/messages.md §7). */
+export function toneErrorField(code: string): Field {
+  if (['76', '77', '10', '74'].includes(code)) return 'name';
+  if (['75', '73'].includes(code)) return 'sound';
+  if (code === '78') return 'icon';
+  return 'general';
+}
+
+const AUDIO_ACCEPT = 'audio/*,.mp3,.wav,.aac,.amr,.m4a,.ogg,.opus';
+const IMAGE_ACCEPT = 'image/png,image/jpeg,image/gif,image/webp';
+
+/** Add or edit a tone: a name, a sort number, a sound (5 MB) and an image (1 MB), uploaded with progress bars. */
+export function ToneEditDialog({ tone, onClose }: { tone?: Tone; onClose: () => void }) {
+  const { t } = useTranslation('message');
+  const qc = useQueryClient();
+  const [name, setName] = useState(tone?.name ?? '');
+  const [sort, setSort] = useState<number>(tone?.sort ?? 0);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [saving, setSaving] = useState(false);
+  const sound = useUploads({ kind: 'audio', limit: 'toneSound', max: 1 });
+  const icon = useUploads({ kind: 'image', limit: 'toneIcon', max: 1 });
+  const soundInput = useRef<HTMLInputElement>(null);
+  const iconInput = useRef<HTMLInputElement>(null);
+
+  const soundUrl = sound.files[0]?.url ?? (sound.items.length ? undefined : tone?.fileUrl);
+  const iconUrl = icon.files[0]?.url ?? (icon.items.length ? undefined : tone?.iconUrl);
+
+  const save = async () => {
+    const e: Partial<Record<Field, string>> = {};
+    const nameError = checkToneName(name);
+    if (nameError) e.name = nameError;
+    if (sound.busy || icon.busy) e.general = 'uploading';
+    else {
+      if (!soundUrl) e.sound = '75';
+      if (!iconUrl) e.icon = '78';
+    }
+    setErrors(e);
+    if (Object.keys(e).length) return;
+    setSaving(true);
+    try {
+      const body = { name: name.trim(), fileUrl: soundUrl!, iconUrl: iconUrl!, sort };
+      if (tone) await messageApi.updateTone({ id: tone.id, ...body });
+      else await messageApi.addTone(body);
+      await qc.invalidateQueries({ queryKey: messageKeys.tones() });
+      onClose();
+    } catch (err) {
+      const code = errorCode(err);
+      setErrors({ [toneErrorField(code)]: code });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const help = (f: Field) => (errors[f] ? (errors[f] === 'uploading' ? t('waitUploads') : codeText(t, errors[f]!)) : undefined);
+
+  return (
+    <Modal
+      open
+      title={tone ? t('tones.edit') : t('tones.add')}
+      onCancel={onClose}
+      onOk={() => void save()}
+      confirmLoading={saving}
+      okButtonProps={{ disabled: sound.busy || icon.busy, 'data-testid': 'tone-save' } as ButtonProps}
+      destroyOnHidden
+      data-testid="tone-dialog"
+    >
+      <Form layout="vertical" data-testid="tone-form">
+        <Form.Item label={t('tones.name')} required validateStatus={errors.name ? 'error' : undefined} help={help('name')}>
+          <Input
+            value={name}
+            maxLength={MAX_TONE_NAME * 2}
+            onChange={(e) => {
+              setName(e.target.value);
+              setErrors((x) => ({ ...x, name: undefined }));
+            }}
+            data-testid="tone-name"
+            data-error={errors.name ?? ''}
+          />
+        </Form.Item>
+        <Form.Item label={t('tones.sort')}>
+          <InputNumber min={0} max={9999} precision={0} value={sort} onChange={(v) => setSort(Number(v ?? 0))} data-testid="tone-sort" />
+        </Form.Item>
+        <Form.Item label={t('tones.sound')} required validateStatus={errors.sound ? 'error' : undefined} help={help('sound')} extra={t('tones.soundHint')}>
+          <Space direction="vertical" style={{ width: '100%' }}>
+            <Space>
+              <input ref={soundInput} type="file" accept={AUDIO_ACCEPT} hidden onChange={(e) => e.target.files?.[0] && sound.add(e.target.files[0])} data-testid="tone-sound-input" />
+              <Button icon={<SoundOutlined />} onClick={() => soundInput.current?.click()} data-testid="tone-sound-pick">
+                {t('tones.chooseSound')}
+              </Button>
+              {!sound.items.length && tone?.fileName && (
+                <Typography.Text type="secondary">
+                  {tone.fileName} {tone.fileSize ? formatSize(tone.fileSize) : ''}
+                </Typography.Text>
+              )}
+            </Space>
+            <UploadList items={sound.items} testid="tone-sound" />
+            {soundUrl && <audio src={soundUrl} controls preload="none" className="tone-audio" />}
+          </Space>
+        </Form.Item>
+        <Form.Item label={t('tones.image')} required validateStatus={errors.icon ? 'error' : undefined} help={help('icon')} extra={t('tones.imageHint')}>
+          <Space direction="vertical" style={{ width: '100%' }}>
+            <Space>
+              <input ref={iconInput} type="file" accept={IMAGE_ACCEPT} hidden onChange={(e) => e.target.files?.[0] && icon.add(e.target.files[0])} data-testid="tone-icon-input" />
+              <Button icon={<PictureOutlined />} onClick={() => iconInput.current?.click()} data-testid="tone-icon-pick">
+                {t('tones.chooseImage')}
+              </Button>
+              {iconUrl && <img src={iconUrl} alt="" className="tone-icon" />}
+            </Space>
+            <UploadList items={icon.items} testid="tone-icon" />
+          </Space>
+        </Form.Item>
+        {errors.general && <Alert type="error" showIcon message={help('general')} data-testid="tone-error" />}
+      </Form>
+    </Modal>
+  );
+}

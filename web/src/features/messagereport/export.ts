@@ -1,0 +1,31 @@
+// The /message-data spreadsheet (.xlsx): a summary sheet and a messages sheet. exceljs is loaded only when a
+// dispatcher exports, so it stays out of the console's entry chunk.
+export interface Sheet {
+  name: string;
+  columns: { header: string; key: string; width?: number }[];
+  rows: Record<string, string | number>[];
+}
+
+export async function writeXlsx(fileName: string, sheets: Sheet[]): Promise<Blob> {
+  const { default: ExcelJS } = (await import('exceljs')) as unknown as { default: typeof import('exceljs') };
+  const wb = new ExcelJS.Workbook();
+  wb.created = new Date();
+  for (const s of sheets) {
+    const ws = wb.addWorksheet(s.name.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31) || 'Sheet');
+    ws.columns = s.columns.map((c) => ({ header: c.header, key: c.key, width: c.width ?? 18 }));
+    ws.addRows(s.rows);
+    ws.getRow(1).font = { bold: true };
+    ws.views = [{ state: 'frozen', ySplit: 1 }];
+  }
+  const buf = await wb.xlsx.writeBuffer();
+  const blob = new Blob([buf], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = fileName.endsWith('.xlsx') ? fileName : `${fileName}.xlsx`;
+  a.dataset.testid = 'msgdata-download';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+  return blob;
+}
