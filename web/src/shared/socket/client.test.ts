@@ -125,3 +125,19 @@ describe('socket client', () => {
     await expect(c.request('sms.send', {})).rejects.toMatchObject({ code: '4' });
   });
 });
+
+describe('socket client first connection', () => {
+  it('keeps retrying when the first connection fails, until stopped', async () => {
+    const c = client();
+    const p = c.start();
+    FakeWS.all[0]!.close();
+    await expect(p).rejects.toMatchObject({ code: '503' });
+    expect(c.status).toBe('reconnecting');
+    vi.advanceTimersByTime(1_000);
+    expect(FakeWS.all).toHaveLength(2);
+    c.stop();
+    vi.advanceTimersByTime(60_000);
+    expect(FakeWS.all).toHaveLength(2);
+    expect(c.status).toBe('closed');
+  });
+});

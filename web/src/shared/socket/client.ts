@@ -164,8 +164,9 @@ export class SocketClient {
         this.failPending(new SocketError('4', 'disconnected'));
         settle(new SocketError('503', 'socket closed'));
         if (this.ws === ws) this.ws = undefined;
-        if (!this.stopped && this.everOnline) this.scheduleReconnect();
-        else if (!this.stopped) this.setStatus('closed');
+        // Keep trying until stop(): a first connection that failed (server restarting, network down) retries too;
+        // sign-in stops the client itself when its socket login fails.
+        if (!this.stopped) this.scheduleReconnect();
       };
       ws.onerror = () => {
         /* onclose follows */
