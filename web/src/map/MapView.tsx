@@ -41,6 +41,8 @@ export interface MapViewProps {
   /** Google tiles cannot be reached ('Google map inaccessible', offer Amap). */
   onGoogleInaccessible?: () => void;
   onBasemap?: (state: BasemapState) => void;
+  /** The map is ready (or gone): for panels outside the map that need it, such as the data list. */
+  onReady?: (api: MapApi | null) => void;
   children?: ReactNode;
   testId?: string;
   className?: string;
@@ -210,6 +212,10 @@ export function MapView(props: MapViewProps) {
       },
     };
   }, [map, provider, outline]);
+
+  useEffect(() => {
+    cb.current.onReady?.(api);
+  }, [api]);
 
   return (
     <div

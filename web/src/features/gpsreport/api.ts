@@ -1,0 +1,44 @@
+// Typed client of the /gps-data and /fence-alarm-data reports (docs/geo.md "GPS report", "Alarm engine").
+import { http } from '../../shared/http/client';
+
+export const REPORT_PATHS = {
+  gpsData: '/ds/report/findGpsDataPost',
+  fenceAlarmCount: '/ds/report/findFenceAlarmCountPost',
+} as const;
+
+export interface GpsRow {
+  msId: string;
+  name: string;
+  lat: number;
+  lng: number;
+  /** m/s */
+  speed: number;
+  direction: number;
+  altitude: number;
+  time: number;
+}
+
+export interface AlarmCountRow {
+  msId?: string;
+  msName?: string;
+  fenceid?: string;
+  fenceName?: string;
+  count: number;
+  leave: number;
+  enter: number;
+  closed: number;
+}
+
+export const GPS_EXPORT_PAGE = 5000;
+
+export const reportApi = {
+  gpsData: (q: { msIds: string[]; sTime: number; eTime: number; pageNo: number; pageSize: number }) =>
+    http.post<{ total: number; list: GpsRow[] }>(REPORT_PATHS.gpsData, q),
+  fenceAlarmCount: (q: { msIds?: string[]; sTime: number; eTime: number; groupBy?: 'fence' }) =>
+    http.post<{ total: number; list: AlarmCountRow[] }>(REPORT_PATHS.fenceAlarmCount, q),
+};
+
+export const reportKeys = {
+  gps: (q: object) => ['report', 'gps', q] as const,
+  fenceAlarms: (q: object) => ['report', 'fenceAlarms', q] as const,
+};

@@ -1,0 +1,72 @@
+// Terminal info on the map (spec §2 "click → terminal info"): state, position, speed, battery, last fix, and the
+// call, message, track and follow actions.
+import { useTranslation } from 'react-i18next';
+import { Button, Card, Descriptions, Space, Tag } from 'antd';
+import { AimOutlined, CloseOutlined, MessageOutlined, NodeIndexOutlined, PhoneOutlined } from '@ant-design/icons';
+import dayjs from '../../../shared/utils/dayjs';
+import { useBranding, useDateTimeFormat } from '../../branding/store';
+import { useDirectory } from '../../dispatch/store';
+import { isStale, STATE_COLORS, terminalState } from '../../../map/terminalFeatures';
+import { talkingSet, useMapLive } from '../live';
+import { formatSpeed, speedUnitOf } from '../units';
+
+export type CardAction = 'call' | 'message' | 'track' | 'follow';
+
+export function TerminalCard({ cid, onAction, onClose, canTrack }: { cid: string; onAction: (a: CardAction) => void; onClose: () => void; canTrack: boolean }) {
+  const { t } = useTranslation('map');
+  const term = useDirectory((s) => s.terminals[cid]);
+  const group = useDirectory((s) => (term ? s.groups[term.grp]?.name : undefined));
+  const live = useMapLive();
+  const unit = speedUnitOf(useBranding((s) => s.clientConfig.speedUnit));
+  const dateTime = useDateTimeFormat();
+  if (!term) return null;
+  const state = terminalState(term, talkingSet(live), live.sos);
+  const stale = isStale(term, Date.now());
+  return (
+    <Card
+      size="small"
+      className="map-card map-overlay"
+      data-testid="map-terminal-card"
+      data-cid={cid}
+      data-state={state}
+      title={
+        <Space>
+          <span className="map-state-dot" style={{ background: STATE_COLORS[state] }} />
+          {term.name || cid}
+          <Tag color={state === 'sos' ? 'red' : state === 'talking' ? 'blue' : state === 'online' ? 'green' : 'default'}>{t(`state.${state}`)}</Tag>
+          {stale && <Tag data-testid="card-stale">{t('card.stale')}</Tag>}
+        </Space>
+      }
+      extra={<Button type="text" size="small" icon={<CloseOutlined />} onClick={onClose} aria-label={t('close')} />}
+    >
+      <Descriptions
+        size="small"
+        column={1}
+        items={[
+          { key: 'id', label: t('card.id'), children: cid },
+          { key: 'group', label: t('card.group'), children: group ?? '—' },
+          { key: 'pos', label: t('card.position'), children: term.lat !== undefined && term.lng !== undefined ? `${term.lat.toFixed(5)}, ${term.lng.toFixed(5)}` : '—' },
+          { key: 'speed', label: t('card.speed'), children: <span data-testid="card-speed">{formatSpeed(term.speed, unit)}</span> },
+          { key: 'battery', label: t('card.battery'), children: typeof term.battery === 'number' && term.battery >= 0 ? `${term.battery}%` : '—' },
+          { key: 'gps', label: t('card.lastFix'), children: term.lastGps ? dayjs(term.lastGps).format(dateTime) : '—' },
+        ]}
+      />
+      <Space wrap style={{ marginTop: 8 }}>
+        <Button size="small" icon={<PhoneOutlined />} onClick={() => onAction('call')} data-testid="card-call">
+          {t('card.call')}
+        </Button>
+        <Button size="small" icon={<MessageOutlined />} onClick={() => onAction('message')} data-testid="card-message">
+          {t('card.message')}
+        </Button>
+        {canTrack && (
+          <Button size="small" icon={<NodeIndexOutlined />} onClick={() => onAction('track')} data-testid="card-track">
+            {t('card.track')}
+          </Button>
+        )}
+        <Button size="small" icon={<AimOutlined />} onClick={() => onAction('follow')} data-testid="card-follow">
+          {t('card.follow')}
+        </Button>
+      </Space>
+    </Card>
+  );
+}
