@@ -260,6 +260,9 @@ func (t *Terminal) dial() {
 		if w != nil {
 			go w.closeNow()
 		}
+		if t.fl.stopping.Load() {
+			return
+		}
 		code := errCode(err)
 		if code == "105" {
 			t.token = "" // the console session expired: sign in again

@@ -161,7 +161,7 @@ func (t *Terminal) connectMedia(gen uint64, w *wire, up chan struct{}) {
 	m, err := t.negotiate(ctx, w, up)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.conn != gen || t.mstate != mediaConnecting || t.rtcUp != nil && t.rtcUp != up {
+	if t.conn != gen || t.mstate != mediaConnecting {
 		// The connection ended meanwhile (onClosed failed the waiters already).
 		if m != nil {
 			go m.Close()
