@@ -324,6 +324,11 @@ export class VoiceEngine {
     return this.link.level();
   }
 
+  /** The store's current state (tests and diagnostics). */
+  snapshot(): VoiceState {
+    return useVoice.getState();
+  }
+
   inboundStats(): Promise<InboundStats | undefined> {
     return this.link.inboundStats();
   }
