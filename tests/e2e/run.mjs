@@ -75,6 +75,23 @@ async function offlineTerminal(page, exclude = []) {
   );
 }
 
+/** A non-dispatcher terminal of the signed-in customer that is online right now. */
+async function onlineTerminal(page) {
+  return until(
+    () =>
+      page.evaluate(async () => {
+        const token = document.cookie.match(/(?:^|; )token=([^;]+)/)?.[1];
+        const res = await fetch('/ds/data/getGrpMsList', { headers: { token: decodeURIComponent(token ?? '') } });
+        const walk = (gs) => gs.flatMap((g) => [...(g.msList ?? []), ...walk(g.children ?? [])]);
+        const on = walk((await res.json()).result.groups).filter((t) => t.online === '1' && t.type !== '20' && Number(t.callSetStatus ?? 8) === 8);
+        return on.length ? on[Math.floor(Math.random() * on.length)].cid : null;
+      }),
+    'an online terminal',
+    60_000,
+    1000,
+  );
+}
+
 async function searchTerminal(page, uid) {
   await page.fill('[data-testid=tree-search] input', uid);
   return page.waitForSelector(`[data-testid=terminal-row][data-cid="${uid}"]`, { timeout: 15_000 });
@@ -289,6 +306,25 @@ const cases = [
       const mode = await page.getAttribute('[data-testid=home-page]', 'data-view-mode');
       const where = mode === 'vertical' ? `[data-testid=group-row]:has-text("E2E fixed ${tag}")` : `.dispatch-tabs .ant-tabs-tab:has-text("E2E fixed ${tag}")`;
       await page.waitForSelector(where, { timeout: 15_000 });
+    },
+  ],
+  [
+    'stun and revive ask for confirmation and show the call-set status live',
+    async ({ context }) => {
+      const { page } = await dispatcherPage(context);
+      const uid = await onlineTerminal(page);
+      const row = await searchTerminal(page, uid);
+      await row.click({ button: 'right' });
+      await page.click('.ant-dropdown-menu-item:has-text("Stun")');
+      await page.waitForSelector('.ant-modal-confirm:has-text("Stun terminal?")');
+      await page.click('.ant-modal-confirm .ant-btn-primary');
+      await page.waitForSelector(`[data-testid=terminal-row][data-cid="${uid}"] .ant-tag:has-text("Stunned")`, { timeout: 15_000 });
+      await page.click(`[data-testid=terminal-row][data-cid="${uid}"]`);
+      await page.waitForSelector(`[data-testid=terminal-info][data-cid="${uid}"]`);
+      await page.click('[data-testid=terminal-info] button:has-text("Revive")');
+      await page.waitForSelector('.ant-modal-confirm:has-text("Revive terminal?")');
+      await page.click('.ant-modal-confirm .ant-btn-primary');
+      await until(async () => !(await page.$(`[data-testid=terminal-row][data-cid="${uid}"] .ant-tag`)), 'the tag goes away after revive', 15_000);
     },
   ],
   [
