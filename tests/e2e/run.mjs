@@ -328,6 +328,25 @@ const cases = [
     },
   ],
   [
+    'renaming a terminal from the tree shows the new name live',
+    async ({ context }) => {
+      const { page } = await dispatcherPage(context);
+      const uid = await onlineTerminal(page);
+      await searchTerminal(page, uid);
+      const original = (await page.getAttribute(`[data-testid=terminal-row][data-cid="${uid}"] .trow-name`, "title")).replace(/ \(\d+\)$/, "");
+      const name = `E2E ${Date.now().toString(36).slice(-4)}`;
+      const rename = async (to) => {
+        await page.click(`[data-testid=terminal-row][data-cid="${uid}"]`, { button: 'right' });
+        await page.click('.ant-dropdown-menu-item:has-text("Rename")');
+        await page.fill('[data-testid=name-input] >> visible=true', to);
+        await page.click('.ant-modal-footer >> visible=true >> .ant-btn-primary');
+        await page.waitForSelector(`[data-testid=terminal-row][data-cid="${uid}"] .trow-name:has-text("${to}")`, { timeout: 15_000 });
+      };
+      await rename(name);
+      await rename(original);
+    },
+  ],
+  [
     'a child window opens with window.open and stays live',
     async ({ browser, context }) => {
       const { page } = await dispatcherPage(context);
