@@ -14,7 +14,8 @@ import (
 // connect to this server's own address over loopback (real socket, real WebRTC), so the console is alive
 // from the first start. It is an App background loop.
 func RunDemo(ctx context.Context, cfg config.Config) {
-	n := min(cfg.DemoFleet, len(DemoAccounts()))
+	accounts := FleetAccounts()
+	n := min(cfg.DemoFleet, len(accounts))
 	if !cfg.Demo || n <= 0 {
 		return
 	}
@@ -23,7 +24,7 @@ func RunDemo(ctx context.Context, cfg config.Config) {
 		slog.Warn("demo fleet: the listen address has no fixed port; not starting it", "addr", cfg.Addr)
 		return
 	}
-	f, err := New(Options{URL: self, Accounts: DemoAccounts()[:n], Seed: 1, Loopback: IsLocal(self), Insecure: true,
+	f, err := New(Options{URL: self, Accounts: accounts[:n], Seed: 1, Loopback: IsLocal(self), Insecure: true,
 		Ramp: 3 * time.Second, MaxMedia: 24, Log: slog.Default()})
 	if err != nil {
 		slog.Error("demo fleet", "err", err)
@@ -43,6 +44,22 @@ func RunDemo(ctx context.Context, cfg config.Config) {
 		}
 	}()
 	_ = f.Run(ctx)
+}
+
+// Demo terminals left to people (the phone app at /app) and to browser tests: a fleet terminal on the same
+// account would fight a person for it, each login replacing the other.
+const firstPeopleAccount, lastPeopleAccount = "10000150", "10000160"
+
+// FleetAccounts are the demo accounts the in-process fleet runs: every demo terminal but the people's.
+func FleetAccounts() []Account {
+	var out []Account
+	for _, a := range DemoAccounts() {
+		if a.ID >= firstPeopleAccount && a.ID <= lastPeopleAccount {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // selfURL is how this server reaches itself: its listen address, an unspecified host meaning loopback.
