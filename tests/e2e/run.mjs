@@ -1,6 +1,7 @@
 // The console's browser suite (issue 3 "Done when"): real binary at $TENFOUR_URL, Debian Chromium.
 // Prints one line per case and ends with "N passed, N failed"; exits non-zero on failures.
 import { BASE, expect, forwarder, run, until } from './harness.mjs';
+import { safetyCases } from './safety.mjs';
 
 const DISPATCHER = { uid: '10000001', pwd: '123456' };
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
@@ -407,4 +408,4 @@ const cases = [
   ],
 ];
 
-process.exit((await run(cases)) > 0 ? 1 : 0);
+process.exit((await run([...cases, ...safetyCases])) > 0 ? 1 : 0);
