@@ -57,8 +57,8 @@ async function connectTerminal(browser, uid) {
 }
 
 /**
- * A terminal of the signed-in customer that is offline right now. `serve --demo` runs a simulated fleet that takes
- * terminals on and off line at random, so the suite picks one that is off line at this moment (polling until one is).
+ * A terminal of the signed-in customer that is offline right now: one the demo keeps out of its simulated fleet when
+ * there is one, else any the fleet has taken off line at the moment (polling until one is).
  */
 async function offlineTerminal(page, exclude = []) {
   return until(
@@ -68,7 +68,10 @@ async function offlineTerminal(page, exclude = []) {
         const res = await fetch('/ds/data/getGrpMsList', { headers: { token: decodeURIComponent(token ?? '') } });
         const walk = (gs) => gs.flatMap((g) => [...(g.msList ?? []), ...walk(g.children ?? [])]);
         const off = walk((await res.json()).result.groups).filter((t) => t.online !== '1' && t.type !== '20' && !exclude.includes(t.cid));
-        return off.length ? off[Math.floor(Math.random() * off.length)].cid : null;
+        // The demo leaves 10000150…10000160 to people and tests (the simulated fleet never uses them): prefer those.
+        const spare = off.filter((t) => t.cid >= '10000150' && t.cid <= '10000160');
+        const pool = spare.length ? spare : off;
+        return pool.length ? pool[Math.floor(Math.random() * pool.length)].cid : null;
       }, exclude),
     'an offline terminal to connect',
     150_000,
