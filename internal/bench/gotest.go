@@ -91,6 +91,13 @@ func EmitMs(key string, d time.Duration) { Emit(key, float64(d)/float64(time.Mil
 // Run runs a command bounded by timeout, in its own process group (killed whole on timeout), with extra
 // environment, and returns its combined output. The output is also appended to log when it is not nil.
 func Run(ctx context.Context, timeout time.Duration, dir string, env []string, log io.Writer, name string, args ...string) (string, error) {
+	out, _, err := RunCPU(ctx, timeout, dir, env, log, name, args...)
+	return out, err
+}
+
+// RunCPU is Run that also returns the CPU time (user + system) the command used, its waited-for children
+// included.
+func RunCPU(ctx context.Context, timeout time.Duration, dir string, env []string, log io.Writer, name string, args ...string) (string, time.Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
@@ -107,14 +114,36 @@ func Run(ctx context.Context, timeout time.Duration, dir string, env []string, l
 	}
 	cmd.Stdout, cmd.Stderr = w, w
 	err := cmd.Run()
+	var cpu time.Duration
+	if ps := cmd.ProcessState; ps != nil {
+		cpu = ps.UserTime() + ps.SystemTime()
+	}
 	if ctx.Err() == context.DeadlineExceeded {
 		err = fmt.Errorf("timed out after %v", timeout)
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		err = fmt.Errorf("exit %d: %s", ee.ExitCode(), lastLines(buf.String(), 3))
+		err = fmt.Errorf("exit %d: %s", ee.ExitCode(), failure(buf.String()))
 	}
-	return buf.String(), err
+	return buf.String(), cpu, err
+}
+
+// failure picks the lines that say why a test binary failed (its t.Error lines), else the output's tail.
+func failure(out string) string {
+	var picked []string
+	for _, line := range strings.Split(out, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "--- FAIL") || strings.Contains(t, "_test.go:") && !strings.Contains(t, "BENCH") {
+			picked = append(picked, t)
+		}
+	}
+	if len(picked) > 0 {
+		if len(picked) > 4 {
+			picked = picked[:4]
+		}
+		return strings.Join(picked, " / ")
+	}
+	return lastLines(out, 3)
 }
 
 // lastLines is the tail of an output, for error messages.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -100,4 +101,13 @@ func MachineCPU() (busy, total time.Duration) {
 		}
 	}
 	return time.Duration(sum-idle) * time.Second / clockTick, time.Duration(sum) * time.Second / clockTick
+}
+
+// OwnCPU is the CPU time this process and its waited-for children have used.
+func OwnCPU() time.Duration {
+	var self, kids syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
+	d := func(tv syscall.Timeval) time.Duration { return time.Duration(tv.Nano()) }
+	return d(self.Utime) + d(self.Stime) + d(kids.Utime) + d(kids.Stime)
 }
