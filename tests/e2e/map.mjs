@@ -1,0 +1,276 @@
+// Browser cases of issue 6 (maps): live terminals that appear and move, a fence crossing shown within 1 s, a track
+// played back with the docs/geo.md fixture's summary, and the offline basemap when tiles are unreachable.
+// Terminals are driven over the socket (docs/terminal-protocol.md "Positions") from browser contexts of their own:
+// demo apps 10000156 (fence) and 10000157 (track); the in-process demo fleet moves 10000101… around Istanbul.
+import { BASE, expect, forwarder, until } from './harness.mjs';
+
+const DISPATCHER = { uid: '10000001', pwd: '123456' };
+const T = { fence: '10000156', track: '10000157' };
+/** Anything that looks like a map tile from the internet is refused, as on a closed network. */
+const TILE_HOSTS = /tile\.openstreetmap\.org|arcgisonline\.com|google\.com|autonavi\.com/;
+
+async function mapPage(context, path = '/monitoring') {
+  await context.route(TILE_HOSTS, (r) => r.abort('internetdisconnected'));
+  const base = await forwarder();
+  const page = await context.newPage();
+  await page.goto(`${base}/login`);
+  await page.waitForSelector('[data-testid=login-page]');
+  await page.fill('[data-testid=login-account]', DISPATCHER.uid);
+  await page.fill('[data-testid=login-password]', DISPATCHER.pwd);
+  await page.click('[data-testid=login-submit]');
+  await page.waitForSelector('[data-testid=home-page]', { timeout: 30_000 });
+  await page.waitForSelector('[data-testid=socket-status][data-status=online]', { timeout: 20_000 });
+  await page.goto(`${base}${path}`);
+  await page.waitForSelector('[data-testid=map][data-ready="1"]', { timeout: 30_000 });
+  return { page, base };
+}
+
+/** A REST call from the console page with its token; resolves with the envelope. */
+function api(page, method, path, body) {
+  return page.evaluate(
+    async ([method, path, body]) => {
+      const token = decodeURIComponent(document.cookie.match(/(?:^|; )token=([^;]+)/)?.[1] ?? '');
+      const res = await fetch(path, { method, headers: { token, Accept: 'application/json', ...(body ? { 'Content-Type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      return res.json();
+    },
+    [method, path, body],
+  );
+}
+
+/** A terminal on the socket; report() sends gps.report and resolves with the reply and the time it was sent. */
+async function terminal(browser, uid) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/healthz`);
+  const reply = await page.evaluate(
+    (uid) =>
+      new Promise((resolve) => {
+        const t = (window.__t = { next: 2, pending: {} });
+        const ws = new WebSocket(`${location.origin.replace('http', 'ws')}/ds/ws`);
+        t.ws = ws;
+        ws.onopen = () => ws.send(JSON.stringify({ id: 1, type: 'session.login', data: { uid, auth: '123456', client: 'terminal' } }));
+        ws.onmessage = (m) => {
+          const f = JSON.parse(m.data);
+          if (f.re === 1) return resolve(f);
+          if (typeof f.re === 'number') {
+            t.pending[f.re]?.(f);
+            delete t.pending[f.re];
+          } else if (typeof f.id === 'number') ws.send(JSON.stringify({ re: f.id, type: f.type, code: '0' }));
+        };
+        ws.onerror = () => resolve({ code: 'socket error' });
+        setTimeout(() => resolve({ code: 'no reply' }), 10_000);
+      }),
+    uid,
+  );
+  expect(reply.code === '0', `terminal ${uid} socket login answered ${JSON.stringify(reply)}`);
+  const request = (type, data) =>
+    page.evaluate(
+      ([type, data]) =>
+        new Promise((resolve) => {
+          const t = window.__t;
+          const id = t.next++;
+          const sentAt = Date.now();
+          t.pending[id] = (f) => resolve({ ...f, sentAt });
+          t.ws.send(JSON.stringify({ id, type, data }));
+          setTimeout(() => resolve({ code: 'no reply', sentAt }), 20_000);
+        }),
+      [type, data],
+    );
+  return { report: (data) => request('gps.report', data), close: () => ctx.close() };
+}
+
+/** The terminals source as the map holds it: cid → [lng, lat]. */
+function positions(page) {
+  return page.evaluate(async () => {
+    const map = document.querySelector('[data-testid=map]').__map;
+    const out = {};
+    const add = (fc) => fc?.features?.forEach((f) => (out[f.properties.cid] = f.geometry.coordinates));
+    add(await map.getSource('terminals').getData());
+    add(await map.getSource('terminal-selected').getData());
+    return out;
+  });
+}
+
+export const mapCases = [
+  [
+    'map: terminals appear on the map and move; clusters list their terminals; a selected terminal is not clustered and follows its reports',
+    async ({ browser, context }) => {
+      const { page } = await mapPage(context);
+      await until(async () => Number(await page.getAttribute('[data-testid=terminal-layer]', 'data-count')) >= 40, 'demo fleet on the map', 20_000);
+      const first = await positions(page);
+      // The demo fleet moves terminals around Istanbul.
+      const moved = await until(async () => {
+        const now = await positions(page);
+        return Object.keys(now).filter((cid) => first[cid] && (first[cid][0] !== now[cid][0] || first[cid][1] !== now[cid][1])).length;
+      }, 'some demo terminal moved on the map', 30_000);
+      expect(moved > 0, 'nothing moved');
+
+      // Hovering a cluster lists its terminals.
+      await page.evaluate(() => document.querySelector('[data-testid=map]').__map.jumpTo({ zoom: 10 }));
+      await page.waitForTimeout(1000); // let the zoomed-out tiles replace the overzoomed ones
+      const clusterAt = await until(
+        () =>
+          page.evaluate(() => {
+            const map = document.querySelector('[data-testid=map]').__map;
+            const f = map.queryRenderedFeatures({ layers: ['terminals-cluster'] })[0];
+            if (!f) return null;
+            const p = map.project(f.geometry.coordinates);
+            const r = map.getCanvas().getBoundingClientRect();
+            return { x: r.left + p.x, y: r.top + p.y, count: f.properties.point_count };
+          }),
+        'a cluster is drawn',
+        15_000,
+      );
+      await page.mouse.move(clusterAt.x - 40, clusterAt.y - 40);
+      await page.mouse.move(clusterAt.x, clusterAt.y, { steps: 5 });
+      const listed = await until(async () => (await page.$$('[data-testid=cluster-tooltip] li')).length, 'cluster tooltip lists terminals', 10_000);
+      // Clusters regroup as the fleet moves, so the count may have changed since it was read.
+      expect(listed >= 2 && listed <= 12, `tooltip lists ${listed} terminals`);
+
+      // Our own terminal: select it (deep link), report two positions, watch it follow, unclustered.
+      const term = await terminal(browser, T.fence);
+      const a = { lat: 41.0301, lng: 28.9902, speed: 3, direction: 45 };
+      expect((await term.report(a)).code === '0', 'first report accepted');
+      await page.goto(`${new URL(page.url()).origin}/monitoring?msId=${T.fence}`);
+      await page.waitForSelector('[data-testid=map][data-ready="1"]');
+      await page.evaluate(() => document.querySelector('[data-testid=map]').__map.jumpTo({ zoom: 9 }));
+      await until(async () => {
+        const p = (await positions(page))[T.fence];
+        return p && Math.abs(p[1] - a.lat) < 1e-6 && Math.abs(p[0] - a.lng) < 1e-6;
+      }, 'selected terminal at its first position', 15_000);
+      const b = { lat: 41.0352, lng: 28.9951, speed: 4, direction: 40 };
+      expect((await term.report(b)).code === '0', 'second report accepted');
+      await until(async () => {
+        const p = (await positions(page))[T.fence];
+        return p && Math.abs(p[1] - b.lat) < 1e-6 && Math.abs(p[0] - b.lng) < 1e-6;
+      }, 'selected terminal moved to its second position', 15_000);
+      const clustered = await page.evaluate(async (cid) => {
+        const src = document.querySelector('[data-testid=map]').__map.getSource('terminals');
+        return (await src.getData()).features.some((f) => f.properties.cid === cid);
+      }, T.fence);
+      expect(!clustered, 'the selected terminal is still in the clustered source');
+      await page.waitForSelector(`[data-testid=map-terminal-card][data-cid="${T.fence}"]`);
+      await term.close();
+    },
+  ],
+  [
+    'map: a terminal leaving its "in" geofence raises an alarm the console shows within 1 s',
+    async ({ browser, context }) => {
+      const { page } = await mapPage(context, '/monitoring?tool=fence&fenceTab=3');
+      await page.waitForSelector('[data-testid=fence-alarms]');
+      const term = await terminal(browser, T.fence);
+      const centre = { lat: 41.0601, lng: 29.0201 };
+      expect((await term.report({ ...centre, speed: 0 })).code === '0', 'inside report accepted');
+      const created = await api(page, 'POST', '/ds/fence/create', {
+        name: `E2E depot ${Date.now().toString(36)}`,
+        type: 'in',
+        shape: 'circle',
+        geometry: { type: 'Point', coordinates: [centre.lng, centre.lat] },
+        radius: 300,
+        msIds: [T.fence],
+      });
+      expect(created.code === '0', `fence create answered ${JSON.stringify(created)}`);
+      const fenceid = created.result.fenceid;
+      try {
+        await page.waitForSelector(`[data-testid=fence-layer][data-count]:not([data-count="0"])`, { state: 'attached', timeout: 10_000 });
+        // A second fix inside records where it is; the next one, 1.1 km north, leaves the fence.
+        expect((await term.report({ ...centre, lat: centre.lat + 0.0005, speed: 1 })).code === '0', 'inside report accepted');
+        await page.evaluate(() => {
+          window.__alarmShown = 0;
+          new MutationObserver(() => {
+            if (!window.__alarmShown && document.querySelector('[data-testid=fence-alarm-notice]')) window.__alarmShown = Date.now();
+          }).observe(document.body, { subtree: true, childList: true });
+        });
+        const out = await term.report({ ...centre, lat: centre.lat + 0.01, speed: 8 });
+        expect(out.code === '0', `leaving report answered ${JSON.stringify(out)}`);
+        const shownAt = await until(() => page.evaluate(() => window.__alarmShown), 'fence alarm notice shown', 5_000, 20);
+        const delay = shownAt - out.sentAt;
+        console.log(`     fence alarm shown ${delay} ms after the report was sent`);
+        expect(delay < 1000, `alarm shown after ${delay} ms`);
+        const notice = await page.$('[data-testid=fence-alarm-notice]');
+        expect((await notice.getAttribute('data-ms-id')) === T.fence, 'notice names the terminal');
+        expect(/left the geofence/.test(await notice.textContent()), `notice text: ${await notice.textContent()}`);
+        expect(Number(await page.evaluate(() => document.documentElement.dataset.fenceAlarmSound ?? 0)) >= 1, 'alarm sound played');
+        // The record is listed (sub-tab 3) and can be canceled (log 127).
+        const row = await page.waitForSelector('[data-testid=fence-alarms] [data-testid=alarm-cancel]', { timeout: 10_000 });
+        await row.click();
+        await until(async () => (await page.$$('[data-testid=fence-alarms] [data-status="2"]')).length > 0, 'alarm canceled in the list', 10_000);
+      } finally {
+        await api(page, 'PUT', '/ds/fence/del', { fenceid });
+        await term.close();
+      }
+    },
+  ],
+  [
+    'map: a track query plays back and shows the fixture summary (1.001 km, 20.13 / 0 / 10.07 mph)',
+    async ({ browser, context }) => {
+      // Logging in replaces any other connection of the account, so nothing else reports for it from now on; the
+      // fixture is timed from now (the server takes fixes up to 10 minutes ahead), so only its points are in range.
+      const term = await terminal(browser, T.track);
+      // docs/geo.md fixture: ten fixes a minute apart, 0.001° north each, speeds 0–9 m/s.
+      const base = Math.floor(Date.now() / 1000) * 1000 + 1000;
+      const points = Array.from({ length: 10 }, (_, i) => ({ lat: 41 + i * 0.001, lng: 29, speed: i, direction: 0, altitude: 10, time: base + i * 60_000 }));
+      const r = await term.report({ points, ack: true });
+      expect(r.code === '0' && r.data.accepted === 10, `batch answered ${JSON.stringify(r)}`);
+      await term.close();
+      const { page } = await mapPage(context, `/monitoring?tool=track&trackMsId=${T.track}&trackFrom=${base - 1000}&trackTo=${base + 9 * 60_000 + 1000}`);
+      await page.waitForSelector('[data-testid=track-panel][data-play-state=moveend]');
+      await page.click('[data-testid=track-query]');
+      await page.waitForSelector('[data-testid=track-summary]', { timeout: 15_000 });
+      const summary = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-testid=track-summary] [data-key]')].map((e) => [e.dataset.key, e.textContent])));
+      expect(summary.count === '10', `count ${summary.count}`);
+      expect(summary.distance === '1.001 km', `distance ${summary.distance}`);
+      expect(summary.maxSpeed === '20.13 mph', `max ${summary.maxSpeed}`);
+      expect(summary.minSpeed === '0.00 mph', `min ${summary.minSpeed}`);
+      expect(summary.avgSpeed === '10.07 mph', `avg ${summary.avgSpeed}`);
+      const frames = Number(await page.getAttribute('[data-testid=track-now]', 'data-frames'));
+      expect(frames === 1 + 9 * 6, `frames ${frames} (six steps per ~111 m segment)`);
+      // Play at 4×: moving, then the end in moveend with the marker on the last point.
+      await page.click('[data-testid=track-speed]');
+      await page.click('.ant-select-item-option[title="4×"], .ant-select-item-option:has-text("4×")');
+      await page.click('[data-testid=track-play]');
+      await page.waitForSelector('[data-testid=track-panel][data-play-state=moving]', { timeout: 5_000 });
+      await page.waitForSelector('[data-testid=track-panel][data-play-state=moveend]', { timeout: 15_000 });
+      expect(Number(await page.getAttribute('[data-testid=track-now]', 'data-frame')) === frames - 1, 'played to the last frame');
+      const head = await page.evaluate(async () => (await document.querySelector('[data-testid=map]').__map.getSource('track-head').getData()).features.find((f) => f.properties.kind === 'head')?.geometry.coordinates);
+      expect(head && Math.abs(head[1] - 41.009) < 1e-6, `head at ${head}`);
+    },
+  ],
+  [
+    'map: the bundled offline basemap shows when tiles are unreachable (never a blank page)',
+    async ({ context }) => {
+      const { page } = await mapPage(context);
+      await page.waitForSelector('[data-testid=map][data-basemap=offline]', { timeout: 20_000 });
+      await page.waitForSelector('[data-testid=map-offline-badge]');
+      await page.evaluate(() => document.querySelector('[data-testid=map]').__map.jumpTo({ center: [29, 41], zoom: 4 }));
+      const colours = await until(
+        () =>
+          page.evaluate(
+            () =>
+              new Promise((resolve) => {
+                const map = document.querySelector('[data-testid=map]').__map;
+                map.once('render', () => {
+                  const gl = map.getCanvas().getContext('webgl2') ?? map.getCanvas().getContext('webgl');
+                  const w = gl.drawingBufferWidth;
+                  const h = gl.drawingBufferHeight;
+                  const px = new Uint8Array(w * h * 4);
+                  gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+                  const seen = new Map();
+                  for (let i = 0; i < px.length; i += 4 * 97) {
+                    const k = `${px[i]},${px[i + 1]},${px[i + 2]}`;
+                    seen.set(k, (seen.get(k) ?? 0) + 1);
+                  }
+                  resolve([...seen.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k]) => k));
+                });
+                map.triggerRepaint();
+              }),
+          ),
+        'map drew',
+        15_000,
+      );
+      // The normal theme: sea #aad3df and land #f2efe9 both on screen.
+      expect(colours.includes('170,211,223'), `sea colour missing: ${colours.join(' | ')}`);
+      expect(colours.includes('242,239,233'), `land colour missing: ${colours.join(' | ')}`);
+    },
+  ],
+];
