@@ -2,6 +2,7 @@
 // Prints one line per case and ends with "N passed, N failed"; exits non-zero on failures.
 import { BASE, expect, forwarder, run, until } from './harness.mjs';
 import { safetyCases } from './safety.mjs';
+import { mapCases } from './map.mjs';
 
 const DISPATCHER = { uid: '10000001', pwd: '123456' };
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
@@ -411,4 +412,4 @@ const cases = [
   ],
 ];
 
-process.exit((await run([...cases, ...safetyCases])) > 0 ? 1 : 0);
+process.exit((await run([...cases, ...safetyCases, ...mapCases])) > 0 ? 1 : 0);
