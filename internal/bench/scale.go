@@ -47,6 +47,9 @@ type ScaleOptions struct {
 	// so that N logins fit the time budget (HashCost measures the real cost; the steady state does not
 	// depend on it).
 	CheapHash bool
+	// PerfOut, if set and `perf` is installed, records the server's CPU profile (perf record, call graphs) over
+	// the window into this file.
+	PerfOut string
 }
 
 // ScaleResult is what a scale run measured.
@@ -228,6 +231,13 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	// 19 MB per login) leaves a high heap goal and garbage behind, so the heap in use overstates what the
 	// terminals keep: take the smallest heap allocated (+ stacks) seen in the window, and say whether a
 	// collection ran in it.
+	var perf *proc
+	if o.PerfOut != "" {
+		if p, err := exec.LookPath("perf"); err == nil {
+			perf, _ = start(o.Log, p, "record", "-F", "499", "-g", "-p", strconv.Itoa(serve.Process.Pid), "-o", o.PerfOut,
+				"--", "sleep", strconv.Itoa(int(o.Window.Seconds())))
+		}
+	}
 	gc0 := m["go_gc_duration_seconds_count"]
 	res.HeapMin = -1
 	tick := time.NewTicker(time.Second)
@@ -244,6 +254,13 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	tick.Stop()
 	measuring.Store(false)
 	res.Window = time.Since(w0)
+	if perf != nil {
+		select {
+		case <-perf.done:
+		case <-time.After(10 * time.Second):
+			stop(perf)
+		}
+	}
 	sc1, _ := ProcCPU(serve.Process.Pid)
 	sm1, _ := ProcCPU(sim.Process.Pid)
 	mb1, _ := MachineCPU()

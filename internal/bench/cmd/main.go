@@ -404,7 +404,7 @@ func (r *runner) scaleRun(ctx context.Context, n int, window time.Duration) erro
 	ramp := time.Duration(n) * 4 * time.Millisecond // 250 logins a second
 	res, err := bench.RunScale(ctx, bench.ScaleOptions{Bin: filepath.Join(r.out, "tenfour"), Dir: filepath.Join(r.out, "scale"),
 		Terminals: n, Consoles: 20, Ramp: ramp, OnlineWait: 60 * time.Second, Settle: 5 * time.Second, Window: window,
-		GPSInterval: 10 * time.Second, Log: r.log, CheapHash: true})
+		GPSInterval: 10 * time.Second, Log: r.log, CheapHash: true, PerfOut: r.prof("scale-server.perf")})
 	if res.Online > 0 || err == nil {
 		r.scale = &res
 	}
@@ -482,19 +482,39 @@ func (r *runner) profiles(ctx context.Context) error {
 			if kind == "mem" {
 				args = append(args, "-sample_index=alloc_space")
 			}
-			out, err := r.run(ctx, ".", nil, "go", append(args, filepath.Join(r.out, pkg+".test"), p)...)
+			out, err := r.runQuiet(ctx, "go", append(args, filepath.Join(r.out, pkg+".test"), p)...)
 			if err != nil {
 				continue
 			}
 			_ = os.WriteFile(p+".top.txt", []byte(out), 0o644)
-			args[3] = "-nodecount=30"
-			out, err = r.run(ctx, ".", nil, "go", append(append(args, "-cum"), filepath.Join(r.out, pkg+".test"), p)...)
+			out, err = r.runQuiet(ctx, "go", append(append(args, "-cum"), filepath.Join(r.out, pkg+".test"), p)...)
 			if err == nil {
 				_ = os.WriteFile(p+".cum.txt", []byte(out), 0o644)
 			}
 		}
 	}
+	// The real server of the scale run, profiled by perf (its symbols are in the binary).
+	if p := r.prof("scale-server.perf"); fileExists(p) {
+		for _, v := range []struct{ suffix, children string }{{".top.txt", "--no-children"}, {".cum.txt", "--children"}} {
+			out, err := r.runQuiet(ctx, "perf", "report", "-i", p, v.children, "--sort", "symbol", "--stdio", "-g", "none",
+				"--percent-limit", "0.5")
+			if err == nil {
+				_ = os.WriteFile(p+v.suffix, []byte(out), 0o644)
+			}
+		}
+	}
 	return nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// runQuiet runs a command without copying its (long) output into the log.
+func (r *runner) runQuiet(ctx context.Context, name string, args ...string) (string, error) {
+	deadline, _ := ctx.Deadline()
+	return bench.Run(ctx, time.Until(deadline), r.root, nil, nil, name, args...)
 }
 
 // --- the table -----------------------------------------------------------------------------------------------
