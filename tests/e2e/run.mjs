@@ -1,6 +1,8 @@
 // The console's browser suite (issue 3 "Done when"): real binary at $TENFOUR_URL, Debian Chromium.
 // Prints one line per case and ends with "N passed, N failed"; exits non-zero on failures.
 import { BASE, expect, forwarder, run, until } from './harness.mjs';
+import { voiceCases } from './voice.mjs';
+import { phoneCases } from './phone.mjs';
 import { safetyCases } from './safety.mjs';
 import { mapCases } from './map.mjs';
 
@@ -411,5 +413,7 @@ const cases = [
     },
   ],
 ];
+
+cases.push(...voiceCases, ...phoneCases);
 
 process.exit((await run([...cases, ...safetyCases, ...mapCases])) > 0 ? 1 : 0);

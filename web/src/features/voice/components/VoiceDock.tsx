@@ -49,6 +49,7 @@ export default function VoiceDock() {
   const invites = useVoice((s) => s.invites);
   const missed = useVoice((s) => s.missed);
   const ptt = useVoice((s) => s.ptt);
+  const bursts = useVoice((s) => s.bursts);
   const rtc = useVoice((s) => s.rtc);
   const mic = useVoice((s) => s.mic);
   const ended = useVoice((s) => s.ended);
@@ -67,12 +68,12 @@ export default function VoiceDock() {
   }, [ended]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const rows = useMemo<Row[]>(() => {
-    const ids = new Set([...Object.keys(calls), ...Object.keys(floors).filter((id) => floors[id]?.talker)]);
+    // Open calls, and group calls within their hang time (their floor is known until call.state ended).
+    const ids = new Set([...Object.keys(calls), ...Object.keys(floors)]);
     return [...ids]
       .map((callId) => ({ callId, call: calls[callId], floor: floors[callId] ?? calls[callId]?.floor }))
-      .filter((r) => r.floor?.talker || (r.call && (r.call.kind !== 'group' || r.call.initiator?.msId === me)))
-      .sort((a, b) => Number(!!b.floor?.talker) - Number(!!a.floor?.talker) || (b.call?.started ?? 0) - (a.call?.started ?? 0));
-  }, [calls, floors, me]);
+      .sort((a, b) => Number(!!b.floor?.talker) - Number(!!a.floor?.talker) || (b.call?.started ?? b.floor?.since ?? 0) - (a.call?.started ?? a.floor?.since ?? 0));
+  }, [calls, floors]);
 
   const anyTalking = rows.some((r) => r.floor?.talker);
   const now = useNow(anyTalking, 500);
@@ -100,6 +101,7 @@ export default function VoiceDock() {
 
   const unseen = Math.max(0, missed.length - seenMissed);
   const lastOwn = ptt.accessMs != null ? { client: ptt.accessMs, server: ptt.serverAccessUs } : undefined;
+  const ownBurst = bursts.find((b) => b.msId === me);
 
   return (
     <div className={`vdock${open ? '' : ' vdock-closed'}`} data-testid="voice-dock" data-rtc={rtc}>
@@ -120,6 +122,12 @@ export default function VoiceDock() {
           {lastOwn && (
             <div className="vdock-muted vdock-access" data-testid="ptt-access" data-ms={lastOwn.client.toFixed(1)}>
               {t('access.own', { client: `${lastOwn.client.toFixed(0)} ms`, server: fmtUs(lastOwn.server) })}
+              {ownBurst && (
+                <span data-testid="own-burst-stats" data-access-us={ownBurst.pressToGrantUs} data-first-us={ownBurst.grantToFirstUs} data-delay-us={ownBurst.delayP99Us}>
+                  {' · '}
+                  {t('access.delay', { first: fmtUs(ownBurst.grantToFirstUs), delay: fmtUs(ownBurst.delayP99Us) })}
+                </span>
+              )}
             </div>
           )}
           <Space wrap size={4} className="vdock-buttons">
@@ -234,7 +242,7 @@ export default function VoiceDock() {
                       <span className="vdock-muted">{t('calls.idle')}</span>
                     )}
                     {last && (
-                      <span className="vcall-stats" data-testid="burst-stats" data-access-us={last.pressToGrantUs} data-delay-us={last.delayP99Us}>
+                      <span className="vcall-stats" data-testid="burst-stats" data-ms-id={last.msId} data-packets={last.packets} data-access-us={last.pressToGrantUs} data-delay-us={last.delayP99Us}>
                         {t('access.burst', { access: fmtUs(last.pressToGrantUs), first: fmtUs(last.grantToFirstUs), delay: fmtUs(last.delayP99Us) })}
                       </span>
                     )}

@@ -38,6 +38,7 @@ export default {
   },
   access: {
     own: 'Access time {{client}} (server {{server}})',
+    delay: 'first packet {{first}}, server delay p99 {{delay}}',
     burst: 'access {{access}} · first packet {{first}} · delay p99 {{delay}}',
   },
   kind: {

@@ -38,6 +38,7 @@ export default {
   },
   access: {
     own: 'Tiempo de acceso {{client}} (servidor {{server}})',
+    delay: 'primer paquete {{first}}, retardo del servidor p99 {{delay}}',
     burst: 'acceso {{access}} · primer paquete {{first}} · retardo p99 {{delay}}',
   },
   kind: {

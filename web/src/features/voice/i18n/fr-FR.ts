@@ -38,6 +38,7 @@ export default {
   },
   access: {
     own: 'Temps d’accès {{client}} (serveur {{server}})',
+    delay: 'premier paquet {{first}}, délai serveur p99 {{delay}}',
     burst: 'accès {{access}} · premier paquet {{first}} · délai p99 {{delay}}',
   },
   kind: {

@@ -38,6 +38,7 @@ export default {
   },
   access: {
     own: 'Время доступа {{client}} (сервер {{server}})',
+    delay: 'первый пакет {{first}}, задержка сервера p99 {{delay}}',
     burst: 'доступ {{access}} · первый пакет {{first}} · задержка p99 {{delay}}',
   },
   kind: {

@@ -38,6 +38,7 @@ export default {
   },
   access: {
     own: 'Erişim süresi {{client}} (sunucu {{server}})',
+    delay: 'ilk paket {{first}}, sunucu gecikmesi p99 {{delay}}',
     burst: 'erişim {{access}} · ilk paket {{first}} · gecikme p99 {{delay}}',
   },
   kind: {

@@ -38,6 +38,7 @@ export default {
   },
   access: {
     own: '接入时间 {{client}}（服务器 {{server}}）',
+    delay: '首包 {{first}}，服务器时延 p99 {{delay}}',
     burst: '接入 {{access}} · 首包 {{first}} · 时延 p99 {{delay}}',
   },
   kind: {
