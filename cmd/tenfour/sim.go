@@ -35,7 +35,7 @@ func simCmd(args []string) error {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), simUsage); fs.PrintDefaults() }
 	server := fs.String("server", "http://127.0.0.1:8080", "server base URL")
-	demo := fs.Bool("demo", false, "use the demo accounts of `serve --demo` (72: 10000101…10000160, 20000101…20000112)")
+	demo := fs.Bool("demo", false, "use the demo terminals of `serve --demo` (61: 10000101…10000149, 20000101…20000112)")
 	count := fs.Int("count", 0, "terminals to run (default: every account given)")
 	ids := fs.String("ids", "", "account numbers: FIRST-LAST, or FIRST with --count")
 	password := fs.String("password", sim.DemoPassword, "password of the --ids accounts")
@@ -84,9 +84,9 @@ func simCmd(args []string) error {
 	case *demo:
 		accts = sim.DemoAccounts()
 		if *count > len(accts) {
-			return fmt.Errorf("--demo has %d accounts (%d terminals and 3 dispatcher positions of type 20), not %d; for a "+
+			return fmt.Errorf("--demo has %d terminals (10000150…10000160 are left to people and tests), not %d; for a "+
 				"larger fleet create accounts first: tenfour sim --provision --data DIR --ids 30000001 --count %d, then "+
-				"tenfour sim --ids 30000001 --count %d", len(accts), len(accts)-3, *count, *count, *count)
+				"tenfour sim --ids 30000001 --count %d", len(accts), *count, *count, *count)
 		}
 	case *ids != "":
 		first, n, err := sim.ParseRange(*ids)

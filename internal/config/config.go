@@ -95,7 +95,7 @@ func ParseServe(args []string) (Config, error) {
 	fs.StringVar(&c.DataDir, "data", "./data", "data directory (SQLite database, media files)")
 	fs.StringVar(&c.DB, "db", "", "database URL (postgres://…); empty = embedded SQLite in the data directory")
 	fs.BoolVar(&c.Demo, "demo", false, "seed demo customers on an empty database and run a simulated fleet")
-	fs.IntVar(&c.DemoFleet, "demo-fleet", 72, "with --demo: simulated demo terminals run in-process (0 = none; at most 72)")
+	fs.IntVar(&c.DemoFleet, "demo-fleet", 61, "with --demo: simulated demo terminals run in-process (0 = none; at most 61: 10000150-10000160 are left to people)")
 	fs.StringVar(&c.TLSCert, "tls-cert", "", "TLS certificate file (PEM)")
 	fs.StringVar(&c.TLSKey, "tls-key", "", "TLS private key file (PEM)")
 	fs.BoolVar(&c.TLSSelfSigned, "tls-self-signed", false, "serve HTTPS with a generated self-signed certificate (LAN use)")

@@ -10,9 +10,9 @@ import (
 	"tenfour/internal/config"
 )
 
-// RunDemo runs the in-process fleet of `serve --demo` until ctx ends: the first cfg.DemoFleet demo terminals
-// connect to this server's own address over loopback (real socket, real WebRTC), so the console is alive
-// from the first start. It is an App background loop.
+// RunDemo runs the in-process fleet of `serve --demo` until ctx ends: the first cfg.DemoFleet of DemoAccounts
+// (61: DemoSpare is left to people and tests) connect to this server's own address over loopback (real socket,
+// real WebRTC), so the console is alive from the first start. It is an App background loop.
 func RunDemo(ctx context.Context, cfg config.Config) {
 	accounts := FleetAccounts()
 	n := min(cfg.DemoFleet, len(accounts))
