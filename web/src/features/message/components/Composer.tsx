@@ -73,7 +73,10 @@ export function Composer({ onSend, disabled, testid = 'msg' }: ComposerProps) {
         aria-label={t('placeholder')}
       />
       <div className="msg-composer-bar">
-        <Space size={4}>
+        <Space size={4} wrap>
+          <Button type="primary" icon={<SendOutlined />} onClick={() => void submit()} loading={sending} disabled={disabled || uploads.busy} data-testid={`${testid}-send`}>
+            {t('send')}
+          </Button>
           <input ref={fileInput} type="file" multiple hidden onChange={(e) => pick(e.target.files)} data-testid={`${testid}-file-input`} />
           <Button icon={<PaperClipOutlined />} onClick={() => fileInput.current?.click()} disabled={disabled} data-testid={`${testid}-attach`}>
             {t('attach')}
@@ -87,9 +90,6 @@ export function Composer({ onSend, disabled, testid = 'msg' }: ComposerProps) {
             </Typography.Text>
           )}
         </Space>
-        <Button type="primary" icon={<SendOutlined />} onClick={() => void submit()} loading={sending} disabled={disabled || uploads.busy} data-testid={`${testid}-send`}>
-          {t('send')}
-        </Button>
       </div>
     </div>
   );

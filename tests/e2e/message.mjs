@@ -1,0 +1,319 @@
+// Browser cases for messages, tones and the media cloud (issue 7 "Done when"): the console against the real binary,
+// terminals driven over the socket per docs/terminal-protocol.md. Demo terminals 10000152–10000157 (iOS apps in
+// Emergency and Operations; the in-process demo fleet leaves them free). Imported by run.mjs; also runs alone:
+// TENFOUR_URL=http://127.0.0.1:18080 node tests/e2e/message.mjs
+import { deflateSync } from 'node:zlib';
+import { pathToFileURL } from 'node:url';
+import { BASE, expect, forwarder, run, until } from './harness.mjs';
+
+const DISPATCHER = { uid: '10000001', pwd: '123456' };
+const T_DELIVER = '10000152';
+const T_REPLY = '10000153';
+const T_PHOTO = '10000154';
+const T_TONE = '10000155';
+const T_OFFLINE = '10000156';
+
+const tag = () => `${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 1296).toString(36)}`;
+
+// ---- files made on the fly ----------------------------------------------------------------------------------
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(buf) {
+  let c = 0xffffffff;
+  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+/** A w×h PNG filled with one colour. */
+export function png(w = 64, h = 48, rgb = [220, 60, 20]) {
+  const chunk = (type, data) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(td));
+    return Buffer.concat([len, td, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => rgb).flat())]);
+  const raw = Buffer.concat(Array.from({ length: h }, () => row));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+/** A mono 16-bit PCM WAV of about `bytes` bytes (a tone at `hz`). */
+export function wav(bytes = 64_000, hz = 660) {
+  const rate = 16_000;
+  const samples = Math.max(1, Math.floor((bytes - 44) / 2));
+  const b = Buffer.alloc(44 + samples * 2);
+  b.write('RIFF', 0);
+  b.writeUInt32LE(36 + samples * 2, 4);
+  b.write('WAVEfmt ', 8);
+  b.writeUInt32LE(16, 16);
+  b.writeUInt16LE(1, 20);
+  b.writeUInt16LE(1, 22);
+  b.writeUInt32LE(rate, 24);
+  b.writeUInt32LE(rate * 2, 28);
+  b.writeUInt16LE(2, 32);
+  b.writeUInt16LE(16, 34);
+  b.write('data', 36);
+  b.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++) b.writeInt16LE(Math.round(Math.sin((2 * Math.PI * hz * i) / rate) * 8000), 44 + i * 2);
+  return b;
+}
+
+// ---- the console ----------------------------------------------------------------------------------------------
+async function signIn(context) {
+  const base = await forwarder();
+  const page = await context.newPage();
+  await page.goto(`${base}/login`);
+  await page.waitForSelector('[data-testid=login-page]');
+  await page.fill('[data-testid=login-account]', DISPATCHER.uid);
+  await page.fill('[data-testid=login-password]', DISPATCHER.pwd);
+  await page.click('[data-testid=login-submit]');
+  await page.waitForSelector('[data-testid=home-page]', { timeout: 30_000 });
+  await page.waitForSelector('[data-testid=socket-status][data-status=online]', { timeout: 20_000 });
+  return { page, base };
+}
+
+/** Opens a screen with a full load and waits until its socket is online. */
+async function open(page, base, path, testid) {
+  await page.goto(`${base}${path}`);
+  await page.waitForSelector(`[data-testid=${testid}][data-socket=online]`, { timeout: 30_000 });
+}
+
+// ---- a terminal over the socket (terminal-protocol.md), from a page of its own --------------------------------
+async function connectTerminal(browser, uid) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(`${BASE}/healthz`);
+  const reply = await page.evaluate(
+    (uid) =>
+      new Promise((resolve) => {
+        const ws = new WebSocket(`${location.origin.replace('http', 'ws')}/ds/ws`);
+        const t = { ws, seen: [], pending: new Map(), next: 1 };
+        window.__t = t;
+        t.request = (type, data) =>
+          new Promise((res) => {
+            const id = t.next++;
+            t.pending.set(id, res);
+            ws.send(JSON.stringify({ id, type, data }));
+            setTimeout(() => t.pending.has(id) && (t.pending.delete(id), res({ code: 'no reply' })), 10_000);
+          });
+        ws.onmessage = (m) => {
+          const f = JSON.parse(m.data);
+          if (typeof f.re === 'number' && t.pending.has(f.re)) {
+            t.pending.get(f.re)(f);
+            t.pending.delete(f.re);
+            return;
+          }
+          t.seen.push(f);
+          // Server requests (sms.deliver, tone.play…): stored or played, acknowledged (a repeat too).
+          if (typeof f.id === 'number' && f.type) ws.send(JSON.stringify({ re: f.id, type: f.type, code: '0' }));
+        };
+        ws.onopen = () => t.request('session.login', { client: 'terminal', uid, auth: '123456' }).then(resolve);
+        ws.onerror = () => resolve({ code: 'socket error' });
+      }),
+    uid,
+  );
+  expect(reply.code === '0', `terminal ${uid} socket login answered ${JSON.stringify(reply)}`);
+  return {
+    uid,
+    request: (type, data) => page.evaluate(([type, data]) => window.__t.request(type, data), [type, data]),
+    seen: (type) => page.evaluate((type) => window.__t.seen.filter((f) => f.type === type), type),
+    /** file.token → POST /filews/upload/media → the file's info. */
+    upload: (bytes, name, kind) =>
+      page.evaluate(
+        async ([b64, name, kind]) => {
+          const tok = await window.__t.request('file.token', {});
+          if (tok.code !== '0') return tok;
+          const bin = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+          const form = new FormData();
+          if (kind) form.append('kind', kind);
+          form.append('file', new Blob([bin]), name);
+          const res = await fetch(tok.data.uploadUrl, { method: 'POST', headers: { token: tok.data.token }, body: form });
+          return res.json();
+        },
+        [bytes.toString('base64'), name, kind],
+      ),
+    close: () => ctx.close(),
+  };
+}
+
+/** Picks options in an antd Select by typing each value and pressing Enter. */
+async function choose(page, selectTestid, values) {
+  for (const v of values) {
+    await page.click(`[data-testid=${selectTestid}]`);
+    await page.keyboard.type(v);
+    await page.waitForSelector(`.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option:has-text("${v}")`, { timeout: 10_000 });
+    await page.keyboard.press('Enter');
+  }
+  await page.keyboard.press('Escape');
+}
+
+const badgeCount = async (page) => Number((await page.getAttribute('[data-testid=message-tab-badge]', 'data-count')) ?? 'NaN');
+
+export const messageCases = [
+  [
+    'messages: the console sends a message to a terminal and sees it delivered; checks mirror the server; an offline terminal gets it when it comes back',
+    async ({ browser, context }) => {
+      const term = await connectTerminal(browser, T_DELIVER);
+      const { page, base } = await signIn(context);
+      await open(page, base, `/message?msId=${T_DELIVER}`, 'message-page');
+      await page.waitForSelector(`[data-testid=msg-chat-title][data-key="t:${T_DELIVER}"]`);
+
+      // Client-side checks with the server's codes: empty (11), illegal characters (10).
+      await page.click('[data-testid=msg-send]');
+      await page.waitForSelector('[data-testid=msg-error][data-code="11"]:has-text("Empty message")');
+      await page.fill('[data-testid=msg-input]', 'bidi \u202e override');
+      await page.click('[data-testid=msg-send]');
+      await page.waitForSelector('[data-testid=msg-error][data-code="10"]:has-text("Invalid characters")');
+
+      const text = `E2E to ${T_DELIVER} ${tag()}\nsecond line`;
+      await page.fill('[data-testid=msg-input]', text);
+      await page.click('[data-testid=msg-send]');
+      const got = await until(async () => (await term.seen('sms.deliver')).find((f) => f.data.content === text), 'the terminal received sms.deliver', 15_000);
+      expect(!got.data.gid && got.data.from === DISPATCHER.uid, `deliver frame ${JSON.stringify(got.data)}`);
+      await page.waitForSelector(`[data-testid=msg-row][data-id="${got.data.id}"][data-state=delivered]`, { timeout: 15_000 });
+      expect((await page.textContent(`[data-testid=msg-row][data-id="${got.data.id}"]`)).includes('second line'), 'line feeds kept');
+
+      // Not online: stored and pending with the reason, delivered when the terminal comes back.
+      await page.click('[data-testid=msg-open]');
+      await page.keyboard.type(T_OFFLINE);
+      await page.waitForSelector(`.ant-select-item-option:has-text("${T_OFFLINE}")`);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector(`[data-testid=msg-chat-title][data-key="t:${T_OFFLINE}"]`);
+      const later = `E2E later ${tag()}`;
+      await page.fill('[data-testid=msg-input]', later);
+      await page.click('[data-testid=msg-send]');
+      const row = `[data-testid=msg-row][data-direction=out]:has-text("${later}")`;
+      await page.waitForSelector(`${row} [data-testid=msg-state][data-state=pending][data-code="4"]`, { timeout: 15_000 });
+      expect(/Not online/.test(await page.textContent(`${row} [data-testid=msg-state]`)), 'pending shows "Not online"');
+      const off = await connectTerminal(browser, T_OFFLINE);
+      await until(async () => (await off.seen('sms.deliver')).some((f) => f.data.content === later), 'the offline terminal got the message at login', 15_000);
+      await page.waitForSelector(`${row}[data-state=delivered]`, { timeout: 15_000 });
+      await off.close();
+      await term.close();
+    },
+  ],
+  [
+    "messages: a terminal's reply raises the unread badge; opening the conversation reads it",
+    async ({ browser, context }) => {
+      const term = await connectTerminal(browser, T_REPLY);
+      const { page } = await signIn(context);
+      await page.waitForSelector('[data-testid=message-tab-badge]');
+      await until(async () => Number.isFinite(await badgeCount(page)), 'badge count readable');
+      // Start from no unread message of this terminal (an earlier run may have left one).
+      const before = await badgeCount(page);
+      const text = `E2E reply ${tag()}`;
+      const sent = await term.request('sms.send', { content: text });
+      expect(sent.code === '0', `terminal sms.send answered ${JSON.stringify(sent)}`);
+      await until(async () => (await badgeCount(page)) === before + 1, `badge rises from ${before}`, 15_000);
+
+      await page.click('[data-testid=main-menu] [data-testid=message-tab-badge]');
+      await page.waitForSelector('[data-testid=message-page]');
+      const item = `[data-testid=conv-item][data-key="t:${T_REPLY}"]`;
+      await page.waitForSelector(`${item}:not([data-unread="0"])`, { timeout: 15_000 });
+      await page.click(item);
+      await page.waitForSelector(`[data-testid=msg-row][data-direction=in]:has-text("${text}")`);
+      await page.waitForSelector(`${item}[data-unread="0"]`, { timeout: 15_000 });
+      await until(async () => (await badgeCount(page)) <= before, 'badge back down after reading', 15_000);
+      await term.close();
+    },
+  ],
+  [
+    'media cloud: a terminal uploads a photo and it appears in /medias, with preview and download',
+    async ({ browser, context }) => {
+      const { page, base } = await signIn(context);
+      await open(page, base, '/medias', 'medias-page');
+      const term = await connectTerminal(browser, T_PHOTO);
+      const up = await term.upload(png(80, 60, [30, 140, 220]), `IMG_${tag()}.png`, 'image');
+      expect(up.code === '0', `upload answered ${JSON.stringify(up)}`);
+      const reg = await term.request('media.uploaded', { fileId: up.result.id, kind: 'image', lat: 41.0082, lng: 28.9784 });
+      expect(reg.code === '0', `media.uploaded answered ${JSON.stringify(reg)}`);
+      const id = String(reg.data.id ?? reg.data.item?.id);
+      const card = `[data-testid=media-item][data-id="${id}"]`;
+      await page.waitForSelector(`${card}[data-kind=image][data-ms="${T_PHOTO}"]`, { timeout: 15_000 });
+      await page.click(card);
+      await page.waitForSelector('[data-testid=media-preview-image]');
+      await until(async () => page.evaluate(() => document.querySelector('[data-testid=media-preview-image]')?.naturalWidth === 80), 'the preview image loads with the session cookie');
+      const href = await page.getAttribute('[data-testid=media-download]', 'href');
+      expect(href.includes(up.result.id) && href.includes('download=1'), `download link ${href}`);
+      // After a reload it comes from mediaLib/list, also filtered by the terminal.
+      await page.keyboard.press('Escape');
+      await open(page, base, '/medias', 'medias-page');
+      await choose(page, 'medias-terminals', [T_PHOTO]);
+      await page.click('[data-testid=medias-search]');
+      await page.waitForSelector(card, { timeout: 15_000 });
+      const others = await page.$$eval('[data-testid=media-item]', (els, ms) => els.filter((e) => e.dataset.ms !== ms).length, T_PHOTO);
+      expect(others === 0, `${others} items of other terminals with the terminal filter`);
+      await term.close();
+    },
+  ],
+  [
+    'tones: a tone is created with a visible upload progress bar, a taken name is refused, and the tone is sent to a terminal that plays it',
+    async ({ browser, context }) => {
+      const term = await connectTerminal(browser, T_TONE);
+      const { page, base } = await signIn(context);
+      await open(page, base, '/message', 'message-page');
+      await page.click('[data-testid=msg-tones]');
+      await page.waitForSelector('[data-testid=tone-drawer]');
+      await page.click('[data-testid=tone-add]');
+      await page.waitForSelector('[data-testid=tone-form]');
+      const name = `E2E tone ${tag()}`;
+      await page.fill('[data-testid=tone-name]', name);
+      // Record every progress value the bar shows; a throttled upload makes the intermediate ones visible.
+      await page.evaluate(() => {
+        window.__progress = [];
+        new MutationObserver(() => {
+          const el = document.querySelector('[data-testid=tone-sound-item]');
+          if (el) window.__progress.push(`${el.dataset.status}:${el.dataset.percent}`);
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-percent', 'data-status'] });
+      });
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 600_000 });
+      await page.setInputFiles('[data-testid=tone-sound-input]', { name: `${name}.wav`, mimeType: 'audio/wav', buffer: wav(1_500_000) });
+      await page.waitForSelector('[data-testid=tone-sound-item][data-status=uploading] [data-testid=tone-sound-progress]', { timeout: 10_000 });
+      await page.waitForSelector('[data-testid=tone-sound-item][data-status=done][data-percent="100"]', { timeout: 30_000 });
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      const seen = await page.evaluate(() => window.__progress);
+      const middle = seen.filter((s) => /^uploading:(\d+)$/.test(s) && +s.split(':')[1] > 0 && +s.split(':')[1] < 100);
+      expect(middle.length > 0, `no intermediate progress shown: ${seen.join(' ')}`);
+      await page.setInputFiles('[data-testid=tone-icon-input]', { name: 'icon.png', mimeType: 'image/png', buffer: png(32, 32, [250, 200, 0]) });
+      await page.waitForSelector('[data-testid=tone-icon-item][data-status=done]', { timeout: 15_000 });
+      await page.click('[data-testid=tone-save]');
+      const row = `[data-testid=tone-row][data-name="${name}"]`;
+      await page.waitForSelector(row, { timeout: 15_000 });
+
+      // The same name again: "name exists" (74) on the name field.
+      await page.click('[data-testid=tone-add]');
+      await page.waitForSelector('[data-testid=tone-form]');
+      await page.fill('[data-testid=tone-name]', name);
+      await page.setInputFiles('[data-testid=tone-sound-input]', { name: 'other.wav', mimeType: 'audio/wav', buffer: wav(20_000, 440) });
+      await page.setInputFiles('[data-testid=tone-icon-input]', { name: 'icon2.png', mimeType: 'image/png', buffer: png(16, 16, [0, 200, 100]) });
+      await page.waitForSelector('[data-testid=tone-sound-item][data-status=done]', { timeout: 15_000 });
+      await page.waitForSelector('[data-testid=tone-icon-item][data-status=done]', { timeout: 15_000 });
+      await page.click('[data-testid=tone-save]');
+      await page.waitForSelector('[data-testid=tone-name][data-error="74"]', { timeout: 15_000 });
+      expect(/Name exists/.test(await page.textContent('[data-testid=tone-form]')), 'the "name exists" message');
+      await page.click('.ant-modal-wrap:has([data-testid=tone-form]) .ant-modal-close');
+
+      // Send it to the terminal: it receives tone.play and acknowledges.
+      const toneId = await page.getAttribute(row, 'data-id');
+      await page.click(`${row} [data-testid=tone-send]`);
+      await page.waitForSelector('[data-testid=tone-send-terminals]');
+      await choose(page, 'tone-send-terminals', [T_TONE]);
+      await page.click('[data-testid=tone-send-ok]');
+      await page.waitForSelector('[data-testid=tone-send-result][data-delivered="1"][data-recipients="1"]', { timeout: 15_000 });
+      const play = await until(async () => (await term.seen('tone.play')).find((f) => String(f.data.toneId) === toneId), 'the terminal got tone.play', 10_000);
+      expect(play.data.name === name && /\/filews\/files\//.test(play.data.fileUrl), `tone.play ${JSON.stringify(play.data)}`);
+      await term.close();
+    },
+  ],
+];
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exit((await run(messageCases)) > 0 ? 1 : 0);
