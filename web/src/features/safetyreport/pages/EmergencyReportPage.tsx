@@ -18,6 +18,7 @@ import { byDay, byTerminal, daysBetween } from '../aggregate';
 import { Chart } from '../components/Chart';
 
 const ms = (v: number) => (v ? clock(v) : '—');
+const SERIES_COLOR = { sending: '#ff4d4f', acknowledged: '#faad14', closed: '#52c41a', canceled: '#8c8c8c' } as const;
 
 export default function EmergencyReportPage() {
   const { t } = useTranslation('safetyreport');
@@ -46,6 +47,7 @@ export default function EmergencyReportPage() {
   const series = (key: 'sending' | 'acknowledged' | 'closed' | 'canceled') => ({
     name: t(`series.${key}`),
     type: 'bar',
+    itemStyle: { color: SERIES_COLOR[key] },
     stack: key === 'canceled' ? undefined : 'state',
     data: days.map((d) => d.totals?.[key] ?? 0),
   });
