@@ -82,7 +82,7 @@ func simCmd(args []string) error {
 	var accts []sim.Account
 	switch {
 	case *demo:
-		accts = sim.DemoAccounts()
+		accts = sim.FleetAccounts()
 		if *count > len(accts) {
 			return fmt.Errorf("--demo has %d terminals (10000150…10000160 are left to people and tests), not %d; for a "+
 				"larger fleet create accounts first: tenfour sim --provision --data DIR --ids 30000001 --count %d, then "+

@@ -46,36 +46,11 @@ var demoTenants = []struct {
 	}},
 }
 
-// Demo accounts left to people and tests: the phone apps 10000150…10000157 and the dispatcher positions
-// 10000158…10000160 are never simulated, so someone can sign in with them without being thrown out by the fleet.
-const demoSpareFrom, demoSpareTo = 10000150, 10000160
-
-// DemoAccounts are the demo terminals the simulator runs (`serve --demo`'s in-process fleet, `sim --demo`):
-// "Demo Fleet" 10000101…10000149 around Istanbul, then "Second Tenant" 20000101…20000112 around Izmir — 61
-// terminals of every terminal type. The dispatchers (10000001, 20000001) and DemoSpare are not simulated.
+// DemoAccounts are every demo terminal of `serve --demo` ("Demo Fleet" 10000101…10000160 around Istanbul, then
+// "Second Tenant" 20000101…20000112 around Izmir), in that order; type 20 entries are dispatcher positions that
+// sign in like a console. The dispatchers people use (10000001, 20000001) are not among them. The fleets run
+// FleetAccounts: these but the ones left to people (DemoSpare).
 func DemoAccounts() []Account {
-	var out []Account
-	for _, a := range allDemo() {
-		if n, _ := strconv.Atoi(a.ID); n < demoSpareFrom || n > demoSpareTo {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-// DemoSpare are the demo accounts left to people and tests (apps, and dispatcher positions of type 20 that sign
-// in like a console): a test may still run them in a fleet of its own.
-func DemoSpare() []Account {
-	var out []Account
-	for _, a := range allDemo() {
-		if n, _ := strconv.Atoi(a.ID); n >= demoSpareFrom && n <= demoSpareTo {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-func allDemo() []Account {
 	var out []Account
 	for _, t := range demoTenants {
 		for _, r := range t.ranges {

@@ -10,9 +10,9 @@ import (
 	"tenfour/internal/config"
 )
 
-// RunDemo runs the in-process fleet of `serve --demo` until ctx ends: the first cfg.DemoFleet of DemoAccounts
-// (61: DemoSpare is left to people and tests) connect to this server's own address over loopback (real socket,
-// real WebRTC), so the console is alive from the first start. It is an App background loop.
+// RunDemo runs the in-process fleet of `serve --demo` until ctx ends: the first cfg.DemoFleet of FleetAccounts
+// (61; DemoSpare is left to people) connect to this server's own address over loopback (real socket, real
+// WebRTC), so the console is alive from the first start. It is an App background loop.
 func RunDemo(ctx context.Context, cfg config.Config) {
 	accounts := FleetAccounts()
 	n := min(cfg.DemoFleet, len(accounts))
@@ -50,14 +50,20 @@ func RunDemo(ctx context.Context, cfg config.Config) {
 // account would fight a person for it, each login replacing the other.
 const firstPeopleAccount, lastPeopleAccount = "10000150", "10000160"
 
-// FleetAccounts are the demo accounts the in-process fleet runs: every demo terminal but the people's.
-func FleetAccounts() []Account {
+// FleetAccounts are the demo accounts the in-process fleet (and `sim --demo`) runs: every demo terminal but the
+// people's — 61, of every terminal type, in both demo customers.
+func FleetAccounts() []Account { return demoFilter(false) }
+
+// DemoSpare are the demo accounts left to people (phone apps 10000150…10000157, dispatcher positions
+// 10000158…10000160); a test may still run them in a fleet of its own.
+func DemoSpare() []Account { return demoFilter(true) }
+
+func demoFilter(people bool) []Account {
 	var out []Account
 	for _, a := range DemoAccounts() {
-		if a.ID >= firstPeopleAccount && a.ID <= lastPeopleAccount {
-			continue
+		if (a.ID >= firstPeopleAccount && a.ID <= lastPeopleAccount) == people {
+			out = append(out, a)
 		}
-		out = append(out, a)
 	}
 	return out
 }

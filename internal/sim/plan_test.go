@@ -118,9 +118,10 @@ func TestDemoAccountsMatchSeed(t *testing.T) {
 		}
 		seeded[id] = typ
 	}
-	accts := append(sim.DemoAccounts(), sim.DemoSpare()...)
-	if len(accts) != len(seeded) || len(sim.DemoSpare()) != 11 {
-		t.Fatalf("the simulator knows %d demo accounts (%d spare), the seed has %d", len(accts), len(sim.DemoSpare()), len(seeded))
+	accts := sim.DemoAccounts()
+	if len(accts) != len(seeded) || len(sim.FleetAccounts())+len(sim.DemoSpare()) != len(accts) {
+		t.Fatalf("the simulator knows %d demo accounts (%d in fleets, %d spare), the seed has %d", len(accts),
+			len(sim.FleetAccounts()), len(sim.DemoSpare()), len(seeded))
 	}
 	for _, a := range accts {
 		if seeded[a.ID] != a.Type {

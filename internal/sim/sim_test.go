@@ -117,7 +117,7 @@ func TestFleetOf50(t *testing.T) {
 	s := demoServer(t)
 	con := console(t, s, "Demo Fleet", "10000001")
 	// 10000101…10000150: radios, PMR/DMR, gateways, SOS buttons, cameras, apps (10000150 is a spare one).
-	accts := append(sim.DemoAccounts()[:49], sim.DemoSpare()[0])
+	accts := append(sim.FleetAccounts()[:49], sim.DemoSpare()[0])
 	f := runFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 7, Rates: sim.Quiet, GPSInterval: time.Second,
 		Loopback: true, KeepPayloads: true})
 
