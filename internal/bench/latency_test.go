@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"os"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -131,35 +130,10 @@ func TestPTTAccess(t *testing.T) {
 		for i := range talkers {
 			tks = append(tks, w.terminal(ctx, base, 41000001+ci*talkers+i, true))
 		}
-		var mu sync.Mutex
-		var client, server []time.Duration
-		var wg sync.WaitGroup
-		for _, tk := range tks {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for range c.presses {
-					next := time.Now().Add(50 * time.Millisecond)
-					t0 := time.Now()
-					r, err := tk.RequestFloor(ctx, "", "", false)
-					d := time.Since(t0)
-					if err != nil {
-						t.Error(err)
-						return
-					}
-					mu.Lock()
-					client = append(client, d)
-					server = append(server, time.Duration(r.PressToGrantUs)*time.Microsecond)
-					mu.Unlock()
-					if err := tk.ReleaseFloor(ctx, r.CallID); err != nil {
-						t.Error(err)
-						return
-					}
-					time.Sleep(time.Until(next))
-				}
-			}()
+		client, server, err := bench.Presses(ctx, tks, c.presses)
+		if err != nil {
+			t.Error(err)
 		}
-		wg.Wait()
 		for _, tk := range tks {
 			tk.Close()
 		}
@@ -167,9 +141,6 @@ func TestPTTAccess(t *testing.T) {
 		cancel()
 		if t.Failed() {
 			return
-		}
-		if os.Getenv("BENCH_DEBUG") != "" {
-			t.Log(client)
 		}
 		t.Logf("%s (%d presses): at the talker p50 %v p95 %v p99 %v max %v; server request→grant p50 %v p99 %v", c.key,
 			len(client), bench.Pct(client, .5), bench.Pct(client, .95), bench.Pct(client, .99), bench.Pct(client, 1),

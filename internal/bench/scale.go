@@ -28,6 +28,7 @@ import (
 	"tenfour/internal/app"
 	"tenfour/internal/config"
 	"tenfour/internal/sim"
+	"tenfour/internal/termclient"
 )
 
 // ScaleOptions describe a scale run: the real binary serving N simulated terminals (a separate `tenfour sim`
@@ -50,6 +51,9 @@ type ScaleOptions struct {
 	// PerfOut, if set and `perf` is installed, records the server's CPU profile (perf record, call graphs) over
 	// the window into this file.
 	PerfOut string
+	// Talkers, if set, are Go terminals (accounts after the fleet's) that, after the window, press PTT
+	// Presses times each with every terminal still online.
+	Talkers, Presses int
 }
 
 // ScaleResult is what a scale run measured.
@@ -72,6 +76,9 @@ type ScaleResult struct {
 	GPSRate           float64       // positions per second the server received (sim counter over the window)
 	GPSp50, GPSp99    time.Duration // report → console, over every console
 	GPSMax            time.Duration
+	// PTT access with the fleet online: at the talker and the server's request → grant.
+	PTT, PTTServer []time.Duration
+	PTTErr         error
 }
 
 // PerTerminal is the server memory (RSS) each terminal adds.
@@ -94,7 +101,7 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 		return res, err
 	}
 	const first, disp, pw = 30000001, "30000000", "123456"
-	if err := provision(ctx, filepath.Join(o.Dir, "data"), first, o.Terminals, disp, pw, o.CheapHash); err != nil {
+	if err := provision(ctx, filepath.Join(o.Dir, "data"), first, o.Terminals+o.Talkers, o.Talkers, disp, pw, o.CheapHash); err != nil {
 		return res, fmt.Errorf("provision: %w", err)
 	}
 	port, err := freePort()
@@ -276,6 +283,9 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	res.GPSItems = len(lat)
 	res.GPSp50, res.GPSp99, res.GPSMax = Pct(lat, .5), Pct(lat, .99), Pct(lat, 1)
 	mu.Unlock()
+	if o.Talkers > 0 {
+		res.PTT, res.PTTServer, res.PTTErr = scalePresses(ctx, base, first+o.Terminals, o.Talkers, o.Presses, pw)
+	}
 	cancelConsoles()
 	cwg.Wait()
 	return res, nil
@@ -451,7 +461,7 @@ func (r ScaleResult) HeapPerTerminal() float64 {
 // provision creates the fleet in a fresh SQLite store as `tenfour sim --provision` does (sim.Provision): n
 // terminals from first, 50 to a group, and a dispatcher in every group. With cheap, the terminals' password
 // hashes are replaced by cheap ones (same password).
-func provision(ctx context.Context, dataDir string, first, n int, dispatcher, pw string, cheap bool) error {
+func provision(ctx context.Context, dataDir string, first, n, talkers int, dispatcher, pw string, cheap bool) error {
 	d, err := app.Open(ctx, config.Config{DataDir: dataDir})
 	if err != nil {
 		return err
@@ -459,6 +469,11 @@ func provision(ctx context.Context, dataDir string, first, n int, dispatcher, pw
 	defer d.Close()
 	if _, err := sim.Provision(ctx, d, sim.ProvisionOptions{Customer: "Bench Fleet", First: first, Count: n, Password: pw,
 		GroupSize: 50, Dispatcher: dispatcher}); err != nil {
+		return err
+	}
+	// The talkers (the last accounts) are phone apps: the fleet mix has types that do not talk.
+	if _, err := d.Exec(ctx, `UPDATE accounts SET type = '10' WHERE id >= ? AND id <= ?`, strconv.Itoa(first+n-talkers),
+		strconv.Itoa(first+n-1)); err != nil {
 		return err
 	}
 	if !cheap {
@@ -474,4 +489,28 @@ func provision(ctx context.Context, dataDir string, first, n int, dispatcher, pw
 	_, err = d.Exec(ctx, `UPDATE accounts SET password_hash = ? WHERE id >= ? AND id <= ?`, hash, strconv.Itoa(first),
 		strconv.Itoa(first+n-1))
 	return err
+}
+
+// scalePresses logs talkers in (media on loopback) and has them press PTT.
+func scalePresses(ctx context.Context, base string, first, n, presses int, pw string) (client, server []time.Duration, err error) {
+	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+	var tks []*termclient.Client
+	defer func() {
+		for _, c := range tks {
+			c.Close()
+		}
+	}()
+	for i := range n {
+		c, err := termclient.Dial(ctx, termclient.Options{URL: base, UID: strconv.Itoa(first + i), Password: pw,
+			Media: termclient.MediaOptions{Loopback: true}})
+		if err != nil {
+			return nil, nil, err
+		}
+		tks = append(tks, c)
+		if err := c.Connect(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
+	return Presses(ctx, tks, presses)
 }
