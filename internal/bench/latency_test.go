@@ -2,6 +2,8 @@ package bench_test
 
 import (
 	"context"
+	"io"
+	"net"
 	"net/url"
 	"os"
 	"strconv"
@@ -114,6 +116,11 @@ func TestPTTAccess(t *testing.T) {
 		{"loopback", 0, envInt("TENFOUR_BENCH_PTT_PRESSES", 100)},
 		{"rtt60", 30 * time.Millisecond, envInt("TENFOUR_BENCH_PTT_PRESSES", 100) / 2},
 	}
+	// The emulated link alone: an echo through the same kind of proxy, so the access times can be read against
+	// what the link itself costs on this machine at the moment (the proxy's timers run late on a busy one).
+	echo := linkRTT(t, 30*time.Millisecond, 50)
+	bench.EmitMs("ptt.rtt60.link_p50_ms", bench.Pct(echo, .5))
+	bench.EmitMs("ptt.rtt60.link_p95_ms", bench.Pct(echo, .95))
 	for ci, c := range cases {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		base := w.s.URL
@@ -231,4 +238,46 @@ func TestLateEntry(t *testing.T) {
 	bench.Emit("late.poweron.n", float64(len(power)))
 	bench.EmitMs("late.poweron.p50_ms", bench.Pct(power, .5))
 	bench.EmitMs("late.poweron.p95_ms", bench.Pct(power, .95))
+}
+
+// linkRTT measures n small echo round trips through a delay proxy of oneWay each way.
+func linkRTT(t *testing.T, oneWay time.Duration, n int) []time.Duration {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() { _, _ = io.Copy(c, c); c.Close() }()
+		}
+	}()
+	p, err := bench.NewDelayProxy(ln.Addr().String(), oneWay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	c, err := net.Dial("tcp", p.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var out []time.Duration
+	buf := make([]byte, 64)
+	for range n {
+		t0 := time.Now()
+		if _, err := c.Write(buf); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.ReadFull(c, buf); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, time.Since(t0))
+		time.Sleep(10 * time.Millisecond)
+	}
+	return out
 }
