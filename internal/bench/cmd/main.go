@@ -816,12 +816,13 @@ func (r *runner) writeDoc(path, table, extra string, total time.Duration) error 
 	case len(s) == 0:
 		s = "# Performance\n\n" + section
 	default:
-		// After the title line, before everything else.
-		k := strings.Index(s, "\n")
+		// Before the first section (after the title and its introduction).
+		k := strings.Index(s, "\n## ")
 		if k < 0 {
-			k = len(s)
+			s = strings.TrimRight(s, "\n") + "\n\n" + section
+		} else {
+			s = s[:k+1] + section + "\n" + s[k+1:]
 		}
-		s = s[:k+1] + "\n" + section + s[k+1:]
 	}
 	return os.WriteFile(path, []byte(s), 0o644)
 }
