@@ -51,8 +51,8 @@ type ScaleOptions struct {
 	// PerfOut, if set and `perf` is installed, records the server's CPU profile (perf record, call graphs) over
 	// the window into this file.
 	PerfOut string
-	// Talkers, if set, are Go terminals (accounts after the fleet's) that, after the window, press PTT
-	// Presses times each with every terminal still online.
+	// Talkers, if set, are Go terminals (accounts after the fleet's, so in one group: more than one would
+	// take turns) that, after the window, press PTT Presses times each with every terminal still online.
 	Talkers, Presses int
 }
 
