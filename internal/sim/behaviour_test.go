@@ -138,7 +138,8 @@ func TestTerminalObeys(t *testing.T) {
 		{"sos.stop", map[string]any{"id": "4", "by": "10000001"}, "0", nil},
 		{"sms.deliver", map[string]any{"id": "1", "content": "Return to base"}, "0", // a repeat: not shown twice
 			func() bool { return term.Inbox() == 1 }},
-		{"tone.play", map[string]any{"id": "1"}, "400", nil},            // unknown to this terminal: refused
+		{"tone.play", map[string]any{"toneId": "3", "name": "Evacuate"}, "0", nil},
+		{"video.start", map[string]any{"id": "1"}, "400", nil},          // unknown to this terminal: refused
 		{"monitor.start", map[string]any{"by": "10000001"}, "486", nil}, // no media connection open: busy
 	}
 	for i, c := range cases {

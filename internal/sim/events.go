@@ -82,6 +82,9 @@ func (t *Terminal) onRequestLocked(f frame) {
 			st.Messages.Add(1)
 			t.maybeAnswerLocked(d.From)
 		}
+	case "tone.play": // played from the cache at once (a real device fetches fileUrl once per toneId)
+		st.Tones.Add(1)
+		t.reply(f, "0", nil)
 	case "sos.stop": // a dispatcher stopped the alarm
 		t.sosID = ""
 		t.reply(f, "0", nil)

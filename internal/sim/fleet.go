@@ -38,10 +38,14 @@ type Rates struct {
 	// AnswerDelay (default 40 s; at least a second).
 	AnswerShare float64
 	AnswerDelay time.Duration
+	// UploadEvery is the mean time between an app's photos to the media cloud (default 12 h; cameras send a
+	// snapshot 12× as often).
+	UploadEvery time.Duration
 }
 
 // Quiet turns every spontaneous behaviour off (tests drive terminals explicitly).
-var Quiet = Rates{TalkEvery: -1, SOSEvery: -1, DropEvery: -1, SwitchEvery: -1, ForgetCheckin: -1, AnswerShare: -1}
+var Quiet = Rates{TalkEvery: -1, SOSEvery: -1, DropEvery: -1, SwitchEvery: -1, ForgetCheckin: -1, AnswerShare: -1,
+	UploadEvery: -1}
 
 func (r Rates) withDefaults() Rates {
 	def := func(v *time.Duration, d time.Duration) {
@@ -61,6 +65,7 @@ func (r Rates) withDefaults() Rates {
 		r.AnswerShare = 0.3
 	}
 	def(&r.AnswerDelay, 40*time.Second)
+	def(&r.UploadEvery, 12*time.Hour)
 	return r
 }
 
@@ -102,8 +107,10 @@ type Fleet struct {
 	city  City
 	clips Clips
 	hc    *http.Client
-	terms []*Terminal
-	byID  map[string]*Terminal
+	// snapshot is the JPEG cameras and apps upload.
+	snapshot []byte
+	terms    []*Terminal
+	byID     map[string]*Terminal
 
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -155,7 +162,7 @@ func New(opts Options) (*Fleet, error) {
 		return nil, err
 	}
 	f := &Fleet{opts: opts, city: city, clips: clips, hc: httpClient(opts.Insecure), byID: map[string]*Terminal{},
-		pins: map[*Terminal]bool{}}
+		pins: map[*Terminal]bool{}, snapshot: snapshotJPEG()}
 	f.media.max = int32(opts.MaxMedia)
 	for i, a := range opts.Accounts {
 		if _, dup := f.byID[a.ID]; dup {

@@ -19,11 +19,11 @@ func TestLivelyFleet(t *testing.T) {
 	f := runFleet(t, sim.Options{URL: s.URL, Accounts: sim.DemoAccounts()[:40], Seed: 11, Loopback: true,
 		GPSInterval: 2 * time.Second, MediaIdle: 3 * time.Second,
 		Rates: sim.Rates{TalkEvery: 5 * time.Second, SOSEvery: 40 * time.Second, DropEvery: 10 * time.Second,
-			Offline: 4 * time.Second, SwitchEvery: 10 * time.Second}})
+			Offline: 4 * time.Second, SwitchEvery: 10 * time.Second, UploadEvery: time.Minute}})
 
 	seen := map[string]bool{}
 	offline := map[string]bool{}
-	until(t, con, 90*time.Second, "talk, SOS, drop and return, switch", func(fr testkit.Frame) bool {
+	until(t, con, 90*time.Second, "talk, SOS, drop and return, switch, upload", func(fr testkit.Frame) bool {
 		d := string(fr.Data)
 		switch fr.Type {
 		case "floor.state":
@@ -34,6 +34,8 @@ func TestLivelyFleet(t *testing.T) {
 			seen["sos"] = true
 		case "member.switched":
 			seen["switch"] = true
+		case "media.added": // a camera's snapshot in the media cloud
+			seen["upload"] = true
 		case "presence":
 			var p struct {
 				MsID   string `json:"msId"`
@@ -46,7 +48,7 @@ func TestLivelyFleet(t *testing.T) {
 				seen["back"] = true
 			}
 		}
-		return seen["talk"] && seen["sos"] && seen["switch"] && seen["back"]
+		return seen["talk"] && seen["sos"] && seen["switch"] && seen["back"] && seen["upload"]
 	})
 
 	// A dispatcher calls radios one by one until one answers (each answers three times in four).

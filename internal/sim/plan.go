@@ -18,6 +18,7 @@ const (
 	sGPS
 	sReact
 	sRoute
+	sUpload
 )
 
 // streams derives a terminal's random sources from the fleet seed and its account id (not its position in
@@ -96,7 +97,7 @@ func (t *Terminal) switchMean(r Rates) time.Duration {
 // Planned is one spontaneous action of a terminal's schedule.
 type Planned struct {
 	At   time.Duration // after the terminal's first login attempt
-	What string        // talk, sos, drop, back, switch
+	What string        // talk, sos, drop, back, switch, upload
 }
 
 // Plan is what the terminal will try to do on its own within horizon, computed from fresh copies of its
@@ -130,6 +131,12 @@ func (t *Terminal) Plan(horizon time.Duration) []Planned {
 		rs := stream(sSwitch)
 		for at := expDur(rs, mean); at < horizon; at += drawSwitch(rs, mean).gap {
 			out = append(out, Planned{at, "switch"})
+		}
+	}
+	if mean := t.uploadMean(r); mean > 0 {
+		rs := stream(sUpload)
+		for at := expDur(rs, mean); at < horizon; at += expDur(rs, mean) {
+			out = append(out, Planned{at, "upload"})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].At < out[j].At })

@@ -26,6 +26,8 @@ type Profile struct {
 	Answers bool
 	// Console signs in like a dispatcher's console (type 20) instead of as a terminal.
 	Console bool
+	// Uploads scales the fleet's rate of photos and snapshots sent to the media cloud (0 = none).
+	Uploads float64
 }
 
 // Profiles by type code.
@@ -34,10 +36,10 @@ var Profiles = map[string]Profile{
 	"0":      {Type: "0", DriveShare: 0.2, Mobility: Walking, GPSInterval: 15 * time.Second, Talk: 1, SOS: 1, SOSType: "0", DrainPerHour: 7, Answers: true},
 	"PMR":    {Type: "PMR", DriveShare: 0.1, Mobility: Walking, GPSInterval: 15 * time.Second, Talk: 1, SOS: 1, SOSType: "0", DrainPerHour: 6, Answers: true},
 	"DMR":    {Type: "DMR", DriveShare: 0.5, Mobility: Walking, GPSInterval: 15 * time.Second, Talk: 1, SOS: 1, SOSType: "0", DrainPerHour: 6, Answers: true},
-	"10":     {Type: "10", DriveShare: 0.3, Mobility: Walking, GPSInterval: 20 * time.Second, Talk: 0.7, SOS: 1, SOSType: "3", DrainPerHour: 10, Answers: true},
+	"10":     {Type: "10", DriveShare: 0.3, Mobility: Walking, GPSInterval: 20 * time.Second, Talk: 0.7, SOS: 1, SOSType: "3", DrainPerHour: 10, Answers: true, Uploads: 1},
 	"8":      {Type: "8", Mobility: Fixed, GPSInterval: 5 * time.Minute, Talk: 0.5, Answers: true},
 	"505":    {Type: "505", Mobility: Still, GPSInterval: time.Minute, SOS: 4, SOSType: "0", DrainPerHour: 1.5, Answers: true},
-	"camera": {Type: "camera", Mobility: Fixed, GPSInterval: 5 * time.Minute},
+	"camera": {Type: "camera", Mobility: Fixed, GPSInterval: 5 * time.Minute, Uploads: 12},
 	"20":     {Type: "20", Mobility: Fixed, Talk: 0.5, Console: true},
 }
 

@@ -92,7 +92,7 @@ type Terminal struct {
 
 	// One random source per kind of decision (derived from the seed and the account id): each chain draws a
 	// fixed number of values per step, so its schedule does not depend on how the others interleave.
-	rTalk, rSOS, rDrop, rSwitch, rBatt, rGPS, rReact *rand.Rand
+	rTalk, rSOS, rDrop, rSwitch, rBatt, rGPS, rReact, rUpload *rand.Rand
 
 	mu        sync.Mutex
 	w         *wire
@@ -144,7 +144,7 @@ func newTerminal(fl *Fleet, a Account, index int) *Terminal {
 		busy: map[string]string{}, calls: map[string]*callRef{}}
 	stream := streams(fl.opts.Seed, a.ID)
 	t.rTalk, t.rSOS, t.rDrop, t.rSwitch = stream(sTalk), stream(sSOS), stream(sDrop), stream(sSwitch)
-	t.rBatt, t.rGPS, t.rReact = stream(sBattery), stream(sGPS), stream(sReact)
+	t.rBatt, t.rGPS, t.rReact, t.rUpload = stream(sBattery), stream(sGPS), stream(sReact), stream(sUpload)
 	rRoute := stream(sRoute)
 	city := fl.city
 	if a.City != "" {
@@ -213,6 +213,10 @@ func (t *Terminal) start(first time.Time) {
 	if mean := t.switchMean(r); mean > 0 {
 		gap := expDur(t.rSwitch, mean)
 		fl.sched.at(first.Add(gap), func() { t.switchStep(first.Add(gap)) })
+	}
+	if mean := t.uploadMean(r); mean > 0 {
+		gap := expDur(t.rUpload, mean)
+		fl.sched.at(first.Add(gap), func() { t.uploadStep(first.Add(gap)) })
 	}
 }
 
