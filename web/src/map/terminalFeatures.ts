@@ -75,39 +75,67 @@ const keyOf = (f: Feature<Point, TermProps>) => {
 };
 
 /**
- * Remembers what the source holds and turns the next state of the directory into a diff. Terminals whose object
- * did not change are skipped unless `all` is set (live state, groups, projection or the clock changed).
+ * Remembers what the source holds and turns the next state of the directory into a diff. The directory record is
+ * keyed by numeric ids, which V8 keeps as slow dictionary elements: every lookup by id costs a string-to-index
+ * conversion, and 10,000 of them per flush were most of the map's main-thread time. So the record is read once with
+ * Object.values() and compared, by position, with the values of the previous flush (a changed terminal is a new
+ * object); only when terminals were added or removed is every id looked at again.
  */
 export class TerminalDiffer {
   private sent = new Map<string, string>();
-  private seen = new Map<string, Terminal>();
+  private last: Terminal[] = [];
+  private lastExclude: string | undefined;
 
   /** The full collection (first load, or after a reset). */
   full(terminals: Record<string, Terminal>, c: FeatureContext, exclude?: string): Feature<Point, TermProps>[] {
     this.sent.clear();
-    this.seen.clear();
+    this.last = Object.values(terminals);
+    this.lastExclude = exclude;
     const out: Feature<Point, TermProps>[] = [];
-    for (const cid in terminals) {
-      const t = terminals[cid]!;
-      this.seen.set(cid, t);
-      if (cid === exclude) continue;
+    for (const t of this.last) {
+      if (t.cid === exclude) continue;
       const f = toFeature(t, c);
       if (!f) continue;
-      this.sent.set(cid, keyOf(f));
+      this.sent.set(t.cid, keyOf(f));
       out.push(f);
     }
     return out;
   }
 
   diff(terminals: Record<string, Terminal>, c: FeatureContext, all: boolean, exclude?: string): GeoJSONSourceDiff | null {
+    const now = Object.values(terminals);
+    const prev = this.last;
+    const sameShape = now.length === prev.length;
+    const changed: Terminal[] = [];
+    let reshaped = !sameShape;
+    if (!reshaped) {
+      for (let i = 0; i < now.length; i++) {
+        const t = now[i]!;
+        if (t === prev[i]) {
+          if (all) changed.push(t);
+          continue;
+        }
+        if (t.cid !== prev[i]!.cid) {
+          reshaped = true;
+          break;
+        }
+        changed.push(t);
+      }
+    }
+    if (reshaped) {
+      changed.length = 0;
+      changed.push(...now);
+    } else if (!all && exclude !== this.lastExclude) {
+      for (const cid of [exclude, this.lastExclude]) if (cid && terminals[cid]) changed.push(terminals[cid]!);
+    }
+    this.last = now;
+    this.lastExclude = exclude;
+
     const add: Feature<Point, TermProps>[] = [];
     const update: NonNullable<GeoJSONSourceDiff['update']> = [];
     const remove: string[] = [];
-    for (const cid in terminals) {
-      const t = terminals[cid]!;
-      const before = this.seen.get(cid);
-      if (!all && before === t && !(cid === exclude) === this.sent.has(cid)) continue;
-      this.seen.set(cid, t);
+    for (const t of changed) {
+      const cid = t.cid;
       const f = cid === exclude ? null : toFeature(t, c);
       const had = this.sent.get(cid);
       if (!f) {
@@ -128,11 +156,13 @@ export class TerminalDiffer {
           addOrUpdateProperties: Object.entries(f.properties).map(([k, value]) => ({ key: k, value })),
         });
     }
-    for (const cid of this.sent.keys()) {
-      if (!(cid in terminals)) {
-        remove.push(cid);
-        this.sent.delete(cid);
-        this.seen.delete(cid);
+    if (reshaped) {
+      const present = new Set(now.map((t) => t.cid));
+      for (const cid of this.sent.keys()) {
+        if (!present.has(cid)) {
+          remove.push(cid);
+          this.sent.delete(cid);
+        }
       }
     }
     if (!add.length && !update.length && !remove.length) return null;

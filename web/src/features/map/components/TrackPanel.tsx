@@ -16,14 +16,14 @@ import { convertSpeed, SPEED_UNITS, speedUnitOf, summaryRows, type SpeedUnit } f
 import { SpeedTimeline } from './SpeedTimeline';
 import { TerminalPicker } from './TerminalPicker';
 
-export function TrackPanel({ initialTerminal }: { initialTerminal?: string }) {
+export function TrackPanel({ initialTerminal, initialRange }: { initialTerminal?: string; initialRange?: [number, number] }) {
   const { t } = useTranslation('map');
   const configUnit = speedUnitOf(useBranding((s) => s.clientConfig.speedUnit));
   const tz = useSession((s) => s.session?.timeZoneMs ?? 0);
   const dateTime = useDateTimeFormat();
   const fmt = useCallback((ms: number) => dayjs(ms).format(dateTime), [dateTime]);
   const [msId, setMsId] = useState<string | undefined>(initialTerminal);
-  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => [dayjs().startOf('day'), dayjs()]);
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => (initialRange ? [dayjs(initialRange[0]), dayjs(initialRange[1])] : [dayjs().startOf('day'), dayjs()]));
   const [unit, setUnit] = useState<SpeedUnit>(configUnit);
   const [stopMinutes, setStopMinutes] = useState(3);
   const [error, setError] = useState<string>();

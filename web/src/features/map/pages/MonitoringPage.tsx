@@ -104,7 +104,13 @@ export default function MonitoringPage({ screen }: { screen: Screen }) {
   const [panel, setPanel] = useState<Panel | null>(() => (params.get('tool') as Panel) || null);
   const [fenceTab, setFenceTab] = useState<string>(params.get('fenceTab') ?? FENCE_TABS.list);
   const [selectedFence, setSelectedFence] = useState<string>();
-  const [trackTerminal, setTrackTerminal] = useState<string>();
+  const [trackTerminal, setTrackTerminal] = useState<string | undefined>(params.get('trackMsId') ?? undefined);
+  // A track link: ?tool=track&trackMsId=…&trackFrom=…&trackTo=… (UTC ms).
+  const [trackRange] = useState<[number, number] | undefined>(() => {
+    const from = Number(params.get('trackFrom'));
+    const to = Number(params.get('trackTo'));
+    return from > 0 && to > 0 ? [from, to] : undefined;
+  });
   const [measure, setMeasure] = useState<Measure | null>(null);
   const [measured, setMeasured] = useState('');
   const [drawReq, setDrawReq] = useState<DrawRequest | null>(null);
@@ -279,7 +285,7 @@ export default function MonitoringPage({ screen }: { screen: Screen }) {
           {panel === 'fence' && (
             <GeofencePanel fences={fences.data ?? []} selected={selectedFence} onSelect={setSelectedFence} requestDraw={requestDraw} tab={fenceTab} onTab={setFenceTab} />
           )}
-          {panel === 'track' && <TrackPanel initialTerminal={trackTerminal} />}
+          {panel === 'track' && <TrackPanel initialTerminal={trackTerminal} initialRange={trackRange} />}
           {panel === 'marks' && <MarksPanel marks={marks.data ?? []} requestDraw={requestDraw} onLocate={(m) => setFlyTo({ bounds: boundsOf(m), n: Date.now() })} />}
           {panel === 'sos' && <SosPanel onPick={locate} />}
         </Card>

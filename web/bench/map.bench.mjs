@@ -1,0 +1,70 @@
+// Map benchmark (issue 6 "Done when"): builds bench/map.html with the production Vite config, opens it in Debian
+// Chromium and puts 10,000 terminals on the real map (MapView + TerminalsLayer, clustered) while 1,000 positions per
+// second arrive as `gps` batches every 250 ms through the dispatch store. Reports, per zoom level:
+//   - the average frame time (requestAnimationFrame intervals; target under 16 ms) and its 95th percentile;
+//   - main-thread time per frame (CDP TaskDuration / frames drawn), i.e. what the page itself costs.
+// Tiles are unreachable here, so the offline basemap is what is drawn under the terminals.
+// Run: node bench/map.bench.mjs (in web/). BENCH_TERMINALS, BENCH_RATE, BENCH_SECONDS override the defaults.
+import { build } from 'vite';
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const root = new URL('..', import.meta.url).pathname;
+const outDir = join(tmpdir(), 'tenfour-map-bench');
+const TERMINALS = Number(process.env.BENCH_TERMINALS ?? 10_000);
+const RATE = Number(process.env.BENCH_RATE ?? 1_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+
+await build({ root, logLevel: 'warn', base: '/', build: { outDir, emptyOutDir: true, rollupOptions: { input: join(root, 'bench/map.html') } } });
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.geojson': 'application/json' };
+const server = createServer(async (req, res) => {
+  try {
+    const path = join(outDir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    const body = await readFile(path);
+    res.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'application/octet-stream' }).end(body);
+  } catch {
+    res.writeHead(404).end();
+  }
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const url = `http://127.0.0.1:${server.address().port}/bench/map.html`;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+async function scenario(zoom) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (r) => r.abort('internetdisconnected'));
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const task = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
+  page.on('pageerror', (e) => console.error('pageerror', e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => !!window.bench);
+  const mount = await page.evaluate(([n, z]) => window.bench.mount(n, z), [TERMINALS, zoom]);
+  const t0 = await task();
+  const upd = await page.evaluate(([r, s]) => window.bench.updates(r, s), [RATE, SECONDS]);
+  const busy = (await task()) - t0;
+  await page.close();
+  return { mount, upd, busy };
+}
+
+const fmt = (n) => n.toFixed(1);
+for (const zoom of [11, 15]) {
+  const r = await scenario(zoom);
+  console.log(`map bench — ${r.mount.count} terminals on the map at zoom ${zoom} (${zoom < 15 ? 'mostly clustered' : 'mostly single markers'}), first draw ${fmt(r.mount.ms)} ms`);
+  console.log(
+    `  ${r.upd.positions} positions in ${r.upd.seconds} s (${Math.round(r.upd.positions / r.upd.seconds)}/s), ${r.upd.flushes} source updates: ` +
+      `${r.upd.frames} frames, average frame time ${fmt(r.upd.avgFrameMs)} ms (p95 ${fmt(r.upd.p95FrameMs)} ms, ${r.upd.longFrames} over 50 ms), ` +
+      `main thread ${fmt(r.busy / r.upd.frames)} ms per frame (${fmt((100 * r.busy) / (r.upd.seconds * 1000))} % busy)`,
+  );
+}
+await browser.close();
+server.close();
