@@ -72,7 +72,7 @@ export async function run(cases) {
     try {
       await Promise.race([
         fn({ browser, context }),
-        new Promise((_, reject) => setTimeout(() => reject(new Error(`case timed out after ${(opts.timeoutMs ?? 90_000) / 1000} s`)), opts.timeoutMs ?? 90_000)),
+        new Promise((_, reject) => setTimeout(() => reject(new Error(`case timed out after ${(opts.timeoutMs ?? 150_000) / 1000} s`)), opts.timeoutMs ?? 150_000)),
       ]);
       passed++;
       console.log(`ok   ${name} (${Date.now() - t0} ms)`);
