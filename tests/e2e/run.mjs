@@ -5,6 +5,7 @@ import { voiceCases } from './voice.mjs';
 import { phoneCases } from './phone.mjs';
 import { safetyCases } from './safety.mjs';
 import { mapCases } from './map.mjs';
+import { messageCases } from './message.mjs';
 
 const DISPATCHER = { uid: '10000001', pwd: '123456' };
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
@@ -416,4 +417,4 @@ const cases = [
 
 cases.push(...voiceCases, ...phoneCases);
 
-process.exit((await run([...cases, ...safetyCases, ...mapCases])) > 0 ? 1 : 0);
+process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases])) > 0 ? 1 : 0);

@@ -73,11 +73,11 @@ export function Composer({ onSend, disabled, testid = 'msg' }: ComposerProps) {
         aria-label={t('placeholder')}
       />
       <div className="msg-composer-bar">
+        <input ref={fileInput} type="file" multiple style={{ display: 'none' }} onChange={(e) => pick(e.target.files)} data-testid={`${testid}-file-input`} />
         <Space size={4} wrap>
           <Button type="primary" icon={<SendOutlined />} onClick={() => void submit()} loading={sending} disabled={disabled || uploads.busy} data-testid={`${testid}-send`}>
             {t('send')}
           </Button>
-          <input ref={fileInput} type="file" multiple hidden onChange={(e) => pick(e.target.files)} data-testid={`${testid}-file-input`} />
           <Button icon={<PaperClipOutlined />} onClick={() => fileInput.current?.click()} disabled={disabled} data-testid={`${testid}-attach`}>
             {t('attach')}
           </Button>

@@ -158,7 +158,7 @@ export function MessageSenderDialog({ open, onClose, initialGroups = [], initial
             {charCount(text)}/{MAX_CONTENT}
           </Typography.Text>
         </Form.Item>
-        <input ref={fileInput} type="file" multiple hidden onChange={(e) => pick(e.target.files)} data-testid="sender-file-input" />
+        <input ref={fileInput} type="file" multiple style={{ display: 'none' }} onChange={(e) => pick(e.target.files)} data-testid="sender-file-input" />
         <Button icon={<PaperClipOutlined />} onClick={() => fileInput.current?.click()} data-testid="sender-attach">
           {t('attach')}
         </Button>

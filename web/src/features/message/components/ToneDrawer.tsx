@@ -32,7 +32,7 @@ export function ToneDrawer({ open, onClose }: { open: boolean; onClose: () => vo
   };
 
   return (
-    <Drawer open={open} onClose={onClose} title={t('tones.title')} width={720} data-testid="tone-drawer">
+    <Drawer open={open} onClose={onClose} title={t('tones.title')} size={720} data-testid="tone-drawer">
       <Space style={{ marginBottom: 12 }}>
         <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')} data-testid="tone-add">
           {t('tones.add')}
@@ -56,7 +56,7 @@ export function ToneDrawer({ open, onClose }: { open: boolean; onClose: () => vo
             key: 'sound',
             title: t('tones.sound'),
             render: (_, r) => (
-              <Space direction="vertical" size={0}>
+              <Space orientation="vertical" size={0}>
                 <audio src={r.fileUrl || r.audioUrl} controls preload="none" className="tone-audio" />
                 {r.fileName && (
                   <Typography.Text type="secondary" style={{ fontSize: 11 }}>

@@ -94,9 +94,9 @@ export function ToneEditDialog({ tone, onClose }: { tone?: Tone; onClose: () => 
           <InputNumber min={0} max={9999} precision={0} value={sort} onChange={(v) => setSort(Number(v ?? 0))} data-testid="tone-sort" />
         </Form.Item>
         <Form.Item label={t('tones.sound')} required validateStatus={errors.sound ? 'error' : undefined} help={help('sound')} extra={t('tones.soundHint')}>
-          <Space direction="vertical" style={{ width: '100%' }}>
+          <Space orientation="vertical" style={{ width: '100%' }}>
             <Space>
-              <input ref={soundInput} type="file" accept={AUDIO_ACCEPT} hidden onChange={(e) => e.target.files?.[0] && sound.add(e.target.files[0])} data-testid="tone-sound-input" />
+              <input ref={soundInput} type="file" accept={AUDIO_ACCEPT} style={{ display: 'none' }} onChange={(e) => e.target.files?.[0] && sound.add(e.target.files[0])} data-testid="tone-sound-input" />
               <Button icon={<SoundOutlined />} onClick={() => soundInput.current?.click()} data-testid="tone-sound-pick">
                 {t('tones.chooseSound')}
               </Button>
@@ -111,9 +111,9 @@ export function ToneEditDialog({ tone, onClose }: { tone?: Tone; onClose: () => 
           </Space>
         </Form.Item>
         <Form.Item label={t('tones.image')} required validateStatus={errors.icon ? 'error' : undefined} help={help('icon')} extra={t('tones.imageHint')}>
-          <Space direction="vertical" style={{ width: '100%' }}>
+          <Space orientation="vertical" style={{ width: '100%' }}>
             <Space>
-              <input ref={iconInput} type="file" accept={IMAGE_ACCEPT} hidden onChange={(e) => e.target.files?.[0] && icon.add(e.target.files[0])} data-testid="tone-icon-input" />
+              <input ref={iconInput} type="file" accept={IMAGE_ACCEPT} style={{ display: 'none' }} onChange={(e) => e.target.files?.[0] && icon.add(e.target.files[0])} data-testid="tone-icon-input" />
               <Button icon={<PictureOutlined />} onClick={() => iconInput.current?.click()} data-testid="tone-icon-pick">
                 {t('tones.chooseImage')}
               </Button>
