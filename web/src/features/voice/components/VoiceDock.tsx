@@ -26,6 +26,8 @@ import { PttButton } from './PttButton';
 import { PttKeys } from './PttKeys';
 import '../voice.css';
 
+const DOCK_KEY = 'tenfour.voice.dock';
+
 interface Row {
   callId: string;
   call?: CallView;
@@ -54,7 +56,15 @@ export default function VoiceDock() {
   const mic = useVoice((s) => s.mic);
   const ended = useVoice((s) => s.ended);
   useDirectory((s) => s.structure); // names of groups and terminals
-  const [open, setOpen] = useState(true);
+  const [open, setOpenState] = useState(() => localStorage.getItem(DOCK_KEY) !== '0');
+  const setOpen = (v: boolean) => {
+    setOpenState(v);
+    try {
+      localStorage.setItem(DOCK_KEY, v ? '1' : '0');
+    } catch {
+      /* private mode */
+    }
+  };
   const [missedOpen, setMissedOpen] = useState(false);
   const [seenMissed, setSeenMissed] = useState(0);
   const engine = consoleVoice();
@@ -112,6 +122,11 @@ export default function VoiceDock() {
         {mic === 'denied' && <Tag color="red">{t('micDenied')}</Tag>}
         <Button size="small" type="text" icon={open ? <DownOutlined /> : <UpOutlined />} onClick={() => setOpen(!open)} aria-label={t(open ? 'collapse' : 'expand')} data-testid="voice-dock-toggle" />
       </div>
+      {!open && (
+        <div className="vdock-body">
+          <PttButton engine={engine} compact />
+        </div>
+      )}
       {open && (
         <div className="vdock-body">
           <div className="vdock-target" data-testid="ptt-target">

@@ -112,7 +112,11 @@ export default function VoiceListPage() {
         columns={[
           { key: 'btime', title: t('records.col.time'), render: (_, r) => dayjs(r.btime).format(FMT), width: 170 },
           { key: 'type', title: t('records.col.type'), render: (_, r) => <Tag>{t(`kind.${r.type}`, { defaultValue: r.type })}</Tag>, width: 110 },
-          { key: 'where', title: t('records.col.where'), render: (_, r) => r.gName || r.peers || '—' },
+          {
+            key: 'where',
+            title: t('records.col.where'),
+            render: (_, r) => r.gName || (r.peers ? r.peers.split(',').map((id) => terminals[id.trim()]?.name || id.trim()).join(', ') : '—'),
+          },
           { key: 'talker', title: t('records.col.talker'), render: (_, r) => `${r.msName || r.msId}` },
           { key: 'duration', title: t('records.col.duration'), render: (_, r) => <span data-testid="record-duration">{fmtDuration(r.duration)}</span>, width: 90 },
           { key: 'quality', title: t('records.col.quality'), render: (_, r) => <Tag color={r.quality === 'SD' ? 'default' : 'blue'}>{r.quality}</Tag>, width: 80 },
