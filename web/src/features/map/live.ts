@@ -64,3 +64,13 @@ export function applyFenceAlarm(s: MapLiveState, a: FenceAlarm): { patch: Partia
 export function talkingSet(s: MapLiveState): Set<string> {
   return new Set(Object.values(s.talkers));
 }
+
+/**
+ * Who talks now: the map's own floor.state tracking joined with the voice engine's view (which also knows who was
+ * already talking when this window opened).
+ */
+export function currentTalkers(voiceTalkers: Record<string, string>): Set<string> {
+  const s = talkingSet(useMapLive.getState());
+  for (const id in voiceTalkers) s.add(id);
+  return s;
+}

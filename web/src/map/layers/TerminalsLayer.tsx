@@ -5,7 +5,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { GeoJSONSource, MapLayerMouseEvent, MapMouseEvent } from 'maplibre-gl';
 import type { Feature, Point } from 'geojson';
 import { useDirectory } from '../../features/dispatch/store';
-import { talkingSet, useMapLive } from '../../features/map/live';
+import { currentTalkers, useMapLive } from '../../features/map/live';
+import { useVoice } from '../../shared/voice/store';
 import { useMapApi } from '../context';
 import { arrowImage, avatarImage, countImage, labelImage } from '../images';
 import { avatarImageId, STATE_COLORS, TerminalDiffer, toFeature, type FeatureContext, type TermProps } from '../terminalFeatures';
@@ -198,7 +199,7 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
     };
     const context = (): FeatureContext => {
       const live = useMapLive.getState();
-      return { talking: talkingSet(live), sos: live.sos, groupColor: groupColors(), toMap, now: Date.now() };
+      return { talking: currentTalkers(useVoice.getState().talkers), sos: live.sos, groupColor: groupColors(), toMap, now: Date.now() };
     };
     const visibleTerminals = () => {
       const terminals = useDirectory.getState().terminals;
@@ -270,6 +271,7 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
     };
     const unsubDir = useDirectory.subscribe((s, p) => schedule(s.structure !== p.structure));
     const unsubLive = useMapLive.subscribe((s, p) => s.version !== p.version && schedule(true));
+    const unsubVoice = useVoice.subscribe((s, p) => s.talkers !== p.talkers && schedule(true));
     staleTimer = setInterval(() => schedule(true), STALE_CHECK_MS);
     (map.getContainer() as HTMLElement & { __refreshTerminals?: (everything?: boolean) => void }).__refreshTerminals = schedule;
     all = true;
@@ -278,6 +280,7 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
     return () => {
       unsubDir();
       unsubLive();
+      unsubVoice();
       clearTimeout(timer);
       clearInterval(staleTimer);
       cancelAnimationFrame(raf);

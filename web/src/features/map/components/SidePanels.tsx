@@ -9,7 +9,8 @@ import { useDirectory } from '../../dispatch/store';
 import { MAP_TYPES, useSettings, type MapType } from '../../settings/store';
 import { hasPosition, isStale, STATE_COLORS, terminalState, type TermState } from '../../../map/terminalFeatures';
 import { MAP_THEMES } from '../../../map/themes';
-import { talkingSet, useMapLive } from '../live';
+import { currentTalkers, useMapLive } from '../live';
+import { useVoice } from '../../../shared/voice/store';
 import { useMapPrefs } from '../prefs';
 import { formatSpeed, speedUnitOf } from '../units';
 
@@ -35,7 +36,7 @@ export function DataListPanel({ map, toMap, onPick }: { map: MapLibreMap | undef
     const compute = () => {
       const b = map.getBounds();
       const live = useMapLive.getState();
-      const talking = talkingSet(live);
+      const talking = currentTalkers(useVoice.getState().talkers);
       const now = Date.now();
       const out: Row[] = [];
       for (const term of Object.values(useDirectory.getState().terminals)) {

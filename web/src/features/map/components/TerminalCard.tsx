@@ -7,7 +7,8 @@ import dayjs from '../../../shared/utils/dayjs';
 import { useBranding, useDateTimeFormat } from '../../branding/store';
 import { useDirectory } from '../../dispatch/store';
 import { isStale, STATE_COLORS, terminalState } from '../../../map/terminalFeatures';
-import { talkingSet, useMapLive } from '../live';
+import { currentTalkers, useMapLive } from '../live';
+import { useVoice } from '../../../shared/voice/store';
 import { formatSpeed, speedUnitOf } from '../units';
 
 export type CardAction = 'call' | 'message' | 'track' | 'follow';
@@ -17,10 +18,11 @@ export function TerminalCard({ cid, onAction, onClose, canTrack }: { cid: string
   const term = useDirectory((s) => s.terminals[cid]);
   const group = useDirectory((s) => (term ? s.groups[term.grp]?.name : undefined));
   const live = useMapLive();
+  const voiceTalkers = useVoice((s) => s.talkers);
   const unit = speedUnitOf(useBranding((s) => s.clientConfig.speedUnit));
   const dateTime = useDateTimeFormat();
   if (!term) return null;
-  const state = terminalState(term, talkingSet(live), live.sos);
+  const state = terminalState(term, currentTalkers(voiceTalkers), live.sos);
   const stale = isStale(term, Date.now());
   return (
     <Card

@@ -18,7 +18,7 @@ export default {
     message: 'Message',
     track: 'Track',
     follow: 'Follow',
-    callFromDispatch: 'Calls are placed from the dispatch screen; open it to talk to this terminal.',
+    calling: 'Calling…',
   },
   tools: {
     layers: 'Layers',

@@ -18,7 +18,7 @@ export default {
     message: 'Mensaje',
     track: 'Recorrido',
     follow: 'Seguir',
-    callFromDispatch: 'Las llamadas se hacen desde la pantalla de despacho; ábrala para hablar con este terminal.',
+    calling: 'Llamando…',
   },
   tools: {
     layers: 'Capas',

@@ -18,7 +18,7 @@ export default {
     message: 'Message',
     track: 'Trajet',
     follow: 'Suivre',
-    callFromDispatch: 'Les appels se passent depuis l’écran de répartition ; ouvrez-le pour parler à ce terminal.',
+    calling: 'Appel en cours…',
   },
   tools: {
     layers: 'Calques',

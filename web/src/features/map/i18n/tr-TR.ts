@@ -18,7 +18,7 @@ export default {
     message: 'Mesaj',
     track: 'Rota',
     follow: 'Takip et',
-    callFromDispatch: 'Aramalar sevk ekranından yapılır; bu terminalle konuşmak için o ekranı açın.',
+    calling: 'Aranıyor…',
   },
   tools: {
     layers: 'Katmanlar',

@@ -18,7 +18,7 @@ export default {
     message: '消息',
     track: '轨迹',
     follow: '跟踪',
-    callFromDispatch: '呼叫请在调度页面发起；打开调度页面即可与该终端通话。',
+    calling: '正在呼叫…',
   },
   tools: {
     layers: '图层',

@@ -36,6 +36,7 @@ import { MarksPanel } from '../components/MarksPanel';
 import { DataListPanel, LayersPanel, SosPanel } from '../components/SidePanels';
 import { TerminalCard, type CardAction } from '../components/TerminalCard';
 import { TrackPanel } from '../components/TrackPanel';
+import { pttEngine } from '../../voice/console';
 import { useMapPrefs } from '../prefs';
 import { useTrack } from '../trackStore';
 import { formatArea, formatLength, haversine } from '../units';
@@ -146,6 +147,13 @@ export default function MonitoringPage({ screen }: { screen: Screen }) {
     };
   }, [hideOffline, hideDispatcher]);
 
+  // A link to a terminal (?msId=…) centres on it once the directory is in.
+  const loaded = useDirectory((s) => s.loaded);
+  useEffect(() => {
+    const cid = params.get('msId');
+    if (loaded && cid) locate(cid);
+  }, [loaded]); // eslint-disable-line react-hooks/exhaustive-deps
+
   const locate = (cid: string) => {
     setSelected(cid);
     const term = useDirectory.getState().terminals[cid];
@@ -155,11 +163,15 @@ export default function MonitoringPage({ screen }: { screen: Screen }) {
   const onCard = (a: CardAction) => {
     if (!selected) return;
     switch (a) {
-      case 'call': {
-        const handled = !window.dispatchEvent(new CustomEvent('tenfour:call', { detail: { msId: selected }, cancelable: true }));
-        if (!handled) message.info(t('card.callFromDispatch'));
-        return;
-      }
+      case 'call':
+        // An individual call through the window's voice engine (a child window's goes through its opener's).
+        return void pttEngine()
+          .invite('single', { msId: selected })
+          .then(() => message.success(t('card.calling')))
+          .catch((e: unknown) => {
+            const code = (e as { code?: string })?.code ?? 'failed';
+            message.error(t(`codes.${code}`, { defaultValue: t('codes.failed', { code }) }));
+          });
       case 'message':
         return void navigate(`/message?msId=${encodeURIComponent(selected)}`);
       case 'track':
