@@ -2,13 +2,12 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Button, Form, Input, List, Modal, Select, Tag, Typography } from 'antd';
 import { PaperClipOutlined } from '@ant-design/icons';
-import { useLiveDirectory } from '../../dispatch/useLiveDirectory';
 import { codeText } from '../codes';
 import { STORED_CODES, type FileInfo } from '../model';
 import { sendMessage } from '../send';
 import { retainMessageSync } from '../store';
 import { charCount, checkContent, checkTargets, contentToSend, FILES_LIMIT, MAX_CONTENT, OTHERS_GROUP, sendTargets, type Target } from '../validation';
-import { filterChoice, useGroupChoices, useTerminalChoices } from './targets';
+import { filterChoice, useDirectoryLoaded, useGroupChoices, useTerminalChoices } from './targets';
 import { UploadList } from './UploadList';
 import { useUploads } from './useUploads';
 
@@ -32,7 +31,7 @@ export interface MessageSenderDialogProps {
 export function MessageSenderDialog({ open, onClose, initialGroups = [], initialTerminals = [] }: MessageSenderDialogProps) {
   const { t } = useTranslation('message');
   const { message } = App.useApp();
-  useLiveDirectory();
+  useDirectoryLoaded();
   useEffect(() => retainMessageSync(), []);
   const groupChoices = useGroupChoices();
   const terminalChoices = useTerminalChoices();

@@ -1,8 +1,22 @@
 // Terminal and group choices for the pickers, from the live directory (features/dispatch).
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { trimText } from '../../../shared/utils/text';
 import { isDispatcher } from '../../dispatch/model';
-import { useDirectory } from '../../dispatch/store';
+import { groupsQuery } from '../../dispatch/api';
+import { loadSnapshot, useDirectory } from '../../dispatch/store';
+
+/**
+ * Makes sure the directory is loaded for a picker (dialogs opened from any screen). Screens that show the live
+ * directory use useLiveDirectory instead; this one adds no socket subscription of its own.
+ */
+export function useDirectoryLoaded(): void {
+  const loaded = useDirectory((s) => s.loaded);
+  const q = useQuery({ ...groupsQuery(), enabled: !loaded });
+  useEffect(() => {
+    if (q.data && !useDirectory.getState().loaded) loadSnapshot(q.data);
+  }, [q.data]);
+}
 
 export interface Choice {
   value: string;
