@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, DatePicker, Form, Input, Modal, Popconfirm, Radio, Select, Space, Table, Tabs, Tag } from 'antd';
-import type { Feature, Geometry, Polygon } from 'geojson';
+import type { Feature, Geometry } from 'geojson';
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
 import { ApiError } from '../../../shared/http/client';
 import { useSession } from '../../auth/session';
@@ -12,7 +12,7 @@ import { useDateTimeFormat } from '../../branding/store';
 import type { DrawMode } from '../../../map/layers/DrawLayer';
 import { alarmsQuery, fenceTerminalsQuery, geoApi, geoKeys, type Fence, type FenceAlarm, type FenceShape, type FenceType } from '../api';
 import { ALARM_MAX_DAYS, checkRange, RANGE_CODES } from '../timeRange';
-import { haversine } from '../units';
+import { fenceGeometry } from '../fenceGeometry';
 import { useMapLive } from '../live';
 import { TerminalPicker } from './TerminalPicker';
 
@@ -31,19 +31,6 @@ interface Props {
   requestDraw: (r: DrawRequest | null) => void;
   tab: string;
   onTab: (tab: string) => void;
-}
-
-/** What terra-draw drew, as the fence geometry the server takes (docs/geo.md "Geofences"). */
-export function fenceGeometry(shape: FenceShape, f: Feature<Geometry>): { geometry: Polygon | { type: 'Point'; coordinates: [number, number] }; radius?: number } | null {
-  if (f.geometry.type !== 'Polygon') return null;
-  const ring = f.geometry.coordinates[0] ?? [];
-  if (ring.length < 4) return null;
-  if (shape !== 'circle') return { geometry: f.geometry };
-  const pts = ring.slice(0, -1);
-  const lng = pts.reduce((s, p) => s + p[0]!, 0) / pts.length;
-  const lat = pts.reduce((s, p) => s + p[1]!, 0) / pts.length;
-  const radius = pts.reduce((s, p) => s + haversine(lng, lat, p[0]!, p[1]!), 0) / pts.length;
-  return { geometry: { type: 'Point', coordinates: [lng, lat] }, radius: Math.max(1, Math.round(radius)) };
 }
 
 export function GeofencePanel({ fences, selected, onSelect, requestDraw, tab, onTab }: Props) {
