@@ -242,6 +242,43 @@ async function rowMenu(page, selector, item) {
   await page.click(`.ant-dropdown-menu-item:has-text("${item}") >> visible=true`);
 }
 
+/** A bare terminal on the socket (no app): logs in, answers server requests "0", acknowledges an answered call. */
+async function rawTerminal(context, base, uid) {
+  const page = await context.newPage();
+  await page.goto(`${base}/healthz`);
+  const code = await page.evaluate(
+    (uid) =>
+      new Promise((resolve) => {
+        const t = (window.__t = { next: 2, pending: {}, events: [] });
+        const ws = new WebSocket(`${location.origin.replace('http', 'ws')}/ds/ws`);
+        t.ws = ws;
+        t.request = (type, data) =>
+          new Promise((res) => {
+            const id = t.next++;
+            t.pending[id] = res;
+            ws.send(JSON.stringify({ id, type, data }));
+          });
+        ws.onopen = () => ws.send(JSON.stringify({ id: 1, type: 'session.login', data: { uid, auth: '123456', client: 'terminal' } }));
+        ws.onmessage = (m) => {
+          const f = JSON.parse(m.data);
+          if (f.re === 1) return resolve(f.code);
+          if (typeof f.re === 'number') {
+            t.pending[f.re]?.(f);
+            delete t.pending[f.re];
+          } else if (typeof f.id === 'number') ws.send(JSON.stringify({ re: f.id, type: f.type, code: '0' }));
+          else {
+            t.events.push(f);
+            if (f.type === 'call.state' && f.data.state === 'answered' && f.data.initiator?.msId === uid) t.request('call.ack', { callId: f.data.callId });
+          }
+        };
+        setTimeout(() => resolve('no reply'), 15_000);
+      }),
+    uid,
+  );
+  expect(code === '0', `terminal ${uid} login: ${code}`);
+  return { request: (type, data) => page.evaluate(([type, data]) => window.__t.request(type, data), [type, data]) };
+}
+
 // ── cases ──
 
 export const voiceCases = [
@@ -430,6 +467,65 @@ export const voiceCases = [
         await page.waitForSelector(`[data-testid=monitor-group][data-gid="${gid}"]`, { timeout: 20_000 });
         await rowMenu(page, group, 'Stop monitoring group');
         await page.waitForSelector(`[data-testid=monitor-group][data-gid="${gid}"]`, { state: 'detached', timeout: 20_000 });
+      }),
+  ],
+  [
+    'voice: a terminal calls the dispatcher (ring, answer; a canceled call is a missed call), listening to a terminal\'s microphone, the PTT key in a child window',
+    () =>
+      withContexts('voice-incoming', async (open) => {
+        const ctx = await open();
+        const { page, base } = await consolePage(ctx);
+        const caller = await rawTerminal(await open(), base, PHONE_A);
+
+        // A call the dispatcher answers.
+        const inv = await caller.request('call.invite', { kind: 'single', msId: DISPATCHER.uid });
+        expect(inv.code === '0', `invite ${JSON.stringify(inv)}`);
+        const callId = inv.data.callId;
+        await page.waitForSelector(`[data-testid=incoming-call-row][data-call-id="${callId}"]`, { timeout: 20_000 });
+        await page.click(`[data-testid=incoming-call-row][data-call-id="${callId}"] [data-testid=answer-call]`);
+        await page.waitForSelector(`[data-testid=call-row][data-call-id="${callId}"][data-state=connected]`, { timeout: 20_000 });
+        await page.click(`[data-testid=call-row][data-call-id="${callId}"] [data-testid=hang-up]`);
+        await page.waitForSelector(`[data-testid=call-row][data-call-id="${callId}"]`, { state: 'detached', timeout: 20_000 });
+
+        // A call canceled while it rings is a missed call.
+        const inv2 = await caller.request('call.invite', { kind: 'single', msId: DISPATCHER.uid });
+        await page.waitForSelector(`[data-testid=incoming-call-row][data-call-id="${inv2.data.callId}"]`, { timeout: 20_000 });
+        const cancel = await caller.request('call.cancel', { callId: inv2.data.callId });
+        expect(cancel.code === '0', `cancel ${JSON.stringify(cancel)}`);
+        await page.waitForSelector('[data-testid=incoming-call-row]', { state: 'hidden', timeout: 20_000 });
+        await page.waitForSelector('[data-testid=voice-dock] .ant-badge-count', { timeout: 20_000 }); // the missed-calls badge
+        await page.click('[data-testid=missed-calls]');
+        await page.waitForSelector(`[data-testid=missed-row][data-ms-id="${PHONE_A}"]`, { timeout: 20_000 });
+        await page.keyboard.press('Escape');
+
+        // Listening to a terminal: the phone app sends its microphone without any sign to its user.
+        const phone = (await phonePage(await open(MOBILE), PHONE_B, base)).page;
+        await page.fill('[data-testid=tree-search] input', PHONE_B);
+        const row = `[data-testid=terminal-row][data-cid="${PHONE_B}"]`;
+        await page.waitForSelector(`${row}[data-online="1"]`, { timeout: 15_000 });
+        await rowMenu(page, row, 'Listen to terminal');
+        await page.waitForSelector(`[data-testid=monitor-terminal][data-ms-id="${PHONE_B}"]`, { timeout: 20_000 });
+        const heard = await listen(page, 2000);
+        expectHeard(heard, "console listening to the phone's microphone");
+        expect(heard.playing.includes(PHONE_B), `the console played ${heard.playing.join(',')}`);
+        expect((await phone.getAttribute('[data-testid=phone-ptt]', 'data-phase')) === 'idle', 'the phone shows nothing');
+        await page.click(`[data-testid=monitor-terminal][data-ms-id="${PHONE_B}"] .ant-tag-close-icon`);
+        await page.waitForSelector('[data-testid=monitor-terminal]', { state: 'detached', timeout: 20_000 });
+
+        // The PTT key in a child window drives the console's one voice connection.
+        const [popup] = await Promise.all([ctx.waitForEvent('page'), page.evaluate(() => window.open('/log-child', 'tenfour-log-child', 'popup,width=900,height=600'))]);
+        await popup.waitForSelector('[data-testid=child-frame]');
+        await popup.waitForSelector('[data-testid=log-page][data-socket=online]', { timeout: 20_000 });
+        await popup.click('[data-testid=child-frame]', { position: { x: 5, y: 5 } });
+        const phase = await talk(
+          page,
+          '[data-testid=ptt-button]',
+          () => page.getAttribute('[data-testid=ptt-button]', 'data-phase'),
+          6,
+          { down: () => popup.keyboard.down('Space'), up: () => popup.keyboard.up('Space') },
+        );
+        expect(phase === 'talking', `main window floor ${phase}`);
+        await until(async () => (await page.getAttribute('[data-testid=ptt-button]', 'data-phase')) === 'idle', 'released from the child window');
       }),
   ],
 ];

@@ -292,6 +292,7 @@ export default function VoiceDock() {
         closable={false}
         maskClosable={false}
         footer={null}
+        destroyOnHidden
         data-testid="incoming-call"
       >
         {invites.map((inv) => (
