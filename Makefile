@@ -47,7 +47,7 @@ test-e2e: build ## browser suite: real binary + Debian Chromium
 fuzz: ## short fuzz run of socket frame decoding
 	CGO_ENABLED=1 $(GO) test -run=^$$ -fuzz=FuzzDecodeFrame -fuzztime=30s ./internal/platform/realtime
 
-bench: web ## performance table of issue 9, one run under 10 minutes (docs/performance.md; profiles in bin/bench)
+bench: web-deps ## performance table of issue 9, one run under 10 minutes (docs/performance.md; profiles in bin/bench)
 	scripts/bench.sh
 
 clean: ## remove build outputs (not the data directory)

@@ -113,7 +113,11 @@ func RunCPU(ctx context.Context, timeout time.Duration, dir string, env []string
 		w = io.MultiWriter(&buf, log)
 	}
 	cmd.Stdout, cmd.Stderr = w, w
+	t0 := time.Now()
 	err := cmd.Run()
+	if log != nil {
+		fmt.Fprintf(log, "(took %.1f s)\n", time.Since(t0).Seconds())
+	}
 	var cpu time.Duration
 	if ps := cmd.ProcessState; ps != nil {
 		cpu = ps.UserTime() + ps.SystemTime()

@@ -96,7 +96,7 @@ func main() {
 		{"alarm", 2 * time.Minute, r.alarm},
 		{"publish", 1 * time.Minute, r.publish},
 		{"scale", 6 * time.Minute, func(ctx context.Context) error { return r.scaleRun(ctx, *terminals, *window) }},
-		{"web", 4 * time.Minute, r.web},
+		{"web", 5 * time.Minute, r.web},
 		{"profiles", 1 * time.Minute, r.profiles},
 	}
 	if *list {
@@ -287,7 +287,7 @@ func (r *runner) floor(ctx context.Context) error {
 
 func (r *runner) ptt(ctx context.Context) error {
 	out, err := r.testBin(ctx, "internal/call", nil, "-test.run", "^$", "-test.bench", "^BenchmarkPTT$",
-		"-test.benchtime", "300x")
+		"-test.benchtime", "200x")
 	if err != nil {
 		return err
 	}
@@ -403,7 +403,7 @@ func (r *runner) scaleRun(ctx context.Context, n int, window time.Duration) erro
 	}
 	ramp := time.Duration(n) * 4 * time.Millisecond // 250 logins a second
 	res, err := bench.RunScale(ctx, bench.ScaleOptions{Bin: filepath.Join(r.out, "tenfour"), Dir: filepath.Join(r.out, "scale"),
-		Terminals: n, Consoles: 20, Ramp: ramp, OnlineWait: 60 * time.Second, Settle: 5 * time.Second, Window: window,
+		Terminals: n, Consoles: 20, Ramp: ramp, OnlineWait: 45 * time.Second, Settle: 5 * time.Second, Window: window,
 		GPSInterval: 10 * time.Second, Log: r.log, CheapHash: true, PerfOut: r.prof("scale-server.perf"),
 		Talkers: 1, Presses: 100}) // one talker: the accounts after the fleet's share a group
 	if res.Online > 0 || err == nil {
@@ -416,7 +416,7 @@ var (
 	sizeLine  = regexp.MustCompile(`initial JS: .*?([\d.]+) KB gzipped`)
 	treeFirst = regexp.MustCompile(`first render: ([\d.]+) ms to first paint`)
 	treeFrame = regexp.MustCompile(`main thread ([\d.]+) ms per frame`)
-	mapFrame  = regexp.MustCompile(`([\d.]+) ms per frame`)
+	mapFrame  = regexp.MustCompile(`at zoom (\d+).*\n.*average frame time ([\d.]+) ms \(p95 ([\d.]+) ms.*main thread ([\d.]+) ms per frame`)
 )
 
 func (r *runner) web(ctx context.Context) error {
@@ -425,9 +425,12 @@ func (r *runner) web(ctx context.Context) error {
 		return fmt.Errorf("web/node_modules missing (make web-deps)")
 	}
 	var errs []string
-	if _, err := os.Stat(filepath.Join(web, "dist", "index.html")); err != nil {
-		errs = append(errs, "web/dist not built (make web)")
-	} else if out, err := r.run(ctx, "web", nil, "node", "scripts/size.mjs"); err != nil && !sizeLine.MatchString(out) {
+	// The console as it ships: the production Vite build of `make web` (its typecheck, `tsc -b`, emits nothing
+	// and is left to make test).
+	if _, err := r.run(ctx, "web", nil, "npx", "vite", "build", "--logLevel", "warn"); err != nil {
+		errs = append(errs, "vite build: "+err.Error())
+	}
+	if out, err := r.run(ctx, "web", nil, "node", "scripts/size.mjs"); err != nil && !sizeLine.MatchString(out) {
 		errs = append(errs, "size: "+err.Error())
 	} else if m := sizeLine.FindStringSubmatch(out); m != nil {
 		r.figs["web.initial_kb"], _ = strconv.ParseFloat(m[1], 64)
@@ -437,28 +440,23 @@ func (r *runner) web(ctx context.Context) error {
 	if err != nil {
 		errs = append(errs, "tree: "+err.Error())
 	}
-	firsts := treeFirst.FindAllStringSubmatch(out, -1)
-	frames := treeFrame.FindAllStringSubmatch(out, -1)
-	for i, m := range firsts {
-		v, _ := strconv.ParseFloat(m[1], 64)
-		r.figs["web.tree.first"+strconv.Itoa(i)] = v
+	for i, m := range treeFirst.FindAllStringSubmatch(out, -1) {
+		r.figs["web.tree.first"+strconv.Itoa(i)], _ = strconv.ParseFloat(m[1], 64)
 	}
-	for i, m := range frames {
-		v, _ := strconv.ParseFloat(m[1], 64)
-		r.figs["web.tree.frame"+strconv.Itoa(i)] = v
+	for i, m := range treeFrame.FindAllStringSubmatch(out, -1) {
+		r.figs["web.tree.frame"+strconv.Itoa(i)], _ = strconv.ParseFloat(m[1], 64)
 	}
-	if _, err := os.Stat(filepath.Join(web, "bench", "map.bench.mjs")); err == nil {
+	if fileExists(filepath.Join(web, "bench", "map.bench.mjs")) {
 		out, err := r.run(ctx, "web", env, "node", "bench/map.bench.mjs")
 		if err != nil {
 			errs = append(errs, "map: "+err.Error())
 		}
-		var worst float64
 		for _, m := range mapFrame.FindAllStringSubmatch(out, -1) {
-			v, _ := strconv.ParseFloat(m[1], 64)
-			worst = max(worst, v)
-		}
-		if worst > 0 {
-			r.figs["web.map.frame"] = worst
+			z := m[1]
+			r.figs["web.map."+z+".avg"], _ = strconv.ParseFloat(m[2], 64)
+			r.figs["web.map."+z+".p95"], _ = strconv.ParseFloat(m[3], 64)
+			r.figs["web.map."+z+".main"], _ = strconv.ParseFloat(m[4], 64)
+			r.texts["web.map.zooms"] += z + ","
 		}
 	} else {
 		r.texts["web.map"] = "not available: no map benchmark in web/bench (map.bench.mjs) yet"
@@ -467,6 +465,13 @@ func (r *runner) web(ctx context.Context) error {
 		return fmt.Errorf("%s", strings.Join(errs, "; "))
 	}
 	return nil
+}
+
+func cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
 
 // profiles writes the top functions of each profile taken (flat and cumulative) next to it.
@@ -707,7 +712,8 @@ func (r *runner) rows() []bench.Row {
 		rows = append(rows, row("N connected terminals + 20 consoles: server CPU and memory", "< 1 core", "Centrifugo ≈ 30 KB per connection", r.missing("scale")))
 	}
 	if kb, ok := r.fig("web.initial_kb"); ok {
-		rows = append(rows, bench.Row{Name: "console: initial JS, gzipped", Figure: fmt.Sprintf("%.1f KB", kb), Target: "< 400 KB",
+		fig := fmt.Sprintf("%.1f KB", kb)
+		rows = append(rows, bench.Row{Name: "console: initial JS, gzipped", Figure: fig, Target: "< 400 KB",
 			Status: bench.Verdict(kb < 400)})
 	} else {
 		rows = append(rows, row("console: initial JS, gzipped", "< 400 KB", "", r.missing("web")))
@@ -728,9 +734,17 @@ func (r *runner) rows() []bench.Row {
 	} else {
 		rows = append(rows, row("console: tree frame time under 1,000 updates/s", "< 16 ms", "", r.missing("web")))
 	}
-	if f, ok := r.fig("web.map.frame"); ok {
-		rows = append(rows, bench.Row{Name: "console: map frame time under 1,000 updates/s", Figure: bench.MsF(f) + " per frame (worst scenario)",
-			Target: "< 16 ms", Status: bench.Verdict(f < 16)})
+	if zs := strings.TrimSuffix(r.texts["web.map.zooms"], ","); zs != "" {
+		var parts []string
+		worst := 0.0
+		for _, z := range strings.Split(zs, ",") {
+			avg, p95, main := r.figs["web.map."+z+".avg"], r.figs["web.map."+z+".p95"], r.figs["web.map."+z+".main"]
+			worst = max(worst, avg)
+			parts = append(parts, fmt.Sprintf("zoom %s: %s average frame time (p95 %s), main thread %s per frame", z,
+				bench.MsF(avg), bench.MsF(p95), bench.MsF(main)))
+		}
+		rows = append(rows, bench.Row{Name: "console: map frame time, 10,000 terminals, 1,000 positions/s (5 s per zoom)",
+			Figure: strings.Join(parts, "; "), Target: "< 16 ms", Status: bench.Verdict(worst < 16)})
 	} else if t := r.texts["web.map"]; t != "" {
 		rows = append(rows, bench.Row{Name: "console: map frame time under 1,000 updates/s", Figure: t, Target: "< 16 ms", Status: bench.NA})
 	} else {
