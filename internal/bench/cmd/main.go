@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"tenfour/internal/bench"
@@ -47,7 +48,7 @@ func main() {
 	only := flag.String("only", "", "run only these steps (comma list; see -list)")
 	list := flag.Bool("list", false, "list the steps and exit")
 	terminals := flag.Int("terminals", 10000, "terminals of the scale run")
-	window := flag.Duration("window", 30*time.Second, "measurement window of the scale run")
+	window := flag.Duration("window", 20*time.Second, "measurement window of the scale run")
 	ingest := flag.Int("ingest-seconds", 20, "how long each GPS ingest measurement sustains")
 	noBuild := flag.Bool("no-build", false, "reuse the binaries in bin/bench (development)")
 	doc := flag.String("doc", "docs/performance.md", "write the table into this file's \"Latest run\" section (empty: don't)")
@@ -478,27 +479,33 @@ func cut(s string, n int) string {
 func (r *runner) profiles(ctx context.Context) error {
 	bins := map[string]string{"forward": "media", "ingest-sqlite": "geo", "ingest-postgres": "geo", "alarm": "sos",
 		"publish": "realtime"}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
 	for name, pkg := range bins {
 		for _, kind := range []string{"cpu", "mem"} {
 			p := r.prof(name + "." + kind)
-			if _, err := os.Stat(p); err != nil {
+			if !fileExists(p) {
 				continue
 			}
 			args := []string{"tool", "pprof", "-top", "-nodecount=30"}
 			if kind == "mem" {
 				args = append(args, "-sample_index=alloc_space")
 			}
-			out, err := r.runQuiet(ctx, "go", append(args, filepath.Join(r.out, pkg+".test"), p)...)
-			if err != nil {
-				continue
-			}
-			_ = os.WriteFile(p+".top.txt", []byte(out), 0o644)
-			out, err = r.runQuiet(ctx, "go", append(append(args, "-cum"), filepath.Join(r.out, pkg+".test"), p)...)
-			if err == nil {
-				_ = os.WriteFile(p+".cum.txt", []byte(out), 0o644)
+			for _, v := range []struct{ suffix, flag string }{{".top.txt", "-flat"}, {".cum.txt", "-cum"}} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					sem <- struct{}{}
+					defer func() { <-sem }()
+					out, err := r.runQuiet(ctx, "go", append(append(args[:len(args):len(args)], v.flag), filepath.Join(r.out, pkg+".test"), p)...)
+					if err == nil {
+						_ = os.WriteFile(p+v.suffix, []byte(out), 0o644)
+					}
+				}()
 			}
 		}
 	}
+	wg.Wait()
 	// The real server of the scale run, profiled by perf (its symbols are in the binary).
 	if p := r.prof("scale-server.perf"); fileExists(p) {
 		for _, v := range []struct{ suffix, children string }{{".top.txt", "--no-children"}, {".cum.txt", "--children"}} {
