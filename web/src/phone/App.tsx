@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../i18n/languages';
 import { bindPttKey, onFirstGesture } from '../shared/voice/keys';
 import { fmtDuration, type FloorView } from '../shared/voice/protocol';
+import { startRing } from '../shared/voice/ring';
 import { useVoice } from '../shared/voice/store';
 import { language, setLanguage, t, useLanguage } from './i18n';
 import {
@@ -468,6 +469,11 @@ function Calls() {
   const single = Object.values(calls).find((c) => c.kind === 'single' && c.state !== 'ended');
   const other = joined.find((j) => calls[j.callId]);
   const inv = invites[0];
+  useEffect(() => {
+    if (!inv) return;
+    navigator.vibrate?.([400, 200, 400]);
+    return startRing(70);
+  }, [inv?.callId]); // eslint-disable-line react-hooks/exhaustive-deps
   if (inv)
     return (
       <div className="p-call p-call-in" data-testid="phone-incoming" data-call-id={inv.callId}>

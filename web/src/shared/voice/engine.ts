@@ -197,7 +197,11 @@ export class VoiceEngine {
     }
     this.set((s) => {
       const floors = c.floor ? { ...s.floors, [c.callId]: c.floor } : s.floors;
-      const own = this.opts.followOwnCalls && c.initiator?.msId === me && (c.kind !== 'single' || c.state === 'connected');
+      // Talk where this page is a party: a call it started, or an individual call it answered.
+      const own =
+        this.opts.followOwnCalls &&
+        c.state !== 'trying' &&
+        ((c.initiator?.msId === me && (c.kind !== 'single' || c.state === 'connected')) || (c.kind === 'single' && c.state === 'connected' && !!c.parties?.some((p) => p.msId === me)));
       return { calls: { ...s.calls, [c.callId]: c }, floors, talkers: talkersOf(floors), ...(own && s.target?.callId !== c.callId ? { target: { callId: c.callId } } : {}) };
     });
     // The caller acknowledges the callee's answer (200) to connect the call (202).

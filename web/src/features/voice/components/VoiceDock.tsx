@@ -16,7 +16,9 @@ import { isFeatureEnabled } from '../../../app/features';
 import { useGateContext } from '../../../app/gate';
 import { fmtDuration, fmtUs, type CallView, type FloorView } from '../../../shared/voice/protocol';
 import { useVoice } from '../../../shared/voice/store';
+import { startRing } from '../../../shared/voice/ring';
 import { useSession } from '../../auth/session';
+import { useSettings } from '../../settings/store';
 import { useDirectory } from '../../dispatch/store';
 import { consoleVoice, startConsoleVoice } from '../console';
 import { accountName, callTitle, groupName, useNow } from '../hooks';
@@ -70,6 +72,14 @@ export default function VoiceDock() {
   const engine = consoleVoice();
 
   useEffect(() => startConsoleVoice(), []);
+
+  // Ring while an individual call waits for an answer (settings: call tone, notice volume).
+  const ringing = invites.length > 0;
+  const callTone = useSettings((s) => s.sounds.callTone);
+  useEffect(() => {
+    if (!ringing || !callTone) return;
+    return startRing(useSettings.getState().noticeVolume);
+  }, [ringing, callTone]);
 
   useEffect(() => {
     if (!ended || Date.now() - ended.at > 2000) return;
