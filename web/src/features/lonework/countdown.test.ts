@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan } from './api';
-import { checkinLeft, msLeft, nextCheckLeft, startsIn, toLocal, type LivePlan } from './countdown';
+import { checkinLeft, isStale, msLeft, nextCheckLeft, startsIn, toLocal, type LivePlan } from './countdown';
 import { planActions, planMatches, removePlans, upsertPlan } from './rows';
 
 const plan = (patch: Partial<Plan> = {}): Plan => ({
@@ -85,5 +85,19 @@ describe('live plan rows', () => {
     expect(planActions(plan({ workState: 1, status: 1 })).remove).toBe(false);
     expect(planActions(plan({ workState: 2, status: 1 }))).toEqual({ edit: false, toggle: false, remove: false, end: false });
     expect(planActions(plan({ workState: 2, status: 2 }))).toEqual({ edit: false, toggle: false, remove: true, end: false });
+  });
+});
+
+describe('stale rows', () => {
+  const live = (p: Partial<Plan>): LivePlan => ({ ...plan(p), serverTime: 1_000_000, receivedAt: 1_000_000 });
+  it('a waiting plan past its start, a prompt past its deadline, a check or an end that did not come', () => {
+    expect(isStale(live({ workState: 0, sTime: 1_010_000 }), 1_014_000)).toBe(false);
+    expect(isStale(live({ workState: 0, sTime: 1_010_000 }), 1_016_000)).toBe(true);
+    expect(isStale(live({ workState: 0, enabled: 0, sTime: 1_010_000 }), 2_000_000)).toBe(false);
+    expect(isStale(live({ workState: 1, deadline: 1_020_000, nextCheck: 9_000_000, eTime: 9_000_000 }), 1_026_000)).toBe(true);
+    expect(isStale(live({ workState: 1, deadline: 0, nextCheck: 1_060_000, eTime: 9_000_000 }), 1_030_000)).toBe(false);
+    expect(isStale(live({ workState: 1, deadline: 0, nextCheck: 1_060_000, eTime: 9_000_000 }), 1_066_000)).toBe(true);
+    expect(isStale(live({ workState: 1, deadline: 0, nextCheck: 0, eTime: 1_100_000 }), 1_106_000)).toBe(true);
+    expect(isStale(live({ workState: 2, eTime: 1 }), 9_000_000)).toBe(false);
   });
 });

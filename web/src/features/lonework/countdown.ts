@@ -38,3 +38,15 @@ export function startsIn(p: LivePlan, now: number): number | null {
   if (p.workState !== 0 || !p.enabled) return null;
   return msLeft(p.sTime, p.serverTime, p.receivedAt, now);
 }
+
+/**
+ * True when a plan should have changed by `now` (started, prompted, alarmed, ended) at least `graceMs` ago but no
+ * update came: lonework.state is not durable, so a missed one is fetched again rather than shown stale.
+ */
+export function isStale(p: LivePlan, now: number, graceMs = 5000): boolean {
+  if (!p.enabled || p.workState === 2) return false;
+  const due = (ms: number) => ms > 0 && toLocal(ms, p.serverTime, p.receivedAt) + graceMs < now;
+  if (p.workState === 0) return due(p.sTime);
+  if (due(p.eTime)) return true;
+  return p.deadline ? due(p.deadline) : due(p.nextCheck);
+}

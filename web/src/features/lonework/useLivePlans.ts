@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { live, useLiveStatus } from '../../shared/socket/live';
 import { loneworkApi, loneworkKeys, normalisePlan, type Plan, type PlanListQuery } from './api';
-import type { LivePlan } from './countdown';
+import { isStale, type LivePlan } from './countdown';
 import { removePlans, sortPlans, upsertPlan } from './rows';
 
 /** The plans of a query, live: fetched, then kept current by lonework.state / lonework.removed; refetched on reconnect. */
@@ -32,6 +32,14 @@ export function useLivePlans(q: PlanListQuery) {
     if (status === 'online' && !wasOnline.current) void refetch();
     wasOnline.current = status === 'online';
   }, [status, refetch]);
+
+  // A plan that should have moved on but did not (a lonework.state missed, e.g. during a drop): fetch again.
+  useEffect(() => {
+    const id = setInterval(() => {
+      if (!query.isFetching && rows.some((r) => isStale(r, Date.now()))) void refetch();
+    }, 5000);
+    return () => clearInterval(id);
+  }, [rows, query.isFetching, refetch]);
 
   return { rows, setRows, loading: query.isLoading, error: query.error, refetch };
 }
