@@ -89,6 +89,15 @@ export function ChatView({ rows, me, nameOf, onRetry, loading }: ChatViewProps) 
         const out = !m.incoming;
         const sender = senderOf(m);
         const who = out ? (sender === me ? t('you') : nameOf(sender, m.fromName)) : nameOf(sender, m.fromName);
+        const foot = out ? (
+          <StateTag row={row} />
+        ) : m.status === 0 ? (
+          <Tag color="blue">{t('unread')}</Tag>
+        ) : m.readBy && m.readBy !== me ? (
+          <Typography.Text type="secondary" className="msg-readby">
+            {t('readBy', { name: nameOf(m.readBy) })}
+          </Typography.Text>
+        ) : null;
         return (
           <div
             key={m.id}
@@ -105,17 +114,7 @@ export function ChatView({ rows, me, nameOf, onRetry, loading }: ChatViewProps) 
               </div>
               {m.content && <div className="msg-text">{m.content}</div>}
               {m.file && <Attachment file={m.file} />}
-              <div className="msg-foot">
-                {out ? (
-                  <StateTag row={row} />
-                ) : m.status === 0 ? (
-                  <Tag color="blue">{t('unread')}</Tag>
-                ) : m.readBy && m.readBy !== me ? (
-                  <Typography.Text type="secondary" className="msg-readby">
-                    {t('readBy', { name: nameOf(m.readBy) })}
-                  </Typography.Text>
-                ) : null}
-              </div>
+              {foot && <div className="msg-foot">{foot}</div>}
             </div>
           </div>
         );
