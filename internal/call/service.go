@@ -524,7 +524,7 @@ func (s *Service) endBurstLocked(f *fx, c *Call, reason string, tail bool) {
 	b.maxTimer.Stop()
 	talker := b.talker
 	// What finishing needs of the call is read now, under the lock.
-	snap := burstEnd{allow: s.callAudienceFilter(c), peers: c.peerIDs(b.claim.Account)}
+	snap := burstEnd{allow: s.callAudienceFilter(c), peers: c.peerIDs(b.claim.Account), talkerName: talker.acct.Name}
 	finish := func() { s.finishBurst(c, b, reason, snap) }
 	if tail && talker.peer != nil {
 		talker.tailing = true
@@ -546,8 +546,9 @@ func (s *Service) endBurstLocked(f *fx, c *Call, reason string, tail bool) {
 
 // burstEnd is what finishing a burst needs of its call, read under the lock.
 type burstEnd struct {
-	allow func(*realtime.Conn) bool
-	peers string
+	allow      func(*realtime.Conn) bool
+	peers      string
+	talkerName string // the talker's account is replaced under the lock when it is refreshed
 }
 
 // finishBurst closes the recording, stores its row (durable before it is reported) and reports the burst. It
@@ -566,7 +567,7 @@ func (s *Service) finishBurst(c *Call, b *burst, reason string, snap burstEnd) {
 		case res.Packets > 0:
 			view.DurationMs = int64(res.Samples) / 48
 			r := Record{Customer: c.Customer, CallID: c.ID, Kind: c.Kind, GroupID: c.Group, GroupName: c.GroupName,
-				PeerIDs: snap.peers, TalkerID: b.claim.Account, TalkerName: b.talker.acct.Name,
+				PeerIDs: snap.peers, TalkerID: b.claim.Account, TalkerName: snap.talkerName,
 				Started: view.BTime, DurationMs: view.DurationMs, Quality: string(res.Quality), Size: res.Size,
 				Path: b.path, AccessUs: view.PressToGrantUs, FirstPacketUs: view.GrantToFirstUs, DelayP99Us: view.DelayP99Us}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
