@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -10,20 +11,27 @@ import (
 	"tenfour/internal/testkit"
 )
 
-// TestLivelyFleet runs 40 demo terminals with everything sped up and checks, from a console, that the fleet
+// TestLivelyFleet runs 30 demo terminals with everything sped up and checks, from a console, that the fleet
 // does what a fleet does on its own: talks (floor granted to terminals), raises SOS, drops off and comes back,
 // switches groups; and that a radio answers a dispatcher's individual call and replies in it.
 func TestLivelyFleet(t *testing.T) {
 	s := demoServer(t)
 	con := console(t, s, "Demo Fleet", "10000001")
-	f := runFleet(t, sim.Options{URL: s.URL, Accounts: sim.DemoAccounts()[:40], Seed: 11, Loopback: true,
+	// 30 terminals of every kind: radios, PMR, a gateway, SOS buttons, cameras, apps.
+	var accts []sim.Account
+	for _, a := range sim.FleetAccounts() {
+		if n, _ := strconv.Atoi(a.ID[5:]); n <= 112 || n >= 121 && n <= 125 || n == 131 || n >= 134 && n <= 140 || n >= 143 && n <= 146 {
+			accts = append(accts, a)
+		}
+	}
+	f := runFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 11, Loopback: true,
 		GPSInterval: 2 * time.Second, MediaIdle: 3 * time.Second,
-		Rates: sim.Rates{TalkEvery: 5 * time.Second, SOSEvery: 40 * time.Second, DropEvery: 10 * time.Second,
+		Rates: sim.Rates{TalkEvery: 5 * time.Second, SOSEvery: 40 * time.Second, DropEvery: 20 * time.Second,
 			Offline: 4 * time.Second, SwitchEvery: 10 * time.Second, UploadEvery: time.Minute}})
 
 	seen := map[string]bool{}
 	offline := map[string]bool{}
-	until(t, con, 90*time.Second, "talk, SOS, drop and return, switch, upload", func(fr testkit.Frame) bool {
+	err := within(con, 90*time.Second, func(fr testkit.Frame) bool {
 		d := string(fr.Data)
 		switch fr.Type {
 		case "floor.state":
@@ -50,6 +58,9 @@ func TestLivelyFleet(t *testing.T) {
 		}
 		return seen["talk"] && seen["sos"] && seen["switch"] && seen["back"] && seen["upload"]
 	})
+	if err != nil {
+		t.Fatalf("the console saw only %v of talk, sos, switch, back, upload: %v (%s)", seen, err, f.Stats())
+	}
 
 	// A dispatcher calls radios one by one until one answers (each answers three times in four).
 	answered := ""
@@ -63,7 +74,7 @@ func TestLivelyFleet(t *testing.T) {
 		}
 		_ = json.Unmarshal(r.Data, &inv)
 		state := ""
-		until(t, con, 20*time.Second, "the call answered or ended", func(fr testkit.Frame) bool {
+		until(t, con, 45*time.Second, "the call answered or ended (rings out after 30 s)", func(fr testkit.Frame) bool {
 			var c struct {
 				CallID, State string
 			}
@@ -81,7 +92,7 @@ func TestLivelyFleet(t *testing.T) {
 		}
 		// The radio replies in the call: it takes the call's floor (unless its network drops first).
 		talked := false
-		until(t, con, 15*time.Second, "the callee talking in the call", func(fr testkit.Frame) bool {
+		until(t, con, 30*time.Second, "the callee talking in the call", func(fr testkit.Frame) bool {
 			d := string(fr.Data)
 			if !strings.Contains(d, inv.CallID) {
 				return false

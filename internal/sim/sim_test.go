@@ -3,6 +3,7 @@ package sim_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -69,25 +70,32 @@ func runFleet(t *testing.T, opts sim.Options) *sim.Fleet {
 // until reads the console's frames until fn says it has seen enough, or fails after timeout.
 func until(t *testing.T, c *testkit.Socket, timeout time.Duration, what string, fn func(testkit.Frame) bool) {
 	t.Helper()
+	if err := within(c, timeout, fn); err != nil {
+		t.Fatalf("waiting for %s: %v", what, err)
+	}
+}
+
+// within is until without failing: it returns why fn was not satisfied in time.
+func within(c *testkit.Socket, timeout time.Duration, fn func(testkit.Frame) bool) error {
 	deadline := time.Now().Add(timeout)
 	for _, f := range c.Events {
 		if fn(f) {
 			c.Events = nil
-			return
+			return nil
 		}
 	}
 	c.Events = nil
 	for {
 		left := time.Until(deadline)
 		if left <= 0 {
-			t.Fatalf("timed out waiting for %s", what)
+			return errors.New("timed out")
 		}
 		f, err := c.TryRead(left)
 		if err != nil {
-			t.Fatalf("waiting for %s: %v", what, err)
+			return err
 		}
 		if fn(f) {
-			return
+			return nil
 		}
 	}
 }

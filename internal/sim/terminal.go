@@ -249,7 +249,8 @@ func (t *Terminal) dial() {
 	token := t.token
 	t.mu.Unlock()
 
-	ctx, cancel := context.WithTimeout(t.fl.ctx, 20*time.Second)
+	// A loaded server answers logins late (each costs it a password hash): give it the console's 30 s.
+	ctx, cancel := context.WithTimeout(t.fl.ctx, 30*time.Second)
 	defer cancel()
 	err := t.login(ctx, gen, token)
 	t.mu.Lock()
