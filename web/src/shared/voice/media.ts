@@ -189,8 +189,14 @@ export class MediaLink {
 
   private attach(track: MediaStreamTrack) {
     const stream = new MediaStream([track]);
-    this.audio.srcObject = stream;
-    this.audio.play().catch(() => {});
+    // A media element waiting for data delays its document's load event, and a remote stream has no data until
+    // somebody talks: attached before `load`, it would keep the page "loading" until the next talk burst.
+    const play = () => {
+      this.audio.srcObject = stream;
+      this.audio.play().catch(() => {});
+    };
+    if (document.readyState === 'complete') play();
+    else window.addEventListener('load', play, { once: true });
     try {
       const AC = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
       if (!AC) return;
