@@ -38,14 +38,14 @@ function fleet(n: number): GroupDto[] {
 
 declare global {
   interface Window {
-    bench: {
+    mapBench: {
       mount: (terminals: number, zoom: number) => Promise<{ ms: number; count: number }>;
       updates: (perSecond: number, seconds: number) => Promise<{ frames: number; positions: number; seconds: number; avgFrameMs: number; p95FrameMs: number; longFrames: number; flushes: number }>;
     };
   }
 }
 
-window.bench = {
+window.mapBench = {
   async mount(terminals, zoom) {
     await initI18n('en-US');
     const t0 = performance.now();

@@ -47,10 +47,10 @@ async function scenario(zoom) {
   const task = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
   page.on('pageerror', (e) => console.error('pageerror', e.message));
   await page.goto(url);
-  await page.waitForFunction(() => !!window.bench);
-  const mount = await page.evaluate(([n, z]) => window.bench.mount(n, z), [TERMINALS, zoom]);
+  await page.waitForFunction(() => !!window.mapBench);
+  const mount = await page.evaluate(([n, z]) => window.mapBench.mount(n, z), [TERMINALS, zoom]);
   const t0 = await task();
-  const upd = await page.evaluate(([r, s]) => window.bench.updates(r, s), [RATE, SECONDS]);
+  const upd = await page.evaluate(([r, s]) => window.mapBench.updates(r, s), [RATE, SECONDS]);
   const busy = (await task()) - t0;
   await page.close();
   return { mount, upd, busy };
