@@ -112,6 +112,10 @@ export class MediaLink {
     try {
       await this.ensureMic();
       if (gen !== this.gen) return;
+      // A new RTCPeerConnection (new DTLS certificate) cannot renegotiate the server's old one: close that first
+      // (nothing to close on a fresh socket connection).
+      await this.sock.request('rtc.close', {}).catch(() => {});
+      if (gen !== this.gen) return;
       const cfg = await this.sock.request<{ iceServers?: RTCIceServer[] }>('rtc.config', {});
       if (gen !== this.gen) return;
       const pc = new RTCPeerConnection({ iceServers: cfg?.iceServers ?? [] });
