@@ -54,11 +54,14 @@ type ScaleOptions struct {
 	// Talkers, if set, are Go terminals (accounts after the fleet's, so in one group: more than one would
 	// take turns) that, after the window, press PTT Presses times each with every terminal still online.
 	Talkers, Presses int
+	// SimSize is the most terminals one `tenfour sim` process runs (0: one process for all).
+	SimSize int
 }
 
 // ScaleResult is what a scale run measured.
 type ScaleResult struct {
 	Terminals, Online int
+	Sims              int // simulator processes
 	LoginPhase        time.Duration // sim start → every terminal online
 	LoginCPU          time.Duration // server CPU during the login phase
 	Window            time.Duration
@@ -76,6 +79,9 @@ type ScaleResult struct {
 	GPSRate           float64       // positions per second the server received (sim counter over the window)
 	GPSp50, GPSp99    time.Duration // report → console, over every console
 	GPSMax            time.Duration
+	// Console sockets the server closed (and the runner reopened), with their close codes.
+	ConsoleDrops int
+	DropCodes    []int
 	// PTT access with the fleet online: at the talker and the server's request → grant.
 	PTT, PTTServer []time.Duration
 	PTTErr         error
@@ -138,14 +144,32 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 		cwg.Add(1)
 		go func() {
 			defer cwg.Done()
-			defer ws.CloseNow()
+			defer func() { ws.CloseNow() }()
 			// A gps item repeats the terminal's last fix time when only its battery or signal changed: count
 			// each fix once, when it first arrives (latest wins, as the console applies them).
 			last := map[string]int64{}
 			for {
 				_, b, err := ws.Read(cctx)
 				if err != nil {
-					return
+					if cctx.Err() != nil {
+						return
+					}
+					// Closed by the server (a slow consumer, 4008): count it and come back, as the console does.
+					mu.Lock()
+					res.ConsoleDrops++
+					res.DropCodes = append(res.DropCodes, int(websocket.CloseStatus(err)))
+					mu.Unlock()
+					ws.CloseNow()
+					for {
+						if ws, err = consoleSocket(cctx, base, tok); err == nil || cctx.Err() != nil {
+							break
+						}
+						time.Sleep(500 * time.Millisecond)
+					}
+					if err != nil {
+						return
+					}
+					continue
 				}
 				at := time.Now().UnixMilli()
 				if !strings.Contains(string(b[:min(len(b), 40)]), `"gps"`) {
@@ -166,11 +190,14 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 				on := measuring.Load()
 				var got []time.Duration
 				for _, it := range f.Data.List {
-					if it.Time <= last[it.MsID] {
+					prev := last[it.MsID]
+					if it.Time <= prev {
 						continue
 					}
 					last[it.MsID] = it.Time
-					if on {
+					// A terminal's first fix after its login may be one it kept while offline (the simulator
+					// buffers them, as trackers do): only fixes after one already seen are live.
+					if on && prev != 0 {
 						got = append(got, time.Duration(max(0, at-it.Time))*time.Millisecond)
 					}
 				}
@@ -187,36 +214,65 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	m := scrapeAll(base)
 	res.HeapBase = m["go_memstats_heap_alloc_bytes"] + m["go_memstats_stack_inuse_bytes"]
 
-	// The fleet: quiet terminals (no talk, SOS, drops or switches) that report positions and status.
-	pr, pw2 := io.Pipe()
-	defer pw2.Close()
-	var online, gpsSent atomic.Int64
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			if m := simOnline.FindStringSubmatch(sc.Text()); m != nil {
-				n, _ := strconv.Atoi(m[1])
-				g, _ := strconv.Atoi(m[2])
-				online.Store(int64(n))
-				gpsSent.Store(int64(g))
-			}
+	// The fleet: quiet terminals (no talk, SOS, drops or switches) that report positions and status. A
+	// simulator logs in 16 terminals at a time, so logins are bound by their latency on a busy machine: one
+	// simulator process per SimSize terminals.
+	nsim := 1
+	if o.SimSize > 0 {
+		nsim = max(1, (o.Terminals+o.SimSize-1)/o.SimSize)
+	}
+	online := make([]atomic.Int64, nsim)
+	gpsSent := make([]atomic.Int64, nsim)
+	sum := func(a []atomic.Int64) int64 {
+		var n int64
+		for i := range a {
+			n += a[i].Load()
 		}
-	}()
+		return n
+	}
 	cpu0, _ := ProcCPU(serve.Process.Pid)
 	t0 := time.Now()
-	sim, err := start(pr2w(pw2, o.Log), o.Bin, "sim", "--server", base, "--ids", strconv.Itoa(first), "--count",
-		strconv.Itoa(o.Terminals), "--password", pw, "--ramp", o.Ramp.String(), "--gps-interval", o.GPSInterval.String(),
-		"--talk-every", "-1s", "--sos-every", "-1s", "--drop-every", "-1s", "--switch-every", "-1s", "--forget-checkin", "-1",
-		"--stats", "1s")
-	if err != nil {
-		return res, err
+	var sims []*proc
+	defer func() {
+		for _, p := range sims {
+			stop(p)
+		}
+	}()
+	for i := range nsim {
+		from, count := i*o.Terminals/nsim, (i+1)*o.Terminals/nsim-i*o.Terminals/nsim
+		pr, pw2 := io.Pipe()
+		defer pw2.Close()
+		go func() {
+			sc := bufio.NewScanner(pr)
+			for sc.Scan() {
+				if m := simOnline.FindStringSubmatch(sc.Text()); m != nil {
+					n, _ := strconv.Atoi(m[1])
+					g, _ := strconv.Atoi(m[2])
+					online[i].Store(int64(n))
+					gpsSent[i].Store(int64(g))
+				}
+			}
+		}()
+		sim, err := start(pr2w(pw2, o.Log), o.Bin, "sim", "--server", base, "--ids", strconv.Itoa(first+from), "--count",
+			strconv.Itoa(count), "--password", pw, "--ramp", o.Ramp.String(), "--gps-interval", o.GPSInterval.String(),
+			"--talk-every", "-1s", "--sos-every", "-1s", "--drop-every", "-1s", "--switch-every", "-1s", "--forget-checkin", "-1",
+			"--seed", strconv.Itoa(i+1), "--stats", "1s")
+		if err != nil {
+			return res, err
+		}
+		sims = append(sims, sim)
 	}
-	defer stop(sim)
+	res.Sims = nsim
 	deadline := t0.Add(o.Ramp + o.OnlineWait)
-	for online.Load() < int64(o.Terminals) && time.Now().Before(deadline) {
+	for sum(online) < int64(o.Terminals) && time.Now().Before(deadline) {
+		for _, sim := range sims {
+			select {
+			case <-sim.done:
+				return res, fmt.Errorf("a simulator exited: %v", sim.err)
+			default:
+			}
+		}
 		select {
-		case <-sim.done:
-			return res, fmt.Errorf("the simulator exited: %v", sim.err)
 		case <-serve.done:
 			return res, fmt.Errorf("the server exited: %v", serve.err)
 		case <-time.After(200 * time.Millisecond):
@@ -229,9 +285,17 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 
 	// The window.
 	sc0, _ := ProcCPU(serve.Process.Pid)
-	sm0, _ := ProcCPU(sim.Process.Pid)
+	simCPU := func() time.Duration {
+		var d time.Duration
+		for _, p := range sims {
+			c, _ := ProcCPU(p.Process.Pid)
+			d += c
+		}
+		return d
+	}
+	sm0 := simCPU()
 	mb0, _ := MachineCPU()
-	g0 := gpsSent.Load()
+	g0 := sum(gpsSent)
 	w0 := time.Now()
 	measuring.Store(true)
 	// Memory: the live heap is what is left right after a collection. The login storm (an argon2id hash of
@@ -269,13 +333,13 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 		}
 	}
 	sc1, _ := ProcCPU(serve.Process.Pid)
-	sm1, _ := ProcCPU(sim.Process.Pid)
+	sm1 := simCPU()
 	mb1, _ := MachineCPU()
 	res.ServerCPU = float64(sc1-sc0) / float64(res.Window)
 	res.SimCPU = float64(sm1-sm0) / float64(res.Window)
 	res.MachineBusy = float64(mb1-mb0) / float64(res.Window)
-	res.GPSRate = float64(gpsSent.Load()-g0) / res.Window.Seconds()
-	res.Online = int(online.Load())
+	res.GPSRate = float64(sum(gpsSent)-g0) / res.Window.Seconds()
+	res.Online = int(sum(online))
 	res.RSS, res.RSSPeak, _ = ProcMem(serve.Process.Pid)
 	res.Heap = m["go_memstats_heap_inuse_bytes"]
 	res.Goroutines = m["go_goroutines"]
@@ -284,7 +348,17 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	res.GPSp50, res.GPSp99, res.GPSMax = Pct(lat, .5), Pct(lat, .99), Pct(lat, 1)
 	mu.Unlock()
 	if o.Talkers > 0 {
+		var perf *proc
+		if o.PerfOut != "" {
+			if p, err := exec.LookPath("perf"); err == nil {
+				perf, _ = start(o.Log, p, "record", "-F", "999", "-g", "-p", strconv.Itoa(serve.Process.Pid), "-o",
+					strings.TrimSuffix(o.PerfOut, ".perf")+"-ptt.perf")
+			}
+		}
 		res.PTT, res.PTTServer, res.PTTErr = scalePresses(ctx, base, first+o.Terminals, o.Talkers, o.Presses, pw)
+		if perf != nil {
+			stop(perf)
+		}
 	}
 	cancelConsoles()
 	cwg.Wait()
