@@ -273,6 +273,7 @@ export const safetyCases = [
         await term.close();
       }
     },
+    { timeoutMs: 150_000 },
   ],
   [
     'SOS in a child window: both windows show it, only one rings; acknowledged in the child, it leaves the main window',
@@ -305,6 +306,7 @@ export const safetyCases = [
         await term.close();
       }
     },
+    { timeoutMs: 120_000 },
   ],
   [
     'lone worker: the dialog enforces the rules; a worker who forgets to reply raises an alarm with reason forgot-to-reply',
@@ -380,6 +382,6 @@ export const safetyCases = [
         await term.close();
       }
     },
-    { timeoutMs: 180_000 },
+    { timeoutMs: 240_000 },
   ],
 ];
