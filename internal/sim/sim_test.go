@@ -131,7 +131,8 @@ func TestFleetOf50(t *testing.T) {
 
 	// All come online: the console sees each one's presence, and then positions of every one that reports.
 	online, positioned := map[string]bool{}, map[string]bool{}
-	until(t, con, 120*time.Second, "50 terminals online with positions", func(fr testkit.Frame) bool {
+	// Each login costs the server a password hash: on a loaded machine under -race, 50 can take minutes.
+	until(t, con, 180*time.Second, "50 terminals online with positions", func(fr testkit.Frame) bool {
 		switch fr.Type {
 		case "presence":
 			var p struct {
