@@ -308,6 +308,9 @@ type loginReply struct {
 	Kind       Kind   `json:"kind"`
 	ServerTime int64  `json:"serverTime"`
 	Protocol   int    `json:"protocol"`
+	// LastSeq is the customer's newest durable event at login: a client that has seen none starts its
+	// `sync` mark here, so events raised while it is away later are replayed even if it saw no event before.
+	LastSeq int64 `json:"lastSeq"`
 }
 
 var errAlreadyLogged = httpx.BadParam("session", "already logged in")
@@ -348,7 +351,12 @@ func (c *Conn) handleLogin(ctx context.Context, f Frame) {
 			fn(hctx, c, len(replaced) > 0)
 		}
 	}
-	c.reply(f, loginReply{MsID: p.AccountID, CustomerID: p.CustomerID, Kind: kind, ServerTime: time.Now().UnixMilli(), Protocol: 1}, nil)
+	last, err := c.hub.LastSeq(ctx, p.CustomerID)
+	if err != nil {
+		slog.Error("realtime: last event seq", "err", err)
+	}
+	c.reply(f, loginReply{MsID: p.AccountID, CustomerID: p.CustomerID, Kind: kind, ServerTime: time.Now().UnixMilli(),
+		Protocol: 1, LastSeq: last}, nil)
 	close(c.ready)
 }
 

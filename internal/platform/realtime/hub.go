@@ -5,6 +5,7 @@ package realtime
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -352,6 +353,13 @@ func (h *Hub) PublishDurable(ctx context.Context, customerID int64, typ string, 
 	}
 	h.publish(customerID, Frame{Type: typ, Seq: seq}, json.RawMessage(raw), allow)
 	return seq, nil
+}
+
+// LastSeq is the customer's newest durable event sequence number (0 when there is none).
+func (h *Hub) LastSeq(ctx context.Context, customerID int64) (int64, error) {
+	var last sql.NullInt64
+	err := h.db.QueryRow(ctx, `SELECT MAX(seq) FROM events WHERE customer_id = ?`, customerID).Scan(&last)
+	return last.Int64, err
 }
 
 // Replay returns the customer's durable events after seq (at most limit), oldest first.

@@ -794,3 +794,32 @@ func TestNothingIsServedAfterARefusedLogin(t *testing.T) {
 		t.Fatal("the second attempt logged in")
 	}
 }
+
+// The login reply carries the customer's newest durable seq, so a console that has seen no event yet still
+// knows where `sync` must start after a reconnect; another customer's events do not move it.
+func TestLoginReplyCarriesLastSeq(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	var want int64
+	for i := range 3 {
+		seq, err := r.hub.PublishDurable(ctx, 1, "test.durable", map[string]int{"i": i}, Consoles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = seq
+		if _, err := r.hub.PublishDurable(ctx, 2, "test.other", map[string]int{"i": i}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := r.dial()
+	f := c.call("session.login", map[string]any{"uid": "1001", "customer": 1, "kind": Console, "token": "t"})
+	var reply struct {
+		LastSeq int64 `json:"lastSeq"`
+	}
+	if err := json.Unmarshal(f.Data, &reply); err != nil || f.Code != "0" {
+		t.Fatalf("login reply %+v: %v", f, err)
+	}
+	if reply.LastSeq != want {
+		t.Fatalf("lastSeq %d, want %d (customer 1's newest event)", reply.LastSeq, want)
+	}
+}

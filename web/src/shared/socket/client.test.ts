@@ -120,6 +120,31 @@ describe('socket client', () => {
     expect(ws.sent.find((f) => f.type === 'sync')).toMatchObject({ data: { after: 41 } });
   });
 
+  it('starts its sync mark at the login reply\'s lastSeq and pages sync while the server has more', async () => {
+    const c = client();
+    const p = c.start();
+    let ws = FakeWS.all[0]!;
+    ws.open();
+    ws.reply(0, '0', { msId: '10000001', lastSeq: 500 }); // no event seen before the drop
+    await p;
+    ws.close();
+    vi.advanceTimersByTime(1_000);
+    ws = FakeWS.all[1]!;
+    ws.open();
+    ws.reply(0);
+    for (let i = 0; i < 10; i++) await Promise.resolve(); // not timers: they would time the sync request out
+    const first = ws.sent.findIndex((f) => f.type === 'sync');
+    expect(ws.sent[first]).toMatchObject({ data: { after: 500 } });
+    ws.reply(first, '0', { last: 700, more: true });
+    for (let i = 0; i < 10; i++) await Promise.resolve(); // the next page is asked on the reply's microtask
+    const syncs = ws.sent.filter((f) => f.type === 'sync');
+    expect(syncs).toHaveLength(2);
+    expect(syncs[1]).toMatchObject({ data: { after: 700 } });
+    ws.reply(ws.sent.indexOf(syncs[1]!), '0', { last: 720, more: false });
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(ws.sent.filter((f) => f.type === 'sync')).toHaveLength(2);
+  });
+
   it('answers requests while offline with "not online"', async () => {
     const c = client();
     await expect(c.request('sms.send', {})).rejects.toMatchObject({ code: '4' });

@@ -61,6 +61,15 @@ export class SocketClient {
   private retryTimer?: ReturnType<typeof setTimeout>;
   private pingTimer?: ReturnType<typeof setInterval>;
   private lastSeq = 0;
+
+  /** Replays every durable event after the mark, page by page while the server says there are more. */
+  private async syncAll(): Promise<void> {
+    for (let page = 0; page < 1000; page++) {
+      const r = await this.request<{ last?: number; more?: boolean }>('sync', { after: this.lastSeq });
+      if (typeof r?.last === 'number' && r.last > this.lastSeq) this.lastSeq = r.last;
+      if (!r?.more) return;
+    }
+  }
   status: SocketStatus = 'idle';
   private readonly opts: SocketOptions;
 
@@ -136,8 +145,10 @@ export class SocketClient {
       }, SOCKET_LOGIN_TIMEOUT_MS);
 
       ws.onopen = () => {
-        this.request<{ msId: string }>('session.login', { token, client: 'console' }, SOCKET_LOGIN_TIMEOUT_MS)
-          .then(() => {
+        this.request<{ msId: string; lastSeq?: number }>('session.login', { token, client: 'console' }, SOCKET_LOGIN_TIMEOUT_MS)
+          .then((reply) => {
+            // A console that has seen no durable event yet starts its sync mark at the server's newest one.
+            if (this.lastSeq === 0 && typeof reply?.lastSeq === 'number') this.lastSeq = reply.lastSeq;
             const wasOnline = this.everOnline;
             this.everOnline = true;
             this.attempt = 0;
@@ -145,7 +156,7 @@ export class SocketClient {
             clearInterval(this.pingTimer);
             this.pingTimer = setInterval(() => this.send({ type: 'ping' }), 25_000);
             if (wasOnline) {
-              if (this.lastSeq > 0) this.request('sync', { after: this.lastSeq }).catch(() => {});
+              this.syncAll().catch(() => {});
               this.opts.onResync?.();
             }
             settle();
