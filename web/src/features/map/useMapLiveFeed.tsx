@@ -24,6 +24,7 @@ export function useMapLiveFeed(): void {
         .catch(() => {});
     reloadSos();
     const onAlarm = (a: FenceAlarm, raised: boolean) => {
+      if (raised) document.documentElement.dataset.fenceAlarmAt = String(Date.now()); // when it arrived (tests time it)
       const { patch, isNew } = applyFenceAlarm(useMapLive.getState(), a);
       useMapLive.setState(patch);
       if (!raised || !isNew || a.status !== 0) return;

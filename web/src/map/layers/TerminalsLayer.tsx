@@ -311,36 +311,52 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
       const zoom = await src().getClusterExpansionZoom(f.properties!.cluster_id as number);
       map.easeTo({ center: (f.geometry as Point).coordinates as [number, number], zoom: Math.min(zoom, 18) });
     };
-    const onClusterMove = async (e: MapLayerMouseEvent) => {
-      const f = e.features?.[0];
+    // Cluster ids change whenever the source regroups (every position update), so a leaves request can name a
+    // cluster that is already gone: then it asks again for whatever cluster is under the pointer now.
+    let pointer: { x: number; y: number } | undefined;
+    const showCluster = async (at: { x: number; y: number }, attempt = 0): Promise<void> => {
+      if (pointer !== at) return;
+      const f = map.getLayer('terminals-cluster') ? map.queryRenderedFeatures([at.x, at.y], { layers: ['terminals-cluster'] })[0] : undefined;
       if (!f) return;
-      canvas.style.cursor = 'pointer';
       const id = f.properties!.cluster_id as number;
       const total = f.properties!.point_count as number;
-      const pos = { x: e.point.x, y: e.point.y };
-      if (hoverCluster === id) {
-        setTip((t) => (t ? { ...t, ...pos } : t));
+      if (hoverCluster === id && attempt === 0) {
+        setTip((t) => (t ? { ...t, ...at } : t));
         return;
       }
       hoverCluster = id;
-      const leaves = await src().getClusterLeaves(id, TOOLTIP_MAX, 0).catch(() => []);
-      if (hoverCluster !== id) return;
+      const leaves = await src()
+        .getClusterLeaves(id, TOOLTIP_MAX, 0)
+        .catch(() => null);
+      if (pointer !== at) return;
+      if (!leaves?.length) {
+        hoverCluster = undefined;
+        if (attempt < 8) setTimeout(() => void showCluster(at, attempt + 1), 120);
+        return;
+      }
       setTip({
-        ...pos,
+        ...at,
         items: leaves.map((l) => ({ cid: String(l.properties?.cid), name: String(l.properties?.name), state: String(l.properties?.state) })),
         more: Math.max(0, total - leaves.length),
       });
+    };
+    const onClusterMove = (e: MapLayerMouseEvent) => {
+      canvas.style.cursor = 'pointer';
+      pointer = { x: e.point.x, y: e.point.y };
+      void showCluster(pointer);
     };
     const onPointMove = (e: MapLayerMouseEvent) => {
       const p = e.features?.[0]?.properties;
       if (!p) return;
       canvas.style.cursor = 'pointer';
       hoverCluster = undefined;
+      pointer = undefined;
       setTip({ x: e.point.x, y: e.point.y, items: [{ cid: String(p.cid), name: String(p.name), state: String(p.state) }], more: 0 });
     };
     const onLeave = () => {
       canvas.style.cursor = '';
       hoverCluster = undefined;
+      pointer = undefined;
       setTip(null);
     };
     const onMapClick = (e: MapMouseEvent) => {
