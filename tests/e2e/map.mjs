@@ -253,14 +253,18 @@ export const mapCases = [
       }
       await page.mouse.move(corners[0][0], corners[0][1], { steps: 3 });
       await page.mouse.click(corners[0][0], corners[0][1]);
-      await page.waitForSelector('[data-testid=fence-drawn]', { timeout: 10_000 });
-      await page.click('[data-testid=fence-save]');
-      await page.waitForSelector(`[data-testid=fence-list] tr:has-text("${name}")`, { timeout: 15_000 });
-      const list = await api(page, 'GET', '/ds/fence/list');
-      const fence = list.result.find((f) => f.name === name);
-      expect(fence && fence.type === 'out' && fence.shape === 'polygon', `stored fence ${JSON.stringify(fence)}`);
-      expect(fence.geometry.coordinates[0].length === 5, `ring of ${fence.geometry.coordinates[0].length} positions`);
-      await api(page, 'PUT', '/ds/fence/del', { fenceid: fence.fenceid });
+      try {
+        await page.waitForSelector('[data-testid=fence-drawn]', { timeout: 10_000 });
+        await page.click('[data-testid=fence-save]');
+        await page.waitForSelector(`[data-testid=fence-list] tr:has-text("${name}")`, { timeout: 15_000 });
+        const list = await api(page, 'GET', '/ds/fence/list');
+        const fence = list.result.find((f) => f.name === name);
+        expect(fence && fence.type === 'out' && fence.shape === 'polygon', `stored fence ${JSON.stringify(fence)}`);
+        expect(fence.geometry.coordinates[0].length === 5, `ring of ${fence.geometry.coordinates[0].length} positions`);
+      } finally {
+        const left = (await api(page, 'GET', '/ds/fence/list')).result?.filter((f) => f.name === name) ?? [];
+        for (const f of left) await api(page, 'PUT', '/ds/fence/del', { fenceid: f.fenceid });
+      }
     },
   ],
   [

@@ -34,12 +34,14 @@ export interface TerminalsLayerProps {
   filter?: (cid: string) => boolean;
   dark?: boolean;
   visible?: boolean;
+  /** Off while something is being drawn: clicks belong to the drawing, not to markers and clusters. */
+  interactive?: boolean;
   labels: { more: (n: number) => string; state: (s: string) => string };
 }
 
 const stateColor = ['match', ['get', 'state'], 'sos', STATE_COLORS.sos, 'talking', STATE_COLORS.talking, 'online', STATE_COLORS.online, STATE_COLORS.offline] as unknown as string;
 
-export function TerminalsLayer({ selected, onSelect, filter, dark = false, visible = true, labels }: TerminalsLayerProps) {
+export function TerminalsLayer({ selected, onSelect, filter, dark = false, visible = true, interactive = true, labels }: TerminalsLayerProps) {
   const { map, toMap, projection, registerImages } = useMapApi();
   const [tip, setTip] = useState<Tip | null>(null);
   const [count, setCount] = useState(0);
@@ -52,6 +54,8 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
   filterRef.current = filter;
   const labelsRef = useRef(labels);
   labelsRef.current = labels;
+  const interactiveRef = useRef(interactive);
+  interactiveRef.current = interactive;
 
   // Images drawn on demand.
   useEffect(() => {
@@ -298,6 +302,7 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
     const canvas = map.getCanvas();
     let hoverCluster: number | undefined;
     const onPointClick = (e: MapLayerMouseEvent) => {
+      if (!interactiveRef.current) return;
       const cid = e.features?.[0]?.properties?.cid as string | undefined;
       if (cid) {
         e.preventDefault();
@@ -305,6 +310,7 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
       }
     };
     const onClusterClick = async (e: MapLayerMouseEvent) => {
+      if (!interactiveRef.current) return;
       const f = e.features?.[0];
       if (!f) return;
       e.preventDefault();

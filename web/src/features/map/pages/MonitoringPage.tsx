@@ -233,6 +233,7 @@ export default function MonitoringPage({ screen }: { screen: Screen }) {
             filter={filter}
             dark={dark}
             visible={prefs.layers.terminals}
+            interactive={!drawMode}
             labels={{ more: (n) => t('cluster.more', { count: n }), state: (s) => t(`state.${s}`, { defaultValue: s }) }}
           />
           {track && <TrackLayer points={track.points} stops={track.stops} frame={frame} follow={follow} />}
