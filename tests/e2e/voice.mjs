@@ -423,9 +423,9 @@ export const voiceCases = [
       }),
   ],
   [
-    'voice: all call, broadcast (listeners cannot take the floor), temporary-group call of a selection, group monitoring',
+    'voice: all call and broadcast from the dock (spec §6 permissions); broadcast listeners cannot take the floor',
     () =>
-      withContexts('voice-calls', async (open) => {
+      withContexts('voice-all-broadcast', async (open) => {
         const phone = (await phonePage(await open(MOBILE), PHONE_B)).page;
         const { page } = await consolePage(await open());
 
@@ -449,7 +449,14 @@ export const voiceCases = [
         expectHeard(heard, 'phone hearing the broadcast');
         await page.click('[data-testid=end-broadcast-call]');
         await page.waitForSelector('[data-testid=call-row][data-kind=broadcast]', { state: 'detached', timeout: 20_000 });
-
+      }),
+  ],
+  [
+    'voice: temporary-group call of a multi-selection, group monitoring from the group menu',
+    () =>
+      withContexts('voice-temp', async (open) => {
+        const phone = (await phonePage(await open(MOBILE), PHONE_B)).page;
+        const { page } = await consolePage(await open());
         await searchTree(page, PHONE_B);
         const box = await page.waitForSelector(`.ant-tree-treenode:has([data-testid=terminal-row][data-cid="${PHONE_B}"]) .ant-tree-checkbox`);
         await box.click();
