@@ -85,6 +85,7 @@ func serve(args []string) error {
 	err = srv.Shutdown(sctx)
 	cancelRun()
 	a.Hub.Wait()
+	a.Wait() // background loops flush (recordings, GPS batches) before the store closes
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

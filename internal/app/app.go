@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -54,6 +55,7 @@ type App struct {
 	ready   atomic.Bool
 	bg      []func(ctx context.Context)       // background loops started by Start
 	prepare []func(ctx context.Context) error // start-up work run by Prepare
+	running sync.WaitGroup                    // the background loops, awaited by Wait
 }
 
 // Open opens the store named by cfg and migrates it.
@@ -174,10 +176,14 @@ func (a *App) Go(fn func(ctx context.Context)) { a.bg = append(a.bg, fn) }
 // Start runs the background loops and marks the node ready.
 func (a *App) Start(ctx context.Context) {
 	for _, fn := range a.bg {
-		go fn(ctx)
+		a.running.Go(func() { fn(ctx) })
 	}
 	a.ready.Store(true)
 }
+
+// Wait blocks until every background loop has returned (after Start's context ended), so work they finish on
+// the way out — a recording's row, a last GPS batch — reaches the store before it is closed.
+func (a *App) Wait() { a.running.Wait() }
 
 // Stop marks the node not ready and closes every socket.
 func (a *App) Stop() {

@@ -112,6 +112,7 @@ func StartOn(t testing.TB, engine string, opts ...func(*config.Config)) *Server 
 		hs.Close()
 		cancel()
 		a.Hub.Wait()
+		a.Wait() // background loops finish writing before the test's temp directories go
 	})
 	return &Server{App: a, URL: hs.URL, t: t}
 }
