@@ -23,7 +23,31 @@ async function mapPage(context, path = '/monitoring') {
   await ackOpenSos(page);
   await page.goto(`${base}${path}`);
   await page.waitForSelector('[data-testid=map][data-ready="1"]', { timeout: 60_000 });
+  await keepSosAcknowledged(page);
   return { page, base };
+}
+
+/** Acknowledges, from the page, every SOS the fleet raises while a case runs (its dialog would cover the map). */
+function keepSosAcknowledged(page) {
+  return page.evaluate(() => {
+    const token = () => decodeURIComponent(document.cookie.match(/(?:^|; )token=([^;]+)/)?.[1] ?? '');
+    setInterval(async () => {
+      try {
+        const r = await (await fetch('/ds/sos/findSos?open=1', { headers: { token: token(), Accept: 'application/json' } })).json();
+        for (const a of r.result?.list ?? []) {
+          if (a.state !== 0) continue;
+          await fetch('/ds/sos/updateSos', { method: 'PUT', headers: { token: token(), 'Content-Type': 'application/json' }, body: JSON.stringify({ id: a.id, state: 1 }) });
+        }
+      } catch {
+        /* the next round tries again */
+      }
+    }, 300);
+  });
+}
+
+/** Waits until no dialog covers the page (an SOS acknowledged meanwhile closes its own). */
+async function noDialog(page) {
+  await until(async () => !(await page.$('.ant-modal-wrap:visible')), 'no dialog over the map', 15_000, 100);
 }
 
 /**
@@ -247,10 +271,12 @@ export const mapCases = [
       const cy = box.y + box.h / 2;
       const corners = [[-120, -80], [120, -90], [140, 90], [-100, 100]].map(([dx, dy]) => [cx + dx, cy + dy]);
       for (const [x, y] of corners) {
+        await noDialog(page);
         await page.mouse.move(x, y, { steps: 3 });
         await page.mouse.click(x, y);
         await page.waitForTimeout(150);
       }
+      await noDialog(page);
       await page.mouse.move(corners[0][0], corners[0][1], { steps: 3 });
       await page.mouse.click(corners[0][0], corners[0][1]);
       try {
