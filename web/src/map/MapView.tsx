@@ -70,7 +70,8 @@ export function MapView(props: MapViewProps) {
       center: props.initialCenter ?? DEFAULT_CENTER,
       zoom: props.initialZoom ?? DEFAULT_ZOOM,
       attributionControl: { compact: true },
-      canvasContextAttributes: { preserveDrawingBuffer: true, antialias: false },
+      // No preserveDrawingBuffer: with software GL it costs a full-frame copy on every frame.
+      canvasContextAttributes: { preserveDrawingBuffer: false, antialias: false },
       interactive: props.interactive ?? true,
       fadeDuration: 0,
     });

@@ -14,6 +14,17 @@ import { avatarImageId, STATE_COLORS, TerminalDiffer, toFeature, type FeatureCon
 export const MOVE_THROTTLE_MS = 150;
 const STALE_CHECK_MS = 30_000;
 const TOOLTIP_MAX = 12;
+/**
+ * The cluster labels drawn when the layer starts: 2–999 and the abbreviations of larger counts (the clustering
+ * library writes 1,234 as "1.2k" and 12,345 as "12k"); anything else is drawn when first seen.
+ */
+export function predrawnCounts(): string[] {
+  const out: string[] = [];
+  for (let n = 2; n < 1000; n++) out.push(String(n));
+  for (let k = 10; k < 100; k++) out.push(`${k % 10 ? (k / 10).toFixed(1) : k / 10}k`);
+  for (let k = 10; k <= 100; k++) out.push(`${k}k`);
+  return out;
+}
 
 const SRC = 'terminals';
 const SEL = 'terminal-selected';
@@ -66,6 +77,16 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
       registerImages('tf-arrow', () => arrowImage()),
       registerImages('tf-av-', (id) => (avatars.has(id) ? avatarImage(avatars.get(id)!) : null)),
     ];
+    // Cluster counts drawn up front: an image added while the map runs makes it lay out every symbol tile that
+    // uses images again, and cluster counts change with every position update.
+    const warm = () => {
+      if (!map.getStyle()) return;
+      for (const text of predrawnCounts()) {
+        const id = `tf-count-${text}`;
+        if (!map.hasImage(id)) map.addImage(id, countImage(text), { pixelRatio: 2 });
+      }
+    };
+    warm();
     const note = () => {
       for (const t of Object.values(useDirectory.getState().terminals)) if (t.avatar) avatars.set(avatarImageId(t.avatar), t.avatar);
     };
@@ -75,7 +96,7 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
       offs.forEach((o) => o());
       unsub();
     };
-  }, [registerImages, dark]);
+  }, [map, registerImages, dark]);
 
   // Sources and layers.
   useEffect(() => {
