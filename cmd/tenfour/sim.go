@@ -55,6 +55,7 @@ func simCmd(args []string) error {
 	forget := fs.Float64("forget-checkin", 0, "share of lone-worker checks left unanswered (default 0.12; negative: none)")
 	uploadEvery := fs.Duration("upload-every", 0, "mean time between an app's photos to the media cloud (default 12h, cameras 12× as often; negative: never)")
 	maxMedia := fs.Int("max-media", 64, "PeerConnections open at once, at most")
+	dialers := fs.Int("dialers", 16, "logins in progress at once, at most (a server answers each after a password hash)")
 	mediaIdle := fs.Duration("media-idle", 20*time.Second, "close a PeerConnection unused this long")
 	loopback := fs.String("loopback", "auto", "restrict WebRTC to the loopback interface: auto (when the server is local), yes, no")
 	insecure := fs.Bool("insecure", false, "accept any TLS certificate (a self-signed server)")
@@ -114,7 +115,8 @@ func simCmd(args []string) error {
 	opts := sim.Options{URL: strings.TrimSuffix(*server, "/"), Accounts: accts, Seed: *seed, City: *city,
 		Rates: sim.Rates{TalkEvery: *talk, SOSEvery: *sos, DropEvery: *drop, Offline: *offline,
 			SwitchEvery: *switchEvery, ForgetCheckin: *forget, UploadEvery: *uploadEvery},
-		GPSInterval: *gps, Ramp: *ramp, MaxMedia: *maxMedia, MediaIdle: *mediaIdle, Insecure: *insecure, AudioDir: *audio}
+		GPSInterval: *gps, Ramp: *ramp, MaxMedia: *maxMedia, MediaIdle: *mediaIdle, Insecure: *insecure, AudioDir: *audio,
+		Dialers: *dialers}
 	if opts.Ramp < 0 {
 		opts.Ramp = time.Duration(len(accts)) * 20 * time.Millisecond
 	}
