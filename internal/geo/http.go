@@ -17,6 +17,7 @@ import (
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
+	"tenfour/internal/platform/timerange"
 )
 
 // Routes mounts the geo endpoints (docs/geo.md); every one needs a session.
@@ -154,26 +155,26 @@ func page(no, size string) (offset, limit int, err error) {
 }
 
 // timeRange parses and checks a required time range with the customer's month boundaries.
-func (s *Service) timeRange(ctx context.Context, p identity.Principal, fromName, from, toName, to string, maxLen time.Duration) (Range, error) {
+func (s *Service) timeRange(ctx context.Context, p identity.Principal, fromName, from, toName, to string, maxLen time.Duration) (timerange.Range, error) {
 	f, okF, err := ParseTime(fromName, from)
 	if err != nil {
-		return Range{}, err
+		return timerange.Range{}, err
 	}
 	t, okT, err := ParseTime(toName, to)
 	if err != nil {
-		return Range{}, err
+		return timerange.Range{}, err
 	}
 	if !okF {
-		return Range{}, httpx.BadParam(fromName, "required")
+		return timerange.Range{}, httpx.BadParam(fromName, "required")
 	}
 	if !okT {
-		return Range{}, httpx.BadParam(toName, "required")
+		return timerange.Range{}, httpx.BadParam(toName, "required")
 	}
 	tz, err := s.Store.TimeZone(ctx, p.CustomerID)
 	if err != nil {
-		return Range{}, err
+		return timerange.Range{}, err
 	}
-	return CheckRange(f, t, okF, okT, maxLen, zoneOf(tz))
+	return timerange.Check(f, t, maxLen, timerange.ZoneOf(tz))
 }
 
 // ---- track ----

@@ -78,12 +78,9 @@ const (
 	DefaultStopMinute = 3
 )
 
-// Errors of the geo domain (docs/geo.md "Codes"). The time-range codes 93-95 are shared with the other
-// domains' searches (errors.range.*); "start and end required" is a plain 400 on the parameter.
+// Errors of the geo domain (docs/geo.md "Codes"). The time-range codes 93-95 are timerange's, shared with the
+// other domains' searches.
 var (
-	ErrRangeOrder   = httpx.E(http.StatusBadRequest, "93", "errors.range.order", "start is after end")
-	ErrRangeTooLong = httpx.E(http.StatusBadRequest, "94", "errors.range.tooLong", "time range too long")
-	ErrCrossMonth   = httpx.E(http.StatusBadRequest, "95", "errors.range.crossMonth", "cross-month queries are not supported")
 	ErrFenceName    = httpx.E(http.StatusBadRequest, "60", "errors.geo.fenceName", "fence name required")
 	ErrNeedTerminal = httpx.E(http.StatusBadRequest, "61", "errors.geo.needTerminal", "select a terminal")
 	ErrMarkLink     = httpx.E(http.StatusBadRequest, "62", "errors.geo.markLink", "marker link must be an http(s) URL")

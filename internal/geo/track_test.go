@@ -1,7 +1,6 @@
 package geo
 
 import (
-	"errors"
 	"testing"
 	"time"
 )
@@ -76,7 +75,7 @@ func TestDetectStops(t *testing.T) {
 	}
 }
 
-func TestParseTimeAndRange(t *testing.T) {
+func TestParseTime(t *testing.T) {
 	for _, c := range []struct {
 		in   string
 		want int64
@@ -98,36 +97,5 @@ func TestParseTimeAndRange(t *testing.T) {
 	}
 	if _, _, err := ParseTime("t", "-5"); err == nil {
 		t.Error("negative accepted")
-	}
-
-	ms := func(s string) int64 { v, _, _ := ParseTime("t", s); return v }
-	utc, plus8 := time.UTC, zoneOf("8")
-	for _, c := range []struct {
-		name     string
-		from, to string
-		zone     *time.Location
-		want     error
-	}{
-		{"a day", "2024-03-05 00:00:00", "2024-03-05 23:59:59", utc, nil},
-		{"start equals end", "2024-03-05 08:00:00", "2024-03-05 08:00:00", utc, nil},
-		{"start after end", "2024-03-06 00:00:00", "2024-03-05 00:00:00", utc, ErrRangeOrder},
-		{"exactly 7 days", "2024-03-01 00:00:00", "2024-03-08 00:00:00", utc, nil},
-		{"over 7 days", "2024-03-01 00:00:00", "2024-03-08 00:00:01", utc, ErrRangeTooLong},
-		{"cross-month", "2024-02-28 00:00:00", "2024-03-01 12:00:00", utc, ErrCrossMonth},
-		{"end at next month's first instant", "2024-02-26 00:00:00", "2024-03-01 00:00:00", utc, nil},
-		// 2024-02-29 18:00 UTC is 2024-03-01 02:00 in UTC+8: both ends are in March there.
-		{"months of the customer's zone", "2024-02-29 18:00:00", "2024-03-01 10:00:00", plus8, nil},
-		{"same range in UTC is cross-month", "2024-02-29 18:00:00", "2024-03-01 10:00:00", utc, ErrCrossMonth},
-	} {
-		_, err := CheckRange(ms(c.from), ms(c.to), true, true, MaxTrackRange, c.zone)
-		if !errors.Is(err, c.want) && !(err == nil && c.want == nil) {
-			t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
-		}
-	}
-	if _, err := CheckRange(0, 1, false, true, MaxTrackRange, utc); err == nil {
-		t.Error("missing start accepted")
-	}
-	if zoneOf("-3.5") == nil || zoneOf("x") != time.UTC {
-		t.Error("zoneOf")
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
-	"tenfour/internal/sos"
+	"tenfour/internal/platform/timerange"
 )
 
 // Routes mounts the lone-work endpoints (spec §7 "Lone work", "Reports").
@@ -38,21 +38,6 @@ type Page[T any] struct {
 	List  []T `json:"list"`
 }
 
-func paging(pageNo, pageSize string) (offset, limit int, err error) {
-	page, size := int64(1), int64(1000)
-	if pageNo != "" {
-		if page, err = httpx.Int("pageNo", pageNo); err != nil || page < 1 {
-			return 0, 0, httpx.BadParam("pageNo", "from 1")
-		}
-	}
-	if pageSize != "" {
-		if size, err = httpx.Int("pageSize", pageSize); err != nil || size < 1 || size > 1000 {
-			return 0, 0, httpx.BadParam("pageSize", "1 to 1000")
-		}
-	}
-	return int((page - 1) * size), int(size), nil
-}
-
 func workIDs(name string, l httpx.List) ([]WorkID, error) {
 	var out []WorkID
 	for _, v := range l {
@@ -66,7 +51,7 @@ func workIDs(name string, l httpx.List) ([]WorkID, error) {
 }
 
 // dayRange reads queryDate: a day (YYYY-MM-DD) or any instant of it (ms), in the customer's zone.
-func dayRange(v string, loc *time.Location) (*sos.Range, error) {
+func dayRange(v string, loc *time.Location) (*timerange.Range, error) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return nil, nil
@@ -81,7 +66,7 @@ func dayRange(v string, loc *time.Location) (*sos.Range, error) {
 	}
 	start := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, loc)
 	end := start.AddDate(0, 0, 1)
-	return &sos.Range{From: start.UnixMilli(), To: end.UnixMilli() - 1}, nil
+	return &timerange.Range{From: start.UnixMilli(), To: end.UnixMilli() - 1}, nil
 }
 
 // POST /ds/loneWork/add {msIds, date+time | sTime, duration | wTime | eTime, interval | hb, countdown?, enabled?}
@@ -170,7 +155,7 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
 		return nil, err
 	}
 	q := ListQuery{MsIDs: append(req.MsID, req.MsIDs...)}
-	if q.Offset, q.Limit, err = paging(req.PageNo, req.PageSize); err != nil {
+	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
 		return nil, err
 	}
 	for _, v := range req.Status {
@@ -180,7 +165,7 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
 		}
 		q.Statuses = append(q.Statuses, Status(n))
 	}
-	loc, err := sos.Zone(r.Context(), s.db, p.CustomerID)
+	loc, err := timerange.Zone(r.Context(), s.db, p.CustomerID)
 	if err != nil {
 		return nil, err
 	}
@@ -271,10 +256,10 @@ func (s *Service) findAlarm(w http.ResponseWriter, r *http.Request) (any, error)
 	if len(q.WorkIDs) == 0 {
 		return nil, httpx.BadParam("ids", "required")
 	}
-	if q.Offset, q.Limit, err = paging(req.PageNo, req.PageSize); err != nil {
+	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
 		return nil, err
 	}
-	loc, err := sos.Zone(r.Context(), s.db, p.CustomerID)
+	loc, err := timerange.Zone(r.Context(), s.db, p.CustomerID)
 	if err != nil {
 		return nil, err
 	}
@@ -304,16 +289,16 @@ func (s *Service) findLoneWorkAlarm(w http.ResponseWriter, r *http.Request) (any
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err
 	}
-	loc, err := sos.Zone(r.Context(), s.db, p.CustomerID)
+	loc, err := timerange.Zone(r.Context(), s.db, p.CustomerID)
 	if err != nil {
 		return nil, err
 	}
-	rg, err := sos.ParseRange(req.STime, req.ETime, loc)
+	rg, err := timerange.Parse("sTime", req.STime, "eTime", req.ETime, loc, 0)
 	if err != nil {
 		return nil, err
 	}
 	q := AlarmQuery{MsIDs: req.MsIDs, Range: &rg}
-	if q.Offset, q.Limit, err = paging(req.PageNo, req.PageSize); err != nil {
+	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
 		return nil, err
 	}
 	list, total, err := s.store.FindAlarms(r.Context(), p.CustomerID, q)

@@ -13,7 +13,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
-	"tenfour/internal/sos"
+	"tenfour/internal/platform/timerange"
 )
 
 // Hub is what the service needs of the socket hub (a *realtime.Hub; engine tests use a fake).
@@ -112,7 +112,7 @@ func (s *Service) Add(ctx context.Context, p identity.Principal, msIDs []string,
 	if err != nil {
 		return nil, err
 	}
-	loc, err := sos.Zone(ctx, s.db, p.CustomerID)
+	loc, err := timerange.Zone(ctx, s.db, p.CustomerID)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +139,7 @@ func (s *Service) Add(ctx context.Context, p identity.Principal, msIDs []string,
 // Update edits a waiting plan (log 121). Fields left out keep their values. A plan in progress accepts only
 // {enabled: 0}, which ends it now.
 func (s *Service) Update(ctx context.Context, p identity.Principal, id WorkID, raw RawInput) (Plan, error) {
-	loc, err := sos.Zone(ctx, s.db, p.CustomerID)
+	loc, err := timerange.Zone(ctx, s.db, p.CustomerID)
 	if err != nil {
 		return Plan{}, err
 	}

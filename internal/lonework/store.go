@@ -9,7 +9,7 @@ import (
 
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
-	"tenfour/internal/sos"
+	"tenfour/internal/platform/timerange"
 )
 
 // Store keeps plans and their alarms. Every method scoped to a customer takes its id and never touches another
@@ -44,7 +44,7 @@ func scanPlan(r scanner) (Plan, error) {
 		p.Enabled = 1
 	}
 	p.ETime = p.end()
-	start := time.UnixMilli(p.STime).In(sos.ZoneOf(tz))
+	start := time.UnixMilli(p.STime).In(timerange.ZoneOf(tz))
 	p.Date, p.Time = start.Format(time.DateOnly), start.Format("15:04")
 	return p, nil
 }
@@ -179,7 +179,7 @@ func (s *Store) Delete(ctx context.Context, customerID int64, ids []WorkID, now 
 type ListQuery struct {
 	MsIDs    []string
 	Statuses []Status
-	Day      *sos.Range // plans whose window meets this range
+	Day      *timerange.Range // plans whose window meets this range
 	Offset   int
 	Limit    int
 }
@@ -302,7 +302,7 @@ func (s *Store) HandleAlarm(ctx context.Context, customerID int64, id AlarmID, r
 type AlarmQuery struct {
 	WorkIDs []WorkID
 	MsIDs   []string
-	Range   *sos.Range
+	Range   *timerange.Range
 	Offset  int
 	Limit   int
 }

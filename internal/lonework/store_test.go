@@ -9,7 +9,7 @@ import (
 	"tenfour/internal/lonework"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
-	"tenfour/internal/sos"
+	"tenfour/internal/platform/timerange"
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
 )
@@ -132,7 +132,7 @@ func TestStoreContract(t *testing.T) {
 			if n := find(f.CustomerID, lonework.AlarmQuery{WorkIDs: []lonework.WorkID{q.ID}}); n != 2 {
 				t.Fatalf("by plan: %d", n)
 			}
-			if n := find(f.CustomerID, lonework.AlarmQuery{MsIDs: []string{f.Terminals[1]}, Range: &sos.Range{From: t0 + 60*60000, To: t0 + 2*h}}); n != 1 {
+			if n := find(f.CustomerID, lonework.AlarmQuery{MsIDs: []string{f.Terminals[1]}, Range: &timerange.Range{From: t0 + 60*60000, To: t0 + 2*h}}); n != 1 {
 				t.Fatalf("by terminal and range: %d", n)
 			}
 			if n := find(other.CustomerID, lonework.AlarmQuery{WorkIDs: []lonework.WorkID{q.ID}}); n != 0 {
@@ -147,7 +147,7 @@ func TestStoreContract(t *testing.T) {
 			if list, _, _ := st.List(ctx, f.CustomerID, lonework.ListQuery{Statuses: []lonework.Status{lonework.StatusOver}}); len(list) != 1 || list[0].ID != q.ID {
 				t.Fatalf("by status: %+v", list)
 			}
-			day := sos.Range{From: t0 + 3*h, To: t0 + 4*h}
+			day := timerange.Range{From: t0 + 3*h, To: t0 + 4*h}
 			if list, _, _ := st.List(ctx, f.CustomerID, lonework.ListQuery{Day: &day}); len(list) != 0 {
 				t.Fatalf("by window: %d", len(list))
 			}

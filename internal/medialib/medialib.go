@@ -16,11 +16,11 @@ import (
 	"time"
 
 	"tenfour/internal/files"
-	"tenfour/internal/message"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
+	"tenfour/internal/platform/timerange"
 )
 
 // Socket types.
@@ -317,14 +317,14 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
 		q.MsIDs = append(q.MsIDs, id)
 	}
 	var err error
-	if q.Offset, q.Limit, err = message.Paging(req.PageNo, req.PageSize); err != nil {
+	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
 		return nil, err
 	}
-	loc, err := message.Zone(ctx, s.db, p.CustomerID)
+	loc, err := timerange.Zone(ctx, s.db, p.CustomerID)
 	if err != nil {
 		return nil, err
 	}
-	rg, err := message.ParseRange("sTime", req.STime, "eTime", req.ETime, loc)
+	rg, err := timerange.Parse("sTime", req.STime, "eTime", req.ETime, loc, timerange.Month)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
+	"tenfour/internal/platform/timerange"
 )
 
 // Routes mounts the message endpoints (spec §7 "SMS", the unread list and the /message-data report).
@@ -50,12 +51,13 @@ func firstOf(vs ...string) string {
 	return ""
 }
 
-func (s *Service) rangeOf(ctx context.Context, customerID int64, sName, sTime, eName, eTime string) (Range, error) {
-	loc, err := Zone(ctx, s.Store.db, customerID)
+// rangeOf checks a search range in the customer's zone; a range longer than a month answers "94".
+func (s *Service) rangeOf(ctx context.Context, customerID int64, sName, sTime, eName, eTime string) (timerange.Range, error) {
+	loc, err := timerange.Zone(ctx, s.Store.db, customerID)
 	if err != nil {
-		return Range{}, err
+		return timerange.Range{}, err
 	}
-	return ParseRange(sName, sTime, eName, eTime, loc)
+	return timerange.Parse(sName, sTime, eName, eTime, loc, timerange.Month)
 }
 
 // GET /ds/sms/findSms {type, msId, dstId, pmrId, grpId, stime, etime, unread, order, pageNo, pageSize}
@@ -149,7 +151,7 @@ func (s *Service) findSms(w http.ResponseWriter, r *http.Request) (any, error) {
 		return nil, httpx.BadParam("order", "asc or desc")
 	}
 	var err error
-	if q.Offset, q.Limit, err = Paging(req.PageNo, req.PageSize); err != nil {
+	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
 		return nil, err
 	}
 	rg, err := s.rangeOf(ctx, p.CustomerID, "stime", firstOf(req.STime, req.STime2), "etime", firstOf(req.ETime, req.ETime2))
@@ -331,7 +333,7 @@ func (s *Service) findMessageData(w http.ResponseWriter, r *http.Request) (any, 
 		q.MsIDs = append(q.MsIDs, id)
 	}
 	var err error
-	if q.Offset, q.Limit, err = Paging(req.PageNo, req.PageSize); err != nil {
+	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
 		return nil, err
 	}
 	rg, err := s.rangeOf(ctx, p.CustomerID, "sTime", firstOf(req.STime, req.STime2), "eTime", firstOf(req.ETime, req.ETime2))

@@ -12,6 +12,7 @@ import (
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/timerange"
 )
 
 // Routes mounts the SOS endpoints (spec §7 "SOS", "Reports").
@@ -93,11 +94,11 @@ func (s *Service) findSos(w http.ResponseWriter, r *http.Request) (any, error) {
 			return nil, httpx.BadParam("open", "not with sTime/eTime")
 		}
 	case "", "0", "false":
-		loc, err := Zone(r.Context(), s.db, p.CustomerID)
+		loc, err := timerange.Zone(r.Context(), s.db, p.CustomerID)
 		if err != nil {
 			return nil, err
 		}
-		rg, err := ParseRange(req.STime, req.ETime, loc)
+		rg, err := timerange.Parse("sTime", req.STime, "eTime", req.ETime, loc, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -202,11 +203,11 @@ func (s *Service) findSosReport(w http.ResponseWriter, r *http.Request) (any, er
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err
 	}
-	loc, err := Zone(r.Context(), s.db, p.CustomerID)
+	loc, err := timerange.Zone(r.Context(), s.db, p.CustomerID)
 	if err != nil {
 		return nil, err
 	}
-	rg, err := ParseRange(req.STime, req.ETime, loc)
+	rg, err := timerange.Parse("sTime", req.STime, "eTime", req.ETime, loc, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +219,7 @@ func (s *Service) findSosReport(w http.ResponseWriter, r *http.Request) (any, er
 }
 
 // Report counts alarms per terminal and day.
-func (s *Service) Report(ctx context.Context, customerID int64, msIDs []string, rg Range, loc *time.Location) ([]ReportRow, error) {
+func (s *Service) Report(ctx context.Context, customerID int64, msIDs []string, rg timerange.Range, loc *time.Location) ([]ReportRow, error) {
 	type key struct{ ms, day string }
 	acc := map[key]*ReportRow{}
 	responded := map[key]int64{}
@@ -228,7 +229,7 @@ func (s *Service) Report(ctx context.Context, customerID int64, msIDs []string, 
 			return nil, err
 		}
 		for _, a := range list {
-			k := key{a.MsID, Day(a.Time, loc)}
+			k := key{a.MsID, timerange.Day(a.Time, loc)}
 			row := acc[k]
 			if row == nil {
 				row = &ReportRow{MsID: a.MsID, MsName: a.MsName, Day: k.day}

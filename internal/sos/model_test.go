@@ -2,7 +2,6 @@ package sos
 
 import (
 	"testing"
-	"time"
 
 	"tenfour/internal/platform/httpx"
 )
@@ -28,57 +27,6 @@ func code(err error) string {
 	}
 	e, _ := httpx.AsError(err)
 	return e.Code
-}
-
-func TestParseRange(t *testing.T) {
-	utc := time.UTC
-	plus8 := ZoneOf("8")
-	ms := func(s string, loc *time.Location) string {
-		tm, err := time.ParseInLocation(time.DateTime, s, loc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return itoa(tm.UnixMilli())
-	}
-	cases := []struct {
-		name, s, e string
-		loc        *time.Location
-		code       string
-	}{
-		{"same day", ms("2026-11-01 00:00:00", utc), ms("2026-11-01 23:59:59", utc), utc, "0"},
-		{"whole month", ms("2026-11-01 00:00:00", utc), ms("2026-11-30 23:59:59", utc), utc, "0"},
-		{"to first instant of next month", ms("2026-11-01 00:00:00", utc), ms("2026-12-01 00:00:00", utc), utc, "0"},
-		{"equal ends", ms("2026-11-05 10:00:00", utc), ms("2026-11-05 10:00:00", utc), utc, "0"},
-		{"start after end", ms("2026-11-05 10:00:00", utc), ms("2026-11-04 10:00:00", utc), utc, "93"},
-		{"cross month", ms("2026-10-31 10:00:00", utc), ms("2026-11-01 10:00:00", utc), utc, "95"},
-		{"cross year", ms("2026-12-31 10:00:00", utc), ms("2027-01-01 10:00:00", utc), utc, "95"},
-		// 2026-10-31 20:00 UTC is already November 1st in UTC+8.
-		{"month of the customer's zone", ms("2026-11-01 04:00:00", plus8), ms("2026-11-20 10:00:00", plus8), plus8, "0"},
-		{"zone makes it cross", ms("2026-10-31 23:00:00", plus8), ms("2026-11-01 01:00:00", plus8), plus8, "95"},
-		{"missing start", "", "1", utc, "400"},
-		{"missing end", "1", "", utc, "400"},
-		{"not a number", "yesterday", "1", utc, "400"},
-		{"negative", "-5", "1", utc, "400"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := ParseRange(c.s, c.e, c.loc)
-			if got := code(err); got != c.code {
-				t.Fatalf("code %s, want %s (%v)", got, c.code, err)
-			}
-		})
-	}
-}
-
-func itoa(n int64) string { return AlarmID(n).String() }
-
-func TestZoneOf(t *testing.T) {
-	for in, want := range map[string]int{"8": 8 * 3600, "-3.5": -3*3600 - 1800, "0": 0, "": 0, "x": 0, "99": 0} {
-		_, off := time.Unix(0, 0).In(ZoneOf(in)).Zone()
-		if off != want {
-			t.Errorf("ZoneOf(%q) offset %d, want %d", in, off, want)
-		}
-	}
 }
 
 func TestCheckInput(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/timerange"
 )
 
 // Store keeps alarm records. Every method takes the customer id and never touches another customer's rows.
@@ -172,7 +173,7 @@ func (s *Store) transition(ctx context.Context, customerID int64, id AlarmID, to
 
 // Query filters Find.
 type Query struct {
-	Range  *Range // nil = any time
+	Range  *timerange.Range // nil = any time
 	MsIDs  []string
 	States []State
 	Type   string

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/timerange"
 	"tenfour/internal/sos"
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
@@ -95,7 +96,7 @@ func TestStoreContract(t *testing.T) {
 			if got := find(sos.Query{}); len(got) != 4 || got[0].ID != n.ID {
 				t.Fatalf("all, newest first: %d alarms", len(got))
 			}
-			if got := find(sos.Query{Range: &sos.Range{From: 2500, To: 10000}}); len(got) != 2 {
+			if got := find(sos.Query{Range: &timerange.Range{From: 2500, To: 10000}}); len(got) != 2 {
 				t.Fatalf("range: %d", len(got))
 			}
 			if got := find(sos.Query{MsIDs: []string{f.Terminals[0]}}); len(got) != 2 {
