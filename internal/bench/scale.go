@@ -61,7 +61,7 @@ type ScaleOptions struct {
 // ScaleResult is what a scale run measured.
 type ScaleResult struct {
 	Terminals, Online int
-	Sims              int // simulator processes
+	Sims              int           // simulator processes
 	LoginPhase        time.Duration // sim start → every terminal online
 	LoginCPU          time.Duration // server CPU during the login phase
 	Window            time.Duration

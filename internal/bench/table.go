@@ -24,9 +24,9 @@ type Status string
 const (
 	Pass   Status = "pass"
 	Fail   Status = "FAIL"
-	Info   Status = "info"           // no target, or a figure the target does not apply to
-	NA     Status = "not available"  // the measurement cannot run here (the figure says why)
-	Failed Status = "not measured"   // the measurement broke (the figure says how)
+	Info   Status = "info"          // no target, or a figure the target does not apply to
+	NA     Status = "not available" // the measurement cannot run here (the figure says why)
+	Failed Status = "not measured"  // the measurement broke (the figure says how)
 )
 
 // Row is one line of the table.

@@ -869,4 +869,3 @@ func (r *runner) writeDoc(path, table, extra string, total time.Duration) error 
 	}
 	return os.WriteFile(path, []byte(s), 0o644)
 }
-
