@@ -492,12 +492,7 @@ func (s *Service) startBurstLocked(f *fx, c *Call, claim *Claim) {
 		fmt.Sprintf("%s-%d.ogg", c.ID, b.btime))
 	var rec *media.Recorder
 	if s.opts.DataDir != "" {
-		var err error
-		if rec, err = media.StartRecorder(filepath.Join(s.opts.DataDir, rel)); err != nil {
-			slog.Error("voice: start recording", "call", c.ID, "err", err)
-		} else {
-			b.path = rel
-		}
+		rec, b.path = media.StartRecorder(filepath.Join(s.opts.DataDir, rel)), rel // a failure shows at Finish
 	}
 	if c.Kind == Group {
 		c.joined[claim.Account] = true
@@ -546,7 +541,7 @@ func (s *Service) endBurstLocked(f *fx, c *Call, reason string, tail bool) {
 
 // burstEnd is what finishing a burst needs of its call, read under the lock.
 type burstEnd struct {
-	allow      func(*realtime.Conn) bool
+	allow      realtime.Audience
 	peers      string
 	talkerName string // the talker's account is replaced under the lock when it is refreshed
 }
@@ -619,8 +614,8 @@ func (c *Call) party(id string) *party {
 }
 
 // callAudienceFilter lets an event of a call reach the customer's consoles and the call's parties.
-func (s *Service) callAudienceFilter(c *Call) func(*realtime.Conn) bool {
-	ids := map[string]bool{}
+func (s *Service) callAudienceFilter(c *Call) realtime.Audience {
+	ids := make(map[string]bool, len(c.audience)+len(c.joined)+len(c.parties))
 	if c.Kind == Group {
 		for id := range c.audience {
 			ids[id] = true
@@ -632,9 +627,7 @@ func (s *Service) callAudienceFilter(c *Call) func(*realtime.Conn) bool {
 	for _, p := range c.parties {
 		ids[p.ID] = true
 	}
-	return func(conn *realtime.Conn) bool {
-		return conn.Kind() == realtime.Console || ids[conn.Principal().AccountID]
-	}
+	return realtime.ConsolesAnd(ids)
 }
 
 // pendingDir holds the index rows of recordings that could not be stored yet, one JSON file each.

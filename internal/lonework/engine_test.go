@@ -80,14 +80,14 @@ func (h *fakeHub) SendTo(ms, typ string, data any) bool {
 	return h.online[ms]
 }
 
-func (h *fakeHub) Publish(customerID int64, typ string, data any, allow func(*realtime.Conn) bool) {
+func (h *fakeHub) Publish(customerID int64, typ string, data any, to realtime.Audience) {
 	raw, _ := json.Marshal(data)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.events = append(h.events, sent{typ: typ, data: raw})
 }
 
-func (h *fakeHub) PublishDurable(ctx context.Context, customerID int64, typ string, data any, allow func(*realtime.Conn) bool) (int64, error) {
+func (h *fakeHub) PublishDurable(ctx context.Context, customerID int64, typ string, data any, to realtime.Audience) (int64, error) {
 	raw, _ := json.Marshal(data)
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -21,8 +21,8 @@ type Hub interface {
 	Online(accountID string) bool
 	Request(ctx context.Context, accountID, typ string, data any) (json.RawMessage, error)
 	SendTo(accountID, typ string, data any) bool
-	Publish(customerID int64, typ string, data any, allow func(*realtime.Conn) bool)
-	PublishDurable(ctx context.Context, customerID int64, typ string, data any, allow func(*realtime.Conn) bool) (int64, error)
+	Publish(customerID int64, typ string, data any, to realtime.Audience)
+	PublishDurable(ctx context.Context, customerID int64, typ string, data any, to realtime.Audience) (int64, error)
 	AckTimeout() time.Duration
 }
 

@@ -32,6 +32,16 @@ type Conn struct {
 	closing  atomic.Bool   // a close after flush is under way: nothing more is read or answered
 	urlToken string
 
+	// A console may fall behind for a moment (a login storm sends every console a presence frame per
+	// terminal): what does not fit in out spills here, up to ConsoleSpill frames, and the writer sends it
+	// after out. While spilling, new frames join the spill, so order is kept. Terminals never spill.
+	console  atomic.Bool
+	spilling atomic.Bool
+	spillMu  sync.Mutex
+	spill    [][]byte
+	spillB   int           // bytes in spill
+	kick     chan struct{} // wakes the writer for spilled frames
+
 	mu          sync.Mutex
 	p           identity.Principal
 	kind        Kind
@@ -47,6 +57,7 @@ func newConn(h *Hub, ws *websocket.Conn, urlToken string) *Conn {
 		hub: h, ws: ws, urlToken: urlToken,
 		out:      make(chan []byte, QueueLen),
 		replay:   make(chan []byte),
+		kick:     make(chan struct{}, 1),
 		done:     make(chan struct{}),
 		ready:    make(chan struct{}),
 		limiter:  rate.NewLimiter(RatePerSecond, RateBurst),
@@ -124,14 +135,60 @@ func (c *Conn) enqueue(msg []byte) bool {
 		return false
 	default:
 	}
-	select {
-	case c.out <- msg:
+	if !c.spilling.Load() {
+		select {
+		case c.out <- msg:
+			return true
+		default:
+		}
+	}
+	if c.console.Load() && c.spillFrame(msg) {
 		return true
-	default:
-		mSlow.Inc()
-		c.close(CloseSlow, "slow consumer")
+	}
+	mSlow.Inc()
+	c.close(CloseSlow, "slow consumer")
+	return false
+}
+
+// spillFrame appends msg to the spill (or to out, if the writer emptied the spill meanwhile); false when the
+// spill is full.
+func (c *Conn) spillFrame(msg []byte) bool {
+	c.spillMu.Lock()
+	defer c.spillMu.Unlock()
+	if !c.spilling.Load() {
+		select {
+		case c.out <- msg:
+			return true
+		default:
+		}
+	}
+	if len(c.spill) >= ConsoleSpill || c.spillB+len(msg) > ConsoleSpillBytes {
 		return false
 	}
+	c.spill = append(c.spill, msg)
+	c.spillB += len(msg)
+	c.spilling.Store(true)
+	select {
+	case c.kick <- struct{}{}:
+	default:
+	}
+	return true
+}
+
+// takeSpill hands the writer the spilled frames once out is empty (they are newer than everything in out);
+// it ends spilling when there is nothing left.
+func (c *Conn) takeSpill() [][]byte {
+	if !c.spilling.Load() || len(c.out) > 0 {
+		return nil
+	}
+	c.spillMu.Lock()
+	defer c.spillMu.Unlock()
+	batch := c.spill
+	c.spill, c.spillB = nil, 0
+	if len(batch) == 0 {
+		c.spilling.Store(false)
+	}
+	return batch
 }
 
 // close ends the connection now: queued frames are dropped and the close handshake runs in the background.
@@ -152,6 +209,19 @@ func (c *Conn) closeAfterFlush(code websocket.StatusCode, reason string) {
 	c.flushCode, c.flushReason = code, reason
 	c.mu.Unlock()
 	c.closing.Store(true)
+	if c.spilling.Load() {
+		c.spillMu.Lock()
+		if c.spilling.Load() {
+			c.spill = append(c.spill, nil) // after the spilled frames
+			c.spillMu.Unlock()
+			select {
+			case c.kick <- struct{}{}:
+			default:
+			}
+			return
+		}
+		c.spillMu.Unlock()
+	}
 	select {
 	case <-c.done:
 	case c.out <- nil:
@@ -338,6 +408,7 @@ func (c *Conn) handleLogin(ctx context.Context, f Frame) {
 	}
 	c.mu.Lock()
 	c.p, c.kind, c.logged = p, kind, true
+	c.console.Store(kind == Console)
 	c.mu.Unlock()
 	replaced, joined := c.hub.register(c)
 	for _, old := range replaced {
@@ -429,14 +500,11 @@ func (c *Conn) writeLoop(ctx context.Context) {
 		}
 		select {
 		case msg := <-c.out:
-			if msg == nil {
-				c.mu.Lock()
-				code, reason := c.flushCode, c.flushReason
-				c.mu.Unlock()
-				c.close(code, reason)
+			if !c.writeLive(ctx, msg) || !c.writeSpill(ctx) {
 				return
 			}
-			if !c.write(ctx, msg) {
+		case <-c.kick:
+			if !c.writeSpill(ctx) {
 				return
 			}
 		case msg := <-c.replay:
@@ -457,6 +525,30 @@ func (c *Conn) writeLoop(ctx context.Context) {
 			return
 		}
 	}
+}
+
+// writeLive writes a queued frame; nil is the close-after-flush mark.
+func (c *Conn) writeLive(ctx context.Context, msg []byte) bool {
+	if msg == nil {
+		c.mu.Lock()
+		code, reason := c.flushCode, c.flushReason
+		c.mu.Unlock()
+		c.close(code, reason)
+		return false
+	}
+	return c.write(ctx, msg)
+}
+
+// writeSpill writes spilled frames once out is empty, until the spill is empty too.
+func (c *Conn) writeSpill(ctx context.Context) bool {
+	for batch := c.takeSpill(); batch != nil; batch = c.takeSpill() {
+		for _, msg := range batch {
+			if !c.writeLive(ctx, msg) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (c *Conn) write(ctx context.Context, msg []byte) bool {

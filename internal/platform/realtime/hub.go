@@ -36,6 +36,9 @@ const (
 	MaxMessage = 64 << 10
 	// QueueLen bounds each connection's outbound queue; a client that falls this far behind is dropped.
 	QueueLen = 256
+	// ConsoleSpill is how many more frames a console may fall behind by before it is dropped (see Conn.spill).
+	ConsoleSpill      = 8192
+	ConsoleSpillBytes = 8 << 20
 	// LoginTimeout closes connections that have not logged in.
 	LoginTimeout = 15 * time.Second
 	// AckTimeout is how long a domain waits for a terminal's acknowledgement by default: the spec's 5 s send
@@ -123,9 +126,9 @@ type Hub struct {
 
 	mu         sync.RWMutex
 	closing    bool
-	all        map[*Conn]struct{}           // every connection, logged in or not (CloseAll)
-	byCustomer map[int64]map[*Conn]struct{} // logged-in connections per customer (fan-out)
-	byAccount  map[string][]*Conn           // an account's connections, latest last
+	all        map[*Conn]struct{}   // every connection, logged in or not (CloseAll)
+	byCustomer map[int64]*custConns // logged-in connections per customer, by kind (fan-out)
+	byAccount  map[string][]*Conn   // an account's connections, latest last
 
 	nextID atomic.Int64
 	wg     sync.WaitGroup
@@ -138,7 +141,7 @@ func NewHub(d *db.DB, originPatterns []string) *Hub {
 		handlers:     map[string]Handler{},
 		loginTimeout: LoginTimeout,
 		all:          map[*Conn]struct{}{},
-		byCustomer:   map[int64]map[*Conn]struct{}{},
+		byCustomer:   map[int64]*custConns{},
 		byAccount:    map[string][]*Conn{},
 	}
 	h.ackTimeout.Store(int64(AckTimeout))
@@ -245,23 +248,20 @@ func (h *Hub) register(c *Conn) (replaced []*Conn, joined bool) {
 			continue
 		}
 		replaced = append(replaced, o)
-		if set := h.byCustomer[o.p.CustomerID]; set != nil {
-			if _, ok := set[o]; ok {
-				delete(set, o)
-				mConns.Dec()
-			}
+		if cc := h.byCustomer[o.p.CustomerID]; cc != nil && cc.remove(o) {
+			mConns.Dec()
 		}
 		o.mu.Lock()
 		o.replaced = true
 		o.mu.Unlock()
 	}
 	h.byAccount[id] = append(kept, c)
-	set := h.byCustomer[c.p.CustomerID]
-	if set == nil {
-		set = map[*Conn]struct{}{}
-		h.byCustomer[c.p.CustomerID] = set
+	cc := h.byCustomer[c.p.CustomerID]
+	if cc == nil {
+		cc = &custConns{consoles: map[*Conn]struct{}{}, terminals: map[*Conn]struct{}{}}
+		h.byCustomer[c.p.CustomerID] = cc
 	}
-	set[c] = struct{}{}
+	cc.set(c.kind)[c] = struct{}{}
 	mConns.Inc()
 	return replaced, len(kept) > 0
 }
@@ -270,12 +270,11 @@ func (h *Hub) register(c *Conn) (replaced []*Conn, joined bool) {
 func (h *Hub) unregister(c *Conn) (stillOnline bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if set := h.byCustomer[c.p.CustomerID]; set != nil {
-		if _, ok := set[c]; ok {
-			delete(set, c)
+	if cc := h.byCustomer[c.p.CustomerID]; cc != nil {
+		if cc.remove(c) {
 			mConns.Dec()
 		}
-		if len(set) == 0 {
+		if len(cc.consoles)+len(cc.terminals) == 0 {
 			delete(h.byCustomer, c.p.CustomerID)
 		}
 	}
@@ -312,15 +311,14 @@ func (h *Hub) Conn(accountID string) *Conn {
 	return list[len(list)-1]
 }
 
-// Publish sends an event to every connection of a customer for which allow returns true (nil = all).
-// The frame is encoded once; each connection gets it through its bounded queue, and a connection whose queue
-// is full is closed (CloseSlow) instead of making the publisher wait. allow runs under the hub's read lock:
-// it may use the Conn's methods but must not call the Hub.
-func (h *Hub) Publish(customerID int64, typ string, data any, allow func(*Conn) bool) {
-	h.publish(customerID, Frame{Type: typ}, data, allow)
+// Publish sends an event to a customer's connections chosen by to (Consoles, Terminals, Everyone,
+// ConsolesAnd, Where). The frame is encoded once; each connection gets it through its bounded queue, and a
+// connection whose queue is full is closed (CloseSlow) instead of making the publisher wait.
+func (h *Hub) Publish(customerID int64, typ string, data any, to Audience) {
+	h.publish(customerID, Frame{Type: typ}, data, to)
 }
 
-func (h *Hub) publish(customerID int64, f Frame, data any, allow func(*Conn) bool) {
+func (h *Hub) publish(customerID int64, f Frame, data any, to Audience) {
 	raw, err := json.Marshal(data)
 	if err != nil {
 		slog.Error("realtime: encode event", "type", f.Type, "err", err)
@@ -329,19 +327,41 @@ func (h *Hub) publish(customerID int64, f Frame, data any, allow func(*Conn) boo
 	f.Data = raw
 	msg, _ := json.Marshal(f)
 	// enqueue never blocks and takes no hub lock, so fanning out under the read lock is safe and spares a
-	// target slice per event.
+	// target slice per event. Console events (most of them) visit the customer's consoles only, however many
+	// terminals are online; an audience's terminals are reached through their accounts.
 	h.mu.RLock()
-	for c := range h.byCustomer[customerID] {
-		if allow == nil || allow(c) {
+	defer h.mu.RUnlock()
+	cc := h.byCustomer[customerID]
+	if cc == nil {
+		return
+	}
+	if to.kinds&kindConsole != 0 {
+		for c := range cc.consoles {
+			if to.allow == nil || to.allow(c) {
+				c.enqueue(msg)
+			}
+		}
+	}
+	if to.kinds&kindTerminal != 0 {
+		for c := range cc.terminals {
+			if to.allow == nil || to.allow(c) {
+				c.enqueue(msg)
+			}
+		}
+	}
+	for id := range to.accounts {
+		for _, c := range h.byAccount[id] {
+			if c.p.CustomerID != customerID || to.kinds&c.kind.bit() != 0 {
+				continue // another customer's account, or already reached above
+			}
 			c.enqueue(msg)
 		}
 	}
-	h.mu.RUnlock()
 }
 
 // PublishDurable stores an event first, then publishes it with its sequence number, so a client that was away
 // receives it on `sync`. It returns the sequence number.
-func (h *Hub) PublishDurable(ctx context.Context, customerID int64, typ string, data any, allow func(*Conn) bool) (int64, error) {
+func (h *Hub) PublishDurable(ctx context.Context, customerID int64, typ string, data any, to Audience) (int64, error) {
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return 0, err
@@ -351,7 +371,7 @@ func (h *Hub) PublishDurable(ctx context.Context, customerID int64, typ string, 
 		customerID, typ, string(raw), time.Now().UnixMilli()).Scan(&seq); err != nil {
 		return 0, err
 	}
-	h.publish(customerID, Frame{Type: typ, Seq: seq}, json.RawMessage(raw), allow)
+	h.publish(customerID, Frame{Type: typ, Seq: seq}, json.RawMessage(raw), to)
 	return seq, nil
 }
 
@@ -417,21 +437,83 @@ func (h *Hub) Request(ctx context.Context, accountID, typ string, data any) (jso
 func (h *Hub) Accounts(customerID int64) []string {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	out := make([]string, 0, len(h.byCustomer[customerID]))
-	seen := make(map[string]bool, len(h.byCustomer[customerID]))
-	for c := range h.byCustomer[customerID] {
-		if !seen[c.p.AccountID] {
-			seen[c.p.AccountID] = true
-			out = append(out, c.p.AccountID)
+	cc := h.byCustomer[customerID]
+	if cc == nil {
+		return []string{}
+	}
+	out := make([]string, 0, len(cc.consoles)+len(cc.terminals))
+	seen := make(map[string]bool, len(cc.consoles)+len(cc.terminals))
+	for _, set := range []map[*Conn]struct{}{cc.consoles, cc.terminals} {
+		for c := range set {
+			if !seen[c.p.AccountID] {
+				seen[c.p.AccountID] = true
+				out = append(out, c.p.AccountID)
+			}
 		}
 	}
 	return out
 }
 
-// Consoles is an allow filter for Publish: console connections only.
-func Consoles(c *Conn) bool { return c.kind == Console }
+// custConns is one customer's logged-in connections, kept apart by kind so that console events (the bulk of
+// them) never walk the terminals.
+type custConns struct {
+	consoles, terminals map[*Conn]struct{}
+}
 
-// Terminals is an allow filter for Publish: terminal connections only.
-func Terminals(c *Conn) bool { return c.kind == Terminal }
+func (cc *custConns) set(k Kind) map[*Conn]struct{} {
+	if k == Console {
+		return cc.consoles
+	}
+	return cc.terminals
+}
+
+func (cc *custConns) remove(c *Conn) bool {
+	set := cc.set(c.kind)
+	if _, ok := set[c]; !ok {
+		return false
+	}
+	delete(set, c)
+	return true
+}
+
+const (
+	kindConsole uint8 = 1 << iota
+	kindTerminal
+)
+
+func (k Kind) bit() uint8 {
+	if k == Console {
+		return kindConsole
+	}
+	return kindTerminal
+}
+
+// Audience chooses which of a customer's connections receive a published event.
+type Audience struct {
+	kinds    uint8            // connection kinds visited in full
+	accounts map[string]bool  // plus every connection of these accounts
+	allow    func(*Conn) bool // optional test on the kinds visited in full (not on accounts)
+}
+
+var (
+	// Consoles: every console connection of the customer.
+	Consoles = Audience{kinds: kindConsole}
+	// Terminals: every terminal connection of the customer.
+	Terminals = Audience{kinds: kindTerminal}
+	// Everyone: every connection of the customer.
+	Everyone = Audience{kinds: kindConsole | kindTerminal}
+)
+
+// ConsolesAnd is every console plus the connections of the given accounts (a call's audience): the cost is
+// the number of consoles plus the number of accounts, not the number of connections online.
+func ConsolesAnd(accounts map[string]bool) Audience {
+	return Audience{kinds: kindConsole, accounts: accounts}
+}
+
+// Where is every connection for which allow returns true. allow runs under the hub's read lock: it may use
+// the Conn's methods but must not call the Hub.
+func Where(allow func(*Conn) bool) Audience {
+	return Audience{kinds: kindConsole | kindTerminal, allow: allow}
+}
 
 var errClosed = errors.New("connection closed")

@@ -230,7 +230,7 @@ func TestOrderedDelivery(t *testing.T) {
 	const n = QueueLen - 10
 	for i := range n {
 		if i%2 == 0 {
-			r.hub.Publish(1, "test.tick", map[string]int{"i": i}, nil)
+			r.hub.Publish(1, "test.tick", map[string]int{"i": i}, Everyone)
 		} else {
 			r.hub.SendTo("1001", "test.tick", map[string]int{"i": i})
 		}
@@ -251,7 +251,7 @@ func TestPublishIsScopedToCustomerAndFilter(t *testing.T) {
 	term := r.login("1002", 1, Terminal, "")
 	other := r.login("2001", 2, Console, "u")
 	r.hub.Publish(1, "test.one", map[string]int{"v": 1}, Consoles)
-	r.hub.Publish(2, "test.two", map[string]int{"v": 2}, nil)
+	r.hub.Publish(2, "test.two", map[string]int{"v": 2}, Everyone)
 	r.hub.Publish(1, "test.three", map[string]int{"v": 3}, Terminals)
 	if f := a.read(5 * time.Second); f.Type != "test.one" {
 		t.Fatalf("console: %+v", f)
@@ -270,6 +270,59 @@ func TestPublishIsScopedToCustomerAndFilter(t *testing.T) {
 	}
 	if got := r.hub.Accounts(1); len(got) != 2 {
 		t.Fatalf("accounts %v", got)
+	}
+}
+
+// A call's events reach every console and the audience's terminals, and no other terminal, by account and
+// never across customers.
+func TestPublishToConsolesAndAudience(t *testing.T) {
+	r := newRig(t)
+	console := r.login("1001", 1, Console, "t")
+	member := r.login("1002", 1, Terminal, "")
+	outsider := r.login("1003", 1, Terminal, "")
+	foreign := r.login("2002", 2, Terminal, "")
+	r.hub.Publish(1, "test.call", map[string]int{"v": 1}, ConsolesAnd(map[string]bool{"1002": true, "2002": true}))
+	r.hub.Publish(1, "test.where", map[string]int{"v": 2}, Where(func(c *Conn) bool { return c.Principal().AccountID == "1003" }))
+	if f := console.read(5 * time.Second); f.Type != "test.call" {
+		t.Fatalf("console: %+v", f)
+	}
+	if f := member.read(5 * time.Second); f.Type != "test.call" {
+		t.Fatalf("audience terminal: %+v", f)
+	}
+	if f := outsider.read(5 * time.Second); f.Type != "test.where" {
+		t.Fatalf("terminal outside the audience got %+v first", f)
+	}
+	for _, c := range []*client{console, member, foreign} {
+		if f := c.call("ping", nil); f.Type != "pong" {
+			t.Fatalf("leaked event: %+v", f)
+		}
+	}
+}
+
+// A console that falls behind by more than its queue (a login storm's presence frames) keeps its connection
+// and receives every frame in order. (A console behind by more than ConsoleSpillBytes is dropped: see
+// TestSlowConsumerIsDroppedWhileOthersKeepReceiving.)
+func TestConsoleSpillsInOrder(t *testing.T) {
+	r := newRig(t)
+	console := r.login("1001", 1, Console, "a")
+	conn := r.hub.Conn("1001")
+	const n = QueueLen * 8
+	for i := range n { // nobody reads meanwhile
+		r.hub.Publish(1, "test.tick", map[string]int{"i": i}, Consoles)
+	}
+	r.hub.SendTo("1001", "test.last", map[string]int{"i": n})
+	for i := 0; i <= n; i++ {
+		f := console.read(10 * time.Second)
+		var d struct{ I int }
+		_ = json.Unmarshal(f.Data, &d)
+		if d.I != i || (i == n) != (f.Type == "test.last") {
+			t.Fatalf("console frame %d: %s %+v", i, f.Type, d)
+		}
+	}
+	select {
+	case <-conn.Done():
+		t.Fatal("console dropped")
+	default:
 	}
 }
 
@@ -327,7 +380,7 @@ func TestSlowConsumerIsDroppedWhileOthersKeepReceiving(t *testing.T) {
 				time.Sleep(50 * time.Microsecond)
 			}
 			start := time.Now()
-			r.hub.Publish(1, "test.tick", map[string]any{"i": sent, "pad": pad}, nil)
+			r.hub.Publish(1, "test.tick", map[string]any{"i": sent, "pad": pad}, Everyone)
 			if d := time.Since(start); d > time.Second {
 				t.Fatalf("Publish blocked for %v", d)
 			}
@@ -335,7 +388,7 @@ func TestSlowConsumerIsDroppedWhileOthersKeepReceiving(t *testing.T) {
 		}
 		break
 	}
-	r.hub.Publish(1, "test.stop", map[string]any{}, nil)
+	r.hub.Publish(1, "test.stop", map[string]any{}, Everyone)
 	if err := <-readerDone; err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +442,7 @@ func TestDurableEventsReplayAfterReconnect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := r.hub.PublishDurable(ctx, 2, "test.other", map[string]int{"i": i}, nil); err != nil {
+		if _, err := r.hub.PublishDurable(ctx, 2, "test.other", map[string]int{"i": i}, Everyone); err != nil {
 			t.Fatal(err)
 		}
 		want = append(want, seq)
@@ -544,7 +597,7 @@ func TestRepeatLoginReplacesOldConnection(t *testing.T) {
 	if c := r.hub.Conn("1002"); c == nil || c == firstConn {
 		t.Fatal("the new connection must be the account's")
 	}
-	r.hub.Publish(1, "test.x", map[string]int{}, nil)
+	r.hub.Publish(1, "test.x", map[string]int{}, Everyone)
 	if f := second.event("test.x"); f.Type != "test.x" {
 		t.Fatal(f)
 	}
@@ -565,7 +618,7 @@ func TestConsoleOfAnotherSignInReplacesSameSignInJoins(t *testing.T) {
 	r.hub.OnLogout(func(ctx context.Context, c *Conn, replaced bool) { log.add(fmt.Sprintf("out %v", replaced)) })
 	w1 := r.login("1001", 1, Console, "tokA")
 	w2 := r.login("1001", 1, Console, "tokA") // a second window of the same sign-in
-	r.hub.Publish(1, "test.both", map[string]int{}, nil)
+	r.hub.Publish(1, "test.both", map[string]int{}, Everyone)
 	w1.event("test.both")
 	w2.event("test.both")
 	if got := fmt.Sprint(log.list()); got != "[in false]" {
@@ -807,7 +860,7 @@ func TestLoginReplyCarriesLastSeq(t *testing.T) {
 			t.Fatal(err)
 		}
 		want = seq
-		if _, err := r.hub.PublishDurable(ctx, 2, "test.other", map[string]int{"i": i}, nil); err != nil {
+		if _, err := r.hub.PublishDurable(ctx, 2, "test.other", map[string]int{"i": i}, Everyone); err != nil {
 			t.Fatal(err)
 		}
 	}
