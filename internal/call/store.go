@@ -110,8 +110,11 @@ func (s *Store) Group(ctx context.Context, customer, gid int64) (GroupInfo, erro
 
 // GroupAudience reads who hears a group call: its members and every account whose ptt group it is.
 func (s *Store) GroupAudience(ctx context.Context, customer, gid int64) ([]Account, error) {
-	return s.accounts(ctx, `SELECT `+accountCols+` FROM accounts WHERE customer_id = ? AND (ptt_group_id = ?
-		OR id IN (SELECT account_id FROM group_members WHERE group_id = ?)) ORDER BY id`, customer, gid, gid)
+	// Two indexed halves (accounts by ptt group, group_members by group) instead of one OR that scans every
+	// account of the customer.
+	return s.accounts(ctx, `SELECT `+accountCols+` FROM accounts WHERE customer_id = ? AND ptt_group_id = ?
+		UNION SELECT `+accountCols+` FROM accounts WHERE customer_id = ?
+			AND id IN (SELECT account_id FROM group_members WHERE group_id = ?) ORDER BY id`, customer, gid, customer, gid)
 }
 
 // GroupMembers reads the members of a group (a stored temporary group's parties).

@@ -34,6 +34,11 @@ type DB struct {
 	W       *sql.DB
 	R       *sql.DB
 	Dialect Dialect
+
+	// Prepared statements by query text, per pool (SQLite only: pgx caches statements per connection itself).
+	// Parsing SQL is a large share of a short SQLite statement's cost; database/sql prepares a cached
+	// statement again on each pool connection as needed.
+	ws, rs *stmtCache
 }
 
 // OpenSQLite opens (creating if needed) the database file at path.
@@ -59,7 +64,7 @@ func OpenSQLite(path string) (*DB, error) {
 	n := max(4, runtime.NumCPU()*2)
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
-	d := &DB{W: w, R: r, Dialect: SQLite}
+	d := &DB{W: w, R: r, Dialect: SQLite, ws: newStmtCache(w), rs: newStmtCache(r)}
 	if err := w.PingContext(context.Background()); err != nil {
 		d.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -84,6 +89,8 @@ func OpenPostgres(ctx context.Context, dsn string) (*DB, error) {
 
 // Close closes both pools.
 func (d *DB) Close() error {
+	d.ws.close()
+	d.rs.close()
 	err := d.W.Close()
 	if d.R != d.W {
 		err = errors.Join(err, d.R.Close())
@@ -117,39 +124,87 @@ func (d *DB) Rebind(q string) string {
 
 // Exec runs a write on the writer.
 func (d *DB) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if st := d.ws.get(ctx, q); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
 	return d.W.ExecContext(ctx, d.Rebind(q), args...)
 }
 
 // Query reads from the reader pool.
 func (d *DB) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if st := d.rs.get(ctx, q); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
 	return d.R.QueryContext(ctx, d.Rebind(q), args...)
 }
 
 // QueryRow reads one row from the reader pool.
 func (d *DB) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := d.rs.get(ctx, q); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
 	return d.R.QueryRowContext(ctx, d.Rebind(q), args...)
 }
 
 // WriteRow runs a write that returns one row (INSERT … RETURNING) on the writer.
 func (d *DB) WriteRow(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := d.ws.get(ctx, q); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
 	return d.W.QueryRowContext(ctx, d.Rebind(q), args...)
 }
 
 // Tx is a write transaction with the same rebinding helpers.
 type Tx struct {
 	*sql.Tx
-	db *DB
+	db     *DB
+	missed []string                // statements to prepare once the writer is free again
+	bound  map[*sql.Stmt]*sql.Stmt // cached statements bound to this transaction
+}
+
+// stmt is the cached statement for q bound to the transaction, or nil. A statement is never prepared on the
+// writer from inside a transaction: the writer's only connection is the transaction's, so that would wait
+// for itself. Misses are prepared after the transaction ends.
+func (t *Tx) stmt(ctx context.Context, q string) *sql.Stmt {
+	if t.db.ws == nil {
+		return nil
+	}
+	st, ok := t.db.ws.lookup(q)
+	if !ok {
+		if t.db.ws.cacheable(q) {
+			t.missed = append(t.missed, q)
+		}
+		return nil
+	}
+	if b := t.bound[st]; b != nil {
+		return b
+	}
+	if t.bound == nil {
+		t.bound = map[*sql.Stmt]*sql.Stmt{}
+	}
+	b := t.Tx.StmtContext(ctx, st)
+	t.bound[st] = b
+	return b
 }
 
 func (t *Tx) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if st := t.stmt(ctx, q); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
 	return t.Tx.ExecContext(ctx, t.db.Rebind(q), args...)
 }
 
 func (t *Tx) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if st := t.stmt(ctx, q); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
 	return t.Tx.QueryContext(ctx, t.db.Rebind(q), args...)
 }
 
 func (t *Tx) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := t.stmt(ctx, q); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
 	return t.Tx.QueryRowContext(ctx, t.db.Rebind(q), args...)
 }
 
@@ -160,11 +215,16 @@ func (d *DB) InTx(ctx context.Context, fn func(tx *Tx) error) error {
 	if err != nil {
 		return err
 	}
-	if err := fn(&Tx{Tx: tx, db: d}); err != nil {
+	t := &Tx{Tx: tx, db: d}
+	if err := fn(t); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	err = tx.Commit()
+	for _, q := range t.missed {
+		d.ws.get(ctx, q)
+	}
+	return err
 }
 
 // IsUniqueViolation tells whether err is a unique-constraint failure on either engine.
