@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -21,13 +22,24 @@ const (
 	argonKeyLen  = 32
 )
 
+// hashSlots bounds the argon2id computations running at once to the CPUs there are: a login storm (a fleet
+// reconnecting after a restart) then queues instead of holding 19 MiB per waiting hash and thrashing the heap,
+// and finishes no later, as each hash is CPU-bound.
+var hashSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
+
+func idKey(pw, salt []byte, t, m uint32, p uint8, n uint32) []byte {
+	hashSlots <- struct{}{}
+	defer func() { <-hashSlots }()
+	return argon2.IDKey(pw, salt, t, m, p, n)
+}
+
 // HashPassword returns a PHC-format argon2id hash.
 func HashPassword(pw string) (string, error) {
 	salt := make([]byte, 16)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	key := argon2.IDKey([]byte(pw), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	key := idKey([]byte(pw), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
 	b64 := base64.RawStdEncoding
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
 		b64.EncodeToString(salt), b64.EncodeToString(key)), nil
@@ -53,7 +65,7 @@ func CheckPassword(hash, pw string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	got := argon2.IDKey([]byte(pw), salt, t, m, p, uint32(len(want)))
+	got := idKey([]byte(pw), salt, t, m, p, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
 }
 

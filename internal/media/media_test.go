@@ -3,6 +3,7 @@ package media_test
 import (
 	"context"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -178,10 +179,7 @@ func TestRecordingDuration(t *testing.T) {
 	e := newEngine(t)
 	a, am := connect(t, e, "A")
 	path := filepath.Join(t.TempDir(), "rec", "burst.ogg")
-	rec, err := media.StartRecorder(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec := media.StartRecorder(path)
 	burst := media.NewBurst(rec)
 	a.SetRoute(&media.Route{Burst: burst})
 	fixture, err := oggopus.ReadFile("../../testdata/audio/reply.ogg")
@@ -290,4 +288,21 @@ func freePort() (int, error) {
 	}
 	defer c.Close()
 	return c.LocalAddr().(*net.UDPAddr).Port, nil
+}
+
+// A recording whose file cannot be created does not hold the grant up: it queues, drops its packets and
+// reports the failure at Finish, leaving what was there in place.
+func TestRecorderReportsCreateFailureAtFinish(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "taken.ogg")
+	if err := os.WriteFile(path, []byte("keep"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	rec := media.StartRecorder(path) // O_EXCL: the existing file is not overwritten
+	if _, err := rec.Finish(); err == nil {
+		t.Fatal("no error for an existing file")
+	}
+	if b, _ := os.ReadFile(path); string(b) != "keep" {
+		t.Fatalf("existing file changed: %q", b)
+	}
 }

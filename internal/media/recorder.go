@@ -62,30 +62,37 @@ type syncCloser struct{ *os.File }
 
 func (s syncCloser) Close() error { return errors.Join(s.File.Sync(), s.File.Close()) }
 
-// StartRecorder creates path (and its directory) and starts writing.
-func StartRecorder(path string) (*Recorder, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
-		return nil, err
+// StartRecorder starts recording to path. It returns at once: the file (and its directory) is created by the
+// recorder's own goroutine, so a grant never waits for the disk; packets queue meanwhile. A file that cannot
+// be created is reported by Finish.
+func StartRecorder(path string) *Recorder {
+	r := &Recorder{path: path, ch: make(chan recPacket, 512), done: make(chan struct{})}
+	r.res.Path = path
+	go r.run()
+	return r
+}
+
+func (r *Recorder) open() error {
+	if err := os.MkdirAll(filepath.Dir(r.path), 0o750); err != nil {
+		return err
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_RDWR, 0o640)
+	f, err := os.OpenFile(r.path, os.O_CREATE|os.O_EXCL|os.O_RDWR, 0o640)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	w, err := oggwriter.NewWriter(syncCloser{f}, oggwriter.WithSeekableOutput(f),
 		oggwriter.WithSampleRate(48000), oggwriter.WithChannelCount(1), oggwriter.WithVendor("tenfour"))
 	if err != nil {
 		f.Close()
-		return nil, err
+		return err
 	}
 	tr, err := w.NewTrack(recorderSSRC)
 	if err != nil {
-		f.Close()
-		return nil, err
+		w.Close()
+		return err
 	}
-	r := &Recorder{path: path, f: f, w: w, tr: tr, ch: make(chan recPacket, 512), done: make(chan struct{})}
-	r.res.Path = path
-	go r.run()
-	return r, nil
+	r.f, r.w, r.tr = f, w, tr
+	return nil
 }
 
 // push queues a copy of a packet; never blocks (a full queue drops, counted).
@@ -105,6 +112,12 @@ func (r *Recorder) push(payload []byte, ts uint32) {
 
 func (r *Recorder) run() {
 	defer close(r.done)
+	if err := r.open(); err != nil {
+		r.err = fmt.Errorf("media: start recording %s: %w", r.path, err)
+		for range r.ch { // until Finish: nothing is written
+		}
+		return
+	}
 	wide := 0
 	var seq uint16
 	for p := range r.ch {
