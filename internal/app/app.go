@@ -91,6 +91,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.mux.HandleFunc("GET /healthz", a.healthz)
 	a.mux.Handle("GET /metrics", promhttp.Handler())
 	a.mux.Handle("GET /ds/ws", a.Hub)
+	a.Go(func(ctx context.Context) { a.Hub.RunRetention(ctx, cfg.EventRetention) })
 	a.Log.Routes(a.mux, require)
 	a.Auth.Routes(a.mux)
 

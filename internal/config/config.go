@@ -28,6 +28,8 @@ type Config struct {
 	Voice Voice
 	// GPSRetention deletes GPS points older than this; 0 keeps them.
 	GPSRetention time.Duration
+	// EventRetention deletes durable socket events (replayed on `sync`) older than this; 0 keeps them.
+	EventRetention time.Duration
 	// Uploads are the file service's size limits (POST /filews/upload/media).
 	Uploads Uploads
 
@@ -88,7 +90,7 @@ func ParseServe(args []string) (Config, error) {
 	var c Config
 	var origins, publicIPs, mediaIfaces string
 	var retentionDays int
-	var gpsRetentionDays int
+	var gpsRetentionDays, eventRetentionDays int
 	var upImage, upFile, upAudio, upVideo int64
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8080", "HOST:PORT to listen on")
@@ -117,6 +119,7 @@ func ParseServe(args []string) (Config, error) {
 	fs.DurationVar(&c.Voice.GroupHangTime, "group-hang-time", 8*time.Second, "how long a group call stays open after its last talk burst")
 	fs.IntVar(&retentionDays, "recording-retention-days", 90, "delete voice recordings older than this many days (0 = keep)")
 	fs.IntVar(&gpsRetentionDays, "gps-retention-days", 90, "delete GPS points older than this many days (0 = keep)")
+	fs.IntVar(&eventRetentionDays, "event-retention-days", 30, "delete durable socket events (replayed to reconnecting clients) older than this many days (0 = keep)")
 	fs.Int64Var(&upImage, "upload-max-image-mb", 10, "largest image upload (photos, tone icons, attachments), MB")
 	fs.Int64Var(&upFile, "upload-max-file-mb", 50, "largest document upload (attachments), MB")
 	fs.Int64Var(&upAudio, "upload-max-audio-mb", 20, "largest audio upload (voice notes, tones), MB")
@@ -141,6 +144,10 @@ func ParseServe(args []string) (Config, error) {
 		return c, fmt.Errorf("--gps-retention-days must be ≥ 0")
 	}
 	c.GPSRetention = time.Duration(gpsRetentionDays) * 24 * time.Hour
+	if eventRetentionDays < 0 {
+		return c, fmt.Errorf("--event-retention-days must be ≥ 0")
+	}
+	c.EventRetention = time.Duration(eventRetentionDays) * 24 * time.Hour
 	if upImage < 1 || upFile < 1 || upAudio < 1 || upVideo < 1 || max(upImage, upFile, upAudio, upVideo) > 1<<20 {
 		return c, fmt.Errorf("--upload-max-*-mb must be 1 to 1048576")
 	}
