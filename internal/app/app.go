@@ -97,13 +97,14 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 
 	// Domain services (one line each; keep this list in the order of the spec's §7).
 	// [safety] SOS alarms (spec §7 SOS, findSosReport); the emergency floor hook is set below with the voice service.
-	a.SOS = sos.New(d, a.Hub, a.Log, sos.Options{})
+	a.SOS = sos.New(d, a.Hub, a.Log, sos.Options{RealertEvery: cfg.Safety.SOSRealert})
 	a.SOS.Register(a.Hub)
 	a.SOS.Routes(a.mux, require)
 	a.Go(a.SOS.Run)
 	a.OnPrepare(a.SOS.Restore)
 	// [safety] lone worker (spec §7 loneWork, findLoneWorkAlarm): plans, the check-in engine (ticks every second).
-	a.LoneWork = lonework.New(d, a.Hub, a.Log, lonework.Thresholds{})
+	a.LoneWork = lonework.New(d, a.Hub, a.Log, lonework.Thresholds{OfflineGrace: cfg.Safety.LoneOfflineGrace,
+		BatteryOff: cfg.Safety.LoneBatteryOff, WeakSignal: cfg.Safety.LoneWeakSignal})
 	a.LoneWork.Register(a.Hub)
 	a.LoneWork.Routes(a.mux, require)
 	a.Go(a.LoneWork.Run)

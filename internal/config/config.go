@@ -28,6 +28,8 @@ type Config struct {
 	Voice Voice
 	// GPSRetention deletes GPS points older than this; 0 keeps them.
 	GPSRetention time.Duration
+	// Safety settings (SOS re-alert, lone-worker alarm thresholds).
+	Safety Safety
 	// EventRetention deletes durable socket events (replayed on `sync`) older than this; 0 keeps them.
 	EventRetention time.Duration
 	// Uploads are the file service's size limits (POST /filews/upload/media).
@@ -84,6 +86,14 @@ func (c Config) UsesPostgres() bool {
 	return strings.HasPrefix(c.DB, "postgres://") || strings.HasPrefix(c.DB, "postgresql://")
 }
 
+// Safety tunes SOS alarms and the lone-worker engine.
+type Safety struct {
+	SOSRealert       time.Duration // unacknowledged alarms alert the consoles again this often
+	LoneOfflineGrace time.Duration // a lone worker may be disconnected this long before an offline alarm
+	LoneBatteryOff   int           // battery % at or below which a lone worker gone offline counts as "battery off"
+	LoneWeakSignal   int           // signal level (0–5) at or below which a due check raises a weak-signal alarm
+}
+
 // ParseServe reads `tenfour serve` flags; every flag has a TENFOUR_<NAME> environment variable
 // (dashes become underscores), and a flag given on the command line wins over the environment.
 func ParseServe(args []string) (Config, error) {
@@ -119,6 +129,10 @@ func ParseServe(args []string) (Config, error) {
 	fs.DurationVar(&c.Voice.GroupHangTime, "group-hang-time", 8*time.Second, "how long a group call stays open after its last talk burst")
 	fs.IntVar(&retentionDays, "recording-retention-days", 90, "delete voice recordings older than this many days (0 = keep)")
 	fs.IntVar(&gpsRetentionDays, "gps-retention-days", 90, "delete GPS points older than this many days (0 = keep)")
+	fs.DurationVar(&c.Safety.SOSRealert, "sos-realert", 10*time.Second, "alert the consoles again this often about an SOS nobody acknowledged")
+	fs.DurationVar(&c.Safety.LoneOfflineGrace, "lonework-offline-grace", 30*time.Second, "a lone worker may be disconnected this long before an offline alarm")
+	fs.IntVar(&c.Safety.LoneBatteryOff, "lonework-battery-off", 5, "battery % at or below which a lone worker who went offline counts as \"battery off\"")
+	fs.IntVar(&c.Safety.LoneWeakSignal, "lonework-weak-signal", 1, "signal level (1-5) at or below which a due lone-work check raises a weak-signal alarm")
 	fs.IntVar(&eventRetentionDays, "event-retention-days", 30, "delete durable socket events (replayed to reconnecting clients) older than this many days (0 = keep)")
 	fs.Int64Var(&upImage, "upload-max-image-mb", 10, "largest image upload (photos, tone icons, attachments), MB")
 	fs.Int64Var(&upFile, "upload-max-file-mb", 50, "largest document upload (attachments), MB")
@@ -144,6 +158,10 @@ func ParseServe(args []string) (Config, error) {
 		return c, fmt.Errorf("--gps-retention-days must be ≥ 0")
 	}
 	c.GPSRetention = time.Duration(gpsRetentionDays) * 24 * time.Hour
+	if sf := c.Safety; sf.SOSRealert < time.Second || sf.LoneOfflineGrace < time.Second || sf.LoneBatteryOff < 1 ||
+		sf.LoneBatteryOff > 100 || sf.LoneWeakSignal < 1 || sf.LoneWeakSignal > 5 {
+		return c, fmt.Errorf("--sos-realert and --lonework-offline-grace must be ≥ 1s, --lonework-battery-off 1-100, --lonework-weak-signal 1-5")
+	}
 	if eventRetentionDays < 0 {
 		return c, fmt.Errorf("--event-retention-days must be ≥ 0")
 	}
