@@ -56,9 +56,10 @@ const (
 	PartyConnected   = "connected"
 	PartyLeft        = "left"
 	PartyOffline     = "offline"
-	ModeFirst        = "first"  // playback priority: the burst that started first keeps playing
-	ModeLatest       = "latest" // a newer burst takes over
-	ModePTT          = "ptt"    // the dispatcher's own ptt group first, then first-come
+	ModeFirst        = "first"      // playback priority: the burst that started first keeps playing
+	ModeLatest       = "latest"     // a newer burst takes over
+	ModePTT          = "ptt"        // the dispatcher's own ptt group first, then first-come
+	ModeDispatcher   = "dispatcher" // bursts of dispatchers (consoles) first, then first-come
 	defaultMaxQueue  = 8
 	defaultMaxGroups = 16 // groups one dispatcher may monitor at once
 )

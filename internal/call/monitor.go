@@ -216,12 +216,12 @@ func (s *Service) Focus(cl *client, callID string) error {
 	})
 }
 
-// SetPlayback is `voice.priority`: the listener's audio playback priority (first, latest or ptt).
+// SetPlayback is `voice.priority`: the listener's audio playback priority (first, latest, ptt or dispatcher).
 func (s *Service) SetPlayback(cl *client, mode string) error {
 	switch mode {
-	case ModeFirst, ModeLatest, ModePTT:
+	case ModeFirst, ModeLatest, ModePTT, ModeDispatcher:
 	default:
-		return httpx.BadParam("mode", "first, latest or ptt")
+		return httpx.BadParam("mode", "first, latest, ptt or dispatcher")
 	}
 	return s.locked(func(f *fx) error {
 		s.modes[cl.acct.ID] = mode

@@ -174,3 +174,39 @@ func TestTerminalMonitoring(t *testing.T) {
 	}
 	g.waitLog(109, 111)
 }
+
+// Playback priority "dispatcher": while a terminal's burst plays, another dispatcher's burst in a monitored
+// group takes over; with "first" it would wait.
+func TestDispatcherFirstPlayback(t *testing.T) {
+	w := newWorld(t)
+	ctx := w.ctx()
+	ga, gb := w.group("Alpha"), w.group("Bravo")
+	w.account("10001001", "10", ga)
+	w.account("10009001", "20", "")
+	w.account("10009002", "20", "")
+	ta := w.term("10001001")
+	d, other := w.console("10009001"), w.console("10009002")
+	for _, gid := range []string{ga, gb} {
+		if err := d.Call(ctx, "monitor.start", map[string]any{"gid": gid}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.Call(ctx, "voice.priority", map[string]any{"mode": "loudest"}, nil); termclient.Code(err) != "400" {
+		t.Fatalf("unknown mode: %v", err)
+	}
+	if err := d.Call(ctx, "voice.priority", map[string]any{"mode": "dispatcher"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	ra, err := ta.RequestFloor(ctx, "", "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	event(t, ctx, d, "voice.playing", func(m map[string]any) bool { return m["callId"] == ra.CallID })
+	rb, err := other.RequestFloor(ctx, "", gb, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	event(t, ctx, d, "voice.playing", func(m map[string]any) bool { return m["callId"] == rb.CallID })
+	_ = other.ReleaseFloor(ctx, "")
+	_ = ta.ReleaseFloor(ctx, "")
+}

@@ -452,7 +452,7 @@ func (s *Service) hearsLocked(l *client, src *source) bool {
 }
 
 // rankLocked orders a listener's sources (lower plays): the call it chose, an emergency, its own calls and
-// monitoring, its ptt group, the rest.
+// monitoring, its ptt group (or, for a console in mode dispatcher, a dispatcher's burst), the rest.
 func (s *Service) rankLocked(l *client, src *source) int {
 	switch {
 	case src.call != nil && s.focus[l.acct.ID] == src.call.ID:
@@ -462,6 +462,8 @@ func (s *Service) rankLocked(l *client, src *source) int {
 	case src.amb != nil || src.call.Kind != Group:
 		return 2
 	case (!l.console || s.modes[l.acct.ID] == ModePTT) && src.call.audience[l.acct.ID].PttGroup == src.call.Group:
+		return 3
+	case l.console && s.modes[l.acct.ID] == ModeDispatcher && src.talker.console:
 		return 3
 	}
 	return 4

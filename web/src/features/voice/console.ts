@@ -14,6 +14,8 @@ export function priorityMode(p: AudioPriority | string): PriorityMode {
       return 'latest';
     case 'ownGroup':
       return 'ptt';
+    case 'dispatcherFirst':
+      return 'dispatcher';
     default:
       return 'first';
   }

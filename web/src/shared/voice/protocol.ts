@@ -123,7 +123,7 @@ export function canPlay(r: Pick<VoiceRecord, 'quality' | 'playable' | 'url'>): b
 }
 
 /** Playback priority setting of the console → `voice.priority` mode. */
-export type PriorityMode = 'first' | 'latest' | 'ptt';
+export type PriorityMode = 'first' | 'latest' | 'ptt' | 'dispatcher';
 
 /** Microseconds as a short human figure: "0.3 ms", "12 ms", "1.2 s". */
 export function fmtUs(us: number | undefined): string {
