@@ -158,7 +158,7 @@ const cases = [
     },
   ],
   [
-    'guards: no token → login; child paths skip the token check; unknown fragment → 404; /patrol → /patrol-statistic; login with a token deletes it',
+    'guards: no token → login; child paths skip the token check; unknown fragment → 404; /patrol → /patrol-statistic; /report opens the report screens; login with a token deletes it',
     async ({ context }) => {
       const base = await forwarder();
       const anon = await context.newPage();
@@ -184,6 +184,15 @@ const cases = [
       expect(new URL(page.url()).pathname === '/patrol-statistic', `patrol redirect: ${page.url()}`);
       await page.goto(`${base}/user-manual`);
       await page.waitForSelector('[data-testid=manual-page]');
+      // The reports menu entry lists the report screens (they have no menu entry of their own) and opens them.
+      await page.goto(`${base}/report`);
+      await page.waitForSelector('[data-testid=report-index]');
+      for (const screen of ['fenceAlarmData', 'emergcyAlarmReport', 'emergcyAlarmData', 'loneworkAlarmData', 'gpsData', 'messageData']) {
+        await page.waitForSelector(`[data-testid=report-link-${screen}]`);
+      }
+      await page.click('[data-testid=report-link-gpsData]');
+      await page.waitForSelector('[data-testid=gps-data-page]');
+      expect(new URL(page.url()).pathname === '/gps-data', `report link: ${page.url()}`);
       await page.goto(`${base}/login`);
       await page.waitForSelector('[data-testid=login-page]');
       await until(async () => !(await context.cookies()).some((c) => c.name === 'token'), 'token cookie deleted on /login');

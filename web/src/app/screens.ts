@@ -23,6 +23,7 @@ const BUILT: Partial<Record<Screen, Loader>> = {
   followMonitoring: () => import('../features/map/pages/FollowPage'),
   gpsData: () => import('../features/gpsreport/pages/GpsDataPage'),
   fenceAlarmData: () => import('../features/gpsreport/pages/FenceAlarmDataPage'),
+  report: () => import('../features/reports/pages/ReportPage'),
 };
 
 const notYet: Loader = () => import('./pages/NotYetPage');
