@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -83,6 +84,7 @@ func (s *Service) SocketLogin(ctx context.Context, data json.RawMessage) (Princi
 		Client string `json:"client"`
 		UID    string `json:"uid"`
 		Auth   string `json:"auth"`
+		Resume string `json:"resume"`
 	}
 	if err := json.Unmarshal(data, &req); err != nil {
 		return Principal{}, "", httpx.BadParam("data", "malformed login")
@@ -98,8 +100,22 @@ func (s *Service) SocketLogin(ctx context.Context, data json.RawMessage) (Princi
 		}
 		return p, realtime.Console, nil
 	case string(realtime.Terminal):
+		if req.Resume != "" {
+			p, err := s.Sessions.Resume(ctx, req.Resume, req.UID)
+			return p, realtime.Terminal, err
+		}
 		p, err := s.terminalLogin(ctx, req.UID, req.Auth)
-		return p, realtime.Terminal, err
+		if err != nil {
+			return p, realtime.Terminal, err
+		}
+		// The reply carries a resume token for the next reconnect. Without one (a store hiccup) the terminal
+		// simply logs in with its password again.
+		if tok, err := s.Sessions.CreateResume(ctx, p.AccountID, p.CustomerID); err != nil {
+			slog.WarnContext(ctx, "auth: resume token", "msId", p.AccountID, "err", err)
+		} else {
+			p.Token = tok
+		}
+		return p, realtime.Terminal, nil
 	default:
 		return Principal{}, "", httpx.BadParam("client", "console or terminal")
 	}

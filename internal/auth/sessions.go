@@ -57,8 +57,24 @@ func hashToken(t string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// Create issues a new token for an account.
+// Session kinds: a console token (HTTP sign-in, cookie) or a terminal's resume token.
+const (
+	kindConsole  = "console"
+	kindTerminal = "terminal"
+)
+
+// Create issues a new console token for an account.
 func (s *Sessions) Create(ctx context.Context, accountID string, customerID int64) (string, error) {
+	return s.create(ctx, accountID, customerID, kindConsole)
+}
+
+// CreateResume issues a terminal's resume token: the terminal presents it instead of its password when it
+// reconnects (docs/terminal-protocol.md "Login"), for TokenTTL. It opens neither the HTTP API nor a console login.
+func (s *Sessions) CreateResume(ctx context.Context, accountID string, customerID int64) (string, error) {
+	return s.create(ctx, accountID, customerID, kindTerminal)
+}
+
+func (s *Sessions) create(ctx context.Context, accountID string, customerID int64, kind string) (string, error) {
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
@@ -66,25 +82,40 @@ func (s *Sessions) Create(ctx context.Context, accountID string, customerID int6
 	tok := base64.RawURLEncoding.EncodeToString(b[:])
 	now := s.now()
 	_, err := s.db.Exec(ctx,
-		`INSERT INTO sessions (token_hash, account_id, customer_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
-		hashToken(tok), accountID, customerID, now.UnixMilli(), now.Add(TokenTTL).UnixMilli())
+		`INSERT INTO sessions (token_hash, account_id, customer_id, created_at, expires_at, kind) VALUES (?, ?, ?, ?, ?, ?)`,
+		hashToken(tok), accountID, customerID, now.UnixMilli(), now.Add(TokenTTL).UnixMilli(), kind)
 	return tok, err
 }
 
-// Lookup resolves a token to its principal; unknown, revoked or expired tokens are ErrToken (code "105"),
-// and so is a token whose account was disabled or expired since.
+// Lookup resolves a console token to its principal; unknown, revoked or expired tokens are ErrToken (code
+// "105"), and so is a token whose account was disabled or expired since, and a terminal's resume token.
 func (s *Sessions) Lookup(ctx context.Context, token string) (Principal, error) {
+	return s.lookup(ctx, token, kindConsole)
+}
+
+// Resume resolves a terminal's resume token; it must belong to account uid. Failures are ErrToken ("105"):
+// the terminal then logs in with its password.
+func (s *Sessions) Resume(ctx context.Context, token, uid string) (Principal, error) {
+	p, err := s.lookup(ctx, token, kindTerminal)
+	if err == nil && p.AccountID != uid {
+		return Principal{}, httpx.ErrToken
+	}
+	return p, err
+}
+
+func (s *Sessions) lookup(ctx context.Context, token, kind string) (Principal, error) {
 	if token == "" || len(token) > 128 {
 		return Principal{}, httpx.ErrToken
 	}
 	var p Principal
 	var expires, accountExpires int64
 	var revoked, disabled bool
+	var got string
 	err := s.db.QueryRow(ctx, `
-		SELECT a.id, a.customer_id, a.type, a.acct_type, a.admin, a.name, a.disabled, a.expires_at, s.expires_at, s.revoked
+		SELECT a.id, a.customer_id, a.type, a.acct_type, a.admin, a.name, a.disabled, a.expires_at, s.expires_at, s.revoked, s.kind
 		FROM sessions s JOIN accounts a ON a.id = s.account_id
 		WHERE s.token_hash = ?`, hashToken(token)).
-		Scan(&p.AccountID, &p.CustomerID, &p.Type, &p.AcctType, &p.Admin, &p.Name, &disabled, &accountExpires, &expires, &revoked)
+		Scan(&p.AccountID, &p.CustomerID, &p.Type, &p.AcctType, &p.Admin, &p.Name, &disabled, &accountExpires, &expires, &revoked, &got)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Principal{}, httpx.ErrToken
 	}
@@ -92,7 +123,7 @@ func (s *Sessions) Lookup(ctx context.Context, token string) (Principal, error) 
 		return Principal{}, err
 	}
 	now := s.now().UnixMilli()
-	if revoked || disabled || now >= expires || (accountExpires != 0 && now >= accountExpires) {
+	if got != kind || revoked || disabled || now >= expires || (accountExpires != 0 && now >= accountExpires) {
 		return Principal{}, httpx.ErrToken
 	}
 	p.Token = token

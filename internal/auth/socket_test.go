@@ -1,6 +1,8 @@
 package auth_test
 
 import (
+	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -103,6 +105,70 @@ func TestTerminalSocketLogin(t *testing.T) {
 		f.exec(`UPDATE accounts SET disabled = FALSE, expires_at = ? WHERE id = ?`, f.clock.Now().UnixMilli(), termA)
 		if rep := login(termA, pw); rep.Code != "103" {
 			t.Fatalf("expired: %+v", rep)
+		}
+	})
+}
+
+// A terminal's password login returns a resume token; the next login presents it instead of the password (no
+// hash). The token is bound to its terminal, opens neither the HTTP API nor a console login, and ends with its
+// lifetime, the account's disabling or a password reset — after which the password works again.
+func TestTerminalResumeToken(t *testing.T) {
+	eachEngine(t, func(t *testing.T, engine string) {
+		f := newFixture(t, engine)
+		first := socketLogin(f, map[string]string{"client": "terminal", "uid": termA, "auth": pw})
+		var reply struct {
+			MsID   string `json:"msId"`
+			Resume string `json:"resume"`
+		}
+		if err := json.Unmarshal(first.Data, &reply); first.Code != "0" || err != nil || reply.Resume == "" {
+			t.Fatalf("password login: %+v", first)
+		}
+		resume := func(uid, tok string) testkit.Frame {
+			return socketLogin(f, map[string]string{"client": "terminal", "uid": uid, "resume": tok})
+		}
+		var again struct {
+			MsID   string `json:"msId"`
+			Resume string `json:"resume"`
+		}
+		rep := resume(termA, reply.Resume)
+		if err := json.Unmarshal(rep.Data, &again); rep.Code != "0" || err != nil || again.MsID != termA || again.Resume != reply.Resume {
+			t.Fatalf("resume: %+v", rep)
+		}
+		if rep := resume(dispA, reply.Resume); rep.Code != "105" {
+			t.Fatalf("another terminal's token: %+v", rep)
+		}
+		if rep := resume(termA, "forged"); rep.Code != "105" {
+			t.Fatalf("unknown token: %+v", rep)
+		}
+		if r := f.Do("GET", "/ds/user/getAccount", reply.Resume, nil); r.Code != "105" {
+			t.Fatalf("resume token on the HTTP API: %+v", r)
+		}
+		if rep := socketLogin(f, map[string]string{"client": "console", "token": reply.Resume}); rep.Code != "105" {
+			t.Fatalf("resume token on a console login: %+v", rep)
+		}
+
+		f.exec(`UPDATE accounts SET disabled = TRUE WHERE id = ?`, termA)
+		if rep := resume(termA, reply.Resume); rep.Code != "105" {
+			t.Fatalf("disabled: %+v", rep)
+		}
+		f.exec(`UPDATE accounts SET disabled = FALSE WHERE id = ?`, termA)
+		if err := f.Sessions.RevokeAccount(context.Background(), termA, ""); err != nil { // what a password reset does
+			t.Fatal(err)
+		}
+		if rep := resume(termA, reply.Resume); rep.Code != "105" {
+			t.Fatalf("after a password reset: %+v", rep)
+		}
+
+		fresh := socketLogin(f, map[string]string{"client": "terminal", "uid": termA, "auth": pw})
+		if err := json.Unmarshal(fresh.Data, &reply); fresh.Code != "0" || err != nil {
+			t.Fatalf("password login: %+v", fresh)
+		}
+		f.clock.Advance(auth.TokenTTL)
+		if rep := resume(termA, reply.Resume); rep.Code != "105" {
+			t.Fatalf("expired: %+v", rep)
+		}
+		if rep := socketLogin(f, map[string]string{"client": "terminal", "uid": termA, "auth": pw}); rep.Code != "0" {
+			t.Fatalf("password after expiry: %+v", rep)
 		}
 	})
 }

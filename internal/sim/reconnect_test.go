@@ -84,6 +84,12 @@ func TestReconnectRestoresState(t *testing.T) {
 		return app.Talker(south) == "10000107"
 	})
 	eventually(t, 10*time.Second, "the pending message delivered", func() bool { return app.Inbox() == 1 })
+	// It came back with the resume token of its first login, not its password: one terminal session, no second.
+	var sessions int
+	if err := s.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM sessions WHERE account_id = ? AND kind = 'terminal'`,
+		"10000143").Scan(&sessions); err != nil || sessions != 1 {
+		t.Fatalf("terminal sessions of the app: %d (%v), want 1", sessions, err)
+	}
 	until(t, con, 10*time.Second, "the message state delivered", func(fr testkit.Frame) bool {
 		var st struct {
 			MsID  string `json:"msId"`

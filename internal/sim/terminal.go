@@ -105,7 +105,7 @@ type Terminal struct {
 	shown     map[string]bool // ids of the messages received (a repeat is acknowledged, not counted)
 	failures  int
 	failed    string // login refused for good
-	token     string // type 20: console session
+	token     string // type 20: console session; other types: the resume token of the last login
 	msID      string
 	groups    []group
 	ptt       string
@@ -270,7 +270,7 @@ func (t *Terminal) dial() {
 		}
 		code := errCode(err)
 		if code == "105" {
-			t.token = "" // the console session expired: sign in again
+			t.token = "" // the console session or the resume token expired: sign in again with the password
 		}
 		if permanentLogin[code] {
 			t.state, t.failed = stStopped, code
@@ -316,18 +316,27 @@ func (t *Terminal) login(ctx context.Context, gen uint64, token string) error {
 	}
 	t.w = w // before the login: the server's reminders follow its reply at once
 	t.mu.Unlock()
+	// A terminal logs in with its password once and reconnects with the resume token that login returned
+	// (no password hash on the server); a refused token ("105") is dropped by dial and the password used again.
 	login := map[string]any{"client": "terminal", "uid": t.acct.ID, "auth": t.acct.Password}
-	if t.prof.Console {
+	switch {
+	case t.prof.Console:
 		login = map[string]any{"client": "console", "token": token}
+	case token != "":
+		login = map[string]any{"client": "terminal", "uid": t.acct.ID, "resume": token}
 	}
 	var reply struct {
-		MsID string `json:"msId"`
+		MsID   string `json:"msId"`
+		Resume string `json:"resume"`
 	}
 	if err := w.call(ctx, "session.login", login, &reply); err != nil {
 		return err
 	}
 	t.mu.Lock()
 	t.msID = reply.MsID
+	if !t.prof.Console && reply.Resume != "" {
+		t.token = reply.Resume
+	}
 	t.mu.Unlock()
 	return nil
 }

@@ -22,8 +22,8 @@ import (
 type Options struct {
 	// URL is the server's base URL (http://host:port or https://…); the socket is URL + "/ds/ws".
 	URL string
-	// UID and Password log in a terminal.
-	UID, Password string
+	// UID and Password log in a terminal; with Resume (a previous login's Client.Resume) instead of the password.
+	UID, Password, Resume string
 	// Token logs in a console instead (a dispatcher's session token).
 	Token string
 	// Media tunes the WebRTC side.
@@ -81,6 +81,8 @@ type Client struct {
 	*Media
 	MsID       string
 	CustomerID int64
+	// Resume is the token this login's reply carried: Options.Resume for the next login of the terminal.
+	Resume string
 
 	opts   Options
 	ws     *websocket.Conn
@@ -107,18 +109,22 @@ func Dial(ctx context.Context, opts Options) (*Client, error) {
 		changed: make(chan struct{})}
 	go c.readLoop()
 	login := map[string]any{"client": "terminal", "uid": opts.UID, "auth": opts.Password}
+	if opts.Resume != "" {
+		login = map[string]any{"client": "terminal", "uid": opts.UID, "resume": opts.Resume}
+	}
 	if opts.Token != "" {
 		login = map[string]any{"client": "console", "token": opts.Token}
 	}
 	var reply struct {
 		MsID       string `json:"msId"`
 		CustomerID int64  `json:"customerId"`
+		Resume     string `json:"resume"`
 	}
 	if err := c.Call(ctx, "session.login", login, &reply); err != nil {
 		c.Close()
 		return nil, err
 	}
-	c.MsID, c.CustomerID = reply.MsID, reply.CustomerID
+	c.MsID, c.CustomerID, c.Resume = reply.MsID, reply.CustomerID, reply.Resume
 	return c, nil
 }
 

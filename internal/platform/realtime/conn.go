@@ -381,6 +381,8 @@ type loginReply struct {
 	// LastSeq is the customer's newest durable event at login: a client that has seen none starts its
 	// `sync` mark here, so events raised while it is away later are replayed even if it saw no event before.
 	LastSeq int64 `json:"lastSeq"`
+	// Resume is a terminal's token for its next login instead of the password (docs/terminal-protocol.md).
+	Resume string `json:"resume,omitempty"`
 }
 
 var errAlreadyLogged = httpx.BadParam("session", "already logged in")
@@ -426,8 +428,12 @@ func (c *Conn) handleLogin(ctx context.Context, f Frame) {
 	if err != nil {
 		slog.Error("realtime: last event seq", "err", err)
 	}
-	c.reply(f, loginReply{MsID: p.AccountID, CustomerID: p.CustomerID, Kind: kind, ServerTime: time.Now().UnixMilli(),
-		Protocol: 1, LastSeq: last}, nil)
+	reply := loginReply{MsID: p.AccountID, CustomerID: p.CustomerID, Kind: kind, ServerTime: time.Now().UnixMilli(),
+		Protocol: 1, LastSeq: last}
+	if kind == Terminal {
+		reply.Resume = p.Token
+	}
+	c.reply(f, reply, nil)
 	close(c.ready)
 }
 
