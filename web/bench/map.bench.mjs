@@ -4,7 +4,9 @@
 //   - the average frame time (requestAnimationFrame intervals; target under 16 ms) and its 95th percentile;
 //   - main-thread time per frame (CDP TaskDuration / frames drawn), i.e. what the page itself costs.
 // Tiles are unreachable here, so the offline basemap is what is drawn under the terminals.
-// Run: node bench/map.bench.mjs (in web/). BENCH_TERMINALS, BENCH_RATE, BENCH_SECONDS override the defaults.
+// Run: node bench/map.bench.mjs (in web/). BENCH_TERMINALS, BENCH_RATE, BENCH_SECONDS override the defaults;
+// BENCH_ZOOMS=15 runs one zoom; BENCH_PROFILE=1 builds unminified (MapLibre's dev bundle) and prints where the main
+// thread went during the updates (CDP CPU profile, self time per function).
 import { build } from 'vite';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -17,8 +19,16 @@ const outDir = join(tmpdir(), 'tenfour-map-bench');
 const TERMINALS = Number(process.env.BENCH_TERMINALS ?? 10_000);
 const RATE = Number(process.env.BENCH_RATE ?? 1_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const ZOOMS = (process.env.BENCH_ZOOMS ?? '11,15').split(',').map(Number);
+const PROFILE = !!process.env.BENCH_PROFILE;
 
-await build({ root, logLevel: 'warn', base: '/', build: { outDir, emptyOutDir: true, rollupOptions: { input: join(root, 'bench/map.html') } } });
+await build({
+  root,
+  logLevel: 'warn',
+  base: '/',
+  ...(PROFILE && { resolve: { alias: [{ find: /^maplibre-gl$/, replacement: join(root, 'node_modules/maplibre-gl/dist/maplibre-gl-dev.mjs') }] } }),
+  build: { outDir, emptyOutDir: true, minify: !PROFILE, rollupOptions: { input: join(root, 'bench/map.html') } },
+});
 
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.geojson': 'application/json' };
 const server = createServer(async (req, res) => {
@@ -49,15 +59,52 @@ async function scenario(zoom) {
   await page.goto(url);
   await page.waitForFunction(() => !!window.mapBench);
   const mount = await page.evaluate(([n, z]) => window.mapBench.mount(n, z), [TERMINALS, zoom]);
+  if (PROFILE) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   const t0 = await task();
   const upd = await page.evaluate(([r, s]) => window.mapBench.updates(r, s), [RATE, SECONDS]);
   const busy = (await task()) - t0;
+  const profile = PROFILE ? (await cdp.send('Profiler.stop')).profile : undefined;
   await page.close();
-  return { mount, upd, busy };
+  return { mount, upd, busy, profile };
 }
 
-const fmt = (n) => n.toFixed(1);
-for (const zoom of [11, 15]) {
+/** Self and total time per function of a CDP CPU profile, the largest first. */
+function topSelf(profile, n = 25) {
+  const byId = new Map(profile.nodes.map((x) => [x.id, x]));
+  const parent = new Map();
+  for (const x of profile.nodes) for (const c of x.children ?? []) parent.set(c, x.id);
+  const name = (node) => {
+    const f = node.callFrame;
+    return `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+  };
+  const self = new Map();
+  const incl = new Map();
+  const dt = profile.timeDeltas;
+  let total = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const ms = (dt[i] ?? 0) / 1000;
+    total += ms;
+    const key = name(byId.get(profile.samples[i]));
+    self.set(key, (self.get(key) ?? 0) + ms);
+    const seen = new Set();
+    for (let id = profile.samples[i]; id !== undefined; id = parent.get(id)) seen.add(name(byId.get(id)));
+    for (const k of seen) incl.set(k, (incl.get(k) ?? 0) + ms);
+  }
+  const idle = self.get('(idle) :0') ?? 0;
+  console.log(`  profile: ${fmt(total)} ms sampled, ${fmt(total - idle)} ms not idle; self time:`);
+  for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, n)) console.log(`    ${fmt(ms).padStart(8)} ms  ${k}`);
+  console.log('  total time:');
+  for (const [k, ms] of [...incl].sort((a, b) => b[1] - a[1]).slice(0, n + 15)) console.log(`    ${fmt(ms).padStart(8)} ms  ${k}`);
+}
+
+function fmt(n) {
+  return n.toFixed(1);
+}
+for (const zoom of ZOOMS) {
   const r = await scenario(zoom);
   console.log(`map bench — ${r.mount.count} terminals on the map at zoom ${zoom} (${zoom < 15 ? 'mostly clustered' : 'mostly single markers'}), first draw ${fmt(r.mount.ms)} ms`);
   console.log(
@@ -65,6 +112,7 @@ for (const zoom of [11, 15]) {
       `${r.upd.frames} frames, average frame time ${fmt(r.upd.avgFrameMs)} ms (p95 ${fmt(r.upd.p95FrameMs)} ms, ${r.upd.longFrames} over 50 ms), ` +
       `main thread ${fmt(r.busy / r.upd.frames)} ms per frame (${fmt((100 * r.busy) / (r.upd.seconds * 1000))} % busy)`,
   );
+  if (r.profile) topSelf(r.profile);
 }
 await browser.close();
 server.close();
