@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -52,6 +53,7 @@ type App struct {
 	Voice    *call.Service     // voice: floor control, calls, monitoring, records (SOS and terminal control call it)
 
 	mux     *http.ServeMux
+	trusted []netip.Prefix // reverse proxies whose X-Forwarded-For names the client
 	ready   atomic.Bool
 	bg      []func(ctx context.Context)       // background loops started by Start
 	prepare []func(ctx context.Context) error // start-up work run by Prepare
@@ -80,6 +82,10 @@ func Open(ctx context.Context, cfg config.Config) (*db.DB, error) {
 // New builds the services on an open store and mounts every route.
 func New(cfg config.Config, d *db.DB) (*App, error) {
 	a := &App{Cfg: cfg, DB: d, mux: http.NewServeMux()}
+	var err error
+	if a.trusted, err = httpx.ParsePrefixes(cfg.TrustedProxies); err != nil {
+		return nil, err
+	}
 	a.Sessions = auth.NewSessions(d, nil)
 	a.Hub = realtime.NewHub(d, cfg.AllowedOrigins)
 	a.Log = oplog.New(d, a.Hub)
@@ -170,7 +176,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 }
 
 // Handler is the root handler with the shared middleware.
-func (a *App) Handler() http.Handler { return httpx.Observe(a.mux) }
+func (a *App) Handler() http.Handler { return httpx.Observe(httpx.RealIP(a.trusted, a.mux)) }
 
 // Go registers a background loop that Start runs until its context ends.
 func (a *App) Go(fn func(ctx context.Context)) { a.bg = append(a.bg, fn) }

@@ -30,6 +30,8 @@ type Config struct {
 	GPSRetention time.Duration
 	// Safety settings (SOS re-alert, lone-worker alarm thresholds).
 	Safety Safety
+	// TrustedProxies are reverse proxies (addresses or CIDR prefixes) whose X-Forwarded-For names the client.
+	TrustedProxies []string
 	// EventRetention deletes durable socket events (replayed on `sync`) older than this; 0 keeps them.
 	EventRetention time.Duration
 	// Uploads are the file service's size limits (POST /filews/upload/media).
@@ -98,7 +100,7 @@ type Safety struct {
 // (dashes become underscores), and a flag given on the command line wins over the environment.
 func ParseServe(args []string) (Config, error) {
 	var c Config
-	var origins, publicIPs, mediaIfaces string
+	var origins, publicIPs, mediaIfaces, trustedProxies string
 	var retentionDays int
 	var gpsRetentionDays, eventRetentionDays int
 	var upImage, upFile, upAudio, upVideo int64
@@ -112,6 +114,7 @@ func ParseServe(args []string) (Config, error) {
 	fs.StringVar(&c.TLSKey, "tls-key", "", "TLS private key file (PEM)")
 	fs.BoolVar(&c.TLSSelfSigned, "tls-self-signed", false, "serve HTTPS with a generated self-signed certificate (LAN use)")
 	fs.StringVar(&origins, "allowed-origins", "", "comma-separated extra browser origins allowed on the socket")
+	fs.StringVar(&trustedProxies, "trusted-proxies", "", "comma-separated reverse proxies (addresses or CIDR prefixes) whose X-Forwarded-For names the client (throttling, sign-in log)")
 	fs.StringVar(&c.PublicURL, "public-url", "", "URL clients use to reach this server (default: derived from --addr)")
 	fs.StringVar(&c.SMTP.Host, "smtp-host", "", "SMTP server for verification mails")
 	fs.IntVar(&c.SMTP.Port, "smtp-port", 587, "SMTP port")
@@ -148,6 +151,7 @@ func ParseServe(args []string) (Config, error) {
 		return c, err
 	}
 	c.AllowedOrigins = splitList(origins)
+	c.TrustedProxies = splitList(trustedProxies)
 	c.Voice.PublicIPs = splitList(publicIPs)
 	c.Voice.Interfaces = splitList(mediaIfaces)
 	if retentionDays < 0 || c.Voice.MaxTalkTime <= 0 {

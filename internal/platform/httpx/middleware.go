@@ -59,7 +59,8 @@ func Observe(next http.Handler) http.Handler {
 	})
 }
 
-// ClientIP is the remote address without its port (proxies are not trusted for it).
+// ClientIP is the remote address without its port: the connection's peer, or the client a trusted reverse
+// proxy names (RealIP, serve --trusted-proxies).
 func ClientIP(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
