@@ -8,6 +8,8 @@ export interface LoginReply {
   kind: string;
   serverTime: number;
   protocol: number;
+  /** Token for the next logins instead of the password (docs/terminal-protocol.md "Login"). */
+  resume?: string;
 }
 
 export type TermStatus = 'idle' | 'connecting' | 'online' | 'reconnecting' | 'closed';
@@ -50,6 +52,8 @@ export class TerminalSocket {
   private retryTimer?: ReturnType<typeof setTimeout>;
   private pingTimer?: ReturnType<typeof setInterval>;
   private pingMs = 25_000;
+  /** The resume token of the last login: reconnects present it instead of the password. */
+  private resume?: string;
   status: TermStatus = 'idle';
   private readonly opts: TermOptions;
 
@@ -129,8 +133,13 @@ export class TerminalSocket {
         else resolve(r!);
       };
       ws.onopen = () => {
-        this.request<LoginReply>('session.login', { client: 'terminal', uid: this.opts.uid, auth: this.opts.auth }, 15_000)
+        const viaResume = this.resume !== undefined;
+        const login = viaResume
+          ? { client: 'terminal', uid: this.opts.uid, resume: this.resume }
+          : { client: 'terminal', uid: this.opts.uid, auth: this.opts.auth };
+        this.request<LoginReply>('session.login', login, 15_000)
           .then((r) => {
+            if (r.resume) this.resume = r.resume;
             const again = this.everOnline;
             this.everOnline = true;
             this.attempt = 0;
@@ -141,7 +150,12 @@ export class TerminalSocket {
           })
           .catch((e: TermError) => {
             settle(e);
-            if (LOGIN_REFUSED.has(e.code)) {
+            if (viaResume && e.code === '105') {
+              // The token expired or was ended (password reset): log in with the password at once.
+              this.resume = undefined;
+              this.attempt = 0;
+              ws.close();
+            } else if (LOGIN_REFUSED.has(e.code)) {
               this.stop();
               this.opts.onRejected?.(e.code);
             } else ws.close();

@@ -1,0 +1,79 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TerminalSocket } from './socket';
+
+class FakeWS {
+  static all: FakeWS[] = [];
+  readyState = 0;
+  sent: { id?: number; type: string; data?: Record<string, unknown> }[] = [];
+  onopen?: () => void;
+  onmessage?: (m: { data: string }) => void;
+  onclose?: () => void;
+  constructor(public url: string) {
+    FakeWS.all.push(this);
+  }
+  send(s: string) {
+    this.sent.push(JSON.parse(s));
+  }
+  close() {
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    this.onclose?.();
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  reply(i: number, code = '0', data: unknown = {}) {
+    const req = this.sent[i]!;
+    this.onmessage?.({ data: JSON.stringify({ re: req.id, type: req.type, code, data }) });
+  }
+}
+
+beforeEach(() => {
+  FakeWS.all = [];
+  vi.useFakeTimers();
+  vi.stubGlobal('WebSocket', FakeWS);
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const login = { msId: '10000150', customerId: 1, kind: 'terminal', serverTime: 0, protocol: 1 };
+
+describe('phone terminal socket', () => {
+  it('reconnects with the resume token, and falls back to the password when it is refused', async () => {
+    const rejected = vi.fn();
+    const s = new TerminalSocket({ url: 'ws://x/ds/ws', uid: '10000150', auth: '123456', onRejected: rejected });
+    const first = s.start();
+    FakeWS.all[0]!.open();
+    expect(FakeWS.all[0]!.sent[0]!.data).toEqual({ client: 'terminal', uid: '10000150', auth: '123456' });
+    FakeWS.all[0]!.reply(0, '0', { ...login, resume: 'tok-1' });
+    await first;
+
+    // The network drops: the reconnect presents the token, not the password.
+    FakeWS.all[0]!.close();
+    await vi.runOnlyPendingTimersAsync();
+    const again = FakeWS.all[1]!;
+    again.open();
+    expect(again.sent[0]!.data).toEqual({ client: 'terminal', uid: '10000150', resume: 'tok-1' });
+    // The token was ended meanwhile: not a refusal of the account, the password is used at once.
+    again.reply(0, '105');
+    await vi.runOnlyPendingTimersAsync();
+    expect(rejected).not.toHaveBeenCalled();
+    const third = FakeWS.all[2]!;
+    third.open();
+    expect(third.sent[0]!.data).toEqual({ client: 'terminal', uid: '10000150', auth: '123456' });
+    third.reply(0, '0', { ...login, resume: 'tok-2' });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(s.status).toBe('online');
+
+    // The next drop presents the newest token.
+    third.close();
+    await vi.runOnlyPendingTimersAsync();
+    const fourth = FakeWS.all[3]!;
+    fourth.open();
+    expect(fourth.sent[0]!.data).toEqual({ client: 'terminal', uid: '10000150', resume: 'tok-2' });
+    s.stop();
+  });
+});
