@@ -7,13 +7,7 @@ import (
 	"tenfour/internal/platform/httpx"
 )
 
-func code(err error) string {
-	if err == nil {
-		return "0"
-	}
-	e, _ := httpx.AsError(err)
-	return e.Code
-}
+var code = httpx.Code
 
 // Every lone-worker rule of spec §5, with its code.
 func TestCheckInput(t *testing.T) {

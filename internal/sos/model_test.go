@@ -21,13 +21,7 @@ func TestStateMachine(t *testing.T) {
 	}
 }
 
-func code(err error) string {
-	if err == nil {
-		return "0"
-	}
-	e, _ := httpx.AsError(err)
-	return e.Code
-}
+var code = httpx.Code
 
 func TestCheckInput(t *testing.T) {
 	f := func(v float64) *float64 { return &v }

@@ -40,6 +40,15 @@ func BadParam(name, why string) *Error {
 	return E(http.StatusBadRequest, "400", "errors.badParam", name+": "+why)
 }
 
+// Code is err's client code: "0" for nil, the Error's code, "404" for db.ErrNotFound, "500" for anything else.
+func Code(err error) string {
+	if err == nil {
+		return "0"
+	}
+	e, _ := AsError(err)
+	return e.Code
+}
+
 // AsError maps any error to the Error the client sees: coded errors pass through, db.ErrNotFound becomes 404,
 // anything else is an internal error (its text is logged, never sent).
 func AsError(err error) (*Error, bool) {

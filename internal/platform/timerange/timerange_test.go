@@ -12,13 +12,7 @@ import (
 	"tenfour/internal/platform/httpx"
 )
 
-func code(err error) string {
-	if err == nil {
-		return "0"
-	}
-	e, _ := httpx.AsError(err)
-	return e.Code
-}
+var code = httpx.Code
 
 func TestParse(t *testing.T) {
 	utc, plus8 := time.UTC, ZoneOf("8")

@@ -1,33 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TerminalSocket } from './socket';
-
-class FakeWS {
-  static all: FakeWS[] = [];
-  readyState = 0;
-  sent: { id?: number; type: string; data?: Record<string, unknown> }[] = [];
-  onopen?: () => void;
-  onmessage?: (m: { data: string }) => void;
-  onclose?: () => void;
-  constructor(public url: string) {
-    FakeWS.all.push(this);
-  }
-  send(s: string) {
-    this.sent.push(JSON.parse(s));
-  }
-  close() {
-    if (this.readyState === 3) return;
-    this.readyState = 3;
-    this.onclose?.();
-  }
-  open() {
-    this.readyState = 1;
-    this.onopen?.();
-  }
-  reply(i: number, code = '0', data: unknown = {}) {
-    const req = this.sent[i]!;
-    this.onmessage?.({ data: JSON.stringify({ re: req.id, type: req.type, code, data }) });
-  }
-}
+import { FakeWS } from '../shared/test/fakeWebSocket';
 
 beforeEach(() => {
   FakeWS.all = [];

@@ -1,36 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { backoffDelay, SocketClient } from './client';
-
-class FakeWS {
-  static all: FakeWS[] = [];
-  readyState = 0;
-  sent: { id?: number; type: string; data?: unknown }[] = [];
-  onopen?: () => void;
-  onmessage?: (m: { data: string }) => void;
-  onclose?: () => void;
-  onerror?: () => void;
-  constructor(public url: string) {
-    FakeWS.all.push(this);
-  }
-  send(s: string) {
-    this.sent.push(JSON.parse(s));
-  }
-  close() {
-    this.readyState = 3;
-    this.onclose?.();
-  }
-  open() {
-    this.readyState = 1;
-    this.onopen?.();
-  }
-  reply(i: number, code = '0', data: unknown = {}) {
-    const req = this.sent[i]!;
-    this.onmessage?.({ data: JSON.stringify({ re: req.id, type: req.type, code, data }) });
-  }
-  event(type: string, data: unknown, seq?: number) {
-    this.onmessage?.({ data: JSON.stringify({ type, data, seq }) });
-  }
-}
+import { FakeWS } from '../test/fakeWebSocket';
 
 beforeEach(() => {
   FakeWS.all = [];
