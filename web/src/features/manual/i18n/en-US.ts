@@ -53,6 +53,58 @@ export default {
       ],
     },
     {
+      id: 'voice',
+      title: 'Talking (push-to-talk)',
+      body: [
+        'Hold the space bar, or the PTT button of the voice panel at the bottom right, to talk to your current talk group; release it to listen. The quick key can be changed in Settings and works in extra windows too.',
+        'The voice panel lists the open calls: who is talking and for how long, and the measured access time. The talker is highlighted in the tree. A terminal in SOS always gets the floor first; a dispatcher takes the floor from a terminal.',
+        'From a terminal’s menu you can call it alone (it rings until it answers) or listen silently to its microphone. "Temp call" calls the ticked terminals; "All call" and "Broadcast" reach every terminal, and a broadcast cannot be answered.',
+        'Monitor groups from the group menu to hear several groups at once. When two of them talk together, the audio playback priority in Settings decides which one you hear — the latest talker, your own talk group first, or dispatchers first; the other is shown talking, and one click switches to it.',
+        'Voice records lists every talk burst by time range, terminal, group and call type; play it in the list or download it. Standard-definition (SD) recordings can be neither played nor downloaded.',
+      ],
+    },
+    {
+      id: 'map',
+      title: 'Map and tracks',
+      body: [
+        'GPS & map shows every terminal that has a position: green online, grey offline, blue talking, red in SOS, faded when the position is old. Markers gather into clusters when you zoom out; point at a cluster to list its terminals, and click a terminal for its details, a call, a message or its track.',
+        'The tools measure distances and areas, switch the map provider and theme, and list the terminals in view. When map tiles cannot be reached, a built-in world map is shown instead.',
+        'Geofences: draw a polygon, circle or rectangle, name it, choose "in" (alarm on leaving) or "out" (alarm on entering) and assign terminals. Each crossing raises one geofence alarm, with sound.',
+        'Track: choose a terminal and a time range within one calendar month to see its route with distance, speeds and stops, and play it back at up to 20 times real speed.',
+      ],
+    },
+    {
+      id: 'messages',
+      title: 'Messages, tones and media',
+      body: [
+        'Messages shows one conversation per terminal and per group, with unread counts. Write text or attach photos and files (a bar shows the upload), and watch each message go from sent to delivered. A message to an offline terminal is kept and delivered when it comes back.',
+        'Tones are short sound alerts: add one with a sound and an icon, then send it to terminals or a group.',
+        'Media cloud shows the photos, videos and recordings that terminals upload, filtered by terminal and time; open one to preview or download it.',
+      ],
+    },
+    {
+      id: 'alarms',
+      title: 'SOS alarms',
+      body: [
+        'An SOS interrupts whatever you are doing: an alarm sound loops at the alarm volume and the browser shows a notification, even when the tab is in the background. Acknowledge it to stop the sound; until someone does, it is announced again.',
+        'From the alarm you can show the terminal on the map, call it, listen to it, and close the alarm with a remark — the terminal is told to stop alarming. SOS management lists current and past alarms with filters.',
+      ],
+    },
+    {
+      id: 'lonework',
+      title: 'Lone workers',
+      body: [
+        'A lone-worker plan checks on one to four terminals at a fixed interval during a work period. Each terminal is asked to check in; if it does not answer in time, goes offline, runs out of battery, has a weak signal or is busy, an alarm with that reason appears. A plan cannot be changed while it runs, is in alarm or is over.',
+      ],
+    },
+    {
+      id: 'reports',
+      title: 'Reports',
+      body: [
+        'Reports opens the report screens: SOS alarm charts and lists, lone-worker alarms, geofence alarms, GPS data and message data. Each searches at most one calendar month and exports to Excel.',
+      ],
+    },
+    {
       id: 'settings',
       title: 'Settings, languages and skins',
       body: [

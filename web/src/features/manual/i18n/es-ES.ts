@@ -56,6 +56,58 @@ export default {
       ],
     },
     {
+      id: 'voice',
+      title: 'Hablar (pulsar para hablar)',
+      body: [
+        'Mantén pulsada la barra espaciadora, o el botón PTT del panel de voz abajo a la derecha, para hablar a tu grupo de conversación actual; suéltalo para escuchar. La tecla rápida se cambia en Ajustes y también funciona en las ventanas adicionales.',
+        'El panel de voz muestra las llamadas abiertas: quién habla y desde cuándo, y el tiempo de acceso medido. Quien habla se resalta en el árbol. Un terminal en SOS siempre obtiene el turno primero; un despachador le quita el turno a un terminal.',
+        'Desde el menú de un terminal puedes llamarlo solo a él (suena hasta que contesta) o escuchar su micrófono en silencio. "Llamada temporal" llama a los terminales marcados; "Llamada general" y "Difusión" llegan a todos los terminales, y a una difusión no se puede responder.',
+        'Supervisa grupos desde el menú de grupo para oír varios a la vez. Cuando dos hablan al mismo tiempo, la prioridad de reproducción de audio de Ajustes decide cuál oyes: el último en hablar, primero tu propio grupo o primero los despachadores; el otro aparece como hablando y un clic basta para cambiar a él.',
+        'Registros de voz muestra cada intervención por intervalo de tiempo, terminal, grupo y tipo de llamada; reprodúcela en la lista o descárgala. Las grabaciones de definición estándar (SD) no se pueden reproducir ni descargar.',
+      ],
+    },
+    {
+      id: 'map',
+      title: 'Mapa y recorridos',
+      body: [
+        'GPS y mapa muestra cada terminal con posición: verde conectado, gris desconectado, azul hablando, rojo en SOS, atenuado cuando la posición es antigua. Al alejar, los marcadores se agrupan; pasa el puntero sobre un grupo para ver sus terminales y haz clic en un terminal para ver sus datos, llamarlo, escribirle o ver su recorrido.',
+        'Las herramientas miden distancias y áreas, cambian el proveedor y el tema del mapa y listan los terminales visibles. Si no se pueden cargar las teselas, se muestra un mapa del mundo integrado.',
+        'Geocercas: dibuja un polígono, un círculo o un rectángulo, ponle nombre, elige "dentro" (alarma al salir) o "fuera" (alarma al entrar) y asigna terminales. Cada cruce genera una alarma de geocerca con sonido.',
+        'Recorrido: elige un terminal y un intervalo dentro de un mismo mes natural para ver su ruta con distancia, velocidades y paradas, y reprodúcela hasta 20 veces más rápido.',
+      ],
+    },
+    {
+      id: 'messages',
+      title: 'Mensajes, tonos y multimedia',
+      body: [
+        'Mensajes muestra una conversación por terminal y por grupo, con los no leídos. Escribe texto o adjunta fotos y archivos (una barra muestra la subida) y sigue cada mensaje de enviado a entregado. Un mensaje a un terminal desconectado se guarda y se entrega cuando vuelve.',
+        'Los tonos son avisos sonoros breves: añade uno con un sonido y un icono y envíalo a terminales o a un grupo.',
+        'La nube multimedia muestra las fotos, vídeos y grabaciones que suben los terminales, filtrados por terminal y fecha; abre uno para verlo o descargarlo.',
+      ],
+    },
+    {
+      id: 'alarms',
+      title: 'Alarmas SOS',
+      body: [
+        'Un SOS interrumpe lo que estés haciendo: suena una alarma en bucle al volumen de alarma y el navegador muestra una notificación, aunque la pestaña esté en segundo plano. Confírmala para detener el sonido; mientras nadie lo haga, se vuelve a anunciar.',
+        'Desde la alarma puedes ver el terminal en el mapa, llamarlo, escucharlo y cerrar la alarma con una observación; se avisa al terminal para que deje de alarmar. Gestión de SOS muestra las alarmas actuales y pasadas con filtros.',
+      ],
+    },
+    {
+      id: 'lonework',
+      title: 'Trabajadores aislados',
+      body: [
+        'Un plan de trabajador aislado comprueba de uno a cuatro terminales a intervalos fijos durante un periodo de trabajo. A cada terminal se le pide que confirme; si no responde a tiempo, se desconecta, se queda sin batería, tiene poca señal o está ocupado, aparece una alarma con ese motivo. Un plan no se puede modificar mientras está en curso, en alarma o terminado.',
+      ],
+    },
+    {
+      id: 'reports',
+      title: 'Informes',
+      body: [
+        'Informes abre las pantallas de informes: gráficos y listas de alarmas SOS, alarmas de trabajador aislado, alarmas de geocerca, datos GPS y datos de mensajes. Cada una busca como máximo un mes natural y exporta a Excel.',
+      ],
+    },
+    {
       id: 'settings',
       title: 'Ajustes, idiomas y apariencia',
       body: [

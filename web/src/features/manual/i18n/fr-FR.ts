@@ -56,6 +56,58 @@ export default {
       ],
     },
     {
+      id: 'voice',
+      title: 'Parler (alternat)',
+      body: [
+        'Maintenez la barre d’espace, ou le bouton PTT du panneau vocal en bas à droite, pour parler à votre groupe de conversation ; relâchez pour écouter. La touche se change dans les Réglages et fonctionne aussi dans les fenêtres supplémentaires.',
+        'Le panneau vocal liste les appels ouverts : qui parle, depuis combien de temps, et le temps d’accès mesuré. L’orateur est mis en évidence dans l’arborescence. Un terminal en SOS obtient toujours la parole en premier ; un répartiteur reprend la parole à un terminal.',
+        'Depuis le menu d’un terminal, vous pouvez l’appeler seul (il sonne jusqu’à ce qu’il réponde) ou écouter discrètement son micro. « Appel temporaire » appelle les terminaux cochés ; « Appel général » et « Diffusion » atteignent tous les terminaux, et une diffusion n’admet pas de réponse.',
+        'Surveillez des groupes depuis le menu de groupe pour en entendre plusieurs à la fois. Quand deux parlent ensemble, la priorité de lecture audio des Réglages décide lequel vous entendez : le plus récent, votre groupe d’abord ou les répartiteurs d’abord ; l’autre est affiché comme parlant et un clic suffit pour basculer.',
+        'Enregistrements vocaux liste chaque prise de parole par période, terminal, groupe et type d’appel ; écoutez-la dans la liste ou téléchargez-la. Les enregistrements en définition standard (SD) ne peuvent être ni écoutés ni téléchargés.',
+      ],
+    },
+    {
+      id: 'map',
+      title: 'Carte et traces',
+      body: [
+        'GPS et carte affiche chaque terminal qui a une position : vert en ligne, gris hors ligne, bleu en train de parler, rouge en SOS, estompé quand la position est ancienne. En dézoomant, les marqueurs se regroupent ; survolez un groupe pour en lister les terminaux et cliquez sur un terminal pour ses détails, un appel, un message ou sa trace.',
+        'Les outils mesurent distances et surfaces, changent de fournisseur et de thème de carte et listent les terminaux visibles. Si les tuiles ne sont pas joignables, une carte du monde intégrée s’affiche.',
+        'Géoclôtures : tracez un polygone, un cercle ou un rectangle, nommez-le, choisissez « dedans » (alarme en sortant) ou « dehors » (alarme en entrant) et affectez des terminaux. Chaque franchissement déclenche une alarme sonore.',
+        'Trace : choisissez un terminal et une période dans un même mois civil pour voir son parcours avec la distance, les vitesses et les arrêts, et rejouez-le jusqu’à 20 fois plus vite.',
+      ],
+    },
+    {
+      id: 'messages',
+      title: 'Messages, tonalités et médias',
+      body: [
+        'Messages affiche une conversation par terminal et par groupe, avec le nombre de non-lus. Écrivez du texte ou joignez photos et fichiers (une barre montre l’envoi) et suivez chaque message d’envoyé à remis. Un message à un terminal hors ligne est conservé et remis à son retour.',
+        'Les tonalités sont de courtes alertes sonores : ajoutez-en une avec un son et une icône, puis envoyez-la à des terminaux ou à un groupe.',
+        'Le nuage multimédia montre les photos, vidéos et enregistrements envoyés par les terminaux, filtrés par terminal et par date ; ouvrez-en un pour le prévisualiser ou le télécharger.',
+      ],
+    },
+    {
+      id: 'alarms',
+      title: 'Alarmes SOS',
+      body: [
+        'Un SOS interrompt ce que vous faites : une alarme sonne en boucle au volume d’alarme et le navigateur affiche une notification, même si l’onglet est en arrière-plan. Acquittez-la pour arrêter le son ; tant que personne ne le fait, elle est annoncée de nouveau.',
+        'Depuis l’alarme, vous pouvez situer le terminal sur la carte, l’appeler, l’écouter et clore l’alarme avec une remarque ; le terminal est invité à cesser d’alarmer. Gestion SOS liste les alarmes en cours et passées avec des filtres.',
+      ],
+    },
+    {
+      id: 'lonework',
+      title: 'Travailleurs isolés',
+      body: [
+        'Un plan travailleur isolé vérifie un à quatre terminaux à intervalle fixe pendant une période de travail. Chaque terminal est invité à se signaler ; s’il ne répond pas à temps, se déconnecte, n’a plus de batterie, a un signal faible ou est occupé, une alarme avec ce motif apparaît. Un plan ne peut pas être modifié pendant son exécution, en alarme ou une fois terminé.',
+      ],
+    },
+    {
+      id: 'reports',
+      title: 'Rapports',
+      body: [
+        'Rapports ouvre les écrans de rapport : graphiques et listes des alarmes SOS, alarmes travailleur isolé, alarmes de géoclôture, données GPS et données de messages. Chacun porte sur un mois civil au plus et s’exporte vers Excel.',
+      ],
+    },
+    {
       id: 'settings',
       title: 'Paramètres, langues et apparence',
       body: [

@@ -56,6 +56,58 @@ export default {
       ],
     },
     {
+      id: 'voice',
+      title: 'Konuşma (bas-konuş)',
+      body: [
+        'Geçerli konuşma grubunuza konuşmak için boşluk tuşunu ya da sağ alttaki ses panelinin PTT düğmesini basılı tutun; dinlemek için bırakın. Kısayol tuşu Ayarlar’dan değiştirilebilir ve ek pencerelerde de çalışır.',
+        'Ses paneli açık çağrıları listeler: kimin ne kadar süredir konuştuğunu ve ölçülen erişim süresini. Konuşan, ağaçta vurgulanır. SOS durumundaki bir telsiz her zaman önce söz alır; bir dispeçer sözü telsizden alabilir.',
+        'Bir telsizin menüsünden onu tek başına arayabilir (yanıtlayana kadar çalar) ya da mikrofonunu sessizce dinleyebilirsiniz. "Geçici çağrı" işaretli telsizleri arar; "Genel çağrı" ve "Yayın" tüm telsizlere ulaşır, yayına yanıt verilemez.',
+        'Aynı anda birkaç grubu duymak için grup menüsünden grupları izleyin. İkisi birlikte konuştuğunda hangisini duyacağınıza Ayarlar’daki ses çalma önceliği karar verir: en son konuşan, önce kendi konuşma grubunuz ya da önce dispeçerler; diğeri konuşuyor olarak gösterilir ve tek tıkla ona geçilir.',
+        'Ses kayıtları, her konuşmayı zaman aralığı, telsiz, grup ve çağrı türüne göre listeler; listede çalın ya da indirin. Standart çözünürlüklü (SD) kayıtlar ne çalınabilir ne indirilebilir.',
+      ],
+    },
+    {
+      id: 'map',
+      title: 'Harita ve izler',
+      body: [
+        'GPS ve harita, konumu olan her telsizi gösterir: yeşil çevrim içi, gri çevrim dışı, mavi konuşuyor, kırmızı SOS; konum eskiyse soluk. Uzaklaştığınızda işaretler kümelenir; kümenin üzerine gelince telsizleri listelenir, bir telsize tıklayınca ayrıntıları, çağrı, mesaj ya da izi açılır.',
+        'Araçlar mesafe ve alan ölçer, harita sağlayıcısını ve temasını değiştirir, görünümdeki telsizleri listeler. Harita karoları alınamadığında yerleşik bir dünya haritası gösterilir.',
+        'Coğrafi sınırlar: çokgen, daire ya da dikdörtgen çizin, adlandırın, "içeride" (çıkınca alarm) ya da "dışarıda" (girince alarm) seçin ve telsiz atayın. Her geçiş sesli bir sınır alarmı oluşturur.',
+        'İz: bir telsiz ve aynı takvim ayı içinde bir zaman aralığı seçerek güzergâhını mesafe, hız ve duraklarla görün ve 20 kata kadar hızla oynatın.',
+      ],
+    },
+    {
+      id: 'messages',
+      title: 'Mesajlar, tonlar ve medya',
+      body: [
+        'Mesajlar, her telsiz ve grup için okunmamış sayısıyla bir konuşma gösterir. Metin yazın ya da fotoğraf ve dosya ekleyin (yükleme çubukla gösterilir) ve her mesajın gönderildi durumundan teslim edildi durumuna geçişini izleyin. Çevrim dışı bir telsize giden mesaj saklanır ve geri geldiğinde teslim edilir.',
+        'Tonlar kısa sesli uyarılardır: ses ve simgeyle ekleyin, sonra telsizlere ya da bir gruba gönderin.',
+        'Medya bulutu, telsizlerin yüklediği fotoğraf, video ve kayıtları telsize ve zamana göre süzerek gösterir; önizlemek ya da indirmek için birini açın.',
+      ],
+    },
+    {
+      id: 'alarms',
+      title: 'SOS alarmları',
+      body: [
+        'Bir SOS ne yapıyorsanız keser: alarm sesi alarm seviyesinde döngüyle çalar ve sekme arka planda olsa bile tarayıcı bildirim gösterir. Sesi durdurmak için alarmı onaylayın; biri onaylayana kadar yeniden duyurulur.',
+        'Alarmdan telsizi haritada gösterebilir, arayabilir, dinleyebilir ve bir notla alarmı kapatabilirsiniz; telsize alarmı durdurması bildirilir. SOS yönetimi güncel ve geçmiş alarmları süzgeçlerle listeler.',
+      ],
+    },
+    {
+      id: 'lonework',
+      title: 'Yalnız çalışanlar',
+      body: [
+        'Yalnız çalışan planı, bir çalışma süresi boyunca bir ila dört telsizi sabit aralıklarla kontrol eder. Her telsizden yoklama istenir; zamanında yanıt vermezse, çevrim dışı kalırsa, pili biterse, sinyali zayıfsa ya da meşgulse, nedeniyle birlikte bir alarm çıkar. Plan çalışırken, alarmdayken ya da bittiğinde değiştirilemez.',
+      ],
+    },
+    {
+      id: 'reports',
+      title: 'Raporlar',
+      body: [
+        'Raporlar, rapor ekranlarını açar: SOS alarm grafikleri ve listeleri, yalnız çalışan alarmları, coğrafi sınır alarmları, GPS verileri ve mesaj verileri. Her biri en fazla bir takvim ayını arar ve Excel’e aktarır.',
+      ],
+    },
+    {
       id: 'settings',
       title: 'Ayarlar, diller ve görünüm',
       body: [
