@@ -63,6 +63,10 @@ export default {
       'Dispatch screen: live group tree with presence, battery, signal and call-set status.',
       'Temporary and fixed groups, renaming, moving, stun / kill / revive, avatars.',
       'Live operation log and extra windows that stay connected.',
+      'Push-to-talk over WebRTC: group, individual, temporary-group, all and broadcast calls, monitoring, recordings and voice records.',
+      'Live map with clustering, geofences with alarms, track playback and map tools.',
+      'Messages with photos and files, tones and the media cloud.',
+      'SOS alarms that sound even in a background tab, lone-worker plans with check-ins, and reports with Excel export.',
     ],
   },
 };

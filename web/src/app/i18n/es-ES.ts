@@ -60,6 +60,10 @@ export default {
       'Pantalla de despacho: árbol de grupos en directo con conexión, batería, señal y estado de llamada.',
       'Grupos temporales y fijos, cambio de nombre, traslado, aturdir / bloquear / reactivar, avatares.',
       'Registro de operaciones en directo y ventanas adicionales que siguen conectadas.',
+      'Pulsar para hablar sobre WebRTC: llamadas de grupo, individuales, de grupo temporal, generales y difusiones, supervisión, grabaciones y registros de voz.',
+      'Mapa en directo con agrupación, geocercas con alarmas, reproducción de recorridos y herramientas de mapa.',
+      'Mensajes con fotos y archivos, tonos y la nube multimedia.',
+      'Alarmas SOS que suenan incluso en una pestaña en segundo plano, planes de trabajador aislado con confirmaciones e informes exportables a Excel.',
     ],
   },
 } satisfies Shape<typeof en>;

@@ -60,6 +60,10 @@ export default {
       'Écran de dispatch : arborescence des groupes en direct avec présence, batterie, signal et état d’appel.',
       'Groupes temporaires et fixes, renommage, déplacement, neutraliser / bloquer / réactiver, avatars.',
       'Journal des opérations en direct et fenêtres supplémentaires qui restent connectées.',
+      'Alternat sur WebRTC : appels de groupe, individuels, de groupe temporaire, généraux et diffusions, surveillance, enregistrements et historique vocal.',
+      'Carte en direct avec regroupement, géoclôtures avec alarmes, relecture de traces et outils cartographiques.',
+      'Messages avec photos et fichiers, tonalités et nuage multimédia.',
+      'Alarmes SOS audibles même dans un onglet en arrière-plan, plans travailleur isolé avec pointages et rapports exportables vers Excel.',
     ],
   },
 } satisfies Shape<typeof en>;

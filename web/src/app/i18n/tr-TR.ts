@@ -60,6 +60,10 @@ export default {
       'Sevk ekranı: çevrimiçi durum, pil, sinyal ve çağrı ayarı durumuyla canlı grup ağacı.',
       'Geçici ve sabit gruplar, yeniden adlandırma, taşıma, sersemletme / devre dışı bırakma / yeniden etkinleştirme, avatarlar.',
       'Canlı işlem kaydı ve bağlı kalan ek pencereler.',
+      'WebRTC üzerinden bas-konuş: grup, bireysel, geçici grup, genel ve yayın çağrıları, izleme, kayıtlar ve ses kayıtları.',
+      'Kümelemeli canlı harita, alarmlı coğrafi sınırlar, iz oynatma ve harita araçları.',
+      'Fotoğraf ve dosyalı mesajlar, tonlar ve medya bulutu.',
+      'Arka plandaki sekmede bile çalan SOS alarmları, yoklamalı yalnız çalışan planları ve Excel’e aktarılan raporlar.',
     ],
   },
 } satisfies Shape<typeof en>;
