@@ -9,6 +9,7 @@ import { currentTalkers, useMapLive } from '../../features/map/live';
 import { useVoice } from '../../shared/voice/store';
 import { useMapApi } from '../context';
 import { arrowImage, avatarImage, countImage, labelImage } from '../images';
+import { gateSourceRepaints } from '../repaintGate';
 import { avatarImageId, STATE_COLORS, TerminalDiffer, toFeature, type FeatureContext, type TermProps } from '../terminalFeatures';
 
 export const MOVE_THROTTLE_MS = 150;
@@ -55,8 +56,9 @@ const stateColor = ['match', ['get', 'state'], 'sos', STATE_COLORS.sos, 'talking
 export function TerminalsLayer({ selected, onSelect, filter, dark = false, visible = true, interactive = true, labels }: TerminalsLayerProps) {
   const { map, toMap, projection, registerImages } = useMapApi();
   const [tip, setTip] = useState<Tip | null>(null);
-  const [count, setCount] = useState(0);
-  const [flushes, setFlushes] = useState(0);
+  // What the layer holds, for tests and the benchmark: written to the element, not kept in state, so a source update
+  // does not render the component again.
+  const probe = useRef<HTMLSpanElement>(null);
   const sel = useRef(selected);
   sel.current = selected;
   const onSel = useRef(onSelect);
@@ -192,7 +194,10 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
       source: SEL,
       layout: { 'icon-image': ['concat', 'tf-label-', ['get', 'name']], 'icon-anchor': 'left', 'icon-offset': [14, 0], 'icon-allow-overlap': true },
     });
+    // One repaint per update of the clustered source, not one per arriving tile (see repaintGate.ts).
+    const ungate = gateSourceRepaints(map, SRC);
     return () => {
+      ungate();
       for (const id of ['terminal-selected-label', 'terminal-selected-point', 'terminal-selected-halo', 'terminals-label', 'terminals-heading', 'terminals-avatar', 'terminals-point', 'terminals-stale-ring', 'terminals-cluster-count', 'terminals-cluster'])
         if (map.getLayer(id)) map.removeLayer(id);
       if (map.getSource(SEL)) map.removeSource(SEL);
@@ -286,8 +291,11 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
         }
       }
       lastSelected = selectedCid;
-      setCount(differ.size + (selectedCid ? 1 : 0));
-      setFlushes((n) => n + 1);
+      const el = probe.current;
+      if (el) {
+        el.dataset.count = String(differ.size + (selectedCid ? 1 : 0));
+        el.dataset.flushes = String(Number(el.dataset.flushes) + 1);
+      }
     };
     const schedule = (everything = false) => {
       all ||= everything;
@@ -417,7 +425,7 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
 
   return (
     <>
-      <span hidden data-testid="terminal-layer" data-count={count} data-flushes={flushes} data-selected={selected ?? ''} />
+      <span hidden ref={probe} data-testid="terminal-layer" data-count="0" data-flushes="0" data-selected={selected ?? ''} />
       {tip && (
         <div className="map-tooltip" style={{ left: tip.x, top: tip.y }} data-testid="cluster-tooltip">
           <ul>
