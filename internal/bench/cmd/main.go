@@ -754,12 +754,15 @@ func (r *runner) rows() []bench.Row {
 		worst := 0.0
 		for _, z := range strings.Split(zs, ",") {
 			avg, p95, main := r.figs["web.map."+z+".avg"], r.figs["web.map."+z+".p95"], r.figs["web.map."+z+".main"]
-			worst = max(worst, avg)
-			parts = append(parts, fmt.Sprintf("zoom %s: %s average frame time (p95 %s), main thread %s per frame", z,
-				bench.MsF(avg), bench.MsF(p95), bench.MsF(main)))
+			worst = max(worst, main)
+			parts = append(parts, fmt.Sprintf("zoom %s: %s main-thread time per frame; frames %s apart on average (p95 %s)", z,
+				bench.MsF(main), bench.MsF(avg), bench.MsF(p95)))
 		}
-		rows = append(rows, bench.Row{Name: "console: map frame time, 10,000 terminals, 1,000 positions/s (5 s per zoom)",
-			Figure: strings.Join(parts, "; "), Target: "< 16 ms", Status: bench.Verdict(worst < 16)})
+		// Like the tree row, the verdict is the page's own work per frame: the interval between frames cannot go
+		// below the display's 16.7 ms (an idle page measures that), and with software GL it includes Chromium's
+		// read-back of the WebGL canvas (docs/performance.md, "What the rows measure").
+		rows = append(rows, bench.Row{Name: "console: map frame time, 10,000 terminals, 1,000 positions/s (5 s per zoom; software GL)",
+			Figure: strings.Join(parts, "; ") + "; an idle page's frames are 16.7 ms apart", Target: "< 16 ms", Status: bench.Verdict(worst < 16)})
 	} else if t := r.texts["web.map"]; t != "" {
 		rows = append(rows, bench.Row{Name: "console: map frame time under 1,000 updates/s", Figure: t, Target: "< 16 ms", Status: bench.NA})
 	} else {
