@@ -1,8 +1,10 @@
 package call_test
 
 import (
+	"context"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -255,11 +257,18 @@ func TestMutedTalkerNotDelivered(t *testing.T) {
 func TestKilledTerminalCannotTalkNorHear(t *testing.T) {
 	g := newGroupWorld(t)
 	ctx := g.ctx()
-	g.exec(`UPDATE accounts SET call_set_status = 0 WHERE id = '10001001'`)
+	// What terminal management (internal/terminalctl) does on call.set: store the status, then tell the floor.
+	callSet := func(status int, ids ...string) {
+		for _, id := range ids {
+			g.exec(`UPDATE accounts SET call_set_status = ` + strconv.Itoa(status) + ` WHERE id = '` + id + `'`)
+			g.voice().CallSetStatusChanged(g.cust, id, status)
+		}
+	}
+	callSet(0, "10001001")
 	if _, err := g.t1.RequestFloor(ctx, "", "", false); termclient.Code(err) != "606" {
 		t.Fatalf("killed talker: %v, want 606", err)
 	}
-	g.exec(`UPDATE accounts SET call_set_status = 1 WHERE id = '10001003'`) // stunned
+	callSet(1, "10001003") // stunned
 	if _, err := g.t3.RequestFloor(ctx, "", "", false); termclient.Code(err) != "606" {
 		t.Fatalf("stunned talker: %v, want 606", err)
 	}
@@ -271,7 +280,7 @@ func TestKilledTerminalCannotTalkNorHear(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Revived: it talks and hears again.
-	g.exec(`UPDATE accounts SET call_set_status = 8 WHERE id IN ('10001001', '10001003')`)
+	callSet(8, "10001001", "10001003")
 	if _, err := g.t1.Talk(ctx, "", "", silent(10), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
@@ -415,5 +424,85 @@ func TestRemoteKillThroughCallSetRevokes(t *testing.T) {
 	}
 	if _, err := g.t1.RequestFloor(ctx, "", "", false); err == nil {
 		t.Fatal("a killed terminal got the floor")
+	}
+}
+
+// A press right after a group switch talks in the new group: the account the floor keeps between presses is
+// re-read after the directory's event, and a press without one costs no store read.
+func TestPressAfterGroupSwitchTalksInTheNewGroup(t *testing.T) {
+	w := newWorld(t)
+	ctx := w.ctx()
+	ga, gb := w.group("Alpha"), w.group("Bravo")
+	w.account("10001001", "10", ga)
+	w.account("10001002", "10", gb)
+	if _, err := w.s.DB.Exec(context.Background(), `INSERT INTO group_members (group_id, account_id) VALUES (?, ?)`, gb, "10001001"); err != nil {
+		t.Fatal(err)
+	}
+	tk := w.term("10001001")
+	w.term("10001002")
+	ra, err := tk.RequestFloor(ctx, "", "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tk.ReleaseFloor(ctx, ra.CallID); err != nil {
+		t.Fatal(err)
+	}
+	if err := tk.Call(ctx, "group.switch", map[string]any{"gid": gb}, nil); err != nil {
+		t.Fatal(err)
+	}
+	rb, err := tk.RequestFloor(ctx, "", "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rb.CallID == ra.CallID {
+		t.Fatalf("the press after switching to Bravo went to Alpha's call %s", ra.CallID)
+	}
+	var gid string
+	for _, c := range w.voice().Calls(w.cust, "10001001", false) {
+		if c.CallID == rb.CallID {
+			gid = c.GID
+		}
+	}
+	if gid != gb {
+		t.Fatalf("call %s is in group %q, want Bravo %s", rb.CallID, gid, gb)
+	}
+}
+
+// A group's open call keeps its audience between presses only until the directory changes: a terminal added to
+// the group while the call is open may take the floor at once, and one removed from it may not.
+func TestGroupCallAudienceFollowsMembership(t *testing.T) {
+	w := newWorld(t)
+	ctx := w.ctx()
+	ga, gb := w.group("Alpha"), w.group("Bravo")
+	w.account("10001001", "10", ga)
+	w.account("10002001", "10", gb)
+	w.account("10009001", "20", "")
+	t1, t2 := w.term("10001001"), w.term("10002001")
+	tok := w.token("10009001")
+	r1, err := t1.RequestFloor(ctx, "", ga, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := t1.ReleaseFloor(ctx, r1.CallID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := t2.RequestFloor(ctx, "", ga, false); termclient.Code(err) == "0" || err == nil {
+		t.Fatal("a terminal outside Alpha took Alpha's floor")
+	}
+	if r := w.s.Do(http.MethodPost, "/ds/nms/saveGroupMs", tok, map[string]any{"msId": "10002001", "groupId": ga, "keepOldGrp": "1"}); r.Code != "0" {
+		t.Fatalf("add to Alpha: %+v", r)
+	}
+	r2, err := t2.RequestFloor(ctx, "", ga, false)
+	if err != nil || r2.CallID != r1.CallID {
+		t.Fatalf("the new member's press: %+v %v (Alpha's open call %s)", r2, err, r1.CallID)
+	}
+	if err := t2.ReleaseFloor(ctx, r2.CallID); err != nil {
+		t.Fatal(err)
+	}
+	if r := w.s.Do(http.MethodPost, "/ds/nms/removeGroupMs", tok, map[string]any{"msId": "10001001", "groupId": ga}); r.Code != "0" {
+		t.Fatalf("remove from Alpha: %+v", r)
+	}
+	if _, err := t1.RequestFloor(ctx, "", ga, false); err == nil {
+		t.Fatal("a terminal removed from Alpha still took its floor")
 	}
 }

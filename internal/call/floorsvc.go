@@ -2,6 +2,7 @@ package call
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -29,11 +30,11 @@ type FloorReply struct {
 // RequestFloor runs a floor request of a client (see docs/voice.md "Floor").
 func (s *Service) RequestFloor(ctx context.Context, cl *client, req FloorRequest) (FloorReply, error) {
 	at := time.Now()
-	acct, err := s.refreshAccount(ctx, cl)
+	acct, err := s.currentAccount(ctx, cl)
 	if err != nil {
 		return FloorReply{}, err
 	}
-	if acct.Blocked() {
+	if acct.Blocked() || s.isBlocked(acct.ID) {
 		return FloorReply{}, ErrBlocked
 	}
 	// Resolve the target; a group's audience is read before taking the lock.
@@ -54,18 +55,38 @@ func (s *Service) RequestFloor(ctx context.Context, cl *client, req FloorRequest
 			}
 		}
 	}
+	reply, err := s.decideFloor(ctx, cl, acct, req, gid, at, false)
+	if errors.Is(err, errStaleAudience) { // the group's call ended or its members changed meanwhile
+		reply, err = s.decideFloor(ctx, cl, acct, req, gid, at, true)
+	}
+	return reply, err
+}
+
+// errStaleAudience asks decideFloor's caller to try again with the group read from the store.
+var errStaleAudience = errors.New("group audience changed")
+
+// decideFloor decides a floor request for a resolved target: the call req.CallID, or the group gid.
+// A group whose call is open keeps the audience read when the call opened, as long as no directory event came
+// since (Service.acctGen), so a press in a busy group costs no store read; otherwise (or with read) the group
+// and its audience are read first, outside the lock.
+func (s *Service) decideFloor(ctx context.Context, cl *client, acct Account, req FloorRequest, gid int64,
+	at time.Time, read bool) (FloorReply, error) {
 	var info GroupInfo
 	var audience []Account
-	if req.CallID == "" {
+	var gen uint64
+	if req.CallID == "" && (read || !s.groupCallFresh(gid)) {
+		gen = s.acctGen.Load() // before the reads: an event during them makes the next press read again
+		var err error
 		if info, err = s.store.Group(ctx, acct.Customer, gid); err != nil {
 			return FloorReply{}, err
 		}
 		if audience, err = s.store.GroupAudience(ctx, acct.Customer, gid); err != nil {
 			return FloorReply{}, err
 		}
+		read = true
 	}
 	var reply FloorReply
-	err = s.locked(func(f *fx) error {
+	err := s.locked(func(f *fx) error {
 		var c *Call
 		if req.CallID != "" {
 			c = s.calls[req.CallID]
@@ -74,6 +95,13 @@ func (s *Service) RequestFloor(ctx context.Context, cl *client, req FloorRequest
 			}
 			if err := s.mayTalkLocked(c, cl); err != nil {
 				return err
+			}
+		} else if !read {
+			if c = s.groupCall[gid]; c == nil || c.ended || c.audGen != s.acctGen.Load() || c.Customer != acct.Customer {
+				return errStaleAudience
+			}
+			if _, member := c.audience[acct.ID]; !acct.Dispatcher() && !member {
+				return ErrPermission
 			}
 		} else {
 			aud := make(map[string]Account, len(audience))
@@ -87,7 +115,7 @@ func (s *Service) RequestFloor(ctx context.Context, cl *client, req FloorRequest
 			if c = s.groupCall[gid]; c == nil || c.ended {
 				c = s.newCallLocked(f, Group, acct, info)
 			}
-			c.audience = aud
+			c.audience, c.audGen = aud, gen
 		}
 		if cl.peer == nil {
 			return ErrNoPeer
@@ -147,6 +175,14 @@ func (s *Service) mayTalkLocked(c *Call, cl *client) error {
 
 // defaultCallLocked is the call a terminal's bare floor request means: its individual call, then its temporary
 // group, all or broadcast call (nil: its ptt group).
+// groupCallFresh tells whether group gid has an open call whose audience no directory event has aged.
+func (s *Service) groupCallFresh(gid int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.groupCall[gid]
+	return c != nil && !c.ended && c.audGen == s.acctGen.Load()
+}
+
 func (s *Service) defaultCallLocked(cl *client) *Call {
 	var best *Call
 	order := map[Kind]int{Single: 0, Temp: 1, All: 2, Broadcast: 3}
@@ -263,6 +299,7 @@ func (s *Service) SetEmergency(msID string, on bool) {
 // killed or stunned terminal loses the floor and its queue places at once and hears nothing more. The
 // terminal-management code calls it after storing the status.
 func (s *Service) CallSetStatusChanged(customer int64, msID string, status int) {
+	s.acctGen.Add(1) // cached accounts are re-read at their next press
 	_ = s.locked(func(f *fx) error {
 		if status == 0 || status == 1 {
 			s.blocked[msID] = true

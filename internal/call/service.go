@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"tenfour/internal/media"
@@ -31,7 +32,11 @@ type Service struct {
 	media *media.Engine
 	opts  Options
 
-	mu        sync.Mutex
+	mu sync.Mutex
+	// acctGen counts directory events (group switches, membership, terminal updates) on this node: a client's
+	// cached account is re-read from the store when the count moved since it was read (or it is older than
+	// accountTTL, for changes made elsewhere). Atomic: the hub's watcher may run while mu is held.
+	acctGen   atomic.Uint64
 	clients   map[*realtime.Conn]*client
 	byAcct    map[string]map[*client]struct{}
 	byCust    map[int64]map[*client]struct{}
@@ -59,6 +64,8 @@ type client struct {
 	tailing bool       // its released burst's last packets are still being forwarded
 	lastKW  Kind       // kind of its last floor request (log 112 on a change)
 	gone    bool
+	acctGen uint64    // Service.acctGen when acct was read
+	acctAt  time.Time // when acct was read from the store
 }
 
 // Call is one call: a group's open call, an individual call, a temporary-group, all or broadcast call.
@@ -75,6 +82,7 @@ type Call struct {
 	By        string
 
 	parties  []*party           // everyone but group calls
+	audGen   uint64             // Service.acctGen when a group call's audience was read
 	audience map[string]Account // group calls: members and accounts whose ptt group it is (read at each grant)
 	joined   map[string]bool    // group calls: who talked in it (a dispatcher hears the replies to its call)
 	floor    Floor
@@ -265,17 +273,53 @@ func (s *Service) setBlockedLocked(a Account) {
 	}
 }
 
+// isBlocked tells whether an account is killed or stunned as last heard (store read or call-set hook).
+func (s *Service) isBlocked(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.blocked[id]
+}
+
+// accountTTL bounds how long a cached account is trusted without a directory event: changes made by another
+// process (the admin command) reach the floor within it.
+const accountTTL = 30 * time.Second
+
+// directoryEvents are the events after which a cached account may be stale (ptt group, membership, name,
+// call-set status).
+var directoryEvents = map[string]bool{"member.switched": true, "group.changed": true, "tempGroup.changed": true,
+	"terminal.updated": true}
+
+// watchDirectory is the hub watcher that ages every cached account on a directory event.
+func (s *Service) watchDirectory(_ int64, typ string) {
+	if directoryEvents[typ] {
+		s.acctGen.Add(1)
+	}
+}
+
 // refreshAccount re-reads a client's account (call-set status and ptt group change under it).
 func (s *Service) refreshAccount(ctx context.Context, cl *client) (Account, error) {
+	gen := s.acctGen.Load() // before the read: an event during it makes the next press read again
 	a, err := s.store.Account(ctx, cl.acct.Customer, cl.acct.ID)
 	if err != nil {
 		return a, err
 	}
 	s.mu.Lock()
-	cl.acct = a
+	cl.acct, cl.acctGen, cl.acctAt = a, gen, time.Now()
 	s.setBlockedLocked(a)
 	s.mu.Unlock()
 	return a, nil
+}
+
+// currentAccount is the client's account for a floor request: the cached one unless a directory event came
+// since it was read or it is older than accountTTL, so a press costs no store read in the common case.
+func (s *Service) currentAccount(ctx context.Context, cl *client) (Account, error) {
+	s.mu.Lock()
+	a, fresh := cl.acct, cl.acctGen == s.acctGen.Load() && time.Since(cl.acctAt) < accountTTL
+	s.mu.Unlock()
+	if fresh {
+		return a, nil
+	}
+	return s.refreshAccount(ctx, cl)
 }
 
 // dropClient forgets a closed connection: its claims, its monitoring, and the calls it alone kept up.

@@ -14,6 +14,7 @@ import (
 
 // RegisterSocket adds the voice requests to the hub (docs/voice.md lists them).
 func (s *Service) RegisterSocket(h *realtime.Hub) {
+	h.Watch(s.watchDirectory) // cached accounts age with every directory event
 	h.Handle("rtc.config", s.with(func(ctx context.Context, cl *client, _ json.RawMessage) (any, error) {
 		return map[string]any{"iceServers": s.media.ICEServers(cl.acct.ID)}, nil
 	}))

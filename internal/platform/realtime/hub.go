@@ -120,6 +120,7 @@ type Hub struct {
 	handlers map[string]Handler
 	onLogin  []LoginHook
 	onLogout []LogoutHook
+	watchers []Watcher
 
 	loginTimeout time.Duration
 	ackTimeout   atomic.Int64 // nanoseconds
@@ -150,6 +151,14 @@ func NewHub(d *db.DB, originPatterns []string) *Hub {
 
 // SetAuthenticator installs the login check; call before serving.
 func (h *Hub) SetAuthenticator(a Authenticator) { h.authn = a }
+
+// Watcher learns of every event published on this node (type and customer), synchronously and before the
+// event is queued; it must be quick and must not call the Hub. Services use it to invalidate what they
+// cache from other domains' data (e.g. voice re-reads an account after a directory event).
+type Watcher func(customerID int64, typ string)
+
+// Watch adds a Watcher; call before serving.
+func (h *Hub) Watch(w Watcher) { h.watchers = append(h.watchers, w) }
 
 // SetHooks adds login/logout hooks (it does not replace earlier ones); call before serving.
 func (h *Hub) SetHooks(k Hooks) {
@@ -319,6 +328,9 @@ func (h *Hub) Publish(customerID int64, typ string, data any, to Audience) {
 }
 
 func (h *Hub) publish(customerID int64, f Frame, data any, to Audience) {
+	for _, w := range h.watchers {
+		w(customerID, f.Type)
+	}
 	raw, err := json.Marshal(data)
 	if err != nil {
 		slog.Error("realtime: encode event", "type", f.Type, "err", err)
