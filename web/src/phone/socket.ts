@@ -1,6 +1,6 @@
 // The phone app's socket: a terminal connection of docs/terminal-protocol.md. It logs in with the account and
 // password, answers the server's requests (each exactly once), reconnects with jittered backoff and logs in again.
-import { backoffDelay } from '../shared/socket/client';
+import { backoffDelay, FrameSocket, SocketError, type InFrame, type SocketStatus } from '../shared/socket/frames';
 
 export interface LoginReply {
   msId: string;
@@ -12,20 +12,13 @@ export interface LoginReply {
   resume?: string;
 }
 
-export type TermStatus = 'idle' | 'connecting' | 'online' | 'reconnecting' | 'closed';
-
-export class TermError extends Error {
-  readonly code: string;
-  constructor(code: string, msg = '') {
-    super(msg || code);
-    this.code = code;
-  }
-}
+export type TermStatus = SocketStatus;
+/** A refused request or login: its code (the shared socket error). */
+export { SocketError as TermError };
 
 /** What a handler of a server request returns: nothing (= "0"), or a code and data. */
 export type RequestAnswer = void | { code?: string; data?: unknown; msg?: string };
 type RequestHandler = (data: Record<string, unknown>) => RequestAnswer | Promise<RequestAnswer>;
-type Listener = (e: { type: string; data: unknown }) => void;
 
 export interface TermOptions {
   url: string;
@@ -40,11 +33,7 @@ export interface TermOptions {
 
 const LOGIN_REFUSED = new Set(['1', '2', '4', '6', '103', '104', '105', '107', '502', '504']);
 
-export class TerminalSocket {
-  private ws?: WebSocket;
-  private nextId = 1;
-  private pending = new Map<number, { resolve: (d: unknown) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }>();
-  private listeners = new Map<string, Set<Listener>>();
+export class TerminalSocket extends FrameSocket {
   private handlers = new Map<string, RequestHandler>();
   private attempt = 0;
   private stopped = true;
@@ -54,10 +43,10 @@ export class TerminalSocket {
   private pingMs = 25_000;
   /** The resume token of the last login: reconnects present it instead of the password. */
   private resume?: string;
-  status: TermStatus = 'idle';
   private readonly opts: TermOptions;
 
   constructor(opts: TermOptions) {
+    super();
     this.opts = opts;
   }
 
@@ -71,7 +60,7 @@ export class TerminalSocket {
     this.stopped = true;
     clearTimeout(this.retryTimer);
     clearInterval(this.pingTimer);
-    this.fail(new TermError('closed'));
+    this.failPending(new SocketError('closed'));
     this.ws?.close(1000);
     this.ws = undefined;
     this.setStatus('closed');
@@ -83,31 +72,10 @@ export class TerminalSocket {
     if (this.status === 'online') this.startPing();
   }
 
-  on<D = unknown>(type: string, fn: (e: { type: string; data: D }) => void): () => void {
-    let set = this.listeners.get(type);
-    if (!set) this.listeners.set(type, (set = new Set()));
-    set.add(fn as Listener);
-    return () => set.delete(fn as Listener);
-  }
-
   /** Registers the answer to a server → terminal request type. */
   handle(type: string, fn: RequestHandler): () => void {
     this.handlers.set(type, fn);
     return () => this.handlers.delete(type);
-  }
-
-  request<R = unknown>(type: string, data: unknown = {}, timeoutMs = 10_000): Promise<R> {
-    const ws = this.ws;
-    if (!ws || ws.readyState !== 1 || (this.status !== 'online' && type !== 'session.login')) return Promise.reject(new TermError('4', 'not online'));
-    const id = this.nextId++;
-    return new Promise<R>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new TermError('timeout'));
-      }, timeoutMs);
-      this.pending.set(id, { resolve: resolve as (d: unknown) => void, reject, timer });
-      ws.send(JSON.stringify({ id, type, data }));
-    });
   }
 
   private setStatus(s: TermStatus) {
@@ -148,7 +116,7 @@ export class TerminalSocket {
             this.opts.onLogin?.(r, again);
             settle(undefined, r);
           })
-          .catch((e: TermError) => {
+          .catch((e: SocketError) => {
             settle(e);
             if (viaResume && e.code === '105') {
               // The token expired or was ended (password reset): log in with the password at once.
@@ -164,8 +132,8 @@ export class TerminalSocket {
       ws.onmessage = (m) => this.dispatch(String(m.data));
       ws.onclose = () => {
         clearInterval(this.pingTimer);
-        this.fail(new TermError('4', 'disconnected'));
-        settle(new TermError('503', 'socket closed'));
+        this.failPending(new SocketError('4', 'disconnected'));
+        settle(new SocketError('503', 'socket closed'));
         if (this.ws === ws) this.ws = undefined;
         if (!this.stopped) this.scheduleReconnect();
       };
@@ -188,18 +156,6 @@ export class TerminalSocket {
     this.open().catch(() => {});
   }
 
-  private send(frame: unknown) {
-    if (this.ws?.readyState === 1) this.ws.send(JSON.stringify(frame));
-  }
-
-  private fail(err: Error) {
-    for (const [, p] of this.pending) {
-      clearTimeout(p.timer);
-      p.reject(err);
-    }
-    this.pending.clear();
-  }
-
   private async answer(id: number, type: string, data: Record<string, unknown>) {
     const fn = this.handlers.get(type);
     if (!fn) {
@@ -214,22 +170,8 @@ export class TerminalSocket {
     }
   }
 
-  private dispatch(raw: string) {
-    let msg: { id?: number; re?: number; type: string; code?: string; msg?: string; data?: unknown };
-    try {
-      msg = JSON.parse(raw);
-    } catch {
-      return;
-    }
-    if (typeof msg.re === 'number') {
-      const p = this.pending.get(msg.re);
-      if (!p) return;
-      this.pending.delete(msg.re);
-      clearTimeout(p.timer);
-      if (String(msg.code) === '0') p.resolve(msg.data ?? {});
-      else p.reject(new TermError(String(msg.code), msg.msg));
-      return;
-    }
+  /** A server request is answered exactly once; session.replaced signs the app out; events go to listeners. */
+  protected override onFrame(msg: InFrame) {
     if (typeof msg.id === 'number') {
       void this.answer(msg.id, msg.type, (msg.data ?? {}) as Record<string, unknown>);
       return;
@@ -238,8 +180,7 @@ export class TerminalSocket {
       this.stop();
       this.opts.onRejected?.('7');
     }
-    const e = { type: msg.type, data: msg.data ?? {} };
-    for (const key of [msg.type, '*']) this.listeners.get(key)?.forEach((fn) => fn(e));
+    super.onFrame(msg);
   }
 }
 

@@ -2,33 +2,11 @@
 // events to listeners, reconnects with jittered exponential backoff and, after a reconnect, asks the server for the
 // durable events it missed (`sync`) and tells the app to resync its REST data.
 
+import { backoffDelay, FrameSocket, SocketError, type InFrame, type SocketStatus } from './frames';
+
+export { backoffDelay, SOCKET_REQUEST_TIMEOUT_MS, SocketError, type SocketEvent, type SocketStatus } from './frames';
+
 export const SOCKET_LOGIN_TIMEOUT_MS = 15_000; // spec §9 "Login-to-socket timeout 15 s"
-export const SOCKET_REQUEST_TIMEOUT_MS = 10_000;
-
-export interface SocketEvent<D = unknown> {
-  type: string;
-  seq?: number;
-  data: D;
-}
-
-interface Reply {
-  re: number;
-  type: string;
-  code: string;
-  msg?: string;
-  data?: unknown;
-}
-
-export class SocketError extends Error {
-  readonly code: string;
-  constructor(code: string, msg = '') {
-    super(msg || code);
-    this.name = 'SocketError';
-    this.code = code;
-  }
-}
-
-export type SocketStatus = 'idle' | 'connecting' | 'online' | 'reconnecting' | 'closed';
 
 export interface SocketOptions {
   url: string;
@@ -42,25 +20,19 @@ export interface SocketOptions {
   random?: () => number;
 }
 
-/** Full-jitter exponential backoff: uniform in [minMs, min(capMs, baseMs·2^attempt)]. */
-export function backoffDelay(attempt: number, random: () => number = Math.random, baseMs = 1000, capMs = 30_000, minMs = 250): number {
-  const ceiling = Math.min(capMs, baseMs * 2 ** Math.min(attempt, 16));
-  return Math.round(minMs + random() * Math.max(0, ceiling - minMs));
-}
-
-type Listener = (e: SocketEvent) => void;
-
-export class SocketClient {
-  private ws?: WebSocket;
-  private nextId = 1;
-  private pending = new Map<number, { resolve: (d: unknown) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }>();
-  private listeners = new Map<string, Set<Listener>>();
+export class SocketClient extends FrameSocket {
   private attempt = 0;
   private stopped = false;
   private everOnline = false;
   private retryTimer?: ReturnType<typeof setTimeout>;
   private pingTimer?: ReturnType<typeof setInterval>;
   private lastSeq = 0;
+  private readonly opts: SocketOptions;
+
+  constructor(opts: SocketOptions) {
+    super();
+    this.opts = opts;
+  }
 
   /** Replays every durable event after the mark, page by page while the server says there are more. */
   private async syncAll(): Promise<void> {
@@ -69,12 +41,6 @@ export class SocketClient {
       if (typeof r?.last === 'number' && r.last > this.lastSeq) this.lastSeq = r.last;
       if (!r?.more) return;
     }
-  }
-  status: SocketStatus = 'idle';
-  private readonly opts: SocketOptions;
-
-  constructor(opts: SocketOptions) {
-    this.opts = opts;
   }
 
   /** Opens the socket and logs in; rejects with the login code, or 'timeout' after 15 s. */
@@ -91,30 +57,6 @@ export class SocketClient {
     this.ws?.close(1000);
     this.ws = undefined;
     this.setStatus('closed');
-  }
-
-  on<D = unknown>(type: string, fn: (e: SocketEvent<D>) => void): () => void {
-    let set = this.listeners.get(type);
-    if (!set) this.listeners.set(type, (set = new Set()));
-    set.add(fn as Listener);
-    return () => set.delete(fn as Listener);
-  }
-
-  /** Sends a request and resolves with the reply's data; rejects with a SocketError carrying the reply code. */
-  request<R = unknown>(type: string, data: unknown = {}, timeoutMs = SOCKET_REQUEST_TIMEOUT_MS): Promise<R> {
-    const ws = this.ws;
-    if (!ws || ws.readyState !== 1 || (this.status !== 'online' && type !== 'session.login')) {
-      return Promise.reject(new SocketError('4', 'not online'));
-    }
-    const id = this.nextId++;
-    return new Promise<R>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new SocketError('timeout'));
-      }, timeoutMs);
-      this.pending.set(id, { resolve: resolve as (d: unknown) => void, reject, timer });
-      ws.send(JSON.stringify({ id, type, data }));
-    });
   }
 
   private setStatus(s: SocketStatus) {
@@ -194,41 +136,14 @@ export class SocketClient {
     }, delay);
   }
 
-  private send(frame: unknown) {
-    if (this.ws?.readyState === 1) this.ws.send(JSON.stringify(frame));
-  }
-
-  private failPending(err: Error) {
-    for (const [, p] of this.pending) {
-      clearTimeout(p.timer);
-      p.reject(err);
-    }
-    this.pending.clear();
-  }
-
-  private dispatch(raw: string) {
-    let msg: Reply | SocketEvent;
-    try {
-      msg = JSON.parse(raw) as Reply | SocketEvent;
-    } catch {
-      return;
-    }
-    if ('re' in msg && typeof msg.re === 'number') {
-      const p = this.pending.get(msg.re);
-      if (!p) return;
-      this.pending.delete(msg.re);
-      clearTimeout(p.timer);
-      if (String(msg.code) === '0') p.resolve(msg.data ?? {});
-      else p.reject(new SocketError(String(msg.code), msg.msg));
-      return;
-    }
-    const ev = msg as SocketEvent;
-    if (typeof ev.seq === 'number' && ev.seq > this.lastSeq) this.lastSeq = ev.seq;
-    if (ev.type === 'session.replaced') {
+  /** Events: the durable mark follows their seq; session.replaced ends this session. */
+  protected override onFrame(msg: InFrame) {
+    if (typeof msg.seq === 'number' && msg.seq > this.lastSeq) this.lastSeq = msg.seq;
+    if (msg.type === 'session.replaced') {
       this.stop();
       this.opts.onRejected?.('7');
     }
-    for (const key of [ev.type, '*']) this.listeners.get(key)?.forEach((fn) => fn(ev));
+    super.onFrame(msg);
   }
 }
 
