@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Runs the browser suite against the real binary: a fresh demo server on a temporary data directory,
+# Runs the browser suite against the real binary: a fresh demo server on a temporary data directory (its fleet
+# raises no SOS of its own: the safety cases raise theirs, and a random alarm dialog would cover other screens),
 # Debian's Chromium driven by playwright-core (tests/e2e/run.mjs), then stops the server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=$(mktemp -d)
 port=${E2E_PORT:-18080}
 log="$data/server.log"
-bin/tenfour serve --demo --addr "127.0.0.1:$port" --data "$data" --media-udp-port 0 --log-level warn >"$log" 2>&1 &
+bin/tenfour serve --demo --demo-fleet-sos 0 --addr "127.0.0.1:$port" --data "$data" --media-udp-port 0 --log-level warn >"$log" 2>&1 &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$data"; }
 trap cleanup EXIT

@@ -12,11 +12,13 @@ import (
 
 // Config is passed explicitly to everything that needs it; there is no package-level instance.
 type Config struct {
-	Addr          string // HOST:PORT to listen on
-	DataDir       string // SQLite database, recordings, uploads
-	DB            string // "" = embedded SQLite in DataDir; postgres://… for PostgreSQL
-	Demo          bool   // seed the demo customers and run a simulated fleet in-process
-	DemoFleet     int    // with Demo: how many demo terminals the in-process fleet runs (0 = none)
+	Addr      string // HOST:PORT to listen on
+	DataDir   string // SQLite database, recordings, uploads
+	DB        string // "" = embedded SQLite in DataDir; postgres://… for PostgreSQL
+	Demo      bool   // seed the demo customers and run a simulated fleet in-process
+	DemoFleet int    // with Demo: how many demo terminals the in-process fleet runs (0 = none)
+	// DemoFleetSOS is the mean time between one demo terminal's SOS alarms (0 = never).
+	DemoFleetSOS  time.Duration
 	TLSCert       string
 	TLSKey        string
 	TLSSelfSigned bool
@@ -110,6 +112,7 @@ func ParseServe(args []string) (Config, error) {
 	fs.StringVar(&c.DB, "db", "", "database URL (postgres://…); empty = embedded SQLite in the data directory")
 	fs.BoolVar(&c.Demo, "demo", false, "seed demo customers on an empty database and run a simulated fleet")
 	fs.IntVar(&c.DemoFleet, "demo-fleet", 61, "with --demo: simulated demo terminals run in-process (0 = none; at most 61: 10000150-10000160 are left to people)")
+	fs.DurationVar(&c.DemoFleetSOS, "demo-fleet-sos", 24*time.Hour, "with --demo: mean time between one demo terminal's SOS alarms (SOS buttons 4× as often; 0 = never)")
 	fs.StringVar(&c.TLSCert, "tls-cert", "", "TLS certificate file (PEM)")
 	fs.StringVar(&c.TLSKey, "tls-key", "", "TLS private key file (PEM)")
 	fs.BoolVar(&c.TLSSelfSigned, "tls-self-signed", false, "serve HTTPS with a generated self-signed certificate (LAN use)")

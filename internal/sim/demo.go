@@ -24,8 +24,12 @@ func RunDemo(ctx context.Context, cfg config.Config) {
 		slog.Warn("demo fleet: the listen address has no fixed port; not starting it", "addr", cfg.Addr)
 		return
 	}
+	sos := cfg.DemoFleetSOS
+	if sos <= 0 {
+		sos = -1 // never
+	}
 	f, err := New(Options{URL: self, Accounts: accounts[:n], Seed: 1, Loopback: IsLocal(self), Insecure: true,
-		Ramp: 3 * time.Second, MaxMedia: 24, Log: slog.Default()})
+		Ramp: 3 * time.Second, MaxMedia: 24, Log: slog.Default(), Rates: Rates{SOSEvery: sos}})
 	if err != nil {
 		slog.Error("demo fleet", "err", err)
 		return

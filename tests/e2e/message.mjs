@@ -159,6 +159,17 @@ async function choose(page, selectTestid, values) {
 
 const badgeCount = async (page) => Number((await page.getAttribute('[data-testid=message-tab-badge]', 'data-count')) ?? 'NaN');
 
+/**
+ * Opens the add-tone dialog. A click that lands while the drawer is still sliding in can miss the button (seen
+ * once in CI): click again until the dialog is there.
+ */
+async function openToneForm(page) {
+  await until(async () => {
+    if (!(await page.$('[data-testid=tone-form]'))) await page.click('[data-testid=tone-add]', { timeout: 3_000 });
+    return page.waitForSelector('[data-testid=tone-form]', { timeout: 3_000 }).catch(() => null);
+  }, 'the add-tone dialog opens', 20_000);
+}
+
 export const messageCases = [
   [
     'messages: the console sends a message to a terminal and sees it delivered; empty and illegal text refused with the server codes',
@@ -270,8 +281,7 @@ export const messageCases = [
       await open(page, base, '/message', 'message-page');
       await page.click('[data-testid=msg-tones]');
       await page.waitForSelector('[data-testid=tone-drawer]');
-      await page.click('[data-testid=tone-add]');
-      await page.waitForSelector('[data-testid=tone-form]');
+      await openToneForm(page);
       const name = `E2E tone ${tag()}`;
       await page.fill('[data-testid=tone-name]', name);
       // Record every progress value the bar shows; a throttled upload makes the intermediate ones visible.
@@ -299,8 +309,7 @@ export const messageCases = [
       await page.waitForSelector(row, { timeout: 15_000 });
 
       // The same name again: "name exists" (74) on the name field.
-      await page.click('[data-testid=tone-add]');
-      await page.waitForSelector('[data-testid=tone-form]');
+      await openToneForm(page);
       await page.fill('[data-testid=tone-name]', name);
       await page.setInputFiles('[data-testid=tone-sound-input]', { name: 'other.wav', mimeType: 'audio/wav', buffer: wav(20_000, 440) });
       await page.setInputFiles('[data-testid=tone-icon-input]', { name: 'icon2.png', mimeType: 'image/png', buffer: png(16, 16, [0, 200, 100]) });
