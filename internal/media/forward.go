@@ -70,10 +70,12 @@ func (d *Downstream) forward(src uint64, h *rtp.Header, payload []byte, now int6
 			return false
 		}
 		// A new source: continue from the last packet written, one sequence number on, and the timestamp
-		// moved by the time that passed (at least one 20 ms frame).
+		// moved by the time that passed (at least one 20 ms frame). now is when this packet was read; the old
+		// talker's read loop may have written a packet read a little later (its release tail) while this one
+		// waited for the lock, so the time passed can be negative: it counts as none.
 		if d.started {
-			gap := uint32((now - d.lastAt) * 48 / 1_000_000)
-			gap = max(gap, 960)
+			elapsed := max(now-d.lastAt, 0)
+			gap := max(uint32(elapsed*48/1_000_000), 960)
 			d.seqOff = d.lastSeq + 1 - h.SequenceNumber
 			d.tsOff = d.lastTS + gap - h.Timestamp
 		} else {
