@@ -34,6 +34,28 @@ export async function forwarder(listenHost = '127.0.0.1') {
   return `http://${listenHost}:${server.address().port}`;
 }
 
+/** The demo's dispatcher (serve --demo). */
+export const DISPATCHER = { uid: '10000001', pwd: '123456' };
+
+/** Opens base/login and submits the sign-in form (what happens next is the caller's to check). */
+export async function submitLogin(page, base, uid, pwd) {
+  await page.goto(`${base}/login`);
+  await page.waitForSelector('[data-testid=login-page]');
+  await page.fill('[data-testid=login-account]', uid);
+  await page.fill('[data-testid=login-password]', pwd);
+  await page.click('[data-testid=login-submit]');
+}
+
+/** A new console page signed in as the demo dispatcher: the dispatch screen is up and its socket online. */
+export async function dispatcherConsole(context, base) {
+  base ??= await forwarder();
+  const page = await context.newPage();
+  await submitLogin(page, base, DISPATCHER.uid, DISPATCHER.pwd);
+  await page.waitForSelector('[data-testid=home-page]', { timeout: 60_000 });
+  await page.waitForSelector('[data-testid=socket-status][data-status=online]', { timeout: 20_000 });
+  return { page, base };
+}
+
 export async function launch() {
   return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, ignoreDefaultArgs: ['--mute-audio'] });
 }

@@ -2,24 +2,15 @@
 // played back with the docs/geo.md fixture's summary, and the offline basemap when tiles are unreachable.
 // Terminals are driven over the socket (docs/terminal-protocol.md "Positions") from browser contexts of their own:
 // demo apps 10000156 (fence) and 10000157 (track); the in-process demo fleet moves 10000101… around Istanbul.
-import { BASE, expect, forwarder, until } from './harness.mjs';
+import { BASE, dispatcherConsole, expect, until } from './harness.mjs';
 
-const DISPATCHER = { uid: '10000001', pwd: '123456' };
 const T = { fence: '10000156', track: '10000157' };
 /** Anything that looks like a map tile from the internet is refused, as on a closed network. */
 const TILE_HOSTS = /tile\.openstreetmap\.org|arcgisonline\.com|google\.com|autonavi\.com/;
 
 async function mapPage(context, path = '/monitoring') {
   await context.route(TILE_HOSTS, (r) => r.abort('internetdisconnected'));
-  const base = await forwarder();
-  const page = await context.newPage();
-  await page.goto(`${base}/login`);
-  await page.waitForSelector('[data-testid=login-page]');
-  await page.fill('[data-testid=login-account]', DISPATCHER.uid);
-  await page.fill('[data-testid=login-password]', DISPATCHER.pwd);
-  await page.click('[data-testid=login-submit]');
-  await page.waitForSelector('[data-testid=home-page]', { timeout: 60_000 });
-  await page.waitForSelector('[data-testid=socket-status][data-status=online]', { timeout: 20_000 });
+  const { page, base } = await dispatcherConsole(context);
   await ackOpenSos(page);
   await page.goto(`${base}${path}`);
   await page.waitForSelector('[data-testid=map][data-ready="1"]', { timeout: 60_000 });

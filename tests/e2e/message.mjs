@@ -4,9 +4,8 @@
 // TENFOUR_URL=http://127.0.0.1:18080 node tests/e2e/message.mjs
 import { deflateSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
-import { BASE, expect, forwarder, run, until } from './harness.mjs';
+import { BASE, DISPATCHER, dispatcherConsole, expect, run, until } from './harness.mjs';
 
-const DISPATCHER = { uid: '10000001', pwd: '123456' };
 const T_DELIVER = '10000152';
 const T_REPLY = '10000153';
 const T_PHOTO = '10000154';
@@ -67,18 +66,7 @@ export function wav(bytes = 64_000, hz = 660) {
 }
 
 // ---- the console ----------------------------------------------------------------------------------------------
-async function signIn(context) {
-  const base = await forwarder();
-  const page = await context.newPage();
-  await page.goto(`${base}/login`);
-  await page.waitForSelector('[data-testid=login-page]');
-  await page.fill('[data-testid=login-account]', DISPATCHER.uid);
-  await page.fill('[data-testid=login-password]', DISPATCHER.pwd);
-  await page.click('[data-testid=login-submit]');
-  await page.waitForSelector('[data-testid=home-page]', { timeout: 30_000 });
-  await page.waitForSelector('[data-testid=socket-status][data-status=online]', { timeout: 20_000 });
-  return { page, base };
-}
+const signIn = (context) => dispatcherConsole(context);
 
 /** Opens a screen with a full load and waits until its socket is online. */
 async function open(page, base, path, testid) {

@@ -1,25 +1,18 @@
 // The console's browser suite (issue 3 "Done when"): real binary at $TENFOUR_URL, Debian Chromium.
 // Prints one line per case and ends with "N passed, N failed"; exits non-zero on failures.
-import { BASE, expect, forwarder, run, until } from './harness.mjs';
+import { BASE, DISPATCHER, dispatcherConsole, expect, forwarder, run, submitLogin, until } from './harness.mjs';
 import { voiceCases } from './voice.mjs';
 import { phoneCases } from './phone.mjs';
 import { safetyCases } from './safety.mjs';
 import { mapCases } from './map.mjs';
 import { messageCases } from './message.mjs';
 
-const DISPATCHER = { uid: '10000001', pwd: '123456' };
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
 const TERMINAL = '10000101';
 const BRANDED_HOST = '127.0.0.2';
 const BRANDED_COLOR = 'rgb(212, 56, 13)'; // #d4380d, the demo's branded host colour
 
-async function signIn(page, base, uid, pwd) {
-  await page.goto(`${base}/login`);
-  await page.waitForSelector('[data-testid=login-page]');
-  await page.fill('[data-testid=login-account]', uid);
-  await page.fill('[data-testid=login-password]', pwd);
-  await page.click('[data-testid=login-submit]');
-}
+const signIn = submitLogin;
 
 async function loginError(page, attempt) {
   const sel = attempt ? `[data-testid=login-error][data-attempt="${attempt}"]` : '[data-testid=login-error]';
@@ -27,14 +20,7 @@ async function loginError(page, attempt) {
   return { code: await el.getAttribute('data-code'), text: (await el.textContent()) ?? '' };
 }
 
-async function dispatcherPage(context, base) {
-  base ??= await forwarder();
-  const page = await context.newPage();
-  await signIn(page, base, DISPATCHER.uid, DISPATCHER.pwd);
-  await page.waitForSelector('[data-testid=home-page]', { timeout: 30_000 });
-  await page.waitForSelector('[data-testid=socket-status][data-status=online]', { timeout: 20_000 });
-  return { page, base };
-}
+const dispatcherPage = dispatcherConsole;
 
 /** A terminal connecting over the terminal socket protocol, from a page of its own (same origin as the server). */
 async function connectTerminal(browser, uid) {

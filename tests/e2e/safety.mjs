@@ -3,23 +3,11 @@
 // They use demo terminals 10000152–10000155 (apps; 10000150/151 are left to the console cases, 10000158–160 are
 // dispatcher positions). A terminal logging in replaces the demo fleet's connection of that account, and the fleet
 // does not take it back (no reconnect after session.replaced).
-import { BASE, expect, forwarder, until } from './harness.mjs';
+import { BASE, DISPATCHER, dispatcherConsole, expect, until } from './harness.mjs';
 
-const DISPATCHER = { uid: '10000001', pwd: '123456' };
 const T = { sos: '10000152', remote: '10000153', lone: '10000154', child: '10000155' };
 
-async function signedIn(context) {
-  const base = await forwarder();
-  const page = await context.newPage();
-  await page.goto(`${base}/login`);
-  await page.waitForSelector('[data-testid=login-page]');
-  await page.fill('[data-testid=login-account]', DISPATCHER.uid);
-  await page.fill('[data-testid=login-password]', DISPATCHER.pwd);
-  await page.click('[data-testid=login-submit]');
-  await page.waitForSelector('[data-testid=home-page]', { timeout: 60_000 });
-  await page.waitForSelector('[data-testid=socket-status][data-status=online]', { timeout: 20_000 });
-  return { page, base };
-}
+const signedIn = (context) => dispatcherConsole(context);
 
 /** A REST call from the console page, with its token (the envelope comes back as is). */
 function api(page, method, path, body) {

@@ -9,9 +9,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, expect, forwarder, until } from './harness.mjs';
+import { CHROMIUM_ARGS, DISPATCHER, dispatcherConsole, expect, forwarder, until } from './harness.mjs';
 
-export const DISPATCHER = { uid: '10000001', pwd: '123456' };
+export { DISPATCHER } from './harness.mjs';
 export const PHONE_A = '10000156';
 export const PHONE_B = '10000157';
 const GO_RADIOS = ['10000101', '10000102', '10000103', '10000104', '10000105', '10000106'];
@@ -113,15 +113,7 @@ export async function withContexts(name, fn) {
 
 /** The dispatcher's console, signed in, socket online and voice connected. */
 export async function consolePage(context) {
-  const base = await forwarder();
-  const page = await context.newPage();
-  await page.goto(`${base}/login`);
-  await page.waitForSelector('[data-testid=login-page]');
-  await page.fill('[data-testid=login-account]', DISPATCHER.uid);
-  await page.fill('[data-testid=login-password]', DISPATCHER.pwd);
-  await page.click('[data-testid=login-submit]');
-  await page.waitForSelector('[data-testid=home-page]', { timeout: 30_000 });
-  await page.waitForSelector('[data-testid=socket-status][data-status=online]', { timeout: 20_000 });
+  const { page, base } = await dispatcherConsole(context);
   await page.waitForSelector('[data-testid=voice-rtc][data-state=connected]', { timeout: 20_000 });
   return { page, base };
 }
