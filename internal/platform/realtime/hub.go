@@ -118,6 +118,7 @@ type Hub struct {
 	authn    Authenticator
 	origins  []string
 	handlers map[string]Handler
+	roles    map[string]Role // of verbs added with Register (Handle: Anyone)
 	onLogin  []LoginHook
 	onLogout []LogoutHook
 	watchers []Watcher
@@ -140,6 +141,7 @@ func NewHub(d *db.DB, originPatterns []string) *Hub {
 	h := &Hub{
 		db: d, origins: originPatterns,
 		handlers:     map[string]Handler{},
+		roles:        map[string]Role{},
 		loginTimeout: LoginTimeout,
 		all:          map[*Conn]struct{}{},
 		byCustomer:   map[int64]*custConns{},

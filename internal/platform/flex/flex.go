@@ -1,0 +1,125 @@
+// Package flex holds the lenient JSON types of socket and HTTP payloads. Terminals and consoles of many makers
+// send ids as strings or numbers, lists as arrays or comma-separated strings and coordinates as numbers or
+// numeric strings; every domain decodes them with these types, so the rules live in one place.
+package flex
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"tenfour/internal/platform/httpx"
+)
+
+// String accepts a JSON string or number and null (as ""); surrounding white space is dropped.
+type String string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (f *String) UnmarshalJSON(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	switch {
+	case s == "null":
+		*f = ""
+	case strings.HasPrefix(s, `"`):
+		var v string
+		if err := json.Unmarshal(b, &v); err != nil {
+			return httpx.BadParam("value", "a string or number")
+		}
+		*f = String(strings.TrimSpace(v))
+	case s != "" && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9')):
+		var n json.Number
+		if err := json.Unmarshal(b, &n); err != nil {
+			return httpx.BadParam("value", "a string or number")
+		}
+		*f = String(n.String())
+	default:
+		return httpx.BadParam("value", "a string or number")
+	}
+	return nil
+}
+
+// List accepts an array of strings/numbers or one comma-separated string; empty items are dropped.
+type List []string
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (l *List) UnmarshalJSON(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	if s == "null" {
+		*l = nil
+		return nil
+	}
+	if strings.HasPrefix(s, "[") {
+		var items []String
+		if err := json.Unmarshal(b, &items); err != nil {
+			return httpx.BadParam("list", "an array of ids")
+		}
+		out := make([]string, 0, len(items))
+		for _, it := range items {
+			out = append(out, string(it))
+		}
+		*l = out
+		return nil
+	}
+	var one String
+	if err := one.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	*l = nil
+	for _, p := range strings.Split(string(one), ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*l = append(*l, p)
+		}
+	}
+	return nil
+}
+
+// Float accepts a JSON number or a numeric string; null, "" and absence leave it unset (Set false).
+type Float struct {
+	V   float64
+	Set bool
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (f *Float) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(strings.TrimSpace(string(b)), `"`)
+	if s == "" || s == "null" {
+		*f = Float{}
+		return nil
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return httpx.BadParam("value", "not a number")
+	}
+	*f = Float{V: v, Set: true}
+	return nil
+}
+
+// Ptr returns the value or nil when unset.
+func (f Float) Ptr() *float64 {
+	if !f.Set {
+		return nil
+	}
+	v := f.V
+	return &v
+}
+
+// Int accepts a JSON integer or an integer string; null, "" and absence leave it unset (Set false).
+type Int struct {
+	V   int64
+	Set bool
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (i *Int) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(strings.TrimSpace(string(b)), `"`)
+	if s == "" || s == "null" {
+		*i = Int{}
+		return nil
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return httpx.BadParam("value", "not an integer")
+	}
+	*i = Int{V: v, Set: true}
+	return nil
+}

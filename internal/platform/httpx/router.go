@@ -1,0 +1,25 @@
+package httpx
+
+import "net/http"
+
+// Router is what every service's Routes receives: the mux and the session check. A service mounts its
+// endpoints with Private (signed in, enveloped Handler), Public (no session) or Raw (signed in, a plain
+// http.Handler such as a file download or a ranged stream).
+type Router struct {
+	Mux     *http.ServeMux
+	Require func(http.Handler) http.Handler // auth's session check: sets the identity.Principal
+}
+
+// Private mounts a Handler behind the session check.
+func (r Router) Private(pattern string, h Handler) { r.Mux.Handle(pattern, r.Require(Handle(h))) }
+
+// Public mounts a Handler that needs no session (sign-in, branding, terminal file tokens).
+func (r Router) Public(pattern string, h Handler) { r.Mux.Handle(pattern, Handle(h)) }
+
+// Raw mounts a plain http.Handler; private says whether it is behind the session check.
+func (r Router) Raw(pattern string, h http.Handler, private bool) {
+	if private {
+		h = r.Require(h)
+	}
+	r.Mux.Handle(pattern, h)
+}
