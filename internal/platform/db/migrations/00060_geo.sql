@@ -13,11 +13,11 @@ CREATE TABLE gps_points (
     direction   REAL   NOT NULL DEFAULT 0,
     altitude    REAL   NOT NULL DEFAULT 0,
     PRIMARY KEY (terminal_id, at)
-) WITHOUT ROWID;
+){{without_rowid}};
 CREATE INDEX gps_points_at ON gps_points (at);
 
 CREATE TABLE fences (
-    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    id           {{identity}},
     customer_id  BIGINT  NOT NULL REFERENCES customers(id) ON DELETE CASCADE,
     name         TEXT    NOT NULL,
     type         TEXT    NOT NULL,                 -- in | out
@@ -41,7 +41,7 @@ CREATE INDEX fence_terminals_terminal ON fence_terminals (terminal_id);
 
 -- Alarm records outlive their fence (no foreign key on fence_id): names are copied in.
 CREATE TABLE fence_alarms (
-    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    id             {{identity}},
     customer_id    BIGINT  NOT NULL REFERENCES customers(id) ON DELETE CASCADE,
     fence_id       BIGINT  NOT NULL,
     fence_name     TEXT    NOT NULL,
@@ -65,7 +65,7 @@ CREATE INDEX fence_alarms_customer_at ON fence_alarms (customer_id, at);
 CREATE INDEX fence_alarms_terminal_at ON fence_alarms (terminal_id, at);
 
 CREATE TABLE marks (
-    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    id           {{identity}},
     customer_id  BIGINT  NOT NULL REFERENCES customers(id) ON DELETE CASCADE,
     type         TEXT    NOT NULL,                 -- point | line | shape
     name         TEXT    NOT NULL,

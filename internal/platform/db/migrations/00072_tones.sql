@@ -2,7 +2,7 @@
 
 -- +goose Up
 CREATE TABLE tones (
-    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    id          {{identity}},
     customer_id BIGINT  NOT NULL REFERENCES customers(id) ON DELETE CASCADE,
     name        TEXT    NOT NULL,
     file_id     TEXT    NOT NULL REFERENCES files(id),

@@ -2,7 +2,7 @@
 
 -- +goose Up
 CREATE TABLE voice_records (
-    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    id              {{identity}},
     customer_id     BIGINT  NOT NULL REFERENCES customers(id) ON DELETE CASCADE,
     call_id         TEXT    NOT NULL,
     kind            TEXT    NOT NULL,            -- single | group | temp | all | broadcast
@@ -26,7 +26,7 @@ CREATE INDEX voice_records_talker ON voice_records (customer_id, talker_id, star
 CREATE INDEX voice_records_age ON voice_records (started_at);
 
 CREATE TABLE voice_mutes (
-    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    id          {{identity}},
     customer_id BIGINT NOT NULL REFERENCES customers(id) ON DELETE CASCADE,
     ms_id       TEXT   NOT NULL REFERENCES accounts(id) ON DELETE CASCADE, -- the listener
     mute_id     TEXT   NOT NULL REFERENCES accounts(id) ON DELETE CASCADE, -- the talker it does not hear
@@ -35,7 +35,7 @@ CREATE TABLE voice_mutes (
 CREATE UNIQUE INDEX voice_mutes_pair ON voice_mutes (customer_id, ms_id, mute_id);
 
 CREATE TABLE voice_missed (
-    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    id          {{identity}},
     customer_id BIGINT  NOT NULL REFERENCES customers(id) ON DELETE CASCADE,
     callee_id   TEXT    NOT NULL,
     caller_id   TEXT    NOT NULL,

@@ -2,7 +2,7 @@
 
 -- +goose Up
 CREATE TABLE media_items (
-    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    id          {{identity}},
     customer_id BIGINT  NOT NULL REFERENCES customers(id) ON DELETE CASCADE,
     ms_id       TEXT    NOT NULL,                      -- the terminal (kept if its account goes)
     ms_name     TEXT    NOT NULL DEFAULT '',

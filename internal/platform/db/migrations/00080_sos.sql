@@ -4,7 +4,7 @@
 
 -- +goose Up
 CREATE TABLE sos_alarms (
-    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    id             {{identity}},
     customer_id    BIGINT  NOT NULL REFERENCES customers(id) ON DELETE CASCADE,
     ms_id          TEXT    NOT NULL,
     ms_name        TEXT    NOT NULL DEFAULT '',
