@@ -22,13 +22,18 @@ afterEach(() => {
 
 const byTestId = (id: string) => document.querySelector(`[data-testid=${id}]`) as HTMLElement | null;
 
+/** Renders the app and submits the sign-in form. */
+async function submitLogin(password: string) {
+  render(<App />);
+  await screen.findByTestId('phone-login');
+  fireEvent.change(screen.getByTestId('phone-account'), { target: { value: LOGIN.msId } });
+  fireEvent.change(screen.getByTestId('phone-password'), { target: { value: password } });
+  fireEvent.click(screen.getByTestId('phone-submit'));
+}
+
 describe('phone app', () => {
   it('signs in from the form, shows the terminal, a delivered message in the inbox, and signs out to a filled form', async () => {
-    render(<App />);
-    await screen.findByTestId('phone-login');
-    fireEvent.change(screen.getByTestId('phone-account'), { target: { value: LOGIN.msId } });
-    fireEvent.change(screen.getByTestId('phone-password'), { target: { value: '123456' } });
-    fireEvent.click(screen.getByTestId('phone-submit'));
+    await submitLogin('123456');
     expect(screen.getByTestId('phone-submit').textContent).toBe('Connecting…');
 
     const ws = lastWS();
@@ -73,11 +78,7 @@ describe('phone app', () => {
   });
 
   it('a wrong password is refused with its code and text', async () => {
-    render(<App />);
-    await screen.findByTestId('phone-login');
-    fireEvent.change(screen.getByTestId('phone-account'), { target: { value: LOGIN.msId } });
-    fireEvent.change(screen.getByTestId('phone-password'), { target: { value: '654321' } });
-    fireEvent.click(screen.getByTestId('phone-submit'));
+    await submitLogin('654321');
     await act(async () => {
       lastWS().open();
       answer(lastWS(), 'session.login', '2');

@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PhoneLink } from '../session/link';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useSession } from '../session/store';
-import { answer, LOGIN, onlineSocket, sent, serverRequest, useFakeSockets } from '../test/terminal';
+import { answer, endSession, LOGIN, sent, serverRequest, signedIn, useFakeSockets } from '../test/terminal';
 import { useNotice } from '../ui/notice';
 import { attachInbox, loadInbox, markRead, MAX_INBOX, receive, resetInbox, sendMessage, unreadCount, useInbox, type InboxMessage } from './inbox';
 
@@ -15,22 +14,11 @@ beforeEach(() => {
   useNotice.setState({ notice: undefined });
   useSession.setState({ phase: 'ready', uid: UID, link: undefined });
 });
-afterEach(() => {
-  useSession.getState().link?.end();
-  useSession.setState({ phase: 'login', link: undefined });
-  vi.unstubAllGlobals();
-});
-
-async function signedIn() {
-  const { sock, ws } = await onlineSocket();
-  attachInbox(sock);
-  useSession.setState({ link: new PhoneLink(sock, UID) });
-  return ws;
-}
+afterEach(endSession);
 
 describe('phone inbox', () => {
   it('a delivered message is acknowledged every time, shown once with a notice, and kept for this account', async () => {
-    const ws = await signedIn();
+    const { ws } = await signedIn(attachInbox);
     const first = await serverRequest(ws, 'sms.deliver', { ...msg(7, 'Report to gate 4'), id: 7 });
     expect(first.code).toBe('0');
     expect(useNotice.getState().notice).toMatchObject({ key: 'messages.new', vars: { name: 'Dispatch' } });
@@ -68,7 +56,7 @@ describe('phone inbox', () => {
   });
 
   it('a reply to the dispatch center is listed as mine once the server took it; a refusal says why', async () => {
-    const ws = await signedIn();
+    const { ws } = await signedIn(attachInbox);
     expect(await sendMessage('   ')).toBe(false);
     expect(sent(ws, 'sms.send')).toHaveLength(0);
 

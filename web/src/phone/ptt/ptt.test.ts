@@ -1,10 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FloorView } from '../../shared/voice/protocol';
 import { IDLE } from '../../shared/voice/ptt';
 import { useVoice } from '../../shared/voice/store';
-import { PhoneLink } from '../session/link';
-import { useSession } from '../session/store';
-import { answer, LOGIN, onlineSocket, sent, serverRequest, useFakeSockets } from '../test/terminal';
+import { answer, endSession, sent, serverRequest, signedIn, useFakeSockets } from '../test/terminal';
 import { useNotice } from '../ui/notice';
 import { PTT_ERROR_MS, pttLabel, shownError, shownFloor } from './floor';
 import { attachPtt, loadGroups, press, release, resetPtt, switchGroup, usePtt } from './ptt';
@@ -17,23 +15,11 @@ beforeEach(() => {
   resetPtt();
   useNotice.setState({ notice: undefined });
 });
-afterEach(() => {
-  useSession.getState().link?.end();
-  useSession.setState({ phase: 'login', link: undefined });
-  vi.unstubAllGlobals();
-});
-
-async function signedIn() {
-  const { sock, ws } = await onlineSocket();
-  attachPtt(sock);
-  const link = new PhoneLink(sock, LOGIN.msId);
-  useSession.setState({ phase: 'ready', uid: LOGIN.msId, link });
-  return { ws, link };
-}
+afterEach(endSession);
 
 describe('phone talk groups and the dispatcher’s controls', () => {
   it('lists the groups after login, switches its own and follows a remote switch with a notice', async () => {
-    const { ws, link } = await signedIn();
+    const { ws, link } = await signedIn(attachPtt);
     const loaded = loadGroups();
     answer(ws, 'group.list', '0', { groups: [{ gid: '1', name: 'Operations' }, { gid: '5', name: 'Emergency' }], pttGroup: 1, gId: 1 });
     await loaded;
@@ -63,7 +49,7 @@ describe('phone talk groups and the dispatcher’s controls', () => {
   });
 
   it('stunned: no talking (button or key), no tones; active again, a press asks for the floor', async () => {
-    const { ws } = await signedIn();
+    const { ws } = await signedIn(attachPtt);
     expect((await serverRequest(ws, 'call.set', { status: 1 })).code).toBe('0');
     expect(usePtt.getState().callSet).toBe(1);
     press();
@@ -80,7 +66,7 @@ describe('phone talk groups and the dispatcher’s controls', () => {
   });
 
   it('monitoring is refused without a media connection', async () => {
-    const { ws } = await signedIn();
+    const { ws } = await signedIn(attachPtt);
     const r = await serverRequest(ws, 'monitor.start', {});
     expect([r.code, r.msg]).toEqual(['502', 'no media connection']);
   });

@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetLocation, useLocation } from '../location/location';
-import { PhoneLink } from '../session/link';
-import { useSession } from '../session/store';
-import { answer, lastWS, LOGIN, onlineSocket, sent, serverRequest, useFakeSockets } from '../test/terminal';
+import { answer, endSession, lastWS, LOGIN, sent, serverRequest, signedIn, useFakeSockets } from '../test/terminal';
 import { useNotice } from '../ui/notice';
 import { attachLoneWork, checkIn, secondsLeft, useLoneWork } from './lonework';
 import { attachSos, cancelSos, raiseSos, resendSos, resetSos, sosMessage, useSos } from './sos';
@@ -16,23 +14,13 @@ beforeEach(() => {
   useNotice.setState({ notice: undefined });
 });
 afterEach(() => {
-  useSession.getState().link?.end();
-  useSession.setState({ phase: 'login', link: undefined });
+  endSession();
   vi.useRealTimers();
-  vi.unstubAllGlobals();
 });
-
-async function signedIn() {
-  const { sock, ws } = await onlineSocket();
-  attachSos(sock);
-  attachLoneWork(sock);
-  useSession.setState({ phase: 'ready', uid: LOGIN.msId, link: new PhoneLink(sock, LOGIN.msId) });
-  return { sock, ws };
-}
 
 describe('phone SOS', () => {
   it('raised with the newest position, acknowledged by a dispatcher, cancelled by the worker', async () => {
-    const { ws } = await signedIn();
+    const { ws } = await signedIn(attachSos, attachLoneWork);
     useLocation.setState({ last: { lat: 41.0311, lng: 28.9842, time: 1 } });
     const raised = raiseSos();
     expect(useSos.getState().state).toBe('sending');
@@ -63,7 +51,7 @@ describe('phone SOS', () => {
 
   it('raised offline it stays "sending" and goes out again after the next login', async () => {
     vi.useFakeTimers();
-    const { ws } = await signedIn();
+    const { ws } = await signedIn(attachSos, attachLoneWork);
     ws.close();
     await raiseSos();
     expect(useSos.getState()).toMatchObject({ state: 'sending', error: '4' });
@@ -84,7 +72,7 @@ describe('phone SOS', () => {
   });
 
   it('closed by the dispatcher (sos.stop request or sos.closed event) with a notice', async () => {
-    const { ws } = await signedIn();
+    const { ws } = await signedIn(attachSos, attachLoneWork);
     useSos.setState({ state: 'open', id: '9' });
     expect((await serverRequest(ws, 'sos.stop', { id: 9 })).code).toBe('0');
     expect(useSos.getState()).toEqual({ state: 'idle' });
@@ -97,7 +85,7 @@ describe('phone SOS', () => {
 
 describe('lone-worker check', () => {
   it('the server asks, the countdown follows the server’s clock, "I’m fine" answers it', async () => {
-    const { ws } = await signedIn();
+    const { ws } = await signedIn(attachSos, attachLoneWork);
     const now = Date.now();
     const asked = await serverRequest(ws, 'lonework.check', { workId: 'w1', deadline: now - 5000 + 60_000, countdown: 60, serverTime: now - 5000 });
     expect(asked.code).toBe('0');

@@ -1,7 +1,9 @@
-// Test helpers: a real TerminalSocket over the scripted WebSocket (shared/test/fakeWebSocket.ts), logged in, and
-// answers to the requests it sends, by type.
+// Test helpers: a real TerminalSocket over the scripted WebSocket (shared/test/fakeWebSocket.ts), logged in, answers
+// to the requests it sends by type, and a signed-in session on it for the parts under test.
 import { vi } from 'vitest';
 import { FakeWS } from '../../shared/test/fakeWebSocket';
+import { PhoneLink } from '../session/link';
+import { useSession } from '../session/store';
 import { TerminalSocket, type TermOptions } from '../socket';
 
 export const LOGIN = { msId: '10000156', customerId: 1, kind: 'terminal', serverTime: 0, protocol: 1 };
@@ -43,4 +45,20 @@ export async function onlineSocket(opts: Partial<TermOptions> = {}): Promise<{ s
   answer(ws, 'session.login', '0', LOGIN);
   await started;
   return { sock, ws };
+}
+
+/** A signed-in session as LOGIN.msId: an online socket answering with the given parts, the session's link on it. */
+export async function signedIn(...parts: ((s: TerminalSocket) => void)[]) {
+  const { sock, ws } = await onlineSocket();
+  parts.forEach((attach) => attach(sock));
+  const link = new PhoneLink(sock, LOGIN.msId);
+  useSession.setState({ phase: 'ready', uid: LOGIN.msId, link });
+  return { sock, ws, link };
+}
+
+/** Ends the session of signedIn() and the scripted sockets (afterEach). */
+export function endSession(): void {
+  useSession.getState().link?.end();
+  useSession.setState({ phase: 'login', link: undefined });
+  vi.unstubAllGlobals();
 }
