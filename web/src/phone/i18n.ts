@@ -35,6 +35,12 @@ export function t(key: string, vars?: Record<string, string | number>): string {
   return vars ? s.replace(/{{\s*(\w+)\s*}}/g, (m, k: string) => (k in vars ? String(vars[k]) : m)) : s;
 }
 
+/** The text of a refusal code under `prefix` (loginError, floorError), else `prefix.other` with the code. */
+export function tCode(prefix: string, code: string): string {
+  const key = `${prefix}.${code}`;
+  return lookup(dict, key) !== undefined || lookup(en as unknown as Dict, key) !== undefined ? t(key) : t(`${prefix}.other`, { code });
+}
+
 export function language(): Language {
   return lang;
 }

@@ -184,6 +184,14 @@ export class TerminalSocket extends FrameSocket {
   }
 }
 
+/** The code of a refused request, "failed" for anything else. */
+export function codeOf(e: unknown): string {
+  return e instanceof SocketError ? e.code : 'failed';
+}
+
+/** What the reporters (location, battery) need of the socket. */
+export type ReportSocket = Pick<TerminalSocket, 'status' | 'request'>;
+
 export function termSocketUrl(): string {
   return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ds/ws`;
 }

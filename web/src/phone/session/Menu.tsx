@@ -1,0 +1,27 @@
+import { t } from '../i18n';
+import { LocationToggle } from '../location/LocationLine';
+import { LanguagePicker } from '../ui/LanguagePicker';
+import { Sheet } from '../ui/Sheet';
+import { install, useInstallPrompt } from './install';
+import { signOut } from './session';
+
+export function MenuSheet({ onClose }: { onClose: () => void }) {
+  const prompt = useInstallPrompt((s) => s.prompt);
+  return (
+    <Sheet title={t('menu.title')} onClose={onClose} testid="phone-menu">
+      <LocationToggle />
+      <label className="p-row">
+        <span>{t('menu.language')}</span>
+        <LanguagePicker />
+      </label>
+      {prompt && (
+        <button className="p-row" onClick={() => void install(prompt)}>
+          {t('menu.install')}
+        </button>
+      )}
+      <button className="p-row p-danger" onClick={signOut} data-testid="phone-signout">
+        {t('menu.signOut')}
+      </button>
+    </Sheet>
+  );
+}
