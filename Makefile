@@ -6,7 +6,7 @@ ADDR ?= 127.0.0.1:8080
 DATA ?= ./data
 export CGO_ENABLED := 0
 
-.PHONY: help run build web web-deps server test test-go test-web test-e2e test-deps vet fuzz bench clean
+.PHONY: help run build web web-deps server test test-go test-web test-e2e test-deps vet lint-go fuzz bench clean
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -30,7 +30,18 @@ server: ## build bin/tenfour (CGO_ENABLED=0; embeds whatever web/dist holds)
 vet: ## go vet
 	$(GO) vet ./...
 
-test: test-deps build vet test-go test-web test-e2e ## install test dependencies (Chromium, PostgreSQL) and run every test
+# The Go linter, pinned; built from source into bin/ the first time (and again when the pin changes).
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := bin/staticcheck-$(STATICCHECK_VERSION)
+
+lint-go: $(STATICCHECK) ## staticcheck over the Go tree (checks: staticcheck.conf)
+	$(STATICCHECK) ./...
+
+$(STATICCHECK):
+	GOBIN="$(CURDIR)/bin/.staticcheck" $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	mv bin/.staticcheck/staticcheck $@
+
+test: test-deps build vet lint-go test-go test-web test-e2e ## install test dependencies (Chromium, PostgreSQL) and run every test
 
 test-deps: ## install and start Chromium and PostgreSQL (Debian packages)
 	@scripts/test-deps.sh > .pg-url

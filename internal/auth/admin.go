@@ -46,6 +46,7 @@ func checkIssuedPassword(pw string) error {
 	if ValidOriginalPassword(pw) || ValidNewPassword(pw) {
 		return nil
 	}
+	//lint:ignore ST1005 the message ends with the list of allowed special characters, which is punctuation
 	return errors.New("password must be 6 digits, or 8-64 characters with upper case, lower case, a digit and one of " + PasswordSpecials)
 }
 

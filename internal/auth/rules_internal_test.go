@@ -88,7 +88,7 @@ func TestMailLanguage(t *testing.T) {
 func TestKeyedLimiter(t *testing.T) {
 	l := newKeyedLimiter(time.Second, 2)
 	now := time.Now()
-	if !l.allow("a", now) || !l.allow("a", now) || l.allow("a", now) {
+	if first, second, third := l.allow("a", now), l.allow("a", now), l.allow("a", now); !first || !second || third {
 		t.Fatal("burst of 2")
 	}
 	if !l.allow("b", now) {

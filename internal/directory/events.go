@@ -3,7 +3,6 @@ package directory
 import (
 	"context"
 	"log/slog"
-	"time"
 
 	"tenfour/internal/platform/realtime"
 )
@@ -88,5 +87,3 @@ func (s *Service) notifyMembers(ctx context.Context, customerID int64, ids []str
 		_ = c.Send(TermGroupChanged, m)
 	}
 }
-
-func nowMs() int64 { return time.Now().UnixMilli() }

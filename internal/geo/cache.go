@@ -106,18 +106,6 @@ func (c *cache) with(id string, customer int64, fn func(e *entry)) {
 	}
 }
 
-// get returns a copy of the terminal's live state.
-func (c *cache) get(id string, customer int64) (Live, bool) {
-	sh := c.shard(id)
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	e := sh.m[id]
-	if e == nil || e.customer != customer {
-		return Live{}, false
-	}
-	return e.live(), true
-}
-
 // customer returns the live state of every terminal of a customer that has a fix or a status.
 func (c *cache) customer(customer int64) []Live {
 	var out []Live

@@ -14,11 +14,6 @@ import (
 	"tenfour/internal/testkit"
 )
 
-func isCode(err error, code string) bool {
-	e, ok := httpx.AsError(err)
-	return ok && e.Code == code
-}
-
 // The plan and alarm store behaves the same on every engine.
 func TestStoreContract(t *testing.T) {
 	for _, engine := range testkit.Engines() {

@@ -55,6 +55,7 @@ func Provision(ctx context.Context, d *db.DB, o ProvisionOptions) (Provisioned, 
 		return Provisioned{}, fmt.Errorf("provision: dispatcher %q is not an 8-digit account number", o.Dispatcher)
 	}
 	if !auth.ValidOriginalPassword(o.Password) && !auth.ValidNewPassword(o.Password) {
+		//lint:ignore ST1005 the message ends with the list of allowed special characters, which is punctuation
 		return Provisioned{}, errors.New("provision: the password must be 6 digits, or 8-64 characters with upper and lower case, a digit and one of " + auth.PasswordSpecials)
 	}
 	hash, err := auth.HashPassword(o.Password)

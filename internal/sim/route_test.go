@@ -65,7 +65,7 @@ func TestMixType(t *testing.T) {
 			t.Errorf("type %s: %v of 1000, want about %v", m.typ, got, want)
 		}
 	}
-	if MixType(17) != MixType(17) {
+	if first, again := MixType(17), MixType(17); first != again {
 		t.Fatal("MixType is not deterministic")
 	}
 }

@@ -148,9 +148,6 @@ func (w *wire) write(f frame) error {
 	return w.ws.Write(ctx, websocket.MessageText, b)
 }
 
-// send sends an event-like frame without id (ping).
-func (w *wire) send(typ string) error { return w.write(frame{Type: typ}) }
-
 // request sends a request; cb (may be nil) gets its reply, or a frame with code "closed" if the connection
 // ends first.
 func (w *wire) request(typ string, data any, cb func(frame)) error {

@@ -48,7 +48,6 @@ type Media struct {
 	sendMu sync.Mutex
 	seq    uint16
 	ts     uint32
-	ssrc   uint32
 
 	mu       sync.Mutex
 	recv     []Packet

@@ -468,13 +468,6 @@ func (r *runner) web(ctx context.Context) error {
 	return nil
 }
 
-func cut(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
-}
-
 // profiles writes the top functions of each profile taken (flat and cumulative) next to it.
 func (r *runner) profiles(ctx context.Context) error {
 	bins := map[string]string{"forward": "media", "ingest-sqlite": "geo", "ingest-postgres": "geo", "alarm": "sos",
