@@ -442,6 +442,9 @@ func (c *Conn) handleLogin(ctx context.Context, f Frame) {
 // sync replays durable events after `after` through the replay channel: the writer takes them one by one,
 // so a long backlog is paced by the client's reading speed instead of overflowing the live queue.
 func (c *Conn) sync(ctx context.Context, data json.RawMessage) (any, error) {
+	if c.Kind() != Console {
+		return nil, ErrConsoleOnly // every durable event is a console event: a terminal must not read them
+	}
 	var req struct {
 		After *int64 `json:"after"`
 	}

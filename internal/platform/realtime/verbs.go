@@ -141,7 +141,7 @@ func Decode(data json.RawMessage, v any) error {
 }
 
 // builtins are the client requests the hub answers itself.
-var builtins = []VerbInfo{{Type: "session.login"}, {Type: "ping"}, {Type: "sync"}}
+var builtins = []VerbInfo{{Type: "session.login"}, {Type: "ping"}, {Type: "sync", Role: ConsoleOnly}}
 
 type verbKey struct {
 	typ string

@@ -39,6 +39,9 @@ func TestVerbsGuardDecodeAndReply(t *testing.T) {
 		{term, "test.any", map[string]any{"n": "x"}, "400", ""},
 		// the role guard runs before decoding: a terminal's malformed console request is still a 107
 		{term, "test.console", map[string]any{"n": "x"}, "107", ""},
+		// durable events are the consoles': a terminal may not replay them
+		{term, "sync", map[string]any{"after": 0}, "107", ""},
+		{con, "sync", map[string]any{"after": 0}, "0", `"more":false`},
 	} {
 		f := tc.c.call(tc.typ, tc.data)
 		if f.Code != tc.code || !strings.Contains(string(f.Data), tc.contains) {
@@ -62,7 +65,7 @@ func TestVerbsIndexAndUndeclaredMessages(t *testing.T) {
 		"ping|client → server request|console, terminal",
 		"session.login|client → server request|console, terminal",
 		"session.replaced|server → client event|console, terminal",
-		"sync|client → server request|console, terminal",
+		"sync|client → server request|console",
 		"test.ask|client → server request|console, terminal",
 		"test.ask|server → client request|terminal",
 		"test.news|server → client event|console",
