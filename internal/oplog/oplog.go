@@ -170,7 +170,9 @@ func (l *Log) List(ctx context.Context, customerID int64, q Query) ([]Entry, int
 const EventAdded = "log.added"
 
 // Verbs: the log declares the event it sends.
-func (l *Log) Verbs() []realtime.Verb { return []realtime.Verb{realtime.Event(EventAdded, realtime.ConsoleOnly)} }
+func (l *Log) Verbs() []realtime.Verb {
+	return []realtime.Verb{realtime.Event(EventAdded, realtime.ConsoleOnly)}
+}
 
 // Routes mounts GET /ds/log/list.
 func (l *Log) Routes(r httpx.Router) {
