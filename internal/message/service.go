@@ -184,7 +184,7 @@ func (s *Service) relay(ctx context.Context, m Message, recipients []string, res
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, maxParallel)
 	for i, id := range recipients {
-		c := s.terminalConn(m.CustomerID, id)
+		c := s.hub.TerminalConn(m.CustomerID, id)
 		if c == nil {
 			errs[i] = realtime.ErrNotOnline
 			continue
@@ -248,14 +248,6 @@ func (s *Service) request(ctx context.Context, c *realtime.Conn, m Message) erro
 		return ErrRefused
 	}
 	return err
-}
-
-func (s *Service) terminalConn(customerID int64, msID string) *realtime.Conn {
-	c := s.hub.Conn(msID)
-	if c == nil || c.Kind() != realtime.Terminal || c.Principal().CustomerID != customerID {
-		return nil
-	}
-	return c
 }
 
 // fileToken lets the receiving terminal download a message's attachment.

@@ -126,7 +126,7 @@ func (s *Service) SetCallStatus(ctx context.Context, p identity.Principal, msID 
 	if _, err := s.terminal(ctx, p.CustomerID, msID); err != nil {
 		return CallSetResult{}, err
 	}
-	c := s.terminalConn(p.CustomerID, msID)
+	c := s.hub.TerminalConn(p.CustomerID, msID)
 	if c == nil {
 		return CallSetResult{}, realtime.ErrNotOnline
 	}
@@ -204,7 +204,7 @@ func (s *Service) SetParams(ctx context.Context, p identity.Principal, msID stri
 	if _, err := s.terminal(ctx, p.CustomerID, msID); err != nil {
 		return ParamSetResult{}, err
 	}
-	c := s.terminalConn(p.CustomerID, msID)
+	c := s.hub.TerminalConn(p.CustomerID, msID)
 	if c == nil {
 		return ParamSetResult{}, realtime.ErrNotOnline
 	}
@@ -274,14 +274,6 @@ func (s *Service) terminal(ctx context.Context, customerID int64, msID string) (
 		return t, httpx.ErrNotFound
 	}
 	return t, nil
-}
-
-func (s *Service) terminalConn(customerID int64, msID string) *realtime.Conn {
-	c := s.hub.Conn(msID)
-	if c == nil || c.Kind() != realtime.Terminal || c.Principal().CustomerID != customerID {
-		return nil
-	}
-	return c
 }
 
 // ask relays a request to a terminal and waits for its acknowledgement (the hub's AckTimeout).

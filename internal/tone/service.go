@@ -371,8 +371,8 @@ func (s *Service) relay(ctx context.Context, customerID int64, t Tone, play Play
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, maxParallel)
 	for i, id := range targets {
-		c := s.hub.Conn(id)
-		if c == nil || c.Kind() != realtime.Terminal || c.Principal().CustomerID != customerID {
+		c := s.hub.TerminalConn(customerID, id)
+		if c == nil {
 			errs[i] = realtime.ErrNotOnline
 			continue
 		}

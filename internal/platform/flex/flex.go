@@ -88,18 +88,25 @@ type Float struct {
 	Set bool
 }
 
+// numeral is a JSON number or numeric string without quotes and blanks; "" for null, "" and absence.
+func numeral(b []byte) string {
+	s := strings.Trim(strings.TrimSpace(string(b)), `"`)
+	if s == "null" {
+		return ""
+	}
+	return strings.TrimSpace(s)
+}
+
 // UnmarshalJSON implements json.Unmarshaler.
 func (f *Float) UnmarshalJSON(b []byte) error {
-	s := strings.Trim(strings.TrimSpace(string(b)), `"`)
-	if s == "" || s == "null" {
-		*f = Float{}
-		return nil
+	*f = Float{}
+	if s := numeral(b); s != "" {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return refuse(b, f)
+		}
+		*f = Float{V: v, Set: true}
 	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil {
-		return refuse(b, f)
-	}
-	*f = Float{V: v, Set: true}
 	return nil
 }
 
@@ -120,15 +127,13 @@ type Int struct {
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (i *Int) UnmarshalJSON(b []byte) error {
-	s := strings.Trim(strings.TrimSpace(string(b)), `"`)
-	if s == "" || s == "null" {
-		*i = Int{}
-		return nil
+	*i = Int{}
+	if s := numeral(b); s != "" {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return refuse(b, i)
+		}
+		*i = Int{V: v, Set: true}
 	}
-	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil {
-		return refuse(b, i)
-	}
-	*i = Int{V: v, Set: true}
 	return nil
 }

@@ -331,6 +331,16 @@ func (h *Hub) Conn(accountID string) *Conn {
 	return list[len(list)-1]
 }
 
+// TerminalConn returns the connection of a customer's terminal, or nil when it has none here (or the account
+// is another customer's, or a dispatcher's): where a domain sends a terminal a request or an event.
+func (h *Hub) TerminalConn(customerID int64, accountID string) *Conn {
+	c := h.Conn(accountID)
+	if c == nil || c.Kind() != Terminal || c.Principal().CustomerID != customerID {
+		return nil
+	}
+	return c
+}
+
 // Publish sends an event to a customer's connections chosen by to (Consoles, Terminals, Everyone,
 // ConsolesAnd, Where). The frame is encoded once; each connection gets it through its bounded queue, and a
 // connection whose queue is full is closed (CloseSlow) instead of making the publisher wait.
