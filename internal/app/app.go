@@ -94,25 +94,30 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Auth.Configure(cfg, a.Hub) // public URL, SMTP, online limit
 
 	require := a.Sessions.Require
+	// Every service mounts its endpoints with Routes(router) and gives its socket types to the hub with
+	// hub.Register(svc.Verbs()...): the hub's index (Hub.Verbs) is what docs/socket-verbs.md lists.
+	router := httpx.Router{Mux: a.mux, Require: require}
+	hub := a.Hub
 	a.mux.HandleFunc("GET /healthz", a.healthz)
 	a.mux.Handle("GET /metrics", promhttp.Handler())
 	a.mux.Handle("GET /ds/ws", a.Hub)
 	a.Go(func(ctx context.Context) { a.Hub.RunRetention(ctx, cfg.EventRetention) })
-	a.Log.Routes(a.mux, require)
-	a.Auth.Routes(a.mux)
+	a.Log.Routes(router)
+	hub.Register(a.Log.Verbs()...)
+	a.Auth.Routes(router)
 
 	// Domain services (one line each; keep this list in the order of the spec's §7).
 	// [safety] SOS alarms (spec §7 SOS, findSosReport); the emergency floor hook is set below with the voice service.
 	a.SOS = sos.New(d, a.Hub, a.Log, sos.Options{RealertEvery: cfg.Safety.SOSRealert})
-	a.SOS.Register(a.Hub)
-	a.SOS.Routes(a.mux, require)
+	a.SOS.Routes(router)
+	hub.Register(a.SOS.Verbs()...)
 	a.Go(a.SOS.Run)
 	a.OnPrepare(a.SOS.Restore)
 	// [safety] lone worker (spec §7 loneWork, findLoneWorkAlarm): plans, the check-in engine (ticks every second).
 	a.LoneWork = lonework.New(d, a.Hub, a.Log, lonework.Thresholds{OfflineGrace: cfg.Safety.LoneOfflineGrace,
 		BatteryOff: cfg.Safety.LoneBatteryOff, WeakSignal: cfg.Safety.LoneWeakSignal})
-	a.LoneWork.Register(a.Hub)
-	a.LoneWork.Routes(a.mux, require)
+	a.LoneWork.Routes(router)
+	hub.Register(a.LoneWork.Verbs()...)
 	a.Go(a.LoneWork.Run)
 	// [voice] media server (WebRTC SFU, one UDP port, optional TURN), floor control, calls, monitoring, records, mute
 	mediaEng, err := media.NewEngine(media.Config{UDPPort: cfg.Voice.UDPPort, PublicIPs: cfg.Voice.PublicIPs,
@@ -126,14 +131,16 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Voice = voiceSvc
 	voiceSvc.RegisterSocket(a.Hub)
 	voiceSvc.Routes(a.mux, require)
+	hub.Register(voicePushes...)
 	a.OnPrepare(voiceSvc.Restore)
 	a.Go(voiceSvc.RunRetention)
 	a.Go(func(ctx context.Context) { <-ctx.Done(); voiceSvc.Close(); mediaEng.Close() })
 	a.SOS.SetFloor(voiceSvc) // an SOS terminal's floor requests pre-empt everyone
 	// [directory]
 	dirSvc := directory.NewService(d, a.Hub, a.Log) // other domains: dirSvc.Store (or directory.NewStore(d))
-	dirSvc.Routes(a.mux, require)
-	dirSvc.RegisterSocket(a.Hub)
+	dirSvc.Routes(router)
+	hub.Register(dirSvc.Verbs()...)
+	hub.SetHooks(dirSvc.Hooks()) // presence: online/offline, logs 5/6/7
 	a.OnPrepare(dirSvc.ResetPresence)
 	// [realtime] SMS relay (sms.send, pending delivery at terminal login) and remote control (call.set, param.set)
 	// [messages] file service (uploads, ranged downloads, terminal file tokens), messages both ways (findSms,
@@ -143,29 +150,32 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 		return nil, err
 	}
 	fileSvc := files.New(d, fileStore, files.Limits(cfg.Uploads), a.Sessions)
-	fileSvc.Routes(a.mux)
-	fileSvc.Register(a.Hub)
+	fileSvc.Routes(router)
+	hub.Register(fileSvc.Verbs()...)
 	msgSvc := message.New(message.NewStore(d), a.Hub, a.Log)
 	msgSvc.Files = fileSvc
-	msgSvc.Register(a.Hub)
-	msgSvc.Routes(a.mux, require)
+	msgSvc.Routes(router)
+	hub.Register(msgSvc.Verbs()...)
+	hub.OnLogin(msgSvc.DeliverAtLogin) // pending messages reach a terminal at its login
 	toneSvc := tone.New(d, fileSvc, a.Hub, a.Log)
-	toneSvc.Register(a.Hub)
-	toneSvc.Routes(a.mux, require)
+	toneSvc.Routes(router)
+	hub.Register(toneSvc.Verbs()...)
 	mediaSvc := medialib.New(d, fileSvc, a.Hub)
-	mediaSvc.Register(a.Hub)
-	mediaSvc.Routes(a.mux, require)
+	mediaSvc.Routes(router)
+	hub.Register(mediaSvc.Verbs()...)
 	ctl := terminalctl.New(d, a.Hub, a.Log)
 	ctl.OnCallSet = a.Voice.CallSetStatusChanged // a killed or stunned talker loses the floor at once
-	ctl.Register(a.Hub)
+	hub.Register(ctl.Verbs()...)
+	hub.OnLogin(ctl.RemindAtLogin) // a killed, stunned or tuned terminal is reminded at its login
 	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin
 	geoSvc := geo.New(d, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention})
 	geoSvc.OnTerminalChanged = dirSvc.TerminalChanged
 	geoSvc.Routes(a.mux, require)
+	hub.Register(geoPushes...)
 	a.OnPrepare(geoSvc.Load)
 	a.Go(geoSvc.Run)
 	// [branding]
-	branding.NewService(d).Routes(a.mux)
+	branding.NewService(d).Routes(router)
 	// [demo]
 	a.OnPrepare(func(ctx context.Context) error { return demo.Prepare(ctx, d, cfg.Demo) })
 	// [sim] the in-process demo fleet: demo terminals log in to this server over loopback (--demo-fleet)

@@ -10,27 +10,24 @@ import (
 )
 
 // Routes mounts the sign-in pair and the account endpoints (docs/api.md "Sign-in pair", "Other account calls").
-func (s *Service) Routes(mux *http.ServeMux) {
-	require := s.Sessions.Require
-	h := httpx.Handle
-
+func (s *Service) Routes(r httpx.Router) {
 	// Sign-in: no token; throttled per address.
-	mux.Handle("GET /ds/pub/loginext", h(s.verify))
-	mux.Handle("GET /ds/user", h(s.signIn))
-	mux.Handle("POST /ds/user", h(s.signIn))
-	mux.Handle("GET /ds/user/getAccountByOauth", h(s.signInOAuth))
+	r.Public("GET /ds/pub/loginext", s.verify)
+	r.Public("GET /ds/user", s.signIn)
+	r.Public("POST /ds/user", s.signIn)
+	r.Public("GET /ds/user/getAccountByOauth", s.signInOAuth)
 
 	// Account calls of a signed-in user.
-	mux.Handle("GET /ds/user/getAccount", require(h(s.getAccount)))
-	mux.Handle("GET /ds/user/unlockUser", require(h(s.unlockUser)))
-	mux.Handle("GET /ds/user/logout", h(s.logout))
-	mux.Handle("PUT /ds/data/updateMsPwd", require(h(s.updatePassword)))
+	r.Private("GET /ds/user/getAccount", s.getAccount)
+	r.Private("GET /ds/user/unlockUser", s.unlockUser)
+	r.Public("GET /ds/user/logout", s.logout)
+	r.Private("PUT /ds/data/updateMsPwd", s.updatePassword)
 
 	// E-mail binding and password recovery: no token; throttled per address.
-	mux.Handle("GET /ds/pub/getVerifyCode", h(s.getVerifyCode))
-	mux.Handle("GET /ds/pub/bindEmail", h(s.bindEmail))
-	mux.Handle("POST /ds/pub/bindEmail", h(s.bindEmail))
-	mux.Handle("POST /ds/pub/resetPwd", h(s.resetPassword))
+	r.Public("GET /ds/pub/getVerifyCode", s.getVerifyCode)
+	r.Public("GET /ds/pub/bindEmail", s.bindEmail)
+	r.Public("POST /ds/pub/bindEmail", s.bindEmail)
+	r.Public("POST /ds/pub/resetPwd", s.resetPassword)
 }
 
 // Parameter size limits: anything longer is a coded 400 before any work is done.

@@ -19,10 +19,10 @@ func NewService(d *db.DB) *Service { return &Service{Store: NewStore(d)} }
 
 // Routes mounts the public endpoints (docs/api.md "Branding and configuration"); none needs a session: the
 // console reads them before sign-in.
-func (s *Service) Routes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /ds/pub/theme", s.theme)
-	mux.Handle("GET /ds/pub/clientConfig", httpx.Handle(s.clientConfig))
-	mux.HandleFunc("GET /static/config.json", s.staticConfig)
+func (s *Service) Routes(r httpx.Router) {
+	r.Raw("GET /ds/pub/theme", http.HandlerFunc(s.theme), false)
+	r.Public("GET /ds/pub/clientConfig", s.clientConfig)
+	r.Raw("GET /static/config.json", http.HandlerFunc(s.staticConfig), false)
 }
 
 // hostParam is the hostname parameter, or the host the request came to.

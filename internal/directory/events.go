@@ -75,8 +75,8 @@ func (s *Service) TerminalChanged(ctx context.Context, customerID int64, msID st
 // Consoles learn membership changes from the `group.changed` event instead.
 func (s *Service) notifyMembers(ctx context.Context, customerID int64, ids []string) {
 	for _, id := range ids {
-		c := s.hub.Conn(id)
-		if c == nil || c.Kind() != realtime.Terminal || c.Principal().CustomerID != customerID {
+		c := s.hub.TerminalConn(customerID, id)
+		if c == nil {
 			continue
 		}
 		m, err := s.Store.Membership(ctx, customerID, id)

@@ -9,19 +9,18 @@ import (
 )
 
 // Routes mounts the directory endpoints (docs/api.md "Directory"); every one needs a session.
-func (s *Service) Routes(mux *http.ServeMux, require func(http.Handler) http.Handler) {
-	h := func(fn httpx.Handler) http.Handler { return require(httpx.Handle(fn)) }
-	mux.Handle("GET /ds/data/getGrpMsList", h(s.getGrpMsList))
-	mux.Handle("GET /ds/data/getLastGps", h(s.getLastGps))
-	mux.Handle("GET /ds/data/findMsInfo", h(s.findMsInfo))
-	mux.Handle("PUT /ds/data/updateMsInfo", h(s.updateMsInfo))
-	mux.Handle("PUT /ds/nms/updateGroupName", h(s.updateGroupName))
-	mux.Handle("PUT /ds/nms/updateTerminalName", h(s.updateTerminalName))
-	mux.Handle("POST /ds/nms/addGroup", h(s.addGroup))
-	mux.Handle("POST /ds/nms/saveGroupMs", h(s.saveGroupMs))
-	mux.Handle("POST /ds/nms/removeGroupMs", h(s.removeGroupMs))
-	mux.Handle("POST /ds/nms/deleteGroup", h(s.deleteGroup))
-	mux.Handle("GET /ds/nms/getTerminalByClient", h(s.getTerminalByClient))
+func (s *Service) Routes(r httpx.Router) {
+	r.Private("GET /ds/data/getGrpMsList", s.getGrpMsList)
+	r.Private("GET /ds/data/getLastGps", s.getLastGps)
+	r.Private("GET /ds/data/findMsInfo", s.findMsInfo)
+	r.Private("PUT /ds/data/updateMsInfo", s.updateMsInfo)
+	r.Private("PUT /ds/nms/updateGroupName", s.updateGroupName)
+	r.Private("PUT /ds/nms/updateTerminalName", s.updateTerminalName)
+	r.Private("POST /ds/nms/addGroup", s.addGroup)
+	r.Private("POST /ds/nms/saveGroupMs", s.saveGroupMs)
+	r.Private("POST /ds/nms/removeGroupMs", s.removeGroupMs)
+	r.Private("POST /ds/nms/deleteGroup", s.deleteGroup)
+	r.Private("GET /ds/nms/getTerminalByClient", s.getTerminalByClient)
 }
 
 // flag reads a 0/1 parameter ("true"/"false" too); empty is false.

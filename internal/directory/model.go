@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 )
 
@@ -31,7 +32,7 @@ func (g GroupID) MarshalJSON() ([]byte, error) { return json.Marshal(g.String())
 
 // UnmarshalJSON accepts a string or a number.
 func (g *GroupID) UnmarshalJSON(b []byte) error {
-	var s flexString
+	var s flex.String
 	if err := s.UnmarshalJSON(b); err != nil {
 		return err
 	}
@@ -220,64 +221,4 @@ func checkIDs(name string, ids []string) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// flexString accepts a JSON string or number (socket payloads come from many clients) and null as "".
-type flexString string
-
-func (f *flexString) UnmarshalJSON(b []byte) error {
-	s := strings.TrimSpace(string(b))
-	switch {
-	case s == "null":
-		*f = ""
-	case strings.HasPrefix(s, `"`):
-		var v string
-		if err := json.Unmarshal(b, &v); err != nil {
-			return err
-		}
-		*f = flexString(v)
-	case s != "" && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9')):
-		var n json.Number
-		if err := json.Unmarshal(b, &n); err != nil {
-			return err
-		}
-		*f = flexString(n.String())
-	default:
-		return httpx.BadParam("value", "a string or number")
-	}
-	return nil
-}
-
-// flexList accepts an array of strings/numbers or one comma-separated string.
-type flexList []string
-
-func (l *flexList) UnmarshalJSON(b []byte) error {
-	s := strings.TrimSpace(string(b))
-	if s == "null" {
-		*l = nil
-		return nil
-	}
-	if strings.HasPrefix(s, "[") {
-		var items []flexString
-		if err := json.Unmarshal(b, &items); err != nil {
-			return httpx.BadParam("list", "an array of ids")
-		}
-		out := make([]string, 0, len(items))
-		for _, it := range items {
-			out = append(out, string(it))
-		}
-		*l = out
-		return nil
-	}
-	var one flexString
-	if err := one.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	*l = nil
-	for _, p := range strings.Split(string(one), ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			*l = append(*l, p)
-		}
-	}
-	return nil
 }

@@ -2,62 +2,42 @@ package directory
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
 )
 
-// RegisterSocket installs the presence hooks and the socket requests of the directory
-// (docs/console-socket.md, docs/terminal-protocol.md "Groups and presence").
-func (s *Service) RegisterSocket(h *realtime.Hub) {
-	h.SetHooks(s.Hooks())
-	h.Handle("group.switch", s.sockSwitch)
-	h.Handle("group.list", s.sockGroupList)
-	h.Handle("tempGroup.create", s.tempOnly(s.sockTempCreate))
-	h.Handle("tempGroup.remove", s.tempOnly(s.sockTempRemove))
-	h.Handle("tempGroup.edit", s.tempOnly(s.sockTempEdit))
-	h.Handle("tempGroup.delMember", s.tempOnly(s.sockTempDelMember))
-	h.Handle("tempGroup.query", s.sockTempQuery)
-}
-
-func decode(data json.RawMessage, v any) error {
-	if err := json.Unmarshal(data, v); err != nil {
-		var he *httpx.Error
-		if errors.As(err, &he) {
-			return he
-		}
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return httpx.BadParam(te.Field, "wrong type")
-		}
-		return httpx.BadParam("data", "malformed")
-	}
-	return nil
-}
-
-// tempOnly guards temp-group changes: consoles only, and (spec §6) only account type "1" manages temp groups.
-func (s *Service) tempOnly(h realtime.Handler) realtime.Handler {
-	return func(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-		if c.Kind() != realtime.Console || !canManageTemp(c.Principal()) {
-			return nil, httpx.ErrPermission
-		}
-		return h(ctx, c, data)
+// Verbs are the directory's socket requests and what it sends (docs/console-socket.md, docs/terminal-protocol.md
+// "Groups and presence"). The presence hooks are installed apart (Hooks).
+func (s *Service) Verbs() []realtime.Verb {
+	return []realtime.Verb{
+		realtime.On("group.switch", realtime.Anyone, s.sockSwitch),
+		realtime.On("group.list", realtime.Anyone, s.sockGroupList),
+		realtime.On("tempGroup.create", realtime.ConsoleOnly, s.sockTempCreate),
+		realtime.On("tempGroup.remove", realtime.ConsoleOnly, s.sockTempRemove),
+		realtime.On("tempGroup.edit", realtime.ConsoleOnly, s.sockTempEdit),
+		realtime.On("tempGroup.delMember", realtime.ConsoleOnly, s.sockTempDelMember),
+		realtime.On("tempGroup.query", realtime.ConsoleOnly, s.sockTempQuery),
+		realtime.Event(EventPresence, realtime.ConsoleOnly),
+		realtime.Event(EventTerminalUpdated, realtime.ConsoleOnly),
+		realtime.Event(EventGroupChanged, realtime.Anyone), // consoles: {gid}; a terminal: its Membership
+		realtime.Event(EventMemberSwitched, realtime.ConsoleOnly),
+		realtime.Event(EventTempChanged, realtime.ConsoleOnly),
+		realtime.Ask(TermGroupSwitch, realtime.TerminalOnly),
 	}
 }
 
+// canManageTemp: spec §6, only account type "1" manages temp groups (the temp-group changes check it first).
 func canManageTemp(p identity.Principal) bool { return p.AcctType == "" || p.AcctType == "1" }
 
-func (s *Service) sockSwitch(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-	var req struct {
-		GID  flexString `json:"gid"`
-		MsID flexString `json:"msId"`
-	}
-	if err := decode(data, &req); err != nil {
-		return nil, err
-	}
+type switchReq struct {
+	GID  flex.String `json:"gid"`
+	MsID flex.String `json:"msId"`
+}
+
+func (s *Service) sockSwitch(ctx context.Context, c *realtime.Conn, req switchReq) (any, error) {
 	gid, err := ParseGroupID("gid", string(req.GID), false)
 	if err != nil {
 		return nil, err
@@ -71,18 +51,19 @@ func (s *Service) sockSwitch(ctx context.Context, c *realtime.Conn, data json.Ra
 	return s.SwitchGroup(ctx, c, gid, msID)
 }
 
-func (s *Service) sockGroupList(ctx context.Context, c *realtime.Conn, _ json.RawMessage) (any, error) {
+func (s *Service) sockGroupList(ctx context.Context, c *realtime.Conn, _ struct{}) (any, error) {
 	p := c.Principal()
 	return s.Store.Membership(ctx, p.CustomerID, p.AccountID)
 }
 
-func (s *Service) sockTempCreate(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-	var req struct {
-		Name  string   `json:"name"`
-		MsIDs flexList `json:"msIds"`
-	}
-	if err := decode(data, &req); err != nil {
-		return nil, err
+type tempCreateReq struct {
+	Name  string    `json:"name"`
+	MsIDs flex.List `json:"msIds"`
+}
+
+func (s *Service) sockTempCreate(ctx context.Context, c *realtime.Conn, req tempCreateReq) (any, error) {
+	if !canManageTemp(c.Principal()) {
+		return nil, httpx.ErrPermission
 	}
 	g, err := s.CreateTempGroup(ctx, c.Principal(), TempCreate{Name: req.Name, MsIDs: req.MsIDs})
 	if err != nil {
@@ -91,12 +72,14 @@ func (s *Service) sockTempCreate(ctx context.Context, c *realtime.Conn, data jso
 	return map[string]any{"gid": g.GID, "group": g}, nil
 }
 
-func (s *Service) sockTempRemove(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-	var req struct {
-		GID flexString `json:"gid"`
-	}
-	if err := decode(data, &req); err != nil {
-		return nil, err
+type tempGroupReq struct {
+	GID  flex.String `json:"gid"`
+	MsID flex.String `json:"msId"` // tempGroup.delMember
+}
+
+func (s *Service) sockTempRemove(ctx context.Context, c *realtime.Conn, req tempGroupReq) (any, error) {
+	if !canManageTemp(c.Principal()) {
+		return nil, httpx.ErrPermission
 	}
 	gid, err := ParseGroupID("gid", string(req.GID), false)
 	if err != nil {
@@ -113,15 +96,16 @@ func editReply(gid GroupID, g *Group) any {
 	return map[string]any{"gid": gid, "removed": g == nil, "group": g}
 }
 
-func (s *Service) sockTempEdit(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-	var req struct {
-		GID    flexString `json:"gid"`
-		Name   *string    `json:"name"`
-		Add    flexList   `json:"add"`
-		Remove flexList   `json:"remove"`
-	}
-	if err := decode(data, &req); err != nil {
-		return nil, err
+type tempEditReq struct {
+	GID    flex.String `json:"gid"`
+	Name   *string     `json:"name"`
+	Add    flex.List   `json:"add"`
+	Remove flex.List   `json:"remove"`
+}
+
+func (s *Service) sockTempEdit(ctx context.Context, c *realtime.Conn, req tempEditReq) (any, error) {
+	if !canManageTemp(c.Principal()) {
+		return nil, httpx.ErrPermission
 	}
 	gid, err := ParseGroupID("gid", string(req.GID), false)
 	if err != nil {
@@ -140,13 +124,9 @@ func (s *Service) sockTempEdit(ctx context.Context, c *realtime.Conn, data json.
 	return editReply(gid, g), nil
 }
 
-func (s *Service) sockTempDelMember(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-	var req struct {
-		GID  flexString `json:"gid"`
-		MsID flexString `json:"msId"`
-	}
-	if err := decode(data, &req); err != nil {
-		return nil, err
+func (s *Service) sockTempDelMember(ctx context.Context, c *realtime.Conn, req tempGroupReq) (any, error) {
+	if !canManageTemp(c.Principal()) {
+		return nil, httpx.ErrPermission
 	}
 	gid, err := ParseGroupID("gid", string(req.GID), false)
 	if err != nil {
@@ -163,10 +143,7 @@ func (s *Service) sockTempDelMember(ctx context.Context, c *realtime.Conn, data 
 	return editReply(gid, g), nil
 }
 
-func (s *Service) sockTempQuery(ctx context.Context, c *realtime.Conn, _ json.RawMessage) (any, error) {
-	if c.Kind() != realtime.Console {
-		return nil, httpx.ErrPermission
-	}
+func (s *Service) sockTempQuery(ctx context.Context, c *realtime.Conn, _ struct{}) (any, error) {
 	gs, err := s.Store.TempGroups(ctx, c.Principal().CustomerID)
 	if err != nil {
 		return nil, err

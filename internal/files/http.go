@@ -2,7 +2,6 @@ package files
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"mime"
@@ -22,17 +21,19 @@ const UploadPath = "/filews/upload/media"
 // Routes mounts the file service (spec §7 "File service"). It checks tokens itself: a console session token or
 // a terminal's file token, in the `token` header, `Authorization: Bearer`, `?token=`, the `token` cookie or a
 // multipart part named `token` placed before the file.
-func (s *Service) Routes(mux *http.ServeMux) {
-	mux.Handle("POST "+UploadPath, httpx.Handle(s.upload))
-	mux.HandleFunc("GET "+FilesPath+"{id}", s.serve)
+func (s *Service) Routes(r httpx.Router) {
+	r.Public("POST "+UploadPath, s.upload)
+	r.Raw("GET "+FilesPath+"{id}", http.HandlerFunc(s.serve), false)
 }
 
-// Register installs the socket request `file.token`.
-func (s *Service) Register(h *realtime.Hub) {
-	h.Handle("file.token", func(_ context.Context, c *realtime.Conn, _ json.RawMessage) (any, error) {
-		tok, exp := s.IssueToken(c.Principal())
-		return map[string]any{"token": tok, "expiresAt": exp, "uploadUrl": UploadPath, "filesUrl": FilesPath}, nil
-	})
+// Verbs: `file.token`, a file token for uploads and downloads (consoles and terminals).
+func (s *Service) Verbs() []realtime.Verb {
+	return []realtime.Verb{realtime.On("file.token", realtime.Anyone, s.sockToken)}
+}
+
+func (s *Service) sockToken(_ context.Context, c *realtime.Conn, _ struct{}) (any, error) {
+	tok, exp := s.IssueToken(c.Principal())
+	return map[string]any{"token": tok, "expiresAt": exp, "uploadUrl": UploadPath, "filesUrl": FilesPath}, nil
 }
 
 // POST /filews/upload/media (multipart: token?, kind?, file) → Info

@@ -13,23 +13,15 @@ import (
 )
 
 // Routes mounts the lone-work endpoints (spec §7 "Lone work", "Reports").
-func (s *Service) Routes(mux *http.ServeMux, require func(http.Handler) http.Handler) {
-	mux.Handle("POST /ds/loneWork/add", require(httpx.Handle(s.add)))
-	mux.Handle("PUT /ds/loneWork/update", require(httpx.Handle(s.update)))
-	mux.Handle("DELETE /ds/loneWork/delete", require(httpx.Handle(s.delete)))
-	mux.Handle("GET /ds/loneWork/list", require(httpx.Handle(s.list)))
-	mux.Handle("POST /ds/loneWork/addAlarm", require(httpx.Handle(s.addAlarm)))
-	mux.Handle("PUT /ds/loneWork/updateAlarm", require(httpx.Handle(s.updateAlarm)))
-	mux.Handle("GET /ds/loneWork/findAlarm", require(httpx.Handle(s.findAlarm)))
-	mux.Handle("POST /ds/report/findLoneWorkAlarm", require(httpx.Handle(s.findLoneWorkAlarm)))
-}
-
-func console(r *http.Request) (identity.Principal, error) {
-	p := identity.Must(r.Context())
-	if !p.IsDispatcher() {
-		return p, httpx.ErrPermission
-	}
-	return p, nil
+func (s *Service) Routes(r httpx.Router) {
+	r.Console("POST /ds/loneWork/add", s.add)
+	r.Console("PUT /ds/loneWork/update", s.update)
+	r.Console("DELETE /ds/loneWork/delete", s.delete)
+	r.Console("GET /ds/loneWork/list", s.list)
+	r.Console("POST /ds/loneWork/addAlarm", s.addAlarm)
+	r.Console("PUT /ds/loneWork/updateAlarm", s.updateAlarm)
+	r.Console("GET /ds/loneWork/findAlarm", s.findAlarm)
+	r.Console("POST /ds/report/findLoneWorkAlarm", s.findLoneWorkAlarm)
 }
 
 // Page is a list answer.
@@ -71,10 +63,7 @@ func dayRange(v string, loc *time.Location) (*timerange.Range, error) {
 
 // POST /ds/loneWork/add {msIds, date+time | sTime, duration | wTime | eTime, interval | hb, countdown?, enabled?}
 func (s *Service) add(w http.ResponseWriter, r *http.Request) (any, error) {
-	p, err := console(r)
-	if err != nil {
-		return nil, err
-	}
+	p := identity.Must(r.Context())
 	var req struct {
 		MsIDs httpx.List `json:"msIds"`
 		MsID  httpx.List `json:"msId"`
@@ -92,10 +81,7 @@ func (s *Service) add(w http.ResponseWriter, r *http.Request) (any, error) {
 
 // PUT /ds/loneWork/update {id, …fields of add}
 func (s *Service) update(w http.ResponseWriter, r *http.Request) (any, error) {
-	p, err := console(r)
-	if err != nil {
-		return nil, err
-	}
+	p := identity.Must(r.Context())
 	var req struct {
 		ID string `json:"id"`
 		RawInput
@@ -112,10 +98,7 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) (any, error) {
 
 // DELETE /ds/loneWork/delete {id | ids}
 func (s *Service) delete(w http.ResponseWriter, r *http.Request) (any, error) {
-	p, err := console(r)
-	if err != nil {
-		return nil, err
-	}
+	p := identity.Must(r.Context())
 	var req struct {
 		ID  httpx.List `json:"id"`
 		IDs httpx.List `json:"ids"`
@@ -139,10 +122,7 @@ func (s *Service) delete(w http.ResponseWriter, r *http.Request) (any, error) {
 
 // GET /ds/loneWork/list {msId?, status?, queryDate?, pageNo?, pageSize?}
 func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
-	p, err := console(r)
-	if err != nil {
-		return nil, err
-	}
+	p := identity.Must(r.Context())
 	var req struct {
 		MsID      httpx.List `json:"msId"`
 		MsIDs     httpx.List `json:"msIds"`
@@ -155,6 +135,7 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
 		return nil, err
 	}
 	q := ListQuery{MsIDs: append(req.MsID, req.MsIDs...)}
+	var err error
 	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
 		return nil, err
 	}
@@ -185,10 +166,7 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
 
 // POST /ds/loneWork/addAlarm {workId, reason}
 func (s *Service) addAlarm(w http.ResponseWriter, r *http.Request) (any, error) {
-	p, err := console(r)
-	if err != nil {
-		return nil, err
-	}
+	p := identity.Must(r.Context())
 	var req struct {
 		WorkID string `json:"workId"`
 		Reason string `json:"reason"`
@@ -209,10 +187,7 @@ func (s *Service) addAlarm(w http.ResponseWriter, r *http.Request) (any, error) 
 
 // PUT /ds/loneWork/updateAlarm {id, remark}
 func (s *Service) updateAlarm(w http.ResponseWriter, r *http.Request) (any, error) {
-	p, err := console(r)
-	if err != nil {
-		return nil, err
-	}
+	p := identity.Must(r.Context())
 	var req struct {
 		ID     string `json:"id"`
 		Remark string `json:"remark"`
@@ -236,10 +211,7 @@ func (s *Service) updateAlarm(w http.ResponseWriter, r *http.Request) (any, erro
 
 // GET /ds/loneWork/findAlarm {ids (plan ids), queryDate?}
 func (s *Service) findAlarm(w http.ResponseWriter, r *http.Request) (any, error) {
-	p, err := console(r)
-	if err != nil {
-		return nil, err
-	}
+	p := identity.Must(r.Context())
 	var req struct {
 		IDs       httpx.List `json:"ids"`
 		QueryDate string     `json:"queryDate"`
@@ -250,6 +222,7 @@ func (s *Service) findAlarm(w http.ResponseWriter, r *http.Request) (any, error)
 		return nil, err
 	}
 	var q AlarmQuery
+	var err error
 	if q.WorkIDs, err = workIDs("ids", req.IDs); err != nil {
 		return nil, err
 	}
@@ -275,10 +248,7 @@ func (s *Service) findAlarm(w http.ResponseWriter, r *http.Request) (any, error)
 
 // POST /ds/report/findLoneWorkAlarm {msIds?, sTime, eTime, pageNo?, pageSize?}
 func (s *Service) findLoneWorkAlarm(w http.ResponseWriter, r *http.Request) (any, error) {
-	p, err := console(r)
-	if err != nil {
-		return nil, err
-	}
+	p := identity.Must(r.Context())
 	var req struct {
 		MsIDs    httpx.List `json:"msIds"`
 		STime    string     `json:"sTime"`

@@ -167,7 +167,6 @@ var (
 	ErrOverlap        = httpx.E(http.StatusConflict, "89", "errors.lonework.overlap", "the terminal already has lone work at that time")
 	ErrNotWorking     = httpx.E(http.StatusConflict, "96", "errors.lonework.notWorking", "the lone work is not in progress")
 	ErrPast           = httpx.E(http.StatusBadRequest, "97", "errors.lonework.past", "the lone work would end in the past")
-	ErrTerminalOnly   = httpx.E(http.StatusForbidden, "107", "errors.permission", "only terminals check in")
 )
 
 // Input is a plan's editable fields, parsed and checked.

@@ -2,32 +2,34 @@ package lonework
 
 import (
 	"context"
-	"encoding/json"
-	"strings"
 
-	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/realtime"
 )
 
-// Register installs the terminal socket requests.
-func (s *Service) Register(hub *realtime.Hub) {
-	hub.Handle(ReqCheckin, s.onCheckin)
-	hub.Handle(ReqGet, s.onGet)
+// Verbs are the lone-worker socket messages (docs/terminal-protocol.md "Lone worker", docs/console-socket.md).
+func (s *Service) Verbs() []realtime.Verb {
+	return []realtime.Verb{
+		realtime.On(ReqCheckin, realtime.TerminalOnly, s.onCheckin),
+		realtime.On(ReqGet, realtime.TerminalOnly, s.onGet),
+		realtime.Ask(TermCheck, realtime.TerminalOnly),
+		realtime.Event(TermStart, realtime.TerminalOnly),
+		realtime.Event(TermEnd, realtime.TerminalOnly),
+		realtime.Event(EventState, realtime.ConsoleOnly),
+		realtime.Event(EventRemoved, realtime.ConsoleOnly),
+		realtime.Event(EventAlarm, realtime.ConsoleOnly),
+		realtime.Event(EventAlarmUpdated, realtime.ConsoleOnly),
+	}
 }
 
-func (s *Service) onCheckin(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-	if c.Kind() != realtime.Terminal {
-		return nil, ErrTerminalOnly
-	}
-	var req struct {
-		WorkID json.RawMessage `json:"workId"`
-	}
-	if err := json.Unmarshal(data, &req); err != nil {
-		return nil, httpx.BadParam("data", "malformed")
-	}
+type checkinReq struct {
+	WorkID flex.String `json:"workId"` // absent: every plan of the terminal in progress
+}
+
+func (s *Service) onCheckin(ctx context.Context, c *realtime.Conn, req checkinReq) (any, error) {
 	var id WorkID
-	if raw := strings.Trim(string(req.WorkID), `"`); raw != "" && raw != "null" {
-		n, err := parseID("workId", raw)
+	if req.WorkID != "" {
+		n, err := parseID("workId", string(req.WorkID))
 		if err != nil {
 			return nil, err
 		}
@@ -48,10 +50,7 @@ func (s *Service) onCheckin(ctx context.Context, c *realtime.Conn, data json.Raw
 	return map[string]any{"workIds": ids, "nextCheck": next}, nil
 }
 
-func (s *Service) onGet(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-	if c.Kind() != realtime.Terminal {
-		return nil, ErrTerminalOnly
-	}
+func (s *Service) onGet(ctx context.Context, c *realtime.Conn, _ struct{}) (any, error) {
 	p := c.Principal()
 	now := s.now().UnixMilli()
 	plans, err := s.store.Upcoming(ctx, p.CustomerID, p.AccountID, now)

@@ -6,7 +6,6 @@ package medialib
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"math"
@@ -60,12 +59,17 @@ func New(d *db.DB, f *files.Service, hub *realtime.Hub) *Service {
 }
 
 // Routes mounts spec §7 "POST /ds/mediaLib/list".
-func (s *Service) Routes(mux *http.ServeMux, require func(http.Handler) http.Handler) {
-	mux.Handle("POST /ds/mediaLib/list", require(httpx.Handle(s.list)))
+func (s *Service) Routes(r httpx.Router) {
+	r.Console("POST /ds/mediaLib/list", s.list)
 }
 
-// Register installs `media.uploaded`.
-func (s *Service) Register(h *realtime.Hub) { h.Handle(ReqUploaded, s.sockUploaded) }
+// Verbs: `media.uploaded` from terminals, `media.added` to consoles (docs/terminal-protocol.md "Media uploads").
+func (s *Service) Verbs() []realtime.Verb {
+	return []realtime.Verb{
+		realtime.On(ReqUploaded, realtime.TerminalOnly, s.sockUploaded),
+		realtime.Event(EventAdded, realtime.ConsoleOnly),
+	}
+}
 
 // Uploaded is the data of `media.uploaded`.
 type Uploaded struct {
@@ -77,25 +81,18 @@ type Uploaded struct {
 	Time    int64    `json:"time"`
 }
 
-func (s *Service) sockUploaded(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-	if c.Kind() != realtime.Terminal {
-		return nil, httpx.ErrPermission
-	}
-	var req Uploaded
-	if err := json.Unmarshal(data, &req); err != nil {
-		return nil, httpx.BadParam("data", "malformed (fileId string, lat/lng/time numbers)")
-	}
-	it, dup, err := s.Register1(ctx, c.Principal(), req)
+func (s *Service) sockUploaded(ctx context.Context, c *realtime.Conn, req Uploaded) (any, error) {
+	it, dup, err := s.Record(ctx, c.Principal(), req)
 	if err != nil {
 		return nil, err
 	}
 	return map[string]any{"id": it.ID, "duplicate": dup, "item": it}, nil
 }
 
-// Register1 records a terminal's upload in the media cloud and tells the consoles. The file must be one this
+// Record records a terminal's upload in the media cloud and tells the consoles. The file must be one this
 // terminal uploaded (404 otherwise) and a photo, video or audio ("72" for any other file). Registering the
 // same file again answers the same item (duplicate) and tells nobody again.
-func (s *Service) Register1(ctx context.Context, p identity.Principal, req Uploaded) (Item, bool, error) {
+func (s *Service) Record(ctx context.Context, p identity.Principal, req Uploaded) (Item, bool, error) {
 	ref := req.FileID
 	if ref == "" {
 		ref = req.FileURL
@@ -279,9 +276,6 @@ func (s *Service) Find(ctx context.Context, customerID int64, q Query) ([]Item, 
 func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
 	ctx := r.Context()
 	p := identity.Must(ctx)
-	if !p.IsDispatcher() {
-		return nil, httpx.ErrPermission
-	}
 	var req struct {
 		MsIDs    httpx.List `json:"msIds"`
 		STime    string     `json:"sTime"`

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
@@ -14,11 +15,11 @@ import (
 )
 
 // Routes mounts the message endpoints (spec §7 "SMS", the unread list and the /message-data report).
-func (s *Service) Routes(mux *http.ServeMux, require func(http.Handler) http.Handler) {
-	mux.Handle("GET /ds/sms/findSms", require(httpx.Handle(s.findSms)))
-	mux.Handle("PUT /ds/sms/updateSms", require(httpx.Handle(s.updateSms)))
-	mux.Handle("GET /ds/sms/unread", require(httpx.Handle(s.unread)))
-	mux.Handle("POST /ds/report/findMessageData", require(httpx.Handle(s.findMessageData)))
+func (s *Service) Routes(r httpx.Router) {
+	r.Console("GET /ds/sms/findSms", s.findSms)
+	r.Console("PUT /ds/sms/updateSms", s.updateSms)
+	r.Console("GET /ds/sms/unread", s.unread)
+	r.Console("POST /ds/report/findMessageData", s.findMessageData)
 }
 
 // Page is a list answer.
@@ -33,13 +34,6 @@ func views(list []Message) []View {
 		out[i] = m.view()
 	}
 	return out
-}
-
-func consoleOnly(p identity.Principal) error {
-	if !p.IsDispatcher() {
-		return httpx.ErrPermission
-	}
-	return nil
 }
 
 func firstOf(vs ...string) string {
@@ -65,9 +59,6 @@ func (s *Service) rangeOf(ctx context.Context, customerID int64, sName, sTime, e
 func (s *Service) findSms(w http.ResponseWriter, r *http.Request) (any, error) {
 	ctx := r.Context()
 	p := identity.Must(ctx)
-	if err := consoleOnly(p); err != nil {
-		return nil, err
-	}
 	var req struct {
 		Type     string `json:"type"`
 		MsID     string `json:"msId"`
@@ -116,7 +107,7 @@ func (s *Service) findSms(w http.ResponseWriter, r *http.Request) (any, error) {
 		if group == "" {
 			return nil, httpx.BadParam("grpId", "required for type 2")
 		}
-		gid, err := parseGID(flexString(group))
+		gid, err := parseGID(flex.String(group))
 		if err != nil {
 			return nil, httpx.BadParam("grpId", "a group id")
 		}
@@ -180,9 +171,6 @@ type ReadEvent struct {
 func (s *Service) updateSms(w http.ResponseWriter, r *http.Request) (any, error) {
 	ctx := r.Context()
 	p := identity.Must(ctx)
-	if err := consoleOnly(p); err != nil {
-		return nil, err
-	}
 	var req struct {
 		IDs    httpx.List `json:"ids"`
 		ID     string     `json:"id"`
@@ -234,7 +222,7 @@ func (s *Service) updateSms(w http.ResponseWriter, r *http.Request) (any, error)
 		}
 		rr.MsID = req.MsID
 	case group != "":
-		gid, err := parseGID(flexString(group))
+		gid, err := parseGID(flex.String(group))
 		if err != nil {
 			return nil, err
 		}
@@ -276,9 +264,6 @@ type UnreadList struct {
 func (s *Service) unread(w http.ResponseWriter, r *http.Request) (any, error) {
 	ctx := r.Context()
 	p := identity.Must(ctx)
-	if err := consoleOnly(p); err != nil {
-		return nil, err
-	}
 	list, total, err := s.Store.Unread(ctx, p.CustomerID, p.AccountID, 1000)
 	if err != nil {
 		return nil, err
@@ -301,9 +286,6 @@ type ReportPage struct {
 func (s *Service) findMessageData(w http.ResponseWriter, r *http.Request) (any, error) {
 	ctx := r.Context()
 	p := identity.Must(ctx)
-	if err := consoleOnly(p); err != nil {
-		return nil, err
-	}
 	var req struct {
 		MsIDs    httpx.List `json:"msIds"`
 		MsID     httpx.List `json:"msId"`

@@ -6,7 +6,6 @@
 package message
 
 import (
-	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"tenfour/internal/files"
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 )
 
@@ -86,12 +86,12 @@ func IllegalRune(r rune) bool {
 // From a terminal: To (or MsID) a dispatcher, or GID one of its groups, or neither (the dispatch center).
 // FileID (or FileURL) attaches an uploaded file; Content may then be empty.
 type SendRequest struct {
-	MsID    flexString `json:"msId"`
-	To      flexString `json:"to"`
-	GID     flexString `json:"gid"`
-	Content *string    `json:"content"`
-	FileID  flexString `json:"fileId"`
-	FileURL flexString `json:"fileUrl"`
+	MsID    flex.String `json:"msId"`
+	To      flex.String `json:"to"`
+	GID     flex.String `json:"gid"`
+	Content *string     `json:"content"`
+	FileID  flex.String `json:"fileId"`
+	FileURL flex.String `json:"fileUrl"`
 }
 
 // SendResult is the reply data of `sms.send`.
@@ -191,28 +191,7 @@ func state(recipients, delivered int) string {
 	}
 }
 
-// flexString accepts a JSON string or number (ids travel as strings, some clients send numbers).
-type flexString string
-
-func (f *flexString) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err == nil {
-		*f = flexString(strings.TrimSpace(s))
-		return nil
-	}
-	var n json.Number
-	if err := json.Unmarshal(b, &n); err == nil {
-		*f = flexString(n.String())
-		return nil
-	}
-	if string(b) == "null" {
-		*f = ""
-		return nil
-	}
-	return httpx.BadParam("id", "a string")
-}
-
-func parseGID(s flexString) (int64, error) {
+func parseGID(s flex.String) (int64, error) {
 	g, err := strconv.ParseInt(string(s), 10, 64)
 	if err != nil || g <= 0 {
 		return 0, httpx.BadParam("gid", "a group id")

@@ -2,7 +2,6 @@ package message
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -71,21 +70,19 @@ func (s *Service) land(msg int64, to string, f *flight, err error) {
 	close(f.done)
 }
 
-// Register installs `sms.send` and the login hook that delivers pending messages.
-func (s *Service) Register(h *realtime.Hub) {
-	h.Handle(ReqSend, s.sockSend)
-	h.OnLogin(s.onLogin)
+// Verbs are the message socket types (docs/console-socket.md "SMS", docs/terminal-protocol.md "Messages").
+// Pending messages reach a terminal at its login through DeliverAtLogin, a login hook.
+func (s *Service) Verbs() []realtime.Verb {
+	return []realtime.Verb{
+		realtime.On(ReqSend, realtime.Anyone, s.sockSend),
+		realtime.Ask(TermDeliver, realtime.TerminalOnly),
+		realtime.Event(EventStatus, realtime.ConsoleOnly),
+		realtime.Event(EventReceived, realtime.ConsoleOnly),
+		realtime.Event(EventRead, realtime.ConsoleOnly),
+	}
 }
 
-func (s *Service) sockSend(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-	var req SendRequest
-	if err := json.Unmarshal(data, &req); err != nil {
-		var he *httpx.Error
-		if errors.As(err, &he) {
-			return nil, he
-		}
-		return nil, httpx.BadParam("data", "malformed")
-	}
+func (s *Service) sockSend(ctx context.Context, c *realtime.Conn, req SendRequest) (any, error) {
 	if c.Kind() == realtime.Terminal {
 		return s.SendFromTerminal(ctx, c.Principal(), req)
 	}
@@ -187,7 +184,7 @@ func (s *Service) relay(ctx context.Context, m Message, recipients []string, res
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, maxParallel)
 	for i, id := range recipients {
-		c := s.terminalConn(m.CustomerID, id)
+		c := s.hub.TerminalConn(m.CustomerID, id)
 		if c == nil {
 			errs[i] = realtime.ErrNotOnline
 			continue
@@ -253,14 +250,6 @@ func (s *Service) request(ctx context.Context, c *realtime.Conn, m Message) erro
 	return err
 }
 
-func (s *Service) terminalConn(customerID int64, msID string) *realtime.Conn {
-	c := s.hub.Conn(msID)
-	if c == nil || c.Kind() != realtime.Terminal || c.Principal().CustomerID != customerID {
-		return nil
-	}
-	return c
-}
-
 // fileToken lets the receiving terminal download a message's attachment.
 func (s *Service) fileToken(c *realtime.Conn, m Message) string {
 	if m.File == nil || s.Files == nil {
@@ -283,9 +272,9 @@ func (s *Service) publish(ctx context.Context, m Message) {
 	}
 }
 
-// onLogin delivers, once the login reply is out, what a terminal missed while it was away, oldest first. It
+// DeliverAtLogin delivers, once the login reply is out, what a terminal missed while it was away, oldest first. It
 // stops at the first failure (the terminal went away or stopped answering); the rest waits for the next login.
-func (s *Service) onLogin(ctx context.Context, c *realtime.Conn, _ bool) {
+func (s *Service) DeliverAtLogin(ctx context.Context, c *realtime.Conn, _ bool) {
 	if c.Kind() != realtime.Terminal {
 		return
 	}

@@ -100,7 +100,7 @@ func (l *Log) Write(ctx context.Context, customerID int64, account, name string,
 	}
 	if l.hub != nil {
 		e := Entry{ID: strconv.FormatInt(id, 10), Date: now, Name: name, Account: account, Type: t, Remark: remark}
-		if _, err := l.hub.PublishDurable(ctx, customerID, "log.added", e, realtime.Consoles); err != nil {
+		if _, err := l.hub.PublishDurable(ctx, customerID, EventAdded, e, realtime.Consoles); err != nil {
 			slog.ErrorContext(ctx, "oplog publish", "err", err)
 		}
 	}
@@ -166,9 +166,17 @@ func (l *Log) List(ctx context.Context, customerID int64, q Query) ([]Entry, int
 	return out, total, rows.Err()
 }
 
+// EventAdded is the durable console event of every new entry.
+const EventAdded = "log.added"
+
+// Verbs: the log declares the event it sends.
+func (l *Log) Verbs() []realtime.Verb {
+	return []realtime.Verb{realtime.Event(EventAdded, realtime.ConsoleOnly)}
+}
+
 // Routes mounts GET /ds/log/list.
-func (l *Log) Routes(mux *http.ServeMux, require func(http.Handler) http.Handler) {
-	mux.Handle("GET /ds/log/list", require(httpx.Handle(l.list)))
+func (l *Log) Routes(r httpx.Router) {
+	r.Private("GET /ds/log/list", l.list)
 }
 
 func (l *Log) list(w http.ResponseWriter, r *http.Request) (any, error) {

@@ -173,7 +173,7 @@ func TestTerminalGarbage(t *testing.T) {
 		{"terminal stuns another", `{"id":44,"type":"call.set","data":{"msId":"10000102","status":1}}`, 44, "107"},
 		{"terminal sets params", `{"id":45,"type":"param.set","data":{"msId":"10000102","params":{"gpsInterval":"1s"}}}`, 45, "107"},
 		{"terminal makes a temp group", `{"id":46,"type":"tempGroup.create","data":{"name":"x","msIds":["10000102"]}}`, 46, "107"},
-		{"sync without after", `{"id":47,"type":"sync","data":{}}`, 47, "400"},
+		{"sync (the consoles' durable events)", `{"id":47,"type":"sync","data":{"after":0}}`, 47, "107"},
 		{"wrong field types", `{"id":48,"type":"call.invite","data":{"kind":7,"msId":[1]}}`, 48, "400"},
 		{"a binary-looking string", "{\"id\":49,\"type\":\"gps.report\",\"data\":{\"lat\":\"\\u0000\\u0001\",\"lng\":1}}", 49, "400"},
 	}

@@ -122,7 +122,6 @@ const MaxRemark = 200
 var (
 	ErrTransition = httpx.E(http.StatusConflict, "90", "errors.sos.transition", "the alarm cannot change to that state")
 	ErrNoOpen     = httpx.E(http.StatusNotFound, "91", "errors.sos.noOpen", "no open alarm")
-	ErrTerminal   = httpx.E(http.StatusForbidden, "107", "errors.permission", "only terminals raise or cancel alarms")
 )
 
 func checkType(t string) (string, error) {

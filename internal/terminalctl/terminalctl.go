@@ -7,7 +7,6 @@ package terminalctl
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"log/slog"
@@ -22,6 +21,7 @@ import (
 	"tenfour/internal/directory"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
@@ -91,19 +91,14 @@ func New(d *db.DB, hub *realtime.Hub, log *oplog.Log) *Service {
 	return &Service{db: d, dir: directory.NewStore(d), hub: hub, log: log, now: time.Now}
 }
 
-// Register installs the console requests and the login reminder.
-func (s *Service) Register(h *realtime.Hub) {
-	h.Handle(CallSet, consoleOnly(s.sockCallSet))
-	h.Handle(ParamSet, consoleOnly(s.sockParamSet))
-	h.OnLogin(s.onLogin)
-}
-
-func consoleOnly(h realtime.Handler) realtime.Handler {
-	return func(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-		if c.Kind() != realtime.Console {
-			return nil, httpx.ErrPermission
-		}
-		return h(ctx, c, data)
+// Verbs are the remote-control requests of consoles and their relays to terminals (docs/console-socket.md,
+// docs/terminal-protocol.md "Remote control"). The login reminder is a login hook: RemindAtLogin.
+func (s *Service) Verbs() []realtime.Verb {
+	return []realtime.Verb{
+		realtime.On(CallSet, realtime.ConsoleOnly, s.sockCallSet),
+		realtime.On(ParamSet, realtime.ConsoleOnly, s.sockParamSet),
+		realtime.Ask(CallSet, realtime.TerminalOnly),
+		realtime.Ask(ParamSet, realtime.TerminalOnly),
 	}
 }
 
@@ -113,14 +108,12 @@ type CallSetResult struct {
 	Status int    `json:"status"`
 }
 
-func (s *Service) sockCallSet(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-	var req struct {
-		MsID   flexString `json:"msId"`
-		Status flexString `json:"status"`
-	}
-	if err := decode(data, &req); err != nil {
-		return nil, err
-	}
+type callSetReq struct {
+	MsID   flex.String `json:"msId"`
+	Status flex.String `json:"status"`
+}
+
+func (s *Service) sockCallSet(ctx context.Context, c *realtime.Conn, req callSetReq) (any, error) {
 	st, err := strconv.Atoi(string(req.Status))
 	if _, known := statusNames[st]; err != nil || !known {
 		return nil, httpx.BadParam("status", "0 (kill), 1 (stun) or 8 (revive)")
@@ -133,7 +126,7 @@ func (s *Service) SetCallStatus(ctx context.Context, p identity.Principal, msID 
 	if _, err := s.terminal(ctx, p.CustomerID, msID); err != nil {
 		return CallSetResult{}, err
 	}
-	c := s.terminalConn(p.CustomerID, msID)
+	c := s.hub.TerminalConn(p.CustomerID, msID)
 	if c == nil {
 		return CallSetResult{}, realtime.ErrNotOnline
 	}
@@ -161,14 +154,12 @@ type ParamSetResult struct {
 	Params map[string]string `json:"params"` // every parameter stored for the terminal now
 }
 
-func (s *Service) sockParamSet(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-	var req struct {
-		MsID   flexString                 `json:"msId"`
-		Params map[string]json.RawMessage `json:"params"`
-	}
-	if err := decode(data, &req); err != nil {
-		return nil, err
-	}
+type paramSetReq struct {
+	MsID   flex.String                `json:"msId"`
+	Params map[string]json.RawMessage `json:"params"` // strings: a number that is not one names its parameter
+}
+
+func (s *Service) sockParamSet(ctx context.Context, c *realtime.Conn, req paramSetReq) (any, error) {
 	params := make(map[string]string, len(req.Params))
 	for k, raw := range req.Params {
 		var v string
@@ -213,7 +204,7 @@ func (s *Service) SetParams(ctx context.Context, p identity.Principal, msID stri
 	if _, err := s.terminal(ctx, p.CustomerID, msID); err != nil {
 		return ParamSetResult{}, err
 	}
-	c := s.terminalConn(p.CustomerID, msID)
+	c := s.hub.TerminalConn(p.CustomerID, msID)
 	if c == nil {
 		return ParamSetResult{}, realtime.ErrNotOnline
 	}
@@ -285,14 +276,6 @@ func (s *Service) terminal(ctx context.Context, customerID int64, msID string) (
 	return t, nil
 }
 
-func (s *Service) terminalConn(customerID int64, msID string) *realtime.Conn {
-	c := s.hub.Conn(msID)
-	if c == nil || c.Kind() != realtime.Terminal || c.Principal().CustomerID != customerID {
-		return nil
-	}
-	return c
-}
-
 // ask relays a request to a terminal and waits for its acknowledgement (the hub's AckTimeout).
 func (s *Service) ask(ctx context.Context, c *realtime.Conn, typ string, data any) error {
 	rctx, cancel := context.WithTimeout(ctx, s.hub.AckTimeout())
@@ -322,11 +305,11 @@ func (s *Service) publish(ctx context.Context, customerID int64, msID string) {
 	s.hub.Publish(customerID, EventTerminalUpdated, Updated{Terminal: t, Params: params}, realtime.Consoles)
 }
 
-// onLogin reminds a terminal, once its login reply is out, of a call-set status other than active and of its
+// RemindAtLogin reminds a terminal, once its login reply is out, of a call-set status other than active and of its
 // stored parameters, so a terminal that lost its state (reinstalled, reset) is blocked or tuned again. Whether
 // a reminder is due is read at login; the reminder itself re-reads the state under the terminal's lock, so it
 // can never overtake a dispatcher's change and leave the terminal out of step with the store.
-func (s *Service) onLogin(ctx context.Context, c *realtime.Conn, _ bool) {
+func (s *Service) RemindAtLogin(ctx context.Context, c *realtime.Conn, _ bool) {
 	if c.Kind() != realtime.Terminal {
 		return
 	}
@@ -385,42 +368,6 @@ func (l *termLocks) lock(id string) func() {
 	m := &l[h.Sum32()%uint32(len(l))]
 	m.Lock()
 	return m.Unlock
-}
-
-func decode(data json.RawMessage, v any) error {
-	if err := json.Unmarshal(data, v); err != nil {
-		var he *httpx.Error
-		if errors.As(err, &he) {
-			return he
-		}
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return httpx.BadParam(te.Field, "wrong type")
-		}
-		return httpx.BadParam("data", "malformed")
-	}
-	return nil
-}
-
-// flexString accepts a JSON string or number.
-type flexString string
-
-func (f *flexString) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err == nil {
-		*f = flexString(strings.TrimSpace(s))
-		return nil
-	}
-	var n json.Number
-	if err := json.Unmarshal(b, &n); err == nil {
-		*f = flexString(n.String())
-		return nil
-	}
-	if string(b) == "null" {
-		*f = ""
-		return nil
-	}
-	return httpx.BadParam("msId/status", "a string or number")
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -113,6 +113,9 @@ func StartOn(t testing.TB, engine string, opts ...func(*config.Config)) *Server 
 		cancel()
 		a.Hub.Wait()
 		a.Wait() // background loops finish writing before the test's temp directories go
+		if u := a.Hub.Undeclared(); len(u) > 0 {
+			t.Errorf("the server sent socket types its services do not declare (realtime.Event/Ask in Verbs): %q", u)
+		}
 	})
 	return &Server{App: a, URL: hs.URL, t: t}
 }

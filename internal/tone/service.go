@@ -3,7 +3,6 @@ package tone
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 	"tenfour/internal/files"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
@@ -43,21 +43,19 @@ func New(d *db.DB, f *files.Service, hub *realtime.Hub, log *oplog.Log) *Service
 }
 
 // Routes mounts spec §7 "Tones".
-func (s *Service) Routes(mux *http.ServeMux, require func(http.Handler) http.Handler) {
-	mux.Handle("POST /ds/tone/add", require(httpx.Handle(s.add)))
-	mux.Handle("PUT /ds/tone/update", require(httpx.Handle(s.update)))
-	mux.Handle("GET /ds/tone/list", require(httpx.Handle(s.list)))
-	mux.Handle("DELETE /ds/tone/delete", require(httpx.Handle(s.delete)))
+func (s *Service) Routes(r httpx.Router) {
+	r.Console("POST /ds/tone/add", s.add)
+	r.Console("PUT /ds/tone/update", s.update)
+	r.Console("GET /ds/tone/list", s.list)
+	r.Console("DELETE /ds/tone/delete", s.delete)
 }
 
-// Register installs `tone.send`.
-func (s *Service) Register(h *realtime.Hub) { h.Handle(ReqSend, s.sockSend) }
-
-func consoleOnly(p identity.Principal) error {
-	if !p.IsDispatcher() {
-		return httpx.ErrPermission
+// Verbs: `tone.send` from consoles, `tone.play` to terminals (docs/console-socket.md, docs/terminal-protocol.md "Tones").
+func (s *Service) Verbs() []realtime.Verb {
+	return []realtime.Verb{
+		realtime.On(ReqSend, realtime.ConsoleOnly, s.sockSend),
+		realtime.Ask(TermPlay, realtime.TerminalOnly),
 	}
-	return nil
 }
 
 type toneForm struct {
@@ -153,9 +151,6 @@ func (s *Service) file(ctx context.Context, p identity.Principal, ref string) (f
 func (s *Service) add(w http.ResponseWriter, r *http.Request) (any, error) {
 	ctx := r.Context()
 	p := identity.Must(ctx)
-	if err := consoleOnly(p); err != nil {
-		return nil, err
-	}
 	var f toneForm
 	if err := httpx.Decode(r, &f); err != nil {
 		return nil, err
@@ -178,9 +173,6 @@ func (s *Service) add(w http.ResponseWriter, r *http.Request) (any, error) {
 func (s *Service) update(w http.ResponseWriter, r *http.Request) (any, error) {
 	ctx := r.Context()
 	p := identity.Must(ctx)
-	if err := consoleOnly(p); err != nil {
-		return nil, err
-	}
 	var f toneForm
 	if err := httpx.Decode(r, &f); err != nil {
 		return nil, err
@@ -217,9 +209,6 @@ func toneID(v string) (int64, error) {
 func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
 	ctx := r.Context()
 	p := identity.Must(ctx)
-	if err := consoleOnly(p); err != nil {
-		return nil, err
-	}
 	var req struct {
 		CreateBy string `json:"createBy"`
 	}
@@ -237,9 +226,6 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
 func (s *Service) delete(w http.ResponseWriter, r *http.Request) (any, error) {
 	ctx := r.Context()
 	p := identity.Must(ctx)
-	if err := consoleOnly(p); err != nil {
-		return nil, err
-	}
 	var req struct {
 		ID string `json:"id"`
 	}
@@ -258,9 +244,9 @@ func (s *Service) delete(w http.ResponseWriter, r *http.Request) (any, error) {
 
 // SendRequest is the data of `tone.send`: a tone and at least one target (terminals, a group, or both).
 type SendRequest struct {
-	ToneID json.RawMessage `json:"toneId"`
-	MsIDs  json.RawMessage `json:"msIds"`
-	GID    json.RawMessage `json:"gid"`
+	ToneID flex.String `json:"toneId"`
+	MsIDs  flex.List   `json:"msIds"`
+	GID    flex.String `json:"gid"`
 }
 
 // SendResult is the reply data of `tone.send`.
@@ -290,14 +276,10 @@ type Play struct {
 // maxParallel bounds the acknowledgements one tone.send waits on at once.
 const maxParallel = 64
 
-func (s *Service) sockSend(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-	if c.Kind() != realtime.Console {
-		return nil, httpx.ErrPermission
-	}
-	var req SendRequest
-	if err := json.Unmarshal(data, &req); err != nil {
-		return nil, httpx.BadParam("data", "malformed")
-	}
+// maxTargets bounds the terminals one tone.send names.
+const maxTargets = 1000
+
+func (s *Service) sockSend(ctx context.Context, c *realtime.Conn, req SendRequest) (any, error) {
 	return s.Send(ctx, c.Principal(), req)
 }
 
@@ -305,22 +287,18 @@ func (s *Service) sockSend(ctx context.Context, c *realtime.Conn, data json.RawM
 // the acknowledgements within one ack timeout. A tone is not kept for terminals that are offline. A single
 // terminal that did not acknowledge answers its error ('not online' "4", "408", refused "16"). Log 129.
 func (s *Service) Send(ctx context.Context, p identity.Principal, req SendRequest) (SendResult, error) {
-	toneRef, err := scalar(req.ToneID)
-	if err != nil || toneRef == "" {
+	if req.ToneID == "" {
 		return SendResult{}, httpx.BadParam("toneId", "required")
 	}
-	tid, err := toneID(toneRef)
+	tid, err := toneID(string(req.ToneID))
 	if err != nil {
 		return SendResult{}, httpx.BadParam("toneId", "a tone id")
 	}
-	ids, err := list(req.MsIDs)
-	if err != nil {
+	ids := slices.DeleteFunc(slices.Clone(req.MsIDs), func(id string) bool { return id == "" })
+	if len(ids) > maxTargets {
 		return SendResult{}, httpx.BadParam("msIds", "a list of terminal ids")
 	}
-	gidRef, err := scalar(req.GID)
-	if err != nil {
-		return SendResult{}, httpx.BadParam("gid", "a group id")
-	}
+	gidRef := string(req.GID)
 	if len(ids) == 0 && gidRef == "" {
 		return SendResult{}, httpx.BadParam("msIds", "msIds or gid required")
 	}
@@ -393,8 +371,8 @@ func (s *Service) relay(ctx context.Context, customerID int64, t Tone, play Play
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, maxParallel)
 	for i, id := range targets {
-		c := s.hub.Conn(id)
-		if c == nil || c.Kind() != realtime.Terminal || c.Principal().CustomerID != customerID {
+		c := s.hub.TerminalConn(customerID, id)
+		if c == nil {
 			errs[i] = realtime.ErrNotOnline
 			continue
 		}
@@ -464,57 +442,4 @@ func (s *Service) groupTerminals(ctx context.Context, customerID, gid int64) ([]
 		out = append(out, id)
 	}
 	return out, rows.Err()
-}
-
-// scalar reads a JSON string or number ("" for absent or null).
-func scalar(raw json.RawMessage) (string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", nil
-	}
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return "", err
-	}
-	switch x := v.(type) {
-	case string:
-		return strings.TrimSpace(x), nil
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64), nil
-	}
-	return "", errors.New("not a scalar")
-}
-
-// list reads a JSON array of strings or numbers, or one comma-separated string.
-func list(raw json.RawMessage) ([]string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		one, err := scalar(raw)
-		if err != nil {
-			return nil, err
-		}
-		var out []string
-		for _, v := range strings.Split(one, ",") {
-			if v = strings.TrimSpace(v); v != "" {
-				out = append(out, v)
-			}
-		}
-		return out, nil
-	}
-	if len(items) > 1000 {
-		return nil, errors.New("too many")
-	}
-	out := make([]string, 0, len(items))
-	for _, it := range items {
-		v, err := scalar(it)
-		if err != nil {
-			return nil, err
-		}
-		if v != "" {
-			out = append(out, v)
-		}
-	}
-	return out, nil
 }

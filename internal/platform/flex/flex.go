@@ -5,11 +5,20 @@ package flex
 
 import (
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
-
-	"tenfour/internal/platform/httpx"
 )
+
+// refuse is the error of a value a lenient type cannot take: a *json.UnmarshalTypeError, which the JSON
+// decoder completes with the field's name (realtime.Decode and httpx turn it into a coded "400" naming it).
+func refuse(b []byte, v any) error {
+	what := strings.TrimSpace(string(b))
+	if len(what) > 32 {
+		what = what[:32] + "…"
+	}
+	return &json.UnmarshalTypeError{Value: what, Type: reflect.TypeOf(v).Elem()}
+}
 
 // String accepts a JSON string or number and null (as ""); surrounding white space is dropped.
 type String string
@@ -23,17 +32,17 @@ func (f *String) UnmarshalJSON(b []byte) error {
 	case strings.HasPrefix(s, `"`):
 		var v string
 		if err := json.Unmarshal(b, &v); err != nil {
-			return httpx.BadParam("value", "a string or number")
+			return refuse(b, f)
 		}
 		*f = String(strings.TrimSpace(v))
 	case s != "" && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9')):
 		var n json.Number
 		if err := json.Unmarshal(b, &n); err != nil {
-			return httpx.BadParam("value", "a string or number")
+			return refuse(b, f)
 		}
 		*f = String(n.String())
 	default:
-		return httpx.BadParam("value", "a string or number")
+		return refuse(b, f)
 	}
 	return nil
 }
@@ -51,7 +60,7 @@ func (l *List) UnmarshalJSON(b []byte) error {
 	if strings.HasPrefix(s, "[") {
 		var items []String
 		if err := json.Unmarshal(b, &items); err != nil {
-			return httpx.BadParam("list", "an array of ids")
+			return refuse(b, l)
 		}
 		out := make([]string, 0, len(items))
 		for _, it := range items {
@@ -62,7 +71,7 @@ func (l *List) UnmarshalJSON(b []byte) error {
 	}
 	var one String
 	if err := one.UnmarshalJSON(b); err != nil {
-		return err
+		return refuse(b, l)
 	}
 	*l = nil
 	for _, p := range strings.Split(string(one), ",") {
@@ -79,18 +88,25 @@ type Float struct {
 	Set bool
 }
 
+// numeral is a JSON number or numeric string without quotes and blanks; "" for null, "" and absence.
+func numeral(b []byte) string {
+	s := strings.Trim(strings.TrimSpace(string(b)), `"`)
+	if s == "null" {
+		return ""
+	}
+	return strings.TrimSpace(s)
+}
+
 // UnmarshalJSON implements json.Unmarshaler.
 func (f *Float) UnmarshalJSON(b []byte) error {
-	s := strings.Trim(strings.TrimSpace(string(b)), `"`)
-	if s == "" || s == "null" {
-		*f = Float{}
-		return nil
+	*f = Float{}
+	if s := numeral(b); s != "" {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return refuse(b, f)
+		}
+		*f = Float{V: v, Set: true}
 	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil {
-		return httpx.BadParam("value", "not a number")
-	}
-	*f = Float{V: v, Set: true}
 	return nil
 }
 
@@ -111,15 +127,13 @@ type Int struct {
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (i *Int) UnmarshalJSON(b []byte) error {
-	s := strings.Trim(strings.TrimSpace(string(b)), `"`)
-	if s == "" || s == "null" {
-		*i = Int{}
-		return nil
+	*i = Int{}
+	if s := numeral(b); s != "" {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return refuse(b, i)
+		}
+		*i = Int{V: v, Set: true}
 	}
-	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil {
-		return httpx.BadParam("value", "not an integer")
-	}
-	*i = Int{V: v, Set: true}
 	return nil
 }

@@ -1,10 +1,14 @@
 package httpx
 
-import "net/http"
+import (
+	"net/http"
+
+	"tenfour/internal/platform/identity"
+)
 
 // Router is what every service's Routes receives: the mux and the session check. A service mounts its
-// endpoints with Private (signed in, enveloped Handler), Public (no session) or Raw (signed in, a plain
-// http.Handler such as a file download or a ranged stream).
+// endpoints with Private (signed in, enveloped Handler), Console (signed in from a dispatcher's console),
+// Public (no session) or Raw (a plain http.Handler such as a file download or a ranged stream).
 type Router struct {
 	Mux     *http.ServeMux
 	Require func(http.Handler) http.Handler // auth's session check: sets the identity.Principal
@@ -12,6 +16,17 @@ type Router struct {
 
 // Private mounts a Handler behind the session check.
 func (r Router) Private(pattern string, h Handler) { r.Mux.Handle(pattern, r.Require(Handle(h))) }
+
+// Console mounts a Handler behind the session check for dispatchers only: a terminal's token is refused
+// with ErrPermission ("107") before the handler runs.
+func (r Router) Console(pattern string, h Handler) {
+	r.Private(pattern, func(w http.ResponseWriter, req *http.Request) (any, error) {
+		if p, ok := identity.From(req.Context()); !ok || !p.IsDispatcher() {
+			return nil, ErrPermission
+		}
+		return h(w, req)
+	})
+}
 
 // Public mounts a Handler that needs no session (sign-in, branding, terminal file tokens).
 func (r Router) Public(pattern string, h Handler) { r.Mux.Handle(pattern, Handle(h)) }

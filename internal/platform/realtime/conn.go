@@ -89,6 +89,7 @@ func (c *Conn) Send(typ string, data any) error {
 	if !c.enqueue(msg) {
 		return errClosed
 	}
+	c.hub.sent(typ, ServerEvent, c.Kind().bit())
 	return nil
 }
 
@@ -108,6 +109,7 @@ func (c *Conn) Request(ctx context.Context, typ string, data any) (json.RawMessa
 	if !c.enqueue(msg) {
 		return nil, ErrNotOnline
 	}
+	c.hub.sent(typ, ServerRequest, c.Kind().bit())
 	select {
 	case f := <-ch:
 		if f.Code != "" && f.Code != "0" {
@@ -414,7 +416,7 @@ func (c *Conn) handleLogin(ctx context.Context, f Frame) {
 	c.mu.Unlock()
 	replaced, joined := c.hub.register(c)
 	for _, old := range replaced {
-		_ = old.Send("session.replaced", map[string]string{"msId": p.AccountID})
+		_ = old.Send(EventReplaced, map[string]string{"msId": p.AccountID})
 		old.closeAfterFlush(CloseReplaced, "logged in elsewhere")
 	}
 	// Hooks run before the reply, so a client that logs in again right after its reply finds them done.
@@ -440,6 +442,9 @@ func (c *Conn) handleLogin(ctx context.Context, f Frame) {
 // sync replays durable events after `after` through the replay channel: the writer takes them one by one,
 // so a long backlog is paced by the client's reading speed instead of overflowing the live queue.
 func (c *Conn) sync(ctx context.Context, data json.RawMessage) (any, error) {
+	if c.Kind() != Console {
+		return nil, ErrConsoleOnly // every durable event is a console event: a terminal must not read them
+	}
 	var req struct {
 		After *int64 `json:"after"`
 	}

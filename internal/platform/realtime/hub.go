@@ -31,6 +31,10 @@ const (
 	Terminal Kind = "terminal"
 )
 
+// EventReplaced goes to a connection that a login of the same account from another sign-in or device
+// replaces, just before it is closed (4007).
+const EventReplaced = "session.replaced"
+
 const (
 	// MaxMessage is the largest frame a client may send; a larger one closes the connection with 1009.
 	MaxMessage = 64 << 10
@@ -118,7 +122,7 @@ type Hub struct {
 	authn    Authenticator
 	origins  []string
 	handlers map[string]Handler
-	roles    map[string]Role // of verbs added with Register (Handle: Anyone)
+	verbs    map[verbKey]Role // the index: Register's client requests and declared server messages
 	onLogin  []LoginHook
 	onLogout []LogoutHook
 	watchers []Watcher
@@ -134,6 +138,9 @@ type Hub struct {
 
 	nextID atomic.Int64
 	wg     sync.WaitGroup
+
+	undeclaredMu sync.Mutex
+	undeclared   map[string]bool // server messages sent without a declaration (Undeclared)
 }
 
 // NewHub builds a hub; originPatterns are extra allowed browser origins (host patterns, see websocket.AcceptOptions).
@@ -141,13 +148,15 @@ func NewHub(d *db.DB, originPatterns []string) *Hub {
 	h := &Hub{
 		db: d, origins: originPatterns,
 		handlers:     map[string]Handler{},
-		roles:        map[string]Role{},
+		verbs:        map[verbKey]Role{},
+		undeclared:   map[string]bool{},
 		loginTimeout: LoginTimeout,
 		all:          map[*Conn]struct{}{},
 		byCustomer:   map[int64]*custConns{},
 		byAccount:    map[string][]*Conn{},
 	}
 	h.ackTimeout.Store(int64(AckTimeout))
+	h.Register(Event(EventReplaced, Anyone))
 	return h
 }
 
@@ -322,6 +331,16 @@ func (h *Hub) Conn(accountID string) *Conn {
 	return list[len(list)-1]
 }
 
+// TerminalConn returns the connection of a customer's terminal, or nil when it has none here (or the account
+// is another customer's, or a dispatcher's): where a domain sends a terminal a request or an event.
+func (h *Hub) TerminalConn(customerID int64, accountID string) *Conn {
+	c := h.Conn(accountID)
+	if c == nil || c.Kind() != Terminal || c.Principal().CustomerID != customerID {
+		return nil
+	}
+	return c
+}
+
 // Publish sends an event to a customer's connections chosen by to (Consoles, Terminals, Everyone,
 // ConsolesAnd, Where). The frame is encoded once; each connection gets it through its bounded queue, and a
 // connection whose queue is full is closed (CloseSlow) instead of making the publisher wait.
@@ -349,10 +368,12 @@ func (h *Hub) publish(customerID int64, f Frame, data any, to Audience) {
 	if cc == nil {
 		return
 	}
+	var reached uint8 // the kinds of connection the event went to
 	if to.kinds&kindConsole != 0 {
 		for c := range cc.consoles {
 			if to.allow == nil || to.allow(c) {
 				c.enqueue(msg)
+				reached |= kindConsole
 			}
 		}
 	}
@@ -360,6 +381,7 @@ func (h *Hub) publish(customerID int64, f Frame, data any, to Audience) {
 		for c := range cc.terminals {
 			if to.allow == nil || to.allow(c) {
 				c.enqueue(msg)
+				reached |= kindTerminal
 			}
 		}
 	}
@@ -369,7 +391,11 @@ func (h *Hub) publish(customerID int64, f Frame, data any, to Audience) {
 				continue // another customer's account, or already reached above
 			}
 			c.enqueue(msg)
+			reached |= c.kind.bit()
 		}
+	}
+	if reached != 0 {
+		h.sent(f.Type, ServerEvent, reached)
 	}
 }
 
@@ -425,15 +451,18 @@ func (h *Hub) SendTo(accountID, typ string, data any) bool {
 		return false
 	}
 	msg, _ := json.Marshal(Frame{Type: typ, Data: raw})
-	sent := false
+	var reached uint8
 	h.mu.RLock()
 	for _, c := range h.byAccount[accountID] {
 		if c.enqueue(msg) {
-			sent = true
+			reached |= c.kind.bit()
 		}
 	}
 	h.mu.RUnlock()
-	return sent
+	if reached != 0 {
+		h.sent(typ, ServerEvent, reached)
+	}
+	return reached != 0
 }
 
 // Request sends a server→client request to an account's latest connection and waits for its reply (the

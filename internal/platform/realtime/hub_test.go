@@ -19,7 +19,7 @@ import (
 
 func TestRequestsBeforeLoginAreRefused(t *testing.T) {
 	r := newRig(t)
-	r.hub.Handle("echo.it", func(ctx context.Context, c *Conn, data json.RawMessage) (any, error) { return data, nil })
+	r.hub.Register(OnRaw("echo.it", Anyone, func(ctx context.Context, c *Conn, data json.RawMessage) (any, error) { return data, nil }))
 	c := r.dial()
 	for _, typ := range []string{"echo.it", "sync", "nothing.here"} {
 		if f := c.call(typ, map[string]any{"after": 0}); f.Code != "105" || f.Type != typ {
@@ -151,9 +151,9 @@ func TestMalformedFramesGetCodedErrorsAndConnectionStays(t *testing.T) {
 
 func TestMessageCap(t *testing.T) {
 	r := newRig(t)
-	r.hub.Handle("size.of", func(ctx context.Context, c *Conn, data json.RawMessage) (any, error) {
+	r.hub.Register(OnRaw("size.of", Anyone, func(ctx context.Context, c *Conn, data json.RawMessage) (any, error) {
 		return map[string]int{"n": len(data)}, nil
-	})
+	}))
 	c := r.login("1001", 1, Console, "t")
 	frame := func(size int) []byte {
 		head, tail := `{"id":1,"type":"size.of","data":{"pad":"`, `"}}`
@@ -662,14 +662,14 @@ func TestInflightCapAndHandlerPanic(t *testing.T) {
 	r := newRig(t)
 	release := make(chan struct{})
 	var started atomic.Int64
-	r.hub.Handle("test.block", func(ctx context.Context, c *Conn, data json.RawMessage) (any, error) {
+	r.hub.Register(OnRaw("test.block", Anyone, func(ctx context.Context, c *Conn, data json.RawMessage) (any, error) {
 		started.Add(1)
 		<-release
 		return nil, nil
-	})
-	r.hub.Handle("test.panic", func(ctx context.Context, c *Conn, data json.RawMessage) (any, error) {
+	}))
+	r.hub.Register(OnRaw("test.panic", Anyone, func(ctx context.Context, c *Conn, data json.RawMessage) (any, error) {
 		panic("boom")
-	})
+	}))
 	c := r.login("1001", 1, Console, "t")
 	const n = MaxInflight + 8
 	for i := 1; i <= n; i++ {
@@ -702,11 +702,11 @@ func TestHandlerOutlivesItsConnection(t *testing.T) {
 	r := newRig(t)
 	release := make(chan struct{})
 	finished := make(chan error, 1)
-	r.hub.Handle("test.slow", func(ctx context.Context, c *Conn, data json.RawMessage) (any, error) {
+	r.hub.Register(OnRaw("test.slow", Anyone, func(ctx context.Context, c *Conn, data json.RawMessage) (any, error) {
 		<-release
 		finished <- ctx.Err() // the store write after a relay must not fail because the console left
 		return nil, nil
-	})
+	}))
 	c := r.login("1001", 1, Console, "t")
 	c.send(Frame{ID: 1, Type: "test.slow"})
 	eventually(t, "handler running", func() bool { return len(r.hub.Accounts(1)) == 1 })
