@@ -101,15 +101,20 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Log.Routes(a.mux, require)
 	a.Auth.Routes(a.mux)
 
+	// The directory owns groups, terminals and membership; every other domain reads and writes them through dir
+	// (mounted under [directory] below).
+	dirSvc := directory.NewService(d, a.Hub, a.Log)
+	dir := dirSvc.Store
+
 	// Domain services (one line each; keep this list in the order of the spec's §7).
 	// [safety] SOS alarms (spec §7 SOS, findSosReport); the emergency floor hook is set below with the voice service.
-	a.SOS = sos.New(d, a.Hub, a.Log, sos.Options{RealertEvery: cfg.Safety.SOSRealert})
+	a.SOS = sos.New(d, dir, a.Hub, a.Log, sos.Options{RealertEvery: cfg.Safety.SOSRealert})
 	a.SOS.Register(a.Hub)
 	a.SOS.Routes(a.mux, require)
 	a.Go(a.SOS.Run)
 	a.OnPrepare(a.SOS.Restore)
 	// [safety] lone worker (spec §7 loneWork, findLoneWorkAlarm): plans, the check-in engine (ticks every second).
-	a.LoneWork = lonework.New(d, a.Hub, a.Log, lonework.Thresholds{OfflineGrace: cfg.Safety.LoneOfflineGrace,
+	a.LoneWork = lonework.New(d, dir, a.Hub, a.Log, lonework.Thresholds{OfflineGrace: cfg.Safety.LoneOfflineGrace,
 		BatteryOff: cfg.Safety.LoneBatteryOff, WeakSignal: cfg.Safety.LoneWeakSignal})
 	a.LoneWork.Register(a.Hub)
 	a.LoneWork.Routes(a.mux, require)
@@ -131,7 +136,6 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Go(func(ctx context.Context) { <-ctx.Done(); voiceSvc.Close(); mediaEng.Close() })
 	a.SOS.SetFloor(voiceSvc) // an SOS terminal's floor requests pre-empt everyone
 	// [directory]
-	dirSvc := directory.NewService(d, a.Hub, a.Log) // other domains: dirSvc.Store (or directory.NewStore(d))
 	dirSvc.Routes(a.mux, require)
 	dirSvc.RegisterSocket(a.Hub)
 	a.OnPrepare(dirSvc.ResetPresence)
@@ -145,17 +149,17 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	fileSvc := files.New(d, fileStore, files.Limits(cfg.Uploads), a.Sessions)
 	fileSvc.Routes(a.mux)
 	fileSvc.Register(a.Hub)
-	msgSvc := message.New(message.NewStore(d), a.Hub, a.Log)
+	msgSvc := message.New(message.NewStore(d, dir), a.Hub, a.Log)
 	msgSvc.Files = fileSvc
 	msgSvc.Register(a.Hub)
 	msgSvc.Routes(a.mux, require)
-	toneSvc := tone.New(d, fileSvc, a.Hub, a.Log)
+	toneSvc := tone.New(d, dir, fileSvc, a.Hub, a.Log)
 	toneSvc.Register(a.Hub)
 	toneSvc.Routes(a.mux, require)
-	mediaSvc := medialib.New(d, fileSvc, a.Hub)
+	mediaSvc := medialib.New(d, dir, fileSvc, a.Hub)
 	mediaSvc.Register(a.Hub)
 	mediaSvc.Routes(a.mux, require)
-	ctl := terminalctl.New(d, a.Hub, a.Log)
+	ctl := terminalctl.New(d, dir, a.Hub, a.Log)
 	ctl.OnCallSet = a.Voice.CallSetStatusChanged // a killed or stunned talker loses the floor at once
 	ctl.Register(a.Hub)
 	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin

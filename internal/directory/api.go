@@ -35,6 +35,15 @@ type TerminalID string
 // CustomerID is a customer's id (the spec's "client").
 type CustomerID int64
 
+// TerminalIDs types a list of account ids as other domains keep them.
+func TerminalIDs(ids []string) []TerminalID {
+	out := make([]TerminalID, len(ids))
+	for i, id := range ids {
+		out[i] = TerminalID(id)
+	}
+	return out
+}
+
 // DispatcherType is the account type of a console (spec §3).
 const DispatcherType = "20"
 
