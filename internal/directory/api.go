@@ -115,16 +115,14 @@ func (s *Store) CheckTerminal(ctx context.Context, c CustomerID, id TerminalID) 
 // Accounts reads the given accounts of the customer ordered by id; unknown ids are left out.
 func (s *Store) Accounts(ctx context.Context, c CustomerID, ids []TerminalID) ([]Account, error) {
 	var out []Account
-	for chunk := range slices.Chunk(distinct(ids), maxIn) {
-		part, err := s.accounts(ctx, `SELECT `+accountCols+` FROM accounts WHERE customer_id = ? AND id IN (`+
-			db.Placeholders(len(chunk))+`) ORDER BY id`, append([]any{c}, anys(chunk)...)...)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, part...)
-	}
+	err := eachIn(ctx, s.db, `SELECT `+accountCols+` FROM accounts WHERE customer_id = ? AND id IN (`, c, ids,
+		func(sc scanner) error {
+			a, err := scanAccount(sc)
+			out = append(out, a)
+			return err
+		})
 	slices.SortFunc(out, func(a, b Account) int { return cmp.Compare(a.ID, b.ID) })
-	return out, nil
+	return out, err
 }
 
 // AllTerminals reads every terminal (account that is not a dispatcher) of the customer ordered by id: the
@@ -137,27 +135,14 @@ func (s *Store) AllTerminals(ctx context.Context, c CustomerID) ([]Account, erro
 // every id to exist compares the lengths).
 func (s *Store) Names(ctx context.Context, c CustomerID, ids []TerminalID) (map[TerminalID]string, error) {
 	out := make(map[TerminalID]string, len(ids))
-	for chunk := range slices.Chunk(distinct(ids), maxIn) {
-		rows, err := s.db.Query(ctx, `SELECT id, name FROM accounts WHERE customer_id = ? AND id IN (`+
-			db.Placeholders(len(chunk))+`)`, append([]any{c}, anys(chunk)...)...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
+	return out, eachIn(ctx, s.db, `SELECT id, name FROM accounts WHERE customer_id = ? AND id IN (`, c, ids,
+		func(sc scanner) error {
 			var id TerminalID
 			var name string
-			if err := rows.Scan(&id, &name); err != nil {
-				rows.Close()
-				return nil, err
-			}
+			err := sc.Scan(&id, &name)
 			out[id] = name
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+			return err
+		})
 }
 
 // GroupInfo reads one group of the customer without its members (GID, FID, name, kind).
@@ -173,27 +158,14 @@ func (s *Store) GroupInfo(ctx context.Context, c CustomerID, gid GroupID) (Group
 // GroupNames returns the names of the customer's groups among gids; unknown ids are left out.
 func (s *Store) GroupNames(ctx context.Context, c CustomerID, gids []GroupID) (map[GroupID]string, error) {
 	out := make(map[GroupID]string, len(gids))
-	for chunk := range slices.Chunk(distinct(gids), maxIn) {
-		rows, err := s.db.Query(ctx, `SELECT id, name FROM ptt_groups WHERE customer_id = ? AND id IN (`+
-			db.Placeholders(len(chunk))+`)`, append([]any{c}, anys(chunk)...)...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
+	return out, eachIn(ctx, s.db, `SELECT id, name FROM ptt_groups WHERE customer_id = ? AND id IN (`, c, gids,
+		func(sc scanner) error {
 			var id int64
 			var name string
-			if err := rows.Scan(&id, &name); err != nil {
-				rows.Close()
-				return nil, err
-			}
+			err := sc.Scan(&id, &name)
 			out[GroupID(id)] = name
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+			return err
+		})
 }
 
 // GroupTerminals returns the ids of a group's members that are terminals (not dispatchers), ordered: who a
@@ -257,27 +229,14 @@ type Status struct{ Battery, Signal int }
 // LastStatus reads the last battery and signal of the customer's accounts among ids; unknown ids are left out.
 func (s *Store) LastStatus(ctx context.Context, c CustomerID, ids []TerminalID) (map[TerminalID]Status, error) {
 	out := make(map[TerminalID]Status, len(ids))
-	for chunk := range slices.Chunk(distinct(ids), maxIn) {
-		rows, err := s.db.Query(ctx, `SELECT id, battery, signal FROM accounts WHERE customer_id = ? AND id IN (`+
-			db.Placeholders(len(chunk))+`)`, append([]any{c}, anys(chunk)...)...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
+	return out, eachIn(ctx, s.db, `SELECT id, battery, signal FROM accounts WHERE customer_id = ? AND id IN (`, c, ids,
+		func(sc scanner) error {
 			var id TerminalID
 			var st Status
-			if err := rows.Scan(&id, &st.Battery, &st.Signal); err != nil {
-				rows.Close()
-				return nil, err
-			}
+			err := sc.Scan(&id, &st.Battery, &st.Signal)
 			out[id] = st
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+			return err
+		})
 }
 
 // SetIcon sets the avatar (an image URL) and the map icon key of the customer's accounts, all or none: an
@@ -305,6 +264,28 @@ func (s *Store) SetIcon(ctx context.Context, c CustomerID, ids []TerminalID, ava
 func (s *Store) SetGroupColor(ctx context.Context, c CustomerID, gid GroupID, color string) error {
 	return mustAffect(s.db.Exec(ctx, `UPDATE ptt_groups SET color = ? WHERE id = ? AND customer_id = ?`,
 		color, int64(gid), c))
+}
+
+// eachIn runs query, which ends in "IN (", for the customer over the distinct ids in chunks of maxIn and hands
+// every row to fn.
+func eachIn[T comparable](ctx context.Context, q querier, query string, c CustomerID, ids []T, fn func(scanner) error) error {
+	for chunk := range slices.Chunk(distinct(ids), maxIn) {
+		rows, err := q.Query(ctx, query+db.Placeholders(len(chunk))+`)`, append([]any{c}, anys(chunk)...)...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			if err := fn(rows); err != nil {
+				rows.Close()
+				return err
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // maxIn bounds the ids of one IN list (both engines take far more; this keeps statements small).

@@ -10,22 +10,7 @@ import (
 
 	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
-	"tenfour/internal/testkit"
 )
-
-// The API other domains use, on every engine (the world of fixture_test.go).
-func TestAPI(t *testing.T) {
-	for _, engine := range testkit.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			for name, fn := range apiCases {
-				t.Run(name, func(t *testing.T) {
-					d := testkit.OpenStore(t, engine)
-					fn(t, directory.NewStore(d), buildWorld(t, d))
-				})
-			}
-		})
-	}
-}
 
 func accountIDs(as []directory.Account) []directory.TerminalID {
 	out := []directory.TerminalID{}
@@ -35,6 +20,7 @@ func accountIDs(as []directory.Account) []directory.TerminalID {
 	return out
 }
 
+// apiCases are the API other domains use (run by TestStore).
 var apiCases = map[string]func(t *testing.T, s *directory.Store, w *world){
 	"accounts": func(t *testing.T, s *directory.Store, w *world) {
 		ctx := context.Background()
