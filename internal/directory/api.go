@@ -27,6 +27,7 @@ import (
 
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
 )
 
 // TerminalID is an account's id (msId, cid): a terminal's or a dispatcher's.
@@ -44,15 +45,12 @@ func TerminalIDs(ids []string) []TerminalID {
 	return out
 }
 
-// DispatcherType is the account type of a console (spec §3).
-const DispatcherType = "20"
-
 // Account is what other domains read of an account: who it is, what it is and the state that decides whether
 // it may talk.
 type Account struct {
 	ID            TerminalID
 	Customer      CustomerID
-	Type          string // spec §3 type code; DispatcherType for a console
+	Type          string // spec §3 type code; identity.DispatcherType for a console
 	AcctType      string // feature access code "1" or "-2" (spec §6)
 	Name          string
 	CallSetStatus int      // 0 killed, 1 stunned, 8 active
@@ -61,7 +59,7 @@ type Account struct {
 }
 
 // Dispatcher tells a console account from a terminal.
-func (a Account) Dispatcher() bool { return a.Type == DispatcherType }
+func (a Account) Dispatcher() bool { return a.Type == identity.DispatcherType }
 
 const accountCols = `id, customer_id, type, acct_type, name, call_set_status, COALESCE(ptt_group_id, default_group_id, 0),
 	lat, lng`
