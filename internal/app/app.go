@@ -106,15 +106,20 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	hub.Register(a.Log.Verbs()...)
 	a.Auth.Routes(router)
 
+	// The directory owns groups, terminals and membership; every other domain reads and writes them through dir
+	// (mounted under [directory] below).
+	dirSvc := directory.NewService(d, a.Hub, a.Log)
+	dir := dirSvc.Store
+
 	// Domain services (one line each; keep this list in the order of the spec's §7).
 	// [safety] SOS alarms (spec §7 SOS, findSosReport); the emergency floor hook is set below with the voice service.
-	a.SOS = sos.New(d, a.Hub, a.Log, sos.Options{RealertEvery: cfg.Safety.SOSRealert})
+	a.SOS = sos.New(d, dir, a.Hub, a.Log, sos.Options{RealertEvery: cfg.Safety.SOSRealert})
 	a.SOS.Routes(router)
 	hub.Register(a.SOS.Verbs()...)
 	a.Go(a.SOS.Run)
 	a.OnPrepare(a.SOS.Restore)
 	// [safety] lone worker (spec §7 loneWork, findLoneWorkAlarm): plans, the check-in engine (ticks every second).
-	a.LoneWork = lonework.New(d, a.Hub, a.Log, lonework.Thresholds{OfflineGrace: cfg.Safety.LoneOfflineGrace,
+	a.LoneWork = lonework.New(d, dir, a.Hub, a.Log, lonework.Thresholds{OfflineGrace: cfg.Safety.LoneOfflineGrace,
 		BatteryOff: cfg.Safety.LoneBatteryOff, WeakSignal: cfg.Safety.LoneWeakSignal})
 	a.LoneWork.Routes(router)
 	hub.Register(a.LoneWork.Verbs()...)
@@ -137,7 +142,6 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Go(func(ctx context.Context) { <-ctx.Done(); voiceSvc.Close(); mediaEng.Close() })
 	a.SOS.SetFloor(voiceSvc) // an SOS terminal's floor requests pre-empt everyone
 	// [directory]
-	dirSvc := directory.NewService(d, a.Hub, a.Log) // other domains: dirSvc.Store (or directory.NewStore(d))
 	dirSvc.Routes(router)
 	hub.Register(dirSvc.Verbs()...)
 	hub.SetHooks(dirSvc.Hooks()) // presence: online/offline, logs 5/6/7
@@ -152,18 +156,18 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	fileSvc := files.New(d, fileStore, files.Limits(cfg.Uploads), a.Sessions)
 	fileSvc.Routes(router)
 	hub.Register(fileSvc.Verbs()...)
-	msgSvc := message.New(message.NewStore(d), a.Hub, a.Log)
+	msgSvc := message.New(message.NewStore(d, dir), a.Hub, a.Log)
 	msgSvc.Files = fileSvc
 	msgSvc.Routes(router)
 	hub.Register(msgSvc.Verbs()...)
 	hub.OnLogin(msgSvc.DeliverAtLogin) // pending messages reach a terminal at its login
-	toneSvc := tone.New(d, fileSvc, a.Hub, a.Log)
+	toneSvc := tone.New(d, dir, fileSvc, a.Hub, a.Log)
 	toneSvc.Routes(router)
 	hub.Register(toneSvc.Verbs()...)
-	mediaSvc := medialib.New(d, fileSvc, a.Hub)
+	mediaSvc := medialib.New(d, dir, fileSvc, a.Hub)
 	mediaSvc.Routes(router)
 	hub.Register(mediaSvc.Verbs()...)
-	ctl := terminalctl.New(d, a.Hub, a.Log)
+	ctl := terminalctl.New(d, dir, a.Hub, a.Log)
 	ctl.OnCallSet = a.Voice.CallSetStatusChanged // a killed or stunned talker loses the floor at once
 	hub.Register(ctl.Verbs()...)
 	hub.OnLogin(ctl.RemindAtLogin) // a killed, stunned or tuned terminal is reminded at its login

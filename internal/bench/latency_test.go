@@ -51,18 +51,13 @@ func newWorld(t *testing.T) *world {
 // provision creates count app terminals first… (groupSize to a group) and, if dispatcher is set, a
 // dispatcher in every one of those groups.
 func (w *world) provision(first, count, groupSize int, dispatcher string) {
-	ctx := context.Background()
-	res, err := sim.Provision(ctx, w.s.DB, sim.ProvisionOptions{Customer: "Bench", First: first, Count: count,
-		Password: password, GroupSize: groupSize, Dispatcher: dispatcher})
+	// Every terminal a phone app (type 10): the fleet mix has types that do not talk.
+	res, err := sim.Provision(context.Background(), w.s.DB, sim.ProvisionOptions{Customer: "Bench", First: first,
+		Count: count, Password: password, GroupSize: groupSize, Dispatcher: dispatcher, PhoneApps: count})
 	if err != nil {
 		w.t.Fatal(err)
 	}
 	w.cust = res.CustomerID
-	// Every terminal a phone app (type 10): the fleet mix has types that do not talk.
-	if _, err := w.s.DB.Exec(ctx, `UPDATE accounts SET type = '10' WHERE id >= ? AND id <= ?`,
-		strconv.Itoa(first), strconv.Itoa(first+count-1)); err != nil {
-		w.t.Fatal(err)
-	}
 }
 
 func (w *world) dial(ctx context.Context, base string, o termclient.Options) *termclient.Client {

@@ -541,27 +541,19 @@ func provision(ctx context.Context, dataDir string, first, n, talkers int, dispa
 		return err
 	}
 	defer d.Close()
-	if _, err := sim.Provision(ctx, d, sim.ProvisionOptions{Customer: "Bench Fleet", First: first, Count: n, Password: pw,
-		GroupSize: 50, Dispatcher: dispatcher}); err != nil {
-		return err
-	}
 	// The talkers (the last accounts) are phone apps: the fleet mix has types that do not talk.
-	if _, err := d.Exec(ctx, `UPDATE accounts SET type = '10' WHERE id >= ? AND id <= ?`, strconv.Itoa(first+n-talkers),
-		strconv.Itoa(first+n-1)); err != nil {
-		return err
+	o := sim.ProvisionOptions{Customer: "Bench Fleet", First: first, Count: n, Password: pw, GroupSize: 50,
+		Dispatcher: dispatcher, PhoneApps: talkers}
+	if cheap {
+		salt := make([]byte, 16)
+		_, _ = rand.Read(salt)
+		const mem, passes = 1024, 1
+		key := argon2.IDKey([]byte(pw), salt, passes, mem, 1, 32)
+		b64 := base64.RawStdEncoding
+		o.PasswordHash = fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=1$%s$%s", argon2.Version, mem, passes,
+			b64.EncodeToString(salt), b64.EncodeToString(key))
 	}
-	if !cheap {
-		return nil
-	}
-	salt := make([]byte, 16)
-	_, _ = rand.Read(salt)
-	const mem, passes = 1024, 1
-	key := argon2.IDKey([]byte(pw), salt, passes, mem, 1, 32)
-	b64 := base64.RawStdEncoding
-	hash := fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=1$%s$%s", argon2.Version, mem, passes, b64.EncodeToString(salt),
-		b64.EncodeToString(key))
-	_, err = d.Exec(ctx, `UPDATE accounts SET password_hash = ? WHERE id >= ? AND id <= ?`, hash, strconv.Itoa(first),
-		strconv.Itoa(first+n-1))
+	_, err = sim.Provision(ctx, d, o)
 	return err
 }
 

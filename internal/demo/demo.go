@@ -16,6 +16,7 @@ import (
 
 	"tenfour/internal/auth"
 	"tenfour/internal/branding"
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 )
 
@@ -177,72 +178,36 @@ func seedTenant(ctx context.Context, tx *db.Tx, t tenant, hash string, now int64
 		t.name, t.dsConfig, now).Scan(&cid); err != nil {
 		return err
 	}
-	gids := map[string]int64{}
-	seq := map[string]int{}
-	for _, g := range t.groups {
-		parent := int64(0)
-		if g.parent != "" {
-			parent = gids[g.parent]
-		}
-		seq[g.parent]++
-		var id int64
-		if err := tx.QueryRow(ctx, `INSERT INTO ptt_groups (customer_id, parent_id, name, color, seq_num, kind, created_at)
-			VALUES (?, ?, ?, ?, ?, 'fixed', ?) RETURNING id`, cid, parent, g.name, g.color, seq[g.parent], now).Scan(&id); err != nil {
-			return err
-		}
-		gids[g.name] = id
-	}
-	add := func(id, name, typ, model string, admin bool, groups []string, status map[string]any) error {
-		def := gids[groups[0]]
-		cols := "id, customer_id, type, admin, name, password_hash, model, default_group_id, ptt_group_id, created_at"
-		args := []any{id, cid, typ, admin, name, hash, model, def, def, now}
-		marks := "?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
-		for _, k := range []string{"battery", "signal", "lat", "lng", "speed", "direction", "last_gps_at"} {
-			if v, ok := status[k]; ok {
-				cols += ", " + k
-				marks += ", ?"
-				args = append(args, v)
-			}
-		}
-		if _, err := tx.Exec(ctx, "INSERT INTO accounts ("+cols+") VALUES ("+marks+")", args...); err != nil {
-			return err
-		}
-		for _, g := range groups {
-			if _, err := tx.Exec(ctx, `INSERT INTO group_members (group_id, account_id) VALUES (?, ?)`, gids[g], id); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+	fleet := directory.Fleet{Customer: directory.CustomerID(cid), Now: now}
 	all := make([]string, 0, len(t.groups))
 	for _, g := range t.groups {
+		fleet.Groups = append(fleet.Groups, directory.FleetGroup{Name: g.name, Parent: g.parent, Color: g.color})
 		all = append(all, g.name)
 	}
-	if err := add(fmt.Sprint(t.base+1), t.dispatcher, "20", "Console", true, all, nil); err != nil {
-		return err
-	}
+	fleet.Accounts = append(fleet.Accounts, directory.FleetAccount{ID: directory.TerminalID(fmt.Sprint(t.base + 1)),
+		Type: "20", Name: t.dispatcher, Model: "Console", Admin: true, PasswordHash: hash, Groups: all})
 	for _, r := range t.terms {
 		for n := r.from; n <= r.to; n++ {
-			st := map[string]any{"battery": 15 + rng.IntN(86), "signal": 1 + rng.IntN(5)}
+			st := &directory.Status{Battery: 15 + rng.IntN(86), Signal: 1 + rng.IntN(5)}
 			if r.mainsPowered {
-				st["battery"], st["signal"] = 100, 5
+				st.Battery, st.Signal = 100, 5
 			}
+			var fix *directory.Fix
 			if !r.noPosition {
-				st["lat"] = round6(t.center[0] + (rng.Float64()-0.5)*0.12)
-				st["lng"] = round6(t.center[1] + (rng.Float64()-0.5)*0.2)
-				st["last_gps_at"] = now - int64(rng.IntN(600_000))
+				fix = &directory.Fix{Lat: round6(t.center[0] + (rng.Float64()-0.5)*0.12),
+					Lng: round6(t.center[1] + (rng.Float64()-0.5)*0.2), Time: now - int64(rng.IntN(600_000))}
 				if !r.stationary {
-					st["speed"] = float64(rng.IntN(150)) / 10
-					st["direction"] = float64(rng.IntN(360))
+					fix.Speed = float64(rng.IntN(150)) / 10
+					fix.Direction = float64(rng.IntN(360))
 				}
 			}
-			name := fmt.Sprintf("%s %d", r.name, n)
-			if err := add(fmt.Sprint(t.base+n), name, r.typ, r.model, false, r.groups, st); err != nil {
-				return err
-			}
+			fleet.Accounts = append(fleet.Accounts, directory.FleetAccount{ID: directory.TerminalID(fmt.Sprint(t.base + n)),
+				Type: r.typ, Name: fmt.Sprintf("%s %d", r.name, n), Model: r.model, PasswordHash: hash, Groups: r.groups,
+				Status: st, Fix: fix})
 		}
 	}
-	return nil
+	_, err := directory.Provision(ctx, tx, fleet)
+	return err
 }
 
 func round6(v float64) float64 { return float64(int64(v*1e6+0.5)) / 1e6 }

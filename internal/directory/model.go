@@ -2,8 +2,8 @@
 // groups), terminal records with their live status, group membership, presence (online/offline, logs 5/6/7),
 // group switching (log 8) and temporary groups (logs 0, 1, 4, 15, 104).
 //
-// Other domains use the Store for lookups and status writes: Terminal, GroupMembers, MemberIDs, GroupsOf,
-// SetOnline, UpdateStatus, SetCallSetStatus; and NormalizeCoord for coordinates that arrive in micro-degrees.
+// Other domains use the Store through the directory API (api.go: accounts, groups and audiences, call-set
+// status, last positions and statuses, icons, presence, provisioning), each through an interface of its own.
 // Every Store method takes the customer id and never reads or writes another customer's rows.
 package directory
 

@@ -314,34 +314,6 @@ func (s *Store) GroupMembers(ctx context.Context, customerID int64, gid GroupID)
 	return g.MsList, nil
 }
 
-// MemberIDs returns the account ids of a group's members (call fan-out).
-func (s *Store) MemberIDs(ctx context.Context, customerID int64, gid GroupID) ([]string, error) {
-	var kind string
-	if err := s.db.QueryRow(ctx, `SELECT kind FROM ptt_groups WHERE id = ? AND customer_id = ?`, int64(gid), customerID).
-		Scan(&kind); err != nil {
-		return nil, notFound(err)
-	}
-	return memberIDs(ctx, s.db, customerID, gid)
-}
-
-func memberIDs(ctx context.Context, q querier, customerID int64, gid GroupID) ([]string, error) {
-	rows, err := q.Query(ctx, `SELECT m.account_id FROM group_members m JOIN accounts a ON a.id = m.account_id
-		WHERE m.group_id = ? AND a.customer_id = ? ORDER BY m.account_id`, int64(gid), customerID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
-}
-
 // IsMember tells whether an account is a member of a group of the customer.
 func (s *Store) IsMember(ctx context.Context, customerID int64, gid GroupID, msID string) (bool, error) {
 	var n int
@@ -445,15 +417,6 @@ func (s *Store) RenameTerminal(ctx context.Context, customerID int64, msID, name
 // SetVersion records an account's software version.
 func (s *Store) SetVersion(ctx context.Context, customerID int64, msID, ver string) error {
 	return mustAffect(s.db.Exec(ctx, `UPDATE accounts SET sw_version = ? WHERE id = ? AND customer_id = ?`, ver, msID, customerID))
-}
-
-// SetCallSetStatus stores a terminal's call-set status (spec §4: 0 killed, 1 stunned, 8 active).
-func (s *Store) SetCallSetStatus(ctx context.Context, customerID int64, msID string, status int) error {
-	if status != 0 && status != 1 && status != 8 {
-		return httpx.BadParam("status", "0, 1 or 8")
-	}
-	return mustAffect(s.db.Exec(ctx, `UPDATE accounts SET call_set_status = ? WHERE id = ? AND customer_id = ?`,
-		status, msID, customerID))
 }
 
 // NewGroup is a fixed group to create.
@@ -868,77 +831,4 @@ func (s *Store) SetOnline(ctx context.Context, customerID int64, msID string, on
 func (s *Store) ResetPresence(ctx context.Context, at time.Time) error {
 	_, err := s.db.Exec(ctx, `UPDATE accounts SET online = FALSE, last_offline_at = ? WHERE online = TRUE`, at.UnixMilli())
 	return err
-}
-
-// Status is a terminal's report; nil fields are left as they are.
-type Status struct {
-	Battery   *int     // 0..100
-	Signal    *int     // 0..5
-	Lat, Lng  *float64 // both or neither; micro-degrees are normalized (NormalizeCoord)
-	Speed     *float64 // m/s, ≥ 0
-	Direction *float64 // degrees 0..360
-	Altitude  *float64 // metres
-	At        time.Time
-}
-
-// UpdateStatus stores a status report and returns the updated terminal. A position also sets the time of the
-// last GPS fix (At, or now).
-func (s *Store) UpdateStatus(ctx context.Context, customerID int64, msID string, st Status) (Terminal, error) {
-	var sets []string
-	var args []any
-	set := func(col string, v any) { sets = append(sets, col+" = ?"); args = append(args, v) }
-	if st.Battery != nil {
-		if *st.Battery < 0 || *st.Battery > 100 {
-			return Terminal{}, httpx.BadParam("battery", "0 to 100")
-		}
-		set("battery", *st.Battery)
-	}
-	if st.Signal != nil {
-		if *st.Signal < 0 || *st.Signal > 5 {
-			return Terminal{}, httpx.BadParam("signal", "0 to 5")
-		}
-		set("signal", *st.Signal)
-	}
-	if (st.Lat == nil) != (st.Lng == nil) {
-		return Terminal{}, httpx.BadParam("lat/lng", "both or neither")
-	}
-	at := st.At
-	if at.IsZero() {
-		at = time.Now()
-	}
-	if st.Lat != nil {
-		lat, lng, err := NormalizeLatLng(*st.Lat, *st.Lng)
-		if err != nil {
-			return Terminal{}, err
-		}
-		set("lat", lat)
-		set("lng", lng)
-		set("last_gps_at", at.UnixMilli())
-	}
-	for _, f := range []struct {
-		col      string
-		v        *float64
-		min, max float64
-	}{{"speed", st.Speed, 0, 1000}, {"direction", st.Direction, 0, 360}, {"altitude", st.Altitude, -1000, 100000}} {
-		if f.v == nil {
-			continue
-		}
-		if !(*f.v >= f.min && *f.v <= f.max) { // also false for NaN
-			return Terminal{}, httpx.BadParam(f.col, "out of range")
-		}
-		set(f.col, *f.v)
-	}
-	var t Terminal
-	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		if len(sets) > 0 {
-			if err := mustAffect(tx.Exec(ctx, `UPDATE accounts SET `+strings.Join(sets, ", ")+` WHERE id = ? AND customer_id = ?`,
-				append(args, msID, customerID)...)); err != nil {
-				return err
-			}
-		}
-		var err error
-		t, err = terminal(ctx, tx, customerID, msID)
-		return err
-	})
-	return t, err
 }

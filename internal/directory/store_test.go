@@ -3,7 +3,6 @@ package directory_test
 import (
 	"context"
 	"errors"
-	"math"
 	"slices"
 	"testing"
 	"time"
@@ -13,15 +12,18 @@ import (
 	"tenfour/internal/testkit"
 )
 
-// The store contract: the same tests on every engine (SQLite always, PostgreSQL with TENFOUR_TEST_PG).
+// The store contract and the API other domains use (apiCases): the same tests on every engine (SQLite always,
+// PostgreSQL with TENFOUR_TEST_PG).
 func TestStore(t *testing.T) {
 	for _, engine := range testkit.Engines() {
 		t.Run(engine, func(t *testing.T) {
-			for name, fn := range storeCases {
-				t.Run(name, func(t *testing.T) {
-					d := testkit.OpenStore(t, engine)
-					fn(t, directory.NewStore(d), buildWorld(t, d))
-				})
+			for _, cases := range []map[string]func(*testing.T, *directory.Store, *world){storeCases, apiCases} {
+				for name, fn := range cases {
+					t.Run(name, func(t *testing.T) {
+						d := testkit.OpenStore(t, engine)
+						fn(t, directory.NewStore(d), buildWorld(t, d))
+					})
+				}
 			}
 		})
 	}
@@ -100,13 +102,6 @@ var storeCases = map[string]func(t *testing.T, s *directory.Store, w *world){
 		}
 		if _, err := s.GroupMembers(ctx, w.alpha, w.bOps); !isNotFound(err) {
 			t.Fatalf("other customer's members: %v", err)
-		}
-		if _, err := s.MemberIDs(ctx, w.bravo, w.aOps); !isNotFound(err) {
-			t.Fatalf("member ids across customers: %v", err)
-		}
-		m, err := s.MemberIDs(ctx, w.alpha, w.aSub)
-		if err != nil || !slices.Equal(m, []string{aApp, aCam}) {
-			t.Fatalf("member ids %v %v", m, err)
 		}
 		gs, err := s.GroupsOf(ctx, w.alpha, aApp)
 		if err != nil || len(gs) != 2 {
@@ -403,47 +398,17 @@ var storeCases = map[string]func(t *testing.T, s *directory.Store, w *world){
 			t.Fatal("reset presence")
 		}
 
-		i := func(v int) *int { return &v }
-		f := func(v float64) *float64 { return &v }
-		at := time.UnixMilli(1_700_000_100_000)
-		term, err = s.UpdateStatus(ctx, w.alpha, aCam, directory.Status{Battery: i(55), Signal: i(3),
-			Lat: f(41_015_000), Lng: f(28_979_500), Speed: f(4.5), Direction: f(90), Altitude: f(30), At: at})
-		if err != nil || term.Battery != 55 || term.Signal != 3 || *term.Lat != 41.015 || math.Abs(*term.Lng-28.9795) > 1e-9 ||
-			term.LastGps != at.UnixMilli() || term.Speed != 4.5 {
-			t.Fatalf("status %+v %v", term, err)
-		}
-		gps, _ := s.LastGPS(ctx, w.alpha)
-		if last := gps[len(gps)-1]; last.Mid != aCam || last.Direction != 90 || last.Altitude != 30 {
-			t.Fatalf("last gps %+v", last)
-		}
 		before := snapshot(t, w.d)
-		for name, st := range map[string]directory.Status{
-			"battery":   {Battery: i(101)},
-			"signal":    {Signal: i(-1)},
-			"lat only":  {Lat: f(41)},
-			"lat range": {Lat: f(95), Lng: f(20)},
-			"lng range": {Lat: f(45), Lng: f(181)},
-			"nan":       {Lat: f(math.NaN()), Lng: f(20)},
-			"speed":     {Speed: f(-1)},
-			"direction": {Direction: f(361)},
-		} {
-			if _, err := s.UpdateStatus(ctx, w.alpha, aCam, st); err == nil {
-				t.Fatalf("%s: accepted", name)
-			}
-		}
-		if _, err := s.UpdateStatus(ctx, w.alpha, bRadio, directory.Status{Battery: i(1)}); !isNotFound(err) {
-			t.Fatalf("status across customers: %v", err)
-		}
-		if err := s.SetCallSetStatus(ctx, w.alpha, aCam, 7); err == nil {
+		if err := s.SetCallSetStatus(ctx, directory.CustomerID(w.alpha), aCam, 7); err == nil {
 			t.Fatal("call-set status 7 accepted")
 		}
-		if err := s.SetCallSetStatus(ctx, w.alpha, bRadio, 1); !isNotFound(err) {
+		if err := s.SetCallSetStatus(ctx, directory.CustomerID(w.alpha), bRadio, 1); !isNotFound(err) {
 			t.Fatalf("call-set across customers: %v", err)
 		}
 		if snapshot(t, w.d) != before {
 			t.Fatal("refused status changed the store")
 		}
-		if err := s.SetCallSetStatus(ctx, w.alpha, aCam, 1); err != nil {
+		if err := s.SetCallSetStatus(ctx, directory.CustomerID(w.alpha), aCam, 1); err != nil {
 			t.Fatal(err)
 		}
 		if term, _ := s.Terminal(ctx, w.alpha, aCam); term.CallSetStatus != 1 {
@@ -468,20 +433,4 @@ var storeCases = map[string]func(t *testing.T, s *directory.Store, w *world){
 			t.Fatalf("version across customers: %v", err)
 		}
 	},
-}
-
-func TestNormalizeCoord(t *testing.T) {
-	for _, c := range []struct{ in, want float64 }{
-		{41.01, 41.01}, {-199.9, -199.9}, {200, 0.0002}, {-200, -0.0002}, {41_010_000, 41.01}, {-28_970_000, -28.97}, {0, 0},
-	} {
-		if got := directory.NormalizeCoord(c.in); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("NormalizeCoord(%v) = %v, want %v", c.in, got, c.want)
-		}
-	}
-	if _, _, err := directory.NormalizeLatLng(91_000_000, 0); err == nil {
-		t.Error("latitude 91 accepted")
-	}
-	if lat, lng, err := directory.NormalizeLatLng(41_010_000, 28.97); err != nil || lat != 41.01 || lng != 28.97 {
-		t.Errorf("mixed units: %v %v %v", lat, lng, err)
-	}
 }

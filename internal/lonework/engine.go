@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"time"
 
 	"tenfour/internal/platform/httpx"
@@ -39,15 +40,17 @@ func (s *Service) Tick(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ms := make([]string, 0, len(plans))
 	live := make(map[WorkID]bool, len(plans))
 	for _, p := range plans {
-		ms = append(ms, p.MsID)
 		live[p.ID] = true
 	}
-	terms, err := s.store.Terminals(ctx, ms)
-	if err != nil {
-		return err
+	terms := map[string]TermState{}
+	for c, ms := range byCustomer(plans) {
+		ts, err := s.store.Terminals(ctx, c, ms)
+		if err != nil {
+			return err
+		}
+		maps.Copy(terms, ts)
 	}
 	var errs []error
 	for _, p := range plans {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/lonework"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
@@ -149,7 +150,7 @@ func newRig(t *testing.T, engine string) *rig {
 
 // service builds a service on the rig's store, hub and clock (a second one models a restart).
 func (r *rig) service() *lonework.Service {
-	s := lonework.New(r.d, r.hub, oplog.New(r.d, nil), lonework.Thresholds{})
+	s := lonework.New(r.d, directory.NewStore(r.d), r.hub, oplog.New(r.d, nil), lonework.Thresholds{})
 	s.SetClock(r.clock)
 	return s
 }

@@ -61,8 +61,8 @@ type Service struct {
 	idle         *sync.Cond       // signalled when pending drops
 }
 
-// New builds the service. hub may be a *realtime.Hub or a fake; log may not be nil.
-func New(d *db.DB, hub Hub, log *oplog.Log, th Thresholds) *Service {
+// New builds the service on the directory's terminals. hub may be a *realtime.Hub or a fake; log may not be nil.
+func New(d *db.DB, dir Directory, hub Hub, log *oplog.Log, th Thresholds) *Service {
 	if th.OfflineGrace <= 0 {
 		th.OfflineGrace = DefaultThresholds.OfflineGrace
 	}
@@ -72,7 +72,7 @@ func New(d *db.DB, hub Hub, log *oplog.Log, th Thresholds) *Service {
 	if th.WeakSignal <= 0 {
 		th.WeakSignal = DefaultThresholds.WeakSignal
 	}
-	s := &Service{db: d, store: NewStore(d), hub: hub, log: log, th: th,
+	s := &Service{db: d, store: NewStore(d, dir), hub: hub, log: log, th: th,
 		offlineSince: map[WorkID]time.Time{}, delivered: map[WorkID]int64{}, inflight: map[WorkID]bool{}}
 	s.idle = sync.NewCond(&s.mu)
 	s.SetClock(nil)

@@ -7,23 +7,35 @@ import (
 	"strings"
 	"time"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/timerange"
 )
 
 // Store keeps plans and their alarms. Every method scoped to a customer takes its id and never touches another
-// customer's rows; the engine's methods (Running, SaveRuntime, …) work on ids it read from Running.
-type Store struct{ db *db.DB }
+// customer's rows; the engine's methods (Running, SaveRuntime, …) work on ids it read from Running. Terminals,
+// their names and their last status are the directory's.
+type Store struct {
+	db  *db.DB
+	dir Directory
+}
+
+// Directory is what lone work reads of terminals (internal/directory's Store).
+type Directory interface {
+	CheckTerminal(ctx context.Context, c directory.CustomerID, id directory.TerminalID) (directory.Account, error)
+	Names(ctx context.Context, c directory.CustomerID, ids []directory.TerminalID) (map[directory.TerminalID]string, error)
+	LastStatus(ctx context.Context, c directory.CustomerID, ids []directory.TerminalID) (map[directory.TerminalID]directory.Status, error)
+}
 
 // NewStore wraps the database.
-func NewStore(d *db.DB) *Store { return &Store{db: d} }
+func NewStore(d *db.DB, dir Directory) *Store { return &Store{db: d, dir: dir} }
 
-const planCols = `w.id, w.customer_id, w.ms_id, a.name, c.time_zone, w.start_at, w.duration_min, w.interval_min,
+const planCols = `w.id, w.customer_id, w.ms_id, c.time_zone, w.start_at, w.duration_min, w.interval_min,
 	w.countdown_sec, w.enabled, w.status, w.real_start_at, w.real_stop_at, w.alarm_count, w.next_check_at,
 	w.deadline_at, w.flags, w.created_by, w.created_at`
 
-const planFrom = ` FROM lone_works w JOIN accounts a ON a.id = w.ms_id JOIN customers c ON c.id = w.customer_id`
+const planFrom = ` FROM lone_works w JOIN customers c ON c.id = w.customer_id`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -31,7 +43,7 @@ func scanPlan(r scanner) (Plan, error) {
 	var p Plan
 	var tz string
 	var enabled bool
-	err := r.Scan(&p.ID, &p.customerID, &p.MsID, &p.MsName, &tz, &p.STime, &p.Duration, &p.Interval, &p.Countdown,
+	err := r.Scan(&p.ID, &p.customerID, &p.MsID, &tz, &p.STime, &p.Duration, &p.Interval, &p.Countdown,
 		&enabled, &p.Status, &p.RealStart, &p.RealStop, &p.AlarmCount, &p.NextCheck, &p.Deadline, &p.flags,
 		&p.CreatedBy, &p.CreatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -49,10 +61,9 @@ func scanPlan(r scanner) (Plan, error) {
 	return p, nil
 }
 
-func queryPlans(ctx context.Context, q interface {
-	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-}, cond string, args ...any) ([]Plan, error) {
-	rows, err := q.Query(ctx, `SELECT `+planCols+planFrom+` WHERE `+cond, args...)
+// plans reads plans and their terminals' names.
+func (s *Store) plans(ctx context.Context, cond string, args ...any) ([]Plan, error) {
+	rows, err := s.db.Query(ctx, `SELECT `+planCols+planFrom+` WHERE `+cond, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -65,12 +76,48 @@ func queryPlans(ctx context.Context, q interface {
 		}
 		out = append(out, p)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	return out, s.named(ctx, out)
+}
+
+// byCustomer groups the plans' terminals by customer, for the directory's per-customer reads.
+func byCustomer(plans []Plan) map[int64][]string {
+	out := map[int64][]string{}
+	for _, p := range plans {
+		out[p.customerID] = append(out[p.customerID], p.MsID)
+	}
+	return out
+}
+
+// named fills the plans' terminal names from the directory.
+func (s *Store) named(ctx context.Context, plans []Plan) error {
+	for c, ms := range byCustomer(plans) {
+		names, err := s.dir.Names(ctx, directory.CustomerID(c), directory.TerminalIDs(ms))
+		if err != nil {
+			return err
+		}
+		for i := range plans {
+			if plans[i].customerID == c {
+				plans[i].MsName = names[directory.TerminalID(plans[i].MsID)]
+			}
+		}
+	}
+	return nil
 }
 
 // Get returns one plan of the customer.
 func (s *Store) Get(ctx context.Context, customerID int64, id WorkID) (Plan, error) {
-	return scanPlan(s.db.QueryRow(ctx, `SELECT `+planCols+planFrom+` WHERE w.id = ? AND w.customer_id = ?`, id, customerID))
+	list, err := s.plans(ctx, `w.id = ? AND w.customer_id = ?`, id, customerID)
+	if err == nil && len(list) == 0 {
+		err = db.ErrNotFound
+	}
+	if err != nil {
+		return Plan{}, err
+	}
+	return list[0], nil
 }
 
 // overlaps tells whether the terminal has another plan, not over, whose window meets [start, end).
@@ -85,18 +132,19 @@ func overlaps(ctx context.Context, tx *db.Tx, customerID int64, msID string, exc
 // Create stores one plan per terminal, all or none. Unknown terminals (or another customer's, or dispatchers)
 // are "404".
 func (s *Store) Create(ctx context.Context, customerID int64, msIDs []string, in Input, by string, now int64) ([]Plan, error) {
+	for _, ms := range msIDs {
+		_, err := s.dir.CheckTerminal(ctx, directory.CustomerID(customerID), directory.TerminalID(ms))
+		if errors.Is(err, db.ErrNotFound) {
+			return nil, httpx.ErrNotFound
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	var ids []WorkID
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		end := in.Start + int64(in.Duration)*60000
 		for _, ms := range msIDs {
-			var typ string
-			err := tx.QueryRow(ctx, `SELECT type FROM accounts WHERE id = ? AND customer_id = ?`, ms, customerID).Scan(&typ)
-			if errors.Is(err, sql.ErrNoRows) || typ == "20" {
-				return httpx.ErrNotFound
-			}
-			if err != nil {
-				return err
-			}
 			if clash, err := overlaps(ctx, tx, customerID, ms, 0, in.Start, end); err != nil {
 				return err
 			} else if clash {
@@ -172,7 +220,10 @@ func (s *Store) Delete(ctx context.Context, customerID int64, ids []WorkID, now 
 		}
 		return nil
 	})
-	return gone, err
+	if err != nil {
+		return nil, err
+	}
+	return gone, s.named(ctx, gone)
 }
 
 // ListQuery filters List.
@@ -212,24 +263,24 @@ func (s *Store) List(ctx context.Context, customerID int64, q ListQuery) ([]Plan
 	if q.Limit <= 0 {
 		q.Limit = 1000
 	}
-	list, err := queryPlans(ctx, s.db, cond+` ORDER BY w.start_at DESC, w.id DESC LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset)...)
+	list, err := s.plans(ctx, cond+` ORDER BY w.start_at DESC, w.id DESC LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset)...)
 	return list, total, err
 }
 
 // Running returns every enabled plan of every customer that should be running at now (started, not stopped).
 func (s *Store) Running(ctx context.Context, now int64) ([]Plan, error) {
-	return queryPlans(ctx, s.db, `w.real_stop_at = 0 AND w.enabled = TRUE AND w.start_at <= ? ORDER BY w.id`, now)
+	return s.plans(ctx, `w.real_stop_at = 0 AND w.enabled = TRUE AND w.start_at <= ? ORDER BY w.id`, now)
 }
 
 // WorkingOf returns the terminal's plans in progress.
 func (s *Store) WorkingOf(ctx context.Context, customerID int64, msID string) ([]Plan, error) {
-	return queryPlans(ctx, s.db, `w.customer_id = ? AND w.ms_id = ? AND w.real_start_at <> 0 AND w.real_stop_at = 0 ORDER BY w.id`,
+	return s.plans(ctx, `w.customer_id = ? AND w.ms_id = ? AND w.real_start_at <> 0 AND w.real_stop_at = 0 ORDER BY w.id`,
 		customerID, msID)
 }
 
 // Upcoming returns the terminal's plans not over yet (waiting or in progress).
 func (s *Store) Upcoming(ctx context.Context, customerID int64, msID string, now int64) ([]Plan, error) {
-	return queryPlans(ctx, s.db, `w.customer_id = ? AND w.ms_id = ? AND w.real_stop_at = 0
+	return s.plans(ctx, `w.customer_id = ? AND w.ms_id = ? AND w.real_stop_at = 0
 		AND w.start_at + w.duration_min * 60000 > ? ORDER BY w.start_at`, customerID, msID, now)
 }
 
@@ -355,28 +406,15 @@ func (s *Store) FindAlarms(ctx context.Context, customerID int64, q AlarmQuery) 
 // TermState is what the engine reads of a terminal: battery percent and signal 0..5 (-1 unknown).
 type TermState struct{ Battery, Signal int }
 
-// Terminals reads battery and signal of the given terminals.
-func (s *Store) Terminals(ctx context.Context, msIDs []string) (map[string]TermState, error) {
-	out := make(map[string]TermState, len(msIDs))
-	if len(msIDs) == 0 {
-		return out, nil
-	}
-	args := make([]any, len(msIDs))
-	for i, m := range msIDs {
-		args[i] = m
-	}
-	rows, err := s.db.Query(ctx, `SELECT id, battery, signal FROM accounts WHERE id IN (`+db.Placeholders(len(msIDs))+`)`, args...)
+// Terminals reads battery and signal of the customer's terminals among msIDs.
+func (s *Store) Terminals(ctx context.Context, customerID int64, msIDs []string) (map[string]TermState, error) {
+	last, err := s.dir.LastStatus(ctx, directory.CustomerID(customerID), directory.TerminalIDs(msIDs))
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id string
-		var st TermState
-		if err := rows.Scan(&id, &st.Battery, &st.Signal); err != nil {
-			return nil, err
-		}
-		out[id] = st
+	out := make(map[string]TermState, len(last))
+	for id, st := range last {
+		out[string(id)] = TermState{Battery: st.Battery, Signal: st.Signal}
 	}
-	return out, rows.Err()
+	return out, nil
 }

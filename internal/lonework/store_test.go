@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/lonework"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
@@ -20,7 +21,7 @@ func TestStoreContract(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			ctx := context.Background()
 			d := testkit.OpenStore(t, engine)
-			st := lonework.NewStore(d)
+			st := lonework.NewStore(d, directory.NewStore(d))
 			f := safetytest.Seed(t, d, 3, "")
 			other := safetytest.Seed(t, d, 1, "")
 			h := int64(3_600_000)
@@ -167,7 +168,7 @@ func TestStoreContract(t *testing.T) {
 			if n := find(f.CustomerID, lonework.AlarmQuery{WorkIDs: []lonework.WorkID{q.ID}}); n != 2 {
 				t.Fatalf("alarms of a deleted plan: %d", n)
 			}
-			ts, err := st.Terminals(ctx, f.Terminals)
+			ts, err := st.Terminals(ctx, f.CustomerID, f.Terminals)
 			if err != nil || len(ts) != 3 || ts[f.Terminals[0]].Battery != -1 {
 				t.Fatalf("terminals: %+v %v", ts, err)
 			}

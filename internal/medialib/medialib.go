@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/files"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
@@ -48,14 +49,20 @@ type Item struct {
 // Service is the media cloud.
 type Service struct {
 	db    *db.DB
+	dir   Directory
 	files *files.Service
 	hub   *realtime.Hub
 	now   func() time.Time
 }
 
+// Directory is what the media cloud reads of accounts (internal/directory's Store).
+type Directory interface {
+	Names(ctx context.Context, c directory.CustomerID, ids []directory.TerminalID) (map[directory.TerminalID]string, error)
+}
+
 // New builds the service.
-func New(d *db.DB, f *files.Service, hub *realtime.Hub) *Service {
-	return &Service{db: d, files: f, hub: hub, now: time.Now}
+func New(d *db.DB, dir Directory, f *files.Service, hub *realtime.Hub) *Service {
+	return &Service{db: d, dir: dir, files: f, hub: hub, now: time.Now}
 }
 
 // Routes mounts spec §7 "POST /ds/mediaLib/list".
@@ -293,24 +300,32 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
 	default:
 		return nil, httpx.BadParam("kind", "image, video or audio")
 	}
+	// Ids are taken in order: the first bad one answers, an unknown id (404) before a malformed one after it.
+	var badID error
 	for _, id := range req.MsIDs {
 		id = strings.TrimSpace(id)
 		if id == "" {
 			continue
 		}
 		if len(id) > 32 || len(q.MsIDs) >= 1000 {
-			return nil, httpx.BadParam("msIds", "at most 1000 ids")
-		}
-		var n int
-		if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM accounts WHERE id = ? AND customer_id = ?`, id, p.CustomerID).Scan(&n); err != nil {
-			return nil, err
-		}
-		if n == 0 {
-			return nil, httpx.ErrNotFound
+			badID = httpx.BadParam("msIds", "at most 1000 ids")
+			break
 		}
 		q.MsIDs = append(q.MsIDs, id)
 	}
-	var err error
+	ids := directory.TerminalIDs(q.MsIDs)
+	names, err := s.dir.Names(ctx, directory.CustomerID(p.CustomerID), ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		if _, ok := names[id]; !ok {
+			return nil, httpx.ErrNotFound
+		}
+	}
+	if badID != nil {
+		return nil, badID
+	}
 	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/message"
 	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
@@ -37,7 +38,7 @@ func seed(t *testing.T, engine string) *seeded {
 	if w.tokB, err = s.Sessions.Create(ctx, w.b.Dispatcher, w.b.CustomerID); err != nil {
 		t.Fatal(err)
 	}
-	st := message.NewStore(s.DB)
+	st := message.NewStore(s.DB, directory.NewStore(s.DB))
 	t0, t1 := w.a.Terminals[0], w.a.Terminals[1]
 	mk := func(m message.Message, recipients ...string) int64 {
 		t.Helper()

@@ -5,14 +5,28 @@ import (
 	"database/sql"
 	"errors"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 )
 
-// Store keeps messages and their recipients.
-type Store struct{ db *db.DB }
+// Store keeps messages and their recipients. Terminals, groups and their names are the directory's.
+type Store struct {
+	db  *db.DB
+	dir Directory
+}
+
+// Directory is what messages read of terminals and groups (internal/directory's Store).
+type Directory interface {
+	Account(ctx context.Context, c directory.CustomerID, id directory.TerminalID) (directory.Account, error)
+	CheckTerminal(ctx context.Context, c directory.CustomerID, id directory.TerminalID) (directory.Account, error)
+	GroupInfo(ctx context.Context, c directory.CustomerID, gid directory.GroupID) (directory.GroupRef, error)
+	GroupTerminals(ctx context.Context, c directory.CustomerID, gid directory.GroupID) ([]directory.TerminalID, error)
+	Names(ctx context.Context, c directory.CustomerID, ids []directory.TerminalID) (map[directory.TerminalID]string, error)
+	GroupNames(ctx context.Context, c directory.CustomerID, gids []directory.GroupID) (map[directory.GroupID]string, error)
+}
 
 // NewStore builds the store.
-func NewStore(d *db.DB) *Store { return &Store{db: d} }
+func NewStore(d *db.DB, dir Directory) *Store { return &Store{db: d, dir: dir} }
 
 // Message is a stored message.
 type Message struct {
@@ -38,53 +52,75 @@ type Message struct {
 	GName  string
 }
 
-// Terminal returns a terminal of the customer (db.ErrNotFound for unknown ids, other customers' ids and
-// dispatchers).
+// Terminal checks that msID is one of the customer's terminals (db.ErrNotFound for unknown ids, other
+// customers' ids and dispatchers).
 func (s *Store) Terminal(ctx context.Context, customerID int64, msID string) error {
-	var typ string
-	err := s.db.QueryRow(ctx, `SELECT type FROM accounts WHERE id = ? AND customer_id = ?`, msID, customerID).Scan(&typ)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && typ == "20") {
-		return db.ErrNotFound
-	}
+	_, err := s.dir.CheckTerminal(ctx, directory.CustomerID(customerID), directory.TerminalID(msID))
 	return err
 }
 
 // Dispatcher checks that msID is one of the customer's dispatchers (db.ErrNotFound otherwise).
 func (s *Store) Dispatcher(ctx context.Context, customerID int64, msID string) error {
-	var typ string
-	err := s.db.QueryRow(ctx, `SELECT type FROM accounts WHERE id = ? AND customer_id = ?`, msID, customerID).Scan(&typ)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && typ != "20") {
+	a, err := s.dir.Account(ctx, directory.CustomerID(customerID), directory.TerminalID(msID))
+	if err == nil && !a.Dispatcher() {
 		return db.ErrNotFound
 	}
+	return err
+}
+
+// Account checks that msID is one of the customer's accounts (db.ErrNotFound otherwise).
+func (s *Store) Account(ctx context.Context, customerID int64, msID string) error {
+	_, err := s.dir.Account(ctx, directory.CustomerID(customerID), directory.TerminalID(msID))
+	return err
+}
+
+// Group checks that gid is one of the customer's groups (db.ErrNotFound otherwise).
+func (s *Store) Group(ctx context.Context, customerID, gid int64) error {
+	_, err := s.dir.GroupInfo(ctx, directory.CustomerID(customerID), directory.GroupID(gid))
 	return err
 }
 
 // GroupTerminals returns the terminal members of one of the customer's groups (db.ErrNotFound for an unknown
 // group or another customer's).
 func (s *Store) GroupTerminals(ctx context.Context, customerID, gid int64) ([]string, error) {
-	var n int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM ptt_groups WHERE id = ? AND customer_id = ?`, gid, customerID).
-		Scan(&n); err != nil {
-		return nil, err
-	}
-	if n == 0 {
-		return nil, db.ErrNotFound
-	}
-	rows, err := s.db.Query(ctx, `SELECT a.id FROM group_members m JOIN accounts a ON a.id = m.account_id
-		WHERE m.group_id = ? AND a.customer_id = ? AND a.type <> '20' ORDER BY a.id`, gid, customerID)
+	ids, err := s.dir.GroupTerminals(ctx, directory.CustomerID(customerID), directory.GroupID(gid))
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = string(id)
 	}
-	return out, rows.Err()
+	return out, nil
+}
+
+// named fills the names of the target terminals (or dispatchers) and groups of a page of one customer's
+// messages, from the directory; a target that no longer exists has no name.
+func (s *Store) named(ctx context.Context, customerID int64, list []Message) error {
+	var ids []directory.TerminalID
+	var gids []directory.GroupID
+	for _, m := range list {
+		if m.MsID != "" {
+			ids = append(ids, directory.TerminalID(m.MsID))
+		}
+		if m.GID != 0 {
+			gids = append(gids, directory.GroupID(m.GID))
+		}
+	}
+	c := directory.CustomerID(customerID)
+	names, err := s.dir.Names(ctx, c, ids)
+	if err != nil {
+		return err
+	}
+	gnames, err := s.dir.GroupNames(ctx, c, gids)
+	if err != nil {
+		return err
+	}
+	for i := range list {
+		list[i].MsName = names[directory.TerminalID(list[i].MsID)]
+		list[i].GName = gnames[directory.GroupID(list[i].GID)]
+	}
+	return nil
 }
 
 // Create stores a message and its recipients in one transaction and returns it with its id.
@@ -174,11 +210,16 @@ func (s *Store) Pending(ctx context.Context, accountID string, after int64, limi
 
 // Get returns one of the customer's messages, with the names of its target terminal or dispatcher and group.
 func (s *Store) Get(ctx context.Context, customerID, id int64) (Message, error) {
-	m, err := scanView(s.db.QueryRow(ctx, `SELECT `+viewCols+` FROM `+viewFrom+` WHERE messages.id = ? AND messages.customer_id = ?`, id, customerID))
+	m, err := scanMessage(s.db.QueryRow(ctx, `SELECT `+msgCols+` FROM messages WHERE messages.id = ? AND messages.customer_id = ?`, id, customerID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return m, db.ErrNotFound
 	}
-	return m, err
+	if err != nil {
+		return m, err
+	}
+	list := []Message{m}
+	err = s.named(ctx, customerID, list)
+	return list[0], err
 }
 
 const msgCols = `messages.id, messages.customer_id, messages.sender_id, messages.sender_name, messages.target_ms_id,

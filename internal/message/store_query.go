@@ -3,26 +3,14 @@ package message
 import (
 	"cmp"
 	"context"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 )
-
-// viewCols and viewFrom read messages with the names of their target terminal or dispatcher and group.
-const (
-	viewCols = msgCols + `, COALESCE(ta.name, ''), COALESCE(g.name, '')`
-	viewFrom = `messages LEFT JOIN accounts ta ON ta.id = messages.target_ms_id
-		LEFT JOIN ptt_groups g ON g.id = messages.target_gid`
-)
-
-func scanView(sc scanner) (Message, error) {
-	var msName, gName string
-	m, err := scanMessage(sc, &msName, &gName)
-	m.MsName, m.GName = msName, gName
-	return m, err
-}
 
 // Conversation kinds of findSms `type`.
 const (
@@ -64,10 +52,10 @@ func (s *Store) Find(ctx context.Context, customerID int64, q Query) ([]Message,
 	if q.UnreadOnly {
 		where = append(where, "messages.incoming = TRUE AND messages.status = 0")
 	}
-	return s.page(ctx, strings.Join(where, " AND "), args, q.Ascending, q.Offset, q.Limit)
+	return s.page(ctx, customerID, strings.Join(where, " AND "), args, q.Ascending, q.Offset, q.Limit)
 }
 
-func (s *Store) page(ctx context.Context, where string, args []any, asc bool, offset, limit int) ([]Message, int, error) {
+func (s *Store) page(ctx context.Context, customerID int64, where string, args []any, asc bool, offset, limit int) ([]Message, int, error) {
 	var total int
 	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM messages WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, err
@@ -76,7 +64,7 @@ func (s *Store) page(ctx context.Context, where string, args []any, asc bool, of
 	if asc {
 		order = "ASC"
 	}
-	rows, err := s.db.Query(ctx, `SELECT `+viewCols+` FROM `+viewFrom+` WHERE `+where+
+	rows, err := s.db.Query(ctx, `SELECT `+msgCols+` FROM messages WHERE `+where+
 		` ORDER BY messages.created_at `+order+`, messages.id `+order+` LIMIT ? OFFSET ?`, append(args, limit, offset)...)
 	if err != nil {
 		return nil, 0, err
@@ -84,13 +72,17 @@ func (s *Store) page(ctx context.Context, where string, args []any, asc bool, of
 	defer rows.Close()
 	out := []Message{}
 	for rows.Next() {
-		m, err := scanView(rows)
+		m, err := scanMessage(rows)
 		if err != nil {
 			return nil, 0, err
 		}
 		out = append(out, m)
 	}
-	return out, total, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	rows.Close()
+	return out, total, s.named(ctx, customerID, out)
 }
 
 // unreadFor is the condition "an incoming message not read yet that dispatcher ? should read": one sent to
@@ -99,7 +91,7 @@ const unreadFor = `messages.incoming = TRUE AND messages.status = 0 AND (message
 
 // Unread returns the oldest unread messages for a dispatcher (at most limit) and how many there are.
 func (s *Store) Unread(ctx context.Context, customerID int64, dispatcher string, limit int) ([]Message, int, error) {
-	return s.page(ctx, "messages.customer_id = ? AND "+unreadFor, []any{customerID, dispatcher}, true, 0, limit)
+	return s.page(ctx, customerID, "messages.customer_id = ? AND "+unreadFor, []any{customerID, dispatcher}, true, 0, limit)
 }
 
 // ReadRequest names the messages a dispatcher has read: ids, or a conversation (a terminal's direct messages,
@@ -210,7 +202,7 @@ func (s *Store) Report(ctx context.Context, customerID int64, q ReportQuery) ([]
 			OR messages.id IN (SELECT message_id FROM message_recipients WHERE account_id IN (` + in + `)))`
 		args = append(append(append(args, ids...), ids...), ids...)
 	}
-	list, total, err := s.page(ctx, where, args, false, q.Offset, q.Limit)
+	list, total, err := s.page(ctx, customerID, where, args, false, q.Offset, q.Limit)
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -260,20 +252,16 @@ func (s *Store) Report(ctx context.Context, customerID int64, q ReportQuery) ([]
 	}
 	summary := make([]TerminalCount, 0, len(counts))
 	if len(counts) > 0 {
-		ids := make([]string, 0, len(counts))
+		ids := make([]directory.TerminalID, 0, len(counts))
 		for id := range counts {
-			ids = append(ids, id)
+			ids = append(ids, directory.TerminalID(id))
 		}
-		if err := s.each(ctx, `SELECT id, name FROM accounts WHERE customer_id = ? AND id IN (`+db.Placeholders(len(ids))+`)`,
-			append([]any{customerID}, anys(ids)...), func(sc scanner) error {
-				var id, name string
-				if err := sc.Scan(&id, &name); err != nil {
-					return err
-				}
-				counts[id].MsName = name
-				return nil
-			}); err != nil {
+		names, err := s.dir.Names(ctx, directory.CustomerID(customerID), ids)
+		if err != nil {
 			return nil, 0, nil, err
+		}
+		for id, name := range names {
+			counts[string(id)].MsName = name
 		}
 		for _, c := range counts {
 			summary = append(summary, *c)
@@ -324,43 +312,30 @@ func (s *Store) UnreadConversations(ctx context.Context, customerID int64, dispa
 	if err != nil {
 		return nil, err
 	}
-	err = s.each(ctx, `SELECT messages.target_gid, COALESCE(MAX(g.name), ''), COUNT(*), MAX(messages.created_at) FROM messages
-		LEFT JOIN ptt_groups g ON g.id = messages.target_gid
+	groupAt := map[int]directory.GroupID{} // index in out → group, for its name
+	err = s.each(ctx, `SELECT messages.target_gid, COUNT(*), MAX(messages.created_at) FROM messages
 		WHERE messages.customer_id = ? AND messages.target_gid <> 0 AND `+unreadFor+` GROUP BY messages.target_gid`,
 		[]any{customerID, dispatcher}, func(sc scanner) error {
 			c := Conversation{Type: ConvGroup}
 			var gid int64
-			if err := sc.Scan(&gid, &c.GName, &c.Unreads, &c.LastTime); err != nil {
+			if err := sc.Scan(&gid, &c.Unreads, &c.LastTime); err != nil {
 				return err
 			}
 			c.GID = strconv.FormatInt(gid, 10)
+			groupAt[len(out)] = directory.GroupID(gid)
 			out = append(out, c)
 			return nil
 		})
+	if err != nil {
+		return nil, err
+	}
+	gnames, err := s.dir.GroupNames(ctx, directory.CustomerID(customerID), slices.Collect(maps.Values(groupAt)))
+	if err != nil {
+		return nil, err
+	}
+	for i, gid := range groupAt {
+		out[i].GName = gnames[gid]
+	}
 	slices.SortStableFunc(out, func(a, b Conversation) int { return cmp.Compare(b.LastTime, a.LastTime) })
-	return out, err
-}
-
-// Account checks that msID is one of the customer's accounts (db.ErrNotFound otherwise).
-func (s *Store) Account(ctx context.Context, customerID int64, msID string) error {
-	var n int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM accounts WHERE id = ? AND customer_id = ?`, msID, customerID).Scan(&n); err != nil {
-		return err
-	}
-	if n == 0 {
-		return db.ErrNotFound
-	}
-	return nil
-}
-
-// Group checks that gid is one of the customer's groups (db.ErrNotFound otherwise).
-func (s *Store) Group(ctx context.Context, customerID, gid int64) error {
-	var n int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM ptt_groups WHERE id = ? AND customer_id = ?`, gid, customerID).Scan(&n); err != nil {
-		return err
-	}
-	if n == 0 {
-		return db.ErrNotFound
-	}
-	return nil
+	return out, nil
 }

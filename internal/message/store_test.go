@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/message"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/realtime/rttest"
@@ -18,7 +19,7 @@ func TestStoreContract(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			ctx := context.Background()
 			d := testkit.OpenStore(t, engine)
-			st := message.NewStore(d)
+			st := message.NewStore(d, directory.NewStore(d))
 			a, b := rttest.NewFleet(t, d, "1", 2), rttest.NewFleet(t, d, "2", 1)
 			d2 := "10000002"
 			rttest.Account(t, d, a.CustomerID, d2, "20", a.Group)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tenfour/internal/auth"
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 )
 
@@ -26,6 +27,9 @@ type ProvisionOptions struct {
 	Password   string // 6 digits, or a password meeting the new-password rule
 	GroupSize  int    // terminals per group (default 50)
 	Dispatcher string // optional: a dispatcher account (administrator, member of every group) to watch the fleet
+	PhoneApps  int    // the last PhoneApps terminals are phone apps (type 10) instead of the MixType mix
+	// PasswordHash, when set, is stored instead of hashing Password (a benchmark's cheap hash of the same password).
+	PasswordHash string
 }
 
 // Provisioned says what Provision did.
@@ -58,25 +62,29 @@ func Provision(ctx context.Context, d *db.DB, o ProvisionOptions) (Provisioned, 
 		//lint:ignore ST1005 the message ends with the list of allowed special characters, which is punctuation
 		return Provisioned{}, errors.New("provision: the password must be 6 digits, or 8-64 characters with upper and lower case, a digit and one of " + auth.PasswordSpecials)
 	}
-	hash, err := auth.HashPassword(o.Password)
-	if err != nil {
-		return Provisioned{}, err
+	hash := o.PasswordHash
+	if hash == "" {
+		var err error
+		if hash, err = auth.HashPassword(o.Password); err != nil {
+			return Provisioned{}, err
+		}
 	}
 	var res Provisioned
 	now := time.Now().UnixMilli()
-	err = d.InTx(ctx, func(tx *db.Tx) error {
-		var existing int
-		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM accounts WHERE id >= ? AND id <= ? AND length(id) = 8`,
-			strconv.Itoa(o.First), strconv.Itoa(o.First+o.Count-1)).Scan(&existing); err != nil {
+	first, last := strconv.Itoa(o.First), strconv.Itoa(o.First+o.Count-1)
+	err := d.InTx(ctx, func(tx *db.Tx) error {
+		existing, cust, err := directory.AccountsInRange(ctx, tx, directory.TerminalID(first), directory.TerminalID(last))
+		if err != nil {
 			return err
 		}
 		switch {
 		case existing == o.Count:
-			return tx.QueryRow(ctx, `SELECT customer_id FROM accounts WHERE id = ?`, strconv.Itoa(o.First)).Scan(&res.CustomerID)
+			res.CustomerID = int64(cust)
+			return nil
 		case existing > 0:
 			return fmt.Errorf("provision: %d of the accounts %d…%d exist already", existing, o.First, o.First+o.Count-1)
 		}
-		err := tx.QueryRow(ctx, `SELECT id FROM customers WHERE name = ?`, o.Customer).Scan(&res.CustomerID)
+		err = tx.QueryRow(ctx, `SELECT id FROM customers WHERE name = ?`, o.Customer).Scan(&res.CustomerID)
 		if errors.Is(err, sql.ErrNoRows) {
 			err = tx.QueryRow(ctx, `INSERT INTO customers (name, ds_config, created_at) VALUES (?, '{}', ?) RETURNING id`,
 				o.Customer, now).Scan(&res.CustomerID)
@@ -84,44 +92,30 @@ func Provision(ctx context.Context, d *db.DB, o ProvisionOptions) (Provisioned, 
 		if err != nil {
 			return err
 		}
-		var gids []int64
+		fleet := directory.Fleet{Customer: directory.CustomerID(res.CustomerID), Now: now}
+		var groups []string
 		for i := 0; i < o.Count; i += o.GroupSize {
-			var gid int64
 			name := fmt.Sprintf("Sim %d-%d", o.First+i, o.First+min(i+o.GroupSize, o.Count)-1)
-			if err := tx.QueryRow(ctx, `INSERT INTO ptt_groups (customer_id, parent_id, name, color, seq_num, kind, created_at)
-				VALUES (?, 0, ?, '#1677ff', ?, 'fixed', ?) RETURNING id`, res.CustomerID, name, len(gids)+1, now).Scan(&gid); err != nil {
-				return err
-			}
-			gids = append(gids, gid)
+			fleet.Groups = append(fleet.Groups, directory.FleetGroup{Name: name, Color: "#1677ff"})
+			groups = append(groups, name)
 		}
-		res.Groups = len(gids)
 		for i := range o.Count {
 			id := strconv.Itoa(o.First + i)
 			typ := MixType(i)
-			g := gids[i/o.GroupSize]
-			if _, err := tx.Exec(ctx, `INSERT INTO accounts (id, customer_id, type, name, password_hash, model,
-				default_group_id, ptt_group_id, created_at) VALUES (?, ?, ?, ?, ?, 'sim', ?, ?, ?)`,
-				id, res.CustomerID, typ, "Sim "+typ+" "+id, hash, g, g, now); err != nil {
-				return err
+			if i >= o.Count-o.PhoneApps {
+				typ = "10"
 			}
-			if _, err := tx.Exec(ctx, `INSERT INTO group_members (group_id, account_id) VALUES (?, ?)`, g, id); err != nil {
-				return err
-			}
+			fleet.Accounts = append(fleet.Accounts, directory.FleetAccount{ID: directory.TerminalID(id), Type: typ,
+				Name: "Sim " + MixType(i) + " " + id, Model: "sim", PasswordHash: hash, Groups: []string{groups[i/o.GroupSize]}})
 		}
-		res.Created = o.Count
-		if o.Dispatcher == "" {
-			return nil
+		if o.Dispatcher != "" {
+			fleet.Accounts = append(fleet.Accounts, directory.FleetAccount{ID: directory.TerminalID(o.Dispatcher), Type: "20",
+				Name: "Sim Dispatcher", Model: "Console", Admin: true, PasswordHash: hash, Groups: groups})
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO accounts (id, customer_id, type, admin, name, password_hash, model,
-			default_group_id, ptt_group_id, created_at) VALUES (?, ?, '20', TRUE, 'Sim Dispatcher', ?, 'Console', ?, ?, ?)`,
-			o.Dispatcher, res.CustomerID, hash, gids[0], gids[0], now); err != nil {
+		if _, err := directory.Provision(ctx, tx, fleet); err != nil {
 			return err
 		}
-		for _, g := range gids {
-			if _, err := tx.Exec(ctx, `INSERT INTO group_members (group_id, account_id) VALUES (?, ?)`, g, o.Dispatcher); err != nil {
-				return err
-			}
-		}
+		res.Groups, res.Created = len(groups), o.Count
 		return nil
 	})
 	return res, err

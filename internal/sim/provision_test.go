@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/sim"
 )
 
@@ -34,6 +35,26 @@ func TestProvision(t *testing.T) {
 	weak.First, weak.Password = 31000001, "abc"
 	if _, err := sim.Provision(ctx, s.DB, weak); err == nil {
 		t.Fatal("a weak password was accepted")
+	}
+	// The last PhoneApps terminals talk (type 10) whatever the mix gives them; the others keep the mix.
+	apps := o
+	apps.First, apps.Count, apps.Dispatcher, apps.PhoneApps = 32000001, 6, "", 3
+	if _, err := sim.Provision(ctx, s.DB, apps); err != nil {
+		t.Fatal(err)
+	}
+	list, err := directory.NewStore(s.DB).Accounts(ctx, directory.CustomerID(res.CustomerID),
+		[]directory.TerminalID{"32000001", "32000002", "32000003", "32000004", "32000005", "32000006"})
+	if err != nil || len(list) != 6 {
+		t.Fatalf("phone-app fleet %+v %v", list, err)
+	}
+	for i, a := range list {
+		want := sim.MixType(i)
+		if i >= 3 {
+			want = "10"
+		}
+		if a.Type != want {
+			t.Fatalf("%s is of type %s, want %s", a.ID, a.Type, want)
+		}
 	}
 	var n int
 	if err := s.DB.QueryRow(ctx, `SELECT COUNT(*) FROM accounts WHERE customer_id = ? AND type = ?`, res.CustomerID,

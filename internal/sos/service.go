@@ -56,12 +56,12 @@ type alertState struct {
 	count int
 }
 
-// New builds the service; hub and log may not be nil.
-func New(d *db.DB, hub *realtime.Hub, log *oplog.Log, opts Options) *Service {
+// New builds the service on the directory's terminals; hub and log may not be nil.
+func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log, opts Options) *Service {
 	if opts.RealertEvery <= 0 {
 		opts.RealertEvery = DefaultRealertEvery
 	}
-	s := &Service{db: d, store: NewStore(d), hub: hub, log: log, opts: opts, alerted: map[AlarmID]*alertState{}}
+	s := &Service{db: d, store: NewStore(d, dir), hub: hub, log: log, opts: opts, alerted: map[AlarmID]*alertState{}}
 	s.SetFloor(nil)
 	s.SetClock(nil)
 	return s

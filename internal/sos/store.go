@@ -6,15 +6,25 @@ import (
 	"errors"
 	"strings"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/timerange"
 )
 
 // Store keeps alarm records. Every method takes the customer id and never touches another customer's rows.
-type Store struct{ db *db.DB }
+type Store struct {
+	db  *db.DB
+	dir Directory
+}
+
+// Directory is what SOS reads of a terminal raising an alarm: its name, type and last position
+// (internal/directory's Store).
+type Directory interface {
+	Account(ctx context.Context, c directory.CustomerID, id directory.TerminalID) (directory.Account, error)
+}
 
 // NewStore wraps the database.
-func NewStore(d *db.DB) *Store { return &Store{db: d} }
+func NewStore(d *db.DB, dir Directory) *Store { return &Store{db: d, dir: dir} }
 
 const alarmCols = `id, ms_id, ms_name, ms_type, type, state, at, lat, lng, responder_id, responder_name, response_at,
 	closer_id, closer_name, close_at, close_kind, remark`
@@ -61,6 +71,11 @@ func (s *Store) Raise(ctx context.Context, customerID int64, n NewAlarm) (Alarm,
 }
 
 func (s *Store) raiseOnce(ctx context.Context, customerID int64, n NewAlarm) (Alarm, bool, error) {
+	// The terminal is read before the transaction; an unknown one matters only when there is no open alarm.
+	acct, aerr := s.dir.Account(ctx, directory.CustomerID(customerID), directory.TerminalID(n.MsID))
+	if aerr != nil && !errors.Is(aerr, db.ErrNotFound) {
+		return Alarm{}, false, aerr
+	}
 	var out Alarm
 	var created bool
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
@@ -79,19 +94,12 @@ func (s *Store) raiseOnce(ctx context.Context, customerID int64, n NewAlarm) (Al
 		if !errors.Is(err, db.ErrNotFound) {
 			return err
 		}
-		var name, typ string
-		var lat, lng sql.NullFloat64
-		err = tx.QueryRow(ctx, `SELECT name, type, lat, lng FROM accounts WHERE id = ? AND customer_id = ?`,
-			n.MsID, customerID).Scan(&name, &typ, &lat, &lng)
-		if errors.Is(err, sql.ErrNoRows) {
-			return db.ErrNotFound
+		if aerr != nil {
+			return aerr
 		}
-		if err != nil {
-			return err
-		}
-		a := Alarm{MsID: n.MsID, MsName: name, MsType: typ, Type: n.Type, State: Sending, Time: n.At, Lat: n.Lat, Lng: n.Lng}
-		if a.Lat == nil && lat.Valid && lng.Valid {
-			a.Lat, a.Lng = &lat.Float64, &lng.Float64
+		a := Alarm{MsID: n.MsID, MsName: acct.Name, MsType: acct.Type, Type: n.Type, State: Sending, Time: n.At, Lat: n.Lat, Lng: n.Lng}
+		if a.Lat == nil {
+			a.Lat, a.Lng = acct.Lat, acct.Lng
 		}
 		if err := tx.QueryRow(ctx, `INSERT INTO sos_alarms (customer_id, ms_id, ms_name, ms_type, type, state, at, lat, lng)
 			VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id`,

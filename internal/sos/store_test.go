@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/timerange"
 	"tenfour/internal/sos"
@@ -20,7 +21,7 @@ func TestStoreContract(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			ctx := context.Background()
 			d := testkit.OpenStore(t, engine)
-			st := sos.NewStore(d)
+			st := sos.NewStore(d, directory.NewStore(d))
 			f := safetytest.Seed(t, d, 3, "505")
 			other := safetytest.Seed(t, d, 1, "")
 			lat, lng := 10.5, 20.25
@@ -128,7 +129,7 @@ func TestStoreRaiseRace(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			ctx := context.Background()
 			d := testkit.OpenStore(t, engine)
-			st := sos.NewStore(d)
+			st := sos.NewStore(d, directory.NewStore(d))
 			f := safetytest.Seed(t, d, 1, "")
 			var wg sync.WaitGroup
 			ids := make([]sos.AlarmID, 8)

@@ -77,7 +77,7 @@ func ParseInterval(v string) (time.Duration, string, bool) {
 // Service relays remote-control requests.
 type Service struct {
 	db    *db.DB
-	dir   *directory.Store
+	dir   Directory
 	hub   *realtime.Hub
 	log   *oplog.Log
 	now   func() time.Time
@@ -86,9 +86,18 @@ type Service struct {
 	OnCallSet func(customerID int64, msID string, status int)
 }
 
+// Directory is what remote control reads and writes of terminals (internal/directory's Store): the
+// call-set status is the directory's column.
+type Directory interface {
+	CheckTerminal(ctx context.Context, c directory.CustomerID, id directory.TerminalID) (directory.Account, error)
+	Account(ctx context.Context, c directory.CustomerID, id directory.TerminalID) (directory.Account, error)
+	Terminal(ctx context.Context, customerID int64, msID string) (directory.Terminal, error)
+	SetCallSetStatus(ctx context.Context, c directory.CustomerID, id directory.TerminalID, status int) error
+}
+
 // New builds the service.
-func New(d *db.DB, hub *realtime.Hub, log *oplog.Log) *Service {
-	return &Service{db: d, dir: directory.NewStore(d), hub: hub, log: log, now: time.Now}
+func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log) *Service {
+	return &Service{db: d, dir: dir, hub: hub, log: log, now: time.Now}
 }
 
 // Verbs are the remote-control requests of consoles and their relays to terminals (docs/console-socket.md,
@@ -123,7 +132,7 @@ func (s *Service) sockCallSet(ctx context.Context, c *realtime.Conn, req callSet
 
 // SetCallStatus relays a call-set status to a terminal and stores it once acknowledged.
 func (s *Service) SetCallStatus(ctx context.Context, p identity.Principal, msID string, status int) (CallSetResult, error) {
-	if _, err := s.terminal(ctx, p.CustomerID, msID); err != nil {
+	if err := s.terminal(ctx, p.CustomerID, msID); err != nil {
 		return CallSetResult{}, err
 	}
 	c := s.hub.TerminalConn(p.CustomerID, msID)
@@ -136,8 +145,7 @@ func (s *Service) SetCallStatus(ctx context.Context, p identity.Principal, msID 
 	}
 	// The terminal applied it: record it even if the console has gone meanwhile.
 	ctx = context.WithoutCancel(ctx)
-	if _, err := s.db.Exec(ctx, `UPDATE accounts SET call_set_status = ? WHERE id = ? AND customer_id = ?`,
-		status, msID, p.CustomerID); err != nil {
+	if err := s.dir.SetCallSetStatus(ctx, directory.CustomerID(p.CustomerID), directory.TerminalID(msID), status); err != nil {
 		return CallSetResult{}, err
 	}
 	if s.OnCallSet != nil {
@@ -201,7 +209,7 @@ func (s *Service) SetParams(ctx context.Context, p identity.Principal, msID stri
 	if err != nil {
 		return ParamSetResult{}, err
 	}
-	if _, err := s.terminal(ctx, p.CustomerID, msID); err != nil {
+	if err := s.terminal(ctx, p.CustomerID, msID); err != nil {
 		return ParamSetResult{}, err
 	}
 	c := s.hub.TerminalConn(p.CustomerID, msID)
@@ -259,21 +267,15 @@ func (s *Service) StoredParams(ctx context.Context, msID string) (map[string]str
 }
 
 // terminal loads one of the customer's terminals: unknown ids, other customers' ids and dispatchers are 404.
-func (s *Service) terminal(ctx context.Context, customerID int64, msID string) (directory.Terminal, error) {
+func (s *Service) terminal(ctx context.Context, customerID int64, msID string) error {
 	if msID == "" {
-		return directory.Terminal{}, httpx.BadParam("msId", "required")
+		return httpx.BadParam("msId", "required")
 	}
 	if len(msID) > 32 {
-		return directory.Terminal{}, httpx.ErrNotFound
+		return httpx.ErrNotFound
 	}
-	t, err := s.dir.Terminal(ctx, customerID, msID)
-	if err != nil {
-		return t, err
-	}
-	if t.Type == identity.DispatcherType {
-		return t, httpx.ErrNotFound
-	}
-	return t, nil
+	_, err := s.dir.CheckTerminal(ctx, directory.CustomerID(customerID), directory.TerminalID(msID))
+	return err
 }
 
 // ask relays a request to a terminal and waits for its acknowledgement (the hub's AckTimeout).
@@ -314,13 +316,16 @@ func (s *Service) RemindAtLogin(ctx context.Context, c *realtime.Conn, _ bool) {
 		return
 	}
 	p := c.Principal()
-	var status, nParams int
-	if err := s.db.QueryRow(ctx, `SELECT call_set_status, (SELECT COUNT(*) FROM terminal_params WHERE account_id = ?)
-		FROM accounts WHERE id = ?`, p.AccountID, p.AccountID).Scan(&status, &nParams); err != nil {
+	a, err := s.dir.Account(ctx, directory.CustomerID(p.CustomerID), directory.TerminalID(p.AccountID))
+	var nParams int
+	if err == nil {
+		err = s.db.QueryRow(ctx, `SELECT COUNT(*) FROM terminal_params WHERE account_id = ?`, p.AccountID).Scan(&nParams)
+	}
+	if err != nil {
 		slog.WarnContext(ctx, "terminalctl: state at login", "msId", p.AccountID, "err", err)
 		return
 	}
-	if status == Active && nParams == 0 {
+	if a.CallSetStatus == Active && nParams == 0 {
 		return
 	}
 	go func() {
@@ -336,14 +341,15 @@ func (s *Service) RemindAtLogin(ctx context.Context, c *realtime.Conn, _ bool) {
 }
 
 func (s *Service) remind(ctx context.Context, c *realtime.Conn) error {
-	id := c.Principal().AccountID
+	p := c.Principal()
+	id := p.AccountID
 	defer s.locks.lock(id)()
-	var status int
-	if err := s.db.QueryRow(ctx, `SELECT call_set_status FROM accounts WHERE id = ?`, id).Scan(&status); err != nil {
+	a, err := s.dir.Account(ctx, directory.CustomerID(p.CustomerID), directory.TerminalID(id))
+	if err != nil {
 		return err
 	}
-	if status != Active {
-		if err := s.ask(ctx, c, CallSet, map[string]any{"status": status}); err != nil {
+	if a.CallSetStatus != Active {
+		if err := s.ask(ctx, c, CallSet, map[string]any{"status": a.CallSetStatus}); err != nil {
 			return err
 		}
 	}

@@ -2,7 +2,6 @@ package tone
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/files"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
@@ -33,13 +33,19 @@ type Service struct {
 	files *files.Service
 	hub   *realtime.Hub
 	log   *oplog.Log
-	db    *db.DB
+	dir   Directory
 	now   func() time.Time
 }
 
+// Directory is what tones read of terminals and groups (internal/directory's Store).
+type Directory interface {
+	CheckTerminal(ctx context.Context, c directory.CustomerID, id directory.TerminalID) (directory.Account, error)
+	GroupTerminals(ctx context.Context, c directory.CustomerID, gid directory.GroupID) ([]directory.TerminalID, error)
+}
+
 // New builds the service.
-func New(d *db.DB, f *files.Service, hub *realtime.Hub, log *oplog.Log) *Service {
-	return &Service{Store: NewStore(d), files: f, hub: hub, log: log, db: d, now: time.Now}
+func New(d *db.DB, dir Directory, f *files.Service, hub *realtime.Hub, log *oplog.Log) *Service {
+	return &Service{Store: NewStore(d), files: f, hub: hub, log: log, dir: dir, now: time.Now}
 }
 
 // Routes mounts spec §7 "Tones".
@@ -311,7 +317,7 @@ func (s *Service) Send(ctx context.Context, p identity.Principal, req SendReques
 		if len(id) > 32 {
 			return SendResult{}, httpx.ErrNotFound
 		}
-		if err := s.terminal(ctx, p.CustomerID, id); err != nil {
+		if _, err := s.dir.CheckTerminal(ctx, directory.CustomerID(p.CustomerID), directory.TerminalID(id)); err != nil {
 			return SendResult{}, err
 		}
 		targets = append(targets, id)
@@ -321,11 +327,13 @@ func (s *Service) Send(ctx context.Context, p identity.Principal, req SendReques
 		if gid, err = strconv.ParseInt(gidRef, 10, 64); err != nil || gid <= 0 {
 			return SendResult{}, httpx.BadParam("gid", "a group id")
 		}
-		members, err := s.groupTerminals(ctx, p.CustomerID, gid)
+		members, err := s.dir.GroupTerminals(ctx, directory.CustomerID(p.CustomerID), directory.GroupID(gid))
 		if err != nil {
 			return SendResult{}, err
 		}
-		targets = append(targets, members...)
+		for _, id := range members {
+			targets = append(targets, string(id))
+		}
 	}
 	slices.Sort(targets)
 	targets = slices.Compact(targets)
@@ -409,37 +417,3 @@ func (s *Service) relay(ctx context.Context, customerID int64, t Tone, play Play
 
 // ErrRefused is a terminal's refusal to play (spec client message "failure").
 var ErrRefused = httpx.E(http.StatusConflict, "16", "errors.tone.failed", "the terminal refused the tone")
-
-func (s *Service) terminal(ctx context.Context, customerID int64, msID string) error {
-	var typ string
-	err := s.db.QueryRow(ctx, `SELECT type FROM accounts WHERE id = ? AND customer_id = ?`, msID, customerID).Scan(&typ)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && typ == identity.DispatcherType) {
-		return db.ErrNotFound
-	}
-	return err
-}
-
-func (s *Service) groupTerminals(ctx context.Context, customerID, gid int64) ([]string, error) {
-	var n int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM ptt_groups WHERE id = ? AND customer_id = ?`, gid, customerID).Scan(&n); err != nil {
-		return nil, err
-	}
-	if n == 0 {
-		return nil, db.ErrNotFound
-	}
-	rows, err := s.db.Query(ctx, `SELECT a.id FROM group_members m JOIN accounts a ON a.id = m.account_id
-		WHERE m.group_id = ? AND a.customer_id = ? AND a.type <> '20' ORDER BY a.id`, gid, customerID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
-}
