@@ -161,7 +161,8 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin
 	geoSvc := geo.New(d, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention})
 	geoSvc.OnTerminalChanged = dirSvc.TerminalChanged
-	geoSvc.Routes(a.mux, require)
+	a.Hub.Register(geoSvc.Verbs()...)
+	geoSvc.Routes(httpx.Router{Mux: a.mux, Require: require})
 	a.OnPrepare(geoSvc.Load)
 	a.Go(geoSvc.Run)
 	// [branding]

@@ -72,7 +72,6 @@ const (
 	MaxMarkLinkLen    = 1024
 	MaxMarkTextLen    = 512
 	MaxMarksPerCust   = 10000
-	DefaultPageSize   = 1000 // spec §9 "lists default page size 1000"
 	MaxPageSize       = 5000
 	StopRadiusM       = 50.0
 	DefaultStopMinute = 3
@@ -87,7 +86,6 @@ var (
 	ErrGeometry     = httpx.E(http.StatusBadRequest, "63", "errors.geo.geometry", "invalid geometry")
 	ErrTooMany      = httpx.E(http.StatusConflict, "64", "errors.geo.tooMany", "limit reached")
 	ErrNameTooLong  = httpx.E(http.StatusBadRequest, "65", "errors.geo.nameTooLong", "name too long")
-	ErrNotTerminal  = httpx.E(http.StatusForbidden, "107", "errors.permission", "only terminals report positions")
 	ErrBusy         = httpx.E(http.StatusServiceUnavailable, "101", "errors.busy", "system busy, retry")
 )
 
