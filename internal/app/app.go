@@ -124,8 +124,8 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	voiceSvc := call.New(d, a.Hub, a.Log, mediaEng, call.Options{DataDir: cfg.DataDir, MaxTalkTime: cfg.Voice.MaxTalkTime,
 		RingTimeout: cfg.Voice.RingTimeout, GroupHangTime: cfg.Voice.GroupHangTime, Retention: cfg.Voice.RecordingRetention})
 	a.Voice = voiceSvc
-	voiceSvc.RegisterSocket(a.Hub)
-	voiceSvc.Routes(a.mux, require)
+	a.Hub.Register(voiceSvc.Verbs()...)
+	voiceSvc.Routes(httpx.Router{Mux: a.mux, Require: require})
 	a.OnPrepare(voiceSvc.Restore)
 	a.Go(voiceSvc.RunRetention)
 	a.Go(func(ctx context.Context) { <-ctx.Done(); voiceSvc.Close(); mediaEng.Close() })

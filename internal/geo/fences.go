@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -34,17 +33,15 @@ func (s *Service) fenceChanged(ctx context.Context, p identity.Principal, action
 	return nil
 }
 
+// fenceListReq is the request of GET /ds/fence/list.
+type fenceListReq struct {
+	Cid  string `json:"cid"`
+	Type string `json:"type"`
+	MsID string `json:"msId"`
+}
+
 // fenceList: {cid, type, msId} → fences of the caller's customer, optionally of one type or one terminal.
-func (s *Service) fenceList(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		Cid  string `json:"cid"`
-		Type string `json:"type"`
-		MsID string `json:"msId"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	p := identity.Must(r.Context())
+func (s *Service) fenceList(ctx context.Context, p identity.Principal, req fenceListReq) (any, error) {
 	if err := checkCustomer(p, "cid", req.Cid); err != nil {
 		return nil, err
 	}
@@ -56,7 +53,7 @@ func (s *Service) fenceList(w http.ResponseWriter, r *http.Request) (any, error)
 		}
 		f.Type = t
 	}
-	return s.Store.Fences(r.Context(), p.CustomerID, f)
+	return s.Store.Fences(ctx, p.CustomerID, f)
 }
 
 // fenceIn is the body of create and edit.
@@ -81,13 +78,7 @@ func (in fenceIn) radius() (float64, error) {
 	return v, nil
 }
 
-func (s *Service) fenceCreate(w http.ResponseWriter, r *http.Request) (any, error) {
-	var in fenceIn
-	if err := httpx.Decode(r, &in); err != nil {
-		return nil, err
-	}
-	ctx := r.Context()
-	p := identity.Must(ctx)
+func (s *Service) fenceCreate(ctx context.Context, p identity.Principal, in fenceIn) (any, error) {
 	name := ""
 	if in.Name != nil {
 		name = *in.Name
@@ -133,13 +124,7 @@ func (s *Service) fenceCreate(w http.ResponseWriter, r *http.Request) (any, erro
 	return f, nil
 }
 
-func (s *Service) fenceEdit(w http.ResponseWriter, r *http.Request) (any, error) {
-	var in fenceIn
-	if err := httpx.Decode(r, &in); err != nil {
-		return nil, err
-	}
-	ctx := r.Context()
-	p := identity.Must(ctx)
+func (s *Service) fenceEdit(ctx context.Context, p identity.Principal, in fenceIn) (any, error) {
 	ids, err := httpx.RowIDs("fenceid", []string{in.FenceID}, MaxIDs, true)
 	if err != nil {
 		return nil, err
@@ -198,19 +183,16 @@ func (s *Service) fenceEdit(w http.ResponseWriter, r *http.Request) (any, error)
 	return f, nil
 }
 
+// fenceSetReq is the request of POST /ds/fence/set.
+type fenceSetReq struct {
+	FenceID string      `json:"fenceid"`
+	MsIDs   *httpx.List `json:"msIds"`
+	Add     httpx.List  `json:"add"`
+	Remove  httpx.List  `json:"remove"`
+}
+
 // fenceSet: {fenceid, msIds?, add?, remove?} — msIds replaces the whole list; add and remove change it.
-func (s *Service) fenceSet(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		FenceID string      `json:"fenceid"`
-		MsIDs   *httpx.List `json:"msIds"`
-		Add     httpx.List  `json:"add"`
-		Remove  httpx.List  `json:"remove"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	ctx := r.Context()
-	p := identity.Must(ctx)
+func (s *Service) fenceSet(ctx context.Context, p identity.Principal, req fenceSetReq) (any, error) {
 	ids, err := httpx.RowIDs("fenceid", []string{req.FenceID}, MaxIDs, true)
 	if err != nil {
 		return nil, err
@@ -249,15 +231,12 @@ func (s *Service) fenceSet(w http.ResponseWriter, r *http.Request) (any, error) 
 	return f, nil
 }
 
-func (s *Service) fenceDel(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		FenceID httpx.List `json:"fenceid"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	ctx := r.Context()
-	p := identity.Must(ctx)
+// fenceDelReq is the request of PUT /ds/fence/del.
+type fenceDelReq struct {
+	FenceID httpx.List `json:"fenceid"`
+}
+
+func (s *Service) fenceDel(ctx context.Context, p identity.Principal, req fenceDelReq) (any, error) {
 	ids, err := httpx.RowIDs("fenceid", req.FenceID, MaxIDs, true)
 	if err != nil {
 		return nil, err
@@ -275,17 +254,14 @@ func (s *Service) fenceDel(w http.ResponseWriter, r *http.Request) (any, error) 
 	return map[string]int{"deleted": len(ids)}, nil
 }
 
+// fenceFindTerReq is the request of GET /ds/fence/findter.
+type fenceFindTerReq struct {
+	Cid     string `json:"cid"`
+	FenceID string `json:"fenceid"`
+}
+
 // fenceFindTer: {cid, fenceid} → the fence's terminals [{msId, name, online}].
-func (s *Service) fenceFindTer(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		Cid     string `json:"cid"`
-		FenceID string `json:"fenceid"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	ctx := r.Context()
-	p := identity.Must(ctx)
+func (s *Service) fenceFindTer(ctx context.Context, p identity.Principal, req fenceFindTerReq) (any, error) {
 	if err := checkCustomer(p, "cid", req.Cid); err != nil {
 		return nil, err
 	}
@@ -357,13 +333,7 @@ func (s *Service) alarmFilter(ctx context.Context, p identity.Principal, q alarm
 }
 
 // fenceAlarms: GET fa {fenceid?, msIds?, status?, sTime?, eTime?, pageNo, pageSize} → {total, list} newest first.
-func (s *Service) fenceAlarms(w http.ResponseWriter, r *http.Request) (any, error) {
-	var q alarmQuery
-	if err := httpx.Decode(r, &q); err != nil {
-		return nil, err
-	}
-	ctx := r.Context()
-	p := identity.Must(ctx)
+func (s *Service) fenceAlarms(ctx context.Context, p identity.Principal, q alarmQuery) (any, error) {
 	f, err := s.alarmFilter(ctx, p, q, false)
 	if err != nil {
 		return nil, err
@@ -379,19 +349,16 @@ func (s *Service) fenceAlarms(w http.ResponseWriter, r *http.Request) (any, erro
 	return map[string]any{"total": total, "list": list}, nil
 }
 
+// fenceAlarmHandleReq is the request of PUT /ds/fence/fa.
+type fenceAlarmHandleReq struct {
+	ID     httpx.List `json:"id"`
+	Status string     `json:"status"`
+	Remark string     `json:"remark"`
+}
+
 // fenceAlarmHandle: PUT fa {id, status, remark?} — status 1 responds to the alarms, 2 closes (cancels) them
 // (log 127 per closed alarm); each changed record is published as `fence.alarmUpdated`.
-func (s *Service) fenceAlarmHandle(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		ID     httpx.List `json:"id"`
-		Status string     `json:"status"`
-		Remark string     `json:"remark"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	ctx := r.Context()
-	p := identity.Must(ctx)
+func (s *Service) fenceAlarmHandle(ctx context.Context, p identity.Principal, req fenceAlarmHandleReq) (any, error) {
 	ids, err := httpx.RowIDs("id", req.ID, MaxIDs, true)
 	if err != nil {
 		return nil, err
@@ -423,13 +390,7 @@ func (s *Service) fenceAlarmHandle(w http.ResponseWriter, r *http.Request) (any,
 }
 
 // fenceAlarmCount: {msIds?, fenceIds?, sTime, eTime, groupBy: terminal|fence} → {total, list}.
-func (s *Service) fenceAlarmCount(w http.ResponseWriter, r *http.Request) (any, error) {
-	var q alarmQuery
-	if err := httpx.Decode(r, &q); err != nil {
-		return nil, err
-	}
-	ctx := r.Context()
-	p := identity.Must(ctx)
+func (s *Service) fenceAlarmCount(ctx context.Context, p identity.Principal, q alarmQuery) (any, error) {
 	byFence := false
 	switch strings.TrimSpace(q.GroupBy) {
 	case "", "terminal":

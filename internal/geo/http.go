@@ -17,28 +17,28 @@ import (
 // Routes mounts the geo endpoints (docs/geo.md); every one needs a session. Tracks and the position report are
 // in tracks.go, marks, group colours and terminal icons in marks.go, fences and fence alarms in fences.go.
 func (s *Service) Routes(r httpx.Router) {
-	r.Private("GET /ds/data/gpsByUTC", s.gpsByUTC)
+	r.Private("GET /ds/data/gpsByUTC", httpx.Bind(s.gpsByUTC))
 	r.Raw("GET /static/gps/{file}", http.HandlerFunc(s.snapshot), true)
 
-	r.Private("POST /ds/custom/addMark", s.addMark)
-	r.Private("PUT /ds/custom/updateMark", s.updateMark)
-	r.Private("GET /ds/custom/findMark", s.findMark)
-	r.Private("DELETE /ds/custom/deleteMark", s.deleteMark)
-	r.Private("PUT /ds/custom/updateGrpColor", s.updateGrpColor)
-	r.Private("PUT /ds/custom/updateMsIcon", s.updateMsIcon)
+	r.Private("POST /ds/custom/addMark", httpx.Bind(s.addMark))
+	r.Private("PUT /ds/custom/updateMark", httpx.Bind(s.updateMark))
+	r.Private("GET /ds/custom/findMark", httpx.Bind(s.findMark))
+	r.Private("DELETE /ds/custom/deleteMark", httpx.Bind(s.deleteMark))
+	r.Private("PUT /ds/custom/updateGrpColor", httpx.Bind(s.updateGrpColor))
+	r.Private("PUT /ds/custom/updateMsIcon", httpx.Bind(s.updateMsIcon))
 
-	r.Private("GET /ds/fence/list", s.fenceList)
-	r.Private("POST /ds/fence/create", s.fenceCreate)
-	r.Private("POST /ds/fence/set", s.fenceSet)
-	r.Private("PUT /ds/fence/del", s.fenceDel)
-	r.Private("PUT /ds/fence/edit", s.fenceEdit)
-	r.Private("GET /ds/fence/findter", s.fenceFindTer)
-	r.Private("GET /ds/fence/fa", s.fenceAlarms)
-	r.Private("PUT /ds/fence/fa", s.fenceAlarmHandle)
+	r.Private("GET /ds/fence/list", httpx.Bind(s.fenceList))
+	r.Private("POST /ds/fence/create", httpx.Bind(s.fenceCreate))
+	r.Private("POST /ds/fence/set", httpx.Bind(s.fenceSet))
+	r.Private("PUT /ds/fence/del", httpx.Bind(s.fenceDel))
+	r.Private("PUT /ds/fence/edit", httpx.Bind(s.fenceEdit))
+	r.Private("GET /ds/fence/findter", httpx.Bind(s.fenceFindTer))
+	r.Private("GET /ds/fence/fa", httpx.Bind(s.fenceAlarms))
+	r.Private("PUT /ds/fence/fa", httpx.Bind(s.fenceAlarmHandle))
 
-	r.Private("POST /ds/report/findFenceAlarmCountPost", s.fenceAlarmCount)
-	r.Private("GET /ds/report/findGpsData", s.gpsData)
-	r.Private("POST /ds/report/findGpsDataPost", s.gpsData)
+	r.Private("POST /ds/report/findFenceAlarmCountPost", httpx.Bind(s.fenceAlarmCount))
+	r.Private("GET /ds/report/findGpsData", httpx.Bind(s.gpsData))
+	r.Private("POST /ds/report/findGpsDataPost", httpx.Bind(s.gpsData))
 }
 
 // ---- parameter rules of the geo endpoints (ids, paging and text are httpx's, time ranges timerange's) ----

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -154,12 +153,7 @@ func (in markIn) apply(m *Mark) error {
 	return nil
 }
 
-func (s *Service) addMark(w http.ResponseWriter, r *http.Request) (any, error) {
-	var in markIn
-	if err := httpx.Decode(r, &in); err != nil {
-		return nil, err
-	}
-	p := identity.Must(r.Context())
+func (s *Service) addMark(ctx context.Context, p identity.Principal, in markIn) (any, error) {
 	if in.Type == nil {
 		return nil, httpx.BadParam("type", "required")
 	}
@@ -174,24 +168,19 @@ func (s *Service) addMark(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err := in.apply(&m); err != nil {
 		return nil, err
 	}
-	if err := s.Store.AddMark(r.Context(), p.CustomerID, &m); err != nil {
+	if err := s.Store.AddMark(ctx, p.CustomerID, &m); err != nil {
 		return nil, err
 	}
 	s.hub.Publish(p.CustomerID, EventMarkChanged, changeEvent{ID: m.ID, Action: "add", Mark: &m}, realtime.Consoles)
 	return m, nil
 }
 
-func (s *Service) updateMark(w http.ResponseWriter, r *http.Request) (any, error) {
-	var in markIn
-	if err := httpx.Decode(r, &in); err != nil {
-		return nil, err
-	}
-	p := identity.Must(r.Context())
+func (s *Service) updateMark(ctx context.Context, p identity.Principal, in markIn) (any, error) {
 	ids, err := httpx.RowIDs("id", []string{in.ID}, MaxIDs, true)
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.Store.Mark(r.Context(), p.CustomerID, ids[0])
+	m, err := s.Store.Mark(ctx, p.CustomerID, ids[0])
 	if err != nil {
 		return nil, err
 	}
@@ -199,23 +188,21 @@ func (s *Service) updateMark(w http.ResponseWriter, r *http.Request) (any, error
 		return nil, err
 	}
 	m.Updated = s.now().UnixMilli()
-	if err := s.Store.UpdateMark(r.Context(), p.CustomerID, ids[0], m); err != nil {
+	if err := s.Store.UpdateMark(ctx, p.CustomerID, ids[0], m); err != nil {
 		return nil, err
 	}
 	s.hub.Publish(p.CustomerID, EventMarkChanged, changeEvent{ID: m.ID, Action: "update", Mark: &m}, realtime.Consoles)
 	return m, nil
 }
 
-func (s *Service) findMark(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		ID   httpx.List `json:"id"`
-		Type string     `json:"type"`
-		Name string     `json:"name"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	p := identity.Must(r.Context())
+// findMarkReq is the request of GET /ds/custom/findMark.
+type findMarkReq struct {
+	ID   httpx.List `json:"id"`
+	Type string     `json:"type"`
+	Name string     `json:"name"`
+}
+
+func (s *Service) findMark(ctx context.Context, p identity.Principal, req findMarkReq) (any, error) {
 	ids, err := httpx.RowIDs("id", req.ID, MaxIDs, false)
 	if err != nil {
 		return nil, err
@@ -225,22 +212,20 @@ func (s *Service) findMark(w http.ResponseWriter, r *http.Request) (any, error) 
 			return nil, httpx.BadParam("type", "point, line or shape")
 		}
 	}
-	return s.Store.Marks(r.Context(), p.CustomerID, MarkFilter{Type: req.Type, Name: strings.TrimSpace(req.Name), IDs: ids})
+	return s.Store.Marks(ctx, p.CustomerID, MarkFilter{Type: req.Type, Name: strings.TrimSpace(req.Name), IDs: ids})
 }
 
-func (s *Service) deleteMark(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		ID httpx.List `json:"id"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	p := identity.Must(r.Context())
+// deleteMarkReq is the request of DELETE /ds/custom/deleteMark.
+type deleteMarkReq struct {
+	ID httpx.List `json:"id"`
+}
+
+func (s *Service) deleteMark(ctx context.Context, p identity.Principal, req deleteMarkReq) (any, error) {
 	ids, err := httpx.RowIDs("id", req.ID, MaxIDs, true)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Store.DeleteMarks(r.Context(), p.CustomerID, ids); err != nil {
+	if err := s.Store.DeleteMarks(ctx, p.CustomerID, ids); err != nil {
 		return nil, err
 	}
 	for _, id := range ids {
@@ -257,17 +242,15 @@ const MaxImageLen = 64 << 10
 
 var iconKeyRe = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 
+// updateGrpColorReq is the request of PUT /ds/custom/updateGrpColor.
+type updateGrpColorReq struct {
+	GID   string  `json:"gid"`
+	Color *string `json:"color"`
+}
+
 // updateGrpColor: {gid, color} — color "#rgb", "#rrggbb" or "#rrggbbaa"; empty resets to the default.
 // Consoles get `group.changed {gid}` (and refetch the tree, as for any group change).
-func (s *Service) updateGrpColor(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		GID   string  `json:"gid"`
-		Color *string `json:"color"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	p := identity.Must(r.Context())
+func (s *Service) updateGrpColor(ctx context.Context, p identity.Principal, req updateGrpColorReq) (any, error) {
 	gids, err := httpx.RowIDs("gid", []string{req.GID}, MaxIDs, true)
 	if err != nil {
 		return nil, err
@@ -279,7 +262,7 @@ func (s *Service) updateGrpColor(w http.ResponseWriter, r *http.Request) (any, e
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Store.SetGroupColor(r.Context(), p.CustomerID, gids[0], color); err != nil {
+	if err := s.Store.SetGroupColor(ctx, p.CustomerID, gids[0], color); err != nil {
 		return nil, err
 	}
 	gid := strconv.FormatInt(gids[0], 10)
@@ -287,20 +270,17 @@ func (s *Service) updateGrpColor(w http.ResponseWriter, r *http.Request) (any, e
 	return map[string]string{"gid": gid, "color": color}, nil
 }
 
+// updateMsIconReq is the request of PUT /ds/custom/updateMsIcon.
+type updateMsIconReq struct {
+	MsID  httpx.List `json:"msId"`
+	Icon  string     `json:"icon"`
+	Image string     `json:"image"`
+}
+
 // updateMsIcon: {msId (one or a list), icon, image} — spec §5 "avatar setting needs icon and image": icon is
 // the icon's key (letters, digits, _ . -), image its picture (an http(s) URL, a path on this server, or a
 // data:image URL up to 64 KiB). The image becomes the terminal's avatar.
-func (s *Service) updateMsIcon(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		MsID  httpx.List `json:"msId"`
-		Icon  string     `json:"icon"`
-		Image string     `json:"image"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	ctx := r.Context()
-	p := identity.Must(ctx)
+func (s *Service) updateMsIcon(ctx context.Context, p identity.Principal, req updateMsIconReq) (any, error) {
 	ids, err := httpx.IDs("msId", req.MsID, MaxIDs, true)
 	if err != nil {
 		return nil, err

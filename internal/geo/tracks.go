@@ -1,8 +1,8 @@
 package geo
 
 import (
+	"context"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -31,22 +31,19 @@ type Track struct {
 	Truncated bool         `json:"truncated"` // more than MaxTrackPoints: points stop there, summary and stops too
 }
 
+// gpsByUTCReq is the request of GET /ds/data/gpsByUTC.
+type gpsByUTCReq struct {
+	Scid        string `json:"scid"`
+	Dcid        string `json:"dcid"`
+	Btime       string `json:"btime"`
+	Etime       string `json:"etime"`
+	Unit        string `json:"unit"`
+	StopMinutes string `json:"stopMinutes"`
+}
+
 // gpsByUTC: track query {scid, dcid, btime, etime, unit, stopMinutes}. scid is the customer id (optional; must
 // be the caller's), dcid the terminal (required: "track needs a terminal"); times are UTC.
-func (s *Service) gpsByUTC(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		Scid        string `json:"scid"`
-		Dcid        string `json:"dcid"`
-		Btime       string `json:"btime"`
-		Etime       string `json:"etime"`
-		Unit        string `json:"unit"`
-		StopMinutes string `json:"stopMinutes"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	ctx := r.Context()
-	p := identity.Must(ctx)
+func (s *Service) gpsByUTC(ctx context.Context, p identity.Principal, req gpsByUTCReq) (any, error) {
 	if err := checkCustomer(p, "scid", req.Scid); err != nil {
 		return nil, err
 	}
@@ -96,22 +93,19 @@ func (s *Service) gpsByUTC(w http.ResponseWriter, r *http.Request) (any, error) 
 	return tr, nil
 }
 
+// gpsDataReq is the request of GET /ds/report/findGpsData and POST /ds/report/findGpsDataPost.
+type gpsDataReq struct {
+	MsIDs    httpx.List `json:"msIds"`
+	MsID     string     `json:"msId"`
+	STime    string     `json:"sTime"`
+	ETime    string     `json:"eTime"`
+	PageNo   string     `json:"pageNo"`
+	PageSize string     `json:"pageSize"`
+}
+
 // gpsData: the /gps-data report {msIds, sTime, eTime, pageNo, pageSize} → {total, list}, ordered by terminal
 // then time; at most 7 days within one month.
-func (s *Service) gpsData(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		MsIDs    httpx.List `json:"msIds"`
-		MsID     string     `json:"msId"`
-		STime    string     `json:"sTime"`
-		ETime    string     `json:"eTime"`
-		PageNo   string     `json:"pageNo"`
-		PageSize string     `json:"pageSize"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	ctx := r.Context()
-	p := identity.Must(ctx)
+func (s *Service) gpsData(ctx context.Context, p identity.Principal, req gpsDataReq) (any, error) {
 	list := []string(req.MsIDs)
 	if req.MsID != "" {
 		list = append(list, req.MsID)
