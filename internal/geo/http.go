@@ -14,8 +14,9 @@ import (
 	"tenfour/internal/platform/timerange"
 )
 
-// Routes mounts the geo endpoints (docs/geo.md); every one needs a session. Tracks and the position report are
-// in tracks.go, marks, group colours and terminal icons in marks.go, fences and fence alarms in fences.go.
+// Routes mounts the geo endpoints (docs/geo.md); every one needs a session. The track query and the position
+// report are in track_http.go, marks, group colours and terminal icons in mark_http.go, fences and fence alarms
+// in fence_http.go.
 func (s *Service) Routes(r httpx.Router) {
 	r.Private("GET /ds/data/gpsByUTC", httpx.Bind(s.gpsByUTC))
 	r.Raw("GET /static/gps/{file}", http.HandlerFunc(s.snapshot), true)

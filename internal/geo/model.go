@@ -2,6 +2,11 @@
 // last-position cache, the batched time-series writer, retention, the coalesced `gps` event to consoles),
 // track queries with their summary and stops, the binary last-position snapshot, map marks, geofences with
 // their alarm engine and alarm records, and the GPS and fence-alarm reports. The contract is docs/geo.md.
+//
+// Files: service.go (ingest, alarms, retention), cache.go, writer.go, fanout.go, snapshot.go, geometry.go,
+// units.go, track.go (summary and stops), fence.go (fence geometry, evaluation, index), socket.go (Verbs),
+// http.go (Routes and geo's parameter rules), track_http.go, mark_http.go (marks, colours, icons),
+// fence_http.go (fences and fence alarms), store.go (all SQL).
 package geo
 
 import (
