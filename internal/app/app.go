@@ -134,9 +134,8 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	voiceSvc := call.New(d, a.Hub, a.Log, mediaEng, call.Options{DataDir: cfg.DataDir, MaxTalkTime: cfg.Voice.MaxTalkTime,
 		RingTimeout: cfg.Voice.RingTimeout, GroupHangTime: cfg.Voice.GroupHangTime, Retention: cfg.Voice.RecordingRetention})
 	a.Voice = voiceSvc
-	voiceSvc.RegisterSocket(a.Hub)
-	voiceSvc.Routes(a.mux, require)
-	hub.Register(voicePushes...)
+	voiceSvc.Routes(router)
+	hub.Register(voiceSvc.Verbs()...)
 	a.OnPrepare(voiceSvc.Restore)
 	a.Go(voiceSvc.RunRetention)
 	a.Go(func(ctx context.Context) { <-ctx.Done(); voiceSvc.Close(); mediaEng.Close() })
@@ -174,8 +173,8 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin
 	geoSvc := geo.New(d, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention})
 	geoSvc.OnTerminalChanged = dirSvc.TerminalChanged
-	geoSvc.Routes(a.mux, require)
-	hub.Register(geoPushes...)
+	geoSvc.Routes(router)
+	hub.Register(geoSvc.Verbs()...)
 	a.OnPrepare(geoSvc.Load)
 	a.Go(geoSvc.Run)
 	// [branding]

@@ -1,6 +1,17 @@
 package call
 
-import "time"
+// The floor: who may talk in a call, the queue and pre-emption, release and the maximum talk time, and the
+// account and audience caches that keep a press free of store reads.
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"tenfour/internal/platform/flex"
+	"tenfour/internal/platform/httpx"
+)
 
 // Priority orders floor claims: a higher priority pre-empts a lower one; equal priorities wait their turn.
 type Priority int
@@ -125,4 +136,376 @@ func (f *Floor) QueueIDs() []string {
 		out[i] = c.Account
 	}
 	return out
+}
+
+// FloorRequest is `floor.request`: the call by id, or a group by gid, or (neither) the caller's current call
+// or ptt group. Queue asks to wait for the floor instead of being denied.
+type FloorRequest struct {
+	CallID flex.String `json:"callId"`
+	GID    flex.String `json:"gid"`
+	Queue  bool        `json:"queue"`
+}
+
+// FloorReply answers a floor request.
+type FloorReply struct {
+	CallID         string `json:"callId"`
+	Status         string `json:"status"` // granted | queued
+	Position       int    `json:"position,omitempty"`
+	MaxTalkMs      int64  `json:"maxTalkMs"`
+	PressToGrantUs int64  `json:"pressToGrantUs,omitempty"`
+}
+
+// RequestFloor runs a floor request of a client (see docs/voice.md "Floor").
+func (s *Service) RequestFloor(ctx context.Context, cl *client, req FloorRequest) (FloorReply, error) {
+	at := time.Now()
+	acct, err := s.currentAccount(ctx, cl)
+	if err != nil {
+		return FloorReply{}, err
+	}
+	if acct.Blocked() || s.isBlocked(acct.ID) {
+		return FloorReply{}, ErrBlocked
+	}
+	// Resolve the target; a group's audience is read before taking the lock.
+	var gid int64
+	if req.CallID == "" {
+		if req.GID != "" {
+			if gid, err = strconv.ParseInt(string(req.GID), 10, 64); err != nil {
+				return FloorReply{}, httpx.BadParam("gid", "a group id")
+			}
+		} else {
+			s.mu.Lock()
+			c := s.defaultCallLocked(cl)
+			s.mu.Unlock()
+			if c != nil {
+				req.CallID = flex.String(c.ID)
+			} else if gid = acct.PttGroup; gid == 0 {
+				return FloorReply{}, ErrNotFound
+			}
+		}
+	}
+	reply, err := s.decideFloor(ctx, cl, acct, req, gid, at, false)
+	if errors.Is(err, errStaleAudience) { // the group's call ended or its members changed meanwhile
+		reply, err = s.decideFloor(ctx, cl, acct, req, gid, at, true)
+	}
+	return reply, err
+}
+
+// errStaleAudience asks decideFloor's caller to try again with the group read from the store.
+var errStaleAudience = errors.New("group audience changed")
+
+// decideFloor decides a floor request for a resolved target: the call req.CallID, or the group gid.
+// A group whose call is open keeps the audience read when the call opened, as long as no directory event came
+// since (Service.acctGen), so a press in a busy group costs no store read; otherwise (or with read) the group
+// and its audience are read first, outside the lock.
+func (s *Service) decideFloor(ctx context.Context, cl *client, acct Account, req FloorRequest, gid int64,
+	at time.Time, read bool) (FloorReply, error) {
+	var info GroupInfo
+	var audience []Account
+	var gen uint64
+	if req.CallID == "" && (read || !s.groupCallFresh(gid)) {
+		gen = s.acctGen.Load() // before the reads: an event during them makes the next press read again
+		var err error
+		if info, err = s.store.Group(ctx, acct.Customer, gid); err != nil {
+			return FloorReply{}, err
+		}
+		if audience, err = s.store.GroupAudience(ctx, acct.Customer, gid); err != nil {
+			return FloorReply{}, err
+		}
+		read = true
+	}
+	var reply FloorReply
+	err := s.locked(func(later *afterUnlock) error {
+		var c *Call
+		if req.CallID != "" {
+			c = s.calls[string(req.CallID)]
+			if c == nil || c.ended || c.Customer != acct.Customer {
+				return ErrNotFound
+			}
+			if err := s.mayTalkLocked(c, cl); err != nil {
+				return err
+			}
+		} else if !read {
+			if c = s.groupCall[gid]; c == nil || c.ended || c.audGen != s.acctGen.Load() || c.Customer != acct.Customer {
+				return errStaleAudience
+			}
+			if _, member := c.audience[acct.ID]; !acct.Dispatcher() && !member {
+				return ErrPermission
+			}
+		} else {
+			aud := make(map[string]Account, len(audience))
+			for _, a := range audience {
+				aud[a.ID] = a
+				s.setBlockedLocked(a)
+			}
+			if _, member := aud[acct.ID]; !acct.Dispatcher() && !member {
+				return ErrPermission
+			}
+			if c = s.groupCall[gid]; c == nil || c.ended {
+				c = s.newCallLocked(later, Group, acct, info)
+			}
+			c.audience, c.audGen = aud, gen
+		}
+		if cl.peer == nil {
+			return ErrNoPeer
+		}
+		claim := &Claim{Account: acct.ID, Client: cl, Prio: s.priorityLocked(acct), At: at, Queue: req.Queue}
+		if h := c.floor.Holder; h != nil && h.Client == cl && c.burst != nil {
+			reply = FloorReply{CallID: c.ID, Status: "granted", MaxTalkMs: s.opts.MaxTalkTime.Milliseconds()}
+			return nil // pressed again while talking
+		}
+		d, pre, pos := c.floor.Request(claim)
+		switch d {
+		case Denied:
+			return ErrFloorBusy
+		case Queued:
+			reply = FloorReply{CallID: c.ID, Status: "queued", Position: pos, MaxTalkMs: s.opts.MaxTalkTime.Milliseconds()}
+			s.publishFloorLocked(c)
+			return nil
+		}
+		if pre != nil || c.burst != nil {
+			reason := "preempted"
+			if pre == nil {
+				reason = "released" // the same account pressed again from another window
+			}
+			if pre != nil {
+				_ = pre.Client.conn.Send("floor.revoked", map[string]any{"callId": c.ID, "code": "preempted",
+					"by": acct.ID, "byName": acct.Name})
+			}
+			s.endBurstLocked(later, c, reason, false)
+		}
+		s.startBurstLocked(later, c, claim)
+		s.recomputeLocked(c.Customer)
+		s.publishFloorLocked(c)
+		reply = FloorReply{CallID: c.ID, Status: "granted", MaxTalkMs: s.opts.MaxTalkTime.Milliseconds(),
+			PressToGrantUs: c.burst.accessUs}
+		return nil
+	})
+	return reply, err
+}
+
+// mayTalkLocked checks that a client may take the floor of a non-group call.
+func (s *Service) mayTalkLocked(c *Call, cl *client) error {
+	if c.Kind == Group {
+		if _, member := c.audience[cl.acct.ID]; !member && !cl.acct.Dispatcher() {
+			return ErrPermission
+		}
+		return nil
+	}
+	p := c.party(cl.acct.ID)
+	if p == nil || p.state != PartyConnected || c.State != StateConnected {
+		return ErrNotAllowed
+	}
+	if c.Kind == Broadcast && cl.acct.ID != c.Initiator.ID {
+		return ErrNotAllowed // broadcast is one-way: listeners never talk
+	}
+	return nil
+}
+
+// groupCallFresh tells whether group gid has an open call whose audience no directory event has aged.
+func (s *Service) groupCallFresh(gid int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.groupCall[gid]
+	return c != nil && !c.ended && c.audGen == s.acctGen.Load()
+}
+
+// defaultCallLocked is the call a terminal's bare floor request means: its individual call, then its temporary
+// group, all or broadcast call (nil: its ptt group).
+func (s *Service) defaultCallLocked(cl *client) *Call {
+	var best *Call
+	order := map[Kind]int{Single: 0, Temp: 1, All: 2, Broadcast: 3}
+	for _, c := range s.customerCalls(cl.acct.Customer) {
+		if c.Kind == Group || c.State != StateConnected {
+			continue
+		}
+		if p := c.party(cl.acct.ID); p == nil || p.state != PartyConnected {
+			continue
+		}
+		if best == nil || order[c.Kind] < order[best.Kind] {
+			best = c
+		}
+	}
+	return best
+}
+
+// priorityLocked is an account's floor priority: emergency, dispatcher or terminal.
+func (s *Service) priorityLocked(a Account) Priority {
+	switch {
+	case s.emergency[a.ID]:
+		return PrioEmergency
+	case a.Dispatcher():
+		return PrioDispatcher
+	}
+	return PrioTerminal
+}
+
+// ReleaseFloor releases the floor (or a queued request) of a client: in one call, or in every call.
+func (s *Service) ReleaseFloor(cl *client, callID string) error {
+	return s.locked(func(later *afterUnlock) error {
+		found := false
+		for _, c := range s.customerCalls(cl.acct.Customer) {
+			if callID != "" && c.ID != callID {
+				continue
+			}
+			found = true
+			holder := c.floor.Holder != nil && c.floor.Holder.Account == cl.acct.ID
+			was, next := c.floor.Release(cl.acct.ID)
+			if was && holder {
+				s.endBurstLocked(later, c, "released", true)
+				s.afterReleaseLocked(later, c, next)
+			} else {
+				s.publishFloorLocked(c)
+			}
+		}
+		if callID != "" && !found {
+			return ErrNotFound
+		}
+		return nil
+	})
+}
+
+// afterReleaseLocked hands the floor to the next in the queue, or lets a group call hang.
+func (s *Service) afterReleaseLocked(later *afterUnlock, c *Call, next *Claim) {
+	for next != nil && next.Client.gone {
+		_, next = c.floor.Release(next.Account)
+	}
+	if next != nil {
+		s.startBurstLocked(later, c, next)
+		_ = next.Client.conn.Send("floor.granted", map[string]any{"callId": c.ID,
+			"maxTalkMs": s.opts.MaxTalkTime.Milliseconds()})
+	} else if c.Kind == Group && !c.ended {
+		if c.timer != nil {
+			c.timer.Stop()
+		}
+		c.timer = time.AfterFunc(s.opts.GroupHangTime, func() { s.hangUp(c) })
+	}
+	s.recomputeLocked(c.Customer)
+	s.publishFloorLocked(c)
+}
+
+// talkTimeUp revokes a burst that reached the maximum talk time (code 418).
+func (s *Service) talkTimeUp(c *Call, b *burst) {
+	_ = s.locked(func(later *afterUnlock) error {
+		if c.burst != b {
+			return nil
+		}
+		_, next := c.floor.Release(b.claim.Account)
+		_ = b.talker.conn.Send("floor.revoked", map[string]any{"callId": c.ID, "code": strconv.Itoa(StMaxDuration)})
+		s.endBurstLocked(later, c, "maxDuration", false)
+		s.afterReleaseLocked(later, c, next)
+		return nil
+	})
+}
+
+// SetEmergency marks an account as an emergency (SOS) talker: while on, its floor requests pre-empt
+// everyone's, and its bursts play first for every listener. Package sos calls it.
+func (s *Service) SetEmergency(msID string, on bool) {
+	_ = s.locked(func(later *afterUnlock) error {
+		if on {
+			s.emergency[msID] = true
+		} else {
+			delete(s.emergency, msID)
+		}
+		for cl := range s.byAcct[msID] {
+			s.recomputeLocked(cl.acct.Customer)
+			break
+		}
+		return nil
+	})
+}
+
+// CallSetStatusChanged applies a terminal's new call-set status (spec §4: 0 killed, 1 stunned, 8 active): a
+// killed or stunned terminal loses the floor and its queue places at once and hears nothing more. The
+// terminal-management code calls it after storing the status.
+func (s *Service) CallSetStatusChanged(customer int64, msID string, status int) {
+	s.acctGen.Add(1) // cached accounts are re-read at their next press
+	_ = s.locked(func(later *afterUnlock) error {
+		if status == 0 || status == 1 {
+			s.blocked[msID] = true
+		} else {
+			delete(s.blocked, msID)
+		}
+		for cl := range s.byAcct[msID] {
+			cl.acct.Status = status
+		}
+		if status == 0 || status == 1 {
+			for _, c := range s.customerCalls(customer) {
+				holder := c.floor.Holder != nil && c.floor.Holder.Account == msID
+				was, next := c.floor.Release(msID)
+				if was && holder {
+					if b := c.burst; b != nil {
+						_ = b.talker.conn.Send("floor.revoked", map[string]any{"callId": c.ID, "code": strconv.Itoa(StNotAcceptable)})
+					}
+					s.endBurstLocked(later, c, "blocked", false)
+					s.afterReleaseLocked(later, c, next)
+				}
+			}
+			for _, a := range s.ambient {
+				if a.targetID == msID {
+					s.stopAmbientLocked(later, a)
+				}
+			}
+		}
+		s.recomputeLocked(customer)
+		return nil
+	})
+}
+
+func (s *Service) floorViewLocked(c *Call) *FloorView {
+	v := &FloorView{CallID: c.ID, Kind: c.Kind, GName: c.GroupName, Queue: c.floor.QueueIDs(),
+		MaxTalkMs: s.opts.MaxTalkTime.Milliseconds()}
+	if c.Group != 0 {
+		v.GID = strconv.FormatInt(c.Group, 10)
+	}
+	if b := c.burst; b != nil {
+		p := b.talker.acct.person()
+		v.Talker, v.Since, v.Emergency = &p, b.mb.Granted.UnixMilli(), b.emergency
+	}
+	return v
+}
+
+func (s *Service) publishFloorLocked(c *Call) {
+	s.hub.Publish(c.Customer, "floor.state", s.floorViewLocked(c), s.callAudienceFilter(c))
+}
+
+// accountTTL bounds how long a cached account is trusted without a directory event: changes made by another
+// process (the admin command) reach the floor within it.
+const accountTTL = 30 * time.Second
+
+// directoryEvents are the events after which a cached account may be stale (ptt group, membership, name,
+// call-set status).
+var directoryEvents = map[string]bool{"member.switched": true, "group.changed": true, "tempGroup.changed": true,
+	"terminal.updated": true}
+
+// watchDirectory is the hub watcher that ages every cached account on a directory event.
+func (s *Service) watchDirectory(_ int64, typ string) {
+	if directoryEvents[typ] {
+		s.acctGen.Add(1)
+	}
+}
+
+// refreshAccount re-reads a client's account (call-set status and ptt group change under it).
+func (s *Service) refreshAccount(ctx context.Context, cl *client) (Account, error) {
+	gen := s.acctGen.Load() // before the read: an event during it makes the next press read again
+	a, err := s.store.Account(ctx, cl.acct.Customer, cl.acct.ID)
+	if err != nil {
+		return a, err
+	}
+	s.mu.Lock()
+	cl.acct, cl.acctGen, cl.acctAt = a, gen, time.Now()
+	s.setBlockedLocked(a)
+	s.mu.Unlock()
+	return a, nil
+}
+
+// currentAccount is the client's account for a floor request: the cached one unless a directory event came
+// since it was read or it is older than accountTTL, so a press costs no store read in the common case.
+func (s *Service) currentAccount(ctx context.Context, cl *client) (Account, error) {
+	s.mu.Lock()
+	a, fresh := cl.acct, cl.acctGen == s.acctGen.Load() && time.Since(cl.acctAt) < accountTTL
+	s.mu.Unlock()
+	if fresh {
+		return a, nil
+	}
+	return s.refreshAccount(ctx, cl)
 }

@@ -3,6 +3,13 @@
 // verbs and status codes, monitoring of groups and terminals, the mute list, and the call records (talk-burst
 // recordings) with their REST API. Media (package media) carries the audio; this package decides who talks
 // and who hears whom, and tells media by swapping routes.
+//
+// One file per concept: service.go (the state under one lock and the work left for after unlocking),
+// client.go (voice connections), floor.go (the whole floor decision and its caches), lifecycle.go (open, hang
+// up, end), invite.go (individual, temporary-group, all and broadcast calls), burst.go (talk bursts and their
+// recordings), playback.go (which source each listener hears), monitor.go, mute.go, missed.go, records.go
+// (call records over HTTP), retention.go, rtc.go (WebRTC signalling), socket.go (Verbs), http.go (Routes),
+// store.go (all SQL).
 package call
 
 import (

@@ -1,5 +1,7 @@
 package call
 
+// Monitoring: a dispatcher hears the calls of the groups it monitors, or one terminal's microphone.
+
 import (
 	"context"
 	"errors"
@@ -9,13 +11,25 @@ import (
 	"tenfour/internal/media"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 )
 
+// ambient is a dispatcher listening to a terminal's microphone (terminal monitoring).
+type ambient struct {
+	id       uint64
+	by       string // dispatcher account
+	byName   string
+	customer int64
+	target   *client
+	targetID string
+	pending  bool // asked the terminal, no answer yet
+}
+
 // MonitorReq is `monitor.start` / `monitor.stop`: a group (gid) or a terminal (msId).
 type MonitorReq struct {
-	GID  string `json:"gid"`
-	MsID string `json:"msId"`
+	GID  flex.String `json:"gid"`
+	MsID flex.String `json:"msId"`
 }
 
 // MonitorState is what a dispatcher monitors.
@@ -36,18 +50,16 @@ func (s *Service) monitorStateLocked(acct string) MonitorState {
 	return st
 }
 
-// StartMonitor starts monitoring a group (log 108) or a terminal (log 109) for a dispatcher.
+// StartMonitor starts monitoring a group (log 108) or a terminal (log 109) for a dispatcher (consoles only:
+// the verb's role).
 func (s *Service) StartMonitor(ctx context.Context, cl *client, req MonitorReq) (MonitorState, error) {
-	if !cl.console {
-		return MonitorState{}, ErrPermission
-	}
 	if req.GID != "" {
-		return s.monitorGroup(ctx, cl, req.GID)
+		return s.monitorGroup(ctx, cl, string(req.GID))
 	}
 	if req.MsID == "" {
 		return MonitorState{}, httpx.BadParam("gid", "a group or a terminal (msId)")
 	}
-	return s.monitorTerminal(ctx, cl, req.MsID)
+	return s.monitorTerminal(ctx, cl, string(req.MsID))
 }
 
 func (s *Service) monitorGroup(ctx context.Context, cl *client, gidS string) (MonitorState, error) {
@@ -63,7 +75,7 @@ func (s *Service) monitorGroup(ctx context.Context, cl *client, gidS string) (Mo
 		return MonitorState{}, err
 	}
 	var st MonitorState
-	err = s.locked(func(f *fx) error {
+	err = s.locked(func(later *afterUnlock) error {
 		set := s.monitors[cl.acct.ID]
 		if set[gid] {
 			return ErrAlreadyMon
@@ -76,7 +88,7 @@ func (s *Service) monitorGroup(ctx context.Context, cl *client, gidS string) (Mo
 			s.monitors[cl.acct.ID] = set
 		}
 		set[gid] = true
-		f.log(cl.acct.Customer, cl.acct, oplog.GroupMonitorStart, g.Name)
+		later.log(cl.acct.Customer, cl.acct, oplog.GroupMonitorStart, g.Name)
 		s.recomputeLocked(cl.acct.Customer)
 		st = s.monitorStateLocked(cl.acct.ID)
 		return nil
@@ -98,7 +110,7 @@ func (s *Service) monitorTerminal(ctx context.Context, cl *client, msID string) 
 		return MonitorState{}, ErrBlocked
 	}
 	a := &ambient{by: cl.acct.ID, byName: cl.acct.Name, customer: cl.acct.Customer, targetID: msID, pending: true}
-	err = s.locked(func(f *fx) error {
+	err = s.locked(func(later *afterUnlock) error {
 		if cur := s.ambient[cl.acct.ID]; cur != nil {
 			if cur.targetID == msID {
 				return ErrAlreadyMon
@@ -125,7 +137,7 @@ func (s *Service) monitorTerminal(ctx context.Context, cl *client, msID string) 
 	_, err = s.hub.Request(actx, msID, "monitor.start", map[string]any{"by": cl.acct.ID, "byName": cl.acct.Name})
 	cancel()
 	var st MonitorState
-	lerr := s.locked(func(f *fx) error {
+	lerr := s.locked(func(later *afterUnlock) error {
 		if s.ambient[cl.acct.ID] != a || a.target.gone {
 			return ErrTerminalBusy
 		}
@@ -134,7 +146,7 @@ func (s *Service) monitorTerminal(ctx context.Context, cl *client, msID string) 
 			return err
 		}
 		a.pending, a.id = false, media.NewSourceID()
-		f.log(cl.acct.Customer, cl.acct, oplog.TermMonitorStart, t.Name+" ("+t.ID+")")
+		later.log(cl.acct.Customer, cl.acct, oplog.TermMonitorStart, t.Name+" ("+t.ID+")")
 		s.recomputeLocked(cl.acct.Customer)
 		st = s.monitorStateLocked(cl.acct.ID)
 		return nil
@@ -160,20 +172,20 @@ func (s *Service) mediaClientLocked(acct string) *client {
 // StopMonitor stops monitoring a group (log 110) or the terminal (log 111).
 func (s *Service) StopMonitor(cl *client, req MonitorReq) (MonitorState, error) {
 	var st MonitorState
-	err := s.locked(func(f *fx) error {
+	err := s.locked(func(later *afterUnlock) error {
 		if req.GID != "" {
-			gid, err := strconv.ParseInt(req.GID, 10, 64)
+			gid, err := strconv.ParseInt(string(req.GID), 10, 64)
 			if err != nil || !s.monitors[cl.acct.ID][gid] {
 				return ErrNotFound
 			}
 			delete(s.monitors[cl.acct.ID], gid)
-			f.log(cl.acct.Customer, cl.acct, oplog.GroupMonitorStop, "group "+req.GID)
+			later.log(cl.acct.Customer, cl.acct, oplog.GroupMonitorStop, "group "+string(req.GID))
 		} else {
 			a := s.ambient[cl.acct.ID]
-			if a == nil || (req.MsID != "" && a.targetID != req.MsID) {
+			if a == nil || (req.MsID != "" && a.targetID != string(req.MsID)) {
 				return ErrNotFound
 			}
-			s.stopAmbientLocked(f, a)
+			s.stopAmbientLocked(later, a)
 		}
 		s.recomputeLocked(cl.acct.Customer)
 		st = s.monitorStateLocked(cl.acct.ID)
@@ -183,7 +195,7 @@ func (s *Service) StopMonitor(cl *client, req MonitorReq) (MonitorState, error) 
 }
 
 // stopAmbientLocked ends a terminal monitoring: the terminal closes its microphone, the dispatcher is told.
-func (s *Service) stopAmbientLocked(f *fx, a *ambient) {
+func (s *Service) stopAmbientLocked(later *afterUnlock, a *ambient) {
 	if s.ambient[a.by] != a {
 		return
 	}
@@ -196,36 +208,5 @@ func (s *Service) stopAmbientLocked(f *fx, a *ambient) {
 	}
 	s.hub.SendTo(a.by, "monitor.ended", map[string]any{"msId": a.targetID})
 	s.recomputeLocked(a.customer)
-	f.log(a.customer, Account{ID: a.by, Name: a.byName}, oplog.TermMonitorStop, a.targetID)
-}
-
-// Focus is `voice.focus`: the call a listener wants to hear when several talk ("" = back to the rule).
-func (s *Service) Focus(cl *client, callID string) error {
-	return s.locked(func(f *fx) error {
-		if callID == "" {
-			delete(s.focus, cl.acct.ID)
-		} else {
-			c := s.calls[callID]
-			if c == nil || c.ended || c.Customer != cl.acct.Customer {
-				return ErrNotFound
-			}
-			s.focus[cl.acct.ID] = callID
-		}
-		s.recomputeLocked(cl.acct.Customer)
-		return nil
-	})
-}
-
-// SetPlayback is `voice.priority`: the listener's audio playback priority (first, latest, ptt or dispatcher).
-func (s *Service) SetPlayback(cl *client, mode string) error {
-	switch mode {
-	case ModeFirst, ModeLatest, ModePTT, ModeDispatcher:
-	default:
-		return httpx.BadParam("mode", "first, latest, ptt or dispatcher")
-	}
-	return s.locked(func(f *fx) error {
-		s.modes[cl.acct.ID] = mode
-		s.recomputeLocked(cl.acct.Customer)
-		return nil
-	})
+	later.log(a.customer, Account{ID: a.by, Name: a.byName}, oplog.TermMonitorStop, a.targetID)
 }

@@ -2,246 +2,102 @@ package call
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 
-	"github.com/pion/webrtc/v4"
-
-	"tenfour/internal/media"
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
 )
 
-// RegisterSocket adds the voice requests to the hub (docs/voice.md lists them).
-func (s *Service) RegisterSocket(h *realtime.Hub) {
-	h.Watch(s.watchDirectory) // cached accounts age with every directory event
-	h.Handle("rtc.config", s.with(func(ctx context.Context, cl *client, _ json.RawMessage) (any, error) {
-		return map[string]any{"iceServers": s.media.ICEServers(cl.acct.ID)}, nil
-	}))
-	h.Handle("rtc.offer", s.with(s.rtcOffer))
-	h.Handle("rtc.candidate", s.with(s.rtcCandidate))
-	h.Handle("rtc.close", s.with(func(ctx context.Context, cl *client, _ json.RawMessage) (any, error) {
-		s.closePeer(cl)
-		return struct{}{}, nil
-	}))
-	h.Handle("floor.request", s.with(func(ctx context.Context, cl *client, raw json.RawMessage) (any, error) {
-		var req FloorRequest
-		if err := decode(raw, &req); err != nil {
-			return nil, err
-		}
-		return s.RequestFloor(ctx, cl, req)
-	}))
-	h.Handle("floor.release", s.with(func(ctx context.Context, cl *client, raw json.RawMessage) (any, error) {
-		var req struct {
-			CallID string `json:"callId"`
-		}
-		if err := decode(raw, &req); err != nil {
-			return nil, err
-		}
-		return struct{}{}, s.ReleaseFloor(cl, req.CallID)
-	}))
-	h.Handle("call.invite", s.with(func(ctx context.Context, cl *client, raw json.RawMessage) (any, error) {
-		var req Invite
-		if err := decode(raw, &req); err != nil {
-			return nil, err
-		}
-		return s.Invite(ctx, cl, req)
-	}))
-	h.Handle("call.status", s.with(func(ctx context.Context, cl *client, raw json.RawMessage) (any, error) {
-		var req StatusReq
-		if err := decode(raw, &req); err != nil {
-			return nil, err
-		}
-		return struct{}{}, s.Respond(cl, req)
-	}))
-	verb := func(fn func(*client, string) error) realtime.Handler {
-		return s.with(func(ctx context.Context, cl *client, raw json.RawMessage) (any, error) {
-			var req struct {
-				CallID string `json:"callId"`
-			}
-			if err := decode(raw, &req); err != nil {
-				return nil, err
-			}
-			if req.CallID == "" {
-				return nil, httpx.BadParam("callId", "required")
-			}
-			return struct{}{}, fn(cl, req.CallID)
-		})
-	}
-	h.Handle("call.ack", verb(s.Ack))
-	h.Handle("call.cancel", verb(s.Cancel))
-	h.Handle("call.bye", verb(s.Bye))
-	h.Handle("call.byeMyself", verb(s.ByeMyself)) // the spec's bye_myself (socket types have no underscore)
-	h.Handle("call.list", s.with(func(ctx context.Context, cl *client, _ json.RawMessage) (any, error) {
-		return map[string]any{"calls": s.Calls(cl.acct.Customer, cl.acct.ID, cl.console)}, nil
-	}))
-	h.Handle("monitor.start", s.with(func(ctx context.Context, cl *client, raw json.RawMessage) (any, error) {
-		var req MonitorReq
-		if err := decode(raw, &req); err != nil {
-			return nil, err
-		}
-		return s.StartMonitor(ctx, cl, req)
-	}))
-	h.Handle("monitor.stop", s.with(func(ctx context.Context, cl *client, raw json.RawMessage) (any, error) {
-		var req MonitorReq
-		if err := decode(raw, &req); err != nil {
-			return nil, err
-		}
-		return s.StopMonitor(cl, req)
-	}))
-	h.Handle("monitor.list", s.with(func(ctx context.Context, cl *client, _ json.RawMessage) (any, error) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return s.monitorStateLocked(cl.acct.ID), nil
-	}))
-	h.Handle("voice.focus", s.with(func(ctx context.Context, cl *client, raw json.RawMessage) (any, error) {
-		var req struct {
-			CallID string `json:"callId"`
-		}
-		if err := decode(raw, &req); err != nil {
-			return nil, err
-		}
-		return struct{}{}, s.Focus(cl, req.CallID)
-	}))
-	h.Handle("voice.priority", s.with(func(ctx context.Context, cl *client, raw json.RawMessage) (any, error) {
-		var req struct {
-			Mode string `json:"mode"`
-		}
-		if err := decode(raw, &req); err != nil {
-			return nil, err
-		}
-		return struct{}{}, s.SetPlayback(cl, req.Mode)
-	}))
+// callRef is the payload of the requests that name one call.
+type callRef struct {
+	CallID flex.String `json:"callId"`
 }
 
-// with resolves the connection's voice client before running a handler.
-func (s *Service) with(fn func(ctx context.Context, cl *client, raw json.RawMessage) (any, error)) realtime.Handler {
-	return func(ctx context.Context, c *realtime.Conn, raw json.RawMessage) (any, error) {
+// Verbs lists the voice requests (docs/voice.md): WebRTC signalling, the floor, calls, monitoring and playback.
+func (s *Service) Verbs() []realtime.Verb {
+	return []realtime.Verb{
+		verb(s, "rtc.config", realtime.Anyone, func(ctx context.Context, cl *client, _ any) (any, error) {
+			return map[string]any{"iceServers": s.media.ICEServers(cl.acct.ID)}, nil
+		}),
+		verb(s, "rtc.offer", realtime.Anyone, s.rtcOffer),
+		verb(s, "rtc.candidate", realtime.Anyone, s.rtcCandidate),
+		verb(s, "rtc.close", realtime.Anyone, func(ctx context.Context, cl *client, _ any) (any, error) {
+			s.closePeer(cl)
+			return struct{}{}, nil
+		}),
+		verb(s, "floor.request", realtime.Anyone, func(ctx context.Context, cl *client, req FloorRequest) (any, error) {
+			return s.RequestFloor(ctx, cl, req)
+		}),
+		verb(s, "floor.release", realtime.Anyone, func(ctx context.Context, cl *client, req callRef) (any, error) {
+			return struct{}{}, s.ReleaseFloor(cl, string(req.CallID))
+		}),
+		verb(s, "call.invite", realtime.Anyone, func(ctx context.Context, cl *client, req Invite) (any, error) {
+			return s.Invite(ctx, cl, req)
+		}),
+		verb(s, "call.status", realtime.Anyone, func(ctx context.Context, cl *client, req StatusReq) (any, error) {
+			return struct{}{}, s.Respond(cl, req)
+		}),
+		callVerb(s, "call.ack", s.Ack),
+		callVerb(s, "call.cancel", s.Cancel),
+		callVerb(s, "call.bye", s.Bye),
+		callVerb(s, "call.byeMyself", s.ByeMyself), // the spec's bye_myself (socket types have no underscore)
+		verb(s, "call.list", realtime.Anyone, func(ctx context.Context, cl *client, _ any) (any, error) {
+			return map[string]any{"calls": s.Calls(cl.acct.Customer, cl.acct.ID, cl.console)}, nil
+		}),
+		verb(s, "monitor.start", realtime.ConsoleOnly, func(ctx context.Context, cl *client, req MonitorReq) (any, error) {
+			return s.StartMonitor(ctx, cl, req)
+		}),
+		verb(s, "monitor.stop", realtime.Anyone, func(ctx context.Context, cl *client, req MonitorReq) (any, error) {
+			return s.StopMonitor(cl, req)
+		}),
+		verb(s, "monitor.list", realtime.Anyone, func(ctx context.Context, cl *client, _ any) (any, error) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return s.monitorStateLocked(cl.acct.ID), nil
+		}),
+		verb(s, "voice.focus", realtime.Anyone, func(ctx context.Context, cl *client, req callRef) (any, error) {
+			return struct{}{}, s.Focus(cl, string(req.CallID))
+		}),
+		verb(s, "voice.priority", realtime.Anyone, func(ctx context.Context, cl *client, req struct {
+			Mode string `json:"mode"`
+		}) (any, error) {
+			return struct{}{}, s.SetPlayback(cl, req.Mode)
+		}),
+		// what the server sends (docs/voice.md)
+		realtime.Event("rtc.state", realtime.Anyone),
+		realtime.Event("floor.state", realtime.Anyone), // consoles and the call's parties
+		realtime.Event("floor.granted", realtime.Anyone),
+		realtime.Event("floor.revoked", realtime.Anyone),
+		realtime.Event("floor.stats", realtime.Anyone),
+		realtime.Event("call.invite", realtime.Anyone),
+		realtime.Event("call.state", realtime.Anyone),
+		realtime.Event("call.missed", realtime.Anyone),
+		realtime.Event("voice.playing", realtime.Anyone),
+		realtime.Event("voice.recorded", realtime.ConsoleOnly),
+		realtime.Ask("monitor.start", realtime.TerminalOnly),
+		realtime.Event("monitor.stop", realtime.TerminalOnly),
+		realtime.Event("monitor.ended", realtime.ConsoleOnly),
+	}
+}
+
+// verb is realtime.On for a voice request: the connection's voice client (its account, its PeerConnection) is
+// resolved before fn runs. Verbs that read no payload take it as any, so whatever a client sends is ignored.
+func verb[Req any](s *Service, typ string, role realtime.Role, fn func(ctx context.Context, cl *client, req Req) (any, error)) realtime.Verb {
+	return realtime.On(typ, role, func(ctx context.Context, c *realtime.Conn, req Req) (any, error) {
 		cl, err := s.ensureClient(ctx, c)
 		if err != nil {
 			return nil, err
 		}
-		return fn(ctx, cl, raw)
-	}
-}
-
-func decode(raw json.RawMessage, v any) error {
-	if len(raw) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return httpx.BadParam(te.Field, "wrong type")
-		}
-		return httpx.BadParam("data", "malformed")
-	}
-	return nil
-}
-
-// peerFor returns the client's PeerConnection, creating it on first use.
-func (s *Service) peerFor(cl *client) (*media.Peer, error) {
-	cl.peerMu.Lock()
-	defer cl.peerMu.Unlock()
-	s.mu.Lock()
-	p, gone := cl.peer, cl.gone
-	s.mu.Unlock()
-	if gone {
-		return nil, realtime.ErrNotOnline
-	}
-	if p != nil {
-		return p, nil
-	}
-	p, err := s.media.NewPeer(media.Owner{Account: cl.acct.ID, Customer: cl.acct.Customer, Console: cl.console},
-		func(p *media.Peer, _ bool) { go s.peerChanged(cl, p) })
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	if cl.gone {
-		s.mu.Unlock()
-		p.Close()
-		return nil, realtime.ErrNotOnline
-	}
-	cl.peer = p
-	s.mu.Unlock()
-	return p, nil
-}
-
-// peerChanged reacts to a PeerConnection becoming ready or not: tell the client, re-route.
-func (s *Service) peerChanged(cl *client, p *media.Peer) {
-	_ = s.locked(func(f *fx) error {
-		if cl.peer != p || cl.gone {
-			return nil
-		}
-		state := "disconnected"
-		if p.Ready() {
-			state = "connected"
-		}
-		_ = cl.conn.Send("rtc.state", map[string]string{"state": state})
-		s.recomputeLocked(cl.acct.Customer)
-		return nil
+		return fn(ctx, cl, req)
 	})
 }
 
-func (s *Service) rtcOffer(ctx context.Context, cl *client, raw json.RawMessage) (any, error) {
-	var req struct {
-		SDP string `json:"sdp"`
-	}
-	if err := decode(raw, &req); err != nil {
-		return nil, err
-	}
-	if req.SDP == "" {
-		return nil, httpx.BadParam("sdp", "required")
-	}
-	p, err := s.peerFor(cl)
-	if err != nil {
-		return nil, err
-	}
-	answer, err := p.HandleOffer(req.SDP)
-	if err != nil {
-		return nil, httpx.BadParam("sdp", err.Error())
-	}
-	return map[string]string{"type": "answer", "sdp": answer}, nil
-}
-
-func (s *Service) rtcCandidate(ctx context.Context, cl *client, raw json.RawMessage) (any, error) {
-	var c webrtc.ICECandidateInit
-	if err := decode(raw, &c); err != nil {
-		return nil, err
-	}
-	p, err := s.peerFor(cl)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.AddCandidate(c); err != nil {
-		return nil, httpx.BadParam("candidate", err.Error())
-	}
-	return struct{}{}, nil
-}
-
-// closePeer ends a client's PeerConnection (it may offer again later).
-func (s *Service) closePeer(cl *client) {
-	cl.peerMu.Lock()
-	defer cl.peerMu.Unlock()
-	var p *media.Peer
-	_ = s.locked(func(f *fx) error {
-		p, cl.peer = cl.peer, nil
-		for _, c := range s.customerCalls(cl.acct.Customer) {
-			if was, next := c.floor.Drop(cl); was {
-				s.endBurstLocked(f, c, "released", false)
-				s.afterReleaseLocked(f, c, next)
-			}
+// callVerb is a request about one call of the caller (callId required).
+func callVerb(s *Service, typ string, fn func(*client, string) error) realtime.Verb {
+	return verb(s, typ, realtime.Anyone, func(ctx context.Context, cl *client, req callRef) (any, error) {
+		if req.CallID == "" {
+			return nil, httpx.BadParam("callId", "required")
 		}
-		for _, a := range s.ambient {
-			if a.target == cl {
-				s.stopAmbientLocked(f, a)
-			}
-		}
-		s.recomputeLocked(cl.acct.Customer)
-		return nil
+		return struct{}{}, fn(cl, string(req.CallID))
 	})
-	if p != nil {
-		p.Close()
-	}
 }

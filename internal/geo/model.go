@@ -2,6 +2,11 @@
 // last-position cache, the batched time-series writer, retention, the coalesced `gps` event to consoles),
 // track queries with their summary and stops, the binary last-position snapshot, map marks, geofences with
 // their alarm engine and alarm records, and the GPS and fence-alarm reports. The contract is docs/geo.md.
+//
+// Files: service.go (ingest, alarms, retention), cache.go, writer.go, fanout.go, snapshot.go, geometry.go,
+// units.go, track.go (summary and stops), fence.go (fence geometry, evaluation, index), socket.go (Verbs),
+// http.go (Routes and geo's parameter rules), track_http.go, mark_http.go (marks, colours, icons),
+// fence_http.go (fences and fence alarms), store.go (all SQL).
 package geo
 
 import (
@@ -72,7 +77,6 @@ const (
 	MaxMarkLinkLen    = 1024
 	MaxMarkTextLen    = 512
 	MaxMarksPerCust   = 10000
-	DefaultPageSize   = 1000 // spec §9 "lists default page size 1000"
 	MaxPageSize       = 5000
 	StopRadiusM       = 50.0
 	DefaultStopMinute = 3
@@ -87,7 +91,6 @@ var (
 	ErrGeometry     = httpx.E(http.StatusBadRequest, "63", "errors.geo.geometry", "invalid geometry")
 	ErrTooMany      = httpx.E(http.StatusConflict, "64", "errors.geo.tooMany", "limit reached")
 	ErrNameTooLong  = httpx.E(http.StatusBadRequest, "65", "errors.geo.nameTooLong", "name too long")
-	ErrNotTerminal  = httpx.E(http.StatusForbidden, "107", "errors.permission", "only terminals report positions")
 	ErrBusy         = httpx.E(http.StatusServiceUnavailable, "101", "errors.busy", "system busy, retry")
 )
 

@@ -76,16 +76,13 @@ type logEntry struct {
 	remark        string
 }
 
-// New builds the service and registers its socket requests (gps.report, status.report) on hub.
+// New builds the service; its socket requests are Verbs and its endpoints Routes.
 func New(d *db.DB, hub *realtime.Hub, log *oplog.Log, opt Options) *Service {
 	opt = opt.withDefaults()
 	s := &Service{Store: NewStore(d), db: d, hub: hub, log: log, opt: opt,
 		cache: newCache(), fences: newFenceIndex(), logs: make(chan logEntry, 1024), now: time.Now}
 	s.writer = newWriter(d, opt, s.cache.takeDirty)
 	s.fan = newFanout(hub, opt.FanoutEvery)
-	if hub != nil {
-		s.registerSocket(hub)
-	}
 	return s
 }
 

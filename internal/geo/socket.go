@@ -1,13 +1,10 @@
 package geo
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"strconv"
 
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
 )
@@ -18,62 +15,42 @@ const (
 	ReqStatusReport = "status.report"
 )
 
-func (s *Service) registerSocket(h *realtime.Hub) {
-	h.Handle(ReqGPSReport, s.sockGPSReport)
-	h.Handle(ReqStatusReport, s.sockStatusReport)
-}
-
-// num is a JSON number that may also arrive as a numeric string; null and "" are absent.
-type num struct {
-	v   float64
-	set bool
-}
-
-func (n *num) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if string(b) == "null" {
-		return nil
+// Verbs lists the terminal requests of the geo domain (only terminals report) and the events it sends consoles.
+func (s *Service) Verbs() []realtime.Verb {
+	return []realtime.Verb{
+		realtime.On(ReqGPSReport, realtime.TerminalOnly, s.sockGPSReport),
+		realtime.On(ReqStatusReport, realtime.TerminalOnly, s.sockStatusReport),
+		// what the server sends consoles (docs/geo.md)
+		realtime.Event(EventGPS, realtime.ConsoleOnly),
+		realtime.Event(EventMarkChanged, realtime.ConsoleOnly),
+		realtime.Event(EventFenceChanged, realtime.ConsoleOnly),
+		realtime.Event(EventFenceAlarm, realtime.ConsoleOnly),
+		realtime.Event(EventAlarmUpdated, realtime.ConsoleOnly),
 	}
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		if s == "" {
-			return nil
-		}
-		b = []byte(s)
-	}
-	v, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return httpx.BadParam("value", "a number")
-	}
-	n.v, n.set = v, true
-	return nil
 }
 
 // pointIn is one position as a terminal sends it.
 type pointIn struct {
-	Lat       num `json:"lat"`
-	Lng       num `json:"lng"`
-	Speed     num `json:"speed"`
-	Direction num `json:"direction"`
-	Altitude  num `json:"altitude"`
-	Time      num `json:"time"`
+	Lat       flex.Float `json:"lat"`
+	Lng       flex.Float `json:"lng"`
+	Speed     flex.Float `json:"speed"`
+	Direction flex.Float `json:"direction"`
+	Altitude  flex.Float `json:"altitude"`
+	Time      flex.Float `json:"time"`
 }
 
 // point validates and normalizes one reported position: lat/lng required (micro-degrees divided, spec §9),
 // speed 0-1000 m/s, direction 0-360, altitude -1000..100000 m (absent = 0), time in UTC ms (absent or 0 = now)
 // not more than MaxFuture ahead, not before 2000 and not older than the retention.
 func (s *Service) point(in pointIn, nowMs int64) (Point, error) {
-	if !in.Lat.set || !in.Lng.set {
+	if !in.Lat.Set || !in.Lng.Set {
 		return Point{}, httpx.BadParam("lat/lng", "required")
 	}
-	pos, ok := normalizeLatLng(in.Lat.v, in.Lng.v)
+	pos, ok := normalizeLatLng(in.Lat.V, in.Lng.V)
 	if !ok {
 		return Point{}, httpx.BadParam("lat/lng", "out of range")
 	}
-	p := Point{Lat: pos.Lat, Lng: pos.Lng, Speed: in.Speed.v, Direction: in.Direction.v, Altitude: in.Altitude.v}
+	p := Point{Lat: pos.Lat, Lng: pos.Lng, Speed: in.Speed.V, Direction: in.Direction.V, Altitude: in.Altitude.V}
 	for _, f := range []struct {
 		name     string
 		v        float64
@@ -83,7 +60,7 @@ func (s *Service) point(in pointIn, nowMs int64) (Point, error) {
 			return Point{}, httpx.BadParam(f.name, "out of range")
 		}
 	}
-	p.Time = int64(in.Time.v)
+	p.Time = int64(in.Time.V)
 	if p.Time == 0 {
 		p.Time = nowMs
 	}
@@ -104,31 +81,9 @@ type gpsReportIn struct {
 	Ack    *bool     `json:"ack"`
 }
 
-func decode(data json.RawMessage, v any) error {
-	if err := json.Unmarshal(data, v); err != nil {
-		var he *httpx.Error
-		if errors.As(err, &he) {
-			return he
-		}
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return httpx.BadParam(te.Field, "wrong type")
-		}
-		return httpx.BadParam("data", "malformed")
-	}
-	return nil
-}
-
 // sockGPSReport takes a terminal's position(s). The reply comes after the points are committed, unless the
 // request says ack:false; a single invalid position is a 400, invalid points of a batch are skipped and listed.
-func (s *Service) sockGPSReport(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-	if c.Kind() != realtime.Terminal {
-		return nil, ErrNotTerminal
-	}
-	var req gpsReportIn
-	if err := decode(data, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) sockGPSReport(ctx context.Context, c *realtime.Conn, req gpsReportIn) (any, error) {
 	now := s.now().UnixMilli()
 	var pts []Point
 	res := IngestResult{}
@@ -163,34 +118,30 @@ func (s *Service) sockGPSReport(ctx context.Context, c *realtime.Conn, data json
 	return res, nil
 }
 
+// statusReportIn is a status.report.
+type statusReportIn struct {
+	Battery flex.Float `json:"battery"`
+	Signal  flex.Float `json:"signal"`
+}
+
 // sockStatusReport takes a terminal's battery (percent 0-100) and signal (0-5); at least one of them.
-func (s *Service) sockStatusReport(ctx context.Context, c *realtime.Conn, data json.RawMessage) (any, error) {
-	if c.Kind() != realtime.Terminal {
-		return nil, ErrNotTerminal
-	}
-	var req struct {
-		Battery num `json:"battery"`
-		Signal  num `json:"signal"`
-	}
-	if err := decode(data, &req); err != nil {
-		return nil, err
-	}
-	if !req.Battery.set && !req.Signal.set {
+func (s *Service) sockStatusReport(_ context.Context, c *realtime.Conn, req statusReportIn) (any, error) {
+	if !req.Battery.Set && !req.Signal.Set {
 		return nil, httpx.BadParam("battery/signal", "required")
 	}
 	var battery, signal *int
-	if req.Battery.set {
-		if !(req.Battery.v >= 0 && req.Battery.v <= 100) {
+	if req.Battery.Set {
+		if !(req.Battery.V >= 0 && req.Battery.V <= 100) {
 			return nil, httpx.BadParam("battery", "0 to 100")
 		}
-		b := int(req.Battery.v)
+		b := int(req.Battery.V)
 		battery = &b
 	}
-	if req.Signal.set {
-		if !(req.Signal.v >= 0 && req.Signal.v <= 5) {
+	if req.Signal.Set {
+		if !(req.Signal.V >= 0 && req.Signal.V <= 5) {
 			return nil, httpx.BadParam("signal", "0 to 5")
 		}
-		v := int(req.Signal.v)
+		v := int(req.Signal.V)
 		signal = &v
 	}
 	s.SetStatus(c.Principal(), battery, signal)

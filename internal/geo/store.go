@@ -77,13 +77,6 @@ func terminals(ctx context.Context, q querier, customer int64, ids []string) (ma
 	return out, nil
 }
 
-// TimeZone is the customer's time zone in hours (customers.time_zone).
-func (s *Store) TimeZone(ctx context.Context, customer int64) (string, error) {
-	var tz string
-	err := s.db.QueryRow(ctx, `SELECT time_zone FROM customers WHERE id = ?`, customer).Scan(&tz)
-	return tz, notFound(err)
-}
-
 // ---- points ----
 
 // Track streams a terminal's points in [from, to] in time order to fn, at most limit of them; it returns
@@ -807,6 +800,31 @@ func (s *Store) DeleteMarks(ctx context.Context, customer int64, ids []int64) er
 		}
 		if int(n) != len(ids) {
 			return db.ErrNotFound // rolls back
+		}
+		return nil
+	})
+}
+
+// ---- group colours and terminal icons (the directory's rows: ptt_groups.color, accounts.avatar/map_icon) ----
+
+// SetGroupColor sets a group's map colour ("" is the default).
+func (s *Store) SetGroupColor(ctx context.Context, customer, gid int64, color string) error {
+	res, err := s.db.Exec(ctx, `UPDATE ptt_groups SET color = ? WHERE id = ? AND customer_id = ?`, color, gid, customer)
+	return mustAffect(res, err)
+}
+
+// SetTerminalIcon sets the map icon key and the avatar image of terminals; an id that is not the customer's
+// terminal fails the whole change.
+func (s *Store) SetTerminalIcon(ctx context.Context, customer int64, ids []string, icon, image string) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		if _, err := terminals(ctx, tx, customer, ids); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			if _, err := tx.Exec(ctx, `UPDATE accounts SET avatar = ?, map_icon = ? WHERE id = ? AND customer_id = ?`,
+				image, icon, id, customer); err != nil {
+				return err
+			}
 		}
 		return nil
 	})

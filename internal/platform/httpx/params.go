@@ -149,16 +149,5 @@ func Required(name, v string) error {
 // Paging reads pageNo (from 1) and pageSize (1 to 1000, default 1000: spec §9 "lists default page size 1000")
 // into an offset and a limit.
 func Paging(pageNo, pageSize string) (offset, limit int, err error) {
-	page, size := int64(1), int64(1000)
-	if pageNo != "" {
-		if page, err = Int("pageNo", pageNo); err != nil || page < 1 {
-			return 0, 0, BadParam("pageNo", "from 1")
-		}
-	}
-	if pageSize != "" {
-		if size, err = Int("pageSize", pageSize); err != nil || size < 1 || size > 1000 {
-			return 0, 0, BadParam("pageSize", "1 to 1000")
-		}
-	}
-	return int((page - 1) * size), int(size), nil
+	return PagingUpTo(pageNo, pageSize, 1000)
 }

@@ -1,5 +1,8 @@
 package call
 
+// Starting and ending calls by request: an individual call (invite, ring, answer, acknowledge, cancel, bye) and
+// the temporary-group, all and broadcast calls.
+
 import (
 	"context"
 	"errors"
@@ -8,16 +11,17 @@ import (
 
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 )
 
 // Invite is `call.invite`: an individual call to msId, or a temporary-group (msIds or a stored temp group
 // gid), all or broadcast call.
 type Invite struct {
-	Kind  Kind       `json:"kind"`
-	MsID  string     `json:"msId"`
-	MsIDs httpx.List `json:"msIds"`
-	GID   string     `json:"gid"`
+	Kind  Kind        `json:"kind"`
+	MsID  flex.String `json:"msId"`
+	MsIDs flex.List   `json:"msIds"`
+	GID   flex.String `json:"gid"`
 }
 
 // InviteReply answers an invite.
@@ -43,7 +47,7 @@ func (s *Service) Invite(ctx context.Context, cl *client, req Invite) (InviteRep
 		return InviteReply{}, ErrBlocked
 	}
 	if req.Kind == Single {
-		return s.inviteSingle(ctx, cl, caller, req.MsID)
+		return s.inviteSingle(ctx, cl, caller, string(req.MsID))
 	}
 	return s.inviteMany(ctx, cl, caller, req)
 }
@@ -66,7 +70,7 @@ func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, 
 		return InviteReply{}, ErrNotAllowed
 	}
 	var reply InviteReply
-	err = s.locked(func(f *fx) error {
+	err = s.locked(func(later *afterUnlock) error {
 		if s.inSingleLocked(caller.ID) != nil {
 			return ErrInCall
 		}
@@ -74,13 +78,13 @@ func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, 
 			State: StateTrying, Status: StTrying,
 			parties: []*party{{Account: caller, state: PartyConnected}, {Account: callee, state: PartyInvited}}}
 		c.floor.MaxQueue = s.opts.MaxQueue
-		f.log(c.Customer, caller, oplog.IndividualCallSet, "call "+callee.Name+" ("+callee.ID+")")
+		later.log(c.Customer, caller, oplog.IndividualCallSet, "call "+callee.Name+" ("+callee.ID+")")
 		switch {
 		case !s.hub.Online(callee.ID):
-			s.missedLocked(f, c, StOffline)
+			s.missedLocked(later, c, StOffline)
 			return ErrOffline
 		case s.inSingleLocked(callee.ID) != nil || s.talkingLocked(callee.ID):
-			s.missedLocked(f, c, StBusy)
+			s.missedLocked(later, c, StBusy)
 			return ErrBusy
 		}
 		s.calls[c.ID] = c
@@ -125,7 +129,7 @@ func (s *Service) inviteMany(ctx context.Context, cl *client, caller Account, re
 	var err error
 	switch {
 	case req.GID != "":
-		gid, perr := strconv.ParseInt(req.GID, 10, 64)
+		gid, perr := strconv.ParseInt(string(req.GID), 10, 64)
 		if perr != nil {
 			return InviteReply{}, httpx.BadParam("gid", "a group id")
 		}
@@ -156,8 +160,8 @@ func (s *Service) inviteMany(ctx context.Context, cl *client, caller Account, re
 		return InviteReply{}, ErrNotFound
 	}
 	var reply InviteReply
-	err = s.locked(func(f *fx) error {
-		c := s.newCallLocked(f, req.Kind, caller, g)
+	err = s.locked(func(later *afterUnlock) error {
+		c := s.newCallLocked(later, req.Kind, caller, g)
 		c.parties = parties
 		for _, p := range parties[1:] {
 			if s.hub.Online(p.ID) {
@@ -182,13 +186,10 @@ type StatusReq struct {
 
 // Respond applies a callee's status: 180 ringing, 200 answer, 486 busy, 603 decline.
 func (s *Service) Respond(cl *client, req StatusReq) error {
-	return s.locked(func(f *fx) error {
-		c, err := s.singleLocked(req.CallID, cl)
+	return s.locked(func(later *afterUnlock) error {
+		c, err := s.singleLocked(req.CallID, cl, false)
 		if err != nil {
 			return err
-		}
-		if cl.acct.ID == c.Initiator.ID {
-			return ErrPermission
 		}
 		switch req.Status {
 		case StRinging:
@@ -206,9 +207,9 @@ func (s *Service) Respond(cl *client, req StatusReq) error {
 				return ErrState
 			}
 			if req.Status == StBusy {
-				s.missedLocked(f, c, StBusy)
+				s.missedLocked(later, c, StBusy)
 			}
-			s.endCallLocked(f, c, req.Status, cl.acct.ID)
+			s.endCallLocked(later, c, req.Status, cl.acct.ID)
 			return nil
 		default:
 			return httpx.BadParam("status", "180, 200, 486 or 603")
@@ -220,13 +221,10 @@ func (s *Service) Respond(cl *client, req StatusReq) error {
 
 // Ack is the caller's acknowledgement of the answer: the call is connected (202) and both may talk.
 func (s *Service) Ack(cl *client, callID string) error {
-	return s.locked(func(f *fx) error {
-		c, err := s.singleLocked(callID, cl)
+	return s.locked(func(later *afterUnlock) error {
+		c, err := s.singleLocked(callID, cl, true)
 		if err != nil {
 			return err
-		}
-		if cl.acct.ID != c.Initiator.ID {
-			return ErrPermission
 		}
 		if c.State == StateConnected {
 			return nil
@@ -239,7 +237,7 @@ func (s *Service) Ack(cl *client, callID string) error {
 		for _, p := range c.parties {
 			p.state = PartyConnected
 		}
-		f.log(c.Customer, c.Initiator, oplog.VoiceCallStarted, "single call with "+c.parties[1].Name)
+		later.log(c.Customer, c.Initiator, oplog.VoiceCallStarted, "single call with "+c.parties[1].Name)
 		s.recomputeLocked(c.Customer)
 		s.publishCallLocked(c)
 		return nil
@@ -248,22 +246,19 @@ func (s *Service) Ack(cl *client, callID string) error {
 
 // Cancel is the caller's cancel before the call connected (487; the callee misses it).
 func (s *Service) Cancel(cl *client, callID string) error {
-	return s.locked(func(f *fx) error {
-		c, err := s.singleLocked(callID, cl)
+	return s.locked(func(later *afterUnlock) error {
+		c, err := s.singleLocked(callID, cl, true)
 		if err != nil {
 			return err
-		}
-		if cl.acct.ID != c.Initiator.ID {
-			return ErrPermission
 		}
 		if c.State == StateConnected {
 			return ErrState
 		}
-		f.log(c.Customer, c.Initiator, oplog.IndividualCallCanc, "call to "+c.parties[1].Name+" canceled")
+		later.log(c.Customer, c.Initiator, oplog.IndividualCallCanc, "call to "+c.parties[1].Name+" canceled")
 		if c.State != StateAnswered {
-			s.missedLocked(f, c, StCancel)
+			s.missedLocked(later, c, StCancel)
 		}
-		s.endCallLocked(f, c, StCancel, cl.acct.ID)
+		s.endCallLocked(later, c, StCancel, cl.acct.ID)
 		return nil
 	})
 }
@@ -271,7 +266,7 @@ func (s *Service) Cancel(cl *client, callID string) error {
 // Bye ends a call: any party of an individual call, the initiator (or a dispatcher) of the others. A party
 // that is not allowed to end the call leaves it (bye_myself).
 func (s *Service) Bye(cl *client, callID string) error {
-	return s.locked(func(f *fx) error {
+	return s.locked(func(later *afterUnlock) error {
 		c := s.calls[callID]
 		if c == nil || c.ended || c.Customer != cl.acct.Customer {
 			return ErrNotFound
@@ -286,9 +281,9 @@ func (s *Service) Bye(cl *client, callID string) error {
 			}
 		case cl.acct.ID == c.Initiator.ID || cl.acct.Dispatcher():
 		default:
-			return s.leaveLocked(f, c, cl)
+			return s.leaveLocked(later, c, cl)
 		}
-		s.endCallLocked(f, c, StOK, cl.acct.ID)
+		s.endCallLocked(later, c, StOK, cl.acct.ID)
 		return nil
 	})
 }
@@ -296,7 +291,7 @@ func (s *Service) Bye(cl *client, callID string) error {
 // ByeMyself leaves a call (spec verb bye_myself); the call goes on for the others. An individual call, or a
 // temporary group left with fewer than two parties, ends.
 func (s *Service) ByeMyself(cl *client, callID string) error {
-	return s.locked(func(f *fx) error {
+	return s.locked(func(later *afterUnlock) error {
 		c := s.calls[callID]
 		if c == nil || c.ended || c.Customer != cl.acct.Customer {
 			return ErrNotFound
@@ -305,30 +300,30 @@ func (s *Service) ByeMyself(cl *client, callID string) error {
 			if c.party(cl.acct.ID) == nil {
 				return ErrPermission
 			}
-			s.endCallLocked(f, c, StOK, cl.acct.ID)
+			s.endCallLocked(later, c, StOK, cl.acct.ID)
 			return nil
 		}
-		return s.leaveLocked(f, c, cl)
+		return s.leaveLocked(later, c, cl)
 	})
 }
 
-func (s *Service) leaveLocked(f *fx, c *Call, cl *client) error {
+func (s *Service) leaveLocked(later *afterUnlock, c *Call, cl *client) error {
 	p := c.party(cl.acct.ID)
 	if p == nil {
 		return ErrPermission
 	}
 	if cl.acct.ID == c.Initiator.ID {
-		s.endCallLocked(f, c, StOK, cl.acct.ID)
+		s.endCallLocked(later, c, StOK, cl.acct.ID)
 		return nil
 	}
 	p.state = PartyLeft
 	holder := c.floor.Holder != nil && c.floor.Holder.Account == cl.acct.ID
 	if was, next := c.floor.Release(cl.acct.ID); was && holder {
-		s.endBurstLocked(f, c, "released", true)
-		s.afterReleaseLocked(f, c, next)
+		s.endBurstLocked(later, c, "released", true)
+		s.afterReleaseLocked(later, c, next)
 	}
 	if c.Kind == Temp && c.connectedParties() < 2 {
-		s.endCallLocked(f, c, StOK, cl.acct.ID)
+		s.endCallLocked(later, c, StOK, cl.acct.ID)
 		return nil
 	}
 	s.recomputeLocked(c.Customer)
@@ -336,22 +331,14 @@ func (s *Service) leaveLocked(f *fx, c *Call, cl *client) error {
 	return nil
 }
 
-func (c *Call) connectedParties() int {
-	n := 0
-	for _, p := range c.parties {
-		if p.state == PartyConnected {
-			n++
-		}
-	}
-	return n
-}
-
-func (s *Service) singleLocked(callID string, cl *client) (*Call, error) {
+// singleLocked is the individual call callID of cl, which must be its caller (asCaller: ack, cancel) or its
+// callee (a status).
+func (s *Service) singleLocked(callID string, cl *client, asCaller bool) (*Call, error) {
 	c := s.calls[callID]
 	if c == nil || c.ended || c.Customer != cl.acct.Customer || c.Kind != Single {
 		return nil, ErrNotFound
 	}
-	if c.party(cl.acct.ID) == nil {
+	if c.party(cl.acct.ID) == nil || (cl.acct.ID == c.Initiator.ID) != asCaller {
 		return nil, ErrPermission
 	}
 	return c, nil
@@ -359,30 +346,14 @@ func (s *Service) singleLocked(callID string, cl *client) (*Call, error) {
 
 // ringTimeout ends an individual call not answered and acknowledged in time (408; missed if unanswered).
 func (s *Service) ringTimeout(c *Call) {
-	_ = s.locked(func(f *fx) error {
+	_ = s.locked(func(later *afterUnlock) error {
 		if c.ended || c.State == StateConnected {
 			return nil
 		}
 		if c.State != StateAnswered {
-			s.missedLocked(f, c, StTimeout)
+			s.missedLocked(later, c, StTimeout)
 		}
-		s.endCallLocked(f, c, StTimeout, "")
+		s.endCallLocked(later, c, StTimeout, "")
 		return nil
-	})
-}
-
-// missedLocked records a missed individual call for the callee (log 107) and tells its consoles.
-func (s *Service) missedLocked(f *fx, c *Call, status int) {
-	caller, callee := c.Initiator, c.parties[1].Account
-	m := Missed{CallID: c.ID, CalleeID: callee.ID, CallerID: caller.ID, CallerName: caller.Name, Status: status,
-		Time: time.Now().UnixMilli()}
-	f.then(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := s.store.AddMissed(ctx, c.Customer, m); err == nil {
-			s.hub.SendTo(callee.ID, "call.missed", m)
-		}
-		s.log.Write(ctx, c.Customer, callee.ID, callee.Name, oplog.MissedCall,
-			"missed call from "+caller.Name+" ("+caller.ID+"), "+strconv.Itoa(status))
 	})
 }

@@ -1,0 +1,207 @@
+package call
+
+// Talk bursts: a floor holder's burst starts with its recording and talk timer and ends with the recording
+// indexed (durable before it is reported) and its measured figures published.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"tenfour/internal/media"
+	"tenfour/internal/oplog"
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/realtime"
+)
+
+// burst is the floor holder's talk: its media burst, recording and timers.
+type burst struct {
+	mb        *media.Burst
+	talker    *client
+	claim     *Claim
+	btime     int64  // UTC ms of the grant, unique within the call
+	path      string // relative to the data directory; "" if not recorded
+	accessUs  int64
+	maxTimer  *time.Timer
+	emergency bool
+}
+
+// startBurstLocked gives the call's floor holder a burst: a recording, its media burst and the talk timer.
+func (s *Service) startBurstLocked(later *afterUnlock, c *Call, claim *Claim) {
+	if c.timer != nil && c.Kind == Group {
+		c.timer.Stop()
+		c.timer = nil
+	}
+	now := time.Now()
+	c.btime = max(now.UnixMilli(), c.btime+1) // two bursts of one call may start within a millisecond
+	b := &burst{talker: claim.Client, claim: claim, emergency: s.emergency[claim.Account],
+		accessUs: now.Sub(claim.At).Microseconds(), btime: c.btime}
+	rel := filepath.Join("recordings", strconv.FormatInt(c.Customer, 10), now.UTC().Format("2006/01/02"),
+		fmt.Sprintf("%s-%d.ogg", c.ID, b.btime))
+	var rec *media.Recorder
+	if s.opts.DataDir != "" {
+		rec, b.path = media.StartRecorder(filepath.Join(s.opts.DataDir, rel)), rel // a failure shows at Finish
+	}
+	if c.Kind == Group {
+		c.joined[claim.Account] = true
+	}
+	b.mb = media.NewBurst(rec)
+	b.mb.Granted = now
+	c.burst = b
+	media.MPressToGrant.Observe(now.Sub(claim.At).Seconds())
+	b.maxTimer = time.AfterFunc(s.opts.MaxTalkTime, func() { s.talkTimeUp(c, b) })
+	if claim.Client.console && claim.Client.lastKW != "" && claim.Client.lastKW != c.Kind {
+		later.log(c.Customer, claim.Client.acct, oplog.CallTypeSwitch, string(claim.Client.lastKW)+" → "+string(c.Kind))
+	}
+	claim.Client.lastKW = c.Kind
+}
+
+// endBurstLocked ends the holder's burst. With tail, packets already on their way still reach the listeners
+// for ReleaseTail; the recording is finished and indexed after that, outside the lock.
+func (s *Service) endBurstLocked(later *afterUnlock, c *Call, reason string, tail bool) {
+	b := c.burst
+	if b == nil {
+		return
+	}
+	c.burst = nil
+	b.maxTimer.Stop()
+	talker := b.talker
+	// What finishing needs of the call is read now, under the lock.
+	snap := burstEnd{allow: s.callAudienceFilter(c), peers: c.peerIDs(b.claim.Account), talkerName: talker.acct.Name}
+	finish := func() { s.finishBurst(c, b, reason, snap) }
+	if tail && talker.peer != nil {
+		talker.tailing = true
+		s.wg.Add(1)
+		time.AfterFunc(s.opts.ReleaseTail, func() {
+			defer s.wg.Done()
+			_ = s.locked(func(later *afterUnlock) error {
+				talker.tailing = false
+				s.recomputeLocked(c.Customer)
+				return nil
+			})
+			finish()
+		})
+		return
+	}
+	s.wg.Add(1)
+	later.then(func() { go func() { defer s.wg.Done(); finish() }() })
+}
+
+// burstEnd is what finishing a burst needs of its call, read under the lock.
+type burstEnd struct {
+	allow      realtime.Audience
+	peers      string
+	talkerName string // the talker's account is replaced under the lock when it is refreshed
+}
+
+// finishBurst closes the recording, stores its row (durable before it is reported) and reports the burst. It
+// runs outside the lock and reads only the call's fixed fields.
+func (s *Service) finishBurst(c *Call, b *burst, reason string, snap burstEnd) {
+	stats := b.mb.Stats()
+	view := BurstStatsView{CallID: c.ID, MsID: b.claim.Account, BTime: b.btime,
+		DurationMs: time.Since(b.mb.Granted).Milliseconds(), PressToGrantUs: b.accessUs,
+		GrantToFirstUs: stats.FirstPacket.Microseconds(), DelayP50Us: stats.DelayP50.Microseconds(),
+		DelayP99Us: stats.DelayP99.Microseconds(), Packets: stats.Packets, Reason: reason}
+	if rec := b.mb.Recorder(); rec != nil {
+		res, err := rec.Finish()
+		switch {
+		case err != nil:
+			slog.Error("voice: finish recording", "call", c.ID, "err", err)
+		case res.Packets > 0:
+			view.DurationMs = int64(res.Samples) / 48
+			r := Record{Customer: c.Customer, CallID: c.ID, Kind: c.Kind, GroupID: c.Group, GroupName: c.GroupName,
+				PeerIDs: snap.peers, TalkerID: b.claim.Account, TalkerName: snap.talkerName,
+				Started: view.BTime, DurationMs: view.DurationMs, Quality: string(res.Quality), Size: res.Size,
+				Path: b.path, AccessUs: view.PressToGrantUs, FirstPacketUs: view.GrantToFirstUs, DelayP99Us: view.DelayP99Us}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			id, err := s.store.AddRecord(ctx, r)
+			if err == nil {
+				r.ID = id
+				_, err = s.hub.PublishDurable(ctx, c.Customer, "voice.recorded", recordView(r), realtime.Consoles)
+			}
+			cancel()
+			if err != nil {
+				s.keepPending(r, err)
+			}
+		}
+	}
+	s.hub.Publish(c.Customer, "floor.stats", view, snap.allow)
+}
+
+// peerIDs is what a record stores as the other parties of a burst.
+func (c *Call) peerIDs(talker string) string {
+	if c.Kind == Group {
+		return ""
+	}
+	var ids []string
+	for _, p := range c.parties {
+		if p.ID != talker {
+			ids = append(ids, p.ID)
+		}
+	}
+	if len(ids) > 20 {
+		ids = ids[:20]
+	}
+	out := ""
+	for i, id := range ids {
+		if i > 0 {
+			out += ","
+		}
+		out += id
+	}
+	return out
+}
+
+// pendingDir holds the index rows of recordings that could not be stored yet, one JSON file each.
+func (s *Service) pendingDir() string { return filepath.Join(s.opts.DataDir, "recordings", "pending") }
+
+// keepPending writes a recording's row next to the recordings when the store refused it (e.g. during
+// shutdown), so the next start indexes it: a recording on disk is never left without its row.
+func (s *Service) keepPending(r Record, cause error) {
+	b, _ := json.Marshal(r)
+	name := fmt.Sprintf("%d-%s-%d.json", r.Customer, r.CallID, r.Started)
+	err := os.MkdirAll(s.pendingDir(), 0o750)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(s.pendingDir(), name), b, 0o640)
+	}
+	if err != nil {
+		slog.Error("voice: index recording", "call", r.CallID, "err", cause, "pending", err)
+		return
+	}
+	slog.Warn("voice: recording kept for indexing at the next start", "call", r.CallID, "err", cause)
+}
+
+// indexPending stores the rows kept by keepPending.
+func (s *Service) indexPending(ctx context.Context) error {
+	entries, err := os.ReadDir(s.pendingDir())
+	if os.IsNotExist(err) || s.opts.DataDir == "" {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		path := filepath.Join(s.pendingDir(), e.Name())
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var r Record
+		if err := json.Unmarshal(b, &r); err != nil {
+			slog.Error("voice: unreadable pending recording row", "file", path, "err", err)
+			continue
+		}
+		if _, err := s.store.AddRecord(ctx, r); err != nil && !db.IsUniqueViolation(err) {
+			return err
+		}
+		if err := os.Remove(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}

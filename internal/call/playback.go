@@ -1,0 +1,187 @@
+package call
+
+// Playback priority: which one source each listener hears (focus, emergency, own calls and monitoring, the
+// listener's mode, first-come or latest), recomputed on control events only.
+
+import (
+	"time"
+
+	"tenfour/internal/media"
+	"tenfour/internal/platform/httpx"
+)
+
+// source is something a listener can hear: a floor holder's burst or a monitored terminal's microphone.
+type source struct {
+	id      uint64
+	talker  *client
+	call    *Call
+	amb     *ambient
+	started time.Time
+}
+
+// recomputeLocked gives every listener of a customer exactly one source (or none) and every talker its route.
+// It runs on control events only (grant, release, join, mute, focus…), never per packet.
+func (s *Service) recomputeLocked(customer int64) {
+	var srcs []source
+	for _, c := range s.customerCalls(customer) {
+		if b := c.burst; b != nil && b.talker.peer != nil {
+			srcs = append(srcs, source{id: b.mb.ID, talker: b.talker, call: c, started: b.mb.Granted})
+		}
+	}
+	for _, a := range s.ambient {
+		if a.customer == customer && !a.pending && a.target.peer != nil {
+			srcs = append(srcs, source{id: a.id, talker: a.target, amb: a})
+		}
+	}
+	routes := map[*client]*media.Route{}
+	for _, src := range srcs {
+		r := routes[src.talker]
+		if r == nil {
+			r = &media.Route{}
+			routes[src.talker] = r
+		}
+		if src.call != nil {
+			r.Burst = src.call.burst.mb
+		}
+	}
+	listeners := make([]*client, 0, len(s.byCust[customer]))
+	for cl := range s.byCust[customer] {
+		listeners = append(listeners, cl)
+	}
+	for _, l := range listeners {
+		if l.peer == nil || !l.peer.Ready() {
+			continue
+		}
+		best := -1
+		bestRank := 0
+		if !s.blocked[l.acct.ID] {
+			for i := range srcs {
+				src := &srcs[i]
+				if src.talker.acct.ID == l.acct.ID || !s.hearsLocked(l, src) || s.mutes[l.acct.ID][src.talker.acct.ID] {
+					continue
+				}
+				if r := s.rankLocked(l, src); best < 0 || r < bestRank ||
+					(r == bestRank && s.laterWinsLocked(l, src, &srcs[best])) {
+					best, bestRank = i, r
+				}
+			}
+		}
+		playing := ""
+		if best < 0 {
+			l.peer.Downstream().Assign(0)
+		} else {
+			src := &srcs[best]
+			l.peer.Downstream().Assign(src.id)
+			r := routes[src.talker]
+			r.Targets = append(r.Targets, media.Target{D: l.peer.Downstream(), Src: src.id})
+			playing = src.key()
+		}
+		if playing != l.playing {
+			l.playing = playing
+			_ = l.conn.Send("voice.playing", s.playingView(srcs, best))
+		}
+	}
+	for cl := range s.byCust[customer] {
+		if cl.peer == nil {
+			continue
+		}
+		if r := routes[cl]; r != nil {
+			cl.peer.SetRoute(r)
+		} else if !cl.tailing && cl.peer.Route() != nil {
+			cl.peer.SetRoute(nil)
+		}
+	}
+}
+
+func (src *source) key() string {
+	if src.amb != nil {
+		return "monitor:" + src.amb.targetID
+	}
+	return src.call.ID
+}
+
+func (s *Service) playingView(srcs []source, best int) map[string]any {
+	if best < 0 {
+		return map[string]any{"callId": "", "msId": ""}
+	}
+	src := srcs[best]
+	if src.amb != nil {
+		return map[string]any{"callId": "", "msId": src.amb.targetID, "monitor": true}
+	}
+	return map[string]any{"callId": src.call.ID, "msId": src.talker.acct.ID, "kind": src.call.Kind}
+}
+
+// hearsLocked tells whether a listener is in a source's audience.
+func (s *Service) hearsLocked(l *client, src *source) bool {
+	if src.amb != nil {
+		return src.amb.by == l.acct.ID
+	}
+	c := src.call
+	if c.Kind == Group {
+		_, member := c.audience[l.acct.ID]
+		return member || c.joined[l.acct.ID] || s.monitors[l.acct.ID][c.Group]
+	}
+	if c.State != StateConnected {
+		return false
+	}
+	p := c.party(l.acct.ID)
+	return p != nil && p.state == PartyConnected
+}
+
+// rankLocked orders a listener's sources (lower plays): the call it chose, an emergency, its own calls and
+// monitoring, its ptt group (or, for a console in mode dispatcher, a dispatcher's burst), the rest.
+func (s *Service) rankLocked(l *client, src *source) int {
+	switch {
+	case src.call != nil && s.focus[l.acct.ID] == src.call.ID:
+		return 0
+	case s.emergency[src.talker.acct.ID]:
+		return 1
+	case src.amb != nil || src.call.Kind != Group:
+		return 2
+	case (!l.console || s.modes[l.acct.ID] == ModePTT) && src.call.audience[l.acct.ID].PttGroup == src.call.Group:
+		return 3
+	case l.console && s.modes[l.acct.ID] == ModeDispatcher && src.talker.console:
+		return 3
+	}
+	return 4
+}
+
+// laterWinsLocked breaks a tie between sources of one rank: first-come keeps playing unless the listener
+// chose "latest".
+func (s *Service) laterWinsLocked(l *client, a, b *source) bool {
+	if s.modes[l.acct.ID] == ModeLatest {
+		return a.started.After(b.started)
+	}
+	return a.started.Before(b.started)
+}
+
+// Focus is `voice.focus`: the call a listener wants to hear when several talk ("" = back to the rule).
+func (s *Service) Focus(cl *client, callID string) error {
+	return s.locked(func(later *afterUnlock) error {
+		if callID == "" {
+			delete(s.focus, cl.acct.ID)
+		} else {
+			c := s.calls[callID]
+			if c == nil || c.ended || c.Customer != cl.acct.Customer {
+				return ErrNotFound
+			}
+			s.focus[cl.acct.ID] = callID
+		}
+		s.recomputeLocked(cl.acct.Customer)
+		return nil
+	})
+}
+
+// SetPlayback is `voice.priority`: the listener's audio playback priority (first, latest, ptt or dispatcher).
+func (s *Service) SetPlayback(cl *client, mode string) error {
+	switch mode {
+	case ModeFirst, ModeLatest, ModePTT, ModeDispatcher:
+	default:
+		return httpx.BadParam("mode", "first, latest, ptt or dispatcher")
+	}
+	return s.locked(func(later *afterUnlock) error {
+		s.modes[cl.acct.ID] = mode
+		s.recomputeLocked(cl.acct.Customer)
+		return nil
+	})
+}

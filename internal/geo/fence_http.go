@@ -1,0 +1,415 @@
+package geo
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"tenfour/internal/oplog"
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/realtime"
+)
+
+// The fence endpoints: fences, their terminals, and fence alarms (list, respond or close, counts).
+
+func checkFenceType(v string) (string, error) {
+	v = strings.TrimSpace(v)
+	if v != FenceIn && v != FenceOut {
+		return "", httpx.BadParam("type", "in or out")
+	}
+	return v, nil
+}
+
+func (s *Service) fenceChanged(ctx context.Context, p identity.Principal, action string, ids ...int64) error {
+	if err := s.reloadFences(ctx, p.CustomerID); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		s.hub.Publish(p.CustomerID, EventFenceChanged, changeEvent{Fence: fenceIDString(id), Action: action}, realtime.Consoles)
+	}
+	return nil
+}
+
+// fenceListReq is the request of GET /ds/fence/list.
+type fenceListReq struct {
+	Cid  string `json:"cid"`
+	Type string `json:"type"`
+	MsID string `json:"msId"`
+}
+
+// fenceList: {cid, type, msId} → fences of the caller's customer, optionally of one type or one terminal.
+func (s *Service) fenceList(ctx context.Context, p identity.Principal, req fenceListReq) (any, error) {
+	if err := checkCustomer(p, "cid", req.Cid); err != nil {
+		return nil, err
+	}
+	f := FenceFilter{Terminal: strings.TrimSpace(req.MsID)}
+	if strings.TrimSpace(req.Type) != "" {
+		t, err := checkFenceType(req.Type)
+		if err != nil {
+			return nil, err
+		}
+		f.Type = t
+	}
+	return s.Store.Fences(ctx, p.CustomerID, f)
+}
+
+// fenceIn is the body of create and edit.
+type fenceIn struct {
+	FenceID  string     `json:"fenceid"`
+	Name     *string    `json:"name"`
+	Type     *string    `json:"type"`
+	Shape    string     `json:"shape"`
+	Geometry rawJSON    `json:"geometry"`
+	Radius   string     `json:"radius"`
+	MsIDs    httpx.List `json:"msIds"`
+}
+
+func (in fenceIn) radius() (float64, error) {
+	if strings.TrimSpace(in.Radius) == "" {
+		return 0, nil
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(in.Radius), 64)
+	if err != nil || !finite(v) {
+		return 0, httpx.BadParam("radius", "metres")
+	}
+	return v, nil
+}
+
+func (s *Service) fenceCreate(ctx context.Context, p identity.Principal, in fenceIn) (any, error) {
+	name := ""
+	if in.Name != nil {
+		name = *in.Name
+	}
+	name, err := checkName(name, ErrFenceName)
+	if err != nil {
+		return nil, err
+	}
+	if in.Type == nil {
+		return nil, httpx.BadParam("type", "in or out")
+	}
+	typ, err := checkFenceType(*in.Type)
+	if err != nil {
+		return nil, err
+	}
+	radius, err := in.radius()
+	if err != nil {
+		return nil, err
+	}
+	geom, _, err := compileFence(strings.TrimSpace(in.Shape), json.RawMessage(in.Geometry), radius)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := httpx.IDs("msIds", in.MsIDs, MaxIDs, false)
+	if err != nil {
+		return nil, err
+	}
+	f := &Fence{Name: name, Type: typ, Shape: strings.TrimSpace(in.Shape), Geometry: geom, Terminals: ids,
+		CreatorID: p.AccountID, Creator: p.Name}
+	if f.Shape == ShapeCircle {
+		f.Radius = radius
+	}
+	if f.Terminals == nil {
+		f.Terminals = []string{}
+	}
+	if err := s.Store.CreateFence(ctx, p.CustomerID, f, s.now().UnixMilli()); err != nil {
+		return nil, err
+	}
+	s.log.By(ctx, p, oplog.FenceCreate, f.Name)
+	if err := s.fenceChanged(ctx, p, "create", f.ID); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (s *Service) fenceEdit(ctx context.Context, p identity.Principal, in fenceIn) (any, error) {
+	ids, err := httpx.RowIDs("fenceid", []string{in.FenceID}, MaxIDs, true)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := s.Store.Fence(ctx, p.CustomerID, ids[0])
+	if err != nil {
+		return nil, err
+	}
+	var e FenceEdit
+	if in.Name != nil {
+		n, err := checkName(*in.Name, ErrFenceName)
+		if err != nil {
+			return nil, err
+		}
+		e.Name = &n
+	}
+	if in.Type != nil {
+		t, err := checkFenceType(*in.Type)
+		if err != nil {
+			return nil, err
+		}
+		e.Type = &t
+	}
+	if in.Shape != "" || in.Geometry != nil || in.Radius != "" {
+		shape, geom, radius := cur.Shape, json.RawMessage(cur.Geometry), cur.Radius
+		if in.Shape != "" {
+			shape = strings.TrimSpace(in.Shape)
+		}
+		if in.Geometry != nil {
+			geom = json.RawMessage(in.Geometry)
+		}
+		if in.Radius != "" {
+			if radius, err = in.radius(); err != nil {
+				return nil, err
+			}
+		}
+		if e.Geometry, _, err = compileFence(shape, geom, radius); err != nil {
+			return nil, err
+		}
+		e.Shape = shape
+		if shape == ShapeCircle {
+			e.Radius = radius
+		}
+	}
+	if err := s.Store.EditFence(ctx, p.CustomerID, cur.ID, e, s.now().UnixMilli()); err != nil {
+		return nil, err
+	}
+	f, err := s.Store.Fence(ctx, p.CustomerID, cur.ID)
+	if err != nil {
+		return nil, err
+	}
+	s.log.By(ctx, p, oplog.FenceEdit, f.Name)
+	if err := s.fenceChanged(ctx, p, "edit", f.ID); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// fenceSetReq is the request of POST /ds/fence/set.
+type fenceSetReq struct {
+	FenceID string      `json:"fenceid"`
+	MsIDs   *httpx.List `json:"msIds"`
+	Add     httpx.List  `json:"add"`
+	Remove  httpx.List  `json:"remove"`
+}
+
+// fenceSet: {fenceid, msIds?, add?, remove?} — msIds replaces the whole list; add and remove change it.
+func (s *Service) fenceSet(ctx context.Context, p identity.Principal, req fenceSetReq) (any, error) {
+	ids, err := httpx.RowIDs("fenceid", []string{req.FenceID}, MaxIDs, true)
+	if err != nil {
+		return nil, err
+	}
+	if req.MsIDs == nil && len(req.Add) == 0 && len(req.Remove) == 0 {
+		return nil, httpx.BadParam("msIds/add/remove", "required")
+	}
+	var replace []string
+	if req.MsIDs != nil {
+		if replace, err = httpx.IDs("msIds", *req.MsIDs, MaxIDs, false); err != nil {
+			return nil, err
+		}
+		if replace == nil {
+			replace = []string{}
+		}
+	}
+	add, err := httpx.IDs("add", req.Add, MaxIDs, false)
+	if err != nil {
+		return nil, err
+	}
+	remove, err := httpx.IDs("remove", req.Remove, MaxIDs, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Store.SetFenceTerminals(ctx, p.CustomerID, ids[0], replace, add, remove, s.now().UnixMilli()); err != nil {
+		return nil, err
+	}
+	f, err := s.Store.Fence(ctx, p.CustomerID, ids[0])
+	if err != nil {
+		return nil, err
+	}
+	s.log.By(ctx, p, oplog.FenceEdit, f.Name+": terminals")
+	if err := s.fenceChanged(ctx, p, "set", f.ID); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// fenceDelReq is the request of PUT /ds/fence/del.
+type fenceDelReq struct {
+	FenceID httpx.List `json:"fenceid"`
+}
+
+func (s *Service) fenceDel(ctx context.Context, p identity.Principal, req fenceDelReq) (any, error) {
+	ids, err := httpx.RowIDs("fenceid", req.FenceID, MaxIDs, true)
+	if err != nil {
+		return nil, err
+	}
+	names, err := s.Store.DeleteFences(ctx, p.CustomerID, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		s.log.By(ctx, p, oplog.FenceDelete, n)
+	}
+	if err := s.fenceChanged(ctx, p, "delete", ids...); err != nil {
+		return nil, err
+	}
+	return map[string]int{"deleted": len(ids)}, nil
+}
+
+// fenceFindTerReq is the request of GET /ds/fence/findter.
+type fenceFindTerReq struct {
+	Cid     string `json:"cid"`
+	FenceID string `json:"fenceid"`
+}
+
+// fenceFindTer: {cid, fenceid} → the fence's terminals [{msId, name, online}].
+func (s *Service) fenceFindTer(ctx context.Context, p identity.Principal, req fenceFindTerReq) (any, error) {
+	if err := checkCustomer(p, "cid", req.Cid); err != nil {
+		return nil, err
+	}
+	ids, err := httpx.RowIDs("fenceid", []string{req.FenceID}, MaxIDs, true)
+	if err != nil {
+		return nil, err
+	}
+	f, err := s.Store.Fence(ctx, p.CustomerID, ids[0])
+	if err != nil {
+		return nil, err
+	}
+	names, err := s.Store.Terminals(ctx, p.CustomerID, f.Terminals)
+	if err != nil {
+		return nil, err
+	}
+	type ter struct {
+		MsID   string `json:"msId"`
+		Name   string `json:"name"`
+		Online string `json:"online"`
+	}
+	out := make([]ter, 0, len(f.Terminals))
+	for _, id := range f.Terminals {
+		on := "0"
+		if s.hub.Online(id) {
+			on = "1"
+		}
+		out = append(out, ter{MsID: id, Name: names[id].Name, Online: on})
+	}
+	return out, nil
+}
+
+type alarmQuery struct {
+	FenceID  httpx.List `json:"fenceid"`
+	FenceIDs httpx.List `json:"fenceIds"`
+	MsID     httpx.List `json:"msId"`
+	MsIDs    httpx.List `json:"msIds"`
+	Status   string     `json:"status"`
+	STime    string     `json:"sTime"`
+	ETime    string     `json:"eTime"`
+	PageNo   string     `json:"pageNo"`
+	PageSize string     `json:"pageSize"`
+	GroupBy  string     `json:"groupBy"`
+}
+
+func (s *Service) alarmFilter(ctx context.Context, p identity.Principal, q alarmQuery, rangeRequired bool) (AlarmFilter, error) {
+	var f AlarmFilter
+	var err error
+	if f.Fences, err = httpx.RowIDs("fenceid", append(q.FenceID, q.FenceIDs...), MaxIDs, false); err != nil {
+		return f, err
+	}
+	if f.Terminals, err = httpx.IDs("msIds", append(q.MsID, q.MsIDs...), MaxIDs, false); err != nil {
+		return f, err
+	}
+	if st := strings.TrimSpace(q.Status); st != "" {
+		n, err := strconv.Atoi(st)
+		if err != nil || n < AlarmOpen || n > AlarmClosed {
+			return f, httpx.BadParam("status", "0, 1 or 2")
+		}
+		f.Status = &n
+	}
+	if rangeRequired || strings.TrimSpace(q.STime) != "" || strings.TrimSpace(q.ETime) != "" {
+		rng, err := s.timeRange(ctx, p, "sTime", q.STime, "eTime", q.ETime, MaxReportRange)
+		if err != nil {
+			return f, err
+		}
+		f.From, f.To = rng.From, rng.To
+	}
+	return f, nil
+}
+
+// fenceAlarms: GET fa {fenceid?, msIds?, status?, sTime?, eTime?, pageNo, pageSize} → {total, list} newest first.
+func (s *Service) fenceAlarms(ctx context.Context, p identity.Principal, q alarmQuery) (any, error) {
+	f, err := s.alarmFilter(ctx, p, q, false)
+	if err != nil {
+		return nil, err
+	}
+	offset, limit, err := httpx.PagingUpTo(q.PageNo, q.PageSize, MaxPageSize)
+	if err != nil {
+		return nil, err
+	}
+	list, total, err := s.Store.Alarms(ctx, p.CustomerID, f, offset, limit)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"total": total, "list": list}, nil
+}
+
+// fenceAlarmHandleReq is the request of PUT /ds/fence/fa.
+type fenceAlarmHandleReq struct {
+	ID     httpx.List `json:"id"`
+	Status string     `json:"status"`
+	Remark string     `json:"remark"`
+}
+
+// fenceAlarmHandle: PUT fa {id, status, remark?} — status 1 responds to the alarms, 2 closes (cancels) them
+// (log 127 per closed alarm); each changed record is published as `fence.alarmUpdated`.
+func (s *Service) fenceAlarmHandle(ctx context.Context, p identity.Principal, req fenceAlarmHandleReq) (any, error) {
+	ids, err := httpx.RowIDs("id", req.ID, MaxIDs, true)
+	if err != nil {
+		return nil, err
+	}
+	status, err := strconv.Atoi(strings.TrimSpace(req.Status))
+	if err != nil || (status != AlarmResponded && status != AlarmClosed) {
+		return nil, httpx.BadParam("status", "1 (respond) or 2 (close)")
+	}
+	remark, err := httpx.Text("remark", req.Remark, MaxMarkTextLen)
+	if err != nil {
+		return nil, err
+	}
+	changed, err := s.Store.HandleAlarms(ctx, p.CustomerID, ids, status, p.AccountID, p.Name, remark, s.now().UnixMilli())
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range changed {
+		if a.Status == AlarmClosed {
+			s.log.By(ctx, p, oplog.FenceAlarmCanceled, fmt.Sprintf("%s %s (%s)", a.MsName, a.FenceName, a.Type))
+		}
+		if _, err := s.hub.PublishDurable(ctx, p.CustomerID, EventAlarmUpdated, a, realtime.Consoles); err != nil {
+			return nil, err
+		}
+	}
+	if changed == nil {
+		changed = []Alarm{}
+	}
+	return map[string]any{"list": changed}, nil
+}
+
+// fenceAlarmCount: {msIds?, fenceIds?, sTime, eTime, groupBy: terminal|fence} → {total, list}.
+func (s *Service) fenceAlarmCount(ctx context.Context, p identity.Principal, q alarmQuery) (any, error) {
+	byFence := false
+	switch strings.TrimSpace(q.GroupBy) {
+	case "", "terminal":
+	case "fence":
+		byFence = true
+	default:
+		return nil, httpx.BadParam("groupBy", "terminal or fence")
+	}
+	f, err := s.alarmFilter(ctx, p, q, true)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.Store.CountAlarms(ctx, p.CustomerID, f, byFence)
+	if err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, c := range list {
+		total += c.Count
+	}
+	return map[string]any{"total": total, "list": list}, nil
+}
