@@ -16,7 +16,7 @@ import (
 func TestPassiveTerminalStaysStill(t *testing.T) {
 	fs := newFakeServer(t)
 	runFleet(t, sim.Options{URL: fs.url, Seed: 1, Passive: true, GPSInterval: 200 * time.Millisecond,
-		Rates: sim.Rates{AnswerShare: 1, AnswerDelay: time.Second}, // overridden: a passive fleet's rates are Quiet
+		Rates:    sim.Rates{AnswerShare: 1, AnswerDelay: time.Second}, // overridden: a passive fleet's rates are Quiet
 		Accounts: []sim.Account{{ID: "30000001", Password: "123456", Type: "6"}}})
 	ws := fs.conn()
 	if code := fs.ask(ws, 100, "sms.deliver", map[string]any{"id": "1", "from": "10000001", "content": "Report"}); code != "0" {
