@@ -183,10 +183,12 @@ export function expectHeard(h, what) {
   expect(h.energy > 0 || h.audioLevel > 0.001, `${what}: getStats audio energy ${h.energy}, level ${h.audioLevel}`);
 }
 
-/** Holds the element pressed (pointer down … up) while fn runs. */
+/**
+ * Holds the element pressed (pointer down … up) while fn runs. The pointer goes to where the element is once it stands
+ * still (a call row coming or going moves the console's bottom-anchored voice dock), and presses there at once.
+ */
 export async function holding(page, selector, fn) {
-  const box = await (await page.waitForSelector(selector)).boundingBox();
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.hover(selector);
   await page.mouse.down();
   try {
     return await fn();
