@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Runs the browser suite against the real binary: a fresh demo server on a temporary data directory (its fleet
-# raises no SOS of its own: the safety cases raise theirs, and a random alarm dialog would cover other screens),
-# Debian's Chromium driven by playwright-core (tests/e2e/run.mjs), then stops the server.
+# Runs the browser suite against the real binary: a fresh demo server on a temporary data directory whose fleet is
+# quiet (--demo-fleet-quiet: its terminals log in and report where they are, then do nothing of their own; each case
+# drives the terminals it needs, tests/e2e/terminal.mjs), Debian's Chromium driven by playwright-core
+# (tests/e2e/run.mjs), then stops the server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=$(mktemp -d)
 port=${E2E_PORT:-18080}
 log="$data/server.log"
-bin/tenfour serve --demo --demo-fleet-sos 0 --addr "127.0.0.1:$port" --data "$data" --media-udp-port 0 --log-level warn >"$log" 2>&1 &
+bin/tenfour serve --demo --demo-fleet-quiet --addr "127.0.0.1:$port" --data "$data" --media-udp-port 0 --log-level warn >"$log" 2>&1 &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$data"; }
 trap cleanup EXIT
@@ -20,5 +21,5 @@ if [ ! -f tests/e2e/run.mjs ]; then
   echo "0 passed, 0 failed (no browser suite yet)"
   exit 0
 fi
-( cd tests/e2e && { [ -f package.json ] && [ ! -d node_modules ] && npm ci --no-audit --no-fund --loglevel=error || true; } )
+( cd tests/e2e && { [ -f package.json ] && { [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; } && npm ci --no-audit --no-fund --loglevel=error || true; } )
 TENFOUR_URL="http://127.0.0.1:$port" node tests/e2e/run.mjs || { echo "--- server log"; tail -n 50 "$log"; exit 1; }

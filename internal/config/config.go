@@ -18,10 +18,13 @@ type Config struct {
 	Demo      bool   // seed the demo customers and run a simulated fleet in-process
 	DemoFleet int    // with Demo: how many demo terminals the in-process fleet runs (0 = none)
 	// DemoFleetSOS is the mean time between one demo terminal's SOS alarms (0 = never).
-	DemoFleetSOS  time.Duration
-	TLSCert       string
-	TLSKey        string
-	TLSSelfSigned bool
+	DemoFleetSOS time.Duration
+	// DemoFleetQuiet makes the fleet passive: its terminals log in and report where they are once, then do nothing
+	// unless driven (the browser suite's fleet; see sim.Options.Passive).
+	DemoFleetQuiet bool
+	TLSCert        string
+	TLSKey         string
+	TLSSelfSigned  bool
 	// AllowedOrigins are extra browser origins allowed on the socket (the serving host is always allowed).
 	AllowedOrigins []string
 	PublicURL      string // how clients reach this server, for mediaServer/mediaFileUrl; derived from Addr if empty
@@ -113,6 +116,7 @@ func ParseServe(args []string) (Config, error) {
 	fs.BoolVar(&c.Demo, "demo", false, "seed demo customers on an empty database and run a simulated fleet")
 	fs.IntVar(&c.DemoFleet, "demo-fleet", 61, "with --demo: simulated demo terminals run in-process (0 = none; at most 61: 10000150-10000160 are left to people)")
 	fs.DurationVar(&c.DemoFleetSOS, "demo-fleet-sos", 24*time.Hour, "with --demo: mean time between one demo terminal's SOS alarms (SOS buttons 4× as often; 0 = never)")
+	fs.BoolVar(&c.DemoFleetQuiet, "demo-fleet-quiet", false, "with --demo: the fleet's terminals log in and report their position once, then stay still and silent: no talk, SOS, movement, network loss or message answers of their own (they still answer individual calls; the browser suite runs so)")
 	fs.StringVar(&c.TLSCert, "tls-cert", "", "TLS certificate file (PEM)")
 	fs.StringVar(&c.TLSKey, "tls-key", "", "TLS private key file (PEM)")
 	fs.BoolVar(&c.TLSSelfSigned, "tls-self-signed", false, "serve HTTPS with a generated self-signed certificate (LAN use)")

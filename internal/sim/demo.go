@@ -12,7 +12,8 @@ import (
 
 // RunDemo runs the in-process fleet of `serve --demo` until ctx ends: the first cfg.DemoFleet of FleetAccounts
 // (61; DemoSpare is left to people) connect to this server's own address over loopback (real socket, real
-// WebRTC), so the console is alive from the first start. It is an App background loop.
+// WebRTC), so the console is alive from the first start; cfg.DemoFleetQuiet makes it passive (Options.Passive).
+// It is an App background loop.
 func RunDemo(ctx context.Context, cfg config.Config) {
 	accounts := FleetAccounts()
 	n := min(cfg.DemoFleet, len(accounts))
@@ -29,7 +30,7 @@ func RunDemo(ctx context.Context, cfg config.Config) {
 		sos = -1 // never
 	}
 	f, err := New(Options{URL: self, Accounts: accounts[:n], Seed: 1, Loopback: IsLocal(self), Insecure: true,
-		Ramp: 3 * time.Second, MaxMedia: 24, Log: slog.Default(), Rates: Rates{SOSEvery: sos}})
+		Ramp: 3 * time.Second, MaxMedia: 24, Log: slog.Default(), Rates: Rates{SOSEvery: sos}, Passive: cfg.DemoFleetQuiet})
 	if err != nil {
 		slog.Error("demo fleet", "err", err)
 		return

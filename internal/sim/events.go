@@ -284,7 +284,7 @@ func (t *Terminal) onInviteLocked(raw json.RawMessage) {
 	id := d.CallID
 	if d.Kind != "single" {
 		t.calls[id] = &callRef{id: id, kind: d.Kind, state: "connected"}
-		if d.Kind != "broadcast" && r < 0.3 { // someone answers the dispatcher
+		if d.Kind != "broadcast" && r < 0.3 && !t.fl.opts.Passive { // someone answers the dispatcher
 			t.fl.sched.after(delay, func() {
 				t.mu.Lock()
 				defer t.mu.Unlock()
@@ -310,7 +310,7 @@ func (t *Terminal) onInviteLocked(raw json.RawMessage) {
 	t.calls[id] = &callRef{id: id, kind: "single", state: "ringing"}
 	status(180)
 	switch {
-	case r < 0.75:
+	case r < 0.75 || t.fl.opts.Passive:
 		t.fl.sched.after(delay, func() {
 			t.mu.Lock()
 			defer t.mu.Unlock()
@@ -375,6 +375,9 @@ func (t *Terminal) applyCall(c callView) {
 	r := t.rReact.Float64()
 	wait, hang := uniform(t.rReact, time.Second, 4*time.Second), uniform(t.rReact, 10*time.Second, 40*time.Second)
 	t.replyInCall(id, t.fl.clipShort(r), wait, 3)
+	if t.fl.opts.Passive {
+		return // stays in the call until the dispatcher hangs up
+	}
 	t.fl.sched.after(wait+hang, func() { // the user hangs up if the dispatcher has not
 		t.mu.Lock()
 		defer t.mu.Unlock()

@@ -80,6 +80,12 @@ type Options struct {
 	Radius float64
 
 	Rates Rates
+	// Passive makes a fleet that does nothing unless driven (serve --demo-fleet-quiet, the browser suite's): Rates
+	// are Quiet, and each terminal reports its position and status once per login and then only keeps its
+	// connection alive — it does not move, drain its battery or change its signal. Its reactions are certain: it
+	// answers every individual call and replies once in it, never talks back in a call of many and never hangs up
+	// on its own.
+	Passive bool
 	// GPSInterval replaces every moving type's default report interval (param.set still overrides it).
 	GPSInterval time.Duration
 	// Ramp spreads the first logins evenly over this long (each login costs the server a password hash).
@@ -133,6 +139,9 @@ func New(opts Options) (*Fleet, error) {
 	}
 	if len(opts.Accounts) == 0 {
 		return nil, errors.New("sim: no accounts")
+	}
+	if opts.Passive {
+		opts.Rates = Quiet
 	}
 	opts.Rates = opts.Rates.withDefaults()
 	if opts.MaxMedia <= 0 {

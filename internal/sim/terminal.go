@@ -191,11 +191,14 @@ func (t *Terminal) start(first time.Time) {
 	fl.sched.at(first, func() { fl.dials.push(t) })
 	if !t.prof.Console {
 		for k := range nChains {
-			if t.every[k] > 0 {
+			// A passive terminal reports where it is and how it is once per login (onOnlineLocked), then stays so.
+			if t.every[k] > 0 && (!fl.opts.Passive || k == chainHeartbeat) {
 				t.startChain(k, first.Add(time.Duration(t.rGPS.Float64()*float64(t.every[k]))))
 			}
 		}
-		fl.sched.at(first.Add(time.Duration(t.rBatt.Float64()*float64(batteryTick))), func() { t.batteryStep(first) })
+		if !fl.opts.Passive {
+			fl.sched.at(first.Add(time.Duration(t.rBatt.Float64()*float64(batteryTick))), func() { t.batteryStep(first) })
+		}
 	}
 	r := fl.opts.Rates
 	if mean := t.talkMean(r); mean > 0 {

@@ -56,6 +56,22 @@ export async function dispatcherConsole(context, base) {
   return { page, base };
 }
 
+/** A REST call from a signed-in console page, with its token; resolves with the envelope as is. */
+export function api(page, method, path, body) {
+  return page.evaluate(
+    async ([method, path, body]) => {
+      const token = decodeURIComponent(document.cookie.match(/(?:^|; )token=([^;]+)/)?.[1] ?? '');
+      const res = await fetch(path, {
+        method,
+        headers: { token, Accept: 'application/json', ...(body ? { 'Content-Type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return res.json();
+    },
+    [method, path, body],
+  );
+}
+
 export async function launch() {
   return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, ignoreDefaultArgs: ['--mute-audio'] });
 }

@@ -1,10 +1,11 @@
 // Browser cases for messages, tones and the media cloud (issue 7 "Done when"): the console against the real binary,
-// terminals driven over the socket per docs/terminal-protocol.md. Demo terminals 10000152–10000157 (iOS apps in
-// Emergency and Operations; the in-process demo fleet leaves them free). Imported by run.mjs; also runs alone:
+// terminals driven over the socket per docs/terminal-protocol.md (terminal.mjs). Demo terminals 10000152–10000157
+// (iOS apps in Emergency and Operations; the quiet demo fleet never runs them). Imported by run.mjs; also runs alone:
 // TENFOUR_URL=http://127.0.0.1:18080 node tests/e2e/message.mjs
 import { deflateSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
-import { BASE, DISPATCHER, dispatcherConsole, expect, run, until } from './harness.mjs';
+import { DISPATCHER, dispatcherConsole, expect, run, until } from './harness.mjs';
+import { terminal } from './terminal.mjs';
 
 const T_DELIVER = '10000152';
 const T_REPLY = '10000153';
@@ -74,66 +75,6 @@ async function open(page, base, path, testid) {
   await page.waitForSelector(`[data-testid=${testid}][data-socket=online]`, { timeout: 30_000 });
 }
 
-// ---- a terminal over the socket (terminal-protocol.md), from a page of its own --------------------------------
-async function connectTerminal(browser, uid) {
-  const ctx = await browser.newContext();
-  const page = await ctx.newPage();
-  await page.goto(`${BASE}/healthz`);
-  const reply = await page.evaluate(
-    (uid) =>
-      new Promise((resolve) => {
-        const ws = new WebSocket(`${location.origin.replace('http', 'ws')}/ds/ws`);
-        const t = { ws, seen: [], pending: new Map(), next: 1 };
-        window.__t = t;
-        t.request = (type, data) =>
-          new Promise((res) => {
-            const id = t.next++;
-            t.pending.set(id, res);
-            ws.send(JSON.stringify({ id, type, data }));
-            setTimeout(() => t.pending.has(id) && (t.pending.delete(id), res({ code: 'no reply' })), 10_000);
-          });
-        ws.onmessage = (m) => {
-          const f = JSON.parse(m.data);
-          if (typeof f.re === 'number' && t.pending.has(f.re)) {
-            t.pending.get(f.re)(f);
-            t.pending.delete(f.re);
-            return;
-          }
-          t.seen.push(f);
-          // Server requests (sms.deliver, tone.play…): stored or played, acknowledged (a repeat too).
-          if (typeof f.id === 'number' && f.type) ws.send(JSON.stringify({ re: f.id, type: f.type, code: '0' }));
-        };
-        ws.onopen = () => t.request('session.login', { client: 'terminal', uid, auth: '123456' }).then(resolve);
-        ws.onerror = () => resolve({ code: 'socket error' });
-      }),
-    uid,
-  );
-  expect(reply.code === '0', `terminal ${uid} socket login answered ${JSON.stringify(reply)}`);
-  return {
-    uid,
-    request: (type, data) => page.evaluate(([type, data]) => window.__t.request(type, data), [type, data]),
-    seen: (type) => page.evaluate((type) => window.__t.seen.filter((f) => f.type === type), type),
-    /** file.token → POST /filews/upload/media → the file's info. */
-    upload: (bytes, name, kind) =>
-      page.evaluate(
-        async ([b64, name, kind]) => {
-          const tok = await window.__t.request('file.token', {});
-          if (tok.code !== '0') return tok;
-          const bin = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-          const form = new FormData();
-          if (kind) form.append('kind', kind);
-          form.append('file', new Blob([bin]), name);
-          const res = await fetch(tok.data.uploadUrl, { method: 'POST', headers: { token: tok.data.token }, body: form });
-          return res.json();
-        },
-        [bytes.toString('base64'), name, kind],
-      ),
-    /** HTTP status of a GET of a served file URL (with its ?token=). */
-    fetchStatus: (url) => page.evaluate(async (url) => (await fetch(url)).status, url),
-    close: () => ctx.close(),
-  };
-}
-
 /** Picks options in an antd Select by typing each value and pressing Enter. */
 async function choose(page, selectTestid, values) {
   for (const v of values) {
@@ -147,22 +88,25 @@ async function choose(page, selectTestid, values) {
 
 const badgeCount = async (page) => Number((await page.getAttribute('[data-testid=message-tab-badge]', 'data-count')) ?? 'NaN');
 
-/**
- * Opens the add-tone dialog. A click that lands while the drawer is still sliding in can miss the button (seen
- * once in CI): click again until the dialog is there.
- */
+/** Opens the add-tone dialog once the tone drawer has finished sliding in (a click during the slide can miss). */
 async function openToneForm(page) {
-  await until(async () => {
-    if (!(await page.$('[data-testid=tone-form]'))) await page.click('[data-testid=tone-add]', { timeout: 3_000 });
-    return page.waitForSelector('[data-testid=tone-form]', { timeout: 3_000 }).catch(() => null);
-  }, 'the add-tone dialog opens', 20_000);
+  await until(
+    () =>
+      page.evaluate(() => {
+        const w = document.querySelector('[data-testid=tone-add]')?.closest('.ant-drawer-content-wrapper');
+        return !!w && !/motion/.test(w.className) && w.getAnimations({ subtree: true }).every((a) => a.playState !== 'running');
+      }),
+    'the tone drawer is in place',
+  );
+  await page.click('[data-testid=tone-add]');
+  await page.waitForSelector('[data-testid=tone-form]');
 }
 
 export const messageCases = [
   [
     'messages: the console sends a message to a terminal and sees it delivered; empty and illegal text refused with the server codes',
-    async ({ browser, context }) => {
-      const term = await connectTerminal(browser, T_DELIVER);
+    async ({ context }) => {
+      const term = await terminal(T_DELIVER);
       const { page, base } = await signIn(context);
       await open(page, base, `/message?msId=${T_DELIVER}`, 'message-page');
       await page.waitForSelector(`[data-testid=msg-chat-title][data-key="t:${T_DELIVER}"]`);
@@ -177,7 +121,7 @@ export const messageCases = [
       const text = `E2E to ${T_DELIVER} ${tag()}\nsecond line`;
       await page.fill('[data-testid=msg-input]', text);
       await page.click('[data-testid=msg-send]');
-      const got = await until(async () => (await term.seen('sms.deliver')).find((f) => f.data.content === text), 'the terminal received sms.deliver', 15_000);
+      const got = await term.waitFor('sms.deliver', (f) => f.data.content === text, 'the terminal received sms.deliver', 15_000);
       expect(!got.data.gid && got.data.from === DISPATCHER.uid, `deliver frame ${JSON.stringify(got.data)}`);
       await page.waitForSelector(`[data-testid=msg-row][data-id="${got.data.id}"][data-state=delivered]`, { timeout: 15_000 });
       expect((await page.textContent(`[data-testid=msg-row][data-id="${got.data.id}"]`)).includes('second line'), 'line feeds kept');
@@ -187,7 +131,7 @@ export const messageCases = [
   ],
   [
     'messages: a message to an offline terminal is kept as pending ("not online") and delivered when it comes back',
-    async ({ browser, context }) => {
+    async ({ context }) => {
       const { page, base } = await signIn(context);
       await open(page, base, '/message', 'message-page');
       await page.click('[data-testid=msg-open]');
@@ -201,16 +145,16 @@ export const messageCases = [
       const row = `[data-testid=msg-row][data-direction=out]:has-text("${later}")`;
       await page.waitForSelector(`${row} [data-testid=msg-state][data-state=pending][data-code="4"]`, { timeout: 15_000 });
       expect(/Not online/.test(await page.textContent(`${row} [data-testid=msg-state]`)), 'pending shows "Not online"');
-      const off = await connectTerminal(browser, T_OFFLINE);
-      await until(async () => (await off.seen('sms.deliver')).some((f) => f.data.content === later), 'the offline terminal got the message at login', 15_000);
+      const off = await terminal(T_OFFLINE);
+      await off.waitFor('sms.deliver', (f) => f.data.content === later, 'the offline terminal got the message at login', 15_000);
       await page.waitForSelector(`${row}[data-state=delivered]`, { timeout: 15_000 });
       await off.close();
     },
   ],
   [
     "messages: a terminal's reply raises the unread badge; opening the conversation reads it",
-    async ({ browser, context }) => {
-      const term = await connectTerminal(browser, T_REPLY);
+    async ({ context }) => {
+      const term = await terminal(T_REPLY);
       const { page } = await signIn(context);
       await page.waitForSelector('[data-testid=message-tab-badge]');
       await until(async () => Number.isFinite(await badgeCount(page)), 'badge count readable');
@@ -218,8 +162,8 @@ export const messageCases = [
       const text = `E2E reply ${tag()}`;
       const sent = await term.request('sms.send', { content: text });
       expect(sent.code === '0', `terminal sms.send answered ${JSON.stringify(sent)}`);
-      // Simulated terminals may write to the dispatchers at any time: the badge rises by at least this message.
-      const risen = await until(async () => ((await badgeCount(page)) >= before + 1 ? badgeCount(page) : 0), `badge rises from ${before}`, 15_000);
+      const risen = before + 1;
+      await until(async () => (await badgeCount(page)) === risen, `badge rises from ${before} to ${risen}`, 15_000);
 
       await page.click('[data-testid=main-menu] [data-testid=message-tab-badge]');
       await page.waitForSelector('[data-testid=message-page]');
@@ -228,16 +172,16 @@ export const messageCases = [
       await page.click(item);
       await page.waitForSelector(`[data-testid=msg-row][data-direction=in]:has-text("${text}")`);
       await page.waitForSelector(`${item}[data-unread="0"]`, { timeout: 15_000 });
-      await until(async () => (await badgeCount(page)) <= risen - 1, `badge back down from ${risen} after reading`, 15_000);
+      await until(async () => (await badgeCount(page)) === before, `badge back down from ${risen} to ${before} after reading`, 15_000);
       await term.close();
     },
   ],
   [
     'media cloud: a terminal uploads a photo and it appears in /medias, with preview and download',
-    async ({ browser, context }) => {
+    async ({ context }) => {
       const { page, base } = await signIn(context);
       await open(page, base, '/medias', 'medias-page');
-      const term = await connectTerminal(browser, T_PHOTO);
+      const term = await terminal(T_PHOTO);
       const up = await term.upload(png(80, 60, [30, 140, 220]), `IMG_${tag()}.png`, 'image');
       expect(up.code === '0', `upload answered ${JSON.stringify(up)}`);
       const reg = await term.request('media.uploaded', { fileId: up.result.id, kind: 'image', lat: 41.0082, lng: 28.9784 });
@@ -263,8 +207,8 @@ export const messageCases = [
   ],
   [
     'tones: a tone is created with a visible upload progress bar, a taken name is refused, and the tone is sent to a terminal that plays it',
-    async ({ browser, context }) => {
-      const term = await connectTerminal(browser, T_TONE);
+    async ({ context }) => {
+      const term = await terminal(T_TONE);
       const { page, base } = await signIn(context);
       await open(page, base, '/message', 'message-page');
       await page.click('[data-testid=msg-tones]');
@@ -315,15 +259,15 @@ export const messageCases = [
       await choose(page, 'tone-send-terminals', [T_TONE]);
       await page.click('[data-testid=tone-send-ok]');
       await page.waitForSelector('[data-testid=tone-send-result][data-delivered="1"][data-recipients="1"]', { timeout: 15_000 });
-      const play = await until(async () => (await term.seen('tone.play')).find((f) => String(f.data.toneId) === toneId), 'the terminal got tone.play', 10_000);
+      const play = await term.waitFor('tone.play', (f) => String(f.data.toneId) === toneId, 'the terminal got tone.play', 10_000);
       expect(play.data.name === name && /\/filews\/files\//.test(play.data.fileUrl), `tone.play ${JSON.stringify(play.data)}`);
       await term.close();
     },
   ],
   [
     'messages: photos both ways through the file service (upload progress bar in the composer) and the message sender dialog to several targets',
-    async ({ browser, context }) => {
-      const term = await connectTerminal(browser, T_ATTACH);
+    async ({ context }) => {
+      const term = await terminal(T_ATTACH);
       const { page, base } = await signIn(context);
       await open(page, base, `/message?msId=${T_ATTACH}`, 'message-page');
       await page.waitForSelector(`[data-testid=msg-chat-title][data-key="t:${T_ATTACH}"]`);
@@ -335,7 +279,7 @@ export const messageCases = [
       const caption = `E2E photo ${tag()}`;
       await page.fill('[data-testid=msg-input]', caption);
       await page.click('[data-testid=msg-send]');
-      const got = await until(async () => (await term.seen('sms.deliver')).find((f) => f.data.content === caption), 'the terminal received the photo', 15_000);
+      const got = await term.waitFor('sms.deliver', (f) => f.data.content === caption, 'the terminal received the photo', 15_000);
       expect(got.data.type === 'image' && got.data.file?.kind === 'image' && got.data.file.name === 'site.png', `deliver ${JSON.stringify(got.data)}`);
       const status = await term.fetchStatus(got.data.file.url);
       expect(status === 200, `the terminal fetched the attachment: HTTP ${status}`);
@@ -374,8 +318,8 @@ export const messageCases = [
   ],
   [
     'message data: the report lists a terminal\'s messages and exports them to .xlsx',
-    async ({ browser, context }) => {
-      const term = await connectTerminal(browser, T_REPLY);
+    async ({ context }) => {
+      const term = await terminal(T_REPLY);
       const text = `E2E report ${tag()}`;
       const sent = await term.request('sms.send', { content: text });
       expect(sent.code === '0', `terminal sms.send ${JSON.stringify(sent)}`);

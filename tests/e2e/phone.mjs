@@ -1,7 +1,7 @@
 // Browser cases of issue 5 item 3: the phone web app at /app (installable PWA, mobile layout, terminal account),
 // talking with a console page in a second browser context, SOS, location and messages. Real binary, Debian
 // Chromium, fake microphone saying the speech fixture (see voice.mjs). Accounts 10000156/10000157 (app terminals).
-import { expect, forwarder, until } from './harness.mjs';
+import { api, expect, forwarder, until } from './harness.mjs';
 import {
   DISPATCHER,
   MOBILE,
@@ -19,22 +19,6 @@ import {
 } from './voice.mjs';
 
 const POSITION = { latitude: 41.0311, longitude: 28.9842 };
-
-/** A REST call from a console page with its token (the envelope comes back as is). */
-function api(page, method, path, body) {
-  return page.evaluate(
-    async ([method, path, body]) => {
-      const token = decodeURIComponent(document.cookie.match(/(?:^|; )token=([^;]+)/)?.[1] ?? '');
-      const res = await fetch(path, {
-        method,
-        headers: { token, Accept: 'application/json', ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      return res.json();
-    },
-    [method, path, body],
-  );
-}
 
 /**
  * A second console connection of the page's sign-in (as a child window has): sends socket requests the console UI

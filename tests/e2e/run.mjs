@@ -1,6 +1,7 @@
 // The console's browser suite (issue 3 "Done when"): real binary at $TENFOUR_URL, Debian Chromium.
 // Prints one line per case and ends with "N passed, N failed"; exits non-zero on failures.
-import { BASE, DISPATCHER, dispatcherConsole, expect, forwarder, run, submitLogin, until } from './harness.mjs';
+import { DISPATCHER, dispatcherConsole, expect, forwarder, run, submitLogin, until } from './harness.mjs';
+import { terminal } from './terminal.mjs';
 import { voiceCases } from './voice.mjs';
 import { phoneCases } from './phone.mjs';
 import { safetyCases } from './safety.mjs';
@@ -9,6 +10,8 @@ import { messageCases } from './message.mjs';
 
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
 const TERMINAL = '10000101';
+/** Terminals these cases drive (the quiet demo fleet leaves them offline). */
+const T = { stun: '10000150', rename: '10000151', log: '10000151', connect: '10000150' };
 const BRANDED_HOST = '127.0.0.2';
 const BRANDED_COLOR = 'rgb(212, 56, 13)'; // #d4380d, the demo's branded host colour
 
@@ -21,70 +24,6 @@ async function loginError(page, attempt) {
 }
 
 const dispatcherPage = dispatcherConsole;
-
-/** A terminal connecting over the terminal socket protocol, from a page of its own (same origin as the server). */
-async function connectTerminal(browser, uid) {
-  const ctx = await browser.newContext();
-  const page = await ctx.newPage();
-  await page.goto(`${BASE}/healthz`);
-  const reply = await page.evaluate(
-    (uid) =>
-      new Promise((resolve) => {
-        const ws = new WebSocket(`${location.origin.replace('http', 'ws')}/ds/ws`);
-        window.__terminal = ws;
-        ws.onopen = () => ws.send(JSON.stringify({ id: 1, type: 'session.login', data: { uid, auth: '123456', client: 'terminal' } }));
-        ws.onmessage = (m) => {
-          const f = JSON.parse(m.data);
-          if (f.re === 1) resolve(f);
-        };
-        ws.onerror = () => resolve({ code: 'socket error' });
-        setTimeout(() => resolve({ code: 'no reply' }), 10_000);
-      }),
-    uid,
-  );
-  expect(reply.code === '0', `terminal ${uid} socket login answered ${JSON.stringify(reply)}`);
-  return { close: () => ctx.close() };
-}
-
-/**
- * A terminal of the signed-in customer that is offline right now: one the demo keeps out of its simulated fleet when
- * there is one, else any the fleet has taken off line at the moment (polling until one is).
- */
-async function offlineTerminal(page, exclude = []) {
-  return until(
-    () =>
-      page.evaluate(async (exclude) => {
-        const token = document.cookie.match(/(?:^|; )token=([^;]+)/)?.[1];
-        const res = await fetch('/ds/data/getGrpMsList', { headers: { token: decodeURIComponent(token ?? '') } });
-        const walk = (gs) => gs.flatMap((g) => [...(g.msList ?? []), ...walk(g.children ?? [])]);
-        const off = walk((await res.json()).result.groups).filter((t) => t.online !== '1' && t.type !== '20' && !exclude.includes(t.cid));
-        // The demo leaves 10000150…10000160 to people and tests (the simulated fleet never uses them): prefer those.
-        const spare = off.filter((t) => t.cid >= '10000150' && t.cid <= '10000160');
-        const pool = spare.length ? spare : off;
-        return pool.length ? pool[Math.floor(Math.random() * pool.length)].cid : null;
-      }, exclude),
-    'an offline terminal to connect',
-    150_000,
-    1000,
-  );
-}
-
-/** A non-dispatcher terminal of the signed-in customer that is online right now. */
-async function onlineTerminal(page) {
-  return until(
-    () =>
-      page.evaluate(async () => {
-        const token = document.cookie.match(/(?:^|; )token=([^;]+)/)?.[1];
-        const res = await fetch('/ds/data/getGrpMsList', { headers: { token: decodeURIComponent(token ?? '') } });
-        const walk = (gs) => gs.flatMap((g) => [...(g.msList ?? []), ...walk(g.children ?? [])]);
-        const on = walk((await res.json()).result.groups).filter((t) => t.online === '1' && t.type !== '20' && Number(t.callSetStatus ?? 8) === 8);
-        return on.length ? on[Math.floor(Math.random() * on.length)].cid : null;
-      }),
-    'an online terminal',
-    60_000,
-    1000,
-  );
-}
 
 async function searchTerminal(page, uid) {
   await page.fill('[data-testid=tree-search] input', uid);
@@ -312,29 +251,33 @@ const cases = [
     },
   ],
   [
-    'stun and revive ask for confirmation and show the call-set status live',
+    'stun and revive ask for confirmation and show the call-set status live; the terminal is told',
     async ({ context }) => {
+      const term = await terminal(T.stun);
+      const uid = term.uid;
       const { page } = await dispatcherPage(context);
-      const uid = await onlineTerminal(page);
       const row = await searchTerminal(page, uid);
       await row.click({ button: 'right' });
       await page.click('.ant-dropdown-menu-item:has-text("Stun")');
       await page.waitForSelector('.ant-modal-confirm:has-text("Stun terminal?")');
       await page.click('.ant-modal-confirm .ant-btn-primary');
       await page.waitForSelector(`[data-testid=terminal-row][data-cid="${uid}"] .ant-tag:has-text("Stunned")`, { timeout: 15_000 });
+      await term.waitFor('call.set', (f) => String(f.data.status) === '1', 'the terminal is stunned (call.set 1)');
       await page.click(`[data-testid=terminal-row][data-cid="${uid}"]`);
       await page.waitForSelector(`[data-testid=terminal-info][data-cid="${uid}"]`);
       await page.click('[data-testid=terminal-info] button:has-text("Revive")');
       await page.waitForSelector('.ant-modal-confirm:has-text("Revive terminal?")');
       await page.click('.ant-modal-confirm .ant-btn-primary');
       await until(async () => !(await page.$(`[data-testid=terminal-row][data-cid="${uid}"] .ant-tag`)), 'the tag goes away after revive', 15_000);
+      await term.waitFor('call.set', (f) => String(f.data.status) === '8', 'the terminal is revived (call.set 8)');
+      await term.close();
     },
   ],
   [
     'renaming a terminal from the tree shows the new name live',
     async ({ context }) => {
       const { page } = await dispatcherPage(context);
-      const uid = await onlineTerminal(page);
+      const uid = T.rename;
       await searchTerminal(page, uid);
       const original = (await page.getAttribute(`[data-testid=terminal-row][data-cid="${uid}"] .trow-name`, "title")).replace(/ \(\d+\)$/, "");
       const name = `E2E ${Date.now().toString(36).slice(-4)}`;
@@ -351,7 +294,7 @@ const cases = [
   ],
   [
     'a child window opens with window.open and stays live',
-    async ({ browser, context }) => {
+    async ({ context }) => {
       const { page } = await dispatcherPage(context);
       await page.hover('[data-testid=open-window]');
       const [popup] = await Promise.all([context.waitForEvent('page'), page.click('.ant-dropdown-menu-item:has-text("Operation log")')]);
@@ -360,32 +303,33 @@ const cases = [
       expect(await popup.evaluate(() => window.opener !== null), 'opened by the console');
       await popup.waitForSelector('[data-testid=log-page][data-socket=online]', { timeout: 20_000 });
       expect(!(await popup.$('[data-testid=shell]')), 'child window renders without the shell');
-      // A live event: another console window of this dispatcher comes online (operation log type 5).
+      // A live event: a terminal comes online (operation log type 5; a dispatcher's further windows log nothing,
+      // its account being online already).
       await popup.waitForSelector('[data-testid=log-entry]');
       const newest = () => popup.getAttribute('[data-testid=log-entry]', 'data-id');
       const before = await newest();
-      const third = await context.newPage();
-      await third.goto(new URL('/log-child', page.url()).href);
-      await third.waitForSelector('[data-testid=log-page][data-socket=online]', { timeout: 20_000 });
+      const term = await terminal(T.log);
       await until(async () => (await newest()) !== before, 'the child window receives a live log entry', 15_000);
+      const entry = await popup.textContent('[data-testid=log-entry]');
+      expect(entry.includes(T.log) && /online/i.test(entry), `newest log entry: ${entry}`);
+      await term.close();
       expect(popup.url().includes('/log-child'), 'popup never reloaded');
     },
   ],
   [
     'a terminal connecting over the socket turns online in the tree without reload',
-    async ({ browser, context }) => {
-      // Last: the demo fleet takes terminals off line now and then (about one a minute); this waits for one.
+    async ({ context }) => {
       const { page } = await dispatcherPage(context);
-      const uid = await offlineTerminal(page);
+      const uid = T.connect;
       const row = await searchTerminal(page, uid);
       expect((await row.getAttribute('data-online')) === '0', `${uid} shows online before it connected`);
       await page.evaluate(() => (window.__noReload = true));
-      const term = await connectTerminal(browser, uid);
+      const term = await terminal(uid);
       await until(async () => (await page.getAttribute(`[data-testid=terminal-row][data-cid="${uid}"]`, 'data-online')) === '1', `row of ${uid} turns online`, 15_000);
       expect(await page.evaluate(() => window.__noReload === true), 'the page was reloaded');
       await term.close();
+      await until(async () => (await page.getAttribute(`[data-testid=terminal-row][data-cid="${uid}"]`, 'data-online')) === '0', `row of ${uid} turns offline`, 15_000);
     },
-    { timeoutMs: 200_000 },
   ],
   [
     'five wrong passwords lock the account: code 502',

@@ -1,115 +1,16 @@
 // Browser cases of issue 8 (safety): SOS alarms and lone-worker protection, against the real binary.
-// Terminals are driven over the socket as docs/terminal-protocol.md says, each from a browser context of its own.
-// They use demo terminals 10000152–10000155 (apps; 10000150/151 are left to the console cases, 10000158–160 are
-// dispatcher positions). A terminal logging in replaces the demo fleet's connection of that account, and the fleet
-// does not take it back (no reconnect after session.replaced).
-import { BASE, DISPATCHER, dispatcherConsole, expect, until } from './harness.mjs';
+// Terminals are driven over the socket as docs/terminal-protocol.md says (terminal.mjs): demo terminals
+// 10000152–10000155 (apps the quiet demo fleet never runs).
+import { DISPATCHER, api, dispatcherConsole, expect, until } from './harness.mjs';
+import { terminal } from './terminal.mjs';
 
 const T = { sos: '10000152', remote: '10000153', lone: '10000154', child: '10000155' };
 
 const signedIn = (context) => dispatcherConsole(context);
 
-/** A REST call from the console page, with its token (the envelope comes back as is). */
-function api(page, method, path, body) {
-  return page.evaluate(
-    async ([method, path, body]) => {
-      const token = decodeURIComponent(document.cookie.match(/(?:^|; )token=([^;]+)/)?.[1] ?? '');
-      const res = await fetch(path, {
-        method,
-        headers: { token, Accept: 'application/json', ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      return res.json();
-    },
-    [method, path, body],
-  );
-}
-
-/**
- * A terminal on the socket: logs in, answers every server request ("0" unless `answers` says otherwise), records
- * requests and events; request() sends one and resolves with the reply and the time it was sent.
- * The demo fleet simulates these accounts too: a simulated terminal that was off line when this one logged in
- * comes back later and replaces it (session.replaced). This one then logs in again — the simulator does not
- * reconnect after a replacement, so the account stays with the test.
- */
-async function terminal(browser, uid, answers = {}) {
-  const ctx = await browser.newContext();
-  const page = await ctx.newPage();
-  await page.goto(`${BASE}/healthz`);
-  const reply = await page.evaluate(
-    ([uid, answers]) => {
-      const t = (window.__t = { next: 2, pending: {}, requests: [], events: [], answers, relogins: 0, closing: false });
-      const connect = () =>
-        new Promise((resolve) => {
-          const ws = new WebSocket(`${location.origin.replace('http', 'ws')}/ds/ws`);
-          t.ws = ws;
-          ws.onopen = () => ws.send(JSON.stringify({ id: 1, type: 'session.login', data: { uid, auth: '123456', client: 'terminal' } }));
-          ws.onmessage = (m) => {
-            const f = JSON.parse(m.data);
-            if (f.re === 1) return resolve(f);
-            if (typeof f.re === 'number') {
-              t.pending[f.re]?.(f);
-              delete t.pending[f.re];
-              return;
-            }
-            if (typeof f.id === 'number') {
-              t.requests.push({ ...f, at: Date.now() });
-              ws.send(JSON.stringify({ re: f.id, type: f.type, code: t.answers[f.type] ?? '0' }));
-              return;
-            }
-            t.events.push({ ...f, at: Date.now() });
-          };
-          ws.onclose = () => {
-            if (t.closing || t.ws !== ws || t.relogins >= 10) return;
-            t.relogins++;
-            setTimeout(() => void connect(), 100);
-          };
-          ws.onerror = () => resolve({ code: 'socket error' });
-          setTimeout(() => resolve({ code: 'no reply' }), 10_000);
-        });
-      return connect();
-    },
-    [uid, answers],
-  );
-  expect(reply.code === '0', `terminal ${uid} socket login answered ${JSON.stringify(reply)}`);
-  const api = {
-    uid,
-    request: (type, data = {}) =>
-      page.evaluate(
-        ([type, data]) =>
-          new Promise((resolve) => {
-            const t = window.__t;
-            const send = (attempt) => {
-              const id = t.next++;
-              const sentAt = Date.now();
-              const timer = setTimeout(() => (attempt < 2 ? send(attempt + 1) : resolve({ code: 'no reply', sentAt })), 8_000);
-              t.pending[id] = (f) => {
-                clearTimeout(timer);
-                resolve({ ...f, sentAt });
-              };
-              if (t.ws.readyState === 1) t.ws.send(JSON.stringify({ id, type, data }));
-            };
-            send(0);
-          }),
-        [type, data],
-      ),
-    requests: (type) => page.evaluate((type) => window.__t.requests.filter((f) => f.type === type), type),
-    events: (type) => page.evaluate((type) => window.__t.events.filter((f) => f.type === type), type),
-    relogins: () => page.evaluate(() => window.__t.relogins),
-    close: async () => {
-      await page.evaluate(() => {
-        window.__t.closing = true;
-        window.__t.ws.close();
-      }).catch(() => {});
-      await ctx.close();
-    },
-  };
-  // A healthy device reports its battery and signal (the lone-work engine judges "weak signal" and "battery off"
-  // on the last report; the account may carry a poor one from the demo fleet).
-  const st = await api.request('status.report', { battery: 90, signal: 4 });
-  expect(st.code === '0', `status.report answered ${JSON.stringify(st)}`);
-  return api;
-}
+/** A healthy device: the lone-work engine judges "weak signal" and "battery off" on the last status report. */
+const HEALTHY = { battery: 90, signal: 4 };
+const terminalOf = (uid) => terminal(uid, { status: HEALTHY });
 
 /** Records when each alarm first shows in the dialog and when the alarm sound starts playing. */
 async function watchInterrupt(page) {
@@ -167,8 +68,8 @@ const fill = async (page, testId, value) => {
 export const safetyCases = [
   [
     'SOS: a simulated SOS reaches the console within 1 s with the alarm sound playing; acknowledging stores state 1',
-    async ({ browser, context }) => {
-      const term = await terminal(browser, T.sos);
+    async ({ context }) => {
+      const term = await terminalOf(T.sos);
       const { page } = await signedIn(context);
       let id;
       try {
@@ -199,7 +100,7 @@ export const safetyCases = [
         }, 'findSos shows the alarm acknowledged (state 1)');
         expect(stored.responder === DISPATCHER.uid && stored.responseTime >= stored.time, `responder ${stored.responder}, response ${stored.responseTime}`);
         await until(async () => (await sound(page)).state === 'idle' && (await sound(page)).paused, 'the sound stops once acknowledged');
-        await until(async () => (await term.events('sos.acked')).some((e) => e.data.id === id), 'the terminal is told its alarm was acknowledged');
+        await term.waitFor('sos.acked', (e) => e.data.id === id, 'the terminal is told its alarm was acknowledged');
         // Acknowledged here: the dialog stays for the next steps until put aside.
         await page.waitForSelector(`[data-testid=alarm-detail][data-id="${id}"][data-state="1"]`);
         await page.click('[data-testid=alarm-aside]');
@@ -212,8 +113,8 @@ export const safetyCases = [
   ],
   [
     'SOS: remote close with a remark reaches the terminal (sos.stop) and the record shows it in /alarm and /emergcy-alarm-data (xlsx export)',
-    async ({ browser, context }) => {
-      const term = await terminal(browser, T.remote);
+    async ({ context }) => {
+      const term = await terminalOf(T.remote);
       const { page, base } = await signedIn(context);
       let id;
       try {
@@ -224,7 +125,7 @@ export const safetyCases = [
         await page.fill('[data-testid=alarm-remark]', 'E2E: worker reached by phone');
         await page.click('[data-testid=alarm-remote]');
         await page.click('[data-testid=alarm-close]');
-        const stop = await until(async () => (await term.requests('sos.stop')).find((f) => f.data.id === id), 'the terminal receives sos.stop');
+        const stop = await term.waitFor('sos.stop', (f) => f.data.id === id, 'the terminal receives sos.stop');
         expect(stop.data.by === DISPATCHER.uid, `sos.stop by ${stop.data.by}`);
         await page.waitForSelector('[data-testid=alarm-modal]', { state: 'detached', timeout: 10_000 });
         const a = await until(async () => {
@@ -233,7 +134,7 @@ export const safetyCases = [
         }, 'the alarm is closed');
         expect(a.closeKind === 'remote' && a.remark === 'E2E: worker reached by phone' && a.closer === DISPATCHER.uid, `record ${JSON.stringify(a)}`);
         expect(a.responder === DISPATCHER.uid, 'closing an unacknowledged alarm makes the dispatcher its responder');
-        await until(async () => (await term.events('sos.closed')).some((e) => e.data.id === id && e.data.kind === 'remote'), 'the terminal is told it was closed remotely');
+        await term.waitFor('sos.closed', (e) => e.data.id === id && e.data.kind === 'remote', 'the terminal is told it was closed remotely');
 
         // /alarm: history of this month, filtered on the terminal.
         await page.goto(`${base}/alarm`);
@@ -265,8 +166,8 @@ export const safetyCases = [
   ],
   [
     'SOS in a child window: both windows show it, only one rings; acknowledged in the child, it leaves the main window',
-    async ({ browser, context }) => {
-      const term = await terminal(browser, T.child);
+    async ({ context }) => {
+      const term = await terminalOf(T.child);
       const { page } = await signedIn(context);
       let id;
       try {
@@ -298,10 +199,10 @@ export const safetyCases = [
   ],
   [
     'lone worker: the dialog enforces the rules; a worker who forgets to reply raises an alarm with reason forgot-to-reply',
-    async ({ browser, context }) => {
+    async ({ context }) => {
       // The shortest plan the rules allow: checks every minute, 10 s to reply. The first prompt comes one interval
       // after the real start, the alarm when its countdown ends: about 71 s.
-      const term = await terminal(browser, T.lone);
+      const term = await terminalOf(T.lone);
       const { page, base } = await signedIn(context);
       let planId;
       try {
@@ -342,11 +243,7 @@ export const safetyCases = [
 
         // The prompt comes; the worker does not check in. The console shows the countdown, then the alarm.
         await page.waitForSelector(`${row} [data-testid=plan-countdown][data-kind=checkin]`, { timeout: 75_000 });
-        const checks = await until(async () => {
-          const r = await term.requests('lonework.check');
-          return r.some((f) => String(f.data.workId) === planId) ? r : null;
-        }, 'the terminal is prompted (lonework.check)', 10_000);
-        expect(checks.length >= 1, 'prompted');
+        await term.waitFor('lonework.check', (f) => String(f.data.workId) === planId, 'the terminal is prompted (lonework.check)', 10_000);
         const alarm = await page.waitForSelector(`[data-testid=alarm-detail][data-lone-id][data-ms-id="${T.lone}"]`, { timeout: 25_000 });
         expect((await alarm.getAttribute('data-reason')) === '5', `reason ${await alarm.getAttribute('data-reason')}`);
         expect((await alarm.textContent()).includes('Forgot to reply'), 'the dialog shows the reason');

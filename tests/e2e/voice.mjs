@@ -3,18 +3,19 @@
 // getStats() inbound-rtp and an AnalyserNode (the engine's level()), both read through window.tenfourVoice.
 //
 // Accounts: the dispatcher 10000001; the phone app signs in as 10000156 / 10000157 (app terminals; 10000150–155 are
-// other suites'); the demo fleet's Go radios 10000101–10000106 answer individual calls and reply with speech from the
-// shipped Ogg Opus fixtures. A terminal logging in replaces the fleet's connection of that account.
+// other suites'); the quiet demo fleet's Go radio 10000101 answers every individual call and replies once with speech
+// from the shipped Ogg Opus fixtures (serve --demo-fleet-quiet).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, DISPATCHER, dispatcherConsole, expect, forwarder, until } from './harness.mjs';
+import { terminal } from './terminal.mjs';
 
 export { DISPATCHER } from './harness.mjs';
 export const PHONE_A = '10000156';
 export const PHONE_B = '10000157';
-const GO_RADIOS = ['10000101', '10000102', '10000103', '10000104', '10000105', '10000106'];
+const GO_RADIO = '10000101';
 const OPERATIONS = 'Operations';
 
 /** Figures measured by the cases, printed at the end of the run. */
@@ -182,10 +183,12 @@ export function expectHeard(h, what) {
   expect(h.energy > 0 || h.audioLevel > 0.001, `${what}: getStats audio energy ${h.energy}, level ${h.audioLevel}`);
 }
 
-/** Holds the element pressed (pointer down … up) while fn runs. */
+/**
+ * Holds the element pressed (pointer down … up) while fn runs. The pointer goes to where the element is once it stands
+ * still (a call row coming or going moves the console's bottom-anchored voice dock), and presses there at once.
+ */
 export async function holding(page, selector, fn) {
-  const box = await (await page.waitForSelector(selector)).boundingBox();
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.hover(selector);
   await page.mouse.down();
   try {
     return await fn();
@@ -195,10 +198,10 @@ export async function holding(page, selector, fn) {
 }
 
 /**
- * Presses a PTT button (or a key, with press.down/up) until the floor is granted — a demo terminal, or an SOS talker
- * that outranks dispatchers, may hold it for a moment — runs fn while talking, then releases.
+ * Presses a PTT button (or a key, with press.down/up), waits until the floor is granted (nobody else talks: the demo
+ * fleet is quiet), runs fn while talking, then releases.
  */
-export async function talk(page, selector, fn, tries = 6, press) {
+export async function talk(page, selector, fn, press) {
   const hold = press
     ? async (f) => {
         await press.down();
@@ -209,20 +212,15 @@ export async function talk(page, selector, fn, tries = 6, press) {
         }
       }
     : (f) => holding(page, selector, f);
-  for (let i = 1; ; i++) {
-    const r = await hold(async () => {
-      const phase = await until(async () => {
-        const p = await page.getAttribute(selector, 'data-phase');
-        const err = await page.getAttribute(selector, 'data-error');
-        return p === 'talking' ? 'talking' : p === 'idle' && err ? `refused ${err}` : null;
-      }, `${selector} granted`, 10_000, 20);
-      if (phase !== 'talking') return { refused: phase };
-      return { value: await fn() };
-    });
-    if (!r.refused) return r.value;
-    if (i >= tries || !r.refused.endsWith('486')) throw new Error(`${selector}: floor ${r.refused}`);
-    await new Promise((res) => setTimeout(res, 1500));
-  }
+  return hold(async () => {
+    const phase = await until(async () => {
+      const p = await page.getAttribute(selector, 'data-phase');
+      const err = await page.getAttribute(selector, 'data-error');
+      return p === 'talking' ? 'talking' : p === 'idle' && err ? `refused ${err}` : null;
+    }, `${selector} granted`, 10_000, 20);
+    expect(phase === 'talking', `${selector}: floor ${phase}`);
+    return fn();
+  });
 }
 
 async function searchTree(page, text) {
@@ -232,43 +230,6 @@ async function searchTree(page, text) {
 async function rowMenu(page, selector, item) {
   await page.click(selector, { button: 'right' });
   await page.click(`.ant-dropdown-menu-item:has-text("${item}") >> visible=true`);
-}
-
-/** A bare terminal on the socket (no app): logs in, answers server requests "0", acknowledges an answered call. */
-async function rawTerminal(context, base, uid) {
-  const page = await context.newPage();
-  await page.goto(`${base}/healthz`);
-  const code = await page.evaluate(
-    (uid) =>
-      new Promise((resolve) => {
-        const t = (window.__t = { next: 2, pending: {}, events: [] });
-        const ws = new WebSocket(`${location.origin.replace('http', 'ws')}/ds/ws`);
-        t.ws = ws;
-        t.request = (type, data) =>
-          new Promise((res) => {
-            const id = t.next++;
-            t.pending[id] = res;
-            ws.send(JSON.stringify({ id, type, data }));
-          });
-        ws.onopen = () => ws.send(JSON.stringify({ id: 1, type: 'session.login', data: { uid, auth: '123456', client: 'terminal' } }));
-        ws.onmessage = (m) => {
-          const f = JSON.parse(m.data);
-          if (f.re === 1) return resolve(f.code);
-          if (typeof f.re === 'number') {
-            t.pending[f.re]?.(f);
-            delete t.pending[f.re];
-          } else if (typeof f.id === 'number') ws.send(JSON.stringify({ re: f.id, type: f.type, code: '0' }));
-          else {
-            t.events.push(f);
-            if (f.type === 'call.state' && f.data.state === 'answered' && f.data.initiator?.msId === uid) t.request('call.ack', { callId: f.data.callId });
-          }
-        };
-        setTimeout(() => resolve('no reply'), 15_000);
-      }),
-    uid,
-  );
-  expect(code === '0', `terminal ${uid} login: ${code}`);
-  return { request: (type, data) => page.evaluate(([type, data]) => window.__t.request(type, data), [type, data]) };
 }
 
 // ── cases ──
@@ -289,7 +250,6 @@ export const voiceCases = [
             await until(async () => (await phone.getAttribute('[data-testid=phone-talker]', 'data-talker')) === DISPATCHER.uid, 'phone shows the dispatcher talking', 10_000);
             return listen(phone, 2500);
           },
-          6,
           { down: () => page.keyboard.down('Space'), up: () => page.keyboard.up('Space') },
         );
         await until(async () => (await page.getAttribute('[data-testid=ptt-button]', 'data-phase')) === 'idle', 'floor released on key up');
@@ -313,28 +273,14 @@ export const voiceCases = [
     () =>
       withContexts('voice-go-terminal', async (open) => {
         const { page, base } = await consolePage(await open());
-        let radio;
-        let callId;
-        for (const id of GO_RADIOS) {
-          const r = await page.evaluate((msId) => window.tenfourVoice.invite('single', { msId }).then((x) => x, (e) => ({ error: e.code })), id);
-          if (r.error) continue; // offline or busy now
-          // A radio answers within 2–8 s, or declines, or lets it ring: then it is canceled and the next one is tried.
-          const state = await until(
-            async () => {
-              const c = await page.evaluate((cid) => window.tenfourVoice.snapshot().calls[cid]?.state ?? 'gone', r.callId);
-              return c === 'connected' || c === 'gone' ? c : null;
-            },
-            `call to ${id} answered or ended`,
-            15_000,
-          ).catch(() => 'ringing');
-          if (state === 'ringing') await page.evaluate((cid) => window.tenfourVoice.hangUp(cid).catch(() => {}), r.callId);
-          if (state === 'connected') {
-            radio = id;
-            callId = r.callId;
-            break;
-          }
-        }
-        expect(radio, 'no demo radio answered an individual call');
+        const radio = GO_RADIO;
+        await searchTree(page, radio);
+        await page.waitForSelector(`[data-testid=terminal-row][data-cid="${radio}"][data-online="1"]`, { timeout: 20_000 });
+        const r = await page.evaluate((msId) => window.tenfourVoice.invite('single', { msId }).then((x) => x, (e) => ({ error: e.code })), radio);
+        expect(!r.error, `invite ${radio}: ${r.error}`);
+        const callId = r.callId;
+        // The radio answers within 2–8 s.
+        await until(async () => (await page.evaluate((cid) => window.tenfourVoice.snapshot().calls[cid]?.state, callId)) === 'connected', `${radio} answers`, 15_000);
         const row = `[data-testid=call-row][data-call-id="${callId}"]`;
         await page.waitForSelector(`${row}[data-state=connected]`);
         // The radio replies with recorded speech (1–4 s after the call connected).
@@ -474,7 +420,12 @@ export const voiceCases = [
       withContexts('voice-incoming', async (open) => {
         const ctx = await open();
         const { page, base } = await consolePage(ctx);
-        const caller = await rawTerminal(await open(), base, PHONE_A);
+        // A bare terminal (no app) that acknowledges its call once the dispatcher answers.
+        const caller = await terminal(PHONE_A, {
+          onFrame: (f, t) => {
+            if (f.type === 'call.state' && f.data.state === 'answered' && f.data.initiator?.msId === PHONE_A) void t.request('call.ack', { callId: f.data.callId });
+          },
+        });
 
         // A call the dispatcher answers.
         const inv = await caller.request('call.invite', { kind: 'single', msId: DISPATCHER.uid });
@@ -496,6 +447,7 @@ export const voiceCases = [
         await page.click('[data-testid=missed-calls]');
         await page.waitForSelector(`[data-testid=missed-row][data-ms-id="${PHONE_A}"]`, { timeout: 20_000 });
         await page.keyboard.press('Escape');
+        await caller.close();
 
         // Listening to a terminal: the phone app sends its microphone without any sign to its user.
         const phone = (await phonePage(await open(MOBILE), PHONE_B, base)).page;
@@ -520,7 +472,6 @@ export const voiceCases = [
           page,
           '[data-testid=ptt-button]',
           () => page.getAttribute('[data-testid=ptt-button]', 'data-phase'),
-          6,
           { down: () => popup.keyboard.down('Space'), up: () => popup.keyboard.up('Space') },
         );
         expect(phase === 'talking', `main window floor ${phase}`);
