@@ -86,7 +86,7 @@ func same(a, b []int64) bool {
 }
 
 func TestFindSmsScenarios(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := seed(t, engine)
 		t0, t1 := w.a.Terminals[0], w.a.Terminals[1]
 		month := map[string]any{"stime": march(1, 0), "etime": time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC).UnixMilli()}
@@ -168,7 +168,7 @@ func TestFindSmsScenarios(t *testing.T) {
 }
 
 func TestUpdateSmsScenarios(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := seed(t, engine)
 		unread := func() int {
 			var n int
@@ -222,7 +222,7 @@ func TestUpdateSmsScenarios(t *testing.T) {
 }
 
 func TestMessageDataReport(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := seed(t, engine)
 		t0, t1 := w.a.Terminals[0], w.a.Terminals[1]
 		rng := map[string]any{"sTime": march(1, 0), "eTime": march(31, 23)}
