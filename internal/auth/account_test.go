@@ -67,14 +67,14 @@ func TestTokenRules(t *testing.T) {
 	f.exec(`UPDATE accounts SET disabled = TRUE WHERE id = ?`, termA)
 	accountExpired := f.token(adminB)
 	f.exec(`UPDATE accounts SET expires_at = ? WHERE id = ?`, f.clock.Now().UnixMilli(), adminB)
-	f.run(t, []scenario{
-		{name: "no token", method: "GET", path: "/ds/user/getAccount", status: 401, code: "105"},
-		{name: "unknown token", method: "GET", path: "/ds/user/getAccount", as: "tok:nope", status: 401, code: "105"},
-		{name: "oversized token", method: "GET", path: "/ds/user/getAccount", as: "tok:" + strings.Repeat("t", 500), status: 401, code: "105"},
-		{name: "disabled account", method: "GET", path: "/ds/user/getAccount", as: "tok:" + disabled, status: 401, code: "105"},
-		{name: "expired account", method: "GET", path: "/ds/user/getAccount", as: "tok:" + accountExpired, status: 401, code: "105"},
-		{name: "unlock no token", method: "GET", path: "/ds/user/unlockUser", params: map[string]any{"uid": dispA}, status: 401, code: "105"},
-		{name: "updateMsPwd no token", method: "PUT", path: "/ds/data/updateMsPwd", params: map[string]any{"msId": dispA, "oldPwd": pw, "newPwd": "Newpass#1"}, status: 401, code: "105"},
+	f.run(t, []testkit.Scenario{
+		{Name: "no token", Method: "GET", Path: "/ds/user/getAccount", Status: 401, Code: "105"},
+		{Name: "unknown token", Method: "GET", Path: "/ds/user/getAccount", Token: "tok:nope", Status: 401, Code: "105"},
+		{Name: "oversized token", Method: "GET", Path: "/ds/user/getAccount", Token: "tok:" + strings.Repeat("t", 500), Status: 401, Code: "105"},
+		{Name: "disabled account", Method: "GET", Path: "/ds/user/getAccount", Token: "tok:" + disabled, Status: 401, Code: "105"},
+		{Name: "expired account", Method: "GET", Path: "/ds/user/getAccount", Token: "tok:" + accountExpired, Status: 401, Code: "105"},
+		{Name: "unlock no token", Method: "GET", Path: "/ds/user/unlockUser", Params: map[string]any{"uid": dispA}, Status: 401, Code: "105"},
+		{Name: "updateMsPwd no token", Method: "PUT", Path: "/ds/data/updateMsPwd", Params: map[string]any{"msId": dispA, "oldPwd": pw, "newPwd": "Newpass#1"}, Status: 401, Code: "105"},
 	})
 	f.clock.Advance(auth.TokenTTL - time.Second)
 	if r := f.Do("GET", "/ds/user/getAccount", expiring, nil); r.Code != "0" {
@@ -111,14 +111,14 @@ func TestGetAccountAndLogout(t *testing.T) {
 		t.Fatalf("token after logout: %+v", r)
 	}
 	// Idempotent: logging out again, or without a token, still answers 0 and changes nothing.
-	f.run(t, []scenario{
-		{name: "logout again", method: "GET", path: "/ds/user/logout", as: "tok:" + tok, status: 200, code: "0"},
-		{name: "logout without token", method: "GET", path: "/ds/user/logout", status: 200, code: "0"},
+	f.run(t, []testkit.Scenario{
+		{Name: "logout again", Method: "GET", Path: "/ds/user/logout", Token: "tok:" + tok, Status: 200, Code: "0"},
+		{Name: "logout without token", Method: "GET", Path: "/ds/user/logout", Status: 200, Code: "0"},
 	})
 }
 
 func TestUpdatePassword(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		f := newFixture(t, engine)
 		const path = "/ds/data/updateMsPwd"
 		const newPwd = "Newpass#1"
@@ -128,33 +128,33 @@ func TestUpdatePassword(t *testing.T) {
 		long := strings.Repeat("Aa1#", 16) // 64 characters: the longest valid password
 		otherSession := f.token(dispA)
 		f.tokens = map[string]string{} // the scenarios get a fresh token for dispA: the one above is "another device"
-		f.run(t, []scenario{
-			{name: "missing msId", method: "PUT", path: path, as: dispA, params: map[string]any{"oldPwd": pw, "newPwd": newPwd}, status: 400, code: "400"},
-			{name: "missing oldPwd", method: "PUT", path: path, as: dispA, params: map[string]any{"msId": dispA, "newPwd": newPwd}, status: 400, code: "400"},
-			{name: "missing newPwd", method: "PUT", path: path, as: dispA, params: map[string]any{"msId": dispA, "oldPwd": pw}, status: 400, code: "400"},
-			{name: "oversized newPwd", method: "PUT", path: path, as: dispA, params: p(dispA, pw, strings.Repeat("Aa1#", 100)), status: 400, code: "400"},
-			{name: "oversized account", method: "PUT", path: path, as: dispA, params: map[string]any{"msId": dispA, "oldPwd": pw, "newPwd": newPwd, "account": strings.Repeat("1", 100)}, status: 400, code: "400"},
-			{name: "numbers as JSON numbers", method: "PUT", path: path, as: dispA, params: map[string]any{"msId": 10000002, "oldPwd": 123456, "newPwd": 1234567}, status: 400, code: "12"},
-			{name: "new equals old", method: "PUT", path: path, as: dispA, params: p(dispA, "Same#pass1", "Same#pass1"), status: 400, code: "11"},
-			{name: "too short", method: "PUT", path: path, as: dispA, params: p(dispA, pw, "Ab1#"), status: 400, code: "12"},
-			{name: "65 characters", method: "PUT", path: path, as: dispA, params: p(dispA, pw, long+"a"), status: 400, code: "12"},
-			{name: "no upper case", method: "PUT", path: path, as: dispA, params: p(dispA, pw, "newpass#1"), status: 400, code: "12"},
-			{name: "no lower case", method: "PUT", path: path, as: dispA, params: p(dispA, pw, "NEWPASS#1"), status: 400, code: "12"},
-			{name: "no digit", method: "PUT", path: path, as: dispA, params: p(dispA, pw, "Newpass#x"), status: 400, code: "12"},
-			{name: "no special", method: "PUT", path: path, as: dispA, params: p(dispA, pw, "Newpass11"), status: 400, code: "12"},
-			{name: "6 digits", method: "PUT", path: path, as: dispA, params: p(dispA, pw, "654321"), status: 400, code: "12"},
-			{name: "bad msId", method: "PUT", path: path, as: dispA, params: p("abc", pw, newPwd), status: 400, code: "400"},
-			{name: "unknown msId", method: "PUT", path: path, as: adminA, params: p("99999999", pw, newPwd), status: 404, code: "404"},
-			{name: "other customer's account", method: "PUT", path: path, as: adminA, params: p(adminB, pw, newPwd), status: 404, code: "404"},
-			{name: "another account, not admin", method: "PUT", path: path, as: dispA, params: p(adminA, pw, newPwd), status: 403, code: "107"},
-			{name: "wrong old password", method: "PUT", path: path, as: dispA, params: p(dispA, "000000", newPwd), status: 403, code: "2", changes: true,
-				check: func(t *testing.T, f *fixture, r testkit.Reply) {
+		f.run(t, []testkit.Scenario{
+			{Name: "missing msId", Method: "PUT", Path: path, Token: dispA, Params: map[string]any{"oldPwd": pw, "newPwd": newPwd}, Status: 400, Code: "400"},
+			{Name: "missing oldPwd", Method: "PUT", Path: path, Token: dispA, Params: map[string]any{"msId": dispA, "newPwd": newPwd}, Status: 400, Code: "400"},
+			{Name: "missing newPwd", Method: "PUT", Path: path, Token: dispA, Params: map[string]any{"msId": dispA, "oldPwd": pw}, Status: 400, Code: "400"},
+			{Name: "oversized newPwd", Method: "PUT", Path: path, Token: dispA, Params: p(dispA, pw, strings.Repeat("Aa1#", 100)), Status: 400, Code: "400"},
+			{Name: "oversized account", Method: "PUT", Path: path, Token: dispA, Params: map[string]any{"msId": dispA, "oldPwd": pw, "newPwd": newPwd, "account": strings.Repeat("1", 100)}, Status: 400, Code: "400"},
+			{Name: "numbers as JSON numbers", Method: "PUT", Path: path, Token: dispA, Params: map[string]any{"msId": 10000002, "oldPwd": 123456, "newPwd": 1234567}, Status: 400, Code: "12"},
+			{Name: "new equals old", Method: "PUT", Path: path, Token: dispA, Params: p(dispA, "Same#pass1", "Same#pass1"), Status: 400, Code: "11"},
+			{Name: "too short", Method: "PUT", Path: path, Token: dispA, Params: p(dispA, pw, "Ab1#"), Status: 400, Code: "12"},
+			{Name: "65 characters", Method: "PUT", Path: path, Token: dispA, Params: p(dispA, pw, long+"a"), Status: 400, Code: "12"},
+			{Name: "no upper case", Method: "PUT", Path: path, Token: dispA, Params: p(dispA, pw, "newpass#1"), Status: 400, Code: "12"},
+			{Name: "no lower case", Method: "PUT", Path: path, Token: dispA, Params: p(dispA, pw, "NEWPASS#1"), Status: 400, Code: "12"},
+			{Name: "no digit", Method: "PUT", Path: path, Token: dispA, Params: p(dispA, pw, "Newpass#x"), Status: 400, Code: "12"},
+			{Name: "no special", Method: "PUT", Path: path, Token: dispA, Params: p(dispA, pw, "Newpass11"), Status: 400, Code: "12"},
+			{Name: "6 digits", Method: "PUT", Path: path, Token: dispA, Params: p(dispA, pw, "654321"), Status: 400, Code: "12"},
+			{Name: "bad msId", Method: "PUT", Path: path, Token: dispA, Params: p("abc", pw, newPwd), Status: 400, Code: "400"},
+			{Name: "unknown msId", Method: "PUT", Path: path, Token: adminA, Params: p("99999999", pw, newPwd), Status: 404, Code: "404"},
+			{Name: "other customer's account", Method: "PUT", Path: path, Token: adminA, Params: p(adminB, pw, newPwd), Status: 404, Code: "404"},
+			{Name: "another account, not admin", Method: "PUT", Path: path, Token: dispA, Params: p(adminA, pw, newPwd), Status: 403, Code: "107"},
+			{Name: "wrong old password", Method: "PUT", Path: path, Token: dispA, Params: p(dispA, "000000", newPwd), Status: 403, Code: "2", Changes: true,
+				Check: func(t *testing.T, r testkit.Reply) {
 					if n, _ := f.failedLogins(dispA); n != 1 {
 						t.Errorf("a wrong old password must count toward the lockout: %d", n)
 					}
 				}},
-			{name: "own password", method: "PUT", path: path, as: dispA, params: p(dispA, pw, newPwd), status: 200, code: "0",
-				check: func(t *testing.T, f *fixture, r testkit.Reply) {
+			{Name: "own password", Method: "PUT", Path: path, Token: dispA, Params: p(dispA, pw, newPwd), Status: 200, Code: "0",
+				Check: func(t *testing.T, r testkit.Reply) {
 					if r := f.Do("GET", "/ds/user", "", map[string]any{"uid": dispA, "auth": pw}); r.Code != "2" {
 						t.Errorf("old password still works: %+v", r)
 					}
@@ -168,17 +168,17 @@ func TestUpdatePassword(t *testing.T) {
 						t.Errorf("another session of the account survived: %+v", r)
 					}
 				}},
-			{name: "longest password", method: "PUT", path: path, as: dispA, params: p(dispA, newPwd, long), status: 200, code: "0"},
-			{name: "admin, wrong own password", method: "PUT", path: path, as: adminA, params: p(dispA, long, "Admin#set1"), status: 403, code: "2", changes: true},
+			{Name: "longest password", Method: "PUT", Path: path, Token: dispA, Params: p(dispA, newPwd, long), Status: 200, Code: "0"},
+			{Name: "admin, wrong own password", Method: "PUT", Path: path, Token: adminA, Params: p(dispA, long, "Admin#set1"), Status: 403, Code: "2", Changes: true},
 			// The admin's right password clears the count of the wrong one above: the only change.
-			{name: "admin, target's current password", method: "PUT", path: path, as: adminA, params: p(dispA, pw, long), status: 400, code: "11", changes: true,
-				check: func(t *testing.T, f *fixture, r testkit.Reply) {
+			{Name: "admin, target's current password", Method: "PUT", Path: path, Token: adminA, Params: p(dispA, pw, long), Status: 400, Code: "11", Changes: true,
+				Check: func(t *testing.T, r testkit.Reply) {
 					if n, _ := f.failedLogins(adminA); n != 0 {
 						t.Errorf("failed logins %d", n)
 					}
 				}},
-			{name: "admin sets another's", method: "PUT", path: path, as: adminA, params: p(dispA, pw, "Admin#set1"), status: 200, code: "0",
-				check: func(t *testing.T, f *fixture, r testkit.Reply) {
+			{Name: "admin sets another's", Method: "PUT", Path: path, Token: adminA, Params: p(dispA, pw, "Admin#set1"), Status: 200, Code: "0",
+				Check: func(t *testing.T, r testkit.Reply) {
 					if r := f.Do("GET", "/ds/user/getAccount", f.token(dispA), nil); r.Code != "105" {
 						t.Errorf("the target's sessions must end: %+v", r)
 					}

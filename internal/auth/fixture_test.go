@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"fmt"
 	"io"
 	"mime"
 	"mime/quotedprintable"
@@ -123,38 +122,18 @@ func (f *fixture) token(id string) string {
 	return tok
 }
 
-// state is what the auth endpoints may change; snapshots before and after a refused call must be equal.
+// authState is what the auth endpoints may change; snapshots before and after a refused call must be equal.
+var authState = []string{
+	`SELECT id, password_hash, password_changed, email, failed_logins, locked_until, disabled FROM accounts`,
+	`SELECT token_hash, revoked, socket_login_at FROM sessions`,
+	`SELECT account_id, purpose, code_hash, attempts FROM verify_codes`,
+	`SELECT account_id, platform FROM oauth_links`,
+	`SELECT COUNT(*) FROM oplog`,
+}
+
 func (f *fixture) state() string {
 	f.t.Helper()
-	ctx := context.Background()
-	var b strings.Builder
-	dump := func(q string, n int) {
-		rows, err := f.DB.Query(ctx, q)
-		if err != nil {
-			f.t.Fatal(err)
-		}
-		defer rows.Close()
-		vals := make([]any, n)
-		ptrs := make([]any, n)
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		for rows.Next() {
-			if err := rows.Scan(ptrs...); err != nil {
-				f.t.Fatal(err)
-			}
-			fmt.Fprintln(&b, vals...)
-		}
-		if err := rows.Err(); err != nil {
-			f.t.Fatal(err)
-		}
-	}
-	dump(`SELECT id, password_hash, password_changed, email, failed_logins, locked_until, disabled FROM accounts ORDER BY id`, 7)
-	dump(`SELECT token_hash, revoked, socket_login_at FROM sessions ORDER BY token_hash`, 3)
-	dump(`SELECT account_id, purpose, code_hash, attempts FROM verify_codes ORDER BY account_id, purpose`, 4)
-	dump(`SELECT account_id, platform FROM oauth_links ORDER BY account_id, platform`, 2)
-	dump(`SELECT COUNT(*) FROM oplog`, 1)
-	return b.String()
+	return testkit.Snapshot(f.t, f.DB, authState...)
 }
 
 // failedLogins reads an account's wrong-password count and lock deadline.
@@ -167,57 +146,19 @@ func (f *fixture) failedLogins(id string) (n int, lockedUntil int64) {
 	return n, lockedUntil
 }
 
-// scenario is one API call and what it must produce.
-type scenario struct {
-	name   string
-	method string
-	path   string
-	as     string // account whose token is sent; "" for none, "tok:<value>" for a literal token
-	params map[string]any
-	status int
-	code   string
-	msg    string // exact msg when not empty
-	// changes says the call may change stored state; refused calls without it must leave everything as it was.
-	changes bool
-	check   func(t *testing.T, f *fixture, r testkit.Reply)
-}
-
-func (f *fixture) run(t *testing.T, scenarios []scenario) {
+// run runs API scenarios; a scenario's Token is an account whose session token is sent ("" none,
+// "tok:<value>" a literal token).
+func (f *fixture) run(t *testing.T, scenarios []testkit.Scenario) {
 	t.Helper()
-	for _, sc := range scenarios {
-		t.Run(sc.name, func(t *testing.T) {
-			tok := ""
-			switch {
-			case strings.HasPrefix(sc.as, "tok:"):
-				tok = strings.TrimPrefix(sc.as, "tok:")
-			case sc.as != "":
-				tok = f.token(sc.as)
-			}
-			before := f.state()
-			r := f.Do(sc.method, sc.path, tok, sc.params)
-			if r.Status != sc.status || r.Code != sc.code {
-				t.Fatalf("%s %s: got HTTP %d code %q (%s), want HTTP %d code %q", sc.method, sc.path, r.Status, r.Code, r.Msg, sc.status, sc.code)
-			}
-			if sc.msg != "" && r.Msg != sc.msg {
-				t.Fatalf("msg %q, want %q", r.Msg, sc.msg)
-			}
-			if r.Code != "0" && !sc.changes {
-				if after := f.state(); after != before {
-					t.Fatalf("a refused call changed the store:\nbefore:\n%s\nafter:\n%s", before, after)
-				}
-			}
-			if sc.check != nil {
-				sc.check(t, f, r)
-			}
-		})
-	}
-}
-
-// eachEngine runs fn on every store engine (SQLite; PostgreSQL when TENFOUR_TEST_PG is set).
-func eachEngine(t *testing.T, fn func(t *testing.T, engine string)) {
-	for _, e := range testkit.Engines() {
-		t.Run(e, func(t *testing.T) { fn(t, e) })
-	}
+	testkit.APITest{Server: f.Server, State: authState, Token: func(as string) string {
+		switch {
+		case strings.HasPrefix(as, "tok:"):
+			return strings.TrimPrefix(as, "tok:")
+		case as != "":
+			return f.token(as)
+		}
+		return ""
+	}}.Run(t, scenarios)
 }
 
 // ---- an in-process SMTP server (github.com/emersion/go-smtp) ----

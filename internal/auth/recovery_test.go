@@ -29,20 +29,20 @@ func requestCode(t *testing.T, f *fixture, box *mailbox, uid, email, typ, lang s
 }
 
 func TestBindEmail(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		f, box := mailFixture(t, engine)
 		const gvc, bind = "/ds/pub/getVerifyCode", "/ds/pub/bindEmail"
-		f.run(t, []scenario{
-			{name: "no bound e-mail for reset", method: "GET", path: gvc, params: map[string]any{"uid": adminA, "email": "a@example.com", "type": "reset", "lang": "en-US"}, status: 404, code: "104"},
-			{name: "no bound e-mail for login", method: "GET", path: gvc, params: map[string]any{"uid": adminA, "type": "login"}, status: 404, code: "104"},
-			{name: "unknown account", method: "GET", path: gvc, params: map[string]any{"uid": "99999999", "email": "a@example.com", "type": "bind"}, status: 404, code: "104"},
-			{name: "malformed account", method: "GET", path: gvc, params: map[string]any{"uid": "1", "email": "a@example.com", "type": "bind"}, status: 400, code: "1"},
-			{name: "bad type", method: "GET", path: gvc, params: map[string]any{"uid": adminA, "email": "a@example.com", "type": "other"}, status: 400, code: "400"},
-			{name: "missing type", method: "GET", path: gvc, params: map[string]any{"uid": adminA, "email": "a@example.com"}, status: 400, code: "400"},
-			{name: "missing e-mail", method: "GET", path: gvc, params: map[string]any{"uid": adminA, "type": "bind"}, status: 400, code: "400"},
-			{name: "bad e-mail", method: "GET", path: gvc, params: map[string]any{"uid": adminA, "email": "Bob <b@example.com>", "type": "bind"}, status: 400, code: "400"},
-			{name: "oversized e-mail", method: "GET", path: gvc, params: map[string]any{"uid": adminA, "email": strings.Repeat("a", 300) + "@example.com", "type": "bind"}, status: 400, code: "400"},
-			{name: "oversized lang", method: "GET", path: gvc, params: map[string]any{"uid": adminA, "email": "a@example.com", "type": "bind", "lang": strings.Repeat("x", 100)}, status: 400, code: "400"},
+		f.run(t, []testkit.Scenario{
+			{Name: "no bound e-mail for reset", Method: "GET", Path: gvc, Params: map[string]any{"uid": adminA, "email": "a@example.com", "type": "reset", "lang": "en-US"}, Status: 404, Code: "104"},
+			{Name: "no bound e-mail for login", Method: "GET", Path: gvc, Params: map[string]any{"uid": adminA, "type": "login"}, Status: 404, Code: "104"},
+			{Name: "unknown account", Method: "GET", Path: gvc, Params: map[string]any{"uid": "99999999", "email": "a@example.com", "type": "bind"}, Status: 404, Code: "104"},
+			{Name: "malformed account", Method: "GET", Path: gvc, Params: map[string]any{"uid": "1", "email": "a@example.com", "type": "bind"}, Status: 400, Code: "1"},
+			{Name: "bad type", Method: "GET", Path: gvc, Params: map[string]any{"uid": adminA, "email": "a@example.com", "type": "other"}, Status: 400, Code: "400"},
+			{Name: "missing type", Method: "GET", Path: gvc, Params: map[string]any{"uid": adminA, "email": "a@example.com"}, Status: 400, Code: "400"},
+			{Name: "missing e-mail", Method: "GET", Path: gvc, Params: map[string]any{"uid": adminA, "type": "bind"}, Status: 400, Code: "400"},
+			{Name: "bad e-mail", Method: "GET", Path: gvc, Params: map[string]any{"uid": adminA, "email": "Bob <b@example.com>", "type": "bind"}, Status: 400, Code: "400"},
+			{Name: "oversized e-mail", Method: "GET", Path: gvc, Params: map[string]any{"uid": adminA, "email": strings.Repeat("a", 300) + "@example.com", "type": "bind"}, Status: 400, Code: "400"},
+			{Name: "oversized lang", Method: "GET", Path: gvc, Params: map[string]any{"uid": adminA, "email": "a@example.com", "type": "bind", "lang": strings.Repeat("x", 100)}, Status: 400, Code: "400"},
 		})
 		box.empty(t)
 
@@ -58,17 +58,17 @@ func TestBindEmail(t *testing.T) {
 		p := func(auth, email, code string) map[string]any {
 			return map[string]any{"uid": adminA, "auth": auth, "email": email, "verifyCode": code}
 		}
-		f.run(t, []scenario{
-			{name: "resend at once", method: "GET", path: gvc, params: map[string]any{"uid": adminA, "email": "admin@example.com", "type": "bind"}, status: 429, code: "429"},
-			{name: "wrong password", method: "GET", path: bind, params: p("000000", "admin@example.com", code), status: 401, code: "2", changes: true},
-			{name: "missing password", method: "GET", path: bind, params: p("", "admin@example.com", code), status: 400, code: "400"},
+		f.run(t, []testkit.Scenario{
+			{Name: "resend at once", Method: "GET", Path: gvc, Params: map[string]any{"uid": adminA, "email": "admin@example.com", "type": "bind"}, Status: 429, Code: "429"},
+			{Name: "wrong password", Method: "GET", Path: bind, Params: p("000000", "admin@example.com", code), Status: 401, Code: "2", Changes: true},
+			{Name: "missing password", Method: "GET", Path: bind, Params: p("", "admin@example.com", code), Status: 400, Code: "400"},
 			// The right password clears the count of the wrong one above: the only change.
-			{name: "malformed code", method: "GET", path: bind, params: p(pw, "admin@example.com", "12ab"), status: 400, code: "14", changes: true},
-			{name: "malformed code again", method: "GET", path: bind, params: p(pw, "admin@example.com", "12ab"), status: 400, code: "14"},
-			{name: "wrong code", method: "GET", path: bind, params: p(pw, "admin@example.com", wrongCode), status: 400, code: "14", changes: true},
-			{name: "other address", method: "GET", path: bind, params: p(pw, "other@example.com", code), status: 400, code: "14", changes: true},
-			{name: "bind", method: "GET", path: bind, params: p(pw, "ADMIN@example.com", code), status: 200, code: "0",
-				check: func(t *testing.T, f *fixture, r testkit.Reply) {
+			{Name: "malformed code", Method: "GET", Path: bind, Params: p(pw, "admin@example.com", "12ab"), Status: 400, Code: "14", Changes: true},
+			{Name: "malformed code again", Method: "GET", Path: bind, Params: p(pw, "admin@example.com", "12ab"), Status: 400, Code: "14"},
+			{Name: "wrong code", Method: "GET", Path: bind, Params: p(pw, "admin@example.com", wrongCode), Status: 400, Code: "14", Changes: true},
+			{Name: "other address", Method: "GET", Path: bind, Params: p(pw, "other@example.com", code), Status: 400, Code: "14", Changes: true},
+			{Name: "bind", Method: "GET", Path: bind, Params: p(pw, "ADMIN@example.com", code), Status: 200, Code: "0",
+				Check: func(t *testing.T, r testkit.Reply) {
 					var email string
 					f.DB.QueryRow(context.Background(), `SELECT email FROM accounts WHERE id = ?`, adminA).Scan(&email)
 					if email != "admin@example.com" {
@@ -78,22 +78,22 @@ func TestBindEmail(t *testing.T) {
 						t.Errorf("getAccount: %s", g.Result)
 					}
 				}},
-			{name: "code used up", method: "GET", path: bind, params: p(pw, "admin@example.com", code), status: 400, code: "14"},
-			{name: "address of another account", method: "GET", path: gvc, params: map[string]any{"uid": dispA, "email": "Admin@example.com", "type": "bind"}, status: 409, code: "13"},
+			{Name: "code used up", Method: "GET", Path: bind, Params: p(pw, "admin@example.com", code), Status: 400, Code: "14"},
+			{Name: "address of another account", Method: "GET", Path: gvc, Params: map[string]any{"uid": dispA, "email": "Admin@example.com", "type": "bind"}, Status: 409, Code: "13"},
 		})
 		box.empty(t)
 
 		// Another account got a code for an address that is bound elsewhere by the time it binds.
 		other, _ := requestCode(t, f, box, dispA, "shared@example.com", "bind", "")
 		f.exec(`UPDATE accounts SET email = 'shared@example.com' WHERE id = ?`, adminB)
-		f.run(t, []scenario{
-			{name: "bound meanwhile", method: "POST", path: bind, params: map[string]any{"uid": dispA, "auth": pw, "email": "shared@example.com", "verifyCode": other}, status: 409, code: "13"},
+		f.run(t, []testkit.Scenario{
+			{Name: "bound meanwhile", Method: "POST", Path: bind, Params: map[string]any{"uid": dispA, "auth": pw, "email": "shared@example.com", "verifyCode": other}, Status: 409, Code: "13"},
 		})
 	})
 }
 
 func TestResetPassword(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		f, box := mailFixture(t, engine)
 		f.exec(`UPDATE accounts SET email = 'alpha@example.com' WHERE id = ?`, adminA)
 		const newPwd = "Reset#pass9"
@@ -111,20 +111,20 @@ func TestResetPassword(t *testing.T) {
 		if code == wrong {
 			wrong = "222222"
 		}
-		f.run(t, []scenario{
-			{name: "other bound address", method: "GET", path: "/ds/pub/getVerifyCode", params: map[string]any{"uid": adminA, "email": "x@example.com", "type": "reset"}, status: 404, code: "104"},
-			{name: "weak password keeps the code", method: "POST", path: reset, params: p("alpha@example.com", code, "weak"), status: 400, code: "12"},
-			{name: "missing password", method: "POST", path: reset, params: p("alpha@example.com", code, ""), status: 400, code: "400"},
-			{name: "bad e-mail", method: "POST", path: reset, params: p("nope", code, newPwd), status: 400, code: "400"},
-			{name: "wrong e-mail", method: "POST", path: reset, params: p("x@example.com", code, newPwd), status: 404, code: "104"},
-			{name: "account without e-mail", method: "POST", path: reset, params: map[string]any{"uid": dispA, "email": "alpha@example.com", "verifyCode": code, "newPwd": newPwd}, status: 404, code: "104"},
-			{name: "reset", method: "POST", path: reset, params: p("alpha@example.com", code, "Abc#1234"), status: 200, code: "0", changes: true},
+		f.run(t, []testkit.Scenario{
+			{Name: "other bound address", Method: "GET", Path: "/ds/pub/getVerifyCode", Params: map[string]any{"uid": adminA, "email": "x@example.com", "type": "reset"}, Status: 404, Code: "104"},
+			{Name: "weak password keeps the code", Method: "POST", Path: reset, Params: p("alpha@example.com", code, "weak"), Status: 400, Code: "12"},
+			{Name: "missing password", Method: "POST", Path: reset, Params: p("alpha@example.com", code, ""), Status: 400, Code: "400"},
+			{Name: "bad e-mail", Method: "POST", Path: reset, Params: p("nope", code, newPwd), Status: 400, Code: "400"},
+			{Name: "wrong e-mail", Method: "POST", Path: reset, Params: p("x@example.com", code, newPwd), Status: 404, Code: "104"},
+			{Name: "account without e-mail", Method: "POST", Path: reset, Params: map[string]any{"uid": dispA, "email": "alpha@example.com", "verifyCode": code, "newPwd": newPwd}, Status: 404, Code: "104"},
+			{Name: "reset", Method: "POST", Path: reset, Params: p("alpha@example.com", code, "Abc#1234"), Status: 200, Code: "0", Changes: true},
 		})
 		// The password is now Abc#1234; the code is used up.
 		f.clock.Advance(auth.CodeResendInterval)
 		code2, _ := requestCode(t, f, box, adminA, "alpha@example.com", "reset", "en-US")
-		f.run(t, []scenario{
-			{name: "new equals current", method: "POST", path: reset, params: p("alpha@example.com", code2, "Abc#1234"), status: 400, code: "11"},
+		f.run(t, []testkit.Scenario{
+			{Name: "new equals current", Method: "POST", Path: reset, Params: p("alpha@example.com", code2, "Abc#1234"), Status: 400, Code: "11"},
 		})
 		for i := 1; i <= auth.MaxCodeAttempts; i++ {
 			if r := f.Do("POST", reset, "", p("alpha@example.com", wrong, newPwd)); r.Code != "14" {
@@ -209,10 +209,10 @@ func TestMailFailure(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t, "sqlite", func(c *config.Config) { c.SMTP = smtpCfg })
 			f.exec(`UPDATE accounts SET email = 'alpha@example.com' WHERE id = ?`, adminA)
-			f.run(t, []scenario{
-				{name: "send fails", method: "GET", path: "/ds/pub/getVerifyCode", params: map[string]any{"uid": adminA, "email": "alpha@example.com", "type": "reset"}, status: 502, code: "101"},
+			f.run(t, []testkit.Scenario{
+				{Name: "send fails", Method: "GET", Path: "/ds/pub/getVerifyCode", Params: map[string]any{"uid": adminA, "email": "alpha@example.com", "type": "reset"}, Status: 502, Code: "101"},
 				// No code was kept, so a retry is not told to wait.
-				{name: "retry at once", method: "GET", path: "/ds/pub/getVerifyCode", params: map[string]any{"uid": adminA, "email": "alpha@example.com", "type": "reset"}, status: 502, code: "101"},
+				{Name: "retry at once", Method: "GET", Path: "/ds/pub/getVerifyCode", Params: map[string]any{"uid": adminA, "email": "alpha@example.com", "type": "reset"}, Status: 502, Code: "101"},
 			})
 		})
 	}

@@ -68,14 +68,14 @@ func checkSessionFields(t *testing.T, f *fixture, a sessionAnswer) {
 }
 
 func TestSignInPair(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		f := signInFixture(t, engine)
 		long := strings.Repeat("9", 300)
 		gid := strconv.FormatInt(f.groupA, 10)
-		f.run(t, []scenario{
+		f.run(t, []testkit.Scenario{
 			// GET /ds/pub/loginext — verify
-			{name: "verify ok", method: "GET", path: "/ds/pub/loginext", params: map[string]any{"uid": adminA, "flag": "0"},
-				status: 200, code: "0", check: func(t *testing.T, f *fixture, r testkit.Reply) {
+			{Name: "verify ok", Method: "GET", Path: "/ds/pub/loginext", Params: map[string]any{"uid": adminA, "flag": "0"},
+				Status: 200, Code: "0", Check: func(t *testing.T, r testkit.Reply) {
 					var a sessionAnswer
 					r.Into(t, &a)
 					checkSessionFields(t, f, a)
@@ -83,24 +83,24 @@ func TestSignInPair(t *testing.T) {
 						t.Error("verify must not open a session")
 					}
 				}},
-			{name: "verify without flag", method: "GET", path: "/ds/pub/loginext", params: map[string]any{"uid": dispA}, status: 200, code: "0"},
-			{name: "verify missing uid", method: "GET", path: "/ds/pub/loginext", status: 400, code: "1"},
-			{name: "verify letters", method: "GET", path: "/ds/pub/loginext", params: map[string]any{"uid": "abcdefgh"}, status: 400, code: "1"},
-			{name: "verify 9 digits", method: "GET", path: "/ds/pub/loginext", params: map[string]any{"uid": "123456789"}, status: 400, code: "1"},
-			{name: "verify oversized uid", method: "GET", path: "/ds/pub/loginext", params: map[string]any{"uid": long}, status: 400, code: "1"},
-			{name: "verify unknown", method: "GET", path: "/ds/pub/loginext", params: map[string]any{"uid": "99999999"}, status: 404, code: "104"},
-			{name: "verify terminal", method: "GET", path: "/ds/pub/loginext", params: map[string]any{"uid": termA}, status: 403, code: "6"},
-			{name: "verify no group", method: "GET", path: "/ds/pub/loginext", params: map[string]any{"uid": noGroupA}, status: 403, code: "3"},
-			{name: "verify disabled", method: "GET", path: "/ds/pub/loginext", params: map[string]any{"uid": disabledA}, status: 403, code: "4"},
-			{name: "verify expired", method: "GET", path: "/ds/pub/loginext", params: map[string]any{"uid": expiredA}, status: 403, code: "103"},
-			{name: "verify locked", method: "GET", path: "/ds/pub/loginext", params: map[string]any{"uid": lockedA}, status: 403, code: "107", msg: auth.LockedMsg},
-			{name: "verify bad flag", method: "GET", path: "/ds/pub/loginext", params: map[string]any{"uid": adminA, "flag": "2"}, status: 400, code: "400"},
-			{name: "verify code missing", method: "GET", path: "/ds/pub/loginext", params: map[string]any{"uid": adminA, "flag": "1"}, status: 401, code: "102"},
-			{name: "verify code never sent", method: "GET", path: "/ds/pub/loginext", params: map[string]any{"uid": adminA, "flag": "1", "verifyCode": "123456"}, status: 401, code: "102"},
+			{Name: "verify without flag", Method: "GET", Path: "/ds/pub/loginext", Params: map[string]any{"uid": dispA}, Status: 200, Code: "0"},
+			{Name: "verify missing uid", Method: "GET", Path: "/ds/pub/loginext", Status: 400, Code: "1"},
+			{Name: "verify letters", Method: "GET", Path: "/ds/pub/loginext", Params: map[string]any{"uid": "abcdefgh"}, Status: 400, Code: "1"},
+			{Name: "verify 9 digits", Method: "GET", Path: "/ds/pub/loginext", Params: map[string]any{"uid": "123456789"}, Status: 400, Code: "1"},
+			{Name: "verify oversized uid", Method: "GET", Path: "/ds/pub/loginext", Params: map[string]any{"uid": long}, Status: 400, Code: "1"},
+			{Name: "verify unknown", Method: "GET", Path: "/ds/pub/loginext", Params: map[string]any{"uid": "99999999"}, Status: 404, Code: "104"},
+			{Name: "verify terminal", Method: "GET", Path: "/ds/pub/loginext", Params: map[string]any{"uid": termA}, Status: 403, Code: "6"},
+			{Name: "verify no group", Method: "GET", Path: "/ds/pub/loginext", Params: map[string]any{"uid": noGroupA}, Status: 403, Code: "3"},
+			{Name: "verify disabled", Method: "GET", Path: "/ds/pub/loginext", Params: map[string]any{"uid": disabledA}, Status: 403, Code: "4"},
+			{Name: "verify expired", Method: "GET", Path: "/ds/pub/loginext", Params: map[string]any{"uid": expiredA}, Status: 403, Code: "103"},
+			{Name: "verify locked", Method: "GET", Path: "/ds/pub/loginext", Params: map[string]any{"uid": lockedA}, Status: 403, Code: "107", Msg: auth.LockedMsg},
+			{Name: "verify bad flag", Method: "GET", Path: "/ds/pub/loginext", Params: map[string]any{"uid": adminA, "flag": "2"}, Status: 400, Code: "400"},
+			{Name: "verify code missing", Method: "GET", Path: "/ds/pub/loginext", Params: map[string]any{"uid": adminA, "flag": "1"}, Status: 401, Code: "102"},
+			{Name: "verify code never sent", Method: "GET", Path: "/ds/pub/loginext", Params: map[string]any{"uid": adminA, "flag": "1", "verifyCode": "123456"}, Status: 401, Code: "102"},
 
 			// GET/POST /ds/user — auth
-			{name: "auth ok", method: "GET", path: "/ds/user", params: map[string]any{"uid": adminA, "auth": pw},
-				status: 200, code: "0", check: func(t *testing.T, f *fixture, r testkit.Reply) {
+			{Name: "auth ok", Method: "GET", Path: "/ds/user", Params: map[string]any{"uid": adminA, "auth": pw},
+				Status: 200, Code: "0", Check: func(t *testing.T, r testkit.Reply) {
 					var a sessionAnswer
 					r.Into(t, &a)
 					checkSessionFields(t, f, a)
@@ -120,24 +120,24 @@ func TestSignInPair(t *testing.T) {
 						t.Errorf("log 100: %d %q %v", n, remark, err)
 					}
 				}},
-			{name: "auth POST JSON", method: "POST", path: "/ds/user", params: map[string]any{"uid": dispA, "auth": pw}, status: 200, code: "0"},
-			{name: "auth wrong password", method: "GET", path: "/ds/user", params: map[string]any{"uid": dispA, "auth": "654321"},
-				status: 401, code: "2", changes: true, check: func(t *testing.T, f *fixture, r testkit.Reply) {
+			{Name: "auth POST JSON", Method: "POST", Path: "/ds/user", Params: map[string]any{"uid": dispA, "auth": pw}, Status: 200, Code: "0"},
+			{Name: "auth wrong password", Method: "GET", Path: "/ds/user", Params: map[string]any{"uid": dispA, "auth": "654321"},
+				Status: 401, Code: "2", Changes: true, Check: func(t *testing.T, r testkit.Reply) {
 					if n, _ := f.failedLogins(dispA); n != 1 {
 						t.Errorf("failed logins %d, want 1", n)
 					}
 				}},
-			{name: "auth missing password", method: "GET", path: "/ds/user", params: map[string]any{"uid": adminA}, status: 400, code: "400"},
-			{name: "auth oversized password", method: "GET", path: "/ds/user", params: map[string]any{"uid": adminA, "auth": long}, status: 400, code: "400"},
-			{name: "auth missing uid", method: "GET", path: "/ds/user", params: map[string]any{"auth": pw}, status: 400, code: "1"},
-			{name: "auth bad uid", method: "GET", path: "/ds/user", params: map[string]any{"uid": "1000000x", "auth": pw}, status: 400, code: "1"},
-			{name: "auth unknown", method: "GET", path: "/ds/user", params: map[string]any{"uid": "99999999", "auth": pw}, status: 404, code: "104"},
-			{name: "auth terminal", method: "GET", path: "/ds/user", params: map[string]any{"uid": termA, "auth": pw}, status: 403, code: "6"},
-			{name: "auth no group", method: "GET", path: "/ds/user", params: map[string]any{"uid": noGroupA, "auth": pw}, status: 403, code: "3"},
-			{name: "auth disabled", method: "GET", path: "/ds/user", params: map[string]any{"uid": disabledA, "auth": pw}, status: 403, code: "4"},
-			{name: "auth expired", method: "GET", path: "/ds/user", params: map[string]any{"uid": expiredA, "auth": pw}, status: 403, code: "103"},
-			{name: "auth locked, right password", method: "GET", path: "/ds/user", params: map[string]any{"uid": lockedA, "auth": pw}, status: 403, code: "107", msg: auth.LockedMsg},
-			{name: "auth two uids", method: "GET", path: "/ds/user?uid=10000001&uid=10000002&auth=123456", status: 400, code: "400"},
+			{Name: "auth missing password", Method: "GET", Path: "/ds/user", Params: map[string]any{"uid": adminA}, Status: 400, Code: "400"},
+			{Name: "auth oversized password", Method: "GET", Path: "/ds/user", Params: map[string]any{"uid": adminA, "auth": long}, Status: 400, Code: "400"},
+			{Name: "auth missing uid", Method: "GET", Path: "/ds/user", Params: map[string]any{"auth": pw}, Status: 400, Code: "1"},
+			{Name: "auth bad uid", Method: "GET", Path: "/ds/user", Params: map[string]any{"uid": "1000000x", "auth": pw}, Status: 400, Code: "1"},
+			{Name: "auth unknown", Method: "GET", Path: "/ds/user", Params: map[string]any{"uid": "99999999", "auth": pw}, Status: 404, Code: "104"},
+			{Name: "auth terminal", Method: "GET", Path: "/ds/user", Params: map[string]any{"uid": termA, "auth": pw}, Status: 403, Code: "6"},
+			{Name: "auth no group", Method: "GET", Path: "/ds/user", Params: map[string]any{"uid": noGroupA, "auth": pw}, Status: 403, Code: "3"},
+			{Name: "auth disabled", Method: "GET", Path: "/ds/user", Params: map[string]any{"uid": disabledA, "auth": pw}, Status: 403, Code: "4"},
+			{Name: "auth expired", Method: "GET", Path: "/ds/user", Params: map[string]any{"uid": expiredA, "auth": pw}, Status: 403, Code: "103"},
+			{Name: "auth locked, right password", Method: "GET", Path: "/ds/user", Params: map[string]any{"uid": lockedA, "auth": pw}, Status: 403, Code: "107", Msg: auth.LockedMsg},
+			{Name: "auth two uids", Method: "GET", Path: "/ds/user?uid=10000001&uid=10000002&auth=123456", Status: 400, Code: "400"},
 		})
 	})
 }
@@ -225,7 +225,7 @@ func TestSignInFormBody(t *testing.T) {
 }
 
 func TestLockout(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		f := newFixture(t, engine)
 		wrong := func(uid string) testkit.Reply {
 			return f.Do("GET", "/ds/user", "", map[string]any{"uid": uid, "auth": "000000"})
@@ -273,16 +273,16 @@ func TestLockout(t *testing.T) {
 			t.Fatalf("verify while locked: %+v", r)
 		}
 
-		f.run(t, []scenario{
-			{name: "unlock without token", method: "GET", path: "/ds/user/unlockUser", params: map[string]any{"uid": dispA}, status: 401, code: "105"},
-			{name: "unlock by non-admin", method: "GET", path: "/ds/user/unlockUser", as: termA, params: map[string]any{"uid": dispA}, status: 403, code: "107", msg: "no permission"},
-			{name: "unlock by itself", method: "GET", path: "/ds/user/unlockUser", as: dispA, params: map[string]any{"uid": dispA}, status: 403, code: "107", msg: "no permission"},
-			{name: "unlock by other customer's admin", method: "GET", path: "/ds/user/unlockUser", as: adminB, params: map[string]any{"uid": dispA}, status: 404, code: "404"},
-			{name: "unlock missing uid", method: "GET", path: "/ds/user/unlockUser", as: adminA, status: 400, code: "400"},
-			{name: "unlock bad uid", method: "GET", path: "/ds/user/unlockUser", as: adminA, params: map[string]any{"uid": "x"}, status: 400, code: "400"},
-			{name: "unlock unknown", method: "GET", path: "/ds/user/unlockUser", as: adminA, params: map[string]any{"uid": "99999999"}, status: 404, code: "404"},
-			{name: "unlock", method: "GET", path: "/ds/user/unlockUser", as: adminA, params: map[string]any{"uid": dispA}, status: 200, code: "0",
-				check: func(t *testing.T, f *fixture, r testkit.Reply) {
+		f.run(t, []testkit.Scenario{
+			{Name: "unlock without token", Method: "GET", Path: "/ds/user/unlockUser", Params: map[string]any{"uid": dispA}, Status: 401, Code: "105"},
+			{Name: "unlock by non-admin", Method: "GET", Path: "/ds/user/unlockUser", Token: termA, Params: map[string]any{"uid": dispA}, Status: 403, Code: "107", Msg: "no permission"},
+			{Name: "unlock by itself", Method: "GET", Path: "/ds/user/unlockUser", Token: dispA, Params: map[string]any{"uid": dispA}, Status: 403, Code: "107", Msg: "no permission"},
+			{Name: "unlock by other customer's admin", Method: "GET", Path: "/ds/user/unlockUser", Token: adminB, Params: map[string]any{"uid": dispA}, Status: 404, Code: "404"},
+			{Name: "unlock missing uid", Method: "GET", Path: "/ds/user/unlockUser", Token: adminA, Status: 400, Code: "400"},
+			{Name: "unlock bad uid", Method: "GET", Path: "/ds/user/unlockUser", Token: adminA, Params: map[string]any{"uid": "x"}, Status: 400, Code: "400"},
+			{Name: "unlock unknown", Method: "GET", Path: "/ds/user/unlockUser", Token: adminA, Params: map[string]any{"uid": "99999999"}, Status: 404, Code: "404"},
+			{Name: "unlock", Method: "GET", Path: "/ds/user/unlockUser", Token: adminA, Params: map[string]any{"uid": dispA}, Status: 200, Code: "0",
+				Check: func(t *testing.T, r testkit.Reply) {
 					if n, until := f.failedLogins(dispA); n != 0 || until != 0 {
 						t.Errorf("still locked: %d %d", n, until)
 					}
@@ -397,11 +397,11 @@ func TestOnlineLimit(t *testing.T) {
 	if rep := term.Call("session.login", map[string]string{"client": "terminal", "uid": termA, "auth": pw}); rep.Code != "0" {
 		t.Fatalf("terminal login: %+v", rep)
 	}
-	f.run(t, []scenario{
-		{name: "verify at the limit", method: "GET", path: "/ds/pub/loginext", params: map[string]any{"uid": adminA}, status: 403, code: "5"},
-		{name: "auth at the limit", method: "GET", path: "/ds/user", params: map[string]any{"uid": adminA, "auth": pw}, status: 403, code: "5"},
-		{name: "the online dispatcher again", method: "GET", path: "/ds/user", params: map[string]any{"uid": dispA, "auth": pw}, status: 200, code: "0"},
-		{name: "other customer unaffected", method: "GET", path: "/ds/user", params: map[string]any{"uid": adminB, "auth": pw}, status: 200, code: "0"},
+	f.run(t, []testkit.Scenario{
+		{Name: "verify at the limit", Method: "GET", Path: "/ds/pub/loginext", Params: map[string]any{"uid": adminA}, Status: 403, Code: "5"},
+		{Name: "auth at the limit", Method: "GET", Path: "/ds/user", Params: map[string]any{"uid": adminA, "auth": pw}, Status: 403, Code: "5"},
+		{Name: "the online dispatcher again", Method: "GET", Path: "/ds/user", Params: map[string]any{"uid": dispA, "auth": pw}, Status: 200, Code: "0"},
+		{Name: "other customer unaffected", Method: "GET", Path: "/ds/user", Params: map[string]any{"uid": adminB, "auth": pw}, Status: 200, Code: "0"},
 	})
 	ws.Close()
 	deadline := time.Now().Add(5 * time.Second)
@@ -418,7 +418,7 @@ func TestOnlineLimit(t *testing.T) {
 }
 
 func TestOAuthSignIn(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		f := newFixture(t, engine)
 		ctx := context.Background()
 		if err := auth.LinkOAuth(ctx, f.DB, adminA, "github", "gh-42"); err != nil {
@@ -428,9 +428,9 @@ func TestOAuthSignIn(t *testing.T) {
 			t.Fatal(err)
 		}
 		const path = "/ds/user/getAccountByOauth"
-		f.run(t, []scenario{
-			{name: "linked", method: "GET", path: path, params: map[string]any{"platform": "github", "oauth": "gh-42"}, status: 200, code: "0",
-				check: func(t *testing.T, f *fixture, r testkit.Reply) {
+		f.run(t, []testkit.Scenario{
+			{Name: "linked", Method: "GET", Path: path, Params: map[string]any{"platform": "github", "oauth": "gh-42"}, Status: 200, Code: "0",
+				Check: func(t *testing.T, r testkit.Reply) {
 					var a sessionAnswer
 					r.Into(t, &a)
 					if a.UserInfo.MsID != adminA || a.Token == "" || a.Version != "1" {
@@ -443,12 +443,12 @@ func TestOAuthSignIn(t *testing.T) {
 						t.Errorf("log 100: %q %v", remark, err)
 					}
 				}},
-			{name: "unknown identity", method: "GET", path: path, params: map[string]any{"platform": "github", "oauth": "gh-43"}, status: 401, code: "102"},
-			{name: "other platform", method: "GET", path: path, params: map[string]any{"platform": "google", "oauth": "gh-42"}, status: 401, code: "102"},
-			{name: "terminal", method: "GET", path: path, params: map[string]any{"platform": "github", "oauth": "gh-term"}, status: 403, code: "6"},
-			{name: "missing oauth", method: "GET", path: path, params: map[string]any{"platform": "github"}, status: 400, code: "400"},
-			{name: "missing platform", method: "GET", path: path, params: map[string]any{"oauth": "gh-42"}, status: 400, code: "400"},
-			{name: "oversized", method: "GET", path: path, params: map[string]any{"platform": "github", "oauth": strings.Repeat("x", 2000)}, status: 400, code: "400"},
+			{Name: "unknown identity", Method: "GET", Path: path, Params: map[string]any{"platform": "github", "oauth": "gh-43"}, Status: 401, Code: "102"},
+			{Name: "other platform", Method: "GET", Path: path, Params: map[string]any{"platform": "google", "oauth": "gh-42"}, Status: 401, Code: "102"},
+			{Name: "terminal", Method: "GET", Path: path, Params: map[string]any{"platform": "github", "oauth": "gh-term"}, Status: 403, Code: "6"},
+			{Name: "missing oauth", Method: "GET", Path: path, Params: map[string]any{"platform": "github"}, Status: 400, Code: "400"},
+			{Name: "missing platform", Method: "GET", Path: path, Params: map[string]any{"oauth": "gh-42"}, Status: 400, Code: "400"},
+			{Name: "oversized", Method: "GET", Path: path, Params: map[string]any{"platform": "github", "oauth": strings.Repeat("x", 2000)}, Status: 400, Code: "400"},
 		})
 		f.exec(`UPDATE accounts SET disabled = TRUE WHERE id = ?`, adminA)
 		if r := f.Do("GET", path, "", map[string]any{"platform": "github", "oauth": "gh-42"}); r.Code != "4" {

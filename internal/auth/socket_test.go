@@ -60,7 +60,7 @@ func TestConsoleSocketLogin(t *testing.T) {
 }
 
 func TestTerminalSocketLogin(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		f := newFixture(t, engine)
 		login := func(uid, pass string) testkit.Frame {
 			return socketLogin(f, map[string]string{"client": "terminal", "uid": uid, "auth": pass})
@@ -113,7 +113,7 @@ func TestTerminalSocketLogin(t *testing.T) {
 // hash). The token is bound to its terminal, opens neither the HTTP API nor a console login, and ends with its
 // lifetime, the account's disabling or a password reset — after which the password works again.
 func TestTerminalResumeToken(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		f := newFixture(t, engine)
 		first := socketLogin(f, map[string]string{"client": "terminal", "uid": termA, "auth": pw})
 		var reply struct {

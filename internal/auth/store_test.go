@@ -24,7 +24,7 @@ func count(t *testing.T, d *db.DB, q string, args ...any) int {
 }
 
 func TestAdminStore(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		d := testkit.OpenStore(t, engine)
 		ctx := context.Background()
 
@@ -166,7 +166,7 @@ func TestAdminStore(t *testing.T) {
 }
 
 func TestSessionStore(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		d := testkit.OpenStore(t, engine)
 		ctx := context.Background()
 		cust, _ := auth.CreateCustomer(ctx, d, "Acme")

@@ -5,12 +5,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,6 +25,7 @@ import (
 
 	"tenfour/internal/app"
 	"tenfour/internal/config"
+	"tenfour/internal/platform/wsclient"
 	"tenfour/internal/sim"
 	"tenfour/internal/termclient"
 )
@@ -126,7 +125,7 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	}
 
 	// Consoles: one sign-in, then one socket each (the same sign-in in several windows).
-	tok, err := signIn(ctx, base, disp, pw)
+	tok, err := wsclient.SignIn(ctx, httpc, base, disp, pw)
 	if err != nil {
 		return res, err
 	}
@@ -137,74 +136,71 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	defer cancelConsoles()
 	var cwg sync.WaitGroup
 	for i := range o.Consoles {
-		ws, err := consoleSocket(cctx, base, tok)
+		// A gps item repeats the terminal's last fix time when only its battery or signal changed: count each
+		// fix once, when it first arrives (latest wins, as the console applies them). Frames are handled on the
+		// connection's reading goroutine, one connection after the other.
+		last := map[string]int64{}
+		onFrame := func(f wsclient.Frame) {
+			if f.Type != "gps" {
+				return
+			}
+			var d struct {
+				List []struct {
+					MsID string `json:"msId"`
+					Time int64  `json:"time"`
+				} `json:"list"`
+			}
+			if f.Decode(&d) != nil {
+				return
+			}
+			at := f.At.UnixMilli()
+			on := measuring.Load()
+			var got []time.Duration
+			for _, it := range d.List {
+				prev := last[it.MsID]
+				if it.Time <= prev {
+					continue
+				}
+				last[it.MsID] = it.Time
+				// A terminal's first fix after its login may be one it kept while offline (the simulator buffers
+				// them, as trackers do): only fixes after one already seen are live.
+				if on && prev != 0 {
+					got = append(got, time.Duration(max(0, at-it.Time))*time.Millisecond)
+				}
+			}
+			if len(got) > 0 {
+				mu.Lock()
+				lat = append(lat, got...)
+				mu.Unlock()
+			}
+		}
+		c, err := consoleSocket(cctx, base, tok, onFrame)
 		if err != nil {
 			return res, fmt.Errorf("console %d: %w", i, err)
 		}
 		cwg.Add(1)
 		go func() {
 			defer cwg.Done()
-			defer func() { ws.CloseNow() }()
-			// A gps item repeats the terminal's last fix time when only its battery or signal changed: count
-			// each fix once, when it first arrives (latest wins, as the console applies them).
-			last := map[string]int64{}
 			for {
-				_, b, err := ws.Read(cctx)
+				select {
+				case <-cctx.Done():
+					c.CloseNow()
+					return
+				case <-c.Done():
+				}
+				// Closed by the server (a slow consumer, 4008): count it and come back, as the console does.
+				mu.Lock()
+				res.ConsoleDrops++
+				res.DropCodes = append(res.DropCodes, int(websocket.CloseStatus(c.Err())))
+				mu.Unlock()
+				for {
+					if c, err = consoleSocket(cctx, base, tok, onFrame); err == nil || cctx.Err() != nil {
+						break
+					}
+					time.Sleep(500 * time.Millisecond)
+				}
 				if err != nil {
-					if cctx.Err() != nil {
-						return
-					}
-					// Closed by the server (a slow consumer, 4008): count it and come back, as the console does.
-					mu.Lock()
-					res.ConsoleDrops++
-					res.DropCodes = append(res.DropCodes, int(websocket.CloseStatus(err)))
-					mu.Unlock()
-					ws.CloseNow()
-					for {
-						if ws, err = consoleSocket(cctx, base, tok); err == nil || cctx.Err() != nil {
-							break
-						}
-						time.Sleep(500 * time.Millisecond)
-					}
-					if err != nil {
-						return
-					}
-					continue
-				}
-				at := time.Now().UnixMilli()
-				if !strings.Contains(string(b[:min(len(b), 40)]), `"gps"`) {
-					continue
-				}
-				var f struct {
-					Type string `json:"type"`
-					Data struct {
-						List []struct {
-							MsID string `json:"msId"`
-							Time int64  `json:"time"`
-						} `json:"list"`
-					} `json:"data"`
-				}
-				if json.Unmarshal(b, &f) != nil || f.Type != "gps" {
-					continue
-				}
-				on := measuring.Load()
-				var got []time.Duration
-				for _, it := range f.Data.List {
-					prev := last[it.MsID]
-					if it.Time <= prev {
-						continue
-					}
-					last[it.MsID] = it.Time
-					// A terminal's first fix after its login may be one it kept while offline (the simulator
-					// buffers them, as trackers do): only fixes after one already seen are live.
-					if on && prev != 0 {
-						got = append(got, time.Duration(max(0, at-it.Time))*time.Millisecond)
-					}
-				}
-				if len(got) > 0 {
-					mu.Lock()
-					lat = append(lat, got...)
-					mu.Unlock()
+					return
 				}
 			}
 		}()
@@ -440,63 +436,19 @@ func waitHTTP(ctx context.Context, u string, limit time.Duration) error {
 	}
 }
 
-// signIn signs a dispatcher in over HTTP (GET /ds/user) and returns the session token.
-func signIn(ctx context.Context, base, uid, pw string) (string, error) {
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/ds/user?"+url.Values{"uid": {uid}, "auth": {pw}}.Encode(), nil)
-	res, err := httpc.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer res.Body.Close()
-	var env struct {
-		Code   string `json:"code"`
-		Msg    string `json:"msg"`
-		Result struct {
-			Token string `json:"token"`
-		} `json:"result"`
-	}
-	if err := json.NewDecoder(res.Body).Decode(&env); err != nil {
-		return "", err
-	}
-	if env.Code != "0" || env.Result.Token == "" {
-		return "", fmt.Errorf("sign-in: code %s %s", env.Code, env.Msg)
-	}
-	return env.Result.Token, nil
-}
-
-// consoleSocket opens a console socket and logs it in.
-func consoleSocket(ctx context.Context, base, token string) (*websocket.Conn, error) {
+// consoleSocket opens a console socket and logs it in; onFrame gets every frame but the login's reply.
+func consoleSocket(ctx context.Context, base, token string, onFrame func(wsclient.Frame)) (*wsclient.Conn, error) {
 	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	ws, _, err := websocket.Dial(dctx, "ws"+strings.TrimPrefix(base, "http")+"/ds/ws", nil)
+	c, err := wsclient.Dial(dctx, wsclient.URL(base), wsclient.Options{Handle: func(_ *wsclient.Conn, f wsclient.Frame) { onFrame(f) }})
 	if err != nil {
 		return nil, err
 	}
-	ws.SetReadLimit(1 << 20)
-	login, _ := json.Marshal(map[string]any{"id": 1, "type": "session.login",
-		"data": map[string]string{"client": "console", "token": token}})
-	if err := ws.Write(dctx, websocket.MessageText, login); err != nil {
-		ws.CloseNow()
-		return nil, err
+	if err := c.Call(dctx, "session.login", map[string]string{"client": "console", "token": token}, nil); err != nil {
+		c.CloseNow()
+		return nil, fmt.Errorf("console login: %w", err)
 	}
-	for {
-		_, b, err := ws.Read(dctx)
-		if err != nil {
-			ws.CloseNow()
-			return nil, err
-		}
-		var f struct {
-			Re   int64  `json:"re"`
-			Code string `json:"code"`
-		}
-		if json.Unmarshal(b, &f) == nil && f.Re == 1 {
-			if f.Code != "" && f.Code != "0" {
-				ws.CloseNow()
-				return nil, fmt.Errorf("console login: code %s", f.Code)
-			}
-			return ws, nil
-		}
-	}
+	return c, nil
 }
 
 // scrapeAll reads the unlabelled samples of the server's Prometheus endpoint.

@@ -185,7 +185,7 @@ func (w *world) logTypes() map[int]int {
 // waitLog waits until the log holds an entry of each type.
 func (w *world) waitLog(types ...int) {
 	w.t.Helper()
-	eventually(w.t, fmt.Sprintf("log types %v", types), func() bool {
+	testkit.Eventually(w.t, 10*time.Second, fmt.Sprintf("log types %v", types), func() bool {
 		got := w.logTypes()
 		for _, typ := range types {
 			if got[typ] == 0 {
@@ -194,18 +194,6 @@ func (w *world) waitLog(types ...int) {
 		}
 		return true
 	})
-}
-
-// eventually polls cond until it holds or 10 s pass.
-func eventually(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 // tagged is n silent Opus packets whose last byte is tag, so a listener can tell talkers apart.

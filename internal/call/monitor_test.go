@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/testkit"
+
 	"tenfour/internal/termclient"
 )
 
@@ -56,7 +58,7 @@ func TestGroupMonitoringAndPlaybackPriority(t *testing.T) {
 	if _, err := d.WaitPackets(ctx, 10); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "Bravo's first packets handled", func() bool { return w.voice().UpstreamPackets("10002001") == 10 })
+	testkit.Eventually(t, 10*time.Second, "Bravo's first packets handled", func() bool { return w.voice().UpstreamPackets("10002001") == 10 })
 	// The dispatcher switches to Bravo: from now on Bravo plays (same stream, continuous).
 	if err := d.Call(ctx, "voice.focus", map[string]any{"callId": rb.CallID}, nil); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/testkit"
+
 	"tenfour/internal/config"
 	"tenfour/internal/termclient"
 )
@@ -153,7 +155,7 @@ func TestIndividualCallDeclineCancelTimeoutOffline(t *testing.T) {
 			Status int    `json:"status"`
 		} `json:"list"`
 	}
-	eventually(t, "two missed calls", func() bool {
+	testkit.Eventually(t, 10*time.Second, "two missed calls", func() bool {
 		g.s.Do(http.MethodGet, "/ds/call/missed", tok, nil).Into(t, &missed)
 		return len(missed.List) == 2
 	})

@@ -2,8 +2,6 @@ package directory_test
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -119,36 +117,30 @@ func buildWorld(t testing.TB, d *db.DB) *world {
 	return w
 }
 
-// snapshot is every directory row of the store, to prove a refused call changed nothing.
+// directoryState is every directory row of the store, to prove a refused call changed nothing.
+var directoryState = []string{
+	`SELECT id, customer_id, parent_id, name, color, seq_num, kind, creator_id FROM ptt_groups`,
+	`SELECT group_id, account_id FROM group_members`,
+	`SELECT id, customer_id, name, type, sw_version, COALESCE(default_group_id, 0), COALESCE(ptt_group_id, 0),
+		call_set_status, online FROM accounts`,
+}
+
 func snapshot(t testing.TB, d *db.DB) string {
 	t.Helper()
-	ctx := context.Background()
-	var b strings.Builder
-	for _, q := range []string{
-		`SELECT id, customer_id, parent_id, name, color, seq_num, kind, creator_id FROM ptt_groups ORDER BY id`,
-		`SELECT group_id, account_id FROM group_members ORDER BY group_id, account_id`,
-		`SELECT id, customer_id, name, type, sw_version, COALESCE(default_group_id, 0), COALESCE(ptt_group_id, 0),
-			call_set_status, online FROM accounts ORDER BY id`,
-	} {
-		rows, err := d.Query(ctx, q)
-		if err != nil {
-			t.Fatal(err)
+	return testkit.Snapshot(t, d, directoryState...)
+}
+
+// aliases resolves a scenario's token "A" (Alpha's dispatcher) and "B" (Bravo's); any other is used as it is.
+func aliases(tokA, tokB string) func(string) string {
+	return func(tok string) string {
+		switch tok {
+		case "A":
+			return tokA
+		case "B":
+			return tokB
 		}
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			fmt.Fprintln(&b, vals...)
-		}
-		rows.Close()
+		return tok
 	}
-	return b.String()
 }
 
 // apiWorld starts a server with the world and signed-in dispatchers of both customers.
@@ -166,16 +158,4 @@ func token(t testing.TB, s *testkit.Server, id string, cust int64) string {
 		t.Fatal(err)
 	}
 	return tok
-}
-
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }

@@ -65,26 +65,6 @@ func logs(t *testing.T, s *testkit.Server, cust int64, typ oplog.Type) []oplog.E
 
 // call sends a request and returns its reply, keeping events meanwhile; ids from 1000 up never collide with
 // the test client's own counter.
-var rawID int64 = 1000
-
-func send(t *testing.T, c *testkit.Socket, typ string, payload any) int64 {
-	t.Helper()
-	rawID++
-	raw, _ := json.Marshal(payload)
-	c.Send(testkit.Frame{ID: rawID, Type: typ, Data: raw})
-	return rawID
-}
-
-func replyTo(t *testing.T, c *testkit.Socket, id int64) testkit.Frame {
-	t.Helper()
-	for {
-		f := c.Read(wait)
-		if f.Re == id {
-			return f
-		}
-		c.Events = append(c.Events, f)
-	}
-}
 
 func terminalOf(t *testing.T, s *testkit.Server, cust int64, id string) directory.Terminal {
 	t.Helper()
@@ -225,7 +205,7 @@ func TestSwitchGroup(t *testing.T) {
 	}
 
 	// Remote switch: relayed to the terminal, applied on its acknowledgement.
-	id := send(t, cons, "group.switch", map[string]any{"gid": gid(w.aOps), "msId": aApp})
+	id := cons.Request("group.switch", map[string]any{"gid": gid(w.aOps), "msId": aApp})
 	req := app.WaitEvent("group.switch", wait, nil)
 	if req.ID == 0 || !strings.Contains(string(req.Data), `"gid":"`+gid(w.aOps)+`"`) || !strings.Contains(string(req.Data), `"name":"Alpha Ops"`) {
 		t.Fatalf("request to terminal %+v %s", req, req.Data)
@@ -234,7 +214,7 @@ func TestSwitchGroup(t *testing.T) {
 		t.Fatal("switched before the terminal acknowledged")
 	}
 	app.Reply(req, "0", nil)
-	if r := replyTo(t, cons, id); r.Code != "0" {
+	if r := cons.ReplyTo(id); r.Code != "0" {
 		t.Fatalf("remote switch %+v", r)
 	}
 	if ev := data[directory.SwitchEvent](t, cons.WaitEvent("member.switched", wait, func(f testkit.Frame) bool {
@@ -248,15 +228,15 @@ func TestSwitchGroup(t *testing.T) {
 
 	before := snapshot(t, s.DB)
 	// The terminal refuses: its code passes through, nothing changes.
-	id = send(t, cons, "group.switch", map[string]any{"gid": gid(w.aSub), "msId": aApp})
+	id = cons.Request("group.switch", map[string]any{"gid": gid(w.aSub), "msId": aApp})
 	app.Reply(app.WaitEvent("group.switch", wait, nil), "9", nil)
-	if r := replyTo(t, cons, id); r.Code != "9" {
+	if r := cons.ReplyTo(id); r.Code != "9" {
 		t.Fatalf("refused remote switch %+v", r)
 	}
 	// The terminal does not answer in time.
-	id = send(t, cons, "group.switch", map[string]any{"gid": gid(w.aSub), "msId": aApp})
+	id = cons.Request("group.switch", map[string]any{"gid": gid(w.aSub), "msId": aApp})
 	app.WaitEvent("group.switch", wait, nil)
-	if r := replyTo(t, cons, id); r.Code != "408" {
+	if r := cons.ReplyTo(id); r.Code != "408" {
 		t.Fatalf("unanswered remote switch %+v", r)
 	}
 	for name, c := range map[string]struct {
@@ -398,7 +378,7 @@ func TestTempGroups(t *testing.T) {
 	if r := cons.Call("tempGroup.delMember", map[string]any{"gid": g, "msId": aRadio}); r.Code != "0" {
 		t.Fatalf("delMember %+v", r)
 	}
-	waitFor(t, "radio told it left", func() bool {
+	testkit.Eventually(t, 5*time.Second, "radio told it left", func() bool {
 		f := radio.WaitEvent("group.changed", wait, nil)
 		return len(data[directory.Membership](t, f).Groups) == 2
 	})

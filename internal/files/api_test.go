@@ -67,23 +67,17 @@ func (w *world) stored(t *testing.T) int {
 	return n
 }
 
-func eachEngine(t *testing.T, fn func(t *testing.T, engine string)) {
-	for _, e := range testkit.Engines() {
-		t.Run(e, func(t *testing.T) { fn(t, e) })
-	}
-}
-
 func TestUploadScenarios(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
-		term := rttest.Terminal(t, w.s, w.a.Terminals[0])
+		term := testkit.Terminal(t, w.s.URL, w.a.Terminals[0], rttest.Password)
 		ft := term.Call("file.token", nil)
 		var tok struct {
 			Token     string
 			ExpiresAt int64
 			UploadURL string
 		}
-		rttest.Decode(t, ft.Data, &tok)
+		ft.Into(t, &tok)
 		if ft.Code != "0" || !strings.HasPrefix(tok.Token, "ft1.") || tok.UploadURL != "/filews/upload/media" ||
 			tok.ExpiresAt < time.Now().Add(9*time.Minute).UnixMilli() {
 			t.Fatalf("file.token %+v %+v", ft, tok)
@@ -166,7 +160,7 @@ func TestUploadScenarios(t *testing.T) {
 }
 
 func TestDownload(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
 		body := filetest.WAV(4000)
 		u := filetest.MustUpload(t, w.s, w.tokA, "shift \"A\" 中文.wav", body, "")
@@ -204,9 +198,9 @@ func TestDownload(t *testing.T) {
 			t.Fatalf("cookie %v %v", res, err)
 		}
 		// A terminal's file token, of the same customer.
-		term := rttest.Terminal(t, w.s, w.a.Terminals[1])
+		term := testkit.Terminal(t, w.s.URL, w.a.Terminals[1], rttest.Password)
 		var ft struct{ Token string }
-		rttest.Decode(t, term.Call("file.token", nil).Data, &ft)
+		term.Call("file.token", nil).Into(t, &ft)
 		if res, got := filetest.Get(t, w.s, u.URL+"?token="+ft.Token); res.StatusCode != 200 || !bytes.Equal(got, body) {
 			t.Fatalf("file token download %d", res.StatusCode)
 		}

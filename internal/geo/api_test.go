@@ -14,47 +14,6 @@ import (
 	"tenfour/internal/testkit"
 )
 
-// scenario is one API call and what the caller must see.
-type scenario struct {
-	name   string
-	method string
-	path   string
-	token  string
-	params map[string]any
-	code   string // envelope code ("0" = success)
-	status int    // HTTP status; 0 = 200 for "0", else not checked
-	check  func(t *testing.T, r testkit.Reply)
-}
-
-// onEngines runs an API test against a server on each store engine (PostgreSQL when TENFOUR_TEST_PG is set).
-func onEngines(t *testing.T, fn func(t *testing.T, engine string)) {
-	for _, e := range testkit.Engines() {
-		t.Run(e, func(t *testing.T) { fn(t, e) })
-	}
-}
-
-func run(t *testing.T, s *testkit.Server, list []scenario) {
-	t.Helper()
-	for _, sc := range list {
-		t.Run(sc.name, func(t *testing.T) {
-			r := s.Do(sc.method, sc.path, sc.token, sc.params)
-			if r.Code != sc.code {
-				t.Fatalf("%s %s: code %q (%s), want %q; result %s", sc.method, sc.path, r.Code, r.Msg, sc.code, r.Result)
-			}
-			want := sc.status
-			if want == 0 && sc.code == "0" {
-				want = http.StatusOK
-			}
-			if want != 0 && r.Status != want {
-				t.Fatalf("status %d, want %d", r.Status, want)
-			}
-			if sc.check != nil {
-				sc.check(t, r)
-			}
-		})
-	}
-}
-
 var (
 	t0       = time.Date(2024, 3, 5, 8, 0, 0, 0, time.UTC).UnixMilli()
 	polygonA = map[string]any{"type": "Polygon", "coordinates": [][][]float64{{{28, 40}, {29, 40}, {29, 41}, {28, 41}, {28, 40}}}}
@@ -76,7 +35,7 @@ func logCount(t *testing.T, s *testkit.Server, customer int64, typ int) int {
 	return count(t, s.DB, `SELECT COUNT(*) FROM oplog WHERE customer_id = ? AND type = ?`, customer, typ)
 }
 
-func TestTrackAndReportAPI(t *testing.T) { onEngines(t, trackAndReportAPI) }
+func TestTrackAndReportAPI(t *testing.T) { testkit.EachEngine(t, trackAndReportAPI) }
 
 func trackAndReportAPI(t *testing.T, engine string) {
 	s := testkit.StartOn(t, engine)
@@ -96,10 +55,10 @@ func trackAndReportAPI(t *testing.T, engine string) {
 		return out
 	}
 	before117 := logCount(t, s, a.customer, 117)
-	run(t, s, []scenario{
-		{name: "track with summary in km/h", method: "GET", path: "/ds/data/gpsByUTC", token: tokA,
-			params: with(day, "dcid", a.terminals[0], "scid", a.customer, "unit", "km/h"), code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+	testkit.APITest{Server: s}.Run(t, []testkit.Scenario{
+		{Name: "track with summary in km/h", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
+			Params: with(day, "dcid", a.terminals[0], "scid", a.customer, "unit", "km/h"), Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				var tr geo.Track
 				r.Into(t, &tr)
 				want := geo.Summary{Count: 10, Distance: 1.001, DistanceUnit: "km", DistanceM: 1000.8, StartTime: t0,
@@ -114,43 +73,43 @@ func trackAndReportAPI(t *testing.T, engine string) {
 					t.Errorf("first point %+v stops %v", tr.Points[0], tr.Stops)
 				}
 			}},
-		{name: "track default unit mph, times as UTC ms", method: "GET", path: "/ds/data/gpsByUTC", token: tokA,
-			params: map[string]any{"dcid": a.terminals[0], "btime": t0, "etime": t0 + 120000}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "track default unit mph, times as UTC ms", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
+			Params: map[string]any{"dcid": a.terminals[0], "btime": t0, "etime": t0 + 120000}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				var tr geo.Track
 				r.Into(t, &tr)
 				if tr.Summary.Count != 3 || tr.Summary.SpeedUnit != geo.MPH || tr.Summary.MaxSpeed != 4.47 {
 					t.Fatalf("summary %+v", tr.Summary)
 				}
 			}},
-		{name: "empty range", method: "GET", path: "/ds/data/gpsByUTC", token: tokA,
-			params: with(day, "dcid", a.terminals[1]), code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "empty range", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
+			Params: with(day, "dcid", a.terminals[1]), Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				if !strings.Contains(string(r.Result), `"points":[]`) || !strings.Contains(string(r.Result), `"stops":[]`) {
 					t.Fatalf("%s", r.Result)
 				}
 			}},
-		{name: "track needs a terminal", method: "GET", path: "/ds/data/gpsByUTC", token: tokA, params: day, code: "61", status: 400},
-		{name: "another customer's terminal is unknown", method: "GET", path: "/ds/data/gpsByUTC", token: tokA,
-			params: with(day, "dcid", b.terminals[0]), code: "404", status: 404},
-		{name: "another customer's scid is unknown", method: "GET", path: "/ds/data/gpsByUTC", token: tokA,
-			params: with(day, "dcid", a.terminals[0], "scid", b.customer), code: "404", status: 404},
-		{name: "start after end", method: "GET", path: "/ds/data/gpsByUTC", token: tokA,
-			params: map[string]any{"dcid": a.terminals[0], "btime": "2024-03-06 00:00:00", "etime": "2024-03-05 00:00:00"}, code: "93"},
-		{name: "more than 7 days", method: "GET", path: "/ds/data/gpsByUTC", token: tokA,
-			params: map[string]any{"dcid": a.terminals[0], "btime": "2024-03-01 00:00:00", "etime": "2024-03-09 00:00:00"}, code: "94"},
-		{name: "cross-month", method: "GET", path: "/ds/data/gpsByUTC", token: tokA,
-			params: map[string]any{"dcid": a.terminals[0], "btime": "2024-02-28 00:00:00", "etime": "2024-03-01 10:00:00"}, code: "95"},
-		{name: "start required", method: "GET", path: "/ds/data/gpsByUTC", token: tokA,
-			params: map[string]any{"dcid": a.terminals[0], "etime": "2024-03-01 10:00:00"}, code: "400"},
-		{name: "bad time", method: "GET", path: "/ds/data/gpsByUTC", token: tokA,
-			params: map[string]any{"dcid": a.terminals[0], "btime": "monday", "etime": "2024-03-01 10:00:00"}, code: "400"},
-		{name: "bad unit", method: "GET", path: "/ds/data/gpsByUTC", token: tokA, params: with(day, "dcid", a.terminals[0], "unit", "knots"), code: "400"},
-		{name: "no token", method: "GET", path: "/ds/data/gpsByUTC", params: with(day, "dcid", a.terminals[0]), code: "105", status: 401},
+		{Name: "track needs a terminal", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA, Params: day, Code: "61", Status: 400},
+		{Name: "another customer's terminal is unknown", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
+			Params: with(day, "dcid", b.terminals[0]), Code: "404", Status: 404},
+		{Name: "another customer's scid is unknown", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
+			Params: with(day, "dcid", a.terminals[0], "scid", b.customer), Code: "404", Status: 404},
+		{Name: "start after end", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
+			Params: map[string]any{"dcid": a.terminals[0], "btime": "2024-03-06 00:00:00", "etime": "2024-03-05 00:00:00"}, Code: "93"},
+		{Name: "more than 7 days", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
+			Params: map[string]any{"dcid": a.terminals[0], "btime": "2024-03-01 00:00:00", "etime": "2024-03-09 00:00:00"}, Code: "94"},
+		{Name: "cross-month", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
+			Params: map[string]any{"dcid": a.terminals[0], "btime": "2024-02-28 00:00:00", "etime": "2024-03-01 10:00:00"}, Code: "95"},
+		{Name: "start required", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
+			Params: map[string]any{"dcid": a.terminals[0], "etime": "2024-03-01 10:00:00"}, Code: "400"},
+		{Name: "bad time", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
+			Params: map[string]any{"dcid": a.terminals[0], "btime": "monday", "etime": "2024-03-01 10:00:00"}, Code: "400"},
+		{Name: "bad unit", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA, Params: with(day, "dcid", a.terminals[0], "unit", "knots"), Code: "400"},
+		{Name: "no token", Method: "GET", Path: "/ds/data/gpsByUTC", Params: with(day, "dcid", a.terminals[0]), Code: "105", Status: 401},
 
-		{name: "gps data report paged", method: "GET", path: "/ds/report/findGpsData", token: tokA,
-			params: map[string]any{"msIds": a.terminals[0] + "," + a.terminals[1], "sTime": day["btime"], "eTime": day["etime"], "pageNo": 2, "pageSize": 4}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "gps data report paged", Method: "GET", Path: "/ds/report/findGpsData", Token: tokA,
+			Params: map[string]any{"msIds": a.terminals[0] + "," + a.terminals[1], "sTime": day["btime"], "eTime": day["etime"], "pageNo": 2, "pageSize": 4}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				var res struct {
 					Total int          `json:"total"`
 					List  []geo.GPSRow `json:"list"`
@@ -160,21 +119,21 @@ func trackAndReportAPI(t *testing.T, engine string) {
 					t.Fatalf("%+v", res)
 				}
 			}},
-		{name: "gps data report POST", method: "POST", path: "/ds/report/findGpsDataPost", token: tokA,
-			params: map[string]any{"msIds": []string{a.terminals[0]}, "sTime": t0, "eTime": t0 + 60000}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "gps data report POST", Method: "POST", Path: "/ds/report/findGpsDataPost", Token: tokA,
+			Params: map[string]any{"msIds": []string{a.terminals[0]}, "sTime": t0, "eTime": t0 + 60000}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				if !strings.Contains(string(r.Result), `"total":2`) {
 					t.Fatalf("%s", r.Result)
 				}
 			}},
-		{name: "gps data of another customer's terminal", method: "GET", path: "/ds/report/findGpsData", token: tokA,
-			params: map[string]any{"msIds": a.terminals[0] + "," + b.terminals[0], "sTime": day["btime"], "eTime": day["etime"]}, code: "404"},
-		{name: "gps data needs terminals", method: "GET", path: "/ds/report/findGpsData", token: tokA,
-			params: map[string]any{"sTime": day["btime"], "eTime": day["etime"]}, code: "61"},
-		{name: "gps data cross-month", method: "GET", path: "/ds/report/findGpsData", token: tokB,
-			params: map[string]any{"msIds": b.terminals[0], "sTime": "2024-02-29 00:00:00", "eTime": "2024-03-01 00:00:01"}, code: "95"},
-		{name: "gps data page size", method: "GET", path: "/ds/report/findGpsData", token: tokA,
-			params: map[string]any{"msIds": a.terminals[0], "sTime": day["btime"], "eTime": day["etime"], "pageSize": 0}, code: "400"},
+		{Name: "gps data of another customer's terminal", Method: "GET", Path: "/ds/report/findGpsData", Token: tokA,
+			Params: map[string]any{"msIds": a.terminals[0] + "," + b.terminals[0], "sTime": day["btime"], "eTime": day["etime"]}, Code: "404"},
+		{Name: "gps data needs terminals", Method: "GET", Path: "/ds/report/findGpsData", Token: tokA,
+			Params: map[string]any{"sTime": day["btime"], "eTime": day["etime"]}, Code: "61"},
+		{Name: "gps data cross-month", Method: "GET", Path: "/ds/report/findGpsData", Token: tokB,
+			Params: map[string]any{"msIds": b.terminals[0], "sTime": "2024-02-29 00:00:00", "eTime": "2024-03-01 00:00:01"}, Code: "95"},
+		{Name: "gps data page size", Method: "GET", Path: "/ds/report/findGpsData", Token: tokA,
+			Params: map[string]any{"msIds": a.terminals[0], "sTime": day["btime"], "eTime": day["etime"], "pageSize": 0}, Code: "400"},
 	})
 	if got := logCount(t, s, a.customer, 117); got != before117+3 {
 		t.Errorf("log 117 entries: %d new, want 3 (one per successful track query)", got-before117)
@@ -182,7 +141,7 @@ func trackAndReportAPI(t *testing.T, engine string) {
 	_ = tokB
 }
 
-func TestSnapshotBin(t *testing.T) { onEngines(t, snapshotBin) }
+func TestSnapshotBin(t *testing.T) { testkit.EachEngine(t, snapshotBin) }
 
 func snapshotBin(t *testing.T, engine string) {
 	s := testkit.StartOn(t, engine)
@@ -244,7 +203,7 @@ func snapshotBin(t *testing.T, engine string) {
 	}
 }
 
-func TestMarksAndCustomAPI(t *testing.T) { onEngines(t, marksAndCustomAPI) }
+func TestMarksAndCustomAPI(t *testing.T) { testkit.EachEngine(t, marksAndCustomAPI) }
 
 func marksAndCustomAPI(t *testing.T, engine string) {
 	s := testkit.StartOn(t, engine)
@@ -257,10 +216,10 @@ func marksAndCustomAPI(t *testing.T, engine string) {
 	var mb geo.Mark
 	addB.Into(t, &mb)
 	markB = mb.ID
-	run(t, s, []scenario{
-		{name: "add point mark", method: "POST", path: "/ds/custom/addMark", token: tokA,
-			params: map[string]any{"type": "point", "name": "Depot", "geometry": point, "color": "#ff0000", "link": "https://example.com/depot?id=1", "remark": "gate 2"},
-			code:   "0", check: func(t *testing.T, r testkit.Reply) {
+	testkit.APITest{Server: s}.Run(t, []testkit.Scenario{
+		{Name: "add point mark", Method: "POST", Path: "/ds/custom/addMark", Token: tokA,
+			Params: map[string]any{"type": "point", "name": "Depot", "geometry": point, "color": "#ff0000", "link": "https://example.com/depot?id=1", "remark": "gate 2"},
+			Code:   "0", Check: func(t *testing.T, r testkit.Reply) {
 				var m geo.Mark
 				r.Into(t, &m)
 				markA = m.ID
@@ -268,72 +227,72 @@ func marksAndCustomAPI(t *testing.T, engine string) {
 					t.Fatalf("%+v %s", m, m.Geometry)
 				}
 			}},
-		{name: "add line mark, geometry as text", method: "POST", path: "/ds/custom/addMark", token: tokA,
-			params: map[string]any{"type": "line", "name": "Route", "geometry": `{"type":"LineString","coordinates":[[29,41],[29.1,41.1]]}`}, code: "0"},
-		{name: "add shape mark", method: "POST", path: "/ds/custom/addMark", token: tokA,
-			params: map[string]any{"type": "shape", "name": "Area", "geometry": polygonA}, code: "0"},
-		{name: "link must be http(s)", method: "POST", path: "/ds/custom/addMark", token: tokA,
-			params: map[string]any{"type": "point", "name": "X", "geometry": point, "link": "ftp://example.com/x"}, code: "62"},
-		{name: "link must be a URL", method: "POST", path: "/ds/custom/addMark", token: tokA,
-			params: map[string]any{"type": "point", "name": "X", "geometry": point, "link": "javascript:alert(1)"}, code: "62"},
-		{name: "link without spaces", method: "POST", path: "/ds/custom/addMark", token: tokA,
-			params: map[string]any{"type": "point", "name": "X", "geometry": point, "link": "https://exa mple.com"}, code: "62"},
-		{name: "geometry must match the type", method: "POST", path: "/ds/custom/addMark", token: tokA,
-			params: map[string]any{"type": "point", "name": "X", "geometry": line}, code: "63"},
-		{name: "name required", method: "POST", path: "/ds/custom/addMark", token: tokA,
-			params: map[string]any{"type": "point", "name": " ", "geometry": point}, code: "400"},
-		{name: "unknown type", method: "POST", path: "/ds/custom/addMark", token: tokA,
-			params: map[string]any{"type": "circle", "name": "X", "geometry": point}, code: "400"},
-		{name: "bad colour", method: "POST", path: "/ds/custom/addMark", token: tokA,
-			params: map[string]any{"type": "point", "name": "X", "geometry": point, "color": "red"}, code: "400"},
+		{Name: "add line mark, geometry as text", Method: "POST", Path: "/ds/custom/addMark", Token: tokA,
+			Params: map[string]any{"type": "line", "name": "Route", "geometry": `{"type":"LineString","coordinates":[[29,41],[29.1,41.1]]}`}, Code: "0"},
+		{Name: "add shape mark", Method: "POST", Path: "/ds/custom/addMark", Token: tokA,
+			Params: map[string]any{"type": "shape", "name": "Area", "geometry": polygonA}, Code: "0"},
+		{Name: "link must be http(s)", Method: "POST", Path: "/ds/custom/addMark", Token: tokA,
+			Params: map[string]any{"type": "point", "name": "X", "geometry": point, "link": "ftp://example.com/x"}, Code: "62"},
+		{Name: "link must be a URL", Method: "POST", Path: "/ds/custom/addMark", Token: tokA,
+			Params: map[string]any{"type": "point", "name": "X", "geometry": point, "link": "javascript:alert(1)"}, Code: "62"},
+		{Name: "link without spaces", Method: "POST", Path: "/ds/custom/addMark", Token: tokA,
+			Params: map[string]any{"type": "point", "name": "X", "geometry": point, "link": "https://exa mple.com"}, Code: "62"},
+		{Name: "geometry must match the type", Method: "POST", Path: "/ds/custom/addMark", Token: tokA,
+			Params: map[string]any{"type": "point", "name": "X", "geometry": line}, Code: "63"},
+		{Name: "name required", Method: "POST", Path: "/ds/custom/addMark", Token: tokA,
+			Params: map[string]any{"type": "point", "name": " ", "geometry": point}, Code: "400"},
+		{Name: "unknown type", Method: "POST", Path: "/ds/custom/addMark", Token: tokA,
+			Params: map[string]any{"type": "circle", "name": "X", "geometry": point}, Code: "400"},
+		{Name: "bad colour", Method: "POST", Path: "/ds/custom/addMark", Token: tokA,
+			Params: map[string]any{"type": "point", "name": "X", "geometry": point, "color": "red"}, Code: "400"},
 	})
-	run(t, s, []scenario{
-		{name: "update own mark", method: "PUT", path: "/ds/custom/updateMark", token: tokA,
-			params: map[string]any{"id": markA, "name": "Depot 2", "link": ""}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+	testkit.APITest{Server: s}.Run(t, []testkit.Scenario{
+		{Name: "update own mark", Method: "PUT", Path: "/ds/custom/updateMark", Token: tokA,
+			Params: map[string]any{"id": markA, "name": "Depot 2", "link": ""}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				var m geo.Mark
 				r.Into(t, &m)
 				if m.Name != "Depot 2" || m.Link != "" || m.Remark != "gate 2" || m.Color != "#ff0000" {
 					t.Fatalf("%+v", m)
 				}
 			}},
-		{name: "update another customer's mark", method: "PUT", path: "/ds/custom/updateMark", token: tokA,
-			params: map[string]any{"id": markB, "name": "Mine"}, code: "404"},
-		{name: "update with a bad link", method: "PUT", path: "/ds/custom/updateMark", token: tokA,
-			params: map[string]any{"id": markA, "link": "www.example.com"}, code: "62"},
-		{name: "find by type", method: "GET", path: "/ds/custom/findMark", token: tokA, params: map[string]any{"type": "point"}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "update another customer's mark", Method: "PUT", Path: "/ds/custom/updateMark", Token: tokA,
+			Params: map[string]any{"id": markB, "name": "Mine"}, Code: "404"},
+		{Name: "update with a bad link", Method: "PUT", Path: "/ds/custom/updateMark", Token: tokA,
+			Params: map[string]any{"id": markA, "link": "www.example.com"}, Code: "62"},
+		{Name: "find by type", Method: "GET", Path: "/ds/custom/findMark", Token: tokA, Params: map[string]any{"type": "point"}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				var list []geo.Mark
 				r.Into(t, &list)
 				if len(list) != 1 || list[0].ID != markA {
 					t.Fatalf("%+v", list)
 				}
 			}},
-		{name: "find all of own customer only", method: "GET", path: "/ds/custom/findMark", token: tokA, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "find all of own customer only", Method: "GET", Path: "/ds/custom/findMark", Token: tokA, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				var list []geo.Mark
 				r.Into(t, &list)
 				if len(list) != 3 {
 					t.Fatalf("%d marks", len(list))
 				}
 			}},
-		{name: "delete another customer's mark (with own)", method: "DELETE", path: "/ds/custom/deleteMark", token: tokA,
-			params: map[string]any{"id": markA + "," + markB}, code: "404"},
-		{name: "delete own mark", method: "DELETE", path: "/ds/custom/deleteMark", token: tokA, params: map[string]any{"id": markA}, code: "0"},
-		{name: "delete it again", method: "DELETE", path: "/ds/custom/deleteMark", token: tokA, params: map[string]any{"id": markA}, code: "404"},
+		{Name: "delete another customer's mark (with own)", Method: "DELETE", Path: "/ds/custom/deleteMark", Token: tokA,
+			Params: map[string]any{"id": markA + "," + markB}, Code: "404"},
+		{Name: "delete own mark", Method: "DELETE", Path: "/ds/custom/deleteMark", Token: tokA, Params: map[string]any{"id": markA}, Code: "0"},
+		{Name: "delete it again", Method: "DELETE", Path: "/ds/custom/deleteMark", Token: tokA, Params: map[string]any{"id": markA}, Code: "404"},
 
-		{name: "group colour", method: "PUT", path: "/ds/custom/updateGrpColor", token: tokA,
-			params: map[string]any{"gid": a.group, "color": "#00ff00"}, code: "0"},
-		{name: "another customer's group colour", method: "PUT", path: "/ds/custom/updateGrpColor", token: tokA,
-			params: map[string]any{"gid": b.group, "color": "#00ff00"}, code: "404"},
-		{name: "group colour format", method: "PUT", path: "/ds/custom/updateGrpColor", token: tokA,
-			params: map[string]any{"gid": a.group, "color": "green"}, code: "400"},
-		{name: "terminal icon", method: "PUT", path: "/ds/custom/updateMsIcon", token: tokA,
-			params: map[string]any{"msId": a.terminals[0], "icon": "car", "image": "/icons/car.png"}, code: "0"},
-		{name: "another customer's terminal icon", method: "PUT", path: "/ds/custom/updateMsIcon", token: tokA,
-			params: map[string]any{"msId": a.terminals[0] + "," + b.terminals[0], "icon": "truck", "image": "/icons/truck.png"}, code: "404"},
-		{name: "icon needs an image", method: "PUT", path: "/ds/custom/updateMsIcon", token: tokA,
-			params: map[string]any{"msId": a.terminals[0], "icon": "car"}, code: "400"},
+		{Name: "group colour", Method: "PUT", Path: "/ds/custom/updateGrpColor", Token: tokA,
+			Params: map[string]any{"gid": a.group, "color": "#00ff00"}, Code: "0"},
+		{Name: "another customer's group colour", Method: "PUT", Path: "/ds/custom/updateGrpColor", Token: tokA,
+			Params: map[string]any{"gid": b.group, "color": "#00ff00"}, Code: "404"},
+		{Name: "group colour format", Method: "PUT", Path: "/ds/custom/updateGrpColor", Token: tokA,
+			Params: map[string]any{"gid": a.group, "color": "green"}, Code: "400"},
+		{Name: "terminal icon", Method: "PUT", Path: "/ds/custom/updateMsIcon", Token: tokA,
+			Params: map[string]any{"msId": a.terminals[0], "icon": "car", "image": "/icons/car.png"}, Code: "0"},
+		{Name: "another customer's terminal icon", Method: "PUT", Path: "/ds/custom/updateMsIcon", Token: tokA,
+			Params: map[string]any{"msId": a.terminals[0] + "," + b.terminals[0], "icon": "truck", "image": "/icons/truck.png"}, Code: "404"},
+		{Name: "icon needs an image", Method: "PUT", Path: "/ds/custom/updateMsIcon", Token: tokA,
+			Params: map[string]any{"msId": a.terminals[0], "icon": "car"}, Code: "400"},
 	})
 	if n := count(t, s.DB, `SELECT COUNT(*) FROM marks WHERE id = ? AND name = 'B depot'`, markB); n != 1 {
 		t.Error("another customer's mark changed or deleted")
@@ -346,7 +305,7 @@ func marksAndCustomAPI(t *testing.T, engine string) {
 	}
 }
 
-func TestFenceAPI(t *testing.T) { onEngines(t, fenceAPI) }
+func TestFenceAPI(t *testing.T) { testkit.EachEngine(t, fenceAPI) }
 
 func fenceAPI(t *testing.T, engine string) {
 	s := testkit.StartOn(t, engine)
@@ -355,10 +314,10 @@ func fenceAPI(t *testing.T, engine string) {
 	var fb geo.Fence
 	s.Do("POST", "/ds/fence/create", tokB, map[string]any{"name": "B yard", "type": "in", "shape": "circle", "geometry": circleA, "radius": 300, "msIds": b.terminals}).Into(t, &fb)
 	var fenceA string
-	run(t, s, []scenario{
-		{name: "create polygon with terminals", method: "POST", path: "/ds/fence/create", token: tokA,
-			params: map[string]any{"name": "Depot", "type": "in", "shape": "polygon", "geometry": polygonA, "msIds": a.terminals[:2]}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+	testkit.APITest{Server: s}.Run(t, []testkit.Scenario{
+		{Name: "create polygon with terminals", Method: "POST", Path: "/ds/fence/create", Token: tokA,
+			Params: map[string]any{"name": "Depot", "type": "in", "shape": "polygon", "geometry": polygonA, "msIds": a.terminals[:2]}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				var f geo.Fence
 				r.Into(t, &f)
 				fenceA = f.FenceID
@@ -366,22 +325,22 @@ func fenceAPI(t *testing.T, engine string) {
 					t.Fatalf("%+v", f)
 				}
 			}},
-		{name: "create circle", method: "POST", path: "/ds/fence/create", token: tokA,
-			params: map[string]any{"name": "No-go", "type": "out", "shape": "circle", "geometry": circleA, "radius": "250"}, code: "0"},
-		{name: "create rectangle", method: "POST", path: "/ds/fence/create", token: tokA,
-			params: map[string]any{"name": "Box", "type": "out", "shape": "rectangle", "geometry": polygonA}, code: "0"},
-		{name: "name required", method: "POST", path: "/ds/fence/create", token: tokA,
-			params: map[string]any{"name": "  ", "type": "in", "shape": "polygon", "geometry": polygonA}, code: "60"},
-		{name: "name too long", method: "POST", path: "/ds/fence/create", token: tokA,
-			params: map[string]any{"name": strings.Repeat("x", 65), "type": "in", "shape": "polygon", "geometry": polygonA}, code: "65"},
-		{name: "type in or out", method: "POST", path: "/ds/fence/create", token: tokA,
-			params: map[string]any{"name": "X", "type": "both", "shape": "polygon", "geometry": polygonA}, code: "400"},
-		{name: "circle needs a radius", method: "POST", path: "/ds/fence/create", token: tokA,
-			params: map[string]any{"name": "X", "type": "in", "shape": "circle", "geometry": circleA}, code: "63"},
-		{name: "unknown shape", method: "POST", path: "/ds/fence/create", token: tokA,
-			params: map[string]any{"name": "X", "type": "in", "shape": "star", "geometry": polygonA}, code: "63"},
-		{name: "another customer's terminal: nothing created", method: "POST", path: "/ds/fence/create", token: tokA,
-			params: map[string]any{"name": "Sneaky", "type": "in", "shape": "polygon", "geometry": polygonA, "msIds": []string{a.terminals[0], b.terminals[0]}}, code: "404"},
+		{Name: "create circle", Method: "POST", Path: "/ds/fence/create", Token: tokA,
+			Params: map[string]any{"name": "No-go", "type": "out", "shape": "circle", "geometry": circleA, "radius": "250"}, Code: "0"},
+		{Name: "create rectangle", Method: "POST", Path: "/ds/fence/create", Token: tokA,
+			Params: map[string]any{"name": "Box", "type": "out", "shape": "rectangle", "geometry": polygonA}, Code: "0"},
+		{Name: "name required", Method: "POST", Path: "/ds/fence/create", Token: tokA,
+			Params: map[string]any{"name": "  ", "type": "in", "shape": "polygon", "geometry": polygonA}, Code: "60"},
+		{Name: "name too long", Method: "POST", Path: "/ds/fence/create", Token: tokA,
+			Params: map[string]any{"name": strings.Repeat("x", 65), "type": "in", "shape": "polygon", "geometry": polygonA}, Code: "65"},
+		{Name: "type in or out", Method: "POST", Path: "/ds/fence/create", Token: tokA,
+			Params: map[string]any{"name": "X", "type": "both", "shape": "polygon", "geometry": polygonA}, Code: "400"},
+		{Name: "circle needs a radius", Method: "POST", Path: "/ds/fence/create", Token: tokA,
+			Params: map[string]any{"name": "X", "type": "in", "shape": "circle", "geometry": circleA}, Code: "63"},
+		{Name: "unknown shape", Method: "POST", Path: "/ds/fence/create", Token: tokA,
+			Params: map[string]any{"name": "X", "type": "in", "shape": "star", "geometry": polygonA}, Code: "63"},
+		{Name: "another customer's terminal: nothing created", Method: "POST", Path: "/ds/fence/create", Token: tokA,
+			Params: map[string]any{"name": "Sneaky", "type": "in", "shape": "polygon", "geometry": polygonA, "msIds": []string{a.terminals[0], b.terminals[0]}}, Code: "404"},
 	})
 	if n := count(t, s.DB, `SELECT COUNT(*) FROM fences WHERE name = 'Sneaky'`); n != 0 {
 		t.Fatal("a refused fence was stored")
@@ -389,67 +348,67 @@ func fenceAPI(t *testing.T, engine string) {
 	if n := logCount(t, s, a.customer, 113); n != 3 {
 		t.Errorf("log 113: %d", n)
 	}
-	run(t, s, []scenario{
-		{name: "list all", method: "GET", path: "/ds/fence/list", token: tokA, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+	testkit.APITest{Server: s}.Run(t, []testkit.Scenario{
+		{Name: "list all", Method: "GET", Path: "/ds/fence/list", Token: tokA, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				var list []geo.Fence
 				r.Into(t, &list)
 				if len(list) != 3 {
 					t.Fatalf("%d fences", len(list))
 				}
 			}},
-		{name: "list by type and cid", method: "GET", path: "/ds/fence/list", token: tokA, params: map[string]any{"type": "out", "cid": a.customer}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "list by type and cid", Method: "GET", Path: "/ds/fence/list", Token: tokA, Params: map[string]any{"type": "out", "cid": a.customer}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				var list []geo.Fence
 				r.Into(t, &list)
 				if len(list) != 2 || list[0].Type != "out" {
 					t.Fatalf("%+v", list)
 				}
 			}},
-		{name: "list of a terminal", method: "GET", path: "/ds/fence/list", token: tokA, params: map[string]any{"msId": a.terminals[1]}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "list of a terminal", Method: "GET", Path: "/ds/fence/list", Token: tokA, Params: map[string]any{"msId": a.terminals[1]}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				var list []geo.Fence
 				r.Into(t, &list)
 				if len(list) != 1 || list[0].FenceID != fenceA {
 					t.Fatalf("%+v", list)
 				}
 			}},
-		{name: "list of another customer", method: "GET", path: "/ds/fence/list", token: tokA, params: map[string]any{"cid": b.customer}, code: "404"},
-		{name: "set: add and remove", method: "POST", path: "/ds/fence/set", token: tokA,
-			params: map[string]any{"fenceid": fenceA, "add": []string{a.terminals[2]}, "remove": []string{a.terminals[0]}}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "list of another customer", Method: "GET", Path: "/ds/fence/list", Token: tokA, Params: map[string]any{"cid": b.customer}, Code: "404"},
+		{Name: "set: add and remove", Method: "POST", Path: "/ds/fence/set", Token: tokA,
+			Params: map[string]any{"fenceid": fenceA, "add": []string{a.terminals[2]}, "remove": []string{a.terminals[0]}}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				var f geo.Fence
 				r.Into(t, &f)
 				if fmt.Sprint(f.Terminals) != fmt.Sprint([]string{a.terminals[1], a.terminals[2]}) {
 					t.Fatalf("%v", f.Terminals)
 				}
 			}},
-		{name: "set: another customer's terminal changes nothing", method: "POST", path: "/ds/fence/set", token: tokA,
-			params: map[string]any{"fenceid": fenceA, "add": []string{b.terminals[0]}, "remove": []string{a.terminals[1]}}, code: "404"},
-		{name: "set on another customer's fence", method: "POST", path: "/ds/fence/set", token: tokA,
-			params: map[string]any{"fenceid": fb.FenceID, "msIds": []string{}}, code: "404"},
-		{name: "set needs a change", method: "POST", path: "/ds/fence/set", token: tokA, params: map[string]any{"fenceid": fenceA}, code: "400"},
-		{name: "findter", method: "GET", path: "/ds/fence/findter", token: tokA, params: map[string]any{"fenceid": fenceA, "cid": a.customer}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "set: another customer's terminal changes nothing", Method: "POST", Path: "/ds/fence/set", Token: tokA,
+			Params: map[string]any{"fenceid": fenceA, "add": []string{b.terminals[0]}, "remove": []string{a.terminals[1]}}, Code: "404"},
+		{Name: "set on another customer's fence", Method: "POST", Path: "/ds/fence/set", Token: tokA,
+			Params: map[string]any{"fenceid": fb.FenceID, "msIds": []string{}}, Code: "404"},
+		{Name: "set needs a change", Method: "POST", Path: "/ds/fence/set", Token: tokA, Params: map[string]any{"fenceid": fenceA}, Code: "400"},
+		{Name: "findter", Method: "GET", Path: "/ds/fence/findter", Token: tokA, Params: map[string]any{"fenceid": fenceA, "cid": a.customer}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				if !strings.Contains(string(r.Result), `"msId":"`+a.terminals[1]+`","name":"Unit 2","online":"0"`) {
 					t.Fatalf("%s", r.Result)
 				}
 			}},
-		{name: "findter of another customer's fence", method: "GET", path: "/ds/fence/findter", token: tokA, params: map[string]any{"fenceid": fb.FenceID}, code: "404"},
-		{name: "edit name and turn into a circle", method: "PUT", path: "/ds/fence/edit", token: tokA,
-			params: map[string]any{"fenceid": fenceA, "name": "Depot east", "shape": "circle", "geometry": circleA, "radius": 800}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "findter of another customer's fence", Method: "GET", Path: "/ds/fence/findter", Token: tokA, Params: map[string]any{"fenceid": fb.FenceID}, Code: "404"},
+		{Name: "edit name and turn into a circle", Method: "PUT", Path: "/ds/fence/edit", Token: tokA,
+			Params: map[string]any{"fenceid": fenceA, "name": "Depot east", "shape": "circle", "geometry": circleA, "radius": 800}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				var f geo.Fence
 				r.Into(t, &f)
 				if f.Name != "Depot east" || f.Shape != "circle" || f.Radius != 800 || f.Type != "in" {
 					t.Fatalf("%+v", f)
 				}
 			}},
-		{name: "edit: blank name", method: "PUT", path: "/ds/fence/edit", token: tokA, params: map[string]any{"fenceid": fenceA, "name": ""}, code: "60"},
-		{name: "edit another customer's fence", method: "PUT", path: "/ds/fence/edit", token: tokA,
-			params: map[string]any{"fenceid": fb.FenceID, "name": "Mine"}, code: "404"},
-		{name: "delete another customer's fence (with own)", method: "PUT", path: "/ds/fence/del", token: tokA,
-			params: map[string]any{"fenceid": fenceA + "," + fb.FenceID}, code: "404"},
+		{Name: "edit: blank name", Method: "PUT", Path: "/ds/fence/edit", Token: tokA, Params: map[string]any{"fenceid": fenceA, "name": ""}, Code: "60"},
+		{Name: "edit another customer's fence", Method: "PUT", Path: "/ds/fence/edit", Token: tokA,
+			Params: map[string]any{"fenceid": fb.FenceID, "name": "Mine"}, Code: "404"},
+		{Name: "delete another customer's fence (with own)", Method: "PUT", Path: "/ds/fence/del", Token: tokA,
+			Params: map[string]any{"fenceid": fenceA + "," + fb.FenceID}, Code: "404"},
 	})
 	if n := count(t, s.DB, `SELECT COUNT(*) FROM fences f JOIN fence_terminals ft ON ft.fence_id = f.id WHERE f.id = ? AND f.name = 'B yard'`, fb.FenceID); n != 1 {
 		t.Fatal("another customer's fence changed")
@@ -474,9 +433,9 @@ func fenceAPI(t *testing.T, engine string) {
 	s.DB.QueryRow(context.Background(), `SELECT id FROM fence_alarms WHERE customer_id = ?`, a.customer).Scan(&alarmA)
 	s.DB.QueryRow(context.Background(), `SELECT id FROM fence_alarms WHERE customer_id = ?`, b.customer).Scan(&alarmB)
 	march := map[string]any{"sTime": "2024-03-01 00:00:00", "eTime": "2024-03-31 23:59:59"}
-	run(t, s, []scenario{
-		{name: "alarm records", method: "GET", path: "/ds/fence/fa", token: tokA, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+	testkit.APITest{Server: s}.Run(t, []testkit.Scenario{
+		{Name: "alarm records", Method: "GET", Path: "/ds/fence/fa", Token: tokA, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				var res struct {
 					Total int         `json:"total"`
 					List  []geo.Alarm `json:"list"`
@@ -486,24 +445,24 @@ func fenceAPI(t *testing.T, engine string) {
 					t.Fatalf("%+v", res)
 				}
 			}},
-		{name: "alarm records by range and terminal", method: "GET", path: "/ds/fence/fa", token: tokA,
-			params: map[string]any{"sTime": march["sTime"], "eTime": march["eTime"], "msIds": a.terminals[0]}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "alarm records by range and terminal", Method: "GET", Path: "/ds/fence/fa", Token: tokA,
+			Params: map[string]any{"sTime": march["sTime"], "eTime": march["eTime"], "msIds": a.terminals[0]}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				if !strings.Contains(string(r.Result), `"total":0`) {
 					t.Fatalf("%s", r.Result)
 				}
 			}},
-		{name: "alarm records cross-month", method: "GET", path: "/ds/fence/fa", token: tokA,
-			params: map[string]any{"sTime": "2024-02-20 00:00:00", "eTime": "2024-03-02 00:00:00"}, code: "95"},
-		{name: "respond to an alarm", method: "PUT", path: "/ds/fence/fa", token: tokA, params: map[string]any{"id": alarmA, "status": 1}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "alarm records cross-month", Method: "GET", Path: "/ds/fence/fa", Token: tokA,
+			Params: map[string]any{"sTime": "2024-02-20 00:00:00", "eTime": "2024-03-02 00:00:00"}, Code: "95"},
+		{Name: "respond to an alarm", Method: "PUT", Path: "/ds/fence/fa", Token: tokA, Params: map[string]any{"id": alarmA, "status": 1}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				if !strings.Contains(string(r.Result), `"status":1`) || !strings.Contains(string(r.Result), `"responder":"Dispatcher"`) {
 					t.Fatalf("%s", r.Result)
 				}
 			}},
-		{name: "close another customer's alarm", method: "PUT", path: "/ds/fence/fa", token: tokA, params: map[string]any{"id": alarmB, "status": 2}, code: "404"},
-		{name: "close (cancel) an alarm", method: "PUT", path: "/ds/fence/fa", token: tokA, params: map[string]any{"id": alarmA, "status": 2, "remark": "false alarm"}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "close another customer's alarm", Method: "PUT", Path: "/ds/fence/fa", Token: tokA, Params: map[string]any{"id": alarmB, "status": 2}, Code: "404"},
+		{Name: "close (cancel) an alarm", Method: "PUT", Path: "/ds/fence/fa", Token: tokA, Params: map[string]any{"id": alarmA, "status": 2, "remark": "false alarm"}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				var res struct{ List []geo.Alarm }
 				r.Into(t, &res)
 				al := res.List[0]
@@ -511,15 +470,15 @@ func fenceAPI(t *testing.T, engine string) {
 					t.Fatalf("%+v", al)
 				}
 			}},
-		{name: "closing twice changes nothing", method: "PUT", path: "/ds/fence/fa", token: tokA, params: map[string]any{"id": alarmA, "status": 2}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "closing twice changes nothing", Method: "PUT", Path: "/ds/fence/fa", Token: tokA, Params: map[string]any{"id": alarmA, "status": 2}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				if string(r.Result) != `{"list":[]}` {
 					t.Fatalf("%s", r.Result)
 				}
 			}},
-		{name: "bad status", method: "PUT", path: "/ds/fence/fa", token: tokA, params: map[string]any{"id": alarmA, "status": 0}, code: "400"},
-		{name: "alarm count by terminal", method: "POST", path: "/ds/report/findFenceAlarmCountPost", token: tokA, params: march, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "bad status", Method: "PUT", Path: "/ds/fence/fa", Token: tokA, Params: map[string]any{"id": alarmA, "status": 0}, Code: "400"},
+		{Name: "alarm count by terminal", Method: "POST", Path: "/ds/report/findFenceAlarmCountPost", Token: tokA, Params: march, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				var res struct {
 					Total int              `json:"total"`
 					List  []geo.AlarmCount `json:"list"`
@@ -529,24 +488,24 @@ func fenceAPI(t *testing.T, engine string) {
 					t.Fatalf("%+v", res)
 				}
 			}},
-		{name: "alarm count by fence", method: "POST", path: "/ds/report/findFenceAlarmCountPost", token: tokA,
-			params: map[string]any{"sTime": march["sTime"], "eTime": march["eTime"], "groupBy": "fence"}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "alarm count by fence", Method: "POST", Path: "/ds/report/findFenceAlarmCountPost", Token: tokA,
+			Params: map[string]any{"sTime": march["sTime"], "eTime": march["eTime"], "groupBy": "fence"}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				if !strings.Contains(string(r.Result), `"fenceid":"`+fenceA+`"`) {
 					t.Fatalf("%s", r.Result)
 				}
 			}},
-		{name: "alarm count needs a range", method: "POST", path: "/ds/report/findFenceAlarmCountPost", token: tokA, params: map[string]any{}, code: "400"},
-		{name: "alarm count of another customer's terminal finds nothing", method: "POST", path: "/ds/report/findFenceAlarmCountPost", token: tokA,
-			params: map[string]any{"sTime": march["sTime"], "eTime": march["eTime"], "msIds": b.terminals[0]}, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "alarm count needs a range", Method: "POST", Path: "/ds/report/findFenceAlarmCountPost", Token: tokA, Params: map[string]any{}, Code: "400"},
+		{Name: "alarm count of another customer's terminal finds nothing", Method: "POST", Path: "/ds/report/findFenceAlarmCountPost", Token: tokA,
+			Params: map[string]any{"sTime": march["sTime"], "eTime": march["eTime"], "msIds": b.terminals[0]}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				if string(r.Result) != `{"list":[],"total":0}` {
 					t.Fatalf("%s", r.Result)
 				}
 			}},
-		{name: "delete own fence", method: "PUT", path: "/ds/fence/del", token: tokA, params: map[string]any{"fenceid": fenceA}, code: "0"},
-		{name: "records outlive the fence", method: "GET", path: "/ds/fence/fa", token: tokA, code: "0",
-			check: func(t *testing.T, r testkit.Reply) {
+		{Name: "delete own fence", Method: "PUT", Path: "/ds/fence/del", Token: tokA, Params: map[string]any{"fenceid": fenceA}, Code: "0"},
+		{Name: "records outlive the fence", Method: "GET", Path: "/ds/fence/fa", Token: tokA, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
 				if !strings.Contains(string(r.Result), `"total":1`) {
 					t.Fatalf("%s", r.Result)
 				}

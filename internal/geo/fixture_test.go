@@ -94,18 +94,6 @@ func terminal(t testing.TB, s *testkit.Server, id string) *testkit.Socket {
 	return c
 }
 
-// eventually polls cond until it holds or the deadline passes (no sleeps in assertions' place).
-func eventually(t testing.TB, what string, within time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v", what, within)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 func count(t testing.TB, d *db.DB, q string, args ...any) int {
 	t.Helper()
 	var n int

@@ -103,7 +103,7 @@ func TestLivePositionsAndFenceAlarm(t *testing.T) {
 		return l.Battery != nil && *l.Battery == 55 && *l.Signal == 3 && *l.Lat == 41.6
 	}))
 	// Log 101: one entry for all these reports (the rule is one per terminal per hour).
-	eventually(t, "log 101", time.Second, func() bool { return logCount(t, s, a.customer, 101) == 1 })
+	testkit.Eventually(t, time.Second, "log 101", func() bool { return logCount(t, s, a.customer, 101) == 1 })
 
 	// Bad input.
 	for _, c := range []struct {
@@ -159,11 +159,11 @@ func TestReportWithoutAck(t *testing.T) {
 	if r := term.Call("gps.report", map[string]any{"points": pts, "ack": false}); r.Code != "0" {
 		t.Fatalf("%s", r.Msg)
 	}
-	eventually(t, "points committed", 2*time.Second, func() bool {
+	testkit.Eventually(t, 2*time.Second, "points committed", func() bool {
 		return count(t, s.DB, `SELECT COUNT(*) FROM gps_points WHERE terminal_id = ?`, a.terminals[0]) == 50
 	})
 	// The accounts row follows within the account-sync interval (2 s).
-	eventually(t, "accounts row", 4*time.Second, func() bool {
+	testkit.Eventually(t, 4*time.Second, "accounts row", func() bool {
 		return count(t, s.DB, `SELECT COUNT(*) FROM accounts WHERE id = ? AND last_gps_at = ?`, a.terminals[0], now-60000+49000) == 1
 	})
 	// A resent batch is not stored twice.

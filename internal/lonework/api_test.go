@@ -56,9 +56,9 @@ func (e *env) at(d time.Duration) {
 	e.s.LoneWork.Settle()
 }
 
-func (e *env) do(method, path, tok string, params map[string]any) safetytest.Reply {
+func (e *env) do(method, path, tok string, params map[string]any) testkit.Reply {
 	e.t.Helper()
-	return safetytest.Do(e.t, e.s.URL, method, path, tok, params)
+	return testkit.Do(e.t, e.s.URL, method, path, tok, params)
 }
 
 func (e *env) ms(d time.Duration) int64 { return e.clock().Add(d).UnixMilli() }
@@ -108,7 +108,7 @@ func (e *env) logs(typ int) int {
 // POST /ds/loneWork/add: every rule, good and bad; refusals store nothing.
 func TestAddScenarios(t *testing.T) {
 	e := newEnv(t)
-	con := safetytest.Console(t, e.s.URL, e.tok)
+	con := testkit.Console(t, e.s.URL, e.tok)
 	T := e.f.Terminals
 	day := e.clock().Add(2 * time.Hour)
 	base := func(extra map[string]any) map[string]any {
@@ -165,7 +165,7 @@ func TestAddScenarios(t *testing.T) {
 	if n := e.count("lone_works", e.other.CustomerID); n != 0 {
 		t.Fatalf("other customer got %d plans", n)
 	}
-	ev := con.Event(lonework.EventState, wait)
+	ev := con.WaitEvent(lonework.EventState, wait, nil)
 	var p lonework.Plan
 	ev.Into(t, &p)
 	if p.WorkState != lonework.Waiting || p.Date != day.Format(time.DateOnly) || p.Duration != 60 || p.Interval != 20 {
@@ -234,7 +234,7 @@ func TestUpdateScenarios(t *testing.T) {
 // DELETE /ds/loneWork/delete: all or none; not while in progress or in alarm.
 func TestDeleteScenarios(t *testing.T) {
 	e := newEnv(t)
-	con := safetytest.Console(t, e.s.URL, e.tok)
+	con := testkit.Console(t, e.s.URL, e.tok)
 	a := e.add(0, time.Hour)
 	b := e.add(1, time.Hour)
 	working := e.add(2, 0)
@@ -266,7 +266,7 @@ func TestDeleteScenarios(t *testing.T) {
 	if n := e.logs(122); n != 1 {
 		t.Fatalf("log 122 written %d times", n)
 	}
-	ev := con.Event(lonework.EventRemoved, wait)
+	ev := con.WaitEvent(lonework.EventRemoved, wait, nil)
 	if !strings.Contains(string(ev.Data), `"`+a.ID.String()+`"`) || !strings.Contains(string(ev.Data), `"`+b.ID.String()+`"`) {
 		t.Fatalf("removed event %s", ev.Data)
 	}
@@ -277,11 +277,11 @@ func TestListScenarios(t *testing.T) {
 	e := newEnv(t)
 	a := e.add(0, time.Hour)
 	b := e.add(1, 0)
-	term := safetytest.Terminal(t, e.s.URL, e.f.Terminals[1])
+	term := testkit.Terminal(t, e.s.URL, e.f.Terminals[1], safetytest.Password)
 	e.at(0)
 	go e.at(10 * time.Minute) // b is prompted: countdown running
-	req := term.Wait(wait, func(f safetytest.Frame) bool { return f.Type == lonework.TermCheck && f.ID != 0 })
-	term.Reply(req.Frame, "0", nil)
+	req := term.Wait(wait, func(f testkit.Frame) bool { return f.Type == lonework.TermCheck && f.ID != 0 })
+	term.Reply(req, "0", nil)
 	e.s.LoneWork.Settle()
 	today := e.clock().Format(time.DateOnly)
 	cases := []struct {
@@ -337,7 +337,7 @@ func TestListScenarios(t *testing.T) {
 // Lone-work alarms: addAlarm, updateAlarm, findAlarm and the report, good and bad, tenant-scoped.
 func TestAlarmScenarios(t *testing.T) {
 	e := newEnv(t)
-	con := safetytest.Console(t, e.s.URL, e.tok)
+	con := testkit.Console(t, e.s.URL, e.tok)
 	waiting := e.add(0, time.Hour)
 	w := e.add(1, 0)
 	e.at(0)
@@ -366,7 +366,7 @@ func TestAlarmScenarios(t *testing.T) {
 			t.Fatalf("addAlarm %s: %d alarms stored", c.name, n)
 		}
 	}
-	ev := con.Event(lonework.EventAlarm, wait)
+	ev := con.WaitEvent(lonework.EventAlarm, wait, nil)
 	var a lonework.Alarm
 	ev.Into(t, &a)
 	if ev.Seq == 0 || a.WorkID != w.ID || a.Reason != lonework.ReasonBusy || a.MsID != e.f.Terminals[1] || a.AlarmTime != e.ms(0) {
@@ -394,7 +394,7 @@ func TestAlarmScenarios(t *testing.T) {
 			t.Errorf("updateAlarm %s: %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
 		}
 	}
-	up := con.Event(lonework.EventAlarmUpdated, wait)
+	up := con.WaitEvent(lonework.EventAlarmUpdated, wait, nil)
 	var ua lonework.Alarm
 	up.Into(t, &ua)
 	if ua.Remark != "called, he is fine" || ua.Handler != e.f.Dispatcher || up.Seq == 0 {
@@ -475,8 +475,8 @@ func TestAlarmScenarios(t *testing.T) {
 // live state and a durable alarm with the reason.
 func TestTerminalLoop(t *testing.T) {
 	e := newEnv(t)
-	con := safetytest.Console(t, e.s.URL, e.tok)
-	term := safetytest.Terminal(t, e.s.URL, e.f.Terminals[0])
+	con := testkit.Console(t, e.s.URL, e.tok)
+	term := testkit.Terminal(t, e.s.URL, e.f.Terminals[0], safetytest.Password)
 	if r := con.Call(lonework.ReqCheckin, map[string]any{}); r.Code != "107" {
 		t.Fatalf("console check-in: %s", r.Code)
 	}
@@ -491,11 +491,11 @@ func TestTerminalLoop(t *testing.T) {
 		t.Fatalf("lonework.get: %s", r.Data)
 	}
 	e.at(time.Minute)
-	term.Event(lonework.TermStart, wait)
+	term.WaitEvent(lonework.TermStart, wait, nil)
 
 	// First check: prompted, acknowledged, checked in.
 	go e.at(10 * time.Minute)
-	req := term.Wait(wait, func(f safetytest.Frame) bool { return f.Type == lonework.TermCheck && f.ID != 0 })
+	req := term.Wait(wait, func(f testkit.Frame) bool { return f.Type == lonework.TermCheck && f.ID != 0 })
 	var check struct {
 		WorkID    string `json:"workId"`
 		Countdown int    `json:"countdown"`
@@ -505,59 +505,48 @@ func TestTerminalLoop(t *testing.T) {
 	if check.WorkID != p.ID.String() || check.Countdown != 60 {
 		t.Fatalf("prompt %s", req.Data)
 	}
-	term.Reply(req.Frame, "0", nil)
-	con.Wait(wait, func(f safetytest.Frame) bool {
+	term.Reply(req, "0", nil)
+	con.Wait(wait, func(f testkit.Frame) bool {
 		return f.Type == lonework.EventState && strings.Contains(string(f.Data), `"deadline":`+itoa(check.Deadline))
 	})
 	if r := term.Call(lonework.ReqCheckin, map[string]any{"workId": p.ID}); r.Code != "0" {
 		t.Fatalf("check-in: %s %s", r.Code, r.Msg)
 	}
-	con.Wait(wait, func(f safetytest.Frame) bool {
+	con.Wait(wait, func(f testkit.Frame) bool {
 		return f.Type == lonework.EventState && strings.Contains(string(f.Data), `"deadline":0`)
 	})
 
 	// Second check: the worker forgets.
-	waitFor(t, "first engine pass done", func() bool { p2, _ := e.plan(p.ID); return p2.Deadline == 0 })
+	testkit.Eventually(t, wait, "first engine pass done", func() bool { p2, _ := e.plan(p.ID); return p2.Deadline == 0 })
 	go e.at(10 * time.Minute)
-	req = term.Wait(wait, func(f safetytest.Frame) bool { return f.Type == lonework.TermCheck && f.ID != 0 })
-	term.Reply(req.Frame, "0", nil)
-	waitFor(t, "prompt delivered", func() bool { p2, _ := e.plan(p.ID); return p2.Deadline != 0 })
+	req = term.Wait(wait, func(f testkit.Frame) bool { return f.Type == lonework.TermCheck && f.ID != 0 })
+	term.Reply(req, "0", nil)
+	testkit.Eventually(t, wait, "prompt delivered", func() bool { p2, _ := e.plan(p.ID); return p2.Deadline != 0 })
 	e.s.LoneWork.Settle()
 	e.at(time.Minute)
-	ev := con.Event(lonework.EventAlarm, wait)
+	ev := con.WaitEvent(lonework.EventAlarm, wait, nil)
 	var a lonework.Alarm
 	ev.Into(t, &a)
 	if a.Reason != lonework.ReasonNoReply || a.WorkID != p.ID || ev.Seq == 0 {
 		t.Fatalf("alarm %s (seq %d)", ev.Data, ev.Seq)
 	}
 	// A console that reconnects gets the alarm from sync.
-	con2 := safetytest.Console(t, e.s.URL, e.tok)
+	con2 := testkit.Console(t, e.s.URL, e.tok)
 	if r := con2.Call("sync", map[string]any{"after": ev.Seq - 1}); r.Code != "0" {
 		t.Fatal(r.Code)
 	}
-	if got := con2.Event(lonework.EventAlarm, wait); got.Seq != ev.Seq {
+	if got := con2.WaitEvent(lonework.EventAlarm, wait, nil); got.Seq != ev.Seq {
 		t.Fatalf("replayed seq %d, want %d", got.Seq, ev.Seq)
 	}
 
 	// A terminal that answers busy.
 	e.s.LoneWork.Settle()
 	go e.at(10 * time.Minute)
-	req = term.Wait(wait, func(f safetytest.Frame) bool { return f.Type == lonework.TermCheck && f.ID != 0 })
-	term.Reply(req.Frame, lonework.BusyCode, nil)
-	ev = con.Event(lonework.EventAlarm, wait)
+	req = term.Wait(wait, func(f testkit.Frame) bool { return f.Type == lonework.TermCheck && f.ID != 0 })
+	term.Reply(req, lonework.BusyCode, nil)
+	ev = con.WaitEvent(lonework.EventAlarm, wait, nil)
 	ev.Into(t, &a)
 	if a.Reason != lonework.ReasonBusy {
 		t.Fatalf("busy alarm %s", ev.Data)
-	}
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(wait)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v", what, wait)
-		}
-		time.Sleep(2 * time.Millisecond)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/testkit"
+
 	"github.com/pion/webrtc/v4"
 
 	"tenfour/internal/media"
@@ -128,7 +130,7 @@ func TestTalkerSwitchKeepsEveryPacketAndContinuity(t *testing.T) {
 	// The floor moves to B once the server has A's last packet (a release follows the talker's last packet,
 	// and the next grant follows the release). A's route stays (its tail): until B's first packet reaches a
 	// listener, A's packets still play there; after it, A's would be stale and are dropped.
-	waitFor(t, func() bool { return b1.Stats().Packets == 50 })
+	testkit.Eventually(t, 10*time.Second, "50 packets of the first burst", func() bool { return b1.Stats().Packets == 50 })
 	b2 := media.NewBurst(nil)
 	b.SetRoute(route(b2))
 	if err := bm.Send(ctx, silent(50), 2*time.Millisecond); err != nil {
@@ -169,7 +171,7 @@ func TestUnassignedListenerGetsNothing(t *testing.T) {
 	if err := am.Send(ctx, silent(20), time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { return burst.Stats().Packets == 20 })
+	testkit.Eventually(t, 10*time.Second, "20 packets of the burst", func() bool { return burst.Stats().Packets == 20 })
 	if n := lm.ReceivedCount(); n != 0 {
 		t.Fatalf("unassigned listener received %d packets", n)
 	}
@@ -190,7 +192,7 @@ func TestRecordingDuration(t *testing.T) {
 	if err := am.Send(ctx, fixture.Packets, 5*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { return burst.Stats().Packets == len(fixture.Packets) })
+	testkit.Eventually(t, 10*time.Second, "every packet of the fixture", func() bool { return burst.Stats().Packets == len(fixture.Packets) })
 	a.SetRoute(nil)
 	res, err := rec.Finish()
 	if err != nil {
@@ -206,17 +208,6 @@ func TestRecordingDuration(t *testing.T) {
 	want := fixture.Duration()
 	if d := got.Duration() - want; d < -want/20 || d > want/20 {
 		t.Fatalf("recording decodes to %v, spoken %v", got.Duration(), want)
-	}
-}
-
-func waitFor(t testing.TB, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met in time")
-		}
-		time.Sleep(2 * time.Millisecond)
 	}
 }
 
@@ -268,7 +259,7 @@ func TestTURNRelayAndPublicAddress(t *testing.T) {
 	if typ := m.SelectedCandidateType(); typ != "relay" {
 		t.Fatalf("selected candidate %q, want relay", typ)
 	}
-	waitFor(t, p.Ready)
+	testkit.Eventually(t, 10*time.Second, "the peer ready", p.Ready)
 	burst := media.NewBurst(nil)
 	p.Downstream().Assign(burst.ID)
 	other, om := connect(t, e, "talker")

@@ -10,12 +10,6 @@ import (
 	"tenfour/internal/testkit"
 )
 
-func eachEngine(t *testing.T, fn func(t *testing.T, engine string)) {
-	for _, e := range testkit.Engines() {
-		t.Run(e, func(t *testing.T) { fn(t, e) })
-	}
-}
-
 type item struct {
 	ID, MsID, MsName, FileID, Kind, Mime, Name, URL string
 	Size, Time, CreateTime                          int64
@@ -27,7 +21,7 @@ func fileToken(t *testing.T, term *testkit.Socket) string {
 	t.Helper()
 	f := term.Call("file.token", nil)
 	var v struct{ Token string }
-	rttest.Decode(t, f.Data, &v)
+	f.Into(t, &v)
 	if f.Code != "0" || v.Token == "" {
 		t.Fatalf("file.token %+v", f)
 	}
@@ -35,7 +29,7 @@ func fileToken(t *testing.T, term *testkit.Socket) string {
 }
 
 func TestTerminalUploadRegistersMedia(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		s := testkit.StartOn(t, engine)
 		a, b := rttest.NewFleet(t, s.DB, "1", 2), rttest.NewFleet(t, s.DB, "2", 1)
 		tok, _ := s.Sessions.Create(context.Background(), a.Dispatcher, a.CustomerID)
@@ -44,8 +38,8 @@ func TestTerminalUploadRegistersMedia(t *testing.T) {
 		if f := console.Call("session.login", map[string]any{"token": tok, "client": "console"}); f.Code != "0" {
 			t.Fatal(f)
 		}
-		t0 := rttest.Terminal(t, s, a.Terminals[0])
-		t1 := rttest.Terminal(t, s, a.Terminals[1])
+		t0 := testkit.Terminal(t, s.URL, a.Terminals[0], rttest.Password)
+		t1 := testkit.Terminal(t, s.URL, a.Terminals[1], rttest.Password)
 
 		// The phone app's flow: a file token over the socket, an HTTP upload with it, then media.uploaded.
 		photo := filetest.MustUpload(t, s, fileToken(t, t0), "IMG_1.jpg", filetest.JPEG(), "")
@@ -56,20 +50,20 @@ func TestTerminalUploadRegistersMedia(t *testing.T) {
 			Duplicate bool
 			Item      item
 		}
-		rttest.Decode(t, reply.Data, &res)
+		reply.Into(t, &res)
 		if reply.Code != "0" || res.ID == "" || res.Duplicate || res.Item.Kind != "image" || res.Item.MsID != a.Terminals[0] {
 			t.Fatalf("media.uploaded %+v %+v", reply, res)
 		}
 		ev := console.WaitEvent("media.added", 5*time.Second, nil)
 		var it item
-		rttest.Decode(t, ev.Data, &it)
+		ev.Into(t, &it)
 		if ev.Seq == 0 || it.ID != res.ID || it.FileID != photo.ID || it.URL != photo.URL || it.Mime != "image/jpeg" ||
 			it.Name != "IMG_1.jpg" || it.Time != taken || it.Lat == nil || *it.Lat != 41.01 || it.MsName != "Name "+a.Terminals[0] {
 			t.Fatalf("media.added %+v %s", ev, ev.Data)
 		}
 		// Registering again is harmless.
 		reply = t0.Call("media.uploaded", map[string]any{"fileUrl": photo.URL})
-		rttest.Decode(t, reply.Data, &res)
+		reply.Into(t, &res)
 		if reply.Code != "0" || !res.Duplicate || res.ID != it.ID {
 			t.Fatalf("again %+v", reply)
 		}

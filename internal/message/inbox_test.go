@@ -39,8 +39,8 @@ func newInbox(t *testing.T, engine string) *inbox {
 		t.Fatal(err)
 	}
 	in.win1, in.win2 = in.window(t), in.window(t)
-	in.term0 = rttest.Terminal(t, s, in.a.Terminals[0])
-	in.term1 = rttest.Terminal(t, s, in.a.Terminals[1])
+	in.term0 = testkit.Terminal(t, s.URL, in.a.Terminals[0], rttest.Password)
+	in.term1 = testkit.Terminal(t, s.URL, in.a.Terminals[1], rttest.Password)
 	return in
 }
 
@@ -92,7 +92,7 @@ func (in *inbox) unread(t *testing.T, tok string) unreadList {
 }
 
 func TestTerminalMessagesRaiseUnreadAndReadingClearsIt(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		in := newInbox(t, engine)
 		t0 := in.a.Terminals[0]
 
@@ -104,14 +104,14 @@ func TestTerminalMessagesRaiseUnreadAndReadingClearsIt(t *testing.T) {
 			Type       string
 			Recipients int
 		}
-		rttest.Decode(t, reply.Data, &sent)
+		reply.Into(t, &sent)
 		if reply.Code != "0" || sent.ID == "" || sent.Time == 0 || sent.Type != "text" || sent.Recipients != 0 {
 			t.Fatalf("terminal send: %+v %+v", reply, sent)
 		}
 		for _, win := range []*testkit.Socket{in.win1, in.win2} {
 			ev := win.WaitEvent("sms.received", 5*time.Second, nil)
 			var v view
-			rttest.Decode(t, ev.Data, &v)
+			ev.Into(t, &v)
 			if ev.Seq == 0 || v.ID != sent.ID || !v.Incoming || v.Status != 0 || v.Sender != t0 || v.From != t0 ||
 				v.FromName != "Name "+t0 || v.Content != "need backup\nat gate 2" || v.MsID != "" || v.Type != "text" ||
 				!strings.HasSuffix(v.UTCTime, "Z") {
@@ -124,19 +124,19 @@ func TestTerminalMessagesRaiseUnreadAndReadingClearsIt(t *testing.T) {
 		}
 		ev := in.win1.WaitEvent("sms.received", 5*time.Second, nil)
 		var direct view
-		rttest.Decode(t, ev.Data, &direct)
+		ev.Into(t, &direct)
 		if direct.MsID != in.a.Dispatcher || direct.MsName == "" {
 			t.Fatalf("direct %+v", direct)
 		}
 		// To its group: the other terminals get it like a dispatcher's group message.
 		reply = in.term0.Call("sms.send", map[string]any{"gid": in.a.Group, "content": "group hello"})
-		rttest.Decode(t, reply.Data, &sent)
+		reply.Into(t, &sent)
 		if reply.Code != "0" || sent.Recipients != 2 {
 			t.Fatalf("to the group: %+v %+v", reply, sent)
 		}
 		req := in.term1.WaitEvent("sms.deliver", 5*time.Second, nil)
 		var d deliver
-		rttest.Decode(t, req.Data, &d)
+		req.Into(t, &d)
 		if d.From != t0 || d.GID == "" || d.Content != "group hello" {
 			t.Fatalf("relayed %+v", d)
 		}
@@ -193,7 +193,7 @@ func TestTerminalMessagesRaiseUnreadAndReadingClearsIt(t *testing.T) {
 			MsID       string
 			ReadAt     int64
 		}
-		rttest.Decode(t, ev.Data, &read)
+		ev.Into(t, &read)
 		if ev.Seq == 0 || len(read.IDs) != 2 || read.By != in.a.Dispatcher || read.MsID != t0 || read.ReadAt == 0 {
 			t.Fatalf("sms.read %+v %+v", ev, read)
 		}
@@ -223,7 +223,7 @@ func TestTerminalMessagesRaiseUnreadAndReadingClearsIt(t *testing.T) {
 }
 
 func TestTerminalSendRefusesBadInputAndStoresNothing(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		in := newInbox(t, engine)
 		var lonely int64
 		if err := in.s.DB.WriteRow(context.Background(), `INSERT INTO ptt_groups (customer_id, name, created_at) VALUES (?, 'Lonely', 1) RETURNING id`,
@@ -267,26 +267,26 @@ func TestTerminalSendRefusesBadInputAndStoresNothing(t *testing.T) {
 }
 
 func TestAttachmentsBothWays(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		in := newInbox(t, engine)
 		t0 := in.a.Terminals[0]
 		img := filetest.PNG()
 		up := filetest.MustUpload(t, in.s, in.tok, "map.png", img, "")
 
 		// Dispatcher → terminal, a picture without text.
-		id := send(in.win1, map[string]any{"msId": t0, "fileId": up.ID})
+		id := in.win1.Request("sms.send", map[string]any{"msId": t0, "fileId": up.ID})
 		req := in.term0.WaitEvent("sms.deliver", 5*time.Second, nil)
 		var d struct {
 			ID, Content, Type string
 			File              *struct{ ID, Kind, Name, Mime, URL string }
 		}
-		rttest.Decode(t, req.Data, &d)
+		req.Into(t, &d)
 		if d.Type != "image" || d.Content != "" || d.File == nil || d.File.ID != up.ID || d.File.Name != "map.png" ||
 			d.File.Mime != "image/png" || !strings.HasPrefix(d.File.URL, "/filews/files/"+up.ID+"?token=ft1.") {
 			t.Fatalf("deliver with attachment %s", req.Data)
 		}
 		in.term0.Reply(req, "0", nil)
-		if r := await(t, in.win1, id); r.Code != "0" {
+		if r := in.win1.ReplyTo(id); r.Code != "0" {
 			t.Fatalf("send with attachment: %+v", r)
 		}
 		// The terminal downloads it with the token in the URL (it has no HTTP session).
@@ -296,32 +296,32 @@ func TestAttachmentsBothWays(t *testing.T) {
 
 		// Terminal → dispatcher: a photo it uploaded with its file token, with a caption.
 		var ft struct{ Token string }
-		rttest.Decode(t, in.term0.Call("file.token", nil).Data, &ft)
+		in.term0.Call("file.token", nil).Into(t, &ft)
 		photo := filetest.MustUpload(t, in.s, ft.Token, "IMG_0001.jpg", filetest.JPEG(), "")
 		if r := in.term0.Call("sms.send", map[string]any{"fileUrl": photo.URL, "content": "the damage"}); r.Code != "0" {
 			t.Fatalf("terminal send with photo: %+v", r)
 		}
 		ev := in.win1.WaitEvent("sms.received", 5*time.Second, nil)
 		var v view
-		rttest.Decode(t, ev.Data, &v)
+		ev.Into(t, &v)
 		if v.Type != "image" || v.Content != "the damage" || v.File == nil || v.File.URL != photo.URL || v.File.Kind != "image" {
 			t.Fatalf("received with photo %s", ev.Data)
 		}
 		// A voice note from the console: an audio attachment.
 		voice := filetest.MustUpload(t, in.s, in.tok, "note.wav", filetest.WAV(800), "")
-		id = send(in.win1, map[string]any{"gid": in.a.Group, "fileId": voice.URL, "content": "listen"})
+		id = in.win1.Request("sms.send", map[string]any{"gid": in.a.Group, "fileId": voice.URL, "content": "listen"})
 		for _, term := range []*testkit.Socket{in.term0, in.term1} {
 			req := term.WaitEvent("sms.deliver", 5*time.Second, nil)
-			rttest.Decode(t, req.Data, &d)
+			req.Into(t, &d)
 			if d.Type != "audio" || d.File == nil || d.File.ID != voice.ID {
 				t.Fatalf("group audio %s", req.Data)
 			}
 			term.Reply(req, "0", nil)
 		}
-		await(t, in.win1, id)
+		in.win1.ReplyTo(id)
 		// Another customer's file is unknown here and nothing is sent.
 		foreign := filetest.MustUpload(t, in.s, in.tokB, "b.png", filetest.PNG(), "")
-		if r := await(t, in.win1, send(in.win1, map[string]any{"msId": t0, "fileId": foreign.ID, "content": "x"})); r.Code != "404" {
+		if r := in.win1.ReplyTo(in.win1.Request("sms.send", map[string]any{"msId": t0, "fileId": foreign.ID, "content": "x"})); r.Code != "404" {
 			t.Fatalf("foreign file: %+v", r)
 		}
 		if n := in.count(t, `SELECT COUNT(*) FROM messages WHERE file_id <> ''`); n != 3 {

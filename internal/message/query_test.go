@@ -87,7 +87,7 @@ func same(a, b []int64) bool {
 }
 
 func TestFindSmsScenarios(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := seed(t, engine)
 		t0, t1 := w.a.Terminals[0], w.a.Terminals[1]
 		month := map[string]any{"stime": march(1, 0), "etime": time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC).UnixMilli()}
@@ -169,7 +169,7 @@ func TestFindSmsScenarios(t *testing.T) {
 }
 
 func TestUpdateSmsScenarios(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := seed(t, engine)
 		unread := func() int {
 			var n int
@@ -223,7 +223,7 @@ func TestUpdateSmsScenarios(t *testing.T) {
 }
 
 func TestMessageDataReport(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := seed(t, engine)
 		t0, t1 := w.a.Terminals[0], w.a.Terminals[1]
 		rng := map[string]any{"sTime": march(1, 0), "eTime": march(31, 23)}

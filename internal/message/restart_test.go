@@ -16,6 +16,7 @@ import (
 	"tenfour/internal/files/filetest"
 	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/sos/safetytest"
+	"tenfour/internal/testkit"
 )
 
 // node is one run of the server on a config whose store outlives it.
@@ -86,7 +87,7 @@ func durableConfig(t *testing.T, engine string) config.Config {
 // A message to an offline terminal is stored before the dispatcher hears "not online"; after a restart of the
 // server the terminal gets it (and its attachment) when it logs in, and the console sees it delivered.
 func TestOfflineTerminalGetsItsMessagesAfterARestart(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		cfg := durableConfig(t, engine)
 		first := startNode(t, cfg)
 		f := rttest.NewFleet(t, first.a.DB, "1", 1)
@@ -95,7 +96,7 @@ func TestOfflineTerminalGetsItsMessagesAfterARestart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		console := safetytest.Console(t, first.hs.URL, tok)
+		console := testkit.Console(t, first.hs.URL, tok)
 		r := console.Call("sms.send", map[string]any{"msId": msID, "content": "report to gate 4 when back"})
 		if r.Code != "4" {
 			t.Fatalf("to an offline terminal: %+v", r)
@@ -107,11 +108,11 @@ func TestOfflineTerminalGetsItsMessagesAfterARestart(t *testing.T) {
 		first.stop()
 
 		second := startNode(t, cfg)
-		console = safetytest.Console(t, second.hs.URL, tok)
-		term := safetytest.Terminal(t, second.hs.URL, msID)
+		console = testkit.Console(t, second.hs.URL, tok)
+		term := testkit.Terminal(t, second.hs.URL, msID, safetytest.Password)
 		var got []string
 		for range 2 {
-			req := term.Event("sms.deliver", 5*time.Second)
+			req := term.WaitEvent("sms.deliver", 5*time.Second, nil)
 			var d struct {
 				ID, Content string
 				File        *struct{ URL string }
@@ -124,8 +125,8 @@ func TestOfflineTerminalGetsItsMessagesAfterARestart(t *testing.T) {
 					t.Fatalf("attachment after the restart: %d", res)
 				}
 			}
-			term.Reply(req.Frame, "0", nil)
-			st := console.Event("sms.status", 5*time.Second)
+			term.Reply(req, "0", nil)
+			st := console.WaitEvent("sms.status", 5*time.Second, nil)
 			var s struct{ ID, State string }
 			st.Into(t, &s)
 			if s.ID != d.ID || s.State != "delivered" {

@@ -2,7 +2,6 @@ package message_test
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -17,41 +16,15 @@ type world struct {
 	console *testkit.Socket
 }
 
-// eachEngine runs a test on every store engine (SQLite, and PostgreSQL when TENFOUR_TEST_PG is set).
-func eachEngine(t *testing.T, fn func(t *testing.T, engine string)) {
-	for _, e := range testkit.Engines() {
-		t.Run(e, func(t *testing.T) { fn(t, e) })
-	}
-}
-
 func newWorld(t *testing.T, engine string, terminals int) *world {
 	t.Helper()
 	s := testkit.StartOn(t, engine)
 	w := &world{s: s, a: rttest.NewFleet(t, s.DB, "1", terminals), b: rttest.NewFleet(t, s.DB, "2", 1)}
-	w.console = rttest.Console(t, s, w.a.CustomerID, w.a.Dispatcher)
+	w.console = s.Console(w.a.Dispatcher, w.a.CustomerID)
 	return w
 }
 
 var nextID int64 = 1000
-
-// send sends sms.send without waiting; await collects the reply.
-func send(c *testkit.Socket, data map[string]any) int64 {
-	nextID++
-	raw, _ := json.Marshal(data)
-	c.Send(testkit.Frame{ID: nextID, Type: "sms.send", Data: raw})
-	return nextID
-}
-
-func await(t *testing.T, c *testkit.Socket, id int64) testkit.Frame {
-	t.Helper()
-	for {
-		f := c.Read(5 * time.Second)
-		if f.Re == id {
-			return f
-		}
-		c.Events = append(c.Events, f)
-	}
-}
 
 type deliver struct {
 	ID, From, FromName, GID, Content string
@@ -79,14 +52,14 @@ func (w *world) count(t *testing.T, q string, args ...any) int {
 }
 
 func TestSendToTerminalIsStoredFirstThenAcknowledged(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 1)
-		term := rttest.Terminal(t, w.s, w.a.Terminals[0])
+		term := testkit.Terminal(t, w.s.URL, w.a.Terminals[0], rttest.Password)
 
-		id := send(w.console, map[string]any{"msId": w.a.Terminals[0], "content": "Go to gate 4\nNow"})
+		id := w.console.Request("sms.send", map[string]any{"msId": w.a.Terminals[0], "content": "Go to gate 4\nNow"})
 		req := term.WaitEvent("sms.deliver", 5*time.Second, nil)
 		var d deliver
-		rttest.Decode(t, req.Data, &d)
+		req.Into(t, &d)
 		if d.Content != "Go to gate 4\nNow" || d.From != w.a.Dispatcher || d.FromName == "" || d.ID == "" || d.Time == 0 || d.GID != "" {
 			t.Fatalf("deliver %+v", d)
 		}
@@ -96,15 +69,15 @@ func TestSendToTerminalIsStoredFirstThenAcknowledged(t *testing.T) {
 		}
 		term.Reply(req, "0", map[string]any{})
 
-		reply := await(t, w.console, id)
+		reply := w.console.ReplyTo(id)
 		var res result
-		rttest.Decode(t, reply.Data, &res)
+		reply.Into(t, &res)
 		if reply.Code != "0" || res.ID != d.ID || res.Recipients != 1 || res.Online != 1 || res.Delivered != 1 || res.State != "delivered" {
 			t.Fatalf("reply %+v %+v", reply, res)
 		}
 		ev := w.console.WaitEvent("sms.status", 5*time.Second, nil)
 		var st status
-		rttest.Decode(t, ev.Data, &st)
+		ev.Into(t, &st)
 		if ev.Seq == 0 || st.ID != d.ID || st.State != "delivered" || st.MsID != w.a.Terminals[0] || st.Content != d.Content {
 			t.Fatalf("status %+v %+v", ev, st)
 		}
@@ -119,46 +92,46 @@ func TestSendToTerminalIsStoredFirstThenAcknowledged(t *testing.T) {
 }
 
 func TestOfflineTerminalGetsItAtNextLogin(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 1)
 		msID := w.a.Terminals[0]
 		var ids []string
 		for _, text := range []string{"first", "second", "third"} {
-			reply := await(t, w.console, send(w.console, map[string]any{"msId": msID, "content": text}))
+			reply := w.console.ReplyTo(w.console.Request("sms.send", map[string]any{"msId": msID, "content": text}))
 			if reply.Code != "4" || !strings.Contains(reply.Msg, "not online") {
 				t.Fatalf("offline terminal: %+v", reply)
 			}
 			ev := w.console.WaitEvent("sms.status", 5*time.Second, nil)
 			var st status
-			rttest.Decode(t, ev.Data, &st)
+			ev.Into(t, &st)
 			if st.State != "pending" || st.Delivered != 0 {
 				t.Fatalf("status %+v", st)
 			}
 			ids = append(ids, st.ID)
 		}
-		term := rttest.Terminal(t, w.s, msID)
+		term := testkit.Terminal(t, w.s.URL, msID, rttest.Password)
 		for i, text := range []string{"first", "second", "third"} {
 			req := term.WaitEvent("sms.deliver", 5*time.Second, nil)
 			var d deliver
-			rttest.Decode(t, req.Data, &d)
+			req.Into(t, &d)
 			if d.Content != text || d.ID != ids[i] {
 				t.Fatalf("pending %d: %+v", i, d)
 			}
 			term.Reply(req, "0", nil)
 			ev := w.console.WaitEvent("sms.status", 5*time.Second, nil)
 			var st status
-			rttest.Decode(t, ev.Data, &st)
+			ev.Into(t, &st)
 			if st.ID != ids[i] || st.State != "delivered" {
 				t.Fatalf("status after login %+v", st)
 			}
 		}
-		rttest.Eventually(t, "all delivered", func() bool {
+		testkit.Eventually(t, 5*time.Second, "all delivered", func() bool {
 			return w.count(t, `SELECT COUNT(*) FROM message_recipients WHERE account_id = ? AND delivered_at = 0`, msID) == 0
 		})
 		// Nothing is delivered twice on the next login.
 		term.Close()
-		rttest.Eventually(t, "offline", func() bool { return !w.s.Hub.Online(msID) })
-		term = rttest.Terminal(t, w.s, msID)
+		testkit.Eventually(t, 5*time.Second, "offline", func() bool { return !w.s.Hub.Online(msID) })
+		term = testkit.Terminal(t, w.s.URL, msID, rttest.Password)
 		if f := term.Call("ping", nil); f.Type != "pong" || len(term.Events) != 0 {
 			t.Fatalf("redelivered: %+v %+v", f, term.Events)
 		}
@@ -166,77 +139,77 @@ func TestOfflineTerminalGetsItAtNextLogin(t *testing.T) {
 }
 
 func TestUnacknowledgedMessageTimesOutAndStaysPending(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 1)
 		w.s.Hub.SetAckTimeout(150 * time.Millisecond)
 		msID := w.a.Terminals[0]
-		term := rttest.Terminal(t, w.s, msID)
+		term := testkit.Terminal(t, w.s.URL, msID, rttest.Password)
 
-		id := send(w.console, map[string]any{"msId": msID, "content": "are you there?"})
+		id := w.console.Request("sms.send", map[string]any{"msId": msID, "content": "are you there?"})
 		term.WaitEvent("sms.deliver", 5*time.Second, nil) // never acknowledged
-		if reply := await(t, w.console, id); reply.Code != "408" {
+		if reply := w.console.ReplyTo(id); reply.Code != "408" {
 			t.Fatalf("timeout reply %+v", reply)
 		}
 		w.s.Hub.SetAckTimeout(5 * time.Second)
-		id = send(w.console, map[string]any{"msId": msID, "content": "refused"})
+		id = w.console.Request("sms.send", map[string]any{"msId": msID, "content": "refused"})
 		req := term.WaitEvent("sms.deliver", 5*time.Second, nil)
 		term.Reply(req, "3", nil)
-		if reply := await(t, w.console, id); reply.Code != "16" {
+		if reply := w.console.ReplyTo(id); reply.Code != "16" {
 			t.Fatalf("refused reply %+v", reply)
 		}
 		// The next login gets both again.
 		term.Close()
-		rttest.Eventually(t, "offline", func() bool { return !w.s.Hub.Online(msID) })
+		testkit.Eventually(t, 5*time.Second, "offline", func() bool { return !w.s.Hub.Online(msID) })
 		w.s.Hub.SetAckTimeout(5 * time.Second)
-		term = rttest.Terminal(t, w.s, msID)
+		term = testkit.Terminal(t, w.s.URL, msID, rttest.Password)
 		for _, want := range []string{"are you there?", "refused"} {
 			req := term.WaitEvent("sms.deliver", 5*time.Second, nil)
 			var d deliver
-			rttest.Decode(t, req.Data, &d)
+			req.Into(t, &d)
 			if d.Content != want {
 				t.Fatalf("redelivery %q, want %q", d.Content, want)
 			}
 			term.Reply(req, "0", nil)
 		}
-		rttest.Eventually(t, "delivered", func() bool {
+		testkit.Eventually(t, 5*time.Second, "delivered", func() bool {
 			return w.count(t, `SELECT COUNT(*) FROM messages WHERE delivered = TRUE`) == 2
 		})
 	})
 }
 
 func TestGroupMessageCountsAndLaterDelivery(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 3)
 		w.s.Hub.SetAckTimeout(300 * time.Millisecond)
-		t0 := rttest.Terminal(t, w.s, w.a.Terminals[0])
-		t1 := rttest.Terminal(t, w.s, w.a.Terminals[1]) // online, never acknowledges
+		t0 := testkit.Terminal(t, w.s.URL, w.a.Terminals[0], rttest.Password)
+		t1 := testkit.Terminal(t, w.s.URL, w.a.Terminals[1], rttest.Password) // online, never acknowledges
 		// Terminals[2] is offline; the dispatcher is a member too but is no recipient.
 
-		id := send(w.console, map[string]any{"gid": w.a.Group, "content": "all units: report"})
+		id := w.console.Request("sms.send", map[string]any{"gid": w.a.Group, "content": "all units: report"})
 		req := t0.WaitEvent("sms.deliver", 5*time.Second, nil)
 		var d deliver
-		rttest.Decode(t, req.Data, &d)
+		req.Into(t, &d)
 		if d.GID == "" || d.Content != "all units: report" {
 			t.Fatalf("group deliver %+v", d)
 		}
 		t0.Reply(req, "0", nil)
 		t1.WaitEvent("sms.deliver", 5*time.Second, nil)
 
-		reply := await(t, w.console, id)
+		reply := w.console.ReplyTo(id)
 		var res result
-		rttest.Decode(t, reply.Data, &res)
+		reply.Into(t, &res)
 		if reply.Code != "0" || res.Recipients != 3 || res.Online != 2 || res.Delivered != 1 || res.State != "partial" {
 			t.Fatalf("group reply %+v %+v", reply, res)
 		}
 		w.s.Hub.SetAckTimeout(5 * time.Second)
-		t2 := rttest.Terminal(t, w.s, w.a.Terminals[2])
+		t2 := testkit.Terminal(t, w.s.URL, w.a.Terminals[2], rttest.Password)
 		req = t2.WaitEvent("sms.deliver", 5*time.Second, nil)
 		t2.Reply(req, "0", nil)
 		ev := w.console.WaitEvent("sms.status", 5*time.Second, func(f testkit.Frame) bool {
 			return strings.Contains(string(f.Data), `"delivered":2`)
 		})
 		var st status
-		rttest.Decode(t, ev.Data, &st)
+		ev.Into(t, &st)
 		if st.State != "partial" || st.GID == "" || st.Recipients != 3 {
 			t.Fatalf("status %+v", st)
 		}
@@ -247,7 +220,7 @@ func TestGroupMessageCountsAndLaterDelivery(t *testing.T) {
 }
 
 func TestSendRefusesBadInputAndStoresNothing(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 1)
 		msID := w.a.Terminals[0]
 		cases := []struct {
@@ -273,7 +246,7 @@ func TestSendRefusesBadInputAndStoresNothing(t *testing.T) {
 			{"unknown group", map[string]any{"gid": 99999, "content": "hi"}, "404"},
 		}
 		for _, tc := range cases {
-			if reply := await(t, w.console, send(w.console, tc.data)); reply.Code != tc.code {
+			if reply := w.console.ReplyTo(w.console.Request("sms.send", tc.data)); reply.Code != tc.code {
 				t.Errorf("%s: %+v, want code %s", tc.name, reply, tc.code)
 			}
 		}
@@ -284,27 +257,27 @@ func TestSendRefusesBadInputAndStoresNothing(t *testing.T) {
 			t.Fatal("bad input logged")
 		}
 		// Numeric ids are accepted like strings.
-		if reply := await(t, w.console, send(w.console, map[string]any{"gid": w.a.Group, "content": "ok"})); reply.Code != "0" {
+		if reply := w.console.ReplyTo(w.console.Request("sms.send", map[string]any{"gid": w.a.Group, "content": "ok"})); reply.Code != "0" {
 			t.Fatalf("numeric gid: %+v", reply)
 		}
 	})
 }
 
 func TestTerminalWritesOnlyToDispatchersAndGroups(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 2)
-		term := rttest.Terminal(t, w.s, w.a.Terminals[0])
-		if reply := await(t, term, send(term, map[string]any{"msId": w.a.Terminals[1], "content": "hi"})); reply.Code != "404" {
+		term := testkit.Terminal(t, w.s.URL, w.a.Terminals[0], rttest.Password)
+		if reply := term.ReplyTo(term.Request("sms.send", map[string]any{"msId": w.a.Terminals[1], "content": "hi"})); reply.Code != "404" {
 			t.Fatalf("terminal sms.send to a terminal: %+v", reply)
 		}
 	})
 }
 
 func TestOtherCustomerSeesNoStatus(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 1)
-		other := rttest.Console(t, w.s, w.b.CustomerID, w.b.Dispatcher)
-		await(t, w.console, send(w.console, map[string]any{"msId": w.a.Terminals[0], "content": "private"}))
+		other := w.s.Console(w.b.Dispatcher, w.b.CustomerID)
+		w.console.ReplyTo(w.console.Request("sms.send", map[string]any{"msId": w.a.Terminals[0], "content": "private"}))
 		w.console.WaitEvent("sms.status", 5*time.Second, nil)
 		if f := other.Call("ping", nil); f.Type != "pong" {
 			t.Fatal(f)

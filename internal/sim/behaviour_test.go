@@ -120,7 +120,7 @@ func TestTerminalObeys(t *testing.T) {
 		Accounts: []sim.Account{{ID: "30000001", Password: "123456", Type: "6"}}})
 	ws := fs.conn()
 	term := f.Terminal("30000001")
-	eventually(t, 5*time.Second, "the talk group from group.list", func() bool { return term.PttGroup() == "1" })
+	testkit.Eventually(t, 5*time.Second, "the talk group from group.list", func() bool { return term.PttGroup() == "1" })
 
 	cases := []struct {
 		typ  string

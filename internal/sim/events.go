@@ -8,8 +8,12 @@ import (
 
 // ---- what the server sends ------------------------------------------------------------------------------------
 
-// onFrame handles an event or a server→client request (on the connection's reader goroutine).
+// onFrame handles an event or a server→client request (on the connection's reader goroutine); late replies
+// to requests sent without a callback are dropped.
 func (t *Terminal) onFrame(w *wire, f frame) {
+	if f.Re != 0 {
+		return
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.w != w {
@@ -118,7 +122,7 @@ func (t *Terminal) maybeAnswerLocked(from string) {
 		defer t.mu.Unlock()
 		if t.state == stOnline {
 			t.req("sms.send", map[string]any{"to": from, "content": answers[pick]}, func(f frame) {
-				if f.ok() {
+				if f.OK() {
 					t.fl.stats.Answers.Add(1)
 				}
 			})
@@ -149,7 +153,7 @@ func (t *Terminal) onLoneWorkCheckLocked(f frame) {
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		t.req("lonework.checkin", map[string]any{"workId": id}, func(f frame) {
-			if f.ok() {
+			if f.OK() {
 				t.fl.stats.Checkins.Add(1)
 			}
 		})

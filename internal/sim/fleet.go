@@ -237,7 +237,7 @@ func (f *Fleet) stop() {
 			go func() {
 				defer wg.Done()
 				defer func() { <-sem }()
-				w.close()
+				w.Close()
 			}()
 		}
 	}

@@ -58,7 +58,7 @@ func TestPassiveFleetAnswersEveryCall(t *testing.T) {
 	}
 	f := runFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 11, Loopback: true, Passive: true})
 	for _, id := range ids {
-		eventually(t, 20*time.Second, id+" online", f.Terminal(id).Online)
+		testkit.Eventually(t, 20*time.Second, id+" online", f.Terminal(id).Online)
 	}
 	for _, id := range ids {
 		r := con.Call("call.invite", map[string]any{"kind": "single", "msId": id})

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"tenfour/internal/directory"
+	"tenfour/internal/testkit"
+
 	"tenfour/internal/sim"
 )
 
@@ -68,7 +70,7 @@ func TestProvision(t *testing.T) {
 	}
 	accts = append(accts, sim.Account{ID: "30000000", Password: "123456", Type: "20"})
 	f := runFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 1, Rates: sim.Quiet, Loopback: true})
-	eventually(t, 20*time.Second, "the provisioned terminals and the dispatcher position online", func() bool {
+	testkit.Eventually(t, 20*time.Second, "the provisioned terminals and the dispatcher position online", func() bool {
 		for _, term := range f.Terminals() {
 			if !term.Online() {
 				return false
@@ -77,6 +79,6 @@ func TestProvision(t *testing.T) {
 		return true
 	})
 	if f.Terminal("30000000").PttGroup() == "" {
-		eventually(t, 5*time.Second, "the dispatcher position's group", func() bool { return f.Terminal("30000000").PttGroup() != "" })
+		testkit.Eventually(t, 5*time.Second, "the dispatcher position's group", func() bool { return f.Terminal("30000000").PttGroup() != "" })
 	}
 }

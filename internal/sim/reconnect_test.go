@@ -43,7 +43,7 @@ func TestReconnectRestoresState(t *testing.T) {
 		Loopback: true})
 	talker, app := f.Terminal("10000107"), f.Terminal("10000143") // a Patrol South radio; an app in both patrols
 	north, south := groupID(t, s, "Patrol North"), groupID(t, s, "Patrol South")
-	eventually(t, 20*time.Second, "terminals online with their groups", func() bool {
+	testkit.Eventually(t, 20*time.Second, "terminals online with their groups", func() bool {
 		return talker.PttGroup() == south && app.PttGroup() == north
 	})
 
@@ -77,13 +77,13 @@ func TestReconnectRestoresState(t *testing.T) {
 	})
 
 	// Back online: the server gives its talk group (group.list), the floor holder (call.list) and the message.
-	eventually(t, 10*time.Second, "the app back with its switched group", func() bool {
+	testkit.Eventually(t, 10*time.Second, "the app back with its switched group", func() bool {
 		return app.Online() && app.PttGroup() == south
 	})
-	eventually(t, 3*time.Second, "the app knowing who talks in Patrol South", func() bool {
+	testkit.Eventually(t, 3*time.Second, "the app knowing who talks in Patrol South", func() bool {
 		return app.Talker(south) == "10000107"
 	})
-	eventually(t, 10*time.Second, "the pending message delivered", func() bool { return app.Inbox() == 1 })
+	testkit.Eventually(t, 10*time.Second, "the pending message delivered", func() bool { return app.Inbox() == 1 })
 	// It came back with the resume token of its first login, not its password: one terminal session, no second.
 	var sessions int
 	if err := s.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM sessions WHERE account_id = ? AND kind = 'terminal'`,
@@ -100,5 +100,5 @@ func TestReconnectRestoresState(t *testing.T) {
 	if code := <-talked; code != "" {
 		t.Fatalf("the radio's burst: %s", code)
 	}
-	eventually(t, 5*time.Second, "the floor free again", func() bool { return app.Talker(south) == "" })
+	testkit.Eventually(t, 5*time.Second, "the floor free again", func() bool { return app.Talker(south) == "" })
 }

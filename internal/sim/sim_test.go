@@ -100,18 +100,6 @@ func within(c *testkit.Socket, timeout time.Duration, fn func(testkit.Frame) boo
 	}
 }
 
-// eventually polls cond until it holds or the timeout passes.
-func eventually(t *testing.T, timeout time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func ctxFor(t *testing.T, d time.Duration) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
@@ -172,7 +160,7 @@ func TestFleetOf50(t *testing.T) {
 	// A talk burst from one is received by another: two radios of Patrol North.
 	talker, listener := f.Terminal("10000101"), f.Terminal("10000102")
 	ctx := ctxFor(t, 60*time.Second)
-	eventually(t, 10*time.Second, "talk groups known", func() bool { return talker.PttGroup() != "" && listener.PttGroup() != "" })
+	testkit.Eventually(t, 10*time.Second, "talk groups known", func() bool { return talker.PttGroup() != "" && listener.PttGroup() != "" })
 	if talker.PttGroup() != listener.PttGroup() {
 		t.Fatalf("talk groups %s and %s differ", talker.PttGroup(), listener.PttGroup())
 	}

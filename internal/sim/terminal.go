@@ -3,14 +3,12 @@ package sim
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"math/rand/v2"
-	"net/http"
-	"net/url"
 	"sync"
 	"time"
 
+	"tenfour/internal/platform/wsclient"
 	"tenfour/internal/termclient"
 )
 
@@ -266,12 +264,12 @@ func (t *Terminal) dial() {
 		t.w = nil
 		t.state = stOffline
 		if w != nil {
-			go w.closeNow()
+			go w.CloseNow()
 		}
 		if t.fl.stopping.Load() {
 			return
 		}
-		code := errCode(err)
+		code := wsclient.Code(err)
 		if code == "105" {
 			t.token = "" // the console session or the resume token expired: sign in again with the password
 		}
@@ -298,7 +296,7 @@ func (t *Terminal) dial() {
 // login opens the socket and logs in (a type 20 position first signs in over HTTP like a console).
 func (t *Terminal) login(ctx context.Context, gen uint64, token string) error {
 	if t.prof.Console && token == "" {
-		tok, err := signIn(ctx, t.fl.hc, t.fl.opts.URL, t.acct.ID, t.acct.Password)
+		tok, err := wsclient.SignIn(ctx, t.fl.hc, t.fl.opts.URL, t.acct.ID, t.acct.Password)
 		if err != nil {
 			return err
 		}
@@ -307,15 +305,16 @@ func (t *Terminal) login(ctx context.Context, gen uint64, token string) error {
 		t.token = tok
 		t.mu.Unlock()
 	}
-	w, err := dialWire(ctx, t.fl.opts.URL, t.fl.hc, t.onFrame, func(err error) { t.onClosed(gen, err) })
+	w, err := wsclient.Dial(ctx, wsclient.URL(t.fl.opts.URL), wsclient.Options{HTTPClient: t.fl.hc, Handle: t.onFrame,
+		Done: func(err error) { t.onClosed(gen, err) }})
 	if err != nil {
 		return err
 	}
 	t.mu.Lock()
 	if t.conn != gen {
 		t.mu.Unlock()
-		w.closeNow()
-		return errWireClosed
+		w.CloseNow()
+		return wsclient.ErrClosed
 	}
 	t.w = w // before the login: the server's reminders follow its reply at once
 	t.mu.Unlock()
@@ -332,7 +331,7 @@ func (t *Terminal) login(ctx context.Context, gen uint64, token string) error {
 		MsID   string `json:"msId"`
 		Resume string `json:"resume"`
 	}
-	if err := w.call(ctx, "session.login", login, &reply); err != nil {
+	if err := w.Call(ctx, "session.login", login, &reply); err != nil {
 		return err
 	}
 	t.mu.Lock()
@@ -342,35 +341,6 @@ func (t *Terminal) login(ctx context.Context, gen uint64, token string) error {
 	}
 	t.mu.Unlock()
 	return nil
-}
-
-// signIn is the console sign-in (docs/api.md `/ds/user`); it returns the session token.
-func signIn(ctx context.Context, hc *http.Client, base, uid, pw string) (string, error) {
-	q := url.Values{"uid": {uid}, "auth": {pw}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/ds/user", nil)
-	if err != nil {
-		return "", err
-	}
-	req.URL.RawQuery = q.Encode()
-	res, err := hc.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer res.Body.Close()
-	var env struct {
-		Code   string `json:"code"`
-		Msg    string `json:"msg"`
-		Result struct {
-			Token string `json:"token"`
-		} `json:"result"`
-	}
-	if err := json.NewDecoder(res.Body).Decode(&env); err != nil {
-		return "", fmt.Errorf("sign-in %s: %w", uid, err)
-	}
-	if env.Code != "0" {
-		return "", &codeError{typ: "sign-in", code: env.Code, msg: env.Msg}
-	}
-	return env.Result.Token, nil
 }
 
 // retryLocked plans the next login attempt with a jittered exponential backoff (1 s doubling to 30 s).
@@ -393,7 +363,7 @@ func (t *Terminal) onOnlineLocked() {
 	t.everOn = true
 	// What the server keeps for a returning terminal: its groups and talk group, and the calls with their floor.
 	t.req("group.list", struct{}{}, func(f frame) {
-		if f.ok() {
+		if f.OK() {
 			t.applyMembership(f.Data)
 		}
 	})
@@ -401,7 +371,7 @@ func (t *Terminal) onOnlineLocked() {
 		var r struct {
 			Calls []callView `json:"calls"`
 		}
-		if f.ok() && json.Unmarshal(f.Data, &r) == nil {
+		if f.OK() && json.Unmarshal(f.Data, &r) == nil {
 			for _, c := range r.Calls {
 				t.applyCall(c)
 				if c.Floor != nil {
@@ -477,7 +447,7 @@ func (t *Terminal) onClosed(gen uint64, err error) {
 func (t *Terminal) dropLocked() {
 	t.fl.stats.Drops.Add(1)
 	if w := t.w; w != nil {
-		go w.closeNow()
+		go w.CloseNow()
 	}
 }
 
@@ -488,11 +458,11 @@ func (t *Terminal) req(typ string, data any, cb func(frame)) bool {
 	if w == nil {
 		return false
 	}
-	err := w.request(typ, data, func(f frame) {
-		if f.Code == "closed" {
+	_, err := w.Request(typ, data, func(f frame) {
+		if wsclient.Closed(f) {
 			return
 		}
-		if !f.ok() {
+		if !f.OK() {
 			t.fl.stats.refused(typ, f.Code)
 		}
 		if cb == nil {
@@ -509,7 +479,7 @@ func (t *Terminal) req(typ string, data any, cb func(frame)) bool {
 
 func (t *Terminal) reply(req frame, code string, data any) {
 	if t.w != nil {
-		_ = t.w.reply(req, code, data)
+		_ = t.w.Reply(req, code, data)
 	}
 }
 
@@ -579,7 +549,7 @@ func (t *Terminal) sendBufferedLocked(extra ...gpsPoint) {
 		pts[i] = p.report()
 	}
 	t.req("gps.report", map[string]any{"points": pts}, func(f frame) {
-		if f.ok() {
+		if f.OK() {
 			t.fl.stats.GPSPoints.Add(int64(len(batch)))
 		} else if f.Code == "101" { // the server is busy: keep them for the next report
 			t.buffered = append(batch, t.buffered...)
@@ -597,7 +567,7 @@ func (p gpsPoint) report() map[string]any {
 
 func (t *Terminal) sendFix(p gpsPoint) {
 	t.req("gps.report", p.report(), func(f frame) {
-		if f.ok() {
+		if f.OK() {
 			t.fl.stats.GPSPoints.Add(1)
 		} else if f.Code == "101" { // the server is busy: send it again with the next one
 			t.bufferLocked(p)
@@ -732,7 +702,7 @@ func (t *Terminal) sosStep(at time.Time) {
 		var a struct {
 			ID json.RawMessage `json:"id"`
 		}
-		if !f.ok() || json.Unmarshal(f.Data, &a) != nil {
+		if !f.OK() || json.Unmarshal(f.Data, &a) != nil {
 			return
 		}
 		id := jsonID(a.ID)
@@ -744,7 +714,7 @@ func (t *Terminal) sosStep(at time.Time) {
 				defer t.mu.Unlock()
 				if t.sosID == id && t.state == stOnline {
 					t.req("sos.cancel", map[string]any{"id": id}, func(f frame) {
-						if f.ok() {
+						if f.OK() {
 							t.sosID = ""
 							t.fl.stats.SOSCanceled.Add(1)
 						}
@@ -795,7 +765,7 @@ func (t *Terminal) switchStep(at time.Time) {
 		g = t.groups[(pick+1)%len(t.groups)]
 	}
 	t.req("group.switch", map[string]any{"gid": g.GID}, func(f frame) {
-		if f.ok() {
+		if f.OK() {
 			t.ptt = g.GID
 			t.fl.stats.Switches.Add(1)
 		}

@@ -43,7 +43,7 @@ func (t *Terminal) uploadStep(at time.Time) {
 			Token     string `json:"token"`
 			UploadURL string `json:"uploadUrl"`
 		}
-		if !f.ok() || json.Unmarshal(f.Data, &tok) != nil || tok.Token == "" {
+		if !f.OK() || json.Unmarshal(f.Data, &tok) != nil || tok.Token == "" {
 			return
 		}
 		go t.upload(gen, tok.Token, tok.UploadURL, fix, at)
@@ -92,7 +92,7 @@ func (t *Terminal) upload(gen uint64, token, path string, fix Fix, at time.Time)
 	}
 	t.req("media.uploaded", map[string]any{"fileId": env.Result.ID, "kind": "image", "lat": round6(fix.Lat),
 		"lng": round6(fix.Lng), "time": at.UnixMilli()}, func(f frame) {
-		if f.ok() {
+		if f.OK() {
 			t.fl.stats.Uploads.Add(1)
 		}
 	})

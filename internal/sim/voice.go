@@ -66,12 +66,12 @@ func (t *Terminal) onFloorReply(tk *talk, f frame) {
 	}
 	_ = json.Unmarshal(f.Data, &r)
 	if t.talk != tk {
-		if f.ok() { // gave up meanwhile
+		if f.OK() { // gave up meanwhile
 			t.req("floor.release", map[string]any{"callId": r.CallID}, nil)
 		}
 		return
 	}
-	if !f.ok() {
+	if !f.OK() {
 		t.talk = nil
 		t.fl.stats.FloorDenied.Add(1)
 		t.touchMediaLocked()
@@ -196,7 +196,7 @@ func (t *Terminal) negotiate(ctx context.Context, w *wire, up chan struct{}) (*t
 	var cfg struct {
 		ICEServers []webrtc.ICEServer `json:"iceServers"`
 	}
-	if err := w.call(ctx, "rtc.config", struct{}{}, &cfg); err != nil {
+	if err := w.Call(ctx, "rtc.config", struct{}{}, &cfg); err != nil {
 		return nil, err
 	}
 	m, err := termclient.NewMedia(termclient.MediaOptions{Loopback: t.fl.opts.Loopback, ICEServers: cfg.ICEServers,
@@ -211,10 +211,10 @@ func (t *Terminal) negotiate(ctx context.Context, w *wire, up chan struct{}) (*t
 	var answer struct {
 		SDP string `json:"sdp"`
 	}
-	if err := w.call(ctx, "rtc.offer", map[string]string{"type": "offer", "sdp": offer}, &answer); err != nil {
+	if err := w.Call(ctx, "rtc.offer", map[string]string{"type": "offer", "sdp": offer}, &answer); err != nil {
 		return m, err
 	}
-	m.OnCandidate(func(ci webrtc.ICECandidateInit) { _ = w.request("rtc.candidate", ci, nil) })
+	m.OnCandidate(func(ci webrtc.ICECandidateInit) { _, _ = w.Request("rtc.candidate", ci, nil) })
 	if err := m.Accept(answer.SDP); err != nil {
 		return m, err
 	}

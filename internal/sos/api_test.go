@@ -36,18 +36,18 @@ func newEnv(t *testing.T) *env {
 	return e
 }
 
-func (e *env) do(method, path, tok string, params map[string]any) safetytest.Reply {
+func (e *env) do(method, path, tok string, params map[string]any) testkit.Reply {
 	e.t.Helper()
-	return safetytest.Do(e.t, e.s.URL, method, path, tok, params)
+	return testkit.Do(e.t, e.s.URL, method, path, tok, params)
 }
 
-func (e *env) console() *safetytest.Client { return safetytest.Console(e.t, e.s.URL, e.tok) }
-func (e *env) terminal(i int) *safetytest.Client {
-	return safetytest.Terminal(e.t, e.s.URL, e.f.Terminals[i])
+func (e *env) console() *testkit.Socket { return testkit.Console(e.t, e.s.URL, e.tok) }
+func (e *env) terminal(i int) *testkit.Socket {
+	return testkit.Terminal(e.t, e.s.URL, e.f.Terminals[i], safetytest.Password)
 }
 
 // raise has terminal c raise an SOS and returns the alarm id.
-func raise(t *testing.T, c *safetytest.Client, data map[string]any) sos.AlarmID {
+func raise(t *testing.T, c *testkit.Socket, data map[string]any) sos.AlarmID {
 	t.Helper()
 	r := c.Call(sos.ReqRaise, data)
 	if r.Code != "0" {
@@ -83,7 +83,7 @@ func (e *env) logs(customerID int64, typ int) int {
 	return n
 }
 
-func alarmOf(t *testing.T, f safetytest.Frame) sos.Alarm {
+func alarmOf(t *testing.T, f testkit.Frame) sos.Alarm {
 	t.Helper()
 	var a sos.Alarm
 	f.Into(t, &a)
@@ -92,7 +92,7 @@ func alarmOf(t *testing.T, f safetytest.Frame) sos.Alarm {
 
 // barrier proves nothing else was queued to c before now: frames on a connection are ordered, so every event
 // published before the sync reply arrives before it. It returns the frames that came first.
-func barrier(t *testing.T, c *safetytest.Client) []safetytest.Arrived {
+func barrier(t *testing.T, c *testkit.Socket) []testkit.Frame {
 	t.Helper()
 	r := c.Call("sync", map[string]any{"after": 1 << 60})
 	if r.Code != "0" {
@@ -101,7 +101,7 @@ func barrier(t *testing.T, c *safetytest.Client) []safetytest.Arrived {
 	return c.Drain()
 }
 
-func noEvent(t *testing.T, c *safetytest.Client, typ string) {
+func noEvent(t *testing.T, c *testkit.Socket, typ string) {
 	t.Helper()
 	for _, a := range barrier(t, c) {
 		if a.Type == typ {
@@ -115,7 +115,7 @@ func noEvent(t *testing.T, c *safetytest.Client, typ string) {
 func TestRaise(t *testing.T) {
 	e := newEnv(t)
 	con := e.console()
-	ocon := safetytest.Console(t, e.s.URL, e.otok)
+	ocon := testkit.Console(t, e.s.URL, e.otok)
 	term := e.terminal(0)
 
 	id := raise(t, term, map[string]any{"lat": 41.5, "lng": 29.5, "type": "1"})
@@ -124,11 +124,11 @@ func TestRaise(t *testing.T) {
 	if a.State != sos.Sending || a.Type != "1" || *a.Lat != 41.5 || a.MsID != e.f.Terminals[0] || a.MsName != "Unit 1" {
 		t.Fatalf("stored alarm %+v", a)
 	}
-	ev := con.Event(sos.EventAlarm, wait)
+	ev := con.WaitEvent(sos.EventAlarm, wait, nil)
 	if ev.Seq == 0 {
 		t.Fatal("sos.alarm carries no seq: it is not durable")
 	}
-	if got := alarmOf(t, ev.Frame); got.ID != id || got.State != sos.Sending || got.MsName != "Unit 1" {
+	if got := alarmOf(t, ev); got.ID != id || got.State != sos.Sending || got.MsName != "Unit 1" {
 		t.Fatalf("event alarm %+v", got)
 	}
 	if n := e.logs(e.f.CustomerID, 102); n != 1 {
@@ -156,8 +156,9 @@ func TestRaise(t *testing.T) {
 	if res.ID != id.String() || !res.Duplicate {
 		t.Fatalf("second press: %s", again.Data)
 	}
-	re := con.Event(sos.EventRealert, wait)
-	if got := alarmOf(t, re.Frame); got.ID != id || *got.Lat != 41.6 {
+	// (The periodic re-alert of the still-open alarm may come first on a slow machine: it carries the old position.)
+	re := con.WaitEvent(sos.EventRealert, wait, func(f testkit.Frame) bool { return *alarmOf(t, f).Lat != 41.5 })
+	if got := alarmOf(t, re); got.ID != id || *got.Lat != 41.6 {
 		t.Fatalf("realert on second press: %s", re.Data)
 	}
 	if n := e.logs(e.f.CustomerID, 102); n != 3 {
@@ -172,7 +173,7 @@ func TestRaiseRefused(t *testing.T) {
 	con := e.console()
 	cases := []struct {
 		name string
-		c    *safetytest.Client
+		c    *testkit.Socket
 		data any
 		code string
 	}{
@@ -204,8 +205,8 @@ func TestUpdateSos(t *testing.T) {
 	con := e.console()
 	term := e.terminal(0)
 	id := raise(t, term, map[string]any{})
-	oid := raise(t, safetytest.Terminal(t, e.s.URL, e.other.Terminals[0]), map[string]any{})
-	con.Event(sos.EventAlarm, wait)
+	oid := raise(t, testkit.Terminal(t, e.s.URL, e.other.Terminals[0], safetytest.Password), map[string]any{})
+	con.WaitEvent(sos.EventAlarm, wait, nil)
 
 	long := strings.Repeat("x", sos.MaxRemark+1)
 	cases := []struct {
@@ -253,13 +254,13 @@ func TestUpdateSos(t *testing.T) {
 	}
 	// Consoles hear both changes as durable events; the terminal hears acknowledged and closed.
 	for _, want := range []sos.State{sos.Acknowledged, sos.Closed} {
-		ev := con.Event(sos.EventUpdated, wait)
-		if got := alarmOf(t, ev.Frame); ev.Seq == 0 || got.ID != id || got.State != want {
+		ev := con.WaitEvent(sos.EventUpdated, wait, nil)
+		if got := alarmOf(t, ev); ev.Seq == 0 || got.ID != id || got.State != want {
 			t.Fatalf("sos.updated %s (seq %d), want state %d", ev.Data, ev.Seq, want)
 		}
 	}
-	term.Event(sos.TermAcked, wait)
-	term.Event(sos.TermClosed, wait)
+	term.WaitEvent(sos.TermAcked, wait, nil)
+	term.WaitEvent(sos.TermClosed, wait, nil)
 }
 
 // Remote close asks the terminal to stop alarming and closes the record only when it confirms (log 119).
@@ -269,12 +270,12 @@ func TestRemoteClose(t *testing.T) {
 	id := raise(t, term, map[string]any{})
 
 	// The terminal refuses: nothing changes.
-	done := make(chan safetytest.Reply, 1)
+	done := make(chan testkit.Reply, 1)
 	go func() {
-		done <- safetytest.Do(t, e.s.URL, http.MethodPut, "/ds/sos/updateSos", e.tok, map[string]any{"id": id, "state": 2, "remote": 1})
+		done <- testkit.Do(t, e.s.URL, http.MethodPut, "/ds/sos/updateSos", e.tok, map[string]any{"id": id, "state": 2, "remote": 1})
 	}()
-	req := term.Wait(wait, func(f safetytest.Frame) bool { return f.Type == sos.TermStop && f.ID != 0 })
-	term.Reply(req.Frame, "500", nil)
+	req := term.Wait(wait, func(f testkit.Frame) bool { return f.Type == sos.TermStop && f.ID != 0 })
+	term.Reply(req, "500", nil)
 	if r := <-done; r.Code != "500" {
 		t.Fatalf("refused stop: %s", r.Code)
 	}
@@ -284,9 +285,9 @@ func TestRemoteClose(t *testing.T) {
 
 	// The terminal confirms: closed remotely, logged.
 	go func() {
-		done <- safetytest.Do(t, e.s.URL, http.MethodPut, "/ds/sos/updateSos", e.tok, map[string]any{"id": id, "state": 2, "remote": "1", "remark": "stopped"})
+		done <- testkit.Do(t, e.s.URL, http.MethodPut, "/ds/sos/updateSos", e.tok, map[string]any{"id": id, "state": 2, "remote": "1", "remark": "stopped"})
 	}()
-	req = term.Wait(wait, func(f safetytest.Frame) bool { return f.Type == sos.TermStop && f.ID != 0 })
+	req = term.Wait(wait, func(f testkit.Frame) bool { return f.Type == sos.TermStop && f.ID != 0 })
 	var stop struct {
 		ID string `json:"id"`
 		By string `json:"by"`
@@ -295,7 +296,7 @@ func TestRemoteClose(t *testing.T) {
 	if stop.ID != id.String() || stop.By != e.f.Dispatcher {
 		t.Fatalf("sos.stop data %s", req.Data)
 	}
-	term.Reply(req.Frame, "0", nil)
+	term.Reply(req, "0", nil)
 	if r := <-done; r.Code != "0" {
 		t.Fatalf("remote close: %s %s", r.Code, r.Msg)
 	}
@@ -310,25 +311,13 @@ func TestRemoteClose(t *testing.T) {
 	t1 := e.terminal(1)
 	id2 := raise(t, t1, map[string]any{})
 	t1.Close()
-	waitFor(t, "terminal offline", func() bool { return !e.s.Hub.Online(e.f.Terminals[1]) })
+	testkit.Eventually(t, wait, "terminal offline", func() bool { return !e.s.Hub.Online(e.f.Terminals[1]) })
 	r := e.do(http.MethodPut, "/ds/sos/updateSos", e.tok, map[string]any{"id": id2, "state": 2, "remote": 1})
 	if r.Code != "4" {
 		t.Fatalf("remote close of an offline terminal: %s", r.Code)
 	}
 	if a := e.alarm(id2); a.State != sos.Sending {
 		t.Fatalf("alarm changed: %+v", a)
-	}
-}
-
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(wait)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v", what, wait)
-		}
-		time.Sleep(2 * time.Millisecond)
 	}
 }
 
@@ -351,8 +340,8 @@ func TestCancel(t *testing.T) {
 	if n := e.logs(e.f.CustomerID, 118); n != 1 {
 		t.Fatalf("log 118 written %d times", n)
 	}
-	ev := con.Event(sos.EventUpdated, wait)
-	if got := alarmOf(t, ev.Frame); got.ID != id || got.State != sos.Closed {
+	ev := con.WaitEvent(sos.EventUpdated, wait, nil)
+	if got := alarmOf(t, ev); got.ID != id || got.State != sos.Closed {
 		t.Fatalf("sos.updated %s", ev.Data)
 	}
 	if r := term.Call(sos.ReqCancel, map[string]any{}); r.Code != "91" {
@@ -367,7 +356,7 @@ func TestFindSos(t *testing.T) {
 	for i := range ids {
 		ids[i] = raise(t, e.terminal(i), map[string]any{})
 	}
-	raise(t, safetytest.Terminal(t, e.s.URL, e.other.Terminals[0]), map[string]any{})
+	raise(t, testkit.Terminal(t, e.s.URL, e.other.Terminals[0], safetytest.Password), map[string]any{})
 	if r := e.do(http.MethodPut, "/ds/sos/updateSos", e.tok, map[string]any{"id": ids[0], "state": 2}); r.Code != "0" {
 		t.Fatal(r.Code)
 	}
@@ -506,7 +495,7 @@ func TestRealertUntilAcknowledged(t *testing.T) {
 	ctx := context.Background()
 	con := e.console()
 	id := raise(t, e.terminal(0), map[string]any{})
-	con.Event(sos.EventAlarm, wait)
+	con.WaitEvent(sos.EventAlarm, wait, nil)
 
 	every := e.s.SOS.RealertEvery()
 	advance(every - time.Millisecond)
@@ -519,7 +508,7 @@ func TestRealertUntilAcknowledged(t *testing.T) {
 		if err := e.s.SOS.Realert(ctx); err != nil {
 			t.Fatal(err)
 		}
-		ev := con.Event(sos.EventRealert, wait)
+		ev := con.WaitEvent(sos.EventRealert, wait, nil)
 		var re struct {
 			ID    string `json:"id"`
 			Count int    `json:"count"`

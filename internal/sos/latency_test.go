@@ -24,13 +24,13 @@ func fanout(tb testing.TB, n int) (each, every []time.Duration) {
 	s := testkit.Start(tb)
 	f := safetytest.Seed(tb, s.DB, 10, "505")
 	tok := f.Token(tb, s.DB)
-	cons := make([]*safetytest.Client, Consoles)
+	cons := make([]*testkit.Socket, Consoles)
 	for i := range cons {
-		cons[i] = safetytest.Console(tb, s.URL, tok)
+		cons[i] = testkit.Console(tb, s.URL, tok)
 	}
-	terms := make([]*safetytest.Client, len(f.Terminals))
+	terms := make([]*testkit.Socket, len(f.Terminals))
 	for i, ms := range f.Terminals {
-		terms[i] = safetytest.Terminal(tb, s.URL, ms)
+		terms[i] = testkit.Terminal(tb, s.URL, ms, safetytest.Password)
 	}
 	disp := identity.Principal{AccountID: f.Dispatcher, CustomerID: f.CustomerID, Type: "20", Name: "bench"}
 	ctx := context.Background()
@@ -47,7 +47,7 @@ func fanout(tb testing.TB, n int) (each, every []time.Duration) {
 		r.Into(tb, &res)
 		var worst time.Duration
 		for _, c := range cons {
-			a := c.Wait(5*time.Second, func(fr safetytest.Frame) bool {
+			a := c.Wait(5*time.Second, func(fr testkit.Frame) bool {
 				if fr.Type != sos.EventAlarm {
 					return false
 				}

@@ -7,15 +7,13 @@ package termclient
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/pion/webrtc/v4"
+
+	"tenfour/internal/platform/wsclient"
 )
 
 // Options say where and who to log in.
@@ -44,37 +42,10 @@ type Event struct {
 func (e Event) Decode(v any) error { return json.Unmarshal(e.Data, v) }
 
 // CodeError is a refused request: the server's code, message and i18n key.
-type CodeError struct {
-	Type string
-	Code string
-	Msg  string
-	Key  string
-}
-
-func (e *CodeError) Error() string { return e.Type + ": code " + e.Code + ": " + e.Msg }
+type CodeError = wsclient.CodeError
 
 // Code returns the code of a refused request ("" for nil, "?" for other errors).
-func Code(err error) string {
-	if err == nil {
-		return ""
-	}
-	var ce *CodeError
-	if errors.As(err, &ce) {
-		return ce.Code
-	}
-	return "?"
-}
-
-type frame struct {
-	ID   int64           `json:"id,omitempty"`
-	Re   int64           `json:"re,omitempty"`
-	Type string          `json:"type"`
-	Seq  int64           `json:"seq,omitempty"`
-	Code string          `json:"code,omitempty"`
-	Msg  string          `json:"msg,omitempty"`
-	Key  string          `json:"key,omitempty"`
-	Data json.RawMessage `json:"data,omitempty"`
-}
+func Code(err error) string { return wsclient.Code(err) }
 
 // Client is one logged-in socket connection, and its media once Connect ran.
 type Client struct {
@@ -84,30 +55,18 @@ type Client struct {
 	// Resume is the token this login's reply carried: Options.Resume for the next login of the terminal.
 	Resume string
 
-	opts   Options
-	ws     *websocket.Conn
-	nextID atomic.Int64
-	closed chan struct{}
-	err    error
-
-	mu      sync.Mutex
-	pending map[int64]chan frame
-	events  []Event
-	changed chan struct{}
+	opts Options
+	conn *wsclient.Conn
 }
 
 // Dial connects and logs in.
 func Dial(ctx context.Context, opts Options) (*Client, error) {
-	u := strings.TrimSuffix(opts.URL, "/")
-	u = "ws" + strings.TrimPrefix(u, "http") + "/ds/ws"
-	ws, _, err := websocket.Dial(ctx, u, nil)
+	c := &Client{opts: opts}
+	conn, err := wsclient.Dial(ctx, wsclient.URL(opts.URL), wsclient.Options{Handle: c.handle})
 	if err != nil {
 		return nil, err
 	}
-	ws.SetReadLimit(1 << 20)
-	c := &Client{opts: opts, ws: ws, closed: make(chan struct{}), pending: map[int64]chan frame{},
-		changed: make(chan struct{})}
-	go c.readLoop()
+	c.conn = conn
 	login := map[string]any{"client": "terminal", "uid": opts.UID, "auth": opts.Password}
 	if opts.Resume != "" {
 		login = map[string]any{"client": "terminal", "uid": opts.UID, "resume": opts.Resume}
@@ -133,54 +92,25 @@ func (c *Client) Close() error {
 	if c.Media != nil {
 		_ = c.Media.Close()
 	}
-	return c.ws.Close(websocket.StatusNormalClosure, "")
+	return c.conn.Close()
 }
 
 // Done is closed when the socket ends.
-func (c *Client) Done() <-chan struct{} { return c.closed }
+func (c *Client) Done() <-chan struct{} { return c.conn.Done() }
 
-func (c *Client) readLoop() {
-	defer close(c.closed)
-	for {
-		_, b, err := c.ws.Read(context.Background())
-		if err != nil {
-			c.mu.Lock()
-			c.err = err
-			c.notifyLocked()
-			c.mu.Unlock()
-			return
-		}
-		var f frame
-		if json.Unmarshal(b, &f) != nil {
-			continue
-		}
-		switch {
-		case f.Re != 0:
-			c.mu.Lock()
-			ch := c.pending[f.Re]
-			delete(c.pending, f.Re)
-			c.mu.Unlock()
-			if ch != nil {
-				ch <- f
-			}
-		case f.ID != 0:
-			go c.answer(f)
-		default:
-			c.mu.Lock()
-			c.events = append(c.events, Event{Type: f.Type, Seq: f.Seq, Data: f.Data})
-			c.notifyLocked()
-			c.mu.Unlock()
-		}
+// handle keeps events and answers server→client requests (late replies to abandoned requests are dropped).
+func (c *Client) handle(_ *wsclient.Conn, f wsclient.Frame) {
+	switch {
+	case f.Re != 0:
+	case f.ID != 0:
+		go c.answer(f)
+	default:
+		c.conn.Inbox().Put(f)
 	}
 }
 
-func (c *Client) notifyLocked() {
-	close(c.changed)
-	c.changed = make(chan struct{})
-}
-
-// answer replies to a server→client request.
-func (c *Client) answer(f frame) {
+// answer replies to a server→client request; the request is kept as the event "request:<type>".
+func (c *Client) answer(f wsclient.Frame) {
 	code, reply := "0", any(struct{}{})
 	if c.opts.OnRequest != nil {
 		code, reply = c.opts.OnRequest(f.Type, f.Data)
@@ -188,84 +118,45 @@ func (c *Client) answer(f frame) {
 			code = "0"
 		}
 	}
-	c.mu.Lock()
-	c.events = append(c.events, Event{Type: "request:" + f.Type, Data: f.Data})
-	c.notifyLocked()
-	c.mu.Unlock()
-	raw, _ := json.Marshal(reply)
-	_ = c.write(frame{Re: f.ID, Type: f.Type, Code: code, Data: raw})
-}
-
-func (c *Client) write(f frame) error {
-	b, _ := json.Marshal(f)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return c.ws.Write(ctx, websocket.MessageText, b)
+	c.conn.Inbox().Put(f)
+	_ = c.conn.Reply(f, code, reply)
 }
 
 // Call sends a request and waits for its reply; out (may be nil) receives the reply data. A refusal is a
 // *CodeError.
 func (c *Client) Call(ctx context.Context, typ string, data any, out any) error {
-	raw, err := json.Marshal(data)
-	if err != nil {
-		return err
+	return c.conn.Call(ctx, typ, data, out)
+}
+
+// event turns a kept frame into an Event; server→client requests are "request:<type>".
+func event(f wsclient.Frame) Event {
+	e := Event{Type: f.Type, Seq: f.Seq, Data: f.Data}
+	if f.ID != 0 {
+		e.Type = "request:" + f.Type
 	}
-	id := c.nextID.Add(1)
-	ch := make(chan frame, 1)
-	c.mu.Lock()
-	c.pending[id] = ch
-	c.mu.Unlock()
-	defer func() { c.mu.Lock(); delete(c.pending, id); c.mu.Unlock() }()
-	if err := c.write(frame{ID: id, Type: typ, Data: raw}); err != nil {
-		return err
-	}
-	select {
-	case f := <-ch:
-		if f.Code != "" && f.Code != "0" {
-			return &CodeError{Type: typ, Code: f.Code, Msg: f.Msg, Key: f.Key}
-		}
-		if out != nil && len(f.Data) > 0 {
-			return json.Unmarshal(f.Data, out)
-		}
-		return nil
-	case <-c.closed:
-		return fmt.Errorf("termclient: %s: connection closed", typ)
-	case <-ctx.Done():
-		return fmt.Errorf("termclient: %s: %w", typ, ctx.Err())
-	}
+	return e
 }
 
 // WaitEvent returns the first not yet consumed event of type typ for which match is true (nil matches all),
 // waiting for it until ctx ends; it consumes it. Server→client requests appear as "request:<type>".
 func (c *Client) WaitEvent(ctx context.Context, typ string, match func(Event) bool) (Event, error) {
-	for {
-		c.mu.Lock()
-		for i := 0; i < len(c.events); i++ {
-			e := c.events[i]
-			if e.Type == typ && (match == nil || match(e)) {
-				c.events = append(c.events[:i], c.events[i+1:]...)
-				c.mu.Unlock()
-				return e, nil
-			}
-		}
-		ch, err := c.changed, c.err
-		c.mu.Unlock()
-		if err != nil {
-			return Event{}, fmt.Errorf("termclient: waiting for %s: %w", typ, err)
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return Event{}, fmt.Errorf("termclient: no %s event: %w", typ, ctx.Err())
-		}
+	f, err := c.conn.Inbox().Take(ctx, func(f wsclient.Frame) bool {
+		e := event(f)
+		return e.Type == typ && (match == nil || match(e))
+	})
+	if err != nil {
+		return Event{}, fmt.Errorf("termclient: no %s event: %w", typ, err)
 	}
+	return event(f), nil
 }
 
 // Events returns the events received and not consumed, oldest first.
 func (c *Client) Events() []Event {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]Event(nil), c.events...)
+	var out []Event
+	for _, f := range c.conn.Inbox().List() {
+		out = append(out, event(f))
+	}
+	return out
 }
 
 // Connect negotiates the client's PeerConnection over the socket (rtc.config, rtc.offer, trickled

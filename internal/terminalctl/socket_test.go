@@ -2,7 +2,6 @@ package terminalctl_test
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -18,39 +17,13 @@ type world struct {
 	msID    string
 }
 
-func eachEngine(t *testing.T, fn func(t *testing.T, engine string)) {
-	for _, e := range testkit.Engines() {
-		t.Run(e, func(t *testing.T) { fn(t, e) })
-	}
-}
-
 func newWorld(t *testing.T, engine string) *world {
 	t.Helper()
 	s := testkit.StartOn(t, engine)
 	w := &world{s: s, a: rttest.NewFleet(t, s.DB, "1", 2), b: rttest.NewFleet(t, s.DB, "2", 1)}
 	w.msID = w.a.Terminals[0]
-	w.console = rttest.Console(t, s, w.a.CustomerID, w.a.Dispatcher)
+	w.console = s.Console(w.a.Dispatcher, w.a.CustomerID)
 	return w
-}
-
-var nextID int64 = 1000
-
-func send(c *testkit.Socket, typ string, data map[string]any) int64 {
-	nextID++
-	raw, _ := json.Marshal(data)
-	c.Send(testkit.Frame{ID: nextID, Type: typ, Data: raw})
-	return nextID
-}
-
-func await(t *testing.T, c *testkit.Socket, id int64) testkit.Frame {
-	t.Helper()
-	for {
-		f := c.Read(5 * time.Second)
-		if f.Re == id {
-			return f
-		}
-		c.Events = append(c.Events, f)
-	}
 }
 
 func (w *world) status(t *testing.T, msID string) int {
@@ -85,20 +58,20 @@ func quiet(t *testing.T, term *testkit.Socket) {
 }
 
 func TestCallSetTakesEffectOnAcknowledgement(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
-		term := rttest.Terminal(t, w.s, w.msID)
+		term := testkit.Terminal(t, w.s.URL, w.msID, rttest.Password)
 		for _, tc := range []struct {
 			status any
 			want   int
 		}{{1, 1}, {"0", 0}, {8, 8}} {
-			id := send(w.console, "call.set", map[string]any{"msId": w.msID, "status": tc.status})
+			id := w.console.Request("call.set", map[string]any{"msId": w.msID, "status": tc.status})
 			req := term.WaitEvent("call.set", 5*time.Second, nil)
 			var d struct {
 				Status int    `json:"status"`
 				By     string `json:"by"`
 			}
-			rttest.Decode(t, req.Data, &d)
+			req.Into(t, &d)
 			if d.Status != tc.want || d.By != w.a.Dispatcher {
 				t.Fatalf("relayed %+v", d)
 			}
@@ -106,12 +79,12 @@ func TestCallSetTakesEffectOnAcknowledgement(t *testing.T) {
 				t.Fatal("stored before the terminal acknowledged")
 			}
 			term.Reply(req, "0", nil)
-			reply := await(t, w.console, id)
+			reply := w.console.ReplyTo(id)
 			var res struct {
 				MsID   string `json:"msId"`
 				Status int    `json:"status"`
 			}
-			rttest.Decode(t, reply.Data, &res)
+			reply.Into(t, &res)
 			if reply.Code != "0" || res.MsID != w.msID || res.Status != tc.want {
 				t.Fatalf("reply %+v", reply)
 			}
@@ -125,7 +98,7 @@ func TestCallSetTakesEffectOnAcknowledgement(t *testing.T) {
 				Name          string            `json:"name"`
 				Params        map[string]string `json:"params"`
 			}
-			rttest.Decode(t, ev.Data, &u)
+			ev.Into(t, &u)
 			if u.CID != w.msID || u.CallSetStatus != tc.want || u.Name == "" || u.Params == nil {
 				t.Fatalf("terminal.updated %s", ev.Data)
 			}
@@ -138,24 +111,24 @@ func TestCallSetTakesEffectOnAcknowledgement(t *testing.T) {
 }
 
 func TestCallSetNotAcknowledgedChangesNothing(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
 		// Offline.
-		if r := await(t, w.console, send(w.console, "call.set", map[string]any{"msId": w.msID, "status": 0})); r.Code != "4" {
+		if r := w.console.ReplyTo(w.console.Request("call.set", map[string]any{"msId": w.msID, "status": 0})); r.Code != "4" {
 			t.Fatalf("offline: %+v", r)
 		}
-		term := rttest.Terminal(t, w.s, w.msID)
+		term := testkit.Terminal(t, w.s.URL, w.msID, rttest.Password)
 		// Refused by the terminal: its code reaches the console.
-		id := send(w.console, "call.set", map[string]any{"msId": w.msID, "status": 0})
+		id := w.console.Request("call.set", map[string]any{"msId": w.msID, "status": 0})
 		term.Reply(term.WaitEvent("call.set", 5*time.Second, nil), "16", nil)
-		if r := await(t, w.console, id); r.Code != "16" {
+		if r := w.console.ReplyTo(id); r.Code != "16" {
 			t.Fatalf("refused: %+v", r)
 		}
 		// No acknowledgement in time.
 		w.s.Hub.SetAckTimeout(150 * time.Millisecond)
-		id = send(w.console, "call.set", map[string]any{"msId": w.msID, "status": 1})
+		id = w.console.Request("call.set", map[string]any{"msId": w.msID, "status": 1})
 		term.WaitEvent("call.set", 5*time.Second, nil)
-		if r := await(t, w.console, id); r.Code != "408" {
+		if r := w.console.ReplyTo(id); r.Code != "408" {
 			t.Fatalf("timeout: %+v", r)
 		}
 		if got := w.status(t, w.msID); got != 8 {
@@ -168,10 +141,10 @@ func TestCallSetNotAcknowledgedChangesNothing(t *testing.T) {
 }
 
 func TestRemoteControlRefusesBadInputWithoutRelaying(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
-		term := rttest.Terminal(t, w.s, w.msID)
-		other := rttest.Terminal(t, w.s, w.b.Terminals[0])
+		term := testkit.Terminal(t, w.s.URL, w.msID, rttest.Password)
+		other := testkit.Terminal(t, w.s.URL, w.b.Terminals[0], rttest.Password)
 		cases := []struct {
 			name, typ string
 			data      map[string]any
@@ -196,7 +169,7 @@ func TestRemoteControlRefusesBadInputWithoutRelaying(t *testing.T) {
 			{"other customer's terminal params", "param.set", map[string]any{"msId": w.b.Terminals[0], "params": map[string]any{"gpsInterval": "30s"}}, "404"},
 		}
 		for _, tc := range cases {
-			if r := await(t, w.console, send(w.console, tc.typ, tc.data)); r.Code != tc.code {
+			if r := w.console.ReplyTo(w.console.Request(tc.typ, tc.data)); r.Code != tc.code {
 				t.Errorf("%s: %+v, want %s", tc.name, r, tc.code)
 			}
 		}
@@ -212,12 +185,12 @@ func TestRemoteControlRefusesBadInputWithoutRelaying(t *testing.T) {
 }
 
 func TestTerminalsMayNotRemoteControl(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
-		term := rttest.Terminal(t, w.s, w.msID)
-		peer := rttest.Terminal(t, w.s, w.a.Terminals[1])
+		term := testkit.Terminal(t, w.s.URL, w.msID, rttest.Password)
+		peer := testkit.Terminal(t, w.s.URL, w.a.Terminals[1], rttest.Password)
 		for _, typ := range []string{"call.set", "param.set"} {
-			r := await(t, term, send(term, typ, map[string]any{"msId": w.a.Terminals[1], "status": 0,
+			r := term.ReplyTo(term.Request(typ, map[string]any{"msId": w.a.Terminals[1], "status": 0,
 				"params": map[string]any{"gpsInterval": "30s"}}))
 			if r.Code != "107" {
 				t.Fatalf("%s from a terminal: %+v", typ, r)
@@ -228,16 +201,16 @@ func TestTerminalsMayNotRemoteControl(t *testing.T) {
 }
 
 func TestParamSetStoresAcknowledgedParams(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
-		term := rttest.Terminal(t, w.s, w.msID)
-		id := send(w.console, "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "30s", "heartbeat": "5M"}})
+		term := testkit.Terminal(t, w.s.URL, w.msID, rttest.Password)
+		id := w.console.Request("param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "30s", "heartbeat": "5M"}})
 		req := term.WaitEvent("param.set", 5*time.Second, nil)
 		var d struct {
 			Params  map[string]string `json:"params"`
 			Seconds map[string]int64  `json:"seconds"`
 		}
-		rttest.Decode(t, req.Data, &d)
+		req.Into(t, &d)
 		if d.Params["gpsInterval"] != "30s" || d.Params["heartbeat"] != "5m" || d.Seconds["heartbeat"] != 300 || d.Seconds["gpsInterval"] != 30 {
 			t.Fatalf("relayed %s", req.Data)
 		}
@@ -245,7 +218,7 @@ func TestParamSetStoresAcknowledgedParams(t *testing.T) {
 			t.Fatal("stored before the acknowledgement")
 		}
 		term.Reply(req, "0", nil)
-		r := await(t, w.console, id)
+		r := w.console.ReplyTo(id)
 		if r.Code != "0" || !strings.Contains(string(r.Data), `"heartbeat":"5m"`) {
 			t.Fatalf("reply %+v", r)
 		}
@@ -254,9 +227,9 @@ func TestParamSetStoresAcknowledgedParams(t *testing.T) {
 			t.Fatalf("terminal.updated %s", ev.Data)
 		}
 		// A later change keeps the others.
-		id = send(w.console, "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "1m"}})
+		id = w.console.Request("param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "1m"}})
 		term.Reply(term.WaitEvent("param.set", 5*time.Second, nil), "0", nil)
-		r = await(t, w.console, id)
+		r = w.console.ReplyTo(id)
 		if !strings.Contains(string(r.Data), `"params":{"gpsInterval":"1m","heartbeat":"5m"}`) {
 			t.Fatalf("second reply %s", r.Data)
 		}
@@ -264,9 +237,9 @@ func TestParamSetStoresAcknowledgedParams(t *testing.T) {
 			t.Fatal("log 9 missing")
 		}
 		// Refused: nothing stored.
-		id = send(w.console, "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "2h"}})
+		id = w.console.Request("param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "2h"}})
 		term.Reply(term.WaitEvent("param.set", 5*time.Second, nil), "16", nil)
-		if r := await(t, w.console, id); r.Code != "16" {
+		if r := w.console.ReplyTo(id); r.Code != "16" {
 			t.Fatal(r)
 		}
 		if n := w.count(t, `SELECT COUNT(*) FROM terminal_params WHERE value = '2h'`); n != 0 {
@@ -276,19 +249,19 @@ func TestParamSetStoresAcknowledgedParams(t *testing.T) {
 }
 
 func TestLoginReminder(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
-		term := rttest.Terminal(t, w.s, w.msID)
-		id := send(w.console, "call.set", map[string]any{"msId": w.msID, "status": 1})
+		term := testkit.Terminal(t, w.s.URL, w.msID, rttest.Password)
+		id := w.console.Request("call.set", map[string]any{"msId": w.msID, "status": 1})
 		term.Reply(term.WaitEvent("call.set", 5*time.Second, nil), "0", nil)
-		await(t, w.console, id)
-		id = send(w.console, "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"heartbeat": "30s"}})
+		w.console.ReplyTo(id)
+		id = w.console.Request("param.set", map[string]any{"msId": w.msID, "params": map[string]any{"heartbeat": "30s"}})
 		term.Reply(term.WaitEvent("param.set", 5*time.Second, nil), "0", nil)
-		await(t, w.console, id)
+		w.console.ReplyTo(id)
 		term.Close()
-		rttest.Eventually(t, "offline", func() bool { return !w.s.Hub.Online(w.msID) })
+		testkit.Eventually(t, 5*time.Second, "offline", func() bool { return !w.s.Hub.Online(w.msID) })
 
-		term = rttest.Terminal(t, w.s, w.msID)
+		term = testkit.Terminal(t, w.s.URL, w.msID, rttest.Password)
 		req := term.WaitEvent("call.set", 5*time.Second, nil)
 		if !strings.Contains(string(req.Data), `"status":1`) {
 			t.Fatalf("reminder %s", req.Data)
@@ -300,7 +273,7 @@ func TestLoginReminder(t *testing.T) {
 		}
 		term.Reply(req, "0", nil)
 		// An active terminal without parameters is reminded of nothing.
-		fresh := rttest.Terminal(t, w.s, w.a.Terminals[1])
+		fresh := testkit.Terminal(t, w.s.URL, w.a.Terminals[1], rttest.Password)
 		quiet(t, fresh)
 	})
 }

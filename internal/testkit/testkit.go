@@ -17,11 +17,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"tenfour/internal/app"
 	"tenfour/internal/config"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/wsclient"
+	"tenfour/internal/testkit/probe"
 )
 
 var pgSchemas atomic.Int64
@@ -33,6 +33,14 @@ func Engines() []string {
 		return []string{"sqlite", "postgres"}
 	}
 	return []string{"sqlite"}
+}
+
+// EachEngine runs fn as a subtest on every engine of Engines.
+func EachEngine(t *testing.T, fn func(t *testing.T, engine string)) {
+	t.Helper()
+	for _, e := range Engines() {
+		t.Run(e, func(t *testing.T) { fn(t, e) })
+	}
 }
 
 // OpenStore opens a fresh, migrated store of the given engine, closed when the test ends. PostgreSQL tests
@@ -128,6 +136,7 @@ type Reply struct {
 	Key    string          `json:"key"`
 	Result json.RawMessage `json:"result"`
 	Header http.Header     `json:"-"`
+	Body   []byte          `json:"-"`
 }
 
 // Into decodes the result into v.
@@ -142,7 +151,13 @@ func (r Reply) Into(t testing.TB, v any) {
 // token may be empty.
 func (s *Server) Do(method, path, token string, params map[string]any) Reply {
 	s.t.Helper()
-	u := s.URL + path
+	return Do(s.t, s.URL, method, path, token, params)
+}
+
+// Do calls the API of the server at base (any server: one started by Start, or a separate process).
+func Do(t testing.TB, base, method, path, token string, params map[string]any) Reply {
+	t.Helper()
+	u := base + path
 	var body io.Reader
 	if method == http.MethodGet || method == http.MethodDelete {
 		q := url.Values{}
@@ -158,7 +173,7 @@ func (s *Server) Do(method, path, token string, params map[string]any) Reply {
 	}
 	req, err := http.NewRequest(method, u, body)
 	if err != nil {
-		s.t.Fatal(err)
+		t.Fatal(err)
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -168,136 +183,68 @@ func (s *Server) Do(method, path, token string, params map[string]any) Reply {
 	}
 	res, err := testClient.Do(req)
 	if err != nil {
-		s.t.Fatal(err)
+		t.Fatal(err)
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
-	r := Reply{Status: res.StatusCode, Header: res.Header}
+	r := Reply{Status: res.StatusCode, Header: res.Header, Body: raw}
 	if err := json.Unmarshal(raw, &r); err != nil {
-		s.t.Fatalf("%s %s: not an envelope (%d): %s", method, path, res.StatusCode, raw)
+		t.Fatalf("%s %s: not an envelope (%d): %s", method, path, res.StatusCode, raw)
 	}
 	return r
 }
 
-// Socket is a test WebSocket client speaking docs/console-socket.md framing.
-type Socket struct {
-	t      testing.TB
-	ws     *websocket.Conn
-	nextID int64
-	// Events holds server events (frames without `re`) received while waiting for replies.
-	Events []Frame
+// Socket is the test WebSocket client (docs/console-socket.md framing); see probe.Socket.
+type Socket = probe.Socket
+
+// Frame is one socket frame.
+type Frame = probe.Frame
+
+// Eventually polls cond until it holds, failing the test with what after within.
+func Eventually(t testing.TB, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	probe.Eventually(t, within, what, cond)
 }
 
-// Frame mirrors realtime.Frame for tests.
-type Frame struct {
-	ID   int64           `json:"id,omitempty"`
-	Re   int64           `json:"re,omitempty"`
-	Type string          `json:"type"`
-	Seq  int64           `json:"seq,omitempty"`
-	Code string          `json:"code,omitempty"`
-	Msg  string          `json:"msg,omitempty"`
-	Data json.RawMessage `json:"data,omitempty"`
-}
-
-// Dial opens the socket (not logged in yet).
+// Dial opens a socket to the server (not logged in yet).
 func (s *Server) Dial() *Socket {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	ws, _, err := websocket.Dial(ctx, strings.Replace(s.URL, "http", "ws", 1)+"/ds/ws", nil)
+	return DialURL(s.t, s.URL)
+}
+
+// DialURL opens a socket to the server at base (http://host:port), not logged in yet.
+func DialURL(t testing.TB, base string) *Socket {
+	t.Helper()
+	return probe.Dial(t, wsclient.URL(base), probe.Options{})
+}
+
+// Console logs a console socket in with a session token at the server at base.
+func Console(t testing.TB, base, token string) *Socket {
+	t.Helper()
+	return probe.Login(t, wsclient.URL(base), map[string]any{"token": token, "client": "console"})
+}
+
+// Terminal logs a terminal's socket in with its account number and password at the server at base.
+func Terminal(t testing.TB, base, msID, password string) *Socket {
+	t.Helper()
+	return probe.Login(t, wsclient.URL(base), map[string]any{"client": "terminal", "uid": msID, "auth": password})
+}
+
+// Token issues a console session for a dispatcher, as the HTTP sign-in does (without its password check).
+func (s *Server) Token(msID string, customerID int64) string {
+	s.t.Helper()
+	tok, err := s.Sessions.Create(context.Background(), msID, customerID)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	ws.SetReadLimit(1 << 20)
-	s.t.Cleanup(func() { ws.CloseNow() })
-	return &Socket{t: s.t, ws: ws}
+	return tok
 }
 
-// Send writes a raw frame.
-func (c *Socket) Send(f Frame) {
-	c.t.Helper()
-	b, _ := json.Marshal(f)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
-		c.t.Fatal(err)
-	}
+// Console signs a dispatcher in (Token) and logs its socket in.
+func (s *Server) Console(msID string, customerID int64) *Socket {
+	s.t.Helper()
+	return Console(s.t, s.URL, s.Token(msID, customerID))
 }
-
-// Call sends a request and returns its reply, keeping events that arrive meanwhile in Events.
-func (c *Socket) Call(typ string, data any) Frame {
-	c.t.Helper()
-	c.nextID++
-	raw, _ := json.Marshal(data)
-	c.Send(Frame{ID: c.nextID, Type: typ, Data: raw})
-	for {
-		f := c.Read(5 * time.Second)
-		if f.Re == c.nextID {
-			return f
-		}
-		c.Events = append(c.Events, f)
-	}
-}
-
-// Read returns the next frame or fails the test after timeout.
-func (c *Socket) Read(timeout time.Duration) Frame {
-	c.t.Helper()
-	f, err := c.TryRead(timeout)
-	if err != nil {
-		c.t.Fatalf("socket read: %v", err)
-	}
-	return f
-}
-
-// TryRead returns the next frame or an error (timeout, closed).
-func (c *Socket) TryRead(timeout time.Duration) (Frame, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	_, b, err := c.ws.Read(ctx)
-	if err != nil {
-		return Frame{}, err
-	}
-	var f Frame
-	err = json.Unmarshal(b, &f)
-	return f, err
-}
-
-// WaitEvent returns the first event of type typ (already received or arriving within timeout) for which
-// match returns true (nil matches any).
-func (c *Socket) WaitEvent(typ string, timeout time.Duration, match func(Frame) bool) Frame {
-	c.t.Helper()
-	for i, f := range c.Events {
-		if f.Type == typ && f.Re == 0 && (match == nil || match(f)) {
-			c.Events = append(c.Events[:i], c.Events[i+1:]...)
-			return f
-		}
-	}
-	deadline := time.Now().Add(timeout)
-	for {
-		left := time.Until(deadline)
-		if left <= 0 {
-			c.t.Fatalf("no %s event within %v", typ, timeout)
-		}
-		f, err := c.TryRead(left)
-		if err != nil {
-			c.t.Fatalf("waiting for %s: %v", typ, err)
-		}
-		if f.Type == typ && f.Re == 0 && (match == nil || match(f)) {
-			return f
-		}
-		c.Events = append(c.Events, f)
-	}
-}
-
-// Reply answers a server→client request (terminal acknowledgements).
-func (c *Socket) Reply(req Frame, code string, data any) {
-	c.t.Helper()
-	raw, _ := json.Marshal(data)
-	c.Send(Frame{Re: req.ID, Type: req.Type, Code: code, Data: raw})
-}
-
-// Close closes the socket normally.
-func (c *Socket) Close() { c.ws.Close(websocket.StatusNormalClosure, "") }
 
 // testClient bounds every test request: a stalled server fails the test instead of hanging the run.
 var testClient = &http.Client{Timeout: 30 * time.Second}

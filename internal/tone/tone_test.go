@@ -18,12 +18,6 @@ type world struct {
 	console   *testkit.Socket
 }
 
-func eachEngine(t *testing.T, fn func(t *testing.T, engine string)) {
-	for _, e := range testkit.Engines() {
-		t.Run(e, func(t *testing.T) { fn(t, e) })
-	}
-}
-
 func newWorld(t *testing.T, engine string, terminals int) *world {
 	t.Helper()
 	s := testkit.StartOn(t, engine)
@@ -58,7 +52,7 @@ type tone struct {
 }
 
 func TestToneLibraryScenarios(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 0)
 		up := func(tok, name string, body []byte) string {
 			return filetest.MustUpload(t, w.s, tok, name, body, "").URL
@@ -198,7 +192,7 @@ func TestToneLibraryScenarios(t *testing.T) {
 }
 
 func TestToneSend(t *testing.T) {
-	eachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 3)
 		sound := filetest.WAV(1500)
 		file := filetest.MustUpload(t, w.s, w.tok, "siren.wav", sound, "")
@@ -206,8 +200,8 @@ func TestToneSend(t *testing.T) {
 		r := w.s.Do("POST", "/ds/tone/add", w.tok, map[string]any{"name": "Siren", "fileUrl": file.URL, "iconUrl": icon.URL})
 		var tn tone
 		r.Into(t, &tn)
-		t0 := rttest.Terminal(t, w.s, w.a.Terminals[0])
-		t1 := rttest.Terminal(t, w.s, w.a.Terminals[1])
+		t0 := testkit.Terminal(t, w.s.URL, w.a.Terminals[0], rttest.Password)
+		t1 := testkit.Terminal(t, w.s.URL, w.a.Terminals[1], rttest.Password)
 		// Terminals[2] is offline.
 
 		type result struct {
@@ -217,19 +211,14 @@ func TestToneSend(t *testing.T) {
 			State                         string
 		}
 		// One terminal: it plays the tone and acknowledges.
-		nextID := int64(500)
-		call := func(data map[string]any) int64 {
-			nextID++
-			w.console.Send(testkit.Frame{ID: nextID, Type: "tone.send", Data: mustJSON(data)})
-			return nextID
-		}
+		call := func(data map[string]any) int64 { return w.console.Request("tone.send", data) }
 		id := call(map[string]any{"toneId": tn.ID, "msIds": []string{w.a.Terminals[0]}})
 		req := t0.WaitEvent("tone.play", 5*time.Second, nil)
 		var play struct {
 			ToneID, Name, FileURL, IconURL, Mime, By, ByName string
 			Size                                             int64
 		}
-		rttest.Decode(t, req.Data, &play)
+		req.Into(t, &play)
 		if play.ToneID != tn.ID || play.Name != "Siren" || play.Mime != "audio/wave" || play.By != w.a.Dispatcher ||
 			!strings.HasPrefix(play.FileURL, file.URL+"?token=ft1.") || !strings.HasPrefix(play.IconURL, icon.URL+"?token=") {
 			t.Fatalf("tone.play %s", req.Data)
@@ -239,9 +228,9 @@ func TestToneSend(t *testing.T) {
 			t.Fatalf("terminal fetching the tone: %d", res.StatusCode)
 		}
 		t0.Reply(req, "0", nil)
-		reply := awaitReply(t, w.console, id)
+		reply := w.console.ReplyTo(id)
 		var res result
-		rttest.Decode(t, reply.Data, &res)
+		reply.Into(t, &res)
 		if reply.Code != "0" || res.Delivered != 1 || res.Recipients != 1 || res.State != "delivered" || len(res.Failed) != 0 {
 			t.Fatalf("tone.send reply %+v %+v", reply, res)
 		}
@@ -252,21 +241,21 @@ func TestToneSend(t *testing.T) {
 		t0.Reply(req, "0", nil)
 		req = t1.WaitEvent("tone.play", 5*time.Second, nil)
 		t1.Reply(req, "486", nil)
-		reply = awaitReply(t, w.console, id)
-		rttest.Decode(t, reply.Data, &res)
+		reply = w.console.ReplyTo(id)
+		reply.Into(t, &res)
 		if reply.Code != "0" || res.Recipients != 3 || res.Online != 2 || res.Delivered != 1 || res.State != "partial" ||
 			len(res.Failed) != 2 {
 			t.Fatalf("group tone %+v %+v", reply, res)
 		}
 		// A single offline terminal: 'not online'.
-		if reply := awaitReply(t, w.console, call(map[string]any{"toneId": tn.ID, "msIds": w.a.Terminals[2]})); reply.Code != "4" {
+		if reply := w.console.ReplyTo(call(map[string]any{"toneId": tn.ID, "msIds": w.a.Terminals[2]})); reply.Code != "4" {
 			t.Fatalf("offline terminal: %+v", reply)
 		}
 		// A refusal from a single terminal: failure.
 		id = call(map[string]any{"toneId": tn.ID, "msIds": []string{w.a.Terminals[1]}})
 		req = t1.WaitEvent("tone.play", 5*time.Second, nil)
 		t1.Reply(req, "486", nil)
-		if reply := awaitReply(t, w.console, id); reply.Code != "16" {
+		if reply := w.console.ReplyTo(id); reply.Code != "16" {
 			t.Fatalf("refused: %+v", reply)
 		}
 		if n := w.count(t, `SELECT COUNT(*) FROM oplog WHERE type = 129 AND account_id = ?`, w.a.Dispatcher); n != 4 {
@@ -289,12 +278,12 @@ func TestToneSend(t *testing.T) {
 			{"malformed group", map[string]any{"toneId": tn.ID, "gid": "all"}, "400"},
 			{"msIds not a list", map[string]any{"toneId": tn.ID, "msIds": map[string]any{"a": 1}}, "400"},
 		} {
-			if reply := awaitReply(t, w.console, call(tc.data)); reply.Code != tc.code {
+			if reply := w.console.ReplyTo(call(tc.data)); reply.Code != tc.code {
 				t.Errorf("%s: %+v, want %s", tc.name, reply, tc.code)
 			}
 		}
 		// Another customer's tone is unknown.
-		otherConsole := rttest.Console(t, w.s, w.b.CustomerID, w.b.Dispatcher)
+		otherConsole := w.s.Console(w.b.Dispatcher, w.b.CustomerID)
 		if f := otherConsole.Call("tone.send", map[string]any{"toneId": tn.ID, "msIds": w.b.Terminals[0]}); f.Code != "404" {
 			t.Fatalf("other customer's tone: %+v", f)
 		}

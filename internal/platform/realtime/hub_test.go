@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 	"github.com/coder/websocket"
 
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/testkit/probe"
 )
 
 func TestRequestsBeforeLoginAreRefused(t *testing.T) {
@@ -22,19 +24,19 @@ func TestRequestsBeforeLoginAreRefused(t *testing.T) {
 	r.hub.Register(OnRaw("echo.it", Anyone, func(ctx context.Context, c *Conn, data json.RawMessage) (any, error) { return data, nil }))
 	c := r.dial()
 	for _, typ := range []string{"echo.it", "sync", "nothing.here"} {
-		if f := c.call(typ, map[string]any{"after": 0}); f.Code != "105" || f.Type != typ {
+		if f := c.Call(typ, map[string]any{"after": 0}); f.Code != "105" || f.Type != typ {
 			t.Fatalf("%s before login: %+v", typ, f)
 		}
 	}
 	// ping needs no login, and the connection is still usable for one.
-	c.send(Frame{ID: 50, Type: "ping"})
-	if f := c.replyTo(50); f.Type != "pong" {
+	c.Send(probe.Frame{ID: 50, Type: "ping"})
+	if f := c.ReplyTo(50); f.Type != "pong" {
 		t.Fatalf("ping: %+v", f)
 	}
-	if f := c.call("session.login", map[string]any{"uid": "1001", "customer": 1}); f.Code != "0" {
+	if f := c.Call("session.login", map[string]any{"uid": "1001", "customer": 1}); f.Code != "0" {
 		t.Fatalf("login after refused requests: %+v", f)
 	}
-	if f := c.call("echo.it", map[string]any{"x": 1}); f.Code != "0" || string(f.Data) != `{"x":1}` {
+	if f := c.Call("echo.it", map[string]any{"x": 1}); f.Code != "0" || string(f.Data) != `{"x":1}` {
 		t.Fatalf("echo after login: %+v", f)
 	}
 }
@@ -42,7 +44,7 @@ func TestRequestsBeforeLoginAreRefused(t *testing.T) {
 func TestLoginReply(t *testing.T) {
 	r := newRig(t)
 	c := r.dial()
-	f := c.call("session.login", map[string]any{"uid": "1001", "customer": 1, "kind": Terminal})
+	f := c.Call("session.login", map[string]any{"uid": "1001", "customer": 1, "kind": Terminal})
 	var res struct {
 		MsID       string `json:"msId"`
 		CustomerID int64  `json:"customerId"`
@@ -57,10 +59,10 @@ func TestLoginReply(t *testing.T) {
 		t.Fatalf("login reply %+v", res)
 	}
 	// A second login on the same connection is refused without closing it.
-	if f := c.call("session.login", map[string]any{"uid": "1002", "customer": 1}); f.Code != "400" {
+	if f := c.Call("session.login", map[string]any{"uid": "1002", "customer": 1}); f.Code != "400" {
 		t.Fatalf("second login: %+v", f)
 	}
-	if f := c.call("ping", nil); f.Type != "pong" {
+	if f := c.Call("ping", nil); f.Type != "pong" {
 		t.Fatalf("after second login: %+v", f)
 	}
 	if r.hub.Conn("1001") == nil || r.hub.Online("1002") {
@@ -71,11 +73,11 @@ func TestLoginReply(t *testing.T) {
 func TestLoginRefusalReachesClientThenCloses(t *testing.T) {
 	r := newRig(t)
 	c := r.dial()
-	f := c.call("session.login", map[string]any{"fail": "105"})
+	f := c.Call("session.login", map[string]any{"fail": "105"})
 	if f.Code != "105" || f.Type != "session.login" {
 		t.Fatalf("refused login: %+v", f)
 	}
-	if code := c.closeStatus(); code != websocket.StatusPolicyViolation {
+	if code := c.CloseStatus(10 * time.Second); code != websocket.StatusPolicyViolation {
 		t.Fatalf("close code %d", code)
 	}
 }
@@ -85,13 +87,13 @@ func TestLoginTimeoutClosesIdleConnections(t *testing.T) {
 	r.hub.loginTimeout = 150 * time.Millisecond
 	idle := r.dial()
 	logged := r.login("1001", 1, Console, "t1")
-	if code := idle.closeStatus(); code != websocket.StatusPolicyViolation {
+	if code := idle.CloseStatus(10 * time.Second); code != websocket.StatusPolicyViolation {
 		t.Fatalf("idle close code %d", code)
 	}
 	// The logged-in connection outlives the window.
 	deadline := time.Now().Add(300 * time.Millisecond)
 	for time.Now().Before(deadline) {
-		if f := logged.call("ping", nil); f.Type != "pong" {
+		if f := logged.Call("ping", nil); f.Type != "pong" {
 			t.Fatalf("logged-in ping: %+v", f)
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -101,7 +103,7 @@ func TestLoginTimeoutClosesIdleConnections(t *testing.T) {
 func TestUnknownType(t *testing.T) {
 	r := newRig(t)
 	c := r.login("1001", 1, Console, "t")
-	f := c.call("no.such.thing", nil)
+	f := c.Call("no.such.thing", nil)
 	if f.Code != "400" || f.Re == 0 || f.Type != "no.such.thing" {
 		t.Fatalf("unknown type: %+v", f)
 	}
@@ -134,17 +136,17 @@ func TestMalformedFramesGetCodedErrorsAndConnectionStays(t *testing.T) {
 		{`{"id":12,"type":"a.b","data":{"x":}}`, 0},
 	}
 	for _, tc := range cases {
-		c.sendRaw([]byte(tc.raw))
-		f := c.read(5 * time.Second)
+		c.SendRaw([]byte(tc.raw))
+		f := c.Read(5 * time.Second)
 		if f.Type != "error" || f.Code != "400" || f.Re != tc.wantRe {
 			t.Fatalf("%s: got %+v", tc.raw, f)
 		}
 	}
 	// Still logged in and served.
-	if f := c.call("ping", nil); f.Type != "pong" {
+	if f := c.Call("ping", nil); f.Type != "pong" {
 		t.Fatalf("after malformed frames: %+v", f)
 	}
-	if f := c.call("sync", map[string]any{"after": 0}); f.Code != "0" {
+	if f := c.Call("sync", map[string]any{"after": 0}); f.Code != "0" {
 		t.Fatalf("sync after malformed frames: %+v", f)
 	}
 }
@@ -159,12 +161,12 @@ func TestMessageCap(t *testing.T) {
 		head, tail := `{"id":1,"type":"size.of","data":{"pad":"`, `"}}`
 		return []byte(head + strings.Repeat("x", size-len(head)-len(tail)) + tail)
 	}
-	c.sendRaw(frame(MaxMessage))
-	if f := c.replyTo(1); f.Code != "0" {
+	c.SendRaw(frame(MaxMessage))
+	if f := c.ReplyTo(1); f.Code != "0" {
 		t.Fatalf("a frame of exactly 64 KiB must pass: %+v", f)
 	}
-	c.sendRaw(frame(MaxMessage + 1))
-	if code := c.closeStatus(); code != websocket.StatusMessageTooBig {
+	c.SendRaw(frame(MaxMessage + 1))
+	if code := c.CloseStatus(10 * time.Second); code != websocket.StatusMessageTooBig {
 		t.Fatalf("oversized frame: close code %d", code)
 	}
 }
@@ -174,11 +176,11 @@ func TestRateLimit(t *testing.T) {
 	c := r.login("1001", 1, Console, "t")
 	const n = QueueLen - 6 // replies to a flood larger than the queue would drop the client as slow
 	for i := 1; i <= n; i++ {
-		c.send(Frame{ID: int64(i), Type: "ping"})
+		c.Send(probe.Frame{ID: int64(i), Type: "ping"})
 	}
 	limited, ok := 0, 0
 	for i := 1; i <= n; i++ {
-		f := c.replyTo(int64(i))
+		f := c.ReplyTo(int64(i))
 		switch {
 		case f.Type == "pong":
 			ok++
@@ -211,7 +213,7 @@ func TestOriginAllowlist(t *testing.T) {
 		if tc.origin != "" {
 			h.Set("Origin", tc.origin)
 		}
-		ws, err := r.tryDial(h)
+		ws, err := probe.TryDial(t, r.url, probe.Options{Header: h})
 		if tc.ok != (err == nil) {
 			t.Fatalf("origin %q: err %v", tc.origin, err)
 		}
@@ -236,7 +238,7 @@ func TestOrderedDelivery(t *testing.T) {
 		}
 	}
 	for i := range n {
-		f := c.read(5 * time.Second)
+		f := c.Read(5 * time.Second)
 		var d struct{ I int }
 		_ = json.Unmarshal(f.Data, &d)
 		if f.Type != "test.tick" || d.I != i {
@@ -253,18 +255,18 @@ func TestPublishIsScopedToCustomerAndFilter(t *testing.T) {
 	r.hub.Publish(1, "test.one", map[string]int{"v": 1}, Consoles)
 	r.hub.Publish(2, "test.two", map[string]int{"v": 2}, Everyone)
 	r.hub.Publish(1, "test.three", map[string]int{"v": 3}, Terminals)
-	if f := a.read(5 * time.Second); f.Type != "test.one" {
+	if f := a.Read(5 * time.Second); f.Type != "test.one" {
 		t.Fatalf("console: %+v", f)
 	}
-	if f := other.read(5 * time.Second); f.Type != "test.two" {
+	if f := other.Read(5 * time.Second); f.Type != "test.two" {
 		t.Fatalf("other customer: %+v", f)
 	}
-	if f := term.read(5 * time.Second); f.Type != "test.three" {
+	if f := term.Read(5 * time.Second); f.Type != "test.three" {
 		t.Fatalf("terminal got %+v first", f)
 	}
 	// Nothing else arrives: a ping answers next.
-	for _, c := range []*client{a, other} {
-		if f := c.call("ping", nil); f.Type != "pong" {
+	for _, c := range []*probe.Socket{a, other} {
+		if f := c.Call("ping", nil); f.Type != "pong" {
 			t.Fatalf("leaked event: %+v", f)
 		}
 	}
@@ -283,17 +285,17 @@ func TestPublishToConsolesAndAudience(t *testing.T) {
 	foreign := r.login("2002", 2, Terminal, "")
 	r.hub.Publish(1, "test.call", map[string]int{"v": 1}, ConsolesAnd(map[string]bool{"1002": true, "2002": true}))
 	r.hub.Publish(1, "test.where", map[string]int{"v": 2}, Where(func(c *Conn) bool { return c.Principal().AccountID == "1003" }))
-	if f := console.read(5 * time.Second); f.Type != "test.call" {
+	if f := console.Read(5 * time.Second); f.Type != "test.call" {
 		t.Fatalf("console: %+v", f)
 	}
-	if f := member.read(5 * time.Second); f.Type != "test.call" {
+	if f := member.Read(5 * time.Second); f.Type != "test.call" {
 		t.Fatalf("audience terminal: %+v", f)
 	}
-	if f := outsider.read(5 * time.Second); f.Type != "test.where" {
+	if f := outsider.Read(5 * time.Second); f.Type != "test.where" {
 		t.Fatalf("terminal outside the audience got %+v first", f)
 	}
-	for _, c := range []*client{console, member, foreign} {
-		if f := c.call("ping", nil); f.Type != "pong" {
+	for _, c := range []*probe.Socket{console, member, foreign} {
+		if f := c.Call("ping", nil); f.Type != "pong" {
 			t.Fatalf("leaked event: %+v", f)
 		}
 	}
@@ -312,7 +314,7 @@ func TestConsoleSpillsInOrder(t *testing.T) {
 	}
 	r.hub.SendTo("1001", "test.last", map[string]int{"i": n})
 	for i := 0; i <= n; i++ {
-		f := console.read(10 * time.Second)
+		f := console.Read(10 * time.Second)
 		var d struct{ I int }
 		_ = json.Unmarshal(f.Data, &d)
 		if d.I != i || (i == n) != (f.Type == "test.last") {
@@ -329,6 +331,7 @@ func TestConsoleSpillsInOrder(t *testing.T) {
 func TestSlowConsumerIsDroppedWhileOthersKeepReceiving(t *testing.T) {
 	r := newRig(t)
 	slow := r.login("1001", 1, Console, "a")
+	slow.Stall()
 	fast := r.login("1002", 1, Console, "b")
 	slowConn := r.hub.Conn("1001")
 
@@ -336,16 +339,12 @@ func TestSlowConsumerIsDroppedWhileOthersKeepReceiving(t *testing.T) {
 	readerDone := make(chan error, 1)
 	go func() {
 		for want := int64(0); ; want++ {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			_, b, err := fast.ws.Read(ctx)
-			cancel()
+			f, err := fast.TryRead(10 * time.Second)
 			if err != nil {
 				readerDone <- err
 				return
 			}
-			var f Frame
 			var d struct{ I int64 }
-			_ = json.Unmarshal(b, &f)
 			_ = json.Unmarshal(f.Data, &d)
 			if f.Type == "test.stop" {
 				readerDone <- nil
@@ -388,6 +387,8 @@ func TestSlowConsumerIsDroppedWhileOthersKeepReceiving(t *testing.T) {
 		}
 		break
 	}
+	// Dropped: the slow client reads again, so the server's closing handshake (bounded by a timeout) finishes.
+	slow.Resume()
 	r.hub.Publish(1, "test.stop", map[string]any{}, Everyone)
 	if err := <-readerDone; err != nil {
 		t.Fatal(err)
@@ -395,22 +396,23 @@ func TestSlowConsumerIsDroppedWhileOthersKeepReceiving(t *testing.T) {
 	if got.Load() != sent {
 		t.Fatalf("fast client got %d of %d", got.Load(), sent)
 	}
-	if code := slow.closeStatus(); code != CloseSlow {
+	if code := slow.CloseStatus(10 * time.Second); code != CloseSlow {
 		t.Fatalf("slow close code %d", code)
 	}
 	// What the slow client did receive is an in-order prefix.
-	for i, f := range slow.events {
+	received := slow.Drain()
+	for i, f := range received {
 		var d struct{ I int }
 		_ = json.Unmarshal(f.Data, &d)
 		if d.I != i {
 			t.Fatalf("slow client frame %d carries %d", i, d.I)
 		}
 	}
-	if len(slow.events) >= int(sent) {
-		t.Fatalf("slow client got everything (%d)", len(slow.events))
+	if len(received) >= int(sent) {
+		t.Fatalf("slow client got everything (%d)", len(received))
 	}
-	eventually(t, "slow connection unregistered", func() bool { return !r.hub.Online("1001") })
-	if f := fast.call("ping", nil); f.Type != "pong" {
+	probe.Eventually(t, wait, "slow connection unregistered", func() bool { return !r.hub.Online("1001") })
+	if f := fast.Call("ping", nil); f.Type != "pong" {
 		t.Fatalf("fast client after: %+v", f)
 	}
 }
@@ -425,14 +427,14 @@ func TestDurableEventsReplayAfterReconnect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := c.event("test.durable")
+		f := c.WaitEvent("test.durable", wait, nil)
 		if f.Seq != seq {
 			t.Fatalf("event seq %d, want %d", f.Seq, seq)
 		}
 		last = f.Seq
 	}
-	c.ws.Close(websocket.StatusNormalClosure, "")
-	eventually(t, "logout", func() bool { return !r.hub.Online("1001") })
+	c.Close()
+	probe.Eventually(t, wait, "logout", func() bool { return !r.hub.Online("1001") })
 
 	// Away: more than a replay page and more than a live queue's worth, plus another customer's events.
 	const away = 3*QueueLen + 17
@@ -449,12 +451,11 @@ func TestDurableEventsReplayAfterReconnect(t *testing.T) {
 	}
 
 	c = r.login("1001", 1, Console, "t")
-	c.nextID++
-	c.send(Frame{ID: c.nextID, Type: "sync", Data: json.RawMessage(fmt.Sprintf(`{"after":%d}`, last))})
+	syncID := c.Request("sync", json.RawMessage(fmt.Sprintf(`{"after":%d}`, last)))
 	var gotSeqs []int64
 	for {
-		f := c.read(5 * time.Second)
-		if f.Re == c.nextID {
+		f := c.Read(5 * time.Second)
+		if f.Re == syncID {
 			var res struct {
 				Last int64 `json:"last"`
 				More bool  `json:"more"`
@@ -481,10 +482,10 @@ func TestDurableEventsReplayAfterReconnect(t *testing.T) {
 	if !r.hub.Online("1001") {
 		t.Fatal("a long replay must not drop the client as slow")
 	}
-	if f := c.call("sync", map[string]any{"after": -1}); f.Code != "400" {
+	if f := c.Call("sync", map[string]any{"after": -1}); f.Code != "400" {
 		t.Fatalf("negative after: %+v", f)
 	}
-	if f := c.call("sync", map[string]any{}); f.Code != "400" {
+	if f := c.Call("sync", map[string]any{}); f.Code != "400" {
 		t.Fatalf("missing after: %+v", f)
 	}
 }
@@ -507,11 +508,11 @@ func TestServerRequest(t *testing.T) {
 
 	t.Run("ack", func(t *testing.T) {
 		ch := ask(context.Background())
-		req := term.event("test.ask")
+		req := term.WaitEvent("test.ask", wait, nil)
 		if req.ID == 0 || string(req.Data) != `{"q":"?"}` {
 			t.Fatalf("request frame %+v", req)
 		}
-		term.send(Frame{Re: req.ID, Type: req.Type, Code: "0", Data: json.RawMessage(`{"a":1}`)})
+		term.Send(probe.Frame{Re: req.ID, Type: req.Type, Code: "0", Data: json.RawMessage(`{"a":1}`)})
 		res := <-ch
 		if res.err != nil || string(res.data) != `{"a":1}` {
 			t.Fatalf("ack: %s %v", res.data, res.err)
@@ -519,8 +520,8 @@ func TestServerRequest(t *testing.T) {
 	})
 	t.Run("refused", func(t *testing.T) {
 		ch := ask(context.Background())
-		req := term.event("test.ask")
-		term.send(Frame{Re: req.ID, Type: req.Type, Code: "16", Msg: "busy"})
+		req := term.WaitEvent("test.ask", wait, nil)
+		term.Send(probe.Frame{Re: req.ID, Type: req.Type, Code: "16", Msg: "busy"})
 		res := <-ch
 		if e, _ := httpx.AsError(res.err); e.Code != "16" {
 			t.Fatalf("refused: %v", res.err)
@@ -530,28 +531,28 @@ func TestServerRequest(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
 		ch := ask(ctx)
-		req := term.event("test.ask")
+		req := term.WaitEvent("test.ask", wait, nil)
 		res := <-ch
 		if !errors.Is(res.err, ErrTimeout) {
 			t.Fatalf("timeout: %v", res.err)
 		}
 		// A late acknowledgement, and a duplicate, are ignored without wedging the connection.
-		term.send(Frame{Re: req.ID, Type: req.Type, Code: "0"})
-		term.send(Frame{Re: req.ID, Type: req.Type, Code: "0"})
-		if f := term.call("ping", nil); f.Type != "pong" {
+		term.Send(probe.Frame{Re: req.ID, Type: req.Type, Code: "0"})
+		term.Send(probe.Frame{Re: req.ID, Type: req.Type, Code: "0"})
+		if f := term.Call("ping", nil); f.Type != "pong" {
 			t.Fatalf("after late ack: %+v", f)
 		}
 	})
 	t.Run("duplicate replies", func(t *testing.T) {
 		ch := ask(context.Background())
-		req := term.event("test.ask")
+		req := term.WaitEvent("test.ask", wait, nil)
 		for range 3 {
-			term.send(Frame{Re: req.ID, Type: req.Type, Code: "0"})
+			term.Send(probe.Frame{Re: req.ID, Type: req.Type, Code: "0"})
 		}
 		if res := <-ch; res.err != nil {
 			t.Fatal(res.err)
 		}
-		if f := term.call("ping", nil); f.Type != "pong" {
+		if f := term.Call("ping", nil); f.Type != "pong" {
 			t.Fatalf("after duplicates: %+v", f)
 		}
 	})
@@ -562,8 +563,8 @@ func TestServerRequest(t *testing.T) {
 	})
 	t.Run("disconnect", func(t *testing.T) {
 		ch := ask(context.Background())
-		term.event("test.ask")
-		term.ws.Close(websocket.StatusNormalClosure, "")
+		term.WaitEvent("test.ask", wait, nil)
+		term.Close()
 		if res := <-ch; !errors.Is(res.err, ErrNotOnline) {
 			t.Fatalf("disconnect: %v", res.err)
 		}
@@ -584,25 +585,27 @@ func TestRepeatLoginReplacesOldConnection(t *testing.T) {
 	first := r.login("1002", 1, Terminal, "")
 	firstConn := r.hub.Conn("1002")
 	second := r.login("1002", 1, Terminal, "")
-	if f := first.event("session.replaced"); !strings.Contains(string(f.Data), `"1002"`) {
+	if f := first.WaitEvent("session.replaced", wait, nil); !strings.Contains(string(f.Data), `"1002"`) {
 		t.Fatalf("replaced event %+v", f)
 	}
-	if code := first.closeStatus(); code != CloseReplaced {
+	if code := first.CloseStatus(10 * time.Second); code != CloseReplaced {
 		t.Fatalf("old connection close code %d", code)
 	}
-	eventually(t, "logout hook", func() bool { return len(log.list()) == 3 })
-	if got := fmt.Sprint(log.list()); got != "[in 1002 false in 1002 true out 1002 true]" {
+	probe.Eventually(t, wait, "logout hook", func() bool { return len(log.list()) == 3 })
+	// The new connection's login hook and the replaced one's logout hook run on different connections' loops:
+	// either may come first.
+	if got := log.list(); got[0] != "in 1002 false" || !slices.Contains(got, "in 1002 true") || !slices.Contains(got, "out 1002 true") {
 		t.Fatalf("hooks %s", got)
 	}
 	if c := r.hub.Conn("1002"); c == nil || c == firstConn {
 		t.Fatal("the new connection must be the account's")
 	}
 	r.hub.Publish(1, "test.x", map[string]int{}, Everyone)
-	if f := second.event("test.x"); f.Type != "test.x" {
+	if f := second.WaitEvent("test.x", wait, nil); f.Type != "test.x" {
 		t.Fatal(f)
 	}
-	second.ws.Close(websocket.StatusNormalClosure, "")
-	eventually(t, "final logout", func() bool { return len(log.list()) == 4 })
+	second.Close()
+	probe.Eventually(t, wait, "final logout", func() bool { return len(log.list()) == 4 })
 	if got := log.list()[3]; got != "out 1002 false" {
 		t.Fatalf("last hook %s", got)
 	}
@@ -619,29 +622,29 @@ func TestConsoleOfAnotherSignInReplacesSameSignInJoins(t *testing.T) {
 	w1 := r.login("1001", 1, Console, "tokA")
 	w2 := r.login("1001", 1, Console, "tokA") // a second window of the same sign-in
 	r.hub.Publish(1, "test.both", map[string]int{}, Everyone)
-	w1.event("test.both")
-	w2.event("test.both")
+	w1.WaitEvent("test.both", wait, nil)
+	w2.WaitEvent("test.both", wait, nil)
 	if got := fmt.Sprint(log.list()); got != "[in false]" {
 		t.Fatalf("hooks after second window %s", got)
 	}
 	if !r.hub.SendTo("1001", "test.direct", map[string]int{}) {
 		t.Fatal("SendTo")
 	}
-	w1.event("test.direct")
-	w2.event("test.direct")
+	w1.WaitEvent("test.direct", wait, nil)
+	w2.WaitEvent("test.direct", wait, nil)
 
 	other := r.login("1001", 1, Console, "tokB") // another device
-	for _, w := range []*client{w1, w2} {
-		w.event("session.replaced")
-		if code := w.closeStatus(); code != CloseReplaced {
+	for _, w := range []*probe.Socket{w1, w2} {
+		w.WaitEvent("session.replaced", wait, nil)
+		if code := w.CloseStatus(10 * time.Second); code != CloseReplaced {
 			t.Fatalf("window close code %d", code)
 		}
 	}
-	eventually(t, "hooks", func() bool { return len(log.list()) == 4 })
+	probe.Eventually(t, wait, "hooks", func() bool { return len(log.list()) == 4 })
 	if got := fmt.Sprint(log.list()); got != "[in false in true out true out true]" {
 		t.Fatalf("hooks %s", got)
 	}
-	if f := other.call("ping", nil); f.Type != "pong" {
+	if f := other.Call("ping", nil); f.Type != "pong" {
 		t.Fatal(f)
 	}
 }
@@ -673,12 +676,12 @@ func TestInflightCapAndHandlerPanic(t *testing.T) {
 	c := r.login("1001", 1, Console, "t")
 	const n = MaxInflight + 8
 	for i := 1; i <= n; i++ {
-		c.send(Frame{ID: int64(i), Type: "test.block"})
+		c.Send(probe.Frame{ID: int64(i), Type: "test.block"})
 	}
-	eventually(t, "handlers started", func() bool { return started.Load() == MaxInflight })
+	probe.Eventually(t, wait, "handlers started", func() bool { return started.Load() == MaxInflight })
 	limited := 0
 	for range n - MaxInflight {
-		f := c.read(5 * time.Second)
+		f := c.Read(5 * time.Second)
 		if f.Code != "429" {
 			t.Fatalf("over the in-flight cap: %+v", f)
 		}
@@ -686,14 +689,14 @@ func TestInflightCapAndHandlerPanic(t *testing.T) {
 	}
 	close(release)
 	for range MaxInflight {
-		if f := c.read(5 * time.Second); f.Code != "0" {
+		if f := c.Read(5 * time.Second); f.Code != "0" {
 			t.Fatalf("released: %+v", f)
 		}
 	}
-	if f := c.call("test.panic", nil); f.Code != "500" {
+	if f := c.Call("test.panic", nil); f.Code != "500" {
 		t.Fatalf("panic: %+v", f)
 	}
-	if f := c.call("ping", nil); f.Type != "pong" {
+	if f := c.Call("ping", nil); f.Type != "pong" {
 		t.Fatalf("after panic: %+v", f)
 	}
 }
@@ -708,10 +711,10 @@ func TestHandlerOutlivesItsConnection(t *testing.T) {
 		return nil, nil
 	}))
 	c := r.login("1001", 1, Console, "t")
-	c.send(Frame{ID: 1, Type: "test.slow"})
-	eventually(t, "handler running", func() bool { return len(r.hub.Accounts(1)) == 1 })
-	c.ws.Close(websocket.StatusNormalClosure, "")
-	eventually(t, "logout", func() bool { return !r.hub.Online("1001") })
+	c.Send(probe.Frame{ID: 1, Type: "test.slow"})
+	probe.Eventually(t, wait, "handler running", func() bool { return len(r.hub.Accounts(1)) == 1 })
+	c.Close()
+	probe.Eventually(t, wait, "logout", func() bool { return !r.hub.Online("1001") })
 	close(release)
 	if err := <-finished; err != nil {
 		t.Fatalf("handler context ended with the connection: %v", err)
@@ -722,10 +725,10 @@ func TestCloseAllIsGraceful(t *testing.T) {
 	r := newRig(t)
 	var outs atomic.Int64
 	r.hub.OnLogout(func(ctx context.Context, c *Conn, replaced bool) { outs.Add(1) })
-	clients := []*client{r.login("1001", 1, Console, "t"), r.login("1002", 1, Terminal, ""), r.dial()}
+	clients := []*probe.Socket{r.login("1001", 1, Console, "t"), r.login("1002", 1, Terminal, ""), r.dial()}
 	r.hub.CloseAll()
 	for i, c := range clients {
-		if code := c.closeStatus(); code != websocket.StatusGoingAway {
+		if code := c.CloseStatus(10 * time.Second); code != websocket.StatusGoingAway {
 			t.Fatalf("client %d close code %d", i, code)
 		}
 	}
@@ -739,7 +742,7 @@ func TestCloseAllIsGraceful(t *testing.T) {
 	if outs.Load() != 2 {
 		t.Fatalf("logout hooks %d", outs.Load())
 	}
-	if _, err := r.tryDial(nil); err == nil || !strings.Contains(err.Error(), "503") {
+	if _, err := probe.TryDial(t, r.url, probe.Options{}); err == nil || !strings.Contains(err.Error(), "503") {
 		t.Fatalf("dial after CloseAll: %v", err)
 	}
 }
@@ -781,7 +784,7 @@ func TestConcurrentPublishersAndLogins(t *testing.T) {
 	for i := range 10 {
 		c := r.login("1001", 1, Console, fmt.Sprintf("tok%d", i%3))
 		if i%2 == 0 {
-			c.ws.CloseNow()
+			c.CloseNow()
 		}
 	}
 	close(stop)
@@ -802,20 +805,13 @@ func TestLoginTakesTokenFromURLOrCookie(t *testing.T) {
 			if tc.cookie != "" {
 				h.Set("Cookie", "token="+tc.cookie)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			ws, _, err := websocket.Dial(ctx, r.url+tc.query, &websocket.DialOptions{HTTPHeader: h})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ws.CloseNow()
-			c := &client{t: t, ws: ws}
+			c := probe.Dial(t, r.url+tc.query, probe.Options{Header: h})
 			uid := "tok-" + tc.name
 			data := map[string]any{"uid": uid, "customer": 1}
 			if tc.body != "" {
 				data["token"] = tc.body
 			}
-			if f := c.call("session.login", data); f.Code != "0" {
+			if f := c.Call("session.login", data); f.Code != "0" {
 				t.Fatal(f)
 			}
 			if got := r.hub.Conn(uid).Principal().Token; got != tc.want {
@@ -828,17 +824,18 @@ func TestLoginTakesTokenFromURLOrCookie(t *testing.T) {
 func TestNothingIsServedAfterARefusedLogin(t *testing.T) {
 	r := newRig(t)
 	c := r.dial()
-	// A burst of attempts on one connection: only the first is examined.
-	c.send(Frame{ID: 1, Type: "session.login", Data: json.RawMessage(`{"fail":"2"}`)})
-	c.send(Frame{ID: 2, Type: "session.login", Data: json.RawMessage(`{"uid":"1001","customer":1}`)})
-	c.send(Frame{ID: 3, Type: "ping"})
-	if f := c.replyTo(1); f.Code != "2" {
+	// A burst of attempts on one connection: only the first is examined. The server may have closed the
+	// connection before the later ones are written.
+	c.Send(probe.Frame{ID: 1, Type: "session.login", Data: json.RawMessage(`{"fail":"2"}`)})
+	_ = c.TrySend(probe.Frame{ID: 2, Type: "session.login", Data: json.RawMessage(`{"uid":"1001","customer":1}`)})
+	_ = c.TrySend(probe.Frame{ID: 3, Type: "ping"})
+	if f := c.ReplyTo(1); f.Code != "2" {
 		t.Fatal(f)
 	}
-	if code := c.closeStatus(); code != websocket.StatusPolicyViolation {
+	if code := c.CloseStatus(10 * time.Second); code != websocket.StatusPolicyViolation {
 		t.Fatalf("close %d", code)
 	}
-	for _, f := range c.events {
+	for _, f := range c.Drain() {
 		if f.Re == 2 || f.Re == 3 {
 			t.Fatalf("served after a refused login: %+v", f)
 		}
@@ -865,7 +862,7 @@ func TestLoginReplyCarriesLastSeq(t *testing.T) {
 		}
 	}
 	c := r.dial()
-	f := c.call("session.login", map[string]any{"uid": "1001", "customer": 1, "kind": Console, "token": "t"})
+	f := c.Call("session.login", map[string]any{"uid": "1001", "customer": 1, "kind": Console, "token": "t"})
 	var reply struct {
 		LastSeq int64 `json:"lastSeq"`
 	}

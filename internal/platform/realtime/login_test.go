@@ -41,7 +41,7 @@ func TestSocketLoginWithRealAuth(t *testing.T) {
 			CustomerID int64  `json:"customerId"`
 			Kind       string `json:"kind"`
 		}
-		rttest.Decode(t, r.Data, &res)
+		r.Into(t, &res)
 		if r.Code != "0" || res.MsID != f.Dispatcher || res.CustomerID != f.CustomerID || res.Kind != "console" {
 			t.Fatalf("console login: %+v %+v", r, res)
 		}

@@ -1,0 +1,123 @@
+package testkit
+
+import (
+	"bufio"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Binary builds cmd/tenfour (CGO_ENABLED=0, as released) into the test's temporary directory.
+func Binary(t testing.TB) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "tenfour")
+	cmd := exec.Command("go", "build", "-o", out, "tenfour/cmd/tenfour")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	return out
+}
+
+// Process is a `tenfour serve` process: the real server as it runs in production, for tests that kill it.
+type Process struct {
+	URL  string
+	cmd  *exec.Cmd
+	done chan struct{} // closed when the process has exited
+
+	mu  sync.Mutex
+	log []string
+}
+
+var servingRe = regexp.MustCompile(`tenfour serving.*url=(\S+)`)
+
+// Serve starts bin on dataDir (loopback, any free port, no TENFOUR_ variables of the test's environment) and
+// waits until it is healthy. The process is killed when the test ends.
+func Serve(t testing.TB, bin, dataDir string) *Process {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", dataDir, "--log-level", "info", "--media-udp-port", "0")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TENFOUR_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &Process{cmd: cmd, done: make(chan struct{})}
+	urls := make(chan string, 1)
+	scanned := make(chan struct{})
+	go func() {
+		defer close(scanned)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.log = append(p.log, sc.Text())
+			p.mu.Unlock()
+			if m := servingRe.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case urls <- strings.Trim(m[1], `"`):
+				default:
+				}
+			}
+		}
+	}()
+	go func() {
+		<-scanned // Wait closes the pipe: read it all first
+		_ = cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); <-p.done })
+	select {
+	case p.URL = <-urls:
+	case <-p.done:
+		t.Fatalf("server exited at start:\n%s", p.Logs())
+	case <-time.After(60 * time.Second):
+		t.Fatalf("server did not start within 60 s:\n%s", p.Logs())
+	}
+	hc := &http.Client{Timeout: 2 * time.Second}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res, err := hc.Get(p.URL + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return p
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server not healthy: %v\n%s", err, p.Logs())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Logs is what the process has written to stderr.
+func (p *Process) Logs() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return strings.Join(p.log, "\n")
+}
+
+// Kill sends SIGKILL: no shutdown code runs, nothing is flushed by the server.
+func (p *Process) Kill(t testing.TB) {
+	t.Helper()
+	if err := p.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("server did not die")
+	}
+}
