@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"tenfour/internal/testkit/probe"
 )
 
 type echoReq struct {
@@ -25,7 +28,7 @@ func TestVerbsGuardDecodeAndReply(t *testing.T) {
 	con := r.login("1001", 1, Console, "tok")
 	term := r.login("1002", 1, Terminal, "")
 	for _, tc := range []struct {
-		c        *client
+		c        *probe.Socket
 		typ      string
 		data     any
 		code     string
@@ -43,7 +46,7 @@ func TestVerbsGuardDecodeAndReply(t *testing.T) {
 		{term, "sync", map[string]any{"after": 0}, "107", ""},
 		{con, "sync", map[string]any{"after": 0}, "0", `"more":false`},
 	} {
-		f := tc.c.call(tc.typ, tc.data)
+		f := tc.c.Call(tc.typ, tc.data)
 		if f.Code != tc.code || !strings.Contains(string(f.Data), tc.contains) {
 			t.Errorf("%s %v: %+v, want code %s", tc.typ, tc.data, f, tc.code)
 		}
@@ -87,13 +90,13 @@ func TestVerbsIndexAndUndeclaredMessages(t *testing.T) {
 	con := r.login("1001", 1, Console, "tok")
 	term := r.login("1002", 1, Terminal, "")
 	r.hub.Publish(1, "test.news", map[string]int{}, Consoles) // declared
-	con.event("test.news")
+	con.WaitEvent("test.news", 5*time.Second, nil)
 	if u := r.hub.Undeclared(); len(u) != 0 {
 		t.Fatalf("declared event noted: %v", u)
 	}
 	r.hub.Publish(1, "test.news", map[string]int{}, Everyone) // declared for consoles only
 	r.hub.SendTo("1002", "test.other", nil)                   // not declared at all
-	term.event("test.other")
+	term.WaitEvent("test.other", 5*time.Second, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, _ = r.hub.Conn("1001").Request(ctx, "test.ask", nil) // declared for terminals only
