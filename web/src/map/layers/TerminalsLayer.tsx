@@ -218,7 +218,6 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
     let all = true;
     let last = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let staleTimer: ReturnType<typeof setInterval> | undefined;
     let lastSelected: string | undefined;
     let anim: { from: [number, number]; to: [number, number]; t0: number; dur: number; props: TermProps } | undefined;
     let raf = 0;
@@ -305,7 +304,7 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
     const unsubDir = useDirectory.subscribe((s, p) => schedule(s.structure !== p.structure));
     const unsubLive = useMapLive.subscribe((s, p) => s.version !== p.version && schedule(true));
     const unsubVoice = useVoice.subscribe((s, p) => s.talkers !== p.talkers && schedule(true));
-    staleTimer = setInterval(() => schedule(true), STALE_CHECK_MS);
+    const staleTimer = setInterval(() => schedule(true), STALE_CHECK_MS);
     (map.getContainer() as HTMLElement & { __refreshTerminals?: (everything?: boolean) => void }).__refreshTerminals = schedule;
     all = true;
     differ.full({}, context());

@@ -28,7 +28,7 @@ export default function EmergencyReportPage() {
   const [rangeError, setRangeError] = useState<RangeError | null>(null);
   const [query, setQuery] = useState(() => ({ ...rangeParams(defaultRange()), msIds: undefined as string | undefined }));
   const q = useQuery({ queryKey: sosKeys.report(query), queryFn: () => sosApi.report(query) });
-  const rows = q.data?.list ?? [];
+  const rows = useMemo(() => q.data?.list ?? [], [q.data]);
   const days = useMemo(() => {
     const totals = new Map(byDay(rows).map((d) => [d.day, d.totals]));
     const all = daysBetween(msToWall(query.sTime).format('YYYY-MM-DD'), msToWall(query.eTime).format('YYYY-MM-DD'));
