@@ -1,10 +1,11 @@
 // Which component renders each screen. Screens later issues build show the honest "not in this version yet" page.
 import type { ComponentType } from 'react';
-import type { Screen } from './routeTable';
+import type { BuiltScreen, Screen } from '../shared/access/routes';
 
 type Loader = () => Promise<{ default: ComponentType<{ screen: Screen }> }>;
 
-const BUILT: Partial<Record<Screen, Loader>> = {
+// Keyed by the shared list of built screens, so the two cannot drift apart.
+const BUILT: Record<BuiltScreen, Loader> = {
   home: () => import('../features/dispatch/pages/HomePage'),
   voiceList: () => import('../features/voice/pages/VoiceListPage'),
   userManual: () => import('../features/manual/pages/ManualPage'),
@@ -29,9 +30,6 @@ const BUILT: Partial<Record<Screen, Loader>> = {
 const notYet: Loader = () => import('./pages/NotYetPage');
 
 export function screenLoader(screen: Screen): Loader {
-  return BUILT[screen] ?? notYet;
+  return BUILT[screen as BuiltScreen] ?? notYet;
 }
 
-export function isBuilt(screen: Screen): boolean {
-  return screen in BUILT;
-}

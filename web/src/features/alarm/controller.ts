@@ -1,6 +1,6 @@
 // Ties the alarm state to the sound, the desktop notification and the first-gesture unlock (one per window).
 import { i18next } from '../../i18n';
-import { useSettings } from '../settings/store';
+import { useSettings } from '../../shared/settings';
 import { AlarmSound, electSoundLeader } from './sound';
 import { askNotificationPermission, desktopNotify } from './desktop';
 import { isRinging, type ItemKey } from './queue';

@@ -5,7 +5,7 @@
 // A "wall" value is a dayjs in the browser's zone whose fields (year … minute) are the customer's wall-clock
 // fields: the date and time pickers work on it as usual, and wallToMs/msToWall convert at the edges.
 import dayjs, { type Dayjs } from '../../shared/utils/dayjs';
-import { useSession } from '../auth/session';
+import { useSession } from '../../shared/session';
 
 export function customerOffsetMs(): number {
   return useSession.getState().session?.timeZoneMs ?? 0;

@@ -74,7 +74,7 @@ describe('operation log cap (spec §5)', () => {
 
 describe('date format', () => {
   it('turns the host format into dayjs tokens', async () => {
-    const { toDayjsFormat } = await import('../branding/store');
+    const { toDayjsFormat } = await import('../../shared/branding/store');
     expect(toDayjsFormat(undefined)).toBe('MM/DD/YYYY');
     expect(toDayjsFormat('dd.MM.yyyy')).toBe('DD.MM.YYYY');
   });

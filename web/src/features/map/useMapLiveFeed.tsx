@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { App } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { live, onResync } from '../../shared/socket/live';
-import { useSettings } from '../settings/store';
+import { useSettings } from '../../shared/settings';
 import { geoApi, geoKeys, type FenceAlarm, type Mark, type SosAlarm } from './api';
 import { desktopNotify, playAlarm } from './alarmSound';
 import { applyFenceAlarm, applyFloor, applySos, loadSos, useMapLive, type FloorState } from './live';

@@ -5,7 +5,7 @@
 // The pickers work on "wall" values: dayjs objects in the browser's zone whose fields are the customer's
 // wall-clock fields, so a dispatcher sees the customer's days whatever the browser's zone is.
 import dayjs, { type Dayjs } from '../../shared/utils/dayjs';
-import { useSession } from '../auth/session';
+import { useSession } from '../../shared/session';
 
 export const MAX_RANGE_DAYS = 31;
 const DAY = 86_400_000;

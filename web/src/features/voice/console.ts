@@ -4,8 +4,8 @@
 import { live, onResync, useLiveStatus } from '../../shared/socket/live';
 import { VoiceEngine } from '../../shared/voice/engine';
 import type { PriorityMode } from '../../shared/voice/protocol';
-import { useSession } from '../auth/session';
-import { useSettings, type AudioPriority } from '../settings/store';
+import { useSession } from '../../shared/session';
+import { useSettings, type AudioPriority } from '../../shared/settings';
 
 /** The settings' audio playback priority → the server's `voice.priority` mode (docs/voice.md §4). */
 export function priorityMode(p: AudioPriority | string): PriorityMode {

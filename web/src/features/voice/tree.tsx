@@ -3,10 +3,10 @@
 import { useTranslation } from 'react-i18next';
 import { App, Button, type MenuProps } from 'antd';
 import { PhoneOutlined } from '@ant-design/icons';
-import { isFeatureEnabled } from '../../app/features';
-import { useGateContext } from '../../app/gate';
+import { isFeatureEnabled } from '../../shared/access/features';
+import { useGateContext } from '../../shared/access/gate';
 import { useVoice } from '../../shared/voice/store';
-import { useSession } from '../auth/session';
+import { useSession } from '../../shared/session';
 import { consoleVoice } from './console';
 import { voiceErrorText } from './errors';
 export { useGroupTalker, useMonitored, useTerminalTalking } from './rows';

@@ -8,7 +8,7 @@ import { App, Button, Select, Space, Table, Tooltip } from 'antd';
 import { AimOutlined, CustomerServiceOutlined, DownloadOutlined, PhoneOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from '../../../shared/utils/dayjs';
 import { live } from '../../../shared/socket/live';
-import { useDateTimeFormat } from '../../branding/store';
+import { useDateTimeFormat } from '../../../shared/branding/store';
 import { normaliseAlarm, SOS_STATES, SOS_TYPES, sosApi, sosKeys, type SosAlarm, type SosQuery } from '../api';
 import { errorKey, errorText } from '../errors';
 import { exportXlsx } from '../export';

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Alert, App, Badge, Button, Checkbox, Descriptions, Input, List, Modal, Space, Tag, Typography } from 'antd';
 import { AimOutlined, AudioMutedOutlined, CustomerServiceOutlined, PhoneOutlined, WarningFilled } from '@ant-design/icons';
-import { useDateTimeFormat } from '../../branding/store';
+import { useDateTimeFormat } from '../../../shared/branding/store';
 import { REMARK_MAX, type SosAlarm } from '../api';
 import type { LoneAlarm } from '../../lonework/api';
 import { sound } from '../controller';

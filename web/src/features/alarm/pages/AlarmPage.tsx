@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { App, Badge, Button, Card, Space, Table, Tabs, Tooltip } from 'antd';
 import { AimOutlined, CustomerServiceOutlined, PhoneOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useLiveStatus } from '../../../shared/socket/live';
-import { useDateTimeFormat } from '../../branding/store';
+import { useDateTimeFormat } from '../../../shared/branding/store';
 import type { SosAlarm } from '../api';
 import { errorText } from '../errors';
 import { mapLink, useIsChild } from '../hooks';

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Button, Descriptions, Empty, Space, Tag } from 'antd';
 import dayjs from '../../../shared/utils/dayjs';
-import { useBranding, useDateTimeFormat } from '../../branding/store';
+import { useBranding, useDateTimeFormat } from '../../../shared/branding/store';
 import { CALL_SET, terminalKind } from '../model';
 import { useDirectory } from '../store';
 import { convertSpeed } from '../units';

@@ -7,8 +7,8 @@ import { Alert, App, Button, Card, DatePicker, Radio, Space, Table, Tag } from '
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
 import { ApiError } from '../../../shared/http/client';
-import { useSession } from '../../auth/session';
-import { useDateTimeFormat } from '../../branding/store';
+import { useSession } from '../../../shared/session';
+import { useDateTimeFormat } from '../../../shared/branding/store';
 import { useLiveDirectory } from '../../dispatch/useLiveDirectory';
 import { geoApi, type FenceAlarm } from '../../map/api';
 import { TerminalPicker } from '../../map/components/TerminalPicker';

@@ -8,7 +8,7 @@ import { live } from '../../../shared/socket/live';
 import { ApiError } from '../../../shared/http/client';
 import { REMARK_MAX } from '../../alarm/api';
 import { formatZoned } from '../../alarm/zone';
-import { useDateTimeFormat } from '../../branding/store';
+import { useDateTimeFormat } from '../../../shared/branding/store';
 import { loneworkApi, loneworkKeys, REASONS, type LoneAlarm, type Plan, type Reason } from '../api';
 
 export function AlarmsDrawer({ plans, onClose }: { plans: Plan[]; onClose: () => void }) {

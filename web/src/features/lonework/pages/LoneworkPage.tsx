@@ -10,7 +10,7 @@ import { useLiveStatus } from '../../../shared/socket/live';
 import { TerminalSelect } from '../../alarm/components/TerminalSelect';
 import { useNow } from '../../alarm/hooks';
 import { formatZoned, wallNow } from '../../alarm/zone';
-import { useDateTimeFormat } from '../../branding/store';
+import { useDateTimeFormat } from '../../../shared/branding/store';
 import { loneworkApi, type Plan, type PlanListQuery } from '../api';
 import type { LivePlan } from '../countdown';
 import { planActions } from '../rows';

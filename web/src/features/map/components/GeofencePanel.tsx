@@ -7,8 +7,8 @@ import { App, Button, DatePicker, Form, Input, Modal, Popconfirm, Radio, Select,
 import type { Feature, Geometry } from 'geojson';
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
 import { ApiError } from '../../../shared/http/client';
-import { useSession } from '../../auth/session';
-import { useDateTimeFormat } from '../../branding/store';
+import { useSession } from '../../../shared/session';
+import { useDateTimeFormat } from '../../../shared/branding/store';
 import type { DrawMode } from '../../../map/layers/DrawLayer';
 import { alarmsQuery, fenceTerminalsQuery, geoApi, geoKeys, type Fence, type FenceAlarm, type FenceShape, type FenceType } from '../api';
 import { ALARM_MAX_DAYS, checkRange, RANGE_CODES } from '../timeRange';

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, Card, Descriptions, Space, Tag } from 'antd';
 import { AimOutlined, CloseOutlined, MessageOutlined, NodeIndexOutlined, PhoneOutlined } from '@ant-design/icons';
 import dayjs from '../../../shared/utils/dayjs';
-import { useBranding, useDateTimeFormat } from '../../branding/store';
+import { useBranding, useDateTimeFormat } from '../../../shared/branding/store';
 import { useDirectory } from '../../dispatch/store';
 import { isStale, STATE_COLORS, terminalState } from '../../../map/terminalFeatures';
 import { currentTalkers, useMapLive } from '../live';

@@ -6,8 +6,8 @@ import { Alert, Button, DatePicker, Descriptions, Form, InputNumber, List, Selec
 import { CaretRightOutlined, PauseOutlined, StopOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
 import { ApiError } from '../../../shared/http/client';
-import { useSession } from '../../auth/session';
-import { useBranding, useDateTimeFormat } from '../../branding/store';
+import { useSession } from '../../../shared/session';
+import { useBranding, useDateTimeFormat } from '../../../shared/branding/store';
 import { geoApi } from '../api';
 import { framesFor, nextState, PLAY_SPEEDS } from '../playback';
 import { checkRange, RANGE_CODES, TRACK_MAX_DAYS } from '../timeRange';

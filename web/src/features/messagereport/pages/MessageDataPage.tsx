@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { App, Button, Card, Progress, Select, Space, Table, Tag } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { trimText } from '../../../shared/utils/text';
-import { useDateTimeFormat } from '../../branding/store';
+import { useDateTimeFormat } from '../../../shared/branding/store';
 import { useLiveDirectory } from '../../dispatch/useLiveDirectory';
 import { errorCode } from '../../message/api';
 import { RangeFilter, type WallRange } from '../../message/components/RangeFilter';

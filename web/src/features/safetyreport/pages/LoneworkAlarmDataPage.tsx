@@ -12,7 +12,7 @@ import { errorKey, errorText } from '../../alarm/errors';
 import { exportXlsx } from '../../alarm/export';
 import { checkRange, defaultRange, RANGE_CODES, rangeParams, type RangeError } from '../../alarm/timeRange';
 import { formatZoned, wallNow } from '../../alarm/zone';
-import { useDateTimeFormat } from '../../branding/store';
+import { useDateTimeFormat } from '../../../shared/branding/store';
 import { loneworkApi, loneworkKeys, type LoneAlarm } from '../../lonework/api';
 
 export default function LoneworkAlarmDataPage() {

@@ -3,7 +3,7 @@ import { AudioOutlined, LoadingOutlined } from '@ant-design/icons';
 import { fmtDuration } from '../../../shared/voice/protocol';
 import type { VoiceEngine } from '../../../shared/voice/engine';
 import { useVoice } from '../../../shared/voice/store';
-import { useSettings } from '../../settings/store';
+import { useSettings } from '../../../shared/settings';
 import { useNow } from '../hooks';
 
 /** A human name for a KeyboardEvent.code ("Space", "F8", "KeyT" → "T"). */

@@ -12,13 +12,13 @@ import {
   TeamOutlined,
   UpOutlined,
 } from '@ant-design/icons';
-import { isFeatureEnabled } from '../../../app/features';
-import { useGateContext } from '../../../app/gate';
+import { isFeatureEnabled } from '../../../shared/access/features';
+import { useGateContext } from '../../../shared/access/gate';
 import { fmtDuration, fmtUs, type CallView, type FloorView } from '../../../shared/voice/protocol';
 import { useVoice } from '../../../shared/voice/store';
 import { startRing } from '../../../shared/voice/ring';
-import { useSession } from '../../auth/session';
-import { useSettings } from '../../settings/store';
+import { useSession } from '../../../shared/session';
+import { useSettings } from '../../../shared/settings';
 import { useDirectory } from '../../dispatch/store';
 import { consoleVoice, startConsoleVoice } from '../console';
 import { accountName, callTitle, groupName, useNow } from '../hooks';

@@ -6,7 +6,7 @@ import { DownloadOutlined, PauseCircleOutlined, PlayCircleOutlined, SearchOutlin
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { canPlay, fmtDuration, fmtUs, type CallKind, type VoiceRecord } from '../../../shared/voice/protocol';
-import { useSession } from '../../auth/session';
+import { useSession } from '../../../shared/session';
 import { useDirectory } from '../../dispatch/store';
 import { useLiveDirectory } from '../../dispatch/useLiveDirectory';
 import { recordUrl, voiceApi, type RecordQuery } from '../api';

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
-import { detectLanguage, type Language } from '../../i18n/languages';
+import { detectLanguage, type Language } from '../i18n/languages';
 
 // Stored settings (spec §3) with the spec's defaults. Kept in localStorage under one key.
 export const THEMES = ['dark', 'light', 'moonSilver', 'phantomBlack'] as const;

@@ -1,5 +1,5 @@
-import { useBranding } from '../features/branding/store';
-import { useSession } from '../features/auth/session';
+import { useBranding } from '../branding/store';
+import { useSession } from '../session';
 import type { GateContext } from './features';
 
 /** The gating context of spec §6 for the current session and host. */

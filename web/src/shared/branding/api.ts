@@ -1,5 +1,5 @@
 // Host branding and client configuration (spec §1, §3; docs/api.md "Branding and configuration").
-import { http } from '../../shared/http/client';
+import { http } from '../http/client';
 
 export const BRANDING_PATHS = {
   theme: '/ds/pub/theme',

@@ -1,5 +1,5 @@
 import { theme as antdTheme, type ThemeConfig } from 'antd';
-import { PRIMARY_HEX, type PrimaryColor, type Theme } from '../features/settings/store';
+import { PRIMARY_HEX, type PrimaryColor, type Theme } from './settings';
 
 // Skins of spec §9 (dark, light, moon silver, phantom black) on antd's token system. The host's branding colour,
 // when set, replaces the chosen primary colour (primary colour mode 'customize' instead of 'init').

@@ -1,7 +1,30 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
-import { deleteTokenCookie, getTokenCookie, setTokenCookie } from '../../shared/utils/cookies';
-import type { DsConfig, UserInfo } from './api';
+import { deleteTokenCookie, getTokenCookie, setTokenCookie } from './utils/cookies';
+
+export type DsConfig = Record<string, number | string | boolean>;
+
+export interface SessionFields {
+  version: string;
+  timeZone: string;
+  mediaServer: string[];
+  mediaFileUrl: string;
+  dsConfig: DsConfig;
+  language?: string;
+  /** Account type code of spec §6 ("-2" or "1"); see web/NEEDS.md. */
+  accountType?: string;
+  isOnline?: string;
+}
+
+export interface UserInfo {
+  msId: string;
+  msName: string;
+  msType: string;
+  gId: string;
+  gName: string;
+  pttGroup: string;
+  secretKey: string;
+}
 
 // The signed-in session (spec §3 "Session"). Persisted in localStorage so child windows share it.
 export interface Session {

@@ -1,6 +1,6 @@
 // Branding loader (spec §1): for location.hostname fetch the branding record unless cached, keep the loading screen
 // up meanwhile, wait 1 s more when customised colours apply, dismiss the screen if the request fails.
-import { session, readJSON, writeJSON } from '../../shared/utils/storage';
+import { session, readJSON, writeJSON } from '../utils/storage';
 import { brandingApi, DEFAULT_CLIENT_CONFIG, type BrandingRecord } from './api';
 import { hasCustomColours, parseBranding, useBranding, type Branding } from './store';
 
