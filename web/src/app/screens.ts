@@ -6,7 +6,7 @@ type Loader = () => Promise<{ default: ComponentType<{ screen: Screen }> }>;
 
 // Keyed by the shared list of built screens, so the two cannot drift apart.
 const BUILT: Record<BuiltScreen, Loader> = {
-  home: () => import('../features/dispatch/pages/HomePage'),
+  home: () => import('./pages/HomePage'),
   voiceList: () => import('../features/voice/pages/VoiceListPage'),
   userManual: () => import('../features/manual/pages/ManualPage'),
   notFound: () => import('./pages/NotFoundPage'),

@@ -5,7 +5,7 @@ import { AlarmSound, electSoundLeader } from './sound';
 import { askNotificationPermission, desktopNotify } from './desktop';
 import { isRinging, type ItemKey } from './queue';
 import { useAlarms } from './store';
-import { formatZoned } from './zone';
+import { formatZoned } from '../../shared/time/zone';
 
 export const sound = new AlarmSound();
 let leader = false;

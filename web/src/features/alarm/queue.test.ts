@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SosAlarm } from './api';
-import type { LoneAlarm } from '../lonework/api';
+import type { SosAlarm } from '../../shared/alarms/sos';
+import type { LoneAlarm } from '../../shared/alarms/lonework';
 import {
   dismiss,
   emptyQueue,

@@ -4,8 +4,8 @@
 // lone-work alarms put aside in one window are put aside in all (localStorage + the storage event).
 import { create } from 'zustand';
 import { live, useLiveStatus } from '../../shared/socket/live';
-import { loneworkApi, normaliseLoneAlarm, type LoneAlarm } from '../lonework/api';
-import { normaliseAlarm, sosApi, type SosAlarm } from './api';
+import { loneAlarmApi, normaliseLoneAlarm, type LoneAlarm } from '../../shared/alarms/lonework';
+import { normaliseAlarm, sosApi, type SosAlarm } from '../../shared/alarms/sos';
 import {
   dismiss,
   emptyQueue,
@@ -151,7 +151,7 @@ export function putAside(key: ItemKey): void {
 
 /** Handles a lone-work alarm with a remark (PUT updateAlarm). */
 export async function handleLoneAlarm(id: string, remark: string): Promise<LoneAlarm> {
-  const a = await loneworkApi.updateAlarm(id, remark);
+  const a = await loneAlarmApi.updateAlarm(id, remark);
   apply((s) => onLoneUpdated(s, a));
   addDismissed(id);
   apply((s) => dismiss(s, loneKey(id)));

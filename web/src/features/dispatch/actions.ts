@@ -2,7 +2,7 @@
 import { ApiError } from '../../shared/http/client';
 import { SocketError } from '../../shared/socket/client';
 import { live } from '../../shared/socket/live';
-import { CALL_SET } from './model';
+import { CALL_SET } from '../../shared/directory/model';
 
 export type CallSetAction = 'kill' | 'stun' | 'revive';
 export const CALL_SET_STATUS: Record<CallSetAction, number> = { kill: CALL_SET.killed, stun: CALL_SET.stunned, revive: CALL_SET.active };

@@ -1,5 +1,5 @@
 // The SOS report (findSosReport rows: one terminal on one day) summed per day and per terminal for the charts.
-import type { SosReportRow } from '../alarm/api';
+import type { SosReportRow } from '../../shared/alarms/sos';
 
 export interface Totals {
   total: number;

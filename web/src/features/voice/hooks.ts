@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { TFunction } from 'i18next';
 import type { CallView, FloorView } from '../../shared/voice/protocol';
-import { useDirectory } from '../dispatch/store';
+import { useDirectory } from '../../shared/directory/store';
 
 /** The clock, re-read every `ms` while `active`. */
 export function useNow(active: boolean, ms = 250): number {

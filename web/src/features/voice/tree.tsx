@@ -7,9 +7,9 @@ import { isFeatureEnabled } from '../../shared/access/features';
 import { useGateContext } from '../../shared/access/gate';
 import { useVoice } from '../../shared/voice/store';
 import { useSession } from '../../shared/session';
-import { consoleVoice } from './console';
-import { voiceErrorText } from './errors';
-export { useGroupTalker, useMonitored, useTerminalTalking } from './rows';
+import { consoleVoice } from '../../shared/voice/console';
+import { voiceErrorText } from '../../shared/voice/errors';
+export { useGroupTalker, useMonitored, useTerminalTalking } from '../../shared/voice/rows';
 
 export const VOICE_ACTION_PREFIX = 'voice.';
 

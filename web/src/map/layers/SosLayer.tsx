@@ -3,7 +3,7 @@
 import { useEffect } from 'react';
 import type { GeoJSONSource } from 'maplibre-gl';
 import type { Feature } from 'geojson';
-import { useDirectory } from '../../features/dispatch/store';
+import { useDirectory } from '../../shared/directory/store';
 import { useMapLive } from '../../features/map/live';
 import { useMapApi } from '../context';
 import { firstTerminalLayer } from './FencesLayer';

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { GeoJSONSource, MapLayerMouseEvent, MapMouseEvent } from 'maplibre-gl';
 import type { Feature, Point } from 'geojson';
-import { useDirectory } from '../../features/dispatch/store';
+import { useDirectory } from '../../shared/directory/store';
 import { currentTalkers, useMapLive } from '../../features/map/live';
 import { useVoice } from '../../shared/voice/store';
 import { useMapApi } from '../context';

@@ -9,18 +9,18 @@ import { AimOutlined, CustomerServiceOutlined, DownloadOutlined, PhoneOutlined, 
 import type { Dayjs } from '../../../shared/utils/dayjs';
 import { live } from '../../../shared/socket/live';
 import { useDateTimeFormat } from '../../../shared/branding/store';
-import { normaliseAlarm, SOS_STATES, SOS_TYPES, sosApi, sosKeys, type SosAlarm, type SosQuery } from '../api';
+import { normaliseAlarm, SOS_STATES, SOS_TYPES, sosApi, sosKeys, type SosAlarm, type SosQuery } from '../../../shared/alarms/sos';
 import { errorKey, errorText } from '../errors';
 import { exportXlsx } from '../export';
 import { patchPage } from '../history';
 import { mapLink, useIsChild } from '../hooks';
 import { acknowledgeAlarm } from '../store';
-import { checkRange, defaultRange, RANGE_CODES, rangeParams, type RangeError } from '../timeRange';
+import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem } from '../../../shared/time/range';
 import { callTerminal, listenTerminal } from '../voice';
-import { formatZoned, wallNow } from '../zone';
+import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { alarmColumns, alarmSheet } from './alarmColumns';
 import { CloseDialog } from './CloseDialog';
-import { RangeField } from './RangeField';
+import { RangeField } from '../../../shared/time/RangePicker';
 import { TerminalSelect } from './TerminalSelect';
 
 export function AlarmHistory({ actions, testId }: { actions: boolean; testId: string }) {
@@ -30,17 +30,17 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
   const child = useIsChild();
   const qc = useQueryClient();
   const dateTime = useDateTimeFormat();
-  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => defaultRange());
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => defaultWallRange());
   const [msIds, setMsIds] = useState<string[]>([]);
   const [states, setStates] = useState<number[]>([]);
   const [type, setType] = useState<string | undefined>();
-  const [rangeError, setRangeError] = useState<RangeError | null>(null);
-  const [query, setQuery] = useState<SosQuery>(() => ({ ...rangeParams(defaultRange()), pageNo: 1, pageSize: 20 }));
+  const [rangeError, setRangeError] = useState<RangeProblem | null>(null);
+  const [query, setQuery] = useState<SosQuery>(() => ({ ...rangeToMs(defaultWallRange()), pageNo: 1, pageSize: 20 }));
   const [closing, setClosing] = useState<SosAlarm | null>(null);
   const [exporting, setExporting] = useState(false);
 
   const q = useQuery({ queryKey: sosKeys.find(query), queryFn: () => sosApi.find(query), placeholderData: keepPreviousData, staleTime: Infinity });
-  const serverRangeError = q.error ? RANGE_CODES[errorKey(q.error).code] : undefined;
+  const serverRangeError = q.error ? rangeProblemOf(errorKey(q.error).code) : undefined;
 
   // Live: replace listed alarms, put new matching ones first on page 1.
   useEffect(() => {
@@ -53,11 +53,11 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
   }, [qc, query]);
 
   const search = () => {
-    const err = checkRange(range?.[0], range?.[1]);
+    const err = checkWallRange(range) ?? null;
     setRangeError(err);
     if (err || !range) return;
     setQuery({
-      ...rangeParams(range),
+      ...rangeToMs(range),
       msIds: msIds.length ? msIds.join(',') : undefined,
       state: states.length ? states.join(',') : undefined,
       type,
@@ -124,7 +124,7 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
   return (
     <div data-testid={testId} data-total={page.total} data-loading={q.isFetching ? '1' : '0'}>
       <Space wrap align="start" style={{ marginBottom: 12 }}>
-        <RangeField value={range} onChange={setRange} error={rangeError ?? serverRangeError ?? null} />
+        <RangeField value={range} onChange={setRange} error={rangeError ?? serverRangeError ?? null} ns="alarm" />
         <TerminalSelect value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="filter-terminals" />
         <Select
           mode="multiple"

@@ -5,15 +5,15 @@ import { useTranslation } from 'react-i18next';
 import { Alert, App, Badge, Button, Checkbox, Descriptions, Input, List, Modal, Space, Tag, Typography } from 'antd';
 import { AimOutlined, AudioMutedOutlined, CustomerServiceOutlined, PhoneOutlined, WarningFilled } from '@ant-design/icons';
 import { useDateTimeFormat } from '../../../shared/branding/store';
-import { REMARK_MAX, type SosAlarm } from '../api';
-import type { LoneAlarm } from '../../lonework/api';
+import { REMARK_MAX, type SosAlarm } from '../../../shared/alarms/sos';
+import type { LoneAlarm } from '../../../shared/alarms/lonework';
 import { sound } from '../controller';
 import { errorText } from '../errors';
 import { mapLink, positionText, useNow } from '../hooks';
 import { isRinging, pendingCount, type ItemKey } from '../queue';
 import { acknowledgeAlarm, closeAlarm, handleLoneAlarm, putAside, silence, useAlarms } from '../store';
 import { callTerminal, listenTerminal } from '../voice';
-import { clock, formatZoned } from '../zone';
+import { clock, formatZoned } from '../../../shared/time/zone';
 import { SosStateTag } from './SosStateTag';
 
 export default function AlarmModal({ child }: { child: boolean }) {

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Checkbox, Input, Modal } from 'antd';
-import { REMARK_MAX, type SosAlarm } from '../api';
+import { REMARK_MAX, type SosAlarm } from '../../../shared/alarms/sos';
 import { errorText } from '../errors';
 import { closeAlarm } from '../store';
 

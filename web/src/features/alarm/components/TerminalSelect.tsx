@@ -3,9 +3,9 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
-import { groupsQuery } from '../../dispatch/api';
-import { normalise } from '../../dispatch/store';
-import { isDispatcher } from '../../dispatch/model';
+import { groupsQuery } from '../../../shared/directory/api';
+import { normalise } from '../../../shared/directory/store';
+import { isDispatcher } from '../../../shared/directory/model';
 
 export function useTerminalOptions() {
   const q = useQuery(groupsQuery());

@@ -6,7 +6,7 @@ import { App, Badge, Button, Card, Space, Table, Tabs, Tooltip } from 'antd';
 import { AimOutlined, CustomerServiceOutlined, PhoneOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { useDateTimeFormat } from '../../../shared/branding/store';
-import type { SosAlarm } from '../api';
+import type { SosAlarm } from '../../../shared/alarms/sos';
 import { errorText } from '../errors';
 import { mapLink, useIsChild } from '../hooks';
 import { openAlarms } from '../queue';

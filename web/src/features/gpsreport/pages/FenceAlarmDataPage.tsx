@@ -9,10 +9,10 @@ import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
 import { ApiError } from '../../../shared/http/client';
 import { useSession } from '../../../shared/session';
 import { useDateTimeFormat } from '../../../shared/branding/store';
-import { useLiveDirectory } from '../../dispatch/useLiveDirectory';
+import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
 import { geoApi, type FenceAlarm } from '../../map/api';
 import { TerminalPicker } from '../../map/components/TerminalPicker';
-import { ALARM_MAX_DAYS, checkRange, RANGE_CODES } from '../../map/timeRange';
+import { checkRange, MONTH_DAYS, RANGE_CODES } from '../../../shared/time/range';
 import { reportApi, reportKeys, type AlarmCountRow } from '../api';
 import { exportXlsx } from '../exportXlsx';
 
@@ -44,8 +44,8 @@ export default function FenceAlarmDataPage() {
   };
   const search = () => {
     setError(undefined);
-    const problem = checkRange(range?.[0].valueOf(), range?.[1].valueOf(), ALARM_MAX_DAYS, tz);
-    if (problem) return setError(t(`range.${problem}`, { days: ALARM_MAX_DAYS, code: RANGE_CODES[problem] }));
+    const problem = checkRange(range?.[0].valueOf(), range?.[1].valueOf(), MONTH_DAYS, tz);
+    if (problem) return setError(t(`range.${problem}`, { days: MONTH_DAYS, code: RANGE_CODES[problem] }));
     setPage((p) => ({ ...p, pageNo: 1 }));
     setQuery({ msIds, sTime: range![0].valueOf(), eTime: range![1].valueOf(), groupBy });
   };

@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { App, Button, Drawer, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import { live } from '../../../shared/socket/live';
 import { ApiError } from '../../../shared/http/client';
-import { REMARK_MAX } from '../../alarm/api';
-import { formatZoned } from '../../alarm/zone';
+import { REMARK_MAX } from '../../../shared/alarms/sos';
+import { formatZoned } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { loneworkApi, loneworkKeys, REASONS, type LoneAlarm, type Plan, type Reason } from '../api';
 

@@ -6,7 +6,7 @@ import { Alert, App, DatePicker, Form, InputNumber, Modal, Switch, TimePicker, T
 import { ApiError } from '../../../shared/http/client';
 import type { Dayjs } from '../../../shared/utils/dayjs';
 import { TerminalSelect } from '../../alarm/components/TerminalSelect';
-import { formatZoned, msToWall, wallNow } from '../../alarm/zone';
+import { formatZoned, msToWall, wallNow } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { loneworkApi, type Plan } from '../api';
 import { DEFAULT_COUNTDOWN, fieldOfCode, MAX_TERMINALS, plannedStart, validatePlan, type PlanField, type PlanForm, type Problem } from '../validate';

@@ -9,7 +9,7 @@ import { ApiError } from '../../../shared/http/client';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { TerminalSelect } from '../../alarm/components/TerminalSelect';
 import { useNow } from '../../alarm/hooks';
-import { formatZoned, wallNow } from '../../alarm/zone';
+import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { loneworkApi, type Plan, type PlanListQuery } from '../api';
 import type { LivePlan } from '../countdown';

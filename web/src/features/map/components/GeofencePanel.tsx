@@ -11,7 +11,7 @@ import { useSession } from '../../../shared/session';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import type { DrawMode } from '../../../map/layers/DrawLayer';
 import { alarmsQuery, fenceTerminalsQuery, geoApi, geoKeys, type Fence, type FenceAlarm, type FenceShape, type FenceType } from '../api';
-import { ALARM_MAX_DAYS, checkRange, RANGE_CODES } from '../timeRange';
+import { checkRange, MONTH_DAYS, RANGE_CODES } from '../../../shared/time/range';
 import { fenceGeometry } from '../fenceGeometry';
 import { useMapLive } from '../live';
 import { TerminalPicker } from './TerminalPicker';
@@ -294,8 +294,8 @@ function AlarmRecords({ fences }: { fences: Fence[] }) {
     void qc.invalidateQueries({ queryKey: [...geoKeys.all, 'alarms'] });
   }, [liveCount, qc]);
   const onRange = (v: [Dayjs, Dayjs] | null) => {
-    const problem = v ? checkRange(v[0].valueOf(), v[1].valueOf(), ALARM_MAX_DAYS, tz) : null;
-    setRangeError(problem ? t(`range.${problem}`, { days: ALARM_MAX_DAYS, code: RANGE_CODES[problem] }) : undefined);
+    const problem = v ? checkRange(v[0].valueOf(), v[1].valueOf(), MONTH_DAYS, tz) : null;
+    setRangeError(problem ? t(`range.${problem}`, { days: MONTH_DAYS, code: RANGE_CODES[problem] }) : undefined);
     setRange(v);
   };
   const handle = async (a: FenceAlarm, s: 1 | 2) => {

@@ -6,7 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, ColorPicker, Form, Input, Modal, Popconfirm, Radio, Select, Space, Table, Tabs, Tag } from 'antd';
 import type { Feature, Geometry, LineString, Point, Polygon } from 'geojson';
 import { ApiError } from '../../../shared/http/client';
-import { useDirectory } from '../../dispatch/store';
+import { useDirectory } from '../../../shared/directory/store';
 import { geoApi, geoKeys, isValidColor, isValidMarkLink, type Mark, type MarkType } from '../api';
 import { DEFAULT_MARK_COLOR } from '../../../map/layers/MarksLayer';
 import type { DrawRequest } from './GeofencePanel';

@@ -5,7 +5,7 @@ import { Checkbox, Empty, Input, List, Radio, Select, Space, Switch, Table, Tag 
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import dayjs from '../../../shared/utils/dayjs';
 import { useBranding, useDateTimeFormat } from '../../../shared/branding/store';
-import { useDirectory } from '../../dispatch/store';
+import { useDirectory } from '../../../shared/directory/store';
 import { MAP_TYPES, useSettings, type MapType } from '../../../shared/settings';
 import { hasPosition, isStale, STATE_COLORS, terminalState, type TermState } from '../../../map/terminalFeatures';
 import { MAP_THEMES } from '../../../map/themes';

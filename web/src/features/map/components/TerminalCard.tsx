@@ -5,7 +5,7 @@ import { Button, Card, Descriptions, Space, Tag } from 'antd';
 import { AimOutlined, CloseOutlined, MessageOutlined, NodeIndexOutlined, PhoneOutlined } from '@ant-design/icons';
 import dayjs from '../../../shared/utils/dayjs';
 import { useBranding, useDateTimeFormat } from '../../../shared/branding/store';
-import { useDirectory } from '../../dispatch/store';
+import { useDirectory } from '../../../shared/directory/store';
 import { isStale, STATE_COLORS, terminalState } from '../../../map/terminalFeatures';
 import { currentTalkers, useMapLive } from '../live';
 import { useVoice } from '../../../shared/voice/store';

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Select } from 'antd';
-import { useDirectory } from '../../dispatch/store';
-import { isDispatcher } from '../../dispatch/model';
+import { useDirectory } from '../../../shared/directory/store';
+import { isDispatcher } from '../../../shared/directory/model';
 
 interface Props {
   value?: string | string[];

@@ -10,7 +10,7 @@ import { useSession } from '../../../shared/session';
 import { useBranding, useDateTimeFormat } from '../../../shared/branding/store';
 import { geoApi } from '../api';
 import { framesFor, nextState, PLAY_SPEEDS } from '../playback';
-import { checkRange, RANGE_CODES, TRACK_MAX_DAYS } from '../timeRange';
+import { checkRange, RANGE_CODES, TRACK_MAX_DAYS } from '../../../shared/time/range';
 import { useTrack } from '../trackStore';
 import { convertSpeed, SPEED_UNITS, speedUnitOf, summaryRows, type SpeedUnit } from '../units';
 import { SpeedTimeline } from './SpeedTimeline';

@@ -2,9 +2,9 @@
 import { useEffect, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { trimText } from '../../../shared/utils/text';
-import { isDispatcher } from '../../dispatch/model';
-import { groupsQuery } from '../../dispatch/api';
-import { loadSnapshot, useDirectory } from '../../dispatch/store';
+import { isDispatcher } from '../../../shared/directory/model';
+import { groupsQuery } from '../../../shared/directory/api';
+import { loadSnapshot, useDirectory } from '../../../shared/directory/store';
 
 /**
  * Makes sure the directory is loaded for a picker (dialogs opened from any screen). Screens that show the live

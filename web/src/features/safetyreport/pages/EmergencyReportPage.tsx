@@ -7,13 +7,13 @@ import { i18next } from '../../../i18n';
 import { App, Button, Card, Col, Row, Space, Statistic, Table } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from '../../../shared/utils/dayjs';
-import { sosApi, sosKeys, type SosReportRow } from '../../alarm/api';
-import { RangeField } from '../../alarm/components/RangeField';
+import { sosApi, sosKeys, type SosReportRow } from '../../../shared/alarms/sos';
+import { RangeField } from '../../../shared/time/RangePicker';
 import { TerminalSelect } from '../../alarm/components/TerminalSelect';
 import { errorKey, errorText } from '../../alarm/errors';
 import { exportXlsx } from '../../alarm/export';
-import { checkRange, defaultRange, RANGE_CODES, rangeParams, type RangeError } from '../../alarm/timeRange';
-import { clock, msToWall, wallNow } from '../../alarm/zone';
+import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem } from '../../../shared/time/range';
+import { clock, msToWall, wallNow } from '../../../shared/time/zone';
 import { byDay, byTerminal, daysBetween } from '../aggregate';
 import { Chart } from '../components/Chart';
 
@@ -23,10 +23,10 @@ const SERIES_COLOR = { sending: '#ff4d4f', acknowledged: '#faad14', closed: '#52
 export default function EmergencyReportPage() {
   const { t } = useTranslation('safetyreport');
   const { message } = App.useApp();
-  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => defaultRange());
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => defaultWallRange());
   const [msIds, setMsIds] = useState<string[]>([]);
-  const [rangeError, setRangeError] = useState<RangeError | null>(null);
-  const [query, setQuery] = useState(() => ({ ...rangeParams(defaultRange()), msIds: undefined as string | undefined }));
+  const [rangeError, setRangeError] = useState<RangeProblem | null>(null);
+  const [query, setQuery] = useState(() => ({ ...rangeToMs(defaultWallRange()), msIds: undefined as string | undefined }));
   const q = useQuery({ queryKey: sosKeys.report(query), queryFn: () => sosApi.report(query) });
   const rows = useMemo(() => q.data?.list ?? [], [q.data]);
   const days = useMemo(() => {
@@ -38,10 +38,10 @@ export default function EmergencyReportPage() {
   const sum = useMemo(() => rows.reduce((a, r) => ({ total: a.total + r.total, sending: a.sending + r.sending, canceled: a.canceled + r.canceled, max: Math.max(a.max, r.maxResponse) }), { total: 0, sending: 0, canceled: 0, max: 0 }), [rows]);
 
   const search = () => {
-    const err = checkRange(range?.[0], range?.[1]);
+    const err = checkWallRange(range) ?? null;
     setRangeError(err);
     if (err || !range) return;
-    setQuery({ ...rangeParams(range), msIds: msIds.length ? msIds.join(',') : undefined });
+    setQuery({ ...rangeToMs(range), msIds: msIds.length ? msIds.join(',') : undefined });
   };
 
   const series = (key: 'sending' | 'acknowledged' | 'closed' | 'canceled') => ({
@@ -109,12 +109,12 @@ export default function EmergencyReportPage() {
     }
   };
 
-  const serverRange = q.error ? RANGE_CODES[errorKey(q.error).code] : undefined;
+  const serverRange = q.error ? rangeProblemOf(errorKey(q.error).code) : undefined;
   return (
     <div className="page-pad" data-testid="emergency-report-page" data-rows={rows.length} data-loading={q.isFetching ? '1' : '0'}>
       <Card size="small" title={t('report.title')}>
         <Space wrap align="start" style={{ marginBottom: 12 }}>
-          <RangeField value={range} onChange={setRange} error={rangeError ?? serverRange ?? null} />
+          <RangeField value={range} onChange={setRange} error={rangeError ?? serverRange ?? null} ns="safetyreport" />
           <TerminalSelect value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} />
           <Button type="primary" icon={<SearchOutlined />} onClick={search} data-testid="report-search">
             {t('filter.search')}

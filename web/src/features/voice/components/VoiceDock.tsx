@@ -19,14 +19,14 @@ import { useVoice } from '../../../shared/voice/store';
 import { startRing } from '../../../shared/voice/ring';
 import { useSession } from '../../../shared/session';
 import { useSettings } from '../../../shared/settings';
-import { useDirectory } from '../../dispatch/store';
-import { consoleVoice, startConsoleVoice } from '../console';
+import { useDirectory } from '../../../shared/directory/store';
+import { consoleVoice, startConsoleVoice } from '../../../shared/voice/console';
 import { accountName, callTitle, groupName, useNow } from '../hooks';
-import { voiceErrorText } from '../errors';
+import { voiceErrorText } from '../../../shared/voice/errors';
 import { MissedCallsDrawer } from './MissedCallsDrawer';
 import { PttButton } from './PttButton';
 import { PttKeys } from './PttKeys';
-import '../voice.css';
+import '../../../shared/voice/voice.css';
 
 const DOCK_KEY = 'tenfour.voice.dock';
 

@@ -1,6 +1,6 @@
 // Typed client of the directory and terminal-management calls (docs/api.md "Directory"), with query keys.
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '../../shared/http/client';
+import { http } from '../http/client';
 import type { GroupDto, Terminal } from './model';
 
 export const DIRECTORY_PATHS = {

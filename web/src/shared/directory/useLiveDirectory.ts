@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { live, onResync } from '../../shared/socket/live';
+import { live, onResync } from '../socket/live';
 import { directoryKeys, groupsQuery } from './api';
 import { enqueue, loadSnapshot, type DirectoryEvent } from './store';
 

@@ -1,11 +1,11 @@
 // The console's voice engine: one per window, on the window's live socket. Child windows (the "-child" routes
 // opened with window.open) talk through their opener's engine, so one console has one PeerConnection and one
 // audio output however many windows it opens.
-import { live, onResync, useLiveStatus } from '../../shared/socket/live';
-import { VoiceEngine } from '../../shared/voice/engine';
-import type { PriorityMode } from '../../shared/voice/protocol';
-import { useSession } from '../../shared/session';
-import { useSettings, type AudioPriority } from '../../shared/settings';
+import { live, onResync, useLiveStatus } from '../socket/live';
+import { VoiceEngine } from './engine';
+import type { PriorityMode } from './protocol';
+import { useSession } from '../session';
+import { useSettings, type AudioPriority } from '../settings';
 
 /** The settings' audio playback priority → the server's `voice.priority` mode (docs/voice.md §4). */
 export function priorityMode(p: AudioPriority | string): PriorityMode {

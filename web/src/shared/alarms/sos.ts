@@ -1,5 +1,5 @@
 // SOS alarms (docs/safety.md "SOS"): record, REST calls and query keys.
-import { http } from '../../shared/http/client';
+import { http } from '../http/client';
 
 /** 0 sending (nobody acknowledged yet), 1 acknowledged, 2 closed (spec §4). */
 export type SosState = 0 | 1 | 2;

@@ -4,8 +4,8 @@
 //
 // A "wall" value is a dayjs in the browser's zone whose fields (year … minute) are the customer's wall-clock
 // fields: the date and time pickers work on it as usual, and wallToMs/msToWall convert at the edges.
-import dayjs, { type Dayjs } from '../../shared/utils/dayjs';
-import { useSession } from '../../shared/session';
+import dayjs, { type Dayjs } from '../utils/dayjs';
+import { useSession } from '../session';
 
 export function customerOffsetMs(): number {
   return useSession.getState().session?.timeZoneMs ?? 0;
@@ -44,4 +44,9 @@ export function clock(ms: number): string {
   const mm = String(m).padStart(2, '0');
   const ss = String(s).padStart(2, '0');
   return h > 0 ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+/** Formats an instant in the customer's zone; '' for 0/empty. */
+export function formatTime(ms: number | null | undefined, format: string, offsetMs = customerOffsetMs()): string {
+  return ms ? msToWall(ms, offsetMs).format(format) : '';
 }

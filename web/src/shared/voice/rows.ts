@@ -1,5 +1,5 @@
 // Tree row hooks of the voice feature (kept apart from the menu code so rows import only the store).
-import { groupTalker, useVoice } from '../../shared/voice/store';
+import { groupTalker, useVoice } from './store';
 import './voice.css';
 
 /** Whether this account talks now (tree row highlight). */
