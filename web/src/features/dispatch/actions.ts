@@ -1,6 +1,4 @@
 // Terminal and group management actions (spec §2, §4): REST for the directory, the socket for live commands.
-import { ApiError } from '../../shared/http/client';
-import { SocketError } from '../../shared/socket/client';
 import { live } from '../../shared/socket/live';
 import { CALL_SET } from '../../shared/directory/model';
 
@@ -17,7 +15,5 @@ export const liveActions = {
 };
 
 /** The error code of a failed REST or socket action. */
-export function errorCode(e: unknown): string {
-  if (e instanceof ApiError || e instanceof SocketError) return e.code;
-  return 'failed';
-}
+
+export { errorCode } from '../../shared/errors';

@@ -154,7 +154,5 @@ export async function sendTone(toneId: string, msIds: string[], gid?: string): P
 }
 
 /** The code of a failed call (REST, upload or socket). */
-export function errorCode(e: unknown): string {
-  if (e instanceof ApiError || e instanceof SocketError) return e.code;
-  return 'failed';
-}
+
+export { errorCode } from '../../shared/errors';

@@ -1,19 +1,6 @@
-import { useEffect, useState } from 'react';
 import type { TFunction } from 'i18next';
 import type { CallView, FloorView } from '../../shared/voice/protocol';
 import { useDirectory } from '../../shared/directory/store';
-
-/** The clock, re-read every `ms` while `active`. */
-export function useNow(active: boolean, ms = 250): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return;
-    setNow(Date.now());
-    const id = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(id);
-  }, [active, ms]);
-  return now;
-}
 
 export function accountName(msId: string | undefined): string {
   if (!msId) return '';

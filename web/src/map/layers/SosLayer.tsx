@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import type { GeoJSONSource } from 'maplibre-gl';
 import type { Feature } from 'geojson';
 import { useDirectory } from '../../shared/directory/store';
-import { useMapLive } from '../../features/map/live';
+import { useMapLive } from '../../shared/geo/live';
 import { useMapApi } from '../context';
 import { firstTerminalLayer } from './FencesLayer';
 import { removeAll } from './shared';

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { GeoJSONSource, MapLayerMouseEvent, MapMouseEvent } from 'maplibre-gl';
 import type { Feature, Point } from 'geojson';
 import { useDirectory } from '../../shared/directory/store';
-import { currentTalkers, useMapLive } from '../../features/map/live';
+import { currentTalkers, useMapLive } from '../../shared/geo/live';
 import { useVoice } from '../../shared/voice/store';
 import { useMapApi } from '../context';
 import { arrowImage, avatarImage, countImage, labelImage } from '../images';

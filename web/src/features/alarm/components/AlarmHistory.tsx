@@ -11,7 +11,7 @@ import { live } from '../../../shared/socket/live';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { normaliseAlarm, SOS_STATES, SOS_TYPES, sosApi, sosKeys, type SosAlarm, type SosQuery } from '../../../shared/alarms/sos';
 import { errorKey, errorText } from '../errors';
-import { exportXlsx } from '../export';
+import { writeXlsx } from '../../../shared/utils/xlsx';
 import { patchPage } from '../history';
 import { mapLink, useIsChild } from '../hooks';
 import { acknowledgeAlarm } from '../store';
@@ -21,7 +21,7 @@ import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { alarmColumns, alarmSheet } from './alarmColumns';
 import { CloseDialog } from './CloseDialog';
 import { RangeField } from '../../../shared/time/RangePicker';
-import { TerminalSelect } from './TerminalSelect';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 
 export function AlarmHistory({ actions, testId }: { actions: boolean; testId: string }) {
   const { t } = useTranslation('alarm');
@@ -75,7 +75,7 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
     try {
       const all = await sosApi.find({ ...query, pageNo: 1, pageSize: 1000 });
       const sheet = alarmSheet(t, dateTime);
-      await exportXlsx(`${t('export.sosFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, t('export.sosSheet'), sheet.columns, all.list.map(sheet.row));
+      await writeXlsx(`${t('export.sosFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [{ name: t('export.sosSheet'), columns: sheet.columns, rows: all.list.map(sheet.row) }]);
     } catch (e) {
       fail(e);
     } finally {
@@ -125,7 +125,7 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
     <div data-testid={testId} data-total={page.total} data-loading={q.isFetching ? '1' : '0'}>
       <Space wrap align="start" style={{ marginBottom: 12 }}>
         <RangeField value={range} onChange={setRange} error={rangeError ?? serverRangeError ?? null} ns="alarm" />
-        <TerminalSelect value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="filter-terminals" />
+        <TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="filter-terminals" />
         <Select
           mode="multiple"
           allowClear

@@ -6,7 +6,7 @@ import type { SosAlarm } from '../../../shared/alarms/sos';
 import { positionText } from '../hooks';
 import { responseDelay } from '../history';
 import { clock, formatZoned } from '../../../shared/time/zone';
-import type { SheetColumn } from '../export';
+import type { SheetColumn } from '../../../shared/utils/xlsx';
 import { SosStateTag } from './SosStateTag';
 
 const typeLabel = (t: TFunction, type: string) => t(`type.${type}`, { defaultValue: t('type.other', { type }) });

@@ -10,11 +10,11 @@ import { ApiError } from '../../../shared/http/client';
 import { useSession } from '../../../shared/session';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
-import { geoApi, type FenceAlarm } from '../../map/api';
-import { TerminalPicker } from '../../map/components/TerminalPicker';
+import { geoApi, type FenceAlarm } from '../../../shared/geo/api';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { checkRange, MONTH_DAYS, RANGE_CODES } from '../../../shared/time/range';
 import { reportApi, reportKeys, type AlarmCountRow } from '../api';
-import { exportXlsx } from '../exportXlsx';
+import { writeXlsx } from '../../../shared/utils/xlsx';
 
 export default function FenceAlarmDataPage() {
   const { t } = useTranslation('gpsreport');
@@ -59,7 +59,7 @@ export default function FenceAlarmDataPage() {
         all.push(...r.list);
         if (r.list.length < 1000 || all.length >= r.total) break;
       }
-      await exportXlsx(`fence-alarms-${dayjs(query.sTime).format('YYYYMMDD')}`, [
+      await writeXlsx(`fence-alarms-${dayjs(query.sTime).format('YYYYMMDD')}`, [
         {
           name: t('fence.counts'),
           columns: [

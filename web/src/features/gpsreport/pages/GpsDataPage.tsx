@@ -9,11 +9,11 @@ import { ApiError } from '../../../shared/http/client';
 import { useSession } from '../../../shared/session';
 import { useBranding, useDateTimeFormat } from '../../../shared/branding/store';
 import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
-import { TerminalPicker } from '../../map/components/TerminalPicker';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { checkRange, RANGE_CODES, TRACK_MAX_DAYS } from '../../../shared/time/range';
-import { convertSpeed, speedUnitOf } from '../../map/units';
+import { convertSpeed, speedUnitOf } from '../../../shared/geo/units';
 import { GPS_EXPORT_PAGE, reportApi, reportKeys, type GpsRow } from '../api';
-import { exportXlsx } from '../exportXlsx';
+import { writeXlsx } from '../../../shared/utils/xlsx';
 
 export default function GpsDataPage() {
   const { t } = useTranslation('gpsreport');
@@ -57,7 +57,7 @@ export default function GpsDataPage() {
         rows.push(...r.list);
         if (r.list.length < GPS_EXPORT_PAGE || rows.length >= r.total) break;
       }
-      await exportXlsx(`gps-data-${dayjs(query.sTime).format('YYYYMMDD')}`, [
+      await writeXlsx(`gps-data-${dayjs(query.sTime).format('YYYYMMDD')}`, [
         {
           name: t('title'),
           columns: [

@@ -10,11 +10,11 @@ import { ApiError } from '../../../shared/http/client';
 import { useSession } from '../../../shared/session';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import type { DrawMode } from '../../../map/layers/DrawLayer';
-import { alarmsQuery, fenceTerminalsQuery, geoApi, geoKeys, type Fence, type FenceAlarm, type FenceShape, type FenceType } from '../api';
+import { alarmsQuery, fenceTerminalsQuery, geoApi, geoKeys, type Fence, type FenceAlarm, type FenceShape, type FenceType } from '../../../shared/geo/api';
 import { checkRange, MONTH_DAYS, RANGE_CODES } from '../../../shared/time/range';
 import { fenceGeometry } from '../fenceGeometry';
-import { useMapLive } from '../live';
-import { TerminalPicker } from './TerminalPicker';
+import { useMapLive } from '../../../shared/geo/live';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 
 export const FENCE_TABS = { list: '1', create: '2', alarms: '3' } as const;
 export const FENCE_NAME_MAX = 64;

@@ -7,10 +7,10 @@ import { App, Button, ColorPicker, Form, Input, Modal, Popconfirm, Radio, Select
 import type { Feature, Geometry, LineString, Point, Polygon } from 'geojson';
 import { ApiError } from '../../../shared/http/client';
 import { useDirectory } from '../../../shared/directory/store';
-import { geoApi, geoKeys, isValidColor, isValidMarkLink, type Mark, type MarkType } from '../api';
+import { geoApi, geoKeys, isValidColor, isValidMarkLink, type Mark, type MarkType } from '../../../shared/geo/api';
 import { DEFAULT_MARK_COLOR } from '../../../map/layers/MarksLayer';
 import type { DrawRequest } from './GeofencePanel';
-import { TerminalPicker } from './TerminalPicker';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 
 const DRAW_MODE: Record<MarkType, 'point' | 'linestring' | 'polygon'> = { point: 'point', line: 'linestring', shape: 'polygon' };
 export const MARK_NAME_MAX = 64;

@@ -9,10 +9,10 @@ import { useDirectory } from '../../../shared/directory/store';
 import { MAP_TYPES, useSettings, type MapType } from '../../../shared/settings';
 import { hasPosition, isStale, STATE_COLORS, terminalState, type TermState } from '../../../map/terminalFeatures';
 import { MAP_THEMES } from '../../../map/themes';
-import { currentTalkers, useMapLive } from '../live';
+import { currentTalkers, useMapLive } from '../../../shared/geo/live';
 import { useVoice } from '../../../shared/voice/store';
 import { useMapPrefs } from '../prefs';
-import { formatSpeed, speedUnitOf } from '../units';
+import { formatSpeed, speedUnitOf } from '../../../shared/geo/units';
 
 interface Row {
   cid: string;

@@ -7,9 +7,9 @@ import dayjs from '../../../shared/utils/dayjs';
 import { useBranding, useDateTimeFormat } from '../../../shared/branding/store';
 import { useDirectory } from '../../../shared/directory/store';
 import { isStale, STATE_COLORS, terminalState } from '../../../map/terminalFeatures';
-import { currentTalkers, useMapLive } from '../live';
+import { currentTalkers, useMapLive } from '../../../shared/geo/live';
 import { useVoice } from '../../../shared/voice/store';
-import { formatSpeed, speedUnitOf } from '../units';
+import { formatSpeed, speedUnitOf } from '../../../shared/geo/units';
 
 export type CardAction = 'call' | 'message' | 'track' | 'follow';
 

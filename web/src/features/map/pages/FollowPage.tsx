@@ -12,7 +12,7 @@ import { useBranding } from '../../../shared/branding/store';
 import { useDirectory } from '../../../shared/directory/store';
 import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
 import { useSettings } from '../../../shared/settings';
-import { TerminalPicker } from '../components/TerminalPicker';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { useMapPrefs } from '../prefs';
 import { useMapLiveFeed } from '../useMapLiveFeed';
 import { FOLLOW_KEY } from './MonitoringPage';

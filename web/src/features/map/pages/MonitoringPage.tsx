@@ -30,7 +30,7 @@ import { isDispatcher } from '../../../shared/directory/model';
 import { useDirectory } from '../../../shared/directory/store';
 import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
 import { useSettings } from '../../../shared/settings';
-import { fencesQuery, marksQuery, type Mark } from '../api';
+import { fencesQuery, marksQuery, type Mark } from '../../../shared/geo/api';
 import { GeofencePanel, FENCE_TABS, type DrawRequest } from '../components/GeofencePanel';
 import { MarksPanel } from '../components/MarksPanel';
 import { DataListPanel, LayersPanel, SosPanel } from '../components/SidePanels';
@@ -39,7 +39,7 @@ import { TrackPanel } from '../components/TrackPanel';
 import { pttEngine } from '../../../shared/voice/console';
 import { useMapPrefs } from '../prefs';
 import { useTrack } from '../trackStore';
-import { formatArea, formatLength, haversine } from '../units';
+import { formatArea, formatLength, haversine } from '../../../shared/geo/units';
 import { useMapLiveFeed } from '../useMapLiveFeed';
 import '../map-page.css';
 

@@ -7,13 +7,12 @@ import { live, onResync, useLiveStatus } from '../../../shared/socket/live';
 import { trimText } from '../../../shared/utils/text';
 import { useDirectory } from '../../../shared/directory/store';
 import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
-import { errorCode } from '../../message/api';
-import { downloadUrl } from '../../message/components/Attachment';
+import { errorCode } from '../../../shared/errors';
 import { RangeFilter, type WallRange } from '../../../shared/time/RangePicker';
-import { filterChoice, useTerminalChoices } from '../../message/components/targets';
+import { filterChoice, useTerminalChoices } from '../../../shared/directory/choices';
 import { checkWallRange, defaultWallRange, MONTH_DAYS, rangeToMs } from '../../../shared/time/range';
 import { formatTime } from '../../../shared/time/zone';
-import { formatSize } from '../../message/validation';
+import { downloadUrl, formatSize } from '../../../shared/utils/files';
 import { matchesQuery, mediaApi, mergeLive, MEDIA_PAGE_SIZE, type MediaItem, type MediaKind } from '../api';
 import '../medias.css';
 

@@ -7,7 +7,7 @@ import { STORED_CODES, type FileInfo } from '../model';
 import { sendMessage } from '../send';
 import { retainMessageSync } from '../store';
 import { charCount, checkContent, checkTargets, contentToSend, FILES_LIMIT, MAX_CONTENT, OTHERS_GROUP, sendTargets, type Target } from '../validation';
-import { filterChoice, useDirectoryLoaded, useGroupChoices, useTerminalChoices } from './targets';
+import { filterChoice, useDirectoryLoaded, useGroupChoices, useTerminalChoices } from '../../../shared/directory/choices';
 import { UploadList } from './UploadList';
 import { useUploads } from './useUploads';
 

@@ -23,7 +23,7 @@ import { ConversationList, type ConversationView } from '../components/Conversat
 import { MessageSenderDialog } from '../components/MessageSenderDialog';
 import { RangeFilter, type WallRange } from '../../../shared/time/RangePicker';
 import { ToneDrawer } from '../components/ToneDrawer';
-import { filterChoice, useGroupChoices, useTerminalChoices } from '../components/targets';
+import { filterChoice, useGroupChoices, useTerminalChoices } from '../../../shared/directory/choices';
 import '../message.css';
 
 function usePageVisible(): boolean {

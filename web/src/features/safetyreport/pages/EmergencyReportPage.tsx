@@ -9,9 +9,9 @@ import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from '../../../shared/utils/dayjs';
 import { sosApi, sosKeys, type SosReportRow } from '../../../shared/alarms/sos';
 import { RangeField } from '../../../shared/time/RangePicker';
-import { TerminalSelect } from '../../alarm/components/TerminalSelect';
-import { errorKey, errorText } from '../../alarm/errors';
-import { exportXlsx } from '../../alarm/export';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { errorKey, errorText } from '../../../shared/alarms/errors';
+import { writeXlsx } from '../../../shared/utils/xlsx';
 import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem } from '../../../shared/time/range';
 import { clock, msToWall, wallNow } from '../../../shared/time/zone';
 import { byDay, byTerminal, daysBetween } from '../aggregate';
@@ -87,23 +87,24 @@ export default function EmergencyReportPage() {
 
   const doExport = async () => {
     try {
-      await exportXlsx(
-        `${t('export.reportFile')}-${wallNow().format('YYYYMMDD-HHmm')}`,
-        t('export.reportSheet'),
-        [
-          { header: t('col.day'), key: 'day', width: 12 },
-          { header: t('col.terminalId'), key: 'msId', width: 12 },
-          { header: t('col.terminal'), key: 'msName', width: 20 },
-          { header: t('series.total'), key: 'total', width: 10 },
-          { header: t('series.sending'), key: 'sending', width: 10 },
-          { header: t('series.acknowledged'), key: 'acknowledged', width: 14 },
-          { header: t('series.closed'), key: 'closed', width: 10 },
-          { header: t('series.canceled'), key: 'canceled', width: 14 },
-          { header: t('col.avgResponse'), key: 'avg', width: 16 },
-          { header: t('col.maxResponse'), key: 'max', width: 16 },
-        ],
-        rows.map((r) => ({ day: r.day, msId: r.msId, msName: r.msName, total: r.total, sending: r.sending, acknowledged: r.acknowledged, closed: r.closed, canceled: r.canceled, avg: ms(r.avgResponse), max: ms(r.maxResponse) })),
-      );
+      await writeXlsx(`${t('export.reportFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [
+        {
+          name: t('export.reportSheet'),
+          columns: [
+            { header: t('col.day'), key: 'day', width: 12 },
+            { header: t('col.terminalId'), key: 'msId', width: 12 },
+            { header: t('col.terminal'), key: 'msName', width: 20 },
+            { header: t('series.total'), key: 'total', width: 10 },
+            { header: t('series.sending'), key: 'sending', width: 10 },
+            { header: t('series.acknowledged'), key: 'acknowledged', width: 14 },
+            { header: t('series.closed'), key: 'closed', width: 10 },
+            { header: t('series.canceled'), key: 'canceled', width: 14 },
+            { header: t('col.avgResponse'), key: 'avg', width: 16 },
+            { header: t('col.maxResponse'), key: 'max', width: 16 },
+          ],
+          rows: rows.map((r) => ({ day: r.day, msId: r.msId, msName: r.msName, total: r.total, sending: r.sending, acknowledged: r.acknowledged, closed: r.closed, canceled: r.canceled, avg: ms(r.avgResponse), max: ms(r.maxResponse) })),
+        },
+      ]);
     } catch (e) {
       message.error(errorText(i18next.getFixedT(null, 'alarm'), e));
     }
@@ -115,7 +116,7 @@ export default function EmergencyReportPage() {
       <Card size="small" title={t('report.title')}>
         <Space wrap align="start" style={{ marginBottom: 12 }}>
           <RangeField value={range} onChange={setRange} error={rangeError ?? serverRange ?? null} ns="safetyreport" />
-          <TerminalSelect value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} />
+          <TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="terminal-select" />
           <Button type="primary" icon={<SearchOutlined />} onClick={search} data-testid="report-search">
             {t('filter.search')}
           </Button>

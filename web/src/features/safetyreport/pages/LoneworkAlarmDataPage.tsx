@@ -7,9 +7,9 @@ import { App, Button, Card, Space, Table, Tag, Typography } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from '../../../shared/utils/dayjs';
 import { RangeField } from '../../../shared/time/RangePicker';
-import { TerminalSelect } from '../../alarm/components/TerminalSelect';
-import { errorKey, errorText } from '../../alarm/errors';
-import { exportXlsx } from '../../alarm/export';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { errorKey, errorText } from '../../../shared/alarms/errors';
+import { writeXlsx } from '../../../shared/utils/xlsx';
 import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem } from '../../../shared/time/range';
 import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
@@ -37,20 +37,20 @@ export default function LoneworkAlarmDataPage() {
   const doExport = async () => {
     try {
       const all = await loneAlarmApi.report({ ...query, pageNo: 1, pageSize: 1000 });
-      await exportXlsx(
-        `${t('export.loneFile')}-${wallNow().format('YYYYMMDD-HHmm')}`,
-        t('export.loneSheet'),
-        [
-          { header: t('col.terminalId'), key: 'msId', width: 12 },
-          { header: t('col.terminal'), key: 'msName', width: 20 },
-          { header: t('col.reason'), key: 'reason', width: 16 },
-          { header: t('col.alarmTime'), key: 'time', width: 20 },
-          { header: t('col.handler'), key: 'handler', width: 18 },
-          { header: t('col.handleTime'), key: 'handleTime', width: 20 },
-          { header: t('col.remark'), key: 'remark', width: 40 },
-          { header: t('col.plan'), key: 'workId', width: 10 },
-        ],
-        all.list.map((a) => ({
+      await writeXlsx(`${t('export.loneFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [
+        {
+          name: t('export.loneSheet'),
+          columns: [
+            { header: t('col.terminalId'), key: 'msId', width: 12 },
+            { header: t('col.terminal'), key: 'msName', width: 20 },
+            { header: t('col.reason'), key: 'reason', width: 16 },
+            { header: t('col.alarmTime'), key: 'time', width: 20 },
+            { header: t('col.handler'), key: 'handler', width: 18 },
+            { header: t('col.handleTime'), key: 'handleTime', width: 20 },
+            { header: t('col.remark'), key: 'remark', width: 40 },
+            { header: t('col.plan'), key: 'workId', width: 10 },
+          ],
+          rows: all.list.map((a) => ({
           msId: a.msId,
           msName: a.msName,
           reason: reason(a.reason),
@@ -60,7 +60,8 @@ export default function LoneworkAlarmDataPage() {
           remark: a.remark,
           workId: a.workId,
         })),
-      );
+        },
+      ]);
     } catch (e) {
       message.error(errorText(i18next.getFixedT(null, 'alarm'), e));
     }
@@ -72,7 +73,7 @@ export default function LoneworkAlarmDataPage() {
       <Card size="small" title={t('lone.title')}>
         <Space wrap align="start" style={{ marginBottom: 12 }}>
           <RangeField value={range} onChange={setRange} error={rangeError ?? serverRange ?? null} ns="safetyreport" />
-          <TerminalSelect value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} />
+          <TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="terminal-select" />
           <Button type="primary" icon={<SearchOutlined />} onClick={search} data-testid="lone-search">
             {t('filter.search')}
           </Button>

@@ -21,7 +21,8 @@ import { useSession } from '../../../shared/session';
 import { useSettings } from '../../../shared/settings';
 import { useDirectory } from '../../../shared/directory/store';
 import { consoleVoice, startConsoleVoice } from '../../../shared/voice/console';
-import { accountName, callTitle, groupName, useNow } from '../hooks';
+import { accountName, callTitle, groupName } from '../hooks';
+import { useNow } from '../../../shared/utils/useNow';
 import { voiceErrorText } from '../../../shared/voice/errors';
 import { MissedCallsDrawer } from './MissedCallsDrawer';
 import { PttButton } from './PttButton';
@@ -96,7 +97,7 @@ export default function VoiceDock() {
   }, [calls, floors]);
 
   const anyTalking = rows.some((r) => r.floor?.talker);
-  const now = useNow(anyTalking, 500);
+  const now = useNow(500, anyTalking);
 
   const canAll = isFeatureEnabled('allCall', gate);
   const canBroadcast = isFeatureEnabled('broadcast', gate);

@@ -1,10 +1,10 @@
-// Terminal and group choices for the pickers, from the live directory (features/dispatch).
+// Terminal and group choices for the pickers, from the directory store (loaded live by useLiveDirectory, or once here).
 import { useEffect, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { trimText } from '../../../shared/utils/text';
-import { isDispatcher } from '../../../shared/directory/model';
-import { groupsQuery } from '../../../shared/directory/api';
-import { loadSnapshot, useDirectory } from '../../../shared/directory/store';
+import { trimText } from '../utils/text';
+import { isDispatcher } from './model';
+import { groupsQuery } from './api';
+import { loadSnapshot, useDirectory } from './store';
 
 /**
  * Makes sure the directory is loaded for a picker (dialogs opened from any screen). Screens that show the live

@@ -1,6 +1,6 @@
 // Typed client of the geo calls the map screens use (docs/geo.md), with query-key factories.
 import { queryOptions } from '@tanstack/react-query';
-import { http } from '../../shared/http/client';
+import { http } from '../http/client';
 import type { LineString, Point, Polygon } from 'geojson';
 import type { SpeedUnit, TrackPoint, TrackSummary } from './units';
 
@@ -20,7 +20,6 @@ export const GEO_PATHS = {
   fenceEdit: '/ds/fence/edit',
   fenceTerminals: '/ds/fence/findter',
   fenceAlarms: '/ds/fence/fa',
-  sosOpen: '/ds/sos/findSos',
 } as const;
 
 export interface LastGps {
@@ -143,17 +142,6 @@ export interface Mark {
 
 export type MarkDraft = Omit<Mark, 'id' | 'creatorId' | 'creator' | 'time' | 'updated'>;
 
-export interface SosAlarm {
-  id: string;
-  msId: string;
-  msName: string;
-  state: number;
-  time: number;
-  lat: number | null;
-  lng: number | null;
-  type: string;
-}
-
 export interface Paged<T> {
   total: number;
   list: T[];
@@ -166,7 +154,6 @@ export const geoKeys = {
   alarms: (q: AlarmQuery) => [...geoKeys.all, 'alarms', q] as const,
   marks: () => [...geoKeys.all, 'marks'] as const,
   track: (q: TrackQuery) => [...geoKeys.all, 'track', q] as const,
-  sosOpen: () => [...geoKeys.all, 'sosOpen'] as const,
   lastGps: () => [...geoKeys.all, 'lastGps'] as const,
 };
 
@@ -196,7 +183,6 @@ export const geoApi = {
   terminalIcon: (msIds: string[], icon: string, image: string) =>
     http.put<{ msIds: string[]; icon: string; image: string }>(GEO_PATHS.msIcon, { msId: msIds.join(','), icon, image }),
 
-  openSos: () => http.get<Paged<SosAlarm>>(GEO_PATHS.sosOpen, { open: 1 }),
 };
 
 export const fencesQuery = () => queryOptions({ queryKey: geoKeys.fences(), queryFn: geoApi.fences, staleTime: 60_000 });

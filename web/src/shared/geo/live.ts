@@ -2,7 +2,8 @@
 // sos.updated, loaded with findSos?open=1 and again after a reconnect) and the live fence alarms (fence.alarm /
 // fence.alarmUpdated, durable: replayed on sync, so each record is applied by id).
 import { create } from 'zustand';
-import type { FenceAlarm, SosAlarm } from './api';
+import type { FenceAlarm } from './api';
+import type { SosAlarm } from '../alarms/sos';
 
 export interface MapLiveState {
   /** callId → msId of its talker. */

@@ -1,7 +1,7 @@
 // /emergcy-alarm-data (+ child): the SOS alarm records of a range (GET findSos), with .xlsx export.
 import { useTranslation } from 'react-i18next';
 import { Card } from 'antd';
-import { AlarmHistory } from '../../alarm/components/AlarmHistory';
+import { AlarmHistory } from '../components/AlarmHistory';
 
 export default function EmergencyDataPage() {
   const { t } = useTranslation('safetyreport');

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { FenceAlarm, SosAlarm } from './api';
+import type { FenceAlarm } from './api';
+import type { SosAlarm, SosState } from '../alarms/sos';
 import { applyFenceAlarm, applyFloor, applySos, loadSos, talkingSet, type MapLiveState } from './live';
 
 const empty = (): MapLiveState => ({ talkers: {}, sos: {}, fenceAlarms: [], version: 0 });
-const sos = (id: string, msId: string, state: number): SosAlarm => ({ id, msId, msName: msId, state, time: 1, lat: 41, lng: 29, type: '0' });
+const sos = (id: string, msId: string, state: SosState): SosAlarm => ({ id, msId, msName: msId, state, time: 1, lat: 41, lng: 29, type: '0', responder: '', responderName: '', responseTime: 0, closer: '', closerName: '', closeTime: 0, closeKind: '', remark: '' });
 const alarm = (id: string, status: 0 | 1 | 2 = 0) => ({ id, status, msId: '1', fenceid: '3' }) as FenceAlarm;
 
 describe('map live state', () => {
