@@ -30,7 +30,7 @@ server: ## build bin/tenfour (CGO_ENABLED=0; embeds whatever web/dist holds)
 vet: ## go vet
 	$(GO) vet ./...
 
-test: test-deps build vet test-go test-web test-e2e ## install test dependencies (Chromium, PostgreSQL) and run every test
+test: test-deps build vet lint-web test-go test-web test-e2e ## install test dependencies (Chromium, PostgreSQL) and run every test
 
 test-deps: ## install and start Chromium and PostgreSQL (Debian packages)
 	@scripts/test-deps.sh > .pg-url

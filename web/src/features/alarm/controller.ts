@@ -3,8 +3,8 @@ import { i18next } from '../../i18n';
 import { useSettings } from '../../shared/settings';
 import { AlarmSound, electSoundLeader } from './sound';
 import { askNotificationPermission, desktopNotify } from '../../shared/notify';
-import { isRinging, type ItemKey } from './queue';
-import { useAlarms } from './store';
+import { isRinging, type ItemKey } from '../../shared/alarms/queue';
+import { useAlarms } from '../../shared/alarms/store';
 import { formatZoned } from '../../shared/time/zone';
 
 export const sound = new AlarmSound();

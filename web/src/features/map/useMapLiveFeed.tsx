@@ -5,10 +5,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { live, onResync } from '../../shared/socket/live';
 import { useSettings } from '../../shared/settings';
 import { geoKeys, type FenceAlarm, type Mark } from '../../shared/geo/api';
-import { normaliseAlarm, sosApi, type SosAlarm } from '../../shared/alarms/sos';
 import { playAlarm } from './alarmSound';
 import { desktopNotify } from '../../shared/notify';
-import { applyFenceAlarm, applyFloor, applySos, loadSos, useMapLive, type FloorState } from '../../shared/geo/live';
+import { applyFenceAlarm, useMapLive } from '../../shared/geo/live';
 
 /** Subscribes the map screens to the live events they draw, and announces fence alarms with sound. */
 export function useMapLiveFeed(): void {
@@ -18,13 +17,6 @@ export function useMapLiveFeed(): void {
 
   useEffect(() => {
     const sock = live();
-    const set = (p: Partial<ReturnType<typeof useMapLive.getState>> | null) => p && useMapLive.setState(p);
-    const reloadSos = () =>
-      sosApi
-        .open()
-        .then((list) => set(loadSos(useMapLive.getState(), list)))
-        .catch(() => {});
-    reloadSos();
     const onAlarm = (a: FenceAlarm, raised: boolean) => {
       if (raised) document.documentElement.dataset.fenceAlarmAt = String(Date.now()); // when it arrived (tests time it)
       const { patch, isNew } = applyFenceAlarm(useMapLive.getState(), a);
@@ -44,17 +36,11 @@ export function useMapLiveFeed(): void {
       });
     };
     const offs = [
-      sock.on<FloorState>('floor.state', (e) => set(applyFloor(useMapLive.getState(), e.data))),
-      sock.on<SosAlarm>('sos.alarm', (e) => set(applySos(useMapLive.getState(), normaliseAlarm(e.data)))),
-      sock.on<SosAlarm>('sos.updated', (e) => set(applySos(useMapLive.getState(), normaliseAlarm(e.data)))),
       sock.on<FenceAlarm>('fence.alarm', (e) => onAlarm(e.data, true)),
       sock.on<FenceAlarm>('fence.alarmUpdated', (e) => onAlarm(e.data, false)),
       sock.on('fence.changed', () => void qc.invalidateQueries({ queryKey: geoKeys.fences() })),
       sock.on<{ id: string; action: string; mark?: Mark }>('mark.changed', () => void qc.invalidateQueries({ queryKey: geoKeys.marks() })),
-      onResync(() => {
-        reloadSos();
-        void qc.invalidateQueries({ queryKey: geoKeys.all });
-      }),
+      onResync(() => void qc.invalidateQueries({ queryKey: geoKeys.all })),
     ];
     return () => offs.forEach((off) => off());
   }, [qc, notification, t]);

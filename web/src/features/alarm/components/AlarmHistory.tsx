@@ -14,7 +14,7 @@ import { errorKey, errorText } from '../errors';
 import { writeXlsx } from '../../../shared/utils/xlsx';
 import { patchPage } from '../history';
 import { mapLink, useIsChild } from '../hooks';
-import { acknowledgeAlarm } from '../store';
+import { acknowledgeAlarm } from '../../../shared/alarms/store';
 import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem } from '../../../shared/time/range';
 import { callTerminal, listenTerminal } from '../voice';
 import { formatZoned, wallNow } from '../../../shared/time/zone';

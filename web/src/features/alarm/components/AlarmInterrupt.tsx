@@ -5,7 +5,7 @@ import { useSession } from '../../../shared/session';
 import { isDsKeyEnabled } from '../../../shared/access/features';
 import { useGateContext } from '../../../shared/access/gate';
 import { startAlarmController } from '../controller';
-import { startAlarmWatch, useAlarms } from '../store';
+import { startAlarmWatch, useAlarms } from '../../../shared/alarms/store';
 
 const loadModal = () => import('./AlarmModal');
 const AlarmModal = lazy(loadModal);

@@ -3,9 +3,9 @@
 // over REST at start and whenever the socket comes (back) online. Every window of the console runs its own copy;
 // lone-work alarms put aside in one window are put aside in all (localStorage + the storage event).
 import { create } from 'zustand';
-import { live, useLiveStatus } from '../../shared/socket/live';
-import { loneAlarmApi, normaliseLoneAlarm, type LoneAlarm } from '../../shared/alarms/lonework';
-import { normaliseAlarm, sosApi, type SosAlarm } from '../../shared/alarms/sos';
+import { live, useLiveStatus } from '../socket/live';
+import { loneAlarmApi, normaliseLoneAlarm, type LoneAlarm } from './lonework';
+import { normaliseAlarm, sosApi, type SosAlarm } from './sos';
 import {
   dismiss,
   emptyQueue,
@@ -165,4 +165,22 @@ export function silence(): void {
 /** Tests start from scratch. */
 export function resetAlarms(): void {
   useAlarms.setState({ ...emptyQueue(), loaded: false }, true);
+}
+
+// ---- the open SOS alarm of each terminal: what the map and its panels draw, read from this one store ------------
+let byTerminalOf: Record<string, SosAlarm> | undefined;
+let byTerminal: Record<string, SosAlarm> = {};
+
+/** msId → its open SOS alarm (state 0 or 1; the newest when it has several). */
+export function openSosByTerminal(sos: Record<string, SosAlarm> = useAlarms.getState().sos): Record<string, SosAlarm> {
+  if (sos === byTerminalOf) return byTerminal;
+  const out: Record<string, SosAlarm> = {};
+  for (const a of Object.values(sos)) if (a.state < 2 && (!out[a.msId] || out[a.msId]!.time < a.time)) out[a.msId] = a;
+  byTerminalOf = sos;
+  byTerminal = out;
+  return out;
+}
+
+export function useOpenSosByTerminal(): Record<string, SosAlarm> {
+  return openSosByTerminal(useAlarms((s) => s.sos));
 }

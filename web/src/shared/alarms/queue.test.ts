@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SosAlarm } from '../../shared/alarms/sos';
-import type { LoneAlarm } from '../../shared/alarms/lonework';
+import type { SosAlarm } from './sos';
+import type { LoneAlarm } from './lonework';
 import {
   dismiss,
   emptyQueue,

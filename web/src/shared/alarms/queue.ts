@@ -3,8 +3,8 @@
 // What interrupts: every SOS alarm in state 0 (nobody acknowledged it yet), and every lone-work alarm nobody
 // handled that this console has not dismissed. An SOS alarm acknowledged *here* stays in the queue (the dispatcher
 // goes on to locate, call or close it) until it is closed or put aside; acknowledged by someone else, it leaves.
-import type { SosAlarm } from '../../shared/alarms/sos';
-import type { LoneAlarm } from '../../shared/alarms/lonework';
+import type { SosAlarm } from './sos';
+import type { LoneAlarm } from './lonework';
 
 export type ItemKey = `sos:${string}` | `lw:${string}`;
 
