@@ -1,4 +1,7 @@
 import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { App } from 'antd';
+import { voiceErrorText } from '../../shared/voice/errors';
 import type { CallView, FloorView } from '../../shared/voice/protocol';
 import { useDirectory } from '../../shared/directory/store';
 
@@ -30,4 +33,18 @@ export function callTitle(t: TFunction, c: Partial<CallView> & Partial<FloorView
     default:
       return c.callId;
   }
+}
+
+/** Runs a voice request: its success (a key of the 'voice' namespace) or its failure shows as a message. */
+export function useVoiceRun(): (fn: () => Promise<unknown>, ok?: string) => Promise<void> {
+  const { t } = useTranslation('voice');
+  const { message } = App.useApp();
+  return async (fn, ok) => {
+    try {
+      await fn();
+      if (ok) message.success(t(ok));
+    } catch (e) {
+      message.error(voiceErrorText(t, e));
+    }
+  };
 }

@@ -2,10 +2,9 @@
 // row (on /alarm) and .xlsx export. Used by /alarm and /emergcy-alarm-data.
 import { useEffect, useMemo, useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { App, Button, Select, Space, Table, Tooltip } from 'antd';
-import { AimOutlined, CustomerServiceOutlined, DownloadOutlined, PhoneOutlined, SearchOutlined } from '@ant-design/icons';
+import { App, Button, Select, Space, Table } from 'antd';
+import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from '../../../shared/utils/dayjs';
 import { live } from '../../../shared/socket/live';
 import { useDateTimeFormat } from '../../../shared/branding/store';
@@ -13,10 +12,10 @@ import { normaliseAlarm, SOS_STATES, SOS_TYPES, sosApi, sosKeys, type SosAlarm, 
 import { errorKey, errorText } from '../errors';
 import { writeXlsx } from '../../../shared/utils/xlsx';
 import { patchPage } from '../history';
-import { mapLink, useIsChild } from '../hooks';
+import { useIsChild } from '../hooks';
 import { acknowledgeAlarm } from '../../../shared/alarms/store';
 import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem } from '../../../shared/time/range';
-import { callTerminal, listenTerminal } from '../voice';
+import { ReachButtons } from './ReachButtons';
 import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { alarmColumns, alarmSheet } from './alarmColumns';
 import { CloseDialog } from './CloseDialog';
@@ -26,7 +25,6 @@ import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 export function AlarmHistory({ actions, testId }: { actions: boolean; testId: string }) {
   const { t } = useTranslation('alarm');
   const { message } = App.useApp();
-  const navigate = useNavigate();
   const child = useIsChild();
   const qc = useQueryClient();
   const dateTime = useDateTimeFormat();
@@ -105,15 +103,7 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
                 {t('interrupt.close')}
               </Button>
             )}
-            <Tooltip title={t('interrupt.map')}>
-              <Button size="small" icon={<AimOutlined />} onClick={() => navigate(mapLink(child, a.msId, { sos: a.id, lat: a.lat, lng: a.lng }))} aria-label={t('interrupt.map')} />
-            </Tooltip>
-            <Tooltip title={t('interrupt.call')}>
-              <Button size="small" icon={<PhoneOutlined />} onClick={() => callTerminal(a.msId).catch(fail)} aria-label={t('interrupt.call')} />
-            </Tooltip>
-            <Tooltip title={t('interrupt.listen')}>
-              <Button size="small" icon={<CustomerServiceOutlined />} onClick={() => listenTerminal(a.msId).catch(fail)} aria-label={t('interrupt.listen')} />
-            </Tooltip>
+            <ReachButtons alarm={a} child={child} fail={fail} />
           </Space>
         ),
       },

@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, DatePicker, Radio, Space, Table, Tag } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
-import { ApiError } from '../../../shared/http/client';
+import { codeText } from '../codes';
 import { useSession } from '../../../shared/session';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
@@ -38,10 +38,6 @@ export default function FenceAlarmDataPage() {
     queryFn: () => geoApi.alarms({ msIds: query!.msIds.join(',') || undefined, sTime: query!.sTime, eTime: query!.eTime, ...page }),
     enabled: !!query,
   });
-  const codeText = (e: unknown) => {
-    const code = e instanceof ApiError ? e.code : 'failed';
-    return t(`codes.${code}`, { defaultValue: t('codes.failed', { code }) });
-  };
   const search = () => {
     setError(undefined);
     const problem = checkRange(range?.[0].valueOf(), range?.[1].valueOf(), MONTH_DAYS, tz);
@@ -99,7 +95,7 @@ export default function FenceAlarmDataPage() {
       ]);
       message.success(t('exported', { count: all.length }));
     } catch (e) {
-      message.error(codeText(e));
+      message.error(codeText(t, e));
     }
   };
   return (
@@ -116,7 +112,7 @@ export default function FenceAlarmDataPage() {
             {t('export')}
           </Button>
         </Space>
-        {(error || counts.error) && <Alert type="error" showIcon title={error ?? codeText(counts.error)} style={{ marginBottom: 12 }} />}
+        {(error || counts.error) && <Alert type="error" showIcon title={error ?? codeText(t, counts.error)} style={{ marginBottom: 12 }} />}
         <Table<AlarmCountRow>
           size="small"
           rowKey={(r) => r.fenceid ?? r.msId ?? ''}

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, DatePicker, Space, Table } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
-import { ApiError } from '../../../shared/http/client';
+import { codeText } from '../codes';
 import { useSession } from '../../../shared/session';
 import { useBranding, useDateTimeFormat } from '../../../shared/branding/store';
 import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
@@ -33,10 +33,6 @@ export default function GpsDataPage() {
     queryFn: () => reportApi.gpsData({ ...query!, ...page }),
     enabled: !!query,
   });
-  const codeText = (e: unknown) => {
-    const code = e instanceof ApiError ? e.code : 'failed';
-    return t(`codes.${code}`, { defaultValue: t('codes.failed', { code }) });
-  };
 
   const search = () => {
     setError(undefined);
@@ -75,7 +71,7 @@ export default function GpsDataPage() {
       ]);
       message.success(t('exported', { count: rows.length }));
     } catch (e) {
-      message.error(codeText(e));
+      message.error(codeText(t, e));
     } finally {
       setExporting(false);
     }
@@ -94,7 +90,7 @@ export default function GpsDataPage() {
             {t('export')}
           </Button>
         </Space>
-        {(error || q.error) && <Alert type="error" showIcon title={error ?? codeText(q.error)} style={{ marginBottom: 12 }} data-testid="gps-error" />}
+        {(error || q.error) && <Alert type="error" showIcon title={error ?? codeText(t, q.error)} style={{ marginBottom: 12 }} data-testid="gps-error" />}
         <Table<GpsRow>
           size="small"
           rowKey={(r) => `${r.msId}-${r.time}`}

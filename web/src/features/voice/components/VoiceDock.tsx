@@ -21,9 +21,8 @@ import { useSession } from '../../../shared/session';
 import { useSettings } from '../../../shared/settings';
 import { useDirectory } from '../../../shared/directory/store';
 import { consoleVoice, startConsoleVoice } from '../../../shared/voice/console';
-import { accountName, callTitle, groupName } from '../hooks';
+import { accountName, callTitle, groupName, useVoiceRun } from '../hooks';
 import { useNow } from '../../../shared/utils/useNow';
-import { voiceErrorText } from '../../../shared/voice/errors';
 import { MissedCallsDrawer } from './MissedCallsDrawer';
 import { PttButton } from './PttButton';
 import { PttKeys } from './PttKeys';
@@ -105,14 +104,7 @@ export default function VoiceDock() {
   const ownAll = Object.values(calls).find((c) => c.kind === 'all' && c.initiator?.msId === me);
   const ownBroadcast = Object.values(calls).find((c) => c.kind === 'broadcast' && c.initiator?.msId === me);
 
-  const run = async (fn: () => Promise<unknown>, ok?: string) => {
-    try {
-      await fn();
-      if (ok) message.success(t(ok));
-    } catch (e) {
-      message.error(voiceErrorText(t, e));
-    }
-  };
+  const run = useVoiceRun();
 
   const targetLabel = target?.callId
     ? callTitle(t, calls[target.callId] ?? floors[target.callId] ?? { callId: target.callId }, me)
