@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, DatePicker, Form, Input, Modal, Popconfirm, Radio, Select, Space, Table, Tabs, Tag } from 'antd';
+import { App, Button, DatePicker, Form, Input, Modal, Radio, Select, Space, Table, Tabs, Tag } from 'antd';
 import type { Feature, Geometry } from 'geojson';
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
 import { ApiError } from '../../../shared/http/client';
@@ -15,6 +15,7 @@ import { checkRange, MONTH_DAYS, RANGE_CODES } from '../../../shared/time/range'
 import { fenceGeometry } from '../fenceGeometry';
 import { useMapLive } from '../../../shared/geo/live';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { EditDeleteLinks } from './RowActions';
 
 export const FENCE_TABS = { list: '1', create: '2', alarms: '3' } as const;
 export const FENCE_NAME_MAX = 64;
@@ -103,14 +104,7 @@ function FenceList({ fences, selected, onSelect }: { fences: Fence[]; selected?:
                 <Button size="small" type="link" onClick={() => setAssign(f)} data-testid="fence-assign">
                   {t('fence.assign')}
                 </Button>
-                <Button size="small" type="link" onClick={() => setEdit(f)}>
-                  {t('edit')}
-                </Button>
-                <Popconfirm title={t('fence.confirmDelete', { name: f.name })} onConfirm={() => del(f)}>
-                  <Button size="small" type="link" danger>
-                    {t('delete')}
-                  </Button>
-                </Popconfirm>
+                <EditDeleteLinks onEdit={() => setEdit(f)} confirm={t('fence.confirmDelete', { name: f.name })} onDelete={() => del(f)} />
               </Space>
             ),
           },
