@@ -87,24 +87,22 @@ export default function EmergencyReportPage() {
 
   const doExport = async () => {
     try {
-      await writeXlsx(`${t('export.reportFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [
-        {
-          name: t('export.reportSheet'),
-          columns: [
-            { header: t('col.day'), key: 'day', width: 12 },
-            { header: t('col.terminalId'), key: 'msId', width: 12 },
-            { header: t('col.terminal'), key: 'msName', width: 20 },
-            { header: t('series.total'), key: 'total', width: 10 },
-            { header: t('series.sending'), key: 'sending', width: 10 },
-            { header: t('series.acknowledged'), key: 'acknowledged', width: 14 },
-            { header: t('series.closed'), key: 'closed', width: 10 },
-            { header: t('series.canceled'), key: 'canceled', width: 14 },
-            { header: t('col.avgResponse'), key: 'avg', width: 16 },
-            { header: t('col.maxResponse'), key: 'max', width: 16 },
-          ],
-          rows: rows.map((r) => ({ day: r.day, msId: r.msId, msName: r.msName, total: r.total, sending: r.sending, acknowledged: r.acknowledged, closed: r.closed, canceled: r.canceled, avg: ms(r.avgResponse), max: ms(r.maxResponse) })),
-        },
-      ]);
+      await writeXlsx(`${t('export.reportFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [{
+        name: t('export.reportSheet'),
+        columns: [
+          { header: t('col.day'), key: 'day', width: 12 },
+          { header: t('col.terminalId'), key: 'msId', width: 12 },
+          { header: t('col.terminal'), key: 'msName', width: 20 },
+          { header: t('series.total'), key: 'total', width: 10 },
+          { header: t('series.sending'), key: 'sending', width: 10 },
+          { header: t('series.acknowledged'), key: 'acknowledged', width: 14 },
+          { header: t('series.closed'), key: 'closed', width: 10 },
+          { header: t('series.canceled'), key: 'canceled', width: 14 },
+          { header: t('col.avgResponse'), key: 'avg', width: 16 },
+          { header: t('col.maxResponse'), key: 'max', width: 16 },
+        ],
+        rows: rows.map((r) => ({ day: r.day, msId: r.msId, msName: r.msName, total: r.total, sending: r.sending, acknowledged: r.acknowledged, closed: r.closed, canceled: r.canceled, avg: ms(r.avgResponse), max: ms(r.maxResponse) })),
+      }]);
     } catch (e) {
       message.error(errorText(i18next.getFixedT(null, 'alarm'), e));
     }

@@ -37,20 +37,19 @@ export default function LoneworkAlarmDataPage() {
   const doExport = async () => {
     try {
       const all = await loneAlarmApi.report({ ...query, pageNo: 1, pageSize: 1000 });
-      await writeXlsx(`${t('export.loneFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [
-        {
-          name: t('export.loneSheet'),
-          columns: [
-            { header: t('col.terminalId'), key: 'msId', width: 12 },
-            { header: t('col.terminal'), key: 'msName', width: 20 },
-            { header: t('col.reason'), key: 'reason', width: 16 },
-            { header: t('col.alarmTime'), key: 'time', width: 20 },
-            { header: t('col.handler'), key: 'handler', width: 18 },
-            { header: t('col.handleTime'), key: 'handleTime', width: 20 },
-            { header: t('col.remark'), key: 'remark', width: 40 },
-            { header: t('col.plan'), key: 'workId', width: 10 },
-          ],
-          rows: all.list.map((a) => ({
+      await writeXlsx(`${t('export.loneFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [{
+        name: t('export.loneSheet'),
+        columns: [
+          { header: t('col.terminalId'), key: 'msId', width: 12 },
+          { header: t('col.terminal'), key: 'msName', width: 20 },
+          { header: t('col.reason'), key: 'reason', width: 16 },
+          { header: t('col.alarmTime'), key: 'time', width: 20 },
+          { header: t('col.handler'), key: 'handler', width: 18 },
+          { header: t('col.handleTime'), key: 'handleTime', width: 20 },
+          { header: t('col.remark'), key: 'remark', width: 40 },
+          { header: t('col.plan'), key: 'workId', width: 10 },
+        ],
+        rows: all.list.map((a) => ({
           msId: a.msId,
           msName: a.msName,
           reason: reason(a.reason),
@@ -60,8 +59,7 @@ export default function LoneworkAlarmDataPage() {
           remark: a.remark,
           workId: a.workId,
         })),
-        },
-      ]);
+      }]);
     } catch (e) {
       message.error(errorText(i18next.getFixedT(null, 'alarm'), e));
     }
