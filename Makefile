@@ -6,7 +6,7 @@ ADDR ?= 127.0.0.1:8080
 DATA ?= ./data
 export CGO_ENABLED := 0
 
-.PHONY: help run build web web-deps server test test-go test-web test-e2e test-deps vet lint-go fuzz bench clean
+.PHONY: help run build web web-deps server test test-go test-web test-e2e test-deps vet lint-go lint-web fuzz bench clean
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -41,13 +41,19 @@ $(STATICCHECK):
 	GOBIN="$(CURDIR)/bin/.staticcheck" $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	mv bin/.staticcheck/staticcheck $@
 
-test: test-deps build vet lint-go test-go test-web test-e2e ## install test dependencies (Chromium, PostgreSQL) and run every test
+test: test-deps build vet lint-go lint-web test-go test-web test-e2e ## install test dependencies (Chromium, PostgreSQL) and run every test
 
 test-deps: ## install and start Chromium and PostgreSQL (Debian packages)
 	@scripts/test-deps.sh > .pg-url
 
 test-go: ## Go tests with -race, store suites on SQLite and PostgreSQL
 	TENFOUR_TEST_PG="$$(tail -n1 .pg-url 2>/dev/null)" CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+
+lint-web: web/lint/node_modules/.installed ## console lint (ESLint: typescript-eslint, React hooks, feature boundaries)
+	cd web && npm run lint
+web/lint/node_modules/.installed: web/lint/package.json web/lint/package-lock.json
+	cd web/lint && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 test-web: web-deps ## console unit tests (vitest)
 	cd web && npm test

@@ -5,8 +5,8 @@ import { createRoot } from 'react-dom/client';
 import { initI18n } from '../src/i18n';
 import { MapView } from '../src/map/MapView';
 import { TerminalsLayer } from '../src/map/layers/TerminalsLayer';
-import { enqueue, loadSnapshot, useDirectory } from '../src/features/dispatch/store';
-import type { GroupDto, Terminal } from '../src/features/dispatch/model';
+import { enqueue, loadSnapshot, useDirectory } from '../src/shared/directory/store';
+import type { GroupDto, Terminal } from '../src/shared/directory/model';
 
 const CENTER = { lat: 41.01, lng: 28.97 };
 const frame = () => new Promise<number>((r) => requestAnimationFrame(r));

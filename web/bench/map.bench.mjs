@@ -8,11 +8,9 @@
 // BENCH_ZOOMS=15 runs one zoom; BENCH_PROFILE=1 builds unminified (MapLibre's dev bundle) and prints where the main
 // thread went during the updates (CDP CPU profile, self time per function).
 import { build } from 'vite';
-import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { join } from 'node:path';
+import { serveAndLaunch } from './harness.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const outDir = join(tmpdir(), 'tenfour-map-bench');
@@ -30,24 +28,7 @@ await build({
   build: { outDir, emptyOutDir: true, minify: !PROFILE, rollupOptions: { input: join(root, 'bench/map.html') } },
 });
 
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.geojson': 'application/json' };
-const server = createServer(async (req, res) => {
-  try {
-    const path = join(outDir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    const body = await readFile(path);
-    res.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'application/octet-stream' }).end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const url = `http://127.0.0.1:${server.address().port}/bench/map.html`;
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const { url, browser, close } = await serveAndLaunch(outDir, 'bench/map.html');
 
 async function scenario(zoom) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -114,5 +95,4 @@ for (const zoom of ZOOMS) {
   );
   if (r.profile) topSelf(r.profile);
 }
-await browser.close();
-server.close();
+await close();

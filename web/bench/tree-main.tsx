@@ -2,8 +2,8 @@
 import { createRoot } from 'react-dom/client';
 import { initI18n } from '../src/i18n';
 import { GroupTree } from '../src/features/dispatch/components/GroupTree';
-import { enqueue, loadSnapshot, useDirectory } from '../src/features/dispatch/store';
-import type { GroupDto, Terminal } from '../src/features/dispatch/model';
+import { enqueue, loadSnapshot, useDirectory } from '../src/shared/directory/store';
+import type { GroupDto, Terminal } from '../src/shared/directory/model';
 import { buildTree, type TreeFilters } from '../src/features/dispatch/tree';
 
 const frame = () => new Promise<number>((r) => requestAnimationFrame(r));

@@ -5,11 +5,9 @@
 //     frames drawn) and the frame rate. Target: under 16 ms per frame on average.
 // Run: npm run bench (in web/).
 import { build } from 'vite';
-import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { join } from 'node:path';
+import { serveAndLaunch } from './harness.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const outDir = join(tmpdir(), 'tenfour-tree-bench');
@@ -19,24 +17,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
 await build({ root, logLevel: 'warn', base: './', build: { outDir, emptyOutDir: true, rollupOptions: { input: join(root, 'bench/tree.html') } } });
 
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-const server = createServer(async (req, res) => {
-  try {
-    const path = join(outDir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    const body = await readFile(path);
-    res.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'application/octet-stream' }).end(body);
-  } catch {
-    res.writeHead(404).end();
-  }
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const url = `http://127.0.0.1:${server.address().port}/bench/tree.html`;
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const { url, browser, close } = await serveAndLaunch(outDir, 'bench/tree.html');
 
 async function scenario(hideOffline) {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
@@ -68,5 +49,4 @@ for (const hideOffline of [false, true]) {
       `main thread ${fmt(r.busy / r.upd.frames)} ms per frame on average (${fmt((100 * r.busy) / (r.upd.seconds * 1000))} % busy)`,
   );
 }
-await browser.close();
-server.close();
+await close();

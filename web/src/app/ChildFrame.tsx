@@ -1,7 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { Spin } from 'antd';
-import { hasToken } from '../features/auth/session';
+import { hasToken } from '../shared/session';
 import { VoiceChildMount } from '../features/voice/mount';
 import { startLive } from '../shared/socket/live';
 import { AlarmInterrupt } from '../features/alarm/components/AlarmInterrupt';

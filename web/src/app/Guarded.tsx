@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { hasToken, useSession } from '../features/auth/session';
+import { hasToken, useSession } from '../shared/session';
 import { stopLive } from '../shared/socket/live';
 import { deleteTokenCookie } from '../shared/utils/cookies';
-import { useGateContext } from './gate';
+import { useGateContext } from '../shared/access/gate';
 import { guard } from './guards';
 
 /** Applies the guard rules of spec §2 on every navigation. */

@@ -2,11 +2,11 @@ import { App as AntApp, ConfigProvider } from 'antd';
 import type { Locale } from 'antd/es/locale';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
-import { useBranding } from '../features/branding/store';
-import { useSettings } from '../features/settings/store';
+import { useBranding } from '../shared/branding/store';
+import { useSettings } from '../shared/settings';
 import { setI18nLanguage } from '../i18n';
 import { loadLocales } from '../i18n/locales';
-import { buildTheme, isDarkSkin } from './theme';
+import { buildTheme, isDarkSkin } from '../shared/theme';
 
 export const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 30_000 } },

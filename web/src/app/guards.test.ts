@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { guard, skipsTokenCheck } from './guards';
-import { isDsKeyEnabled, isFeatureEnabled, noDefaultKey, showCameraGroup, showOutsideGroup, type GateContext } from './features';
-import { ALL_ROUTES, FOLLOW_WINDOW_NUMBERS, findRoute } from './routeTable';
+import { isDsKeyEnabled, isFeatureEnabled, noDefaultKey, showCameraGroup, showOutsideGroup, type GateContext } from '../shared/access/features';
+import { ALL_ROUTES, FOLLOW_WINDOW_NUMBERS, findRoute } from '../shared/access/routes';
 import { buildMenu } from './menu';
 
 const gate = (over: Partial<GateContext> = {}): GateContext => ({ accountType: '1', version: '1', flags: {}, ...over });

@@ -1,6 +1,6 @@
 // The six guard rules of spec §2, as one pure function the router and the tests share.
-import { isDsKeyEnabled, type GateContext } from './features';
-import { findRoute, LOGIN_PATH, NOT_FOUND_PATH, PERMITTED_FRAGMENTS, REDIRECTS } from './routeTable';
+import { isDsKeyEnabled, type GateContext } from '../shared/access/features';
+import { findRoute, LOGIN_PATH, NOT_FOUND_PATH, PERMITTED_FRAGMENTS, REDIRECTS } from '../shared/access/routes';
 
 export interface GuardInput {
   pathname: string;

@@ -1,6 +1,6 @@
 // Main tabs and the 'more' menu built from the route table, feature gating and the spec's menu order (1–9).
-import { isDsKeyEnabled, type GateContext } from './features';
-import { ALL_ROUTES, type RouteDef } from './routeTable';
+import { isDsKeyEnabled, type GateContext } from '../shared/access/features';
+import { ALL_ROUTES, type RouteDef } from '../shared/access/routes';
 
 export interface MenuModel {
   main: RouteDef[];

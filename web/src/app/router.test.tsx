@@ -5,7 +5,7 @@ import enUS from 'antd/locale/en_US';
 import { createAppRouter } from './router';
 import { Providers } from './Providers';
 import { initI18n } from '../i18n';
-import { useSession } from '../features/auth/session';
+import { useSession } from '../shared/session';
 import { deleteTokenCookie, getTokenCookie, setTokenCookie } from '../shared/utils/cookies';
 
 // The real route table and guard component in jsdom: what a user sees when opening an address.

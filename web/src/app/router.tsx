@@ -1,5 +1,5 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { ALL_ROUTES, LOGIN_PATH, NOT_FOUND_PATH, REDIRECTS, type RouteDef } from './routeTable';
+import { ALL_ROUTES, LOGIN_PATH, NOT_FOUND_PATH, REDIRECTS, type RouteDef } from '../shared/access/routes';
 import { screenLoader } from './screens';
 import { Guarded } from './Guarded';
 import { ChildFrame } from './ChildFrame';

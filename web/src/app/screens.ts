@@ -1,11 +1,12 @@
 // Which component renders each screen. Screens later issues build show the honest "not in this version yet" page.
 import type { ComponentType } from 'react';
-import type { Screen } from './routeTable';
+import type { BuiltScreen, Screen } from '../shared/access/routes';
 
 type Loader = () => Promise<{ default: ComponentType<{ screen: Screen }> }>;
 
-const BUILT: Partial<Record<Screen, Loader>> = {
-  home: () => import('../features/dispatch/pages/HomePage'),
+// Keyed by the shared list of built screens, so the two cannot drift apart.
+const BUILT: Record<BuiltScreen, Loader> = {
+  home: () => import('./pages/HomePage'),
   voiceList: () => import('../features/voice/pages/VoiceListPage'),
   userManual: () => import('../features/manual/pages/ManualPage'),
   notFound: () => import('./pages/NotFoundPage'),
@@ -13,7 +14,7 @@ const BUILT: Partial<Record<Screen, Loader>> = {
   alarm: () => import('../features/alarm/pages/AlarmPage'),
   lonework: () => import('../features/lonework/pages/LoneworkPage'),
   emergcyAlarmReport: () => import('../features/safetyreport/pages/EmergencyReportPage'),
-  emergcyAlarmData: () => import('../features/safetyreport/pages/EmergencyDataPage'),
+  emergcyAlarmData: () => import('../features/alarm/pages/EmergencyDataPage'),
   loneworkAlarmData: () => import('../features/safetyreport/pages/LoneworkAlarmDataPage'),
   message: () => import('../features/message/pages/MessagePage'),
   medias: () => import('../features/medias/pages/MediasPage'),
@@ -29,9 +30,6 @@ const BUILT: Partial<Record<Screen, Loader>> = {
 const notYet: Loader = () => import('./pages/NotYetPage');
 
 export function screenLoader(screen: Screen): Loader {
-  return BUILT[screen] ?? notYet;
+  return BUILT[screen as BuiltScreen] ?? notYet;
 }
 
-export function isBuilt(screen: Screen): boolean {
-  return screen in BUILT;
-}

@@ -2,12 +2,12 @@
 import { i18next } from '../i18n';
 import { installAuthHooks } from '../shared/http/client';
 import { configureLive, startLive } from '../shared/socket/live';
-import { currentToken, useSession } from '../features/auth/session';
+import { currentToken, useSession } from '../shared/session';
 import { reauthenticate } from '../features/auth/signIn';
 import { reauthAccount } from '../features/auth/remember';
 import { deleteTokenCookie } from '../shared/utils/cookies';
 import { notifyGlobal } from '../shared/notify';
-import { LOGIN_PATH } from './routeTable';
+import { LOGIN_PATH } from '../shared/access/routes';
 
 function backToLogin(reasonKey: string) {
   reauthAccount.forget();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Terminal } from '../features/dispatch/model';
+import type { Terminal } from '../shared/directory/model';
 import { isStale, STALE_MS, TerminalDiffer, terminalState, toFeature, type FeatureContext } from './terminalFeatures';
 
 const now = 1_800_000_000_000;

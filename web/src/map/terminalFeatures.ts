@@ -3,7 +3,7 @@
 // directory store without resending 10,000 features.
 import type { Feature, Point } from 'geojson';
 import type { GeoJSONSourceDiff } from 'maplibre-gl';
-import type { Terminal } from '../features/dispatch/model';
+import type { Terminal } from '../shared/directory/model';
 import { hashId } from './images';
 
 export type TermState = 'sos' | 'talking' | 'online' | 'offline';

@@ -1,6 +1,6 @@
 import { Modal, Timeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useBranding } from '../../features/branding/store';
+import { useBranding } from '../../shared/branding/store';
 
 export function ReleaseNotesDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('app');

@@ -1,6 +1,6 @@
 import { Result } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { Screen } from '../routeTable';
+import type { Screen } from '../../shared/access/routes';
 
 /** An honest placeholder for screens later issues build: the route, guard and menu entry are real. */
 export default function NotYetPage({ screen }: { screen: Screen }) {

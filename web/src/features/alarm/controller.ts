@@ -1,11 +1,11 @@
 // Ties the alarm state to the sound, the desktop notification and the first-gesture unlock (one per window).
 import { i18next } from '../../i18n';
-import { useSettings } from '../settings/store';
+import { useSettings } from '../../shared/settings';
 import { AlarmSound, electSoundLeader } from './sound';
-import { askNotificationPermission, desktopNotify } from './desktop';
-import { isRinging, type ItemKey } from './queue';
-import { useAlarms } from './store';
-import { formatZoned } from './zone';
+import { askNotificationPermission, desktopNotify } from '../../shared/notify';
+import { isRinging, type ItemKey } from '../../shared/alarms/queue';
+import { useAlarms } from '../../shared/alarms/store';
+import { formatZoned } from '../../shared/time/zone';
 
 export const sound = new AlarmSound();
 let leader = false;
@@ -18,12 +18,12 @@ function notify(key: ItemKey) {
     const a = s.sos[key.slice(4)];
     if (!a) return;
     const type = t(`type.${a.type}`, { defaultValue: t('type.other', { type: a.type }) });
-    desktopNotify(key, t('notify.sosTitle', { name: a.msName || a.msId }), t('notify.sosBody', { type, time: formatZoned(a.time, 'HH:mm:ss') }));
+    desktopNotify(key, t('notify.sosTitle', { name: a.msName || a.msId }), t('notify.sosBody', { type, time: formatZoned(a.time, 'HH:mm:ss') }), true);
   } else {
     const a = s.lone[key.slice(3)];
     if (!a) return;
     const reason = i18next.t(`lonework:reason.${a.reason}`);
-    desktopNotify(key, t('notify.loneTitle', { name: a.msName || a.msId }), t('notify.loneBody', { reason, time: formatZoned(a.alarmTime, 'HH:mm:ss') }));
+    desktopNotify(key, t('notify.loneTitle', { name: a.msName || a.msId }), t('notify.loneBody', { reason, time: formatZoned(a.alarmTime, 'HH:mm:ss') }), true);
   }
 }
 

@@ -1,6 +1,6 @@
 // Keeping a loaded page of alarm history current with the live events, without searching again (every search
 // writes operation log 116).
-import type { SosAlarm, SosQuery } from './api';
+import type { SosAlarm, SosQuery } from '../../shared/alarms/sos';
 
 export function matchesQuery(a: SosAlarm, q: SosQuery): boolean {
   if (a.time < q.sTime || a.time > q.eTime) return false;

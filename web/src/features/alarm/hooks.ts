@@ -1,16 +1,4 @@
-import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
-
-/** The current time, refreshed every `everyMs` while mounted. */
-export function useNow(everyMs = 1000, enabled = true): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!enabled) return;
-    const id = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(id);
-  }, [everyMs, enabled]);
-  return now;
-}
 
 /** True in an extra-window copy of a screen (a "-child" route). */
 export function useIsChild(): boolean {

@@ -27,7 +27,7 @@ export class VoiceFailure extends Error {
 }
 
 async function run(fn: (e: import('../../shared/voice/engine').VoiceEngine) => Promise<unknown>): Promise<void> {
-  const [{ pttEngine }, { voiceErrorText }] = await Promise.all([import('../voice/console'), import('../voice/errors')]);
+  const [{ pttEngine }, { voiceErrorText }] = await Promise.all([import('../../shared/voice/console'), import('../../shared/voice/errors')]);
   try {
     await fn(pttEngine());
   } catch (e) {

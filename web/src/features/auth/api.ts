@@ -1,5 +1,8 @@
 // Typed client of the sign-in and account calls (docs/api.md "Sign-in pair", "Other account calls").
 import { http } from '../../shared/http/client';
+import type { SessionFields, UserInfo } from '../../shared/session';
+
+export type { DsConfig, SessionFields, UserInfo } from '../../shared/session';
 
 export const AUTH_PATHS = {
   verify: '/ds/pub/loginext',
@@ -11,30 +14,6 @@ export const AUTH_PATHS = {
   bindEmail: '/ds/pub/bindEmail',
   resetPwd: '/ds/pub/resetPwd',
 } as const;
-
-export type DsConfig = Record<string, number | string | boolean>;
-
-export interface SessionFields {
-  version: string;
-  timeZone: string;
-  mediaServer: string[];
-  mediaFileUrl: string;
-  dsConfig: DsConfig;
-  language?: string;
-  /** Account type code of spec §6 ("-2" or "1"); see web/NEEDS.md. */
-  accountType?: string;
-  isOnline?: string;
-}
-
-export interface UserInfo {
-  msId: string;
-  msName: string;
-  msType: string;
-  gId: string;
-  gName: string;
-  pttGroup: string;
-  secretKey: string;
-}
 
 export interface AuthResult extends SessionFields {
   token: string;

@@ -6,7 +6,7 @@ import { startLive, stopLive } from '../../shared/socket/live';
 import { authApi, type AuthResult, type SessionFields } from './api';
 import { mapLoginFailure } from './errors';
 import { reauthAccount } from './remember';
-import { timeZoneToMs, useSession, type Session } from './session';
+import { timeZoneToMs, useSession, type Session } from '../../shared/session';
 
 export class LoginError extends Error {
   readonly code: string;

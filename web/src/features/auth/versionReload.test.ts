@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { shouldReloadWithVersion, withVersion } from './versionReload';
 import { parseAutoLogin } from './passwordRules';
-import { timeZoneToMs } from './session';
+import { timeZoneToMs } from '../../shared/session';
 
 const base = { search: '', hasOpener: false, autoLoginKeys: ['sso'], version: '1.4.2' };
 

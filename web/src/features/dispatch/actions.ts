@@ -1,8 +1,6 @@
 // Terminal and group management actions (spec §2, §4): REST for the directory, the socket for live commands.
-import { ApiError } from '../../shared/http/client';
-import { SocketError } from '../../shared/socket/client';
 import { live } from '../../shared/socket/live';
-import { CALL_SET } from './model';
+import { CALL_SET } from '../../shared/directory/model';
 
 export type CallSetAction = 'kill' | 'stun' | 'revive';
 export const CALL_SET_STATUS: Record<CallSetAction, number> = { kill: CALL_SET.killed, stun: CALL_SET.stunned, revive: CALL_SET.active };
@@ -17,7 +15,5 @@ export const liveActions = {
 };
 
 /** The error code of a failed REST or socket action. */
-export function errorCode(e: unknown): string {
-  if (e instanceof ApiError || e instanceof SocketError) return e.code;
-  return 'failed';
-}
+
+export { errorCode } from '../../shared/errors';

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { applyEvents, normalise, type DirectoryState } from './store';
+import { applyEvents, normalise, type DirectoryState } from '../../shared/directory/store';
 import { buildTree, viewModeFor } from './tree';
-import type { GroupDto, Terminal } from './model';
-import { expandCompact } from './api';
-import { capLog } from '../logs/api';
+import type { GroupDto, Terminal } from '../../shared/directory/model';
+import { expandCompact } from '../../shared/directory/api';
 
 const term = (cid: string, over: Partial<Terminal> = {}): Terminal => ({ cid, name: `Unit ${cid}`, type: '10', online: '0', grp: '1', ...over });
 const dtos: GroupDto[] = [
@@ -64,17 +63,9 @@ describe('live events', () => {
   });
 });
 
-describe('operation log cap (spec §5)', () => {
-  it('cuts above 300 entries to the newest 150', () => {
-    const list = Array.from({ length: 301 }, (_, i) => i);
-    expect(capLog(list)).toEqual(list.slice(0, 150));
-    expect(capLog(list.slice(0, 300))).toHaveLength(300);
-  });
-});
-
 describe('date format', () => {
   it('turns the host format into dayjs tokens', async () => {
-    const { toDayjsFormat } = await import('../branding/store');
+    const { toDayjsFormat } = await import('../../shared/branding/store');
     expect(toDayjsFormat(undefined)).toBe('MM/DD/YYYY');
     expect(toDayjsFormat('dd.MM.yyyy')).toBe('DD.MM.YYYY');
   });

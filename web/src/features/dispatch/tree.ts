@@ -1,7 +1,7 @@
 // Builds the group tree (spec §2 dispatch screen) from the live directory: fixed and temporary groups, nesting,
 // terminals under each, with the hide-offline / hide-dispatchers / search filters. Pure, so it is tested and
 // benchmarked directly.
-import { isDispatcher, terminalKind, type Group, type Terminal } from './model';
+import { isDispatcher, terminalKind, type Group, type Terminal } from '../../shared/directory/model';
 
 export interface TreeNode {
   key: string;

@@ -1,21 +1,16 @@
 // Typed client of the /gps-data and /fence-alarm-data reports (docs/geo.md "GPS report", "Alarm engine").
 import { http } from '../../shared/http/client';
+import type { TrackPoint } from '../../shared/geo/units';
 
 export const REPORT_PATHS = {
   gpsData: '/ds/report/findGpsDataPost',
   fenceAlarmCount: '/ds/report/findFenceAlarmCountPost',
 } as const;
 
-export interface GpsRow {
+/** A position row: a track point (speed in m/s) with its terminal. */
+export interface GpsRow extends Pick<TrackPoint, 'lat' | 'lng' | 'speed' | 'direction' | 'altitude' | 'time'> {
   msId: string;
   name: string;
-  lat: number;
-  lng: number;
-  /** m/s */
-  speed: number;
-  direction: number;
-  altitude: number;
-  time: number;
 }
 
 export interface AlarmCountRow {

@@ -1,5 +1,8 @@
 // Lone-worker plans and alarms (docs/safety.md "Lone worker"): shapes, REST calls, query keys.
 import { http } from '../../shared/http/client';
+import { loneAlarmApi, loneAlarmKeys, normaliseLoneAlarm, type LoneAlarm } from '../../shared/alarms/lonework';
+
+export { normaliseLoneAlarm, type LoneAlarm } from '../../shared/alarms/lonework';
 
 /** Plan status (spec §4): 0 normal, 1 alarm (an alarm not yet handled), 2 over. */
 export type PlanStatus = 0 | 1 | 2;
@@ -33,19 +36,6 @@ export interface Plan {
   createdAt?: number;
 }
 
-export interface LoneAlarm {
-  id: string;
-  workId: string;
-  msId: string;
-  msName: string;
-  reason: number;
-  alarmTime: number;
-  remark: string;
-  handler: string;
-  handlerName: string;
-  handleTime: number;
-}
-
 export interface Page<T> {
   total: number;
   list: T[];
@@ -68,9 +58,7 @@ export const LONEWORK_PATHS = {
   remove: '/ds/loneWork/delete',
   list: '/ds/loneWork/list',
   addAlarm: '/ds/loneWork/addAlarm',
-  updateAlarm: '/ds/loneWork/updateAlarm',
   findAlarm: '/ds/loneWork/findAlarm',
-  report: '/ds/report/findLoneWorkAlarm',
 } as const;
 
 export function normalisePlan(p: Plan): Plan {
@@ -84,10 +72,6 @@ export function normalisePlan(p: Plan): Plan {
   };
 }
 
-export function normaliseLoneAlarm(a: LoneAlarm): LoneAlarm {
-  return { ...a, id: String(a.id), workId: String(a.workId), msId: String(a.msId), reason: Number(a.reason) };
-}
-
 export interface PlanListQuery {
   queryDate?: string;
   status?: string;
@@ -97,6 +81,7 @@ export interface PlanListQuery {
 }
 
 export const loneworkApi = {
+  ...loneAlarmApi,
   list: async (q: PlanListQuery) => {
     const p = await http.get<Page<Plan>>(LONEWORK_PATHS.list, { ...q });
     return { total: p.total, list: p.list.map(normalisePlan) };
@@ -110,13 +95,8 @@ export const loneworkApi = {
   end: (id: string) => http.put<Plan>(LONEWORK_PATHS.update, { id, enabled: 0 }).then(normalisePlan),
   remove: (ids: string[]) => http.del<{ ids: string[] }>(LONEWORK_PATHS.remove, { ids: ids.join(',') }),
   addAlarm: (workId: string, reason: Reason) => http.post<LoneAlarm>(LONEWORK_PATHS.addAlarm, { workId, reason }).then(normaliseLoneAlarm),
-  updateAlarm: (id: string, remark: string) => http.put<LoneAlarm>(LONEWORK_PATHS.updateAlarm, { id, remark }).then(normaliseLoneAlarm),
   findAlarm: async (ids: string[], queryDate?: string) => {
     const p = await http.get<Page<LoneAlarm>>(LONEWORK_PATHS.findAlarm, { ids: ids.join(','), queryDate });
-    return { total: p.total, list: p.list.map(normaliseLoneAlarm) };
-  },
-  report: async (q: { sTime: number; eTime: number; msIds?: string; pageNo?: number; pageSize?: number }) => {
-    const p = await http.post<Page<LoneAlarm>>(LONEWORK_PATHS.report, q);
     return { total: p.total, list: p.list.map(normaliseLoneAlarm) };
   },
 };
@@ -125,5 +105,5 @@ export const loneworkKeys = {
   all: ['lonework'] as const,
   list: (q: PlanListQuery) => [...loneworkKeys.all, 'list', q] as const,
   alarms: (ids: string[], queryDate?: string) => [...loneworkKeys.all, 'alarms', ids, queryDate ?? ''] as const,
-  report: (q: object) => [...loneworkKeys.all, 'report', q] as const,
+  report: loneAlarmKeys.report,
 };

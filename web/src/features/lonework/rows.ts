@@ -1,7 +1,7 @@
 // The plan rows of /lonework kept live: the list answer, then lonework.state (upsert) and lonework.removed (drop).
 import type { Plan, PlanListQuery } from './api';
 import type { LivePlan } from './countdown';
-import { wallToMs } from '../alarm/zone';
+import { wallToMs } from '../../shared/time/zone';
 import dayjs from '../../shared/utils/dayjs';
 
 /** Does a plan belong in a list asked with this query? (queryDate: the window meets that day of the customer.) */

@@ -1,6 +1,6 @@
 // Lone-worker rules of spec §5 (docs/safety.md codes 80–87, 97), checked in the dialog before the server does.
 import type { Dayjs } from '../../shared/utils/dayjs';
-import { wallToMs } from '../alarm/zone';
+import { wallToMs } from '../../shared/time/zone';
 
 export const MAX_TERMINALS = 4;
 export const MAX_DURATION = 1440; // minutes: at most one day

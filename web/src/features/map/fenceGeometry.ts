@@ -1,8 +1,8 @@
 // What terra-draw drew → the fence geometry the server takes (docs/geo.md "Geofences"): polygons and rectangles as
 // drawn; a circle as its centre and radius in metres (terra-draw draws circles as 64-gons).
 import type { Feature, Geometry, Polygon } from 'geojson';
-import type { FenceShape } from './api';
-import { haversine } from './units';
+import type { FenceShape } from '../../shared/geo/api';
+import { haversine } from '../../shared/geo/units';
 
 /** What terra-draw drew, as the fence geometry the server takes (docs/geo.md "Geofences"). */
 export function fenceGeometry(shape: FenceShape, f: Feature<Geometry>): { geometry: Polygon | { type: 'Point'; coordinates: [number, number] }; radius?: number } | null {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Feature, Polygon } from 'geojson';
 import { circle } from '@turf/turf';
-import { isValidColor, isValidMarkLink } from './api';
+import { isValidColor, isValidMarkLink } from '../../shared/geo/api';
 import { fenceGeometry } from './fenceGeometry';
 
 const poly = (coordinates: number[][][]): Feature<Polygon> => ({ type: 'Feature', geometry: { type: 'Polygon', coordinates }, properties: {} });

@@ -1,7 +1,7 @@
 // The track being played back, shared by the track panel and the map's track layer.
 import { create } from 'zustand';
-import type { Track } from './api';
-import { DEFAULT_PLAY_STATE, Timeline, type PlayState } from './playback';
+import type { Track } from '../../shared/geo/api';
+import { DEFAULT_PLAY_STATE, Timeline, type PlayState } from '../../shared/geo/playback';
 
 interface TrackState {
   track?: Track;

@@ -3,10 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { App } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { live, onResync } from '../../shared/socket/live';
-import { useSettings } from '../settings/store';
-import { geoApi, geoKeys, type FenceAlarm, type Mark, type SosAlarm } from './api';
-import { desktopNotify, playAlarm } from './alarmSound';
-import { applyFenceAlarm, applyFloor, applySos, loadSos, useMapLive, type FloorState } from './live';
+import { useSettings } from '../../shared/settings';
+import { geoKeys, type FenceAlarm, type Mark } from '../../shared/geo/api';
+import { playAlarm } from './alarmSound';
+import { desktopNotify } from '../../shared/notify';
+import { applyFenceAlarm, useMapLive } from '../../shared/geo/live';
 
 /** Subscribes the map screens to the live events they draw, and announces fence alarms with sound. */
 export function useMapLiveFeed(): void {
@@ -16,13 +17,6 @@ export function useMapLiveFeed(): void {
 
   useEffect(() => {
     const sock = live();
-    const set = (p: Partial<ReturnType<typeof useMapLive.getState>> | null) => p && useMapLive.setState(p);
-    const reloadSos = () =>
-      geoApi
-        .openSos()
-        .then((r) => set(loadSos(useMapLive.getState(), r.list ?? [])))
-        .catch(() => {});
-    reloadSos();
     const onAlarm = (a: FenceAlarm, raised: boolean) => {
       if (raised) document.documentElement.dataset.fenceAlarmAt = String(Date.now()); // when it arrived (tests time it)
       const { patch, isNew } = applyFenceAlarm(useMapLive.getState(), a);
@@ -32,7 +26,7 @@ export function useMapLiveFeed(): void {
       if (s.sounds.alarm) playAlarm(s.alarmVolume);
       const title = t('alarm.title');
       const body = t(a.type === 'leave' ? 'alarm.left' : 'alarm.entered', { name: a.msName || a.msId, fence: a.fenceName });
-      desktopNotify(title, body);
+      desktopNotify(`fence-${title}-${body}`, title, body);
       notification.warning({
         key: `fence-alarm-${a.id}`,
         message: title,
@@ -42,17 +36,11 @@ export function useMapLiveFeed(): void {
       });
     };
     const offs = [
-      sock.on<FloorState>('floor.state', (e) => set(applyFloor(useMapLive.getState(), e.data))),
-      sock.on<SosAlarm>('sos.alarm', (e) => set(applySos(useMapLive.getState(), e.data))),
-      sock.on<SosAlarm>('sos.updated', (e) => set(applySos(useMapLive.getState(), e.data))),
       sock.on<FenceAlarm>('fence.alarm', (e) => onAlarm(e.data, true)),
       sock.on<FenceAlarm>('fence.alarmUpdated', (e) => onAlarm(e.data, false)),
       sock.on('fence.changed', () => void qc.invalidateQueries({ queryKey: geoKeys.fences() })),
       sock.on<{ id: string; action: string; mark?: Mark }>('mark.changed', () => void qc.invalidateQueries({ queryKey: geoKeys.marks() })),
-      onResync(() => {
-        reloadSos();
-        void qc.invalidateQueries({ queryKey: geoKeys.all });
-      }),
+      onResync(() => void qc.invalidateQueries({ queryKey: geoKeys.all })),
     ];
     return () => offs.forEach((off) => off());
   }, [qc, notification, t]);

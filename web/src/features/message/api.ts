@@ -3,7 +3,7 @@
 import { ApiError, http } from '../../shared/http/client';
 import { SocketError } from '../../shared/socket/client';
 import { live } from '../../shared/socket/live';
-import { currentToken } from '../auth/session';
+import { currentToken } from '../../shared/session';
 import type { FileInfo, FileKind, Message, DeliveryState } from './model';
 import type { UnreadAnswer } from './unread';
 import { SMS_SEND_TIMEOUT_MS, type Target } from './validation';
@@ -154,7 +154,5 @@ export async function sendTone(toneId: string, msIds: string[], gid?: string): P
 }
 
 /** The code of a failed call (REST, upload or socket). */
-export function errorCode(e: unknown): string {
-  if (e instanceof ApiError || e instanceof SocketError) return e.code;
-  return 'failed';
-}
+
+export { errorCode } from '../../shared/errors';

@@ -29,7 +29,7 @@ vi.mock('./api', () => ({
 
 const { retainMessageSync, useMessages, markConversationRead } = await import('./store');
 const { unreadCounts } = await import('./unread');
-const { useSession } = await import('../auth/session');
+const { useSession } = await import('../../shared/session');
 
 const emit = (type: string, data: unknown) => listeners.get(type)?.forEach((fn) => fn({ data }));
 const total = () => unreadCounts(useMessages.getState().unread).total;

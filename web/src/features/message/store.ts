@@ -3,8 +3,8 @@
 // /message screens (ref-counted), so a window counts each event once.
 import { create } from 'zustand';
 import { live, onResync, useLiveStatus } from '../../shared/socket/live';
-import { useSession } from '../auth/session';
-import { useSettings } from '../settings/store';
+import { useSession } from '../../shared/session';
+import { useSettings } from '../../shared/settings';
 import { messageApi, type ReadSelector } from './api';
 import { mergeMessage, type ConvKey, type LocalSend, type Message, type ReadEvent, isUnreadFor } from './model';
 import { applyRead, applyReceived, applySnapshot, beginSnapshot, emptyUnread, unreadCounts, type UnreadState } from './unread';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { checkContent, checkFileSize, checkTargets, checkToneName, contentToSend, hasIllegalChars, kindForFile, OTHERS_GROUP, sendTargets } from './validation';
-import { checkRange, defaultWallRange, msToWall, wallToMs } from './timeRange';
 
 describe('message content (spec §5, docs/messages.md §2)', () => {
   it('refuses empty and blank text unless a file is attached', () => {
@@ -64,32 +63,3 @@ describe('tones and files', () => {
   });
 });
 
-describe('time ranges (spec §5: 93, 94, 95)', () => {
-  const utc = (s: string) => Date.parse(`${s}Z`);
-  it('needs both ends, start not after end, at most 31 days, one month', () => {
-    expect(checkRange(undefined, 1)).toBe('required');
-    expect(checkRange(utc('2026-03-10T00:00:00'), utc('2026-03-09T00:00:00'))).toBe('93');
-    expect(checkRange(utc('2026-03-01T00:00:00'), utc('2026-03-31T23:59:59'))).toBeUndefined();
-    expect(checkRange(utc('2026-03-31T00:00:00'), utc('2026-04-01T00:00:01'))).toBe('95');
-    expect(checkRange(utc('2026-03-01T00:00:00'), utc('2026-04-01T00:00:00'))).toBeUndefined(); // the whole month
-    expect(checkRange(utc('2026-01-01T00:00:00'), utc('2026-03-01T00:00:00'))).toBe('94');
-  });
-
-  it("reads months in the customer's zone", () => {
-    const eight = 8 * 3_600_000;
-    // 2026-03-31 20:00 UTC is 2026-04-01 04:00 at UTC+8: the range is inside April there.
-    expect(checkRange(utc('2026-03-31T20:00:00'), utc('2026-04-02T00:00:00'), eight)).toBeUndefined();
-    expect(checkRange(utc('2026-03-31T20:00:00'), utc('2026-04-02T00:00:00'), 0)).toBe('95');
-  });
-
-  it('converts wall values of the customer zone and defaults to this month', () => {
-    const eight = 8 * 3_600_000;
-    const t = utc('2026-03-31T20:00:00');
-    const w = msToWall(t, eight);
-    expect(w.format('YYYY-MM-DD HH:mm')).toBe('2026-04-01 04:00');
-    expect(wallToMs(w, eight)).toBe(t);
-    const [s, e] = defaultWallRange(t, eight);
-    expect(s.format('YYYY-MM-DD HH:mm:ss')).toBe('2026-04-01 00:00:00');
-    expect(e.format('YYYY-MM-DD HH:mm:ss')).toBe('2026-04-01 23:59:59');
-  });
-});

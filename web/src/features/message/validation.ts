@@ -114,8 +114,4 @@ export function kindForFile(f: { type: string }): 'image' | 'audio' | 'video' | 
   return 'file';
 }
 
-export function formatSize(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < MB) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / MB).toFixed(1)} MB`;
-}
+export { formatSize } from '../../shared/utils/files';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Message } from '../message/model';
+import type { Message } from '../../shared/messages/record';
 import { directionOf, fetchAll, messageRows, type MessageDataAnswer, type MessageDataQuery } from './api';
 
 const m = (id: number, p: Partial<Message> = {}): Message => ({ id: String(id), sender: '10000001', fromName: 'Dispatcher', incoming: false, content: `c${id}`, type: 'text', status: 1, time: id, ...p });

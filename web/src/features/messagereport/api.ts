@@ -1,6 +1,6 @@
 // The /message-data report (docs/messages.md §4): POST /ds/report/findMessageData, and its spreadsheet.
 import { http } from '../../shared/http/client';
-import type { Message } from '../message/model';
+import type { Message } from '../../shared/messages/record';
 
 export const REPORT_PATHS = { find: '/ds/report/findMessageData' } as const;
 

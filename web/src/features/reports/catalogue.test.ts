@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBuilt } from '../../app/screens';
+import { isBuilt } from '../../shared/access/routes';
 import { reportEntries } from './catalogue';
 
 describe('report catalogue', () => {

@@ -1,6 +1,6 @@
 // The report screens /report lists: every report route of the route table that is built, in the spec's order,
 // with its extra-window copy when it has one.
-import { ALL_ROUTES, type RouteDef, type Screen } from '../../app/routeTable';
+import { ALL_ROUTES, type RouteDef, type Screen } from '../../shared/access/routes';
 
 export interface ReportEntry {
   path: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SosReportRow } from '../alarm/api';
+import type { SosReportRow } from '../../shared/alarms/sos';
 import { byDay, byTerminal, daysBetween } from './aggregate';
 
 const row = (msId: string, day: string, p: Partial<SosReportRow> = {}): SosReportRow => ({

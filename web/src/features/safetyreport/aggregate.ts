@@ -1,16 +1,8 @@
 // The SOS report (findSosReport rows: one terminal on one day) summed per day and per terminal for the charts.
-import type { SosReportRow } from '../alarm/api';
+import type { SosReportRow } from '../../shared/alarms/sos';
 
-export interface Totals {
-  total: number;
-  sending: number;
-  acknowledged: number;
-  closed: number;
-  canceled: number;
-  /** Mean response delay (ms) over the responded alarms, weighted by how many each row responded to. */
-  avgResponse: number;
-  maxResponse: number;
-}
+/** A report row's counts; avgResponse is the mean response delay (ms) over the responded alarms, weighted by how many each row responded to. */
+export type Totals = Pick<SosReportRow, 'total' | 'sending' | 'acknowledged' | 'closed' | 'canceled' | 'avgResponse' | 'maxResponse'>;
 
 interface Acc extends Totals {
   responded: number;

@@ -1,7 +1,7 @@
 // Call records, missed calls (docs/voice.md §6).
 import { buildUrl, http } from '../../shared/http/client';
 import type { CallKind, VoiceRecord } from '../../shared/voice/protocol';
-import { currentToken } from '../auth/session';
+import { currentToken } from '../../shared/session';
 
 export interface RecordQuery {
   stime: number;

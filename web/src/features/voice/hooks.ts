@@ -1,19 +1,9 @@
-import { useEffect, useState } from 'react';
 import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { App } from 'antd';
+import { voiceErrorText } from '../../shared/voice/errors';
 import type { CallView, FloorView } from '../../shared/voice/protocol';
-import { useDirectory } from '../dispatch/store';
-
-/** The clock, re-read every `ms` while `active`. */
-export function useNow(active: boolean, ms = 250): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return;
-    setNow(Date.now());
-    const id = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(id);
-  }, [active, ms]);
-  return now;
-}
+import { useDirectory } from '../../shared/directory/store';
 
 export function accountName(msId: string | undefined): string {
   if (!msId) return '';
@@ -43,4 +33,18 @@ export function callTitle(t: TFunction, c: Partial<CallView> & Partial<FloorView
     default:
       return c.callId;
   }
+}
+
+/** Runs a voice request: its success (a key of the 'voice' namespace) or its failure shows as a message. */
+export function useVoiceRun(): (fn: () => Promise<unknown>, ok?: string) => Promise<void> {
+  const { t } = useTranslation('voice');
+  const { message } = App.useApp();
+  return async (fn, ok) => {
+    try {
+      await fn();
+      if (ok) message.success(t(ok));
+    } catch (e) {
+      message.error(voiceErrorText(t, e));
+    }
+  };
 }

@@ -3,32 +3,25 @@
 import { useTranslation } from 'react-i18next';
 import { App, Button, type MenuProps } from 'antd';
 import { PhoneOutlined } from '@ant-design/icons';
-import { isFeatureEnabled } from '../../app/features';
-import { useGateContext } from '../../app/gate';
+import { isFeatureEnabled } from '../../shared/access/features';
+import { useGateContext } from '../../shared/access/gate';
 import { useVoice } from '../../shared/voice/store';
-import { useSession } from '../auth/session';
-import { consoleVoice } from './console';
-import { voiceErrorText } from './errors';
-export { useGroupTalker, useMonitored, useTerminalTalking } from './rows';
+import { useSession } from '../../shared/session';
+import { consoleVoice } from '../../shared/voice/console';
+import { voiceErrorText } from '../../shared/voice/errors';
+import { useVoiceRun } from './hooks';
+export { useGroupTalker, useMonitored, useTerminalTalking } from '../../shared/voice/rows';
 
 export const VOICE_ACTION_PREFIX = 'voice.';
 
 /** Menu items and their handler for the dispatch tree's context menus. */
 export function useVoiceMenu() {
   const { t } = useTranslation('voice');
-  const { message } = App.useApp();
   const gate = useGateContext();
   const me = useSession((s) => s.session?.userInfo.msId);
   const canMonitor = isFeatureEnabled('groupMonitor', gate);
 
-  const run = async (fn: () => Promise<unknown>, ok?: string) => {
-    try {
-      await fn();
-      if (ok) message.success(t(ok));
-    } catch (e) {
-      message.error(voiceErrorText(t, e));
-    }
-  };
+  const run = useVoiceRun();
 
   const terminalItems = (cid: string): NonNullable<MenuProps['items']> => {
     if (cid === me) return [];

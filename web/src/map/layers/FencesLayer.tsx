@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import type { GeoJSONSource } from 'maplibre-gl';
 import type { Feature, FeatureCollection, Polygon } from 'geojson';
 import { circle } from '@turf/turf';
-import type { Fence } from '../../features/map/api';
+import type { Fence } from '../../shared/geo/api';
 import { useMapApi } from '../context';
 import { mapCoords, removeAll, setVisible } from './shared';
 

@@ -2,7 +2,7 @@
 import { useEffect } from 'react';
 import type { GeoJSONSource, MapLayerMouseEvent } from 'maplibre-gl';
 import type { Feature } from 'geojson';
-import type { Mark } from '../../features/map/api';
+import type { Mark } from '../../shared/geo/api';
 import { useMapApi } from '../context';
 import { pinImage } from '../images';
 import { firstTerminalLayer } from './FencesLayer';

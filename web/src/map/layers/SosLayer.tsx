@@ -3,8 +3,8 @@
 import { useEffect } from 'react';
 import type { GeoJSONSource } from 'maplibre-gl';
 import type { Feature } from 'geojson';
-import { useDirectory } from '../../features/dispatch/store';
-import { useMapLive } from '../../features/map/live';
+import { useDirectory } from '../../shared/directory/store';
+import { useOpenSosByTerminal } from '../../shared/alarms/store';
 import { useMapApi } from '../context';
 import { firstTerminalLayer } from './FencesLayer';
 import { removeAll } from './shared';
@@ -13,7 +13,7 @@ const LAYERS = ['sos-pulse', 'sos-core'];
 
 export function SosLayer({ visible }: { visible: boolean }) {
   const { map, toMap, projection } = useMapApi();
-  const sos = useMapLive((s) => s.sos);
+  const sos = useOpenSosByTerminal();
 
   useEffect(() => {
     if (!visible) return;

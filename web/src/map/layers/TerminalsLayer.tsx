@@ -4,8 +4,9 @@
 import { useEffect, useRef, useState } from 'react';
 import type { GeoJSONSource, MapLayerMouseEvent, MapMouseEvent } from 'maplibre-gl';
 import type { Feature, Point } from 'geojson';
-import { useDirectory } from '../../features/dispatch/store';
-import { currentTalkers, useMapLive } from '../../features/map/live';
+import { useDirectory } from '../../shared/directory/store';
+import { currentTalkers } from '../../shared/geo/live';
+import { openSosByTerminal, useAlarms } from '../../shared/alarms/store';
 import { useVoice } from '../../shared/voice/store';
 import { useMapApi } from '../context';
 import { arrowImage, avatarImage, countImage, labelImage } from '../images';
@@ -218,7 +219,6 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
     let all = true;
     let last = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let staleTimer: ReturnType<typeof setInterval> | undefined;
     let lastSelected: string | undefined;
     let anim: { from: [number, number]; to: [number, number]; t0: number; dur: number; props: TermProps } | undefined;
     let raf = 0;
@@ -228,8 +228,7 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
       return (gid: string) => groups[gid]?.color || undefined;
     };
     const context = (): FeatureContext => {
-      const live = useMapLive.getState();
-      return { talking: currentTalkers(useVoice.getState().talkers), sos: live.sos, groupColor: groupColors(), toMap, now: Date.now() };
+      return { talking: currentTalkers(useVoice.getState().talkers), sos: openSosByTerminal(), groupColor: groupColors(), toMap, now: Date.now() };
     };
     const visibleTerminals = () => {
       const terminals = useDirectory.getState().terminals;
@@ -303,9 +302,9 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
       timer = setTimeout(flush, Math.max(0, MOVE_THROTTLE_MS - (performance.now() - last)));
     };
     const unsubDir = useDirectory.subscribe((s, p) => schedule(s.structure !== p.structure));
-    const unsubLive = useMapLive.subscribe((s, p) => s.version !== p.version && schedule(true));
+    const unsubLive = useAlarms.subscribe((s, p) => s.sos !== p.sos && schedule(true));
     const unsubVoice = useVoice.subscribe((s, p) => s.talkers !== p.talkers && schedule(true));
-    staleTimer = setInterval(() => schedule(true), STALE_CHECK_MS);
+    const staleTimer = setInterval(() => schedule(true), STALE_CHECK_MS);
     (map.getContainer() as HTMLElement & { __refreshTerminals?: (everything?: boolean) => void }).__refreshTerminals = schedule;
     all = true;
     differ.full({}, context());

@@ -2,9 +2,9 @@
 import { useEffect } from 'react';
 import type { GeoJSONSource } from 'maplibre-gl';
 import type { Feature } from 'geojson';
-import type { TrackStop } from '../../features/map/api';
-import type { Frame } from '../../features/map/playback';
-import type { TrackPoint } from '../../features/map/units';
+import type { TrackStop } from '../../shared/geo/api';
+import type { Frame } from '../../shared/geo/playback';
+import type { TrackPoint } from '../../shared/geo/units';
 import { useMapApi } from '../context';
 import { removeAll } from './shared';
 

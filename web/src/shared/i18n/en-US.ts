@@ -5,4 +5,12 @@ export default {
   },
   ok: 'OK',
   cancel: 'Cancel',
+  range: {
+    start: 'Start time',
+    end: 'End time',
+    required: 'Choose a start and an end time',
+    order: 'The start time is after the end time',
+    tooLong: 'The period may be at most 31 days',
+    crossMonth: 'Cross-month queries are not supported',
+  },
 };

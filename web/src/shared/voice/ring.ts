@@ -1,18 +1,11 @@
 // A ring tone made with WebAudio (no sound file to ship): two-tone bursts of 1 s every 3 s until stopped.
 
-let ctx: AudioContext | undefined;
+import { audioContext } from '../sound';
 
 /** Starts ringing at volume 0–100; returns the function that stops it. */
 export function startRing(volume = 60): () => void {
-  const AC = typeof window !== 'undefined' ? (window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext) : undefined;
-  if (!AC) return () => {};
-  try {
-    ctx ??= new AC();
-  } catch {
-    return () => {};
-  }
-  const ac = ctx;
-  void ac.resume().catch(() => {});
+  const ac = audioContext();
+  if (!ac) return () => {};
   const gain = ac.createGain();
   gain.gain.value = 0;
   gain.connect(ac.destination);

@@ -2,45 +2,43 @@
 // row (on /alarm) and .xlsx export. Used by /alarm and /emergcy-alarm-data.
 import { useEffect, useMemo, useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { App, Button, Select, Space, Table, Tooltip } from 'antd';
-import { AimOutlined, CustomerServiceOutlined, DownloadOutlined, PhoneOutlined, SearchOutlined } from '@ant-design/icons';
+import { App, Button, Select, Space, Table } from 'antd';
+import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from '../../../shared/utils/dayjs';
 import { live } from '../../../shared/socket/live';
-import { useDateTimeFormat } from '../../branding/store';
-import { normaliseAlarm, SOS_STATES, SOS_TYPES, sosApi, sosKeys, type SosAlarm, type SosQuery } from '../api';
+import { useDateTimeFormat } from '../../../shared/branding/store';
+import { normaliseAlarm, SOS_STATES, SOS_TYPES, sosApi, sosKeys, type SosAlarm, type SosQuery } from '../../../shared/alarms/sos';
 import { errorKey, errorText } from '../errors';
-import { exportXlsx } from '../export';
+import { writeXlsx } from '../../../shared/utils/xlsx';
 import { patchPage } from '../history';
-import { mapLink, useIsChild } from '../hooks';
-import { acknowledgeAlarm } from '../store';
-import { checkRange, defaultRange, RANGE_CODES, rangeParams, type RangeError } from '../timeRange';
-import { callTerminal, listenTerminal } from '../voice';
-import { formatZoned, wallNow } from '../zone';
+import { useIsChild } from '../hooks';
+import { acknowledgeAlarm } from '../../../shared/alarms/store';
+import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem } from '../../../shared/time/range';
+import { ReachButtons } from './ReachButtons';
+import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { alarmColumns, alarmSheet } from './alarmColumns';
 import { CloseDialog } from './CloseDialog';
-import { RangeField } from './RangeField';
-import { TerminalSelect } from './TerminalSelect';
+import { RangeField } from '../../../shared/time/RangePicker';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 
 export function AlarmHistory({ actions, testId }: { actions: boolean; testId: string }) {
   const { t } = useTranslation('alarm');
   const { message } = App.useApp();
-  const navigate = useNavigate();
   const child = useIsChild();
   const qc = useQueryClient();
   const dateTime = useDateTimeFormat();
-  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => defaultRange());
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => defaultWallRange());
   const [msIds, setMsIds] = useState<string[]>([]);
   const [states, setStates] = useState<number[]>([]);
   const [type, setType] = useState<string | undefined>();
-  const [rangeError, setRangeError] = useState<RangeError | null>(null);
-  const [query, setQuery] = useState<SosQuery>(() => ({ ...rangeParams(defaultRange()), pageNo: 1, pageSize: 20 }));
+  const [rangeError, setRangeError] = useState<RangeProblem | null>(null);
+  const [query, setQuery] = useState<SosQuery>(() => ({ ...rangeToMs(defaultWallRange()), pageNo: 1, pageSize: 20 }));
   const [closing, setClosing] = useState<SosAlarm | null>(null);
   const [exporting, setExporting] = useState(false);
 
   const q = useQuery({ queryKey: sosKeys.find(query), queryFn: () => sosApi.find(query), placeholderData: keepPreviousData, staleTime: Infinity });
-  const serverRangeError = q.error ? RANGE_CODES[errorKey(q.error).code] : undefined;
+  const serverRangeError = q.error ? rangeProblemOf(errorKey(q.error).code) : undefined;
 
   // Live: replace listed alarms, put new matching ones first on page 1.
   useEffect(() => {
@@ -53,11 +51,11 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
   }, [qc, query]);
 
   const search = () => {
-    const err = checkRange(range?.[0], range?.[1]);
+    const err = checkWallRange(range) ?? null;
     setRangeError(err);
     if (err || !range) return;
     setQuery({
-      ...rangeParams(range),
+      ...rangeToMs(range),
       msIds: msIds.length ? msIds.join(',') : undefined,
       state: states.length ? states.join(',') : undefined,
       type,
@@ -75,7 +73,7 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
     try {
       const all = await sosApi.find({ ...query, pageNo: 1, pageSize: 1000 });
       const sheet = alarmSheet(t, dateTime);
-      await exportXlsx(`${t('export.sosFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, t('export.sosSheet'), sheet.columns, all.list.map(sheet.row));
+      await writeXlsx(`${t('export.sosFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [{ name: t('export.sosSheet'), columns: sheet.columns, rows: all.list.map(sheet.row) }]);
     } catch (e) {
       fail(e);
     } finally {
@@ -105,15 +103,7 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
                 {t('interrupt.close')}
               </Button>
             )}
-            <Tooltip title={t('interrupt.map')}>
-              <Button size="small" icon={<AimOutlined />} onClick={() => navigate(mapLink(child, a.msId, { sos: a.id, lat: a.lat, lng: a.lng }))} aria-label={t('interrupt.map')} />
-            </Tooltip>
-            <Tooltip title={t('interrupt.call')}>
-              <Button size="small" icon={<PhoneOutlined />} onClick={() => callTerminal(a.msId).catch(fail)} aria-label={t('interrupt.call')} />
-            </Tooltip>
-            <Tooltip title={t('interrupt.listen')}>
-              <Button size="small" icon={<CustomerServiceOutlined />} onClick={() => listenTerminal(a.msId).catch(fail)} aria-label={t('interrupt.listen')} />
-            </Tooltip>
+            <ReachButtons alarm={a} child={child} fail={fail} />
           </Space>
         ),
       },
@@ -124,8 +114,8 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
   return (
     <div data-testid={testId} data-total={page.total} data-loading={q.isFetching ? '1' : '0'}>
       <Space wrap align="start" style={{ marginBottom: 12 }}>
-        <RangeField value={range} onChange={setRange} error={rangeError ?? serverRangeError ?? null} />
-        <TerminalSelect value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="filter-terminals" />
+        <RangeField value={range} onChange={setRange} error={rangeError ?? serverRangeError ?? null} ns="alarm" />
+        <TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="filter-terminals" />
         <Select
           mode="multiple"
           allowClear

@@ -1,11 +1,11 @@
 // The global alarm interrupt, mounted once per window (the shell, and the frame of child windows). It keeps the
 // alarm state live, rings and notifies; the dialog itself is a lazy chunk (preloaded when idle).
 import { lazy, Suspense, useEffect } from 'react';
-import { useSession } from '../../auth/session';
-import { isDsKeyEnabled } from '../../../app/features';
-import { useGateContext } from '../../../app/gate';
+import { useSession } from '../../../shared/session';
+import { isDsKeyEnabled } from '../../../shared/access/features';
+import { useGateContext } from '../../../shared/access/gate';
 import { startAlarmController } from '../controller';
-import { startAlarmWatch, useAlarms } from '../store';
+import { startAlarmWatch, useAlarms } from '../../../shared/alarms/store';
 
 const loadModal = () => import('./AlarmModal');
 const AlarmModal = lazy(loadModal);

@@ -4,16 +4,17 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Alert, App, Badge, Button, Checkbox, Descriptions, Input, List, Modal, Space, Tag, Typography } from 'antd';
 import { AimOutlined, AudioMutedOutlined, CustomerServiceOutlined, PhoneOutlined, WarningFilled } from '@ant-design/icons';
-import { useDateTimeFormat } from '../../branding/store';
-import { REMARK_MAX, type SosAlarm } from '../api';
-import type { LoneAlarm } from '../../lonework/api';
+import { useDateTimeFormat } from '../../../shared/branding/store';
+import { REMARK_MAX, type SosAlarm } from '../../../shared/alarms/sos';
+import type { LoneAlarm } from '../../../shared/alarms/lonework';
 import { sound } from '../controller';
 import { errorText } from '../errors';
-import { mapLink, positionText, useNow } from '../hooks';
-import { isRinging, pendingCount, type ItemKey } from '../queue';
-import { acknowledgeAlarm, closeAlarm, handleLoneAlarm, putAside, silence, useAlarms } from '../store';
+import { mapLink, positionText } from '../hooks';
+import { useNow } from '../../../shared/utils/useNow';
+import { isRinging, pendingCount, type ItemKey } from '../../../shared/alarms/queue';
+import { acknowledgeAlarm, closeAlarm, handleLoneAlarm, putAside, silence, useAlarms } from '../../../shared/alarms/store';
 import { callTerminal, listenTerminal } from '../voice';
-import { clock, formatZoned } from '../zone';
+import { clock, formatZoned } from '../../../shared/time/zone';
 import { SosStateTag } from './SosStateTag';
 
 export default function AlarmModal({ child }: { child: boolean }) {

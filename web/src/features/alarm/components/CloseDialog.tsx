@@ -2,9 +2,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Checkbox, Input, Modal } from 'antd';
-import { REMARK_MAX, type SosAlarm } from '../api';
+import { REMARK_MAX, type SosAlarm } from '../../../shared/alarms/sos';
 import { errorText } from '../errors';
-import { closeAlarm } from '../store';
+import { closeAlarm } from '../../../shared/alarms/store';
 
 export function CloseDialog({ alarm, onClose }: { alarm: SosAlarm | null; onClose: (closed?: SosAlarm) => void }) {
   const { t } = useTranslation('alarm');

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Tag } from 'antd';
-import type { SosState } from '../api';
+import type { SosState } from '../../../shared/alarms/sos';
 
 const COLORS: Record<SosState, string> = { 0: 'red', 1: 'orange', 2: 'green' };
 

@@ -2,11 +2,11 @@
 import type { TFunction } from 'i18next';
 import type { ColumnsType } from 'antd/es/table';
 import { Typography } from 'antd';
-import type { SosAlarm } from '../api';
+import type { SosAlarm } from '../../../shared/alarms/sos';
 import { positionText } from '../hooks';
 import { responseDelay } from '../history';
-import { clock, formatZoned } from '../zone';
-import type { SheetColumn } from '../export';
+import { clock, formatZoned } from '../../../shared/time/zone';
+import type { SheetColumn } from '../../../shared/utils/xlsx';
 import { SosStateTag } from './SosStateTag';
 
 const typeLabel = (t: TFunction, type: string) => t(`type.${type}`, { defaultValue: t('type.other', { type }) });

@@ -73,8 +73,8 @@ export default {
     loneBody: '{{reason}} at {{time}}',
   },
   range: {
-    rangeRequired: 'Choose a start and an end time.',
-    rangeOrder: 'The start time must not be after the end time.',
+    required: 'Choose a start and an end time.',
+    order: 'The start time must not be after the end time.',
     crossMonth: 'Queries across months are not supported: keep the range within one month.',
   },
   filter: { terminals: 'Terminals', state: 'State', type: 'Type', search: 'Search' },

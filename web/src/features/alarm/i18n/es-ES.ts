@@ -73,8 +73,8 @@ export default {
     loneBody: '{{reason}} a las {{time}}',
   },
   range: {
-    rangeRequired: 'Elija una hora de inicio y una de fin.',
-    rangeOrder: 'La hora de inicio no puede ser posterior a la de fin.',
+    required: 'Elija una hora de inicio y una de fin.',
+    order: 'La hora de inicio no puede ser posterior a la de fin.',
     crossMonth: 'No se admiten consultas entre meses: mantenga el intervalo dentro de un mes.',
   },
   filter: { terminals: 'Terminales', state: 'Estado', type: 'Tipo', search: 'Buscar' },

@@ -73,8 +73,8 @@ export default {
     loneBody: '{{reason}} à {{time}}',
   },
   range: {
-    rangeRequired: 'Choisissez une heure de début et une heure de fin.',
-    rangeOrder: 'L’heure de début ne peut pas être après l’heure de fin.',
+    required: 'Choisissez une heure de début et une heure de fin.',
+    order: 'L’heure de début ne peut pas être après l’heure de fin.',
     crossMonth: 'Les recherches sur plusieurs mois ne sont pas prises en charge : restez dans un seul mois.',
   },
   filter: { terminals: 'Terminaux', state: 'État', type: 'Type', search: 'Rechercher' },

@@ -73,8 +73,8 @@ export default {
     loneBody: '{{time}} saatinde {{reason}}',
   },
   range: {
-    rangeRequired: 'Bir başlangıç ve bir bitiş zamanı seçin.',
-    rangeOrder: 'Başlangıç zamanı bitiş zamanından sonra olamaz.',
+    required: 'Bir başlangıç ve bir bitiş zamanı seçin.',
+    order: 'Başlangıç zamanı bitiş zamanından sonra olamaz.',
     crossMonth: 'Aylar arası sorgular desteklenmiyor: aralığı tek bir ay içinde tutun.',
   },
   filter: { terminals: 'Terminaller', state: 'Durum', type: 'Tür', search: 'Ara' },

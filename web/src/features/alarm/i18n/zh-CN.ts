@@ -73,8 +73,8 @@ export default {
     loneBody: '{{time}} {{reason}}',
   },
   range: {
-    rangeRequired: '请选择开始时间和结束时间。',
-    rangeOrder: '开始时间不能晚于结束时间。',
+    required: '请选择开始时间和结束时间。',
+    order: '开始时间不能晚于结束时间。',
     crossMonth: '不支持跨月查询：请将时间范围限制在同一个月内。',
   },
   filter: { terminals: '终端', state: '状态', type: '类型', search: '查询' },

@@ -1,17 +1,16 @@
 // /alarm and /alarm-child (SOS management): the alarms open now (live) and the alarm history.
 import { useEffect, useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { App, Badge, Button, Card, Space, Table, Tabs, Tooltip } from 'antd';
-import { AimOutlined, CustomerServiceOutlined, PhoneOutlined, ReloadOutlined } from '@ant-design/icons';
+import { App, Badge, Button, Card, Space, Table, Tabs } from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
 import { useLiveStatus } from '../../../shared/socket/live';
-import { useDateTimeFormat } from '../../branding/store';
-import type { SosAlarm } from '../api';
+import { useDateTimeFormat } from '../../../shared/branding/store';
+import type { SosAlarm } from '../../../shared/alarms/sos';
 import { errorText } from '../errors';
-import { mapLink, useIsChild } from '../hooks';
-import { openAlarms } from '../queue';
-import { acknowledgeAlarm, loadOpen, useAlarms } from '../store';
-import { callTerminal, listenTerminal } from '../voice';
+import { useIsChild } from '../hooks';
+import { openAlarms } from '../../../shared/alarms/queue';
+import { acknowledgeAlarm, loadOpen, useAlarms } from '../../../shared/alarms/store';
+import { ReachButtons } from '../components/ReachButtons';
 import { alarmColumns } from '../components/alarmColumns';
 import { AlarmHistory } from '../components/AlarmHistory';
 import { CloseDialog } from '../components/CloseDialog';
@@ -56,7 +55,6 @@ export default function AlarmPage() {
 function OpenAlarms({ list }: { list: SosAlarm[] }) {
   const { t } = useTranslation('alarm');
   const { message } = App.useApp();
-  const navigate = useNavigate();
   const child = useIsChild();
   const dateTime = useDateTimeFormat();
   const [closing, setClosing] = useState<SosAlarm | null>(null);
@@ -80,15 +78,7 @@ function OpenAlarms({ list }: { list: SosAlarm[] }) {
           <Button size="small" danger onClick={() => setClosing(a)} data-testid="open-close">
             {t('interrupt.close')}
           </Button>
-          <Tooltip title={t('interrupt.map')}>
-            <Button size="small" icon={<AimOutlined />} onClick={() => navigate(mapLink(child, a.msId, { sos: a.id, lat: a.lat, lng: a.lng }))} aria-label={t('interrupt.map')} />
-          </Tooltip>
-          <Tooltip title={t('interrupt.call')}>
-            <Button size="small" icon={<PhoneOutlined />} onClick={() => callTerminal(a.msId).catch(fail)} aria-label={t('interrupt.call')} />
-          </Tooltip>
-          <Tooltip title={t('interrupt.listen')}>
-            <Button size="small" icon={<CustomerServiceOutlined />} onClick={() => listenTerminal(a.msId).catch(fail)} aria-label={t('interrupt.listen')} />
-          </Tooltip>
+          <ReachButtons alarm={a} child={child} fail={fail} />
         </Space>
       ),
     },

@@ -2,11 +2,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Button, Form, Input, Modal, Space, Tabs } from 'antd';
 import { ApiError } from '../../../shared/http/client';
-import { useSettings } from '../../settings/store';
+import { useSettings } from '../../../shared/settings';
 import { authApi } from '../api';
 import { EMAIL_RE, NEW_PASSWORD_RE, recoveryErrorKey } from '../passwordRules';
 import { reauthAccount } from '../remember';
-import { useSession } from '../session';
+import { useSession } from '../../../shared/session';
 
 interface PasswordValues {
   oldPwd: string;

@@ -3,8 +3,8 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Checkbox, Form, Input, Select, Typography, theme } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { useBranding } from '../../branding/store';
-import { useSettings } from '../../settings/store';
+import { useBranding } from '../../../shared/branding/store';
+import { useSettings } from '../../../shared/settings';
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../../../i18n/languages';
 import { deleteTokenCookie } from '../../../shared/utils/cookies';
 import { ForgotPasswordDialog } from '../components/ForgotPasswordDialog';
@@ -12,7 +12,7 @@ import { parseAutoLogin } from '../passwordRules';
 import { remembered } from '../remember';
 import { LoginError, signIn } from '../signIn';
 import { shouldReloadWithVersion, withVersion } from '../versionReload';
-import { HOME_PATH } from '../../../app/routeTable';
+import { HOME_PATH } from '../../../shared/access/routes';
 import './login.css';
 
 interface Values {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Modal, Radio, Upload } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
-import type { TerminalKind } from '../model';
+import type { TerminalKind } from '../../../shared/directory/model';
 import { KIND_ICON } from './icons';
 
 export const AVATAR_MAX_BYTES = 50 * 1024; // logos and images at most 50 KB (spec §5)

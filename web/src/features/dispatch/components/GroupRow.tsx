@@ -2,10 +2,10 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TeamOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { trimText } from '../../../shared/utils/text';
-import { useDirectory } from '../store';
-import { useGroupTalker, useMonitored } from '../../voice/rows';
+import { useDirectory } from '../../../shared/directory/store';
+import { useGroupTalker, useMonitored } from '../../../shared/voice/rows';
 import { groupCounts } from '../tree';
-import type { Group } from '../model';
+import type { Group } from '../../../shared/directory/model';
 
 export const GroupRow = memo(function GroupRow({ gid, fallback }: { gid: string; fallback?: Group }) {
   const { t } = useTranslation('dispatch');

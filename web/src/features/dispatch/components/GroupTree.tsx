@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type Key, type ReactNode } from 'react';
 import { Dropdown, Empty, Tree, type MenuProps } from 'antd';
 import type { DataNode } from 'antd/es/tree';
-import { useDirectory } from '../store';
+import { useDirectory } from '../../../shared/directory/store';
 import { buildTree, parseKey, type TreeFilters, type TreeNode } from '../tree';
 import { GroupRow } from './GroupRow';
 import { TerminalRow } from './TerminalRow';

@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Button, Descriptions, Empty, Space, Tag } from 'antd';
 import dayjs from '../../../shared/utils/dayjs';
-import { useBranding, useDateTimeFormat } from '../../branding/store';
-import { CALL_SET, terminalKind } from '../model';
-import { useDirectory } from '../store';
+import { useBranding, useDateTimeFormat } from '../../../shared/branding/store';
+import { CALL_SET, terminalKind } from '../../../shared/directory/model';
+import { useDirectory } from '../../../shared/directory/store';
 import { convertSpeed } from '../units';
 import { KIND_ICON } from './icons';
 

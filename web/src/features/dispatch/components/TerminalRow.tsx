@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { Tag, Tooltip } from 'antd';
 import dayjs from '../../../shared/utils/dayjs';
 import { trimText } from '../../../shared/utils/text';
-import { CALL_SET, terminalKind } from '../model';
-import { useDirectory } from '../store';
-import { useMonitored, useTerminalTalking } from '../../voice/rows';
+import { CALL_SET, terminalKind } from '../../../shared/directory/model';
+import { useDirectory } from '../../../shared/directory/store';
+import { useMonitored, useTerminalTalking } from '../../../shared/voice/rows';
 import { BatteryIcon, KIND_ICON, SignalIcon } from './icons';
 
 /** One terminal in the tree. Subscribes to its own terminal only, so a presence update re-renders one row. */

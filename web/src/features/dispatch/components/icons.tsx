@@ -8,7 +8,7 @@ import {
   WifiOutlined,
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
-import type { TerminalKind } from '../model';
+import type { TerminalKind } from '../../../shared/directory/model';
 
 /** One icon per terminal type code (spec §3). */
 export const KIND_ICON: Record<TerminalKind, ReactNode> = {

@@ -6,15 +6,15 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, DatePicker, Radio, Space, Table, Tag } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
-import { ApiError } from '../../../shared/http/client';
-import { useSession } from '../../auth/session';
-import { useDateTimeFormat } from '../../branding/store';
-import { useLiveDirectory } from '../../dispatch/useLiveDirectory';
-import { geoApi, type FenceAlarm } from '../../map/api';
-import { TerminalPicker } from '../../map/components/TerminalPicker';
-import { ALARM_MAX_DAYS, checkRange, RANGE_CODES } from '../../map/timeRange';
+import { codeText } from '../codes';
+import { useSession } from '../../../shared/session';
+import { useDateTimeFormat } from '../../../shared/branding/store';
+import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
+import { geoApi, type FenceAlarm } from '../../../shared/geo/api';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { checkRange, MONTH_DAYS, RANGE_CODES } from '../../../shared/time/range';
 import { reportApi, reportKeys, type AlarmCountRow } from '../api';
-import { exportXlsx } from '../exportXlsx';
+import { writeXlsx } from '../../../shared/utils/xlsx';
 
 export default function FenceAlarmDataPage() {
   const { t } = useTranslation('gpsreport');
@@ -38,14 +38,10 @@ export default function FenceAlarmDataPage() {
     queryFn: () => geoApi.alarms({ msIds: query!.msIds.join(',') || undefined, sTime: query!.sTime, eTime: query!.eTime, ...page }),
     enabled: !!query,
   });
-  const codeText = (e: unknown) => {
-    const code = e instanceof ApiError ? e.code : 'failed';
-    return t(`codes.${code}`, { defaultValue: t('codes.failed', { code }) });
-  };
   const search = () => {
     setError(undefined);
-    const problem = checkRange(range?.[0].valueOf(), range?.[1].valueOf(), ALARM_MAX_DAYS, tz);
-    if (problem) return setError(t(`range.${problem}`, { days: ALARM_MAX_DAYS, code: RANGE_CODES[problem] }));
+    const problem = checkRange(range?.[0].valueOf(), range?.[1].valueOf(), MONTH_DAYS, tz);
+    if (problem) return setError(t(`range.${problem}`, { days: MONTH_DAYS, code: RANGE_CODES[problem] }));
     setPage((p) => ({ ...p, pageNo: 1 }));
     setQuery({ msIds, sTime: range![0].valueOf(), eTime: range![1].valueOf(), groupBy });
   };
@@ -59,7 +55,7 @@ export default function FenceAlarmDataPage() {
         all.push(...r.list);
         if (r.list.length < 1000 || all.length >= r.total) break;
       }
-      await exportXlsx(`fence-alarms-${dayjs(query.sTime).format('YYYYMMDD')}`, [
+      await writeXlsx(`fence-alarms-${dayjs(query.sTime).format('YYYYMMDD')}`, [
         {
           name: t('fence.counts'),
           columns: [
@@ -99,7 +95,7 @@ export default function FenceAlarmDataPage() {
       ]);
       message.success(t('exported', { count: all.length }));
     } catch (e) {
-      message.error(codeText(e));
+      message.error(codeText(t, e));
     }
   };
   return (
@@ -116,7 +112,7 @@ export default function FenceAlarmDataPage() {
             {t('export')}
           </Button>
         </Space>
-        {(error || counts.error) && <Alert type="error" showIcon title={error ?? codeText(counts.error)} style={{ marginBottom: 12 }} />}
+        {(error || counts.error) && <Alert type="error" showIcon title={error ?? codeText(t, counts.error)} style={{ marginBottom: 12 }} />}
         <Table<AlarmCountRow>
           size="small"
           rowKey={(r) => r.fenceid ?? r.msId ?? ''}

@@ -5,15 +5,15 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, DatePicker, Space, Table } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
-import { ApiError } from '../../../shared/http/client';
-import { useSession } from '../../auth/session';
-import { useBranding, useDateTimeFormat } from '../../branding/store';
-import { useLiveDirectory } from '../../dispatch/useLiveDirectory';
-import { TerminalPicker } from '../../map/components/TerminalPicker';
-import { checkRange, RANGE_CODES, TRACK_MAX_DAYS } from '../../map/timeRange';
-import { convertSpeed, speedUnitOf } from '../../map/units';
+import { codeText } from '../codes';
+import { useSession } from '../../../shared/session';
+import { useBranding, useDateTimeFormat } from '../../../shared/branding/store';
+import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { checkRange, RANGE_CODES, TRACK_MAX_DAYS } from '../../../shared/time/range';
+import { convertSpeed, speedUnitOf } from '../../../shared/geo/units';
 import { GPS_EXPORT_PAGE, reportApi, reportKeys, type GpsRow } from '../api';
-import { exportXlsx } from '../exportXlsx';
+import { writeXlsx } from '../../../shared/utils/xlsx';
 
 export default function GpsDataPage() {
   const { t } = useTranslation('gpsreport');
@@ -33,10 +33,6 @@ export default function GpsDataPage() {
     queryFn: () => reportApi.gpsData({ ...query!, ...page }),
     enabled: !!query,
   });
-  const codeText = (e: unknown) => {
-    const code = e instanceof ApiError ? e.code : 'failed';
-    return t(`codes.${code}`, { defaultValue: t('codes.failed', { code }) });
-  };
 
   const search = () => {
     setError(undefined);
@@ -57,7 +53,7 @@ export default function GpsDataPage() {
         rows.push(...r.list);
         if (r.list.length < GPS_EXPORT_PAGE || rows.length >= r.total) break;
       }
-      await exportXlsx(`gps-data-${dayjs(query.sTime).format('YYYYMMDD')}`, [
+      await writeXlsx(`gps-data-${dayjs(query.sTime).format('YYYYMMDD')}`, [
         {
           name: t('title'),
           columns: [
@@ -75,7 +71,7 @@ export default function GpsDataPage() {
       ]);
       message.success(t('exported', { count: rows.length }));
     } catch (e) {
-      message.error(codeText(e));
+      message.error(codeText(t, e));
     } finally {
       setExporting(false);
     }
@@ -94,7 +90,7 @@ export default function GpsDataPage() {
             {t('export')}
           </Button>
         </Space>
-        {(error || q.error) && <Alert type="error" showIcon title={error ?? codeText(q.error)} style={{ marginBottom: 12 }} data-testid="gps-error" />}
+        {(error || q.error) && <Alert type="error" showIcon title={error ?? codeText(t, q.error)} style={{ marginBottom: 12 }} data-testid="gps-error" />}
         <Table<GpsRow>
           size="small"
           rowKey={(r) => `${r.msId}-${r.time}`}

@@ -6,7 +6,7 @@ import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { LOG_TYPES, logListQuery, type LogEntry } from '../api';
 import { LogPanel } from '../components/LogPanel';
-import { useDateTimeFormat } from '../../branding/store';
+import { useDateTimeFormat } from '../../../shared/branding/store';
 
 /** /log and /log-child: the live feed, and a searchable history. */
 export default function LogPage() {

@@ -6,9 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { App, Button, Drawer, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import { live } from '../../../shared/socket/live';
 import { ApiError } from '../../../shared/http/client';
-import { REMARK_MAX } from '../../alarm/api';
-import { formatZoned } from '../../alarm/zone';
-import { useDateTimeFormat } from '../../branding/store';
+import { REMARK_MAX } from '../../../shared/alarms/sos';
+import { formatZoned } from '../../../shared/time/zone';
+import { useDateTimeFormat } from '../../../shared/branding/store';
 import { loneworkApi, loneworkKeys, REASONS, type LoneAlarm, type Plan, type Reason } from '../api';
 
 export function AlarmsDrawer({ plans, onClose }: { plans: Plan[]; onClose: () => void }) {

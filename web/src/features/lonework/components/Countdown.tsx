@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Tag, Typography } from 'antd';
-import { clock } from '../../alarm/zone';
+import { clock } from '../../../shared/time/zone';
 import { checkinLeft, nextCheckLeft, startsIn, type LivePlan } from '../countdown';
 
 /** The live countdown of a plan: a prompt waiting for the worker (red), the next check, or the start. */

@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { Alert, App, DatePicker, Form, InputNumber, Modal, Switch, TimePicker, Typography } from 'antd';
 import { ApiError } from '../../../shared/http/client';
 import type { Dayjs } from '../../../shared/utils/dayjs';
-import { TerminalSelect } from '../../alarm/components/TerminalSelect';
-import { formatZoned, msToWall, wallNow } from '../../alarm/zone';
-import { useDateTimeFormat } from '../../branding/store';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { formatZoned, msToWall, wallNow } from '../../../shared/time/zone';
+import { useDateTimeFormat } from '../../../shared/branding/store';
 import { loneworkApi, type Plan } from '../api';
 import { DEFAULT_COUNTDOWN, fieldOfCode, MAX_TERMINALS, plannedStart, validatePlan, type PlanField, type PlanForm, type Problem } from '../validate';
 
@@ -90,7 +90,7 @@ export function PlanDialog({ open, plan, onClose }: { open: boolean; plan: Plan 
     >
       <Form layout="vertical" data-testid="plan-dialog" component="div">
         <Form.Item label={t('field.terminals', { max: MAX_TERMINALS })} required {...item('msIds')}>
-          <TerminalSelect value={form.msIds} onChange={(v) => set('msIds', v)} disabled={editing} placeholder={t('field.terminalsPlaceholder')} testId="plan-terminals" status={fieldError('msIds') ? 'error' : undefined} />
+          <TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={form.msIds} onChange={(v) => set('msIds', v)} disabled={editing} placeholder={t('field.terminalsPlaceholder')} testId="plan-terminals" status={fieldError('msIds') ? 'error' : undefined} />
         </Form.Item>
         <div style={{ display: 'flex', gap: 12 }}>
           <Form.Item label={t('field.date')} required style={{ flex: 1 }} {...item('date')}>

@@ -7,10 +7,10 @@ import { DeleteOutlined, EditOutlined, PlusOutlined, PoweroffOutlined, ReloadOut
 import type { Dayjs } from '../../../shared/utils/dayjs';
 import { ApiError } from '../../../shared/http/client';
 import { useLiveStatus } from '../../../shared/socket/live';
-import { TerminalSelect } from '../../alarm/components/TerminalSelect';
-import { useNow } from '../../alarm/hooks';
-import { formatZoned, wallNow } from '../../alarm/zone';
-import { useDateTimeFormat } from '../../branding/store';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { useNow } from '../../../shared/utils/useNow';
+import { formatZoned, wallNow } from '../../../shared/time/zone';
+import { useDateTimeFormat } from '../../../shared/branding/store';
 import { loneworkApi, type Plan, type PlanListQuery } from '../api';
 import type { LivePlan } from '../countdown';
 import { planActions } from '../rows';
@@ -77,7 +77,7 @@ export default function LoneworkPage() {
             onChange={setStatuses}
             options={[0, 1, 2].map((s) => ({ value: s, label: t(`status.${s}`) }))}
           />
-          <TerminalSelect value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="filter-terminals" />
+          <TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="filter-terminals" />
           <Button icon={<ReloadOutlined />} onClick={() => void refetch()}>
             {t('actions.reload')}
           </Button>

@@ -3,18 +3,19 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, DatePicker, Form, Input, Modal, Popconfirm, Radio, Select, Space, Table, Tabs, Tag } from 'antd';
+import { App, Button, DatePicker, Form, Input, Modal, Radio, Select, Space, Table, Tabs, Tag } from 'antd';
 import type { Feature, Geometry } from 'geojson';
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
 import { ApiError } from '../../../shared/http/client';
-import { useSession } from '../../auth/session';
-import { useDateTimeFormat } from '../../branding/store';
+import { useSession } from '../../../shared/session';
+import { useDateTimeFormat } from '../../../shared/branding/store';
 import type { DrawMode } from '../../../map/layers/DrawLayer';
-import { alarmsQuery, fenceTerminalsQuery, geoApi, geoKeys, type Fence, type FenceAlarm, type FenceShape, type FenceType } from '../api';
-import { ALARM_MAX_DAYS, checkRange, RANGE_CODES } from '../timeRange';
+import { alarmsQuery, fenceTerminalsQuery, geoApi, geoKeys, type Fence, type FenceAlarm, type FenceShape, type FenceType } from '../../../shared/geo/api';
+import { checkRange, MONTH_DAYS, RANGE_CODES } from '../../../shared/time/range';
 import { fenceGeometry } from '../fenceGeometry';
-import { useMapLive } from '../live';
-import { TerminalPicker } from './TerminalPicker';
+import { useMapLive } from '../../../shared/geo/live';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { EditDeleteLinks } from './RowActions';
 
 export const FENCE_TABS = { list: '1', create: '2', alarms: '3' } as const;
 export const FENCE_NAME_MAX = 64;
@@ -103,14 +104,7 @@ function FenceList({ fences, selected, onSelect }: { fences: Fence[]; selected?:
                 <Button size="small" type="link" onClick={() => setAssign(f)} data-testid="fence-assign">
                   {t('fence.assign')}
                 </Button>
-                <Button size="small" type="link" onClick={() => setEdit(f)}>
-                  {t('edit')}
-                </Button>
-                <Popconfirm title={t('fence.confirmDelete', { name: f.name })} onConfirm={() => del(f)}>
-                  <Button size="small" type="link" danger>
-                    {t('delete')}
-                  </Button>
-                </Popconfirm>
+                <EditDeleteLinks onEdit={() => setEdit(f)} confirm={t('fence.confirmDelete', { name: f.name })} onDelete={() => del(f)} />
               </Space>
             ),
           },
@@ -294,8 +288,8 @@ function AlarmRecords({ fences }: { fences: Fence[] }) {
     void qc.invalidateQueries({ queryKey: [...geoKeys.all, 'alarms'] });
   }, [liveCount, qc]);
   const onRange = (v: [Dayjs, Dayjs] | null) => {
-    const problem = v ? checkRange(v[0].valueOf(), v[1].valueOf(), ALARM_MAX_DAYS, tz) : null;
-    setRangeError(problem ? t(`range.${problem}`, { days: ALARM_MAX_DAYS, code: RANGE_CODES[problem] }) : undefined);
+    const problem = v ? checkRange(v[0].valueOf(), v[1].valueOf(), MONTH_DAYS, tz) : null;
+    setRangeError(problem ? t(`range.${problem}`, { days: MONTH_DAYS, code: RANGE_CODES[problem] }) : undefined);
     setRange(v);
   };
   const handle = async (a: FenceAlarm, s: 1 | 2) => {

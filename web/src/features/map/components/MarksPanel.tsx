@@ -3,14 +3,15 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, ColorPicker, Form, Input, Modal, Popconfirm, Radio, Select, Space, Table, Tabs, Tag } from 'antd';
+import { App, Button, ColorPicker, Form, Input, Modal, Radio, Select, Space, Table, Tabs, Tag } from 'antd';
 import type { Feature, Geometry, LineString, Point, Polygon } from 'geojson';
 import { ApiError } from '../../../shared/http/client';
-import { useDirectory } from '../../dispatch/store';
-import { geoApi, geoKeys, isValidColor, isValidMarkLink, type Mark, type MarkType } from '../api';
+import { useDirectory } from '../../../shared/directory/store';
+import { geoApi, geoKeys, isValidColor, isValidMarkLink, type Mark, type MarkType } from '../../../shared/geo/api';
 import { DEFAULT_MARK_COLOR } from '../../../map/layers/MarksLayer';
 import type { DrawRequest } from './GeofencePanel';
-import { TerminalPicker } from './TerminalPicker';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { EditDeleteLinks } from './RowActions';
 
 const DRAW_MODE: Record<MarkType, 'point' | 'linestring' | 'polygon'> = { point: 'point', line: 'linestring', shape: 'polygon' };
 export const MARK_NAME_MAX = 64;
@@ -130,14 +131,11 @@ function MarkList({ marks, requestDraw, onLocate }: { marks: Mark[]; requestDraw
             width: 110,
             render: (_, m) => (
               <Space size={2} onClick={(e) => e.stopPropagation()}>
-                <Button size="small" type="link" onClick={() => (form.setFieldsValue({ name: m.name, color: m.color || DEFAULT_MARK_COLOR, link: m.link, remark: m.remark }), setEditing({ mark: m, type: m.type }))}>
-                  {t('edit')}
-                </Button>
-                <Popconfirm title={t('marks.confirmDelete', { name: m.name })} onConfirm={() => del(m)}>
-                  <Button size="small" type="link" danger>
-                    {t('delete')}
-                  </Button>
-                </Popconfirm>
+                <EditDeleteLinks
+                  onEdit={() => (form.setFieldsValue({ name: m.name, color: m.color || DEFAULT_MARK_COLOR, link: m.link, remark: m.remark }), setEditing({ mark: m, type: m.type }))}
+                  confirm={t('marks.confirmDelete', { name: m.name })}
+                  onDelete={() => del(m)}
+                />
               </Space>
             ),
           },

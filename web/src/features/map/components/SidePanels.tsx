@@ -4,15 +4,16 @@ import { useTranslation } from 'react-i18next';
 import { Checkbox, Empty, Input, List, Radio, Select, Space, Switch, Table, Tag } from 'antd';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import dayjs from '../../../shared/utils/dayjs';
-import { useBranding, useDateTimeFormat } from '../../branding/store';
-import { useDirectory } from '../../dispatch/store';
-import { MAP_TYPES, useSettings, type MapType } from '../../settings/store';
+import { useBranding, useDateTimeFormat } from '../../../shared/branding/store';
+import { useDirectory } from '../../../shared/directory/store';
+import { MAP_TYPES, useSettings, type MapType } from '../../../shared/settings';
 import { hasPosition, isStale, STATE_COLORS, terminalState, type TermState } from '../../../map/terminalFeatures';
 import { MAP_THEMES } from '../../../map/themes';
-import { currentTalkers, useMapLive } from '../live';
+import { currentTalkers } from '../../../shared/geo/live';
+import { openSosByTerminal, useOpenSosByTerminal } from '../../../shared/alarms/store';
 import { useVoice } from '../../../shared/voice/store';
 import { useMapPrefs } from '../prefs';
-import { formatSpeed, speedUnitOf } from '../units';
+import { formatSpeed, speedUnitOf } from '../../../shared/geo/units';
 
 interface Row {
   cid: string;
@@ -35,7 +36,7 @@ export function DataListPanel({ map, toMap, onPick }: { map: MapLibreMap | undef
     let timer: ReturnType<typeof setTimeout> | undefined;
     const compute = () => {
       const b = map.getBounds();
-      const live = useMapLive.getState();
+      const sos = openSosByTerminal();
       const talking = currentTalkers(useVoice.getState().talkers);
       const now = Date.now();
       const out: Row[] = [];
@@ -43,7 +44,7 @@ export function DataListPanel({ map, toMap, onPick }: { map: MapLibreMap | undef
         if (!hasPosition(term)) continue;
         const [lng, lat] = toMap(term.lng!, term.lat!);
         if (!b.contains([lng, lat])) continue;
-        out.push({ cid: term.cid, name: term.name || term.cid, state: terminalState(term, talking, live.sos), speed: term.speed, lastGps: term.lastGps, stale: isStale(term, now) });
+        out.push({ cid: term.cid, name: term.name || term.cid, state: terminalState(term, talking, sos), speed: term.speed, lastGps: term.lastGps, stale: isStale(term, now) });
       }
       out.sort((a, b) => a.name.localeCompare(b.name));
       setRows(out);
@@ -132,7 +133,7 @@ export function LayersPanel({ fencesAllowed }: { fencesAllowed: boolean }) {
 
 export function SosPanel({ onPick }: { onPick: (cid: string) => void }) {
   const { t } = useTranslation('map');
-  const sos = useMapLive((s) => s.sos);
+  const sos = useOpenSosByTerminal();
   const dateTime = useDateTimeFormat();
   const list = useMemo(() => Object.values(sos).sort((a, b) => b.time - a.time), [sos]);
   if (!list.length) return <Empty description={t('sos.none')} data-testid="sos-list" />;

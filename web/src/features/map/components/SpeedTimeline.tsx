@@ -5,8 +5,8 @@ import * as echarts from 'echarts/core';
 import { LineChart } from 'echarts/charts';
 import { GridComponent, MarkLineComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
-import type { TrackPoint } from '../units';
-import { convertSpeed, type SpeedUnit } from '../units';
+import type { TrackPoint } from '../../../shared/geo/units';
+import { convertSpeed, type SpeedUnit } from '../../../shared/geo/units';
 
 echarts.use([LineChart, GridComponent, MarkLineComponent, TooltipComponent, CanvasRenderer]);
 

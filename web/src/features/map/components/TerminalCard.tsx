@@ -4,12 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { Button, Card, Descriptions, Space, Tag } from 'antd';
 import { AimOutlined, CloseOutlined, MessageOutlined, NodeIndexOutlined, PhoneOutlined } from '@ant-design/icons';
 import dayjs from '../../../shared/utils/dayjs';
-import { useBranding, useDateTimeFormat } from '../../branding/store';
-import { useDirectory } from '../../dispatch/store';
+import { useBranding, useDateTimeFormat } from '../../../shared/branding/store';
+import { useDirectory } from '../../../shared/directory/store';
 import { isStale, STATE_COLORS, terminalState } from '../../../map/terminalFeatures';
-import { currentTalkers, useMapLive } from '../live';
+import { currentTalkers } from '../../../shared/geo/live';
+import { useOpenSosByTerminal } from '../../../shared/alarms/store';
 import { useVoice } from '../../../shared/voice/store';
-import { formatSpeed, speedUnitOf } from '../units';
+import { formatSpeed, speedUnitOf } from '../../../shared/geo/units';
 
 export type CardAction = 'call' | 'message' | 'track' | 'follow';
 
@@ -17,12 +18,12 @@ export function TerminalCard({ cid, onAction, onClose, canTrack }: { cid: string
   const { t } = useTranslation('map');
   const term = useDirectory((s) => s.terminals[cid]);
   const group = useDirectory((s) => (term ? s.groups[term.grp]?.name : undefined));
-  const live = useMapLive();
+  const sos = useOpenSosByTerminal();
   const voiceTalkers = useVoice((s) => s.talkers);
   const unit = speedUnitOf(useBranding((s) => s.clientConfig.speedUnit));
   const dateTime = useDateTimeFormat();
   if (!term) return null;
-  const state = terminalState(term, currentTalkers(voiceTalkers), live.sos);
+  const state = terminalState(term, currentTalkers(voiceTalkers), sos);
   const stale = isStale(term, Date.now());
   return (
     <Card

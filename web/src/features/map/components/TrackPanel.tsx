@@ -6,15 +6,15 @@ import { Alert, Button, DatePicker, Descriptions, Form, InputNumber, List, Selec
 import { CaretRightOutlined, PauseOutlined, StopOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
 import { ApiError } from '../../../shared/http/client';
-import { useSession } from '../../auth/session';
-import { useBranding, useDateTimeFormat } from '../../branding/store';
-import { geoApi } from '../api';
-import { framesFor, nextState, PLAY_SPEEDS } from '../playback';
-import { checkRange, RANGE_CODES, TRACK_MAX_DAYS } from '../timeRange';
+import { useSession } from '../../../shared/session';
+import { useBranding, useDateTimeFormat } from '../../../shared/branding/store';
+import { geoApi } from '../../../shared/geo/api';
+import { framesFor, nextState, PLAY_SPEEDS } from '../../../shared/geo/playback';
+import { checkRange, RANGE_CODES, TRACK_MAX_DAYS } from '../../../shared/time/range';
 import { useTrack } from '../trackStore';
-import { convertSpeed, SPEED_UNITS, speedUnitOf, summaryRows, type SpeedUnit } from '../units';
+import { convertSpeed, SPEED_UNITS, speedUnitOf, summaryRows, type SpeedUnit } from '../../../shared/geo/units';
 import { SpeedTimeline } from './SpeedTimeline';
-import { TerminalPicker } from './TerminalPicker';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 
 export function TrackPanel({ initialTerminal, initialRange }: { initialTerminal?: string; initialRange?: [number, number] }) {
   const { t } = useTranslation('map');

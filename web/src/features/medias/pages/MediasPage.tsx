@@ -5,14 +5,14 @@ import { App, Button, Card, Descriptions, Empty, Modal, Pagination, Select, Spac
 import { AudioOutlined, DownloadOutlined, PlayCircleOutlined, SearchOutlined } from '@ant-design/icons';
 import { live, onResync, useLiveStatus } from '../../../shared/socket/live';
 import { trimText } from '../../../shared/utils/text';
-import { useDirectory } from '../../dispatch/store';
-import { useLiveDirectory } from '../../dispatch/useLiveDirectory';
-import { errorCode } from '../../message/api';
-import { downloadUrl } from '../../message/components/Attachment';
-import { RangeFilter, type WallRange } from '../../message/components/RangeFilter';
-import { filterChoice, useTerminalChoices } from '../../message/components/targets';
-import { checkWallRange, defaultWallRange, formatTime, rangeToMs } from '../../message/timeRange';
-import { formatSize } from '../../message/validation';
+import { useDirectory } from '../../../shared/directory/store';
+import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
+import { errorCode } from '../../../shared/errors';
+import { RangeFilter, type WallRange } from '../../../shared/time/RangePicker';
+import { filterChoice, useTerminalChoices } from '../../../shared/directory/choices';
+import { checkWallRange, defaultWallRange, MONTH_DAYS, rangeToMs } from '../../../shared/time/range';
+import { formatTime } from '../../../shared/time/zone';
+import { downloadUrl, formatSize } from '../../../shared/utils/files';
 import { matchesQuery, mediaApi, mergeLive, MEDIA_PAGE_SIZE, type MediaItem, type MediaKind } from '../api';
 import '../medias.css';
 
@@ -74,7 +74,7 @@ export default function MediasPage() {
     };
   }, [qc]);
 
-  const rangeError = checkWallRange(range);
+  const rangeError = checkWallRange(range, MONTH_DAYS);
   const search = () => {
     if (rangeError || !range) return;
     const r = rangeToMs(range);

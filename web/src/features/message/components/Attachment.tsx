@@ -3,10 +3,7 @@ import { Image } from 'antd';
 import { DownloadOutlined, FileOutlined } from '@ant-design/icons';
 import { trimText } from '../../../shared/utils/text';
 import type { FileInfo } from '../model';
-import { formatSize } from '../validation';
-
-/** The served file's address for saving it (docs/messages.md §5: ?download=1). */
-export const downloadUrl = (url: string) => `${url}${url.includes('?') ? '&' : '?'}download=1`;
+import { downloadUrl, formatSize } from '../../../shared/utils/files';
 
 /** A message's attachment: images and media play inline, other files download. */
 export function Attachment({ file }: { file: FileInfo }) {

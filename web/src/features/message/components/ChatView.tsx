@@ -5,7 +5,7 @@ import { CheckOutlined, ClockCircleOutlined, CloseCircleOutlined, LoadingOutline
 import { trimText } from '../../../shared/utils/text';
 import { codeText } from '../codes';
 import { senderOf, shownState, type ChatRow, type ShownState } from '../model';
-import { formatTime } from '../timeRange';
+import { formatTime } from '../../../shared/time/zone';
 import { Attachment } from './Attachment';
 
 const STATE_COLOR: Record<ShownState, string> = { sending: 'processing', failed: 'error', pending: 'warning', partial: 'gold', delivered: 'success' };

@@ -6,7 +6,7 @@ import { codeText } from '../codes';
 import { charCount, checkContent, contentToSend, FILES_LIMIT, MAX_CONTENT } from '../validation';
 import type { FileInfo } from '../model';
 import { UploadList } from './UploadList';
-import { useUploads } from './useUploads';
+import { addPicked, useUploads } from './useUploads';
 
 export interface ComposerProps {
   /** Sends the text with the uploaded files; resolves true when everything was accepted (then the composer clears). */
@@ -42,15 +42,7 @@ export function Composer({ onSend, disabled, testid = 'msg' }: ComposerProps) {
     }
   };
 
-  const pick = (list: FileList | null) => {
-    for (const f of Array.from(list ?? [])) {
-      if (!uploads.add(f)) {
-        message.warning(t('filesLimit', { max: FILES_LIMIT }));
-        break;
-      }
-    }
-    if (fileInput.current) fileInput.current.value = '';
-  };
+  const pick = (list: FileList | null) => addPicked(uploads, list, fileInput.current, () => message.warning(t('filesLimit', { max: FILES_LIMIT })));
 
   const count = charCount(text);
   return (

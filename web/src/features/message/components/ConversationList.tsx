@@ -4,7 +4,7 @@ import { Badge, Empty, Typography } from 'antd';
 import { TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { trimText } from '../../../shared/utils/text';
 import type { Conversation, ConvKey } from '../model';
-import { formatTime } from '../timeRange';
+import { formatTime } from '../../../shared/time/zone';
 
 export interface ConversationView extends Conversation {
   /** The directory's name when known. */

@@ -7,9 +7,9 @@ import { STORED_CODES, type FileInfo } from '../model';
 import { sendMessage } from '../send';
 import { retainMessageSync } from '../store';
 import { charCount, checkContent, checkTargets, contentToSend, FILES_LIMIT, MAX_CONTENT, OTHERS_GROUP, sendTargets, type Target } from '../validation';
-import { filterChoice, useDirectoryLoaded, useGroupChoices, useTerminalChoices } from './targets';
+import { filterChoice, useDirectoryLoaded, useGroupChoices, useTerminalChoices } from '../../../shared/directory/choices';
 import { UploadList } from './UploadList';
-import { useUploads } from './useUploads';
+import { addPicked, useUploads } from './useUploads';
 
 interface Result {
   key: string;
@@ -77,15 +77,7 @@ export function MessageSenderDialog({ open, onClose, initialGroups = [], initial
     message.success(t('sender.done'));
   };
 
-  const pick = (list: FileList | null) => {
-    for (const f of Array.from(list ?? [])) {
-      if (!uploads.add(f)) {
-        message.warning(t('filesLimit', { max: FILES_LIMIT }));
-        break;
-      }
-    }
-    if (fileInput.current) fileInput.current.value = '';
-  };
+  const pick = (list: FileList | null) => addPicked(uploads, list, fileInput.current, () => message.warning(t('filesLimit', { max: FILES_LIMIT })));
 
   const groupOptions = [{ value: OTHERS_GROUP, label: t('sender.others'), search: t('sender.others').toLowerCase() }, ...groupChoices];
 

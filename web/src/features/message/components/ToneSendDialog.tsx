@@ -4,7 +4,7 @@ import { Alert, Form, Modal, Select, type ButtonProps } from 'antd';
 import { errorCode, sendTone, type Tone, type ToneSendReply } from '../api';
 import { codeText } from '../codes';
 import { checkTargets } from '../validation';
-import { filterChoice, useDirectoryLoaded, useGroupChoices, useTerminalChoices } from './targets';
+import { filterChoice, useDirectoryLoaded, useGroupChoices, useTerminalChoices } from '../../../shared/directory/choices';
 
 /** Sends a tone to terminals and/or a group (socket tone.send); the terminals play it now. */
 export function ToneSendDialog({ tone, onClose }: { tone: Tone; onClose: () => void }) {

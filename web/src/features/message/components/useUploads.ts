@@ -84,3 +84,14 @@ export function useUploads(opts: Options = {}) {
     files: items.filter((x) => x.status === 'done' && x.info).map((x) => x.info!),
   };
 }
+
+/** Adds picked files until the limit (onFull tells so, once), then clears the input so the same file can be picked again. */
+export function addPicked(uploads: { add: (f: File) => boolean }, list: FileList | null, input: HTMLInputElement | null, onFull: () => void): void {
+  for (const f of Array.from(list ?? [])) {
+    if (!uploads.add(f)) {
+      onFull();
+      break;
+    }
+  }
+  if (input) input.value = '';
+}

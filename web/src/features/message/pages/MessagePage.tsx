@@ -4,26 +4,26 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { App, Badge, Button, Card, Input, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import { CheckOutlined, EditOutlined, NotificationOutlined, SearchOutlined } from '@ant-design/icons';
-import { isFeatureEnabled } from '../../../app/features';
-import { useGateContext } from '../../../app/gate';
+import { isFeatureEnabled } from '../../../shared/access/features';
+import { useGateContext } from '../../../shared/access/gate';
 import { onResync, useLiveStatus } from '../../../shared/socket/live';
 import { trimText } from '../../../shared/utils/text';
-import { useDirectory } from '../../dispatch/store';
-import { useLiveDirectory } from '../../dispatch/useLiveDirectory';
+import { useDirectory } from '../../../shared/directory/store';
+import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
 import { messageApi } from '../api';
 import { codeText } from '../codes';
 import { conversationMessages, conversationOf, groupConversations, mergeLocal, parseConv, STORED_CODES, type ConvKey, type FileInfo } from '../model';
 import { sendMessage } from '../send';
 import { markConversationRead, markRead, me as myId, removeLocal, retainMessageSync, upsertMessages, useMessages } from '../store';
-import { checkWallRange, defaultWallRange, rangeToMs } from '../timeRange';
+import { checkWallRange, defaultWallRange, MONTH_DAYS, rangeToMs } from '../../../shared/time/range';
 import { unreadCounts } from '../unread';
 import { ChatView } from '../components/ChatView';
 import { Composer } from '../components/Composer';
 import { ConversationList, type ConversationView } from '../components/ConversationList';
 import { MessageSenderDialog } from '../components/MessageSenderDialog';
-import { RangeFilter, type WallRange } from '../components/RangeFilter';
+import { RangeFilter, type WallRange } from '../../../shared/time/RangePicker';
 import { ToneDrawer } from '../components/ToneDrawer';
-import { filterChoice, useGroupChoices, useTerminalChoices } from '../components/targets';
+import { filterChoice, useGroupChoices, useTerminalChoices } from '../../../shared/directory/choices';
 import '../message.css';
 
 function usePageVisible(): boolean {
@@ -81,7 +81,7 @@ export default function MessagePage() {
     [params, setParams],
   );
 
-  const rangeError = checkWallRange(range);
+  const rangeError = checkWallRange(range, MONTH_DAYS);
   const search = () => {
     if (rangeError || !range) return;
     const r = rangeToMs(range);

@@ -4,13 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { App, Button, Card, Progress, Select, Space, Table, Tag } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { trimText } from '../../../shared/utils/text';
-import { useDateTimeFormat } from '../../branding/store';
-import { useLiveDirectory } from '../../dispatch/useLiveDirectory';
-import { errorCode } from '../../message/api';
-import { RangeFilter, type WallRange } from '../../message/components/RangeFilter';
-import { filterChoice, useTerminalChoices } from '../../message/components/targets';
-import type { Message } from '../../message/model';
-import { checkWallRange, defaultWallRange, formatTime, rangeToMs } from '../../message/timeRange';
+import { useDateTimeFormat } from '../../../shared/branding/store';
+import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
+import { errorCode } from '../../../shared/errors';
+import { RangeFilter, type WallRange } from '../../../shared/time/RangePicker';
+import { filterChoice, useTerminalChoices } from '../../../shared/directory/choices';
+import type { Message } from '../../../shared/messages/record';
+import { checkWallRange, defaultWallRange, MONTH_DAYS, rangeToMs } from '../../../shared/time/range';
+import { formatTime } from '../../../shared/time/zone';
 import { directionOf, fetchAll, messageRows, reportApi, type SummaryLine } from '../api';
 import { writeXlsx } from '../export';
 
@@ -38,7 +39,7 @@ export default function MessageDataPage() {
     if (q.error) message.error(t('error', { code: errorCode(q.error) }));
   }, [q.error]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const rangeError = checkWallRange(range);
+  const rangeError = checkWallRange(range, MONTH_DAYS);
   const search = () => {
     if (rangeError || !range) return;
     setApplied({ msIds, ...rangeToMs(range) });

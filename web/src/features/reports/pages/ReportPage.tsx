@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button, Card, Col, Row, Tooltip, Typography } from 'antd';
 import { ExportOutlined } from '@ant-design/icons';
-import { isBuilt } from '../../../app/screens';
+import { isBuilt } from '../../../shared/access/routes';
 import { reportEntries } from '../catalogue';
 
 const entries = reportEntries(isBuilt);

@@ -4,8 +4,8 @@ import * as echarts from 'echarts/core';
 import { BarChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TitleComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
-import { useSettings } from '../../settings/store';
-import { isDarkSkin } from '../../../app/theme';
+import { useSettings } from '../../../shared/settings';
+import { isDarkSkin } from '../../../shared/theme';
 
 echarts.use([BarChart, GridComponent, LegendComponent, TitleComponent, TooltipComponent, CanvasRenderer]);
 

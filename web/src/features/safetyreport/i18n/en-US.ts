@@ -24,4 +24,9 @@ export default {
     loneFile: 'lone-worker-alarms',
     loneSheet: 'Lone-worker alarms',
   },
+  range: {
+    required: 'Choose a start and an end time.',
+    order: 'The start time must not be after the end time.',
+    crossMonth: 'Queries across months are not supported: keep the range within one month.',
+  },
 };

@@ -24,4 +24,9 @@ export default {
     loneFile: 'alarmas-trabajo-en-solitario',
     loneSheet: 'Alarmas de trabajo en solitario',
   },
+  range: {
+    required: 'Elija una hora de inicio y una de fin.',
+    order: 'La hora de inicio no puede ser posterior a la de fin.',
+    crossMonth: 'No se admiten consultas entre meses: mantenga el intervalo dentro de un mes.',
+  },
 };

@@ -24,4 +24,9 @@ export default {
     loneFile: 'alarmes-travail-isole',
     loneSheet: 'Alarmes de travail isolé',
   },
+  range: {
+    required: 'Choisissez une heure de début et une heure de fin.',
+    order: 'L’heure de début ne peut pas être après l’heure de fin.',
+    crossMonth: 'Les recherches sur plusieurs mois ne sont pas prises en charge : restez dans un seul mois.',
+  },
 };

@@ -24,4 +24,9 @@ export default {
     loneFile: 'yalniz-calisan-alarmlari',
     loneSheet: 'Yalnız çalışan alarmları',
   },
+  range: {
+    required: 'Bir başlangıç ve bir bitiş zamanı seçin.',
+    order: 'Başlangıç zamanı bitiş zamanından sonra olamaz.',
+    crossMonth: 'Aylar arası sorgular desteklenmiyor: aralığı tek bir ay içinde tutun.',
+  },
 };

@@ -24,4 +24,9 @@ export default {
     loneFile: '单人作业告警',
     loneSheet: '单人作业告警',
   },
+  range: {
+    required: '请选择开始时间和结束时间。',
+    order: '开始时间不能晚于结束时间。',
+    crossMonth: '不支持跨月查询：请将时间范围限制在同一个月内。',
+  },
 };

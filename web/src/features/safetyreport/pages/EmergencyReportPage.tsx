@@ -7,13 +7,13 @@ import { i18next } from '../../../i18n';
 import { App, Button, Card, Col, Row, Space, Statistic, Table } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from '../../../shared/utils/dayjs';
-import { sosApi, sosKeys, type SosReportRow } from '../../alarm/api';
-import { RangeField } from '../../alarm/components/RangeField';
-import { TerminalSelect } from '../../alarm/components/TerminalSelect';
-import { errorKey, errorText } from '../../alarm/errors';
-import { exportXlsx } from '../../alarm/export';
-import { checkRange, defaultRange, RANGE_CODES, rangeParams, type RangeError } from '../../alarm/timeRange';
-import { clock, msToWall, wallNow } from '../../alarm/zone';
+import { sosApi, sosKeys, type SosReportRow } from '../../../shared/alarms/sos';
+import { RangeField } from '../../../shared/time/RangePicker';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { errorKey, errorText } from '../../../shared/alarms/errors';
+import { writeXlsx } from '../../../shared/utils/xlsx';
+import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem } from '../../../shared/time/range';
+import { clock, msToWall, wallNow } from '../../../shared/time/zone';
 import { byDay, byTerminal, daysBetween } from '../aggregate';
 import { Chart } from '../components/Chart';
 
@@ -23,12 +23,12 @@ const SERIES_COLOR = { sending: '#ff4d4f', acknowledged: '#faad14', closed: '#52
 export default function EmergencyReportPage() {
   const { t } = useTranslation('safetyreport');
   const { message } = App.useApp();
-  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => defaultRange());
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => defaultWallRange());
   const [msIds, setMsIds] = useState<string[]>([]);
-  const [rangeError, setRangeError] = useState<RangeError | null>(null);
-  const [query, setQuery] = useState(() => ({ ...rangeParams(defaultRange()), msIds: undefined as string | undefined }));
+  const [rangeError, setRangeError] = useState<RangeProblem | null>(null);
+  const [query, setQuery] = useState(() => ({ ...rangeToMs(defaultWallRange()), msIds: undefined as string | undefined }));
   const q = useQuery({ queryKey: sosKeys.report(query), queryFn: () => sosApi.report(query) });
-  const rows = q.data?.list ?? [];
+  const rows = useMemo(() => q.data?.list ?? [], [q.data]);
   const days = useMemo(() => {
     const totals = new Map(byDay(rows).map((d) => [d.day, d.totals]));
     const all = daysBetween(msToWall(query.sTime).format('YYYY-MM-DD'), msToWall(query.eTime).format('YYYY-MM-DD'));
@@ -38,10 +38,10 @@ export default function EmergencyReportPage() {
   const sum = useMemo(() => rows.reduce((a, r) => ({ total: a.total + r.total, sending: a.sending + r.sending, canceled: a.canceled + r.canceled, max: Math.max(a.max, r.maxResponse) }), { total: 0, sending: 0, canceled: 0, max: 0 }), [rows]);
 
   const search = () => {
-    const err = checkRange(range?.[0], range?.[1]);
+    const err = checkWallRange(range) ?? null;
     setRangeError(err);
     if (err || !range) return;
-    setQuery({ ...rangeParams(range), msIds: msIds.length ? msIds.join(',') : undefined });
+    setQuery({ ...rangeToMs(range), msIds: msIds.length ? msIds.join(',') : undefined });
   };
 
   const series = (key: 'sending' | 'acknowledged' | 'closed' | 'canceled') => ({
@@ -87,10 +87,9 @@ export default function EmergencyReportPage() {
 
   const doExport = async () => {
     try {
-      await exportXlsx(
-        `${t('export.reportFile')}-${wallNow().format('YYYYMMDD-HHmm')}`,
-        t('export.reportSheet'),
-        [
+      await writeXlsx(`${t('export.reportFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [{
+        name: t('export.reportSheet'),
+        columns: [
           { header: t('col.day'), key: 'day', width: 12 },
           { header: t('col.terminalId'), key: 'msId', width: 12 },
           { header: t('col.terminal'), key: 'msName', width: 20 },
@@ -102,20 +101,20 @@ export default function EmergencyReportPage() {
           { header: t('col.avgResponse'), key: 'avg', width: 16 },
           { header: t('col.maxResponse'), key: 'max', width: 16 },
         ],
-        rows.map((r) => ({ day: r.day, msId: r.msId, msName: r.msName, total: r.total, sending: r.sending, acknowledged: r.acknowledged, closed: r.closed, canceled: r.canceled, avg: ms(r.avgResponse), max: ms(r.maxResponse) })),
-      );
+        rows: rows.map((r) => ({ day: r.day, msId: r.msId, msName: r.msName, total: r.total, sending: r.sending, acknowledged: r.acknowledged, closed: r.closed, canceled: r.canceled, avg: ms(r.avgResponse), max: ms(r.maxResponse) })),
+      }]);
     } catch (e) {
       message.error(errorText(i18next.getFixedT(null, 'alarm'), e));
     }
   };
 
-  const serverRange = q.error ? RANGE_CODES[errorKey(q.error).code] : undefined;
+  const serverRange = q.error ? rangeProblemOf(errorKey(q.error).code) : undefined;
   return (
     <div className="page-pad" data-testid="emergency-report-page" data-rows={rows.length} data-loading={q.isFetching ? '1' : '0'}>
       <Card size="small" title={t('report.title')}>
         <Space wrap align="start" style={{ marginBottom: 12 }}>
-          <RangeField value={range} onChange={setRange} error={rangeError ?? serverRange ?? null} />
-          <TerminalSelect value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} />
+          <RangeField value={range} onChange={setRange} error={rangeError ?? serverRange ?? null} ns="safetyreport" />
+          <TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="terminal-select" />
           <Button type="primary" icon={<SearchOutlined />} onClick={search} data-testid="report-search">
             {t('filter.search')}
           </Button>

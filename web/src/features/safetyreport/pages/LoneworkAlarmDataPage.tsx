@@ -6,41 +6,40 @@ import { i18next } from '../../../i18n';
 import { App, Button, Card, Space, Table, Tag, Typography } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { Dayjs } from '../../../shared/utils/dayjs';
-import { RangeField } from '../../alarm/components/RangeField';
-import { TerminalSelect } from '../../alarm/components/TerminalSelect';
-import { errorKey, errorText } from '../../alarm/errors';
-import { exportXlsx } from '../../alarm/export';
-import { checkRange, defaultRange, RANGE_CODES, rangeParams, type RangeError } from '../../alarm/timeRange';
-import { formatZoned, wallNow } from '../../alarm/zone';
-import { useDateTimeFormat } from '../../branding/store';
-import { loneworkApi, loneworkKeys, type LoneAlarm } from '../../lonework/api';
+import { RangeField } from '../../../shared/time/RangePicker';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { errorKey, errorText } from '../../../shared/alarms/errors';
+import { writeXlsx } from '../../../shared/utils/xlsx';
+import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem } from '../../../shared/time/range';
+import { formatZoned, wallNow } from '../../../shared/time/zone';
+import { useDateTimeFormat } from '../../../shared/branding/store';
+import { loneAlarmApi, loneAlarmKeys, type LoneAlarm } from '../../../shared/alarms/lonework';
 
 export default function LoneworkAlarmDataPage() {
   const { t } = useTranslation('safetyreport');
   const { message } = App.useApp();
   const dateTime = useDateTimeFormat();
-  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => defaultRange());
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => defaultWallRange());
   const [msIds, setMsIds] = useState<string[]>([]);
-  const [rangeError, setRangeError] = useState<RangeError | null>(null);
-  const [query, setQuery] = useState(() => ({ ...rangeParams(defaultRange()), msIds: undefined as string | undefined, pageNo: 1, pageSize: 20 }));
-  const q = useQuery({ queryKey: loneworkKeys.report(query), queryFn: () => loneworkApi.report(query), placeholderData: keepPreviousData });
+  const [rangeError, setRangeError] = useState<RangeProblem | null>(null);
+  const [query, setQuery] = useState(() => ({ ...rangeToMs(defaultWallRange()), msIds: undefined as string | undefined, pageNo: 1, pageSize: 20 }));
+  const q = useQuery({ queryKey: loneAlarmKeys.report(query), queryFn: () => loneAlarmApi.report(query), placeholderData: keepPreviousData });
   const page = q.data ?? { total: 0, list: [] };
 
   const search = () => {
-    const err = checkRange(range?.[0], range?.[1]);
+    const err = checkWallRange(range) ?? null;
     setRangeError(err);
     if (err || !range) return;
-    setQuery((x) => ({ ...rangeParams(range), msIds: msIds.length ? msIds.join(',') : undefined, pageNo: 1, pageSize: x.pageSize }));
+    setQuery((x) => ({ ...rangeToMs(range), msIds: msIds.length ? msIds.join(',') : undefined, pageNo: 1, pageSize: x.pageSize }));
   };
 
   const reason = (n: number) => t(`lonework:reason.${n}`);
   const doExport = async () => {
     try {
-      const all = await loneworkApi.report({ ...query, pageNo: 1, pageSize: 1000 });
-      await exportXlsx(
-        `${t('export.loneFile')}-${wallNow().format('YYYYMMDD-HHmm')}`,
-        t('export.loneSheet'),
-        [
+      const all = await loneAlarmApi.report({ ...query, pageNo: 1, pageSize: 1000 });
+      await writeXlsx(`${t('export.loneFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [{
+        name: t('export.loneSheet'),
+        columns: [
           { header: t('col.terminalId'), key: 'msId', width: 12 },
           { header: t('col.terminal'), key: 'msName', width: 20 },
           { header: t('col.reason'), key: 'reason', width: 16 },
@@ -50,7 +49,7 @@ export default function LoneworkAlarmDataPage() {
           { header: t('col.remark'), key: 'remark', width: 40 },
           { header: t('col.plan'), key: 'workId', width: 10 },
         ],
-        all.list.map((a) => ({
+        rows: all.list.map((a) => ({
           msId: a.msId,
           msName: a.msName,
           reason: reason(a.reason),
@@ -60,19 +59,19 @@ export default function LoneworkAlarmDataPage() {
           remark: a.remark,
           workId: a.workId,
         })),
-      );
+      }]);
     } catch (e) {
       message.error(errorText(i18next.getFixedT(null, 'alarm'), e));
     }
   };
 
-  const serverRange = q.error ? RANGE_CODES[errorKey(q.error).code] : undefined;
+  const serverRange = q.error ? rangeProblemOf(errorKey(q.error).code) : undefined;
   return (
     <div className="page-pad" data-testid="lonework-alarm-data-page" data-total={page.total}>
       <Card size="small" title={t('lone.title')}>
         <Space wrap align="start" style={{ marginBottom: 12 }}>
-          <RangeField value={range} onChange={setRange} error={rangeError ?? serverRange ?? null} />
-          <TerminalSelect value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} />
+          <RangeField value={range} onChange={setRange} error={rangeError ?? serverRange ?? null} ns="safetyreport" />
+          <TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="terminal-select" />
           <Button type="primary" icon={<SearchOutlined />} onClick={search} data-testid="lone-search">
             {t('filter.search')}
           </Button>

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Form, Input, Modal, Radio, Select, Slider, Switch, Tabs } from 'antd';
 import { LANGUAGES, LANGUAGE_NAMES } from '../../../i18n/languages';
-import { AUDIO_PRIORITIES, MAP_TYPES, PRIMARY_COLORS, PRIMARY_HEX, THEMES, useSettings, type Settings } from '../store';
+import { AUDIO_PRIORITIES, MAP_TYPES, PRIMARY_COLORS, PRIMARY_HEX, THEMES, useSettings, type Settings } from '../../../shared/settings';
 
 type Values = Omit<Settings, 'viewSize'>;
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { pttEngine, startConsoleVoice } from '../console';
+import { pttEngine, startConsoleVoice } from '../../../shared/voice/console';
 import { PttKeys } from './PttKeys';
 
 /**

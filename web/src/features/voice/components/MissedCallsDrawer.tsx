@@ -5,8 +5,8 @@ import { DeleteOutlined, PhoneOutlined } from '@ant-design/icons';
 import dayjs from '../../../shared/utils/dayjs';
 import { useVoice } from '../../../shared/voice/store';
 import { voiceApi, type MissedCall } from '../api';
-import { consoleVoice } from '../console';
-import { voiceErrorText } from '../errors';
+import { consoleVoice } from '../../../shared/voice/console';
+import { voiceErrorText } from '../../../shared/voice/errors';
 
 /** The missed-calls list (spec §2, log 107): newest first, call back, clear one or all. */
 export function MissedCallsDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {

@@ -3,8 +3,8 @@ import { AudioOutlined, LoadingOutlined } from '@ant-design/icons';
 import { fmtDuration } from '../../../shared/voice/protocol';
 import type { VoiceEngine } from '../../../shared/voice/engine';
 import { useVoice } from '../../../shared/voice/store';
-import { useSettings } from '../../settings/store';
-import { useNow } from '../hooks';
+import { useSettings } from '../../../shared/settings';
+import { useNow } from '../../../shared/utils/useNow';
 
 /** A human name for a KeyboardEvent.code ("Space", "F8", "KeyT" → "T"). */
 export function keyLabel(code: string): string {
@@ -19,7 +19,7 @@ export function PttButton({ engine, compact }: { engine: VoiceEngine; compact?: 
   const ptt = useVoice((s) => s.ptt);
   const rtc = useVoice((s) => s.rtc);
   const key = useSettings((s) => s.quickKeys.ptt);
-  const now = useNow(ptt.phase === 'talking' || !!ptt.error, 200);
+  const now = useNow(200, ptt.phase === 'talking' || !!ptt.error);
   const perfNow = typeof performance !== 'undefined' ? performance.now() : 0;
   const showError = ptt.phase === 'idle' && ptt.error && perfNow - ptt.error.at < ERROR_SHOWN_MS;
   void now;

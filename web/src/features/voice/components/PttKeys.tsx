@@ -2,8 +2,8 @@ import { useEffect } from 'react';
 import { bindPttKey, isTypingTarget, onFirstGesture } from '../../../shared/voice/keys';
 import { useVoice } from '../../../shared/voice/store';
 import type { VoiceEngine } from '../../../shared/voice/engine';
-import { useSettings } from '../../settings/store';
-import { useSession } from '../../auth/session';
+import { useSettings } from '../../../shared/settings';
+import { useSession } from '../../../shared/session';
 
 /**
  * The quick keys of this window (settings: PTT, hang up, mute). The PTT key is released on keyup wherever the

@@ -12,21 +12,21 @@ import {
   TeamOutlined,
   UpOutlined,
 } from '@ant-design/icons';
-import { isFeatureEnabled } from '../../../app/features';
-import { useGateContext } from '../../../app/gate';
+import { isFeatureEnabled } from '../../../shared/access/features';
+import { useGateContext } from '../../../shared/access/gate';
 import { fmtDuration, fmtUs, type CallView, type FloorView } from '../../../shared/voice/protocol';
 import { useVoice } from '../../../shared/voice/store';
 import { startRing } from '../../../shared/voice/ring';
-import { useSession } from '../../auth/session';
-import { useSettings } from '../../settings/store';
-import { useDirectory } from '../../dispatch/store';
-import { consoleVoice, startConsoleVoice } from '../console';
-import { accountName, callTitle, groupName, useNow } from '../hooks';
-import { voiceErrorText } from '../errors';
+import { useSession } from '../../../shared/session';
+import { useSettings } from '../../../shared/settings';
+import { useDirectory } from '../../../shared/directory/store';
+import { consoleVoice, startConsoleVoice } from '../../../shared/voice/console';
+import { accountName, callTitle, groupName, useVoiceRun } from '../hooks';
+import { useNow } from '../../../shared/utils/useNow';
 import { MissedCallsDrawer } from './MissedCallsDrawer';
 import { PttButton } from './PttButton';
 import { PttKeys } from './PttKeys';
-import '../voice.css';
+import '../../../shared/voice/voice.css';
 
 const DOCK_KEY = 'tenfour.voice.dock';
 
@@ -96,7 +96,7 @@ export default function VoiceDock() {
   }, [calls, floors]);
 
   const anyTalking = rows.some((r) => r.floor?.talker);
-  const now = useNow(anyTalking, 500);
+  const now = useNow(500, anyTalking);
 
   const canAll = isFeatureEnabled('allCall', gate);
   const canBroadcast = isFeatureEnabled('broadcast', gate);
@@ -104,14 +104,7 @@ export default function VoiceDock() {
   const ownAll = Object.values(calls).find((c) => c.kind === 'all' && c.initiator?.msId === me);
   const ownBroadcast = Object.values(calls).find((c) => c.kind === 'broadcast' && c.initiator?.msId === me);
 
-  const run = async (fn: () => Promise<unknown>, ok?: string) => {
-    try {
-      await fn();
-      if (ok) message.success(t(ok));
-    } catch (e) {
-      message.error(voiceErrorText(t, e));
-    }
-  };
+  const run = useVoiceRun();
 
   const targetLabel = target?.callId
     ? callTitle(t, calls[target.callId] ?? floors[target.callId] ?? { callId: target.callId }, me)

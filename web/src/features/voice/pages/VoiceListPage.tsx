@@ -6,13 +6,13 @@ import { DownloadOutlined, PauseCircleOutlined, PlayCircleOutlined, SearchOutlin
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { canPlay, fmtDuration, fmtUs, type CallKind, type VoiceRecord } from '../../../shared/voice/protocol';
-import { useSession } from '../../auth/session';
-import { useDirectory } from '../../dispatch/store';
-import { useLiveDirectory } from '../../dispatch/useLiveDirectory';
+import { useSession } from '../../../shared/session';
+import { useDirectory } from '../../../shared/directory/store';
+import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
 import { recordUrl, voiceApi, type RecordQuery } from '../api';
-import { voiceErrorText } from '../errors';
-import { checkRange, startOfDay } from '../timeRange';
-import '../voice.css';
+import { voiceErrorText } from '../../../shared/voice/errors';
+import { checkRange, MONTH_DAYS, startOfDay } from '../../../shared/time/range';
+import '../../../shared/voice/voice.css';
 
 const KINDS: CallKind[] = ['group', 'single', 'temp', 'all', 'broadcast'];
 const FMT = 'YYYY-MM-DD HH:mm:ss';
@@ -33,7 +33,7 @@ export default function VoiceListPage() {
   const [query, setQuery] = useState<RecordQuery | null>(() => ({ stime: startOfDay(Date.now(), tzMs), etime: Date.now() }));
   const [playing, setPlaying] = useState<string>();
 
-  const rangeError = checkRange(range?.[0]?.valueOf(), range?.[1]?.valueOf(), tzMs);
+  const rangeError = checkRange(range?.[0]?.valueOf(), range?.[1]?.valueOf(), MONTH_DAYS, tzMs);
   const search = () => {
     if (rangeError || !range) return;
     setPage((p) => ({ ...p, pageNo: 1 }));

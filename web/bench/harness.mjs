@@ -1,0 +1,34 @@
+// What both benchmarks share: a static server for the page Vite built into outDir, and Debian's Chromium.
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.geojson': 'application/json' };
+
+/** Serves outDir on a free local port and starts the browser; url is the address of `page` (e.g. bench/map.html). */
+export async function serveAndLaunch(outDir, page) {
+  const server = createServer(async (req, res) => {
+    try {
+      const path = join(outDir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+      const body = await readFile(path);
+      res.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return {
+    url: `http://127.0.0.1:${server.address().port}/${page}`,
+    browser,
+    close: async () => {
+      await browser.close();
+      server.close();
+    },
+  };
+}

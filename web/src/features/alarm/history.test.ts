@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { mapLink } from './hooks';
+import { matchesQuery, patchPage, responseDelay } from './history';
+import type { SosAlarm } from '../../shared/alarms/sos';
+
+describe('alarm history kept live', () => {
+  const a = (id: string, time: number, state: 0 | 1 | 2, msId = '10000101'): SosAlarm => ({ id, msId, msName: 'U', type: '0', state, time, lat: null, lng: null, responder: '', responderName: '', responseTime: 0, closer: '', closerName: '', closeTime: 0, closeKind: '', remark: '' });
+  const q = { sTime: 100, eTime: 1000, pageNo: 1, pageSize: 2 };
+
+  it('replaces a listed alarm, ignores an older copy', () => {
+    const page = { total: 1, list: [a('1', 500, 1)] };
+    expect(patchPage(page, a('1', 500, 2), q).list[0]!.state).toBe(2);
+    expect(patchPage(page, a('1', 500, 0), q)).toBe(page);
+  });
+  it('drops a listed alarm that leaves the state filter', () => {
+    const page = { total: 1, list: [a('1', 500, 0)] };
+    expect(patchPage(page, a('1', 500, 1), { ...q, state: '0' })).toEqual({ total: 0, list: [] });
+  });
+  it('puts a new matching alarm first on page 1 only', () => {
+    const page = { total: 2, list: [a('2', 600, 0), a('1', 500, 0)] };
+    const next = patchPage(page, a('3', 700, 0), q);
+    expect(next.list.map((x) => x.id)).toEqual(['3', '2']);
+    expect(next.total).toBe(3);
+    expect(patchPage(page, a('3', 700, 0), { ...q, pageNo: 2 })).toBe(page);
+    expect(patchPage(page, a('3', 7000, 0), q)).toBe(page); // out of range
+    expect(matchesQuery(a('3', 700, 0, '10000102'), { ...q, msIds: '10000101' })).toBe(false);
+  });
+  it('response delay', () => {
+    expect(responseDelay({ ...a('1', 1000, 1), responseTime: 9200 })).toBe(8200);
+    expect(responseDelay(a('1', 1000, 0))).toBe(0);
+  });
+});
+
+describe('map link contract', () => {
+  it('focus, sos id and position', () => {
+    expect(mapLink(false, '10000101', { sos: '17', lat: 41.5, lng: 29.25 })).toBe('/monitoring?focus=10000101&sos=17&lat=41.5&lng=29.25');
+    expect(mapLink(true, '10000101')).toBe('/monitoring-child?focus=10000101');
+  });
+});

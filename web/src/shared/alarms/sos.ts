@@ -1,0 +1,93 @@
+// SOS alarms (docs/safety.md "SOS"): record, REST calls and query keys.
+import { http } from '../http/client';
+
+/** 0 sending (nobody acknowledged yet), 1 acknowledged, 2 closed (spec §4). */
+export type SosState = 0 | 1 | 2;
+export const SOS_STATES: SosState[] = [0, 1, 2];
+/** Alarm kinds a terminal sends; other short codes are kept as sent. */
+export const SOS_TYPES = ['0', '1', '2', '3'] as const;
+
+export interface SosAlarm {
+  id: string;
+  msId: string;
+  msName: string;
+  msType?: string;
+  type: string;
+  state: SosState;
+  time: number;
+  lat: number | null;
+  lng: number | null;
+  responder: string;
+  responderName: string;
+  responseTime: number;
+  closer: string;
+  closerName: string;
+  closeTime: number;
+  /** console, remote (the terminal confirmed it stopped), terminal (canceled on the device). */
+  closeKind: '' | 'console' | 'remote' | 'terminal';
+  remark: string;
+}
+
+export interface Page<T> {
+  total: number;
+  list: T[];
+}
+
+export interface SosQuery {
+  sTime: number;
+  eTime: number;
+  msIds?: string;
+  state?: string;
+  type?: string;
+  pageNo?: number;
+  pageSize?: number;
+}
+
+export interface SosReportRow {
+  msId: string;
+  msName: string;
+  day: string;
+  total: number;
+  sending: number;
+  acknowledged: number;
+  closed: number;
+  canceled: number;
+  avgResponse: number;
+  maxResponse: number;
+}
+
+export const SOS_PATHS = {
+  find: '/ds/sos/findSos',
+  update: '/ds/sos/updateSos',
+  report: '/ds/report/findSosReport',
+} as const;
+
+/** Remarks are at most 200 characters (docs/safety.md updateSos). */
+export const REMARK_MAX = 200;
+
+/** The server sends numbers as numbers, but a state or id may come as a string: one shape for the console. */
+export function normaliseAlarm(a: SosAlarm): SosAlarm {
+  return { ...a, id: String(a.id), msId: String(a.msId), state: Number(a.state) as SosState, time: Number(a.time) };
+}
+
+export const sosApi = {
+  /** Every open alarm (state 0 and 1), whatever its age: what the console loads at start and after a reconnect. */
+  open: async () => {
+    const p = await http.get<Page<SosAlarm>>(SOS_PATHS.find, { open: 1 });
+    return p.list.map(normaliseAlarm);
+  },
+  find: async (q: SosQuery) => {
+    const p = await http.get<Page<SosAlarm>>(SOS_PATHS.find, { ...q });
+    return { total: p.total, list: p.list.map(normaliseAlarm) };
+  },
+  acknowledge: (id: string) => http.put<SosAlarm>(SOS_PATHS.update, { id, state: 1 }).then(normaliseAlarm),
+  close: (id: string, remark: string, remote: boolean) =>
+    http.put<SosAlarm>(SOS_PATHS.update, { id, state: 2, remark, ...(remote ? { remote: 1 } : {}) }).then(normaliseAlarm),
+  report: (q: { sTime: number; eTime: number; msIds?: string }) => http.post<Page<SosReportRow>>(SOS_PATHS.report, q),
+};
+
+export const sosKeys = {
+  all: ['sos'] as const,
+  find: (q: SosQuery) => [...sosKeys.all, 'find', q] as const,
+  report: (q: object) => [...sosKeys.all, 'report', q] as const,
+};

@@ -1,0 +1,57 @@
+// Terminal and group choices for the pickers, from the directory store (loaded live by useLiveDirectory, or once here).
+import { useEffect, useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { trimText } from '../utils/text';
+import { isDispatcher } from './model';
+import { groupsQuery } from './api';
+import { loadSnapshot, useDirectory } from './store';
+
+/**
+ * Makes sure the directory is loaded for a picker (dialogs opened from any screen). Screens that show the live
+ * directory use useLiveDirectory instead; this one adds no socket subscription of its own.
+ */
+export function useDirectoryLoaded(): void {
+  const loaded = useDirectory((s) => s.loaded);
+  const q = useQuery({ ...groupsQuery(), enabled: !loaded });
+  useEffect(() => {
+    if (q.data && !useDirectory.getState().loaded) loadSnapshot(q.data);
+  }, [q.data]);
+}
+
+export interface Choice {
+  value: string;
+  label: string;
+  /** Searched by the pickers: id and full name. */
+  search: string;
+  online?: boolean;
+}
+
+export const NAME_MAX = 24;
+
+/** Terminals (dispatchers left out: messages and tones go to terminals), sorted by name. */
+export function useTerminalChoices(): Choice[] {
+  const terminals = useDirectory((s) => s.terminals);
+  const presence = useDirectory((s) => s.presence);
+  return useMemo(
+    () =>
+      Object.values(terminals)
+        .filter((t) => !isDispatcher(t))
+        .map((t) => ({ value: t.cid, label: `${trimText(t.name || t.cid, NAME_MAX)} (${t.cid})`, search: `${t.cid} ${t.name}`.toLowerCase(), online: t.online === '1' }))
+        .sort((a, b) => a.label.localeCompare(b.label)),
+    [terminals, presence], // eslint-disable-line react-hooks/exhaustive-deps
+  );
+}
+
+export function useGroupChoices(): Choice[] {
+  const groups = useDirectory((s) => s.groups);
+  return useMemo(
+    () =>
+      Object.values(groups)
+        .map((g) => ({ value: g.gid, label: trimText(g.name || g.gid, NAME_MAX), search: `${g.gid} ${g.name}`.toLowerCase() }))
+        .sort((a, b) => a.label.localeCompare(b.label)),
+    [groups],
+  );
+}
+
+/** antd Select's filter over Choice.search. */
+export const filterChoice = (input: string, option?: { search?: string }) => !!option?.search?.includes(input.trim().toLowerCase());
