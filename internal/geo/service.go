@@ -77,23 +77,23 @@ type logEntry struct {
 }
 
 // New builds the service; its socket requests are Verbs and its endpoints Routes.
-func New(d *db.DB, hub *realtime.Hub, log *oplog.Log, opt Options) *Service {
+func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log, opt Options) *Service {
 	opt = opt.withDefaults()
-	s := &Service{Store: NewStore(d), db: d, hub: hub, log: log, opt: opt,
+	s := &Service{Store: NewStore(d, dir), db: d, hub: hub, log: log, opt: opt,
 		cache: newCache(), fences: newFenceIndex(), logs: make(chan logEntry, 1024), now: time.Now}
-	s.writer = newWriter(d, opt, s.cache.takeDirty)
+	s.writer = newWriter(d, dir, opt, s.cache.takeDirty)
 	s.fan = newFanout(hub, opt.FanoutEvery)
 	return s
 }
 
-// Load warms the hot cache from the accounts table and loads every customer's fences (App.OnPrepare).
+// Load warms the hot cache from the directory's last states and loads every customer's fences (App.OnPrepare).
 func (s *Service) Load(ctx context.Context) error {
-	states, err := s.Store.lastStates(ctx)
+	states, err := s.Store.dir.LastStates(ctx)
 	if err != nil {
 		return fmt.Errorf("geo: load last positions: %w", err)
 	}
 	for _, st := range states {
-		s.cache.load(st.id, st.customer, st.fix, st.battery, st.signal)
+		s.cache.load(st)
 	}
 	customers, err := s.Store.customersWithFences(ctx)
 	if err != nil {
