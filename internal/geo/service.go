@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/identity"
@@ -320,13 +321,5 @@ func (s *Service) LastPositions(customer int64) []LastGPS {
 	return out
 }
 
-// LastGPS is one row of getLastGps (same shape as the directory's).
-type LastGPS struct {
-	Mid       string  `json:"mid"`
-	Lng       float64 `json:"lng"`
-	Lat       float64 `json:"lat"`
-	Speed     float64 `json:"speed"`
-	Direction float64 `json:"direction"`
-	Altitude  float64 `json:"altitude"`
-	Time      int64   `json:"time"`
-}
+// LastGPS is one row of getLastGps: the directory's row, served from the hot cache.
+type LastGPS = directory.LastGPS

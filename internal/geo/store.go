@@ -163,7 +163,6 @@ func (s *Store) Prune(ctx context.Context, cutoff int64) (int64, error) {
 	}
 }
 
-
 // ---- fences ----
 
 const fenceCols = `id, customer_id, name, type, shape, geometry, radius, creator_id, creator_name, created_at, updated_at, ver`
