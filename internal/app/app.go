@@ -131,7 +131,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	voiceSvc := call.New(d, a.Hub, a.Log, mediaEng, call.Options{DataDir: cfg.DataDir, MaxTalkTime: cfg.Voice.MaxTalkTime,
+	voiceSvc := call.New(d, dir, a.Hub, a.Log, mediaEng, call.Options{DataDir: cfg.DataDir, MaxTalkTime: cfg.Voice.MaxTalkTime,
 		RingTimeout: cfg.Voice.RingTimeout, GroupHangTime: cfg.Voice.GroupHangTime, Retention: cfg.Voice.RecordingRetention})
 	a.Voice = voiceSvc
 	voiceSvc.Routes(router)
@@ -171,7 +171,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	hub.Register(ctl.Verbs()...)
 	hub.OnLogin(ctl.RemindAtLogin) // a killed, stunned or tuned terminal is reminded at its login
 	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin
-	geoSvc := geo.New(d, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention})
+	geoSvc := geo.New(d, dir, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention})
 	geoSvc.OnTerminalChanged = dirSvc.TerminalChanged
 	geoSvc.Routes(router)
 	hub.Register(geoSvc.Verbs()...)

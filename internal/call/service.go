@@ -48,9 +48,9 @@ type Service struct {
 
 // New builds the service; media may be shared by several services in tests. Its socket requests are Verbs
 // and its endpoints Routes.
-func New(d *db.DB, hub *realtime.Hub, log *oplog.Log, m *media.Engine, opts Options) *Service {
+func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log, m *media.Engine, opts Options) *Service {
 	s := &Service{
-		db: d, store: NewStore(d), hub: hub, log: log, media: m, opts: opts.withDefaults(),
+		db: d, store: NewStore(d, dir), hub: hub, log: log, media: m, opts: opts.withDefaults(),
 		clients: map[*realtime.Conn]*client{}, byAcct: map[string]map[*client]struct{}{},
 		byCust: map[int64]map[*client]struct{}{}, calls: map[string]*Call{}, groupCall: map[int64]*Call{},
 		monitors: map[string]map[int64]bool{}, ambient: map[string]*ambient{}, mutes: map[string]map[string]bool{},

@@ -7,15 +7,31 @@ import (
 	"strconv"
 	"strings"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/identity"
 )
 
-// Store is the voice domain's SQL: its own tables (records, mutes, missed calls) and the few reads of the
-// directory's tables (accounts, groups, members) the floor needs.
-type Store struct{ db *db.DB }
+// Store is the voice domain's SQL: its own tables (records, mutes, missed calls); what the floor needs of
+// accounts, groups and members it reads through the directory.
+type Store struct {
+	db  *db.DB
+	dir Directory
+}
+
+// Directory is what voice reads of the directory (directory.Store has these methods).
+type Directory interface {
+	Account(ctx context.Context, c directory.CustomerID, id directory.TerminalID) (directory.Account, error)
+	Accounts(ctx context.Context, c directory.CustomerID, ids []directory.TerminalID) ([]directory.Account, error)
+	AllTerminals(ctx context.Context, c directory.CustomerID) ([]directory.Account, error)
+	Names(ctx context.Context, c directory.CustomerID, ids []directory.TerminalID) (map[directory.TerminalID]string, error)
+	GroupInfo(ctx context.Context, c directory.CustomerID, gid directory.GroupID) (directory.GroupRef, error)
+	Members(ctx context.Context, c directory.CustomerID, gid directory.GroupID) ([]directory.Account, error)
+	Audience(ctx context.Context, c directory.CustomerID, gid directory.GroupID) ([]directory.Account, error)
+}
 
 // NewStore wraps the store.
-func NewStore(d *db.DB) *Store { return &Store{db: d} }
+func NewStore(d *db.DB, dir Directory) *Store { return &Store{db: d, dir: dir} }
 
 // Account is what voice needs to know about an account.
 type Account struct {
@@ -29,65 +45,43 @@ type Account struct {
 }
 
 // Dispatcher tells a console account from a terminal.
-func (a Account) Dispatcher() bool { return a.Type == "20" }
+func (a Account) Dispatcher() bool { return a.Type == identity.DispatcherType }
 
 // Blocked tells whether a terminal is killed or stunned (it can neither talk nor hear).
 func (a Account) Blocked() bool { return a.Status == 0 || a.Status == 1 }
 
 func (a Account) person() Person { return Person{MsID: a.ID, Name: a.Name, Type: a.Type} }
 
-const accountCols = `id, customer_id, type, acct_type, name, call_set_status, COALESCE(ptt_group_id, default_group_id, 0)`
+func fromDirectory(a directory.Account) Account {
+	return Account{ID: string(a.ID), Customer: int64(a.Customer), Type: a.Type, AcctType: a.AcctType, Name: a.Name,
+		Status: a.CallSetStatus, PttGroup: int64(a.TalkGroup)}
+}
 
-func scanAccount(sc interface{ Scan(...any) error }) (Account, error) {
-	var a Account
-	err := sc.Scan(&a.ID, &a.Customer, &a.Type, &a.AcctType, &a.Name, &a.Status, &a.PttGroup)
-	return a, err
+func fromDirectoryList(list []directory.Account, err error) ([]Account, error) {
+	if err != nil {
+		return nil, err
+	}
+	var out []Account
+	for _, a := range list {
+		out = append(out, fromDirectory(a))
+	}
+	return out, nil
 }
 
 // Account reads one account of a customer; db.ErrNotFound if it is not theirs.
 func (s *Store) Account(ctx context.Context, customer int64, id string) (Account, error) {
-	a, err := scanAccount(s.db.QueryRow(ctx, `SELECT `+accountCols+` FROM accounts WHERE id = ? AND customer_id = ?`,
-		id, customer))
-	if errors.Is(err, sql.ErrNoRows) {
-		return a, db.ErrNotFound
-	}
-	return a, err
+	a, err := s.dir.Account(ctx, directory.CustomerID(customer), directory.TerminalID(id))
+	return fromDirectory(a), err
 }
 
-func (s *Store) accounts(ctx context.Context, q string, args ...any) ([]Account, error) {
-	rows, err := s.db.Query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Account
-	for rows.Next() {
-		a, err := scanAccount(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
-}
-
-// Accounts reads the given accounts of a customer (unknown ids are left out).
+// Accounts reads the given accounts of a customer ordered by id (unknown ids are left out).
 func (s *Store) Accounts(ctx context.Context, customer int64, ids []string) ([]Account, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	args := []any{customer}
-	for _, id := range ids {
-		args = append(args, id)
-	}
-	return s.accounts(ctx, `SELECT `+accountCols+` FROM accounts WHERE customer_id = ? AND id IN (`+
-		db.Placeholders(len(ids))+`) ORDER BY id`, args...)
+	return fromDirectoryList(s.dir.Accounts(ctx, directory.CustomerID(customer), directory.TerminalIDs(ids)))
 }
 
 // Terminals reads every terminal (non-dispatcher account) of a customer: the parties of an all call.
 func (s *Store) Terminals(ctx context.Context, customer int64) ([]Account, error) {
-	return s.accounts(ctx, `SELECT `+accountCols+` FROM accounts WHERE customer_id = ? AND type <> '20' ORDER BY id`,
-		customer)
+	return fromDirectoryList(s.dir.AllTerminals(ctx, directory.CustomerID(customer)))
 }
 
 // GroupInfo is a group's name and kind.
@@ -99,28 +93,18 @@ type GroupInfo struct {
 
 // Group reads a group of a customer.
 func (s *Store) Group(ctx context.Context, customer, gid int64) (GroupInfo, error) {
-	g := GroupInfo{ID: gid}
-	err := s.db.QueryRow(ctx, `SELECT name, kind FROM ptt_groups WHERE id = ? AND customer_id = ?`, gid, customer).
-		Scan(&g.Name, &g.Kind)
-	if errors.Is(err, sql.ErrNoRows) {
-		return g, db.ErrNotFound
-	}
-	return g, err
+	g, err := s.dir.GroupInfo(ctx, directory.CustomerID(customer), directory.GroupID(gid))
+	return GroupInfo{ID: gid, Name: g.Name, Kind: g.Kind}, err
 }
 
 // GroupAudience reads who hears a group call: its members and every account whose ptt group it is.
 func (s *Store) GroupAudience(ctx context.Context, customer, gid int64) ([]Account, error) {
-	// Two indexed halves (accounts by ptt group, group_members by group) instead of one OR that scans every
-	// account of the customer.
-	return s.accounts(ctx, `SELECT `+accountCols+` FROM accounts WHERE customer_id = ? AND ptt_group_id = ?
-		UNION SELECT `+accountCols+` FROM accounts WHERE customer_id = ?
-			AND id IN (SELECT account_id FROM group_members WHERE group_id = ?) ORDER BY id`, customer, gid, customer, gid)
+	return fromDirectoryList(s.dir.Audience(ctx, directory.CustomerID(customer), directory.GroupID(gid)))
 }
 
 // GroupMembers reads the members of a group (a stored temporary group's parties).
 func (s *Store) GroupMembers(ctx context.Context, customer, gid int64) ([]Account, error) {
-	return s.accounts(ctx, `SELECT `+accountCols+` FROM accounts WHERE customer_id = ?
-		AND id IN (SELECT account_id FROM group_members WHERE group_id = ?) ORDER BY id`, customer, gid)
+	return fromDirectoryList(s.dir.Members(ctx, directory.CustomerID(customer), directory.GroupID(gid)))
 }
 
 // CustomerTimeZone is the customer's offset from UTC in hours (for month boundaries of queries).
@@ -330,29 +314,48 @@ func (s *Store) DeleteMute(ctx context.Context, customer, id int64, msID, muteID
 	return msID, muteID, err
 }
 
-// Mutes lists a customer's entries (msID "" = all listeners).
+// Mutes lists a customer's entries (msID "" = all listeners) with the names of both accounts; an entry whose
+// account is gone is left out.
 func (s *Store) Mutes(ctx context.Context, customer int64, msID string) ([]Mute, error) {
-	q := `SELECT m.id, m.ms_id, a.name, m.mute_id, b.name FROM voice_mutes m
-		JOIN accounts a ON a.id = m.ms_id JOIN accounts b ON b.id = m.mute_id WHERE m.customer_id = ?`
+	q := `SELECT id, ms_id, mute_id FROM voice_mutes WHERE customer_id = ?`
 	args := []any{customer}
 	if msID != "" {
-		q += ` AND m.ms_id = ?`
+		q += ` AND ms_id = ?`
 		args = append(args, msID)
 	}
-	rows, err := s.db.Query(ctx, q+` ORDER BY m.id`, args...)
+	rows, err := s.db.Query(ctx, q+` ORDER BY id`, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := []Mute{}
+	var list []Mute
+	var ids []directory.TerminalID
 	for rows.Next() {
 		var m Mute
-		if err := rows.Scan(&m.ID, &m.MsID, &m.MsName, &m.MuteID, &m.MuteName); err != nil {
+		if err := rows.Scan(&m.ID, &m.MsID, &m.MuteID); err != nil {
 			return nil, err
 		}
-		out = append(out, m)
+		list = append(list, m)
+		ids = append(ids, directory.TerminalID(m.MsID), directory.TerminalID(m.MuteID))
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	names, err := s.dir.Names(ctx, directory.CustomerID(customer), ids)
+	if err != nil {
+		return nil, err
+	}
+	out := []Mute{}
+	for _, m := range list {
+		ms, ok1 := names[directory.TerminalID(m.MsID)]
+		mute, ok2 := names[directory.TerminalID(m.MuteID)]
+		if ok1 && ok2 {
+			m.MsName, m.MuteName = ms, mute
+			out = append(out, m)
+		}
+	}
+	return out, nil
 }
 
 // AllMutes reads every pair of every customer: listener → muted talkers (loaded at start).

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tenfour/internal/call"
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/testkit"
 )
@@ -33,7 +34,7 @@ func storeFixture(t *testing.T, engine string) (*call.Store, int64, int64, strin
 	if _, err := d.Exec(ctx, `INSERT INTO group_members (group_id, account_id) VALUES (?, ?)`, gid, "10001002"); err != nil {
 		t.Fatal(err)
 	}
-	return call.NewStore(d), cust, other, gid
+	return call.NewStore(d, directory.NewStore(d)), cust, other, gid
 }
 
 func TestStoreDirectoryReads(t *testing.T) {

@@ -3,6 +3,8 @@ package geo
 import (
 	"hash/maphash"
 	"sync"
+
+	"tenfour/internal/directory"
 )
 
 // Live is a terminal's latest known state as consoles see it: the `gps` event item, getLastGps row and
@@ -122,24 +124,22 @@ func (c *cache) customer(customer int64) []Live {
 	return out
 }
 
-// accountSync is one accounts row to bring up to date.
-type accountSync struct {
-	id              string
-	customer        int64
-	fix             Point
-	pos, status     bool
-	battery, signal int
-}
-
 // takeDirty returns the entries whose accounts row is behind and marks them clean.
-func (c *cache) takeDirty() []accountSync {
-	var out []accountSync
+func (c *cache) takeDirty() []directory.LastReport {
+	var out []directory.LastReport
 	for i := range c.shards {
 		sh := &c.shards[i]
 		sh.mu.Lock()
 		for _, e := range sh.dirty {
-			out = append(out, accountSync{id: e.id, customer: e.customer, fix: e.fix, pos: e.posDirty && e.hasFix,
-				status: e.statusDirty, battery: e.battery, signal: e.signal})
+			r := directory.LastReport{ID: directory.TerminalID(e.id), Customer: directory.CustomerID(e.customer)}
+			if e.posDirty && e.hasFix {
+				f := directory.Fix(e.fix)
+				r.Fix = &f
+			}
+			if e.statusDirty {
+				r.Status = &directory.Status{Battery: e.battery, Signal: e.signal}
+			}
+			out = append(out, r)
 			e.posDirty, e.statusDirty = false, false
 		}
 		sh.dirty = sh.dirty[:0]
@@ -148,17 +148,17 @@ func (c *cache) takeDirty() []accountSync {
 	return out
 }
 
-// load takes a state read from the accounts table at start-up; later reports win.
-func (c *cache) load(id string, customer int64, fix *Point, battery, signal int) {
-	c.with(id, customer, func(e *entry) {
-		if fix != nil && (!e.hasFix || e.fix.Time < fix.Time) {
-			e.fix, e.hasFix = *fix, true
+// load takes a state read from the directory at start-up; later reports win.
+func (c *cache) load(st directory.LastState) {
+	c.with(string(st.ID), int64(st.Customer), func(e *entry) {
+		if st.Fix != nil && (!e.hasFix || e.fix.Time < st.Fix.Time) {
+			e.fix, e.hasFix = Point(*st.Fix), true
 		}
 		if e.battery < 0 {
-			e.battery = battery
+			e.battery = st.Battery
 		}
 		if e.signal < 0 {
-			e.signal = signal
+			e.signal = st.Signal
 		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/identity"
@@ -77,23 +78,23 @@ type logEntry struct {
 }
 
 // New builds the service; its socket requests are Verbs and its endpoints Routes.
-func New(d *db.DB, hub *realtime.Hub, log *oplog.Log, opt Options) *Service {
+func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log, opt Options) *Service {
 	opt = opt.withDefaults()
-	s := &Service{Store: NewStore(d), db: d, hub: hub, log: log, opt: opt,
+	s := &Service{Store: NewStore(d, dir), db: d, hub: hub, log: log, opt: opt,
 		cache: newCache(), fences: newFenceIndex(), logs: make(chan logEntry, 1024), now: time.Now}
-	s.writer = newWriter(d, opt, s.cache.takeDirty)
+	s.writer = newWriter(d, dir, opt, s.cache.takeDirty)
 	s.fan = newFanout(hub, opt.FanoutEvery)
 	return s
 }
 
-// Load warms the hot cache from the accounts table and loads every customer's fences (App.OnPrepare).
+// Load warms the hot cache from the directory's last states and loads every customer's fences (App.OnPrepare).
 func (s *Service) Load(ctx context.Context) error {
-	states, err := s.Store.lastStates(ctx)
+	states, err := s.Store.dir.LastStates(ctx)
 	if err != nil {
 		return fmt.Errorf("geo: load last positions: %w", err)
 	}
 	for _, st := range states {
-		s.cache.load(st.id, st.customer, st.fix, st.battery, st.signal)
+		s.cache.load(st)
 	}
 	customers, err := s.Store.customersWithFences(ctx)
 	if err != nil {
@@ -320,13 +321,5 @@ func (s *Service) LastPositions(customer int64) []LastGPS {
 	return out
 }
 
-// LastGPS is one row of getLastGps (same shape as the directory's).
-type LastGPS struct {
-	Mid       string  `json:"mid"`
-	Lng       float64 `json:"lng"`
-	Lat       float64 `json:"lat"`
-	Speed     float64 `json:"speed"`
-	Direction float64 `json:"direction"`
-	Altitude  float64 `json:"altitude"`
-	Time      int64   `json:"time"`
-}
+// LastGPS is one row of getLastGps: the directory's row, served from the hot cache.
+type LastGPS = directory.LastGPS

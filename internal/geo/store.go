@@ -7,15 +7,29 @@ import (
 	"errors"
 	"strings"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 )
 
-// Store is the geo domain's SQL. Every method takes the customer id and never reads or writes another
-// customer's rows: an id of another customer is db.ErrNotFound.
-type Store struct{ db *db.DB }
+// Store is the geo domain's SQL; what it reads and writes of accounts and groups goes through the directory.
+// Every method takes the customer id and never reads or writes another customer's rows: an id of another
+// customer is db.ErrNotFound.
+type Store struct {
+	db  *db.DB
+	dir Directory
+}
+
+// Directory is what geo reads and writes of the directory (directory.Store has these methods).
+type Directory interface {
+	Names(ctx context.Context, c directory.CustomerID, ids []directory.TerminalID) (map[directory.TerminalID]string, error)
+	SetIcon(ctx context.Context, c directory.CustomerID, ids []directory.TerminalID, avatar, mapIcon string) error
+	SetGroupColor(ctx context.Context, c directory.CustomerID, gid directory.GroupID, color string) error
+	LastStates(ctx context.Context) ([]directory.LastState, error)
+	SyncLast(ctx context.Context, list []directory.LastReport) error
+}
 
 // NewStore wraps the database.
-func NewStore(d *db.DB) *Store { return &Store{db: d} }
+func NewStore(d *db.DB, dir Directory) *Store { return &Store{db: d, dir: dir} }
 
 type querier interface {
 	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
@@ -45,34 +59,17 @@ type TerminalRef struct {
 
 // Terminals returns the customer's accounts among ids (by id); db.ErrNotFound if any is missing.
 func (s *Store) Terminals(ctx context.Context, customer int64, ids []string) (map[string]TerminalRef, error) {
-	return terminals(ctx, s.db, customer, ids)
-}
-
-func terminals(ctx context.Context, q querier, customer int64, ids []string) (map[string]TerminalRef, error) {
-	out := make(map[string]TerminalRef, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	rows, err := q.Query(ctx, `SELECT id, name FROM accounts WHERE customer_id = ? AND id IN (`+db.Placeholders(len(ids))+`)`,
-		append([]any{customer}, anyArgs(ids)...)...)
+	names, err := s.dir.Names(ctx, directory.CustomerID(customer), directory.TerminalIDs(ids))
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var t TerminalRef
-		if err := rows.Scan(&t.MsID, &t.Name); err != nil {
-			return nil, err
-		}
-		out[t.MsID] = t
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
+	out := make(map[string]TerminalRef, len(ids))
 	for _, id := range ids {
-		if _, ok := out[id]; !ok {
+		name, ok := names[directory.TerminalID(id)]
+		if !ok {
 			return nil, db.ErrNotFound
 		}
+		out[id] = TerminalRef{MsID: id, Name: name}
 	}
 	return out, nil
 }
@@ -164,40 +161,6 @@ func (s *Store) Prune(ctx context.Context, cutoff int64) (int64, error) {
 			return total, err
 		}
 	}
-}
-
-// lastState is a terminal's last position and status as the accounts table has it.
-type lastState struct {
-	id              string
-	customer        int64
-	fix             *Point
-	battery, signal int
-}
-
-// LastStates reads every account's last position and status, to warm the hot cache at start-up.
-func (s *Store) lastStates(ctx context.Context) ([]lastState, error) {
-	rows, err := s.db.Query(ctx, `SELECT id, customer_id, lat, lng, speed, direction, altitude, last_gps_at, battery, signal
-		FROM accounts WHERE (lat IS NOT NULL AND lng IS NOT NULL) OR battery >= 0 OR signal >= 0`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []lastState
-	for rows.Next() {
-		var st lastState
-		var lat, lng sql.NullFloat64
-		var p Point
-		if err := rows.Scan(&st.id, &st.customer, &lat, &lng, &p.Speed, &p.Direction, &p.Altitude, &p.Time,
-			&st.battery, &st.signal); err != nil {
-			return nil, err
-		}
-		if lat.Valid && lng.Valid {
-			p.Lat, p.Lng = lat.Float64, lng.Float64
-			st.fix = &p
-		}
-		out = append(out, st)
-	}
-	return out, rows.Err()
 }
 
 // ---- fences ----
@@ -323,6 +286,7 @@ func (s *Store) customersWithFences(ctx context.Context) ([]int64, error) {
 
 // CreateFence stores a fence (geometry already compiled) with its terminals, which must be the customer's.
 func (s *Store) CreateFence(ctx context.Context, customer int64, f *Fence, now int64) error {
+	_, unknown := s.Terminals(ctx, customer, f.Terminals)
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		var n int
 		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM fences WHERE customer_id = ?`, customer).Scan(&n); err != nil {
@@ -331,8 +295,8 @@ func (s *Store) CreateFence(ctx context.Context, customer int64, f *Fence, now i
 		if n >= MaxFencesPerCust {
 			return ErrTooMany
 		}
-		if _, err := terminals(ctx, tx, customer, f.Terminals); err != nil {
-			return err
+		if unknown != nil {
+			return unknown
 		}
 		if err := tx.QueryRow(ctx, `INSERT INTO fences (customer_id, name, type, shape, geometry, radius, creator_id,
 			creator_name, created_at, updated_at, ver) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1) RETURNING id`,
@@ -422,16 +386,17 @@ func (s *Store) DeleteFences(ctx context.Context, customer int64, ids []int64) (
 }
 
 // SetFenceTerminals changes a fence's terminals: replace (when not nil) sets the whole list, then add and
-// remove apply. Terminals must be the customer's (checked here, in the transaction).
+// remove apply. Terminals must be the customer's (read before the transaction, reported after the fence check).
 func (s *Store) SetFenceTerminals(ctx context.Context, customer, id int64, replace, add, remove []string, now int64) error {
+	all := append(append(append([]string{}, replace...), add...), remove...)
+	_, unknown := s.Terminals(ctx, customer, dedupe(all))
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		var one int
 		if err := tx.QueryRow(ctx, `SELECT 1 FROM fences WHERE id = ? AND customer_id = ?`, id, customer).Scan(&one); err != nil {
 			return notFound(err)
 		}
-		all := append(append(append([]string{}, replace...), add...), remove...)
-		if _, err := terminals(ctx, tx, customer, dedupe(all)); err != nil {
-			return err
+		if unknown != nil {
+			return unknown
 		}
 		if replace != nil {
 			if _, err := tx.Exec(ctx, `DELETE FROM fence_terminals WHERE fence_id = ?`, id); err != nil {
@@ -805,27 +770,15 @@ func (s *Store) DeleteMarks(ctx context.Context, customer int64, ids []int64) er
 	})
 }
 
-// ---- group colours and terminal icons (the directory's rows: ptt_groups.color, accounts.avatar/map_icon) ----
+// ---- group colours and terminal icons (kept by the directory) ----
 
 // SetGroupColor sets a group's map colour ("" is the default).
 func (s *Store) SetGroupColor(ctx context.Context, customer, gid int64, color string) error {
-	res, err := s.db.Exec(ctx, `UPDATE ptt_groups SET color = ? WHERE id = ? AND customer_id = ?`, color, gid, customer)
-	return mustAffect(res, err)
+	return s.dir.SetGroupColor(ctx, directory.CustomerID(customer), directory.GroupID(gid), color)
 }
 
 // SetTerminalIcon sets the map icon key and the avatar image of terminals; an id that is not the customer's
-// terminal fails the whole change.
+// account fails the whole change.
 func (s *Store) SetTerminalIcon(ctx context.Context, customer int64, ids []string, icon, image string) error {
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		if _, err := terminals(ctx, tx, customer, ids); err != nil {
-			return err
-		}
-		for _, id := range ids {
-			if _, err := tx.Exec(ctx, `UPDATE accounts SET avatar = ?, map_icon = ? WHERE id = ? AND customer_id = ?`,
-				image, icon, id, customer); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return s.dir.SetIcon(ctx, directory.CustomerID(customer), directory.TerminalIDs(ids), image, icon)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/geo"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
@@ -19,7 +20,7 @@ import (
 func running(t *testing.T, d *db.DB, opt geo.Options) (*geo.Service, func()) {
 	t.Helper()
 	hub := realtime.NewHub(d, nil)
-	svc := geo.New(d, hub, oplog.New(d, hub), opt)
+	svc := geo.New(d, directory.NewStore(d), hub, oplog.New(d, hub), opt)
 	ctx, cancel := context.WithCancel(context.Background())
 	if err := svc.Load(ctx); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 )
 
@@ -41,7 +42,8 @@ type writer struct {
 	batch       int
 	maxPending  int
 	accountSync time.Duration
-	dirty       func() []accountSync
+	dir         Directory
+	dirty       func() []directory.LastReport
 
 	mu   sync.Mutex
 	buf  []row
@@ -51,9 +53,9 @@ type writer struct {
 	lastSync time.Time
 }
 
-func newWriter(d *db.DB, o Options, dirty func() []accountSync) *writer {
+func newWriter(d *db.DB, dir Directory, o Options, dirty func() []directory.LastReport) *writer {
 	return &writer{db: d, every: o.FlushEvery, batch: o.FlushPoints, maxPending: o.MaxPending,
-		accountSync: o.AccountSync, dirty: dirty,
+		accountSync: o.AccountSync, dir: dir, dirty: dirty,
 		gen: &flushed{done: make(chan struct{})}, kick: make(chan struct{}, 1)}
 }
 
@@ -175,7 +177,8 @@ func insertSQL(n int) string {
 	return q
 }
 
-// syncAccounts copies the latest positions and statuses of the hot cache into their accounts rows, so the
+// syncAccounts copies the latest positions and statuses of the hot cache into their accounts rows through
+// the directory (one batch per call: one transaction on SQLite, two array statements on PostgreSQL), so the
 // directory's queries and a restarted node see them. A row is only moved forward in time.
 func (w *writer) syncAccounts(ctx context.Context) {
 	w.lastSync = time.Now()
@@ -183,71 +186,7 @@ func (w *writer) syncAccounts(ctx context.Context) {
 	if len(list) == 0 {
 		return
 	}
-	var err error
-	if w.db.Dialect == db.Postgres {
-		err = syncAccountsPG(ctx, w.db, list)
-	} else {
-		err = w.db.InTx(ctx, func(tx *db.Tx) error {
-			for _, a := range list {
-				if a.pos {
-					f := a.fix
-					if _, err := tx.Exec(ctx, `UPDATE accounts SET lat = ?, lng = ?, speed = ?, direction = ?, altitude = ?,
-						last_gps_at = ? WHERE id = ? AND customer_id = ? AND last_gps_at <= ?`,
-						f.Lat, f.Lng, f.Speed, f.Direction, f.Altitude, f.Time, a.id, a.customer, f.Time); err != nil {
-						return err
-					}
-				}
-				if a.status {
-					if _, err := tx.Exec(ctx, `UPDATE accounts SET battery = ?, signal = ? WHERE id = ? AND customer_id = ?`,
-						a.battery, a.signal, a.id, a.customer); err != nil {
-						return err
-					}
-				}
-			}
-			return nil
-		})
-	}
-	if err != nil {
+	if err := w.dir.SyncLast(ctx, list); err != nil {
 		slog.Error("geo: sync last positions to accounts", "rows", len(list), "err", err)
 	}
-}
-
-// syncAccountsPG is syncAccounts in two statements (positions, statuses) with array parameters, so ten thousand
-// terminals cost two round trips instead of ten thousand.
-func syncAccountsPG(ctx context.Context, d *db.DB, list []accountSync) error {
-	var ids, sids []string
-	var cust, at, scust []int64
-	var lat, lng, speed, dir, alt []float64
-	var batt, sig []int64
-	for _, a := range list {
-		if a.pos {
-			ids, cust, at = append(ids, a.id), append(cust, a.customer), append(at, a.fix.Time)
-			lat, lng, speed = append(lat, a.fix.Lat), append(lng, a.fix.Lng), append(speed, a.fix.Speed)
-			dir, alt = append(dir, a.fix.Direction), append(alt, a.fix.Altitude)
-		}
-		if a.status {
-			sids, scust = append(sids, a.id), append(scust, a.customer)
-			batt, sig = append(batt, int64(a.battery)), append(sig, int64(a.signal))
-		}
-	}
-	return d.InTx(ctx, func(tx *db.Tx) error {
-		if len(ids) > 0 {
-			if _, err := tx.Exec(ctx, `UPDATE accounts a SET lat = v.lat, lng = v.lng, speed = v.speed, direction = v.dir,
-				altitude = v.alt, last_gps_at = v.at
-				FROM unnest(?::text[], ?::bigint[], ?::bigint[], ?::float8[], ?::float8[], ?::float8[], ?::float8[], ?::float8[])
-					AS v(id, cust, at, lat, lng, speed, dir, alt)
-				WHERE a.id = v.id AND a.customer_id = v.cust AND a.last_gps_at <= v.at`,
-				ids, cust, at, lat, lng, speed, dir, alt); err != nil {
-				return err
-			}
-		}
-		if len(sids) > 0 {
-			if _, err := tx.Exec(ctx, `UPDATE accounts a SET battery = v.battery, signal = v.signal
-				FROM unnest(?::text[], ?::bigint[], ?::bigint[], ?::bigint[]) AS v(id, cust, battery, signal)
-				WHERE a.id = v.id AND a.customer_id = v.cust`, sids, scust, batt, sig); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }
