@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"tenfour/internal/auth"
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/testkit"
 )
@@ -39,14 +40,17 @@ func Seed(t testing.TB, d *db.DB, n int, typ string) Fleet {
 	f.Dispatcher = prefix + "9000"
 	testkit.Account(t, d, auth.NewAccount{CustomerID: f.CustomerID, ID: f.Dispatcher, Type: auth.DispatcherType,
 		Name: "Dispatcher " + prefix})
+	var last []directory.LastReport
 	for i := 1; i <= n; i++ {
 		id := fmt.Sprintf("%s%04d", prefix, i)
 		testkit.Account(t, d, auth.NewAccount{CustomerID: f.CustomerID, ID: id, Type: typ, Name: fmt.Sprintf("Unit %d", i)})
-		// The last known position is the GPS writer's to keep (geo); no API sets one without a running node.
-		if _, err := d.Exec(ctx, `UPDATE accounts SET lat = ?, lng = ? WHERE id = ?`, 41+float64(i)/100, 29.0, id); err != nil {
-			t.Fatal(err)
-		}
+		last = append(last, directory.LastReport{ID: directory.TerminalID(id), Customer: directory.CustomerID(f.CustomerID),
+			Fix: &directory.Fix{Lat: 41 + float64(i)/100, Lng: 29.0, Time: 1}})
 		f.Terminals = append(f.Terminals, id)
+	}
+	// The last known position, stored as the GPS writer stores it (through the directory).
+	if err := directory.NewStore(d).SyncLast(ctx, last); err != nil {
+		t.Fatal(err)
 	}
 	return f
 }
