@@ -73,6 +73,8 @@ export const safetyCases = [
       const { page } = await signedIn(context);
       let id;
       try {
+        // The console has finished loading (what is measured next is the alarm's way, not the first load's).
+        await page.waitForLoadState('networkidle');
         await gesture(page);
         await watchInterrupt(page);
         const r = await term.request('sos.raise', { lat: 41.0082, lng: 28.9784, type: '0' });
