@@ -6,12 +6,12 @@ import { LANGUAGES, DEFAULT_LANGUAGE, detectLanguage } from './languages';
 import { namespaceOf } from './index';
 
 // Every language file of every namespace, loaded eagerly for the check.
-const files = import.meta.glob<{ default: unknown }>(['../features/*/i18n/*.ts', '../app/i18n/*.ts', '../shared/i18n/*.ts'], { eager: true });
+const files = import.meta.glob<{ default: unknown }>(['../features/*/i18n/*.json', '../app/i18n/*.json', '../shared/i18n/*.json'], { eager: true });
 
 type Tree = Record<string, unknown>;
 const bundles = new Map<string, Map<string, unknown>>(); // ns → lang → messages
 for (const [path, mod] of Object.entries(files)) {
-  const lang = path.slice(path.lastIndexOf('/') + 1, -3);
+  const lang = path.slice(path.lastIndexOf('/') + 1, -'.json'.length);
   const ns = namespaceOf(path);
   if (!bundles.has(ns)) bundles.set(ns, new Map());
   bundles.get(ns)!.set(lang, mod.default);

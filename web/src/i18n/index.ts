@@ -2,10 +2,10 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, type Language } from './languages';
 
-// Namespaces are found by folder: src/features/<ns>/i18n/<lang>.ts, src/app/i18n → "app", src/shared/i18n → "common".
+// Namespaces are found by folder: src/features/<ns>/i18n/<lang>.json, src/app/i18n → "app", src/shared/i18n → "common".
 // en-US ships in the entry chunk; every other language is a lazy chunk loaded when chosen.
-const eager = import.meta.glob<{ default: object }>(['../features/*/i18n/en-US.ts', '../app/i18n/en-US.ts', '../shared/i18n/en-US.ts'], { eager: true });
-const lazy = import.meta.glob<{ default: object }>(['../features/*/i18n/*.ts', '../app/i18n/*.ts', '../shared/i18n/*.ts', '!**/en-US.ts']);
+const eager = import.meta.glob<{ default: object }>(['../features/*/i18n/en-US.json', '../app/i18n/en-US.json', '../shared/i18n/en-US.json'], { eager: true });
+const lazy = import.meta.glob<{ default: object }>(['../features/*/i18n/*.json', '../app/i18n/*.json', '../shared/i18n/*.json', '!**/en-US.json']);
 
 export function namespaceOf(path: string): string {
   const m = /features\/([^/]+)\/i18n\//.exec(path);
@@ -13,7 +13,7 @@ export function namespaceOf(path: string): string {
   if (path.includes('/app/i18n/')) return 'app';
   return 'common';
 }
-const langOf = (path: string) => path.slice(path.lastIndexOf('/') + 1, -3);
+const langOf = (path: string) => path.slice(path.lastIndexOf('/') + 1, -'.json'.length);
 
 export const NAMESPACES = [...new Set(Object.keys(eager).map(namespaceOf))];
 

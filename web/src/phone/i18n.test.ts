@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../i18n/languages';
-import en from './i18n/en-US';
+import en from './i18n/en-US.json';
 import { setLanguage, t } from './i18n';
 
-const files = import.meta.glob<{ default: unknown }>('./i18n/*.ts', { eager: true });
+const files = import.meta.glob<{ default: unknown }>('./i18n/*.json', { eager: true });
 
 function leaves(v: unknown, prefix = '', out = new Map<string, string>()): Map<string, string> {
   if (typeof v === 'string') out.set(prefix, v);
@@ -16,7 +16,7 @@ describe('phone app languages', () => {
   const base = leaves(en);
   for (const lang of LANGUAGES) {
     it(`${lang}: every key, non-empty, same placeholders, translated`, () => {
-      const mod = files[`./i18n/${lang}.ts`];
+      const mod = files[`./i18n/${lang}.json`];
       expect(mod, lang).toBeDefined();
       const other = leaves(mod!.default);
       expect([...base.keys()].filter((k) => !other.has(k))).toEqual([]);

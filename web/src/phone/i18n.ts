@@ -2,17 +2,17 @@
 // en-US is bundled; the other five languages are lazy chunks.
 import { useSyncExternalStore } from 'react';
 import { DEFAULT_LANGUAGE, detectLanguage, isLanguage, type Language } from '../i18n/languages';
-import en from './i18n/en-US';
+import en from './i18n/en-US.json';
 
 export type Messages = typeof en;
 type Dict = { [k: string]: string | Dict };
 
 const loaders: Record<Exclude<Language, 'en-US'>, () => Promise<{ default: Messages }>> = {
-  'zh-CN': () => import('./i18n/zh-CN'),
-  'tr-TR': () => import('./i18n/tr-TR'),
-  'es-ES': () => import('./i18n/es-ES'),
-  'fr-FR': () => import('./i18n/fr-FR'),
-  'ru-RU': () => import('./i18n/ru-RU'),
+  'zh-CN': () => import('./i18n/zh-CN.json'),
+  'tr-TR': () => import('./i18n/tr-TR.json'),
+  'es-ES': () => import('./i18n/es-ES.json'),
+  'fr-FR': () => import('./i18n/fr-FR.json'),
+  'ru-RU': () => import('./i18n/ru-RU.json'),
 };
 
 const LANG_KEY = 'tenfour.app.language';
