@@ -16,6 +16,7 @@ import (
 
 	"tenfour/internal/app"
 	"tenfour/internal/config"
+	"tenfour/internal/platform/ticker"
 	"tenfour/internal/sim"
 )
 
@@ -165,16 +166,9 @@ func simCmd(args []string) error {
 		"loopback", opts.Loopback)
 	if *every > 0 {
 		go func() {
-			t := time.NewTicker(*every)
-			defer t.Stop()
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case <-t.C:
-					slog.Info("sim", "talking", f.Talking(), "scheduled", f.Pending(), "stats", f.Stats().String())
-				}
-			}
+			ticker.Every(ctx, *every, func() {
+				slog.Info("sim", "talking", f.Talking(), "scheduled", f.Pending(), "stats", f.Stats().String())
+			})
 		}()
 	}
 	err = f.Run(ctx)

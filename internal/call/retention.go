@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"tenfour/internal/platform/ticker"
 )
 
 // RunRetention deletes recordings older than the retention setting, files and rows together, hourly.
@@ -15,18 +17,11 @@ func (s *Service) RunRetention(ctx context.Context) {
 	if s.opts.Retention <= 0 {
 		return
 	}
-	t := time.NewTicker(time.Hour)
-	defer t.Stop()
-	for {
+	ticker.NowAndEvery(ctx, time.Hour, func() {
 		if _, err := s.PruneRecordings(ctx, time.Now().Add(-s.opts.Retention)); err != nil && ctx.Err() == nil {
 			slog.Error("voice: retention", "err", err)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }
 
 // PruneRecordings deletes the recordings that started before cutoff; it returns how many.

@@ -146,7 +146,7 @@ const (
 	MaxTempNameLen  = 20 // spec §5
 	MaxGroupNameLen = 32
 	MaxTermNameLen  = 32
-	MaxIDLen        = 32
+	MaxIDLen        = httpx.MaxIDLen
 	MaxVersionLen   = 64
 	MaxListIDs      = 500 // msIds in one call
 	MaxTempMembers  = 200
@@ -189,36 +189,9 @@ func CheckName(name string, max int) (string, error) {
 }
 
 // CheckID validates an account id parameter (msId, cid).
-func CheckID(name, id string) (string, error) {
-	id = strings.TrimSpace(id)
-	if id == "" {
-		return "", httpx.BadParam(name, "required")
-	}
-	if len(id) > MaxIDLen {
-		return "", httpx.BadParam(name, "too long")
-	}
-	return id, nil
-}
+func CheckID(name, id string) (string, error) { return httpx.ID(name, id) }
 
-// checkIDs validates a list of account ids and removes duplicates, keeping order.
+// checkIDs validates a required list of account ids and removes duplicates, keeping order.
 func checkIDs(name string, ids []string) ([]string, error) {
-	if len(ids) == 0 {
-		return nil, httpx.BadParam(name, "required")
-	}
-	if len(ids) > MaxListIDs {
-		return nil, httpx.BadParam(name, "too many")
-	}
-	seen := make(map[string]bool, len(ids))
-	out := make([]string, 0, len(ids))
-	for _, id := range ids {
-		id, err := CheckID(name, id)
-		if err != nil {
-			return nil, err
-		}
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	return out, nil
+	return httpx.IDs(name, ids, MaxListIDs, true)
 }

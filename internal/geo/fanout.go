@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"tenfour/internal/platform/realtime"
+	"tenfour/internal/platform/ticker"
 )
 
 // EventGPS is the console event carrying the latest state of the terminals that changed since the last one:
@@ -47,16 +48,7 @@ func (f *fanout) put(customer int64, l Live) {
 }
 
 func (f *fanout) run(ctx context.Context) {
-	t := time.NewTicker(f.every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			f.flush()
-		}
-	}
+	ticker.Every(ctx, f.every, f.flush)
 }
 
 func (f *fanout) flush() {

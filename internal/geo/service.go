@@ -14,6 +14,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
+	"tenfour/internal/platform/ticker"
 )
 
 // Options tune the ingest pipeline; zero values take the defaults in brackets.
@@ -279,16 +280,7 @@ func (s *Service) logLoop(ctx context.Context) {
 }
 
 func (s *Service) pruneLoop(ctx context.Context) {
-	t := time.NewTicker(s.opt.PruneEvery)
-	defer t.Stop()
-	for {
-		s.PruneOnce(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	ticker.NowAndEvery(ctx, s.opt.PruneEvery, func() { s.PruneOnce(ctx) })
 }
 
 // PruneOnce deletes points older than the retention setting.

@@ -460,7 +460,7 @@ type Alarm struct {
 const alarmCols = `id, customer_id, fence_id, fence_name, fence_type, terminal_id, terminal_name, type, at, lat, lng,
 	status, responder_id, responder_name, response_at, closer_id, closer_name, closed_at, remark`
 
-func scanAlarm(sc interface{ Scan(...any) error }) (Alarm, error) {
+func scanAlarm(sc db.Scanner) (Alarm, error) {
 	var a Alarm
 	var id, fence int64
 	err := sc.Scan(&id, &a.customer, &fence, &a.FenceName, &a.FenceType, &a.MsID, &a.MsName, &a.Type, &a.Time, &a.Lat,
@@ -517,25 +517,7 @@ func (f AlarmFilter) where(customer int64) (string, []any) {
 // Alarms pages a customer's fence alarms, newest first, with the total count.
 func (s *Store) Alarms(ctx context.Context, customer int64, f AlarmFilter, offset, limit int) ([]Alarm, int, error) {
 	cond, args := f.where(customer)
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM fence_alarms WHERE `+cond, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := s.db.Query(ctx, `SELECT `+alarmCols+` FROM fence_alarms WHERE `+cond+` ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`,
-		append(args, limit, offset)...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []Alarm{}
-	for rows.Next() {
-		a, err := scanAlarm(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, a)
-	}
-	return out, total, rows.Err()
+	return db.Page(ctx, s.db, "fence_alarms", alarmCols, cond, args, offset, limit, scanAlarm)
 }
 
 // AlarmCount is one row of the fence-alarm count report.

@@ -10,6 +10,7 @@ import (
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
+	"tenfour/internal/platform/ticker"
 )
 
 // Condition flags remembered per plan, so one episode raises one alarm.
@@ -268,17 +269,10 @@ func (s *Service) Checkin(ctx context.Context, p identity.Principal, workID Work
 
 // Run ticks every second until ctx ends, then waits for prompts in flight.
 func (s *Service) Run(ctx context.Context) {
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
 	defer s.Settle()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := s.Tick(ctx); err != nil && ctx.Err() == nil {
-				slog.Error("lonework: tick", "err", err)
-			}
+	ticker.Every(ctx, time.Second, func() {
+		if err := s.Tick(ctx); err != nil && ctx.Err() == nil {
+			slog.Error("lonework: tick", "err", err)
 		}
-	}
+	})
 }

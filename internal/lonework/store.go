@@ -379,28 +379,11 @@ func (s *Store) FindAlarms(ctx context.Context, customerID int64, q AlarmQuery) 
 		args = append(args, q.Range.From, q.Range.To)
 	}
 	cond := strings.Join(where, " AND ")
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM lone_work_alarms WHERE `+cond, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
 	if q.Limit <= 0 {
 		q.Limit = 1000
 	}
-	rows, err := s.db.Query(ctx, `SELECT `+alarmCols+` FROM lone_work_alarms WHERE `+cond+` ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`,
-		append(args, q.Limit, q.Offset)...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []Alarm{}
-	for rows.Next() {
-		a, err := scanAlarm(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, a)
-	}
-	return out, total, rows.Err()
+	return db.Page(ctx, s.db, "lone_work_alarms", alarmCols, cond, args, q.Offset, q.Limit,
+		func(r db.Scanner) (Alarm, error) { return scanAlarm(r) })
 }
 
 // TermState is what the engine reads of a terminal: battery percent and signal 0..5 (-1 unknown).

@@ -17,8 +17,6 @@ import (
 	"tenfour/internal/platform/realtime"
 )
 
-// maxParallel bounds the acknowledgements one group message waits on at once.
-const maxParallel = 64
 
 // Service sends messages and delivers the ones terminals missed.
 type Service struct {
@@ -174,40 +172,13 @@ func (s *Service) Send(ctx context.Context, p identity.Principal, req SendReques
 }
 
 // relay sends m to every connected recipient and records the acknowledgements; it returns one error per
-// recipient (nil when acknowledged).
+// recipient (nil when acknowledged). A recipient whose turn comes after the deadline is not sent to at all: its
+// delivery stays pending for its next login.
 func (s *Service) relay(ctx context.Context, m Message, recipients []string, res *SendResult) []error {
-	// One deadline for the whole fan-out, so a large group still answers within the console's 5 s.
-	ctx, cancel := context.WithTimeout(ctx, s.hub.AckTimeout())
-	defer cancel()
-	errs := make([]error, len(recipients))
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, maxParallel)
-	for i, id := range recipients {
-		c := s.hub.TerminalConn(m.CustomerID, id)
-		if c == nil {
-			errs[i] = realtime.ErrNotOnline
-			continue
-		}
-		res.Online++
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			var err error = realtime.ErrTimeout
-			if ctx.Err() == nil { // not sent at all once the deadline passed: it stays pending
-				err = s.deliverTo(ctx, c, m)
-			}
-			mu.Lock()
-			errs[i] = err
-			if err == nil {
-				res.Delivered++
-			}
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
+	errs, online, acked := s.hub.AskEach(ctx, m.CustomerID, recipients, func(ctx context.Context, c *realtime.Conn) error {
+		return s.deliverTo(ctx, c, m)
+	})
+	res.Online, res.Delivered = online, acked
 	return errs
 }
 
@@ -278,16 +249,11 @@ func (s *Service) DeliverAtLogin(ctx context.Context, c *realtime.Conn, _ bool) 
 	if c.Kind() != realtime.Terminal {
 		return
 	}
-	go func() {
-		select {
-		case <-c.Ready():
-		case <-c.Done():
-			return
-		}
+	c.AfterReady(func() {
 		if err := s.deliverPending(ctx, c); err != nil && !errors.Is(err, realtime.ErrNotOnline) {
 			slog.WarnContext(ctx, "sms: pending delivery stopped", "msId", c.Principal().AccountID, "err", err)
 		}
-	}()
+	})
 }
 
 func (s *Service) deliverPending(ctx context.Context, c *realtime.Conn) error {

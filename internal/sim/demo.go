@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tenfour/internal/config"
+	"tenfour/internal/platform/ticker"
 )
 
 // RunDemo runs the in-process fleet of `serve --demo` until ctx ends: the first cfg.DemoFleet of FleetAccounts
@@ -37,16 +38,7 @@ func RunDemo(ctx context.Context, cfg config.Config) {
 	}
 	slog.Info("demo fleet starting", "terminals", n, "url", self)
 	go func() {
-		t := time.NewTicker(5 * time.Minute)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				slog.Debug("demo fleet", "stats", f.Stats().String())
-			}
-		}
+		ticker.Every(ctx, 5*time.Minute, func() { slog.Debug("demo fleet", "stats", f.Stats().String()) })
 	}()
 	_ = f.Run(ctx)
 }

@@ -13,6 +13,7 @@ import (
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
+	"tenfour/internal/platform/ticker"
 )
 
 // EmergencyFloor is the voice side's emergency priority: while a terminal has an open alarm its floor requests
@@ -312,18 +313,11 @@ func (s *Service) realertOne(customerID int64, a Alarm, now time.Time) {
 // Run re-alerts until ctx ends, checking every second (or every RealertEvery/2 when that is shorter).
 func (s *Service) Run(ctx context.Context) {
 	every := min(time.Second, s.opts.RealertEvery/2)
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := s.Realert(ctx); err != nil && ctx.Err() == nil {
-				slog.Error("sos: realert", "err", err)
-			}
+	ticker.Every(ctx, every, func() {
+		if err := s.Realert(ctx); err != nil && ctx.Err() == nil {
+			slog.Error("sos: realert", "err", err)
 		}
-	}
+	})
 }
 
 // Restore re-applies emergency floor priority for alarms left open by a previous run (start-up work).

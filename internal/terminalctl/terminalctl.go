@@ -328,16 +328,11 @@ func (s *Service) RemindAtLogin(ctx context.Context, c *realtime.Conn, _ bool) {
 	if a.CallSetStatus == Active && nParams == 0 {
 		return
 	}
-	go func() {
-		select {
-		case <-c.Ready():
-		case <-c.Done():
-			return
-		}
+	c.AfterReady(func() {
 		if err := s.remind(ctx, c); err != nil {
 			slog.InfoContext(ctx, "terminalctl: reminder not acknowledged", "msId", p.AccountID, "err", err)
 		}
-	}()
+	})
 }
 
 func (s *Service) remind(ctx context.Context, c *realtime.Conn) error {

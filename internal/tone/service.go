@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"tenfour/internal/directory"
@@ -279,8 +278,6 @@ type Play struct {
 	Time    int64  `json:"time"`
 }
 
-// maxParallel bounds the acknowledgements one tone.send waits on at once.
-const maxParallel = 64
 
 // maxTargets bounds the terminals one tone.send names.
 const maxTargets = 1000
@@ -371,47 +368,23 @@ func (s *Service) Send(ctx context.Context, p identity.Principal, req SendReques
 	return res, nil
 }
 
+// relay asks every connected target to play the tone (with file links of its own token) and records the
+// acknowledgements; it returns one error per target (nil when played).
 func (s *Service) relay(ctx context.Context, customerID int64, t Tone, play Play, targets []string, res *SendResult) []error {
-	ctx, cancel := context.WithTimeout(ctx, s.hub.AckTimeout())
-	defer cancel()
-	errs := make([]error, len(targets))
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, maxParallel)
-	for i, id := range targets {
-		c := s.hub.TerminalConn(customerID, id)
-		if c == nil {
-			errs[i] = realtime.ErrNotOnline
-			continue
-		}
-		res.Online++
+	errs, online, acked := s.hub.AskEach(ctx, customerID, targets, func(ctx context.Context, c *realtime.Conn) error {
 		tok, _ := s.files.IssueToken(c.Principal())
 		data := play
 		data.FileURL = t.FileURL + "?token=" + tok
 		data.IconURL = t.IconURL + "?token=" + tok
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			var err error = realtime.ErrTimeout
-			if ctx.Err() == nil {
-				_, err = c.Request(ctx, TermPlay, data)
-				if err != nil && !errors.Is(err, realtime.ErrNotOnline) && !errors.Is(err, realtime.ErrTimeout) {
-					if _, coded := httpx.AsError(err); coded {
-						err = ErrRefused
-					}
-				}
+		_, err := c.Request(ctx, TermPlay, data)
+		if err != nil && !errors.Is(err, realtime.ErrNotOnline) && !errors.Is(err, realtime.ErrTimeout) {
+			if _, coded := httpx.AsError(err); coded {
+				err = ErrRefused
 			}
-			mu.Lock()
-			errs[i] = err
-			if err == nil {
-				res.Delivered++
-			}
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
+		}
+		return err
+	})
+	res.Online, res.Delivered = online, acked
 	return errs
 }
 

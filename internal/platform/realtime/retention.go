@@ -3,6 +3,7 @@ package realtime
 import (
 	"context"
 	"log/slog"
+	"tenfour/internal/platform/ticker"
 	"time"
 )
 
@@ -17,20 +18,13 @@ func (h *Hub) RunRetention(ctx context.Context, keep time.Duration) {
 	if keep <= 0 {
 		return
 	}
-	t := time.NewTicker(time.Hour)
-	defer t.Stop()
-	for {
+	ticker.NowAndEvery(ctx, time.Hour, func() {
 		if n, err := h.PruneEvents(ctx, time.Now().Add(-keep)); err != nil && ctx.Err() == nil {
 			slog.Error("realtime: event retention", "err", err)
 		} else if n > 0 {
 			slog.Info("realtime: event retention", "deleted", n)
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	})
 }
 
 // PruneEvents deletes the durable events stored before cutoff, in batches; it returns how many.

@@ -36,10 +36,8 @@ const LOGIN_REFUSED = new Set(['1', '2', '4', '6', '103', '104', '105', '107', '
 export class TerminalSocket extends FrameSocket {
   private handlers = new Map<string, RequestHandler>();
   private attempt = 0;
-  private stopped = true;
+  protected override stopped = true;
   private everOnline = false;
-  private retryTimer?: ReturnType<typeof setTimeout>;
-  private pingTimer?: ReturnType<typeof setInterval>;
   private pingMs = 25_000;
   /** The resume token of the last login: reconnects present it instead of the password. */
   private resume?: string;
@@ -56,16 +54,6 @@ export class TerminalSocket extends FrameSocket {
     return this.open();
   }
 
-  stop(): void {
-    this.stopped = true;
-    clearTimeout(this.retryTimer);
-    clearInterval(this.pingTimer);
-    this.failPending(new SocketError('closed'));
-    this.ws?.close(1000);
-    this.ws = undefined;
-    this.setStatus('closed');
-  }
-
   /** The heartbeat (`param.set heartbeat`): how often the app pings. */
   setHeartbeat(seconds: number): void {
     this.pingMs = Math.max(5, seconds) * 1000;
@@ -78,8 +66,7 @@ export class TerminalSocket extends FrameSocket {
     return () => this.handlers.delete(type);
   }
 
-  private setStatus(s: TermStatus) {
-    this.status = s;
+  protected statusChanged(s: TermStatus) {
     this.opts.onStatus?.(s);
   }
 

@@ -22,10 +22,7 @@ export interface SocketOptions {
 
 export class SocketClient extends FrameSocket {
   private attempt = 0;
-  private stopped = false;
   private everOnline = false;
-  private retryTimer?: ReturnType<typeof setTimeout>;
-  private pingTimer?: ReturnType<typeof setInterval>;
   private lastSeq = 0;
   private readonly opts: SocketOptions;
 
@@ -49,18 +46,7 @@ export class SocketClient extends FrameSocket {
     return this.open();
   }
 
-  stop(): void {
-    this.stopped = true;
-    clearTimeout(this.retryTimer);
-    clearInterval(this.pingTimer);
-    this.failPending(new SocketError('closed'));
-    this.ws?.close(1000);
-    this.ws = undefined;
-    this.setStatus('closed');
-  }
-
-  private setStatus(s: SocketStatus) {
-    this.status = s;
+  protected statusChanged(s: SocketStatus) {
     this.opts.onStatus?.(s);
   }
 

@@ -47,6 +47,29 @@ export abstract class FrameSocket {
   private pending = new Map<number, { resolve: (d: unknown) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }>();
   private listeners = new Map<string, Set<Listener>>();
   status: SocketStatus = 'idle';
+  /** Set by stop(): no reconnect after it. */
+  protected stopped = false;
+  protected retryTimer?: ReturnType<typeof setTimeout>;
+  protected pingTimer?: ReturnType<typeof setInterval>;
+
+  /** Told of every status change (the clients' onStatus option). */
+  protected abstract statusChanged(s: SocketStatus): void;
+
+  /** Closes the socket for good: no reconnect; requests still waiting fail with 'closed'. */
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    this.failPending(new SocketError('closed'));
+    this.ws?.close(1000);
+    this.ws = undefined;
+    this.setStatus('closed');
+  }
+
+  protected setStatus(s: SocketStatus) {
+    this.status = s;
+    this.statusChanged(s);
+  }
 
   on<D = unknown>(type: string, fn: (e: SocketEvent<D>) => void): () => void {
     let set = this.listeners.get(type);
