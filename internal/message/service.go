@@ -17,7 +17,6 @@ import (
 	"tenfour/internal/platform/realtime"
 )
 
-
 // Service sends messages and delivers the ones terminals missed.
 type Service struct {
 	Store *Store

@@ -24,7 +24,6 @@ func newWorld(t *testing.T, engine string, terminals int) *world {
 	return w
 }
 
-
 type deliver struct {
 	ID, From, FromName, GID, Content string
 	Time                             int64

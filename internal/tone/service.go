@@ -278,7 +278,6 @@ type Play struct {
 	Time    int64  `json:"time"`
 }
 
-
 // maxTargets bounds the terminals one tone.send names.
 const maxTargets = 1000
 
