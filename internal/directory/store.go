@@ -121,19 +121,8 @@ func (s *Store) Terminals(ctx context.Context, customerID int64, f FindTerminals
 	}
 	rows, err := s.db.Query(ctx, "SELECT "+termCols+" FROM accounts a WHERE "+cond+" ORDER BY a.id LIMIT ? OFFSET ?",
 		append(args, f.Limit, f.Offset)...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []Terminal{}
-	for rows.Next() {
-		t, err := scanTerminal(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, t)
-	}
-	return out, total, rows.Err()
+	out, err := db.Collect(rows, err, func(r db.Scanner) (Terminal, error) { return scanTerminal(r) })
+	return out, total, err
 }
 
 func likeEscape(s string) string {

@@ -259,11 +259,7 @@ func (s *Service) findLoneWorkAlarm(w http.ResponseWriter, r *http.Request) (any
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err
 	}
-	loc, err := timerange.Zone(r.Context(), s.db, p.CustomerID)
-	if err != nil {
-		return nil, err
-	}
-	rg, err := timerange.Parse("sTime", req.STime, "eTime", req.ETime, loc, 0)
+	rg, _, err := timerange.ForCustomer(r.Context(), s.db, p.CustomerID, req.STime, req.ETime, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -329,11 +329,7 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
 	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
 		return nil, err
 	}
-	loc, err := timerange.Zone(ctx, s.db, p.CustomerID)
-	if err != nil {
-		return nil, err
-	}
-	rg, err := timerange.Parse("sTime", req.STime, "eTime", req.ETime, loc, timerange.Month)
+	rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, timerange.Month)
 	if err != nil {
 		return nil, err
 	}

@@ -66,22 +66,10 @@ func (s *Store) page(ctx context.Context, customerID int64, where string, args [
 	}
 	rows, err := s.db.Query(ctx, `SELECT `+msgCols+` FROM messages WHERE `+where+
 		` ORDER BY messages.created_at `+order+`, messages.id `+order+` LIMIT ? OFFSET ?`, append(args, limit, offset)...)
+	out, err := db.Collect(rows, err, func(r db.Scanner) (Message, error) { return scanMessage(r) })
 	if err != nil {
 		return nil, 0, err
 	}
-	defer rows.Close()
-	out := []Message{}
-	for rows.Next() {
-		m, err := scanMessage(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	rows.Close()
 	return out, total, s.named(ctx, customerID, out)
 }
 

@@ -83,11 +83,7 @@ func (s *Service) findSos(w http.ResponseWriter, r *http.Request) (any, error) {
 			return nil, httpx.BadParam("open", "not with sTime/eTime")
 		}
 	case "", "0", "false":
-		loc, err := timerange.Zone(r.Context(), s.db, p.CustomerID)
-		if err != nil {
-			return nil, err
-		}
-		rg, err := timerange.Parse("sTime", req.STime, "eTime", req.ETime, loc, 0)
+		rg, _, err := timerange.ForCustomer(r.Context(), s.db, p.CustomerID, req.STime, req.ETime, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -186,11 +182,7 @@ func (s *Service) findSosReport(w http.ResponseWriter, r *http.Request) (any, er
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err
 	}
-	loc, err := timerange.Zone(r.Context(), s.db, p.CustomerID)
-	if err != nil {
-		return nil, err
-	}
-	rg, err := timerange.Parse("sTime", req.STime, "eTime", req.ETime, loc, 0)
+	rg, loc, err := timerange.ForCustomer(r.Context(), s.db, p.CustomerID, req.STime, req.ETime, 0)
 	if err != nil {
 		return nil, err
 	}

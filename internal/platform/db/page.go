@@ -1,6 +1,9 @@
 package db
 
-import "context"
+import (
+	"context"
+	"database/sql"
+)
 
 // Scanner is a *sql.Row or *sql.Rows.
 type Scanner interface{ Scan(dest ...any) error }
@@ -15,17 +18,24 @@ func Page[T any](ctx context.Context, d *DB, table, cols, cond string, args []an
 	}
 	rows, err := d.Query(ctx, `SELECT `+cols+` FROM `+table+` WHERE `+cond+` ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`,
 		append(args[:len(args):len(args)], limit, offset)...)
+	out, err := Collect(rows, err, scan)
+	return out, total, err
+}
+
+// Collect reads every row of a query with scan and closes the rows; pass the query's own results:
+// `rows, err := d.Query(…); return db.Collect(rows, err, scanThing)`. An empty result is an empty slice.
+func Collect[T any](rows *sql.Rows, err error, scan func(Scanner) (T, error)) ([]T, error) {
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	defer rows.Close()
 	out := []T{}
 	for rows.Next() {
 		v, err := scan(rows)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		out = append(out, v)
 	}
-	return out, total, rows.Err()
+	return out, rows.Err()
 }

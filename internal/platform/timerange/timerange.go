@@ -92,3 +92,14 @@ func ZoneOf(hours string) *time.Location {
 func Day(ms int64, loc *time.Location) string {
 	return time.UnixMilli(ms).In(loc).Format(time.DateOnly)
 }
+
+// ForCustomer reads the spec's sTime/eTime pair in the customer's time zone (Zone, then Parse with those
+// parameter names) and returns the range with the zone, which reports need for their day boundaries.
+func ForCustomer(ctx context.Context, d *db.DB, customerID int64, sTime, eTime string, maxLen time.Duration) (Range, *time.Location, error) {
+	loc, err := Zone(ctx, d, customerID)
+	if err != nil {
+		return Range{}, nil, err
+	}
+	rg, err := Parse("sTime", sTime, "eTime", eTime, loc, maxLen)
+	return rg, loc, err
+}
