@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/geo"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/identity"
@@ -37,16 +38,15 @@ func benchSeconds(t *testing.T, def int) time.Duration {
 func bulkTerminals(t testing.TB, d *db.DB, customer int64, n int) []string {
 	t.Helper()
 	ids := make([]string, n)
-	now := time.Now().UnixMilli()
+	accts := make([]directory.FleetAccount, n)
+	for i := range n {
+		ids[i] = fmt.Sprintf("9%07d", i)
+		accts[i] = directory.FleetAccount{ID: directory.TerminalID(ids[i]), Type: "10", Name: "T" + ids[i], PasswordHash: "x"}
+	}
 	err := d.InTx(context.Background(), func(tx *db.Tx) error {
-		for i := range n {
-			ids[i] = fmt.Sprintf("9%07d", i)
-			if _, err := tx.Exec(context.Background(), `INSERT INTO accounts (id, customer_id, type, name, password_hash, created_at)
-				VALUES (?, ?, '10', ?, 'x', ?)`, ids[i], customer, "T"+ids[i], now); err != nil {
-				return err
-			}
-		}
-		return nil
+		_, err := directory.Provision(context.Background(), tx, directory.Fleet{Customer: directory.CustomerID(customer),
+			Accounts: accts, Now: time.Now().UnixMilli()})
+		return err
 	})
 	if err != nil {
 		t.Fatal(err)

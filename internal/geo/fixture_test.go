@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tenfour/internal/auth"
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/testkit"
 )
@@ -44,22 +45,23 @@ func seed(t testing.TB, d *db.DB, n int) fleet {
 		fmt.Sprintf("cust-%d", nextCust.Add(1)), now).Scan(&f.customer); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.WriteRow(ctx, `INSERT INTO ptt_groups (customer_id, name, created_at) VALUES (?, 'Patrol', ?) RETURNING id`,
-		f.customer, now).Scan(&f.group); err != nil {
-		t.Fatal(err)
-	}
 	id := func(i int) string { return fmt.Sprintf("%03d%05d", f.customer%1000, i) }
 	f.dispatcher = id(0)
-	if _, err := d.Exec(ctx, `INSERT INTO accounts (id, customer_id, type, name, password_hash, default_group_id, created_at)
-		VALUES (?, ?, '20', 'Dispatcher', ?, ?, ?)`, f.dispatcher, f.customer, pwHash, f.group, now); err != nil {
-		t.Fatal(err)
-	}
+	accts := []directory.FleetAccount{{ID: directory.TerminalID(f.dispatcher), Type: "20", Name: "Dispatcher",
+		PasswordHash: pwHash, Groups: []string{"Patrol"}}}
 	for i := 1; i <= n; i++ {
-		if _, err := d.Exec(ctx, `INSERT INTO accounts (id, customer_id, type, name, password_hash, default_group_id, created_at)
-			VALUES (?, ?, '10', ?, ?, ?, ?)`, id(i), f.customer, fmt.Sprintf("Unit %d", i), pwHash, f.group, now); err != nil {
-			t.Fatal(err)
-		}
+		accts = append(accts, directory.FleetAccount{ID: directory.TerminalID(id(i)), Type: "10",
+			Name: fmt.Sprintf("Unit %d", i), PasswordHash: pwHash, Groups: []string{"Patrol"}})
 		f.terminals = append(f.terminals, id(i))
+	}
+	err := d.InTx(ctx, func(tx *db.Tx) error {
+		gids, err := directory.Provision(ctx, tx, directory.Fleet{Customer: directory.CustomerID(f.customer),
+			Groups: []directory.FleetGroup{{Name: "Patrol"}}, Accounts: accts, Now: now})
+		f.group = int64(gids["Patrol"])
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return f
 }

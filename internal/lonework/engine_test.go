@@ -211,7 +211,9 @@ func (r *rig) reasons(id lonework.WorkID) []lonework.Reason {
 
 func (r *rig) setTerminal(i, battery, signal int) {
 	r.t.Helper()
-	if _, err := r.d.Exec(context.Background(), `UPDATE accounts SET battery = ?, signal = ? WHERE id = ?`, battery, signal, r.f.Terminals[i]); err != nil {
+	// As the GPS writer stores a terminal's status report (through the directory).
+	if err := directory.NewStore(r.d).SyncLast(context.Background(), []directory.LastReport{{ID: directory.TerminalID(r.f.Terminals[i]),
+		Customer: directory.CustomerID(r.f.CustomerID), Status: &directory.Status{Battery: battery, Signal: signal}}}); err != nil {
 		r.t.Fatal(err)
 	}
 }
