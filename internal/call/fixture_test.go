@@ -12,6 +12,7 @@ import (
 	"tenfour/internal/auth"
 	"tenfour/internal/call"
 	"tenfour/internal/config"
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
@@ -155,6 +156,15 @@ func (w *world) dial(o termclient.Options) *termclient.Client {
 		w.t.Fatal(err)
 	}
 	return c
+}
+
+// setCallSet stores a terminal's call-set status as terminal management does (through the directory); the
+// caller then tells the floor (Service.CallSetStatusChanged).
+func (w *world) setCallSet(id string, status int) {
+	if err := directory.NewStore(w.s.DB).SetCallSetStatus(context.Background(), directory.CustomerID(w.cust),
+		directory.TerminalID(id), status); err != nil {
+		w.t.Fatal(err)
+	}
 }
 
 func (w *world) exec(q string, args ...any) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -260,7 +259,7 @@ func TestKilledTerminalCannotTalkNorHear(t *testing.T) {
 	// What terminal management (internal/terminalctl) does on call.set: store the status, then tell the floor.
 	callSet := func(status int, ids ...string) {
 		for _, id := range ids {
-			g.exec(`UPDATE accounts SET call_set_status = ` + strconv.Itoa(status) + ` WHERE id = '` + id + `'`)
+			g.setCallSet(id, status)
 			g.voice().CallSetStatusChanged(g.cust, id, status)
 		}
 	}
@@ -301,7 +300,7 @@ func TestKillWhileTalkingRevokes(t *testing.T) {
 	if _, err := g.t1.RequestFloor(ctx, "", "", false); err != nil {
 		t.Fatal(err)
 	}
-	g.exec(`UPDATE accounts SET call_set_status = 0 WHERE id = '10001001'`)
+	g.setCallSet("10001001", 0)
 	g.voice().CallSetStatusChanged(g.cust, "10001001", 0)
 	if ev := event(t, ctx, g.t1, "floor.revoked", nil); ev["code"] != "606" {
 		t.Fatalf("revoked %v", ev)
