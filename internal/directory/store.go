@@ -133,19 +133,11 @@ func likeEscape(s string) string {
 func (s *Store) LastGPS(ctx context.Context, customerID int64) ([]LastGPS, error) {
 	rows, err := s.db.Query(ctx, `SELECT id, lng, lat, speed, direction, altitude, last_gps_at FROM accounts
 		WHERE customer_id = ? AND lat IS NOT NULL AND lng IS NOT NULL ORDER BY id`, customerID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []LastGPS{}
-	for rows.Next() {
+	return db.Collect(rows, err, func(r db.Scanner) (LastGPS, error) {
 		var g LastGPS
-		if err := rows.Scan(&g.Mid, &g.Lng, &g.Lat, &g.Speed, &g.Direction, &g.Altitude, &g.Time); err != nil {
-			return nil, err
-		}
-		out = append(out, g)
-	}
-	return out, rows.Err()
+		err := r.Scan(&g.Mid, &g.Lng, &g.Lat, &g.Speed, &g.Direction, &g.Altitude, &g.Time)
+		return g, err
+	})
 }
 
 // groupCols are read by scanGroup.
@@ -377,6 +369,16 @@ func groupKind(ctx context.Context, q querier, customerID int64, gid GroupID) (s
 	return kind, notFound(err)
 }
 
+// mustBeFixed answers db.ErrNotFound unless gid is one of the customer's fixed groups (the only ones whose
+// structure and membership the directory screens change).
+func mustBeFixed(ctx context.Context, q querier, customerID int64, gid GroupID) error {
+	kind, err := groupKind(ctx, q, customerID, gid)
+	if err == nil && kind != KindFixed {
+		err = db.ErrNotFound
+	}
+	return err
+}
+
 func mustAffect(res sql.Result, err error) error {
 	if err != nil {
 		if db.IsUniqueViolation(err) {
@@ -420,12 +422,8 @@ func (s *Store) AddGroup(ctx context.Context, customerID int64, ng NewGroup) (*G
 	var g *Group
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		if ng.Parent != Root {
-			kind, err := groupKind(ctx, tx, customerID, ng.Parent)
-			if err != nil {
+			if err := mustBeFixed(ctx, tx, customerID, ng.Parent); err != nil {
 				return err
-			}
-			if kind != KindFixed {
-				return db.ErrNotFound
 			}
 			d, err := depth(ctx, tx, customerID, ng.Parent)
 			if err != nil {
@@ -459,12 +457,8 @@ func (s *Store) AddGroup(ctx context.Context, customerID int64, ng NewGroup) (*G
 // DeleteGroup deletes an empty fixed group (no members, no subgroups: ErrGroupNotEmpty).
 func (s *Store) DeleteGroup(ctx context.Context, customerID int64, gid GroupID) error {
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		kind, err := groupKind(ctx, tx, customerID, gid)
-		if err != nil {
+		if err := mustBeFixed(ctx, tx, customerID, gid); err != nil {
 			return err
-		}
-		if kind != KindFixed {
-			return db.ErrNotFound
 		}
 		var n int
 		if err := tx.QueryRow(ctx, `SELECT (SELECT COUNT(*) FROM ptt_groups WHERE customer_id = ? AND parent_id = ?)
@@ -504,12 +498,8 @@ type SaveMembers struct {
 func (s *Store) SaveMembers(ctx context.Context, customerID int64, req SaveMembers) ([]GroupID, error) {
 	var changed []GroupID
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		kind, err := groupKind(ctx, tx, customerID, req.Group)
-		if err != nil {
+		if err := mustBeFixed(ctx, tx, customerID, req.Group); err != nil {
 			return err
-		}
-		if kind != KindFixed {
-			return db.ErrNotFound
 		}
 		if err := checkAccounts(ctx, tx, customerID, req.MsIDs); err != nil {
 			return err
@@ -565,7 +555,7 @@ func (s *Store) SaveMembers(ctx context.Context, customerID int64, req SaveMembe
 			scope...); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `UPDATE accounts SET ptt_group_id = ? WHERE customer_id = ? AND id IN (`+in+`)`+pttCond, scope...)
+		_, err := tx.Exec(ctx, `UPDATE accounts SET ptt_group_id = ? WHERE customer_id = ? AND id IN (`+in+`)`+pttCond, scope...)
 		return err
 	})
 	slices.Sort(changed)
@@ -576,12 +566,8 @@ func (s *Store) SaveMembers(ctx context.Context, customerID int64, req SaveMembe
 // group it was get another of their fixed groups (or none); those talking in it fall back to their default.
 func (s *Store) RemoveMembers(ctx context.Context, customerID int64, gid GroupID, msIDs []string) error {
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		kind, err := groupKind(ctx, tx, customerID, gid)
-		if err != nil {
+		if err := mustBeFixed(ctx, tx, customerID, gid); err != nil {
 			return err
-		}
-		if kind != KindFixed {
-			return db.ErrNotFound
 		}
 		if err := checkAccounts(ctx, tx, customerID, msIDs); err != nil {
 			return err

@@ -124,19 +124,7 @@ func (s *Store) MarkRead(ctx context.Context, customerID int64, by string, req R
 			return nil
 		}
 		rows, err := tx.Query(ctx, `SELECT messages.id FROM messages WHERE `+where+` ORDER BY messages.id`, args...)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		if ids, err = db.Collect(rows, err, db.Int64); err != nil {
 			return err
 		}
 		for chunk := range slices.Chunk(ids, 500) {

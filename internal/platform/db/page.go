@@ -39,3 +39,10 @@ func Collect[T any](rows *sql.Rows, err error, scan func(Scanner) (T, error)) ([
 	}
 	return out, rows.Err()
 }
+
+// Int64 scans a one-column integer row: `db.Collect(rows, err, db.Int64)` lists ids.
+func Int64(r Scanner) (int64, error) {
+	var v int64
+	err := r.Scan(&v)
+	return v, err
+}

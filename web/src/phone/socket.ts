@@ -116,18 +116,11 @@ export class TerminalSocket extends FrameSocket {
             } else ws.close();
           });
       };
-      ws.onmessage = (m) => this.dispatch(String(m.data));
-      ws.onclose = () => {
-        clearInterval(this.pingTimer);
-        this.failPending(new SocketError('4', 'disconnected'));
-        settle(new SocketError('503', 'socket closed'));
-        if (this.ws === ws) this.ws = undefined;
-        if (!this.stopped) this.scheduleReconnect();
-      };
+      this.wire(ws, settle);
     });
   }
 
-  private scheduleReconnect() {
+  protected scheduleReconnect() {
     this.setStatus('reconnecting');
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {

@@ -97,23 +97,15 @@ export class SocketClient extends FrameSocket {
             } else ws.close();
           });
       };
-      ws.onmessage = (m) => this.dispatch(String(m.data));
-      ws.onclose = () => {
-        clearInterval(this.pingTimer);
-        this.failPending(new SocketError('4', 'disconnected'));
-        settle(new SocketError('503', 'socket closed'));
-        if (this.ws === ws) this.ws = undefined;
-        // Keep trying until stop(): a first connection that failed (server restarting, network down) retries too;
-        // sign-in stops the client itself when its socket login fails.
-        if (!this.stopped) this.scheduleReconnect();
-      };
+      // Sign-in stops the client itself when its socket login fails.
+      this.wire(ws, settle);
       ws.onerror = () => {
         /* onclose follows */
       };
     });
   }
 
-  private scheduleReconnect() {
+  protected scheduleReconnect() {
     this.setStatus('reconnecting');
     const delay = backoffDelay(this.attempt++, this.opts.random);
     clearTimeout(this.retryTimer);

@@ -66,6 +66,25 @@ export abstract class FrameSocket {
     this.setStatus('closed');
   }
 
+  /** Plans the next connection attempt after a drop (each client's own backoff and login). */
+  protected abstract scheduleReconnect(): void;
+
+  /**
+   * Wires a new socket's frames and its close: requests still waiting fail, a login still waiting settles with
+   * "503", and the client reconnects unless stopped. A close of a socket already replaced changes nothing else.
+   */
+  protected wire(ws: WebSocket, settle: (err: Error) => void) {
+    ws.onmessage = (m) => this.dispatch(String(m.data));
+    ws.onclose = () => {
+      clearInterval(this.pingTimer);
+      this.failPending(new SocketError('4', 'disconnected'));
+      settle(new SocketError('503', 'socket closed'));
+      if (this.ws === ws) this.ws = undefined;
+      // Keep trying until stop(): a first connection that failed (server restarting, network down) retries too.
+      if (!this.stopped) this.scheduleReconnect();
+    };
+  }
+
   protected setStatus(s: SocketStatus) {
     this.status = s;
     this.statusChanged(s);
