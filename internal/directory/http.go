@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 )
@@ -197,11 +198,11 @@ func (s *Service) addGroup(w http.ResponseWriter, r *http.Request) (any, error) 
 
 func (s *Service) saveGroupMs(w http.ResponseWriter, r *http.Request) (any, error) {
 	var req struct {
-		MsID       httpx.List `json:"msId"`
-		GroupID    string     `json:"groupId"`
-		KeepOldGrp string     `json:"keepOldGrp"`
-		PttGrp     string     `json:"pttGrp"`
-		DiffClient string     `json:"diffClient"`
+		MsID       flex.List `json:"msId"`
+		GroupID    string    `json:"groupId"`
+		KeepOldGrp string    `json:"keepOldGrp"`
+		PttGrp     string    `json:"pttGrp"`
+		DiffClient string    `json:"diffClient"`
 	}
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err
@@ -233,8 +234,8 @@ func (s *Service) saveGroupMs(w http.ResponseWriter, r *http.Request) (any, erro
 
 func (s *Service) removeGroupMs(w http.ResponseWriter, r *http.Request) (any, error) {
 	var req struct {
-		MsID    httpx.List `json:"msId"`
-		GroupID string     `json:"groupId"`
+		MsID    flex.List `json:"msId"`
+		GroupID string    `json:"groupId"`
 	}
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"tenfour/internal/oplog"
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
@@ -58,13 +59,13 @@ func (s *Service) fenceList(ctx context.Context, p identity.Principal, req fence
 
 // fenceIn is the body of create and edit.
 type fenceIn struct {
-	FenceID  string     `json:"fenceid"`
-	Name     *string    `json:"name"`
-	Type     *string    `json:"type"`
-	Shape    string     `json:"shape"`
-	Geometry rawJSON    `json:"geometry"`
-	Radius   string     `json:"radius"`
-	MsIDs    httpx.List `json:"msIds"`
+	FenceID  string    `json:"fenceid"`
+	Name     *string   `json:"name"`
+	Type     *string   `json:"type"`
+	Shape    string    `json:"shape"`
+	Geometry rawJSON   `json:"geometry"`
+	Radius   string    `json:"radius"`
+	MsIDs    flex.List `json:"msIds"`
 }
 
 func (in fenceIn) radius() (float64, error) {
@@ -185,10 +186,10 @@ func (s *Service) fenceEdit(ctx context.Context, p identity.Principal, in fenceI
 
 // fenceSetReq is the request of POST /ds/fence/set.
 type fenceSetReq struct {
-	FenceID string      `json:"fenceid"`
-	MsIDs   *httpx.List `json:"msIds"`
-	Add     httpx.List  `json:"add"`
-	Remove  httpx.List  `json:"remove"`
+	FenceID string     `json:"fenceid"`
+	MsIDs   *flex.List `json:"msIds"`
+	Add     flex.List  `json:"add"`
+	Remove  flex.List  `json:"remove"`
 }
 
 // fenceSet: {fenceid, msIds?, add?, remove?} — msIds replaces the whole list; add and remove change it.
@@ -233,7 +234,7 @@ func (s *Service) fenceSet(ctx context.Context, p identity.Principal, req fenceS
 
 // fenceDelReq is the request of PUT /ds/fence/del.
 type fenceDelReq struct {
-	FenceID httpx.List `json:"fenceid"`
+	FenceID flex.List `json:"fenceid"`
 }
 
 func (s *Service) fenceDel(ctx context.Context, p identity.Principal, req fenceDelReq) (any, error) {
@@ -294,16 +295,16 @@ func (s *Service) fenceFindTer(ctx context.Context, p identity.Principal, req fe
 }
 
 type alarmQuery struct {
-	FenceID  httpx.List `json:"fenceid"`
-	FenceIDs httpx.List `json:"fenceIds"`
-	MsID     httpx.List `json:"msId"`
-	MsIDs    httpx.List `json:"msIds"`
-	Status   string     `json:"status"`
-	STime    string     `json:"sTime"`
-	ETime    string     `json:"eTime"`
-	PageNo   string     `json:"pageNo"`
-	PageSize string     `json:"pageSize"`
-	GroupBy  string     `json:"groupBy"`
+	FenceID  flex.List `json:"fenceid"`
+	FenceIDs flex.List `json:"fenceIds"`
+	MsID     flex.List `json:"msId"`
+	MsIDs    flex.List `json:"msIds"`
+	Status   string    `json:"status"`
+	STime    string    `json:"sTime"`
+	ETime    string    `json:"eTime"`
+	PageNo   string    `json:"pageNo"`
+	PageSize string    `json:"pageSize"`
+	GroupBy  string    `json:"groupBy"`
 }
 
 func (s *Service) alarmFilter(ctx context.Context, p identity.Principal, q alarmQuery, rangeRequired bool) (AlarmFilter, error) {
@@ -351,9 +352,9 @@ func (s *Service) fenceAlarms(ctx context.Context, p identity.Principal, q alarm
 
 // fenceAlarmHandleReq is the request of PUT /ds/fence/fa.
 type fenceAlarmHandleReq struct {
-	ID     httpx.List `json:"id"`
-	Status string     `json:"status"`
-	Remark string     `json:"remark"`
+	ID     flex.List `json:"id"`
+	Status string    `json:"status"`
+	Remark string    `json:"remark"`
 }
 
 // fenceAlarmHandle: PUT fa {id, status, remark?} — status 1 responds to the alarms, 2 closes (cancels) them

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
@@ -197,9 +198,9 @@ func (s *Service) updateMark(ctx context.Context, p identity.Principal, in markI
 
 // findMarkReq is the request of GET /ds/custom/findMark.
 type findMarkReq struct {
-	ID   httpx.List `json:"id"`
-	Type string     `json:"type"`
-	Name string     `json:"name"`
+	ID   flex.List `json:"id"`
+	Type string    `json:"type"`
+	Name string    `json:"name"`
 }
 
 func (s *Service) findMark(ctx context.Context, p identity.Principal, req findMarkReq) (any, error) {
@@ -217,7 +218,7 @@ func (s *Service) findMark(ctx context.Context, p identity.Principal, req findMa
 
 // deleteMarkReq is the request of DELETE /ds/custom/deleteMark.
 type deleteMarkReq struct {
-	ID httpx.List `json:"id"`
+	ID flex.List `json:"id"`
 }
 
 func (s *Service) deleteMark(ctx context.Context, p identity.Principal, req deleteMarkReq) (any, error) {
@@ -272,9 +273,9 @@ func (s *Service) updateGrpColor(ctx context.Context, p identity.Principal, req 
 
 // updateMsIconReq is the request of PUT /ds/custom/updateMsIcon.
 type updateMsIconReq struct {
-	MsID  httpx.List `json:"msId"`
-	Icon  string     `json:"icon"`
-	Image string     `json:"image"`
+	MsID  flex.List `json:"msId"`
+	Icon  string    `json:"icon"`
+	Image string    `json:"image"`
 }
 
 // updateMsIcon: {msId (one or a list), icon, image} — spec §5 "avatar setting needs icon and image": icon is

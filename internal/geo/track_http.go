@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tenfour/internal/oplog"
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 )
@@ -95,12 +96,12 @@ func (s *Service) gpsByUTC(ctx context.Context, p identity.Principal, req gpsByU
 
 // gpsDataReq is the request of GET /ds/report/findGpsData and POST /ds/report/findGpsDataPost.
 type gpsDataReq struct {
-	MsIDs    httpx.List `json:"msIds"`
-	MsID     string     `json:"msId"`
-	STime    string     `json:"sTime"`
-	ETime    string     `json:"eTime"`
-	PageNo   string     `json:"pageNo"`
-	PageSize string     `json:"pageSize"`
+	MsIDs    flex.List `json:"msIds"`
+	MsID     string    `json:"msId"`
+	STime    string    `json:"sTime"`
+	ETime    string    `json:"eTime"`
+	PageNo   string    `json:"pageNo"`
+	PageSize string    `json:"pageSize"`
 }
 
 // gpsData: the /gps-data report {msIds, sTime, eTime, pageNo, pageSize} → {total, list}, ordered by terminal

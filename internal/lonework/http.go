@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/timerange"
@@ -30,7 +31,7 @@ type Page[T any] struct {
 	List  []T `json:"list"`
 }
 
-func workIDs(name string, l httpx.List) ([]WorkID, error) {
+func workIDs(name string, l flex.List) ([]WorkID, error) {
 	var out []WorkID
 	for _, v := range l {
 		n, err := parseID(name, v)
@@ -65,8 +66,8 @@ func dayRange(v string, loc *time.Location) (*timerange.Range, error) {
 func (s *Service) add(w http.ResponseWriter, r *http.Request) (any, error) {
 	p := identity.Must(r.Context())
 	var req struct {
-		MsIDs httpx.List `json:"msIds"`
-		MsID  httpx.List `json:"msId"`
+		MsIDs flex.List `json:"msIds"`
+		MsID  flex.List `json:"msId"`
 		RawInput
 	}
 	if err := httpx.Decode(r, &req); err != nil {
@@ -100,8 +101,8 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) (any, error) {
 func (s *Service) delete(w http.ResponseWriter, r *http.Request) (any, error) {
 	p := identity.Must(r.Context())
 	var req struct {
-		ID  httpx.List `json:"id"`
-		IDs httpx.List `json:"ids"`
+		ID  flex.List `json:"id"`
+		IDs flex.List `json:"ids"`
 	}
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err
@@ -124,12 +125,12 @@ func (s *Service) delete(w http.ResponseWriter, r *http.Request) (any, error) {
 func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
 	p := identity.Must(r.Context())
 	var req struct {
-		MsID      httpx.List `json:"msId"`
-		MsIDs     httpx.List `json:"msIds"`
-		Status    httpx.List `json:"status"`
-		QueryDate string     `json:"queryDate"`
-		PageNo    string     `json:"pageNo"`
-		PageSize  string     `json:"pageSize"`
+		MsID      flex.List `json:"msId"`
+		MsIDs     flex.List `json:"msIds"`
+		Status    flex.List `json:"status"`
+		QueryDate string    `json:"queryDate"`
+		PageNo    string    `json:"pageNo"`
+		PageSize  string    `json:"pageSize"`
 	}
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err
@@ -213,10 +214,10 @@ func (s *Service) updateAlarm(w http.ResponseWriter, r *http.Request) (any, erro
 func (s *Service) findAlarm(w http.ResponseWriter, r *http.Request) (any, error) {
 	p := identity.Must(r.Context())
 	var req struct {
-		IDs       httpx.List `json:"ids"`
-		QueryDate string     `json:"queryDate"`
-		PageNo    string     `json:"pageNo"`
-		PageSize  string     `json:"pageSize"`
+		IDs       flex.List `json:"ids"`
+		QueryDate string    `json:"queryDate"`
+		PageNo    string    `json:"pageNo"`
+		PageSize  string    `json:"pageSize"`
 	}
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err
@@ -250,11 +251,11 @@ func (s *Service) findAlarm(w http.ResponseWriter, r *http.Request) (any, error)
 func (s *Service) findLoneWorkAlarm(w http.ResponseWriter, r *http.Request) (any, error) {
 	p := identity.Must(r.Context())
 	var req struct {
-		MsIDs    httpx.List `json:"msIds"`
-		STime    string     `json:"sTime"`
-		ETime    string     `json:"eTime"`
-		PageNo   string     `json:"pageNo"`
-		PageSize string     `json:"pageSize"`
+		MsIDs    flex.List `json:"msIds"`
+		STime    string    `json:"sTime"`
+		ETime    string    `json:"eTime"`
+		PageNo   string    `json:"pageNo"`
+		PageSize string    `json:"pageSize"`
 	}
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err

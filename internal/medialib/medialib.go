@@ -17,6 +17,7 @@ import (
 	"tenfour/internal/directory"
 	"tenfour/internal/files"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
@@ -284,12 +285,12 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
 	ctx := r.Context()
 	p := identity.Must(ctx)
 	var req struct {
-		MsIDs    httpx.List `json:"msIds"`
-		STime    string     `json:"sTime"`
-		ETime    string     `json:"eTime"`
-		Kind     string     `json:"kind"`
-		PageNo   string     `json:"pageNo"`
-		PageSize string     `json:"pageSize"`
+		MsIDs    flex.List `json:"msIds"`
+		STime    string    `json:"sTime"`
+		ETime    string    `json:"eTime"`
+		Kind     string    `json:"kind"`
+		PageNo   string    `json:"pageNo"`
+		PageSize string    `json:"pageSize"`
 	}
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err

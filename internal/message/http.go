@@ -172,13 +172,13 @@ func (s *Service) updateSms(w http.ResponseWriter, r *http.Request) (any, error)
 	ctx := r.Context()
 	p := identity.Must(ctx)
 	var req struct {
-		IDs    httpx.List `json:"ids"`
-		ID     string     `json:"id"`
-		MsID   string     `json:"msId"`
-		GID    string     `json:"gid"`
-		GrpID  string     `json:"grpId"`
-		All    string     `json:"all"`
-		Status string     `json:"status"`
+		IDs    flex.List `json:"ids"`
+		ID     string    `json:"id"`
+		MsID   string    `json:"msId"`
+		GID    string    `json:"gid"`
+		GrpID  string    `json:"grpId"`
+		All    string    `json:"all"`
+		Status string    `json:"status"`
 	}
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err
@@ -287,14 +287,14 @@ func (s *Service) findMessageData(w http.ResponseWriter, r *http.Request) (any, 
 	ctx := r.Context()
 	p := identity.Must(ctx)
 	var req struct {
-		MsIDs    httpx.List `json:"msIds"`
-		MsID     httpx.List `json:"msId"`
-		STime    string     `json:"sTime"`
-		ETime    string     `json:"eTime"`
-		STime2   string     `json:"stime"`
-		ETime2   string     `json:"etime"`
-		PageNo   string     `json:"pageNo"`
-		PageSize string     `json:"pageSize"`
+		MsIDs    flex.List `json:"msIds"`
+		MsID     flex.List `json:"msId"`
+		STime    string    `json:"sTime"`
+		ETime    string    `json:"eTime"`
+		STime2   string    `json:"stime"`
+		ETime2   string    `json:"etime"`
+		PageNo   string    `json:"pageNo"`
+		PageSize string    `json:"pageSize"`
 	}
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err

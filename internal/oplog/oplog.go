@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
@@ -181,12 +182,12 @@ func (l *Log) Routes(r httpx.Router) {
 
 func (l *Log) list(w http.ResponseWriter, r *http.Request) (any, error) {
 	var req struct {
-		Type     httpx.List `json:"type"`
-		STime    string     `json:"stime"`
-		ETime    string     `json:"etime"`
-		Account  string     `json:"account"`
-		PageNo   string     `json:"pageNo"`
-		PageSize string     `json:"pageSize"`
+		Type     flex.List `json:"type"`
+		STime    string    `json:"stime"`
+		ETime    string    `json:"etime"`
+		Account  string    `json:"account"`
+		PageNo   string    `json:"pageNo"`
+		PageSize string    `json:"pageSize"`
 	}
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err

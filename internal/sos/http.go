@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"tenfour/internal/oplog"
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/timerange"
@@ -48,15 +49,15 @@ func paging(pageNo, pageSize string) (offset, limit int, err error) {
 func (s *Service) findSos(w http.ResponseWriter, r *http.Request) (any, error) {
 	p := identity.Must(r.Context())
 	var req struct {
-		STime    string     `json:"sTime"`
-		ETime    string     `json:"eTime"`
-		MsID     httpx.List `json:"msId"`
-		MsIDs    httpx.List `json:"msIds"`
-		State    httpx.List `json:"state"`
-		Type     string     `json:"type"`
-		Open     string     `json:"open"`
-		PageNo   string     `json:"pageNo"`
-		PageSize string     `json:"pageSize"`
+		STime    string    `json:"sTime"`
+		ETime    string    `json:"eTime"`
+		MsID     flex.List `json:"msId"`
+		MsIDs    flex.List `json:"msIds"`
+		State    flex.List `json:"state"`
+		Type     string    `json:"type"`
+		Open     string    `json:"open"`
+		PageNo   string    `json:"pageNo"`
+		PageSize string    `json:"pageSize"`
 	}
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err
@@ -175,9 +176,9 @@ type ReportRow struct {
 func (s *Service) findSosReport(w http.ResponseWriter, r *http.Request) (any, error) {
 	p := identity.Must(r.Context())
 	var req struct {
-		MsIDs httpx.List `json:"msIds"`
-		STime string     `json:"sTime"`
-		ETime string     `json:"eTime"`
+		MsIDs flex.List `json:"msIds"`
+		STime string    `json:"sTime"`
+		ETime string    `json:"eTime"`
 	}
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err

@@ -107,28 +107,6 @@ func normalize(raw json.RawMessage) any {
 	}
 }
 
-// List is a []string parameter that also accepts a single string, split on commas ("a,b,c").
-type List []string
-
-func (l *List) UnmarshalJSON(b []byte) error {
-	var one string
-	if json.Unmarshal(b, &one) == nil {
-		*l = nil
-		for _, s := range strings.Split(one, ",") {
-			if s = strings.TrimSpace(s); s != "" {
-				*l = append(*l, s)
-			}
-		}
-		return nil
-	}
-	var many []string
-	if err := json.Unmarshal(b, &many); err != nil {
-		return err
-	}
-	*l = many
-	return nil
-}
-
 // Int parses a decimal parameter; name is used in the error.
 func Int(name, v string) (int64, error) {
 	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)

@@ -93,13 +93,13 @@ func TestPagingUpTo(t *testing.T) {
 
 func TestBind(t *testing.T) {
 	type req struct {
-		Name string `json:"name"`
-		IDs  List   `json:"ids"`
+		Name string   `json:"name"`
+		IDs  []string `json:"ids"`
 	}
 	h := Bind(func(ctx context.Context, p identity.Principal, r req) (any, error) {
 		return []any{p.AccountID, r.Name, []string(r.IDs)}, nil
 	})
-	r := httptest.NewRequest("POST", "/x?name=q", strings.NewReader(`{"ids":"a,b"}`))
+	r := httptest.NewRequest("POST", "/x?name=q", strings.NewReader(`{"ids":["a","b"]}`))
 	r = r.WithContext(identity.With(r.Context(), identity.Principal{AccountID: "10000001"}))
 	got, err := h(httptest.NewRecorder(), r)
 	if err != nil {
