@@ -215,6 +215,12 @@ func (s *Service) decideFloor(ctx context.Context, cl *client, acct Account, req
 	}
 	var reply FloorReply
 	err := s.locked(func(later *afterUnlock) error {
+		// Every refusal is decided before a group call opens: a call opened here always gets its first talker
+		// (a fresh floor grants), so a refused press never leaves a call that nobody talks in and that never
+		// hangs up.
+		if cl.peer == nil {
+			return ErrNoPeer // no microphone to give the floor to
+		}
 		var c *Call
 		if req.CallID != "" {
 			c = s.calls[string(req.CallID)]
@@ -244,9 +250,6 @@ func (s *Service) decideFloor(ctx context.Context, cl *client, acct Account, req
 				c = s.newCallLocked(later, Group, acct, info)
 			}
 			c.audience, c.audGen = aud, gen
-		}
-		if cl.peer == nil {
-			return ErrNoPeer
 		}
 		claim := &Claim{Account: acct.ID, Client: cl, Prio: s.priorityLocked(acct), At: at, Queue: req.Queue}
 		if h := c.floor.Holder; h != nil && h.Client == cl && c.burst != nil {

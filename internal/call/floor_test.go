@@ -370,6 +370,13 @@ func TestFloorNeedsMembershipAndMedia(t *testing.T) {
 	if _, err := bare.RequestFloor(ctx, "", "", false); termclient.Code(err) != "502" {
 		t.Fatalf("no media: %v, want 502", err)
 	}
+	// The refused press left no call behind (issue 14 L4: a "connected" group call that never hung up).
+	if calls := w.voice().Calls(w.cust, "", true); len(calls) != 0 {
+		t.Fatalf("a refused press left calls %+v", calls)
+	}
+	if n := w.logTypes()[2]; n != 0 {
+		t.Fatalf("a refused press logged %d call starts", n)
+	}
 	// Another customer's group is unknown.
 	other := w.customer("other")
 	og := createGroup(t, w.s.DB, other, "Theirs")
