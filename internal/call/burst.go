@@ -41,11 +41,12 @@ func (s *Service) startBurstLocked(later *afterUnlock, c *Call, claim *Claim) {
 	c.btime = max(now.UnixMilli(), c.btime+1) // two bursts of one call may start within a millisecond
 	b := &burst{talker: claim.Client, claim: claim, emergency: s.emergency[claim.Account],
 		accessUs: now.Sub(claim.At).Microseconds(), btime: c.btime}
-	rel := filepath.Join("recordings", strconv.FormatInt(c.Customer, 10), now.UTC().Format("2006/01/02"),
-		fmt.Sprintf("%s-%d.ogg", c.ID, b.btime))
+	rel := filepath.Join("recordings", strconv.FormatInt(c.Customer, 10), now.UTC().Format(dayDirs),
+		burstKey(c.ID, b.btime)+".ogg")
 	var rec *media.Recorder
 	if s.opts.DataDir != "" {
 		rec, b.path = media.StartRecorder(filepath.Join(s.opts.DataDir, rel)), rel // a failure shows at Finish
+		s.recording[rel] = true                                                    // until indexed: no orphan
 	}
 	if c.Kind == Group {
 		c.joined[claim.Account] = true
@@ -109,6 +110,10 @@ func (s *Service) finishBurst(c *Call, b *burst, reason string, snap burstEnd) {
 		DelayP99Us: stats.DelayP99.Microseconds(), Packets: stats.Packets, Reason: reason}
 	if rec := b.mb.Recorder(); rec != nil {
 		res, err := rec.Finish()
+		if res.Skipped > 0 { // once per burst, however many (tenfour_voice_record_packets_skipped_total counts them)
+			slog.Warn("voice: malformed packets left out of a recording", "call", c.ID, "talker", b.claim.Account,
+				"skipped", res.Skipped, "kept", res.Packets)
+		}
 		switch {
 		case err != nil:
 			slog.Error("voice: finish recording", "call", c.ID, "err", err)
@@ -129,9 +134,15 @@ func (s *Service) finishBurst(c *Call, b *burst, reason string, snap burstEnd) {
 				s.keepPending(r, err)
 			}
 		}
+		s.mu.Lock()
+		delete(s.recording, b.path) // indexed, kept for the next start, or removed
+		s.mu.Unlock()
 	}
 	s.hub.Publish(c.Customer, "floor.stats", view, snap.allow)
 }
+
+// burstKey names a burst's recording: its call and btime (unique together).
+func burstKey(callID string, btime int64) string { return callID + "-" + strconv.FormatInt(btime, 10) }
 
 // peerIDs is what a record stores as the other parties of a burst.
 func (c *Call) peerIDs(talker string) string {
@@ -164,7 +175,7 @@ func (s *Service) pendingDir() string { return filepath.Join(s.opts.DataDir, "re
 // shutdown), so the next start indexes it: a recording on disk is never left without its row.
 func (s *Service) keepPending(r Record, cause error) {
 	b, _ := json.Marshal(r)
-	name := fmt.Sprintf("%d-%s-%d.json", r.Customer, r.CallID, r.Started)
+	name := fmt.Sprintf("%d-%s.json", r.Customer, burstKey(r.CallID, r.Started))
 	err := os.MkdirAll(s.pendingDir(), 0o750)
 	if err == nil {
 		err = os.WriteFile(filepath.Join(s.pendingDir(), name), b, 0o640)

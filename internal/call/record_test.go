@@ -2,6 +2,7 @@ package call_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"io"
 	"net/http"
@@ -327,5 +328,89 @@ func TestPendingRecordingRowsIndexedAtStart(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Fatalf("pending rows left: %v", left)
+	}
+}
+
+// recordedPath waits for the console's voice.recorded event of talker's burst and returns its file (absolute).
+func (g *groupWorld) recordedPath(ctx context.Context, talker string) string {
+	g.t.Helper()
+	ev := event(g.t, ctx, g.d, "voice.recorded", func(m map[string]any) bool { return m["msId"] == talker })
+	rows, err := g.voice().Store().CallRecords(ctx, g.cust, ev["callid"].(string), int64(ev["btime"].(float64)))
+	if err != nil || len(rows) != 1 {
+		g.t.Fatalf("record of %v: %v %v", ev, rows, err)
+	}
+	return filepath.Join(g.s.Cfg.DataDir, rows[0].Path)
+}
+
+// Recording files without a record row (a crash in the middle of a burst) are deleted; files of recorded
+// bursts, of the burst in progress, of rows waiting in recordings/pending and files that are not a burst's
+// stay (issue 14 M3).
+func TestOrphanRecordingsRemoved(t *testing.T) {
+	g := newGroupWorld(t)
+	ctx := g.ctx()
+	if _, err := g.t1.Talk(ctx, "", "", silent(20), 2*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	recorded := g.recordedPath(ctx, "10001001")
+	cust := filepath.Join(g.s.Cfg.DataDir, "recordings", strconv.FormatInt(g.cust, 10))
+	today := filepath.Join(cust, time.Now().UTC().Format("2006/01/02"))
+	write := func(path string) string {
+		if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte("OggS partial"), 0o640); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	now := strconv.FormatInt(time.Now().UnixMilli(), 10)
+	orphans := []string{write(filepath.Join(today, "crashed1-"+now+".ogg")),
+		write(filepath.Join(cust, "2020/01/02", "crashed2-1577923200000.ogg"))}
+	foreign := write(filepath.Join(cust, "2020/01/02", "notes.ogg"))
+	waiting := write(filepath.Join(today, "waiting-"+now+".ogg"))
+	write(filepath.Join(g.s.Cfg.DataDir, "recordings", "pending", strconv.FormatInt(g.cust, 10)+"-waiting-"+now+".json"))
+	// T2 is talking: its file is being written and has no row yet.
+	r, err := g.t2.RequestFloor(ctx, "", "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.t2.Send(ctx, silent(10), 2*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	var live string
+	testkit.Eventually(t, 10*time.Second, "the live burst's file", func() bool {
+		files, _ := filepath.Glob(filepath.Join(today, r.CallID+"-*.ogg"))
+		for _, f := range files {
+			if f != recorded {
+				live = f
+			}
+		}
+		return live != ""
+	})
+	if _, err := g.voice().RemoveOrphans(ctx, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range orphans {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("orphan %s kept (%v)", f, err)
+		}
+	}
+	for _, f := range []string{recorded, live, waiting, foreign} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s removed: %v", f, err)
+		}
+	}
+	// The burst in progress goes on and is recorded whole.
+	if err := g.t2.Send(ctx, silent(10), 2*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.t2.ReleaseFloor(ctx, r.CallID); err != nil {
+		t.Fatal(err)
+	}
+	if p := g.recordedPath(ctx, "10001002"); p != live {
+		t.Fatalf("recorded %s, the live file was %s", p, live)
+	}
+	if f, err := oggopus.ReadFile(live); err != nil || len(f.Packets) != 20 {
+		t.Fatalf("live burst recorded: %v packets, %v", f, err)
 	}
 }

@@ -42,6 +42,7 @@ type Service struct {
 	focus     map[string]string // account → the call it chose to hear
 	modes     map[string]string // account → playback priority mode
 	blocked   map[string]bool   // killed or stunned accounts (latest read or hook)
+	recording map[string]bool   // files of bursts being recorded or indexed (the orphan sweep leaves them)
 	closed    bool              // shutting down: no new work, no log writes
 	wg        sync.WaitGroup    // recordings being finished
 }
@@ -55,6 +56,7 @@ func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log, m *media.En
 		byCust: map[int64]map[*client]struct{}{}, calls: map[string]*Call{}, groupCall: map[int64]*Call{},
 		monitors: map[string]map[int64]bool{}, ambient: map[string]*ambient{}, mutes: map[string]map[string]bool{},
 		emergency: map[string]bool{}, focus: map[string]string{}, modes: map[string]string{}, blocked: map[string]bool{},
+		recording: map[string]bool{},
 	}
 	hub.Watch(s.watchDirectory) // cached accounts age with every directory event (floor.go)
 	return s

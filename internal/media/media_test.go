@@ -211,6 +211,58 @@ func TestRecordingDuration(t *testing.T) {
 	}
 }
 
+// A malformed Opus packet in the middle of a burst is left out and counted; the rest of the burst is recorded
+// and plays (issue 14 M3: the first bad packet used to lose the whole recording and leave its file behind).
+func TestRecordingSkipsMalformedPackets(t *testing.T) {
+	e := newEngine(t)
+	a, am := connect(t, e, "A")
+	path := filepath.Join(t.TempDir(), "rec", "burst.ogg")
+	rec := media.StartRecorder(path)
+	burst := media.NewBurst(rec)
+	a.SetRoute(&media.Route{Burst: burst})
+	fixture, err := oggopus.ReadFile("../../testdata/audio/reply.ogg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := [][]byte{
+		{0x03},       // code 3 without its frame count byte
+		{0xfb, 0x00}, // code 3, zero frames
+		{0xfb, 0x3f}, // code 3, 63 frames of 20 ms: longer than 120 ms
+	}
+	half := len(fixture.Packets) / 2
+	sent := append(append(append([][]byte{}, fixture.Packets[:half]...), bad...), fixture.Packets[half:]...)
+	before := testkit.Counter(t, "tenfour_voice_record_packets_skipped_total")
+	ctx := ctxT(t, 20*time.Second)
+	if err := am.Send(ctx, sent, 5*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, 10*time.Second, "every packet sent", func() bool { return burst.Stats().Packets == len(sent) })
+	a.SetRoute(nil)
+	res, err := rec.Finish()
+	if err != nil {
+		t.Fatalf("recording failed: %v", err)
+	}
+	if res.Packets != len(fixture.Packets) || res.Skipped != len(bad) || res.Size == 0 {
+		t.Fatalf("recording %+v, want %d packets kept and %d skipped", res, len(fixture.Packets), len(bad))
+	}
+	if d := testkit.Counter(t, "tenfour_voice_record_packets_skipped_total") - before; d != float64(len(bad)) {
+		t.Fatalf("skipped packets counted %v, want %d", d, len(bad))
+	}
+	got, err := oggopus.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Packets) != len(fixture.Packets) || got.Samples() != fixture.Samples() {
+		t.Fatalf("file holds %d packets (%d samples), want %d (%d)", len(got.Packets), got.Samples(),
+			len(fixture.Packets), fixture.Samples())
+	}
+	for i, p := range got.Packets {
+		if string(p) != string(fixture.Packets[i]) {
+			t.Fatalf("packet %d differs from the one spoken", i)
+		}
+	}
+}
+
 func TestTURNRelayAndPublicAddress(t *testing.T) {
 	port, err := freePort()
 	if err != nil {

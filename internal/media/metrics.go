@@ -28,6 +28,10 @@ var (
 	mDropped = promauto.NewCounter(prometheus.CounterOpts{
 		Name: "tenfour_voice_packets_unrouted_total", Help: "RTP packets from clients that hold no floor (dropped).",
 	})
+	mRecordSkipped = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "tenfour_voice_record_packets_skipped_total",
+		Help: "Malformed Opus packets left out of recordings (the rest of each burst is recorded).",
+	})
 	mPeers = promauto.NewGauge(prometheus.GaugeOpts{
 		Name: "tenfour_voice_peers", Help: "Open WebRTC peer connections.",
 	})

@@ -29,6 +29,7 @@ type Recording struct {
 	Samples int // decoded length in 48 kHz samples
 	Quality Quality
 	Dropped int // packets the writer could not keep up with
+	Skipped int // malformed Opus packets left out (the rest of the burst is kept)
 }
 
 // recorderSSRC names the one logical stream of a recording file.
@@ -82,16 +83,19 @@ func (r *Recorder) open() error {
 	}
 	w, err := oggwriter.NewWriter(syncCloser{f}, oggwriter.WithSeekableOutput(f),
 		oggwriter.WithSampleRate(48000), oggwriter.WithChannelCount(1), oggwriter.WithVendor("tenfour"))
-	if err != nil {
+	if err == nil {
+		r.tr, err = w.NewTrack(recorderSSRC)
+		if err != nil {
+			w.Close()
+		}
+	} else {
 		f.Close()
-		return err
 	}
-	tr, err := w.NewTrack(recorderSSRC)
 	if err != nil {
-		w.Close()
+		_ = os.Remove(r.path) // created above: no partial file stays behind
 		return err
 	}
-	r.f, r.w, r.tr = f, w, tr
+	r.f, r.w = f, w
 	return nil
 }
 
@@ -124,6 +128,12 @@ func (r *Recorder) run() {
 		seq++
 		pkt := &rtp.Packet{Header: rtp.Header{Version: 2, SSRC: recorderSSRC, SequenceNumber: seq, Timestamp: p.ts},
 			Payload: p.payload}
+		// A malformed packet (a talker's bug or an attack) is left out, not the burst: listeners heard the rest.
+		if !oggopus.Valid(p.payload) {
+			r.res.Skipped++
+			mRecordSkipped.Inc()
+			continue
+		}
 		if err := r.tr.WriteRTP(pkt); err != nil {
 			if r.err == nil {
 				r.err = fmt.Errorf("media: record %s: %w", r.path, err)
@@ -144,13 +154,17 @@ func (r *Recorder) run() {
 	if err := r.w.Close(); err != nil && r.err == nil {
 		r.err = err
 	}
+	if r.err != nil {
+		_ = os.Remove(r.path) // the file this recorder created is incomplete: nothing will index it
+		return
+	}
 	if st, err := os.Stat(r.path); err == nil {
 		r.res.Size = st.Size()
 	}
 }
 
 // Finish stops recording, flushes the file to disk and reports what was written. A recording without
-// packets is removed (Packets is 0).
+// packets is removed (Packets is 0), and so is one that failed to write (the error).
 func (r *Recorder) Finish() (Recording, error) {
 	r.mu.Lock()
 	if !r.closed {

@@ -155,6 +155,16 @@ func Samples(p []byte) int {
 	return frames * frameSamples(p[0])
 }
 
+// MaxPacketSamples is the longest an Opus packet may last: 120 ms at 48 kHz (RFC 6716 §3.2.5).
+const MaxPacketSamples = 5760
+
+// Valid tells whether a packet's first bytes describe a decodable Opus packet (RFC 6716 §3.4 R1, R5, R6: at
+// least one byte, at least one frame, at most 120 ms), the checks an Ogg muxer needs for its granule positions.
+func Valid(p []byte) bool {
+	n := Samples(p)
+	return n > 0 && n <= MaxPacketSamples
+}
+
 func frameSamples(toc byte) int {
 	cfg := toc >> 3
 	switch {

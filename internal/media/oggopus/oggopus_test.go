@@ -63,3 +63,23 @@ func TestSamplesCodes(t *testing.T) {
 		}
 	}
 }
+
+func TestValid(t *testing.T) {
+	for _, tc := range []struct {
+		p    []byte
+		want bool
+	}{
+		{nil, false},
+		{[]byte{0xfc}, true},          // CELT 20 ms, one frame
+		{[]byte{0x03}, false},         // code 3 without its frame count
+		{[]byte{0xfb, 0x00}, false},   // code 3, no frame
+		{[]byte{0xfb, 0x06}, true},    // 6 × 20 ms = 120 ms
+		{[]byte{0xfb, 0x07}, false},   // 140 ms
+		{[]byte{0x1b, 0x02, 0}, true}, // SILK 60 ms × 2
+		{[]byte{0x1b, 0x03, 0}, false},
+	} {
+		if got := Valid(tc.p); got != tc.want {
+			t.Errorf("Valid(% x) = %v, want %v", tc.p, got, tc.want)
+		}
+	}
+}
