@@ -42,19 +42,31 @@ const (
 
 // Floor is one call's floor: exactly one holder, and a queue ordered by priority, then arrival. It is a plain
 // value guarded by the service's lock, so its decisions are cheap and easy to test.
+//
+// Fairness: a talker that loses or releases the floor while others were refused during its turn waits
+// RetryGap before it may take the free floor again (a queued request of its own waits in the queue meanwhile),
+// so a terminal re-pressing at once — or a client flooding requests — cannot keep its group's floor.
 type Floor struct {
 	Holder   *Claim
 	Queue    []*Claim
 	MaxQueue int
+	RetryGap time.Duration
+
+	asked      Priority  // the highest rank refused during the current turn (0: nobody asked)
+	yielding   string    // the last holder, who waits for those who asked until yieldUntil
+	yieldRank  Priority  // the rank it waits for (a higher rank of its own would pre-empt them anyway)
+	yieldUntil time.Time // the end of its wait
 }
 
 // Request decides a claim. A claim that outranks the holder takes the floor and the holder is returned as
 // preempted; a request by the holder itself is granted again.
 func (f *Floor) Request(c *Claim) (d Decision, preempted *Claim, position int) {
 	switch {
+	case f.Holder == nil && f.yieldsTo(c):
+		// the last holder waits its turn: as if the floor were busy
 	case f.Holder == nil:
 		f.removeQueued(c.Account)
-		f.Holder = c
+		f.take(c)
 		return Granted, nil, 0
 	case f.Holder.Account == c.Account:
 		f.Holder = c
@@ -62,15 +74,16 @@ func (f *Floor) Request(c *Claim) (d Decision, preempted *Claim, position int) {
 	case c.Prio > f.Holder.Prio:
 		preempted = f.Holder
 		f.removeQueued(c.Account)
-		f.Holder = c
+		f.take(c)
 		return Granted, preempted, 0
-	case !c.Queue:
-		return Denied, nil, 0
 	}
-	if i := f.queued(c.Account); i >= 0 {
+	if i := f.queued(c.Account); i >= 0 && c.Queue {
 		return Queued, nil, i + 1
 	}
-	if len(f.Queue) >= f.MaxQueue {
+	if !c.Queue || len(f.Queue) >= f.MaxQueue {
+		if f.Holder != nil {
+			f.asked = max(f.asked, c.Prio)
+		}
 		return Denied, nil, 0
 	}
 	i := len(f.Queue)
@@ -83,20 +96,60 @@ func (f *Floor) Request(c *Claim) (d Decision, preempted *Claim, position int) {
 	return Queued, nil, i + 1
 }
 
+// yieldsTo tells whether a claim on the free floor is the last holder's, made within RetryGap of losing it
+// while someone of at least its rank was refused during its turn.
+func (f *Floor) yieldsTo(c *Claim) bool {
+	return c.Account == f.yielding && c.At.Before(f.yieldUntil) && c.Prio <= f.yieldRank
+}
+
+// take starts a turn.
+func (f *Floor) take(c *Claim) {
+	f.Holder, f.asked, f.yielding = c, 0, ""
+}
+
+// Yielding is when the wait of the last holder ends while it is queued on a free floor (zero otherwise): then
+// Resume gives it the floor.
+func (f *Floor) Yielding() time.Time {
+	if f.Holder != nil || len(f.Queue) == 0 {
+		return time.Time{}
+	}
+	return f.yieldUntil
+}
+
+// Resume gives the free floor to the head of the queue once the last holder's wait ended; nil if nothing
+// changed.
+func (f *Floor) Resume(now time.Time) *Claim {
+	if f.Holder != nil || len(f.Queue) == 0 || now.Before(f.yieldUntil) {
+		return nil
+	}
+	next := f.Queue[0]
+	f.Queue = f.Queue[1:]
+	f.take(next)
+	return next
+}
+
 // Release gives up the floor or a place in the queue. When the holder releases, the head of the queue takes
 // the floor and is returned as next.
 func (f *Floor) Release(account string) (wasHolder bool, next *Claim) {
 	if f.Holder != nil && f.Holder.Account == account {
 		f.Holder = nil
+		if f.asked > 0 {
+			f.yielding, f.yieldRank, f.yieldUntil = account, f.asked, time.Now().Add(f.RetryGap)
+		}
 		if len(f.Queue) > 0 {
 			next = f.Queue[0]
 			f.Queue = f.Queue[1:]
-			f.Holder = next
+			f.take(next)
 		}
 		return true, next
 	}
 	f.removeQueued(account)
 	return false, nil
+}
+
+// newFloor is an empty floor with the service's rules.
+func (s *Service) newFloor() Floor {
+	return Floor{MaxQueue: s.opts.MaxQueue, RetryGap: s.opts.RetryGap}
 }
 
 // Drop removes every claim of a client (its connection closed): as Release, for that connection only.
@@ -262,6 +315,11 @@ func (s *Service) decideFloor(ctx context.Context, cl *client, acct Account, req
 			return ErrFloorBusy
 		case Queued:
 			reply = FloorReply{CallID: c.ID, Status: "queued", Position: pos, MaxTalkMs: s.opts.MaxTalkTime.Milliseconds()}
+			if until := c.floor.Yielding(); !until.IsZero() && !c.resuming {
+				// the last talker waits on a free floor for those who asked: it gets the floor when the wait ends
+				c.resuming = true
+				time.AfterFunc(time.Until(until), func() { s.resumeFloor(c) })
+			}
 			s.publishFloorLocked(c)
 			return nil
 		}
@@ -384,6 +442,20 @@ func (s *Service) afterReleaseLocked(later *afterUnlock, c *Call, next *Claim) {
 	}
 	s.recomputeLocked(c.Customer)
 	s.publishFloorLocked(c)
+}
+
+// resumeFloor gives a free floor to the talker that waited for others (Floor.Resume) when nobody took it.
+func (s *Service) resumeFloor(c *Call) {
+	_ = s.locked(func(later *afterUnlock) error {
+		c.resuming = false
+		if c.ended || c.floor.Holder != nil {
+			return nil
+		}
+		if next := c.floor.Resume(time.Now()); next != nil || len(c.floor.Queue) == 0 {
+			s.afterReleaseLocked(later, c, next) // nil: the queue emptied meanwhile, a group call may hang up
+		}
+		return nil
+	})
 }
 
 // talkTimeUp revokes a burst that reached the maximum talk time (code 418).

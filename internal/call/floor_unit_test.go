@@ -8,9 +8,11 @@ import (
 )
 
 func TestFloorDecisions(t *testing.T) {
-	term := func(id string, queue bool) *Claim { return &Claim{Account: id, Prio: PrioTerminal, Queue: queue} }
-	disp := func(id string) *Claim { return &Claim{Account: id, Prio: PrioDispatcher} }
-	sos := func(id string) *Claim { return &Claim{Account: id, Prio: PrioEmergency} }
+	now := time.Now()
+	term := func(id string, queue bool) *Claim { return &Claim{Account: id, Prio: PrioTerminal, Queue: queue, At: now} }
+	disp := func(id string) *Claim { return &Claim{Account: id, Prio: PrioDispatcher, At: now} }
+	sos := func(id string) *Claim { return &Claim{Account: id, Prio: PrioEmergency, At: now} }
+	afterGap := func(c *Claim) *Claim { c.At = now.Add(2 * time.Hour); return c }
 	type step struct {
 		req     *Claim
 		release string
@@ -62,9 +64,52 @@ func TestFloorDecisions(t *testing.T) {
 			{req: term("c", true), want: Queued, pos: 2, holder: "a", queue: []string{"b", "c"}},
 			{req: term("d", true), want: Denied, holder: "a", queue: []string{"b", "c"}},
 		}},
+		{"nobody asked: the talker that released takes the floor again", []step{
+			{req: term("a", false), want: Granted, holder: "a"},
+			{release: "a"},
+			{req: term("a", false), want: Granted, holder: "a"},
+		}},
+		{"a talker that released waits for those refused during its turn", []step{
+			{req: term("a", false), want: Granted, holder: "a"},
+			{req: term("b", false), want: Denied, holder: "a"},
+			{release: "a"},
+			{req: term("a", false), want: Denied},
+			{req: term("a", false), want: Denied},
+			{req: term("b", false), want: Granted, holder: "b"},
+			{req: term("a", false), want: Denied, holder: "b"},
+			{release: "b"},
+			{req: term("b", false), want: Denied}, // now b waits for a
+			{req: term("a", false), want: Granted, holder: "a"},
+		}},
+		{"waiting with queue: behind those who asked, then next", []step{
+			{req: term("a", false), want: Granted, holder: "a"},
+			{req: term("b", false), want: Denied, holder: "a"},
+			{release: "a"},
+			{req: term("a", true), want: Queued, pos: 1, queue: []string{"a"}},
+			{req: term("b", false), want: Granted, holder: "b", queue: []string{"a"}},
+			{release: "b", holder: "a"},
+		}},
+		{"the wait ends after the gap", []step{
+			{req: term("a", false), want: Granted, holder: "a"},
+			{req: term("b", false), want: Denied, holder: "a"},
+			{release: "a"},
+			{req: afterGap(term("a", false)), want: Granted, holder: "a"},
+		}},
+		{"queued ones first: the queue head takes the floor at release", []step{
+			{req: term("a", false), want: Granted, holder: "a"},
+			{req: term("b", true), want: Queued, pos: 1, holder: "a", queue: []string{"b"}},
+			{release: "a", holder: "b"},
+			{req: term("a", false), want: Denied, holder: "b"},
+		}},
+		{"a dispatcher does not wait for a terminal it would pre-empt", []step{
+			{req: disp("d"), want: Granted, holder: "d"},
+			{req: term("b", false), want: Denied, holder: "d"},
+			{release: "d"},
+			{req: disp("d"), want: Granted, holder: "d"},
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := Floor{MaxQueue: 2}
+			f := Floor{MaxQueue: 2, RetryGap: time.Hour}
 			for i, s := range tc.steps {
 				if s.req != nil {
 					d, pre, pos := f.Request(s.req)
@@ -87,6 +132,27 @@ func TestFloorDecisions(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A talker waiting on a free floor with its request queued gets the floor when its wait ends.
+func TestFloorResumeAfterTheWait(t *testing.T) {
+	f := Floor{MaxQueue: 8, RetryGap: time.Hour}
+	now := time.Now()
+	f.Request(&Claim{Account: "a", Prio: PrioTerminal, At: now})
+	f.Request(&Claim{Account: "b", Prio: PrioTerminal, At: now})
+	f.Release("a")
+	if d, _, _ := f.Request(&Claim{Account: "a", Prio: PrioTerminal, Queue: true, At: now}); d != Queued {
+		t.Fatalf("waiting talker: %v, want queued", d)
+	}
+	if until := f.Yielding(); until.Sub(now) < time.Hour-time.Minute {
+		t.Fatalf("wait ends %v", until)
+	}
+	if c := f.Resume(now); c != nil {
+		t.Fatalf("resumed %v before the wait ended", c.Account)
+	}
+	if c := f.Resume(now.Add(2 * time.Hour)); c == nil || c.Account != "a" || f.Holder != c || len(f.Queue) != 0 {
+		t.Fatalf("resume: %v, holder %v queue %v", c, f.Holder, f.QueueIDs())
 	}
 }
 

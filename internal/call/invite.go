@@ -77,7 +77,7 @@ func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, 
 		c := &Call{ID: newCallID(), Customer: caller.Customer, Kind: Single, Initiator: caller, Started: time.Now(),
 			State: StateTrying, Status: StTrying,
 			parties: []*party{{Account: caller, state: PartyConnected}, {Account: callee, state: PartyInvited}}}
-		c.floor.MaxQueue = s.opts.MaxQueue
+		c.floor = s.newFloor()
 		later.log(c.Customer, caller, oplog.IndividualCallSet, "call "+callee.Name+" ("+callee.ID+")")
 		switch {
 		case !s.hub.Online(callee.ID):

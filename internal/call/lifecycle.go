@@ -34,6 +34,7 @@ type Call struct {
 	floor    Floor
 	burst    *burst
 	timer    *time.Timer // ring/acknowledge timeout, or a group call's hang time
+	resuming bool        // a Service.resumeFloor is due (the last talker waits on a free floor)
 	ended    bool
 	btime    int64 // the last burst's btime: (call id, btime) names a record, so it only grows
 
@@ -55,7 +56,7 @@ func newCallID() string {
 func (s *Service) newCallLocked(later *afterUnlock, kind Kind, initiator Account, g GroupInfo) *Call {
 	c := &Call{ID: newCallID(), Customer: initiator.Customer, Kind: kind, Group: g.ID, GroupName: g.Name,
 		Initiator: initiator, Started: time.Now(), State: StateConnected, Status: StConnected, joined: map[string]bool{}}
-	c.floor.MaxQueue = s.opts.MaxQueue
+	c.floor = s.newFloor()
 	s.calls[c.ID] = c
 	if kind == Group {
 		s.groupCall[g.ID] = c
@@ -158,7 +159,7 @@ func (s *Service) endCallLocked(later *afterUnlock, c *Call, status int, by stri
 	if c.floor.Holder != nil && c.burst != nil {
 		s.endBurstLocked(later, c, "ended", false)
 	}
-	c.floor = Floor{MaxQueue: c.floor.MaxQueue}
+	c.floor = s.newFloor()
 	if c.timer != nil {
 		c.timer.Stop()
 	}

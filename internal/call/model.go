@@ -71,6 +71,10 @@ const (
 	defaultMaxGroups = 16 // groups one dispatcher may monitor at once
 )
 
+// FloorRetryGap is how long the last talker waits for those refused during its turn (Floor): long enough
+// for a person who heard the talker stop to press, short enough that a talker nobody waits for is not held up.
+const FloorRetryGap = 2 * time.Second
+
 // Errors with the spec's codes (§4 status codes, §8 messages); keys are the console's i18n keys.
 var (
 	ErrSelf          = httpx.E(http.StatusBadRequest, "5", "errors.call.self", "cannot call oneself")
@@ -106,6 +110,9 @@ type Options struct {
 	ReleaseTail time.Duration
 	// MaxQueue bounds a floor queue (default 8).
 	MaxQueue int
+	// RetryGap: a talker that lost or released the floor while others asked for it waits this long before it
+	// may take it again (default FloorRetryGap; see Floor).
+	RetryGap time.Duration
 	// MaxMonitoredGroups bounds a dispatcher's monitored groups (default 16).
 	MaxMonitoredGroups int
 	// Retention deletes records older than this; 0 keeps them.
@@ -126,6 +133,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.ReleaseTail <= 0 {
 		o.ReleaseTail = 250 * time.Millisecond
+	}
+	if o.RetryGap <= 0 {
+		o.RetryGap = FloorRetryGap
 	}
 	if o.MaxQueue <= 0 {
 		o.MaxQueue = defaultMaxQueue
