@@ -177,24 +177,31 @@ func TestUnassignedListenerGetsNothing(t *testing.T) {
 	}
 }
 
-func TestRecordingDuration(t *testing.T) {
+// record sends payloads through a talker's route whose burst is recorded to a new file, and finishes it.
+func record(t *testing.T, payloads [][]byte) (media.Recording, string, error) {
+	t.Helper()
 	e := newEngine(t)
 	a, am := connect(t, e, "A")
 	path := filepath.Join(t.TempDir(), "rec", "burst.ogg")
 	rec := media.StartRecorder(path)
 	burst := media.NewBurst(rec)
 	a.SetRoute(&media.Route{Burst: burst})
+	ctx := ctxT(t, 20*time.Second)
+	if err := am.Send(ctx, payloads, 5*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, 10*time.Second, "every packet sent", func() bool { return burst.Stats().Packets == len(payloads) })
+	a.SetRoute(nil)
+	res, err := rec.Finish()
+	return res, path, err
+}
+
+func TestRecordingDuration(t *testing.T) {
 	fixture, err := oggopus.ReadFile("../../testdata/audio/reply.ogg")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := ctxT(t, 20*time.Second)
-	if err := am.Send(ctx, fixture.Packets, 5*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	testkit.Eventually(t, 10*time.Second, "every packet of the fixture", func() bool { return burst.Stats().Packets == len(fixture.Packets) })
-	a.SetRoute(nil)
-	res, err := rec.Finish()
+	res, path, err := record(t, fixture.Packets)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,12 +221,6 @@ func TestRecordingDuration(t *testing.T) {
 // A malformed Opus packet in the middle of a burst is left out and counted; the rest of the burst is recorded
 // and plays (issue 14 M3: the first bad packet used to lose the whole recording and leave its file behind).
 func TestRecordingSkipsMalformedPackets(t *testing.T) {
-	e := newEngine(t)
-	a, am := connect(t, e, "A")
-	path := filepath.Join(t.TempDir(), "rec", "burst.ogg")
-	rec := media.StartRecorder(path)
-	burst := media.NewBurst(rec)
-	a.SetRoute(&media.Route{Burst: burst})
 	fixture, err := oggopus.ReadFile("../../testdata/audio/reply.ogg")
 	if err != nil {
 		t.Fatal(err)
@@ -231,21 +232,16 @@ func TestRecordingSkipsMalformedPackets(t *testing.T) {
 	}
 	half := len(fixture.Packets) / 2
 	sent := append(append(append([][]byte{}, fixture.Packets[:half]...), bad...), fixture.Packets[half:]...)
-	before := testkit.Counter(t, "tenfour_voice_record_packets_skipped_total")
-	ctx := ctxT(t, 20*time.Second)
-	if err := am.Send(ctx, sent, 5*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	testkit.Eventually(t, 10*time.Second, "every packet sent", func() bool { return burst.Stats().Packets == len(sent) })
-	a.SetRoute(nil)
-	res, err := rec.Finish()
+	const skipped = "tenfour_voice_record_packets_skipped_total"
+	before := testkit.Counter(t, skipped)
+	res, path, err := record(t, sent)
 	if err != nil {
 		t.Fatalf("recording failed: %v", err)
 	}
 	if res.Packets != len(fixture.Packets) || res.Skipped != len(bad) || res.Size == 0 {
 		t.Fatalf("recording %+v, want %d packets kept and %d skipped", res, len(fixture.Packets), len(bad))
 	}
-	if d := testkit.Counter(t, "tenfour_voice_record_packets_skipped_total") - before; d != float64(len(bad)) {
+	if d := testkit.Counter(t, skipped) - before; d != float64(len(bad)) {
 		t.Fatalf("skipped packets counted %v, want %d", d, len(bad))
 	}
 	got, err := oggopus.ReadFile(path)
