@@ -130,6 +130,12 @@ func TestStoreRecords(t *testing.T) {
 			if none, _ := s.CallRecords(ctx, other, "c1", 0); len(none) != 0 {
 				t.Fatalf("another customer's call: %+v", none)
 			}
+			// The orphan sweep's check: the bursts with a row, of one customer and time range.
+			keys, err := s.RecordedBursts(ctx, cust, base, base+60000)
+			if err != nil || len(keys) != 2 || !keys["c1-"+strconv.FormatInt(base, 10)] ||
+				!keys["c1-"+strconv.FormatInt(base+5000, 10)] {
+				t.Fatalf("recorded bursts %v %v", keys, err)
+			}
 			// Retention: a file that cannot be removed keeps its row.
 			var removed []string
 			n, err := s.DeleteOlder(ctx, base+10000, 10, func(p string) error {
