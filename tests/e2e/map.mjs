@@ -402,4 +402,58 @@ export const mapCases = [
       expect(Math.abs(shownA - m2) / m2 < 0.01, `area ${shownA} m², expected ${m2.toFixed(0)} m²`);
     },
   ],
+  [
+    'map: a keep-out geofence drawn around a terminal already inside lists it and raises the alarm on request',
+    async ({ context }) => {
+      const { page } = await mapPage(context, '/monitoring?tool=fence&fenceTab=2');
+      await page.waitForSelector('[data-testid=fence-create]');
+      // Our terminal stands at the middle of the map, where the fence is drawn.
+      const centre = await page.evaluate(() => document.querySelector('[data-testid=map]').__map.getCenter().toArray());
+      const term = await terminal(T.fence);
+      expect((await term.report({ lng: centre[0], lat: centre[1], speed: 0 })).code === '0', 'report inside accepted');
+      const name = `E2E keep-out ${Date.now().toString(36)}`;
+      try {
+        await page.fill('[data-testid=fence-name]', name);
+        await page.click('[data-testid=fence-type] label:has-text("Keep out")');
+        await page.click('[data-testid=fence-terminals]');
+        await page.keyboard.type(T.fence);
+        await page.click(`.ant-select-item-option[title*="${T.fence}"], .ant-select-item-option:has-text("${T.fence}")`);
+        await page.keyboard.press('Escape');
+        await page.click('[data-testid=fence-draw]');
+        await page.waitForSelector('[data-testid=draw-layer][data-mode=polygon]', { state: 'attached' });
+        const box = await page.$eval('[data-testid=map] canvas', (c) => {
+          const r = c.getBoundingClientRect();
+          return { x: r.left, y: r.top, w: r.width, h: r.height };
+        });
+        const cx = box.x + box.w / 2;
+        const cy = box.y + box.h / 2;
+        const corners = [[-120, -80], [120, -90], [140, 90], [-100, 100]].map(([dx, dy]) => [cx + dx, cy + dy]);
+        for (const [x, y] of [...corners, corners[0]]) {
+          await page.mouse.move(x, y, { steps: 3 });
+          await page.mouse.click(x, y);
+        }
+        await page.waitForSelector('[data-testid=fence-drawn]', { timeout: 10_000 });
+        await page.click('[data-testid=fence-save]');
+
+        // The dialog names the terminal inside and why it would stay silent.
+        const row = await page.waitForSelector(`[data-testid=fence-placement] [data-ms-id="${T.fence}"]`, { timeout: 15_000 });
+        expect((await row.getAttribute('data-breach')) === '1', 'the terminal is marked as breaking the fence');
+        const lead = await page.textContent('[data-testid=fence-placement-lead]');
+        expect(/Already inside this keep-out geofence: 1\./.test(lead), `lead: ${lead}`);
+        await page.click('[data-testid=fence-placement-raise]');
+        // The alarm comes back as every fence alarm does: the console's notice, and the record.
+        const notice = await page.waitForSelector(`[data-testid=fence-alarm-notice][data-ms-id="${T.fence}"]`, { timeout: 10_000 });
+        expect(/entered the geofence/.test(await notice.textContent()), `notice: ${await notice.textContent()}`);
+        await page.waitForSelector('[data-testid=fence-placement]', { state: 'detached' });
+        const fence = (await api(page, 'GET', '/ds/fence/list')).result.find((f) => f.name === name);
+        const alarms = await api(page, 'GET', `/ds/fence/fa?fenceid=${fence.fenceid}&pageNo=1&pageSize=10`);
+        expect(alarms.result?.list?.length === 1 && alarms.result.list[0].msId === T.fence && alarms.result.list[0].type === 'enter', `alarms ${JSON.stringify(alarms.result)}`);
+        await api(page, 'PUT', '/ds/fence/fa', { id: alarms.result.list[0].id, status: '2' });
+      } finally {
+        const left = (await api(page, 'GET', '/ds/fence/list')).result?.filter((f) => f.name === name) ?? [];
+        for (const f of left) await api(page, 'PUT', '/ds/fence/del', { fenceid: f.fenceid });
+        await term.close();
+      }
+    },
+  ],
 ];
