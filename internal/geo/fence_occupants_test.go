@@ -3,6 +3,7 @@ package geo_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 
@@ -29,18 +30,6 @@ func msIDs(list []geo.Occupant) []string {
 	return out
 }
 
-func sameIDs(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func fenceOccupants(t *testing.T, engine string) {
 	s := testkit.StartOn(t, engine)
 	a, b := seed(t, s.DB, 4), seed(t, s.DB, 1)
@@ -65,20 +54,20 @@ func fenceOccupants(t *testing.T, engine string) {
 		return f
 	}
 	keepOut := create("out", in, out, silent)
-	if !sameIDs(msIDs(keepOut.Occupants), []string{in}) || !sameIDs(msIDs(keepOut.Breaching), []string{in}) {
+	if !slices.Equal(msIDs(keepOut.Occupants), []string{in}) || !slices.Equal(msIDs(keepOut.Breaching), []string{in}) {
 		t.Fatalf("keep-out fence: occupants %v breaching %v, want [%s] [%s]", keepOut.Occupants, keepOut.Breaching, in, in)
 	}
 	if o := keepOut.Occupants[0]; o.Name != "Unit 1" || o.Lat != 40.5 || o.Lng != 28.5 || o.Time != now {
 		t.Errorf("occupant %+v", o)
 	}
 	stayIn := create("in", in, out)
-	if !sameIDs(msIDs(stayIn.Occupants), []string{in}) || !sameIDs(msIDs(stayIn.Breaching), []string{out}) {
+	if !slices.Equal(msIDs(stayIn.Occupants), []string{in}) || !slices.Equal(msIDs(stayIn.Breaching), []string{out}) {
 		t.Fatalf("in fence: occupants %v breaching %v", stayIn.Occupants, stayIn.Breaching)
 	}
 	// Assigning one more terminal answers with the placement too.
 	var set occupancy
 	s.Do("POST", "/ds/fence/set", tokA, map[string]any{"fenceid": keepOut.FenceID, "add": []string{far}}).Into(t, &set)
-	if !sameIDs(msIDs(set.Breaching), []string{in, far}) {
+	if !slices.Equal(msIDs(set.Breaching), []string{in, far}) {
 		t.Fatalf("after set: breaching %v", set.Breaching)
 	}
 

@@ -17,6 +17,27 @@ async function mapPage(context, path = '/monitoring') {
   return { page, base };
 }
 
+/** The map canvas on the page. */
+function canvasBox(page) {
+  return page.$eval('[data-testid=map] canvas', (c) => {
+    const r = c.getBoundingClientRect();
+    return { x: r.left, y: r.top, w: r.width, h: r.height };
+  });
+}
+
+/** Draws a quadrilateral around the middle of the map (polygon mode is on), closed on its first corner. */
+async function drawQuadAroundCentre(page) {
+  await page.waitForSelector('[data-testid=draw-layer][data-mode=polygon]', { state: 'attached' });
+  const box = await canvasBox(page);
+  const cx = box.x + box.w / 2;
+  const cy = box.y + box.h / 2;
+  const corners = [[-120, -80], [120, -90], [140, 90], [-100, 100]].map(([dx, dy]) => [cx + dx, cy + dy]);
+  for (const [x, y] of [...corners, corners[0]]) {
+    await page.mouse.move(x, y, { steps: 3 });
+    await page.mouse.click(x, y);
+  }
+}
+
 /** Opens the map from the main menu (a tab switch, no reload). */
 async function openMapByMenu(page) {
   await page.click('[data-testid=main-menu] .ant-menu-item:has-text("GPS & map")');
@@ -232,20 +253,7 @@ export const mapCases = [
       await page.fill('[data-testid=fence-name]', name);
       await page.click('[data-testid=fence-type] label:has-text("Keep out")');
       await page.click('[data-testid=fence-draw]');
-      await page.waitForSelector('[data-testid=draw-layer][data-mode=polygon]', { state: 'attached' });
-      const box = await page.$eval('[data-testid=map] canvas', (c) => {
-        const r = c.getBoundingClientRect();
-        return { x: r.left, y: r.top, w: r.width, h: r.height };
-      });
-      const cx = box.x + box.w / 2;
-      const cy = box.y + box.h / 2;
-      const corners = [[-120, -80], [120, -90], [140, 90], [-100, 100]].map(([dx, dy]) => [cx + dx, cy + dy]);
-      for (const [x, y] of corners) {
-        await page.mouse.move(x, y, { steps: 3 });
-        await page.mouse.click(x, y);
-      }
-      await page.mouse.move(corners[0][0], corners[0][1], { steps: 3 });
-      await page.mouse.click(corners[0][0], corners[0][1]);
+      await drawQuadAroundCentre(page);
       try {
         await page.waitForSelector('[data-testid=fence-drawn]', { timeout: 10_000 });
         await page.click('[data-testid=fence-save]');
@@ -361,10 +369,7 @@ export const mapCases = [
     'map: the ranging and area tools show the distance and area of what is drawn',
     async ({ context }) => {
       const { page } = await mapPage(context);
-      const box = await page.$eval('[data-testid=map] canvas', (c) => {
-        const r = c.getBoundingClientRect();
-        return { x: r.left, y: r.top, w: r.width, h: r.height };
-      });
+      const box = await canvasBox(page);
       // Screen points around the middle of the map (map-relative), clicked as the page sees them.
       const cx = Math.round(box.w / 2);
       const cy = Math.round(box.h / 2);
@@ -420,18 +425,7 @@ export const mapCases = [
         await page.click(`.ant-select-item-option[title*="${T.fence}"], .ant-select-item-option:has-text("${T.fence}")`);
         await page.keyboard.press('Escape');
         await page.click('[data-testid=fence-draw]');
-        await page.waitForSelector('[data-testid=draw-layer][data-mode=polygon]', { state: 'attached' });
-        const box = await page.$eval('[data-testid=map] canvas', (c) => {
-          const r = c.getBoundingClientRect();
-          return { x: r.left, y: r.top, w: r.width, h: r.height };
-        });
-        const cx = box.x + box.w / 2;
-        const cy = box.y + box.h / 2;
-        const corners = [[-120, -80], [120, -90], [140, 90], [-100, 100]].map(([dx, dy]) => [cx + dx, cy + dy]);
-        for (const [x, y] of [...corners, corners[0]]) {
-          await page.mouse.move(x, y, { steps: 3 });
-          await page.mouse.click(x, y);
-        }
+        await drawQuadAroundCentre(page);
         await page.waitForSelector('[data-testid=fence-drawn]', { timeout: 10_000 });
         await page.click('[data-testid=fence-save]');
 
