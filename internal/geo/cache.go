@@ -108,6 +108,18 @@ func (c *cache) with(id string, customer int64, fn func(e *entry)) {
 	}
 }
 
+// lastFix returns a terminal's latest position, when the terminal is the customer's and has one.
+func (c *cache) lastFix(id string, customer int64) (Point, bool) {
+	sh := c.shard(id)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	e := sh.m[id]
+	if e == nil || e.customer != customer || !e.hasFix {
+		return Point{}, false
+	}
+	return e.fix, true
+}
+
 // customer returns the live state of every terminal of a customer that has a fix or a status.
 func (c *cache) customer(customer int64) []Live {
 	var out []Live

@@ -99,7 +99,7 @@ func (s *Service) fenceCreate(ctx context.Context, p identity.Principal, in fenc
 	if err != nil {
 		return nil, err
 	}
-	geom, _, err := compileFence(strings.TrimSpace(in.Shape), json.RawMessage(in.Geometry), radius)
+	geom, region, err := compileFence(strings.TrimSpace(in.Shape), json.RawMessage(in.Geometry), radius)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +108,7 @@ func (s *Service) fenceCreate(ctx context.Context, p identity.Principal, in fenc
 		return nil, err
 	}
 	f := &Fence{Name: name, Type: typ, Shape: strings.TrimSpace(in.Shape), Geometry: geom, Terminals: ids,
-		CreatorID: p.AccountID, Creator: p.Name}
+		CreatorID: p.AccountID, Creator: p.Name, region: region}
 	if f.Shape == ShapeCircle {
 		f.Radius = radius
 	}
@@ -122,7 +122,7 @@ func (s *Service) fenceCreate(ctx context.Context, p identity.Principal, in fenc
 	if err := s.fenceChanged(ctx, p, "create", f.ID); err != nil {
 		return nil, err
 	}
-	return f, nil
+	return s.withOccupancy(ctx, p.CustomerID, f)
 }
 
 func (s *Service) fenceEdit(ctx context.Context, p identity.Principal, in fenceIn) (any, error) {
@@ -229,7 +229,129 @@ func (s *Service) fenceSet(ctx context.Context, p identity.Principal, req fenceS
 	if err := s.fenceChanged(ctx, p, "set", f.ID); err != nil {
 		return nil, err
 	}
-	return f, nil
+	return s.withOccupancy(ctx, p.CustomerID, f)
+}
+
+// Occupant is a terminal of a fence at its latest position.
+type Occupant struct {
+	MsID string  `json:"msId"`
+	Name string  `json:"name"`
+	Lat  float64 `json:"lat"`
+	Lng  float64 `json:"lng"`
+	Time int64   `json:"time"` // of the fix (ms)
+}
+
+// fenceOccupancy is the reply of create and set: the fence and where its terminals are now. The engine alarms on
+// crossings only, so a terminal that already breaks the fence's rule when the fence is drawn or assigned to it
+// stays silent until it crosses; the console shows these and offers to raise the alarm (fenceAlarmBreaches).
+type fenceOccupancy struct {
+	*Fence
+	// Occupants are the terminals inside the fence.
+	Occupants []Occupant `json:"occupants"`
+	// Breaching are the terminals already breaking its rule: inside an "out" fence, outside an "in" fence.
+	Breaching []Occupant `json:"breaching"`
+}
+
+func (s *Service) withOccupancy(ctx context.Context, customer int64, f *Fence) (fenceOccupancy, error) {
+	occ, breach, err := s.occupancy(ctx, customer, f)
+	return fenceOccupancy{Fence: f, Occupants: occ, Breaching: breach}, err
+}
+
+// occupancy places the fence's terminals that have a position (their latest fix, from the live cache).
+func (s *Service) occupancy(ctx context.Context, customer int64, f *Fence) (inside, breaching []Occupant, err error) {
+	inside, breaching = []Occupant{}, []Occupant{}
+	if len(f.Terminals) == 0 {
+		return inside, breaching, nil
+	}
+	names, err := s.Store.Terminals(ctx, customer, f.Terminals)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, id := range f.Terminals {
+		fix, ok := s.cache.lastFix(id, customer)
+		if !ok {
+			continue
+		}
+		o := Occupant{MsID: id, Name: names[id].Name, Lat: fix.Lat, Lng: fix.Lng, Time: fix.Time}
+		in := f.region.Contains(fix.pos())
+		if in {
+			inside = append(inside, o)
+		}
+		if in == (f.Type == FenceOut) {
+			breaching = append(breaching, o)
+		}
+	}
+	return inside, breaching, nil
+}
+
+// fenceAlarmBreachesReq is the request of POST /ds/fence/alarmBreaches.
+type fenceAlarmBreachesReq struct {
+	FenceID string    `json:"fenceid"`
+	MsIDs   flex.List `json:"msIds"`
+}
+
+// fenceAlarmBreaches: {fenceid, msIds?} raises the fence's alarm now for its terminals whose latest position
+// already breaks its rule (all of them, or those among msIds), through the engine's own path (stored, then
+// `fence.alarm`), at that position and the current time. A terminal with an alarm of this fence still open
+// (raised or responded) is left alone, so asking twice raises nothing twice. → {"list": [alarms raised]}.
+func (s *Service) fenceAlarmBreaches(ctx context.Context, p identity.Principal, req fenceAlarmBreachesReq) (any, error) {
+	ids, err := httpx.RowIDs("fenceid", []string{req.FenceID}, MaxIDs, true)
+	if err != nil {
+		return nil, err
+	}
+	only, err := httpx.IDs("msIds", req.MsIDs, MaxIDs, false)
+	if err != nil {
+		return nil, err
+	}
+	f, err := s.Store.Fence(ctx, p.CustomerID, ids[0])
+	if err != nil {
+		return nil, err
+	}
+	_, breaching, err := s.occupancy(ctx, p.CustomerID, f)
+	if err != nil {
+		return nil, err
+	}
+	wanted := map[string]bool{}
+	for _, id := range only {
+		wanted[id] = true
+	}
+	var candidates []string
+	for _, o := range breaching {
+		if len(only) == 0 || wanted[o.MsID] {
+			candidates = append(candidates, o.MsID)
+		}
+	}
+	raised := []Alarm{}
+	if len(candidates) == 0 {
+		return map[string]any{"list": raised}, nil
+	}
+	open := map[string]bool{}
+	for _, st := range []int{AlarmOpen, AlarmResponded} {
+		list, _, err := s.Store.Alarms(ctx, p.CustomerID, AlarmFilter{Fences: []int64{f.ID}, Terminals: candidates, Status: &st}, 0, MaxPageSize)
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range list {
+			open[a.MsID] = true
+		}
+	}
+	kind := AlarmLeave
+	if f.Type == FenceOut {
+		kind = AlarmEnter
+	}
+	now := s.now().UnixMilli()
+	for _, o := range breaching {
+		if open[o.MsID] || (len(only) > 0 && !wanted[o.MsID]) {
+			continue
+		}
+		at := alarmAt{crossing: crossing{fence: f, kind: kind}, at: Point{Lat: o.Lat, Lng: o.Lng, Time: now}}
+		a, err := s.raiseAlarm(ctx, p.CustomerID, TerminalRef{MsID: o.MsID, Name: o.Name}, at)
+		if err != nil {
+			return nil, err
+		}
+		raised = append(raised, a)
+	}
+	return map[string]any{"list": raised}, nil
 }
 
 // fenceDelReq is the request of PUT /ds/fence/del.

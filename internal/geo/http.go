@@ -34,6 +34,7 @@ func (s *Service) Routes(r httpx.Router) {
 	r.Private("PUT /ds/fence/del", httpx.Bind(s.fenceDel))
 	r.Private("PUT /ds/fence/edit", httpx.Bind(s.fenceEdit))
 	r.Private("GET /ds/fence/findter", httpx.Bind(s.fenceFindTer))
+	r.Console("POST /ds/fence/alarmBreaches", httpx.Bind(s.fenceAlarmBreaches))
 	r.Private("GET /ds/fence/fa", httpx.Bind(s.fenceAlarms))
 	r.Private("PUT /ds/fence/fa", httpx.Bind(s.fenceAlarmHandle))
 

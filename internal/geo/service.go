@@ -230,18 +230,25 @@ type alarmAt struct {
 	at Point
 }
 
-// raise stores a fence alarm and publishes it durably (`fence.alarm`) to the customer's consoles.
+// raise stores and publishes the alarm of a crossing found for the reporting terminal p.
 func (s *Service) raise(ctx context.Context, p identity.Principal, c alarmAt) {
-	a := Alarm{FenceID: c.fence.FenceID, FenceName: c.fence.Name, FenceType: c.fence.Type, MsID: p.AccountID,
-		MsName: p.Name, Type: c.kind, Time: c.at.Time, Lat: c.at.Lat, Lng: c.at.Lng}
-	ctx = context.WithoutCancel(ctx)
-	if err := s.Store.InsertAlarm(ctx, p.CustomerID, c.fence.ID, &a); err != nil {
-		slog.ErrorContext(ctx, "geo: store fence alarm", "msId", p.AccountID, "fence", c.fence.ID, "err", err)
-		return
+	if _, err := s.raiseAlarm(context.WithoutCancel(ctx), p.CustomerID, TerminalRef{MsID: p.AccountID, Name: p.Name}, c); err != nil {
+		slog.ErrorContext(ctx, "geo: fence alarm", "msId", p.AccountID, "fence", c.fence.ID, "err", err)
 	}
-	if _, err := s.hub.PublishDurable(ctx, p.CustomerID, EventFenceAlarm, a, realtime.Consoles); err != nil {
-		slog.ErrorContext(ctx, "geo: publish fence alarm", "err", err)
+}
+
+// raiseAlarm stores a fence alarm, then publishes it durably (`fence.alarm`) to the customer's consoles: the one
+// path of every fence alarm, whether a report crossed the fence or a dispatcher raised it (fenceAlarmBreaches).
+func (s *Service) raiseAlarm(ctx context.Context, customer int64, ms TerminalRef, c alarmAt) (Alarm, error) {
+	a := Alarm{FenceID: c.fence.FenceID, FenceName: c.fence.Name, FenceType: c.fence.Type, MsID: ms.MsID,
+		MsName: ms.Name, Type: c.kind, Time: c.at.Time, Lat: c.at.Lat, Lng: c.at.Lng}
+	if err := s.Store.InsertAlarm(ctx, customer, c.fence.ID, &a); err != nil {
+		return a, fmt.Errorf("store: %w", err)
 	}
+	if _, err := s.hub.PublishDurable(ctx, customer, EventFenceAlarm, a, realtime.Consoles); err != nil {
+		return a, fmt.Errorf("publish: %w", err)
+	}
+	return a, nil
 }
 
 // Events to consoles (docs/geo.md "Socket events").

@@ -17,6 +17,83 @@ async function mapPage(context, path = '/monitoring') {
   return { page, base };
 }
 
+/** The map canvas on the page. */
+function canvasBox(page) {
+  return page.$eval('[data-testid=map] canvas', (c) => {
+    const r = c.getBoundingClientRect();
+    return { x: r.left, y: r.top, w: r.width, h: r.height };
+  });
+}
+
+/** Draws a quadrilateral around the middle of the map (polygon mode is on), closed on its first corner. */
+async function drawQuadAroundCentre(page) {
+  await page.waitForSelector('[data-testid=draw-layer][data-mode=polygon]', { state: 'attached' });
+  const box = await canvasBox(page);
+  const cx = box.x + box.w / 2;
+  const cy = box.y + box.h / 2;
+  const corners = [[-120, -80], [120, -90], [140, 90], [-100, 100]].map(([dx, dy]) => [cx + dx, cy + dy]);
+  for (const [x, y] of [...corners, corners[0]]) {
+    await page.mouse.move(x, y, { steps: 3 });
+    await page.mouse.click(x, y);
+  }
+}
+
+/** Opens the map from the main menu (a tab switch, no reload). */
+async function openMapByMenu(page) {
+  await page.click('[data-testid=main-menu] .ant-menu-item:has-text("GPS & map")');
+}
+
+/** Leaves the map from the main menu for the dispatch screen. */
+async function openDispatchByMenu(page) {
+  await page.click('[data-testid=main-menu] .ant-menu-item:has-text("Dispatch")');
+  await page.waitForSelector('[data-testid=home-page]');
+}
+
+/**
+ * Watches, in the page, for the next map to mount and for its first frame with terminals drawn: window.__mapSeen
+ * holds {mounted, basemap (when mounted), layer (the terminal layer added), terminals} (ms).
+ */
+function watchNextMap(page) {
+  return page.evaluate(() => {
+    const seen = (window.__mapSeen = {});
+    const frame = () => {
+      const el = document.querySelector('[data-testid=map]');
+      if (el && !seen.mounted) {
+        seen.mounted = Date.now();
+        seen.basemap = el.dataset.basemap;
+      }
+      const map = el?.__map;
+      if (map?.getLayer('terminals-point') && !seen.layer) seen.layer = Date.now();
+      const layers = ['terminals-cluster', 'terminals-point'].filter((l) => map?.getLayer(l));
+      if (map && layers.length && map.queryRenderedFeatures({ layers }).length) seen.terminals = Date.now();
+      else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
+/** Screen points → the map's lng/lat there (what a click at that point draws). */
+function lngLatsAt(page, points) {
+  return page.evaluate((pts) => {
+    const map = document.querySelector('[data-testid=map]').__map;
+    return pts.map(([x, y]) => map.unproject([x, y]).toArray());
+  }, points);
+}
+
+/** Haversine on the 6,371 km sphere (docs/geo.md), metres. */
+function haversine([lng1, lat1], [lng2, lat2]) {
+  const r = (d) => (d * Math.PI) / 180;
+  const a = Math.sin(r(lat2 - lat1) / 2) ** 2 + Math.cos(r(lat1)) * Math.cos(r(lat2)) * Math.sin(r(lng2 - lng1) / 2) ** 2;
+  return 2 * 6_371_000 * Math.asin(Math.sqrt(a));
+}
+
+/** The readout as metres or square metres. */
+function readout(text) {
+  const m = /([\d.]+)\s*(km²|m²|km|m)\s*$/.exec(text);
+  if (!m) return null;
+  return Number(m[1]) * { km: 1000, m: 1, 'km²': 1e6, 'm²': 1 }[m[2]];
+}
+
 /** The terminals source as the map holds it: cid → [lng, lat]. */
 function positions(page) {
   return page.evaluate(async () => {
@@ -176,20 +253,7 @@ export const mapCases = [
       await page.fill('[data-testid=fence-name]', name);
       await page.click('[data-testid=fence-type] label:has-text("Keep out")');
       await page.click('[data-testid=fence-draw]');
-      await page.waitForSelector('[data-testid=draw-layer][data-mode=polygon]', { state: 'attached' });
-      const box = await page.$eval('[data-testid=map] canvas', (c) => {
-        const r = c.getBoundingClientRect();
-        return { x: r.left, y: r.top, w: r.width, h: r.height };
-      });
-      const cx = box.x + box.w / 2;
-      const cy = box.y + box.h / 2;
-      const corners = [[-120, -80], [120, -90], [140, 90], [-100, 100]].map(([dx, dy]) => [cx + dx, cy + dy]);
-      for (const [x, y] of corners) {
-        await page.mouse.move(x, y, { steps: 3 });
-        await page.mouse.click(x, y);
-      }
-      await page.mouse.move(corners[0][0], corners[0][1], { steps: 3 });
-      await page.mouse.click(corners[0][0], corners[0][1]);
+      await drawQuadAroundCentre(page);
       try {
         await page.waitForSelector('[data-testid=fence-drawn]', { timeout: 10_000 });
         await page.click('[data-testid=fence-save]');
@@ -278,6 +342,112 @@ export const mapCases = [
       // The normal theme: sea #aad3df and land #f2efe9 both on screen.
       expect(colours.includes('170,211,223'), `sea colour missing: ${colours.join(' | ')}`);
       expect(colours.includes('242,239,233'), `land colour missing: ${colours.join(' | ')}`);
+    },
+  ],
+  [
+    'map: terminals show within 1 s of opening the map when tile requests never answer, on every visit',
+    async ({ context }) => {
+      // A closed network that drops packets: tile requests (and the reachability probe) never answer.
+      await context.route(TILE_HOSTS, () => {});
+      const { page } = await dispatcherConsole(context);
+      for (const visit of [1, 2]) {
+        await watchNextMap(page);
+        await openMapByMenu(page);
+        const seen = await until(() => page.evaluate(() => window.__mapSeen.terminals && window.__mapSeen), `terminals drawn on visit ${visit}`, 20_000, 50);
+        const took = seen.terminals - seen.mounted;
+        console.log(`     visit ${visit}: terminal layer added ${seen.layer - seen.mounted} ms and terminals drawn ${took} ms after the map mounted (basemap ${seen.basemap} at mount)`);
+        expect(took < 1000, `visit ${visit}: terminals drawn ${took} ms after the map mounted`);
+        if (visit === 1) {
+          // The probe gives up on the provider: the offline basemap, remembered for the next visit.
+          await page.waitForSelector('[data-testid=map][data-basemap=offline]', { timeout: 10_000 });
+          await openDispatchByMenu(page);
+        } else expect(seen.basemap === 'offline', `second visit starts on the remembered offline basemap (${seen.basemap})`);
+      }
+    },
+  ],
+  [
+    'map: the ranging and area tools show the distance and area of what is drawn',
+    async ({ context }) => {
+      const { page } = await mapPage(context);
+      const box = await canvasBox(page);
+      // Screen points around the middle of the map (map-relative), clicked as the page sees them.
+      const cx = Math.round(box.w / 2);
+      const cy = Math.round(box.h / 2);
+      const click = async ([x, y]) => {
+        await page.mouse.move(box.x + x, box.y + y, { steps: 3 });
+        await page.mouse.click(box.x + x, box.y + y);
+      };
+      const result = () => page.textContent('[data-testid=measure-result]');
+
+      // Ranging: three points, finished by clicking the last one again.
+      await page.click('[data-testid=tool-distance]');
+      await page.waitForSelector('[data-testid=draw-layer][data-mode=linestring]', { state: 'attached' });
+      const line = [[cx - 200, cy + 60], [cx + 40, cy - 90], [cx + 220, cy + 30]];
+      const ll = await lngLatsAt(page, line);
+      const metres = haversine(ll[0], ll[1]) + haversine(ll[1], ll[2]);
+      for (const p of line) await click(p);
+      await click(line[2]);
+      const shownM = await until(async () => readout(await result()), 'a distance is shown', 10_000);
+      console.log(`     distance: shown ${await result()}, expected ${metres.toFixed(1)} m`);
+      expect(Math.abs(shownM - metres) / metres < 0.01, `distance ${shownM} m, expected ${metres.toFixed(1)} m`);
+
+      // Area: a quadrilateral, closed on its first corner.
+      await page.click('[data-testid=tool-area]');
+      await page.waitForSelector('[data-testid=draw-layer][data-mode=polygon]', { state: 'attached' });
+      const ring = [[cx - 150, cy - 100], [cx + 150, cy - 100], [cx + 150, cy + 100], [cx - 150, cy + 100]];
+      const rl = await lngLatsAt(page, ring);
+      // A small quadrilateral on the sphere: the shoelace in metres of an equirectangular projection at its latitude.
+      const lat0 = (rl.reduce((a, p) => a + p[1], 0) / rl.length) * (Math.PI / 180);
+      const xy = rl.map(([lng, lat]) => [((lng * Math.PI) / 180) * 6_378_137 * Math.cos(lat0), ((lat * Math.PI) / 180) * 6_378_137]);
+      const m2 = Math.abs(xy.reduce((a, p, i) => a + p[0] * xy[(i + 1) % xy.length][1] - xy[(i + 1) % xy.length][0] * p[1], 0) / 2);
+      for (const p of ring) await click(p);
+      await click(ring[0]);
+      const shownA = await until(async () => readout(await result()), 'an area is shown', 10_000);
+      console.log(`     area: shown ${await result()}, expected ${(m2 / 1e6).toFixed(3)} km²`);
+      expect(Math.abs(shownA - m2) / m2 < 0.01, `area ${shownA} m², expected ${m2.toFixed(0)} m²`);
+    },
+  ],
+  [
+    'map: a keep-out geofence drawn around a terminal already inside lists it and raises the alarm on request',
+    async ({ context }) => {
+      const { page } = await mapPage(context, '/monitoring?tool=fence&fenceTab=2');
+      await page.waitForSelector('[data-testid=fence-create]');
+      // Our terminal stands at the middle of the map, where the fence is drawn.
+      const centre = await page.evaluate(() => document.querySelector('[data-testid=map]').__map.getCenter().toArray());
+      const term = await terminal(T.fence);
+      expect((await term.report({ lng: centre[0], lat: centre[1], speed: 0 })).code === '0', 'report inside accepted');
+      const name = `E2E keep-out ${Date.now().toString(36)}`;
+      try {
+        await page.fill('[data-testid=fence-name]', name);
+        await page.click('[data-testid=fence-type] label:has-text("Keep out")');
+        await page.click('[data-testid=fence-terminals]');
+        await page.keyboard.type(T.fence);
+        await page.click(`.ant-select-item-option[title*="${T.fence}"], .ant-select-item-option:has-text("${T.fence}")`);
+        await page.keyboard.press('Escape');
+        await page.click('[data-testid=fence-draw]');
+        await drawQuadAroundCentre(page);
+        await page.waitForSelector('[data-testid=fence-drawn]', { timeout: 10_000 });
+        await page.click('[data-testid=fence-save]');
+
+        // The dialog names the terminal inside and why it would stay silent.
+        const row = await page.waitForSelector(`[data-testid=fence-placement] [data-ms-id="${T.fence}"]`, { timeout: 15_000 });
+        expect((await row.getAttribute('data-breach')) === '1', 'the terminal is marked as breaking the fence');
+        const lead = await page.textContent('[data-testid=fence-placement-lead]');
+        expect(/Already inside this keep-out geofence: 1\./.test(lead), `lead: ${lead}`);
+        await page.click('[data-testid=fence-placement-raise]');
+        // The alarm comes back as every fence alarm does: the console's notice, and the record.
+        const notice = await page.waitForSelector(`[data-testid=fence-alarm-notice][data-ms-id="${T.fence}"]`, { timeout: 10_000 });
+        expect(/entered the geofence/.test(await notice.textContent()), `notice: ${await notice.textContent()}`);
+        await page.waitForSelector('[data-testid=fence-placement]', { state: 'detached' });
+        const fence = (await api(page, 'GET', '/ds/fence/list')).result.find((f) => f.name === name);
+        const alarms = await api(page, 'GET', `/ds/fence/fa?fenceid=${fence.fenceid}&pageNo=1&pageSize=10`);
+        expect(alarms.result?.list?.length === 1 && alarms.result.list[0].msId === T.fence && alarms.result.list[0].type === 'enter', `alarms ${JSON.stringify(alarms.result)}`);
+        await api(page, 'PUT', '/ds/fence/fa', { id: alarms.result.list[0].id, status: '2' });
+      } finally {
+        const left = (await api(page, 'GET', '/ds/fence/list')).result?.filter((f) => f.name === name) ?? [];
+        for (const f of left) await api(page, 'PUT', '/ds/fence/del', { fenceid: f.fenceid });
+        await term.close();
+      }
     },
   ],
 ];

@@ -48,7 +48,7 @@ export function EagleEye({ theme }: { theme: MapTheme }) {
       const ring = [b.getSouthWest().toArray(), b.getNorthWest().toArray(), b.getNorthEast().toArray(), b.getSouthEast().toArray(), b.getSouthWest().toArray()];
       void (m.getSource('extent') as GeoJSONSource | undefined)?.setData({ type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring] }, properties: {} });
     };
-    m.on('load', sync);
+    m.once('style.load', sync);
     map.on('move', sync);
     const click = (e: MouseEvent) => {
       const r = ref.current!.getBoundingClientRect();

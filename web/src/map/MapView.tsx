@@ -8,19 +8,17 @@ import 'maplibre-gl/dist/maplibre-gl.css';
 import { MapContext, type ImageFactory, type MapApi } from './context';
 import { fromDisplay, loadOutline, needsGcj, toDisplay, type Outline, type Provider } from './gcj';
 import { chooseProvider } from './providers';
+import { probe, probeUrl, REPROBE_MS, rememberReachable, unreachableSince } from './basemap';
 import { buildStyle, rasterSource, RASTER_LAYERS } from './style';
 import { THEMES, type MapTheme } from './themes';
 import './map.css';
 
 maplibregl.setWorkerUrl(workerUrl);
+// The map's workers start with this chunk and outlive each map: a visit to a map screen does not wait for them
+// to load their script again.
+maplibregl.prewarm();
 
 export type BasemapState = 'loading' | 'tiles' | 'offline';
-
-/** Tiles that fail this often before any loaded, or none loaded within OFFLINE_AFTER_MS: offline basemap. */
-const OFFLINE_ERRORS = 2;
-const OFFLINE_AFTER_MS = 8_000;
-/** While offline, the tiles are tried again this often. */
-const RETRY_TILES_MS = 60_000;
 
 export const DEFAULT_CENTER: [number, number] = [28.97, 41.01];
 export const DEFAULT_ZOOM = 11;
@@ -54,7 +52,7 @@ export function MapView(props: MapViewProps) {
   const ref = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<maplibregl.Map>();
   const [outline, setOutline] = useState<Outline>();
-  const [basemap, setBasemap] = useState<BasemapState>('loading');
+  const [basemap, setBasemap] = useState<BasemapState>(() => (unreachableSince(chooseProvider(requested, mapsKey).provider) === undefined ? 'loading' : 'offline'));
   const factories = useRef(new Map<string, ImageFactory>());
   const choice = useMemo(() => chooseProvider(requested, mapsKey), [requested, mapsKey]);
   const provider = choice.provider;
@@ -66,7 +64,8 @@ export function MapView(props: MapViewProps) {
     const el = ref.current!;
     const m = new maplibregl.Map({
       container: el,
-      style: buildStyle({ provider, key: choice.key, language, theme, origin: location.origin }),
+      // A provider known to be unreachable is not asked for tiles at all (the basemap effect probes it).
+      style: buildStyle({ provider, key: choice.key, language, theme, origin: location.origin, rasters: unreachableSince(provider) === undefined }),
       center: props.initialCenter ?? DEFAULT_CENTER,
       zoom: props.initialZoom ?? DEFAULT_ZOOM,
       attributionControl: { compact: true },
@@ -85,7 +84,9 @@ export function MapView(props: MapViewProps) {
     });
     (el as HTMLDivElement & { __map?: maplibregl.Map }).__map = m;
     let alive = true;
-    m.on('load', () => alive && setMap(m));
+    // Layers are added once the style is in, not on 'load': that waits for every tile, and tiles that never
+    // answer (a closed network) would hold the terminals back until the basemap gives up on them.
+    m.once('style.load', () => alive && setMap(m));
     const ro = new ResizeObserver(() => m.resize());
     ro.observe(el);
     return () => {
@@ -124,13 +125,16 @@ export function MapView(props: MapViewProps) {
     };
   }, [provider, outline]);
 
-  // Offline basemap: when the provider's tiles fail (or never arrive), hide the raster layers and let the bundled
-  // country outlines show; try the tiles again now and then.
+  // Offline basemap: when the provider cannot be reached (a quick probe, or the first tile error before any tile
+  // loaded), hide the raster layers and let the bundled country outlines show; remember it, so the next visit starts
+  // offline without asking the tiles again, and probe now and then for the provider coming back.
   useEffect(() => {
     if (!map) return;
-    let errors = 0;
+    let alive = true;
     let loaded = 0;
     let state: BasemapState = 'loading';
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const url = probeUrl(provider, choice.key, language);
     const set = (s: BasemapState) => {
       if (s === state) return;
       state = s;
@@ -142,45 +146,61 @@ export function MapView(props: MapViewProps) {
       map.setLayoutProperty('satellite', 'visibility', on && cb.current.satellite ? 'visible' : 'none');
       map.setLayoutProperty('roadnet', 'visibility', on && cb.current.roadNet ? 'visible' : 'none');
     };
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    let deadline: ReturnType<typeof setTimeout> | undefined;
-    const goOffline = () => {
+    const reprobe = (after: number) => {
+      clearTimeout(retry);
+      retry = setTimeout(() => {
+        void probe(url).then((ok) => {
+          if (!alive) return;
+          if (ok) tryTiles();
+          else {
+            rememberReachable(provider, false);
+            reprobe(REPROBE_MS);
+          }
+        });
+      }, after);
+    };
+    const goOffline = (discovered: boolean) => {
       if (state === 'offline') return;
       set('offline');
       showRasters(false);
-      if (provider === 'google') cb.current.onGoogleInaccessible?.();
-      clearTimeout(retry);
-      retry = setTimeout(start, RETRY_TILES_MS);
+      if (discovered) {
+        rememberReachable(provider, false);
+        if (provider === 'google') cb.current.onGoogleInaccessible?.();
+      }
+      reprobe(REPROBE_MS);
     };
-    function start() {
-      errors = 0;
+    function tryTiles() {
       loaded = 0;
       state = 'loading';
       setBasemap('loading');
       showRasters(true);
-      clearTimeout(deadline);
-      deadline = setTimeout(() => loaded === 0 && goOffline(), OFFLINE_AFTER_MS);
+      void probe(url).then((ok) => alive && !ok && state === 'loading' && goOffline(true));
     }
     const onError = (e: maplibregl.ErrorEvent & { sourceId?: string }) => {
       if (!e.sourceId || !(RASTER_LAYERS as readonly string[]).includes(e.sourceId)) return;
-      errors++;
-      if (loaded === 0 && errors >= OFFLINE_ERRORS) goOffline();
+      if (loaded === 0 && state === 'loading') goOffline(true);
     };
     const onData = (e: maplibregl.MapSourceDataEvent) => {
-      if (e.sourceId !== 'base' || !e.tile) return;
-      loaded++;
-      if (state !== 'offline') set('tiles');
+      if (e.sourceId !== 'base' || !e.tile || state === 'offline') return;
+      if (loaded++ === 0) rememberReachable(provider, true);
+      set('tiles');
     };
     map.on('error', onError);
     map.on('sourcedata', onData);
-    start();
+    const since = unreachableSince(provider);
+    if (since === undefined) tryTiles();
+    else {
+      // Known unreachable: offline at once; probed again when the last probe is old enough.
+      goOffline(false);
+      reprobe(Math.max(0, since + REPROBE_MS - Date.now()));
+    }
     return () => {
+      alive = false;
       clearTimeout(retry);
-      clearTimeout(deadline);
       map.off('error', onError);
       map.off('sourcedata', onData);
     };
-  }, [map, provider, choice.key]);
+  }, [map, provider, choice.key]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // Theme and overlays.
   useEffect(() => {

@@ -17,7 +17,8 @@ export function rasterSource(provider: Provider, overlay: 'road' | 'satellite' |
   return { type: 'raster' as const, tiles: tiles.length ? tiles : ['data:,'], tileSize: 256, maxzoom: def.maxzoom, attribution: def.attribution };
 }
 
-export function buildStyle(opts: { provider: Provider; key?: string; language: string; theme: MapTheme; origin: string }): StyleSpecification {
+/** rasters false starts with the provider's layers hidden (no tile is requested). */
+export function buildStyle(opts: { provider: Provider; key?: string; language: string; theme: MapTheme; origin: string; rasters?: boolean }): StyleSpecification {
   const th = THEMES[opts.theme];
   return {
     version: 8,
@@ -31,7 +32,7 @@ export function buildStyle(opts: { provider: Provider; key?: string; language: s
       { id: 'offline-sea', type: 'background', paint: { 'background-color': th.sea } },
       { id: 'offline-land', type: 'fill', source: 'offline', paint: { 'fill-color': th.land } },
       { id: 'offline-border', type: 'line', source: 'offline', paint: { 'line-color': th.border, 'line-width': ['interpolate', ['linear'], ['zoom'], 2, 0.6, 10, 1.6] } },
-      { id: 'base', type: 'raster', source: 'base', paint: th.raster },
+      { id: 'base', type: 'raster', source: 'base', layout: { visibility: opts.rasters === false ? 'none' : 'visible' }, paint: th.raster },
       { id: 'satellite', type: 'raster', source: 'satellite', layout: { visibility: 'none' } },
       { id: 'roadnet', type: 'raster', source: 'roadnet', layout: { visibility: 'none' }, paint: { 'raster-opacity': opts.provider === 'osm' ? 0.55 : 1 } },
     ],

@@ -6,6 +6,7 @@ import { TerraDraw, TerraDrawCircleMode, TerraDrawLineStringMode, TerraDrawPoint
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
 import { useMapApi } from '../context';
 import { mapCoords } from './shared';
+import { onShapeChange } from '../drawShape';
 
 export type DrawMode = 'polygon' | 'circle' | 'rectangle' | 'linestring' | 'point';
 
@@ -13,7 +14,7 @@ export interface DrawLayerProps {
   mode?: DrawMode;
   /** A shape was finished (WGS-84). */
   onFinish?: (f: Feature<Geometry>, mode: DrawMode) => void;
-  /** The shape being drawn changed (WGS-84), for live measuring. */
+  /** The shape being drawn, or the one just finished, changed (WGS-84; null: nothing drawn), for live measuring. */
   onChange?: (f: Feature<Geometry> | null) => void;
   /** Changing it clears what was drawn. */
   resetKey?: unknown;
@@ -44,11 +45,7 @@ export function DrawLayer({ mode, onFinish, onChange, resetKey }: DrawLayerProps
       const f = d.getSnapshotFeature(id) as Feature<Geometry> | undefined;
       if (f && cb.current.mode) cb.current.onFinish?.(wgs(f), cb.current.mode);
     });
-    d.on('change', (ids) => {
-      if (!cb.current.onChange) return;
-      const f = ids.map((i) => d.getSnapshotFeature(i)).find(Boolean) as Feature<Geometry> | undefined;
-      cb.current.onChange(f ? wgs(f) : null);
-    });
+    onShapeChange(d, () => cb.current.mode, (f) => cb.current.onChange?.(f ? wgs(f) : null));
     draw.current = d;
     return () => {
       try {

@@ -20,6 +20,7 @@ export const GEO_PATHS = {
   fenceEdit: '/ds/fence/edit',
   fenceTerminals: '/ds/fence/findter',
   fenceAlarms: '/ds/fence/fa',
+  fenceAlarmBreaches: '/ds/fence/alarmBreaches',
 } as const;
 
 export interface LastGps {
@@ -83,6 +84,25 @@ export interface FenceDraft {
   geometry: Polygon | Point;
   radius?: number;
   msIds?: string[];
+}
+
+/** A terminal of a fence at its latest position. */
+export interface FenceOccupant {
+  msId: string;
+  name: string;
+  lat: number;
+  lng: number;
+  time: number;
+}
+
+/**
+ * The reply of create and set: the fence and where its terminals are now — inside it (occupants), and already
+ * breaking its rule (inside a keep-out fence, outside a keep-in one), which the engine does not alarm on until they
+ * cross (docs/geo.md).
+ */
+export interface FencePlacement extends Fence {
+  occupants: FenceOccupant[];
+  breaching: FenceOccupant[];
 }
 
 export interface FenceTerminal {
@@ -163,10 +183,12 @@ export const geoApi = {
     http.get<Track>(GEO_PATHS.track, { dcid: q.msId, btime: q.btime, etime: q.etime, unit: q.unit, stopMinutes: q.stopMinutes }),
 
   fences: () => http.get<Fence[]>(GEO_PATHS.fenceList),
-  createFence: (d: FenceDraft) => http.post<Fence>(GEO_PATHS.fenceCreate, d),
+  createFence: (d: FenceDraft) => http.post<FencePlacement>(GEO_PATHS.fenceCreate, d),
   editFence: (fenceid: string, patch: Partial<FenceDraft>) => http.put<Fence>(GEO_PATHS.fenceEdit, { fenceid, ...patch }),
   setFenceTerminals: (fenceid: string, change: { add?: string[]; remove?: string[]; msIds?: string[] }) =>
-    http.post<Fence>(GEO_PATHS.fenceSet, { fenceid, ...change }),
+    http.post<FencePlacement>(GEO_PATHS.fenceSet, { fenceid, ...change }),
+  /** Raises the fence's alarm now for its terminals already breaking its rule (all, or those of msIds). */
+  alarmBreaches: (fenceid: string, msIds?: string[]) => http.post<{ list: FenceAlarm[] }>(GEO_PATHS.fenceAlarmBreaches, { fenceid, msIds }),
   deleteFences: (ids: string[]) => http.put<{ deleted: number }>(GEO_PATHS.fenceDel, { fenceid: ids.join(',') }),
   fenceTerminals: (fenceid: string) => http.get<FenceTerminal[]>(GEO_PATHS.fenceTerminals, { fenceid }),
   alarms: (q: AlarmQuery) => http.get<Paged<FenceAlarm>>(GEO_PATHS.fenceAlarms, { ...q }),

@@ -10,12 +10,13 @@ import { ApiError } from '../../../shared/http/client';
 import { useSession } from '../../../shared/session';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import type { DrawMode } from '../../../map/layers/DrawLayer';
-import { alarmsQuery, fenceTerminalsQuery, geoApi, geoKeys, type Fence, type FenceAlarm, type FenceShape, type FenceType } from '../../../shared/geo/api';
+import { alarmsQuery, fenceTerminalsQuery, geoApi, geoKeys, type Fence, type FenceAlarm, type FencePlacement, type FenceShape, type FenceType } from '../../../shared/geo/api';
 import { checkRange, MONTH_DAYS, RANGE_CODES } from '../../../shared/time/range';
 import { fenceGeometry } from '../fenceGeometry';
 import { useMapLive } from '../../../shared/geo/live';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { EditDeleteLinks } from './RowActions';
+import { FencePlacementDialog, hasPlacement } from './FencePlacementDialog';
 
 export const FENCE_TABS = { list: '1', create: '2', alarms: '3' } as const;
 export const FENCE_NAME_MAX = 64;
@@ -36,18 +37,28 @@ interface Props {
 
 export function GeofencePanel({ fences, selected, onSelect, requestDraw, tab, onTab }: Props) {
   const { t } = useTranslation('map');
+  // Where a new or re-assigned fence's terminals are: shown when some are inside it or already break its rule.
+  const [placement, setPlacement] = useState<FencePlacement>();
+  const placed = (p: FencePlacement) => hasPlacement(p) && setPlacement(p);
   return (
-    <Tabs
-      size="small"
-      activeKey={tab}
-      onChange={onTab}
-      data-testid="fence-tabs"
-      items={[
-        { key: FENCE_TABS.list, label: t('fence.tabList'), children: <FenceList fences={fences} selected={selected} onSelect={onSelect} /> },
-        { key: FENCE_TABS.create, label: t('fence.tabCreate'), children: <FenceCreate requestDraw={requestDraw} onCreated={(id) => (onSelect(id), onTab(FENCE_TABS.list))} /> },
-        { key: FENCE_TABS.alarms, label: t('fence.tabAlarms'), children: <AlarmRecords fences={fences} /> },
-      ]}
-    />
+    <>
+      <Tabs
+        size="small"
+        activeKey={tab}
+        onChange={onTab}
+        data-testid="fence-tabs"
+        items={[
+          { key: FENCE_TABS.list, label: t('fence.tabList'), children: <FenceList fences={fences} selected={selected} onSelect={onSelect} onPlaced={placed} /> },
+          {
+            key: FENCE_TABS.create,
+            label: t('fence.tabCreate'),
+            children: <FenceCreate requestDraw={requestDraw} onCreated={(f) => (onSelect(f.fenceid), onTab(FENCE_TABS.list), placed(f))} />,
+          },
+          { key: FENCE_TABS.alarms, label: t('fence.tabAlarms'), children: <AlarmRecords fences={fences} /> },
+        ]}
+      />
+      {placement && <FencePlacementDialog placement={placement} onClose={() => setPlacement(undefined)} />}
+    </>
   );
 }
 
@@ -60,7 +71,7 @@ function useFail() {
   };
 }
 
-function FenceList({ fences, selected, onSelect }: { fences: Fence[]; selected?: string; onSelect: (id?: string) => void }) {
+function FenceList({ fences, selected, onSelect, onPlaced }: { fences: Fence[]; selected?: string; onSelect: (id?: string) => void; onPlaced: (p: FencePlacement) => void }) {
   const { t } = useTranslation('map');
   const { message } = App.useApp();
   const qc = useQueryClient();
@@ -110,13 +121,13 @@ function FenceList({ fences, selected, onSelect }: { fences: Fence[]; selected?:
           },
         ]}
       />
-      {assign && <AssignDialog fence={assign} onClose={() => setAssign(undefined)} onSaved={refresh} />}
+      {assign && <AssignDialog fence={assign} onClose={() => setAssign(undefined)} onSaved={refresh} onPlaced={onPlaced} />}
       {edit && <EditDialog fence={edit} onClose={() => setEdit(undefined)} onSaved={refresh} />}
     </>
   );
 }
 
-function AssignDialog({ fence, onClose, onSaved }: { fence: Fence; onClose: () => void; onSaved: () => void }) {
+function AssignDialog({ fence, onClose, onSaved, onPlaced }: { fence: Fence; onClose: () => void; onSaved: () => void; onPlaced: (p: FencePlacement) => void }) {
   const { t } = useTranslation('map');
   const { message } = App.useApp();
   const fail = useFail();
@@ -131,10 +142,11 @@ function AssignDialog({ fence, onClose, onSaved }: { fence: Fence; onClose: () =
     const add = [...after].filter((x) => !before.has(x));
     const remove = [...before].filter((x) => !after.has(x));
     try {
-      if (add.length || remove.length) await geoApi.setFenceTerminals(fence.fenceid, { add, remove });
+      const placed = add.length || remove.length ? await geoApi.setFenceTerminals(fence.fenceid, { add, remove }) : undefined;
       message.success(t('done.saved'));
       onSaved();
       onClose();
+      if (placed) onPlaced(placed);
     } catch (e) {
       fail(e);
     }
@@ -194,7 +206,7 @@ function NameAndType() {
   );
 }
 
-function FenceCreate({ requestDraw, onCreated }: { requestDraw: (r: DrawRequest | null) => void; onCreated: (id: string) => void }) {
+function FenceCreate({ requestDraw, onCreated }: { requestDraw: (r: DrawRequest | null) => void; onCreated: (f: FencePlacement) => void }) {
   const { t } = useTranslation('map');
   const { message } = App.useApp();
   const qc = useQueryClient();
@@ -227,7 +239,7 @@ function FenceCreate({ requestDraw, onCreated }: { requestDraw: (r: DrawRequest 
       form.resetFields();
       setDrawn(null);
       requestDraw(null);
-      onCreated(f.fenceid);
+      onCreated(f);
     } catch (e) {
       fail(e);
     } finally {
@@ -257,7 +269,7 @@ function FenceCreate({ requestDraw, onCreated }: { requestDraw: (r: DrawRequest 
       </Space>
       {drawing && <div className="map-hint">{t(`fence.hint.${shape}`)}</div>}
       <Form.Item name="msIds" label={t('fence.terminals')}>
-        <TerminalPicker multiple value={form.getFieldValue('msIds')} onChange={(v: string[]) => form.setFieldValue('msIds', v)} style={{ width: '100%' }} placeholder={t('fence.pickTerminals')} />
+        <TerminalPicker multiple value={form.getFieldValue('msIds')} onChange={(v: string[]) => form.setFieldValue('msIds', v)} style={{ width: '100%' }} placeholder={t('fence.pickTerminals')} testId="fence-terminals" />
       </Form.Item>
       <Button type="primary" block onClick={save} loading={saving} data-testid="fence-save">
         {t('save')}

@@ -8,8 +8,6 @@ import {
   AlertOutlined, AppstoreOutlined, BgColorsOutlined, BorderOutlined, ColumnWidthOutlined, CloseOutlined, EnvironmentOutlined,
   GatewayOutlined, GlobalOutlined, NodeIndexOutlined, PictureOutlined, TableOutlined, EyeOutlined, BranchesOutlined,
 } from '@ant-design/icons';
-import type { Feature, Geometry } from 'geojson';
-import { area as turfArea } from '@turf/turf';
 import type { Screen } from '../../../shared/access/routes';
 import { FOLLOW_WINDOW_NUMBERS } from '../../../shared/access/routes';
 import { isFeatureEnabled } from '../../../shared/access/features';
@@ -39,12 +37,11 @@ import { TrackPanel } from '../components/TrackPanel';
 import { pttEngine } from '../../../shared/voice/console';
 import { useMapPrefs } from '../prefs';
 import { useTrack } from '../trackStore';
-import { formatArea, formatLength, haversine } from '../../../shared/geo/units';
+import { measureText, type Measure } from '../../../shared/geo/measure';
 import { useMapLiveFeed } from '../useMapLiveFeed';
 import '../map-page.css';
 
 type Panel = 'fence' | 'track' | 'marks' | 'dataList' | 'layers' | 'sos';
-type Measure = 'area' | 'distance';
 
 const identity = (lng: number, lat: number): [number, number] => [lng, lat];
 
@@ -63,18 +60,6 @@ export function openFollowWindow(cid: string): number {
   localStorage.setItem(FOLLOW_KEY, JSON.stringify(used));
   window.open(`/monitoring-follow-child-${n}?msId=${encodeURIComponent(cid)}`, `tenfour-follow-${n}`, 'popup,width=720,height=520');
   return n;
-}
-
-function measureText(kind: Measure, f: Feature<Geometry> | null): string {
-  if (!f) return '';
-  if (kind === 'distance' && f.geometry.type === 'LineString') {
-    const c = f.geometry.coordinates;
-    let m = 0;
-    for (let i = 1; i < c.length; i++) m += haversine(c[i - 1]![0]!, c[i - 1]![1]!, c[i]![0]!, c[i]![1]!);
-    return formatLength(m);
-  }
-  if (kind === 'area' && f.geometry.type === 'Polygon') return formatArea(turfArea(f.geometry));
-  return '';
 }
 
 export default function MonitoringPage({ screen }: { screen: Screen }) {
