@@ -114,12 +114,14 @@ export default function Shell() {
           </Dropdown>
         </div>
       </Header>
-      <Content className="shell-content">
-        <Suspense fallback={<Spin className="shell-spin" />}>
-          <Outlet />
-        </Suspense>
-      </Content>
-      <VoiceMount />
+      <div className="shell-main">
+        <Content className="shell-content">
+          <Suspense fallback={<Spin className="shell-spin" />}>
+            <Outlet />
+          </Suspense>
+        </Content>
+        <VoiceMount />
+      </div>
       <SettingsDialog open={dialog === 'settings'} onClose={() => setDialog(null)} />
       <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
       <ReleaseNotesDialog open={dialog === 'release'} onClose={() => setDialog(null)} />
