@@ -72,14 +72,23 @@ function dockControlsVisible(page) {
   );
 }
 
-/** Navigates inside the app (no reload) and waits until the screen rendered (no loading spinner of the shell). */
+/**
+ * Navigates inside the app (no reload) and waits until the new screen replaced the old one: the old screen's
+ * elements are marked first, and the wait ends when none is left, a new one is there and the shell shows no spinner.
+ */
 async function open(page, path) {
   await page.evaluate((p) => {
+    if (location.pathname === p) return;
+    document.querySelectorAll('.shell-content [data-testid]').forEach((e) => (e.__stale = true));
     history.pushState({}, '', p);
     dispatchEvent(new PopStateEvent('popstate'));
   }, path);
   await until(
-    () => page.evaluate((p) => location.pathname === p && !document.querySelector('.shell-spin') && !!document.querySelector('.shell-content [data-testid]'), path),
+    () =>
+      page.evaluate((p) => {
+        const els = [...document.querySelectorAll('.shell-content [data-testid]')];
+        return location.pathname === p && !document.querySelector('.shell-spin') && els.length > 0 && els.every((e) => !e.__stale);
+      }, path),
     `${path} rendered`,
     20_000,
   );
@@ -146,6 +155,7 @@ export const walkthroughCases = [
           if (!(await dockControlsVisible(page))) covered.push(`${size.width}×${size.height} ${path}: PTT or talker readout out of view`);
         }
       }
+      expect(covered.length === 0, `the voice dock covers content:\n  ${covered.join('\n  ')}`);
       // Collapsed: narrower, still beside the screen, PTT and readout still there.
       const wide = await page.evaluate(() => document.querySelector('[data-testid=voice-dock]').getBoundingClientRect().width);
       await page.click('[data-testid=voice-dock-toggle]');
