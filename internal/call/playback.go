@@ -128,9 +128,24 @@ func (s *Service) hearsLocked(l *client, src *source) bool {
 	return p != nil && p.state == PartyConnected
 }
 
+// DefaultMode is the playback priority of a listener that chose none: its own groups first. A dispatcher never
+// stops hearing the group it works in (its ptt group, or a group whose open call it talked in) because a radio
+// starts talking in another group; "latest" could cut away mid-burst, so it is a choice, not the default.
+const DefaultMode = ModePTT
+
+// modeLocked is the listener's playback priority.
+func (s *Service) modeLocked(l *client) string {
+	if m := s.modes[l.acct.ID]; m != "" {
+		return m
+	}
+	return DefaultMode
+}
+
 // rankLocked orders a listener's sources (lower plays): the call it chose, an emergency, its own calls and
-// monitoring, its ptt group (or, for a console in mode dispatcher, a dispatcher's burst), the rest.
+// monitoring, its own groups — its ptt group and, for a console, a group call it talked in — (or, for a console
+// in mode dispatcher, a dispatcher's burst), the rest.
 func (s *Service) rankLocked(l *client, src *source) int {
+	mode := s.modeLocked(l)
 	switch {
 	case src.call != nil && s.focus[l.acct.ID] == src.call.ID:
 		return 0
@@ -138,9 +153,11 @@ func (s *Service) rankLocked(l *client, src *source) int {
 		return 1
 	case src.amb != nil || src.call.Kind != Group:
 		return 2
-	case (!l.console || s.modes[l.acct.ID] == ModePTT) && src.call.audience[l.acct.ID].PttGroup == src.call.Group:
+	case !l.console && src.call.audience[l.acct.ID].PttGroup == src.call.Group:
 		return 3
-	case l.console && s.modes[l.acct.ID] == ModeDispatcher && src.talker.console:
+	case l.console && mode == ModePTT && (src.call.joined[l.acct.ID] || src.call.audience[l.acct.ID].PttGroup == src.call.Group):
+		return 3
+	case l.console && mode == ModeDispatcher && src.talker.console:
 		return 3
 	}
 	return 4
@@ -149,7 +166,7 @@ func (s *Service) rankLocked(l *client, src *source) int {
 // laterWinsLocked breaks a tie between sources of one rank: first-come keeps playing unless the listener
 // chose "latest".
 func (s *Service) laterWinsLocked(l *client, a, b *source) bool {
-	if s.modes[l.acct.ID] == ModeLatest {
+	if s.modeLocked(l) == ModeLatest {
 		return a.started.After(b.started)
 	}
 	return a.started.Before(b.started)

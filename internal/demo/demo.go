@@ -2,8 +2,8 @@
 // (dispatcher 10000001 / 123456, administrator; 7 groups, one level nested; 60 terminals 10000101…10000160
 // of every spec §3 type around Istanbul), customer "Second Tenant" (dispatcher 20000001 / 123456, its own
 // groups and terminals 20000101…20000112 around Izmir, broadcast switched off in its data-source
-// configuration), and a branding record for host 127.0.0.2 (theme colour #d4380d) so a browser can prove
-// branding applies. It never seeds a database that already has a customer.
+// configuration), a branding record for host 127.0.0.2 (theme colour #d4380d) so a browser can prove
+// branding applies, and km/h client configurations for the demo's own addresses (DemoHosts). It never seeds a database that already has a customer.
 package demo
 
 import (
@@ -169,8 +169,22 @@ func Seed(ctx context.Context, d *db.DB) (bool, error) {
 	}); err != nil {
 		return true, err
 	}
-	return true, bs.SetClientConfig(ctx, BrandedHost, branding.ClientConfig{Title: "tenfour Demo Dispatch", SpeedUnit: "km/h"})
+	if err := bs.SetClientConfig(ctx, BrandedHost, branding.ClientConfig{Title: "tenfour Demo Dispatch", SpeedUnit: "km/h"}); err != nil {
+		return true, err
+	}
+	// The demo fleet drives around Istanbul and the console shows distances in km: its own addresses get km/h so
+	// one screen never shows mph next to km (the spec's default, mph, stays for every other host).
+	for _, h := range DemoHosts {
+		if err := bs.SetClientConfig(ctx, h, branding.ClientConfig{SpeedUnit: "km/h"}); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
 }
+
+// DemoHosts are the addresses the demo is opened at (`make run`: http://127.0.0.1:8080); they get a km/h client
+// configuration.
+var DemoHosts = []string{"127.0.0.1", "localhost"}
 
 func seedTenant(ctx context.Context, tx *db.Tx, t tenant, hash string, now int64, rng *rand.Rand) error {
 	var cid int64

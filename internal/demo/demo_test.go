@@ -201,4 +201,14 @@ func TestDemoServer(t *testing.T) {
 	if r := s.Do("GET", "/ds/pub/theme", "", map[string]any{"hostname": demo.BrandedHost}); !strings.Contains(string(r.Result), demo.BrandedColor) {
 		t.Fatalf("branding %s", r.Result)
 	}
+	// Istanbul in km: the demo's addresses show km/h next to km; another host keeps the spec's default, mph.
+	for host, want := range map[string]string{"127.0.0.1": "km/h", "localhost": "km/h", "127.0.0.9": "mph"} {
+		var cfg struct {
+			SpeedUnit string `json:"speedUnit"`
+		}
+		s.Do("GET", "/ds/pub/clientConfig", "", map[string]any{"hostname": host}).Into(t, &cfg)
+		if cfg.SpeedUnit != want {
+			t.Fatalf("%s: speed unit %q, want %q", host, cfg.SpeedUnit, want)
+		}
+	}
 }

@@ -269,7 +269,7 @@ export const mapCases = [
     },
   ],
   [
-    'map: a track query plays back and shows the fixture summary (1.001 km, 20.13 / 0 / 10.07 mph)',
+    'map: a track query plays back and shows the fixture summary (1.001 km, 32.40 / 0 / 16.20 km/h: the demo host is in km/h)',
     async ({ context }) => {
       // Logging in replaces any other connection of the account, so nothing else reports for it from now on; the
       // fixture is timed from now (the server takes fixes up to 10 minutes ahead), so only its points are in range.
@@ -287,9 +287,9 @@ export const mapCases = [
       const summary = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-testid=track-summary] [data-key]')].map((e) => [e.dataset.key, e.textContent])));
       expect(summary.count === '10', `count ${summary.count}`);
       expect(summary.distance === '1.001 km', `distance ${summary.distance}`);
-      expect(summary.maxSpeed === '20.13 mph', `max ${summary.maxSpeed}`);
-      expect(summary.minSpeed === '0.00 mph', `min ${summary.minSpeed}`);
-      expect(summary.avgSpeed === '10.07 mph', `avg ${summary.avgSpeed}`);
+      expect(summary.maxSpeed === '32.40 km/h', `max ${summary.maxSpeed}`);
+      expect(summary.minSpeed === '0.00 km/h', `min ${summary.minSpeed}`);
+      expect(summary.avgSpeed === '16.20 km/h', `avg ${summary.avgSpeed}`);
       const frames = Number(await page.getAttribute('[data-testid=track-now]', 'data-frames'));
       expect(frames === 1 + 9 * 6, `frames ${frames} (six steps per ~111 m segment)`);
       // Play at 4×: moving, then the end in moveend with the marker on the last point.

@@ -4,6 +4,7 @@ import { Spin } from 'antd';
 import { hasToken } from '../shared/session';
 import { VoiceChildMount } from '../features/voice/mount';
 import { startLive } from '../shared/socket/live';
+import { useDirectoryFeed } from '../shared/directory/useLiveDirectory';
 import { AlarmInterrupt } from '../features/alarm/components/AlarmInterrupt';
 
 /** Extra-window copies (spec §2 "-child" routes): the screen alone, with its own live socket. */
@@ -16,8 +17,14 @@ export function ChildFrame() {
       <Suspense fallback={<Spin />}>
         <Outlet />
       </Suspense>
+      {hasToken() && <DirectoryFeed />}
       <VoiceChildMount />
       <AlarmInterrupt child />
     </div>
   );
+}
+
+function DirectoryFeed() {
+  useDirectoryFeed();
+  return null;
 }

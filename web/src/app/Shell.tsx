@@ -12,6 +12,7 @@ import { useSettings } from '../shared/settings';
 import { VoiceMount } from '../features/voice/mount';
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../i18n/languages';
 import { startLive, useLiveStatus } from '../shared/socket/live';
+import { useDirectoryFeed } from '../shared/directory/useLiveDirectory';
 import { trimText } from '../shared/utils/text';
 import { AlarmInterrupt } from '../features/alarm/components/AlarmInterrupt';
 import { UnreadMenuBadge } from '../features/message/components/UnreadMenuBadge';
@@ -43,6 +44,7 @@ export default function Shell() {
   useEffect(() => {
     startLive().catch(() => message.warning(t('socketOffline')));
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  useDirectoryFeed(); // presence and status stay live on every screen, not only where the tree shows
 
   const items: MenuProps['items'] = [
     ...menu.main.map((r) => ({ key: r.path, label: r.screen === 'message' ? <UnreadMenuBadge label={t('menu.message')} /> : t(`menu.${r.screen}`) })),
@@ -112,12 +114,14 @@ export default function Shell() {
           </Dropdown>
         </div>
       </Header>
-      <Content className="shell-content">
-        <Suspense fallback={<Spin className="shell-spin" />}>
-          <Outlet />
-        </Suspense>
-      </Content>
-      <VoiceMount />
+      <div className="shell-main">
+        <Content className="shell-content">
+          <Suspense fallback={<Spin className="shell-spin" />}>
+            <Outlet />
+          </Suspense>
+        </Content>
+        <VoiceMount />
+      </div>
       <SettingsDialog open={dialog === 'settings'} onClose={() => setDialog(null)} />
       <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
       <ReleaseNotesDialog open={dialog === 'release'} onClose={() => setDialog(null)} />

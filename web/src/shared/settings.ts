@@ -16,7 +16,8 @@ export const PRIMARY_HEX: Record<PrimaryColor, string> = {
 };
 export const MAP_TYPES = ['google', 'amap', 'osm'] as const;
 export type MapType = (typeof MAP_TYPES)[number];
-export const AUDIO_PRIORITIES = ['latest', 'ownGroup', 'dispatcherFirst'] as const;
+/** Playback priority choices (docs/voice.md §4); the first is the default: it never cuts away from the dispatcher's groups. */
+export const AUDIO_PRIORITIES = ['ownGroup', 'first', 'latest', 'dispatcherFirst'] as const;
 export type AudioPriority = (typeof AUDIO_PRIORITIES)[number];
 export const SETTINGS_KEY = 'tenfour.settings';
 
@@ -69,7 +70,7 @@ export const DEFAULT_SETTINGS: Settings = {
   quickKeys: { ptt: 'Space', hangup: 'Escape', mute: 'KeyM' },
   sounds: { alarm: true, message: true, notice: true, callTone: true },
   mapType: 'osm',
-  audioPriority: 'latest',
+  audioPriority: 'ownGroup',
 };
 
 /** The theme the shell uses: the stored one, or dark when settings were never stored. */
@@ -98,8 +99,15 @@ export const useSettings = create<SettingsState>()(
     }),
     {
       name: SETTINGS_KEY,
-      version: 1,
+      version: 2,
       partialize: ({ update: _u, ...rest }) => rest,
+      // Version 1 stored "latest" as the default priority (it cut away from the dispatcher's own group mid-burst);
+      // nobody could tell it from a choice, so it becomes the new default.
+      migrate: (persisted, version) => {
+        const p = (persisted ?? {}) as Partial<SettingsState>;
+        // merge() below fills in whatever the stored copy lacks.
+        return (version < 2 && p.audioPriority === 'latest' ? { ...p, audioPriority: 'ownGroup' } : p) as SettingsState;
+      },
       merge: (persisted, current) => {
         const p = (persisted ?? {}) as Partial<SettingsState>;
         // Stored settings default to light (spec §3); with nothing stored the shell shows dark.

@@ -150,7 +150,7 @@ export default function HomePage() {
       const g = groups[p.gid];
       if (!g) return [];
       return [
-        { key: 'switchOwn', label: t('actions.switchOwn') },
+        { key: 'switchOwn', label: <span title={t('actions.switchOwnHelp')}>{t('actions.switchOwn')}</span> },
         ...(canManage ? [{ key: 'rename', label: t('actions.rename') }] : []),
         ...(canManage && g.kind === 'fixed' ? [{ key: 'addSub', label: t('actions.addSub') }] : []),
         ...(canManage ? [{ key: 'delete', label: t('actions.delete'), danger: true }] : []),

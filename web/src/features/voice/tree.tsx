@@ -38,7 +38,7 @@ export function useVoiceMenu() {
     const s = useVoice.getState();
     return [
       { type: 'divider' as const },
-      { key: 'voice.talk', label: t('menu.talkInGroup') },
+      { key: 'voice.talk', label: <span title={t('menu.talkInGroupHelp')}>{t('menu.talkInGroup')}</span> },
       ...(canMonitor ? [s.monitor.groups.includes(gid) ? { key: 'voice.unmonitor', label: t('menu.unmonitorGroup') } : { key: 'voice.monitor', label: t('menu.monitorGroup') }] : []),
     ];
   };

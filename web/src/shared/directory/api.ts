@@ -2,6 +2,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { http } from '../http/client';
 import type { GroupDto, Terminal } from './model';
+import { abortSnapshot, beginSnapshot, loadSnapshot } from './store';
 
 export const DIRECTORY_PATHS = {
   groups: '/ds/data/getGrpMsList',
@@ -55,7 +56,24 @@ export const directoryKeys = {
   terminal: (msId: string) => [...directoryKeys.all, 'terminal', msId] as const,
 };
 
-export const groupsQuery = () => queryOptions({ queryKey: directoryKeys.groups(), queryFn: directoryApi.groups, staleTime: Infinity });
+/** Fetches the groups and terminals and applies them to the directory store, once per fetch. */
+async function fetchSnapshot(): Promise<GroupDto[]> {
+  const mark = beginSnapshot();
+  try {
+    const dtos = await directoryApi.groups();
+    loadSnapshot(dtos, mark);
+    return dtos;
+  } catch (e) {
+    abortSnapshot();
+    throw e;
+  }
+}
+
+/**
+ * The directory snapshot. Fetching it is what updates the store: cached data is never re-applied when a screen
+ * mounts (the store, kept live by the directory feed, is newer than any cached copy).
+ */
+export const groupsQuery = () => queryOptions({ queryKey: directoryKeys.groups(), queryFn: fetchSnapshot, staleTime: Infinity });
 export const terminalQuery = (msId: string) => queryOptions({ queryKey: directoryKeys.terminal(msId), queryFn: () => directoryApi.terminal(msId) });
 
 export const outsideTerminalsQuery = () =>

@@ -1,21 +1,14 @@
-// Terminal and group choices for the pickers, from the directory store (loaded live by useLiveDirectory, or once here).
-import { useEffect, useMemo } from 'react';
+// Terminal and group choices for the pickers, from the directory store (kept live by the directory feed).
+import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { trimText } from '../utils/text';
 import { isDispatcher } from './model';
 import { groupsQuery } from './api';
-import { loadSnapshot, useDirectory } from './store';
+import { useDirectory } from './store';
 
-/**
- * Makes sure the directory is loaded for a picker (dialogs opened from any screen). Screens that show the live
- * directory use useLiveDirectory instead; this one adds no socket subscription of its own.
- */
+/** Makes sure the directory is loaded for a picker (dialogs opened from any screen); the feed keeps it live. */
 export function useDirectoryLoaded(): void {
-  const loaded = useDirectory((s) => s.loaded);
-  const q = useQuery({ ...groupsQuery(), enabled: !loaded });
-  useEffect(() => {
-    if (q.data && !useDirectory.getState().loaded) loadSnapshot(q.data);
-  }, [q.data]);
+  useQuery(groupsQuery());
 }
 
 export interface Choice {

@@ -42,9 +42,39 @@ export function normalise(dtos: GroupDto[]): Pick<DirectoryState, 'terminals' | 
   return { terminals, groups };
 }
 
-export function loadSnapshot(dtos: GroupDto[]): void {
+// A snapshot is what the server held at some moment while its request ran; live events received after the request
+// started may be newer than it. So every event gets a sequence number, events are kept in a journal while a snapshot
+// is in flight, and a snapshot is applied with the events after its start replayed on top: a snapshot never
+// overwrites newer live state (a terminal that went offline meanwhile stays offline).
+let liveSeq = 0;
+let inFlight = 0;
+let journal: { seq: number; e: DirectoryEvent }[] = [];
+let appliedMark = -1;
+
+/** Marks the start of a snapshot request; pass the mark to loadSnapshot (or abortSnapshot if it failed). */
+export function beginSnapshot(): number {
+  inFlight++;
+  return liveSeq;
+}
+
+export function abortSnapshot(): void {
+  inFlight = Math.max(0, inFlight - 1);
+  if (inFlight === 0) journal = [];
+}
+
+/**
+ * Applies a snapshot requested at `mark` (beginSnapshot), then the live events received since. A snapshot older
+ * than one already applied is dropped. Without a mark (tests, a one-off load) nothing is replayed.
+ */
+export function loadSnapshot(dtos: GroupDto[], mark?: number): void {
+  flushNow();
+  const newer = mark === undefined ? [] : journal.filter((j) => j.seq > mark).map((j) => j.e);
+  if (mark !== undefined) abortSnapshot();
+  if (mark !== undefined && mark < appliedMark) return;
+  appliedMark = mark ?? appliedMark;
   const s = useDirectory.getState();
-  useDirectory.setState({ ...normalise(dtos), structure: s.structure + 1, presence: s.presence + 1, loaded: true });
+  const next: DirectoryState = { ...normalise(dtos), structure: s.structure + 1, presence: s.presence + 1, loaded: true };
+  useDirectory.setState(applyEvents(next, newer));
 }
 
 export type DirectoryEvent =
@@ -104,9 +134,7 @@ export function applyEvents(s: DirectoryState, events: DirectoryEvent[]): Direct
         else if (e.data.group) {
           const n = normalise([{ ...e.data.group, kind: 'temp', fid: '0' }]);
           for (const [cid, t] of Object.entries(n.terminals)) {
-            if (!terminals[cid]) {
-                    terminals[cid] = t;
-            }
+            if (!terminals[cid]) terminals[cid] = t;
           }
           Object.assign(groups, n.groups);
         }
@@ -131,6 +159,8 @@ function flush() {
 /** Queues an event; all queued events are applied together on the next frame (or within 100 ms when hidden). */
 export function enqueue(e: DirectoryEvent): void {
   queue.push(e);
+  liveSeq++;
+  if (inFlight > 0) journal.push({ seq: liveSeq, e });
   if (scheduled) return;
   scheduled = true;
   if (typeof document !== 'undefined' && document.visibilityState === 'visible' && typeof requestAnimationFrame === 'function') requestAnimationFrame(flush);

@@ -12,6 +12,8 @@ export function priorityMode(p: AudioPriority | string): PriorityMode {
   switch (p) {
     case 'latest':
       return 'latest';
+    case 'first':
+      return 'first';
     case 'ownGroup':
       return 'ptt';
     case 'dispatcherFirst':

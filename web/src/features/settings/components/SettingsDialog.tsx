@@ -26,6 +26,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
   const { t } = useTranslation('settings');
   const settings = useSettings();
   const [form] = Form.useForm<Values>();
+  const priority = Form.useWatch('audioPriority', form);
 
   useEffect(() => {
     if (open) form.setFieldsValue(useSettings.getState());
@@ -60,8 +61,26 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
                   <Form.Item name="mapType" label={t('mapType.label')}>
                     <Radio.Group options={MAP_TYPES.map((m) => ({ value: m, label: t(`mapType.${m}`) }))} />
                   </Form.Item>
-                  <Form.Item name="audioPriority" label={t('audioPriority.label')}>
-                    <Select options={AUDIO_PRIORITIES.map((p) => ({ value: p, label: t(`audioPriority.${p}`) }))} />
+                  <Form.Item
+                    name="audioPriority"
+                    label={t('audioPriority.label')}
+                    extra={
+                      priority && (
+                        <span data-testid="audio-priority-help" data-choice={priority}>
+                          {t(`audioPriority.help.${priority}`)} {t('audioPriority.help.always')}
+                        </span>
+                      )
+                    }
+                  >
+                    <Select
+                      data-testid="settings-audio-priority"
+                      optionRender={(o) => (
+                        <div title={t(`audioPriority.help.${String(o.value)}`)}>
+                          {o.label}
+                        </div>
+                      )}
+                      options={AUDIO_PRIORITIES.map((p) => ({ value: p, label: t(`audioPriority.${p}`) }))}
+                    />
                   </Form.Item>
                   <Form.Item name="hideOffline" label={t('hideOffline')} valuePropName="checked">
                     <Switch />

@@ -3,14 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { App, Badge, Button, Modal, Popconfirm, Space, Tag, Tooltip } from 'antd';
 import {
   CloseOutlined,
-  DownOutlined,
   EyeOutlined,
+  LeftOutlined,
   NotificationOutlined,
   PhoneOutlined,
+  RightOutlined,
   SoundOutlined,
   StopOutlined,
   TeamOutlined,
-  UpOutlined,
 } from '@ant-design/icons';
 import { isFeatureEnabled } from '../../../shared/access/features';
 import { useGateContext } from '../../../shared/access/gate';
@@ -36,7 +36,11 @@ interface Row {
   floor?: FloorView;
 }
 
-/** The console's voice dock: PTT, the talk target, open calls with their talkers, monitoring, call buttons. */
+/**
+ * The console's voice dock: PTT, who is heard, the talk target, open calls with their talkers, monitoring, call
+ * buttons. It is a column of the shell's layout beside the screen (never over it); collapsed it narrows to the PTT
+ * button and the talker readout.
+ */
 export default function VoiceDock() {
   const { t } = useTranslation('voice');
   const { message } = App.useApp();
@@ -112,18 +116,35 @@ export default function VoiceDock() {
       ? groupName(target.gid)
       : t('target.default', { name: groupName(pttGroup) || defaultName || '—' });
 
+  // Who is heard now (or, if nobody plays for this console, who talks anywhere): shown in both dock states.
+  const heard = rows.find((r) => r.callId === playing?.callId && r.floor?.talker) ?? rows.find((r) => r.floor?.talker);
+  const heardTalker = heard?.floor?.talker;
+  const heardName = heardTalker ? heardTalker.name || accountName(heardTalker.msId) : '';
+  const heardWhere = heard ? callTitle(t, { ...heard.floor, ...heard.call, callId: heard.callId }, me) : '';
+
   const unseen = Math.max(0, missed.length - seenMissed);
   const lastOwn = ptt.accessMs != null ? { client: ptt.accessMs, server: ptt.serverAccessUs } : undefined;
   const ownBurst = bursts.find((b) => b.msId === me);
 
   return (
-    <div className={`vdock${open ? '' : ' vdock-closed'}`} data-testid="voice-dock" data-rtc={rtc}>
+    <aside className={`vdock${open ? '' : ' vdock-closed'}`} data-testid="voice-dock" data-rtc={rtc} data-open={open ? '1' : '0'}>
       <PttKeys engine={consoleVoice} />
       <div className="vdock-head">
         <span className={`vdock-dot vdock-dot-${rtc}`} data-testid="voice-rtc" data-state={rtc} title={t(`rtc.${rtc}`)} />
         <span className="vdock-title">{t('title')}</span>
         {mic === 'denied' && <Tag color="red">{t('micDenied')}</Tag>}
-        <Button size="small" type="text" icon={open ? <DownOutlined /> : <UpOutlined />} onClick={() => setOpen(!open)} aria-label={t(open ? 'collapse' : 'expand')} data-testid="voice-dock-toggle" />
+        <Button size="small" type="text" icon={open ? <RightOutlined /> : <LeftOutlined />} onClick={() => setOpen(!open)} aria-label={t(open ? 'collapse' : 'expand')} title={t(open ? 'collapse' : 'expand')} data-testid="voice-dock-toggle" />
+      </div>
+      <div className={`vdock-talker${heardTalker ? ' vdock-talker-on' : ''}`} data-testid="voice-talker" data-ms-id={heardTalker?.msId ?? ''} title={heardTalker ? `${heardName} · ${heardWhere}` : undefined}>
+        <SoundOutlined className="vdock-talker-icon" />
+        {heardTalker ? (
+          <span className="vdock-talker-text">
+            <strong>{heardName}</strong>
+            <span className="vdock-muted">{heardWhere}</span>
+          </span>
+        ) : (
+          <span className="vdock-muted vdock-talker-text">{t('calls.idle')}</span>
+        )}
       </div>
       {!open && (
         <div className="vdock-body">
@@ -313,6 +334,6 @@ export default function VoiceDock() {
         ))}
       </Modal>
       {canMissed && <MissedCallsDrawer open={missedOpen} onClose={() => setMissedOpen(false)} />}
-    </div>
+    </aside>
   );
 }
