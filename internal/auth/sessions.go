@@ -15,6 +15,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
+	"tenfour/internal/platform/ticker"
 )
 
 const (
@@ -76,18 +77,7 @@ func (s *Sessions) closeSockets(match func(Principal) bool) {
 
 // RunExpiry closes the sockets of sessions that expired, every ExpirySweep until ctx ends. Each socket's
 // principal carries its session's end (Principal.Expires), so the sweep reads no store.
-func (s *Sessions) RunExpiry(ctx context.Context) {
-	t := time.NewTicker(ExpirySweep)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			s.CloseExpired()
-		}
-	}
-}
+func (s *Sessions) RunExpiry(ctx context.Context) { ticker.Every(ctx, ExpirySweep, s.CloseExpired) }
 
 // CloseExpired closes the sockets whose session has ended by the sessions' clock; RunExpiry calls it.
 func (s *Sessions) CloseExpired() {

@@ -3,7 +3,6 @@ package security
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"testing"
 	"time"
@@ -25,18 +24,7 @@ func cookieGet(t *testing.T, base, path, tok string) (status int, code string, s
 // cookieDo sends a request whose only credential is the cookie.
 func cookieDo(t *testing.T, method, base, path, tok string) (status int, code string, setCookie []string) {
 	t.Helper()
-	req, err := http.NewRequest(method, base+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.AddCookie(&http.Cookie{Name: "token", Value: tok})
-	req.Header.Set("Sec-Fetch-Dest", "image")
-	res, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
+	res, raw := sessRaw(t, method, base+path, tok, map[string]string{"Sec-Fetch-Dest": "image"})
 	var env struct{ Code string }
 	_ = json.Unmarshal(raw, &env)
 	return res.StatusCode, env.Code, res.Header.Values("Set-Cookie")

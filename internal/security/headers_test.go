@@ -13,11 +13,7 @@ import (
 
 func headersOf(t *testing.T, url string) http.Header {
 	t.Helper()
-	res, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
+	res, _ := sessRaw(t, http.MethodGet, url, "", nil)
 	return res.Header
 }
 

@@ -1,7 +1,6 @@
 package security
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -15,17 +14,12 @@ import (
 
 func metricsGet(t *testing.T, base, auth string) (int, string) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, base+"/metrics", nil)
+	header := map[string]string{}
 	if auth != "" {
-		req.Header.Set("Authorization", auth)
+		header["Authorization"] = auth
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, string(b)
+	res, body := sessRaw(t, http.MethodGet, base+"/metrics", "", header)
+	return res.StatusCode, string(body)
 }
 
 func TestMetricsNeedTheToken(t *testing.T) {

@@ -1,6 +1,7 @@
 package security
 
 import (
+	"io"
 	"net/http"
 	"testing"
 	"time"
@@ -48,6 +49,29 @@ func (w *sessWorld) signIn(t *testing.T, uid, pwd string) string {
 	var res struct{ Token string }
 	r.Into(t, &res)
 	return res.Token
+}
+
+// sessRaw sends one request with the given headers (and the cookie tok, when not empty) and returns the answer
+// read in full: the replays below need what a browser or a scraper sends, not the test kit's token header.
+func sessRaw(t *testing.T, method, url, cookie string, header map[string]string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cookie != "" {
+		req.AddCookie(&http.Cookie{Name: "token", Value: cookie})
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	res, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	return res, raw
 }
 
 // stillServes tells whether a logged-in socket still answers a command.

@@ -65,8 +65,8 @@ const (
 	// CloseSessionEnded is the close code when the session the connection logged in with ended (sign-out,
 	// password change, expiry): a reconnect with the same token is refused ("105").
 	CloseSessionEnded websocket.StatusCode = 4001
-	pingEvery                          = 20 * time.Second
-	writeTimeout                       = 10 * time.Second
+	pingEvery                              = 20 * time.Second
+	writeTimeout                           = 10 * time.Second
 )
 
 // Frame is one message on the wire (see docs/console-socket.md).
