@@ -18,12 +18,12 @@ import (
 // sessWorld is one customer with an administrator dispatcher, a second dispatcher and a terminal.
 type sessWorld struct {
 	*testkit.Server
-	cust                int64
-	admin, disp, term   string
-	adminPwd, dispPwd   string
-	termPwd             string
-	newPwd              string
-	closeWithin, settle time.Duration
+	cust              int64
+	admin, disp, term string
+	adminPwd, dispPwd string
+	termPwd           string
+	newPwd            string
+	closeWithin       time.Duration
 }
 
 func newSessWorld(t *testing.T, opts ...func(*config.Config)) *sessWorld {
@@ -32,7 +32,7 @@ func newSessWorld(t *testing.T, opts ...func(*config.Config)) *sessWorld {
 	w := &sessWorld{Server: s, cust: testkit.Customer(t, s.DB, "security"),
 		admin: "40000001", disp: "40000002", term: "40000101",
 		adminPwd: testkit.Password, dispPwd: testkit.Password, termPwd: testkit.Password, newPwd: "Pass_2468word",
-		closeWithin: 5 * time.Second, settle: 300 * time.Millisecond}
+		closeWithin: 5 * time.Second}
 	testkit.Account(t, s.DB, auth.NewAccount{CustomerID: w.cust, ID: w.admin, Name: "Admin", Type: auth.DispatcherType, Admin: true, Group: "Ops"})
 	testkit.Account(t, s.DB, auth.NewAccount{CustomerID: w.cust, ID: w.disp, Name: "Dispatcher", Type: auth.DispatcherType, Group: "Ops"})
 	testkit.Account(t, s.DB, auth.NewAccount{CustomerID: w.cust, ID: w.term, Name: "Unit", Type: "10", Group: "Ops"})
