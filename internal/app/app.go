@@ -15,8 +15,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus/promhttp"
-
 	"tenfour/internal/auth"
 	"tenfour/internal/branding"
 	"tenfour/internal/call"
@@ -88,18 +86,19 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	}
 	a.Sessions = auth.NewSessions(d, nil)
 	a.Hub = realtime.NewHub(d, cfg.AllowedOrigins)
+	a.Sessions.SetSockets(a.Hub) // a revoked or expired session closes its sockets
+	a.Go(a.Sessions.RunExpiry)
 	a.Log = oplog.New(d, a.Hub)
 	a.Auth = auth.NewService(d, a.Sessions, a.Log)
 	a.Hub.SetAuthenticator(a.Auth)
 	a.Auth.Configure(cfg, a.Hub) // public URL, SMTP, online limit
 
-	require := a.Sessions.Require
 	// Every service mounts its endpoints with Routes(router) and gives its socket types to the hub with
 	// hub.Register(svc.Verbs()...): the hub's index (Hub.Verbs) is what docs/socket-verbs.md lists.
-	router := httpx.Router{Mux: a.mux, Require: require}
+	router := httpx.Router{Mux: a.mux, Require: a.Sessions.Require, RequireRead: a.Sessions.RequireRead}
 	hub := a.Hub
 	a.mux.HandleFunc("GET /healthz", a.healthz)
-	a.mux.Handle("GET /metrics", promhttp.Handler())
+	a.mux.Handle("GET /metrics", metricsHandler(cfg.MetricsToken))
 	a.mux.Handle("GET /ds/ws", a.Hub)
 	a.Go(func(ctx context.Context) { a.Hub.RunRetention(ctx, cfg.EventRetention) })
 	a.Log.Routes(router)
@@ -189,7 +188,9 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 }
 
 // Handler is the root handler with the shared middleware.
-func (a *App) Handler() http.Handler { return httpx.Observe(httpx.RealIP(a.trusted, a.mux)) }
+func (a *App) Handler() http.Handler {
+	return httpx.Observe(httpx.RealIP(a.trusted, securityHeaders(a.Cfg.PublicURL, a.Cfg.TLSSelfSigned, a.mux)))
+}
 
 // Go registers a background loop that Start runs until its context ends.
 func (a *App) Go(fn func(ctx context.Context)) { a.bg = append(a.bg, fn) }

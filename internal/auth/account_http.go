@@ -54,14 +54,18 @@ func (s *Service) unlockUser(w http.ResponseWriter, r *http.Request) (any, error
 	return map[string]string{"msId": a.ID}, nil
 }
 
-// logout is GET /ds/user/logout: revokes the caller's token and clears the cookie. It is idempotent: without a
-// live token it still answers "0" (there is nothing left to end), so a client never re-signs-in to sign out.
+// logout is GET /ds/user/logout: revokes the caller's token (its sockets close) and clears the cookie. It is
+// idempotent: without a live token it still answers "0" (there is nothing left to end), so a client never
+// re-signs-in to sign out. The token must be sent on purpose (header or parameter): a request with the cookie
+// alone — an <img> pointing here — changes nothing, not even the cookie (docs/adr/0009).
 func (s *Service) logout(w http.ResponseWriter, r *http.Request) (any, error) {
-	if tok := TokenFrom(r); tok != "" {
-		if _, err := s.Sessions.Lookup(r.Context(), tok); err == nil {
-			if err := s.Sessions.Revoke(r.Context(), tok); err != nil {
-				return nil, err
-			}
+	tok := TokenFrom(r)
+	if tok == "" {
+		return struct{}{}, nil
+	}
+	if _, err := s.Sessions.Lookup(r.Context(), tok); err == nil {
+		if err := s.Sessions.Revoke(r.Context(), tok); err != nil {
+			return nil, err
 		}
 	}
 	s.clearTokenCookie(w, r)

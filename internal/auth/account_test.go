@@ -37,8 +37,11 @@ func TestTokenRules(t *testing.T) {
 		mod(req)
 		return rawDo(t, req)
 	}
+	// The cookie alone is no carrier for the API: a page element (an avatar <img>) sends it too (docs/adr/0009).
+	if r := get(func(r *http.Request) { r.AddCookie(&http.Cookie{Name: "token", Value: tok}) }); r.Code != "105" {
+		t.Errorf("token in the cookie alone: %+v, want 105", r)
+	}
 	carriers := map[string]func(*http.Request){
-		"cookie": func(r *http.Request) { r.AddCookie(&http.Cookie{Name: "token", Value: tok}) },
 		"header": func(r *http.Request) { r.Header.Set("token", tok) },
 		"bearer": func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+tok) },
 		"param":  func(r *http.Request) { r.URL.RawQuery = "token=" + url.QueryEscape(tok) },

@@ -28,8 +28,10 @@ func FromContext(ctx context.Context) (Principal, bool) { return identity.From(c
 // MustFrom returns the caller of a request that passed Require.
 func MustFrom(ctx context.Context) Principal { return identity.Must(ctx) }
 
-// TokenFrom finds the session token of a request: `token` header, bearer header, `token` parameter of the query
-// string or of a form or JSON body, then the cookie. A body it looks into is put back for the handler.
+// TokenFrom finds the session token a client sent on purpose: `token` header, bearer header, `token`
+// parameter of the query string or of a form or JSON body (the spec's clients add it to every call). A body it
+// looks into is put back for the handler. It never reads the cookie: a browser attaches the cookie to any
+// request of this origin, an <img> of an avatar too, so a cookie alone proves no intent (docs/adr/0009).
 func TokenFrom(r *http.Request) string {
 	if t := r.Header.Get("token"); t != "" {
 		return t
@@ -40,10 +42,16 @@ func TokenFrom(r *http.Request) string {
 	if t := r.URL.Query().Get("token"); t != "" {
 		return t
 	}
-	if t := bodyToken(r); t != "" {
+	return bodyToken(r)
+}
+
+// ReadTokenFrom is TokenFrom, else the `token` cookie: for downloads without effects that a page element
+// loads (a recording in <audio>, a stored image or file), which cannot send a header.
+func ReadTokenFrom(r *http.Request) string {
+	if t := TokenFrom(r); t != "" {
 		return t
 	}
-	if c, err := r.Cookie(CookieName); err == nil && c.Value != "" {
+	if c, err := r.Cookie(CookieName); err == nil {
 		return c.Value
 	}
 	return ""
@@ -82,10 +90,16 @@ func bodyToken(r *http.Request) string {
 	return vals.Get("token")
 }
 
-// Require lets a request through only with a live session token; otherwise it answers code "105".
-func (s *Sessions) Require(next http.Handler) http.Handler {
+// Require lets a request through only with a live session token sent on purpose (TokenFrom: never the
+// cookie alone); otherwise it answers code "105". Every endpoint with effects is behind it.
+func (s *Sessions) Require(next http.Handler) http.Handler { return s.require(next, TokenFrom) }
+
+// RequireRead is Require for downloads without effects (httpx.Router.Raw): the cookie is enough there.
+func (s *Sessions) RequireRead(next http.Handler) http.Handler { return s.require(next, ReadTokenFrom) }
+
+func (s *Sessions) require(next http.Handler, token func(*http.Request) string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.Lookup(r.Context(), TokenFrom(r))
+		p, err := s.Lookup(r.Context(), token(r))
 		if err != nil {
 			httpx.WriteError(w, r, err)
 			return

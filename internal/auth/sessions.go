@@ -14,6 +14,8 @@ import (
 
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/realtime"
+	"tenfour/internal/platform/ticker"
 )
 
 const (
@@ -23,15 +25,27 @@ const (
 	TokenTTL = 24 * time.Hour
 	// SocketLoginWindow is how soon after the HTTP sign-in the first socket login must come (spec §9).
 	SocketLoginWindow = 15 * time.Second
+	// ExpirySweep is how often the sockets of expired sessions are looked for (in memory, no store access).
+	ExpirySweep = time.Second
 )
 
 // ErrSocketLate is the code for a first socket login later than SocketLoginWindow after sign-in.
 var ErrSocketLate = httpx.E(http.StatusUnauthorized, "102", "errors.login.102", "socket login too late after sign-in")
 
+// Sockets closes the sockets opened with sessions that ended: a revoked or expired token must not keep
+// running commands on a socket it opened earlier (the token is only checked at the socket's login).
+// *realtime.Hub implements it; match tells which logged-in principals' sockets to close.
+type Sockets interface {
+	CloseSessions(match func(Principal) bool) int
+}
+
+var _ Sockets = (*realtime.Hub)(nil)
+
 // Sessions stores tokens (hashed) and resolves them to principals.
 type Sessions struct {
-	db    *db.DB
-	clock atomic.Pointer[func() time.Time]
+	db      *db.DB
+	clock   atomic.Pointer[func() time.Time]
+	sockets Sockets // nil: no sockets to close (tests of the store alone)
 }
 
 // NewSessions builds the session store; now is the clock (time.Now outside tests).
@@ -51,6 +65,25 @@ func (s *Sessions) SetClock(now func() time.Time) {
 }
 
 func (s *Sessions) now() time.Time { return (*s.clock.Load())() }
+
+// SetSockets gives the sessions the hub whose sockets a revoked or expired session closes; call before serving.
+func (s *Sessions) SetSockets(k Sockets) { s.sockets = k }
+
+func (s *Sessions) closeSockets(match func(Principal) bool) {
+	if s.sockets != nil {
+		s.sockets.CloseSessions(match)
+	}
+}
+
+// RunExpiry closes the sockets of sessions that expired, every ExpirySweep until ctx ends. Each socket's
+// principal carries its session's end (Principal.Expires), so the sweep reads no store.
+func (s *Sessions) RunExpiry(ctx context.Context) { ticker.Every(ctx, ExpirySweep, s.CloseExpired) }
+
+// CloseExpired closes the sockets whose session has ended by the sessions' clock; RunExpiry calls it.
+func (s *Sessions) CloseExpired() {
+	now := s.now().UnixMilli()
+	s.closeSockets(func(p Principal) bool { return p.Expires != 0 && now >= p.Expires })
+}
 
 func hashToken(t string) string {
 	h := sha256.Sum256([]byte(t))
@@ -127,6 +160,14 @@ func (s *Sessions) lookup(ctx context.Context, token, kind string) (Principal, e
 		return Principal{}, httpx.ErrToken
 	}
 	p.Token = token
+	// A console socket ends with its session; a terminal's resume token only spares it the password at a
+	// reconnect, so its socket lives on (while the account does).
+	if kind == kindConsole {
+		p.Expires = expires
+	}
+	if accountExpires != 0 && (p.Expires == 0 || accountExpires < p.Expires) {
+		p.Expires = accountExpires
+	}
 	return p, nil
 }
 
@@ -156,10 +197,13 @@ func (s *Sessions) SocketLogin(ctx context.Context, token string) (Principal, er
 	return p, err
 }
 
-// Revoke ends a session.
+// Revoke ends a session and closes the sockets opened with it.
 func (s *Sessions) Revoke(ctx context.Context, token string) error {
-	_, err := s.db.Exec(ctx, `UPDATE sessions SET revoked = TRUE WHERE token_hash = ?`, hashToken(token))
-	return err
+	if _, err := s.db.Exec(ctx, `UPDATE sessions SET revoked = TRUE WHERE token_hash = ?`, hashToken(token)); err != nil {
+		return err
+	}
+	s.closeSockets(func(p Principal) bool { return p.Token == token })
+	return nil
 }
 
 // Prune deletes sessions that expired before cutoff.
@@ -169,9 +213,12 @@ func (s *Sessions) Prune(ctx context.Context) error {
 }
 
 // RevokeAccount ends every session of an account except the one with token keep (may be empty), so a changed
-// password locks out whoever knew the old one.
+// password locks out whoever knew the old one; their sockets close too.
 func (s *Sessions) RevokeAccount(ctx context.Context, accountID, keep string) error {
-	_, err := s.db.Exec(ctx, `UPDATE sessions SET revoked = TRUE WHERE account_id = ? AND token_hash <> ?`,
-		accountID, hashToken(keep))
-	return err
+	if _, err := s.db.Exec(ctx, `UPDATE sessions SET revoked = TRUE WHERE account_id = ? AND token_hash <> ?`,
+		accountID, hashToken(keep)); err != nil {
+		return err
+	}
+	s.closeSockets(func(p Principal) bool { return p.AccountID == accountID && (keep == "" || p.Token != keep) })
+	return nil
 }

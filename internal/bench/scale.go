@@ -115,7 +115,7 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	}
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
 	serve, err := start(o.Log, o.Bin, "serve", "--data", filepath.Join(o.Dir, "data"), "--addr", "127.0.0.1:"+strconv.Itoa(port),
-		"--media-udp-port", "0", "--media-interfaces", "lo", "--log-level", "warn")
+		"--media-udp-port", "0", "--media-interfaces", "lo", "--log-level", "warn", "--metrics-token", metricsToken)
 	if err != nil {
 		return res, err
 	}
@@ -451,10 +451,18 @@ func consoleSocket(ctx context.Context, base, token string, onFrame func(wsclien
 	return c, nil
 }
 
+// metricsToken is the --metrics-token the scale run's server is started with (GET /metrics needs it).
+const metricsToken = "bench-scale-metrics"
+
 // scrapeAll reads the unlabelled samples of the server's Prometheus endpoint.
 func scrapeAll(base string) map[string]float64 {
 	out := map[string]float64{}
-	res, err := httpc.Get(base + "/metrics")
+	req, err := http.NewRequest(http.MethodGet, base+"/metrics", nil)
+	if err != nil {
+		return out
+	}
+	req.Header.Set("Authorization", "Bearer "+metricsToken)
+	res, err := httpc.Do(req)
 	if err != nil {
 		return out
 	}

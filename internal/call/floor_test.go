@@ -10,6 +10,7 @@ import (
 
 	"tenfour/internal/config"
 	"tenfour/internal/termclient"
+	"tenfour/internal/testkit"
 )
 
 // groupWorld: group G with terminals T1..T3 and dispatcher D (whose ptt group is G), all connected.
@@ -65,7 +66,7 @@ func TestGroupTalkReachesEveryMember(t *testing.T) {
 	}
 	g.waitLog(2)
 	// The latency histograms are exported.
-	res, body := g.get("/metrics", "", nil)
+	res, body := g.get("/metrics", "", map[string]string{"Authorization": "Bearer " + testkit.MetricsToken})
 	for _, m := range []string{"tenfour_voice_press_to_grant_seconds_count", "tenfour_voice_grant_to_first_packet_seconds_count",
 		"tenfour_voice_forward_delay_seconds_count"} {
 		if res.StatusCode != 200 || !regexp.MustCompile(`(?m)^`+m+` [1-9]`).Match(body) {

@@ -42,6 +42,9 @@ type Config struct {
 	// Uploads are the file service's size limits (POST /filews/upload/media).
 	Uploads Uploads
 
+	// MetricsToken opens GET /metrics to `Authorization: Bearer <MetricsToken>`; empty: /metrics is off.
+	MetricsToken string
+
 	ShutdownTimeout time.Duration
 	LogLevel        string
 	LogJSON         bool
@@ -148,6 +151,7 @@ func ParseServe(args []string) (Config, error) {
 	fs.Int64Var(&upFile, "upload-max-file-mb", 50, "largest document upload (attachments), MB")
 	fs.Int64Var(&upAudio, "upload-max-audio-mb", 20, "largest audio upload (voice notes, tones), MB")
 	fs.Int64Var(&upVideo, "upload-max-video-mb", 200, "largest video upload (media cloud), MB")
+	fs.StringVar(&c.MetricsToken, "metrics-token", "", "bearer token that GET /metrics requires (Authorization: Bearer …); empty = /metrics is off")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "graceful shutdown limit")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&c.LogJSON, "log-json", false, "log as JSON lines")

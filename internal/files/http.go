@@ -19,8 +19,8 @@ import (
 const UploadPath = "/filews/upload/media"
 
 // Routes mounts the file service (spec §7 "File service"). It checks tokens itself: a console session token or
-// a terminal's file token, in the `token` header, `Authorization: Bearer`, `?token=`, the `token` cookie or a
-// multipart part named `token` placed before the file.
+// a terminal's file token, in the `token` header, `Authorization: Bearer`, `?token=` or a multipart part named
+// `token` placed before the file; a download also takes the `token` cookie (an upload never: docs/adr/0009).
 func (s *Service) Routes(r httpx.Router) {
 	r.Public("POST "+UploadPath, s.upload)
 	r.Raw("GET "+FilesPath+"{id}", http.HandlerFunc(s.serve), false)
@@ -117,7 +117,7 @@ func smallPart(part io.Reader) (string, error) {
 // GET /filews/files/{id} — the file, with range requests; ?download=1 asks the browser to save it.
 func (s *Service) serve(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	p, err := s.Authenticate(ctx, auth.TokenFrom(r))
+	p, err := s.Authenticate(ctx, auth.ReadTokenFrom(r)) // a download: the cookie alone will do
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

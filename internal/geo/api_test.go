@@ -287,10 +287,12 @@ func marksAndCustomAPI(t *testing.T, engine string) {
 			Params: map[string]any{"gid": b.group, "color": "#00ff00"}, Code: "404"},
 		{Name: "group colour format", Method: "PUT", Path: "/ds/custom/updateGrpColor", Token: tokA,
 			Params: map[string]any{"gid": a.group, "color": "green"}, Code: "400"},
+		{Name: "an uploaded file as the image", Method: "PUT", Path: "/ds/custom/updateMsIcon", Token: tokA,
+			Params: map[string]any{"msId": a.terminals[0], "icon": "car", "image": "/filews/files/0123456789abcdef0123456789abcdef"}, Code: "0"},
 		{Name: "terminal icon", Method: "PUT", Path: "/ds/custom/updateMsIcon", Token: tokA,
-			Params: map[string]any{"msId": a.terminals[0], "icon": "car", "image": "/icons/car.png"}, Code: "0"},
+			Params: map[string]any{"msId": a.terminals[0], "icon": "car", "image": carPNG}, Code: "0"},
 		{Name: "another customer's terminal icon", Method: "PUT", Path: "/ds/custom/updateMsIcon", Token: tokA,
-			Params: map[string]any{"msId": a.terminals[0] + "," + b.terminals[0], "icon": "truck", "image": "/icons/truck.png"}, Code: "404"},
+			Params: map[string]any{"msId": a.terminals[0] + "," + b.terminals[0], "icon": "truck", "image": carPNG}, Code: "404"},
 		{Name: "icon needs an image", Method: "PUT", Path: "/ds/custom/updateMsIcon", Token: tokA,
 			Params: map[string]any{"msId": a.terminals[0], "icon": "car"}, Code: "400"},
 	})
@@ -300,10 +302,13 @@ func marksAndCustomAPI(t *testing.T, engine string) {
 	if n := count(t, s.DB, `SELECT COUNT(*) FROM ptt_groups WHERE id = ? AND color = ''`, b.group); n != 1 {
 		t.Error("another customer's group colour changed")
 	}
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM accounts WHERE avatar = '/icons/car.png' AND map_icon = 'car'`); n != 1 {
+	if n := count(t, s.DB, `SELECT COUNT(*) FROM accounts WHERE avatar = ? AND map_icon = 'car'`, carPNG); n != 1 {
 		t.Error("icon not stored, or stored on a refused call")
 	}
 }
+
+// carPNG is a terminal avatar as the console sends it: the chosen picture inline.
+const carPNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 
 func TestFenceAPI(t *testing.T) { testkit.EachEngine(t, fenceAPI) }
 

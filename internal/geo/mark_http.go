@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"tenfour/internal/files"
 	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
@@ -238,8 +239,9 @@ func (s *Service) deleteMark(ctx context.Context, p identity.Principal, req dele
 // Group colours and terminal icons are how groups and terminals look on the map (spec §2 map tools); they
 // are stored on the directory's rows (ptt_groups.color, accounts.avatar and accounts.map_icon).
 
-// MaxImageLen bounds a terminal icon image: a URL or a data: URL of a small picture.
-const MaxImageLen = 64 << 10
+// MaxImageLen bounds a terminal icon image: a data: URL of a picture of at most 50 KB (spec §5; base64 adds a
+// third) or a file's path.
+const MaxImageLen = 70 << 10
 
 var iconKeyRe = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 
@@ -279,8 +281,8 @@ type updateMsIconReq struct {
 }
 
 // updateMsIcon: {msId (one or a list), icon, image} — spec §5 "avatar setting needs icon and image": icon is
-// the icon's key (letters, digits, _ . -), image its picture (an http(s) URL, a path on this server, or a
-// data:image URL up to 64 KiB). The image becomes the terminal's avatar.
+// the icon's key (letters, digits, _ . -), image its picture (checkImage: a data:image URL up to 64 KiB or an
+// uploaded file). The image becomes the terminal's avatar.
 func (s *Service) updateMsIcon(ctx context.Context, p identity.Principal, req updateMsIconReq) (any, error) {
 	ids, err := httpx.IDs("msId", req.MsID, MaxIDs, true)
 	if err != nil {
@@ -303,21 +305,25 @@ func (s *Service) updateMsIcon(ctx context.Context, p identity.Principal, req up
 	return map[string]any{"msIds": ids, "icon": icon, "image": image}, nil
 }
 
+// avatarDataRe is an inline raster picture (the console sends the chosen file as one); no SVG, which may
+// carry script when opened on its own.
+var avatarDataRe = regexp.MustCompile(`^data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$`)
+
+// checkImage accepts only a picture the server holds: inline (a data:image URL, stored on the row) or an
+// uploaded file it serves (/filews/files/{id}). Every console of the customer loads a terminal's avatar with
+// its session, so a path or URL of anything else — /ds/user/logout, another host — is refused (issue 14 M2).
 func checkImage(v string) error {
 	switch {
 	case v == "":
 		return httpx.BadParam("image", "required")
 	case len(v) > MaxImageLen:
 		return httpx.BadParam("image", "too large")
-	case strings.HasPrefix(v, "data:image/"):
+	case avatarDataRe.MatchString(v):
 		return nil
-	case strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "//"):
+	case strings.HasPrefix(v, files.FilesPath) && files.ValidID(strings.TrimPrefix(v, files.FilesPath)):
 		return nil
 	}
-	if _, err := CheckLink(v); err != nil {
-		return httpx.BadParam("image", "an http(s) URL, a path or a data:image URL")
-	}
-	return nil
+	return httpx.BadParam("image", "a data:image (png, jpeg, gif, webp) URL or an uploaded file (/filews/files/{id})")
 }
 
 // terminalChanged tells consoles a terminal's look changed: through the directory (full `terminal.updated`)

@@ -92,6 +92,9 @@ type Server struct {
 	t   testing.TB
 }
 
+// MetricsToken is the --metrics-token of test servers: GET /metrics with `Authorization: Bearer MetricsToken`.
+const MetricsToken = "testkit-metrics"
+
 // Start builds and starts a node on a fresh SQLite store. Options adjust the config first.
 func Start(t testing.TB, opts ...func(*config.Config)) *Server {
 	return StartOn(t, "sqlite", opts...)
@@ -101,7 +104,7 @@ func Start(t testing.TB, opts ...func(*config.Config)) *Server {
 func StartOn(t testing.TB, engine string, opts ...func(*config.Config)) *Server {
 	t.Helper()
 	store := OpenStore(t, engine)
-	cfg := config.Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), ShutdownTimeout: time.Second}
+	cfg := config.Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), ShutdownTimeout: time.Second, MetricsToken: MetricsToken}
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -96,6 +96,21 @@ export async function until(fn, message, timeoutMs = 15_000, everyMs = 100) {
   throw new Error(`${message} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
 }
 
+/**
+ * Records every Content-Security-Policy violation of a context's pages (the server's CSP, issue 14 M6): the
+ * binding survives navigations, so nothing a page reports before it navigates away is lost.
+ */
+export async function watchCsp(context) {
+  const violations = [];
+  await context.exposeBinding('__tenfourCspViolation', (_source, v) => violations.push(v));
+  await context.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__tenfourCspViolation?.(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile || location.pathname}:${e.lineNumber})`),
+    ),
+  );
+  return violations;
+}
+
 export async function run(cases) {
   const browser = await launch();
   const artifacts = new URL('./artifacts/', import.meta.url).pathname;
@@ -106,12 +121,15 @@ export async function run(cases) {
   for (const [name, fn, opts = {}] of cases) {
     if (only && !name.includes(only)) continue;
     const context = await browser.newContext({ viewport: { width: 1400, height: 850 }, locale: 'en-US' });
+    // Every case runs under the server's CSP: a violation fails the case like any other error.
+    const csp = await watchCsp(context);
     const t0 = Date.now();
     try {
       await Promise.race([
-        fn({ browser, context }),
+        fn({ browser, context, csp }),
         new Promise((_, reject) => setTimeout(() => reject(new Error(`case timed out after ${(opts.timeoutMs ?? 150_000) / 1000} s`)), opts.timeoutMs ?? 150_000)),
       ]);
+      expect(csp.length === 0, `Content-Security-Policy violations: ${csp.join('; ')}`);
       passed++;
       console.log(`ok   ${name} (${Date.now() - t0} ms)`);
     } catch (e) {

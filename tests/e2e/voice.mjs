@@ -311,6 +311,7 @@ export const voiceCases = [
         expect(/^\d+:\d\d$/.test(duration), `duration ${duration}`);
         const href = await page.getAttribute(`${rec} [data-testid=record-download]`, 'href');
         expect(href.includes('download=1'), `download link ${href}`);
+        expect(!/token=/.test(href), `the download link carries the session token: ${href}`);
         const dl = await page.evaluate(async (u) => {
           const r = await fetch(u);
           return { status: r.status, type: r.headers.get('content-type'), size: (await r.arrayBuffer()).byteLength };

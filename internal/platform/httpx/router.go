@@ -12,6 +12,9 @@ import (
 type Router struct {
 	Mux     *http.ServeMux
 	Require func(http.Handler) http.Handler // auth's session check: sets the identity.Principal
+	// RequireRead is the session check of Raw downloads, which a page element (<audio>, <img>) loads with the
+	// cookie alone; nil: Require. A Raw handler behind it must have no effects (docs/adr/0009).
+	RequireRead func(http.Handler) http.Handler
 }
 
 // Private mounts a Handler behind the session check.
@@ -31,9 +34,12 @@ func (r Router) Console(pattern string, h Handler) {
 // Public mounts a Handler that needs no session (sign-in, branding, terminal file tokens).
 func (r Router) Public(pattern string, h Handler) { r.Mux.Handle(pattern, Handle(h)) }
 
-// Raw mounts a plain http.Handler; private says whether it is behind the session check.
+// Raw mounts a plain http.Handler without effects (a download, a ranged stream); private says whether it is
+// behind the session check, which then also takes the cookie alone (RequireRead).
 func (r Router) Raw(pattern string, h http.Handler, private bool) {
-	if private {
+	if private && r.RequireRead != nil {
+		h = r.RequireRead(h)
+	} else if private {
 		h = r.Require(h)
 	}
 	r.Mux.Handle(pattern, h)

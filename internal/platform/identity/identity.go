@@ -16,6 +16,9 @@ type Principal struct {
 	Admin      bool
 	Name       string
 	Token      string
+	// Expires is when the session behind Token ends (unix ms; 0: it does not end on its own). The hub closes a
+	// connection past it (auth's expiry sweep), so a socket never outlives its sign-in.
+	Expires int64
 }
 
 // IsDispatcher tells whether the principal is a console user.

@@ -62,8 +62,11 @@ const (
 	CloseSlow websocket.StatusCode = 4008
 	// CloseReplaced is the close code when the same account logged in elsewhere (log type 7).
 	CloseReplaced websocket.StatusCode = 4007
-	pingEvery                          = 20 * time.Second
-	writeTimeout                       = 10 * time.Second
+	// CloseSessionEnded is the close code when the session the connection logged in with ended (sign-out,
+	// password change, expiry): a reconnect with the same token is refused ("105").
+	CloseSessionEnded websocket.StatusCode = 4001
+	pingEvery                              = 20 * time.Second
+	writeTimeout                           = 10 * time.Second
 )
 
 // Frame is one message on the wire (see docs/console-socket.md).
@@ -253,6 +256,27 @@ func (h *Hub) CloseAll() {
 	for _, c := range conns {
 		c.close(websocket.StatusGoingAway, "server shutting down")
 	}
+}
+
+// CloseSessions closes every logged-in connection whose principal match selects, at once, and returns how
+// many. The session owner (auth) calls it when a session is revoked or expires: the hub knows connections,
+// not sessions, so the owner says which principals are no longer valid. match runs under the hub's read lock
+// and must not call the Hub.
+func (h *Hub) CloseSessions(match func(identity.Principal) bool) int {
+	var hit []*Conn
+	h.mu.RLock()
+	for _, list := range h.byAccount {
+		for _, c := range list {
+			if match(c.Principal()) {
+				hit = append(hit, c)
+			}
+		}
+	}
+	h.mu.RUnlock()
+	for _, c := range hit {
+		c.close(CloseSessionEnded, "session ended")
+	}
+	return len(hit)
 }
 
 // register makes a logged-in connection reachable. A terminal, or a console of another sign-in, replaces the

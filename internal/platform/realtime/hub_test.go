@@ -16,6 +16,7 @@ import (
 	"github.com/coder/websocket"
 
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
 	"tenfour/internal/testkit/probe"
 )
 
@@ -871,5 +872,28 @@ func TestLoginReplyCarriesLastSeq(t *testing.T) {
 	}
 	if reply.LastSeq != want {
 		t.Fatalf("lastSeq %d, want %d (customer 1's newest event)", reply.LastSeq, want)
+	}
+}
+
+// CloseSessions closes exactly the logged-in connections whose principal the session owner names, with 4001;
+// the others keep serving.
+func TestCloseSessionsClosesOnlyTheMatchingConnections(t *testing.T) {
+	r := newRig(t)
+	a1 := r.login("1001", 1, Console, "ta")
+	a2 := r.login("1001", 1, Console, "ta") // a second window of the same sign-in
+	b := r.login("1002", 1, Console, "tb")
+	term := r.login("2001", 1, Terminal, "tt")
+	if n := r.hub.CloseSessions(func(p identity.Principal) bool { return p.Token == "ta" }); n != 2 {
+		t.Fatalf("closed %d connections, want 2", n)
+	}
+	for _, c := range []*probe.Socket{a1, a2} {
+		if code := c.CloseStatus(wait); code != CloseSessionEnded {
+			t.Errorf("closed with %d, want %d", code, CloseSessionEnded)
+		}
+	}
+	for _, c := range []*probe.Socket{b, term} {
+		if f := c.Call("ping", nil); f.Type != "pong" {
+			t.Errorf("an unmatched connection stopped answering: %+v", f)
+		}
 	}
 }

@@ -25,13 +25,15 @@ export type VerifyCodeType = 'bind' | 'reset' | 'login';
 export const authApi = {
   verify: (uid: string, flag: '0' | '1' = '0', verifyCode = '') =>
     http.get<SessionFields>(AUTH_PATHS.verify, { uid, flag, verifyCode }, { anonymous: true }),
-  auth: (uid: string, auth: string) => http.get<AuthResult>(AUTH_PATHS.auth, { uid, auth }, { anonymous: true }),
+  /** The password goes in the body, never the URL (proxies log URLs); the server still takes the spec's GET. */
+  auth: (uid: string, auth: string) => http.post<AuthResult>(AUTH_PATHS.auth, { uid, auth }, { anonymous: true }),
   account: () => http.get<{ userInfo: UserInfo } | UserInfo>(AUTH_PATHS.account),
-  logout: () => http.get<unknown>(AUTH_PATHS.logout, undefined, { anonymous: true }),
+  /** With the token header: the server ignores a sign-out that carries the cookie alone (an <img> could). */
+  logout: () => http.get<unknown>(AUTH_PATHS.logout),
   updatePassword: (p: { msId: string; oldPwd: string; newPwd: string; account: string }) => http.put<unknown>(AUTH_PATHS.updatePwd, p),
   getVerifyCode: (p: { uid: string; email: string; type: VerifyCodeType; lang: string }) =>
     http.get<unknown>(AUTH_PATHS.verifyCode, p, { anonymous: true }),
-  bindEmail: (p: { uid: string; auth: string; email: string; verifyCode: string }) => http.get<unknown>(AUTH_PATHS.bindEmail, p, { anonymous: true }),
+  bindEmail: (p: { uid: string; auth: string; email: string; verifyCode: string }) => http.post<unknown>(AUTH_PATHS.bindEmail, p, { anonymous: true }),
   resetPassword: (p: { uid: string; email: string; verifyCode: string; newPwd: string }) =>
     http.post<unknown>(AUTH_PATHS.resetPwd, p, { anonymous: true }),
 };

@@ -1,7 +1,6 @@
 // Call records, missed calls (docs/voice.md §6).
 import { buildUrl, http } from '../../shared/http/client';
 import type { CallKind, VoiceRecord } from '../../shared/voice/protocol';
-import { currentToken } from '../../shared/session';
 
 export interface RecordQuery {
   stime: number;
@@ -30,8 +29,11 @@ export const voiceApi = {
   clearMissed: (id?: string) => http.del<unknown>('/ds/call/missed', id ? { id } : {}),
 };
 
-/** The audio URL of a record with the token (an <audio> element sends no header; the cookie may be another port's). */
+/**
+ * The audio URL of a record. It carries no token (URLs end up in logs and the history): the <audio> element sends
+ * the session cookie, which downloads without effects accept (docs/adr/0009).
+ */
 export function recordUrl(r: Pick<VoiceRecord, 'url'>, download = false): string | undefined {
   if (!r.url) return undefined;
-  return buildUrl(r.url, { token: currentToken(), ...(download ? { download: 1 } : {}) });
+  return download ? buildUrl(r.url, { download: 1 }) : r.url;
 }

@@ -27,7 +27,7 @@ describe('socket client', () => {
     const c = client();
     const p = c.start();
     const ws = FakeWS.all[0]!;
-    expect(ws.url).toBe('ws://x/ds/ws?token=tok');
+    expect(ws.url).toBe('ws://x/ds/ws');
     ws.open();
     expect(ws.sent[0]).toMatchObject({ type: 'session.login', data: { token: 'tok', client: 'console' } });
     ws.reply(0, '0', { msId: '1' });

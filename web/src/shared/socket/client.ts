@@ -55,8 +55,8 @@ export class SocketClient extends FrameSocket {
     const token = this.opts.token();
     if (!token) return Promise.reject(new SocketError('105', 'no token'));
     this.setStatus(this.everOnline ? 'reconnecting' : 'connecting');
-    const url = `${this.opts.url}${this.opts.url.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
-    const ws = new WS(url);
+    // The token goes in the login frame, not the URL (URLs end up in logs).
+    const ws = new WS(this.opts.url);
     this.ws = ws;
     return new Promise<void>((resolve, reject) => {
       let settled = false;
