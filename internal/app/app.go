@@ -171,7 +171,8 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	hub.Register(ctl.Verbs()...)
 	hub.OnLogin(ctl.RemindAtLogin) // a killed, stunned or tuned terminal is reminded at its login
 	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin
-	geoSvc := geo.New(d, dir, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention})
+	geoSvc := geo.New(d, dir, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention,
+		Rate: cfg.GPS.Rate, Burst: cfg.GPS.Burst, MaxAge: cfg.GPS.MaxAge})
 	geoSvc.OnTerminalChanged = dirSvc.TerminalChanged
 	geoSvc.Routes(router)
 	hub.Register(geoSvc.Verbs()...)

@@ -33,6 +33,8 @@ type Config struct {
 	Voice Voice
 	// GPSRetention deletes GPS points older than this; 0 keeps them.
 	GPSRetention time.Duration
+	// GPS is each terminal's GPS budget and how far back a fix may lie (zero values: geo's defaults).
+	GPS GPSLimits
 	// Safety settings (SOS re-alert, lone-worker alarm thresholds).
 	Safety Safety
 	// TrustedProxies are reverse proxies (addresses or CIDR prefixes) whose X-Forwarded-For names the client.
@@ -45,6 +47,13 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	LogLevel        string
 	LogJSON         bool
+}
+
+// GPSLimits bound what one terminal may report (docs/terminal-protocol.md "Positions").
+type GPSLimits struct {
+	Rate   float64       // positions per second, sustained
+	Burst  int           // positions at once (an offline backlog)
+	MaxAge time.Duration // a fix time further back is refused
 }
 
 // SMTP is the outgoing mail server for verification codes.
@@ -139,6 +148,9 @@ func ParseServe(args []string) (Config, error) {
 	fs.DurationVar(&c.Voice.GroupHangTime, "group-hang-time", 8*time.Second, "how long a group call stays open after its last talk burst")
 	fs.IntVar(&retentionDays, "recording-retention-days", 90, "delete voice recordings older than this many days (0 = keep)")
 	fs.IntVar(&gpsRetentionDays, "gps-retention-days", 90, "delete GPS points older than this many days (0 = keep)")
+	fs.Float64Var(&c.GPS.Rate, "gps-rate", 10, "positions per second one terminal may report, sustained (beyond it: code 429)")
+	fs.IntVar(&c.GPS.Burst, "gps-burst", 5000, "positions one terminal may report at once, e.g. a backlog after a coverage gap (at least 500, one full batch)")
+	fs.DurationVar(&c.GPS.MaxAge, "gps-max-age", 72*time.Hour, "a reported fix time further back than this is refused")
 	fs.DurationVar(&c.Safety.SOSRealert, "sos-realert", 10*time.Second, "alert the consoles again this often about an SOS nobody acknowledged")
 	fs.DurationVar(&c.Safety.LoneOfflineGrace, "lonework-offline-grace", 30*time.Second, "a lone worker may be disconnected this long before an offline alarm")
 	fs.IntVar(&c.Safety.LoneBatteryOff, "lonework-battery-off", 5, "battery % at or below which a lone worker who went offline counts as \"battery off\"")
@@ -169,6 +181,9 @@ func ParseServe(args []string) (Config, error) {
 		return c, fmt.Errorf("--gps-retention-days must be ≥ 0")
 	}
 	c.GPSRetention = time.Duration(gpsRetentionDays) * 24 * time.Hour
+	if c.GPS.Rate <= 0 || c.GPS.Burst < 500 || c.GPS.MaxAge < time.Minute {
+		return c, fmt.Errorf("--gps-rate must be > 0, --gps-burst ≥ 500 and --gps-max-age ≥ 1m")
+	}
 	if sf := c.Safety; sf.SOSRealert < time.Second || sf.LoneOfflineGrace < time.Second || sf.LoneBatteryOff < 1 ||
 		sf.LoneBatteryOff > 100 || sf.LoneWeakSignal < 1 || sf.LoneWeakSignal > 5 {
 		return c, fmt.Errorf("--sos-realert and --lonework-offline-grace must be ≥ 1s, --lonework-battery-off 1-100, --lonework-weak-signal 1-5")
