@@ -190,7 +190,6 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 }
 
 // Handler is the root handler with the shared middleware.
-func (a *App) Handler() http.Handler { return httpx.Observe(httpx.RealIP(a.trusted, a.mux)) }
 
 // Go registers a background loop that Start runs until its context ends.
 func (a *App) Go(fn func(ctx context.Context)) { a.bg = append(a.bg, fn) }

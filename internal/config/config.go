@@ -41,12 +41,21 @@ type Config struct {
 	TrustedProxies []string
 	// EventRetention deletes durable socket events (replayed on `sync`) older than this; 0 keeps them.
 	EventRetention time.Duration
+	// HTTP limits slow request bodies and connections per address (zero values: no cap, default deadlines).
+	HTTP HTTPLimits
 	// Uploads are the file service's size limits (POST /filews/upload/media).
 	Uploads Uploads
 
 	ShutdownTimeout time.Duration
 	LogLevel        string
 	LogJSON         bool
+}
+
+// HTTPLimits protect the listener from clients that hold connections (docs/security.md "Limits").
+type HTTPLimits struct {
+	BodyTimeout time.Duration // a request body must arrive within this, plus one second per BodyMinRate bytes
+	BodyMinRate int64         // bytes per second a long body (an upload) must keep up
+	ConnsPerIP  int           // open TCP connections per peer address; 0 = no cap (trusted proxies are never capped)
 }
 
 // GPSLimits bound what one terminal may report (docs/terminal-protocol.md "Positions").
@@ -118,6 +127,7 @@ func ParseServe(args []string) (Config, error) {
 	var retentionDays int
 	var gpsRetentionDays, eventRetentionDays int
 	var upImage, upFile, upAudio, upVideo int64
+	var bodyRateKB int64
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8080", "HOST:PORT to listen on")
 	fs.StringVar(&c.DataDir, "data", "./data", "data directory (SQLite database, media files)")
@@ -160,6 +170,9 @@ func ParseServe(args []string) (Config, error) {
 	fs.Int64Var(&upFile, "upload-max-file-mb", 50, "largest document upload (attachments), MB")
 	fs.Int64Var(&upAudio, "upload-max-audio-mb", 20, "largest audio upload (voice notes, tones), MB")
 	fs.Int64Var(&upVideo, "upload-max-video-mb", 200, "largest video upload (media cloud), MB")
+	fs.DurationVar(&c.HTTP.BodyTimeout, "body-timeout", 30*time.Second, "a request body must arrive within this (plus one second per --body-min-rate-kb KB for large ones, e.g. uploads); slower clients are cut off")
+	fs.Int64Var(&bodyRateKB, "body-min-rate-kb", 4, "KB per second a long request body (an upload) must keep up beyond --body-timeout")
+	fs.IntVar(&c.HTTP.ConnsPerIP, "conns-per-ip", 256, "open connections one peer address may hold (0 = no cap); trusted proxies are not capped. Raise it when many terminals share one NAT address, or for a simulated fleet on one machine")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "graceful shutdown limit")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&c.LogJSON, "log-json", false, "log as JSON lines")
@@ -196,6 +209,10 @@ func ParseServe(args []string) (Config, error) {
 		return c, fmt.Errorf("--upload-max-*-mb must be 1 to 1048576")
 	}
 	c.Uploads = Uploads{Image: upImage << 20, File: upFile << 20, Audio: upAudio << 20, Video: upVideo << 20}
+	if c.HTTP.BodyTimeout < time.Second || bodyRateKB < 1 || c.HTTP.ConnsPerIP < 0 {
+		return c, fmt.Errorf("--body-timeout must be ≥ 1s, --body-min-rate-kb ≥ 1 and --conns-per-ip ≥ 0")
+	}
+	c.HTTP.BodyMinRate = bodyRateKB << 10
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return c, fmt.Errorf("--tls-cert and --tls-key go together")
 	}
