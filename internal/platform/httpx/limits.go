@@ -73,7 +73,8 @@ func (b *deadlineBody) Read(p []byte) (int, error) {
 		mSlowBodies.Inc()
 		return n, ErrBodyTimeout
 	case n > 0:
-		_ = b.rc.SetReadDeadline(b.start.Add(b.grace + time.Duration(b.n)*time.Second/time.Duration(b.minRate)))
+		allowance := time.Duration(float64(b.n) / float64(b.minRate) * float64(time.Second)) // no overflow at TB sizes
+		_ = b.rc.SetReadDeadline(b.start.Add(b.grace + allowance))
 	}
 	return n, err
 }
