@@ -46,6 +46,11 @@ func gpsRefused(t *testing.T, reason string) float64 {
 	return 0
 }
 
+// gpsReply waits for the reply to request id, long enough for a loaded machine (a report waits for its commit).
+func gpsReply(sock *testkit.Socket, id int64) testkit.Frame {
+	return sock.Wait(time.Minute, func(f testkit.Frame) bool { return f.Re == id })
+}
+
 func storedPoints(t *testing.T, s *testkit.Server, id string) int {
 	t.Helper()
 	var n int
@@ -77,11 +82,11 @@ func TestGPSFlood(t *testing.T) {
 	const batches = 30
 	ids := make([]int64, batches)
 	for i := range ids {
-		ids[i] = flooder.Request("gps.report", map[string]any{"points": gpsBatch(geo.MaxBatch, now-int64(i)*3600_000)})
+		ids[i] = flooder.Request("gps.report", map[string]any{"points": gpsBatch(geo.MaxBatch, now-int64(i)*3600_000), "ack": false})
 	}
 	var accepted, limited int
 	for _, id := range ids {
-		r := flooder.ReplyTo(id)
+		r := gpsReply(flooder, id)
 		switch r.Code {
 		case "0":
 			var res geo.IngestResult
@@ -117,7 +122,7 @@ func TestGPSFlood(t *testing.T) {
 	}
 	for from := 0; from < len(backlog); from += geo.MaxBatch {
 		batch := backlog[from:min(from+geo.MaxBatch, len(backlog))]
-		r := honest.Call("gps.report", map[string]any{"points": batch})
+		r := gpsReply(honest, honest.Request("gps.report", map[string]any{"points": batch}))
 		var res geo.IngestResult
 		_ = json.Unmarshal(r.Data, &res)
 		if r.Code != "0" || res.Accepted != len(batch) {
@@ -125,7 +130,7 @@ func TestGPSFlood(t *testing.T) {
 		}
 	}
 	for i := range 5 {
-		if r := honest.Call("gps.report", map[string]any{"lat": 41, "lng": 29.1, "time": time.Now().UnixMilli() + int64(i)}); r.Code != "0" {
+		if r := gpsReply(honest, honest.Request("gps.report", map[string]any{"lat": 41, "lng": 29.1, "time": time.Now().UnixMilli() + int64(i)})); r.Code != "0" {
 			t.Fatalf("live report after the backlog: %s %q", r.Code, r.Msg)
 		}
 	}
@@ -136,11 +141,11 @@ func TestGPSFlood(t *testing.T) {
 	// A fix back-dated beyond the accepted age is refused and counted; a batch keeps its valid positions.
 	oldBefore := gpsRefused(t, "old")
 	old := time.Now().Add(-geo.DefaultMaxAge - time.Hour).UnixMilli()
-	if r := honest.Call("gps.report", map[string]any{"lat": 41, "lng": 29, "time": old}); r.Code != "400" {
+	if r := gpsReply(honest, honest.Request("gps.report", map[string]any{"lat": 41, "lng": 29, "time": old})); r.Code != "400" {
 		t.Errorf("a fix %v old: %s %q, want 400", geo.DefaultMaxAge+time.Hour, r.Code, r.Msg)
 	}
-	r := honest.Call("gps.report", map[string]any{"points": []map[string]any{{"lat": 41, "lng": 29, "time": old},
-		{"lat": 41, "lng": 29, "time": time.Now().UnixMilli()}}})
+	r := gpsReply(honest, honest.Request("gps.report", map[string]any{"points": []map[string]any{{"lat": 41, "lng": 29, "time": old},
+		{"lat": 41, "lng": 29, "time": time.Now().UnixMilli()}}}))
 	if r.Code != "0" || string(r.Data) != `{"accepted":1,"rejected":[0]}` {
 		t.Errorf("batch with one too old: %s %s", r.Code, r.Data)
 	}
