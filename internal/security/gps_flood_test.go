@@ -107,6 +107,7 @@ func TestGPSFlood(t *testing.T) {
 		t.Fatalf("flood: %d positions accepted in %v, %d batches refused; want at most %d (burst + rate) and refusals",
 			accepted, elapsed, limited, budget)
 	}
+	t.Logf("flood: %d of %d positions accepted in %v, %d batches refused 429", accepted, batches*geo.MaxBatch, elapsed, limited)
 	if n := storedPoints(t, s, "32000101"); n > budget {
 		t.Errorf("flood stored %d positions, budget %d", n, budget)
 	}
