@@ -61,8 +61,19 @@ test-web: web-deps ## console unit tests (vitest)
 test-e2e: build ## browser suite: real binary + Debian Chromium
 	scripts/e2e.sh
 
-fuzz: ## short fuzz run of socket frame decoding
-	CGO_ENABLED=1 $(GO) test -run=^$$ -fuzz=FuzzDecodeFrame -fuzztime=30s ./internal/platform/realtime
+# Every parser a client reaches, FUZZTIME each (their seeds run in `make test` as ordinary tests): socket frames,
+# a terminal's every request over a real socket, the lenient JSON types, HTTP parameters (Decode, under every
+# httpx.Bind endpoint) and the shared validators and paging, time ranges, GPS reports, upload metadata (file
+# name, kind, sniffed type, file references), media.uploaded, names.
+FUZZTIME ?= 15s
+FUZZ = FuzzDecodeFrame:./internal/platform/realtime FuzzTerminalFrame:./internal/sim FuzzLenient:./internal/platform/flex \
+	FuzzDecode:./internal/platform/httpx FuzzParams:./internal/platform/httpx FuzzParse:./internal/platform/timerange \
+	FuzzGPSReport:./internal/geo FuzzUploadMeta:./internal/files FuzzUploaded:./internal/medialib \
+	FuzzName:./internal/platform/text
+
+fuzz: ## fuzz every parser a client reaches, FUZZTIME (15s) each, about 3 minutes
+	@set -e; for t in $(FUZZ); do echo "== $${t%%:*} ($${t#*:}, $(FUZZTIME))"; \
+		CGO_ENABLED=1 $(GO) test -run='^$$' -fuzz="^$${t%%:*}$$" -fuzztime=$(FUZZTIME) "$${t#*:}"; done
 
 bench: web-deps ## performance table of issue 9, one run under 10 minutes (docs/performance.md; profiles in bin/bench)
 	scripts/bench.sh

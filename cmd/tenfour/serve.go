@@ -50,12 +50,8 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           a.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),
-	}
+	ln = a.Listener(ln)
+	srv := a.HTTPServer()
 	scheme := "http"
 	if cfg.TLSCert != "" || cfg.TLSSelfSigned {
 		tc, err := tlsConfig(cfg, ln.Addr())

@@ -170,7 +170,8 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	hub.Register(ctl.Verbs()...)
 	hub.OnLogin(ctl.RemindAtLogin) // a killed, stunned or tuned terminal is reminded at its login
 	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin
-	geoSvc := geo.New(d, dir, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention})
+	geoSvc := geo.New(d, dir, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention,
+		Rate: cfg.GPS.Rate, Burst: cfg.GPS.Burst, MaxAge: cfg.GPS.MaxAge})
 	geoSvc.OnTerminalChanged = dirSvc.TerminalChanged
 	geoSvc.Routes(router)
 	hub.Register(geoSvc.Verbs()...)
@@ -188,9 +189,6 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 }
 
 // Handler is the root handler with the shared middleware.
-func (a *App) Handler() http.Handler {
-	return httpx.Observe(httpx.RealIP(a.trusted, securityHeaders(a.Cfg.PublicURL, a.Cfg.TLSSelfSigned, a.mux)))
-}
 
 // Go registers a background loop that Start runs until its context ends.
 func (a *App) Go(fn func(ctx context.Context)) { a.bg = append(a.bg, fn) }

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/text"
 )
 
 // Account administration for `tenfour admin`, the demo seeder and tests. These functions take the store
@@ -30,14 +31,19 @@ var (
 
 const maxNameLen = 64 // characters, for customer and account names
 
-func checkName(what, name string) error {
-	if strings.TrimSpace(name) == "" {
-		return fmt.Errorf("%s name is required", what)
+// checkName normalises a customer, account or group name (text.Name) and checks it.
+func checkName(what, name string) (string, error) {
+	name, ok := text.Name(name)
+	if !ok {
+		return "", fmt.Errorf("%s name holds invalid characters (control, bidirectional, zero-width or invalid UTF-8)", what)
+	}
+	if name == "" {
+		return "", fmt.Errorf("%s name is required", what)
 	}
 	if utf8.RuneCountInString(name) > maxNameLen {
-		return fmt.Errorf("%s name is longer than %d characters", what, maxNameLen)
+		return "", fmt.Errorf("%s name is longer than %d characters", what, maxNameLen)
 	}
-	return nil
+	return name, nil
 }
 
 // checkIssuedPassword accepts what an administrator may hand out: an original 6-digit password or one that
@@ -52,12 +58,12 @@ func checkIssuedPassword(pw string) error {
 
 // CreateCustomer adds a customer (the spec's "client") and returns its id.
 func CreateCustomer(ctx context.Context, d *db.DB, name string) (int64, error) {
-	name = strings.TrimSpace(name)
-	if err := checkName("customer", name); err != nil {
+	name, err := checkName("customer", name)
+	if err != nil {
 		return 0, err
 	}
 	var id int64
-	err := d.WriteRow(ctx, `INSERT INTO customers (name, created_at) VALUES (?, ?) RETURNING id`,
+	err = d.WriteRow(ctx, `INSERT INTO customers (name, created_at) VALUES (?, ?) RETURNING id`,
 		name, time.Now().UnixMilli()).Scan(&id)
 	if db.IsUniqueViolation(err) {
 		return 0, ErrCustomerExists
@@ -92,11 +98,11 @@ type NewAccount struct {
 
 // CreateAccount validates and stores a dispatcher or terminal account, a member of its default group.
 func CreateAccount(ctx context.Context, d *db.DB, a NewAccount) error {
-	a.Name = strings.TrimSpace(a.Name)
 	if !ValidAccountID(a.ID) {
 		return fmt.Errorf("account number %q is not 8 digits", a.ID)
 	}
-	if err := checkName("account", a.Name); err != nil {
+	var err error
+	if a.Name, err = checkName("account", a.Name); err != nil {
 		return err
 	}
 	if !slices.Contains(AccountTypes, a.Type) {
@@ -188,11 +194,12 @@ func defaultGroup(ctx context.Context, tx *db.Tx, customerID, groupID int64, nam
 	if name == "" {
 		return sql.NullInt64{}, nil
 	}
-	if err := checkName("group", name); err != nil {
+	name, err := checkName("group", name)
+	if err != nil {
 		return sql.NullInt64{}, err
 	}
 	var id int64
-	err := tx.QueryRow(ctx, `SELECT id FROM ptt_groups WHERE customer_id = ? AND kind = 'fixed' AND name = ?`,
+	err = tx.QueryRow(ctx, `SELECT id FROM ptt_groups WHERE customer_id = ? AND kind = 'fixed' AND name = ?`,
 		customerID, name).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = tx.QueryRow(ctx, `INSERT INTO ptt_groups (customer_id, parent_id, name, kind, created_at)

@@ -115,7 +115,8 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	}
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
 	serve, err := start(o.Log, o.Bin, "serve", "--data", filepath.Join(o.Dir, "data"), "--addr", "127.0.0.1:"+strconv.Itoa(port),
-		"--media-udp-port", "0", "--media-interfaces", "lo", "--log-level", "warn", "--metrics-token", metricsToken)
+		"--media-udp-port", "0", "--media-interfaces", "lo", "--log-level", "warn", "--metrics-token", metricsToken,
+		"--conns-per-ip", "0") // every simulated terminal connects from 127.0.0.1: no per-address cap for this run
 	if err != nil {
 		return res, err
 	}

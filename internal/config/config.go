@@ -33,12 +33,16 @@ type Config struct {
 	Voice Voice
 	// GPSRetention deletes GPS points older than this; 0 keeps them.
 	GPSRetention time.Duration
+	// GPS is each terminal's GPS budget and how far back a fix may lie (zero values: geo's defaults).
+	GPS GPSLimits
 	// Safety settings (SOS re-alert, lone-worker alarm thresholds).
 	Safety Safety
 	// TrustedProxies are reverse proxies (addresses or CIDR prefixes) whose X-Forwarded-For names the client.
 	TrustedProxies []string
 	// EventRetention deletes durable socket events (replayed on `sync`) older than this; 0 keeps them.
 	EventRetention time.Duration
+	// HTTP limits slow request bodies and connections per address (zero values: no cap, default deadlines).
+	HTTP HTTPLimits
 	// Uploads are the file service's size limits (POST /filews/upload/media).
 	Uploads Uploads
 
@@ -48,6 +52,20 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	LogLevel        string
 	LogJSON         bool
+}
+
+// HTTPLimits protect the listener from clients that hold connections (docs/security.md "Limits").
+type HTTPLimits struct {
+	BodyTimeout time.Duration // a request body must arrive within this, plus one second per BodyMinRate bytes
+	BodyMinRate int64         // bytes per second a long body (an upload) must keep up
+	ConnsPerIP  int           // open TCP connections per peer address; 0 = no cap (trusted proxies are never capped)
+}
+
+// GPSLimits bound what one terminal may report (docs/terminal-protocol.md "Positions").
+type GPSLimits struct {
+	Rate   float64       // positions per second, sustained
+	Burst  int           // positions at once (an offline backlog)
+	MaxAge time.Duration // a fix time further back is refused
 }
 
 // SMTP is the outgoing mail server for verification codes.
@@ -112,6 +130,7 @@ func ParseServe(args []string) (Config, error) {
 	var retentionDays int
 	var gpsRetentionDays, eventRetentionDays int
 	var upImage, upFile, upAudio, upVideo int64
+	var bodyRateKB int64
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8080", "HOST:PORT to listen on")
 	fs.StringVar(&c.DataDir, "data", "./data", "data directory (SQLite database, media files)")
@@ -142,6 +161,9 @@ func ParseServe(args []string) (Config, error) {
 	fs.DurationVar(&c.Voice.GroupHangTime, "group-hang-time", 8*time.Second, "how long a group call stays open after its last talk burst")
 	fs.IntVar(&retentionDays, "recording-retention-days", 90, "delete voice recordings older than this many days (0 = keep)")
 	fs.IntVar(&gpsRetentionDays, "gps-retention-days", 90, "delete GPS points older than this many days (0 = keep)")
+	fs.Float64Var(&c.GPS.Rate, "gps-rate", 10, "positions per second one terminal may report, sustained (beyond it: code 429)")
+	fs.IntVar(&c.GPS.Burst, "gps-burst", 5000, "positions one terminal may report at once, e.g. a backlog after a coverage gap (at least 500, one full batch)")
+	fs.DurationVar(&c.GPS.MaxAge, "gps-max-age", 72*time.Hour, "a reported fix time further back than this is refused")
 	fs.DurationVar(&c.Safety.SOSRealert, "sos-realert", 10*time.Second, "alert the consoles again this often about an SOS nobody acknowledged")
 	fs.DurationVar(&c.Safety.LoneOfflineGrace, "lonework-offline-grace", 30*time.Second, "a lone worker may be disconnected this long before an offline alarm")
 	fs.IntVar(&c.Safety.LoneBatteryOff, "lonework-battery-off", 5, "battery % at or below which a lone worker who went offline counts as \"battery off\"")
@@ -152,6 +174,9 @@ func ParseServe(args []string) (Config, error) {
 	fs.Int64Var(&upAudio, "upload-max-audio-mb", 20, "largest audio upload (voice notes, tones), MB")
 	fs.Int64Var(&upVideo, "upload-max-video-mb", 200, "largest video upload (media cloud), MB")
 	fs.StringVar(&c.MetricsToken, "metrics-token", "", "bearer token that GET /metrics requires (Authorization: Bearer …); empty = /metrics is off")
+	fs.DurationVar(&c.HTTP.BodyTimeout, "body-timeout", 30*time.Second, "a request body must arrive within this (plus one second per --body-min-rate-kb KB for large ones, e.g. uploads); slower clients are cut off")
+	fs.Int64Var(&bodyRateKB, "body-min-rate-kb", 4, "KB per second a long request body (an upload) must keep up beyond --body-timeout")
+	fs.IntVar(&c.HTTP.ConnsPerIP, "conns-per-ip", 256, "open connections one peer address may hold (0 = no cap); trusted proxies are not capped. Raise it when many terminals share one NAT address, or for a simulated fleet on one machine")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "graceful shutdown limit")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&c.LogJSON, "log-json", false, "log as JSON lines")
@@ -173,6 +198,9 @@ func ParseServe(args []string) (Config, error) {
 		return c, fmt.Errorf("--gps-retention-days must be ≥ 0")
 	}
 	c.GPSRetention = time.Duration(gpsRetentionDays) * 24 * time.Hour
+	if c.GPS.Rate <= 0 || c.GPS.Burst < 500 || c.GPS.MaxAge < time.Minute {
+		return c, fmt.Errorf("--gps-rate must be > 0, --gps-burst ≥ 500 and --gps-max-age ≥ 1m")
+	}
 	if sf := c.Safety; sf.SOSRealert < time.Second || sf.LoneOfflineGrace < time.Second || sf.LoneBatteryOff < 1 ||
 		sf.LoneBatteryOff > 100 || sf.LoneWeakSignal < 1 || sf.LoneWeakSignal > 5 {
 		return c, fmt.Errorf("--sos-realert and --lonework-offline-grace must be ≥ 1s, --lonework-battery-off 1-100, --lonework-weak-signal 1-5")
@@ -185,6 +213,10 @@ func ParseServe(args []string) (Config, error) {
 		return c, fmt.Errorf("--upload-max-*-mb must be 1 to 1048576")
 	}
 	c.Uploads = Uploads{Image: upImage << 20, File: upFile << 20, Audio: upAudio << 20, Video: upVideo << 20}
+	if c.HTTP.BodyTimeout < time.Second || bodyRateKB < 1 || c.HTTP.ConnsPerIP < 0 {
+		return c, fmt.Errorf("--body-timeout must be ≥ 1s, --body-min-rate-kb ≥ 1 and --conns-per-ip ≥ 0")
+	}
+	c.HTTP.BodyMinRate = bodyRateKB << 10
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return c, fmt.Errorf("--tls-cert and --tls-key go together")
 	}

@@ -276,20 +276,12 @@ func (s *Service) getTerminalByClient(w http.ResponseWriter, r *http.Request) (a
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err
 	}
-	page, size := int64(1), int64(20) // spec §9: terminal list size 20
-	var err error
-	if strings.TrimSpace(req.PageNo) != "" {
-		if page, err = httpx.Int("pageNo", req.PageNo); err != nil || page < 1 {
-			return nil, httpx.BadParam("pageNo", "from 1")
-		}
-	}
-	if strings.TrimSpace(req.PageSize) != "" {
-		if size, err = httpx.Int("pageSize", req.PageSize); err != nil || size < 1 || size > 1000 {
-			return nil, httpx.BadParam("pageSize", "1 to 1000")
-		}
+	offset, limit, err := httpx.PagingFrom(req.PageNo, req.PageSize, 20, 1000) // spec §9: terminal list size 20
+	if err != nil {
+		return nil, err
 	}
 	f := FindTerminals{Name: strings.TrimSpace(req.Name), Type: strings.TrimSpace(req.Type),
-		Offset: int((page - 1) * size), Limit: int(size)}
+		Offset: offset, Limit: limit}
 	if len(f.Name) > 64 {
 		return nil, httpx.BadParam("name", "too long")
 	}
@@ -303,12 +295,9 @@ func (s *Service) getTerminalByClient(w http.ResponseWriter, r *http.Request) (a
 		}
 		f.Online = &on
 	}
-	if page > 1_000_000 {
-		return nil, httpx.BadParam("pageNo", "too large")
-	}
 	list, total, err := s.Store.Terminals(r.Context(), identity.Must(r.Context()).CustomerID, f)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"total": total, "pageNo": page, "pageSize": size, "list": list}, nil
+	return map[string]any{"total": total, "pageNo": offset/limit + 1, "pageSize": limit, "list": list}, nil
 }

@@ -12,11 +12,11 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/text"
 )
 
 // GroupID is a group's id (gid/fid). 0 is the root. It travels as a string in JSON.
@@ -167,20 +167,15 @@ var (
 	ErrDiffClient    = httpx.E(http.StatusForbidden, "107", "errors.permission", "terminals cannot move between customers")
 )
 
-// CheckName trims and validates a group or terminal name: required, at most max characters (runes), no
-// control characters.
+// CheckName trims, normalises and validates a group or terminal name (text.Name): required, at most max
+// characters (runes), no control, format (bidi, zero-width) or replacement characters ("10").
 func CheckName(name string, max int) (string, error) {
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return "", ErrNameRequired
-	}
-	if !utf8.ValidString(name) {
+	name, ok := text.Name(name)
+	if !ok {
 		return "", ErrInvalidChars
 	}
-	for _, r := range name {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			return "", ErrInvalidChars
-		}
+	if name == "" {
+		return "", ErrNameRequired
 	}
 	if utf8.RuneCountInString(name) > max {
 		return "", ErrNameTooLong

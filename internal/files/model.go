@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/text"
 )
 
 // Kind is what a file is for: the four kinds of attachment the console and terminals show differently.
@@ -171,7 +172,9 @@ func trimPartialRune(b []byte) []byte {
 }
 
 // CleanName makes an uploaded file's name safe to show and to put in a Content-Disposition header: the last
-// path element, without control characters, at most 200 characters. It is never used as a path.
+// path element, without the characters a name may not hold (text.IllegalNameRune: controls, bidirectional
+// overrides that make "gpj.exe" read "exe.jpg", zero-width characters, invalid UTF-8) or quotes, in NFC, at
+// most 200 characters. It is never used as a path.
 func CleanName(name string) string {
 	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
 		name = name[i+1:]
@@ -179,7 +182,7 @@ func CleanName(name string) string {
 	var b strings.Builder
 	n := 0
 	for _, r := range name {
-		if r < 0x20 || (r >= 0x7f && r <= 0x9f) || r == utf8.RuneError || r == '"' {
+		if text.IllegalNameRune(r) || r == '"' {
 			continue
 		}
 		if n == 200 {
@@ -188,7 +191,7 @@ func CleanName(name string) string {
 		b.WriteRune(r)
 		n++
 	}
-	s := strings.TrimSpace(b.String())
+	s, _ := text.Name(b.String()) // always valid: every rune it would refuse is gone
 	if s == "." || s == ".." {
 		return ""
 	}

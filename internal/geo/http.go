@@ -6,11 +6,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/text"
 	"tenfour/internal/platform/timerange"
 )
 
@@ -58,15 +58,15 @@ func checkCustomer(p identity.Principal, name, v string) error {
 	return httpx.ErrNotFound
 }
 
-// checkName is the rule for mark and fence names: required (the given error), no control characters, at most
-// MaxNameLen characters.
+// checkName is the rule for mark and fence names (text.Name): required (the given error), no control, format
+// (bidi, zero-width) or replacement characters, at most MaxNameLen characters.
 func checkName(v string, required *httpx.Error) (string, error) {
-	v = strings.TrimSpace(v)
+	v, ok := text.Name(v)
+	if !ok {
+		return "", httpx.BadParam("name", "invalid characters")
+	}
 	if v == "" {
 		return "", required
-	}
-	if !utf8.ValidString(v) || strings.IndexFunc(v, unicode.IsControl) >= 0 {
-		return "", httpx.BadParam("name", "invalid characters")
 	}
 	if utf8.RuneCountInString(v) > MaxNameLen {
 		return "", ErrNameTooLong

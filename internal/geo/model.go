@@ -92,6 +92,9 @@ var (
 	ErrTooMany      = httpx.E(http.StatusConflict, "64", "errors.geo.tooMany", "limit reached")
 	ErrNameTooLong  = httpx.E(http.StatusBadRequest, "65", "errors.geo.nameTooLong", "name too long")
 	ErrBusy         = httpx.E(http.StatusServiceUnavailable, "101", "errors.busy", "system busy, retry")
+	// ErrGPSRate is a terminal over its GPS budget (Options.Rate, Options.Burst); the refusal's message says when
+	// the report would fit.
+	ErrGPSRate = httpx.E(http.StatusTooManyRequests, "429", "errors.tooFrequent", "too many positions from this terminal")
 )
 
 func badGeometry(why string) *httpx.Error {

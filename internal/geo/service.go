@@ -28,7 +28,21 @@ type Options struct {
 	LogEvery    time.Duration // at most one log 101 entry per terminal per this [1 h]
 	PruneEvery  time.Duration // retention pruning interval [1 h]
 	AckTimeout  time.Duration // longest a report waits for its batch to commit [10 s]
+	// A terminal's GPS budget (budget.go): Burst positions at once [5000: ten full batches of an offline
+	// backlog], then Rate per second [10: ten times the fastest gpsInterval].
+	Rate  float64
+	Burst int
+	// MaxAge is how far back a fix time may lie [72 h: a weekend out of coverage]; the retention, when shorter,
+	// bounds it too. Older positions could only rewrite a past day's track.
+	MaxAge time.Duration
 }
+
+// Default GPS limits (docs/terminal-protocol.md "Positions", serve --gps-rate, --gps-burst, --gps-max-age).
+const (
+	DefaultRate   = 10.0
+	DefaultBurst  = 5000
+	DefaultMaxAge = 72 * time.Hour
+)
 
 func (o Options) withDefaults() Options {
 	def := func(v *time.Duration, d time.Duration) {
@@ -42,6 +56,14 @@ func (o Options) withDefaults() Options {
 	def(&o.LogEvery, time.Hour)
 	def(&o.PruneEvery, time.Hour)
 	def(&o.AckTimeout, 10*time.Second)
+	def(&o.MaxAge, DefaultMaxAge)
+	if o.Rate <= 0 {
+		o.Rate = DefaultRate
+	}
+	if o.Burst <= 0 {
+		o.Burst = DefaultBurst
+	}
+	o.Burst = max(o.Burst, MaxBatch) // a full batch must always fit, if only later
 	if o.FlushPoints <= 0 {
 		o.FlushPoints = 1000
 	}
@@ -64,6 +86,7 @@ type Service struct {
 	fan    *fanout
 	fences *fenceIndex
 	logs   chan logEntry
+	budget *budget
 
 	now func() time.Time
 
@@ -82,7 +105,8 @@ type logEntry struct {
 func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log, opt Options) *Service {
 	opt = opt.withDefaults()
 	s := &Service{Store: NewStore(d, dir), db: d, hub: hub, log: log, opt: opt,
-		cache: newCache(), fences: newFenceIndex(), logs: make(chan logEntry, 1024), now: time.Now}
+		cache: newCache(), fences: newFenceIndex(), logs: make(chan logEntry, 1024), now: time.Now,
+		budget: newBudget(opt.Rate, opt.Burst)}
 	s.writer = newWriter(d, dir, opt, s.cache.takeDirty)
 	s.fan = newFanout(hub, opt.FanoutEvery)
 	return s

@@ -39,9 +39,12 @@ type pointIn struct {
 	Time      flex.Float `json:"time"`
 }
 
+// errTooOld refuses a fix time before the accepted window (counted apart in tenfour_gps_points_refused_total).
+var errTooOld = httpx.BadParam("time", "older than the accepted window (UTC milliseconds)")
+
 // point validates and normalizes one reported position: lat/lng required (micro-degrees divided, spec §9),
 // speed 0-1000 m/s, direction 0-360, altitude -1000..100000 m (absent = 0), time in UTC ms (absent or 0 = now)
-// not more than MaxFuture ahead, not before 2000 and not older than the retention.
+// not more than MaxFuture ahead, not before 2000 and not older than MaxAge or the retention.
 func (s *Service) point(in pointIn, nowMs int64) (Point, error) {
 	if !in.Lat.Set || !in.Lng.Set {
 		return Point{}, httpx.BadParam("lat/lng", "required")
@@ -64,11 +67,14 @@ func (s *Service) point(in pointIn, nowMs int64) (Point, error) {
 	if p.Time == 0 {
 		p.Time = nowMs
 	}
-	oldest := int64(946684800000) // 2000-01-01
+	oldest := max(int64(946684800000), nowMs-s.opt.MaxAge.Milliseconds()) // 2000-01-01
 	if s.opt.Retention > 0 {
 		oldest = max(oldest, nowMs-s.opt.Retention.Milliseconds())
 	}
-	if p.Time < oldest || p.Time > nowMs+MaxFuture.Milliseconds() {
+	if p.Time < oldest {
+		return Point{}, errTooOld
+	}
+	if p.Time > nowMs+MaxFuture.Milliseconds() {
 		return Point{}, httpx.BadParam("time", "outside the accepted window (UTC milliseconds)")
 	}
 	return p, nil
@@ -83,18 +89,24 @@ type gpsReportIn struct {
 
 // sockGPSReport takes a terminal's position(s). The reply comes after the points are committed, unless the
 // request says ack:false; a single invalid position is a 400, invalid points of a batch are skipped and listed.
+// Every position sent, valid or not, spends the terminal's budget; a report beyond it is refused whole ("429").
 func (s *Service) sockGPSReport(ctx context.Context, c *realtime.Conn, req gpsReportIn) (any, error) {
-	now := s.now().UnixMilli()
+	at := s.now()
+	now := at.UnixMilli()
 	var pts []Point
 	res := IngestResult{}
 	if req.Points != nil {
 		if len(req.Points) == 0 || len(req.Points) > MaxBatch {
 			return nil, httpx.BadParam("points", fmt.Sprintf("1 to %d positions", MaxBatch))
 		}
+		if err := s.budget.take(c.Principal().AccountID, len(req.Points), at); err != nil {
+			return nil, err
+		}
 		pts = make([]Point, 0, len(req.Points))
 		for i, in := range req.Points {
 			p, err := s.point(in, now)
 			if err != nil {
+				refused(err)
 				res.Rejected = append(res.Rejected, i)
 				continue
 			}
@@ -104,8 +116,12 @@ func (s *Service) sockGPSReport(ctx context.Context, c *realtime.Conn, req gpsRe
 			return nil, httpx.BadParam("points", "no valid position")
 		}
 	} else {
+		if err := s.budget.take(c.Principal().AccountID, 1, at); err != nil {
+			return nil, err
+		}
 		p, err := s.point(req.pointIn, now)
 		if err != nil {
+			refused(err)
 			return nil, err
 		}
 		pts = []Point{p}
@@ -116,6 +132,15 @@ func (s *Service) sockGPSReport(ctx context.Context, c *realtime.Conn, req gpsRe
 		return nil, err
 	}
 	return res, nil
+}
+
+// refused counts a refused position by its reason (tenfour_gps_points_refused_total).
+func refused(err error) {
+	reason := "invalid"
+	if err == errTooOld {
+		reason = "old"
+	}
+	mRefused.WithLabelValues(reason).Inc()
 }
 
 // statusReportIn is a status.report.

@@ -15,6 +15,7 @@ import (
 	"tenfour/internal/files"
 	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/text"
 )
 
 // Socket types (docs/console-socket.md, docs/terminal-protocol.md "Messages").
@@ -43,7 +44,7 @@ var (
 )
 
 // CleanContent normalises line ends and checks a message's text: not empty once blanks are trimmed, at most
-// MaxContent characters, and free of illegal characters (IllegalRune). It returns the text to store.
+// MaxContent characters, and free of illegal characters (text.IllegalRune). It returns the text to store.
 func CleanContent(s string) (string, error) {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	if strings.TrimSpace(s) == "" {
@@ -56,30 +57,11 @@ func CleanContent(s string) (string, error) {
 		return "", ErrTooLong
 	}
 	for _, r := range s {
-		if IllegalRune(r) {
+		if text.IllegalRune(r) {
 			return "", ErrInvalidChars
 		}
 	}
 	return s, nil
-}
-
-// IllegalRune is the documented illegal set (docs/console-socket.md "sms.send"): control characters other than
-// line feed and tab (C0, DEL, C1 — a lone carriage return included), the replacement character U+FFFD (what
-// invalid UTF-8 decodes to), the byte-order mark U+FEFF, the bidirectional embedding, override and isolate
-// controls U+202A-U+202E and U+2066-U+2069 (they make a text read differently from what it says), and the
-// noncharacters U+FFFE and U+FFFF.
-func IllegalRune(r rune) bool {
-	switch {
-	case r == '\n' || r == '\t':
-		return false
-	case r < 0x20, r >= 0x7f && r <= 0x9f:
-		return true
-	case r == 0xfffd, r == 0xfeff, r == 0xfffe, r == 0xffff:
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return false
 }
 
 // SendRequest is the data of `sms.send`. From a console: exactly one of MsID (a terminal) and GID (a group).

@@ -214,18 +214,9 @@ func (l *Log) list(w http.ResponseWriter, r *http.Request) (any, error) {
 	if q.From > 0 && q.To > 0 && q.From > q.To {
 		return nil, httpx.BadParam("stime", "start after end")
 	}
-	page, size := int64(1), int64(300)
-	if req.PageNo != "" {
-		if page, err = httpx.Int("pageNo", req.PageNo); err != nil || page < 1 {
-			return nil, httpx.BadParam("pageNo", "from 1")
-		}
+	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, 300, 1000); err != nil {
+		return nil, err
 	}
-	if req.PageSize != "" {
-		if size, err = httpx.Int("pageSize", req.PageSize); err != nil || size < 1 || size > 1000 {
-			return nil, httpx.BadParam("pageSize", "1 to 1000")
-		}
-	}
-	q.Limit, q.Offset = int(size), int((page-1)*size)
 	list, total, err := l.List(r.Context(), identity.Must(r.Context()).CustomerID, q)
 	if err != nil {
 		return nil, err

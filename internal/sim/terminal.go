@@ -551,7 +551,7 @@ func (t *Terminal) sendBufferedLocked(extra ...gpsPoint) {
 	t.req("gps.report", map[string]any{"points": pts}, func(f frame) {
 		if f.OK() {
 			t.fl.stats.GPSPoints.Add(int64(len(batch)))
-		} else if f.Code == "101" { // the server is busy: keep them for the next report
+		} else if f.Code == "101" || f.Code == "429" { // the server is busy, or over this terminal's GPS budget: keep them for the next report
 			t.buffered = append(batch, t.buffered...)
 			if n := len(t.buffered); n > maxBuffered {
 				t.buffered = t.buffered[n-maxBuffered:]
@@ -569,7 +569,7 @@ func (t *Terminal) sendFix(p gpsPoint) {
 	t.req("gps.report", p.report(), func(f frame) {
 		if f.OK() {
 			t.fl.stats.GPSPoints.Add(1)
-		} else if f.Code == "101" { // the server is busy: send it again with the next one
+		} else if f.Code == "101" || f.Code == "429" { // busy or over budget: send it again with the next one
 			t.bufferLocked(p)
 		}
 	})

@@ -29,22 +29,6 @@ type Page[T any] struct {
 	List  []T `json:"list"`
 }
 
-// paging reads pageNo (from 1) and pageSize (1-1000, default 1000: spec §9 "lists default page size 1000").
-func paging(pageNo, pageSize string) (offset, limit int, err error) {
-	page, size := int64(1), int64(1000)
-	if pageNo != "" {
-		if page, err = httpx.Int("pageNo", pageNo); err != nil || page < 1 {
-			return 0, 0, httpx.BadParam("pageNo", "from 1")
-		}
-	}
-	if pageSize != "" {
-		if size, err = httpx.Int("pageSize", pageSize); err != nil || size < 1 || size > 1000 {
-			return 0, 0, httpx.BadParam("pageSize", "1 to 1000")
-		}
-	}
-	return int((page - 1) * size), int(size), nil
-}
-
 // GET /ds/sos/findSos {sTime, eTime, msId, state, type, open, pageNo, pageSize} → {total, list:[Alarm]}
 func (s *Service) findSos(w http.ResponseWriter, r *http.Request) (any, error) {
 	p := identity.Must(r.Context())
@@ -64,7 +48,7 @@ func (s *Service) findSos(w http.ResponseWriter, r *http.Request) (any, error) {
 	}
 	q := Query{MsIDs: append(req.MsID, req.MsIDs...), Type: req.Type}
 	var err error
-	if q.Offset, q.Limit, err = paging(req.PageNo, req.PageSize); err != nil {
+	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
 		return nil, err
 	}
 	for _, v := range req.State {

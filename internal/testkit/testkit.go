@@ -116,7 +116,11 @@ func StartOn(t testing.TB, engine string, opts ...func(*config.Config)) *Server 
 	if err := a.Prepare(ctx); err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(a.Handler())
+	// the node's own server and listener (body deadlines, per-address cap), as serve runs them
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Config = a.HTTPServer()
+	hs.Listener = a.Listener(hs.Listener)
+	hs.Start()
 	a.Start(ctx)
 	t.Cleanup(func() {
 		a.Stop()

@@ -9,13 +9,13 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"tenfour/internal/files"
 	"tenfour/internal/message"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/text"
 )
 
 // Limits of the library (spec §5 "size limits (values not shown)").
@@ -170,17 +170,17 @@ func (s *Store) Delete(ctx context.Context, customerID, id int64) error {
 	return nil
 }
 
-// CleanName checks a tone name: required, at most MaxName characters, no illegal characters (the message set).
+// CleanName checks a tone name (text.Name): required, at most MaxName characters, no illegal characters.
 func CleanName(name string) (string, error) {
-	name = strings.TrimSpace(name)
+	name, ok := text.Name(name)
+	if !ok {
+		return "", message.ErrInvalidChars
+	}
 	if name == "" {
 		return "", ErrNameRequired
 	}
 	if utf8.RuneCountInString(name) > MaxName {
 		return "", ErrNameTooLong
-	}
-	if !utf8.ValidString(name) || strings.ContainsFunc(name, func(r rune) bool { return r == '\n' || r == '\t' || message.IllegalRune(r) }) {
-		return "", message.ErrInvalidChars
 	}
 	return name, nil
 }

@@ -5,6 +5,7 @@ package flex
 
 import (
 	"encoding/json"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -82,7 +83,8 @@ func (l *List) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Float accepts a JSON number or a numeric string; null, "" and absence leave it unset (Set false).
+// Float accepts a JSON number or a numeric string; null, "" and absence leave it unset (Set false). A string
+// naming a non-finite number ("NaN", "Inf", "-Infinity") is refused: no coordinate, speed or level is one.
 type Float struct {
 	V   float64
 	Set bool
@@ -102,7 +104,7 @@ func (f *Float) UnmarshalJSON(b []byte) error {
 	*f = Float{}
 	if s := numeral(b); s != "" {
 		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return refuse(b, f)
 		}
 		*f = Float{V: v, Set: true}

@@ -31,6 +31,9 @@ func Decode(r *http.Request, dst any) error {
 			if errors.As(err, &mbe) {
 				return ErrBodyTooBig
 			}
+			if errors.Is(err, ErrBodyTimeout) {
+				return ErrBodyTimeout
+			}
 			return BadParam("body", "unreadable")
 		}
 		switch {

@@ -19,6 +19,12 @@ func TestPaging(t *testing.T) {
 		{"", "0", 0, 0, "pageSize: 1 to 1000"},
 		{"", "1001", 0, 0, "pageSize: 1 to 1000"},
 		{"", "ten", 0, 0, "pageSize: 1 to 1000"},
+		// the issue-14 probe: the largest int64 wrapped around to page 1
+		{"9223372036854775807", "", 0, 0, "pageNo: 1 to 1073742"},
+		{"9223372036854775807", "1", 0, 0, "pageNo: 1 to 1073741825"},
+		{"1073742", "1000", 1073741000, 1000, ""},
+		{"1073743", "1000", 0, 0, "pageNo: 1 to 1073742"},
+		{"9223372036854775808", "", 0, 0, "pageNo: from 1"},
 	} {
 		offset, limit, err := Paging(c.no, c.size)
 		if c.msg == "" {

@@ -82,18 +82,31 @@ func Text(name, v string, maxLen int) (string, error) {
 	return v, nil
 }
 
+// MaxOffset bounds where a page may start (pageNo−1)×pageSize: a larger pageNo is refused, never wrapped
+// around (a pageNo of 2^63−1 used to overflow into page 1). A billion rows is beyond any list the server keeps.
+const MaxOffset = 1 << 30
+
 // PagingUpTo reads pageNo (from 1) and pageSize (1 to maxSize, default 1000: spec §9 "lists default page size
 // 1000") into an offset and a limit; blank values take the defaults.
 func PagingUpTo(pageNo, pageSize string, maxSize int) (offset, limit int, err error) {
-	page, size := int64(1), int64(min(1000, maxSize))
+	return PagingFrom(pageNo, pageSize, min(1000, maxSize), maxSize)
+}
+
+// PagingFrom is PagingUpTo with its own default page size (lists whose spec default is not 1000). pageNo
+// may not start a page beyond MaxOffset: "400" "pageNo: 1 to N" (N for the page size asked).
+func PagingFrom(pageNo, pageSize string, defSize, maxSize int) (offset, limit int, err error) {
+	page, size := int64(1), int64(defSize)
+	if strings.TrimSpace(pageSize) != "" {
+		if size, err = Int("pageSize", pageSize); err != nil || size < 1 || size > int64(maxSize) {
+			return 0, 0, BadParam("pageSize", fmt.Sprintf("1 to %d", maxSize))
+		}
+	}
 	if strings.TrimSpace(pageNo) != "" {
 		if page, err = Int("pageNo", pageNo); err != nil || page < 1 {
 			return 0, 0, BadParam("pageNo", "from 1")
 		}
-	}
-	if strings.TrimSpace(pageSize) != "" {
-		if size, err = Int("pageSize", pageSize); err != nil || size < 1 || size > int64(maxSize) {
-			return 0, 0, BadParam("pageSize", fmt.Sprintf("1 to %d", maxSize))
+		if lastPage := MaxOffset/size + 1; page > lastPage {
+			return 0, 0, BadParam("pageNo", fmt.Sprintf("1 to %d", lastPage))
 		}
 	}
 	return int((page - 1) * size), int(size), nil
