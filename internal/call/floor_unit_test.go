@@ -9,7 +9,9 @@ import (
 
 func TestFloorDecisions(t *testing.T) {
 	now := time.Now()
-	term := func(id string, queue bool) *Claim { return &Claim{Account: id, Prio: PrioTerminal, Queue: queue, At: now} }
+	term := func(id string, queue bool) *Claim {
+		return &Claim{Account: id, Prio: PrioTerminal, Queue: queue, At: now}
+	}
 	disp := func(id string) *Claim { return &Claim{Account: id, Prio: PrioDispatcher, At: now} }
 	sos := func(id string) *Claim { return &Claim{Account: id, Prio: PrioEmergency, At: now} }
 	afterGap := func(c *Claim) *Claim { c.At = now.Add(2 * time.Hour); return c }
