@@ -87,4 +87,15 @@ describe('phone app', () => {
     expect(err.dataset.code).toBe('2');
     expect(err.textContent).toMatch(/incorrect password/i);
   });
+
+  it('a dispatcher account is refused as one (code 6), not as an incorrect account number', async () => {
+    await submitLogin('123456');
+    await act(async () => {
+      lastWS().open();
+      answer(lastWS(), 'session.login', '6');
+    });
+    const err = await screen.findByTestId('phone-login-error');
+    expect(err.dataset.code).toBe('6');
+    expect(err.textContent).toMatch(/dispatcher account/i);
+  });
 });
