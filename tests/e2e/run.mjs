@@ -7,6 +7,7 @@ import { phoneCases } from './phone.mjs';
 import { safetyCases } from './safety.mjs';
 import { mapCases } from './map.mjs';
 import { messageCases } from './message.mjs';
+import { contrastCases } from './contrast.mjs';
 
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
 const TERMINAL = '10000101';
@@ -355,5 +356,6 @@ const cases = [
 ];
 
 cases.push(...voiceCases, ...phoneCases);
+cases.push(...contrastCases);
 
 process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases])) > 0 ? 1 : 0);
