@@ -30,6 +30,13 @@ export function toHex({ r, g, b }: RGBA): string {
   return '#' + [r, g, b].map((v) => Math.round(Math.min(255, Math.max(0, v))).toString(16).padStart(2, '0')).join('');
 }
 
+/** `c` moved towards `to` by k (0: c, 1: to), as #rrggbb (a translucent c is taken as painted on white). */
+export function mix(c: string, to: string, k: number): string {
+  const a = over(parseColor(c), { r: 255, g: 255, b: 255, a: 1 });
+  const b = parseColor(to);
+  return toHex({ r: a.r + (b.r - a.r) * k, g: a.g + (b.g - a.g) * k, b: a.b + (b.b - a.b) * k, a: 1 });
+}
+
 /** `top` painted over the opaque `bottom`. */
 export function over(top: RGBA, bottom: RGBA): RGBA {
   return { r: top.r * top.a + bottom.r * (1 - top.a), g: top.g * top.a + bottom.g * (1 - top.a), b: top.b * top.a + bottom.b * (1 - top.a), a: 1 };
@@ -59,12 +66,11 @@ export function readable(c: string, backgrounds: string[], ratio = AA_TEXT): str
   if (backgrounds.every((bg) => contrast(c, bg) >= ratio)) return c;
   const first = over(parseColor(backgrounds[0]!), { r: 255, g: 255, b: 255, a: 1 });
   // A translucent colour is taken as it shows on the first background.
-  const base = over(parseColor(c), first);
-  const towards = luminance(first) > 0.18 ? 0 : 255;
+  const base = toHex(over(parseColor(c), first));
+  const towards = luminance(first) > 0.18 ? '#000000' : '#ffffff';
   for (let i = 1; i <= 64; i++) {
-    const k = i / 64;
-    const mixed = toHex({ r: base.r + (towards - base.r) * k, g: base.g + (towards - base.g) * k, b: base.b + (towards - base.b) * k, a: 1 });
+    const mixed = mix(base, towards, i / 64);
     if (backgrounds.every((bg) => contrast(mixed, bg) >= ratio)) return mixed;
   }
-  return towards ? '#ffffff' : '#000000';
+  return towards;
 }

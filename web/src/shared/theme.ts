@@ -1,5 +1,6 @@
+import { generate } from '@ant-design/colors';
 import { theme as antdTheme, type ThemeConfig } from 'antd';
-import { AA_TEXT, contrast, readable } from './contrast';
+import { AA_TEXT, contrast, mix, readable } from './contrast';
 import { PRIMARY_HEX, type PrimaryColor, type Theme } from './settings';
 
 // Skins of spec §9 (dark, light, moon silver, phantom black) on antd's token system. The host's branding colour,
@@ -54,43 +55,34 @@ export function primaryHex(primary: PrimaryColor, brandColour?: string): string 
 
 type Derived = ReturnType<typeof antdTheme.getDesignToken>;
 
-const derive = (skin: Theme, token: ThemeConfig['token']): Derived =>
-  antdTheme.getDesignToken({ algorithm: SKINS[skin].dark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm, token: { ...SKINS[skin].token, ...token } });
-
 /** The backgrounds text is shown on in a skin: the layout, containers and popups. */
 export function skinBackgrounds(t: Pick<Derived, 'colorBgLayout' | 'colorBgContainer' | 'colorBgElevated'>): string[] {
   return [t.colorBgContainer, t.colorBgLayout, t.colorBgElevated];
 }
 
-type Solid = 'colorPrimary' | 'colorError';
-
-/** The seed nearest to `seed` whose derived colour carries white text at AA (primary and danger buttons). */
-function solidSeed(skin: Theme, key: Solid, seed: string): string {
-  let s = seed;
-  for (let i = 0; i < 24 && contrast('#ffffff', derive(skin, { [key]: s })[key]) < AA_TEXT; i++) s = readable(s, ['#ffffff'], contrast('#ffffff', s) + 0.25);
-  return s;
-}
-
-const worst = (c: string, bgs: string[]) => Math.min(...bgs.map((bg) => contrast(c, bg)));
-
 /**
- * Text tokens that read on every background of the skin. Some are seeds the algorithm transforms (colorLink), so
- * each round moves a failing token's value further and derives again.
+ * The colour antd paints for a colour seed (colorPrimary, colorError, colorLink): its palette's sixth shade, the
+ * seed itself on light skins, blended towards the background on dark ones (antd's dark algorithm). Computed here
+ * with the palette generator antd uses, because deriving a whole token set costs tens of milliseconds.
  */
-function textTokens(skin: Theme, seeds: ThemeConfig['token']): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let round = 0; round < 16; round++) {
-    const d = derive(skin, { ...seeds, ...out });
-    const bgs = skinBackgrounds(d);
-    const failing = TEXT_TOKENS.filter((k) => worst(d[k], bgs) < AA_TEXT);
-    if (!failing.length) break;
-    for (const k of failing) {
-      const cur = out[k] ?? d[k];
-      out[k] = readable(cur, bgs, Math.min(21, Math.max(AA_TEXT, worst(cur, bgs)) + 0.35));
-    }
-  }
-  return out;
+function painted(dark: boolean, seed: string): string {
+  return generate(seed, dark ? { theme: 'dark' } : undefined)[5]!;
 }
+
+/** The seed nearest to `seed`, mixed towards black or white, whose painted colour passes `ok` (bisection). */
+function seedFor(dark: boolean, seed: string, towards: string, ok: (painted: string) => boolean): string {
+  if (ok(painted(dark, seed))) return seed;
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 10; i++) {
+    const mid = (lo + hi) / 2;
+    if (ok(painted(dark, mix(seed, towards, mid)))) hi = mid;
+    else lo = mid;
+  }
+  return mix(seed, towards, hi);
+}
+
+const whiteReads = (c: string) => contrast('#ffffff', c) >= AA_TEXT;
 
 const cache = new Map<string, ThemeConfig>();
 
@@ -100,13 +92,21 @@ export function buildTheme(skin: Theme, primary: PrimaryColor, brandColour?: str
   const hit = cache.get(key);
   if (hit) return hit;
   const s = SKINS[skin];
-  const base = derive(skin, {});
-  const seeds = { colorPrimary: solidSeed(skin, 'colorPrimary', seed), colorError: solidSeed(skin, 'colorError', base.colorError) };
-  const text = textTokens(skin, seeds);
+  const algorithm = s.dark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm;
+  // Primary and danger buttons carry white text: their colours deepen until it reads.
+  const seeds = { colorPrimary: seedFor(s.dark, seed, '#000000', whiteReads), colorError: seedFor(s.dark, antdTheme.defaultSeed.colorError, '#000000', whiteReads) };
+  // One derivation gives the backgrounds and the text colours as antd would paint them.
+  const derived = antdTheme.getDesignToken({ algorithm, token: { ...s.token, ...seeds } });
+  const bgs = skinBackgrounds(derived);
+  const reads = (c: string) => bgs.every((bg) => contrast(c, bg) >= AA_TEXT);
+  const text: Record<string, string> = {};
+  for (const k of TEXT_TOKENS) if (!reads(derived[k])) text[k] = readable(derived[k], bgs);
+  // The link colour is a seed the algorithm transforms as well; the others are taken as given.
+  if (text.colorLink) text.colorLink = seedFor(s.dark, derived.colorLink, s.dark ? '#ffffff' : '#000000', reads);
   // Tabs paint the selected tab's label in the primary colour, a background colour: the readable one instead.
-  const primaryText = text.colorPrimaryText ?? derive(skin, seeds).colorPrimaryText;
+  const primaryText = text.colorPrimaryText ?? derived.colorPrimaryText;
   const config: ThemeConfig = {
-    algorithm: s.dark ? antdTheme.darkAlgorithm : antdTheme.defaultAlgorithm,
+    algorithm,
     token: { ...s.token, ...seeds, ...text, fontSize: ROOT_FONT_PX, borderRadius: 6 },
     components: { Tree: { titleHeight: 28 }, Tabs: { itemSelectedColor: primaryText, itemActiveColor: primaryText, itemHoverColor: primaryText } },
     cssVar: { key: 'tenfour' },
