@@ -58,6 +58,20 @@ function measureTexts() {
     const [l1, l2] = [lum(a), lum(b)].sort((x, y) => y - x);
     return (l1 + 0.05) / (l2 + 0.05);
   };
+  // Computed styles and cumulative opacities, each read once per element.
+  const styles = new Map();
+  const styleOf = (e) => {
+    let cs = styles.get(e);
+    if (!cs) styles.set(e, (cs = getComputedStyle(e)));
+    return cs;
+  };
+  const opacities = new Map();
+  const opacityOf = (e) => {
+    if (!e) return 1;
+    let o = opacities.get(e);
+    if (o === undefined) opacities.set(e, (o = Number(styleOf(e).opacity) * opacityOf(e.parentElement)));
+    return o;
+  };
   const hex = ({ r, g, b }) => '#' + [r, g, b].map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
   const EXEMPT = [
     '[disabled]',
@@ -74,7 +88,7 @@ function measureTexts() {
     const layers = [];
     for (const s of stack.slice(i)) {
       if (s !== el && el.contains(s)) continue;
-      const cs = getComputedStyle(s);
+      const cs = styleOf(s);
       if (cs.backgroundImage !== 'none' || ['CANVAS', 'IMG', 'VIDEO', 'svg'].includes(s.tagName)) return null;
       const bg = parse(cs.backgroundColor);
       if (bg && bg.a > 0) layers.push(bg);
@@ -105,15 +119,13 @@ function measureTexts() {
       skipped++;
       continue;
     }
-    const cs = getComputedStyle(el);
+    const cs = styleOf(el);
     const fg = parse(cs.color);
     if (!fg) {
       skipped++;
       continue;
     }
-    let opacity = 1;
-    for (let e = el; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
-    const text = over({ ...fg, a: fg.a * opacity }, bg);
+    const text = over({ ...fg, a: fg.a * opacityOf(el) }, bg);
     const size = parseFloat(cs.fontSize);
     const large = size >= 24 || (size >= 18.66 && Number(cs.fontWeight) >= 700);
     const where = el.closest('[data-testid]')?.dataset.testid ?? el.closest('[class]')?.className.toString().split(' ')[0] ?? el.tagName;
@@ -155,6 +167,6 @@ export const contrastCases = [
       const lines = [...failures.values()];
       expect(lines.length === 0, `${lines.length} places below AA:\n  ${lines.slice(0, 60).join('\n  ')}`);
     },
-    { timeoutMs: 300_000 },
+    { timeoutMs: 480_000 },
   ],
 ];
