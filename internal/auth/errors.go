@@ -19,6 +19,7 @@ var (
 	ErrDisabled      = httpx.E(http.StatusForbidden, "4", "errors.login.4", "disabled account")
 	ErrOnlineLimit   = httpx.E(http.StatusForbidden, "5", "errors.login.5", "online limit reached")
 	ErrNotDispatcher = httpx.E(http.StatusForbidden, "6", "errors.login.6", "incorrect account type")
+	ErrNotTerminal   = httpx.E(http.StatusForbidden, "6", "errors.login.6", "incorrect account type: a dispatcher account, not a terminal")
 	ErrBusy          = httpx.E(http.StatusTooManyRequests, "101", "errors.login.101", "system busy")
 	ErrAuthFailed    = httpx.E(http.StatusUnauthorized, "102", "errors.login.102", "user authentication failed")
 	ErrUnregister    = httpx.E(http.StatusForbidden, "103", "errors.login.103", "user unregistered")

@@ -69,7 +69,7 @@ func TestTerminalSocketLogin(t *testing.T) {
 			name, uid, pass, code string
 		}{
 			{"ok", termA, pw, "0"},
-			{"dispatcher id", dispA, pw, "1"},
+			{"dispatcher id: the wrong account type", dispA, pw, "6"},
 			{"malformed id", "12", pw, "1"},
 			{"unknown", "99999999", pw, "104"},
 			{"missing password", termA, "", "2"},

@@ -10,9 +10,10 @@ func (s *Service) terminalLogin(ctx context.Context, uid, pw string) (Principal,
 	if err != nil {
 		return Principal{}, err
 	}
-	// Dispatchers sign in over HTTP and present a token; as a terminal id theirs is "incorrect".
+	// Dispatchers sign in over HTTP and present a token: as a terminal theirs is the wrong account type (spec §8
+	// code 6), so the app can say it is a dispatcher account.
 	if a.Type == DispatcherType {
-		return Principal{}, ErrBadID
+		return Principal{}, ErrNotTerminal
 	}
 	if pw == "" || len(pw) > maxPasswordParam {
 		if a.locked(s.now()) {

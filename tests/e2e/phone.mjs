@@ -62,7 +62,7 @@ async function consoleSocket(page) {
 
 export const phoneCases = [
   [
-    'phone app: an installable PWA at /app (manifest, icons, service worker), mobile layout, six languages, a wrong password refused with code 2',
+    'phone app: an installable PWA at /app (manifest, icons, service worker), mobile layout, six languages, a wrong password refused with code 2, a dispatcher account named as one (code 6)',
     () =>
       withContexts('phone-pwa', async (open) => {
         const base = await forwarder();
@@ -100,6 +100,13 @@ export const phoneCases = [
         const err = await page.waitForSelector('[data-testid=phone-login-error]', { timeout: 20_000 });
         expect((await err.getAttribute('data-code')) === '2', `code ${await err.getAttribute('data-code')}`);
         expect(/incorrect password/i.test(await err.textContent()), await err.textContent());
+        // A dispatcher's account is named as such (code 6), not an "incorrect account number".
+        await page.fill('[data-testid=phone-account]', DISPATCHER.uid);
+        await page.fill('[data-testid=phone-password]', DISPATCHER.pwd);
+        await page.click('[data-testid=phone-submit]');
+        await page.waitForSelector('[data-testid=phone-login-error][data-code="6"]', { timeout: 20_000 });
+        const dispatcherErr = await page.textContent('[data-testid=phone-login-error]');
+        expect(/dispatcher account/i.test(dispatcherErr), dispatcherErr);
 
         await page.selectOption('[data-testid=phone-language]', 'ru-RU');
         await until(async () => (await page.textContent('[data-testid=phone-submit]')).includes('Войти'), 'sign-in button in Russian');
@@ -217,5 +224,63 @@ export const phoneCases = [
         await until(async () => !(await api(page, 'GET', '/ds/sos/findSos?open=1')).result?.list?.some((a) => String(a.id) === id), 'the alarm is closed');
       }),
   ],
-];
+  [
+    'phone app: a call arriving while a sheet is open comes to the front and one tap answers it',
+    () =>
+      withContexts('phone-call-front', async (open) => {
+        const caller = (await phonePage(await open(MOBILE), PHONE_A)).page;
+        const phone = (await phonePage(await open(MOBILE), PHONE_B)).page;
+        await phone.click('[data-testid=phone-inbox-button]');
+        await phone.waitForSelector('[data-testid=phone-inbox]');
+        const { callId } = await caller.evaluate((uid) => window.tenfourVoice.invite('single', { msId: uid }), PHONE_B);
+        const answer = await phone.waitForSelector(`[data-testid=phone-incoming][data-call-id="${callId}"] [data-testid=phone-answer]`, { timeout: 15_000 });
+        // One tap where the Answer button is: it must be the button that gets it, not the sheet's backdrop.
+        const box = await answer.boundingBox();
+        const x = box.x + box.width / 2;
+        const y = box.y + box.height / 2;
+        const hit = await phone.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('[data-testid]')?.dataset.testid, [x, y]);
+        expect(hit === 'phone-answer', `the tap on Answer lands on ${hit}`);
+        await phone.mouse.click(x, y);
+        await phone.waitForSelector(`[data-testid=phone-call][data-call-id="${callId}"][data-state=connected]`, { timeout: 15_000 });
+        await caller.waitForSelector(`[data-testid=phone-call][data-call-id="${callId}"][data-state=connected]`, { timeout: 15_000 });
+        await caller.click('[data-testid=phone-hangup]');
+        await phone.waitForSelector('[data-testid=phone-call]', { state: 'detached', timeout: 15_000 });
+      }),
+  ],
+  [
+    'phone app: idle it sends no audio (uplink under 1 kbit/s); talking still reaches the group',
+    () =>
+      withContexts('phone-uplink', async (open) => {
+        const phone = (await phonePage(await open(MOBILE), PHONE_A)).page;
+        const listener = (await phonePage(await open(MOBILE), PHONE_B)).page;
+        await phoneSwitchGroup(phone, 'Operations');
+        await phoneSwitchGroup(listener, 'Operations');
+        /** The phone's outbound audio over a window of ms: bytes sent and kbit/s. */
+        const uplink = (ms) =>
+          phone.evaluate(async (ms) => {
+            const sent = async () => (await window.tenfourVoice.link.outboundStats())?.bytesSent ?? 0;
+            const b0 = await sent();
+            const t0 = performance.now();
+            await new Promise((r) => setTimeout(r, ms));
+            const bytes = (await sent()) - b0;
+            return { bytes, kbps: (bytes * 8) / (performance.now() - t0) };
+          }, ms);
+        const idle = await uplink(5000);
+        measure('phone idle uplink (5 s window)', Math.round(idle.kbps * 100) / 100, 'kbit/s');
+        expect(idle.kbps < 1, `idle uplink ${idle.kbps.toFixed(2)} kbit/s (${idle.bytes} bytes in 5 s)`);
 
+        const talking = await talk(phone, '[data-testid=phone-ptt]', async () => {
+          const [up, heard] = await Promise.all([uplink(2000), listen(listener, 2000)]);
+          return { up, heard };
+        });
+        measure('phone uplink while talking', Math.round(talking.up.kbps), 'kbit/s');
+        expect(talking.up.kbps > 8, `talking uplink ${talking.up.kbps.toFixed(1)} kbit/s`);
+        expectHeard(talking.heard, 'the group hearing the phone');
+
+        await until(async () => (await phone.getAttribute('[data-testid=phone-ptt]', 'data-phase')) === 'idle', 'the phone is idle again');
+        await until(async () => (await uplink(300)).bytes === 0, 'the burst has left the phone');
+        const after = await uplink(3000);
+        expect(after.kbps < 1, `uplink after talking ${after.kbps.toFixed(2)} kbit/s`);
+      }),
+  ],
+];

@@ -97,7 +97,7 @@ func TestSocketLoginWithRealAuth(t *testing.T) {
 		if r, _ := login(map[string]any{"client": "terminal", "uid": term, "auth": "wrong"}); r.Code != "2" {
 			t.Fatalf("wrong password: %+v", r)
 		}
-		if r, _ := login(map[string]any{"client": "terminal", "uid": f.Dispatcher, "auth": rttest.Password}); r.Code != "1" {
+		if r, _ := login(map[string]any{"client": "terminal", "uid": f.Dispatcher, "auth": rttest.Password}); r.Code != "6" { // the wrong account type
 			t.Fatalf("dispatcher as terminal: %+v", r)
 		}
 		r, _ := login(map[string]any{"client": "terminal", "uid": term, "auth": rttest.Password})

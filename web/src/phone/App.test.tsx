@@ -77,14 +77,18 @@ describe('phone app', () => {
     expect((screen.getByTestId('phone-account') as HTMLInputElement).value).toBe(LOGIN.msId);
   });
 
-  it('a wrong password is refused with its code and text', async () => {
+  // A dispatcher's account is named as one (code 6), not "incorrect account number".
+  it.each([
+    ['a wrong password', '2', /incorrect password/i],
+    ['a dispatcher account', '6', /dispatcher account/i],
+  ])('%s is refused with its code (%s) and text', async (_what, code, text) => {
     await submitLogin('654321');
     await act(async () => {
       lastWS().open();
-      answer(lastWS(), 'session.login', '2');
+      answer(lastWS(), 'session.login', code);
     });
     const err = await screen.findByTestId('phone-login-error');
-    expect(err.dataset.code).toBe('2');
-    expect(err.textContent).toMatch(/incorrect password/i);
+    expect(err.dataset.code).toBe(code);
+    expect(err.textContent).toMatch(text);
   });
 });

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { t } from '../i18n';
 import { useTick } from '../ui/useTick';
-import { checkIn, secondsLeft, useLoneWork } from './lonework';
+import { checkIn, overdue, secondsLeft, useLoneWork } from './lonework';
 import { cancelSos, raiseSos, SOS_HOLD_MS, sosMessage, useSos } from './sos';
 
 /** Held for two seconds it raises the alarm; while one is raised it cancels it. */
@@ -57,12 +57,13 @@ export function SosBanner() {
 
 export function LoneWork() {
   const check = useLoneWork((s) => s.check);
-  const now = useTick(!!check, 1000);
+  const now = useTick(!!check, 250);
   if (!check) return null;
+  const late = overdue(check, now);
   return (
-    <div className="p-call p-call-in" data-testid="phone-lonework">
+    <div className={`p-call p-call-in${late ? ' p-call-late' : ''}`} data-testid="phone-lonework" data-overdue={late ? '1' : '0'}>
       <div>
-        <strong>{t('lonework.title')}</strong> — {t('lonework.prompt', { seconds: secondsLeft(check, now) })}
+        <strong>{t('lonework.title')}</strong> — {late ? t('lonework.overdue') : t('lonework.prompt', { seconds: secondsLeft(check, now) })}
       </div>
       <button className="p-primary" onClick={() => void checkIn()} data-testid="phone-checkin">
         {t('lonework.fine')}

@@ -1,4 +1,7 @@
 // The lone-worker check: the server asks (lonework.check) and the worker answers "I'm fine" before the deadline.
+// The countdown runs on this device's clock from the time left the server sent (its deadline minus its clock), so a
+// device whose clock is off still counts the right number of seconds. When it runs out the server raises a
+// "forgot to reply" alarm (docs/terminal-protocol.md "Why an alarm is raised"): the prompt says so.
 import { create } from 'zustand';
 import { phoneSocket } from '../session/store';
 import { codeOf, type TerminalSocket } from '../socket';
@@ -6,11 +9,8 @@ import { notify } from '../ui/notice';
 
 export interface LoneWorkCheck {
   workId: string;
-  /** The server's deadline (its clock, ms). */
-  deadline: number;
-  countdown: number;
-  /** This device's clock minus the server's. */
-  skewMs: number;
+  /** The deadline on this device's clock (ms). */
+  dueAt: number;
 }
 
 export const useLoneWork = create<{ check: LoneWorkCheck | null }>(() => ({ check: null }));
@@ -19,9 +19,22 @@ export function resetLoneWork(): void {
   useLoneWork.setState({ check: null });
 }
 
-/** Whole seconds left to answer, by this device's clock `now`. */
+/** Whole seconds left to answer at this device's time `now` (rounded up: 0 only once the deadline has passed). */
 export function secondsLeft(c: LoneWorkCheck, now: number): number {
-  return Math.max(0, Math.round((c.deadline - (now - c.skewMs)) / 1000));
+  return Math.max(0, Math.ceil((c.dueAt - now) / 1000));
+}
+
+/** The deadline has passed: the server has raised the alarm. */
+export function overdue(c: LoneWorkCheck, now: number): boolean {
+  return now >= c.dueAt;
+}
+
+/** The time left the server gave, in ms: its deadline minus its clock, else the countdown it sent. */
+export function timeLeftMs(d: Record<string, unknown>): number {
+  const deadline = Number(d.deadline);
+  const serverTime = Number(d.serverTime);
+  if (Number.isFinite(deadline) && deadline > 0 && Number.isFinite(serverTime) && serverTime > 0) return Math.max(0, deadline - serverTime);
+  return Math.max(0, Number(d.countdown) || 0) * 1000;
 }
 
 export async function checkIn(): Promise<void> {
@@ -39,8 +52,7 @@ export async function checkIn(): Promise<void> {
 
 export function attachLoneWork(s: TerminalSocket): void {
   s.handle('lonework.check', (d) => {
-    const serverTime = Number(d.serverTime ?? Date.now());
-    useLoneWork.setState({ check: { workId: String(d.workId), deadline: Number(d.deadline), countdown: Number(d.countdown), skewMs: Date.now() - serverTime } });
+    useLoneWork.setState({ check: { workId: String(d.workId), dueAt: Date.now() + timeLeftMs(d) } });
     navigator.vibrate?.([300, 100, 300]);
   });
   s.on('lonework.end', () => resetLoneWork());

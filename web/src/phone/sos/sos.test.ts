@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetLocation, useLocation } from '../location/location';
 import { answer, endSession, lastWS, LOGIN, sent, serverRequest, signedIn, useFakeSockets } from '../test/terminal';
 import { useNotice } from '../ui/notice';
-import { attachLoneWork, checkIn, secondsLeft, useLoneWork } from './lonework';
+import { attachLoneWork, checkIn, overdue, secondsLeft, timeLeftMs, useLoneWork } from './lonework';
 import { attachSos, cancelSos, raiseSos, resendSos, resetSos, sosMessage, useSos } from './sos';
 
 beforeEach(() => {
@@ -92,7 +92,10 @@ describe('lone-worker check', () => {
     const check = useLoneWork.getState().check!;
     expect(check.workId).toBe('w1');
     expect(secondsLeft(check, now)).toBe(60); // this device runs 5 s ahead of the server
-    expect(secondsLeft(check, now + 59_600)).toBe(0);
+    expect(secondsLeft(check, now + 59_600)).toBe(1);
+    expect(overdue(check, now + 59_600)).toBe(false);
+    expect(secondsLeft(check, now + 60_000)).toBe(0);
+    expect(overdue(check, now + 60_000)).toBe(true);
     expect(secondsLeft(check, now + 90_000)).toBe(0);
 
     const done = checkIn();
@@ -105,5 +108,14 @@ describe('lone-worker check', () => {
     await serverRequest(ws, 'lonework.check', { workId: 'w2', deadline: now, countdown: 30, serverTime: now });
     ws.event('lonework.end', { workId: 'w2' });
     expect(useLoneWork.getState().check).toBeNull();
+  });
+});
+
+describe('the time a lone-worker prompt gives', () => {
+  it('is the server’s deadline minus its clock, whatever this device’s clock says; else the countdown', () => {
+    expect(timeLeftMs({ deadline: 1_000_030_000, serverTime: 1_000_000_000, countdown: 30 })).toBe(30_000);
+    expect(timeLeftMs({ deadline: 1_000_029_400, serverTime: 1_000_000_000, countdown: 30 })).toBe(29_400);
+    expect(timeLeftMs({ countdown: 30 })).toBe(30_000);
+    expect(timeLeftMs({ deadline: 5, serverTime: 10 })).toBe(0);
   });
 });

@@ -1,6 +1,8 @@
-// The one RTCPeerConnection of a page (docs/voice.md §1): one sendrecv audio transceiver, negotiated over the socket,
-// the microphone attached once and only `enabled` toggled; what comes in plays through an <audio> element (volume,
-// mute) and is also measured by an AnalyserNode (level meter, tests).
+// The one RTCPeerConnection of a page (docs/voice.md §1): one sendrecv audio transceiver, negotiated over the socket;
+// the microphone is asked once and put on the sender only while talking (replaceTrack: no renegotiation): a sender
+// without a track sends no packets, where a disabled track would still send ~50 silent packets a second (30 kbit/s).
+// What comes in plays through an <audio> element (volume, mute) and is also measured by an AnalyserNode (level
+// meter, tests).
 import type { VoiceSocket } from './protocol';
 
 export type RtcStatus = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
@@ -34,6 +36,7 @@ export class MediaLink {
   private mic?: MediaStreamTrack;
   private micPromise?: Promise<MediaStreamTrack | undefined>;
   private micOn = false;
+  private wire: Promise<void> = Promise.resolve();
   private gen = 0;
   private serverUp?: () => void;
   private ctx?: AudioContext;
@@ -79,10 +82,9 @@ export class MediaLink {
         const stream = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true } });
         const track = stream.getAudioTracks()[0];
         if (!track) throw new Error('no audio track');
-        track.enabled = this.micOn;
         this.mic = track;
         this.opts.onMic('ok');
-        if (this.sender) await this.sender.replaceTrack(track).catch(() => {});
+        await this.putMic();
         return track;
       } catch {
         this.opts.onMic('denied');
@@ -98,10 +100,22 @@ export class MediaLink {
     return !!this.mic && this.mic.readyState === 'live';
   }
 
-  /** Microphone on the wire or not (the server drops what a non-holder sends anyway). */
+  /** Microphone on the wire or not: off, nothing is sent at all. */
   setMic(on: boolean): void {
     this.micOn = on;
-    if (this.mic) this.mic.enabled = on;
+    void this.putMic();
+  }
+
+  /**
+   * The sender carries the microphone while it is on, nothing otherwise. Changes run one after another, each
+   * reading the wish of its time, so a quick on/off never leaves the microphone on the wire.
+   */
+  private putMic(): Promise<void> {
+    this.wire = this.wire.then(async () => {
+      const track = this.micOn && this.mic?.readyState === 'live' ? this.mic : null;
+      if (this.sender && this.sender.track !== track) await this.sender.replaceTrack(track).catch(() => {});
+    });
+    return this.wire;
   }
 
   /** Opens (or re-opens) the PeerConnection and resolves once the server carries media (`rtc.state` connected). */
@@ -120,8 +134,9 @@ export class MediaLink {
       if (gen !== this.gen) return;
       const pc = new RTCPeerConnection({ iceServers: cfg?.iceServers ?? [] });
       this.pc = pc;
-      const tr = this.mic ? pc.addTransceiver(this.mic, { direction: 'sendrecv' }) : pc.addTransceiver('audio', { direction: 'sendrecv' });
+      const tr = pc.addTransceiver('audio', { direction: 'sendrecv' });
       this.sender = tr.sender;
+      await this.putMic();
       pc.ontrack = (e) => this.attach(e.track);
       pc.onicecandidate = (e) => {
         if (e.candidate?.candidate) this.sock.request('rtc.candidate', e.candidate.toJSON()).catch(() => {});
