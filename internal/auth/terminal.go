@@ -1,6 +1,10 @@
 package auth
 
-import "context"
+import (
+	"context"
+
+	"tenfour/internal/platform/httpx"
+)
 
 // terminalLogin checks a terminal's account and password on the socket (terminals never get console
 // sessions). It applies the same rules as the console sign-in: a locked account is refused even with the right
@@ -20,7 +24,7 @@ func (s *Service) terminalLogin(ctx context.Context, uid, pw string) (Principal,
 		}
 		return Principal{}, ErrBadPwd
 	}
-	if err := s.verifyPassword(ctx, a, pw); err != nil {
+	if err := s.checkPassword(ctx, s.terminalHashes, httpx.ClientIPFrom(ctx), a, pw); err != nil {
 		return Principal{}, err
 	}
 	if err := a.checkState(s.now()); err != nil {

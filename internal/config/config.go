@@ -41,6 +41,8 @@ type Config struct {
 	EventRetention time.Duration
 	// Uploads are the file service's size limits (POST /filews/upload/media).
 	Uploads Uploads
+	// SignIn is the per-address sign-in limit (zero: the defaults).
+	SignIn SignIn
 
 	ShutdownTimeout time.Duration
 	LogLevel        string
@@ -84,6 +86,22 @@ type Voice struct {
 type Uploads struct {
 	Image, File, Audio, Video int64
 }
+
+// SignIn is the per-address limit of sign-in attempts (docs/adr/0008-sign-in-throttling-and-lockout.md): every
+// request to a credential endpoint and every terminal password login from one address takes one; a burst of
+// BurstPerAddress, then one every IntervalPerAddress. Terminals behind one NAT address (a carrier's APN) log in
+// with their password only the first time (then with a resume token, not counted): raise it for such a fleet.
+type SignIn struct {
+	BurstPerAddress    int
+	IntervalPerAddress time.Duration
+}
+
+// Default per-address sign-in limit: ten console sign-ins at once (each a verify+auth pair, a shift change behind
+// one office NAT), then one attempt every 3 s.
+const (
+	DefaultSignInBurst    = 20
+	DefaultSignInInterval = 3 * time.Second
+)
 
 // SQLitePath is where the embedded database lives.
 func (c Config) SQLitePath() string { return filepath.Join(c.DataDir, "tenfour.db") }
@@ -148,6 +166,8 @@ func ParseServe(args []string) (Config, error) {
 	fs.Int64Var(&upFile, "upload-max-file-mb", 50, "largest document upload (attachments), MB")
 	fs.Int64Var(&upAudio, "upload-max-audio-mb", 20, "largest audio upload (voice notes, tones), MB")
 	fs.Int64Var(&upVideo, "upload-max-video-mb", 200, "largest video upload (media cloud), MB")
+	fs.IntVar(&c.SignIn.BurstPerAddress, "signin-burst-per-address", DefaultSignInBurst, "sign-in attempts (credential requests, terminal password logins) one address may make at once before the interval applies; raise it for terminals behind one NAT address")
+	fs.DurationVar(&c.SignIn.IntervalPerAddress, "signin-interval-per-address", DefaultSignInInterval, "after the burst, one sign-in attempt per address this often")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "graceful shutdown limit")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&c.LogJSON, "log-json", false, "log as JSON lines")
@@ -181,6 +201,9 @@ func ParseServe(args []string) (Config, error) {
 		return c, fmt.Errorf("--upload-max-*-mb must be 1 to 1048576")
 	}
 	c.Uploads = Uploads{Image: upImage << 20, File: upFile << 20, Audio: upAudio << 20, Video: upVideo << 20}
+	if c.SignIn.BurstPerAddress < 1 || c.SignIn.IntervalPerAddress <= 0 {
+		return c, fmt.Errorf("--signin-burst-per-address must be ≥ 1 and --signin-interval-per-address > 0")
+	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return c, fmt.Errorf("--tls-cert and --tls-key go together")
 	}

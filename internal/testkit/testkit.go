@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"tenfour/internal/app"
+	"tenfour/internal/auth"
 	"tenfour/internal/config"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/wsclient"
@@ -109,6 +110,9 @@ func StartOn(t testing.TB, engine string, opts ...func(*config.Config)) *Server 
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Tests sign in as often as they like; the sign-in throttle's own tests (internal/auth, internal/security)
+	// set auth.DefaultLimits.
+	a.Auth.SetLimits(auth.NoLimits())
 	ctx, cancel := context.WithCancel(context.Background())
 	if err := a.Prepare(ctx); err != nil {
 		t.Fatal(err)
