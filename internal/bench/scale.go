@@ -115,7 +115,10 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	}
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
 	serve, err := start(o.Log, o.Bin, "serve", "--data", filepath.Join(o.Dir, "data"), "--addr", "127.0.0.1:"+strconv.Itoa(port),
-		"--media-udp-port", "0", "--media-interfaces", "lo", "--log-level", "warn")
+		"--media-udp-port", "0", "--media-interfaces", "lo", "--log-level", "warn",
+		// Every simulated terminal logs in from 127.0.0.1: the per-address sign-in limit is raised for them, as
+		// for a real fleet behind one NAT address (docs/adr/0008-sign-in-throttling-and-lockout.md).
+		"--signin-burst-per-address", strconv.Itoa(o.Terminals+o.Talkers+o.Consoles+100), "--signin-interval-per-address", "1ms")
 	if err != nil {
 		return res, err
 	}
