@@ -26,7 +26,7 @@ const (
 	AddrFailureBurst = 10
 	AddrFailureEvery = 5 * time.Minute
 
-	AccountBurst = 10
+	AccountBurst = 5
 	AccountEvery = 6 * time.Second
 )
 
