@@ -3,8 +3,6 @@ package bench_test
 import (
 	"context"
 	"encoding/binary"
-	"net"
-	"net/http"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -15,6 +13,7 @@ import (
 	"tenfour/internal/bench"
 	"tenfour/internal/platform/wsclient"
 	"tenfour/internal/termclient"
+	"tenfour/internal/testkit"
 )
 
 // TestLoadIsolation measures what a PTT user notices while someone abuses the same server (issue 14
@@ -148,8 +147,7 @@ func talkAndListen(t *testing.T, ctx context.Context, talker, listener *termclie
 // loginFlood logs account uid in with its password perSecond times a second from 127.0.0.2 until ctx ends,
 // each on a new socket (closed at once); it counts the logins sent and those refused busy (101).
 func loginFlood(ctx context.Context, base, uid string, perSecond int, sent, refused *atomic.Int64) {
-	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}
-	hc := &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+	hc := testkit.ClientFrom("127.0.0.2")
 	tick := time.NewTicker(time.Second / time.Duration(perSecond))
 	defer tick.Stop()
 	var wg sync.WaitGroup

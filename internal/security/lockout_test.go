@@ -3,7 +3,6 @@ package security_test
 import (
 	"context"
 	"encoding/json"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -53,13 +52,6 @@ func newSigninServer(t *testing.T, engine string, dispatchers, terminals []strin
 	return &signinServer{Server: s, clock: c}
 }
 
-// signinFrom is an HTTP client whose connections come from the loopback address ip (127.0.0.0/8 all reaches
-// the server), so a test can play several client addresses.
-func signinFrom(ip string) *http.Client {
-	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 5 * time.Second}
-	return &http.Client{Timeout: time.Minute, Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 200}}
-}
-
 // signinHTTP is the console's sign-in (GET /ds/user); it returns the answer's code ("" when no answer came).
 func signinHTTP(hc *http.Client, base, uid, pw string) string {
 	res, err := hc.Get(base + "/ds/user?" + url.Values{"uid": {uid}, "auth": {pw}}.Encode())
@@ -101,7 +93,7 @@ type signinPath struct {
 }
 
 func signinPaths() []signinPath {
-	hc := signinFrom("127.0.0.1")
+	hc := testkit.ClientFrom("127.0.0.1")
 	return []signinPath{
 		{"http", "10000001", func(t *testing.T, s *signinServer, pw string) string {
 			return signinHTTP(hc, s.URL, "10000001", pw)
@@ -203,7 +195,7 @@ func TestOneAddressCannotLockManyAccounts(t *testing.T) {
 	}
 	s := newSigninServer(t, "sqlite", ids, nil)
 	s.Auth.SetLimits(auth.DefaultLimits())
-	attacker, other := signinFrom("127.0.0.1"), signinFrom("127.0.0.2")
+	attacker, other := testkit.ClientFrom("127.0.0.1"), testkit.ClientFrom("127.0.0.2")
 	start := s.clock.now()
 	busy := 0
 	for _, id := range ids {

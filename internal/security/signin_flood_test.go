@@ -35,13 +35,13 @@ func TestDefaultPasswordSweepFromOneAddress(t *testing.T) {
 	s.Auth.SetLimits(auth.DefaultLimits())
 	real := make([]*wsclient.Conn, len(ids))
 	for i, id := range ids {
-		code, c := signinSocket(t, signinFrom("127.0.0."+strconv.Itoa(10+i)), s.URL, id, signinPw)
+		code, c := signinSocket(t, testkit.ClientFrom("127.0.0."+strconv.Itoa(10+i)), s.URL, id, signinPw)
 		if code != "0" {
 			t.Fatalf("terminal %s from its own address: %q", id, code)
 		}
 		real[i] = c
 	}
-	attacker := signinFrom("127.0.0.2")
+	attacker := testkit.ClientFrom("127.0.0.2")
 	in, busy := 0, 0
 	for _, id := range ids {
 		switch code, _ := signinSocket(t, attacker, s.URL, id, signinPw); code {
@@ -101,7 +101,7 @@ func TestLoginFloodKeepsConsoleSignInFast(t *testing.T) {
 	s := newSigninServer(t, "sqlite", []string{"10000001"}, []string{"10000101"})
 	s.Auth.SetLimits(auth.DefaultLimits())
 	h := hashWall(t)
-	flooder := signinFrom("127.0.0.2")
+	flooder := testkit.ClientFrom("127.0.0.2")
 	var wg sync.WaitGroup
 	var flood [200]string
 	var answered atomic.Int64
@@ -123,7 +123,7 @@ func TestLoginFloodKeepsConsoleSignInFast(t *testing.T) {
 		return term+answered.Load() >= int64(len(flood))
 	})
 	t0 := time.Now()
-	code := signinHTTP(signinFrom("127.0.0.1"), s.URL, "10000001", signinPw)
+	code := signinHTTP(testkit.ClientFrom("127.0.0.1"), s.URL, "10000001", signinPw)
 	took := time.Since(t0)
 	wg.Wait()
 	refused := 0
@@ -149,7 +149,7 @@ func TestTerminalStormDoesNotQueueConsoleSignIn(t *testing.T) {
 	n := min(60, max(12, int(3*time.Second/hashWall(t))*runtime.GOMAXPROCS(0)))
 	ids := signinIDs(10000101, n)
 	s := newSigninServer(t, "sqlite", []string{"10000001"}, ids)
-	storm := signinFrom("127.0.0.2")
+	storm := testkit.ClientFrom("127.0.0.2")
 	var answered atomic.Int32
 	var wg sync.WaitGroup
 	for _, id := range ids {
@@ -167,7 +167,7 @@ func TestTerminalStormDoesNotQueueConsoleSignIn(t *testing.T) {
 		_, term := s.Auth.PasswordChecks()
 		return term >= int64(len(ids))
 	})
-	code := signinHTTP(signinFrom("127.0.0.1"), s.URL, "10000001", signinPw)
+	code := signinHTTP(testkit.ClientFrom("127.0.0.1"), s.URL, "10000001", signinPw)
 	done := answered.Load()
 	wg.Wait()
 	t.Logf("console sign-in answered after %d of %d storm logins", done, len(ids))

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -252,3 +253,10 @@ func (s *Server) Console(msID string, customerID int64) *Socket {
 
 // testClient bounds every test request: a stalled server fails the test instead of hanging the run.
 var testClient = &http.Client{Timeout: 30 * time.Second}
+
+// ClientFrom is an HTTP client whose connections leave from the loopback address ip (every 127.0.0.0/8 address
+// reaches a test server), so a test can be several clients to per-address limits (the sign-in throttle).
+func ClientFrom(ip string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 5 * time.Second}
+	return &http.Client{Timeout: time.Minute, Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 200}}
+}
