@@ -53,7 +53,7 @@ type hashBudget struct {
 }
 
 func newHashBudget(path string, queue int, wait time.Duration) *hashBudget {
-	n := max(1, runtime.GOMAXPROCS(0)-1)
+	n := runtime.GOMAXPROCS(0)
 	return &hashBudget{path: path, slots: make(chan struct{}, n), queue: make(chan struct{}, n+queue), wait: wait}
 }
 
