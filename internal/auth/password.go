@@ -42,8 +42,8 @@ var (
 // hashBudget runs the password checks of one sign-in path: slots hashes at once, at most queue more waiting,
 // each waiting at most wait; over that the check is refused with ErrBusy (101) without hashing. The console
 // and the terminals have a budget each, so a terminal login storm queues behind its own slots and never
-// in front of a dispatcher's sign-in (issue 14 H2). Each budget is sized to the CPUs: two running at once
-// share them, so a console check under a storm costs about twice a quiet one.
+// in front of a dispatcher's sign-in (issue 14 H2). Each budget runs one hash fewer than there are CPUs, so a
+// login flood never takes every CPU from voice (make bench, row "load isolation").
 type hashBudget struct {
 	path    string
 	slots   chan struct{}
@@ -53,7 +53,7 @@ type hashBudget struct {
 }
 
 func newHashBudget(path string, queue int, wait time.Duration) *hashBudget {
-	n := runtime.GOMAXPROCS(0)
+	n := max(1, runtime.GOMAXPROCS(0)-1) // a CPU is left to voice and everything else
 	return &hashBudget{path: path, slots: make(chan struct{}, n), queue: make(chan struct{}, n+queue), wait: wait}
 }
 
