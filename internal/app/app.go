@@ -182,7 +182,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	// [demo]
 	a.OnPrepare(func(ctx context.Context) error { return demo.Prepare(ctx, d, cfg.Demo) })
 	// [sim] the in-process demo fleet: demo terminals log in to this server over loopback (--demo-fleet)
-	a.Go(func(ctx context.Context) { sim.RunDemo(ctx, cfg) })
+	a.Go(func(ctx context.Context) { sim.RunDemo(ctx, cfg, a.Auth.IssueResume) })
 
 	a.mux.Handle("/", consoleHandler(web.Dist()))
 	return a, nil

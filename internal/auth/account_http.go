@@ -116,7 +116,7 @@ func (s *Service) updatePassword(w http.ResponseWriter, r *http.Request) (any, e
 			return nil, err
 		}
 	}
-	if err := s.verifyPassword(ctx, caller, req.OldPwd); err != nil {
+	if err := s.verifyPassword(ctx, s.consoleHashes, caller, req.OldPwd); err != nil {
 		if errors.Is(err, ErrBadPwd) {
 			return nil, ErrOldPwd
 		}

@@ -91,41 +91,59 @@ func (s *Service) loadAccount(ctx context.Context, id string) (*account, error) 
 	return &a, nil
 }
 
-// verifyPassword checks pw against the account with the lockout rule: a locked account is refused before its
-// password is looked at (so the right password does not help while locked), a wrong password counts, and the
-// MaxFailedLogins-th wrong one in a row locks the account (ErrLocked at once). A right one clears the count.
-func (s *Service) verifyPassword(ctx context.Context, a *account, pw string) error {
+// verifyPassword checks pw against the account with the lockout rule, decided in the store so that it holds
+// for parallel requests and across nodes (issue 14 H1; docs/adr/0008-sign-in-throttling-and-lockout.md):
+//
+//  1. One conditional UPDATE reserves the attempt before the hash is computed: it counts as a failure at once
+//     and is refused (ErrLocked) when the account is locked or MaxFailedLogins attempts are already counted
+//     (failed or still being checked). So at most MaxFailedLogins guesses are ever checked before the lock,
+//     however many arrive at the same moment, and a right password sent among them is refused once the
+//     wrong ones reached the limit.
+//  2. A wrong password keeps its count; the MaxFailedLogins-th locks the account (ErrLocked at once).
+//  3. A right one clears the count and any lock set meanwhile by the attempts checked alongside it (it was one
+//     of the first MaxFailedLogins, so fewer than MaxFailedLogins wrong ones came before it).
+//
+// A check that never ran (the hash budget was full, the request was cancelled) gives its reservation back.
+func (s *Service) verifyPassword(ctx context.Context, b *hashBudget, a *account, pw string) error {
 	now := s.now()
-	if a.locked(now) {
+	var n int
+	err := s.db.WriteRow(ctx, `
+		UPDATE accounts SET failed_logins = failed_logins + 1
+		WHERE id = ? AND locked_until <= ? AND failed_logins < ? RETURNING failed_logins`,
+		a.ID, now.UnixMilli(), MaxFailedLogins).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
 		return ErrLocked
 	}
-	ok, err := CheckPassword(a.Hash, pw)
 	if err != nil {
 		return err
 	}
-	if !ok {
-		// One statement, so concurrent wrong guesses cannot lose a count. SET expressions read the old row.
-		var until int64
-		err := s.db.WriteRow(ctx, `
-			UPDATE accounts SET
-			  failed_logins = CASE WHEN failed_logins + 1 >= ? THEN 0 ELSE failed_logins + 1 END,
-			  locked_until  = CASE WHEN failed_logins + 1 >= ? THEN ? ELSE locked_until END
-			WHERE id = ? RETURNING locked_until`,
-			MaxFailedLogins, MaxFailedLogins, now.Add(LockDuration).UnixMilli(), a.ID).Scan(&until)
-		if err != nil {
-			return err
+	ok, err := b.check(ctx, a.Hash, pw)
+	if err != nil {
+		if _, rerr := s.db.Exec(context.WithoutCancel(ctx),
+			`UPDATE accounts SET failed_logins = failed_logins - 1 WHERE id = ? AND failed_logins > 0`, a.ID); rerr != nil {
+			slog.WarnContext(ctx, "auth: release a sign-in attempt", "msId", a.ID, "err", rerr)
 		}
-		if until > now.UnixMilli() {
-			return ErrLocked
-		}
-		return ErrBadPwd
+		return err
 	}
-	if a.FailedLogins != 0 || a.LockedUntil != 0 {
-		if _, err := s.db.Exec(ctx, `UPDATE accounts SET failed_logins = 0, locked_until = 0 WHERE id = ?`, a.ID); err != nil {
-			return err
-		}
+	if ok {
+		_, err := s.db.Exec(ctx, `UPDATE accounts SET failed_logins = 0, locked_until = 0 WHERE id = ?`, a.ID)
+		return err
 	}
-	return nil
+	// The attempt stays counted. SET expressions read the old row, so the two CASEs agree.
+	var until int64
+	err = s.db.WriteRow(ctx, `
+		UPDATE accounts SET
+		  locked_until  = CASE WHEN failed_logins >= ? THEN ? ELSE locked_until END,
+		  failed_logins = CASE WHEN failed_logins >= ? THEN 0 ELSE failed_logins END
+		WHERE id = ? RETURNING locked_until`,
+		MaxFailedLogins, now.Add(LockDuration).UnixMilli(), MaxFailedLogins, a.ID).Scan(&until)
+	if err != nil {
+		return err
+	}
+	if until > now.UnixMilli() {
+		return errWrongAndLocked
+	}
+	return ErrBadPwd
 }
 
 // customer holds the session fields a customer row supplies.

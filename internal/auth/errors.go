@@ -25,6 +25,9 @@ var (
 	ErrUnregister    = httpx.E(http.StatusForbidden, "103", "errors.login.103", "user unregistered")
 	ErrNoAccount     = httpx.E(http.StatusNotFound, "104", "errors.login.104", "account does not exist")
 	ErrLocked        = httpx.E(http.StatusForbidden, "107", "errors.login.502", LockedMsg)
+	// errWrongAndLocked is ErrLocked for a password that was checked and wrong (the one that locked the account,
+	// or one checked alongside it): the address's throttle counts it as a wrong guess.
+	errWrongAndLocked = httpx.E(http.StatusForbidden, "107", "errors.login.502", LockedMsg)
 )
 
 // Password-change errors (docs/api.md "Other account calls").

@@ -50,8 +50,8 @@ func (c *clock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// fixture is a running server with two customers, a fake clock and a generous throttle (tests of the
-// throttle tighten it).
+// fixture is a running server with two customers and a fake clock (testkit runs it without sign-in limits;
+// tests of the throttle set them).
 type fixture struct {
 	*testkit.Server
 	t            *testing.T
@@ -66,7 +66,6 @@ func newFixture(t *testing.T, engine string, opts ...func(*config.Config)) *fixt
 	s := testkit.StartOn(t, engine, opts...)
 	f := &fixture{Server: s, t: t, clock: &clock{t: time.Now()}, tokens: map[string]string{}}
 	s.Auth.SetClock(f.clock.Now)
-	s.Auth.SetThrottle(time.Millisecond, 1000)
 	ctx := context.Background()
 	var err error
 	if f.custA, err = auth.CreateCustomer(ctx, s.DB, "Alpha"); err != nil {

@@ -137,7 +137,7 @@ func (s *Service) bindEmail(w http.ResponseWriter, r *http.Request) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.verifyPassword(ctx, a, req.Auth); err != nil {
+	if err := s.checkPassword(ctx, s.consoleHashes, httpx.ClientIP(r), a, req.Auth); err != nil {
 		return nil, err
 	}
 	if err := a.checkState(s.now()); err != nil {

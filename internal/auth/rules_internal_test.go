@@ -88,17 +88,17 @@ func TestMailLanguage(t *testing.T) {
 func TestKeyedLimiter(t *testing.T) {
 	l := newKeyedLimiter(time.Second, 2)
 	now := time.Now()
-	if first, second, third := l.allow("a", now), l.allow("a", now), l.allow("a", now); !first || !second || third {
+	if first, second, third := l.take("a", now), l.take("a", now), l.take("a", now); !first || !second || third {
 		t.Fatal("burst of 2")
 	}
-	if !l.allow("b", now) {
+	if !l.take("b", now) {
 		t.Fatal("addresses are independent")
 	}
-	if !l.allow("a", now.Add(time.Second)) {
+	if !l.take("a", now.Add(time.Second)) {
 		t.Fatal("refill")
 	}
 	// Buckets that are full again are swept.
-	l.allow("c", now.Add(time.Hour))
+	l.take("c", now.Add(time.Hour))
 	if n := l.size(); n != 1 {
 		t.Fatalf("%d buckets after the sweep, want 1", n)
 	}

@@ -35,14 +35,25 @@ type Service struct {
 	mailer    Mailer
 	presence  Presence
 
-	throttle  *keyedLimiter
-	lastPrune atomic.Int64 // unix ms of the last expired-row cleanup
+	throttle *throttle
+	// Password checks of dispatchers (HTTP sign-in, e-mail binding, password change) and of terminals (socket
+	// login) each have their own budget, so neither can starve the other.
+	consoleHashes, terminalHashes *hashBudget
+	lastPrune                     atomic.Int64 // unix ms of the last expired-row cleanup
 }
+
+// Hash budget queues: how many checks may wait for a slot, and how long. A console sign-in is one person
+// waiting; terminals come in storms (a fleet's first login) and retry on 101 with a backoff.
+const (
+	consoleHashQueue, consoleHashWait   = 32, 5 * time.Second
+	terminalHashQueue, terminalHashWait = 512, 10 * time.Second
+)
 
 // NewService builds the auth service. Call Configure before serving.
 func NewService(d *db.DB, s *Sessions, l *oplog.Log) *Service {
-	return &Service{db: d, Sessions: s, log: l,
-		throttle: newKeyedLimiter(DefaultThrottleEvery, DefaultThrottleBurst)}
+	return &Service{db: d, Sessions: s, log: l, throttle: newThrottle(DefaultLimits()),
+		consoleHashes:  newHashBudget("console", consoleHashQueue, consoleHashWait),
+		terminalHashes: newHashBudget("terminal", terminalHashQueue, terminalHashWait)}
 }
 
 // Configure gives the service what it needs from the configuration: the public URL (media server addresses of
@@ -52,6 +63,11 @@ func (s *Service) Configure(cfg config.Config, presence Presence) {
 	s.publicURL = strings.TrimRight(cfg.PublicURL, "/")
 	s.mailer = NewSMTPMailer(cfg.SMTP)
 	s.presence = presence
+	l := DefaultLimits()
+	if si := cfg.SignIn; si.BurstPerAddress > 0 && si.IntervalPerAddress > 0 {
+		l.PerAddress = Rate{si.BurstPerAddress, si.IntervalPerAddress}
+	}
+	s.SetLimits(l)
 }
 
 // SetMailer replaces the mail sender (nil: mails cannot be sent, getVerifyCode answers 101).
@@ -60,18 +76,51 @@ func (s *Service) SetMailer(m Mailer) { s.mailer = m }
 // SetClock replaces the clock of sessions, lockout, codes and throttling (nil = time.Now); safe while serving.
 func (s *Service) SetClock(now func() time.Time) { s.Sessions.SetClock(now) }
 
-// SetThrottle changes the per-address limit of the credential endpoints and forgets every address's history;
+// SetLimits replaces the sign-in throttle's limits (DefaultLimits; serve --signin-burst-per-address and
+// --signin-interval-per-address set the per-address one) and forgets every address's and account's history;
 // safe while serving.
-func (s *Service) SetThrottle(every time.Duration, burst int) { s.throttle.set(every, burst) }
+func (s *Service) SetLimits(l Limits) { s.throttle.set(l) }
+
+// SetThrottle changes only the per-address attempt limit (the others keep their defaults); see SetLimits.
+func (s *Service) SetThrottle(every time.Duration, burst int) {
+	l := DefaultLimits()
+	l.PerAddress = Rate{burst, every}
+	s.SetLimits(l)
+}
+
+// PasswordChecks is how many sign-in password checks each path's hash budget has started (admitted to its
+// queue) since the start: the console's and the terminals'.
+func (s *Service) PasswordChecks() (console, terminal int64) {
+	return s.consoleHashes.started.Load(), s.terminalHashes.started.Load()
+}
 
 func (s *Service) now() time.Time { return s.Sessions.now() }
 
 // allowAddr takes one request from the caller's address budget; over it the answer is 101 (system busy).
-func (s *Service) allowAddr(r *http.Request) error {
-	if !s.throttle.allow(httpx.ClientIP(r), s.now()) {
+func (s *Service) allowAddr(r *http.Request) error { return s.allowAddrOf(httpx.ClientIP(r)) }
+
+func (s *Service) allowAddrOf(addr string) error {
+	if !s.throttle.attempts.take(addr, s.now()) {
 		return ErrBusy
 	}
 	return nil
+}
+
+// checkPassword is the password check of every sign-in path, from addr with budget b: the account's own
+// budget, then the address's wrong-guess budget (L1), then the store's lockout and the hash (verifyPassword).
+// Every refusal of the throttle is ErrBusy (101).
+func (s *Service) checkPassword(ctx context.Context, b *hashBudget, addr string, a *account, pw string) error {
+	now := s.now()
+	if !s.throttle.accounts.take(a.ID, now) {
+		return ErrBusy
+	}
+	g, err := s.throttle.begin(addr, now)
+	if err != nil {
+		return err
+	}
+	err = s.verifyPassword(ctx, b, a, pw)
+	g.end(err)
+	return err
 }
 
 var _ realtime.Authenticator = (*Service)(nil)
@@ -103,6 +152,10 @@ func (s *Service) SocketLogin(ctx context.Context, data json.RawMessage) (Princi
 		if req.Resume != "" {
 			p, err := s.Sessions.Resume(ctx, req.Resume, req.UID)
 			return p, realtime.Terminal, err
+		}
+		// A password login is a guess like a console sign-in: it takes from its address's budget first.
+		if err := s.allowAddrOf(httpx.ClientIPFrom(ctx)); err != nil {
+			return Principal{}, realtime.Terminal, err
 		}
 		p, err := s.terminalLogin(ctx, req.UID, req.Auth)
 		if err != nil {

@@ -106,7 +106,7 @@ func (s *Service) signIn(w http.ResponseWriter, r *http.Request) (any, error) {
 	if a.Type != DispatcherType {
 		return nil, ErrNotDispatcher
 	}
-	if err := s.verifyPassword(ctx, a, req.Auth); err != nil {
+	if err := s.checkPassword(ctx, s.consoleHashes, httpx.ClientIP(r), a, req.Auth); err != nil {
 		return nil, err
 	}
 	c, err := s.admitConsole(ctx, a)

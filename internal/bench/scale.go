@@ -116,7 +116,11 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
 	serve, err := start(o.Log, o.Bin, "serve", "--data", filepath.Join(o.Dir, "data"), "--addr", "127.0.0.1:"+strconv.Itoa(port),
 		"--media-udp-port", "0", "--media-interfaces", "lo", "--log-level", "warn", "--metrics-token", metricsToken,
-		"--conns-per-ip", "0") // every simulated terminal connects from 127.0.0.1: no per-address cap for this run
+		// Every simulated terminal connects and logs in from 127.0.0.1: no per-address connection cap, and the
+		// per-address sign-in limit raised, as for a real fleet behind one NAT address
+		// (docs/adr/0008-sign-in-throttling-and-lockout.md).
+		"--conns-per-ip", "0",
+		"--signin-burst-per-address", strconv.Itoa(o.Terminals+o.Talkers+o.Consoles+100), "--signin-interval-per-address", "1ms")
 	if err != nil {
 		return res, err
 	}

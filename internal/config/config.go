@@ -45,6 +45,8 @@ type Config struct {
 	HTTP HTTPLimits
 	// Uploads are the file service's size limits (POST /filews/upload/media).
 	Uploads Uploads
+	// SignIn is the per-address sign-in limit (zero: the defaults).
+	SignIn SignIn
 
 	// MetricsToken opens GET /metrics to `Authorization: Bearer <MetricsToken>`; empty: /metrics is off.
 	MetricsToken string
@@ -105,6 +107,22 @@ type Voice struct {
 type Uploads struct {
 	Image, File, Audio, Video int64
 }
+
+// SignIn is the per-address limit of sign-in attempts (docs/adr/0008-sign-in-throttling-and-lockout.md): every
+// request to a credential endpoint and every terminal password login from one address takes one; a burst of
+// BurstPerAddress, then one every IntervalPerAddress. Terminals behind one NAT address (a carrier's APN) log in
+// with their password only the first time (then with a resume token, not counted): raise it for such a fleet.
+type SignIn struct {
+	BurstPerAddress    int
+	IntervalPerAddress time.Duration
+}
+
+// Default per-address sign-in limit: ten console sign-ins at once (each a verify+auth pair, a shift change behind
+// one office NAT), then one attempt every 3 s.
+const (
+	DefaultSignInBurst    = 20
+	DefaultSignInInterval = 3 * time.Second
+)
 
 // SQLitePath is where the embedded database lives.
 func (c Config) SQLitePath() string { return filepath.Join(c.DataDir, "tenfour.db") }
@@ -177,6 +195,8 @@ func ParseServe(args []string) (Config, error) {
 	fs.DurationVar(&c.HTTP.BodyTimeout, "body-timeout", 30*time.Second, "a request body must arrive within this (plus one second per --body-min-rate-kb KB for large ones, e.g. uploads); slower clients are cut off")
 	fs.Int64Var(&bodyRateKB, "body-min-rate-kb", 4, "KB per second a long request body (an upload) must keep up beyond --body-timeout")
 	fs.IntVar(&c.HTTP.ConnsPerIP, "conns-per-ip", 256, "open connections one peer address may hold (0 = no cap); trusted proxies are not capped. Raise it when many terminals share one NAT address, or for a simulated fleet on one machine")
+	fs.IntVar(&c.SignIn.BurstPerAddress, "signin-burst-per-address", DefaultSignInBurst, "sign-in attempts (credential requests, terminal password logins) one address may make at once before the interval applies; raise it for terminals behind one NAT address")
+	fs.DurationVar(&c.SignIn.IntervalPerAddress, "signin-interval-per-address", DefaultSignInInterval, "after the burst, one sign-in attempt per address this often")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "graceful shutdown limit")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&c.LogJSON, "log-json", false, "log as JSON lines")
@@ -217,6 +237,9 @@ func ParseServe(args []string) (Config, error) {
 		return c, fmt.Errorf("--body-timeout must be ≥ 1s, --body-min-rate-kb ≥ 1 and --conns-per-ip ≥ 0")
 	}
 	c.HTTP.BodyMinRate = bodyRateKB << 10
+	if c.SignIn.BurstPerAddress < 1 || c.SignIn.IntervalPerAddress <= 0 {
+		return c, fmt.Errorf("--signin-burst-per-address must be ≥ 1 and --signin-interval-per-address > 0")
+	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return c, fmt.Errorf("--tls-cert and --tls-key go together")
 	}

@@ -16,6 +16,9 @@ type Account struct {
 	Type     string // spec §3 type code; "" = from the fleet mix (MixType)
 	City     string // "istanbul", "izmir"; "" = the fleet's city
 	Hint     string // where it works (a group name such as "Harbor"), to pick its district
+	// Resume, if set, is a resume token the terminal logs in with first instead of its password (the in-process
+	// demo fleet gets them from its own server: no password check, so not counted by the sign-in throttle).
+	Resume string
 }
 
 // DemoPassword is the password of every demo account (internal/demo).

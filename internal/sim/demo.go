@@ -14,12 +14,20 @@ import (
 // RunDemo runs the in-process fleet of `serve --demo` until ctx ends: the first cfg.DemoFleet of FleetAccounts
 // (61; DemoSpare is left to people) connect to this server's own address over loopback (real socket, real
 // WebRTC), so the console is alive from the first start; cfg.DemoFleetQuiet makes it passive (Options.Passive).
-// It is an App background loop.
-func RunDemo(ctx context.Context, cfg config.Config) {
+// resume issues each terminal's first resume token (auth.Service.IssueResume). It is an App background loop.
+func RunDemo(ctx context.Context, cfg config.Config, resume func(ctx context.Context, uid string) (string, error)) {
 	accounts := FleetAccounts()
 	n := min(cfg.DemoFleet, len(accounts))
 	if !cfg.Demo || n <= 0 {
 		return
+	}
+	// The fleet runs in this process, from one loopback address: its terminals log in with resume tokens from
+	// the server itself instead of 61 password logins the per-address sign-in limit would spread over minutes.
+	accounts = accounts[:n]
+	for i := range accounts {
+		if tok, err := resume(ctx, accounts[i].ID); err == nil {
+			accounts[i].Resume = tok
+		}
 	}
 	self, ok := selfURL(cfg)
 	if !ok {
@@ -30,7 +38,7 @@ func RunDemo(ctx context.Context, cfg config.Config) {
 	if sos <= 0 {
 		sos = -1 // never
 	}
-	f, err := New(Options{URL: self, Accounts: accounts[:n], Seed: 1, Loopback: IsLocal(self), Insecure: true,
+	f, err := New(Options{URL: self, Accounts: accounts, Seed: 1, Loopback: IsLocal(self), Insecure: true,
 		Ramp: 3 * time.Second, MaxMedia: 24, Log: slog.Default(), Rates: Rates{SOSEvery: sos}, Passive: cfg.DemoFleetQuiet})
 	if err != nil {
 		slog.Error("demo fleet", "err", err)

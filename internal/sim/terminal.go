@@ -140,6 +140,9 @@ type gpsPoint struct {
 func newTerminal(fl *Fleet, a Account, index int) *Terminal {
 	t := &Terminal{fl: fl, acct: a, prof: ProfileOf(a.Type), index: index, callSet: 8, powered: true,
 		busy: map[string]string{}, calls: map[string]*callRef{}}
+	if !t.prof.Console {
+		t.token = a.Resume
+	}
 	stream := streams(fl.opts.Seed, a.ID)
 	t.rTalk, t.rSOS, t.rDrop, t.rSwitch = stream(sTalk), stream(sSOS), stream(sDrop), stream(sSwitch)
 	t.rBatt, t.rGPS, t.rReact, t.rUpload = stream(sBattery), stream(sGPS), stream(sReact), stream(sUpload)

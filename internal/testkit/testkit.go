@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"tenfour/internal/app"
+	"tenfour/internal/auth"
 	"tenfour/internal/config"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/wsclient"
@@ -112,6 +114,9 @@ func StartOn(t testing.TB, engine string, opts ...func(*config.Config)) *Server 
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Tests sign in as often as they like; the sign-in throttle's own tests (internal/auth, internal/security)
+	// set auth.DefaultLimits.
+	a.Auth.SetLimits(auth.NoLimits())
 	ctx, cancel := context.WithCancel(context.Background())
 	if err := a.Prepare(ctx); err != nil {
 		t.Fatal(err)
@@ -255,3 +260,10 @@ func (s *Server) Console(msID string, customerID int64) *Socket {
 
 // testClient bounds every test request: a stalled server fails the test instead of hanging the run.
 var testClient = &http.Client{Timeout: 30 * time.Second}
+
+// ClientFrom is an HTTP client whose connections leave from the loopback address ip (every 127.0.0.0/8 address
+// reaches a test server), so a test can be several clients to per-address limits (the sign-in throttle).
+func ClientFrom(ip string) *http.Client {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 5 * time.Second}
+	return &http.Client{Timeout: time.Minute, Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 200}}
+}

@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"context"
 	"log/slog"
 	"net"
 	"net/http"
@@ -67,4 +68,18 @@ func ClientIP(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+type clientIPKey struct{}
+
+// WithClientIP keeps r's client address (ClientIP) in ctx, for work that outlives the request's handler but
+// still needs to know who asked: the socket hub runs a connection's login on such a context.
+func WithClientIP(ctx context.Context, r *http.Request) context.Context {
+	return context.WithValue(ctx, clientIPKey{}, ClientIP(r))
+}
+
+// ClientIPFrom is the address WithClientIP kept ("" if none).
+func ClientIPFrom(ctx context.Context) string {
+	ip, _ := ctx.Value(clientIPKey{}).(string)
+	return ip
 }

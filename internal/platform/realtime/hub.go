@@ -238,7 +238,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mu.Unlock()
 	defer h.wg.Done()
 	defer func() { h.mu.Lock(); delete(h.all, c); h.mu.Unlock() }()
-	c.run(r.Context())
+	c.run(httpx.WithClientIP(r.Context(), r)) // the login throttle counts per address (internal/auth)
 }
 
 // Wait blocks until every connection and request handler has ended (after CloseAll).
