@@ -36,8 +36,12 @@ func TestConsoleGoneAwayLogsOutAfterGraceOrIsReplaced(t *testing.T) {
 	r := newRig(t)
 	r.hub.SetReloadGrace(200 * time.Millisecond)
 	var log hookLog
-	r.hub.OnLogin(func(ctx context.Context, c *Conn, replaced bool) { log.add(fmt.Sprintf("in %s %v", c.Principal().AccountID, replaced)) })
-	r.hub.OnLogout(func(ctx context.Context, c *Conn, replaced bool) { log.add(fmt.Sprintf("out %s %v", c.Principal().AccountID, replaced)) })
+	r.hub.OnLogin(func(ctx context.Context, c *Conn, replaced bool) {
+		log.add(fmt.Sprintf("in %s %v", c.Principal().AccountID, replaced))
+	})
+	r.hub.OnLogout(func(ctx context.Context, c *Conn, replaced bool) {
+		log.add(fmt.Sprintf("out %s %v", c.Principal().AccountID, replaced))
+	})
 	r.login("1001", 1, Console, "tokA").CloseGoingAway()
 	probe.Eventually(t, wait, "logout after the grace", func() bool { return fmt.Sprint(log.list()) == "[in 1001 false out 1001 false]" })
 
