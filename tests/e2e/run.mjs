@@ -230,8 +230,11 @@ const cases = [
       await page.waitForSelector('.ant-message-notice:has-text("Select the temporary group members first")');
       await page.fill('[data-testid=tree-search] input', 'Patrol N 10');
       await page.waitForSelector('[data-testid=terminal-row][data-cid="10000102"]');
-      const boxes = await page.$$('.ant-tree-treenode:has([data-testid=terminal-row]) .ant-tree-checkbox');
-      expect(boxes.length >= 2, `terminal checkboxes: ${boxes.length}`);
+      // The filtered tree may still be filling in: wait for two terminals rather than read it once.
+      const boxes = await until(async () => {
+        const b = await page.$$('.ant-tree-treenode:has([data-testid=terminal-row]) .ant-tree-checkbox');
+        return b.length >= 2 && b;
+      }, 'two terminal checkboxes in the filtered tree');
       await boxes[0].click();
       await boxes[1].click();
       await page.click('[data-testid=create-temp]');
