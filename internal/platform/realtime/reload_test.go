@@ -14,9 +14,7 @@ import (
 // online, offline, online within a second.
 func TestConsoleReloadKeepsTheSession(t *testing.T) {
 	r := newRig(t)
-	var log hookLog
-	r.hub.OnLogin(func(ctx context.Context, c *Conn, replaced bool) { log.add(fmt.Sprintf("in %v", replaced)) })
-	r.hub.OnLogout(func(ctx context.Context, c *Conn, replaced bool) { log.add(fmt.Sprintf("out %v", replaced)) })
+	log := recordHooks(r, false)
 	page := r.login("1001", 1, Console, "tokA")
 	page.CloseGoingAway()
 	probe.Eventually(t, wait, "the page's socket gone", func() bool { return !r.hub.Online("1001") })
@@ -35,13 +33,7 @@ func TestConsoleReloadKeepsTheSession(t *testing.T) {
 func TestConsoleGoneAwayLogsOutAfterGraceOrIsReplaced(t *testing.T) {
 	r := newRig(t)
 	r.hub.SetReloadGrace(200 * time.Millisecond)
-	var log hookLog
-	r.hub.OnLogin(func(ctx context.Context, c *Conn, replaced bool) {
-		log.add(fmt.Sprintf("in %s %v", c.Principal().AccountID, replaced))
-	})
-	r.hub.OnLogout(func(ctx context.Context, c *Conn, replaced bool) {
-		log.add(fmt.Sprintf("out %s %v", c.Principal().AccountID, replaced))
-	})
+	log := recordHooks(r, true)
 	r.login("1001", 1, Console, "tokA").CloseGoingAway()
 	probe.Eventually(t, wait, "logout after the grace", func() bool { return fmt.Sprint(log.list()) == "[in 1001 false out 1001 false]" })
 
@@ -52,4 +44,18 @@ func TestConsoleGoneAwayLogsOutAfterGraceOrIsReplaced(t *testing.T) {
 	if got := fmt.Sprint(log.list()[2:]); got != "[in 1002 false in 1002 true]" {
 		t.Fatalf("another sign-in after a page went away: %s", got)
 	}
+}
+
+// recordHooks notes every login ("in") and logout ("out") hook call with its replaced flag (and the account).
+func recordHooks(r *rig, withAccount bool) *hookLog {
+	var log hookLog
+	note := func(what string, c *Conn, replaced bool) {
+		if withAccount {
+			what += " " + c.Principal().AccountID
+		}
+		log.add(fmt.Sprintf("%s %v", what, replaced))
+	}
+	r.hub.OnLogin(func(_ context.Context, c *Conn, replaced bool) { note("in", c, replaced) })
+	r.hub.OnLogout(func(_ context.Context, c *Conn, replaced bool) { note("out", c, replaced) })
+	return &log
 }
