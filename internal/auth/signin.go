@@ -174,7 +174,8 @@ func (s *Service) startSession(w http.ResponseWriter, r *http.Request, a *accoun
 	}
 	s.setTokenCookie(w, r, tok)
 	if s.log != nil {
-		s.log.Write(ctx, a.CustomerID, a.ID, a.Name, oplog.Login, how+" from "+httpx.ClientIP(r))
+		s.log.Write(ctx, a.CustomerID, a.ID, a.Name, oplog.Login, how+" from "+httpx.ClientIP(r),
+			oplog.D("signIn", "ip", httpx.ClientIP(r)))
 	}
 	return signInResult{Token: tok, UserInfo: a.userInfo(), sessionFields: s.sessionFields(r, a, c)}, nil
 }

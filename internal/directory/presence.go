@@ -41,9 +41,10 @@ func (s *Service) onLogin(ctx context.Context, c *realtime.Conn, replaced bool) 
 	}
 	if replaced {
 		// The account was already online on another device; that connection is being closed.
-		s.log.By(ctx, p, oplog.RepeatLogin, string(c.Kind())+" logged in from another device")
+		s.log.By(ctx, p, oplog.RepeatLogin, string(c.Kind())+" logged in from another device",
+			oplog.D("replaced", "kind", string(c.Kind())))
 	} else {
-		s.log.By(ctx, p, oplog.Online, string(c.Kind())+" online")
+		s.log.By(ctx, p, oplog.Online, string(c.Kind())+" online", oplog.D("online", "kind", string(c.Kind())))
 	}
 	s.hub.Publish(p.CustomerID, EventPresence, PresenceEvent{MsID: p.AccountID, Online: "1", Time: now.UnixMilli()},
 		realtime.Consoles)
@@ -66,7 +67,7 @@ func (s *Service) onLogout(ctx context.Context, c *realtime.Conn, replaced bool)
 		slog.ErrorContext(ctx, "presence: set offline", "msId", p.AccountID, "err", err)
 		return
 	}
-	s.log.By(ctx, p, oplog.Offline, string(c.Kind())+" offline")
+	s.log.By(ctx, p, oplog.Offline, string(c.Kind())+" offline", oplog.D("offline", "kind", string(c.Kind())))
 	s.hub.Publish(p.CustomerID, EventPresence, PresenceEvent{MsID: p.AccountID, Online: "0", Time: now.UnixMilli()},
 		realtime.Consoles)
 }

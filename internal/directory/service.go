@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -172,7 +173,7 @@ func (s *Service) switched(ctx context.Context, p identity.Principal, msID strin
 	ctx = context.WithoutCancel(ctx)
 	ev := SwitchEvent{MsID: msID, GID: gid, From: from}
 	remark := fmt.Sprintf("%s switched to group %s (from %s)", msID, gid, from)
-	s.log.By(ctx, p, oplog.SwitchGroup, remark)
+	s.log.By(ctx, p, oplog.SwitchGroup, remark, oplog.D("switched", "terminal", msID, "group", gid.String(), "from", from.String()))
 	s.hub.Publish(p.CustomerID, EventMemberSwitched, ev, realtime.Consoles)
 	return ev
 }
@@ -212,7 +213,8 @@ func (s *Service) CreateTempGroup(ctx context.Context, p identity.Principal, req
 		return nil, err
 	}
 	ctx = context.WithoutCancel(ctx)
-	s.log.By(ctx, p, oplog.TempGroupCreated, fmt.Sprintf("temp group %q created with %d members", g.Name, g.MemberCount))
+	s.log.By(ctx, p, oplog.TempGroupCreated, fmt.Sprintf("temp group %q created with %d members", g.Name, g.MemberCount),
+		oplog.D("tempCreated", "name", g.Name, "count", strconv.Itoa(g.MemberCount)))
 	s.hub.Publish(p.CustomerID, EventTempChanged, TempEvent{GID: g.GID, Action: "create", Group: g}, realtime.Consoles)
 	s.notifyMembers(ctx, p.CustomerID, members)
 	return g, nil
@@ -225,7 +227,7 @@ func (s *Service) RemoveTempGroup(ctx context.Context, p identity.Principal, gid
 		return err
 	}
 	ctx = context.WithoutCancel(ctx)
-	s.log.By(ctx, p, oplog.TempGroupCanceled, fmt.Sprintf("temp group %q canceled", g.Name))
+	s.log.By(ctx, p, oplog.TempGroupCanceled, fmt.Sprintf("temp group %q canceled", g.Name), oplog.D("tempCanceled", "name", g.Name))
 	s.hub.Publish(p.CustomerID, EventTempChanged, TempEvent{GID: gid, Action: "remove"}, realtime.Consoles)
 	s.notifyMembers(ctx, p.CustomerID, memberIDsOf(g))
 	return nil
@@ -273,11 +275,13 @@ func (s *Service) EditTempGroup(ctx context.Context, p identity.Principal, gid G
 	}
 	s.log.By(ctx, p, oplog.TempGroupEdited, fmt.Sprintf("temp group %q: %s", res.Before.Name, strings.Join(parts, "; ")))
 	for _, t := range res.Removed {
-		s.log.By(ctx, p, oplog.QuitTempGroup, fmt.Sprintf("%s (%s) left temp group %q", t.CID, t.Name, res.Before.Name))
+		s.log.By(ctx, p, oplog.QuitTempGroup, fmt.Sprintf("%s (%s) left temp group %q", t.CID, t.Name, res.Before.Name),
+			oplog.D("tempLeft", "terminal", t.CID, "name", res.Before.Name))
 	}
 	notify := append(memberIDsOf(res.Before), add...)
 	if res.Deleted {
-		s.log.By(ctx, p, oplog.TempGroupRemoved, fmt.Sprintf("temp group %q removed: one member left", res.Before.Name))
+		s.log.By(ctx, p, oplog.TempGroupRemoved, fmt.Sprintf("temp group %q removed: one member left", res.Before.Name),
+			oplog.D("tempRemoved", "name", res.Before.Name))
 		s.hub.Publish(p.CustomerID, EventTempChanged, TempEvent{GID: gid, Action: "remove"}, realtime.Consoles)
 		s.notifyMembers(ctx, p.CustomerID, notify)
 		return nil, nil

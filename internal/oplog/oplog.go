@@ -1,9 +1,14 @@
 // Package oplog owns the operation log: every action writes one of the spec's log types (§4: 0-9, 100-130)
 // with date, name, account, type and remark, and consoles receive it live as a durable `log.added` event.
+//
+// The remark is English text (the spec's field, kept for exports and older clients). An entry may also carry a
+// Detail: a template key and parameters the console renders in the viewer's language (features/logs i18n
+// `detail.<key>`), resolving parameters named group/from (group ids) and terminal (a terminal id) to names.
 package oplog
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -71,12 +76,33 @@ func (t Type) Valid() bool { return (t >= 0 && t <= 9) || t == 15 || (t >= 100 &
 
 // Entry is one log line as clients see it.
 type Entry struct {
-	ID      string `json:"id"`
-	Date    int64  `json:"date"`
-	Name    string `json:"name"`
-	Account string `json:"account"`
-	Type    Type   `json:"type"`
-	Remark  string `json:"remark"`
+	ID      string  `json:"id"`
+	Date    int64   `json:"date"`
+	Name    string  `json:"name"`
+	Account string  `json:"account"`
+	Type    Type    `json:"type"`
+	Remark  string  `json:"remark"`
+	Detail  *Detail `json:"detail,omitempty"` // absent on rows written before details existed
+}
+
+// Detail is an entry's remark as data: Key names the console's template (`detail.<key>` of the logs locale),
+// Params its values. Parameter names with a meaning to the console: "group" and "from" hold group ids,
+// "terminal" a terminal id, "kind" a connection kind (console, terminal); other values are shown as they are.
+type Detail struct {
+	Key    string            `json:"key"`
+	Params map[string]string `json:"params,omitempty"`
+}
+
+// D builds a Detail from a key and name/value pairs.
+func D(key string, nameValues ...string) Detail {
+	d := Detail{Key: key}
+	if len(nameValues) > 0 {
+		d.Params = make(map[string]string, len(nameValues)/2)
+		for i := 0; i+1 < len(nameValues); i += 2 {
+			d.Params[nameValues[i]] = nameValues[i+1]
+		}
+	}
+	return d
 }
 
 // Log writes and lists operation-log entries.
@@ -88,19 +114,27 @@ type Log struct {
 // New builds the log; hub may be nil (admin commands) and then nothing is published.
 func New(d *db.DB, hub *realtime.Hub) *Log { return &Log{db: d, hub: hub} }
 
-// Write stores an entry and publishes it to the customer's consoles. A failure is logged, not returned:
+// Write stores an entry and publishes it to the customer's consoles. remark is the English text; detail (at
+// most one) the same as data for the console to render in its language. A failure is logged, not returned:
 // the action it records has already happened.
-func (l *Log) Write(ctx context.Context, customerID int64, account, name string, t Type, remark string) {
+func (l *Log) Write(ctx context.Context, customerID int64, account, name string, t Type, remark string, detail ...Detail) {
 	now := time.Now().UnixMilli()
+	var d *Detail
+	stored := ""
+	if len(detail) > 0 {
+		d = &detail[0]
+		b, _ := json.Marshal(d)
+		stored = string(b)
+	}
 	var id int64
-	err := l.db.WriteRow(ctx, `INSERT INTO oplog (customer_id, at, account_id, name, type, remark) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-		customerID, now, account, name, int(t), remark).Scan(&id)
+	err := l.db.WriteRow(ctx, `INSERT INTO oplog (customer_id, at, account_id, name, type, remark, detail) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		customerID, now, account, name, int(t), remark, stored).Scan(&id)
 	if err != nil {
 		slog.ErrorContext(ctx, "oplog write", "type", t, "err", err)
 		return
 	}
 	if l.hub != nil {
-		e := Entry{ID: strconv.FormatInt(id, 10), Date: now, Name: name, Account: account, Type: t, Remark: remark}
+		e := Entry{ID: strconv.FormatInt(id, 10), Date: now, Name: name, Account: account, Type: t, Remark: remark, Detail: d}
 		if _, err := l.hub.PublishDurable(ctx, customerID, EventAdded, e, realtime.Consoles); err != nil {
 			slog.ErrorContext(ctx, "oplog publish", "err", err)
 		}
@@ -108,8 +142,8 @@ func (l *Log) Write(ctx context.Context, customerID int64, account, name string,
 }
 
 // By writes an entry for the calling principal.
-func (l *Log) By(ctx context.Context, p identity.Principal, t Type, remark string) {
-	l.Write(ctx, p.CustomerID, p.AccountID, p.Name, t, remark)
+func (l *Log) By(ctx context.Context, p identity.Principal, t Type, remark string, detail ...Detail) {
+	l.Write(ctx, p.CustomerID, p.AccountID, p.Name, t, remark, detail...)
 }
 
 // Query filters the list endpoint.
@@ -121,7 +155,8 @@ type Query struct {
 	Limit    int
 }
 
-// List returns the customer's entries newest first and the total count.
+// List returns the customer's entries newest first — by (time, id), the order consoles keep live entries in —
+// and the total count.
 func (l *Log) List(ctx context.Context, customerID int64, q Query) ([]Entry, int, error) {
 	where := []string{"customer_id = ?"}
 	args := []any{customerID}
@@ -148,7 +183,7 @@ func (l *Log) List(ctx context.Context, customerID int64, q Query) ([]Entry, int
 	if err := l.db.QueryRow(ctx, "SELECT COUNT(*) FROM oplog WHERE "+cond, args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := l.db.Query(ctx, "SELECT id, at, name, account_id, type, remark FROM oplog WHERE "+cond+
+	rows, err := l.db.Query(ctx, "SELECT id, at, name, account_id, type, remark, detail FROM oplog WHERE "+cond+
 		" ORDER BY at DESC, id DESC LIMIT ? OFFSET ?", append(args, q.Limit, q.Offset)...)
 	if err != nil {
 		return nil, 0, err
@@ -158,8 +193,15 @@ func (l *Log) List(ctx context.Context, customerID int64, q Query) ([]Entry, int
 	for rows.Next() {
 		var e Entry
 		var id int64
-		if err := rows.Scan(&id, &e.Date, &e.Name, &e.Account, &e.Type, &e.Remark); err != nil {
+		var detail string
+		if err := rows.Scan(&id, &e.Date, &e.Name, &e.Account, &e.Type, &e.Remark, &detail); err != nil {
 			return nil, 0, err
+		}
+		if detail != "" {
+			var d Detail
+			if json.Unmarshal([]byte(detail), &d) == nil {
+				e.Detail = &d
+			}
 		}
 		e.ID = strconv.FormatInt(id, 10)
 		out = append(out, e)

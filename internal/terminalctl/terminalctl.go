@@ -151,7 +151,8 @@ func (s *Service) SetCallStatus(ctx context.Context, p identity.Principal, msID 
 	if s.OnCallSet != nil {
 		s.OnCallSet(p.CustomerID, msID, status)
 	}
-	s.log.By(ctx, p, oplog.CallSettings, fmt.Sprintf("call set %s: %s (%d)", msID, statusNames[status], status))
+	s.log.By(ctx, p, oplog.CallSettings, fmt.Sprintf("call set %s: %s (%d)", msID, statusNames[status], status),
+		oplog.D("callSet", "terminal", msID, "status", statusNames[status]))
 	s.publish(ctx, p.CustomerID, msID)
 	return CallSetResult{MsID: msID, Status: status}, nil
 }

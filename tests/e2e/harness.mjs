@@ -72,6 +72,39 @@ export function api(page, method, path, body) {
   );
 }
 
+/** Demo accounts the quiet fleet never runs (left to cases and people): 10000150…10000160. */
+const LEFT_TO_CASES = (cid) => Number(cid) >= 10000150 && Number(cid) <= 10000160;
+
+/**
+ * Waits until the quiet fleet has settled: every demo terminal it runs is online and has reported its one position
+ * (it does nothing after that). The cases start only then, so none of them races the fleet's logins and reports
+ * (log entries, presence, positions arriving while a case reads the same screen).
+ */
+export async function fleetSettled(browser) {
+  const context = await browser.newContext();
+  try {
+    const { page } = await dispatcherConsole(context);
+    await until(
+      async () => {
+        const r = await api(page, 'GET', '/ds/data/getGrpMsList?lastGps=1');
+        const fleet = new Map();
+        const walk = (g) => {
+          for (const t of g.msList ?? []) if (String(t.type) !== '20' && !LEFT_TO_CASES(t.cid)) fleet.set(String(t.cid), t);
+          (g.children ?? []).forEach(walk);
+        };
+        (r.result?.groups ?? []).forEach(walk);
+        const waiting = [...fleet.values()].filter((t) => String(t.online) !== '1' || !Number(t.lastGps));
+        return fleet.size > 0 && waiting.length === 0 ? fleet.size : false;
+      },
+      'the quiet fleet online with its positions',
+      120_000,
+      500,
+    );
+  } finally {
+    await context.close().catch(() => {});
+  }
+}
+
 export async function launch() {
   return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, ignoreDefaultArgs: ['--mute-audio'] });
 }
@@ -118,6 +151,7 @@ export async function run(cases) {
   let passed = 0;
   let failed = 0;
   const only = process.env.E2E_ONLY;
+  await fleetSettled(browser);
   for (const [name, fn, opts = {}] of cases) {
     if (only && !name.includes(only)) continue;
     const context = await browser.newContext({ viewport: { width: 1400, height: 850 }, locale: 'en-US' });

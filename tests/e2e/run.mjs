@@ -9,6 +9,7 @@ import { mapCases } from './map.mjs';
 import { messageCases } from './message.mjs';
 import { walkthroughCases } from './walkthrough.mjs';
 import { contrastCases } from './contrast.mjs';
+import { languageCases } from './languages.mjs';
 
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
 const TERMINAL = '10000101';
@@ -232,8 +233,11 @@ const cases = [
       await page.waitForSelector('.ant-message-notice:has-text("Select the temporary group members first")');
       await page.fill('[data-testid=tree-search] input', 'Patrol N 10');
       await page.waitForSelector('[data-testid=terminal-row][data-cid="10000102"]');
-      const boxes = await page.$$('.ant-tree-treenode:has([data-testid=terminal-row]) .ant-tree-checkbox');
-      expect(boxes.length >= 2, `terminal checkboxes: ${boxes.length}`);
+      // The filtered tree may still be filling in: wait for two terminals rather than read it once.
+      const boxes = await until(async () => {
+        const b = await page.$$('.ant-tree-treenode:has([data-testid=terminal-row]) .ant-tree-checkbox');
+        return b.length >= 2 && b;
+      }, 'two terminal checkboxes in the filtered tree');
       await boxes[0].click();
       await boxes[1].click();
       await page.click('[data-testid=create-temp]');
@@ -307,14 +311,23 @@ const cases = [
       await popup.waitForSelector('[data-testid=log-page][data-socket=online]', { timeout: 20_000 });
       expect(!(await popup.$('[data-testid=shell]')), 'child window renders without the shell');
       // A live event: a terminal comes online (operation log type 5; a dispatcher's further windows log nothing,
-      // its account being online already).
+      // its account being online already). Waited for by what it is — a row of that terminal with an id above
+      // every row shown before — not by the first row, which background entries may take.
       await popup.waitForSelector('[data-testid=log-entry]');
-      const newest = () => popup.getAttribute('[data-testid=log-entry]', 'data-id');
-      const before = await newest();
+      const rows = () => popup.$$eval('[data-testid=log-entry]', (els) => els.map((e) => ({ id: Number(e.dataset.id), date: Number(e.dataset.date), account: e.dataset.account, type: e.dataset.type, text: e.textContent })));
+      const seenBefore = Math.max(...(await rows()).map((r) => r.id));
       const term = await terminal(T.log);
-      await until(async () => (await newest()) !== before, 'the child window receives a live log entry', 15_000);
-      const entry = await popup.textContent('[data-testid=log-entry]');
-      expect(entry.includes(T.log) && /online/i.test(entry), `newest log entry: ${entry}`);
+      const entry = await until(async () => (await rows()).find((r) => r.id > seenBefore && r.account === T.log && r.type === '5'), 'the child window receives a live log entry', 15_000);
+      expect(/online/i.test(entry.text), `live log entry: ${entry.text}`);
+      // Rows newest first by (time, id), live ones included.
+      const shown = await rows();
+      const misplaced = shown.findIndex((r, i) => i > 0 && (r.date > shown[i - 1].date || (r.date === shown[i - 1].date && r.id > shown[i - 1].id)));
+      expect(misplaced < 0, `rows out of (time, id) order at ${misplaced}: ${JSON.stringify(shown.slice(Math.max(0, misplaced - 1), misplaced + 1))}`);
+      // Since this case's sign-in, the dispatcher went offline never: not on the sign-in's reload (spec §4), not on
+      // opening the window.
+      const signIn = shown.find((r) => r.account === DISPATCHER.uid && r.type === '100');
+      const own = shown.filter((r) => r.account === DISPATCHER.uid && r.id > signIn.id && ['5', '6', '7'].includes(r.type));
+      expect(own.length === 1 && own[0].type !== '6', `dispatcher presence rows since sign-in: ${own.map((r) => r.text).join(' | ')}`);
       await term.close();
       expect(popup.url().includes('/log-child'), 'popup never reloaded');
     },
@@ -361,4 +374,4 @@ cases.push(...voiceCases, ...phoneCases);
 cases.push(...walkthroughCases);
 cases.push(...contrastCases);
 
-process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases])) > 0 ? 1 : 0);
+process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases])) > 0 ? 1 : 0);

@@ -30,6 +30,7 @@ type Conn struct {
 	limiter  *rate.Limiter
 	inflight chan struct{} // semaphore of running request handlers
 	closing  atomic.Bool   // a close after flush is under way: nothing more is read or answered
+	wentAway atomic.Bool   // the client closed with 1001 (its page unloaded): see Hub.deferLogout
 	urlToken string
 
 	// A console may fall behind for a moment (a login storm sends every console a presence frame per
@@ -249,6 +250,7 @@ func (c *Conn) run(ctx context.Context) {
 	for {
 		_, msg, err := c.ws.Read(ctx)
 		if err != nil {
+			c.wentAway.Store(websocket.CloseStatus(err) == websocket.StatusGoingAway)
 			c.close(websocket.StatusNormalClosure, "")
 			return
 		}
@@ -414,7 +416,7 @@ func (c *Conn) handleLogin(ctx context.Context, f Frame) {
 	c.p, c.kind, c.logged = p, kind, true
 	c.console.Store(kind == Console)
 	c.mu.Unlock()
-	replaced, joined := c.hub.register(c)
+	replaced, joined, tookOver := c.hub.register(c)
 	for _, old := range replaced {
 		_ = old.Send(EventReplaced, map[string]string{"msId": p.AccountID})
 		old.closeAfterFlush(CloseReplaced, "logged in elsewhere")
@@ -423,7 +425,7 @@ func (c *Conn) handleLogin(ctx context.Context, f Frame) {
 	if !joined {
 		hctx := identity.With(context.WithoutCancel(ctx), p)
 		for _, fn := range c.hub.onLogin {
-			fn(hctx, c, len(replaced) > 0)
+			fn(hctx, c, tookOver)
 		}
 	}
 	last, err := c.hub.LastSeq(ctx, p.CustomerID)
@@ -493,6 +495,13 @@ func (c *Conn) finish() {
 	if stillOnline && !replaced {
 		return // another window of the same sign-in is still open
 	}
+	if !replaced && c.Kind() == Console && c.wentAway.Load() && c.hub.deferLogout(c) {
+		return // the page went away (a reload?): logout after ReloadGrace unless it comes back
+	}
+	c.runLogout(replaced)
+}
+
+func (c *Conn) runLogout(replaced bool) {
 	ctx := identity.With(context.Background(), c.Principal())
 	for _, fn := range c.hub.onLogout {
 		fn(ctx, c, replaced)

@@ -133,8 +133,11 @@ type Hub struct {
 	loginTimeout time.Duration
 	ackTimeout   atomic.Int64 // nanoseconds
 
+	reloadGrace time.Duration // see ReloadGrace
+
 	mu         sync.RWMutex
 	closing    bool
+	reloading  map[string]*reload   // consoles whose page went away, by account: their logout waits ReloadGrace
 	all        map[*Conn]struct{}   // every connection, logged in or not (CloseAll)
 	byCustomer map[int64]*custConns // logged-in connections per customer, by kind (fan-out)
 	byAccount  map[string][]*Conn   // an account's connections, latest last
@@ -157,6 +160,8 @@ func NewHub(d *db.DB, originPatterns []string) *Hub {
 		all:          map[*Conn]struct{}{},
 		byCustomer:   map[int64]*custConns{},
 		byAccount:    map[string][]*Conn{},
+		reloading:    map[string]*reload{},
+		reloadGrace:  ReloadGrace,
 	}
 	h.ackTimeout.Store(int64(AckTimeout))
 	h.Register(Event(EventReplaced, Anyone))
@@ -252,7 +257,17 @@ func (h *Hub) CloseAll() {
 	for c := range h.all {
 		conns = append(conns, c)
 	}
+	var gone []*Conn
+	for id, r := range h.reloading {
+		if r.timer.Stop() {
+			gone = append(gone, r.conn)
+		}
+		delete(h.reloading, id)
+	}
 	h.mu.Unlock()
+	for _, c := range gone {
+		c.runLogout(false) // the pages that went away are not coming back to this server
+	}
 	for _, c := range conns {
 		c.close(websocket.StatusGoingAway, "server shutting down")
 	}
@@ -279,9 +294,55 @@ func (h *Hub) CloseSessions(match func(identity.Principal) bool) int {
 	return len(hit)
 }
 
+// ReloadGrace is how long a console whose page went away (close 1001: a reload, including the one after
+// sign-in that the spec asks for, or a closed tab) stays online for the hooks: a login of the same sign-in within
+// it continues the session — no offline and online logged, no presence flicker on the other consoles.
+const ReloadGrace = 10 * time.Second
+
+// reload is a console's last connection that went away; its logout hooks run when the timer fires.
+type reload struct {
+	conn  *Conn
+	timer *time.Timer
+}
+
+// SetReloadGrace changes ReloadGrace (tests); 0 runs logout hooks at once.
+func (h *Hub) SetReloadGrace(d time.Duration) {
+	h.mu.Lock()
+	h.reloadGrace = d
+	h.mu.Unlock()
+}
+
+// deferLogout holds back the logout hooks of a console's last connection that went away, for ReloadGrace.
+// It reports false when they should run now (no grace, or the hub is closing).
+func (h *Hub) deferLogout(c *Conn) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.reloadGrace <= 0 || h.closing {
+		return false
+	}
+	id := c.p.AccountID
+	r := &reload{conn: c}
+	r.timer = time.AfterFunc(h.reloadGrace, func() {
+		h.mu.Lock()
+		due := h.reloading[id] == r
+		if due {
+			delete(h.reloading, id)
+		}
+		h.mu.Unlock()
+		if due {
+			c.runLogout(false)
+		}
+	})
+	if old := h.reloading[id]; old != nil {
+		old.timer.Stop()
+	}
+	h.reloading[id] = r
+	return true
+}
+
 // register makes a logged-in connection reachable. A terminal, or a console of another sign-in, replaces the
 // account's connections (returned); a console of the same sign-in (same token: another window) joins them.
-func (h *Hub) register(c *Conn) (replaced []*Conn, joined bool) {
+func (h *Hub) register(c *Conn) (replaced []*Conn, joined, tookOver bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	id := c.p.AccountID
@@ -299,6 +360,16 @@ func (h *Hub) register(c *Conn) (replaced []*Conn, joined bool) {
 		o.replaced = true
 		o.mu.Unlock()
 	}
+	// A console page that went away and whose logout still waits (ReloadGrace): the same sign-in coming back
+	// continues its session as if it had never left; anyone else's login replaces it as it would the open page.
+	resumed := false
+	if r := h.reloading[id]; r != nil && r.timer.Stop() {
+		delete(h.reloading, id)
+		resumed = c.kind == Console && c.p.Token != "" && r.conn.p.Token == c.p.Token
+		if !resumed {
+			tookOver = true
+		}
+	}
 	h.byAccount[id] = append(kept, c)
 	cc := h.byCustomer[c.p.CustomerID]
 	if cc == nil {
@@ -307,7 +378,7 @@ func (h *Hub) register(c *Conn) (replaced []*Conn, joined bool) {
 	}
 	cc.set(c.kind)[c] = struct{}{}
 	mConns.Inc()
-	return replaced, len(kept) > 0
+	return replaced, len(kept) > 0 || resumed, tookOver || len(replaced) > 0
 }
 
 // unregister removes c; it reports whether the account still has another connection here.

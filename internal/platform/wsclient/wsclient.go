@@ -196,6 +196,9 @@ func (c *Conn) Err() error {
 // Close ends the connection with a normal closure.
 func (c *Conn) Close() error { return c.ws.Close(websocket.StatusNormalClosure, "") }
 
+// CloseGoingAway closes with 1001, as a browser does when the page unloads (a reload, a closed tab).
+func (c *Conn) CloseGoingAway() error { return c.ws.Close(websocket.StatusGoingAway, "page unloaded") }
+
 // CloseNow drops the connection without the closing handshake (a terminal losing its network).
 func (c *Conn) CloseNow() error { return c.ws.CloseNow() }
 

@@ -249,6 +249,9 @@ func (c *Socket) CloseStatus(timeout time.Duration) websocket.StatusCode {
 // Close closes the socket normally.
 func (c *Socket) Close() { c.conn.Close() }
 
+// CloseGoingAway closes as a browser page that unloads does (1001).
+func (c *Socket) CloseGoingAway() { c.conn.CloseGoingAway() }
+
 // CloseNow drops the connection without the closing handshake.
 func (c *Socket) CloseNow() { c.conn.CloseNow() }
 

@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, type Language } from './languages';
+import { loadDateLocale, setDateLanguage } from '../shared/time/locale';
 
 // Namespaces are found by folder: src/features/<ns>/i18n/<lang>.json, src/app/i18n → "app", src/shared/i18n → "common".
 // en-US ships in the entry chunk; every other language is a lazy chunk loaded when chosen.
@@ -44,8 +45,18 @@ export async function initI18n(lang: Language): Promise<typeof i18next> {
   return i18next;
 }
 
+let wanted: Language | undefined;
+
+/**
+ * Switches the UI language: texts and the date locale are loaded first, then applied together — the date locale
+ * before i18next announces the change, so components re-rendering on it format dates in the new language. Of
+ * two quick switches the later wins, whichever chunk arrives last.
+ */
 export async function setI18nLanguage(lang: Language): Promise<void> {
-  await loadLanguage(lang);
+  wanted = lang;
+  await Promise.all([loadLanguage(lang), loadDateLocale(lang)]);
+  if (wanted !== lang) return;
+  setDateLanguage(lang);
   await i18next.changeLanguage(lang);
   document.documentElement.lang = lang;
 }

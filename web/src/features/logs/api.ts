@@ -10,7 +10,10 @@ export interface LogEntry {
   name: string;
   account: string;
   type: string | number;
+  /** English text (the spec's field); the console shows detail instead when there is one. */
   remark: string;
+  /** The remark as data: a template key (logs i18n `detail.<key>`) and its parameters; absent on older rows. */
+  detail?: { key: string; params?: Record<string, string> };
 }
 
 export interface LogQuery {

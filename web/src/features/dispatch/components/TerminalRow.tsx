@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Tag, Tooltip } from 'antd';
-import dayjs from '../../../shared/utils/dayjs';
+import { fromNow } from '../../../shared/time/locale';
 import { trimText } from '../../../shared/utils/text';
 import { CALL_SET, terminalKind } from '../../../shared/directory/model';
 import { useDirectory } from '../../../shared/directory/store';
@@ -10,7 +10,7 @@ import { BatteryIcon, KIND_ICON, SignalIcon } from './icons';
 
 /** One terminal in the tree. Subscribes to its own terminal only, so a presence update re-renders one row. */
 export const TerminalRow = memo(function TerminalRow({ cid, gid }: { cid: string; gid: string }) {
-  const { t } = useTranslation('dispatch');
+  const { t, i18n } = useTranslation('dispatch');
   const term = useDirectory((s) => s.terminals[cid]);
   const talking = useTerminalTalking(cid);
   const monitored = useMonitored('terminal', cid);
@@ -50,7 +50,7 @@ export const TerminalRow = memo(function TerminalRow({ cid, gid }: { cid: string
             </span>
           </Tooltip>
         )}
-        {!online && lastSeen ? <span className="trow-seen">{t('row.lastSeen', { when: dayjs(lastSeen).fromNow() })}</span> : null}
+        {!online && lastSeen ? <span className="trow-seen">{t('row.lastSeen', { when: fromNow(lastSeen, i18n.language) })}</span> : null}
         <span className={`trow-dot ${online ? 'on' : 'off'}`} aria-label={online ? t('online') : t('offline')} />
       </span>
     </span>

@@ -4,24 +4,30 @@ import { useTranslation } from 'react-i18next';
 import { Badge, List, Typography } from 'antd';
 import dayjs from '../../../shared/utils/dayjs';
 import { live, onResync } from '../../../shared/socket/live';
-import { capLog, logListQuery, type LogEntry } from '../api';
+import { useDirectoryLoaded } from '../../../shared/directory/choices';
+import { logListQuery, type LogEntry } from '../api';
+import { mergeEntries } from '../entries';
+import { LogText } from './LogText';
 
 const INITIAL = { pageNo: 1, pageSize: 300 };
 
-/** The live operation-log panel: REST history plus log.added events, capped at 300 → 150 (spec §5). */
+/**
+ * The live operation-log panel: REST history plus log.added events, capped at 300 → 150 (spec §5). Both go through
+ * mergeEntries, so the rows stay newest first by (time, id) whichever arrives first, and a REST answer that was
+ * on its way while an event arrived does not drop that event.
+ */
 export function LogPanel({ height = 280 }: { height?: number | string }) {
   const { t } = useTranslation('logs');
   const q = useQuery(logListQuery(INITIAL));
   const [entries, setEntries] = useState<LogEntry[]>([]);
+  useDirectoryLoaded();
 
   useEffect(() => {
-    if (q.data) setEntries(capLog(q.data.list ?? []));
+    if (q.data) setEntries((prev) => mergeEntries(prev, q.data.list ?? []));
   }, [q.data]);
 
   useEffect(() => {
-    const off = live().on<LogEntry>('log.added', (e) =>
-      setEntries((prev) => (prev.some((x) => x.id === e.data.id) ? prev : capLog([e.data, ...prev]))),
-    );
+    const off = live().on<LogEntry>('log.added', (e) => setEntries((prev) => mergeEntries(prev, [e.data])));
     const offResync = onResync(() => void q.refetch());
     return () => {
       off();
@@ -37,13 +43,13 @@ export function LogPanel({ height = 280 }: { height?: number | string }) {
         dataSource={entries}
         locale={{ emptyText: t('empty') }}
         renderItem={(e) => (
-          <List.Item key={e.id} data-testid="log-entry" data-id={e.id} data-type={String(e.type)}>
+          <List.Item key={e.id} data-testid="log-entry" data-id={e.id} data-type={String(e.type)} data-account={e.account} data-date={String(e.date)}>
             <Typography.Text type="secondary" style={{ width: 140, flex: 'none' }}>
               {dayjs(typeof e.date === 'number' ? e.date : Date.parse(e.date) || e.date).format('MM-DD HH:mm:ss')}
             </Typography.Text>
             <Badge color="blue" text={t(`types.${e.type}`, { defaultValue: t('types.unknown', { type: e.type }) })} style={{ width: 170, flex: 'none' }} />
             <span style={{ flex: 1, minWidth: 0 }}>
-              {e.name} {e.account ? `(${e.account})` : ''} {e.remark}
+              {e.name} {e.account ? `(${e.account})` : ''} <LogText entry={e} />
             </span>
           </List.Item>
         )}

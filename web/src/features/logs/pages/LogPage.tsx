@@ -6,6 +6,7 @@ import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { LOG_TYPES, logListQuery, type LogEntry } from '../api';
 import { LogPanel } from '../components/LogPanel';
+import { LogText } from '../components/LogText';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 
 /** /log and /log-child: the live feed, and a searchable history. */
@@ -58,7 +59,7 @@ export default function LogPage() {
             { key: 'type', title: t('col.type'), render: (_, e) => t(`types.${e.type}`, { defaultValue: t('types.unknown', { type: e.type }) }), width: 200 },
             { key: 'name', title: t('col.name'), dataIndex: 'name' },
             { key: 'account', title: t('col.account'), dataIndex: 'account', width: 120 },
-            { key: 'remark', title: t('col.remark'), dataIndex: 'remark' },
+            { key: 'remark', title: t('col.remark'), render: (_, e) => <LogText entry={e} /> },
           ]}
         />
       </Card>
