@@ -131,7 +131,8 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 		return nil, err
 	}
 	voiceSvc := call.New(d, dir, a.Hub, a.Log, mediaEng, call.Options{DataDir: cfg.DataDir, MaxTalkTime: cfg.Voice.MaxTalkTime,
-		RingTimeout: cfg.Voice.RingTimeout, GroupHangTime: cfg.Voice.GroupHangTime, Retention: cfg.Voice.RecordingRetention})
+		RingTimeout: cfg.Voice.RingTimeout, GroupHangTime: cfg.Voice.GroupHangTime, Retention: cfg.Voice.RecordingRetention,
+		ReleaseTail: cfg.Voice.ReleaseTail})
 	a.Voice = voiceSvc
 	voiceSvc.Routes(router)
 	hub.Register(voiceSvc.Verbs()...)

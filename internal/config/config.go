@@ -101,6 +101,9 @@ type Voice struct {
 	GroupHangTime time.Duration
 	// RecordingRetention deletes recordings and their rows older than this; 0 keeps them.
 	RecordingRetention time.Duration
+	// ReleaseTail keeps forwarding a released talker's packets still in flight; 0 = the voice service's default
+	// (250 ms). No flag: tests that check every packet across talker switches on a loaded machine lengthen it.
+	ReleaseTail time.Duration
 }
 
 // Uploads are the largest files accepted per kind, in bytes (0 = the file service's default).
