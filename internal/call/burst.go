@@ -57,7 +57,8 @@ func (s *Service) startBurstLocked(later *afterUnlock, c *Call, claim *Claim) {
 	media.MPressToGrant.Observe(now.Sub(claim.At).Seconds())
 	b.maxTimer = time.AfterFunc(s.opts.MaxTalkTime, func() { s.talkTimeUp(c, b) })
 	if claim.Client.console && claim.Client.lastKW != "" && claim.Client.lastKW != c.Kind {
-		later.log(c.Customer, claim.Client.acct, oplog.CallTypeSwitch, string(claim.Client.lastKW)+" → "+string(c.Kind))
+		later.log(c.Customer, claim.Client.acct, oplog.CallTypeSwitch, string(claim.Client.lastKW)+" → "+string(c.Kind),
+			oplog.D("callTypeSwitch", "prevKind", string(claim.Client.lastKW), "callKind", string(c.Kind)))
 	}
 	claim.Client.lastKW = c.Kind
 }

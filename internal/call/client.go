@@ -123,7 +123,8 @@ func (s *Service) dropClient(cl *client) {
 		}
 		if last {
 			for gid := range s.monitors[cl.acct.ID] {
-				later.log(cl.acct.Customer, cl.acct, oplog.GroupMonitorStop, "group "+strconv.FormatInt(gid, 10))
+				later.log(cl.acct.Customer, cl.acct, oplog.GroupMonitorStop, "group "+strconv.FormatInt(gid, 10),
+					oplog.D("groupMonitorStop", "group", strconv.FormatInt(gid, 10)))
 			}
 			delete(s.monitors, cl.acct.ID)
 			delete(s.focus, cl.acct.ID)

@@ -78,7 +78,8 @@ func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, 
 			State: StateTrying, Status: StTrying,
 			parties: []*party{{Account: caller, state: PartyConnected}, {Account: callee, state: PartyInvited}}}
 		c.floor = s.newFloor()
-		later.log(c.Customer, caller, oplog.IndividualCallSet, "call "+callee.Name+" ("+callee.ID+")")
+		later.log(c.Customer, caller, oplog.IndividualCallSet, "call "+callee.Name+" ("+callee.ID+")",
+			oplog.D("individualCall", "terminal", callee.ID))
 		switch {
 		case !s.hub.Online(callee.ID):
 			s.missedLocked(later, c, StOffline)
@@ -237,7 +238,8 @@ func (s *Service) Ack(cl *client, callID string) error {
 		for _, p := range c.parties {
 			p.state = PartyConnected
 		}
-		later.log(c.Customer, c.Initiator, oplog.VoiceCallStarted, "single call with "+c.parties[1].Name)
+		later.log(c.Customer, c.Initiator, oplog.VoiceCallStarted, "single call with "+c.parties[1].Name,
+			oplog.D("singleCallStarted", "terminal", c.parties[1].Account.ID))
 		s.recomputeLocked(c.Customer)
 		s.publishCallLocked(c)
 		return nil
@@ -254,7 +256,8 @@ func (s *Service) Cancel(cl *client, callID string) error {
 		if c.State == StateConnected {
 			return ErrState
 		}
-		later.log(c.Customer, c.Initiator, oplog.IndividualCallCanc, "call to "+c.parties[1].Name+" canceled")
+		later.log(c.Customer, c.Initiator, oplog.IndividualCallCanc, "call to "+c.parties[1].Name+" canceled",
+			oplog.D("individualCallCanceled", "terminal", c.parties[1].Account.ID))
 		if c.State != StateAnswered {
 			s.missedLocked(later, c, StCancel)
 		}

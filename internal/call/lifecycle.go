@@ -62,9 +62,24 @@ func (s *Service) newCallLocked(later *afterUnlock, kind Kind, initiator Account
 		s.groupCall[g.ID] = c
 	}
 	if kind != Single {
-		later.log(c.Customer, initiator, oplog.VoiceCallStarted, string(kind)+" call "+c.describe())
+		later.log(c.Customer, initiator, oplog.VoiceCallStarted, string(kind)+" call "+c.describe(), c.detail(true, kind))
 	}
 	return c
+}
+
+// detail is the log detail of a call starting or ending: its kind and group, or its id when it has no group.
+func (c *Call) detail(started bool, kind Kind) oplog.Detail {
+	group := c.Kind == Group || c.GroupName != ""
+	gid := strconv.FormatInt(c.Group, 10)
+	switch {
+	case started && group:
+		return oplog.D("callStarted", "callKind", string(kind), "group", gid)
+	case started:
+		return oplog.D("callStartedId", "callKind", string(kind), "call", c.ID)
+	case group:
+		return oplog.D("callEnded", "callKind", string(kind), "group", gid)
+	}
+	return oplog.D("callEndedId", "callKind", string(kind), "call", c.ID)
 }
 
 func (c *Call) describe() string {
@@ -176,7 +191,7 @@ func (s *Service) endCallLocked(later *afterUnlock, c *Call, status int, by stri
 	s.recomputeLocked(c.Customer)
 	s.publishCallLocked(c)
 	if c.Kind != Single || c.wasConnected {
-		later.log(c.Customer, c.Initiator, oplog.CallEnded, string(c.Kind)+" call "+c.describe()+" ended")
+		later.log(c.Customer, c.Initiator, oplog.CallEnded, string(c.Kind)+" call "+c.describe()+" ended", c.detail(false, c.Kind))
 	}
 }
 

@@ -25,7 +25,8 @@ func (s *Service) missedLocked(later *afterUnlock, c *Call, status int) {
 			s.hub.SendTo(callee.ID, "call.missed", m)
 		}
 		s.log.Write(ctx, c.Customer, callee.ID, callee.Name, oplog.MissedCall,
-			"missed call from "+caller.Name+" ("+caller.ID+"), "+strconv.Itoa(status))
+			"missed call from "+caller.Name+" ("+caller.ID+"), "+strconv.Itoa(status),
+			oplog.D("missedCall", "terminal", caller.ID, "code", strconv.Itoa(status)))
 	})
 }
 

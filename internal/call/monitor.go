@@ -88,7 +88,7 @@ func (s *Service) monitorGroup(ctx context.Context, cl *client, gidS string) (Mo
 			s.monitors[cl.acct.ID] = set
 		}
 		set[gid] = true
-		later.log(cl.acct.Customer, cl.acct, oplog.GroupMonitorStart, g.Name)
+		later.log(cl.acct.Customer, cl.acct, oplog.GroupMonitorStart, g.Name, oplog.D("groupMonitorStart", "group", strconv.FormatInt(gid, 10)))
 		s.recomputeLocked(cl.acct.Customer)
 		st = s.monitorStateLocked(cl.acct.ID)
 		return nil
@@ -146,7 +146,7 @@ func (s *Service) monitorTerminal(ctx context.Context, cl *client, msID string) 
 			return err
 		}
 		a.pending, a.id = false, media.NewSourceID()
-		later.log(cl.acct.Customer, cl.acct, oplog.TermMonitorStart, t.Name+" ("+t.ID+")")
+		later.log(cl.acct.Customer, cl.acct, oplog.TermMonitorStart, t.Name+" ("+t.ID+")", oplog.D("terminalMonitorStart", "terminal", t.ID))
 		s.recomputeLocked(cl.acct.Customer)
 		st = s.monitorStateLocked(cl.acct.ID)
 		return nil
@@ -179,7 +179,7 @@ func (s *Service) StopMonitor(cl *client, req MonitorReq) (MonitorState, error) 
 				return ErrNotFound
 			}
 			delete(s.monitors[cl.acct.ID], gid)
-			later.log(cl.acct.Customer, cl.acct, oplog.GroupMonitorStop, "group "+string(req.GID))
+			later.log(cl.acct.Customer, cl.acct, oplog.GroupMonitorStop, "group "+string(req.GID), oplog.D("groupMonitorStop", "group", strconv.FormatInt(gid, 10)))
 		} else {
 			a := s.ambient[cl.acct.ID]
 			if a == nil || (req.MsID != "" && a.targetID != string(req.MsID)) {
@@ -208,5 +208,5 @@ func (s *Service) stopAmbientLocked(later *afterUnlock, a *ambient) {
 	}
 	s.hub.SendTo(a.by, "monitor.ended", map[string]any{"msId": a.targetID})
 	s.recomputeLocked(a.customer)
-	later.log(a.customer, Account{ID: a.by, Name: a.byName}, oplog.TermMonitorStop, a.targetID)
+	later.log(a.customer, Account{ID: a.by, Name: a.byName}, oplog.TermMonitorStop, a.targetID, oplog.D("terminalMonitorStop", "terminal", a.targetID))
 }

@@ -92,7 +92,8 @@ func (s *Service) callByUTC(ctx context.Context, p identity.Principal, req callB
 		out[i] = recordView(rec)
 	}
 	s.log.By(ctx, p, oplog.VoiceSearch, "voice records "+time.UnixMilli(from).UTC().Format(time.DateTime)+
-		" – "+time.UnixMilli(to).UTC().Format(time.DateTime))
+		" – "+time.UnixMilli(to).UTC().Format(time.DateTime),
+		oplog.D("voiceSearch", "start", strconv.FormatInt(from, 10), "end", strconv.FormatInt(to, 10)))
 	return map[string]any{"total": total, "list": out}, nil
 }
 
@@ -156,7 +157,7 @@ func (s *Service) voicePost(ctx context.Context, p identity.Principal, req voice
 	for i, rec := range list {
 		out[i] = recordView(rec)
 	}
-	s.log.By(ctx, p, oplog.VoiceQuery, "call "+req.CallID)
+	s.log.By(ctx, p, oplog.VoiceQuery, "call "+req.CallID, oplog.D("voiceQuery", "call", req.CallID))
 	return map[string]any{"list": out}, nil
 }
 
@@ -203,9 +204,9 @@ func (s *Service) voice(w http.ResponseWriter, r *http.Request) {
 	download := q.Get("download") == "1" || q.Get("download") == "true"
 	if download {
 		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
-		s.log.By(r.Context(), p, oplog.VoiceDownload, name)
+		s.log.By(r.Context(), p, oplog.VoiceDownload, name, oplog.D("voiceDownload", "call", callID, "burst", bt))
 	} else if rg := r.Header.Get("Range"); rg == "" || rg == "bytes=0-" {
-		s.log.By(r.Context(), p, oplog.VoiceQuery2, name) // once per playback, not per range
+		s.log.By(r.Context(), p, oplog.VoiceQuery2, name, oplog.D("voicePlayed", "call", callID, "burst", bt)) // once per playback, not per range
 	}
 	w.Header().Set("Content-Type", "audio/ogg")
 	w.Header().Set("Cache-Control", "private, max-age=3600")

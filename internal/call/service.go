@@ -111,14 +111,14 @@ type afterUnlock struct {
 func (later *afterUnlock) then(fn func()) { later.work = append(later.work, fn) }
 
 // log queues an operation-log write (none once the service is closed).
-func (later *afterUnlock) log(customer int64, a Account, t oplog.Type, remark string) {
+func (later *afterUnlock) log(customer int64, a Account, t oplog.Type, remark string, detail oplog.Detail) {
 	if later.s.closed {
 		return
 	}
 	later.then(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		later.s.log.Write(ctx, customer, a.ID, a.Name, t, remark)
+		later.s.log.Write(ctx, customer, a.ID, a.Name, t, remark, detail)
 	})
 }
 

@@ -264,8 +264,10 @@ func (s *Service) EditTempGroup(ctx context.Context, p identity.Principal, gid G
 	}
 	ctx = context.WithoutCancel(ctx)
 	var parts []string
+	renamed := ""
 	if name != "" && name != res.Before.Name {
 		parts = append(parts, fmt.Sprintf("renamed to %q", name))
+		renamed = name
 	}
 	if len(add) > 0 {
 		parts = append(parts, "added "+strings.Join(add, ","))
@@ -273,7 +275,8 @@ func (s *Service) EditTempGroup(ctx context.Context, p identity.Principal, gid G
 	if len(remove) > 0 {
 		parts = append(parts, "removed "+strings.Join(remove, ","))
 	}
-	s.log.By(ctx, p, oplog.TempGroupEdited, fmt.Sprintf("temp group %q: %s", res.Before.Name, strings.Join(parts, "; ")))
+	s.log.By(ctx, p, oplog.TempGroupEdited, fmt.Sprintf("temp group %q: %s", res.Before.Name, strings.Join(parts, "; ")),
+		oplog.D("tempEdited", "name", res.Before.Name, "rename", renamed, "added", strings.Join(add, ","), "removed", strings.Join(remove, ",")))
 	for _, t := range res.Removed {
 		s.log.By(ctx, p, oplog.QuitTempGroup, fmt.Sprintf("%s (%s) left temp group %q", t.CID, t.Name, res.Before.Name),
 			oplog.D("tempLeft", "terminal", t.CID, "name", res.Before.Name))

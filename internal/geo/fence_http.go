@@ -118,7 +118,7 @@ func (s *Service) fenceCreate(ctx context.Context, p identity.Principal, in fenc
 	if err := s.Store.CreateFence(ctx, p.CustomerID, f, s.now().UnixMilli()); err != nil {
 		return nil, err
 	}
-	s.log.By(ctx, p, oplog.FenceCreate, f.Name)
+	s.log.By(ctx, p, oplog.FenceCreate, f.Name, oplog.D("fenceCreated", "name", f.Name))
 	if err := s.fenceChanged(ctx, p, "create", f.ID); err != nil {
 		return nil, err
 	}
@@ -177,7 +177,7 @@ func (s *Service) fenceEdit(ctx context.Context, p identity.Principal, in fenceI
 	if err != nil {
 		return nil, err
 	}
-	s.log.By(ctx, p, oplog.FenceEdit, f.Name)
+	s.log.By(ctx, p, oplog.FenceEdit, f.Name, oplog.D("fenceEdited", "name", f.Name))
 	if err := s.fenceChanged(ctx, p, "edit", f.ID); err != nil {
 		return nil, err
 	}
@@ -225,7 +225,7 @@ func (s *Service) fenceSet(ctx context.Context, p identity.Principal, req fenceS
 	if err != nil {
 		return nil, err
 	}
-	s.log.By(ctx, p, oplog.FenceEdit, f.Name+": terminals")
+	s.log.By(ctx, p, oplog.FenceEdit, f.Name+": terminals", oplog.D("fenceTerminals", "name", f.Name))
 	if err := s.fenceChanged(ctx, p, "set", f.ID); err != nil {
 		return nil, err
 	}
@@ -369,7 +369,7 @@ func (s *Service) fenceDel(ctx context.Context, p identity.Principal, req fenceD
 		return nil, err
 	}
 	for _, n := range names {
-		s.log.By(ctx, p, oplog.FenceDelete, n)
+		s.log.By(ctx, p, oplog.FenceDelete, n, oplog.D("fenceDeleted", "name", n))
 	}
 	if err := s.fenceChanged(ctx, p, "delete", ids...); err != nil {
 		return nil, err
@@ -500,7 +500,8 @@ func (s *Service) fenceAlarmHandle(ctx context.Context, p identity.Principal, re
 	}
 	for _, a := range changed {
 		if a.Status == AlarmClosed {
-			s.log.By(ctx, p, oplog.FenceAlarmCanceled, fmt.Sprintf("%s %s (%s)", a.MsName, a.FenceName, a.Type))
+			s.log.By(ctx, p, oplog.FenceAlarmCanceled, fmt.Sprintf("%s %s (%s)", a.MsName, a.FenceName, a.Type),
+				oplog.D("fenceAlarmClosed", "terminal", a.MsID, "name", a.FenceName, "event", a.Type))
 		}
 		if _, err := s.hub.PublishDurable(ctx, p.CustomerID, EventAlarmUpdated, a, realtime.Consoles); err != nil {
 			return nil, err

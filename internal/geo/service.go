@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -99,6 +100,7 @@ type logEntry struct {
 	customer      int64
 	account, name string
 	remark        string
+	detail        oplog.Detail
 }
 
 // New builds the service; its socket requests are Verbs and its endpoints Routes.
@@ -288,11 +290,13 @@ const (
 // and the last position. Entries go through a bounded queue and are dropped, never waited for, when it is full.
 func (s *Service) queueLog(p identity.Principal, n int, l Live) {
 	remark := fmt.Sprintf("%d GPS report(s)", n)
+	detail := oplog.D("gpsReports", "count", strconv.Itoa(n))
 	if l.Lat != nil {
 		remark += fmt.Sprintf(", last %.6f,%.6f", *l.Lat, *l.Lng)
+		detail = oplog.D("gpsReportsAt", "count", strconv.Itoa(n), "lat", fmt.Sprintf("%.6f", *l.Lat), "lng", fmt.Sprintf("%.6f", *l.Lng))
 	}
 	select {
-	case s.logs <- logEntry{customer: p.CustomerID, account: p.AccountID, name: p.Name, remark: remark}:
+	case s.logs <- logEntry{customer: p.CustomerID, account: p.AccountID, name: p.Name, remark: remark, detail: detail}:
 	default:
 	}
 }
@@ -304,7 +308,7 @@ func (s *Service) logLoop(ctx context.Context) {
 			return
 		case e := <-s.logs:
 			if s.log != nil {
-				s.log.Write(ctx, e.customer, e.account, e.name, oplog.GPSReport, e.remark)
+				s.log.Write(ctx, e.customer, e.account, e.name, oplog.GPSReport, e.remark, e.detail)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package geo
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -90,7 +91,8 @@ func (s *Service) gpsByUTC(ctx context.Context, p identity.Principal, req gpsByU
 	}
 	tr.Summary, tr.Stops = sum.result(unit), stops.result()
 	s.log.By(ctx, p, oplog.TrackQuery, fmt.Sprintf("%s %s – %s", id,
-		time.UnixMilli(rng.From).UTC().Format("2006-01-02 15:04"), time.UnixMilli(rng.To).UTC().Format("2006-01-02 15:04")))
+		time.UnixMilli(rng.From).UTC().Format("2006-01-02 15:04"), time.UnixMilli(rng.To).UTC().Format("2006-01-02 15:04")),
+		oplog.D("trackQuery", "terminal", id, "start", strconv.FormatInt(rng.From, 10), "end", strconv.FormatInt(rng.To, 10)))
 	return tr, nil
 }
 

@@ -132,7 +132,9 @@ func (s *Service) Add(ctx context.Context, p identity.Principal, msIDs []string,
 		s.publishState(plans[i], now.UnixMilli())
 	}
 	s.log.By(ctx, p, oplog.LoneWorkerSet, "lone work for "+strings.Join(msIDs, ",")+" at "+plans[0].Date+" "+plans[0].Time+
-		", "+itoa(in.Duration)+" min, check every "+itoa(in.Interval)+" min")
+		", "+itoa(in.Duration)+" min, check every "+itoa(in.Interval)+" min",
+		oplog.D("loneSet", "terminals", strings.Join(msIDs, ","), "date", plans[0].Date, "time", plans[0].Time,
+			"duration", itoa(in.Duration), "interval", itoa(in.Interval)))
 	return plans, nil
 }
 
@@ -154,7 +156,7 @@ func (s *Service) Update(ctx context.Context, p identity.Principal, id WorkID, r
 		if err := s.finish(ctx, cur, now); err != nil {
 			return Plan{}, err
 		}
-		s.log.By(ctx, p, oplog.LoneWorkerEdited, "lone work "+id.String()+" of "+cur.MsID+" ended early")
+		s.log.By(ctx, p, oplog.LoneWorkerEdited, "lone work "+id.String()+" of "+cur.MsID+" ended early", oplog.D("loneEnded", "terminal", cur.MsID))
 		return s.storeGet(ctx, p.CustomerID, id, now)
 	}
 	if !cur.Editable(now.UnixMilli()) {
@@ -172,7 +174,9 @@ func (s *Service) Update(ctx context.Context, p identity.Principal, id WorkID, r
 	pl = stamp(pl, now.UnixMilli())
 	s.publishState(pl, now.UnixMilli())
 	s.log.By(ctx, p, oplog.LoneWorkerEdited, "lone work "+id.String()+" of "+pl.MsID+" at "+pl.Date+" "+pl.Time+
-		", "+itoa(in.Duration)+" min, check every "+itoa(in.Interval)+" min")
+		", "+itoa(in.Duration)+" min, check every "+itoa(in.Interval)+" min",
+		oplog.D("loneEdited", "terminal", pl.MsID, "date", pl.Date, "time", pl.Time,
+			"duration", itoa(in.Duration), "interval", itoa(in.Interval)))
 	return pl, nil
 }
 
@@ -227,7 +231,8 @@ func (s *Service) Delete(ctx context.Context, p identity.Principal, ids []WorkID
 		ms = append(ms, g.MsID)
 	}
 	s.hub.Publish(p.CustomerID, EventRemoved, map[string]any{"ids": out}, realtime.Consoles)
-	s.log.By(ctx, p, oplog.LoneWorkerRemoved, "lone work removed for "+strings.Join(ms, ","))
+	s.log.By(ctx, p, oplog.LoneWorkerRemoved, "lone work removed for "+strings.Join(ms, ","),
+		oplog.D("loneRemoved", "terminals", strings.Join(ms, ",")))
 	return out, nil
 }
 

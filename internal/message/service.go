@@ -134,6 +134,7 @@ func (s *Service) Send(ctx context.Context, p identity.Principal, req SendReques
 		Time: s.now().UnixMilli(), Kind: kind, File: file}
 	var recipients []string
 	var remark string
+	var detail oplog.Detail
 	if req.MsID != "" {
 		m.MsID = string(req.MsID)
 		if len(m.MsID) > 32 {
@@ -144,6 +145,7 @@ func (s *Service) Send(ctx context.Context, p identity.Principal, req SendReques
 		}
 		recipients = []string{m.MsID}
 		remark = "SMS to " + m.MsID + attachmentRemark(file)
+		detail = oplog.D("smsToTerminal", "terminal", m.MsID)
 	} else {
 		if m.GID, err = parseGID(req.GID); err != nil {
 			return SendResult{}, err
@@ -152,12 +154,13 @@ func (s *Service) Send(ctx context.Context, p identity.Principal, req SendReques
 			return SendResult{}, err
 		}
 		remark = fmt.Sprintf("SMS to group %d (%d terminals)", m.GID, len(recipients)) + attachmentRemark(file)
+		detail = oplog.D("smsToGroup", "group", strconv.FormatInt(int64(m.GID), 10), "count", strconv.Itoa(len(recipients)))
 	}
 	// Durable before anything is sent: a crash after this point loses no message.
 	if m, err = s.Store.Create(ctx, m, recipients); err != nil {
 		return SendResult{}, err
 	}
-	s.log.By(ctx, p, oplog.Message, remark)
+	s.log.By(ctx, p, oplog.Message, remark, withAttachment(detail, file))
 
 	res := SendResult{ID: strconv.FormatInt(m.ID, 10), Recipients: len(recipients)}
 	errs := s.relay(ctx, m, recipients, &res)
@@ -234,6 +237,17 @@ func attachmentRemark(f *FileRef) string {
 		return ""
 	}
 	return " with " + f.Kind + " " + f.Name
+}
+
+// withAttachment adds the attachment's kind and name to a message's log detail (the console appends them).
+func withAttachment(d oplog.Detail, f *FileRef) oplog.Detail {
+	if f != nil {
+		if d.Params == nil {
+			d.Params = map[string]string{}
+		}
+		d.Params["fileKind"], d.Params["file"] = f.Kind, f.Name
+	}
+	return d
 }
 
 func (s *Service) publish(ctx context.Context, m Message) {

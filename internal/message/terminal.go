@@ -43,6 +43,7 @@ func (s *Service) SendFromTerminal(ctx context.Context, p identity.Principal, re
 		Content: content, Kind: kind, File: file, Time: s.now().UnixMilli()}
 	var recipients []string
 	var remark string
+	var detail oplog.Detail
 	switch {
 	case to != "":
 		if len(to) > 32 {
@@ -53,6 +54,7 @@ func (s *Service) SendFromTerminal(ctx context.Context, p identity.Principal, re
 		}
 		m.MsID = string(to)
 		remark = "message to dispatcher " + m.MsID
+		detail = oplog.D("messageToDispatcher", "account", m.MsID)
 	case req.GID != "":
 		if m.GID, err = parseGID(req.GID); err != nil {
 			return TerminalSendResult{}, err
@@ -66,13 +68,15 @@ func (s *Service) SendFromTerminal(ctx context.Context, p identity.Principal, re
 		}
 		recipients = slices.DeleteFunc(members, func(id string) bool { return id == p.AccountID })
 		remark = fmt.Sprintf("message to group %d", m.GID)
+		detail = oplog.D("messageToGroup", "group", strconv.FormatInt(int64(m.GID), 10))
 	default:
 		remark = "message to the dispatch center"
+		detail = oplog.D("messageToCenter")
 	}
 	if m, err = s.Store.Create(ctx, m, recipients); err != nil {
 		return TerminalSendResult{}, err
 	}
-	s.log.By(ctx, p, oplog.Message, remark+attachmentRemark(file))
+	s.log.By(ctx, p, oplog.Message, remark+attachmentRemark(file), withAttachment(detail, file))
 	bg := context.WithoutCancel(ctx)
 	if v, err := s.Store.Get(bg, m.CustomerID, m.ID); err == nil {
 		m = v // with the names of its dispatcher or group

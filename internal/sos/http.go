@@ -81,7 +81,7 @@ func (s *Service) findSos(w http.ResponseWriter, r *http.Request) (any, error) {
 		return nil, err
 	}
 	if req.Open != "1" && req.Open != "true" {
-		s.log.By(r.Context(), p, oplog.AlarmSearch, searchRemark(q))
+		s.log.By(r.Context(), p, oplog.AlarmSearch, searchRemark(q), searchDetail(q))
 	}
 	return Page[Alarm]{Total: total, List: list}, nil
 }
@@ -103,6 +103,19 @@ func searchRemark(q Query) string {
 		parts = append(parts, "state "+strings.Join(st, ","))
 	}
 	return "SOS search " + strings.Join(parts, ", ")
+}
+
+// searchDetail is the search as log detail; a criterion left out is empty.
+func searchDetail(q Query) oplog.Detail {
+	start, end := "", ""
+	if q.Range != nil {
+		start, end = strconv.FormatInt(q.Range.From, 10), strconv.FormatInt(q.Range.To, 10)
+	}
+	st := make([]string, len(q.States))
+	for i, v := range q.States {
+		st[i] = strconv.Itoa(int(v))
+	}
+	return oplog.D("sosSearch", "start", start, "end", end, "terminals", strings.Join(q.MsIDs, ","), "states", strings.Join(st, ","))
 }
 
 // PUT /ds/sos/updateSos {id, state: 1|2, remark?, remote?: "1"} → Alarm

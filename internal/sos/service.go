@@ -124,7 +124,7 @@ func (s *Service) Raise(ctx context.Context, p identity.Principal, typ string, l
 		// The alarm is stored: consoles still get it from findSos and from the re-alert loop.
 		slog.ErrorContext(ctx, "sos: publish alarm", "id", a.ID, "err", err)
 	}
-	s.log.Write(ctx, p.CustomerID, a.MsID, a.MsName, oplog.Alarm, raiseRemark(a))
+	s.log.Write(ctx, p.CustomerID, a.MsID, a.MsName, oplog.Alarm, raiseRemark(a), raiseDetail(a))
 	return a, true, nil
 }
 
@@ -134,6 +134,13 @@ func raiseRemark(a Alarm) string {
 		r += fmt.Sprintf(" at %.6f,%.6f", *a.Lat, *a.Lng)
 	}
 	return r
+}
+
+func raiseDetail(a Alarm) oplog.Detail {
+	if a.Lat != nil {
+		return oplog.D("sosRaisedAt", "alarm", a.ID.String(), "type", a.Type, "lat", fmt.Sprintf("%.6f", *a.Lat), "lng", fmt.Sprintf("%.6f", *a.Lng))
+	}
+	return oplog.D("sosRaised", "alarm", a.ID.String(), "type", a.Type)
 }
 
 // Cancel closes the terminal's own open alarm (the worker canceled it on the device): log 118.
@@ -155,7 +162,7 @@ func (s *Service) Cancel(ctx context.Context, p identity.Principal, id AlarmID) 
 		return Alarm{}, err
 	}
 	s.closed(ctx, p.CustomerID, a)
-	s.log.Write(ctx, p.CustomerID, p.AccountID, open.MsName, oplog.AlarmCanceled, "SOS "+a.ID.String()+" canceled by the terminal")
+	s.log.Write(ctx, p.CustomerID, p.AccountID, open.MsName, oplog.AlarmCanceled, "SOS "+a.ID.String()+" canceled by the terminal", oplog.D("sosCanceled", "alarm", a.ID.String()))
 	return a, nil
 }
 
@@ -216,7 +223,7 @@ func (s *Service) RemoteClose(ctx context.Context, p identity.Principal, id Alar
 		return a, err
 	}
 	s.closed(ctx, p.CustomerID, a)
-	s.log.By(ctx, p, oplog.RemoteAlarmClosed, "SOS "+a.ID.String()+" of "+a.MsID+" closed remotely")
+	s.log.By(ctx, p, oplog.RemoteAlarmClosed, "SOS "+a.ID.String()+" of "+a.MsID+" closed remotely", oplog.D("sosClosed", "alarm", a.ID.String(), "terminal", a.MsID))
 	return a, nil
 }
 

@@ -240,7 +240,8 @@ func (s *Service) SetParams(ctx context.Context, p identity.Principal, msID stri
 	for i, k := range keys {
 		parts[i] = k + "=" + norm[k]
 	}
-	s.log.By(ctx, p, oplog.CallSettings, fmt.Sprintf("set param %s: %s", msID, strings.Join(parts, " ")))
+	s.log.By(ctx, p, oplog.CallSettings, fmt.Sprintf("set param %s: %s", msID, strings.Join(parts, " ")),
+		oplog.D("paramSet", "terminal", msID, "params", strings.Join(parts, " ")))
 	all, err := s.StoredParams(ctx, msID)
 	if err != nil {
 		return ParamSetResult{}, err

@@ -360,7 +360,8 @@ func (s *Service) Send(ctx context.Context, p identity.Principal, req SendReques
 			where += fmt.Sprintf(" and group %d", gid)
 		}
 	}
-	s.log.By(ctx, p, oplog.ToneSent, fmt.Sprintf("tone %q to %s (%d of %d played)", t.Name, where, res.Delivered, res.Recipients))
+	s.log.By(ctx, p, oplog.ToneSent, fmt.Sprintf("tone %q to %s (%d of %d played)", t.Name, where, res.Delivered, res.Recipients),
+		toneDetail(t.Name, ids, gid, res))
 	if len(ids) == 1 && gid == 0 && res.Delivered == 0 {
 		return res, errs[0]
 	}
@@ -389,3 +390,17 @@ func (s *Service) relay(ctx context.Context, customerID int64, t Tone, play Play
 
 // ErrRefused is a terminal's refusal to play (spec client message "failure").
 var ErrRefused = httpx.E(http.StatusConflict, "16", "errors.tone.failed", "the terminal refused the tone")
+
+// toneDetail is the log detail of a tone sent to terminals, a group or both.
+func toneDetail(name string, ids []string, gid int64, res SendResult) oplog.Detail {
+	delivered, recipients := strconv.Itoa(res.Delivered), strconv.Itoa(res.Recipients)
+	group, terminals := strconv.FormatInt(gid, 10), strings.Join(ids, ",")
+	switch {
+	case len(ids) == 0:
+		return oplog.D("toneToGroup", "name", name, "group", group, "delivered", delivered, "recipients", recipients)
+	case gid == 0:
+		return oplog.D("toneToTerminals", "name", name, "terminals", terminals, "delivered", delivered, "recipients", recipients)
+	}
+	return oplog.D("toneToTerminalsAndGroup", "name", name, "terminals", terminals, "group", group,
+		"delivered", delivered, "recipients", recipients)
+}

@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest';
 import i18next from 'i18next';
 import en from './i18n/en-US.json';
 import ru from './i18n/ru-RU.json';
+import es from './i18n/es-ES.json';
+import fr from './i18n/fr-FR.json';
+import tr from './i18n/tr-TR.json';
+import zh from './i18n/zh-CN.json';
+import serverKeys from './detailKeys.json';
 import type { LogEntry } from './api';
 import { detailText, mergeEntries, type Names } from './entries';
 
@@ -23,7 +28,11 @@ describe('log rows: newest first by (time, id)', () => {
 });
 
 describe('log text in the viewer language', () => {
-  const names: Names = { group: (g) => ({ '4': 'Patrol', '6': 'Depot' })[g], terminal: (c) => (c === '10000101' ? 'Radio 1' : undefined) };
+  const names: Names = {
+    group: (g) => ({ '4': 'Patrol', '6': 'Depot' })[g],
+    terminal: (c) => (c === '10000101' ? 'Radio 1' : undefined),
+    time: (ms) => new Date(ms).toISOString().slice(0, 16).replace('T', ' '),
+  };
   const switched = e('1', 1, {
     type: 8,
     remark: '10000101 switched to group 4 (from 6)',
@@ -41,5 +50,35 @@ describe('log text in the viewer language', () => {
     expect(detailText(unknown, i.t, names)).toBe('10000102 switched to group #9 (from no group)');
     expect(detailText(e('2', 2, { remark: 'console online' }), i.t, names)).toBe('console online');
     expect(detailText(e('3', 3, { detail: { key: 'online', params: { kind: 'console' } } }), i.t, names)).toBe('Console online');
+  });
+
+  it('renders what the server writes in Russian: group and terminal names, times, call kinds, an attachment', async () => {
+    const i = i18next.createInstance();
+    await i.init({ lng: 'ru-RU', fallbackLng: 'en-US', resources: { 'en-US': { logs: en }, 'ru-RU': { logs: ru } }, interpolation: { escapeValue: false } });
+    const row = (key: string, params: Record<string, string>) => detailText(e('5', 5, { remark: 'english remark', detail: { key, params } }), i.t, names);
+    expect(row('toneToTerminalsAndGroup', { name: 'Gong', terminals: '10000101,10000102', group: '4', delivered: '2', recipients: '3' })).toBe(
+      'сигнал «Gong» отправлен Radio 1 (10000101), 10000102 и группе Patrol, воспроизведён на 2 из 3',
+    );
+    expect(row('callStarted', { callKind: 'group', group: '6' })).toBe('групповой вызов в группе Depot начат');
+    expect(row('trackQuery', { terminal: '10000101', start: '1764028800000', end: '1764032400000' })).toBe('трек Radio 1 (10000101) с 2025-11-25 00:00 по 2025-11-25 01:00');
+    expect(row('messageToGroup', { group: '4', fileKind: 'image', file: 'map.png' })).toBe('сообщение группе Patrol с вложением (изображение) «map.png»');
+    expect(row('sosSearch', { start: '', end: '', terminals: '', states: '0,1' })).toBe('поиск тревог: с — по —, терминалы: —, состояния: 0,1');
+  });
+});
+
+// detailKeys.json is every detail the server writes, with its parameter names (kept to the code by the Go test
+// internal/oplog TestEveryLogWriteCarriesAListedDetail).
+describe('every detail the server writes has a template in every language', () => {
+  const langs = { 'en-US': en, 'ru-RU': ru, 'es-ES': es, 'fr-FR': fr, 'tr-TR': tr, 'zh-CN': zh };
+  const attachment = new Set(['file', 'fileKind']); // appended by the console, not part of a template
+  it.each(Object.entries(langs))('%s', (_, lang) => {
+    const templates: Record<string, string> = lang.detail;
+    expect(Object.keys(serverKeys).length).toBeGreaterThan(40);
+    for (const [key, params] of Object.entries(serverKeys as Record<string, string[]>)) {
+      const tpl = templates[key];
+      expect(tpl, key).toBeTruthy();
+      const used = [...new Set([...tpl.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]))].sort();
+      expect(used, key).toEqual(params.filter((p) => !attachment.has(p)));
+    }
   });
 });

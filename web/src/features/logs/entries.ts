@@ -18,25 +18,49 @@ export function mergeEntries(shown: LogEntry[], arriving: LogEntry[]): LogEntry[
   return capLog([...byId.values()].sort(newestFirst));
 }
 
-/** How the text resolves ids: group and terminal names from the directory store (undefined when unknown). */
+/** How the text resolves ids: group and terminal names from the directory store (undefined when unknown), and
+ * instants (ms) as date and time. */
 export interface Names {
   group: (gid: string) => string | undefined;
   terminal: (cid: string) => string | undefined;
+  time: (ms: number) => string;
 }
 
 const GROUP_PARAMS = new Set(['group', 'from']);
+const TIME_PARAMS = new Set(['start', 'end']);
+const CALL_KIND_PARAMS = new Set(['callKind', 'prevKind']);
+/** Parameters the console appends to any template: a message's attachment. */
+const ATTACHMENT_PARAMS = new Set(['file', 'fileKind']);
+
+function terminalName(cid: string, names: Names): string {
+  const n = names.terminal(cid);
+  return n ? `${n} (${cid})` : cid;
+}
+
+/** One parameter as the viewer reads it (docs/api.md "Operation log" lists the names with a meaning). */
+function paramText(k: string, v: string, t: TFunction, names: Names): string {
+  if (GROUP_PARAMS.has(k)) return !v || v === '0' ? t('logs:noGroup') : (names.group(v) ?? `#${v}`);
+  if (k === 'terminal') return terminalName(v, names);
+  if (k === 'terminals') return v ? v.split(',').map((c) => terminalName(c, names)).join(', ') : t('logs:none');
+  if (TIME_PARAMS.has(k)) return Number(v) ? names.time(Number(v)) : t('logs:none');
+  if (k === 'kind') return t(`logs:kind.${v}`, { defaultValue: v });
+  if (CALL_KIND_PARAMS.has(k)) return t(`logs:callKind.${v}`, { defaultValue: v });
+  if (k === 'status') return t(`logs:callSet.${v}`, { defaultValue: v });
+  if (k === 'event') return t(`logs:fenceEvent.${v}`, { defaultValue: v });
+  return v === '' ? t('logs:none') : v;
+}
 
 /** The remark in the viewer's language; an entry without a detail (older rows) shows its stored remark. */
 export function detailText(e: LogEntry, t: TFunction, names: Names): string {
   const d = e.detail;
   if (!d?.key) return e.remark;
+  const params = d.params ?? {};
   const values: Record<string, string> = {};
-  for (const [k, v] of Object.entries(d.params ?? {})) {
-    if (GROUP_PARAMS.has(k)) values[k] = !v || v === '0' ? t('logs:noGroup') : (names.group(v) ?? `#${v}`);
-    else if (k === 'terminal') values[k] = names.terminal(v) ? `${names.terminal(v)} (${v})` : v;
-    else if (k === 'kind') values[k] = t(`logs:kind.${v}`, { defaultValue: v });
-    else if (k === 'status') values[k] = t(`logs:callSet.${v}`, { defaultValue: v });
-    else values[k] = v;
+  for (const [k, v] of Object.entries(params)) {
+    if (!ATTACHMENT_PARAMS.has(k)) values[k] = paramText(k, v, t, names);
   }
-  return t(`logs:detail.${d.key}`, { ...values, defaultValue: e.remark });
+  const text = t(`logs:detail.${d.key}`, { ...values, defaultValue: e.remark });
+  if (!params.file || text === e.remark) return text;
+  const kind = t(`logs:fileKind.${params.fileKind ?? ''}`, { defaultValue: params.fileKind ?? '' });
+  return `${text} ${t('logs:attachment', { kind, file: params.file })}`;
 }
