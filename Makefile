@@ -46,8 +46,11 @@ test: test-deps build vet lint-go lint-web test-go test-web test-e2e ## install 
 test-deps: ## install and start Chromium and PostgreSQL (Debian packages)
 	@scripts/test-deps.sh > .pg-url
 
-test-go: ## Go tests with -race, store suites on SQLite and PostgreSQL
-	TENFOUR_TEST_PG="$$(tail -n1 .pg-url 2>/dev/null)" CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+# The probe's replayed attacks (internal/security: sign-in floods, password-hash storms, GPS floods) take every core
+# on purpose: they run alone, after the rest, so the timing-sensitive media tests never share the machine with them.
+test-go: ## Go tests with -race, store suites on SQLite and PostgreSQL; the security replays run after the rest
+	TENFOUR_TEST_PG="$$(tail -n1 .pg-url 2>/dev/null)" CGO_ENABLED=1 $(GO) test -race -count=1 $$($(GO) list ./... | grep -v /internal/security$$)
+	TENFOUR_TEST_PG="$$(tail -n1 .pg-url 2>/dev/null)" CGO_ENABLED=1 $(GO) test -race -count=1 ./internal/security
 
 lint-web: web/lint/node_modules/.installed ## console lint (ESLint: typescript-eslint, React hooks, feature boundaries)
 	cd web && npm run lint
