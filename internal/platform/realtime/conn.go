@@ -417,16 +417,18 @@ func (c *Conn) handleLogin(ctx context.Context, f Frame) {
 	c.console.Store(kind == Console)
 	c.mu.Unlock()
 	replaced, joined, tookOver := c.hub.register(c)
-	for _, old := range replaced {
-		_ = old.Send(EventReplaced, map[string]string{"msId": p.AccountID})
-		old.closeAfterFlush(CloseReplaced, "logged in elsewhere")
-	}
-	// Hooks run before the reply, so a client that logs in again right after its reply finds them done.
+	// Hooks run before the reply, so a client that logs in again right after its reply finds them done, and
+	// before the replaced connections close, so this login's hooks (e.g. "signed in on another device") always
+	// come before their logout hooks (their close runs on their own goroutines and could otherwise win).
 	if !joined {
 		hctx := identity.With(context.WithoutCancel(ctx), p)
 		for _, fn := range c.hub.onLogin {
 			fn(hctx, c, tookOver)
 		}
+	}
+	for _, old := range replaced {
+		_ = old.Send(EventReplaced, map[string]string{"msId": p.AccountID})
+		old.closeAfterFlush(CloseReplaced, "logged in elsewhere")
 	}
 	last, err := c.hub.LastSeq(ctx, p.CustomerID)
 	if err != nil {
