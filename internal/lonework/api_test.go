@@ -30,7 +30,9 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	s := testkit.Start(t)
-	e := &env{t: t, s: s, now: time.Now().UTC().Truncate(time.Minute)}
+	// Noon today (UTC, the seeded customers' zone): plans an hour or three ahead stay on the same day whatever
+	// the hour the suite runs at (CI once ran at 23:02 and a plan "in an hour" fell on tomorrow).
+	e := &env{t: t, s: s, now: time.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)}
 	s.LoneWork.SetClock(e.clock)
 	e.f = safetytest.Seed(t, s.DB, 4, "")
 	e.other = safetytest.Seed(t, s.DB, 1, "")
