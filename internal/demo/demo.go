@@ -113,6 +113,7 @@ var tenants = []tenant{
 			{from: 143, to: 149, typ: "10", model: "Android App", name: "App", groups: []string{"Patrol North", "Patrol South"}},
 			{from: 150, to: 157, typ: "10", model: "iOS App", name: "App", groups: []string{"Emergency", "Operations"}},
 			{from: 158, to: 160, typ: "20", model: "Console", name: "Console", groups: []string{"Operations", "Emergency"}, noPosition: true},
+			{from: 161, to: 176, typ: "10", model: "iOS App", name: "App", groups: []string{"Emergency", "Operations"}},
 		},
 	},
 	{

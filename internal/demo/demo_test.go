@@ -68,13 +68,13 @@ func TestSeed(t *testing.T) {
 				t.Fatalf("groups %d nested %d", groups, nested)
 			}
 
-			// 60 terminals 10000101…10000160 of every type, around Istanbul, with battery and signal.
+			// 76 terminals 10000101…10000176 of every type, around Istanbul, with battery and signal.
 			list, total, err := store.Terminals(ctx, fleet, directory.FindTerminals{Limit: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if total != 61 {
-				t.Fatalf("accounts %d, want the dispatcher and 60 terminals", total)
+			if total != 77 {
+				t.Fatalf("accounts %d, want the dispatcher and 76 terminals", total)
 			}
 			types := map[string]bool{}
 			for i, term := range list[1:] {
@@ -186,7 +186,7 @@ func TestDemoServer(t *testing.T) {
 		return out
 	}
 	fleet := ids(signIn("10000001"))
-	if len(fleet) != 61 || !slices.Contains(fleet, "10000160") || slices.ContainsFunc(fleet, func(id string) bool { return strings.HasPrefix(id, "2000") }) {
+	if len(fleet) != 77 || !slices.Contains(fleet, "10000176") || slices.ContainsFunc(fleet, func(id string) bool { return strings.HasPrefix(id, "2000") }) {
 		t.Fatalf("Demo Fleet sees %v", fleet)
 	}
 	second := ids(signIn("20000001"))

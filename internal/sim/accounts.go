@@ -41,7 +41,7 @@ var demoTenants = []struct {
 		{101, 106, "6", "Patrol North"}, {107, 112, "6", "Patrol South"}, {113, 120, "0", "Maintenance"},
 		{121, 125, "PMR", "Logistics"}, {126, 130, "DMR", "Logistics"}, {131, 133, "8", "Operations"},
 		{134, 137, "505", "Emergency"}, {138, 142, "camera", "Cameras"}, {143, 149, "10", "Patrol"},
-		{150, 157, "10", "Emergency"}, {158, 160, "20", "Console"},
+		{150, 157, "10", "Emergency"}, {158, 160, "20", "Console"}, {161, 176, "10", "Emergency"},
 	}},
 	{base: 20000000, city: "izmir", ranges: []demoRange{
 		{101, 104, "6", "Harbor"}, {105, 106, "DMR", "Cranes harbor"}, {107, 110, "10", "Airport"},

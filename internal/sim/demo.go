@@ -53,14 +53,14 @@ func RunDemo(ctx context.Context, cfg config.Config, resume func(ctx context.Con
 
 // Demo terminals left to people (the phone app at /app) and to browser tests: a fleet terminal on the same
 // account would fight a person for it, each login replacing the other.
-const firstPeopleAccount, lastPeopleAccount = "10000150", "10000160"
+const firstPeopleAccount, lastPeopleAccount = "10000150", "10000176"
 
 // FleetAccounts are the demo accounts the in-process fleet (and `sim --demo`) runs: every demo terminal but the
 // people's — 61, of every terminal type, in both demo customers.
 func FleetAccounts() []Account { return demoFilter(false) }
 
-// DemoSpare are the demo accounts left to people (phone apps 10000150…10000157, dispatcher positions
-// 10000158…10000160); a test may still run them in a fleet of its own.
+// DemoSpare are the demo accounts left to people (phone apps 10000150…10000157 and 10000161…10000176, dispatcher
+// positions 10000158…10000160); a test may still run them in a fleet of its own.
 func DemoSpare() []Account { return demoFilter(true) }
 
 func demoFilter(people bool) []Account {

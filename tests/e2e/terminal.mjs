@@ -2,7 +2,7 @@
 // Node, driven step by step by the case that needs it. The demo fleet of the suite is quiet (serve
 // --demo-fleet-quiet): nothing happens that a case did not ask for.
 //
-// Accounts: the fleet never runs 10000150…10000160 (left to people and tests). A case uses one of them and closes it
+// Accounts: the fleet never runs 10000150…10000176 (left to people and tests). A case uses one of them and closes it
 // at its end; cases run one after another, so the same account serves several cases.
 import WebSocket from 'ws';
 import { BASE, expect, until } from './harness.mjs';
