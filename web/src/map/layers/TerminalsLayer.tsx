@@ -426,7 +426,7 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
     <>
       <span hidden ref={probe} data-testid="terminal-layer" data-count="0" data-flushes="0" data-selected={selected ?? ''} />
       {tip && (
-        <div className="map-tooltip" style={{ left: tip.x, top: tip.y }} data-testid="cluster-tooltip">
+        <div className="map-tooltip" style={{ left: tip.x, top: tip.y }} data-testid="cluster-tooltip" data-total={tip.items.length + tip.more}>
           <ul>
             {tip.items.map((i) => (
               <li key={i.cid} data-cid={i.cid}>
