@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tenfour/internal/config"
 )
 
 func TestValidNewPassword(t *testing.T) {
@@ -101,5 +103,18 @@ func TestKeyedLimiter(t *testing.T) {
 	l.take("c", now.Add(time.Hour))
 	if n := l.size(); n != 1 {
 		t.Fatalf("%d buckets after the sweep, want 1", n)
+	}
+}
+
+func TestLimitsFromFlags(t *testing.T) {
+	if got := limitsFrom(config.SignIn{}); got != DefaultLimits() {
+		t.Fatalf("no flags: %+v, want the defaults", got)
+	}
+	got := limitsFrom(config.SignIn{BurstPerAddress: 50, IntervalPerAddress: time.Second, BurstPerAccount: 40})
+	want := DefaultLimits()
+	want.PerAddress = Rate{50, time.Second}
+	want.PerAccount = Rate{40, AccountEvery}
+	if got != want {
+		t.Fatalf("flags: %+v, want %+v", got, want)
 	}
 }

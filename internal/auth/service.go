@@ -63,11 +63,19 @@ func (s *Service) Configure(cfg config.Config, presence Presence) {
 	s.publicURL = strings.TrimRight(cfg.PublicURL, "/")
 	s.mailer = NewSMTPMailer(cfg.SMTP)
 	s.presence = presence
+	s.SetLimits(limitsFrom(cfg.SignIn))
+}
+
+// limitsFrom is the throttle serve's flags ask for: the defaults where a flag is unset (zero).
+func limitsFrom(si config.SignIn) Limits {
 	l := DefaultLimits()
-	if si := cfg.SignIn; si.BurstPerAddress > 0 && si.IntervalPerAddress > 0 {
+	if si.BurstPerAddress > 0 && si.IntervalPerAddress > 0 {
 		l.PerAddress = Rate{si.BurstPerAddress, si.IntervalPerAddress}
 	}
-	s.SetLimits(l)
+	if si.BurstPerAccount > 0 {
+		l.PerAccount.Burst = si.BurstPerAccount
+	}
+	return l
 }
 
 // SetMailer replaces the mail sender (nil: mails cannot be sent, getVerifyCode answers 101).

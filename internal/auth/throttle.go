@@ -15,7 +15,8 @@ import (
 //   - wrong secrets per address, across accounts: a wrong password, code or token takes one, so one address is
 //     stopped (101) long before it could lock many accounts (L1): a burst of AddrFailureBurst, then one every
 //     AddrFailureEvery;
-//   - password checks per account: AccountBurst, then one every AccountEvery (many addresses, one account).
+//   - password checks per account: AccountBurst (--signin-burst-per-account), then one every AccountEvery (many
+//     addresses, one account).
 //
 // The lockout itself (5 wrong passwords in a row lock an account for 10 minutes) is decided in the store
 // (accounts.go), so it holds however many nodes and parallel requests there are; these budgets are per node.
@@ -26,7 +27,7 @@ const (
 	AddrFailureBurst = 10
 	AddrFailureEvery = 5 * time.Minute
 
-	AccountBurst = 5
+	AccountBurst = config.DefaultAccountBurst
 	AccountEvery = 6 * time.Second
 )
 

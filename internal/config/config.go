@@ -115,9 +115,13 @@ type Uploads struct {
 // request to a credential endpoint and every terminal password login from one address takes one; a burst of
 // BurstPerAddress, then one every IntervalPerAddress. Terminals behind one NAT address (a carrier's APN) log in
 // with their password only the first time (then with a resume token, not counted): raise it for such a fleet.
+//
+// BurstPerAccount is how many password checks of one account may run at once before one every 6 s (the
+// guard against one password guessed from many addresses): raise it where many positions share one account.
 type SignIn struct {
 	BurstPerAddress    int
 	IntervalPerAddress time.Duration
+	BurstPerAccount    int
 }
 
 // Default per-address sign-in limit: ten console sign-ins at once (each a verify+auth pair, a shift change behind
@@ -125,6 +129,7 @@ type SignIn struct {
 const (
 	DefaultSignInBurst    = 20
 	DefaultSignInInterval = 3 * time.Second
+	DefaultAccountBurst   = 5
 )
 
 // SQLitePath is where the embedded database lives.
@@ -200,6 +205,7 @@ func ParseServe(args []string) (Config, error) {
 	fs.IntVar(&c.HTTP.ConnsPerIP, "conns-per-ip", 256, "open connections one peer address may hold (0 = no cap); trusted proxies are not capped. Raise it when many terminals share one NAT address, or for a simulated fleet on one machine")
 	fs.IntVar(&c.SignIn.BurstPerAddress, "signin-burst-per-address", DefaultSignInBurst, "sign-in attempts (credential requests, terminal password logins) one address may make at once before the interval applies; raise it for terminals behind one NAT address")
 	fs.DurationVar(&c.SignIn.IntervalPerAddress, "signin-interval-per-address", DefaultSignInInterval, "after the burst, one sign-in attempt per address this often")
+	fs.IntVar(&c.SignIn.BurstPerAccount, "signin-burst-per-account", DefaultAccountBurst, "password checks of one account at once (from any addresses) before one every 6 s; raise it where many positions share one account")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "graceful shutdown limit")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&c.LogJSON, "log-json", false, "log as JSON lines")
@@ -240,8 +246,8 @@ func ParseServe(args []string) (Config, error) {
 		return c, fmt.Errorf("--body-timeout must be ≥ 1s, --body-min-rate-kb ≥ 1 and --conns-per-ip ≥ 0")
 	}
 	c.HTTP.BodyMinRate = bodyRateKB << 10
-	if c.SignIn.BurstPerAddress < 1 || c.SignIn.IntervalPerAddress <= 0 {
-		return c, fmt.Errorf("--signin-burst-per-address must be ≥ 1 and --signin-interval-per-address > 0")
+	if c.SignIn.BurstPerAddress < 1 || c.SignIn.IntervalPerAddress <= 0 || c.SignIn.BurstPerAccount < 1 {
+		return c, fmt.Errorf("--signin-burst-per-address and --signin-burst-per-account must be ≥ 1 and --signin-interval-per-address > 0")
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return c, fmt.Errorf("--tls-cert and --tls-key go together")
