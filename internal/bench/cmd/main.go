@@ -101,6 +101,7 @@ func main() {
 		{"publish", 1 * time.Minute, r.publish},
 		{"scale", 6 * time.Minute, func(ctx context.Context) error { return r.scaleRun(ctx, *terminals, *window) }},
 		{"web", 5 * time.Minute, r.web},
+		{"cameras", 2 * time.Minute, r.cameras},
 		{"profiles", 1 * time.Minute, r.profiles},
 	}
 	if *list {
@@ -336,6 +337,16 @@ func (r *runner) streams(ctx context.Context) error {
 		err2 = r.benchInto("", out, "BenchmarkListenerWrite")
 	}
 	return errors.Join(err, err2)
+}
+
+// cameras measures the CPU of pulling cameras (internal/camera: ffmpeg in copy mode plus the read loops).
+func (r *runner) cameras(ctx context.Context) error {
+	out, err := r.testBin(ctx, "internal/camera", nil, "-test.run", "^$", "-test.bench", "^BenchmarkCameraPullCPU$",
+		"-test.benchtime", "1x")
+	if perr := r.benchInto("", out, "BenchmarkCameraPullCPU"); perr != nil && err == nil {
+		err = perr
+	}
+	return err
 }
 
 var (
@@ -657,6 +668,15 @@ func (r *runner) rows() []bench.Row {
 			Target: "≥ 1,000", Reference: sfuRef, Status: bench.Verdict(spc >= 1000 && lost == 0)})
 	} else {
 		rows = append(rows, row("forwarded Opus streams per core with no loss", "≥ 1,000", sfuRef, r.missing("streams")))
+	}
+	if v, ok := r.fig("BenchmarkCameraPullCPU:%core/camera"); ok {
+		ff, _ := r.fig("BenchmarkCameraPullCPU:%core-ffmpeg/camera")
+		pps, _ := r.fig("BenchmarkCameraPullCPU:packets/s/camera")
+		rows = append(rows, bench.Row{Name: "CPU per pulled camera (RTSP → WebRTC fan-out, H.264 copied, no transcoding)",
+			Figure: fmt.Sprintf("%.2f %% of one core per camera (ffmpeg %.2f %%, the server's read loop the rest), 4 simulated 640x360 15 fps cameras pulled for 10 s, %.0f packets/s each",
+				v, ff, pps), Status: bench.Info})
+	} else {
+		rows = append(rows, row("CPU per pulled camera (RTSP → WebRTC fan-out, H.264 copied, no transcoding)", "", "", r.missing("cameras")))
 	}
 	const traccar = "Traccar: 8,000 messages/s on 4 cores"
 	for _, engine := range []string{"sqlite", "postgres"} {
