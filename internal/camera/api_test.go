@@ -280,3 +280,37 @@ func key(k string) func(t *testing.T, r testkit.Reply) {
 		}
 	}
 }
+
+// TestRestoreClosesOpenRecordings: a recording the last run left open (the server stopped while writing it) is
+// closed at start-up with its file's last change as its end and its size; on both engines.
+func TestRestoreClosesOpenRecordings(t *testing.T) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
+		e := newEnv(t, engine, 4)
+		var cust int64
+		if err := e.s.DB.QueryRow(t.Context(), `SELECT customer_id FROM accounts WHERE id = ?`, e.dispatcher).Scan(&cust); err != nil {
+			t.Fatal(err)
+		}
+		rel := filepath.Join("camera-records", "open.mp4")
+		if err := os.MkdirAll(filepath.Join(e.s.Cfg.DataDir, "camera-records"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(e.s.Cfg.DataDir, rel), make([]byte, 5000), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now().Add(-time.Minute).UnixMilli()
+		if _, err := e.s.DB.Exec(t.Context(), `INSERT INTO camera_records (customer_id, camera_id, stream, path, start_at)
+			VALUES (?, 1, 'gate', ?, ?)`, cust, rel, start); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.s.Cameras.Restore(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		var end, size int64
+		if err := e.s.DB.QueryRow(t.Context(), `SELECT end_at, bytes FROM camera_records WHERE path = ?`, rel).Scan(&end, &size); err != nil {
+			t.Fatal(err)
+		}
+		if end < start || size != 5000 {
+			t.Fatalf("restored: end %d (start %d), bytes %d", end, start, size)
+		}
+	})
+}

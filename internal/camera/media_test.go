@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -119,6 +120,16 @@ func TestStreamScenarios(t *testing.T) {
 		// another customer cannot fetch it
 		if res := get(t, e.s.URL+fmt.Sprintf("/ds/camera/recordFile?id=%d", rec.ID), e.other, ""); res.StatusCode != http.StatusNotFound {
 			t.Fatalf("another customer's recording: HTTP %d", res.StatusCode)
+		}
+		// retention: a recording older than the cutoff goes, file and row
+		if n, err := e.s.Cameras.PruneRecords(t.Context(), time.Now().Add(time.Hour)); err != nil || n != 1 {
+			t.Fatalf("prune: %d %v", n, err)
+		}
+		if res := get(t, e.s.URL+fmt.Sprintf("/ds/camera/recordFile?id=%d", rec.ID), e.tok, ""); res.StatusCode != http.StatusNotFound {
+			t.Fatalf("a pruned recording: HTTP %d", res.StatusCode)
+		}
+		if files, _ := filepath.Glob(filepath.Join(e.s.Cfg.DataDir, "camera-records", "*", "*", "*", "*", "*")); len(files) != 0 {
+			t.Fatalf("files left after pruning: %v", files)
 		}
 		// deleting a camera stops its pull and its child
 		list := cameraList(t, e)

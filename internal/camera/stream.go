@@ -196,6 +196,7 @@ func (s *stream) pullOnce() error {
 	port, rport := conn.LocalAddr().(*net.UDPAddr).Port, rtcp.LocalAddr().(*net.UDPAddr).Port
 	args := []string{"-nostdin", "-hide_banner", "-loglevel", "error",
 		"-fflags", "nobuffer", "-flags", "low_delay", "-probesize", "32", "-analyzeduration", "0",
+		"-protocol_whitelist", "rtsp,rtsps,rtp,tcp,udp,tls", // a camera's answer cannot lead ffmpeg to files or HTTP
 		"-rtsp_transport", transport, "-timeout", fmt.Sprint(s.svc.opts.ConnectTimeout.Microseconds()),
 		"-i", cam.StreamURL,
 		"-map", "0:v:0", "-an", "-c:v", "copy", "-bsf:v", "h264_mp4toannexb,dump_extra=freq=keyframe",
