@@ -353,16 +353,38 @@ func (s *stream) handle(pkt *rtp.Packet) {
 			v.started = false
 			continue
 		}
-		if !v.started && !key {
-			continue
+		if !v.started {
+			v.started = true
+			if len(s.gop) > 0 && !key {
+				// a viewer joining mid-GOP gets the kept GOP at once (its keyframe first, the current packet last)
+				joinGOP(v, s.gop, pkt.Timestamp)
+				continue
+			} else if !key {
+				v.started = false
+				continue
+			}
 		}
-		v.started = true
 		_ = v.track.WriteRTP(pkt)
 	}
 	rec := s.rec
 	s.mu.Unlock()
 	if rec != nil {
 		rec.write(raw)
+	}
+}
+
+// joinGOP writes the kept GOP to a viewer that just joined, so its decoder starts now rather than at the next
+// keyframe. The GOP's timestamps are squeezed towards now's (1/64 of their distance, order kept), so the
+// browser decodes and shows the catch-up frames at once and plays live from the next packet on, with no added
+// delay; sequence numbers stay as they are (the GOP is the stream's own preceding packets).
+func joinGOP(v *viewer, gop [][]byte, now uint32) {
+	var p rtp.Packet
+	for _, raw := range gop {
+		if err := p.Unmarshal(raw); err != nil {
+			continue
+		}
+		p.Timestamp = now - (now-p.Timestamp)/64
+		_ = v.track.WriteRTP(&p)
 	}
 }
 
