@@ -282,7 +282,8 @@ func key(k string) func(t *testing.T, r testkit.Reply) {
 }
 
 // TestRestoreClosesOpenRecordings: a recording the last run left open (the server stopped while writing it) is
-// closed at start-up with its file's last change as its end and its size; on both engines.
+// closed at start-up with its file's last change as its end and its size, and a recorder's leftover SDP file is
+// removed; on both engines.
 func TestRestoreClosesOpenRecordings(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		e := newEnv(t, engine, 4)
@@ -295,6 +296,10 @@ func TestRestoreClosesOpenRecordings(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(filepath.Join(e.s.Cfg.DataDir, rel), make([]byte, 5000), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		leftover := filepath.Join(e.s.Cfg.DataDir, rel+".sdp")
+		if err := os.WriteFile(leftover, []byte("v=0"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now().Add(-time.Minute).UnixMilli()
@@ -311,6 +316,9 @@ func TestRestoreClosesOpenRecordings(t *testing.T) {
 		}
 		if end < start || size != 5000 {
 			t.Fatalf("restored: end %d (start %d), bytes %d", end, start, size)
+		}
+		if _, err := os.Stat(leftover); !os.IsNotExist(err) {
+			t.Fatalf("a recorder's SDP file outlived the restart: %v", err)
 		}
 	})
 }

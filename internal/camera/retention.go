@@ -5,9 +5,11 @@ package camera
 
 import (
 	"context"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"tenfour/internal/platform/ticker"
@@ -32,6 +34,14 @@ func (s *Service) Restore(ctx context.Context) error {
 	if len(list) > 0 {
 		slog.Warn("cameras: closed recordings left open by the last run", "count", len(list))
 	}
+	// a recorder's SDP file and a half-made remux are leftovers of a stop in the middle: never a recording
+	root := filepath.Join(s.opts.DataDir, recordDir)
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".mp4.sdp") || strings.HasSuffix(path, ".tmp.mp4")) {
+			_ = os.Remove(path)
+		}
+		return nil
+	})
 	return nil
 }
 
