@@ -2,6 +2,7 @@ package camera_test
 
 import (
 	"net"
+	"encoding/json"
 	"net/http"
 	"os"
 	"os/exec"
@@ -321,4 +322,35 @@ func TestRestoreClosesOpenRecordings(t *testing.T) {
 			t.Fatalf("a recorder's SDP file outlived the restart: %v", err)
 		}
 	})
+}
+
+// TestCookieOnlyCameraCallsWithEffectsAreRefused: an <img> or link on another page carries the session cookie
+// alone; the camera calls that start pulls or recordings, or change cameras, need the token (docs/adr/0009),
+// while a recording's file plays with the cookie (a <video> element).
+func TestCookieOnlyCameraCallsWithEffectsAreRefused(t *testing.T) {
+	e := newEnv(t, "sqlite", 4)
+	e.add(t, e.tok, "gate", "rtsp://127.0.0.1:1/gate", 0)
+	for _, c := range []struct{ method, path string }{
+		{http.MethodGet, "/ds/apiZlmk/record?type=0&stream=gate"},
+		{http.MethodGet, "/ds/apiZlmk/proxy?stream=gate&url=rtsp://10.0.0.9/x"},
+		{http.MethodGet, "/ds/apiZlmk/snap?stream=gate"},
+		{http.MethodDelete, "/ds/camera/delete?id=1"},
+	} {
+		req, _ := http.NewRequest(c.method, e.s.URL+c.path, nil)
+		req.AddCookie(&http.Cookie{Name: "token", Value: e.tok})
+		req.Header.Set("Sec-Fetch-Dest", "image")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var env struct{ Code string }
+		_ = json.NewDecoder(res.Body).Decode(&env)
+		res.Body.Close()
+		if env.Code != "105" {
+			t.Errorf("%s %s with the cookie alone: code %q, want 105", c.method, c.path, env.Code)
+		}
+	}
+	if n := len(cameraList(t, e)); n != 1 || ffmpegChildren(t) != 0 {
+		t.Fatalf("cookie-only calls had effects: %d cameras, %d ffmpeg children", n, ffmpegChildren(t))
+	}
 }
