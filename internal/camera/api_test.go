@@ -1,8 +1,8 @@
 package camera_test
 
 import (
-	"net"
 	"encoding/json"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"

@@ -56,7 +56,7 @@ type stream struct {
 	mu        sync.Mutex
 	cam       Camera
 	state     State
-	reason    *httpx.Error // why the last attempt failed (StateFailed)
+	reason    *httpx.Error  // why the last attempt failed (StateFailed)
 	changed   chan struct{} // closed and replaced at every state change
 	gop       [][]byte      // RTP packets (rewritten) from the last keyframe on
 	gopFrames int
