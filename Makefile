@@ -43,7 +43,7 @@ $(STATICCHECK):
 
 test: test-deps build vet lint-go lint-web test-go test-web test-e2e ## install test dependencies (Chromium, PostgreSQL) and run every test
 
-test-deps: ## install and start Chromium and PostgreSQL (Debian packages)
+test-deps: ## install and start Chromium, PostgreSQL, ffmpeg and GStreamer's RTSP server (Debian packages)
 	@scripts/test-deps.sh > .pg-url
 
 # The probe's replayed attacks (internal/security: sign-in floods, password-hash storms, GPS floods) take every core

@@ -18,6 +18,7 @@ import (
 	"tenfour/internal/auth"
 	"tenfour/internal/branding"
 	"tenfour/internal/call"
+	"tenfour/internal/camera"
 	"tenfour/internal/config"
 	"tenfour/internal/demo"
 	"tenfour/internal/directory"
@@ -49,6 +50,7 @@ type App struct {
 	SOS      *sos.Service      // safety: SOS alarms
 	LoneWork *lonework.Service // safety: lone-worker plans, engine and alarms
 	Voice    *call.Service     // voice: floor control, calls, monitoring, records (SOS and terminal control call it)
+	Cameras  *camera.Service   // video surveillance: cameras, pulled streams, viewers, recordings
 
 	mux     *http.ServeMux
 	trusted []netip.Prefix // reverse proxies whose X-Forwarded-For names the client
@@ -140,6 +142,18 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Go(voiceSvc.RunRetention)
 	a.Go(func(ctx context.Context) { <-ctx.Done(); voiceSvc.Close(); mediaEng.Close() })
 	a.SOS.SetFloor(voiceSvc) // an SOS terminal's floor requests pre-empt everyone
+	// [cameras] /ds/camera, /ds/apiZlmk: cameras pulled with ffmpeg, watched over WebRTC on the media server's
+	// port, snapshots, recordings with retention; with --demo, simulated RTSP cameras (docs/adr/0016)
+	a.Cameras = camera.New(d, a.Hub, mediaEng, camera.Options{DataDir: cfg.DataDir,
+		MaxPerCustomer: cfg.Camera.MaxPerCustomer, Retention: cfg.Camera.Retention, FFmpeg: cfg.Camera.FFmpeg})
+	a.Cameras.Routes(router)
+	hub.Register(a.Cameras.Verbs()...)
+	a.OnPrepare(a.Cameras.Restore)
+	a.Go(a.Cameras.Run) // ends every camera child process at shutdown
+	a.Go(a.Cameras.RunRetention)
+	if cfg.Demo && cfg.Camera.DemoRTSPPort > 0 {
+		a.Go(func(ctx context.Context) { a.Cameras.RunDemo(ctx, cfg.Camera.DemoRTSPPort, demo.CustomerNames) })
+	}
 	// [directory]
 	dirSvc.Routes(router)
 	hub.Register(dirSvc.Verbs()...)

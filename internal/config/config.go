@@ -31,6 +31,8 @@ type Config struct {
 
 	SMTP  SMTP
 	Voice Voice
+	// Camera configures video surveillance (internal/camera).
+	Camera Camera
 	// GPSRetention deletes GPS points older than this; 0 keeps them.
 	GPSRetention time.Duration
 	// GPS is each terminal's GPS budget and how far back a fix may lie (zero values: geo's defaults).
@@ -79,6 +81,14 @@ type SMTP struct {
 	From     string
 	// TLS is "starttls" (default when a user is set), "tls" or "none".
 	TLS string
+}
+
+// Camera configures cameras: pulled with ffmpeg, recorded, and the demo's simulated cameras.
+type Camera struct {
+	MaxPerCustomer int           // cameras (connections to cameras) per customer; add answers 107 beyond it
+	Retention      time.Duration // delete camera recordings older than this; 0 keeps them
+	FFmpeg         string        // the ffmpeg executable
+	DemoRTSPPort   int           // with --demo: the simulated cameras' RTSP port on 127.0.0.1 (0 = no simulated cameras)
 }
 
 // Voice configures the media server (WebRTC SFU), floor control and recordings.
@@ -153,7 +163,7 @@ type Safety struct {
 func ParseServe(args []string) (Config, error) {
 	var c Config
 	var origins, publicIPs, mediaIfaces, trustedProxies string
-	var retentionDays int
+	var retentionDays, cameraRetentionDays int
 	var gpsRetentionDays, eventRetentionDays int
 	var upImage, upFile, upAudio, upVideo int64
 	var bodyRateKB int64
@@ -186,6 +196,10 @@ func ParseServe(args []string) (Config, error) {
 	fs.DurationVar(&c.Voice.RingTimeout, "ring-timeout", 30*time.Second, "how long an individual call rings before it times out")
 	fs.DurationVar(&c.Voice.GroupHangTime, "group-hang-time", 8*time.Second, "how long a group call stays open after its last talk burst")
 	fs.IntVar(&retentionDays, "recording-retention-days", 90, "delete voice recordings older than this many days (0 = keep)")
+	fs.IntVar(&c.Camera.MaxPerCustomer, "camera-max", 16, "cameras one customer may register: the connections the server holds to cameras at most (camera add answers 107 beyond it)")
+	fs.IntVar(&cameraRetentionDays, "camera-retention-days", 30, "delete camera recordings older than this many days (0 = keep)")
+	fs.StringVar(&c.Camera.FFmpeg, "ffmpeg", "ffmpeg", "the ffmpeg executable that pulls, records and snapshots cameras")
+	fs.IntVar(&c.Camera.DemoRTSPPort, "demo-rtsp-port", 18554, "with --demo: RTSP port (127.0.0.1) of the simulated cameras, 4 per demo customer (0 = none)")
 	fs.IntVar(&gpsRetentionDays, "gps-retention-days", 90, "delete GPS points older than this many days (0 = keep)")
 	fs.Float64Var(&c.GPS.Rate, "gps-rate", 10, "positions per second one terminal may report, sustained (beyond it: code 429)")
 	fs.IntVar(&c.GPS.Burst, "gps-burst", 5000, "positions one terminal may report at once, e.g. a backlog after a coverage gap (at least 500, one full batch)")
@@ -223,6 +237,10 @@ func ParseServe(args []string) (Config, error) {
 		return c, fmt.Errorf("--recording-retention-days must be ≥ 0 and --max-talk-time > 0")
 	}
 	c.Voice.RecordingRetention = time.Duration(retentionDays) * 24 * time.Hour
+	if cameraRetentionDays < 0 || c.Camera.MaxPerCustomer < 1 || c.Camera.DemoRTSPPort < 0 || c.Camera.DemoRTSPPort > 65535 {
+		return c, fmt.Errorf("--camera-retention-days must be ≥ 0, --camera-max ≥ 1 and --demo-rtsp-port 0-65535")
+	}
+	c.Camera.Retention = time.Duration(cameraRetentionDays) * 24 * time.Hour
 	if gpsRetentionDays < 0 {
 		return c, fmt.Errorf("--gps-retention-days must be ≥ 0")
 	}

@@ -187,6 +187,9 @@ func Seed(ctx context.Context, d *db.DB) (bool, error) {
 // configuration.
 var DemoHosts = []string{"127.0.0.1", "localhost"}
 
+// CustomerNames are the demo customers' names (the demo's simulated cameras are registered for each).
+var CustomerNames = []string{"Demo Fleet", "Second Tenant"}
+
 func seedTenant(ctx context.Context, tx *db.Tx, t tenant, hash string, now int64, rng *rand.Rand) error {
 	var cid int64
 	if err := tx.QueryRow(ctx, `INSERT INTO customers (name, ds_config, created_at) VALUES (?, ?, ?) RETURNING id`,

@@ -25,6 +25,8 @@ const BUILT: Record<BuiltScreen, Loader> = {
   gpsData: () => import('../features/gpsreport/pages/GpsDataPage'),
   fenceAlarmData: () => import('../features/gpsreport/pages/FenceAlarmDataPage'),
   report: () => import('../features/reports/pages/ReportPage'),
+  videoSurveillance: () => import('../features/surveillance/pages/SurveillancePage'),
+  videoRecords: () => import('../features/videorecords/pages/VideoRecordsPage'),
 };
 
 const notYet: Loader = () => import('./pages/NotYetPage');

@@ -1,0 +1,12 @@
+package camera
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// childAttrs makes a child die with the server (SIGKILL when the parent thread exits), so no ffmpeg outlives a
+// crashed or killed server.
+func childAttrs(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}

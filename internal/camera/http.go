@@ -1,0 +1,256 @@
+package camera
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"tenfour/internal/platform/flex"
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/timerange"
+)
+
+// Routes mounts the camera endpoints (spec §7 "Camera" and "Video stream"; docs/api.md "Cameras").
+func (s *Service) Routes(r httpx.Router) {
+	r.Console("POST /ds/camera/add", httpx.Bind(s.httpAdd))
+	r.Console("PUT /ds/camera/update", httpx.Bind(s.httpUpdate))
+	r.Console("GET /ds/camera/list", httpx.Bind(s.httpList))
+	r.Console("DELETE /ds/camera/delete", httpx.Bind(s.httpDelete))
+	r.Console("POST /ds/camera/play", httpx.Bind(s.httpPlay))
+	r.Console("GET /ds/camera/records", httpx.Bind(s.httpRecords))
+	r.Raw("GET /ds/camera/recordFile", http.HandlerFunc(s.httpRecordFile), true)
+	r.Console("GET /ds/apiZlmk/proxy", httpx.Bind(s.httpProxy))
+	r.Console("GET /ds/apiZlmk/isOnline", httpx.Bind(s.httpIsOnline))
+	r.Console("GET /ds/apiZlmk/snap", httpx.Bind(s.httpSnap))
+	r.Console("GET /ds/apiZlmk/record", httpx.Bind(s.httpRecord))
+}
+
+type cameraReq struct {
+	ID        flex.String `json:"id"`
+	StreamID  flex.String `json:"streamId"`
+	StreamURL string      `json:"streamUrl"`
+	Protocol  flex.String `json:"protocol"`
+	Name      string      `json:"name"`
+	App       string      `json:"app"`
+}
+
+func (r cameraReq) input() Input {
+	return Input{StreamID: string(r.StreamID), StreamURL: r.StreamURL, Protocol: string(r.Protocol), Name: r.Name, App: r.App}
+}
+
+func parseID(name, v string) (int64, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, httpx.BadParam(name, "required")
+	}
+	n, err := httpx.Int(name, v)
+	if err != nil || n <= 0 {
+		return 0, httpx.BadParam(name, "a positive id")
+	}
+	return n, nil
+}
+
+// POST /ds/camera/add {streamId, streamUrl, protocol?, name?, app?}
+func (s *Service) httpAdd(ctx context.Context, p identity.Principal, req cameraReq) (any, error) {
+	return s.Add(ctx, p, req.input())
+}
+
+// PUT /ds/camera/update {id, streamId?, streamUrl?, protocol?, name?, app?}
+func (s *Service) httpUpdate(ctx context.Context, p identity.Principal, req cameraReq) (any, error) {
+	id, err := parseID("id", string(req.ID))
+	if err != nil {
+		return nil, err
+	}
+	return s.Update(ctx, p, ID(id), req.input())
+}
+
+// GET /ds/camera/list
+func (s *Service) httpList(ctx context.Context, p identity.Principal, _ struct{}) (any, error) {
+	list, err := s.List(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"total": len(list), "list": list, "tool": s.HasTool()}, nil
+}
+
+// DELETE /ds/camera/delete {id}
+func (s *Service) httpDelete(ctx context.Context, p identity.Principal, req struct {
+	ID flex.String `json:"id"`
+}) (any, error) {
+	id, err := parseID("id", string(req.ID))
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Delete(ctx, p, ID(id)); err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": id}, nil
+}
+
+// POST /ds/camera/play {stream, sdp}: a WebRTC offer (receive-only video) answered with the stream's track.
+func (s *Service) httpPlay(ctx context.Context, p identity.Principal, req struct {
+	Stream flex.String `json:"stream"`
+	SDP    string      `json:"sdp"`
+}) (any, error) {
+	c, err := s.camera(ctx, p, string(req.Stream))
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(req.SDP) == "" || len(req.SDP) > 64<<10 {
+		return nil, httpx.BadParam("sdp", "a WebRTC offer")
+	}
+	answer, st, err := s.watch(c, req.SDP)
+	if err != nil {
+		return nil, err
+	}
+	state, reason, _ := st.status()
+	out := map[string]any{"sdp": answer, "state": state}
+	if reason != nil && state == StateFailed {
+		out["code"], out["key"] = reason.Code, reason.Key
+	}
+	return out, nil
+}
+
+// GET /ds/apiZlmk/proxy {type?, url?, stream}
+func (s *Service) httpProxy(ctx context.Context, p identity.Principal, req struct {
+	Type   flex.String `json:"type"`
+	URL    string      `json:"url"`
+	Stream flex.String `json:"stream"`
+}) (any, error) {
+	return s.Proxy(ctx, p, string(req.Stream), req.URL, string(req.Type))
+}
+
+// GET /ds/apiZlmk/isOnline {stream}
+func (s *Service) httpIsOnline(ctx context.Context, p identity.Principal, req struct {
+	Stream flex.String `json:"stream"`
+}) (any, error) {
+	return s.IsOnline(ctx, p, string(req.Stream))
+}
+
+// GET /ds/apiZlmk/snap {stream, path?}: a current JPEG, base64 in the envelope (path: the file name offered
+// for saving; default <stream>-<time>.jpg).
+func (s *Service) httpSnap(ctx context.Context, p identity.Principal, req struct {
+	Stream flex.String `json:"stream"`
+	Path   string      `json:"path"`
+}) (any, error) {
+	jpg, err := s.Snap(ctx, p, string(req.Stream))
+	if err != nil {
+		return nil, err
+	}
+	now := s.now().UnixMilli()
+	name := filepath.Base(strings.TrimSpace(req.Path))
+	if name == "" || name == "." || name == "/" {
+		name = fmt.Sprintf("%s-%d.jpg", strings.TrimSpace(string(req.Stream)), now)
+	}
+	return map[string]any{"stream": strings.TrimSpace(string(req.Stream)), "at": now, "name": name,
+		"type": "image/jpeg", "data": base64.StdEncoding.EncodeToString(jpg)}, nil
+}
+
+// GET /ds/apiZlmk/record {type: 0 start | 1 stop, stream, app?, remark?}
+func (s *Service) httpRecord(ctx context.Context, p identity.Principal, req struct {
+	Type   flex.String `json:"type"`
+	Stream flex.String `json:"stream"`
+	App    string      `json:"app"`
+	Remark string      `json:"remark"`
+}) (any, error) {
+	app := strings.TrimSpace(req.App)
+	if app == "" {
+		app = DefaultApp
+	} else if _, err := checkStream("app", app); err != nil {
+		return nil, err
+	}
+	remark, err := httpx.Text("remark", req.Remark, maxRemarkLen)
+	if err != nil {
+		return nil, err
+	}
+	switch strings.TrimSpace(string(req.Type)) {
+	case "0":
+		return s.StartRecord(ctx, p, string(req.Stream), app, remark)
+	case "1":
+		return s.StopRecord(ctx, p, string(req.Stream))
+	}
+	return nil, httpx.BadParam("type", "0 (start) or 1 (stop)")
+}
+
+// GET /ds/camera/records {stream? | streams?, sTime, eTime, pageNo?, pageSize?}: spec §5 time-range rules.
+func (s *Service) httpRecords(ctx context.Context, p identity.Principal, req struct {
+	Stream   flex.List `json:"stream"`
+	Streams  flex.List `json:"streams"`
+	STime    string    `json:"sTime"`
+	ETime    string    `json:"eTime"`
+	PageNo   string    `json:"pageNo"`
+	PageSize string    `json:"pageSize"`
+}) (any, error) {
+	rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, timerange.Month)
+	if err != nil {
+		return nil, err
+	}
+	q := RecordQuery{From: rg.From, To: rg.To}
+	for _, v := range append(req.Stream, req.Streams...) {
+		st, err := checkStream("stream", v)
+		if err != nil {
+			return nil, err
+		}
+		q.Streams = append(q.Streams, st)
+	}
+	if len(q.Streams) > 100 {
+		return nil, httpx.BadParam("streams", "at most 100")
+	}
+	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, 100, 1000); err != nil {
+		return nil, err
+	}
+	list, total, err := s.store.Records(ctx, p.CustomerID, q)
+	if err != nil {
+		return nil, err
+	}
+	for i := range list {
+		list[i].URL = recordURL(list[i].ID)
+	}
+	return map[string]any{"total": total, "list": list}, nil
+}
+
+// GET /ds/camera/recordFile {id, download?}: the recording, ranged (the browser seeks), or as an attachment.
+func (s *Service) httpRecordFile(w http.ResponseWriter, r *http.Request) {
+	p := identity.Must(r.Context())
+	if !p.IsDispatcher() {
+		httpx.WriteError(w, r, httpx.ErrPermission)
+		return
+	}
+	q := r.URL.Query()
+	id, err := parseID("id", q.Get("id"))
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	rec, err := s.store.GetRecord(r.Context(), p.CustomerID, RecordID(id))
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	f, err := os.Open(filepath.Join(s.opts.DataDir, rec.path))
+	if err != nil {
+		httpx.WriteError(w, r, ErrNoFile)
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		httpx.WriteError(w, r, ErrNoFile)
+		return
+	}
+	name := filepath.Base(rec.path)
+	if d := q.Get("download"); d == "1" || d == "true" {
+		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	}
+	w.Header().Set("Content-Type", "video/mp4")
+	w.Header().Set("Cache-Control", "private, no-cache")
+	http.ServeContent(w, r, name, st.ModTime(), f)
+}
+
+// ErrNoFile is a recording whose file is gone.
+var ErrNoFile = httpx.E(http.StatusNotFound, "404", "camera.noFile", "the recording's file is missing")

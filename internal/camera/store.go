@@ -1,0 +1,194 @@
+package camera
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"tenfour/internal/platform/db"
+)
+
+// Store keeps cameras and camera recordings. Every method takes the customer id and never touches another
+// customer's rows.
+type Store struct{ db *db.DB }
+
+const cameraCols = `id, customer_id, stream, url, protocol, name, app, created_at`
+
+func scanCamera(r db.Scanner) (Camera, error) {
+	var c Camera
+	err := r.Scan(&c.ID, &c.customerID, &c.StreamID, &c.StreamURL, &c.Protocol, &c.Name, &c.App, &c.CreatedAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, db.ErrNotFound
+	}
+	return c, err
+}
+
+// Add stores a camera unless the customer has max cameras already (each camera is one connection the server
+// may hold; ErrMaxConnections) or the stream id is taken (ErrStreamExists). The count and the insert are one
+// transaction, so two adds racing for the last place cannot both win.
+func (s *Store) Add(ctx context.Context, c Camera, max int) (Camera, error) {
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM cameras WHERE customer_id = ?`, c.customerID).Scan(&n); err != nil {
+			return err
+		}
+		if n >= max {
+			return ErrMaxConnections
+		}
+		err := tx.QueryRow(ctx, `INSERT INTO cameras (customer_id, stream, url, protocol, name, app, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, c.customerID, c.StreamID, c.StreamURL, c.Protocol, c.Name,
+			c.App, c.CreatedAt).Scan(&c.ID)
+		if db.IsUniqueViolation(err) {
+			return ErrStreamExists
+		}
+		return err
+	})
+	return c, err
+}
+
+// Update changes a camera's fields (stream id included).
+func (s *Store) Update(ctx context.Context, c Camera) error {
+	res, err := s.db.Exec(ctx, `UPDATE cameras SET stream = ?, url = ?, protocol = ?, name = ?, app = ?
+		WHERE id = ? AND customer_id = ?`, c.StreamID, c.StreamURL, c.Protocol, c.Name, c.App, c.ID, c.customerID)
+	if db.IsUniqueViolation(err) {
+		return ErrStreamExists
+	}
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return db.ErrNotFound
+	}
+	return nil
+}
+
+// Delete removes a camera (its recordings stay until retention).
+func (s *Store) Delete(ctx context.Context, customer int64, id ID) error {
+	res, err := s.db.Exec(ctx, `DELETE FROM cameras WHERE id = ? AND customer_id = ?`, id, customer)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return db.ErrNotFound
+	}
+	return nil
+}
+
+// Get reads one camera.
+func (s *Store) Get(ctx context.Context, customer int64, id ID) (Camera, error) {
+	return scanCamera(s.db.QueryRow(ctx, `SELECT `+cameraCols+` FROM cameras WHERE id = ? AND customer_id = ?`, id, customer))
+}
+
+// ByStream reads the camera of a stream id.
+func (s *Store) ByStream(ctx context.Context, customer int64, stream string) (Camera, error) {
+	return scanCamera(s.db.QueryRow(ctx, `SELECT `+cameraCols+` FROM cameras WHERE stream = ? AND customer_id = ?`, stream, customer))
+}
+
+// List reads the customer's cameras, by stream id.
+func (s *Store) List(ctx context.Context, customer int64) ([]Camera, error) {
+	rows, err := s.db.Query(ctx, `SELECT `+cameraCols+` FROM cameras WHERE customer_id = ? ORDER BY stream`, customer)
+	return db.Collect(rows, err, scanCamera)
+}
+
+const recordCols = `id, customer_id, camera_id, stream, name, app, remark, path, start_at, end_at, bytes, started_by`
+
+func scanRecord(r db.Scanner) (Record, error) {
+	var rec Record
+	var customer int64
+	err := r.Scan(&rec.ID, &customer, &rec.CameraID, &rec.StreamID, &rec.Name, &rec.App, &rec.Remark, &rec.path,
+		&rec.StartTime, &rec.EndTime, &rec.Bytes, &rec.StartedBy)
+	if errors.Is(err, sql.ErrNoRows) {
+		return rec, db.ErrNotFound
+	}
+	if rec.EndTime > 0 {
+		rec.Duration = rec.EndTime - rec.StartTime
+	}
+	return rec, err
+}
+
+// StartRecord stores a recording that has begun.
+func (s *Store) StartRecord(ctx context.Context, customer int64, rec Record) (Record, error) {
+	err := s.db.WriteRow(ctx, `INSERT INTO camera_records (customer_id, camera_id, stream, name, app, remark, path,
+		start_at, started_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, customer, rec.CameraID, rec.StreamID,
+		rec.Name, rec.App, rec.Remark, rec.path, rec.StartTime, rec.StartedBy).Scan(&rec.ID)
+	return rec, err
+}
+
+// EndRecord closes a recording.
+func (s *Store) EndRecord(ctx context.Context, id RecordID, end, bytes int64) error {
+	_, err := s.db.Exec(ctx, `UPDATE camera_records SET end_at = ?, bytes = ? WHERE id = ?`, end, bytes, id)
+	return err
+}
+
+// DeleteRecord removes a recording row (a recording whose file could not be made).
+func (s *Store) DeleteRecord(ctx context.Context, id RecordID) error {
+	_, err := s.db.Exec(ctx, `DELETE FROM camera_records WHERE id = ?`, id)
+	return err
+}
+
+// GetRecord reads one recording.
+func (s *Store) GetRecord(ctx context.Context, customer int64, id RecordID) (Record, error) {
+	return scanRecord(s.db.QueryRow(ctx, `SELECT `+recordCols+` FROM camera_records WHERE id = ? AND customer_id = ?`, id, customer))
+}
+
+// RecordQuery selects recordings: started in [From, To], of some streams (none: all).
+type RecordQuery struct {
+	Streams       []string
+	From, To      int64
+	Offset, Limit int
+}
+
+// Records lists recordings, newest first, with the total.
+func (s *Store) Records(ctx context.Context, customer int64, q RecordQuery) ([]Record, int, error) {
+	cond := `customer_id = ? AND start_at >= ? AND start_at <= ?`
+	args := []any{customer, q.From, q.To}
+	if len(q.Streams) > 0 {
+		cond += ` AND stream IN (` + db.Placeholders(len(q.Streams)) + `)`
+		for _, st := range q.Streams {
+			args = append(args, st)
+		}
+	}
+	var total int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM camera_records WHERE `+cond, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	rows, err := s.db.Query(ctx, `SELECT `+recordCols+` FROM camera_records WHERE `+cond+
+		` ORDER BY start_at DESC, id DESC LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset)...)
+	list, err := db.Collect(rows, err, scanRecord)
+	return list, total, err
+}
+
+// Unfinished lists recordings with no end (the server stopped while they were written).
+func (s *Store) Unfinished(ctx context.Context) ([]Record, error) {
+	rows, err := s.db.Query(ctx, `SELECT `+recordCols+` FROM camera_records WHERE end_at = 0`)
+	return db.Collect(rows, err, scanRecord)
+}
+
+// Older lists up to limit finished recordings that started before cutoff.
+func (s *Store) Older(ctx context.Context, cutoff int64, limit int) ([]Record, error) {
+	rows, err := s.db.Query(ctx, `SELECT `+recordCols+` FROM camera_records WHERE start_at < ? AND end_at > 0
+		ORDER BY start_at LIMIT ?`, cutoff, limit)
+	return db.Collect(rows, err, scanRecord)
+}
+
+// Paths tells which of the given relative paths have a recording row.
+func (s *Store) Paths(ctx context.Context, paths []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for len(paths) > 0 {
+		n := min(len(paths), 500)
+		args := make([]any, n)
+		for i, p := range paths[:n] {
+			args[i] = p
+		}
+		rows, err := s.db.Query(ctx, `SELECT path FROM camera_records WHERE path IN (`+db.Placeholders(n)+`)`, args...)
+		got, err := db.Collect(rows, err, func(r db.Scanner) (string, error) { var p string; return p, r.Scan(&p) })
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range got {
+			out[p] = true
+		}
+		paths = paths[n:]
+	}
+	return out, nil
+}

@@ -1,0 +1,85 @@
+// Cameras and their streams (docs/api.md "Cameras"): shapes, REST calls, query keys.
+import { http } from '../../shared/http/client';
+
+/** What a stream is doing (the server's camera.state): idle (not pulled), connecting, playing, failed. */
+export type StreamState = 'idle' | 'connecting' | 'playing' | 'failed';
+
+export interface Camera {
+  id: number;
+  streamId: string;
+  streamUrl: string;
+  /** RTSP transport: 0 TCP, 1 UDP. */
+  protocol: 0 | 1;
+  name: string;
+  app: string;
+  createdAt: number;
+  state: StreamState;
+  online: boolean;
+  recording: boolean;
+  /** Why the last pull failed (state failed): the coded reason and its i18n key. */
+  code?: string;
+  key?: string;
+}
+
+export interface CameraInput {
+  id?: number;
+  streamId: string;
+  streamUrl: string;
+  protocol: 0 | 1;
+  name: string;
+}
+
+export interface StateEvent {
+  streamId: string;
+  state: StreamState;
+  code?: string;
+  key?: string;
+}
+
+export interface Snapshot {
+  stream: string;
+  at: number;
+  name: string;
+  type: string;
+  data: string;
+}
+
+export interface Recording {
+  id: number;
+  streamId: string;
+  startTime: number;
+  endTime: number;
+  url: string;
+}
+
+export const CAMERA_PATHS = {
+  add: '/ds/camera/add',
+  update: '/ds/camera/update',
+  list: '/ds/camera/list',
+  remove: '/ds/camera/delete',
+  play: '/ds/camera/play',
+  proxy: '/ds/apiZlmk/proxy',
+  isOnline: '/ds/apiZlmk/isOnline',
+  snap: '/ds/apiZlmk/snap',
+  record: '/ds/apiZlmk/record',
+} as const;
+
+export const cameraKeys = {
+  all: ['cameras'] as const,
+  list: () => ['cameras', 'list'] as const,
+};
+
+export const cameraApi = {
+  list: () => http.get<{ total: number; list: Camera[]; tool: boolean }>(CAMERA_PATHS.list),
+  add: (c: CameraInput) => http.post<Camera>(CAMERA_PATHS.add, c),
+  update: (c: CameraInput) => http.put<Camera>(CAMERA_PATHS.update, c),
+  remove: (id: number) => http.del<{ id: number }>(CAMERA_PATHS.remove, { id }),
+  play: (stream: string, sdp: string) => http.post<{ sdp: string; state: StreamState; code?: string; key?: string }>(CAMERA_PATHS.play, { stream, sdp }),
+  snap: (stream: string) => http.get<Snapshot>(CAMERA_PATHS.snap, { stream }),
+  startRecord: (stream: string, remark = '') => http.get<Recording>(CAMERA_PATHS.record, { type: 0, stream, app: 'monitor', remark }),
+  stopRecord: (stream: string) => http.get<Recording>(CAMERA_PATHS.record, { type: 1, stream }),
+};
+
+/** Tile layouts (1, 4, 9, 16 tiles). */
+export const LAYOUTS = [1, 4, 9, 16] as const;
+export type Layout = (typeof LAYOUTS)[number];

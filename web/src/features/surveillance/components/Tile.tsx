@@ -1,0 +1,146 @@
+// One grid tile: plays its camera over WebRTC, says why it has no picture, and offers full screen, snapshot and
+// recording. Cameras are dropped on it from the camera tree.
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { App, Button, Space, Tooltip } from 'antd';
+import { CameraOutlined, CloseOutlined, FullscreenOutlined, VideoCameraAddOutlined, StopOutlined } from '@ant-design/icons';
+import { ApiError } from '../../../shared/http/client';
+import { cameraApi, type Camera } from '../api';
+import { openPlayer, saveDataUrl, type PlayerHandle } from '../player';
+import { noPictureReason, useStreams } from '../store';
+
+interface Props {
+  index: number;
+  camera?: Camera;
+  tool: boolean;
+  selected: boolean;
+  onSelect(): void;
+  onDrop(streamId: string): void;
+  onClear(): void;
+}
+
+export const DRAG_TYPE = 'application/x-tenfour-camera';
+
+export function Tile({ index, camera, tool, selected, onSelect, onDrop, onClear }: Props) {
+  const { t } = useTranslation('surveillance');
+  const { message } = App.useApp();
+  const box = useRef<HTMLDivElement>(null);
+  const video = useRef<HTMLVideoElement>(null);
+  const [playing, setPlaying] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const status = useStreams((s) => (camera ? s.streams[camera.streamId] : undefined));
+  const streamId = camera?.streamId;
+
+  // One player per camera on the tile; a new attempt after the connection ends or the stream plays again.
+  useEffect(() => {
+    const el = video.current;
+    if (!streamId || !tool || !el) return;
+    let handle: PlayerHandle | undefined;
+    let gone = false;
+    openPlayer(streamId, () => setTimeout(() => !gone && setAttempt((a) => a + 1), 2000))
+      .then((h) => {
+        if (gone) return h.close();
+        handle = h;
+        if (h.state === 'failed') useStreams.getState().set({ streamId, state: h.state, code: h.code, key: h.key });
+        el.srcObject = h.stream;
+      })
+      .catch(() => !gone && setTimeout(() => !gone && setAttempt((a) => a + 1), 3000));
+    return () => {
+      gone = true;
+      handle?.close();
+      el.srcObject = null;
+      setPlaying(false);
+    };
+  }, [streamId, tool, attempt]);
+
+  // A stream that recovers (failed → playing) is re-attached: its viewer was kept, frames resume by themselves.
+  const reason = camera ? noPictureReason(status, playing, tool) : undefined;
+
+  const fail = (e: unknown) => {
+    const key = e instanceof ApiError && e.key ? `reason.${e.key.replace(/^camera\./, '')}` : 'reason.failed';
+    message.error(t(key, { defaultValue: t('reason.failed') }));
+  };
+  const snap = async () => {
+    if (!camera) return;
+    setBusy(true);
+    try {
+      const s = await cameraApi.snap(camera.streamId);
+      saveDataUrl(s.name, s.type, s.data);
+    } catch (e) {
+      fail(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const record = async () => {
+    if (!camera) return;
+    setBusy(true);
+    try {
+      if (camera.recording) {
+        await cameraApi.stopRecord(camera.streamId);
+        message.success(t('done.recordStopped'));
+      } else {
+        await cameraApi.startRecord(camera.streamId);
+        message.success(t('done.recordStarted'));
+      }
+    } catch (e) {
+      fail(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div
+      ref={box}
+      className={`sv-tile${selected ? ' sv-tile-selected' : ''}`}
+      data-testid={`tile-${index}`}
+      data-stream={streamId ?? ''}
+      onClick={onSelect}
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes(DRAG_TYPE)) e.preventDefault();
+      }}
+      onDrop={(e) => {
+        const id = e.dataTransfer.getData(DRAG_TYPE);
+        if (id) {
+          e.preventDefault();
+          onDrop(id);
+        }
+      }}
+    >
+      <video ref={video} className="sv-video" autoPlay muted playsInline onPlaying={() => setPlaying(true)} style={{ visibility: camera && !reason ? 'visible' : 'hidden' }} />
+      {!camera && <div className="sv-empty">{t('tile.empty')}</div>}
+      {camera && reason && (
+        <div className="sv-reason" role="status">
+          {t(reason, { defaultValue: t('reason.failed') })}
+        </div>
+      )}
+      {camera && (
+        <div className="sv-bar">
+          <span className="sv-name">
+            {camera.recording && <span className="sv-rec" aria-label={t('tile.recording')} />}
+            {camera.name}
+          </span>
+          <Space size={2}>
+            <Tooltip title={t('actions.snapshot')}>
+              <Button size="small" type="text" icon={<CameraOutlined />} aria-label={t('actions.snapshot')} disabled={busy || !tool} onClick={(e) => { e.stopPropagation(); void snap(); }} />
+            </Tooltip>
+            <Tooltip title={camera.recording ? t('actions.stopRecord') : t('actions.record')}>
+              <Button size="small" type="text" danger={camera.recording} icon={camera.recording ? <StopOutlined /> : <VideoCameraAddOutlined />}
+                aria-label={camera.recording ? t('actions.stopRecord') : t('actions.record')} disabled={busy || !tool}
+                onClick={(e) => { e.stopPropagation(); void record(); }} />
+            </Tooltip>
+            <Tooltip title={t('actions.fullscreen')}>
+              <Button size="small" type="text" icon={<FullscreenOutlined />} aria-label={t('actions.fullscreen')}
+                onClick={(e) => { e.stopPropagation(); void box.current?.requestFullscreen?.(); }} />
+            </Tooltip>
+            <Tooltip title={t('actions.clear')}>
+              <Button size="small" type="text" icon={<CloseOutlined />} aria-label={t('actions.clear')} onClick={(e) => { e.stopPropagation(); onClear(); }} />
+            </Tooltip>
+          </Space>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,54 @@
+// Camera recordings (docs/api.md "Cameras"): the list by camera and time range (spec §5), the files.
+import { http } from '../../shared/http/client';
+
+export interface VideoRecord {
+  id: number;
+  cameraId: number;
+  streamId: string;
+  name: string;
+  app: string;
+  remark: string;
+  startTime: number;
+  /** 0 while the camera is being recorded. */
+  endTime: number;
+  duration: number;
+  bytes: number;
+  startedBy: string;
+  url: string;
+}
+
+export interface RecordQuery {
+  streams: string[];
+  sTime: number;
+  eTime: number;
+  pageNo: number;
+  pageSize: number;
+}
+
+export const RECORD_PAGE_SIZE = 20;
+
+export const videoRecordApi = {
+  cameras: () => http.get<{ list: { streamId: string; name: string }[] }>('/ds/camera/list'),
+  list: (q: RecordQuery) =>
+    http.get<{ total: number; list: VideoRecord[] }>('/ds/camera/records', {
+      streams: q.streams.length ? q.streams.join(',') : undefined,
+      sTime: q.sTime,
+      eTime: q.eTime,
+      pageNo: q.pageNo,
+      pageSize: q.pageSize,
+    }),
+};
+
+/** The address that plays a recording in a <video> (ranged: the browser seeks) or downloads it. */
+export function recordFileUrl(r: VideoRecord, download = false): string {
+  return download ? `${r.url}&download=1` : r.url;
+}
+
+/** h:mm:ss of a duration in ms. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  return `${h}:${String(m).padStart(2, '0')}:${String(sec).padStart(2, '0')}`;
+}
