@@ -9,9 +9,10 @@ import (
 
 // The estimator (docs/adr/0023): a report's readings → the storey (the floor whose strongest beacons are
 // strongest) → distances by the log-distance path loss model → a weighted least-squares fit of the position
-// (Gauss–Newton from the weighted centroid, weights from each distance's uncertainty) with the worst-fitting
-// beacon dropped while it is beyond 3 σ → a constant-velocity Kalman filter per terminal that smooths the fits,
-// inflates the noise of an implausible jump, and restarts on a storey change or after a silence.
+// in the log-distance domain (the maximum-likelihood position under log-normal shadowing; Gauss–Newton from the best
+// point of a coarse grid) with beacons dropped by a deletion test → a Kalman filter per terminal (constant velocity
+// that decays over a few seconds) that smooths the fits, inflates the noise of an implausible jump, and restarts
+// on a storey change or after a silence.
 //
 // Everything here is in metres on the floor (x right, y down from the plan's top-left); the service converts
 // plan pixels with the floor's scale.
@@ -21,15 +22,18 @@ const (
 	// SigmaRSSI is the noise of a reported RSSI the weights assume (dB).
 	SigmaRSSI = 3.0
 	// MaxAnchors is how many of a floor's strongest readings a fit uses.
-	MaxAnchors = 8
+	MaxAnchors = 12
 	// MinRSSI is the weakest reading the estimator uses (dBm); weaker ones are too far to range.
 	MinRSSI = -98
-	// OutlierZ is the standardised residual beyond which the worst beacon is dropped and the fit repeated.
-	OutlierZ = 3.0
+	// OutlierZ: a beacon is dropped when leaving it out lowers the fit's cost (Σ of squared standardised
+	// residuals) by more than OutlierZ², as a reading OutlierZ σ off would.
+	OutlierZ = 2.5
 	// FloorHysteresis keeps a terminal on its floor unless another floor is this much stronger (dB).
 	FloorHysteresis = 3.0
 	// AccelNoise is the Kalman filter's process noise: the spectral density of a walker's acceleration (m²/s³).
-	AccelNoise = 0.6
+	AccelNoise = 0.3
+	// VelocityTau is how long the track remembers a walker's velocity (s): it decays as e^(−t/τ).
+	VelocityTau = 4.0
 	// GateChi2 is the squared Mahalanobis distance (2 degrees of freedom, 99.9 %) above which a fit counts as an
 	// outlier: its noise is inflated so it pulls the track only a little.
 	GateChi2 = 13.8
@@ -102,7 +106,9 @@ func PickFloor(heard []Heard, current FloorID) FloorID {
 }
 
 type observation struct {
-	x, y, d, w float64
+	x, y  float64
+	d, ld float64 // the distance by the path loss model, and its natural log
+	w     float64 // 1/σ² of ld: the log-normal shadowing of the RSSI, σ = ln10/(10 n) · SigmaRSSI
 }
 
 // Solve fits a position to the readings of one floor (already filtered to that floor). ok is false without a
@@ -123,28 +129,31 @@ func Solve(heard []Heard, w, h float64) (Fit, bool) {
 	}
 	obs := make([]observation, len(use))
 	for i, r := range use {
-		d := radio.Distance(r.RSSI1m, r.Decay, r.RSSI)
-		d = math.Min(math.Max(d, 0.3), 60)
-		// σ of the distance: d · ln10/(10 n) · σ_RSSI (first order), never below 0.5 m.
-		sd := math.Max(d*math.Ln10/(10*r.Decay)*SigmaRSSI, 0.5)
-		obs[i] = observation{r.X, r.Y, d, 1 / (sd * sd)}
+		d := math.Min(math.Max(radio.Distance(r.RSSI1m, r.Decay, r.RSSI), 0.3), 60)
+		s := math.Ln10 / (10 * r.Decay) * SigmaRSSI
+		obs[i] = observation{x: r.X, y: r.Y, d: d, ld: math.Log(d), w: 1 / (s * s)}
 	}
 	fit := Fit{Floor: use[0].Floor, Building: use[0].Building}
-	x, y, sigma := solve(obs)
-	// Drop the worst beacon while it is beyond OutlierZ and four or more remain.
-	for len(obs) >= 4 {
-		worst, wz := -1, OutlierZ
-		for i, o := range obs {
-			z := math.Abs(math.Hypot(x-o.x, y-o.y)-o.d) * math.Sqrt(o.w)
-			if z > wz {
-				worst, wz = i, z
+	x, y, cost, sigma := solve(obs, w, h, 16)
+	// Outliers: while five or more beacons remain, the beacon whose leaving out lowers the cost most is dropped
+	// if it lowers it by more than OutlierZ² — a deletion test. (A multipath reading spreads its error over the
+	// whole fit, so no single residual need stand out, and the worst residual may name an innocent beacon.)
+	// No deletion can lower the cost by more than the cost itself: a fit whose cost is below OutlierZ² is done.
+	for len(obs) >= 5 && cost > OutlierZ*OutlierZ {
+		best, bestCost := -1, cost-OutlierZ*OutlierZ
+		var bx, by, bs float64
+		rest := make([]observation, 0, len(obs)-1)
+		for i := range obs {
+			rest = append(append(rest[:0], obs[:i]...), obs[i+1:]...)
+			if lx, ly, lc, ls := solve(rest, w, h, 8); lc < bestCost {
+				best, bestCost, bx, by, bs = i, lc, lx, ly, ls
 			}
 		}
-		if worst < 0 {
+		if best < 0 {
 			break
 		}
-		obs = append(obs[:worst:worst], obs[worst+1:]...)
-		x, y, sigma = solve(obs)
+		obs = append(obs[:best:best], obs[best+1:]...)
+		x, y, cost, sigma = bx, by, bestCost, bs
 	}
 	if w > 0 && h > 0 {
 		x, y = math.Min(math.Max(x, 0), w), math.Min(math.Max(y, 0), h)
@@ -153,10 +162,13 @@ func Solve(heard []Heard, w, h float64) (Fit, bool) {
 	return fit, true
 }
 
-// solve is the weighted least-squares fit: minimise Σ wᵢ(‖p − bᵢ‖ − dᵢ)² by Gauss–Newton with a
-// Levenberg–Marquardt damping, from the centroid weighted by 1/d². With one or two beacons it returns that
-// centroid. sigma is the per-axis standard deviation of the result (metres).
-func solve(obs []observation) (x, y, sigma float64) {
+// solve is the weighted least-squares fit in the log-distance domain — the maximum-likelihood position under
+// log-normal shadowing: minimise Σ wᵢ (ln‖p − bᵢ‖ − ln dᵢ)² by Gauss–Newton with a Levenberg–Marquardt damping.
+// The cost has local minima (near a beacon that reads too strong), so the start is the best point of a grid of
+// cells × cells/2 over the plan (w × h metres; without bounds, the beacons' box and 5 m around it), or the centroid
+// weighted by 1/d² if that is better. With one or two beacons it returns that centroid. sigma is the per-axis
+// standard deviation of the result (metres).
+func solve(obs []observation, w, h float64, cells int) (x, y, cost, sigma float64) {
 	var sw float64
 	for _, o := range obs {
 		c := 1 / (o.d * o.d)
@@ -170,27 +182,42 @@ func solve(obs []observation) (x, y, sigma float64) {
 		for _, o := range obs {
 			far = math.Max(far, o.d)
 		}
-		return x, y, math.Max(far, 1)
+		return x, y, 0, math.Max(far, 1)
 	}
-	cost := func(x, y float64) float64 {
+	costAt := func(x, y float64) float64 {
 		s := 0.0
 		for _, o := range obs {
-			r := math.Hypot(x-o.x, y-o.y) - o.d
+			r := math.Log(math.Max(math.Hypot(x-o.x, y-o.y), 0.1)) - o.ld
 			s += o.w * r * r
 		}
 		return s
 	}
+	x0, y0, x1, y1 := 0.0, 0.0, w, h
+	if w <= 0 || h <= 0 {
+		x0, y0, x1, y1 = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, o := range obs {
+			x0, y0, x1, y1 = math.Min(x0, o.x-5), math.Min(y0, o.y-5), math.Max(x1, o.x+5), math.Max(y1, o.y+5)
+		}
+	}
+	c := costAt(x, y)
+	step := math.Max(x1-x0, y1-y0) / float64(cells)
+	for gx := x0 + step/2; gx < x1; gx += step {
+		for gy := y0 + step/2; gy < y1; gy += step {
+			if gc := costAt(gx, gy); gc < c {
+				x, y, c = gx, gy, gc
+			}
+		}
+	}
 	lambda := 1e-3
-	c := cost(x, y)
 	var a11, a12, a22 float64
 	for range 50 {
 		var g1, g2 float64
 		a11, a12, a22 = 0, 0, 0
 		for _, o := range obs {
 			dx, dy := x-o.x, y-o.y
-			rr := math.Max(math.Hypot(dx, dy), 1e-6)
-			jx, jy := dx/rr, dy/rr
-			r := rr - o.d
+			rr2 := math.Max(dx*dx+dy*dy, 0.01)
+			jx, jy := dx/rr2, dy/rr2 // ∂ ln ρ / ∂x, ∂y
+			r := 0.5*math.Log(rr2) - o.ld
 			a11 += o.w * jx * jx
 			a12 += o.w * jx * jy
 			a22 += o.w * jy * jy
@@ -207,12 +234,12 @@ func solve(obs []observation) (x, y, sigma float64) {
 			}
 			sx := -(b22*g1 - a12*g2) / det
 			sy := -(b11*g2 - a12*g1) / det
-			if nc := cost(x+sx, y+sy); nc < c {
+			if nc := costAt(x+sx, y+sy); nc < c {
 				x, y, c = x+sx, y+sy, nc
 				lambda = math.Max(lambda/10, 1e-7)
 				improved = true
-				if math.Hypot(sx, sy) < 1e-4 {
-					return x, y, covSigma(a11, a12, a22, c, len(obs))
+				if math.Hypot(sx, sy) < 1e-3 {
+					return x, y, c, covSigma(a11, a12, a22, c, len(obs))
 				}
 				break
 			}
@@ -222,7 +249,7 @@ func solve(obs []observation) (x, y, sigma float64) {
 			break
 		}
 	}
-	return x, y, covSigma(a11, a12, a22, c, len(obs))
+	return x, y, c, covSigma(a11, a12, a22, c, len(obs))
 }
 
 // covSigma is the per-axis σ of a fit: (JᵀWJ)⁻¹ scaled by the reduced χ² when the residuals are larger than
@@ -315,22 +342,29 @@ func (t *Track) reset(f Fit, at int64) {
 }
 
 func (t *Track) predict(dt float64) {
-	// x' = F x, P' = F P Fᵀ + Q with F = [[1,0,dt,0],[0,1,0,dt],[0,0,1,0],[0,0,0,1]].
-	t.x[0] += dt * t.x[2]
-	t.x[1] += dt * t.x[3]
+	// A walker's velocity is remembered for a few seconds only (it turns at corners and into doors): x' = x + b·v,
+	// v' = a·v with a = e^(−dt/τ), b = τ(1 − a) — a constant-velocity model whose velocity decays, so a turn makes
+	// the track round the corner instead of overshooting it.
+	a := math.Exp(-dt / VelocityTau)
+	b := VelocityTau * (1 - a)
+	t.x[0] += b * t.x[2]
+	t.x[1] += b * t.x[3]
+	t.x[2] *= a
+	t.x[3] *= a
+	// P' = F P Fᵀ + Q, F = [[1,0,b,0],[0,1,0,b],[0,0,a,0],[0,0,0,a]].
 	var fp [4][4]float64
 	for j := range 4 {
-		fp[0][j] = t.p[0][j] + dt*t.p[2][j]
-		fp[1][j] = t.p[1][j] + dt*t.p[3][j]
-		fp[2][j] = t.p[2][j]
-		fp[3][j] = t.p[3][j]
+		fp[0][j] = t.p[0][j] + b*t.p[2][j]
+		fp[1][j] = t.p[1][j] + b*t.p[3][j]
+		fp[2][j] = a * t.p[2][j]
+		fp[3][j] = a * t.p[3][j]
 	}
 	var np [4][4]float64
 	for i := range 4 {
-		np[i][0] = fp[i][0] + dt*fp[i][2]
-		np[i][1] = fp[i][1] + dt*fp[i][3]
-		np[i][2] = fp[i][2]
-		np[i][3] = fp[i][3]
+		np[i][0] = fp[i][0] + b*fp[i][2]
+		np[i][1] = fp[i][1] + b*fp[i][3]
+		np[i][2] = a * fp[i][2]
+		np[i][3] = a * fp[i][3]
 	}
 	q := AccelNoise
 	q11, q12, q22 := q*dt*dt*dt/3, q*dt*dt/2, q*dt
@@ -352,3 +386,5 @@ func (t *Track) out(w, h float64) Smoothed {
 	}
 	return Smoothed{Floor: t.Floor, Building: t.Building, X: x, Y: y, Accuracy: math.Sqrt(math.Max(t.p[0][0]+t.p[1][1], 0))}
 }
+
+

@@ -166,10 +166,12 @@ func CheckDecay(s string) (float64, error) {
 	return v, nil
 }
 
+var macSeparators = strings.NewReplacer(":", "", "-", "", ".", "")
+
 // NormalizeMAC reads a BLE address (colons, dashes or none; any case) as AA:BB:CC:DD:EE:FF.
 func NormalizeMAC(s string) (string, bool) {
 	s = strings.ToUpper(strings.TrimSpace(s))
-	s = strings.NewReplacer(":", "", "-", "", ".", "").Replace(s)
+	s = macSeparators.Replace(s)
 	if len(s) != 12 {
 		return "", false
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +26,8 @@ func (c *clock) get() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return 
 func (c *clock) add(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
 
 // A terminal walks the demo building reporting the simulator's noisy scans over the socket, one a second (on the
-// service's clock): each reply and each console event is its position, within 3 m of where it is; then the
+// service's clock): each reply and each console event is its position, on its storey, none beyond 5 m of where it
+// is and the median within 2 m (the estimator's own test measures the distribution); then the
 // last-position and history calls answer what was stored, with their refusals. Both engines.
 func TestReportToConsoleAndHistory(t *testing.T) { testkit.EachEngine(t, reportToConsole) }
 
@@ -45,7 +47,7 @@ func reportToConsole(t *testing.T, engine string) {
 	}
 	var list indoor.Page[indoor.Building]
 	s.Do("GET", "/ds/indoor/building/list", e.tokA, nil).Into(t, &list)
-	if list.Total != 1 || len(list.List[0].Floors) != 2 || len(list.List[0].Floors[0].Beacons) != 10 || len(list.List[0].Floors[1].Beacons) != 10 {
+	if list.Total != 1 || len(list.List[0].Floors) != 2 || len(list.List[0].Floors[0].Beacons) != 13 || len(list.List[0].Floors[1].Beacons) != 13 {
 		t.Fatalf("demo building %+v", list)
 	}
 	floors := map[int]indoor.FloorID{}
@@ -62,7 +64,7 @@ func reportToConsole(t *testing.T, engine string) {
 	walk := radio.NewWalk(radio.DemoRoute(), 1.2, 8)
 	rng := rand.New(rand.NewPCG(3, 4))
 	const steps = 90
-	worst := 0.0
+	var errs []float64
 	for i := range steps {
 		truth := walk.At(float64(i))
 		r := term.Call(indoor.ReqReport, map[string]any{"readings": radio.DemoChannel.Scan(rng, bd, truth)})
@@ -75,8 +77,8 @@ func reportToConsole(t *testing.T, engine string) {
 			t.Fatalf("report %d: %+v (truth %+v)", i, pos, truth)
 		}
 		d := math.Hypot(pos.X*radio.DemoScale-truth.X, pos.Y*radio.DemoScale-truth.Y)
-		worst = math.Max(worst, d)
-		if d > 3 {
+		errs = append(errs, d)
+		if d > 5 {
 			t.Errorf("report %d: %.2f m from the truth", i, d)
 		}
 		ev := e.con.WaitEvent(indoor.EventPosition, wait, func(f testkit.Frame) bool { return strings.Contains(string(f.Data), `"time":`+itoa(pos.Time)) })
@@ -87,7 +89,11 @@ func reportToConsole(t *testing.T, engine string) {
 		}
 		clk.add(time.Second)
 	}
-	t.Logf("%d reports over the socket: worst error %.2f m", steps, worst)
+	slices.Sort(errs)
+	t.Logf("%d reports over the socket: median error %.2f m, worst %.2f m", steps, errs[steps/2], errs[steps-1])
+	if errs[steps/2] > 2 {
+		t.Errorf("median error %.2f m", errs[steps/2])
+	}
 
 	// Refusals of the socket verb.
 	for _, c := range []struct {
@@ -165,9 +171,9 @@ func reportToConsole(t *testing.T, engine string) {
 		{Name: "history start after end", Method: "GET", Path: "/ds/indoor/position/history", Token: "A",
 			Params: map[string]any{"msId": me, "sTime": end, "eTime": start}, Code: "93"},
 		{Name: "history longer than a day", Method: "GET", Path: "/ds/indoor/position/history", Token: "A",
-			Params: map[string]any{"msId": me, "sTime": "2024-03-01 00:00:00", "eTime": "2024-03-03 00:00:00"}, Code: "94"},
+			Params: map[string]any{"msId": me, "sTime": ms(2024, 3, 1, 0), "eTime": ms(2024, 3, 3, 0)}, Code: "94"},
 		{Name: "history across months", Method: "GET", Path: "/ds/indoor/position/history", Token: "A",
-			Params: map[string]any{"msId": me, "sTime": "2024-02-29 12:00:00", "eTime": "2024-03-01 01:00:00"}, Code: "95"},
+			Params: map[string]any{"msId": me, "sTime": ms(2024, 2, 29, 12), "eTime": ms(2024, 3, 1, 1)}, Code: "95"},
 		{Name: "history without start", Method: "GET", Path: "/ds/indoor/position/history", Token: "A",
 			Params: map[string]any{"msId": me, "eTime": end}, Code: "400"},
 		{Name: "history by a terminal's token", Method: "GET", Path: "/ds/indoor/position/history", Token: s.Token(me, e.a.CustomerID),
@@ -187,5 +193,7 @@ func reportToConsole(t *testing.T, engine string) {
 		t.Errorf("report after the building was deleted: %s", r.Code)
 	}
 }
+
+func ms(y int, m time.Month, d, h int) int64 { return time.Date(y, m, d, h, 0, 0, 0, time.UTC).UnixMilli() }
 
 func itoa(v int64) string { b, _ := json.Marshal(v); return string(b) }

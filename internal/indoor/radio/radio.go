@@ -2,7 +2,7 @@
 // the simulator (internal/sim) and their tests, so all three speak of the same physics: the log-distance path
 // loss model (RSSI = A − 10·n·log10(d), A the RSSI at 1 m, n the environment decay), a scanner's noise (Gaussian
 // dB noise, dropped readings, multipath outliers, a sensitivity floor, the attenuation of a slab between storeys),
-// and the demo building (two storeys, ten beacons each) with a walk through it. It has no server code.
+// and the demo building (two storeys, 13 beacons each) with a walk through it. It has no server code.
 package radio
 
 import (
@@ -78,8 +78,10 @@ type Channel struct {
 	Sensitivity float64 // dBm; weaker readings are not reported
 }
 
-// DemoChannel is the noise the simulator reports with and the estimator test runs against.
-var DemoChannel = Channel{Sigma: 2.5, Dropout: 0.15, Outlier: 0.03, OutlierDB: 12, Sensitivity: -95}
+// DemoChannel is the noise the simulator reports with and the estimator test runs against: a report is the mean
+// of about ten advertisements a second, so 2 dB of Gaussian noise on it; 15 % of beacons missing from a report,
+// 2 % of readings 10 dB off (multipath), nothing below −95 dBm.
+var DemoChannel = Channel{Sigma: 2, Dropout: 0.15, Outlier: 0.02, OutlierDB: 10, Sensitivity: -95}
 
 // Mean is the noiseless RSSI of beacon b at p: the path loss over the 3-D distance plus the slabs between them.
 func (bd Building) Mean(b Beacon, p Point) float64 {
@@ -109,7 +111,7 @@ func (c Channel) Scan(rng *rand.Rand, bd Building, p Point) []Reading {
 }
 
 // Demo building: a two-storey office, 48 m × 24 m, a corridor along its middle, rooms either side, the stairs at
-// its east end; ten beacons on each storey. Its plans are drawn at DemoScale metres per pixel.
+// its east end; 13 beacons on each storey. Its plans are drawn at DemoScale metres per pixel.
 const (
 	DemoScale          = 0.05 // metres per pixel: 960 × 480 px plans
 	DemoWidth          = 48.0
@@ -130,22 +132,28 @@ func Demo() Building {
 	bd := Building{Name: DemoBuildingName, StoreyHeight: demoStoreyHeight, SlabLoss: demoSlabLoss,
 		Storeys: []Storey{{Name: "Ground floor", Level: 0, Width: DemoWidth, Height: DemoHeight},
 			{Name: "First floor", Level: 1, Width: DemoWidth, Height: DemoHeight}}}
-	// Two rows of five on each storey, the first floor's shifted by half a bay so the two grids differ; the
-	// calibrations vary as real beacons' do.
-	rssi := []int{-59, -61, -58, -63, -60, -59, -62, -60, -57, -61}
-	decay := []float64{2.2, 2.0, 2.3, 2.1, 2.2, 2.4, 2.0, 2.2, 2.1, 2.3}
+	// On each storey two rows of five in the rooms either side of the corridor (the first floor's shifted by 3 m,
+	// so the two grids differ) and three along the corridor, the last at the stairs: 13 a storey, about one per
+	// 90 m². The calibrations vary as real beacons' do.
+	rssi := []int{-59, -61, -58, -63, -60, -59, -62, -60, -57, -61, -60, -58, -62}
+	decay := []float64{2.2, 2.0, 2.3, 2.1, 2.2, 2.4, 2.0, 2.2, 2.1, 2.3, 2.0, 2.2, 2.1}
 	for s := range bd.Storeys {
 		shift := float64(s) * 3
-		for i := range 2 * demoBeaconsPerSide {
-			row, col := i/demoBeaconsPerSide, i%demoBeaconsPerSide
-			x := 4 + shift + float64(col)*9.5
+		var at [][2]float64
+		for row := range 2 {
 			y := 4.5
 			if row == 1 {
 				y = DemoHeight - 4.5
 			}
+			for col := range demoBeaconsPerSide {
+				at = append(at, [2]float64{4 + shift + float64(col)*9.5, y})
+			}
+		}
+		at = append(at, [2]float64{9 + shift, DemoCorridorY}, [2]float64{27 + shift, DemoCorridorY}, [2]float64{46.5, DemoCorridorY})
+		for i, p := range at {
 			k := (i + 3*s) % len(rssi)
 			bd.Beacons = append(bd.Beacons, Beacon{MAC: DemoMAC(s, i), Name: fmt.Sprintf("B%d-%02d", s, i+1),
-				Storey: s, X: x, Y: y, RSSI1m: rssi[k], Decay: decay[k]})
+				Storey: s, X: p[0], Y: p[1], RSSI1m: rssi[k], Decay: decay[k]})
 		}
 	}
 	return bd

@@ -44,7 +44,7 @@ export function BuildingDialog({ building, onClose }: { building: Building | nul
         <Form.Item label={t('building.remark')}>
           <Input.TextArea value={remark} maxLength={200} onChange={(e) => setRemark(e.target.value)} />
         </Form.Item>
-        {error && <Alert type="error" message={error} showIcon />}
+        {error && <Alert type="error" title={error} showIcon />}
       </Form>
     </Modal>
   );
@@ -116,7 +116,10 @@ export function FloorDialog({
           <InputNumber value={level} min={-10} max={200} precision={0} onChange={(v) => setLevel(v ?? 0)} />
         </Form.Item>
         <Form.Item label={t('floor.plan')} required={!floor} extra={t('floor.planHelp')}>
-          <Upload accept="image/png,image/jpeg,image/gif" maxCount={1} beforeUpload={(f) => (setFile(f), false)} onRemove={() => setFile(undefined)}>
+          <Upload accept="image/png,image/jpeg,image/gif" maxCount={1} beforeUpload={(f) => {
+              setFile(f);
+              return false;
+            }} onRemove={() => setFile(undefined)}>
             <Button icon={<UploadOutlined />}>{floor ? t('floor.replacePlan') : t('floor.choosePlan')}</Button>
           </Upload>
         </Form.Item>
@@ -133,19 +136,19 @@ export function FloorDialog({
             <InputNumber value={scale} min={0.0001} max={10} step={0.01} onChange={setScale} style={{ width: 160 }} />
           </Form.Item>
         ) : (
-          <Space direction="vertical" style={{ width: '100%' }}>
+          <Space orientation="vertical" style={{ width: '100%' }}>
             <Space>
               <Button onClick={onPickRef}>{t('floor.pickPoints')}</Button>
               <span>{t('floor.pointsPicked', { n: pts.length })}</span>
             </Space>
             <Form.Item label={t('floor.distance')}>
-              <InputNumber value={distance} min={0.01} step={0.5} onChange={setDistance} addonAfter="m" style={{ width: 180 }} />
+              <InputNumber value={distance} min={0.01} step={0.5} onChange={setDistance} suffix="m" style={{ width: 180 }} />
             </Form.Item>
             {refScale && <span>{t('floor.gives', { scale: refScale.toFixed(4) })}</span>}
           </Space>
         )}
-        {!floor && <Alert type="info" message={t('floor.pointsLater')} style={{ marginTop: 8 }} />}
-        {error && <Alert type="error" message={error} showIcon style={{ marginTop: 8 }} />}
+        {!floor && <Alert type="info" title={t('floor.pointsLater')} style={{ marginTop: 8 }} />}
+        {error && <Alert type="error" title={error} showIcon style={{ marginTop: 8 }} />}
       </Form>
     </Modal>
   );
@@ -224,14 +227,14 @@ export function BeaconDialog({
         </Form.Item>
         <Space size="large">
           <Form.Item label={t('beacon.rssi')} extra={t('beacon.rssiHelp')} required>
-            <InputNumber value={rssi} min={-100} max={-50} precision={0} addonAfter="dBm" onChange={setRssi} />
+            <InputNumber value={rssi} min={-100} max={-50} precision={0} suffix="dBm" onChange={setRssi} />
           </Form.Item>
           <Form.Item label={t('beacon.decay')} extra={t('beacon.decayHelp')} required>
             <InputNumber value={decay} min={1.1} max={10} step={0.1} precision={1} onChange={setDecay} />
           </Form.Item>
         </Space>
         <div>{t('beacon.at', { x: at.x.toFixed(0), y: at.y.toFixed(0), mx: (at.x * floor.scale).toFixed(1), my: (at.y * floor.scale).toFixed(1) })}</div>
-        {error && <Alert type="error" message={error} showIcon style={{ marginTop: 8 }} />}
+        {error && <Alert type="error" title={error} showIcon style={{ marginTop: 8 }} />}
       </Form>
     </Modal>
   );
