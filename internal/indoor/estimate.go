@@ -386,5 +386,3 @@ func (t *Track) out(w, h float64) Smoothed {
 	}
 	return Smoothed{Floor: t.Floor, Building: t.Building, X: x, Y: y, Accuracy: math.Sqrt(math.Max(t.p[0][0]+t.p[1][1], 0))}
 }
-
-

@@ -194,6 +194,8 @@ func reportToConsole(t *testing.T, engine string) {
 	}
 }
 
-func ms(y int, m time.Month, d, h int) int64 { return time.Date(y, m, d, h, 0, 0, 0, time.UTC).UnixMilli() }
+func ms(y int, m time.Month, d, h int) int64 {
+	return time.Date(y, m, d, h, 0, 0, 0, time.UTC).UnixMilli()
+}
 
 func itoa(v int64) string { b, _ := json.Marshal(v); return string(b) }
