@@ -26,6 +26,6 @@ func (r *runner) indoorRow() bench.Row {
 		return row(name, target, "", r.missing("indoor"))
 	}
 	return bench.Row{Name: name, Target: target, Status: bench.Verdict(v >= 10_000),
-		Figure: fmt.Sprintf("%s estimates/s on one goroutine (%.1f µs each; demo building, ~10 readings a scan): %s terminals reporting once a second per core",
+		Figure: fmt.Sprintf("%s estimates per CPU-second on one goroutine (%.0f µs of CPU each; demo building, about 12 readings a scan): %s terminals scanning once a second per core",
 			bench.Thousands(v), 1e6/v, bench.Thousands(v))}
 }
