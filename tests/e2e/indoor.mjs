@@ -74,4 +74,36 @@ export const indoorCases = [
       }
     },
   ],
+  [
+    'indoor: the history of the walk plays back on the plan with its track',
+    async ({ context }) => {
+      const { page, base } = await dispatcherConsole(context);
+      const list = await api(page, 'GET', '/ds/indoor/building/list');
+      const b = list.result.list.find((x) => x.name === 'Demo Office');
+      const ground = b.floors.find((f) => f.level === 0);
+      const t = await terminal(WALKER);
+      const rnd = seeded(7);
+      try {
+        for (let i = 0; i < 12; i++) {
+          const r = await t.request('indoor.report', { readings: scan(b, ground, 6 + i * 2, 12, rnd) });
+          expect(r.code === '0', `report ${i}: ${r.code}`);
+          await new Promise((res) => setTimeout(res, 100));
+        }
+      } finally {
+        await t.close();
+      }
+      await page.goto(`${base}/indoor`);
+      await page.waitForSelector('[data-testid=indoor-plan]', { timeout: 20_000 });
+      await page.click('[data-testid=indoor-history-terminal]');
+      await page.keyboard.type(WALKER);
+      await page.click(`.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title*="${WALKER}"], .ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option:has-text("${WALKER}")`);
+      await page.click('[data-testid=indoor-history-play]');
+      const status = await page.waitForSelector('[data-testid=indoor-history-status]', { timeout: 10_000 });
+      expect(Number(await status.getAttribute('data-points')) >= 12, 'the history holds the walk');
+      await page.waitForSelector('[data-testid=indoor-track]', { timeout: 15_000 });
+      await page.waitForSelector(`[data-testid=indoor-terminal][data-ms-id="${WALKER}"]`, { timeout: 5_000 });
+      const at1 = Number(await status.getAttribute('data-at'));
+      await until(async () => Number(await page.getAttribute('[data-testid=indoor-history-status]', 'data-at')) > at1, 'the playback advances', 10_000);
+    },
+  ],
 ];

@@ -255,7 +255,7 @@ export default function IndoorPage() {
               <TerminalPicker value={histTerminal} onChange={setHistTerminal} placeholder={t('history.terminal')} testId="indoor-history-terminal" />
               <Select value={range} onChange={setRange} options={RANGES.map((m) => ({ value: m, label: m >= 60 ? t('history.lastHours', { n: m / 60 }) : t('history.lastMinutes', { n: m }) }))} />
               <Space>
-                <Button type="primary" onClick={loadHistory} disabled={!histTerminal}>
+                <Button type="primary" onClick={loadHistory} disabled={!histTerminal} data-testid="indoor-history-play">
                   {t('history.play')}
                 </Button>
                 {history && (
@@ -276,7 +276,7 @@ export default function IndoorPage() {
                     <Button icon={playing ? <PauseOutlined /> : <PlayCircleOutlined />} onClick={() => setPlaying(!playing)} aria-label={playing ? t('history.pause') : t('history.resume')} />
                     <Segmented size="small" value={speed} onChange={(v) => setSpeed(v as number)} options={SPEEDS.map((s) => ({ value: s, label: `×${s}` }))} />
                   </Flex>
-                  <Typography.Text type="secondary">
+                  <Typography.Text type="secondary" data-testid="indoor-history-status" data-points={history.list.length} data-at={playAt}>
                     {formatZoned(playAt, dateTime)} · {t('history.points', { n: history.list.length })}
                   </Typography.Text>
                 </>
