@@ -54,9 +54,7 @@ func (s *Service) SeedDemo(ctx context.Context, customerID int64, uploader strin
 			}
 		}
 	}
-	s.mu.Lock()
-	delete(s.layouts, customerID)
-	s.mu.Unlock()
+	s.forget(customerID)
 	return true, nil
 }
 

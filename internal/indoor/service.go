@@ -60,6 +60,7 @@ type Service struct {
 
 	mu      sync.Mutex
 	layouts map[int64]*layout // per customer, dropped by every plan change
+	gen     map[int64]uint64  // per customer, bumped by every plan change: a layout read before one is not cached
 	tracks  map[string]*Track // per terminal
 	locks   map[string]*sync.Mutex
 }
@@ -67,7 +68,7 @@ type Service struct {
 // New builds the service.
 func New(d *db.DB, dir Directory, fs Files, hub Hub, opts Options) *Service {
 	s := &Service{db: d, store: NewStore(d), dir: dir, files: fs, hub: hub, opts: opts,
-		layouts: map[int64]*layout{}, tracks: map[string]*Track{}, locks: map[string]*sync.Mutex{}}
+		layouts: map[int64]*layout{}, gen: map[int64]uint64{}, tracks: map[string]*Track{}, locks: map[string]*sync.Mutex{}}
 	s.SetClock(nil)
 	return s
 }
@@ -102,15 +103,21 @@ func (s *Service) Run(ctx context.Context) {
 
 // changed drops a customer's cached layout and tells its consoles to reload the plans.
 func (s *Service) changed(customerID int64, what string, id int64) {
+	s.forget(customerID)
+	s.hub.Publish(customerID, EventChanged, map[string]any{"what": what, "id": id}, realtime.Consoles)
+}
+
+// forget drops a customer's cached layout.
+func (s *Service) forget(customerID int64) {
 	s.mu.Lock()
 	delete(s.layouts, customerID)
+	s.gen[customerID]++
 	s.mu.Unlock()
-	s.hub.Publish(customerID, EventChanged, map[string]any{"what": what, "id": id}, realtime.Consoles)
 }
 
 func (s *Service) layout(ctx context.Context, customerID int64) (*layout, error) {
 	s.mu.Lock()
-	l := s.layouts[customerID]
+	l, gen := s.layouts[customerID], s.gen[customerID]
 	s.mu.Unlock()
 	if l != nil {
 		return l, nil
@@ -120,7 +127,9 @@ func (s *Service) layout(ctx context.Context, customerID int64) (*layout, error)
 		return nil, err
 	}
 	s.mu.Lock()
-	s.layouts[customerID] = l
+	if s.gen[customerID] == gen { // no plan changed while it was read
+		s.layouts[customerID] = l
+	}
 	s.mu.Unlock()
 	return l, nil
 }
