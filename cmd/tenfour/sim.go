@@ -61,6 +61,9 @@ func simCmd(args []string) error {
 	loopback := fs.String("loopback", "auto", "restrict WebRTC to the loopback interface: auto (when the server is local), yes, no")
 	insecure := fs.Bool("insecure", false, "accept any TLS certificate (a self-signed server)")
 	audio := fs.String("audio", "", "directory of Ogg Opus files to speak instead of the built-in ones")
+	indoorIDs := fs.String("indoor", "", "accounts that walk through the demo building reporting the beacons they hear "+
+		"(indoor.report) instead of GPS: a comma list; demo accounts left to people (e.g. 10000168,10000169) are added to --demo")
+	indoorEvery := fs.Duration("indoor-interval", sim.DefaultIndoorInterval, "how often an indoor walker reports its beacon scan")
 	every := fs.Duration("stats", 10*time.Second, "print the fleet's counters this often (0 = only at the end)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the simulator to this file")
 	provision := fs.Bool("provision", false, "create the --ids accounts in the store (--data/--db) and exit")
@@ -113,11 +116,16 @@ func simCmd(args []string) error {
 	if *count > 0 && *count < len(accts) {
 		accts = accts[:*count]
 	}
+	walkers, err := sim.IndoorWalkers(*indoorIDs, accts)
+	if err != nil {
+		return err
+	}
+	accts = walkers.Accounts
 	opts := sim.Options{URL: strings.TrimSuffix(*server, "/"), Accounts: accts, Seed: *seed, City: *city,
 		Rates: sim.Rates{TalkEvery: *talk, SOSEvery: *sos, DropEvery: *drop, Offline: *offline,
 			SwitchEvery: *switchEvery, ForgetCheckin: *forget, UploadEvery: *uploadEvery},
 		GPSInterval: *gps, Ramp: *ramp, MaxMedia: *maxMedia, MediaIdle: *mediaIdle, Insecure: *insecure, AudioDir: *audio,
-		Dialers: *dialers}
+		Dialers: *dialers, Indoor: walkers.IDs, IndoorInterval: *indoorEvery}
 	if opts.Ramp < 0 {
 		opts.Ramp = time.Duration(len(accts)) * 20 * time.Millisecond
 	}

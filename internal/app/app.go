@@ -24,6 +24,7 @@ import (
 	"tenfour/internal/directory"
 	"tenfour/internal/files"
 	"tenfour/internal/geo"
+	"tenfour/internal/indoor"
 	"tenfour/internal/lonework"
 	"tenfour/internal/media"
 	"tenfour/internal/medialib"
@@ -51,6 +52,7 @@ type App struct {
 	LoneWork *lonework.Service // safety: lone-worker plans, engine and alarms
 	Voice    *call.Service     // voice: floor control, calls, monitoring, records (SOS and terminal control call it)
 	Cameras  *camera.Service   // video surveillance: cameras, pulled streams, viewers, recordings
+	Indoor   *indoor.Service   // indoor positioning: plans, beacons, estimated positions
 
 	mux     *http.ServeMux
 	trusted []netip.Prefix // reverse proxies whose X-Forwarded-For names the client
@@ -196,6 +198,22 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	branding.NewService(d).Routes(router)
 	// [demo]
 	a.OnPrepare(func(ctx context.Context) error { return demo.Prepare(ctx, d, cfg.Demo) })
+	// [indoor] buildings, floor plans, beacons, indoor.report → estimated positions (docs/adr/0023); the demo
+	// customer gets the demo building (after the demo seed above)
+	a.Indoor = indoor.New(d, dir, fileSvc, a.Hub, indoor.Options{Retention: cfg.GPSRetention})
+	a.Indoor.Routes(router)
+	hub.Register(a.Indoor.Verbs()...)
+	a.Go(a.Indoor.Run)
+	if cfg.Demo {
+		a.OnPrepare(func(ctx context.Context) error {
+			cid, ok, err := demo.FleetCustomer(ctx, d)
+			if err != nil || !ok {
+				return err
+			}
+			_, err = a.Indoor.SeedDemo(ctx, cid, demo.Dispatcher)
+			return err
+		})
+	}
 	// [sim] the in-process demo fleet: demo terminals log in to this server over loopback (--demo-fleet)
 	a.Go(func(ctx context.Context) { sim.RunDemo(ctx, cfg, a.Auth.IssueResume) })
 

@@ -9,6 +9,7 @@ package demo
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -181,6 +182,18 @@ func Seed(ctx context.Context, d *db.DB) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// Dispatcher is the demo customer "Demo Fleet"'s dispatcher.
+const Dispatcher = "10000001"
+
+// FleetCustomer is the id of the demo customer "Demo Fleet" (ok false when the database has none: not a demo).
+func FleetCustomer(ctx context.Context, d *db.DB) (id int64, ok bool, err error) {
+	err = d.QueryRow(ctx, `SELECT id FROM customers WHERE name = ? ORDER BY id LIMIT 1`, tenants[0].name).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return id, err == nil, err
 }
 
 // DemoHosts are the addresses the demo is opened at (`make run`: http://127.0.0.1:8080); they get a km/h client

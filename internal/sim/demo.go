@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"strings"
 	"time"
 
 	"tenfour/internal/config"
@@ -38,8 +39,22 @@ func RunDemo(ctx context.Context, cfg config.Config, resume func(ctx context.Con
 	if sos <= 0 {
 		sos = -1 // never
 	}
+	var walkers []string
+	if !cfg.DemoFleetQuiet {
+		// Two people's phone accounts walk the demo building, so /indoor shows terminals moving.
+		w, err := IndoorWalkers(strings.Join(DemoWalkers, ","), accounts)
+		if err == nil {
+			for i := len(accounts); i < len(w.Accounts); i++ {
+				if tok, err := resume(ctx, w.Accounts[i].ID); err == nil {
+					w.Accounts[i].Resume = tok
+				}
+			}
+			accounts, walkers = w.Accounts, w.IDs
+		}
+	}
 	f, err := New(Options{URL: self, Accounts: accounts, Seed: 1, Loopback: IsLocal(self), Insecure: true,
-		Ramp: 3 * time.Second, MaxMedia: 24, Log: slog.Default(), Rates: Rates{SOSEvery: sos}, Passive: cfg.DemoFleetQuiet})
+		Ramp: 3 * time.Second, MaxMedia: 24, Log: slog.Default(), Rates: Rates{SOSEvery: sos}, Passive: cfg.DemoFleetQuiet,
+		Indoor: walkers})
 	if err != nil {
 		slog.Error("demo fleet", "err", err)
 		return

@@ -105,6 +105,10 @@ type Options struct {
 	// AudioDir replaces the embedded speech with the *.ogg files of a directory.
 	AudioDir string
 	Log      *slog.Logger
+	// Indoor lists accounts (among Accounts) that walk through the demo building and report the beacons they hear
+	// every IndoorInterval (default 1 s) instead of GPS fixes (indoor.go); they walk in passive fleets too.
+	Indoor         []string
+	IndoorInterval time.Duration
 }
 
 // Fleet is a running set of simulated terminals.
@@ -130,6 +134,8 @@ type Fleet struct {
 
 	pinMu sync.Mutex
 	pins  map[*Terminal]bool
+
+	indoorIndex map[string]int // Options.Indoor: account → its place among the walkers
 }
 
 // New builds a fleet (nothing connects before Run).
@@ -173,6 +179,21 @@ func New(opts Options) (*Fleet, error) {
 	f := &Fleet{opts: opts, city: city, clips: clips, hc: httpClient(opts.Insecure), byID: map[string]*Terminal{},
 		pins: map[*Terminal]bool{}, snapshot: snapshotJPEG()}
 	f.media.max = int32(opts.MaxMedia)
+	f.indoorIndex = map[string]int{}
+	for _, id := range opts.Indoor {
+		if _, dup := f.indoorIndex[id]; !dup {
+			f.indoorIndex[id] = len(f.indoorIndex)
+		}
+	}
+	listed := map[string]bool{}
+	for _, a := range opts.Accounts {
+		listed[a.ID] = true
+	}
+	for id := range f.indoorIndex {
+		if !listed[id] {
+			return nil, fmt.Errorf("sim: indoor walker %s is not among the accounts", id)
+		}
+	}
 	for i, a := range opts.Accounts {
 		if _, dup := f.byID[a.ID]; dup {
 			return nil, fmt.Errorf("sim: account %s listed twice", a.ID)

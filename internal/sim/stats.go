@@ -17,9 +17,11 @@ type Stats struct {
 	Drops      atomic.Int64 // planned network losses and battery power-offs
 	Lost       atomic.Int64 // connections the server or network ended unplanned
 
-	GPSPoints  atomic.Int64
-	StatusSent atomic.Int64
-	Pings      atomic.Int64
+	GPSPoints atomic.Int64
+	// IndoorReports are the indoor walkers' beacon scans sent (indoor.report).
+	IndoorReports atomic.Int64
+	StatusSent    atomic.Int64
+	Pings         atomic.Int64
 
 	Bursts      atomic.Int64 // floor granted and speech sent
 	FloorDenied atomic.Int64
@@ -71,12 +73,12 @@ func (s *Stats) Refused() map[string]int64 {
 func (s *Stats) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "online=%d media=%d logins=%d reconnects=%d drops=%d lost=%d gps=%d status=%d bursts=%d denied=%d "+
-		"queued=%d nomedia=%d packets=%d calls=%d/%d/%d sos=%d/%d sms=%d/%d checkins=%d/%d switches=%d remote=%d tones=%d uploads=%d",
+		"queued=%d nomedia=%d packets=%d calls=%d/%d/%d sos=%d/%d sms=%d/%d checkins=%d/%d switches=%d remote=%d tones=%d uploads=%d indoor=%d",
 		s.Online.Load(), s.MediaOpen.Load(), s.Logins.Load(), s.Reconnects.Load(), s.Drops.Load(), s.Lost.Load(),
 		s.GPSPoints.Load(), s.StatusSent.Load(), s.Bursts.Load(), s.FloorDenied.Load(), s.FloorQueued.Load(),
 		s.NoMedia.Load(), s.PacketsSent.Load(), s.CallsAnswered.Load(), s.CallsDeclined.Load(), s.CallsIgnored.Load(),
 		s.SOSRaised.Load(), s.SOSCanceled.Load(), s.Messages.Load(), s.Answers.Load(), s.Checkins.Load(), s.Forgotten.Load(),
-		s.Switches.Load(), s.Remote.Load(), s.Tones.Load(), s.Uploads.Load())
+		s.Switches.Load(), s.Remote.Load(), s.Tones.Load(), s.Uploads.Load(), s.IndoorReports.Load())
 	ref := s.Refused()
 	if len(ref) > 0 {
 		keys := make([]string, 0, len(ref))

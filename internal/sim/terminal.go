@@ -130,6 +130,7 @@ type Terminal struct {
 	sosID     string
 	ambient   *sender
 	inbox     int
+	indoor    *indoorWalk // walks the demo building (Options.Indoor); nil outdoors
 }
 
 type gpsPoint struct {
@@ -158,6 +159,10 @@ func newTerminal(fl *Fleet, a Account, index int) *Terminal {
 	t.every[chainGPS] = t.prof.GPSInterval
 	if fl.opts.GPSInterval > 0 && t.prof.GPSInterval > 0 {
 		t.every[chainGPS] = fl.opts.GPSInterval
+	}
+	if k, ok := fl.indoorIndex[a.ID]; ok {
+		t.indoor = newIndoorWalk(k, len(fl.indoorIndex), stream(sIndoor))
+		t.every[chainGPS] = 0 // no GPS fix indoors
 	}
 	t.every[chainStatus] = defaultStatusEvery
 	t.every[chainHeartbeat] = defaultHeartbeatEvery
@@ -199,6 +204,9 @@ func (t *Terminal) start(first time.Time) {
 		}
 		if !fl.opts.Passive {
 			fl.sched.at(first.Add(time.Duration(t.rBatt.Float64()*float64(batteryTick))), func() { t.batteryStep(first) })
+		}
+		if t.indoor != nil {
+			t.startIndoor(first)
 		}
 	}
 	r := fl.opts.Rates

@@ -11,6 +11,7 @@ import { walkthroughCases } from './walkthrough.mjs';
 import { contrastCases } from './contrast.mjs';
 import { languageCases } from './languages.mjs';
 import { camerasCases } from './cameras.mjs';
+import { indoorCases } from './indoor.mjs';
 
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
 const TERMINAL = '10000101';
@@ -376,4 +377,4 @@ cases.push(...walkthroughCases);
 cases.push(...camerasCases);
 cases.push(...contrastCases);
 
-process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases])) > 0 ? 1 : 0);
+process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases, ...indoorCases])) > 0 ? 1 : 0);

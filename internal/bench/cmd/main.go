@@ -99,6 +99,7 @@ func main() {
 		{"ingest", 5 * time.Minute, func(ctx context.Context) error { return r.ingest(ctx, *ingest) }},
 		{"alarm", 2 * time.Minute, r.alarm},
 		{"publish", 1 * time.Minute, r.publish},
+		{"indoor", 1 * time.Minute, r.indoor},
 		{"scale", 6 * time.Minute, func(ctx context.Context) error { return r.scaleRun(ctx, *terminals, *window) }},
 		{"web", 5 * time.Minute, r.web},
 		{"cameras", 2 * time.Minute, r.cameras},
@@ -216,7 +217,7 @@ func (r *runner) prof(name string) string { return filepath.Join(r.out, "prof", 
 // --- steps ---------------------------------------------------------------------------------------------------
 
 var testPkgs = []string{"internal/call", "internal/media", "internal/geo", "internal/sos", "internal/platform/realtime",
-	"internal/bench", "internal/camera"}
+	"internal/bench", "internal/camera", "internal/indoor"}
 
 func (r *runner) build(ctx context.Context) error {
 	env := []string{"CGO_ENABLED=0"}
@@ -735,6 +736,7 @@ func (r *runner) rows() []bench.Row {
 	} else {
 		rows = append(rows, row("position receive → console p99 with many terminals reporting", "< 1 s", "", r.missing("scale")))
 	}
+	rows = append(rows, r.indoorRow())
 	if a99, ok := r.fig("BenchmarkAlarmFanout20:p99-ms/all20"); ok {
 		a50, _ := r.fig("BenchmarkAlarmFanout20:p50-ms/all20")
 		c99, _ := r.fig("BenchmarkAlarmFanout20:p99-ms/console")

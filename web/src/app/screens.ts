@@ -27,6 +27,7 @@ const BUILT: Record<BuiltScreen, Loader> = {
   report: () => import('../features/reports/pages/ReportPage'),
   videoSurveillance: () => import('../features/surveillance/pages/SurveillancePage'),
   videoRecords: () => import('../features/videorecords/pages/VideoRecordsPage'),
+  indoor: () => import('../features/indoor/pages/IndoorPage'),
 };
 
 const notYet: Loader = () => import('./pages/NotYetPage');

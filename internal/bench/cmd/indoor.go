@@ -1,0 +1,31 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"tenfour/internal/bench"
+)
+
+// indoor runs the indoor estimator's benchmark (internal/indoor BenchmarkEstimate: one scan of the demo walk
+// through floor choice, path loss, the weighted least-squares fit and the Kalman update, on one goroutine).
+func (r *runner) indoor(ctx context.Context) error {
+	out, err := r.testBin(ctx, "internal/indoor", nil, "-test.run", "^$", "-test.bench", "^BenchmarkEstimate$",
+		"-test.benchtime", "2s", "-test.cpuprofile", r.prof("indoor.cpu"))
+	if perr := r.benchInto("", out, "BenchmarkEstimate"); err == nil {
+		err = perr
+	}
+	return err
+}
+
+// indoorRow is the row "indoor position estimates per second per core".
+func (r *runner) indoorRow() bench.Row {
+	const name, target = "indoor position estimates per core (one beacon scan → smoothed position)", "≥ 10,000/s"
+	v, ok := r.fig("BenchmarkEstimate:estimates/s/core")
+	if !ok {
+		return row(name, target, "", r.missing("indoor"))
+	}
+	return bench.Row{Name: name, Target: target, Status: bench.Verdict(v >= 10_000),
+		Figure: fmt.Sprintf("%s estimates per CPU-second on one goroutine (%.0f µs of CPU each; demo building, about 12 readings a scan): %s terminals scanning once a second per core",
+			bench.Thousands(v), 1e6/v, bench.Thousands(v))}
+}

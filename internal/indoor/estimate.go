@@ -1,0 +1,388 @@
+package indoor
+
+import (
+	"math"
+	"sort"
+
+	"tenfour/internal/indoor/radio"
+)
+
+// The estimator (docs/adr/0023): a report's readings → the storey (the floor whose strongest beacons are
+// strongest) → distances by the log-distance path loss model → a weighted least-squares fit of the position
+// in the log-distance domain (the maximum-likelihood position under log-normal shadowing; Gauss–Newton from the best
+// point of a coarse grid) with beacons dropped by a deletion test → a Kalman filter per terminal (constant velocity
+// that decays over a few seconds) that smooths the fits, inflates the noise of an implausible jump, and restarts
+// on a storey change or after a silence.
+//
+// Everything here is in metres on the floor (x right, y down from the plan's top-left); the service converts
+// plan pixels with the floor's scale.
+
+// Estimator tuning (ADR 0023).
+const (
+	// SigmaRSSI is the noise of a reported RSSI the weights assume (dB).
+	SigmaRSSI = 3.0
+	// MaxAnchors is how many of a floor's strongest readings a fit uses.
+	MaxAnchors = 12
+	// MinRSSI is the weakest reading the estimator uses (dBm); weaker ones are too far to range.
+	MinRSSI = -98
+	// OutlierZ: a beacon is dropped when leaving it out lowers the fit's cost (Σ of squared standardised
+	// residuals) by more than OutlierZ², as a reading OutlierZ σ off would.
+	OutlierZ = 2.5
+	// FloorHysteresis keeps a terminal on its floor unless another floor is this much stronger (dB).
+	FloorHysteresis = 3.0
+	// AccelNoise is the Kalman filter's process noise: the spectral density of a walker's acceleration (m²/s³).
+	AccelNoise = 0.3
+	// VelocityTau is how long the track remembers a walker's velocity (s): it decays as e^(−t/τ).
+	VelocityTau = 4.0
+	// GateChi2 is the squared Mahalanobis distance (2 degrees of freedom, 99.9 %) above which a fit counts as an
+	// outlier: its noise is inflated so it pulls the track only a little.
+	GateChi2 = 13.8
+	// ResetAfter is a silence after which a track starts afresh (ms); so does a run of ResetOutliers outliers.
+	ResetAfter    = 30_000
+	ResetOutliers = 3
+)
+
+// Anchor is a known beacon as the estimator sees it.
+type Anchor struct {
+	Beacon   BeaconID
+	Floor    FloorID
+	Building BuildingID
+	X, Y     float64 // metres
+	RSSI1m   float64
+	Decay    float64
+}
+
+// Heard is a reading matched to its anchor (several readings of one beacon in a report are averaged first).
+type Heard struct {
+	Anchor
+	RSSI float64
+}
+
+// Fit is one report's position before smoothing.
+type Fit struct {
+	Floor    FloorID
+	Building BuildingID
+	X, Y     float64
+	Sigma    float64 // metres, per axis
+	Used     int
+}
+
+// PickFloor chooses the floor of a report: each floor is scored by the mean of its three strongest readings
+// (missing ones counted at MinRSSI); the current floor stays unless another beats it by FloorHysteresis.
+func PickFloor(heard []Heard, current FloorID) FloorID {
+	by := map[FloorID][]float64{}
+	for _, h := range heard {
+		by[h.Floor] = append(by[h.Floor], h.RSSI)
+	}
+	score := func(v []float64) float64 {
+		sort.Sort(sort.Reverse(sort.Float64Slice(v)))
+		s := 0.0
+		for i := range 3 {
+			if i < len(v) {
+				s += v[i]
+			} else {
+				s += MinRSSI
+			}
+		}
+		return s / 3
+	}
+	best, bestScore := FloorID(0), math.Inf(-1)
+	floors := make([]FloorID, 0, len(by))
+	for f := range by {
+		floors = append(floors, f)
+	}
+	sort.Slice(floors, func(i, j int) bool { return floors[i] < floors[j] })
+	scores := map[FloorID]float64{}
+	for _, f := range floors {
+		scores[f] = score(by[f])
+		if scores[f] > bestScore {
+			best, bestScore = f, scores[f]
+		}
+	}
+	if cur, ok := scores[current]; ok && current != best && cur >= bestScore-FloorHysteresis {
+		return current
+	}
+	return best
+}
+
+type observation struct {
+	x, y  float64
+	d, ld float64 // the distance by the path loss model, and its natural log
+	w     float64 // 1/σ² of ld: the log-normal shadowing of the RSSI, σ = ln10/(10 n) · SigmaRSSI
+}
+
+// Solve fits a position to the readings of one floor (already filtered to that floor). ok is false without a
+// usable reading. bounds (w, h in metres; zero: none) clamp the result to the plan.
+func Solve(heard []Heard, w, h float64) (Fit, bool) {
+	var use []Heard
+	for _, r := range heard {
+		if r.RSSI >= MinRSSI {
+			use = append(use, r)
+		}
+	}
+	if len(use) == 0 {
+		return Fit{}, false
+	}
+	sort.SliceStable(use, func(i, j int) bool { return use[i].RSSI > use[j].RSSI })
+	if len(use) > MaxAnchors {
+		use = use[:MaxAnchors]
+	}
+	obs := make([]observation, len(use))
+	for i, r := range use {
+		d := math.Min(math.Max(radio.Distance(r.RSSI1m, r.Decay, r.RSSI), 0.3), 60)
+		s := math.Ln10 / (10 * r.Decay) * SigmaRSSI
+		obs[i] = observation{x: r.X, y: r.Y, d: d, ld: math.Log(d), w: 1 / (s * s)}
+	}
+	fit := Fit{Floor: use[0].Floor, Building: use[0].Building}
+	x, y, cost, sigma := solve(obs, w, h, 16)
+	// Outliers: while five or more beacons remain, the beacon whose leaving out lowers the cost most is dropped
+	// if it lowers it by more than OutlierZ² — a deletion test. (A multipath reading spreads its error over the
+	// whole fit, so no single residual need stand out, and the worst residual may name an innocent beacon.)
+	// No deletion can lower the cost by more than the cost itself: a fit whose cost is below OutlierZ² is done.
+	for len(obs) >= 5 && cost > OutlierZ*OutlierZ {
+		best, bestCost := -1, cost-OutlierZ*OutlierZ
+		var bx, by, bs float64
+		rest := make([]observation, 0, len(obs)-1)
+		for i := range obs {
+			rest = append(append(rest[:0], obs[:i]...), obs[i+1:]...)
+			if lx, ly, lc, ls := solve(rest, w, h, 8); lc < bestCost {
+				best, bestCost, bx, by, bs = i, lc, lx, ly, ls
+			}
+		}
+		if best < 0 {
+			break
+		}
+		obs = append(obs[:best:best], obs[best+1:]...)
+		x, y, cost, sigma = bx, by, bestCost, bs
+	}
+	if w > 0 && h > 0 {
+		x, y = math.Min(math.Max(x, 0), w), math.Min(math.Max(y, 0), h)
+	}
+	fit.X, fit.Y, fit.Sigma, fit.Used = x, y, sigma, len(obs)
+	return fit, true
+}
+
+// solve is the weighted least-squares fit in the log-distance domain — the maximum-likelihood position under
+// log-normal shadowing: minimise Σ wᵢ (ln‖p − bᵢ‖ − ln dᵢ)² by Gauss–Newton with a Levenberg–Marquardt damping.
+// The cost has local minima (near a beacon that reads too strong), so the start is the best point of a grid of
+// cells × cells/2 over the plan (w × h metres; without bounds, the beacons' box and 5 m around it), or the centroid
+// weighted by 1/d² if that is better. With one or two beacons it returns that centroid. sigma is the per-axis
+// standard deviation of the result (metres).
+func solve(obs []observation, w, h float64, cells int) (x, y, cost, sigma float64) {
+	var sw float64
+	for _, o := range obs {
+		c := 1 / (o.d * o.d)
+		x += c * o.x
+		y += c * o.y
+		sw += c
+	}
+	x, y = x/sw, y/sw
+	if len(obs) < 3 {
+		far := 0.0
+		for _, o := range obs {
+			far = math.Max(far, o.d)
+		}
+		return x, y, 0, math.Max(far, 1)
+	}
+	costAt := func(x, y float64) float64 {
+		s := 0.0
+		for _, o := range obs {
+			r := math.Log(math.Max(math.Hypot(x-o.x, y-o.y), 0.1)) - o.ld
+			s += o.w * r * r
+		}
+		return s
+	}
+	x0, y0, x1, y1 := 0.0, 0.0, w, h
+	if w <= 0 || h <= 0 {
+		x0, y0, x1, y1 = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, o := range obs {
+			x0, y0, x1, y1 = math.Min(x0, o.x-5), math.Min(y0, o.y-5), math.Max(x1, o.x+5), math.Max(y1, o.y+5)
+		}
+	}
+	c := costAt(x, y)
+	step := math.Max(x1-x0, y1-y0) / float64(cells)
+	for gx := x0 + step/2; gx < x1; gx += step {
+		for gy := y0 + step/2; gy < y1; gy += step {
+			if gc := costAt(gx, gy); gc < c {
+				x, y, c = gx, gy, gc
+			}
+		}
+	}
+	lambda := 1e-3
+	var a11, a12, a22 float64
+	for range 50 {
+		var g1, g2 float64
+		a11, a12, a22 = 0, 0, 0
+		for _, o := range obs {
+			dx, dy := x-o.x, y-o.y
+			rr2 := math.Max(dx*dx+dy*dy, 0.01)
+			jx, jy := dx/rr2, dy/rr2 // ∂ ln ρ / ∂x, ∂y
+			r := 0.5*math.Log(rr2) - o.ld
+			a11 += o.w * jx * jx
+			a12 += o.w * jx * jy
+			a22 += o.w * jy * jy
+			g1 += o.w * jx * r
+			g2 += o.w * jy * r
+		}
+		improved := false
+		for range 10 {
+			b11, b22 := a11*(1+lambda)+1e-9, a22*(1+lambda)+1e-9
+			det := b11*b22 - a12*a12
+			if det <= 0 {
+				lambda *= 10
+				continue
+			}
+			sx := -(b22*g1 - a12*g2) / det
+			sy := -(b11*g2 - a12*g1) / det
+			if nc := costAt(x+sx, y+sy); nc < c {
+				x, y, c = x+sx, y+sy, nc
+				lambda = math.Max(lambda/10, 1e-7)
+				improved = true
+				if math.Hypot(sx, sy) < 1e-3 {
+					return x, y, c, covSigma(a11, a12, a22, c, len(obs))
+				}
+				break
+			}
+			lambda *= 10
+		}
+		if !improved {
+			break
+		}
+	}
+	return x, y, c, covSigma(a11, a12, a22, c, len(obs))
+}
+
+// covSigma is the per-axis σ of a fit: (JᵀWJ)⁻¹ scaled by the reduced χ² when the residuals are larger than
+// the weights assumed.
+func covSigma(a11, a12, a22, cost float64, n int) float64 {
+	det := a11*a22 - a12*a12
+	if det <= 1e-12 {
+		return 10
+	}
+	tr := (a11 + a22) / det // trace of the inverse
+	chi := 1.0
+	if n > 2 {
+		chi = math.Max(1, cost/float64(n-2))
+	}
+	return math.Sqrt(tr * chi / 2)
+}
+
+// Track is one terminal's Kalman filter (constant velocity) over its fits.
+type Track struct {
+	Floor    FloorID
+	Building BuildingID
+	At       int64         // ms of the last update
+	x        [4]float64    // x, y, vx, vy
+	p        [4][4]float64 // covariance
+	outliers int
+	started  bool
+}
+
+// Smoothed is a Track's state after an update.
+type Smoothed struct {
+	Floor    FloorID
+	Building BuildingID
+	X, Y     float64
+	Accuracy float64 // metres, radial σ
+}
+
+// Update feeds a fit taken at ms into the track and returns the smoothed position, clamped to w × h metres.
+func (t *Track) Update(f Fit, at int64, w, h float64) Smoothed {
+	dt := float64(at-t.At) / 1000
+	if !t.started || f.Floor != t.Floor || at-t.At > ResetAfter || dt < 0 {
+		t.reset(f, at)
+		return t.out(w, h)
+	}
+	t.predict(dt)
+	r := f.Sigma * f.Sigma
+	// innovation
+	y0, y1 := f.X-t.x[0], f.Y-t.x[1]
+	s00, s01, s11 := t.p[0][0]+r, t.p[0][1], t.p[1][1]+r
+	det := s00*s11 - s01*s01
+	d2 := (s11*y0*y0 - 2*s01*y0*y1 + s00*y1*y1) / det
+	if d2 > GateChi2 {
+		t.outliers++
+		if t.outliers >= ResetOutliers {
+			t.reset(f, at)
+			return t.out(w, h)
+		}
+		r *= d2 / GateChi2
+		s00, s11 = t.p[0][0]+r, t.p[1][1]+r
+		det = s00*s11 - s01*s01
+	} else {
+		t.outliers = 0
+	}
+	// K = P Hᵀ S⁻¹ (H picks x, y)
+	i00, i01, i11 := s11/det, -s01/det, s00/det
+	var k [4][2]float64
+	for i := range 4 {
+		k[i][0] = t.p[i][0]*i00 + t.p[i][1]*i01
+		k[i][1] = t.p[i][0]*i01 + t.p[i][1]*i11
+	}
+	for i := range 4 {
+		t.x[i] += k[i][0]*y0 + k[i][1]*y1
+	}
+	var np [4][4]float64
+	for i := range 4 {
+		for j := range 4 {
+			np[i][j] = t.p[i][j] - k[i][0]*t.p[0][j] - k[i][1]*t.p[1][j]
+		}
+	}
+	t.p = np
+	t.At = at
+	t.Building = f.Building
+	return t.out(w, h)
+}
+
+func (t *Track) reset(f Fit, at int64) {
+	r := f.Sigma * f.Sigma
+	t.x = [4]float64{f.X, f.Y, 0, 0}
+	t.p = [4][4]float64{{r, 0, 0, 0}, {0, r, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}
+	t.Floor, t.Building, t.At, t.outliers, t.started = f.Floor, f.Building, at, 0, true
+}
+
+func (t *Track) predict(dt float64) {
+	// A walker's velocity is remembered for a few seconds only (it turns at corners and into doors): x' = x + b·v,
+	// v' = a·v with a = e^(−dt/τ), b = τ(1 − a) — a constant-velocity model whose velocity decays, so a turn makes
+	// the track round the corner instead of overshooting it.
+	a := math.Exp(-dt / VelocityTau)
+	b := VelocityTau * (1 - a)
+	t.x[0] += b * t.x[2]
+	t.x[1] += b * t.x[3]
+	t.x[2] *= a
+	t.x[3] *= a
+	// P' = F P Fᵀ + Q, F = [[1,0,b,0],[0,1,0,b],[0,0,a,0],[0,0,0,a]].
+	var fp [4][4]float64
+	for j := range 4 {
+		fp[0][j] = t.p[0][j] + b*t.p[2][j]
+		fp[1][j] = t.p[1][j] + b*t.p[3][j]
+		fp[2][j] = a * t.p[2][j]
+		fp[3][j] = a * t.p[3][j]
+	}
+	var np [4][4]float64
+	for i := range 4 {
+		np[i][0] = fp[i][0] + b*fp[i][2]
+		np[i][1] = fp[i][1] + b*fp[i][3]
+		np[i][2] = a * fp[i][2]
+		np[i][3] = a * fp[i][3]
+	}
+	q := AccelNoise
+	q11, q12, q22 := q*dt*dt*dt/3, q*dt*dt/2, q*dt
+	np[0][0] += q11
+	np[1][1] += q11
+	np[0][2] += q12
+	np[2][0] += q12
+	np[1][3] += q12
+	np[3][1] += q12
+	np[2][2] += q22
+	np[3][3] += q22
+	t.p = np
+}
+
+func (t *Track) out(w, h float64) Smoothed {
+	x, y := t.x[0], t.x[1]
+	if w > 0 && h > 0 {
+		x, y = math.Min(math.Max(x, 0), w), math.Min(math.Max(y, 0), h)
+	}
+	return Smoothed{Floor: t.Floor, Building: t.Building, X: x, Y: y, Accuracy: math.Sqrt(math.Max(t.p[0][0]+t.p[1][1], 0))}
+}

@@ -1,0 +1,442 @@
+package indoor
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"tenfour/internal/directory"
+	"tenfour/internal/platform/flex"
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/timerange"
+)
+
+// Routes mounts the indoor endpoints (docs/api.md "Indoor positioning"; the spec names the screen, /indoor, and
+// its data-source key, indoorLocation, but no calls).
+func (s *Service) Routes(r httpx.Router) {
+	r.Console("GET /ds/indoor/building/list", httpx.Bind(s.listBuildings))
+	r.Console("POST /ds/indoor/building/add", httpx.Bind(s.addBuilding))
+	r.Console("PUT /ds/indoor/building/update", httpx.Bind(s.updateBuilding))
+	r.Console("DELETE /ds/indoor/building/delete", httpx.Bind(s.deleteBuilding))
+	r.Console("POST /ds/indoor/floor/add", httpx.Bind(s.addFloor))
+	r.Console("PUT /ds/indoor/floor/update", httpx.Bind(s.updateFloor))
+	r.Console("DELETE /ds/indoor/floor/delete", httpx.Bind(s.deleteFloor))
+	r.Console("POST /ds/indoor/beacon/add", httpx.Bind(s.addBeacon))
+	r.Console("PUT /ds/indoor/beacon/update", httpx.Bind(s.updateBeacon))
+	r.Console("DELETE /ds/indoor/beacon/delete", httpx.Bind(s.deleteBeacon))
+	r.Console("GET /ds/indoor/position/last", httpx.Bind(s.lastPositions))
+	r.Console("GET /ds/indoor/position/history", httpx.Bind(s.history))
+}
+
+// Page is a list answer.
+type Page[T any] struct {
+	Total     int  `json:"total"`
+	List      []T  `json:"list"`
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+type idReq struct {
+	ID string `json:"id"`
+}
+
+// GET /ds/indoor/building/list → {total, list: [Building with floors and beacons]}
+func (s *Service) listBuildings(ctx context.Context, p identity.Principal, _ struct{}) (any, error) {
+	list, err := s.store.Buildings(ctx, p.CustomerID)
+	if err != nil {
+		return nil, err
+	}
+	return Page[Building]{Total: len(list), List: list}, nil
+}
+
+type buildingReq struct {
+	ID     string  `json:"id"`
+	Name   *string `json:"name"`
+	Remark *string `json:"remark"`
+}
+
+// POST /ds/indoor/building/add {name, remark?} → Building
+func (s *Service) addBuilding(ctx context.Context, p identity.Principal, req buildingReq) (any, error) {
+	var name, remark string
+	if req.Name != nil {
+		name = *req.Name
+	}
+	name, err := checkName(name, true)
+	if err != nil {
+		return nil, err
+	}
+	if req.Remark != nil {
+		if remark, err = httpx.Text("remark", *req.Remark, MaxRemark); err != nil {
+			return nil, err
+		}
+	}
+	id, err := s.store.CreateBuilding(ctx, p.CustomerID, name, remark, s.now().UnixMilli())
+	if err != nil {
+		return nil, err
+	}
+	s.changed(p.CustomerID, "building", int64(id))
+	return s.store.Building(ctx, p.CustomerID, id)
+}
+
+// PUT /ds/indoor/building/update {id, name?, remark?} → Building
+func (s *Service) updateBuilding(ctx context.Context, p identity.Principal, req buildingReq) (any, error) {
+	n, err := parseID("id", req.ID)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := s.store.Building(ctx, p.CustomerID, BuildingID(n))
+	if err != nil {
+		return nil, err
+	}
+	name, remark := cur.Name, cur.Remark
+	if req.Name != nil {
+		if name, err = checkName(*req.Name, true); err != nil {
+			return nil, err
+		}
+	}
+	if req.Remark != nil {
+		if remark, err = httpx.Text("remark", *req.Remark, MaxRemark); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.store.UpdateBuilding(ctx, p.CustomerID, cur.ID, name, remark); err != nil {
+		return nil, err
+	}
+	s.changed(p.CustomerID, "building", n)
+	return s.store.Building(ctx, p.CustomerID, cur.ID)
+}
+
+// DELETE /ds/indoor/building/delete {id} → {id}: the building with its floors, beacons and positions.
+func (s *Service) deleteBuilding(ctx context.Context, p identity.Principal, req idReq) (any, error) {
+	n, err := parseID("id", req.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.DeleteBuilding(ctx, p.CustomerID, BuildingID(n)); err != nil {
+		return nil, err
+	}
+	s.changed(p.CustomerID, "building", n)
+	return map[string]any{"id": n}, nil
+}
+
+type floorReq struct {
+	ID         string  `json:"id"`
+	BuildingID string  `json:"buildingId"`
+	Name       *string `json:"name"`
+	Level      string  `json:"level"`
+	FileID     string  `json:"fileId"`
+	ScaleInput
+}
+
+func parseLevel(s string, def int) (int, error) {
+	if strings.TrimSpace(s) == "" {
+		return def, nil
+	}
+	v, err := httpx.Int("level", s)
+	if err != nil || v < MinLevel || v > MaxLevel {
+		return 0, httpx.BadParam("level", "-10 to 200")
+	}
+	return int(v), nil
+}
+
+// POST /ds/indoor/floor/add {buildingId, name, level?, fileId, scale | refX1, refY1, refX2, refY2, refDistance} → Floor
+func (s *Service) addFloor(ctx context.Context, p identity.Principal, req floorReq) (any, error) {
+	bid, err := parseID("buildingId", req.BuildingID)
+	if err != nil {
+		return nil, err
+	}
+	f := Floor{BuildingID: BuildingID(bid)}
+	var name string
+	if req.Name != nil {
+		name = *req.Name
+	}
+	if f.Name, err = checkName(name, true); err != nil {
+		return nil, err
+	}
+	if f.Level, err = parseLevel(req.Level, 0); err != nil {
+		return nil, err
+	}
+	if f.Scale, f.Ref, err = req.ScaleInput.Resolve(); err != nil {
+		return nil, err
+	}
+	if _, err := s.store.Building(ctx, p.CustomerID, f.BuildingID); err != nil {
+		return nil, err
+	}
+	f.FileID = strings.TrimSpace(req.FileID)
+	if f.Width, f.Height, err = s.plan(ctx, p.CustomerID, f.FileID); err != nil {
+		return nil, err
+	}
+	id, err := s.store.CreateFloor(ctx, p.CustomerID, f, s.now().UnixMilli())
+	if err != nil {
+		return nil, err
+	}
+	s.changed(p.CustomerID, "floor", int64(id))
+	return s.store.Floor(ctx, p.CustomerID, id)
+}
+
+// PUT /ds/indoor/floor/update {id, name?, level?, fileId?, scale? | ref…?} → Floor
+func (s *Service) updateFloor(ctx context.Context, p identity.Principal, req floorReq) (any, error) {
+	n, err := parseID("id", req.ID)
+	if err != nil {
+		return nil, err
+	}
+	f, err := s.store.Floor(ctx, p.CustomerID, FloorID(n))
+	if err != nil {
+		return nil, err
+	}
+	if req.Name != nil {
+		if f.Name, err = checkName(*req.Name, true); err != nil {
+			return nil, err
+		}
+	}
+	if f.Level, err = parseLevel(req.Level, f.Level); err != nil {
+		return nil, err
+	}
+	if req.ScaleInput.given() {
+		if f.Scale, f.Ref, err = req.ScaleInput.Resolve(); err != nil {
+			return nil, err
+		}
+	}
+	if id := strings.TrimSpace(req.FileID); id != "" && id != f.FileID {
+		f.FileID = id
+		if f.Width, f.Height, err = s.plan(ctx, p.CustomerID, f.FileID); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.store.UpdateFloor(ctx, p.CustomerID, f); err != nil {
+		return nil, err
+	}
+	s.changed(p.CustomerID, "floor", n)
+	return s.store.Floor(ctx, p.CustomerID, f.ID)
+}
+
+// DELETE /ds/indoor/floor/delete {id} → {id}: the floor with its beacons and positions.
+func (s *Service) deleteFloor(ctx context.Context, p identity.Principal, req idReq) (any, error) {
+	n, err := parseID("id", req.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.DeleteFloor(ctx, p.CustomerID, FloorID(n)); err != nil {
+		return nil, err
+	}
+	s.changed(p.CustomerID, "floor", n)
+	return map[string]any{"id": n}, nil
+}
+
+type beaconReq struct {
+	ID      string  `json:"id"`
+	FloorID string  `json:"floorId"`
+	MAC     *string `json:"mac"`
+	Name    *string `json:"name"`
+	X       string  `json:"x"`
+	Y       string  `json:"y"`
+	RSSI    string  `json:"rssi"`
+	Decay   string  `json:"decay"`
+}
+
+// apply checks the request's fields over b (an add starts from a zero beacon: every field is required but the
+// name) on the floor f.
+func (req beaconReq) apply(b Beacon, f Floor, add bool) (Beacon, error) {
+	var err error
+	if req.MAC != nil || add {
+		mac := ""
+		if req.MAC != nil {
+			mac = *req.MAC
+		}
+		var ok bool
+		if b.MAC, ok = NormalizeMAC(mac); !ok {
+			return b, ErrMAC
+		}
+	}
+	if req.Name != nil {
+		if b.Name, err = checkName(*req.Name, false); err != nil {
+			return b, err
+		}
+	}
+	if strings.TrimSpace(req.RSSI) != "" || add {
+		if b.RSSI, err = CheckRSSI(req.RSSI); err != nil {
+			return b, err
+		}
+	}
+	if strings.TrimSpace(req.Decay) != "" || add {
+		if b.Decay, err = CheckDecay(req.Decay); err != nil {
+			return b, err
+		}
+	}
+	for _, c := range []struct {
+		name, v string
+		dst     *float64
+	}{{"x", req.X, &b.X}, {"y", req.Y, &b.Y}} {
+		v, ok, err := parseFloat(c.name, c.v)
+		if err != nil {
+			return b, err
+		}
+		if !ok && add {
+			return b, httpx.BadParam(c.name, "required")
+		}
+		if ok {
+			*c.dst = round(v, 2)
+		}
+	}
+	if b.X < 0 || b.Y < 0 || b.X > float64(f.Width) || b.Y > float64(f.Height) {
+		return b, ErrOffPlan
+	}
+	b.FloorID, b.BuildingID = f.ID, f.BuildingID
+	return b, nil
+}
+
+// POST /ds/indoor/beacon/add {floorId, mac, name?, x, y (plan pixels), rssi (at 1 m), decay} → Beacon
+func (s *Service) addBeacon(ctx context.Context, p identity.Principal, req beaconReq) (any, error) {
+	fid, err := parseID("floorId", req.FloorID)
+	if err != nil {
+		return nil, err
+	}
+	f, err := s.store.Floor(ctx, p.CustomerID, FloorID(fid))
+	if err != nil {
+		return nil, err
+	}
+	b, err := req.apply(Beacon{}, f, true)
+	if err != nil {
+		return nil, err
+	}
+	id, err := s.store.CreateBeacon(ctx, p.CustomerID, b, s.now().UnixMilli())
+	if err != nil {
+		return nil, err
+	}
+	s.changed(p.CustomerID, "beacon", int64(id))
+	return s.store.Beacon(ctx, p.CustomerID, id)
+}
+
+// PUT /ds/indoor/beacon/update {id, floorId?, mac?, name?, x?, y?, rssi?, decay?} → Beacon
+func (s *Service) updateBeacon(ctx context.Context, p identity.Principal, req beaconReq) (any, error) {
+	n, err := parseID("id", req.ID)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := s.store.Beacon(ctx, p.CustomerID, BeaconID(n))
+	if err != nil {
+		return nil, err
+	}
+	fid := cur.FloorID
+	if strings.TrimSpace(req.FloorID) != "" {
+		v, err := parseID("floorId", req.FloorID)
+		if err != nil {
+			return nil, err
+		}
+		fid = FloorID(v)
+	}
+	f, err := s.store.Floor(ctx, p.CustomerID, fid)
+	if err != nil {
+		return nil, err
+	}
+	b, err := req.apply(cur, f, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.UpdateBeacon(ctx, p.CustomerID, b); err != nil {
+		return nil, err
+	}
+	s.changed(p.CustomerID, "beacon", n)
+	return s.store.Beacon(ctx, p.CustomerID, b.ID)
+}
+
+// DELETE /ds/indoor/beacon/delete {id | ids} → {ids}: all or none.
+func (s *Service) deleteBeacon(ctx context.Context, p identity.Principal, req struct {
+	ID  flex.List `json:"id"`
+	IDs flex.List `json:"ids"`
+}) (any, error) {
+	raw, err := httpx.RowIDs("ids", append(req.ID, req.IDs...), MaxBeacons, true)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]BeaconID, len(raw))
+	for i, v := range raw {
+		ids[i] = BeaconID(v)
+	}
+	if err := s.store.DeleteBeacons(ctx, p.CustomerID, ids); err != nil {
+		return nil, err
+	}
+	s.changed(p.CustomerID, "beacon", raw[0])
+	return map[string]any{"ids": ids}, nil
+}
+
+// LastWindow is how far back GET /ds/indoor/position/last looks by default.
+const LastWindow = 24 * time.Hour
+
+// GET /ds/indoor/position/last {buildingId?, since? (ms)} → {total, list: [Position]}: each terminal's latest
+// position (the last 24 hours unless since says otherwise).
+func (s *Service) lastPositions(ctx context.Context, p identity.Principal, req struct {
+	BuildingID string `json:"buildingId"`
+	Since      string `json:"since"`
+}) (any, error) {
+	var bid int64
+	var err error
+	if strings.TrimSpace(req.BuildingID) != "" {
+		if bid, err = parseID("buildingId", req.BuildingID); err != nil {
+			return nil, err
+		}
+		if _, err := s.store.Building(ctx, p.CustomerID, BuildingID(bid)); err != nil {
+			return nil, err
+		}
+	}
+	since := s.now().Add(-LastWindow).UnixMilli()
+	if strings.TrimSpace(req.Since) != "" {
+		v, err := httpx.Int("since", req.Since)
+		if err != nil || v < 0 {
+			return nil, httpx.BadParam("since", "milliseconds")
+		}
+		since = v
+	}
+	list, err := s.store.Last(ctx, p.CustomerID, BuildingID(bid), since)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.named(ctx, p.CustomerID, list); err != nil {
+		return nil, err
+	}
+	return Page[Position]{Total: len(list), List: list}, nil
+}
+
+// MaxHistory bounds one history answer (a day of one report a second); truncated says more were left out.
+const MaxHistory = 86400
+
+// MaxHistoryRange is the longest history query (the spec's time-range rules, cross-month refused).
+const MaxHistoryRange = 24 * time.Hour
+
+// GET /ds/indoor/position/history {msId, sTime, eTime, floorId?} → {total, list: [Position], truncated?}
+func (s *Service) history(ctx context.Context, p identity.Principal, req struct {
+	MsID    string `json:"msId"`
+	STime   string `json:"sTime"`
+	ETime   string `json:"eTime"`
+	FloorID string `json:"floorId"`
+}) (any, error) {
+	ms, err := httpx.ID("msId", req.MsID)
+	if err != nil {
+		return nil, err
+	}
+	var fid int64
+	if strings.TrimSpace(req.FloorID) != "" {
+		if fid, err = parseID("floorId", req.FloorID); err != nil {
+			return nil, err
+		}
+		if _, err := s.store.Floor(ctx, p.CustomerID, FloorID(fid)); err != nil {
+			return nil, err
+		}
+	}
+	rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, MaxHistoryRange)
+	if err != nil {
+		return nil, err
+	}
+	acc, err := s.dir.CheckTerminal(ctx, directory.CustomerID(p.CustomerID), directory.TerminalID(ms))
+	if err != nil {
+		return nil, err
+	}
+	list, truncated, err := s.store.History(ctx, p.CustomerID, ms, FloorID(fid), rg.From, rg.To, MaxHistory)
+	if err != nil {
+		return nil, err
+	}
+	for i := range list {
+		list[i].Name = acc.Name
+	}
+	return Page[Position]{Total: len(list), List: list, Truncated: truncated}, nil
+}

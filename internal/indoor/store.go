@@ -1,0 +1,416 @@
+package indoor
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"tenfour/internal/files"
+	"tenfour/internal/platform/db"
+)
+
+// Store reads and writes the indoor tables; every query is scoped to a customer.
+type Store struct{ db *db.DB }
+
+// NewStore wraps the database.
+func NewStore(d *db.DB) *Store { return &Store{db: d} }
+
+func notFound(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return db.ErrNotFound
+	}
+	return err
+}
+
+func conflict(err error, taken error) error {
+	if db.IsUniqueViolation(err) {
+		return taken
+	}
+	return err
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+const floorCols = `id, building_id, name, level, file_id, width, height, scale, ref, created_at`
+
+func scanFloor(r scanner) (Floor, error) {
+	var f Floor
+	var ref string
+	err := r.Scan(&f.ID, &f.BuildingID, &f.Name, &f.Level, &f.FileID, &f.Width, &f.Height, &f.Scale, &ref, &f.CreatedAt)
+	f.Ref = decodeRef(ref)
+	f.URL = files.URL(f.FileID)
+	f.Beacons = []Beacon{}
+	return f, err
+}
+
+const beaconCols = `b.id, b.floor_id, f.building_id, b.mac, b.name, b.x, b.y, b.rssi, b.decay, b.created_at`
+const beaconFrom = ` FROM indoor_beacons b JOIN indoor_floors f ON f.id = b.floor_id`
+
+func scanBeacon(r scanner) (Beacon, error) {
+	var b Beacon
+	err := r.Scan(&b.ID, &b.FloorID, &b.BuildingID, &b.MAC, &b.Name, &b.X, &b.Y, &b.RSSI, &b.Decay, &b.CreatedAt)
+	return b, err
+}
+
+// Buildings lists the customer's buildings (by name) with their floors (by level) and beacons (by name).
+func (s *Store) Buildings(ctx context.Context, customerID int64) ([]Building, error) {
+	out := []Building{}
+	idx := map[BuildingID]int{}
+	rows, err := s.db.Query(ctx, `SELECT id, name, remark, created_at FROM indoor_buildings WHERE customer_id = ? ORDER BY name, id`, customerID)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		b := Building{Floors: []Floor{}}
+		if err := rows.Scan(&b.ID, &b.Name, &b.Remark, &b.CreatedAt); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		idx[b.ID] = len(out)
+		out = append(out, b)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	floors, err := s.floors(ctx, `SELECT `+floorCols+` FROM indoor_floors WHERE customer_id = ? ORDER BY level, name, id`, customerID)
+	if err != nil {
+		return nil, err
+	}
+	fidx := map[FloorID][2]int{}
+	for _, f := range floors {
+		bi, ok := idx[f.BuildingID]
+		if !ok {
+			continue
+		}
+		fidx[f.ID] = [2]int{bi, len(out[bi].Floors)}
+		out[bi].Floors = append(out[bi].Floors, f)
+	}
+	beacons, err := s.beacons(ctx, `SELECT `+beaconCols+beaconFrom+` WHERE b.customer_id = ? ORDER BY b.name, b.mac`, customerID)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range beacons {
+		if at, ok := fidx[b.FloorID]; ok {
+			f := &out[at[0]].Floors[at[1]]
+			f.Beacons = append(f.Beacons, b)
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) floors(ctx context.Context, q string, args ...any) ([]Floor, error) {
+	rows, err := s.db.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Floor
+	for rows.Next() {
+		f, err := scanFloor(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) beacons(ctx context.Context, q string, args ...any) ([]Beacon, error) {
+	rows, err := s.db.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Beacon{}
+	for rows.Next() {
+		b, err := scanBeacon(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// Building reads one building with its floors and beacons.
+func (s *Store) Building(ctx context.Context, customerID int64, id BuildingID) (Building, error) {
+	all, err := s.Buildings(ctx, customerID)
+	if err != nil {
+		return Building{}, err
+	}
+	for _, b := range all {
+		if b.ID == id {
+			return b, nil
+		}
+	}
+	return Building{}, db.ErrNotFound
+}
+
+// Floor reads one floor with its beacons.
+func (s *Store) Floor(ctx context.Context, customerID int64, id FloorID) (Floor, error) {
+	f, err := scanFloor(s.db.QueryRow(ctx, `SELECT `+floorCols+` FROM indoor_floors WHERE id = ? AND customer_id = ?`, id, customerID))
+	if err != nil {
+		return Floor{}, notFound(err)
+	}
+	f.Beacons, err = s.beacons(ctx, `SELECT `+beaconCols+beaconFrom+` WHERE b.floor_id = ? ORDER BY b.name, b.mac`, id)
+	return f, err
+}
+
+// Beacon reads one beacon.
+func (s *Store) Beacon(ctx context.Context, customerID int64, id BeaconID) (Beacon, error) {
+	b, err := scanBeacon(s.db.QueryRow(ctx, `SELECT `+beaconCols+beaconFrom+` WHERE b.id = ? AND b.customer_id = ?`, id, customerID))
+	return b, notFound(err)
+}
+
+// CreateBuilding stores a building (ErrNameTaken for a name the customer uses).
+func (s *Store) CreateBuilding(ctx context.Context, customerID int64, name, remark string, now int64) (BuildingID, error) {
+	var id BuildingID
+	err := s.db.WriteRow(ctx, `INSERT INTO indoor_buildings (customer_id, name, remark, created_at) VALUES (?, ?, ?, ?) RETURNING id`,
+		customerID, name, remark, now).Scan(&id)
+	return id, conflict(err, ErrNameTaken)
+}
+
+// UpdateBuilding renames a building and sets its remark.
+func (s *Store) UpdateBuilding(ctx context.Context, customerID int64, id BuildingID, name, remark string) error {
+	res, err := s.db.Exec(ctx, `UPDATE indoor_buildings SET name = ?, remark = ? WHERE id = ? AND customer_id = ?`, name, remark, id, customerID)
+	return affected(res, conflict(err, ErrNameTaken))
+}
+
+// DeleteBuilding removes a building with its floors, beacons and positions.
+func (s *Store) DeleteBuilding(ctx context.Context, customerID int64, id BuildingID) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		// Explicit, so SQLite without foreign-key cascades and PostgreSQL end the same.
+		if _, err := tx.Exec(ctx, `DELETE FROM indoor_positions WHERE building_id = ? AND customer_id = ?`, id, customerID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM indoor_beacons WHERE customer_id = ? AND floor_id IN (SELECT id FROM indoor_floors WHERE building_id = ?)`, customerID, id); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM indoor_floors WHERE building_id = ? AND customer_id = ?`, id, customerID); err != nil {
+			return err
+		}
+		res, err := tx.Exec(ctx, `DELETE FROM indoor_buildings WHERE id = ? AND customer_id = ?`, id, customerID)
+		return affected(res, err)
+	})
+}
+
+func affected(res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return db.ErrNotFound
+	}
+	return nil
+}
+
+// CreateFloor stores a floor of a building (ErrNameTaken for a name the building uses; ErrTooMany beyond
+// MaxFloors).
+func (s *Store) CreateFloor(ctx context.Context, customerID int64, f Floor, now int64) (FloorID, error) {
+	var id FloorID
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM indoor_floors WHERE building_id = ?`, f.BuildingID).Scan(&n); err != nil {
+			return err
+		}
+		if n >= MaxFloors {
+			return ErrTooMany
+		}
+		err := tx.QueryRow(ctx, `INSERT INTO indoor_floors (customer_id, building_id, name, level, file_id, width, height, scale, ref, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, customerID, f.BuildingID, f.Name, f.Level, f.FileID, f.Width, f.Height,
+			f.Scale, encodeRef(f.Ref), now).Scan(&id)
+		return conflict(err, ErrNameTaken)
+	})
+	return id, err
+}
+
+// UpdateFloor writes a floor's name, level, plan and scale; ErrOffPlan when a beacon would fall off a smaller
+// plan.
+func (s *Store) UpdateFloor(ctx context.Context, customerID int64, f Floor) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		var off int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM indoor_beacons WHERE floor_id = ? AND (x > ? OR y > ?)`, f.ID, f.Width, f.Height).Scan(&off); err != nil {
+			return err
+		}
+		if off > 0 {
+			return ErrOffPlan
+		}
+		res, err := tx.Exec(ctx, `UPDATE indoor_floors SET name = ?, level = ?, file_id = ?, width = ?, height = ?, scale = ?, ref = ?
+			WHERE id = ? AND customer_id = ?`, f.Name, f.Level, f.FileID, f.Width, f.Height, f.Scale, encodeRef(f.Ref), f.ID, customerID)
+		return affected(res, conflict(err, ErrNameTaken))
+	})
+}
+
+// DeleteFloor removes a floor with its beacons and positions.
+func (s *Store) DeleteFloor(ctx context.Context, customerID int64, id FloorID) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		if _, err := tx.Exec(ctx, `DELETE FROM indoor_positions WHERE floor_id = ? AND customer_id = ?`, id, customerID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM indoor_beacons WHERE floor_id = ? AND customer_id = ?`, id, customerID); err != nil {
+			return err
+		}
+		res, err := tx.Exec(ctx, `DELETE FROM indoor_floors WHERE id = ? AND customer_id = ?`, id, customerID)
+		return affected(res, err)
+	})
+}
+
+// CreateBeacon places a beacon (ErrMACTaken for an address the customer uses; ErrTooMany beyond MaxBeacons).
+func (s *Store) CreateBeacon(ctx context.Context, customerID int64, b Beacon, now int64) (BeaconID, error) {
+	var id BeaconID
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM indoor_beacons WHERE floor_id = ?`, b.FloorID).Scan(&n); err != nil {
+			return err
+		}
+		if n >= MaxBeacons {
+			return ErrTooMany
+		}
+		err := tx.QueryRow(ctx, `INSERT INTO indoor_beacons (customer_id, floor_id, mac, name, x, y, rssi, decay, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, customerID, b.FloorID, b.MAC, b.Name, b.X, b.Y, b.RSSI, b.Decay, now).Scan(&id)
+		return conflict(err, ErrMACTaken)
+	})
+	return id, err
+}
+
+// UpdateBeacon writes a beacon (it may move to another floor of the customer).
+func (s *Store) UpdateBeacon(ctx context.Context, customerID int64, b Beacon) error {
+	res, err := s.db.Exec(ctx, `UPDATE indoor_beacons SET floor_id = ?, mac = ?, name = ?, x = ?, y = ?, rssi = ?, decay = ?
+		WHERE id = ? AND customer_id = ?`, b.FloorID, b.MAC, b.Name, b.X, b.Y, b.RSSI, b.Decay, b.ID, customerID)
+	return affected(res, conflict(err, ErrMACTaken))
+}
+
+// DeleteBeacons removes beacons, all or none (db.ErrNotFound when one is not the customer's).
+func (s *Store) DeleteBeacons(ctx context.Context, customerID int64, ids []BeaconID) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		for _, id := range ids {
+			res, err := tx.Exec(ctx, `DELETE FROM indoor_beacons WHERE id = ? AND customer_id = ?`, id, customerID)
+			if err := affected(res, err); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// floorGeom is what the estimator needs of a floor.
+type floorGeom struct {
+	Building BuildingID
+	Scale    float64
+	W, H     float64 // metres
+}
+
+// layout is a customer's beacons and floors as the estimator reads them.
+type layout struct {
+	byMAC  map[string]Anchor
+	floors map[FloorID]floorGeom
+}
+
+// Layout reads every beacon and floor of a customer (beacon positions in metres).
+func (s *Store) Layout(ctx context.Context, customerID int64) (*layout, error) {
+	l := &layout{byMAC: map[string]Anchor{}, floors: map[FloorID]floorGeom{}}
+	floors, err := s.floors(ctx, `SELECT `+floorCols+` FROM indoor_floors WHERE customer_id = ?`, customerID)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range floors {
+		l.floors[f.ID] = floorGeom{Building: f.BuildingID, Scale: f.Scale, W: float64(f.Width) * f.Scale, H: float64(f.Height) * f.Scale}
+	}
+	beacons, err := s.beacons(ctx, `SELECT `+beaconCols+beaconFrom+` WHERE b.customer_id = ?`, customerID)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range beacons {
+		g, ok := l.floors[b.FloorID]
+		if !ok {
+			continue
+		}
+		l.byMAC[b.MAC] = Anchor{Beacon: b.ID, Floor: b.FloorID, Building: g.Building, X: b.X * g.Scale, Y: b.Y * g.Scale,
+			RSSI1m: float64(b.RSSI), Decay: b.Decay}
+	}
+	return l, nil
+}
+
+// AddPosition stores one estimate.
+func (s *Store) AddPosition(ctx context.Context, customerID int64, p Position) error {
+	_, err := s.db.Exec(ctx, `INSERT INTO indoor_positions (customer_id, ms_id, building_id, floor_id, at, x, y, accuracy, beacons)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, customerID, p.MsID, p.BuildingID, p.FloorID, p.Time, p.X, p.Y, p.Accuracy, p.Beacons)
+	return err
+}
+
+const posCols = `ms_id, building_id, floor_id, at, x, y, accuracy, beacons`
+
+func (s *Store) positions(ctx context.Context, q string, args ...any) ([]Position, error) {
+	rows, err := s.db.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Position{}
+	for rows.Next() {
+		var p Position
+		if err := rows.Scan(&p.MsID, &p.BuildingID, &p.FloorID, &p.Time, &p.X, &p.Y, &p.Accuracy, &p.Beacons); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// Last is the latest position of each terminal of the customer since a time, in a building or anywhere
+// (building 0), by terminal.
+func (s *Store) Last(ctx context.Context, customerID int64, building BuildingID, since int64) ([]Position, error) {
+	q := `SELECT p.ms_id, p.building_id, p.floor_id, p.at, p.x, p.y, p.accuracy, p.beacons FROM indoor_positions p
+		JOIN (SELECT ms_id, MAX(at) AS at FROM indoor_positions WHERE customer_id = ? AND at >= ? GROUP BY ms_id) l
+		ON l.ms_id = p.ms_id AND l.at = p.at WHERE p.customer_id = ?`
+	args := []any{customerID, since, customerID}
+	if building != 0 {
+		q += ` AND p.building_id = ?`
+		args = append(args, building)
+	}
+	all, err := s.positions(ctx, q+` ORDER BY p.ms_id, p.id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	// Two rows of one terminal at the same millisecond: keep the last.
+	out := all[:0]
+	for _, p := range all {
+		if n := len(out); n > 0 && out[n-1].MsID == p.MsID {
+			out[n-1] = p
+			continue
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// History is a terminal's positions in [from, to], oldest first, at most limit of them (truncated says more
+// were left out), on one floor or any (0).
+func (s *Store) History(ctx context.Context, customerID int64, msID string, floor FloorID, from, to int64, limit int) ([]Position, bool, error) {
+	q := `SELECT ` + posCols + ` FROM indoor_positions WHERE customer_id = ? AND ms_id = ? AND at >= ? AND at <= ?`
+	args := []any{customerID, msID, from, to}
+	if floor != 0 {
+		q += ` AND floor_id = ?`
+		args = append(args, floor)
+	}
+	out, err := s.positions(ctx, q+` ORDER BY at, id LIMIT ?`, append(args, limit+1)...)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(out) > limit {
+		return out[:limit], true, nil
+	}
+	return out, false, nil
+}
+
+// Prune deletes positions older than before.
+func (s *Store) Prune(ctx context.Context, before int64) (int64, error) {
+	res, err := s.db.Exec(ctx, `DELETE FROM indoor_positions WHERE at < ?`, before)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}

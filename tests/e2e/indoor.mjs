@@ -1,0 +1,109 @@
+// Browser case of issue 19 item 3 (indoor positioning): a terminal walks through the demo building reporting the
+// beacons it hears (indoor.report, docs/terminal-protocol.md); /indoor shows it moving on the floor plan.
+// Terminal 10000168 (a phone account the quiet demo fleet never runs). The scans are computed here from the
+// beacons the server lists (the log-distance model with each beacon's RSSI at 1 m and decay, a little noise).
+import { api, dispatcherConsole, expect, until } from './harness.mjs';
+import { terminal } from './terminal.mjs';
+
+const WALKER = '10000168';
+
+/** A scan at (x, y) metres on floor f of building b: every beacon of the building, the slab costing 15 dB. */
+function scan(b, f, x, y, rnd) {
+  const out = [];
+  for (const fl of b.floors) {
+    const dz = (fl.level - f.level) * 3.5;
+    for (const bc of fl.beacons) {
+      const d = Math.max(0.1, Math.hypot(bc.x * fl.scale - x, bc.y * fl.scale - y, dz));
+      const rssi = bc.rssi - 10 * bc.decay * Math.log10(d) - Math.abs(fl.level - f.level) * 15 + (rnd() - 0.5) * 3;
+      if (rssi > -95) out.push({ mac: bc.mac, rssi: Math.round(rssi) });
+    }
+  }
+  return out;
+}
+
+function seeded(seed) {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+export const indoorCases = [
+  [
+    'indoor: a walking terminal moves on the floor plan of /indoor, live, within 3 m of where it is',
+    async ({ context }) => {
+      const { page, base } = await dispatcherConsole(context);
+      const list = await api(page, 'GET', '/ds/indoor/building/list');
+      const b = list.result.list.find((x) => x.name === 'Demo Office');
+      expect(b && b.floors.length === 2 && b.floors.every((f) => f.beacons.length >= 8), 'the demo building: 2 floors, ≥ 8 beacons each');
+      const ground = b.floors.find((f) => f.level === 0);
+      await page.goto(`${base}/indoor`);
+      await page.waitForSelector('[data-testid=indoor-plan]', { timeout: 20_000 });
+      expect((await page.$$('[data-testid=indoor-beacon]')).length === ground.beacons.length, 'the ground floor beacons are drawn');
+      const t = await terminal(WALKER);
+      const rnd = seeded(19);
+      const seen = [];
+      try {
+        // Along the ground floor's corridor, 1.2 m a step.
+        for (let i = 0; i < 25; i++) {
+          const x = 4 + i * 1.2;
+          const y = 12;
+          const r = await t.request('indoor.report', { readings: scan(b, ground, x, y, rnd) });
+          expect(r.code === '0', `report ${i}: ${r.code} ${r.msg ?? ''}`);
+          expect(r.data.floorId === ground.id, `report ${i} on the ground floor`);
+          if (i % 6 === 5) {
+            const dot = await until(
+              async () => {
+                const el = await page.$(`[data-testid=indoor-terminal][data-ms-id="${WALKER}"]`);
+                if (!el) return false;
+                const px = Number(await el.getAttribute('data-x'));
+                return Math.abs(px - r.data.x) < 0.01 ? { px, py: Number(await el.getAttribute('data-y')) } : false;
+              },
+              `the plan shows ${WALKER} where report ${i} put it`,
+              10_000,
+            );
+            const err = Math.hypot(dot.px * ground.scale - x, dot.py * ground.scale - y);
+            expect(err <= 3, `report ${i}: ${err.toFixed(2)} m from the truth`);
+            seen.push(dot.px);
+          }
+          await new Promise((res) => setTimeout(res, 150));
+        }
+        expect(seen.length >= 3 && seen[seen.length - 1] - seen[0] > 200, `the dot moved along the corridor: ${seen.join(', ')}`);
+        const row = await page.waitForSelector('[data-testid=indoor-terminal-row]', { timeout: 5_000 });
+        expect(((await row.textContent()) ?? '').length > 0, 'the terminal is listed on the floor');
+      } finally {
+        await t.close();
+      }
+    },
+  ],
+  [
+    'indoor: the history of the walk plays back on the plan with its track',
+    async ({ context }) => {
+      const { page, base } = await dispatcherConsole(context);
+      const list = await api(page, 'GET', '/ds/indoor/building/list');
+      const b = list.result.list.find((x) => x.name === 'Demo Office');
+      const ground = b.floors.find((f) => f.level === 0);
+      const t = await terminal(WALKER);
+      const rnd = seeded(7);
+      try {
+        for (let i = 0; i < 12; i++) {
+          const r = await t.request('indoor.report', { readings: scan(b, ground, 6 + i * 2, 12, rnd) });
+          expect(r.code === '0', `report ${i}: ${r.code}`);
+          await new Promise((res) => setTimeout(res, 100));
+        }
+      } finally {
+        await t.close();
+      }
+      await page.goto(`${base}/indoor`);
+      await page.waitForSelector('[data-testid=indoor-plan]', { timeout: 20_000 });
+      await page.click('[data-testid=indoor-history-terminal]');
+      await page.keyboard.type(WALKER);
+      await page.click(`.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title*="${WALKER}"], .ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option:has-text("${WALKER}")`);
+      await page.click('[data-testid=indoor-history-play]');
+      const status = await page.waitForSelector('[data-testid=indoor-history-status]', { timeout: 10_000 });
+      expect(Number(await status.getAttribute('data-points')) >= 12, 'the history holds the walk');
+      await page.waitForSelector('[data-testid=indoor-track]', { timeout: 15_000 });
+      await page.waitForSelector(`[data-testid=indoor-terminal][data-ms-id="${WALKER}"]`, { timeout: 5_000 });
+      const at1 = Number(await status.getAttribute('data-at'));
+      await until(async () => Number(await page.getAttribute('[data-testid=indoor-history-status]', 'data-at')) > at1, 'the playback advances', 10_000);
+    },
+  ],
+];

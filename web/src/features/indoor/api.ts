@@ -1,0 +1,144 @@
+// Indoor positioning (docs/api.md "Indoor positioning"): buildings, floors with their plan image and scale, beacons
+// placed on the plans (plan pixels), and the positions the server estimates from the terminals' beacon scans.
+import { ApiError, http } from '../../shared/http/client';
+import { currentToken } from '../../shared/session';
+
+export interface Ref {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  distance: number;
+}
+
+export interface Beacon {
+  id: number;
+  floorId: number;
+  buildingId: number;
+  mac: string;
+  name: string;
+  /** Plan pixels. */
+  x: number;
+  y: number;
+  /** RSSI at 1 m, dBm (−100…−50). */
+  rssi: number;
+  /** Environment decay (1.1…10.0). */
+  decay: number;
+}
+
+export interface Floor {
+  id: number;
+  buildingId: number;
+  name: string;
+  level: number;
+  fileId: string;
+  url: string;
+  width: number;
+  height: number;
+  /** Metres per pixel. */
+  scale: number;
+  ref: Ref | null;
+  beacons: Beacon[];
+}
+
+export interface Building {
+  id: number;
+  name: string;
+  remark: string;
+  floors: Floor[];
+}
+
+export interface Position {
+  msId: string;
+  name?: string;
+  buildingId: number;
+  floorId: number;
+  /** Plan pixels. */
+  x: number;
+  y: number;
+  /** Metres. */
+  accuracy: number;
+  beacons: number;
+  time: number;
+}
+
+export interface Page<T> {
+  total: number;
+  list: T[];
+  truncated?: boolean;
+}
+
+export const INDOOR_PATHS = {
+  buildings: '/ds/indoor/building/list',
+  addBuilding: '/ds/indoor/building/add',
+  updateBuilding: '/ds/indoor/building/update',
+  deleteBuilding: '/ds/indoor/building/delete',
+  addFloor: '/ds/indoor/floor/add',
+  updateFloor: '/ds/indoor/floor/update',
+  deleteFloor: '/ds/indoor/floor/delete',
+  addBeacon: '/ds/indoor/beacon/add',
+  updateBeacon: '/ds/indoor/beacon/update',
+  deleteBeacon: '/ds/indoor/beacon/delete',
+  last: '/ds/indoor/position/last',
+  history: '/ds/indoor/position/history',
+  upload: '/filews/upload/media',
+} as const;
+
+/** The scale of a floor: metres per pixel, or two plan points and their distance in metres. */
+export type ScaleInput = { scale: number } | { refX1: number; refY1: number; refX2: number; refY2: number; refDistance: number };
+
+export interface FloorInput {
+  buildingId?: number;
+  name?: string;
+  level?: number;
+  fileId?: string;
+}
+
+export interface BeaconInput {
+  floorId?: number;
+  mac?: string;
+  name?: string;
+  x?: number;
+  y?: number;
+  rssi?: number;
+  decay?: number;
+}
+
+export const indoorKeys = {
+  buildings: ['indoor', 'buildings'] as const,
+  last: ['indoor', 'last'] as const,
+};
+
+export const indoorApi = {
+  buildings: () => http.get<Page<Building>>(INDOOR_PATHS.buildings),
+  addBuilding: (name: string, remark = '') => http.post<Building>(INDOOR_PATHS.addBuilding, { name, remark }),
+  updateBuilding: (id: number, name: string, remark = '') => http.put<Building>(INDOOR_PATHS.updateBuilding, { id, name, remark }),
+  deleteBuilding: (id: number) => http.del<{ id: number }>(INDOOR_PATHS.deleteBuilding, { id }),
+  addFloor: (f: FloorInput, scale: ScaleInput) => http.post<Floor>(INDOOR_PATHS.addFloor, { ...f, ...scale }),
+  updateFloor: (id: number, f: FloorInput, scale?: ScaleInput) => http.put<Floor>(INDOOR_PATHS.updateFloor, { id, ...f, ...(scale ?? {}) }),
+  deleteFloor: (id: number) => http.del<{ id: number }>(INDOOR_PATHS.deleteFloor, { id }),
+  addBeacon: (b: BeaconInput) => http.post<Beacon>(INDOOR_PATHS.addBeacon, b),
+  updateBeacon: (id: number, b: BeaconInput) => http.put<Beacon>(INDOOR_PATHS.updateBeacon, { id, ...b }),
+  deleteBeacons: (ids: number[]) => http.del<{ ids: number[] }>(INDOOR_PATHS.deleteBeacon, { ids: ids.join(',') }),
+  last: (buildingId?: number) => http.get<Page<Position>>(INDOOR_PATHS.last, { buildingId }),
+  history: (msId: string, sTime: number, eTime: number, floorId?: number) =>
+    http.get<Page<Position>>(INDOOR_PATHS.history, { msId, sTime, eTime, floorId }),
+};
+
+/** Uploads a floor-plan image through the file service (kind image) and returns its file id. */
+export async function uploadPlan(file: File): Promise<string> {
+  const form = new FormData();
+  const token = currentToken();
+  if (token) form.append('token', token);
+  form.append('kind', 'image');
+  form.append('file', file, file.name);
+  let env: { code?: string | number; msg?: string; key?: string; result?: { id: string } };
+  try {
+    const res = await fetch(INDOOR_PATHS.upload, { method: 'POST', body: form, headers: token ? { token } : {}, credentials: 'same-origin' });
+    env = (await res.json()) as typeof env;
+  } catch (e) {
+    throw new ApiError('network', e instanceof Error ? e.message : String(e), undefined, true);
+  }
+  if (String(env.code) !== '0' || !env.result) throw new ApiError(String(env.code ?? 'network'), env.msg ?? '', env.key);
+  return env.result.id;
+}

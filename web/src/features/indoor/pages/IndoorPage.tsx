@@ -1,0 +1,330 @@
+// /indoor: the buildings' floor plans with the terminals on them, live (indoor.position), their history played back,
+// and — in edit mode — buildings, floors (plan image, scale) and beacons (placed by clicking the plan).
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { App, Button, Card, Empty, Flex, List, Popconfirm, Segmented, Select, Slider, Space, Switch, Tag, Typography } from 'antd';
+import { DeleteOutlined, EditOutlined, HistoryOutlined, PauseOutlined, PlusOutlined, PlayCircleOutlined, ReloadOutlined } from '@ant-design/icons';
+import { live, onResync, useLiveStatus } from '../../../shared/socket/live';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { formatZoned } from '../../../shared/time/zone';
+import { useDateTimeFormat } from '../../../shared/branding/store';
+import { indoorApi, indoorKeys, type Beacon, type Building, type Floor, type Position } from '../api';
+import { applyPosition, setPositions, useIndoor } from '../store';
+import { positionAt } from '../plan';
+import { PlanView } from '../components/PlanView';
+import { BeaconDialog, BuildingDialog, FloorDialog, useCodeText } from '../components/Dialogs';
+
+const RANGES = [15, 60, 360, 1440] as const; // minutes of history
+const SPEEDS = [1, 5, 20, 60] as const;
+
+interface History {
+  msId: string;
+  list: Position[];
+  from: number;
+  to: number;
+}
+
+export default function IndoorPage() {
+  const { t } = useTranslation('indoor');
+  const { message } = App.useApp();
+  const codeText = useCodeText();
+  const dateTime = useDateTimeFormat();
+  const socket = useLiveStatus((s) => s.status);
+  const buildings = useQuery({ queryKey: indoorKeys.buildings, queryFn: indoorApi.buildings, staleTime: 0 });
+  const list = useMemo(() => buildings.data?.list ?? [], [buildings.data]);
+  const [buildingId, setBuildingId] = useState<number>();
+  const [floorId, setFloorId] = useState<number>();
+  const [editing, setEditing] = useState(false);
+  const [selected, setSelected] = useState<string>();
+  const positions = useIndoor((s) => s.positions);
+
+  const building: Building | undefined = list.find((b) => b.id === buildingId) ?? list[0];
+  const floor: Floor | undefined = building?.floors.find((f) => f.id === floorId) ?? building?.floors[0];
+
+  // Live positions: the last ones at open and at every (re)connect, then each indoor.position.
+  const { refetch } = buildings;
+  useEffect(() => {
+    const load = () => void indoorApi.last().then((p) => setPositions(p.list), () => {});
+    load();
+    const offs = [
+      live().on<Position>('indoor.position', (e) => applyPosition(e.data)),
+      live().on('indoor.changed', () => void refetch()),
+      onResync(() => {
+        load();
+        void refetch();
+      }),
+    ];
+    return () => offs.forEach((off) => off());
+  }, [refetch]);
+
+  // History playback.
+  const [histTerminal, setHistTerminal] = useState<string>();
+  const [range, setRange] = useState<number>(60);
+  const [history, setHistory] = useState<History>();
+  const [playAt, setPlayAt] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState<number>(5);
+  const loadHistory = async () => {
+    if (!histTerminal) return;
+    const to = Date.now();
+    const from = to - range * 60_000;
+    try {
+      const res = await indoorApi.history(histTerminal, from, to);
+      if (res.list.length === 0) {
+        message.info(t('history.none'));
+        setHistory(undefined);
+        return;
+      }
+      setHistory({ msId: histTerminal, list: res.list, from: res.list[0].time, to: res.list[res.list.length - 1].time });
+      setPlayAt(res.list[0].time);
+      setPlaying(true);
+      const first = res.list[0];
+      setBuildingId(first.buildingId);
+      setFloorId(first.floorId);
+    } catch (e) {
+      message.error(codeText(e));
+    }
+  };
+  const tick = useRef<number>(undefined);
+  useEffect(() => {
+    if (!playing || !history) return;
+    const step = 200;
+    tick.current = window.setInterval(() => {
+      setPlayAt((at) => {
+        const next = at + step * speed;
+        if (next >= history.to) {
+          setPlaying(false);
+          return history.to;
+        }
+        return next;
+      });
+    }, step);
+    return () => window.clearInterval(tick.current);
+  }, [playing, history, speed]);
+  const played = history ? positionAt(history.list, playAt) : undefined;
+  // During playback the plan follows the terminal's floor.
+  useEffect(() => {
+    if (played && played.floorId !== floor?.id) {
+      setBuildingId(played.buildingId);
+      setFloorId(played.floorId);
+    }
+  }, [played?.floorId]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Dialogs.
+  const [buildingDialog, setBuildingDialog] = useState<{ building: Building | null }>();
+  const [floorDialog, setFloorDialog] = useState<{ floor: Floor | null; picking: boolean; points: { x: number; y: number }[] }>();
+  const [beaconDialog, setBeaconDialog] = useState<{ beacon: Beacon | null; at: { x: number; y: number } }>();
+  const reload = () => void refetch();
+  const remove = async (what: 'building' | 'floor') => {
+    try {
+      if (what === 'building' && building) await indoorApi.deleteBuilding(building.id);
+      if (what === 'floor' && floor) await indoorApi.deleteFloor(floor.id);
+      reload();
+    } catch (e) {
+      message.error(codeText(e));
+    }
+  };
+
+  const onFloor: Position[] = useMemo(() => {
+    if (!floor) return [];
+    if (history && played) return played.floorId === floor.id ? [{ ...played, name: played.name ?? history.msId }] : [];
+    return Object.values(positions).filter((p) => p.floorId === floor.id);
+  }, [positions, floor, history, played]);
+  const track = history && floor ? history.list.filter((p) => p.floorId === floor.id && p.time <= playAt) : undefined;
+
+  const planClick = (x: number, y: number) => {
+    if (floorDialog?.picking) {
+      const points = [...floorDialog.points, { x, y }].slice(-2);
+      setFloorDialog({ ...floorDialog, points, picking: points.length < 2 });
+      return;
+    }
+    if (editing && floor) setBeaconDialog({ beacon: null, at: { x, y } });
+  };
+
+  return (
+    <Flex vertical gap={12} style={{ height: '100%', padding: 12 }} data-testid="indoor-page">
+      <Card size="small">
+        <Flex wrap gap={12} align="center">
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {t('title')}
+          </Typography.Title>
+          <Select
+            style={{ minWidth: 200 }}
+            placeholder={t('building.choose')}
+            value={building?.id}
+            options={list.map((b) => ({ value: b.id, label: b.name }))}
+            onChange={(v: number) => {
+              setBuildingId(v);
+              setFloorId(undefined);
+            }}
+            data-testid="indoor-building"
+          />
+          {building && building.floors.length > 0 && (
+            <Segmented
+              value={floor?.id}
+              options={building.floors.map((f) => ({ value: f.id, label: f.name }))}
+              onChange={(v) => setFloorId(v as number)}
+              data-testid="indoor-floors"
+            />
+          )}
+          <Button icon={<ReloadOutlined />} onClick={reload}>
+            {t('reload')}
+          </Button>
+          <Space>
+            <Switch checked={editing} onChange={setEditing} data-testid="indoor-edit" />
+            {t('edit')}
+          </Space>
+          {editing && (
+            <Space wrap>
+              <Button icon={<PlusOutlined />} onClick={() => setBuildingDialog({ building: null })}>
+                {t('building.new')}
+              </Button>
+              {building && (
+                <>
+                  <Button icon={<EditOutlined />} onClick={() => setBuildingDialog({ building })}>
+                    {t('building.edit')}
+                  </Button>
+                  <Popconfirm title={t('building.confirmDelete', { name: building.name })} onConfirm={() => remove('building')} okText={t('delete')} cancelText={t('cancel')}>
+                    <Button danger icon={<DeleteOutlined />}>
+                      {t('building.delete')}
+                    </Button>
+                  </Popconfirm>
+                  <Button icon={<PlusOutlined />} onClick={() => setFloorDialog({ floor: null, picking: false, points: [] })}>
+                    {t('floor.new')}
+                  </Button>
+                </>
+              )}
+              {floor && (
+                <>
+                  <Button icon={<EditOutlined />} onClick={() => setFloorDialog({ floor, picking: false, points: [] })}>
+                    {t('floor.edit')}
+                  </Button>
+                  <Popconfirm title={t('floor.confirmDelete', { name: floor.name })} onConfirm={() => remove('floor')} okText={t('delete')} cancelText={t('cancel')}>
+                    <Button danger icon={<DeleteOutlined />}>
+                      {t('floor.delete')}
+                    </Button>
+                  </Popconfirm>
+                </>
+              )}
+            </Space>
+          )}
+          {socket !== 'online' && <Tag color="warning">{t('offline')}</Tag>}
+        </Flex>
+        {editing && floor && <Typography.Text type="secondary">{floorDialog?.picking ? t('floor.pickHint') : t('beacon.placeHint')}</Typography.Text>}
+        {!editing && floorDialog?.picking && <Typography.Text type="secondary">{t('floor.pickHint')}</Typography.Text>}
+      </Card>
+
+      <Flex gap={12} style={{ flex: 1, minHeight: 0 }}>
+        <Card size="small" style={{ flex: 1, minWidth: 0 }} styles={{ body: { height: '100%', padding: 4 } }}>
+          {floor ? (
+            <PlanView
+              floor={floor}
+              positions={onFloor}
+              selected={history ? history.msId : selected}
+              onSelect={setSelected}
+              onPlanClick={editing || floorDialog?.picking ? planClick : undefined}
+              onBeaconClick={editing ? (b) => setBeaconDialog({ beacon: b, at: { x: b.x, y: b.y } }) : undefined}
+              track={track}
+              marks={floorDialog?.picking || floorDialog?.points.length ? floorDialog.points : undefined}
+            />
+          ) : (
+            <Empty description={list.length ? t('floor.none') : t('building.none')} style={{ marginTop: 80 }} />
+          )}
+        </Card>
+
+        <Flex vertical gap={12} style={{ width: 300 }}>
+          <Card size="small" title={t('terminals.title', { n: onFloor.length })} styles={{ body: { maxHeight: 260, overflow: 'auto', padding: 0 } }}>
+            <List
+              size="small"
+              dataSource={history ? [] : onFloor}
+              locale={{ emptyText: t('terminals.none') }}
+              renderItem={(p) => (
+                <List.Item
+                  onClick={() => setSelected(p.msId)}
+                  style={{ cursor: 'pointer', paddingInline: 12, background: p.msId === selected ? 'var(--ant-control-item-bg-active, #e6f4ff)' : undefined }}
+                  data-testid="indoor-terminal-row"
+                >
+                  <List.Item.Meta title={p.name || p.msId} description={t('terminals.line', { time: formatZoned(p.time, dateTime), accuracy: p.accuracy.toFixed(1), beacons: p.beacons })} />
+                </List.Item>
+              )}
+            />
+          </Card>
+          <Card size="small" title={<Space><HistoryOutlined />{t('history.title')}</Space>}>
+            <Flex vertical gap={8}>
+              <TerminalPicker value={histTerminal} onChange={setHistTerminal} placeholder={t('history.terminal')} testId="indoor-history-terminal" />
+              <Select value={range} onChange={setRange} options={RANGES.map((m) => ({ value: m, label: m >= 60 ? t('history.lastHours', { n: m / 60 }) : t('history.lastMinutes', { n: m }) }))} />
+              <Space>
+                <Button type="primary" onClick={loadHistory} disabled={!histTerminal} data-testid="indoor-history-play">
+                  {t('history.play')}
+                </Button>
+                {history && (
+                  <Button
+                    onClick={() => {
+                      setHistory(undefined);
+                      setPlaying(false);
+                    }}
+                  >
+                    {t('history.live')}
+                  </Button>
+                )}
+              </Space>
+              {history && (
+                <>
+                  <Slider min={history.from} max={Math.max(history.to, history.from + 1)} value={playAt} onChange={(v) => setPlayAt(v)} tooltip={{ formatter: (v) => formatZoned(v, dateTime) }} />
+                  <Flex align="center" gap={8}>
+                    <Button icon={playing ? <PauseOutlined /> : <PlayCircleOutlined />} onClick={() => setPlaying(!playing)} aria-label={playing ? t('history.pause') : t('history.resume')} />
+                    <Segmented size="small" value={speed} onChange={(v) => setSpeed(v as number)} options={SPEEDS.map((s) => ({ value: s, label: `×${s}` }))} />
+                  </Flex>
+                  <Typography.Text type="secondary" data-testid="indoor-history-status" data-points={history.list.length} data-at={playAt}>
+                    {formatZoned(playAt, dateTime)} · {t('history.points', { n: history.list.length })}
+                  </Typography.Text>
+                </>
+              )}
+            </Flex>
+          </Card>
+        </Flex>
+      </Flex>
+
+      {buildingDialog && (
+        <BuildingDialog
+          building={buildingDialog.building}
+          onClose={(b) => {
+            setBuildingDialog(undefined);
+            if (b) {
+              setBuildingId(b.id);
+              reload();
+            }
+          }}
+        />
+      )}
+      {floorDialog && building && (
+        <FloorDialog
+          open={!floorDialog.picking}
+          buildingId={building.id}
+          floor={floorDialog.floor}
+          refPoints={floorDialog.points}
+          onPickRef={() => setFloorDialog({ ...floorDialog, picking: true, points: [] })}
+          onClose={(f) => {
+            setFloorDialog(undefined);
+            if (f) {
+              setFloorId(f.id);
+              reload();
+            }
+          }}
+        />
+      )}
+      {beaconDialog && floor && (
+        <BeaconDialog
+          floor={floor}
+          beacon={beaconDialog.beacon}
+          at={beaconDialog.at}
+          onClose={(changed) => {
+            setBeaconDialog(undefined);
+            if (changed) reload();
+          }}
+        />
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { Position } from './api';
+import { metresToPx, positionAt, scaleFromRef, validDecay, validMac, validRssi } from './plan';
+
+const p = (time: number, x: number, floorId = 1): Position => ({ msId: '1', buildingId: 1, floorId, x, y: 0, accuracy: 1, beacons: 5, time });
+
+describe('indoor plan helpers', () => {
+  it('derives the scale from two points', () => {
+    expect(scaleFromRef(0, 0, 300, 400, 25)).toBeCloseTo(0.05);
+    expect(scaleFromRef(5, 5, 5, 5, 3)).toBeUndefined();
+    expect(scaleFromRef(0, 0, 10, 0, 0)).toBeUndefined();
+    expect(metresToPx(2, { scale: 0.05 })).toBe(40);
+    expect(metresToPx(0.01, { scale: 0.05 }, 4)).toBe(4);
+  });
+
+  it('holds the spec §5 ranges', () => {
+    expect([-100, -50, -75].every(validRssi)).toBe(true);
+    expect([-101, -49, -60.5, null].some(validRssi)).toBe(false);
+    expect([1.1, 10, 2.2].every(validDecay)).toBe(true);
+    expect([1.0, 10.01, Number.NaN].some(validDecay)).toBe(false);
+    expect(validMac('c0:10:f4:00:01:02') && validMac('C010F4000102') && !validMac('C0:10:F4:00:01')).toBe(true);
+  });
+
+  it('plays a history back', () => {
+    const h = [p(1000, 0), p(2000, 10), p(3000, 20, 2), p(60_000, 30, 2)];
+    expect(positionAt(h, 500)).toBeUndefined();
+    expect(positionAt(h, 1500)?.x).toBe(5);
+    expect(positionAt(h, 2500)?.x).toBe(10); // the floor changes: no interpolation across it
+    expect(positionAt(h, 30_000)?.x).toBe(20); // a long gap: the last known
+    expect(positionAt(h, 90_000)?.x).toBe(30);
+  });
+});
