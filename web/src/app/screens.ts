@@ -25,6 +25,8 @@ const BUILT: Record<BuiltScreen, Loader> = {
   gpsData: () => import('../features/gpsreport/pages/GpsDataPage'),
   fenceAlarmData: () => import('../features/gpsreport/pages/FenceAlarmDataPage'),
   report: () => import('../features/reports/pages/ReportPage'),
+  online: () => import('../features/activityreport/pages/OnlinePage'),
+  callDurationData: () => import('../features/activityreport/pages/CallDurationPage'),
 };
 
 const notYet: Loader = () => import('./pages/NotYetPage');
