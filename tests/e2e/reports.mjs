@@ -62,7 +62,7 @@ export const reportsCases = [
     },
   ],
   [
-    'terminal tools: the mute list of a terminal is kept from the tree and the terminal is a simulated one',
+    'reports: terminal tools: the mute list of a terminal is kept from the tree and the terminal is a simulated one',
     async ({ context }) => {
       const term = await terminal(T_MAIN);
       const { page } = await dispatcherConsole(context);
@@ -86,7 +86,7 @@ export const reportsCases = [
     },
   ],
   [
-    'terminal tools: remote parameters reach the terminal and the dialog shows its acknowledgement',
+    'reports: terminal tools: remote parameters reach the terminal and the dialog shows its acknowledgement',
     async ({ context }) => {
       const term = await terminal(T_MAIN);
       const { page } = await dispatcherConsole(context);
@@ -94,7 +94,7 @@ export const reportsCases = [
       await page.click('[data-testid=panel-tools-params]');
       await page.waitForSelector('[data-testid=params-dialog]');
       await page.check('[data-testid=param-on-gpsInterval]');
-      await page.fill('[data-testid=param-n-gpsInterval] input', '45');
+      await page.fill(':is(input[data-testid=param-n-gpsInterval], [data-testid=param-n-gpsInterval] input)', '45');
       await page.click('[data-testid=params-send]');
       await page.waitForSelector('[data-testid=params-dialog][data-state=acked]', { timeout: 15_000 });
       expect((await page.textContent('[data-testid=param-stored-gpsInterval]')) === '45s', 'the stored value is shown');
@@ -103,7 +103,7 @@ export const reportsCases = [
     },
   ],
   [
-    'terminal tools: recording permission switched off and on from the rights dialog',
+    'reports: terminal tools: recording permission switched off and on from the rights dialog',
     async ({ context }) => {
       const { page } = await dispatcherConsole(context);
       await selectTerminal(page, T_OTHER);
