@@ -178,22 +178,32 @@ func TestCrashLeftIntervalsCloseAtLastSeen(t *testing.T) {
 		e := newEnv(t, engine)
 		ctx := context.Background()
 		seen := e.now.Add(-time.Hour).UnixMilli()
+		// Open rows as a crash leaves them: one from before the last time the server was seen, one from after it
+		// (logged in between the last refresh and the crash: it ends where it began).
 		if _, err := e.s.DB.Exec(ctx, `INSERT INTO presence_intervals (customer_id, account_id, online_at, seen_at)
-			VALUES (?, ?, ?, ?)`, e.cust, e.term(1), seen-600_000, seen); err != nil {
+			VALUES (?, ?, ?, ?), (?, ?, ?, ?)`, e.cust, e.term(1), seen-600_000, seen-600_000,
+			e.cust, e.term(2), seen+5_000, seen+5_000); err != nil {
+			t.Fatal(err)
+		}
+		e.set(time.UnixMilli(seen))
+		if err := e.s.Presence.MarkSeen(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if err := e.s.Presence.Prepare(ctx); err != nil {
 			t.Fatal(err)
 		}
-		var off int64
-		if err := e.s.DB.QueryRow(ctx, `SELECT offline_at FROM presence_intervals WHERE account_id = ?`, e.term(1)).Scan(&off); err != nil || off != seen {
-			t.Fatalf("closed at %d (%v), want %d", off, err, seen)
+		for id, want := range map[string]int64{e.term(1): seen, e.term(2): seen + 5_000} {
+			var off int64
+			if err := e.s.DB.QueryRow(ctx, `SELECT offline_at FROM presence_intervals WHERE account_id = ?`, id).Scan(&off); err != nil || off != want {
+				t.Fatalf("%s closed at %d (%v), want %d", id, off, err, want)
+			}
 		}
+		e.set(time.UnixMilli(seen + 3_600_000))
 		// A login replacing another device keeps one interval.
-		e.online(t, e.term(2), e.now, time.Time{})
+		e.online(t, e.term(2), e.clock(), time.Time{})
 		testkit.Terminal(t, e.s.URL, e.term(2), testkit.Password)
 		var n int
-		if err := e.s.DB.QueryRow(ctx, `SELECT COUNT(*) FROM presence_intervals WHERE account_id = ?`, e.term(2)).Scan(&n); err != nil || n != 1 {
+		if err := e.s.DB.QueryRow(ctx, `SELECT COUNT(*) FROM presence_intervals WHERE account_id = ? AND offline_at IS NULL`, e.term(2)).Scan(&n); err != nil || n != 1 {
 			t.Fatalf("%d intervals after a replacing login (%v)", n, err)
 		}
 	})

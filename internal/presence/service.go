@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"tenfour/internal/directory"
@@ -13,8 +14,8 @@ import (
 	"tenfour/internal/platform/ticker"
 )
 
-// SeenEvery is how often the open intervals are marked as still open: after a crash an interval ends at most
-// this long after the account really went (docs/adr/0022).
+// SeenEvery is how often the server records that it is running (presence_clock): after a crash an open interval
+// ends at most this long after the account really went (docs/adr/0022).
 const SeenEvery = 30 * time.Second
 
 // Directory is what the reports read of accounts (internal/directory's Store).
@@ -29,17 +30,21 @@ type Service struct {
 	store Store
 	dir   Directory
 	hub   *realtime.Hub
-	now   func() time.Time
+	clock atomic.Pointer[func() time.Time] // the background loop reads it while a test may set it
 	locks accountLocks
 }
 
 // New builds the service.
 func New(d *db.DB, dir Directory, hub *realtime.Hub) *Service {
-	return &Service{db: d, store: Store{db: d}, dir: dir, hub: hub, now: time.Now}
+	s := &Service{db: d, store: Store{db: d}, dir: dir, hub: hub}
+	s.SetClock(time.Now)
+	return s
 }
 
 // SetClock replaces the clock (tests).
-func (s *Service) SetClock(now func() time.Time) { s.now = now }
+func (s *Service) SetClock(now func() time.Time) { s.clock.Store(&now) }
+
+func (s *Service) now() time.Time { return (*s.clock.Load())() }
 
 // Hooks are the hub's login/logout hooks that open and close intervals (register with hub.SetHooks).
 func (s *Service) Hooks() realtime.Hooks {
@@ -78,14 +83,17 @@ func (s *Service) Prepare(ctx context.Context) error {
 	return err
 }
 
-// Run marks the open intervals as seen every SeenEvery until ctx ends.
+// Run records every SeenEvery that the server is running, until ctx ends.
 func (s *Service) Run(ctx context.Context) {
-	ticker.Every(ctx, SeenEvery, func() {
-		if err := s.store.Touch(ctx, s.now().UnixMilli()); err != nil && ctx.Err() == nil {
-			slog.Warn("presence: mark open intervals", "err", err)
+	ticker.NowAndEvery(ctx, SeenEvery, func() {
+		if err := s.MarkSeen(ctx); err != nil && ctx.Err() == nil {
+			slog.Warn("presence: record the server running", "err", err)
 		}
 	})
 }
+
+// MarkSeen records that the server is running now (Run does every SeenEvery).
+func (s *Service) MarkSeen(ctx context.Context) error { return s.store.Touch(ctx, s.now().UnixMilli()) }
 
 // accountLocks serialize the hooks of one account, so a logout racing a new login can never close the
 // interval the login keeps.

@@ -27,15 +27,25 @@ func (s Store) Close(ctx context.Context, accountID string, at int64) error {
 	return err
 }
 
-// Touch records that every open interval was still open at `at`.
+// Touch records that the server was running at `at` (so were the open intervals): one row, whatever the number
+// of accounts online.
 func (s Store) Touch(ctx context.Context, at int64) error {
-	_, err := s.db.Exec(ctx, `UPDATE presence_intervals SET seen_at = ? WHERE offline_at IS NULL`, at)
+	_, err := s.db.Exec(ctx, `INSERT INTO presence_clock (id, seen_at) VALUES (1, ?)
+		ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at`, at)
 	return err
 }
 
-// CloseStale ends the intervals a stopped node left open at the last moment it saw them.
+// CloseStale ends the intervals a stopped server left open at the last moment it was seen running (never before
+// an interval began).
 func (s Store) CloseStale(ctx context.Context) (int64, error) {
-	res, err := s.db.Exec(ctx, `UPDATE presence_intervals SET offline_at = seen_at WHERE offline_at IS NULL`)
+	var seen int64
+	err := s.db.QueryRow(ctx, `SELECT COALESCE(MAX(seen_at), 0) FROM presence_clock`).Scan(&seen)
+	if err != nil {
+		return 0, err
+	}
+	res, err := s.db.Exec(ctx, `UPDATE presence_intervals
+		SET offline_at = CASE WHEN seen_at > ? THEN seen_at ELSE ? END, seen_at = CASE WHEN seen_at > ? THEN seen_at ELSE ? END
+		WHERE offline_at IS NULL`, seen, seen, seen, seen)
 	if err != nil {
 		return 0, err
 	}

@@ -10,10 +10,17 @@ CREATE TABLE presence_intervals (
     account_id  TEXT    NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
     online_at   BIGINT  NOT NULL,                 -- UTC ms of the login
     offline_at  BIGINT,                           -- UTC ms of the logout; NULL while online
-    seen_at     BIGINT  NOT NULL                  -- last time this node saw it online (closes it after a crash)
+    seen_at     BIGINT  NOT NULL                  -- its login, or its logout once closed
 );
 CREATE INDEX presence_intervals_account ON presence_intervals (customer_id, account_id, online_at);
 CREATE INDEX presence_intervals_open ON presence_intervals (account_id) WHERE offline_at IS NULL;
+
+-- The last moment the server was seen running (one row, refreshed every 30 s): intervals a crash left open end
+-- there at the next start.
+CREATE TABLE presence_clock (
+    id      INTEGER PRIMARY KEY,                  -- always 1
+    seen_at BIGINT  NOT NULL
+);
 
 CREATE TABLE voice_bursts (
     id          {{identity}},
@@ -50,4 +57,5 @@ CREATE TABLE recording_time (
 DROP TABLE recording_time;
 DROP TABLE voice_rights;
 DROP TABLE voice_bursts;
+DROP TABLE presence_clock;
 DROP TABLE presence_intervals;
