@@ -122,6 +122,26 @@ export const reportsCases = [
       await page.waitForSelector('[data-testid=turn-error]', { timeout: 15_000 });
     },
   ],
+  [
+    'reports: member states: the tree shows "Calling" while an individual call is set up and "In individual call" once connected',
+    async ({ context }) => {
+      const term = await terminal(T_OTHER);
+      const { page } = await dispatcherConsole(context);
+      const row = `[data-testid=terminal-row][data-cid="${T_OTHER}"]`;
+      await page.fill('[data-testid=tree-search] input', T_OTHER);
+      await page.waitForSelector(`${row}[data-online="1"]`, { timeout: 15_000 });
+      await page.click(row, { button: 'right' });
+      await page.click('.ant-dropdown-menu-item:has-text("Individual call") >> visible=true');
+      const inv = await term.waitFor('call.invite', () => true, 'the terminal is called', 20_000);
+      expect((await term.request('call.status', { callId: inv.data.callId, status: 180 })).code === '0', 'ringing');
+      await page.waitForSelector(`${row}[data-call-state=calling] [data-testid=terminal-call-state]:has-text("Calling")`, { timeout: 20_000 });
+      expect((await term.request('call.status', { callId: inv.data.callId, status: 200 })).code === '0', 'answered');
+      await page.waitForSelector(`${row}[data-call-state=inCall] [data-testid=terminal-call-state]:has-text("In individual call")`, { timeout: 20_000 });
+      await page.click(`[data-testid=call-row][data-call-id="${inv.data.callId}"] [data-testid=hang-up]`);
+      await page.waitForSelector(`${row}[data-call-state=""]`, { timeout: 20_000 });
+      await term.close();
+    },
+  ],
 ];
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.exit((await run(reportsCases)) > 0 ? 1 : 0);
