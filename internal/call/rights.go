@@ -9,11 +9,14 @@ package call
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
+	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
@@ -314,6 +317,22 @@ func (s *Service) rightsSet(ctx context.Context, p identity.Principal, req right
 	s.rights.mu.Unlock()
 	for _, r := range next {
 		s.hub.Publish(p.CustomerID, EventRights, r, realtime.Consoles)
+		// log 9 (call settings), one entry per permission that changed
+		was := cur[r.MsID]
+		if was.Voice != r.Voice {
+			d := oplog.D("voicePermissionRevoked", "terminal", r.MsID)
+			if r.Voice {
+				d = oplog.D("voicePermissionGranted", "terminal", r.MsID)
+			}
+			s.log.By(ctx, p, oplog.CallSettings, fmt.Sprintf("voice permission of %s: %t", r.MsID, r.Voice), d)
+		}
+		if was.Record != r.Record {
+			d := oplog.D("recordPermissionRevoked", "terminal", r.MsID)
+			if r.Record {
+				d = oplog.D("recordPermissionGranted", "terminal", r.MsID)
+			}
+			s.log.By(ctx, p, oplog.CallSettings, fmt.Sprintf("recording permission of %s: %t", r.MsID, r.Record), d)
+		}
 	}
 	return map[string]any{"list": next}, nil
 }
@@ -354,6 +373,7 @@ func (s *Service) recordingTimeSet(ctx context.Context, p identity.Principal, re
 		s.rights.mu.Lock()
 		delete(s.rights.quota, p.CustomerID)
 		s.rights.mu.Unlock()
+		s.log.By(ctx, p, oplog.CallSettings, "recording time: no limit", oplog.D("recordingTimeUnlimited"))
 		return RecordingTime{}, nil
 	}
 	// The used time stays unless reset: the store keeps counting it (useRecordingTime) meanwhile.
@@ -371,6 +391,8 @@ func (s *Service) recordingTimeSet(ctx context.Context, p identity.Principal, re
 	cp := rt
 	s.rights.quota[p.CustomerID] = &cp
 	s.rights.mu.Unlock()
+	s.log.By(ctx, p, oplog.CallSettings, fmt.Sprintf("recording time: %d minutes", minutes),
+		oplog.D("recordingTimeSet", "minutes", strconv.FormatInt(minutes, 10)))
 	rt.RemainingMs = max(0, rt.QuotaMs-rt.UsedMs)
 	return rt, nil
 }

@@ -90,7 +90,14 @@ func TestRightsAPI(t *testing.T) {
 				Check: rights(both)},
 			{Name: "set record off", Method: "PUT", Path: "/ds/voice/rights", Token: r.tok, Code: "0",
 				Params: map[string]any{"msId": "10001001", "record": 0}, Events: []string{call.EventRights},
-				Check: rights(`[{"msId":"10001001","msName":"Name 10001001","voice":true,"record":false}]`)},
+				Check: func(t *testing.T, rep testkit.Reply) {
+					rights(`[{"msId":"10001001","msName":"Name 10001001","voice":true,"record":false}]`)(t, rep)
+					var n int
+					if err := r.s.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM oplog WHERE type = 9 AND remark = ?`,
+						"recording permission of 10001001: false").Scan(&n); err != nil || n != 1 {
+						t.Fatalf("log 9 entries %d (%v)", n, err)
+					}
+				}},
 			{Name: "list after", Method: "GET", Path: "/ds/voice/rights", Token: r.tok, Code: "0", Params: map[string]any{"msIds": "10001001"},
 				Check: rights(`[{"msId":"10001001","msName":"Name 10001001","voice":true,"record":false}]`)},
 			{Name: "set: nothing to set", Method: "PUT", Path: "/ds/voice/rights", Token: r.tok, Code: "400", Status: 400,
