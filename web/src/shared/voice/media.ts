@@ -57,6 +57,11 @@ export class MediaLink {
     this.turn = servers;
   }
 
+  /** The TURN servers the next connection uses instead of rtc.config's, if a dispatcher sent some. */
+  get turnServers(): RTCIceServer[] | undefined {
+    return this.turn;
+  }
+
   constructor(sock: VoiceSocket, opts: MediaLinkOptions) {
     this.sock = sock;
     this.opts = opts;
