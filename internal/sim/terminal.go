@@ -109,7 +109,7 @@ type Terminal struct {
 	msID      string
 	groups    []group
 	ptt       string
-	callSet   int // spec §4: 0 killed, 1 stunned, 8 active
+	callSet   int                // spec §4: 0 killed, 1 stunned, 8 active
 	turn      []webrtc.ICEServer // TURN credentials a dispatcher sent (turn.config); preferred over rtc.config's
 	every     [nChains]time.Duration
 	gen       [nChains]uint64
