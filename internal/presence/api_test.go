@@ -86,7 +86,7 @@ func TestOnlineReports(t *testing.T) {
 		e.online(t, e.term(1), min(0), min(30))
 		e.online(t, e.term(1), min(60), min(75))
 		e.online(t, e.term(2), min(10), time.Time{}) // still online
-		e.online(t, e.otherTerm, min(0), min(50))     // another customer's
+		e.online(t, e.otherTerm, min(0), min(50))    // another customer's
 		e.set(min(90))
 		ms := func(m int) int64 { return int64(m) * 60_000 }
 		from, to := min(-5).UnixMilli(), min(120).UnixMilli()
@@ -119,11 +119,11 @@ func TestOnlineReports(t *testing.T) {
 		}
 
 		var detail struct {
-			MsID     string              `json:"msId"`
-			OnlineMs int64               `json:"onlineMs"`
+			MsID     string               `json:"msId"`
+			OnlineMs int64                `json:"onlineMs"`
 			List     []presence.DetailRow `json:"list"`
-			Cols     []string            `json:"cols"`
-			Rows     [][3]int64          `json:"rows"`
+			Cols     []string             `json:"cols"`
+			Rows     [][3]int64           `json:"rows"`
 		}
 		r = e.s.Do(http.MethodGet, "/ds/report/findOnlineDetailData", e.tok, map[string]any{"msId": e.term(1),
 			"stime": from, "etime": to})

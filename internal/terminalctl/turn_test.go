@@ -36,7 +36,9 @@ func TestTurnSend(t *testing.T) {
 		term := testkit.Terminal(t, s.URL, msID, rttest.Password)
 
 		done := make(chan testkit.Reply, 1)
-		go func() { done <- testkit.Do(t, s.URL, http.MethodPost, "/ds/turn/send", tok, map[string]any{"msId": msID}) }()
+		go func() {
+			done <- testkit.Do(t, s.URL, http.MethodPost, "/ds/turn/send", tok, map[string]any{"msId": msID})
+		}()
 		req := term.WaitEvent("turn.config", 5*time.Second, nil)
 		var d struct {
 			ICEServers []struct {
@@ -75,7 +77,9 @@ func TestTurnSend(t *testing.T) {
 		})
 
 		// Refused by the terminal: its code reaches the caller.
-		go func() { done <- testkit.Do(t, s.URL, http.MethodPost, "/ds/turn/send", tok, map[string]any{"msId": msID}) }()
+		go func() {
+			done <- testkit.Do(t, s.URL, http.MethodPost, "/ds/turn/send", tok, map[string]any{"msId": msID})
+		}()
 		term.Reply(term.WaitEvent("turn.config", 5*time.Second, func(f testkit.Frame) bool { return f.ID != req.ID }), "16", nil)
 		if r := <-done; r.Code != "16" {
 			t.Fatalf("refused by the terminal: %+v", r)
