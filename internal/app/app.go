@@ -33,6 +33,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
+	"tenfour/internal/presence"
 	"tenfour/internal/sim"
 	"tenfour/internal/sos"
 	"tenfour/internal/terminalctl"
@@ -50,6 +51,7 @@ type App struct {
 	Log      *oplog.Log
 	SOS      *sos.Service      // safety: SOS alarms
 	LoneWork *lonework.Service // safety: lone-worker plans, engine and alarms
+	Presence *presence.Service // reports: online/offline intervals
 	Voice    *call.Service     // voice: floor control, calls, monitoring, records (SOS and terminal control call it)
 	Cameras  *camera.Service   // video surveillance: cameras, pulled streams, viewers, recordings
 	Indoor   *indoor.Service   // indoor positioning: plans, beacons, estimated positions
@@ -186,6 +188,14 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	ctl.OnCallSet = a.Voice.CallSetStatusChanged // a killed or stunned talker loses the floor at once
 	hub.Register(ctl.Verbs()...)
 	hub.OnLogin(ctl.RemindAtLogin) // a killed, stunned or tuned terminal is reminded at its login
+	// [reports] presence intervals (findOnlineDurationPost, findOnlineDetailData); /ds/turn/send (TURN credentials)
+	ctl.ICE = mediaEng
+	ctl.Routes(router)
+	a.Presence = presence.New(d, dir, a.Hub)
+	a.Presence.Routes(router)
+	hub.SetHooks(a.Presence.Hooks())
+	a.OnPrepare(a.Presence.Prepare)
+	a.Go(a.Presence.Run)
 	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin
 	geoSvc := geo.New(d, dir, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention,
 		Rate: cfg.GPS.Rate, Burst: cfg.GPS.Burst, MaxAge: cfg.GPS.MaxAge})

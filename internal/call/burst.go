@@ -29,6 +29,8 @@ type burst struct {
 	accessUs  int64
 	maxTimer  *time.Timer
 	emergency bool
+	// notRecorded says why the burst is not recorded (rights.go): "" when it is.
+	notRecorded string
 }
 
 // startBurstLocked gives the call's floor holder a burst: a recording, its media burst and the talk timer.
@@ -41,10 +43,13 @@ func (s *Service) startBurstLocked(later *afterUnlock, c *Call, claim *Claim) {
 	c.btime = max(now.UnixMilli(), c.btime+1) // two bursts of one call may start within a millisecond
 	b := &burst{talker: claim.Client, claim: claim, emergency: s.emergency[claim.Account],
 		accessUs: now.Sub(claim.At).Microseconds(), btime: c.btime}
+	if !b.emergency { // an SOS terminal's talk is always recorded (docs/adr/0022)
+		b.notRecorded = s.recordVerdict(c.Customer, claim.Client.acct)
+	}
 	rel := filepath.Join("recordings", strconv.FormatInt(c.Customer, 10), now.UTC().Format(dayDirs),
 		burstKey(c.ID, b.btime)+".ogg")
 	var rec *media.Recorder
-	if s.opts.DataDir != "" {
+	if s.opts.DataDir != "" && b.notRecorded == "" {
 		rec, b.path = media.StartRecorder(filepath.Join(s.opts.DataDir, rel)), rel // a failure shows at Finish
 		s.recording[rel] = true                                                    // until indexed: no orphan
 	}
@@ -128,6 +133,9 @@ func (s *Service) finishBurst(c *Call, b *burst, reason string, snap burstEnd) {
 			id, err := s.store.AddRecord(ctx, r)
 			if err == nil {
 				r.ID = id
+				if err := s.useRecordingTime(ctx, c.Customer, r.DurationMs); err != nil {
+					slog.Error("voice: count recording time", "call", c.ID, "err", err)
+				}
 				_, err = s.hub.PublishDurable(ctx, c.Customer, "voice.recorded", recordView(r), realtime.Consoles)
 			}
 			cancel()
@@ -139,6 +147,8 @@ func (s *Service) finishBurst(c *Call, b *burst, reason string, snap burstEnd) {
 		delete(s.recording, b.path) // indexed, kept for the next start, or removed
 		s.mu.Unlock()
 	}
+	view.NotRecorded = b.notRecorded
+	s.recordTalk(c, b, view.DurationMs)
 	s.hub.Publish(c.Customer, "floor.stats", view, snap.allow)
 }
 

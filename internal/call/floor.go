@@ -218,6 +218,9 @@ func (s *Service) RequestFloor(ctx context.Context, cl *client, req FloorRequest
 	if acct.Blocked() || s.isBlocked(acct.ID) {
 		return FloorReply{}, ErrBlocked
 	}
+	if err := s.mayTalk(acct); err != nil { // voice permission (rights.go)
+		return FloorReply{}, err
+	}
 	// Resolve the target; a group's audience is read before taking the lock.
 	var gid int64
 	if req.CallID == "" {
@@ -535,6 +538,7 @@ func (s *Service) floorViewLocked(c *Call) *FloorView {
 	if b := c.burst; b != nil {
 		p := b.talker.acct.person()
 		v.Talker, v.Since, v.Emergency = &p, b.mb.Granted.UnixMilli(), b.emergency
+		v.NotRecorded = b.notRecorded
 	}
 	return v
 }

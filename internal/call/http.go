@@ -17,4 +17,9 @@ func (s *Service) Routes(r httpx.Router) {
 	r.Private("GET /ds/mute/list", httpx.Bind(s.muteList))
 	r.Private("GET /ds/call/missed", httpx.Bind(s.missedList)) // missed.go
 	r.Private("DELETE /ds/call/missed", httpx.Bind(s.missedClear))
+	r.Console("POST /ds/report/findCallDurationPost", httpx.Bind(s.findCallDuration)) // talktime.go
+	r.Console("GET /ds/voice/rights", httpx.Bind(s.rightsList))                       // rights.go
+	r.Console("PUT /ds/voice/rights", httpx.Bind(s.rightsSet))
+	r.Private("GET /ds/voice/recordingTime", httpx.Bind(s.recordingTimeGet))
+	r.Console("PUT /ds/voice/recordingTime", httpx.Bind(s.recordingTimeSet))
 }

@@ -93,7 +93,7 @@ func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, 
 		s.hub.SendTo(callee.ID, "call.invite", map[string]any{"callId": c.ID, "kind": Single,
 			"from": caller.person(), "status": StTrying})
 		s.publishCallLocked(c)
-		reply = InviteReply{CallID: c.ID, Status: StTrying}
+		reply = InviteReply{CallID: c.ID, Status: StSelfTrying} // the caller's side: status.go
 		return nil
 	})
 	return reply, err
@@ -272,7 +272,7 @@ func (s *Service) Bye(cl *client, callID string) error {
 	return s.locked(func(later *afterUnlock) error {
 		c := s.calls[callID]
 		if c == nil || c.ended || c.Customer != cl.acct.Customer {
-			return ErrNotFound
+			return ErrNoSession
 		}
 		switch {
 		case c.Kind == Single:
@@ -297,7 +297,7 @@ func (s *Service) ByeMyself(cl *client, callID string) error {
 	return s.locked(func(later *afterUnlock) error {
 		c := s.calls[callID]
 		if c == nil || c.ended || c.Customer != cl.acct.Customer {
-			return ErrNotFound
+			return ErrNoSession
 		}
 		if c.Kind == Single {
 			if c.party(cl.acct.ID) == nil {
@@ -339,7 +339,7 @@ func (s *Service) leaveLocked(later *afterUnlock, c *Call, cl *client) error {
 func (s *Service) singleLocked(callID string, cl *client, asCaller bool) (*Call, error) {
 	c := s.calls[callID]
 	if c == nil || c.ended || c.Customer != cl.acct.Customer || c.Kind != Single {
-		return nil, ErrNotFound
+		return nil, ErrNoSession
 	}
 	if c.party(cl.acct.ID) == nil || (cl.acct.ID == c.Initiator.ID) != asCaller {
 		return nil, ErrPermission

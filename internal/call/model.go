@@ -173,6 +173,8 @@ type FloorView struct {
 	Emergency bool     `json:"emergency,omitempty"`
 	Queue     []string `json:"queue"`
 	MaxTalkMs int64    `json:"maxTalkMs"`
+	// NotRecorded says why the talker's burst is not recorded (rights.go): noRecordPermission | noRecordTime.
+	NotRecorded string `json:"notRecorded,omitempty"`
 }
 
 // CallView is the call-state event (`call.state`) and an entry of `call.list`.
@@ -201,5 +203,6 @@ type BurstStatsView struct {
 	DelayP50Us     int64  `json:"delayP50Us"`
 	DelayP99Us     int64  `json:"delayP99Us"`
 	Packets        int    `json:"packets"`
-	Reason         string `json:"reason"` // released | preempted | maxDuration | blocked | gone
+	Reason         string `json:"reason"`                // released | preempted | maxDuration | blocked | gone
+	NotRecorded    string `json:"notRecorded,omitempty"` // see FloorView
 }

@@ -43,6 +43,7 @@ type Service struct {
 	modes     map[string]string // account → playback priority mode
 	blocked   map[string]bool   // killed or stunned accounts (latest read or hook)
 	recording map[string]bool   // files of bursts being recorded or indexed (the orphan sweep leaves them)
+	rights    rightsCache       // voice and recording permissions, recording time (rights.go; its own lock)
 	closed    bool              // shutting down: no new work, no log writes
 	wg        sync.WaitGroup    // recordings being finished
 }
@@ -69,6 +70,9 @@ func (s *Service) Store() *Store { return s.store }
 // run before serving.
 func (s *Service) Restore(ctx context.Context) error {
 	if err := s.indexPending(ctx); err != nil {
+		return err
+	}
+	if err := s.loadRights(ctx); err != nil {
 		return err
 	}
 	m, err := s.store.AllMutes(ctx)

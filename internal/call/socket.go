@@ -74,6 +74,7 @@ func (s *Service) Verbs() []realtime.Verb {
 		realtime.Event("call.missed", realtime.Anyone),
 		realtime.Event("voice.playing", realtime.Anyone),
 		realtime.Event("voice.recorded", realtime.ConsoleOnly),
+		realtime.Event(EventRights, realtime.ConsoleOnly), // rights.go
 		realtime.Ask("monitor.start", realtime.TerminalOnly),
 		realtime.Event("monitor.stop", realtime.TerminalOnly),
 		realtime.Event("monitor.ended", realtime.ConsoleOnly),

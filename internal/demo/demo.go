@@ -237,8 +237,11 @@ func seedTenant(ctx context.Context, tx *db.Tx, t tenant, hash string, now int64
 				Status: st, Fix: fix})
 		}
 	}
-	_, err := directory.Provision(ctx, tx, fleet)
-	return err
+	gids, err := directory.Provision(ctx, tx, fleet)
+	if err != nil {
+		return err
+	}
+	return seedActivity(ctx, tx, t, cid, gids, now) // activity.go: a week of presence and talk
 }
 
 func round6(v float64) float64 { return float64(int64(v*1e6+0.5)) / 1e6 }

@@ -139,6 +139,9 @@ func TestTerminalObeys(t *testing.T) {
 		{"sms.deliver", map[string]any{"id": "1", "content": "Return to base"}, "0", // a repeat: not shown twice
 			func() bool { return term.Inbox() == 1 }},
 		{"tone.play", map[string]any{"toneId": "3", "name": "Evacuate"}, "0", nil},
+		{"turn.config", map[string]any{"iceServers": []any{}}, "400", func() bool { return term.TURNServers() == 0 }},
+		{"turn.config", map[string]any{"iceServers": []any{map[string]any{"urls": []string{"turn:127.0.0.1:3478?transport=udp"},
+			"username": "1:30000001", "credential": "c"}}}, "0", func() bool { return term.TURNServers() == 1 }},
 		{"video.start", map[string]any{"id": "1"}, "400", nil},          // unknown to this terminal: refused
 		{"monitor.start", map[string]any{"by": "10000001"}, "486", nil}, // no media connection open: busy
 	}

@@ -20,6 +20,9 @@ func (t *Terminal) PttGroup() string { t.mu.Lock(); defer t.mu.Unlock(); return 
 // CallSet is its call-set status (8 active, 1 stunned, 0 killed).
 func (t *Terminal) CallSet() int { t.mu.Lock(); defer t.mu.Unlock(); return t.callSet }
 
+// TURNServers is how many TURN servers a dispatcher sent it (turn.config) for its next media connection.
+func (t *Terminal) TURNServers() int { t.mu.Lock(); defer t.mu.Unlock(); return len(t.turn) }
+
 // Inbox is how many messages it received.
 func (t *Terminal) Inbox() int { t.mu.Lock(); defer t.mu.Unlock(); return t.inbox }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"time"
+
+	"github.com/pion/webrtc/v4"
 )
 
 // ---- what the server sends ------------------------------------------------------------------------------------
@@ -86,6 +88,17 @@ func (t *Terminal) onRequestLocked(f frame) {
 			st.Messages.Add(1)
 			t.maybeAnswerLocked(d.From)
 		}
+	case "turn.config": // fresh TURN credentials (/ds/turn/send): used for the next media connection
+		var d struct {
+			ICEServers []webrtc.ICEServer `json:"iceServers"`
+		}
+		if err := json.Unmarshal(f.Data, &d); err != nil || len(d.ICEServers) == 0 {
+			t.reply(f, "400", nil)
+			return
+		}
+		t.turn = d.ICEServers
+		st.Remote.Add(1)
+		t.reply(f, "0", nil)
 	case "tone.play": // played from the cache at once (a real device fetches fileUrl once per toneId)
 		st.Tones.Add(1)
 		t.reply(f, "0", nil)

@@ -164,7 +164,7 @@ func TestTerminalGarbage(t *testing.T) {
 		{"check in garbage", `{"id":37,"type":"lonework.checkin","data":{"workId":"x"}}`, 37, "400"},
 		{"floor without media", `{"id":38,"type":"floor.request","data":{}}`, 38, "502"},
 		{"floor of an unknown call", `{"id":39,"type":"floor.request","data":{"callId":"nope"}}`, 39, "404,502"},
-		{"answer an unknown call", `{"id":40,"type":"call.status","data":{"callId":"nope","status":200}}`, 40, "404"},
+		{"answer an unknown call", `{"id":40,"type":"call.status","data":{"callId":"nope","status":200}}`, 40, "503"}, // spec §4 503 noSessionId (internal/call status.go)
 		{"garbage SDP", `{"id":41,"type":"rtc.offer","data":{"type":"offer","sdp":"v=garbage"}}`, 41, "400"},
 		// Accepted: a candidate may come before the offer, and the server creates the peer on first use.
 		{"candidate before the offer", `{"id":42,"type":"rtc.candidate","data":{"candidate":"garbage"}}`, 42, "0,400"},

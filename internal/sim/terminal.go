@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pion/webrtc/v4"
+
 	"tenfour/internal/platform/wsclient"
 	"tenfour/internal/termclient"
 )
@@ -107,7 +109,8 @@ type Terminal struct {
 	msID      string
 	groups    []group
 	ptt       string
-	callSet   int // spec §4: 0 killed, 1 stunned, 8 active
+	callSet   int                // spec §4: 0 killed, 1 stunned, 8 active
+	turn      []webrtc.ICEServer // TURN credentials a dispatcher sent (turn.config); preferred over rtc.config's
 	every     [nChains]time.Duration
 	gen       [nChains]uint64
 	battery   float64

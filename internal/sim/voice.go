@@ -199,6 +199,11 @@ func (t *Terminal) negotiate(ctx context.Context, w *wire, up chan struct{}) (*t
 	if err := w.Call(ctx, "rtc.config", struct{}{}, &cfg); err != nil {
 		return nil, err
 	}
+	t.mu.Lock()
+	if len(t.turn) > 0 { // sent by a dispatcher for this terminal (turn.config)
+		cfg.ICEServers = t.turn
+	}
+	t.mu.Unlock()
 	m, err := termclient.NewMedia(termclient.MediaOptions{Loopback: t.fl.opts.Loopback, ICEServers: cfg.ICEServers,
 		KeepPayloads: t.fl.opts.KeepPayloads})
 	if err != nil {

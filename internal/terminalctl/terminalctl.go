@@ -84,6 +84,8 @@ type Service struct {
 	locks termLocks
 	// OnCallSet runs after a call-set status is stored (voice drops a killed or stunned talker at once).
 	OnCallSet func(customerID int64, msID string, status int)
+	// ICE issues the TURN credentials /ds/turn/send relays (turn.go); nil: TURN is off.
+	ICE ICE
 }
 
 // Directory is what remote control reads and writes of terminals (internal/directory's Store): the
@@ -108,6 +110,7 @@ func (s *Service) Verbs() []realtime.Verb {
 		realtime.On(ParamSet, realtime.ConsoleOnly, s.sockParamSet),
 		realtime.Ask(CallSet, realtime.TerminalOnly),
 		realtime.Ask(ParamSet, realtime.TerminalOnly),
+		realtime.Ask(TurnConfig, realtime.TerminalOnly), // turn.go
 	}
 }
 

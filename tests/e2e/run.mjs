@@ -12,6 +12,7 @@ import { contrastCases } from './contrast.mjs';
 import { languageCases } from './languages.mjs';
 import { camerasCases } from './cameras.mjs';
 import { indoorCases } from './indoor.mjs';
+import { reportsCases } from './reports.mjs';
 
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
 const TERMINAL = '10000101';
@@ -377,4 +378,4 @@ cases.push(...walkthroughCases);
 cases.push(...camerasCases);
 cases.push(...contrastCases);
 
-process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases, ...indoorCases])) > 0 ? 1 : 0);
+process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases])) > 0 ? 1 : 0);

@@ -105,6 +105,7 @@ func main() {
 		{"cameras", 2 * time.Minute, r.cameras},
 		{"camclick", 3 * time.Minute, r.camclick},
 		{"profiles", 1 * time.Minute, r.profiles},
+		{"reports", 2 * time.Minute, r.reports}, // issue 19: the online report over a month
 	}
 	if *list {
 		for _, s := range steps {
@@ -217,7 +218,7 @@ func (r *runner) prof(name string) string { return filepath.Join(r.out, "prof", 
 // --- steps ---------------------------------------------------------------------------------------------------
 
 var testPkgs = []string{"internal/call", "internal/media", "internal/geo", "internal/sos", "internal/platform/realtime",
-	"internal/bench", "internal/camera", "internal/indoor"}
+	"internal/bench", "internal/camera", "internal/indoor", "internal/presence"}
 
 func (r *runner) build(ctx context.Context) error {
 	env := []string{"CGO_ENABLED=0"}
@@ -287,6 +288,16 @@ func (r *runner) floor(ctx context.Context) error {
 	out, err := r.testBin(ctx, "internal/call", nil, "-test.run", "^$", "-test.bench", "^BenchmarkFloorDecision$",
 		"-test.benchtime", "200000x")
 	if perr := r.benchInto("", out, "BenchmarkFloorDecision"); err == nil {
+		err = perr
+	}
+	return err
+}
+
+// reports times the online report of a month for 1,000 terminals (internal/presence BenchmarkOnlineReport).
+func (r *runner) reports(ctx context.Context) error {
+	out, err := r.testBin(ctx, "internal/presence", nil, "-test.run", "^$", "-test.bench", "^BenchmarkOnlineReport$",
+		"-test.benchtime", "10x")
+	if perr := r.benchInto("", out, "BenchmarkOnlineReport"); err == nil {
 		err = perr
 	}
 	return err
@@ -654,6 +665,12 @@ func (r *runner) rows() []bench.Row {
 		rows = append(rows, row("server-added per-packet delay p99", "< 5 ms", kpi3, r.missing("forward")))
 	}
 	rows = append(rows, r.isolationRow())
+	if ms, ok := r.fig("BenchmarkOnlineReport:ms/report"); ok { // issue 19 (docs/adr/0022)
+		rows = append(rows, bench.Row{Name: "online report of a month, 1,000 terminals (62,000 intervals), SQLite",
+			Figure: bench.MsF(ms), Target: "< 1 s", Status: bench.Verdict(ms < 1000)})
+	} else {
+		rows = append(rows, row("online report of a month, 1,000 terminals", "< 1 s", "", r.missing("reports")))
+	}
 	const kpi4 = "3GPP KPI 4: late call entry < 350 ms"
 	if j95, ok := r.fig("late.join.p95_ms"); ok {
 		j50, _ := r.fig("late.join.p50_ms")

@@ -28,6 +28,8 @@ const BUILT: Record<BuiltScreen, Loader> = {
   videoSurveillance: () => import('../features/surveillance/pages/SurveillancePage'),
   videoRecords: () => import('../features/videorecords/pages/VideoRecordsPage'),
   indoor: () => import('../features/indoor/pages/IndoorPage'),
+  online: () => import('../features/activityreport/pages/OnlinePage'),
+  callDurationData: () => import('../features/activityreport/pages/CallDurationPage'),
 };
 
 const notYet: Loader = () => import('./pages/NotYetPage');

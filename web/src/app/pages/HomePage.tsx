@@ -19,6 +19,7 @@ import { upsertTerminals, useDirectory } from '../../shared/directory/store';
 import { childGroups, parseKey, viewModeFor } from '../../features/dispatch/tree';
 import { useLiveDirectory } from '../../shared/directory/useLiveDirectory';
 import { TempCallButton, useVoiceMenu } from '../../features/voice/tree';
+import { useTerminalTools } from '../../features/terminaltools/tools';
 import '../../features/dispatch/dispatch.css';
 
 type DialogState =
@@ -49,6 +50,7 @@ export default function HomePage() {
   const [keepOld, setKeepOld] = useState(false);
   const [tab, setTab] = useState<string>();
   const voiceMenu = useVoiceMenu();
+  const tools = useTerminalTools(); // mute list, remote parameters, voice rights, TURN
 
   const fixedGroups = useMemo(() => Object.values(groups).filter((g) => g.kind === 'fixed'), [groups]);
   const tempGroups = useMemo(() => Object.values(groups).filter((g) => g.kind === 'temp'), [groups]);
@@ -174,12 +176,14 @@ export default function HomePage() {
         : []),
       ...(inTemp ? [{ key: 'leaveTemp', label: t('actions.leaveTemp') }] : []),
       ...voiceMenu.terminalItems(p.cid!),
+      ...(tools.items().length ? [{ type: 'divider' as const }, ...tools.items()] : []),
     ];
   };
 
   const onMenu = (key: string, action: string) => {
     const p = parseKey(key);
     if (voiceMenu.onAction(action, p.kind === 'group' ? { gid: p.gid } : { cid: p.cid })) return;
+    if (p.kind !== 'group' && tools.onAction(action, p.cid!)) return;
     if (p.kind === 'group') groupAction(p.gid, action);
     else terminalAction(p.cid!, p.gid, action);
   };
@@ -251,7 +255,7 @@ export default function HomePage() {
       </Card>
       <div className="dispatch-side">
         <Card size="small" title={t('info.title')} className="dispatch-info">
-          <TerminalInfoPanel cid={selected} onAction={(a) => selected && terminalAction(selected, useDirectory.getState().terminals[selected]?.grp ?? '', a)} />
+          <TerminalInfoPanel cid={selected} extra={selected ? tools.buttons(selected) : null} onAction={(a) => selected && terminalAction(selected, useDirectory.getState().terminals[selected]?.grp ?? '', a)} />
         </Card>
         <Card size="small" title={t('log.title')} className="dispatch-log">
           <LogPanel height="100%" />
@@ -335,6 +339,7 @@ export default function HomePage() {
         onClose={() => setDialog(null)}
         onSave={(icon, image) => (d?.kind === 'avatar' ? run(() => directoryApi.updateIcon({ msId: d.cid, icon, image }), 'done.saved') : Promise.resolve())}
       />
+      {tools.dialogs}
     </div>
   );
 }

@@ -2,18 +2,31 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { live, onResync } from '../../shared/socket/live';
+import { live, onResync, useLiveStatus } from '../../shared/socket/live';
+import { refreshPositions } from './positions';
 import { useSettings } from '../../shared/settings';
 import { geoKeys, type FenceAlarm, type Mark } from '../../shared/geo/api';
 import { playAlarm } from './alarmSound';
 import { desktopNotify } from '../../shared/notify';
 import { applyFenceAlarm, useMapLive } from '../../shared/geo/live';
 
+/** While the socket is down, positions come from gps_{x}.bin every POLL_MS (positions.ts). */
+const POLL_MS = 15_000;
+
 /** Subscribes the map screens to the live events they draw, and announces fence alarms with sound. */
 export function useMapLiveFeed(): void {
   const { t } = useTranslation('map');
   const { notification } = App.useApp();
   const qc = useQueryClient();
+  const status = useLiveStatus((s) => s.status);
+
+  useEffect(() => {
+    if (status === 'online' || status === 'idle') return;
+    const poll = () => void refreshPositions(live().customerId).catch(() => {});
+    poll();
+    const timer = setInterval(poll, POLL_MS);
+    return () => clearInterval(timer);
+  }, [status]);
 
   useEffect(() => {
     const sock = live();

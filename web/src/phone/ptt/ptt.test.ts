@@ -65,6 +65,14 @@ describe('phone talk groups and the dispatcher’s controls', () => {
     expect(useNotice.getState().notice).toMatchObject({ key: 'messages.tone', vars: { name: 'Evacuate' } });
   });
 
+  it('keeps TURN credentials a dispatcher sent (turn.config) for the next media connection', async () => {
+    const { ws, link } = await signedIn(attachPtt);
+    expect((await serverRequest(ws, 'turn.config', { iceServers: [] })).code).toBe('400');
+    const servers = [{ urls: ['turn:203.0.113.5:3478?transport=udp'], username: '1764150000:10000170', credential: 'c' }];
+    expect((await serverRequest(ws, 'turn.config', { iceServers: servers })).code).toBe('0');
+    expect(link.engine.link.turnServers).toEqual(servers);
+  });
+
   it('monitoring is refused without a media connection', async () => {
     const { ws } = await signedIn(attachPtt);
     const r = await serverRequest(ws, 'monitor.start', {});

@@ -93,6 +93,13 @@ export function attachPtt(s: TerminalSocket): void {
     engine.setMonitored(true);
   });
   s.on('monitor.stop', () => phoneEngine()?.setMonitored(false));
+  s.handle('turn.config', (d) => {
+    const servers = d.iceServers;
+    if (!Array.isArray(servers) || servers.length === 0) return { code: '400', msg: 'no iceServers' };
+    const engine = phoneEngine();
+    if (!engine) return { code: '502', msg: 'no media engine' };
+    engine.link.setTurn(servers as RTCIceServer[]); // the next connection relays through them
+  });
   s.handle('tone.play', (d) => {
     if (!canTalk(usePtt.getState().callSet)) return { code: '486', msg: 'blocked' };
     const url = String(d.fileUrl ?? '');

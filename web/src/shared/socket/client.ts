@@ -24,6 +24,8 @@ export class SocketClient extends FrameSocket {
   private attempt = 0;
   private everOnline = false;
   private lastSeq = 0;
+  /** The signed-in customer (the login reply's customerId): names the gps_{x}.bin snapshot. */
+  customerId = 0;
   private readonly opts: SocketOptions;
 
   constructor(opts: SocketOptions) {
@@ -73,8 +75,9 @@ export class SocketClient extends FrameSocket {
       }, SOCKET_LOGIN_TIMEOUT_MS);
 
       ws.onopen = () => {
-        this.request<{ msId: string; lastSeq?: number }>('session.login', { token, client: 'console' }, SOCKET_LOGIN_TIMEOUT_MS)
+        this.request<{ msId: string; lastSeq?: number; customerId?: number }>('session.login', { token, client: 'console' }, SOCKET_LOGIN_TIMEOUT_MS)
           .then((reply) => {
+            if (typeof reply?.customerId === 'number') this.customerId = reply.customerId;
             // A console that has seen no durable event yet starts its sync mark at the server's newest one.
             if (this.lastSeq === 0 && typeof reply?.lastSeq === 'number') this.lastSeq = reply.lastSeq;
             const wasOnline = this.everOnline;

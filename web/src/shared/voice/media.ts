@@ -49,6 +49,18 @@ export class MediaLink {
   private readonly offState: () => void;
   /** Called when the server says the connection is gone while it was up. */
   onLost?: () => void;
+  /** TURN servers a dispatcher sent this terminal (`turn.config`, /ds/turn/send): used instead of rtc.config's. */
+  private turn?: RTCIceServer[];
+
+  /** Keeps TURN servers for the next connection (a terminal behind a NAT whose media does not get through). */
+  setTurn(servers: RTCIceServer[]): void {
+    this.turn = servers;
+  }
+
+  /** The TURN servers the next connection uses instead of rtc.config's, if a dispatcher sent some. */
+  get turnServers(): RTCIceServer[] | undefined {
+    return this.turn;
+  }
 
   constructor(sock: VoiceSocket, opts: MediaLinkOptions) {
     this.sock = sock;
@@ -132,7 +144,7 @@ export class MediaLink {
       if (gen !== this.gen) return;
       const cfg = await this.sock.request<{ iceServers?: RTCIceServer[] }>('rtc.config', {});
       if (gen !== this.gen) return;
-      const pc = new RTCPeerConnection({ iceServers: cfg?.iceServers ?? [] });
+      const pc = new RTCPeerConnection({ iceServers: this.turn?.length ? this.turn : (cfg?.iceServers ?? []) });
       this.pc = pc;
       const tr = pc.addTransceiver('audio', { direction: 'sendrecv' });
       this.sender = tr.sender;

@@ -29,6 +29,8 @@ export interface FloorView {
   emergency?: boolean;
   queue: string[];
   maxTalkMs: number;
+  /** Why the talker's burst is not recorded (spec §8 "no recording permission", "not enough recording time"). */
+  notRecorded?: 'noRecordPermission' | 'noRecordTime';
 }
 
 /** `call.state` and the entries of `call.list`. */

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Descriptions, Empty, Space, Tag } from 'antd';
 import dayjs from '../../../shared/utils/dayjs';
@@ -9,7 +10,7 @@ import { KIND_ICON } from './icons';
 
 
 /** The terminal info panel (spec §2 "Other screens and dialogs"). */
-export function TerminalInfoPanel({ cid, onAction }: { cid?: string; onAction: (action: string) => void }) {
+export function TerminalInfoPanel({ cid, onAction, extra }: { cid?: string; onAction: (action: string) => void; extra?: ReactNode }) {
   const { t } = useTranslation('dispatch');
   const term = useDirectory((s) => (cid ? s.terminals[cid] : undefined));
   const groupName = useDirectory((s) => (term ? s.groups[term.grp]?.name : undefined));
@@ -56,6 +57,7 @@ export function TerminalInfoPanel({ cid, onAction }: { cid?: string; onAction: (
         <Button size="small" onClick={() => onAction('stun')}>{t('actions.stun')}</Button>
         <Button size="small" danger onClick={() => onAction('kill')}>{t('actions.kill')}</Button>
         <Button size="small" onClick={() => onAction('revive')}>{t('actions.revive')}</Button>
+        {extra}
       </Space>
     </div>
   );

@@ -5,7 +5,7 @@ import { fromNow } from '../../../shared/time/locale';
 import { trimText } from '../../../shared/utils/text';
 import { CALL_SET, terminalKind } from '../../../shared/directory/model';
 import { useDirectory } from '../../../shared/directory/store';
-import { useMonitored, useTerminalTalking } from '../../../shared/voice/rows';
+import { useMemberCallState, useMonitored, useTerminalTalking } from '../../../shared/voice/rows';
 import { BatteryIcon, KIND_ICON, SignalIcon } from './icons';
 
 /** One terminal in the tree. Subscribes to its own terminal only, so a presence update re-renders one row. */
@@ -14,6 +14,7 @@ export const TerminalRow = memo(function TerminalRow({ cid, gid }: { cid: string
   const term = useDirectory((s) => s.terminals[cid]);
   const talking = useTerminalTalking(cid);
   const monitored = useMonitored('terminal', cid);
+  const callState = useMemberCallState(cid);
   if (!term) return null;
   const online = term.online === '1';
   const kind = terminalKind(term.type);
@@ -25,6 +26,7 @@ export const TerminalRow = memo(function TerminalRow({ cid, gid }: { cid: string
       data-cid={cid}
       data-online={term.online}
       data-talking={talking ? '1' : '0'}
+      data-call-state={callState ?? ''}
     >
       <Tooltip title={t(`kind.${kind}`)}>
         {term.avatar ? <img className="trow-avatar" src={term.avatar} alt="" /> : <span className="trow-icon">{KIND_ICON[kind]}</span>}
@@ -33,6 +35,11 @@ export const TerminalRow = memo(function TerminalRow({ cid, gid }: { cid: string
         {trimText(term.name || cid, 22)}
       </span>
       {term.grp === gid && online ? <span className="trow-active" title={t('row.currentGroup')} /> : null}
+      {callState && (
+        <Tag color={callState === 'inCall' ? 'blue' : 'gold'} data-testid="terminal-call-state">
+          {t(`row.${callState}`)}
+        </Tag>
+      )}
       {term.callSetStatus === CALL_SET.killed && <Tag color="red">{t('callSet.killed')}</Tag>}
       {term.callSetStatus === CALL_SET.stunned && <Tag color="orange">{t('callSet.stunned')}</Tag>}
       <span className="trow-meta">

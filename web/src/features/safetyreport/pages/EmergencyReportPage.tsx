@@ -15,7 +15,7 @@ import { writeXlsx } from '../../../shared/utils/xlsx';
 import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem } from '../../../shared/time/range';
 import { clock, msToWall, wallNow } from '../../../shared/time/zone';
 import { byDay, byTerminal, daysBetween } from '../aggregate';
-import { Chart } from '../components/Chart';
+import { Chart } from '../../../shared/charts/Chart';
 
 const ms = (v: number) => (v ? clock(v) : '—');
 const SERIES_COLOR = { sending: '#ff4d4f', acknowledged: '#faad14', closed: '#52c41a', canceled: '#8c8c8c' } as const;

@@ -275,6 +275,11 @@ export default function VoiceDock() {
                     ) : talker ? (
                       <span className="vcall-talker" data-testid="talker">
                         {floor?.emergency && <Tag color="red">SOS</Tag>}
+                        {floor?.talker && floor.notRecorded && (
+                          <Tag color="orange" data-testid="not-recorded" data-reason={floor.notRecorded}>
+                            {t(`notRecorded.${floor.notRecorded}`)}
+                          </Tag>
+                        )}
                         {t('calls.talks', { name: talker.name || accountName(talker.msId), time: fmtDuration(now - (floor?.since ?? now)) })}
                       </span>
                     ) : (

@@ -1,11 +1,12 @@
-// A small ECharts host (tree-shaken: bar charts only), resized with its box and themed with the skin.
+// A small ECharts host shared by the report screens (tree-shaken: bar charts only), resized with its box and
+// themed with the skin.
 import { useEffect, useRef } from 'react';
 import * as echarts from 'echarts/core';
 import { BarChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TitleComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
-import { useSettings } from '../../../shared/settings';
-import { isDarkSkin } from '../../../shared/theme';
+import { useSettings } from '../settings';
+import { isDarkSkin } from '../theme';
 
 echarts.use([BarChart, GridComponent, LegendComponent, TitleComponent, TooltipComponent, CanvasRenderer]);
 
