@@ -17,6 +17,7 @@ import (
 	"tenfour/internal/auth"
 	"tenfour/internal/branding"
 	"tenfour/internal/directory"
+	"tenfour/internal/patrol"
 	"tenfour/internal/platform/db"
 )
 
@@ -221,8 +222,14 @@ func seedTenant(ctx context.Context, tx *db.Tx, t tenant, hash string, now int64
 				Status: st, Fix: fix})
 		}
 	}
-	_, err := directory.Provision(ctx, tx, fleet)
-	return err
+	if _, err := directory.Provision(ctx, tx, fleet); err != nil {
+		return err
+	}
+	// [patrol] Demo Fleet: 2 areas, 13 points, 3 routes, plans running today (internal/patrol demo.go).
+	if t.base == 10000000 {
+		return patrol.SeedDemo(ctx, tx, cid, fmt.Sprint(t.base+1), time.UnixMilli(now))
+	}
+	return nil
 }
 
 func round6(v float64) float64 { return float64(int64(v*1e6+0.5)) / 1e6 }

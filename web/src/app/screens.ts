@@ -25,6 +25,11 @@ const BUILT: Record<BuiltScreen, Loader> = {
   gpsData: () => import('../features/gpsreport/pages/GpsDataPage'),
   fenceAlarmData: () => import('../features/gpsreport/pages/FenceAlarmDataPage'),
   report: () => import('../features/reports/pages/ReportPage'),
+  patrolStatistic: () => import('../features/patrol/pages/PatrolStatisticPage'),
+  patrolPoint: () => import('../features/patrol/pages/PatrolPointPage'),
+  patrolPlan: () => import('../features/patrol/pages/PatrolPlanPage'),
+  patrolCalendar: () => import('../features/patrol/pages/PatrolCalendarPage'),
+  patrolSys: () => import('../features/patrol/pages/PatrolSysPage'),
 };
 
 const notYet: Loader = () => import('./pages/NotYetPage');
