@@ -231,7 +231,7 @@ func TestAreaAndPointScenarios(t *testing.T) {
 				Params: map[string]any{"id": 99999, "name": "P1", "nfcValue": "TAG-1", "areaId": a1, "lat": lat(1), "lng": 29}, Code: "404"},
 			{Name: "edit: name, position and radius", Method: PUT, Path: P("tbPatrolPoint/edit"), Token: "A",
 				Params: map[string]any{"id": p1, "name": "Main gate", "nfcValue": "TAG-1", "areaId": a1, "lat": 41.2, "lng": 29.2, "radius": 40},
-				Code: OK, Contains: []string{`"Main gate"`, `"radius":40`}},
+				Code:   OK, Contains: []string{`"Main gate"`, `"radius":40`}},
 			{Name: "list: one area, a page", Method: GET, Path: P("tbPatrolPoint/list"), Token: "A",
 				Params: map[string]any{"areaId": a1, "pageNo": 1, "pageSize": 2}, Code: OK, Check: func(t *testing.T, r testkit.Reply) {
 					p := result[patrol.Page[patrol.Point]](t, r)

@@ -26,12 +26,12 @@ func TestGenerateAndJudge(t *testing.T) {
 		r := e.route(a, "Loop", p1, p2, p3)
 		e.users(T...)
 		e.plan("Today", a, r, "2026-11-26", "2026-11-26",
-			class("Early", "07:00", "07:30", T[0]),   // ended before the plan was made (08:00): no order
-			class("Normal", "09:00", "10:00", T[0]),  // 1, 2, 3 in time and order
-			class("Late", "10:00", "11:00", T[1]),    // 3 punched after the class
-			class("Missed", "11:00", "12:00", T[2]),  // 2 never punched
-			class("Order", "12:00", "13:00", T[3]),   // 2, 1, 3
-			class("All", "14:00", "15:00", T[0]))     // 3 by "I am here", 1 late, 2 never
+			class("Early", "07:00", "07:30", T[0]),  // ended before the plan was made (08:00): no order
+			class("Normal", "09:00", "10:00", T[0]), // 1, 2, 3 in time and order
+			class("Late", "10:00", "11:00", T[1]),   // 3 punched after the class
+			class("Missed", "11:00", "12:00", T[2]), // 2 never punched
+			class("Order", "12:00", "13:00", T[3]),  // 2, 1, 3
+			class("All", "14:00", "15:00", T[0]))    // 3 by "I am here", 1 late, 2 never
 		orders := e.orders()
 		names := []string{}
 		for _, o := range orders {

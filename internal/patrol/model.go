@@ -29,19 +29,19 @@ type (
 
 // Limits of what people enter.
 const (
-	MaxName      = 50  // characters of an area, point, route, plan or class name
-	MaxRemark    = 200 // characters of a remark
-	MaxNfc       = 64  // characters of a tag value (NFC, or the text of a QR code)
-	MaxIDs       = 100 // ids of one deleteBatch or addUserByNms
-	MaxRoute     = 100 // points of one route
-	MaxClasses   = 12  // classes of one plan
-	MaxPlanDays  = 366 // days from startDate to endDate
-	DefaultRadius = 50 // metres
-	MinRadius    = 5
-	MaxRadius    = 2000
-	ListSize     = 100   // spec §9: patrol lists page 1 size 100
-	OrderSize    = 10000 // spec §9: orders size 10000
-	Model        = 2     // spec §3: plan model 2
+	MaxName       = 50  // characters of an area, point, route, plan or class name
+	MaxRemark     = 200 // characters of a remark
+	MaxNfc        = 64  // characters of a tag value (NFC, or the text of a QR code)
+	MaxIDs        = 100 // ids of one deleteBatch or addUserByNms
+	MaxRoute      = 100 // points of one route
+	MaxClasses    = 12  // classes of one plan
+	MaxPlanDays   = 366 // days from startDate to endDate
+	DefaultRadius = 50  // metres
+	MinRadius     = 5
+	MaxRadius     = 2000
+	ListSize      = 100   // spec §9: patrol lists page 1 size 100
+	OrderSize     = 10000 // spec §9: orders size 10000
+	Model         = 2     // spec §3: plan model 2
 )
 
 // State is an order's state (spec §4: to be patrolled/waiting, normal, abnormal).

@@ -144,7 +144,7 @@ func TestRouteAndPlanScenarios(t *testing.T) {
 			{Name: "order points: no order id", Method: GET, Path: P("tbOrderPoint/queryPointsByOrderId"), Token: "A", Code: "400"},
 			{Name: "orders: by terminal and state", Method: GET, Path: P("tbPatrolOrder/list"), Token: "A",
 				Params: map[string]any{"pageSize": 10000, "model": 2, "startDate": "2026-11-26", "endDate": "2026-11-26", "msId": T[1], "state": 0},
-				Code: OK, Contains: []string{`"total":1`, `"Night"`}},
+				Code:   OK, Contains: []string{`"total":1`, `"Night"`}},
 			{Name: "orders: no start date", Method: GET, Path: P("tbPatrolOrder/list"), Token: "A",
 				Params: map[string]any{"endDate": "2026-11-26"}, Code: "400"},
 			{Name: "orders: page size above 10000", Method: GET, Path: P("tbPatrolOrder/list"), Token: "A",
@@ -162,7 +162,7 @@ func TestRouteAndPlanScenarios(t *testing.T) {
 				Params: map[string]any{"startTime": "2026-11-26", "endTime": "2026-11-27", "state": 9}, Code: "400"},
 			{Name: "order logs: none yet", Method: GET, Path: P("tbOrderLog/list"), Token: "A",
 				Params: map[string]any{"startTime": "2026-11-26 00:00:00", "endTime": "2026-11-27 00:00:00", "msId": T[0], "state": 1},
-				Code: OK, Contains: []string{`"total":0`}},
+				Code:   OK, Contains: []string{`"total":0`}},
 			// Editing the route drops the orders that have not begun and makes them again on the new points.
 			{Name: "route: edit its points", Method: PUT, Path: P("tbPatrolRoute/edit"), Token: "A",
 				Params: map[string]any{"id": r1, "name": "Night round", "areaId": a1, "routePoints": []any{p1, p2}}, Code: OK, Changes: true},

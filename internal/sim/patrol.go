@@ -25,6 +25,9 @@ type walk struct {
 	skip   int           // walkSkip: the index of the point left out
 	lateBy time.Duration // walkLate: how long after the class the last point is punched
 	method []string      // per point: nfc, qr or gps
+	// sent marks the points whose punch went out (the answer may come after the next look at the orders);
+	// a refused punch is tried again.
+	sent map[int]bool
 }
 
 // orderView is what the simulator reads of an order (patrol.orders).
@@ -55,7 +58,7 @@ func drawWalk(seed uint64, account string, id int64, n int) *walk {
 	h := fnv.New64a()
 	h.Write([]byte(account))
 	r := rand.New(rand.NewPCG(seed^uint64(id)*0x9e3779b97f4a7c15, h.Sum64()))
-	w := &walk{kind: walkOnTime}
+	w := &walk{kind: walkOnTime, sent: map[int]bool{}}
 	switch x := r.Float64(); {
 	case x < skipShare && n > 1:
 		w.kind, w.skip = walkSkip, r.IntN(n)
@@ -132,7 +135,7 @@ func (t *Terminal) patrolLocked(now int64, orders []orderView) {
 			}
 		}
 		for i, p := range o.Points {
-			if p.State != 0 || (w.kind == walkSkip && i == w.skip) {
+			if p.State != 0 || w.sent[i] || (w.kind == walkSkip && i == w.skip) {
 				continue
 			}
 			if now < w.due(o, i, len(o.Points)) {
@@ -143,9 +146,12 @@ func (t *Terminal) patrolLocked(now int64, orders []orderView) {
 				// "I am here" a few metres from the point
 				punch = map[string]any{"method": "gps", "lat": round6(p.Lat + 0.00003), "lng": round6(p.Lng), "pointId": p.PointID}
 			}
+			w.sent[i] = true
 			t.req("patrol.punch", punch, func(f frame) {
 				if f.OK() {
 					t.fl.stats.Punches.Add(1)
+				} else {
+					delete(w.sent, i)
 				}
 			})
 			return

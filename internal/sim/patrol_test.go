@@ -31,16 +31,16 @@ func TestFleetPatrols(t *testing.T) {
 		}
 	}
 	rates := sim.Quiet
-	rates.PatrolEvery = 40 * time.Millisecond
+	rates.PatrolEvery = 150 * time.Millisecond
 	f := runFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 7, Loopback: true, Rates: rates})
 	st := f.Stats()
 	testkit.Eventually(t, 20*time.Second, "the terminal online", func() bool { return st.Online.Load() == 1 })
 
-	// Five minutes of patrol clock at a time; each step waits for two looks of the terminal at its orders, so
-	// every point due by then has been punched (a look punches one due point; points are 20+ minutes apart).
+	// Ten minutes of patrol clock at a time; each step waits for two looks of the terminal at its orders, so
+	// every point due by then has been punched (a look punches one due point; points are 20 minutes apart).
 	for now.Before(day.Add(10*time.Hour + 40*time.Minute)) {
 		mu.Lock()
-		now = now.Add(5 * time.Minute)
+		now = now.Add(10 * time.Minute)
 		mu.Unlock()
 		if err := s.Patrol.Tick(ctx); err != nil {
 			t.Fatal(err)
@@ -53,7 +53,7 @@ func TestFleetPatrols(t *testing.T) {
 	if err := s.DB.QueryRow(ctx, `SELECT id FROM customers WHERE name = 'Demo Fleet'`).Scan(&cust); err != nil {
 		t.Fatal(err)
 	}
-	orders, _, err := s.Patrol.Store().Orders(ctx, cust, patrol.OrderQuery{From: day.UnixMilli(), To: day.Add(10 * time.Hour).UnixMilli() - 1,
+	orders, _, err := s.Patrol.Store().Orders(ctx, cust, patrol.OrderQuery{From: day.UnixMilli(), To: day.Add(10*time.Hour).UnixMilli() - 1,
 		MsID: "10000101", Limit: 100})
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +75,13 @@ func TestFleetPatrols(t *testing.T) {
 		}
 	}
 	if late != st.PatrolLate.Load() || missed != st.PatrolSkips.Load() || normal+late+missed != 3 {
+		logs, _, _ := s.Patrol.Store().Logs(ctx, cust, patrol.LogQuery{From: day.UnixMilli(), To: day.Add(24 * time.Hour).UnixMilli(), Limit: 1000})
+		for _, l := range logs {
+			t.Logf("punch %+v", l)
+		}
+		for _, o := range orders {
+			t.Logf("order %+v", o)
+		}
 		t.Fatalf("judged %d normal, %d late, %d missed; the terminal walked %d late and skipped a point in %d (%s)", normal, late, missed,
 			st.PatrolLate.Load(), st.PatrolSkips.Load(), st)
 	}
