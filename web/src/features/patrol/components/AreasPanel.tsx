@@ -71,7 +71,7 @@ export function AreasPanel() {
           },
         ]}
       />
-      <Modal open={!!edit} title={t(edit?.id ? 'area.edit' : 'area.add')} onCancel={() => setEdit(null)} onOk={() => void save()} forceRender okButtonProps={{ 'data-testid': 'area-save' } as object}>
+      <Modal open={!!edit} title={t(edit?.id ? 'area.edit' : 'area.add')} onCancel={() => setEdit(null)} onOk={() => void save()} forceRender okButtonProps={{ 'data-testid': 'area-save' }}>
         <Form form={form} layout="vertical">
           <Form.Item name="name" label={t('fields.name')} rules={[{ required: true, whitespace: true, message: t('rules.required') }, { max: 50, message: t('rules.max50') }]}>
             <Input data-testid="area-name" />

@@ -140,7 +140,7 @@ function PlanDialog({ areaId, onClose, onSaved }: { areaId?: number; onClose: ()
   };
 
   return (
-    <Modal open title={t('plan.add')} onCancel={onClose} onOk={() => void save()} confirmLoading={saving} width={720} okButtonProps={{ 'data-testid': 'plan-save' } as object}>
+    <Modal open title={t('plan.add')} onCancel={onClose} onOk={() => void save()} confirmLoading={saving} width={720} okButtonProps={{ 'data-testid': 'plan-save' }}>
       <Form
         form={form}
         layout="vertical"

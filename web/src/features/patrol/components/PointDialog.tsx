@@ -46,7 +46,7 @@ export function PointDialog({ point, areaId, onClose, onSaved }: { point: Point 
 
   const here = typeof lat === 'number' && typeof lng === 'number' ? [{ id: point?.id ?? 0, name: name ?? '', lat, lng, radius: radius ?? 50, selected: true }] : [];
   return (
-    <Modal open title={t(point ? 'point.edit' : 'point.add')} onCancel={onClose} onOk={() => void save()} confirmLoading={saving} width={760} okButtonProps={{ 'data-testid': 'point-save' } as object}>
+    <Modal open title={t(point ? 'point.edit' : 'point.add')} onCancel={onClose} onOk={() => void save()} confirmLoading={saving} width={760} okButtonProps={{ 'data-testid': 'point-save' }}>
       <Form
         form={form}
         layout="vertical"

@@ -126,7 +126,7 @@ function RouteDialog({ route, areaId, onClose, onSaved }: { route: Route | null;
   };
 
   return (
-    <Modal open title={t(route ? 'route.edit' : 'route.add')} onCancel={onClose} onOk={() => void save()} confirmLoading={saving} width={820} okButtonProps={{ 'data-testid': 'route-save' } as object}>
+    <Modal open title={t(route ? 'route.edit' : 'route.add')} onCancel={onClose} onOk={() => void save()} confirmLoading={saving} width={820} okButtonProps={{ 'data-testid': 'route-save' }}>
       <Form layout="vertical">
         <Space wrap>
           <Form.Item label={t('fields.name')} required>
