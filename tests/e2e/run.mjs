@@ -10,6 +10,7 @@ import { messageCases } from './message.mjs';
 import { walkthroughCases } from './walkthrough.mjs';
 import { contrastCases } from './contrast.mjs';
 import { languageCases } from './languages.mjs';
+import { patrolCases } from './patrol.mjs';
 
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
 const TERMINAL = '10000101';
@@ -108,7 +109,7 @@ const cases = [
       await page.goto(`${base}/monitoring-follow-child-3`);
       await page.waitForSelector('[data-testid=not-found]');
       await page.goto(`${base}/patrol`);
-      await page.waitForSelector('[data-testid=not-yet][data-screen=patrolStatistic]');
+      await page.waitForSelector('[data-testid=patrol-statistic-page]');
       expect(new URL(page.url()).pathname === '/patrol-statistic', `patrol redirect: ${page.url()}`);
       await page.goto(`${base}/user-manual`);
       await page.waitForSelector('[data-testid=manual-page]');
@@ -374,4 +375,4 @@ cases.push(...voiceCases, ...phoneCases);
 cases.push(...walkthroughCases);
 cases.push(...contrastCases);
 
-process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases])) > 0 ? 1 : 0);
+process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases, ...patrolCases])) > 0 ? 1 : 0);

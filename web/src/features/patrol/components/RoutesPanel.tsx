@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, List, Modal, Popconfirm, Select, Space, Table, Tag } from 'antd';
+import { App, Button, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, CloseOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { patrolApi, patrolKeys, type Route } from '../api';
 import { AreaSelect } from './AreaSelect';
@@ -154,23 +154,29 @@ function RouteDialog({ route, areaId, onClose, onSaved }: { route: Route | null;
           </Form.Item>
         </Space>
       </Form>
-      <List
+      <Table
         size="small"
-        bordered
+        rowKey="id"
         dataSource={walk}
+        pagination={false}
         locale={{ emptyText: t('route.empty') }}
-        renderItem={(p, i) => (
-          <List.Item
-            data-testid="route-point"
-            actions={[
-              <Button key="up" size="small" icon={<ArrowUpOutlined />} disabled={i === 0} onClick={() => setIds((l) => move(l, i, -1))} aria-label={t('route.up')} />,
-              <Button key="down" size="small" icon={<ArrowDownOutlined />} disabled={i === walk.length - 1} onClick={() => setIds((l) => move(l, i, 1))} aria-label={t('route.down')} />,
-              <Button key="x" size="small" icon={<CloseOutlined />} onClick={() => setIds((l) => l.filter((x) => x !== p.id))} aria-label={t('actions.delete')} />,
-            ]}
-          >
-            {i + 1}. {p.name} <span style={{ opacity: 0.6 }}>({p.nfcValue})</span>
-          </List.Item>
-        )}
+        onRow={() => ({ 'data-testid': 'route-point' }) as React.HTMLAttributes<HTMLElement>}
+        columns={[
+          { title: '#', key: 'seq', width: 48, render: (_, _p, i) => i + 1 },
+          { title: t('fields.point'), key: 'name', render: (_, p) => `${p.name} (${p.nfcValue})` },
+          {
+            title: '',
+            key: 'a',
+            width: 120,
+            render: (_, p, i) => (
+              <Space size={4}>
+                <Button size="small" icon={<ArrowUpOutlined />} disabled={i === 0} onClick={() => setIds((l) => move(l, i, -1))} aria-label={t('route.up')} />
+                <Button size="small" icon={<ArrowDownOutlined />} disabled={i === walk.length - 1} onClick={() => setIds((l) => move(l, i, 1))} aria-label={t('route.down')} />
+                <Button size="small" icon={<CloseOutlined />} onClick={() => setIds((l) => l.filter((x) => x !== p.id))} aria-label={t('actions.delete')} />
+              </Space>
+            ),
+          },
+        ]}
         style={{ marginBottom: 12 }}
       />
       <PatrolMap points={walk} route height={260} />
