@@ -35,9 +35,9 @@ export const patrolCases = [
         await page.fill('[data-testid=point-nfc]', 'NFC-1001'); // the demo's Main gate tag
         await page.waitForSelector('.ant-form-item-explain-error:has-text("NFC value is taken")', { timeout: 10_000 });
         await page.fill('[data-testid=point-nfc]', `E2E-${stamp}`);
-        await page.fill('[data-testid=point-lat] input', String(POSITION.latitude));
-        await page.fill('[data-testid=point-lng] input', String(POSITION.longitude));
-        await page.fill('[data-testid=point-radius] input', '60');
+        await page.fill('input[data-testid=point-lat], [data-testid=point-lat] input', String(POSITION.latitude));
+        await page.fill('input[data-testid=point-lng], [data-testid=point-lng] input', String(POSITION.longitude));
+        await page.fill('input[data-testid=point-radius], [data-testid=point-radius] input', '60');
         await page.click('[data-testid=point-save]');
         await page.waitForSelector(`[data-testid=point-row][data-name="${pointName}"]`, { timeout: 15_000 });
 
