@@ -129,9 +129,9 @@ export async function punch(method: PunchMethod, extra: { value?: string; fix?: 
   }
 }
 
-/** "I am here": the newest position the app has, else one asked of the browser now. */
+/** "I am here": a position asked of the browser now (the reported one may be half a minute old), else the newest the app has. */
 export async function punchHere(): Promise<PunchLog | undefined> {
-  const fix = useLocation.getState().last ?? (await currentFix());
+  const fix = (await currentFix()) ?? useLocation.getState().last;
   if (!fix) {
     notify('patrol.errors.noFix');
     return undefined;
@@ -145,7 +145,7 @@ function currentFix(): Promise<Fix | undefined> {
     navigator.geolocation.getCurrentPosition(
       (p) => resolve({ lat: p.coords.latitude, lng: p.coords.longitude, time: p.timestamp }),
       () => resolve(undefined),
-      { enableHighAccuracy: true, timeout: 10_000, maximumAge: 30_000 },
+      { enableHighAccuracy: true, timeout: 10_000, maximumAge: 5_000 },
     ),
   );
 }
