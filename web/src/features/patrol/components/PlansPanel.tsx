@@ -6,7 +6,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, DatePicker, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag, TimePicker } from 'antd';
 import { DeleteOutlined, MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
-import { patrolApi, patrolKeys, type Plan, type PlanClass } from '../api';
+import { patrolApi, patrolKeys, type Plan } from '../api';
+import { toClasses, type ClassRow } from '../editing';
 import { AreaSelect } from './AreaSelect';
 import { patrolError } from './errors';
 
@@ -95,13 +96,9 @@ interface PlanForm {
   areaId: number;
   routeId: number;
   dates: [Dayjs, Dayjs];
-  classes: { name: string; time: [Dayjs, Dayjs]; msId: string }[];
+  classes: ClassRow[];
 }
 
-/** Classes of a plan as the server takes them: HH:mm; an end not after the start ends the next day. */
-export function toClasses(rows: PlanForm['classes']): PlanClass[] {
-  return rows.map((c) => ({ name: c.name.trim(), startTime: c.time[0].format('HH:mm'), endTime: c.time[1].format('HH:mm'), msId: c.msId }));
-}
 
 function PlanDialog({ areaId, onClose, onSaved }: { areaId?: number; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation('patrol');

@@ -6,6 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, CloseOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { patrolApi, patrolKeys, type Route } from '../api';
+import { move } from '../editing';
 import { AreaSelect } from './AreaSelect';
 import { patrolError } from './errors';
 import { PatrolMap } from './PatrolMap';
@@ -87,14 +88,6 @@ export function RoutesPanel() {
   );
 }
 
-/** Moves item i of a list by d places (−1 up, +1 down); out of range changes nothing. */
-export function move<T>(list: T[], i: number, d: number): T[] {
-  const j = i + d;
-  if (j < 0 || j >= list.length) return list;
-  const out = [...list];
-  [out[i], out[j]] = [out[j]!, out[i]!];
-  return out;
-}
 
 function RouteDialog({ route, areaId, onClose, onSaved }: { route: Route | null; areaId?: number; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation('patrol');
