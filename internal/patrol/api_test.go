@@ -1,6 +1,7 @@
 package patrol_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"testing"
@@ -255,6 +256,16 @@ func TestAreaAndPointScenarios(t *testing.T) {
 			{Name: "delete: another customer's", Method: DELETE, Path: P("tbPatrolPoint/deleteBatch"), Token: "O",
 				Params: map[string]any{"ids": idList(p2)}, Code: "404"},
 			{Name: "delete", Method: DELETE, Path: P("tbPatrolPoint/deleteBatch"), Token: "A", Params: map[string]any{"ids": idList(p2)}, Code: OK},
+			{Name: "area: delete an empty one", Method: POST, Path: P("tbPatrolArea/add"), Token: "A", Params: map[string]any{"name": "Empty"}, Code: OK,
+				Check: func(t *testing.T, r testkit.Reply) {
+					a := result[patrol.Area](t, r)
+					if d := e.do(DELETE, "tbPatrolArea/deleteBatch", e.tok, map[string]any{"ids": a.ID}); d.Code != OK {
+						t.Fatalf("delete: %s %s", d.Code, d.Msg)
+					}
+					if _, err := e.s.Patrol.Store().Area(context.Background(), e.f.CustomerID, a.ID); err == nil {
+						t.Fatal("the area is still there")
+					}
+				}},
 		})
 		if n := e.count("patrol_points"); n != 3 {
 			t.Fatalf("%d points, want 3", n)

@@ -73,7 +73,7 @@ func TestRouteAndPlanScenarios(t *testing.T) {
 			{Name: "route: list, bad order", Method: GET, Path: P("tbPatrolRoute/list"), Token: "A", Params: map[string]any{"order": "up"}, Code: "400"},
 			{Name: "route: list, bad column", Method: GET, Path: P("tbPatrolRoute/list"), Token: "A", Params: map[string]any{"column": "name"}, Code: "400"},
 			{Name: "route: list, bad type", Method: GET, Path: P("tbPatrolRoute/list"), Token: "A", Params: map[string]any{"type": 1}, Code: "400"},
-			{Name: "queryPointById", Method: GET, Path: P("tbPatrolRoute/queryPointById"), Token: "A", Params: map[string]any{"id": 0}, Code: "400"},
+			{Name: "queryPointById: not an id", Method: GET, Path: P("tbPatrolRoute/queryPointById"), Token: "A", Params: map[string]any{"id": 0}, Code: "400"},
 			{Name: "queryPointById: another customer's", Method: GET, Path: P("tbPatrolRoute/queryPointById"), Token: "O",
 				Params: map[string]any{"id": 1}, Code: "404"},
 		})
@@ -116,6 +116,19 @@ func TestRouteAndPlanScenarios(t *testing.T) {
 				Params: map[string]any{"dtStart": "2027-01-31", "dtEnd": "2027-01-01"}, Code: "93"},
 			{Name: "route: delete one a plan uses", Method: DELETE, Path: P("tbPatrolRoute/deleteBatch"), Token: "A",
 				Params: map[string]any{"ids": r1}, Code: "1022"},
+			{Name: "queryPointById", Method: GET, Path: P("tbPatrolRoute/queryPointById"), Token: "A", Params: map[string]any{"id": r1}, Code: OK,
+				Check: func(t *testing.T, r testkit.Reply) {
+					pts := result[[]patrol.RoutePoint](t, r)
+					if len(pts) != 3 || pts[0].ID != p3 || pts[1].ID != p1 || pts[2].ID != p2 || pts[2].Seq != 3 || pts[0].NfcValue != "TAG-3" {
+						t.Fatalf("route points %s", r.Result)
+					}
+				}},
+			{Name: "route: delete one no plan uses", Method: DELETE, Path: P("tbPatrolRoute/deleteBatch"), Token: "A",
+				Params: map[string]any{"ids": r1 + 1}, Code: OK, Check: func(t *testing.T, r testkit.Reply) {
+					if n := e.count("patrol_routes"); n != 1 {
+						t.Fatalf("%d routes left", n)
+					}
+				}},
 		})
 		// The plan's orders of today and tomorrow exist at once: Morning today and tomorrow, Night today and tomorrow.
 		orders := e.orders()
