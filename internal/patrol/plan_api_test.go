@@ -18,7 +18,7 @@ func TestRouteAndPlanScenarios(t *testing.T) {
 		p1, p2, p3 := e.point(a1, 1), e.point(a1, 2), e.point(a1, 3)
 		q1 := e.point(a2, 11)
 		e.users(T[0], T[1])
-		var r1 patrol.RouteID
+		var r1, r2 patrol.RouteID
 		rt := func(extra map[string]any) map[string]any {
 			m := map[string]any{"name": "Night round", "areaId": a1, "routePoints": []any{p3, p1, p2}}
 			for k, v := range extra {
@@ -59,7 +59,8 @@ func TestRouteAndPlanScenarios(t *testing.T) {
 				}},
 			{Name: "route: the same name in the area", Method: POST, Path: P("tbPatrolRoute/add"), Token: "A", Params: rt(nil), Code: "1020"},
 			{Name: "route: a second one", Method: POST, Path: P("tbPatrolRoute/add"), Token: "A",
-				Params: rt(map[string]any{"name": "Day round", "routePoints": p1}), Code: OK},
+				Params: rt(map[string]any{"name": "Day round", "routePoints": p1}), Code: OK,
+				Check: func(t *testing.T, r testkit.Reply) { r2 = result[patrol.Route](t, r).ID }},
 			{Name: "route: list (newest first)", Method: GET, Path: P("tbPatrolRoute/list"), Token: "A",
 				Params: map[string]any{"type": 0, "pageNo": 1, "pageSize": 100, "order": "desc", "column": "id"}, Code: OK,
 				Check: func(t *testing.T, r testkit.Reply) {
@@ -124,7 +125,7 @@ func TestRouteAndPlanScenarios(t *testing.T) {
 					}
 				}},
 			{Name: "route: delete one no plan uses", Method: DELETE, Path: P("tbPatrolRoute/deleteBatch"), Token: "A",
-				Params: map[string]any{"ids": r1 + 1}, Code: OK, Check: func(t *testing.T, r testkit.Reply) {
+				Params: map[string]any{"ids": r2}, Code: OK, Check: func(t *testing.T, r testkit.Reply) {
 					if n := e.count("patrol_routes"); n != 1 {
 						t.Fatalf("%d routes left", n)
 					}
