@@ -55,6 +55,7 @@ func simCmd(args []string) error {
 	switchEvery := fs.Duration("switch-every", 0, "mean time between own talk-group switches (default 2h; negative: never)")
 	forget := fs.Float64("forget-checkin", 0, "share of lone-worker checks left unanswered (default 0.12; negative: none)")
 	uploadEvery := fs.Duration("upload-every", 0, "mean time between an app's photos to the media cloud (default 12h, cameras 12× as often; negative: never)")
+	patrolEvery := fs.Duration("patrol-every", 0, "how often a terminal looks at its patrol orders and punches the next point due (default 1m; negative: never)")
 	maxMedia := fs.Int("max-media", 64, "PeerConnections open at once, at most")
 	dialers := fs.Int("dialers", 16, "logins in progress at once, at most (a server answers each after a password hash)")
 	mediaIdle := fs.Duration("media-idle", 20*time.Second, "close a PeerConnection unused this long")
@@ -123,7 +124,7 @@ func simCmd(args []string) error {
 	accts = walkers.Accounts
 	opts := sim.Options{URL: strings.TrimSuffix(*server, "/"), Accounts: accts, Seed: *seed, City: *city,
 		Rates: sim.Rates{TalkEvery: *talk, SOSEvery: *sos, DropEvery: *drop, Offline: *offline,
-			SwitchEvery: *switchEvery, ForgetCheckin: *forget, UploadEvery: *uploadEvery},
+			SwitchEvery: *switchEvery, ForgetCheckin: *forget, UploadEvery: *uploadEvery, PatrolEvery: *patrolEvery},
 		GPSInterval: *gps, Ramp: *ramp, MaxMedia: *maxMedia, MediaIdle: *mediaIdle, Insecure: *insecure, AudioDir: *audio,
 		Dialers: *dialers, Indoor: walkers.IDs, IndoorInterval: *indoorEvery}
 	if opts.Ramp < 0 {

@@ -30,6 +30,7 @@ import (
 	"tenfour/internal/medialib"
 	"tenfour/internal/message"
 	"tenfour/internal/oplog"
+	"tenfour/internal/patrol"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
@@ -55,6 +56,7 @@ type App struct {
 	Voice    *call.Service     // voice: floor control, calls, monitoring, records (SOS and terminal control call it)
 	Cameras  *camera.Service   // video surveillance: cameras, pulled streams, viewers, recordings
 	Indoor   *indoor.Service   // indoor positioning: plans, beacons, estimated positions
+	Patrol   *patrol.Service   // field work: the patrol service (/patrolService), its order engine and punches
 
 	mux     *http.ServeMux
 	trusted []netip.Prefix // reverse proxies whose X-Forwarded-For names the client
@@ -204,6 +206,12 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	hub.Register(geoSvc.Verbs()...)
 	a.OnPrepare(geoSvc.Load)
 	a.Go(geoSvc.Run)
+	// [patrol] the patrol service (spec §7 /patrolService; its own token and code 1011, docs/adr/0019), the
+	// order engine (generates and judges every Patrol.Every) and terminal punches (patrol.punch).
+	a.Patrol = patrol.New(d, a.Auth, dir, a.Hub, patrol.Options{LateGrace: cfg.Patrol.LateGrace, Every: cfg.Patrol.Every})
+	a.Patrol.Routes(router)
+	hub.Register(a.Patrol.Verbs()...)
+	a.Go(a.Patrol.Run)
 	// [branding]
 	branding.NewService(d).Routes(router)
 	// [demo]

@@ -39,6 +39,8 @@ type Config struct {
 	GPS GPSLimits
 	// Safety settings (SOS re-alert, lone-worker alarm thresholds).
 	Safety Safety
+	// Patrol tunes the patrol order engine (zero values: patrol's defaults).
+	Patrol Patrol
 	// TrustedProxies are reverse proxies (addresses or CIDR prefixes) whose X-Forwarded-For names the client.
 	TrustedProxies []string
 	// EventRetention deletes durable socket events (replayed on `sync`) older than this; 0 keeps them.
@@ -158,6 +160,12 @@ type Safety struct {
 	LoneWeakSignal   int           // signal level (0–5) at or below which a due check raises a weak-signal alarm
 }
 
+// Patrol tunes the patrol order engine (docs/adr/0019).
+type Patrol struct {
+	LateGrace time.Duration // after its class a point may still be punched (late) this long; then missing points are missed
+	Every     time.Duration // how often orders are generated and judged (no flag: tests set it)
+}
+
 // ParseServe reads `tenfour serve` flags; every flag has a TENFOUR_<NAME> environment variable
 // (dashes become underscores), and a flag given on the command line wins over the environment.
 func ParseServe(args []string) (Config, error) {
@@ -208,6 +216,7 @@ func ParseServe(args []string) (Config, error) {
 	fs.DurationVar(&c.Safety.LoneOfflineGrace, "lonework-offline-grace", 30*time.Second, "a lone worker may be disconnected this long before an offline alarm")
 	fs.IntVar(&c.Safety.LoneBatteryOff, "lonework-battery-off", 5, "battery % at or below which a lone worker who went offline counts as \"battery off\"")
 	fs.IntVar(&c.Safety.LoneWeakSignal, "lonework-weak-signal", 1, "signal level (1-5) at or below which a due lone-work check raises a weak-signal alarm")
+	fs.DurationVar(&c.Patrol.LateGrace, "patrol-late-grace", 30*time.Minute, "after its class ends a patrol point may still be punched (counted late) this long; then unpunched points are missed and the order is judged")
 	fs.IntVar(&eventRetentionDays, "event-retention-days", 30, "delete durable socket events (replayed to reconnecting clients) older than this many days (0 = keep)")
 	fs.Int64Var(&upImage, "upload-max-image-mb", 10, "largest image upload (photos, tone icons, attachments), MB")
 	fs.Int64Var(&upFile, "upload-max-file-mb", 50, "largest document upload (attachments), MB")
@@ -251,6 +260,9 @@ func ParseServe(args []string) (Config, error) {
 	if sf := c.Safety; sf.SOSRealert < time.Second || sf.LoneOfflineGrace < time.Second || sf.LoneBatteryOff < 1 ||
 		sf.LoneBatteryOff > 100 || sf.LoneWeakSignal < 1 || sf.LoneWeakSignal > 5 {
 		return c, fmt.Errorf("--sos-realert and --lonework-offline-grace must be ≥ 1s, --lonework-battery-off 1-100, --lonework-weak-signal 1-5")
+	}
+	if c.Patrol.LateGrace < time.Minute || c.Patrol.LateGrace > 24*time.Hour {
+		return c, fmt.Errorf("--patrol-late-grace must be 1m to 24h")
 	}
 	if eventRetentionDays < 0 {
 		return c, fmt.Errorf("--event-retention-days must be ≥ 0")

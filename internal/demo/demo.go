@@ -18,6 +18,7 @@ import (
 	"tenfour/internal/auth"
 	"tenfour/internal/branding"
 	"tenfour/internal/directory"
+	"tenfour/internal/patrol"
 	"tenfour/internal/platform/db"
 )
 
@@ -241,7 +242,14 @@ func seedTenant(ctx context.Context, tx *db.Tx, t tenant, hash string, now int64
 	if err != nil {
 		return err
 	}
-	return seedActivity(ctx, tx, t, cid, gids, now) // activity.go: a week of presence and talk
+	if err := seedActivity(ctx, tx, t, cid, gids, now); err != nil { // activity.go: a week of presence and talk
+		return err
+	}
+	// [patrol] Demo Fleet: 2 areas, 13 points, 3 routes, plans running today (internal/patrol demo.go).
+	if t.base == 10000000 {
+		return patrol.SeedDemo(ctx, tx, cid, fmt.Sprint(t.base+1), time.UnixMilli(now))
+	}
+	return nil
 }
 
 func round6(v float64) float64 { return float64(int64(v*1e6+0.5)) / 1e6 }

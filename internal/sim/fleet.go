@@ -41,11 +41,14 @@ type Rates struct {
 	// UploadEvery is the mean time between an app's photos to the media cloud (default 12 h; cameras send a
 	// snapshot 12× as often).
 	UploadEvery time.Duration
+	// PatrolEvery is how often a terminal looks at its patrol orders and punches the next point that is due
+	// (default 1 min; patrol.go).
+	PatrolEvery time.Duration
 }
 
 // Quiet turns every spontaneous behaviour off (tests drive terminals explicitly).
 var Quiet = Rates{TalkEvery: -1, SOSEvery: -1, DropEvery: -1, SwitchEvery: -1, ForgetCheckin: -1, AnswerShare: -1,
-	UploadEvery: -1}
+	UploadEvery: -1, PatrolEvery: -1}
 
 func (r Rates) withDefaults() Rates {
 	def := func(v *time.Duration, d time.Duration) {
@@ -66,6 +69,7 @@ func (r Rates) withDefaults() Rates {
 	}
 	def(&r.AnswerDelay, 40*time.Second)
 	def(&r.UploadEvery, 12*time.Hour)
+	def(&r.PatrolEvery, time.Minute)
 	return r
 }
 

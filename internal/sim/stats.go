@@ -44,6 +44,10 @@ type Stats struct {
 	Forgotten   atomic.Int64 // lone-work checks left unanswered on purpose
 	Switches    atomic.Int64 // own group switches
 	Remote      atomic.Int64 // remote control requests obeyed (call.set, param.set, group.switch)
+	Punches     atomic.Int64 // patrol points punched (patrol.go)
+	PatrolLooks atomic.Int64 // answers to patrol.orders handled (each look may punch the next due point)
+	PatrolLate  atomic.Int64 // orders walked late on purpose
+	PatrolSkips atomic.Int64 // orders with a point skipped on purpose
 
 	mu     sync.Mutex
 	errors map[string]int64 // refused requests by "type:code"
@@ -73,12 +77,13 @@ func (s *Stats) Refused() map[string]int64 {
 func (s *Stats) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "online=%d media=%d logins=%d reconnects=%d drops=%d lost=%d gps=%d status=%d bursts=%d denied=%d "+
-		"queued=%d nomedia=%d packets=%d calls=%d/%d/%d sos=%d/%d sms=%d/%d checkins=%d/%d switches=%d remote=%d tones=%d uploads=%d indoor=%d",
+		"queued=%d nomedia=%d packets=%d calls=%d/%d/%d sos=%d/%d sms=%d/%d checkins=%d/%d switches=%d remote=%d tones=%d uploads=%d indoor=%d punches=%d/%d/%d",
 		s.Online.Load(), s.MediaOpen.Load(), s.Logins.Load(), s.Reconnects.Load(), s.Drops.Load(), s.Lost.Load(),
 		s.GPSPoints.Load(), s.StatusSent.Load(), s.Bursts.Load(), s.FloorDenied.Load(), s.FloorQueued.Load(),
 		s.NoMedia.Load(), s.PacketsSent.Load(), s.CallsAnswered.Load(), s.CallsDeclined.Load(), s.CallsIgnored.Load(),
 		s.SOSRaised.Load(), s.SOSCanceled.Load(), s.Messages.Load(), s.Answers.Load(), s.Checkins.Load(), s.Forgotten.Load(),
-		s.Switches.Load(), s.Remote.Load(), s.Tones.Load(), s.Uploads.Load(), s.IndoorReports.Load())
+		s.Switches.Load(), s.Remote.Load(), s.Tones.Load(), s.Uploads.Load(), s.IndoorReports.Load(), s.Punches.Load(), s.PatrolLate.Load(),
+		s.PatrolSkips.Load())
 	ref := s.Refused()
 	if len(ref) > 0 {
 		keys := make([]string, 0, len(ref))

@@ -93,6 +93,8 @@ type Terminal struct {
 	// One random source per kind of decision (derived from the seed and the account id): each chain draws a
 	// fixed number of values per step, so its schedule does not depend on how the others interleave.
 	rTalk, rSOS, rDrop, rSwitch, rBatt, rGPS, rReact, rUpload *rand.Rand
+	rPatrol                                                   *rand.Rand
+	walks                                                     map[int64]*walk // patrol orders being walked (patrol.go)
 
 	mu        sync.Mutex
 	w         *wire
@@ -151,6 +153,7 @@ func newTerminal(fl *Fleet, a Account, index int) *Terminal {
 	t.rTalk, t.rSOS, t.rDrop, t.rSwitch = stream(sTalk), stream(sSOS), stream(sDrop), stream(sSwitch)
 	t.rBatt, t.rGPS, t.rReact, t.rUpload = stream(sBattery), stream(sGPS), stream(sReact), stream(sUpload)
 	rRoute := stream(sRoute)
+	t.rPatrol = stream(sPatrol)
 	city := fl.city
 	if a.City != "" {
 		if c, ok := CityByName(a.City); ok {
@@ -228,6 +231,10 @@ func (t *Terminal) start(first time.Time) {
 	if mean := t.switchMean(r); mean > 0 {
 		gap := expDur(t.rSwitch, mean)
 		fl.sched.at(first.Add(gap), func() { t.switchStep(first.Add(gap)) })
+	}
+	if every := t.patrolEvery(r); every > 0 && !fl.opts.Passive {
+		at := first.Add(time.Duration(t.rPatrol.Float64() * float64(every)))
+		fl.sched.at(at, func() { t.patrolStep(at) })
 	}
 	if mean := t.uploadMean(r); mean > 0 {
 		gap := expDur(t.rUpload, mean)

@@ -13,6 +13,7 @@ import { languageCases } from './languages.mjs';
 import { camerasCases } from './cameras.mjs';
 import { indoorCases } from './indoor.mjs';
 import { reportsCases } from './reports.mjs';
+import { patrolCases } from './patrol.mjs';
 
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
 const TERMINAL = '10000101';
@@ -111,7 +112,7 @@ const cases = [
       await page.goto(`${base}/monitoring-follow-child-3`);
       await page.waitForSelector('[data-testid=not-found]');
       await page.goto(`${base}/patrol`);
-      await page.waitForSelector('[data-testid=not-yet][data-screen=patrolStatistic]');
+      await page.waitForSelector('[data-testid=patrol-statistic-page]');
       expect(new URL(page.url()).pathname === '/patrol-statistic', `patrol redirect: ${page.url()}`);
       await page.goto(`${base}/user-manual`);
       await page.waitForSelector('[data-testid=manual-page]');
@@ -378,4 +379,4 @@ cases.push(...walkthroughCases);
 cases.push(...camerasCases);
 cases.push(...contrastCases);
 
-process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases])) > 0 ? 1 : 0);
+process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases, ...patrolCases])) > 0 ? 1 : 0);

@@ -100,6 +100,7 @@ func main() {
 		{"alarm", 2 * time.Minute, r.alarm},
 		{"publish", 1 * time.Minute, r.publish},
 		{"indoor", 1 * time.Minute, r.indoor},
+		{"patrol", 1 * time.Minute, r.patrolPunch},
 		{"scale", 6 * time.Minute, func(ctx context.Context) error { return r.scaleRun(ctx, *terminals, *window) }},
 		{"web", 5 * time.Minute, r.web},
 		{"cameras", 2 * time.Minute, r.cameras},
@@ -218,7 +219,7 @@ func (r *runner) prof(name string) string { return filepath.Join(r.out, "prof", 
 // --- steps ---------------------------------------------------------------------------------------------------
 
 var testPkgs = []string{"internal/call", "internal/media", "internal/geo", "internal/sos", "internal/platform/realtime",
-	"internal/bench", "internal/camera", "internal/indoor", "internal/presence"}
+	"internal/bench", "internal/camera", "internal/indoor", "internal/presence", "internal/patrol"}
 
 func (r *runner) build(ctx context.Context) error {
 	env := []string{"CGO_ENABLED=0"}
@@ -427,6 +428,16 @@ func (r *runner) publish(ctx context.Context) error {
 		"-test.benchtime", "2s", "-test.benchmem", "-test.cpuprofile", r.prof("publish.cpu"),
 		"-test.memprofile", r.prof("publish.mem"))
 	if perr := r.benchInto("", out, "BenchmarkPublish/1000conns"); err == nil {
+		err = perr
+	}
+	return err
+}
+
+// patrolPunch: a terminal's patrol punch until a console has it (internal/patrol BenchmarkPunchToConsole).
+func (r *runner) patrolPunch(ctx context.Context) error {
+	out, err := r.testBin(ctx, "internal/patrol", nil, "-test.run", "^$", "-test.bench", "^BenchmarkPunchToConsole$",
+		"-test.benchtime", "200x")
+	if perr := r.benchInto("", out, "BenchmarkPunchToConsole"); err == nil {
 		err = perr
 	}
 	return err
@@ -762,6 +773,14 @@ func (r *runner) rows() []bench.Row {
 			Target: "< 250 ms", Status: bench.Verdict(a99 < 250)})
 	} else {
 		rows = append(rows, row("alarm: terminal → all of 20 consoles p99", "< 250 ms", "", r.missing("alarm")))
+	}
+	if p99, ok := r.fig("BenchmarkPunchToConsole:p99-ms"); ok {
+		p50, _ := r.fig("BenchmarkPunchToConsole:p50-ms")
+		rows = append(rows, bench.Row{Name: "patrol punch: terminal → console p99",
+			Figure: fmt.Sprintf("p99 %s (p50 %s), 200 punches, each matched to its order and stored before it is sent", bench.MsF(p99), bench.MsF(p50)),
+			Target: "< 250 ms", Status: bench.Verdict(p99 < 250)})
+	} else {
+		rows = append(rows, row("patrol punch: terminal → console p99", "< 250 ms", "", r.missing("patrol")))
 	}
 	if s := r.scale; s != nil {
 		n := bench.Thousands(float64(s.Online))

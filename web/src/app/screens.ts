@@ -30,6 +30,11 @@ const BUILT: Record<BuiltScreen, Loader> = {
   indoor: () => import('../features/indoor/pages/IndoorPage'),
   online: () => import('../features/activityreport/pages/OnlinePage'),
   callDurationData: () => import('../features/activityreport/pages/CallDurationPage'),
+  patrolStatistic: () => import('../features/patrol/pages/PatrolStatisticPage'),
+  patrolPoint: () => import('../features/patrol/pages/PatrolPointPage'),
+  patrolPlan: () => import('../features/patrol/pages/PatrolPlanPage'),
+  patrolCalendar: () => import('../features/patrol/pages/PatrolCalendarPage'),
+  patrolSys: () => import('../features/patrol/pages/PatrolSysPage'),
 };
 
 const notYet: Loader = () => import('./pages/NotYetPage');

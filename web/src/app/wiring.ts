@@ -5,6 +5,7 @@ import { configureLive, startLive } from '../shared/socket/live';
 import { currentToken, useSession } from '../shared/session';
 import { reauthenticate } from '../features/auth/signIn';
 import { reauthAccount } from '../features/auth/remember';
+import { installPatrolCredentials } from '../features/patrol/client';
 import { deleteTokenCookie } from '../shared/utils/cookies';
 import { notifyGlobal } from '../shared/notify';
 import { LOGIN_PATH } from '../shared/access/routes';
@@ -18,6 +19,11 @@ function backToLogin(reasonKey: string) {
 }
 
 export function wireClients(): void {
+  // The patrol service signs in with the dispatcher's PoC account: the one the "105" rule keeps (spec §8 "1011").
+  installPatrolCredentials(async () => {
+    const a = await reauthAccount.load();
+    return a && { username: a.account, password: a.password };
+  });
   installAuthHooks({
     token: currentToken,
     reauthenticate,

@@ -1,6 +1,6 @@
 // The phone app: the sign-in form, or the terminal — the talk group, the dispatcher's banners (blocked, SOS,
-// calls, lone-worker check), who talks, the PTT button, SOS and the location line, with the group, inbox and menu
-// sheets. Each part keeps its own state and actions in its folder (session, ptt, sos, location, inbox).
+// calls, lone-worker check), who talks, the PTT button, SOS and the location line, with the group, patrol, inbox
+// and menu sheets. Each part keeps its own state and actions in its folder (session, ptt, sos, location, inbox).
 import { useEffect, useState } from 'react';
 import { onFirstGesture } from '../shared/voice/keys';
 import { t, useLanguage } from './i18n';
@@ -9,6 +9,7 @@ import { LocationLine } from './location/LocationLine';
 import { Calls } from './ptt/Calls';
 import { GroupBar, GroupSheet } from './ptt/Groups';
 import { Blocked, PttPad, TalkArea } from './ptt/Talk';
+import { PatrolButton, PatrolSheet } from './patrol/Patrol';
 import { Login } from './session/Login';
 import { MenuSheet } from './session/Menu';
 import { phoneEngine, useSession } from './session/store';
@@ -27,7 +28,7 @@ export function App() {
 function Main() {
   const status = useSession((s) => s.status);
   const uid = useSession((s) => s.uid);
-  const [sheet, setSheet] = useState<'groups' | 'inbox' | 'menu' | null>(null);
+  const [sheet, setSheet] = useState<'groups' | 'inbox' | 'menu' | 'patrol' | null>(null);
   const close = () => setSheet(null);
 
   useEffect(() => onFirstGesture(window, () => phoneEngine()?.unlock()), []);
@@ -37,6 +38,7 @@ function Main() {
       <header className="p-top">
         <span className={`p-dot p-dot-${status}`} title={t(`status.${status}`)} data-testid="phone-status" data-status={status} />
         <span className="p-top-title">{uid}</span>
+        <PatrolButton onOpen={() => setSheet('patrol')} />
         <InboxButton onOpen={() => setSheet('inbox')} />
         <button className="p-icon" onClick={() => setSheet('menu')} aria-label={t('menu.title')} data-testid="phone-menu-button">
           ☰
@@ -57,6 +59,7 @@ function Main() {
       {sheet === 'groups' && <GroupSheet onClose={close} />}
       {sheet === 'inbox' && <Inbox onClose={close} />}
       {sheet === 'menu' && <MenuSheet onClose={close} />}
+      {sheet === 'patrol' && <PatrolSheet onClose={close} />}
     </div>
   );
 }

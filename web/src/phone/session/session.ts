@@ -6,6 +6,7 @@ import { resetInbox, attachInbox, loadInbox } from '../inbox/inbox';
 import { resetLocation, setGpsInterval } from '../location/location';
 import { attachPtt, loadGroups, resetPtt } from '../ptt/ptt';
 import { codeOf, TerminalSocket, termSocketUrl } from '../socket';
+import { attachPatrol, loadOrders, resetPatrol } from '../patrol/patrol';
 import { attachLoneWork, resetLoneWork } from '../sos/lonework';
 import { attachSos, resendSos, resetSos } from '../sos/sos';
 import { forgetAccount, forgetPassword, keepAccount } from './account';
@@ -63,6 +64,7 @@ function attach(s: TerminalSocket) {
   attachInbox(s);
   attachSos(s);
   attachLoneWork(s);
+  attachPatrol(s);
   s.handle('param.set', (d) => {
     const seconds = (d.seconds ?? {}) as Record<string, number>;
     if (seconds.gpsInterval > 0) setGpsInterval(seconds.gpsInterval);
@@ -77,6 +79,7 @@ async function afterLogin(again: boolean) {
   await loadGroups();
   link?.location.flush();
   resendSos();
+  void loadOrders();
 }
 
 function end(patch: Partial<SessionState>) {
@@ -87,4 +90,5 @@ function end(patch: Partial<SessionState>) {
   resetInbox();
   resetSos();
   resetLoneWork();
+  resetPatrol();
 }

@@ -1,0 +1,44 @@
+package patrol
+
+import (
+	"context"
+
+	"tenfour/internal/platform/flex"
+	"tenfour/internal/platform/realtime"
+)
+
+// Verbs are the patrol socket messages (docs/terminal-protocol.md "Patrol", docs/console-socket.md "Patrol").
+func (s *Service) Verbs() []realtime.Verb {
+	return []realtime.Verb{
+		realtime.On(ReqPunch, realtime.TerminalOnly, s.onPunch),
+		realtime.On(ReqOrders, realtime.TerminalOnly, s.onOrders),
+		realtime.Event(TermOrders, realtime.TerminalOnly),
+		realtime.Event(EventOrder, realtime.ConsoleOnly),
+		realtime.Event(EventPunch, realtime.ConsoleOnly),
+	}
+}
+
+type punchReq struct {
+	Method  flex.String `json:"method"`
+	Value   flex.String `json:"value"`
+	Lat     flex.Float  `json:"lat"`
+	Lng     flex.Float  `json:"lng"`
+	PointID flex.String `json:"pointId"`
+}
+
+func (s *Service) onPunch(ctx context.Context, c *realtime.Conn, req punchReq) (any, error) {
+	id, err := optID("pointId", string(req.PointID))
+	if err != nil {
+		return nil, err
+	}
+	return s.Punch(ctx, c.Principal(), PunchInput{Method: string(req.Method), Value: string(req.Value),
+		Lat: req.Lat.Ptr(), Lng: req.Lng.Ptr(), PointID: PointID(id)})
+}
+
+func (s *Service) onOrders(ctx context.Context, c *realtime.Conn, _ struct{}) (any, error) {
+	l, err := s.Mine(ctx, c.Principal())
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"serverTime": s.now().UnixMilli(), "list": l}, nil
+}

@@ -1,0 +1,836 @@
+package patrol
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+
+	"tenfour/internal/platform/db"
+)
+
+// Store keeps the patrol tables. Every method scoped to a customer takes its id and never touches another
+// customer's rows: an id of another customer is db.ErrNotFound.
+type Store struct{ db *db.DB }
+
+// NewStore wraps the database.
+func NewStore(d *db.DB) *Store { return &Store{db: d} }
+
+type scanner interface{ Scan(dest ...any) error }
+
+type querier interface {
+	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRow(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+func notFound(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return db.ErrNotFound
+	}
+	return err
+}
+
+// each runs q and scans every row with fn.
+func each(ctx context.Context, q querier, query string, args []any, fn func(scanner) error) error {
+	rows, err := q.Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+func count(ctx context.Context, q querier, query string, args ...any) (int, error) {
+	var n int
+	err := q.QueryRow(ctx, query, args...).Scan(&n)
+	return n, err
+}
+
+// ---- users
+
+// EnsureUser makes msID a patrol user of the customer (once) and returns it.
+func (s *Store) EnsureUser(ctx context.Context, c int64, msID, role string, now int64) (User, error) {
+	if _, err := s.db.Exec(ctx, `INSERT INTO patrol_users (customer_id, ms_id, role, created_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (customer_id, ms_id) DO NOTHING`, c, msID, role, now); err != nil {
+		return User{}, err
+	}
+	var u User
+	err := s.db.QueryRow(ctx, `SELECT id, ms_id, role, created_at FROM patrol_users WHERE customer_id = ? AND ms_id = ?`,
+		c, msID).Scan(&u.ID, &u.Username, &u.Role, &u.CreatedAt)
+	u.PocAccount = u.Username
+	return u, notFound(err)
+}
+
+// Users lists the customer's patrol users, optionally one PoC account.
+func (s *Store) Users(ctx context.Context, c int64, poc string) ([]User, error) {
+	q := `SELECT id, ms_id, role, created_at FROM patrol_users WHERE customer_id = ?`
+	args := []any{c}
+	if poc != "" {
+		q += ` AND ms_id = ?`
+		args = append(args, poc)
+	}
+	out := []User{}
+	err := each(ctx, s.db, q+` ORDER BY ms_id`, args, func(sc scanner) error {
+		var u User
+		if err := sc.Scan(&u.ID, &u.Username, &u.Role, &u.CreatedAt); err != nil {
+			return err
+		}
+		u.PocAccount = u.Username
+		out = append(out, u)
+		return nil
+	})
+	return out, err
+}
+
+// IsUser tells whether msID is a patrol user of the customer.
+func (s *Store) IsUser(ctx context.Context, c int64, msID string) (bool, error) {
+	n, err := count(ctx, s.db, `SELECT COUNT(*) FROM patrol_users WHERE customer_id = ? AND ms_id = ?`, c, msID)
+	return n > 0, err
+}
+
+// ---- areas
+
+const areaCols = `a.id, a.name, a.remark, a.created_at,
+	(SELECT COUNT(*) FROM patrol_points p WHERE p.area_id = a.id),
+	(SELECT COUNT(*) FROM patrol_routes r WHERE r.area_id = a.id)`
+
+func scanArea(sc scanner) (Area, error) {
+	var a Area
+	err := sc.Scan(&a.ID, &a.Name, &a.Remark, &a.CreatedAt, &a.Points, &a.Routes)
+	return a, notFound(err)
+}
+
+// Areas lists the customer's areas by name.
+func (s *Store) Areas(ctx context.Context, c int64) ([]Area, error) {
+	out := []Area{}
+	err := each(ctx, s.db, `SELECT `+areaCols+` FROM patrol_areas a WHERE a.customer_id = ? ORDER BY a.name`, []any{c},
+		func(sc scanner) error {
+			a, err := scanArea(sc)
+			out = append(out, a)
+			return err
+		})
+	return out, err
+}
+
+// Area reads one area.
+func (s *Store) Area(ctx context.Context, c int64, id AreaID) (Area, error) {
+	return scanArea(s.db.QueryRow(ctx, `SELECT `+areaCols+` FROM patrol_areas a WHERE a.id = ? AND a.customer_id = ?`, id, c))
+}
+
+// SaveArea adds (id 0) or edits an area; a name taken is ErrNameExists.
+func (s *Store) SaveArea(ctx context.Context, c int64, a Area, now int64) (AreaID, error) {
+	var err error
+	if a.ID == 0 {
+		err = s.db.WriteRow(ctx, `INSERT INTO patrol_areas (customer_id, name, remark, created_at) VALUES (?, ?, ?, ?) RETURNING id`,
+			c, a.Name, a.Remark, now).Scan(&a.ID)
+	} else {
+		var res sql.Result
+		res, err = s.db.Exec(ctx, `UPDATE patrol_areas SET name = ?, remark = ? WHERE id = ? AND customer_id = ?`, a.Name, a.Remark, a.ID, c)
+		if err == nil {
+			if n, _ := res.RowsAffected(); n == 0 {
+				err = db.ErrNotFound
+			}
+		}
+	}
+	if db.IsUniqueViolation(err) {
+		return 0, ErrNameExists
+	}
+	return a.ID, err
+}
+
+// DeleteAreas removes areas without points, routes or plans (ErrInUse otherwise); all or none.
+func (s *Store) DeleteAreas(ctx context.Context, c int64, ids []AreaID) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		for _, id := range ids {
+			n, err := count(ctx, tx, `SELECT COUNT(*) FROM patrol_areas WHERE id = ? AND customer_id = ?`, id, c)
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				return db.ErrNotFound
+			}
+			used, err := count(ctx, tx, `SELECT (SELECT COUNT(*) FROM patrol_points WHERE area_id = ?) +
+				(SELECT COUNT(*) FROM patrol_routes WHERE area_id = ?) + (SELECT COUNT(*) FROM patrol_plans WHERE area_id = ?)`, id, id, id)
+			if err != nil {
+				return err
+			}
+			if used > 0 {
+				return ErrInUse
+			}
+			if _, err := tx.Exec(ctx, `DELETE FROM patrol_areas WHERE id = ?`, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ---- points
+
+const pointCols = `p.id, p.name, p.remark, p.type, p.nfc_value, p.area_id, a.name, p.lat, p.lng, p.radius, p.created_at`
+const pointFrom = ` FROM patrol_points p JOIN patrol_areas a ON a.id = p.area_id`
+
+func scanPoint(sc scanner) (Point, error) {
+	var p Point
+	err := sc.Scan(&p.ID, &p.Name, &p.Remark, &p.Type, &p.NfcValue, &p.AreaID, &p.AreaName, &p.Lat, &p.Lng, &p.Radius, &p.CreatedAt)
+	return p, notFound(err)
+}
+
+// PointQuery filters tbPatrolPoint/list.
+type PointQuery struct {
+	AreaID        AreaID
+	Name          string // part of the name
+	Offset, Limit int
+}
+
+// Points lists the customer's points by area and name, a page of them and the total.
+func (s *Store) Points(ctx context.Context, c int64, q PointQuery) ([]Point, int, error) {
+	where := ` WHERE p.customer_id = ?`
+	args := []any{c}
+	if q.AreaID != 0 {
+		where += ` AND p.area_id = ?`
+		args = append(args, q.AreaID)
+	}
+	if q.Name != "" {
+		where += ` AND LOWER(p.name) LIKE LOWER(?)`
+		args = append(args, "%"+q.Name+"%")
+	}
+	total, err := count(ctx, s.db, `SELECT COUNT(*)`+pointFrom+where, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := []Point{}
+	err = each(ctx, s.db, `SELECT `+pointCols+pointFrom+where+` ORDER BY a.name, p.name LIMIT ? OFFSET ?`,
+		append(args, q.Limit, q.Offset), func(sc scanner) error {
+			p, err := scanPoint(sc)
+			out = append(out, p)
+			return err
+		})
+	return out, total, err
+}
+
+// Point reads one point.
+func (s *Store) Point(ctx context.Context, c int64, id PointID) (Point, error) {
+	return scanPoint(s.db.QueryRow(ctx, `SELECT `+pointCols+pointFrom+` WHERE p.id = ? AND p.customer_id = ?`, id, c))
+}
+
+// PointTaken tells whether another point (not except) of the area has this name (field "name") or tag value
+// (field "nfc_value").
+func (s *Store) PointTaken(ctx context.Context, c int64, area AreaID, field, value string, except PointID) (bool, error) {
+	n, err := count(ctx, s.db, `SELECT COUNT(*) FROM patrol_points WHERE customer_id = ? AND area_id = ? AND `+field+` = ? AND id <> ?`,
+		c, area, value, except)
+	return n > 0, err
+}
+
+// SavePoint adds (id 0) or edits a point. An edit also updates the copies in orders that have not begun.
+func (s *Store) SavePoint(ctx context.Context, c int64, p Point, now int64) (PointID, error) {
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		if p.ID == 0 {
+			return tx.QueryRow(ctx, `INSERT INTO patrol_points (customer_id, area_id, name, remark, type, nfc_value, lat, lng, radius,
+				created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, c, p.AreaID, p.Name, p.Remark, p.Type, p.NfcValue,
+				p.Lat, p.Lng, p.Radius, now).Scan(&p.ID)
+		}
+		var area AreaID
+		if err := tx.QueryRow(ctx, `SELECT area_id FROM patrol_points WHERE id = ? AND customer_id = ?`, p.ID, c).Scan(&area); err != nil {
+			return notFound(err)
+		}
+		if area != p.AreaID {
+			// A point in a route stays in the route's area.
+			if n, err := count(ctx, tx, `SELECT COUNT(*) FROM patrol_route_points WHERE point_id = ?`, p.ID); err != nil {
+				return err
+			} else if n > 0 {
+				return ErrInUse
+			}
+		}
+		if _, err := tx.Exec(ctx, `UPDATE patrol_points SET area_id = ?, name = ?, remark = ?, type = ?, nfc_value = ?, lat = ?, lng = ?,
+			radius = ? WHERE id = ?`, p.AreaID, p.Name, p.Remark, p.Type, p.NfcValue, p.Lat, p.Lng, p.Radius, p.ID); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE patrol_order_points SET point_name = ?, nfc_value = ?, lat = ?, lng = ?, radius = ?
+			WHERE point_id = ? AND order_id IN (SELECT id FROM patrol_orders WHERE customer_id = ? AND start_at > ?)`,
+			p.Name, p.NfcValue, p.Lat, p.Lng, p.Radius, p.ID, c, now)
+		return err
+	})
+	if db.IsUniqueViolation(err) {
+		// The unique indexes are (area, name) and (area, nfc_value); the service checks both first, so this is
+		// a race: report the name.
+		return 0, ErrNameExists
+	}
+	return p.ID, err
+}
+
+// DeletePoints removes points that no route holds (ErrInUse otherwise); all or none.
+func (s *Store) DeletePoints(ctx context.Context, c int64, ids []PointID) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		for _, id := range ids {
+			n, err := count(ctx, tx, `SELECT COUNT(*) FROM patrol_points WHERE id = ? AND customer_id = ?`, id, c)
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				return db.ErrNotFound
+			}
+			if n, err := count(ctx, tx, `SELECT COUNT(*) FROM patrol_route_points WHERE point_id = ?`, id); err != nil {
+				return err
+			} else if n > 0 {
+				return ErrInUse
+			}
+			if _, err := tx.Exec(ctx, `DELETE FROM patrol_points WHERE id = ?`, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// PointsByTag finds the customer's points with this tag value (one per area at most).
+func (s *Store) PointsByTag(ctx context.Context, c int64, value string) ([]Point, error) {
+	var out []Point
+	err := each(ctx, s.db, `SELECT `+pointCols+pointFrom+` WHERE p.customer_id = ? AND p.nfc_value = ? ORDER BY p.id`, []any{c, value},
+		func(sc scanner) error {
+			p, err := scanPoint(sc)
+			out = append(out, p)
+			return err
+		})
+	return out, err
+}
+
+// AllPoints reads every point of the customer (the "I am here" check-in outside any order).
+func (s *Store) AllPoints(ctx context.Context, c int64) ([]Point, error) {
+	l, _, err := s.Points(ctx, c, PointQuery{Limit: 1 << 20})
+	return l, err
+}
+
+// ---- routes
+
+const routeCols = `r.id, r.name, r.type, r.remark, r.area_id, a.name, r.created_at`
+const routeFrom = ` FROM patrol_routes r JOIN patrol_areas a ON a.id = r.area_id`
+
+func scanRoute(sc scanner) (Route, error) {
+	var r Route
+	err := sc.Scan(&r.ID, &r.Name, &r.Type, &r.Remark, &r.AreaID, &r.AreaName, &r.CreatedAt)
+	r.RoutePoints = []RoutePoint{}
+	return r, notFound(err)
+}
+
+// RouteQuery filters tbPatrolRoute/list (spec: type 0, pageNo 1, pageSize 100, name, order desc, column id).
+type RouteQuery struct {
+	AreaID        AreaID
+	Name          string
+	Asc           bool
+	Offset, Limit int
+}
+
+// Routes lists routes with their points, a page of them (by id, newest first unless Asc) and the total.
+func (s *Store) Routes(ctx context.Context, c int64, q RouteQuery) ([]Route, int, error) {
+	where := ` WHERE r.customer_id = ?`
+	args := []any{c}
+	if q.AreaID != 0 {
+		where += ` AND r.area_id = ?`
+		args = append(args, q.AreaID)
+	}
+	if q.Name != "" {
+		where += ` AND LOWER(r.name) LIKE LOWER(?)`
+		args = append(args, "%"+q.Name+"%")
+	}
+	total, err := count(ctx, s.db, `SELECT COUNT(*)`+routeFrom+where, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	order := ` ORDER BY r.id DESC`
+	if q.Asc {
+		order = ` ORDER BY r.id`
+	}
+	out := []Route{}
+	err = each(ctx, s.db, `SELECT `+routeCols+routeFrom+where+order+` LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset),
+		func(sc scanner) error {
+			r, err := scanRoute(sc)
+			out = append(out, r)
+			return err
+		})
+	if err != nil {
+		return nil, 0, err
+	}
+	for i := range out {
+		if out[i].RoutePoints, err = s.routePoints(ctx, s.db, out[i].ID); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
+
+// Route reads one route with its points in order.
+func (s *Store) Route(ctx context.Context, c int64, id RouteID) (Route, error) {
+	r, err := scanRoute(s.db.QueryRow(ctx, `SELECT `+routeCols+routeFrom+` WHERE r.id = ? AND r.customer_id = ?`, id, c))
+	if err != nil {
+		return r, err
+	}
+	r.RoutePoints, err = s.routePoints(ctx, s.db, id)
+	return r, err
+}
+
+func (s *Store) routePoints(ctx context.Context, q querier, id RouteID) ([]RoutePoint, error) {
+	out := []RoutePoint{}
+	err := each(ctx, q, `SELECT rp.seq, `+pointCols+` FROM patrol_route_points rp JOIN patrol_points p ON p.id = rp.point_id
+		JOIN patrol_areas a ON a.id = p.area_id WHERE rp.route_id = ? ORDER BY rp.seq`, []any{id}, func(sc scanner) error {
+		var rp RoutePoint
+		p := &rp.Point
+		err := sc.Scan(&rp.Seq, &p.ID, &p.Name, &p.Remark, &p.Type, &p.NfcValue, &p.AreaID, &p.AreaName, &p.Lat, &p.Lng, &p.Radius, &p.CreatedAt)
+		out = append(out, rp)
+		return err
+	})
+	return out, err
+}
+
+// SaveRoute adds (id 0) or edits a route and its points (every point of the customer and of the route's area:
+// ErrOtherArea otherwise). An edit drops the orders of the route that have not begun, so the engine generates
+// them again on the new points.
+func (s *Store) SaveRoute(ctx context.Context, c int64, r Route, points []PointID, now int64) (RouteID, error) {
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		for _, id := range points {
+			var area AreaID
+			if err := tx.QueryRow(ctx, `SELECT area_id FROM patrol_points WHERE id = ? AND customer_id = ?`, id, c).Scan(&area); err != nil {
+				return notFound(err)
+			}
+			if area != r.AreaID {
+				return ErrOtherArea
+			}
+		}
+		if r.ID == 0 {
+			if err := tx.QueryRow(ctx, `INSERT INTO patrol_routes (customer_id, area_id, name, type, remark, created_at)
+				VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, c, r.AreaID, r.Name, r.Type, r.Remark, now).Scan(&r.ID); err != nil {
+				return err
+			}
+		} else {
+			var area AreaID
+			if err := tx.QueryRow(ctx, `SELECT area_id FROM patrol_routes WHERE id = ? AND customer_id = ?`, r.ID, c).Scan(&area); err != nil {
+				return notFound(err)
+			}
+			if area != r.AreaID {
+				if n, err := count(ctx, tx, `SELECT COUNT(*) FROM patrol_plans WHERE route_id = ?`, r.ID); err != nil {
+					return err
+				} else if n > 0 {
+					return ErrInUse
+				}
+			}
+			if _, err := tx.Exec(ctx, `UPDATE patrol_routes SET area_id = ?, name = ?, type = ?, remark = ? WHERE id = ?`,
+				r.AreaID, r.Name, r.Type, r.Remark, r.ID); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `DELETE FROM patrol_route_points WHERE route_id = ?`, r.ID); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `DELETE FROM patrol_orders WHERE route_id = ? AND customer_id = ? AND state = 0 AND start_at > ?`,
+				r.ID, c, now); err != nil {
+				return err
+			}
+		}
+		for i, id := range points {
+			if _, err := tx.Exec(ctx, `INSERT INTO patrol_route_points (route_id, seq, point_id) VALUES (?, ?, ?)`, r.ID, i+1, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if db.IsUniqueViolation(err) {
+		return 0, ErrNameExists
+	}
+	return r.ID, err
+}
+
+// DeleteRoutes removes routes no plan uses (ErrInUse otherwise); all or none.
+func (s *Store) DeleteRoutes(ctx context.Context, c int64, ids []RouteID) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		for _, id := range ids {
+			n, err := count(ctx, tx, `SELECT COUNT(*) FROM patrol_routes WHERE id = ? AND customer_id = ?`, id, c)
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				return db.ErrNotFound
+			}
+			if n, err := count(ctx, tx, `SELECT COUNT(*) FROM patrol_plans WHERE route_id = ?`, id); err != nil {
+				return err
+			} else if n > 0 {
+				return ErrInUse
+			}
+			if _, err := tx.Exec(ctx, `DELETE FROM patrol_routes WHERE id = ?`, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ---- plans
+
+const planCols = `pl.id, pl.customer_id, cu.time_zone, pl.name, pl.model, pl.type, pl.start_date, pl.end_date, pl.route_id, r.name,
+	pl.area_id, a.name, pl.created_by, pl.created_at`
+const planFrom = ` FROM patrol_plans pl JOIN customers cu ON cu.id = pl.customer_id JOIN patrol_routes r ON r.id = pl.route_id
+	JOIN patrol_areas a ON a.id = pl.area_id`
+
+func scanPlan(sc scanner) (Plan, error) {
+	var p Plan
+	err := sc.Scan(&p.ID, &p.customerID, &p.tz, &p.Name, &p.Model, &p.Type, &p.StartDate, &p.EndDate, &p.RouteID, &p.RouteName,
+		&p.AreaID, &p.AreaName, &p.CreatedBy, &p.CreatedAt)
+	p.Classes = []Class{}
+	return p, notFound(err)
+}
+
+// PlanQuery filters tbPatrolPlan/list (spec: model 2, dtStart, dtEnd): plans whose date range meets [From, To]
+// (days, YYYY-MM-DD; blank: open).
+type PlanQuery struct {
+	From, To      string
+	AreaID        AreaID
+	Offset, Limit int
+}
+
+func (s *Store) plans(ctx context.Context, where string, args []any) ([]Plan, error) {
+	out := []Plan{}
+	err := each(ctx, s.db, `SELECT `+planCols+planFrom+where, args, func(sc scanner) error {
+		p, err := scanPlan(sc)
+		out = append(out, p)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if err := each(ctx, s.db, `SELECT seq, name, start_time, end_time, ms_id FROM patrol_plan_classes WHERE plan_id = ? ORDER BY seq`,
+			[]any{out[i].ID}, func(sc scanner) error {
+				var c Class
+				err := sc.Scan(&c.Seq, &c.Name, &c.StartTime, &c.EndTime, &c.MsID)
+				out[i].Classes = append(out[i].Classes, c)
+				return err
+			}); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Plans lists plans (newest first), a page of them and the total.
+func (s *Store) Plans(ctx context.Context, c int64, q PlanQuery) ([]Plan, int, error) {
+	where := ` WHERE pl.customer_id = ?`
+	args := []any{c}
+	if q.From != "" {
+		where += ` AND pl.end_date >= ?`
+		args = append(args, q.From)
+	}
+	if q.To != "" {
+		where += ` AND pl.start_date <= ?`
+		args = append(args, q.To)
+	}
+	if q.AreaID != 0 {
+		where += ` AND pl.area_id = ?`
+		args = append(args, q.AreaID)
+	}
+	total, err := count(ctx, s.db, `SELECT COUNT(*)`+planFrom+where, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	l, err := s.plans(ctx, where+` ORDER BY pl.id DESC LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset))
+	return l, total, err
+}
+
+// Plan reads one plan with its classes.
+func (s *Store) Plan(ctx context.Context, c int64, id PlanID) (Plan, error) {
+	l, err := s.plans(ctx, ` WHERE pl.id = ? AND pl.customer_id = ?`, []any{id, c})
+	if err == nil && len(l) == 0 {
+		err = db.ErrNotFound
+	}
+	if err != nil {
+		return Plan{}, err
+	}
+	return l[0], nil
+}
+
+// Current reads every plan of every customer whose range reaches day or later (the generator's input).
+func (s *Store) Current(ctx context.Context, day string) ([]Plan, error) {
+	return s.plans(ctx, ` WHERE pl.end_date >= ? ORDER BY pl.id`, []any{day})
+}
+
+// AddPlan stores a plan and its classes; the route must be of the plan's area (ErrOtherArea).
+func (s *Store) AddPlan(ctx context.Context, c int64, p Plan, now int64) (PlanID, error) {
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		var area AreaID
+		if err := tx.QueryRow(ctx, `SELECT area_id FROM patrol_routes WHERE id = ? AND customer_id = ?`, p.RouteID, c).Scan(&area); err != nil {
+			return notFound(err)
+		}
+		if area != p.AreaID {
+			return ErrOtherArea
+		}
+		if err := tx.QueryRow(ctx, `INSERT INTO patrol_plans (customer_id, area_id, route_id, name, model, type, start_date, end_date,
+			created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, c, p.AreaID, p.RouteID, p.Name, p.Model, p.Type,
+			p.StartDate, p.EndDate, p.CreatedBy, now).Scan(&p.ID); err != nil {
+			return err
+		}
+		for i, cl := range p.Classes {
+			if _, err := tx.Exec(ctx, `INSERT INTO patrol_plan_classes (plan_id, seq, name, start_time, end_time, ms_id) VALUES (?, ?, ?, ?, ?, ?)`,
+				p.ID, i+1, cl.Name, cl.StartTime, cl.EndTime, cl.MsID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if db.IsUniqueViolation(err) {
+		return 0, ErrNameExists
+	}
+	return p.ID, err
+}
+
+// DeletePlans removes plans and their orders that have not begun; orders that began stay as history. All or
+// none.
+func (s *Store) DeletePlans(ctx context.Context, c int64, ids []PlanID, now int64) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		for _, id := range ids {
+			res, err := tx.Exec(ctx, `DELETE FROM patrol_plans WHERE id = ? AND customer_id = ?`, id, c)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return db.ErrNotFound
+			}
+			if _, err := tx.Exec(ctx, `DELETE FROM patrol_orders WHERE plan_id = ? AND customer_id = ? AND start_at > ?`, id, c, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// ---- orders
+
+const orderCols = `o.id, o.customer_id, o.plan_id, o.plan_name, o.class_seq, o.class_name, o.day, o.ms_id, o.area_id, o.area_name,
+	o.route_id, o.route_name, o.start_at, o.end_at, o.judge_at, o.state, o.reason, o.judged_at,
+	(SELECT COUNT(*) FROM patrol_order_points op WHERE op.order_id = o.id),
+	(SELECT COUNT(*) FROM patrol_order_points op WHERE op.order_id = o.id AND op.state <> 0)`
+
+func scanOrder(sc scanner) (Order, error) {
+	var o Order
+	var reason string
+	err := sc.Scan(&o.ID, &o.customerID, &o.PlanID, &o.PlanName, &o.ClassSeq, &o.ClassName, &o.Day, &o.MsID, &o.AreaID, &o.AreaName,
+		&o.RouteID, &o.RouteName, &o.StartTime, &o.EndTime, &o.JudgeTime, &o.State, &reason, &o.JudgedAt, &o.Total, &o.Punched)
+	o.Reasons = splitReasons(reason)
+	return o, notFound(err)
+}
+
+func (s *Store) orders(ctx context.Context, q querier, where string, args []any) ([]Order, error) {
+	out := []Order{}
+	err := each(ctx, q, `SELECT `+orderCols+` FROM patrol_orders o`+where, args, func(sc scanner) error {
+		o, err := scanOrder(sc)
+		out = append(out, o)
+		return err
+	})
+	return out, err
+}
+
+// NewOrder is an order to generate with the points it copies.
+type NewOrder struct {
+	Order
+	Points []OrderPoint
+}
+
+// CreateOrder stores an order and its points unless the plan's class already has its order that day; created
+// tells which.
+func (s *Store) CreateOrder(ctx context.Context, c int64, o NewOrder, now int64) (OrderID, bool, error) {
+	var id OrderID
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		err := tx.QueryRow(ctx, `INSERT INTO patrol_orders (customer_id, plan_id, class_seq, day, ms_id, area_id, route_id, plan_name,
+			class_name, route_name, area_name, start_at, end_at, judge_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (plan_id, class_seq, day) DO NOTHING RETURNING id`, c, o.PlanID, o.ClassSeq, o.Day, o.MsID, o.AreaID, o.RouteID,
+			o.PlanName, o.ClassName, o.RouteName, o.AreaName, o.StartTime, o.EndTime, o.JudgeTime, now).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for _, p := range o.Points {
+			if _, err := tx.Exec(ctx, `INSERT INTO patrol_order_points (order_id, seq, point_id, point_name, nfc_value, lat, lng, radius)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, p.Seq, p.PointID, p.Name, p.NfcValue, p.Lat, p.Lng, p.Radius); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return id, id != 0, err
+}
+
+// OrderQuery filters tbPatrolOrder/list: orders whose window starts in [From, To] (ms).
+type OrderQuery struct {
+	From, To      int64
+	MsID          string
+	PlanID        PlanID
+	AreaID        AreaID
+	State         *State
+	Offset, Limit int
+}
+
+// Orders lists orders by start, a page of them and the total.
+func (s *Store) Orders(ctx context.Context, c int64, q OrderQuery) ([]Order, int, error) {
+	where := ` WHERE o.customer_id = ? AND o.start_at >= ? AND o.start_at <= ?`
+	args := []any{c, q.From, q.To}
+	if q.MsID != "" {
+		where += ` AND o.ms_id = ?`
+		args = append(args, q.MsID)
+	}
+	if q.PlanID != 0 {
+		where += ` AND o.plan_id = ?`
+		args = append(args, q.PlanID)
+	}
+	if q.AreaID != 0 {
+		where += ` AND o.area_id = ?`
+		args = append(args, q.AreaID)
+	}
+	if q.State != nil {
+		where += ` AND o.state = ?`
+		args = append(args, *q.State)
+	}
+	total, err := count(ctx, s.db, `SELECT COUNT(*) FROM patrol_orders o`+where, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	l, err := s.orders(ctx, s.db, where+` ORDER BY o.start_at, o.id LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset))
+	return l, total, err
+}
+
+// Order reads one order.
+func (s *Store) Order(ctx context.Context, c int64, id OrderID) (Order, error) {
+	return scanOrder(s.db.QueryRow(ctx, `SELECT `+orderCols+` FROM patrol_orders o WHERE o.id = ? AND o.customer_id = ?`, id, c))
+}
+
+// OrderPoints reads an order's points in route order.
+func (s *Store) OrderPoints(ctx context.Context, id OrderID) ([]OrderPoint, error) {
+	return s.orderPoints(ctx, s.db, id)
+}
+
+func (s *Store) orderPoints(ctx context.Context, q querier, id OrderID) ([]OrderPoint, error) {
+	out := []OrderPoint{}
+	err := each(ctx, q, `SELECT order_id, seq, point_id, point_name, nfc_value, lat, lng, radius, state, punched_at, method
+		FROM patrol_order_points WHERE order_id = ? ORDER BY seq`, []any{id}, func(sc scanner) error {
+		var p OrderPoint
+		err := sc.Scan(&p.OrderID, &p.Seq, &p.PointID, &p.Name, &p.NfcValue, &p.Lat, &p.Lng, &p.Radius, &p.State, &p.PunchedAt, &p.Method)
+		out = append(out, p)
+		return err
+	})
+	return out, err
+}
+
+// OrderKeys tells which classes of a plan have their order on the given days ("seq/day" keys).
+func (s *Store) OrderKeys(ctx context.Context, id PlanID, from, to string) (map[string]bool, error) {
+	out := map[string]bool{}
+	err := each(ctx, s.db, `SELECT class_seq, day FROM patrol_orders WHERE plan_id = ? AND day >= ? AND day <= ?`, []any{id, from, to},
+		func(sc scanner) error {
+			var seq int
+			var day string
+			err := sc.Scan(&seq, &day)
+			out[orderKey(seq, day)] = true
+			return err
+		})
+	return out, err
+}
+
+func orderKey(seq int, day string) string { return day + "/" + strconv.Itoa(seq) }
+
+// Due reads the waiting orders whose class has ended by now (the judge's input).
+func (s *Store) Due(ctx context.Context, now int64) ([]Order, error) {
+	return s.orders(ctx, s.db, ` WHERE o.state = 0 AND o.end_at <= ? ORDER BY o.id`, []any{now})
+}
+
+// Open reads a terminal's orders open for punches at now (window begun, late grace not over, still waiting),
+// each with its points.
+func (s *Store) Open(ctx context.Context, c int64, msID string, now int64) ([]Order, error) {
+	l, err := s.orders(ctx, s.db, ` WHERE o.customer_id = ? AND o.ms_id = ? AND o.state = 0 AND o.start_at <= ? AND o.judge_at > ?
+		ORDER BY o.start_at, o.id`, []any{c, msID, now, now})
+	if err != nil {
+		return nil, err
+	}
+	for i := range l {
+		if l[i].Points, err = s.orderPoints(ctx, s.db, l[i].ID); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// Judged stores an order's judgement, only while it still waits; done tells whether this call judged it.
+func (s *Store) Judged(ctx context.Context, id OrderID, st State, reasons []Reason, now int64) (bool, error) {
+	res, err := s.db.Exec(ctx, `UPDATE patrol_orders SET state = ?, reason = ?, judged_at = ? WHERE id = ? AND state = 0`,
+		st, joinReasons(reasons), now, id)
+	if err != nil {
+		return false, err
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
+// Record stores a punch: its log and, when it counts for an order point (seq > 0), the point's state. A point
+// punched already (by a punch that won the race) turns the log into a repeat.
+func (s *Store) Record(ctx context.Context, c int64, l OrderLog, seq int, pointState int, now int64) (OrderLog, error) {
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		if seq > 0 {
+			res, err := tx.Exec(ctx, `UPDATE patrol_order_points SET state = ?, punched_at = ?, method = ? WHERE order_id = ? AND seq = ? AND state = 0`,
+				pointState, l.Time, l.Method, l.OrderID, seq)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				l.State = LogRepeated
+			}
+		}
+		return tx.QueryRow(ctx, `INSERT INTO patrol_order_logs (customer_id, order_id, ms_id, point_id, point_name, method, value, lat, lng,
+			at, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, c, l.OrderID, l.MsID, l.PointID, l.PointName,
+			l.Method, l.Value, l.Lat, l.Lng, l.Time, l.State, now).Scan(&l.ID)
+	})
+	return l, err
+}
+
+// LogQuery filters tbOrderLog/list {msId, state, startTime, endTime}.
+type LogQuery struct {
+	From, To      int64
+	MsID          string
+	OrderID       OrderID
+	State         int
+	Offset, Limit int
+}
+
+// Logs lists punches, newest first, a page of them and the total.
+func (s *Store) Logs(ctx context.Context, c int64, q LogQuery) ([]OrderLog, int, error) {
+	where := ` WHERE customer_id = ? AND at >= ? AND at <= ?`
+	args := []any{c, q.From, q.To}
+	if q.MsID != "" {
+		where += ` AND ms_id = ?`
+		args = append(args, q.MsID)
+	}
+	if q.OrderID != 0 {
+		where += ` AND order_id = ?`
+		args = append(args, q.OrderID)
+	}
+	if q.State != 0 {
+		where += ` AND state = ?`
+		args = append(args, q.State)
+	}
+	total, err := count(ctx, s.db, `SELECT COUNT(*) FROM patrol_order_logs`+where, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := []OrderLog{}
+	err = each(ctx, s.db, `SELECT id, order_id, ms_id, point_id, point_name, method, value, lat, lng, at, state FROM patrol_order_logs`+
+		where+` ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset), func(sc scanner) error {
+		var l OrderLog
+		var lat, lng sql.NullFloat64
+		err := sc.Scan(&l.ID, &l.OrderID, &l.MsID, &l.PointID, &l.PointName, &l.Method, &l.Value, &lat, &lng, &l.Time, &l.State)
+		if lat.Valid && lng.Valid {
+			l.Lat, l.Lng = &lat.Float64, &lng.Float64
+		}
+		out = append(out, l)
+		return err
+	})
+	return out, total, err
+}

@@ -1,0 +1,193 @@
+// Plans (tbPatrolPlan, model 2): a route walked every day of a date range in classes (shifts), each class by one
+// patrol user. Adding a plan makes today's and tomorrow's orders at once.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, DatePicker, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag, TimePicker } from 'antd';
+import { DeleteOutlined, MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
+import dayjs, { type Dayjs } from 'dayjs';
+import { patrolApi, patrolKeys, type Plan } from '../api';
+import { toClasses, type ClassRow } from '../editing';
+import { AreaSelect } from './AreaSelect';
+import { patrolError } from './errors';
+
+/** The patrol users a class may name (sysUsers/list). */
+export function usePatrolUsers() {
+  return useQuery({ queryKey: patrolKeys.users({}), queryFn: () => patrolApi.users({}) });
+}
+
+export function PlansPanel() {
+  const { t } = useTranslation('patrol');
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const [areaId, setAreaId] = useState<number>();
+  const [adding, setAdding] = useState(false);
+  const q = { areaId };
+  const plans = useQuery({ queryKey: patrolKeys.plans(q), queryFn: () => patrolApi.plans(q) });
+  const remove = async (id: number) => {
+    try {
+      await patrolApi.deletePlans([id]);
+      message.success(t('done.deleted'));
+      void qc.invalidateQueries({ queryKey: ['patrol'] });
+    } catch (e) {
+      message.error(patrolError(t, e));
+    }
+  };
+  return (
+    <div data-testid="patrol-plans">
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="plan-new">
+          {t('plan.add')}
+        </Button>
+        <AreaSelect allowClear value={areaId} onChange={setAreaId} />
+      </Space>
+      <Table<Plan>
+        size="small"
+        rowKey="id"
+        loading={plans.isLoading}
+        dataSource={plans.data?.list ?? []}
+        pagination={false}
+        onRow={(r) => ({ 'data-testid': 'plan-row', 'data-name': r.name }) as React.HTMLAttributes<HTMLElement>}
+        columns={[
+          { title: t('fields.name'), dataIndex: 'name' },
+          { title: t('fields.area'), dataIndex: 'areaName' },
+          { title: t('fields.route'), dataIndex: 'routeName' },
+          { title: t('fields.dates'), key: 'dates', render: (_, r) => `${r.startDate} – ${r.endDate}` },
+          {
+            title: t('fields.classes'),
+            key: 'classes',
+            render: (_, r) => (
+              <Space size={2} wrap>
+                {r.classes.map((c) => (
+                  <Tag key={c.seq}>
+                    {c.name} {c.startTime}–{c.endTime} · {c.msName || c.msId}
+                  </Tag>
+                ))}
+              </Space>
+            ),
+          },
+          {
+            title: '',
+            key: 'actions',
+            render: (_, r) => (
+              <Popconfirm title={t('plan.confirmDelete')} onConfirm={() => void remove(r.id)}>
+                <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('actions.delete')} />
+              </Popconfirm>
+            ),
+          },
+        ]}
+      />
+      {adding && (
+        <PlanDialog
+          areaId={areaId}
+          onClose={() => setAdding(false)}
+          onSaved={() => {
+            setAdding(false);
+            void qc.invalidateQueries({ queryKey: ['patrol'] });
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+interface PlanForm {
+  name: string;
+  areaId: number;
+  routeId: number;
+  dates: [Dayjs, Dayjs];
+  classes: ClassRow[];
+}
+
+
+function PlanDialog({ areaId, onClose, onSaved }: { areaId?: number; onClose: () => void; onSaved: () => void }) {
+  const { t } = useTranslation('patrol');
+  const { message } = App.useApp();
+  const [form] = Form.useForm<PlanForm>();
+  const [saving, setSaving] = useState(false);
+  const area = Form.useWatch('areaId', form);
+  const rq = { areaId: area };
+  const routes = useQuery({ queryKey: patrolKeys.routes(rq), queryFn: () => patrolApi.routes(rq), enabled: !!area });
+  const users = usePatrolUsers();
+
+  const save = async () => {
+    let v: PlanForm;
+    try {
+      v = await form.validateFields();
+    } catch {
+      return;
+    }
+    setSaving(true);
+    try {
+      await patrolApi.addPlan({
+        name: v.name.trim(),
+        areaId: v.areaId,
+        routeId: v.routeId,
+        startDate: v.dates[0].format('YYYY-MM-DD'),
+        endDate: v.dates[1].format('YYYY-MM-DD'),
+        classes: toClasses(v.classes),
+      });
+      message.success(t('done.saved'));
+      onSaved();
+    } catch (e) {
+      message.error(patrolError(t, e));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal open title={t('plan.add')} onCancel={onClose} onOk={() => void save()} confirmLoading={saving} width={720} okButtonProps={{ 'data-testid': 'plan-save' }}>
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ areaId, dates: [dayjs(), dayjs().add(30, 'day')], classes: [{ name: t('plan.defaultClass'), time: [dayjs().startOf('hour'), dayjs().startOf('hour').add(2, 'hour')] }] }}
+        data-testid="plan-form"
+      >
+        <Space wrap align="start">
+          <Form.Item name="name" label={t('fields.name')} rules={[{ required: true, whitespace: true, message: t('rules.required') }, { max: 50, message: t('rules.max50') }]}>
+            <Input data-testid="plan-name" />
+          </Form.Item>
+          <Form.Item name="areaId" label={t('fields.area')} rules={[{ required: true, message: t('rules.required') }]}>
+            <AreaSelect onChange={() => form.setFieldValue('routeId', undefined)} testId="plan-area" />
+          </Form.Item>
+          <Form.Item name="routeId" label={t('fields.route')} rules={[{ required: true, message: t('rules.required') }]}>
+            <Select style={{ minWidth: 180 }} options={(routes.data?.list ?? []).map((r) => ({ value: r.id, label: r.name }))} data-testid="plan-route" />
+          </Form.Item>
+          <Form.Item name="dates" label={t('fields.dates')} rules={[{ required: true, message: t('rules.required') }]}>
+            <DatePicker.RangePicker allowClear={false} data-testid="plan-dates" />
+          </Form.Item>
+        </Space>
+        <Form.List name="classes">
+          {(fields, { add, remove }) => (
+            <>
+              {fields.map((f) => (
+                <Space key={f.key} align="start" wrap data-testid="plan-class">
+                  <Form.Item name={[f.name, 'name']} rules={[{ required: true, whitespace: true, message: t('rules.required') }]}>
+                    <Input placeholder={t('fields.className')} style={{ width: 140 }} />
+                  </Form.Item>
+                  <Form.Item name={[f.name, 'time']} rules={[{ required: true, message: t('rules.required') }]} tooltip={t('plan.nightHelp')}>
+                    <TimePicker.RangePicker format="HH:mm" order={false} />
+                  </Form.Item>
+                  <Form.Item name={[f.name, 'msId']} rules={[{ required: true, message: t('plan.pickUser') }]}>
+                    <Select
+                      showSearch={{ optionFilterProp: 'label' }}
+                      placeholder={t('fields.patroller')}
+                      style={{ width: 200 }}
+                      options={(users.data?.list ?? []).filter((u) => u.role === 'terminal').map((u) => ({ value: u.username, label: `${u.name || u.username} (${u.username})` }))}
+                      data-testid="plan-class-user"
+                    />
+                  </Form.Item>
+                  {fields.length > 1 && <MinusCircleOutlined onClick={() => remove(f.name)} aria-label={t('actions.delete')} style={{ marginTop: 8 }} />}
+                </Space>
+              ))}
+              <Button type="dashed" onClick={() => add({ name: '' })} icon={<PlusOutlined />} disabled={fields.length >= 12}>
+                {t('plan.addClass')}
+              </Button>
+            </>
+          )}
+        </Form.List>
+      </Form>
+    </Modal>
+  );
+}

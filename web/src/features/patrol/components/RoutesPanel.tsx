@@ -1,0 +1,178 @@
+// Routes (tbPatrolRoute): ordered points of one area. The editor adds points of the area, moves them up and down
+// and shows the walk on the map.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag } from 'antd';
+import { ArrowDownOutlined, ArrowUpOutlined, CloseOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { patrolApi, patrolKeys, type Route } from '../api';
+import { move } from '../editing';
+import { AreaSelect } from './AreaSelect';
+import { patrolError } from './errors';
+import { PatrolMap } from './PatrolMap';
+
+export function RoutesPanel() {
+  const { t } = useTranslation('patrol');
+  const { message } = App.useApp();
+  const qc = useQueryClient();
+  const [areaId, setAreaId] = useState<number>();
+  const [dialog, setDialog] = useState<{ route: Route | null } | null>(null);
+  const q = { areaId };
+  const routes = useQuery({ queryKey: patrolKeys.routes(q), queryFn: () => patrolApi.routes(q) });
+  const remove = async (id: number) => {
+    try {
+      await patrolApi.deleteRoutes([id]);
+      message.success(t('done.deleted'));
+      void qc.invalidateQueries({ queryKey: ['patrol'] });
+    } catch (e) {
+      message.error(patrolError(t, e));
+    }
+  };
+  return (
+    <div data-testid="patrol-routes">
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ route: null })} data-testid="route-new">
+          {t('route.add')}
+        </Button>
+        <AreaSelect allowClear value={areaId} onChange={setAreaId} />
+      </Space>
+      <Table<Route>
+        size="small"
+        rowKey="id"
+        loading={routes.isLoading}
+        dataSource={routes.data?.list ?? []}
+        pagination={false}
+        onRow={(r) => ({ 'data-testid': 'route-row', 'data-name': r.name }) as React.HTMLAttributes<HTMLElement>}
+        columns={[
+          { title: t('fields.name'), dataIndex: 'name' },
+          { title: t('fields.area'), dataIndex: 'areaName' },
+          {
+            title: t('fields.routePoints'),
+            key: 'points',
+            render: (_, r) => (
+              <Space size={2} wrap>
+                {r.routePoints.map((p) => (
+                  <Tag key={p.seq}>
+                    {p.seq}. {p.name}
+                  </Tag>
+                ))}
+              </Space>
+            ),
+          },
+          {
+            title: '',
+            key: 'actions',
+            render: (_, r) => (
+              <Space>
+                <Button size="small" icon={<EditOutlined />} onClick={() => setDialog({ route: r })} aria-label={t('route.edit')} />
+                <Popconfirm title={t('confirm.delete')} onConfirm={() => void remove(r.id)}>
+                  <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('actions.delete')} />
+                </Popconfirm>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {dialog && (
+        <RouteDialog
+          route={dialog.route}
+          areaId={areaId}
+          onClose={() => setDialog(null)}
+          onSaved={() => {
+            setDialog(null);
+            void qc.invalidateQueries({ queryKey: ['patrol'] });
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+
+function RouteDialog({ route, areaId, onClose, onSaved }: { route: Route | null; areaId?: number; onClose: () => void; onSaved: () => void }) {
+  const { t } = useTranslation('patrol');
+  const { message } = App.useApp();
+  const [name, setName] = useState(route?.name ?? '');
+  const [area, setArea] = useState<number | undefined>(route?.areaId ?? areaId);
+  const [ids, setIds] = useState<number[]>(route?.routePoints.map((p) => p.id) ?? []);
+  const [saving, setSaving] = useState(false);
+  const q = { areaId: area, pageSize: 1000 };
+  const points = useQuery({ queryKey: patrolKeys.points(q), queryFn: () => patrolApi.points(q), enabled: !!area });
+  const byId = new Map((points.data?.list ?? []).map((p) => [p.id, p]));
+  const walk = ids.map((id) => byId.get(id)).filter((p) => !!p);
+
+  const save = async () => {
+    if (!name.trim() || !area || ids.length === 0) {
+      message.error(t('route.incomplete'));
+      return;
+    }
+    setSaving(true);
+    try {
+      await patrolApi.saveRoute({ id: route?.id, name: name.trim(), areaId: area, routePoints: ids });
+      message.success(t('done.saved'));
+      onSaved();
+    } catch (e) {
+      message.error(patrolError(t, e));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal open title={t(route ? 'route.edit' : 'route.add')} onCancel={onClose} onOk={() => void save()} confirmLoading={saving} width={820} okButtonProps={{ 'data-testid': 'route-save' }}>
+      <Form layout="vertical">
+        <Space wrap>
+          <Form.Item label={t('fields.name')} required>
+            <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={50} data-testid="route-name" />
+          </Form.Item>
+          <Form.Item label={t('fields.area')} required>
+            <AreaSelect
+              value={area}
+              onChange={(v) => {
+                setArea(v);
+                setIds([]);
+              }}
+              testId="route-area"
+            />
+          </Form.Item>
+          <Form.Item label={t('route.addPoint')}>
+            <Select
+              style={{ minWidth: 220 }}
+              value={null}
+              placeholder={t('route.addPoint')}
+              onChange={(v: number) => setIds((l) => (l.includes(v) ? l : [...l, v]))}
+              options={(points.data?.list ?? []).filter((p) => !ids.includes(p.id)).map((p) => ({ value: p.id, label: p.name }))}
+              data-testid="route-add-point"
+            />
+          </Form.Item>
+        </Space>
+      </Form>
+      <Table
+        size="small"
+        rowKey="id"
+        dataSource={walk}
+        pagination={false}
+        locale={{ emptyText: t('route.empty') }}
+        onRow={() => ({ 'data-testid': 'route-point' }) as React.HTMLAttributes<HTMLElement>}
+        columns={[
+          { title: '#', key: 'seq', width: 48, render: (_, _p, i) => i + 1 },
+          { title: t('fields.point'), key: 'name', render: (_, p) => `${p.name} (${p.nfcValue})` },
+          {
+            title: '',
+            key: 'a',
+            width: 120,
+            render: (_, p, i) => (
+              <Space size={4}>
+                <Button size="small" icon={<ArrowUpOutlined />} disabled={i === 0} onClick={() => setIds((l) => move(l, i, -1))} aria-label={t('route.up')} />
+                <Button size="small" icon={<ArrowDownOutlined />} disabled={i === walk.length - 1} onClick={() => setIds((l) => move(l, i, 1))} aria-label={t('route.down')} />
+                <Button size="small" icon={<CloseOutlined />} onClick={() => setIds((l) => l.filter((x) => x !== p.id))} aria-label={t('actions.delete')} />
+              </Space>
+            ),
+          },
+        ]}
+        style={{ marginBottom: 12 }}
+      />
+      <PatrolMap points={walk} route height={260} />
+    </Modal>
+  );
+}

@@ -1,0 +1,92 @@
+// /patrol-statistic: planned, normal, abnormal and waiting orders per area, route, person or day over a range,
+// with the abnormal orders' reasons, as a table and ECharts bars (computed from tbPatrolOrder/list).
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { Card, DatePicker, Segmented, Space, Table } from 'antd';
+import type { Dayjs } from '../../../shared/utils/dayjs';
+import { wallNow } from '../../../shared/time/zone';
+import { patrolApi, patrolKeys, REASONS } from '../api';
+import { Chart } from '../components/Chart';
+import { patrolError } from '../components/errors';
+import { PatrolNav } from '../components/PatrolNav';
+import { GROUP_BYS, normalRate, statistics, type GroupBy, type StatRow } from '../stats';
+import { useLivePatrol } from '../useLivePatrol';
+
+export default function PatrolStatisticPage() {
+  const { t } = useTranslation('patrol');
+  useLivePatrol();
+  const [days, setDays] = useState<[Dayjs, Dayjs]>(() => [wallNow().startOf('month'), wallNow()]);
+  const [by, setBy] = useState<GroupBy>('area');
+  const q = { startDate: days[0].format('YYYY-MM-DD'), endDate: days[1].format('YYYY-MM-DD') };
+  const orders = useQuery({ queryKey: patrolKeys.orders(q), queryFn: () => patrolApi.orders(q) });
+  const { rows, total } = useMemo(() => statistics(orders.data?.list ?? [], by), [orders.data, by]);
+  const option = useMemo(
+    () => ({
+      tooltip: { trigger: 'axis' },
+      legend: {},
+      grid: { left: 40, right: 20, bottom: 60, top: 40 },
+      xAxis: { type: 'category', data: rows.map((r) => r.label), axisLabel: { rotate: rows.length > 8 ? 30 : 0 } },
+      yAxis: { type: 'value', minInterval: 1 },
+      series: [
+        { name: t('state.1'), type: 'bar', stack: 'o', data: rows.map((r) => r.normal), itemStyle: { color: '#52c41a' } },
+        { name: t('state.2'), type: 'bar', stack: 'o', data: rows.map((r) => r.abnormal), itemStyle: { color: '#f5222d' } },
+        { name: t('state.0'), type: 'bar', stack: 'o', data: rows.map((r) => r.waiting), itemStyle: { color: '#1677ff' } },
+        ...REASONS.map((why, i) => ({ name: t(`reason.${why}`), type: 'bar', data: rows.map((r) => r.reasons[why]), itemStyle: { color: ['#fa8c16', '#faad14', '#722ed1'][i] } })),
+      ],
+    }),
+    [rows, t],
+  );
+  const rate = (r: StatRow) => {
+    const v = normalRate(r);
+    return v === undefined ? '—' : `${v} %`;
+  };
+  return (
+    <div className="page-pad" data-testid="patrol-statistic-page">
+      <PatrolNav />
+      <Card size="small" title={t('statistic.title')}>
+        <Space wrap style={{ marginBottom: 12 }}>
+          <DatePicker.RangePicker value={days} allowClear={false} onChange={(v) => v?.[0] && v[1] && setDays([v[0], v[1]])} data-testid="statistic-days" />
+          <Segmented value={by} onChange={(v) => setBy(v as GroupBy)} options={GROUP_BYS.map((g) => ({ value: g, label: t(`statistic.by.${g}`) }))} data-testid="statistic-by" />
+        </Space>
+        {orders.error && <p style={{ color: '#cf1322' }}>{patrolError(t, orders.error)}</p>}
+        <Chart option={option} testId="statistic-chart" />
+        <Table<StatRow>
+          size="small"
+          rowKey="key"
+          loading={orders.isLoading}
+          dataSource={rows}
+          pagination={false}
+          onRow={(r) => ({ 'data-testid': 'statistic-row', 'data-label': r.label }) as React.HTMLAttributes<HTMLElement>}
+          columns={[
+            { title: t(`statistic.by.${by}`), dataIndex: 'label' },
+            { title: t('statistic.planned'), dataIndex: 'planned' },
+            { title: t('state.1'), dataIndex: 'normal' },
+            { title: t('state.2'), dataIndex: 'abnormal' },
+            { title: t('state.0'), dataIndex: 'waiting' },
+            ...REASONS.map((why) => ({ title: t(`reason.${why}`), key: why, render: (_: unknown, r: StatRow) => r.reasons[why] })),
+            { title: t('statistic.rate'), key: 'rate', render: (_: unknown, r: StatRow) => rate(r) },
+          ]}
+          summary={() =>
+            rows.length > 1 ? (
+              <Table.Summary.Row>
+                <Table.Summary.Cell index={0}>{t('statistic.total')}</Table.Summary.Cell>
+                <Table.Summary.Cell index={1}>{total.planned}</Table.Summary.Cell>
+                <Table.Summary.Cell index={2}>{total.normal}</Table.Summary.Cell>
+                <Table.Summary.Cell index={3}>{total.abnormal}</Table.Summary.Cell>
+                <Table.Summary.Cell index={4}>{total.waiting}</Table.Summary.Cell>
+                {REASONS.map((why, i) => (
+                  <Table.Summary.Cell key={why} index={5 + i}>
+                    {total.reasons[why]}
+                  </Table.Summary.Cell>
+                ))}
+                <Table.Summary.Cell index={8}>{rate(total)}</Table.Summary.Cell>
+              </Table.Summary.Row>
+            ) : null
+          }
+          style={{ marginTop: 12 }}
+        />
+      </Card>
+    </div>
+  );
+}
