@@ -31,6 +31,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
+	"tenfour/internal/secretkey"
 	"tenfour/internal/sim"
 	"tenfour/internal/sos"
 	"tenfour/internal/terminalctl"
@@ -178,8 +179,15 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	hub.Register(geoSvc.Verbs()...)
 	a.OnPrepare(geoSvc.Load)
 	a.Go(geoSvc.Run)
-	// [branding]
+	// [branding] per-host branding and client config; custom themes of a customer's hosts (customTheme, findTheme,
+	// deleteTheme, getClientHostList)
 	branding.NewService(d).Routes(router)
+	// [keys] secret keys (spec §7 /ds/key/*): the key ring, userInfo.secretKey, key.changed to terminals at login
+	keySvc := secretkey.New(d, a.Hub)
+	keySvc.Routes(router)
+	hub.Register(keySvc.Verbs()...)
+	hub.OnLogin(keySvc.SendAtLogin)
+	a.Auth.SetKeyRing(keySvc)
 	// [demo]
 	a.OnPrepare(func(ctx context.Context) error { return demo.Prepare(ctx, d, cfg.Demo) })
 	// [sim] the in-process demo fleet: demo terminals log in to this server over loopback (--demo-fleet)

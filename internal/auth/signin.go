@@ -177,7 +177,11 @@ func (s *Service) startSession(w http.ResponseWriter, r *http.Request, a *accoun
 		s.log.Write(ctx, a.CustomerID, a.ID, a.Name, oplog.Login, how+" from "+httpx.ClientIP(r),
 			oplog.D("signIn", "ip", httpx.ClientIP(r)))
 	}
-	return signInResult{Token: tok, UserInfo: a.userInfo(), sessionFields: s.sessionFields(r, a, c)}, nil
+	u, err := s.userInfo(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	return signInResult{Token: tok, UserInfo: u, sessionFields: s.sessionFields(r, a, c)}, nil
 }
 
 // pruneEvery is how often sign-ins sweep expired sessions and codes.

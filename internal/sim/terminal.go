@@ -130,6 +130,7 @@ type Terminal struct {
 	sosID     string
 	ambient   *sender
 	inbox     int
+	secretKey string // the customer's current secret key (key.changed; "" = none)
 }
 
 type gpsPoint struct {

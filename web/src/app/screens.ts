@@ -25,6 +25,8 @@ const BUILT: Record<BuiltScreen, Loader> = {
   gpsData: () => import('../features/gpsreport/pages/GpsDataPage'),
   fenceAlarmData: () => import('../features/gpsreport/pages/FenceAlarmDataPage'),
   report: () => import('../features/reports/pages/ReportPage'),
+  secretKeys: () => import('../features/secretkeys/pages/SecretKeysPage'),
+  theme: () => import('../features/theme/pages/ThemePage'),
 };
 
 const notYet: Loader = () => import('./pages/NotYetPage');
