@@ -119,6 +119,9 @@ func TestSecretKeyScenarios(t *testing.T) {
 						t.Fatalf("B's terminal got %+v", c)
 					}
 				}},
+		})
+		// The ids are known now: the calls on the stored keys.
+		api.Run(t, []testkit.Scenario{
 			{Name: "list: the current key first", Method: "GET", Path: "/ds/key/list", Token: tok, Code: "0", Check: func(t *testing.T, r testkit.Reply) {
 				var l keyList
 				r.Into(t, &l)

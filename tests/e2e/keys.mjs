@@ -109,11 +109,11 @@ export const keysCases = [
       await colour(page, 'weightThemeColor', '#0b3d3a');
       await page.fill('[data-testid=theme-copyright]', '© 2026 Harbour Authority');
       // A mini logo that is not square is refused in the browser before any upload (spec §5).
-      await page.setInputFiles('[data-testid=miniLogoUrl-upload] >> xpath=ancestor::span[contains(@class,"ant-upload")]//input[@type="file"]', {
+      await page.setInputFiles('[data-testid=miniLogoUrl-picker] input[type=file]', {
         name: 'wide.png', mimeType: 'image/png', buffer: png(40, 20, [19, 111, 99]) });
       await page.waitForSelector('[data-testid=miniLogoUrl-note]');
       const logo = png(160, 48, [19, 111, 99]);
-      await page.setInputFiles('[data-testid=logoUrl-upload] >> xpath=ancestor::span[contains(@class,"ant-upload")]//input[@type="file"]', {
+      await page.setInputFiles('[data-testid=logoUrl-picker] input[type=file]', {
         name: 'logo.png', mimeType: 'image/png', buffer: logo });
       await page.waitForSelector('[data-testid=preview-logo]');
       // The live preview follows the form.

@@ -55,7 +55,7 @@ export function KeyDialog({ editing, open, onClose, onSaved }: { editing: Secret
       okText={t('dialog.save')}
       cancelText={t('dialog.cancel')}
       confirmLoading={busy}
-      okButtonProps={{ 'data-testid': 'key-save' } as object}
+      okButtonProps={{ 'data-testid': 'key-save' }}
       destroyOnHidden
     >
       <Form layout="vertical">

@@ -9,7 +9,16 @@ import { buildTheme } from '../../../shared/theme';
 import { useSettings } from '../../../shared/settings';
 import type { Theme } from '../api';
 
-export function ThemePreview({ theme }: { theme: Theme }) {
+const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+
+/** The theme with every colour that is not (yet) a whole #rgb/#rrggbb value left out: typing one is a moment. */
+export function previewable(t: Theme): Theme {
+  const c = (v: string) => (HEX.test(v) ? v : '');
+  return { ...t, themeColor: c(t.themeColor), tabColor: c(t.tabColor), subThemeColor: c(t.subThemeColor), weightThemeColor: c(t.weightThemeColor), callingColor: c(t.callingColor), loginFrameColor: c(t.loginFrameColor) };
+}
+
+export function ThemePreview({ theme: raw }: { theme: Theme }) {
+  const theme = previewable(raw);
   const { t } = useTranslation('theme');
   const skin = useSettings((s) => s.theme);
   const primary = useSettings((s) => s.primaryColor);

@@ -99,9 +99,18 @@ export default function ThemePage() {
       help={logoNote?.field === field ? <span data-testid={`${field}-note`}>{logoNote.text}</span> : undefined}>
       <Space>
         {form?.[field] ? <img src={form[field]} alt="" className={field === 'logoUrl' ? 'theme-preview-logo' : 'theme-preview-mini'} /> : <Tag>{t('logo.none')}</Tag>}
-        <Upload accept="image/png" showUploadList={false} beforeUpload={(f) => (void pickLogo(field, f), false)}>
-          <Button icon={<UploadOutlined />} data-testid={`${field}-upload`}>{t('logo.choose')}</Button>
-        </Upload>
+        <span data-testid={`${field}-picker`}>
+          <Upload
+            accept="image/png"
+            showUploadList={false}
+            beforeUpload={(f) => {
+              void pickLogo(field, f);
+              return false;
+            }}
+          >
+            <Button icon={<UploadOutlined />}>{t('logo.choose')}</Button>
+          </Upload>
+        </span>
         {form?.[field] && <Button onClick={() => set(field, '')}>{t('logo.remove')}</Button>}
       </Space>
     </Form.Item>
