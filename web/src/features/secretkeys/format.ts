@@ -17,7 +17,7 @@ export function keyProblem(raw: string): KeyProblem | null {
 }
 
 /** A random key from the browser's cryptographic source, without modulo bias (rejection sampling). */
-export function generateKey(random: (buf: Uint8Array) => Uint8Array = (b) => crypto.getRandomValues(b)): string {
+export function generateKey(random: (buf: Uint8Array<ArrayBuffer>) => Uint8Array = (b) => crypto.getRandomValues(b)): string {
   const limit = 256 - (256 % KEY_ALPHABET.length); // 252: values at or above it are drawn again
   let out = '';
   while (out.length < KEY_LENGTH) {
