@@ -49,7 +49,7 @@ async function colour(page, field, hex) {
 
 export const keysCases = [
   [
-    'secret keys: a key is added, listed and made current, and a terminal receives it',
+    'keys: secret keys — a key is added, listed and made current, and a terminal receives it',
     async ({ context }) => {
       const t = await terminal(KEY_TERMINAL);
       try {
@@ -93,7 +93,7 @@ export const keysCases = [
     },
   ],
   [
-    "a theme saved in /theme for a host name changes that host's login page",
+    "keys: a theme saved in /theme for a host name changes that host's login page",
     async ({ context }) => {
       const { page, base } = await dispatcherConsole(context);
       await page.goto(`${base}/theme`);
