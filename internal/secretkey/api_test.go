@@ -202,6 +202,12 @@ func TestSecretKeyScenarios(t *testing.T) {
 		if k := userKey(tokB); k != keyA {
 			t.Fatalf("B's userInfo.secretKey %q", k)
 		}
+		// The sign-in answer carries it too (spec §3 user info).
+		var signIn struct{ UserInfo struct{ SecretKey string } }
+		s.Do("GET", "/ds/user", "", map[string]any{"uid": a.Dispatcher, "auth": rttest.Password}).Into(t, &signIn)
+		if signIn.UserInfo.SecretKey != keyC {
+			t.Fatalf("sign-in userInfo.secretKey %q", signIn.UserInfo.SecretKey)
+		}
 
 		// Deleting the current key leaves the customer without one.
 		if r := s.Do("DELETE", "/ds/key/delete", tok, map[string]any{"id": second.ID}); r.Code != "0" {
