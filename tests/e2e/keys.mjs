@@ -5,6 +5,7 @@
 import { deflateSync } from 'node:zlib';
 import { api, dispatcherConsole, expect, forwarder, until } from './harness.mjs';
 import { terminal } from './terminal.mjs';
+import { measureTexts, show } from './contrast.mjs';
 
 const THEME_HOST = '127.0.0.3';
 const KEY_TERMINAL = '10000167';
@@ -151,5 +152,38 @@ export const keysCases = [
       const del = await api(page, 'DELETE', `/ds/custom/deleteTheme?hostname=${THEME_HOST}`);
       expect(del.code === '0', `delete ${JSON.stringify(del)}`);
     },
+  ],
+  [
+    'keys: contrast — /secret-keys and /theme, with a pale theme in the preview, read at WCAG AA in every skin',
+    async ({ context }) => {
+      const { page, base } = await dispatcherConsole(context);
+      const failures = [];
+      let checked = 0;
+      const measure = async (what) => {
+        const { results } = await page.evaluate(measureTexts);
+        checked += results.length;
+        for (const r of results) if (r.ratio < r.need) failures.push(`${what} ${r.where} ${r.fg} on ${r.bg} ${r.ratio.toFixed(2)}: "${r.text}"`);
+      };
+      for (const skin of ['light', 'dark', 'moonSilver', 'phantomBlack']) {
+        await show(page, base, '/secret-keys', skin, 'blue');
+        await page.waitForSelector('[data-testid=key-row]');
+        await measure(`${skin} /secret-keys`);
+        await show(page, base, '/theme', skin, 'blue');
+        await page.waitForSelector('[data-testid=theme-preview]');
+        // Pale colours a customer might choose: the preview (as the login page and header) corrects them.
+        await colour(page, 'tabColor', '#c0fff0');
+        await colour(page, 'callingColor', '#aaffaa');
+        await colour(page, 'weightThemeColor', '#ffe58f');
+        await colour(page, 'loginFrameColor', '#fffbe6');
+        await colour(page, 'themeColor', '#ffd666');
+        await page.fill('[data-testid=theme-sysName]', 'Pale Harbour');
+        await page.fill('[data-testid=theme-copyright]', '© Pale Harbour');
+        await until(async () => (await page.textContent('[data-testid=preview-title]')).includes('Pale Harbour'), 'preview updated');
+        await measure(`${skin} /theme`);
+      }
+      expect(checked > 100, `only ${checked} texts measured`);
+      expect(failures.length === 0, `${failures.length} texts below AA:\n  ${[...new Set(failures)].slice(0, 40).join('\n  ')}`);
+    },
+    { timeoutMs: 300_000 },
   ],
 ];

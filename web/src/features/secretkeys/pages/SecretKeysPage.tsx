@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Popconfirm, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
+import { Alert, App, Button, Card, Popconfirm, Space, Switch, Table, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { ApiError } from '../../../shared/http/client';
 import { live, useLiveStatus } from '../../../shared/socket/live';
@@ -81,7 +81,13 @@ export default function SecretKeysPage() {
               key: 'current',
               title: t('col.current'),
               width: 110,
-              render: (_, k) => (k.current ? <Tag color="green" icon={<KeyOutlined />}>{t('current')}</Tag> : null),
+              // The success text colour is one of the tokens made readable on every skin (ADR 0015); a green tag's is not.
+              render: (_, k) =>
+                k.current ? (
+                  <Typography.Text type="success" strong>
+                    <KeyOutlined /> {t('current')}
+                  </Typography.Text>
+                ) : null,
             },
             { key: 'rotated', title: t('col.rotated'), width: 170, render: (_, k) => formatZoned(k.rotateTime, dateTime) },
             { key: 'created', title: t('col.created'), width: 170, render: (_, k) => formatZoned(k.createTime, dateTime) },

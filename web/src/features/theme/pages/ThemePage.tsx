@@ -130,7 +130,13 @@ export default function ThemePage() {
             options={(hosts.data ?? []).map((h) => ({ value: h.hostname, label: `${h.hostname}${h.hasTheme ? '' : ` (${t('noTheme')})`}` }))}
             data-testid="theme-host"
           />
-          {stored ? <Tag color="green">{t('themed')}</Tag> : <Tag>{t('noTheme')}</Tag>}
+          {stored ? (
+            <Typography.Text type="success" strong data-testid="theme-stored">
+              {t('themed')}
+            </Typography.Text>
+          ) : (
+            <Tag>{t('noTheme')}</Tag>
+          )}
         </Space>
         {form && (
           <Row gutter={24}>
