@@ -5,6 +5,7 @@ import { Alert, Button, Checkbox, Form, Input, Select, Typography, theme } from 
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useBranding } from '../../../shared/branding/store';
 import { skinColours } from '../../../shared/branding/skin';
+import { readable } from '../../../shared/contrast';
 import { useSettings } from '../../../shared/settings';
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../../../i18n/languages';
 import { deleteTokenCookie } from '../../../shared/utils/cookies';
@@ -127,7 +128,7 @@ export default function LoginPage() {
           </Button>
         </Form>
         {branding?.copyright && (
-          <Typography.Text type="secondary" className="login-copyright" data-testid="login-copyright">
+          <Typography.Text className="login-copyright" data-testid="login-copyright" style={{ color: readable(token.colorTextDescription, [frameBg]) }}>
             {branding.copyright}
           </Typography.Text>
         )}
