@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"tenfour/internal/platform/db"
@@ -25,6 +26,15 @@ type Service struct {
 	Store *Store
 	hub   *realtime.Hub
 	now   func() time.Time
+	// order serialises, per customer, reading the current key and handing it to connections (a change's publish,
+	// a login's reminder), so a terminal never ends up holding an older key than the one stored.
+	order [64]sync.Mutex
+}
+
+func (s *Service) lock(customerID int64) func() {
+	m := &s.order[uint64(customerID)%uint64(len(s.order))]
+	m.Lock()
+	return m.Unlock
 }
 
 // New builds the service.
@@ -57,19 +67,23 @@ func (s *Service) SendAtLogin(ctx context.Context, c *realtime.Conn, _ bool) {
 	if c.Kind() != realtime.Terminal {
 		return
 	}
-	cur, err := s.Store.Current(ctx, c.Principal().CustomerID)
-	if err != nil {
-		slog.WarnContext(ctx, "secretkey: current key at login", "msId", c.Principal().AccountID, "err", err)
-		return
-	}
-	if cur.KeyID == "" {
-		return
-	}
-	c.AfterReady(func() { _ = c.Send(EventChanged, cur) })
+	// Read after the reply is queued: a fleet's reconnect storm does not wait on the store for its login replies.
+	c.AfterReady(func() {
+		defer s.lock(c.Principal().CustomerID)()
+		cur, err := s.Store.Current(ctx, c.Principal().CustomerID)
+		if err != nil {
+			slog.WarnContext(ctx, "secretkey: current key at login", "msId", c.Principal().AccountID, "err", err)
+			return
+		}
+		if cur.KeyID != "" {
+			_ = c.Send(EventChanged, cur)
+		}
+	})
 }
 
 // publish tells consoles of any change and terminals when the current key is not what it was.
 func (s *Service) publish(ctx context.Context, customerID int64, before Changed) {
+	defer s.lock(customerID)()
 	after, err := s.Store.Current(ctx, customerID)
 	if err != nil {
 		slog.WarnContext(ctx, "secretkey: current key after a change", "customer", customerID, "err", err)
