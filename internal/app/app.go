@@ -181,7 +181,10 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Go(geoSvc.Run)
 	// [branding] per-host branding and client config; custom themes of a customer's hosts (customTheme, findTheme,
 	// deleteTheme, getClientHostList)
-	branding.NewService(d).Routes(router)
+	brandSvc := branding.NewService(d)
+	brandSvc.Hub = a.Hub
+	brandSvc.Routes(router)
+	hub.Register(brandSvc.Verbs()...)
 	// [keys] secret keys (spec §7 /ds/key/*): the key ring, userInfo.secretKey, key.changed to terminals at login
 	keySvc := secretkey.New(d, a.Hub)
 	keySvc.Routes(router)

@@ -287,6 +287,7 @@ func (s *Service) customTheme(w http.ResponseWriter, r *http.Request) (any, erro
 	if err != nil {
 		return nil, err
 	}
+	s.themeChanged(p.CustomerID, host)
 	return ThemeOf(saved), nil
 }
 
@@ -335,6 +336,7 @@ func (s *Service) deleteTheme(w http.ResponseWriter, r *http.Request) (any, erro
 	if err := s.Store.DeleteBranding(r.Context(), host); err != nil {
 		return nil, err
 	}
+	s.themeChanged(p.CustomerID, host)
 	return map[string]string{"hostname": host}, nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"tenfour/internal/auth"
 	"tenfour/internal/branding"
@@ -112,7 +113,8 @@ func TestCustomThemeScenarios(t *testing.T) {
 			return out
 		}
 
-		api := testkit.APITest{Server: s, State: []string{"host_branding", "customer_hosts"},
+		consoleA, consoleB := testkit.Console(t, s.URL, toks["A"]), testkit.Console(t, s.URL, toks["B"])
+		api := testkit.APITest{Server: s, State: []string{"host_branding", "customer_hosts"}, Socket: consoleA,
 			Token: func(alias string) string { return toks[alias] }}
 		api.Run(t, []testkit.Scenario{
 			{Name: "the customer's hosts", Method: "GET", Path: "/ds/custom/getClientHostList", Token: "A", Code: "0",
@@ -122,7 +124,7 @@ func TestCustomThemeScenarios(t *testing.T) {
 					}
 				}},
 			{Name: "save every skin field", Method: "POST", Path: "/ds/custom/customTheme", Token: "A", Params: full, Code: "0",
-				Check: func(t *testing.T, r testkit.Reply) {
+				Events: []string{branding.EventThemeChanged}, Check: func(t *testing.T, r testkit.Reply) {
 					var got theme
 					r.Into(t, &got)
 					want := theme{Hostname: "a.example", SysName: "Harbour Dispatch", ThemeColor: "#136f63", TabColor: "#0b3d3a",
@@ -221,7 +223,11 @@ func TestCustomThemeScenarios(t *testing.T) {
 			{Name: "delete another customer's theme", Method: "DELETE", Path: "/ds/custom/deleteTheme", Token: "B", Params: map[string]any{"hostname": "a.example"}, Code: "148"},
 			{Name: "delete with account type -2", Method: "DELETE", Path: "/ds/custom/deleteTheme", Token: "minus2", Params: map[string]any{"hostname": "a.example"}, Code: "107"},
 			{Name: "delete a theme", Method: "DELETE", Path: "/ds/custom/deleteTheme", Token: "A", Params: map[string]any{"hostname": "a.example"}, Code: "0",
-				Check: func(t *testing.T, r testkit.Reply) {
+				Events: []string{branding.EventThemeChanged}, Check: func(t *testing.T, r testkit.Reply) {
+					// Only the host's customer is told.
+					if f, ok := consoleB.TryWait(200*time.Millisecond, func(f testkit.Frame) bool { return f.Type == branding.EventThemeChanged }); ok {
+						t.Fatalf("another customer's console got %s", f.Data)
+					}
 					if served(t, "a.example") != nil {
 						t.Fatal("the login page still gets the theme")
 					}
