@@ -144,13 +144,18 @@ export const keysCases = [
         expect(look.button === 'rgb(19, 111, 99)', `primary colour ${look.button}`);
         expect(look.copyright.includes('Harbour Authority'), `copyright ${look.copyright}`);
         expect(look.title === sysName, `document title ${look.title}`);
+
+        // Signed in at that host, the console's header bar has the tab colour; deleting the theme there puts the
+        // default back at once (theme.changed), and the demo is as it was.
+        const { page: there } = await dispatcherConsole(themed, await forwarder(THEME_HOST));
+        const header = () => there.evaluate(() => getComputedStyle(document.querySelector('.shell-header')).backgroundColor);
+        expect((await header()) === 'rgb(11, 61, 58)', `header ${await header()}`);
+        const del = await api(there, 'DELETE', `/ds/custom/deleteTheme?hostname=${THEME_HOST}`);
+        expect(del.code === '0', `delete ${JSON.stringify(del)}`);
+        await until(async () => (await header()) === 'rgb(0, 21, 41)', 'the default header back without a reload');
       } finally {
         await themed.close();
       }
-
-      // Put the demo back: the host goes back to the default look.
-      const del = await api(page, 'DELETE', `/ds/custom/deleteTheme?hostname=${THEME_HOST}`);
-      expect(del.code === '0', `delete ${JSON.stringify(del)}`);
     },
   ],
   [
