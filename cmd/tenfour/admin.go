@@ -28,6 +28,16 @@ var adminCommands = map[string]struct {
 		adminCreateTerminal},
 	"reset-password": {"reset-password --uid 8DIGITS --password PW: set a password (lifts a lockout, ends sessions)", adminResetPassword},
 	"link-oauth":     {"link-oauth --uid 8DIGITS --platform NAME --oauth ID: let an external identity sign in as the account", adminLinkOAuth},
+	// What shapes a console (admin_branding.go): per-host branding and client config, host ownership, feature
+	// switches, account type.
+	"branding": {"branding --host HOST [--sys-name … --logo-url … --theme-color … --tab-color … --login-frame-color … --copyright …] [--delete]: show or change a host's branding",
+		adminBranding},
+	"client-config": {"client-config --host HOST [--title … --date-format … --speed-unit … --version 0|1 --auto-login-keys a,b …]: show or change a host's client configuration",
+		adminClientConfig},
+	"ds-config":     {"ds-config --customer NAME [--set key=0,key=1] [--unset key,…]: show or change a customer's data-source feature switches", adminDSConfig},
+	"account-type":  {`account-type --uid 8DIGITS --type 1|-2: set an account's feature access code (spec §6)`, adminAccountType},
+	"host-assign":   {"host-assign --host HOST --customer NAME: the host is the customer's (its custom theme, /theme)", adminHostAssign},
+	"host-unassign": {"host-unassign --host HOST: the host belongs to no customer", adminHostUnassign},
 }
 
 func admin(args []string) error {

@@ -35,6 +35,7 @@ import (
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
 	"tenfour/internal/presence"
+	"tenfour/internal/secretkey"
 	"tenfour/internal/sim"
 	"tenfour/internal/sos"
 	"tenfour/internal/terminalctl"
@@ -212,8 +213,18 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Patrol.Routes(router)
 	hub.Register(a.Patrol.Verbs()...)
 	a.Go(a.Patrol.Run)
-	// [branding]
-	branding.NewService(d).Routes(router)
+	// [branding] per-host branding and client config; custom themes of a customer's hosts (customTheme, findTheme,
+	// deleteTheme, getClientHostList)
+	brandSvc := branding.NewService(d)
+	brandSvc.Hub = a.Hub
+	brandSvc.Routes(router)
+	hub.Register(brandSvc.Verbs()...)
+	// [keys] secret keys (spec §7 /ds/key/*): the key ring, userInfo.secretKey, key.changed to terminals at login
+	keySvc := secretkey.New(d, a.Hub)
+	keySvc.Routes(router)
+	hub.Register(keySvc.Verbs()...)
+	hub.OnLogin(keySvc.SendAtLogin)
+	a.Auth.SetKeyRing(keySvc)
 	// [demo]
 	a.OnPrepare(func(ctx context.Context) error { return demo.Prepare(ctx, d, cfg.Demo) })
 	// [indoor] buildings, floor plans, beacons, indoor.report → estimated positions (docs/adr/0023); the demo

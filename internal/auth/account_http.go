@@ -28,7 +28,7 @@ func (s *Service) getAccount(w http.ResponseWriter, r *http.Request) (any, error
 	if err != nil {
 		return nil, err
 	}
-	return a.userInfo(), nil
+	return s.userInfo(r.Context(), a)
 }
 
 // unlockUser is GET /ds/user/unlockUser?uid: an administrator lifts the lockout of an account of its customer.

@@ -41,7 +41,6 @@ type account struct {
 	GroupID      sql.NullInt64
 	GroupName    string
 	PTTGroupID   sql.NullInt64
-	SecretKey    string
 	FailedLogins int
 	LockedUntil  int64
 }
@@ -76,12 +75,12 @@ func (s *Service) loadAccount(ctx context.Context, id string) (*account, error) 
 	var a account
 	err := s.db.QueryRow(ctx, `
 		SELECT a.id, a.customer_id, a.type, a.acct_type, a.admin, a.name, a.password_hash, a.email, a.disabled,
-		       a.expires_at, a.default_group_id, COALESCE(g.name, ''), a.ptt_group_id, a.secret_key,
+		       a.expires_at, a.default_group_id, COALESCE(g.name, ''), a.ptt_group_id,
 		       a.failed_logins, a.locked_until
 		FROM accounts a LEFT JOIN ptt_groups g ON g.id = a.default_group_id
 		WHERE a.id = ?`, id).
 		Scan(&a.ID, &a.CustomerID, &a.Type, &a.AcctType, &a.Admin, &a.Name, &a.Hash, &a.Email, &a.Disabled,
-			&a.ExpiresAt, &a.GroupID, &a.GroupName, &a.PTTGroupID, &a.SecretKey, &a.FailedLogins, &a.LockedUntil)
+			&a.ExpiresAt, &a.GroupID, &a.GroupName, &a.PTTGroupID, &a.FailedLogins, &a.LockedUntil)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNoAccount
 	}
@@ -210,12 +209,13 @@ func (s *Service) checkOnlineLimit(ctx context.Context, a *account, c *customer)
 // UserInfo is the account part of the sign-in answer (spec §3 "User info"), plus the fields the console's
 // feature gates need. Ids are strings.
 type UserInfo struct {
-	MsID      string `json:"msId"`
-	MsName    string `json:"msName"`
-	MsType    string `json:"msType"`
-	GID       string `json:"gId"`
-	GName     string `json:"gName"`
-	PTTGroup  string `json:"pttGroup"`
+	MsID     string `json:"msId"`
+	MsName   string `json:"msName"`
+	MsType   string `json:"msType"`
+	GID      string `json:"gId"`
+	GName    string `json:"gName"`
+	PTTGroup string `json:"pttGroup"`
+	// SecretKey is the customer's current secret key ("" when none; internal/secretkey, docs/adr/0021).
 	SecretKey string `json:"secretKey"`
 	// AcctType is the feature access code of spec §6 ("1" or "-2").
 	AcctType string `json:"accountType"`
@@ -224,8 +224,13 @@ type UserInfo struct {
 	Email string `json:"email"`
 }
 
-func (a *account) userInfo() UserInfo {
-	u := UserInfo{MsID: a.ID, MsName: a.Name, MsType: a.Type, GName: a.GroupName, SecretKey: a.SecretKey,
+// userInfo builds the answer; the secret key is the customer's current one, asked of the key ring.
+func (s *Service) userInfo(ctx context.Context, a *account) (UserInfo, error) {
+	key, err := s.secretKey(ctx, a.CustomerID)
+	if err != nil {
+		return UserInfo{}, err
+	}
+	u := UserInfo{MsID: a.ID, MsName: a.Name, MsType: a.Type, GName: a.GroupName, SecretKey: key,
 		AcctType: a.AcctType, Admin: a.Admin, Email: a.Email}
 	if a.GroupID.Valid {
 		u.GID = strconv.FormatInt(a.GroupID.Int64, 10)
@@ -237,5 +242,5 @@ func (a *account) userInfo() UserInfo {
 	default:
 		u.PTTGroup = u.GID
 	}
-	return u
+	return u, nil
 }

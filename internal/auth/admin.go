@@ -264,3 +264,25 @@ func LinkOAuth(ctx context.Context, d *db.DB, uid, platform, oauth string) error
 	}
 	return err
 }
+
+// AccountTypeCodes are the feature access codes of spec §6 an account may have.
+var AccountTypeCodes = []string{"1", "-2"}
+
+// SetAccountType sets an account's feature access code (spec §6: "1" or "-2"). The session check reads it on
+// every request, so it applies at once to the server's gates; a console learns it at its next sign-in.
+func SetAccountType(ctx context.Context, d *db.DB, uid, code string) error {
+	if !ValidAccountID(uid) {
+		return fmt.Errorf("account number %q is not 8 digits", uid)
+	}
+	if !slices.Contains(AccountTypeCodes, code) {
+		return fmt.Errorf("account type %q: one of %s", code, strings.Join(AccountTypeCodes, ", "))
+	}
+	res, err := d.Exec(ctx, `UPDATE accounts SET acct_type = ? WHERE id = ?`, code, uid)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("account %s: %w", uid, db.ErrNotFound)
+	}
+	return nil
+}

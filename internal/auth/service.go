@@ -34,6 +34,7 @@ type Service struct {
 	publicURL string
 	mailer    Mailer
 	presence  Presence
+	keys      KeyRing
 
 	throttle *throttle
 	// Password checks of dispatchers (HTTP sign-in, e-mail binding, password change) and of terminals (socket
@@ -76,6 +77,21 @@ func limitsFrom(si config.SignIn) Limits {
 		l.PerAccount.Burst = si.BurstPerAccount
 	}
 	return l
+}
+
+// KeyRing tells a customer's current secret key (internal/secretkey's Service): userInfo.secretKey.
+type KeyRing interface {
+	CurrentKey(ctx context.Context, customerID int64) (string, error)
+}
+
+// SetKeyRing gives sign-in the key ring (nil: userInfo.secretKey is ""). Call it before serving.
+func (s *Service) SetKeyRing(k KeyRing) { s.keys = k }
+
+func (s *Service) secretKey(ctx context.Context, customerID int64) (string, error) {
+	if s.keys == nil {
+		return "", nil
+	}
+	return s.keys.CurrentKey(ctx, customerID)
 }
 
 // SetMailer replaces the mail sender (nil: mails cannot be sent, getVerifyCode answers 101).

@@ -168,6 +168,11 @@ func (s *Service) signInOAuth(w http.ResponseWriter, r *http.Request) (any, erro
 func (s *Service) startSession(w http.ResponseWriter, r *http.Request, a *account, c *customer, how string) (any, error) {
 	ctx := r.Context()
 	s.maybePrune(ctx)
+	// The answer's user info first: a sign-in that cannot answer leaves no session behind.
+	u, err := s.userInfo(ctx, a)
+	if err != nil {
+		return nil, err
+	}
 	tok, err := s.Sessions.Create(ctx, a.ID, a.CustomerID)
 	if err != nil {
 		return nil, err
@@ -177,7 +182,7 @@ func (s *Service) startSession(w http.ResponseWriter, r *http.Request, a *accoun
 		s.log.Write(ctx, a.CustomerID, a.ID, a.Name, oplog.Login, how+" from "+httpx.ClientIP(r),
 			oplog.D("signIn", "ip", httpx.ClientIP(r)))
 	}
-	return signInResult{Token: tok, UserInfo: a.userInfo(), sessionFields: s.sessionFields(r, a, c)}, nil
+	return signInResult{Token: tok, UserInfo: u, sessionFields: s.sessionFields(r, a, c)}, nil
 }
 
 // pruneEvery is how often sign-ins sweep expired sessions and codes.

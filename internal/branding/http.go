@@ -7,11 +7,29 @@ import (
 
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/realtime"
 )
 
-// Service answers the public branding and configuration calls.
+// Service answers the public branding and configuration calls and the customers' custom-theme calls.
 type Service struct {
 	Store *Store
+	// Hub, when set, tells a customer's consoles that the theme of one of its hosts changed (EventThemeChanged).
+	Hub *realtime.Hub
+}
+
+// EventThemeChanged tells a customer's consoles {hostname} after its theme was saved or deleted: a console open at
+// that host applies the new look at once (web/src/shared/branding/feed.ts).
+const EventThemeChanged = "theme.changed"
+
+// Verbs declares theme.changed.
+func (s *Service) Verbs() []realtime.Verb {
+	return []realtime.Verb{realtime.Event(EventThemeChanged, realtime.ConsoleOnly)}
+}
+
+func (s *Service) themeChanged(customerID int64, host string) {
+	if s.Hub != nil {
+		s.Hub.Publish(customerID, EventThemeChanged, map[string]string{"hostname": host}, realtime.Consoles)
+	}
 }
 
 // NewService builds the branding service.
@@ -23,6 +41,11 @@ func (s *Service) Routes(r httpx.Router) {
 	r.Raw("GET /ds/pub/theme", http.HandlerFunc(s.theme), false)
 	r.Public("GET /ds/pub/clientConfig", s.clientConfig)
 	r.Raw("GET /static/config.json", http.HandlerFunc(s.staticConfig), false)
+	// Custom themes of the customer's hosts (theme.go; account type "1").
+	r.Console("POST /ds/custom/customTheme", s.customTheme)
+	r.Console("GET /ds/custom/findTheme", s.findTheme)
+	r.Console("DELETE /ds/custom/deleteTheme", s.deleteTheme)
+	r.Console("GET /ds/custom/getClientHostList", s.getClientHostList)
 }
 
 // hostParam is the hostname parameter, or the host the request came to.

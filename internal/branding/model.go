@@ -27,6 +27,13 @@ type Branding struct {
 	MiniLogoURL string `json:"miniLogoUrl"`
 	CSSURL      string `json:"cssUrl"`
 	ThemeColor  string `json:"themeColor"`
+	// The other skin colours of spec §3 (custom themes, docs/adr/0021): the main tab bar, the secondary and the
+	// emphasis colours, and the colour of a call in progress. Empty: the console's own.
+	TabColor         string `json:"tabColor"`
+	SubThemeColor    string `json:"subThemeColor"`
+	WeightThemeColor string `json:"weightThemeColor"`
+	CallingColor     string `json:"callingColor"`
+	Copyright        string `json:"copyright"`
 	// Remark is a JSON string (spec §3): {"logoPageBg": "…", "loginFrameColor": "…"}; see EncodeRemark.
 	Remark string `json:"remark"`
 }
@@ -162,7 +169,13 @@ func (b Branding) validate() error {
 			return err
 		}
 	}
-	if err := checkColor("themeColor", b.ThemeColor); err != nil {
+	for _, c := range []struct{ n, v string }{{"themeColor", b.ThemeColor}, {"tabColor", b.TabColor},
+		{"subThemeColor", b.SubThemeColor}, {"weightThemeColor", b.WeightThemeColor}, {"callingColor", b.CallingColor}} {
+		if err := checkColor(c.n, c.v); err != nil {
+			return err
+		}
+	}
+	if err := checkText("copyright", b.Copyright, 128); err != nil {
 		return err
 	}
 	if b.Remark != "" {
@@ -261,3 +274,5 @@ func vcsVersion() string {
 	}
 	return rev
 }
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

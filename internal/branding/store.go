@@ -24,8 +24,7 @@ func (s *Store) Branding(ctx context.Context, host string) (Branding, error) {
 		return Branding{}, err
 	}
 	b := Branding{Hostname: host}
-	err = s.db.QueryRow(ctx, `SELECT sys_name, logo_url, mini_logo_url, css_url, theme_color, remark FROM host_branding
-		WHERE hostname = ?`, host).Scan(&b.SysName, &b.LogoURL, &b.MiniLogoURL, &b.CSSURL, &b.ThemeColor, &b.Remark)
+	err = s.db.QueryRow(ctx, `SELECT `+brandingCols+` FROM host_branding WHERE hostname = ?`, host).Scan(b.fields()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Branding{}, db.ErrNotFound
 	}
@@ -42,13 +41,25 @@ func (s *Store) SetBranding(ctx context.Context, host string, b Branding) error 
 	if err := b.validate(); err != nil {
 		return err
 	}
-	_, err = s.db.Exec(ctx, `INSERT INTO host_branding (hostname, sys_name, logo_url, mini_logo_url, css_url, theme_color, remark)
-		VALUES (?, ?, ?, ?, ?, ?, ?)
+	_, err = s.db.Exec(ctx, `INSERT INTO host_branding (hostname, `+brandingCols+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (hostname) DO UPDATE SET sys_name = excluded.sys_name, logo_url = excluded.logo_url,
 			mini_logo_url = excluded.mini_logo_url, css_url = excluded.css_url, theme_color = excluded.theme_color,
-			remark = excluded.remark`,
-		host, b.SysName, b.LogoURL, b.MiniLogoURL, b.CSSURL, b.ThemeColor, b.Remark)
+			remark = excluded.remark, tab_color = excluded.tab_color, sub_theme_color = excluded.sub_theme_color,
+			weight_theme_color = excluded.weight_theme_color, calling_color = excluded.calling_color,
+			copyright = excluded.copyright`,
+		host, b.SysName, b.LogoURL, b.MiniLogoURL, b.CSSURL, b.ThemeColor, b.Remark, b.TabColor, b.SubThemeColor,
+		b.WeightThemeColor, b.CallingColor, b.Copyright)
 	return err
+}
+
+// brandingCols are the columns of a record after its host name, in the order of Branding.fields.
+const brandingCols = `sys_name, logo_url, mini_logo_url, css_url, theme_color, remark, tab_color, sub_theme_color,
+	weight_theme_color, calling_color, copyright`
+
+func (b *Branding) fields() []any {
+	return []any{&b.SysName, &b.LogoURL, &b.MiniLogoURL, &b.CSSURL, &b.ThemeColor, &b.Remark, &b.TabColor,
+		&b.SubThemeColor, &b.WeightThemeColor, &b.CallingColor, &b.Copyright}
 }
 
 // DeleteBranding removes the record of a host (db.ErrNotFound when there is none).

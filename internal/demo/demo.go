@@ -20,6 +20,7 @@ import (
 	"tenfour/internal/directory"
 	"tenfour/internal/patrol"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/secretkey"
 )
 
 // Password is the original password of every demo account.
@@ -182,6 +183,9 @@ func Seed(ctx context.Context, d *db.DB) (bool, error) {
 			return true, err
 		}
 	}
+	if err := seedThemesAndKeys(ctx, d, bs); err != nil {
+		return true, err
+	}
 	return true, nil
 }
 
@@ -195,6 +199,38 @@ func FleetCustomer(ctx context.Context, d *db.DB) (id int64, ok bool, err error)
 		return 0, false, nil
 	}
 	return id, err == nil, err
+}
+
+// ThemeHost is a host name of Demo Fleet without a theme: /theme can brand it and a browser open it.
+const ThemeHost = "127.0.0.3"
+
+// DemoKeys are Demo Fleet's secret keys, the last one current (spec §5: 32 digits and capital letters).
+var DemoKeys = []struct{ Name, Key string }{
+	{"Radio net 2025", "K7Q2M9X4DR8T1V6WB3N5ZC0HJF8L2PGA"},
+	{"Radio net 2026", "3FJ9T0QW6ZP2XK8M4RB7N1CDV5HL9YSE"},
+}
+
+// seedThemesAndKeys gives Demo Fleet its hosts (the demo's addresses, the branded host and ThemeHost: its
+// dispatcher may theme them in /theme) and a key ring whose newer key is current (ADR 0021).
+func seedThemesAndKeys(ctx context.Context, d *db.DB, bs *branding.Store) error {
+	cid, err := auth.CustomerByName(ctx, d, "Demo Fleet")
+	if err != nil {
+		return err
+	}
+	for _, h := range append([]string{BrandedHost, ThemeHost}, DemoHosts...) {
+		if err := bs.AssignHost(ctx, h, cid); err != nil {
+			return err
+		}
+	}
+	ks := secretkey.NewStore(d)
+	now := time.Now()
+	for i, k := range DemoKeys {
+		at := now.AddDate(0, 0, -90*(len(DemoKeys)-i)).UnixMilli()
+		if _, err := ks.Add(ctx, cid, k.Name, k.Key, i == len(DemoKeys)-1, "10000001", at); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DemoHosts are the addresses the demo is opened at (`make run`: http://127.0.0.1:8080); they get a km/h client

@@ -161,6 +161,11 @@ func TestTerminalObeys(t *testing.T) {
 	}
 	// An event it does not know changes nothing.
 	fs.send(ws, testkit.Frame{Type: "something.new", Data: json.RawMessage(`{"x":1}`)})
+	// key.changed: the customer's secret key is kept until the next one; an empty one clears it (ADR 0021).
+	fs.send(ws, testkit.Frame{Type: "key.changed", Data: json.RawMessage(`{"keyId":"3","secretKey":"3FJ9T0QW6ZP2XK8M4RB7N1CDV5HL9YSE"}`)})
+	testkit.Eventually(t, 5*time.Second, "the secret key kept", func() bool { return term.SecretKey() == "3FJ9T0QW6ZP2XK8M4RB7N1CDV5HL9YSE" })
+	fs.send(ws, testkit.Frame{Type: "key.changed", Data: json.RawMessage(`{"keyId":"","secretKey":""}`)})
+	testkit.Eventually(t, 5*time.Second, "the secret key cleared", func() bool { return term.SecretKey() == "" })
 
 	// param.set: positions every second from now on.
 	if code := fs.ask(ws, 200, "param.set", map[string]any{"params": map[string]string{"gpsInterval": "1s"},

@@ -17,6 +17,9 @@ func (t *Terminal) Online() bool { t.mu.Lock(); defer t.mu.Unlock(); return t.st
 // PttGroup is the group it talks in, as it knows it.
 func (t *Terminal) PttGroup() string { t.mu.Lock(); defer t.mu.Unlock(); return t.ptt }
 
+// SecretKey is the customer's current secret key as the terminal last received it ("" = none).
+func (t *Terminal) SecretKey() string { t.mu.Lock(); defer t.mu.Unlock(); return t.secretKey }
+
 // CallSet is its call-set status (8 active, 1 stunned, 0 killed).
 func (t *Terminal) CallSet() int { t.mu.Lock(); defer t.mu.Unlock(); return t.callSet }
 

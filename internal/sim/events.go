@@ -200,6 +200,13 @@ func (t *Terminal) onEventLocked(f frame) {
 		t.applyMembership(f.Data)
 	case "session.replaced":
 		t.replaced = true
+	case "key.changed": // the customer's voice-encryption key, at login and on every rotation (ADR 0021)
+		var d struct {
+			SecretKey string `json:"secretKey"`
+		}
+		if json.Unmarshal(f.Data, &d) == nil {
+			t.secretKey = d.SecretKey
+		}
 	case "floor.state":
 		var v floorView
 		if json.Unmarshal(f.Data, &v) == nil {

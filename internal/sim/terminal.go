@@ -136,6 +136,7 @@ type Terminal struct {
 	ambient   *sender
 	inbox     int
 	indoor    *indoorWalk // walks the demo building (Options.Indoor); nil outdoors
+	secretKey string      // the customer's current secret key (key.changed; "" = none)
 }
 
 type gpsPoint struct {

@@ -13,7 +13,7 @@ const SETTINGS_KEY = 'tenfour.settings';
 const READY = { '/home': '[data-testid=terminal-row][data-cid]' };
 
 /** Stores theme and primary colour as the settings dialog would, reloads on `path`, waits for the screen. */
-async function show(page, base, path, theme, primaryColor) {
+export async function show(page, base, path, theme, primaryColor) {
   await page.evaluate(
     ([key, theme, primaryColor]) => {
       const cur = JSON.parse(localStorage.getItem(key) ?? '{"state":{},"version":1}');
@@ -34,7 +34,7 @@ async function show(page, base, path, theme, primaryColor) {
 }
 
 /** Every visible text on the page with its contrast ratio and the ratio it needs (runs in the page). */
-function measureTexts() {
+export function measureTexts() {
   const parse = (c) => {
     const m = /rgba?\(([^)]+)\)/.exec(c);
     if (!m) return null;

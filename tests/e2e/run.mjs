@@ -14,6 +14,7 @@ import { camerasCases } from './cameras.mjs';
 import { indoorCases } from './indoor.mjs';
 import { reportsCases } from './reports.mjs';
 import { patrolCases } from './patrol.mjs';
+import { keysCases } from './keys.mjs';
 
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
 const TERMINAL = '10000101';
@@ -379,4 +380,5 @@ cases.push(...walkthroughCases);
 cases.push(...camerasCases);
 cases.push(...contrastCases);
 
+cases.push(...keysCases);
 process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases, ...patrolCases])) > 0 ? 1 : 0);

@@ -13,6 +13,7 @@ import { VoiceMount } from '../features/voice/mount';
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../i18n/languages';
 import { startLive, useLiveStatus } from '../shared/socket/live';
 import { useDirectoryFeed } from '../shared/directory/useLiveDirectory';
+import { useBrandingFeed } from '../shared/branding/feed';
 import { trimText } from '../shared/utils/text';
 import { AlarmInterrupt } from '../features/alarm/components/AlarmInterrupt';
 import { UnreadMenuBadge } from '../features/message/components/UnreadMenuBadge';
@@ -45,6 +46,7 @@ export default function Shell() {
     startLive().catch(() => message.warning(t('socketOffline')));
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
   useDirectoryFeed(); // presence and status stay live on every screen, not only where the tree shows
+  useBrandingFeed(); // a custom theme saved for this host applies at once (ADR 0021)
 
   const items: MenuProps['items'] = [
     ...menu.main.map((r) => ({ key: r.path, label: r.screen === 'message' ? <UnreadMenuBadge label={t('menu.message')} /> : t(`menu.${r.screen}`) })),

@@ -35,6 +35,8 @@ const BUILT: Record<BuiltScreen, Loader> = {
   patrolPlan: () => import('../features/patrol/pages/PatrolPlanPage'),
   patrolCalendar: () => import('../features/patrol/pages/PatrolCalendarPage'),
   patrolSys: () => import('../features/patrol/pages/PatrolSysPage'),
+  secretKeys: () => import('../features/secretkeys/pages/SecretKeysPage'),
+  theme: () => import('../features/theme/pages/ThemePage'),
 };
 
 const notYet: Loader = () => import('./pages/NotYetPage');

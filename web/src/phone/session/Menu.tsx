@@ -4,9 +4,11 @@ import { LanguagePicker } from '../ui/LanguagePicker';
 import { Sheet } from '../ui/Sheet';
 import { install, useInstallPrompt } from './install';
 import { signOut } from './session';
+import { useSession } from './store';
 
 export function MenuSheet({ onClose }: { onClose: () => void }) {
   const prompt = useInstallPrompt((s) => s.prompt);
+  const secretKey = useSession((s) => s.secretKey);
   return (
     <Sheet title={t('menu.title')} onClose={onClose} testid="phone-menu">
       <LocationToggle />
@@ -14,6 +16,10 @@ export function MenuSheet({ onClose }: { onClose: () => void }) {
         <span>{t('menu.language')}</span>
         <LanguagePicker />
       </label>
+      <div className="p-row" data-testid="phone-secret-key">
+        <span>{t('menu.secretKey')}</span>
+        <span>{secretKey ? `••••${secretKey.slice(-4)}` : t('menu.noSecretKey')}</span>
+      </div>
       {prompt && (
         <button className="p-row" onClick={() => void install(prompt)}>
           {t('menu.install')}

@@ -65,6 +65,8 @@ function attach(s: TerminalSocket) {
   attachSos(s);
   attachLoneWork(s);
   attachPatrol(s);
+  // The customer's voice-encryption key, at login and on every rotation; "" means none (ADR 0021).
+  s.on<{ secretKey?: string }>('key.changed', (e) => useSession.setState({ secretKey: e.data.secretKey || undefined }));
   s.handle('param.set', (d) => {
     const seconds = (d.seconds ?? {}) as Record<string, number>;
     if (seconds.gpsInterval > 0) setGpsInterval(seconds.gpsInterval);
@@ -84,7 +86,7 @@ async function afterLogin(again: boolean) {
 
 function end(patch: Partial<SessionState>) {
   useSession.getState().link?.end();
-  useSession.setState({ phase: 'login', status: 'idle', link: undefined, ...patch });
+  useSession.setState({ phase: 'login', status: 'idle', link: undefined, secretKey: undefined, ...patch });
   resetPtt();
   resetLocation();
   resetInbox();

@@ -12,6 +12,8 @@ export interface SessionState {
   /** The refusal code of the last sign-in ("network", "replaced" or the server's code). */
   loginError?: string;
   link?: PhoneLink;
+  /** The customer's current voice-encryption key (`key.changed`, docs/terminal-protocol.md "Secret key"). */
+  secretKey?: string;
 }
 
 export const useSession = create<SessionState>(() => ({ phase: 'login', status: 'idle' }));

@@ -13,6 +13,12 @@ export interface BrandingRecord {
   miniLogoUrl?: string;
   cssUrl?: string;
   themeColor?: string;
+  /** Custom theme colours and copyright (docs/api.md "Custom themes"). */
+  tabColor?: string;
+  subThemeColor?: string;
+  weightThemeColor?: string;
+  callingColor?: string;
+  copyright?: string;
   /** JSON string: {"logoPageBg": "...", "loginFrameColor": "..."} */
   remark?: string;
 }

@@ -3,12 +3,15 @@
 import { session, readJSON, writeJSON } from '../utils/storage';
 import { brandingApi, DEFAULT_CLIENT_CONFIG, type BrandingRecord } from './api';
 import { hasCustomColours, parseBranding, useBranding, type Branding } from './store';
+import { skinColours, skinVars } from './skin';
 
 export const CUSTOM_COLOUR_DELAY_MS = 1000;
 const cacheKey = (host: string) => `tenfour.branding:${host}`;
 
 export function applyDocumentBranding(b: Branding | null): void {
   if (b?.sysName) document.title = b.sysName;
+  // The theme's header, calling and accent colours, made readable (skin.ts), for the shell's CSS.
+  for (const [k, v] of Object.entries(skinVars(skinColours(b)))) document.documentElement.style.setProperty(k, v);
   if (b?.miniLogoUrl) {
     const link = document.getElementById('app-favicon') as HTMLLinkElement | null;
     if (link) link.href = b.miniLogoUrl;
@@ -20,6 +23,17 @@ export function applyDocumentBranding(b: Branding | null): void {
     css.href = b.cssUrl;
     document.head.appendChild(css);
   }
+}
+
+/**
+ * Applies a host's branding record now and caches it (the custom-theme editor after saving the theme of the host
+ * the console is open at, so the console shows it without a reload).
+ */
+export function applyBrandingRecord(hostname: string, r: BrandingRecord | null): void {
+  writeJSON(session(), cacheKey(hostname), { r });
+  const b = parseBranding(r);
+  useBranding.setState({ branding: b });
+  applyDocumentBranding(b);
 }
 
 export function dismissSplash(): void {

@@ -7,6 +7,11 @@ export interface Branding {
   miniLogoUrl?: string;
   cssUrl?: string;
   themeColor?: string;
+  tabColor?: string;
+  subThemeColor?: string;
+  weightThemeColor?: string;
+  callingColor?: string;
+  copyright?: string;
   logoPageBg?: string;
   loginFrameColor?: string;
 }
@@ -25,6 +30,11 @@ export function parseBranding(r: BrandingRecord | null | undefined): Branding | 
     miniLogoUrl: r.miniLogoUrl || undefined,
     cssUrl: r.cssUrl || undefined,
     themeColor: r.themeColor || undefined,
+    tabColor: r.tabColor || undefined,
+    subThemeColor: r.subThemeColor || undefined,
+    weightThemeColor: r.weightThemeColor || undefined,
+    callingColor: r.callingColor || undefined,
+    copyright: r.copyright || undefined,
     logoPageBg: remark.logoPageBg || undefined,
     loginFrameColor: remark.loginFrameColor || undefined,
   };
@@ -32,7 +42,7 @@ export function parseBranding(r: BrandingRecord | null | undefined): Branding | 
 
 /** Customised colours make the loading screen wait 1 s more (spec §1). */
 export function hasCustomColours(b: Branding | null): boolean {
-  return !!(b && (b.themeColor || b.loginFrameColor));
+  return !!(b && (b.themeColor || b.loginFrameColor || b.tabColor || b.callingColor || b.subThemeColor || b.weightThemeColor));
 }
 
 interface BrandingState {

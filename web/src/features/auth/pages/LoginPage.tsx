@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Alert, Button, Checkbox, Form, Input, Select, Typography, theme } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useBranding } from '../../../shared/branding/store';
+import { skinColours } from '../../../shared/branding/skin';
+import { readable } from '../../../shared/contrast';
 import { useSettings } from '../../../shared/settings';
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../../../i18n/languages';
 import { deleteTokenCookie } from '../../../shared/utils/cookies';
@@ -76,6 +78,9 @@ export default function LoginPage() {
 
   const errorText = error ? t(`codes.${error}`, { defaultValue: t('codes.other', { code: error }) }) : undefined;
   const sysName = branding?.sysName || clientConfig.title || t('app:productName');
+  const frameBg = branding?.loginFrameColor || token.colorBgContainer;
+  // The theme's emphasis colour on the title, made readable on the frame (ADR 0021).
+  const titleColour = skinColours(branding, frameBg).weightText;
 
   return (
     <div
@@ -94,10 +99,10 @@ export default function LoginPage() {
           data-testid="login-lang"
         />
       </div>
-      <div className="login-frame" data-testid="login-frame" style={{ background: branding?.loginFrameColor || token.colorBgContainer }}>
+      <div className="login-frame" data-testid="login-frame" style={{ background: frameBg, borderTop: branding?.subThemeColor ? `4px solid ${branding.subThemeColor}` : undefined }}>
         <div className="login-head">
-          {branding?.logoUrl || clientConfig.logo ? <img className="login-logo" src={branding?.logoUrl || clientConfig.logo} alt="" /> : null}
-          <Typography.Title level={3} className="login-title" data-testid="login-title">
+          {branding?.logoUrl || clientConfig.logo ? <img className="login-logo" src={branding?.logoUrl || clientConfig.logo} alt="" data-testid="login-logo" /> : null}
+          <Typography.Title level={3} className="login-title" data-testid="login-title" style={titleColour ? { color: titleColour } : undefined}>
             {sysName}
           </Typography.Title>
           <Typography.Text type="secondary">{t('subtitle')}</Typography.Text>
@@ -122,6 +127,11 @@ export default function LoginPage() {
             {t('submit')}
           </Button>
         </Form>
+        {branding?.copyright && (
+          <Typography.Text className="login-copyright" data-testid="login-copyright" style={{ color: readable(token.colorTextDescription, [frameBg]) }}>
+            {branding.copyright}
+          </Typography.Text>
+        )}
       </div>
       <ForgotPasswordDialog open={forgotOpen} onClose={() => setForgotOpen(false)} initialAccount={form.getFieldValue('account') as string | undefined} />
     </div>

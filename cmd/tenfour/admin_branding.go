@@ -1,0 +1,274 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"tenfour/internal/auth"
+	"tenfour/internal/branding"
+	"tenfour/internal/platform/db"
+)
+
+// The operator's commands for what shapes a console (issue 19): a host's branding record and client
+// configuration, which customer a host name belongs to (custom themes), a customer's data-source feature switches
+// and an account's type. Each changes only the fields whose flags are given and prints the result as JSON.
+
+// setFlags returns the names of the flags given on the command line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
+func printJSON(v any) error {
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func customerID(ctx context.Context, store *db.DB, name string) (int64, error) {
+	id, err := auth.CustomerByName(ctx, store, name)
+	if errors.Is(err, db.ErrNotFound) {
+		return 0, fmt.Errorf("no customer named %q", name)
+	}
+	return id, err
+}
+
+func adminBranding(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("branding", flag.ContinueOnError)
+	cfg := storeFlags(fs)
+	host := fs.String("host", "", "host name the console is opened at")
+	del := fs.Bool("delete", false, "remove the host's branding record")
+	str := map[string]*string{}
+	for _, f := range []struct{ name, help string }{
+		{"sys-name", "system name"}, {"logo-url", "logo (path, http(s) URL or data:image URL)"},
+		{"mini-logo-url", "small icon"}, {"css-url", "style file"}, {"theme-color", "theme colour #rrggbb"},
+		{"tab-color", "tab colour"}, {"sub-theme-color", "secondary colour"}, {"weight-theme-color", "emphasis colour"},
+		{"calling-color", "colour of a call in progress"}, {"login-frame-color", "login frame colour"},
+		{"login-bg", "login page background (colour or image URL)"}, {"copyright", "copyright line"},
+	} {
+		str[f.name] = fs.String(f.name, "", f.help)
+	}
+	store, err := openStore(ctx, fs, cfg, args)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := required(fs, "host"); err != nil {
+		return err
+	}
+	bs := branding.NewStore(store)
+	if *del {
+		if err := bs.DeleteBranding(ctx, *host); err != nil {
+			return fmt.Errorf("branding of %s: %w", *host, err)
+		}
+		fmt.Printf("branding of %s removed\n", *host)
+		return nil
+	}
+	b, err := bs.Branding(ctx, *host)
+	missing := errors.Is(err, db.ErrNotFound)
+	if err != nil && !missing {
+		return err
+	}
+	var rm branding.Remark
+	if b.Remark != "" {
+		if err := json.Unmarshal([]byte(b.Remark), &rm); err != nil {
+			return fmt.Errorf("stored remark: %w", err)
+		}
+	}
+	set, changed := setFlags(fs), false
+	for name, dst := range map[string]*string{"sys-name": &b.SysName, "logo-url": &b.LogoURL, "mini-logo-url": &b.MiniLogoURL,
+		"css-url": &b.CSSURL, "theme-color": &b.ThemeColor, "tab-color": &b.TabColor, "sub-theme-color": &b.SubThemeColor,
+		"weight-theme-color": &b.WeightThemeColor, "calling-color": &b.CallingColor, "copyright": &b.Copyright,
+		"login-frame-color": &rm.LoginFrameColor, "login-bg": &rm.LogoPageBg} {
+		if set[name] {
+			*dst, changed = *str[name], true
+		}
+	}
+	if !changed && missing {
+		return fmt.Errorf("host %s has no branding record (give fields to create one)", *host)
+	}
+	if changed {
+		b.Remark = branding.EncodeRemark(rm)
+		if err := bs.SetBranding(ctx, *host, b); err != nil {
+			return err
+		}
+	}
+	saved, err := bs.Branding(ctx, *host)
+	if err != nil {
+		return err
+	}
+	return printJSON(saved)
+}
+
+func adminClientConfig(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("client-config", flag.ContinueOnError)
+	cfg := storeFlags(fs)
+	host := fs.String("host", "", "host name the console is opened at")
+	title := fs.String("title", "", "title")
+	logo := fs.String("logo", "", "logo")
+	topIco := fs.String("top-ico", "", "top icon")
+	dateFormat := fs.String("date-format", "", "date format (default MM/dd/yyyy)")
+	mapsKey := fs.String("maps-key", "", "maps key")
+	autoLogin := fs.String("auto-login-keys", "", "comma-separated auto-login keys (empty: none)")
+	version := fs.String("version", "", `product version "0" or "1"`)
+	speedUnit := fs.String("speed-unit", "", "km/h, mph or m/s (default mph)")
+	more := fs.String("more-screen-url", "", "more-screen URL")
+	store, err := openStore(ctx, fs, cfg, args)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := required(fs, "host"); err != nil {
+		return err
+	}
+	bs := branding.NewStore(store)
+	c, err := bs.ClientConfig(ctx, *host)
+	if err != nil {
+		return err
+	}
+	set := setFlags(fs)
+	changed := false
+	for name, f := range map[string]struct{ src, dst *string }{"title": {title, &c.Title}, "logo": {logo, &c.Logo},
+		"top-ico": {topIco, &c.TopIco}, "date-format": {dateFormat, &c.DateFormat}, "maps-key": {mapsKey, &c.MapsKey},
+		"version": {version, &c.Version}, "speed-unit": {speedUnit, &c.SpeedUnit}, "more-screen-url": {more, &c.MoreScreenUrl}} {
+		if set[name] {
+			*f.dst, changed = *f.src, true
+		}
+	}
+	if set["auto-login-keys"] {
+		c.AutoLoginKeys, changed = []string{}, true
+		for _, k := range strings.Split(*autoLogin, ",") {
+			if k = strings.TrimSpace(k); k != "" {
+				c.AutoLoginKeys = append(c.AutoLoginKeys, k)
+			}
+		}
+	}
+	if changed {
+		if err := bs.SetClientConfig(ctx, *host, c); err != nil {
+			return err
+		}
+		if c, err = bs.ClientConfig(ctx, *host); err != nil {
+			return err
+		}
+	}
+	return printJSON(c)
+}
+
+func adminDSConfig(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("ds-config", flag.ContinueOnError)
+	cfg := storeFlags(fs)
+	customer := fs.String("customer", "", "customer name")
+	setList := fs.String("set", "", "comma-separated key=value switches (0 disables), e.g. broadcast=0,patrol=1")
+	unset := fs.String("unset", "", "comma-separated keys to remove (back to enabled)")
+	store, err := openStore(ctx, fs, cfg, args)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := required(fs, "customer"); err != nil {
+		return err
+	}
+	cid, err := customerID(ctx, store, *customer)
+	if err != nil {
+		return err
+	}
+	bs := branding.NewStore(store)
+	c, err := bs.DSConfig(ctx, cid)
+	if err != nil {
+		return err
+	}
+	changed := false
+	for _, kv := range strings.Split(*setList, ",") {
+		if kv = strings.TrimSpace(kv); kv == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if !ok || err != nil {
+			return fmt.Errorf("--set %q: want key=number", kv)
+		}
+		c[strings.TrimSpace(k)], changed = n, true
+	}
+	for _, k := range strings.Split(*unset, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			delete(c, k)
+			changed = true
+		}
+	}
+	if changed {
+		if err := bs.SetDSConfig(ctx, cid, c); err != nil {
+			return err
+		}
+	}
+	return printJSON(c.Effective())
+}
+
+func adminAccountType(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("account-type", flag.ContinueOnError)
+	cfg := storeFlags(fs)
+	uid := fs.String("uid", "", "account number")
+	code := fs.String("type", "", `feature access code: "1" or "-2"`)
+	store, err := openStore(ctx, fs, cfg, args)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := required(fs, "uid", "type"); err != nil {
+		return err
+	}
+	if err := auth.SetAccountType(ctx, store, *uid, *code); err != nil {
+		return err
+	}
+	fmt.Printf("account %s has account type %s\n", *uid, *code)
+	return nil
+}
+
+func adminHostAssign(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("host-assign", flag.ContinueOnError)
+	cfg := storeFlags(fs)
+	host := fs.String("host", "", "host name")
+	customer := fs.String("customer", "", "customer name")
+	store, err := openStore(ctx, fs, cfg, args)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := required(fs, "host", "customer"); err != nil {
+		return err
+	}
+	cid, err := customerID(ctx, store, *customer)
+	if err != nil {
+		return err
+	}
+	if err := branding.NewStore(store).AssignHost(ctx, *host, cid); err != nil {
+		return err
+	}
+	fmt.Printf("host %s belongs to customer %q: its dispatchers of account type 1 may theme it\n", *host, *customer)
+	return nil
+}
+
+func adminHostUnassign(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("host-unassign", flag.ContinueOnError)
+	cfg := storeFlags(fs)
+	host := fs.String("host", "", "host name")
+	store, err := openStore(ctx, fs, cfg, args)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := required(fs, "host"); err != nil {
+		return err
+	}
+	if err := branding.NewStore(store).UnassignHost(ctx, *host); err != nil {
+		return fmt.Errorf("host %s: %w", *host, err)
+	}
+	fmt.Printf("host %s belongs to no customer\n", *host)
+	return nil
+}

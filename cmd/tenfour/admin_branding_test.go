@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"tenfour/internal/app"
+	"tenfour/internal/auth"
+	"tenfour/internal/branding"
+	"tenfour/internal/config"
+)
+
+// TestAdminBrandingCommands runs the branding, client-config, ds-config, account-type and host commands against
+// a real SQLite store the way an operator does, then reads what they stored through the owning packages.
+func TestAdminBrandingCommands(t *testing.T) {
+	dir := t.TempDir()
+	run := func(args ...string) error { return admin(append(args, "--data", dir)) }
+	for _, args := range [][]string{
+		{"create-customer", "--name", "Acme"},
+		{"create-dispatcher", "--customer", "Acme", "--uid", "10000001", "--name", "Boss", "--password", "123456"},
+		{"branding", "--host", "Fleet.Example:8443", "--sys-name", "Acme Dispatch", "--theme-color", "#136f63", "--tab-color", "#00474f",
+			"--login-frame-color", "#ffffff", "--login-bg", "#f0f0f0", "--copyright", "© Acme"},
+		{"branding", "--host", "fleet.example", "--calling-color", "#16a34a"}, // changes only what is given
+		{"branding", "--host", "fleet.example"},                               // shows
+		{"branding", "--host", "old.example", "--sys-name", "Old"},
+		{"branding", "--host", "old.example", "--delete"},
+		{"client-config", "--host", "fleet.example", "--title", "Acme", "--speed-unit", "km/h", "--auto-login-keys", "k1, k2"},
+		{"client-config", "--host", "fleet.example", "--date-format", "dd.MM.yyyy"},
+		{"ds-config", "--customer", "Acme", "--set", "broadcast=0,patrol=1,noAllCallDefault=1"},
+		{"ds-config", "--customer", "Acme", "--unset", "patrol"},
+		{"account-type", "--uid", "10000001", "--type", "-2"},
+		{"host-assign", "--host", "fleet.example", "--customer", "Acme"},
+		{"host-assign", "--host", "spare.example", "--customer", "Acme"},
+		{"host-unassign", "--host", "spare.example"},
+	} {
+		if err := run(args...); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"branding"}, "--host is required"},
+		{[]string{"branding", "--host", "nobody.example"}, "no branding record"},
+		{[]string{"branding", "--host", "old.example", "--delete"}, "not found"},
+		{[]string{"branding", "--host", "fleet.example", "--theme-color", "teal"}, "themeColor"},
+		{[]string{"branding", "--host", "a b", "--sys-name", "x"}, "hostname"},
+		{[]string{"client-config", "--host", "fleet.example", "--speed-unit", "knots"}, "speedUnit"},
+		{[]string{"client-config", "--host", "fleet.example", "--version", "2"}, "version"},
+		{[]string{"ds-config", "--customer", "Nope"}, "no customer"},
+		{[]string{"ds-config", "--customer", "Acme", "--set", "map"}, "key=number"},
+		{[]string{"ds-config", "--customer", "Acme", "--set", "map=-1"}, "values"},
+		{[]string{"account-type", "--uid", "10000001", "--type", "2"}, "account type"},
+		{[]string{"account-type", "--uid", "10000999", "--type", "1"}, "not found"},
+		{[]string{"host-assign", "--host", "x.example", "--customer", "Nope"}, "no customer"},
+		{[]string{"host-unassign", "--host", "never.example"}, "not found"},
+	} {
+		if err := run(c.args...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want an error with %q", c.args, err, c.want)
+		}
+	}
+
+	ctx := context.Background()
+	store, err := app.Open(ctx, config.Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	bs := branding.NewStore(store)
+	b, err := bs.Branding(ctx, "fleet.example")
+	if err != nil || b.SysName != "Acme Dispatch" || b.ThemeColor != "#136f63" || b.TabColor != "#00474f" || b.CallingColor != "#16a34a" ||
+		b.Copyright != "© Acme" || b.Remark != branding.EncodeRemark(branding.Remark{LogoPageBg: "#f0f0f0", LoginFrameColor: "#ffffff"}) {
+		t.Fatalf("branding %+v %v", b, err)
+	}
+	if _, err := bs.Branding(ctx, "old.example"); err == nil {
+		t.Fatal("deleted branding still there")
+	}
+	c, err := bs.ClientConfig(ctx, "fleet.example")
+	if err != nil || c.Title != "Acme" || c.SpeedUnit != "km/h" || c.DateFormat != "dd.MM.yyyy" || len(c.AutoLoginKeys) != 2 || c.AutoLoginKeys[1] != "k2" {
+		t.Fatalf("client config %+v %v", c, err)
+	}
+	cid, err := auth.CustomerByName(ctx, store, "Acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := bs.DSConfig(ctx, cid)
+	if err != nil || ds.Enabled("broadcast") || ds["noAllCallDefault"] != 1 || len(ds) != 2 {
+		t.Fatalf("ds config %v %v", ds, err)
+	}
+	var acct string
+	if err := store.QueryRow(ctx, `SELECT acct_type FROM accounts WHERE id = '10000001'`).Scan(&acct); err != nil || acct != "-2" {
+		t.Fatalf("account type %q %v", acct, err)
+	}
+	hosts, err := bs.Hosts(ctx, cid)
+	if err != nil || len(hosts) != 1 || hosts[0].Hostname != "fleet.example" || !hosts[0].HasTheme {
+		t.Fatalf("hosts %+v %v", hosts, err)
+	}
+}

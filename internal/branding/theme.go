@@ -1,0 +1,361 @@
+package branding
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"errors"
+	"image/png"
+	"net/http"
+	"strings"
+	"time"
+
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
+)
+
+// Custom themes (spec §3 "Skin/theme", §5 logo rules, §6 custom theme: account type "1" only, §7 customTheme,
+// findTheme, deleteTheme, getClientHostList). A theme is the branding record of one of the customer's hosts, so
+// what a dispatcher saves is what GET /ds/pub/theme serves to that host's login page. Host names are assigned to
+// customers by the operator (`tenfour admin host-assign`); docs/adr/0021 says why.
+
+// Logo rules (spec §5).
+const (
+	MaxLogoBytes = 50 << 10 // "logos at most 50 KB"
+	// DefaultTabColor is the tab colour of a theme that does not choose one (spec §3 "tabColor default dark teal").
+	DefaultTabColor = "#00474f"
+	pngDataURL      = "data:image/png;base64,"
+)
+
+// Errors of the custom theme (codes 145–148; 140–144 are the secret keys').
+var (
+	ErrLogoType     = httpx.E(http.StatusUnsupportedMediaType, "145", "errors.theme.logoType", "a logo is a PNG image (data:image/png;base64,…)")
+	ErrLogoTooLarge = httpx.E(http.StatusRequestEntityTooLarge, "146", "errors.theme.logoTooLarge", "a logo is at most 50 KB")
+	ErrMiniNotSq    = httpx.E(http.StatusBadRequest, "147", "errors.theme.miniLogoSquare", "the mini logo must be square")
+	ErrNotYourHost  = httpx.E(http.StatusForbidden, "148", "errors.theme.host", "this host name is not one of the customer's")
+)
+
+// Theme is a custom theme as the editor reads and writes it: every skin field of spec §3, flat.
+type Theme struct {
+	Hostname         string `json:"hostname"`
+	SysName          string `json:"sysName"`
+	ThemeColor       string `json:"themeColor"`
+	TabColor         string `json:"tabColor"`
+	SubThemeColor    string `json:"subThemeColor"`
+	WeightThemeColor string `json:"weightThemeColor"`
+	CallingColor     string `json:"callingColor"`
+	LoginFrameColor  string `json:"loginFrameColor"`
+	MiniLogoURL      string `json:"miniLogoUrl"`
+	LogoURL          string `json:"logoUrl"`
+	Copyright        string `json:"copyright"`
+}
+
+// ThemeOf flattens a branding record.
+func ThemeOf(b Branding) Theme {
+	var r Remark
+	if b.Remark != "" {
+		_ = jsonUnmarshal(b.Remark, &r)
+	}
+	return Theme{Hostname: b.Hostname, SysName: b.SysName, ThemeColor: b.ThemeColor, TabColor: b.TabColor,
+		SubThemeColor: b.SubThemeColor, WeightThemeColor: b.WeightThemeColor, CallingColor: b.CallingColor,
+		LoginFrameColor: r.LoginFrameColor, MiniLogoURL: b.MiniLogoURL, LogoURL: b.LogoURL, Copyright: b.Copyright}
+}
+
+// apply writes the theme's fields over a record, keeping what a customer does not edit (the style sheet and the
+// login background an operator may have set).
+func (t Theme) apply(b Branding) Branding {
+	var r Remark
+	if b.Remark != "" {
+		_ = jsonUnmarshal(b.Remark, &r)
+	}
+	r.LoginFrameColor = t.LoginFrameColor
+	b.SysName, b.ThemeColor, b.TabColor, b.SubThemeColor = t.SysName, t.ThemeColor, t.TabColor, t.SubThemeColor
+	b.WeightThemeColor, b.CallingColor, b.MiniLogoURL, b.LogoURL, b.Copyright = t.WeightThemeColor, t.CallingColor, t.MiniLogoURL, t.LogoURL, t.Copyright
+	if b.TabColor == "" {
+		b.TabColor = DefaultTabColor
+	}
+	b.Remark = EncodeRemark(r)
+	return b
+}
+
+// CheckLogo applies spec §5 to an uploaded logo: a PNG (sent as a data:image/png;base64 URL), at most 50 KB,
+// square when it is the mini logo. An empty value (no logo) and the value already stored pass.
+func CheckLogo(v, stored string, square bool) error {
+	v = strings.TrimSpace(v)
+	if v == "" || v == stored {
+		return nil
+	}
+	if !strings.HasPrefix(v, pngDataURL) {
+		return ErrLogoType
+	}
+	enc := v[len(pngDataURL):]
+	if base64.StdEncoding.DecodedLen(len(enc)) > MaxLogoBytes+3 {
+		return ErrLogoTooLarge
+	}
+	raw, err := base64.StdEncoding.DecodeString(enc)
+	if err != nil {
+		return ErrLogoType
+	}
+	if len(raw) > MaxLogoBytes {
+		return ErrLogoTooLarge
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(raw))
+	if err != nil {
+		return ErrLogoType
+	}
+	if square && cfg.Width != cfg.Height {
+		return ErrMiniNotSq
+	}
+	return nil
+}
+
+// HostEntry is a host name of a customer and whether it has a theme.
+type HostEntry struct {
+	Hostname string `json:"hostname"`
+	HasTheme bool   `json:"hasTheme"`
+}
+
+// Hosts returns the host names assigned to a customer, in order.
+func (s *Store) Hosts(ctx context.Context, customerID int64) ([]HostEntry, error) {
+	rows, err := s.db.Query(ctx, `SELECT h.hostname, b.hostname IS NOT NULL FROM customer_hosts h
+		LEFT JOIN host_branding b ON b.hostname = h.hostname WHERE h.customer_id = ? ORDER BY h.hostname`, customerID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []HostEntry{}
+	for rows.Next() {
+		var e HostEntry
+		if err := rows.Scan(&e.Hostname, &e.HasTheme); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// HostOwner returns the customer a host name is assigned to (db.ErrNotFound: none).
+func (s *Store) HostOwner(ctx context.Context, host string) (int64, error) {
+	host, err := NormalizeHost(host)
+	if err != nil {
+		return 0, err
+	}
+	var c int64
+	err = s.db.QueryRow(ctx, `SELECT customer_id FROM customer_hosts WHERE hostname = ?`, host).Scan(&c)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, db.ErrNotFound
+	}
+	return c, err
+}
+
+// AssignHost gives a host name to a customer (the operator: `tenfour admin host-assign`), taking it from any
+// other customer; the host's branding record stays.
+func (s *Store) AssignHost(ctx context.Context, host string, customerID int64) error {
+	host, err := NormalizeHost(host)
+	if err != nil {
+		return err
+	}
+	var n int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM customers WHERE id = ?`, customerID).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return db.ErrNotFound
+	}
+	_, err = s.db.Exec(ctx, `INSERT INTO customer_hosts (hostname, customer_id, created_at) VALUES (?, ?, ?)
+		ON CONFLICT (hostname) DO UPDATE SET customer_id = excluded.customer_id`, host, customerID, time.Now().UnixMilli())
+	return err
+}
+
+// UnassignHost takes a host name from its customer (db.ErrNotFound: it had none).
+func (s *Store) UnassignHost(ctx context.Context, host string) error {
+	host, err := NormalizeHost(host)
+	if err != nil {
+		return err
+	}
+	res, err := s.db.Exec(ctx, `DELETE FROM customer_hosts WHERE hostname = ?`, host)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return db.ErrNotFound
+	}
+	return nil
+}
+
+// Themes returns the themes of a customer's hosts (only host, when not empty).
+func (s *Store) Themes(ctx context.Context, customerID int64, host string) ([]Theme, error) {
+	q := `SELECT b.hostname, ` + prefixed("b.", brandingCols) + ` FROM host_branding b
+		JOIN customer_hosts h ON h.hostname = b.hostname WHERE h.customer_id = ?`
+	args := []any{customerID}
+	if host != "" {
+		q += ` AND b.hostname = ?`
+		args = append(args, host)
+	}
+	rows, err := s.db.Query(ctx, q+` ORDER BY b.hostname`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Theme{}
+	for rows.Next() {
+		var b Branding
+		if err := rows.Scan(append([]any{&b.Hostname}, b.fields()...)...); err != nil {
+			return nil, err
+		}
+		out = append(out, ThemeOf(b))
+	}
+	return out, rows.Err()
+}
+
+func prefixed(p, cols string) string {
+	parts := strings.Split(cols, ",")
+	for i, c := range parts {
+		parts[i] = p + strings.TrimSpace(c)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// themeHost resolves the hostname parameter (optional: the host the request came to, spec §5 "skin host name
+// optional") and checks that it is one of the caller's customer's hosts.
+func (s *Service) themeHost(ctx context.Context, p identity.Principal, r *http.Request, host string) (string, error) {
+	if strings.TrimSpace(host) == "" {
+		host = r.Host
+	}
+	host, err := NormalizeHost(host)
+	if err != nil {
+		return "", err
+	}
+	owner, err := s.Store.HostOwner(ctx, host)
+	if errors.Is(err, db.ErrNotFound) || (err == nil && owner != p.CustomerID) {
+		return "", ErrNotYourHost
+	}
+	return host, err
+}
+
+// customThemeCaller is a dispatcher of account type "1" (spec §6: custom theme is for "1" only).
+func customThemeCaller(r *http.Request) (identity.Principal, error) {
+	p := identity.Must(r.Context())
+	if p.AcctType != "1" {
+		return p, httpx.ErrPermission
+	}
+	return p, nil
+}
+
+// POST /ds/custom/customTheme {hostname?, sysName, themeColor, tabColor, subThemeColor, weightThemeColor,
+// callingColor, loginFrameColor, miniLogoUrl, logoUrl, copyright} → Theme (creates or replaces the host's)
+func (s *Service) customTheme(w http.ResponseWriter, r *http.Request) (any, error) {
+	p, err := customThemeCaller(r)
+	if err != nil {
+		return nil, err
+	}
+	var t Theme
+	if err := httpx.Decode(r, &t); err != nil {
+		return nil, err
+	}
+	ctx := r.Context()
+	host, err := s.themeHost(ctx, p, r, t.Hostname)
+	if err != nil {
+		return nil, err
+	}
+	old, err := s.Store.Branding(ctx, host)
+	if err != nil && !errors.Is(err, db.ErrNotFound) {
+		return nil, err
+	}
+	t.LogoURL, t.MiniLogoURL = strings.TrimSpace(t.LogoURL), strings.TrimSpace(t.MiniLogoURL)
+	if err := CheckLogo(t.LogoURL, old.LogoURL, false); err != nil {
+		return nil, err
+	}
+	if err := CheckLogo(t.MiniLogoURL, old.MiniLogoURL, true); err != nil {
+		return nil, err
+	}
+	sys, err := httpx.Text("sysName", t.SysName, 64)
+	if err != nil {
+		return nil, err
+	}
+	t.SysName = sys
+	if t.Copyright, err = httpx.Text("copyright", t.Copyright, 128); err != nil {
+		return nil, err
+	}
+	b := t.apply(old)
+	if err := s.Store.SetBranding(ctx, host, b); err != nil {
+		return nil, err
+	}
+	saved, err := s.Store.Branding(ctx, host)
+	if err != nil {
+		return nil, err
+	}
+	s.themeChanged(p.CustomerID, host)
+	return ThemeOf(saved), nil
+}
+
+// GET /ds/custom/findTheme {hostname?} → {total, list}: the themes of the customer's hosts (one host's when
+// hostname is given).
+func (s *Service) findTheme(w http.ResponseWriter, r *http.Request) (any, error) {
+	p, err := customThemeCaller(r)
+	if err != nil {
+		return nil, err
+	}
+	var req struct {
+		Hostname string `json:"hostname"`
+	}
+	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	host := ""
+	if strings.TrimSpace(req.Hostname) != "" {
+		if host, err = s.themeHost(r.Context(), p, r, req.Hostname); err != nil {
+			return nil, err
+		}
+	}
+	list, err := s.Store.Themes(r.Context(), p.CustomerID, host)
+	if err != nil {
+		return nil, err
+	}
+	return listOf(list), nil
+}
+
+// DELETE /ds/custom/deleteTheme {hostname} → {hostname}: the host's login page goes back to the default look.
+func (s *Service) deleteTheme(w http.ResponseWriter, r *http.Request) (any, error) {
+	p, err := customThemeCaller(r)
+	if err != nil {
+		return nil, err
+	}
+	var req struct {
+		Hostname string `json:"hostname"`
+	}
+	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	host, err := s.themeHost(r.Context(), p, r, req.Hostname)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Store.DeleteBranding(r.Context(), host); err != nil {
+		return nil, err
+	}
+	s.themeChanged(p.CustomerID, host)
+	return map[string]string{"hostname": host}, nil
+}
+
+// GET /ds/custom/getClientHostList → {total, list: [{hostname, hasTheme}]}: the customer's host names.
+func (s *Service) getClientHostList(w http.ResponseWriter, r *http.Request) (any, error) {
+	p, err := customThemeCaller(r)
+	if err != nil {
+		return nil, err
+	}
+	list, err := s.Store.Hosts(r.Context(), p.CustomerID)
+	if err != nil {
+		return nil, err
+	}
+	return listOf(list), nil
+}
+
+type page[T any] struct {
+	Total int `json:"total"`
+	List  []T `json:"list"`
+}
+
+func listOf[T any](l []T) page[T] { return page[T]{Total: len(l), List: l} }

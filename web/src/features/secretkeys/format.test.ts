@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { generateKey, KEY_ALPHABET, keyProblem, maskKey } from './format';
+
+describe('keyProblem', () => {
+  it('accepts 32 digits and capital letters, with blanks around', () => {
+    expect(keyProblem('A1B2C3D4E5F6G7H8J9K0L1M2N3P4Q5R6')).toBeNull();
+    expect(keyProblem('  3FJ9T0QW6ZP2XK8M4RB7N1CDV5HL9YSE ')).toBeNull();
+  });
+  it('names what is wrong', () => {
+    expect(keyProblem('  ')).toBe('required');
+    expect(keyProblem('a1b2c3d4e5f6g7h8j9k0l1m2n3p4q5r6')).toBe('lowercase');
+    expect(keyProblem('A1B2C3D4E5F6G7H8J9K0L1M2N3P4Q5R-')).toBe('characters');
+    expect(keyProblem('A1B2C3D4 5F6G7H8J9K0L1M2N3P4Q5R6')).toBe('characters');
+    expect(keyProblem('A1B2C3D4E5F6G7H8J9K0L1M2N3P4Q5R')).toBe('length');
+    expect(keyProblem('A'.repeat(320))).toBe('length');
+  });
+});
+
+describe('generateKey', () => {
+  it('makes valid keys', () => {
+    for (let i = 0; i < 20; i++) expect(keyProblem(generateKey())).toBeNull();
+  });
+  it('draws again above the last full round of the alphabet', () => {
+    // 252..255 would favour the first four characters: they are skipped, 0 → '0', 35 → 'Z', 36 → '0'.
+    let call = 0;
+    const key = generateKey((b) => {
+      call++;
+      b.fill(call === 1 ? 255 : 35);
+      if (call === 1) b[0] = 0;
+      return b;
+    });
+    expect(key).toBe('0' + 'Z'.repeat(31));
+    expect(KEY_ALPHABET).toHaveLength(36);
+  });
+});
+
+describe('maskKey', () => {
+  it('shows the last four characters', () => {
+    expect(maskKey('A1B2C3D4E5F6G7H8J9K0L1M2N3P4Q5R6')).toBe('••••••••Q5R6');
+  });
+});

@@ -1,0 +1,37 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { initI18n } from '../../../i18n';
+import { blankTheme } from '../api';
+import { previewable, ThemePreview } from './ThemePreview';
+
+beforeAll(async () => {
+  await initI18n('en-US');
+});
+afterEach(cleanup);
+
+describe('previewable', () => {
+  it('leaves out colours still being typed', () => {
+    const t = previewable({ ...blankTheme('h'), themeColor: '#13', tabColor: '#0b3d3a', callingColor: 'red' });
+    expect(t.themeColor).toBe('');
+    expect(t.tabColor).toBe('#0b3d3a');
+    expect(t.callingColor).toBe('');
+  });
+});
+
+describe('ThemePreview', () => {
+  it('paints the login frame, title, logo and header from the form, readable', () => {
+    const theme = { ...blankTheme('h'), sysName: 'Harbour', loginFrameColor: '#e6fffb', tabColor: '#7fffd4', weightThemeColor: '#ffe58f', logoUrl: 'data:image/png;base64,AAAA', copyright: '© Harbour' };
+    render(<ThemePreview theme={theme} />);
+    expect(screen.getByTestId('preview-title').textContent).toBe('Harbour');
+    expect(screen.getByTestId('preview-frame').style.background).toBe('rgb(230, 255, 251)');
+    expect(screen.getByTestId('preview-logo').getAttribute('src')).toBe('data:image/png;base64,AAAA');
+    // A pale tab colour is darkened for the header's white text; a pale emphasis colour for the title.
+    expect(screen.getByTestId('preview-header').style.background).not.toBe('rgb(127, 255, 212)');
+    expect(screen.getByTestId('preview-title').style.color).not.toBe('rgb(255, 229, 143)');
+    expect(screen.getByText('© Harbour')).toBeTruthy();
+  });
+  it('survives a colour half typed', () => {
+    render(<ThemePreview theme={{ ...blankTheme('h'), themeColor: '#1', loginFrameColor: '#ff' }} />);
+    expect(screen.getByTestId('preview-button')).toBeTruthy();
+  });
+});
