@@ -28,6 +28,8 @@ var adminCommands = map[string]struct {
 		adminCreateTerminal},
 	"reset-password": {"reset-password --uid 8DIGITS --password PW: set a password (lifts a lockout, ends sessions)", adminResetPassword},
 	"link-oauth":     {"link-oauth --uid 8DIGITS --platform NAME --oauth ID: let an external identity sign in as the account", adminLinkOAuth},
+	"video-limits": {"video-limits --customer NAME [--max-calls N] [--max-monitors N] [--max-duration 1h] [--credit-minutes N|-1]: a customer's video limits",
+		adminVideoLimits},
 }
 
 func admin(args []string) error {

@@ -35,6 +35,7 @@ import (
 	"tenfour/internal/sos"
 	"tenfour/internal/terminalctl"
 	"tenfour/internal/tone"
+	"tenfour/internal/video"
 	"tenfour/web"
 )
 
@@ -49,6 +50,7 @@ type App struct {
 	SOS      *sos.Service      // safety: SOS alarms
 	LoneWork *lonework.Service // safety: lone-worker plans, engine and alarms
 	Voice    *call.Service     // voice: floor control, calls, monitoring, records (SOS and terminal control call it)
+	Video    *video.Service    // video calls and video monitoring
 
 	mux     *http.ServeMux
 	trusted []netip.Prefix // reverse proxies whose X-Forwarded-For names the client
@@ -140,6 +142,11 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Go(voiceSvc.RunRetention)
 	a.Go(func(ctx context.Context) { <-ctx.Done(); voiceSvc.Close(); mediaEng.Close() })
 	a.SOS.SetFloor(voiceSvc) // an SOS terminal's floor requests pre-empt everyone
+	// [video] video calls console ↔ terminal and video monitoring of terminals, on the same media server
+	a.Video = video.New(d, dir, a.Hub, a.Log, mediaEng, video.Options{RingTimeout: cfg.Voice.RingTimeout})
+	a.Video.Routes(router)
+	hub.Register(a.Video.Verbs()...)
+	a.Go(func(ctx context.Context) { <-ctx.Done(); a.Video.Close() })
 	// [directory]
 	dirSvc.Routes(router)
 	hub.Register(dirSvc.Verbs()...)

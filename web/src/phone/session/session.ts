@@ -8,6 +8,7 @@ import { attachPtt, loadGroups, resetPtt } from '../ptt/ptt';
 import { codeOf, TerminalSocket, termSocketUrl } from '../socket';
 import { attachLoneWork, resetLoneWork } from '../sos/lonework';
 import { attachSos, resendSos, resetSos } from '../sos/sos';
+import { attachVideo, resetPhoneVideo } from '../video/video';
 import { forgetAccount, forgetPassword, keepAccount } from './account';
 import { PhoneLink } from './link';
 import { useSession, type SessionState } from './store';
@@ -62,6 +63,7 @@ function attach(s: TerminalSocket) {
   attachPtt(s);
   attachInbox(s);
   attachSos(s);
+  attachVideo(s, () => useSession.getState().uid);
   attachLoneWork(s);
   s.handle('param.set', (d) => {
     const seconds = (d.seconds ?? {}) as Record<string, number>;
@@ -83,6 +85,7 @@ function end(patch: Partial<SessionState>) {
   useSession.getState().link?.end();
   useSession.setState({ phase: 'login', status: 'idle', link: undefined, ...patch });
   resetPtt();
+  resetPhoneVideo();
   resetLocation();
   resetInbox();
   resetSos();

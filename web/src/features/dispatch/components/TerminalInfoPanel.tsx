@@ -6,6 +6,7 @@ import { CALL_SET, terminalKind } from '../../../shared/directory/model';
 import { useDirectory } from '../../../shared/directory/store';
 import { convertSpeed } from '../units';
 import { KIND_ICON } from './icons';
+import { VideoActions } from '../../../shared/video/VideoActions';
 
 
 /** The terminal info panel (spec §2 "Other screens and dialogs"). */
@@ -56,6 +57,7 @@ export function TerminalInfoPanel({ cid, onAction }: { cid?: string; onAction: (
         <Button size="small" onClick={() => onAction('stun')}>{t('actions.stun')}</Button>
         <Button size="small" danger onClick={() => onAction('kill')}>{t('actions.kill')}</Button>
         <Button size="small" onClick={() => onAction('revive')}>{t('actions.revive')}</Button>
+        <VideoActions cid={term.cid} name={term.name} type={term.type} labels={{ call: t('actions.videoCall'), monitor: t('actions.videoMonitor') }} />
       </Space>
     </div>
   );
