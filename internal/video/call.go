@@ -154,7 +154,10 @@ func (s *Service) Invite(ctx context.Context, c *realtime.Conn, req InviteReq) (
 		if target != nil {
 			ss.callee = &party{Account: *target}
 		} else {
-			ss.rung = free
+			ss.rung, ss.wasRung = free, map[string]bool{}
+			for _, a := range free {
+				ss.wasRung[a.ID] = true
+			}
 		}
 		s.sessions[ss.id] = ss
 		s.watchLocked(c)
@@ -217,6 +220,9 @@ func (s *Service) Respond(c *realtime.Conn, req StatusReq) (map[string]any, erro
 			rungHere = rungHere || a.ID == acct
 		}
 		if !(ss.callee != nil && ss.callee.ID == acct) && !rungHere {
+			if ss.wasRung[acct] {
+				return ErrState // another dispatcher answered first
+			}
 			return ErrPermission
 		}
 		if ss.state != StateTrying && ss.state != StateRinging {

@@ -63,7 +63,8 @@ type session struct {
 	status      int
 	caller      *party            // call: who invited
 	callee      *party            // call: who answered (or the one rung); monitor: the terminal
-	rung        []Account         // a terminal's call to the dispatch desk: every dispatcher rung
+	rung        []Account         // a terminal's call to the dispatch desk: every dispatcher ringing
+	wasRung     map[string]bool   // desk: every dispatcher it rang (a late answer gets 409, not 107)
 	declined    map[string]int    // desk: who declined, with the status
 	viewers     map[string]*party // monitor: dispatcher → its viewer side
 	codec       media.VideoCodec
@@ -270,13 +271,14 @@ func (s *Service) endLocked(later *afterUnlock, ss *session, status int, by stri
 			_ = ss.callee.conn.Send("video.monitorStop", map[string]any{"callId": ss.id, "status": status})
 		}
 	}
-	s.publishLocked(ss)
 	for _, p := range ss.parties() {
 		if p.peer != nil {
 			later.then(p.peer.Close)
 			p.peer = nil
 		}
 	}
+	// published last: whoever hears of the end finds the row queued (Wait awaits it)
+	defer s.publishLocked(ss)
 	if ss.kind != KindCall {
 		return
 	}
