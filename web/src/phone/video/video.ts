@@ -49,11 +49,13 @@ async function openCallMedia(callId: string) {
   const peer = new VideoPeer(sock, callId);
   peer.onChange = () => set(() => ({}));
   set(() => ({ peer }));
-  let local: MediaStream | undefined;
-  try {
-    local = await openCamera(c.resolution, c.facing);
-  } catch {
-    set(() => ({ localFailed: true }));
+  let local: MediaStream | undefined = c.local;
+  if (!local) {
+    try {
+      local = await openCamera(c.resolution, c.facing);
+    } catch {
+      set(() => ({ localFailed: true }));
+    }
   }
   if (usePhoneVideo.getState().call?.callId !== callId) {
     stopStream(local);
@@ -167,6 +169,16 @@ export function attachVideo(s: TerminalSocket, me: () => string | undefined): vo
         resolution: e.data.resolution, outgoing: false, facing: 'user' },
     });
     void s.request('video.status', { callId: e.data.callId, status: 180 }).catch(() => {});
+    // The camera opens while it rings (the preview), so answering does not wait for it.
+    const id = e.data.callId;
+    openCamera(e.data.resolution, 'user').then(
+      (st) => {
+        const c = usePhoneVideo.getState().call;
+        if (c?.callId !== id || c.state === 'ended' || c.local) st.getTracks().forEach((t) => t.stop());
+        else set(() => ({ local: st }));
+      },
+      () => {},
+    );
   });
   s.on<StateEvent>('video.state', (e) => {
     const v = e.data;
@@ -177,7 +189,8 @@ export function attachVideo(s: TerminalSocket, me: () => string | undefined): vo
       return;
     }
     const other = v.caller.msId === me() ? v.callee : v.caller;
-    set(() => ({ state: c.state === 'incoming' && v.state === 'ringing' ? 'incoming' : v.state, status: v.status, name: other?.name || c.name }));
+    const stillRinging = c.state === 'incoming' && (v.state === 'trying' || v.state === 'ringing');
+    set(() => ({ state: stillRinging ? 'incoming' : v.state, status: v.status, name: other?.name || c.name }));
     if (c.outgoing && v.state === 'answered') {
       void s.request('video.ack', { callId: v.callId }).then(() => openCallMedia(v.callId)).catch(() => {});
     }

@@ -39,6 +39,8 @@ export interface VideoSession {
   localFailed?: boolean;
   /** A refused start: the code (the window shows it, then the user dismisses it). */
   refused?: string;
+  /** The camera being opened while the call rings (the preview), so answering does not wait for it. */
+  preview?: Promise<MediaStream | undefined>;
 }
 
 export interface VideoInvite {
@@ -109,8 +111,8 @@ async function openMedia(callId: string, withCamera: boolean) {
   const peer = new VideoPeer(live(), callId);
   peer.onChange = () => patch(callId, () => ({}));
   patch(callId, () => ({ media: peer }));
-  let local: MediaStream | undefined;
-  if (withCamera) {
+  let local: MediaStream | undefined = s.local ?? (await s.preview);
+  if (withCamera && !local) {
     try {
       local = await openCamera('VGA', 'user');
     } catch {
@@ -144,6 +146,20 @@ export async function startVideoCall(msId: string, name: string): Promise<void> 
     useVideo.setState((st) => ({
       sessions: { ...st.sessions, [r.callId]: st.sessions[r.callId] ?? placeholder(r.callId, 'call', msId, name, resolution) },
     }));
+    // The camera opens while the terminal rings: the preview shows, and the answer does not wait for it.
+    const preview = openCamera('VGA', 'user').then(
+      (st) => {
+        const cur = useVideo.getState().sessions[r.callId];
+        if (!cur || cur.view.state === 'ended') {
+          st.getTracks().forEach((t) => t.stop());
+          return undefined;
+        }
+        patch(r.callId, () => ({ local: st }));
+        return st;
+      },
+      () => undefined,
+    );
+    patch(r.callId, () => ({ preview }));
   } catch (e) {
     const id = `refused-${Date.now()}`;
     const s = placeholder(id, 'call', msId, name, resolution);
@@ -234,12 +250,14 @@ function applyState(v: VideoView) {
   const peerName = s.peerName || (v.caller.msId === me() ? v.callee?.name : v.caller.name) || s.peerName;
   patch(v.callId, () => ({ view: v, peerName }));
   if (v.kind === 'call' && v.caller.msId === me() && v.state === 'answered') {
-    void live()
-      .request('video.ack', { callId: v.callId })
-      .then(() => openMedia(v.callId, true))
-      .catch(() => {});
+    // The codec is fixed: acknowledge and connect at once (the server takes offers from the answer on).
+    void live().request('video.ack', { callId: v.callId }).catch(() => {});
+    void openMedia(v.callId, true);
   }
-  if (v.state === 'ended') closeMedia(s);
+  if (v.state === 'ended') {
+    closeMedia(s);
+    void s.preview?.then((st) => st?.getTracks().forEach((t) => t.stop()));
+  }
 }
 
 let attached = false;
