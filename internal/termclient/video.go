@@ -23,10 +23,11 @@ type Video struct {
 	CallID string
 	Codec  string
 
-	pc   *webrtc.PeerConnection
-	cam  *webrtc.TrackLocalStaticSample
-	mic  *webrtc.TrackLocalStaticRTP
-	plis atomic.Uint64
+	pc     *webrtc.PeerConnection
+	cam    *webrtc.TrackLocalStaticSample
+	mic    *webrtc.TrackLocalStaticRTP
+	plis   atomic.Uint64
+	keyNow atomic.Bool // a keyframe was asked for: the camera sends one next (as an encoder does)
 
 	camMu   sync.Mutex
 	camStop chan struct{}
@@ -42,6 +43,7 @@ type Video struct {
 	vKey     int // keyframes seen (VP8 key bit / H.264 IDR in the first packet of a frame)
 	aPackets int
 	firstAt  time.Time
+	keyAt    time.Time   // arrival of the first keyframe's first packet
 	frameAt  []time.Time // arrival of each frame's last packet (bounded)
 	newFrame bool
 }
@@ -244,6 +246,7 @@ func (v *Video) readRTCP(s *webrtc.RTPSender) {
 			switch p.(type) {
 			case *rtcp.PictureLossIndication, *rtcp.FullIntraRequest:
 				v.plis.Add(1)
+				v.keyNow.Store(true)
 			}
 		}
 	}
@@ -279,6 +282,9 @@ func (v *Video) readLoop(t *webrtc.TrackRemote) {
 		v.vPackets++
 		if v.newFrame || v.vPackets == 1 {
 			if isKey(p.Payload, h264) {
+				if v.vKey == 0 {
+					v.keyAt = now
+				}
 				v.vKey++
 			}
 		}
@@ -339,8 +345,8 @@ func isKey(pl []byte, h264 bool) bool {
 // VideoStats is what the session received so far.
 type VideoStats struct {
 	VideoPackets, Frames, Keyframes, AudioPackets int
-	// FirstPacket is when the first video packet arrived (zero if none).
-	FirstPacket time.Time
+	// FirstPacket is when the first video packet arrived, FirstKeyframe when the first keyframe began (zero if none).
+	FirstPacket, FirstKeyframe time.Time
 }
 
 // Stats returns the counts so far.
@@ -348,7 +354,7 @@ func (v *Video) Stats() VideoStats {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return VideoStats{VideoPackets: v.vPackets, Frames: v.vFrames, Keyframes: v.vKey, AudioPackets: v.aPackets,
-		FirstPacket: v.firstAt}
+		FirstPacket: v.firstAt, FirstKeyframe: v.keyAt}
 }
 
 // FrameTimes returns the arrival time of each complete frame so far.
@@ -409,6 +415,9 @@ func (v *Video) StartCamera(width, height int) error {
 		tick := time.NewTicker(time.Second / ClipFPS)
 		defer tick.Stop()
 		for i := 0; ; i++ {
+			if v.keyNow.Swap(false) {
+				i = 0 // the clip starts with a keyframe
+			}
 			f := clip.Frames[i%len(clip.Frames)]
 			if err := v.cam.WriteSample(media.Sample{Data: f.Data, Duration: time.Second / ClipFPS}); err != nil {
 				return
@@ -432,6 +441,15 @@ func (v *Video) CameraSize() ClipSize {
 		return ClipSize{}
 	}
 	return v.camSize
+}
+
+// SendFrame writes one encoded frame (any bytes: benchmarks) as the camera, packetized like a real one.
+func (v *Video) SendFrame(data []byte, d time.Duration) error {
+	if err := v.cam.WriteSample(media.Sample{Data: data, Duration: d}); err != nil {
+		return err
+	}
+	v.sent.Add(1)
+	return nil
 }
 
 // FramesSent counts the camera frames written.
