@@ -8,7 +8,7 @@ import { attachPtt, loadGroups, resetPtt } from '../ptt/ptt';
 import { codeOf, TerminalSocket, termSocketUrl } from '../socket';
 import { attachLoneWork, resetLoneWork } from '../sos/lonework';
 import { attachSos, resendSos, resetSos } from '../sos/sos';
-import { attachVideo, resetPhoneVideo } from '../video/video';
+import { attachVideo, resetPhoneVideo, resyncPhoneVideo } from '../video/video';
 import { forgetAccount, forgetPassword, keepAccount } from './account';
 import { PhoneLink } from './link';
 import { useSession, type SessionState } from './store';
@@ -75,7 +75,10 @@ function attach(s: TerminalSocket) {
 
 async function afterLogin(again: boolean) {
   const link = useSession.getState().link;
-  if (again) link?.resync();
+  if (again) {
+    link?.resync();
+    resyncPhoneVideo();
+  }
   await loadGroups();
   link?.location.flush();
   resendSos();

@@ -229,5 +229,12 @@ function stopMonitor(callId: string) {
   stopStream(m.local);
 }
 
+/** After a reconnect: the server ended the sessions the old connection carried (101). */
+export function resyncPhoneVideo(): void {
+  const c = usePhoneVideo.getState().call;
+  if (c && c.state !== 'ended' && c.state !== 'incoming') endCall(101); // a ringing call can still be answered
+  for (const id of [...monitors.keys()]) stopMonitor(id);
+}
+
 /** The phone is being monitored now (for tests). */
 export const monitoring = () => monitors.size;

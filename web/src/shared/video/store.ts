@@ -2,7 +2,7 @@
 // the calls ringing here. One store, fed by the video.* events of the window's live socket; the video call window
 // (features/videocall) shows it, the terminal info panel and the map card start calls and monitoring through it.
 import { create } from 'zustand';
-import { live } from '../socket/live';
+import { live, onResync } from '../socket/live';
 import { useSession } from '../session';
 import { browserCodecs, openCamera, VideoPeer, type ResolutionName } from './media';
 
@@ -275,6 +275,19 @@ export function startConsoleVideo(): void {
   sock.on<{ callId: string }>('video.answered', (e) =>
     useVideo.setState((st) => ({ invites: st.invites.filter((i) => i.callId !== e.data.callId) })),
   );
+  // A reconnect: the server ended what the old connection carried (101); show the sessions it no longer has as ended.
+  onResync(() => {
+    void sock
+      .request<{ list: VideoView[] }>('video.list', {})
+      .then(({ list }) => {
+        const open = new Set(list.map((v) => v.callId));
+        for (const s of Object.values(useVideo.getState().sessions)) {
+          if (s.view.state !== 'ended' && !s.refused && !open.has(s.view.callId)) applyState({ ...s.view, state: 'ended', status: 101 });
+        }
+        useVideo.setState((st) => ({ invites: st.invites.filter((i) => open.has(i.callId)) }));
+      })
+      .catch(() => {});
+  });
 }
 
 /** Whether a terminal type can be monitored (apps and cameras) and can take a video call (apps). */
