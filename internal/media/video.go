@@ -62,6 +62,8 @@ var (
 	ErrNoVideo = errors.New("media: the offer has no video section")
 	// ErrCodec is returned when an offer has none of the session's acceptable video codecs.
 	ErrCodec = errors.New("media: no common video codec")
+	// ErrBadOffer wraps what is wrong with a client's offer (anything else NewVideoPeer returns is the server's).
+	ErrBadOffer = errors.New("media: bad offer")
 )
 
 var (
@@ -256,7 +258,7 @@ func (p *VideoPeer) answer(offer string, early []webrtc.ICECandidateInit) (strin
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := p.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: offer}); err != nil {
-		return "", fmt.Errorf("media: offer: %w", err)
+		return "", fmt.Errorf("%w: %w", ErrBadOffer, err)
 	}
 	for _, c := range early {
 		_ = p.pc.AddICECandidate(c)
@@ -265,7 +267,7 @@ func (p *VideoPeer) answer(offer string, early []webrtc.ICECandidateInit) (strin
 	for _, s := range []*Sink{p.VideoOut, p.AudioOut} {
 		sender, err := p.pc.AddTrack(s.track)
 		if err != nil {
-			return "", fmt.Errorf("media: add track: %w", err)
+			return "", fmt.Errorf("%w: add track: %w", ErrBadOffer, err)
 		}
 		go s.readRTCP(sender)
 	}

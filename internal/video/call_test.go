@@ -203,7 +203,18 @@ func TestCallRefusalsAndEndings(t *testing.T) {
 	w.svc().SetMediaTimeout(time.Second)
 	id = invite(t, ctx, con, "10000101")
 	invited(t, ctx, t1)
+	if err := con.Call(ctx, "video.offer", map[string]any{"callId": id, "sdp": "v=0"}, nil); code(err) != "409" {
+		t.Fatalf("offer before the codec is fixed: %v", err)
+	}
 	answer(t, ctx, t1, id)
+	for _, sdp := range []string{"not sdp", "v=0\r\no=- 1 1 IN IP4 0.0.0.0\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=rtpmap:111 opus/48000/2\r\n"} {
+		if err := con.Call(ctx, "video.offer", map[string]any{"callId": id, "sdp": sdp}, nil); code(err) != "400" {
+			t.Fatalf("bad offer %q: %v", sdp, err)
+		}
+	}
+	if err := t2.Call(ctx, "video.offer", map[string]any{"callId": id, "sdp": "v=0"}, nil); code(err) != "107" {
+		t.Fatalf("an offer by someone else: %v", err)
+	}
 	state(t, ctx, con, id, video.StateAnswered, video.StOK)
 	must(t, con.Call(ctx, "video.ack", map[string]any{"callId": id}, nil))
 	state(t, ctx, con, id, video.StateMedia, video.StSelfTrying)

@@ -85,12 +85,12 @@ func (s *Service) Offer(c *realtime.Conn, req OfferReq) (map[string]string, erro
 		Console: c.Kind() == realtime.Console}, codec, req.SDP, early, func(vp *media.VideoPeer, ready bool) {
 		go s.peerChanged(ss, p, vp)
 	})
-	if errors.Is(err, media.ErrNoVideo) {
+	if errors.Is(err, media.ErrNoVideo) || errors.Is(err, media.ErrBadOffer) {
 		return nil, httpx.BadParam("sdp", err.Error())
 	}
-	if err != nil {
-		slog.Warn("video: peer", "call", ss.id, "err", err)
-		return nil, httpx.BadParam("sdp", err.Error())
+	if err != nil { // the media server's own failure (500 serverErr)
+		slog.Error("video: peer", "call", ss.id, "err", err)
+		return nil, ErrServer
 	}
 	var old *media.VideoPeer
 	err = s.locked(func(later *afterUnlock) error {
