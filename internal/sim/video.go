@@ -175,6 +175,9 @@ func videoSize(name string) (int, int) {
 // declines; busy when it is already in a video call or blocked.
 func (t *Terminal) onVideoInviteLocked(id string, codecs []string, res string) {
 	st := &t.fl.stats
+	if t.prof.Console {
+		return // a simulated dispatcher's desk lets a terminal's video call ring: a person answers it, or another desk
+	}
 	status := func(code int, extra map[string]any, cb func(frame)) {
 		m := map[string]any{"callId": id, "status": code}
 		for k, v := range extra {

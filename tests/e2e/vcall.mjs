@@ -6,6 +6,7 @@ import { MOBILE, consolePage, measure, phonePage, withContexts } from './voice.m
 
 const PHONE = '10000174';
 const PHONE_MON = '10000175';
+const PHONE_DESK = '10000176';
 
 /** videoWidth and decoded frames of a <video>, twice 1.5 s apart: moving video means the count rises. */
 async function moving(page, selector) {
@@ -63,6 +64,24 @@ export const vcallCases = [
         await con.click('[data-testid=videocall-hangup]');
         await phone.waitForSelector('[data-testid=phone-video][data-state=ended][data-status="200"]', { timeout: 10_000 });
         await con.waitForSelector('[data-testid=videocall-session][data-state=disconnected]', { timeout: 10_000 });
+      }),
+  ],
+  [
+    'video call: the phone app calls the dispatch desk, the console answers, moving video both ways',
+    () =>
+      withContexts('vcall-desk', async (open) => {
+        const { page: con } = await consolePage(await open());
+        const { page: phone } = await phonePage(await open(MOBILE), PHONE_DESK);
+        await phone.click('[data-testid=phone-video-call]');
+        await con.waitForSelector('[data-testid=videocall-incoming]', { timeout: 15_000 });
+        await con.click('[data-testid=videocall-answer]');
+        await con.waitForSelector('[data-testid=videocall-session][data-state=connected]', { timeout: 15_000 });
+        await phone.waitForSelector('[data-testid=phone-video][data-state=connected]', { timeout: 15_000 });
+        await moving(con, '[data-testid=videocall-remote]');
+        await moving(phone, '[data-testid=phone-video-remote]');
+        await phone.click('[data-testid=phone-video-hangup]');
+        await con.waitForSelector('[data-testid=videocall-session][data-state=disconnected]', { timeout: 10_000 });
+        await phone.waitForSelector('[data-testid=phone-video][data-state=ended]', { timeout: 10_000 });
       }),
   ],
   [
