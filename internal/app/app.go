@@ -40,6 +40,7 @@ import (
 	"tenfour/internal/sos"
 	"tenfour/internal/terminalctl"
 	"tenfour/internal/tone"
+	"tenfour/internal/video"
 	"tenfour/web"
 )
 
@@ -58,6 +59,7 @@ type App struct {
 	Cameras  *camera.Service   // video surveillance: cameras, pulled streams, viewers, recordings
 	Indoor   *indoor.Service   // indoor positioning: plans, beacons, estimated positions
 	Patrol   *patrol.Service   // field work: the patrol service (/patrolService), its order engine and punches
+	Video    *video.Service    // video calls and video monitoring
 
 	mux     *http.ServeMux
 	trusted []netip.Prefix // reverse proxies whose X-Forwarded-For names the client
@@ -161,6 +163,11 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	if cfg.Demo && cfg.Camera.DemoRTSPPort > 0 {
 		a.Go(func(ctx context.Context) { a.Cameras.RunDemo(ctx, cfg.Camera.DemoRTSPPort, demo.CustomerNames) })
 	}
+	// [video] video calls console ↔ terminal and video monitoring of terminals, on the same media server
+	a.Video = video.New(d, dir, a.Hub, a.Log, mediaEng, video.Options{RingTimeout: cfg.Voice.RingTimeout})
+	a.Video.Routes(router)
+	hub.Register(a.Video.Verbs()...)
+	a.Go(func(ctx context.Context) { <-ctx.Done(); a.Video.Close() })
 	// [directory]
 	dirSvc.Routes(router)
 	hub.Register(dirSvc.Verbs()...)

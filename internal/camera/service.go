@@ -268,7 +268,7 @@ func (s *Service) watch(cam Camera, offer string) (string, *stream, error) {
 	if s.ffmpeg == "" {
 		return "", nil, ErrNoTool
 	}
-	track, err := webrtc.NewTrackLocalStaticRTP(media.H264, "video", "camera-"+cam.StreamID)
+	track, err := webrtc.NewTrackLocalStaticRTP(media.CameraH264, "video", "camera-"+cam.StreamID)
 	if err != nil {
 		return "", nil, err
 	}

@@ -15,27 +15,27 @@ import (
 	"github.com/pion/webrtc/v4"
 )
 
-// H264 is the camera codec the viewer track announces: packetization mode 1 (what ffmpeg and cameras send).
-var H264 = webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeH264, ClockRate: 90000,
+// CameraH264 is the camera codec the viewer track announces: packetization mode 1 (what ffmpeg and cameras send).
+var CameraH264 = webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeH264, ClockRate: 90000,
 	SDPFmtpLine: "level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f"}
 
 // h264Profiles are the profiles a viewer accepts: the browser picks one it decodes; the stream is forwarded as
 // it is (browsers' software decoders take baseline, main and high alike).
 var h264Profiles = []string{"42e01f", "42001f", "4d001f", "640032", "64001f"}
 
-// videoAPIs holds each engine's viewer API (*Engine → *webrtc.API), made on first use.
+// cameraAPIs holds each engine's camera-viewer API (*Engine → *webrtc.API), made on first use.
 var (
-	videoMu   sync.Mutex
-	videoAPIs = map[*Engine]*webrtc.API{}
+	cameraMu   sync.Mutex
+	cameraAPIs = map[*Engine]*webrtc.API{}
 )
 
-// ErrNoVideo is returned for a viewer offer without a video section or without H.264.
-var ErrNoVideo = errors.New("media: the offer has no H.264 video section")
+// ErrNoCameraVideo is returned for a camera viewer's offer without a video section or without H.264.
+var ErrNoCameraVideo = errors.New("media: the offer has no H.264 video section")
 
-func (e *Engine) videoAPI() (*webrtc.API, error) {
-	videoMu.Lock()
-	defer videoMu.Unlock()
-	if api := videoAPIs[e]; api != nil {
+func (e *Engine) cameraAPI() (*webrtc.API, error) {
+	cameraMu.Lock()
+	defer cameraMu.Unlock()
+	if api := cameraAPIs[e]; api != nil {
 		return api, nil
 	}
 	me := &webrtc.MediaEngine{}
@@ -71,7 +71,7 @@ func (e *Engine) videoAPI() (*webrtc.API, error) {
 	lf.DefaultLogLevel = logging.LogLevelError
 	se.LoggerFactory = lf
 	api := webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(se))
-	videoAPIs[e] = api
+	cameraAPIs[e] = api
 	return api, nil
 }
 
@@ -84,7 +84,7 @@ type Viewer struct {
 // NewViewer answers a viewer's offer (non-trickle: the answer carries every server candidate) with track sending
 // on the offer's video section. onState is called from pion's goroutines on every connection state change.
 func (e *Engine) NewViewer(offer string, track webrtc.TrackLocal, onState func(webrtc.PeerConnectionState)) (*Viewer, string, error) {
-	api, err := e.videoAPI()
+	api, err := e.cameraAPI()
 	if err != nil {
 		return nil, "", err
 	}
@@ -104,7 +104,7 @@ func (e *Engine) NewViewer(offer string, track webrtc.TrackLocal, onState func(w
 		hasVideo = hasVideo || t.Kind() == webrtc.RTPCodecTypeVideo
 	}
 	if !hasVideo {
-		return fail(ErrNoVideo)
+		return fail(ErrNoCameraVideo)
 	}
 	// AddTrack takes the offer's unused video transceiver (a recvonly offer becomes sendonly here).
 	sender, err := pc.AddTrack(track)
@@ -129,7 +129,7 @@ func (v *Viewer) Close() error { return v.PC.Close() }
 
 // ForgetVideo drops the engine's viewer API (after Engine.Close).
 func (e *Engine) ForgetVideo() {
-	videoMu.Lock()
-	delete(videoAPIs, e)
-	videoMu.Unlock()
+	cameraMu.Lock()
+	delete(cameraAPIs, e)
+	cameraMu.Unlock()
 }

@@ -59,6 +59,11 @@ type Engine struct {
 
 	mu    sync.Mutex
 	peers map[*Peer]struct{}
+
+	se     webrtc.SettingEngine // shared by the video APIs (video.go)
+	videoM sync.Mutex
+	videos map[VideoCodec]*webrtc.API
+	vpeers map[*VideoPeer]struct{}
 }
 
 // NewEngine opens the UDP port (and TURN, when configured).
@@ -132,6 +137,7 @@ func NewEngine(cfg Config) (*Engine, error) {
 	lf.DefaultLogLevel = logging.LogLevelError
 	se.LoggerFactory = lf
 	e.api = webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(se))
+	e.se = se
 
 	if cfg.TURNPort != 0 {
 		if err := e.startTURN(); err != nil {
@@ -157,6 +163,7 @@ func (e *Engine) Close() error {
 	for _, p := range peers {
 		p.Close()
 	}
+	e.closeVideoPeers()
 	var err error
 	if e.turn != nil {
 		err = e.turn.Close()

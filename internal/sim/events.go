@@ -115,6 +115,8 @@ func (t *Terminal) onRequestLocked(f frame) {
 		t.ambient = &sender{m: t.media, packets: t.fl.clips.Long.Packets, loop: true}
 		t.fl.clock.add(t.ambient)
 		t.reply(f, "0", nil)
+	case "video.monitorStart": // a dispatcher opens the camera (docs/video.md)
+		t.onVideoMonitorLocked(f)
 	default: // a request this terminal does not know (docs/terminal-protocol.md: refuse it)
 		t.reply(f, "400", map[string]string{"msg": "unknown request"})
 	}
@@ -232,6 +234,8 @@ func (t *Terminal) onEventLocked(f frame) {
 		}
 	case "call.invite":
 		t.onInviteLocked(f.Data)
+	case "video.invite", "video.state", "video.resolution", "video.monitorStop":
+		t.onVideoEventLocked(f)
 	case "call.state":
 		var c callView
 		if json.Unmarshal(f.Data, &c) == nil {

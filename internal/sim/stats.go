@@ -33,6 +33,7 @@ type Stats struct {
 	CallsAnswered atomic.Int64
 	CallsDeclined atomic.Int64
 	CallsIgnored  atomic.Int64
+	VideoSessions atomic.Int64 // video calls answered and monitorings served with the camera sending
 
 	SOSRaised   atomic.Int64
 	SOSCanceled atomic.Int64

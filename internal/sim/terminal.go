@@ -125,6 +125,7 @@ type Terminal struct {
 	buffered  []gpsPoint
 
 	media     *termclient.Media
+	videos    map[string]*simVideo // video sessions by call id (video.go)
 	mstate    mediaState
 	mwait     []func(bool)
 	rtcUp     chan struct{}
@@ -441,6 +442,7 @@ func (t *Terminal) onClosed(gen uint64, err error) {
 	if t.talk != nil {
 		t.stopTalkLocked("closed", false)
 	}
+	t.closeVideosLocked()
 	if t.ambient != nil {
 		t.ambient.stop()
 		t.ambient = nil

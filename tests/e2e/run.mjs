@@ -15,6 +15,7 @@ import { indoorCases } from './indoor.mjs';
 import { reportsCases } from './reports.mjs';
 import { patrolCases } from './patrol.mjs';
 import { keysCases } from './keys.mjs';
+import { vcallCases } from './vcall.mjs';
 
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
 const TERMINAL = '10000101';
@@ -381,4 +382,4 @@ cases.push(...camerasCases);
 cases.push(...contrastCases);
 
 cases.push(...keysCases);
-process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases, ...patrolCases])) > 0 ? 1 : 0);
+process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases, ...patrolCases, ...vcallCases])) > 0 ? 1 : 0);

@@ -96,6 +96,7 @@ func main() {
 		{"isolation", 2 * time.Minute, r.isolation},
 		{"forward", 2 * time.Minute, r.forward},
 		{"streams", 2 * time.Minute, r.streams},
+		{"video", 3 * time.Minute, r.video},
 		{"ingest", 5 * time.Minute, func(ctx context.Context) error { return r.ingest(ctx, *ingest) }},
 		{"alarm", 2 * time.Minute, r.alarm},
 		{"publish", 1 * time.Minute, r.publish},
@@ -219,7 +220,7 @@ func (r *runner) prof(name string) string { return filepath.Join(r.out, "prof", 
 // --- steps ---------------------------------------------------------------------------------------------------
 
 var testPkgs = []string{"internal/call", "internal/media", "internal/geo", "internal/sos", "internal/platform/realtime",
-	"internal/bench", "internal/camera", "internal/indoor", "internal/presence", "internal/patrol"}
+	"internal/bench", "internal/camera", "internal/indoor", "internal/presence", "internal/patrol", "internal/video"}
 
 func (r *runner) build(ctx context.Context) error {
 	env := []string{"CGO_ENABLED=0"}
@@ -370,6 +371,22 @@ func (r *runner) camclick(ctx context.Context) error {
 		r.figs[k] = v
 	}
 	return err
+}
+
+// video: a video call's set-up (answer → first keyframe at the console, Go peers over the socket) and forwarded
+// 1 Mbit/s video streams per core (docs/video.md).
+func (r *runner) video(ctx context.Context) error {
+	out, err := r.testBin(ctx, "internal/video", nil, "-test.run", "^$", "-test.bench", "^BenchmarkVideoCallSetup$",
+		"-test.benchtime", "1x")
+	if perr := r.benchInto("", out, "BenchmarkVideoCallSetup"); perr != nil && err == nil {
+		err = perr
+	}
+	out, err2 := r.testBin(ctx, "internal/media", nil, "-test.run", "^$", "-test.bench", "^BenchmarkVideoStreamsPerCore$",
+		"-test.benchtime", "1x")
+	if perr := r.benchInto("", out, "BenchmarkVideoStreamsPerCore"); perr != nil && err2 == nil {
+		err2 = perr
+	}
+	return errors.Join(err, err2)
 }
 
 var (
@@ -725,6 +742,26 @@ func (r *runner) rows() []bench.Row {
 			Target: "< 700 ms", Status: bench.Verdict(p95 < 700)})
 	} else {
 		rows = append(rows, row("camera click → first decoded frame in Chromium p95 (loopback, camera already pulled)", "< 700 ms", "", r.missing("camclick")))
+	}
+	if p95, ok := r.fig("BenchmarkVideoCallSetup:p95-ms"); ok {
+		p50, _ := r.fig("BenchmarkVideoCallSetup:p50-ms")
+		n, _ := r.fig("BenchmarkVideoCallSetup:calls")
+		rows = append(rows, bench.Row{Name: "video call set-up → first frame p95 (the terminal's answer → the first keyframe at the console, Go peers on loopback)",
+			Figure: fmt.Sprintf("p95 %.0f ms (p50 %.0f ms, %.0f calls); Chromium console ↔ phone app: see the browser suite's \"video call answer → first frame\"", p95, p50, n),
+			Target: "< 500 ms", Status: bench.Verdict(p95 < 500)})
+	} else {
+		rows = append(rows, row("video call set-up → first frame p95", "< 500 ms", "", r.missing("video")))
+	}
+	if spc, ok := r.fig("BenchmarkVideoStreamsPerCore:streams/core"); ok {
+		n, _ := r.fig("BenchmarkVideoStreamsPerCore:streams")
+		lost, _ := r.fig("BenchmarkVideoStreamsPerCore:lost-packets")
+		pc, _ := r.fig("BenchmarkVideoStreamsPerCore:process-cpu-%")
+		rows = append(rows, bench.Row{Name: "forwarded 1 Mbit/s video streams per core with no loss",
+			Figure: fmt.Sprintf("%s streams/core from the process's CPU time (the in-process receivers' decryption included: a floor for the server alone), %.0f receivers of one camera for 5 s: %.0f packets lost; %.0f %% of a core",
+				bench.Thousands(spc), n, lost, pc),
+			Target: "≥ 300", Status: bench.Verdict(spc >= 300 && lost == 0)})
+	} else {
+		rows = append(rows, row("forwarded 1 Mbit/s video streams per core with no loss", "≥ 300", "", r.missing("video")))
 	}
 	const traccar = "Traccar: 8,000 messages/s on 4 cores"
 	for _, engine := range []string{"sqlite", "postgres"} {

@@ -10,6 +10,7 @@ import { useBranding } from '../shared/branding/store';
 import { SettingsDialog } from '../features/settings/components/SettingsDialog';
 import { useSettings } from '../shared/settings';
 import { VoiceMount } from '../features/voice/mount';
+import { VideoCallMount } from '../features/videocall/mount';
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../i18n/languages';
 import { startLive, useLiveStatus } from '../shared/socket/live';
 import { useDirectoryFeed } from '../shared/directory/useLiveDirectory';
@@ -123,6 +124,7 @@ export default function Shell() {
           </Suspense>
         </Content>
         <VoiceMount />
+        <VideoCallMount />
       </div>
       <SettingsDialog open={dialog === 'settings'} onClose={() => setDialog(null)} />
       <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />

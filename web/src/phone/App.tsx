@@ -16,6 +16,7 @@ import { phoneEngine, useSession } from './session/store';
 import { useAutoSignIn } from './session/useAutoSignIn';
 import { LoneWork, SosBanner, SosButton } from './sos/Sos';
 import { NoticeToast } from './ui/Notice';
+import { VideoCall, VideoCallButton } from './video/VideoCall';
 
 export function App() {
   useLanguage();
@@ -39,6 +40,7 @@ function Main() {
         <span className={`p-dot p-dot-${status}`} title={t(`status.${status}`)} data-testid="phone-status" data-status={status} />
         <span className="p-top-title">{uid}</span>
         <PatrolButton onOpen={() => setSheet('patrol')} />
+        <VideoCallButton />
         <InboxButton onOpen={() => setSheet('inbox')} />
         <button className="p-icon" onClick={() => setSheet('menu')} aria-label={t('menu.title')} data-testid="phone-menu-button">
           ☰
@@ -48,6 +50,7 @@ function Main() {
       <Blocked />
       <SosBanner />
       <Calls />
+      <VideoCall />
       <LoneWork />
       <NoticeToast />
       <TalkArea />

@@ -9,6 +9,7 @@ import { codeOf, TerminalSocket, termSocketUrl } from '../socket';
 import { attachPatrol, loadOrders, resetPatrol } from '../patrol/patrol';
 import { attachLoneWork, resetLoneWork } from '../sos/lonework';
 import { attachSos, resendSos, resetSos } from '../sos/sos';
+import { attachVideo, resetPhoneVideo, resyncPhoneVideo } from '../video/video';
 import { forgetAccount, forgetPassword, keepAccount } from './account';
 import { PhoneLink } from './link';
 import { useSession, type SessionState } from './store';
@@ -63,6 +64,7 @@ function attach(s: TerminalSocket) {
   attachPtt(s);
   attachInbox(s);
   attachSos(s);
+  attachVideo(s, () => useSession.getState().uid);
   attachLoneWork(s);
   attachPatrol(s);
   // The customer's voice-encryption key, at login and on every rotation; "" means none (ADR 0021).
@@ -77,7 +79,10 @@ function attach(s: TerminalSocket) {
 
 async function afterLogin(again: boolean) {
   const link = useSession.getState().link;
-  if (again) link?.resync();
+  if (again) {
+    link?.resync();
+    resyncPhoneVideo();
+  }
   await loadGroups();
   link?.location.flush();
   resendSos();
@@ -88,6 +93,7 @@ function end(patch: Partial<SessionState>) {
   useSession.getState().link?.end();
   useSession.setState({ phase: 'login', status: 'idle', link: undefined, secretKey: undefined, ...patch });
   resetPtt();
+  resetPhoneVideo();
   resetLocation();
   resetInbox();
   resetSos();

@@ -7,6 +7,7 @@ import { CALL_SET, terminalKind } from '../../../shared/directory/model';
 import { useDirectory } from '../../../shared/directory/store';
 import { convertSpeed } from '../units';
 import { KIND_ICON } from './icons';
+import { VideoActions } from '../../../shared/video/VideoActions';
 
 
 /** The terminal info panel (spec §2 "Other screens and dialogs"). */
@@ -58,6 +59,7 @@ export function TerminalInfoPanel({ cid, onAction, extra }: { cid?: string; onAc
         <Button size="small" danger onClick={() => onAction('kill')}>{t('actions.kill')}</Button>
         <Button size="small" onClick={() => onAction('revive')}>{t('actions.revive')}</Button>
         {extra}
+        <VideoActions cid={term.cid} name={term.name} type={term.type} labels={{ call: t('actions.videoCall'), monitor: t('actions.videoMonitor') }} />
       </Space>
     </div>
   );

@@ -11,6 +11,7 @@ import { currentTalkers } from '../../../shared/geo/live';
 import { useOpenSosByTerminal } from '../../../shared/alarms/store';
 import { useVoice } from '../../../shared/voice/store';
 import { formatSpeed, speedUnitOf } from '../../../shared/geo/units';
+import { VideoActions } from '../../../shared/video/VideoActions';
 
 export type CardAction = 'call' | 'message' | 'track' | 'follow';
 
@@ -69,6 +70,7 @@ export function TerminalCard({ cid, onAction, onClose, canTrack }: { cid: string
         <Button size="small" icon={<AimOutlined />} onClick={() => onAction('follow')} data-testid="card-follow">
           {t('card.follow')}
         </Button>
+        <VideoActions cid={cid} name={term.name || cid} type={term.type} labels={{ call: t('card.videoCall'), monitor: t('card.videoMonitor') }} />
       </Space>
     </Card>
   );

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"flag"
+	"fmt"
+	"time"
+
+	"tenfour/internal/video"
+)
+
+// adminVideoLimits sets a customer's video limits (docs/video.md): flags left out keep their value.
+func adminVideoLimits(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("video-limits", flag.ContinueOnError)
+	cfg := storeFlags(fs)
+	customer := fs.String("customer", "", "customer name")
+	calls := fs.Int("max-calls", -1, "maximum concurrent video calls")
+	monitors := fs.Int("max-monitors", -1, "maximum concurrent monitored entries")
+	duration := fs.Duration("max-duration", 0, "longest video call (e.g. 30m)")
+	credit := fs.Int64("credit-minutes", -2, "video-call minutes left; -1 = unlimited")
+	store, err := openStore(ctx, fs, cfg, args)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if err := required(fs, "customer"); err != nil {
+		return err
+	}
+	var id int64
+	if err := store.QueryRow(ctx, `SELECT id FROM customers WHERE name = ?`, *customer).Scan(&id); errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("no customer %q", *customer)
+	} else if err != nil {
+		return err
+	}
+	vs := video.NewStore(store, nil)
+	l, err := vs.Limits(ctx, id)
+	if err != nil {
+		return err
+	}
+	if *calls >= 0 {
+		l.MaxCalls = *calls
+	}
+	if *monitors >= 0 {
+		l.MaxMonitors = *monitors
+	}
+	if *duration > 0 {
+		l.MaxDuration = int(duration.Seconds())
+	}
+	switch {
+	case *credit == -1:
+		l.CreditMs = -1
+	case *credit >= 0:
+		l.CreditMs = *credit * 60_000
+	case *credit != -2:
+		return errors.New("--credit-minutes: -1 (unlimited) or a number of minutes")
+	}
+	if err := vs.SetLimits(ctx, id, l, time.Now().UnixMilli()); err != nil {
+		return err
+	}
+	fmt.Printf("customer %q video limits: %d calls, %d monitored entries, %d s per call, credit %d ms (-1 unlimited)\n",
+		*customer, l.MaxCalls, l.MaxMonitors, l.MaxDuration, l.CreditMs)
+	return nil
+}

@@ -1,0 +1,583 @@
+package media
+
+// Video sessions (video calls and video monitoring, docs/video.md): one PeerConnection per party and session,
+// apart from the voice connection, with one audio and one video transceiver, both sendrecv. The video codec of
+// a session is fixed (VP8 or H.264, whatever the first party offered first): the SFU forwards, it never
+// transcodes, so every party of a session speaks the same codec. What a party sends is a Feed; what it receives
+// is a Sink; the controller (package video) attaches feeds to sinks. Keyframes: a receiver's PLI or FIR, a new
+// attachment and a receiver becoming connected each ask the feed's sender for one (PLI, at most every 300 ms).
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pion/interceptor"
+	"github.com/pion/rtcp"
+	"github.com/pion/rtp"
+	"github.com/pion/sdp/v3"
+	"github.com/pion/webrtc/v4"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+)
+
+// VideoCodec is a session's video codec.
+type VideoCodec string
+
+const (
+	VP8  VideoCodec = "VP8"
+	H264 VideoCodec = "H264"
+)
+
+// VideoCodecs are the codecs the server forwards, in its own order of preference.
+var VideoCodecs = []VideoCodec{VP8, H264}
+
+var videoFeedback = []webrtc.RTCPFeedback{{Type: "nack"}, {Type: "nack", Parameter: "pli"}, {Type: "ccm", Parameter: "fir"}}
+
+// videoParams are the codec parameters registered for each codec. H.264: constrained baseline and baseline,
+// packetization mode 1 (what browsers and phones all decode).
+func videoParams(c VideoCodec) []webrtc.RTPCodecParameters {
+	switch c {
+	case VP8:
+		return []webrtc.RTPCodecParameters{{RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeVP8,
+			ClockRate: 90000, RTCPFeedback: videoFeedback}, PayloadType: 96}}
+	case H264:
+		return []webrtc.RTPCodecParameters{
+			{RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeH264, ClockRate: 90000,
+				SDPFmtpLine: "level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f", RTCPFeedback: videoFeedback},
+				PayloadType: 102},
+			{RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeH264, ClockRate: 90000,
+				SDPFmtpLine: "level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42001f", RTCPFeedback: videoFeedback},
+				PayloadType: 104},
+		}
+	}
+	return nil
+}
+
+var (
+	// ErrNoVideo is returned for an offer without a video section.
+	ErrNoVideo = errors.New("media: the offer has no video section")
+	// ErrCodec is returned when an offer has none of the session's acceptable video codecs.
+	ErrCodec = errors.New("media: no common video codec")
+	// ErrBadOffer wraps what is wrong with a client's offer (anything else NewVideoPeer returns is the server's).
+	ErrBadOffer = errors.New("media: bad offer")
+)
+
+var (
+	mVideoForwarded = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "tenfour_video_packets_forwarded_total", Help: "Video and video-call audio RTP packets written to receivers.",
+	})
+	mVideoPeers = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "tenfour_video_peers", Help: "Open video-session peer connections.",
+	})
+	mVideoKeyframeRequests = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "tenfour_video_keyframe_requests_total", Help: "PLIs sent to video senders.",
+	})
+)
+
+// OfferedVideoCodecs lists the video codecs of an offer's first video section that the server forwards, in
+// the offer's order (its preference). ErrNoVideo if it has no video section.
+func OfferedVideoCodecs(offer string) ([]VideoCodec, error) {
+	var sd sdp.SessionDescription
+	if err := sd.UnmarshalString(offer); err != nil {
+		return nil, fmt.Errorf("media: offer: %w", err)
+	}
+	for _, m := range sd.MediaDescriptions {
+		if m.MediaName.Media != "video" {
+			continue
+		}
+		names := map[string]string{} // payload type → codec name
+		for _, a := range m.Attributes {
+			if a.Key != "rtpmap" {
+				continue
+			}
+			pt, rest, ok := strings.Cut(a.Value, " ")
+			if !ok {
+				continue
+			}
+			name, _, _ := strings.Cut(rest, "/")
+			names[pt] = strings.ToUpper(name)
+		}
+		var out []VideoCodec
+		seen := map[VideoCodec]bool{}
+		for _, pt := range m.MediaName.Formats {
+			c := VideoCodec(names[pt])
+			if (c == VP8 || c == H264) && !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+		return out, nil
+	}
+	return nil, ErrNoVideo
+}
+
+// PickVideoCodec is the first codec of offered that allowed contains (allowed empty: any).
+func PickVideoCodec(offered, allowed []VideoCodec) (VideoCodec, bool) {
+	for _, c := range offered {
+		if len(allowed) == 0 {
+			return c, true
+		}
+		for _, a := range allowed {
+			if a == c {
+				return c, true
+			}
+		}
+	}
+	return "", false
+}
+
+// videoAPI is the WebRTC API of sessions in codec c (Opus plus that one video codec, NACK and RTCP reports).
+func (e *Engine) videoAPI(c VideoCodec) (*webrtc.API, error) {
+	e.videoM.Lock()
+	defer e.videoM.Unlock()
+	if api := e.videos[c]; api != nil {
+		return api, nil
+	}
+	params := videoParams(c)
+	if params == nil {
+		return nil, ErrCodec
+	}
+	me := &webrtc.MediaEngine{}
+	if err := me.RegisterCodec(webrtc.RTPCodecParameters{RTPCodecCapability: Opus, PayloadType: OpusPayloadType},
+		webrtc.RTPCodecTypeAudio); err != nil {
+		return nil, err
+	}
+	for _, p := range params {
+		if err := me.RegisterCodec(p, webrtc.RTPCodecTypeVideo); err != nil {
+			return nil, err
+		}
+	}
+	ir := &interceptor.Registry{}
+	if err := webrtc.ConfigureRTCPReports(ir); err != nil {
+		return nil, err
+	}
+	if err := webrtc.ConfigureNack(me, ir); err != nil {
+		return nil, err
+	}
+	api := webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(e.se))
+	if e.videos == nil {
+		e.videos = map[VideoCodec]*webrtc.API{}
+	}
+	e.videos[c] = api
+	return api, nil
+}
+
+// VideoPeer is one party's PeerConnection of one video session.
+type VideoPeer struct {
+	Owner Owner
+	Codec VideoCodec
+	// Video and Audio are what the party sends (its camera and microphone).
+	Video, Audio *Feed
+	// VideoOut and AudioOut are what it receives.
+	VideoOut, AudioOut *Sink
+
+	e       *Engine
+	pc      *webrtc.PeerConnection
+	ready   atomic.Bool
+	closed  atomic.Bool
+	onState func(p *VideoPeer, ready bool)
+	mu      sync.Mutex
+}
+
+// NewVideoPeer makes a party's PeerConnection in codec c from its offer and returns it with the answer (which
+// carries every server candidate). early are candidates the client trickled before the offer. onState is
+// called (from pion's goroutines) when the peer becomes ready to carry media and when it stops.
+func (e *Engine) NewVideoPeer(o Owner, c VideoCodec, offer string, early []webrtc.ICECandidateInit,
+	onState func(p *VideoPeer, ready bool)) (*VideoPeer, string, error) {
+	api, err := e.videoAPI(c)
+	if err != nil {
+		return nil, "", err
+	}
+	pc, err := api.NewPeerConnection(webrtc.Configuration{})
+	if err != nil {
+		return nil, "", err
+	}
+	vcap := videoParams(c)[0].RTPCodecCapability
+	vtrack, err := webrtc.NewTrackLocalStaticRTP(vcap, "video", "tenfour-video")
+	if err != nil {
+		pc.Close()
+		return nil, "", err
+	}
+	atrack, err := webrtc.NewTrackLocalStaticRTP(Opus, "audio", "tenfour-video")
+	if err != nil {
+		pc.Close()
+		return nil, "", err
+	}
+	p := &VideoPeer{Owner: o, Codec: c, e: e, pc: pc, onState: onState,
+		VideoOut: newSink(vtrack, 90000), AudioOut: newSink(atrack, 48000)}
+	p.Video = &Feed{peer: p, id: NewSourceID(), video: true}
+	p.Audio = &Feed{peer: p, id: NewSourceID()}
+	pc.OnTrack(func(tr *webrtc.TrackRemote, rcv *webrtc.RTPReceiver) {
+		go drainRTCP(rcv.Read)
+		if tr.Kind() == webrtc.RTPCodecTypeVideo {
+			p.Video.read(tr)
+		} else {
+			p.Audio.read(tr)
+		}
+	})
+	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
+		switch s {
+		case webrtc.PeerConnectionStateConnected:
+			if !p.ready.Swap(true) {
+				if f := p.VideoOut.source.Load(); f != nil {
+					f.RequestKeyframe() // the receiver can only start decoding at a keyframe
+				}
+				if p.onState != nil {
+					p.onState(p, true)
+				}
+			}
+		case webrtc.PeerConnectionStateFailed, webrtc.PeerConnectionStateClosed:
+			if p.ready.Swap(false) && p.onState != nil {
+				p.onState(p, false)
+			}
+			if s == webrtc.PeerConnectionStateFailed {
+				go p.Close()
+			}
+		}
+	})
+	e.videoM.Lock()
+	if e.vpeers == nil {
+		e.vpeers = map[*VideoPeer]struct{}{}
+	}
+	e.vpeers[p] = struct{}{}
+	e.videoM.Unlock()
+	mVideoPeers.Inc()
+	answer, err := p.answer(offer, early)
+	if err != nil {
+		p.Close()
+		return nil, "", err
+	}
+	return p, answer, nil
+}
+
+func (p *VideoPeer) answer(offer string, early []webrtc.ICECandidateInit) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := p.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: offer}); err != nil {
+		return "", fmt.Errorf("%w: %w", ErrBadOffer, err)
+	}
+	for _, c := range early {
+		_ = p.pc.AddICECandidate(c)
+	}
+	// The offer's transceivers take the tracks, so both m-lines become sendrecv.
+	for _, s := range []*Sink{p.VideoOut, p.AudioOut} {
+		sender, err := p.pc.AddTrack(s.track)
+		if err != nil {
+			return "", fmt.Errorf("%w: add track: %w", ErrBadOffer, err)
+		}
+		go s.readRTCP(sender)
+	}
+	answer, err := p.pc.CreateAnswer(nil)
+	if err != nil {
+		return "", fmt.Errorf("media: answer: %w", err)
+	}
+	if !strings.Contains(answer.SDP, "m=video") {
+		return "", ErrNoVideo
+	}
+	gathered := webrtc.GatheringCompletePromise(p.pc)
+	if err := p.pc.SetLocalDescription(answer); err != nil {
+		return "", fmt.Errorf("media: answer: %w", err)
+	}
+	select {
+	case <-gathered:
+	case <-time.After(5 * time.Second):
+		return "", errors.New("media: candidate gathering timed out")
+	}
+	return p.pc.LocalDescription().SDP, nil
+}
+
+// AddCandidate adds a trickled client candidate (an empty one, end of candidates, is ignored).
+func (p *VideoPeer) AddCandidate(c webrtc.ICECandidateInit) error {
+	if c.Candidate == "" {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pc.AddICECandidate(c)
+}
+
+// Ready tells whether media flows (ICE and DTLS up).
+func (p *VideoPeer) Ready() bool { return p.ready.Load() }
+
+// Close ends the connection: its feeds stop, its sinks are detached from whatever fed them.
+func (p *VideoPeer) Close() {
+	if p.closed.Swap(true) {
+		return
+	}
+	for _, s := range []*Sink{p.VideoOut, p.AudioOut} {
+		if f := s.source.Load(); f != nil {
+			f.Detach(s)
+		}
+	}
+	for _, f := range []*Feed{p.Video, p.Audio} {
+		f.detachAll()
+	}
+	_ = p.pc.Close()
+	if p.ready.Swap(false) && p.onState != nil {
+		p.onState(p, false)
+	}
+	p.e.videoM.Lock()
+	delete(p.e.vpeers, p)
+	p.e.videoM.Unlock()
+	mVideoPeers.Dec()
+}
+
+func (e *Engine) closeVideoPeers() {
+	e.videoM.Lock()
+	list := make([]*VideoPeer, 0, len(e.vpeers))
+	for p := range e.vpeers {
+		list = append(list, p)
+	}
+	e.videoM.Unlock()
+	for _, p := range list {
+		p.Close()
+	}
+}
+
+// Link attaches from's camera and microphone to to's receivers (from → to).
+func Link(from, to *VideoPeer) {
+	from.Video.Attach(to.VideoOut)
+	from.Audio.Attach(to.AudioOut)
+}
+
+// Feed is what a party sends on one kind (its camera or its microphone): one read loop writes each packet to
+// every attached sink.
+type Feed struct {
+	peer  *VideoPeer
+	id    uint64 // source id: a sink rebases sequence numbers and timestamps when it changes
+	video bool
+
+	mu      sync.Mutex // attach/detach
+	sinks   atomic.Pointer[[]*Sink]
+	ssrc    atomic.Uint32
+	lastPLI atomic.Int64
+
+	packets, bytes, frames atomic.Uint64
+	firstAt                atomic.Int64 // unix ns of the first packet (0 = none yet)
+	onFirst                atomic.Pointer[func()]
+}
+
+// OnFirstPacket sets fn to be called once, in the read loop, with the first packet (at once if it came).
+func (f *Feed) OnFirstPacket(fn func()) {
+	f.onFirst.Store(&fn)
+	if f.firstAt.Load() != 0 {
+		if p := f.onFirst.Swap(nil); p != nil {
+			(*p)()
+		}
+	}
+}
+
+// Packets, Bytes and Frames count what the party sent (frames: video packets with the marker bit).
+func (f *Feed) Packets() uint64 { return f.packets.Load() }
+func (f *Feed) Bytes() uint64   { return f.bytes.Load() }
+func (f *Feed) Frames() uint64  { return f.frames.Load() }
+
+// FirstPacket is when the first packet arrived (zero time if none yet).
+func (f *Feed) FirstPacket() time.Time {
+	if n := f.firstAt.Load(); n != 0 {
+		return time.Unix(0, n)
+	}
+	return time.Time{}
+}
+
+// Attach makes s receive this feed (s leaves the feed it had).
+func (f *Feed) Attach(s *Sink) {
+	if old := s.source.Swap(f); old != nil && old != f {
+		old.remove(s)
+	}
+	f.mu.Lock()
+	cur := f.list()
+	for _, x := range cur {
+		if x == s {
+			f.mu.Unlock()
+			return
+		}
+	}
+	next := append(append(make([]*Sink, 0, len(cur)+1), cur...), s)
+	f.sinks.Store(&next)
+	f.mu.Unlock()
+	if f.video {
+		f.RequestKeyframe()
+	}
+}
+
+// Detach stops s receiving this feed.
+func (f *Feed) Detach(s *Sink) {
+	s.source.CompareAndSwap(f, nil)
+	f.remove(s)
+}
+
+func (f *Feed) remove(s *Sink) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	cur := f.list()
+	next := make([]*Sink, 0, len(cur))
+	for _, x := range cur {
+		if x != s {
+			next = append(next, x)
+		}
+	}
+	f.sinks.Store(&next)
+}
+
+func (f *Feed) detachAll() {
+	f.mu.Lock()
+	cur := f.list()
+	f.sinks.Store(nil)
+	f.mu.Unlock()
+	for _, s := range cur {
+		s.source.CompareAndSwap(f, nil)
+	}
+}
+
+func (f *Feed) list() []*Sink {
+	if p := f.sinks.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// Sinks is how many receivers the feed has.
+func (f *Feed) Sinks() int { return len(f.list()) }
+
+// RequestKeyframe asks the sender for a keyframe (PLI), at most every 300 ms.
+func (f *Feed) RequestKeyframe() {
+	if !f.video {
+		return
+	}
+	ssrc := f.ssrc.Load()
+	if ssrc == 0 {
+		return
+	}
+	now := time.Now().UnixNano()
+	last := f.lastPLI.Load()
+	if now-last < int64(300*time.Millisecond) || !f.lastPLI.CompareAndSwap(last, now) {
+		return
+	}
+	if f.peer.pc.WriteRTCP([]rtcp.Packet{&rtcp.PictureLossIndication{MediaSSRC: ssrc}}) == nil {
+		mVideoKeyframeRequests.Inc()
+	}
+}
+
+// read is the feed's read loop.
+func (f *Feed) read(tr *webrtc.TrackRemote) {
+	f.ssrc.Store(uint32(tr.SSRC()))
+	if f.video && f.Sinks() > 0 {
+		f.RequestKeyframe()
+	}
+	buf := make([]byte, 1500)
+	var pkt rtp.Packet
+	for {
+		n, _, err := tr.Read(buf)
+		if err != nil {
+			return
+		}
+		if pkt.Unmarshal(buf[:n]) != nil {
+			continue
+		}
+		if f.firstAt.Load() == 0 && f.firstAt.CompareAndSwap(0, time.Now().UnixNano()) {
+			if p := f.onFirst.Swap(nil); p != nil {
+				(*p)()
+			}
+		}
+		f.packets.Add(1)
+		f.bytes.Add(uint64(len(pkt.Payload)))
+		if f.video && pkt.Marker {
+			f.frames.Add(1)
+		}
+		h := pkt.Header
+		h.Extension, h.ExtensionProfile, h.Extensions = false, 0, nil
+		h.CSRC, h.Padding, h.PaddingSize = nil, false, 0
+		now := time.Since(epoch).Nanoseconds()
+		written := 0
+		for _, s := range f.list() {
+			if s.write(f.id, &h, pkt.Payload, now) {
+				written++
+			}
+		}
+		mVideoForwarded.Add(float64(written))
+	}
+}
+
+// Sink is what a party receives on one kind: one outgoing track whose sequence numbers and timestamps stay
+// continuous when the feed behind it changes (a party that reconnected).
+type Sink struct {
+	track  *webrtc.TrackLocalStaticRTP
+	clock  int64
+	source atomic.Pointer[Feed]
+
+	mu      sync.Mutex
+	cur     uint64
+	started bool
+	seqOff  uint16
+	tsOff   uint32
+	lastSeq uint16
+	lastTS  uint32
+	lastAt  int64
+
+	written, frames atomic.Uint64
+}
+
+func newSink(track *webrtc.TrackLocalStaticRTP, clock int64) *Sink {
+	return &Sink{track: track, clock: clock}
+}
+
+// Written counts packets written to this receiver; Frames the video frames among them (marker bits).
+func (s *Sink) Written() uint64 { return s.written.Load() }
+func (s *Sink) Frames() uint64  { return s.frames.Load() }
+
+func (s *Sink) write(src uint64, h *rtp.Header, payload []byte, now int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := *h
+	if src != s.cur {
+		if s.started {
+			gap := max(uint32(max(now-s.lastAt, 0)*s.clock/1_000_000_000), 1)
+			s.seqOff = s.lastSeq + 1 - h.SequenceNumber
+			s.tsOff = s.lastTS + gap - h.Timestamp
+		}
+		s.cur = src
+	}
+	out.SequenceNumber = h.SequenceNumber + s.seqOff
+	out.Timestamp = h.Timestamp + s.tsOff
+	if !s.started || int16(out.SequenceNumber-s.lastSeq) > 0 {
+		s.lastSeq, s.lastTS = out.SequenceNumber, out.Timestamp
+	}
+	s.started = true
+	s.lastAt = now
+	if err := s.track.WriteRTP(&rtp.Packet{Header: out, Payload: payload}); err != nil {
+		return false
+	}
+	s.written.Add(1)
+	if out.Marker && s.clock == 90000 {
+		s.frames.Add(1)
+	}
+	return true
+}
+
+// readRTCP reads the receiver's RTCP on this sink's sender: a PLI or FIR asks the feed behind it for a keyframe.
+func (s *Sink) readRTCP(sender *webrtc.RTPSender) {
+	buf := make([]byte, 1500)
+	for {
+		n, _, err := sender.Read(buf)
+		if err != nil {
+			return
+		}
+		pkts, err := rtcp.Unmarshal(buf[:n])
+		if err != nil {
+			continue
+		}
+		for _, p := range pkts {
+			switch p.(type) {
+			case *rtcp.PictureLossIndication, *rtcp.FullIntraRequest:
+				if f := s.source.Load(); f != nil {
+					f.RequestKeyframe()
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,497 @@
+package termclient
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pion/interceptor"
+	"github.com/pion/rtcp"
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4"
+	"github.com/pion/webrtc/v4/pkg/media"
+)
+
+// Video is one video session's PeerConnection (docs/video.md): a camera (a looped test-pattern clip, see
+// clip.go) and a microphone going out, the other side's camera and microphone coming in. The session's codec
+// is fixed by signalling before the offer (video.status / video.monitorStart), so the connection offers that
+// one codec.
+type Video struct {
+	CallID string
+	Codec  string
+
+	pc     *webrtc.PeerConnection
+	cam    *webrtc.TrackLocalStaticSample
+	mic    *webrtc.TrackLocalStaticRTP
+	plis   atomic.Uint64
+	keyNow atomic.Bool // a keyframe was asked for: the camera sends one next (as an encoder does)
+
+	camMu   sync.Mutex
+	camStop chan struct{}
+	camDone chan struct{}
+	camSize ClipSize
+	sent    atomic.Uint64 // frames sent
+
+	mu       sync.Mutex
+	changed  chan struct{}
+	state    webrtc.PeerConnectionState
+	vPackets int
+	vFrames  int // video packets with the marker bit: frames received
+	vKey     int // keyframes seen (VP8 key bit / H.264 IDR in the first packet of a frame)
+	aPackets int
+	firstAt  time.Time
+	keyAt    time.Time   // arrival of the first keyframe's first packet
+	frameAt  []time.Time // arrival of each frame's last packet (bounded)
+	newFrame bool
+}
+
+// VideoCodecs lists the video codecs this client offers (its "codecs" in signalling), in its preference.
+var VideoCodecs = []string{"VP8", "H264"}
+
+func videoCapability(codec string) (webrtc.RTPCodecParameters, error) {
+	fb := []webrtc.RTCPFeedback{{Type: "nack"}, {Type: "nack", Parameter: "pli"}, {Type: "ccm", Parameter: "fir"}}
+	switch codec {
+	case "VP8":
+		return webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeVP8,
+			ClockRate: 90000, RTCPFeedback: fb}, PayloadType: 96}, nil
+	case "H264":
+		return webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeH264,
+			ClockRate: 90000, SDPFmtpLine: "level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f",
+			RTCPFeedback: fb}, PayloadType: 102}, nil
+	}
+	return webrtc.RTPCodecParameters{}, fmt.Errorf("termclient: unknown video codec %q", codec)
+}
+
+// Caller sends a request and waits for its reply (a Client, or the simulator's own socket).
+type Caller interface {
+	Call(ctx context.Context, typ string, data any, out any) error
+}
+
+// StartVideo opens the PeerConnection of session callID in codec (OpenVideo) and waits until the server
+// reports it connected (`video.rtc` connected). The camera is off until StartCamera.
+func (c *Client) StartVideo(ctx context.Context, callID, codec string) (*Video, error) {
+	v, err := OpenVideo(ctx, c, c.opts.Media, callID, codec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.WaitEvent(ctx, "video.rtc", func(e Event) bool {
+		s := string(e.Data)
+		return strings.Contains(s, `"`+callID+`"`) && strings.Contains(s, `"connected"`)
+	}); err != nil {
+		v.Close()
+		return nil, err
+	}
+	return v, nil
+}
+
+// OpenVideo negotiates the PeerConnection of session callID in codec over sig (rtc.config, video.offer,
+// trickled video.candidate) and waits until ICE and DTLS are up on this side.
+func OpenVideo(ctx context.Context, sig Caller, mo MediaOptions, callID, codec string) (*Video, error) {
+	vc, err := videoCapability(codec)
+	if err != nil {
+		return nil, err
+	}
+	var cfg struct {
+		ICEServers []webrtc.ICEServer `json:"iceServers"`
+	}
+	if err := sig.Call(ctx, "rtc.config", struct{}{}, &cfg); err != nil {
+		return nil, err
+	}
+	me := &webrtc.MediaEngine{}
+	if err := me.RegisterCodec(webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{
+		MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2, SDPFmtpLine: "minptime=10;useinbandfec=1"},
+		PayloadType: 111}, webrtc.RTPCodecTypeAudio); err != nil {
+		return nil, err
+	}
+	if err := me.RegisterCodec(vc, webrtc.RTPCodecTypeVideo); err != nil {
+		return nil, err
+	}
+	ir := &interceptor.Registry{}
+	if err := webrtc.ConfigureRTCPReports(ir); err != nil {
+		return nil, err
+	}
+	if err := webrtc.ConfigureNack(me, ir); err != nil {
+		return nil, err
+	}
+	se := webrtc.SettingEngine{}
+	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
+	if mo.Loopback {
+		se.SetInterfaceFilter(func(name string) bool { return name == "lo" })
+		se.SetIncludeLoopbackCandidate(true)
+	}
+	api := webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(se))
+	ice := mo.ICEServers
+	if ice == nil {
+		ice = cfg.ICEServers
+	}
+	pc, err := api.NewPeerConnection(webrtc.Configuration{ICEServers: ice})
+	if err != nil {
+		return nil, err
+	}
+	v := &Video{CallID: callID, Codec: codec, pc: pc, changed: make(chan struct{})}
+	fail := func(err error) (*Video, error) { pc.Close(); return nil, err }
+	if v.cam, err = webrtc.NewTrackLocalStaticSample(vc.RTPCodecCapability, "video", "termclient"); err != nil {
+		return fail(err)
+	}
+	if v.mic, err = webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus,
+		ClockRate: 48000, Channels: 2}, "audio", "termclient"); err != nil {
+		return fail(err)
+	}
+	for _, tr := range []webrtc.TrackLocal{v.mic, v.cam} {
+		t, err := pc.AddTransceiverFromTrack(tr, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendrecv})
+		if err != nil {
+			return fail(err)
+		}
+		go v.readRTCP(t.Sender())
+	}
+	pc.OnTrack(func(t *webrtc.TrackRemote, _ *webrtc.RTPReceiver) { v.readLoop(t) })
+	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
+		v.mu.Lock()
+		v.state = s
+		v.notifyLocked()
+		v.mu.Unlock()
+	})
+	var pending []webrtc.ICECandidateInit
+	var answered atomic.Bool
+	var pmu sync.Mutex
+	send := func(ci webrtc.ICECandidateInit) {
+		go func() {
+			cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = sig.Call(cctx, "video.candidate", map[string]any{"callId": callID, "candidate": ci.Candidate,
+				"sdpMid": ci.SDPMid, "sdpMLineIndex": ci.SDPMLineIndex, "usernameFragment": ci.UsernameFragment}, nil)
+		}()
+	}
+	pc.OnICECandidate(func(cand *webrtc.ICECandidate) {
+		if cand == nil {
+			return
+		}
+		pmu.Lock()
+		defer pmu.Unlock()
+		if !answered.Load() {
+			pending = append(pending, cand.ToJSON())
+			return
+		}
+		send(cand.ToJSON())
+	})
+	offer, err := pc.CreateOffer(nil)
+	if err != nil {
+		return fail(err)
+	}
+	if err := pc.SetLocalDescription(offer); err != nil {
+		return fail(err)
+	}
+	var answer struct {
+		SDP string `json:"sdp"`
+	}
+	if err := sig.Call(ctx, "video.offer", map[string]any{"callId": callID, "type": "offer", "sdp": offer.SDP}, &answer); err != nil {
+		return fail(err)
+	}
+	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: answer.SDP}); err != nil {
+		return fail(err)
+	}
+	pmu.Lock()
+	answered.Store(true)
+	for _, ci := range pending {
+		send(ci)
+	}
+	pending = nil
+	pmu.Unlock()
+	if err := v.waitState(ctx); err != nil {
+		return fail(err)
+	}
+	return v, nil
+}
+
+func (v *Video) notifyLocked() {
+	close(v.changed)
+	v.changed = make(chan struct{})
+}
+
+func (v *Video) waitState(ctx context.Context) error {
+	for {
+		v.mu.Lock()
+		s, ch := v.state, v.changed
+		v.mu.Unlock()
+		switch s {
+		case webrtc.PeerConnectionStateConnected:
+			return nil
+		case webrtc.PeerConnectionStateFailed, webrtc.PeerConnectionStateClosed:
+			return fmt.Errorf("termclient: video connection %s", s)
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return fmt.Errorf("termclient: video not connected: %w", ctx.Err())
+		}
+	}
+}
+
+// readRTCP counts the keyframe requests (PLI/FIR) the server sends for the camera.
+func (v *Video) readRTCP(s *webrtc.RTPSender) {
+	buf := make([]byte, 1500)
+	for {
+		n, _, err := s.Read(buf)
+		if err != nil {
+			return
+		}
+		pkts, err := rtcp.Unmarshal(buf[:n])
+		if err != nil {
+			continue
+		}
+		for _, p := range pkts {
+			switch p.(type) {
+			case *rtcp.PictureLossIndication, *rtcp.FullIntraRequest:
+				v.plis.Add(1)
+				v.keyNow.Store(true)
+			}
+		}
+	}
+}
+
+// KeyframeRequests counts the PLIs and FIRs the server sent.
+func (v *Video) KeyframeRequests() uint64 { return v.plis.Load() }
+
+func (v *Video) readLoop(t *webrtc.TrackRemote) {
+	video := t.Kind() == webrtc.RTPCodecTypeVideo
+	h264 := strings.EqualFold(t.Codec().MimeType, webrtc.MimeTypeH264)
+	buf := make([]byte, 1500)
+	var p rtp.Packet
+	for {
+		n, _, err := t.Read(buf)
+		if err != nil {
+			return
+		}
+		if p.Unmarshal(buf[:n]) != nil {
+			continue
+		}
+		now := time.Now()
+		v.mu.Lock()
+		if !video {
+			v.aPackets++
+			v.notifyLocked()
+			v.mu.Unlock()
+			continue
+		}
+		if v.vPackets == 0 {
+			v.firstAt = now
+		}
+		v.vPackets++
+		if v.newFrame || v.vPackets == 1 {
+			if isKey(p.Payload, h264) {
+				if v.vKey == 0 {
+					v.keyAt = now
+				}
+				v.vKey++
+			}
+		}
+		v.newFrame = p.Marker
+		if p.Marker {
+			v.vFrames++
+			if len(v.frameAt) < 1<<14 {
+				v.frameAt = append(v.frameAt, now)
+			}
+		}
+		v.notifyLocked()
+		v.mu.Unlock()
+	}
+}
+
+// isKey tells whether the first RTP packet of a frame starts a keyframe.
+func isKey(pl []byte, h264 bool) bool {
+	if len(pl) == 0 {
+		return false
+	}
+	if !h264 {
+		// VP8 payload descriptor (RFC 7741 §4.2), then the payload header's key bit on a partition start.
+		x, s := pl[0]&0x80 != 0, pl[0]&0x10 != 0
+		i := 1
+		if x {
+			if len(pl) < 2 {
+				return false
+			}
+			ext := pl[1]
+			i = 2
+			if ext&0x80 != 0 { // picture id
+				if len(pl) > i && pl[i]&0x80 != 0 {
+					i += 2
+				} else {
+					i++
+				}
+			}
+			if ext&0x40 != 0 {
+				i++
+			}
+			if ext&0x30 != 0 {
+				i++
+			}
+		}
+		return s && len(pl) > i && pl[i]&1 == 0
+	}
+	switch nal := pl[0] & 0x1f; nal {
+	case 5, 7, 8:
+		return true
+	case 24: // STAP-A: the first aggregated NAL
+		return len(pl) > 3 && (pl[3]&0x1f == 7 || pl[3]&0x1f == 5)
+	case 28: // FU-A start
+		return len(pl) > 1 && pl[1]&0x80 != 0 && pl[1]&0x1f == 5
+	}
+	return false
+}
+
+// VideoStats is what the session received so far.
+type VideoStats struct {
+	VideoPackets, Frames, Keyframes, AudioPackets int
+	// FirstPacket is when the first video packet arrived, FirstKeyframe when the first keyframe began (zero if none).
+	FirstPacket, FirstKeyframe time.Time
+}
+
+// Stats returns the counts so far.
+func (v *Video) Stats() VideoStats {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return VideoStats{VideoPackets: v.vPackets, Frames: v.vFrames, Keyframes: v.vKey, AudioPackets: v.aPackets,
+		FirstPacket: v.firstAt, FirstKeyframe: v.keyAt}
+}
+
+// FrameTimes returns the arrival time of each complete frame so far.
+func (v *Video) FrameTimes() []time.Time {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return append([]time.Time(nil), v.frameAt...)
+}
+
+// WaitFrames waits until at least n frames (and one keyframe) arrived.
+func (v *Video) WaitFrames(ctx context.Context, n int) (VideoStats, error) {
+	for {
+		v.mu.Lock()
+		got, keys, ch := v.vFrames, v.vKey, v.changed
+		v.mu.Unlock()
+		if got >= n && keys > 0 {
+			return v.Stats(), nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return v.Stats(), fmt.Errorf("termclient: %d of %d video frames (%d keyframes): %w", got, n, keys, ctx.Err())
+		}
+	}
+}
+
+// WaitAudio waits until at least n audio packets arrived.
+func (v *Video) WaitAudio(ctx context.Context, n int) error {
+	for {
+		v.mu.Lock()
+		got, ch := v.aPackets, v.changed
+		v.mu.Unlock()
+		if got >= n {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return fmt.Errorf("termclient: %d of %d audio packets: %w", got, n, ctx.Err())
+		}
+	}
+}
+
+// StartCamera sends the test-pattern clip of the session's codec whose size is the largest not above
+// width×height, looped at its frame rate, until StopCamera or Close (a running camera switches clip).
+func (v *Video) StartCamera(width, height int) error {
+	clip, err := ClipFor(v.Codec, width, height)
+	if err != nil {
+		return err
+	}
+	v.StopCamera()
+	v.camMu.Lock()
+	defer v.camMu.Unlock()
+	stop, done := make(chan struct{}), make(chan struct{})
+	v.camStop, v.camDone, v.camSize = stop, done, clip.Size
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(time.Second / ClipFPS)
+		defer tick.Stop()
+		for i := 0; ; i++ {
+			if v.keyNow.Swap(false) {
+				i = 0 // the clip starts with a keyframe
+			}
+			f := clip.Frames[i%len(clip.Frames)]
+			if err := v.cam.WriteSample(media.Sample{Data: f.Data, Duration: time.Second / ClipFPS}); err != nil {
+				return
+			}
+			v.sent.Add(1)
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return nil
+}
+
+// CameraSize is the size of the clip being sent (zero when the camera is off).
+func (v *Video) CameraSize() ClipSize {
+	v.camMu.Lock()
+	defer v.camMu.Unlock()
+	if v.camStop == nil {
+		return ClipSize{}
+	}
+	return v.camSize
+}
+
+// SendFrame writes one encoded frame (any bytes: benchmarks) as the camera, packetized like a real one.
+func (v *Video) SendFrame(data []byte, d time.Duration) error {
+	if err := v.cam.WriteSample(media.Sample{Data: data, Duration: d}); err != nil {
+		return err
+	}
+	v.sent.Add(1)
+	return nil
+}
+
+// FramesSent counts the camera frames written.
+func (v *Video) FramesSent() uint64 { return v.sent.Load() }
+
+// StopCamera stops sending video.
+func (v *Video) StopCamera() {
+	v.camMu.Lock()
+	stop, done := v.camStop, v.camDone
+	v.camStop, v.camDone = nil, nil
+	v.camMu.Unlock()
+	if stop != nil {
+		close(stop)
+		<-done
+	}
+}
+
+// Talk sends Opus payloads as the microphone, one every interval.
+func (v *Video) Talk(ctx context.Context, payloads [][]byte, interval time.Duration) error {
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	seq, ts := uint16(time.Now().UnixNano()), uint32(0)
+	for i, pl := range payloads {
+		if i > 0 {
+			select {
+			case <-tick.C:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		seq++
+		if err := v.mic.WriteRTP(&rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: 111, SequenceNumber: seq,
+			Timestamp: ts, Marker: i == 0}, Payload: pl}); err != nil {
+			return err
+		}
+		ts += 960
+	}
+	return nil
+}
+
+// Close stops the camera and ends the connection (the session itself ends by signalling).
+func (v *Video) Close() error {
+	v.StopCamera()
+	return v.pc.Close()
+}
