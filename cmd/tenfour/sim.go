@@ -54,6 +54,8 @@ func simCmd(args []string) error {
 	offline := fs.Duration("offline", 0, "longest network loss (default 3m)")
 	switchEvery := fs.Duration("switch-every", 0, "mean time between own talk-group switches (default 2h; negative: never)")
 	forget := fs.Float64("forget-checkin", 0, "share of lone-worker checks left unanswered (default 0.12; negative: none)")
+	jobPace := fs.Duration("job-pace", 0, "time a worker takes for each step of a job ticket (default 2m; negative: tickets are never answered)")
+	jobReject := fs.Float64("job-reject", 0, "share of job tickets rejected (default 0.15; negative: none)")
 	uploadEvery := fs.Duration("upload-every", 0, "mean time between an app's photos to the media cloud (default 12h, cameras 12× as often; negative: never)")
 	maxMedia := fs.Int("max-media", 64, "PeerConnections open at once, at most")
 	dialers := fs.Int("dialers", 16, "logins in progress at once, at most (a server answers each after a password hash)")
@@ -115,7 +117,8 @@ func simCmd(args []string) error {
 	}
 	opts := sim.Options{URL: strings.TrimSuffix(*server, "/"), Accounts: accts, Seed: *seed, City: *city,
 		Rates: sim.Rates{TalkEvery: *talk, SOSEvery: *sos, DropEvery: *drop, Offline: *offline,
-			SwitchEvery: *switchEvery, ForgetCheckin: *forget, UploadEvery: *uploadEvery},
+			SwitchEvery: *switchEvery, ForgetCheckin: *forget, UploadEvery: *uploadEvery,
+			JobPace: *jobPace, JobReject: *jobReject},
 		GPSInterval: *gps, Ramp: *ramp, MaxMedia: *maxMedia, MediaIdle: *mediaIdle, Insecure: *insecure, AudioDir: *audio,
 		Dialers: *dialers}
 	if opts.Ramp < 0 {

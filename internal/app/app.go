@@ -23,6 +23,7 @@ import (
 	"tenfour/internal/directory"
 	"tenfour/internal/files"
 	"tenfour/internal/geo"
+	"tenfour/internal/job"
 	"tenfour/internal/lonework"
 	"tenfour/internal/media"
 	"tenfour/internal/medialib"
@@ -31,6 +32,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
+	"tenfour/internal/schoolbus"
 	"tenfour/internal/sim"
 	"tenfour/internal/sos"
 	"tenfour/internal/terminalctl"
@@ -46,9 +48,11 @@ type App struct {
 	Auth     *auth.Service
 	Hub      *realtime.Hub
 	Log      *oplog.Log
-	SOS      *sos.Service      // safety: SOS alarms
-	LoneWork *lonework.Service // safety: lone-worker plans, engine and alarms
-	Voice    *call.Service     // voice: floor control, calls, monitoring, records (SOS and terminal control call it)
+	SOS      *sos.Service       // safety: SOS alarms
+	LoneWork *lonework.Service  // safety: lone-worker plans, engine and alarms
+	Voice    *call.Service      // voice: floor control, calls, monitoring, records (SOS and terminal control call it)
+	Jobs     *job.Service       // field work: job tickets
+	Bus      *schoolbus.Service // field work: school-bus students and punches
 
 	mux     *http.ServeMux
 	trusted []netip.Prefix // reverse proxies whose X-Forwarded-For names the client
@@ -178,10 +182,21 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	hub.Register(geoSvc.Verbs()...)
 	a.OnPrepare(geoSvc.Load)
 	a.Go(geoSvc.Run)
+	// [field work] job tickets (spec §7 /ds/job/*, findJobReport: tickets delivered with acknowledgement, pending
+	// ones at the terminal's login) and the school-bus punch list (/ds/schoolCar/*, bus.punch)
+	a.Jobs = job.New(d, dir, a.Hub, a.Log)
+	a.Jobs.Routes(router)
+	hub.Register(a.Jobs.Verbs()...)
+	hub.OnLogin(a.Jobs.DeliverAtLogin)
+	a.Go(a.Jobs.Run)
+	a.Bus = schoolbus.New(d, dir, a.Hub, a.Log)
+	a.Bus.Routes(router)
+	hub.Register(a.Bus.Verbs()...)
 	// [branding]
 	branding.NewService(d).Routes(router)
 	// [demo]
 	a.OnPrepare(func(ctx context.Context) error { return demo.Prepare(ctx, d, cfg.Demo) })
+	a.OnPrepare(func(ctx context.Context) error { return demo.SeedField(ctx, d, cfg.Demo, a.Jobs.Store(), a.Bus) })
 	// [sim] the in-process demo fleet: demo terminals log in to this server over loopback (--demo-fleet)
 	a.Go(func(ctx context.Context) { sim.RunDemo(ctx, cfg, a.Auth.IssueResume) })
 

@@ -41,11 +41,17 @@ type Rates struct {
 	// UploadEvery is the mean time between an app's photos to the media cloud (default 12 h; cameras send a
 	// snapshot 12× as often).
 	UploadEvery time.Duration
+	// JobPace is how long a worker typically takes for each step of a job ticket — to answer it, to set off, to
+	// finish it (default 2 min: answered within 2 min, started within 2 min, done in 1 to 4 min; negative: tickets
+	// are acknowledged and never answered). JobReject is the share of tickets rejected (default 0.15; negative =
+	// none).
+	JobPace   time.Duration
+	JobReject float64
 }
 
 // Quiet turns every spontaneous behaviour off (tests drive terminals explicitly).
 var Quiet = Rates{TalkEvery: -1, SOSEvery: -1, DropEvery: -1, SwitchEvery: -1, ForgetCheckin: -1, AnswerShare: -1,
-	UploadEvery: -1}
+	UploadEvery: -1, JobPace: -1, JobReject: -1}
 
 func (r Rates) withDefaults() Rates {
 	def := func(v *time.Duration, d time.Duration) {
@@ -66,6 +72,10 @@ func (r Rates) withDefaults() Rates {
 	}
 	def(&r.AnswerDelay, 40*time.Second)
 	def(&r.UploadEvery, 12*time.Hour)
+	def(&r.JobPace, 2*time.Minute)
+	if r.JobReject == 0 {
+		r.JobReject = 0.15
+	}
 	return r
 }
 

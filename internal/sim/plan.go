@@ -19,6 +19,7 @@ const (
 	sReact
 	sRoute
 	sUpload
+	sJob
 )
 
 // streams derives a terminal's random sources from the fleet seed and its account id (not its position in

@@ -91,6 +91,7 @@ type Terminal struct {
 	// One random source per kind of decision (derived from the seed and the account id): each chain draws a
 	// fixed number of values per step, so its schedule does not depend on how the others interleave.
 	rTalk, rSOS, rDrop, rSwitch, rBatt, rGPS, rReact, rUpload *rand.Rand
+	rJob                                                      *rand.Rand
 
 	mu        sync.Mutex
 	w         *wire
@@ -130,6 +131,7 @@ type Terminal struct {
 	sosID     string
 	ambient   *sender
 	inbox     int
+	jobs      map[string]int // job tickets: jobId → the state the worker last put it in (or 0 when received)
 }
 
 type gpsPoint struct {
@@ -146,6 +148,7 @@ func newTerminal(fl *Fleet, a Account, index int) *Terminal {
 	stream := streams(fl.opts.Seed, a.ID)
 	t.rTalk, t.rSOS, t.rDrop, t.rSwitch = stream(sTalk), stream(sSOS), stream(sDrop), stream(sSwitch)
 	t.rBatt, t.rGPS, t.rReact, t.rUpload = stream(sBattery), stream(sGPS), stream(sReact), stream(sUpload)
+	t.rJob = stream(sJob)
 	rRoute := stream(sRoute)
 	city := fl.city
 	if a.City != "" {
@@ -386,6 +389,7 @@ func (t *Terminal) onOnlineLocked() {
 	if t.prof.Console {
 		return
 	}
+	t.resumeJobsLocked()
 	// Positions recorded while the network was away go up in one batch, then the current state.
 	if len(t.buffered) > 0 {
 		t.sendBufferedLocked()

@@ -25,6 +25,8 @@ const BUILT: Record<BuiltScreen, Loader> = {
   gpsData: () => import('../features/gpsreport/pages/GpsDataPage'),
   fenceAlarmData: () => import('../features/gpsreport/pages/FenceAlarmDataPage'),
   report: () => import('../features/reports/pages/ReportPage'),
+  jobTicketing: () => import('../features/jobs/pages/JobTicketingPage'),
+  jobTickData: () => import('../features/jobs/pages/JobTickDataPage'),
 };
 
 const notYet: Loader = () => import('./pages/NotYetPage');

@@ -1,10 +1,12 @@
 // The phone app: the sign-in form, or the terminal — the talk group, the dispatcher's banners (blocked, SOS,
 // calls, lone-worker check), who talks, the PTT button, SOS and the location line, with the group, inbox and menu
-// sheets. Each part keeps its own state and actions in its folder (session, ptt, sos, location, inbox).
+// sheets, and the job tickets. Each part keeps its own state and actions in its folder (session, ptt, sos, location,
+// inbox, job).
 import { useEffect, useState } from 'react';
 import { onFirstGesture } from '../shared/voice/keys';
 import { t, useLanguage } from './i18n';
 import { Inbox, InboxButton } from './inbox/Inbox';
+import { JobsButton, JobsSheet } from './job/Jobs';
 import { LocationLine } from './location/LocationLine';
 import { Calls } from './ptt/Calls';
 import { GroupBar, GroupSheet } from './ptt/Groups';
@@ -27,7 +29,7 @@ export function App() {
 function Main() {
   const status = useSession((s) => s.status);
   const uid = useSession((s) => s.uid);
-  const [sheet, setSheet] = useState<'groups' | 'inbox' | 'menu' | null>(null);
+  const [sheet, setSheet] = useState<'groups' | 'inbox' | 'jobs' | 'menu' | null>(null);
   const close = () => setSheet(null);
 
   useEffect(() => onFirstGesture(window, () => phoneEngine()?.unlock()), []);
@@ -37,6 +39,7 @@ function Main() {
       <header className="p-top">
         <span className={`p-dot p-dot-${status}`} title={t(`status.${status}`)} data-testid="phone-status" data-status={status} />
         <span className="p-top-title">{uid}</span>
+        <JobsButton onOpen={() => setSheet('jobs')} />
         <InboxButton onOpen={() => setSheet('inbox')} />
         <button className="p-icon" onClick={() => setSheet('menu')} aria-label={t('menu.title')} data-testid="phone-menu-button">
           ☰
@@ -56,6 +59,7 @@ function Main() {
       </footer>
       {sheet === 'groups' && <GroupSheet onClose={close} />}
       {sheet === 'inbox' && <Inbox onClose={close} />}
+      {sheet === 'jobs' && <JobsSheet onClose={close} />}
       {sheet === 'menu' && <MenuSheet onClose={close} />}
     </div>
   );

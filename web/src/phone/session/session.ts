@@ -3,6 +3,7 @@
 // login after that (a reconnect) resyncs voice, reloads the groups, sends the positions kept offline and an SOS
 // raised offline. A refusal or a sign-out ends the link and resets every part.
 import { resetInbox, attachInbox, loadInbox } from '../inbox/inbox';
+import { attachJobs, loadJobs, resetJobs } from '../job/jobs';
 import { resetLocation, setGpsInterval } from '../location/location';
 import { attachPtt, loadGroups, resetPtt } from '../ptt/ptt';
 import { codeOf, TerminalSocket, termSocketUrl } from '../socket';
@@ -63,6 +64,7 @@ function attach(s: TerminalSocket) {
   attachInbox(s);
   attachSos(s);
   attachLoneWork(s);
+  attachJobs(s);
   s.handle('param.set', (d) => {
     const seconds = (d.seconds ?? {}) as Record<string, number>;
     if (seconds.gpsInterval > 0) setGpsInterval(seconds.gpsInterval);
@@ -75,6 +77,7 @@ async function afterLogin(again: boolean) {
   const link = useSession.getState().link;
   if (again) link?.resync();
   await loadGroups();
+  void loadJobs();
   link?.location.flush();
   resendSos();
 }
@@ -87,4 +90,5 @@ function end(patch: Partial<SessionState>) {
   resetInbox();
   resetSos();
   resetLoneWork();
+  resetJobs();
 }

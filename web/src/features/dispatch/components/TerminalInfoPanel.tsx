@@ -6,6 +6,7 @@ import { CALL_SET, terminalKind } from '../../../shared/directory/model';
 import { useDirectory } from '../../../shared/directory/store';
 import { convertSpeed } from '../units';
 import { KIND_ICON } from './icons';
+import { OnBoard } from '../../../shared/schoolbus/OnBoard';
 
 
 /** The terminal info panel (spec §2 "Other screens and dialogs"). */
@@ -57,6 +58,7 @@ export function TerminalInfoPanel({ cid, onAction }: { cid?: string; onAction: (
         <Button size="small" danger onClick={() => onAction('kill')}>{t('actions.kill')}</Button>
         <Button size="small" onClick={() => onAction('revive')}>{t('actions.revive')}</Button>
       </Space>
+      <OnBoard busId={term.cid} />
     </div>
   );
 }
