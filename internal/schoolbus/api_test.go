@@ -2,7 +2,6 @@ package schoolbus_test
 
 import (
 	"context"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
