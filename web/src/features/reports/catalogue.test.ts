@@ -10,6 +10,7 @@ describe('report catalogue', () => {
       '/emergcy-alarm-report',
       '/emergcy-alarm-data',
       '/lonework-alarm-data',
+      '/job-tick-data',
       '/gps-data',
       '/message-data',
     ]);

@@ -5,11 +5,11 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { App, Button, Card, Space, Table } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
-import { RangeField } from '../../../shared/time/RangePicker';
+import { RangeField, type WallRange } from '../../../shared/time/RangePicker';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { ApiError } from '../../../shared/http/client';
 import { writeXlsx } from '../../../shared/utils/xlsx';
-import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem, type WallRange } from '../../../shared/time/range';
+import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem } from '../../../shared/time/range';
 import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { jobApi, jobKeys, type ReportRow } from '../api';
@@ -30,7 +30,7 @@ export default function JobTickDataPage() {
   const search = () => {
     const err = checkWallRange(range) ?? null;
     setRangeError(err);
-    if (err) return;
+    if (err || !range) return;
     setQuery({ ...rangeToMs(range), msIds: msIds.length ? msIds.join(',') : undefined });
   };
 
