@@ -7,6 +7,9 @@ import { useDirectory } from '../../../shared/directory/store';
 import { convertSpeed } from '../units';
 import { KIND_ICON } from './icons';
 import { OnBoard } from '../../../shared/schoolbus/OnBoard';
+import { useNavigate } from 'react-router';
+import { isDsKeyEnabled } from '../../../shared/access/features';
+import { useGateContext } from '../../../shared/access/gate';
 
 
 /** The terminal info panel (spec §2 "Other screens and dialogs"). */
@@ -16,6 +19,8 @@ export function TerminalInfoPanel({ cid, onAction }: { cid?: string; onAction: (
   const groupName = useDirectory((s) => (term ? s.groups[term.grp]?.name : undefined));
   const speedUnit = useBranding((s) => s.clientConfig.speedUnit);
   const dateTime = useDateTimeFormat();
+  const navigate = useNavigate();
+  const jobs = isDsKeyEnabled('jobTicketing', useGateContext());
   const fmt = (ms?: number) => (ms ? dayjs(ms).format(dateTime) : '—');
   if (!term) return <Empty description={t('info.none')} data-testid="info-empty" />;
   const kind = terminalKind(term.type);
@@ -57,6 +62,11 @@ export function TerminalInfoPanel({ cid, onAction }: { cid?: string; onAction: (
         <Button size="small" onClick={() => onAction('stun')}>{t('actions.stun')}</Button>
         <Button size="small" danger onClick={() => onAction('kill')}>{t('actions.kill')}</Button>
         <Button size="small" onClick={() => onAction('revive')}>{t('actions.revive')}</Button>
+        {jobs && term.type !== '20' && (
+          <Button size="small" type="primary" ghost onClick={() => navigate(`/job-ticketing?msIds=${encodeURIComponent(term.cid)}`)} data-testid="info-job">
+            {t('actions.jobTicket')}
+          </Button>
+        )}
       </Space>
       <OnBoard busId={term.cid} />
     </div>

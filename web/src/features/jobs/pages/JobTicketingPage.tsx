@@ -1,7 +1,8 @@
 // /job-ticketing and /job-ticketing-child: job tickets with their live states, the map of open tickets, a new
 // ticket from the map (click to place it) or from the terminal tree (the picker), the history of each ticket,
 // deletion of a ticket or a whole job.
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { App, Badge, Button, Card, Input, Popconfirm, Select, Space, Table, Tag, Tooltip } from 'antd';
 import { DeleteOutlined, HistoryOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
@@ -49,6 +50,14 @@ export default function JobTicketingPage() {
   const [picking, setPicking] = useState(false);
   const [historyOf, setHistoryOf] = useState<Job | null>(null);
   const [selected, setSelected] = useState<string | undefined>();
+  // From the tree: the terminal panel's "Job ticket…" opens this screen with ?msIds= — a new ticket for them.
+  const [params, setParams] = useSearchParams();
+  useEffect(() => {
+    const ms = params.get('msIds');
+    if (!ms) return;
+    setDraft({ ...EMPTY, msIds: ms.split(',').filter(Boolean) });
+    setParams({}, { replace: true });
+  }, [params, setParams]);
 
   const fail = (e: unknown) => {
     const code = e instanceof ApiError ? e.code : 'other';
