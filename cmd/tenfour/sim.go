@@ -16,6 +16,7 @@ import (
 
 	"tenfour/internal/app"
 	"tenfour/internal/config"
+	tdemo "tenfour/internal/demo"
 	"tenfour/internal/platform/ticker"
 	"tenfour/internal/sim"
 )
@@ -56,6 +57,7 @@ func simCmd(args []string) error {
 	forget := fs.Float64("forget-checkin", 0, "share of lone-worker checks left unanswered (default 0.12; negative: none)")
 	jobPace := fs.Duration("job-pace", 0, "time a worker takes for each step of a job ticket (default 2m; negative: tickets are never answered)")
 	jobReject := fs.Float64("job-reject", 0, "share of job tickets rejected (default 0.15; negative: none)")
+	punchEvery := fs.Duration("punch-every", 0, "mean time between a school bus's stops where students board or get off (default 3m; --demo's bus)")
 	uploadEvery := fs.Duration("upload-every", 0, "mean time between an app's photos to the media cloud (default 12h, cameras 12× as often; negative: never)")
 	maxMedia := fs.Int("max-media", 64, "PeerConnections open at once, at most")
 	dialers := fs.Int("dialers", 16, "logins in progress at once, at most (a server answers each after a password hash)")
@@ -118,9 +120,12 @@ func simCmd(args []string) error {
 	opts := sim.Options{URL: strings.TrimSuffix(*server, "/"), Accounts: accts, Seed: *seed, City: *city,
 		Rates: sim.Rates{TalkEvery: *talk, SOSEvery: *sos, DropEvery: *drop, Offline: *offline,
 			SwitchEvery: *switchEvery, ForgetCheckin: *forget, UploadEvery: *uploadEvery,
-			JobPace: *jobPace, JobReject: *jobReject},
+			JobPace: *jobPace, JobReject: *jobReject, PunchEvery: *punchEvery},
 		GPSInterval: *gps, Ramp: *ramp, MaxMedia: *maxMedia, MediaIdle: *mediaIdle, Insecure: *insecure, AudioDir: *audio,
 		Dialers: *dialers}
+	if *demo {
+		opts.BusCards = tdemo.BusCards() // the demo's school bus reads its students' cards
+	}
 	if opts.Ramp < 0 {
 		opts.Ramp = time.Duration(len(accts)) * 20 * time.Millisecond
 	}

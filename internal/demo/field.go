@@ -104,3 +104,12 @@ func SeedField(ctx context.Context, d *db.DB, enabled bool, jobs *job.Store, bus
 	}
 	return nil
 }
+
+// BusCards are the student cards the demo's school bus reads (the simulated fleet's bus punches them).
+func BusCards() map[string][]string {
+	cards := make([]string, len(demoStudents))
+	for i, s := range demoStudents {
+		cards[i] = s.StudentNum
+	}
+	return map[string][]string{DemoBus: cards}
+}

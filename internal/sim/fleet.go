@@ -47,11 +47,14 @@ type Rates struct {
 	// none).
 	JobPace   time.Duration
 	JobReject float64
+	// PunchEvery is the mean time between a school bus's stops, where students board or get off (default 3 min;
+	// only terminals with Options.BusCards).
+	PunchEvery time.Duration
 }
 
 // Quiet turns every spontaneous behaviour off (tests drive terminals explicitly).
 var Quiet = Rates{TalkEvery: -1, SOSEvery: -1, DropEvery: -1, SwitchEvery: -1, ForgetCheckin: -1, AnswerShare: -1,
-	UploadEvery: -1, JobPace: -1, JobReject: -1}
+	UploadEvery: -1, JobPace: -1, JobReject: -1, PunchEvery: -1}
 
 func (r Rates) withDefaults() Rates {
 	def := func(v *time.Duration, d time.Duration) {
@@ -73,6 +76,7 @@ func (r Rates) withDefaults() Rates {
 	def(&r.AnswerDelay, 40*time.Second)
 	def(&r.UploadEvery, 12*time.Hour)
 	def(&r.JobPace, 2*time.Minute)
+	def(&r.PunchEvery, 3*time.Minute)
 	if r.JobReject == 0 {
 		r.JobReject = 0.15
 	}
@@ -90,6 +94,8 @@ type Options struct {
 	Radius float64
 
 	Rates Rates
+	// BusCards makes terminals school buses: terminal id → the student card numbers its reader sees.
+	BusCards map[string][]string
 	// Passive makes a fleet that does nothing unless driven (serve --demo-fleet-quiet, the browser suite's): Rates
 	// are Quiet, and each terminal reports its position and status once per login and then only keeps its
 	// connection alive — it does not move, drain its battery or change its signal. Its reactions are certain: it

@@ -20,6 +20,7 @@ const (
 	sRoute
 	sUpload
 	sJob
+	sBus
 )
 
 // streams derives a terminal's random sources from the fleet seed and its account id (not its position in

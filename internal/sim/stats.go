@@ -43,6 +43,7 @@ type Stats struct {
 	Jobs        atomic.Int64 // job tickets received (repeats not counted)
 	JobsDone    atomic.Int64 // job tickets completed
 	JobsRefused atomic.Int64 // job tickets rejected
+	Punches     atomic.Int64 // school-bus card punches stored by the server
 	Switches    atomic.Int64 // own group switches
 	Remote      atomic.Int64 // remote control requests obeyed (call.set, param.set, group.switch)
 

@@ -91,7 +91,7 @@ type Terminal struct {
 	// One random source per kind of decision (derived from the seed and the account id): each chain draws a
 	// fixed number of values per step, so its schedule does not depend on how the others interleave.
 	rTalk, rSOS, rDrop, rSwitch, rBatt, rGPS, rReact, rUpload *rand.Rand
-	rJob                                                      *rand.Rand
+	rJob, rBus                                                *rand.Rand
 
 	mu        sync.Mutex
 	w         *wire
@@ -131,7 +131,9 @@ type Terminal struct {
 	sosID     string
 	ambient   *sender
 	inbox     int
-	jobs      map[string]int // job tickets: jobId → the state the worker last put it in (or 0 when received)
+	jobs      map[string]int  // job tickets: jobId → the state the worker last put it in (or 0 when received)
+	aboard    map[string]bool // school bus: cards of the students on board
+	punches   []punch         // school bus: card punches not answered yet
 }
 
 type gpsPoint struct {
@@ -148,7 +150,7 @@ func newTerminal(fl *Fleet, a Account, index int) *Terminal {
 	stream := streams(fl.opts.Seed, a.ID)
 	t.rTalk, t.rSOS, t.rDrop, t.rSwitch = stream(sTalk), stream(sSOS), stream(sDrop), stream(sSwitch)
 	t.rBatt, t.rGPS, t.rReact, t.rUpload = stream(sBattery), stream(sGPS), stream(sReact), stream(sUpload)
-	t.rJob = stream(sJob)
+	t.rJob, t.rBus = stream(sJob), stream(sBus)
 	rRoute := stream(sRoute)
 	city := fl.city
 	if a.City != "" {
@@ -220,6 +222,10 @@ func (t *Terminal) start(first time.Time) {
 	if mean := t.switchMean(r); mean > 0 {
 		gap := expDur(t.rSwitch, mean)
 		fl.sched.at(first.Add(gap), func() { t.switchStep(first.Add(gap)) })
+	}
+	if len(t.cards()) > 0 && r.PunchEvery > 0 {
+		gap := expDur(t.rBus, r.PunchEvery)
+		fl.sched.at(first.Add(gap), func() { t.busStep(first.Add(gap)) })
 	}
 	if mean := t.uploadMean(r); mean > 0 {
 		gap := expDur(t.rUpload, mean)
@@ -390,6 +396,7 @@ func (t *Terminal) onOnlineLocked() {
 		return
 	}
 	t.resumeJobsLocked()
+	t.sendPunchesLocked()
 	// Positions recorded while the network was away go up in one batch, then the current state.
 	if len(t.buffered) > 0 {
 		t.sendBufferedLocked()
