@@ -7,6 +7,7 @@ import { onFirstGesture } from '../shared/voice/keys';
 import { t, useLanguage } from './i18n';
 import { Inbox, InboxButton } from './inbox/Inbox';
 import { JobsButton, JobsSheet } from './job/Jobs';
+import { BusSheet } from './bus/Bus';
 import { LocationLine } from './location/LocationLine';
 import { Calls } from './ptt/Calls';
 import { GroupBar, GroupSheet } from './ptt/Groups';
@@ -29,7 +30,7 @@ export function App() {
 function Main() {
   const status = useSession((s) => s.status);
   const uid = useSession((s) => s.uid);
-  const [sheet, setSheet] = useState<'groups' | 'inbox' | 'jobs' | 'menu' | null>(null);
+  const [sheet, setSheet] = useState<'groups' | 'inbox' | 'jobs' | 'bus' | 'menu' | null>(null);
   const close = () => setSheet(null);
 
   useEffect(() => onFirstGesture(window, () => phoneEngine()?.unlock()), []);
@@ -60,7 +61,8 @@ function Main() {
       {sheet === 'groups' && <GroupSheet onClose={close} />}
       {sheet === 'inbox' && <Inbox onClose={close} />}
       {sheet === 'jobs' && <JobsSheet onClose={close} />}
-      {sheet === 'menu' && <MenuSheet onClose={close} />}
+      {sheet === 'menu' && <MenuSheet onClose={close} onBus={() => setSheet('bus')} />}
+      {sheet === 'bus' && <BusSheet onClose={close} />}
     </div>
   );
 }

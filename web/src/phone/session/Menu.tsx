@@ -5,7 +5,7 @@ import { Sheet } from '../ui/Sheet';
 import { install, useInstallPrompt } from './install';
 import { signOut } from './session';
 
-export function MenuSheet({ onClose }: { onClose: () => void }) {
+export function MenuSheet({ onClose, onBus }: { onClose: () => void; onBus: () => void }) {
   const prompt = useInstallPrompt((s) => s.prompt);
   return (
     <Sheet title={t('menu.title')} onClose={onClose} testid="phone-menu">
@@ -14,6 +14,9 @@ export function MenuSheet({ onClose }: { onClose: () => void }) {
         <span>{t('menu.language')}</span>
         <LanguagePicker />
       </label>
+      <button className="p-row" onClick={onBus} data-testid="phone-bus-open">
+        {t('bus.title')}
+      </button>
       {prompt && (
         <button className="p-row" onClick={() => void install(prompt)}>
           {t('menu.install')}

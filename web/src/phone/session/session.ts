@@ -4,6 +4,7 @@
 // raised offline. A refusal or a sign-out ends the link and resets every part.
 import { resetInbox, attachInbox, loadInbox } from '../inbox/inbox';
 import { attachJobs, loadJobs, resetJobs } from '../job/jobs';
+import { flushPunches, loadPunches, resetPunches } from '../bus/bus';
 import { resetLocation, setGpsInterval } from '../location/location';
 import { attachPtt, loadGroups, resetPtt } from '../ptt/ptt';
 import { codeOf, TerminalSocket, termSocketUrl } from '../socket';
@@ -41,6 +42,7 @@ export async function signIn(uid: string, password: string, remember = true): Pr
   const link = new PhoneLink(s, uid);
   link.startVoice();
   loadInbox(uid);
+  loadPunches(uid);
   useSession.setState({ phase: 'ready', link });
   await keepAccount(uid, password, remember);
   void afterLogin(false);
@@ -78,6 +80,7 @@ async function afterLogin(again: boolean) {
   if (again) link?.resync();
   await loadGroups();
   void loadJobs();
+  void flushPunches();
   link?.location.flush();
   resendSos();
 }
@@ -91,4 +94,5 @@ function end(patch: Partial<SessionState>) {
   resetSos();
   resetLoneWork();
   resetJobs();
+  resetPunches();
 }
