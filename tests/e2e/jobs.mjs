@@ -90,4 +90,38 @@ export const jobsCases = [
         await until(async () => Number(await con.getAttribute('[data-testid=job-tick-data-page]', 'data-total')) >= 2, 'the report counts the tickets');
       }),
   ],
+  [
+    'school bus: the phone app reads a student card (boarded), the bus terminal\'s panel in the console shows the student aboard live, and gone after the alighting; the panel opens a job ticket for that terminal',
+    () =>
+      withContexts('jobs-bus', async (open) => {
+        const { page: con, base } = await dispatcherConsole(await open());
+        const BUS = PHONE_2;
+        const num = `E2E-${Date.now() % 1e8}`;
+        const r = await api(con, 'POST', '/ds/schoolCar/add', { studentNum: num, studentName: 'Elif E2E', guardianName: 'Ayşe', guardianPhone: '+90 532 000 00 00' });
+        expect(r.code === '0', `add student ${JSON.stringify(r)}`);
+        const { page: phone } = await phonePage(await open(MOBILE), BUS, base);
+
+        await con.fill('[data-testid=tree-search] input', BUS);
+        await con.click(`[data-testid=terminal-row][data-cid="${BUS}"]`);
+        await con.waitForSelector(`[data-testid=terminal-info][data-cid="${BUS}"]`);
+
+        await phone.click('[data-testid=phone-menu-button]');
+        await phone.click('[data-testid=phone-bus-open]');
+        await phone.fill('[data-testid=phone-bus-card]', num);
+        await phone.click('[data-testid=phone-bus-board]');
+        await phone.waitForSelector('[data-testid=phone-bus-last]:has-text("Elif E2E")', { timeout: 10_000 });
+        await con.waitForSelector(`[data-testid=bus-onboard] [data-testid=bus-student][data-num="${num}"]`, { timeout: 15_000 });
+
+        await phone.fill('[data-testid=phone-bus-card]', num);
+        await phone.click('[data-testid=phone-bus-alight]');
+        await until(async () => (await con.locator(`[data-testid=bus-student][data-num="${num}"]`).count()) === 0, 'the student left the bus in the panel');
+        const list = await api(con, 'GET', `/ds/schoolCar/list?keyword=${num}`);
+        expect(list.code === '0' && list.result.list[0]?.onBus === '' && list.result.list[0]?.lastPunch?.kind === 2, `list ${JSON.stringify(list)}`);
+
+        // From the tree: the panel's "Job ticket…" opens the form with this terminal chosen.
+        await con.click('[data-testid=info-job]');
+        await con.waitForSelector('[data-testid=job-form]', { timeout: 15_000 });
+        await con.waitForSelector(`[data-testid=job-form] .ant-select-selection-item:has-text("${BUS}")`, { timeout: 10_000 });
+      }),
+  ],
 ];
