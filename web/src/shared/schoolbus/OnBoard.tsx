@@ -44,7 +44,7 @@ export function OnBoard({ busId }: { busId: string }) {
   const list = q.data ?? [];
   if (list.length === 0) return null;
   return (
-    <div data-testid="bus-onboard" data-count={list.length} style={{ marginTop: 12 }}>
+    <div data-testid="bus-onboard" data-count={list.length} style={{ marginBottom: 12 }}>
       <Typography.Text strong>{t('schoolbus.onboard', { count: list.length })}</Typography.Text>
       <List
         size="small"

@@ -27,6 +27,7 @@ export function TerminalInfoPanel({ cid, onAction }: { cid?: string; onAction: (
   const status = term.callSetStatus === CALL_SET.killed ? 'killed' : term.callSetStatus === CALL_SET.stunned ? 'stunned' : 'active';
   return (
     <div data-testid="terminal-info" data-cid={term.cid}>
+      <OnBoard busId={term.cid} />
       <Descriptions
         size="small"
         column={1}
@@ -68,7 +69,6 @@ export function TerminalInfoPanel({ cid, onAction }: { cid?: string; onAction: (
           </Button>
         )}
       </Space>
-      <OnBoard busId={term.cid} />
     </div>
   );
 }

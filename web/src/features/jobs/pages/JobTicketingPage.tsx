@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { App, Badge, Button, Card, Input, Popconfirm, Select, Space, Table, Tag, Tooltip } from 'antd';
-import { DeleteOutlined, HistoryOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EnvironmentOutlined, HistoryOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { MapView } from '../../../map/MapView';
 import { TerminalsLayer } from '../../../map/layers/TerminalsLayer';
 import { ApiError } from '../../../shared/http/client';
@@ -166,7 +166,11 @@ export default function JobTicketingPage() {
               render: (_, j) => (
                 <div>
                   <div className="job-task">{j.job}</div>
-                  {j.address && <div className="job-muted">📍 {j.address}</div>}
+                  {j.address && (
+                    <div className="job-muted">
+                      <EnvironmentOutlined /> {j.address}
+                    </div>
+                  )}
                 </div>
               ),
             },
