@@ -472,8 +472,11 @@ func (s *Service) Record(ctx context.Context, p identity.Principal, raw RawPunch
 	if num == "" {
 		num = strings.TrimSpace(raw.CardNo)
 	}
-	if num == "" || len(num) > 4*MaxNum {
+	if num == "" {
 		return PunchResult{}, httpx.BadParam("studentNum", "required")
+	}
+	if n, ok := text.Name(num); !ok || n != num || utf8.RuneCountInString(num) > MaxNum {
+		return PunchResult{}, httpx.BadParam("studentNum", "not a card number")
 	}
 	var pu Punch
 	switch strings.TrimSpace(raw.Kind) {
