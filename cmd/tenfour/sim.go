@@ -16,6 +16,7 @@ import (
 
 	"tenfour/internal/app"
 	"tenfour/internal/config"
+	tdemo "tenfour/internal/demo"
 	"tenfour/internal/platform/ticker"
 	"tenfour/internal/sim"
 )
@@ -54,6 +55,9 @@ func simCmd(args []string) error {
 	offline := fs.Duration("offline", 0, "longest network loss (default 3m)")
 	switchEvery := fs.Duration("switch-every", 0, "mean time between own talk-group switches (default 2h; negative: never)")
 	forget := fs.Float64("forget-checkin", 0, "share of lone-worker checks left unanswered (default 0.12; negative: none)")
+	jobPace := fs.Duration("job-pace", 0, "time a worker takes for each step of a job ticket (default 2m; negative: tickets are never answered)")
+	jobReject := fs.Float64("job-reject", 0, "share of job tickets rejected (default 0.15; negative: none)")
+	punchEvery := fs.Duration("punch-every", 0, "mean time between a school bus's stops where students board or get off (default 3m; --demo's bus)")
 	uploadEvery := fs.Duration("upload-every", 0, "mean time between an app's photos to the media cloud (default 12h, cameras 12× as often; negative: never)")
 	patrolEvery := fs.Duration("patrol-every", 0, "how often a terminal looks at its patrol orders and punches the next point due (default 1m; negative: never)")
 	maxMedia := fs.Int("max-media", 64, "PeerConnections open at once, at most")
@@ -124,9 +128,13 @@ func simCmd(args []string) error {
 	accts = walkers.Accounts
 	opts := sim.Options{URL: strings.TrimSuffix(*server, "/"), Accounts: accts, Seed: *seed, City: *city,
 		Rates: sim.Rates{TalkEvery: *talk, SOSEvery: *sos, DropEvery: *drop, Offline: *offline,
-			SwitchEvery: *switchEvery, ForgetCheckin: *forget, UploadEvery: *uploadEvery, PatrolEvery: *patrolEvery},
+			SwitchEvery: *switchEvery, ForgetCheckin: *forget, UploadEvery: *uploadEvery, PatrolEvery: *patrolEvery,
+			JobPace: *jobPace, JobReject: *jobReject, PunchEvery: *punchEvery},
 		GPSInterval: *gps, Ramp: *ramp, MaxMedia: *maxMedia, MediaIdle: *mediaIdle, Insecure: *insecure, AudioDir: *audio,
 		Dialers: *dialers, Indoor: walkers.IDs, IndoorInterval: *indoorEvery}
+	if *demo {
+		opts.BusCards = tdemo.BusCards() // the demo's school bus reads its students' cards
+	}
 	if opts.Ramp < 0 {
 		opts.Ramp = time.Duration(len(accts)) * 20 * time.Millisecond
 	}

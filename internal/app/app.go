@@ -25,6 +25,7 @@ import (
 	"tenfour/internal/files"
 	"tenfour/internal/geo"
 	"tenfour/internal/indoor"
+	"tenfour/internal/job"
 	"tenfour/internal/lonework"
 	"tenfour/internal/media"
 	"tenfour/internal/medialib"
@@ -35,6 +36,7 @@ import (
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
 	"tenfour/internal/presence"
+	"tenfour/internal/schoolbus"
 	"tenfour/internal/secretkey"
 	"tenfour/internal/sim"
 	"tenfour/internal/sos"
@@ -52,14 +54,16 @@ type App struct {
 	Auth     *auth.Service
 	Hub      *realtime.Hub
 	Log      *oplog.Log
-	SOS      *sos.Service      // safety: SOS alarms
-	LoneWork *lonework.Service // safety: lone-worker plans, engine and alarms
-	Presence *presence.Service // reports: online/offline intervals
-	Voice    *call.Service     // voice: floor control, calls, monitoring, records (SOS and terminal control call it)
-	Cameras  *camera.Service   // video surveillance: cameras, pulled streams, viewers, recordings
-	Indoor   *indoor.Service   // indoor positioning: plans, beacons, estimated positions
-	Patrol   *patrol.Service   // field work: the patrol service (/patrolService), its order engine and punches
-	Video    *video.Service    // video calls and video monitoring
+	SOS      *sos.Service       // safety: SOS alarms
+	LoneWork *lonework.Service  // safety: lone-worker plans, engine and alarms
+	Presence *presence.Service  // reports: online/offline intervals
+	Voice    *call.Service      // voice: floor control, calls, monitoring, records (SOS and terminal control call it)
+	Cameras  *camera.Service    // video surveillance: cameras, pulled streams, viewers, recordings
+	Indoor   *indoor.Service    // indoor positioning: plans, beacons, estimated positions
+	Patrol   *patrol.Service    // field work: the patrol service (/patrolService), its order engine and punches
+	Video    *video.Service     // video calls and video monitoring
+	Jobs     *job.Service       // field work: job tickets
+	Bus      *schoolbus.Service // field work: school-bus students and punches
 
 	mux     *http.ServeMux
 	trusted []netip.Prefix // reverse proxies whose X-Forwarded-For names the client
@@ -220,6 +224,16 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Patrol.Routes(router)
 	hub.Register(a.Patrol.Verbs()...)
 	a.Go(a.Patrol.Run)
+	// [field work] job tickets (spec §7 /ds/job/*, findJobReport: tickets delivered with acknowledgement, pending
+	// ones at the terminal's login) and the school-bus punch list (/ds/schoolCar/*, bus.punch)
+	a.Jobs = job.New(d, dir, a.Hub, a.Log)
+	a.Jobs.Routes(router)
+	hub.Register(a.Jobs.Verbs()...)
+	hub.OnLogin(a.Jobs.DeliverAtLogin)
+	a.Go(a.Jobs.Run)
+	a.Bus = schoolbus.New(d, dir, a.Hub, a.Log)
+	a.Bus.Routes(router)
+	hub.Register(a.Bus.Verbs()...)
 	// [branding] per-host branding and client config; custom themes of a customer's hosts (customTheme, findTheme,
 	// deleteTheme, getClientHostList)
 	brandSvc := branding.NewService(d)
@@ -234,6 +248,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Auth.SetKeyRing(keySvc)
 	// [demo]
 	a.OnPrepare(func(ctx context.Context) error { return demo.Prepare(ctx, d, cfg.Demo) })
+	a.OnPrepare(func(ctx context.Context) error { return demo.SeedField(ctx, d, cfg.Demo, a.Jobs.Store(), a.Bus) })
 	// [indoor] buildings, floor plans, beacons, indoor.report → estimated positions (docs/adr/0023); the demo
 	// customer gets the demo building (after the demo seed above)
 	a.Indoor = indoor.New(d, dir, fileSvc, a.Hub, indoor.Options{Retention: cfg.GPSRetention})

@@ -69,10 +69,16 @@ const (
 	VideoCall          Type = 128
 	ToneSent           Type = 129
 	VideoMonitoring    Type = 130
+	// Types this server adds beyond the spec's (docs/adr/0020): job tickets (sent, accepted, rejected, started,
+	// completed, deleted) and the school-bus student list (students added and removed).
+	JobTicket Type = 140
+	SchoolBus Type = 141
 )
 
-// Valid tells whether t is one of the spec's types (0-9, 15, 100-130).
-func (t Type) Valid() bool { return (t >= 0 && t <= 9) || t == 15 || (t >= 100 && t <= 130) }
+// Valid tells whether t is one of the spec's types (0-9, 15, 100-130) or one this server adds (140, 141).
+func (t Type) Valid() bool {
+	return (t >= 0 && t <= 9) || t == 15 || (t >= 100 && t <= 130) || t == JobTicket || t == SchoolBus
+}
 
 // Entry is one log line as clients see it.
 type Entry struct {

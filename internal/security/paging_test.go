@@ -33,6 +33,8 @@ func TestPagingOverflow(t *testing.T) {
 		{"GET", "/ds/sos/findSos", map[string]any{"sTime": day, "eTime": day + 3600_000}},
 		{"GET", "/ds/sms/findSms", map[string]any{"type": "0", "stime": day, "etime": day + 3600_000}},
 		{"GET", "/ds/loneWork/list", nil},
+		{"GET", "/ds/job/list", nil},
+		{"GET", "/ds/schoolCar/list", nil},
 	} {
 		for _, size := range []string{"", "1", "1000"} {
 			p := map[string]any{"pageNo": huge}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tenfour/internal/config"
+	"tenfour/internal/demo"
 	"tenfour/internal/platform/ticker"
 )
 
@@ -54,7 +55,7 @@ func RunDemo(ctx context.Context, cfg config.Config, resume func(ctx context.Con
 	}
 	f, err := New(Options{URL: self, Accounts: accounts, Seed: 1, Loopback: IsLocal(self), Insecure: true,
 		Ramp: 3 * time.Second, MaxMedia: 24, Log: slog.Default(), Rates: Rates{SOSEvery: sos}, Passive: cfg.DemoFleetQuiet,
-		Indoor: walkers})
+		Indoor: walkers, BusCards: demo.BusCards()})
 	if err != nil {
 		slog.Error("demo fleet", "err", err)
 		return

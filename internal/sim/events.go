@@ -107,6 +107,8 @@ func (t *Terminal) onRequestLocked(f frame) {
 		t.reply(f, "0", nil)
 	case "lonework.check":
 		t.onLoneWorkCheckLocked(f)
+	case "job.deliver":
+		t.onJobLocked(f)
 	case "monitor.start": // a dispatcher listens to the terminal's microphone
 		if t.mstate != mediaReady || t.talk != nil || t.ambient != nil {
 			t.reply(f, "486", nil)
@@ -262,6 +264,12 @@ func (t *Terminal) onEventLocked(f frame) {
 			t.ambient = nil
 			t.touchMediaLocked()
 		}
+	case "job.canceled":
+		var d struct {
+			JobID json.RawMessage `json:"jobId"`
+		}
+		_ = json.Unmarshal(f.Data, &d)
+		delete(t.jobs, jsonID(d.JobID))
 	case "sos.closed":
 		var d struct {
 			ID json.RawMessage `json:"id"`

@@ -44,11 +44,20 @@ type Rates struct {
 	// PatrolEvery is how often a terminal looks at its patrol orders and punches the next point that is due
 	// (default 1 min; patrol.go).
 	PatrolEvery time.Duration
+	// JobPace is how long a worker typically takes for each step of a job ticket — to answer it, to set off, to
+	// finish it (default 2 min: answered within 2 min, started within 2 min, done in 1 to 4 min; negative: tickets
+	// are acknowledged and never answered). JobReject is the share of tickets rejected (default 0.15; negative =
+	// none).
+	JobPace   time.Duration
+	JobReject float64
+	// PunchEvery is the mean time between a school bus's stops, where students board or get off (default 3 min;
+	// only terminals with Options.BusCards).
+	PunchEvery time.Duration
 }
 
 // Quiet turns every spontaneous behaviour off (tests drive terminals explicitly).
 var Quiet = Rates{TalkEvery: -1, SOSEvery: -1, DropEvery: -1, SwitchEvery: -1, ForgetCheckin: -1, AnswerShare: -1,
-	UploadEvery: -1, PatrolEvery: -1}
+	UploadEvery: -1, PatrolEvery: -1, JobPace: -1, JobReject: -1, PunchEvery: -1}
 
 func (r Rates) withDefaults() Rates {
 	def := func(v *time.Duration, d time.Duration) {
@@ -70,6 +79,11 @@ func (r Rates) withDefaults() Rates {
 	def(&r.AnswerDelay, 40*time.Second)
 	def(&r.UploadEvery, 12*time.Hour)
 	def(&r.PatrolEvery, time.Minute)
+	def(&r.JobPace, 2*time.Minute)
+	def(&r.PunchEvery, 3*time.Minute)
+	if r.JobReject == 0 {
+		r.JobReject = 0.15
+	}
 	return r
 }
 
@@ -84,6 +98,8 @@ type Options struct {
 	Radius float64
 
 	Rates Rates
+	// BusCards makes terminals school buses: terminal id → the student card numbers its reader sees.
+	BusCards map[string][]string
 	// Passive makes a fleet that does nothing unless driven (serve --demo-fleet-quiet, the browser suite's): Rates
 	// are Quiet, and each terminal reports its position and status once per login and then only keeps its
 	// connection alive — it does not move, drain its battery or change its signal. Its reactions are certain: it

@@ -20,6 +20,8 @@ const (
 	sRoute
 	sUpload
 	sPatrol
+	sJob
+	sBus
 )
 
 // streams derives a terminal's random sources from the fleet seed and its account id (not its position in

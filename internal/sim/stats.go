@@ -43,6 +43,10 @@ type Stats struct {
 	Uploads     atomic.Int64 // photos and snapshots registered in the media cloud
 	Checkins    atomic.Int64
 	Forgotten   atomic.Int64 // lone-work checks left unanswered on purpose
+	Jobs        atomic.Int64 // job tickets received (repeats not counted)
+	JobsDone    atomic.Int64 // job tickets completed
+	JobsRefused atomic.Int64 // job tickets rejected
+	BusPunches  atomic.Int64 // school-bus card punches stored by the server
 	Switches    atomic.Int64 // own group switches
 	Remote      atomic.Int64 // remote control requests obeyed (call.set, param.set, group.switch)
 	Punches     atomic.Int64 // patrol points punched (patrol.go)
@@ -78,13 +82,13 @@ func (s *Stats) Refused() map[string]int64 {
 func (s *Stats) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "online=%d media=%d logins=%d reconnects=%d drops=%d lost=%d gps=%d status=%d bursts=%d denied=%d "+
-		"queued=%d nomedia=%d packets=%d calls=%d/%d/%d sos=%d/%d sms=%d/%d checkins=%d/%d switches=%d remote=%d tones=%d uploads=%d indoor=%d punches=%d/%d/%d",
+		"queued=%d nomedia=%d packets=%d calls=%d/%d/%d sos=%d/%d sms=%d/%d checkins=%d/%d switches=%d remote=%d tones=%d uploads=%d indoor=%d punches=%d/%d/%d jobs=%d/%d/%d bus=%d",
 		s.Online.Load(), s.MediaOpen.Load(), s.Logins.Load(), s.Reconnects.Load(), s.Drops.Load(), s.Lost.Load(),
 		s.GPSPoints.Load(), s.StatusSent.Load(), s.Bursts.Load(), s.FloorDenied.Load(), s.FloorQueued.Load(),
 		s.NoMedia.Load(), s.PacketsSent.Load(), s.CallsAnswered.Load(), s.CallsDeclined.Load(), s.CallsIgnored.Load(),
 		s.SOSRaised.Load(), s.SOSCanceled.Load(), s.Messages.Load(), s.Answers.Load(), s.Checkins.Load(), s.Forgotten.Load(),
 		s.Switches.Load(), s.Remote.Load(), s.Tones.Load(), s.Uploads.Load(), s.IndoorReports.Load(), s.Punches.Load(), s.PatrolLate.Load(),
-		s.PatrolSkips.Load())
+		s.PatrolSkips.Load(), s.Jobs.Load(), s.JobsDone.Load(), s.JobsRefused.Load(), s.BusPunches.Load())
 	ref := s.Refused()
 	if len(ref) > 0 {
 		keys := make([]string, 0, len(ref))

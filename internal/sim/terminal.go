@@ -95,6 +95,7 @@ type Terminal struct {
 	rTalk, rSOS, rDrop, rSwitch, rBatt, rGPS, rReact, rUpload *rand.Rand
 	rPatrol                                                   *rand.Rand
 	walks                                                     map[int64]*walk // patrol orders being walked (patrol.go)
+	rJob, rBus                                                *rand.Rand
 
 	mu        sync.Mutex
 	w         *wire
@@ -136,8 +137,11 @@ type Terminal struct {
 	sosID     string
 	ambient   *sender
 	inbox     int
-	indoor    *indoorWalk // walks the demo building (Options.Indoor); nil outdoors
-	secretKey string      // the customer's current secret key (key.changed; "" = none)
+	indoor    *indoorWalk     // walks the demo building (Options.Indoor); nil outdoors
+	secretKey string          // the customer's current secret key (key.changed; "" = none)
+	jobs      map[string]int  // job tickets: jobId → the state the worker last put it in (or 0 when received)
+	aboard    map[string]bool // school bus: cards of the students on board
+	punches   []punch         // school bus: card punches not answered yet
 }
 
 type gpsPoint struct {
@@ -154,6 +158,7 @@ func newTerminal(fl *Fleet, a Account, index int) *Terminal {
 	stream := streams(fl.opts.Seed, a.ID)
 	t.rTalk, t.rSOS, t.rDrop, t.rSwitch = stream(sTalk), stream(sSOS), stream(sDrop), stream(sSwitch)
 	t.rBatt, t.rGPS, t.rReact, t.rUpload = stream(sBattery), stream(sGPS), stream(sReact), stream(sUpload)
+	t.rJob, t.rBus = stream(sJob), stream(sBus)
 	rRoute := stream(sRoute)
 	t.rPatrol = stream(sPatrol)
 	city := fl.city
@@ -237,6 +242,10 @@ func (t *Terminal) start(first time.Time) {
 	if every := t.patrolEvery(r); every > 0 && !fl.opts.Passive {
 		at := first.Add(time.Duration(t.rPatrol.Float64() * float64(every)))
 		fl.sched.at(at, func() { t.patrolStep(at) })
+	}
+	if len(t.cards()) > 0 && r.PunchEvery > 0 {
+		gap := expDur(t.rBus, r.PunchEvery)
+		fl.sched.at(first.Add(gap), func() { t.busStep(first.Add(gap)) })
 	}
 	if mean := t.uploadMean(r); mean > 0 {
 		gap := expDur(t.rUpload, mean)
@@ -406,6 +415,8 @@ func (t *Terminal) onOnlineLocked() {
 	if t.prof.Console {
 		return
 	}
+	t.resumeJobsLocked()
+	t.sendPunchesLocked()
 	// Positions recorded while the network was away go up in one batch, then the current state.
 	if len(t.buffered) > 0 {
 		t.sendBufferedLocked()

@@ -99,6 +99,7 @@ func main() {
 		{"video", 3 * time.Minute, r.video},
 		{"ingest", 5 * time.Minute, func(ctx context.Context) error { return r.ingest(ctx, *ingest) }},
 		{"alarm", 2 * time.Minute, r.alarm},
+		{"jobs", 1 * time.Minute, r.jobs},
 		{"publish", 1 * time.Minute, r.publish},
 		{"indoor", 1 * time.Minute, r.indoor},
 		{"patrol", 1 * time.Minute, r.patrolPunch},
@@ -220,7 +221,7 @@ func (r *runner) prof(name string) string { return filepath.Join(r.out, "prof", 
 // --- steps ---------------------------------------------------------------------------------------------------
 
 var testPkgs = []string{"internal/call", "internal/media", "internal/geo", "internal/sos", "internal/platform/realtime",
-	"internal/bench", "internal/camera", "internal/indoor", "internal/presence", "internal/patrol", "internal/video"}
+	"internal/bench", "internal/camera", "internal/indoor", "internal/presence", "internal/patrol", "internal/video", "internal/job"}
 
 func (r *runner) build(ctx context.Context) error {
 	env := []string{"CGO_ENABLED=0"}
@@ -435,6 +436,17 @@ func (r *runner) alarm(ctx context.Context) error {
 	out, err := r.testBin(ctx, "internal/sos", nil, "-test.run", "^$", "-test.bench", "^BenchmarkAlarmFanout20$",
 		"-test.benchtime", "200x", "-test.cpuprofile", r.prof("alarm.cpu"))
 	if perr := r.benchInto("", out, "BenchmarkAlarmFanout20"); err == nil {
+		err = perr
+	}
+	return err
+}
+
+// jobs measures a job ticket's round trip (internal/job BenchmarkJobRoundTrip): sent → at the terminal, accepted →
+// at the console.
+func (r *runner) jobs(ctx context.Context) error {
+	out, err := r.testBin(ctx, "internal/job", nil, "-test.run", "^$", "-test.bench", "^BenchmarkJobRoundTrip$",
+		"-test.benchtime", "200x")
+	if perr := r.benchInto("", out, "BenchmarkJobRoundTrip"); err == nil {
 		err = perr
 	}
 	return err
@@ -818,6 +830,17 @@ func (r *runner) rows() []bench.Row {
 			Target: "< 250 ms", Status: bench.Verdict(p99 < 250)})
 	} else {
 		rows = append(rows, row("patrol punch: terminal → console p99", "< 250 ms", "", r.missing("patrol")))
+	}
+	if d99, ok := r.fig("BenchmarkJobRoundTrip:p99-ms/deliver"); ok {
+		d50, _ := r.fig("BenchmarkJobRoundTrip:p50-ms/deliver")
+		a99, _ := r.fig("BenchmarkJobRoundTrip:p99-ms/accept")
+		a50, _ := r.fig("BenchmarkJobRoundTrip:p50-ms/accept")
+		rows = append(rows, bench.Row{Name: "job ticket: sent → at the terminal p99; accepted → at the console p99",
+			Figure: fmt.Sprintf("sent → terminal p99 %s (p50 %s); accepted → console p99 %s (p50 %s); 200 tickets, each stored before it is sent",
+				bench.MsF(d99), bench.MsF(d50), bench.MsF(a99), bench.MsF(a50)),
+			Target: "< 250 ms each", Status: bench.Verdict(d99 < 250 && a99 < 250)})
+	} else {
+		rows = append(rows, row("job ticket: sent → at the terminal p99; accepted → at the console p99", "< 250 ms each", "", r.missing("jobs")))
 	}
 	if s := r.scale; s != nil {
 		n := bench.Thousands(float64(s.Online))

@@ -37,6 +37,8 @@ const BUILT: Record<BuiltScreen, Loader> = {
   patrolSys: () => import('../features/patrol/pages/PatrolSysPage'),
   secretKeys: () => import('../features/secretkeys/pages/SecretKeysPage'),
   theme: () => import('../features/theme/pages/ThemePage'),
+  jobTicketing: () => import('../features/jobs/pages/JobTicketingPage'),
+  jobTickData: () => import('../features/jobs/pages/JobTickDataPage'),
 };
 
 const notYet: Loader = () => import('./pages/NotYetPage');

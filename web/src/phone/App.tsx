@@ -1,10 +1,15 @@
 // The phone app: the sign-in form, or the terminal — the talk group, the dispatcher's banners (blocked, SOS,
 // calls, lone-worker check), who talks, the PTT button, SOS and the location line, with the group, patrol, inbox
 // and menu sheets. Each part keeps its own state and actions in its folder (session, ptt, sos, location, inbox).
+// calls, lone-worker check), who talks, the PTT button, SOS and the location line, with the group, inbox and menu
+// sheets, and the job tickets. Each part keeps its own state and actions in its folder (session, ptt, sos, location,
+// inbox, job).
 import { useEffect, useState } from 'react';
 import { onFirstGesture } from '../shared/voice/keys';
 import { t, useLanguage } from './i18n';
 import { Inbox, InboxButton } from './inbox/Inbox';
+import { JobsButton, JobsSheet } from './job/Jobs';
+import { BusSheet } from './bus/Bus';
 import { LocationLine } from './location/LocationLine';
 import { Calls } from './ptt/Calls';
 import { GroupBar, GroupSheet } from './ptt/Groups';
@@ -29,7 +34,7 @@ export function App() {
 function Main() {
   const status = useSession((s) => s.status);
   const uid = useSession((s) => s.uid);
-  const [sheet, setSheet] = useState<'groups' | 'inbox' | 'menu' | 'patrol' | null>(null);
+  const [sheet, setSheet] = useState<'groups' | 'inbox' | 'jobs' | 'bus' | 'menu' | 'patrol' | null>(null);
   const close = () => setSheet(null);
 
   useEffect(() => onFirstGesture(window, () => phoneEngine()?.unlock()), []);
@@ -41,6 +46,7 @@ function Main() {
         <span className="p-top-title">{uid}</span>
         <PatrolButton onOpen={() => setSheet('patrol')} />
         <VideoCallButton />
+        <JobsButton onOpen={() => setSheet('jobs')} />
         <InboxButton onOpen={() => setSheet('inbox')} />
         <button className="p-icon" onClick={() => setSheet('menu')} aria-label={t('menu.title')} data-testid="phone-menu-button">
           ☰
@@ -61,8 +67,10 @@ function Main() {
       </footer>
       {sheet === 'groups' && <GroupSheet onClose={close} />}
       {sheet === 'inbox' && <Inbox onClose={close} />}
-      {sheet === 'menu' && <MenuSheet onClose={close} />}
       {sheet === 'patrol' && <PatrolSheet onClose={close} />}
+      {sheet === 'jobs' && <JobsSheet onClose={close} />}
+      {sheet === 'menu' && <MenuSheet onClose={close} onBus={() => setSheet('bus')} />}
+      {sheet === 'bus' && <BusSheet onClose={close} />}
     </div>
   );
 }

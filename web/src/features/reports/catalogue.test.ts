@@ -12,6 +12,7 @@ describe('report catalogue', () => {
       '/emergcy-alarm-data',
       '/lonework-alarm-data',
       '/call-duration-data',
+      '/job-tick-data',
       '/gps-data',
       '/message-data',
     ]);

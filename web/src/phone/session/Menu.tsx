@@ -6,7 +6,7 @@ import { install, useInstallPrompt } from './install';
 import { signOut } from './session';
 import { useSession } from './store';
 
-export function MenuSheet({ onClose }: { onClose: () => void }) {
+export function MenuSheet({ onClose, onBus }: { onClose: () => void; onBus: () => void }) {
   const prompt = useInstallPrompt((s) => s.prompt);
   const secretKey = useSession((s) => s.secretKey);
   return (
@@ -20,6 +20,9 @@ export function MenuSheet({ onClose }: { onClose: () => void }) {
         <span>{t('menu.secretKey')}</span>
         <span>{secretKey ? `••••${secretKey.slice(-4)}` : t('menu.noSecretKey')}</span>
       </div>
+      <button className="p-row" onClick={onBus} data-testid="phone-bus-open">
+        {t('bus.title')}
+      </button>
       {prompt && (
         <button className="p-row" onClick={() => void install(prompt)}>
           {t('menu.install')}

@@ -3,6 +3,8 @@
 // login after that (a reconnect) resyncs voice, reloads the groups, sends the positions kept offline and an SOS
 // raised offline. A refusal or a sign-out ends the link and resets every part.
 import { resetInbox, attachInbox, loadInbox } from '../inbox/inbox';
+import { attachJobs, loadJobs, resetJobs } from '../job/jobs';
+import { flushPunches, loadPunches, resetPunches } from '../bus/bus';
 import { resetLocation, setGpsInterval } from '../location/location';
 import { attachPtt, loadGroups, resetPtt } from '../ptt/ptt';
 import { codeOf, TerminalSocket, termSocketUrl } from '../socket';
@@ -42,6 +44,7 @@ export async function signIn(uid: string, password: string, remember = true): Pr
   const link = new PhoneLink(s, uid);
   link.startVoice();
   loadInbox(uid);
+  loadPunches(uid);
   useSession.setState({ phase: 'ready', link });
   await keepAccount(uid, password, remember);
   void afterLogin(false);
@@ -69,6 +72,7 @@ function attach(s: TerminalSocket) {
   attachPatrol(s);
   // The customer's voice-encryption key, at login and on every rotation; "" means none (ADR 0021).
   s.on<{ secretKey?: string }>('key.changed', (e) => useSession.setState({ secretKey: e.data.secretKey || undefined }));
+  attachJobs(s);
   s.handle('param.set', (d) => {
     const seconds = (d.seconds ?? {}) as Record<string, number>;
     if (seconds.gpsInterval > 0) setGpsInterval(seconds.gpsInterval);
@@ -84,6 +88,8 @@ async function afterLogin(again: boolean) {
     resyncPhoneVideo();
   }
   await loadGroups();
+  void loadJobs();
+  void flushPunches();
   link?.location.flush();
   resendSos();
   void loadOrders();
@@ -99,4 +105,6 @@ function end(patch: Partial<SessionState>) {
   resetSos();
   resetLoneWork();
   resetPatrol();
+  resetJobs();
+  resetPunches();
 }

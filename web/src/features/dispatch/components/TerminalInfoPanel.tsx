@@ -8,6 +8,10 @@ import { useDirectory } from '../../../shared/directory/store';
 import { convertSpeed } from '../units';
 import { KIND_ICON } from './icons';
 import { VideoActions } from '../../../shared/video/VideoActions';
+import { OnBoard } from '../../../shared/schoolbus/OnBoard';
+import { useNavigate } from 'react-router';
+import { isDsKeyEnabled } from '../../../shared/access/features';
+import { useGateContext } from '../../../shared/access/gate';
 
 
 /** The terminal info panel (spec §2 "Other screens and dialogs"). */
@@ -17,12 +21,15 @@ export function TerminalInfoPanel({ cid, onAction, extra }: { cid?: string; onAc
   const groupName = useDirectory((s) => (term ? s.groups[term.grp]?.name : undefined));
   const speedUnit = useBranding((s) => s.clientConfig.speedUnit);
   const dateTime = useDateTimeFormat();
+  const navigate = useNavigate();
+  const jobs = isDsKeyEnabled('jobTicketing', useGateContext());
   const fmt = (ms?: number) => (ms ? dayjs(ms).format(dateTime) : '—');
   if (!term) return <Empty description={t('info.none')} data-testid="info-empty" />;
   const kind = terminalKind(term.type);
   const status = term.callSetStatus === CALL_SET.killed ? 'killed' : term.callSetStatus === CALL_SET.stunned ? 'stunned' : 'active';
   return (
     <div data-testid="terminal-info" data-cid={term.cid}>
+      <OnBoard busId={term.cid} />
       <Descriptions
         size="small"
         column={1}
@@ -60,6 +67,11 @@ export function TerminalInfoPanel({ cid, onAction, extra }: { cid?: string; onAc
         <Button size="small" onClick={() => onAction('revive')}>{t('actions.revive')}</Button>
         {extra}
         <VideoActions cid={term.cid} name={term.name} type={term.type} labels={{ call: t('actions.videoCall'), monitor: t('actions.videoMonitor') }} />
+        {jobs && term.type !== '20' && (
+          <Button size="small" type="primary" ghost onClick={() => navigate(`/job-ticketing?msIds=${encodeURIComponent(term.cid)}`)} data-testid="info-job">
+            {t('actions.jobTicket')}
+          </Button>
+        )}
       </Space>
     </div>
   );

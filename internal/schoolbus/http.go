@@ -1,0 +1,127 @@
+package schoolbus
+
+import (
+	"context"
+
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/timerange"
+)
+
+// Routes mounts the school-bus endpoints (spec §7 "School car"; onboard is this server's addition).
+func (s *Service) Routes(r httpx.Router) {
+	r.Console("POST /ds/schoolCar/add", httpx.Bind(s.add))
+	r.Console("GET /ds/schoolCar/list", httpx.Bind(s.list))
+	r.Console("GET /ds/schoolCar/checklist", httpx.Bind(s.checklist))
+	r.Console("DELETE /ds/schoolCar/delete", httpx.Bind(s.delete))
+	r.Console("GET /ds/schoolCar/onboard", httpx.Bind(s.onboard))
+}
+
+// Page is a list answer.
+type Page[T any] struct {
+	Total int `json:"total"`
+	List  []T `json:"list"`
+}
+
+// POST /ds/schoolCar/add {studentNum, studentName, studentAvatar?, studentBirth?, studentSex?, guardianName, guardianPhone}
+func (s *Service) add(ctx context.Context, p identity.Principal, req NewStudent) (any, error) {
+	return s.Add(ctx, p, req)
+}
+
+type listReq struct {
+	Keyword  string `json:"keyword"`
+	BusID    string `json:"busId"`
+	PageNo   string `json:"pageNo"`
+	PageSize string `json:"pageSize"`
+}
+
+// GET /ds/schoolCar/list {keyword?, busId?, pageNo (1), pageSize (20)}
+func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (any, error) {
+	var q ListQuery
+	var err error
+	if q.Keyword, err = httpx.Text("keyword", req.Keyword, 100); err != nil {
+		return nil, err
+	}
+	if req.BusID != "" {
+		if q.BusID, err = httpx.ID("busId", req.BusID); err != nil {
+			return nil, err
+		}
+	}
+	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, DefPage, 1000); err != nil {
+		return nil, err
+	}
+	list, total, err := s.List(ctx, p.CustomerID, q)
+	if err != nil {
+		return nil, err
+	}
+	return Page[Student]{Total: total, List: list}, nil
+}
+
+type checklistReq struct {
+	StudentID string `json:"studentId"`
+	STime     string `json:"sTime"`
+	ETime     string `json:"eTime"`
+	PageNo    string `json:"pageNo"`
+	PageSize  string `json:"pageSize"`
+}
+
+// GET /ds/schoolCar/checklist {studentId, sTime+eTime?, pageNo?, pageSize?}
+func (s *Service) checklist(ctx context.Context, p identity.Principal, req checklistReq) (any, error) {
+	ids, err := httpx.RowIDs("studentId", []string{req.StudentID}, 1, true)
+	if err != nil || len(ids) == 0 {
+		return nil, httpx.BadParam("studentId", "required")
+	}
+	var from, to int64
+	if req.STime != "" || req.ETime != "" {
+		rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, 0)
+		if err != nil {
+			return nil, err
+		}
+		from, to = rg.From, rg.To
+	}
+	off, lim, err := httpx.PagingFrom(req.PageNo, req.PageSize, 100, 1000)
+	if err != nil {
+		return nil, err
+	}
+	list, total, err := s.Checklist(ctx, p.CustomerID, ids[0], from, to, off, lim)
+	if err != nil {
+		return nil, err
+	}
+	return Page[Punch]{Total: total, List: list}, nil
+}
+
+type deleteReq struct {
+	ID string `json:"id"`
+}
+
+// DELETE /ds/schoolCar/delete {id}
+func (s *Service) delete(ctx context.Context, p identity.Principal, req deleteReq) (any, error) {
+	ids, err := httpx.RowIDs("id", []string{req.ID}, 1, true)
+	if err != nil || len(ids) == 0 {
+		return nil, httpx.BadParam("id", "required")
+	}
+	if err := s.Delete(ctx, p, ids[0]); err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": ids[0]}, nil
+}
+
+type onboardReq struct {
+	BusID string `json:"busId"`
+}
+
+// GET /ds/schoolCar/onboard {busId?}: the buses with the students on them now
+func (s *Service) onboard(ctx context.Context, p identity.Principal, req onboardReq) (any, error) {
+	bus := ""
+	if req.BusID != "" {
+		var err error
+		if bus, err = httpx.ID("busId", req.BusID); err != nil {
+			return nil, err
+		}
+	}
+	buses, err := s.OnBoard(ctx, p.CustomerID, bus)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"list": buses}, nil
+}

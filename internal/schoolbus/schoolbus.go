@@ -1,0 +1,579 @@
+// Package schoolbus owns the school-bus punch list (spec §3 "School-bus student", §7 /ds/schoolCar/*): the
+// customer's students with their guardian, the card punches bus terminals report over the socket (boarded or
+// alighted, time, position), a student's punches (checklist) and who is on which bus now.
+package schoolbus
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"tenfour/internal/directory"
+	"tenfour/internal/geo"
+	"tenfour/internal/oplog"
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/flex"
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/realtime"
+	"tenfour/internal/platform/text"
+)
+
+// Kind is what a punch says (docs/terminal-protocol.md "School bus").
+type Kind int
+
+const (
+	Boarded  Kind = 1
+	Alighted Kind = 2
+)
+
+// Limits and rules.
+const (
+	MaxName    = 40  // characters of a student's or guardian's name
+	MaxNum     = 32  // characters of a card number
+	MaxAvatar  = 500 // an avatar's URL or file reference
+	DefPage    = 20
+	OnBoardMax = 12 * time.Hour // a boarding without an alighting counts as "on the bus" this long
+	MaxAhead   = 5 * time.Minute
+	MaxBehind  = 7 * 24 * time.Hour // a punch buffered offline may arrive this late
+)
+
+// Error codes (docs/api.md "School bus").
+var (
+	ErrRequired  = httpx.E(http.StatusBadRequest, "137", "errors.schoolbus.required", "student number, name, guardian name and guardian phone are required")
+	ErrNumExists = httpx.E(http.StatusConflict, "138", "errors.schoolbus.numberExists", "a student with this number exists")
+	ErrPhone     = httpx.E(http.StatusBadRequest, "139", "errors.schoolbus.phone", "guardian phone: 3 to 20 digits, may hold + - ( ) and spaces")
+)
+
+var phoneRe = regexp.MustCompile(`^\+?[0-9 ()\-]{3,24}$`)
+
+// Student is one student (spec §3) with where they are now.
+type Student struct {
+	ID            int64  `json:"id"`
+	StudentNum    string `json:"studentNum"`
+	StudentName   string `json:"studentName"`
+	StudentAvatar string `json:"studentAvatar"`
+	StudentBirth  string `json:"studentBirth"`
+	StudentSex    int    `json:"studentSex"` // 0 not stated, 1 male, 2 female
+	GuardianName  string `json:"guardianName"`
+	GuardianPhone string `json:"guardianPhone"`
+	CreateTime    int64  `json:"createTime"`
+	OnBus         string `json:"onBus"`   // the bus terminal the student is on now, "" when not on a bus
+	BusName       string `json:"busName"` // its name
+	LastPunch     *Punch `json:"lastPunch"`
+}
+
+// Punch is one card punch on a bus.
+type Punch struct {
+	ID          int64    `json:"id"`
+	StudentID   int64    `json:"studentId"`
+	StudentNum  string   `json:"studentNum"`
+	StudentName string   `json:"studentName"`
+	BusID       string   `json:"busId"`
+	BusName     string   `json:"busName"`
+	Kind        Kind     `json:"kind"`
+	Time        int64    `json:"time"`
+	Lat         *float64 `json:"lat"`
+	Lng         *float64 `json:"lng"`
+}
+
+// Bus is a bus terminal and the students on it now (GET /ds/schoolCar/onboard, the bus.punched event).
+type Bus struct {
+	BusID    string    `json:"busId"`
+	BusName  string    `json:"busName"`
+	Students []Student `json:"students"`
+}
+
+// Directory is what the school bus reads of terminals (internal/directory's Store).
+type Directory interface {
+	Names(ctx context.Context, c directory.CustomerID, ids []directory.TerminalID) (map[directory.TerminalID]string, error)
+}
+
+// Service keeps students and punches.
+type Service struct {
+	db    *db.DB
+	dir   Directory
+	hub   *realtime.Hub
+	log   *oplog.Log
+	clock atomic.Pointer[func() time.Time]
+}
+
+// New builds the service.
+func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log) *Service {
+	s := &Service{db: d, dir: dir, hub: hub, log: log}
+	s.SetClock(nil)
+	return s
+}
+
+// SetClock replaces the clock (nil = time.Now).
+func (s *Service) SetClock(now func() time.Time) {
+	if now == nil {
+		now = time.Now
+	}
+	s.clock.Store(&now)
+}
+
+func (s *Service) now() int64 { return (*s.clock.Load())().UnixMilli() }
+
+// NewStudent is what add receives (every scalar a string).
+type NewStudent struct {
+	StudentNum    string `json:"studentNum"`
+	StudentName   string `json:"studentName"`
+	StudentAvatar string `json:"studentAvatar"`
+	StudentBirth  string `json:"studentBirth"`
+	StudentSex    string `json:"studentSex"`
+	GuardianName  string `json:"guardianName"`
+	GuardianPhone string `json:"guardianPhone"`
+}
+
+// Check applies the rules and returns the student to store.
+func (n NewStudent) Check(now time.Time) (Student, error) {
+	var st Student
+	var ok bool
+	fields := []struct {
+		dst *string
+		v   string
+		max int
+	}{{&st.StudentNum, n.StudentNum, MaxNum}, {&st.StudentName, n.StudentName, MaxName}, {&st.GuardianName, n.GuardianName, MaxName}}
+	for _, f := range fields {
+		if *f.dst, ok = text.Name(f.v); !ok {
+			return st, httpx.BadParam("name", "illegal characters")
+		}
+		if *f.dst == "" {
+			return st, ErrRequired
+		}
+		if utf8.RuneCountInString(*f.dst) > f.max {
+			return st, httpx.BadParam("name", "at most "+strconv.Itoa(f.max)+" characters")
+		}
+	}
+	phone := strings.TrimSpace(n.GuardianPhone)
+	if phone == "" {
+		return st, ErrRequired
+	}
+	digits := strings.Count(phone, "0") + strings.Count(phone, "1") + strings.Count(phone, "2") + strings.Count(phone, "3") +
+		strings.Count(phone, "4") + strings.Count(phone, "5") + strings.Count(phone, "6") + strings.Count(phone, "7") +
+		strings.Count(phone, "8") + strings.Count(phone, "9")
+	if !phoneRe.MatchString(phone) || digits < 3 || digits > 20 {
+		return st, ErrPhone
+	}
+	st.GuardianPhone = phone
+	if st.StudentAvatar, ok = text.Name(n.StudentAvatar); !ok || utf8.RuneCountInString(st.StudentAvatar) > MaxAvatar {
+		return st, httpx.BadParam("studentAvatar", "a URL or file reference of at most 500 characters")
+	}
+	if b := strings.TrimSpace(n.StudentBirth); b != "" {
+		d, err := time.Parse(time.DateOnly, b)
+		if err != nil || d.After(now) || d.Year() < 1900 {
+			return st, httpx.BadParam("studentBirth", "YYYY-MM-DD, not in the future")
+		}
+		st.StudentBirth = b
+	}
+	switch strings.TrimSpace(n.StudentSex) {
+	case "", "0":
+	case "1":
+		st.StudentSex = 1
+	case "2":
+		st.StudentSex = 2
+	default:
+		return st, httpx.BadParam("studentSex", "0 not stated, 1 male, 2 female")
+	}
+	return st, nil
+}
+
+// Add stores a student (log: school bus).
+func (s *Service) Add(ctx context.Context, p identity.Principal, n NewStudent) (Student, error) {
+	st, err := n.Check(time.UnixMilli(s.now()))
+	if err != nil {
+		return st, err
+	}
+	st.CreateTime = s.now()
+	err = s.db.WriteRow(ctx, `INSERT INTO school_students (customer_id, student_num, student_name, student_avatar, student_birth,
+		student_sex, guardian_name, guardian_phone, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		p.CustomerID, st.StudentNum, st.StudentName, st.StudentAvatar, st.StudentBirth, st.StudentSex, st.GuardianName,
+		st.GuardianPhone, p.AccountID, st.CreateTime).Scan(&st.ID)
+	if db.IsUniqueViolation(err) {
+		return Student{}, ErrNumExists
+	}
+	if err != nil {
+		return Student{}, err
+	}
+	s.log.By(ctx, p, oplog.SchoolBus, "school-bus student "+st.StudentNum+" "+st.StudentName+" added",
+		oplog.D("studentAdded", "number", st.StudentNum, "student", st.StudentName))
+	return st, nil
+}
+
+// Delete removes a student; their punches stay as records (log: school bus).
+func (s *Service) Delete(ctx context.Context, p identity.Principal, id int64) error {
+	st, err := s.Get(ctx, p.CustomerID, id)
+	if err != nil {
+		return err
+	}
+	if _, err := s.db.Exec(ctx, `DELETE FROM school_students WHERE id = ? AND customer_id = ?`, id, p.CustomerID); err != nil {
+		return err
+	}
+	s.log.By(ctx, p, oplog.SchoolBus, "school-bus student "+st.StudentNum+" "+st.StudentName+" removed",
+		oplog.D("studentRemoved", "number", st.StudentNum, "student", st.StudentName))
+	return nil
+}
+
+const studentCols = `id, student_num, student_name, student_avatar, student_birth, student_sex, guardian_name,
+	guardian_phone, created_at`
+
+func scanStudent(r db.Scanner) (Student, error) {
+	var st Student
+	err := r.Scan(&st.ID, &st.StudentNum, &st.StudentName, &st.StudentAvatar, &st.StudentBirth, &st.StudentSex,
+		&st.GuardianName, &st.GuardianPhone, &st.CreateTime)
+	return st, err
+}
+
+// Get reads one student of the customer.
+func (s *Service) Get(ctx context.Context, customerID, id int64) (Student, error) {
+	rows, err := s.db.Query(ctx, `SELECT `+studentCols+` FROM school_students WHERE id = ? AND customer_id = ?`, id, customerID)
+	list, err := db.Collect(rows, err, scanStudent)
+	if err == nil && len(list) == 0 {
+		err = db.ErrNotFound
+	}
+	if err != nil {
+		return Student{}, err
+	}
+	if err := s.where(ctx, customerID, list); err != nil {
+		return Student{}, err
+	}
+	return list[0], nil
+}
+
+// ListQuery filters List.
+type ListQuery struct {
+	Keyword string // in the number, the name or the guardian's name
+	BusID   string // only the students on this bus now
+	Offset  int
+	Limit   int
+}
+
+// List returns the customer's students by number and the total count.
+func (s *Service) List(ctx context.Context, customerID int64, q ListQuery) ([]Student, int, error) {
+	where := []string{"customer_id = ?"}
+	args := []any{customerID}
+	if q.Keyword != "" {
+		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(q.Keyword)) + "%"
+		where = append(where, `(LOWER(student_num) LIKE ? ESCAPE '\' OR LOWER(student_name) LIKE ? ESCAPE '\' OR LOWER(guardian_name) LIKE ? ESCAPE '\')`)
+		args = append(args, like, like, like)
+	}
+	if q.BusID != "" {
+		buses, err := s.OnBoard(ctx, customerID, q.BusID)
+		if err != nil {
+			return nil, 0, err
+		}
+		ids := []any{}
+		for _, b := range buses {
+			for _, st := range b.Students {
+				ids = append(ids, st.ID)
+			}
+		}
+		if len(ids) == 0 {
+			return []Student{}, 0, nil
+		}
+		where = append(where, "id IN ("+db.Placeholders(len(ids))+")")
+		args = append(args, ids...)
+	}
+	cond := strings.Join(where, " AND ")
+	var total int
+	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM school_students WHERE `+cond, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if q.Limit <= 0 {
+		q.Limit = DefPage
+	}
+	rows, err := s.db.Query(ctx, `SELECT `+studentCols+` FROM school_students WHERE `+cond+` ORDER BY student_num, id LIMIT ? OFFSET ?`,
+		append(args, q.Limit, q.Offset)...)
+	list, err := db.Collect(rows, err, scanStudent)
+	if err != nil {
+		return nil, 0, err
+	}
+	return list, total, s.where(ctx, customerID, list)
+}
+
+const punchCols = `id, student_id, student_num, student_name, bus_id, kind, at, lat, lng`
+
+func scanPunch(r db.Scanner) (Punch, error) {
+	var p Punch
+	var lat, lng *float64
+	err := r.Scan(&p.ID, &p.StudentID, &p.StudentNum, &p.StudentName, &p.BusID, &p.Kind, &p.Time, &lat, &lng)
+	p.Lat, p.Lng = lat, lng
+	return p, err
+}
+
+// later tells whether a is a later punch than b (by time, then by arrival).
+func later(a, b Punch) bool { return a.Time > b.Time || (a.Time == b.Time && a.ID > b.ID) }
+
+// where fills each student's last punch and the bus they are on now.
+func (s *Service) where(ctx context.Context, customerID int64, list []Student) error {
+	if len(list) == 0 {
+		return nil
+	}
+	ids := make([]any, len(list))
+	for i, st := range list {
+		ids[i] = st.ID
+	}
+	rows, err := s.db.Query(ctx, `SELECT `+punchCols+` FROM school_punches p WHERE customer_id = ? AND student_id IN (`+
+		db.Placeholders(len(ids))+`) AND at = (SELECT MAX(at) FROM school_punches q WHERE q.student_id = p.student_id
+		AND q.customer_id = p.customer_id)`, append([]any{customerID}, ids...)...)
+	punches, err := db.Collect(rows, err, scanPunch)
+	if err != nil {
+		return err
+	}
+	last := map[int64]Punch{}
+	for _, p := range punches {
+		if cur, ok := last[p.StudentID]; !ok || later(p, cur) {
+			last[p.StudentID] = p
+		}
+	}
+	if err := s.busNames(ctx, customerID, punches); err != nil {
+		return err
+	}
+	for _, p := range punches {
+		if cur := last[p.StudentID]; cur.ID == p.ID {
+			last[p.StudentID] = p // with its bus name
+		}
+	}
+	now := s.now()
+	for i := range list {
+		p, ok := last[list[i].ID]
+		if !ok {
+			continue
+		}
+		list[i].LastPunch = &p
+		if p.Kind == Boarded && now-p.Time < OnBoardMax.Milliseconds() {
+			list[i].OnBus, list[i].BusName = p.BusID, p.BusName
+		}
+	}
+	return nil
+}
+
+// busNames fills the punches' bus names from the directory.
+func (s *Service) busNames(ctx context.Context, customerID int64, punches []Punch) error {
+	if len(punches) == 0 {
+		return nil
+	}
+	ids := make([]directory.TerminalID, 0, len(punches))
+	for _, p := range punches {
+		ids = append(ids, directory.TerminalID(p.BusID))
+	}
+	names, err := s.dir.Names(ctx, directory.CustomerID(customerID), ids)
+	if err != nil {
+		return err
+	}
+	for i := range punches {
+		punches[i].BusName = names[directory.TerminalID(punches[i].BusID)]
+	}
+	return nil
+}
+
+// OnBoard lists the buses (all, or busID) with the students on them now: those whose last punch, less than
+// OnBoardMax ago, boarded that bus. Buses without students are left out.
+func (s *Service) OnBoard(ctx context.Context, customerID int64, busID string) ([]Bus, error) {
+	now := s.now()
+	rows, err := s.db.Query(ctx, `SELECT `+punchCols+` FROM school_punches WHERE customer_id = ? AND at > ? ORDER BY at, id`,
+		customerID, now-OnBoardMax.Milliseconds())
+	punches, err := db.Collect(rows, err, scanPunch)
+	if err != nil {
+		return nil, err
+	}
+	last := map[int64]Punch{}
+	for _, p := range punches {
+		if cur, ok := last[p.StudentID]; !ok || later(p, cur) {
+			last[p.StudentID] = p
+		}
+	}
+	ids := []any{}
+	for id, p := range last {
+		if p.Kind == Boarded && (busID == "" || p.BusID == busID) {
+			ids = append(ids, id)
+		}
+	}
+	out := []Bus{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	srows, err := s.db.Query(ctx, `SELECT `+studentCols+` FROM school_students WHERE customer_id = ? AND id IN (`+
+		db.Placeholders(len(ids))+`) ORDER BY student_num, id`, append([]any{customerID}, ids...)...)
+	students, err := db.Collect(srows, err, scanStudent)
+	if err != nil {
+		return nil, err
+	}
+	var onBoard []Punch
+	for _, st := range students {
+		onBoard = append(onBoard, last[st.ID])
+	}
+	if err := s.busNames(ctx, customerID, onBoard); err != nil {
+		return nil, err
+	}
+	index := map[string]int{}
+	for i, st := range students {
+		p := onBoard[i]
+		st.LastPunch, st.OnBus, st.BusName = &p, p.BusID, p.BusName
+		k, ok := index[p.BusID]
+		if !ok {
+			k = len(out)
+			index[p.BusID] = k
+			out = append(out, Bus{BusID: p.BusID, BusName: p.BusName, Students: []Student{}})
+		}
+		out[k].Students = append(out[k].Students, st)
+	}
+	return out, nil
+}
+
+// Checklist returns a student's punches, newest first, and their count (the student may have been deleted:
+// their punches stay records).
+func (s *Service) Checklist(ctx context.Context, customerID, studentID int64, from, to int64, offset, limit int) ([]Punch, int, error) {
+	cond := "customer_id = ? AND student_id = ?"
+	args := []any{customerID, studentID}
+	if to > 0 {
+		cond += " AND at >= ? AND at <= ?"
+		args = append(args, from, to)
+	}
+	list, total, err := db.Page(ctx, s.db, "school_punches", punchCols, cond, args, offset, limit, scanPunch)
+	if err != nil {
+		return nil, 0, err
+	}
+	if total == 0 {
+		if _, err := s.Get(ctx, customerID, studentID); err != nil {
+			return nil, 0, err
+		}
+	}
+	return list, total, s.busNames(ctx, customerID, list)
+}
+
+// RawPunch is a terminal's `bus.punch`.
+type RawPunch struct {
+	StudentNum string `json:"studentNum"`
+	CardNo     string `json:"cardNo"` // alias
+	Kind       string `json:"kind"`   // 1 / "board" boarded, 2 / "alight" alighted
+	Time       string `json:"time"`   // ms; absent: now
+	Lat        string `json:"lat"`
+	Lng        string `json:"lng"`
+}
+
+// PunchResult is the reply to `bus.punch`.
+type PunchResult struct {
+	Punch     Punch `json:"punch"`
+	Duplicate bool  `json:"duplicate"` // this punch was stored before (a repeat): nothing changed
+}
+
+// Record stores a bus terminal's card punch and tells the consoles (durable `bus.punched`). A repeat of a
+// stored punch (same student, bus, kind and time) answers duplicate and stores nothing.
+func (s *Service) Record(ctx context.Context, p identity.Principal, raw RawPunch) (PunchResult, error) {
+	num := strings.TrimSpace(raw.StudentNum)
+	if num == "" {
+		num = strings.TrimSpace(raw.CardNo)
+	}
+	if num == "" {
+		return PunchResult{}, httpx.BadParam("studentNum", "required")
+	}
+	if n, ok := text.Name(num); !ok || n != num || utf8.RuneCountInString(num) > MaxNum {
+		return PunchResult{}, httpx.BadParam("studentNum", "not a card number")
+	}
+	var pu Punch
+	switch strings.TrimSpace(raw.Kind) {
+	case "1", "board", "boarded":
+		pu.Kind = Boarded
+	case "2", "alight", "alighted":
+		pu.Kind = Alighted
+	default:
+		return PunchResult{}, httpx.BadParam("kind", "1 boarded or 2 alighted")
+	}
+	now := s.now()
+	pu.Time = now
+	if t := strings.TrimSpace(raw.Time); t != "" {
+		ms, err := strconv.ParseInt(t, 10, 64)
+		if err != nil || ms > now+MaxAhead.Milliseconds() || ms < now-MaxBehind.Milliseconds() {
+			return PunchResult{}, httpx.BadParam("time", "ms, at most 7 days old and not ahead of the server")
+		}
+		pu.Time = ms
+	}
+	if la, lo := strings.TrimSpace(raw.Lat), strings.TrimSpace(raw.Lng); la != "" || lo != "" {
+		lat, err1 := strconv.ParseFloat(la, 64)
+		lng, err2 := strconv.ParseFloat(lo, 64)
+		lat, lng = geo.NormalizeCoord(lat), geo.NormalizeCoord(lng)
+		if err1 != nil || err2 != nil || !(lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180) {
+			return PunchResult{}, httpx.BadParam("lat", "a position on the globe")
+		}
+		pu.Lat, pu.Lng = &lat, &lng
+	}
+	var st Student
+	rows, err := s.db.Query(ctx, `SELECT `+studentCols+` FROM school_students WHERE customer_id = ? AND student_num = ?`, p.CustomerID, num)
+	found, err := db.Collect(rows, err, scanStudent)
+	if err != nil {
+		return PunchResult{}, err
+	}
+	if len(found) == 0 {
+		return PunchResult{}, httpx.ErrNotFound
+	}
+	st = found[0]
+	pu.StudentID, pu.StudentNum, pu.StudentName, pu.BusID, pu.BusName = st.ID, st.StudentNum, st.StudentName, p.AccountID, p.Name
+	err = s.db.WriteRow(ctx, `INSERT INTO school_punches (customer_id, student_id, student_num, student_name, bus_id, kind, at,
+		lat, lng, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.CustomerID, pu.StudentID, pu.StudentNum,
+		pu.StudentName, pu.BusID, int(pu.Kind), pu.Time, pu.Lat, pu.Lng, now).Scan(&pu.ID)
+	if db.IsUniqueViolation(err) {
+		if err := s.db.QueryRow(ctx, `SELECT id FROM school_punches WHERE customer_id = ? AND student_id = ? AND bus_id = ?
+			AND kind = ? AND at = ?`, p.CustomerID, pu.StudentID, pu.BusID, int(pu.Kind), pu.Time).Scan(&pu.ID); err != nil {
+			return PunchResult{}, err
+		}
+		return PunchResult{Punch: pu, Duplicate: true}, nil
+	}
+	if err != nil {
+		return PunchResult{}, err
+	}
+	// Stored: the terminal may forget it now. A failed publish leaves the consoles to read it from the lists.
+	bg := context.WithoutCancel(ctx)
+	cur, err := s.Get(bg, p.CustomerID, st.ID)
+	if err != nil {
+		cur = st
+	}
+	if _, err := s.hub.PublishDurable(bg, p.CustomerID, EventPunched, Punched{Punch: pu, Student: cur}, realtime.Consoles); err != nil {
+		slog.ErrorContext(ctx, "schoolbus: publish punch", "id", pu.ID, "err", err)
+	}
+	return PunchResult{Punch: pu}, nil
+}
+
+// Punched is the `bus.punched` event: the punch and the student with where they are now.
+type Punched struct {
+	Punch   Punch   `json:"punch"`
+	Student Student `json:"student"`
+}
+
+// Socket message types (docs/terminal-protocol.md "School bus", docs/console-socket.md).
+const (
+	ReqPunch     = "bus.punch"   // terminal → server: a student's card punched on the bus
+	EventPunched = "bus.punched" // durable, to consoles: a punch and the student's place
+)
+
+// Verbs are the school-bus socket messages.
+func (s *Service) Verbs() []realtime.Verb {
+	return []realtime.Verb{
+		realtime.On(ReqPunch, realtime.TerminalOnly, func(ctx context.Context, c *realtime.Conn, req punchReq) (any, error) {
+			return s.Record(ctx, c.Principal(), req.raw())
+		}),
+		realtime.Event(EventPunched, realtime.ConsoleOnly),
+	}
+}
+
+// punchReq is `bus.punch`'s payload in the lenient types terminals send.
+type punchReq struct {
+	StudentNum flex.String `json:"studentNum"`
+	CardNo     flex.String `json:"cardNo"`
+	Kind       flex.String `json:"kind"`
+	Time       flex.String `json:"time"`
+	Lat        flex.String `json:"lat"`
+	Lng        flex.String `json:"lng"`
+}
+
+func (r punchReq) raw() RawPunch {
+	return RawPunch{StudentNum: string(r.StudentNum), CardNo: string(r.CardNo), Kind: string(r.Kind), Time: string(r.Time),
+		Lat: string(r.Lat), Lng: string(r.Lng)}
+}

@@ -1,0 +1,143 @@
+// The new job ticket: the task, the address, the terminals (the shared terminal picker: the tree's terminals) and
+// the place — typed, or picked on the page's map while this drawer is open (it leaves the map usable).
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { App, Button, Drawer, Form, Input, InputNumber, Space, Switch } from 'antd';
+import { AimOutlined } from '@ant-design/icons';
+import { ApiError } from '../../../shared/http/client';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { jobApi, type Job } from '../api';
+
+export const MAX_TASK = 500;
+export const MAX_ADDRESS = 200;
+export const MAX_TERMINALS = 100;
+
+export interface Draft {
+  job: string;
+  address: string;
+  msIds: string[];
+  lat: number | null;
+  lng: number | null;
+}
+
+/** Checks a draft as the server does (docs/api.md "Job tickets"): the i18n key of the first problem, or null. */
+export function draftProblem(d: Draft): string | null {
+  if (!d.job.trim()) return 'codes.130';
+  if (d.msIds.length === 0) return 'codes.131';
+  if (d.msIds.length > MAX_TERMINALS) return 'codes.132';
+  if ((d.lat === null) !== (d.lng === null)) return 'codes.133';
+  if (d.lat !== null && (d.lat < -90 || d.lat > 90 || d.lng! < -180 || d.lng! > 180)) return 'codes.133';
+  if ([...d.job.trim()].length > MAX_TASK || [...d.address.trim()].length > MAX_ADDRESS) return 'codes.136';
+  return null;
+}
+
+export function JobForm({
+  open,
+  draft,
+  setDraft,
+  picking,
+  setPicking,
+  onClose,
+  onSent,
+}: {
+  open: boolean;
+  draft: Draft;
+  setDraft: (d: Draft) => void;
+  picking: boolean;
+  setPicking: (v: boolean) => void;
+  onClose: () => void;
+  onSent: (j: Job) => void;
+}) {
+  const { t } = useTranslation('jobs');
+  const { message } = App.useApp();
+  const [busy, setBusy] = useState(false);
+  const send = async () => {
+    const problem = draftProblem(draft);
+    if (problem) {
+      message.error(t(problem));
+      return;
+    }
+    setBusy(true);
+    try {
+      const j = await jobApi.add({
+        job: draft.job.trim(),
+        address: draft.address.trim(),
+        msIds: draft.msIds,
+        ...(draft.lat !== null && draft.lng !== null ? { lat: draft.lat, lng: draft.lng } : {}),
+      });
+      message.success(t('sent', { count: j.jobMsList.length }));
+      onSent(j);
+    } catch (e) {
+      const code = e instanceof ApiError ? e.code : 'other';
+      message.error(t(`codes.${code}`, { defaultValue: t('codes.other', { code }) }));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Drawer
+      open={open}
+      onClose={onClose}
+      mask={false}
+      width={400}
+      title={t('form.title')}
+      data-testid="job-form"
+      extra={
+        <Button type="primary" loading={busy} onClick={send} data-testid="job-send">
+          {t('form.send')}
+        </Button>
+      }
+    >
+      <Form layout="vertical">
+        <Form.Item label={t('form.task')} required>
+          <Input.TextArea
+            rows={4}
+            maxLength={MAX_TASK}
+            showCount
+            value={draft.job}
+            onChange={(e) => setDraft({ ...draft, job: e.target.value })}
+            data-testid="job-task"
+          />
+        </Form.Item>
+        <Form.Item label={t('form.terminals')} required>
+          <TerminalPicker
+            multiple
+            maxCount={MAX_TERMINALS}
+            value={draft.msIds}
+            onChange={(msIds) => setDraft({ ...draft, msIds })}
+            placeholder={t('form.terminalsHint')}
+            testId="job-terminals"
+          />
+        </Form.Item>
+        <Form.Item label={t('form.address')}>
+          <Input maxLength={MAX_ADDRESS} value={draft.address} onChange={(e) => setDraft({ ...draft, address: e.target.value })} data-testid="job-address" />
+        </Form.Item>
+        <Form.Item label={t('form.position')} extra={t('form.positionHint')}>
+          <Space wrap>
+            <InputNumber
+              placeholder={t('form.lat')}
+              min={-90}
+              max={90}
+              step={0.0001}
+              value={draft.lat}
+              onChange={(v) => setDraft({ ...draft, lat: v ?? null })}
+              data-testid="job-lat"
+            />
+            <InputNumber
+              placeholder={t('form.lng')}
+              min={-180}
+              max={180}
+              step={0.0001}
+              value={draft.lng}
+              onChange={(v) => setDraft({ ...draft, lng: v ?? null })}
+              data-testid="job-lng"
+            />
+          </Space>
+          <div style={{ marginTop: 8 }}>
+            <Switch checked={picking} onChange={setPicking} checkedChildren={<AimOutlined />} data-testid="job-pick" /> {t('form.pick')}
+          </div>
+        </Form.Item>
+      </Form>
+    </Drawer>
+  );
+}
