@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 
 	"tenfour/internal/auth"
 	"tenfour/internal/branding"
+	"tenfour/internal/broadcast"
 	"tenfour/internal/call"
 	"tenfour/internal/config"
 	"tenfour/internal/demo"
@@ -49,6 +51,8 @@ type App struct {
 	SOS      *sos.Service      // safety: SOS alarms
 	LoneWork *lonework.Service // safety: lone-worker plans, engine and alarms
 	Voice    *call.Service     // voice: floor control, calls, monitoring, records (SOS and terminal control call it)
+	// Broadcast is the public-address service (/broadcast/v1, spec §7 "Broadcast service"); tests move its clock.
+	Broadcast *broadcast.Service
 
 	mux     *http.ServeMux
 	trusted []netip.Prefix // reverse proxies whose X-Forwarded-For names the client
@@ -178,6 +182,16 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	hub.Register(geoSvc.Verbs()...)
 	a.OnPrepare(geoSvc.Load)
 	a.Go(geoSvc.Run)
+	// [broadcast] public address: orgs, casters, speakers, music library, tasks, plans, real-time player (/broadcast/v1)
+	musicDir := filepath.Join(cfg.DataDir, "broadcast")
+	if err := os.MkdirAll(musicDir, 0o750); err != nil {
+		return nil, err
+	}
+	a.Broadcast = broadcast.New(d, a.Sessions, a.Hub, broadcast.Options{MusicDir: musicDir})
+	a.Broadcast.Routes(router)
+	hub.Register(a.Broadcast.Verbs()...)
+	hub.OnLogin(a.Broadcast.AtLogin) // spec §4: a console's caster exists after its login
+	a.Go(a.Broadcast.Run)
 	// [branding]
 	branding.NewService(d).Routes(router)
 	// [demo]
