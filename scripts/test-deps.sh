@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Installs and starts what the tests need on a fresh Debian machine: Chromium (browser suite) and
-# PostgreSQL (store contract suite). Idempotent; prints the PostgreSQL URL for tests on its last line.
+# Installs and starts what the tests need on a fresh Debian machine: Chromium (browser suite),
+# PostgreSQL (store contract suite) and ffmpeg (the broadcast library). Idempotent; prints the PostgreSQL URL for tests on its last line.
 set -euo pipefail
 
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
+command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg) # broadcast: the music library's transcoder (ADR 0018)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive

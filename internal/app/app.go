@@ -192,6 +192,16 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	hub.Register(a.Broadcast.Verbs()...)
 	hub.OnLogin(a.Broadcast.AtLogin) // spec §4: a console's caster exists after its login
 	a.Go(a.Broadcast.Run)
+	a.Go(func(ctx context.Context) { // the demo's simulated speakers (serve --demo with a demo fleet)
+		sim.RunDemoSpeakers(ctx, cfg, func(ctx context.Context) ([]sim.SpeakerLogin, error) {
+			list, err := a.Broadcast.DemoSpeakers(ctx)
+			out := make([]sim.SpeakerLogin, len(list))
+			for i, l := range list {
+				out[i] = sim.SpeakerLogin(l)
+			}
+			return out, err
+		})
+	})
 	// [branding]
 	branding.NewService(d).Routes(router)
 	// [demo]

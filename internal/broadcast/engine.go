@@ -115,8 +115,9 @@ func decide(runs []run, now int64, volumes map[int64]int) decision {
 		}
 	}
 	for dev, r := range d.holder {
-		p := r.tl.At(r.elapsed(now))
-		pl := Playing{TaskID: r.t.ID, TaskKind: r.t.Kind, CasterID: r.t.CasterID, Priority: r.priority, Volume: r.t.Volume,
+		el := r.elapsed(now)
+		p := r.tl.At(el)
+		pl := Playing{seg: r.t.StartedAt + r.t.PausedMs + el - p.Position, TaskID: r.t.ID, TaskKind: r.t.Kind, CasterID: r.t.CasterID, Priority: r.priority, Volume: r.t.Volume,
 			Paused: r.t.State == StatePaused, Gap: p.Gap, PositionMs: p.Position}
 		if !p.Done && p.Index < len(r.files) {
 			pl.FileID, pl.File = r.files[p.Index].ID, r.files[p.Index].Name
@@ -202,9 +203,10 @@ func (s *Service) changed(ctx context.Context, customerID int64, before decision
 	}
 	for dev := range before.playing {
 		if _, ok := after.playing[dev]; !ok {
-			devs = append(devs, map[string]any{"id": dev, "playing": nil})
+			devs = append(devs, map[string]any{"id": dev, "playing": (*Playing)(nil)})
 		}
 	}
+	s.syncSpeakers(customerID, after)
 	if len(devs) > 0 {
 		slices.SortFunc(devs, func(a, b map[string]any) int { return cmp.Compare(a["id"].(int64), b["id"].(int64)) })
 		s.hub.Publish(customerID, EventDevices, map[string]any{"list": devs}, realtime.Consoles)
@@ -321,6 +323,15 @@ func (s *Service) Tick(ctx context.Context) error {
 	}
 	for c, d := range touched {
 		s.changed(ctx, c, d)
+	}
+	// speakers are told at every new file, round or interval of what they play
+	for _, c := range s.speakerCustomers() {
+		if _, touched := touched[c]; touched {
+			continue
+		}
+		if _, d, err := s.state(ctx, c); err == nil {
+			s.syncSpeakers(c, d)
+		}
 	}
 	return nil
 }

@@ -34,6 +34,7 @@ func (s *Service) Routes(r httpx.Router) {
 	m.Handle("GET "+b+"/file", s.signedIn(s.listFiles))
 	m.Handle("DELETE "+b+"/file/{id}", s.signedIn(s.deleteFileHTTP))
 	m.Handle("GET /broadcast/music/{name}", http.HandlerFunc(s.music))
+	m.Handle("GET "+SpeakerPath, http.HandlerFunc(s.speakerWS))
 	m.Handle("POST "+b+"/task", s.signedIn(s.createTaskHTTP))
 	m.Handle("PATCH "+b+"/task/{id}", s.signedIn(s.updateTaskHTTP))
 	m.Handle("GET "+b+"/task", s.signedIn(s.listTasks))

@@ -102,6 +102,8 @@ type Device struct {
 	SeenAt    int64    `json:"seen_at"`
 	CreatedAt int64    `json:"created_at"`
 	Playing   *Playing `json:"playing,omitempty"`
+	// Reported is what the connected speaker last said it plays (the speaker protocol's status).
+	Reported *Report `json:"reported,omitempty"`
 }
 
 // Playing is what a device should play now: a task's file at a position (the engine's decision).
@@ -116,6 +118,9 @@ type Playing struct {
 	Gap        bool   `json:"gap,omitempty"` // between rounds (interval_time)
 	Volume     int    `json:"volume"`
 	Paused     bool   `json:"paused,omitempty"`
+	// seg is when (server ms, run time mapped to the clock) the current file segment began: it changes at every
+	// new file, round, resume or restart, which is when a speaker must be told again.
+	seg int64
 }
 
 // File is a library file (spec §3 media file: id, original_name, name, length in ms, size).

@@ -48,6 +48,9 @@ type Service struct {
 
 	// mu serializes run-state changes: REST actions and scheduler passes.
 	mu sync.Mutex
+
+	spOnce sync.Once
+	sp     *speakers // connected speakers (speaker.go)
 }
 
 // New builds the service. sessions (auth's) lets a console session call the service directly; it may be nil.
@@ -457,10 +460,13 @@ func (s *Service) devicesPlaying(ctx context.Context, customerID int64, list []D
 	if err != nil {
 		return err
 	}
+	rep := s.reported(customerID)
 	for i := range list {
 		if p, ok := d.playing[list[i].ID]; ok {
-			p := p
 			list[i].Playing = &p
+		}
+		if r, ok := rep[list[i].ID]; ok {
+			list[i].Reported = &r
 		}
 	}
 	return nil

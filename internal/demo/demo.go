@@ -16,6 +16,7 @@ import (
 
 	"tenfour/internal/auth"
 	"tenfour/internal/branding"
+	"tenfour/internal/broadcast"
 	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 )
@@ -221,8 +222,11 @@ func seedTenant(ctx context.Context, tx *db.Tx, t tenant, hash string, now int64
 				Status: st, Fix: fix})
 		}
 	}
-	_, err := directory.Provision(ctx, tx, fleet)
-	return err
+	if _, err := directory.Provision(ctx, tx, fleet); err != nil {
+		return err
+	}
+	// [broadcast] two organisations with 4 speakers each (the simulated speakers of serve --demo register there)
+	return broadcast.SeedDemo(ctx, tx, cid, t.base, now)
 }
 
 func round6(v float64) float64 { return float64(int64(v*1e6+0.5)) / 1e6 }
