@@ -25,6 +25,7 @@ const BUILT: Record<BuiltScreen, Loader> = {
   gpsData: () => import('../features/gpsreport/pages/GpsDataPage'),
   fenceAlarmData: () => import('../features/gpsreport/pages/FenceAlarmDataPage'),
   report: () => import('../features/reports/pages/ReportPage'),
+  broadcast: () => import('../features/broadcast/pages/BroadcastPage'),
 };
 
 const notYet: Loader = () => import('./pages/NotYetPage');
