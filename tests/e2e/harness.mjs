@@ -72,8 +72,8 @@ export function api(page, method, path, body) {
   );
 }
 
-/** Demo accounts the quiet fleet never runs (left to cases and people): 10000150…10000160. */
-const LEFT_TO_CASES = (cid) => Number(cid) >= 10000150 && Number(cid) <= 10000160;
+/** Demo accounts the quiet fleet never runs (left to cases and people): 10000150…10000176. */
+const LEFT_TO_CASES = (cid) => Number(cid) >= 10000150 && Number(cid) <= 10000176;
 
 /**
  * Waits until the quiet fleet has settled: every demo terminal it runs is online and has reported its one position
