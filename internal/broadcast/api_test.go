@@ -3,7 +3,6 @@ package broadcast_test
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"testing"
 	"time"
 
@@ -16,7 +15,7 @@ var state = []string{"bc_orgs", "bc_casters", "bc_devices", "bc_files", "bc_plan
 	"bc_task_files", "bc_task_devices"}
 
 func (w *world) api() testkit.APITest {
-	return testkit.APITest{Server: w.s, State: state, Token: func(a string) string {
+	return testkit.APITest{Server: w.s, State: state, Success: "200", Token: func(a string) string {
 		switch a {
 		case "A":
 			return w.tokA
@@ -94,6 +93,7 @@ func TestLoginAndCasters(t *testing.T) {
 func (w *world) login2() string {
 	if w.tokB == "" {
 		w.tokB = w.consB
+		w.ok("GET", "/broadcast/v1/sys/user", w.tokB, nil, nil) // B's caster exists before the scenarios
 	}
 	return w.tokB
 }

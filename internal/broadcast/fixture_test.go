@@ -124,7 +124,9 @@ func sineWAV(freq float64, d time.Duration) []byte {
 	b.WriteString("RIFF")
 	_ = binary.Write(&b, binary.LittleEndian, uint32(36+pcm.Len()))
 	b.WriteString("WAVEfmt ")
-	_ = binary.Write(&b, binary.LittleEndian, []any{uint32(16), uint16(1), uint16(1), uint32(rate), uint32(rate * 2), uint16(2), uint16(16)})
+	for _, v := range []any{uint32(16), uint16(1), uint16(1), uint32(rate), uint32(rate * 2), uint16(2), uint16(16)} {
+		_ = binary.Write(&b, binary.LittleEndian, v)
+	}
 	b.WriteString("data")
 	_ = binary.Write(&b, binary.LittleEndian, uint32(pcm.Len()))
 	b.Write(pcm.Bytes())

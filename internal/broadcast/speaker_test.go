@@ -41,14 +41,14 @@ func TestTaskOnThreeSimulatedSpeakers(t *testing.T) {
 		d := devs()
 		return d[ids[0]].Online == 1 && d[ids[1]].Online == 1 && d[ids[2]].Online == 1
 	})
-	r := w.upload(w.tokA, "tone.wav", sineWAV(440, 20*time.Second), 0)
+	r := w.upload(w.tokA, "tone.wav", sineWAV(440, 5*time.Second), 0)
 	if r.Code != "200" {
 		t.Fatalf("upload: %s %s", r.Code, r.Msg)
 	}
 	var f broadcast.File
 	r.Into(t, &f)
 	var task broadcast.Task
-	w.ok("POST", "/broadcast/v1/task", w.tokA, map[string]any{"name": "Tone", "file_ids": []int64{f.ID}, "device_ids": ids}, &task)
+	w.ok("POST", "/broadcast/v1/task", w.tokA, map[string]any{"name": "Tone", "file_ids": []int64{f.ID}, "device_ids": ids, "duration_type": 3}, &task)
 	w.ok("GET", fmt.Sprintf("/broadcast/v1/task/%d/start", task.ID), w.tokA, nil, nil)
 
 	all := func(what string, within time.Duration, cond func(rep *broadcast.Report) bool) time.Duration {
@@ -65,7 +65,7 @@ func TestTaskOnThreeSimulatedSpeakers(t *testing.T) {
 		})
 		return time.Since(start)
 	}
-	all("three speakers playing the tone", 10*time.Second, func(rep *broadcast.Report) bool {
+	all("three speakers playing the tone", 30*time.Second, func(rep *broadcast.Report) bool {
 		return rep.State == "playing" && rep.FileID == f.ID && rep.TaskID == task.ID && rep.Level > 0.1
 	})
 	first := devs()
