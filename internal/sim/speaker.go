@@ -35,7 +35,6 @@ type Speaker struct {
 	cmd    speakerCmd
 	recvAt time.Time
 	audio  map[string][]int16 // decoded mono PCM (44.1 kHz) by URL
-	status SpeakerStatus
 	online bool
 }
 
