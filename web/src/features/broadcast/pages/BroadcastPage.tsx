@@ -52,7 +52,8 @@ function orgTree(orgs: Org[], parent = 0): { key: number; title: string; childre
 function Speakers({ data }: { data: Data }) {
   const { t } = useTranslation('broadcast');
   const fail = useFail();
-  const orgs = data.orgs.data?.list ?? [];
+  const orgList = data.orgs.data?.list;
+  const orgs = useMemo(() => orgList ?? [], [orgList]);
   const [org, setOrg] = useState<number>(0);
   const [selected, setSelected] = useState<number[]>([]);
   const [batch, setBatch] = useState(60);
@@ -65,7 +66,12 @@ function Speakers({ data }: { data: Data }) {
     const ids = new Set([org]);
     for (let grew = true; grew; ) {
       grew = false;
-      for (const o of orgs) if (!ids.has(o.id) && ids.has(o.parent_id)) (ids.add(o.id), (grew = true));
+      for (const o of orgs) {
+        if (!ids.has(o.id) && ids.has(o.parent_id)) {
+          ids.add(o.id);
+          grew = true;
+        }
+      }
     }
     return ids;
   }, [org, orgs]);
