@@ -10,6 +10,7 @@ import { messageCases } from './message.mjs';
 import { walkthroughCases } from './walkthrough.mjs';
 import { contrastCases } from './contrast.mjs';
 import { languageCases } from './languages.mjs';
+import { broadcastCases } from './broadcast.mjs';
 
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
 const TERMINAL = '10000101';
@@ -374,4 +375,4 @@ cases.push(...voiceCases, ...phoneCases);
 cases.push(...walkthroughCases);
 cases.push(...contrastCases);
 
-process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases])) > 0 ? 1 : 0);
+process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases, ...broadcastCases])) > 0 ? 1 : 0);
