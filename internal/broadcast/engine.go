@@ -165,6 +165,7 @@ func (s *Service) state(ctx context.Context, customerID int64) ([]run, decision,
 	if err != nil {
 		return nil, decision{}, err
 	}
+	runs = append(runs, s.pageRuns(customerID)...)
 	vols, err := s.volumes(ctx, customerID)
 	if err != nil {
 		return nil, decision{}, err

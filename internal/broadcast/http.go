@@ -35,6 +35,10 @@ func (s *Service) Routes(r httpx.Router) {
 	m.Handle("DELETE "+b+"/file/{id}", s.signedIn(s.deleteFileHTTP))
 	m.Handle("GET /broadcast/music/{name}", http.HandlerFunc(s.music))
 	m.Handle("GET "+SpeakerPath, http.HandlerFunc(s.speakerWS))
+	m.Handle("POST "+b+"/paging/start", s.signedIn(s.pageHTTP))
+	m.Handle("GET "+b+"/paging/stop", s.signedIn(func(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
+		return map[string]any{}, s.StopPage(r.Context(), c)
+	}))
 	m.Handle("POST "+b+"/task", s.signedIn(s.createTaskHTTP))
 	m.Handle("PATCH "+b+"/task/{id}", s.signedIn(s.updateTaskHTTP))
 	m.Handle("GET "+b+"/task", s.signedIn(s.listTasks))

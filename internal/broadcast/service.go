@@ -51,6 +51,9 @@ type Service struct {
 
 	spOnce sync.Once
 	sp     *speakers // connected speakers (speaker.go)
+
+	pager Pager // the voice service (paging.go)
+	pg    pages // live pages by caster
 }
 
 // New builds the service. sessions (auth's) lets a console session call the service directly; it may be nil.
@@ -61,7 +64,7 @@ func New(d *db.DB, sessions Sessions, hub Hub, opt Options) *Service {
 	if opt.MaxUpload <= 0 {
 		opt.MaxUpload = 100 << 20
 	}
-	s := &Service{db: d, sessions: sessions, hub: hub, opt: opt}
+	s := &Service{db: d, sessions: sessions, hub: hub, opt: opt, pg: pages{by: map[int64]*page{}}}
 	s.SetClock(nil)
 	return s
 }

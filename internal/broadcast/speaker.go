@@ -30,6 +30,7 @@ const (
 	SpkError      = "error"      // server → speaker {code, msg}, then the server closes
 	SpkPlay       = "play"       // server → speaker Command: play (or hold, paused) a file from a position
 	SpkStop       = "stop"       // server → speaker {}: play nothing
+	SpkLive       = "live"       // server → speaker {task_id, volume}: live paging; binary frames carry the audio
 	SpkStatus     = "status"     // speaker → server Report
 )
 
@@ -52,7 +53,8 @@ type Report struct {
 	TaskID     int64   `json:"task_id"`
 	FileID     int64   `json:"file_id"`
 	PositionMs int64   `json:"position_ms"`
-	Level      float64 `json:"level"` // RMS of the decoded audio over the last 100 ms, 0..1
+	Level      float64 `json:"level"`             // RMS of the decoded audio over the last 100 ms, 0..1
+	Packets    int64   `json:"packets,omitempty"` // live paging: audio frames received in this page
 	Volume     int     `json:"volume"`
 	At         int64   `json:"at"` // server time it arrived
 }
@@ -60,7 +62,7 @@ type Report struct {
 type speaker struct {
 	customerID int64
 	deviceID   int64
-	send       chan []byte
+	send       chan frame
 	report     Report
 	gone       chan struct{}
 	last       *Playing // what it was last told (nil: stop)
@@ -117,6 +119,12 @@ func (s *Service) speakerCustomers() []int64 {
 	return out
 }
 
+// frame is one WebSocket message to a speaker: JSON text (commands) or binary (live audio).
+type frame struct {
+	typ websocket.MessageType
+	b   []byte
+}
+
 type speakers struct {
 	mu sync.Mutex
 	by map[int64]*speaker // device id → its connection
@@ -132,7 +140,7 @@ func (s *Service) speakerHub() *speakers {
 func (s *Service) send(sp *speaker, c Command) {
 	b, _ := json.Marshal(c)
 	select {
-	case sp.send <- b:
+	case sp.send <- frame{typ: websocket.MessageText, b: b}:
 	default:
 		slog.Warn("broadcast: speaker too slow, dropped", "device", sp.deviceID)
 		s.dropSpeaker(sp)
@@ -158,6 +166,9 @@ func (s *Service) command(p *Playing) Command {
 	now := s.now().UnixMilli()
 	if p == nil {
 		return Command{Type: SpkStop, At: now}
+	}
+	if p.TaskKind == KindLive {
+		return Command{Type: SpkLive, TaskID: p.TaskID, At: now, Volume: p.Volume}
 	}
 	c := Command{Type: SpkPlay, TaskID: p.TaskID, FileID: p.FileID, PositionMs: p.PositionMs, At: now, Volume: p.Volume,
 		Paused: p.Paused, Gap: p.Gap}
@@ -220,7 +231,7 @@ func (s *Service) speakerWS(w http.ResponseWriter, r *http.Request) {
 		s.refuse(ctx, ws, code, text)
 		return
 	}
-	sp := &speaker{customerID: customerID, deviceID: d.ID, send: make(chan []byte, 64), gone: make(chan struct{})}
+	sp := &speaker{customerID: customerID, deviceID: d.ID, send: make(chan frame, 256), gone: make(chan struct{})}
 	h := s.speakerHub()
 	h.mu.Lock()
 	if old := h.by[d.ID]; old != nil { // the same speaker reconnected: the old connection ends
@@ -243,7 +254,7 @@ func (s *Service) speakerWS(w http.ResponseWriter, r *http.Request) {
 	}()
 	d.Online = 1
 	b, _ := json.Marshal(map[string]any{"type": SpkRegistered, "device": d})
-	sp.send <- b
+	sp.send <- frame{typ: websocket.MessageText, b: b}
 	if err := s.SetOnline(ctx, customerID, d.ID, true); err != nil {
 		return
 	}
@@ -262,9 +273,9 @@ func (s *Service) speakerWS(w http.ResponseWriter, r *http.Request) {
 			case <-sp.gone:
 				ws.Close(websocket.StatusPolicyViolation, "replaced")
 				return
-			case b := <-sp.send:
+			case f := <-sp.send:
 				c, cancel := context.WithTimeout(wctx, SpeakerCommandTimeout)
-				err := ws.Write(c, websocket.MessageText, b)
+				err := ws.Write(c, f.typ, f.b)
 				cancel()
 				if err != nil {
 					return

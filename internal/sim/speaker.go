@@ -35,6 +35,7 @@ type Speaker struct {
 	cmd    speakerCmd
 	recvAt time.Time
 	audio  map[string][]int16 // decoded mono PCM (44.1 kHz) by URL
+	live   int64              // live paging: audio frames received since the page's command
 	online bool
 }
 
@@ -60,6 +61,7 @@ type SpeakerStatus struct {
 	PositionMs int64   `json:"position_ms"`
 	Level      float64 `json:"level"`
 	Volume     int     `json:"volume"`
+	Packets    int64   `json:"packets,omitempty"` // live paging: audio frames received
 }
 
 const speakerRate = 44100
@@ -76,6 +78,10 @@ func (sp *Speaker) Online() bool { sp.mu.Lock(); defer sp.mu.Unlock(); return sp
 
 func (sp *Speaker) statusLocked(now time.Time) SpeakerStatus {
 	st := SpeakerStatus{Type: "status", State: "idle", TaskID: sp.cmd.TaskID, FileID: sp.cmd.FileID, Volume: sp.cmd.Volume}
+	if sp.cmd.Type == "live" {
+		st.State, st.Packets = "live", sp.live
+		return st
+	}
 	pcm := sp.audio[sp.cmd.URL]
 	if sp.cmd.Type != "play" || sp.cmd.Gap || pcm == nil {
 		return st
@@ -183,9 +189,19 @@ func (sp *Speaker) session(ctx context.Context) error {
 		}
 	}()
 	for {
-		_, msg, err := ws.Read(cctx)
+		typ, msg, err := ws.Read(cctx)
 		if err != nil {
 			return err
+		}
+		if typ == websocket.MessageBinary { // live audio: sequence, timestamp, Opus payload
+			if len(msg) > 6 {
+				sp.mu.Lock()
+				if sp.cmd.Type == "live" {
+					sp.live++
+				}
+				sp.mu.Unlock()
+			}
+			continue
 		}
 		var c speakerCmd
 		if json.Unmarshal(msg, &c) != nil {
@@ -198,14 +214,14 @@ func (sp *Speaker) session(ctx context.Context) error {
 			sp.mu.Lock()
 			sp.online = true
 			sp.mu.Unlock()
-		case "play", "stop":
+		case "play", "stop", "live":
 			if c.Type == "play" && c.URL != "" {
 				if err := sp.fetch(cctx, c.URL); err != nil {
 					return err
 				}
 			}
 			sp.mu.Lock()
-			sp.cmd, sp.recvAt = c, time.Now()
+			sp.cmd, sp.recvAt, sp.live = c, time.Now(), 0
 			sp.mu.Unlock()
 			if err := report(); err != nil {
 				return err
