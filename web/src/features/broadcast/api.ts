@@ -199,6 +199,8 @@ export const broadcastApi = {
   setRealTime: (t: { file_ids: number[]; device_ids: number[]; volume: number }) => call<Task>('PATCH', '/real_time_task', { ...t }),
   realTimeStart: () => call<Action>('POST', '/real_time_task/start'),
   realTimeVerb: (v: 'stop' | 'pause' | 'next' | 'prev') => call<Action>('GET', `/real_time_task/${v}`),
+  pageStart: (deviceIds: number[], orgIds: number[]) => call<Action>('POST', '/paging/start', { device_ids: deviceIds, org_ids: orgIds }),
+  pageStop: () => call<unknown>('GET', '/paging/stop'),
   choose: (fileId: number) => call<Action>('PATCH', '/real_time_task/choice', { choice_file_id: fileId }),
 };
 

@@ -9,6 +9,7 @@ import {
   CaretRightOutlined, DeleteOutlined, PauseOutlined, PlusOutlined, StepBackwardOutlined, StepForwardOutlined, StopOutlined, UploadOutlined,
 } from '@ant-design/icons';
 import { ApiError } from '../../../shared/http/client';
+import { consoleVoice } from '../../../shared/voice/console';
 import { broadcastApi, clock, uploadMusic, type Device, type MusicFile, type Org, type Task, type TaskInput } from '../api';
 import { broadcastKeys, useBroadcast } from '../useBroadcast';
 import { md5 } from '../md5';
@@ -19,7 +20,7 @@ function useFail() {
   const { t } = useTranslation('broadcast');
   const { message } = App.useApp();
   return (e: unknown) => {
-    const code = e instanceof ApiError ? e.code : '500';
+    const code = e instanceof ApiError ? e.code : e instanceof Error && 'code' in e ? String((e as { code: unknown }).code) : '500';
     message.error(t(`codes.${code}`, { defaultValue: t('codes.other', { code }) }));
   };
 }
@@ -104,6 +105,7 @@ function Speakers({ data }: { data: Data }) {
             onClick={() => broadcastApi.batchVolume(batch, selected, selected.length ? undefined : org).then(() => data.refresh(broadcastKeys.devices), fail)}>
             {t('device.setVolume')}
           </Button>
+          <PageButton devices={selected} org={selected.length ? 0 : org} />
         </Space>
         <Table<Device>
           size="small"
@@ -150,6 +152,39 @@ function Speakers({ data }: { data: Data }) {
         onSave={(v) => broadcastApi.createDevice({ org_id: v.parent ?? 0, name: v.name, code: v.code })
           .then(() => (setNewDevice(false), data.refresh(broadcastKeys.devices), data.refresh(broadcastKeys.orgs)), fail)} />
     </div>
+  );
+}
+
+/** Hold to page: the selected speakers (or the selected organisation) hear the console's microphone live. */
+function PageButton({ devices, org }: { devices: number[]; org: number }) {
+  const { t } = useTranslation('broadcast');
+  const fail = useFail();
+  const { message } = App.useApp();
+  const [on, setOn] = useState(false);
+  const start = async () => {
+    if (on) return;
+    setOn(true);
+    try {
+      const a = await broadcastApi.pageStart(devices, org ? [org] : []);
+      if (a.lost.length) message.warning(t('tasks.lost', { count: a.lost.length, reason: t(`tasks.reason.${a.lost[0].reason}`) }));
+      await consoleVoice().setPaging(true);
+    } catch (e) {
+      setOn(false);
+      await broadcastApi.pageStop().catch(() => undefined);
+      fail(e);
+    }
+  };
+  const stop = () => {
+    if (!on) return;
+    setOn(false);
+    void consoleVoice().setPaging(false);
+    void broadcastApi.pageStop().catch(() => undefined);
+  };
+  return (
+    <Button size="small" type={on ? 'primary' : 'default'} danger={on} disabled={!devices.length && !org} data-testid="page-button" data-paging={on ? '1' : '0'}
+      onPointerDown={() => void start()} onPointerUp={stop} onPointerLeave={stop}>
+      {on ? t('paging.live') : t('paging.hold')}
+    </Button>
   );
 }
 
