@@ -41,4 +41,38 @@ export const broadcastCases = [
       await until(async () => (await rows(page, '[data-state=playing]')).length === 0, 'the speakers stop', 15_000);
     },
   ],
+  [
+    'broadcast: holding the paging button sends the console microphone live to a selected speaker',
+    async ({ context }) => {
+      const { page, base } = await dispatcherConsole(context);
+      await page.goto(`${base}/broadcast`);
+      await page.waitForSelector('[data-testid=broadcast-page]', { timeout: 30_000 });
+      await until(async () => (await rows(page, '[data-online="1"]')).length >= 8, 'the demo speakers online', 30_000);
+      const devices = await api(page, 'GET', '/broadcast/v1/device');
+      const target = devices.result.list.find((d) => d.online === 1 && d.reported?.state !== 'playing');
+      await page.check(`[data-testid=speaker-row][data-code="${target.code}"] input[type=checkbox]`);
+      const button = await page.waitForSelector('[data-testid=page-button]:not([disabled])');
+      const box = await button.boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      try {
+        await page.waitForSelector('[data-testid=page-button][data-paging="1"]');
+        await until(
+          async () => {
+            const r = await api(page, 'GET', '/broadcast/v1/device');
+            const d = r.result.list.find((x) => x.id === target.id);
+            return d?.reported?.state === 'live' && d.reported.packets >= 25 && d;
+          },
+          'the speaker receives the console microphone',
+          30_000,
+        );
+      } finally {
+        await page.mouse.up();
+      }
+      await until(async () => {
+        const r = await api(page, 'GET', '/broadcast/v1/device');
+        return r.result.list.find((x) => x.id === target.id)?.reported?.state !== 'live';
+      }, 'the page ends on release', 15_000);
+    },
+  ],
 ];
