@@ -36,6 +36,7 @@ type Speaker struct {
 	recvAt time.Time
 	audio  map[string][]int16 // decoded mono PCM (44.1 kHz) by URL
 	live   int64              // live paging: audio frames received since the page's command
+	liveAt time.Time          // when the first of them came
 	online bool
 }
 
@@ -71,6 +72,16 @@ func (sp *Speaker) Status() SpeakerStatus {
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	return sp.statusLocked(time.Now())
+}
+
+// LiveFirst is when the first audio frame of the current live page came (zero: none yet, or no page).
+func (sp *Speaker) LiveFirst() time.Time {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.cmd.Type != "live" || sp.live == 0 {
+		return time.Time{}
+	}
+	return sp.liveAt
 }
 
 // Online tells whether the speaker is registered.
@@ -197,6 +208,9 @@ func (sp *Speaker) session(ctx context.Context) error {
 			if len(msg) > 6 {
 				sp.mu.Lock()
 				if sp.cmd.Type == "live" {
+					if sp.live == 0 {
+						sp.liveAt = time.Now()
+					}
 					sp.live++
 				}
 				sp.mu.Unlock()
