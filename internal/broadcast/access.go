@@ -30,6 +30,22 @@ type Sessions interface {
 	Lookup(ctx context.Context, token string) (identity.Principal, error)
 }
 
+// Secrets checks a password against its hash through the sign-in throttle (auth's *Service.CheckSecret).
+type Secrets interface {
+	CheckSecret(ctx context.Context, addr, key, hash, secret string) (bool, error)
+}
+
+// SetSecrets routes every password check of the service (md5 logins, speaker registrations) through the
+// sign-in throttle; without it (tests, tools) the hash is checked directly.
+func (s *Service) SetSecrets(c Secrets) { s.secrets = c }
+
+func (s *Service) checkSecret(ctx context.Context, addr, key, hash, secret string) (bool, error) {
+	if s.secrets != nil {
+		return s.secrets.CheckSecret(ctx, addr, key, hash, secret)
+	}
+	return auth.CheckPassword(hash, secret)
+}
+
 // Caller is who calls a broadcast endpoint: a caster of a customer.
 type Caller struct {
 	CustomerID int64
@@ -212,17 +228,17 @@ func (s *Service) login(ctx context.Context, r *http.Request, username, password
 			return nil, httpx.BadParam("password", "the md5 of the password, 32 hex digits")
 		}
 		cs, err := s.casterByCode(ctx, username)
-		if errors.Is(err, db.ErrNotFound) {
-			_, _ = auth.CheckPassword(dummyHash(), password) // the same work whether or not the name exists
-			return nil, ErrBadLogin
-		}
-		if err != nil {
+		if err != nil && !errors.Is(err, db.ErrNotFound) {
 			return nil, err
 		}
-		if cs.passHash == "" {
-			return nil, ErrBadLogin
+		hash := cs.passHash
+		if hash == "" { // unknown name or no password of its own: the same work and the same budget as a wrong one
+			hash = dummyHash()
 		}
-		good, err := auth.CheckPassword(cs.passHash, strings.ToLower(password))
+		good, err := s.checkSecret(ctx, httpx.ClientIP(r), username, hash, strings.ToLower(password))
+		if err == nil && cs.passHash == "" {
+			good = false
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/auth"
 	"tenfour/internal/broadcast"
 	"tenfour/internal/testkit"
 )
@@ -200,4 +201,30 @@ func TestOrgsAndDevices(t *testing.T) {
 			t.Fatalf("devices of the root after the edits: %+v", page.List)
 		}
 	})
+}
+
+// md5 logins go through the sign-in throttle: wrong guesses from one address run out (101), unknown names too.
+func TestLoginThrottled(t *testing.T) {
+	w := newWorld(t, "sqlite")
+	pw := md5hex("Right-1")
+	w.ok("POST", "/broadcast/v1/caster", w.tokA, map[string]any{"name": "T", "code": "throttled", "call_number": "5", "password": pw}, nil)
+	w.s.Auth.SetLimits(auth.DefaultLimits())
+	busy := false
+	for i := 0; i < 40 && !busy; i++ {
+		name := "throttled"
+		if i%2 == 1 {
+			name = fmt.Sprintf("nobody%d", i)
+		}
+		r := w.doHdr("POST", "/broadcast/v1/login", "", map[string]any{"username": name, "password": md5hex(fmt.Sprint("wrong", i))})
+		switch r.Code {
+		case "1001":
+		case "101":
+			busy = true
+		default:
+			t.Fatalf("guess %d: %s %s", i, r.Code, r.Msg)
+		}
+	}
+	if !busy {
+		t.Fatal("40 wrong guesses from one address were never refused busy (101)")
+	}
 }

@@ -52,8 +52,9 @@ type Service struct {
 	spOnce sync.Once
 	sp     *speakers // connected speakers (speaker.go)
 
-	pager Pager // the voice service (paging.go)
-	pg    pages // live pages by caster
+	pager   Pager   // the voice service (paging.go)
+	secrets Secrets // the sign-in throttle (access.go)
+	pg      pages   // live pages by caster
 }
 
 // New builds the service. sessions (auth's) lets a console session call the service directly; it may be nil.

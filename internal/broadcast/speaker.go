@@ -6,13 +6,15 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/coder/websocket"
 
-	"tenfour/internal/auth"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/httpx"
 )
 
 // The speaker protocol (docs/speaker-protocol.md, docs/adr/0018): a speaker holds one WebSocket to
@@ -220,11 +222,14 @@ func (s *Service) speakerWS(w http.ResponseWriter, r *http.Request) {
 		s.refuse(ctx, ws, 400, "the first message is register")
 		return
 	}
-	d, customerID, err := s.checkSpeaker(ctx, reg.OrgID, reg.Code, reg.Password)
+	d, customerID, err := s.checkSpeaker(ctx, httpx.ClientIP(r), reg.OrgID, reg.Code, reg.Password)
 	if err != nil {
 		code, text := 500, "server error"
-		if errors.Is(err, ErrBadLogin) {
-			code, text = 1001, ErrBadLogin.Msg
+		if e, known := httpx.AsError(err); known {
+			code, text = 1001, e.Msg
+			if n, cerr := strconv.Atoi(e.Code); cerr == nil {
+				code = n
+			}
 		} else {
 			slog.ErrorContext(ctx, "broadcast: speaker registration", "err", err)
 		}
@@ -312,25 +317,22 @@ func (s *Service) refuse(ctx context.Context, ws *websocket.Conn, code int, msg 
 
 // checkSpeaker verifies a registration: the org's password (md5, checked against its hash) and a device of that
 // org with the code.
-func (s *Service) checkSpeaker(ctx context.Context, orgID int64, code, password string) (Device, int64, error) {
+func (s *Service) checkSpeaker(ctx context.Context, addr string, orgID int64, code, password string) (Device, int64, error) {
 	var customerID int64
 	var hash string
 	err := s.db.QueryRow(ctx, `SELECT customer_id, pass_hash FROM bc_orgs WHERE id = ?`, orgID).Scan(&customerID, &hash)
-	if err != nil {
-		if errors.Is(noRows(err), db.ErrNotFound) {
-			_, _ = auth.CheckPassword(dummyHash(), password)
-			return Device{}, 0, ErrBadLogin
-		}
+	if err != nil && !errors.Is(noRows(err), db.ErrNotFound) {
 		return Device{}, 0, err
 	}
-	if hash == "" || !isMD5(password) {
-		return Device{}, 0, ErrBadLogin
+	check := hash
+	if check == "" { // unknown organisation or one without a password: the same work and budget as a wrong one
+		check = dummyHash()
 	}
-	good, err := auth.CheckPassword(hash, password)
+	good, err := s.checkSecret(ctx, addr, "org:"+strconv.FormatInt(orgID, 10), check, strings.ToLower(password))
 	if err != nil {
 		return Device{}, 0, err
 	}
-	if !good {
+	if !good || hash == "" || !isMD5(password) {
 		return Device{}, 0, ErrBadLogin
 	}
 	d, err := scanDevice(s.db.QueryRow(ctx, `SELECT `+deviceCols+` FROM bc_devices WHERE customer_id = ? AND org_id = ? AND code = ?`,
