@@ -319,8 +319,32 @@ function Tasks({ data }: { data: Data }) {
           },
         ]}
       />
+      <Schedule tasks={data.tasks.data?.list ?? []} plans={plans} />
       {edit && <TaskDialog data={data} task={edit === 'new' ? null : edit} onClose={() => setEdit(null)} />}
     </>
+  );
+}
+
+/** The week of timed tasks: each day's starts in time order; a task of an inactive plan is shown faded. */
+function Schedule({ tasks, plans }: { tasks: Task[]; plans: { id: number; active: 0 | 1 }[] }) {
+  const { t } = useTranslation('broadcast');
+  const timed = tasks.filter((x) => x.type === 1 && x.start_time).sort((a, b) => (a.start_time ?? '').localeCompare(b.start_time ?? ''));
+  const live = (x: Task) => x.plan_id === 0 || plans.some((p) => p.id === x.plan_id && p.active === 1);
+  return (
+    <Card size="small" title={t('tasks.schedule')} style={{ marginTop: 12 }} data-testid="schedule">
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(7, 1fr)', gap: 8 }}>
+        {WEEKDAYS.map((d) => (
+          <div key={d}>
+            <strong>{t(`weekday.${d}`)}</strong>
+            {timed.filter((x) => x.weekdays.length === 0 || x.weekdays.includes(d)).map((x) => (
+              <div key={x.id} style={{ opacity: live(x) ? 1 : 0.45 }}>
+                <Tag color={x.state ? 'processing' : 'default'}>{x.start_time?.slice(0, 5)}</Tag> {x.name}
+              </div>
+            ))}
+          </div>
+        ))}
+      </div>
+    </Card>
   );
 }
 
