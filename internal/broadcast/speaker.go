@@ -328,7 +328,7 @@ func (s *Service) checkSpeaker(ctx context.Context, addr string, orgID int64, co
 	if check == "" { // unknown organisation or one without a password: the same work and budget as a wrong one
 		check = dummyHash()
 	}
-	good, err := s.checkSecret(ctx, addr, "org:"+strconv.FormatInt(orgID, 10), check, strings.ToLower(password))
+	good, err := s.checkSecret(ctx, addr, "speaker:"+strconv.FormatInt(orgID, 10)+":"+code, check, strings.ToLower(password))
 	if err != nil {
 		return Device{}, 0, err
 	}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
@@ -124,19 +125,20 @@ func (sp *Speaker) statusLocked(now time.Time) SpeakerStatus {
 	return st
 }
 
-// Run keeps the speaker connected until ctx ends, reconnecting after a second when the connection drops; a
-// refused registration ends it with the error.
+// Run keeps the speaker connected until ctx ends, reconnecting after a second or two when the connection drops
+// or the server is busy (101: its sign-in throttle); a refused registration (wrong password, unknown speaker)
+// ends it with the error.
 func (sp *Speaker) Run(ctx context.Context) error {
 	for {
 		err := sp.session(ctx)
 		var refused *RefusedError
-		if errors.As(err, &refused) || ctx.Err() != nil {
+		if (errors.As(err, &refused) && refused.Code != 101) || ctx.Err() != nil {
 			return err
 		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(time.Second):
+		case <-time.After(time.Second + time.Duration(rand.Int64N(int64(time.Second)))):
 		}
 	}
 }
