@@ -122,6 +122,7 @@ function Speakers({ data }: { data: Data }) {
               key: 'playing', title: t('device.playing'), render: (_, d) => {
                 const p = d.playing;
                 if (!p) return t('device.nothing');
+                if (p.task_kind === 3) return <span data-testid="speaker-playing">{t('device.live')}</span>;
                 const what = `${tasks.get(p.task_id) ?? t('player.title')} · ${files.get(p.file_id) ?? ''}`;
                 const heard = d.reported?.state === 'playing' ? ` · ${clock(d.reported.position_ms)} · ${t('device.level', { level: Math.round(d.reported.level * 100) })}` : '';
                 return <span data-testid="speaker-playing">{p.paused ? t('device.paused', { what }) : p.gap ? t('device.gap', { what }) : what}{heard}</span>;
