@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs and starts what the tests need on a fresh Debian machine: Chromium (browser suite),
-# PostgreSQL (store contract suite), ffmpeg and GStreamer's RTSP server (cameras). Idempotent; prints the PostgreSQL URL for tests on its last line.
+# PostgreSQL (store contract suite), ffmpeg (cameras, the broadcast library) and GStreamer's RTSP server (cameras). Idempotent; prints the PostgreSQL URL for tests on its last line.
 set -euo pipefail
 
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
-# cameras (internal/camera, docs/adr/0016): ffmpeg pulls, records and snapshots; GStreamer's RTSP server (through
+# cameras (internal/camera, docs/adr/0016): ffmpeg pulls, records and snapshots, and transcodes the broadcast
+# library (ADR 0018); GStreamer's RTSP server (through
 # Debian's python3-gi) serves the demo's and the tests' simulated cameras
 command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
 /usr/bin/python3 -c 'import gi; gi.require_version("GstRtspServer", "1.0"); gi.require_version("Gst", "1.0"); from gi.repository import Gst; Gst.init(None); assert Gst.ElementFactory.find("x264enc") and Gst.ElementFactory.find("rtph264pay")' >/dev/null 2>&1 ||

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/md5"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -27,6 +29,8 @@ const simUsage = `tenfour sim — a fleet of simulated terminals (docs/terminal-
   tenfour sim --server URL --ids 30000001-30010000 --password PW [flags]
   tenfour sim --server URL --accounts FILE [flags]        (lines: id,password[,type[,city[,hint]]])
   tenfour sim --provision --data DIR --ids 30000001 --count 10000 --password 123456 [--dispatcher 30000000]
+  tenfour sim --server URL --speaker-org ID --speaker-password PW --speaker-codes spk-1,spk-2 [--duration D]
+                                                        (public-address speakers, docs/speaker-protocol.md)
 
 --provision creates the accounts in the server's store (--data or --db) and exits; run it before starting the
 server. Terminals without a type take the fleet mix (radios, apps, gateways, SOS buttons, cameras).
@@ -75,6 +79,9 @@ func simCmd(args []string) error {
 	customer := fs.String("customer", "Sim Fleet", "with --provision: the customer to create them in")
 	groupSize := fs.Int("group-size", 50, "with --provision: terminals per group")
 	dispatcher := fs.String("dispatcher", "", "with --provision: also create this dispatcher (member of every group)")
+	speakerOrg := fs.Int64("speaker-org", 0, "run simulated PA speakers of this broadcast organisation id instead of terminals")
+	speakerPassword := fs.String("speaker-password", "", "with --speaker-org: the organisation's password")
+	speakerCodes := fs.String("speaker-codes", "", "with --speaker-org: the speakers' device codes, comma-separated")
 	store := storeFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -86,6 +93,9 @@ func simCmd(args []string) error {
 		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
 
+	if *speakerOrg != 0 {
+		return simSpeakers(strings.TrimSuffix(*server, "/"), *speakerOrg, *speakerPassword, *speakerCodes, *duration, *every)
+	}
 	if *provision {
 		return simProvision(store, *ids, *count, *password, *customer, *groupSize, *dispatcher)
 	}
@@ -221,5 +231,46 @@ func simProvision(store *config.Config, ids string, count int, password, custome
 	}
 	fmt.Printf("created %d terminals %d…%d in %d groups for customer %q (id %d); run: tenfour sim --ids %d-%d --password …\n",
 		res.Created, first, first+n-1, res.Groups, customer, res.CustomerID, first, first+n-1)
+	return nil
+}
+
+// simSpeakers runs simulated public-address speakers until interrupted (or for d): each registers with the
+// organisation's password, plays what it is told and reports; their state is printed every `every`.
+func simSpeakers(server string, org int64, password, codes string, d, every time.Duration) error {
+	if password == "" || codes == "" {
+		return errors.New("--speaker-org needs --speaker-password and --speaker-codes")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	sum := md5.Sum([]byte(password))
+	var speakers []*sim.Speaker
+	errs := make(chan error, 64)
+	for _, c := range strings.Split(codes, ",") {
+		if c = strings.TrimSpace(c); c == "" {
+			continue
+		}
+		sp := &sim.Speaker{URL: server, OrgID: org, Code: c, Password: hex.EncodeToString(sum[:])}
+		speakers = append(speakers, sp)
+		go func() { errs <- sp.Run(ctx) }()
+	}
+	if every <= 0 {
+		every = 10 * time.Second
+	}
+	go ticker.Every(ctx, every, func() {
+		for _, sp := range speakers {
+			st := sp.Status()
+			fmt.Printf("%s online=%v %s task=%d file=%d pos=%dms level=%.2f\n", sp.Code, sp.Online(), st.State, st.TaskID, st.FileID, st.PositionMs, st.Level)
+		}
+	})
+	for range speakers {
+		if err := <-errs; err != nil && ctx.Err() == nil {
+			return err
+		}
+	}
 	return nil
 }

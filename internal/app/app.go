@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 
 	"tenfour/internal/auth"
 	"tenfour/internal/branding"
+	"tenfour/internal/broadcast"
 	"tenfour/internal/call"
 	"tenfour/internal/camera"
 	"tenfour/internal/config"
@@ -64,6 +66,8 @@ type App struct {
 	Video    *video.Service     // video calls and video monitoring
 	Jobs     *job.Service       // field work: job tickets
 	Bus      *schoolbus.Service // field work: school-bus students and punches
+	// Broadcast is the public-address service (/broadcast/v1, spec §7 "Broadcast service"); tests move its clock.
+	Broadcast *broadcast.Service
 
 	mux     *http.ServeMux
 	trusted []netip.Prefix // reverse proxies whose X-Forwarded-For names the client
@@ -246,6 +250,29 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	hub.Register(keySvc.Verbs()...)
 	hub.OnLogin(keySvc.SendAtLogin)
 	a.Auth.SetKeyRing(keySvc)
+	// [broadcast] public address: orgs, casters, speakers, music library, tasks, plans, real-time player (/broadcast/v1)
+	musicDir := filepath.Join(cfg.DataDir, "broadcast")
+	if err := os.MkdirAll(musicDir, 0o750); err != nil {
+		return nil, err
+	}
+	a.Broadcast = broadcast.New(d, a.Sessions, a.Hub, broadcast.Options{MusicDir: musicDir})
+	a.Broadcast.Routes(router)
+	hub.Register(a.Broadcast.Verbs()...)
+	hub.OnLogin(a.Broadcast.AtLogin)   // spec §4: a console's caster exists after its login
+	hub.OnLogout(a.Broadcast.AtLogout) // a console that goes away ends its live page
+	a.Broadcast.SetPager(voiceSvc)     // live paging: the console's microphone over the PTT path
+	a.Broadcast.SetSecrets(a.Auth)     // md5 logins and speaker registrations go through the sign-in throttle
+	a.Go(a.Broadcast.Run)
+	a.Go(func(ctx context.Context) { // the demo's simulated speakers (serve --demo with a demo fleet)
+		sim.RunDemoSpeakers(ctx, cfg, func(ctx context.Context) ([]sim.SpeakerLogin, error) {
+			list, err := a.Broadcast.DemoSpeakers(ctx)
+			out := make([]sim.SpeakerLogin, len(list))
+			for i, l := range list {
+				out[i] = sim.SpeakerLogin(l)
+			}
+			return out, err
+		})
+	})
 	// [demo]
 	a.OnPrepare(func(ctx context.Context) error { return demo.Prepare(ctx, d, cfg.Demo) })
 	a.OnPrepare(func(ctx context.Context) error { return demo.SeedField(ctx, d, cfg.Demo, a.Jobs.Store(), a.Bus) })

@@ -81,6 +81,16 @@ func (s *Service) recomputeLocked(customer int64) {
 			_ = l.conn.Send("voice.playing", s.playingView(srcs, best))
 		}
 	}
+	for cl := range s.byCust[customer] { // live paging: the console's packets also go to its tap
+		if tap := s.taps[cl.acct.ID]; tap != nil && cl.peer != nil {
+			r := routes[cl]
+			if r == nil {
+				r = &media.Route{}
+				routes[cl] = r
+			}
+			r.Taps = append(r.Taps, tap)
+		}
+	}
 	for cl := range s.byCust[customer] {
 		if cl.peer == nil {
 			continue

@@ -39,13 +39,14 @@ type Service struct {
 	ambient   map[string]*ambient       // dispatcher → the terminal it listens to
 	mutes     map[string]map[string]bool
 	emergency map[string]bool
-	focus     map[string]string // account → the call it chose to hear
-	modes     map[string]string // account → playback priority mode
-	blocked   map[string]bool   // killed or stunned accounts (latest read or hook)
-	recording map[string]bool   // files of bursts being recorded or indexed (the orphan sweep leaves them)
-	rights    rightsCache       // voice and recording permissions, recording time (rights.go; its own lock)
-	closed    bool              // shutting down: no new work, no log writes
-	wg        sync.WaitGroup    // recordings being finished
+	focus     map[string]string    // account → the call it chose to hear
+	modes     map[string]string    // account → playback priority mode
+	blocked   map[string]bool      // killed or stunned accounts (latest read or hook)
+	taps      map[string]media.Tap // console → where its microphone also goes (live paging, SetTap)
+	recording map[string]bool      // files of bursts being recorded or indexed (the orphan sweep leaves them)
+	rights    rightsCache          // voice and recording permissions, recording time (rights.go; its own lock)
+	closed    bool                 // shutting down: no new work, no log writes
+	wg        sync.WaitGroup       // recordings being finished
 }
 
 // New builds the service; media may be shared by several services in tests. Its socket requests are Verbs
@@ -56,7 +57,7 @@ func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log, m *media.En
 		clients: map[*realtime.Conn]*client{}, byAcct: map[string]map[*client]struct{}{},
 		byCust: map[int64]map[*client]struct{}{}, calls: map[string]*Call{}, groupCall: map[int64]*Call{},
 		monitors: map[string]map[int64]bool{}, ambient: map[string]*ambient{}, mutes: map[string]map[string]bool{},
-		emergency: map[string]bool{}, focus: map[string]string{}, modes: map[string]string{}, blocked: map[string]bool{},
+		emergency: map[string]bool{}, focus: map[string]string{}, modes: map[string]string{}, blocked: map[string]bool{}, taps: map[string]media.Tap{},
 		recording: map[string]bool{},
 	}
 	hub.Watch(s.watchDirectory) // cached accounts age with every directory event (floor.go)
@@ -140,4 +141,24 @@ func (s *Service) locked(fn func(later *afterUnlock) error) error {
 		w()
 	}
 	return err
+}
+
+// SetTap sends a console's microphone packets to tap as well, whether or not it holds a floor, until it is set
+// to nil: live paging to public-address speakers (internal/broadcast, docs/adr/0018). It reports whether the
+// account has a connected media peer (without one no packet can come).
+func (s *Service) SetTap(customer int64, account string, tap media.Tap) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if tap == nil {
+		delete(s.taps, account)
+	} else {
+		s.taps[account] = tap
+	}
+	s.recomputeLocked(customer)
+	for cl := range s.byCust[customer] {
+		if cl.acct.ID == account && cl.peer != nil && cl.peer.Ready() {
+			return true
+		}
+	}
+	return false
 }

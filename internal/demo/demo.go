@@ -17,6 +17,7 @@ import (
 
 	"tenfour/internal/auth"
 	"tenfour/internal/branding"
+	"tenfour/internal/broadcast"
 	"tenfour/internal/directory"
 	"tenfour/internal/patrol"
 	"tenfour/internal/platform/db"
@@ -294,9 +295,12 @@ func seedTenant(ctx context.Context, tx *db.Tx, t tenant, hash string, now int64
 	}
 	// [patrol] Demo Fleet: 2 areas, 13 points, 3 routes, plans running today (internal/patrol demo.go).
 	if t.base == 10000000 {
-		return patrol.SeedDemo(ctx, tx, cid, fmt.Sprint(t.base+1), time.UnixMilli(now))
+		if err := patrol.SeedDemo(ctx, tx, cid, fmt.Sprint(t.base+1), time.UnixMilli(now)); err != nil {
+			return err
+		}
 	}
-	return nil
+	// [broadcast] two organisations with 4 speakers each (the simulated speakers of serve --demo register there)
+	return broadcast.SeedDemo(ctx, tx, cid, t.base, now)
 }
 
 func round6(v float64) float64 { return float64(int64(v*1e6+0.5)) / 1e6 }

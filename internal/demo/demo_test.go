@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"tenfour/internal/broadcast"
 	"tenfour/internal/config"
 	"tenfour/internal/demo"
 	"tenfour/internal/directory"
@@ -46,6 +47,20 @@ func TestSeed(t *testing.T) {
 			}
 			fleet, second := customer(t, d, "Demo Fleet"), customer(t, d, "Second Tenant")
 			store := directory.NewStore(d)
+
+			// [broadcast] each customer: at least 8 speakers in 2 organisations, registrable with the demo password
+			for _, c := range []int64{fleet, second} {
+				if n := count(t, d, `SELECT COUNT(DISTINCT org_id) FROM bc_devices WHERE customer_id = ?`, c); n != 2 {
+					t.Errorf("customer %d: speakers in %d organisations, want 2", c, n)
+				}
+				if n := count(t, d, `SELECT COUNT(*) FROM bc_devices WHERE customer_id = ?`, c); n < 8 {
+					t.Errorf("customer %d: %d speakers, want at least 8", c, n)
+				}
+			}
+			logins, err := broadcast.New(d, nil, nil, broadcast.Options{}).DemoSpeakers(ctx)
+			if err != nil || len(logins) < 16 {
+				t.Errorf("demo speakers: %d (%v), want 16", len(logins), err)
+			}
 
 			// Groups: at least 6, one nested.
 			tree, err := store.Tree(ctx, fleet, false)

@@ -105,11 +105,16 @@ type Target struct {
 	Src uint64
 }
 
-// Route is where a talker's packets go: its burst (recording, metrics) if it holds a floor, and the
-// listeners. Routes are immutable; the controller swaps a peer's route as a whole.
+// Tap receives every packet of a route besides its listeners: live paging to public-address speakers
+// (internal/broadcast). It runs in the talker's read loop and must not block.
+type Tap func(h *rtp.Header, payload []byte)
+
+// Route is where a talker's packets go: its burst (recording, metrics) if it holds a floor, the listeners, and
+// taps. Routes are immutable; the controller swaps a peer's route as a whole.
 type Route struct {
 	Burst   *Burst
 	Targets []Target
+	Taps    []Tap
 }
 
 // forward sends one packet to every target, in the talker's read loop.
@@ -125,6 +130,9 @@ func (r *Route) forward(pkt *rtp.Packet, at time.Time) {
 		if t.D.forward(t.Src, &h, pkt.Payload, now) {
 			n++
 		}
+	}
+	for _, tap := range r.Taps {
+		tap(&h, pkt.Payload)
 	}
 	delay := time.Since(at)
 	mForwarded.Add(float64(n))

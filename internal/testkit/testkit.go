@@ -151,6 +151,23 @@ type Reply struct {
 	Body   []byte          `json:"-"`
 }
 
+// UnmarshalJSON reads an envelope whose code is a string (the dispatch API) or a number (the broadcast API's
+// {code: 200}); Code holds its text either way.
+func (r *Reply) UnmarshalJSON(b []byte) error {
+	var env struct {
+		Code   json.RawMessage `json:"code"`
+		Msg    string          `json:"msg"`
+		Key    string          `json:"key"`
+		Result json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(b, &env); err != nil {
+		return err
+	}
+	r.Code = strings.Trim(string(env.Code), `"`)
+	r.Msg, r.Key, r.Result = env.Msg, env.Key, env.Result
+	return nil
+}
+
 // Into decodes the result into v.
 func (r Reply) Into(t testing.TB, v any) {
 	t.Helper()

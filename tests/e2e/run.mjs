@@ -17,6 +17,7 @@ import { patrolCases } from './patrol.mjs';
 import { keysCases } from './keys.mjs';
 import { vcallCases } from './vcall.mjs';
 import { jobsCases } from './jobs.mjs';
+import { broadcastCases } from './broadcast.mjs';
 
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
 const TERMINAL = '10000101';
@@ -383,4 +384,4 @@ cases.push(...camerasCases);
 cases.push(...contrastCases);
 
 cases.push(...keysCases);
-process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases, ...patrolCases, ...vcallCases, ...jobsCases])) > 0 ? 1 : 0);
+process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases, ...patrolCases, ...vcallCases, ...jobsCases, ...broadcastCases])) > 0 ? 1 : 0);

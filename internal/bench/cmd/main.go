@@ -93,6 +93,7 @@ func main() {
 		{"ptt", 2 * time.Minute, r.ptt},
 		{"access", 2 * time.Minute, r.access},
 		{"late", 2 * time.Minute, r.late},
+		{"paging", 3 * time.Minute, r.paging},
 		{"isolation", 2 * time.Minute, r.isolation},
 		{"forward", 2 * time.Minute, r.forward},
 		{"streams", 2 * time.Minute, r.streams},
@@ -325,6 +326,7 @@ func (r *runner) ownTest(ctx context.Context, name string) error {
 
 func (r *runner) access(ctx context.Context) error { return r.ownTest(ctx, "TestPTTAccess") }
 func (r *runner) late(ctx context.Context) error   { return r.ownTest(ctx, "TestLateEntry") }
+func (r *runner) paging(ctx context.Context) error { return r.ownTest(ctx, "TestBroadcastPaging") }
 func (r *runner) isolation(ctx context.Context) error {
 	return r.ownTest(ctx, "TestLoadIsolation")
 }
@@ -723,6 +725,19 @@ func (r *runner) rows() []bench.Row {
 			Target: "< 200 ms", Reference: kpi4, Status: bench.Verdict(j95 < 200)})
 	} else {
 		rows = append(rows, row("late call entry p95", "< 200 ms", kpi4, r.missing("late")))
+	}
+	// [broadcast] live paging to public-address speakers (internal/broadcast, docs/adr/0018)
+	if p95, ok := r.fig("paging.p95_ms"); ok {
+		p50, _ := r.fig("paging.p50_ms")
+		n, _ := r.fig("paging.n")
+		spk, _ := r.fig("paging.speakers")
+		per, _ := r.fig("paging.speakers_per_core")
+		rows = append(rows, bench.Row{Name: fmt.Sprintf("paging press → first audio frame at each of %.0f speakers (console microphone over WebRTC → speakers' WebSocket)", spk),
+			Figure: fmt.Sprintf("p95 %s (p50 %s, %.0f speaker-presses); %.0f speakers fed per core (server and simulated speakers in one process)",
+				bench.MsF(p95), bench.MsF(p50), n, per),
+			Target: "p95 < 150 ms", Status: bench.Verdict(p95 < 150)})
+	} else {
+		rows = append(rows, row("paging press → first audio frame at 100 speakers p95", "< 150 ms", "", r.missing("paging")))
 	}
 	const sfuRef = "LiveKit ≈ 630 audio tracks per vCPU; mediasoup ≈ 500 consumers per core"
 	if spc, ok := r.fig("BenchmarkStreamsPerCore:streams/core"); ok {

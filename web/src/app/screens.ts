@@ -39,6 +39,7 @@ const BUILT: Record<BuiltScreen, Loader> = {
   theme: () => import('../features/theme/pages/ThemePage'),
   jobTicketing: () => import('../features/jobs/pages/JobTicketingPage'),
   jobTickData: () => import('../features/jobs/pages/JobTickDataPage'),
+  broadcast: () => import('../features/broadcast/pages/BroadcastPage'),
 };
 
 const notYet: Loader = () => import('./pages/NotYetPage');

@@ -140,7 +140,7 @@ export function findRoute(pathname: string): RouteDef | undefined {
 }
 
 /** The screens this version builds (app/screens.ts maps each to its component); every other screen shows "not yet". */
-export const BUILT_SCREENS = ['home', 'voiceList', 'userManual', 'notFound', 'log', 'alarm', 'lonework', 'emergcyAlarmReport', 'emergcyAlarmData', 'loneworkAlarmData', 'message', 'medias', 'messageData', 'monitoring', 'osMonitoring', 'followMonitoring', 'gpsData', 'fenceAlarmData', 'report', 'videoSurveillance', 'videoRecords', 'indoor', 'online', 'callDurationData', 'patrolStatistic', 'patrolPoint', 'patrolPlan', 'patrolCalendar', 'patrolSys', 'secretKeys', 'theme', 'jobTicketing', 'jobTickData'] as const satisfies readonly Screen[];
+export const BUILT_SCREENS = ['home', 'voiceList', 'userManual', 'notFound', 'log', 'alarm', 'lonework', 'emergcyAlarmReport', 'emergcyAlarmData', 'loneworkAlarmData', 'message', 'medias', 'messageData', 'monitoring', 'osMonitoring', 'followMonitoring', 'gpsData', 'fenceAlarmData', 'report', 'videoSurveillance', 'videoRecords', 'indoor', 'online', 'callDurationData', 'patrolStatistic', 'patrolPoint', 'patrolPlan', 'patrolCalendar', 'patrolSys', 'secretKeys', 'theme', 'jobTicketing', 'jobTickData', 'broadcast'] as const satisfies readonly Screen[];
 export type BuiltScreen = (typeof BUILT_SCREENS)[number];
 
 export function isBuilt(screen: Screen): boolean {

@@ -40,6 +40,7 @@ export class VoiceEngine {
   private offs: (() => void)[] = [];
   private talkMic = false;
   private monitored = false;
+  private paging = false;
   private acked = new Set<string>();
   private retry = 0;
   private retryTimer?: ReturnType<typeof setTimeout>;
@@ -74,7 +75,7 @@ export class VoiceEngine {
   }
 
   private applyMic() {
-    this.link.setMic(this.talkMic || this.monitored);
+    this.link.setMic(this.talkMic || this.monitored || this.paging);
   }
 
   private async floorRequest(t: FloorTarget & { queue?: boolean }): Promise<FloorReply> {
@@ -233,6 +234,23 @@ export class VoiceEngine {
 
   setTarget(target: FloorTarget | undefined): void {
     this.set({ target });
+  }
+
+  /**
+   * Live paging to public-address speakers (features/broadcast, docs/adr/0018): the microphone goes up the media
+   * connection without a floor while on; the broadcast service routes it to the paged speakers. Rejects with
+   * "800" without a microphone and "502" without a media connection.
+   */
+  async setPaging(on: boolean): Promise<void> {
+    if (on) {
+      if (!this.link.hasMic() && !(await this.link.ensureMic())) throw new EngineError('800', 'no microphone or permission');
+      if (this.link.status !== 'connected') {
+        this.ensureMedia();
+        throw new EngineError('502', 'no media connection');
+      }
+    }
+    this.paging = on;
+    this.applyMic();
   }
 
   /** The server's monitoring of this terminal's microphone (terminals only; docs/voice.md §5). */

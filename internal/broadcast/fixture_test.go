@@ -1,0 +1,188 @@
+package broadcast_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/md5"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"tenfour/internal/auth"
+	"tenfour/internal/testkit"
+)
+
+// world is a running server with two customers: A (a dispatcher console) and B (another tenant).
+type world struct {
+	t     *testing.T
+	s     *testkit.Server
+	custA int64
+	custB int64
+	dispA string // dispatcher of A (caster ensured at first use)
+	consA string // A's console session token
+	consB string
+	tokA  string // A's broadcast token (POST /v1/login with '{secret}' and the console session)
+	tokB  string
+	mu    sync.Mutex
+	now   time.Time
+}
+
+var seq int
+
+func newWorld(t *testing.T, engine string) *world {
+	t.Helper()
+	s := testkit.StartOn(t, engine)
+	w := &world{t: t, s: s, now: time.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)}
+	s.Broadcast.SetClock(w.clock)
+	w.custA, w.dispA, w.consA = w.customer("Bcast A")
+	w.custB, _, w.consB = w.customer("Bcast B")
+	w.tokA = w.login(w.dispA, w.consA)
+	return w
+}
+
+func (w *world) clock() time.Time { w.mu.Lock(); defer w.mu.Unlock(); return w.now }
+
+// at moves the clock by d and runs a scheduler pass.
+func (w *world) at(d time.Duration) {
+	w.t.Helper()
+	w.mu.Lock()
+	w.now = w.now.Add(d)
+	w.mu.Unlock()
+	if err := w.s.Broadcast.Tick(context.Background()); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// customer creates a customer with one dispatcher and returns its console token.
+func (w *world) customer(name string) (int64, string, string) {
+	w.t.Helper()
+	seq++
+	c := testkit.Customer(w.t, w.s.DB, name)
+	id := fmt.Sprintf("7%03d%04d", c%1000, seq)
+	testkit.Account(w.t, w.s.DB, auth.NewAccount{CustomerID: c, ID: id, Type: auth.DispatcherType, Name: name + " desk", Group: "All"})
+	tok, err := auth.NewSessions(w.s.DB, nil).Create(context.Background(), id, c)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return c, id, tok
+}
+
+// login signs in to the broadcast service with the console session ('{secret}').
+func (w *world) login(account, console string) string {
+	w.t.Helper()
+	r := w.doHdr(http.MethodPost, "/broadcast/v1/login", console, map[string]any{"username": account, "password": "{secret}"})
+	if r.Code != "200" {
+		w.t.Fatalf("login %s: %s %s", account, r.Code, r.Msg)
+	}
+	var res struct{ Token string }
+	r.Into(w.t, &res)
+	return res.Token
+}
+
+func (w *world) doHdr(method, path, tok string, params map[string]any) testkit.Reply {
+	w.t.Helper()
+	return testkit.Do(w.t, w.s.URL, method, path, tok, params)
+}
+
+// ok calls and requires code 200, decoding the result into v (if not nil).
+func (w *world) ok(method, path, tok string, params map[string]any, v any) testkit.Reply {
+	w.t.Helper()
+	r := w.doHdr(method, path, tok, params)
+	if r.Code != "200" {
+		w.t.Fatalf("%s %s: code %s %s", method, path, r.Code, r.Msg)
+	}
+	if v != nil {
+		r.Into(w.t, v)
+	}
+	return r
+}
+
+func md5hex(s string) string { h := md5.Sum([]byte(s)); return hex.EncodeToString(h[:]) }
+
+// sineWAV is a 16-bit mono 44.1 kHz WAV of a tone (freq Hz) lasting d.
+func sineWAV(freq float64, d time.Duration) []byte {
+	const rate = 44100
+	n := int(d.Seconds() * rate)
+	var pcm bytes.Buffer
+	for i := 0; i < n; i++ {
+		v := int16(12000 * math.Sin(2*math.Pi*freq*float64(i)/rate))
+		_ = binary.Write(&pcm, binary.LittleEndian, v)
+	}
+	var b bytes.Buffer
+	b.WriteString("RIFF")
+	_ = binary.Write(&b, binary.LittleEndian, uint32(36+pcm.Len()))
+	b.WriteString("WAVEfmt ")
+	for _, v := range []any{uint32(16), uint16(1), uint16(1), uint32(rate), uint32(rate * 2), uint16(2), uint16(16)} {
+		_ = binary.Write(&b, binary.LittleEndian, v)
+	}
+	b.WriteString("data")
+	_ = binary.Write(&b, binary.LittleEndian, uint32(pcm.Len()))
+	b.Write(pcm.Bytes())
+	return b.Bytes()
+}
+
+// convert makes a file of another format from a WAV with ffmpeg (the test's fixtures of MP3, Ogg and FLAC).
+func convert(t *testing.T, wav []byte, ext string) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.wav"), filepath.Join(dir, "out."+ext)
+	if err := os.WriteFile(in, wav, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := exec.Command("ffmpeg", "-nostdin", "-v", "error", "-i", in, out).CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg %s: %v %s", ext, err, b)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// upload posts a file to /broadcast/v1/upload.
+func (w *world) upload(tok, name string, data []byte, groupID int64) testkit.Reply {
+	w.t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	if groupID != 0 {
+		_ = mw.WriteField("group_id", fmt.Sprint(groupID))
+	}
+	fw, _ := mw.CreateFormFile("file", name)
+	_, _ = fw.Write(data)
+	_ = mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, w.s.URL+"/broadcast/v1/upload", &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("token", tok)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	r := testkit.Reply{Status: res.StatusCode, Body: raw}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		w.t.Fatalf("upload: not an envelope: %s", raw)
+	}
+	return r
+}
+
+func needFFmpeg(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		t.Fatal("ffmpeg is needed (make test-deps installs it)")
+	}
+}
+
+func has(s, sub string) bool { return strings.Contains(s, sub) }

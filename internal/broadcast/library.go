@@ -1,0 +1,278 @@
+package broadcast
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/httpx"
+)
+
+// MusicPath is where library files are served (spec §7 GET /music/{name} under the broadcast base).
+const MusicPath = "/broadcast/music/"
+
+// The library's one format (docs/adr/0018): MP3, mono, 44.1 kHz, constant 128 kbit/s — what IP PA speakers
+// play, seekable by byte offset (16 bytes per ms), decodable by the simulator's speakers.
+const (
+	musicExt     = ".mp3"
+	musicBitrate = 128000
+)
+
+// sniffAudio names the container of an upload from its first bytes: MP3, WAV, Ogg or FLAC.
+func sniffAudio(head []byte) string {
+	switch {
+	case bytes.HasPrefix(head, []byte("ID3")), len(head) > 1 && head[0] == 0xFF && head[1]&0xE0 == 0xE0:
+		return "mp3"
+	case len(head) >= 12 && string(head[:4]) == "RIFF" && string(head[8:12]) == "WAVE":
+		return "wav"
+	case bytes.HasPrefix(head, []byte("OggS")):
+		return "ogg"
+	case bytes.HasPrefix(head, []byte("fLaC")):
+		return "flac"
+	}
+	return ""
+}
+
+func randomName() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:]) + musicExt
+}
+
+// transcode turns any accepted upload into the library format with ffmpeg and measures its length (ms).
+func (s *Service) transcode(ctx context.Context, in, out string) (int64, error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, s.opt.FFmpeg, "-nostdin", "-v", "error", "-y", "-i", in, "-map", "0:a:0", "-vn",
+		"-ac", "1", "-ar", "44100", "-c:a", "libmp3lame", "-b:a", "128k", "-write_xing", "0", "-id3v2_version", "0", "-f", "mp3", out)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) { // the tool ran and refused the input: not audio it can read
+			slog.InfoContext(ctx, "broadcast: upload refused by ffmpeg", "err", strings.TrimSpace(stderr.String()))
+			return 0, ErrBadAudio
+		}
+		slog.ErrorContext(ctx, "broadcast: ffmpeg", "err", err)
+		return 0, ErrTranscoder
+	}
+	probe := filepath.Join(filepath.Dir(s.opt.FFmpeg), "ffprobe")
+	if !strings.ContainsRune(s.opt.FFmpeg, os.PathSeparator) {
+		probe = "ffprobe"
+	}
+	outp, err := exec.CommandContext(ctx, probe, "-v", "error", "-show_entries", "format=duration", "-of",
+		"default=noprint_wrappers=1:nokey=1", out).Output()
+	if err != nil {
+		slog.ErrorContext(ctx, "broadcast: ffprobe", "err", err)
+		return 0, ErrTranscoder
+	}
+	sec, err := strconv.ParseFloat(strings.TrimSpace(string(outp)), 64)
+	if err != nil || sec <= 0 {
+		return 0, ErrBadAudio
+	}
+	return int64(sec * 1000), nil
+}
+
+func (s *Service) filesInGroup(ctx context.Context, q querier, customerID, groupID int64) (int, error) {
+	var n int
+	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM bc_files WHERE customer_id = ? AND group_id = ?`, customerID, groupID).Scan(&n)
+	return n, err
+}
+
+// upload is POST /v1/upload (multipart form: file, group_id): the file is transcoded to the library format and
+// stored with its length and size; at most FilesPerGroup per group (spec §9).
+func (s *Service) upload(w http.ResponseWriter, r *http.Request, c Caller) (any, error) {
+	ctx := r.Context()
+	r.Body = http.MaxBytesReader(w, r.Body, s.opt.MaxUpload+1<<20)
+	ct, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if ct != "multipart/form-data" || params["boundary"] == "" {
+		return nil, httpx.BadParam("file", "a multipart/form-data upload")
+	}
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, httpx.BadParam("file", "a multipart/form-data upload")
+	}
+	var groupID int64
+	var tmp, original string
+	defer func() {
+		if tmp != "" {
+			os.Remove(tmp)
+		}
+	}()
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, uploadErr(err)
+		}
+		switch part.FormName() {
+		case "group_id":
+			b, _ := io.ReadAll(io.LimitReader(part, 32))
+			if v := strings.TrimSpace(string(b)); v != "" {
+				if groupID, err = httpx.Int("group_id", v); err != nil || groupID < 0 {
+					return nil, httpx.BadParam("group_id", "not an id")
+				}
+			}
+		case "file":
+			if tmp != "" {
+				return nil, httpx.BadParam("file", "one file per upload")
+			}
+			original = strings.TrimSpace(filepath.Base(strings.ReplaceAll(part.FileName(), `\`, "/")))
+			f, err := os.CreateTemp(s.opt.MusicDir, "upload-*")
+			if err != nil {
+				return nil, err
+			}
+			tmp = f.Name()
+			n, err := io.Copy(f, io.LimitReader(part, s.opt.MaxUpload+1))
+			f.Close()
+			if err != nil {
+				return nil, uploadErr(err)
+			}
+			if n > s.opt.MaxUpload {
+				return nil, httpx.ErrBodyTooBig
+			}
+			if n == 0 {
+				return nil, httpx.BadParam("file", "empty")
+			}
+		}
+	}
+	if tmp == "" {
+		return nil, httpx.BadParam("file", "required")
+	}
+	if original == "" || original == "." || original == "/" {
+		original = "audio"
+	}
+	if name, okName := checkName("file", original); okName == nil {
+		original = name
+	} else {
+		original = "audio"
+	}
+	if groupID != 0 {
+		if _, err := s.org(ctx, c.CustomerID, groupID); err != nil {
+			return nil, notFoundAs(err, "group_id")
+		}
+	}
+	if n, err := s.filesInGroup(ctx, s.db, c.CustomerID, groupID); err != nil {
+		return nil, err
+	} else if n >= FilesPerGroup {
+		return nil, ErrFilesFull
+	}
+	head := make([]byte, 16)
+	if f, err := os.Open(tmp); err == nil {
+		n, _ := io.ReadFull(f, head)
+		head = head[:n]
+		f.Close()
+	}
+	if sniffAudio(head) == "" {
+		return nil, ErrBadAudio
+	}
+	name := randomName()
+	out := filepath.Join(s.opt.MusicDir, name)
+	length, err := s.transcode(ctx, tmp, out)
+	if err != nil {
+		os.Remove(out)
+		return nil, err
+	}
+	st, err := os.Stat(out)
+	if err != nil {
+		return nil, err
+	}
+	f := File{GroupID: groupID, OriginalName: original, Name: name, Length: length, Size: st.Size(), CreatedAt: s.now().UnixMilli()}
+	err = s.db.InTx(ctx, func(tx *db.Tx) error {
+		n, err := s.filesInGroup(ctx, tx, c.CustomerID, groupID)
+		if err != nil {
+			return err
+		}
+		if n >= FilesPerGroup {
+			return ErrFilesFull
+		}
+		return tx.QueryRow(ctx, `INSERT INTO bc_files (customer_id, group_id, original_name, name, length_ms, size, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, c.CustomerID, f.GroupID, f.OriginalName, f.Name, f.Length, f.Size, f.CreatedAt).Scan(&f.ID)
+	})
+	if err != nil {
+		os.Remove(out)
+		return nil, err
+	}
+	f.URL = MusicPath + f.Name
+	return f, nil
+}
+
+func uploadErr(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return httpx.ErrBodyTooBig
+	}
+	if errors.Is(err, httpx.ErrBodyTimeout) {
+		return httpx.ErrBodyTimeout
+	}
+	return httpx.BadParam("file", "unreadable upload")
+}
+
+// deleteFile removes a library file no task uses.
+func (s *Service) deleteFile(ctx context.Context, c Caller, id int64) error {
+	var name string
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		if err := tx.QueryRow(ctx, `SELECT name FROM bc_files WHERE customer_id = ? AND id = ?`, c.CustomerID, id).Scan(&name); err != nil {
+			return noRows(err)
+		}
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM bc_task_files WHERE file_id = ?`, id).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return ErrFileInUse
+		}
+		_, err := tx.Exec(ctx, `DELETE FROM bc_files WHERE id = ?`, id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(filepath.Join(s.opt.MusicDir, name)); err != nil && !os.IsNotExist(err) {
+		slog.ErrorContext(ctx, "broadcast: remove music file", "name", name, "err", err)
+	}
+	return nil
+}
+
+// music serves a library file with range requests (spec §7 GET /music/{name}). Names are 128 random bits: the
+// URL is the capability a speaker or an <audio> element needs (docs/adr/0018).
+func (s *Service) music(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	if len(name) != 32+len(musicExt) || !strings.HasSuffix(name, musicExt) {
+		http.NotFound(w, r)
+		return
+	}
+	if _, err := hex.DecodeString(strings.TrimSuffix(name, musicExt)); err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	var created int64
+	if err := s.db.QueryRow(r.Context(), `SELECT created_at FROM bc_files WHERE name = ?`, name).Scan(&created); err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	f, err := os.Open(filepath.Join(s.opt.MusicDir, name))
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	w.Header().Set("Content-Type", "audio/mpeg")
+	w.Header().Set("Cache-Control", "private, max-age=86400")
+	http.ServeContent(w, r, name, time.UnixMilli(created), f)
+}

@@ -1,0 +1,110 @@
+package broadcast_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"tenfour/internal/broadcast"
+	"tenfour/internal/sim"
+	"tenfour/internal/termclient"
+	"tenfour/internal/testkit"
+)
+
+// Live paging: a console speaks over its WebRTC microphone path; the speakers it pages receive the packets,
+// pre-empting a lower-priority task (which goes on where it is after the page), never a higher-priority one (the
+// page is told why); the page ends and the speakers return to their tasks.
+func TestLivePaging(t *testing.T) {
+	needFFmpeg(t)
+	w := newWorld(t, "sqlite")
+	w.s.Broadcast.SetClock(nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	orgPass := md5hex("Org-Secret-2")
+	var org broadcast.Org
+	w.ok("POST", "/broadcast/api/v1/org", w.tokA, map[string]any{"name": "Hall", "code": "hall", "call_number": "400", "password": orgPass}, &org)
+	var dev []int64
+	speakers := map[int64]*sim.Speaker{}
+	for i := 0; i < 3; i++ {
+		var d broadcast.Device
+		code := fmt.Sprintf("hall-%d", i)
+		w.ok("POST", "/broadcast/v1/device", w.tokA, map[string]any{"org_id": org.ID, "name": code, "code": code}, &d)
+		dev = append(dev, d.ID)
+		sp := &sim.Speaker{URL: w.s.URL, OrgID: org.ID, Code: code, Password: orgPass}
+		speakers[d.ID] = sp
+		go func() { _ = sp.Run(ctx) }()
+	}
+	testkit.Eventually(t, 10*time.Second, "speakers online", func() bool {
+		for _, sp := range speakers {
+			if !sp.Online() {
+				return false
+			}
+		}
+		return true
+	})
+	r := w.upload(w.tokA, "tone.wav", sineWAV(330, 5*time.Second), 0)
+	if r.Code != "200" {
+		t.Fatalf("upload: %s %s", r.Code, r.Msg)
+	}
+	var file broadcast.File
+	r.Into(t, &file)
+	f := file.ID
+	// casters of priority 3 and 7, each with a task on its speakers
+	login := func(code string, prio int) string {
+		pw := md5hex(code + "-pw")
+		w.ok("POST", "/broadcast/v1/caster", w.tokA, map[string]any{"name": code, "code": code, "call_number": code, "password": pw, "priority": prio}, nil)
+		var li struct{ Token string }
+		w.ok("POST", "/broadcast/v1/login", "", map[string]any{"username": code, "password": pw}, &li)
+		return li.Token
+	}
+	low, high := login("low3", 3), login("high7", 7)
+	var tLow, tHigh broadcast.Task
+	w.ok("POST", "/broadcast/v1/task", low, map[string]any{"name": "Low", "file_ids": []int64{f}, "device_ids": []int64{dev[0], dev[1]}, "duration_type": 3, "offline": 1}, &tLow)
+	w.ok("POST", "/broadcast/v1/task", high, map[string]any{"name": "High", "file_ids": []int64{f}, "device_ids": []int64{dev[1]}, "duration_type": 3, "offline": 1}, &tHigh)
+	w.ok("GET", fmt.Sprintf("/broadcast/v1/task/%d/start", tLow.ID), low, nil, nil)
+	w.ok("GET", fmt.Sprintf("/broadcast/v1/task/%d/start", tHigh.ID), high, nil, nil)
+
+	// the console of A (priority 5), its WebRTC connected as for PTT
+	if _, err := w.s.DB.Exec(ctx, `UPDATE sessions SET socket_login_at = created_at WHERE socket_login_at = 0`); err != nil {
+		t.Fatal(err)
+	}
+	con, err := termclient.Dial(ctx, termclient.Options{URL: w.s.URL, Token: w.consA, Media: termclient.MediaOptions{Loopback: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer con.Close()
+	w.api().Run(t, []testkit.Scenario{
+		{Name: "paging without media", Method: "POST", Path: "/broadcast/v1/paging/start", Token: "consoleA", Params: map[string]any{"device_ids": dev}, Code: "1015"},
+		{Name: "paging nothing", Method: "POST", Path: "/broadcast/v1/paging/start", Token: "consoleA", Params: map[string]any{}, Code: "1013"},
+		{Name: "stop without a page", Method: "GET", Path: "/broadcast/v1/paging/stop", Token: "consoleA", Code: "1009"},
+	})
+	cctx, ccancel := context.WithTimeout(ctx, 20*time.Second)
+	defer ccancel()
+	if err := con.Connect(cctx); err != nil {
+		t.Fatal(err)
+	}
+	var act broadcast.Action
+	w.ok("POST", "/broadcast/v1/paging/start", w.consA, map[string]any{"device_ids": []int64{dev[0], dev[1]}}, &act)
+	if len(act.Lost) != 1 || act.Lost[0].DeviceID != dev[1] || act.Lost[0].ByTaskID != tHigh.ID || act.Lost[0].Reason != "priority" {
+		t.Fatalf("page lost %+v, want dev 1 to the priority-7 task", act.Lost)
+	}
+	testkit.Eventually(t, 5*time.Second, "speaker 0 switched to the page", func() bool { return speakers[dev[0]].Status().State == "live" })
+	payloads := make([][]byte, 50)
+	for i := range payloads {
+		payloads[i] = append([]byte{0x78}, make([]byte, 80)...) // Opus TOC: SILK/CELT 20 ms frames; the content is not decoded
+	}
+	go func() { _ = con.Media.Send(ctx, payloads, 20*time.Millisecond) }()
+	testkit.Eventually(t, 10*time.Second, "the console's packets reach speaker 0", func() bool { return speakers[dev[0]].Status().Packets >= 30 })
+	if st := speakers[dev[1]].Status(); st.State != "playing" || st.TaskID != tHigh.ID || st.Packets != 0 {
+		t.Fatalf("speaker 1 (priority-7 task) during the page: %+v", st)
+	}
+	if st := speakers[dev[2]].Status(); st.State != "idle" || st.Packets != 0 {
+		t.Fatalf("speaker 2 (not paged): %+v", st)
+	}
+	w.ok("GET", "/broadcast/v1/paging/stop", w.consA, nil, nil)
+	testkit.Eventually(t, 5*time.Second, "speaker 0 back on the low task", func() bool {
+		st := speakers[dev[0]].Status()
+		return st.State == "playing" && st.TaskID == tLow.ID && st.Level > 0.1
+	})
+}

@@ -1,0 +1,78 @@
+// Broadcast (issue 17): the console's /broadcast screen against the demo's simulated speakers (they register with
+// the demo organisations' password, fetch and decode what they are told to play, and report it).
+import { api, dispatcherConsole, expect, until } from './harness.mjs';
+import { wav } from './message.mjs';
+
+const rows = (page, sel) => page.$$(`[data-testid=speaker-row]${sel}`);
+
+export const broadcastCases = [
+  [
+    'broadcast: upload a file, play it from the real-time player on two speakers, and see both playing',
+    async ({ context }) => {
+      const { page, base } = await dispatcherConsole(context);
+      await page.goto(`${base}/broadcast`);
+      await page.waitForSelector('[data-testid=broadcast-page]', { timeout: 30_000 });
+      await until(async () => (await rows(page, '[data-online="1"]')).length >= 8, 'the demo speakers online', 30_000);
+
+      await page.getByRole('tab', { name: 'Library' }).click();
+      const name = `e2e-${Date.now()}.wav`;
+      await page.setInputFiles('[data-testid=broadcast-page] input[type=file]', { name, mimeType: 'audio/wav', buffer: wav(640_000, 440) });
+      await page.waitForSelector(`[data-testid=music-row][data-name="${name}"]`, { timeout: 30_000 });
+
+      const files = await api(page, 'GET', '/broadcast/v1/file?limit=1000');
+      const file = files.result.list.find((f) => f.original_name === name);
+      expect(file && file.length > 15_000, `uploaded file ${JSON.stringify(file)}`);
+      const devices = await api(page, 'GET', '/broadcast/v1/device');
+      const two = devices.result.list.filter((d) => d.online === 1).slice(0, 2).map((d) => d.id);
+      const set = await api(page, 'PATCH', '/broadcast/v1/real_time_task', { file_ids: [file.id], device_ids: two, duration_type: 3 });
+      expect(set.code === 200, `real-time task: ${JSON.stringify(set)}`);
+
+      await page.getByRole('tab', { name: 'Real-time player' }).click();
+      await page.click('[data-testid=player-start]');
+      await page.waitForSelector('[data-testid=player][data-state="1"]', { timeout: 10_000 });
+      await page.getByRole('tab', { name: 'Speakers' }).click();
+      try {
+        await until(async () => (await rows(page, '[data-state=playing]')).length === 2, 'two speakers report playing', 30_000);
+        const text = await page.textContent('[data-testid=speaker-row][data-state=playing] [data-testid=speaker-playing]');
+        expect(text?.includes(name), `the console shows what plays: ${text}`);
+      } finally {
+        await api(page, 'GET', '/broadcast/v1/real_time_task/stop');
+      }
+      await until(async () => (await rows(page, '[data-state=playing]')).length === 0, 'the speakers stop', 15_000);
+    },
+  ],
+  [
+    'broadcast: holding the paging button sends the console microphone live to a selected speaker',
+    async ({ context }) => {
+      const { page, base } = await dispatcherConsole(context);
+      await page.goto(`${base}/broadcast`);
+      await page.waitForSelector('[data-testid=broadcast-page]', { timeout: 30_000 });
+      await until(async () => (await rows(page, '[data-online="1"]')).length >= 8, 'the demo speakers online', 30_000);
+      const devices = await api(page, 'GET', '/broadcast/v1/device');
+      const target = devices.result.list.find((d) => d.online === 1 && d.reported?.state !== 'playing');
+      await page.check(`[data-testid=speaker-row][data-code="${target.code}"] input[type=checkbox]`);
+      const button = await page.waitForSelector('[data-testid=page-button]:not([disabled])');
+      const box = await button.boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      try {
+        await page.waitForSelector('[data-testid=page-button][data-paging="1"]');
+        await until(
+          async () => {
+            const r = await api(page, 'GET', '/broadcast/v1/device');
+            const d = r.result.list.find((x) => x.id === target.id);
+            return d?.reported?.state === 'live' && d.reported.packets >= 25 && d;
+          },
+          'the speaker receives the console microphone',
+          30_000,
+        );
+      } finally {
+        await page.mouse.up();
+      }
+      await until(async () => {
+        const r = await api(page, 'GET', '/broadcast/v1/device');
+        return r.result.list.find((x) => x.id === target.id)?.reported?.state !== 'live';
+      }, 'the page ends on release', 15_000);
+    },
+  ],
+];

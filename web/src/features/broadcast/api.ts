@@ -1,0 +1,239 @@
+// The broadcast service (docs/api.md "Broadcast", spec §7): its own {code: 200} envelope, called with the console's
+// session token (the server ensures the dispatcher's caster, spec §4). Failures reject with the server's code or
+// '500' (spec §8).
+import { ApiError } from '../../shared/http/client';
+import { currentToken } from '../../shared/session';
+
+export const BROADCAST_BASE = '/broadcast/v1';
+
+export interface Org {
+  id: number;
+  parent_id: number;
+  name: string;
+  code: string;
+  call_number: string;
+  device_count: number;
+}
+
+export interface Playing {
+  task_id: number;
+  task_kind: number;
+  caster_id: number;
+  priority: number;
+  file_id: number;
+  file: string;
+  position_ms: number;
+  gap?: boolean;
+  volume: number;
+  paused?: boolean;
+}
+
+export interface Report {
+  state: 'playing' | 'paused' | 'idle';
+  task_id: number;
+  file_id: number;
+  position_ms: number;
+  level: number;
+  volume: number;
+  at: number;
+}
+
+export interface Device {
+  id: number;
+  org_id: number;
+  name: string;
+  code: string;
+  online: 0 | 1;
+  ao_volume: number;
+  playing?: Playing | null;
+  reported?: Report | null;
+}
+
+export interface MusicFile {
+  id: number;
+  group_id: number;
+  original_name: string;
+  name: string;
+  length: number;
+  size: number;
+  url: string;
+}
+
+export type TaskState = 0 | 1 | 2;
+
+export interface Task {
+  id: number;
+  caster_id: number;
+  type: 0 | 1 | 2;
+  name: string;
+  plan_id: number;
+  offline: 0 | 1;
+  loop: number;
+  volume: number;
+  duration_type: 1 | 2 | 3;
+  duration: number;
+  interval_time: number;
+  start_time?: string;
+  weekdays: number[];
+  choice_file_id?: number;
+  file_ids: number[];
+  device_ids: number[];
+  state: TaskState;
+  started_at: number;
+  missed_count: number;
+  file_id?: number;
+  position_ms: number;
+  holding: number[];
+}
+
+export interface Plan {
+  id: number;
+  name: string;
+  active: 0 | 1;
+  task_count: number;
+}
+
+export interface Lost {
+  device_id: number;
+  task_id: number;
+  by_task_id: number;
+  by_caster_id: number;
+  reason: 'priority' | 'newer';
+}
+
+export interface Action {
+  task: Task;
+  lost: Lost[];
+}
+
+export interface Page<T> {
+  total: number;
+  list: T[];
+}
+
+/** The task fields the editor sends (POST/PATCH /v1/task). */
+export interface TaskInput {
+  name: string;
+  type: 0 | 1;
+  plan_id: number;
+  offline: 0 | 1;
+  loop: number;
+  volume: number;
+  duration_type: 1 | 2 | 3;
+  duration?: number;
+  interval_time: number;
+  start_time?: string;
+  weekdays?: number[];
+  file_ids: number[];
+  device_ids: number[];
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+interface Envelope<T> {
+  code?: number | string;
+  msg?: string;
+  key?: string;
+  result?: T;
+}
+
+function fail(env: Envelope<unknown> | undefined, status: number): ApiError {
+  if (!env || env.code === undefined) return new ApiError('500', `HTTP ${status}`);
+  return new ApiError(String(env.code), env.msg ?? '', env.key);
+}
+
+/** Calls the broadcast service; query parameters for GET/DELETE, a JSON body otherwise. */
+export async function call<T>(method: Method, path: string, params?: Record<string, unknown>): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = currentToken();
+  if (token) headers.token = token;
+  let url = path.startsWith('/broadcast/') ? path : BROADCAST_BASE + path;
+  let body: string | undefined;
+  if (method === 'GET' || method === 'DELETE') {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(params ?? {})) if (v !== undefined && v !== null) q.append(k, String(v));
+    if (q.size > 0) url += `?${q.toString()}`;
+  } else {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(params ?? {});
+  }
+  let res: Response;
+  try {
+    res = await fetch(url, { method, headers, body, credentials: 'same-origin' });
+  } catch (e) {
+    throw new ApiError('500', e instanceof Error ? e.message : String(e), undefined, true);
+  }
+  let env: Envelope<T> | undefined;
+  try {
+    env = (await res.json()) as Envelope<T>;
+  } catch {
+    env = undefined;
+  }
+  if (!env || String(env.code) !== '200') throw fail(env, res.status);
+  return env.result as T;
+}
+
+export const broadcastApi = {
+  orgs: () => call<Page<Org>>('GET', '/org', { page: 1, limit: 1000 }),
+  createOrg: (o: { parent_id: number; name: string; code: string; call_number: string; password?: string }) =>
+    // spec §7: a root organisation is created under the /api prefix
+    call<Org>('POST', o.parent_id ? '/org' : '/broadcast/api/v1/org', o),
+  deleteOrg: (id: number) => call<unknown>('DELETE', `/org/${id}`),
+  devices: (orgId?: number) => call<Page<Device>>('GET', '/device', { org_id: orgId, page: 1, limit: 1000 }),
+  createDevice: (d: { org_id: number; name: string; code: string }) => call<Device>('POST', '/device', d),
+  deleteDevice: (id: number) => call<unknown>('DELETE', `/device/${id}`),
+  volume: (id: number, v: number) => call<Device>('PATCH', `/device/${id}/volume`, { ao_volume: v }),
+  batchVolume: (v: number, deviceIds: number[], groupId?: number) =>
+    call<unknown>('POST', '/device/batch_volume', { ao_volume: v, device_ids: deviceIds, group_id: groupId }),
+  files: () => call<Page<MusicFile>>('GET', '/file', { page: 1, limit: 1000 }),
+  deleteFile: (id: number) => call<unknown>('DELETE', `/file/${id}`),
+  tasks: () => call<Page<Task>>('GET', '/task'),
+  createTask: (t: TaskInput) => call<Task>('POST', '/task', { ...t }),
+  updateTask: (id: number, t: TaskInput) => call<Task>('PATCH', `/task/${id}`, { ...t }),
+  deleteTask: (id: number) => call<unknown>('DELETE', `/task/${id}`),
+  act: (id: number, verb: 'start' | 'stop' | 'pause' | 'resume') => call<Action>('GET', `/task/${id}/${verb}`),
+  plans: () => call<Page<Plan>>('GET', '/plan', { page: 1, limit: 1000 }),
+  createPlan: (name: string) => call<Plan>('POST', '/plan', { name }),
+  planAct: (id: number, verb: 'start' | 'stop') => call<Plan>('GET', `/plan/${id}/${verb}`),
+  realTime: () => call<Task>('GET', '/real_time_task'),
+  setRealTime: (t: { file_ids: number[]; device_ids: number[]; volume: number }) => call<Task>('PATCH', '/real_time_task', { ...t }),
+  realTimeStart: () => call<Action>('POST', '/real_time_task/start'),
+  realTimeVerb: (v: 'stop' | 'pause' | 'next' | 'prev') => call<Action>('GET', `/real_time_task/${v}`),
+  pageStart: (deviceIds: number[], orgIds: number[]) => call<Action>('POST', '/paging/start', { device_ids: deviceIds, org_ids: orgIds }),
+  pageStop: () => call<unknown>('GET', '/paging/stop'),
+  choose: (fileId: number) => call<Action>('PATCH', '/real_time_task/choice', { choice_file_id: fileId }),
+};
+
+/** Uploads a file to the library (multipart, with progress 0–100). */
+export function uploadMusic(file: File, groupId: number, onProgress?: (percent: number) => void): Promise<MusicFile> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const form = new FormData();
+    if (groupId) form.append('group_id', String(groupId));
+    form.append('file', file, file.name);
+    xhr.open('POST', `${BROADCAST_BASE}/upload`);
+    const token = currentToken();
+    if (token) xhr.setRequestHeader('token', token);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) onProgress?.(Math.min(100, Math.floor((e.loaded / e.total) * 100)));
+    };
+    xhr.onload = () => {
+      let env: Envelope<MusicFile> | undefined;
+      try {
+        env = JSON.parse(xhr.responseText) as Envelope<MusicFile>;
+      } catch {
+        env = undefined;
+      }
+      if (!env || String(env.code) !== '200' || !env.result) return reject(fail(env, xhr.status));
+      resolve(env.result);
+    };
+    xhr.onerror = () => reject(new ApiError('500', 'network', undefined, true));
+    xhr.send(form);
+  });
+}
+
+/** m:ss of a length in ms. */
+export function clock(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}

@@ -1,0 +1,453 @@
+// /broadcast (spec §2, §6: account type "1"): speakers by organisation (online, what they play, volume, batch
+// volume), the music library (upload with progress, preview), tasks and plans, and the real-time player.
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  App, Button, Card, Checkbox, Form, Input, InputNumber, Modal, Popconfirm, Progress, Select, Slider, Space, Switch, Table, Tabs, Tag, Tree, Upload,
+} from 'antd';
+import {
+  CaretRightOutlined, DeleteOutlined, PauseOutlined, PlusOutlined, StepBackwardOutlined, StepForwardOutlined, StopOutlined, UploadOutlined,
+} from '@ant-design/icons';
+import { ApiError } from '../../../shared/http/client';
+import { consoleVoice } from '../../../shared/voice/console';
+import { broadcastApi, clock, uploadMusic, type Device, type MusicFile, type Org, type Task, type TaskInput } from '../api';
+import { broadcastKeys, useBroadcast } from '../useBroadcast';
+import { md5 } from '../md5';
+
+const STATE_COLOR = { 0: 'default', 1: 'processing', 2: 'warning' } as const;
+
+function useFail() {
+  const { t } = useTranslation('broadcast');
+  const { message } = App.useApp();
+  return (e: unknown) => {
+    const code = e instanceof ApiError ? e.code : e instanceof Error && 'code' in e ? String((e as { code: unknown }).code) : '500';
+    message.error(t(`codes.${code}`, { defaultValue: t('codes.other', { code }) }));
+  };
+}
+
+export default function BroadcastPage() {
+  const { t } = useTranslation('broadcast');
+  const data = useBroadcast();
+  return (
+    <div className="page-pad" data-testid="broadcast-page">
+      <Card size="small" title={t('title')}>
+        <Tabs
+          items={[
+            { key: 'speakers', label: t('tabs.speakers'), children: <Speakers data={data} /> },
+            { key: 'library', label: t('tabs.library'), children: <Library data={data} /> },
+            { key: 'tasks', label: t('tabs.tasks'), children: <Tasks data={data} /> },
+            { key: 'player', label: t('tabs.player'), children: <Player data={data} /> },
+          ]}
+        />
+      </Card>
+    </div>
+  );
+}
+
+type Data = ReturnType<typeof useBroadcast>;
+
+function orgTree(orgs: Org[], parent = 0): { key: number; title: string; children: ReturnType<typeof orgTree> }[] {
+  return orgs.filter((o) => o.parent_id === parent).map((o) => ({ key: o.id, title: `${o.name} (${o.device_count})`, children: orgTree(orgs, o.id) }));
+}
+
+function Speakers({ data }: { data: Data }) {
+  const { t } = useTranslation('broadcast');
+  const fail = useFail();
+  const orgList = data.orgs.data?.list;
+  const orgs = useMemo(() => orgList ?? [], [orgList]);
+  const [org, setOrg] = useState<number>(0);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [batch, setBatch] = useState(60);
+  const [newOrg, setNewOrg] = useState(false);
+  const [newDevice, setNewDevice] = useState(false);
+  const tasks = new Map((data.tasks.data?.list ?? []).map((x) => [x.id, x.name]));
+  const files = new Map((data.files.data?.list ?? []).map((x) => [x.id, x.original_name]));
+  const inOrg = useMemo(() => {
+    if (!org) return null;
+    const ids = new Set([org]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const o of orgs) {
+        if (!ids.has(o.id) && ids.has(o.parent_id)) {
+          ids.add(o.id);
+          grew = true;
+        }
+      }
+    }
+    return ids;
+  }, [org, orgs]);
+  const devices = (data.devices.data?.list ?? []).filter((d) => !inOrg || inOrg.has(d.org_id));
+  return (
+    <div style={{ display: 'flex', gap: 16 }}>
+      <div style={{ width: 260 }}>
+        <Space style={{ marginBottom: 8 }}>
+          <Button size="small" icon={<PlusOutlined />} onClick={() => setNewOrg(true)} data-testid="org-new">{t('org.new')}</Button>
+          <Button size="small" onClick={() => setOrg(0)}>{t('org.all')}</Button>
+        </Space>
+        <Tree<{ key: number; title: string }>
+          treeData={orgTree(orgs)}
+          defaultExpandAll
+          selectedKeys={org ? [org] : []}
+          onSelect={(keys) => setOrg(Number(keys[0] ?? 0))}
+        />
+        {org > 0 && (
+          <Popconfirm title={t('org.confirmDelete')} onConfirm={() => broadcastApi.deleteOrg(org).then(() => (setOrg(0), data.refresh(broadcastKeys.orgs)), fail)}>
+            <Button size="small" danger icon={<DeleteOutlined />} style={{ marginTop: 8 }}>{t('org.delete')}</Button>
+          </Popconfirm>
+        )}
+      </div>
+      <div style={{ flex: 1, minWidth: 0 }}>
+        <Space wrap style={{ marginBottom: 8 }}>
+          <Button size="small" icon={<PlusOutlined />} disabled={!orgs.length} onClick={() => setNewDevice(true)}>{t('device.new')}</Button>
+          <span>{t('device.batch', { count: selected.length })}</span>
+          <Slider style={{ width: 160 }} min={0} max={100} value={batch} onChange={setBatch} />
+          <Button size="small" disabled={!selected.length && !org} data-testid="batch-volume"
+            onClick={() => broadcastApi.batchVolume(batch, selected, selected.length ? undefined : org).then(() => data.refresh(broadcastKeys.devices), fail)}>
+            {t('device.setVolume')}
+          </Button>
+          <PageButton devices={selected} org={selected.length ? 0 : org} />
+        </Space>
+        <Table<Device>
+          size="small"
+          rowKey="id"
+          loading={data.devices.isLoading}
+          dataSource={devices}
+          pagination={{ pageSize: 50, hideOnSinglePage: true }}
+          rowSelection={{ selectedRowKeys: selected, onChange: (k) => setSelected(k.map(Number)) }}
+          onRow={(d) => ({ 'data-testid': 'speaker-row', 'data-code': d.code, 'data-online': d.online, 'data-state': d.reported?.state ?? 'none' }) as React.HTMLAttributes<HTMLElement>}
+          columns={[
+            { key: 'name', title: t('device.name'), render: (_, d) => `${d.name} (${d.code})` },
+            { key: 'online', title: t('device.online'), render: (_, d) => <Tag color={d.online ? 'green' : 'default'}>{t(d.online ? 'device.on' : 'device.off')}</Tag> },
+            {
+              key: 'playing', title: t('device.playing'), render: (_, d) => {
+                const p = d.playing;
+                if (!p) return t('device.nothing');
+                if (p.task_kind === 3) return <span data-testid="speaker-playing">{t('device.live')}</span>;
+                const what = `${tasks.get(p.task_id) ?? t('player.title')} · ${files.get(p.file_id) ?? ''}`;
+                const heard = d.reported?.state === 'playing' ? ` · ${clock(d.reported.position_ms)} · ${t('device.level', { level: Math.round(d.reported.level * 100) })}` : '';
+                return <span data-testid="speaker-playing">{p.paused ? t('device.paused', { what }) : p.gap ? t('device.gap', { what }) : what}{heard}</span>;
+              },
+            },
+            {
+              key: 'volume', title: t('device.volume'), width: 200, render: (_, d) => (
+                <Slider min={0} max={100} defaultValue={d.ao_volume} key={d.ao_volume}
+                  onChangeComplete={(v) => broadcastApi.volume(d.id, v).then(() => data.refresh(broadcastKeys.devices), fail)} />
+              ),
+            },
+            {
+              key: 'actions', title: '', width: 50, render: (_, d) => (
+                <Popconfirm title={t('device.confirmDelete')} onConfirm={() => broadcastApi.deleteDevice(d.id).then(() => data.refresh(broadcastKeys.devices), fail)}>
+                  <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('device.delete')} />
+                </Popconfirm>
+              ),
+            },
+          ]}
+        />
+      </div>
+      <CodeDialog open={newOrg} title={t('org.new')} withPassword parents={orgs} parent={org}
+        onClose={() => setNewOrg(false)}
+        onSave={(v) => broadcastApi.createOrg({ parent_id: v.parent ?? 0, name: v.name, code: v.code, call_number: v.callNumber ?? '', password: v.password ? md5(v.password) : undefined })
+          .then(() => (setNewOrg(false), data.refresh(broadcastKeys.orgs)), fail)} />
+      <CodeDialog open={newDevice} title={t('device.new')} parents={orgs} parent={org || orgs[0]?.id} needParent
+        onClose={() => setNewDevice(false)}
+        onSave={(v) => broadcastApi.createDevice({ org_id: v.parent ?? 0, name: v.name, code: v.code })
+          .then(() => (setNewDevice(false), data.refresh(broadcastKeys.devices), data.refresh(broadcastKeys.orgs)), fail)} />
+    </div>
+  );
+}
+
+/** Hold to page: the selected speakers (or the selected organisation) hear the console's microphone live. */
+function PageButton({ devices, org }: { devices: number[]; org: number }) {
+  const { t } = useTranslation('broadcast');
+  const fail = useFail();
+  const { message } = App.useApp();
+  const [on, setOn] = useState(false);
+  const start = async () => {
+    if (on) return;
+    setOn(true);
+    try {
+      const a = await broadcastApi.pageStart(devices, org ? [org] : []);
+      if (a.lost.length) message.warning(t('tasks.lost', { count: a.lost.length, reason: t(`tasks.reason.${a.lost[0].reason}`) }));
+      await consoleVoice().setPaging(true);
+    } catch (e) {
+      setOn(false);
+      await broadcastApi.pageStop().catch(() => undefined);
+      fail(e);
+    }
+  };
+  const stop = () => {
+    if (!on) return;
+    setOn(false);
+    void consoleVoice().setPaging(false);
+    void broadcastApi.pageStop().catch(() => undefined);
+  };
+  return (
+    <Button size="small" type={on ? 'primary' : 'default'} danger={on} disabled={!devices.length && !org} data-testid="page-button" data-paging={on ? '1' : '0'}
+      onPointerDown={() => void start()} onPointerUp={stop} onPointerLeave={stop}>
+      {on ? t('paging.live') : t('paging.hold')}
+    </Button>
+  );
+}
+
+interface CodeValues { name: string; code: string; callNumber?: string; password?: string; parent?: number }
+
+function CodeDialog(props: { open: boolean; title: string; parents: Org[]; parent?: number; withPassword?: boolean; needParent?: boolean; onClose: () => void; onSave: (v: CodeValues) => void }) {
+  const { t } = useTranslation('broadcast');
+  const [form] = Form.useForm<CodeValues>();
+  return (
+    <Modal open={props.open} title={props.title} onCancel={props.onClose} onOk={() => form.validateFields().then(props.onSave)} destroyOnHidden>
+      <Form form={form} layout="vertical" initialValues={{ parent: props.parent || undefined }}>
+        <Form.Item name="parent" label={t('org.parent')} rules={props.needParent ? [{ required: true }] : []}>
+          <Select allowClear={!props.needParent} options={props.parents.map((o) => ({ value: o.id, label: o.name }))} />
+        </Form.Item>
+        <Form.Item name="name" label={t('form.name')} rules={[{ required: true, max: 64 }]}><Input /></Form.Item>
+        <Form.Item name="code" label={t('form.code')} rules={[{ required: true, max: 32, pattern: /^[A-Za-z0-9._-]+$/ }]}><Input /></Form.Item>
+        {props.withPassword && (
+          <>
+            <Form.Item name="callNumber" label={t('form.callNumber')} rules={[{ required: true, max: 32, pattern: /^[A-Za-z0-9._-]+$/ }]}><Input /></Form.Item>
+            <Form.Item name="password" label={t('form.speakerPassword')} extra={t('form.speakerPasswordHint')}><Input.Password /></Form.Item>
+          </>
+        )}
+      </Form>
+    </Modal>
+  );
+}
+
+function Library({ data }: { data: Data }) {
+  const { t } = useTranslation('broadcast');
+  const fail = useFail();
+  const [progress, setProgress] = useState<number | null>(null);
+  return (
+    <>
+      <Space style={{ marginBottom: 8 }}>
+        <Upload accept=".mp3,.wav,.ogg,.flac,audio/*" showUploadList={false}
+          customRequest={({ file }) => {
+            setProgress(0);
+            uploadMusic(file as File, 0, setProgress)
+              .then(() => data.refresh(broadcastKeys.files), fail)
+              .finally(() => setProgress(null));
+          }}>
+          <Button icon={<UploadOutlined />} data-testid="music-upload">{t('library.upload')}</Button>
+        </Upload>
+        {progress !== null && <Progress percent={progress} size="small" style={{ width: 200 }} data-testid="music-progress" />}
+        <span>{t('library.formats')}</span>
+      </Space>
+      <Table<MusicFile>
+        size="small"
+        rowKey="id"
+        loading={data.files.isLoading}
+        dataSource={data.files.data?.list ?? []}
+        pagination={{ pageSize: 100, hideOnSinglePage: true }}
+        onRow={(f) => ({ 'data-testid': 'music-row', 'data-name': f.original_name }) as React.HTMLAttributes<HTMLElement>}
+        columns={[
+          { key: 'name', title: t('library.name'), dataIndex: 'original_name' },
+          { key: 'length', title: t('library.length'), render: (_, f) => clock(f.length) },
+          { key: 'size', title: t('library.size'), render: (_, f) => t('library.kb', { n: Math.ceil(f.size / 1024) }) },
+          { key: 'preview', title: t('library.preview'), render: (_, f) => <audio controls preload="none" src={f.url} style={{ height: 28 }} /> },
+          {
+            key: 'actions', title: '', width: 50, render: (_, f) => (
+              <Popconfirm title={t('library.confirmDelete')} onConfirm={() => broadcastApi.deleteFile(f.id).then(() => data.refresh(broadcastKeys.files), fail)}>
+                <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('library.delete')} />
+              </Popconfirm>
+            ),
+          },
+        ]}
+      />
+    </>
+  );
+}
+
+const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7];
+
+function Tasks({ data }: { data: Data }) {
+  const { t } = useTranslation('broadcast');
+  const fail = useFail();
+  const { message } = App.useApp();
+  const [edit, setEdit] = useState<Task | 'new' | null>(null);
+  const [planName, setPlanName] = useState('');
+  const plans = data.plans.data?.list ?? [];
+  const files = new Map((data.files.data?.list ?? []).map((x) => [x.id, x.original_name]));
+  const act = (task: Task, verb: 'start' | 'stop' | 'pause' | 'resume') =>
+    broadcastApi.act(task.id, verb).then((a) => {
+      if (a.lost.length) message.warning(t('tasks.lost', { count: a.lost.length, reason: t(`tasks.reason.${a.lost[0].reason}`) }));
+      data.refresh(broadcastKeys.tasks);
+    }, fail);
+  return (
+    <>
+      <Space wrap style={{ marginBottom: 8 }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEdit('new')} data-testid="task-new">{t('tasks.new')}</Button>
+        <span>{t('plans.title')}</span>
+        {plans.map((p) => (
+          <Tag key={p.id} color={p.active ? 'green' : 'default'} style={{ cursor: 'pointer' }}
+            onClick={() => broadcastApi.planAct(p.id, p.active ? 'stop' : 'start').then(() => data.refresh(broadcastKeys.plans), fail)}>
+            {p.name} · {t(p.active ? 'plans.active' : 'plans.inactive')}
+          </Tag>
+        ))}
+        <Input size="small" style={{ width: 140 }} value={planName} onChange={(e) => setPlanName(e.target.value)} placeholder={t('plans.name')} />
+        <Button size="small" disabled={!planName.trim()} onClick={() => broadcastApi.createPlan(planName.trim()).then(() => (setPlanName(''), data.refresh(broadcastKeys.plans)), fail)}>
+          {t('plans.new')}
+        </Button>
+      </Space>
+      <Table<Task>
+        size="small"
+        rowKey="id"
+        loading={data.tasks.isLoading}
+        dataSource={data.tasks.data?.list ?? []}
+        pagination={{ pageSize: 50, hideOnSinglePage: true }}
+        onRow={(x) => ({ 'data-testid': 'task-row', 'data-state': x.state, 'data-name': x.name }) as React.HTMLAttributes<HTMLElement>}
+        columns={[
+          { key: 'name', title: t('form.name'), dataIndex: 'name' },
+          { key: 'when', title: t('tasks.when'), render: (_, x) => x.type === 1 ? `${x.start_time ?? ''} ${x.weekdays.length ? x.weekdays.map((d) => t(`weekday.${d}`)).join(' ') : t('tasks.daily')}` : t('tasks.manual') },
+          { key: 'plan', title: t('plans.title'), render: (_, x) => plans.find((p) => p.id === x.plan_id)?.name ?? '—' },
+          { key: 'state', title: t('tasks.state'), render: (_, x) => <Tag color={STATE_COLOR[x.state]}>{t(`tasks.states.${x.state}`)}</Tag> },
+          { key: 'now', title: t('tasks.now'), render: (_, x) => x.state ? `${files.get(x.file_id ?? 0) ?? ''} ${clock(x.position_ms)} · ${t('tasks.holding', { count: x.holding.length })}` : '' },
+          { key: 'missed', title: t('tasks.missed'), render: (_, x) => x.missed_count || '' },
+          {
+            key: 'actions', title: '', render: (_, x) => (
+              <Space size={4}>
+                {x.state === 0 && <Button size="small" icon={<CaretRightOutlined />} onClick={() => act(x, 'start')} aria-label={t('tasks.start')} data-testid="task-start" />}
+                {x.state === 1 && <Button size="small" icon={<PauseOutlined />} onClick={() => act(x, 'pause')} aria-label={t('tasks.pause')} />}
+                {x.state === 2 && <Button size="small" icon={<CaretRightOutlined />} onClick={() => act(x, 'resume')} aria-label={t('tasks.resume')} />}
+                {x.state !== 0 && <Button size="small" icon={<StopOutlined />} onClick={() => act(x, 'stop')} aria-label={t('tasks.stop')} />}
+                {x.state === 0 && <Button size="small" onClick={() => setEdit(x)}>{t('tasks.edit')}</Button>}
+                {x.state === 0 && (
+                  <Popconfirm title={t('tasks.confirmDelete')} onConfirm={() => broadcastApi.deleteTask(x.id).then(() => data.refresh(broadcastKeys.tasks), fail)}>
+                    <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('tasks.delete')} />
+                  </Popconfirm>
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      <Schedule tasks={data.tasks.data?.list ?? []} plans={plans} />
+      {edit && <TaskDialog data={data} task={edit === 'new' ? null : edit} onClose={() => setEdit(null)} />}
+    </>
+  );
+}
+
+/** The week of timed tasks: each day's starts in time order; a task of an inactive plan is shown faded. */
+function Schedule({ tasks, plans }: { tasks: Task[]; plans: { id: number; active: 0 | 1 }[] }) {
+  const { t } = useTranslation('broadcast');
+  const timed = tasks.filter((x) => x.type === 1 && x.start_time).sort((a, b) => (a.start_time ?? '').localeCompare(b.start_time ?? ''));
+  const live = (x: Task) => x.plan_id === 0 || plans.some((p) => p.id === x.plan_id && p.active === 1);
+  return (
+    <Card size="small" title={t('tasks.schedule')} style={{ marginTop: 12 }} data-testid="schedule">
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(7, 1fr)', gap: 8 }}>
+        {WEEKDAYS.map((d) => (
+          <div key={d}>
+            <strong>{t(`weekday.${d}`)}</strong>
+            {timed.filter((x) => x.weekdays.length === 0 || x.weekdays.includes(d)).map((x) => (
+              <div key={x.id} style={{ opacity: live(x) ? 1 : 0.45 }}>
+                <Tag color={x.state ? 'processing' : 'default'}>{x.start_time?.slice(0, 5)}</Tag> {x.name}
+              </div>
+            ))}
+          </div>
+        ))}
+      </div>
+    </Card>
+  );
+}
+
+function TaskDialog({ data, task, onClose }: { data: Data; task: Task | null; onClose: () => void }) {
+  const { t } = useTranslation('broadcast');
+  const fail = useFail();
+  const [form] = Form.useForm<TaskInput>();
+  const type = Form.useWatch('type', form);
+  const durationType = Form.useWatch('duration_type', form);
+  const init: Partial<TaskInput> = task
+    ? { ...task, type: task.type === 1 ? 1 : 0 }
+    : { type: 0, plan_id: 0, offline: 0, loop: 1, volume: 60, duration_type: 1, interval_time: 0, file_ids: [], device_ids: [], weekdays: [] };
+  const save = () =>
+    form.validateFields().then((v) => {
+      const input: TaskInput = { ...v, start_time: v.type === 1 ? v.start_time : undefined, plan_id: v.plan_id ?? 0, offline: v.offline ? 1 : 0 };
+      return (task ? broadcastApi.updateTask(task.id, input) : broadcastApi.createTask(input)).then(() => (data.refresh(broadcastKeys.tasks), onClose()), fail);
+    });
+  return (
+    <Modal open title={task ? t('tasks.edit') : t('tasks.new')} onCancel={onClose} onOk={() => void save()} width={640}>
+      <Form form={form} layout="vertical" initialValues={init}>
+        <Form.Item name="name" label={t('form.name')} rules={[{ required: true, max: 64 }]}><Input data-testid="task-name" /></Form.Item>
+        <Form.Item name="type" label={t('tasks.kind')}>
+          <Select options={[{ value: 0, label: t('tasks.manual') }, { value: 1, label: t('tasks.timed') }]} />
+        </Form.Item>
+        {type === 1 && (
+          <Space wrap>
+            <Form.Item name="start_time" label={t('tasks.startTime')} rules={[{ required: true, pattern: /^\d{2}:\d{2}(:\d{2})?$/ }]}><Input placeholder="08:00" /></Form.Item>
+            <Form.Item name="weekdays" label={t('tasks.weekdays')}>
+              <Checkbox.Group options={WEEKDAYS.map((d) => ({ value: d, label: t(`weekday.${d}`) }))} />
+            </Form.Item>
+            <Form.Item name="plan_id" label={t('plans.title')}>
+              <Select style={{ width: 160 }} options={[{ value: 0, label: '—' }, ...(data.plans.data?.list ?? []).map((p) => ({ value: p.id, label: p.name }))]} />
+            </Form.Item>
+          </Space>
+        )}
+        <Form.Item name="file_ids" label={t('tasks.files')} rules={[{ required: true }]}>
+          <Select mode="multiple" data-testid="task-files" options={(data.files.data?.list ?? []).map((f) => ({ value: f.id, label: `${f.original_name} (${clock(f.length)})` }))} />
+        </Form.Item>
+        <Form.Item name="device_ids" label={t('tasks.devices')} rules={[{ required: true }]}>
+          <Select mode="multiple" data-testid="task-devices" options={(data.devices.data?.list ?? []).map((d) => ({ value: d.id, label: `${d.name} (${d.code})` }))} />
+        </Form.Item>
+        <Space wrap>
+          <Form.Item name="volume" label={t('device.volume')}><InputNumber min={0} max={100} /></Form.Item>
+          <Form.Item name="duration_type" label={t('tasks.durationType')}>
+            <Select style={{ width: 180 }} options={[1, 2, 3].map((d) => ({ value: d, label: t(`tasks.durationTypes.${d}`) }))} />
+          </Form.Item>
+          {durationType === 1 && <Form.Item name="loop" label={t('tasks.loop')}><InputNumber min={1} max={10000} /></Form.Item>}
+          {durationType === 2 && <Form.Item name="duration" label={t('tasks.duration')} rules={[{ required: true }]}><InputNumber min={1} max={86400} /></Form.Item>}
+          <Form.Item name="interval_time" label={t('tasks.interval')}><InputNumber min={0} max={86400} /></Form.Item>
+          <Form.Item name="offline" label={t('tasks.offline')} valuePropName="checked"><Switch /></Form.Item>
+        </Space>
+      </Form>
+    </Modal>
+  );
+}
+
+function Player({ data }: { data: Data }) {
+  const { t } = useTranslation('broadcast');
+  const fail = useFail();
+  const rt = data.realTime.data;
+  const [fileIds, setFileIds] = useState<number[] | null>(null);
+  const [deviceIds, setDeviceIds] = useState<number[] | null>(null);
+  const [volume, setVolume] = useState<number | null>(null);
+  const files = data.files.data?.list ?? [];
+  const names = new Map(files.map((x) => [x.id, x.original_name]));
+  const after = () => data.refresh(broadcastKeys.realTime);
+  const verb = (v: 'stop' | 'pause' | 'next' | 'prev') => broadcastApi.realTimeVerb(v).then(after, fail);
+  if (!rt) return null;
+  const playing = rt.state !== 0;
+  return (
+    <div data-testid="player" data-state={rt.state}>
+      <Space direction="vertical" style={{ width: '100%' }}>
+        <Select mode="multiple" style={{ width: '100%' }} disabled={playing} placeholder={t('tasks.files')} data-testid="player-files"
+          value={fileIds ?? rt.file_ids} onChange={setFileIds} options={files.map((f) => ({ value: f.id, label: f.original_name }))} />
+        <Select mode="multiple" style={{ width: '100%' }} disabled={playing} placeholder={t('tasks.devices')} data-testid="player-devices"
+          value={deviceIds ?? rt.device_ids} onChange={setDeviceIds} options={(data.devices.data?.list ?? []).map((d) => ({ value: d.id, label: `${d.name} (${d.code})` }))} />
+        <Space>
+          <span>{t('device.volume')}</span>
+          <Slider style={{ width: 200 }} min={0} max={100} disabled={playing} value={volume ?? rt.volume} onChange={setVolume} />
+          <Button disabled={playing} data-testid="player-save"
+            onClick={() => broadcastApi.setRealTime({ file_ids: fileIds ?? rt.file_ids, device_ids: deviceIds ?? rt.device_ids, volume: volume ?? rt.volume }).then(after, fail)}>
+            {t('player.save')}
+          </Button>
+        </Space>
+        <Space>
+          <Button icon={<StepBackwardOutlined />} onClick={() => verb('prev')} aria-label={t('player.prev')} />
+          {rt.state === 1
+            ? <Button icon={<PauseOutlined />} onClick={() => verb('pause')} aria-label={t('tasks.pause')} />
+            : <Button type="primary" icon={<CaretRightOutlined />} onClick={() => broadcastApi.realTimeStart().then(after, fail)} aria-label={t('tasks.start')} data-testid="player-start" />}
+          <Button icon={<StepForwardOutlined />} onClick={() => verb('next')} aria-label={t('player.next')} />
+          <Button icon={<StopOutlined />} disabled={!playing} onClick={() => verb('stop')} aria-label={t('tasks.stop')} />
+          <Tag color={STATE_COLOR[rt.state]}>{t(`tasks.states.${rt.state}`)}</Tag>
+          {playing && <span>{names.get(rt.file_id ?? 0) ?? ''} {clock(rt.position_ms)} · {t('tasks.holding', { count: rt.holding.length })}</span>}
+        </Space>
+        <Space wrap>
+          {(rt.file_ids ?? []).map((id) => (
+            <Tag key={id} color={id === rt.choice_file_id ? 'blue' : 'default'} style={{ cursor: 'pointer' }} onClick={() => broadcastApi.choose(id).then(after, fail)}>
+              {names.get(id) ?? id}
+            </Tag>
+          ))}
+        </Space>
+      </Space>
+    </div>
+  );
+}
