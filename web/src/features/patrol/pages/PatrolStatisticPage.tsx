@@ -7,7 +7,7 @@ import { Card, DatePicker, Segmented, Space, Table } from 'antd';
 import type { Dayjs } from '../../../shared/utils/dayjs';
 import { wallNow } from '../../../shared/time/zone';
 import { patrolApi, patrolKeys, REASONS } from '../api';
-import { Chart } from '../components/Chart';
+import { Chart } from '../../../shared/charts/Chart';
 import { patrolError } from '../components/errors';
 import { PatrolNav } from '../components/PatrolNav';
 import { GROUP_BYS, normalRate, statistics, type GroupBy, type StatRow } from '../stats';
