@@ -53,7 +53,7 @@ func TestSimulatedBusPunches(t *testing.T) {
 	}
 	cancel()
 	<-done
-	if n := fl.Stats().Punches.Load(); n < 8 {
+	if n := fl.Stats().BusPunches.Load(); n < 8 {
 		t.Fatalf("the bus counts %d punches stored", n)
 	}
 	// Punches the bus sent just before it stopped may still be landing: wait until the store is still.
