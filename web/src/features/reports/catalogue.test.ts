@@ -11,8 +11,8 @@ describe('report catalogue', () => {
       '/emergcy-alarm-report',
       '/emergcy-alarm-data',
       '/lonework-alarm-data',
-      '/call-duration-data',
       '/job-tick-data',
+      '/call-duration-data',
       '/gps-data',
       '/message-data',
     ]);
