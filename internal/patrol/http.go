@@ -559,6 +559,29 @@ func (s *Service) deleteRoutes(ctx context.Context, p identity.Principal, req id
 }
 
 // day reads a YYYY-MM-DD day, or any instant of it in milliseconds, in loc.
+// dateRange reads a required startDate and endDate (each a day or an instant of it) in the customer's zone.
+func (s *Service) dateRange(ctx context.Context, customerID int64, start, end string) (*time.Location, time.Time, time.Time, error) {
+	loc, err := timerange.Zone(ctx, s.db, customerID)
+	if err != nil {
+		return nil, time.Time{}, time.Time{}, err
+	}
+	if strings.TrimSpace(start) == "" {
+		return nil, time.Time{}, time.Time{}, httpx.BadParam("startDate", "required")
+	}
+	if strings.TrimSpace(end) == "" {
+		return nil, time.Time{}, time.Time{}, httpx.BadParam("endDate", "required")
+	}
+	from, err := day("startDate", start, loc)
+	if err != nil {
+		return nil, time.Time{}, time.Time{}, err
+	}
+	to, err := day("endDate", end, loc)
+	if err != nil {
+		return nil, time.Time{}, time.Time{}, err
+	}
+	return loc, from, to, nil
+}
+
 func day(name, v string, loc *time.Location) (time.Time, error) {
 	v = strings.TrimSpace(v)
 	if ms, err := strconv.ParseInt(v, 10, 64); err == nil {
@@ -679,21 +702,7 @@ func (s *Service) addPlan(ctx context.Context, p identity.Principal, req struct 
 	if pl.Name, err = checkName("name", req.Name); err != nil {
 		return nil, err
 	}
-	loc, err := timerange.Zone(ctx, s.db, p.CustomerID)
-	if err != nil {
-		return nil, err
-	}
-	if strings.TrimSpace(req.StartDate) == "" {
-		return nil, httpx.BadParam("startDate", "required")
-	}
-	if strings.TrimSpace(req.EndDate) == "" {
-		return nil, httpx.BadParam("endDate", "required")
-	}
-	from, err := day("startDate", req.StartDate, loc)
-	if err != nil {
-		return nil, err
-	}
-	to, err := day("endDate", req.EndDate, loc)
+	loc, from, to, err := s.dateRange(ctx, p.CustomerID, req.StartDate, req.EndDate)
 	if err != nil {
 		return nil, err
 	}
@@ -795,21 +804,7 @@ func (s *Service) listOrders(ctx context.Context, p identity.Principal, req stru
 	if err := checkModel(req.Model); err != nil {
 		return nil, err
 	}
-	loc, err := timerange.Zone(ctx, s.db, p.CustomerID)
-	if err != nil {
-		return nil, err
-	}
-	if strings.TrimSpace(req.StartDate) == "" {
-		return nil, httpx.BadParam("startDate", "required")
-	}
-	if strings.TrimSpace(req.EndDate) == "" {
-		return nil, httpx.BadParam("endDate", "required")
-	}
-	from, err := day("startDate", req.StartDate, loc)
-	if err != nil {
-		return nil, err
-	}
-	to, err := day("endDate", req.EndDate, loc)
+	_, from, to, err := s.dateRange(ctx, p.CustomerID, req.StartDate, req.EndDate)
 	if err != nil {
 		return nil, err
 	}
