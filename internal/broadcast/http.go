@@ -182,16 +182,7 @@ func (s *Service) deleteOrgHTTP(_ http.ResponseWriter, r *http.Request, c Caller
 }
 
 func (s *Service) listOrgs(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	var req pageReq
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	off, n, err := paging(req.Page, req.Limit, DefaultPage, DefaultPage)
-	if err != nil {
-		return nil, err
-	}
-	list, total, err := s.orgs(r.Context(), c.CustomerID, off, n)
-	return Page[Org]{Total: total, List: list}, err
+	return listPage(r, c, s.orgs)
 }
 
 func (s *Service) createCasterHTTP(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
@@ -577,16 +568,7 @@ func (s *Service) realTimeVerb(v string) handler {
 }
 
 func (s *Service) listPlans(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	var req pageReq
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	off, n, err := paging(req.Page, req.Limit, DefaultPage, DefaultPage)
-	if err != nil {
-		return nil, err
-	}
-	list, total, err := s.plans(r.Context(), c.CustomerID, off, n)
-	return Page[Plan]{Total: total, List: list}, err
+	return listPage(r, c, s.plans)
 }
 
 func (s *Service) createPlan(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
@@ -659,4 +641,18 @@ func (s *Service) planAction(_ http.ResponseWriter, r *http.Request, c Caller) (
 		return s.ActivatePlan(r.Context(), c, id, false)
 	}
 	return nil, ErrNotFound
+}
+
+// listPage answers a paged list of the caller's customer ({page, limit}, default and maximum DefaultPage).
+func listPage[T any](r *http.Request, c Caller, fetch func(ctx context.Context, customerID int64, off, n int) ([]T, int, error)) (any, error) {
+	var req pageReq
+	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	off, n, err := paging(req.Page, req.Limit, DefaultPage, DefaultPage)
+	if err != nil {
+		return nil, err
+	}
+	list, total, err := fetch(r.Context(), c.CustomerID, off, n)
+	return Page[T]{Total: total, List: list}, err
 }
