@@ -8,6 +8,7 @@
 #   scripts/bench.sh                      # the whole run (under 10 minutes on 2 cores)
 #   scripts/bench.sh -only access,late    # some steps (-list names them); the doc is not touched
 #   scripts/bench.sh -terminals 2000      # a smaller scale run
+#   scripts/bench.sh -only peers          # tenfour beside LiveKit and Centrifugo alone (issue 21, ~5 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,5 +17,14 @@ if [ -z "${TENFOUR_TEST_PG:-}" ]; then
   scripts/test-deps.sh > .pg-url
 fi
 command -v perf >/dev/null 2>&1 || echo "bench: perf is not installed: the scale run's server profile is skipped (apt-get install linux-perf)" >&2
+
+# The peers of issue 21 (LiveKit, Centrifugo from the Go module proxy), built once into bin/bench/ and then skipped;
+# the first build takes several minutes (LiveKit). Not needed for -list or an -only run without `peers`.
+case " $* " in
+  *" -list "*) ;;
+  *" -only "*peers*|*" -only="*peers*) scripts/build-peers.sh || echo "bench: the peers did not build: the peers step reports it" >&2 ;;
+  *" -only "*|*" -only="*) ;;
+  *) scripts/build-peers.sh || echo "bench: the peers did not build: the peers step reports it" >&2 ;;
+esac
 
 exec go run ./internal/bench/cmd "$@"

@@ -110,6 +110,7 @@ func main() {
 		{"camclick", 3 * time.Minute, r.camclick},
 		{"profiles", 1 * time.Minute, r.profiles},
 		{"reports", 2 * time.Minute, r.reports}, // issue 19: the online report over a month
+		{"peers", 12 * time.Minute, r.peers},    // issue 21: LiveKit and Centrifugo measured beside tenfour (peers.go)
 	}
 	if *list {
 		for _, s := range steps {
@@ -918,6 +919,7 @@ func (r *runner) rows() []bench.Row {
 	} else {
 		rows = append(rows, row("console: map frame time under 1,000 updates/s", "< 16 ms", "", r.missing("web")))
 	}
+	rows = append(rows, r.peerRows()...) // issue 21 (peers.go)
 	return rows
 }
 

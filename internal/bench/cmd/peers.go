@@ -1,0 +1,144 @@
+package main
+
+// The `peers` step (issue 21): tenfour against LiveKit (audio forwarding) and Centrifugo (WebSocket fan-out and
+// memory), measured here, in this run, with the same client harness (internal/bench/peers*.go). The peers'
+// binaries come from scripts/build-peers.sh (scripts/bench.sh runs it first; cached in bin/bench/).
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"tenfour/internal/bench"
+)
+
+var (
+	peerSubscribers = flag.Int("peer-subscribers", 200, "peers step: audio subscribers")
+	peerClients     = flag.Int("peer-clients", 10000, "peers step: WebSocket clients of the fan-out run")
+)
+
+// peerResults are the peers step's results (nil: not measured; the error says why).
+var peerResults struct {
+	audio, lkAudio                 *bench.AudioResult
+	fan, cfFan                     *bench.FanoutResult
+	audioErr, lkErr, fanErr, cfErr error
+}
+
+func (r *runner) peers(ctx context.Context) error {
+	lk, cf := bench.PeerBins(r.out)
+	tenfour := filepath.Join(r.out, "tenfour")
+	for _, b := range []string{lk, cf} {
+		if _, err := os.Stat(b); err != nil {
+			return fmt.Errorf("%s is not built (scripts/build-peers.sh)", filepath.Base(b))
+		}
+	}
+	pr := &peerResults
+	// Audio: 200 subscribers, 500 packets (10 s) measured, each server alone on the machine.
+	ao := bench.AudioOptions{Subscribers: *peerSubscribers, Packets: 500, Log: r.log}
+	step := func(d time.Duration) (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, d) }
+
+	c, cancel := step(2 * time.Minute)
+	ao.Bin, ao.Dir = tenfour, filepath.Join(r.out, "peers", "audio-tenfour")
+	res, err := bench.RunAudioTenfour(c, ao)
+	cancel()
+	pr.audio, pr.audioErr = &res, err
+	c, cancel = step(2 * time.Minute)
+	ao.Bin, ao.Dir = lk, filepath.Join(r.out, "peers", "audio-livekit")
+	res, err = bench.RunAudioLiveKit(c, ao)
+	cancel()
+	pr.lkAudio, pr.lkErr = &res, err
+
+	// Fan-out: N clients, one request every 10 s each, a 10 s window, 5 events to all.
+	fo := bench.FanoutOptions{Clients: *peerClients, Every: 10 * time.Second, Window: 10 * time.Second, Events: 5, Log: r.log}
+	c, cancel = step(3 * time.Minute)
+	fo.Bin, fo.Dir = tenfour, filepath.Join(r.out, "peers", "fanout-tenfour")
+	fr, err := bench.RunFanoutTenfour(c, fo)
+	cancel()
+	pr.fan, pr.fanErr = &fr, err
+	c, cancel = step(2 * time.Minute)
+	fo.Bin, fo.Dir = cf, filepath.Join(r.out, "peers", "fanout-centrifugo")
+	fr, err = bench.RunFanoutCentrifugo(c, fo)
+	cancel()
+	pr.cfFan, pr.cfErr = &fr, err
+	for _, x := range []struct {
+		what string
+		err  error
+	}{{"audio tenfour", pr.audioErr}, {"audio LiveKit", pr.lkErr}, {"fan-out tenfour", pr.fanErr}, {"fan-out Centrifugo", pr.cfErr}} {
+		if x.err != nil {
+			fmt.Fprintf(r.log, "peers: %s: %v\n", x.what, x.err)
+		}
+	}
+	return errors.Join(pr.audioErr, pr.lkErr, pr.fanErr, pr.cfErr)
+}
+
+func audioText(a *bench.AudioResult) string {
+	return fmt.Sprintf("%s %s streams/core (server %.2f cores for %d subscribers over %.0f s; %d of %s packets lost; publisher write → subscriber read p50 %s, p99 %s; RSS +%.1f MB)",
+		a.Server, bench.Thousands(a.StreamsPerCore()), a.CPU, a.Subscribers, a.Window.Seconds(), a.Lost,
+		bench.Thousands(float64(a.Expected)), bench.Ms(bench.Pct(a.Delays, .5)), bench.Ms(bench.Pct(a.Delays, .99)),
+		mb(a.RSS-a.RSSBase))
+}
+
+func fanText(f *bench.FanoutResult) string {
+	s := fmt.Sprintf("%s: %s of %s connected in %.0f s", f.Server, bench.Thousands(float64(f.Connected)),
+		bench.Thousands(float64(f.Clients)), f.ConnectTime.Seconds())
+	if f.ClientsClosedEarly > 0 {
+		s += fmt.Sprintf(", %d closed by the server", f.ClientsClosedEarly)
+	}
+	return s
+}
+
+// peerRows are the peers step's rows of the main table.
+func (r *runner) peerRows() []bench.Row {
+	pr := &peerResults
+	var rows []bench.Row
+	const ref = "measured in this run, same machine, same harness (issue 21)"
+	missing := func(name, target string, errs ...error) bench.Row {
+		if err := errors.Join(errs...); err != nil {
+			return bench.Row{Name: name, Figure: "not measured: " + err.Error(), Target: target, Reference: ref, Status: bench.Failed}
+		}
+		return row(name, target, ref, r.missing("peers"))
+	}
+
+	const audioName = "forwarded Opus streams per core, tenfour ÷ LiveKit (1 publisher at 50 packets/s, 200 subscribers, server CPU from /proc)"
+	if a, l := pr.audio, pr.lkAudio; a != nil && l != nil && pr.audioErr == nil && pr.lkErr == nil && a.CPU > 0 && l.CPU > 0 {
+		ratio := a.StreamsPerCore() / l.StreamsPerCore()
+		rows = append(rows, bench.Row{Name: audioName,
+			Figure: fmt.Sprintf("%.2f× — %s; %s", ratio, audioText(a), audioText(l)),
+			Target: "≥ 2× (and no loss)", Reference: ref, Status: bench.Verdict(ratio >= 2 && a.Lost == 0)})
+	} else {
+		rows = append(rows, missing(audioName, "≥ 2×", pr.audioErr, pr.lkErr))
+	}
+
+	f, c := pr.fan, pr.cfFan
+	ok := f != nil && c != nil && pr.fanErr == nil && pr.cfErr == nil && f.Connected > 0 && c.Connected > 0
+	memName := fmt.Sprintf("WebSocket clients on one channel per customer, %s idle clients (one request every 10 s each): server memory per connection (RSS delta ÷ connections) and CPU, tenfour vs Centrifugo",
+		bench.Thousands(float64(*peerClients)))
+	if ok {
+		fk, ck := f.PerConn()/1024, c.PerConn()/1024
+		rows = append(rows, bench.Row{Name: memName,
+			Figure: fmt.Sprintf("tenfour %.1f KB, Centrifugo %.1f KB per connection: ratio %.2f (RSS +%.0f MB vs +%.0f MB); CPU %.3f vs %.3f cores over %.0f s (%s vs %s requests answered); %s; %s",
+				fk, ck, fk/ck, mb(f.RSS-f.RSSBase), mb(c.RSS-c.RSSBase), f.CPU, c.CPU, f.Window.Seconds(),
+				bench.Thousands(float64(f.Replies)), bench.Thousands(float64(c.Replies)), fanText(f), fanText(c)),
+			Target: "tenfour ≤ Centrifugo (ratio ≤ 1)", Reference: ref, Status: bench.Verdict(fk <= ck)})
+	} else {
+		rows = append(rows, missing(memName, "tenfour ≤ Centrifugo", pr.fanErr, pr.cfErr))
+	}
+	delName := fmt.Sprintf("one event to all %s WebSocket clients: publish call sent → event read, p99, tenfour vs Centrifugo",
+		bench.Thousands(float64(*peerClients)))
+	if ok && len(f.Deliveries) > 0 && len(c.Deliveries) > 0 {
+		fp, cp := bench.Pct(f.Deliveries, .99), bench.Pct(c.Deliveries, .99)
+		rows = append(rows, bench.Row{Name: delName,
+			Figure: fmt.Sprintf("tenfour p99 %s (p50 %s, %d missed), Centrifugo p99 %s (p50 %s, %d missed): ratio %.2f; %d events each (tenfour's is a key rotation, stored before it is sent; its HTTP call took p50 %s, Centrifugo's publish p50 %s)",
+				bench.Ms(fp), bench.Ms(bench.Pct(f.Deliveries, .5)), f.Missed, bench.Ms(cp), bench.Ms(bench.Pct(c.Deliveries, .5)),
+				c.Missed, float64(fp)/float64(cp), len(f.PublishCall), bench.Ms(bench.Pct(f.PublishCall, .5)),
+				bench.Ms(bench.Pct(c.PublishCall, .5))),
+			Target: "tenfour ≤ Centrifugo", Reference: ref, Status: bench.Verdict(fp <= cp && f.Missed == 0)})
+	} else {
+		rows = append(rows, missing(delName, "tenfour ≤ Centrifugo", pr.fanErr, pr.cfErr))
+	}
+	return rows
+}

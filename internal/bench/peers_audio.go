@@ -1,0 +1,829 @@
+package bench
+
+// Audio forwarding against LiveKit (issue 21): one Opus publisher at 50 packets/s, N subscribers, the server in its
+// own process (CPU from /proc), every client in this process. Both servers get the same client harness: one pion
+// PeerConnection per client built by benchPC (Opus only, UDP over IPv4, ICE on the loopback interface), the same
+// reader (benchSub: every packet's index and arrival time) and the same paced sender (benchSender: each packet
+// carries its index after a silent 20 ms Opus frame, its send time kept). Only the signalling differs:
+//
+//   - tenfour: a terminal's socket (`session.login`, `rtc.offer`/`rtc.candidate`), all N+1 terminals in one group,
+//     the publisher holding the floor (`floor.request`) — what a PTT group call is.
+//   - LiveKit: its signalling WebSocket `/rtc` in its JSON form (the server answers JSON with JSON): join with an
+//     HS256 access token, answer the subscriber PeerConnection's offers, publish with `addTrack` and an offer on
+//     the publisher PeerConnection, trickle both ways, `pingReq` at the interval the join response asks for.
+//     One room, the subscribers auto-subscribed.
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/pion/interceptor"
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4"
+
+	"tenfour/internal/app"
+	"tenfour/internal/config"
+	"tenfour/internal/sim"
+	"tenfour/internal/termclient"
+)
+
+// AudioOptions describe one audio-forwarding run.
+type AudioOptions struct {
+	Bin         string // the server binary (tenfour or livekit-server)
+	Dir         string // work directory (emptied)
+	Subscribers int    // N (200)
+	Packets     int    // packets in the measured window, at 50 a second (500 = 10 s)
+	Log         io.Writer
+}
+
+// AudioResult is what one server measured.
+type AudioResult struct {
+	Server          string
+	Subscribers     int           // subscribers that received the stream
+	SetupTime       time.Duration // every client connected and receiving
+	Window          time.Duration
+	CPU             float64 // server cores over the window
+	Expected, Lost  int     // packets in the window × subscribers, and those that never arrived
+	Delays          []time.Duration
+	RSSBase, RSS    int64 // server RSS before the clients and at the end of the window
+	PublishedPerSec float64
+}
+
+// StreamsPerCore is the forwarded streams one core of the server carries at this load.
+func (r AudioResult) StreamsPerCore() float64 {
+	if r.CPU <= 0 {
+		return 0
+	}
+	return float64(r.Subscribers) / r.CPU
+}
+
+// --- the shared harness -----------------------------------------------------------------------------------------
+
+// benchPC is every client's PeerConnection, for both servers (termclient's settings: Opus, RTCP reports, UDP4,
+// ICE on lo with its loopback candidate).
+func benchPC() (*webrtc.PeerConnection, error) {
+	me := &webrtc.MediaEngine{}
+	if err := me.RegisterCodec(webrtc.RTPCodecParameters{
+		RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2,
+			SDPFmtpLine: "minptime=10;useinbandfec=1"},
+		PayloadType: 111,
+	}, webrtc.RTPCodecTypeAudio); err != nil {
+		return nil, err
+	}
+	ir := &interceptor.Registry{}
+	if err := webrtc.ConfigureRTCPReports(ir); err != nil {
+		return nil, err
+	}
+	se := webrtc.SettingEngine{}
+	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
+	se.SetInterfaceFilter(func(name string) bool { return name == "lo" })
+	se.SetIncludeLoopbackCandidate(true)
+	api := webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(se))
+	return api.NewPeerConnection(webrtc.Configuration{})
+}
+
+func opusTrack(id, stream string) (*webrtc.TrackLocalStaticRTP, error) {
+	return webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000,
+		Channels: 2}, id, stream)
+}
+
+// drainRTCP keeps reading a sender's RTCP so that the interceptors run.
+func drainRTCP(s *webrtc.RTPSender) {
+	go func() {
+		buf := make([]byte, 1500)
+		for {
+			if _, _, err := s.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+}
+
+// benchSub records, for one subscriber, when each packet index arrived (0: not yet).
+type benchSub struct {
+	arrived []atomic.Int64
+	count   atomic.Int64
+}
+
+func newBenchSub(max int) *benchSub { return &benchSub{arrived: make([]atomic.Int64, max)} }
+
+func (s *benchSub) read(t *webrtc.TrackRemote) {
+	buf := make([]byte, 1500)
+	for {
+		n, _, err := t.Read(buf)
+		if err != nil {
+			return
+		}
+		now := time.Now().UnixNano()
+		var p rtp.Packet
+		if p.Unmarshal(buf[:n]) != nil {
+			continue
+		}
+		if idx, ok := packetIndex(p.Payload); ok && idx < len(s.arrived) {
+			if s.arrived[idx].CompareAndSwap(0, now) {
+				s.count.Add(1)
+			}
+		}
+	}
+}
+
+// benchPayload is a silent 20 ms Opus frame followed by the packet's index (4 bytes, big-endian).
+func benchPayload(idx int) []byte {
+	b := append([]byte(nil), termclient.SilentPacket...)
+	return binary.BigEndian.AppendUint32(b, uint32(idx))
+}
+
+func packetIndex(pl []byte) (int, bool) {
+	n := len(termclient.SilentPacket)
+	if len(pl) != n+4 || string(pl[:n]) != string(termclient.SilentPacket) {
+		return 0, false
+	}
+	return int(binary.BigEndian.Uint32(pl[n:])), true
+}
+
+// benchSender writes the publisher's packets, 20 ms apart, keeping each index's send time.
+type benchSender struct {
+	track *webrtc.TrackLocalStaticRTP
+	sent  []int64
+	next  int
+	seq   uint16
+	ts    uint32
+}
+
+func (s *benchSender) send(ctx context.Context, n int) error {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for i := range n {
+		if i > 0 {
+			select {
+			case <-tick.C:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		if s.next >= len(s.sent) {
+			return errors.New("bench sender: out of packet indexes")
+		}
+		s.seq++
+		s.sent[s.next] = time.Now().UnixNano()
+		err := s.track.WriteRTP(&rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: 111, SequenceNumber: s.seq,
+			Timestamp: s.ts, Marker: s.next == 0}, Payload: benchPayload(s.next)})
+		if err != nil {
+			return err
+		}
+		s.next++
+		s.ts += 960
+	}
+	return nil
+}
+
+// audioSession is what a protocol sets up: the sender and the subscribers' records.
+type audioSession struct {
+	sender *benchSender
+	subs   []*benchSub
+	close  func()
+}
+
+// measureAudio runs the shared measurement on a set-up session: send until every subscriber receives, then 25
+// packets more, then the measured window (CPU from /proc), then a tail.
+func measureAudio(ctx context.Context, srv *serverProc, s *audioSession, o AudioOptions, res *AudioResult, t0 time.Time) error {
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if err := s.sender.send(ctx, 10); err != nil {
+			return err
+		}
+		all := true
+		for _, sub := range s.subs {
+			if sub.count.Load() == 0 {
+				all = false
+				break
+			}
+		}
+		if all {
+			break
+		}
+		if time.Now().After(deadline) {
+			got := 0
+			for _, sub := range s.subs {
+				if sub.count.Load() > 0 {
+					got++
+				}
+			}
+			return fmt.Errorf("%s: %d of %d subscribers receive after 20 s", res.Server, got, len(s.subs))
+		}
+	}
+	res.SetupTime = time.Since(t0)
+	if err := s.sender.send(ctx, 25); err != nil {
+		return err
+	}
+	first := s.sender.next
+	cpu0, w0 := srv.cpu(), time.Now()
+	if err := s.sender.send(ctx, o.Packets); err != nil {
+		return err
+	}
+	res.Window = time.Since(w0)
+	res.CPU = float64(srv.cpu()-cpu0) / float64(res.Window)
+	res.RSS = srv.rss()
+	res.PublishedPerSec = float64(o.Packets) / res.Window.Seconds()
+	last := s.sender.next
+	if err := s.sender.send(ctx, 25); err != nil {
+		return err
+	}
+	_ = sleepCtx(ctx, time.Second)
+	res.Subscribers = len(s.subs)
+	for _, sub := range s.subs {
+		for i := first; i < last; i++ {
+			res.Expected++
+			at := sub.arrived[i].Load()
+			if at == 0 {
+				res.Lost++
+				continue
+			}
+			res.Delays = append(res.Delays, time.Duration(at-s.sender.sent[i]))
+		}
+	}
+	return srv.alive()
+}
+
+func packetBudget(o AudioOptions) int { return 1000 + 50 + o.Packets + 1000 }
+
+// --- tenfour ----------------------------------------------------------------------------------------------------
+
+const audioFirst = 50000001
+
+// RunAudioTenfour measures tenfour: N+1 terminals (phone apps) in one group, the first one talking.
+func RunAudioTenfour(ctx context.Context, o AudioOptions) (AudioResult, error) {
+	res := AudioResult{Server: "tenfour"}
+	if err := os.RemoveAll(o.Dir); err != nil {
+		return res, err
+	}
+	data := filepath.Join(o.Dir, "data")
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		return res, err
+	}
+	if err := provisionGroup(ctx, data, audioFirst, o.Subscribers+1); err != nil {
+		return res, fmt.Errorf("provision: %w", err)
+	}
+	port, err := freePort()
+	if err != nil {
+		return res, err
+	}
+	udp, err := freeUDPPort()
+	if err != nil {
+		return res, err
+	}
+	base := "http://127.0.0.1:" + strconv.Itoa(port)
+	srv, err := startServer(o.Log, "tenfour", o.Bin, "serve", "--data", data, "--addr", "127.0.0.1:"+strconv.Itoa(port),
+		"--media-udp-port", strconv.Itoa(udp), "--media-interfaces", "lo", "--log-level", "warn", "--conns-per-ip", "0",
+		"--signin-burst-per-address", strconv.Itoa(o.Subscribers+100), "--signin-interval-per-address", "1ms")
+	if err != nil {
+		return res, err
+	}
+	defer stop(srv.proc)
+	if err := waitHTTP(ctx, base+"/ds/ws", 30*time.Second); err != nil {
+		return res, fmt.Errorf("tenfour did not start: %w", err)
+	}
+	_ = sleepCtx(ctx, time.Second)
+	res.RSSBase = srv.rss()
+	t0 := time.Now()
+
+	budget := packetBudget(o)
+	var clients []*termclient.Client
+	var pcs []*webrtc.PeerConnection
+	sess := &audioSession{close: func() {
+		for _, pc := range pcs {
+			_ = pc.Close()
+		}
+		for _, c := range clients {
+			_ = c.Close()
+		}
+	}}
+	defer func() { sess.close() }()
+	join := func(i int) (*termclient.Client, *webrtc.PeerConnection, *webrtc.TrackLocalStaticRTP, error) {
+		c, err := termclient.Dial(ctx, termclient.Options{URL: base, UID: strconv.Itoa(audioFirst + i), Password: fanPassword})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		clients = append(clients, c)
+		pc, track, err := tenfourMedia(ctx, c)
+		if pc != nil {
+			pcs = append(pcs, pc)
+		}
+		return c, pc, track, err
+	}
+	talker, _, track, err := join(0)
+	if err != nil {
+		return res, fmt.Errorf("talker: %w", err)
+	}
+	for i := 1; i <= o.Subscribers; i++ {
+		sub := newBenchSub(budget)
+		_, pc, _, err := join(i)
+		if err != nil {
+			return res, fmt.Errorf("subscriber %d: %w", i, err)
+		}
+		pc.OnTrack(func(t *webrtc.TrackRemote, _ *webrtc.RTPReceiver) { sub.read(t) })
+		sess.subs = append(sess.subs, sub)
+	}
+	r, err := talker.RequestFloor(ctx, "", "", false)
+	if err != nil || r.Status != "granted" {
+		return res, fmt.Errorf("floor.request: %+v %v", r, err)
+	}
+	defer func() { _ = talker.ReleaseFloor(context.Background(), r.CallID) }()
+	sess.sender = &benchSender{track: track, sent: make([]int64, budget)}
+	return res, measureAudio(ctx, srv, sess, o, &res, t0)
+}
+
+// tenfourMedia negotiates a terminal's PeerConnection over its socket as termclient.Connect does (rtc.config,
+// rtc.offer, trickled rtc.candidate, `rtc.state` connected), with the harness's PeerConnection. OnTrack is set by
+// the caller (before any packet can arrive: the server forwards only once the floor is taken).
+func tenfourMedia(ctx context.Context, c *termclient.Client) (*webrtc.PeerConnection, *webrtc.TrackLocalStaticRTP, error) {
+	if err := c.Call(ctx, "rtc.config", nil, nil); err != nil {
+		return nil, nil, err
+	}
+	pc, err := benchPC()
+	if err != nil {
+		return nil, nil, err
+	}
+	track, err := opusTrack("mic", "termclient")
+	if err != nil {
+		return pc, nil, err
+	}
+	tr, err := pc.AddTransceiverFromTrack(track, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendrecv})
+	if err != nil {
+		return pc, nil, err
+	}
+	drainRTCP(tr.Sender())
+	connected := make(chan struct{})
+	var once sync.Once
+	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
+		if s == webrtc.PeerConnectionStateConnected {
+			once.Do(func() { close(connected) })
+		}
+	})
+	offer, err := pc.CreateOffer(nil)
+	if err != nil {
+		return pc, nil, err
+	}
+	gathered := webrtc.GatheringCompletePromise(pc)
+	if err := pc.SetLocalDescription(offer); err != nil {
+		return pc, nil, err
+	}
+	select { // loopback only: one host candidate, gathered at once; it goes in the offer
+	case <-gathered:
+	case <-ctx.Done():
+		return pc, nil, ctx.Err()
+	}
+	var answer struct {
+		SDP string `json:"sdp"`
+	}
+	if err := c.Call(ctx, "rtc.offer", map[string]string{"type": "offer", "sdp": pc.LocalDescription().SDP}, &answer); err != nil {
+		return pc, nil, err
+	}
+	if err := pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: answer.SDP}); err != nil {
+		return pc, nil, err
+	}
+	wctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	select {
+	case <-connected:
+	case <-wctx.Done():
+		return pc, nil, fmt.Errorf("peer connection: %w", wctx.Err())
+	}
+	_, err = c.WaitEvent(wctx, "rtc.state", func(e termclient.Event) bool { return strings.Contains(string(e.Data), `"connected"`) })
+	return pc, track, err
+}
+
+// provisionGroup creates n phone-app terminals in one group (so the first one's talk reaches all the others), with
+// cheap password hashes as the scale run's provision does.
+func provisionGroup(ctx context.Context, dataDir string, first, n int) error {
+	d, err := app.Open(ctx, config.Config{DataDir: dataDir})
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	_, err = sim.Provision(ctx, d, sim.ProvisionOptions{Customer: "Bench Peers", First: first, Count: n,
+		Password: fanPassword, GroupSize: n, PhoneApps: n, PasswordHash: cheapHash(fanPassword)})
+	return err
+}
+
+// --- LiveKit ----------------------------------------------------------------------------------------------------
+
+const (
+	livekitKey    = "devkey" // the key pair LiveKit's own development mode uses
+	livekitSecret = "secret"
+	livekitRoom   = "bench"
+)
+
+// LiveKitConfig is the configuration the bench runs LiveKit with: loopback, no TLS, one UDP port for every
+// PeerConnection, ICE candidates on lo only, no external IP discovery, log level warn, one API key; everything
+// else at its defaults (docs/performance.md shows it).
+func LiveKitConfig(port, udpPort, tcpPort int) string {
+	return fmt.Sprintf(`port: %d
+bind_addresses: ["127.0.0.1"]
+rtc:
+  udp_port: %d
+  tcp_port: %d
+  use_external_ip: false
+  node_ip: 127.0.0.1
+  enable_loopback_candidate: true
+  interfaces:
+    includes: ["lo"]
+keys:
+  %s: %s
+logging:
+  level: warn
+`, port, udpPort, tcpPort, livekitKey, livekitSecret)
+}
+
+// RunAudioLiveKit measures LiveKit: one room, one publisher, N auto-subscribed subscribers.
+func RunAudioLiveKit(ctx context.Context, o AudioOptions) (AudioResult, error) {
+	res := AudioResult{Server: "LiveKit " + LiveKitVersion}
+	if err := os.RemoveAll(o.Dir); err != nil {
+		return res, err
+	}
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return res, err
+	}
+	ports := make([]int, 3) // HTTP, UDP (media), TCP (media fallback)
+	for i := range ports {
+		p, err := freePort()
+		if i == 1 {
+			p, err = freeUDPPort()
+		}
+		if err != nil {
+			return res, err
+		}
+		ports[i] = p
+	}
+	cfg := filepath.Join(o.Dir, "livekit.yaml")
+	if err := os.WriteFile(cfg, []byte(LiveKitConfig(ports[0], ports[1], ports[2])), 0o600); err != nil {
+		return res, err
+	}
+	srv, err := startServer(o.Log, "livekit", o.Bin, "--config", cfg)
+	if err != nil {
+		return res, err
+	}
+	defer stop(srv.proc)
+	base := "http://127.0.0.1:" + strconv.Itoa(ports[0])
+	if err := waitHTTP(ctx, base+"/", 30*time.Second); err != nil {
+		return res, fmt.Errorf("livekit did not start: %w", err)
+	}
+	_ = sleepCtx(ctx, time.Second)
+	res.RSSBase = srv.rss()
+	t0 := time.Now()
+
+	budget := packetBudget(o)
+	var clients []*lkClient
+	sess := &audioSession{}
+	defer func() {
+		for _, c := range clients {
+			c.close()
+		}
+	}()
+	for i := 1; i <= o.Subscribers; i++ {
+		sub := newBenchSub(budget)
+		c, err := lkJoin(ctx, base, "sub-"+strconv.Itoa(i), false, sub)
+		if err != nil {
+			return res, fmt.Errorf("subscriber %d: %w", i, err)
+		}
+		clients = append(clients, c)
+		sess.subs = append(sess.subs, sub)
+	}
+	pub, err := lkJoin(ctx, base, "publisher", true, nil)
+	if err != nil {
+		return res, fmt.Errorf("publisher: %w", err)
+	}
+	clients = append(clients, pub)
+	track, err := pub.publishAudio(ctx)
+	if err != nil {
+		return res, fmt.Errorf("publish: %w", err)
+	}
+	sess.sender = &benchSender{track: track, sent: make([]int64, budget)}
+	return res, measureAudio(ctx, srv, sess, o, &res, t0)
+}
+
+// lkClient is one LiveKit participant: its signalling socket, its subscriber PeerConnection (the server offers)
+// and, for the publisher, its publisher PeerConnection (the client offers).
+type lkClient struct {
+	ws      *websocket.Conn
+	cancel  context.CancelFunc
+	sub     *webrtc.PeerConnection
+	pub     *webrtc.PeerConnection
+	wmu     sync.Mutex
+	mu      sync.Mutex
+	subSet  bool // the subscriber's remote description is set
+	pubSet  bool
+	pendSub []webrtc.ICECandidateInit
+	pendPub []webrtc.ICECandidateInit
+
+	joined    chan struct{}
+	published chan struct{}
+	pubAnswer chan webrtc.SessionDescription
+	failed    chan error
+	pingEvery time.Duration
+}
+
+type lkDesc struct {
+	Type string `json:"type"`
+	SDP  string `json:"sdp"`
+	ID   uint32 `json:"id,omitempty"`
+}
+
+type lkTrickle struct {
+	CandidateInit string `json:"candidateInit"`
+	Target        any    `json:"target,omitempty"`
+}
+
+func lkToken(identity string, publish bool) (string, error) {
+	now := time.Now()
+	return hs256(livekitSecret, map[string]any{"iss": livekitKey, "sub": identity, "name": identity,
+		"nbf": now.Add(-time.Minute).Unix(), "exp": now.Add(time.Hour).Unix(),
+		"video": map[string]any{"room": livekitRoom, "roomJoin": true, "canPublish": publish, "canSubscribe": true}})
+}
+
+func lkJoin(ctx context.Context, base, identity string, publisher bool, rec *benchSub) (*lkClient, error) {
+	tok, err := lkToken(identity, publisher)
+	if err != nil {
+		return nil, err
+	}
+	auto := "1"
+	if publisher {
+		auto = "0"
+	}
+	q := url.Values{"access_token": {tok}, "auto_subscribe": {auto}, "protocol": {"16"}, "sdk": {"go"}, "version": {"2.19.0"}}
+	dctx, dcancel := context.WithTimeout(ctx, 15*time.Second)
+	defer dcancel()
+	ws, _, err := websocket.Dial(dctx, "ws"+strings.TrimPrefix(base, "http")+"/rtc?"+q.Encode(), nil)
+	if err != nil {
+		return nil, err
+	}
+	ws.SetReadLimit(4 << 20)
+	sub, err := benchPC()
+	if err != nil {
+		_ = ws.CloseNow()
+		return nil, err
+	}
+	cctx, cancel := context.WithCancel(context.Background())
+	c := &lkClient{ws: ws, cancel: cancel, sub: sub, joined: make(chan struct{}), published: make(chan struct{}),
+		pubAnswer: make(chan webrtc.SessionDescription, 1), failed: make(chan error, 1)}
+	if rec != nil {
+		sub.OnTrack(func(t *webrtc.TrackRemote, _ *webrtc.RTPReceiver) { rec.read(t) })
+	}
+	sub.OnICECandidate(func(ci *webrtc.ICECandidate) { c.trickle(ci, "SUBSCRIBER") })
+	go c.readLoop(cctx)
+	select {
+	case <-c.joined:
+	case err := <-c.failed:
+		c.close()
+		return nil, err
+	case <-dctx.Done():
+		c.close()
+		return nil, fmt.Errorf("no join response: %w", dctx.Err())
+	}
+	go c.pingLoop(cctx)
+	// The subscriber PeerConnection is the primary one: wait until it is connected.
+	if err := waitPC(dctx, sub); err != nil {
+		c.close()
+		return nil, fmt.Errorf("subscriber peer connection: %w", err)
+	}
+	return c, nil
+}
+
+func waitPC(ctx context.Context, pc *webrtc.PeerConnection) error {
+	for {
+		switch pc.ConnectionState() {
+		case webrtc.PeerConnectionStateConnected:
+			return nil
+		case webrtc.PeerConnectionStateFailed, webrtc.PeerConnectionStateClosed:
+			return errors.New(pc.ConnectionState().String())
+		}
+		if err := sleepCtx(ctx, 10*time.Millisecond); err != nil {
+			return err
+		}
+	}
+}
+
+func (c *lkClient) send(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return c.ws.Write(ctx, websocket.MessageText, b)
+}
+
+func (c *lkClient) trickle(ci *webrtc.ICECandidate, target string) {
+	if ci == nil {
+		return
+	}
+	init, err := json.Marshal(ci.ToJSON())
+	if err != nil {
+		return
+	}
+	_ = c.send(map[string]any{"trickle": lkTrickle{CandidateInit: string(init), Target: target}})
+}
+
+func (c *lkClient) fail(err error) {
+	select {
+	case c.failed <- err:
+	default:
+	}
+}
+
+func (c *lkClient) readLoop(ctx context.Context) {
+	var joinOnce, pubOnce sync.Once
+	for {
+		_, msg, err := c.ws.Read(ctx)
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		var m struct {
+			Join *struct {
+				PingInterval int32 `json:"pingInterval"`
+			} `json:"join"`
+			Offer          *lkDesc          `json:"offer"`
+			Answer         *lkDesc          `json:"answer"`
+			Trickle        *lkTrickle       `json:"trickle"`
+			TrackPublished *json.RawMessage `json:"trackPublished"`
+			Leave          *json.RawMessage `json:"leave"`
+		}
+		if err := json.Unmarshal(msg, &m); err != nil {
+			continue
+		}
+		switch {
+		case m.Join != nil:
+			c.pingEvery = time.Duration(max(1, m.Join.PingInterval)) * time.Second
+			joinOnce.Do(func() { close(c.joined) })
+		case m.Offer != nil:
+			if err := c.answerOffer(*m.Offer); err != nil {
+				c.fail(fmt.Errorf("answer: %w", err))
+			}
+		case m.Answer != nil:
+			select {
+			case c.pubAnswer <- webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: m.Answer.SDP}:
+			default:
+			}
+		case m.Trickle != nil:
+			c.addCandidate(*m.Trickle)
+		case m.TrackPublished != nil:
+			pubOnce.Do(func() { close(c.published) })
+		case m.Leave != nil:
+			c.fail(fmt.Errorf("server asked to leave: %s", *m.Leave))
+		}
+	}
+}
+
+func (c *lkClient) answerOffer(o lkDesc) error {
+	if err := c.sub.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: o.SDP}); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.subSet = true
+	pend := c.pendSub
+	c.pendSub = nil
+	c.mu.Unlock()
+	for _, ci := range pend {
+		_ = c.sub.AddICECandidate(ci)
+	}
+	ans, err := c.sub.CreateAnswer(nil)
+	if err != nil {
+		return err
+	}
+	if err := c.sub.SetLocalDescription(ans); err != nil {
+		return err
+	}
+	return c.send(map[string]any{"answer": lkDesc{Type: "answer", SDP: c.sub.LocalDescription().SDP, ID: o.ID}})
+}
+
+func (c *lkClient) addCandidate(t lkTrickle) {
+	var ci webrtc.ICECandidateInit
+	if json.Unmarshal([]byte(t.CandidateInit), &ci) != nil || ci.Candidate == "" {
+		return
+	}
+	toSub := t.Target == "SUBSCRIBER" || t.Target == float64(1)
+	c.mu.Lock()
+	switch {
+	case toSub && !c.subSet:
+		c.pendSub = append(c.pendSub, ci)
+		c.mu.Unlock()
+		return
+	case !toSub && !c.pubSet:
+		c.pendPub = append(c.pendPub, ci)
+		c.mu.Unlock()
+		return
+	}
+	c.mu.Unlock()
+	if toSub {
+		_ = c.sub.AddICECandidate(ci)
+	} else if c.pub != nil {
+		_ = c.pub.AddICECandidate(ci)
+	}
+}
+
+func (c *lkClient) pingLoop(ctx context.Context) {
+	t := time.NewTicker(c.pingEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			_ = c.send(map[string]any{"pingReq": map[string]any{"timestamp": strconv.FormatInt(time.Now().UnixMilli(), 10)}})
+		}
+	}
+}
+
+// publishAudio announces an Opus microphone track and negotiates the publisher PeerConnection.
+func (c *lkClient) publishAudio(ctx context.Context) (*webrtc.TrackLocalStaticRTP, error) {
+	const cid = "bench-mic"
+	if err := c.send(map[string]any{"addTrack": map[string]any{"cid": cid, "name": "mic", "type": "AUDIO",
+		"source": "MICROPHONE"}}); err != nil {
+		return nil, err
+	}
+	wctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	select {
+	case <-c.published:
+	case err := <-c.failed:
+		return nil, err
+	case <-wctx.Done():
+		return nil, fmt.Errorf("no trackPublished: %w", wctx.Err())
+	}
+	pub, err := benchPC()
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.pub = pub
+	c.mu.Unlock()
+	pub.OnICECandidate(func(ci *webrtc.ICECandidate) { c.trickle(ci, "PUBLISHER") })
+	track, err := opusTrack(cid, "bench")
+	if err != nil {
+		return nil, err
+	}
+	tr, err := pub.AddTransceiverFromTrack(track, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendonly})
+	if err != nil {
+		return nil, err
+	}
+	drainRTCP(tr.Sender())
+	offer, err := pub.CreateOffer(nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := pub.SetLocalDescription(offer); err != nil {
+		return nil, err
+	}
+	if err := c.send(map[string]any{"offer": lkDesc{Type: "offer", SDP: offer.SDP, ID: 1}}); err != nil {
+		return nil, err
+	}
+	var ans webrtc.SessionDescription
+	select {
+	case ans = <-c.pubAnswer:
+	case err := <-c.failed:
+		return nil, err
+	case <-wctx.Done():
+		return nil, fmt.Errorf("no answer: %w", wctx.Err())
+	}
+	if err := pub.SetRemoteDescription(ans); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.pubSet = true
+	pend := c.pendPub
+	c.pendPub = nil
+	c.mu.Unlock()
+	for _, ci := range pend {
+		_ = pub.AddICECandidate(ci)
+	}
+	if err := waitPC(wctx, pub); err != nil {
+		return nil, fmt.Errorf("publisher peer connection: %w", err)
+	}
+	return track, nil
+}
+
+func (c *lkClient) close() {
+	c.cancel()
+	_ = c.send(map[string]any{"leave": map[string]any{}})
+	_ = c.ws.CloseNow()
+	_ = c.sub.Close()
+	if c.pub != nil {
+		_ = c.pub.Close()
+	}
+}
