@@ -138,13 +138,13 @@ func runFanout(ctx context.Context, o FanoutOptions, p fanProto) (FanoutResult, 
 		readers.Wait()
 	}()
 
-	// Connect, 32 at a time.
+	// Connect, 8 at a time (tenfour's sign-in throttle checks at most 10 passwords of one address at once).
 	t0 := time.Now()
 	var next atomic.Int64
 	var firstErr error
 	var errMu sync.Mutex
 	var wg sync.WaitGroup
-	for range 32 {
+	for range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -344,7 +344,23 @@ func (t *tenfourFan) start(ctx context.Context, o FanoutOptions) (*serverProc, e
 	return srv, nil
 }
 
+// dial logs terminal i in; a 101 (system busy: the sign-in throttle's password checks in flight per address) is
+// retried after a pause, as the protocol asks of a terminal.
 func (t *tenfourFan) dial(ctx context.Context, i int) (*websocket.Conn, error) {
+	for attempt := 1; ; attempt++ {
+		ws, err := t.login(ctx, i)
+		if err == nil || !errors.Is(err, errBusy) || attempt == 50 {
+			return ws, err
+		}
+		if err := sleepCtx(ctx, time.Duration(attempt)*20*time.Millisecond); err != nil {
+			return nil, err
+		}
+	}
+}
+
+var errBusy = errors.New("101 system busy")
+
+func (t *tenfourFan) login(ctx context.Context, i int) (*websocket.Conn, error) {
 	ws, _, err := websocket.Dial(ctx, wsclient.URL(t.base), nil)
 	if err != nil {
 		return nil, err
@@ -367,6 +383,10 @@ func (t *tenfourFan) dial(ctx context.Context, i int) (*websocket.Conn, error) {
 			Msg  string `json:"msg"`
 		}
 		if json.Unmarshal(msg, &f) == nil && f.Re == 1 {
+			if f.Code == "101" {
+				_ = ws.CloseNow()
+				return nil, errBusy
+			}
 			if f.Code != "0" && f.Code != "" {
 				_ = ws.CloseNow()
 				return nil, fmt.Errorf("login: code %s %s", f.Code, f.Msg)

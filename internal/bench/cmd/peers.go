@@ -31,10 +31,11 @@ var peerResults struct {
 func (r *runner) peers(ctx context.Context) error {
 	lk, cf := bench.PeerBins(r.out)
 	tenfour := filepath.Join(r.out, "tenfour")
-	for _, b := range []string{lk, cf} {
+	built := func(b string) error {
 		if _, err := os.Stat(b); err != nil {
 			return fmt.Errorf("%s is not built (scripts/build-peers.sh)", filepath.Base(b))
 		}
+		return nil
 	}
 	pr := &peerResults
 	// Audio: 200 subscribers, 500 packets (10 s) measured, each server alone on the machine.
@@ -43,27 +44,35 @@ func (r *runner) peers(ctx context.Context) error {
 
 	c, cancel := step(2 * time.Minute)
 	ao.Bin, ao.Dir = tenfour, filepath.Join(r.out, "peers", "audio-tenfour")
-	res, err := bench.RunAudioTenfour(c, ao)
+	ours, err := bench.RunAudioTenfour(c, ao)
 	cancel()
-	pr.audio, pr.audioErr = &res, err
-	c, cancel = step(2 * time.Minute)
-	ao.Bin, ao.Dir = lk, filepath.Join(r.out, "peers", "audio-livekit")
-	res, err = bench.RunAudioLiveKit(c, ao)
-	cancel()
-	pr.lkAudio, pr.lkErr = &res, err
+	pr.audio, pr.audioErr = &ours, err
+	fmt.Fprintf(r.log, "peers: audio %s (err %v)\n", audioText(&ours), err)
+	if pr.lkErr = built(lk); pr.lkErr == nil {
+		c, cancel = step(2 * time.Minute)
+		ao.Bin, ao.Dir = lk, filepath.Join(r.out, "peers", "audio-livekit")
+		theirs, err := bench.RunAudioLiveKit(c, ao)
+		cancel()
+		pr.lkAudio, pr.lkErr = &theirs, err
+		fmt.Fprintf(r.log, "peers: audio %s (err %v)\n", audioText(&theirs), err)
+	}
 
 	// Fan-out: N clients, one request every 10 s each, a 10 s window, 5 events to all.
 	fo := bench.FanoutOptions{Clients: *peerClients, Every: 10 * time.Second, Window: 10 * time.Second, Events: 5, Log: r.log}
 	c, cancel = step(3 * time.Minute)
 	fo.Bin, fo.Dir = tenfour, filepath.Join(r.out, "peers", "fanout-tenfour")
-	fr, err := bench.RunFanoutTenfour(c, fo)
+	fan, err := bench.RunFanoutTenfour(c, fo)
 	cancel()
-	pr.fan, pr.fanErr = &fr, err
-	c, cancel = step(2 * time.Minute)
-	fo.Bin, fo.Dir = cf, filepath.Join(r.out, "peers", "fanout-centrifugo")
-	fr, err = bench.RunFanoutCentrifugo(c, fo)
-	cancel()
-	pr.cfFan, pr.cfErr = &fr, err
+	pr.fan, pr.fanErr = &fan, err
+	fmt.Fprintf(r.log, "peers: fan-out %+v (err %v)\n", fanSummary(&fan), err)
+	if pr.cfErr = built(cf); pr.cfErr == nil {
+		c, cancel = step(2 * time.Minute)
+		fo.Bin, fo.Dir = cf, filepath.Join(r.out, "peers", "fanout-centrifugo")
+		cfan, err := bench.RunFanoutCentrifugo(c, fo)
+		cancel()
+		pr.cfFan, pr.cfErr = &cfan, err
+		fmt.Fprintf(r.log, "peers: fan-out %+v (err %v)\n", fanSummary(&cfan), err)
+	}
 	for _, x := range []struct {
 		what string
 		err  error
@@ -80,6 +89,14 @@ func audioText(a *bench.AudioResult) string {
 		a.Server, bench.Thousands(a.StreamsPerCore()), a.CPU, a.Subscribers, a.Window.Seconds(), a.Lost,
 		bench.Thousands(float64(a.Expected)), bench.Ms(bench.Pct(a.Delays, .5)), bench.Ms(bench.Pct(a.Delays, .99)),
 		mb(a.RSS-a.RSSBase))
+}
+
+// fanSummary is a fan-out result for the log.
+func fanSummary(f *bench.FanoutResult) string {
+	return fmt.Sprintf("%s: %s; %.1f KB per connection (RSS %.0f → %.0f MB); CPU %.3f cores; %d requests, %d replies; delivery p50 %s p99 %s max %s, %d missed; connect error: %s",
+		f.Server, fanText(f), f.PerConn()/1024, mb(f.RSSBase), mb(f.RSS), f.CPU, f.Requests, f.Replies,
+		bench.Ms(bench.Pct(f.Deliveries, .5)), bench.Ms(bench.Pct(f.Deliveries, .99)), bench.Ms(bench.Pct(f.Deliveries, 1)),
+		f.Missed, f.ConnectErr)
 }
 
 func fanText(f *bench.FanoutResult) string {

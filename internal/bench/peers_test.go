@@ -1,0 +1,81 @@
+package bench
+
+import (
+	"strings"
+	"testing"
+)
+
+// The audio harness finds a packet's index in what a server forwarded, and nothing in any other payload.
+func TestBenchPayloadIndex(t *testing.T) {
+	for _, idx := range []int{0, 1, 499, 70000} {
+		got, ok := packetIndex(benchPayload(idx))
+		if !ok || got != idx {
+			t.Errorf("index %d: got %d, %v", idx, got, ok)
+		}
+	}
+	for _, pl := range [][]byte{nil, {0xf8, 0xff, 0xfe}, {0xf8, 0xff, 0xfd, 0, 0, 0, 1}, append(benchPayload(3), 0)} {
+		if idx, ok := packetIndex(pl); ok {
+			t.Errorf("%x: read index %d from a payload the sender did not write", pl, idx)
+		}
+	}
+}
+
+// Centrifugo may put several messages in one WebSocket frame, one a line: the reader finds the publication, the
+// reply and the ping (to be answered) in any of them.
+func TestCentrifugoFrames(t *testing.T) {
+	c := &centrifugoFan{}
+	cases := []struct {
+		msg    string
+		event  int
+		reply  bool
+		answer bool
+	}{
+		{`{"push":{"channel":"customer:1","pub":{"data":{"k":3}}}}`, 3, false, false},
+		{`{}`, -1, false, true},
+		{`{"id":7,"error":{"code":104,"message":"method not found"}}`, -1, true, false},
+		{"{\"id\":8,\"rpc\":{}}\n{\"push\":{\"channel\":\"customer:1\",\"pub\":{\"data\":{\"k\":0}}}}\n{}", 0, true, true},
+		{`{"push":{"channel":"customer:1","pub":{"data":{"other":1}}}}`, -1, false, false},
+	}
+	for _, tc := range cases {
+		event, reply, answer := c.frame([]byte(tc.msg))
+		if event != tc.event || reply != tc.reply || (answer != nil) != tc.answer {
+			t.Errorf("%q: event %d reply %v answer %q; want %d %v %v", tc.msg, event, reply, answer, tc.event, tc.reply, tc.answer)
+		}
+	}
+}
+
+// tenfour's reader counts pongs as replies and maps a key.changed to the event whose key it carries.
+func TestTenfourFrames(t *testing.T) {
+	f := &tenfourFan{keys: map[string]int{"ABC": 2}}
+	if _, reply, _ := f.frame([]byte(`{"re":5,"type":"pong"}`)); !reply {
+		t.Error("pong not counted as a reply")
+	}
+	if k, _, _ := f.frame([]byte(`{"type":"key.changed","data":{"keyId":"9","secretKey":"ABC"}}`)); k != 2 {
+		t.Errorf("key.changed: event %d, want 2", k)
+	}
+	if k, _, _ := f.frame([]byte(`{"type":"key.changed","data":{"keyId":"9","secretKey":"XYZ"}}`)); k != -1 {
+		t.Errorf("another key: event %d, want -1", k)
+	}
+}
+
+// The configurations the docs show: loopback only, no TLS settings, the namespace the clients subscribe in.
+func TestPeerConfigs(t *testing.T) {
+	lk := LiveKitConfig(7880, 7882, 7881)
+	for _, want := range []string{`bind_addresses: ["127.0.0.1"]`, "node_ip: 127.0.0.1", `includes: ["lo"]`,
+		"enable_loopback_candidate: true", "use_external_ip: false", "udp_port: 7882"} {
+		if !strings.Contains(lk, want) {
+			t.Errorf("LiveKit config lacks %q:\n%s", want, lk)
+		}
+	}
+	if strings.Contains(lk, "tls") || strings.Contains(lk, "turn") {
+		t.Errorf("LiveKit config sets TLS or TURN:\n%s", lk)
+	}
+	cf := CentrifugoConfig(8000)
+	if cf["http_server"].(map[string]any)["address"] != "127.0.0.1" {
+		t.Error("Centrifugo does not listen on loopback only")
+	}
+	ns := cf["channel"].(map[string]any)["namespaces"].([]map[string]any)
+	if len(ns) != 1 || ns[0]["name"] != strings.Split(centrifugoChannel, ":")[0] || ns[0]["allow_subscribe_for_client"] != true {
+		t.Errorf("Centrifugo namespace %v does not admit the channel %s", ns, centrifugoChannel)
+	}
+}
