@@ -68,7 +68,8 @@ build_centrifugo() {
   dir=$(module_dir "$CENTRIFUGO_MODULE@$CENTRIFUGO_VERSION")
   [ -n "$dir" ] && [ -f "$dir/go.mod" ] || { echo "build-peers: no module source for Centrifugo" >&2; exit 1; }
   # Built from its own module directory so its go.mod (and go.sum) pin every dependency, as its release does.
-  (cd "$dir" && CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" GOWORK=off go build -trimpath -o "$bin.tmp" .)
+  (cd "$dir" && CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" GOWORK=off go build -trimpath \
+    -ldflags "-X github.com/centrifugal/centrifugo/v6/internal/build.Version=${CENTRIFUGO_VERSION#v}" -o "$bin.tmp" .)
   mv "$bin.tmp" "$bin"
   echo "build-peers: $bin"
 }

@@ -8,10 +8,10 @@ package bench
 //
 //   - tenfour: a terminal's socket (`session.login`, `rtc.offer`/`rtc.candidate`), all N+1 terminals in one group,
 //     the publisher holding the floor (`floor.request`) — what a PTT group call is.
-//   - LiveKit: its signalling WebSocket `/rtc` in its JSON form (the server answers JSON with JSON): join with an
-//     HS256 access token, answer the subscriber PeerConnection's offers, publish with `addTrack` and an offer on
-//     the publisher PeerConnection, trickle both ways, `pingReq` at the interval the join response asks for.
-//     One room, the subscribers auto-subscribed.
+//   - LiveKit: its signalling WebSocket `/rtc` (protobuf messages, peers_lkwire.go): join with an HS256 access
+//     token, answer the subscriber PeerConnection's offers, publish with `addTrack` and an offer on the publisher
+//     PeerConnection, trickle both ways, `pingReq` at the interval the join response asks for. One room, the
+//     subscribers auto-subscribed.
 
 import (
 	"context"
@@ -422,8 +422,8 @@ func provisionGroup(ctx context.Context, dataDir string, first, n int) error {
 // --- LiveKit ----------------------------------------------------------------------------------------------------
 
 const (
-	livekitKey    = "devkey" // the key pair LiveKit's own development mode uses
-	livekitSecret = "secret"
+	livekitKey    = "benchkey" // LiveKit wants a secret of 32 characters or more outside its --dev mode
+	livekitSecret = "bench-secret-of-at-least-32-characters"
 	livekitRoom   = "bench"
 )
 
@@ -536,17 +536,6 @@ type lkClient struct {
 	pingEvery time.Duration
 }
 
-type lkDesc struct {
-	Type string `json:"type"`
-	SDP  string `json:"sdp"`
-	ID   uint32 `json:"id,omitempty"`
-}
-
-type lkTrickle struct {
-	CandidateInit string `json:"candidateInit"`
-	Target        any    `json:"target,omitempty"`
-}
-
 func lkToken(identity string, publish bool) (string, error) {
 	now := time.Now()
 	return hs256(livekitSecret, map[string]any{"iss": livekitKey, "sub": identity, "name": identity,
@@ -582,7 +571,7 @@ func lkJoin(ctx context.Context, base, identity string, publisher bool, rec *ben
 	if rec != nil {
 		sub.OnTrack(func(t *webrtc.TrackRemote, _ *webrtc.RTPReceiver) { rec.read(t) })
 	}
-	sub.OnICECandidate(func(ci *webrtc.ICECandidate) { c.trickle(ci, "SUBSCRIBER") })
+	sub.OnICECandidate(func(ci *webrtc.ICECandidate) { c.trickle(ci, lkTargetSubscriber) })
 	go c.readLoop(cctx)
 	select {
 	case <-c.joined:
@@ -616,19 +605,16 @@ func waitPC(ctx context.Context, pc *webrtc.PeerConnection) error {
 	}
 }
 
-func (c *lkClient) send(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
+// send writes a SignalRequest (protobuf: peers_lkwire.go).
+func (c *lkClient) send(b []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return c.ws.Write(ctx, websocket.MessageText, b)
+	return c.ws.Write(ctx, websocket.MessageBinary, b)
 }
 
-func (c *lkClient) trickle(ci *webrtc.ICECandidate, target string) {
+func (c *lkClient) trickle(ci *webrtc.ICECandidate, target uint64) {
 	if ci == nil {
 		return
 	}
@@ -636,7 +622,7 @@ func (c *lkClient) trickle(ci *webrtc.ICECandidate, target string) {
 	if err != nil {
 		return
 	}
-	_ = c.send(map[string]any{"trickle": lkTrickle{CandidateInit: string(init), Target: target}})
+	_ = c.send(lkRequest(lkReqTrickle, lkTrickle{CandidateInit: string(init), Target: target}.encode()))
 }
 
 func (c *lkClient) fail(err error) {
@@ -654,22 +640,14 @@ func (c *lkClient) readLoop(ctx context.Context) {
 			c.fail(err)
 			return
 		}
-		var m struct {
-			Join *struct {
-				PingInterval int32 `json:"pingInterval"`
-			} `json:"join"`
-			Offer          *lkDesc          `json:"offer"`
-			Answer         *lkDesc          `json:"answer"`
-			Trickle        *lkTrickle       `json:"trickle"`
-			TrackPublished *json.RawMessage `json:"trackPublished"`
-			Leave          *json.RawMessage `json:"leave"`
-		}
-		if err := json.Unmarshal(msg, &m); err != nil {
-			continue
+		m, err := decodeLK(msg)
+		if err != nil {
+			c.fail(fmt.Errorf("signal response: %w", err))
+			return
 		}
 		switch {
-		case m.Join != nil:
-			c.pingEvery = time.Duration(max(1, m.Join.PingInterval)) * time.Second
+		case m.Join:
+			c.pingEvery = time.Duration(max(1, m.PingInterval)) * time.Second
 			joinOnce.Do(func() { close(c.joined) })
 		case m.Offer != nil:
 			if err := c.answerOffer(*m.Offer); err != nil {
@@ -682,10 +660,10 @@ func (c *lkClient) readLoop(ctx context.Context) {
 			}
 		case m.Trickle != nil:
 			c.addCandidate(*m.Trickle)
-		case m.TrackPublished != nil:
+		case m.TrackPublished:
 			pubOnce.Do(func() { close(c.published) })
-		case m.Leave != nil:
-			c.fail(fmt.Errorf("server asked to leave: %s", *m.Leave))
+		case m.Leave:
+			c.fail(errors.New("the server asked the client to leave"))
 		}
 	}
 }
@@ -709,7 +687,7 @@ func (c *lkClient) answerOffer(o lkDesc) error {
 	if err := c.sub.SetLocalDescription(ans); err != nil {
 		return err
 	}
-	return c.send(map[string]any{"answer": lkDesc{Type: "answer", SDP: c.sub.LocalDescription().SDP, ID: o.ID}})
+	return c.send(lkRequest(lkReqAnswer, lkDesc{Type: "answer", SDP: c.sub.LocalDescription().SDP, ID: o.ID}.encode()))
 }
 
 func (c *lkClient) addCandidate(t lkTrickle) {
@@ -717,7 +695,7 @@ func (c *lkClient) addCandidate(t lkTrickle) {
 	if json.Unmarshal([]byte(t.CandidateInit), &ci) != nil || ci.Candidate == "" {
 		return
 	}
-	toSub := t.Target == "SUBSCRIBER" || t.Target == float64(1)
+	toSub := t.Target == lkTargetSubscriber
 	c.mu.Lock()
 	switch {
 	case toSub && !c.subSet:
@@ -745,7 +723,7 @@ func (c *lkClient) pingLoop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			_ = c.send(map[string]any{"pingReq": map[string]any{"timestamp": strconv.FormatInt(time.Now().UnixMilli(), 10)}})
+			_ = c.send(lkPing(time.Now().UnixMilli()))
 		}
 	}
 }
@@ -753,8 +731,7 @@ func (c *lkClient) pingLoop(ctx context.Context) {
 // publishAudio announces an Opus microphone track and negotiates the publisher PeerConnection.
 func (c *lkClient) publishAudio(ctx context.Context) (*webrtc.TrackLocalStaticRTP, error) {
 	const cid = "bench-mic"
-	if err := c.send(map[string]any{"addTrack": map[string]any{"cid": cid, "name": "mic", "type": "AUDIO",
-		"source": "MICROPHONE"}}); err != nil {
+	if err := c.send(lkAddAudioTrack(cid, "mic")); err != nil {
 		return nil, err
 	}
 	wctx, cancel := context.WithTimeout(ctx, 15*time.Second)
@@ -773,7 +750,7 @@ func (c *lkClient) publishAudio(ctx context.Context) (*webrtc.TrackLocalStaticRT
 	c.mu.Lock()
 	c.pub = pub
 	c.mu.Unlock()
-	pub.OnICECandidate(func(ci *webrtc.ICECandidate) { c.trickle(ci, "PUBLISHER") })
+	pub.OnICECandidate(func(ci *webrtc.ICECandidate) { c.trickle(ci, lkTargetPublisher) })
 	track, err := opusTrack(cid, "bench")
 	if err != nil {
 		return nil, err
@@ -790,7 +767,7 @@ func (c *lkClient) publishAudio(ctx context.Context) (*webrtc.TrackLocalStaticRT
 	if err := pub.SetLocalDescription(offer); err != nil {
 		return nil, err
 	}
-	if err := c.send(map[string]any{"offer": lkDesc{Type: "offer", SDP: offer.SDP, ID: 1}}); err != nil {
+	if err := c.send(lkRequest(lkReqOffer, lkDesc{Type: "offer", SDP: offer.SDP, ID: 1}.encode())); err != nil {
 		return nil, err
 	}
 	var ans webrtc.SessionDescription
@@ -820,7 +797,7 @@ func (c *lkClient) publishAudio(ctx context.Context) (*webrtc.TrackLocalStaticRT
 
 func (c *lkClient) close() {
 	c.cancel()
-	_ = c.send(map[string]any{"leave": map[string]any{}})
+	_ = c.send(lkRequest(lkReqLeave, nil))
 	_ = c.ws.CloseNow()
 	_ = c.sub.Close()
 	if c.pub != nil {
