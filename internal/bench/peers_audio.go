@@ -56,6 +56,7 @@ type AudioResult struct {
 	SetupTime       time.Duration // every client connected and receiving
 	Window          time.Duration
 	CPU             float64 // server cores over the window
+	IdleCPU         float64 // server cores with every client connected, before any audio (3 s)
 	Expected, Lost  int     // packets in the window × subscribers, and those that never arrived
 	Delays          []time.Duration
 	RSSBase, RSS    int64 // server RSS before the clients and at the end of the window
@@ -200,6 +201,11 @@ type audioSession struct {
 // measureAudio runs the shared measurement on a set-up session: send until every subscriber receives, then 25
 // packets more, then the measured window (CPU from /proc), then a tail.
 func measureAudio(ctx context.Context, srv *serverProc, s *audioSession, o AudioOptions, res *AudioResult, t0 time.Time) error {
+	cpu0, i0 := srv.cpu(), time.Now()
+	if err := sleepCtx(ctx, 3*time.Second); err != nil {
+		return err
+	}
+	res.IdleCPU = float64(srv.cpu()-cpu0) / float64(time.Since(i0))
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		if err := s.sender.send(ctx, 10); err != nil {

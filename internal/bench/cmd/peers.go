@@ -85,8 +85,8 @@ func (r *runner) peers(ctx context.Context) error {
 }
 
 func audioText(a *bench.AudioResult) string {
-	return fmt.Sprintf("%s %s streams/core (server %.2f cores for %d subscribers over %.0f s; %d of %s packets lost; publisher write → subscriber read p50 %s, p99 %s; RSS +%.1f MB)",
-		a.Server, bench.Thousands(a.StreamsPerCore()), a.CPU, a.Subscribers, a.Window.Seconds(), a.Lost,
+	return fmt.Sprintf("%s %s streams/core (server %.2f cores for %d subscribers over %.0f s, %.2f of them connected but silent; %d of %s packets lost; publisher write → subscriber read p50 %s, p99 %s; RSS +%.1f MB)",
+		a.Server, bench.Thousands(a.StreamsPerCore()), a.CPU, a.Subscribers, a.Window.Seconds(), a.IdleCPU, a.Lost,
 		bench.Thousands(float64(a.Expected)), bench.Ms(bench.Pct(a.Delays, .5)), bench.Ms(bench.Pct(a.Delays, .99)),
 		mb(a.RSS-a.RSSBase))
 }
