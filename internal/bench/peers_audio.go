@@ -713,11 +713,12 @@ func (c *lkClient) addCandidate(t lkTrickle) {
 		c.mu.Unlock()
 		return
 	}
+	pub := c.pub
 	c.mu.Unlock()
 	if toSub {
 		_ = c.sub.AddICECandidate(ci)
-	} else if c.pub != nil {
-		_ = c.pub.AddICECandidate(ci)
+	} else if pub != nil {
+		_ = pub.AddICECandidate(ci)
 	}
 }
 
@@ -806,7 +807,10 @@ func (c *lkClient) close() {
 	_ = c.send(lkRequest(lkReqLeave, nil))
 	_ = c.ws.CloseNow()
 	_ = c.sub.Close()
-	if c.pub != nil {
-		_ = c.pub.Close()
+	c.mu.Lock()
+	pub := c.pub
+	c.mu.Unlock()
+	if pub != nil {
+		_ = pub.Close()
 	}
 }

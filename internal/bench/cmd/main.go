@@ -740,7 +740,7 @@ func (r *runner) rows() []bench.Row {
 	} else {
 		rows = append(rows, row("paging press → first audio frame at 100 speakers p95", "< 150 ms", "", r.missing("paging")))
 	}
-	const sfuRef = "LiveKit ≈ 630 audio tracks per vCPU; mediasoup ≈ 500 consumers per core"
+	const sfuRef = "LiveKit measured beside tenfour, whole processes: the peers row below (quoted: LiveKit ≈ 630 audio tracks per vCPU; mediasoup ≈ 500 consumers per core)"
 	if spc, ok := r.fig("BenchmarkStreamsPerCore:streams/core"); ok {
 		busy, _ := r.fig("BenchmarkStreamsPerCore:streams/core-busy")
 		n, _ := r.fig("BenchmarkStreamsPerCore:streams")
