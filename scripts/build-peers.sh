@@ -28,8 +28,11 @@ mkdir -p "$OUT/src"
 # module_dir MODULE@VERSION: downloads the module (outside any go.mod, so ours is untouched) and prints its
 # directory in the module cache.
 module_dir() {
-  (cd "$OUT/src" && GOFLAGS=-mod=mod GO111MODULE=on go mod download -json "$1") |
+  local tmp
+  tmp=$(mktemp -d)
+  (cd "$tmp" && GOFLAGS= GO111MODULE=on GOWORK=off go mod download -json "$1") |
     sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p'
+  rmdir "$tmp"
 }
 
 build_livekit() {
