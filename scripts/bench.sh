@@ -5,7 +5,7 @@
 # measurement with a bounded duration, prints the table and writes it into docs/performance.md ("Latest run").
 # Profiles and every tool's output: bin/bench/prof/, bin/bench/bench.log.
 #
-#   scripts/bench.sh                      # the whole run (under 10 minutes on 2 cores)
+#   scripts/bench.sh                      # the whole run (about 14 minutes on 2 cores with the peers step)
 #   scripts/bench.sh -only access,late    # some steps (-list names them); the doc is not touched
 #   scripts/bench.sh -terminals 2000      # a smaller scale run
 #   scripts/bench.sh -only peers          # tenfour beside LiveKit and Centrifugo alone (issue 21, ~5 minutes)
