@@ -79,3 +79,34 @@ func TestPeerConfigs(t *testing.T) {
 		t.Errorf("Centrifugo namespace %v does not admit the channel %s", ns, centrifugoChannel)
 	}
 }
+
+// The LiveKit client reads the SignalResponse fields it needs (as protobuf puts them on the wire) and skips the
+// rest; what it writes reads back the same.
+func TestLiveKitWire(t *testing.T) {
+	join := appendVarint(nil, 10, 15)                          // ping_timeout
+	join = appendVarint(join, lkJoinPingInterval, 5)           // ping_interval
+	join = appendString(join, 1, "room info it does not read") // room (a message it skips)
+	m, err := decodeLK(lkRequest(lkResJoin, join))
+	if err != nil || !m.Join || m.PingInterval != 5 {
+		t.Fatalf("join: %+v %v", m, err)
+	}
+	offer := lkDesc{Type: "offer", SDP: "v=0\r\n", ID: 7}
+	m, err = decodeLK(lkRequest(lkResOffer, offer.encode()))
+	if err != nil || m.Offer == nil || *m.Offer != offer || m.Answer != nil {
+		t.Fatalf("offer: %+v %v", m, err)
+	}
+	tr := lkTrickle{CandidateInit: `{"candidate":"candidate:1 1 udp 1 127.0.0.1 7882 typ host"}`, Target: lkTargetSubscriber}
+	m, err = decodeLK(lkRequest(lkResTrickle, tr.encode()))
+	if err != nil || m.Trickle == nil || *m.Trickle != tr {
+		t.Fatalf("trickle: %+v %v", m, err)
+	}
+	if m, err = decodeLK(lkRequest(lkResTrackPublished, appendString(nil, 1, "bench-mic"))); err != nil || !m.TrackPublished {
+		t.Fatalf("trackPublished: %+v %v", m, err)
+	}
+	if m, err = decodeLK(lkRequest(lkResLeave, nil)); err != nil || !m.Leave {
+		t.Fatalf("leave: %+v %v", m, err)
+	}
+	if _, err := decodeLK(lkRequest(lkResOffer, offer.encode())[:5]); err == nil {
+		t.Error("a cut message decoded without an error")
+	}
+}
