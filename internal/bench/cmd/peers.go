@@ -120,7 +120,8 @@ func (r *runner) peerRows() []bench.Row {
 		return row(name, target, ref, r.missing("peers"))
 	}
 
-	const audioName = "forwarded Opus streams per core, tenfour ÷ LiveKit (1 publisher at 50 packets/s, 200 subscribers, server CPU from /proc)"
+	audioName := fmt.Sprintf("forwarded Opus streams per core, tenfour ÷ LiveKit (1 publisher at 50 packets/s, %d subscribers, server CPU from /proc)",
+		*peerSubscribers)
 	if a, l := pr.audio, pr.lkAudio; a != nil && l != nil && pr.audioErr == nil && pr.lkErr == nil && a.CPU > 0 && l.CPU > 0 {
 		ratio := a.StreamsPerCore() / l.StreamsPerCore()
 		rows = append(rows, bench.Row{Name: audioName,
