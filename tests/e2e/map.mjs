@@ -65,8 +65,12 @@ function watchNextMap(page) {
       const map = el?.__map;
       if (map?.getLayer('terminals-point') && !seen.layer) seen.layer = Date.now();
       const layers = ['terminals-cluster', 'terminals-point'].filter((l) => map?.getLayer(l));
-      if (map && layers.length && map.queryRenderedFeatures({ layers }).length) seen.terminals = Date.now();
-      else requestAnimationFrame(frame);
+      if (map && layers.length && map.queryRenderedFeatures({ layers }).length) {
+        seen.terminals = Date.now();
+        // What the map was waiting for when the terminals showed: tiles still pending, the basemap still undecided.
+        seen.loadedThen = map.loaded();
+        seen.basemapThen = el.dataset.basemap;
+      } else requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
   });
@@ -386,7 +390,7 @@ export const mapCases = [
     },
   ],
   [
-    'map: terminals show within 1 s of opening the map when tile requests never answer, on every visit',
+    'map: terminals show without waiting for tiles that never answer, on every visit',
     async ({ context }) => {
       // A closed network that drops packets: tile requests (and the reachability probe) never answer.
       await context.route(TILE_HOSTS, () => {});
@@ -396,9 +400,13 @@ export const mapCases = [
         await openMapByMenu(page);
         const seen = await until(() => page.evaluate(() => window.__mapSeen.terminals && window.__mapSeen), `terminals drawn on visit ${visit}`, 20_000, 50);
         const took = seen.terminals - seen.mounted;
-        console.log(`     visit ${visit}: terminal layer added ${seen.layer - seen.mounted} ms and terminals drawn ${took} ms after the map mounted (basemap ${seen.basemap} at mount)`);
-        expect(took < 1000, `visit ${visit}: terminals drawn ${took} ms after the map mounted`);
+        console.log(`     visit ${visit}: terminal layer added ${seen.layer - seen.mounted} ms and terminals drawn ${took} ms after the map mounted (basemap ${seen.basemap} at mount, ${seen.basemapThen} then; map loaded then: ${seen.loadedThen})`);
+        // Not a stopwatch (a loaded CI machine stretches any wall-clock figure): what matters is that the terminals
+        // do not wait for the tiles. The bug took 8-10 s, the tile timeouts; the reachability probe gives up after
+        // PROBE_TIMEOUT_MS (3 s) and the terminals must not wait for that either.
+        expect(took < 3000, `visit ${visit}: terminals drawn ${took} ms after the map mounted (the probe's 3 s timeout)`);
         if (visit === 1) {
+          expect(!seen.loadedThen && seen.basemapThen !== 'offline', `visit 1: terminals drawn while the tiles were still pending (loaded ${seen.loadedThen}, basemap ${seen.basemapThen})`);
           // The probe gives up on the provider: the offline basemap, remembered for the next visit.
           await page.waitForSelector('[data-testid=map][data-basemap=offline]', { timeout: 10_000 });
           await openDispatchByMenu(page);
