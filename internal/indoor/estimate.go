@@ -22,7 +22,7 @@ const (
 	// SigmaRSSI is the noise of a reported RSSI the weights assume (dB).
 	SigmaRSSI = 3.0
 	// MaxAnchors is how many of a floor's strongest readings a fit uses.
-	MaxAnchors = 12
+	MaxAnchors = 16
 	// MinRSSI is the weakest reading the estimator uses (dBm); weaker ones are too far to range.
 	MinRSSI = -98
 	// OutlierZ: a beacon is dropped when leaving it out lowers the fit's cost (Σ of squared standardised
@@ -40,6 +40,12 @@ const (
 	// ResetAfter is a silence after which a track starts afresh (ms); so does a run of ResetOutliers outliers.
 	ResetAfter    = 30_000
 	ResetOutliers = 3
+	// PromiseMetres is the accuracy a settled position promises: every settled estimate within 3 m (issue 19).
+	// A position is settled when its track has fused SettleScans scans since it (re)started and its stated
+	// accuracy (radial σ) is at most PromiseMetres / 2; otherwise it is published marked uncertain.
+	PromiseMetres = 3.0
+	SettleScans   = 3
+	MaxAccuracy = 1.5
 )
 
 // Anchor is a known beacon as the estimator sees it.
@@ -111,17 +117,13 @@ type observation struct {
 	w     float64 // 1/σ² of ld: the log-normal shadowing of the RSSI, σ = ln10/(10 n) · SigmaRSSI
 }
 
-// Solve fits a position to the readings of one floor (already filtered to that floor). ok is false without a
-// usable reading. bounds (w, h in metres; zero: none) clamp the result to the plan.
-func Solve(heard []Heard, w, h float64) (Fit, bool) {
+// observe turns a floor's readings into observations: the MaxAnchors strongest at or above MinRSSI.
+func observe(heard []Heard) []observation {
 	var use []Heard
 	for _, r := range heard {
 		if r.RSSI >= MinRSSI {
 			use = append(use, r)
 		}
-	}
-	if len(use) == 0 {
-		return Fit{}, false
 	}
 	sort.SliceStable(use, func(i, j int) bool { return use[i].RSSI > use[j].RSSI })
 	if len(use) > MaxAnchors {
@@ -133,7 +135,17 @@ func Solve(heard []Heard, w, h float64) (Fit, bool) {
 		s := math.Ln10 / (10 * r.Decay) * SigmaRSSI
 		obs[i] = observation{x: r.X, y: r.Y, d: d, ld: math.Log(d), w: 1 / (s * s)}
 	}
-	fit := Fit{Floor: use[0].Floor, Building: use[0].Building}
+	return obs
+}
+
+// Solve fits a position to the readings of one floor (already filtered to that floor). ok is false without a
+// usable reading. bounds (w, h in metres; zero: none) clamp the result to the plan.
+func Solve(heard []Heard, w, h float64) (Fit, bool) {
+	obs := observe(heard)
+	if len(obs) == 0 {
+		return Fit{}, false
+	}
+	fit := Fit{Floor: heard[0].Floor, Building: heard[0].Building}
 	x, y, cost, sigma := solve(obs, w, h, 16)
 	// Outliers: while five or more beacons remain, the beacon whose leaving out lowers the cost most is dropped
 	// if it lowers it by more than OutlierZ² — a deletion test. (A multipath reading spreads its error over the
@@ -184,14 +196,7 @@ func solve(obs []observation, w, h float64, cells int) (x, y, cost, sigma float6
 		}
 		return x, y, 0, math.Max(far, 1)
 	}
-	costAt := func(x, y float64) float64 {
-		s := 0.0
-		for _, o := range obs {
-			r := math.Log(math.Max(math.Hypot(x-o.x, y-o.y), 0.1)) - o.ld
-			s += o.w * r * r
-		}
-		return s
-	}
+	costAt := func(x, y float64) float64 { return fitCost(obs, x, y) }
 	x0, y0, x1, y1 := 0.0, 0.0, w, h
 	if w <= 0 || h <= 0 {
 		x0, y0, x1, y1 = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
@@ -208,6 +213,24 @@ func solve(obs []observation, w, h float64, cells int) (x, y, cost, sigma float6
 			}
 		}
 	}
+	x, y, c, sigma = descend(obs, x, y)
+	return x, y, c, sigma
+}
+
+// fitCost is the weighted least-squares cost of a position: Σ wᵢ (ln‖p − bᵢ‖ − ln dᵢ)².
+func fitCost(obs []observation, x, y float64) float64 {
+	s := 0.0
+	for _, o := range obs {
+		r := math.Log(math.Max(math.Hypot(x-o.x, y-o.y), 0.1)) - o.ld
+		s += o.w * r * r
+	}
+	return s
+}
+
+// descend is the Levenberg–Marquardt descent of fitCost from (x, y) to its local minimum; sigma as solve's.
+func descend(obs []observation, x, y float64) (float64, float64, float64, float64) {
+	costAt := func(x, y float64) float64 { return fitCost(obs, x, y) }
+	c := costAt(x, y)
 	lambda := 1e-3
 	var a11, a12, a22 float64
 	for range 50 {
@@ -275,6 +298,7 @@ type Track struct {
 	x        [4]float64    // x, y, vx, vy
 	p        [4][4]float64 // covariance
 	outliers int
+	fused    int // scans fused since the track (re)started
 	started  bool
 }
 
@@ -284,6 +308,51 @@ type Smoothed struct {
 	Building BuildingID
 	X, Y     float64
 	Accuracy float64 // metres, radial σ
+	// Uncertain: the track has not settled (fewer than SettleScans scans since it (re)started — the first
+	// position on a floor, after a silence or a lost track, is a single unsmoothed fit) or its accuracy is worse
+	// than PromiseMetres / 2. Only settled positions carry the 3 m promise.
+	Uncertain bool
+}
+
+// Refine chooses a running track's fit of a scan taken at ms among the scan's explanations, using what the
+// track predicts: one scan alone is often ambiguous — a reading thrown off by multipath can make a second,
+// wrong place fit the rest as well as the right one (the deletion test in Solve then finds nothing to drop),
+// and beacons in a row fit a point and its mirror image about the row. Each hypothesis — all readings, or all
+// but one (a multipath outlier) while five or more remain — is fitted from the scan's own fit f and from the
+// predicted position, and scores its cost + OutlierZ² per reading dropped (the deletion test's price) + the
+// squared Mahalanobis distance of its fit from the prediction; the best one is the fit. A track that is not
+// running (none yet, another floor, after a silence) keeps f.
+func (t *Track) Refine(f Fit, obs []observation, at int64) Fit {
+	dt := float64(at-t.At) / 1000
+	if !t.started || f.Floor != t.Floor || at-t.At > ResetAfter || dt < 0 || len(obs) < 3 {
+		return f
+	}
+	pred := *t
+	pred.predict(dt)
+	px, py := pred.x[0], pred.x[1]
+	p00, p01, p11 := pred.p[0][0], pred.p[0][1], pred.p[1][1]
+	best, bestScore := f, math.Inf(1)
+	try := func(use []observation, penalty float64) {
+		for _, s := range [][2]float64{{f.X, f.Y}, {px, py}} {
+			x, y, c, sigma := descend(use, s[0], s[1])
+			r := sigma * sigma
+			s00, s11 := p00+r, p11+r
+			dx, dy := x-px, y-py
+			d2 := (s11*dx*dx - 2*p01*dx*dy + s00*dy*dy) / (s00*s11 - p01*p01)
+			if score := c + penalty + math.Min(d2, GateChi2); score < bestScore {
+				best, bestScore = Fit{Floor: f.Floor, Building: f.Building, X: x, Y: y, Sigma: sigma, Used: len(use)}, score
+			}
+		}
+	}
+	try(obs, 0)
+	if len(obs) >= 5 {
+		rest := make([]observation, 0, len(obs)-1)
+		for i := range obs {
+			rest = append(append(rest[:0], obs[:i]...), obs[i+1:]...)
+			try(rest, OutlierZ*OutlierZ)
+		}
+	}
+	return best
 }
 
 // Update feeds a fit taken at ms into the track and returns the smoothed position, clamped to w × h metres.
@@ -331,6 +400,7 @@ func (t *Track) Update(f Fit, at int64, w, h float64) Smoothed {
 	t.p = np
 	t.At = at
 	t.Building = f.Building
+	t.fused++
 	return t.out(w, h)
 }
 
@@ -338,7 +408,7 @@ func (t *Track) reset(f Fit, at int64) {
 	r := f.Sigma * f.Sigma
 	t.x = [4]float64{f.X, f.Y, 0, 0}
 	t.p = [4][4]float64{{r, 0, 0, 0}, {0, r, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}
-	t.Floor, t.Building, t.At, t.outliers, t.started = f.Floor, f.Building, at, 0, true
+	t.Floor, t.Building, t.At, t.outliers, t.fused, t.started = f.Floor, f.Building, at, 0, 0, true
 }
 
 func (t *Track) predict(dt float64) {
@@ -384,5 +454,7 @@ func (t *Track) out(w, h float64) Smoothed {
 	if w > 0 && h > 0 {
 		x, y = math.Min(math.Max(x, 0), w), math.Min(math.Max(y, 0), h)
 	}
-	return Smoothed{Floor: t.Floor, Building: t.Building, X: x, Y: y, Accuracy: math.Sqrt(math.Max(t.p[0][0]+t.p[1][1], 0))}
+	acc := math.Sqrt(math.Max(t.p[0][0]+t.p[1][1], 0))
+	return Smoothed{Floor: t.Floor, Building: t.Building, X: x, Y: y, Accuracy: acc,
+		Uncertain: t.fused < SettleScans || acc > MaxAccuracy}
 }
