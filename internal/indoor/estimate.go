@@ -10,9 +10,10 @@ import (
 // The estimator (docs/adr/0023): a report's readings → the storey (the floor whose strongest beacons are
 // strongest) → distances by the log-distance path loss model → a weighted least-squares fit of the position
 // in the log-distance domain (the maximum-likelihood position under log-normal shadowing; Gauss–Newton from the best
-// point of a coarse grid) with beacons dropped by a deletion test → a Kalman filter per terminal (constant velocity
-// that decays over a few seconds) that smooths the fits, inflates the noise of an implausible jump, and restarts
-// on a storey change or after a silence.
+// point of a coarse grid) with beacons dropped by a deletion test → while a track runs, the scan's explanation
+// (all readings, or all but one) that best agrees with the track's prediction → a Kalman filter per terminal
+// (constant velocity that decays over a few seconds) that smooths the fits, inflates the noise of an implausible
+// jump, and restarts on a storey change or after a silence → uncertain until the track has settled.
 //
 // Everything here is in metres on the floor (x right, y down from the plan's top-left); the service converts
 // plan pixels with the floor's scale.
@@ -40,12 +41,12 @@ const (
 	// ResetAfter is a silence after which a track starts afresh (ms); so does a run of ResetOutliers outliers.
 	ResetAfter    = 30_000
 	ResetOutliers = 3
-	// PromiseMetres is the accuracy a settled position promises: every settled estimate within 3 m (issue 19).
-	// A position is settled when its track has fused SettleScans scans since it (re)started and its stated
-	// accuracy (radial σ) is at most PromiseMetres / 2; otherwise it is published marked uncertain.
+	// PromiseMetres is what a settled position promises: within 3 m of the terminal (issue 19, ADR 0023). A
+	// position is settled when its track has fused SettleScans scans since it (re)started and its stated accuracy
+	// (radial σ) is at most MaxAccuracy; otherwise it is published marked uncertain.
 	PromiseMetres = 3.0
 	SettleScans   = 3
-	MaxAccuracy = 1.5
+	MaxAccuracy   = PromiseMetres / 2
 )
 
 // Anchor is a known beacon as the estimator sees it.
@@ -151,13 +152,15 @@ func Solve(heard []Heard, w, h float64) (Fit, bool) {
 	// if it lowers it by more than OutlierZ² — a deletion test. (A multipath reading spreads its error over the
 	// whole fit, so no single residual need stand out, and the worst residual may name an innocent beacon.)
 	// No deletion can lower the cost by more than the cost itself: a fit whose cost is below OutlierZ² is done.
+	// Each refit descends from the current fit (leaving one reading out moves the minimum a little; a second basin
+	// is Refine's business, with the track's prediction).
 	for len(obs) >= 5 && cost > OutlierZ*OutlierZ {
 		best, bestCost := -1, cost-OutlierZ*OutlierZ
 		var bx, by, bs float64
 		rest := make([]observation, 0, len(obs)-1)
 		for i := range obs {
 			rest = append(append(rest[:0], obs[:i]...), obs[i+1:]...)
-			if lx, ly, lc, ls := solve(rest, w, h, 8); lc < bestCost {
+			if lx, ly, lc, ls := descend(rest, x, y); lc < bestCost {
 				best, bestCost, bx, by, bs = i, lc, lx, ly, ls
 			}
 		}
@@ -221,7 +224,8 @@ func solve(obs []observation, w, h float64, cells int) (x, y, cost, sigma float6
 func fitCost(obs []observation, x, y float64) float64 {
 	s := 0.0
 	for _, o := range obs {
-		r := math.Log(math.Max(math.Hypot(x-o.x, y-o.y), 0.1)) - o.ld
+		dx, dy := x-o.x, y-o.y
+		r := 0.5*math.Log(math.Max(dx*dx+dy*dy, 0.01)) - o.ld
 		s += o.w * r * r
 	}
 	return s
@@ -261,7 +265,7 @@ func descend(obs []observation, x, y float64) (float64, float64, float64, float6
 				x, y, c = x+sx, y+sy, nc
 				lambda = math.Max(lambda/10, 1e-7)
 				improved = true
-				if math.Hypot(sx, sy) < 1e-3 {
+				if math.Hypot(sx, sy) < 1e-2 {
 					return x, y, c, covSigma(a11, a12, a22, c, len(obs))
 				}
 				break
@@ -332,24 +336,37 @@ func (t *Track) Refine(f Fit, obs []observation, at int64) Fit {
 	px, py := pred.x[0], pred.x[1]
 	p00, p01, p11 := pred.p[0][0], pred.p[0][1], pred.p[1][1]
 	best, bestScore := f, math.Inf(1)
-	try := func(use []observation, penalty float64) {
-		for _, s := range [][2]float64{{f.X, f.Y}, {px, py}} {
-			x, y, c, sigma := descend(use, s[0], s[1])
-			r := sigma * sigma
-			s00, s11 := p00+r, p11+r
-			dx, dy := x-px, y-py
-			d2 := (s11*dx*dx - 2*p01*dx*dy + s00*dy*dy) / (s00*s11 - p01*p01)
-			if score := c + penalty + math.Min(d2, GateChi2); score < bestScore {
-				best, bestScore = Fit{Floor: f.Floor, Building: f.Building, X: x, Y: y, Sigma: sigma, Used: len(use)}, score
-			}
+	try := func(use []observation, penalty float64, sx, sy float64) (float64, float64) {
+		x, y, c, sigma := descend(use, sx, sy)
+		r := sigma * sigma
+		s00, s11 := p00+r, p11+r
+		dx, dy := x-px, y-py
+		d2 := (s11*dx*dx - 2*p01*dx*dy + s00*dy*dy) / (s00*s11 - p01*p01)
+		if score := c + penalty + math.Min(d2, GateChi2); score < bestScore {
+			best, bestScore = Fit{Floor: f.Floor, Building: f.Building, X: x, Y: y, Sigma: sigma, Used: len(use)}, score
+		}
+		return x, y
+	}
+	// The full hypothesis from both starts (one when they are in one basin), then — unless the best full one
+	// scores below OutlierZ², which no hypothesis dropping a reading can beat — each drop-one hypothesis from the
+	// minimum the full one found in that basin (leaving one reading out moves a minimum a little).
+	var found [][2]float64
+	for _, s := range [][2]float64{{f.X, f.Y}, {px, py}} {
+		if len(found) > 0 && math.Hypot(s[0]-f.X, s[1]-f.Y) < 0.5 {
+			break
+		}
+		x, y := try(obs, 0, s[0], s[1])
+		if len(found) == 0 || math.Hypot(x-found[0][0], y-found[0][1]) > 0.1 {
+			found = append(found, [2]float64{x, y})
 		}
 	}
-	try(obs, 0)
-	if len(obs) >= 5 {
+	if len(obs) >= 5 && bestScore > OutlierZ*OutlierZ {
 		rest := make([]observation, 0, len(obs)-1)
 		for i := range obs {
 			rest = append(append(rest[:0], obs[:i]...), obs[i+1:]...)
-			try(rest, OutlierZ*OutlierZ)
+			for _, s := range found {
+				try(rest, OutlierZ*OutlierZ, s[0], s[1])
+			}
 		}
 	}
 	return best
