@@ -147,7 +147,7 @@ func Solve(heard []Heard, w, h float64) (Fit, bool) {
 		return Fit{}, false
 	}
 	fit := Fit{Floor: heard[0].Floor, Building: heard[0].Building}
-	x, y, cost, sigma := solve(obs, w, h, 16)
+	x, y, cost, sigma := solve(obs, w, h, 12)
 	// Outliers: while five or more beacons remain, the beacon whose leaving out lowers the cost most is dropped
 	// if it lowers it by more than OutlierZ² — a deletion test. (A multipath reading spreads its error over the
 	// whole fit, so no single residual need stand out, and the worst residual may name an innocent beacon.)
@@ -233,18 +233,35 @@ func fitCost(obs []observation, x, y float64) float64 {
 
 // descend is the Levenberg–Marquardt descent of fitCost from (x, y) to its local minimum; sigma as solve's.
 func descend(obs []observation, x, y float64) (float64, float64, float64, float64) {
-	costAt := func(x, y float64) float64 { return fitCost(obs, x, y) }
-	c := costAt(x, y)
+	// The residuals at the current point are kept from its cost for the next gradient (the logarithms are most
+	// of an estimate's CPU).
+	var bufs [2][MaxAnchors]float64
+	cur, next := bufs[0][:0], bufs[1][:0]
+	if len(obs) > MaxAnchors {
+		cur, next = make([]float64, 0, len(obs)), make([]float64, 0, len(obs))
+	}
+	costAt := func(x, y float64, r []float64) ([]float64, float64) {
+		r = r[:0]
+		s := 0.0
+		for _, o := range obs {
+			dx, dy := x-o.x, y-o.y
+			v := 0.5*math.Log(math.Max(dx*dx+dy*dy, 0.01)) - o.ld
+			r = append(r, v)
+			s += o.w * v * v
+		}
+		return r, s
+	}
+	cur, c := costAt(x, y, cur)
 	lambda := 1e-3
 	var a11, a12, a22 float64
 	for range 50 {
 		var g1, g2 float64
 		a11, a12, a22 = 0, 0, 0
-		for _, o := range obs {
+		for i, o := range obs {
 			dx, dy := x-o.x, y-o.y
 			rr2 := math.Max(dx*dx+dy*dy, 0.01)
 			jx, jy := dx/rr2, dy/rr2 // ∂ ln ρ / ∂x, ∂y
-			r := 0.5*math.Log(rr2) - o.ld
+			r := cur[i]
 			a11 += o.w * jx * jx
 			a12 += o.w * jx * jy
 			a22 += o.w * jy * jy
@@ -261,8 +278,10 @@ func descend(obs []observation, x, y float64) (float64, float64, float64, float6
 			}
 			sx := -(b22*g1 - a12*g2) / det
 			sy := -(b11*g2 - a12*g1) / det
-			if nc := costAt(x+sx, y+sy); nc < c {
+			var nc float64
+			if next, nc = costAt(x+sx, y+sy, next); nc < c {
 				x, y, c = x+sx, y+sy, nc
+				cur, next = next, cur
 				lambda = math.Max(lambda/10, 1e-7)
 				improved = true
 				if math.Hypot(sx, sy) < 1e-2 {
