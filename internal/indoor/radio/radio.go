@@ -127,8 +127,10 @@ const (
 	demoPerRow       = 6
 )
 
-// DemoMAC is the address of the demo building's beacon i (from 0) on storey s.
-func DemoMAC(s, i int) string { return fmt.Sprintf("C0:10:F4:00:%02X:%02X", s+1, i+1) }
+// DemoMAC is the address of the demo building's beacon i (from 0) on storey s. The fourth byte is the layout:
+// 01 for this one (00 was the 13-beacon layout), so a database seeded with the old layout hears none of these
+// instead of placing them where the old beacons stood (delete its "Demo Office" and `serve --demo` seeds anew).
+func DemoMAC(s, i int) string { return fmt.Sprintf("C0:10:F4:01:%02X:%02X", s+1, i+1) }
 
 // Demo is the demo building (the same every time).
 func Demo() Building {
