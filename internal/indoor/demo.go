@@ -14,7 +14,7 @@ import (
 	"tenfour/internal/platform/identity"
 )
 
-// SeedDemo gives a customer the demo building (radio.Demo: two storeys, 13 beacons each, plans drawn here and
+// SeedDemo gives a customer the demo building (radio.Demo: two storeys, 24 beacons each, plans drawn here and
 // stored through the file service) unless it has a building already; uploader is the dispatcher the plan
 // images are uploaded as. It reports whether it seeded.
 func (s *Service) SeedDemo(ctx context.Context, customerID int64, uploader string) (bool, error) {
@@ -24,7 +24,7 @@ func (s *Service) SeedDemo(ctx context.Context, customerID int64, uploader strin
 	}
 	bd := radio.Demo()
 	now := s.now().UnixMilli()
-	bid, err := s.store.CreateBuilding(ctx, customerID, bd.Name, "Demo: two storeys, 13 beacons each", now)
+	bid, err := s.store.CreateBuilding(ctx, customerID, bd.Name, "Demo: two storeys, 24 beacons each", now)
 	if err != nil {
 		return false, err
 	}

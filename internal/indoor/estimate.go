@@ -10,9 +10,10 @@ import (
 // The estimator (docs/adr/0023): a report's readings → the storey (the floor whose strongest beacons are
 // strongest) → distances by the log-distance path loss model → a weighted least-squares fit of the position
 // in the log-distance domain (the maximum-likelihood position under log-normal shadowing; Gauss–Newton from the best
-// point of a coarse grid) with beacons dropped by a deletion test → a Kalman filter per terminal (constant velocity
-// that decays over a few seconds) that smooths the fits, inflates the noise of an implausible jump, and restarts
-// on a storey change or after a silence.
+// point of a coarse grid) with beacons dropped by a deletion test → while a track runs, the scan's explanation
+// (all readings, or all but one) that best agrees with the track's prediction → a Kalman filter per terminal
+// (constant velocity that decays over a few seconds) that smooths the fits, inflates the noise of an implausible
+// jump, and restarts on a storey change or after a silence → uncertain until the track has settled.
 //
 // Everything here is in metres on the floor (x right, y down from the plan's top-left); the service converts
 // plan pixels with the floor's scale.
@@ -22,7 +23,7 @@ const (
 	// SigmaRSSI is the noise of a reported RSSI the weights assume (dB).
 	SigmaRSSI = 3.0
 	// MaxAnchors is how many of a floor's strongest readings a fit uses.
-	MaxAnchors = 12
+	MaxAnchors = 16
 	// MinRSSI is the weakest reading the estimator uses (dBm); weaker ones are too far to range.
 	MinRSSI = -98
 	// OutlierZ: a beacon is dropped when leaving it out lowers the fit's cost (Σ of squared standardised
@@ -40,6 +41,12 @@ const (
 	// ResetAfter is a silence after which a track starts afresh (ms); so does a run of ResetOutliers outliers.
 	ResetAfter    = 30_000
 	ResetOutliers = 3
+	// PromiseMetres is what a settled position promises: within 3 m of the terminal (issue 19, ADR 0023). A
+	// position is settled when its track has fused SettleScans scans since it (re)started and its stated accuracy
+	// (radial σ) is at most MaxAccuracy; otherwise it is published marked uncertain.
+	PromiseMetres = 3.0
+	SettleScans   = 3
+	MaxAccuracy   = PromiseMetres / 2
 )
 
 // Anchor is a known beacon as the estimator sees it.
@@ -111,17 +118,13 @@ type observation struct {
 	w     float64 // 1/σ² of ld: the log-normal shadowing of the RSSI, σ = ln10/(10 n) · SigmaRSSI
 }
 
-// Solve fits a position to the readings of one floor (already filtered to that floor). ok is false without a
-// usable reading. bounds (w, h in metres; zero: none) clamp the result to the plan.
-func Solve(heard []Heard, w, h float64) (Fit, bool) {
+// observe turns a floor's readings into observations: the MaxAnchors strongest at or above MinRSSI.
+func observe(heard []Heard) []observation {
 	var use []Heard
 	for _, r := range heard {
 		if r.RSSI >= MinRSSI {
 			use = append(use, r)
 		}
-	}
-	if len(use) == 0 {
-		return Fit{}, false
 	}
 	sort.SliceStable(use, func(i, j int) bool { return use[i].RSSI > use[j].RSSI })
 	if len(use) > MaxAnchors {
@@ -133,19 +136,31 @@ func Solve(heard []Heard, w, h float64) (Fit, bool) {
 		s := math.Ln10 / (10 * r.Decay) * SigmaRSSI
 		obs[i] = observation{x: r.X, y: r.Y, d: d, ld: math.Log(d), w: 1 / (s * s)}
 	}
-	fit := Fit{Floor: use[0].Floor, Building: use[0].Building}
-	x, y, cost, sigma := solve(obs, w, h, 16)
+	return obs
+}
+
+// Solve fits a position to the readings of one floor (already filtered to that floor). ok is false without a
+// usable reading. bounds (w, h in metres; zero: none) clamp the result to the plan.
+func Solve(heard []Heard, w, h float64) (Fit, bool) {
+	obs := observe(heard)
+	if len(obs) == 0 {
+		return Fit{}, false
+	}
+	fit := Fit{Floor: heard[0].Floor, Building: heard[0].Building}
+	x, y, cost, sigma := solve(obs, w, h, 12)
 	// Outliers: while five or more beacons remain, the beacon whose leaving out lowers the cost most is dropped
 	// if it lowers it by more than OutlierZ² — a deletion test. (A multipath reading spreads its error over the
 	// whole fit, so no single residual need stand out, and the worst residual may name an innocent beacon.)
 	// No deletion can lower the cost by more than the cost itself: a fit whose cost is below OutlierZ² is done.
+	// Each refit descends from the current fit (leaving one reading out moves the minimum a little; a second basin
+	// is Refine's business, with the track's prediction).
 	for len(obs) >= 5 && cost > OutlierZ*OutlierZ {
 		best, bestCost := -1, cost-OutlierZ*OutlierZ
 		var bx, by, bs float64
 		rest := make([]observation, 0, len(obs)-1)
 		for i := range obs {
 			rest = append(append(rest[:0], obs[:i]...), obs[i+1:]...)
-			if lx, ly, lc, ls := solve(rest, w, h, 8); lc < bestCost {
+			if lx, ly, lc, ls := descend(rest, x, y); lc < bestCost {
 				best, bestCost, bx, by, bs = i, lc, lx, ly, ls
 			}
 		}
@@ -184,14 +199,7 @@ func solve(obs []observation, w, h float64, cells int) (x, y, cost, sigma float6
 		}
 		return x, y, 0, math.Max(far, 1)
 	}
-	costAt := func(x, y float64) float64 {
-		s := 0.0
-		for _, o := range obs {
-			r := math.Log(math.Max(math.Hypot(x-o.x, y-o.y), 0.1)) - o.ld
-			s += o.w * r * r
-		}
-		return s
-	}
+	costAt := func(x, y float64) float64 { return fitCost(obs, x, y) }
 	x0, y0, x1, y1 := 0.0, 0.0, w, h
 	if w <= 0 || h <= 0 {
 		x0, y0, x1, y1 = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
@@ -208,16 +216,52 @@ func solve(obs []observation, w, h float64, cells int) (x, y, cost, sigma float6
 			}
 		}
 	}
+	x, y, c, sigma = descend(obs, x, y)
+	return x, y, c, sigma
+}
+
+// fitCost is the weighted least-squares cost of a position: Σ wᵢ (ln‖p − bᵢ‖ − ln dᵢ)².
+func fitCost(obs []observation, x, y float64) float64 {
+	s := 0.0
+	for _, o := range obs {
+		dx, dy := x-o.x, y-o.y
+		r := 0.5*math.Log(math.Max(dx*dx+dy*dy, 0.01)) - o.ld
+		s += o.w * r * r
+	}
+	return s
+}
+
+// descend is the Levenberg–Marquardt descent of fitCost from (x, y) to its local minimum; sigma as solve's.
+func descend(obs []observation, x, y float64) (float64, float64, float64, float64) {
+	// The residuals at the current point are kept from its cost for the next gradient (the logarithms are most
+	// of an estimate's CPU).
+	var bufs [2][MaxAnchors]float64
+	cur, next := bufs[0][:0], bufs[1][:0]
+	if len(obs) > MaxAnchors {
+		cur, next = make([]float64, 0, len(obs)), make([]float64, 0, len(obs))
+	}
+	costAt := func(x, y float64, r []float64) ([]float64, float64) {
+		r = r[:0]
+		s := 0.0
+		for _, o := range obs {
+			dx, dy := x-o.x, y-o.y
+			v := 0.5*math.Log(math.Max(dx*dx+dy*dy, 0.01)) - o.ld
+			r = append(r, v)
+			s += o.w * v * v
+		}
+		return r, s
+	}
+	cur, c := costAt(x, y, cur)
 	lambda := 1e-3
 	var a11, a12, a22 float64
 	for range 50 {
 		var g1, g2 float64
 		a11, a12, a22 = 0, 0, 0
-		for _, o := range obs {
+		for i, o := range obs {
 			dx, dy := x-o.x, y-o.y
 			rr2 := math.Max(dx*dx+dy*dy, 0.01)
 			jx, jy := dx/rr2, dy/rr2 // ∂ ln ρ / ∂x, ∂y
-			r := 0.5*math.Log(rr2) - o.ld
+			r := cur[i]
 			a11 += o.w * jx * jx
 			a12 += o.w * jx * jy
 			a22 += o.w * jy * jy
@@ -234,11 +278,13 @@ func solve(obs []observation, w, h float64, cells int) (x, y, cost, sigma float6
 			}
 			sx := -(b22*g1 - a12*g2) / det
 			sy := -(b11*g2 - a12*g1) / det
-			if nc := costAt(x+sx, y+sy); nc < c {
+			var nc float64
+			if next, nc = costAt(x+sx, y+sy, next); nc < c {
 				x, y, c = x+sx, y+sy, nc
+				cur, next = next, cur
 				lambda = math.Max(lambda/10, 1e-7)
 				improved = true
-				if math.Hypot(sx, sy) < 1e-3 {
+				if math.Hypot(sx, sy) < 1e-2 {
 					return x, y, c, covSigma(a11, a12, a22, c, len(obs))
 				}
 				break
@@ -275,6 +321,7 @@ type Track struct {
 	x        [4]float64    // x, y, vx, vy
 	p        [4][4]float64 // covariance
 	outliers int
+	fused    int // scans fused since the track (re)started
 	started  bool
 }
 
@@ -284,6 +331,64 @@ type Smoothed struct {
 	Building BuildingID
 	X, Y     float64
 	Accuracy float64 // metres, radial σ
+	// Uncertain: the track has not settled (fewer than SettleScans scans since it (re)started — the first
+	// position on a floor, after a silence or a lost track, is a single unsmoothed fit) or its accuracy is worse
+	// than PromiseMetres / 2. Only settled positions carry the 3 m promise.
+	Uncertain bool
+}
+
+// Refine chooses a running track's fit of a scan taken at ms among the scan's explanations, using what the
+// track predicts: one scan alone is often ambiguous — a reading thrown off by multipath can make a second,
+// wrong place fit the rest as well as the right one (the deletion test in Solve then finds nothing to drop),
+// and beacons in a row fit a point and its mirror image about the row. Each hypothesis — all readings, or all
+// but one (a multipath outlier) while five or more remain — is fitted from the scan's own fit f and from the
+// predicted position, and scores its cost + OutlierZ² per reading dropped (the deletion test's price) + the
+// squared Mahalanobis distance of its fit from the prediction; the best one is the fit. A track that is not
+// running (none yet, another floor, after a silence) keeps f.
+func (t *Track) Refine(f Fit, obs []observation, at int64) Fit {
+	dt := float64(at-t.At) / 1000
+	if !t.started || f.Floor != t.Floor || at-t.At > ResetAfter || dt < 0 || len(obs) < 3 {
+		return f
+	}
+	pred := *t
+	pred.predict(dt)
+	px, py := pred.x[0], pred.x[1]
+	p00, p01, p11 := pred.p[0][0], pred.p[0][1], pred.p[1][1]
+	best, bestScore := f, math.Inf(1)
+	try := func(use []observation, penalty float64, sx, sy float64) (float64, float64) {
+		x, y, c, sigma := descend(use, sx, sy)
+		r := sigma * sigma
+		s00, s11 := p00+r, p11+r
+		dx, dy := x-px, y-py
+		d2 := (s11*dx*dx - 2*p01*dx*dy + s00*dy*dy) / (s00*s11 - p01*p01)
+		if score := c + penalty + math.Min(d2, GateChi2); score < bestScore {
+			best, bestScore = Fit{Floor: f.Floor, Building: f.Building, X: x, Y: y, Sigma: sigma, Used: len(use)}, score
+		}
+		return x, y
+	}
+	// The full hypothesis from both starts (one when they are in one basin), then — unless the best full one
+	// scores below OutlierZ², which no hypothesis dropping a reading can beat — each drop-one hypothesis from the
+	// minimum the full one found in that basin (leaving one reading out moves a minimum a little).
+	var found [][2]float64
+	for _, s := range [][2]float64{{f.X, f.Y}, {px, py}} {
+		if len(found) > 0 && math.Hypot(s[0]-f.X, s[1]-f.Y) < 0.5 {
+			break
+		}
+		x, y := try(obs, 0, s[0], s[1])
+		if len(found) == 0 || math.Hypot(x-found[0][0], y-found[0][1]) > 0.1 {
+			found = append(found, [2]float64{x, y})
+		}
+	}
+	if len(obs) >= 5 && bestScore > OutlierZ*OutlierZ {
+		rest := make([]observation, 0, len(obs)-1)
+		for i := range obs {
+			rest = append(append(rest[:0], obs[:i]...), obs[i+1:]...)
+			for _, s := range found {
+				try(rest, OutlierZ*OutlierZ, s[0], s[1])
+			}
+		}
+	}
+	return best
 }
 
 // Update feeds a fit taken at ms into the track and returns the smoothed position, clamped to w × h metres.
@@ -331,6 +436,7 @@ func (t *Track) Update(f Fit, at int64, w, h float64) Smoothed {
 	t.p = np
 	t.At = at
 	t.Building = f.Building
+	t.fused++
 	return t.out(w, h)
 }
 
@@ -338,7 +444,7 @@ func (t *Track) reset(f Fit, at int64) {
 	r := f.Sigma * f.Sigma
 	t.x = [4]float64{f.X, f.Y, 0, 0}
 	t.p = [4][4]float64{{r, 0, 0, 0}, {0, r, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}
-	t.Floor, t.Building, t.At, t.outliers, t.started = f.Floor, f.Building, at, 0, true
+	t.Floor, t.Building, t.At, t.outliers, t.fused, t.started = f.Floor, f.Building, at, 0, 0, true
 }
 
 func (t *Track) predict(dt float64) {
@@ -384,5 +490,7 @@ func (t *Track) out(w, h float64) Smoothed {
 	if w > 0 && h > 0 {
 		x, y = math.Min(math.Max(x, 0), w), math.Min(math.Max(y, 0), h)
 	}
-	return Smoothed{Floor: t.Floor, Building: t.Building, X: x, Y: y, Accuracy: math.Sqrt(math.Max(t.p[0][0]+t.p[1][1], 0))}
+	acc := math.Sqrt(math.Max(t.p[0][0]+t.p[1][1], 0))
+	return Smoothed{Floor: t.Floor, Building: t.Building, X: x, Y: y, Accuracy: acc,
+		Uncertain: t.fused < SettleScans || acc > MaxAccuracy}
 }

@@ -4,26 +4,29 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"testing"
 
 	"tenfour/internal/indoor/radio"
 )
 
-// The estimator on the demo building, fed with the simulator's noisy scans (radio.DemoChannel: 2 dB Gaussian
-// noise, 15 % dropped readings, 2 % multipath outliers of ±10 dB, −95 dBm sensitivity; fixed seeds), one scan a
-// second along the demo walk for two loops, three walkers starting at different points: every estimate is on the
-// walker's storey (but for the scan right at a storey change); 95 % of them are within 3 m of where the walker is
-// and none is beyond 5 m (the tail: the scans right after a turn into a room, and a few noisy stretches). The
-// error distribution is logged.
+// The estimator on the demo building (24 beacons a storey), fed with the simulator's noisy scans
+// (radio.DemoChannel, unchanged: 2 dB Gaussian noise, 15 % dropped readings, 2 % multipath outliers of ±10 dB,
+// −95 dBm sensitivity), one scan a second along the demo walk for two loops, twelve walkers with their own seeds
+// starting at different points (5,292 scans): every estimate is on the walker's storey (but for the scan right at
+// a storey change); the settled estimates (docs/adr/0023: the track has fused three scans and states ±1.5 m or
+// better) are at most 3.8 m and at most 0.1 % of them beyond 3 m from where the walker is, 99 % of all within
+// 2.5 m; at most 5 % are marked uncertain. The distribution and every settled estimate beyond 3 m are logged.
 func TestEstimateWithinThreeMetresOfTheWalk(t *testing.T) {
 	bd := radio.Demo()
 	walk := radio.NewWalk(radio.DemoRoute(), 1.2, 8)
-	var errs []float64
-	wrongFloor, storeyChanges, missing := 0, 0, 0
-	for w := range 3 {
+	const walkers = 12
+	var errs, settled []float64
+	wrongFloor, storeyChanges, missing, uncertain := 0, 0, 0, 0
+	for w := range walkers {
 		rng := rand.New(rand.NewPCG(uint64(w+1), 19))
 		est := DemoEstimator()
-		start := float64(w) * walk.Period() / 3
+		start := float64(w) * walk.Period() / walkers
 		prev := walk.At(start).Storey
 		for s := 0.0; s < 2*walk.Period(); s++ {
 			truth := walk.At(start + s)
@@ -46,29 +49,46 @@ func TestEstimateWithinThreeMetresOfTheWalk(t *testing.T) {
 			}
 			e := math.Hypot(pos.X*radio.DemoScale-truth.X, pos.Y*radio.DemoScale-truth.Y)
 			errs = append(errs, e)
-			if e > 5 {
-				t.Errorf("walker %d at %.0f s: %.2f m from the truth (%.1f, %.1f) on storey %d; estimate (%.1f, %.1f) ± %.1f m from %d beacons",
+			if pos.Uncertain {
+				uncertain++
+				continue
+			}
+			settled = append(settled, e)
+			if e > 3 {
+				t.Logf("walker %d at %.0f s: settled estimate %.2f m from the truth (%.1f, %.1f) on storey %d; estimate (%.1f, %.1f) ± %.2f m from %d beacons",
 					w, s, e, truth.X, truth.Y, truth.Storey, pos.X*radio.DemoScale, pos.Y*radio.DemoScale, pos.Accuracy, pos.Beacons)
 			}
 		}
 	}
+	if len(errs) < 5000 || len(settled) == 0 {
+		t.Fatalf("only %d estimates, %d settled", len(errs), len(settled))
+	}
 	slices.Sort(errs)
-	q := func(p float64) float64 { return errs[int(math.Min(float64(len(errs)-1), p*float64(len(errs))))] }
+	slices.Sort(settled)
+	q := func(v []float64, p float64) float64 { return v[int(math.Min(float64(len(v)-1), p*float64(len(v))))] }
 	mean := 0.0
 	for _, e := range errs {
 		mean += e
 	}
 	mean /= float64(len(errs))
-	t.Logf("%d estimates: error mean %.2f m, p50 %.2f, p90 %.2f, p95 %.2f, p99 %.2f, max %.2f m; %d on the other storey at %d storey changes; %d scans without a fix",
-		len(errs), mean, q(0.5), q(0.9), q(0.95), q(0.99), errs[len(errs)-1], wrongFloor, storeyChanges, missing)
+	over := len(settled) - sort.SearchFloat64s(settled, 3.0000001)
+	t.Logf("%d estimates: error mean %.2f m, p50 %.2f, p90 %.2f, p95 %.2f, p99 %.2f, max %.2f m; %d settled: p99 %.2f, p99.9 %.2f, max %.2f m, %d beyond 3 m; %d uncertain; %d on the other storey at %d storey changes; %d scans without a fix",
+		len(errs), mean, q(errs, 0.5), q(errs, 0.9), q(errs, 0.95), q(errs, 0.99), errs[len(errs)-1],
+		len(settled), q(settled, 0.99), q(settled, 0.999), settled[len(settled)-1], over, uncertain, wrongFloor, storeyChanges, missing)
 	if missing > 0 {
 		t.Errorf("%d scans gave no fix", missing)
 	}
-	if p95 := q(0.95); p95 > 3 {
-		t.Errorf("95th percentile %.2f m, above 3 m", p95)
+	if p99 := q(errs, 0.99); p99 > 2.5 {
+		t.Errorf("99th percentile %.2f m, above 2.5 m", p99)
 	}
-	if len(errs) < 1000 {
-		t.Fatalf("only %d estimates", len(errs))
+	if mx := settled[len(settled)-1]; mx > 3.8 {
+		t.Errorf("a settled estimate %.2f m off, above 3.8 m", mx)
+	}
+	if over*1000 > len(settled) {
+		t.Errorf("%d of %d settled estimates beyond 3 m, above 0.1 %%", over, len(settled))
+	}
+	if uncertain*20 > len(errs) {
+		t.Errorf("%d of %d estimates uncertain, above 5 %%", uncertain, len(errs))
 	}
 }
 
@@ -163,5 +183,32 @@ func TestScaleAndRules(t *testing.T) {
 		if got != want || ok != (want != "") {
 			t.Errorf("mac %q: %q %v", s, got, ok)
 		}
+	}
+}
+
+// A track's first scans are uncertain — a single unsmoothed fit has no 3 m promise — and so is the first scan on
+// another storey; then the positions settle.
+func TestUncertainUntilTheTrackSettles(t *testing.T) {
+	bd := radio.Demo()
+	est := DemoEstimator()
+	rng := rand.New(rand.NewPCG(3, 3))
+	at := func(i int, p radio.Point) Position {
+		pos, ok := est.Estimate(radio.DemoChannel.Scan(rng, bd, p), int64(i)*1000)
+		if !ok {
+			t.Fatalf("scan %d: no fix", i)
+		}
+		return pos
+	}
+	for i := range 8 {
+		pos := at(i, radio.Point{Storey: 0, X: 20 + float64(i), Y: radio.DemoCorridorY})
+		if want := i < SettleScans; pos.Uncertain != want {
+			t.Fatalf("scan %d: uncertain %v, want %v (%+v)", i, pos.Uncertain, want, pos)
+		}
+	}
+	if pos := at(8, radio.Point{Storey: 1, X: 28, Y: radio.DemoCorridorY}); pos.FloorID != 2 || !pos.Uncertain {
+		t.Fatalf("first scan upstairs: %+v", pos)
+	}
+	if pos := at(60, radio.Point{Storey: 1, X: 28, Y: radio.DemoCorridorY}); !pos.Uncertain {
+		t.Fatalf("first scan after a silence: %+v", pos)
 	}
 }

@@ -82,8 +82,11 @@ type Position struct {
 	X          float64    `json:"x"`
 	Y          float64    `json:"y"`
 	Accuracy   float64    `json:"accuracy"`
-	Beacons    int        `json:"beacons"`
-	Time       int64      `json:"time"`
+	// Uncertain marks an estimate without the 3 m promise: its track has not settled yet (the first scans on a
+	// floor) or its accuracy is worse than 1.5 m (docs/adr/0023).
+	Uncertain bool  `json:"uncertain"`
+	Beacons   int   `json:"beacons"`
+	Time      int64 `json:"time"`
 }
 
 // Limits of what people set.

@@ -47,7 +47,7 @@ func reportToConsole(t *testing.T, engine string) {
 	}
 	var list indoor.Page[indoor.Building]
 	s.Do("GET", "/ds/indoor/building/list", e.tokA, nil).Into(t, &list)
-	if list.Total != 1 || len(list.List[0].Floors) != 2 || len(list.List[0].Floors[0].Beacons) != 13 || len(list.List[0].Floors[1].Beacons) != 13 {
+	if list.Total != 1 || len(list.List[0].Floors) != 2 || len(list.List[0].Floors[0].Beacons) != radio.DemoBeacons || len(list.List[0].Floors[1].Beacons) != radio.DemoBeacons {
 		t.Fatalf("demo building %+v", list)
 	}
 	floors := map[int]indoor.FloorID{}
@@ -78,8 +78,11 @@ func reportToConsole(t *testing.T, engine string) {
 		}
 		d := math.Hypot(pos.X*radio.DemoScale-truth.X, pos.Y*radio.DemoScale-truth.Y)
 		errs = append(errs, d)
-		if d > 5 {
-			t.Errorf("report %d: %.2f m from the truth", i, d)
+		if d > 5 || (d > 3 && !pos.Uncertain) {
+			t.Errorf("report %d: %.2f m from the truth (uncertain %v)", i, d, pos.Uncertain)
+		}
+		if i == 0 && !pos.Uncertain {
+			t.Errorf("the first position of a track is not marked uncertain: %+v", pos)
 		}
 		ev := e.con.WaitEvent(indoor.EventPosition, wait, func(f testkit.Frame) bool { return strings.Contains(string(f.Data), `"time":`+itoa(pos.Time)) })
 		var got indoor.Position
@@ -147,6 +150,9 @@ func reportToConsole(t *testing.T, engine string) {
 				r.Into(t, &p)
 				if p.Total != steps || p.List[0].Time != start || p.List[steps-1].Time != last || p.Truncated {
 					t.Fatalf("total %d truncated %v", p.Total, p.Truncated)
+				}
+				if !p.List[0].Uncertain || p.List[steps-1].Uncertain {
+					t.Fatalf("uncertain as stored: first %+v, last %+v", p.List[0], p.List[steps-1])
 				}
 			}},
 		{Name: "history on one floor", Method: "GET", Path: "/ds/indoor/position/history", Token: "A",

@@ -336,12 +336,12 @@ func (s *Store) Layout(ctx context.Context, customerID int64) (*layout, error) {
 
 // AddPosition stores one estimate.
 func (s *Store) AddPosition(ctx context.Context, customerID int64, p Position) error {
-	_, err := s.db.Exec(ctx, `INSERT INTO indoor_positions (customer_id, ms_id, building_id, floor_id, at, x, y, accuracy, beacons)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, customerID, p.MsID, p.BuildingID, p.FloorID, p.Time, p.X, p.Y, p.Accuracy, p.Beacons)
+	_, err := s.db.Exec(ctx, `INSERT INTO indoor_positions (customer_id, ms_id, building_id, floor_id, at, x, y, accuracy, beacons, uncertain)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, customerID, p.MsID, p.BuildingID, p.FloorID, p.Time, p.X, p.Y, p.Accuracy, p.Beacons, p.Uncertain)
 	return err
 }
 
-const posCols = `ms_id, building_id, floor_id, at, x, y, accuracy, beacons`
+const posCols = `ms_id, building_id, floor_id, at, x, y, accuracy, beacons, uncertain`
 
 func (s *Store) positions(ctx context.Context, q string, args ...any) ([]Position, error) {
 	rows, err := s.db.Query(ctx, q, args...)
@@ -352,7 +352,7 @@ func (s *Store) positions(ctx context.Context, q string, args ...any) ([]Positio
 	out := []Position{}
 	for rows.Next() {
 		var p Position
-		if err := rows.Scan(&p.MsID, &p.BuildingID, &p.FloorID, &p.Time, &p.X, &p.Y, &p.Accuracy, &p.Beacons); err != nil {
+		if err := rows.Scan(&p.MsID, &p.BuildingID, &p.FloorID, &p.Time, &p.X, &p.Y, &p.Accuracy, &p.Beacons, &p.Uncertain); err != nil {
 			return nil, err
 		}
 		out = append(out, p)
@@ -363,7 +363,7 @@ func (s *Store) positions(ctx context.Context, q string, args ...any) ([]Positio
 // Last is the latest position of each terminal of the customer since a time, in a building or anywhere
 // (building 0), by terminal.
 func (s *Store) Last(ctx context.Context, customerID int64, building BuildingID, since int64) ([]Position, error) {
-	q := `SELECT p.ms_id, p.building_id, p.floor_id, p.at, p.x, p.y, p.accuracy, p.beacons FROM indoor_positions p
+	q := `SELECT p.ms_id, p.building_id, p.floor_id, p.at, p.x, p.y, p.accuracy, p.beacons, p.uncertain FROM indoor_positions p
 		JOIN (SELECT ms_id, MAX(at) AS at FROM indoor_positions WHERE customer_id = ? AND at >= ? GROUP BY ms_id) l
 		ON l.ms_id = p.ms_id AND l.at = p.at WHERE p.customer_id = ?`
 	args := []any{customerID, since, customerID}

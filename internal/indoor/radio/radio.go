@@ -2,7 +2,7 @@
 // the simulator (internal/sim) and their tests, so all three speak of the same physics: the log-distance path
 // loss model (RSSI = A − 10·n·log10(d), A the RSSI at 1 m, n the environment decay), a scanner's noise (Gaussian
 // dB noise, dropped readings, multipath outliers, a sensitivity floor, the attenuation of a slab between storeys),
-// and the demo building (two storeys, 13 beacons each) with a walk through it. It has no server code.
+// and the demo building (two storeys, 24 beacons each) with a walk through it. It has no server code.
 package radio
 
 import (
@@ -111,49 +111,53 @@ func (c Channel) Scan(rng *rand.Rand, bd Building, p Point) []Reading {
 }
 
 // Demo building: a two-storey office, 48 m × 24 m, a corridor along its middle, rooms either side, the stairs at
-// its east end; 13 beacons on each storey. Its plans are drawn at DemoScale metres per pixel.
+// its east end; 24 beacons on each storey (one per 48 m², docs/adr/0023: the density a 3 m promise needs). Its
+// plans are drawn at DemoScale metres per pixel.
 const (
-	DemoScale          = 0.05 // metres per pixel: 960 × 480 px plans
-	DemoWidth          = 48.0
-	DemoHeight         = 24.0
-	DemoCorridorY      = 12.0
-	DemoStairsX        = 45.5
-	DemoBuildingName   = "Demo Office"
-	demoStoreyHeight   = 3.5
-	demoSlabLoss       = 15.0
-	demoBeaconsPerSide = 5
+	DemoScale        = 0.05 // metres per pixel: 960 × 480 px plans
+	DemoWidth        = 48.0
+	DemoHeight       = 24.0
+	DemoCorridorY    = 12.0
+	DemoStairsX      = 45.5
+	DemoBuildingName = "Demo Office"
+	DemoBeacons      = demoRows * demoPerRow // beacons a storey
+	demoStoreyHeight = 3.5
+	demoSlabLoss     = 15.0
+	demoRows         = 4
+	demoPerRow       = 6
 )
 
-// DemoMAC is the address of the demo building's beacon i (from 0) on storey s.
-func DemoMAC(s, i int) string { return fmt.Sprintf("C0:10:F4:00:%02X:%02X", s+1, i+1) }
+// DemoMAC is the address of the demo building's beacon i (from 0) on storey s. The fourth byte is the layout:
+// 01 for this one (00 was the 13-beacon layout), so a database seeded with the old layout hears none of these
+// instead of placing them where the old beacons stood (delete its "Demo Office" and `serve --demo` seeds anew).
+func DemoMAC(s, i int) string { return fmt.Sprintf("C0:10:F4:01:%02X:%02X", s+1, i+1) }
 
 // Demo is the demo building (the same every time).
 func Demo() Building {
 	bd := Building{Name: DemoBuildingName, StoreyHeight: demoStoreyHeight, SlabLoss: demoSlabLoss,
 		Storeys: []Storey{{Name: "Ground floor", Level: 0, Width: DemoWidth, Height: DemoHeight},
 			{Name: "First floor", Level: 1, Width: DemoWidth, Height: DemoHeight}}}
-	// On each storey two rows of five in the rooms either side of the corridor (the first floor's shifted by 3 m,
-	// so the two grids differ) and three along the corridor, the last at the stairs: 13 a storey, about one per
-	// 90 m². The calibrations vary as real beacons' do.
+	// On each storey four rows of six, 6 m apart across the building (two in the rooms either side of the
+	// corridor) and 8 m along it, every other row shifted by half a step, so no three neighbours stand in a line
+	// and a point and its mirror image about a row read differently: one beacon per 48 m², none more than about
+	// 5 m from any point. The calibrations vary as real beacons' do.
 	rssi := []int{-59, -61, -58, -63, -60, -59, -62, -60, -57, -61, -60, -58, -62}
 	decay := []float64{2.2, 2.0, 2.3, 2.1, 2.2, 2.4, 2.0, 2.2, 2.1, 2.3, 2.0, 2.2, 2.1}
+	const step = DemoWidth / demoPerRow
 	for s := range bd.Storeys {
-		shift := float64(s) * 3
-		var at [][2]float64
-		for row := range 2 {
-			y := 4.5
-			if row == 1 {
-				y = DemoHeight - 4.5
+		i := 0
+		for row := range demoRows {
+			y := 3 + 6*float64(row)
+			off := step / 2
+			if (row+s)%2 == 1 {
+				off += step / 2
 			}
-			for col := range demoBeaconsPerSide {
-				at = append(at, [2]float64{4 + shift + float64(col)*9.5, y})
+			for col := range demoPerRow {
+				k := (i + 3*s) % len(rssi)
+				bd.Beacons = append(bd.Beacons, Beacon{MAC: DemoMAC(s, i), Name: fmt.Sprintf("B%d-%02d", s, i+1),
+					Storey: s, X: off + float64(col)*step - 2, Y: y, RSSI1m: rssi[k], Decay: decay[k]})
+				i++
 			}
-		}
-		at = append(at, [2]float64{9 + shift, DemoCorridorY}, [2]float64{27 + shift, DemoCorridorY}, [2]float64{46.5, DemoCorridorY})
-		for i, p := range at {
-			k := (i + 3*s) % len(rssi)
-			bd.Beacons = append(bd.Beacons, Beacon{MAC: DemoMAC(s, i), Name: fmt.Sprintf("B%d-%02d", s, i+1),
-				Storey: s, X: p[0], Y: p[1], RSSI1m: rssi[k], Decay: decay[k]})
 		}
 	}
 	return bd

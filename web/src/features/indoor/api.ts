@@ -58,6 +58,8 @@ export interface Position {
   y: number;
   /** Metres. */
   accuracy: number;
+  /** Without the 3 m promise: the track has not settled yet (its first scans on a floor) or states worse than 1.5 m (ADR 0023). */
+  uncertain: boolean;
   beacons: number;
   time: number;
 }

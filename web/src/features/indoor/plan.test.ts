@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Position } from './api';
-import { metresToPx, positionAt, scaleFromRef, validDecay, validMac, validRssi } from './plan';
+import { beaconsNeeded, metresToPx, positionAt, scaleFromRef, validDecay, validMac, validRssi } from './plan';
 
-const p = (time: number, x: number, floorId = 1): Position => ({ msId: '1', buildingId: 1, floorId, x, y: 0, accuracy: 1, beacons: 5, time });
+const p = (time: number, x: number, floorId = 1): Position => ({ msId: '1', buildingId: 1, floorId, x, y: 0, accuracy: 1, uncertain: false, beacons: 5, time });
 
 describe('indoor plan helpers', () => {
   it('derives the scale from two points', () => {
@@ -28,5 +28,12 @@ describe('indoor plan helpers', () => {
     expect(positionAt(h, 2500)?.x).toBe(10); // the floor changes: no interpolation across it
     expect(positionAt(h, 30_000)?.x).toBe(20); // a long gap: the last known
     expect(positionAt(h, 90_000)?.x).toBe(30);
+  });
+});
+
+describe('beaconsNeeded', () => {
+  it('asks one beacon per 50 m² of the plan', () => {
+    expect(beaconsNeeded({ width: 960, height: 480, scale: 0.05 })).toEqual({ area: 1152, need: 24 });
+    expect(beaconsNeeded({ width: 100, height: 100, scale: 0.05 }).need).toBe(1);
   });
 });

@@ -14,6 +14,15 @@ export function metresToPx(m: number, floor: Pick<Floor, 'scale'>, min = 0): num
   return Math.max(min, m / floor.scale);
 }
 
+/** Floor area per beacon (m²) a 3 m accuracy needs (ADR 0023): about one beacon every 7 m, every point hearing several. */
+export const AREA_PER_BEACON = 50;
+
+/** The floor's area in m² and the beacons a 3 m accuracy needs on it. */
+export function beaconsNeeded(floor: Pick<Floor, 'width' | 'height' | 'scale'>): { area: number; need: number } {
+  const area = floor.width * floor.height * floor.scale * floor.scale;
+  return { area, need: Math.ceil(area / AREA_PER_BEACON) };
+}
+
 /** Spec §5: the RSSI at 1 m is a whole number of dBm from −100 to −50. */
 export function validRssi(v: number | null | undefined): boolean {
   return typeof v === 'number' && Number.isInteger(v) && v >= -100 && v <= -50;

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Position } from './api';
 import { applyPosition, setPositions, useIndoor } from './store';
 
-const p = (msId: string, time: number, x = 0): Position => ({ msId, buildingId: 1, floorId: 1, x, y: 0, accuracy: 1, beacons: 6, time });
+const p = (msId: string, time: number, x = 0): Position => ({ msId, buildingId: 1, floorId: 1, x, y: 0, accuracy: 1, uncertain: false, beacons: 6, time });
 
 describe('indoor positions store', () => {
   beforeEach(() => useIndoor.setState({ positions: {} }));

@@ -25,6 +25,7 @@ const SELECTED_COLOR = '#d4380d';
 
 export function PlanView({ floor, positions, selected, onSelect, onPlanClick, onBeaconClick, track, marks }: Props) {
   const { t } = useTranslation('indoor');
+  const uncertainText = t('terminals.uncertain');
   const svg = useRef<SVGSVGElement>(null);
   // Sizes in plan pixels that read the same whatever the plan's resolution: a fraction of its larger side.
   const unit = Math.max(floor.width, floor.height) / 120;
@@ -88,6 +89,7 @@ export function PlanView({ floor, positions, selected, onSelect, onPlanClick, on
             data-ms-id={p.msId}
             data-x={p.x}
             data-y={p.y}
+            data-uncertain={p.uncertain ? 'true' : 'false'}
             transform={`translate(${p.x} ${p.y})`}
             style={{ cursor: onSelect ? 'pointer' : 'default', transition: 'transform 0.9s linear' }}
             onClick={(e) => {
@@ -96,9 +98,10 @@ export function PlanView({ floor, positions, selected, onSelect, onPlanClick, on
               onSelect(p.msId);
             }}
           >
-            <title>{`${p.name || p.msId} ± ${p.accuracy.toFixed(1)} m`}</title>
-            <circle r={metresToPx(p.accuracy, floor, unit)} fill={color} fillOpacity={0.12} stroke={color} strokeOpacity={0.4} strokeWidth={unit / 8} />
-            <circle r={unit * 0.8} fill={color} stroke="#fff" strokeWidth={unit / 4} />
+            <title>{`${p.name || p.msId} ± ${p.accuracy.toFixed(1)} m${p.uncertain ? ` · ${uncertainText}` : ''}`}</title>
+            <circle r={metresToPx(p.accuracy, floor, unit)} fill={color} fillOpacity={0.12} stroke={color} strokeOpacity={0.4} strokeWidth={unit / 8} strokeDasharray={p.uncertain ? `${unit / 2} ${unit / 2}` : undefined} />
+            {/* an uncertain position (no 3 m promise, ADR 0023) is a hollow dot */}
+            <circle r={unit * 0.8} fill={p.uncertain ? '#fff' : color} stroke={p.uncertain ? color : '#fff'} strokeWidth={unit / 4} />
             <text
               y={-unit * 1.4}
               textAnchor="middle"

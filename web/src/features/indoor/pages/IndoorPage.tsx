@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Card, Empty, Flex, List, Popconfirm, Segmented, Select, Slider, Space, Switch, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Empty, Flex, List, Popconfirm, Segmented, Select, Slider, Space, Switch, Tag, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, HistoryOutlined, PauseOutlined, PlusOutlined, PlayCircleOutlined, ReloadOutlined } from '@ant-design/icons';
 import { live, onResync, useLiveStatus } from '../../../shared/socket/live';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
@@ -11,7 +11,7 @@ import { formatZoned } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { indoorApi, indoorKeys, type Beacon, type Building, type Floor, type Position } from '../api';
 import { applyPosition, setPositions, useIndoor } from '../store';
-import { positionAt } from '../plan';
+import { beaconsNeeded, positionAt } from '../plan';
 import { PlanView } from '../components/PlanView';
 import { BeaconDialog, BuildingDialog, FloorDialog, useCodeText } from '../components/Dialogs';
 
@@ -41,6 +41,7 @@ export default function IndoorPage() {
 
   const building: Building | undefined = list.find((b) => b.id === buildingId) ?? list[0];
   const floor: Floor | undefined = building?.floors.find((f) => f.id === floorId) ?? building?.floors[0];
+  const density = floor ? { ...beaconsNeeded(floor), have: floor.beacons.length } : undefined;
 
   // Live positions: the last ones at open and at every (re)connect, then each indoor.position.
   const { refetch } = buildings;
@@ -212,6 +213,9 @@ export default function IndoorPage() {
           {socket !== 'online' && <Tag color="warning">{t('offline')}</Tag>}
         </Flex>
         {editing && floor && <Typography.Text type="secondary">{floorDialog?.picking ? t('floor.pickHint') : t('beacon.placeHint')}</Typography.Text>}
+        {editing && floor && density && density.have < density.need && (
+          <Alert type="warning" showIcon data-testid="indoor-density" message={t('beacon.tooFew', { have: density.have, need: density.need, area: Math.round(density.area) })} />
+        )}
         {!editing && floorDialog?.picking && <Typography.Text type="secondary">{t('floor.pickHint')}</Typography.Text>}
       </Card>
 
@@ -245,7 +249,19 @@ export default function IndoorPage() {
                   style={{ cursor: 'pointer', paddingInline: 12, background: p.msId === selected ? 'var(--ant-control-item-bg-active, #e6f4ff)' : undefined }}
                   data-testid="indoor-terminal-row"
                 >
-                  <List.Item.Meta title={p.name || p.msId} description={t('terminals.line', { time: formatZoned(p.time, dateTime), accuracy: p.accuracy.toFixed(1), beacons: p.beacons })} />
+                  <List.Item.Meta
+                    title={
+                      <Space size={4}>
+                        {p.name || p.msId}
+                        {p.uncertain && (
+                          <Tag color="default" title={t('terminals.uncertainHelp')} data-testid="indoor-uncertain">
+                            {t('terminals.uncertain')}
+                          </Tag>
+                        )}
+                      </Space>
+                    }
+                    description={t('terminals.line', { time: formatZoned(p.time, dateTime), accuracy: p.accuracy.toFixed(1), beacons: p.beacons })}
+                  />
                 </List.Item>
               )}
             />
