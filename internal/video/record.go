@@ -21,6 +21,7 @@ import (
 	"tenfour/internal/media"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/realtime"
 	"tenfour/internal/platform/ticker"
 )
 
@@ -211,9 +212,14 @@ func (s *Service) finishRecordingLocked(later *afterUnlock, ss *session) {
 		if res.Dropped > 0 {
 			slog.Warn("video: the recorder's queue dropped packets", "call", ss.id, "dropped", res.Dropped)
 		}
-		if _, err := s.store.AddRecordFile(ctx, f); err != nil {
+		id, err := s.store.AddRecordFile(ctx, f)
+		if err != nil {
 			slog.Error("video: store the recording; its file is removed", "call", ss.id, "err", err)
 			_ = os.Remove(filepath.Join(s.opts.DataDir, rg.rel))
+			return
+		}
+		if row, err := s.store.RecordFile(ctx, ss.customer, id); err == nil {
+			s.hub.Publish(ss.customer, "video.record", row, realtime.Consoles) // open /video-records lists refresh
 		}
 	})
 }
