@@ -8,6 +8,7 @@ package video
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"io/fs"
 	"log/slog"
@@ -108,8 +109,12 @@ func (s *Store) RecordFiles(ctx context.Context, customer int64, q RecordFileQue
 
 // RecordFile reads one of a customer's recordings (db.ErrNotFound).
 func (s *Store) RecordFile(ctx context.Context, customer, id int64) (RecordFile, error) {
-	return scanRecordFile(s.db.QueryRow(ctx, `SELECT `+recordCols+` FROM video_records WHERE id = ? AND customer_id = ?`,
+	f, err := scanRecordFile(s.db.QueryRow(ctx, `SELECT `+recordCols+` FROM video_records WHERE id = ? AND customer_id = ?`,
 		id, customer))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = db.ErrNotFound
+	}
+	return f, err
 }
 
 // OlderRecordFiles lists up to limit recordings (of every customer) that started before cutoff.

@@ -274,6 +274,17 @@ func TestRecordStoreAndRetention(t *testing.T) {
 		if total != 1 || list[0].CallID != "vnew" {
 			t.Fatalf("after retention %+v", list)
 		}
+		// another customer's (or an unknown) recording is not served
+		other := testkit.Customer(t, w.s.DB, "other")
+		w.account(other, "20000001", "20")
+		tok, err := w.s.Sessions.Create(context.Background(), "20000001", other)
+		must(t, err)
+		if r := w.s.Do(http.MethodGet, "/ds/video/recordFile", tok, map[string]any{"id": list[0].ID}); r.Code != "404" {
+			t.Fatalf("another customer's recording: %q", r.Code)
+		}
+		if l, n, err := svc.Store().RecordFiles(context.Background(), other, video.RecordFileQuery{To: now.UnixMilli(), Limit: 10}); err != nil || n != 0 || len(l) != 0 {
+			t.Fatalf("another customer lists %v %d %v", l, n, err)
+		}
 		r := w.s.Do(http.MethodGet, "/ds/video/records", w.token("10000001"), map[string]any{"msId": strings.Repeat("1", 33)})
 		if r.Code != "400" {
 			t.Fatalf("bad msId: %s", r.Code)
