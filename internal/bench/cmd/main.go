@@ -763,9 +763,9 @@ func (r *runner) rows() []bench.Row {
 		pps, _ := r.fig("BenchmarkCameraPullCPU:packets/s/camera")
 		rows = append(rows, bench.Row{Name: "CPU per pulled camera (RTSP → WebRTC fan-out, H.264 copied, no transcoding)",
 			Figure: fmt.Sprintf("%.2f %% of one core per camera (ffmpeg %.2f %%, the server's read loop the rest), 4 simulated 640x360 15 fps cameras pulled for 10 s, %.0f packets/s each",
-				v, ff, pps), Status: bench.Info})
+				v, ff, pps), Target: "< 5 %", Status: bench.Verdict(v < 5)}) // 20 cameras per core at most
 	} else {
-		rows = append(rows, row("CPU per pulled camera (RTSP → WebRTC fan-out, H.264 copied, no transcoding)", "", "", r.missing("cameras")))
+		rows = append(rows, row("CPU per pulled camera (RTSP → WebRTC fan-out, H.264 copied, no transcoding)", "< 5 %", "", r.missing("cameras")))
 	}
 	if p95, ok := r.fig("camera_click_p95_ms"); ok {
 		p50, _ := r.fig("camera_click_p50_ms")
