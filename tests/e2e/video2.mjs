@@ -61,3 +61,40 @@ export const video2Cases = [
     },
   ],
 ];
+
+// The demo customer records its calls and monitorings (docs/video.md §5): a monitoring on a tile, stopped, is listed
+// on /video-records' "Calls and monitoring" tab and plays back in the browser.
+video2Cases.push([
+  'video2: a recorded monitoring is listed on /video-records and plays back',
+  () =>
+    withContexts('video2-record', async (open) => {
+      await phonePage(await open(MOBILE), PHONE);
+      const { page, base } = await dispatcherConsole(await open());
+      await page.evaluate(() => localStorage.removeItem('tenfour.surveillance.layout'));
+      await page.goto(`${base}/video-surveillance`);
+      await page.waitForSelector(`[data-testid=sv-terminal-${PHONE}]`, { timeout: 20_000 });
+      await page.dragAndDrop(`[data-testid=sv-terminal-${PHONE}]`, '[data-testid=tile-2]');
+      await until(async () => (await tileVideo(page, 2)).w > 0, 'the tile shows the phone camera', 20_000, 50);
+      await page.waitForTimeout(3000);
+      await page.click('[data-testid=tile-2] [aria-label="Remove from tile"]');
+      const rec = await until(async () => {
+        const now = Date.now();
+        const r = await api(page, 'GET', `/ds/video/records?msId=${PHONE}&sTime=${now - 3_600_000}&eTime=${now + 60_000}`);
+        return r.code === '0' && r.result.list.find((x) => x.kind === 'monitor') ? r.result.list[0] : false;
+      }, 'the recording is stored', 20_000, 300);
+      expect(rec.durationMs >= 2000 && rec.bytes > 10_000, `recording ${JSON.stringify(rec)}`);
+      await page.goto(`${base}/video-records`);
+      await page.click('[data-testid=videorecords-tab-sessions]');
+      await page.waitForSelector('[data-testid=videorecords-session-play]', { timeout: 15_000 });
+      await page.click('[data-testid=videorecords-session-play] >> nth=0');
+      await until(
+        () => page.evaluate(() => {
+          const v = document.querySelector('[data-testid=videorecords-session-video]');
+          return !!v && v.videoWidth > 0 && v.currentTime > 0.5;
+        }),
+        'the recording plays',
+        15_000,
+        100,
+      );
+    }),
+]);
