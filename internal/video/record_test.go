@@ -109,10 +109,16 @@ func TestCallRecording(t *testing.T) {
 			if _, err := a.WaitFrames(ctx, 45); err != nil {                  // 3 s of 15 fps
 				t.Fatal(err)
 			}
-			sent := b.FramesSent()
+			if n := testkit.Children("ffmpeg"); n != 1 {
+				t.Fatalf("%d ffmpeg children while recording, want the recorder's one", n)
+			}
 			must(t, con.Call(ctx, "video.bye", map[string]any{"callId": id}, nil))
 			v := state(t, ctx, con, id, video.StateEnded, video.StOK)
 			w.svc().Wait()
+			if n := testkit.Children("ffmpeg"); n != 0 {
+				t.Fatalf("%d ffmpeg children left after the call", n)
+			}
+			sent := b.FramesSent() // an upper bound of what the server got
 
 			list := recordFiles(t, w)
 			if len(list) != 1 {
