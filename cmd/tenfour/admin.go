@@ -38,7 +38,7 @@ var adminCommands = map[string]struct {
 	"account-type":  {`account-type --uid 8DIGITS --type 1|-2: set an account's feature access code (spec §6)`, adminAccountType},
 	"host-assign":   {"host-assign --host HOST --customer NAME: the host is the customer's (its custom theme, /theme)", adminHostAssign},
 	"host-unassign": {"host-unassign --host HOST: the host belongs to no customer", adminHostUnassign},
-	"video-limits": {"video-limits --customer NAME [--max-calls N] [--max-monitors N] [--max-duration 1h] [--credit-minutes N|-1]: a customer's video limits",
+	"video-limits": {"video-limits --customer NAME [--max-calls N] [--max-monitors N] [--max-duration 1h] [--credit-minutes N|-1] [--record on|off]: a customer's video limits and whether its calls and monitorings are recorded",
 		adminVideoLimits},
 }
 

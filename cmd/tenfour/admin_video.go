@@ -20,6 +20,7 @@ func adminVideoLimits(ctx context.Context, args []string) error {
 	monitors := fs.Int("max-monitors", -1, "maximum concurrent monitored entries")
 	duration := fs.Duration("max-duration", 0, "longest video call (e.g. 30m)")
 	credit := fs.Int64("credit-minutes", -2, "video-call minutes left; -1 = unlimited")
+	record := fs.String("record", "", "on: record video calls and monitorings (docs/video.md §5); off: do not")
 	store, err := openStore(ctx, fs, cfg, args)
 	if err != nil {
 		return err
@@ -56,10 +57,19 @@ func adminVideoLimits(ctx context.Context, args []string) error {
 	case *credit != -2:
 		return errors.New("--credit-minutes: -1 (unlimited) or a number of minutes")
 	}
+	switch *record {
+	case "on":
+		l.Record = true
+	case "off":
+		l.Record = false
+	case "":
+	default:
+		return errors.New("--record: on or off")
+	}
 	if err := vs.SetLimits(ctx, id, l, time.Now().UnixMilli()); err != nil {
 		return err
 	}
-	fmt.Printf("customer %q video limits: %d calls, %d monitored entries, %d s per call, credit %d ms (-1 unlimited)\n",
-		*customer, l.MaxCalls, l.MaxMonitors, l.MaxDuration, l.CreditMs)
+	fmt.Printf("customer %q video limits: %d calls, %d monitored entries, %d s per call, credit %d ms (-1 unlimited), recording %v\n",
+		*customer, l.MaxCalls, l.MaxMonitors, l.MaxDuration, l.CreditMs, l.Record)
 	return nil
 }

@@ -172,9 +172,13 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 		a.Go(func(ctx context.Context) { a.Cameras.RunDemo(ctx, cfg.Camera.DemoRTSPPort, demo.CustomerNames) })
 	}
 	// [video] video calls console ↔ terminal and video monitoring of terminals, on the same media server
-	a.Video = video.New(d, dir, a.Hub, a.Log, mediaEng, video.Options{RingTimeout: cfg.Voice.RingTimeout})
+	// (recordings per customer switch, muxed by ffmpeg, deleted with --camera-retention-days)
+	a.Video = video.New(d, dir, a.Hub, a.Log, mediaEng, video.Options{RingTimeout: cfg.Voice.RingTimeout,
+		DataDir: cfg.DataDir, FFmpeg: cfg.Camera.FFmpeg, Retention: cfg.Camera.Retention})
 	a.Video.Routes(router)
 	hub.Register(a.Video.Verbs()...)
+	a.OnPrepare(a.Video.Restore)
+	a.Go(a.Video.RunRetention)
 	a.Go(func(ctx context.Context) { <-ctx.Done(); a.Video.Close() })
 	// [directory]
 	dirSvc.Routes(router)

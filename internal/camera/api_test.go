@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -64,30 +63,7 @@ func freeTCPPort(t *testing.T) int {
 // ffmpegChildren counts this process's ffmpeg children (the test server runs in-process).
 func ffmpegChildren(t *testing.T) int {
 	t.Helper()
-	me := os.Getpid()
-	dirs, _ := filepath.Glob("/proc/[0-9]*/stat")
-	n := 0
-	for _, f := range dirs {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		open, closing := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if open < 0 || closing < 0 || closing+4 > len(s) {
-			continue
-		}
-		comm := s[open+1 : closing]
-		fields := strings.Fields(s[closing+2:])
-		if len(fields) < 2 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(fields[1])
-		if ppid == me && comm == "ffmpeg" {
-			n++
-		}
-	}
-	return n
+	return testkit.Children("ffmpeg")
 }
 
 // noChildren waits until no ffmpeg child runs (the service reaps them as it stops streams).

@@ -14,6 +14,7 @@ import (
 	"github.com/pion/rtp"
 	"github.com/pion/rtp/codecs"
 
+	"tenfour/internal/media/ffchild"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
@@ -306,7 +307,7 @@ func (s *Service) decodeLast(ctx context.Context, annexB []byte) ([]byte, error)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, s.ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error",
 		"-f", "h264", "-i", "pipe:0", "-update", "1", "-q:v", "3", "-f", "image2", "-y", out)
-	childAttrs(cmd)
+	ffchild.Attrs(cmd)
 	cmd.Stdin = bytes.NewReader(annexB)
 	s.children.Add(1)
 	msg, err := cmd.CombinedOutput()

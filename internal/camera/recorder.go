@@ -20,6 +20,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"tenfour/internal/media/ffchild"
 )
 
 // recordDir lays recordings out by customer and UTC day.
@@ -49,50 +51,13 @@ func (r *recorder) write(pkt []byte) {
 	}
 }
 
-// freePortPair finds an even UDP port P on loopback with P+1 free too (RTP and RTCP of ffmpeg's receiver).
-func freePortPair() (int, error) {
-	for range 50 {
-		a, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-		if err != nil {
-			return 0, err
-		}
-		p := a.LocalAddr().(*net.UDPAddr).Port
-		a.Close()
-		if p%2 != 0 {
-			p--
-		}
-		c1, err1 := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: p})
-		c2, err2 := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: p + 1})
-		if c1 != nil {
-			c1.Close()
-		}
-		if c2 != nil {
-			c2.Close()
-		}
-		if err1 == nil && err2 == nil {
-			return p, nil
-		}
-	}
-	return 0, errors.New("cameras: no free UDP port pair")
-}
-
-// bound tells whether someone listens on the loopback UDP port now.
-func bound(port int) bool {
-	c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port})
-	if err != nil {
-		return true
-	}
-	c.Close()
-	return false
-}
-
 // startRecorder spawns the recording child for st and feeds it the kept GOP; the stream then feeds it live.
 func (s *Service) startRecorder(st *stream, rec Record) (*recorder, error) {
 	abs := filepath.Join(s.opts.DataDir, rec.path)
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return nil, err
 	}
-	port, err := freePortPair()
+	port, err := ffchild.PortPair()
 	if err != nil {
 		return nil, err
 	}
@@ -111,8 +76,8 @@ func (s *Service) startRecorder(st *stream, rec Record) (*recorder, error) {
 		"-protocol_whitelist", "file,udp,rtp", "-reorder_queue_size", "256", "-probesize", "100000", "-analyzeduration", "300000",
 		"-i", sdp, "-map", "0:v:0", "-c", "copy",
 		"-f", "mp4", "-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-flush_packets", "1", "-y", abs)
-	childAttrs(cmd)
-	var stderr tail
+	ffchild.Attrs(cmd)
+	var stderr ffchild.Tail
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		os.Remove(sdp)
@@ -130,7 +95,7 @@ func (s *Service) startRecorder(st *stream, rec Record) (*recorder, error) {
 	}()
 	// wait until ffmpeg listens, so the first keyframe is not sent into nothing
 	deadline := time.Now().Add(5 * time.Second)
-	for !bound(port) {
+	for !ffchild.Bound(port) {
 		select {
 		case <-r.done:
 			os.Remove(sdp)
@@ -271,7 +236,7 @@ func (s *Service) faststart(abs string) {
 	tmp := abs + ".tmp.mp4"
 	cmd := exec.Command(s.ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error", "-i", abs, "-c", "copy",
 		"-movflags", "+faststart", "-y", tmp)
-	childAttrs(cmd)
+	ffchild.Attrs(cmd)
 	s.children.Add(1)
 	out, err := cmd.CombinedOutput()
 	s.children.Add(-1)

@@ -7,7 +7,6 @@ package camera
 // to the recorder.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -22,6 +21,7 @@ import (
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
 
+	"tenfour/internal/media/ffchild"
 	"tenfour/internal/platform/httpx"
 )
 
@@ -205,8 +205,8 @@ func (s *stream) pullOnce() error {
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, s.svc.ffmpeg, args...)
-	childAttrs(cmd)
-	var stderr tail
+	ffchild.Attrs(cmd)
+	var stderr ffchild.Tail
 	cmd.Stderr = &stderr
 	cmd.WaitDelay = 2 * time.Second
 	if err := cmd.Start(); err != nil {
@@ -453,29 +453,4 @@ func isKeyframeStart(p []byte) bool {
 		return p[1]&0x80 != 0 && p[1]&0x1f == 5
 	}
 	return false
-}
-
-// tail keeps the last 4 KB written to it (a child's error output).
-type tail struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf.Write(p)
-	if t.buf.Len() > 4096 {
-		b := t.buf.Bytes()
-		keep := append([]byte(nil), b[len(b)-4096:]...)
-		t.buf.Reset()
-		t.buf.Write(keep)
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.buf.String()
 }

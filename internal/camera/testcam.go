@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"tenfour/internal/media/ffchild"
 	"tenfour/internal/platform/db"
 )
 
@@ -29,7 +30,7 @@ type TestCameras struct {
 	cmd    *exec.Cmd
 	dir    string
 	done   chan struct{}
-	stderr *tail
+	stderr *ffchild.Tail
 }
 
 // testPython is the interpreter with GStreamer's GObject bindings (Debian's python3-gi).
@@ -91,8 +92,8 @@ func StartTestCameras(port int, mounts []string) (*TestCameras, error) {
 		return nil, err
 	}
 	cmd := exec.Command(py, append([]string{script, fmt.Sprint(port)}, mounts...)...)
-	childAttrs(cmd)
-	stderr := &tail{}
+	ffchild.Attrs(cmd)
+	stderr := &ffchild.Tail{}
 	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -205,7 +205,7 @@ func ParseServe(args []string) (Config, error) {
 	fs.DurationVar(&c.Voice.GroupHangTime, "group-hang-time", 8*time.Second, "how long a group call stays open after its last talk burst")
 	fs.IntVar(&retentionDays, "recording-retention-days", 90, "delete voice recordings older than this many days (0 = keep)")
 	fs.IntVar(&c.Camera.MaxPerCustomer, "camera-max", 16, "cameras one customer may register: the connections the server holds to cameras at most (camera add answers 107 beyond it)")
-	fs.IntVar(&cameraRetentionDays, "camera-retention-days", 30, "delete camera recordings older than this many days (0 = keep)")
+	fs.IntVar(&cameraRetentionDays, "camera-retention-days", 30, "delete camera recordings and recorded video calls and monitorings older than this many days (0 = keep)")
 	fs.StringVar(&c.Camera.FFmpeg, "ffmpeg", "ffmpeg", "the ffmpeg executable that pulls, records and snapshots cameras")
 	fs.IntVar(&c.Camera.DemoRTSPPort, "demo-rtsp-port", 18554, "with --demo: RTSP port (127.0.0.1) of the simulated cameras, 4 per demo customer (0 = none)")
 	fs.IntVar(&gpsRetentionDays, "gps-retention-days", 90, "delete GPS points older than this many days (0 = keep)")

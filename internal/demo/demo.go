@@ -188,14 +188,14 @@ func Seed(ctx context.Context, d *db.DB) (bool, error) {
 	if err := seedThemesAndKeys(ctx, d, bs); err != nil {
 		return true, err
 	}
-	// Video (docs/video.md): Demo Fleet bought 10 hours of video calls, 4 at once, 30 minutes each; the second
-	// tenant keeps the defaults (no credit limit).
+	// Video (docs/video.md): Demo Fleet bought 10 hours of video calls, 4 at once, 30 minutes each, and records its
+	// calls and monitorings (§5); the second tenant keeps the defaults (no credit limit, no recording).
 	var demoID int64
 	if err := d.QueryRow(ctx, `SELECT id FROM customers WHERE name = 'Demo Fleet'`).Scan(&demoID); err != nil {
 		return true, err
 	}
 	if err := video.NewStore(d, nil).SetLimits(ctx, demoID, video.Limits{MaxCalls: 4, MaxMonitors: 16, MaxDuration: 1800,
-		CreditMs: 10 * 3600 * 1000}, time.Now().UnixMilli()); err != nil {
+		CreditMs: 10 * 3600 * 1000, Record: true}, time.Now().UnixMilli()); err != nil {
 		return true, err
 	}
 	return true, nil

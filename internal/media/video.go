@@ -359,6 +359,7 @@ type Feed struct {
 	packets, bytes, frames atomic.Uint64
 	firstAt                atomic.Int64 // unix ns of the first packet (0 = none yet)
 	onFirst                atomic.Pointer[func()]
+	rec                    atomic.Pointer[VideoRecorder] // recording this feed (videorec.go), or nil
 }
 
 // OnFirstPacket sets fn to be called once, in the read loop, with the first packet (at once if it came).
@@ -500,6 +501,9 @@ func (f *Feed) read(tr *webrtc.TrackRemote) {
 			}
 		}
 		mVideoForwarded.Add(float64(written))
+		if r := f.rec.Load(); r != nil { // after the receivers: a copy into the recorder's queue, never a wait
+			r.push(f.video, f.id, &h, pkt.Payload, now)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -120,4 +121,30 @@ func (p *Process) Kill(t testing.TB) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("server did not die")
 	}
+}
+
+// Children counts this process's child processes named comm (Linux /proc; e.g. the in-process server's "ffmpeg").
+func Children(comm string) int {
+	me := os.Getpid()
+	dirs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	n := 0
+	for _, f := range dirs {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		open, closing := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || closing < 0 || closing+4 > len(s) {
+			continue
+		}
+		fields := strings.Fields(s[closing+2:])
+		if len(fields) < 2 {
+			continue
+		}
+		if ppid, _ := strconv.Atoi(fields[1]); ppid == me && s[open+1:closing] == comm {
+			n++
+		}
+	}
+	return n
 }

@@ -2,10 +2,12 @@ package video_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"sort"
 	"strconv"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -66,4 +68,74 @@ func BenchmarkVideoCallSetup(b *testing.B) {
 		b.ReportMetric(float64(took[min(len(took)-1, len(took)*95/100)].Microseconds())/1000, "p95-ms")
 		b.ReportMetric(float64(n), "calls")
 	}
+}
+
+// BenchmarkVideoRecordCPU is `make bench`'s "CPU per recorded video call": N calls (default 4,
+// TENFOUR_BENCH_RECORD_CALLS) between Go peers, each terminal sending its 640x360 15 fps clip and Opus, connected
+// for 10 s without recording and then 10 s with it; the figure is the difference in this process's CPU (the
+// recorders' queues and loopback writes) plus the ffmpeg children's CPU (RUSAGE_CHILDREN once they exited), per
+// call, in % of one core. The live path's cost is the same in both runs and cancels out.
+func BenchmarkVideoRecordCPU(b *testing.B) {
+	n := 4
+	if v, err := strconv.Atoi(os.Getenv("TENFOUR_BENCH_RECORD_CALLS")); err == nil && v > 0 {
+		n = v
+	}
+	const window = 10 * time.Second
+	w := newWorld(b)
+	for i := range n {
+		w.account(w.cust, fmt.Sprintf("1000030%d", i), "20")
+		w.account(w.cust, fmt.Sprintf("1000040%d", i), "10")
+	}
+	run := func(record bool) (self, children time.Duration) {
+		w.limits(video.Limits{MaxCalls: 64, MaxMonitors: 16, MaxDuration: 3600, CreditMs: -1, Record: record})
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		var ids []string
+		var cons []*termclient.Client
+		var vids []*termclient.Video
+		for i := range n {
+			msID := fmt.Sprintf("1000040%d", i)
+			con, term := w.console(fmt.Sprintf("1000030%d", i)), w.term(msID, nil)
+			id := invite(b, ctx, con, msID)
+			invited(b, ctx, term)
+			codec := answer(b, ctx, term, id, "VP8")
+			a, t := connect(b, ctx, con, term, id, codec)
+			go func() { _ = t.Talk(ctx, silent(int(window/(20*time.Millisecond))+100), 20*time.Millisecond) }()
+			if _, err := a.WaitFrames(ctx, 10); err != nil {
+				b.Fatal(err)
+			}
+			ids, cons, vids = append(ids, id), append(cons, con), append(vids, a, t)
+		}
+		s0, c0 := rusage(syscall.RUSAGE_SELF), rusage(syscall.RUSAGE_CHILDREN)
+		time.Sleep(window)
+		s1 := rusage(syscall.RUSAGE_SELF)
+		for i, id := range ids {
+			must(b, cons[i].Call(ctx, "video.bye", map[string]any{"callId": id}, nil))
+		}
+		w.svc().Wait() // the recorders finished: their children exited and were waited for
+		c1 := rusage(syscall.RUSAGE_CHILDREN)
+		for _, v := range vids {
+			v.Close()
+		}
+		for _, c := range cons {
+			c.Close()
+		}
+		return s1 - s0, c1 - c0
+	}
+	b.ResetTimer()
+	for range b.N {
+		off, _ := run(false)
+		on, kids := run(true)
+		per := func(d time.Duration) float64 { return float64(d) / float64(window) * 100 / float64(n) }
+		b.ReportMetric(per(on-off+kids), "%core/call")
+		b.ReportMetric(per(kids), "%core-ffmpeg/call")
+		b.ReportMetric(per(on-off), "%core-server/call")
+		b.ReportMetric(float64(n), "calls")
+	}
+}
+
+func rusage(who int) time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(who, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

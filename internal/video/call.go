@@ -150,7 +150,7 @@ func (s *Service) Invite(ctx context.Context, c *realtime.Conn, req InviteReq) (
 		}
 		ss := &session{id: newID("v"), customer: caller.Customer, kind: KindCall, state: StateTrying, status: StTrying,
 			caller: &party{Account: caller, conn: c, codecs: codecs}, res: res, started: s.opts.Now(),
-			declined: map[string]int{}}
+			declined: map[string]int{}, record: lim.Record}
 		if target != nil {
 			ss.callee = &party{Account: *target}
 		} else {
@@ -449,6 +449,7 @@ func (s *Service) maybeConnectedLocked(later *afterUnlock, ss *session) {
 	ss.state, ss.status, ss.connected = StateConnected, StConnected, s.opts.Now()
 	ss.limit, ss.limitStatus = time.Hour, StMaxDuration
 	later.then(func() { s.armLimit(ss) })
+	s.startRecordingLocked(ss)
 	s.publishLocked(ss)
 }
 

@@ -1,9 +1,13 @@
 package video
 
 import (
+	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 
+	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/timerange"
@@ -13,6 +17,8 @@ import (
 func (s *Service) Routes(r httpx.Router) {
 	r.Console("GET /ds/video/limits", s.limits)
 	r.Console("GET /ds/video/sessions", s.sessionsList)
+	r.Console("GET /ds/video/records", httpx.Bind(s.httpRecords))
+	r.Raw("GET /ds/video/recordFile", http.HandlerFunc(s.httpRecordFile), true)
 }
 
 // limits answers the customer's limits, its credit left and what is in use now.
@@ -26,7 +32,7 @@ func (s *Service) limits(w http.ResponseWriter, r *http.Request) (any, error) {
 	calls, mons := s.countLocked(p.CustomerID, KindCall), s.countLocked(p.CustomerID, KindMonitor)
 	s.mu.Unlock()
 	return map[string]any{"maxCalls": l.MaxCalls, "maxMonitors": l.MaxMonitors, "maxDurationS": l.MaxDuration,
-		"creditMs": l.CreditMs, "calls": calls, "monitors": mons, "resolutions": Resolutions}, nil
+		"creditMs": l.CreditMs, "record": l.Record, "calls": calls, "monitors": mons, "resolutions": Resolutions}, nil
 }
 
 // sessionsList is GET /ds/video/sessions {sTime, eTime, msId?}: ended calls and monitorings, newest first
@@ -50,4 +56,71 @@ func (s *Service) sessionsList(w http.ResponseWriter, r *http.Request) (any, err
 		return nil, err
 	}
 	return map[string]any{"list": list}, nil
+}
+
+// GET /ds/video/records {sTime, eTime, msId?, pageNo?, pageSize?}: recordings of calls and monitorings, newest
+// first (spec §5 time-range rules).
+func (s *Service) httpRecords(ctx context.Context, p identity.Principal, req struct {
+	STime    string      `json:"sTime"`
+	ETime    string      `json:"eTime"`
+	MsID     flex.String `json:"msId"`
+	PageNo   string      `json:"pageNo"`
+	PageSize string      `json:"pageSize"`
+}) (any, error) {
+	rg, _, err := timerange.ForCustomer(ctx, s.store.db, p.CustomerID, req.STime, req.ETime, timerange.Month)
+	if err != nil {
+		return nil, err
+	}
+	q := RecordFileQuery{From: rg.From, To: rg.To}
+	if v := strings.TrimSpace(string(req.MsID)); v != "" {
+		if q.MsID, err = httpx.ID("msId", v); err != nil {
+			return nil, err
+		}
+	}
+	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, 100, 1000); err != nil {
+		return nil, err
+	}
+	list, total, err := s.store.RecordFiles(ctx, p.CustomerID, q)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"total": total, "list": list}, nil
+}
+
+// GET /ds/video/recordFile {id, download?}: the recording, ranged (the browser seeks), or as an attachment.
+func (s *Service) httpRecordFile(w http.ResponseWriter, r *http.Request) {
+	p := identity.Must(r.Context())
+	if !p.IsDispatcher() {
+		httpx.WriteError(w, r, httpx.ErrPermission)
+		return
+	}
+	q := r.URL.Query()
+	id, err := httpx.Int("id", strings.TrimSpace(q.Get("id")))
+	if err != nil || id <= 0 {
+		httpx.WriteError(w, r, httpx.BadParam("id", "a positive id"))
+		return
+	}
+	rec, err := s.store.RecordFile(r.Context(), p.CustomerID, id)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	f, err := os.Open(filepath.Join(s.opts.DataDir, rec.path))
+	if err != nil {
+		httpx.WriteError(w, r, ErrNoFile)
+		return
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		httpx.WriteError(w, r, ErrNoFile)
+		return
+	}
+	name := filepath.Base(rec.path)
+	if d := q.Get("download"); d == "1" || d == "true" {
+		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	}
+	w.Header().Set("Content-Type", rec.Type)
+	w.Header().Set("Cache-Control", "private, no-cache")
+	http.ServeContent(w, r, name, st.ModTime(), f)
 }

@@ -118,6 +118,11 @@ type Options struct {
 	MediaTimeout time.Duration
 	// Now is the clock of durations and credit (tests); default time.Now.
 	Now func() time.Time
+	// DataDir holds the recordings (video-records/<customer>/<UTC day>/); FFmpeg is the executable that muxes
+	// them. Without either, customers with recording on are not recorded (a warning is logged per session).
+	DataDir, FFmpeg string
+	// Retention deletes recordings older than this (0 keeps them); the server passes --camera-retention-days.
+	Retention time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -130,6 +135,9 @@ func (o Options) withDefaults() Options {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.FFmpeg == "" {
+		o.FFmpeg = "ffmpeg"
+	}
 	return o
 }
 
@@ -139,6 +147,7 @@ type Limits struct {
 	MaxMonitors int   `json:"maxMonitors"`
 	MaxDuration int   `json:"maxDurationS"` // seconds
 	CreditMs    int64 `json:"creditMs"`     // -1 unlimited
+	Record      bool  `json:"record"`       // calls and monitorings are recorded (docs/video.md §5)
 }
 
 // DefaultLimits apply to a customer without a row.

@@ -102,7 +102,8 @@ func (s *Service) StartMonitor(ctx context.Context, c *realtime.Conn, req Monito
 		}
 		ss = &session{id: newID("m"), customer: viewer.Customer, kind: KindMonitor, state: StateTrying, status: StTrying,
 			callee: &party{Account: t, conn: tc}, viewers: map[string]*party{viewer.ID: v}, res: res,
-			started: s.opts.Now(), declined: map[string]int{}, fixed: make(chan struct{})}
+			started: s.opts.Now(), declined: map[string]int{}, fixed: make(chan struct{}), record: lim.Record,
+			opener: viewer}
 		s.sessions[ss.id] = ss
 		s.monitored[t.ID] = ss
 		s.watchLocked(c)

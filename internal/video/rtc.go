@@ -99,6 +99,9 @@ func (s *Service) Offer(c *realtime.Conn, req OfferReq) (map[string]string, erro
 		}
 		old, p.peer = p.peer, peer
 		s.linkLocked(ss, p)
+		if ss.recording != nil && ss.recording.term == p { // a reconnect: the recording goes on from the new feeds
+			ss.recording.rec.Follow(peer.Video, peer.Audio)
+		}
 		if ss.kind == KindMonitor && p == ss.callee {
 			peer.Video.OnFirstPacket(func() { go s.monitorFlowing(ss, peer) })
 		}
@@ -207,6 +210,7 @@ func (s *Service) monitorFlowing(ss *session, vp *media.VideoPeer) {
 			ss.timer.Stop()
 		}
 		ss.state, ss.status, ss.connected = StateConnected, StConnected, s.opts.Now()
+		s.startRecordingLocked(ss)
 		s.publishLocked(ss)
 		return nil
 	})

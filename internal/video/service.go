@@ -31,6 +31,7 @@ type Service struct {
 	sessions  map[string]*session
 	monitored map[string]*session // terminal account → its monitoring session
 	watched   map[*realtime.Conn]bool
+	recLive   map[string]bool // recordings being written (relative paths): not orphans
 	closed    bool
 	wg        sync.WaitGroup // rows and logs being written
 }
@@ -38,7 +39,8 @@ type Service struct {
 // New builds the service.
 func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log, m *media.Engine, opts Options) *Service {
 	return &Service{store: NewStore(d, dir), hub: hub, log: log, media: m, opts: opts.withDefaults(),
-		sessions: map[string]*session{}, monitored: map[string]*session{}, watched: map[*realtime.Conn]bool{}}
+		sessions: map[string]*session{}, monitored: map[string]*session{}, watched: map[*realtime.Conn]bool{},
+		recLive: map[string]bool{}}
 }
 
 // Store is the video store.
@@ -77,6 +79,9 @@ type session struct {
 	timer       *time.Timer
 	ended       bool
 	fixed       chan struct{} // monitor: closed when the terminal agreed (codec fixed) or the session ended
+	record      bool          // the customer records sessions (read with the limits at the start)
+	opener      Account       // monitor: the dispatcher who started it
+	recording   *recording    // the recording in progress (record.go)
 }
 
 // fixLocked marks a monitoring's codec as fixed (or the session as over): offers waiting for it go on.
@@ -271,6 +276,7 @@ func (s *Service) endLocked(later *afterUnlock, ss *session, status int, by stri
 			_ = ss.callee.conn.Send("video.monitorStop", map[string]any{"callId": ss.id, "status": status})
 		}
 	}
+	s.finishRecordingLocked(later, ss) // the recorder lets go of the feeds before the peers close
 	for _, p := range ss.parties() {
 		if p.peer != nil {
 			later.then(p.peer.Close)

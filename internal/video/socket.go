@@ -53,6 +53,7 @@ func (s *Service) Verbs() []realtime.Verb {
 		realtime.Event("video.state", realtime.Anyone),
 		realtime.Event("video.rtc", realtime.Anyone),
 		realtime.Event("video.resolution", realtime.Anyone),
+		realtime.Event("video.record", realtime.ConsoleOnly), // a recording of a call or monitoring finished (record.go)
 		realtime.Ask("video.monitorStart", realtime.TerminalOnly),
 		realtime.Event("video.monitorStop", realtime.TerminalOnly),
 	}

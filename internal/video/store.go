@@ -53,8 +53,10 @@ func (s *Store) Account(ctx context.Context, customer int64, id string) (Account
 // Limits reads a customer's limits (the defaults when it has no row).
 func (s *Store) Limits(ctx context.Context, customer int64) (Limits, error) {
 	l := DefaultLimits
-	err := s.db.QueryRow(ctx, `SELECT max_calls, max_monitors, max_duration_s, credit_ms FROM video_limits
-		WHERE customer_id = ?`, customer).Scan(&l.MaxCalls, &l.MaxMonitors, &l.MaxDuration, &l.CreditMs)
+	var rec int
+	err := s.db.QueryRow(ctx, `SELECT max_calls, max_monitors, max_duration_s, credit_ms, record FROM video_limits
+		WHERE customer_id = ?`, customer).Scan(&l.MaxCalls, &l.MaxMonitors, &l.MaxDuration, &l.CreditMs, &rec)
+	l.Record = rec == 1
 	if errors.Is(err, sql.ErrNoRows) {
 		return DefaultLimits, nil
 	}
@@ -63,10 +65,15 @@ func (s *Store) Limits(ctx context.Context, customer int64) (Limits, error) {
 
 // SetLimits stores a customer's limits (the operator's: tenfour admin video-limits, the demo, tests).
 func (s *Store) SetLimits(ctx context.Context, customer int64, l Limits, at int64) error {
+	rec := 0
+	if l.Record {
+		rec = 1
+	}
 	_, err := s.db.Exec(ctx, `INSERT INTO video_limits (customer_id, max_calls, max_monitors, max_duration_s, credit_ms,
-		updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (customer_id) DO UPDATE SET max_calls = excluded.max_calls,
+		record, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (customer_id) DO UPDATE SET max_calls = excluded.max_calls,
 		max_monitors = excluded.max_monitors, max_duration_s = excluded.max_duration_s, credit_ms = excluded.credit_ms,
-		updated_at = excluded.updated_at`, customer, l.MaxCalls, l.MaxMonitors, l.MaxDuration, l.CreditMs, at)
+		record = excluded.record, updated_at = excluded.updated_at`, customer, l.MaxCalls, l.MaxMonitors, l.MaxDuration,
+		l.CreditMs, rec, at)
 	return err
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { noPictureReason, place, resize } from './store';
+import { acceptsDrop, DRAG_TYPE, dropped, monitorReason, noPictureReason, place, resize, TERMINAL_DRAG_TYPE, terminalTile, tileTerminal } from './store';
 import { RTSP_URL, STREAM_ID } from './components/CameraDialog';
 
 describe('grid', () => {
@@ -24,6 +24,38 @@ describe('why a tile has no picture', () => {
     expect(noPictureReason({ state: 'playing' }, true, true)).toBeUndefined();
     expect(noPictureReason({ state: 'connecting' }, false, true)).toBe('reason.connecting');
     expect(noPictureReason(undefined, false, false)).toBe('reason.noTool');
+  });
+});
+
+describe('dragging a terminal onto a tile', () => {
+  const drag = (data: Record<string, string>) => (type: string) => data[type] ?? '';
+  const canMonitor = (msId: string) => msId === '10000161';
+  it('reads a camera or a camera-capable terminal from the drop, nothing else', () => {
+    expect(dropped(drag({ [DRAG_TYPE]: 'gate' }), canMonitor)).toBe('gate');
+    expect(dropped(drag({ [TERMINAL_DRAG_TYPE]: '10000161' }), canMonitor)).toBe(terminalTile('10000161'));
+    expect(dropped(drag({ [TERMINAL_DRAG_TYPE]: '10000162' }), canMonitor)).toBeUndefined(); // a radio: no camera
+    expect(dropped(drag({ 'text/plain': 'gate' }), canMonitor)).toBeUndefined();
+    expect(acceptsDrop([TERMINAL_DRAG_TYPE])).toBe(true);
+    expect(acceptsDrop(['Files'])).toBe(false);
+  });
+  it('keeps terminals and cameras apart on the grid, a terminal on one tile at a time', () => {
+    const t = terminalTile('10000161');
+    expect(tileTerminal(t)).toBe('10000161');
+    expect(tileTerminal('gate')).toBeUndefined();
+    expect(tileTerminal(null)).toBeUndefined();
+    expect(place(['gate', t, null, null], t, 0)).toEqual([t, 'gate', null, null]);
+  });
+  it('says why a monitored terminal has no picture', () => {
+    expect(monitorReason(undefined, false)).toBe('reason.connecting');
+    expect(monitorReason({ view: { state: 'media', status: 102 } }, false)).toBe('reason.connecting');
+    expect(monitorReason({ view: { state: 'connected', status: 202 } }, false)).toBe('reason.waiting');
+    expect(monitorReason({ view: { state: 'connected', status: 202 } }, true)).toBeUndefined();
+    expect(monitorReason({ view: { state: 'ended', status: 101 }, refused: '101' }, false)).toBe('reason.terminalOffline');
+    expect(monitorReason({ view: { state: 'ended', status: 502 } }, false)).toBe('reason.streamNotFound');
+    expect(monitorReason({ view: { state: 'ended', status: 201 }, refused: '201' }, false)).toBe('reason.busy');
+    expect(monitorReason({ view: { state: 'ended', status: 606 }, refused: '606' }, false)).toBe('reason.terminalNotSupported');
+    expect(monitorReason({ view: { state: 'ended', status: 406 }, refused: '406' }, false)).toBe('reason.maxMonitors');
+    expect(monitorReason({ view: { state: 'ended', status: 500 }, refused: 'failed' }, false)).toBe('reason.failed');
   });
 });
 

@@ -51,3 +51,70 @@ export function place(tiles: (string | null)[], streamId: string, at?: number): 
 export function resize(tiles: (string | null)[], n: number): (string | null)[] {
   return Array.from({ length: n }, (_, i) => tiles[i] ?? null);
 }
+
+/** What a dragged camera carries (its stream id) and what a dragged terminal carries (its msId). */
+export const DRAG_TYPE = 'application/x-tenfour-camera';
+export const TERMINAL_DRAG_TYPE = 'application/x-tenfour-terminal';
+
+/** A tile shows a camera (its stream id) or a monitored terminal ("term:" and its msId). */
+const TERMINAL_PREFIX = 'term:';
+export const terminalTile = (msId: string) => TERMINAL_PREFIX + msId;
+export function tileTerminal(id: string | null | undefined): string | undefined {
+  return id?.startsWith(TERMINAL_PREFIX) ? id.slice(TERMINAL_PREFIX.length) : undefined;
+}
+
+/** Whether a drag may be dropped on a tile (a camera or a terminal). */
+export function acceptsDrop(types: readonly string[]): boolean {
+  return types.includes(DRAG_TYPE) || types.includes(TERMINAL_DRAG_TYPE);
+}
+
+/**
+ * What a drop puts on a tile: a camera's stream id, or a terminal's tile id when the terminal can be monitored
+ * (canMonitor: its type has a camera); undefined for anything else.
+ */
+export function dropped(get: (type: string) => string, canMonitor: (msId: string) => boolean): string | undefined {
+  const stream = get(DRAG_TYPE).trim();
+  if (stream) return stream;
+  const msId = get(TERMINAL_DRAG_TYPE).trim();
+  return msId && canMonitor(msId) ? terminalTile(msId) : undefined;
+}
+
+/** A tile's monitoring session as the shared video store has it. */
+export interface TileSession {
+  view: { state: string; status: number };
+  refused?: string;
+}
+
+/**
+ * Why a terminal's tile has no picture, as an i18n key of the surveillance namespace (undefined: it shows one): the
+ * camera tiles' reasons where they mean the same (offline, stream not found, busy), and the monitoring's own.
+ */
+export function monitorReason(s: TileSession | undefined, playing: boolean): string | undefined {
+  if (!s) return 'reason.connecting';
+  if (s.view.state !== 'ended') {
+    if (s.view.state === 'connected') return playing ? undefined : 'reason.waiting';
+    return 'reason.connecting';
+  }
+  switch (s.refused ?? String(s.view.status)) {
+    case '101':
+      return 'reason.terminalOffline';
+    case '502':
+      return 'reason.streamNotFound';
+    case '201':
+    case '486':
+      return 'reason.busy';
+    case '606':
+      return 'reason.terminalNotSupported';
+    case '406':
+      return 'reason.maxMonitors';
+    case '403':
+      return 'reason.alreadyMonitoring';
+    case '408':
+      return 'reason.noAnswer';
+    case '404':
+      return 'reason.unknownTerminal';
+    case '200':
+      return 'reason.stopped';
+  }
+  return 'reason.failed';
+}

@@ -41,6 +41,8 @@ export interface VideoSession {
   refused?: string;
   /** The camera being opened while the call rings (the preview), so answering does not wait for it. */
   preview?: Promise<MediaStream | undefined>;
+  /** A monitoring shown on a surveillance tile (not in the video call window). */
+  tile?: boolean;
 }
 
 export interface VideoInvite {
@@ -169,22 +171,29 @@ export async function startVideoCall(msId: string, name: string): Promise<void> 
   }
 }
 
-/** Opens a terminal's camera (video monitoring). */
-export async function startVideoMonitor(msId: string, name: string): Promise<void> {
+/**
+ * Opens a terminal's camera (video monitoring); tile: shown on a surveillance tile instead of the video call window.
+ * Returns the session's id (a refused start is a session too: ended, with the code in refused).
+ */
+export async function startVideoMonitor(msId: string, name: string, opts: { tile?: boolean } = {}): Promise<string> {
   const resolution = useVideo.getState().resolution;
+  const tile = opts.tile || undefined;
   try {
     const r = await live().request<{ callId: string; status: number }>('video.monitorStart', { msId, resolution, codecs: browserCodecs() });
     useVideo.setState((st) => {
       const s = st.sessions[r.callId] ?? placeholder(r.callId, 'monitor', msId, name, resolution);
-      return { sessions: { ...st.sessions, [r.callId]: { ...s, view: { ...s.view, state: r.status === 202 ? 'connected' : 'media', status: r.status } } } };
+      return { sessions: { ...st.sessions, [r.callId]: { ...s, tile, view: { ...s.view, state: r.status === 202 ? 'connected' : 'media', status: r.status } } } };
     });
     void openMedia(r.callId, false);
+    return r.callId;
   } catch (e) {
-    const id = `refused-${Date.now()}`;
+    const id = `refused-${Date.now()}-${msId}`;
     const s = placeholder(id, 'monitor', msId, name, resolution);
     s.refused = (e as { code?: string }).code ?? 'failed';
+    s.tile = tile;
     s.view = { ...s.view, state: 'ended', status: Number(s.refused) || 500 };
     useVideo.setState((st) => ({ sessions: { ...st.sessions, [id]: s } }));
+    return id;
   }
 }
 
@@ -224,6 +233,19 @@ export function hangUpVideo(callId: string): void {
   }
   const verb = s.view.kind === 'monitor' ? 'video.monitorStop' : 'video.byeMyself';
   void live().request(verb, { callId }).catch(() => {});
+}
+
+/** Stops a session (as hangUpVideo) and drops it from the store at once (a surveillance tile that lets go of it). */
+export function forgetVideo(callId: string): void {
+  const s = useVideo.getState().sessions[callId];
+  if (!s) return;
+  if (s.view.state !== 'ended') hangUpVideo(callId);
+  closeMedia(s);
+  useVideo.setState((st) => {
+    const next = { ...st.sessions };
+    delete next[callId];
+    return { sessions: next };
+  });
 }
 
 export function setVideoResolution(callId: string, resolution: ResolutionName): void {

@@ -7,7 +7,9 @@ import { CameraOutlined, CloseOutlined, FullscreenOutlined, VideoCameraAddOutlin
 import { ApiError } from '../../../shared/http/client';
 import { cameraApi, type Camera } from '../api';
 import { openPlayer, saveDataUrl, type PlayerHandle } from '../player';
-import { noPictureReason, useStreams } from '../store';
+import { acceptsDrop, dropped, noPictureReason, useStreams } from '../store';
+import { useDirectory } from '../../../shared/directory/store';
+import { cameraCapable } from '../../../shared/video/store';
 
 interface Props {
   index: number;
@@ -19,7 +21,29 @@ interface Props {
   onClear(): void;
 }
 
-export const DRAG_TYPE = 'application/x-tenfour-camera';
+export { DRAG_TYPE } from '../store';
+
+/** A tile's drop target: takes a dragged camera or a camera-capable terminal (docs: features/surveillance). */
+export function dropTarget(onDrop: (id: string) => void): Pick<React.HTMLAttributes<HTMLDivElement>, 'onDragOver' | 'onDrop'> {
+  return {
+    onDragOver: (e) => {
+      if (acceptsDrop(e.dataTransfer.types)) e.preventDefault();
+    },
+    onDrop: (e) => {
+      const id = dropped((type) => e.dataTransfer.getData(type), canMonitor);
+      if (id) {
+        e.preventDefault();
+        onDrop(id);
+      }
+    },
+  };
+}
+
+/** A terminal may be monitored when the directory knows it with a camera-capable type. */
+function canMonitor(msId: string): boolean {
+  const term = useDirectory.getState().terminals[msId];
+  return !!term && cameraCapable(term.type);
+}
 
 export function Tile({ index, camera, tool, selected, onSelect, onDrop, onClear }: Props) {
   const { t } = useTranslation('surveillance');
@@ -98,16 +122,7 @@ export function Tile({ index, camera, tool, selected, onSelect, onDrop, onClear 
       data-testid={`tile-${index}`}
       data-stream={streamId ?? ''}
       onClick={onSelect}
-      onDragOver={(e) => {
-        if (e.dataTransfer.types.includes(DRAG_TYPE)) e.preventDefault();
-      }}
-      onDrop={(e) => {
-        const id = e.dataTransfer.getData(DRAG_TYPE);
-        if (id) {
-          e.preventDefault();
-          onDrop(id);
-        }
-      }}
+      {...dropTarget(onDrop)}
     >
       <video ref={video} className="sv-video" autoPlay muted playsInline onPlaying={() => setPlaying(true)} style={{ visibility: camera && !reason ? 'visible' : 'hidden' }} />
       {!camera && <div className="sv-empty">{t('tile.empty')}</div>}

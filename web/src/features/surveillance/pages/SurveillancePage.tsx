@@ -1,20 +1,26 @@
 // /video-surveillance and /video-surveillance-child: the camera group as a tree, a grid of 1/4/9/16 tiles (drag a
 // camera onto a tile, or click it for the selected tile), each tile with full screen, snapshot and recording, and
-// the reason it has no picture; cameras are added, edited and deleted here.
+// the reason it has no picture; cameras are added, edited and deleted here. Terminals with a camera (apps and
+// camera terminals) are listed under the cameras: dragged onto a tile, a terminal is monitored there (video
+// monitoring, docs/video.md §3).
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router';
 import { Alert, App, Badge, Button, Empty, Popconfirm, Segmented, Space, Tooltip, Typography } from 'antd';
-import { DeleteOutlined, EditOutlined, HistoryOutlined, PlusOutlined, VideoCameraOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, HistoryOutlined, MobileOutlined, PlusOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { ApiError } from '../../../shared/http/client';
 import { live, useLiveStatus } from '../../../shared/socket/live';
 import { showCameraGroup } from '../../../shared/access/features';
 import { useGateContext } from '../../../shared/access/gate';
 import { cameraApi, cameraKeys, LAYOUTS, type Camera, type CameraInput, type Layout, type StateEvent } from '../api';
-import { place, resize, useStreams } from '../store';
+import { place, resize, TERMINAL_DRAG_TYPE, terminalTile, tileTerminal, useStreams } from '../store';
 import { DRAG_TYPE, Tile } from '../components/Tile';
 import { CameraDialog } from '../components/CameraDialog';
+import { TerminalTile } from '../components/TerminalTile';
+import { useDirectory } from '../../../shared/directory/store';
+import { useDirectoryLoaded } from '../../../shared/directory/choices';
+import { cameraCapable } from '../../../shared/video/store';
 import '../surveillance.css';
 
 const LAYOUT_KEY = 'tenfour.surveillance.layout';
@@ -62,6 +68,12 @@ export default function SurveillancePage() {
   }, [status, refetch]);
 
   const byStream = useMemo(() => new Map(cameras.map((c) => [c.streamId, c])), [cameras]);
+  useDirectoryLoaded();
+  const allTerminals = useDirectory((s) => s.terminals);
+  const terminals = useMemo(
+    () => Object.values(allTerminals).filter((x) => cameraCapable(x.type)).sort((a, b) => a.cid.localeCompare(b.cid)),
+    [allTerminals],
+  );
   const put = (streamId: string, at?: number) => setLayout((l) => ({ ...l, tiles: place(l.tiles, streamId, at) }));
   const fail = (e: unknown) => {
     const key = e instanceof ApiError && e.key ? `reason.${e.key.replace(/^camera\./, '')}` : '';
@@ -133,6 +145,28 @@ export default function SurveillancePage() {
             })}
           </ul>
         )}
+        <div className="sv-tree-head" style={{ marginTop: 12 }}>
+          <Typography.Text strong>
+            <MobileOutlined /> {t('tree.terminals')} ({terminals.length})
+          </Typography.Text>
+        </div>
+        {terminals.length === 0 && <Typography.Text type="secondary">{t('tree.noTerminals')}</Typography.Text>}
+        <ul className="sv-cameras" role="tree" aria-label={t('tree.terminals')}>
+          {terminals.map((x) => (
+            <li key={x.cid} role="treeitem" aria-selected={false} draggable data-testid={`sv-terminal-${x.cid}`}
+              onDragStart={(e) => {
+                e.dataTransfer.setData(TERMINAL_DRAG_TYPE, x.cid);
+                e.dataTransfer.effectAllowed = 'copy';
+              }}
+              onDoubleClick={() => put(terminalTile(x.cid), selected)}>
+              <Badge status={x.online === '1' ? 'success' : 'default'} />
+              <span className="sv-camera-name">{x.name || x.cid}</span>
+              <Button size="small" type="link" aria-label={t('actions.monitor')} onClick={() => put(terminalTile(x.cid), selected)}>
+                {t('actions.monitor')}
+              </Button>
+            </li>
+          ))}
+        </ul>
       </aside>
       <section className="sv-main">
         <div className="sv-toolbar">
@@ -144,11 +178,20 @@ export default function SurveillancePage() {
           </Link>
         </div>
         <div className="sv-grid" style={{ gridTemplateColumns: `repeat(${cols}, 1fr)`, gridTemplateRows: `repeat(${cols}, 1fr)` }}>
-          {layout.tiles.map((id, i) => (
+          {layout.tiles.map((id, i) => {
+            const msId = tileTerminal(id);
+            const clear = () => setLayout((l) => ({ ...l, tiles: l.tiles.map((x, j) => (j === i ? null : x)) }));
+            if (msId)
+              return (
+                <TerminalTile key={`${i}-${msId}`} index={i} msId={msId} name={allTerminals[msId]?.name ?? ''} selected={selected === i}
+                  onSelect={() => setSelected(i)} onDrop={(s) => put(s, i)} onClear={clear} />
+              );
+            return (
             <Tile key={i} index={i} camera={id ? byStream.get(id) : undefined} tool={tool} selected={selected === i}
               onSelect={() => setSelected(i)} onDrop={(s) => put(s, i)}
-              onClear={() => setLayout((l) => ({ ...l, tiles: l.tiles.map((x, j) => (j === i ? null : x)) }))} />
-          ))}
+              onClear={clear} />
+            );
+          })}
         </div>
       </section>
       <CameraDialog open={!!dialog} camera={dialog?.camera ?? null} saving={saving} onSave={(c) => void save(c)} onClose={() => setDialog(null)} />

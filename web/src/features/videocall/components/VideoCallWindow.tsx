@@ -36,7 +36,7 @@ export default function VideoCallWindow() {
   useEffect(() => startConsoleVideo(), []);
   const sessions = useVideo((s) => s.sessions);
   const invites = useVideo((s) => s.invites);
-  const list = Object.values(sessions);
+  const list = Object.values(sessions).filter((s) => !s.tile); // surveillance tiles show their own
   if (!list.length && !invites.length) return null;
   return (
     <div className="vc-stack" data-testid="videocall-window">

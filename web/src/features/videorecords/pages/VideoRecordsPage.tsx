@@ -1,9 +1,10 @@
 // /video-records and /video-records-child: camera recordings by camera and time range (spec §5 range rules),
+// and recorded video calls and monitorings by terminal (the "Calls and monitoring" tab, CallRecords.tsx),
 // played in the browser with seeking, downloaded.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Card, Modal, Select, Space, Table, Tag } from 'antd';
+import { App, Button, Card, Modal, Select, Space, Table, Tabs, Tag } from 'antd';
 import { DownloadOutlined, PlayCircleOutlined, SearchOutlined } from '@ant-design/icons';
 import { ApiError } from '../../../shared/http/client';
 import { live } from '../../../shared/socket/live';
@@ -12,6 +13,7 @@ import { checkWallRange, defaultWallRange, MONTH_DAYS, rangeToMs } from '../../.
 import { formatZoned } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { formatDuration, RECORD_PAGE_SIZE, recordFileUrl, videoRecordApi, type VideoRecord } from '../api';
+import CallRecords from './CallRecords';
 
 interface Applied {
   streams: string[];
@@ -20,6 +22,20 @@ interface Applied {
 }
 
 export default function VideoRecordsPage() {
+  const { t } = useTranslation('videorecords');
+  return (
+    <div className="page-pad" data-testid="videorecords-page">
+      <Card size="small" title={t('title')}>
+        <Tabs destroyOnHidden items={[
+          { key: 'cameras', label: t('tab.cameras'), children: <CameraRecords /> },
+          { key: 'sessions', label: <span data-testid="videorecords-tab-sessions">{t('tab.sessions')}</span>, children: <CallRecords /> },
+        ]} />
+      </Card>
+    </div>
+  );
+}
+
+function CameraRecords() {
   const { t } = useTranslation('videorecords');
   const { message } = App.useApp();
   const dateTime = useDateTimeFormat();
@@ -51,8 +67,8 @@ export default function VideoRecordsPage() {
   };
 
   return (
-    <div className="page-pad" data-testid="videorecords-page">
-      <Card size="small" title={t('title')}>
+    <>
+      <div>
         <Space wrap align="start" style={{ marginBottom: 12 }}>
           <Select mode="multiple" allowClear placeholder={t('cameras')} value={streams} onChange={setStreams} style={{ minWidth: 260 }}
             maxTagCount="responsive" data-testid="videorecords-cameras"
@@ -95,13 +111,13 @@ export default function VideoRecordsPage() {
             },
           ]}
         />
-      </Card>
+      </div>
       <Modal open={!!playing} title={playing ? `${playing.name} — ${formatZoned(playing.startTime, dateTime)}` : ''} footer={null}
         onCancel={() => setPlaying(null)} width={800} destroyOnHidden>
         {playing && (
           <video src={recordFileUrl(playing)} controls autoPlay style={{ width: '100%', background: '#000' }} data-testid="videorecords-video" />
         )}
       </Modal>
-    </div>
+    </>
   );
 }

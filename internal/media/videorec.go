@@ -1,0 +1,461 @@
+package media
+
+// Recording of a video session's party (its camera and microphone, docs/video.md §5, adr/0017): the party's
+// feeds hand the recorder a copy of each packet through a bounded queue (a full queue drops, counted: the live
+// path never waits), and the recorder's own goroutine writes them, from the first keyframe on, to an ffmpeg
+// child over loopback RTP, which muxes them without transcoding — VP8 + Opus into WebM, H.264 + Opus into MP4
+// (index first). The file is written under a ".part" name and renamed when ffmpeg finished it: a file with the
+// final name is always complete, and a failed recording leaves nothing.
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/pion/rtcp"
+	"github.com/pion/rtp"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+
+	"tenfour/internal/media/ffchild"
+	"tenfour/internal/media/keyframe"
+)
+
+// PartSuffix marks a recording file still being written (or left by a crash: never a recording).
+const PartSuffix = ".part"
+
+// ErrNoKeyframe is Finish's answer for a recording that never saw a keyframe: nothing was written.
+var ErrNoKeyframe = errors.New("media: no keyframe to start the recording at")
+
+var mVideoRecDropped = promauto.NewCounter(prometheus.CounterOpts{
+	Name: "tenfour_video_record_dropped_total", Help: "Video-session packets a recorder's full queue dropped.",
+})
+
+// VideoRecordOptions configure one recording.
+type VideoRecordOptions struct {
+	FFmpeg string     // the ffmpeg executable
+	Path   string     // the finished file (absolute): ContainerExt(Codec) is its extension
+	Codec  VideoCodec // the session's codec
+	Queue  int        // packets the queue holds (default 4096: about 20 s of a 1 Mbit/s call)
+}
+
+// ContainerExt is the file extension a codec is recorded in: WebM for VP8, MP4 for H.264 (what browsers play).
+func ContainerExt(c VideoCodec) string {
+	if c == H264 {
+		return ".mp4"
+	}
+	return ".webm"
+}
+
+// VideoRecording is what a finished recorder wrote.
+type VideoRecording struct {
+	Path     string
+	Start    time.Time // the first keyframe
+	Duration time.Duration
+	Size     int64
+	Audio    bool
+	Frames   uint64 // video frames written
+	Packets  uint64
+	Dropped  uint64 // packets the full queue dropped
+}
+
+type vrecPacket struct {
+	video   bool
+	src     uint64
+	at      int64 // since epoch, ns
+	h       rtp.Header
+	payload []byte
+}
+
+// rebase keeps one kind's sequence numbers and timestamps continuous when the feed behind it changes (a party
+// that reconnected), like a Sink.
+type rebase struct {
+	cur     uint64
+	started bool
+	seqOff  uint16
+	tsOff   uint32
+	lastSeq uint16
+	lastTS  uint32
+	lastAt  int64
+	clock   int64
+}
+
+func (r *rebase) apply(p *vrecPacket) {
+	if p.src != r.cur {
+		if r.started {
+			gap := max(uint32(max(p.at-r.lastAt, 0)*r.clock/1_000_000_000), 1)
+			r.seqOff = r.lastSeq + 1 - p.h.SequenceNumber
+			r.tsOff = r.lastTS + gap - p.h.Timestamp
+		}
+		r.cur = p.src
+	}
+	p.h.SequenceNumber += r.seqOff
+	p.h.Timestamp += r.tsOff
+	if !r.started || int16(p.h.SequenceNumber-r.lastSeq) > 0 {
+		r.lastSeq, r.lastTS = p.h.SequenceNumber, p.h.Timestamp
+	}
+	r.started = true
+	r.lastAt = p.at
+}
+
+// VideoRecorder records one party of a video session.
+type VideoRecorder struct {
+	opts VideoRecordOptions
+
+	mu     sync.Mutex
+	closed bool
+	ch     chan vrecPacket
+	feeds  []*Feed
+
+	dropped   atomic.Uint64
+	audioSeen atomic.Bool
+	done      chan struct{}
+	res       VideoRecording
+	err       error
+
+	// the child, owned by run
+	cmd       *exec.Cmd
+	exited    chan struct{}
+	stderr    ffchild.Tail
+	sdp       string
+	vconn     *net.UDPConn
+	aconn     *net.UDPConn
+	vr, ar    rebase
+	firstTS   uint32
+	lastTS    uint32
+	startedAt time.Time
+}
+
+// StartVideoRecorder starts recording what video and audio (a party's camera and microphone; audio may be nil)
+// send. It returns at once; the child starts with the first keyframe, which the recorder asks the sender for.
+func StartVideoRecorder(opts VideoRecordOptions, video, audio *Feed) *VideoRecorder {
+	if opts.Queue <= 0 {
+		opts.Queue = 4096
+	}
+	r := &VideoRecorder{opts: opts, ch: make(chan vrecPacket, opts.Queue), done: make(chan struct{})}
+	r.vr.clock, r.ar.clock = 90000, 48000
+	r.res.Path = opts.Path
+	r.Follow(video, audio)
+	go r.run()
+	return r
+}
+
+// Follow moves the recording to a party's new feeds (it reconnected): the file goes on, its timestamps
+// continuous.
+func (r *VideoRecorder) Follow(video, audio *Feed) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	for _, f := range r.feeds {
+		f.rec.CompareAndSwap(r, nil)
+	}
+	r.feeds = r.feeds[:0]
+	for _, f := range []*Feed{video, audio} {
+		if f != nil {
+			f.rec.Store(r)
+			r.feeds = append(r.feeds, f)
+		}
+	}
+	if video != nil {
+		video.RequestKeyframe()
+	}
+}
+
+// push queues a copy of a packet; never blocks (a full queue drops, counted).
+func (r *VideoRecorder) push(video bool, src uint64, h *rtp.Header, payload []byte, now int64) {
+	if !video {
+		r.audioSeen.Store(true)
+	}
+	p := vrecPacket{video: video, src: src, at: now, h: *h, payload: append([]byte(nil), payload...)}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	select {
+	case r.ch <- p:
+	default:
+		r.dropped.Add(1)
+		mVideoRecDropped.Inc()
+	}
+}
+
+func (r *VideoRecorder) videoFeed() *Feed {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, f := range r.feeds {
+		if f.video {
+			return f
+		}
+	}
+	return nil
+}
+
+func (r *VideoRecorder) run() {
+	defer close(r.done)
+	ask := time.NewTicker(time.Second) // keyframe requests until the first one comes
+	defer ask.Stop()
+	for {
+		select {
+		case p, ok := <-r.ch:
+			if !ok {
+				r.finish()
+				return
+			}
+			if r.cmd == nil {
+				if r.err != nil || !p.video || !keyframe.Starts(p.payload, r.opts.Codec == H264) {
+					continue // before the first keyframe (or after a failed start): nothing to write
+				}
+				r.awaitAudio(time.Second)
+				if err := r.start(); err != nil {
+					r.err = err
+					continue
+				}
+				ask.Stop()
+				r.startedAt = epoch.Add(time.Duration(p.at))
+			}
+			r.write(&p)
+		case <-ask.C:
+			if f := r.videoFeed(); f != nil {
+				f.RequestKeyframe()
+			}
+		}
+	}
+}
+
+// awaitAudio gives a party's microphone up to d to send its first packet when the first keyframe came before it
+// (a microphone opened after the camera): the file's tracks are fixed when ffmpeg starts. Packets queue meanwhile.
+func (r *VideoRecorder) awaitAudio(d time.Duration) {
+	r.mu.Lock()
+	hasAudio := false
+	for _, f := range r.feeds {
+		hasAudio = hasAudio || !f.video
+	}
+	r.mu.Unlock()
+	for end := time.Now().Add(d); hasAudio && !r.audioSeen.Load() && time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// start writes the SDP and starts ffmpeg; it returns once ffmpeg listens on its ports.
+func (r *VideoRecorder) start() error {
+	part := r.opts.Path + PartSuffix
+	if err := os.MkdirAll(filepath.Dir(part), 0o750); err != nil {
+		return err
+	}
+	vport, err := ffchild.PortPair()
+	if err != nil {
+		return err
+	}
+	audio := r.audioSeen.Load() // a party whose microphone sends nothing is recorded without audio
+	aport := 0
+	if audio {
+		if aport, err = ffchild.PortPair(); err != nil {
+			return err
+		}
+	}
+	vline := "a=rtpmap:96 VP8/90000\r\n"
+	if r.opts.Codec == H264 {
+		vline = "a=rtpmap:96 H264/90000\r\na=fmtp:96 packetization-mode=1\r\n"
+	}
+	body := "v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\ns=tenfour\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\n" +
+		fmt.Sprintf("m=video %d RTP/AVP 96\r\n", vport) + vline
+	if audio {
+		body += fmt.Sprintf("m=audio %d RTP/AVP 111\r\na=rtpmap:111 opus/48000/2\r\n", aport)
+	}
+	r.sdp = r.opts.Path + ".sdp"
+	if err := os.WriteFile(r.sdp, []byte(body), 0o640); err != nil {
+		return err
+	}
+	format := []string{"-f", "webm"}
+	if r.opts.Codec == H264 {
+		format = []string{"-f", "mp4", "-movflags", "+faststart"}
+	}
+	args := append([]string{"-nostdin", "-hide_banner", "-loglevel", "error",
+		"-protocol_whitelist", "file,udp,rtp", "-reorder_queue_size", "256", "-probesize", "200000",
+		"-analyzeduration", "500000", "-i", r.sdp, "-map", "0", "-c", "copy"}, format...)
+	args = append(args, "-y", part)
+	cmd := exec.Command(r.opts.FFmpeg, args...)
+	ffchild.Attrs(cmd)
+	cmd.Stderr = &r.stderr
+	if err := cmd.Start(); err != nil {
+		os.Remove(r.sdp)
+		return fmt.Errorf("media: start the recorder: %w", err)
+	}
+	r.cmd, r.exited = cmd, make(chan struct{})
+	go func() { _ = cmd.Wait(); close(r.exited) }()
+	fail := func(err error) error {
+		r.kill()
+		os.Remove(r.sdp)
+		os.Remove(part)
+		r.cmd = nil
+		return err
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !ffchild.Bound(vport) || (audio && !ffchild.Bound(aport)) {
+		select {
+		case <-r.exited:
+			return fail(fmt.Errorf("media: the recorder did not start: %s", r.stderr.String()))
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fail(errors.New("media: the recorder did not open its ports"))
+		}
+	}
+	dial := func(port int) (*net.UDPConn, error) {
+		c, err := net.DialUDP("udp4", nil, &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port})
+		if err == nil {
+			_ = c.SetWriteBuffer(4 << 20)
+		}
+		return c, err
+	}
+	if r.vconn, err = dial(vport); err != nil {
+		return fail(err)
+	}
+	if audio {
+		if r.aconn, err = dial(aport); err != nil {
+			r.vconn.Close()
+			return fail(err)
+		}
+	}
+	r.res.Audio = audio
+	return nil
+}
+
+func (r *VideoRecorder) write(p *vrecPacket) {
+	conn := r.vconn
+	if p.video {
+		r.vr.apply(p)
+		if r.res.Packets == 0 {
+			r.firstTS = p.h.Timestamp
+		}
+		if int32(p.h.Timestamp-r.lastTS) > 0 || r.res.Packets == 0 {
+			r.lastTS = p.h.Timestamp
+		}
+		if p.h.Marker {
+			r.res.Frames++
+		}
+	} else {
+		if r.aconn == nil {
+			return
+		}
+		r.ar.apply(p)
+		conn = r.aconn
+	}
+	p.h.SSRC = 1
+	if !p.video {
+		p.h.SSRC = 2
+	}
+	p.h.PayloadType = 96
+	if !p.video {
+		p.h.PayloadType = 111
+	}
+	buf, err := (&rtp.Packet{Header: p.h, Payload: p.payload}).Marshal()
+	if err != nil {
+		return
+	}
+	if _, err := conn.Write(buf); err == nil {
+		r.res.Packets++
+	}
+}
+
+func (r *VideoRecorder) kill() {
+	if r.cmd != nil && r.cmd.Process != nil {
+		_ = r.cmd.Process.Kill()
+		<-r.exited
+	}
+}
+
+// finish ends the child gracefully and renames the file; anything short of a finished file is removed.
+func (r *VideoRecorder) finish() {
+	r.res.Dropped = r.dropped.Load()
+	if r.cmd == nil {
+		if r.err == nil {
+			r.err = ErrNoKeyframe
+		}
+		return
+	}
+	part := r.opts.Path + PartSuffix
+	defer os.Remove(r.sdp)
+	// An RTCP BYE on each stream is the end of the input for ffmpeg's RTP demuxer: it writes the trailer and
+	// exits 0 (the reason makes the packet 12 bytes or more: ffmpeg drops shorter ones; a signal would not do: ffmpeg notices SIGINT only between packets, and a second one aborts the
+	// trailer). SIGINT after 5 s, killed (the recording lost) after 10 s.
+	for i, c := range []*net.UDPConn{r.vconn, r.aconn} {
+		if c != nil {
+			if bye, err := (&rtcp.Goodbye{Sources: []uint32{uint32(i + 1)}, Reason: "end of recording"}).Marshal(); err == nil {
+				_, _ = c.Write(bye)
+			}
+		}
+	}
+	soft, hard := time.After(5*time.Second), time.After(10*time.Second)
+	killed := false
+wait:
+	for {
+		select {
+		case <-r.exited:
+			break wait
+		case <-soft:
+			_ = r.cmd.Process.Signal(syscall.SIGINT)
+		case <-hard:
+			r.kill()
+			killed = true
+			break wait
+		}
+	}
+	r.vconn.Close()
+	if r.aconn != nil {
+		r.aconn.Close()
+	}
+	fi, err := os.Stat(part)
+	switch {
+	case killed:
+		r.err = fmt.Errorf("media: the recorder did not finish in time: %s", r.stderr.String())
+	case !r.cmd.ProcessState.Success():
+		r.err = fmt.Errorf("media: the recorder failed (%s): %s", r.cmd.ProcessState, r.stderr.String())
+	case err != nil:
+		r.err = fmt.Errorf("media: the recorder wrote nothing: %w (%s)", err, r.stderr.String())
+	case fi.Size() == 0 || r.res.Frames == 0:
+		r.err = fmt.Errorf("media: the recording is empty (%s)", r.stderr.String())
+	}
+	if r.err == nil {
+		if err := os.Rename(part, r.opts.Path); err != nil {
+			r.err = err
+		}
+	}
+	if r.err != nil {
+		_ = os.Remove(part)
+		return
+	}
+	r.res.Size = fi.Size()
+	r.res.Start = r.startedAt
+	r.res.Duration = time.Duration(r.lastTS-r.firstTS) * time.Second / 90000
+	if s := r.stderr.String(); s != "" {
+		slog.Debug("media: recorder output", "file", r.opts.Path, "stderr", s)
+	}
+}
+
+// Finish stops recording, waits for the file to be finished and reports it. ErrNoKeyframe when nothing was
+// recorded; on any error no file is left.
+func (r *VideoRecorder) Finish() (VideoRecording, error) {
+	r.mu.Lock()
+	if !r.closed {
+		r.closed = true
+		for _, f := range r.feeds {
+			f.rec.CompareAndSwap(r, nil)
+		}
+		close(r.ch)
+	}
+	r.mu.Unlock()
+	<-r.done
+	return r.res, r.err
+}
