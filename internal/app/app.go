@@ -229,6 +229,12 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	if a.Cluster != nil {
 		a.Cluster.OnPresence(dirSvc)     // a dead node's accounts go offline …
 		a.Cluster.OnPresence(a.Presence) // … and their presence intervals end
+		floors, err := a.Cluster.Floors(context.Background(), voiceSvc) // one talking node per group
+		if err != nil {
+			return nil, err
+		}
+		voiceSvc.SetFloorLeases(floors)
+		a.Go(floors.Run)
 	}
 	a.Go(a.Presence.Run)
 	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin
