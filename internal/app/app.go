@@ -227,9 +227,10 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	hub.SetHooks(a.Presence.Hooks())
 	a.OnPrepare(a.alone(a.Presence.Prepare))
 	if a.Cluster != nil {
-		a.Cluster.OnPresence(dirSvc)     // a dead node's accounts go offline …
-		a.Cluster.OnPresence(a.Presence) // … and their presence intervals end
-		floors, err := a.Cluster.Floors(context.Background(), voiceSvc) // one talking node per group
+		// a dead node's accounts go offline and their presence intervals end; one talking node per group
+		a.Cluster.OnPresence(dirSvc)
+		a.Cluster.OnPresence(a.Presence)
+		floors, err := a.Cluster.Floors(context.Background(), voiceSvc)
 		if err != nil {
 			return nil, err
 		}

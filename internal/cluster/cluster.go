@@ -150,7 +150,7 @@ func Join(ctx context.Context, d *db.DB, hub *realtime.Hub, opt Options) (*Node,
 	for _, sub := range []struct {
 		subj string
 		fn   nats.MsgHandler
-	}{{subjEvents + "*", n.onEvent}, {subjPresence, n.onPresence}} {
+	}{{subjEvents + "*", n.onEvent}, {subjPresence, n.onPresence}, {subjRequest + opt.NodeID, n.onRequest}} {
 		s, err := nc.Subscribe(sub.subj, sub.fn)
 		if err != nil {
 			nc.Close()

@@ -3,8 +3,11 @@ package cluster_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,8 +15,10 @@ import (
 
 	"tenfour/internal/app"
 	"tenfour/internal/config"
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
 	"tenfour/internal/platform/realtime/rttest"
+	"tenfour/internal/sim"
 	"tenfour/internal/testkit"
 )
 
@@ -89,6 +94,7 @@ func (c *cluster) node(id string) *testkit.Server {
 	c.t.Cleanup(func() { store.Close() })
 	return testkit.StartStore(c.t, store, func(cfg *config.Config) {
 		cfg.DB = c.dsn
+		cfg.Voice.Interfaces = []string{"lo"}
 		cfg.Cluster = config.Cluster{NATS: c.nats.URL(), NodeID: id, Timeout: nodeTimeout}
 	})
 }
@@ -234,4 +240,90 @@ func TestKilledNodesTerminalsGoOfflineElsewhere(t *testing.T) {
 	// It reconnects to the surviving node and is online again.
 	testkit.Terminal(t, n1.URL, f.Terminals[0], rttest.Password)
 	presenceOf(t, con, f.Terminals[0], "1", 2*time.Second)
+}
+
+// A simulated fleet given both nodes' URLs: when the node its terminals are on is killed, they log in on the
+// other within 10 s, with the resume token node 2 issued (sessions are in PostgreSQL).
+func TestFleetMovesToTheSurvivingNode(t *testing.T) {
+	c := newCluster(t)
+	n1 := c.node("n1")
+	f := rttest.NewFleet(t, n1.DB, "1", 4)
+	p2 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n2",
+		"--node-timeout", nodeTimeout.String())
+	var accts []sim.Account
+	for _, id := range f.Terminals {
+		accts = append(accts, sim.Account{ID: id, Password: rttest.Password, Type: "10"})
+	}
+	// the servers are node 2, node 2, node 1: by their index, three of the four terminals start on node 2
+	fl, err := sim.New(sim.Options{URL: p2.URL, URLs: []string{p2.URL, n1.URL}, Accounts: accts, Seed: 1,
+		Passive: true, Loopback: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = fl.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	for _, id := range f.Terminals {
+		testkit.Eventually(t, 10*time.Second, "terminal online", func() bool { return n1.Hub.Online(id) })
+	}
+	onNode1 := 0
+	for _, id := range f.Terminals {
+		if n1.Hub.LocalOnline(id) {
+			onNode1++
+		}
+	}
+	p2.Kill(t)
+	start := time.Now()
+	for _, id := range f.Terminals {
+		testkit.Eventually(t, 10*time.Second, "terminal moved to node 1", func() bool { return n1.Hub.LocalOnline(id) })
+	}
+	took := time.Since(start)
+	t.Logf("%d of %d terminals were on node 2; all on node 1 %v after its SIGKILL", len(f.Terminals)-onNode1,
+		len(f.Terminals), took)
+	fmt.Printf("BENCH cluster.failover_s %.3f\n", took.Seconds())
+	if onNode1 == len(f.Terminals) {
+		t.Fatal("no terminal was on the killed node")
+	}
+}
+
+// A server→terminal request made on node 1 (an SOS stop, a lone-work check, monitor.start) reaches the terminal
+// on node 2 and its reply or refusal comes back.
+func TestRequestReachesTheTerminalOnAnotherNode(t *testing.T) {
+	c := newCluster(t)
+	n1, n2 := c.node("n1"), c.node("n2")
+	f := rttest.NewFleet(t, n1.DB, "1", 1)
+	term := testkit.Terminal(t, n2.URL, f.Terminals[0], rttest.Password)
+	testkit.Eventually(t, 2*time.Second, "node 1 sees the terminal", func() bool { return n1.Hub.Online(f.Terminals[0]) })
+	for _, answer := range []string{"0", "486"} {
+		type result struct {
+			data json.RawMessage
+			err  error
+		}
+		done := make(chan result, 1)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			defer cancel()
+			d, err := n1.Hub.Request(ctx, f.Terminals[0], "sos.stop", map[string]any{"id": "a1", "by": f.Dispatcher})
+			done <- result{d, err}
+		}()
+		req := term.Wait(3*time.Second, func(fr testkit.Frame) bool { return fr.Type == "sos.stop" && fr.ID != 0 })
+		term.Reply(req, answer, map[string]any{"stopped": true})
+		r := <-done
+		if answer == "0" && (r.err != nil || !strings.Contains(string(r.data), "stopped")) {
+			t.Fatalf("reply across nodes: %s %v", r.data, r.err)
+		}
+		if answer != "0" {
+			var he *httpx.Error
+			if !errors.As(r.err, &he) || he.Code != answer {
+				t.Fatalf("refusal across nodes: %v, want code %s", r.err, answer)
+			}
+		}
+	}
+	// Nobody answers: the asker gets the hub's timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	if _, err := n1.Hub.Request(ctx, f.Terminals[0], "sos.stop", map[string]any{"id": "a2"}); !errors.Is(err, realtime.ErrTimeout) {
+		t.Fatalf("unanswered request across nodes: %v, want %v", err, realtime.ErrTimeout)
+	}
 }

@@ -20,6 +20,18 @@ type Bus interface {
 	Durable(ctx context.Context, customerID int64, typ string, data json.RawMessage, to WireAudience) (int64, error)
 	// Online tells whether an account has a logged-in connection on another node.
 	Online(accountID string) bool
+	// Request sends a server→client request to the account's connection on another node and waits for its reply
+	// until ctx ends (Hub.Request when the account has no connection here); the errors are Hub.Request's.
+	Request(ctx context.Context, accountID, typ string, data json.RawMessage) (json.RawMessage, error)
+}
+
+// LocalRequest is Request for this node's connections only: what a node runs for another node's Bus.Request.
+func (h *Hub) LocalRequest(ctx context.Context, accountID, typ string, data json.RawMessage) (json.RawMessage, error) {
+	c := h.Conn(accountID)
+	if c == nil {
+		return nil, ErrNotOnline
+	}
+	return c.Request(ctx, typ, data)
 }
 
 // WireAudience is an Audience that can cross to another node: its kinds and accounts (an Audience made by Where

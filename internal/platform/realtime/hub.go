@@ -579,6 +579,13 @@ func (h *Hub) SendTo(accountID, typ string, data any) bool {
 // closes meanwhile, ErrTimeout when ctx's deadline passes, or the client's own code.
 func (h *Hub) Request(ctx context.Context, accountID, typ string, data any) (json.RawMessage, error) {
 	c := h.Conn(accountID)
+	if c == nil && h.bus != nil && h.bus.Online(accountID) { // on another node of the cluster (bus.go)
+		raw, err := json.Marshal(data)
+		if err != nil {
+			return nil, err
+		}
+		return h.bus.Request(ctx, accountID, typ, raw)
+	}
 	if c == nil {
 		return nil, ErrNotOnline
 	}
