@@ -28,6 +28,7 @@ stop() {
   echo "stopping the cluster" >&2
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
+  exit 0
 }
 trap stop INT TERM EXIT
 
