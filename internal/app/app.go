@@ -154,7 +154,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 		BatteryOff: cfg.Safety.LoneBatteryOff, WeakSignal: cfg.Safety.LoneWeakSignal})
 	a.LoneWork.Routes(router)
 	hub.Register(a.LoneWork.Verbs()...)
-	a.Go(a.LoneWork.Run)
+	a.Go(a.single("lonework", a.LoneWork.Run)) // in a cluster: on one node at a time
 	// [voice] media server (WebRTC SFU, one UDP port, optional TURN), floor control, calls, monitoring, records, mute
 	mediaEng, err := media.NewEngine(media.Config{UDPPort: cfg.Voice.UDPPort, PublicIPs: cfg.Voice.PublicIPs,
 		Interfaces: cfg.Voice.Interfaces, TURNPort: cfg.Voice.TURNPort, TURNSecret: cfg.Voice.TURNSecret,
@@ -321,6 +321,14 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 
 	a.mux.Handle("/", consoleHandler(web.Dist()))
 	return a, nil
+}
+
+// single is a background loop that runs on one node of a cluster at a time (fn itself on a node alone).
+func (a *App) single(name string, fn func(ctx context.Context)) func(ctx context.Context) {
+	if a.Cluster == nil {
+		return fn
+	}
+	return a.Cluster.Singleton(name, fn)
 }
 
 // alone is a start-up reset that only a node alone may run (in a cluster the other nodes hold what it resets).

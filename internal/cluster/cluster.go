@@ -69,6 +69,8 @@ type Node struct {
 	hub *realtime.Hub
 	nc  *nats.Conn
 	kv  jetstream.KeyValue
+	// leases: work that runs on one node at a time (singleton.go)
+	leases jetstream.KeyValue
 
 	presence []Presence
 
@@ -146,6 +148,12 @@ func Join(ctx context.Context, d *db.DB, hub *realtime.Hub, opt Options) (*Node,
 	if err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("cluster: the node bucket (is JetStream enabled on the NATS server? nats-server -js): %w", err)
+	}
+	n.leases, err = js.CreateOrUpdateKeyValue(kctx, jetstream.KeyValueConfig{Bucket: bucketLeases, TTL: opt.Timeout,
+		History: 1, Description: "tenfour work that runs on one node at a time (docs/adr/0024)"})
+	if err != nil {
+		nc.Close()
+		return nil, err
 	}
 	for _, sub := range []struct {
 		subj string

@@ -121,3 +121,52 @@ func TestFloorHammerFromThreeNodes(t *testing.T) {
 	t.Logf("floor re-taken on node 2 %v after node 1 lost the cluster", time.Since(start))
 	fmt.Printf("BENCH cluster.floor_retake_s %.3f\n", time.Since(start).Seconds())
 }
+
+// Work run through Singleton runs on one node at a time, and on another once its node loses the cluster.
+func TestSingletonRunsOnOneNodeAtATime(t *testing.T) {
+	c := newCluster(t)
+	nodes := []*testkit.Server{c.node("n1"), c.node("n2"), c.node("n3")}
+	var mu sync.Mutex
+	running := map[string]bool{}
+	most := 0
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	t.Cleanup(func() { cancel(); wg.Wait() })
+	for _, n := range nodes {
+		loop := n.Cluster.Singleton("test-work", func(ctx context.Context) {
+			mu.Lock()
+			running[n.Cluster.ID()] = true
+			most = max(most, len(running))
+			mu.Unlock()
+			<-ctx.Done()
+			mu.Lock()
+			delete(running, n.Cluster.ID())
+			mu.Unlock()
+		})
+		wg.Go(func() { loop(ctx) })
+	}
+	holder := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		for id := range running {
+			return id
+		}
+		return ""
+	}
+	testkit.Eventually(t, 3*time.Second, "one node runs the work", func() bool { return holder() != "" })
+	first := holder()
+	for _, n := range nodes {
+		if n.Cluster.ID() == first {
+			n.Cluster.Kill()
+		}
+	}
+	testkit.Eventually(t, nodeTimeout+3*time.Second, "another node took the work over", func() bool {
+		h := holder()
+		return h != "" && h != first
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if most != 1 {
+		t.Fatalf("%d nodes ran the work at once", most)
+	}
+}
