@@ -6,13 +6,16 @@ ADDR ?= 127.0.0.1:8080
 DATA ?= ./data
 export CGO_ENABLED := 0
 
-.PHONY: help run build web web-deps server test test-go test-web test-e2e test-deps vet lint-go lint-web fuzz bench clean
+.PHONY: help run cluster build web web-deps server test test-go test-web test-e2e test-deps vet lint-go lint-web fuzz bench clean
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
 run: build ## build console + server and start the demo on embedded SQLite (http://127.0.0.1:8080, 10000001 / 123456)
 	$(BIN) serve --demo --addr $(ADDR) --data $(DATA)
+
+cluster: build ## PostgreSQL + NATS + three nodes on 127.0.0.1:8091/8092/8093 with the demo (fleet on node 3); Ctrl-C stops all
+	BIN=$(BIN) scripts/cluster.sh
 
 build: web server ## build the console and the server binary (bin/tenfour)
 

@@ -10,6 +10,8 @@ command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
 # library (ADR 0018); GStreamer's RTSP server (through
 # Debian's python3-gi) serves the demo's and the tests' simulated cameras
 command -v ffmpeg >/dev/null 2>&1 || need+=(ffmpeg)
+# the cluster (internal/cluster, docs/adr/0024): `make cluster` runs Debian's NATS server (the Go tests embed their own)
+command -v nats-server >/dev/null 2>&1 || need+=(nats-server)
 /usr/bin/python3 -c 'import gi; gi.require_version("GstRtspServer", "1.0"); gi.require_version("Gst", "1.0"); from gi.repository import Gst; Gst.init(None); assert Gst.ElementFactory.find("x264enc") and Gst.ElementFactory.find("rtph264pay")' >/dev/null 2>&1 ||
   need+=(python3 python3-gi gir1.2-gst-rtsp-server-1.0 gstreamer1.0-rtsp gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-ugly)
 if [ ${#need[@]} -gt 0 ]; then

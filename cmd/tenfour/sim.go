@@ -40,7 +40,7 @@ server. Terminals without a type take the fleet mix (radios, apps, gateways, SOS
 func simCmd(args []string) error {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), simUsage); fs.PrintDefaults() }
-	server := fs.String("server", "http://127.0.0.1:8080", "server base URL")
+	server := fs.String("server", "http://127.0.0.1:8080", "server base URL; a cluster's nodes comma-separated (each terminal starts on one and moves to the next when a login fails)")
 	demo := fs.Bool("demo", false, "use the demo terminals of `serve --demo` (61: 10000101…10000149, 20000101…20000112)")
 	count := fs.Int("count", 0, "terminals to run (default: every account given)")
 	ids := fs.String("ids", "", "account numbers: FIRST-LAST, or FIRST with --count")
@@ -136,7 +136,11 @@ func simCmd(args []string) error {
 		return err
 	}
 	accts = walkers.Accounts
-	opts := sim.Options{URL: strings.TrimSuffix(*server, "/"), Accounts: accts, Seed: *seed, City: *city,
+	servers := strings.Split(*server, ",")
+	for i := range servers {
+		servers[i] = strings.TrimSuffix(strings.TrimSpace(servers[i]), "/")
+	}
+	opts := sim.Options{URL: servers[0], URLs: servers[1:], Accounts: accts, Seed: *seed, City: *city,
 		Rates: sim.Rates{TalkEvery: *talk, SOSEvery: *sos, DropEvery: *drop, Offline: *offline,
 			SwitchEvery: *switchEvery, ForgetCheckin: *forget, UploadEvery: *uploadEvery, PatrolEvery: *patrolEvery,
 			JobPace: *jobPace, JobReject: *jobReject, PunchEvery: *punchEvery},

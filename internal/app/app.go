@@ -21,6 +21,7 @@ import (
 	"tenfour/internal/broadcast"
 	"tenfour/internal/call"
 	"tenfour/internal/camera"
+	"tenfour/internal/cluster"
 	"tenfour/internal/config"
 	"tenfour/internal/demo"
 	"tenfour/internal/directory"
@@ -66,6 +67,8 @@ type App struct {
 	Video    *video.Service     // video calls and video monitoring
 	Jobs     *job.Service       // field work: job tickets
 	Bus      *schoolbus.Service // field work: school-bus students and punches
+	// Cluster is this node's membership of a cluster (--nats; nil when it runs alone).
+	Cluster *cluster.Node
 	// Broadcast is the public-address service (/broadcast/v1, spec §7 "Broadcast service"); tests move its clock.
 	Broadcast *broadcast.Service
 
@@ -111,6 +114,16 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Auth = auth.NewService(d, a.Sessions, a.Log)
 	a.Hub.SetAuthenticator(a.Auth)
 	a.Auth.Configure(cfg, a.Hub) // public URL, SMTP, online limit
+	// [cluster] with --nats: the hub's events reach every node, presence is cluster-wide, a dead node's accounts go
+	// offline (internal/cluster, docs/adr/0024). Its hooks come first: the others learn of a login before presence.
+	if cfg.Cluster.NATS != "" {
+		if a.Cluster, err = cluster.Join(context.Background(), d, a.Hub, cluster.FromConfig(cfg.Cluster)); err != nil {
+			return nil, err
+		}
+		a.Hub.SetHooks(a.Cluster.Hooks())
+		a.OnPrepare(a.Cluster.ReleaseOwn)
+		a.Go(func(ctx context.Context) { a.Cluster.Run(ctx); a.Hub.Wait(); a.Cluster.Close() })
+	}
 
 	// Every service mounts its endpoints with Routes(router) and gives its socket types to the hub with
 	// hub.Register(svc.Verbs()...): the hub's index (Hub.Verbs) is what docs/socket-verbs.md lists.
@@ -141,7 +154,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 		BatteryOff: cfg.Safety.LoneBatteryOff, WeakSignal: cfg.Safety.LoneWeakSignal})
 	a.LoneWork.Routes(router)
 	hub.Register(a.LoneWork.Verbs()...)
-	a.Go(a.LoneWork.Run)
+	a.Go(a.single("lonework", a.LoneWork.Run)) // in a cluster: on one node at a time
 	// [voice] media server (WebRTC SFU, one UDP port, optional TURN), floor control, calls, monitoring, records, mute
 	mediaEng, err := media.NewEngine(media.Config{UDPPort: cfg.Voice.UDPPort, PublicIPs: cfg.Voice.PublicIPs,
 		Interfaces: cfg.Voice.Interfaces, TURNPort: cfg.Voice.TURNPort, TURNSecret: cfg.Voice.TURNSecret,
@@ -184,7 +197,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	dirSvc.Routes(router)
 	hub.Register(dirSvc.Verbs()...)
 	hub.SetHooks(dirSvc.Hooks()) // presence: online/offline, logs 5/6/7
-	a.OnPrepare(dirSvc.ResetPresence)
+	a.OnPrepare(a.alone(dirSvc.ResetPresence))
 	// [realtime] SMS relay (sms.send, pending delivery at terminal login) and remote control (call.set, param.set)
 	// [messages] file service (uploads, ranged downloads, terminal file tokens), messages both ways (findSms,
 	// updateSms, unread, findMessageData), tones (library, tone.send), media cloud (media.uploaded, mediaLib/list)
@@ -216,7 +229,18 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Presence = presence.New(d, dir, a.Hub)
 	a.Presence.Routes(router)
 	hub.SetHooks(a.Presence.Hooks())
-	a.OnPrepare(a.Presence.Prepare)
+	a.OnPrepare(a.alone(a.Presence.Prepare))
+	if a.Cluster != nil {
+		// a dead node's accounts go offline and their presence intervals end; one talking node per group
+		a.Cluster.OnPresence(dirSvc)
+		a.Cluster.OnPresence(a.Presence)
+		floors, err := a.Cluster.Floors(context.Background(), voiceSvc)
+		if err != nil {
+			return nil, err
+		}
+		voiceSvc.SetFloorLeases(floors)
+		a.Go(floors.Run)
+	}
 	a.Go(a.Presence.Run)
 	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin
 	geoSvc := geo.New(d, dir, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention,
@@ -301,6 +325,22 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 
 	a.mux.Handle("/", consoleHandler(web.Dist()))
 	return a, nil
+}
+
+// single is a background loop that runs on one node of a cluster at a time (fn itself on a node alone).
+func (a *App) single(name string, fn func(ctx context.Context)) func(ctx context.Context) {
+	if a.Cluster == nil {
+		return fn
+	}
+	return a.Cluster.Singleton(name, fn)
+}
+
+// alone is a start-up reset that only a node alone may run (in a cluster the other nodes hold what it resets).
+func (a *App) alone(fn func(ctx context.Context) error) func(ctx context.Context) error {
+	if a.Cluster == nil {
+		return fn
+	}
+	return a.Cluster.Alone(fn)
 }
 
 // Handler is the root handler with the shared middleware.

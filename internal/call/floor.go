@@ -239,9 +239,16 @@ func (s *Service) RequestFloor(ctx context.Context, cl *client, req FloorRequest
 			}
 		}
 	}
+	release, err := s.takeLease(ctx, acct, req, gid) // in a cluster: the group's floor for this node (cluster.go)
+	if err != nil {
+		return FloorReply{}, err
+	}
 	reply, err := s.decideFloor(ctx, cl, acct, req, gid, at, false)
 	if errors.Is(err, errStaleAudience) { // the group's call ended or its members changed meanwhile
 		reply, err = s.decideFloor(ctx, cl, acct, req, gid, at, true)
+	}
+	if release != nil && (err != nil || reply.Status != "granted") {
+		release()
 	}
 	return reply, err
 }
@@ -442,6 +449,14 @@ func (s *Service) afterReleaseLocked(later *afterUnlock, c *Call, next *Claim) {
 			c.timer.Stop()
 		}
 		c.timer = time.AfterFunc(s.opts.GroupHangTime, func() { s.hangUp(c) })
+		if s.leases != nil { // the group's floor is free here: another node may take it (cluster.go)
+			gid := c.Group
+			later.then(func() {
+				if !s.GroupTalking(gid) {
+					s.leases.Release(gid)
+				}
+			})
+		}
 	}
 	s.recomputeLocked(c.Customer)
 	s.publishFloorLocked(c)

@@ -81,7 +81,7 @@ func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, 
 		later.log(c.Customer, caller, oplog.IndividualCallSet, "call "+callee.Name+" ("+callee.ID+")",
 			oplog.D("individualCall", "terminal", callee.ID))
 		switch {
-		case !s.hub.Online(callee.ID):
+		case !s.hub.LocalOnline(callee.ID): // media is this node's (docs/adr/0024)
 			s.missedLocked(later, c, StOffline)
 			return ErrOffline
 		case s.inSingleLocked(callee.ID) != nil || s.talkingLocked(callee.ID):
@@ -165,7 +165,7 @@ func (s *Service) inviteMany(ctx context.Context, cl *client, caller Account, re
 		c := s.newCallLocked(later, req.Kind, caller, g)
 		c.parties = parties
 		for _, p := range parties[1:] {
-			if s.hub.Online(p.ID) {
+			if s.hub.LocalOnline(p.ID) { // media is this node's (docs/adr/0024)
 				p.state = PartyConnected
 				s.hub.SendTo(p.ID, "call.invite", map[string]any{"callId": c.ID, "kind": c.Kind,
 					"from": caller.person(), "status": StConnected, "gName": c.GroupName})

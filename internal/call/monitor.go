@@ -117,7 +117,7 @@ func (s *Service) monitorTerminal(ctx context.Context, cl *client, msID string) 
 			}
 			return ErrMaxMonitored
 		}
-		if !s.hub.Online(msID) {
+		if !s.hub.LocalOnline(msID) { // media is this node's (docs/adr/0024)
 			return ErrOffline
 		}
 		if s.inSingleLocked(msID) != nil || s.talkingLocked(msID) {

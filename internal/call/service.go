@@ -47,6 +47,7 @@ type Service struct {
 	rights    rightsCache          // voice and recording permissions, recording time (rights.go; its own lock)
 	closed    bool                 // shutting down: no new work, no log writes
 	wg        sync.WaitGroup       // recordings being finished
+	leases    FloorLeases          // the cluster's group floors (cluster.go); nil on a node alone
 }
 
 // New builds the service; media may be shared by several services in tests. Its socket requests are Verbs

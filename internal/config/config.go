@@ -52,6 +52,10 @@ type Config struct {
 	// SignIn is the per-address sign-in limit (zero: the defaults).
 	SignIn SignIn
 
+	// Cluster joins this node to others on the same PostgreSQL over NATS (internal/cluster, docs/adr/0024);
+	// NATS empty: the node runs alone.
+	Cluster Cluster
+
 	// MetricsToken opens GET /metrics to `Authorization: Bearer <MetricsToken>`; empty: /metrics is off.
 	MetricsToken string
 
@@ -152,6 +156,17 @@ func (c Config) UsesPostgres() bool {
 	return strings.HasPrefix(c.DB, "postgres://") || strings.HasPrefix(c.DB, "postgresql://")
 }
 
+// Cluster is a node's membership of a cluster (--nats, --node-id, docs/operations.md).
+type Cluster struct {
+	NATS      string        // nats://host:4222 (comma-separated for several); empty: no cluster
+	NodeID    string        // this node's unique name
+	NATSCA    string        // CA file that signed the NATS servers' certificates (tls://)
+	NATSCert  string        // client certificate file for NATS (mutual TLS)
+	NATSKey   string        // its key
+	NATSCreds string        // NATS credentials file (JWT + nkey)
+	Timeout   time.Duration // a node silent this long is dead and its accounts go offline
+}
+
 // Safety tunes SOS alarms and the lone-worker engine.
 type Safety struct {
 	SOSRealert       time.Duration // unacknowledged alarms alert the consoles again this often
@@ -222,6 +237,13 @@ func ParseServe(args []string) (Config, error) {
 	fs.Int64Var(&upFile, "upload-max-file-mb", 50, "largest document upload (attachments), MB")
 	fs.Int64Var(&upAudio, "upload-max-audio-mb", 20, "largest audio upload (voice notes, tones), MB")
 	fs.Int64Var(&upVideo, "upload-max-video-mb", 200, "largest video upload (media cloud), MB")
+	fs.StringVar(&c.Cluster.NATS, "nats", "", "NATS server URL(s) (nats://host:4222 or tls://…, comma-separated) joining this node to a cluster on the same --db PostgreSQL; empty = this node runs alone")
+	fs.StringVar(&c.Cluster.NodeID, "node-id", "", "with --nats: this node's unique name in the cluster (letters, digits, - and _)")
+	fs.StringVar(&c.Cluster.NATSCA, "nats-ca", "", "with --nats: CA certificate file (PEM) the NATS servers' certificates are checked against")
+	fs.StringVar(&c.Cluster.NATSCert, "nats-cert", "", "with --nats: client certificate file (PEM) for NATS servers that require one")
+	fs.StringVar(&c.Cluster.NATSKey, "nats-key", "", "with --nats: the client certificate's key file (PEM)")
+	fs.StringVar(&c.Cluster.NATSCreds, "nats-creds", "", "with --nats: NATS credentials file (JWT and nkey)")
+	fs.DurationVar(&c.Cluster.Timeout, "node-timeout", 5*time.Second, "with --nats: a node not heard from this long is dead: the others take its terminals offline and its floors over")
 	fs.StringVar(&c.MetricsToken, "metrics-token", "", "bearer token that GET /metrics requires (Authorization: Bearer …); empty = /metrics is off")
 	fs.DurationVar(&c.HTTP.BodyTimeout, "body-timeout", 30*time.Second, "a request body must arrive within this (plus one second per --body-min-rate-kb KB for large ones, e.g. uploads); slower clients are cut off")
 	fs.Int64Var(&bodyRateKB, "body-min-rate-kb", 4, "KB per second a long request body (an upload) must keep up beyond --body-timeout")
@@ -285,6 +307,9 @@ func ParseServe(args []string) (Config, error) {
 	if c.DB != "" && !c.UsesPostgres() {
 		return c, fmt.Errorf("--db must be a postgres:// URL (leave it empty for embedded SQLite)")
 	}
+	if err := c.Cluster.check(c.UsesPostgres()); err != nil {
+		return c, err
+	}
 	return c, nil
 }
 
@@ -311,4 +336,27 @@ func splitList(v string) []string {
 		}
 	}
 	return out
+}
+
+// check validates the cluster flags: a cluster needs the shared PostgreSQL store and a node name.
+func (cl Cluster) check(postgres bool) error {
+	if cl.NATS == "" {
+		if cl.NodeID != "" || cl.NATSCA != "" || cl.NATSCert != "" || cl.NATSKey != "" || cl.NATSCreds != "" {
+			return fmt.Errorf("--node-id and --nats-* go with --nats")
+		}
+		return nil
+	}
+	if !postgres {
+		return fmt.Errorf("--nats needs --db postgres://…: the nodes of a cluster share one PostgreSQL (embedded SQLite cannot be shared)")
+	}
+	if cl.NodeID == "" {
+		return fmt.Errorf("--nats needs --node-id: each node of a cluster has its own name")
+	}
+	if (cl.NATSCert == "") != (cl.NATSKey == "") {
+		return fmt.Errorf("--nats-cert and --nats-key go together")
+	}
+	if cl.Timeout < 2*time.Second || cl.Timeout > time.Minute {
+		return fmt.Errorf("--node-timeout must be 2s to 1m")
+	}
+	return nil
 }

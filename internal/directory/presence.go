@@ -10,6 +10,7 @@ import (
 
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
 )
 
@@ -31,7 +32,10 @@ func (s *Service) Hooks() realtime.Hooks {
 }
 
 func (s *Service) onLogin(ctx context.Context, c *realtime.Conn, replaced bool) {
-	p := c.Principal()
+	s.online(ctx, c.Principal(), c.Kind(), replaced)
+}
+
+func (s *Service) online(ctx context.Context, p identity.Principal, kind realtime.Kind, replaced bool) {
 	unlock := s.locks.lock(p.AccountID)
 	defer unlock()
 	now := time.Now()
@@ -41,10 +45,10 @@ func (s *Service) onLogin(ctx context.Context, c *realtime.Conn, replaced bool) 
 	}
 	if replaced {
 		// The account was already online on another device; that connection is being closed.
-		s.log.By(ctx, p, oplog.RepeatLogin, string(c.Kind())+" logged in from another device",
-			oplog.D("replaced", "kind", string(c.Kind())))
+		s.log.By(ctx, p, oplog.RepeatLogin, string(kind)+" logged in from another device",
+			oplog.D("replaced", "kind", string(kind)))
 	} else {
-		s.log.By(ctx, p, oplog.Online, string(c.Kind())+" online", oplog.D("online", "kind", string(c.Kind())))
+		s.log.By(ctx, p, oplog.Online, string(kind)+" online", oplog.D("online", "kind", string(kind)))
 	}
 	s.hub.Publish(p.CustomerID, EventPresence, PresenceEvent{MsID: p.AccountID, Online: "1", Time: now.UnixMilli()},
 		realtime.Consoles)
@@ -54,7 +58,20 @@ func (s *Service) onLogout(ctx context.Context, c *realtime.Conn, replaced bool)
 	if replaced {
 		return // a newer connection of the same account took over: it stays online
 	}
-	p := c.Principal()
+	s.offline(ctx, c.Principal(), c.Kind())
+}
+
+// AccountOffline takes offline an account whose node died (internal/cluster: a survivor calls it).
+func (s *Service) AccountOffline(ctx context.Context, p identity.Principal, kind realtime.Kind) {
+	s.offline(ctx, p, kind)
+}
+
+// AccountOnline puts back online an account the cluster had counted offline while its node still held it.
+func (s *Service) AccountOnline(ctx context.Context, p identity.Principal, kind realtime.Kind) {
+	s.online(ctx, p, kind, false)
+}
+
+func (s *Service) offline(ctx context.Context, p identity.Principal, kind realtime.Kind) {
 	unlock := s.locks.lock(p.AccountID)
 	defer unlock()
 	if s.hub.Online(p.AccountID) {
@@ -67,7 +84,7 @@ func (s *Service) onLogout(ctx context.Context, c *realtime.Conn, replaced bool)
 		slog.ErrorContext(ctx, "presence: set offline", "msId", p.AccountID, "err", err)
 		return
 	}
-	s.log.By(ctx, p, oplog.Offline, string(c.Kind())+" offline", oplog.D("offline", "kind", string(c.Kind())))
+	s.log.By(ctx, p, oplog.Offline, string(kind)+" offline", oplog.D("offline", "kind", string(kind)))
 	s.hub.Publish(p.CustomerID, EventPresence, PresenceEvent{MsID: p.AccountID, Online: "0", Time: now.UnixMilli()},
 		realtime.Consoles)
 }

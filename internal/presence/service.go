@@ -10,6 +10,7 @@ import (
 
 	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
 	"tenfour/internal/platform/ticker"
 )
@@ -63,7 +64,21 @@ func (s *Service) onLogout(ctx context.Context, c *realtime.Conn, replaced bool)
 	if replaced {
 		return // the account is still online on the device that replaced this one
 	}
-	p := c.Principal()
+	s.AccountOffline(ctx, c.Principal(), c.Kind())
+}
+
+// AccountOnline opens the interval of an account the cluster had counted offline while its node held it on
+// (internal/cluster).
+func (s *Service) AccountOnline(ctx context.Context, p identity.Principal, _ realtime.Kind) {
+	defer s.locks.lock(p.AccountID)()
+	if err := s.store.Open(ctx, p.CustomerID, p.AccountID, s.now().UnixMilli()); err != nil {
+		slog.ErrorContext(ctx, "presence: open interval", "msId", p.AccountID, "err", err)
+	}
+}
+
+// AccountOffline ends the interval of an account that went offline: its logout, or its node's death
+// (internal/cluster).
+func (s *Service) AccountOffline(ctx context.Context, p identity.Principal, _ realtime.Kind) {
 	defer s.locks.lock(p.AccountID)()
 	if s.hub.Online(p.AccountID) {
 		return // logged in again meanwhile: the interval goes on

@@ -89,7 +89,10 @@ func (r Rates) withDefaults() Rates {
 
 // Options configure a fleet.
 type Options struct {
-	URL      string    // the server's base URL (http://host:port)
+	URL string // the server's base URL (http://host:port)
+	// URLs are more nodes of a cluster (docs/operations.md): a terminal starts on one of URL and URLs (by its
+	// index) and, when a login there fails, tries the next after its backoff — a dead node's terminals move on.
+	URLs     []string
 	Accounts []Account // the terminals
 	Seed     uint64
 	City     string // default city of accounts without one ("istanbul", "izmir"); ignored when Around is set

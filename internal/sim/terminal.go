@@ -89,6 +89,7 @@ type Terminal struct {
 	mob   Mobility
 	route *Route
 	index int
+	node  int // the server of Options.URL/URLs it uses now (server)
 
 	// One random source per kind of decision (derived from the seed and the account id): each chain draws a
 	// fixed number of values per step, so its schedule does not depend on how the others interleave.
@@ -328,7 +329,7 @@ func (t *Terminal) dial() {
 // login opens the socket and logs in (a type 20 position first signs in over HTTP like a console).
 func (t *Terminal) login(ctx context.Context, gen uint64, token string) error {
 	if t.prof.Console && token == "" {
-		tok, err := wsclient.SignIn(ctx, t.fl.hc, t.fl.opts.URL, t.acct.ID, t.acct.Password)
+		tok, err := wsclient.SignIn(ctx, t.fl.hc, t.server(), t.acct.ID, t.acct.Password)
 		if err != nil {
 			return err
 		}
@@ -337,7 +338,7 @@ func (t *Terminal) login(ctx context.Context, gen uint64, token string) error {
 		t.token = tok
 		t.mu.Unlock()
 	}
-	w, err := wsclient.Dial(ctx, wsclient.URL(t.fl.opts.URL), wsclient.Options{HTTPClient: t.fl.hc, Handle: t.onFrame,
+	w, err := wsclient.Dial(ctx, wsclient.URL(t.server()), wsclient.Options{HTTPClient: t.fl.hc, Handle: t.onFrame,
 		Done: func(err error) { t.onClosed(gen, err) }})
 	if err != nil {
 		return err
@@ -375,8 +376,21 @@ func (t *Terminal) login(ctx context.Context, gen uint64, token string) error {
 	return nil
 }
 
-// retryLocked plans the next login attempt with a jittered exponential backoff (1 s doubling to 30 s).
+// server is the base URL the terminal uses now: Options.URL, or with URLs one of the cluster's nodes.
+func (t *Terminal) server() string {
+	if len(t.fl.opts.URLs) == 0 {
+		return t.fl.opts.URL
+	}
+	all := append([]string{t.fl.opts.URL}, t.fl.opts.URLs...)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return all[(t.index+t.node)%len(all)]
+}
+
+// retryLocked plans the next login attempt with a jittered exponential backoff (1 s doubling to 30 s); with
+// several servers (Options.URLs) the attempt goes to the next one.
 func (t *Terminal) retryLocked() {
+	t.node++
 	t.failures++
 	d := time.Second << min(t.failures-1, 5)
 	d = time.Duration(float64(min(d, 30*time.Second)) * (0.5 + t.rReact.Float64()))

@@ -63,7 +63,7 @@ func (t *Terminal) upload(gen uint64, token, path string, fix Fix, at time.Time)
 	_ = mw.Close()
 	ctx, cancel := context.WithTimeout(t.fl.ctx, 30*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.fl.opts.URL+path, &body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.server()+path, &body)
 	if err != nil {
 		return
 	}

@@ -38,11 +38,12 @@ type Process struct {
 
 var servingRe = regexp.MustCompile(`tenfour serving.*url=(\S+)`)
 
-// Serve starts bin on dataDir (loopback, any free port, no TENFOUR_ variables of the test's environment) and
-// waits until it is healthy. The process is killed when the test ends.
-func Serve(t testing.TB, bin, dataDir string) *Process {
+// Serve starts bin on dataDir (loopback, any free port, no TENFOUR_ variables of the test's environment; extra
+// flags after those) and waits until it is healthy. The process is killed when the test ends.
+func Serve(t testing.TB, bin, dataDir string, extra ...string) *Process {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data", dataDir, "--log-level", "info", "--media-udp-port", "0")
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", dataDir, "--log-level", "info", "--media-udp-port", "0"}, extra...)
+	cmd := exec.Command(bin, args...)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "TENFOUR_") {
 			cmd.Env = append(cmd.Env, kv)

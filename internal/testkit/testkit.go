@@ -55,27 +55,7 @@ func OpenStore(t testing.TB, engine string) *db.DB {
 	case "sqlite":
 		cfg.DataDir = t.TempDir()
 	case "postgres":
-		base := os.Getenv("TENFOUR_TEST_PG")
-		if base == "" {
-			t.Skip("TENFOUR_TEST_PG not set")
-		}
-		schema := fmt.Sprintf("t%d_%d", os.Getpid(), pgSchemas.Add(1))
-		admin, err := sql.Open("pgx", base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { admin.ExecContext(ctx, "DROP SCHEMA "+schema+" CASCADE"); admin.Close() })
-		u, err := url.Parse(base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := u.Query()
-		q.Set("search_path", schema)
-		u.RawQuery = q.Encode()
-		cfg.DB = u.String()
+		cfg.DB = PostgresDSN(t)
 	default:
 		t.Fatalf("unknown engine %q", engine)
 	}
@@ -85,6 +65,35 @@ func OpenStore(t testing.TB, engine string) *db.DB {
 	}
 	t.Cleanup(func() { store.Close() })
 	return store
+}
+
+// PostgresDSN creates a fresh schema in the test PostgreSQL (TENFOUR_TEST_PG; the test is skipped without it),
+// dropped when the test ends, and returns a URL that uses it: several stores opened on it share one database,
+// as the nodes of a cluster do.
+func PostgresDSN(t testing.TB) string {
+	t.Helper()
+	ctx := context.Background()
+	base := os.Getenv("TENFOUR_TEST_PG")
+	if base == "" {
+		t.Skip("TENFOUR_TEST_PG not set")
+	}
+	schema := fmt.Sprintf("t%d_%d", os.Getpid(), pgSchemas.Add(1))
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.ExecContext(ctx, "DROP SCHEMA "+schema+" CASCADE"); admin.Close() })
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // Server is a running tenfour node for a test.
@@ -105,7 +114,12 @@ func Start(t testing.TB, opts ...func(*config.Config)) *Server {
 // StartOn is Start on a chosen engine.
 func StartOn(t testing.TB, engine string, opts ...func(*config.Config)) *Server {
 	t.Helper()
-	store := OpenStore(t, engine)
+	return StartStore(t, OpenStore(t, engine), opts...)
+}
+
+// StartStore is Start on an open store (a cluster's nodes each open the shared PostgreSQL).
+func StartStore(t testing.TB, store *db.DB, opts ...func(*config.Config)) *Server {
+	t.Helper()
 	cfg := config.Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), ShutdownTimeout: time.Second, MetricsToken: MetricsToken}
 	for _, o := range opts {
 		o(&cfg)

@@ -111,6 +111,7 @@ func main() {
 		{"profiles", 1 * time.Minute, r.profiles},
 		{"reports", 2 * time.Minute, r.reports}, // issue 19: the online report over a month
 		{"peers", 12 * time.Minute, r.peers},    // issue 21: LiveKit and Centrifugo measured beside tenfour (peers.go)
+		{"cluster", 3 * time.Minute, r.cluster}, // issue 20: three nodes on PostgreSQL and NATS
 	}
 	if *list {
 		for _, s := range steps {
@@ -223,7 +224,8 @@ func (r *runner) prof(name string) string { return filepath.Join(r.out, "prof", 
 // --- steps ---------------------------------------------------------------------------------------------------
 
 var testPkgs = []string{"internal/call", "internal/media", "internal/geo", "internal/sos", "internal/platform/realtime",
-	"internal/bench", "internal/camera", "internal/indoor", "internal/presence", "internal/patrol", "internal/video", "internal/job"}
+	"internal/bench", "internal/camera", "internal/indoor", "internal/presence", "internal/patrol", "internal/video", "internal/job",
+	"internal/cluster"}
 
 func (r *runner) build(ctx context.Context) error {
 	env := []string{"CGO_ENABLED=0"}
@@ -846,6 +848,7 @@ func (r *runner) rows() []bench.Row {
 		rows = append(rows, row("position receive → console p99 with many terminals reporting", "< 1 s", "", r.missing("scale")))
 	}
 	rows = append(rows, r.indoorRow())
+	rows = append(rows, r.clusterRows()...)
 	if a99, ok := r.fig("BenchmarkAlarmFanout20:p99-ms/all20"); ok {
 		a50, _ := r.fig("BenchmarkAlarmFanout20:p50-ms/all20")
 		c99, _ := r.fig("BenchmarkAlarmFanout20:p99-ms/console")

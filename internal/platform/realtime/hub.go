@@ -129,6 +129,7 @@ type Hub struct {
 	onLogin  []LoginHook
 	onLogout []LogoutHook
 	watchers []Watcher
+	bus      Bus // the cluster's event bus (bus.go); nil on a node alone
 
 	loginTimeout time.Duration
 	ackTimeout   atomic.Int64 // nanoseconds
@@ -408,11 +409,9 @@ func (h *Hub) unregister(c *Conn) (stillOnline bool) {
 	return true
 }
 
-// Online tells whether an account has a logged-in connection on this node.
+// Online tells whether an account has a logged-in connection on this node or, in a cluster, on another one.
 func (h *Hub) Online(accountID string) bool {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	return len(h.byAccount[accountID]) > 0
+	return h.LocalOnline(accountID) || (h.bus != nil && h.bus.Online(accountID))
 }
 
 // Conn returns the account's latest connection, or nil.
@@ -444,9 +443,6 @@ func (h *Hub) Publish(customerID int64, typ string, data any, to Audience) {
 }
 
 func (h *Hub) publish(customerID int64, f Frame, data any, to Audience) {
-	for _, w := range h.watchers {
-		w(customerID, f.Type)
-	}
 	raw, err := json.Marshal(data)
 	if err != nil {
 		slog.Error("realtime: encode event", "type", f.Type, "err", err)
@@ -454,6 +450,19 @@ func (h *Hub) publish(customerID int64, f Frame, data any, to Audience) {
 	}
 	f.Data = raw
 	msg, _ := json.Marshal(f)
+	if h.bus != nil { // in a cluster every node, this one included, delivers it from the bus (bus.go)
+		if w, ok := to.Wire(); ok && h.bus.Publish(customerID, f.Type, msg, w) {
+			return
+		}
+	}
+	h.fanout(customerID, f.Type, msg, to)
+}
+
+// fanout runs the watchers and queues an encoded event to this node's connections chosen by to.
+func (h *Hub) fanout(customerID int64, typ string, msg []byte, to Audience) {
+	for _, w := range h.watchers {
+		w(customerID, typ)
+	}
 	// enqueue never blocks and takes no hub lock, so fanning out under the read lock is safe and spares a
 	// target slice per event. Console events (most of them) visit the customer's consoles only, however many
 	// terminals are online; an audience's terminals are reached through their accounts.
@@ -490,7 +499,7 @@ func (h *Hub) publish(customerID int64, f Frame, data any, to Audience) {
 		}
 	}
 	if reached != 0 {
-		h.sent(f.Type, ServerEvent, reached)
+		h.sent(typ, ServerEvent, reached)
 	}
 }
 
@@ -500,6 +509,11 @@ func (h *Hub) PublishDurable(ctx context.Context, customerID int64, typ string, 
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return 0, err
+	}
+	if h.bus != nil {
+		if w, ok := to.Wire(); ok {
+			return h.bus.Durable(ctx, customerID, typ, raw, w)
+		}
 	}
 	var seq int64
 	if err := h.db.WriteRow(ctx, `INSERT INTO events (customer_id, type, data, at) VALUES (?, ?, ?, ?) RETURNING seq`,
@@ -565,6 +579,13 @@ func (h *Hub) SendTo(accountID, typ string, data any) bool {
 // closes meanwhile, ErrTimeout when ctx's deadline passes, or the client's own code.
 func (h *Hub) Request(ctx context.Context, accountID, typ string, data any) (json.RawMessage, error) {
 	c := h.Conn(accountID)
+	if c == nil && h.bus != nil && h.bus.Online(accountID) { // on another node of the cluster (bus.go)
+		raw, err := json.Marshal(data)
+		if err != nil {
+			return nil, err
+		}
+		return h.bus.Request(ctx, accountID, typ, raw)
+	}
 	if c == nil {
 		return nil, ErrNotOnline
 	}

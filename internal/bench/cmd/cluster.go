@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"tenfour/internal/bench"
+)
+
+// cluster runs internal/cluster's three-node tests on PostgreSQL and an in-process NATS (docs/adr/0024): 200
+// alarms from node 3 to 20 consoles spread over the three nodes, the floor re-taken after its node's loss, and
+// a simulated fleet moving to the surviving node after a SIGKILL. They print BENCH lines.
+func (r *runner) cluster(ctx context.Context) error {
+	if r.pgURL == "" {
+		r.errs["cluster"] = "no PostgreSQL (run scripts/test-deps.sh or set TENFOUR_TEST_PG)"
+		return nil
+	}
+	out, err := r.testBin(ctx, "internal/cluster", []string{"TENFOUR_TEST_PG=" + r.pgURL, "TENFOUR_CLUSTER_ALARMS=200"},
+		"-test.run", "^(TestClusterAlarmFanout|TestFloorHammerFromThreeNodes|TestFleetMovesToTheSurvivingNode)$", "-test.v")
+	for k, v := range bench.ParseBenchLines(out) {
+		r.figs[k] = v
+	}
+	return err
+}
+
+// clusterRows are the rows of issue 20's cluster.
+func (r *runner) clusterRows() []bench.Row {
+	var rows []bench.Row
+	const alarm, alarmTarget = "alarm to 20 consoles spread over 3 nodes (publish on node 3 → frame read by each console)", "p99 < 250 ms"
+	if p99, ok := r.fig("cluster.alarm_p99_ms"); ok {
+		p50, _ := r.fig("cluster.alarm_p50_ms")
+		n, _ := r.fig("cluster.alarm_n")
+		rows = append(rows, bench.Row{Name: alarm, Target: alarmTarget, Status: bench.Verdict(p99 < 250),
+			Figure: fmt.Sprintf("p50 %.1f ms, p99 %.1f ms over %.0f deliveries (durable: stored in PostgreSQL, then NATS; one machine for all)", p50, p99, n)})
+	} else {
+		rows = append(rows, row(alarm, alarmTarget, "", r.missing("cluster")))
+	}
+	const retake, retakeTarget = "group floor re-taken on another node after its node's loss", "< 2 s"
+	if v, ok := r.fig("cluster.floor_retake_s"); ok {
+		rows = append(rows, bench.Row{Name: retake, Target: retakeTarget, Status: bench.Verdict(v < 2),
+			Figure: fmt.Sprintf("%.2f s (lease TTL 1.5 s)", v)})
+	} else {
+		rows = append(rows, row(retake, retakeTarget, "", r.missing("cluster")))
+	}
+	const fail, failTarget = "failover: terminals of a SIGKILLed node logged in on another (tenfour sim with two URLs)", "< 10 s"
+	if v, ok := r.fig("cluster.failover_s"); ok {
+		rows = append(rows, bench.Row{Name: fail, Target: failTarget, Status: bench.Verdict(v < 10),
+			Figure: fmt.Sprintf("%.2f s for all of them (one run; backoff 1 s × jitter 0.5–1.5, then the next URL)", v)})
+	} else {
+		rows = append(rows, row(fail, failTarget, "", r.missing("cluster")))
+	}
+	return rows
+}

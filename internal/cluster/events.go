@@ -1,0 +1,200 @@
+package cluster
+
+// Events across nodes: every event of a customer goes through the customer's subject, and every node — the
+// publisher too — delivers it from there, so all nodes see a customer's events in the same order. Durable
+// events are stored and published under a per-customer advisory lock, so that order is also the order of
+// their seq (the events table, which `sync` replays on any node).
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/realtime"
+)
+
+const (
+	hdrType = "Tenfour-Type"
+	hdrAud  = "Tenfour-Audience"
+	hdrSeq  = "Tenfour-Seq"
+	// lockSpace is the high half of the advisory-lock keys of durable events (one key per customer).
+	lockSpace = int64(0x74656e66) << 32
+	// seenWindow bounds the durable seqs a node remembers per customer to drop the second copy of an event.
+	seenWindow = 4096
+	// flushTimeout bounds how long a durable publish waits for NATS to confirm it has the event.
+	flushTimeout = time.Second
+)
+
+// Publish sends an encoded event to every node (realtime.Bus); false when NATS cannot take it now.
+func (n *Node) Publish(customerID int64, typ string, msg []byte, to realtime.WireAudience) bool {
+	return n.send(customerID, typ, 0, msg, to) == nil
+}
+
+func (n *Node) send(customerID int64, typ string, seq int64, msg []byte, to realtime.WireAudience) error {
+	m := nats.NewMsg(subjEvents + strconv.FormatInt(customerID, 10))
+	m.Header.Set(hdrType, typ)
+	m.Header.Set(hdrAud, to.String())
+	if seq > 0 {
+		m.Header.Set(hdrSeq, strconv.FormatInt(seq, 10))
+	}
+	m.Data = msg
+	return n.nc.PublishMsg(m)
+}
+
+// Durable stores a durable event and publishes it (realtime.Bus). The advisory lock is held from the insert
+// until NATS confirmed the publish, so the next durable event of the customer — from any node — reaches NATS
+// after this one and every node delivers them in seq order. When NATS is unreachable the event is stored all
+// the same (PostgreSQL is the truth), delivered here, and published again once NATS is back.
+func (n *Node) Durable(ctx context.Context, customerID int64, typ string, data json.RawMessage, to realtime.WireAudience) (int64, error) {
+	var seq int64
+	var msg []byte
+	sent := false
+	err := n.db.InTx(ctx, func(tx *db.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(?)`, lockSpace|customerID); err != nil {
+			return err
+		}
+		if err := tx.QueryRow(ctx, `INSERT INTO events (customer_id, type, data, at) VALUES (?, ?, ?, ?) RETURNING seq`,
+			customerID, typ, string(data), time.Now().UnixMilli()).Scan(&seq); err != nil {
+			return err
+		}
+		msg = mustJSON(realtime.Frame{Type: typ, Seq: seq, Data: data})
+		sent = n.send(customerID, typ, seq, msg, to) == nil && n.nc.FlushTimeout(flushTimeout) == nil
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	if !sent {
+		n.mu.Lock()
+		n.unsent = append(n.unsent, unsent{customerID: customerID, typ: typ, seq: seq, msg: msg, to: to})
+		n.mu.Unlock()
+		if n.markSeen(customerID, seq) {
+			n.hub.Deliver(customerID, typ, msg, to)
+		}
+	}
+	return seq, nil
+}
+
+// onEvent delivers an event of the cluster on this node; a durable event already delivered is dropped.
+func (n *Node) onEvent(m *nats.Msg) {
+	cid, ok := customerOf(m.Subject)
+	if !ok {
+		return
+	}
+	if s := m.Header.Get(hdrSeq); s != "" {
+		seq, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || !n.markLive(cid, seq) {
+			return
+		}
+	}
+	n.hub.Deliver(cid, m.Header.Get(hdrType), m.Data, realtime.ParseWireAudience(m.Header.Get(hdrAud)))
+}
+
+// markSeen records that a durable event is being delivered here; false if it already was.
+func (n *Node) markSeen(customerID, seq int64) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	w := n.seen[customerID]
+	if w == nil {
+		w = &seqWindow{set: map[int64]bool{}}
+		n.seen[customerID] = w
+	}
+	return w.add(seq)
+}
+
+// markLive is markSeen for an event that came through NATS: the customer's durable events arrive from there
+// in seq order (the advisory lock), so the newest of them is where a catch-up starts.
+func (n *Node) markLive(customerID, seq int64) bool {
+	fresh := n.markSeen(customerID, seq)
+	n.mu.Lock()
+	w := n.seen[customerID]
+	w.live = max(w.live, seq)
+	n.mu.Unlock()
+	return fresh
+}
+
+// mark is the newest durable seq this node received through NATS for a customer (or the newest when it joined):
+// every earlier one reached it, later ones may have been missed while NATS was away.
+func (n *Node) mark(customerID int64) int64 {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if w := n.seen[customerID]; w != nil && w.live > n.startSeq {
+		return w.live
+	}
+	return n.startSeq
+}
+
+// seqWindow is a bounded set of delivered seqs.
+type seqWindow struct {
+	set   map[int64]bool
+	order []int64
+	max   int64
+	live  int64 // the newest received through NATS
+}
+
+func (w *seqWindow) add(seq int64) bool {
+	if w.set[seq] || (len(w.order) >= seenWindow && seq < w.order[0]) {
+		return false
+	}
+	w.set[seq] = true
+	i, _ := slices.BinarySearch(w.order, seq)
+	w.order = slices.Insert(w.order, i, seq)
+	if len(w.order) > seenWindow {
+		delete(w.set, w.order[0])
+		w.order = w.order[1:]
+	}
+	w.max = max(w.max, seq)
+	return true
+}
+
+// rejoin runs when the NATS connection is back: the durable events this node stored meanwhile go out, the
+// ones other nodes stored meanwhile are read from PostgreSQL and delivered here (durable events are console
+// events), and the accounts this node still holds are claimed again in case the others gave them up.
+func (n *Node) rejoin() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	n.mu.Lock()
+	pending := n.unsent
+	n.unsent = nil
+	n.mu.Unlock()
+	for i, u := range pending {
+		if err := n.send(u.customerID, u.typ, u.seq, u.msg, u.to); err != nil {
+			n.mu.Lock()
+			n.unsent = append(pending[i:], n.unsent...)
+			n.mu.Unlock()
+			break
+		}
+	}
+	for _, cid := range n.hub.Customers() {
+		after := n.mark(cid)
+		for {
+			frames, err := n.hub.Replay(ctx, cid, after, 500)
+			if err != nil {
+				slog.Error("cluster: catch up durable events", "customer", cid, "err", err)
+				break
+			}
+			for _, f := range frames {
+				after = f.Seq
+				if n.markSeen(cid, f.Seq) {
+					n.hub.Deliver(cid, f.Type, mustJSON(f), realtime.WireAudience{Kinds: consolesOnly()})
+				}
+			}
+			if len(frames) < 500 {
+				break
+			}
+		}
+	}
+	n.reclaim(ctx)
+}
+
+// consolesOnly is the wire form of realtime.Consoles.
+func consolesOnly() uint8 {
+	w, _ := realtime.Consoles.Wire()
+	return w.Kinds
+}

@@ -1,0 +1,267 @@
+package cluster
+
+// Presence across nodes: each node writes a row per account it holds (cluster_presence) and tells the others
+// on the presence subject; a login on one node replaces the account's connections on the others as a login on
+// the same node would. Every Heartbeat each node renews its key in the node bucket and looks for nodes whose
+// key has expired: the first survivor to delete a dead node's rows takes those accounts offline.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/realtime"
+	"tenfour/internal/platform/ticker"
+)
+
+type presenceMsg struct {
+	Node     string        `json:"node"`
+	Op       string        `json:"op"` // join | left
+	Account  string        `json:"msId"`
+	Customer int64         `json:"customerId"`
+	Kind     realtime.Kind `json:"kind"`
+	Sign     string        `json:"sign,omitempty"` // a console's sign-in (tokenHash): its windows on other nodes stay
+}
+
+// Hooks are the hub's login/logout hooks of the cluster; add them before any other (app wiring), so that the
+// others nodes know an account is here before presence is written.
+func (n *Node) Hooks() realtime.Hooks {
+	return realtime.Hooks{OnLogin: n.onLogin, OnLogout: n.onLogout}
+}
+
+func (n *Node) onLogin(ctx context.Context, c *realtime.Conn, _ bool) {
+	p, kind := c.Principal(), c.Kind()
+	if err := n.hold(ctx, p, kind); err != nil {
+		slog.ErrorContext(ctx, "cluster: presence row", "msId", p.AccountID, "err", err)
+	}
+	n.tell(presenceMsg{Op: "join", Account: p.AccountID, Customer: p.CustomerID, Kind: kind, Sign: signOf(p, kind)})
+}
+
+func (n *Node) onLogout(ctx context.Context, c *realtime.Conn, _ bool) {
+	p := c.Principal()
+	if n.hub.LocalOnline(p.AccountID) {
+		return // a newer connection here holds the account
+	}
+	if _, err := n.db.Exec(context.WithoutCancel(ctx), `DELETE FROM cluster_presence WHERE node_id = ? AND account_id = ?`,
+		n.opt.NodeID, p.AccountID); err != nil {
+		slog.ErrorContext(ctx, "cluster: presence row", "msId", p.AccountID, "err", err)
+	}
+	n.tell(presenceMsg{Op: "left", Account: p.AccountID, Customer: p.CustomerID, Kind: c.Kind()})
+}
+
+func signOf(p identity.Principal, kind realtime.Kind) string {
+	if kind != realtime.Console {
+		return ""
+	}
+	return tokenHash(p.Token)
+}
+
+// hold writes the row saying this node holds the account.
+func (n *Node) hold(ctx context.Context, p identity.Principal, kind realtime.Kind) error {
+	_, err := n.db.Exec(context.WithoutCancel(ctx), `INSERT INTO cluster_presence (node_id, account_id, customer_id, kind, since)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT (node_id, account_id) DO UPDATE SET customer_id = EXCLUDED.customer_id,
+		kind = EXCLUDED.kind, since = EXCLUDED.since`, n.opt.NodeID, p.AccountID, p.CustomerID, string(kind), time.Now().UnixMilli())
+	return err
+}
+
+func (n *Node) tell(m presenceMsg) {
+	m.Node = n.opt.NodeID
+	if err := n.nc.Publish(subjPresence, mustJSON(m)); err != nil && !errors.Is(err, nats.ErrConnectionClosed) {
+		slog.Warn("cluster: presence not sent (the others learn it from the store when NATS is back)", "msId", m.Account, "err", err)
+	}
+}
+
+// onPresence applies another node's login or logout.
+func (n *Node) onPresence(msg *nats.Msg) {
+	var m presenceMsg
+	if err := json.Unmarshal(msg.Data, &m); err != nil || m.Node == n.opt.NodeID {
+		return
+	}
+	n.mu.Lock()
+	if m.Op == "join" {
+		n.addRemote(m.Account, m.Node)
+	} else {
+		n.dropRemote(m.Account, m.Node)
+	}
+	n.mu.Unlock()
+	if m.Op != "join" {
+		return
+	}
+	// The account logged in over there: its connections here are replaced (a console window of the same
+	// sign-in stays, as on one node).
+	n.hub.ReplaceRemote(m.Account, func(c *realtime.Conn) bool {
+		return m.Kind == realtime.Console && c.Kind() == realtime.Console && m.Sign != "" &&
+			signOf(c.Principal(), c.Kind()) == m.Sign
+	})
+}
+
+// Run renews this node's key and sweeps dead nodes every Heartbeat until ctx ends.
+func (n *Node) Run(ctx context.Context) {
+	ticker.Every(ctx, n.opt.Heartbeat, func() {
+		if err := n.beat(ctx); err != nil {
+			slog.Warn("cluster: heartbeat", "node", n.opt.NodeID, "err", err)
+			return // without NATS this node cannot tell who is alive: sweep nothing
+		}
+		if err := n.sweep(ctx); err != nil {
+			slog.Error("cluster: sweep", "node", n.opt.NodeID, "err", err)
+		}
+	})
+}
+
+func (n *Node) beat(ctx context.Context) error {
+	n.mu.Lock()
+	closed := n.closed
+	n.mu.Unlock()
+	if closed {
+		return errors.New("left the cluster")
+	}
+	_, err := n.kv.Put(ctx, n.opt.NodeID, []byte(time.Now().UTC().Format(time.RFC3339Nano)))
+	return err
+}
+
+// Alive lists the nodes whose key is in the bucket (this one included once it has beaten).
+func (n *Node) Alive(ctx context.Context) (map[string]bool, error) {
+	lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	keys, err := n.kv.ListKeys(lctx)
+	if err != nil {
+		return nil, err
+	}
+	alive := map[string]bool{n.opt.NodeID: true}
+	for k := range keys.Keys() {
+		alive[k] = true
+	}
+	if lctx.Err() != nil {
+		return nil, lctx.Err() // the list did not end: it is incomplete
+	}
+	return alive, nil
+}
+
+// sweep takes the accounts of dead nodes offline.
+func (n *Node) sweep(ctx context.Context) error {
+	alive, err := n.Alive(ctx)
+	if err != nil {
+		return err
+	}
+	n.mu.Lock()
+	n.alive = alive
+	for acct, set := range n.remote { // a dead node holds nothing, whoever claims its rows
+		for node := range set {
+			if !alive[node] {
+				n.dropRemote(acct, node)
+			}
+		}
+	}
+	n.mu.Unlock()
+	nodes, err := n.nodesWithRows(ctx)
+	if err != nil {
+		return err
+	}
+	for _, node := range nodes {
+		if alive[node] {
+			continue
+		}
+		slog.Warn("cluster: node dead, taking its accounts offline", "dead", node, "by", n.opt.NodeID)
+		if err := n.release(ctx, node); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (n *Node) nodesWithRows(ctx context.Context) ([]string, error) {
+	rows, err := n.db.Query(ctx, `SELECT DISTINCT node_id FROM cluster_presence`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+type held struct {
+	p    identity.Principal
+	kind realtime.Kind
+}
+
+// release deletes a node's rows and takes offline each account no live node holds. The delete is the claim:
+// of several survivors sweeping at once, each row goes to exactly one.
+func (n *Node) release(ctx context.Context, node string) error {
+	rows, err := n.db.Query(ctx, `DELETE FROM cluster_presence WHERE node_id = ? RETURNING account_id, customer_id, kind`, node)
+	if err != nil {
+		return err
+	}
+	var gone []held
+	for rows.Next() {
+		var h held
+		var kind string
+		if err := rows.Scan(&h.p.AccountID, &h.p.CustomerID, &kind); err != nil {
+			rows.Close()
+			return err
+		}
+		h.kind = realtime.Kind(kind)
+		gone = append(gone, h)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, h := range gone {
+		n.offline(ctx, h)
+	}
+	return nil
+}
+
+func (n *Node) offline(ctx context.Context, h held) {
+	if n.hub.Online(h.p.AccountID) {
+		return // it came back on a live node meanwhile
+	}
+	var other int
+	if err := n.db.QueryRow(ctx, `SELECT COUNT(*) FROM cluster_presence WHERE account_id = ?`, h.p.AccountID).Scan(&other); err == nil && other > 0 {
+		return // another node's row: that node says it holds the account
+	}
+	pctx := identity.With(ctx, h.p)
+	for _, p := range n.presence {
+		p.AccountOffline(pctx, h.p, h.kind)
+	}
+}
+
+// reclaim writes again the rows of the accounts this node holds (after NATS was back: a survivor may have
+// taken them offline meanwhile) and tells the others; an account the cluster had taken offline goes online.
+func (n *Node) reclaim(ctx context.Context) {
+	for _, cid := range n.hub.Customers() {
+		for _, id := range n.hub.Accounts(cid) {
+			c := n.hub.Conn(id)
+			if c == nil {
+				continue
+			}
+			p, kind := c.Principal(), c.Kind()
+			var had int
+			_ = n.db.QueryRow(ctx, `SELECT COUNT(*) FROM cluster_presence WHERE node_id = ? AND account_id = ?`,
+				n.opt.NodeID, id).Scan(&had)
+			if err := n.hold(ctx, p, kind); err != nil {
+				slog.Error("cluster: presence row", "msId", id, "err", err)
+				continue
+			}
+			n.tell(presenceMsg{Op: "join", Account: id, Customer: p.CustomerID, Kind: kind, Sign: signOf(p, kind)})
+			if had == 0 {
+				pctx := identity.With(ctx, p)
+				for _, pr := range n.presence {
+					pr.AccountOnline(pctx, p, kind)
+				}
+			}
+		}
+	}
+}
