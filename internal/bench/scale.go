@@ -55,6 +55,9 @@ type ScaleOptions struct {
 	Talkers, Presses int
 	// SimSize is the most terminals one `tenfour sim` process runs (0: one process for all).
 	SimSize int
+	// HeapOut, if set, receives the server's live heap profile (GET /metrics/pprof/heap?gc=1) at the end of
+	// the window (read it with `go tool pprof -sample_index=inuse_space <tenfour> <file>`).
+	HeapOut string
 }
 
 // ScaleResult is what a scale run measured.
@@ -345,6 +348,11 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	res.RSS, res.RSSPeak, _ = ProcMem(serve.Process.Pid)
 	res.Heap = m["go_memstats_heap_inuse_bytes"]
 	res.Goroutines = m["go_goroutines"]
+	if o.HeapOut != "" {
+		if err := SaveProfile(base, "heap?gc=1", o.HeapOut); err != nil {
+			fmt.Fprintf(o.Log, "scale: heap profile: %v\n", err)
+		}
+	}
 	mu.Lock()
 	res.GPSItems = len(lat)
 	res.GPSp50, res.GPSp99, res.GPSMax = Pct(lat, .5), Pct(lat, .99), Pct(lat, 1)
@@ -487,6 +495,32 @@ func scrapeAll(base string) map[string]float64 {
 		}
 	}
 	return out
+}
+
+// SaveProfile writes one of the server's runtime profiles (GET /metrics/pprof/<name>) to a file.
+func SaveProfile(base, name, file string) error {
+	req, err := http.NewRequest(http.MethodGet, base+"/metrics/pprof/"+name, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+metricsToken)
+	res, err := (&http.Client{Timeout: time.Minute}).Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET /metrics/pprof/%s: %s", name, res.Status)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, res.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // HeapPerTerminal is the Go memory (live heap and stacks) each terminal adds, when a collection ran in the

@@ -485,7 +485,7 @@ func (r *runner) scaleRun(ctx context.Context, n int, window time.Duration) erro
 	res, err := bench.RunScale(ctx, bench.ScaleOptions{Bin: filepath.Join(r.out, "tenfour"), Dir: filepath.Join(r.out, "scale"),
 		Terminals: n, Consoles: 20, Ramp: ramp, OnlineWait: 45 * time.Second, Settle: 5 * time.Second, Window: window,
 		GPSInterval: 10 * time.Second, Log: r.log, CheapHash: true, PerfOut: r.prof("scale-server.perf"),
-		Talkers: 1, Presses: 100, SimSize: 2500}) // one talker: the accounts after the fleet's share a group
+		Talkers: 1, Presses: 100, SimSize: 2500, HeapOut: r.prof("scale-server.heap")}) // one talker: the accounts after the fleet's share a group
 	if res.Online > 0 || err == nil {
 		r.scale = &res
 	}
