@@ -4,6 +4,7 @@
 // bin/bench/ (bench.log, prof/).
 //
 //	go run ./internal/bench/cmd [-only step,step] [-terminals N] [-doc docs/performance.md]
+//	go run ./internal/bench/cmd -soak [-soak-duration 30m] [-terminals N]   # make soak
 package main
 
 import (
@@ -58,6 +59,9 @@ func main() {
 	root, err := repoRoot()
 	if err != nil {
 		fatal(err)
+	}
+	if *soakMode {
+		os.Exit(soak(root, *terminals, *noBuild))
 	}
 	r := &runner{root: root, out: filepath.Join(root, "bin", "bench"), figs: map[string]float64{}, errs: map[string]string{},
 		texts: map[string]string{}}
@@ -869,9 +873,9 @@ func (r *runner) rows() []bench.Row {
 			heap = fmt.Sprintf("live Go heap + stacks %.0f MB, %.1f KB per terminal", s.HeapMin/(1<<20), hp/1024)
 		}
 		rows = append(rows, bench.Row{Name: n + " connected terminals + 20 consoles: server memory",
-			Figure: fmt.Sprintf("RSS %.0f MB (%.0f MB before the terminals, peak %.0f MB): %.1f KB per terminal; %s; %s goroutines (%.1f per terminal)",
+			Figure: fmt.Sprintf("RSS %.0f MB (%.0f MB before the terminals, peak %.0f MB): %.1f KB per terminal; %s; %s goroutines (%.1f per terminal), stacks %.0f MB (%.1f KB per goroutine)",
 				mb(s.RSS), mb(s.RSSBase), mb(s.RSSPeak), s.PerTerminal()/1024, heap, bench.Thousands(s.Goroutines),
-				s.Goroutines/float64(max(1, s.Online))),
+				s.Goroutines/float64(max(1, s.Online)), mb(int64(s.Stacks)), s.Stacks/1024/max(1, s.Goroutines)),
 			Target: "stated", Reference: "Centrifugo ≈ 30 KB per connection", Status: bench.Info})
 	} else {
 		rows = append(rows, row("N connected terminals + 20 consoles: server CPU and memory", "< 1 core", "Centrifugo ≈ 30 KB per connection", r.missing("scale")))

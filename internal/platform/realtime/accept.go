@@ -14,7 +14,7 @@ import (
 // read or write call, nothing else (docs/performance.md, "memory per connection").
 const (
 	readBufSize  = 512
-	writeBufSize = 1024
+	writeBufSize = 512
 )
 
 // smallBuffers hands websocket.Accept a hijacked connection with small bufio buffers instead of the HTTP

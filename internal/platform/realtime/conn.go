@@ -48,6 +48,7 @@ type Conn struct {
 	qbytes  int
 	writing bool          // a writer goroutine is running
 	room    chan struct{} // closed by the writer when the queue is below half again (a paced sender waits on it)
+	onClose []func()      // AfterClose's functions (c.qmu)
 
 	mu          sync.Mutex
 	p           identity.Principal
@@ -70,6 +71,22 @@ func newConn(h *Hub, ws *websocket.Conn, urlToken string) *Conn {
 		c.ping = time.AfterFunc(pingEvery, c.keepAlive)
 	}
 	return c
+}
+
+// AfterClose runs fn on a goroutine of its own once the connection is closing (at once if it is already): a
+// domain's clean-up for a connection, without a goroutine of its own waiting on Done for the connection's whole
+// life (a connection's memory is mostly its goroutines' stacks: docs/performance.md).
+func (c *Conn) AfterClose(fn func()) {
+	c.qmu.Lock()
+	select {
+	case <-c.done:
+		c.qmu.Unlock()
+		go fn()
+		return
+	default:
+	}
+	c.onClose = append(c.onClose, fn)
+	c.qmu.Unlock()
 }
 
 // Principal is the logged-in account.
@@ -241,9 +258,18 @@ func (c *Conn) close(code websocket.StatusCode, reason string) {
 		c.qmu.Lock()
 		close(c.done)
 		clear(c.q) // queued frames are dropped: let them go now
+		fns := c.onClose
+		c.onClose = nil
 		c.qmu.Unlock()
 		if c.ping != nil {
 			c.ping.Stop()
+		}
+		if len(fns) > 0 {
+			go func() {
+				for _, fn := range fns {
+					fn()
+				}
+			}()
 		}
 		go func() { _ = c.ws.Close(code, reason) }()
 	})
@@ -279,9 +305,17 @@ func (c *Conn) run(ctx context.Context) {
 			c.close(websocket.StatusPolicyViolation, "login timeout")
 		}
 	})
-	defer loginDeadline.Stop()
+	defer func() {
+		if loginDeadline != nil {
+			loginDeadline.Stop()
+		}
+	}()
 	defer c.finish()
 	for {
+		if loginDeadline != nil && c.Kind() != "" { // logged in: the timer goes
+			loginDeadline.Stop()
+			loginDeadline = nil
+		}
 		f, err, ok := c.read(ctx)
 		if !ok {
 			return
@@ -398,7 +432,9 @@ func (c *Conn) call(ctx context.Context, h Handler, f Frame) (res any, err error
 	return h(ctx, c, f.Data)
 }
 
-func (c *Conn) reply(req Frame, res any, err error) { c.replyVia(context.Background(), req, res, err, false) }
+func (c *Conn) reply(req Frame, res any, err error) {
+	c.replyVia(context.Background(), req, res, err, false)
+}
 
 // replyVia answers req; viaReplay sends the answer behind the frames a `sync` is replaying, paced as they are.
 func (c *Conn) replyVia(ctx context.Context, req Frame, res any, err error, viaReplay bool) {
