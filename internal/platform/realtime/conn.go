@@ -25,6 +25,7 @@ import (
 type Conn struct {
 	hub      *Hub
 	ws       *websocket.Conn
+	idle     *idleConn     // the socket under ws (nil in tests without one)
 	done     chan struct{} // closed once the connection is closing: nothing more is queued or written
 	ready    chan struct{} // closed once the login reply is queued
 	once     sync.Once
@@ -294,8 +295,12 @@ func (c *Conn) closeAfterFlush(code websocket.StatusCode, reason string) {
 	c.qmu.Unlock()
 }
 
-// run is the connection's reading goroutine (its only long-lived one). ctx carries no cancellation: every
-// way a connection ends closes the WebSocket, which ends the read.
+// run is the connection's reading goroutine, its only long-lived one. Its stack is most of what an idle
+// connection costs, so it stays short: the goroutine waits for the next frame at the bottom of a few calls
+// (idleConn.waitData, not deep in the WebSocket library), reads the frame into a pooled buffer, and handles it on
+// a goroutine of its own while it waits (decoding, the login and its hooks need a deep stack for a moment; the
+// reader's would keep it). ctx carries no cancellation: every way a connection ends closes the WebSocket,
+// which ends the read.
 func (c *Conn) run(ctx context.Context) {
 	loginDeadline := time.AfterFunc(c.hub.loginTimeout, func() {
 		c.mu.Lock()
@@ -311,66 +316,80 @@ func (c *Conn) run(ctx context.Context) {
 		}
 	}()
 	defer c.finish()
+	done := make(chan struct{}, 1)
 	for {
 		if loginDeadline != nil && c.Kind() != "" { // logged in: the timer goes
 			loginDeadline.Stop()
 			loginDeadline = nil
 		}
-		f, err, ok := c.read(ctx)
+		if c.idle != nil {
+			_ = c.idle.waitData() // an error is the library's to report, with the close status
+		}
+		buf, ok := c.readFrame(ctx)
 		if !ok {
 			return
 		}
-		if c.closing.Load() {
-			continue // e.g. more login attempts after a refused one
-		}
-		if err != nil {
-			if c.limiter.Allow() {
-				c.reply(Frame{ID: f.ID, Type: "error"}, nil, err)
+		go func() {
+			c.handle(ctx, buf.Bytes())
+			if buf.Cap() <= 2*MaxMessage {
+				readBufs.Put(buf)
 			}
-			continue
-		}
-		if f.Re != 0 { // a reply to a server→client request
-			c.mu.Lock()
-			ch := c.pending[f.Re]
-			delete(c.pending, f.Re)
-			c.mu.Unlock()
-			if ch != nil {
-				ch <- f
-			} else {
-				c.limiter.Allow() // stray replies count against the rate limit but get no answer
-			}
-			continue
-		}
-		if !c.limiter.Allow() {
-			c.reply(f, nil, httpx.ErrTooFast)
-			continue
-		}
-		c.dispatch(ctx, f)
+			done <- struct{}{}
+		}()
+		<-done
 	}
 }
 
-// readBufs hold a frame while it is read and decoded; a connection keeps none between frames.
+// readBufs hold a frame while it is read and handled; a connection keeps none between frames.
 var readBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// read reads and decodes the next frame; ok is false once the connection is gone.
-func (c *Conn) read(ctx context.Context) (f Frame, err error, ok bool) {
-	_, r, rerr := c.ws.Reader(ctx)
-	if rerr == nil {
+// readFrame reads the next frame's bytes; ok is false once the connection is gone.
+//
+//go:noinline
+func (c *Conn) readFrame(ctx context.Context) (*bytes.Buffer, bool) {
+	_, r, err := c.ws.Reader(ctx)
+	if err == nil {
 		buf := readBufs.Get().(*bytes.Buffer)
 		buf.Reset()
-		if _, rerr = buf.ReadFrom(r); rerr == nil {
-			f, err = DecodeFrame(buf.Bytes()) // copies what it keeps
+		if _, err = buf.ReadFrom(r); err == nil {
+			return buf, true
 		}
-		if buf.Cap() <= 2*MaxMessage {
-			readBufs.Put(buf)
+		readBufs.Put(buf)
+	}
+	c.wentAway.Store(websocket.CloseStatus(err) == websocket.StatusGoingAway)
+	c.close(websocket.StatusNormalClosure, "")
+	return nil, false
+}
+
+// handle decodes and answers one frame (on a goroutine of its own: see run).
+func (c *Conn) handle(ctx context.Context, msg []byte) {
+	if c.closing.Load() {
+		return // e.g. more login attempts after a refused one
+	}
+	f, err := DecodeFrame(msg) // copies what it keeps
+	if err != nil {
+		if c.limiter.Allow() {
+			c.reply(Frame{ID: f.ID, Type: "error"}, nil, err)
 		}
+		return
 	}
-	if rerr != nil {
-		c.wentAway.Store(websocket.CloseStatus(rerr) == websocket.StatusGoingAway)
-		c.close(websocket.StatusNormalClosure, "")
-		return f, nil, false
+	if f.Re != 0 { // a reply to a server→client request
+		c.mu.Lock()
+		ch := c.pending[f.Re]
+		delete(c.pending, f.Re)
+		c.mu.Unlock()
+		if ch != nil {
+			ch <- f
+		} else {
+			c.limiter.Allow() // stray replies count against the rate limit but get no answer
+		}
+		return
 	}
-	return f, err, true
+	if !c.limiter.Allow() {
+		c.reply(f, nil, httpx.ErrTooFast)
+		return
+	}
+	c.dispatch(ctx, f)
 }
 
 func (c *Conn) dispatch(ctx context.Context, f Frame) {
@@ -379,11 +398,7 @@ func (c *Conn) dispatch(ctx context.Context, f Frame) {
 		c.reply(Frame{Type: "pong", ID: f.ID}, nil, nil)
 		return
 	case "session.login":
-		// The login (its hooks read the store) runs on a goroutine of its own while the read loop waits for
-		// it, so its deep stack goes away with it instead of staying with the connection's reader.
-		done := make(chan struct{})
-		go func() { defer close(done); c.handleLogin(ctx, f) }()
-		<-done
+		c.handleLogin(ctx, f)
 		return
 	}
 	c.mu.Lock()

@@ -222,7 +222,8 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "shutting down", http.StatusServiceUnavailable)
 		return
 	}
-	ws, err := websocket.Accept(smallBuffers{w}, r, &websocket.AcceptOptions{OriginPatterns: h.origins})
+	sb := &smallBuffers{ResponseWriter: w}
+	ws, err := websocket.Accept(sb, r, &websocket.AcceptOptions{OriginPatterns: h.origins})
 	if err != nil {
 		return // Accept already answered (403 for a foreign origin)
 	}
@@ -232,6 +233,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		tok = ck.Value
 	}
 	c := newConn(h, ws, tok)
+	c.idle = sb.conn
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
