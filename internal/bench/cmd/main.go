@@ -876,9 +876,9 @@ func (r *runner) rows() []bench.Row {
 			Figure: fmt.Sprintf("RSS %.0f MB (%.0f MB before the terminals, peak %.0f MB): %.1f KB per terminal; %s; %s goroutines (%.1f per terminal), stacks %.0f MB (%.1f KB per goroutine)",
 				mb(s.RSS), mb(s.RSSBase), mb(s.RSSPeak), s.PerTerminal()/1024, heap, bench.Thousands(s.Goroutines),
 				s.Goroutines/float64(max(1, s.Online)), mb(int64(s.Stacks)), s.Stacks/1024/max(1, s.Goroutines)),
-			Target: "stated", Reference: "Centrifugo ≈ 30 KB per connection", Status: bench.Info})
+			Target: "≤ 30 KB RSS per terminal", Reference: "Centrifugo ≈ 30 KB per connection", Status: bench.Verdict(s.PerTerminal() <= 30*1024)})
 	} else {
-		rows = append(rows, row("N connected terminals + 20 consoles: server CPU and memory", "< 1 core", "Centrifugo ≈ 30 KB per connection", r.missing("scale")))
+		rows = append(rows, row("N connected terminals + 20 consoles: server CPU and memory", "< 1 core; ≤ 30 KB RSS per terminal", "Centrifugo ≈ 30 KB per connection", r.missing("scale")))
 	}
 	if kb, ok := r.fig("web.initial_kb"); ok {
 		fig := fmt.Sprintf("%.1f KB", kb)

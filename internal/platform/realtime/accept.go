@@ -43,8 +43,9 @@ func (w *smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		b, _ := brw.Reader.Peek(n)
 		ic.r = io.MultiReader(bytes.NewReader(bytes.Clone(b)), conn)
 	}
+	ic.br = bufio.NewReaderSize(ic, readBufSize)
 	w.conn = ic
-	return ic, bufio.NewReadWriter(bufio.NewReaderSize(ic, readBufSize), bufio.NewWriterSize(ic, writeBufSize)), nil
+	return ic, bufio.NewReadWriter(ic.br, bufio.NewWriterSize(ic, writeBufSize)), nil
 }
 
 // idleConn is the socket as the WebSocket library reads it, with one more way in: waitData parks the
@@ -54,10 +55,15 @@ func (w *smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 // on another goroutine.
 type idleConn struct {
 	net.Conn
-	r   io.Reader // the socket, after what the HTTP server had buffered
+	r   io.Reader     // the socket, after what the HTTP server had buffered
+	br  *bufio.Reader // the library's reader over this connection: waitData must not wait while it holds a frame
 	mu  sync.Mutex
 	b   [1]byte
 	has bool // b holds the byte waitData read
+	// gate orders the reader's look at br (Conn.waitIdle) and the close handshake, which reads br on another
+	// goroutine (Conn.close) once closing is set.
+	gate    sync.Mutex
+	closing bool
 }
 
 func (c *idleConn) Read(p []byte) (int, error) {

@@ -272,7 +272,14 @@ func (c *Conn) close(code websocket.StatusCode, reason string) {
 				}
 			}()
 		}
-		go func() { _ = c.ws.Close(code, reason) }()
+		go func() {
+			if ic := c.idle; ic != nil { // after the reader's look at the library's buffer (waitIdle)
+				ic.gate.Lock()
+				ic.closing = true
+				ic.gate.Unlock()
+			}
+			_ = c.ws.Close(code, reason)
+		}()
 	})
 }
 
@@ -322,9 +329,7 @@ func (c *Conn) run(ctx context.Context) {
 			loginDeadline.Stop()
 			loginDeadline = nil
 		}
-		if c.idle != nil {
-			_ = c.idle.waitData() // an error is the library's to report, with the close status
-		}
+		c.waitIdle()
 		buf, ok := c.readFrame(ctx)
 		if !ok {
 			return
@@ -337,6 +342,25 @@ func (c *Conn) run(ctx context.Context) {
 			done <- struct{}{}
 		}()
 		<-done
+	}
+}
+
+// waitIdle parks the reader until the next frame's first byte arrives, unless the library's reader holds
+// one already (frames sent back to back) or the connection is closing.
+func (c *Conn) waitIdle() {
+	ic := c.idle
+	if ic == nil {
+		return
+	}
+	ic.gate.Lock()
+	if ic.closing {
+		ic.gate.Unlock()
+		return
+	}
+	buffered := ic.br.Buffered() > 0
+	ic.gate.Unlock()
+	if !buffered {
+		_ = ic.waitData() // an error is the library's to report, with the close status
 	}
 }
 
