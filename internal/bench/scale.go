@@ -280,11 +280,11 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 				}
 			}
 		}()
-		args := []string{"sim", "--server", base, "--ids", strconv.Itoa(first+from), "--count",
+		args := []string{"sim", "--server", base, "--ids", strconv.Itoa(first + from), "--count",
 			strconv.Itoa(count), "--password", pw, "--ramp", o.Ramp.String(), "--gps-interval", o.GPSInterval.String(),
 			"--talk-every", "-1s", "--sos-every", "-1s", "--drop-every", "-1s", "--switch-every", "-1s", "--forget-checkin", "-1",
 			"--job-pace", "-1s", // no job tickets in this run: no job.list at each login either
-			"--seed", strconv.Itoa(i+1), "--stats", "1s"}
+			"--seed", strconv.Itoa(i + 1), "--stats", "1s"}
 		args = append(args, o.SimArgs...)
 		sim, err := start(pr2w(pw2, o.Log), o.Bin, args...)
 		if err != nil {
