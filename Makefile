@@ -6,7 +6,7 @@ ADDR ?= 127.0.0.1:8080
 DATA ?= ./data
 export CGO_ENABLED := 0
 
-.PHONY: help run cluster build web web-deps server test test-go test-web test-e2e test-deps vet lint-go lint-web fuzz bench clean
+.PHONY: help run cluster build web web-deps server test test-go test-web test-e2e test-deps vet lint-go lint-web fuzz bench soak clean
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -83,6 +83,9 @@ fuzz: ## fuzz every parser a client reaches, FUZZTIME (15s) each, about 3 minute
 
 bench: web-deps ## performance table of issue 9, one run under 10 minutes (docs/performance.md; profiles in bin/bench)
 	scripts/bench.sh
+
+soak: ## 10,000 terminals + 20 consoles for SOAK_MINUTES (default 30): flat memory, nothing lost (bin/bench/soak.txt)
+	scripts/soak.sh
 
 clean: ## remove build outputs (not the data directory)
 	rm -rf bin web/dist/assets web/dist/index.html .pg-url

@@ -131,6 +131,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	hub := a.Hub
 	a.mux.HandleFunc("GET /healthz", a.healthz)
 	a.mux.Handle("GET /metrics", metricsHandler(cfg.MetricsToken))
+	a.mux.Handle("GET /metrics/pprof/{name}", profileHandler(cfg.MetricsToken))
 	a.mux.Handle("GET /ds/ws", a.Hub)
 	a.Go(func(ctx context.Context) { a.Hub.RunRetention(ctx, cfg.EventRetention) })
 	a.Log.Routes(router)

@@ -3,6 +3,7 @@ package app
 import (
 	"crypto/subtle"
 	"net/http"
+	"net/http/pprof"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -62,8 +63,19 @@ func securityHeaders(publicURL string, selfSigned bool, next http.Handler) http.
 
 // metricsHandler serves Prometheus metrics to `Authorization: Bearer <token>` only; without a configured
 // token /metrics is off (404), so an exposed node tells nobody its load and accounts online.
-func metricsHandler(token string) http.Handler {
-	prom := promhttp.Handler()
+func metricsHandler(token string) http.Handler { return bearerOnly(token, promhttp.Handler()) }
+
+// profileHandler serves the runtime's profiles (GET /metrics/pprof/{name}: heap, goroutine, allocs, …; heap
+// with ?gc=1 collects first, so it shows the live heap) to the same bearer token as /metrics: the scale run and
+// the soak take the server's heap profile and goroutine count through it.
+func profileHandler(token string) http.Handler {
+	return bearerOnly(token, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pprof.Handler(r.PathValue("name")).ServeHTTP(w, r)
+	}))
+}
+
+// bearerOnly serves next to `Authorization: Bearer <token>` only; an empty token turns it off (404).
+func bearerOnly(token string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if token == "" {
 			http.Error(w, "metrics are off: start with --metrics-token", http.StatusNotFound)
@@ -75,6 +87,6 @@ func metricsHandler(token string) http.Handler {
 			http.Error(w, "metrics need the bearer token of --metrics-token", http.StatusUnauthorized)
 			return
 		}
-		prom.ServeHTTP(w, r)
+		next.ServeHTTP(w, r)
 	})
 }

@@ -55,6 +55,15 @@ type ScaleOptions struct {
 	Talkers, Presses int
 	// SimSize is the most terminals one `tenfour sim` process runs (0: one process for all).
 	SimSize int
+	// SimArgs are more `tenfour sim` flags (they override the quiet fleet's: e.g. --talk-every).
+	SimArgs []string
+	// OnConsoleFrame, if set, sees every frame the consoles receive (on their reading goroutines, at once).
+	OnConsoleFrame func(console int, f wsclient.Frame)
+	// Then, if set, runs after the window with the fleet still online (the soak: soak.go).
+	Then func(ctx context.Context, f Fleet) error
+	// HeapOut, if set, receives the server's live heap profile (GET /metrics/pprof/heap?gc=1) at the end of
+	// the window (read it with `go tool pprof -sample_index=inuse_space <tenfour> <file>`).
+	HeapOut string
 }
 
 // ScaleResult is what a scale run measured.
@@ -73,6 +82,7 @@ type ScaleResult struct {
 	HeapMin           float64 // the smallest heap allocated + stacks seen in the window (after a collection)
 	GCs               int     // collections during the window
 	Heap              float64 // Go heap in use at the end (garbage included)
+	Stacks            float64 // goroutine stacks in use at the end
 	Goroutines        float64
 	GPSItems          int           // positions the consoles received in the window (each console counts)
 	GPSRate           float64       // positions per second the server received (sim counter over the window)
@@ -92,6 +102,17 @@ func (r ScaleResult) PerTerminal() float64 {
 		return 0
 	}
 	return float64(r.RSS-r.RSSBase) / float64(r.Online)
+}
+
+// Fleet is a running scale run, for ScaleOptions.Then.
+type Fleet struct {
+	Base     string // the server's base URL
+	Pid      int    // the server's process
+	Token    string // the dispatcher's session (the consoles')
+	First    int    // the first account after the fleet's (the Talkers' accounts)
+	Password string
+	Online   func() int64 // terminals the simulators have online now
+	SimStats func() string
 }
 
 var simOnline = regexp.MustCompile(`online=(\d+) .*?gps=(\d+)`)
@@ -146,6 +167,9 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 		// connection's reading goroutine, one connection after the other.
 		last := map[string]int64{}
 		onFrame := func(f wsclient.Frame) {
+			if o.OnConsoleFrame != nil {
+				o.OnConsoleFrame(i, f)
+			}
 			if f.Type != "gps" {
 				return
 			}
@@ -224,6 +248,7 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	}
 	online := make([]atomic.Int64, nsim)
 	gpsSent := make([]atomic.Int64, nsim)
+	lastStats := make([]atomic.Value, nsim)
 	sum := func(a []atomic.Int64) int64 {
 		var n int64
 		for i := range a {
@@ -251,14 +276,17 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 					g, _ := strconv.Atoi(m[2])
 					online[i].Store(int64(n))
 					gpsSent[i].Store(int64(g))
+					lastStats[i].Store(sc.Text())
 				}
 			}
 		}()
-		sim, err := start(pr2w(pw2, o.Log), o.Bin, "sim", "--server", base, "--ids", strconv.Itoa(first+from), "--count",
+		args := []string{"sim", "--server", base, "--ids", strconv.Itoa(first + from), "--count",
 			strconv.Itoa(count), "--password", pw, "--ramp", o.Ramp.String(), "--gps-interval", o.GPSInterval.String(),
 			"--talk-every", "-1s", "--sos-every", "-1s", "--drop-every", "-1s", "--switch-every", "-1s", "--forget-checkin", "-1",
 			"--job-pace", "-1s", // no job tickets in this run: no job.list at each login either
-			"--seed", strconv.Itoa(i+1), "--stats", "1s")
+			"--seed", strconv.Itoa(i + 1), "--stats", "1s"}
+		args = append(args, o.SimArgs...)
+		sim, err := start(pr2w(pw2, o.Log), o.Bin, args...)
 		if err != nil {
 			return res, err
 		}
@@ -345,11 +373,33 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	res.RSS, res.RSSPeak, _ = ProcMem(serve.Process.Pid)
 	res.Heap = m["go_memstats_heap_inuse_bytes"]
 	res.Goroutines = m["go_goroutines"]
+	res.Stacks = m["go_memstats_stack_inuse_bytes"]
+	if o.HeapOut != "" {
+		if err := SaveProfile(base, "heap?gc=1", o.HeapOut); err != nil {
+			fmt.Fprintf(o.Log, "scale: heap profile: %v\n", err)
+		}
+	}
 	mu.Lock()
 	res.GPSItems = len(lat)
 	res.GPSp50, res.GPSp99, res.GPSMax = Pct(lat, .5), Pct(lat, .99), Pct(lat, 1)
 	mu.Unlock()
-	if o.Talkers > 0 {
+	if o.Then != nil {
+		f := Fleet{Base: base, Pid: serve.Process.Pid, Token: tok, First: first + o.Terminals, Password: pw,
+			Online: func() int64 { return sum(online) },
+			SimStats: func() string {
+				var b strings.Builder
+				for i := range lastStats {
+					if v, _ := lastStats[i].Load().(string); v != "" {
+						fmt.Fprintf(&b, "sim %d: %s\n", i+1, v)
+					}
+				}
+				return b.String()
+			}}
+		if err := o.Then(ctx, f); err != nil {
+			return res, err
+		}
+	}
+	if o.Talkers > 0 && o.Presses > 0 {
 		var perf *proc
 		if o.PerfOut != "" {
 			if p, err := exec.LookPath("perf"); err == nil {
@@ -487,6 +537,32 @@ func scrapeAll(base string) map[string]float64 {
 		}
 	}
 	return out
+}
+
+// SaveProfile writes one of the server's runtime profiles (GET /metrics/pprof/<name>) to a file.
+func SaveProfile(base, name, file string) error {
+	req, err := http.NewRequest(http.MethodGet, base+"/metrics/pprof/"+name, nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+metricsToken)
+	res, err := (&http.Client{Timeout: time.Minute}).Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET /metrics/pprof/%s: %s", name, res.Status)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, res.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // HeapPerTerminal is the Go memory (live heap and stacks) each terminal adds, when a collection ran in the

@@ -28,7 +28,7 @@ type client struct {
 	acctAt  time.Time // when acct was read from the store
 }
 
-// ensureClient returns the voice state of a connection, creating it (and its watcher) on first use.
+// ensureClient returns the voice state of a connection, creating it on first use (dropped when it closes).
 func (s *Service) ensureClient(ctx context.Context, conn *realtime.Conn) (*client, error) {
 	s.mu.Lock()
 	cl := s.clients[conn]
@@ -56,10 +56,7 @@ func (s *Service) ensureClient(ctx context.Context, conn *realtime.Conn) (*clien
 	addTo(s.byAcct, acct.ID, cl)
 	addTo(s.byCust, acct.Customer, cl)
 	s.setBlockedLocked(acct)
-	go func() {
-		<-conn.Done()
-		s.dropClient(cl)
-	}()
+	conn.AfterClose(func() { s.dropClient(cl) })
 	return cl, nil
 }
 

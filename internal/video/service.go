@@ -188,10 +188,7 @@ func (s *Service) watchLocked(c *realtime.Conn) {
 		return
 	}
 	s.watched[c] = true
-	go func() {
-		<-c.Done()
-		s.connGone(c)
-	}()
+	c.AfterClose(func() { s.connGone(c) })
 }
 
 // connGone: a call whose party's connection closed ends (101); a viewer that closed stops watching; a

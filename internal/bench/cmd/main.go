@@ -4,6 +4,7 @@
 // bin/bench/ (bench.log, prof/).
 //
 //	go run ./internal/bench/cmd [-only step,step] [-terminals N] [-doc docs/performance.md]
+//	go run ./internal/bench/cmd -soak [-soak-duration 30m] [-terminals N]   # make soak
 package main
 
 import (
@@ -58,6 +59,9 @@ func main() {
 	root, err := repoRoot()
 	if err != nil {
 		fatal(err)
+	}
+	if *soakMode {
+		os.Exit(soak(root, *terminals, *noBuild))
 	}
 	r := &runner{root: root, out: filepath.Join(root, "bin", "bench"), figs: map[string]float64{}, errs: map[string]string{},
 		texts: map[string]string{}}
@@ -494,7 +498,7 @@ func (r *runner) scaleRun(ctx context.Context, n int, window time.Duration) erro
 	res, err := bench.RunScale(ctx, bench.ScaleOptions{Bin: filepath.Join(r.out, "tenfour"), Dir: filepath.Join(r.out, "scale"),
 		Terminals: n, Consoles: 20, Ramp: ramp, OnlineWait: 45 * time.Second, Settle: 5 * time.Second, Window: window,
 		GPSInterval: 10 * time.Second, Log: r.log, CheapHash: true, PerfOut: r.prof("scale-server.perf"),
-		Talkers: 1, Presses: 100, SimSize: 2500}) // one talker: the accounts after the fleet's share a group
+		Talkers: 1, Presses: 100, SimSize: 2500, HeapOut: r.prof("scale-server.heap")}) // one talker: the accounts after the fleet's share a group
 	if res.Online > 0 || err == nil {
 		r.scale = &res
 	}
@@ -889,12 +893,12 @@ func (r *runner) rows() []bench.Row {
 			heap = fmt.Sprintf("live Go heap + stacks %.0f MB, %.1f KB per terminal", s.HeapMin/(1<<20), hp/1024)
 		}
 		rows = append(rows, bench.Row{Name: n + " connected terminals + 20 consoles: server memory",
-			Figure: fmt.Sprintf("RSS %.0f MB (%.0f MB before the terminals, peak %.0f MB): %.1f KB per terminal; %s; %s goroutines (%.1f per terminal)",
+			Figure: fmt.Sprintf("RSS %.0f MB (%.0f MB before the terminals, peak %.0f MB): %.1f KB per terminal; %s; %s goroutines (%.1f per terminal), stacks %.0f MB (%.1f KB per goroutine)",
 				mb(s.RSS), mb(s.RSSBase), mb(s.RSSPeak), s.PerTerminal()/1024, heap, bench.Thousands(s.Goroutines),
-				s.Goroutines/float64(max(1, s.Online))),
-			Target: "stated", Reference: "Centrifugo ≈ 30 KB per connection", Status: bench.Info})
+				s.Goroutines/float64(max(1, s.Online)), mb(int64(s.Stacks)), s.Stacks/1024/max(1, s.Goroutines)),
+			Target: "≤ 30 KB RSS per terminal", Reference: "Centrifugo ≈ 30 KB per connection", Status: bench.Verdict(s.PerTerminal() <= 30*1024)})
 	} else {
-		rows = append(rows, row("N connected terminals + 20 consoles: server CPU and memory", "< 1 core", "Centrifugo ≈ 30 KB per connection", r.missing("scale")))
+		rows = append(rows, row("N connected terminals + 20 consoles: server CPU and memory", "< 1 core; ≤ 30 KB RSS per terminal", "Centrifugo ≈ 30 KB per connection", r.missing("scale")))
 	}
 	if kb, ok := r.fig("web.initial_kb"); ok {
 		fig := fmt.Sprintf("%.1f KB", kb)

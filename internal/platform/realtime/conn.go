@@ -1,6 +1,7 @@
 package realtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,53 +19,75 @@ import (
 	"tenfour/internal/platform/identity"
 )
 
-// Conn is one socket client. Only its writer goroutine writes to the WebSocket, in queue order.
+// Conn is one socket client. Frames to it wait in a small queue that grows only as far as it is filled; a
+// writer goroutine runs only while the queue is not empty and is the only one writing frames to the WebSocket,
+// in queue order (docs/performance.md, "memory per connection"). Pings run on a timer of their own.
 type Conn struct {
 	hub      *Hub
 	ws       *websocket.Conn
-	out      chan []byte   // live frames in order; a nil entry asks the writer to close after what precedes it
-	replay   chan []byte   // unbuffered: `sync` replays, paced by the writer so they never overflow `out`
+	idle     *idleConn     // the socket under ws (nil in tests without one)
 	done     chan struct{} // closed once the connection is closing: nothing more is queued or written
 	ready    chan struct{} // closed once the login reply is queued
 	once     sync.Once
 	limiter  *rate.Limiter
-	inflight chan struct{} // semaphore of running request handlers
-	closing  atomic.Bool   // a close after flush is under way: nothing more is read or answered
-	wentAway atomic.Bool   // the client closed with 1001 (its page unloaded): see Hub.deferLogout
-	urlToken string
-
-	// A console may fall behind for a moment (a login storm sends every console a presence frame per
-	// terminal): what does not fit in out spills here, up to ConsoleSpill frames, and the writer sends it
-	// after out. While spilling, new frames join the spill, so order is kept. Terminals never spill.
+	inflight atomic.Int32 // running request handlers (at most MaxInflight)
+	closing  atomic.Bool  // a close after flush is under way: nothing more is read or answered
+	wentAway atomic.Bool  // the client closed with 1001 (its page unloaded): see Hub.deferLogout
 	console  atomic.Bool
-	spilling atomic.Bool
-	spillMu  sync.Mutex
-	spill    [][]byte
-	spillB   int           // bytes in spill
-	kick     chan struct{} // wakes the writer for spilled frames
+	urlToken string
+	ping     *time.Timer // the next keep-alive ping (pingEvery after the last one answered)
+
+	// The outbound queue: q[qhead:] are the frames not yet taken by the writer (a nil entry asks the writer to
+	// close after what precedes it), qbytes their size. A terminal that falls QueueLen frames behind is dropped
+	// as a slow consumer (4008). A console may fall further behind for a moment (a login storm sends every
+	// console a presence frame per terminal): up to QueueLen+ConsoleSpill frames, as long as the queue holds
+	// at most ConsoleSpillBytes once it is past QueueLen. `sync` replays join the queue only while it is less
+	// than half full (enqueuePaced), so a long backlog is paced by the client's reading speed.
+	qmu     sync.Mutex
+	q       [][]byte
+	qhead   int
+	qbytes  int
+	writing bool          // a writer goroutine is running
+	room    chan struct{} // closed by the writer when the queue is below half again (a paced sender waits on it)
+	onClose []func()      // AfterClose's functions (c.qmu)
 
 	mu          sync.Mutex
 	p           identity.Principal
 	kind        Kind
 	logged      bool
 	replaced    bool
-	pending     map[int64]chan Frame
+	pending     map[int64]chan Frame // made by the first server→client request
 	flushCode   websocket.StatusCode
 	flushReason string
 }
 
 func newConn(h *Hub, ws *websocket.Conn, urlToken string) *Conn {
-	return &Conn{
+	c := &Conn{
 		hub: h, ws: ws, urlToken: urlToken,
-		out:      make(chan []byte, QueueLen),
-		replay:   make(chan []byte),
-		kick:     make(chan struct{}, 1),
-		done:     make(chan struct{}),
-		ready:    make(chan struct{}),
-		limiter:  rate.NewLimiter(RatePerSecond, RateBurst),
-		inflight: make(chan struct{}, MaxInflight),
-		pending:  map[int64]chan Frame{},
+		done:    make(chan struct{}),
+		ready:   make(chan struct{}),
+		limiter: rate.NewLimiter(RatePerSecond, RateBurst),
 	}
+	if ws != nil {
+		c.ping = time.AfterFunc(pingEvery, c.keepAlive)
+	}
+	return c
+}
+
+// AfterClose runs fn on a goroutine of its own once the connection is closing (at once if it is already): a
+// domain's clean-up for a connection, without a goroutine of its own waiting on Done for the connection's whole
+// life (a connection's memory is mostly its goroutines' stacks: docs/performance.md).
+func (c *Conn) AfterClose(fn func()) {
+	c.qmu.Lock()
+	select {
+	case <-c.done:
+		c.qmu.Unlock()
+		go fn()
+		return
+	default:
+	}
+	c.onClose = append(c.onClose, fn)
+	c.qmu.Unlock()
 }
 
 // Principal is the logged-in account.
@@ -103,6 +126,9 @@ func (c *Conn) Request(ctx context.Context, typ string, data any) (json.RawMessa
 	id := c.hub.nextID.Add(1)
 	ch := make(chan Frame, 1) // the read loop is its only sender, once: it removes the entry as it delivers
 	c.mu.Lock()
+	if c.pending == nil {
+		c.pending = map[int64]chan Frame{}
+	}
 	c.pending[id] = ch
 	c.mu.Unlock()
 	defer func() { c.mu.Lock(); delete(c.pending, id); c.mu.Unlock() }()
@@ -133,72 +159,127 @@ func (c *Conn) Request(ctx context.Context, typ string, data any) (json.RawMessa
 
 // enqueue never blocks: a full queue means the client is too slow, and it is disconnected to resync.
 func (c *Conn) enqueue(msg []byte) bool {
+	c.qmu.Lock()
 	select {
 	case <-c.done:
+		c.qmu.Unlock()
 		return false
 	default:
 	}
-	if !c.spilling.Load() {
-		select {
-		case c.out <- msg:
-			return true
-		default:
-		}
-	}
-	if c.console.Load() && c.spillFrame(msg) {
-		return true
-	}
-	mSlow.Inc()
-	c.close(CloseSlow, "slow consumer")
-	return false
-}
-
-// spillFrame appends msg to the spill (or to out, if the writer emptied the spill meanwhile); false when the
-// spill is full.
-func (c *Conn) spillFrame(msg []byte) bool {
-	c.spillMu.Lock()
-	defer c.spillMu.Unlock()
-	if !c.spilling.Load() {
-		select {
-		case c.out <- msg:
-			return true
-		default:
-		}
-	}
-	if len(c.spill) >= ConsoleSpill || c.spillB+len(msg) > ConsoleSpillBytes {
+	if n := len(c.q) - c.qhead; n >= QueueLen && (!c.console.Load() || n >= QueueLen+ConsoleSpill ||
+		c.qbytes+len(msg) > ConsoleSpillBytes) {
+		c.qmu.Unlock()
+		mSlow.Inc()
+		c.close(CloseSlow, "slow consumer")
 		return false
 	}
-	c.spill = append(c.spill, msg)
-	c.spillB += len(msg)
-	c.spilling.Store(true)
-	select {
-	case c.kick <- struct{}{}:
-	default:
-	}
+	c.push(msg)
+	c.qmu.Unlock()
 	return true
 }
 
-// takeSpill hands the writer the spilled frames once out is empty (they are newer than everything in out);
-// it ends spilling when there is nothing left.
-func (c *Conn) takeSpill() [][]byte {
-	if !c.spilling.Load() || len(c.out) > 0 {
-		return nil
+// enqueuePaced queues msg once the queue is less than half full (a `sync` replay and its reply): it waits
+// for the writer rather than filling the queue the live frames need.
+func (c *Conn) enqueuePaced(ctx context.Context, msg []byte) error {
+	for {
+		c.qmu.Lock()
+		select {
+		case <-c.done:
+			c.qmu.Unlock()
+			return errClosed
+		default:
+		}
+		if len(c.q)-c.qhead < QueueLen/2 {
+			c.push(msg)
+			c.qmu.Unlock()
+			return nil
+		}
+		if c.room == nil {
+			c.room = make(chan struct{})
+		}
+		room := c.room
+		c.qmu.Unlock()
+		select {
+		case <-room:
+		case <-c.done:
+			return errClosed
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
-	c.spillMu.Lock()
-	defer c.spillMu.Unlock()
-	batch := c.spill
-	c.spill, c.spillB = nil, 0
-	if len(batch) == 0 {
-		c.spilling.Store(false)
-	}
-	return batch
 }
+
+// push appends to the queue and starts the writer if none runs; c.qmu is held.
+func (c *Conn) push(msg []byte) {
+	if c.qhead > 0 && len(c.q) == cap(c.q) { // reuse the slots already written instead of growing
+		n := copy(c.q, c.q[c.qhead:])
+		clear(c.q[n:])
+		c.q, c.qhead = c.q[:n], 0
+	}
+	c.q = append(c.q, msg)
+	c.qbytes += len(msg)
+	if !c.writing {
+		c.writing = true
+		go c.writeLoop()
+	}
+}
+
+// next takes the writer's next frame; ok is false when the queue is empty, and the writer then ends (the
+// queue's memory goes back unless it is small).
+func (c *Conn) next() (msg []byte, ok bool) {
+	c.qmu.Lock()
+	defer c.qmu.Unlock()
+	if c.qhead == len(c.q) {
+		c.writing = false
+		if cap(c.q) > keepQueue {
+			c.q = nil
+		} else {
+			c.q = c.q[:0]
+		}
+		c.qhead = 0
+		return nil, false
+	}
+	msg = c.q[c.qhead]
+	c.q[c.qhead] = nil
+	c.qhead++
+	c.qbytes -= len(msg)
+	if c.room != nil && len(c.q)-c.qhead < QueueLen/2 {
+		close(c.room)
+		c.room = nil
+	}
+	return msg, true
+}
+
+// keepQueue is the queue capacity a connection keeps between bursts; a larger one is let go when it drains.
+const keepQueue = 8
 
 // close ends the connection now: queued frames are dropped and the close handshake runs in the background.
 func (c *Conn) close(code websocket.StatusCode, reason string) {
 	c.once.Do(func() {
+		c.qmu.Lock()
 		close(c.done)
-		go func() { _ = c.ws.Close(code, reason) }()
+		clear(c.q) // queued frames are dropped: let them go now
+		fns := c.onClose
+		c.onClose = nil
+		c.qmu.Unlock()
+		if c.ping != nil {
+			c.ping.Stop()
+		}
+		if len(fns) > 0 {
+			go func() {
+				for _, fn := range fns {
+					fn()
+				}
+			}()
+		}
+		go func() {
+			if ic := c.idle; ic != nil { // after the reader's look at the library's buffer (waitIdle)
+				ic.gate.Lock()
+				ic.closing = true
+				ic.gate.Unlock()
+			}
+			_ = c.ws.Close(code, reason)
+		}()
 	})
 }
 
@@ -212,31 +293,22 @@ func (c *Conn) closeAfterFlush(code websocket.StatusCode, reason string) {
 	c.flushCode, c.flushReason = code, reason
 	c.mu.Unlock()
 	c.closing.Store(true)
-	if c.spilling.Load() {
-		c.spillMu.Lock()
-		if c.spilling.Load() {
-			c.spill = append(c.spill, nil) // after the spilled frames
-			c.spillMu.Unlock()
-			select {
-			case c.kick <- struct{}{}:
-			default:
-			}
-			return
-		}
-		c.spillMu.Unlock()
-	}
+	c.qmu.Lock()
 	select {
 	case <-c.done:
-	case c.out <- nil:
 	default:
-		c.close(code, reason) // queue full: nothing would get through anyway
+		c.push(nil) // the close mark: one entry past the bound at most (flushCode is set once)
 	}
+	c.qmu.Unlock()
 }
 
+// run is the connection's reading goroutine, its only long-lived one. Its stack is most of what an idle
+// connection costs, so it stays short: the goroutine waits for the next frame at the bottom of a few calls
+// (idleConn.waitData, not deep in the WebSocket library), reads the frame into a pooled buffer, and handles it on
+// a goroutine of its own while it waits (decoding, the login and its hooks need a deep stack for a moment; the
+// reader's would keep it). ctx carries no cancellation: every way a connection ends closes the WebSocket,
+// which ends the read.
 func (c *Conn) run(ctx context.Context) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	go c.writeLoop(ctx)
 	loginDeadline := time.AfterFunc(c.hub.loginTimeout, func() {
 		c.mu.Lock()
 		logged := c.logged
@@ -245,43 +317,103 @@ func (c *Conn) run(ctx context.Context) {
 			c.close(websocket.StatusPolicyViolation, "login timeout")
 		}
 	})
-	defer loginDeadline.Stop()
+	defer func() {
+		if loginDeadline != nil {
+			loginDeadline.Stop()
+		}
+	}()
 	defer c.finish()
+	done := make(chan struct{}, 1)
 	for {
-		_, msg, err := c.ws.Read(ctx)
-		if err != nil {
-			c.wentAway.Store(websocket.CloseStatus(err) == websocket.StatusGoingAway)
-			c.close(websocket.StatusNormalClosure, "")
+		if loginDeadline != nil && c.Kind() != "" { // logged in: the timer goes
+			loginDeadline.Stop()
+			loginDeadline = nil
+		}
+		c.waitIdle()
+		buf, ok := c.readFrame(ctx)
+		if !ok {
 			return
 		}
-		if c.closing.Load() {
-			continue // e.g. more login attempts after a refused one
-		}
-		f, err := DecodeFrame(msg)
-		if err != nil {
-			if c.limiter.Allow() {
-				c.reply(Frame{ID: f.ID, Type: "error"}, nil, err)
+		go func() {
+			c.handle(ctx, buf.Bytes())
+			if buf.Cap() <= 2*MaxMessage {
+				readBufs.Put(buf)
 			}
-			continue
-		}
-		if f.Re != 0 { // a reply to a server→client request
-			c.mu.Lock()
-			ch := c.pending[f.Re]
-			delete(c.pending, f.Re)
-			c.mu.Unlock()
-			if ch != nil {
-				ch <- f
-			} else {
-				c.limiter.Allow() // stray replies count against the rate limit but get no answer
-			}
-			continue
-		}
-		if !c.limiter.Allow() {
-			c.reply(f, nil, httpx.ErrTooFast)
-			continue
-		}
-		c.dispatch(ctx, f)
+			done <- struct{}{}
+		}()
+		<-done
 	}
+}
+
+// waitIdle parks the reader until the next frame's first byte arrives, unless the library's reader holds
+// one already (frames sent back to back) or the connection is closing.
+func (c *Conn) waitIdle() {
+	ic := c.idle
+	if ic == nil {
+		return
+	}
+	ic.gate.Lock()
+	if ic.closing {
+		ic.gate.Unlock()
+		return
+	}
+	buffered := ic.br.Buffered() > 0
+	ic.gate.Unlock()
+	if !buffered {
+		_ = ic.waitData() // an error is the library's to report, with the close status
+	}
+}
+
+// readBufs hold a frame while it is read and handled; a connection keeps none between frames.
+var readBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// readFrame reads the next frame's bytes; ok is false once the connection is gone.
+//
+//go:noinline
+func (c *Conn) readFrame(ctx context.Context) (*bytes.Buffer, bool) {
+	_, r, err := c.ws.Reader(ctx)
+	if err == nil {
+		buf := readBufs.Get().(*bytes.Buffer)
+		buf.Reset()
+		if _, err = buf.ReadFrom(r); err == nil {
+			return buf, true
+		}
+		readBufs.Put(buf)
+	}
+	c.wentAway.Store(websocket.CloseStatus(err) == websocket.StatusGoingAway)
+	c.close(websocket.StatusNormalClosure, "")
+	return nil, false
+}
+
+// handle decodes and answers one frame (on a goroutine of its own: see run).
+func (c *Conn) handle(ctx context.Context, msg []byte) {
+	if c.closing.Load() {
+		return // e.g. more login attempts after a refused one
+	}
+	f, err := DecodeFrame(msg) // copies what it keeps
+	if err != nil {
+		if c.limiter.Allow() {
+			c.reply(Frame{ID: f.ID, Type: "error"}, nil, err)
+		}
+		return
+	}
+	if f.Re != 0 { // a reply to a server→client request
+		c.mu.Lock()
+		ch := c.pending[f.Re]
+		delete(c.pending, f.Re)
+		c.mu.Unlock()
+		if ch != nil {
+			ch <- f
+		} else {
+			c.limiter.Allow() // stray replies count against the rate limit but get no answer
+		}
+		return
+	}
+	if !c.limiter.Allow() {
+		c.reply(f, nil, httpx.ErrTooFast)
+		return
+	}
+	c.dispatch(ctx, f)
 }
 
 func (c *Conn) dispatch(ctx context.Context, f Frame) {
@@ -305,9 +437,8 @@ func (c *Conn) dispatch(ctx context.Context, f Frame) {
 		c.reply(f, nil, ErrUnknown)
 		return
 	}
-	select {
-	case c.inflight <- struct{}{}:
-	default:
+	if c.inflight.Add(1) > MaxInflight {
+		c.inflight.Add(-1)
 		c.reply(f, nil, httpx.ErrTooFast)
 		return
 	}
@@ -316,12 +447,12 @@ func (c *Conn) dispatch(ctx context.Context, f Frame) {
 	c.hub.wg.Add(1)
 	go func() {
 		defer c.hub.wg.Done()
-		defer func() { <-c.inflight }()
+		defer c.inflight.Add(-1)
 		hctx, cancel := context.WithTimeout(identity.With(context.WithoutCancel(ctx), c.Principal()), HandlerTimeout)
 		defer cancel()
 		if f.Type == "sync" {
 			res, err := c.sync(hctx, f.Data)
-			c.replyVia(f, res, err, true)
+			c.replyVia(hctx, f, res, err, true)
 			return
 		}
 		res, err := c.call(hctx, h, f)
@@ -340,10 +471,12 @@ func (c *Conn) call(ctx context.Context, h Handler, f Frame) (res any, err error
 	return h(ctx, c, f.Data)
 }
 
-func (c *Conn) reply(req Frame, res any, err error) { c.replyVia(req, res, err, false) }
+func (c *Conn) reply(req Frame, res any, err error) {
+	c.replyVia(context.Background(), req, res, err, false)
+}
 
-// replyVia answers req; viaReplay sends the answer behind the frames a `sync` is replaying.
-func (c *Conn) replyVia(req Frame, res any, err error, viaReplay bool) {
+// replyVia answers req; viaReplay sends the answer behind the frames a `sync` is replaying, paced as they are.
+func (c *Conn) replyVia(ctx context.Context, req Frame, res any, err error, viaReplay bool) {
 	out := Frame{Re: req.ID, Type: req.Type, Code: "0"}
 	if req.Type == "pong" {
 		out = Frame{Type: "pong", Re: req.ID}
@@ -367,10 +500,7 @@ func (c *Conn) replyVia(req Frame, res any, err error, viaReplay bool) {
 	}
 	msg, _ := json.Marshal(out)
 	if viaReplay {
-		select {
-		case c.replay <- msg:
-		case <-c.done:
-		}
+		_ = c.enqueuePaced(ctx, msg)
 		return
 	}
 	c.enqueue(msg)
@@ -443,8 +573,8 @@ func (c *Conn) handleLogin(ctx context.Context, f Frame) {
 	close(c.ready)
 }
 
-// sync replays durable events after `after` through the replay channel: the writer takes them one by one,
-// so a long backlog is paced by the client's reading speed instead of overflowing the live queue.
+// sync replays durable events after `after` through enqueuePaced, so a long backlog is paced by the client's
+// reading speed instead of overflowing the live queue.
 func (c *Conn) sync(ctx context.Context, data json.RawMessage) (any, error) {
 	if c.Kind() != Console {
 		return nil, ErrConsoleOnly // every durable event is a console event: a terminal must not read them
@@ -464,12 +594,8 @@ func (c *Conn) sync(ctx context.Context, data json.RawMessage) (any, error) {
 		}
 		for _, f := range frames {
 			msg, _ := json.Marshal(f)
-			select {
-			case c.replay <- msg:
-			case <-c.done:
-				return nil, errClosed
-			case <-ctx.Done():
-				return nil, ctx.Err()
+			if err := c.enqueuePaced(ctx, msg); err != nil {
+				return nil, err
 			}
 			last = f.Seq
 			sent++
@@ -510,71 +636,37 @@ func (c *Conn) runLogout(replaced bool) {
 	}
 }
 
-func (c *Conn) writeLoop(ctx context.Context) {
-	ping := time.NewTicker(pingEvery)
-	defer ping.Stop()
+// writeLoop writes the queued frames in order and ends when the queue is empty (enqueue starts another).
+func (c *Conn) writeLoop() {
 	for {
 		// A closing connection writes nothing more, even if frames are still queued.
 		select {
 		case <-c.done:
+			c.qmu.Lock()
+			c.writing = false
+			c.qmu.Unlock()
 			return
 		default:
 		}
-		select {
-		case msg := <-c.out:
-			if !c.writeLive(ctx, msg) || !c.writeSpill(ctx) {
-				return
-			}
-		case <-c.kick:
-			if !c.writeSpill(ctx) {
-				return
-			}
-		case msg := <-c.replay:
-			if !c.write(ctx, msg) {
-				return
-			}
-		case <-ping.C:
-			pctx, cancel := context.WithTimeout(ctx, writeTimeout)
-			err := c.ws.Ping(pctx)
-			cancel()
-			if err != nil {
-				c.close(websocket.StatusGoingAway, "ping timeout")
-				return
-			}
-		case <-c.done:
+		msg, ok := c.next()
+		if !ok {
 			return
-		case <-ctx.Done():
-			return
+		}
+		if msg == nil { // the close-after-flush mark
+			c.mu.Lock()
+			code, reason := c.flushCode, c.flushReason
+			c.mu.Unlock()
+			c.close(code, reason)
+			continue
+		}
+		if !c.write(msg) {
+			continue
 		}
 	}
 }
 
-// writeLive writes a queued frame; nil is the close-after-flush mark.
-func (c *Conn) writeLive(ctx context.Context, msg []byte) bool {
-	if msg == nil {
-		c.mu.Lock()
-		code, reason := c.flushCode, c.flushReason
-		c.mu.Unlock()
-		c.close(code, reason)
-		return false
-	}
-	return c.write(ctx, msg)
-}
-
-// writeSpill writes spilled frames once out is empty, until the spill is empty too.
-func (c *Conn) writeSpill(ctx context.Context) bool {
-	for batch := c.takeSpill(); batch != nil; batch = c.takeSpill() {
-		for _, msg := range batch {
-			if !c.writeLive(ctx, msg) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func (c *Conn) write(ctx context.Context, msg []byte) bool {
-	wctx, cancel := context.WithTimeout(ctx, writeTimeout)
+func (c *Conn) write(msg []byte) bool {
+	wctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	err := c.ws.Write(wctx, websocket.MessageText, msg)
 	cancel()
 	if err != nil {
@@ -583,6 +675,24 @@ func (c *Conn) write(ctx context.Context, msg []byte) bool {
 	}
 	mFanout.Inc()
 	return true
+}
+
+// keepAlive pings the client (on the ping timer's own goroutine; the reader takes the pong) and arms the next
+// ping; a client that does not answer within writeTimeout is closed.
+func (c *Conn) keepAlive() {
+	pctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	err := c.ws.Ping(pctx)
+	cancel()
+	select {
+	case <-c.done:
+		return
+	default:
+	}
+	if err != nil {
+		c.close(websocket.StatusGoingAway, "ping timeout")
+		return
+	}
+	c.ping.Reset(pingEvery)
 }
 
 // injectToken adds the connection's token (?token= or the token cookie) to a login payload that has none.

@@ -223,7 +223,8 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "shutting down", http.StatusServiceUnavailable)
 		return
 	}
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: h.origins})
+	sb := &smallBuffers{ResponseWriter: w}
+	ws, err := websocket.Accept(sb, r, &websocket.AcceptOptions{OriginPatterns: h.origins})
 	if err != nil {
 		return // Accept already answered (403 for a foreign origin)
 	}
@@ -233,6 +234,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		tok = ck.Value
 	}
 	c := newConn(h, ws, tok)
+	c.idle = sb.conn
 	h.mu.Lock()
 	if h.closing {
 		h.mu.Unlock()
@@ -242,9 +244,15 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.all[c] = struct{}{}
 	h.wg.Add(1)
 	h.mu.Unlock()
-	defer h.wg.Done()
-	defer func() { h.mu.Lock(); delete(h.all, c); h.mu.Unlock() }()
-	c.run(httpx.WithClientIP(r.Context(), r)) // the login throttle counts per address (internal/auth)
+	// The connection runs on a goroutine of its own and the HTTP handler returns, so the HTTP server's request,
+	// buffers and deep stack go away (the connection is hijacked). Its context is a new one with the caller's
+	// address: the login throttle counts per address (internal/auth).
+	ctx := httpx.WithClientIP(context.Background(), r)
+	go func() {
+		defer h.wg.Done()
+		defer func() { h.mu.Lock(); delete(h.all, c); h.mu.Unlock() }()
+		c.run(ctx)
+	}()
 }
 
 // Wait blocks until every connection and request handler has ended (after CloseAll).
