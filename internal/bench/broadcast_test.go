@@ -38,6 +38,14 @@ func TestBroadcastPaging(t *testing.T) {
 	if err := con.Connect(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// the broadcast service has its own token: the console signs in to it with '{secret}' and its session
+	var login struct{ Token string }
+	if r := w.s.Do("POST", "/broadcast/v1/login", tok, map[string]any{"username": "42000000", "password": "{secret}"}); r.Code != "200" {
+		t.Fatalf("broadcast login: %s %s", r.Code, r.Msg)
+	} else {
+		r.Into(t, &login)
+	}
+	tok = login.Token
 	sum := md5.Sum([]byte("bench-org"))
 	orgPass := hex.EncodeToString(sum[:])
 	must := func(r testkit.Reply, what string) testkit.Reply {

@@ -75,9 +75,9 @@ func TestLivePaging(t *testing.T) {
 	}
 	defer con.Close()
 	w.api().Run(t, []testkit.Scenario{
-		{Name: "paging without media", Method: "POST", Path: "/broadcast/v1/paging/start", Token: "consoleA", Params: map[string]any{"device_ids": dev}, Code: "1015"},
-		{Name: "paging nothing", Method: "POST", Path: "/broadcast/v1/paging/start", Token: "consoleA", Params: map[string]any{}, Code: "1013"},
-		{Name: "stop without a page", Method: "GET", Path: "/broadcast/v1/paging/stop", Token: "consoleA", Code: "1009"},
+		{Name: "paging without media", Method: "POST", Path: "/broadcast/v1/paging/start", Token: "A", Params: map[string]any{"device_ids": dev}, Code: "1015"},
+		{Name: "paging nothing", Method: "POST", Path: "/broadcast/v1/paging/start", Token: "A", Params: map[string]any{}, Code: "1013"},
+		{Name: "stop without a page", Method: "GET", Path: "/broadcast/v1/paging/stop", Token: "A", Code: "1009"},
 	})
 	cctx, ccancel := context.WithTimeout(ctx, 20*time.Second)
 	defer ccancel()
@@ -85,7 +85,7 @@ func TestLivePaging(t *testing.T) {
 		t.Fatal(err)
 	}
 	var act broadcast.Action
-	w.ok("POST", "/broadcast/v1/paging/start", w.consA, map[string]any{"device_ids": []int64{dev[0], dev[1]}}, &act)
+	w.ok("POST", "/broadcast/v1/paging/start", w.tokA, map[string]any{"device_ids": []int64{dev[0], dev[1]}}, &act)
 	if len(act.Lost) != 1 || act.Lost[0].DeviceID != dev[1] || act.Lost[0].ByTaskID != tHigh.ID || act.Lost[0].Reason != "priority" {
 		t.Fatalf("page lost %+v, want dev 1 to the priority-7 task", act.Lost)
 	}
@@ -102,7 +102,7 @@ func TestLivePaging(t *testing.T) {
 	if st := speakers[dev[2]].Status(); st.State != "idle" || st.Packets != 0 {
 		t.Fatalf("speaker 2 (not paged): %+v", st)
 	}
-	w.ok("GET", "/broadcast/v1/paging/stop", w.consA, nil, nil)
+	w.ok("GET", "/broadcast/v1/paging/stop", w.tokA, nil, nil)
 	testkit.Eventually(t, 5*time.Second, "speaker 0 back on the low task", func() bool {
 		st := speakers[dev[0]].Status()
 		return st.State == "playing" && st.TaskID == tLow.ID && st.Level > 0.1
