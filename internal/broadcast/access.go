@@ -243,4 +243,3 @@ func sysUser(c Caller) map[string]any {
 	return map[string]any{"user_code": c.Code, "user_id": c.CasterID, "user_name": c.Name, "account": c.UserID,
 		"priority": c.Priority}
 }
-

@@ -40,11 +40,11 @@ type Options struct {
 
 // Service is the broadcast service.
 type Service struct {
-	db       *db.DB
-	auth     Auth // credentials and sessions (access.go)
-	hub      Hub
-	opt      Options
-	clock    atomic.Pointer[func() time.Time]
+	db    *db.DB
+	auth  Auth // credentials and sessions (access.go)
+	hub   Hub
+	opt   Options
+	clock atomic.Pointer[func() time.Time]
 
 	// mu serializes run-state changes: REST actions and scheduler passes.
 	mu sync.Mutex
