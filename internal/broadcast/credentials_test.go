@@ -2,6 +2,8 @@ package broadcast_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"strconv"
 	"strings"
 	"sync"
@@ -168,3 +170,82 @@ func TestOrgPasswordAtAuth(t *testing.T) {
 }
 
 func itoa(id int64) string { return strconv.FormatInt(id, 10) }
+
+// Migration 00175 moves the broadcast passwords and tokens to auth, nothing lost: a caster's and an
+// organisation's password still sign in, the tokens of a console account's caster and of a caster with its own
+// password still open the service, other sessions are untouched, and the old columns and table are gone.
+func TestCredentialsMigration(t *testing.T) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
+		ctx := context.Background()
+		d := testkit.OpenStoreAt(t, engine, 174)
+		cust := testkit.Customer(t, d, "Before")
+		testkit.Account(t, d, auth.NewAccount{CustomerID: cust, ID: "71000001", Type: auth.DispatcherType, Name: "Desk", Group: "All"})
+		console := "old-console-token" // a console session as the old sessions table holds it
+		if _, err := d.Exec(ctx, `INSERT INTO sessions (token_hash, account_id, customer_id, created_at, expires_at, kind) VALUES (?, ?, ?, ?, ?, 'console')`,
+			sha(console), "71000001", cust, time.Now().UnixMilli(), time.Now().Add(time.Hour).UnixMilli()); err != nil {
+			t.Fatal(err)
+		}
+		gateHash, _ := auth.HashPassword(md5hex("Gate-1"))
+		orgHash, _ := auth.HashPassword(md5hex("Org-1"))
+		now, exp := time.Now().UnixMilli(), time.Now().Add(time.Hour).UnixMilli()
+		var desk, gate, org, bare int64
+		for _, step := range []struct {
+			q    string
+			args []any
+			id   *int64
+		}{
+			{`INSERT INTO bc_casters (customer_id, user_id, name, code, call_number, priority, pass_hash, created_at) VALUES (?, ?, ?, ?, ?, 5, '', ?) RETURNING id`,
+				[]any{cust, "71000001", "Desk", "71000001", "71000001", now}, &desk},
+			{`INSERT INTO bc_casters (customer_id, user_id, name, code, call_number, priority, pass_hash, created_at) VALUES (?, '', ?, ?, ?, 7, ?, ?) RETURNING id`,
+				[]any{cust, "Gate", "gate-pa", "801", gateHash, now}, &gate},
+			{`INSERT INTO bc_orgs (customer_id, parent_id, name, code, call_number, pass_hash, created_at) VALUES (?, 0, ?, ?, ?, ?, ?) RETURNING id`,
+				[]any{cust, "Hall", "hall", "1", orgHash, now}, &org},
+			{`INSERT INTO bc_orgs (customer_id, parent_id, name, code, call_number, pass_hash, created_at) VALUES (?, 0, ?, ?, ?, '', ?) RETURNING id`,
+				[]any{cust, "Bare", "bare", "2", now}, &bare},
+		} {
+			if err := d.WriteRow(ctx, step.q, step.args...).Scan(step.id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for tok, caster := range map[string]int64{"old-desk-token": desk, "old-gate-token": gate} {
+			if _, err := d.Exec(ctx, `INSERT INTO bc_sessions (token_hash, caster_id, customer_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
+				sha(tok), caster, cust, now, exp); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		if err := d.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		a := auth.NewService(d, auth.NewSessions(d, nil), nil)
+		if h, err := a.LookupBroadcast(ctx, "old-desk-token"); err != nil || h.Account == nil || h.Account.AccountID != "71000001" {
+			t.Fatalf("the console caster's token after the move: %+v %v", h, err)
+		}
+		if h, err := a.LookupBroadcast(ctx, "old-gate-token"); err != nil || h.Account != nil || h.Login != "gate-pa" || h.CustomerID != cust {
+			t.Fatalf("the md5 caster's token after the move: %+v %v", h, err)
+		}
+		if p, err := a.Lookup(ctx, console); err != nil || p.AccountID != "71000001" {
+			t.Fatalf("the console session after the move: %+v %v", p, err)
+		}
+		if _, err := a.LookupBroadcast(ctx, console); err == nil {
+			t.Fatal("a console session opens the broadcast service after the move")
+		}
+		if c, err := a.CheckCredential(ctx, "127.0.0.1", auth.RealmBroadcast, "gate-pa", md5hex("Gate-1")); err != nil || c.CustomerID != cust {
+			t.Fatalf("the caster's password after the move: %+v %v", c, err)
+		}
+		if c, err := a.CheckCredential(ctx, "127.0.0.1", auth.RealmSpeaker, itoa(org), md5hex("Org-1")); err != nil || c.CustomerID != cust {
+			t.Fatalf("the organisation's password after the move: %+v %v", c, err)
+		}
+		if _, err := a.CheckCredential(ctx, "127.0.0.1", auth.RealmSpeaker, itoa(bare), md5hex("")); err != auth.ErrBadPwd {
+			t.Fatalf("an organisation without a password: %v, want ErrBadPwd", err)
+		}
+		for _, q := range []string{`SELECT pass_hash FROM bc_casters`, `SELECT pass_hash FROM bc_orgs`, `SELECT COUNT(*) FROM bc_sessions`} {
+			if rows, err := d.Query(ctx, q); err == nil {
+				rows.Close()
+				t.Errorf("%s still works after the move", q)
+			}
+		}
+	})
+}
+
+func sha(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
