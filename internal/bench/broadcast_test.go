@@ -63,7 +63,7 @@ func TestBroadcastPaging(t *testing.T) {
 		code := fmt.Sprintf("b%03d", i)
 		must(w.s.Do("POST", "/broadcast/v1/device", tok, map[string]any{"org_id": org.ID, "name": code, "code": code}), "device").Into(t, &d)
 		ids = append(ids, d.ID)
-		sp := &sim.Speaker{URL: w.s.URL, OrgID: org.ID, Code: code, Password: orgPass}
+		sp := &sim.Speaker{URL: w.s.URL, OrgID: org.ID, Code: code, Password: orgPass, CountOnly: true} // the server's fan-out, not the decoder
 		speakers = append(speakers, sp)
 		go func() { _ = sp.Run(ctx) }()
 	}

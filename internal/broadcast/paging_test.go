@@ -90,12 +90,27 @@ func TestLivePaging(t *testing.T) {
 		t.Fatalf("page lost %+v, want dev 1 to the priority-7 task", act.Lost)
 	}
 	testkit.Eventually(t, 5*time.Second, "speaker 0 switched to the page", func() bool { return speakers[dev[0]].Status().State == "live" })
-	payloads := make([][]byte, 50)
-	for i := range payloads {
-		payloads[i] = append([]byte{0x78}, make([]byte, 80)...) // Opus TOC: SILK/CELT 20 ms frames; the content is not decoded
+	// real speech (the simulator's clip: Opus hybrid fullband 20 ms frames, as a browser's microphone sends), which
+	// the speakers decode and measure
+	clips, err := sim.LoadClips("")
+	if err != nil {
+		t.Fatal(err)
 	}
-	go func() { _ = con.Media.Send(ctx, payloads, 20*time.Millisecond) }()
-	testkit.Eventually(t, 10*time.Second, "the console's packets reach speaker 0", func() bool { return speakers[dev[0]].Status().Packets >= 30 })
+	go func() { _ = con.Media.Send(ctx, clips.Long.Packets, 20*time.Millisecond) }()
+	var loudest float64
+	testkit.Eventually(t, 10*time.Second, "the console's speech reaches speaker 0, decoded and above silence", func() bool {
+		st := speakers[dev[0]].Status()
+		loudest = max(loudest, st.Level)
+		return st.Packets >= 30 && st.Decoded == st.Packets && loudest > 0.02
+	})
+	if st := speakers[dev[0]].Status(); st.Decoded != st.Packets {
+		t.Fatalf("speaker 0 decoded %d of %d frames", st.Decoded, st.Packets)
+	}
+	testkit.Eventually(t, 5*time.Second, "the server hears speaker 0 report the page's level", func() bool {
+		rep := w.devices(w.tokA)[dev[0]].Reported
+		return rep != nil && rep.State == "live" && rep.Decoded > 0 && rep.Level > 0
+	})
+	t.Logf("speaker 0: loudest live level %.3f", loudest)
 	if st := speakers[dev[1]].Status(); st.State != "playing" || st.TaskID != tHigh.ID || st.Packets != 0 {
 		t.Fatalf("speaker 1 (priority-7 task) during the page: %+v", st)
 	}

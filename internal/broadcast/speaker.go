@@ -57,6 +57,7 @@ type Report struct {
 	PositionMs int64   `json:"position_ms"`
 	Level      float64 `json:"level"`             // RMS of the decoded audio over the last 100 ms, 0..1
 	Packets    int64   `json:"packets,omitempty"` // live paging: audio frames received in this page
+	Decoded    int64   `json:"decoded,omitempty"` // live paging: of them, decoded (level is theirs)
 	Volume     int     `json:"volume"`
 	At         int64   `json:"at"` // server time it arrived
 }
