@@ -84,13 +84,18 @@ export const broadcastCases = [
       await page.mouse.down();
       try {
         await page.waitForSelector('[data-testid=page-button][data-paging="1"]');
+        // the simulated speaker decodes the browser's Opus (pion/opus) and reports its level: every frame decoded,
+        // and some of it above silence (Chrome's fake microphone beeps)
+        let loudest = 0;
         await until(
           async () => {
             const r = await api(page, 'GET', '/broadcast/v1/device');
             const d = r.result.list.find((x) => x.id === target.id);
-            return d?.reported?.state === 'live' && d.reported.packets >= 25 && d;
+            if (d?.reported?.state !== 'live') return false;
+            loudest = Math.max(loudest, d.reported.level ?? 0);
+            return d.reported.packets >= 25 && d.reported.decoded === d.reported.packets && loudest > 0.001 && d;
           },
-          'the speaker receives the console microphone',
+          'the speaker receives and decodes the console microphone',
           30_000,
         );
       } finally {
