@@ -88,7 +88,7 @@ func ok(w http.ResponseWriter, res any) {
 }
 
 // signedIn wraps an endpoint: the caller comes from the token (header `token`, `Authorization: Bearer`, or
-// a `token` parameter — auth.TokenFrom), a broadcast token from POST /v1/login or the caller's console session.
+// a `token` parameter — auth.TokenFrom), a broadcast token from POST /v1/login (never a console token).
 func (s *Service) signedIn(h handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := s.caller(r.Context(), auth.TokenFrom(r))

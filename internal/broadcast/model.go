@@ -21,8 +21,8 @@ const (
 	MaxNameLen      = 64
 	MaxCodeLen      = 32
 	MaxListLen      = 1000 // files or devices of one task
-	// Secret is the password the console sends when it has none (spec §5, §9): it never opens a session by
-	// itself, only together with the caller's console session (docs/adr/0018).
+	// Secret is the password the console sends when it has none (spec §5, §9; auth.NoPassword): it never opens a
+	// session by itself, only together with the caller's live console session (docs/adr/0018).
 	Secret = "{secret}"
 )
 
