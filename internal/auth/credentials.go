@@ -150,9 +150,22 @@ var dummyCredentialHash = sync.OnceValue(func() string {
 // throttle (the address's attempts, the login's own budget, the address's wrong guesses) and the store's
 // lockout: 5 wrong passwords in a row lock the login for 10 minutes (docs/adr/0008). Answers: ErrBusy (101),
 // ErrMD5 (400), ErrBadPwd (2: wrong password, unknown login or a login without one — told apart by nobody),
-// ErrLocked (107, LockedMsg). Speakers' registrations hash in the terminals' budget (a fleet that reconnects),
-// casters' logins in the console's.
+// ErrLocked (107, LockedMsg). It hashes in the console's budget.
 func (s *Service) CheckCredential(ctx context.Context, addr, realm, login, md5hex string) (Credential, error) {
+	return s.checkCredential(ctx, addr, realm, login, realm+":"+login, md5hex, true)
+}
+
+// CheckDeviceCredential checks the md5 of a password that a fleet of devices shares (an organisation's speakers,
+// RealmSpeaker) for one device: the same throttle, with the device's own budget (key realm:login:device), in the
+// terminals' hash budget (a fleet reconnecting after a restart), but no store lockout — its reservation would
+// refuse a fleet's parallel right registrations as locked, and a lock would let anyone keep every device of the
+// organisation out; the address's wrong-guess budget bounds guessing instead, as for terminal logins
+// (docs/adr/0018 "Credentials"). Answers as CheckCredential's, without 107.
+func (s *Service) CheckDeviceCredential(ctx context.Context, addr, realm, login, device, md5hex string) (Credential, error) {
+	return s.checkCredential(ctx, addr, realm, login, realm+":"+login+":"+device, md5hex, false)
+}
+
+func (s *Service) checkCredential(ctx context.Context, addr, realm, login, key, md5hex string, lockout bool) (Credential, error) {
 	if err := s.allowAddrOf(addr); err != nil {
 		return Credential{}, err
 	}
@@ -169,7 +182,7 @@ func (s *Service) CheckCredential(ctx context.Context, addr, realm, login, md5he
 		return Credential{}, err
 	}
 	now := s.now()
-	if !s.throttle.accounts.take(realm+":"+login, now) {
+	if !s.throttle.accounts.take(key, now) {
 		return Credential{}, ErrBusy
 	}
 	g, err := s.throttle.begin(addr, now)
@@ -177,13 +190,19 @@ func (s *Service) CheckCredential(ctx context.Context, addr, realm, login, md5he
 		return Credential{}, err
 	}
 	b := s.consoleHashes
-	if realm == RealmSpeaker {
+	if !lockout {
 		b = s.terminalHashes
 	}
-	if known {
-		err = s.verifyLocked(ctx, b, lockCredentials, c.ID, hash, md5hex)
-	} else { // the same work and budget as a wrong password, whatever it matches
+	switch {
+	case !known: // the same work and budget as a wrong password, whatever it matches
 		if _, err = b.check(ctx, dummyCredentialHash(), md5hex); err == nil {
+			err = ErrBadPwd
+		}
+	case lockout:
+		err = s.verifyLocked(ctx, b, lockCredentials, c.ID, hash, md5hex)
+	default:
+		var good bool
+		if good, err = b.check(ctx, hash, md5hex); err == nil && !good {
 			err = ErrBadPwd
 		}
 	}

@@ -32,8 +32,8 @@ type Auth interface {
 	SetCredential(ctx context.Context, realm, login string, customerID int64, md5hex string) error
 	// DropCredential removes a login's password and its sessions.
 	DropCredential(ctx context.Context, realm, login string) error
-	// CheckCredential checks a login's md5 through the sign-in throttle and lockout.
-	CheckCredential(ctx context.Context, addr, realm, login, md5hex string) (auth.Credential, error)
+	// CheckDeviceCredential checks the md5 a device of a fleet registers with through the sign-in throttle.
+	CheckDeviceCredential(ctx context.Context, addr, realm, login, device, md5hex string) (auth.Credential, error)
 	// MatchCredential tells whether md5hex is a login's password, outside the sign-in paths (the demo's own
 	// simulated speakers, in process).
 	MatchCredential(ctx context.Context, realm, login, md5hex string) (bool, error)

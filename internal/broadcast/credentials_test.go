@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 
 	"tenfour/internal/auth"
 	"tenfour/internal/broadcast"
+	"tenfour/internal/sim"
 	"tenfour/internal/testkit"
 )
 
@@ -249,3 +251,49 @@ func TestCredentialsMigration(t *testing.T) {
 }
 
 func sha(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
+
+// An organisation's password is shared by its speakers: many register at once with it (never refused as locked),
+// and wrong guesses do not lock the organisation's speakers out (docs/adr/0018 "Credentials": the address's
+// wrong-guess budget bounds them instead).
+func TestSpeakersShareTheOrgPassword(t *testing.T) {
+	w := newWorld(t, "sqlite")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pw := md5hex("Org-Shared")
+	var org broadcast.Org
+	w.ok("POST", "/broadcast/api/v1/org", w.tokA, map[string]any{"name": "Yard", "code": "yard", "call_number": "9", "password": pw}, &org)
+	for i := range auth.MaxFailedLogins + 1 {
+		bad := &sim.Speaker{URL: w.s.URL, OrgID: org.ID, Code: "any", Password: md5hex(fmt.Sprint("guess", i))}
+		if err := bad.Run(ctx); err == nil || !strings.Contains(err.Error(), "refused: 2 ") {
+			t.Fatalf("wrong guess %d: %v, want refused 2", i, err)
+		}
+	}
+	var ids []int64
+	for i := range 12 {
+		var d broadcast.Device
+		code := fmt.Sprintf("y%02d", i)
+		w.ok("POST", "/broadcast/v1/device", w.tokA, map[string]any{"org_id": org.ID, "name": code, "code": code}, &d)
+		ids = append(ids, d.ID)
+	}
+	errs := make(chan error, len(ids))
+	start := make(chan struct{})
+	for i := range ids {
+		sp := &sim.Speaker{URL: w.s.URL, OrgID: org.ID, Code: fmt.Sprintf("y%02d", i), Password: pw}
+		go func() { <-start; errs <- sp.Run(ctx) }()
+	}
+	close(start)
+	testkit.Eventually(t, 30*time.Second, "twelve speakers registered at once, all online", func() bool {
+		select {
+		case err := <-errs:
+			t.Fatalf("a speaker stopped: %v", err)
+		default:
+		}
+		d := w.devices(w.tokA)
+		for _, id := range ids {
+			if d[id].Online != 1 {
+				return false
+			}
+		}
+		return true
+	})
+}

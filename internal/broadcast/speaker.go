@@ -317,13 +317,14 @@ func (s *Service) refuse(ctx context.Context, ws *websocket.Conn, code int, msg 
 }
 
 // checkSpeaker verifies a registration: the organisation's password (md5), checked by auth (RealmSpeaker:
-// throttle, lockout, the terminals' hash budget), and a device of that organisation with the code. Refusals are
-// auth's codes (2 wrong password, 107 locked, 101 busy, 400 not an md5); an unknown device is 2 as well.
+// the sign-in throttle with the device's own budget, the terminals' hash budget; no lockout, docs/adr/0018), and
+// a device of that organisation with the code. Refusals are auth's codes (2 wrong password, 101 busy, 400 not an
+// md5); an unknown device is 2 as well.
 func (s *Service) checkSpeaker(ctx context.Context, addr string, orgID int64, code, password string) (Device, int64, error) {
 	if s.auth == nil {
 		return Device{}, 0, errNoAuth
 	}
-	cred, err := s.auth.CheckCredential(ctx, addr, auth.RealmSpeaker, orgLogin(orgID), password)
+	cred, err := s.auth.CheckDeviceCredential(ctx, addr, auth.RealmSpeaker, orgLogin(orgID), code, password)
 	if err != nil {
 		return Device{}, 0, err
 	}
