@@ -119,6 +119,21 @@ func TestBroadcastTokens(t *testing.T) {
 			t.Fatal(err)
 		}
 
+		// a new password ends the credential's sessions; the new one signs in, the old one no longer
+		if err := w.s.Auth.SetCredential(context.Background(), auth.RealmBroadcast, "gate-pa", w.custA, md5hex("Gate-Pa-2027")); err != nil {
+			t.Fatal(err)
+		}
+		w.api().Run(t, []testkit.Scenario{
+			{Name: "a token from before the password changed", Method: "GET", Path: "/broadcast/v1/sys/user", Token: second, Code: "401"},
+			{Name: "the old password", Method: "POST", Path: "/broadcast/v1/login", Params: map[string]any{"username": "gate-pa", "password": pw}, Code: "2"},
+		})
+		r = login(md5hex("Gate-Pa-2027"))
+		if r.Code != "200" {
+			t.Fatalf("the new password: %s %s", r.Code, r.Msg)
+		}
+		r.Into(t, &res)
+		second = res.Token
+
 		// every token expires after auth.TokenTTL
 		clk.advance(auth.TokenTTL)
 		w.api().Run(t, []testkit.Scenario{
