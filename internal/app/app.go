@@ -284,13 +284,12 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	if err := os.MkdirAll(musicDir, 0o750); err != nil {
 		return nil, err
 	}
-	a.Broadcast = broadcast.New(d, a.Sessions, a.Hub, broadcast.Options{MusicDir: musicDir})
+	a.Broadcast = broadcast.New(d, a.Auth, a.Hub, broadcast.Options{MusicDir: musicDir}) // auth keeps its passwords and tokens
 	a.Broadcast.Routes(router)
 	hub.Register(a.Broadcast.Verbs()...)
 	hub.OnLogin(a.Broadcast.AtLogin)   // spec §4: a console's caster exists after its login
 	hub.OnLogout(a.Broadcast.AtLogout) // a console that goes away ends its live page
 	a.Broadcast.SetPager(voiceSvc)     // live paging: the console's microphone over the PTT path
-	a.Broadcast.SetSecrets(a.Auth)     // md5 logins and speaker registrations go through the sign-in throttle
 	a.Go(a.Broadcast.Run)
 	a.Go(func(ctx context.Context) { // the demo's simulated speakers (serve --demo with a demo fleet)
 		sim.RunDemoSpeakers(ctx, cfg, func(ctx context.Context) ([]sim.SpeakerLogin, error) {

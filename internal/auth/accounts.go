@@ -104,38 +104,51 @@ func (s *Service) loadAccount(ctx context.Context, id string) (*account, error) 
 //
 // A check that never ran (the hash budget was full, the request was cancelled) gives its reservation back.
 func (s *Service) verifyPassword(ctx context.Context, b *hashBudget, a *account, pw string) error {
+	return s.verifyLocked(ctx, b, lockAccounts, a.ID, a.Hash, pw)
+}
+
+// The tables whose rows carry the lockout columns (failed_logins, locked_until) keyed by id: accounts and the
+// credentials of other services' logins (credentials.go). Constants, never user input.
+const (
+	lockAccounts    = "accounts"
+	lockCredentials = "service_credentials"
+)
+
+// verifyLocked is verifyPassword's rule for a row id of table (lockAccounts or lockCredentials) whose hash is
+// hash.
+func (s *Service) verifyLocked(ctx context.Context, b *hashBudget, table string, id any, hash, pw string) error {
 	now := s.now()
 	var n int
 	err := s.db.WriteRow(ctx, `
-		UPDATE accounts SET failed_logins = failed_logins + 1
+		UPDATE `+table+` SET failed_logins = failed_logins + 1
 		WHERE id = ? AND locked_until <= ? AND failed_logins < ? RETURNING failed_logins`,
-		a.ID, now.UnixMilli(), MaxFailedLogins).Scan(&n)
+		id, now.UnixMilli(), MaxFailedLogins).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrLocked
 	}
 	if err != nil {
 		return err
 	}
-	ok, err := b.check(ctx, a.Hash, pw)
+	ok, err := b.check(ctx, hash, pw)
 	if err != nil {
 		if _, rerr := s.db.Exec(context.WithoutCancel(ctx),
-			`UPDATE accounts SET failed_logins = failed_logins - 1 WHERE id = ? AND failed_logins > 0`, a.ID); rerr != nil {
-			slog.WarnContext(ctx, "auth: release a sign-in attempt", "msId", a.ID, "err", rerr)
+			`UPDATE `+table+` SET failed_logins = failed_logins - 1 WHERE id = ? AND failed_logins > 0`, id); rerr != nil {
+			slog.WarnContext(ctx, "auth: release a sign-in attempt", "table", table, "id", id, "err", rerr)
 		}
 		return err
 	}
 	if ok {
-		_, err := s.db.Exec(ctx, `UPDATE accounts SET failed_logins = 0, locked_until = 0 WHERE id = ?`, a.ID)
+		_, err := s.db.Exec(ctx, `UPDATE `+table+` SET failed_logins = 0, locked_until = 0 WHERE id = ?`, id)
 		return err
 	}
 	// The attempt stays counted. SET expressions read the old row, so the two CASEs agree.
 	var until int64
 	err = s.db.WriteRow(ctx, `
-		UPDATE accounts SET
+		UPDATE `+table+` SET
 		  locked_until  = CASE WHEN failed_logins >= ? THEN ? ELSE locked_until END,
 		  failed_logins = CASE WHEN failed_logins >= ? THEN 0 ELSE failed_logins END
 		WHERE id = ? RETURNING locked_until`,
-		MaxFailedLogins, now.Add(LockDuration).UnixMilli(), MaxFailedLogins, a.ID).Scan(&until)
+		MaxFailedLogins, now.Add(LockDuration).UnixMilli(), MaxFailedLogins, id).Scan(&until)
 	if err != nil {
 		return err
 	}

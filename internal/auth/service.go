@@ -147,32 +147,6 @@ func (s *Service) checkPassword(ctx context.Context, b *hashBudget, addr string,
 	return err
 }
 
-// CheckSecret checks a secret of another domain's credential (hashed with HashPassword: a broadcast caster's or a
-// speaker organisation's password) through the same sign-in throttle as every password here: key's own attempt
-// budget (the login name), the address's wrong-guess budget and the console hash budget. A refusal of the
-// throttle is ErrBusy (101); a wrong secret is (false, nil) and costs the address a guess.
-func (s *Service) CheckSecret(ctx context.Context, addr, key, hash, secret string) (bool, error) {
-	now := s.now()
-	if !s.throttle.accounts.take("secret:"+key, now) {
-		return false, ErrBusy
-	}
-	g, err := s.throttle.begin(addr, now)
-	if err != nil {
-		return false, err
-	}
-	good, err := s.consoleHashes.check(ctx, hash, secret)
-	switch {
-	case err != nil:
-		g.end(err)
-		return false, err
-	case !good:
-		g.end(ErrBadPwd)
-		return false, nil
-	}
-	g.end(nil)
-	return true, nil
-}
-
 var _ realtime.Authenticator = (*Service)(nil)
 
 // SocketLogin implements realtime.Authenticator: consoles present the token of their HTTP sign-in; terminals

@@ -108,16 +108,24 @@ func (s *Sessions) CreateResume(ctx context.Context, accountID string, customerI
 }
 
 func (s *Sessions) create(ctx context.Context, accountID string, customerID int64, kind string) (string, error) {
+	tok, _, err := s.insert(ctx, accountID, nil, customerID, kind)
+	return tok, err
+}
+
+// insert stores a new session of an account (accountID) or of a service credential (credentialID; the other
+// one nil) and returns its token and end (unix ms).
+func (s *Sessions) insert(ctx context.Context, accountID, credentialID any, customerID int64, kind string) (string, int64, error) {
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
+		return "", 0, err
 	}
 	tok := base64.RawURLEncoding.EncodeToString(b[:])
 	now := s.now()
+	exp := now.Add(TokenTTL).UnixMilli()
 	_, err := s.db.Exec(ctx,
-		`INSERT INTO sessions (token_hash, account_id, customer_id, created_at, expires_at, kind) VALUES (?, ?, ?, ?, ?, ?)`,
-		hashToken(tok), accountID, customerID, now.UnixMilli(), now.Add(TokenTTL).UnixMilli(), kind)
-	return tok, err
+		`INSERT INTO sessions (token_hash, account_id, credential_id, customer_id, created_at, expires_at, kind) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		hashToken(tok), accountID, credentialID, customerID, now.UnixMilli(), exp, kind)
+	return tok, exp, err
 }
 
 // Lookup resolves a console token to its principal; unknown, revoked or expired tokens are ErrToken (code

@@ -2,19 +2,12 @@ package broadcast
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"database/sql"
-	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 
 	"tenfour/internal/auth"
 	"tenfour/internal/platform/db"
@@ -22,29 +15,32 @@ import (
 	"tenfour/internal/platform/identity"
 )
 
-// TokenTTL is how long a broadcast token lives (spec §9: the token cookie lives one day).
-const TokenTTL = 24 * time.Hour
-
-// Sessions resolves a console session token (auth's *Sessions).
-type Sessions interface {
+// Auth is what the service asks of internal/auth (*auth.Service), which owns every credential and session
+// (docs/adr/0018 "Credentials"): casters' md5 logins and organisations' speaker passwords are auth's service
+// credentials, broadcast tokens are auth sessions of kind "broadcast", and every password check goes through
+// auth's one sign-in throttle and lockout.
+type Auth interface {
+	// Lookup resolves a console session token (for the '{secret}' login).
 	Lookup(ctx context.Context, token string) (identity.Principal, error)
+	// OpenBroadcast opens a broadcast session of account uid on the proof of its console session.
+	OpenBroadcast(ctx context.Context, consoleToken, uid string) (identity.Principal, string, int64, error)
+	// BroadcastSignIn checks a caster's md5 login and opens a broadcast session of its credential.
+	BroadcastSignIn(ctx context.Context, addr, login, md5hex string) (auth.Credential, string, int64, error)
+	// LookupBroadcast resolves a broadcast token.
+	LookupBroadcast(ctx context.Context, token string) (auth.BroadcastHolder, error)
+	// SetCredential sets (or with "" / '{secret}' removes) the password of a login, from its md5.
+	SetCredential(ctx context.Context, realm, login string, customerID int64, md5hex string) error
+	// DropCredential removes a login's password and its sessions.
+	DropCredential(ctx context.Context, realm, login string) error
+	// CheckDeviceCredential checks the md5 a device of a fleet registers with through the sign-in throttle.
+	CheckDeviceCredential(ctx context.Context, addr, realm, login, device, md5hex string) (auth.Credential, error)
+	// MatchCredential tells whether md5hex is a login's password, outside the sign-in paths (the demo's own
+	// simulated speakers, in process).
+	MatchCredential(ctx context.Context, realm, login, md5hex string) (bool, error)
 }
 
-// Secrets checks a password against its hash through the sign-in throttle (auth's *Service.CheckSecret).
-type Secrets interface {
-	CheckSecret(ctx context.Context, addr, key, hash, secret string) (bool, error)
-}
-
-// SetSecrets routes every password check of the service (md5 logins, speaker registrations) through the
-// sign-in throttle; without it (tests, tools) the hash is checked directly.
-func (s *Service) SetSecrets(c Secrets) { s.secrets = c }
-
-func (s *Service) checkSecret(ctx context.Context, addr, key, hash, secret string) (bool, error) {
-	if s.secrets != nil {
-		return s.secrets.CheckSecret(ctx, addr, key, hash, secret)
-	}
-	return auth.CheckPassword(hash, secret)
-}
+// errNoAuth answers what needs auth when the service runs without it (a tool, a test of the store alone).
+var errNoAuth = errors.New("broadcast: no auth service")
 
 // Caller is who calls a broadcast endpoint: a caster of a customer.
 type Caller struct {
@@ -92,7 +88,7 @@ func ok(w http.ResponseWriter, res any) {
 }
 
 // signedIn wraps an endpoint: the caller comes from the token (header `token`, `Authorization: Bearer`, or
-// a `token` parameter — auth.TokenFrom), a broadcast token from POST /v1/login or the caller's console session.
+// a `token` parameter — auth.TokenFrom), a broadcast token from POST /v1/login (never a console token).
 func (s *Service) signedIn(h handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := s.caller(r.Context(), auth.TokenFrom(r))
@@ -120,39 +116,35 @@ func (s *Service) public(h func(w http.ResponseWriter, r *http.Request) (any, er
 	})
 }
 
-func hashToken(t string) string {
-	h := sha256.Sum256([]byte(t))
-	return hex.EncodeToString(h[:])
-}
-
-// caller resolves a token: a broadcast session, else a console session of a dispatcher with account type "1"
-// (spec §6), whose caster is ensured (spec §4).
+// caller resolves a broadcast token (auth session of kind "broadcast"): a console account's (its caster is
+// ensured, spec §4; account type "1" only, spec §6) or a caster credential's. Console and patrol tokens are
+// refused here (401), as broadcast tokens are under /ds (105).
 func (s *Service) caller(ctx context.Context, token string) (Caller, error) {
-	if token == "" || len(token) > 128 {
+	if s.auth == nil {
 		return Caller{}, ErrToken
 	}
-	var c Caller
-	var expires int64
-	err := s.db.QueryRow(ctx, `SELECT c.id, c.customer_id, c.code, c.name, c.user_id, c.priority, s.expires_at
-		FROM bc_sessions s JOIN bc_casters c ON c.id = s.caster_id WHERE s.token_hash = ?`, hashToken(token)).
-		Scan(&c.CasterID, &c.CustomerID, &c.Code, &c.Name, &c.UserID, &c.Priority, &expires)
-	if err == nil {
-		if time.Now().UnixMilli() >= expires { // sessions live by the wall clock, not the scheduler's
+	h, err := s.auth.LookupBroadcast(ctx, token)
+	if err != nil {
+		if _, known := httpx.AsError(err); known {
 			return Caller{}, ErrToken
 		}
-		return c, nil
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
 		return Caller{}, err
 	}
-	if s.sessions == nil {
+	if h.Account != nil {
+		return s.consoleCaller(ctx, *h.Account)
+	}
+	cs, err := s.casterByCode(ctx, h.Login)
+	if errors.Is(err, db.ErrNotFound) || (err == nil && cs.customerID != h.CustomerID) {
 		return Caller{}, ErrToken
 	}
-	p, err := s.sessions.Lookup(ctx, token)
 	if err != nil {
-		return Caller{}, ErrToken
+		return Caller{}, err
 	}
-	return s.consoleCaller(ctx, p)
+	return callerOf(cs), nil
+}
+
+func callerOf(cs casterRow) Caller {
+	return Caller{CustomerID: cs.customerID, CasterID: cs.ID, Code: cs.Code, Name: cs.Name, UserID: cs.UserID, Priority: cs.Priority}
 }
 
 func (s *Service) consoleCaller(ctx context.Context, p identity.Principal) (Caller, error) {
@@ -197,8 +189,9 @@ func (s *Service) EnsureCaster(ctx context.Context, p identity.Principal) (Caste
 	return cs2, err
 }
 
-// login checks {username, password}: password is the md5 (hex) of the caster's password (spec §5), or
-// '{secret}' together with the same account's console session.
+// login is POST /v1/login {username, password}: password is the md5 (hex) of the caster's password, checked by
+// auth (throttle, lockout: 2 wrong, 107 locked, 101 busy), or '{secret}' (spec §5: also for a missing password)
+// together with the same account's console session in the `token` header (102 without one).
 func (s *Service) login(ctx context.Context, r *http.Request, username, password string) (map[string]any, error) {
 	username, password = strings.TrimSpace(username), strings.TrimSpace(password)
 	if username == "" {
@@ -207,59 +200,40 @@ func (s *Service) login(ctx context.Context, r *http.Request, username, password
 	if password == "" {
 		password = Secret // spec §5: a missing password is replaced by '{secret}'
 	}
+	if s.auth == nil {
+		return nil, errNoAuth
+	}
 	var c Caller
+	var tok string
+	var exp int64
 	if password == Secret {
-		tok := r.Header.Get("token")
-		if h := r.Header.Get("Authorization"); tok == "" && strings.HasPrefix(h, "Bearer ") {
-			tok = strings.TrimPrefix(h, "Bearer ")
+		console := r.Header.Get("token")
+		if h := r.Header.Get("Authorization"); console == "" && strings.HasPrefix(h, "Bearer ") {
+			console = strings.TrimPrefix(h, "Bearer ")
 		}
-		if tok == "" || s.sessions == nil {
-			return nil, ErrBadLogin
-		}
-		p, err := s.sessions.Lookup(ctx, tok)
+		p, err := s.auth.Lookup(ctx, console)
 		if err != nil || p.AccountID != username {
-			return nil, ErrBadLogin
+			return nil, auth.ErrAuthFailed
 		}
-		if c, err = s.consoleCaller(ctx, p); err != nil {
+		if c, err = s.consoleCaller(ctx, p); err != nil { // account type "1" only; the caster is ensured
+			return nil, err
+		}
+		if _, tok, exp, err = s.auth.OpenBroadcast(ctx, console, username); err != nil {
 			return nil, err
 		}
 	} else {
-		if !isMD5(password) {
-			return nil, httpx.BadParam("password", "the md5 of the password, 32 hex digits")
+		if !auth.ValidMD5(password) {
+			return nil, auth.ErrMD5
 		}
-		cs, err := s.casterByCode(ctx, username)
-		if err != nil && !errors.Is(err, db.ErrNotFound) {
-			return nil, err
-		}
-		hash := cs.passHash
-		if hash == "" { // unknown name or no password of its own: the same work and the same budget as a wrong one
-			hash = dummyHash()
-		}
-		good, err := s.checkSecret(ctx, httpx.ClientIP(r), username, hash, strings.ToLower(password))
-		if err == nil && cs.passHash == "" {
-			good = false
-		}
+		cred, t, e, err := s.auth.BroadcastSignIn(ctx, httpx.ClientIP(r), username, password)
 		if err != nil {
 			return nil, err
 		}
-		if !good {
-			return nil, ErrBadLogin
+		cs, err := s.casterByCode(ctx, cred.Login)
+		if err != nil || cs.customerID != cred.CustomerID {
+			return nil, auth.ErrBadPwd
 		}
-		c = Caller{CustomerID: cs.customerID, CasterID: cs.ID, Code: cs.Code, Name: cs.Name, UserID: cs.UserID, Priority: cs.Priority}
-	}
-	var b [32]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return nil, err
-	}
-	tok := base64.RawURLEncoding.EncodeToString(b[:])
-	now := time.Now()
-	exp := now.Add(TokenTTL).UnixMilli()
-	if _, err := s.db.Exec(ctx, `DELETE FROM bc_sessions WHERE expires_at <= ?`, now.UnixMilli()); err != nil {
-		return nil, err
-	}
-	if _, err := s.db.Exec(ctx, `INSERT INTO bc_sessions (token_hash, caster_id, customer_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
-		hashToken(tok), c.CasterID, c.CustomerID, now.UnixMilli(), exp); err != nil {
-		return nil, err
+		c, tok, exp = callerOf(cs), t, e
 	}
 	return map[string]any{"token": tok, "expires_at": exp, "user": sysUser(c)}, nil
 }
@@ -269,29 +243,3 @@ func sysUser(c Caller) map[string]any {
 	return map[string]any{"user_code": c.Code, "user_id": c.CasterID, "user_name": c.Name, "account": c.UserID,
 		"priority": c.Priority}
 }
-
-func isMD5(s string) bool {
-	if len(s) != 32 {
-		return false
-	}
-	_, err := hex.DecodeString(s)
-	return err == nil
-}
-
-// hashSecret stores a password sent as md5: '{secret}' or nothing means no password of its own.
-func hashSecret(md5hex string) (string, error) {
-	md5hex = strings.TrimSpace(md5hex)
-	if md5hex == "" || md5hex == Secret {
-		return "", nil
-	}
-	if !isMD5(md5hex) {
-		return "", httpx.BadParam("password", "the md5 of the password, 32 hex digits")
-	}
-	return auth.HashPassword(strings.ToLower(md5hex))
-}
-
-// dummyHash is checked for unknown names so a wrong name costs what a wrong password costs.
-var dummyHash = sync.OnceValue(func() string {
-	h, _ := auth.HashPassword("00000000000000000000000000000000")
-	return h
-})

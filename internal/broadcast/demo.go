@@ -21,15 +21,23 @@ const DemoSpeakersPerOrg = 4
 // the first two, whose registration password is DemoOrgPassword. base numbers the codes (the customer's
 // account base, e.g. 10000000).
 func SeedDemo(ctx context.Context, tx *db.Tx, customerID int64, base int, now int64) error {
-	hash, err := auth.HashPassword(md5Hex(DemoOrgPassword))
+	hash, err := auth.CredentialHash(md5Hex(DemoOrgPassword))
 	if err != nil {
 		return err
 	}
+	org := func(parent int64, name, code, call string) (int64, error) {
+		var id int64
+		if err := tx.QueryRow(ctx, `INSERT INTO bc_orgs (customer_id, parent_id, name, code, call_number, created_at)
+			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, customerID, parent, name, code, call, now).Scan(&id); err != nil {
+			return 0, err
+		}
+		// the speakers' password is auth's credential (one hash for every demo organisation)
+		return id, auth.PutCredential(ctx, tx, auth.RealmSpeaker, orgLogin(id), customerID, hash, now)
+	}
 	orgs := []struct{ name, code string }{{"Building A", "bldg-a"}, {"Building B", "bldg-b"}}
 	for i, o := range orgs {
-		var id int64
-		if err := tx.QueryRow(ctx, `INSERT INTO bc_orgs (customer_id, parent_id, name, code, call_number, pass_hash, created_at)
-			VALUES (?, 0, ?, ?, ?, ?, ?) RETURNING id`, customerID, o.name, o.code, fmt.Sprint(base/1000+900+i), hash, now).Scan(&id); err != nil {
+		id, err := org(0, o.name, o.code, fmt.Sprint(base/1000+900+i))
+		if err != nil {
 			return err
 		}
 		for n := 1; n <= DemoSpeakersPerOrg; n++ {
@@ -39,8 +47,7 @@ func SeedDemo(ctx context.Context, tx *db.Tx, customerID int64, base int, now in
 			}
 		}
 		if i == 0 { // a nested organisation with no speakers of its own yet
-			if _, err := tx.Exec(ctx, `INSERT INTO bc_orgs (customer_id, parent_id, name, code, call_number, pass_hash, created_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?)`, customerID, id, o.name+" · Yard", o.code+"-yard", fmt.Sprint(base/1000+910), hash, now); err != nil {
+			if _, err := org(id, o.name+" · Yard", o.code+"-yard", fmt.Sprint(base/1000+910)); err != nil {
 				return err
 			}
 		}
@@ -57,32 +64,35 @@ type SpeakerLogin struct {
 	Password string // md5 hex
 }
 
-// DemoSpeakers lists the demo's speakers (the organisations whose password is DemoOrgPassword), for the
-// in-process simulated speakers of `serve --demo`.
+// DemoSpeakers lists the demo's speakers (those of the organisations whose password is still DemoOrgPassword,
+// as auth tells), for the in-process simulated speakers of `serve --demo`.
 func (s *Service) DemoSpeakers(ctx context.Context) ([]SpeakerLogin, error) {
-	rows, err := s.db.Query(ctx, `SELECT o.id, o.pass_hash, d.code FROM bc_devices d JOIN bc_orgs o ON o.id = d.org_id ORDER BY d.id`)
+	if s.auth == nil {
+		return nil, errNoAuth
+	}
+	rows, err := s.db.Query(ctx, `SELECT d.org_id, d.code FROM bc_devices d ORDER BY d.id`)
+	list, err := db.Collect(rows, err, func(r db.Scanner) (SpeakerLogin, error) {
+		var l SpeakerLogin
+		return l, r.Scan(&l.OrgID, &l.Code)
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []SpeakerLogin
 	pw := md5Hex(DemoOrgPassword)
-	okHash := map[string]bool{}
-	for rows.Next() {
-		var l SpeakerLogin
-		var hash string
-		if err := rows.Scan(&l.OrgID, &hash, &l.Code); err != nil {
-			return nil, err
-		}
-		good, seen := okHash[hash]
+	good := map[int64]bool{}
+	var out []SpeakerLogin
+	for _, l := range list {
+		ok, seen := good[l.OrgID]
 		if !seen {
-			good, _ = auth.CheckPassword(hash, pw)
-			okHash[hash] = good
+			if ok, err = s.auth.MatchCredential(ctx, auth.RealmSpeaker, orgLogin(l.OrgID), pw); err != nil {
+				return nil, err
+			}
+			good[l.OrgID] = ok
 		}
-		if good {
+		if ok {
 			l.Password = pw
 			out = append(out, l)
 		}
 	}
-	return out, rows.Err()
+	return out, nil
 }

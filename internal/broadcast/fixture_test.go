@@ -33,6 +33,7 @@ type world struct {
 	dispA string // dispatcher of A (caster ensured at first use)
 	consA string // A's console session token
 	consB string
+	dispB string
 	tokA  string // A's broadcast token (POST /v1/login with '{secret}' and the console session)
 	tokB  string
 	mu    sync.Mutex
@@ -47,7 +48,7 @@ func newWorld(t *testing.T, engine string) *world {
 	w := &world{t: t, s: s, now: time.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)}
 	s.Broadcast.SetClock(w.clock)
 	w.custA, w.dispA, w.consA = w.customer("Bcast A")
-	w.custB, _, w.consB = w.customer("Bcast B")
+	w.custB, w.dispB, w.consB = w.customer("Bcast B")
 	w.tokA = w.login(w.dispA, w.consA)
 	return w
 }

@@ -21,8 +21,8 @@ const (
 	MaxNameLen      = 64
 	MaxCodeLen      = 32
 	MaxListLen      = 1000 // files or devices of one task
-	// Secret is the password the console sends when it has none (spec §5, §9): it never opens a session by
-	// itself, only together with the caller's console session (docs/adr/0018).
+	// Secret is the password the console sends when it has none (spec §5, §9; auth.NoPassword): it never opens a
+	// session by itself, only together with the caller's live console session (docs/adr/0018).
 	Secret = "{secret}"
 )
 
@@ -49,7 +49,6 @@ const (
 
 // The service's error codes (spec §8: a broadcast failure carries the server's code, else 500).
 var (
-	ErrBadLogin      = httpx.E(http.StatusUnauthorized, "1001", "broadcast.errors.badLogin", "wrong user name or password")
 	ErrToken         = httpx.E(http.StatusUnauthorized, "401", "broadcast.errors.token", "broadcast token missing or expired")
 	ErrAccountType   = httpx.E(http.StatusForbidden, "107", "broadcast.errors.accountType", "broadcast needs account type 1")
 	ErrCodeTaken     = httpx.E(http.StatusConflict, "1002", "broadcast.errors.codeTaken", "code already in use")

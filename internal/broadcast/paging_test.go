@@ -75,9 +75,9 @@ func TestLivePaging(t *testing.T) {
 	}
 	defer con.Close()
 	w.api().Run(t, []testkit.Scenario{
-		{Name: "paging without media", Method: "POST", Path: "/broadcast/v1/paging/start", Token: "consoleA", Params: map[string]any{"device_ids": dev}, Code: "1015"},
-		{Name: "paging nothing", Method: "POST", Path: "/broadcast/v1/paging/start", Token: "consoleA", Params: map[string]any{}, Code: "1013"},
-		{Name: "stop without a page", Method: "GET", Path: "/broadcast/v1/paging/stop", Token: "consoleA", Code: "1009"},
+		{Name: "paging without media", Method: "POST", Path: "/broadcast/v1/paging/start", Token: "A", Params: map[string]any{"device_ids": dev}, Code: "1015"},
+		{Name: "paging nothing", Method: "POST", Path: "/broadcast/v1/paging/start", Token: "A", Params: map[string]any{}, Code: "1013"},
+		{Name: "stop without a page", Method: "GET", Path: "/broadcast/v1/paging/stop", Token: "A", Code: "1009"},
 	})
 	cctx, ccancel := context.WithTimeout(ctx, 20*time.Second)
 	defer ccancel()
@@ -85,24 +85,39 @@ func TestLivePaging(t *testing.T) {
 		t.Fatal(err)
 	}
 	var act broadcast.Action
-	w.ok("POST", "/broadcast/v1/paging/start", w.consA, map[string]any{"device_ids": []int64{dev[0], dev[1]}}, &act)
+	w.ok("POST", "/broadcast/v1/paging/start", w.tokA, map[string]any{"device_ids": []int64{dev[0], dev[1]}}, &act)
 	if len(act.Lost) != 1 || act.Lost[0].DeviceID != dev[1] || act.Lost[0].ByTaskID != tHigh.ID || act.Lost[0].Reason != "priority" {
 		t.Fatalf("page lost %+v, want dev 1 to the priority-7 task", act.Lost)
 	}
 	testkit.Eventually(t, 5*time.Second, "speaker 0 switched to the page", func() bool { return speakers[dev[0]].Status().State == "live" })
-	payloads := make([][]byte, 50)
-	for i := range payloads {
-		payloads[i] = append([]byte{0x78}, make([]byte, 80)...) // Opus TOC: SILK/CELT 20 ms frames; the content is not decoded
+	// real speech (the simulator's clip: Opus hybrid fullband 20 ms frames, as a browser's microphone sends), which
+	// the speakers decode and measure
+	clips, err := sim.LoadClips("")
+	if err != nil {
+		t.Fatal(err)
 	}
-	go func() { _ = con.Media.Send(ctx, payloads, 20*time.Millisecond) }()
-	testkit.Eventually(t, 10*time.Second, "the console's packets reach speaker 0", func() bool { return speakers[dev[0]].Status().Packets >= 30 })
+	go func() { _ = con.Media.Send(ctx, clips.Long.Packets, 20*time.Millisecond) }()
+	var loudest float64
+	testkit.Eventually(t, 10*time.Second, "the console's speech reaches speaker 0, decoded and above silence", func() bool {
+		st := speakers[dev[0]].Status()
+		loudest = max(loudest, st.Level)
+		return st.Packets >= 30 && st.Decoded == st.Packets && loudest > 0.02
+	})
+	if st := speakers[dev[0]].Status(); st.Decoded != st.Packets {
+		t.Fatalf("speaker 0 decoded %d of %d frames", st.Decoded, st.Packets)
+	}
+	testkit.Eventually(t, 5*time.Second, "the server hears speaker 0 report the page's level", func() bool {
+		rep := w.devices(w.tokA)[dev[0]].Reported
+		return rep != nil && rep.State == "live" && rep.Decoded > 0 && rep.Level > 0
+	})
+	t.Logf("speaker 0: loudest live level %.3f", loudest)
 	if st := speakers[dev[1]].Status(); st.State != "playing" || st.TaskID != tHigh.ID || st.Packets != 0 {
 		t.Fatalf("speaker 1 (priority-7 task) during the page: %+v", st)
 	}
 	if st := speakers[dev[2]].Status(); st.State != "idle" || st.Packets != 0 {
 		t.Fatalf("speaker 2 (not paged): %+v", st)
 	}
-	w.ok("GET", "/broadcast/v1/paging/stop", w.consA, nil, nil)
+	w.ok("GET", "/broadcast/v1/paging/stop", w.tokA, nil, nil)
 	testkit.Eventually(t, 5*time.Second, "speaker 0 back on the low task", func() bool {
 		st := speakers[dev[0]].Status()
 		return st.State == "playing" && st.TaskID == tLow.ID && st.Level > 0.1

@@ -40,11 +40,11 @@ type Options struct {
 
 // Service is the broadcast service.
 type Service struct {
-	db       *db.DB
-	sessions Sessions
-	hub      Hub
-	opt      Options
-	clock    atomic.Pointer[func() time.Time]
+	db    *db.DB
+	auth  Auth // credentials and sessions (access.go)
+	hub   Hub
+	opt   Options
+	clock atomic.Pointer[func() time.Time]
 
 	// mu serializes run-state changes: REST actions and scheduler passes.
 	mu sync.Mutex
@@ -52,20 +52,20 @@ type Service struct {
 	spOnce sync.Once
 	sp     *speakers // connected speakers (speaker.go)
 
-	pager   Pager   // the voice service (paging.go)
-	secrets Secrets // the sign-in throttle (access.go)
-	pg      pages   // live pages by caster
+	pager Pager // the voice service (paging.go)
+	pg    pages // live pages by caster
 }
 
-// New builds the service. sessions (auth's) lets a console session call the service directly; it may be nil.
-func New(d *db.DB, sessions Sessions, hub Hub, opt Options) *Service {
+// New builds the service. a (*auth.Service) signs callers in and keeps every password; nil (a tool, a test of
+// the store alone) signs nobody in.
+func New(d *db.DB, a Auth, hub Hub, opt Options) *Service {
 	if opt.FFmpeg == "" {
 		opt.FFmpeg = "ffmpeg"
 	}
 	if opt.MaxUpload <= 0 {
 		opt.MaxUpload = 100 << 20
 	}
-	s := &Service{db: d, sessions: sessions, hub: hub, opt: opt, pg: pages{by: map[int64]*page{}}}
+	s := &Service{db: d, auth: a, hub: hub, opt: opt, pg: pages{by: map[int64]*page{}}}
 	s.SetClock(nil)
 	return s
 }

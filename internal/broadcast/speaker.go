@@ -7,12 +7,12 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"tenfour/internal/auth"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 )
@@ -57,6 +57,7 @@ type Report struct {
 	PositionMs int64   `json:"position_ms"`
 	Level      float64 `json:"level"`             // RMS of the decoded audio over the last 100 ms, 0..1
 	Packets    int64   `json:"packets,omitempty"` // live paging: audio frames received in this page
+	Decoded    int64   `json:"decoded,omitempty"` // live paging: of them, decoded (level is theirs)
 	Volume     int     `json:"volume"`
 	At         int64   `json:"at"` // server time it arrived
 }
@@ -226,7 +227,7 @@ func (s *Service) speakerWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		code, text := 500, "server error"
 		if e, known := httpx.AsError(err); known {
-			code, text = 1001, e.Msg
+			code, text = 500, e.Msg
 			if n, cerr := strconv.Atoi(e.Code); cerr == nil {
 				code = n
 			}
@@ -315,30 +316,22 @@ func (s *Service) refuse(ctx context.Context, ws *websocket.Conn, code int, msg 
 	ws.Close(websocket.StatusPolicyViolation, msg)
 }
 
-// checkSpeaker verifies a registration: the org's password (md5, checked against its hash) and a device of that
-// org with the code.
+// checkSpeaker verifies a registration: the organisation's password (md5), checked by auth (RealmSpeaker:
+// the sign-in throttle with the device's own budget, the terminals' hash budget; no lockout, docs/adr/0018), and
+// a device of that organisation with the code. Refusals are auth's codes (2 wrong password, 101 busy, 400 not an
+// md5); an unknown device is 2 as well.
 func (s *Service) checkSpeaker(ctx context.Context, addr string, orgID int64, code, password string) (Device, int64, error) {
-	var customerID int64
-	var hash string
-	err := s.db.QueryRow(ctx, `SELECT customer_id, pass_hash FROM bc_orgs WHERE id = ?`, orgID).Scan(&customerID, &hash)
-	if err != nil && !errors.Is(noRows(err), db.ErrNotFound) {
-		return Device{}, 0, err
+	if s.auth == nil {
+		return Device{}, 0, errNoAuth
 	}
-	check := hash
-	if check == "" { // unknown organisation or one without a password: the same work and budget as a wrong one
-		check = dummyHash()
-	}
-	good, err := s.checkSecret(ctx, addr, "speaker:"+strconv.FormatInt(orgID, 10)+":"+code, check, strings.ToLower(password))
+	cred, err := s.auth.CheckDeviceCredential(ctx, addr, auth.RealmSpeaker, orgLogin(orgID), code, password)
 	if err != nil {
 		return Device{}, 0, err
 	}
-	if !good || hash == "" || !isMD5(password) {
-		return Device{}, 0, ErrBadLogin
-	}
 	d, err := scanDevice(s.db.QueryRow(ctx, `SELECT `+deviceCols+` FROM bc_devices WHERE customer_id = ? AND org_id = ? AND code = ?`,
-		customerID, orgID, code))
+		cred.CustomerID, orgID, code))
 	if errors.Is(err, db.ErrNotFound) {
-		return Device{}, 0, ErrBadLogin
+		return Device{}, 0, auth.ErrBadPwd
 	}
-	return d, customerID, err
+	return d, cred.CustomerID, err
 }

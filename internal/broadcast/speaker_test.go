@@ -33,8 +33,8 @@ func TestTaskOnThreeSimulatedSpeakers(t *testing.T) {
 	}
 	// a wrong password is refused
 	bad := &sim.Speaker{URL: w.s.URL, OrgID: org.ID, Code: "yard-0", Password: md5hex("nope")}
-	if err := bad.Run(ctx); err == nil || !has(err.Error(), "1001") {
-		t.Fatalf("wrong org password: %v, want refused 1001", err)
+	if err := bad.Run(ctx); err == nil || !has(err.Error(), "refused: 2 ") {
+		t.Fatalf("wrong org password: %v, want refused 2 (incorrect password)", err)
 	}
 	devs := func() map[int64]broadcast.Device { return w.devices(w.tokA) }
 	testkit.Eventually(t, 10*time.Second, "three speakers online", func() bool {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"log/slog"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"tenfour/internal/auth"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/text"
@@ -123,17 +126,43 @@ func (s *Service) createOrg(ctx context.Context, customerID int64, in orgIn) (Or
 	}
 	pass := ""
 	if in.Password != nil {
-		if pass, err = hashSecret(*in.Password); err != nil {
-			return o, err
-		}
+		pass = *in.Password
+	}
+	if err := s.checkPassword(pass); err != nil {
+		return o, err
 	}
 	o.CreatedAt = s.now().UnixMilli()
-	err = s.db.WriteRow(ctx, `INSERT INTO bc_orgs (customer_id, parent_id, name, code, call_number, pass_hash, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, customerID, o.ParentID, o.Name, o.Code, o.CallNumber, pass, o.CreatedAt).Scan(&o.ID)
+	err = s.db.WriteRow(ctx, `INSERT INTO bc_orgs (customer_id, parent_id, name, code, call_number, created_at)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, customerID, o.ParentID, o.Name, o.Code, o.CallNumber, o.CreatedAt).Scan(&o.ID)
 	if err != nil {
 		return o, uniqueErr(err, "bc_orgs_code", "bc_orgs_call_number")
 	}
+	if err := s.setPassword(ctx, auth.RealmSpeaker, orgLogin(o.ID), customerID, pass); err != nil {
+		// nothing half-way: the organisation goes again
+		if _, derr := s.db.Exec(context.WithoutCancel(ctx), `DELETE FROM bc_orgs WHERE id = ?`, o.ID); derr != nil {
+			slog.ErrorContext(ctx, "broadcast: undo an organisation", "org", o.ID, "err", derr)
+		}
+		return Org{}, err
+	}
 	return o, nil
+}
+
+// orgLogin is an organisation's speaker login at auth (RealmSpeaker).
+func orgLogin(id int64) string { return strconv.FormatInt(id, 10) }
+
+// checkPassword refuses a password that is neither the md5 of one nor none ("" or '{secret}'), before anything
+// is stored.
+func (s *Service) checkPassword(md5hex string) error { return auth.CheckMD5(md5hex) }
+
+// setPassword has auth keep a login's password (md5; "" or '{secret}': none).
+func (s *Service) setPassword(ctx context.Context, realm, login string, customerID int64, md5hex string) error {
+	if s.auth == nil {
+		if md5hex == "" || md5hex == Secret {
+			return nil
+		}
+		return errNoAuth
+	}
+	return s.auth.SetCredential(ctx, realm, login, customerID, md5hex)
 }
 
 // notFoundAs turns an unknown referenced id into a 400 naming the parameter.
@@ -178,22 +207,34 @@ func (s *Service) updateOrg(ctx context.Context, customerID, id int64, in orgIn)
 		}
 		cur.ParentID = *in.ParentID
 	}
-	set, args := `name = ?, code = ?, call_number = ?, parent_id = ?`, []any{cur.Name, cur.Code, cur.CallNumber, cur.ParentID}
 	if in.Password != nil {
-		h, err := hashSecret(*in.Password)
-		if err != nil {
+		if err := s.checkPassword(*in.Password); err != nil {
 			return cur, err
 		}
-		set += `, pass_hash = ?`
-		args = append(args, h)
 	}
-	if _, err := s.db.Exec(ctx, `UPDATE bc_orgs SET `+set+` WHERE customer_id = ? AND id = ?`, append(args, customerID, id)...); err != nil {
+	if _, err := s.db.Exec(ctx, `UPDATE bc_orgs SET name = ?, code = ?, call_number = ?, parent_id = ? WHERE customer_id = ? AND id = ?`,
+		cur.Name, cur.Code, cur.CallNumber, cur.ParentID, customerID, id); err != nil {
 		return cur, uniqueErr(err, "bc_orgs_code", "bc_orgs_call_number")
+	}
+	if in.Password != nil {
+		if err := s.setPassword(ctx, auth.RealmSpeaker, orgLogin(id), customerID, *in.Password); err != nil {
+			return cur, err
+		}
 	}
 	return cur, nil
 }
 
 func (s *Service) deleteOrg(ctx context.Context, customerID, id int64) error {
+	if err := s.deleteOrgRow(ctx, customerID, id); err != nil {
+		return err
+	}
+	if s.auth == nil {
+		return nil
+	}
+	return s.auth.DropCredential(ctx, auth.RealmSpeaker, orgLogin(id))
+}
+
+func (s *Service) deleteOrgRow(ctx context.Context, customerID, id int64) error {
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		var n int
 		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM bc_orgs WHERE customer_id = ? AND id = ?`, customerID, id).Scan(&n); err != nil {
@@ -232,14 +273,13 @@ func (s *Service) deleteOrg(ctx context.Context, customerID, id int64) error {
 type casterRow struct {
 	Caster
 	customerID int64
-	passHash   string
 }
 
-const casterCols = `id, customer_id, user_id, name, code, call_number, priority, pass_hash, created_at`
+const casterCols = `id, customer_id, user_id, name, code, call_number, priority, created_at`
 
 func scanCaster(r db.Scanner) (casterRow, error) {
 	var c casterRow
-	err := r.Scan(&c.ID, &c.customerID, &c.UserID, &c.Name, &c.Code, &c.CallNumber, &c.Priority, &c.passHash, &c.CreatedAt)
+	err := r.Scan(&c.ID, &c.customerID, &c.UserID, &c.Name, &c.Code, &c.CallNumber, &c.Priority, &c.CreatedAt)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, db.ErrNotFound
 	}
@@ -291,15 +331,21 @@ func (s *Service) createCaster(ctx context.Context, customerID int64, in casterI
 		return c, httpx.BadParam("priority", "1 to 9")
 	}
 	c.Priority = in.Priority
-	pass, err := hashSecret(in.Password)
-	if err != nil {
+	if err := s.checkPassword(in.Password); err != nil {
 		return c, err
 	}
 	c.CreatedAt = s.now().UnixMilli()
-	err = s.db.WriteRow(ctx, `INSERT INTO bc_casters (customer_id, user_id, name, code, call_number, priority, pass_hash, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, customerID, c.UserID, c.Name, c.Code, c.CallNumber, c.Priority, pass, c.CreatedAt).Scan(&c.ID)
+	err = s.db.WriteRow(ctx, `INSERT INTO bc_casters (customer_id, user_id, name, code, call_number, priority, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, customerID, c.UserID, c.Name, c.Code, c.CallNumber, c.Priority, c.CreatedAt).Scan(&c.ID)
 	if err != nil {
 		return c, uniqueErr(err, "bc_casters_code", "bc_casters_call_number")
+	}
+	// The caster's md5 login is auth's (a caster code is its login name, unique on the server).
+	if err := s.setPassword(ctx, auth.RealmBroadcast, c.Code, customerID, in.Password); err != nil {
+		if _, derr := s.db.Exec(context.WithoutCancel(ctx), `DELETE FROM bc_casters WHERE id = ?`, c.ID); derr != nil {
+			slog.ErrorContext(ctx, "broadcast: undo a caster", "caster", c.ID, "err", derr)
+		}
+		return Caster{}, err
 	}
 	return c, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"tenfour/internal/auth"
 	"tenfour/internal/broadcast"
 	"tenfour/internal/config"
 	"tenfour/internal/demo"
@@ -57,7 +58,7 @@ func TestSeed(t *testing.T) {
 					t.Errorf("customer %d: %d speakers, want at least 8", c, n)
 				}
 			}
-			logins, err := broadcast.New(d, nil, nil, broadcast.Options{}).DemoSpeakers(ctx)
+			logins, err := broadcast.New(d, auth.NewService(d, auth.NewSessions(d, nil), nil), nil, broadcast.Options{}).DemoSpeakers(ctx)
 			if err != nil || len(logins) < 16 {
 				t.Errorf("demo speakers: %d (%v), want 16", len(logins), err)
 			}

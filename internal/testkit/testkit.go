@@ -49,6 +49,13 @@ func EachEngine(t *testing.T, fn func(t *testing.T, engine string)) {
 // each get their own schema.
 func OpenStore(t testing.TB, engine string) *db.DB {
 	t.Helper()
+	return OpenStoreAt(t, engine, 0)
+}
+
+// OpenStoreAt is OpenStore migrated only up to version (0: every migration), for a test of a migration that
+// moves rows: it fills the tables as they were, then calls Migrate.
+func OpenStoreAt(t testing.TB, engine string, version int64) *db.DB {
+	t.Helper()
 	ctx := context.Background()
 	var cfg config.Config
 	switch engine {
@@ -58,6 +65,23 @@ func OpenStore(t testing.TB, engine string) *db.DB {
 		cfg.DB = PostgresDSN(t)
 	default:
 		t.Fatalf("unknown engine %q", engine)
+	}
+	if version != 0 {
+		var store *db.DB
+		var err error
+		if cfg.UsesPostgres() {
+			store, err = db.OpenPostgres(ctx, cfg.DB)
+		} else {
+			store, err = db.OpenSQLite(cfg.SQLitePath())
+		}
+		if err == nil {
+			t.Cleanup(func() { store.Close() })
+			err = store.MigrateTo(ctx, version)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return store
 	}
 	store, err := app.Open(ctx, cfg)
 	if err != nil {

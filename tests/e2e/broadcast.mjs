@@ -1,7 +1,34 @@
 // Broadcast (issue 17): the console's /broadcast screen against the demo's simulated speakers (they register with
 // the demo organisations' password, fetch and decode what they are told to play, and report it).
-import { api, dispatcherConsole, expect, until } from './harness.mjs';
+import { dispatcherConsole, expect, until } from './harness.mjs';
 import { wav } from './message.mjs';
+
+/**
+ * A broadcast call from a signed-in console page: the broadcast service has its own token (docs/adr/0018), which
+ * the page gets as the console does, POST /broadcast/v1/login {username, password: '{secret}'} with its session.
+ */
+function api(page, method, path, body) {
+  return page.evaluate(
+    async ([method, path, body]) => {
+      const console = decodeURIComponent(document.cookie.match(/(?:^|; )token=([^;]+)/)?.[1] ?? '');
+      const session = JSON.parse(localStorage.getItem('tenfour.session') ?? '{}');
+      const account = session.state?.session?.account ?? '';
+      const json = { Accept: 'application/json', 'Content-Type': 'application/json' };
+      const login = await (await fetch('/broadcast/v1/login', {
+        method: 'POST',
+        headers: { ...json, token: console },
+        body: JSON.stringify({ username: account, password: '{secret}' }),
+      })).json();
+      const res = await fetch(path, {
+        method,
+        headers: { ...json, token: login.result?.token ?? '' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return res.json();
+    },
+    [method, path, body],
+  );
+}
 
 const rows = (page, sel) => page.$$(`[data-testid=speaker-row]${sel}`);
 
@@ -57,13 +84,18 @@ export const broadcastCases = [
       await page.mouse.down();
       try {
         await page.waitForSelector('[data-testid=page-button][data-paging="1"]');
+        // the simulated speaker decodes the browser's Opus (pion/opus) and reports its level: every frame decoded,
+        // and some of it above silence (Chrome's fake microphone beeps)
+        let loudest = 0;
         await until(
           async () => {
             const r = await api(page, 'GET', '/broadcast/v1/device');
             const d = r.result.list.find((x) => x.id === target.id);
-            return d?.reported?.state === 'live' && d.reported.packets >= 25 && d;
+            if (d?.reported?.state !== 'live') return false;
+            loudest = Math.max(loudest, d.reported.level ?? 0);
+            return d.reported.packets >= 25 && d.reported.decoded === d.reported.packets && loudest > 0.001 && d;
           },
-          'the speaker receives the console microphone',
+          'the speaker receives and decodes the console microphone',
           30_000,
         );
       } finally {

@@ -37,9 +37,33 @@ var placeholders = map[Dialect]map[string]string{
 
 // Migrate brings the schema up to date.
 func (d *DB) Migrate(ctx context.Context) error {
+	p, err := d.provider()
+	if err != nil {
+		return err
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// MigrateTo brings the schema up to version and no further: a test of a migration that moves rows fills the
+// tables as they were before it, then calls Migrate.
+func (d *DB) MigrateTo(ctx context.Context, version int64) error {
+	p, err := d.provider()
+	if err != nil {
+		return err
+	}
+	if _, err := p.UpTo(ctx, version); err != nil {
+		return fmt.Errorf("migrate to %d: %w", version, err)
+	}
+	return nil
+}
+
+func (d *DB) provider() (*goose.Provider, error) {
 	rendered, err := renderMigrations(migrations, "migrations", d.Dialect)
 	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
+		return nil, fmt.Errorf("migrations: %w", err)
 	}
 	dialect := goose.DialectSQLite3
 	if d.Dialect == Postgres {
@@ -47,12 +71,9 @@ func (d *DB) Migrate(ctx context.Context) error {
 	}
 	p, err := goose.NewProvider(dialect, d.W, rendered, goose.WithAllowOutofOrder(true))
 	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
+		return nil, fmt.Errorf("migrations: %w", err)
 	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	return nil
+	return p, nil
 }
 
 // renderMigrations returns the .sql files of dir in src with their placeholders filled in for dialect, as an

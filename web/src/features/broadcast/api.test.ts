@@ -1,21 +1,57 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../shared/http/client';
-import { broadcastApi, call, clock } from './api';
+import { useSession, type Session } from '../../shared/session';
+import { broadcastApi, call, clock, forgetBroadcastToken, SECRET } from './api';
 
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+/** A fetch that signs in to the broadcast service (token bc-1, bc-2, …) and answers every other call with body. */
 function answer(status: number, body: unknown) {
-  return vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
+  let logins = 0;
+  return vi.fn(async (url: string) => (url === '/broadcast/v1/login' ? json(200, { code: 200, result: { token: `bc-${++logins}` } }) : json(status, body)));
 }
 
-afterEach(() => vi.unstubAllGlobals());
+/** The calls a fetch mock got, other than the sign-in. */
+const calls = (f: ReturnType<typeof answer>) =>
+  (f.mock.calls as unknown as [string, RequestInit][]).filter(([url]) => url !== '/broadcast/v1/login');
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  forgetBroadcastToken();
+});
 
 describe('broadcast api', () => {
   it('takes code 200 as success and returns the result', async () => {
     const f = answer(200, { code: 200, msg: 'ok', result: { total: 1, list: [{ id: 1 }] } });
     vi.stubGlobal('fetch', f);
     await expect(broadcastApi.orgs()).resolves.toEqual({ total: 1, list: [{ id: 1 }] });
-    const [url, init] = f.mock.calls[0] as unknown as [string, RequestInit];
+    const [url, init] = calls(f)[0];
     expect(url).toBe('/broadcast/v1/org?page=1&limit=1000');
     expect(init.method).toBe('GET');
+  });
+
+  it("signs in with '{secret}' and the console session, sends the broadcast token, and signs in again once on 401", async () => {
+    useSession.setState({ session: { token: 'console-1', account: '10000001', userInfo: { msId: '10000001' } } as unknown as Session });
+    let answers = [json(200, { code: 200, result: { total: 0, list: [] } })];
+    const f = answer(200, {});
+    f.mockImplementation(async (url: string) =>
+      url === '/broadcast/v1/login' ? json(200, { code: 200, result: { token: `bc-${f.mock.calls.length}` } }) : (answers.shift() ?? json(500, {})),
+    );
+    vi.stubGlobal('fetch', f);
+    await broadcastApi.tasks();
+    const [loginUrl, login] = f.mock.calls[0] as unknown as [string, RequestInit];
+    expect(loginUrl).toBe('/broadcast/v1/login');
+    expect((login.headers as Record<string, string>).token).toBe('console-1');
+    expect(JSON.parse(login.body as string)).toEqual({ username: '10000001', password: SECRET });
+    expect((calls(f)[0][1].headers as Record<string, string>).token).toBe('bc-1');
+    // the token is kept; an expired one (401) is replaced once
+    answers = [json(401, { code: 401, msg: 'expired' }), json(200, { code: 200, result: { total: 0, list: [] } })];
+    await broadcastApi.tasks();
+    const tokens = calls(f).map(([, init]) => (init.headers as Record<string, string>).token);
+    expect(tokens).toEqual(['bc-1', 'bc-1', 'bc-4']);
+    answers = [json(401, { code: 401 }), json(401, { code: 401 })];
+    expect(((await broadcastApi.tasks().catch((x: unknown) => x)) as ApiError).code).toBe('401');
+    useSession.setState({ session: undefined });
   });
 
   it('rejects with the server code (spec §8), or 500 when there is none', async () => {
@@ -34,9 +70,9 @@ describe('broadcast api', () => {
     vi.stubGlobal('fetch', f);
     await broadcastApi.createOrg({ parent_id: 0, name: 'A', code: 'a', call_number: '1' });
     await broadcastApi.createOrg({ parent_id: 9, name: 'B', code: 'b', call_number: '2' });
-    const urls = f.mock.calls.map((c) => (c as unknown as [string])[0]);
+    const urls = calls(f).map(([url]) => url);
     expect(urls).toEqual(['/broadcast/api/v1/org', '/broadcast/v1/org']);
-    const body = JSON.parse(((f.mock.calls[1] as unknown as [string, RequestInit])[1].body as string) ?? '{}') as { parent_id: number };
+    const body = JSON.parse((calls(f)[1][1].body as string) ?? '{}') as { parent_id: number };
     expect(body.parent_id).toBe(9);
   });
 

@@ -1,8 +1,9 @@
-// The broadcast service (docs/api.md "Broadcast", spec §7): its own {code: 200} envelope, called with the console's
-// session token (the server ensures the dispatcher's caster, spec §4). Failures reject with the server's code or
-// '500' (spec §8).
+// The broadcast service (docs/api.md "Broadcast", spec §7): its own {code: 200} envelope and its own token. The
+// console signs in to it with spec §5's '{secret}' and its console session (it keeps no password), keeps the
+// broadcast token for the tab, and on 401 (expired, revoked) signs in again and retries once; the server ensures
+// the dispatcher's caster (spec §4). Failures reject with the server's code or '500' (spec §8).
 import { ApiError } from '../../shared/http/client';
-import { currentToken } from '../../shared/session';
+import { currentToken, useSession } from '../../shared/session';
 
 export const BROADCAST_BASE = '/broadcast/v1';
 
@@ -142,10 +143,20 @@ function fail(env: Envelope<unknown> | undefined, status: number): ApiError {
   return new ApiError(String(env.code), env.msg ?? '', env.key);
 }
 
-/** Calls the broadcast service; query parameters for GET/DELETE, a JSON body otherwise. */
-export async function call<T>(method: Method, path: string, params?: Record<string, unknown>): Promise<T> {
+/** spec §5: the broadcast login's password when the console has none. */
+export const SECRET = '{secret}';
+
+/** The broadcast token of this tab and the console session it was made from. */
+let signedIn: { console: string | undefined; token: string } | undefined;
+let signingIn: Promise<string> | undefined;
+
+/** Forgets the broadcast token (the next call signs in again). */
+export function forgetBroadcastToken(): void {
+  signedIn = undefined;
+}
+
+async function send<T>(method: Method, path: string, token: string | undefined, params?: Record<string, unknown>): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = currentToken();
   if (token) headers.token = token;
   let url = path.startsWith('/broadcast/') ? path : BROADCAST_BASE + path;
   let body: string | undefined;
@@ -171,6 +182,34 @@ export async function call<T>(method: Method, path: string, params?: Record<stri
   }
   if (!env || String(env.code) !== '200') throw fail(env, res.status);
   return env.result as T;
+}
+
+/** The tab's broadcast token: POST /v1/login {username: msId, password: '{secret}'} with the console session. */
+export async function broadcastToken(): Promise<string> {
+  const console = currentToken();
+  if (signedIn && signedIn.console === console) return signedIn.token;
+  signingIn ??= (async () => {
+    const session = useSession.getState().session;
+    const username = session?.userInfo?.msId || session?.account || '';
+    const res = await send<{ token: string }>('POST', '/login', console, { username, password: SECRET });
+    signedIn = { console, token: res.token };
+    return res.token;
+  })().finally(() => {
+    signingIn = undefined;
+  });
+  return signingIn;
+}
+
+/** Calls the broadcast service with the tab's broadcast token; query parameters for GET/DELETE, a JSON body otherwise. */
+export async function call<T>(method: Method, path: string, params?: Record<string, unknown>): Promise<T> {
+  const token = await broadcastToken();
+  try {
+    return await send<T>(method, path, token, params);
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.code !== '401') throw e;
+    if (signedIn?.token === token) signedIn = undefined; // expired or revoked: sign in again, once
+    return send<T>(method, path, await broadcastToken(), params);
+  }
 }
 
 export const broadcastApi = {
@@ -205,15 +244,15 @@ export const broadcastApi = {
 };
 
 /** Uploads a file to the library (multipart, with progress 0–100). */
-export function uploadMusic(file: File, groupId: number, onProgress?: (percent: number) => void): Promise<MusicFile> {
+export async function uploadMusic(file: File, groupId: number, onProgress?: (percent: number) => void): Promise<MusicFile> {
+  const token = await broadcastToken();
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     const form = new FormData();
     if (groupId) form.append('group_id', String(groupId));
     form.append('file', file, file.name);
     xhr.open('POST', `${BROADCAST_BASE}/upload`);
-    const token = currentToken();
-    if (token) xhr.setRequestHeader('token', token);
+    xhr.setRequestHeader('token', token);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable && e.total > 0) onProgress?.(Math.min(100, Math.floor((e.loaded / e.total) * 100)));
     };
