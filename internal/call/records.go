@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -189,26 +188,13 @@ func (s *Service) voice(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, ErrSDNotPlayable)
 		return
 	}
-	f, err := os.Open(filepath.Join(s.opts.DataDir, rec.Path))
-	if err != nil {
-		httpx.WriteError(w, r, ErrNoFile)
-		return
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		httpx.WriteError(w, r, ErrNoFile)
-		return
-	}
 	name := callID + "-" + bt + ".ogg"
-	download := q.Get("download") == "1" || q.Get("download") == "true"
-	if download {
-		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
-		s.log.By(r.Context(), p, oplog.VoiceDownload, name, oplog.D("voiceDownload", "call", callID, "burst", bt))
-	} else if rg := r.Header.Get("Range"); rg == "" || rg == "bytes=0-" {
-		s.log.By(r.Context(), p, oplog.VoiceQuery2, name, oplog.D("voicePlayed", "call", callID, "burst", bt)) // once per playback, not per range
+	opened := func() {
+		if httpx.Download(r) {
+			s.log.By(r.Context(), p, oplog.VoiceDownload, name, oplog.D("voiceDownload", "call", callID, "burst", bt))
+		} else if rg := r.Header.Get("Range"); rg == "" || rg == "bytes=0-" {
+			s.log.By(r.Context(), p, oplog.VoiceQuery2, name, oplog.D("voicePlayed", "call", callID, "burst", bt)) // once per playback, not per range
+		}
 	}
-	w.Header().Set("Content-Type", "audio/ogg")
-	w.Header().Set("Cache-Control", "private, max-age=3600")
-	http.ServeContent(w, r, name, st.ModTime(), f)
+	httpx.ServeStored(w, r, httpx.StoredFile{Path: filepath.Join(s.opts.DataDir, rec.Path), Name: name, Type: "audio/ogg", Cache: "private, max-age=3600", Opened: opened}, ErrNoFile)
 }

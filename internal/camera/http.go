@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -232,24 +231,8 @@ func (s *Service) httpRecordFile(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	f, err := os.Open(filepath.Join(s.opts.DataDir, rec.path))
-	if err != nil {
-		httpx.WriteError(w, r, ErrNoFile)
-		return
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		httpx.WriteError(w, r, ErrNoFile)
-		return
-	}
-	name := filepath.Base(rec.path)
-	if d := q.Get("download"); d == "1" || d == "true" {
-		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	}
-	w.Header().Set("Content-Type", "video/mp4")
-	w.Header().Set("Cache-Control", "private, no-cache")
-	http.ServeContent(w, r, name, st.ModTime(), f)
+	path := filepath.Join(s.opts.DataDir, rec.path)
+	httpx.ServeStored(w, r, httpx.StoredFile{Path: path, Name: filepath.Base(rec.path), Type: "video/mp4", Cache: "private, no-cache"}, ErrNoFile)
 }
 
 // ErrNoFile is a recording whose file is gone.

@@ -12,7 +12,9 @@ import (
 // Issue 14 L7: /metrics answered anyone (load, accounts online, latencies). It now needs the bearer token of
 // --metrics-token, and is off without one.
 
-func metricsGet(t *testing.T, base, auth string) (int, string) { return metricsPath(t, base, "/metrics", auth) }
+func metricsGet(t *testing.T, base, auth string) (int, string) {
+	return metricsPath(t, base, "/metrics", auth)
+}
 
 func metricsPath(t *testing.T, base, path, auth string) (int, string) {
 	t.Helper()

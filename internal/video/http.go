@@ -3,7 +3,6 @@ package video
 import (
 	"context"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -105,22 +104,6 @@ func (s *Service) httpRecordFile(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	f, err := os.Open(filepath.Join(s.opts.DataDir, rec.path))
-	if err != nil {
-		httpx.WriteError(w, r, ErrNoFile)
-		return
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		httpx.WriteError(w, r, ErrNoFile)
-		return
-	}
-	name := filepath.Base(rec.path)
-	if d := q.Get("download"); d == "1" || d == "true" {
-		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	}
-	w.Header().Set("Content-Type", rec.Type)
-	w.Header().Set("Cache-Control", "private, no-cache")
-	http.ServeContent(w, r, name, st.ModTime(), f)
+	path := filepath.Join(s.opts.DataDir, rec.path)
+	httpx.ServeStored(w, r, httpx.StoredFile{Path: path, Name: filepath.Base(rec.path), Type: rec.Type, Cache: "private, no-cache"}, ErrNoFile)
 }
