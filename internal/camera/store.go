@@ -173,22 +173,5 @@ func (s *Store) Older(ctx context.Context, cutoff int64, limit int) ([]Record, e
 
 // Paths tells which of the given relative paths have a recording row.
 func (s *Store) Paths(ctx context.Context, paths []string) (map[string]bool, error) {
-	out := map[string]bool{}
-	for len(paths) > 0 {
-		n := min(len(paths), 500)
-		args := make([]any, n)
-		for i, p := range paths[:n] {
-			args[i] = p
-		}
-		rows, err := s.db.Query(ctx, `SELECT path FROM camera_records WHERE path IN (`+db.Placeholders(n)+`)`, args...)
-		got, err := db.Collect(rows, err, func(r db.Scanner) (string, error) { var p string; return p, r.Scan(&p) })
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range got {
-			out[p] = true
-		}
-		paths = paths[n:]
-	}
-	return out, nil
+	return s.db.Present(ctx, "camera_records", "path", paths)
 }

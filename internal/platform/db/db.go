@@ -243,3 +243,26 @@ func Placeholders(n int) string {
 	}
 	return strings.Repeat("?, ", n-1) + "?"
 }
+
+// Present tells which of values stand in column of table (both named by the caller, never by a client): the
+// recorders' orphan sweeps ask it which files on disk have a row. Values go in IN lists of at most 500.
+func (d *DB) Present(ctx context.Context, table, column string, values []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for len(values) > 0 {
+		n := min(len(values), 500)
+		args := make([]any, n)
+		for i, v := range values[:n] {
+			args[i] = v
+		}
+		rows, err := d.Query(ctx, `SELECT `+column+` FROM `+table+` WHERE `+column+` IN (`+Placeholders(n)+`)`, args...)
+		got, err := Collect(rows, err, func(r Scanner) (string, error) { var v string; return v, r.Scan(&v) })
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range got {
+			out[v] = true
+		}
+		values = values[n:]
+	}
+	return out, nil
+}
