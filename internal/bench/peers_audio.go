@@ -47,6 +47,15 @@ type AudioOptions struct {
 	Subscribers int    // N (200)
 	Packets     int    // packets in the measured window, at 50 a second (500 = 10 s)
 	Log         io.Writer
+	// OnPhase, if set, is called with the server's pid as each phase starts: "idle" (every client connected, no
+	// audio yet), "window" (the measured window) and "done" (its end) — to profile the server process (perf).
+	OnPhase func(phase string, pid int)
+}
+
+func (o AudioOptions) phase(name string, pid int) {
+	if o.OnPhase != nil {
+		o.OnPhase(name, pid)
+	}
 }
 
 // AudioResult is what one server measured.
@@ -201,6 +210,7 @@ type audioSession struct {
 // measureAudio runs the shared measurement on a set-up session: send until every subscriber receives, then 25
 // packets more, then the measured window (CPU from /proc), then a tail.
 func measureAudio(ctx context.Context, srv *serverProc, s *audioSession, o AudioOptions, res *AudioResult, t0 time.Time) error {
+	o.phase("idle", srv.pid())
 	cpu0, i0 := srv.cpu(), time.Now()
 	if err := sleepCtx(ctx, 3*time.Second); err != nil {
 		return err
@@ -236,6 +246,7 @@ func measureAudio(ctx context.Context, srv *serverProc, s *audioSession, o Audio
 		return err
 	}
 	first := s.sender.next
+	o.phase("window", srv.pid())
 	cpu0, w0 := srv.cpu(), time.Now()
 	if err := s.sender.send(ctx, o.Packets); err != nil {
 		return err
@@ -244,6 +255,7 @@ func measureAudio(ctx context.Context, srv *serverProc, s *audioSession, o Audio
 	res.CPU = float64(srv.cpu()-cpu0) / float64(res.Window)
 	res.RSS = srv.rss()
 	res.PublishedPerSec = float64(o.Packets) / res.Window.Seconds()
+	o.phase("done", srv.pid())
 	last := s.sender.next
 	if err := s.sender.send(ctx, 25); err != nil {
 		return err

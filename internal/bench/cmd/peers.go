@@ -10,7 +10,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"tenfour/internal/bench"
@@ -19,7 +21,38 @@ import (
 var (
 	peerSubscribers = flag.Int("peer-subscribers", 200, "peers step: audio subscribers")
 	peerClients     = flag.Int("peer-clients", 10000, "peers step: WebSocket clients of the fan-out run")
+	peerPerf        = flag.Bool("peer-perf", false, "peers step: perf-record each audio server's silent 3 s and measured window into prof/peers-<server>.<phase>.perf (perf adds its own CPU to the figures: a profiling run, not a measurement)")
 )
+
+// phasePerf returns an AudioOptions.OnPhase that records the server process with `perf record -g` through each
+// phase into prof/peers-<name>.<phase>.perf (read with `perf report -i … --children --sort symbol`), and a stop
+// for the end of the run.
+func (r *runner) phasePerf(name string) (func(phase string, pid int), func()) {
+	var cur *exec.Cmd
+	stop := func() {
+		if cur != nil {
+			_ = cur.Process.Signal(syscall.SIGINT)
+			_ = cur.Wait()
+			cur = nil
+		}
+	}
+	return func(phase string, pid int) {
+		stop()
+		if phase == "done" {
+			return
+		}
+		args := []string{"record", "-q", "-F", "997", "-g", "-p", fmt.Sprint(pid), "-o", r.prof("peers-" + name + "." + phase + ".perf")}
+		if phase == "idle" {
+			args = append(args, "--", "sleep", "2.9") // the silent phase is 3 s; the sender starts after it
+		}
+		cur = exec.Command("perf", args...)
+		cur.Stderr = r.log
+		if err := cur.Start(); err != nil {
+			fmt.Fprintf(r.log, "peers: perf: %v\n", err)
+			cur = nil
+		}
+	}, stop
+}
 
 // peerResults are the peers step's results (nil: not measured; the error says why).
 var peerResults struct {
@@ -44,14 +77,23 @@ func (r *runner) peers(ctx context.Context) error {
 
 	c, cancel := step(2 * time.Minute)
 	ao.Bin, ao.Dir = tenfour, filepath.Join(r.out, "peers", "audio-tenfour")
+	stopPerf := func() {}
+	if *peerPerf {
+		ao.OnPhase, stopPerf = r.phasePerf("tenfour")
+	}
 	ours, err := bench.RunAudioTenfour(c, ao)
+	stopPerf()
 	cancel()
 	pr.audio, pr.audioErr = &ours, err
 	fmt.Fprintf(r.log, "peers: audio %s (err %v)\n", audioText(&ours), err)
 	if pr.lkErr = built(lk); pr.lkErr == nil {
 		c, cancel = step(2 * time.Minute)
 		ao.Bin, ao.Dir = lk, filepath.Join(r.out, "peers", "audio-livekit")
+		if *peerPerf {
+			ao.OnPhase, stopPerf = r.phasePerf("livekit")
+		}
 		theirs, err := bench.RunAudioLiveKit(c, ao)
+		stopPerf()
 		cancel()
 		pr.lkAudio, pr.lkErr = &theirs, err
 		fmt.Fprintf(r.log, "peers: audio %s (err %v)\n", audioText(&theirs), err)
