@@ -1,62 +1,31 @@
 // The "Calls and monitoring" tab of /video-records: recorded video calls and video monitorings (the terminal's
 // camera and microphone; docs/video.md §5) by terminal and time range (spec §5 range rules), played in the
 // browser with seeking (WebM for VP8, MP4 for H.264), downloaded.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '@tanstack/react-query';
-import { App, Button, Modal, Space, Table, Tag } from 'antd';
+import { Button, Modal, Space, Table, Tag } from 'antd';
 import { DownloadOutlined, PlayCircleOutlined, SearchOutlined } from '@ant-design/icons';
-import { ApiError } from '../../../shared/http/client';
-import { live } from '../../../shared/socket/live';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
-import { RangeFilter, type WallRange } from '../../../shared/time/RangePicker';
-import { checkWallRange, defaultWallRange, MONTH_DAYS, rangeToMs } from '../../../shared/time/range';
+import { RangeFilter } from '../../../shared/time/RangePicker';
 import { formatZoned } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
-import { formatBytes, formatDuration, RECORD_PAGE_SIZE, recordFileUrl, sessionRecordApi, type SessionRecord } from '../api';
-
-interface Applied {
-  msId?: string;
-  sTime: number;
-  eTime: number;
-}
+import { formatBytes, formatDuration, recordFileUrl, sessionRecordApi, type SessionRecord } from '../api';
+import { useRecordSearch } from './useRecordSearch';
 
 export default function CallRecords() {
   const { t } = useTranslation('videorecords');
-  const { message } = App.useApp();
   const dateTime = useDateTimeFormat();
   const [msId, setMsId] = useState<string | undefined>();
-  const [range, setRange] = useState<WallRange>(() => defaultWallRange());
-  const [applied, setApplied] = useState<Applied>(() => rangeToMs(defaultWallRange()));
-  const [page, setPage] = useState(1);
   const [playing, setPlaying] = useState<SessionRecord | null>(null);
-  const q = useQuery({
-    queryKey: ['videorecords', 'sessions', applied, page],
-    queryFn: () => sessionRecordApi.list({ ...applied, pageNo: page, pageSize: RECORD_PAGE_SIZE }),
-  });
-  const { refetch } = q;
-  useEffect(() => {
-    if (q.error) {
-      const code = q.error instanceof ApiError ? q.error.code : 'other';
-      message.error(t(`codes.${code}`, { defaultValue: t('codes.other', { code }) }));
-    }
-  }, [q.error]); // eslint-disable-line react-hooks/exhaustive-deps
-  // a recording finished while the list is open
-  useEffect(() => live().on('video.record', () => void refetch()), [refetch]);
-
-  const rangeError = checkWallRange(range, MONTH_DAYS);
-  const search = () => {
-    if (rangeError || !range) return;
-    setApplied({ msId, ...rangeToMs(range) });
-    setPage(1);
-  };
+  const { q, range, setRange, rangeError, search, pagination } = useRecordSearch<{ msId?: string }, SessionRecord>(
+    'sessions', 'video.record', {}, sessionRecordApi.list);
 
   return (
     <>
       <Space wrap align="start" style={{ marginBottom: 12 }}>
         <TerminalPicker value={msId} onChange={setMsId} placeholder={t('terminal')} style={{ minWidth: 240 }} testId="videorecords-terminal" />
         <RangeFilter value={range} onChange={setRange} testid="videorecords-session-range" />
-        <Button type="primary" icon={<SearchOutlined />} onClick={search} disabled={!!rangeError} data-testid="videorecords-session-search">
+        <Button type="primary" icon={<SearchOutlined />} onClick={() => search({ msId })} disabled={!!rangeError} data-testid="videorecords-session-search">
           {t('search')}
         </Button>
       </Space>
@@ -66,7 +35,7 @@ export default function CallRecords() {
         loading={q.isFetching}
         dataSource={q.data?.list ?? []}
         locale={{ emptyText: t('emptySessions') }}
-        pagination={{ current: page, pageSize: RECORD_PAGE_SIZE, total: q.data?.total ?? 0, onChange: setPage, showSizeChanger: false }}
+        pagination={pagination}
         data-testid="videorecords-sessions"
         columns={[
           { title: t('col.terminal'), key: 'terminal', render: (_, r) => `${r.msName || r.msId} (${r.msId})` },

@@ -1,25 +1,17 @@
 // /video-records and /video-records-child: camera recordings by camera and time range (spec §5 range rules),
 // and recorded video calls and monitorings by terminal (the "Calls and monitoring" tab, CallRecords.tsx),
 // played in the browser with seeking, downloaded.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Card, Modal, Select, Space, Table, Tabs, Tag } from 'antd';
+import { Button, Card, Modal, Select, Space, Table, Tabs, Tag } from 'antd';
 import { DownloadOutlined, PlayCircleOutlined, SearchOutlined } from '@ant-design/icons';
-import { ApiError } from '../../../shared/http/client';
-import { live } from '../../../shared/socket/live';
-import { RangeFilter, type WallRange } from '../../../shared/time/RangePicker';
-import { checkWallRange, defaultWallRange, MONTH_DAYS, rangeToMs } from '../../../shared/time/range';
+import { RangeFilter } from '../../../shared/time/RangePicker';
 import { formatZoned } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
-import { formatDuration, RECORD_PAGE_SIZE, recordFileUrl, videoRecordApi, type VideoRecord } from '../api';
+import { formatDuration, recordFileUrl, videoRecordApi, type VideoRecord } from '../api';
 import CallRecords from './CallRecords';
-
-interface Applied {
-  streams: string[];
-  sTime: number;
-  eTime: number;
-}
+import { useRecordSearch } from './useRecordSearch';
 
 export default function VideoRecordsPage() {
   const { t } = useTranslation('videorecords');
@@ -37,34 +29,12 @@ export default function VideoRecordsPage() {
 
 function CameraRecords() {
   const { t } = useTranslation('videorecords');
-  const { message } = App.useApp();
   const dateTime = useDateTimeFormat();
   const cameras = useQuery({ queryKey: ['videorecords', 'cameras'], queryFn: videoRecordApi.cameras });
   const [streams, setStreams] = useState<string[]>([]);
-  const [range, setRange] = useState<WallRange>(() => defaultWallRange());
-  const [applied, setApplied] = useState<Applied>(() => ({ streams: [], ...rangeToMs(defaultWallRange()) }));
-  const [page, setPage] = useState(1);
   const [playing, setPlaying] = useState<VideoRecord | null>(null);
-  const q = useQuery({
-    queryKey: ['videorecords', 'list', applied, page],
-    queryFn: () => videoRecordApi.list({ ...applied, pageNo: page, pageSize: RECORD_PAGE_SIZE }),
-  });
-  const { refetch } = q;
-  useEffect(() => {
-    if (q.error) {
-      const code = q.error instanceof ApiError ? q.error.code : 'other';
-      message.error(t(`codes.${code}`, { defaultValue: t('codes.other', { code }) }));
-    }
-  }, [q.error]); // eslint-disable-line react-hooks/exhaustive-deps
-  // a recording that starts or ends while the list is open
-  useEffect(() => live().on('camera.record', () => void refetch()), [refetch]);
-
-  const rangeError = checkWallRange(range, MONTH_DAYS);
-  const search = () => {
-    if (rangeError || !range) return;
-    setApplied({ streams, ...rangeToMs(range) });
-    setPage(1);
-  };
+  const { q, range, setRange, rangeError, search, pagination } = useRecordSearch<{ streams: string[] }, VideoRecord>(
+    'list', 'camera.record', { streams: [] }, videoRecordApi.list);
 
   return (
     <>
@@ -74,7 +44,7 @@ function CameraRecords() {
             maxTagCount="responsive" data-testid="videorecords-cameras"
             options={(cameras.data?.list ?? []).map((c) => ({ value: c.streamId, label: c.name || c.streamId }))} />
           <RangeFilter value={range} onChange={setRange} testid="videorecords-range" />
-          <Button type="primary" icon={<SearchOutlined />} onClick={search} disabled={!!rangeError} data-testid="videorecords-search">
+          <Button type="primary" icon={<SearchOutlined />} onClick={() => search({ streams })} disabled={!!rangeError} data-testid="videorecords-search">
             {t('search')}
           </Button>
         </Space>
@@ -84,7 +54,7 @@ function CameraRecords() {
           loading={q.isFetching}
           dataSource={q.data?.list ?? []}
           locale={{ emptyText: t('empty') }}
-          pagination={{ current: page, pageSize: RECORD_PAGE_SIZE, total: q.data?.total ?? 0, onChange: setPage, showSizeChanger: false }}
+          pagination={pagination}
           columns={[
             { title: t('col.camera'), key: 'camera', render: (_, r) => `${r.name || r.streamId} (${r.streamId})` },
             { title: t('col.start'), key: 'start', render: (_, r) => formatZoned(r.startTime, dateTime) },
