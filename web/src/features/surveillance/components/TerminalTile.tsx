@@ -4,10 +4,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Space, Tooltip } from 'antd';
-import { CloseOutlined, FullscreenOutlined, ReloadOutlined } from '@ant-design/icons';
+import { ReloadOutlined } from '@ant-design/icons';
 import { forgetVideo, startConsoleVideo, startVideoMonitor, useVideo } from '../../../shared/video/store';
 import { monitorReason } from '../store';
-import { dropTarget } from './Tile';
+import { dropTarget, FullscreenAndClear } from './Tile';
 
 interface Props {
   index: number;
@@ -74,13 +74,7 @@ export function TerminalTile({ index, msId, name, selected, onSelect, onDrop, on
                 onClick={(e) => { e.stopPropagation(); setAttempt((a) => a + 1); }} />
             </Tooltip>
           )}
-          <Tooltip title={t('actions.fullscreen')}>
-            <Button size="small" type="text" icon={<FullscreenOutlined />} aria-label={t('actions.fullscreen')}
-              onClick={(e) => { e.stopPropagation(); void box.current?.requestFullscreen?.(); }} />
-          </Tooltip>
-          <Tooltip title={t('actions.clear')}>
-            <Button size="small" type="text" icon={<CloseOutlined />} aria-label={t('actions.clear')} onClick={(e) => { e.stopPropagation(); onClear(); }} />
-          </Tooltip>
+          <FullscreenAndClear box={box} onClear={onClear} />
         </Space>
       </div>
     </div>

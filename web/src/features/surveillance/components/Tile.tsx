@@ -23,6 +23,22 @@ interface Props {
 
 export { DRAG_TYPE } from '../store';
 
+/** The two tools every tile has, camera or terminal: full screen (the tile's box) and clear. */
+export function FullscreenAndClear({ box, onClear }: { box: React.RefObject<HTMLDivElement | null>; onClear: () => void }) {
+  const { t } = useTranslation('surveillance');
+  return (
+    <>
+      <Tooltip title={t('actions.fullscreen')}>
+        <Button size="small" type="text" icon={<FullscreenOutlined />} aria-label={t('actions.fullscreen')}
+          onClick={(e) => { e.stopPropagation(); void box.current?.requestFullscreen?.(); }} />
+      </Tooltip>
+      <Tooltip title={t('actions.clear')}>
+        <Button size="small" type="text" icon={<CloseOutlined />} aria-label={t('actions.clear')} onClick={(e) => { e.stopPropagation(); onClear(); }} />
+      </Tooltip>
+    </>
+  );
+}
+
 /** A tile's drop target: takes a dragged camera or a camera-capable terminal (docs: features/surveillance). */
 export function dropTarget(onDrop: (id: string) => void): Pick<React.HTMLAttributes<HTMLDivElement>, 'onDragOver' | 'onDrop'> {
   return {
@@ -146,13 +162,7 @@ export function Tile({ index, camera, tool, selected, onSelect, onDrop, onClear 
                 aria-label={camera.recording ? t('actions.stopRecord') : t('actions.record')} disabled={busy || !tool}
                 onClick={(e) => { e.stopPropagation(); void record(); }} />
             </Tooltip>
-            <Tooltip title={t('actions.fullscreen')}>
-              <Button size="small" type="text" icon={<FullscreenOutlined />} aria-label={t('actions.fullscreen')}
-                onClick={(e) => { e.stopPropagation(); void box.current?.requestFullscreen?.(); }} />
-            </Tooltip>
-            <Tooltip title={t('actions.clear')}>
-              <Button size="small" type="text" icon={<CloseOutlined />} aria-label={t('actions.clear')} onClick={(e) => { e.stopPropagation(); onClear(); }} />
-            </Tooltip>
+            <FullscreenAndClear box={box} onClear={onClear} />
           </Space>
         </div>
       )}
