@@ -11,7 +11,10 @@ type FloorLeases interface {
 	// Take claims group gid's floor for this node at a priority; false when another node's talker holds it at
 	// that priority or above (or the cluster cannot be asked: then nobody is granted).
 	Take(ctx context.Context, gid int64, prio int) bool
-	// Release gives the group's floor up (no burst of this node in it any more).
+	// Decided follows every Take that said yes, once this node's floor decided that press.
+	Decided(gid int64)
+	// Release gives the group's floor up unless a burst of this node runs in it (it asks GroupTalking, so it must
+	// not be called with the service's lock held) or a press here is still being decided.
 	Release(gid int64)
 }
 
@@ -57,9 +60,10 @@ func (s *Service) floorGroup(req FloorRequest, gid int64) int64 {
 	return 0
 }
 
-// takeLease claims the group's cluster floor before the local decision; it returns the release to run when
-// the local floor did not grant (nil when nothing was taken or there is no cluster).
-func (s *Service) takeLease(ctx context.Context, acct Account, req FloorRequest, gid int64) (release func(), err error) {
+// takeLease claims the group's cluster floor before the local decision; it returns what to run once the local
+// floor decided (nil when nothing was taken or there is no cluster): the lease is given up again when the press
+// was not granted and nobody else of this node talks.
+func (s *Service) takeLease(ctx context.Context, acct Account, req FloorRequest, gid int64) (decided func(granted bool), err error) {
 	if s.leases == nil {
 		return nil, nil
 	}
@@ -73,8 +77,9 @@ func (s *Service) takeLease(ctx context.Context, acct Account, req FloorRequest,
 	if !s.leases.Take(ctx, g, int(prio)) {
 		return nil, ErrFloorBusy
 	}
-	return func() {
-		if !s.GroupTalking(g) {
+	return func(granted bool) {
+		s.leases.Decided(g)
+		if !granted {
 			s.leases.Release(g)
 		}
 	}, nil

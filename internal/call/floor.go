@@ -239,7 +239,7 @@ func (s *Service) RequestFloor(ctx context.Context, cl *client, req FloorRequest
 			}
 		}
 	}
-	release, err := s.takeLease(ctx, acct, req, gid) // in a cluster: the group's floor for this node (cluster.go)
+	decided, err := s.takeLease(ctx, acct, req, gid) // in a cluster: the group's floor for this node (cluster.go)
 	if err != nil {
 		return FloorReply{}, err
 	}
@@ -247,8 +247,8 @@ func (s *Service) RequestFloor(ctx context.Context, cl *client, req FloorRequest
 	if errors.Is(err, errStaleAudience) { // the group's call ended or its members changed meanwhile
 		reply, err = s.decideFloor(ctx, cl, acct, req, gid, at, true)
 	}
-	if release != nil && (err != nil || reply.Status != "granted") {
-		release()
+	if decided != nil {
+		decided(err == nil && reply.Status == "granted")
 	}
 	return reply, err
 }
@@ -451,11 +451,7 @@ func (s *Service) afterReleaseLocked(later *afterUnlock, c *Call, next *Claim) {
 		c.timer = time.AfterFunc(s.opts.GroupHangTime, func() { s.hangUp(c) })
 		if s.leases != nil { // the group's floor is free here: another node may take it (cluster.go)
 			gid := c.Group
-			later.then(func() {
-				if !s.GroupTalking(gid) {
-					s.leases.Release(gid)
-				}
-			})
+			later.then(func() { s.leases.Release(gid) }) // unless a burst here started meanwhile
 		}
 	}
 	s.recomputeLocked(c.Customer)

@@ -54,6 +54,10 @@ type GroupFloors struct {
 
 	mu   sync.Mutex // one lease operation at a time on this node
 	held map[int64]lease
+	// deciding counts, per group, the presses this node's floor is still deciding after Take said yes: the
+	// lease is not released under them (a press granted here between a "nobody talks" check and the release
+	// would talk while another node takes the freed key — CI run 14 saw two talkers 5 ms apart that way).
+	deciding map[int64]int
 }
 
 // Floors joins the voice service to the cluster's group floors and returns what call.Service.SetFloorLeases
@@ -70,7 +74,7 @@ func (n *Node) Floors(ctx context.Context, h FloorHolder) (*GroupFloors, error) 
 	if err != nil {
 		return nil, err
 	}
-	f := &GroupFloors{n: n, kv: kv, holder: h, held: map[int64]lease{}}
+	f := &GroupFloors{n: n, kv: kv, holder: h, held: map[int64]lease{}, deciding: map[int64]int{}}
 	if _, err := n.nc.Subscribe(subjRevoke, f.onRevoke); err != nil {
 		return nil, err
 	}
@@ -79,12 +83,29 @@ func (n *Node) Floors(ctx context.Context, h FloorHolder) (*GroupFloors, error) 
 
 func key(gid int64) string { return "g" + strconv.FormatInt(gid, 10) }
 
-// Take claims a group's floor for this node (call.FloorLeases).
+// Take claims a group's floor for this node (call.FloorLeases); a yes must be followed by Decided.
 func (f *GroupFloors) Take(ctx context.Context, gid int64, prio int) bool {
 	ctx, cancel := context.WithTimeout(ctx, floorTimeout)
 	defer cancel()
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.take(ctx, gid, prio) {
+		f.deciding[gid]++
+		return true
+	}
+	return false
+}
+
+// Decided ends a press Take said yes to: this node's floor granted it or not (call.FloorLeases).
+func (f *GroupFloors) Decided(gid int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.deciding[gid]--; f.deciding[gid] <= 0 {
+		delete(f.deciding, gid)
+	}
+}
+
+func (f *GroupFloors) take(ctx context.Context, gid int64, prio int) bool {
 	val, _ := json.Marshal(floorVal{Node: f.n.opt.NodeID, Prio: prio})
 	if l, ok := f.held[gid]; ok {
 		if prio <= l.prio {
@@ -129,15 +150,18 @@ type revokeMsg struct {
 	Node string `json:"node"`
 }
 
-// Release gives a group's floor up (call.FloorLeases).
+// Release gives a group's floor up unless a burst of this node runs in it or a press here is still being decided
+// (call.FloorLeases). Both are checked under the lease lock Take holds, so no press granted here can talk on a
+// released key.
 func (f *GroupFloors) Release(gid int64) {
 	f.mu.Lock()
 	l, ok := f.held[gid]
-	delete(f.held, gid)
-	f.mu.Unlock()
-	if !ok {
+	if !ok || f.deciding[gid] > 0 || f.holder.GroupTalking(gid) {
+		f.mu.Unlock()
 		return
 	}
+	delete(f.held, gid)
+	f.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), floorTimeout)
 	defer cancel()
 	if err := f.kv.Delete(ctx, key(gid), jetstream.LastRevision(l.rev)); err != nil {
@@ -168,7 +192,7 @@ func (f *GroupFloors) Run(ctx context.Context) {
 		f.mu.Unlock()
 		for _, gid := range gids {
 			if !f.holder.GroupTalking(gid) {
-				f.Release(gid)
+				f.Release(gid) // unless a press here is being decided (it checks again)
 				continue
 			}
 			f.renew(ctx, gid)
