@@ -69,8 +69,13 @@ func (t *Terminal) startIndoor(first time.Time) {
 		if t.state == stOnline && t.powered {
 			p := t.indoor.Where(at.Sub(t.fl.start))
 			readings := radio.DemoChannel.Scan(t.indoor.rng, t.indoor.bd, p)
-			if len(readings) > 0 && t.req("indoor.report", map[string]any{"readings": readings}, nil) {
+			// Counted before it leaves: the server's answer (and the console's indoor.position) can arrive before
+			// a count made after the send, and a reader comparing positions to scans would see one scan short.
+			if len(readings) > 0 {
 				t.fl.stats.IndoorReports.Add(1)
+				if !t.req("indoor.report", map[string]any{"readings": readings}, nil) {
+					t.fl.stats.IndoorReports.Add(-1)
+				}
 			}
 		}
 		t.mu.Unlock()
