@@ -2,8 +2,8 @@ package bench
 
 // Audio forwarding against LiveKit (issue 21): one Opus publisher at 50 packets/s, N subscribers, the server in its
 // own process (CPU from /proc), every client in this process. Both servers get the same client harness: one pion
-// PeerConnection per client built by benchPC (Opus only, UDP over IPv4, ICE on the loopback interface), the same
-// reader (benchSub: every packet's index and arrival time) and the same paced sender (benchSender: each packet
+// PeerConnection per client built by termclient.NewPeerConnection (Opus only, UDP over IPv4, ICE on the loopback
+// interface), the same reader (benchSub: every packet's index and arrival time) and the same paced sender (benchSender: each packet
 // carries its index after a silent 20 ms Opus frame, its send time kept). Only the signalling differs:
 //
 //   - tenfour: a terminal's socket (`session.login`, `rtc.offer`/`rtc.candidate`), all N+1 terminals in one group,
@@ -30,7 +30,6 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/pion/interceptor"
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
 
@@ -81,29 +80,6 @@ func (r AudioResult) StreamsPerCore() float64 {
 }
 
 // --- the shared harness -----------------------------------------------------------------------------------------
-
-// benchPC is every client's PeerConnection, for both servers (termclient's settings: Opus, RTCP reports, UDP4,
-// ICE on lo with its loopback candidate).
-func benchPC() (*webrtc.PeerConnection, error) {
-	me := &webrtc.MediaEngine{}
-	if err := me.RegisterCodec(webrtc.RTPCodecParameters{
-		RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2,
-			SDPFmtpLine: "minptime=10;useinbandfec=1"},
-		PayloadType: 111,
-	}, webrtc.RTPCodecTypeAudio); err != nil {
-		return nil, err
-	}
-	ir := &interceptor.Registry{}
-	if err := webrtc.ConfigureRTCPReports(ir); err != nil {
-		return nil, err
-	}
-	se := webrtc.SettingEngine{}
-	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
-	se.SetInterfaceFilter(func(name string) bool { return name == "lo" })
-	se.SetIncludeLoopbackCandidate(true)
-	api := webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(se))
-	return api.NewPeerConnection(webrtc.Configuration{})
-}
 
 func opusTrack(id, stream string) (*webrtc.TrackLocalStaticRTP, error) {
 	return webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000,
@@ -371,7 +347,7 @@ func tenfourMedia(ctx context.Context, c *termclient.Client) (*webrtc.PeerConnec
 	if err := c.Call(ctx, "rtc.config", nil, nil); err != nil {
 		return nil, nil, err
 	}
-	pc, err := benchPC()
+	pc, err := termclient.NewPeerConnection(true, webrtc.Configuration{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -578,7 +554,7 @@ func lkJoin(ctx context.Context, base, identity string, publisher bool, rec *ben
 		return nil, err
 	}
 	ws.SetReadLimit(4 << 20)
-	sub, err := benchPC()
+	sub, err := termclient.NewPeerConnection(true, webrtc.Configuration{})
 	if err != nil {
 		_ = ws.CloseNow()
 		return nil, err
@@ -762,7 +738,7 @@ func (c *lkClient) publishAudio(ctx context.Context) (*webrtc.TrackLocalStaticRT
 	case <-wctx.Done():
 		return nil, fmt.Errorf("no trackPublished: %w", wctx.Err())
 	}
-	pub, err := benchPC()
+	pub, err := termclient.NewPeerConnection(true, webrtc.Configuration{})
 	if err != nil {
 		return nil, err
 	}

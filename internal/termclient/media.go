@@ -57,8 +57,10 @@ type Media struct {
 	pendingC []webrtc.ICECandidateInit
 }
 
-// NewMedia builds the PeerConnection (not yet negotiated).
-func NewMedia(opts MediaOptions) (*Media, error) {
+// NewPeerConnection is a terminal's peer connection: Opus as the server offers it (payload 111, in-band FEC),
+// RTCP reports, UDP over IPv4 — only the loopback interface when loopback is set (tests, benchmarks, the
+// simulator on one machine).
+func NewPeerConnection(loopback bool, cfg webrtc.Configuration) (*webrtc.PeerConnection, error) {
 	me := &webrtc.MediaEngine{}
 	if err := me.RegisterCodec(webrtc.RTPCodecParameters{
 		RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2,
@@ -73,16 +75,21 @@ func NewMedia(opts MediaOptions) (*Media, error) {
 	}
 	se := webrtc.SettingEngine{}
 	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
-	if opts.Loopback {
+	if loopback {
 		se.SetInterfaceFilter(func(name string) bool { return name == "lo" })
 		se.SetIncludeLoopbackCandidate(true)
 	}
 	api := webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(se))
+	return api.NewPeerConnection(cfg)
+}
+
+// NewMedia builds the PeerConnection (not yet negotiated).
+func NewMedia(opts MediaOptions) (*Media, error) {
 	cfg := webrtc.Configuration{ICEServers: opts.ICEServers}
 	if opts.RelayOnly {
 		cfg.ICETransportPolicy = webrtc.ICETransportPolicyRelay
 	}
-	pc, err := api.NewPeerConnection(cfg)
+	pc, err := NewPeerConnection(opts.Loopback, cfg)
 	if err != nil {
 		return nil, err
 	}
