@@ -2,10 +2,14 @@ package security_test
 
 import (
 	"context"
+	"crypto/md5"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,7 +19,8 @@ import (
 	"tenfour/internal/testkit"
 )
 
-// Issue 14 H1 and L1: parallel password guesses get past the lockout; one address locks many accounts.
+// Issue 14 H1 and L1: parallel password guesses get past the lockout; one address locks many accounts — on each
+// sign-in path (signinPaths).
 
 const (
 	signinPw    = "123456"
@@ -35,7 +40,8 @@ func (c *signinClock) advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); 
 // signinServer is a real server with customer Alpha; ids lists its dispatchers ("20") and terminals ("10").
 type signinServer struct {
 	*testkit.Server
-	clock *signinClock
+	clock    *signinClock
+	customer int64
 }
 
 func newSigninServer(t *testing.T, engine string, dispatchers, terminals []string) *signinServer {
@@ -49,7 +55,7 @@ func newSigninServer(t *testing.T, engine string, dispatchers, terminals []strin
 	for _, id := range terminals {
 		testkit.Account(t, s.DB, auth.NewAccount{CustomerID: cust, ID: id, Name: "T" + id, Type: "10", Group: "Patrol", Password: signinPw})
 	}
-	return &signinServer{Server: s, clock: c}
+	return &signinServer{Server: s, clock: c, customer: cust}
 }
 
 // signinHTTP is the console's sign-in (GET /ds/user); it returns the answer's code ("" when no answer came).
@@ -84,36 +90,113 @@ func signinSocket(t *testing.T, hc *http.Client, base, uid, pw string) (string, 
 	return "0", c
 }
 
-// signinPath is one way in: over HTTP as a dispatcher, or over the socket as a terminal.
+// signinPath is one way in: over HTTP as a dispatcher, over the socket as a terminal, or the broadcast service's
+// md5 login as a caster (POST /broadcast/v1/login, docs/adr/0018 "Credentials": one more sign-in path of auth,
+// so the same guesses meet the same limits).
 type signinPath struct {
-	name    string
-	account string
-	try     func(t *testing.T, s *signinServer, pw string) string
-	checks  func(s *signinServer) int64 // password checks its hash budget started
+	name         string
+	account      string // the login the parallel guesses aim at
+	right, wrong string // its password and a wrong one, as this path sends them
+	ok           string // the code of a sign-in that worked
+	try          func(t *testing.T, hc *http.Client, login, pw string) string
+	checks       func() int64 // password checks this path's hash budget started
+	// many makes n more logins of this path's kind (for the one-address test; nil on the socket path).
+	many func(t *testing.T, n int) []string
+	// lockedUntil reads a login's lock (Unix ms).
+	lockedUntil string
 }
 
-func signinPaths() []signinPath {
-	hc := testkit.ClientFrom("127.0.0.1")
-	return []signinPath{
-		{"http", "10000001", func(t *testing.T, s *signinServer, pw string) string {
-			return signinHTTP(hc, s.URL, "10000001", pw)
-		}, func(s *signinServer) int64 { c, _ := s.Auth.PasswordChecks(); return c }},
-		{"socket", "10000101", func(t *testing.T, s *signinServer, pw string) string {
-			code, c := signinSocket(t, hc, s.URL, "10000101", pw)
-			if c != nil {
-				c.CloseNow()
+func md5Of(s string) string { h := md5.Sum([]byte(s)); return hex.EncodeToString(h[:]) }
+
+// signinPaths are s's three ways in; the broadcast one makes caster "gate-pa" (with its own password) on first use.
+func signinPaths(t *testing.T, s *signinServer) []signinPath {
+	var casterToken string
+	made := 0
+	casters := func(t *testing.T, codes ...string) {
+		if casterToken == "" {
+			var cust int64
+			if err := s.DB.QueryRow(context.Background(), `SELECT customer_id FROM accounts WHERE id = '10000001'`).Scan(&cust); err != nil {
+				t.Fatal(err)
 			}
-			return code
-		}, func(s *signinServer) int64 { _, c := s.Auth.PasswordChecks(); return c }},
+			r := s.Do("POST", "/broadcast/v1/login", s.Token("10000001", cust), map[string]any{"username": "10000001", "password": "{secret}"})
+			var login struct{ Token string }
+			r.Into(t, &login)
+			casterToken = login.Token
+		}
+		for _, code := range codes {
+			if r := s.Do("POST", "/broadcast/v1/caster", casterToken, map[string]any{"name": code, "code": code,
+				"call_number": fmt.Sprint(800 + made), "password": md5Of(signinPw)}); r.Code != "200" {
+				t.Fatalf("caster %s: %s %s", code, r.Code, r.Msg)
+			}
+			made++
+		}
+	}
+	casters(t, "gate-pa")
+	httpChecks := func() int64 { c, _ := s.Auth.PasswordChecks(); return c }
+	return []signinPath{
+		{name: "http", account: "10000001", right: signinPw, wrong: signinWrong, ok: "0",
+			try:    func(t *testing.T, hc *http.Client, login, pw string) string { return signinHTTP(hc, s.URL, login, pw) },
+			checks: httpChecks,
+			many: func(t *testing.T, n int) []string {
+				var ids []string
+				for i := range n {
+					id := strconv.Itoa(10000010 + i)
+					testkit.Account(t, s.DB, auth.NewAccount{CustomerID: s.customer, ID: id, Name: "D" + id, Type: "20", Group: "Patrol",
+						Password: signinPw})
+					ids = append(ids, id)
+				}
+				return ids
+			},
+			lockedUntil: `SELECT locked_until FROM accounts WHERE id = ?`},
+		{name: "socket", account: "10000101", right: signinPw, wrong: signinWrong, ok: "0",
+			try: func(t *testing.T, hc *http.Client, login, pw string) string {
+				code, c := signinSocket(t, hc, s.URL, login, pw)
+				if c != nil {
+					c.CloseNow()
+				}
+				return code
+			},
+			checks: func() int64 { _, c := s.Auth.PasswordChecks(); return c }},
+		{name: "broadcast", account: "gate-pa", right: md5Of(signinPw), wrong: md5Of(signinWrong), ok: "200",
+			try: func(t *testing.T, hc *http.Client, login, pw string) string {
+				return broadcastLogin(hc, s.URL, login, pw)
+			},
+			checks: httpChecks,
+			many: func(t *testing.T, n int) []string {
+				var codes []string
+				for i := range n {
+					codes = append(codes, fmt.Sprintf("pa-%d", i))
+				}
+				casters(t, codes...)
+				return codes
+			},
+			lockedUntil: `SELECT locked_until FROM service_credentials WHERE realm = 'broadcast' AND login = ?`},
 	}
 }
 
-// signinBurst fires n guesses with pw at the same moment (released together) and returns their codes.
-func signinBurst(t *testing.T, s *signinServer, p signinPath, n int, pw string) <-chan string {
+// broadcastLogin sends {username, password} from hc and returns the answer's code ("" when none came).
+func broadcastLogin(hc *http.Client, base, username, password string) string {
+	body := fmt.Sprintf(`{"username":%q,"password":%q}`, username, password)
+	res, err := hc.Post(base+"/broadcast/v1/login", "application/json", strings.NewReader(body))
+	if err != nil {
+		return ""
+	}
+	defer res.Body.Close()
+	var env struct {
+		Code json.Number `json:"code"`
+	}
+	_ = json.NewDecoder(res.Body).Decode(&env)
+	return env.Code.String()
+}
+
+// signinBurst fires n guesses with pw at p's account at the same moment (released together) and returns their
+// codes.
+func signinBurst(t *testing.T, p signinPath, n int, pw string) <-chan string {
+	hc := testkit.ClientFrom("127.0.0.1")
 	codes := make(chan string, n)
 	start := make(chan struct{})
 	for range n {
-		go func() { <-start; codes <- p.try(t, s, pw) }()
+		go func() { <-start; codes <- p.try(t, hc, p.account, pw) }()
 	}
 	close(start)
 	return codes
@@ -124,10 +207,11 @@ func signinBurst(t *testing.T, s *signinServer, p signinPath, n int, pw string) 
 func TestParallelGuessesStopAtTheLimit(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		s := newSigninServer(t, engine, []string{"10000001"}, []string{"10000101"})
-		for _, p := range signinPaths() {
+		hc := testkit.ClientFrom("127.0.0.1")
+		for _, p := range signinPaths(t, s) {
 			for trial := range 3 {
-				before := p.checks(s)
-				codes := signinBurst(t, s, p, 20, signinWrong)
+				before := p.checks()
+				codes := signinBurst(t, p, 20, p.wrong)
 				wrong, locked := 0, 0
 				for range 20 {
 					switch c := <-codes; c {
@@ -139,14 +223,17 @@ func TestParallelGuessesStopAtTheLimit(t *testing.T) {
 						t.Errorf("%s trial %d: code %q", p.name, trial, c)
 					}
 				}
-				if checked := p.checks(s) - before; checked > auth.MaxFailedLogins || wrong >= auth.MaxFailedLogins {
+				if checked := p.checks() - before; checked > auth.MaxFailedLogins || wrong >= auth.MaxFailedLogins {
 					t.Fatalf("%s trial %d: %d guesses checked (%d answered wrong password, %d locked); at most %d may be",
 						p.name, trial, checked, wrong, locked, auth.MaxFailedLogins)
 				}
-				if c := p.try(t, s, signinPw); c != "107" {
+				if c := p.try(t, hc, p.account, p.right); c != "107" {
 					t.Fatalf("%s trial %d: the right password after the burst: %q, want 107 (locked)", p.name, trial, c)
 				}
 				s.clock.advance(auth.LockDuration)
+				if c := p.try(t, hc, p.account, p.right); c != p.ok {
+					t.Fatalf("%s trial %d: the right password after the lock: %q", p.name, trial, c)
+				}
 			}
 		}
 	})
@@ -158,25 +245,26 @@ func TestParallelGuessesStopAtTheLimit(t *testing.T) {
 func TestRightPasswordAmongParallelGuesses(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		s := newSigninServer(t, engine, []string{"10000001"}, []string{"10000101"})
-		for _, p := range signinPaths() {
+		hc := testkit.ClientFrom("127.0.0.1")
+		for _, p := range signinPaths(t, s) {
 			for trial := range 3 {
-				before := p.checks(s)
-				codes := signinBurst(t, s, p, 10, signinWrong)
+				before := p.checks()
+				codes := signinBurst(t, p, 10, p.wrong)
 				testkit.Eventually(t, 30*time.Second, "the wrong guesses' checks started", func() bool {
-					return p.checks(s)-before >= auth.MaxFailedLogins
+					return p.checks()-before >= auth.MaxFailedLogins
 				})
-				if c := p.try(t, s, signinPw); c != "107" {
+				if c := p.try(t, hc, p.account, p.right); c != "107" {
 					t.Fatalf("%s trial %d: the right password sent with %d wrong ones under way: %q, want 107 (locked)",
 						p.name, trial, auth.MaxFailedLogins, c)
 				}
 				for range 10 {
 					<-codes
 				}
-				if c := p.try(t, s, signinPw); c != "107" {
+				if c := p.try(t, hc, p.account, p.right); c != "107" {
 					t.Fatalf("%s trial %d: after the burst: %q, want 107 (locked)", p.name, trial, c)
 				}
 				s.clock.advance(auth.LockDuration)
-				if c := p.try(t, s, signinPw); c != "0" {
+				if c := p.try(t, hc, p.account, p.right); c != p.ok {
 					t.Fatalf("%s trial %d: after the lock: %q", p.name, trial, c)
 				}
 			}
@@ -186,49 +274,56 @@ func TestRightPasswordAmongParallelGuesses(t *testing.T) {
 
 // TestOneAddressCannotLockManyAccounts (L1): an address guessing on account after account, as fast as the
 // per-address attempt limit lets it (one request every 3 s), is stopped by its wrong-guess budget after
-// AddrFailureBurst wrong passwords: it locks two accounts, not all twelve (before: every one, ~240 an hour).
+// AddrFailureBurst wrong passwords: it locks two accounts, not all of them (before: every one, ~240 an hour).
 // Another address still signs in, and so do the accounts it did not lock.
 func TestOneAddressCannotLockManyAccounts(t *testing.T) {
-	var ids []string
-	for i := range 12 {
-		ids = append(ids, strconv.Itoa(10000010+i))
-	}
-	s := newSigninServer(t, "sqlite", ids, nil)
-	s.Auth.SetLimits(auth.DefaultLimits())
-	attacker, other := testkit.ClientFrom("127.0.0.1"), testkit.ClientFrom("127.0.0.2")
-	start := s.clock.now()
-	busy := 0
-	for _, id := range ids {
-		for range auth.MaxFailedLogins {
-			if signinHTTP(attacker, s.URL, id, signinWrong) == "101" {
-				busy++
+	for _, name := range []string{"http", "broadcast"} {
+		t.Run(name, func(t *testing.T) {
+			s := newSigninServer(t, "sqlite", []string{"10000001"}, nil)
+			var path signinPath
+			for _, p := range signinPaths(t, s) {
+				if p.name == name {
+					path = p
+				}
 			}
-			s.clock.advance(auth.DefaultThrottleEvery)
-		}
-	}
-	elapsed := s.clock.now().Sub(start)
-	locked := 0
-	var free []string
-	for _, id := range ids {
-		var until int64
-		if err := s.DB.QueryRow(context.Background(), `SELECT locked_until FROM accounts WHERE id = ?`, id).Scan(&until); err != nil {
-			t.Fatal(err)
-		}
-		if until > s.clock.now().UnixMilli() {
-			locked++
-		} else {
-			free = append(free, id)
-		}
-	}
-	most := (auth.AddrFailureBurst + int(elapsed/auth.AddrFailureEvery)) / auth.MaxFailedLogins
-	if locked > most || busy == 0 {
-		t.Fatalf("one address locked %d of %d accounts in %v (at most %d allowed); %d guesses refused busy", locked,
-			len(ids), elapsed, most, busy)
-	}
-	if c := signinHTTP(other, s.URL, free[0], signinPw); c != "0" {
-		t.Fatalf("another address signing in to an account the attacker tried: %q", c)
-	}
-	if c := signinHTTP(attacker, s.URL, free[1], signinPw); c != "101" {
-		t.Fatalf("the attacker's address, out of wrong guesses, must be refused before any check: %q", c)
+			logins := path.many(t, 10)
+			s.Auth.SetLimits(auth.DefaultLimits())
+			attacker, other := testkit.ClientFrom("127.0.0.1"), testkit.ClientFrom("127.0.0.2")
+			start := s.clock.now()
+			busy := 0
+			for _, login := range logins {
+				for range auth.MaxFailedLogins {
+					if path.try(t, attacker, login, path.wrong) == "101" {
+						busy++
+					}
+					s.clock.advance(auth.DefaultThrottleEvery)
+				}
+			}
+			elapsed := s.clock.now().Sub(start)
+			locked := 0
+			var free []string
+			for _, login := range logins {
+				var until int64
+				if err := s.DB.QueryRow(context.Background(), path.lockedUntil, login).Scan(&until); err != nil {
+					t.Fatal(err)
+				}
+				if until > s.clock.now().UnixMilli() {
+					locked++
+				} else {
+					free = append(free, login)
+				}
+			}
+			most := (auth.AddrFailureBurst + int(elapsed/auth.AddrFailureEvery)) / auth.MaxFailedLogins
+			if locked > most || busy == 0 || len(free) < 2 {
+				t.Fatalf("one address locked %d of %d logins in %v (at most %d allowed); %d guesses refused busy", locked,
+					len(logins), elapsed, most, busy)
+			}
+			if c := path.try(t, other, free[0], path.right); c != path.ok {
+				t.Fatalf("another address signing in to a login the attacker tried: %q", c)
+			}
+			if c := path.try(t, attacker, free[1], path.right); c != "101" {
+				t.Fatalf("the attacker's address, out of wrong guesses, must be refused before any check: %q", c)
+			}
+		})
 	}
 }
