@@ -1,0 +1,178 @@
+package call
+
+// Group bursts across cluster nodes (internal/cluster, docs/adr/0026): a burst granted here in a group call is
+// also routed to one outgoing lane per other node (MediaRelay.Targets); a burst of another node arrives on an
+// incoming lane and is a source here like a local talker's — the same playback rules choose who hears it, and
+// its packets reach this node's listeners through the same Route and Downstream path. Only the talker's node
+// records and reports the burst (one call record).
+
+import (
+	"context"
+	"time"
+
+	"tenfour/internal/media"
+)
+
+// MediaRelay sends this node's group bursts to the other nodes (internal/cluster implements it; nil on a node
+// alone, where none of this runs). Its methods are called with the service's lock held and must not call back.
+type MediaRelay interface {
+	// Started: a burst of this node began in a group call; it is told to the other nodes and takes a lane to each.
+	Started(b RelayBurst)
+	// Ended: the burst is over (after its release tail); its lanes are free again.
+	Ended(src uint64)
+	// Targets are the outgoing lanes the burst goes to now (one per other node reachable).
+	Targets(src uint64) []media.Target
+}
+
+// RelayBurst is what another node needs to know of a burst to play it to its listeners.
+type RelayBurst struct {
+	Src        uint64 `json:"-"` // this node's source id of the burst
+	Customer   int64  `json:"customer"`
+	GID        int64  `json:"gid"`
+	CallID     string `json:"callId"`
+	GroupName  string `json:"gname"`
+	Talker     string `json:"msId"`
+	TalkerName string `json:"name"`
+	Console    bool   `json:"console"`
+	Emergency  bool   `json:"emergency"`
+	Granted    int64  `json:"granted"` // UTC ms
+}
+
+// SetMediaRelay joins the voice service to the cluster's media relay; call before serving.
+func (s *Service) SetMediaRelay(r MediaRelay) { s.relay = r }
+
+// remoteBurst is another node's burst heard here through an incoming lane.
+type remoteBurst struct {
+	lane   *media.Lane
+	id     uint64 // this node's source id for it
+	talker *client
+	call   *Call // a stand-in for the other node's call: its id, group and audience (never in s.calls)
+	info   RelayBurst
+}
+
+// relayStartedLocked tells the relay of a burst that began here.
+func (s *Service) relayStartedLocked(c *Call, b *burst) {
+	if s.relay == nil || c.Kind != Group {
+		return
+	}
+	s.relay.Started(RelayBurst{Src: b.mb.ID, Customer: c.Customer, GID: c.Group, CallID: c.ID, GroupName: c.GroupName,
+		Talker: b.claim.Account, TalkerName: b.talker.acct.Name, Console: b.talker.console, Emergency: b.emergency,
+		Granted: b.mb.Granted.UnixMilli()})
+}
+
+// relayEnded frees the lanes of a burst that ended here.
+func (s *Service) relayEnded(c *Call, b *burst) {
+	if s.relay != nil && c.Kind == Group {
+		s.relay.Ended(b.mb.ID)
+	}
+}
+
+// RemoteStarted plays another node's burst, which arrives on lane, to this node's listeners in its audience.
+// The group's audience is read outside the lock (or taken from this node's open call of the group).
+func (s *Service) RemoteStarted(ctx context.Context, lane *media.Lane, b RelayBurst) error {
+	s.mu.Lock()
+	var aud map[string]Account
+	if c := s.groupCall[b.GID]; c != nil && !c.ended && c.audGen == s.acctGen.Load() && c.Customer == b.Customer {
+		aud = c.audience
+	}
+	s.mu.Unlock()
+	if aud == nil {
+		list, err := s.store.GroupAudience(ctx, b.Customer, b.GID)
+		if err != nil {
+			return err
+		}
+		aud = make(map[string]Account, len(list))
+		for _, a := range list {
+			aud[a.ID] = a
+		}
+	}
+	return s.locked(func(later *afterUnlock) error {
+		if old := s.remote[lane]; old != nil {
+			delete(s.remote, lane)
+			s.recomputeLocked(old.info.Customer)
+		}
+		talker := &client{acct: Account{ID: b.Talker, Name: b.TalkerName, Customer: b.Customer}, console: b.Console}
+		if a, ok := aud[b.Talker]; ok {
+			talker.acct = a
+		}
+		call := &Call{ID: b.CallID, Customer: b.Customer, Kind: Group, Group: b.GID, GroupName: b.GroupName,
+			State: StateConnected, Status: StConnected, Started: time.UnixMilli(b.Granted), audience: aud,
+			joined: map[string]bool{b.Talker: true}}
+		s.remote[lane] = &remoteBurst{lane: lane, id: media.NewSourceID(), talker: talker, call: call, info: b}
+		s.recomputeLocked(b.Customer)
+		return nil
+	})
+}
+
+// RemoteEnded stops playing the burst on lane.
+func (s *Service) RemoteEnded(lane *media.Lane) {
+	_ = s.locked(func(later *afterUnlock) error {
+		if rb := s.remote[lane]; rb != nil {
+			delete(s.remote, lane)
+			lane.SetRoute(nil)
+			s.recomputeLocked(rb.info.Customer)
+		}
+		return nil
+	})
+}
+
+// RelayGone stops playing every burst that came through a relay that closed (its node died or was cut off).
+func (s *Service) RelayGone(r *media.Relay) {
+	_ = s.locked(func(later *afterUnlock) error {
+		custs := map[int64]bool{}
+		for lane, rb := range s.remote {
+			if lane.Relay() == r {
+				delete(s.remote, lane)
+				lane.SetRoute(nil)
+				custs[rb.info.Customer] = true
+			}
+		}
+		for cust := range custs {
+			s.recomputeLocked(cust)
+		}
+		return nil
+	})
+}
+
+// Reroute recomputes the routes of every customer with a burst here (the relay's lanes to a node changed).
+func (s *Service) Reroute() {
+	_ = s.locked(func(later *afterUnlock) error {
+		custs := map[int64]bool{}
+		for _, c := range s.calls {
+			if c.burst != nil && c.Kind == Group {
+				custs[c.Customer] = true
+			}
+		}
+		for cust := range custs {
+			s.recomputeLocked(cust)
+		}
+		return nil
+	})
+}
+
+// remoteSourcesLocked adds the other nodes' bursts of a customer to its sources.
+func (s *Service) remoteSourcesLocked(customer int64, srcs []source) []source {
+	for _, rb := range s.remote {
+		if rb.info.Customer == customer {
+			srcs = append(srcs, source{id: rb.id, talker: rb.talker, call: rb.call, started: rb.call.Started, remote: rb})
+		}
+	}
+	return srcs
+}
+
+// RemoteListening counts this node's listeners assigned to another node's bursts (tests, diagnostics).
+func (s *Service) RemoteListening() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids := map[uint64]bool{}
+	for _, rb := range s.remote {
+		ids[rb.id] = true
+	}
+	n := 0
+	for _, cl := range s.clients {
+		if cl.peer != nil && ids[cl.peer.Downstream().Assigned()] {
+			n++
+		}
+	}
+	return n
+}
