@@ -403,3 +403,22 @@ func (m *MediaRelay) Links() []string {
 	}
 	return out
 }
+
+// InDelays are the recent forwarding delays of every incoming lane: this node's hop for other nodes' bursts.
+func (m *MediaRelay) InDelays() []time.Duration {
+	m.mu.Lock()
+	var relays []*media.Relay
+	for _, l := range m.links {
+		if l.r != nil {
+			relays = append(relays, l.r)
+		}
+	}
+	m.mu.Unlock()
+	var out []time.Duration
+	for _, r := range relays {
+		for i := range r.Lanes() {
+			out = append(out, r.In(i).Delays()...)
+		}
+	}
+	return out
+}

@@ -44,6 +44,34 @@ type Lane struct {
 	relay   *Relay
 	route   atomic.Pointer[Route]
 	packets atomic.Uint64
+
+	mu     sync.Mutex
+	delays []uint32 // the last laneSamples per-packet forwarding delays, µs (a ring)
+	next   int
+}
+
+const laneSamples = 4096
+
+// Delays are the lane's recent per-packet forwarding delays (read → last listener written), this node's hop.
+func (l *Lane) Delays() []time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]time.Duration, len(l.delays))
+	for i, d := range l.delays {
+		out[i] = time.Duration(d) * time.Microsecond
+	}
+	return out
+}
+
+func (l *Lane) sample(d time.Duration) {
+	l.mu.Lock()
+	if len(l.delays) < laneSamples {
+		l.delays = append(l.delays, uint32(d/time.Microsecond))
+	} else {
+		l.delays[l.next] = uint32(d / time.Microsecond)
+		l.next = (l.next + 1) % laneSamples
+	}
+	l.mu.Unlock()
 }
 
 // SetRoute says where the lane's packets go from now on; nil drops them.
@@ -215,5 +243,8 @@ func (l *Lane) read(tr *webrtc.TrackRemote) {
 			continue
 		}
 		r.forward(&pkt, now)
+		if len(r.Targets) > 0 {
+			l.sample(time.Since(now))
+		}
 	}
 }
