@@ -55,6 +55,7 @@ func (s *Service) relayStartedLocked(c *Call, b *burst) {
 	if s.relay == nil || c.Kind != Group {
 		return
 	}
+	s.dropGroupRemoteLocked(c.Customer, c.Group, nil)
 	s.relay.Started(RelayBurst{Src: b.mb.ID, Customer: c.Customer, GID: c.Group, CallID: c.ID, GroupName: c.GroupName,
 		Talker: b.claim.Account, TalkerName: b.talker.acct.Name, Console: b.talker.console, Emergency: b.emergency,
 		Granted: b.mb.Granted.UnixMilli()})
@@ -91,6 +92,7 @@ func (s *Service) RemoteStarted(ctx context.Context, lane *media.Lane, b RelayBu
 			delete(s.remote, lane)
 			s.recomputeLocked(old.info.Customer)
 		}
+		s.dropGroupRemoteLocked(b.Customer, b.GID, lane)
 		talker := &client{acct: Account{ID: b.Talker, Name: b.TalkerName, Customer: b.Customer}, console: b.Console}
 		if a, ok := aud[b.Talker]; ok {
 			talker.acct = a
@@ -98,8 +100,37 @@ func (s *Service) RemoteStarted(ctx context.Context, lane *media.Lane, b RelayBu
 		call := &Call{ID: b.CallID, Customer: b.Customer, Kind: Group, Group: b.GID, GroupName: b.GroupName,
 			State: StateConnected, Status: StConnected, Started: time.UnixMilli(b.Granted), audience: aud,
 			joined: map[string]bool{b.Talker: true}}
-		s.remote[lane] = &remoteBurst{lane: lane, id: media.NewSourceID(), talker: talker, call: call, info: b}
+		rb := &remoteBurst{lane: lane, id: media.NewSourceID(), talker: talker, call: call, info: b}
+		s.remote[lane] = rb
 		s.recomputeLocked(b.Customer)
+		// No burst outlasts the talk time: one whose end never came (NATS lost the message) stops by itself.
+		time.AfterFunc(s.opts.MaxTalkTime+remoteGrace, func() { s.remoteExpired(rb) })
+		return nil
+	})
+}
+
+// dropGroupRemoteLocked forgets other nodes' bursts in a group that has a new burst (except the one on keep): the
+// floor lease lets one node talk in a group at a time, so an older one is over — its node died or its end was
+// lost — and must not keep this node's listeners (first-come would keep them on a silent source).
+func (s *Service) dropGroupRemoteLocked(customer, gid int64, keep *media.Lane) {
+	for lane, rb := range s.remote {
+		if lane != keep && rb.info.Customer == customer && rb.info.GID == gid {
+			delete(s.remote, lane)
+			lane.SetRoute(nil)
+		}
+	}
+}
+
+// remoteGrace is how long past the maximum talk time a burst of another node is played without its end.
+const remoteGrace = 5 * time.Second
+
+func (s *Service) remoteExpired(rb *remoteBurst) {
+	_ = s.locked(func(later *afterUnlock) error {
+		if s.remote[rb.lane] == rb {
+			delete(s.remote, rb.lane)
+			rb.lane.SetRoute(nil)
+			s.recomputeLocked(rb.info.Customer)
+		}
 		return nil
 	})
 }
