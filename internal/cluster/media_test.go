@@ -202,3 +202,55 @@ func TestNodeWithListenersDyingDoesNotDisturbTheOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The talker's node (node 2) is killed in the middle of a burst: node 1's listener hears silence, the group's floor
+// is free again once the lease expired, and the burst a talker on node 3 then starts reaches node 1's listener —
+// the dead node's burst does not keep it (a new burst in a group replaces another node's older one at once).
+func TestTalkerNodeDyingMidBurst(t *testing.T) {
+	c := newCluster(t)
+	n1, n3 := c.node("n1"), c.node("n3")
+	p2 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n2",
+		"--node-timeout", "10s", "--media-interfaces", "lo") // its key outlives the test's 5 s bound
+	f := rttest.NewFleet(t, n1.DB, "1", 3)
+	gid := strconv.FormatInt(f.Group, 10)
+	doomed := dialListener(t, p2.URL, f.Terminals[0])
+	listener := dialListener(t, n1.URL, f.Terminals[1])
+	next := dialListener(t, n3.URL, f.Terminals[2])
+	testkit.Eventually(t, 10*time.Second, "media relays from node 2", func() bool {
+		return slices.Contains(n1.MediaRelay.Links(), "n2") && slices.Contains(n3.MediaRelay.Links(), "n2") &&
+			slices.Contains(n3.MediaRelay.Links(), "n1")
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	if _, err := doomed.RequestFloor(ctx, "", gid, false); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = doomed.Send(ctx, numbered(500), 20*time.Millisecond) }()
+	if _, err := listener.WaitPackets(ctx, 20); err != nil {
+		t.Fatal(err)
+	}
+	p2.Kill(t)
+	killed := time.Now()
+	var r termclient.FloorReply
+	testkit.Eventually(t, 5*time.Second, "node 3's talker gets the floor of the dead node's group", func() bool {
+		var err error
+		r, err = next.RequestFloor(ctx, "", gid, false)
+		return err == nil
+	})
+	granted := time.Now()
+	before := listener.ReceivedCount()
+	go func() { _ = next.Send(ctx, numbered(100), 20*time.Millisecond) }()
+	got, err := listener.WaitPackets(ctx, before+20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	heard := got[before].At
+	stillLinked := slices.Contains(n1.MediaRelay.Links(), "n2")
+	t.Logf("floor granted on node 3 %v after node 2's kill; node 1 heard the new talker %v after the grant (its link to the dead node still up: %v)",
+		granted.Sub(killed), heard.Sub(granted), stillLinked)
+	// it hears the new talker before node 2's link could have been given up (ICE: 5 s without a packet)
+	if heard.Sub(killed) > 4*time.Second {
+		t.Fatalf("node 1's listener heard the new talker only %v after node 2 died", heard.Sub(killed))
+	}
+	_ = next.ReleaseFloor(ctx, r.CallID)
+}
