@@ -254,3 +254,51 @@ func TestTalkerNodeDyingMidBurst(t *testing.T) {
 	}
 	_ = next.ReleaseFloor(ctx, r.CallID)
 }
+
+// A dispatcher's console on node 1 hears a group it monitors whose talker is on node 3 — and does not hear it
+// before it monitors it: the receiving node applies its own playback rules (audience, monitoring) to relayed bursts.
+func TestConsoleOnAnotherNodeHearsAMonitoredGroup(t *testing.T) {
+	c := newCluster(t)
+	n1, n3 := c.node("n1"), c.node("n3")
+	f := rttest.NewFleet(t, n1.DB, "1", 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var g2 int64
+	if err := n1.DB.WriteRow(ctx, `INSERT INTO ptt_groups (customer_id, name, created_at) VALUES (?, ?, ?) RETURNING id`,
+		f.CustomerID, "Yard", time.Now().UnixMilli()).Scan(&g2); err != nil {
+		t.Fatal(err)
+	}
+	gid := strconv.FormatInt(g2, 10)
+	rttest.Account(t, n1.DB, f.CustomerID, "10000201", "10", g2)
+	talker := dialListener(t, n3.URL, "10000201")
+	con, err := termclient.Dial(ctx, termclient.Options{URL: n1.URL, Token: n1.Token(f.Dispatcher, f.CustomerID),
+		Media: termclient.MediaOptions{KeepPayloads: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { con.Close() })
+	if err := con.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	linked(t, n1, n3)
+
+	if _, err := talker.Talk(ctx, "", gid, numbered(25), 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // what was relayed has arrived
+	if n := con.ReceivedCount(); n != 0 {
+		t.Fatalf("the console heard %d packets of a group it neither belongs to nor monitors", n)
+	}
+	if err := con.Call(ctx, "monitor.start", map[string]any{"gid": gid}, nil); err != nil {
+		t.Fatal(err)
+	}
+	const sent = 40
+	if _, err := talker.Talk(ctx, "", gid, numbered(sent), 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	got, err := con.WaitPackets(ctx, sent-2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStream(t, "the monitoring console on node 1", got, 0, sent)
+}
