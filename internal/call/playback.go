@@ -30,7 +30,7 @@ func (s *Service) recomputeLocked(customer int64) {
 		}
 	}
 	for _, a := range s.ambient {
-		if a.customer == customer && !a.pending && a.target.peer != nil {
+		if a.customer == customer && !a.pending && a.target != nil && a.target.peer != nil {
 			srcs = append(srcs, source{id: a.id, talker: a.target, amb: a})
 		}
 	}
@@ -47,6 +47,9 @@ func (s *Service) recomputeLocked(customer int64) {
 			if s.relay != nil && src.call.Kind == Group { // in a cluster: to the other nodes too (relay.go)
 				r.Targets = append(r.Targets, s.relay.Targets(src.id)...)
 			}
+		}
+		if src.amb != nil && src.amb.forNode != "" && s.relay != nil { // monitored from another node (relay.go)
+			r.Targets = append(r.Targets, s.relay.Targets(src.id)...)
 		}
 	}
 	listeners := make([]*client, 0, len(s.byCust[customer]))

@@ -10,7 +10,9 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -18,16 +20,19 @@ import (
 
 	"tenfour/internal/call"
 	"tenfour/internal/media"
+	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/realtime"
 	"tenfour/internal/platform/ticker"
 )
 
 const (
-	subjMediaOffer = "tenfour.media.offer." // + node: a relay offer to that node (request/reply)
-	subjMediaHello = "tenfour.media.hello." // + node: "offer me a relay", from a node that has none to it
-	subjMediaBurst = "tenfour.media.burst." // + node: which burst each of the sender's lanes to it carries
-	relayEvery     = 500 * time.Millisecond // how often links are checked against the live nodes
-	relaySetup     = 10 * time.Second       // a link not carrying media this long after its offer is rebuilt
-	laneQuiet      = time.Second            // a freed lane is not reused sooner (its burst's last packets drain)
+	subjMediaOffer = "tenfour.media.offer."   // + node: a relay offer to that node (request/reply)
+	subjMediaHello = "tenfour.media.hello."   // + node: "offer me a relay", from a node that has none to it
+	subjMediaBurst = "tenfour.media.burst."   // + node: which burst each of the sender's lanes to it carries
+	subjMediaMon   = "tenfour.media.monitor." // + node: start (request/reply) or stop a terminal monitoring there
+	relayEvery     = 500 * time.Millisecond   // how often links are checked against the live nodes
+	relaySetup     = 10 * time.Second         // a link not carrying media this long after its offer is rebuilt
+	laneQuiet      = time.Second              // a freed lane is not reused sooner (its burst's last packets drain)
 )
 
 // MediaSide is the voice service's side of the relay (internal/call.Service).
@@ -36,6 +41,8 @@ type MediaSide interface {
 	RemoteEnded(lane *media.Lane)
 	RelayGone(r *media.Relay)
 	Reroute()
+	MonitorFor(ctx context.Context, node string, customer int64, by, byName, target string) error
+	MonitorStopFor(node, by string)
 }
 
 // MediaRelay relays this node's group bursts to the other nodes and plays theirs here (call.MediaRelay).
@@ -63,6 +70,7 @@ type link struct {
 type outBurst struct {
 	info  call.RelayBurst
 	lanes map[string]int // node → lane
+	only  string         // relayed to this node alone (a terminal monitored from there); "" = every node
 }
 
 type offerMsg struct {
@@ -86,7 +94,8 @@ func (n *Node) Media(eng *media.Engine, side MediaSide, lanes int) (*MediaRelay,
 	m := &MediaRelay{n: n, eng: eng, side: side, lanes: lanes, links: map[string]*link{}, bursts: map[uint64]*outBurst{},
 		hello: map[string]time.Time{}}
 	for subj, fn := range map[string]nats.MsgHandler{subjMediaOffer + n.opt.NodeID: m.onOffer,
-		subjMediaHello + n.opt.NodeID: m.onHello, subjMediaBurst + n.opt.NodeID: m.onBurst} {
+		subjMediaHello + n.opt.NodeID: m.onHello, subjMediaBurst + n.opt.NodeID: m.onBurst,
+		subjMediaMon + n.opt.NodeID: m.onMonitor} {
 		s, err := n.nc.Subscribe(subj, fn)
 		if err != nil {
 			return nil, err
@@ -278,7 +287,9 @@ func (m *MediaRelay) linkUp(node string, l *link) {
 	}
 	l.up = true
 	for src, ob := range m.bursts {
-		m.allocLocked(node, l, src, ob)
+		if ob.only == "" || ob.only == node {
+			m.allocLocked(node, l, src, ob)
+		}
 	}
 	m.mu.Unlock()
 	m.side.Reroute()
@@ -330,6 +341,81 @@ func (m *MediaRelay) Started(b call.RelayBurst) {
 			m.allocLocked(node, l, b.Src, ob)
 		}
 	}
+}
+
+// StartedFor relays a source of this node to one node only (call.MediaRelay).
+func (m *MediaRelay) StartedFor(node string, b call.RelayBurst) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ob := &outBurst{info: b, lanes: map[string]int{}, only: node}
+	m.bursts[b.Src] = ob
+	if l := m.links[node]; l != nil && l.up {
+		m.allocLocked(node, l, b.Src, ob)
+	}
+}
+
+type monitorMsg struct {
+	From     string `json:"from"`
+	Customer int64  `json:"customer"`
+	By       string `json:"by"`
+	ByName   string `json:"byName,omitempty"`
+	Target   string `json:"msId,omitempty"`
+	Stop     bool   `json:"stop,omitempty"`
+}
+
+// Monitor asks the node holding a terminal to relay its microphone here for a dispatcher (call.MediaRelay).
+func (m *MediaRelay) Monitor(ctx context.Context, customer int64, by, byName, target string) (string, error) {
+	node := m.n.holderOf(target)
+	if node == "" {
+		return "", realtime.ErrNotOnline
+	}
+	msg, err := m.n.nc.RequestWithContext(ctx, subjMediaMon+node, mustJSON(monitorMsg{From: m.n.opt.NodeID,
+		Customer: customer, By: by, ByName: byName, Target: target}))
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout):
+		return "", realtime.ErrTimeout
+	case errors.Is(err, nats.ErrNoResponders):
+		return "", realtime.ErrNotOnline
+	case err != nil:
+		return "", err
+	}
+	var r replyMsg
+	if err := json.Unmarshal(msg.Data, &r); err != nil {
+		return "", err
+	}
+	if r.Code != "" && r.Code != "0" {
+		return "", httpx.E(http.StatusConflict, r.Code, r.Key, r.Msg)
+	}
+	return node, nil
+}
+
+// MonitorStop tells a terminal's node that its monitoring from here ended (call.MediaRelay).
+func (m *MediaRelay) MonitorStop(node, by string) {
+	_ = m.n.nc.Publish(subjMediaMon+node, mustJSON(monitorMsg{From: m.n.opt.NodeID, By: by, Stop: true}))
+}
+
+// onMonitor: another node's dispatcher starts or stops monitoring a terminal of this node.
+func (m *MediaRelay) onMonitor(msg *nats.Msg) {
+	var mm monitorMsg
+	if json.Unmarshal(msg.Data, &mm) != nil || mm.From == "" {
+		return
+	}
+	if mm.Stop {
+		m.side.MonitorStopFor(mm.From, mm.By)
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), realtime.AckTimeout)
+		defer cancel()
+		var r replyMsg
+		var he *httpx.Error
+		if err := m.side.MonitorFor(ctx, mm.From, mm.Customer, mm.By, mm.ByName, mm.Target); errors.As(err, &he) {
+			r.Code, r.Key, r.Msg = he.Code, he.Key, he.Msg
+		} else if err != nil {
+			r.Code, r.Msg = realtime.ErrTimeout.Code, err.Error()
+		}
+		_ = msg.Respond(mustJSON(r))
+	}()
 }
 
 // Ended frees a burst's lanes and tells the nodes (call.MediaRelay).

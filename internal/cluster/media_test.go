@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -301,4 +302,80 @@ func TestConsoleOnAnotherNodeHearsAMonitoredGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkStream(t, "the monitoring console on node 1", got, 0, sent)
+}
+
+// A dispatcher on node 1 monitors a terminal on node 3: node 3 asks the terminal to open its microphone and relays
+// it to node 1, where only the dispatcher hears it; the dispatcher stopping closes the terminal's microphone; the
+// terminal leaving ends the monitoring on the dispatcher's console (monitor.ended), as on one node.
+func TestTerminalMonitoringAcrossNodes(t *testing.T) {
+	c := newCluster(t)
+	n1, n3 := c.node("n1"), c.node("n3")
+	f := rttest.NewFleet(t, n1.DB, "1", 2)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	target := dialListener(t, n3.URL, f.Terminals[0])
+	bystander := dialListener(t, n1.URL, f.Terminals[1]) // of the same group, on the dispatcher's node
+	con, err := termclient.Dial(ctx, termclient.Options{URL: n1.URL, Token: n1.Token(f.Dispatcher, f.CustomerID),
+		Media: termclient.MediaOptions{KeepPayloads: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { con.Close() })
+	if err := con.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	linked(t, n1, n3)
+
+	var st struct{ Terminal string }
+	if err := con.Call(ctx, "monitor.start", map[string]any{"msId": f.Terminals[0]}, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Terminal != f.Terminals[0] {
+		t.Fatalf("monitor state %+v", st)
+	}
+	const sent = 30
+	if err := target.Send(ctx, numbered(sent), 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	got, err := con.WaitPackets(ctx, sent-2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStream(t, "the dispatcher on node 1", got, 0, sent)
+	if n := bystander.ReceivedCount(); n != 0 {
+		t.Fatalf("a terminal of the group heard %d packets of the monitored microphone", n)
+	}
+	// a second monitoring of the same terminal is refused as on one node
+	if err := con.Call(ctx, "monitor.start", map[string]any{"msId": f.Terminals[0]}, nil); termclient.Code(err) == "" {
+		t.Fatal("monitored twice")
+	}
+
+	if err := con.Call(ctx, "monitor.stop", map[string]any{"msId": f.Terminals[0]}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := target.WaitEvent(ctx, "monitor.stop", nil); err != nil {
+		t.Fatal(err)
+	}
+	before := con.ReceivedCount()
+	if err := target.Send(ctx, numbered(10), 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if n := con.ReceivedCount(); n != before {
+		t.Fatalf("the dispatcher still heard %d packets after it stopped", n-before)
+	}
+
+	// again, and the terminal leaves: the dispatcher's console is told
+	if err := con.Call(ctx, "monitor.start", map[string]any{"msId": f.Terminals[0]}, nil); err != nil {
+		t.Fatal(err)
+	}
+	target.Close()
+	if _, err := con.WaitEvent(ctx, "monitor.ended", func(e termclient.Event) bool {
+		return strings.Contains(string(e.Data), f.Terminals[0])
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := con.Call(ctx, "monitor.start", map[string]any{"msId": f.Terminals[0]}, nil); termclient.Code(err) != "101" {
+		t.Fatalf("monitoring a terminal that left: %v, want code 101 (offline)", err)
+	}
 }
