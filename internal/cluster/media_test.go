@@ -333,6 +333,9 @@ func TestTerminalMonitoringAcrossNodes(t *testing.T) {
 	if st.Terminal != f.Terminals[0] {
 		t.Fatalf("monitor state %+v", st)
 	}
+	if _, err := target.WaitEvent(ctx, "request:monitor.start", nil); err != nil { // asked by its own node
+		t.Fatal(err)
+	}
 	const sent = 30
 	if err := target.Send(ctx, numbered(sent), 20*time.Millisecond); err != nil {
 		t.Fatal(err)
@@ -354,6 +357,9 @@ func TestTerminalMonitoringAcrossNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := target.WaitEvent(ctx, "monitor.stop", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := con.WaitEvent(ctx, "monitor.ended", nil); err != nil { // as on one node, a stop is told too
 		t.Fatal(err)
 	}
 	before := con.ReceivedCount()
