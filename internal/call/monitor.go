@@ -24,7 +24,7 @@ type ambient struct {
 	customer int64
 	target   *client
 	targetID string
-	pending  bool // asked the terminal, no answer yet
+	pending  bool   // asked the terminal, no answer yet
 	node     string // in a cluster, on the dispatcher's node: the terminal's node, which relays its microphone (relay.go)
 	forNode  string // in a cluster, on the terminal's node: the dispatcher's node, to which it is relayed
 }
