@@ -52,6 +52,14 @@ type RelayBurst struct {
 // SetMediaRelay joins the voice service to the cluster's media relay; call before serving.
 func (s *Service) SetMediaRelay(r MediaRelay) { s.relay = r }
 
+// remoteAudience is a group's audience read for other nodes' bursts, kept until a directory event or accountTTL.
+type remoteAudience struct {
+	customer int64
+	gen      uint64
+	at       time.Time
+	aud      map[string]Account
+}
+
 // remoteBurst is another node's burst heard here through an incoming lane.
 type remoteBurst struct {
 	lane   *media.Lane
@@ -88,8 +96,11 @@ func (s *Service) RemoteStarted(ctx context.Context, lane *media.Lane, b RelayBu
 	}
 	s.mu.Lock()
 	var aud map[string]Account
-	if c := s.groupCall[b.GID]; c != nil && !c.ended && c.audGen == s.acctGen.Load() && c.Customer == b.Customer {
+	gen := s.acctGen.Load()
+	if c := s.groupCall[b.GID]; c != nil && !c.ended && c.audGen == gen && c.Customer == b.Customer {
 		aud = c.audience
+	} else if ra, ok := s.remoteAud[b.GID]; ok && ra.gen == gen && ra.customer == b.Customer && time.Since(ra.at) < accountTTL {
+		aud = ra.aud // as a press keeps its group's audience between directory events (floor.go)
 	}
 	s.mu.Unlock()
 	if aud == nil {
@@ -101,6 +112,9 @@ func (s *Service) RemoteStarted(ctx context.Context, lane *media.Lane, b RelayBu
 		for _, a := range list {
 			aud[a.ID] = a
 		}
+		s.mu.Lock()
+		s.remoteAud[b.GID] = remoteAudience{customer: b.Customer, gen: gen, at: time.Now(), aud: aud}
+		s.mu.Unlock()
 	}
 	return s.locked(func(later *afterUnlock) error {
 		if old := s.remote[lane]; old != nil {

@@ -50,6 +50,7 @@ type Service struct {
 	leases    FloorLeases                  // the cluster's group floors (cluster.go); nil on a node alone
 	relay     MediaRelay                   // the cluster's media relay (relay.go); nil on a node alone
 	remote    map[*media.Lane]*remoteBurst // other nodes' bursts heard here, by the lane they arrive on
+	remoteAud map[int64]remoteAudience     // their groups' audiences (relay.go)
 }
 
 // New builds the service; media may be shared by several services in tests. Its socket requests are Verbs
@@ -62,6 +63,7 @@ func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log, m *media.En
 		monitors: map[string]map[int64]bool{}, ambient: map[string]*ambient{}, mutes: map[string]map[string]bool{},
 		emergency: map[string]bool{}, focus: map[string]string{}, modes: map[string]string{}, blocked: map[string]bool{}, taps: map[string]media.Tap{},
 		recording: map[string]bool{}, remote: map[*media.Lane]*remoteBurst{},
+		remoteAud: map[int64]remoteAudience{},
 	}
 	hub.Watch(s.watchDirectory) // cached accounts age with every directory event (floor.go)
 	return s
