@@ -39,18 +39,20 @@ type Service struct {
 	ambient   map[string]*ambient       // dispatcher → the terminal it listens to
 	mutes     map[string]map[string]bool
 	emergency map[string]bool
-	focus     map[string]string            // account → the call it chose to hear
-	modes     map[string]string            // account → playback priority mode
-	blocked   map[string]bool              // killed or stunned accounts (latest read or hook)
-	taps      map[string]media.Tap         // console → where its microphone also goes (live paging, SetTap)
-	recording map[string]bool              // files of bursts being recorded or indexed (the orphan sweep leaves them)
-	rights    rightsCache                  // voice and recording permissions, recording time (rights.go; its own lock)
-	closed    bool                         // shutting down: no new work, no log writes
-	wg        sync.WaitGroup               // recordings being finished
-	leases    FloorLeases                  // the cluster's group floors (cluster.go); nil on a node alone
-	relay     MediaRelay                   // the cluster's media relay (relay.go); nil on a node alone
+	focus     map[string]string    // account → the call it chose to hear
+	modes     map[string]string    // account → playback priority mode
+	blocked   map[string]bool      // killed or stunned accounts (latest read or hook)
+	taps      map[string]media.Tap // console → where its microphone also goes (live paging, SetTap)
+	recording map[string]bool      // files of bursts being recorded or indexed (the orphan sweep leaves them)
+	rights    rightsCache          // voice and recording permissions, recording time (rights.go; its own lock)
+	closed    bool                 // shutting down: no new work, no log writes
+	wg        sync.WaitGroup       // recordings being finished
+	leases    FloorLeases          // the cluster's group floors (cluster.go); nil on a node alone
+
+	// in a cluster (relay.go, docs/adr/0026); nil and empty on a node alone
+	relay     MediaRelay                   // the media relay to the other nodes
 	remote    map[*media.Lane]*remoteBurst // other nodes' bursts heard here, by the lane they arrive on
-	remoteAud map[int64]remoteAudience     // their groups' audiences (relay.go)
+	remoteAud map[int64]remoteAudience     // their groups' audiences
 }
 
 // New builds the service; media may be shared by several services in tests. Its socket requests are Verbs
@@ -62,8 +64,7 @@ func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log, m *media.En
 		byCust: map[int64]map[*client]struct{}{}, calls: map[string]*Call{}, groupCall: map[int64]*Call{},
 		monitors: map[string]map[int64]bool{}, ambient: map[string]*ambient{}, mutes: map[string]map[string]bool{},
 		emergency: map[string]bool{}, focus: map[string]string{}, modes: map[string]string{}, blocked: map[string]bool{}, taps: map[string]media.Tap{},
-		recording: map[string]bool{}, remote: map[*media.Lane]*remoteBurst{},
-		remoteAud: map[int64]remoteAudience{},
+		recording: map[string]bool{}, remote: map[*media.Lane]*remoteBurst{}, remoteAud: map[int64]remoteAudience{},
 	}
 	hub.Watch(s.watchDirectory) // cached accounts age with every directory event (floor.go)
 	return s
