@@ -125,7 +125,7 @@ func (s *Service) monitorTerminal(ctx context.Context, cl *client, msID string) 
 			if s.relay == nil || !s.hub.Online(msID) {
 				return ErrOffline
 			}
-			a.node = "?"
+			a.node = "?" // the terminal's node, named once it answered
 			s.ambient[cl.acct.ID] = a
 			return nil
 		}
