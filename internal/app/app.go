@@ -69,6 +69,8 @@ type App struct {
 	Bus      *schoolbus.Service // field work: school-bus students and punches
 	// Cluster is this node's membership of a cluster (--nats; nil when it runs alone).
 	Cluster *cluster.Node
+	// MediaRelay carries voice between the nodes of a cluster (nil when it runs alone).
+	MediaRelay *cluster.MediaRelay
 	// Broadcast is the public-address service (/broadcast/v1, spec §7 "Broadcast service"); tests move its clock.
 	Broadcast *broadcast.Service
 
@@ -241,6 +243,14 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 		}
 		voiceSvc.SetFloorLeases(floors)
 		a.Go(floors.Run)
+		// group bursts and terminal monitoring cross nodes over one media relay per node pair (docs/adr/0026)
+		relay, err := a.Cluster.Media(mediaEng, voiceSvc, 0)
+		if err != nil {
+			return nil, err
+		}
+		voiceSvc.SetMediaRelay(relay)
+		a.MediaRelay = relay
+		a.Go(relay.Run)
 	}
 	a.Go(a.Presence.Run)
 	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin

@@ -59,6 +59,7 @@ func (s *Service) startBurstLocked(later *afterUnlock, c *Call, claim *Claim) {
 	b.mb = media.NewBurst(rec)
 	b.mb.Granted = now
 	c.burst = b
+	s.relayStartedLocked(c, b) // in a cluster: the other nodes get it too (relay.go)
 	media.MPressToGrant.Observe(now.Sub(claim.At).Seconds())
 	b.maxTimer = time.AfterFunc(s.opts.MaxTalkTime, func() { s.talkTimeUp(c, b) })
 	if claim.Client.console && claim.Client.lastKW != "" && claim.Client.lastKW != c.Kind {
@@ -109,6 +110,7 @@ type burstEnd struct {
 // finishBurst closes the recording, stores its row (durable before it is reported) and reports the burst. It
 // runs outside the lock and reads only the call's fixed fields.
 func (s *Service) finishBurst(c *Call, b *burst, reason string, snap burstEnd) {
+	s.relayEnded(c, b)
 	stats := b.mb.Stats()
 	view := BurstStatsView{CallID: c.ID, MsID: b.claim.Account, BTime: b.btime,
 		DurationMs: time.Since(b.mb.Granted).Milliseconds(), PressToGrantUs: b.accessUs,

@@ -13,6 +13,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/realtime"
 )
 
 // ambient is a dispatcher listening to a terminal's microphone (terminal monitoring).
@@ -23,7 +24,9 @@ type ambient struct {
 	customer int64
 	target   *client
 	targetID string
-	pending  bool // asked the terminal, no answer yet
+	pending  bool   // asked the terminal, no answer yet
+	node     string // in a cluster, on the dispatcher's node: the terminal's node, which relays its microphone (relay.go)
+	forNode  string // in a cluster, on the terminal's node: the dispatcher's node, to which it is relayed
 }
 
 // MonitorReq is `monitor.start` / `monitor.stop`: a group (gid) or a terminal (msId).
@@ -117,8 +120,14 @@ func (s *Service) monitorTerminal(ctx context.Context, cl *client, msID string) 
 			}
 			return ErrMaxMonitored
 		}
-		if !s.hub.LocalOnline(msID) { // media is this node's (docs/adr/0024)
-			return ErrOffline
+		if !s.hub.LocalOnline(msID) {
+			// on another node of a cluster: that node relays its microphone here (relay.go, docs/adr/0026)
+			if s.relay == nil || !s.hub.Online(msID) {
+				return ErrOffline
+			}
+			a.node = "?" // the terminal's node, named once it answered
+			s.ambient[cl.acct.ID] = a
+			return nil
 		}
 		if s.inSingleLocked(msID) != nil || s.talkingLocked(msID) {
 			return ErrTerminalBusy
@@ -134,12 +143,25 @@ func (s *Service) monitorTerminal(ctx context.Context, cl *client, msID string) 
 		return MonitorState{}, err
 	}
 	actx, cancel := context.WithTimeout(ctx, s.hub.AckTimeout())
-	_, err = s.hub.Request(actx, msID, "monitor.start", map[string]any{"by": cl.acct.ID, "byName": cl.acct.Name})
+	node := ""
+	if a.node != "" {
+		if node, err = s.relay.Monitor(actx, cl.acct.Customer, cl.acct.ID, cl.acct.Name, msID); errors.Is(err, realtime.ErrNotOnline) {
+			err = ErrOffline // it left meanwhile
+		}
+	} else {
+		_, err = s.hub.Request(actx, msID, "monitor.start", map[string]any{"by": cl.acct.ID, "byName": cl.acct.Name})
+	}
 	cancel()
 	var st MonitorState
 	lerr := s.locked(func(later *afterUnlock) error {
-		if s.ambient[cl.acct.ID] != a || a.target.gone {
+		if s.ambient[cl.acct.ID] != a || (a.target != nil && a.target.gone) {
+			if node != "" && err == nil {
+				s.relay.MonitorStop(node, cl.acct.ID) // stopped meanwhile: the terminal's node stops too
+			}
 			return ErrTerminalBusy
+		}
+		if node != "" {
+			a.node = node
 		}
 		if err != nil {
 			delete(s.ambient, cl.acct.ID)
@@ -201,6 +223,10 @@ func (s *Service) stopAmbientLocked(later *afterUnlock, a *ambient) {
 	}
 	delete(s.ambient, a.by)
 	if a.pending {
+		return
+	}
+	if a.node != "" || a.forNode != "" {
+		s.stopRelayedAmbientLocked(later, a) // in a cluster (relay.go)
 		return
 	}
 	if !a.target.gone {

@@ -17,6 +17,7 @@ type source struct {
 	call    *Call
 	amb     *ambient
 	started time.Time
+	remote  *remoteBurst // another node's burst (relay.go)
 }
 
 // recomputeLocked gives every listener of a customer exactly one source (or none) and every talker its route.
@@ -29,10 +30,11 @@ func (s *Service) recomputeLocked(customer int64) {
 		}
 	}
 	for _, a := range s.ambient {
-		if a.customer == customer && !a.pending && a.target.peer != nil {
+		if a.customer == customer && !a.pending && a.target != nil && a.target.peer != nil {
 			srcs = append(srcs, source{id: a.id, talker: a.target, amb: a})
 		}
 	}
+	srcs = s.remoteSourcesLocked(customer, srcs) // in a cluster: other nodes' group bursts (relay.go)
 	routes := map[*client]*media.Route{}
 	for _, src := range srcs {
 		r := routes[src.talker]
@@ -40,8 +42,14 @@ func (s *Service) recomputeLocked(customer int64) {
 			r = &media.Route{}
 			routes[src.talker] = r
 		}
-		if src.call != nil {
+		if src.call != nil && src.remote == nil {
 			r.Burst = src.call.burst.mb
+			if s.relay != nil && src.call.Kind == Group { // in a cluster: to the other nodes too (relay.go)
+				r.Targets = append(r.Targets, s.relay.Targets(src.id)...)
+			}
+		}
+		if src.amb != nil && src.amb.forNode != "" && s.relay != nil { // monitored from another node (relay.go)
+			r.Targets = append(r.Targets, s.relay.Targets(src.id)...)
 		}
 	}
 	listeners := make([]*client, 0, len(s.byCust[customer]))
@@ -99,6 +107,11 @@ func (s *Service) recomputeLocked(customer int64) {
 			cl.peer.SetRoute(r)
 		} else if !cl.tailing && cl.peer.Route() != nil {
 			cl.peer.SetRoute(nil)
+		}
+	}
+	for _, rb := range s.remote {
+		if rb.info.Customer == customer {
+			rb.lane.SetRoute(routes[rb.talker]) // nil: nobody here hears it
 		}
 	}
 }
@@ -159,7 +172,7 @@ func (s *Service) rankLocked(l *client, src *source) int {
 	switch {
 	case src.call != nil && s.focus[l.acct.ID] == src.call.ID:
 		return 0
-	case s.emergency[src.talker.acct.ID]:
+	case s.emergency[src.talker.acct.ID] || (src.remote != nil && src.remote.info.Emergency):
 		return 1
 	case src.amb != nil || src.call.Kind != Group:
 		return 2

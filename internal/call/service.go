@@ -48,6 +48,11 @@ type Service struct {
 	closed    bool                 // shutting down: no new work, no log writes
 	wg        sync.WaitGroup       // recordings being finished
 	leases    FloorLeases          // the cluster's group floors (cluster.go); nil on a node alone
+
+	// in a cluster (relay.go, docs/adr/0026); nil and empty on a node alone
+	relay     MediaRelay                   // the media relay to the other nodes
+	remote    map[*media.Lane]*remoteBurst // other nodes' bursts heard here, by the lane they arrive on
+	remoteAud map[int64]remoteAudience     // their groups' audiences
 }
 
 // New builds the service; media may be shared by several services in tests. Its socket requests are Verbs
@@ -59,7 +64,7 @@ func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log, m *media.En
 		byCust: map[int64]map[*client]struct{}{}, calls: map[string]*Call{}, groupCall: map[int64]*Call{},
 		monitors: map[string]map[int64]bool{}, ambient: map[string]*ambient{}, mutes: map[string]map[string]bool{},
 		emergency: map[string]bool{}, focus: map[string]string{}, modes: map[string]string{}, blocked: map[string]bool{}, taps: map[string]media.Tap{},
-		recording: map[string]bool{},
+		recording: map[string]bool{}, remote: map[*media.Lane]*remoteBurst{}, remoteAud: map[int64]remoteAudience{},
 	}
 	hub.Watch(s.watchDirectory) // cached accounts age with every directory event (floor.go)
 	return s

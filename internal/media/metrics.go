@@ -36,3 +36,8 @@ var (
 		Name: "tenfour_voice_peers", Help: "Open WebRTC peer connections.",
 	})
 )
+
+// mRelays counts the node-to-node relays (relay.go, docs/adr/0026).
+var mRelays = promauto.NewGauge(prometheus.GaugeOpts{
+	Name: "tenfour_voice_relays", Help: "Open node-to-node media relays (cluster).",
+})

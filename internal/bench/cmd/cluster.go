@@ -15,8 +15,9 @@ func (r *runner) cluster(ctx context.Context) error {
 		r.errs["cluster"] = "no PostgreSQL (run scripts/test-deps.sh or set TENFOUR_TEST_PG)"
 		return nil
 	}
-	out, err := r.testBin(ctx, "internal/cluster", []string{"TENFOUR_TEST_PG=" + r.pgURL, "TENFOUR_CLUSTER_ALARMS=200"},
-		"-test.run", "^(TestClusterAlarmFanout|TestFloorHammerFromThreeNodes|TestFleetMovesToTheSurvivingNode)$", "-test.v")
+	out, err := r.testBin(ctx, "internal/cluster", []string{"TENFOUR_TEST_PG=" + r.pgURL, "TENFOUR_CLUSTER_ALARMS=200",
+		"TENFOUR_CLUSTER_PRESSES=100", "TENFOUR_CLUSTER_PACKETS=250"},
+		"-test.run", "^(TestClusterAlarmFanout|TestFloorHammerFromThreeNodes|TestFleetMovesToTheSurvivingNode|TestClusterMediaLatency)$", "-test.v")
 	for k, v := range bench.ParseBenchLines(out) {
 		r.figs[k] = v
 	}
@@ -48,6 +49,34 @@ func (r *runner) clusterRows() []bench.Row {
 			Figure: fmt.Sprintf("%.2f s for all of them (one run; backoff 1 s × jitter 0.5–1.5, then the next URL)", v)})
 	} else {
 		rows = append(rows, row(fail, failTarget, "", r.missing("cluster")))
+	}
+	rows = append(rows, r.clusterMediaRows()...)
+	return rows
+}
+
+// clusterMediaRows are the rows of voice across nodes (docs/adr/0026, TestClusterMediaLatency).
+func (r *runner) clusterMediaRows() []bench.Row {
+	var rows []bench.Row
+	const access, accessTarget = "cross-node PTT access with 60 ms RTT (talkers on nodes 3 and 2 press in turn: each press takes the group's floor lease from the other node)", "p95 < 150 ms"
+	if p95, ok := r.fig("cluster.ptt_rtt60_p95_ms"); ok {
+		p50, _ := r.fig("cluster.ptt_rtt60_p50_ms")
+		n, _ := r.fig("cluster.ptt_rtt60_n")
+		rows = append(rows, bench.Row{Name: access, Target: accessTarget, Status: bench.Verdict(p95 < 150),
+			Figure: fmt.Sprintf("p50 %.1f ms, p95 %.1f ms over %.0f presses (floor.request sent → granted read at the talker)", p50, p95, n)})
+	} else {
+		rows = append(rows, row(access, accessTarget, "", r.missing("cluster")))
+	}
+	const hop, hopTarget = "server-added delay per node hop (listener on node 2 vs listener on the talker's node 3, same packets)", "< 5 ms"
+	if p99, ok := r.fig("cluster.hop_p99_ms"); ok {
+		p50, _ := r.fig("cluster.hop_p50_ms")
+		n, _ := r.fig("cluster.hop_n")
+		talkerNode, _ := r.fig("cluster.hop_talker_node_p99_ms")
+		lane, _ := r.fig("cluster.hop_lane_p99_ms")
+		rows = append(rows, bench.Row{Name: hop, Target: hopTarget, Status: bench.Verdict(p99 < 5),
+			Figure: fmt.Sprintf("p50 %.2f ms, p99 %.2f ms over %.0f packets (node 3 forwarding incl. the lane p99 %.2f ms, node 2 lane forwarding p99 %.2f ms)",
+				p50, p99, n, talkerNode, lane)})
+	} else {
+		rows = append(rows, row(hop, hopTarget, "", r.missing("cluster")))
 	}
 	return rows
 }

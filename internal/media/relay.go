@@ -1,0 +1,250 @@
+package media
+
+// Node-to-node relay (docs/adr/0026): one PeerConnection per pair of cluster nodes, on the same UDP port and the
+// same WebRTC API as the clients' peers. It carries Lanes audio transceivers, each sendrecv: a node's talker
+// burst takes one outgoing lane per other node (a Downstream, so the lane is one continuous RTP stream across
+// the bursts it carries in turn), and every incoming lane has a read loop that hands its packets to a Route
+// exactly as a client's upstream does. Which burst a lane carries is told out of band (internal/cluster).
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4"
+)
+
+// DefaultLanes is how many bursts a node can relay to another at once (and receive from it).
+const DefaultLanes = 32
+
+// Relay is one node-to-node PeerConnection.
+type Relay struct {
+	// Node is the other node's id.
+	Node string
+
+	e       *Engine
+	pc      *webrtc.PeerConnection
+	out     []*Downstream
+	in      []*Lane
+	ready   atomic.Bool
+	closed  atomic.Bool
+	onState func(r *Relay, ready bool)
+	mu      sync.Mutex // negotiation
+}
+
+// Lane is one incoming lane of a relay: the other node's packets of the burst it carries now.
+type Lane struct {
+	Index   int
+	relay   *Relay
+	route   atomic.Pointer[Route]
+	packets atomic.Uint64
+
+	mu     sync.Mutex
+	delays []uint32 // the last laneSamples per-packet forwarding delays, µs (a ring)
+	next   int
+}
+
+const laneSamples = 4096
+
+// Delays are the lane's recent per-packet forwarding delays (read → last listener written), this node's hop.
+func (l *Lane) Delays() []time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]time.Duration, len(l.delays))
+	for i, d := range l.delays {
+		out[i] = time.Duration(d) * time.Microsecond
+	}
+	return out
+}
+
+func (l *Lane) sample(d time.Duration) {
+	l.mu.Lock()
+	if len(l.delays) < laneSamples {
+		l.delays = append(l.delays, uint32(d/time.Microsecond))
+	} else {
+		l.delays[l.next] = uint32(d / time.Microsecond)
+		l.next = (l.next + 1) % laneSamples
+	}
+	l.mu.Unlock()
+}
+
+// SetRoute says where the lane's packets go from now on; nil drops them.
+func (l *Lane) SetRoute(r *Route) { l.route.Store(r) }
+
+// Packets counts packets received on the lane.
+func (l *Lane) Packets() uint64 { return l.packets.Load() }
+
+// Relay is the lane's relay.
+func (l *Lane) Relay() *Relay { return l.relay }
+
+// NewRelay makes a relay with lanes outgoing and incoming lanes (0 = DefaultLanes); onState is called (from pion's
+// goroutines) when it becomes ready and when it stops being ready (then it is closed).
+func (e *Engine) NewRelay(node string, lanes int, onState func(r *Relay, ready bool)) (*Relay, error) {
+	if lanes <= 0 {
+		lanes = DefaultLanes
+	}
+	pc, err := e.api.NewPeerConnection(webrtc.Configuration{})
+	if err != nil {
+		return nil, err
+	}
+	r := &Relay{Node: node, e: e, pc: pc, onState: onState}
+	for i := range lanes {
+		track, err := webrtc.NewTrackLocalStaticRTP(Opus, "lane"+strconv.Itoa(i), "tenfour-relay")
+		if err != nil {
+			_ = pc.Close()
+			return nil, err
+		}
+		r.out = append(r.out, newDownstream(track))
+		r.in = append(r.in, &Lane{Index: i, relay: r})
+	}
+	pc.OnTrack(func(tr *webrtc.TrackRemote, rcv *webrtc.RTPReceiver) {
+		i, err := strconv.Atoi(strings.TrimPrefix(tr.ID(), "lane"))
+		if err != nil || i < 0 || i >= len(r.in) || !strings.HasPrefix(tr.ID(), "lane") {
+			return
+		}
+		go drainRTCP(rcv.Read)
+		r.in[i].read(tr)
+	})
+	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
+		switch s {
+		case webrtc.PeerConnectionStateConnected:
+			if !r.ready.Swap(true) && r.onState != nil {
+				r.onState(r, true)
+			}
+		case webrtc.PeerConnectionStateFailed, webrtc.PeerConnectionStateClosed, webrtc.PeerConnectionStateDisconnected:
+			// disconnected: 5 s without a packet from the other node (ICE keepalives included) — it is gone or cut
+			// off; the link is rebuilt rather than waited for.
+			go r.Close()
+		}
+	})
+	mRelays.Inc()
+	return r, nil
+}
+
+// Lanes is how many lanes go each way.
+func (r *Relay) Lanes() int { return len(r.out) }
+
+// Out is outgoing lane i: a burst routed to it reaches the other node.
+func (r *Relay) Out(i int) *Downstream { return r.out[i] }
+
+// In is incoming lane i.
+func (r *Relay) In(i int) *Lane { return r.in[i] }
+
+// Ready tells whether media flows.
+func (r *Relay) Ready() bool { return r.ready.Load() }
+
+// Offer starts the negotiation (the node with the smaller id offers): every lane's track is added, and the offer
+// carries every candidate.
+func (r *Relay) Offer() (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, d := range r.out {
+		tr, err := r.pc.AddTransceiverFromTrack(d.track, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendrecv})
+		if err != nil {
+			return "", fmt.Errorf("media: relay lane: %w", err)
+		}
+		go drainRTCP(tr.Sender().Read)
+	}
+	offer, err := r.pc.CreateOffer(nil)
+	if err != nil {
+		return "", err
+	}
+	return r.setLocal(offer)
+}
+
+// Accept applies the other node's answer.
+func (r *Relay) Accept(sdp string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeAnswer, SDP: sdp})
+}
+
+// Answer answers the other node's offer: each offered lane takes one of this node's tracks.
+func (r *Relay) Answer(sdp string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: sdp}); err != nil {
+		return "", fmt.Errorf("media: relay offer: %w", err)
+	}
+	for _, d := range r.out {
+		sender, err := r.pc.AddTrack(d.track)
+		if err != nil {
+			return "", fmt.Errorf("media: relay lane: %w", err)
+		}
+		go drainRTCP(sender.Read)
+	}
+	answer, err := r.pc.CreateAnswer(nil)
+	if err != nil {
+		return "", err
+	}
+	return r.setLocal(answer)
+}
+
+func (r *Relay) setLocal(d webrtc.SessionDescription) (string, error) {
+	gathered := webrtc.GatheringCompletePromise(r.pc)
+	if err := r.pc.SetLocalDescription(d); err != nil {
+		return "", err
+	}
+	select {
+	case <-gathered:
+	case <-time.After(5 * time.Second):
+		return "", errors.New("media: relay candidate gathering timed out")
+	}
+	return r.pc.LocalDescription().SDP, nil
+}
+
+// Close ends the relay; its lanes' read loops end with it.
+func (r *Relay) Close() {
+	if r.closed.Swap(true) {
+		return
+	}
+	for _, l := range r.in {
+		l.route.Store(nil)
+	}
+	_ = r.pc.Close()
+	r.ready.Store(false)
+	if r.onState != nil {
+		r.onState(r, false)
+	}
+	mRelays.Dec()
+}
+
+// Closed tells whether the relay was closed.
+func (r *Relay) Closed() bool { return r.closed.Load() }
+
+// read is an incoming lane's one read loop: each packet goes to the lane's route as a talker's would.
+func (l *Lane) read(tr *webrtc.TrackRemote) {
+	buf := make([]byte, 1500)
+	var pkt rtp.Packet
+	measure := l.relay.e.cfg.MeasureCPU && threadCPUSupported
+	if measure {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	for {
+		n, _, err := tr.Read(buf)
+		if err != nil {
+			return
+		}
+		now := time.Now()
+		l.packets.Add(1)
+		r := l.route.Load()
+		if r == nil {
+			mDropped.Inc()
+			continue
+		}
+		if pkt.Unmarshal(buf[:n]) != nil {
+			continue
+		}
+		r.forward(&pkt, now)
+		if len(r.Targets) > 0 {
+			l.sample(time.Since(now))
+		}
+	}
+}

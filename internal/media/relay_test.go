@@ -1,0 +1,151 @@
+package media_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"tenfour/internal/media"
+)
+
+// relayPair negotiates a relay between two engines (two nodes) and waits until both carry media.
+func relayPair(t *testing.T, a, b *media.Engine, lanes int) (*media.Relay, *media.Relay) {
+	t.Helper()
+	readyA, readyB := make(chan struct{}), make(chan struct{})
+	ra, err := a.NewRelay("b", lanes, func(_ *media.Relay, up bool) {
+		if up {
+			close(readyA)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := b.NewRelay("a", lanes, func(_ *media.Relay, up bool) {
+		if up {
+			close(readyB)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ra.Close(); rb.Close() })
+	offer, err := ra.Offer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, err := rb.Answer(offer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ra.Accept(answer); err != nil {
+		t.Fatal(err)
+	}
+	for _, ch := range []chan struct{}{readyA, readyB} {
+		select {
+		case <-ch:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the relay did not connect")
+		}
+	}
+	return ra, rb
+}
+
+// Two talkers on node A speak in turn through one lane of A's relay to node B, where the lane's route writes to a
+// listener: the listener gets every packet of both, in one continuous stream; the lanes of the other direction and
+// the other lanes are independent.
+func TestRelayLaneCarriesBurstsInTurn(t *testing.T) {
+	ea, eb := newEngine(t), newEngine(t)
+	ra, rb := relayPair(t, ea, eb, 4)
+	t1, t1m := connect(t, ea, "T1")
+	t2, t2m := connect(t, ea, "T2")
+	l, lm := connect(t, eb, "L")
+	ctx := ctxT(t, 20*time.Second)
+
+	lane := 2
+	in := &media.Route{Targets: []media.Target{{D: l.Downstream(), Src: 7}}}
+	l.Downstream().Assign(7) // node B's source id for whatever lane 2 carries
+	rb.In(lane).SetRoute(in)
+
+	for i, tk := range []struct {
+		p *media.Peer
+		m interface {
+			Send(context.Context, [][]byte, time.Duration) error
+		}
+	}{{t1, t1m}, {t2, t2m}} {
+		burst := media.NewBurst(nil)
+		out := ra.Out(lane)
+		out.Assign(burst.ID)
+		tk.p.SetRoute(&media.Route{Burst: burst, Targets: []media.Target{{D: out, Src: burst.ID}}})
+		if err := tk.m.Send(ctx, silent(25), 5*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := lm.WaitPackets(ctx, 25*(i+1)); err != nil {
+			t.Fatal(err)
+		}
+		tk.p.SetRoute(nil)
+	}
+	got := lm.Received()
+	if len(got) != 50 {
+		t.Fatalf("the listener on node B got %d packets, want 50", len(got))
+	}
+	assertContinuous(t, got)
+	if n := rb.In(lane).Packets(); n != 50 {
+		t.Fatalf("lane %d received %d packets, want 50", lane, n)
+	}
+	for i := range rb.Lanes() {
+		if i != lane && rb.In(i).Packets() != 0 {
+			t.Fatalf("lane %d received packets meant for lane %d", i, lane)
+		}
+	}
+	if len(rb.In(lane).Delays()) != 50 {
+		t.Fatalf("lane delays: %d samples", len(rb.In(lane).Delays()))
+	}
+	if ra.In(lane).Packets() != 0 { // the other direction is idle
+		t.Fatal("node A received packets it never was sent")
+	}
+}
+
+// Closing one side ends the relay on the other (it stops being ready), so a node notices a link that is gone.
+func TestRelayCloseIsSeenByTheOtherNode(t *testing.T) {
+	ea, eb := newEngine(t), newEngine(t)
+	gone := make(chan struct{})
+	ra, err := ea.NewRelay("b", 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := eb.NewRelay("a", 1, func(_ *media.Relay, up bool) {
+		if !up {
+			close(gone)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	offer, err := ra.Offer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, err := rb.Answer(offer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ra.Accept(answer); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !rb.Ready() || !ra.Ready() {
+		if time.Now().After(deadline) {
+			t.Fatal("the relay did not connect")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	ra.Close()
+	select {
+	case <-gone:
+	case <-time.After(10 * time.Second):
+		t.Fatal("node B did not notice node A's relay closing")
+	}
+	if !rb.Closed() {
+		t.Fatal("node B's relay is not closed")
+	}
+}
