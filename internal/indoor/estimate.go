@@ -2,6 +2,7 @@ package indoor
 
 import (
 	"math"
+	"math/rand/v2"
 	"sort"
 
 	"tenfour/internal/indoor/radio"
@@ -323,6 +324,9 @@ type Track struct {
 	outliers int
 	fused    int // scans fused since the track (re)started
 	started  bool
+	// On a floor with walkable areas the track is a particle filter (particles.go) instead of the Kalman filter.
+	parts []particle
+	rng   *rand.Rand
 }
 
 // Smoothed is a Track's state after an update.
@@ -441,6 +445,7 @@ func (t *Track) Update(f Fit, at int64, w, h float64) Smoothed {
 }
 
 func (t *Track) reset(f Fit, at int64) {
+	t.parts = nil
 	r := f.Sigma * f.Sigma
 	t.x = [4]float64{f.X, f.Y, 0, 0}
 	t.p = [4][4]float64{{r, 0, 0, 0}, {0, r, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}

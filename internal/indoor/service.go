@@ -228,11 +228,16 @@ func (l *layout) estimate(tr *Track, readings []Reading, now int64) (Position, b
 	if !ok {
 		return Position{}, false
 	}
-	fit = tr.Refine(fit, observe(on), now)
-	if g.W > 0 && g.H > 0 {
-		fit.X, fit.Y = math.Min(math.Max(fit.X, 0), g.W), math.Min(math.Max(fit.Y, 0), g.H)
+	var sm Smoothed
+	if wk := l.walk[floor]; wk != nil {
+		sm = tr.Filter(fit, observe(on), now, wk, g.W, g.H)
+	} else {
+		fit = tr.Refine(fit, observe(on), now)
+		if g.W > 0 && g.H > 0 {
+			fit.X, fit.Y = math.Min(math.Max(fit.X, 0), g.W), math.Min(math.Max(fit.Y, 0), g.H)
+		}
+		sm = tr.Update(fit, now, g.W, g.H)
 	}
-	sm := tr.Update(fit, now, g.W, g.H)
 	return Position{BuildingID: g.Building, FloorID: floor, X: round(sm.X/g.Scale, 2), Y: round(sm.Y/g.Scale, 2),
 		Accuracy: round(sm.Accuracy, 2), Uncertain: sm.Uncertain, Beacons: fit.Used, Time: now}, true
 }
