@@ -120,7 +120,10 @@ type observation struct {
 }
 
 // observe turns a floor's readings into observations: the MaxAnchors strongest at or above MinRSSI.
-func observe(heard []Heard) []observation {
+func observe(heard []Heard) []observation { return observeN(heard, MaxAnchors) }
+
+// observeN is observe with at most limit readings.
+func observeN(heard []Heard, limit int) []observation {
 	var use []Heard
 	for _, r := range heard {
 		if r.RSSI >= MinRSSI {
@@ -128,8 +131,8 @@ func observe(heard []Heard) []observation {
 		}
 	}
 	sort.SliceStable(use, func(i, j int) bool { return use[i].RSSI > use[j].RSSI })
-	if len(use) > MaxAnchors {
-		use = use[:MaxAnchors]
+	if len(use) > limit {
+		use = use[:limit]
 	}
 	obs := make([]observation, len(use))
 	for i, r := range use {
@@ -327,6 +330,7 @@ type Track struct {
 	// On a floor with walkable areas the track is a particle filter (particles.go) instead of the Kalman filter.
 	parts []particle
 	rng   *rand.Rand
+	times [maxLag + 1]int64 // the times of the last scans, newest first
 }
 
 // Smoothed is a Track's state after an update.
@@ -335,6 +339,7 @@ type Smoothed struct {
 	Building BuildingID
 	X, Y     float64
 	Accuracy float64 // metres, radial σ
+	At       int64   // ms: the time the position is of (a fixed-lag smoother's is a few scans old); 0: the scan's
 	// Uncertain: the track has not settled (fewer than SettleScans scans since it (re)started — the first
 	// position on a floor, after a silence or a lost track, is a single unsmoothed fit) or its accuracy is worse
 	// than PromiseMetres / 2. Only settled positions carry the 3 m promise.
@@ -351,7 +356,7 @@ type Smoothed struct {
 // running (none yet, another floor, after a silence) keeps f.
 func (t *Track) Refine(f Fit, obs []observation, at int64) Fit {
 	dt := float64(at-t.At) / 1000
-	if !t.started || f.Floor != t.Floor || at-t.At > ResetAfter || dt < 0 || len(obs) < 3 {
+	if !t.started || f.Floor != t.Floor || at-t.At > ResetAfter || dt < 0 || len(obs) < 3 || t.parts != nil {
 		return f
 	}
 	pred := *t
@@ -398,7 +403,7 @@ func (t *Track) Refine(f Fit, obs []observation, at int64) Fit {
 // Update feeds a fit taken at ms into the track and returns the smoothed position, clamped to w × h metres.
 func (t *Track) Update(f Fit, at int64, w, h float64) Smoothed {
 	dt := float64(at-t.At) / 1000
-	if !t.started || f.Floor != t.Floor || at-t.At > ResetAfter || dt < 0 {
+	if !t.started || f.Floor != t.Floor || at-t.At > ResetAfter || dt < 0 || t.parts != nil { // t.parts: a particle track ran here
 		t.reset(f, at)
 		return t.out(w, h)
 	}

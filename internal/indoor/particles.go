@@ -8,14 +8,20 @@ import (
 // The particle filter of a floor with walkable areas (docs/adr/0023 "Walkable areas"): the terminal's track is a
 // cloud of Particles hypotheses (position and velocity) that move as a walker does — a velocity that wanders
 // and is forgotten over ParticleTau — and never through a wall: a move whose segment leaves the walkable areas
-// is drawn again, and a particle that cannot move stays. Each scan weighs every particle by the likelihood of
-// the scan's readings at its place (the same log-distance model as the fit, each reading's squared standardised
-// residual capped at ParticleCapZ², so a multipath reading costs at most that much), and the cloud is
-// resampled when its effective size falls below half. The position is the cloud's weighted mean, its accuracy
-// the cloud's radial spread. When the best particle explains the scan much worse than the scan's own fit does
-// (by more than LostCost), the cloud has lost the walker: a share of it (LostShare) is drawn afresh around the
-// fit, and after ResetOutliers such scans in a row the whole cloud is.
-var (
+// is drawn again (up to four times), and a particle that cannot move stays. Each scan weighs every particle by
+// the likelihood of the scan's readings at its place (the same log-distance model and weights as the fit, each
+// reading's squared standardised residual capped at ParticleCapZ², so a multipath reading costs at most that
+// much), and the cloud is resampled when its effective size falls below half. A track (re)starts as a cloud
+// spread SeedSigma around the scan's own fit: a single fit's tail reaches 5–7 m (the first scans upstairs), and a
+// wide cloud lets the walls and the next scans decide. When the best particle explains a scan much worse than
+// the scan's own fit does (by more than LostCost), the cloud has lost the walker: a share of it (LostShare) is
+// drawn afresh around the fit, and after ResetOutliers such scans in a row the whole cloud is.
+//
+// The position is a fixed-lag smoother's: the weighted mean of where the particles' ancestors were FixedLag
+// scans ago — the position of that scan's time, which has seen FixedLag more scans (a walker's turn into a room
+// is plain two scans later, and a filter without them lags or overshoots it) — and its accuracy the radial
+// spread of those ancestors. The published position carries that time.
+const (
 	Particles     = 200
 	ParticleTau   = 2.0  // s, velocity memory
 	ParticleSpeed = 0.9  // m/s, the stationary spread of a velocity component
@@ -23,12 +29,17 @@ var (
 	ParticleCapZ  = 2.5
 	LostCost      = 12.0
 	LostShare     = 0.2
-	ParticleSharp = 1.0
-	ParticleInject = 0.0
-	WallPenalty = 0.0
+	SeedSigma     = 3.0 // m
+	FixedLag      = 2   // scans
 )
 
-type particle struct{ x, y, vx, vy, lw float64 }
+// maxLag bounds FixedLag.
+const maxLag = 4
+
+type particle struct {
+	x, y, vx, vy, lw float64
+	hx, hy           [maxLag]float64 // where this particle's ancestors were 1, 2, … scans ago
+}
 
 // robustCost is Σ min(wᵢ rᵢ², ParticleCapZ²) at (x, y).
 func robustCost(obs []observation, x, y float64) float64 {
@@ -36,14 +47,14 @@ func robustCost(obs []observation, x, y float64) float64 {
 	for _, o := range obs {
 		dx, dy := x-o.x, y-o.y
 		r := 0.5*math.Log(math.Max(dx*dx+dy*dy, 0.01)) - o.ld
-		s += math.Min(ParticleSharp*o.w*r*r, ParticleCapZ*ParticleCapZ)
+		s += math.Min(o.w*r*r, ParticleCapZ*ParticleCapZ)
 	}
 	return s
 }
 
 // seedAt draws particles [from:] around (x, y) with spread sigma, in the walkable area.
 func (t *Track) seedAt(g *walkable, from int, x, y, sigma float64) {
-	sigma = math.Max(sigma, 1)
+	sigma = math.Max(sigma, SeedSigma)
 	nx, ny, near := g.Nearest(x, y, 10)
 	for i := from; i < len(t.parts); i++ {
 		p := particle{x: nx, y: ny}
@@ -56,6 +67,9 @@ func (t *Track) seedAt(g *walkable, from int, x, y, sigma float64) {
 		}
 		if !near && !g.In(p.x, p.y) {
 			p.x, p.y = x, y // no walkable area near the fit: the cloud stays off the areas until the walker reaches them
+		}
+		for k := range maxLag {
+			p.hx[k], p.hy[k] = p.x, p.y
 		}
 		t.parts[i] = p
 	}
@@ -72,6 +86,8 @@ func (t *Track) Filter(f Fit, obs []observation, at int64, g *walkable, w, h flo
 		t.parts = make([]particle, Particles)
 		t.seedAt(g, 0, f.X, f.Y, f.Sigma)
 		t.Floor, t.Building, t.At, t.outliers, t.fused, t.started = f.Floor, f.Building, at, 0, 0, true
+		t.times = [maxLag + 1]int64{}
+		t.times[0] = at
 		t.weigh(obs)
 		return t.cloud(w, h)
 	}
@@ -80,38 +96,20 @@ func (t *Track) Filter(f Fit, obs []observation, at int64, g *walkable, w, h flo
 	sj := ParticleJit * math.Sqrt(dt)
 	for i := range t.parts {
 		p := &t.parts[i]
+		copy(p.hx[1:], p.hx[:maxLag-1])
+		copy(p.hy[1:], p.hy[:maxLag-1])
+		p.hx[0], p.hy[0] = p.x, p.y
 		moved := false
-		var vx, vy, nx, ny float64
 		for range 4 {
-			vx, vy = a*p.vx+sv*t.rng.NormFloat64(), a*p.vy+sv*t.rng.NormFloat64()
-			nx, ny = p.x+vx*dt+sj*t.rng.NormFloat64(), p.y+vy*dt+sj*t.rng.NormFloat64()
+			vx, vy := a*p.vx+sv*t.rng.NormFloat64(), a*p.vy+sv*t.rng.NormFloat64()
+			nx, ny := p.x+vx*dt+sj*t.rng.NormFloat64(), p.y+vy*dt+sj*t.rng.NormFloat64()
 			if g.Clear(p.x, p.y, nx, ny) {
 				p.x, p.y, p.vx, p.vy, moved = nx, ny, vx, vy, true
 				break
 			}
 		}
 		if !moved {
-			if WallPenalty > 0 && g.In(nx, ny) {
-				p.x, p.y, p.vx, p.vy = nx, ny, vx, vy
-				p.lw -= WallPenalty
-			} else {
-				p.vx, p.vy = 0, 0
-			}
-		}
-	}
-	if k := int(ParticleInject * float64(len(t.parts))); k > 0 && len(obs) >= 3 {
-		// Mixture proposal: k particles drawn afresh around the scan's own fit, at the cloud's mean weight.
-		mw := 0.0
-		for _, p := range t.parts {
-			mw += math.Exp(p.lw)
-		}
-		lw := math.Log(mw / float64(len(t.parts)))
-		for range k {
-			i := t.rng.IntN(len(t.parts))
-			cx, cy := f.X+t.rng.NormFloat64()*math.Max(f.Sigma, 0.5), f.Y+t.rng.NormFloat64()*math.Max(f.Sigma, 0.5)
-			if g.In(cx, cy) {
-				t.parts[i] = particle{x: cx, y: cy, lw: lw}
-			}
+			p.vx, p.vy = 0, 0
 		}
 	}
 	best := t.weigh(obs)
@@ -121,7 +119,7 @@ func (t *Track) Filter(f Fit, obs []observation, at int64, g *walkable, w, h flo
 			t.seedAt(g, 0, f.X, f.Y, f.Sigma)
 			t.outliers, t.fused = 0, 0
 		} else {
-			t.seedAt(g, len(t.parts)-int(LostShare*float64(Particles)), f.X, f.Y, f.Sigma)
+			t.seedAt(g, len(t.parts)-int(LostShare*Particles), f.X, f.Y, f.Sigma)
 		}
 		for i := range t.parts {
 			t.parts[i].lw = 0
@@ -131,6 +129,8 @@ func (t *Track) Filter(f Fit, obs []observation, at int64, g *walkable, w, h flo
 		t.outliers = 0
 	}
 	t.At, t.Building = at, f.Building
+	copy(t.times[1:], t.times[:maxLag])
+	t.times[0] = at
 	t.fused++
 	return t.cloud(w, h)
 }
@@ -179,25 +179,36 @@ func (t *Track) resample(sum float64) {
 	t.parts = out
 }
 
-// cloud is the weighted mean and radial spread of the particles.
+// cloud is the weighted mean and radial spread of the particles — where they are, or, with FixedLag L, where
+// their ancestors were L scans ago (a fixed-lag smoother: that position, of that scan's time, has seen L more
+// scans; until the track has L scans it is the current one).
 func (t *Track) cloud(w, h float64) Smoothed {
+	lag := min(FixedLag, t.fused, maxLag)
+	at := func(p *particle) (float64, float64) {
+		if lag == 0 {
+			return p.x, p.y
+		}
+		return p.hx[lag-1], p.hy[lag-1]
+	}
 	var sw, mx, my float64
-	for _, p := range t.parts {
-		v := math.Exp(p.lw)
+	for i := range t.parts {
+		v := math.Exp(t.parts[i].lw)
+		x, y := at(&t.parts[i])
 		sw += v
-		mx += v * p.x
-		my += v * p.y
+		mx += v * x
+		my += v * y
 	}
 	mx, my = mx/sw, my/sw
 	var vr float64
-	for _, p := range t.parts {
-		vr += math.Exp(p.lw) * ((p.x-mx)*(p.x-mx) + (p.y-my)*(p.y-my))
+	for i := range t.parts {
+		x, y := at(&t.parts[i])
+		vr += math.Exp(t.parts[i].lw) * ((x-mx)*(x-mx) + (y-my)*(y-my))
 	}
 	acc := math.Sqrt(vr / sw)
 	t.x[0], t.x[1] = mx, my
 	if w > 0 && h > 0 {
 		mx, my = math.Min(math.Max(mx, 0), w), math.Min(math.Max(my, 0), h)
 	}
-	return Smoothed{Floor: t.Floor, Building: t.Building, X: mx, Y: my, Accuracy: acc,
+	return Smoothed{Floor: t.Floor, Building: t.Building, X: mx, Y: my, Accuracy: acc, At: t.times[lag],
 		Uncertain: t.fused < SettleScans || acc > MaxAccuracy}
 }

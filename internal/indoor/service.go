@@ -238,8 +238,12 @@ func (l *layout) estimate(tr *Track, readings []Reading, now int64) (Position, b
 		}
 		sm = tr.Update(fit, now, g.W, g.H)
 	}
+	at := now
+	if sm.At != 0 {
+		at = sm.At
+	}
 	return Position{BuildingID: g.Building, FloorID: floor, X: round(sm.X/g.Scale, 2), Y: round(sm.Y/g.Scale, 2),
-		Accuracy: round(sm.Accuracy, 2), Uncertain: sm.Uncertain, Beacons: fit.Used, Time: now}, true
+		Accuracy: round(sm.Accuracy, 2), Uncertain: sm.Uncertain, Beacons: fit.Used, Time: at}, true
 }
 
 // named fills positions' terminal names.
