@@ -146,11 +146,19 @@ func observeN(heard []Heard, limit int) []observation {
 // Solve fits a position to the readings of one floor (already filtered to that floor). ok is false without a
 // usable reading. bounds (w, h in metres; zero: none) clamp the result to the plan.
 func Solve(heard []Heard, w, h float64) (Fit, bool) {
-	obs := observe(heard)
+	if len(heard) == 0 {
+		return Fit{}, false
+	}
+	return solveObs(observe(heard), heard[0].Floor, heard[0].Building, w, h, true)
+}
+
+// solveObs is Solve on a floor's observations; drop runs the deletion test (the particle filter, whose
+// likelihood caps each reading, needs the fit only to start a cloud and to tell a lost one, and skips it).
+func solveObs(obs []observation, floor FloorID, building BuildingID, w, h float64, drop bool) (Fit, bool) {
 	if len(obs) == 0 {
 		return Fit{}, false
 	}
-	fit := Fit{Floor: heard[0].Floor, Building: heard[0].Building}
+	fit := Fit{Floor: floor, Building: building}
 	x, y, cost, sigma := solve(obs, w, h, 12)
 	// Outliers: while five or more beacons remain, the beacon whose leaving out lowers the cost most is dropped
 	// if it lowers it by more than OutlierZ² — a deletion test. (A multipath reading spreads its error over the
@@ -158,7 +166,7 @@ func Solve(heard []Heard, w, h float64) (Fit, bool) {
 	// No deletion can lower the cost by more than the cost itself: a fit whose cost is below OutlierZ² is done.
 	// Each refit descends from the current fit (leaving one reading out moves the minimum a little; a second basin
 	// is Refine's business, with the track's prediction).
-	for len(obs) >= 5 && cost > OutlierZ*OutlierZ {
+	for drop && len(obs) >= 5 && cost > OutlierZ*OutlierZ {
 		best, bestCost := -1, cost-OutlierZ*OutlierZ
 		var bx, by, bs float64
 		rest := make([]observation, 0, len(obs)-1)
@@ -203,7 +211,7 @@ func solve(obs []observation, w, h float64, cells int) (x, y, cost, sigma float6
 		}
 		return x, y, 0, math.Max(far, 1)
 	}
-	costAt := func(x, y float64) float64 { return fitCost(obs, x, y) }
+	costAt := func(x, y float64) float64 { return gridCost(obs, x, y) }
 	x0, y0, x1, y1 := 0.0, 0.0, w, h
 	if w <= 0 || h <= 0 {
 		x0, y0, x1, y1 = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
@@ -224,12 +232,17 @@ func solve(obs []observation, w, h float64, cells int) (x, y, cost, sigma float6
 	return x, y, c, sigma
 }
 
-// fitCost is the weighted least-squares cost of a position: Σ wᵢ (ln‖p − bᵢ‖ − ln dᵢ)².
-func fitCost(obs []observation, x, y float64) float64 {
+// gridCost is the weighted least-squares cost Σ wᵢ (ln‖p − bᵢ‖ − ln dᵢ)² with fastLn: the grid only picks where
+// the descent starts.
+func gridCost(obs []observation, x, y float64) float64 {
 	s := 0.0
 	for _, o := range obs {
 		dx, dy := x-o.x, y-o.y
-		r := 0.5*math.Log(math.Max(dx*dx+dy*dy, 0.01)) - o.ld
+		d2 := dx*dx + dy*dy
+		if d2 < 0.01 {
+			d2 = 0.01
+		}
+		r := 0.5*fastLn(d2) - o.ld
 		s += o.w * r * r
 	}
 	return s
@@ -329,6 +342,7 @@ type Track struct {
 	started  bool
 	// On a floor with walkable areas the track is a particle filter (particles.go) instead of the Kalman filter.
 	parts []particle
+	spare []particle // resampling's other buffer
 	rng   *rand.Rand
 	times [maxLag + 1]int64 // the times of the last scans, newest first
 }

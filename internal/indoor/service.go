@@ -224,15 +224,17 @@ func (l *layout) estimate(tr *Track, readings []Reading, now int64) (Position, b
 		}
 	}
 	g := l.floors[floor]
-	fit, ok := Solve(on, g.W, g.H)
+	obs := observe(on)
+	wk := l.walk[floor]
+	fit, ok := solveObs(obs, floor, g.Building, g.W, g.H, true)
 	if !ok {
 		return Position{}, false
 	}
 	var sm Smoothed
-	if wk := l.walk[floor]; wk != nil {
-		sm = tr.Filter(fit, observe(on), now, wk, g.W, g.H)
+	if wk != nil {
+		sm = tr.Filter(fit, obs, now, wk, g.W, g.H)
 	} else {
-		fit = tr.Refine(fit, observe(on), now)
+		fit = tr.Refine(fit, obs, now)
 		if g.W > 0 && g.H > 0 {
 			fit.X, fit.Y = math.Min(math.Max(fit.X, 0), g.W), math.Min(math.Max(fit.Y, 0), g.H)
 		}

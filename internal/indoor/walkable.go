@@ -74,8 +74,12 @@ func (g *walkable) In(x, y float64) bool {
 
 // Clear tells whether the segment from (x0, y0) to (x1, y1) stays in the walkable area (it passes no wall).
 func (g *walkable) Clear(x0, y0, x1, y1 float64) bool {
-	n := int(math.Hypot(x1-x0, y1-y0)/(g.cell/2)) + 1
-	for k := 1; k <= n; k++ {
+	if !g.In(x1, y1) {
+		return false
+	}
+	dx, dy := x1-x0, y1-y0
+	n := int(math.Sqrt(dx*dx+dy*dy)/(g.cell/2)) + 1
+	for k := 1; k < n; k++ {
 		f := float64(k) / float64(n)
 		if !g.In(x0+(x1-x0)*f, y0+(y1-y0)*f) {
 			return false
