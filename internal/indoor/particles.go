@@ -103,6 +103,9 @@ func (t *Track) Filter(f Fit, obs []observation, at int64, g *walkable, w, h flo
 	a := math.Exp(-dt / ParticleTau)
 	sv := ParticleSpeed * math.Sqrt(1-a*a)
 	sj := ParticleJit * math.Sqrt(dt)
+	// A track that has not settled yet started from a single fit, which may be in the wrong room: its particles
+	// may cross walls (only their new place must be walkable) until it has settled.
+	free := t.fused < SettleScans
 	for i := range t.parts {
 		p := &t.parts[i]
 		copy(p.hx[1:], p.hx[:maxLag-1])
@@ -112,7 +115,7 @@ func (t *Track) Filter(f Fit, obs []observation, at int64, g *walkable, w, h flo
 		for range 4 {
 			vx, vy := a*p.vx+sv*t.rng.NormFloat64(), a*p.vy+sv*t.rng.NormFloat64()
 			nx, ny := p.x+vx*dt+sj*t.rng.NormFloat64(), p.y+vy*dt+sj*t.rng.NormFloat64()
-			if g.Clear(p.x, p.y, nx, ny) {
+			if (free && g.In(nx, ny)) || g.Clear(p.x, p.y, nx, ny) {
 				p.x, p.y, p.vx, p.vy, moved = nx, ny, vx, vy, true
 				break
 			}
