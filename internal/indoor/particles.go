@@ -30,6 +30,7 @@ const (
 	LostCost      = 12.0
 	SeedSigma     = 3.0 // m
 	FixedLag      = 2   // scans
+	FreeScans     = 5   // scans a fresh track may cross walls
 	lostCount     = Particles / 5
 )
 
@@ -104,8 +105,8 @@ func (t *Track) Filter(f Fit, obs []observation, at int64, g *walkable, w, h flo
 	sv := ParticleSpeed * math.Sqrt(1-a*a)
 	sj := ParticleJit * math.Sqrt(dt)
 	// A track that has not settled yet started from a single fit, which may be in the wrong room: its particles
-	// may cross walls (only their new place must be walkable) until it has settled.
-	free := t.fused < SettleScans
+	// may cross walls (only their new place must be walkable) for its first FreeScans scans.
+	free := t.fused < FreeScans
 	for i := range t.parts {
 		p := &t.parts[i]
 		copy(p.hx[1:], p.hx[:maxLag-1])
