@@ -121,11 +121,13 @@ export default function IndoorPage() {
   // of `redraw`), and the area dialog.
   const [editWhat, setEditWhat] = useState<'beacons' | 'areas'>('beacons');
   const [draft, setDraft] = useState<[number, number][]>([]);
+  const [drawing, setDrawing] = useState(false);
   const [redraw, setRedraw] = useState<Area>();
   const [areaDialog, setAreaDialog] = useState<{ area: Area | null; points?: [number, number][] }>();
   const drawingAreas = editing && editWhat === 'areas';
   const stopDrawing = () => {
     setDraft([]);
+    setDrawing(false);
     setRedraw(undefined);
   };
   useEffect(stopDrawing, [floor?.id, editing]);
@@ -153,8 +155,8 @@ export default function IndoorPage() {
       setFloorDialog({ ...floorDialog, points, picking: points.length < 2 });
       return;
     }
-    if (drawingAreas && floor) {
-      setDraft((d) => [...d, [x, y]]);
+    if (drawingAreas) {
+      if (drawing) setDraft((d) => [...d, [x, y]]);
       return;
     }
     if (editing && floor) setBeaconDialog({ beacon: null, at: { x, y } });
@@ -243,7 +245,12 @@ export default function IndoorPage() {
               ]}
               data-testid="indoor-edit-what"
             />
-            {drawingAreas && (
+            {drawingAreas && !drawing && (
+              <Button icon={<PlusOutlined />} onClick={() => setDrawing(true)} data-testid="indoor-area-draw">
+                {t('area.draw')}
+              </Button>
+            )}
+            {drawingAreas && drawing && (
               <Space wrap>
                 <Button type="primary" disabled={draft.length < 3} onClick={() => setAreaDialog({ area: redraw ?? null, points: draft })} data-testid="indoor-area-finish">
                   {t('area.finish', { n: draft.length })}
@@ -251,13 +258,13 @@ export default function IndoorPage() {
                 <Button disabled={draft.length === 0} onClick={() => setDraft((d) => d.slice(0, -1))}>
                   {t('area.undo')}
                 </Button>
-                <Button disabled={draft.length === 0 && !redraw} onClick={stopDrawing}>
+                <Button onClick={stopDrawing}>
                   {t('cancel')}
                 </Button>
               </Space>
             )}
             <Typography.Text type="secondary">
-              {floorDialog?.picking ? t('floor.pickHint') : drawingAreas ? (redraw ? t('area.redrawHint', { name: redraw.name || t('area.unnamed') }) : t('area.hint')) : t('beacon.placeHint')}
+              {floorDialog?.picking ? t('floor.pickHint') : drawingAreas ? (redraw ? t('area.redrawHint', { name: redraw.name || t('area.unnamed') }) : drawing ? t('area.drawHint') : t('area.hint')) : t('beacon.placeHint')}
             </Typography.Text>
           </Flex>
         )}
@@ -279,7 +286,7 @@ export default function IndoorPage() {
               onPlanClick={editing || floorDialog?.picking ? planClick : undefined}
               onBeaconClick={editing && !drawingAreas ? (b) => setBeaconDialog({ beacon: b, at: { x: b.x, y: b.y } }) : undefined}
               showAreas={drawingAreas}
-              onAreaClick={drawingAreas && draft.length === 0 ? (a) => setAreaDialog({ area: a }) : undefined}
+              onAreaClick={drawingAreas && !drawing ? (a) => setAreaDialog({ area: a }) : undefined}
               selectedArea={redraw?.id ?? areaDialog?.area?.id}
               draft={drawingAreas ? draft : undefined}
               track={track}
@@ -393,6 +400,7 @@ export default function IndoorPage() {
               ? () => {
                   setRedraw(areaDialog.area ?? undefined);
                   setDraft([]);
+                  setDrawing(true);
                   setAreaDialog(undefined);
                 }
               : undefined
