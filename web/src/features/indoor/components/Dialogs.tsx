@@ -304,7 +304,9 @@ export function AreaDialog({
             </Popconfirm>
           )}
           {onRedraw && <Button onClick={onRedraw}>{t('area.redraw')}</Button>}
-          <Button onClick={() => onClose()}>{t('cancel')}</Button>
+          <Button onClick={() => onClose()} data-testid="indoor-area-cancel">
+            {t('cancel')}
+          </Button>
           <Button type="primary" loading={busy} disabled={!!problem} onClick={save} data-testid="indoor-area-save">
             {t('save')}
           </Button>

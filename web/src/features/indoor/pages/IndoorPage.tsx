@@ -258,7 +258,7 @@ export default function IndoorPage() {
                 <Button disabled={draft.length === 0} onClick={() => setDraft((d) => d.slice(0, -1))}>
                   {t('area.undo')}
                 </Button>
-                <Button onClick={stopDrawing}>
+                <Button onClick={stopDrawing} data-testid="indoor-area-stop">
                   {t('cancel')}
                 </Button>
               </Space>
