@@ -7,7 +7,9 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"log/slog"
 	"math"
+	"strings"
 
 	"tenfour/internal/files"
 	"tenfour/internal/indoor/radio"
@@ -19,8 +21,11 @@ import (
 // images are uploaded as. It reports whether it seeded.
 func (s *Service) SeedDemo(ctx context.Context, customerID int64, uploader string) (bool, error) {
 	list, err := s.store.Buildings(ctx, customerID)
-	if err != nil || len(list) > 0 {
+	if err != nil {
 		return false, err
+	}
+	if len(list) > 0 {
+		return false, s.upgradeDemo(ctx, customerID, uploader, list)
 	}
 	bd := radio.Demo()
 	now := s.now().UnixMilli()
@@ -61,6 +66,51 @@ func (s *Service) SeedDemo(ctx context.Context, customerID int64, uploader strin
 	}
 	s.forget(customerID)
 	return true, nil
+}
+
+// upgradeDemo gives a demo building seeded before walkable areas existed (this layout's beacons, no area on any
+// floor) the demo's areas and the plans drawn from them (their doors moved), so `serve --demo` on an older database
+// positions its walkers with walls too. Any other building, or one with areas, is left as it is.
+func (s *Service) upgradeDemo(ctx context.Context, customerID int64, uploader string, list []Building) error {
+	bd := radio.Demo()
+	for _, b := range list {
+		if b.Name != bd.Name || len(b.Floors) != len(bd.Storeys) {
+			continue
+		}
+		for _, f := range b.Floors {
+			if len(f.Areas) > 0 || len(f.Beacons) == 0 || !strings.HasPrefix(f.Beacons[0].MAC, radio.DemoMAC(0, 0)[:12]) {
+				return nil
+			}
+		}
+		p := identity.Principal{AccountID: uploader, CustomerID: customerID, Type: identity.DispatcherType}
+		now := s.now().UnixMilli()
+		for si, st := range bd.Storeys {
+			f := b.Floors[si]
+			if f.Level != st.Level {
+				return nil
+			}
+			img, err := DemoPlan(bd, si)
+			if err != nil {
+				return err
+			}
+			info, err := s.files.Save(ctx, p, fmt.Sprintf("demo-plan-%d.png", st.Level), files.Image, bytes.NewReader(img))
+			if err != nil {
+				return err
+			}
+			f.FileID = info.ID
+			if err := s.store.UpdateFloor(ctx, customerID, f); err != nil {
+				return err
+			}
+			for _, poly := range DemoAreaPolygons(si) {
+				if _, err := s.store.CreateArea(ctx, customerID, Area{FloorID: f.ID, Points: poly}, now); err != nil {
+					return err
+				}
+			}
+		}
+		slog.InfoContext(ctx, "indoor: the demo building got its walkable areas", "customer", customerID, "building", b.ID)
+		s.forget(customerID)
+	}
+	return nil
 }
 
 // DemoPlan draws storey si of the demo building as a PNG at radio.DemoScale from its walkable areas
