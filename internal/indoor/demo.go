@@ -7,7 +7,9 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"log/slog"
 	"math"
+	"strings"
 
 	"tenfour/internal/files"
 	"tenfour/internal/indoor/radio"
@@ -19,8 +21,11 @@ import (
 // images are uploaded as. It reports whether it seeded.
 func (s *Service) SeedDemo(ctx context.Context, customerID int64, uploader string) (bool, error) {
 	list, err := s.store.Buildings(ctx, customerID)
-	if err != nil || len(list) > 0 {
+	if err != nil {
 		return false, err
+	}
+	if len(list) > 0 {
+		return false, s.upgradeDemo(ctx, customerID, uploader, list)
 	}
 	bd := radio.Demo()
 	now := s.now().UnixMilli()
@@ -44,6 +49,11 @@ func (s *Service) SeedDemo(ctx context.Context, customerID int64, uploader strin
 		if err != nil {
 			return false, err
 		}
+		for _, poly := range DemoAreaPolygons(si) {
+			if _, err := s.store.CreateArea(ctx, customerID, Area{FloorID: fid, Points: poly}, now); err != nil {
+				return false, err
+			}
+		}
 		for _, b := range bd.Beacons {
 			if b.Storey != si {
 				continue
@@ -58,8 +68,53 @@ func (s *Service) SeedDemo(ctx context.Context, customerID int64, uploader strin
 	return true, nil
 }
 
-// DemoPlan draws storey si of the demo building as a PNG at radio.DemoScale: outer walls, the corridor along
-// the middle with doors into the rooms either side, the stairs at the east end.
+// upgradeDemo gives a demo building seeded before walkable areas existed (this layout's beacons, no area on any
+// floor) the demo's areas and the plans drawn from them (their doors moved), so `serve --demo` on an older database
+// positions its walkers with walls too. Any other building, or one with areas, is left as it is.
+func (s *Service) upgradeDemo(ctx context.Context, customerID int64, uploader string, list []Building) error {
+	bd := radio.Demo()
+	for _, b := range list {
+		if b.Name != bd.Name || len(b.Floors) != len(bd.Storeys) {
+			continue
+		}
+		for _, f := range b.Floors {
+			if len(f.Areas) > 0 || len(f.Beacons) == 0 || !strings.HasPrefix(f.Beacons[0].MAC, radio.DemoMAC(0, 0)[:12]) {
+				return nil
+			}
+		}
+		p := identity.Principal{AccountID: uploader, CustomerID: customerID, Type: identity.DispatcherType}
+		now := s.now().UnixMilli()
+		for si, st := range bd.Storeys {
+			f := b.Floors[si]
+			if f.Level != st.Level {
+				return nil
+			}
+			img, err := DemoPlan(bd, si)
+			if err != nil {
+				return err
+			}
+			info, err := s.files.Save(ctx, p, fmt.Sprintf("demo-plan-%d.png", st.Level), files.Image, bytes.NewReader(img))
+			if err != nil {
+				return err
+			}
+			f.FileID = info.ID
+			if err := s.store.UpdateFloor(ctx, customerID, f); err != nil {
+				return err
+			}
+			for _, poly := range DemoAreaPolygons(si) {
+				if _, err := s.store.CreateArea(ctx, customerID, Area{FloorID: f.ID, Points: poly}, now); err != nil {
+					return err
+				}
+			}
+		}
+		slog.InfoContext(ctx, "indoor: the demo building got its walkable areas", "customer", customerID, "building", b.ID)
+		s.forget(customerID)
+	}
+	return nil
+}
+
+// DemoPlan draws storey si of the demo building as a PNG at radio.DemoScale from its walkable areas
+// (radio.DemoAreas): walls wherever no area is, the corridor shaded, the stairs' treads at its east end.
 func DemoPlan(bd radio.Building, si int) ([]byte, error) {
 	st := bd.Storeys[si]
 	px := func(m float64) int { return int(math.Round(m / radio.DemoScale)) }
@@ -74,32 +129,19 @@ func DemoPlan(bd radio.Building, si int) ([]byte, error) {
 			}
 		}
 	}
-	const wall = 6
-	cy0, cy1 := px(radio.DemoCorridorY-1.5), px(radio.DemoCorridorY+1.5)
-	fill(0, cy0, w, cy1, 2) // the corridor floor
-	// stairs: treads across the east end of the corridor
-	sx := px(radio.DemoStairsX - 1.5)
-	for x := sx; x < w-wall; x += 12 {
-		fill(x, cy0-px(1.5), x+3, cy1+px(1.5), 3)
-	}
-	// outer walls
-	fill(0, 0, w, wall, 1)
-	fill(0, h-wall, w, h, 1)
-	fill(0, 0, wall, h, 1)
-	fill(w-wall, 0, w, h, 1)
-	// corridor walls with a door (1.2 m) into each room
-	rooms := []float64{0, 9.5, 19, 28.5, 38, st.Width - 4}
-	for _, y := range []int{cy0, cy1} {
-		fill(0, y-wall/2, sx, y+wall/2, 1)
-		for i := 0; i+1 < len(rooms); i++ {
-			door := px((rooms[i]+rooms[i+1])/2 + float64(si))
-			fill(door-px(0.6), y-wall/2, door+px(0.6), y+wall/2, 0)
+	fill(0, 0, w, h, 1) // walls everywhere but the areas
+	areas := radio.DemoAreas(si)
+	for k, r := range areas {
+		c := uint8(0)
+		if k == 0 { // the corridor
+			c = 2
 		}
+		fill(px(r.X0), px(r.Y0), px(r.X1), px(r.Y1), c)
 	}
-	// partitions between rooms
-	for _, x := range rooms[1 : len(rooms)-1] {
-		fill(px(x)-wall/2, 0, px(x)+wall/2, cy0, 1)
-		fill(px(x)-wall/2, cy1, px(x)+wall/2, h, 1)
+	// stairs: treads across the east end of the corridor
+	c := areas[0]
+	for x := px(radio.DemoStairsX - 1.5); x < px(c.X1); x += 12 {
+		fill(x, px(c.Y0), x+3, px(c.Y1), 3)
 	}
 	var buf bytes.Buffer
 	err := png.Encode(&buf, img)
@@ -115,12 +157,28 @@ type Estimator struct {
 
 // DemoEstimator is an Estimator on the demo building as SeedDemo stores it (plan pixels at radio.DemoScale):
 // building 1, storey i is floor i+1.
-func DemoEstimator() *Estimator {
+func DemoEstimator() *Estimator { return demoEstimator(true) }
+
+// DemoEstimatorWithoutAreas is DemoEstimator on floors without walkable areas: the fit and the Kalman track.
+func DemoEstimatorWithoutAreas() *Estimator { return demoEstimator(false) }
+
+func demoEstimator(walkAreas bool) *Estimator {
 	bd := radio.Demo()
-	l := &layout{byMAC: map[string]Anchor{}, floors: map[FloorID]floorGeom{}}
+	l := &layout{byMAC: map[string]Anchor{}, floors: map[FloorID]floorGeom{}, walk: map[FloorID]*walkable{}}
 	for i, st := range bd.Storeys {
 		w, h := math.Round(st.Width/radio.DemoScale), math.Round(st.Height/radio.DemoScale)
 		l.floors[FloorID(i+1)] = floorGeom{Building: 1, Scale: radio.DemoScale, W: w * radio.DemoScale, H: h * radio.DemoScale}
+		if walkAreas {
+			var polys [][][2]float64
+			for _, a := range DemoAreaPolygons(i) {
+				poly := make([][2]float64, len(a))
+				for k, p := range a {
+					poly[k] = [2]float64{p[0] * radio.DemoScale, p[1] * radio.DemoScale}
+				}
+				polys = append(polys, poly)
+			}
+			l.walk[FloorID(i+1)] = newWalkable(polys, w*radio.DemoScale, h*radio.DemoScale)
+		}
 	}
 	for i, b := range bd.Beacons {
 		// through plan pixels and back, as the store does
@@ -134,4 +192,16 @@ func DemoEstimator() *Estimator {
 // Estimate runs one scan taken at now (ms) and returns the smoothed position (plan pixels; accuracy in metres).
 func (e *Estimator) Estimate(readings []Reading, now int64) (Position, bool) {
 	return e.l.estimate(&e.tr, readings, now)
+}
+
+// DemoAreaPolygons are the walkable areas of storey s of the demo building (radio.DemoAreas) as plan-pixel
+// polygons, as SeedDemo stores them.
+func DemoAreaPolygons(s int) [][][2]float64 {
+	var out [][][2]float64
+	for _, r := range radio.DemoAreas(s) {
+		x0, y0 := round(r.X0/radio.DemoScale, 2), round(r.Y0/radio.DemoScale, 2)
+		x1, y1 := round(r.X1/radio.DemoScale, 2), round(r.Y1/radio.DemoScale, 2)
+		out = append(out, [][2]float64{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}})
+	}
+	return out
 }

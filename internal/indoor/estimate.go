@@ -2,6 +2,7 @@ package indoor
 
 import (
 	"math"
+	"math/rand/v2"
 	"sort"
 
 	"tenfour/internal/indoor/radio"
@@ -119,7 +120,10 @@ type observation struct {
 }
 
 // observe turns a floor's readings into observations: the MaxAnchors strongest at or above MinRSSI.
-func observe(heard []Heard) []observation {
+func observe(heard []Heard) []observation { return observeN(heard, MaxAnchors) }
+
+// observeN is observe with at most limit readings.
+func observeN(heard []Heard, limit int) []observation {
 	var use []Heard
 	for _, r := range heard {
 		if r.RSSI >= MinRSSI {
@@ -127,8 +131,8 @@ func observe(heard []Heard) []observation {
 		}
 	}
 	sort.SliceStable(use, func(i, j int) bool { return use[i].RSSI > use[j].RSSI })
-	if len(use) > MaxAnchors {
-		use = use[:MaxAnchors]
+	if len(use) > limit {
+		use = use[:limit]
 	}
 	obs := make([]observation, len(use))
 	for i, r := range use {
@@ -142,11 +146,19 @@ func observe(heard []Heard) []observation {
 // Solve fits a position to the readings of one floor (already filtered to that floor). ok is false without a
 // usable reading. bounds (w, h in metres; zero: none) clamp the result to the plan.
 func Solve(heard []Heard, w, h float64) (Fit, bool) {
-	obs := observe(heard)
+	if len(heard) == 0 {
+		return Fit{}, false
+	}
+	return solveObs(observe(heard), heard[0].Floor, heard[0].Building, w, h, true)
+}
+
+// solveObs is Solve on a floor's observations; drop runs the deletion test (the particle filter, whose
+// likelihood caps each reading, needs the fit only to start a cloud and to tell a lost one, and skips it).
+func solveObs(obs []observation, floor FloorID, building BuildingID, w, h float64, drop bool) (Fit, bool) {
 	if len(obs) == 0 {
 		return Fit{}, false
 	}
-	fit := Fit{Floor: heard[0].Floor, Building: heard[0].Building}
+	fit := Fit{Floor: floor, Building: building}
 	x, y, cost, sigma := solve(obs, w, h, 12)
 	// Outliers: while five or more beacons remain, the beacon whose leaving out lowers the cost most is dropped
 	// if it lowers it by more than OutlierZ² — a deletion test. (A multipath reading spreads its error over the
@@ -154,7 +166,7 @@ func Solve(heard []Heard, w, h float64) (Fit, bool) {
 	// No deletion can lower the cost by more than the cost itself: a fit whose cost is below OutlierZ² is done.
 	// Each refit descends from the current fit (leaving one reading out moves the minimum a little; a second basin
 	// is Refine's business, with the track's prediction).
-	for len(obs) >= 5 && cost > OutlierZ*OutlierZ {
+	for drop && len(obs) >= 5 && cost > OutlierZ*OutlierZ {
 		best, bestCost := -1, cost-OutlierZ*OutlierZ
 		var bx, by, bs float64
 		rest := make([]observation, 0, len(obs)-1)
@@ -199,7 +211,7 @@ func solve(obs []observation, w, h float64, cells int) (x, y, cost, sigma float6
 		}
 		return x, y, 0, math.Max(far, 1)
 	}
-	costAt := func(x, y float64) float64 { return fitCost(obs, x, y) }
+	costAt := func(x, y float64) float64 { return gridCost(obs, x, y) }
 	x0, y0, x1, y1 := 0.0, 0.0, w, h
 	if w <= 0 || h <= 0 {
 		x0, y0, x1, y1 = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
@@ -220,12 +232,17 @@ func solve(obs []observation, w, h float64, cells int) (x, y, cost, sigma float6
 	return x, y, c, sigma
 }
 
-// fitCost is the weighted least-squares cost of a position: Σ wᵢ (ln‖p − bᵢ‖ − ln dᵢ)².
-func fitCost(obs []observation, x, y float64) float64 {
+// gridCost is the weighted least-squares cost Σ wᵢ (ln‖p − bᵢ‖ − ln dᵢ)² with fastLn: the grid only picks where
+// the descent starts.
+func gridCost(obs []observation, x, y float64) float64 {
 	s := 0.0
 	for _, o := range obs {
 		dx, dy := x-o.x, y-o.y
-		r := 0.5*math.Log(math.Max(dx*dx+dy*dy, 0.01)) - o.ld
+		d2 := dx*dx + dy*dy
+		if d2 < 0.01 {
+			d2 = 0.01
+		}
+		r := 0.5*fastLn(d2) - o.ld
 		s += o.w * r * r
 	}
 	return s
@@ -323,6 +340,11 @@ type Track struct {
 	outliers int
 	fused    int // scans fused since the track (re)started
 	started  bool
+	// On a floor with walkable areas the track is a particle filter (particles.go) instead of the Kalman filter.
+	parts []particle
+	spare []particle // resampling's other buffer
+	rng   *rand.Rand
+	times [maxLag + 1]int64 // the times of the last scans, newest first
 }
 
 // Smoothed is a Track's state after an update.
@@ -331,6 +353,7 @@ type Smoothed struct {
 	Building BuildingID
 	X, Y     float64
 	Accuracy float64 // metres, radial σ
+	At       int64   // ms: the time the position is of (a fixed-lag smoother's is a few scans old); 0: the scan's
 	// Uncertain: the track has not settled (fewer than SettleScans scans since it (re)started — the first
 	// position on a floor, after a silence or a lost track, is a single unsmoothed fit) or its accuracy is worse
 	// than PromiseMetres / 2. Only settled positions carry the 3 m promise.
@@ -347,7 +370,7 @@ type Smoothed struct {
 // running (none yet, another floor, after a silence) keeps f.
 func (t *Track) Refine(f Fit, obs []observation, at int64) Fit {
 	dt := float64(at-t.At) / 1000
-	if !t.started || f.Floor != t.Floor || at-t.At > ResetAfter || dt < 0 || len(obs) < 3 {
+	if !t.started || f.Floor != t.Floor || at-t.At > ResetAfter || dt < 0 || len(obs) < 3 || t.parts != nil {
 		return f
 	}
 	pred := *t
@@ -394,7 +417,7 @@ func (t *Track) Refine(f Fit, obs []observation, at int64) Fit {
 // Update feeds a fit taken at ms into the track and returns the smoothed position, clamped to w × h metres.
 func (t *Track) Update(f Fit, at int64, w, h float64) Smoothed {
 	dt := float64(at-t.At) / 1000
-	if !t.started || f.Floor != t.Floor || at-t.At > ResetAfter || dt < 0 {
+	if !t.started || f.Floor != t.Floor || at-t.At > ResetAfter || dt < 0 || t.parts != nil { // t.parts: a particle track ran here
 		t.reset(f, at)
 		return t.out(w, h)
 	}
@@ -441,6 +464,7 @@ func (t *Track) Update(f Fit, at int64, w, h float64) Smoothed {
 }
 
 func (t *Track) reset(f Fit, at int64) {
+	t.parts = nil
 	r := f.Sigma * f.Sigma
 	t.x = [4]float64{f.X, f.Y, 0, 0}
 	t.p = [4][4]float64{{r, 0, 0, 0}, {0, r, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}}

@@ -10,8 +10,8 @@ import (
 )
 
 // BenchmarkEstimate is one scan of the demo walk (24 beacons a storey, up to 16 readings a fit) through the whole
-// estimator — floor choice, path loss, the weighted least-squares fit with its outlier passes, Refine, the Kalman
-// update — on one goroutine: the `make bench` row "indoor estimates per second per core": estimates per second of
+// estimator as the demo building is seeded (walkable areas on both floors) — floor choice, path loss, the weighted
+// least-squares fit with its outlier passes, the particle filter with walls and its fixed lag — on one goroutine: the `make bench` row "indoor estimates per second per core": estimates per second of
 // the process's CPU time (user + system), so other work on a shared machine does not count against it. Scans are made before the timer starts.
 func BenchmarkEstimate(b *testing.B) {
 	bd := radio.Demo()

@@ -4,91 +4,121 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"testing"
 
 	"tenfour/internal/indoor/radio"
 )
 
-// The estimator on the demo building (24 beacons a storey), fed with the simulator's noisy scans
-// (radio.DemoChannel, unchanged: 2 dB Gaussian noise, 15 % dropped readings, 2 % multipath outliers of ±10 dB,
-// −95 dBm sensitivity), one scan a second along the demo walk for two loops, twelve walkers with their own seeds
-// starting at different points (5,292 scans): every estimate is on the walker's storey (but for the scan right at
-// a storey change); the settled estimates (docs/adr/0023: the track has fused three scans and states ±1.5 m or
-// better) are at most 3.8 m and at most 0.1 % of them beyond 3 m from where the walker is, 99 % of all within
-// 2.5 m; at most 5 % are marked uncertain. The distribution and every settled estimate beyond 3 m are logged.
-func TestEstimateWithinThreeMetresOfTheWalk(t *testing.T) {
+// walkStats runs the estimator est() gives (one per walker) on the demo building (24 beacons a storey), fed with
+// the simulator's noisy scans (radio.DemoChannel, unchanged: 2 dB Gaussian noise, 15 % dropped readings, 2 %
+// multipath outliers of ±10 dB, −95 dBm sensitivity), one scan a second along the demo walk for two loops,
+// twelve walkers starting at different points, for each of seeds (each seed its own noise for every walker). Each
+// estimate is compared with where the walker was at the estimate's own time (a fixed-lag smoother's is two
+// scans old). The distribution and every settled estimate beyond 3 m are logged.
+type walkStats struct {
+	all, settled                                        []float64
+	over, wrongFloor, storeyChanges, missing, uncertain int
+}
+
+func runWalk(t *testing.T, seeds []uint64, est func() *Estimator) walkStats {
 	bd := radio.Demo()
 	walk := radio.NewWalk(radio.DemoRoute(), 1.2, 8)
 	const walkers = 12
-	var errs, settled []float64
-	wrongFloor, storeyChanges, missing, uncertain := 0, 0, 0, 0
-	for w := range walkers {
-		rng := rand.New(rand.NewPCG(uint64(w+1), 19))
-		est := DemoEstimator()
-		start := float64(w) * walk.Period() / walkers
-		prev := walk.At(start).Storey
-		for s := 0.0; s < 2*walk.Period(); s++ {
-			truth := walk.At(start + s)
-			if truth.Storey != prev {
-				storeyChanges++
-			}
-			changed := truth.Storey != prev
-			prev = truth.Storey
-			pos, ok := est.Estimate(radio.DemoChannel.Scan(rng, bd, truth), int64(s*1000))
-			if !ok {
-				missing++
-				continue
-			}
-			if pos.FloorID != FloorID(truth.Storey+1) {
-				if !changed {
-					t.Errorf("walker %d at %.0f s: floor %d, truth storey %d (%+v)", w, s, pos.FloorID, truth.Storey, truth)
+	var st walkStats
+	for _, seed := range seeds {
+		for w := range walkers {
+			rng := rand.New(rand.NewPCG(uint64(w+1), seed))
+			e := est()
+			start := float64(w) * walk.Period() / walkers
+			prev := walk.At(start).Storey
+			lastChange := -100.0
+			for s := 0.0; s < 2*walk.Period(); s++ {
+				now := walk.At(start + s)
+				if now.Storey != prev {
+					st.storeyChanges++
+					lastChange = s
 				}
-				wrongFloor++
-				continue
-			}
-			e := math.Hypot(pos.X*radio.DemoScale-truth.X, pos.Y*radio.DemoScale-truth.Y)
-			errs = append(errs, e)
-			if pos.Uncertain {
-				uncertain++
-				continue
-			}
-			settled = append(settled, e)
-			if e > 3 {
-				t.Logf("walker %d at %.0f s: settled estimate %.2f m from the truth (%.1f, %.1f) on storey %d; estimate (%.1f, %.1f) ± %.2f m from %d beacons",
-					w, s, e, truth.X, truth.Y, truth.Storey, pos.X*radio.DemoScale, pos.Y*radio.DemoScale, pos.Accuracy, pos.Beacons)
+				prev = now.Storey
+				pos, ok := e.Estimate(radio.DemoChannel.Scan(rng, bd, now), int64(s*1000))
+				if !ok {
+					st.missing++
+					continue
+				}
+				at := float64(pos.Time) / 1000
+				truth := walk.At(start + at)
+				if pos.FloorID != FloorID(truth.Storey+1) {
+					if s-lastChange > 3 {
+						t.Errorf("seed %d walker %d at %.0f s: floor %d, truth storey %d (%+v)", seed, w, at, pos.FloorID, truth.Storey, truth)
+					}
+					st.wrongFloor++
+					continue
+				}
+				e := math.Hypot(pos.X*radio.DemoScale-truth.X, pos.Y*radio.DemoScale-truth.Y)
+				st.all = append(st.all, e)
+				if pos.Uncertain {
+					st.uncertain++
+					continue
+				}
+				st.settled = append(st.settled, e)
+				if e > PromiseMetres {
+					st.over++
+					t.Logf("seed %d walker %d at %.0f s: settled estimate %.2f m from the truth (%.1f, %.1f) on storey %d; estimate (%.1f, %.1f) ± %.2f m from %d beacons",
+						seed, w, at, e, truth.X, truth.Y, truth.Storey, pos.X*radio.DemoScale, pos.Y*radio.DemoScale, pos.Accuracy, pos.Beacons)
+				}
 			}
 		}
 	}
-	if len(errs) < 5000 || len(settled) == 0 {
-		t.Fatalf("only %d estimates, %d settled", len(errs), len(settled))
+	if len(st.all) < 5000 || len(st.settled) == 0 {
+		t.Fatalf("only %d estimates, %d settled", len(st.all), len(st.settled))
 	}
-	slices.Sort(errs)
-	slices.Sort(settled)
-	q := func(v []float64, p float64) float64 { return v[int(math.Min(float64(len(v)-1), p*float64(len(v))))] }
+	slices.Sort(st.all)
+	slices.Sort(st.settled)
 	mean := 0.0
-	for _, e := range errs {
+	for _, e := range st.all {
 		mean += e
 	}
-	mean /= float64(len(errs))
-	over := len(settled) - sort.SearchFloat64s(settled, 3.0000001)
+	mean /= float64(len(st.all))
+	a, sd := st.all, st.settled
 	t.Logf("%d estimates: error mean %.2f m, p50 %.2f, p90 %.2f, p95 %.2f, p99 %.2f, max %.2f m; %d settled: p99 %.2f, p99.9 %.2f, max %.2f m, %d beyond 3 m; %d uncertain; %d on the other storey at %d storey changes; %d scans without a fix",
-		len(errs), mean, q(errs, 0.5), q(errs, 0.9), q(errs, 0.95), q(errs, 0.99), errs[len(errs)-1],
-		len(settled), q(settled, 0.99), q(settled, 0.999), settled[len(settled)-1], over, uncertain, wrongFloor, storeyChanges, missing)
-	if missing > 0 {
-		t.Errorf("%d scans gave no fix", missing)
+		len(a), mean, q(a, 0.5), q(a, 0.9), q(a, 0.95), q(a, 0.99), a[len(a)-1],
+		len(sd), q(sd, 0.99), q(sd, 0.999), sd[len(sd)-1], st.over, st.uncertain, st.wrongFloor, st.storeyChanges, st.missing)
+	if st.missing > 0 {
+		t.Errorf("%d scans gave no fix", st.missing)
 	}
-	if p99 := q(errs, 0.99); p99 > 2.5 {
+	if st.uncertain*20 > len(st.all) {
+		t.Errorf("%d of %d estimates uncertain, above 5 %%", st.uncertain, len(st.all))
+	}
+	return st
+}
+
+func q(v []float64, p float64) float64 { return v[int(math.Min(float64(len(v)-1), p*float64(len(v))))] }
+
+// Issue 19's promise on the demo building with its walkable areas (docs/adr/0023): over three seeds (three times
+// twelve walkers, two loops each: about 15,900 estimates) every settled estimate is within 3 m of where the walker
+// was at its time, 99 % of all estimates within 2 m; at most 5 % are uncertain.
+func TestEstimateWithinThreeMetresOfTheWalk(t *testing.T) {
+	st := runWalk(t, []uint64{19, 1019, 2019}, DemoEstimator)
+	if mx := st.settled[len(st.settled)-1]; mx > PromiseMetres {
+		t.Errorf("%d settled estimates beyond 3 m, the worst %.2f m", st.over, mx)
+	}
+	if p99 := q(st.all, 0.99); p99 > 2 {
+		t.Errorf("99th percentile %.2f m, above 2 m", p99)
+	}
+}
+
+// On floors without walkable areas the estimator is the fit and the Kalman track, live (no lag): what it reaches
+// on the same walk (one seed), held so it does not regress — 99 % within 2.5 m, settled at most 3.8 m and at most
+// 0.1 % of them beyond 3 m.
+func TestEstimateWithoutAreas(t *testing.T) {
+	st := runWalk(t, []uint64{19}, DemoEstimatorWithoutAreas)
+	if p99 := q(st.all, 0.99); p99 > 2.5 {
 		t.Errorf("99th percentile %.2f m, above 2.5 m", p99)
 	}
-	if mx := settled[len(settled)-1]; mx > 3.8 {
+	if mx := st.settled[len(st.settled)-1]; mx > 3.8 {
 		t.Errorf("a settled estimate %.2f m off, above 3.8 m", mx)
 	}
-	if over*1000 > len(settled) {
-		t.Errorf("%d of %d settled estimates beyond 3 m, above 0.1 %%", over, len(settled))
-	}
-	if uncertain*20 > len(errs) {
-		t.Errorf("%d of %d estimates uncertain, above 5 %%", uncertain, len(errs))
+	if st.over*1000 > len(st.settled) {
+		t.Errorf("%d of %d settled estimates beyond 3 m, above 0.1 %%", st.over, len(st.settled))
 	}
 }
 
@@ -118,7 +148,8 @@ func TestSmoothingBeatsRawFits(t *testing.T) {
 			continue
 		}
 		raw += math.Hypot(fit.X-truth.X, fit.Y-truth.Y)
-		smooth += math.Hypot(pos.X*radio.DemoScale-truth.X, pos.Y*radio.DemoScale-truth.Y)
+		then := walk.At(float64(pos.Time) / 1000) // a fixed-lag smoother's position is of an earlier scan
+		smooth += math.Hypot(pos.X*radio.DemoScale-then.X, pos.Y*radio.DemoScale-then.Y)
 		n++
 	}
 	t.Logf("mean error over %d scans: raw fit %.2f m, smoothed %.2f m", n, raw/float64(n), smooth/float64(n))
@@ -210,5 +241,14 @@ func TestUncertainUntilTheTrackSettles(t *testing.T) {
 	}
 	if pos := at(60, radio.Point{Storey: 1, X: 28, Y: radio.DemoCorridorY}); !pos.Uncertain {
 		t.Fatalf("first scan after a silence: %+v", pos)
+	}
+}
+
+// fastLn is within 2·10⁻⁴ of math.Log over the squared distances the particle filter takes (1 cm² to 1 km²).
+func TestFastLn(t *testing.T) {
+	for x := 0.01; x < 1e6; x *= 1.0037 {
+		if d := math.Abs(fastLn(x) - math.Log(x)); d > 2e-4 {
+			t.Fatalf("fastLn(%g) = %g, ln %g", x, fastLn(x), math.Log(x))
+		}
 	}
 }

@@ -25,6 +25,9 @@ func (s *Service) Routes(r httpx.Router) {
 	r.Console("POST /ds/indoor/beacon/add", httpx.Bind(s.addBeacon))
 	r.Console("PUT /ds/indoor/beacon/update", httpx.Bind(s.updateBeacon))
 	r.Console("DELETE /ds/indoor/beacon/delete", httpx.Bind(s.deleteBeacon))
+	r.Console("POST /ds/indoor/area/add", httpx.Bind(s.addArea))
+	r.Console("PUT /ds/indoor/area/update", httpx.Bind(s.updateArea))
+	r.Console("DELETE /ds/indoor/area/delete", httpx.Bind(s.deleteArea))
 	r.Console("GET /ds/indoor/position/last", httpx.Bind(s.lastPositions))
 	r.Console("GET /ds/indoor/position/history", httpx.Bind(s.history))
 }
@@ -357,6 +360,101 @@ func (s *Service) deleteBeacon(ctx context.Context, p identity.Principal, req st
 		return nil, err
 	}
 	s.changed(p.CustomerID, "beacon", raw[0])
+	return map[string]any{"ids": ids}, nil
+}
+
+type areaReq struct {
+	ID      string  `json:"id"`
+	FloorID string  `json:"floorId"`
+	Name    *string `json:"name"`
+	Points  Points  `json:"points"`
+}
+
+// apply checks the request's fields over a (an add needs points) on the floor f.
+func (req areaReq) apply(a Area, f Floor, add bool) (Area, error) {
+	var err error
+	if req.Name != nil {
+		if a.Name, err = checkName(*req.Name, false); err != nil {
+			return a, err
+		}
+	}
+	if req.Points.Set || add {
+		if req.Points.Bad {
+			return a, ErrArea
+		}
+		if err := CheckPolygon(req.Points.P, f.Width, f.Height, f.Scale); err != nil {
+			return a, err
+		}
+		a.Points = req.Points.P
+	}
+	a.FloorID, a.BuildingID = f.ID, f.BuildingID
+	return a, nil
+}
+
+// POST /ds/indoor/area/add {floorId, name?, points: [[x, y], …] (plan pixels)} → Area
+func (s *Service) addArea(ctx context.Context, p identity.Principal, req areaReq) (any, error) {
+	fid, err := parseID("floorId", req.FloorID)
+	if err != nil {
+		return nil, err
+	}
+	f, err := s.store.Floor(ctx, p.CustomerID, FloorID(fid))
+	if err != nil {
+		return nil, err
+	}
+	a, err := req.apply(Area{}, f, true)
+	if err != nil {
+		return nil, err
+	}
+	id, err := s.store.CreateArea(ctx, p.CustomerID, a, s.now().UnixMilli())
+	if err != nil {
+		return nil, err
+	}
+	s.changed(p.CustomerID, "area", int64(id))
+	return s.store.Area(ctx, p.CustomerID, id)
+}
+
+// PUT /ds/indoor/area/update {id, name?, points?} → Area
+func (s *Service) updateArea(ctx context.Context, p identity.Principal, req areaReq) (any, error) {
+	n, err := parseID("id", req.ID)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := s.store.Area(ctx, p.CustomerID, AreaID(n))
+	if err != nil {
+		return nil, err
+	}
+	f, err := s.store.Floor(ctx, p.CustomerID, cur.FloorID)
+	if err != nil {
+		return nil, err
+	}
+	a, err := req.apply(cur, f, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.UpdateArea(ctx, p.CustomerID, a); err != nil {
+		return nil, err
+	}
+	s.changed(p.CustomerID, "area", n)
+	return s.store.Area(ctx, p.CustomerID, a.ID)
+}
+
+// DELETE /ds/indoor/area/delete {id | ids} → {ids}: all or none.
+func (s *Service) deleteArea(ctx context.Context, p identity.Principal, req struct {
+	ID  flex.List `json:"id"`
+	IDs flex.List `json:"ids"`
+}) (any, error) {
+	raw, err := httpx.RowIDs("ids", append(req.ID, req.IDs...), MaxAreas, true)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]AreaID, len(raw))
+	for i, v := range raw {
+		ids[i] = AreaID(v)
+	}
+	if err := s.store.DeleteAreas(ctx, p.CustomerID, ids); err != nil {
+		return nil, err
+	}
+	s.changed(p.CustomerID, "area", raw[0])
 	return map[string]any{"ids": ids}, nil
 }
 

@@ -48,6 +48,8 @@ type Floor struct {
 	Ref        *Ref       `json:"ref"`
 	CreatedAt  int64      `json:"createdAt"`
 	Beacons    []Beacon   `json:"beacons"`
+	// Areas are the floor's walkable areas (area.go); none: the estimator has no walls on this floor.
+	Areas []Area `json:"areas"`
 }
 
 // Ref is the pair of plan points (pixels) and their distance in metres a floor's scale came from.

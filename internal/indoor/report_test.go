@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -65,15 +64,23 @@ func reportToConsole(t *testing.T, engine string) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	const steps = 90
 	var errs []float64
+	var last int64
 	for i := range steps {
-		truth := walk.At(float64(i))
-		r := term.Call(indoor.ReqReport, map[string]any{"readings": radio.DemoChannel.Scan(rng, bd, truth)})
+		r := term.Call(indoor.ReqReport, map[string]any{"readings": radio.DemoChannel.Scan(rng, bd, walk.At(float64(i)))})
 		if !r.OK() {
 			t.Fatalf("report %d: %s %s", i, r.Code, r.Msg)
 		}
 		var pos indoor.Position
 		r.Into(t, &pos)
-		if pos.MsID != me || pos.FloorID != floors[bd.Storeys[truth.Storey].Level] || pos.Time != clk.get().UnixMilli() {
+		// The demo floors have walkable areas: the position is the fixed-lag smoother's, of a scan at most
+		// FixedLag scans back, never older than the one before (docs/adr/0023).
+		now := clk.get().UnixMilli()
+		if pos.Time > now || pos.Time < now-int64(indoor.FixedLag)*1000 || pos.Time < last {
+			t.Fatalf("report %d at %d: position of %d, the one before of %d", i, now, pos.Time, last)
+		}
+		last = pos.Time
+		truth := walk.At(float64(pos.Time-start) / 1000)
+		if pos.MsID != me || pos.FloorID != floors[bd.Storeys[truth.Storey].Level] {
 			t.Fatalf("report %d: %+v (truth %+v)", i, pos, truth)
 		}
 		d := math.Hypot(pos.X*radio.DemoScale-truth.X, pos.Y*radio.DemoScale-truth.Y)
@@ -84,7 +91,10 @@ func reportToConsole(t *testing.T, engine string) {
 		if i == 0 && !pos.Uncertain {
 			t.Errorf("the first position of a track is not marked uncertain: %+v", pos)
 		}
-		ev := e.con.WaitEvent(indoor.EventPosition, wait, func(f testkit.Frame) bool { return strings.Contains(string(f.Data), `"time":`+itoa(pos.Time)) })
+		ev := e.con.WaitEvent(indoor.EventPosition, wait, func(f testkit.Frame) bool {
+			var got indoor.Position
+			return json.Unmarshal(f.Data, &got) == nil && got == pos
+		})
 		var got indoor.Position
 		ev.Into(t, &got)
 		if got != pos {
@@ -125,7 +135,6 @@ func reportToConsole(t *testing.T, engine string) {
 	}
 
 	end := clk.get().UnixMilli()
-	last := clk.get().Add(-time.Second).UnixMilli()
 	testkit.APITest{Server: s, Token: e.token, State: state}.Run(t, []testkit.Scenario{
 		{Name: "last positions", Method: "GET", Path: "/ds/indoor/position/last", Token: "A", Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
@@ -204,4 +213,3 @@ func ms(y int, m time.Month, d, h int) int64 {
 	return time.Date(y, m, d, h, 0, 0, 0, time.UTC).UnixMilli()
 }
 
-func itoa(v int64) string { b, _ := json.Marshal(v); return string(b) }

@@ -224,17 +224,28 @@ func (l *layout) estimate(tr *Track, readings []Reading, now int64) (Position, b
 		}
 	}
 	g := l.floors[floor]
-	fit, ok := Solve(on, g.W, g.H)
+	obs := observe(on)
+	wk := l.walk[floor]
+	fit, ok := solveObs(obs, floor, g.Building, g.W, g.H, true)
 	if !ok {
 		return Position{}, false
 	}
-	fit = tr.Refine(fit, observe(on), now)
-	if g.W > 0 && g.H > 0 {
-		fit.X, fit.Y = math.Min(math.Max(fit.X, 0), g.W), math.Min(math.Max(fit.Y, 0), g.H)
+	var sm Smoothed
+	if wk != nil {
+		sm = tr.Filter(fit, obs, now, wk, g.W, g.H)
+	} else {
+		fit = tr.Refine(fit, obs, now)
+		if g.W > 0 && g.H > 0 {
+			fit.X, fit.Y = math.Min(math.Max(fit.X, 0), g.W), math.Min(math.Max(fit.Y, 0), g.H)
+		}
+		sm = tr.Update(fit, now, g.W, g.H)
 	}
-	sm := tr.Update(fit, now, g.W, g.H)
+	at := now
+	if sm.At != 0 {
+		at = sm.At
+	}
 	return Position{BuildingID: g.Building, FloorID: floor, X: round(sm.X/g.Scale, 2), Y: round(sm.Y/g.Scale, 2),
-		Accuracy: round(sm.Accuracy, 2), Uncertain: sm.Uncertain, Beacons: fit.Used, Time: now}, true
+		Accuracy: round(sm.Accuracy, 2), Uncertain: sm.Uncertain, Beacons: fit.Used, Time: at}, true
 }
 
 // named fills positions' terminal names.

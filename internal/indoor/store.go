@@ -40,6 +40,7 @@ func scanFloor(r scanner) (Floor, error) {
 	f.Ref = decodeRef(ref)
 	f.URL = files.URL(f.FileID)
 	f.Beacons = []Beacon{}
+	f.Areas = []Area{}
 	return f, err
 }
 
@@ -94,6 +95,16 @@ func (s *Store) Buildings(ctx context.Context, customerID int64) ([]Building, er
 		if at, ok := fidx[b.FloorID]; ok {
 			f := &out[at[0]].Floors[at[1]]
 			f.Beacons = append(f.Beacons, b)
+		}
+	}
+	areas, err := s.areas(ctx, `SELECT `+areaCols+areaFrom+` WHERE a.customer_id = ? ORDER BY a.id`, customerID)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range areas {
+		if at, ok := fidx[a.FloorID]; ok {
+			f := &out[at[0]].Floors[at[1]]
+			f.Areas = append(f.Areas, a)
 		}
 	}
 	return out, nil
@@ -153,7 +164,10 @@ func (s *Store) Floor(ctx context.Context, customerID int64, id FloorID) (Floor,
 	if err != nil {
 		return Floor{}, notFound(err)
 	}
-	f.Beacons, err = s.beacons(ctx, `SELECT `+beaconCols+beaconFrom+` WHERE b.floor_id = ? ORDER BY b.name, b.mac`, id)
+	if f.Beacons, err = s.beacons(ctx, `SELECT `+beaconCols+beaconFrom+` WHERE b.floor_id = ? ORDER BY b.name, b.mac`, id); err != nil {
+		return f, err
+	}
+	f.Areas, err = s.areas(ctx, `SELECT `+areaCols+areaFrom+` WHERE a.floor_id = ? ORDER BY a.id`, id)
 	return f, err
 }
 
@@ -185,6 +199,9 @@ func (s *Store) DeleteBuilding(ctx context.Context, customerID int64, id Buildin
 			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM indoor_beacons WHERE customer_id = ? AND floor_id IN (SELECT id FROM indoor_floors WHERE building_id = ?)`, customerID, id); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM indoor_areas WHERE customer_id = ? AND floor_id IN (SELECT id FROM indoor_floors WHERE building_id = ?)`, customerID, id); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM indoor_floors WHERE building_id = ? AND customer_id = ?`, id, customerID); err != nil {
@@ -238,6 +255,26 @@ func (s *Store) UpdateFloor(ctx context.Context, customerID int64, f Floor) erro
 		if off > 0 {
 			return ErrOffPlan
 		}
+		rows, err := tx.Query(ctx, `SELECT points FROM indoor_areas WHERE floor_id = ?`, f.ID)
+		if err != nil {
+			return err
+		}
+		var areas []Area
+		for rows.Next() {
+			var pts string
+			if err := rows.Scan(&pts); err != nil {
+				rows.Close()
+				return err
+			}
+			areas = append(areas, Area{Points: decodePoints(pts)})
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if !onPlan(areas, f.Width, f.Height) {
+			return ErrOffPlan
+		}
 		res, err := tx.Exec(ctx, `UPDATE indoor_floors SET name = ?, level = ?, file_id = ?, width = ?, height = ?, scale = ?, ref = ?
 			WHERE id = ? AND customer_id = ?`, f.Name, f.Level, f.FileID, f.Width, f.Height, f.Scale, encodeRef(f.Ref), f.ID, customerID)
 		return affected(res, conflict(err, ErrNameTaken))
@@ -251,6 +288,9 @@ func (s *Store) DeleteFloor(ctx context.Context, customerID int64, id FloorID) e
 			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM indoor_beacons WHERE floor_id = ? AND customer_id = ?`, id, customerID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM indoor_areas WHERE floor_id = ? AND customer_id = ?`, id, customerID); err != nil {
 			return err
 		}
 		res, err := tx.Exec(ctx, `DELETE FROM indoor_floors WHERE id = ? AND customer_id = ?`, id, customerID)
@@ -307,11 +347,12 @@ type floorGeom struct {
 type layout struct {
 	byMAC  map[string]Anchor
 	floors map[FloorID]floorGeom
+	walk   map[FloorID]*walkable // floors with walkable areas
 }
 
 // Layout reads every beacon and floor of a customer (beacon positions in metres).
 func (s *Store) Layout(ctx context.Context, customerID int64) (*layout, error) {
-	l := &layout{byMAC: map[string]Anchor{}, floors: map[FloorID]floorGeom{}}
+	l := &layout{byMAC: map[string]Anchor{}, floors: map[FloorID]floorGeom{}, walk: map[FloorID]*walkable{}}
 	floors, err := s.floors(ctx, `SELECT `+floorCols+` FROM indoor_floors WHERE customer_id = ?`, customerID)
 	if err != nil {
 		return nil, err
@@ -330,6 +371,26 @@ func (s *Store) Layout(ctx context.Context, customerID int64) (*layout, error) {
 		}
 		l.byMAC[b.MAC] = Anchor{Beacon: b.ID, Floor: b.FloorID, Building: g.Building, X: b.X * g.Scale, Y: b.Y * g.Scale,
 			RSSI1m: float64(b.RSSI), Decay: b.Decay}
+	}
+	areas, err := s.areas(ctx, `SELECT `+areaCols+areaFrom+` WHERE a.customer_id = ?`, customerID)
+	if err != nil {
+		return nil, err
+	}
+	polys := map[FloorID][][][2]float64{}
+	for _, a := range areas {
+		g, ok := l.floors[a.FloorID]
+		if !ok {
+			continue
+		}
+		poly := make([][2]float64, len(a.Points))
+		for i, p := range a.Points {
+			poly[i] = [2]float64{p[0] * g.Scale, p[1] * g.Scale}
+		}
+		polys[a.FloorID] = append(polys[a.FloorID], poly)
+	}
+	for fid, pp := range polys {
+		g := l.floors[fid]
+		l.walk[fid] = newWalkable(pp, g.W, g.H)
 	}
 	return l, nil
 }

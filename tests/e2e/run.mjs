@@ -19,6 +19,7 @@ import { vcallCases } from './vcall.mjs';
 import { jobsCases } from './jobs.mjs';
 import { broadcastCases } from './broadcast.mjs';
 import { video2Cases } from './video2.mjs';
+import { indoor3mCases } from './indoor3m.mjs';
 
 const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
 const TERMINAL = '10000101';
@@ -385,4 +386,4 @@ cases.push(...camerasCases);
 cases.push(...contrastCases);
 
 cases.push(...keysCases);
-process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases, ...patrolCases, ...vcallCases, ...jobsCases, ...broadcastCases, ...video2Cases])) > 0 ? 1 : 0);
+process.exit((await run([...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases, ...patrolCases, ...vcallCases, ...jobsCases, ...broadcastCases, ...video2Cases, ...indoor3mCases])) > 0 ? 1 : 0);

@@ -27,6 +27,6 @@ func (r *runner) indoorRow() bench.Row {
 		return row(name, target, "", r.missing("indoor"))
 	}
 	return bench.Row{Name: name, Target: target, Status: bench.Verdict(v >= 10_000),
-		Figure: fmt.Sprintf("%s estimates per CPU-second on one goroutine (%.0f µs of CPU each; demo building, 24 beacons a storey, up to 16 readings a fit): %s terminals scanning once a second per core",
+		Figure: fmt.Sprintf("%s estimates per CPU-second on one goroutine (%.0f µs of CPU each; demo building, 24 beacons a storey, up to 16 readings a fit, walkable areas: the particle filter): %s terminals scanning once a second per core",
 			bench.Thousands(v), 1e6/v, bench.Thousands(v))}
 }

@@ -231,3 +231,64 @@ func (w *Walk) At(t float64) Point {
 	}
 	return w.Route[0]
 }
+
+// Rect is an axis-aligned rectangle in metres on a storey.
+type Rect struct{ X0, Y0, X1, Y1 float64 }
+
+// Contains tells whether (x, y) is in r (edges included).
+func (r Rect) Contains(x, y float64) bool { return x >= r.X0 && x <= r.X1 && y >= r.Y0 && y <= r.Y1 }
+
+// The demo building's walls: DemoWall thick, the corridor's walls centred DemoCorridorHalf either side of
+// DemoCorridorY, doors DemoDoor wide.
+const (
+	DemoWall         = 0.3
+	DemoCorridorHalf = 1.5
+	DemoDoor         = 1.2
+)
+
+// demoRooms lists, per storey, the partitions (x of their centre lines) between the rooms north of the corridor
+// and south of it, and the doors (x of their centres) from the corridor into them: the rooms a walk visits have a
+// door where it goes in and one where it comes out; every other room has one in its middle.
+var demoRooms = [2]struct{ north, south, northDoors, southDoors []float64 }{
+	{north: []float64{9, 19, 28.5, 38}, south: []float64{9.5, 19, 35},
+		northDoors: []float64{4.5, 10, 15, 24, 33, 40, 43}, southDoors: []float64{4.5, 14, 26, 31, 41.5}},
+	{north: []float64{9.5, 24, 33, 40}, south: []float64{10.5, 19, 28.5, 38},
+		northDoors: []float64{4.5, 14, 20, 28.5, 36.5, 44}, southDoors: []float64{5, 9, 14.5, 24, 30, 36, 43}},
+}
+
+// DemoAreas are the walkable areas of storey s of the demo building: the corridor, each room inside its walls,
+// and each door (a rectangle across the corridor wall, overlapping the corridor and the room). Walls are the
+// gaps between them; the demo plan (indoor.DemoPlan) is drawn from these, and the demo walk stays in them,
+// passing walls only through doors.
+func DemoAreas(s int) []Rect {
+	const w2 = DemoWall / 2
+	c0, c1 := DemoCorridorY-DemoCorridorHalf, DemoCorridorY+DemoCorridorHalf
+	out := []Rect{{DemoWall, c0 + w2, DemoWidth - DemoWall, c1 - w2}}
+	rooms := func(parts []float64, y0, y1 float64) {
+		x0 := DemoWall
+		for _, p := range append(append([]float64{}, parts...), DemoWidth-DemoWall+w2) {
+			out = append(out, Rect{x0, y0, p - w2, y1})
+			x0 = p + w2
+		}
+	}
+	r := demoRooms[s]
+	rooms(r.north, DemoWall, c0-w2)
+	rooms(r.south, c1+w2, DemoHeight-DemoWall)
+	for _, x := range r.northDoors {
+		out = append(out, Rect{x - DemoDoor/2, c0 - 2*w2, x + DemoDoor/2, c0 + 2*w2})
+	}
+	for _, x := range r.southDoors {
+		out = append(out, Rect{x - DemoDoor/2, c1 - 2*w2, x + DemoDoor/2, c1 + 2*w2})
+	}
+	return out
+}
+
+// InAreas tells whether (x, y) is in one of the areas.
+func InAreas(areas []Rect, x, y float64) bool {
+	for _, r := range areas {
+		if r.Contains(x, y) {
+			return true
+		}
+	}
+	return false
+}

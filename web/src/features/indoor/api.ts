@@ -26,6 +26,15 @@ export interface Beacon {
   decay: number;
 }
 
+/** A walkable area of a floor (corridor, room, door): a simple polygon in plan pixels (ADR 0023). */
+export interface Area {
+  id: number;
+  floorId: number;
+  buildingId: number;
+  name: string;
+  points: [number, number][];
+}
+
 export interface Floor {
   id: number;
   buildingId: number;
@@ -39,6 +48,8 @@ export interface Floor {
   scale: number;
   ref: Ref | null;
   beacons: Beacon[];
+  /** Walkable areas; none: the estimator has no walls on this floor. */
+  areas: Area[];
 }
 
 export interface Building {
@@ -81,6 +92,9 @@ export const INDOOR_PATHS = {
   addBeacon: '/ds/indoor/beacon/add',
   updateBeacon: '/ds/indoor/beacon/update',
   deleteBeacon: '/ds/indoor/beacon/delete',
+  addArea: '/ds/indoor/area/add',
+  updateArea: '/ds/indoor/area/update',
+  deleteArea: '/ds/indoor/area/delete',
   last: '/ds/indoor/position/last',
   history: '/ds/indoor/position/history',
   upload: '/filews/upload/media',
@@ -122,6 +136,9 @@ export const indoorApi = {
   addBeacon: (b: BeaconInput) => http.post<Beacon>(INDOOR_PATHS.addBeacon, b),
   updateBeacon: (id: number, b: BeaconInput) => http.put<Beacon>(INDOOR_PATHS.updateBeacon, { id, ...b }),
   deleteBeacons: (ids: number[]) => http.del<{ ids: number[] }>(INDOOR_PATHS.deleteBeacon, { ids: ids.join(',') }),
+  addArea: (floorId: number, name: string, points: [number, number][]) => http.post<Area>(INDOOR_PATHS.addArea, { floorId, name, points }),
+  updateArea: (id: number, a: { name?: string; points?: [number, number][] }) => http.put<Area>(INDOOR_PATHS.updateArea, { id, ...a }),
+  deleteAreas: (ids: number[]) => http.del<{ ids: number[] }>(INDOOR_PATHS.deleteArea, { ids: ids.join(',') }),
   last: (buildingId?: number) => http.get<Page<Position>>(INDOOR_PATHS.last, { buildingId }),
   history: (msId: string, sTime: number, eTime: number, floorId?: number) =>
     http.get<Page<Position>>(INDOOR_PATHS.history, { msId, sTime, eTime, floorId }),

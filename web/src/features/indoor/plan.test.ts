@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Position } from './api';
-import { beaconsNeeded, metresToPx, positionAt, scaleFromRef, validDecay, validMac, validRssi } from './plan';
+import { beaconsNeeded, metresToPx, polygonArea, polygonProblem, positionAt, scaleFromRef, validDecay, validMac, validRssi } from './plan';
 
 const p = (time: number, x: number, floorId = 1): Position => ({ msId: '1', buildingId: 1, floorId, x, y: 0, accuracy: 1, uncertain: false, beacons: 5, time });
 
@@ -35,5 +35,20 @@ describe('beaconsNeeded', () => {
   it('asks one beacon per 50 m² of the plan', () => {
     expect(beaconsNeeded({ width: 960, height: 480, scale: 0.05 })).toEqual({ area: 1152, need: 24 });
     expect(beaconsNeeded({ width: 100, height: 100, scale: 0.05 }).need).toBe(1);
+  });
+});
+
+describe('walkable area polygons', () => {
+  const floor = { width: 400, height: 200, scale: 0.05 };
+  it('measures an area in m²', () => {
+    expect(polygonArea([[0, 0], [200, 0], [200, 100], [0, 100]], floor)).toBeCloseTo(50);
+  });
+  it('holds the server rule (code 160)', () => {
+    expect(polygonProblem([[0, 80], [400, 80], [400, 120], [0, 120]], floor)).toBeUndefined();
+    expect(polygonProblem([[0, 0], [100, 100]], floor)).toBe('few');
+    expect(polygonProblem(Array.from({ length: 65 }, (_, i) => [200 + 80 * Math.cos(i / 10), 100 + 80 * Math.sin(i / 10)] as [number, number]), floor)).toBe('many');
+    expect(polygonProblem([[0, 0], [401, 0], [401, 10]], floor)).toBe('off');
+    expect(polygonProblem([[0, 0], [9, 0], [9, 9], [0, 9]], floor)).toBe('small');
+    expect(polygonProblem([[0, 0], [100, 100], [100, 0], [0, 100]], floor)).toBe('crossing');
   });
 });

@@ -2,6 +2,12 @@
 // moment of its history, and the rules of beacon fields (spec §5) the dialogs check before the server does.
 import type { Floor, Position } from './api';
 
+/** The corners of a walkable area (ADR 0023, docs/api.md "Walkable areas"). */
+export const MIN_AREA_POINTS = 3;
+export const MAX_AREA_POINTS = 64;
+/** The smallest walkable area, m². */
+export const MIN_AREA_M2 = 0.25;
+
 /** Metres per pixel from two plan points and their distance; undefined when the points coincide or d ≤ 0. */
 export function scaleFromRef(x1: number, y1: number, x2: number, y2: number, distance: number): number | undefined {
   const px = Math.hypot(x2 - x1, y2 - y1);
@@ -56,4 +62,47 @@ export function positionAt(history: Position[], t: number, maxGapMs = 10_000): P
   if (!b || b.floorId !== a.floorId || b.time - a.time > maxGapMs || b.time === a.time) return a;
   const f = (t - a.time) / (b.time - a.time);
   return { ...a, x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f, accuracy: a.accuracy + (b.accuracy - a.accuracy) * f, time: t };
+}
+
+/** A polygon's area in m² (plan pixels at the floor's scale). */
+export function polygonArea(points: [number, number][], floor: Pick<Floor, 'scale'>): number {
+  let a = 0;
+  for (let i = 0; i < points.length; i++) {
+    const [x1, y1] = points[i];
+    const [x2, y2] = points[(i + 1) % points.length];
+    a += x1 * y2 - x2 * y1;
+  }
+  return (Math.abs(a) / 2) * floor.scale * floor.scale;
+}
+
+function segmentsMeet(a: [number, number], b: [number, number], c: [number, number], d: [number, number]): boolean {
+  const cross = (o: [number, number], p: [number, number], q: [number, number]) => (p[0] - o[0]) * (q[1] - o[1]) - (p[1] - o[1]) * (q[0] - o[0]);
+  const on = (o: [number, number], p: [number, number], q: [number, number]) =>
+    Math.min(o[0], p[0]) <= q[0] && q[0] <= Math.max(o[0], p[0]) && Math.min(o[1], p[1]) <= q[1] && q[1] <= Math.max(o[1], p[1]);
+  const d1 = cross(c, d, a);
+  const d2 = cross(c, d, b);
+  const d3 = cross(a, b, c);
+  const d4 = cross(a, b, d);
+  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
+  return (d1 === 0 && on(c, d, a)) || (d2 === 0 && on(c, d, b)) || (d3 === 0 && on(a, b, c)) || (d4 === 0 && on(a, b, d));
+}
+
+/**
+ * Why a walkable area's polygon would be refused — the server's rule (code 160): 'few' (under 3 corners), 'many'
+ * (over 64), 'off' (a corner off the plan), 'small' (under 0.25 m²), 'crossing' (two edges meet but at a shared
+ * corner) — or undefined when it is fine.
+ */
+export function polygonProblem(points: [number, number][], floor: Pick<Floor, 'width' | 'height' | 'scale'>): 'few' | 'many' | 'off' | 'small' | 'crossing' | undefined {
+  const n = points.length;
+  if (n < MIN_AREA_POINTS) return 'few';
+  if (n > MAX_AREA_POINTS) return 'many';
+  if (points.some(([x, y]) => x < 0 || y < 0 || x > floor.width || y > floor.height)) return 'off';
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      if (j === i + 1 || (i === 0 && j === n - 1)) continue;
+      if (segmentsMeet(points[i], points[(i + 1) % n], points[j], points[(j + 1) % n])) return 'crossing';
+    }
+  }
+  if (polygonArea(points, floor) < MIN_AREA_M2) return 'small';
+  return undefined;
 }

@@ -1,13 +1,14 @@
 // The edit dialogs of /indoor: a building (name, remark), a floor (name, level, plan image, scale by a number or by
 // two points picked on the plan and their distance) and a beacon (address, name, RSSI at 1 m, environment decay;
-// its place is where the plan was clicked). Every refusal shows the server's code in the user's language.
+// its place is where the plan was clicked) and a walkable area (a name for the polygon drawn on the plan, or
+// deleting it). Every refusal shows the server's code in the user's language.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Form, Input, InputNumber, Modal, Popconfirm, Radio, Space, Upload } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { ApiError } from '../../../shared/http/client';
-import { indoorApi, uploadPlan, type Beacon, type Building, type Floor, type ScaleInput } from '../api';
-import { scaleFromRef, validDecay, validMac, validRssi } from '../plan';
+import { indoorApi, uploadPlan, type Area, type Beacon, type Building, type Floor, type ScaleInput } from '../api';
+import { polygonArea, polygonProblem, scaleFromRef, validDecay, validMac, validRssi } from '../plan';
 
 export function useCodeText() {
   const { t } = useTranslation('indoor');
@@ -235,6 +236,92 @@ export function BeaconDialog({
         </Space>
         <div>{t('beacon.at', { x: at.x.toFixed(0), y: at.y.toFixed(0), mx: (at.x * floor.scale).toFixed(1), my: (at.y * floor.scale).toFixed(1) })}</div>
         {error && <Alert type="error" title={error} showIcon style={{ marginTop: 8 }} />}
+      </Form>
+    </Modal>
+  );
+}
+
+/**
+ * A walkable area (ADR 0023): saving the polygon drawn on the plan (points; a new area, or the new outline of
+ * area) with its name, renaming an area, or deleting it. The polygon is checked as the server does (code 160).
+ */
+export function AreaDialog({
+  floor,
+  area,
+  points,
+  onRedraw,
+  onClose,
+}: {
+  floor: Floor;
+  area: Area | null;
+  points?: [number, number][];
+  /** Draw a new outline of the area on the plan. */
+  onRedraw?: () => void;
+  onClose: (changed?: boolean) => void;
+}) {
+  const { t } = useTranslation('indoor');
+  const codeText = useCodeText();
+  const [name, setName] = useState(area?.name ?? '');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const outline = points ?? area?.points ?? [];
+  const problem = points ? polygonProblem(points, floor) : undefined;
+  const save = async () => {
+    if (problem) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      if (area) await indoorApi.updateArea(area.id, points ? { name, points } : { name });
+      else await indoorApi.addArea(floor.id, name, outline);
+      onClose(true);
+    } catch (e) {
+      setError(codeText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const remove = async () => {
+    if (!area) return;
+    try {
+      await indoorApi.deleteAreas([area.id]);
+      onClose(true);
+    } catch (e) {
+      setError(codeText(e));
+    }
+  };
+  return (
+    <Modal
+      open
+      title={area ? t('area.edit') : t('area.new')}
+      onCancel={() => onClose()}
+      footer={
+        <Space>
+          {area && (
+            <Popconfirm title={t('area.confirmDelete')} onConfirm={remove} okText={t('delete')} cancelText={t('cancel')}>
+              <Button danger data-testid="indoor-area-delete">
+                {t('delete')}
+              </Button>
+            </Popconfirm>
+          )}
+          {onRedraw && <Button onClick={onRedraw}>{t('area.redraw')}</Button>}
+          <Button onClick={() => onClose()} data-testid="indoor-area-cancel">
+            {t('cancel')}
+          </Button>
+          <Button type="primary" loading={busy} disabled={!!problem} onClick={save} data-testid="indoor-area-save">
+            {t('save')}
+          </Button>
+        </Space>
+      }
+    >
+      <Form layout="vertical">
+        <Form.Item label={t('area.name')} help={t('area.nameHelp')}>
+          <Input value={name} maxLength={40} onChange={(e) => setName(e.target.value)} data-testid="indoor-area-name" />
+        </Form.Item>
+        <Form.Item>
+          {t('area.size', { n: outline.length, m2: polygonArea(outline, floor).toFixed(1) })}
+        </Form.Item>
+        {problem && <Alert type="warning" showIcon title={t(`area.problem.${problem}`)} />}
+        {error && <Alert type="error" title={error} showIcon />}
       </Form>
     </Modal>
   );

@@ -3,7 +3,7 @@
 // A click on the plan reports plan pixels (placing a beacon, picking reference points).
 import { useRef, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Beacon, Floor, Position } from '../api';
+import type { Area, Beacon, Floor, Position } from '../api';
 import { metresToPx } from '../plan';
 
 interface Props {
@@ -18,12 +18,20 @@ interface Props {
   track?: Position[];
   /** Reference points being picked. */
   marks?: { x: number; y: number }[];
+  /** Draw the floor's walkable areas (editing them); a click on one reports it. */
+  showAreas?: boolean;
+  onAreaClick?: (a: Area) => void;
+  selectedArea?: number;
+  /** A walkable area being drawn: its corners so far. */
+  draft?: [number, number][];
 }
+
+const AREA_COLOR = '#52c41a';
 
 const TERMINAL_COLOR = '#1677ff';
 const SELECTED_COLOR = '#d4380d';
 
-export function PlanView({ floor, positions, selected, onSelect, onPlanClick, onBeaconClick, track, marks }: Props) {
+export function PlanView({ floor, positions, selected, onSelect, onPlanClick, onBeaconClick, track, marks, showAreas, onAreaClick, selectedArea, draft }: Props) {
   const { t } = useTranslation('indoor');
   const uncertainText = t('terminals.uncertain');
   const svg = useRef<SVGSVGElement>(null);
@@ -51,6 +59,35 @@ export function PlanView({ floor, positions, selected, onSelect, onPlanClick, on
       onClick={click}
     >
       <image href={floor.url} x={0} y={0} width={floor.width} height={floor.height} preserveAspectRatio="none" />
+      {showAreas &&
+        (floor.areas ?? []).map((a) => (
+          <polygon
+            key={a.id}
+            data-testid="indoor-area"
+            data-area-id={a.id}
+            points={a.points.map(([x, y]) => `${x},${y}`).join(' ')}
+            fill={AREA_COLOR}
+            fillOpacity={a.id === selectedArea ? 0.35 : 0.18}
+            stroke={a.id === selectedArea ? SELECTED_COLOR : AREA_COLOR}
+            strokeWidth={unit / 6}
+            style={{ cursor: onAreaClick ? 'pointer' : 'default' }}
+            onClick={(e) => {
+              if (!onAreaClick) return;
+              e.stopPropagation();
+              onAreaClick(a);
+            }}
+          >
+            <title>{a.name || t('area.unnamed')}</title>
+          </polygon>
+        ))}
+      {draft && draft.length > 0 && (
+        <g data-testid="indoor-area-draft" data-points={draft.length} pointerEvents="none">
+          <polygon points={draft.map(([x, y]) => `${x},${y}`).join(' ')} fill={SELECTED_COLOR} fillOpacity={0.12} stroke={SELECTED_COLOR} strokeWidth={unit / 5} strokeDasharray={`${unit / 2} ${unit / 3}`} />
+          {draft.map(([x, y], i) => (
+            <circle key={i} cx={x} cy={y} r={unit * 0.45} fill="#fff" stroke={SELECTED_COLOR} strokeWidth={unit / 6} />
+          ))}
+        </g>
+      )}
       {track && track.length > 1 && (
         <polyline
           data-testid="indoor-track"

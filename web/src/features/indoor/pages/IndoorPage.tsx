@@ -1,5 +1,6 @@
 // /indoor: the buildings' floor plans with the terminals on them, live (indoor.position), their history played back,
-// and — in edit mode — buildings, floors (plan image, scale) and beacons (placed by clicking the plan).
+// and — in edit mode — buildings, floors (plan image, scale), beacons (placed by clicking the plan) and walkable
+// areas (polygons drawn corner by corner on the plan; the estimator keeps tracks inside them, ADR 0023).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
@@ -9,11 +10,11 @@ import { live, onResync, useLiveStatus } from '../../../shared/socket/live';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { formatZoned } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
-import { indoorApi, indoorKeys, type Beacon, type Building, type Floor, type Position } from '../api';
+import { indoorApi, indoorKeys, type Area, type Beacon, type Building, type Floor, type Position } from '../api';
 import { applyPosition, setPositions, useIndoor } from '../store';
 import { beaconsNeeded, positionAt } from '../plan';
 import { PlanView } from '../components/PlanView';
-import { BeaconDialog, BuildingDialog, FloorDialog, useCodeText } from '../components/Dialogs';
+import { AreaDialog, BeaconDialog, BuildingDialog, FloorDialog, useCodeText } from '../components/Dialogs';
 
 const RANGES = [15, 60, 360, 1440] as const; // minutes of history
 const SPEEDS = [1, 5, 20, 60] as const;
@@ -116,6 +117,20 @@ export default function IndoorPage() {
   const [buildingDialog, setBuildingDialog] = useState<{ building: Building | null }>();
   const [floorDialog, setFloorDialog] = useState<{ floor: Floor | null; picking: boolean; points: { x: number; y: number }[] }>();
   const [beaconDialog, setBeaconDialog] = useState<{ beacon: Beacon | null; at: { x: number; y: number } }>();
+  // Walkable areas: what a plan click does in edit mode, the polygon being drawn (for a new area, or a new outline
+  // of `redraw`), and the area dialog.
+  const [editWhat, setEditWhat] = useState<'beacons' | 'areas'>('beacons');
+  const [draft, setDraft] = useState<[number, number][]>([]);
+  const [drawing, setDrawing] = useState(false);
+  const [redraw, setRedraw] = useState<Area>();
+  const [areaDialog, setAreaDialog] = useState<{ area: Area | null; points?: [number, number][] }>();
+  const drawingAreas = editing && editWhat === 'areas';
+  const stopDrawing = () => {
+    setDraft([]);
+    setDrawing(false);
+    setRedraw(undefined);
+  };
+  useEffect(stopDrawing, [floor?.id, editing]);
   const reload = () => void refetch();
   const remove = async (what: 'building' | 'floor') => {
     try {
@@ -138,6 +153,10 @@ export default function IndoorPage() {
     if (floorDialog?.picking) {
       const points = [...floorDialog.points, { x, y }].slice(-2);
       setFloorDialog({ ...floorDialog, points, picking: points.length < 2 });
+      return;
+    }
+    if (drawingAreas) {
+      if (drawing) setDraft((d) => [...d, [x, y]]);
       return;
     }
     if (editing && floor) setBeaconDialog({ beacon: null, at: { x, y } });
@@ -212,7 +231,44 @@ export default function IndoorPage() {
           )}
           {socket !== 'online' && <Tag color="warning">{t('offline')}</Tag>}
         </Flex>
-        {editing && floor && <Typography.Text type="secondary">{floorDialog?.picking ? t('floor.pickHint') : t('beacon.placeHint')}</Typography.Text>}
+        {editing && floor && (
+          <Flex wrap gap={8} align="center" style={{ marginTop: 8 }}>
+            <Segmented
+              value={editWhat}
+              onChange={(v) => {
+                setEditWhat(v as 'beacons' | 'areas');
+                stopDrawing();
+              }}
+              options={[
+                { value: 'beacons', label: t('beacon.mode') },
+                { value: 'areas', label: t('area.mode', { n: floor.areas?.length ?? 0 }) },
+              ]}
+              data-testid="indoor-edit-what"
+            />
+            {drawingAreas && !drawing && (
+              <Button icon={<PlusOutlined />} onClick={() => setDrawing(true)} data-testid="indoor-area-draw">
+                {t('area.draw')}
+              </Button>
+            )}
+            {drawingAreas && drawing && (
+              <Space wrap>
+                <Button type="primary" disabled={draft.length < 3} onClick={() => setAreaDialog({ area: redraw ?? null, points: draft })} data-testid="indoor-area-finish">
+                  {t('area.finish', { n: draft.length })}
+                </Button>
+                <Button disabled={draft.length === 0} onClick={() => setDraft((d) => d.slice(0, -1))}>
+                  {t('area.undo')}
+                </Button>
+                <Button onClick={stopDrawing} data-testid="indoor-area-stop">
+                  {t('cancel')}
+                </Button>
+              </Space>
+            )}
+            <Typography.Text type="secondary">
+              {floorDialog?.picking ? t('floor.pickHint') : drawingAreas ? (redraw ? t('area.redrawHint', { name: redraw.name || t('area.unnamed') }) : drawing ? t('area.drawHint') : t('area.hint')) : t('beacon.placeHint')}
+            </Typography.Text>
+          </Flex>
+        )}
+        {drawingAreas && floor && (floor.areas?.length ?? 0) === 0 && <Alert type="info" showIcon message={t('area.none')} style={{ marginTop: 8 }} />}
         {editing && floor && density && density.have < density.need && (
           <Alert type="warning" showIcon data-testid="indoor-density" message={t('beacon.tooFew', { have: density.have, need: density.need, area: Math.round(density.area) })} />
         )}
@@ -228,7 +284,11 @@ export default function IndoorPage() {
               selected={history ? history.msId : selected}
               onSelect={setSelected}
               onPlanClick={editing || floorDialog?.picking ? planClick : undefined}
-              onBeaconClick={editing ? (b) => setBeaconDialog({ beacon: b, at: { x: b.x, y: b.y } }) : undefined}
+              onBeaconClick={editing && !drawingAreas ? (b) => setBeaconDialog({ beacon: b, at: { x: b.x, y: b.y } }) : undefined}
+              showAreas={drawingAreas}
+              onAreaClick={drawingAreas && !drawing ? (a) => setAreaDialog({ area: a }) : undefined}
+              selectedArea={redraw?.id ?? areaDialog?.area?.id}
+              draft={drawingAreas ? draft : undefined}
               track={track}
               marks={floorDialog?.picking || floorDialog?.points.length ? floorDialog.points : undefined}
             />
@@ -325,6 +385,30 @@ export default function IndoorPage() {
             setFloorDialog(undefined);
             if (f) {
               setFloorId(f.id);
+              reload();
+            }
+          }}
+        />
+      )}
+      {areaDialog && floor && (
+        <AreaDialog
+          floor={floor}
+          area={areaDialog.area}
+          points={areaDialog.points}
+          onRedraw={
+            areaDialog.area && !areaDialog.points
+              ? () => {
+                  setRedraw(areaDialog.area ?? undefined);
+                  setDraft([]);
+                  setDrawing(true);
+                  setAreaDialog(undefined);
+                }
+              : undefined
+          }
+          onClose={(changed) => {
+            setAreaDialog(undefined);
+            if (changed) {
+              stopDrawing();
               reload();
             }
           }}
