@@ -26,6 +26,7 @@ type presenceMsg struct {
 	Customer int64         `json:"customerId"`
 	Kind     realtime.Kind `json:"kind"`
 	Sign     string        `json:"sign,omitempty"` // a console's sign-in (tokenHash): its windows on other nodes stay
+	Who      *whoMsg       `json:"who,omitempty"`  // on a join: the principal without its token (a Peer of it)
 }
 
 // Hooks are the hub's login/logout hooks of the cluster; add them before any other (app wiring), so that the
@@ -39,7 +40,9 @@ func (n *Node) onLogin(ctx context.Context, c *realtime.Conn, _ bool) {
 	if err := n.hold(ctx, p, kind); err != nil {
 		slog.ErrorContext(ctx, "cluster: presence row", "msId", p.AccountID, "err", err)
 	}
-	n.tell(presenceMsg{Op: "join", Account: p.AccountID, Customer: p.CustomerID, Kind: kind, Sign: signOf(p, kind)})
+	w := &whoMsg{P: p, Kind: kind}
+	w.P.Token = ""
+	n.tell(presenceMsg{Op: "join", Account: p.AccountID, Customer: p.CustomerID, Kind: kind, Sign: signOf(p, kind), Who: w})
 }
 
 func (n *Node) onLogout(ctx context.Context, c *realtime.Conn, _ bool) {
@@ -83,8 +86,12 @@ func (n *Node) onPresence(msg *nats.Msg) {
 		return
 	}
 	n.mu.Lock()
+	delete(n.who, m.Account)
 	if m.Op == "join" {
 		n.addRemote(m.Account, m.Node)
+		if m.Who != nil {
+			n.who[m.Account] = *m.Who
+		}
 	} else {
 		n.dropRemote(m.Account, m.Node)
 	}

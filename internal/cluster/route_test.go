@@ -1,0 +1,131 @@
+package cluster_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"tenfour/internal/files/filetest"
+	"tenfour/internal/platform/realtime/rttest"
+	"tenfour/internal/testkit"
+)
+
+// A console on node 1 sends a terminal on node 2 an SMS, a job ticket (and deletes it), a tone and a remote
+// parameter: each reaches the terminal through its node (realtime.Peer over NATS) and the terminal's
+// acknowledgement comes back, so each is recorded as delivered; a refusal comes back as a refusal. A terminal
+// that is on no node gets nothing and everything stays pending in the store (the source of truth).
+func TestConsoleReachesATerminalOnAnotherNode(t *testing.T) {
+	c := newCluster(t)
+	n1, n2 := c.node("n1"), c.node("n2")
+	f := rttest.NewFleet(t, n1.DB, "1", 2)
+	tok := n1.Token(f.Dispatcher, f.CustomerID)
+	con := testkit.Console(t, n1.URL, tok)
+	term := testkit.Terminal(t, n2.URL, f.Terminals[0], rttest.Password)
+	testkit.Eventually(t, 2*time.Second, "node 1 sees the terminal on node 2", func() bool { return n1.Hub.Online(f.Terminals[0]) })
+	if n1.Hub.LocalOnline(f.Terminals[0]) {
+		t.Fatal("the terminal is on node 2")
+	}
+
+	// SMS: delivered, and recorded as delivered (the console's reply counts the acknowledgement).
+	id := con.Request("sms.send", map[string]any{"msId": f.Terminals[0], "content": "gate 4 is open"})
+	req := term.WaitEvent("sms.deliver", 3*time.Second, nil)
+	if !strings.Contains(string(req.Data), "gate 4 is open") {
+		t.Fatalf("sms.deliver %s", req.Data)
+	}
+	term.Reply(req, "0", nil)
+	var sms struct {
+		Online, Delivered int
+		State             string
+	}
+	if r := con.ReplyTo(id); r.Code != "0" {
+		t.Fatalf("sms.send %+v", r)
+	} else {
+		r.Into(t, &sms)
+	}
+	if sms.Online != 1 || sms.Delivered != 1 || sms.State != "delivered" {
+		t.Fatalf("sms across nodes: %+v", sms)
+	}
+
+	// Job ticket: delivered, the ticket records it with the terminal's name; deleting it tells the terminal.
+	r := n1.Do(http.MethodPost, "/ds/job/add", tok, map[string]any{"job": "check pump 3", "msIds": []string{f.Terminals[0]}})
+	if r.Code != "0" {
+		t.Fatalf("job/add %+v", r)
+	}
+	var job struct {
+		JobID string `json:"jobId"`
+	}
+	r.Into(t, &job)
+	req = term.WaitEvent("job.deliver", 3*time.Second, nil)
+	if !strings.Contains(string(req.Data), "check pump 3") {
+		t.Fatalf("job.deliver %s", req.Data)
+	}
+	term.Reply(req, "0", nil)
+	con.WaitEvent("job.changed", 3*time.Second, func(fr testkit.Frame) bool {
+		var j struct {
+			JobMsList []struct {
+				MsID      string `json:"msId"`
+				MsName    string `json:"msName"`
+				Delivered bool   `json:"delivered"`
+			} `json:"jobMsList"`
+		}
+		return json.Unmarshal(fr.Data, &j) == nil && len(j.JobMsList) == 1 && j.JobMsList[0].Delivered &&
+			j.JobMsList[0].MsID == f.Terminals[0]
+	})
+	if r := n1.Do(http.MethodDelete, "/ds/job/delete", tok, map[string]any{"jobId": job.JobID}); r.Code != "0" {
+		t.Fatalf("job/delete %+v", r)
+	}
+	term.WaitEvent("job.canceled", 3*time.Second, func(fr testkit.Frame) bool { return strings.Contains(string(fr.Data), job.JobID) })
+
+	// Tone: played and acknowledged; a second one refused comes back as not delivered.
+	file := filetest.MustUpload(t, n1, tok, "siren.wav", filetest.WAV(800), "")
+	icon := filetest.MustUpload(t, n1, tok, "siren.png", filetest.PNG(), "")
+	r = n1.Do(http.MethodPost, "/ds/tone/add", tok, map[string]any{"name": "Siren", "fileUrl": file.URL, "iconUrl": icon.URL})
+	var tn struct{ ID string }
+	r.Into(t, &tn)
+	for _, answer := range []string{"0", "486"} {
+		id = con.Request("tone.send", map[string]any{"toneId": tn.ID, "msIds": []string{f.Terminals[0]}})
+		req = term.WaitEvent("tone.play", 3*time.Second, nil)
+		term.Reply(req, answer, nil)
+		reply := con.ReplyTo(id)
+		if answer == "486" {
+			if reply.Code != "16" { // a single terminal's refusal: failure, as on one node
+				t.Fatalf("tone refused across nodes: %+v", reply)
+			}
+			continue
+		}
+		var res struct{ Delivered int }
+		reply.Into(t, &res)
+		if reply.Code != "0" || res.Delivered != 1 {
+			t.Fatalf("tone.send across nodes: %+v %+v", reply, res)
+		}
+	}
+
+	// Remote parameter: the terminal applies it and the console's request succeeds; a refusal is the client's code.
+	for _, answer := range []string{"0", "409"} {
+		id = con.Request("param.set", map[string]any{"msId": f.Terminals[0], "params": map[string]string{"gpsInterval": "30s"}})
+		req = term.WaitEvent("param.set", 3*time.Second, nil)
+		term.Reply(req, answer, nil)
+		if got := con.ReplyTo(id); got.Code != answer {
+			t.Fatalf("param.set answered %s across nodes, console got %+v", answer, got)
+		}
+	}
+
+	// Hub.SendTo (an SOS acknowledgement, a lone-work start, a patrol order) reaches it on its node too.
+	if !n1.Hub.SendTo(f.Terminals[0], "sos.acked", map[string]any{"id": "a9"}) {
+		t.Fatal("SendTo across nodes reports nobody reached")
+	}
+	term.WaitEvent("sos.acked", 3*time.Second, func(fr testkit.Frame) bool { return strings.Contains(string(fr.Data), "a9") })
+
+	// A terminal online nowhere: the SMS is stored pending and reaches it at its next login, on either node.
+	id = con.Request("sms.send", map[string]any{"msId": f.Terminals[1], "content": "call the desk"})
+	if r := con.ReplyTo(id); r.Code != "4" { // not online, as on one node: stored, delivered at the next login
+		t.Fatalf("sms to an offline terminal %+v", r)
+	}
+	late := testkit.Terminal(t, n2.URL, f.Terminals[1], rttest.Password)
+	req = late.WaitEvent("sms.deliver", 3*time.Second, nil)
+	if !strings.Contains(string(req.Data), "call the desk") {
+		t.Fatalf("pending sms %s", req.Data)
+	}
+}
