@@ -133,7 +133,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.mux.Handle("GET /metrics", metricsHandler(cfg.MetricsToken))
 	a.mux.Handle("GET /metrics/pprof/{name}", profileHandler(cfg.MetricsToken))
 	a.mux.Handle("GET /ds/ws", a.Hub)
-	a.Go(func(ctx context.Context) { a.Hub.RunRetention(ctx, cfg.EventRetention) })
+	a.Go(a.single("event-retention", func(ctx context.Context) { a.Hub.RunRetention(ctx, cfg.EventRetention) }))
 	a.Log.Routes(router)
 	hub.Register(a.Log.Verbs()...)
 	a.Auth.Routes(router)
@@ -148,7 +148,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.SOS = sos.New(d, dir, a.Hub, a.Log, sos.Options{RealertEvery: cfg.Safety.SOSRealert})
 	a.SOS.Routes(router)
 	hub.Register(a.SOS.Verbs()...)
-	a.Go(a.SOS.Run)
+	a.Go(a.single("sos-realert", a.SOS.Run)) // in a cluster: one re-alert per interval, not one per node
 	a.OnPrepare(a.SOS.Restore)
 	// [safety] lone worker (spec §7 loneWork, findLoneWorkAlarm): plans, the check-in engine (ticks every second).
 	a.LoneWork = lonework.New(d, dir, a.Hub, a.Log, lonework.Thresholds{OfflineGrace: cfg.Safety.LoneOfflineGrace,
@@ -183,7 +183,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Go(a.Cameras.Run) // ends every camera child process at shutdown
 	a.Go(a.Cameras.RunRetention)
 	if cfg.Demo && cfg.Camera.DemoRTSPPort > 0 {
-		a.Go(func(ctx context.Context) { a.Cameras.RunDemo(ctx, cfg.Camera.DemoRTSPPort, demo.CustomerNames) })
+		a.Go(a.single("demo-cameras", func(ctx context.Context) { a.Cameras.RunDemo(ctx, cfg.Camera.DemoRTSPPort, demo.CustomerNames) }))
 	}
 	// [video] video calls console ↔ terminal and video monitoring of terminals, on the same media server
 	// (recordings per customer switch, muxed by ffmpeg, deleted with --camera-retention-days)
@@ -256,7 +256,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Patrol = patrol.New(d, a.Auth, dir, a.Hub, patrol.Options{LateGrace: cfg.Patrol.LateGrace, Every: cfg.Patrol.Every})
 	a.Patrol.Routes(router)
 	hub.Register(a.Patrol.Verbs()...)
-	a.Go(a.Patrol.Run)
+	a.Go(a.single("patrol", a.Patrol.Run)) // in a cluster: orders generated and judged on one node
 	// [field work] job tickets (spec §7 /ds/job/*, findJobReport: tickets delivered with acknowledgement, pending
 	// ones at the terminal's login) and the school-bus punch list (/ds/schoolCar/*, bus.punch)
 	a.Jobs = job.New(d, dir, a.Hub, a.Log)
@@ -291,7 +291,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	hub.OnLogout(a.Broadcast.AtLogout) // a console that goes away ends its live page
 	a.Broadcast.SetPager(voiceSvc)     // live paging: the console's microphone over the PTT path
 	a.Go(a.Broadcast.Run)
-	a.Go(func(ctx context.Context) { // the demo's simulated speakers (serve --demo with a demo fleet)
+	a.Go(a.single("demo-speakers", func(ctx context.Context) { // the demo's simulated speakers (serve --demo with a demo fleet)
 		sim.RunDemoSpeakers(ctx, cfg, func(ctx context.Context) ([]sim.SpeakerLogin, error) {
 			list, err := a.Broadcast.DemoSpeakers(ctx)
 			out := make([]sim.SpeakerLogin, len(list))
@@ -300,7 +300,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 			}
 			return out, err
 		})
-	})
+	}))
 	// [demo]
 	a.OnPrepare(func(ctx context.Context) error { return demo.Prepare(ctx, d, cfg.Demo) })
 	a.OnPrepare(func(ctx context.Context) error { return demo.SeedField(ctx, d, cfg.Demo, a.Jobs.Store(), a.Bus) })
@@ -309,7 +309,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Indoor = indoor.New(d, dir, fileSvc, a.Hub, indoor.Options{Retention: cfg.GPSRetention})
 	a.Indoor.Routes(router)
 	hub.Register(a.Indoor.Verbs()...)
-	a.Go(a.Indoor.Run)
+	a.Go(a.single("indoor-retention", a.Indoor.Run))
 	if cfg.Demo {
 		a.OnPrepare(func(ctx context.Context) error {
 			cid, ok, err := demo.FleetCustomer(ctx, d)
