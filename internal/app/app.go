@@ -117,7 +117,9 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	// [cluster] with --nats: the hub's events reach every node, presence is cluster-wide, a dead node's accounts go
 	// offline (internal/cluster, docs/adr/0024). Its hooks come first: the others learn of a login before presence.
 	if cfg.Cluster.NATS != "" {
-		if a.Cluster, err = cluster.Join(context.Background(), d, a.Hub, cluster.FromConfig(cfg.Cluster)); err != nil {
+		copt := cluster.FromConfig(cfg.Cluster)
+		copt.PublicURL = cfg.PublicURL // listed to clients as a node to fail over to
+		if a.Cluster, err = cluster.Join(context.Background(), d, a.Hub, copt); err != nil {
 			return nil, err
 		}
 		a.Hub.SetHooks(a.Cluster.Hooks())

@@ -1,14 +1,17 @@
 package cluster_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"tenfour/internal/config"
 	"tenfour/internal/files/filetest"
 	"tenfour/internal/platform/realtime/rttest"
+	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
 
@@ -127,5 +130,96 @@ func TestConsoleReachesATerminalOnAnotherNode(t *testing.T) {
 	req = late.WaitEvent("sms.deliver", 3*time.Second, nil)
 	if !strings.Contains(string(req.Data), "call the desk") {
 		t.Fatalf("pending sms %s", req.Data)
+	}
+}
+
+// The Go terminal client given the nodes' URLs moves to the surviving node when its node is SIGKILLed, logging in
+// with the resume token the dead node issued (sessions are rows in PostgreSQL, valid on every node).
+func TestTerminalClientFailsOverWithItsResumeToken(t *testing.T) {
+	c := newCluster(t)
+	n1 := c.node("n1")
+	f := rttest.NewFleet(t, n1.DB, "1", 1)
+	p2 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n2",
+		"--node-timeout", nodeTimeout.String())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cl, err := termclient.Dial(ctx, termclient.Options{URL: p2.URL, URLs: []string{n1.URL}, UID: f.Terminals[0],
+		Password: rttest.Password})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	if cl.Resume == "" {
+		t.Fatal("no resume token in the login reply")
+	}
+	testkit.Eventually(t, 2*time.Second, "node 1 sees the terminal on node 2", func() bool { return n1.Hub.Online(f.Terminals[0]) })
+
+	p2.Kill(t)
+	start := time.Now()
+	<-cl.Done()
+	moved, err := cl.Failover(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer moved.Close()
+	t.Logf("the terminal logged in on node 1 %v after node 2's SIGKILL", time.Since(start))
+	if !n1.Hub.LocalOnline(f.Terminals[0]) || moved.MsID != f.Terminals[0] {
+		t.Fatalf("after the fail-over the terminal is not on node 1 (%q)", moved.MsID)
+	}
+	// the token node 2 issued logs in on node 1 without a password (what Failover presented first)
+	again, err := termclient.Dial(ctx, termclient.Options{URL: n1.URL, UID: f.Terminals[0], Resume: cl.Resume})
+	if err != nil {
+		t.Fatalf("resume token on another node: %v", err)
+	}
+	again.Close()
+	bad, err := termclient.Dial(ctx, termclient.Options{URL: n1.URL, UID: f.Terminals[0], Resume: "r1.forged"})
+	if err == nil {
+		bad.Close()
+		t.Fatal("a forged resume token logged in")
+	}
+}
+
+// A login's reply lists the live nodes' public URLs, its own first (what the phone app and the console fail
+// over to), and a page served by one node may open its socket on another (the nodes' hosts are allowed origins).
+func TestLoginListsTheNodesToFailOverTo(t *testing.T) {
+	c := newCluster(t)
+	n1 := c.node("n1", func(cfg *config.Config) { cfg.PublicURL = "http://n1.example:8091" })
+	c.node("n2", func(cfg *config.Config) { cfg.PublicURL = "http://n2.example:8092" })
+	f := rttest.NewFleet(t, n1.DB, "1", 1)
+	var nodes []string
+	testkit.Eventually(t, 5*time.Second, "both nodes listed", func() bool {
+		s := n1.Dial()
+		defer s.Close()
+		r := s.Call("session.login", map[string]any{"client": "terminal", "uid": f.Terminals[0], "auth": rttest.Password})
+		var reply struct{ Nodes []string }
+		_ = json.Unmarshal(r.Data, &reply)
+		nodes = reply.Nodes
+		return len(nodes) == 2
+	})
+	if nodes[0] != "http://n1.example:8091" || nodes[1] != "http://n2.example:8092" {
+		t.Fatalf("nodes %q: this node first, then the others", nodes)
+	}
+	// a page served by node 2 opens its socket on node 1
+	req, _ := http.NewRequest(http.MethodGet, n1.URL+"/ds/ws", nil)
+	req.Header.Set("Origin", "http://n2.example:8092")
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Upgrade", "websocket")
+	req.Header.Set("Sec-WebSocket-Version", "13")
+	req.Header.Set("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("socket from another node's page: HTTP %d", res.StatusCode)
+	}
+	req.Header.Set("Origin", "http://elsewhere.example")
+	if res, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden {
+		t.Fatalf("socket from a foreign page: HTTP %d", res.StatusCode)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"tenfour/internal/app"
 	"tenfour/internal/config"
 	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
@@ -45,17 +44,7 @@ func leaseHolder(t *testing.T, c *cluster, name string) func() string {
 // nodeRealerting is an in-process node whose SOS re-alert interval is one second.
 func (c *cluster) nodeRealerting(id string) *testkit.Server {
 	c.t.Helper()
-	store, err := app.Open(context.Background(), config.Config{DB: c.dsn})
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	c.t.Cleanup(func() { store.Close() })
-	return testkit.StartStore(c.t, store, func(cfg *config.Config) {
-		cfg.DB = c.dsn
-		cfg.Voice.Interfaces = []string{"lo"}
-		cfg.Safety.SOSRealert = time.Second
-		cfg.Cluster = config.Cluster{NATS: c.nats.URL(), NodeID: id, Timeout: nodeTimeout}
-	})
+	return c.node(id, func(cfg *config.Config) { cfg.Safety.SOSRealert = time.Second })
 }
 
 // realerts collects the counts of the sos.realert events a console receives for d.

@@ -31,6 +31,9 @@ type Bus interface {
 	// Who is the principal and kind of the account's connection on another node (its token left out), for a
 	// Peer of it; ok false when no other node holds it.
 	Who(ctx context.Context, accountID string) (p identity.Principal, kind Kind, ok bool)
+	// Nodes lists the public base URLs of the cluster's live nodes, this one first: the login reply's `nodes`,
+	// what a client fails over to (docs/operations.md "Clients"); their hosts are allowed browser origins.
+	Nodes() []string
 }
 
 // LocalRequest is Request for this node's connections only: what a node runs for another node's Bus.Request.

@@ -224,7 +224,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sb := &smallBuffers{ResponseWriter: w}
-	ws, err := websocket.Accept(sb, r, &websocket.AcceptOptions{OriginPatterns: h.origins})
+	ws, err := websocket.Accept(sb, r, &websocket.AcceptOptions{OriginPatterns: h.originPatterns()})
 	if err != nil {
 		return // Accept already answered (403 for a foreign origin)
 	}

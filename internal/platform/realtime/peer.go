@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"net/url"
 
 	"tenfour/internal/platform/identity"
 )
@@ -117,4 +118,19 @@ func (h *Hub) LocalWho(accountID string) (identity.Principal, Kind, bool) {
 	p := c.Principal()
 	p.Token = ""
 	return p, c.Kind(), true
+}
+
+// originPatterns are the allowed browser origins: the configured ones and, in a cluster, every live node's host
+// (a console or phone page served by one node keeps its socket on another when its node dies).
+func (h *Hub) originPatterns() []string {
+	if h.bus == nil {
+		return h.origins
+	}
+	out := h.origins
+	for _, n := range h.bus.Nodes() {
+		if u, err := url.Parse(n); err == nil && u.Host != "" {
+			out = append(out[:len(out):len(out)], u.Host)
+		}
+	}
+	return out
 }
