@@ -209,6 +209,13 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 		return nil, err
 	}
 	fileSvc := files.New(d, fileStore, files.Limits(cfg.Uploads), a.Sessions)
+	if a.Cluster != nil { // one file token key for the cluster: a terminal fetches from its node what another signed
+		key, err := a.Cluster.SharedSecret(context.Background(), "file-token-key", 32)
+		if err != nil {
+			return nil, err
+		}
+		fileSvc.SetKey(key)
+	}
 	fileSvc.Routes(router)
 	hub.Register(fileSvc.Verbs()...)
 	msgSvc := message.New(message.NewStore(d, dir), a.Hub, a.Log)

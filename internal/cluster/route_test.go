@@ -21,7 +21,9 @@ import (
 // that is on no node gets nothing and everything stays pending in the store (the source of truth).
 func TestConsoleReachesATerminalOnAnotherNode(t *testing.T) {
 	c := newCluster(t)
-	n1, n2 := c.node("n1"), c.node("n2")
+	data := t.TempDir() // shared storage for the files (docs/operations.md: --data on NFS when any node serves any file)
+	shared := func(cfg *config.Config) { cfg.DataDir = data }
+	n1, n2 := c.node("n1", shared), c.node("n2", shared)
 	f := rttest.NewFleet(t, n1.DB, "1", 2)
 	tok := n1.Token(f.Dispatcher, f.CustomerID)
 	con := testkit.Console(t, n1.URL, tok)
@@ -90,6 +92,13 @@ func TestConsoleReachesATerminalOnAnotherNode(t *testing.T) {
 	for _, answer := range []string{"0", "486"} {
 		id = con.Request("tone.send", map[string]any{"toneId": tn.ID, "msIds": []string{f.Terminals[0]}})
 		req = term.WaitEvent("tone.play", 3*time.Second, nil)
+		if answer == "0" { // the terminal fetches the sound from its own node with the token node 1 signed
+			var play struct{ FileURL string }
+			req.Into(t, &play)
+			if res, body := filetest.Get(t, n2, play.FileURL); res.StatusCode != http.StatusOK || len(body) == 0 {
+				t.Fatalf("the tone from node 2 with node 1's token: HTTP %d", res.StatusCode)
+			}
+		}
 		term.Reply(req, answer, nil)
 		reply := con.ReplyTo(id)
 		if answer == "486" {
