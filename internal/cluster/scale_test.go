@@ -80,7 +80,15 @@ func TestClusterScale(t *testing.T) {
 	start := time.Now()
 	go func() { defer close(done); _ = fl.Run(fctx) }()
 	t.Cleanup(func() { cancel(); <-done })
-	testkit.Eventually(t, ramp+2*time.Minute, "every terminal online", func() bool { return fl.Stats().Online.Load() == int64(total) })
+	for last := time.Now(); fl.Stats().Online.Load() < int64(total); time.Sleep(100 * time.Millisecond) {
+		if time.Since(start) > ramp+4*time.Minute {
+			t.Fatalf("%d of %d terminals online after %v", fl.Stats().Online.Load(), total, time.Since(start))
+		}
+		if time.Since(last) > 10*time.Second {
+			last = time.Now()
+			t.Logf("%v: %d of %d terminals online", time.Since(start).Round(time.Second), fl.Stats().Online.Load(), total)
+		}
+	}
 	login := time.Since(start)
 	rows, err := store.Query(ctx, `SELECT node_id, COUNT(*) FROM cluster_presence WHERE kind = 'terminal' GROUP BY node_id ORDER BY node_id`)
 	if err != nil {
