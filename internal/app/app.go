@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -342,6 +343,21 @@ func (a *App) single(name string, fn func(ctx context.Context)) func(ctx context
 		return fn
 	}
 	return a.Cluster.Singleton(name, fn)
+}
+
+// nodeHosts are the hosts (host:port) of the cluster's live nodes (none on a node alone): a page may open its
+// socket on any of them (the CSP's connect-src).
+func (a *App) nodeHosts() []string {
+	if a.Cluster == nil {
+		return nil
+	}
+	var out []string
+	for _, n := range a.Cluster.Nodes() {
+		if u, err := url.Parse(n); err == nil && u.Host != "" {
+			out = append(out, u.Host)
+		}
+	}
+	return out
 }
 
 // alone is a start-up reset that only a node alone may run (in a cluster the other nodes hold what it resets).

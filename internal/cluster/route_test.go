@@ -208,6 +208,15 @@ func TestLoginListsTheNodesToFailOverTo(t *testing.T) {
 	if nodes[0] != "http://n1.example:8091" || nodes[1] != "http://n2.example:8092" {
 		t.Fatalf("nodes %q: this node first, then the others", nodes)
 	}
+	// the pages of node 1 may open their socket on node 2 (the CSP's connect-src)
+	page, err := http.Get(n1.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page.Body.Close()
+	if csp := page.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "wss://n2.example:8092") {
+		t.Fatalf("node 1's CSP does not let a page reach node 2: %s", csp)
+	}
 	// a page served by node 2 opens its socket on node 1
 	req, _ := http.NewRequest(http.MethodGet, n1.URL+"/ds/ws", nil)
 	req.Header.Set("Origin", "http://n2.example:8092")
