@@ -363,13 +363,15 @@ func (t *Terminal) login(ctx context.Context, gen uint64, token string) error {
 		login = map[string]any{"client": "terminal", "uid": t.acct.ID, "resume": token}
 	}
 	var reply struct {
-		MsID   string `json:"msId"`
-		Resume string `json:"resume"`
+		MsID   string   `json:"msId"`
+		Resume string   `json:"resume"`
+		Nodes  []string `json:"nodes"` // a cluster's live nodes: where to go when this one dies
 	}
 	if err := w.Call(ctx, "session.login", login, &reply); err != nil {
 		return err
 	}
 	t.mu.Lock()
+	t.nodes.Learn(reply.Nodes)
 	t.msID = reply.MsID
 	if !t.prof.Console && reply.Resume != "" {
 		t.token = reply.Resume

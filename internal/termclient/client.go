@@ -24,7 +24,8 @@ type Options struct {
 	// URL is the server's base URL (http://host:port or https://…); the socket is URL + "/ds/ws".
 	URL string
 	// URLs are the other nodes of a cluster (docs/operations.md "Clients"): Failover moves the client to the
-	// next of URL and URLs when its node dies (internal/platform/failover, the simulator's rules).
+	// next of URL and URLs when its node dies (internal/platform/failover, the simulator's rules); the nodes its
+	// login reply lists are added.
 	URLs []string
 	// UID and Password log in a terminal; with Resume (a previous login's Client.Resume) instead of the password.
 	UID, Password, Resume string
@@ -117,15 +118,17 @@ func dial(ctx context.Context, opts Options, nodes failover.Nodes) (*Client, err
 		login = map[string]any{"client": "console", "token": opts.Token}
 	}
 	var reply struct {
-		MsID       string `json:"msId"`
-		CustomerID int64  `json:"customerId"`
-		Resume     string `json:"resume"`
+		MsID       string   `json:"msId"`
+		CustomerID int64    `json:"customerId"`
+		Resume     string   `json:"resume"`
+		Nodes      []string `json:"nodes"` // a cluster's live nodes (Failover's list)
 	}
 	if err := c.Call(ctx, "session.login", login, &reply); err != nil {
 		c.Close()
 		return nil, err
 	}
 	c.MsID, c.CustomerID, c.Resume = reply.MsID, reply.CustomerID, reply.Resume
+	c.nodes.Learn(reply.Nodes)
 	return c, nil
 }
 

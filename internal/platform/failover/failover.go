@@ -6,6 +6,7 @@
 package failover
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -48,6 +49,27 @@ func (n *Nodes) Current() string {
 func (n *Nodes) Next() string {
 	n.moved++
 	return n.Current()
+}
+
+// Learn takes a login reply's `nodes` (the live nodes' base URLs, the answering one first): the list becomes
+// the node in use, then the others — rotated by the client's Start, so that a dead node's clients do not all
+// move to the same survivor (docs/terminal-protocol.md "Nodes of a cluster"). A reply without other nodes
+// leaves the list as it is (a node alone, or the only one left: the others may come back). The same rule as
+// NodeList.learn in web/src/shared/socket/nodes.ts.
+func (n *Nodes) Learn(nodes []string) {
+	cur := n.Current()
+	var others []string
+	for _, u := range nodes {
+		if u = strings.TrimSuffix(strings.TrimSpace(u), "/"); u != "" && u != cur && !slices.Contains(others, u) {
+			others = append(others, u)
+		}
+	}
+	if len(others) == 0 || cur == "" {
+		return
+	}
+	k := n.Start % len(others)
+	n.URLs = append(append([]string{cur}, others[k:]...), others[:k]...)
+	n.moved = (len(n.URLs) - n.Start%len(n.URLs)) % len(n.URLs) // Current is cur again
 }
 
 // Backoff is the wait before attempt number failures (1 = after the first failure): Base doubling to Cap,

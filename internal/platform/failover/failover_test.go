@@ -47,3 +47,28 @@ func TestBackoffDoublesToTheCapWithJitter(t *testing.T) {
 		}
 	}
 }
+
+// A login's node list puts the node in use first; a list with nothing new leaves it alone.
+func TestNodesLearnTheClusterFromTheLogin(t *testing.T) {
+	n := Nodes{URLs: []string{"http://lb"}}
+	n.Learn(nil)
+	n.Learn([]string{"http://lb/"})
+	if !slices.Equal(n.URLs, []string{"http://lb"}) {
+		t.Fatalf("nothing new learnt: %q", n.URLs)
+	}
+	// client 1, on b: the others rotated by its index, so the clients of a dead node spread over the rest
+	n = Nodes{URLs: []string{"http://a", "http://b"}, Start: 1}
+	n.Learn([]string{"http://b", "http://c", "http://a", "http://c"})
+	if !slices.Equal(n.URLs, []string{"http://b", "http://a", "http://c"}) || n.Current() != "http://b" {
+		t.Fatalf("learnt %q, on %q", n.URLs, n.Current())
+	}
+	if n.Next() != "http://a" || n.Next() != "http://c" || n.Next() != "http://b" {
+		t.Fatal("rotation after learning")
+	}
+	// client 2 on the same node moves to the other survivor first
+	m := Nodes{URLs: []string{"http://b"}, Start: 2}
+	m.Learn([]string{"http://b", "http://c", "http://a"})
+	if m.Current() != "http://b" || m.Next() != "http://c" {
+		t.Fatalf("client 2 learnt %q", m.URLs)
+	}
+}

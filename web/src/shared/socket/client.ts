@@ -35,7 +35,7 @@ export class SocketClient extends FrameSocket {
   constructor(opts: SocketOptions) {
     super();
     this.opts = opts;
-    this.nodes = new NodeList(opts.url);
+    this.nodes = new NodeList(opts.url, Math.floor((opts.random ?? Math.random)() * 1024));
   }
 
   /** Replays every durable event after the mark, page by page while the server says there are more. */

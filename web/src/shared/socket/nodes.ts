@@ -19,9 +19,12 @@ export function wsUrlOf(base: string, path = '/ds/ws'): string | undefined {
 export class NodeList {
   private urls: string[];
   private at = 0;
+  private readonly spread: number;
 
-  constructor(first: string) {
+  /** spread rotates the other nodes, so that a dead node's clients do not all move to the same survivor. */
+  constructor(first: string, spread = Math.floor(Math.random() * 1024)) {
     this.urls = [first];
+    this.spread = spread;
   }
 
   /** The socket URL to use now. */
@@ -41,8 +44,8 @@ export class NodeList {
   }
 
   /**
-   * Takes the login reply's `nodes` (base URLs): the list becomes the node in use, then the others in the
-   * server's order. Anything that is not a list of http(s) URLs leaves the list as it is.
+   * Takes the login reply's `nodes` (base URLs): the list becomes the node in use, then the others (rotated by
+   * the spread). Anything that is not a list of http(s) URLs, or a list of no other node, leaves it as it is.
    */
   learn(bases: unknown, path = '/ds/ws'): void {
     if (!Array.isArray(bases)) return;
@@ -53,7 +56,8 @@ export class NodeList {
       if (u && u !== cur && !others.includes(u)) others.push(u);
     }
     if (others.length === 0) return;
-    this.urls = [cur, ...others];
+    const k = this.spread % others.length;
+    this.urls = [cur, ...others.slice(k), ...others.slice(0, k)];
     this.at = 0;
   }
 }
