@@ -241,3 +241,34 @@ func TestLoginListsTheNodesToFailOverTo(t *testing.T) {
 		t.Fatalf("socket from a foreign page: HTTP %d", res.StatusCode)
 	}
 }
+
+// A node that joins after a terminal logged in elsewhere learns who it is from the holding node (op "who"):
+// its console reaches the terminal with the terminal's name on the delivery.
+func TestANodeJoiningLaterReachesATerminalOnAnotherNode(t *testing.T) {
+	c := newCluster(t)
+	n1 := c.node("n1")
+	f := rttest.NewFleet(t, n1.DB, "1", 1)
+	term := testkit.Terminal(t, n1.URL, f.Terminals[0], rttest.Password)
+	n2 := c.node("n2") // joins after the login: no presence message carried the principal to it
+	testkit.Eventually(t, 2*time.Second, "node 2 knows the terminal is on node 1", func() bool { return n2.Hub.Online(f.Terminals[0]) })
+	tok := n2.Token(f.Dispatcher, f.CustomerID)
+	r := n2.Do(http.MethodPost, "/ds/job/add", tok, map[string]any{"job": "open gate 2", "msIds": []string{f.Terminals[0]}})
+	if r.Code != "0" {
+		t.Fatalf("job/add on node 2: %+v", r)
+	}
+	req := term.WaitEvent("job.deliver", 3*time.Second, nil)
+	term.Reply(req, "0", nil)
+	var j struct {
+		JobID string `json:"jobId"`
+	}
+	r.Into(t, &j)
+	testkit.Eventually(t, 3*time.Second, "the ticket is delivered", func() bool {
+		lr := n2.Do(http.MethodGet, "/ds/job/list", tok, map[string]any{"jobId": j.JobID})
+		return strings.Contains(string(lr.Result), `"delivered":true`)
+	})
+	p := n2.Hub.PeerOf(context.Background(), f.Terminals[0])
+	if p == nil || p.Kind() != "terminal" || p.Principal().CustomerID != f.CustomerID || p.Principal().Name == "" ||
+		p.Principal().Token != "" {
+		t.Fatalf("node 2's peer of the terminal on node 1: %+v", p)
+	}
+}
