@@ -178,7 +178,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.SOS.SetFloor(voiceSvc) // an SOS terminal's floor requests pre-empt everyone
 	// [cameras] /ds/camera, /ds/apiZlmk: cameras pulled with ffmpeg, watched over WebRTC on the media server's
 	// port, snapshots, recordings with retention; with --demo, simulated RTSP cameras (docs/adr/0016)
-	a.Cameras = camera.New(d, a.Hub, mediaEng, camera.Options{DataDir: cfg.DataDir,
+	a.Cameras = camera.New(d, a.Hub, mediaEng, camera.Options{DataDir: cfg.DataDir, NodeID: cfg.Cluster.NodeID,
 		MaxPerCustomer: cfg.Camera.MaxPerCustomer, Retention: cfg.Camera.Retention, FFmpeg: cfg.Camera.FFmpeg})
 	a.Cameras.Routes(router)
 	hub.Register(a.Cameras.Verbs()...)
