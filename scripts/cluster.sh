@@ -39,7 +39,7 @@ for _ in $(seq 1 50); do (exec 3<>/dev/tcp/127.0.0.1/"$NATS_PORT") 2>/dev/null &
 node() { # node N [flags…]
   local n=$1; shift
   "$BIN" serve --db "$TENFOUR_CLUSTER_DB" --nats "nats://127.0.0.1:$NATS_PORT" --node-id "node$n" \
-    --addr "127.0.0.1:809$n" --data "$DATA/node$n" --media-udp-port "1745$n" --demo-rtsp-port 0 "$@" \
+    --addr "127.0.0.1:809$n" --public-url "http://127.0.0.1:809$n" --data "$DATA/node$n" --media-udp-port "1745$n" --demo-rtsp-port 0 "$@" \
     >"$DATA/node$n.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 300); do

@@ -19,6 +19,7 @@ import (
 	"tenfour/internal/app"
 	"tenfour/internal/config"
 	tdemo "tenfour/internal/demo"
+	"tenfour/internal/platform/failover"
 	"tenfour/internal/platform/ticker"
 	"tenfour/internal/sim"
 )
@@ -136,9 +137,9 @@ func simCmd(args []string) error {
 		return err
 	}
 	accts = walkers.Accounts
-	servers := strings.Split(*server, ",")
-	for i := range servers {
-		servers[i] = strings.TrimSuffix(strings.TrimSpace(servers[i]), "/")
+	servers := failover.ParseList(*server)
+	if len(servers) == 0 {
+		return errors.New("sim: --server needs a URL")
 	}
 	opts := sim.Options{URL: servers[0], URLs: servers[1:], Accounts: accts, Seed: *seed, City: *city,
 		Rates: sim.Rates{TalkEvery: *talk, SOSEvery: *sos, DropEvery: *drop, Offline: *offline,

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,7 +120,9 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	// [cluster] with --nats: the hub's events reach every node, presence is cluster-wide, a dead node's accounts go
 	// offline (internal/cluster, docs/adr/0024). Its hooks come first: the others learn of a login before presence.
 	if cfg.Cluster.NATS != "" {
-		if a.Cluster, err = cluster.Join(context.Background(), d, a.Hub, cluster.FromConfig(cfg.Cluster)); err != nil {
+		copt := cluster.FromConfig(cfg.Cluster)
+		copt.PublicURL = cfg.PublicURL // listed to clients as a node to fail over to
+		if a.Cluster, err = cluster.Join(context.Background(), d, a.Hub, copt); err != nil {
 			return nil, err
 		}
 		a.Hub.SetHooks(a.Cluster.Hooks())
@@ -135,7 +138,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.mux.Handle("GET /metrics", metricsHandler(cfg.MetricsToken))
 	a.mux.Handle("GET /metrics/pprof/{name}", profileHandler(cfg.MetricsToken))
 	a.mux.Handle("GET /ds/ws", a.Hub)
-	a.Go(func(ctx context.Context) { a.Hub.RunRetention(ctx, cfg.EventRetention) })
+	a.Go(a.single("event-retention", func(ctx context.Context) { a.Hub.RunRetention(ctx, cfg.EventRetention) }))
 	a.Log.Routes(router)
 	hub.Register(a.Log.Verbs()...)
 	a.Auth.Routes(router)
@@ -150,7 +153,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.SOS = sos.New(d, dir, a.Hub, a.Log, sos.Options{RealertEvery: cfg.Safety.SOSRealert})
 	a.SOS.Routes(router)
 	hub.Register(a.SOS.Verbs()...)
-	a.Go(a.SOS.Run)
+	a.Go(a.single("sos-realert", a.SOS.Run)) // in a cluster: one re-alert per interval, not one per node
 	a.OnPrepare(a.SOS.Restore)
 	// [safety] lone worker (spec §7 loneWork, findLoneWorkAlarm): plans, the check-in engine (ticks every second).
 	a.LoneWork = lonework.New(d, dir, a.Hub, a.Log, lonework.Thresholds{OfflineGrace: cfg.Safety.LoneOfflineGrace,
@@ -177,7 +180,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.SOS.SetFloor(voiceSvc) // an SOS terminal's floor requests pre-empt everyone
 	// [cameras] /ds/camera, /ds/apiZlmk: cameras pulled with ffmpeg, watched over WebRTC on the media server's
 	// port, snapshots, recordings with retention; with --demo, simulated RTSP cameras (docs/adr/0016)
-	a.Cameras = camera.New(d, a.Hub, mediaEng, camera.Options{DataDir: cfg.DataDir,
+	a.Cameras = camera.New(d, a.Hub, mediaEng, camera.Options{DataDir: cfg.DataDir, NodeID: cfg.Cluster.NodeID,
 		MaxPerCustomer: cfg.Camera.MaxPerCustomer, Retention: cfg.Camera.Retention, FFmpeg: cfg.Camera.FFmpeg})
 	a.Cameras.Routes(router)
 	hub.Register(a.Cameras.Verbs()...)
@@ -185,7 +188,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Go(a.Cameras.Run) // ends every camera child process at shutdown
 	a.Go(a.Cameras.RunRetention)
 	if cfg.Demo && cfg.Camera.DemoRTSPPort > 0 {
-		a.Go(func(ctx context.Context) { a.Cameras.RunDemo(ctx, cfg.Camera.DemoRTSPPort, demo.CustomerNames) })
+		a.Go(a.single("demo-cameras", func(ctx context.Context) { a.Cameras.RunDemo(ctx, cfg.Camera.DemoRTSPPort, demo.CustomerNames) }))
 	}
 	// [video] video calls console ↔ terminal and video monitoring of terminals, on the same media server
 	// (recordings per customer switch, muxed by ffmpeg, deleted with --camera-retention-days)
@@ -209,6 +212,13 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 		return nil, err
 	}
 	fileSvc := files.New(d, fileStore, files.Limits(cfg.Uploads), a.Sessions)
+	if a.Cluster != nil { // one file token key for the cluster: a terminal fetches from its node what another signed
+		key, err := a.Cluster.SharedSecret(context.Background(), "file-token-key", 32)
+		if err != nil {
+			return nil, err
+		}
+		fileSvc.SetKey(key)
+	}
 	fileSvc.Routes(router)
 	hub.Register(fileSvc.Verbs()...)
 	msgSvc := message.New(message.NewStore(d, dir), a.Hub, a.Log)
@@ -266,7 +276,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Patrol = patrol.New(d, a.Auth, dir, a.Hub, patrol.Options{LateGrace: cfg.Patrol.LateGrace, Every: cfg.Patrol.Every})
 	a.Patrol.Routes(router)
 	hub.Register(a.Patrol.Verbs()...)
-	a.Go(a.Patrol.Run)
+	a.Go(a.single("patrol", a.Patrol.Run)) // in a cluster: orders generated and judged on one node
 	// [field work] job tickets (spec §7 /ds/job/*, findJobReport: tickets delivered with acknowledgement, pending
 	// ones at the terminal's login) and the school-bus punch list (/ds/schoolCar/*, bus.punch)
 	a.Jobs = job.New(d, dir, a.Hub, a.Log)
@@ -301,7 +311,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	hub.OnLogout(a.Broadcast.AtLogout) // a console that goes away ends its live page
 	a.Broadcast.SetPager(voiceSvc)     // live paging: the console's microphone over the PTT path
 	a.Go(a.Broadcast.Run)
-	a.Go(func(ctx context.Context) { // the demo's simulated speakers (serve --demo with a demo fleet)
+	a.Go(a.single("demo-speakers", func(ctx context.Context) { // the demo's simulated speakers (serve --demo with a demo fleet)
 		sim.RunDemoSpeakers(ctx, cfg, func(ctx context.Context) ([]sim.SpeakerLogin, error) {
 			list, err := a.Broadcast.DemoSpeakers(ctx)
 			out := make([]sim.SpeakerLogin, len(list))
@@ -310,7 +320,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 			}
 			return out, err
 		})
-	})
+	}))
 	// [demo]
 	a.OnPrepare(func(ctx context.Context) error { return demo.Prepare(ctx, d, cfg.Demo) })
 	a.OnPrepare(func(ctx context.Context) error { return demo.SeedField(ctx, d, cfg.Demo, a.Jobs.Store(), a.Bus) })
@@ -319,7 +329,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Indoor = indoor.New(d, dir, fileSvc, a.Hub, indoor.Options{Retention: cfg.GPSRetention})
 	a.Indoor.Routes(router)
 	hub.Register(a.Indoor.Verbs()...)
-	a.Go(a.Indoor.Run)
+	a.Go(a.single("indoor-retention", a.Indoor.Run))
 	if cfg.Demo {
 		a.OnPrepare(func(ctx context.Context) error {
 			cid, ok, err := demo.FleetCustomer(ctx, d)
@@ -343,6 +353,21 @@ func (a *App) single(name string, fn func(ctx context.Context)) func(ctx context
 		return fn
 	}
 	return a.Cluster.Singleton(name, fn)
+}
+
+// nodeHosts are the hosts (host:port) of the cluster's live nodes (none on a node alone): a page may open its
+// socket on any of them (the CSP's connect-src).
+func (a *App) nodeHosts() []string {
+	if a.Cluster == nil {
+		return nil
+	}
+	var out []string
+	for _, n := range a.Cluster.Nodes() {
+		if u, err := url.Parse(n); err == nil && u.Host != "" {
+			out = append(out, u.Host)
+		}
+	}
+	return out
 }
 
 // alone is a start-up reset that only a node alone may run (in a cluster the other nodes hold what it resets).

@@ -22,15 +22,24 @@ var TileHosts = []string{
 // script, no eval); MapLibre's worker is a blob:; antd writes inline styles; images may be https: (branding
 // logos are operators' URLs), data: and blob:; connections go to this server (API, socket) and the tile hosts;
 // media plays from this server, blob: and data:; no framing, no plugins (docs/adr/0009).
-func contentSecurityPolicy(host string) string {
+//
+// nodes are the other nodes' hosts of a cluster (host:port), which a page may open its socket on when its own
+// node dies (docs/adr/0024 "Failover lists").
+func contentSecurityPolicy(host string, nodes ...string) string {
 	tiles := strings.Join(TileHosts, " ")
+	sockets := "ws://" + host + " wss://" + host
+	for _, n := range nodes {
+		if n != host {
+			sockets += " ws://" + n + " wss://" + n
+		}
+	}
 	return strings.Join([]string{
 		"default-src 'self'",
 		"script-src 'self'",
 		"style-src 'self' 'unsafe-inline' https:",
 		"img-src 'self' data: blob: https:",
 		"font-src 'self' data:",
-		"connect-src 'self' ws://" + host + " wss://" + host + " data: blob: " + tiles,
+		"connect-src 'self' " + sockets + " data: blob: " + tiles,
 		"media-src 'self' blob: data:",
 		"worker-src 'self' blob:",
 		"child-src 'self' blob:",
@@ -46,11 +55,11 @@ func contentSecurityPolicy(host string) string {
 // nosniff, a Referrer-Policy that keeps paths and parameters on this server, and HSTS when the client reached
 // us over TLS with a real certificate (a self-signed one would lock browsers out of the warning's bypass).
 // A handler may set a stricter CSP of its own (stored files are served sandboxed).
-func securityHeaders(publicURL string, selfSigned bool, next http.Handler) http.Handler {
+func securityHeaders(publicURL string, selfSigned bool, nodes func() []string, next http.Handler) http.Handler {
 	proxiedTLS := strings.HasPrefix(publicURL, "https://")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy(r.Host))
+		h.Set("Content-Security-Policy", contentSecurityPolicy(r.Host, nodes()...))
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")

@@ -41,5 +41,5 @@ func (a *App) Handler() http.Handler {
 	if rate <= 0 {
 		rate = DefaultBodyMinRate
 	}
-	return httpx.Observe(httpx.RealIP(a.trusted, securityHeaders(a.Cfg.PublicURL, a.Cfg.TLSSelfSigned, httpx.BodyDeadline(grace, rate, a.mux))))
+	return httpx.Observe(httpx.RealIP(a.trusted, securityHeaders(a.Cfg.PublicURL, a.Cfg.TLSSelfSigned, a.nodeHosts, httpx.BodyDeadline(grace, rate, a.mux))))
 }

@@ -458,8 +458,34 @@ func (s *Service) afterReleaseLocked(later *afterUnlock, c *Call, next *Claim) {
 	s.publishFloorLocked(c)
 }
 
-// resumeFloor gives a free floor to the talker that waited for others (Floor.Resume) when nobody took it.
+// resumeRetry is how often a queue waiting on a group floor another node of the cluster holds tries again.
+const resumeRetry = 100 * time.Millisecond
+
+// resumeFloor gives a free floor to the talker that waited for others (Floor.Resume) when nobody took it. In a
+// cluster this node gave the group's floor key up when the floor here fell free, so it takes the key again
+// first (cluster.go): while another node holds it, the queue here keeps waiting and the attempt repeats every
+// resumeRetry — granting without the key would make a second talker beside that node's.
 func (s *Service) resumeFloor(c *Call) {
+	var took bool
+	if s.leases != nil && c.Kind == Group {
+		s.mu.Lock()
+		waiting := !c.ended && c.floor.Holder == nil && len(c.floor.Queue) > 0
+		var prio Priority
+		if waiting {
+			prio = c.floor.Queue[0].Prio
+		}
+		s.mu.Unlock()
+		if waiting {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			took = s.leases.Take(ctx, c.Group, int(prio))
+			cancel()
+			if !took {
+				time.AfterFunc(resumeRetry, func() { s.resumeFloor(c) }) // c.resuming stays set: one timer at a time
+				return
+			}
+		}
+	}
+	granted := false
 	_ = s.locked(func(later *afterUnlock) error {
 		c.resuming = false
 		if c.ended || c.floor.Holder != nil {
@@ -468,8 +494,15 @@ func (s *Service) resumeFloor(c *Call) {
 		if next := c.floor.Resume(time.Now()); next != nil || len(c.floor.Queue) == 0 {
 			s.afterReleaseLocked(later, c, next) // nil: the queue emptied meanwhile, a group call may hang up
 		}
+		granted = c.burst != nil
 		return nil
 	})
+	if took {
+		s.leases.Decided(c.Group)
+		if !granted {
+			s.leases.Release(c.Group)
+		}
+	}
 }
 
 // talkTimeUp revokes a burst that reached the maximum talk time (code 418).

@@ -284,6 +284,11 @@ func TestRestoreClosesOpenRecordings(t *testing.T) {
 			VALUES (?, 1, 'gate', ?, ?)`, cust, rel, start); err != nil {
 			t.Fatal(err)
 		}
+		// one another node of a cluster is writing: not this node's to close
+		if _, err := e.s.DB.Exec(t.Context(), `INSERT INTO camera_records (customer_id, camera_id, stream, path, start_at, node_id)
+			VALUES (?, 1, 'yard', 'camera-records/elsewhere.mp4', ?, 'n2')`, cust, start); err != nil {
+			t.Fatal(err)
+		}
 		if err := e.s.Cameras.Restore(t.Context()); err != nil {
 			t.Fatal(err)
 		}
@@ -293,6 +298,9 @@ func TestRestoreClosesOpenRecordings(t *testing.T) {
 		}
 		if end < start || size != 5000 {
 			t.Fatalf("restored: end %d (start %d), bytes %d", end, start, size)
+		}
+		if err := e.s.DB.QueryRow(t.Context(), `SELECT end_at FROM camera_records WHERE node_id = 'n2'`).Scan(&end); err != nil || end != 0 {
+			t.Fatalf("another node's open recording was closed by this node's restart: end %d (%v)", end, err)
 		}
 		if _, err := os.Stat(leftover); !os.IsNotExist(err) {
 			t.Fatalf("a recorder's SDP file outlived the restart: %v", err)

@@ -357,7 +357,7 @@ func (s *Service) StartRecord(ctx context.Context, p identity.Principal, stream,
 		StartTime: now.UnixMilli(), StartedBy: p.AccountID}
 	rec.path = filepath.Join(recordDir, fmt.Sprint(p.CustomerID), now.UTC().Format("2006/01/02"),
 		fmt.Sprintf("%s-%d.mp4", c.StreamID, rec.StartTime))
-	rec, err = s.store.StartRecord(ctx, p.CustomerID, rec)
+	rec, err = s.store.StartRecord(ctx, p.CustomerID, rec, s.opts.NodeID)
 	if err != nil {
 		return Record{}, err
 	}

@@ -18,7 +18,7 @@ import (
 // Restore closes the recordings a previous run left open: their fragmented file plays up to its last fragment;
 // the end is the file's last change.
 func (s *Service) Restore(ctx context.Context) error {
-	list, err := s.store.Unfinished(ctx)
+	list, err := s.store.Unfinished(ctx, s.opts.NodeID) // in a cluster: only what this node was writing
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,9 @@ import (
 type Options struct {
 	// DataDir holds recordings (camera-records/<customer>/<yyyy>/<mm>/<dd>/).
 	DataDir string
+	// NodeID is this node's --node-id in a cluster ("" alone): the recordings it writes carry it, and Restore
+	// closes only its own left open (docs/adr/0024).
+	NodeID string
 	// MaxPerCustomer is the most cameras (connections the server holds to cameras) a customer may have (16).
 	MaxPerCustomer int
 	// Retention deletes recordings older than this; 0 keeps them.

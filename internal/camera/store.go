@@ -107,10 +107,10 @@ func scanRecord(r db.Scanner) (Record, error) {
 }
 
 // StartRecord stores a recording that has begun.
-func (s *Store) StartRecord(ctx context.Context, customer int64, rec Record) (Record, error) {
+func (s *Store) StartRecord(ctx context.Context, customer int64, rec Record, node string) (Record, error) {
 	err := s.db.WriteRow(ctx, `INSERT INTO camera_records (customer_id, camera_id, stream, name, app, remark, path,
-		start_at, started_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, customer, rec.CameraID, rec.StreamID,
-		rec.Name, rec.App, rec.Remark, rec.path, rec.StartTime, rec.StartedBy).Scan(&rec.ID)
+		start_at, started_by, node_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, customer, rec.CameraID, rec.StreamID,
+		rec.Name, rec.App, rec.Remark, rec.path, rec.StartTime, rec.StartedBy, node).Scan(&rec.ID)
 	return rec, err
 }
 
@@ -159,8 +159,8 @@ func (s *Store) Records(ctx context.Context, customer int64, q RecordQuery) ([]R
 }
 
 // Unfinished lists recordings with no end (the server stopped while they were written).
-func (s *Store) Unfinished(ctx context.Context) ([]Record, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+recordCols+` FROM camera_records WHERE end_at = 0`)
+func (s *Store) Unfinished(ctx context.Context, node string) ([]Record, error) {
+	rows, err := s.db.Query(ctx, `SELECT `+recordCols+` FROM camera_records WHERE end_at = 0 AND node_id = ?`, node)
 	return db.Collect(rows, err, scanRecord)
 }
 

@@ -45,6 +45,9 @@ type Options struct {
 	NodeID    string        // this node's unique name
 	Heartbeat time.Duration // how often the node says it is alive (default DefaultHeartbeat)
 	Timeout   time.Duration // a node silent this long is dead: its accounts go offline (default DefaultTimeout)
+	// PublicURL is how clients reach this node (--public-url): the other nodes list it to their clients as a
+	// node to fail over to (Node.Nodes); empty: not listed.
+	PublicURL string
 	// NATSOptions are extra client options (TLS: nats.Secure, nats.RootCAs, nats.ClientCert; credentials).
 	NATSOptions []nats.Option
 }
@@ -76,7 +79,9 @@ type Node struct {
 
 	mu       sync.Mutex
 	remote   map[string]map[string]bool // account → the other nodes holding it
+	who      map[string]whoMsg          // account → its principal on the node that last logged it in (request.go)
 	alive    map[string]bool            // nodes seen alive at the last sweep
+	urls     map[string]string          // node → its PublicURL, for the nodes seen alive (failover lists)
 	seen     map[int64]*seqWindow       // durable seqs delivered here, per customer
 	startSeq int64                      // the newest durable seq when this node joined
 	unsent   []unsent                   // durable events stored while NATS was unreachable
@@ -110,7 +115,8 @@ func Join(ctx context.Context, d *db.DB, hub *realtime.Hub, opt Options) (*Node,
 	if opt.Timeout < 2*opt.Heartbeat {
 		return nil, errors.New("cluster: the node timeout must be at least two heartbeats")
 	}
-	n := &Node{opt: opt, db: d, hub: hub, remote: map[string]map[string]bool{}, alive: map[string]bool{},
+	n := &Node{opt: opt, db: d, hub: hub, remote: map[string]map[string]bool{}, who: map[string]whoMsg{}, alive: map[string]bool{},
+		urls: map[string]string{},
 		seen: map[int64]*seqWindow{}}
 	if err := d.QueryRow(ctx, `SELECT COALESCE(MAX(seq), 0) FROM events`).Scan(&n.startSeq); err != nil {
 		return nil, err
@@ -221,6 +227,7 @@ func (n *Node) dropRemote(acct, node string) {
 		delete(set, node)
 		if len(set) == 0 {
 			delete(n.remote, acct)
+			delete(n.who, acct)
 		}
 	}
 }

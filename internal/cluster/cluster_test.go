@@ -84,8 +84,8 @@ func newCluster(t *testing.T) *cluster {
 	return &cluster{t: t, dsn: testkit.PostgresDSN(t), nats: startNATS(t)}
 }
 
-// node starts an in-process node on the shared store.
-func (c *cluster) node(id string) *testkit.Server {
+// node starts an in-process node on the shared store (more: further configuration).
+func (c *cluster) node(id string, more ...func(*config.Config)) *testkit.Server {
 	c.t.Helper()
 	store, err := app.Open(context.Background(), config.Config{DB: c.dsn})
 	if err != nil {
@@ -96,6 +96,9 @@ func (c *cluster) node(id string) *testkit.Server {
 		cfg.DB = c.dsn
 		cfg.Voice.Interfaces = []string{"lo"}
 		cfg.Cluster = config.Cluster{NATS: c.nats.URL(), NodeID: id, Timeout: nodeTimeout}
+		for _, fn := range more {
+			fn(cfg)
+		}
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -26,6 +27,7 @@ type presenceMsg struct {
 	Customer int64         `json:"customerId"`
 	Kind     realtime.Kind `json:"kind"`
 	Sign     string        `json:"sign,omitempty"` // a console's sign-in (tokenHash): its windows on other nodes stay
+	Who      *whoMsg       `json:"who,omitempty"`  // on a join: the principal without its token (a Peer of it)
 }
 
 // Hooks are the hub's login/logout hooks of the cluster; add them before any other (app wiring), so that the
@@ -39,7 +41,9 @@ func (n *Node) onLogin(ctx context.Context, c *realtime.Conn, _ bool) {
 	if err := n.hold(ctx, p, kind); err != nil {
 		slog.ErrorContext(ctx, "cluster: presence row", "msId", p.AccountID, "err", err)
 	}
-	n.tell(presenceMsg{Op: "join", Account: p.AccountID, Customer: p.CustomerID, Kind: kind, Sign: signOf(p, kind)})
+	w := &whoMsg{P: p, Kind: kind}
+	w.P.Token = ""
+	n.tell(presenceMsg{Op: "join", Account: p.AccountID, Customer: p.CustomerID, Kind: kind, Sign: signOf(p, kind), Who: w})
 }
 
 func (n *Node) onLogout(ctx context.Context, c *realtime.Conn, _ bool) {
@@ -83,8 +87,12 @@ func (n *Node) onPresence(msg *nats.Msg) {
 		return
 	}
 	n.mu.Lock()
+	delete(n.who, m.Account)
 	if m.Op == "join" {
 		n.addRemote(m.Account, m.Node)
+		if m.Who != nil {
+			n.who[m.Account] = *m.Who
+		}
 	} else {
 		n.dropRemote(m.Account, m.Node)
 	}
@@ -120,8 +128,64 @@ func (n *Node) beat(ctx context.Context) error {
 	if closed {
 		return errors.New("left the cluster")
 	}
-	_, err := n.kv.Put(ctx, n.opt.NodeID, []byte(time.Now().UTC().Format(time.RFC3339Nano)))
+	_, err := n.kv.Put(ctx, n.opt.NodeID, mustJSON(beatMsg{At: time.Now().UnixMilli(), URL: n.opt.PublicURL}))
 	return err
+}
+
+// beatMsg is the value of a node's key in the node bucket.
+type beatMsg struct {
+	At  int64  `json:"at"`            // UTC ms
+	URL string `json:"url,omitempty"` // its PublicURL
+}
+
+// learnURLs keeps the public URL of every live node (read once per node it first sees alive).
+func (n *Node) learnURLs(ctx context.Context, alive map[string]bool) {
+	n.mu.Lock()
+	var unknown []string
+	for node := range alive {
+		if _, ok := n.urls[node]; !ok {
+			unknown = append(unknown, node)
+		}
+	}
+	for node := range n.urls {
+		if !alive[node] {
+			delete(n.urls, node)
+		}
+	}
+	n.mu.Unlock()
+	for _, node := range unknown {
+		e, err := n.kv.Get(ctx, node)
+		if err != nil {
+			continue
+		}
+		var b beatMsg
+		_ = json.Unmarshal(e.Value(), &b) // an older node's value (a timestamp) has no URL
+		n.mu.Lock()
+		n.urls[node] = b.URL
+		n.mu.Unlock()
+	}
+}
+
+// Nodes lists the public URLs of the live nodes, this node's first, then the others by node id
+// (realtime.Bus): what a client's login reply offers it to fail over to.
+func (n *Node) Nodes() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	ids := make([]string, 0, len(n.urls))
+	for id, u := range n.urls {
+		if id != n.opt.NodeID && u != "" {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	out := make([]string, 0, len(ids)+1)
+	if n.opt.PublicURL != "" {
+		out = append(out, n.opt.PublicURL)
+	}
+	for _, id := range ids {
+		out = append(out, n.urls[id])
+	}
+	return out
 }
 
 // Alive lists the nodes whose key is in the bucket (this one included once it has beaten).
@@ -148,6 +212,7 @@ func (n *Node) sweep(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	n.learnURLs(ctx, alive)
 	n.mu.Lock()
 	n.alive = alive
 	for acct, set := range n.remote { // a dead node holds nothing, whoever claims its rows

@@ -1,8 +1,11 @@
 package cluster
 
-// Server→client requests across nodes: Hub.Request for an account held by another node goes to that node as a
-// NATS request on its own subject; the node runs it on its connection and answers with the client's reply or
-// the error's code, which the asking node turns back into the same error.
+// Server→client requests and sends across nodes: Hub.Request for an account held by another node, and the
+// Send/Request of a realtime.Peer of it (an SMS, a job ticket, a tone, a remote parameter), go to that node on
+// its own subject tenfour.req.<node>; the node runs them on its connection and answers a request with the
+// client's reply or the error's code, which the asking node turns back into the same error. A send is a plain
+// publish (fire-and-forget, as on one node); "who" asks the node for the principal of its connection when the
+// presence message did not carry it (a node that joined after the login).
 
 import (
 	"context"
@@ -14,12 +17,20 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
 )
 
 const subjRequest = "tenfour.req." // + node id
 
+// Ops of a requestMsg besides a request ("").
+const (
+	opSend = "send"
+	opWho  = "who"
+)
+
 type requestMsg struct {
+	Op      string          `json:"op,omitempty"`
 	Account string          `json:"msId"`
 	Type    string          `json:"type"`
 	Data    json.RawMessage `json:"data"`
@@ -27,6 +38,7 @@ type requestMsg struct {
 }
 
 type replyMsg struct {
+	Who  *whoMsg         `json:"who,omitempty"`
 	Data json.RawMessage `json:"data,omitempty"`
 	Code string          `json:"code,omitempty"`
 	Key  string          `json:"key,omitempty"`
@@ -78,10 +90,81 @@ func (n *Node) Request(ctx context.Context, accountID, typ string, data json.Raw
 	return r.Data, httpx.E(http.StatusConflict, r.Code, r.Key, r.Msg)
 }
 
-// onRequest runs another node's request on this node's connection of the account.
+// whoMsg is an account's principal (without its token) and kind, as the node holding it knows them.
+type whoMsg struct {
+	P    identity.Principal `json:"p"`
+	Kind realtime.Kind      `json:"kind"`
+}
+
+// holdersOf are the other nodes holding the account.
+func (n *Node) holdersOf(accountID string) []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	out := make([]string, 0, len(n.remote[accountID]))
+	for node := range n.remote[accountID] {
+		out = append(out, node)
+	}
+	return out
+}
+
+// Send ships an encoded event frame to the account's connections on the other nodes (realtime.Bus).
+func (n *Node) Send(accountID string, msg []byte) bool {
+	sent := false
+	for _, node := range n.holdersOf(accountID) {
+		if err := n.nc.Publish(subjRequest+node, mustJSON(requestMsg{Op: opSend, Account: accountID, Data: msg})); err == nil {
+			sent = true
+		}
+	}
+	return sent
+}
+
+// Who is the principal and kind of the account's connection on another node (realtime.Bus): from the login's
+// presence message, else asked of the node holding it.
+func (n *Node) Who(ctx context.Context, accountID string) (identity.Principal, realtime.Kind, bool) {
+	node := n.holderOf(accountID)
+	if node == "" {
+		return identity.Principal{}, "", false
+	}
+	n.mu.Lock()
+	w, ok := n.who[accountID]
+	n.mu.Unlock()
+	if ok {
+		return w.P, w.Kind, true
+	}
+	ctx, cancel := context.WithTimeout(ctx, realtime.AckTimeout)
+	defer cancel()
+	msg, err := n.nc.RequestWithContext(ctx, subjRequest+node, mustJSON(requestMsg{Op: opWho, Account: accountID}))
+	if err != nil {
+		return identity.Principal{}, "", false
+	}
+	var r replyMsg
+	if json.Unmarshal(msg.Data, &r) != nil || r.Who == nil {
+		return identity.Principal{}, "", false
+	}
+	n.mu.Lock()
+	if n.remote[accountID][node] {
+		n.who[accountID] = *r.Who
+	}
+	n.mu.Unlock()
+	return r.Who.P, r.Who.Kind, true
+}
+
+// onRequest runs another node's request or send on this node's connection of the account.
 func (n *Node) onRequest(m *nats.Msg) {
 	var req requestMsg
 	if err := json.Unmarshal(m.Data, &req); err != nil {
+		return
+	}
+	switch req.Op {
+	case opSend:
+		n.hub.LocalSend(req.Account, req.Data)
+		return
+	case opWho:
+		r := replyMsg{Code: realtime.ErrNotOnline.Code}
+		if p, kind, ok := n.hub.LocalWho(req.Account); ok {
+			r = replyMsg{Who: &whoMsg{P: p, Kind: kind}}
+		}
+		_ = m.Respond(mustJSON(r))
 		return
 	}
 	go func() {

@@ -75,7 +75,7 @@ func (s *Service) TerminalChanged(ctx context.Context, customerID int64, msID st
 // Consoles learn membership changes from the `group.changed` event instead.
 func (s *Service) notifyMembers(ctx context.Context, customerID int64, ids []string) {
 	for _, id := range ids {
-		c := s.hub.TerminalConn(customerID, id)
+		c := s.hub.TerminalPeer(ctx, customerID, id) // on any node of a cluster
 		if c == nil {
 			continue
 		}

@@ -150,7 +150,7 @@ func (s *Service) SwitchGroup(ctx context.Context, c *realtime.Conn, gid GroupID
 	} else if !ok {
 		return SwitchEvent{}, ErrNotMember
 	}
-	tc := s.hub.Conn(msID)
+	tc := s.hub.PeerOf(ctx, msID) // on any node of a cluster
 	if tc == nil || tc.Principal().CustomerID != p.CustomerID {
 		return SwitchEvent{}, realtime.ErrNotOnline
 	}

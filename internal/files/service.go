@@ -49,6 +49,10 @@ func New(d *db.DB, st Storage, limits Limits, sessions Sessions) *Service {
 	return &Service{db: d, storage: st, limits: limits.withDefaults(), sessions: sessions, key: key, now: time.Now}
 }
 
+// SetKey replaces the file token key (call before serving): the nodes of a cluster share one, so a token one
+// node signs is accepted by every node (internal/cluster SharedSecret).
+func (s *Service) SetKey(key []byte) { s.key = key }
+
 // Limits are the upload limits in force.
 func (s *Service) Limits() Limits { return s.limits }
 

@@ -198,7 +198,7 @@ func (s *Service) Add(ctx context.Context, p identity.Principal, raw RawInput) (
 	bg := context.WithoutCancel(ctx)
 	s.publish(bg, j)
 	for _, ms := range in.MsIDs {
-		c := s.hub.TerminalConn(p.CustomerID, ms)
+		c := s.hub.TerminalPeer(bg, p.CustomerID, ms) // on any node of a cluster
 		if c == nil {
 			continue
 		}
@@ -241,7 +241,7 @@ func (s *Service) land(k flightKey, f chan struct{}) {
 
 // deliver sends the terminal its ticket of j (`job.deliver`) and records the acknowledgement; the first one is
 // published. A delivery of the same ticket under way makes this one a no-op.
-func (s *Service) deliver(ctx context.Context, c *realtime.Conn, j Job) error {
+func (s *Service) deliver(ctx context.Context, c realtime.Peer, j Job) error {
 	ms := c.Principal().AccountID
 	view, ok := j.For(ms)
 	if !ok {
@@ -371,7 +371,7 @@ func (s *Service) Delete(ctx context.Context, p identity.Principal, id ID, msID 
 		slog.ErrorContext(ctx, "job: publish removed", "job", id, "err", err)
 	}
 	for _, ms := range gone {
-		if c := s.hub.TerminalConn(p.CustomerID, ms); c != nil {
+		if c := s.hub.TerminalPeer(bg, p.CustomerID, ms); c != nil {
 			_ = c.Send(TermCanceled, map[string]any{"jobId": id})
 		}
 	}

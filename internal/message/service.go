@@ -177,7 +177,7 @@ func (s *Service) Send(ctx context.Context, p identity.Principal, req SendReques
 // recipient (nil when acknowledged). A recipient whose turn comes after the deadline is not sent to at all: its
 // delivery stays pending for its next login.
 func (s *Service) relay(ctx context.Context, m Message, recipients []string, res *SendResult) []error {
-	errs, online, acked := s.hub.AskEach(ctx, m.CustomerID, recipients, func(ctx context.Context, c *realtime.Conn) error {
+	errs, online, acked := s.hub.AskEach(ctx, m.CustomerID, recipients, func(ctx context.Context, c realtime.Peer) error {
 		return s.deliverTo(ctx, c, m)
 	})
 	res.Online, res.Delivered = online, acked
@@ -186,7 +186,7 @@ func (s *Service) relay(ctx context.Context, m Message, recipients []string, res
 
 // deliverTo sends one message to one terminal connection and records its acknowledgement; when a login's
 // pending delivery is already sending it, it waits for that outcome instead.
-func (s *Service) deliverTo(ctx context.Context, c *realtime.Conn, m Message) (err error) {
+func (s *Service) deliverTo(ctx context.Context, c realtime.Peer, m Message) (err error) {
 	to := c.Principal().AccountID
 	f, mine := s.claim(m.ID, to)
 	if !mine {
@@ -210,7 +210,7 @@ func (s *Service) deliverTo(ctx context.Context, c *realtime.Conn, m Message) (e
 
 // request sends `sms.deliver` and waits for the acknowledgement: nil, ErrNotOnline, realtime.ErrTimeout or
 // ErrRefused (the terminal answered a code other than "0").
-func (s *Service) request(ctx context.Context, c *realtime.Conn, m Message) error {
+func (s *Service) request(ctx context.Context, c realtime.Peer, m Message) error {
 	rctx, cancel := context.WithTimeout(ctx, s.hub.AckTimeout())
 	defer cancel()
 	_, err := c.Request(rctx, TermDeliver, m.deliver(s.fileToken(c, m)))
@@ -224,7 +224,7 @@ func (s *Service) request(ctx context.Context, c *realtime.Conn, m Message) erro
 }
 
 // fileToken lets the receiving terminal download a message's attachment.
-func (s *Service) fileToken(c *realtime.Conn, m Message) string {
+func (s *Service) fileToken(c realtime.Peer, m Message) string {
 	if m.File == nil || s.Files == nil {
 		return ""
 	}

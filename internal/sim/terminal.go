@@ -10,6 +10,7 @@ import (
 
 	"github.com/pion/webrtc/v4"
 
+	"tenfour/internal/platform/failover"
 	"tenfour/internal/platform/wsclient"
 	"tenfour/internal/termclient"
 )
@@ -89,7 +90,7 @@ type Terminal struct {
 	mob   Mobility
 	route *Route
 	index int
-	node  int // the server of Options.URL/URLs it uses now (server)
+	nodes failover.Nodes // Options.URL and URLs, starting at its index (server)
 
 	// One random source per kind of decision (derived from the seed and the account id): each chain draws a
 	// fixed number of values per step, so its schedule does not depend on how the others interleave.
@@ -152,7 +153,8 @@ type gpsPoint struct {
 
 func newTerminal(fl *Fleet, a Account, index int) *Terminal {
 	t := &Terminal{fl: fl, acct: a, prof: ProfileOf(a.Type), index: index, callSet: 8, powered: true,
-		busy: map[string]string{}, calls: map[string]*callRef{}}
+		nodes: failover.Nodes{URLs: append([]string{fl.opts.URL}, fl.opts.URLs...), Start: index},
+		busy:  map[string]string{}, calls: map[string]*callRef{}}
 	if !t.prof.Console {
 		t.token = a.Resume
 	}
@@ -361,13 +363,15 @@ func (t *Terminal) login(ctx context.Context, gen uint64, token string) error {
 		login = map[string]any{"client": "terminal", "uid": t.acct.ID, "resume": token}
 	}
 	var reply struct {
-		MsID   string `json:"msId"`
-		Resume string `json:"resume"`
+		MsID   string   `json:"msId"`
+		Resume string   `json:"resume"`
+		Nodes  []string `json:"nodes"` // a cluster's live nodes: where to go when this one dies
 	}
 	if err := w.Call(ctx, "session.login", login, &reply); err != nil {
 		return err
 	}
 	t.mu.Lock()
+	t.nodes.Learn(reply.Nodes)
 	t.msID = reply.MsID
 	if !t.prof.Console && reply.Resume != "" {
 		t.token = reply.Resume
@@ -378,22 +382,17 @@ func (t *Terminal) login(ctx context.Context, gen uint64, token string) error {
 
 // server is the base URL the terminal uses now: Options.URL, or with URLs one of the cluster's nodes.
 func (t *Terminal) server() string {
-	if len(t.fl.opts.URLs) == 0 {
-		return t.fl.opts.URL
-	}
-	all := append([]string{t.fl.opts.URL}, t.fl.opts.URLs...)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return all[(t.index+t.node)%len(all)]
+	return t.nodes.Current()
 }
 
 // retryLocked plans the next login attempt with a jittered exponential backoff (1 s doubling to 30 s); with
-// several servers (Options.URLs) the attempt goes to the next one.
+// several servers (Options.URLs) the attempt goes to the next one (internal/platform/failover).
 func (t *Terminal) retryLocked() {
-	t.node++
+	t.nodes.Next()
 	t.failures++
-	d := time.Second << min(t.failures-1, 5)
-	d = time.Duration(float64(min(d, 30*time.Second)) * (0.5 + t.rReact.Float64()))
+	d := failover.Backoff(t.failures, t.rReact.Float64())
 	t.fl.sched.after(d, func() { t.fl.dials.push(t) })
 }
 

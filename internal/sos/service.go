@@ -277,8 +277,11 @@ func (s *Service) Realert(ctx context.Context) error {
 		s.mu.Lock()
 		st := s.alerted[o.ID]
 		if st == nil {
-			// First sight since start-up (e.g. after a restart): alert at once.
-			st = &alertState{last: time.UnixMilli(o.Time).Add(-s.opts.RealertEvery)}
+			// First sight on this node: raised before a restart, or on another node of a cluster (the re-alerts
+			// run on one node: App.single). It was announced when raised; the re-alerts go on from there,
+			// counted as if this node had made them (an old one is due at once).
+			raised := time.UnixMilli(o.Time)
+			st = &alertState{last: raised, count: max(0, int(now.Sub(raised)/s.opts.RealertEvery)-1)}
 			s.alerted[o.ID] = st
 		}
 		due := now.Sub(st.last) >= s.opts.RealertEvery

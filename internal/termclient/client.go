@@ -7,12 +7,15 @@ package termclient
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"time"
 
 	"github.com/pion/webrtc/v4"
 
+	"tenfour/internal/platform/failover"
 	"tenfour/internal/platform/wsclient"
 )
 
@@ -20,6 +23,10 @@ import (
 type Options struct {
 	// URL is the server's base URL (http://host:port or https://…); the socket is URL + "/ds/ws".
 	URL string
+	// URLs are the other nodes of a cluster (docs/operations.md "Clients"): Failover moves the client to the
+	// next of URL and URLs when its node dies (internal/platform/failover, the simulator's rules); the nodes its
+	// login reply lists are added.
+	URLs []string
 	// UID and Password log in a terminal; with Resume (a previous login's Client.Resume) instead of the password.
 	UID, Password, Resume string
 	// Token logs in a console instead (a dispatcher's session token).
@@ -55,13 +62,49 @@ type Client struct {
 	// Resume is the token this login's reply carried: Options.Resume for the next login of the terminal.
 	Resume string
 
-	opts Options
-	conn *wsclient.Conn
+	opts  Options
+	nodes failover.Nodes
+	conn  *wsclient.Conn
 }
 
 // Dial connects and logs in.
 func Dial(ctx context.Context, opts Options) (*Client, error) {
-	c := &Client{opts: opts}
+	return dial(ctx, opts, failover.Nodes{URLs: append([]string{opts.URL}, opts.URLs...)})
+}
+
+// Failover logs the terminal in again on another node once its connection ended (its node died, or dropped
+// it): the next node of Options.URL and URLs in turn, with the resume token of the last login, after a
+// jittered backoff before each attempt (failover.Backoff: about 1 s doubling to 30 s), until one accepts or ctx
+// ends. A resume token the server refuses falls back to the password once, when there is one. The media is
+// not carried over: Connect again on the new client.
+func (c *Client) Failover(ctx context.Context) (*Client, error) {
+	opts, nodes := c.opts, c.nodes
+	if c.Resume != "" {
+		opts.Resume = c.Resume
+	}
+	for failures := 1; ; failures++ {
+		select {
+		case <-time.After(failover.Backoff(failures, rand.Float64())):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		opts.URL = nodes.Next()
+		nc, err := dial(ctx, opts, nodes)
+		if err == nil {
+			return nc, nil
+		}
+		var ce *CodeError
+		if errors.As(err, &ce) { // the node answered: a refusal, not a dead node
+			if opts.Resume == "" || opts.Password == "" {
+				return nil, err
+			}
+			opts.Resume = "" // the password once more
+		}
+	}
+}
+
+func dial(ctx context.Context, opts Options, nodes failover.Nodes) (*Client, error) {
+	c := &Client{opts: opts, nodes: nodes}
 	conn, err := wsclient.Dial(ctx, wsclient.URL(opts.URL), wsclient.Options{Handle: c.handle})
 	if err != nil {
 		return nil, err
@@ -75,15 +118,17 @@ func Dial(ctx context.Context, opts Options) (*Client, error) {
 		login = map[string]any{"client": "console", "token": opts.Token}
 	}
 	var reply struct {
-		MsID       string `json:"msId"`
-		CustomerID int64  `json:"customerId"`
-		Resume     string `json:"resume"`
+		MsID       string   `json:"msId"`
+		CustomerID int64    `json:"customerId"`
+		Resume     string   `json:"resume"`
+		Nodes      []string `json:"nodes"` // a cluster's live nodes (Failover's list)
 	}
 	if err := c.Call(ctx, "session.login", login, &reply); err != nil {
 		c.Close()
 		return nil, err
 	}
 	c.MsID, c.CustomerID, c.Resume = reply.MsID, reply.CustomerID, reply.Resume
+	c.nodes.Learn(reply.Nodes)
 	return c, nil
 }
 

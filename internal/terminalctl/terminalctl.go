@@ -138,7 +138,7 @@ func (s *Service) SetCallStatus(ctx context.Context, p identity.Principal, msID 
 	if err := s.terminal(ctx, p.CustomerID, msID); err != nil {
 		return CallSetResult{}, err
 	}
-	c := s.hub.TerminalConn(p.CustomerID, msID)
+	c := s.hub.TerminalPeer(ctx, p.CustomerID, msID) // on any node of a cluster
 	if c == nil {
 		return CallSetResult{}, realtime.ErrNotOnline
 	}
@@ -216,7 +216,7 @@ func (s *Service) SetParams(ctx context.Context, p identity.Principal, msID stri
 	if err := s.terminal(ctx, p.CustomerID, msID); err != nil {
 		return ParamSetResult{}, err
 	}
-	c := s.hub.TerminalConn(p.CustomerID, msID)
+	c := s.hub.TerminalPeer(ctx, p.CustomerID, msID) // on any node of a cluster
 	if c == nil {
 		return ParamSetResult{}, realtime.ErrNotOnline
 	}
@@ -284,7 +284,7 @@ func (s *Service) terminal(ctx context.Context, customerID int64, msID string) e
 }
 
 // ask relays a request to a terminal and waits for its acknowledgement (the hub's AckTimeout).
-func (s *Service) ask(ctx context.Context, c *realtime.Conn, typ string, data any) error {
+func (s *Service) ask(ctx context.Context, c realtime.Peer, typ string, data any) error {
 	rctx, cancel := context.WithTimeout(ctx, s.hub.AckTimeout())
 	defer cancel()
 	_, err := c.Request(rctx, typ, data)

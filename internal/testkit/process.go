@@ -104,6 +104,9 @@ func Serve(t testing.TB, bin, dataDir string, extra ...string) *Process {
 	}
 }
 
+// Pid is the process id (a benchmark reads its CPU time from /proc).
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
 // Logs is what the process has written to stderr.
 func (p *Process) Logs() string {
 	p.mu.Lock()

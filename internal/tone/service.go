@@ -371,7 +371,7 @@ func (s *Service) Send(ctx context.Context, p identity.Principal, req SendReques
 // relay asks every connected target to play the tone (with file links of its own token) and records the
 // acknowledgements; it returns one error per target (nil when played).
 func (s *Service) relay(ctx context.Context, customerID int64, t Tone, play Play, targets []string, res *SendResult) []error {
-	errs, online, acked := s.hub.AskEach(ctx, customerID, targets, func(ctx context.Context, c *realtime.Conn) error {
+	errs, online, acked := s.hub.AskEach(ctx, customerID, targets, func(ctx context.Context, c realtime.Peer) error {
 		tok, _ := s.files.IssueToken(c.Principal())
 		data := play
 		data.FileURL = t.FileURL + "?token=" + tok

@@ -24,6 +24,21 @@ func (r *runner) cluster(ctx context.Context) error {
 	return err
 }
 
+// clusterScale runs internal/cluster's TestClusterScale: three `tenfour serve` processes on PostgreSQL and an
+// in-process NATS with 5,000 quiet terminals each (GPS every 10 s), and the CPU of each node over 15 s.
+func (r *runner) clusterScale(ctx context.Context) error {
+	if r.pgURL == "" {
+		r.errs["cluster-scale"] = "no PostgreSQL (run scripts/test-deps.sh or set TENFOUR_TEST_PG)"
+		return nil
+	}
+	out, err := r.testBin(ctx, "internal/cluster", []string{"TENFOUR_TEST_PG=" + r.pgURL, "TENFOUR_CLUSTER_SCALE=5000",
+		"TENFOUR_CLUSTER_WINDOW=15s"}, "-test.run", "^TestClusterScale$", "-test.v", "-test.timeout", "6m")
+	for k, v := range bench.ParseBenchLines(out) {
+		r.figs[k] = v
+	}
+	return err
+}
+
 // clusterRows are the rows of issue 20's cluster.
 func (r *runner) clusterRows() []bench.Row {
 	var rows []bench.Row
@@ -49,6 +64,22 @@ func (r *runner) clusterRows() []bench.Row {
 			Figure: fmt.Sprintf("%.2f s for all of them (one run; backoff 1 s × jitter 0.5–1.5, then the next URL)", v)})
 	} else {
 		rows = append(rows, row(fail, failTarget, "", r.missing("cluster")))
+	}
+	const scale, scaleTarget = "3 nodes × 5,000 quiet terminals on this machine (GPS every 10 s; one PostgreSQL, one NATS)", "CPU per node stated"
+	if n, ok := r.fig("cluster.scale_terminals"); ok {
+		c1, _ := r.fig("cluster.scale_cpu_n1")
+		c2, _ := r.fig("cluster.scale_cpu_n2")
+		c3, _ := r.fig("cluster.scale_cpu_n3")
+		h1, _ := r.fig("cluster.scale_held_n1")
+		h2, _ := r.fig("cluster.scale_held_n2")
+		h3, _ := r.fig("cluster.scale_held_n3")
+		login, _ := r.fig("cluster.scale_login_s")
+		busy, _ := r.fig("cluster.scale_machine_busy")
+		rows = append(rows, bench.Row{Name: scale, Target: scaleTarget, Status: bench.Info,
+			Figure: fmt.Sprintf("%.0f terminals online in %.0f s; node 1 %.0f terminals %.2f cores, node 2 %.0f / %.2f, node 3 %.0f / %.2f; machine %.2f cores busy (fleet, PostgreSQL and NATS on it too)",
+				n, login, h1, c1, h2, c2, h3, c3, busy)})
+	} else {
+		rows = append(rows, row(scale, scaleTarget, "", r.missing("cluster-scale")))
 	}
 	rows = append(rows, r.clusterMediaRows()...)
 	return rows

@@ -113,9 +113,10 @@ func main() {
 		{"cameras", 2 * time.Minute, r.cameras},
 		{"camclick", 3 * time.Minute, r.camclick},
 		{"profiles", 1 * time.Minute, r.profiles},
-		{"reports", 2 * time.Minute, r.reports}, // issue 19: the online report over a month
-		{"peers", 12 * time.Minute, r.peers},    // issue 21: LiveKit and Centrifugo measured beside tenfour (peers.go)
-		{"cluster", 3 * time.Minute, r.cluster}, // issue 20: three nodes on PostgreSQL and NATS
+		{"reports", 2 * time.Minute, r.reports},            // issue 19: the online report over a month
+		{"peers", 12 * time.Minute, r.peers},               // issue 21: LiveKit and Centrifugo measured beside tenfour (peers.go)
+		{"cluster", 3 * time.Minute, r.cluster},            // issue 20: three nodes on PostgreSQL and NATS
+		{"cluster-scale", 6 * time.Minute, r.clusterScale}, // issue 20: 3 nodes × 5,000 terminals, CPU per node
 	}
 	if *list {
 		for _, s := range steps {

@@ -8,20 +8,20 @@ import (
 // MaxParallelAsks bounds the acknowledgements one fan-out (a group message, a tone to a group) waits on at once.
 const MaxParallelAsks = 64
 
-// AskEach runs ask for every terminal of ids that is online on this node, at most MaxParallelAsks at once and
+// AskEach runs ask for every terminal of ids that is online on this node or, in a cluster, on another one (a Peer), at most MaxParallelAsks at once and
 // all under one deadline (AckTimeout from now), so a large group still answers within the console's wait. It
 // returns one error per id, in order: ErrNotOnline for a terminal without a connection, ErrTimeout for one
 // whose turn came after the deadline, else what ask returned (nil: acknowledged); how many were online and
 // how many acknowledged.
 func (h *Hub) AskEach(ctx context.Context, customerID int64, ids []string,
-	ask func(ctx context.Context, c *Conn) error) (errs []error, online, acked int) {
+	ask func(ctx context.Context, c Peer) error) (errs []error, online, acked int) {
 	ctx, cancel := context.WithTimeout(ctx, h.AckTimeout())
 	defer cancel()
 	errs = make([]error, len(ids))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, MaxParallelAsks)
 	for i, id := range ids {
-		c := h.TerminalConn(customerID, id)
+		c := h.TerminalPeer(ctx, customerID, id)
 		if c == nil {
 			errs[i] = ErrNotOnline
 			continue

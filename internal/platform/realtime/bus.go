@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"tenfour/internal/platform/identity"
 )
 
 // Bus carries a node's events to every node of a cluster (internal/cluster implements it over NATS; docs/adr/0024).
@@ -23,6 +25,15 @@ type Bus interface {
 	// Request sends a server→client request to the account's connection on another node and waits for its reply
 	// until ctx ends (Hub.Request when the account has no connection here); the errors are Hub.Request's.
 	Request(ctx context.Context, accountID, typ string, data json.RawMessage) (json.RawMessage, error)
+	// Send ships an encoded event frame to the account's connections on the other nodes (fire-and-forget, as
+	// Conn.Send); false when no other node holds it or the cluster cannot be reached.
+	Send(accountID string, msg []byte) bool
+	// Who is the principal and kind of the account's connection on another node (its token left out), for a
+	// Peer of it; ok false when no other node holds it.
+	Who(ctx context.Context, accountID string) (p identity.Principal, kind Kind, ok bool)
+	// Nodes lists the public base URLs of the cluster's live nodes, this one first: the login reply's `nodes`,
+	// what a client fails over to (docs/operations.md "Clients"); their hosts are allowed browser origins.
+	Nodes() []string
 }
 
 // LocalRequest is Request for this node's connections only: what a node runs for another node's Bus.Request.

@@ -517,6 +517,9 @@ type loginReply struct {
 	LastSeq int64 `json:"lastSeq"`
 	// Resume is a terminal's token for its next login instead of the password (docs/terminal-protocol.md).
 	Resume string `json:"resume,omitempty"`
+	// Nodes are the public base URLs of a cluster's live nodes, this one first (absent on a node alone): the
+	// client moves to the next of them when its node stops answering (docs/terminal-protocol.md "Login").
+	Nodes []string `json:"nodes,omitempty"`
 }
 
 var errAlreadyLogged = httpx.BadParam("session", "already logged in")
@@ -568,6 +571,9 @@ func (c *Conn) handleLogin(ctx context.Context, f Frame) {
 		Protocol: 1, LastSeq: last}
 	if kind == Terminal {
 		reply.Resume = p.Token
+	}
+	if c.hub.bus != nil {
+		reply.Nodes = c.hub.bus.Nodes()
 	}
 	c.reply(f, reply, nil)
 	close(c.ready)

@@ -224,7 +224,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sb := &smallBuffers{ResponseWriter: w}
-	ws, err := websocket.Accept(sb, r, &websocket.AcceptOptions{OriginPatterns: h.origins})
+	ws, err := websocket.Accept(sb, r, &websocket.AcceptOptions{OriginPatterns: h.originPatterns()})
 	if err != nil {
 		return // Accept already answered (403 for a foreign origin)
 	}
@@ -560,7 +560,8 @@ func (h *Hub) Replay(ctx context.Context, customerID, after int64, limit int) ([
 	return out, rows.Err()
 }
 
-// SendTo queues an event to every connection of an account (all windows of a console); false if it has none here.
+// SendTo queues an event to every connection of an account (all windows of a console) on this node and, in a
+// cluster, on the other nodes holding it (peer.go); false if it has none anywhere.
 func (h *Hub) SendTo(accountID, typ string, data any) bool {
 	raw, err := json.Marshal(data)
 	if err != nil {
@@ -568,18 +569,11 @@ func (h *Hub) SendTo(accountID, typ string, data any) bool {
 		return false
 	}
 	msg, _ := json.Marshal(Frame{Type: typ, Data: raw})
-	var reached uint8
-	h.mu.RLock()
-	for _, c := range h.byAccount[accountID] {
-		if c.enqueue(msg) {
-			reached |= c.kind.bit()
-		}
+	here := h.localSend(accountID, typ, msg)
+	if h.bus != nil && h.bus.Online(accountID) {
+		return h.bus.Send(accountID, msg) || here
 	}
-	h.mu.RUnlock()
-	if reached != 0 {
-		h.sent(typ, ServerEvent, reached)
-	}
-	return reached != 0
+	return here
 }
 
 // Request sends a server→client request to an account's latest connection and waits for its reply (the

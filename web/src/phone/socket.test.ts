@@ -15,6 +15,26 @@ afterEach(() => {
 const login = { msId: '10000150', customerId: 1, kind: 'terminal', serverTime: 0, protocol: 1 };
 
 describe('phone terminal socket', () => {
+  it('moves to another node of the cluster with its resume token when its node dies', async () => {
+    const s = new TerminalSocket({ url: 'ws://a:8091/ds/ws', uid: '10000165', auth: '123456' });
+    const first = s.start();
+    FakeWS.all[0]!.open();
+    FakeWS.all[0]!.reply(0, '0', { ...login, msId: '10000165', resume: 'tok-a', nodes: ['http://a:8091', 'http://b:8092'] });
+    await first;
+    FakeWS.all[0]!.close(); // node a dies
+    await vi.runOnlyPendingTimersAsync();
+    const moved = FakeWS.all[1]!;
+    expect(moved.url).toBe('ws://b:8092/ds/ws');
+    moved.open();
+    expect(moved.sent[0]!.data).toEqual({ client: 'terminal', uid: '10000165', resume: 'tok-a' });
+    moved.reply(0, '0', { ...login, msId: '10000165', resume: 'tok-a', nodes: ['http://b:8092'] });
+    await vi.runOnlyPendingTimersAsync();
+    expect(s.status).toBe('online');
+    // the only live node listed: the list stays as it was (a may come back), b in use
+    expect(s.nodes.current()).toBe('ws://b:8092/ds/ws');
+    expect(s.nodes.all()).toEqual(['ws://a:8091/ds/ws', 'ws://b:8092/ds/ws']);
+  });
+
   it('reconnects with the resume token, and falls back to the password when it is refused', async () => {
     const rejected = vi.fn();
     const s = new TerminalSocket({ url: 'ws://x/ds/ws', uid: '10000150', auth: '123456', onRejected: rejected });

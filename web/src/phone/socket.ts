@@ -1,6 +1,7 @@
 // The phone app's socket: a terminal connection of docs/terminal-protocol.md. It logs in with the account and
 // password, answers the server's requests (each exactly once), reconnects with jittered backoff and logs in again.
 import { backoffDelay, FrameSocket, SocketError, type InFrame, type SocketStatus } from '../shared/socket/frames';
+import { NodeList } from '../shared/socket/nodes';
 
 export interface LoginReply {
   msId: string;
@@ -10,6 +11,8 @@ export interface LoginReply {
   protocol: number;
   /** Token for the next logins instead of the password (docs/terminal-protocol.md "Login"). */
   resume?: string;
+  /** A cluster's live nodes (base URLs, this one first): where the app goes when its node stops answering. */
+  nodes?: string[];
 }
 
 export type TermStatus = SocketStatus;
@@ -21,6 +24,7 @@ export type RequestAnswer = void | { code?: string; data?: unknown; msg?: string
 type RequestHandler = (data: Record<string, unknown>) => RequestAnswer | Promise<RequestAnswer>;
 
 export interface TermOptions {
+  /** The first socket URL; a cluster's login reply adds its other nodes, tried in turn after a drop. */
   url: string;
   uid: string;
   auth: string;
@@ -42,10 +46,13 @@ export class TerminalSocket extends FrameSocket {
   /** The resume token of the last login: reconnects present it instead of the password. */
   private resume?: string;
   private readonly opts: TermOptions;
+  /** The nodes this socket may use: opts.url, then those the login listed (shared/socket/nodes.ts). */
+  readonly nodes: NodeList;
 
   constructor(opts: TermOptions) {
     super();
     this.opts = opts;
+    this.nodes = new NodeList(opts.url);
   }
 
   /** Connects and logs in; resolves with the login reply or rejects with the refusal code. */
@@ -77,7 +84,7 @@ export class TerminalSocket extends FrameSocket {
 
   private open(): Promise<LoginReply> {
     this.setStatus(this.everOnline ? 'reconnecting' : 'connecting');
-    const ws = new WebSocket(this.opts.url);
+    const ws = new WebSocket(this.nodes.current());
     this.ws = ws;
     return new Promise<LoginReply>((resolve, reject) => {
       let settled = false;
@@ -95,6 +102,7 @@ export class TerminalSocket extends FrameSocket {
         this.request<LoginReply>('session.login', login, 15_000)
           .then((r) => {
             if (r.resume) this.resume = r.resume;
+            this.nodes.learn(r.nodes);
             const again = this.everOnline;
             this.everOnline = true;
             this.attempt = 0;
@@ -122,6 +130,7 @@ export class TerminalSocket extends FrameSocket {
 
   protected scheduleReconnect() {
     this.setStatus('reconnecting');
+    this.nodes.next(); // a failed attempt or a drop: the next node of a cluster, with the resume token
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {
       if (!this.stopped) this.open().catch(() => {});

@@ -90,6 +90,30 @@ describe('socket client', () => {
     expect(ws.sent.find((f) => f.type === 'sync')).toMatchObject({ data: { after: 41 } });
   });
 
+  it('moves to the next node the login listed when its node dies, and syncs there', async () => {
+    const c = client({ url: 'ws://a:8091/ds/ws' });
+    const p = c.start();
+    let ws = FakeWS.all[0]!;
+    ws.open();
+    ws.reply(0, '0', { msId: '10000001', lastSeq: 7, nodes: ['http://a:8091', 'http://b:8092', 'http://c:8093'] });
+    await p;
+    ws.close(); // node a dies
+    vi.advanceTimersByTime(1_000);
+    ws = FakeWS.all[1]!;
+    expect(ws.url).toBe('ws://b:8092/ds/ws');
+    ws.close(); // b refuses too (it is down as well): then c, after a longer wait
+    vi.advanceTimersByTime(2_000);
+    ws = FakeWS.all[2]!;
+    expect(ws.url).toBe('ws://c:8093/ds/ws');
+    ws.open();
+    expect(ws.sent[0]).toMatchObject({ type: 'session.login', data: { token: 'tok', client: 'console' } });
+    ws.reply(0, '0', { msId: '10000001', nodes: ['http://c:8093', 'http://a:8091'] });
+    await vi.runOnlyPendingTimersAsync();
+    expect(c.status).toBe('online');
+    expect(ws.sent.find((f) => f.type === 'sync')).toMatchObject({ data: { after: 7 } });
+    expect(c.nodes.all()).toEqual(['ws://c:8093/ds/ws', 'ws://a:8091/ds/ws']);
+  });
+
   it('starts its sync mark at the login reply\'s lastSeq and pages sync while the server has more', async () => {
     const c = client();
     const p = c.start();

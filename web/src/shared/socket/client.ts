@@ -3,12 +3,14 @@
 // durable events it missed (`sync`) and tells the app to resync its REST data.
 
 import { backoffDelay, FrameSocket, SocketError, type InFrame, type SocketStatus } from './frames';
+import { NodeList } from './nodes';
 
 export { backoffDelay, SOCKET_REQUEST_TIMEOUT_MS, SocketError, type SocketEvent, type SocketStatus } from './frames';
 
 export const SOCKET_LOGIN_TIMEOUT_MS = 15_000; // spec §9 "Login-to-socket timeout 15 s"
 
 export interface SocketOptions {
+  /** The first socket URL; a cluster's login reply adds its other nodes, tried in turn after a drop (nodes.ts). */
   url: string;
   token: () => string | undefined;
   /** Called after every successful re-login that followed a drop (not the first login). */
@@ -27,10 +29,13 @@ export class SocketClient extends FrameSocket {
   /** The signed-in customer (the login reply's customerId): names the gps_{x}.bin snapshot. */
   customerId = 0;
   private readonly opts: SocketOptions;
+  /** The nodes this socket may use: opts.url, then those the login listed. */
+  readonly nodes: NodeList;
 
   constructor(opts: SocketOptions) {
     super();
     this.opts = opts;
+    this.nodes = new NodeList(opts.url, Math.floor((opts.random ?? Math.random)() * 1024));
   }
 
   /** Replays every durable event after the mark, page by page while the server says there are more. */
@@ -58,7 +63,7 @@ export class SocketClient extends FrameSocket {
     if (!token) return Promise.reject(new SocketError('105', 'no token'));
     this.setStatus(this.everOnline ? 'reconnecting' : 'connecting');
     // The token goes in the login frame, not the URL (URLs end up in logs).
-    const ws = new WS(this.opts.url);
+    const ws = new WS(this.nodes.current());
     this.ws = ws;
     return new Promise<void>((resolve, reject) => {
       let settled = false;
@@ -75,9 +80,10 @@ export class SocketClient extends FrameSocket {
       }, SOCKET_LOGIN_TIMEOUT_MS);
 
       ws.onopen = () => {
-        this.request<{ msId: string; lastSeq?: number; customerId?: number }>('session.login', { token, client: 'console' }, SOCKET_LOGIN_TIMEOUT_MS)
+        this.request<{ msId: string; lastSeq?: number; customerId?: number; nodes?: string[] }>('session.login', { token, client: 'console' }, SOCKET_LOGIN_TIMEOUT_MS)
           .then((reply) => {
             if (typeof reply?.customerId === 'number') this.customerId = reply.customerId;
+            this.nodes.learn(reply?.nodes);
             // A console that has seen no durable event yet starts its sync mark at the server's newest one.
             if (this.lastSeq === 0 && typeof reply?.lastSeq === 'number') this.lastSeq = reply.lastSeq;
             const wasOnline = this.everOnline;
@@ -110,6 +116,7 @@ export class SocketClient extends FrameSocket {
 
   protected scheduleReconnect() {
     this.setStatus('reconnecting');
+    this.nodes.next(); // a failed attempt or a drop: the next node of a cluster (the same URL when alone)
     const delay = backoffDelay(this.attempt++, this.opts.random);
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {

@@ -1,0 +1,117 @@
+package cluster_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"tenfour/internal/config"
+	"tenfour/internal/platform/realtime/rttest"
+	"tenfour/internal/testkit"
+)
+
+// leaseHolder reads which node holds a singleton's lease (the key of the bucket tenfour_leases).
+func leaseHolder(t *testing.T, c *cluster, name string) func() string {
+	t.Helper()
+	nc, err := nats.Connect(c.nats.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func() string {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		kv, err := js.KeyValue(ctx, "tenfour_leases")
+		if err != nil {
+			return ""
+		}
+		e, err := kv.Get(ctx, name)
+		if err != nil {
+			return ""
+		}
+		return string(e.Value())
+	}
+}
+
+// nodeRealerting is an in-process node whose SOS re-alert interval is one second.
+func (c *cluster) nodeRealerting(id string) *testkit.Server {
+	c.t.Helper()
+	return c.node(id, func(cfg *config.Config) { cfg.Safety.SOSRealert = time.Second })
+}
+
+// realerts collects the counts of the sos.realert events a console receives for d.
+func realerts(con *testkit.Socket, d time.Duration) []int {
+	var counts []int
+	deadline := time.Now().Add(d)
+	for {
+		f, ok := con.TryWait(time.Until(deadline), func(f testkit.Frame) bool { return f.Type == "sos.realert" })
+		if !ok {
+			return counts
+		}
+		var re struct{ Count int }
+		_ = json.Unmarshal(f.Data, &re)
+		counts = append(counts, re.Count)
+	}
+}
+
+// With three nodes an unacknowledged SOS is re-announced once per interval (not once per node), by the node
+// holding the "sos-realert" lease; when that node is SIGKILLed another takes the re-alerts over within the node
+// timeout and goes on counting.
+func TestSOSRealertsOncePerClusterAndMoveWhenItsNodeDies(t *testing.T) {
+	c := newCluster(t)
+	holder := leaseHolder(t, c, "sos-realert")
+	// node 3 is a real process started first, so it takes the lease; it will be killed with SIGKILL
+	p3 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n3",
+		"--node-timeout", nodeTimeout.String(), "--sos-realert", "1s")
+	testkit.Eventually(t, 5*time.Second, "node 3 holds the re-alert lease", func() bool { return holder() == "n3" })
+	n1, n2 := c.nodeRealerting("n1"), c.nodeRealerting("n2")
+	f := rttest.NewFleet(t, n1.DB, "1", 1)
+	con := n1.Console(f.Dispatcher, f.CustomerID)
+	term := testkit.Terminal(t, n2.URL, f.Terminals[0], rttest.Password)
+	if r := term.Call("sos.raise", map[string]any{}); r.Code != "" && r.Code != "0" {
+		t.Fatalf("sos.raise: %+v", r)
+	}
+	con.WaitEvent("sos.alarm", 2*time.Second, nil)
+
+	increasing := func(what string, counts []int, after int) int {
+		t.Helper()
+		for _, n := range counts {
+			if n <= after {
+				t.Fatalf("%s: re-alert counts %v (a count repeated: more than one node re-alerts)", what, counts)
+			}
+			after = n
+		}
+		return after
+	}
+	before := realerts(con, 3500*time.Millisecond)
+	if len(before) < 2 || len(before) > 4 {
+		t.Fatalf("re-alerts in 3.5 s with a 1 s interval on three nodes: %v (want one per interval)", before)
+	}
+	last := increasing("node 3", before, 0)
+	if h := holder(); h != "n3" {
+		t.Fatalf("the lease moved to %q while node 3 lived", h)
+	}
+
+	p3.Kill(t)
+	start := time.Now()
+	if _, ok := con.TryWait(nodeTimeout+3*time.Second, func(f testkit.Frame) bool { return f.Type == "sos.realert" }); !ok {
+		t.Fatal("no re-alert after the node holding the lease was killed")
+	}
+	t.Logf("re-alerts resumed %v after node 3's SIGKILL (node timeout %v), now on %s", time.Since(start), nodeTimeout, holder())
+	if h := holder(); h != "n1" && h != "n2" {
+		t.Fatalf("the lease is held by %q after node 3 died", h)
+	}
+	after := realerts(con, 3500*time.Millisecond)
+	if len(after) < 2 || len(after) > 4 {
+		t.Fatalf("re-alerts in 3.5 s after the take-over: %v", after)
+	}
+	increasing("after the take-over", after, last)
+}
