@@ -191,3 +191,29 @@ func TestBroadcastTimedTaskFiresOnceAndTheSchedulerMoves(t *testing.T) {
 	con.Drain()
 	round("after")
 }
+
+// The recordings a node left open when it died for good are closed by the camera-orphans sweep of a live node
+// within a node timeout or so; a live node's open recording stays open.
+func TestDeadNodesOpenRecordingsAreClosed(t *testing.T) {
+	c := newCluster(t)
+	n1 := c.node("n1")
+	f := rttest.NewFleet(t, n1.DB, "1", 1)
+	start := time.Now().Add(-time.Minute).UnixMilli()
+	for _, r := range []struct{ path, node string }{{"camera-records/dead.mp4", "gone"}, {"camera-records/live.mp4", "n1"}} {
+		if _, err := n1.DB.Exec(context.Background(), `INSERT INTO camera_records (customer_id, camera_id, stream, path, start_at, node_id)
+			VALUES (?, 1, 'gate', ?, ?, ?)`, f.CustomerID, r.path, start, r.node); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end := func(path string) int64 {
+		var e int64
+		if err := n1.DB.QueryRow(context.Background(), `SELECT end_at FROM camera_records WHERE path = ?`, path).Scan(&e); err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	testkit.Eventually(t, 2*nodeTimeout+3*time.Second, "the dead node's recording closed", func() bool { return end("camera-records/dead.mp4") > 0 })
+	if e := end("camera-records/live.mp4"); e != 0 {
+		t.Fatalf("node 1's own open recording was closed (end %d) while node 1 lives", e)
+	}
+}
