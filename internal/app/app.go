@@ -187,6 +187,9 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.OnPrepare(a.Cameras.Restore)
 	a.Go(a.Cameras.Run) // ends every camera child process at shutdown
 	a.Go(a.Cameras.RunRetention)
+	if a.Cluster != nil { // recordings a dead node left open are closed by one node (docs/adr/0024)
+		a.Go(a.single("camera-orphans", func(ctx context.Context) { a.Cameras.RunOrphans(ctx, a.Cluster.Alive, cfg.Cluster.Timeout) }))
+	}
 	if cfg.Demo && cfg.Camera.DemoRTSPPort > 0 {
 		a.Go(a.single("demo-cameras", func(ctx context.Context) { a.Cameras.RunDemo(ctx, cfg.Camera.DemoRTSPPort, demo.CustomerNames) }))
 	}
@@ -310,7 +313,9 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	hub.OnLogin(a.Broadcast.AtLogin)   // spec §4: a console's caster exists after its login
 	hub.OnLogout(a.Broadcast.AtLogout) // a console that goes away ends its live page
 	a.Broadcast.SetPager(voiceSvc)     // live paging: the console's microphone over the PTT path
-	a.Go(a.Broadcast.Run)
+	// in a cluster a timed task fires on one node (docs/adr/0024); every node tells the speakers it holds
+	a.Go(a.single("broadcast-scheduler", a.Broadcast.RunScheduler))
+	a.Go(a.Broadcast.RunSpeakers)
 	a.Go(a.single("demo-speakers", func(ctx context.Context) { // the demo's simulated speakers (serve --demo with a demo fleet)
 		sim.RunDemoSpeakers(ctx, cfg, func(ctx context.Context) ([]sim.SpeakerLogin, error) {
 			list, err := a.Broadcast.DemoSpeakers(ctx)

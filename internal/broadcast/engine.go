@@ -245,10 +245,23 @@ func losses(d decision, r run) []Lost {
 	return out
 }
 
-// Tick is one pass of the scheduler at the service's clock: runs that reached their end finish, and timed tasks
-// whose start came (since the last pass, or while the server was down) start — or, when their whole run lies in
-// the past, are recorded as missed. The server's loop calls it every second; tests move the clock and call it.
+// Tick is one pass of the scheduler at the service's clock (Fire, then SyncSpeakers): runs that reached their
+// end finish, timed tasks whose start came start or are recorded as missed, and this node's speakers are told
+// what they play. Tests move the clock and call it.
 func (s *Service) Tick(ctx context.Context) error {
+	if err := s.Fire(ctx); err != nil {
+		return err
+	}
+	s.SyncSpeakers(ctx)
+	return nil
+}
+
+// Fire is the scheduler's decision, once per cluster (docs/adr/0024): runs that reached their end finish, and
+// timed tasks whose start came (since the last pass, or while the server was down) start — or, when their whole
+// run lies in the past, are recorded as missed. Every write is a claim on the row as it was read (claimRun): a
+// row another node's pass or a console's action changed meanwhile is left to them, so an occurrence fires once
+// and its events go out once even if two nodes pass at the same moment (a lease moving).
+func (s *Service) Fire(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now().UnixMilli()
@@ -273,11 +286,13 @@ func (s *Service) Tick(ctx context.Context) error {
 		}
 		if t.State == StatePlaying && r.tl.At(r.elapsed(now)).Done {
 			before(t.customerID)
+			was := t
 			t.State, t.EndedAt, t.EndReason, t.PausedAt = StateIdle, t.StartedAt+t.PausedMs+r.tl.Total(), "finished", 0
-			if err := s.saveRun(ctx, &t); err != nil {
+			if ok, err := s.claimRun(ctx, was, &t); err != nil {
 				return err
+			} else if ok {
+				s.publishTask(ctx, t)
 			}
-			s.publishTask(ctx, t)
 		}
 	}
 	// 2. timed tasks due (plan 0 or the active plan)
@@ -302,21 +317,34 @@ func (s *Service) Tick(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		was := t
 		total := r.tl.Total()
+		var started, missed []int64
 		for _, o := range occ {
 			if total == 0 || o+total > now { // still within its run: it plays from where it would be
 				s.begin(ctx, &t, o)
-				slog.InfoContext(ctx, "broadcast: timed task started", "task", t.ID, "due", o, "late_ms", now-o)
+				started = append(started, o)
 			} else {
 				t.MissedCount++
 				t.MissedAt = o
-				s.hub.Publish(t.customerID, EventMissed, map[string]any{"task_id": t.ID, "due": o, "missed_count": t.MissedCount}, realtime.Consoles)
-				slog.WarnContext(ctx, "broadcast: timed task missed", "task", t.ID, "due", o)
+				missed = append(missed, o)
 			}
 		}
 		t.FiredUntil = now
-		if err := s.saveRun(ctx, &t); err != nil {
+		claimed, err := s.claimRun(ctx, was, &t)
+		if err != nil {
 			return err
+		}
+		if !claimed { // another node fired these occurrences (or a console changed the task meanwhile)
+			continue
+		}
+		for _, o := range started {
+			slog.InfoContext(ctx, "broadcast: timed task started", "task", t.ID, "due", o, "late_ms", now-o)
+		}
+		for i, o := range missed {
+			count := was.MissedCount + i + 1
+			s.hub.Publish(t.customerID, EventMissed, map[string]any{"task_id": t.ID, "due": o, "missed_count": count}, realtime.Consoles)
+			slog.WarnContext(ctx, "broadcast: timed task missed", "task", t.ID, "due", o)
 		}
 		if len(occ) > 0 {
 			s.publishTask(ctx, t)
@@ -325,16 +353,20 @@ func (s *Service) Tick(ctx context.Context) error {
 	for c, d := range touched {
 		s.changed(ctx, c, d)
 	}
-	// speakers are told at every new file, round or interval of what they play
+	return nil
+}
+
+// SyncSpeakers tells this node's connected speakers what they play now, from the task rows in the store: on
+// every node of a cluster, each for the speakers whose connection it holds (docs/adr/0024). Speakers are told at
+// every new file, round or interval; a change made on another node reaches them at the next pass.
+func (s *Service) SyncSpeakers(ctx context.Context) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for _, c := range s.speakerCustomers() {
-		if _, touched := touched[c]; touched {
-			continue
-		}
 		if _, d, err := s.state(ctx, c); err == nil {
 			s.syncSpeakers(c, d)
 		}
 	}
-	return nil
 }
 
 // begin starts a run of t at `at` on its devices (offline 0: those online now). The caller saves it.
@@ -353,12 +385,27 @@ func (s *Service) begin(ctx context.Context, t *Task, at int64) {
 	}
 }
 
-// Run ticks the scheduler every second until ctx ends (a pass due while the server was down runs at the first
-// tick after the start: Tick reads what is due from the store).
+// Run ticks the scheduler and this node's speakers every second until ctx ends (a node alone; a pass due while
+// the server was down runs at the first tick after the start: Fire reads what is due from the store).
 func (s *Service) Run(ctx context.Context) {
 	ticker.NowAndEvery(ctx, time.Second, func() {
 		if err := s.Tick(ctx); err != nil && ctx.Err() == nil {
 			slog.ErrorContext(ctx, "broadcast: scheduler pass", "err", err)
 		}
 	})
+}
+
+// RunScheduler fires timed tasks and ends finished runs every second until ctx ends: in a cluster on one node at
+// a time (App.single "broadcast-scheduler").
+func (s *Service) RunScheduler(ctx context.Context) {
+	ticker.NowAndEvery(ctx, time.Second, func() {
+		if err := s.Fire(ctx); err != nil && ctx.Err() == nil {
+			slog.ErrorContext(ctx, "broadcast: scheduler pass", "err", err)
+		}
+	})
+}
+
+// RunSpeakers tells this node's speakers what they play every second until ctx ends: on every node of a cluster.
+func (s *Service) RunSpeakers(ctx context.Context) {
+	ticker.NowAndEvery(ctx, time.Second, func() { s.SyncSpeakers(ctx) })
 }

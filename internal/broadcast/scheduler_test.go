@@ -3,6 +3,7 @@ package broadcast_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -150,4 +151,75 @@ func TestSchedulerPlansAndDurations(t *testing.T) {
 	if tk := w.task(w.tokA, tuntil.ID); tk.PositionMs < 0 || tk.PositionMs > 4000 {
 		t.Fatalf("until-stopped position %d", tk.PositionMs)
 	}
+}
+
+// countingHub counts the broadcast.task events that say a task started playing, by task.
+type countingHub struct {
+	mu      sync.Mutex
+	started map[int64]int
+	missed  int
+}
+
+func (h *countingHub) Publish(_ int64, typ string, data any, _ realtime.Audience) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch typ {
+	case broadcast.EventTask:
+		if tk, ok := data.(broadcast.Task); ok && tk.State == broadcast.StatePlaying {
+			h.started[tk.ID]++
+		}
+	case broadcast.EventMissed:
+		h.missed++
+	}
+}
+
+// Three schedulers on one store (the nodes of a cluster while the lease moves) passing at the same moment: each
+// occurrence is claimed by one of them — one run per task, one "playing" event, each missed start counted and
+// announced once; on both engines.
+func TestSchedulersOnOneStoreFireEachOccurrenceOnce(t *testing.T) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
+		w := newWorld(t, engine)
+		dev := w.speakers(w.tokA, 1)
+		f1 := w.file(w.custA, 10_000)
+		var ids []int64
+		for i := range 8 {
+			var tk broadcast.Task
+			w.ok("POST", "/broadcast/v1/task", w.tokA, map[string]any{"name": fmt.Sprintf("Bell %d", i), "type": 1,
+				"start_time": w.hms(30 * time.Second), "file_ids": []int64{f1}, "device_ids": dev, "offline": 1}, &tk)
+			ids = append(ids, tk.ID)
+		}
+		var tm broadcast.Task // due 20 s ago... and over: its start is missed (the schedulers come up late)
+		w.ok("POST", "/broadcast/v1/task", w.tokA, map[string]any{"name": "Missed", "type": 1,
+			"start_time": w.hms(10 * time.Second), "file_ids": []int64{f1}, "device_ids": dev, "offline": 1}, &tm)
+		w.s.Broadcast.SetClock(func() time.Time { return time.Unix(0, 0) }) // the server's own scheduler sleeps
+		at := w.now.Add(31 * time.Second)
+		hub := &countingHub{started: map[int64]int{}}
+		var nodes []*broadcast.Service
+		for range 3 {
+			s := broadcast.New(w.s.DB, nil, hub, broadcast.Options{})
+			s.SetClock(func() time.Time { return at })
+			nodes = append(nodes, s)
+		}
+		var wg sync.WaitGroup
+		for _, s := range nodes {
+			wg.Go(func() {
+				if err := s.Fire(context.Background()); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		for _, id := range ids {
+			var started int64
+			if err := w.s.DB.QueryRow(context.Background(), `SELECT started_at FROM bc_tasks WHERE id = ?`, id).Scan(&started); err != nil {
+				t.Fatal(err)
+			}
+			if hub.started[id] != 1 || started != w.now.Add(30*time.Second).UnixMilli() {
+				t.Fatalf("task %d: %d playing events (want 1), started at %d", id, hub.started[id], started)
+			}
+		}
+		if _, missed, _ := w.row(tm.ID); missed != 1 || hub.missed != 1 {
+			t.Fatalf("the missed start: counted %d, announced %d times; want once each", missed, hub.missed)
+		}
+	})
 }

@@ -289,3 +289,21 @@ func (s *Service) saveRun(ctx context.Context, t *Task) error {
 		t.EndedAt, t.EndReason, t.ChoiceFileID, t.UpdatedAt, t.ID)
 	return err
 }
+
+// claimRun saves t's run state only if the row's run is still as in was (read before the change): the scheduler's
+// claim. In a cluster a second node's pass over the same occurrence, or a console's start, stop or pause on
+// another node meanwhile, changed the row, and this pass leaves it alone (false): an occurrence fires once.
+func (s *Service) claimRun(ctx context.Context, was Task, t *Task) (bool, error) {
+	t.UpdatedAt = s.now().UnixMilli()
+	n, err := s.db.Exec(ctx, `UPDATE bc_tasks SET state = ?, started_at = ?, paused_at = ?, paused_ms = ?, run_devices = ?,
+		fired_until = ?, missed_count = ?, missed_at = ?, ended_at = ?, end_reason = ?, choice_file_id = ?, updated_at = ?
+		WHERE id = ? AND state = ? AND started_at = ? AND paused_at = ? AND paused_ms = ? AND fired_until = ? AND missed_count = ?`,
+		t.State, t.StartedAt, t.PausedAt, t.PausedMs, joinIDs(t.RunDevices), t.FiredUntil, t.MissedCount, t.MissedAt,
+		t.EndedAt, t.EndReason, t.ChoiceFileID, t.UpdatedAt, t.ID,
+		was.State, was.StartedAt, was.PausedAt, was.PausedMs, was.FiredUntil, was.MissedCount)
+	if err != nil {
+		return false, err
+	}
+	k, err := n.RowsAffected()
+	return k == 1, err
+}

@@ -308,6 +308,61 @@ func TestRestoreClosesOpenRecordings(t *testing.T) {
 	})
 }
 
+// TestCloseOrphansClosesOnlyDeadNodesRecordings: in a cluster the recordings a node left open when it died for
+// good are closed by the sweep (the file on this machine: its last change and size; elsewhere: now, the size
+// kept), those of live nodes and of a node alone ('') stay open, and a second sweep finds nothing; on both
+// engines.
+func TestCloseOrphansClosesOnlyDeadNodesRecordings(t *testing.T) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
+		e := newEnv(t, engine, 4)
+		var cust int64
+		if err := e.s.DB.QueryRow(t.Context(), `SELECT customer_id FROM accounts WHERE id = ?`, e.dispatcher).Scan(&cust); err != nil {
+			t.Fatal(err)
+		}
+		rel := filepath.Join("camera-records", "shared.mp4") // the dead node's file on shared storage
+		if err := os.MkdirAll(filepath.Join(e.s.Cfg.DataDir, "camera-records"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(e.s.Cfg.DataDir, rel), make([]byte, 7000), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now().Add(-time.Minute).UnixMilli()
+		for _, r := range []struct{ path, node string }{{rel, "dead"}, {"camera-records/far.mp4", "dead"},
+			{"camera-records/live.mp4", "n1"}, {"camera-records/alone.mp4", ""}} {
+			if _, err := e.s.DB.Exec(t.Context(), `INSERT INTO camera_records (customer_id, camera_id, stream, path, start_at, bytes, node_id)
+				VALUES (?, 1, 'gate', ?, ?, 123, ?)`, cust, r.path, start, r.node); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := time.Now().UnixMilli()
+		n, err := e.s.Cameras.CloseOrphans(t.Context(), map[string]bool{"n1": true})
+		if err != nil || n != 2 {
+			t.Fatalf("closed %d (%v), want the dead node's 2", n, err)
+		}
+		row := func(path string) (end, size int64) {
+			t.Helper()
+			if err := e.s.DB.QueryRow(t.Context(), `SELECT end_at, bytes FROM camera_records WHERE path = ?`, path).Scan(&end, &size); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		if end, size := row(rel); end < start || end > time.Now().UnixMilli() || size != 7000 {
+			t.Fatalf("the dead node's recording on shared storage: end %d (start %d), bytes %d", end, start, size)
+		}
+		if end, size := row("camera-records/far.mp4"); end < before || size != 123 {
+			t.Fatalf("the dead node's recording on its own disk: end %d (sweep at %d), bytes %d (want kept 123)", end, before, size)
+		}
+		for _, p := range []string{"camera-records/live.mp4", "camera-records/alone.mp4"} {
+			if end, _ := row(p); end != 0 {
+				t.Fatalf("%s was closed: a live node's (or a node alone's) recording", p)
+			}
+		}
+		if n, err := e.s.Cameras.CloseOrphans(t.Context(), map[string]bool{"n1": true}); err != nil || n != 0 {
+			t.Fatalf("a second sweep closed %d (%v)", n, err)
+		}
+	})
+}
+
 // TestCookieOnlyCameraCallsWithEffectsAreRefused: an <img> or link on another page carries the session cookie
 // alone; the camera calls that start pulls or recordings, or change cameras, need the token (docs/adr/0009),
 // while a recording's file plays with the cookie (a <video> element).

@@ -45,6 +45,57 @@ func (s *Service) Restore(ctx context.Context) error {
 	return nil
 }
 
+// CloseOrphans closes the recordings left open by nodes of the cluster that are dead (not in alive): a node that
+// never comes back cannot close them at its restart (Restore). The end is the file's last change when the file
+// is on this machine (shared storage), else now — the node died at most a node timeout and a sweep earlier; the
+// size stays as the row has it. A node only cut off from NATS longer than the timeout counts as dead too: when it
+// ends its recording it writes the true end and size over these (EndRecord). It returns how many it closed.
+func (s *Service) CloseOrphans(ctx context.Context, alive map[string]bool) (int, error) {
+	nodes, err := s.store.OpenNodes(ctx)
+	if err != nil {
+		return 0, err
+	}
+	closed := 0
+	for _, node := range nodes {
+		if alive[node] {
+			continue
+		}
+		list, err := s.store.Unfinished(ctx, node)
+		if err != nil {
+			return closed, err
+		}
+		for _, rec := range list {
+			end, size := max(time.Now().UnixMilli(), rec.StartTime), int64(-1)
+			if fi, err := os.Stat(filepath.Join(s.opts.DataDir, rec.path)); err == nil && s.opts.DataDir != "" {
+				end, size = max(fi.ModTime().UnixMilli(), rec.StartTime), fi.Size()
+			}
+			ok, err := s.store.CloseOpen(ctx, rec.ID, end, size)
+			if err != nil {
+				return closed, err
+			}
+			if ok {
+				closed++
+			}
+		}
+		slog.Warn("cameras: closed the recordings a dead node left open", "node", node, "count", len(list))
+	}
+	return closed, nil
+}
+
+// RunOrphans closes the recordings of dead nodes (CloseOrphans) every interval until ctx ends; alive lists the
+// live nodes of the cluster (cluster.Node.Alive). In a cluster it runs on one node at a time (App.single).
+func (s *Service) RunOrphans(ctx context.Context, alive func(context.Context) (map[string]bool, error), every time.Duration) {
+	ticker.NowAndEvery(ctx, every, func() {
+		live, err := alive(ctx)
+		if err != nil { // NATS away: the list is not complete, and every node would look dead
+			return
+		}
+		if _, err := s.CloseOrphans(ctx, live); err != nil && ctx.Err() == nil {
+			slog.Error("cameras: closing dead nodes' recordings", "err", err)
+		}
+	})
+}
+
 // RunRetention deletes recordings older than the retention setting, hourly.
 func (s *Service) RunRetention(ctx context.Context) {
 	if s.opts.DataDir == "" || s.opts.Retention <= 0 {

@@ -164,6 +164,27 @@ func (s *Store) Unfinished(ctx context.Context, node string) ([]Record, error) {
 	return db.Collect(rows, err, scanRecord)
 }
 
+// OpenNodes lists the nodes with recordings open (a node alone, node_id '', is never listed).
+func (s *Store) OpenNodes(ctx context.Context) ([]string, error) {
+	rows, err := s.db.Query(ctx, `SELECT DISTINCT node_id FROM camera_records WHERE end_at = 0 AND node_id <> ''`)
+	return db.Collect(rows, err, func(r db.Scanner) (string, error) { var n string; return n, r.Scan(&n) })
+}
+
+// CloseOpen closes a recording if it is still open (the claim: of several nodes sweeping, one closes it); bytes
+// < 0 leaves the size as it is (the file is on another machine).
+func (s *Store) CloseOpen(ctx context.Context, id RecordID, end, bytes int64) (bool, error) {
+	q, args := `UPDATE camera_records SET end_at = ?, bytes = ? WHERE id = ? AND end_at = 0`, []any{end, bytes, id}
+	if bytes < 0 {
+		q, args = `UPDATE camera_records SET end_at = ? WHERE id = ? AND end_at = 0`, []any{end, id}
+	}
+	res, err := s.db.Exec(ctx, q, args...)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
 // Older lists up to limit finished recordings that started before cutoff.
 func (s *Store) Older(ctx context.Context, cutoff int64, limit int) ([]Record, error) {
 	rows, err := s.db.Query(ctx, `SELECT `+recordCols+` FROM camera_records WHERE start_at < ? AND end_at > 0
