@@ -310,7 +310,7 @@ func TestRestoreClosesOpenRecordings(t *testing.T) {
 
 // TestCloseOrphansClosesOnlyDeadNodesRecordings: in a cluster the recordings a node left open when it died for
 // good are closed by the sweep (the file on this machine: its last change and size; elsewhere: now, the size
-// kept), those of live nodes and of a node alone ('') stay open, and a second sweep finds nothing; on both
+// kept), those of live nodes and of a node alone (empty node id) stay open, and a second sweep finds nothing; on both
 // engines.
 func TestCloseOrphansClosesOnlyDeadNodesRecordings(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {

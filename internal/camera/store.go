@@ -164,7 +164,7 @@ func (s *Store) Unfinished(ctx context.Context, node string) ([]Record, error) {
 	return db.Collect(rows, err, scanRecord)
 }
 
-// OpenNodes lists the nodes with recordings open (a node alone, node_id '', is never listed).
+// OpenNodes lists the nodes with recordings open (a node alone, whose node_id is empty, is never listed).
 func (s *Store) OpenNodes(ctx context.Context) ([]string, error) {
 	rows, err := s.db.Query(ctx, `SELECT DISTINCT node_id FROM camera_records WHERE end_at = 0 AND node_id <> ''`)
 	return db.Collect(rows, err, func(r db.Scanner) (string, error) { var n string; return n, r.Scan(&n) })

@@ -74,7 +74,11 @@ func connectSpeaker(t *testing.T, baseURL string, orgID int64, code, password st
 	return sp
 }
 
-func (sp *rawSpeaker) played(task int64) int { sp.mu.Lock(); defer sp.mu.Unlock(); return sp.plays[task] }
+func (sp *rawSpeaker) played(task int64) int {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	return sp.plays[task]
+}
 
 // taskEvents collects the broadcast.task events a console receives for d: per task, how many say it started
 // playing and how many that it finished.

@@ -343,24 +343,34 @@ func (s *Service) updateBeacon(ctx context.Context, p identity.Principal, req be
 	return s.store.Beacon(ctx, p.CustomerID, b.ID)
 }
 
-// DELETE /ds/indoor/beacon/delete {id | ids} → {ids}: all or none.
-func (s *Service) deleteBeacon(ctx context.Context, p identity.Principal, req struct {
+// idsReq is a delete's {id | ids} (a number, a comma list or an array each).
+type idsReq struct {
 	ID  flex.List `json:"id"`
 	IDs flex.List `json:"ids"`
-}) (any, error) {
-	raw, err := httpx.RowIDs("ids", append(req.ID, req.IDs...), MaxBeacons, true)
+}
+
+// deleteRows deletes the customer's rows of one kind named by req — all or none, at most max — and tells the
+// consoles; it answers {ids}.
+func deleteRows[ID ~int64](ctx context.Context, s *Service, p identity.Principal, req idsReq, max int, what string,
+	del func(ctx context.Context, customerID int64, ids []ID) error) (any, error) {
+	raw, err := httpx.RowIDs("ids", append(req.ID, req.IDs...), max, true)
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]BeaconID, len(raw))
+	ids := make([]ID, len(raw))
 	for i, v := range raw {
-		ids[i] = BeaconID(v)
+		ids[i] = ID(v)
 	}
-	if err := s.store.DeleteBeacons(ctx, p.CustomerID, ids); err != nil {
+	if err := del(ctx, p.CustomerID, ids); err != nil {
 		return nil, err
 	}
-	s.changed(p.CustomerID, "beacon", raw[0])
+	s.changed(p.CustomerID, what, raw[0])
 	return map[string]any{"ids": ids}, nil
+}
+
+// DELETE /ds/indoor/beacon/delete {id | ids} → {ids}: all or none.
+func (s *Service) deleteBeacon(ctx context.Context, p identity.Principal, req idsReq) (any, error) {
+	return deleteRows(ctx, s, p, req, MaxBeacons, "beacon", s.store.DeleteBeacons)
 }
 
 type areaReq struct {
@@ -439,23 +449,8 @@ func (s *Service) updateArea(ctx context.Context, p identity.Principal, req area
 }
 
 // DELETE /ds/indoor/area/delete {id | ids} → {ids}: all or none.
-func (s *Service) deleteArea(ctx context.Context, p identity.Principal, req struct {
-	ID  flex.List `json:"id"`
-	IDs flex.List `json:"ids"`
-}) (any, error) {
-	raw, err := httpx.RowIDs("ids", append(req.ID, req.IDs...), MaxAreas, true)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]AreaID, len(raw))
-	for i, v := range raw {
-		ids[i] = AreaID(v)
-	}
-	if err := s.store.DeleteAreas(ctx, p.CustomerID, ids); err != nil {
-		return nil, err
-	}
-	s.changed(p.CustomerID, "area", raw[0])
-	return map[string]any{"ids": ids}, nil
+func (s *Service) deleteArea(ctx context.Context, p identity.Principal, req idsReq) (any, error) {
+	return deleteRows(ctx, s, p, req, MaxAreas, "area", s.store.DeleteAreas)
 }
 
 // LastWindow is how far back GET /ds/indoor/position/last looks by default.

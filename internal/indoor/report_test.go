@@ -212,4 +212,3 @@ func reportToConsole(t *testing.T, engine string) {
 func ms(y int, m time.Month, d, h int) int64 {
 	return time.Date(y, m, d, h, 0, 0, 0, time.UTC).UnixMilli()
 }
-
