@@ -37,7 +37,8 @@ vet: ## go vet
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := bin/staticcheck-$(STATICCHECK_VERSION)
 
-lint-go: $(STATICCHECK) ## staticcheck over the Go tree (checks: staticcheck.conf)
+lint-go: $(STATICCHECK) ## gofmt and staticcheck over the Go tree (checks: staticcheck.conf)
+	@unformatted="$$(gofmt -l cmd internal)"; if [ -n "$$unformatted" ]; then echo "gofmt: not formatted:"; echo "$$unformatted"; exit 1; fi
 	$(STATICCHECK) ./...
 
 $(STATICCHECK):
