@@ -190,9 +190,19 @@ func (p *Peer) Close() {
 // readUpstream is the peer's one read loop: each packet goes to every target of the current route before the
 // next is read. One goroutine per talking peer, none per packet or per listener.
 func (p *Peer) readUpstream(tr *webrtc.TrackRemote) {
+	readLoop(tr, p.e.cfg.MeasureCPU, func(b []byte, pkt *rtp.Packet, now time.Time, measure bool) {
+		p.handle(b, pkt, now, measure)
+		p.upPackets.Add(1) // counted once handled, so a count seen means the packet went where it goes
+	})
+}
+
+// readLoop reads tr until it ends and hands each packet to handle with its arrival time, from one buffer and one
+// rtp.Packet kept for the loop; with measureCPU (where the thread's CPU time can be read) the loop keeps its OS
+// thread, so that handle may measure its own CPU.
+func readLoop(tr *webrtc.TrackRemote, measureCPU bool, handle func(b []byte, pkt *rtp.Packet, now time.Time, measure bool)) {
 	buf := make([]byte, 1500)
 	var pkt rtp.Packet
-	measure := p.e.cfg.MeasureCPU && threadCPUSupported
+	measure := measureCPU && threadCPUSupported
 	if measure {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
@@ -202,9 +212,7 @@ func (p *Peer) readUpstream(tr *webrtc.TrackRemote) {
 		if err != nil {
 			return
 		}
-		now := time.Now()
-		p.handle(buf[:n], &pkt, now, measure)
-		p.upPackets.Add(1) // counted once handled, so a count seen means the packet went where it goes
+		handle(buf[:n], &pkt, time.Now(), measure)
 	}
 }
 

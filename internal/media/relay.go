@@ -9,7 +9,6 @@ package media
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -220,31 +219,19 @@ func (r *Relay) Closed() bool { return r.closed.Load() }
 
 // read is an incoming lane's one read loop: each packet goes to the lane's route as a talker's would.
 func (l *Lane) read(tr *webrtc.TrackRemote) {
-	buf := make([]byte, 1500)
-	var pkt rtp.Packet
-	measure := l.relay.e.cfg.MeasureCPU && threadCPUSupported
-	if measure {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-	}
-	for {
-		n, _, err := tr.Read(buf)
-		if err != nil {
-			return
-		}
-		now := time.Now()
+	readLoop(tr, l.relay.e.cfg.MeasureCPU, func(b []byte, pkt *rtp.Packet, now time.Time, _ bool) {
 		l.packets.Add(1)
 		r := l.route.Load()
 		if r == nil {
 			mDropped.Inc()
-			continue
+			return
 		}
-		if pkt.Unmarshal(buf[:n]) != nil {
-			continue
+		if pkt.Unmarshal(b) != nil {
+			return
 		}
-		r.forward(&pkt, now)
+		r.forward(pkt, now)
 		if len(r.Targets) > 0 {
 			l.sample(time.Since(now))
 		}
-	}
+	})
 }
