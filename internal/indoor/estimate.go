@@ -234,7 +234,11 @@ func solve(obs []observation, w, h float64, cells int) (x, y, cost, sigma float6
 
 // gridCost is the weighted least-squares cost Σ wᵢ (ln‖p − bᵢ‖ − ln dᵢ)² with fastLn: the grid only picks where
 // the descent starts.
-func gridCost(obs []observation, x, y float64) float64 {
+func gridCost(obs []observation, x, y float64) float64 { return logCost(obs, x, y, math.Inf(1)) }
+
+// logCost is Σ min(wᵢ (ln‖p − bᵢ‖ − ln dᵢ)², capped) at p = (x, y), with fastLn (a distance under 10 cm counts as
+// 10 cm): gridCost uncapped, robustCost with each beacon's share capped.
+func logCost(obs []observation, x, y, capped float64) float64 {
 	s := 0.0
 	for _, o := range obs {
 		dx, dy := x-o.x, y-o.y
@@ -243,7 +247,7 @@ func gridCost(obs []observation, x, y float64) float64 {
 			d2 = 0.01
 		}
 		r := 0.5*fastLn(d2) - o.ld
-		s += o.w * r * r
+		s += min(o.w*r*r, capped)
 	}
 	return s
 }

@@ -44,22 +44,7 @@ type particle struct {
 
 // robustCost is Σ min(wᵢ rᵢ², ParticleCapZ²) at (x, y).
 func robustCost(obs []observation, x, y float64) float64 {
-	const capped = ParticleCapZ * ParticleCapZ
-	s := 0.0
-	for _, o := range obs {
-		dx, dy := x-o.x, y-o.y
-		d2 := dx*dx + dy*dy
-		if d2 < 0.01 {
-			d2 = 0.01
-		}
-		r := 0.5*fastLn(d2) - o.ld
-		if z2 := o.w * r * r; z2 < capped {
-			s += z2
-		} else {
-			s += capped
-		}
-	}
-	return s
+	return logCost(obs, x, y, ParticleCapZ*ParticleCapZ)
 }
 
 // seedAt draws particles [from:] around (x, y) with spread sigma, in the walkable area.
