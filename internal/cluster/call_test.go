@@ -1,0 +1,256 @@
+package cluster_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"tenfour/internal/platform/realtime/rttest"
+	"tenfour/internal/termclient"
+	"tenfour/internal/testkit"
+)
+
+// dialConsole logs a dispatcher's console in on a node with its media, keeping the payloads it receives.
+func dialConsole(t *testing.T, n *testkit.Server, f rttest.Fleet) *termclient.Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	con, err := termclient.Dial(ctx, termclient.Options{URL: n.URL, Token: n.Token(f.Dispatcher, f.CustomerID),
+		Media: termclient.MediaOptions{KeepPayloads: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { con.Close() })
+	if err := con.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return con
+}
+
+type callState struct {
+	CallID string `json:"callId"`
+	State  string `json:"state"`
+	Status int    `json:"status"`
+}
+
+// waitCallState waits for a call.state event of a call in a state (and with a status, unless 0).
+func waitCallState(ctx context.Context, t *testing.T, who string, c *termclient.Client, callID, state string, status int) {
+	t.Helper()
+	if _, err := c.WaitEvent(ctx, "call.state", func(e termclient.Event) bool {
+		var st callState
+		return json.Unmarshal(e.Data, &st) == nil && st.CallID == callID && st.State == state &&
+			(status == 0 || st.Status == status)
+	}); err != nil {
+		t.Fatalf("%s: call %s never %s (%d): %v", who, callID, state, status, err)
+	}
+}
+
+// invite makes an individual call from caller to msID and returns its id.
+func invite(ctx context.Context, t *testing.T, caller *termclient.Client, msID string) string {
+	t.Helper()
+	var r struct {
+		CallID string `json:"callId"`
+		Status int    `json:"status"`
+	}
+	if err := caller.Call(ctx, "call.invite", map[string]any{"kind": "single", "msId": msID}, &r); err != nil {
+		t.Fatalf("invite %s: %v", msID, err)
+	}
+	if r.CallID == "" {
+		t.Fatalf("invite %s: no call id in %+v", msID, r)
+	}
+	return r.CallID
+}
+
+// answer rings and answers an invite the callee got.
+func answer(ctx context.Context, t *testing.T, callee *termclient.Client, callID string) {
+	t.Helper()
+	if _, err := callee.WaitEvent(ctx, "call.invite", func(e termclient.Event) bool {
+		var st callState
+		return json.Unmarshal(e.Data, &st) == nil && st.CallID == callID
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []int{180, 200} {
+		if err := callee.Call(ctx, "call.status", map[string]any{"callId": callID, "status": st}, nil); err != nil {
+			t.Fatalf("callee's status %d: %v", st, err)
+		}
+	}
+}
+
+// A dispatcher on node 1 calls a terminal on node 2: the invite reaches it, its ringing and answer come back, the
+// acknowledged call connects on both; the dispatcher's talk is heard on node 2 and the terminal's on node 1, packet
+// for packet, both ways through the relay; the terminal's press while the dispatcher talks is refused by the call's
+// node; every burst is recorded once, by the call's node; the terminal's bye ends the call on node 1.
+func TestIndividualCallAcrossNodes(t *testing.T) {
+	c := newCluster(t)
+	n1, n2, n3 := c.node("n1"), c.node("n2"), c.node("n3")
+	f := rttest.NewFleet(t, n1.DB, "1", 2)
+	con := dialConsole(t, n1, f)
+	callee := dialListener(t, n2.URL, f.Terminals[0])
+	bystander := dialListener(t, n3.URL, f.Terminals[1]) // of the same group: hears nothing of the call
+	linked(t, n1, n2, n3)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	callID := invite(ctx, t, con, f.Terminals[0])
+	answer(ctx, t, callee, callID)
+	waitCallState(ctx, t, "the caller", con, callID, "answered", 200)
+	if err := con.Call(ctx, "call.ack", map[string]any{"callId": callID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitCallState(ctx, t, "the callee", callee, callID, "connected", 202)
+
+	// the caller's talk reaches the callee on node 2
+	const sent = 50
+	if _, err := con.Talk(ctx, callID, "", numbered(sent), 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	got, err := callee.WaitPackets(ctx, sent-2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStream(t, "the callee on node 2", got, 0, sent)
+
+	// the callee's talk reaches the caller on node 1 (a bare press means its call, as on one node)
+	r, err := callee.Talk(ctx, "", "", numbered(sent), 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.CallID != callID {
+		t.Fatalf("the callee's press was granted in %q, not its call %q", r.CallID, callID)
+	}
+	back, err := con.WaitPackets(ctx, sent-2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStream(t, "the caller on node 1", back, 0, sent)
+	t.Logf("node 2's callee heard %d of %d packets, node 1's caller %d of %d", len(got), sent, len(back), sent)
+	if n := bystander.ReceivedCount(); n != 0 {
+		t.Fatalf("a terminal on node 3 outside the call heard %d packets", n)
+	}
+
+	// the floor is the call's node's: while the dispatcher talks, the terminal's press is refused there
+	if _, err := con.RequestFloor(ctx, callID, "", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := callee.RequestFloor(ctx, callID, "", false); termclient.Code(err) == "" {
+		t.Fatal("the callee was granted the floor the caller holds")
+	}
+	if err := con.ReleaseFloor(ctx, callID); err != nil {
+		t.Fatal(err)
+	}
+
+	// one record per burst, both stored by the call's node
+	testkit.Eventually(t, 5*time.Second, "both bursts recorded once", func() bool {
+		var n int
+		_ = n1.DB.QueryRow(ctx, `SELECT COUNT(*) FROM voice_records WHERE call_id = ?`, callID).Scan(&n)
+		return n == 2
+	})
+	var talkers int
+	_ = n1.DB.QueryRow(ctx, `SELECT COUNT(DISTINCT talker_id) FROM voice_records WHERE call_id = ?`, callID).Scan(&talkers)
+	if talkers != 2 {
+		t.Fatalf("the records name %d talkers, want the caller and the callee", talkers)
+	}
+
+	// the callee hangs up on node 2: the call ends on node 1
+	if err := callee.Call(ctx, "call.bye", map[string]any{"callId": callID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitCallState(ctx, t, "the caller", con, callID, "ended", 200)
+	var calls struct {
+		Calls []callState `json:"calls"`
+	}
+	if err := con.Call(ctx, "call.list", nil, &calls); err != nil || len(calls.Calls) != 0 {
+		t.Fatalf("calls left on node 1: %+v (%v)", calls.Calls, err)
+	}
+
+	// the callee is free again: a second call rings, and the caller's cancel reaches it (487)
+	callID = invite(ctx, t, con, f.Terminals[0])
+	if _, err := callee.WaitEvent(ctx, "call.invite", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := con.Call(ctx, "call.cancel", map[string]any{"callId": callID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitCallState(ctx, t, "the callee", callee, callID, "ended", 487)
+	if _, err := callee.WaitEvent(ctx, "call.missed", nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The spec's refusals cross nodes: a terminal on node 2 busy in a call of its own node answers another node's
+// invite 486 (busy); one that declines answers 603; a terminal on no node is 101 (offline).
+func TestIndividualCallRefusalsAcrossNodes(t *testing.T) {
+	c := newCluster(t)
+	n1, n2 := c.node("n1"), c.node("n2")
+	f := rttest.NewFleet(t, n1.DB, "1", 3)
+	con := dialConsole(t, n1, f)
+	a := dialListener(t, n2.URL, f.Terminals[0])
+	b := dialListener(t, n2.URL, f.Terminals[1])
+	linked(t, n1, n2)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	// a declines
+	callID := invite(ctx, t, con, f.Terminals[0])
+	if _, err := a.WaitEvent(ctx, "call.invite", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Call(ctx, "call.status", map[string]any{"callId": callID, "status": 603}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitCallState(ctx, t, "the caller", con, callID, "ended", 603)
+
+	// a calls b on node 2 (a call of node 2); node 1's call to b is busy
+	var r struct {
+		CallID string `json:"callId"`
+	}
+	if err := a.Call(ctx, "call.invite", map[string]any{"kind": "single", "msId": f.Terminals[1]}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if err := con.Call(ctx, "call.invite", map[string]any{"kind": "single", "msId": f.Terminals[1]}, nil); termclient.Code(err) != "486" {
+		t.Fatalf("calling a terminal busy on node 2: %v, want 486", err)
+	}
+	if _, err := b.WaitEvent(ctx, "call.missed", nil); err != nil { // a missed call, as on one node
+		t.Fatal(err)
+	}
+	// and a terminal on no node is offline
+	if err := con.Call(ctx, "call.invite", map[string]any{"kind": "single", "msId": f.Terminals[2]}, nil); termclient.Code(err) != "101" {
+		t.Fatalf("calling a terminal on no node: %v, want 101", err)
+	}
+}
+
+// A connected call from node 1 to a terminal on node 2: node 2 is killed; the call ends on node 1 with 101
+// (offline) once node 2 is counted dead, and node 1's dispatcher may call again.
+func TestIndividualCallEndsWhenTheCalleesNodeDies(t *testing.T) {
+	c := newCluster(t)
+	n1 := c.node("n1")
+	p2 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n2",
+		"--node-timeout", nodeTimeout.String(), "--media-interfaces", "lo")
+	f := rttest.NewFleet(t, n1.DB, "1", 2)
+	con := dialConsole(t, n1, f)
+	callee := dialListener(t, p2.URL, f.Terminals[0])
+	linked(t, n1)
+	testkit.Eventually(t, 10*time.Second, "a media relay to node 2", func() bool { return len(n1.MediaRelay.Links()) == 1 })
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+
+	callID := invite(ctx, t, con, f.Terminals[0])
+	answer(ctx, t, callee, callID)
+	waitCallState(ctx, t, "the caller", con, callID, "answered", 200)
+	if err := con.Call(ctx, "call.ack", map[string]any{"callId": callID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitCallState(ctx, t, "the callee", callee, callID, "connected", 202)
+	p2.Kill(t)
+	killed := time.Now()
+	waitCallState(ctx, t, "the caller", con, callID, "ended", 101)
+	t.Logf("the call ended %v after the callee's node was killed (node timeout %v)", time.Since(killed), nodeTimeout)
+	var calls struct {
+		Calls []callState `json:"calls"`
+	}
+	if err := con.Call(ctx, "call.list", nil, &calls); err != nil || len(calls.Calls) != 0 {
+		t.Fatalf("calls left on node 1: %+v (%v)", calls.Calls, err)
+	}
+}
