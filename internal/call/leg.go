@@ -46,7 +46,6 @@ type LegOp struct {
 	Op     string `json:"op"` // the socket verb (call.status, call.bye, floor.request…) or "gone"
 	Status int    `json:"status,omitempty"`
 	Queue  bool   `json:"queue,omitempty"`
-	At     int64  `json:"at,omitempty"` // floor.request: when the press arrived, UTC µs (press → grant)
 }
 
 // opGone: the party's last connection closed on its node.
@@ -198,11 +197,9 @@ func (s *Service) LegOp(ctx context.Context, from string, op LegOp) (any, error)
 // legFloor decides a floor press of a party on another node in its individual call: the floor of the call is
 // this node's (an individual call has no cluster lease). It is RequestFloor's decision for a call by id, for a
 // client whose microphone arrives on a lane rather than through a peer of this node.
+// Press → grant is measured from the press's arrival here (the other node's clock is not this one's).
 func (s *Service) legFloor(cl *client, op LegOp) (FloorReply, error) {
 	at := time.Now()
-	if op.At > 0 && time.UnixMicro(op.At).Before(at) {
-		at = time.UnixMicro(op.At)
-	}
 	if cl.acct.Blocked() || s.isBlocked(cl.acct.ID) {
 		return FloorReply{}, ErrBlocked
 	}

@@ -2,7 +2,6 @@ package call
 
 import (
 	"context"
-	"time"
 
 	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
@@ -28,8 +27,7 @@ func (s *Service) Verbs() []realtime.Verb {
 		}),
 		verb(s, "floor.request", realtime.Anyone, func(ctx context.Context, cl *client, req FloorRequest) (any, error) {
 			if l := s.legFor(cl, string(req.CallID), req.GID == ""); l != nil { // a call of another node (leg.go)
-				return s.forward(ctx, l, LegOp{Acct: cl.acct.ID, Op: "floor.request", Queue: req.Queue,
-					At: time.Now().UnixMicro()})
+				return s.forward(ctx, l, LegOp{Acct: cl.acct.ID, Op: "floor.request", Queue: req.Queue})
 			}
 			return s.RequestFloor(ctx, cl, req)
 		}),
