@@ -254,3 +254,47 @@ func TestIndividualCallEndsWhenTheCalleesNodeDies(t *testing.T) {
 		t.Fatalf("calls left on node 1: %+v (%v)", calls.Calls, err)
 	}
 }
+
+// The other way round: a terminal on node 2 calls the dispatcher on node 1. The call lives on node 2; the
+// console's answer, acknowledgement-free connection and talk cross to it, and each hears the other.
+func TestTerminalCallsAConsoleOnAnotherNode(t *testing.T) {
+	c := newCluster(t)
+	n1, n2 := c.node("n1"), c.node("n2")
+	f := rttest.NewFleet(t, n1.DB, "1", 1)
+	con := dialConsole(t, n1, f)
+	caller := dialListener(t, n2.URL, f.Terminals[0])
+	linked(t, n1, n2)
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+
+	callID := invite(ctx, t, caller, f.Dispatcher)
+	answer(ctx, t, con, callID)
+	waitCallState(ctx, t, "the caller", caller, callID, "answered", 200)
+	if err := caller.Call(ctx, "call.ack", map[string]any{"callId": callID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitCallState(ctx, t, "the console", con, callID, "connected", 202)
+
+	const sent = 40
+	if _, err := con.Talk(ctx, callID, "", numbered(sent), 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	got, err := caller.WaitPackets(ctx, sent-2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStream(t, "the terminal on node 2", got, 0, sent)
+	if _, err := caller.Talk(ctx, callID, "", numbered(sent), 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	back, err := con.WaitPackets(ctx, sent-2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStream(t, "the console on node 1", back, 0, sent)
+	// the console hangs up on its node: the call ends on node 2
+	if err := con.Call(ctx, "call.bye", map[string]any{"callId": callID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitCallState(ctx, t, "the caller", caller, callID, "ended", 200)
+}
