@@ -172,12 +172,20 @@ func (s *Service) inviteMany(ctx context.Context, cl *client, caller Account, re
 	if len(parties) < 2 {
 		return InviteReply{}, ErrNotFound
 	}
-	var reply InviteReply
+	for _, p := range parties[1:] { // in a cluster: the nodes of the parties connected to another one (leg.go)
+		if s.relay != nil && !s.hub.LocalOnline(p.ID) {
+			p.node = s.relay.Holder(p.ID)
+		}
+	}
+	var c *Call
 	err = s.locked(func(later *afterUnlock) error {
-		c := s.newCallLocked(later, req.Kind, caller, g)
+		c = s.newCallLocked(later, req.Kind, caller, g)
 		c.parties = parties
 		for _, p := range parties[1:] {
-			if s.hub.LocalOnline(p.ID) { // media is this node's (docs/adr/0024)
+			switch {
+			case p.node != "": // its node connects it (inviteManyRemote)
+				p.state = PartyConnected
+			case s.hub.LocalOnline(p.ID):
 				p.state = PartyConnected
 				s.hub.SendTo(p.ID, "call.invite", map[string]any{"callId": c.ID, "kind": c.Kind,
 					"from": caller.person(), "status": StConnected, "gName": c.GroupName})
@@ -185,10 +193,15 @@ func (s *Service) inviteMany(ctx context.Context, cl *client, caller Account, re
 		}
 		s.recomputeLocked(c.Customer)
 		s.publishCallLocked(c)
-		reply = InviteReply{CallID: c.ID, Status: StConnected, Parties: s.callViewLocked(c).Parties}
 		return nil
 	})
-	return reply, err
+	if err != nil {
+		return InviteReply{}, err
+	}
+	s.inviteManyRemote(ctx, c)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return InviteReply{CallID: c.ID, Status: StConnected, Parties: s.callViewLocked(c).Parties}, nil
 }
 
 // StatusReq is `call.status`: the callee's answer to an individual call.

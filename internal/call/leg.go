@@ -22,21 +22,29 @@ import (
 	"tenfour/internal/platform/realtime"
 )
 
-// LegInvite asks the callee's node to ring its terminal for a call of the caller's node.
+// LegInvite asks a node to connect its terminals to a call of the caller's node: to ring the callee of an
+// individual call, or to join the parties of a temporary-group, all or broadcast call.
 type LegInvite struct {
 	CallID   string          `json:"callId"`
 	Customer int64           `json:"customer"`
+	Kind     Kind            `json:"kind"`
+	GName    string          `json:"gName,omitempty"`
 	Caller   Account         `json:"caller"`
-	Callee   Account         `json:"callee"`
+	Callees  []Account       `json:"callees"`
 	Event    json.RawMessage `json:"event"` // the call.invite event as the call's node built it
 }
 
-// LegState is a call's state told to the node of its party on another node.
+// LegJoined is a node's answer to a LegInvite of a call with several parties: those it connected.
+type LegJoined struct {
+	Joined []string `json:"joined"`
+}
+
+// LegState is a call's state told to a node with parties of it: the call's and theirs.
 type LegState struct {
-	CallID string `json:"callId"`
-	State  string `json:"state"`
-	Status int    `json:"status"`
-	Party  string `json:"msId"`
+	CallID  string            `json:"callId"`
+	State   string            `json:"state"`
+	Status  int               `json:"status"`
+	Parties map[string]string `json:"parties"` // the parties on that node → their state
 }
 
 // LegOp is a request of a party, run on its call's node.
@@ -51,18 +59,26 @@ type LegOp struct {
 // opGone: the party's last connection closed on its node.
 const opGone = "gone"
 
-// leg is a call of another node whose party is connected here.
+// leg is a call of another node with parties connected here.
 type leg struct {
-	node   string // the call's node
-	callee string
-	call   *Call  // a stand-in of the call (its id, parties and state; never in s.calls)
-	src    uint64 // the callee's microphone relayed to the call's node while connected (0: not yet)
+	node string // the call's node
+	// call is a stand-in of the call: its id, kind, initiator and state, and its parties here (never in s.calls).
+	call *Call
+	mics map[string]uint64 // a connected party here → its microphone's source relayed to the call's node
 }
 
-// legOfAcctLocked is the leg an account is a party of, or nil.
+// localParty is a party of the leg connected here (not the initiator), or nil.
+func (l *leg) localParty(acct string) *party {
+	if p := l.call.party(acct); p != nil && p.node == "" {
+		return p
+	}
+	return nil
+}
+
+// legOfAcctLocked is the leg of an individual call an account is a party of, or nil.
 func (s *Service) legOfAcctLocked(acct string) *leg {
 	for _, l := range s.legs {
-		if l.callee == acct {
+		if l.call.Kind == Single && l.localParty(acct) != nil {
 			return l
 		}
 	}
@@ -96,8 +112,8 @@ func (s *Service) standInLocked(p *party) *client {
 // (missed, as on one node) and is the caller's answer.
 func (s *Service) inviteRemote(ctx context.Context, c *Call, callee Account, node string) error {
 	ev, _ := json.Marshal(map[string]any{"callId": c.ID, "kind": Single, "from": c.Initiator.person(), "status": StTrying})
-	err := s.relay.CallInvite(ctx, node, LegInvite{CallID: c.ID, Customer: c.Customer, Caller: c.Initiator,
-		Callee: callee, Event: ev})
+	_, err := s.relay.CallInvite(ctx, node, LegInvite{CallID: c.ID, Customer: c.Customer, Kind: Single,
+		Caller: c.Initiator, Callees: []Account{callee}, Event: ev})
 	return s.locked(func(later *afterUnlock) error {
 		if c.ended {
 			return ErrNoSession // canceled or timed out meanwhile
@@ -122,30 +138,103 @@ func (s *Service) inviteRemote(ctx context.Context, c *Call, callee Account, nod
 	})
 }
 
-// tellLegsLocked tells the nodes of a call's parties on other nodes its state (publishCallLocked).
-func (s *Service) tellLegsLocked(c *Call) {
-	if s.relay == nil || c.Kind != Single {
-		return
-	}
+// inviteManyRemote connects the parties of a temporary-group, all or broadcast call that are on other nodes: one
+// request per node, all at once; a party its node did not connect (gone meanwhile, node unreachable) is offline.
+func (s *Service) inviteManyRemote(ctx context.Context, c *Call) {
+	s.mu.Lock()
+	byNode := map[string][]Account{}
 	for _, p := range c.parties {
 		if p.node != "" {
-			s.relay.CallState(p.node, LegState{CallID: c.ID, State: c.State, Status: c.Status, Party: p.ID})
+			byNode[p.node] = append(byNode[p.node], p.Account)
 		}
+	}
+	s.mu.Unlock()
+	if len(byNode) == 0 {
+		return
+	}
+	ev, _ := json.Marshal(map[string]any{"callId": c.ID, "kind": c.Kind, "from": c.Initiator.person(),
+		"status": StConnected, "gName": c.GroupName})
+	type result struct {
+		node   string
+		joined map[string]bool
+	}
+	results := make(chan result, len(byNode))
+	for node, accts := range byNode {
+		go func() {
+			joined := map[string]bool{}
+			raw, err := s.relay.CallInvite(ctx, node, LegInvite{CallID: c.ID, Customer: c.Customer, Kind: c.Kind,
+				GName: c.GroupName, Caller: c.Initiator, Callees: accts, Event: ev})
+			var j LegJoined
+			if err == nil && json.Unmarshal(raw, &j) == nil {
+				for _, id := range j.Joined {
+					joined[id] = true
+				}
+			}
+			results <- result{node: node, joined: joined}
+		}()
+	}
+	all := make([]result, 0, len(byNode))
+	for range byNode {
+		all = append(all, <-results)
+	}
+	_ = s.locked(func(later *afterUnlock) error {
+		changed := false
+		for _, r := range all {
+			for _, p := range c.parties {
+				if p.node == r.node && !r.joined[p.ID] {
+					p.state, p.node, changed = PartyOffline, "", true
+				}
+			}
+		}
+		if changed && !c.ended {
+			s.recomputeLocked(c.Customer)
+			s.publishCallLocked(c)
+		}
+		return nil
+	})
+}
+
+// tellLegsLocked tells the nodes of a call's parties on other nodes its state (publishCallLocked).
+func (s *Service) tellLegsLocked(c *Call) {
+	if s.relay == nil || c.Kind == Group {
+		return
+	}
+	var byNode map[string]map[string]string
+	for _, p := range c.parties {
+		if p.node == "" {
+			continue
+		}
+		if byNode == nil {
+			byNode = map[string]map[string]string{}
+		}
+		if byNode[p.node] == nil {
+			byNode[p.node] = map[string]string{}
+		}
+		byNode[p.node][p.ID] = p.state
+	}
+	for node, parties := range byNode {
+		s.relay.CallState(node, LegState{CallID: c.ID, State: c.State, Status: c.Status, Parties: parties})
 	}
 }
 
-// legStartedLocked relays a burst of this node in an individual call to the node of its party there.
+// legStartedLocked relays a burst of a call of this node to the nodes of its other connected parties there (its
+// talker may be one of them: a party's burst reaches the call's others through this node).
 func (s *Service) legStartedLocked(c *Call, b *burst) {
-	if c.Kind != Single || b.talker.node != "" { // a party's burst from there arrives on its lane
+	if c.Kind == Group {
 		return
 	}
+	var nodes []string
+	seen := map[string]bool{}
 	for _, p := range c.parties {
-		if p.node != "" && p.state == PartyConnected {
-			s.relay.StartedFor(p.node, RelayBurst{Src: b.mb.ID, Customer: c.Customer, CallID: c.ID, Kind: c.Kind,
-				Talker: b.claim.Account, TalkerName: b.talker.acct.Name, Console: b.talker.console,
-				Emergency: b.emergency, Granted: b.mb.Granted.UnixMilli()})
-			return
+		if p.node != "" && p.state == PartyConnected && p.ID != b.claim.Account && !seen[p.node] {
+			seen[p.node] = true
+			nodes = append(nodes, p.node)
 		}
+	}
+	if len(nodes) > 0 {
+		s.relay.StartedTo(nodes, RelayBurst{Src: b.mb.ID, Customer: c.Customer, CallID: c.ID, Kind: c.Kind,
+			GroupName: c.GroupName, Talker: b.claim.Account, TalkerName: b.talker.acct.Name, Console: b.talker.console,
+			Emergency: b.emergency, Granted: b.mb.Granted.UnixMilli()})
 	}
 }
 
@@ -246,63 +335,106 @@ func (s *Service) legFloor(cl *client, op LegOp) (FloorReply, error) {
 	return reply, err
 }
 
-// --- the callee's node ---
+// --- the parties' node ---
 
-// LegInvite rings a terminal of this node for a call of node from (the refusals are those of one node).
-func (s *Service) LegInvite(ctx context.Context, from string, inv LegInvite) error {
-	return s.locked(func(later *afterUnlock) error {
-		switch {
-		case !s.hub.LocalOnline(inv.Callee.ID):
-			return ErrOffline
-		case s.inSingleLocked(inv.Callee.ID) != nil || s.legOfAcctLocked(inv.Callee.ID) != nil ||
-			s.talkingLocked(inv.Callee.ID):
-			return ErrBusy
-		case s.legs[inv.CallID] != nil:
+// LegInvite connects terminals of this node to a call of node from: it rings the callee of an individual call
+// (the refusals are those of one node) or joins the online ones of a call with several parties.
+func (s *Service) LegInvite(ctx context.Context, from string, inv LegInvite) (any, error) {
+	var joined LegJoined
+	err := s.locked(func(later *afterUnlock) error {
+		if inv.Kind == Single {
+			if len(inv.Callees) != 1 {
+				return ErrState
+			}
+			id := inv.Callees[0].ID
+			switch {
+			case !s.hub.LocalOnline(id):
+				return ErrOffline
+			case s.inSingleLocked(id) != nil || s.legOfAcctLocked(id) != nil || s.talkingLocked(id):
+				return ErrBusy
+			}
+		}
+		if s.legs[inv.CallID] != nil {
 			return ErrState
 		}
-		c := &Call{ID: inv.CallID, Customer: inv.Customer, Kind: Single, Initiator: inv.Caller, Started: time.Now(),
-			State: StateTrying, Status: StTrying,
-			parties: []*party{{Account: inv.Caller, state: PartyConnected, node: from}, {Account: inv.Callee, state: PartyInvited}}}
-		s.legs[inv.CallID] = &leg{node: from, callee: inv.Callee.ID, call: c}
-		s.hub.SendTo(inv.Callee.ID, "call.invite", inv.Event)
+		c := &Call{ID: inv.CallID, Customer: inv.Customer, Kind: inv.Kind, GroupName: inv.GName, Initiator: inv.Caller, Started: time.Now(),
+			State: StateTrying, Status: StTrying, parties: []*party{{Account: inv.Caller, state: PartyConnected, node: from}}}
+		state := PartyInvited
+		if inv.Kind != Single {
+			c.State, c.Status, state = StateConnected, StConnected, PartyConnected
+		}
+		for _, a := range inv.Callees {
+			if s.hub.LocalOnline(a.ID) {
+				c.parties = append(c.parties, &party{Account: a, state: state})
+				joined.Joined = append(joined.Joined, a.ID)
+			}
+		}
+		if len(joined.Joined) == 0 {
+			return nil
+		}
+		l := &leg{node: from, call: c, mics: map[string]uint64{}}
+		s.legs[inv.CallID] = l
+		for _, id := range joined.Joined {
+			s.hub.SendTo(id, "call.invite", inv.Event)
+		}
+		s.syncLegLocked(l)
 		return nil
 	})
+	return joined, err
 }
 
-// LegState follows a call of node from with a party here: once connected the party's microphone goes there;
-// once ended the leg is forgotten.
+// LegState follows a call of node from with parties here.
 func (s *Service) LegState(from string, st LegState) {
 	_ = s.locked(func(later *afterUnlock) error {
 		l := s.legs[st.CallID]
-		if l == nil || l.node != from || l.callee != st.Party {
+		if l == nil || l.node != from {
 			return nil
 		}
 		l.call.State, l.call.Status = st.State, st.Status
-		switch st.State {
-		case StateConnected:
-			for _, p := range l.call.parties {
-				p.state = PartyConnected
+		for id, state := range st.Parties {
+			if p := l.localParty(id); p != nil {
+				p.state = state
 			}
-			if l.src == 0 {
-				l.src = media.NewSourceID()
-				s.relay.StartedFor(l.node, RelayBurst{Src: l.src, Customer: l.call.Customer, CallID: l.call.ID,
-					Kind: Single, Party: true, Talker: l.callee, Granted: time.Now().UnixMilli()})
-			}
-		case StateEnded:
+		}
+		if st.State == StateEnded {
 			s.dropLegLocked(l)
+		} else {
+			s.syncLegLocked(l)
 		}
 		s.recomputeLocked(l.call.Customer)
 		return nil
 	})
 }
 
-// dropLegLocked forgets a leg: its microphone's lane and the bursts of its call heard here.
+// syncLegLocked relays the microphone of every connected party of a connected call to the call's node, and no
+// other's.
+func (s *Service) syncLegLocked(l *leg) {
+	for _, p := range l.call.parties {
+		if p.node != "" {
+			continue
+		}
+		on := l.call.State == StateConnected && p.state == PartyConnected
+		switch src := l.mics[p.ID]; {
+		case on && src == 0:
+			src = media.NewSourceID()
+			l.mics[p.ID] = src
+			s.relay.StartedFor(l.node, RelayBurst{Src: src, Customer: l.call.Customer, CallID: l.call.ID,
+				Kind: l.call.Kind, Party: true, Talker: p.ID, Granted: time.Now().UnixMilli()})
+		case !on && src != 0:
+			s.relay.Ended(src)
+			delete(l.mics, p.ID)
+		}
+	}
+}
+
+// dropLegLocked forgets a leg: its microphones' lanes and the bursts of its call heard here.
 func (s *Service) dropLegLocked(l *leg) {
 	delete(s.legs, l.call.ID)
 	l.call.ended = true
-	if l.src != 0 {
-		s.relay.Ended(l.src)
+	for _, src := range l.mics {
+		s.relay.Ended(src)
 	}
+	l.mics = map[string]uint64{}
 	for lane, rb := range s.remote {
 		if rb.call == l.call {
 			delete(s.remote, lane)
@@ -317,25 +449,28 @@ func (s *Service) legRoutesLocked(customer int64, routes map[*client]*media.Rout
 		return
 	}
 	for _, l := range s.legs {
-		if l.src == 0 || l.call.Customer != customer {
+		if l.call.Customer != customer {
 			continue
 		}
-		targets := s.relay.Targets(l.src)
-		for cl := range s.byAcct[l.callee] {
-			if cl.peer == nil {
-				continue
+		for acct, src := range l.mics {
+			targets := s.relay.Targets(src)
+			for cl := range s.byAcct[acct] {
+				if cl.peer == nil {
+					continue
+				}
+				r := routes[cl]
+				if r == nil {
+					r = &media.Route{}
+					routes[cl] = r
+				}
+				r.Targets = append(r.Targets, targets...)
 			}
-			r := routes[cl]
-			if r == nil {
-				r = &media.Route{}
-				routes[cl] = r
-			}
-			r.Targets = append(r.Targets, targets...)
 		}
 	}
 }
 
-// legFor is the leg a request of a client names (by call id, or — a bare floor press — its connected call).
+// legFor is the leg a request of a client names: by call id, or — a bare floor press — its connected call of
+// another node (an individual call first, as defaultCallLocked orders them).
 func (s *Service) legFor(cl *client, callID string, bare bool) *leg {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -343,15 +478,25 @@ func (s *Service) legFor(cl *client, callID string, bare bool) *leg {
 		return nil
 	}
 	if callID != "" {
-		if l := s.legs[callID]; l != nil && l.callee == cl.acct.ID {
+		if l := s.legs[callID]; l != nil && l.localParty(cl.acct.ID) != nil {
 			return l
 		}
 		return nil
 	}
-	if l := s.legOfAcctLocked(cl.acct.ID); bare && l != nil && l.call.State == StateConnected {
-		return l
+	if !bare {
+		return nil
 	}
-	return nil
+	var best *leg
+	order := map[Kind]int{Single: 0, Temp: 1, All: 2, Broadcast: 3}
+	for _, l := range s.legs {
+		if p := l.localParty(cl.acct.ID); p == nil || p.state != PartyConnected || l.call.State != StateConnected {
+			continue
+		}
+		if best == nil || order[l.call.Kind] < order[best.call.Kind] {
+			best = l
+		}
+	}
+	return best
 }
 
 // forward runs a party's request on its call's node and returns that node's reply.
@@ -364,26 +509,38 @@ func (s *Service) forward(ctx context.Context, l *leg, op LegOp) (any, error) {
 	return raw, nil
 }
 
-// legClientGoneLocked: a connection closed here; if it was the last of a party of another node's call, that node
-// is told (the call ends there as on one node).
+// legClientGoneLocked: a connection closed here; if it was the last of a party of other nodes' calls, their
+// nodes are told (the call ends or goes on without it there, as on one node).
 func (s *Service) legClientGoneLocked(later *afterUnlock, cl *client, last bool) {
 	if !last {
 		return
 	}
-	l := s.legOfAcctLocked(cl.acct.ID)
-	if l == nil {
-		return
+	for _, l := range s.legs {
+		p := l.localParty(cl.acct.ID)
+		if p == nil {
+			continue
+		}
+		p.state = PartyOffline
+		s.syncLegLocked(l)
+		alone := true
+		for _, q := range l.call.parties {
+			if q.node == "" && q.state != PartyOffline && q.state != PartyLeft {
+				alone = false
+			}
+		}
+		if alone {
+			s.dropLegLocked(l)
+		}
+		op := LegOp{CallID: l.call.ID, Acct: cl.acct.ID, Op: opGone}
+		node := l.node
+		later.then(func() {
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), realtime.AckTimeout)
+				defer cancel()
+				_, _ = s.relay.CallOp(ctx, node, op)
+			}()
+		})
 	}
-	s.dropLegLocked(l)
-	op := LegOp{CallID: l.call.ID, Acct: cl.acct.ID, Op: opGone}
-	node := l.node
-	later.then(func() {
-		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), realtime.AckTimeout)
-			defer cancel()
-			_, _ = s.relay.CallOp(ctx, node, op)
-		}()
-	})
 }
 
 // remoteLegStarted: a lane now carries a burst of an individual call of another node whose party is here (the
@@ -423,17 +580,17 @@ func (s *Service) remoteLegStarted(lane *media.Lane, b RelayBurst) error {
 	})
 }
 
-// legNodeGoneLocked: the relay to node closed (it died or was cut off). Calls of this node with a party there end
-// with 101 (offline) as when that party's connection closes; calls of that node with a party here end for it.
+// legNodeGoneLocked: the relay to node closed (it died or was cut off). The parties there of this node's calls
+// are gone as when their connection closes (an individual call ends with 101, offline); the calls of that node
+// with parties here end for them.
 func (s *Service) legNodeGoneLocked(later *afterUnlock, node string) {
 	for _, c := range s.calls {
-		if c.Kind != Single || c.ended {
+		if c.Kind == Group || c.ended {
 			continue
 		}
 		for _, p := range c.parties {
-			if p.node == node {
+			if p.node == node && !c.ended {
 				s.partyGoneLocked(later, c, p.Account)
-				break
 			}
 		}
 	}
@@ -443,12 +600,16 @@ func (s *Service) legNodeGoneLocked(later *afterUnlock, node string) {
 		}
 		s.dropLegLocked(l)
 		l.call.State, l.call.Status = StateEnded, StOffline
-		view := CallView{CallID: l.call.ID, Kind: Single, State: StateEnded, Status: StOffline,
-			Initiator: l.call.Initiator.person(), Started: l.call.Started.UnixMilli()}
+		view := CallView{CallID: l.call.ID, Kind: l.call.Kind, State: StateEnded, Status: StOffline,
+			GName: l.call.GroupName, Initiator: l.call.Initiator.person(), Started: l.call.Started.UnixMilli()}
 		for _, p := range l.call.parties {
 			view.Parties = append(view.Parties, PartyView{Person: p.person(), State: p.state})
 		}
-		s.hub.SendTo(l.callee, "call.state", view)
+		for _, p := range l.call.parties {
+			if p.node == "" {
+				s.hub.SendTo(p.ID, "call.state", view)
+			}
+		}
 		s.recomputeLocked(l.call.Customer)
 	}
 }

@@ -26,6 +26,8 @@ type MediaRelay interface {
 	Targets(src uint64) []media.Target
 	// StartedFor relays a source of this node to one node only: a terminal monitored from there.
 	StartedFor(node string, b RelayBurst)
+	// StartedTo relays a source of this node to some nodes only: those of a call's parties (leg.go).
+	StartedTo(nodes []string, b RelayBurst)
 	// Monitor asks the node holding terminal target to open its microphone for dispatcher by of this node and
 	// relay it here; it returns that node. Not called with the lock held.
 	Monitor(ctx context.Context, customer int64, by, byName, target string) (node string, err error)
@@ -34,9 +36,10 @@ type MediaRelay interface {
 
 	// Individual calls across nodes (leg.go). Holder is the node a terminal is connected to ("" = none).
 	Holder(acct string) string
-	// CallInvite asks that node to ring its terminal for a call of this node; its refusal is the terminal's.
+	// CallInvite asks that node to connect its terminals to a call of this node (ring an individual call's callee:
+	// its refusal is the callee's) and returns its answer.
 	// Not called with the lock held.
-	CallInvite(ctx context.Context, node string, inv LegInvite) error
+	CallInvite(ctx context.Context, node string, inv LegInvite) (json.RawMessage, error)
 	// CallState tells that node the state of a call of this node one of its terminals is a party of.
 	CallState(node string, st LegState)
 	// CallOp runs a party's request on its call's node (node) and returns the reply. Not called with the lock held.
@@ -247,8 +250,8 @@ func (s *Service) remoteSourcesLocked(customer int64, srcs []source) []source {
 		switch {
 		case rb.info.Customer != customer:
 		case rb.info.Party: // a party's microphone: a source while that party holds its call's floor (leg.go)
-			if b := rb.call.burst; b != nil && b.talker == rb.talker && !rb.call.ended {
-				srcs = append(srcs, source{id: rb.id, talker: rb.talker, call: rb.call, started: b.mb.Granted, remote: rb})
+			if b := rb.call.burst; b != nil && b.talker == rb.talker && !rb.call.ended { // its id: relayed on (leg.go)
+				srcs = append(srcs, source{id: b.mb.ID, talker: rb.talker, call: rb.call, started: b.mb.Granted, remote: rb})
 			}
 		case rb.amb != nil:
 			srcs = append(srcs, source{id: rb.id, talker: rb.talker, amb: rb.amb, remote: rb})

@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -297,4 +298,96 @@ func TestTerminalCallsAConsoleOnAnotherNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitCallState(ctx, t, "the caller", caller, callID, "ended", 200)
+}
+
+// A temporary group with parties on three nodes: the dispatcher on node 1 calls terminals on nodes 1, 2 (two) and 3;
+// all are connected, the dispatcher's talk reaches each of them, and a party on node 2 talking (a bare press means
+// its call) reaches the dispatcher and every other party — the one beside it on node 2 too — through the call's node;
+// a party on node 3 leaving does not end the call; the dispatcher's bye ends it on every node.
+func TestTemporaryGroupAcrossNodes(t *testing.T) {
+	c := newCluster(t)
+	n1, n2, n3 := c.node("n1"), c.node("n2"), c.node("n3")
+	f := rttest.NewFleet(t, n1.DB, "1", 4)
+	con := dialConsole(t, n1, f)
+	on1 := dialListener(t, n1.URL, f.Terminals[0])
+	on2a := dialListener(t, n2.URL, f.Terminals[1])
+	on2b := dialListener(t, n2.URL, f.Terminals[2])
+	on3 := dialListener(t, n3.URL, f.Terminals[3])
+	linked(t, n1, n2, n3)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	var r struct {
+		CallID  string `json:"callId"`
+		Parties []struct {
+			MsID  string `json:"msId"`
+			State string `json:"state"`
+		} `json:"parties"`
+	}
+	if err := con.Call(ctx, "call.invite", map[string]any{"kind": "temp", "msIds": f.Terminals}, &r); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range r.Parties {
+		if p.State != "connected" {
+			t.Fatalf("party %s is %s, want connected: %+v", p.MsID, p.State, r.Parties)
+		}
+	}
+	if len(r.Parties) != 5 {
+		t.Fatalf("parties %+v", r.Parties)
+	}
+	for _, p := range []*termclient.Client{on1, on2a, on2b, on3} {
+		if _, err := p.WaitEvent(ctx, "call.invite", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	const sent = 40
+	if _, err := con.Talk(ctx, r.CallID, "", numbered(sent), 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range []*termclient.Client{on1, on2a, on2b, on3} {
+		got, err := p.WaitPackets(ctx, sent-2)
+		if err != nil {
+			t.Fatalf("party %d: %v", i, err)
+		}
+		checkStream(t, "a party of the dispatcher's talk", got, 0, sent)
+	}
+
+	time.Sleep(300 * time.Millisecond) // the dispatcher's last packets arrive before the counts are taken
+	before := map[*termclient.Client]int{}
+	for _, p := range []*termclient.Client{on1, on2b, on3} {
+		before[p] = p.ReceivedCount()
+	}
+	fr, err := on2a.Talk(ctx, "", "", numbered(sent), 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fr.CallID != r.CallID {
+		t.Fatalf("the bare press of a party on node 2 was granted in %q, not the temporary group %q", fr.CallID, r.CallID)
+	}
+	back, err := con.WaitPackets(ctx, sent-2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStream(t, "the dispatcher", back, 0, sent)
+	for p, n := range before {
+		got, err := p.WaitPackets(ctx, n+sent-2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkStream(t, "a party of node 2's talk", got[n:], 0, sent)
+	}
+
+	if err := on3.Call(ctx, "call.byeMyself", map[string]any{"callId": r.CallID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := con.WaitEvent(ctx, "call.state", func(e termclient.Event) bool {
+		return strings.Contains(string(e.Data), `"state":"left"`)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := con.Call(ctx, "call.bye", map[string]any{"callId": r.CallID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitCallState(ctx, t, "a party on node 2", on2b, r.CallID, "ended", 0)
 }

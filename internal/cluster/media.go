@@ -46,7 +46,7 @@ type MediaSide interface {
 	Reroute()
 	MonitorFor(ctx context.Context, node string, customer int64, by, byName, target string) error
 	MonitorStopFor(node, by string)
-	LegInvite(ctx context.Context, from string, inv call.LegInvite) error
+	LegInvite(ctx context.Context, from string, inv call.LegInvite) (any, error)
 	LegState(from string, st call.LegState)
 	LegOp(ctx context.Context, from string, op call.LegOp) (any, error)
 }
@@ -76,7 +76,7 @@ type link struct {
 type outBurst struct {
 	info  call.RelayBurst
 	lanes map[string]int // node → lane
-	only  string         // relayed to this node alone (a terminal monitored from there); "" = every node
+	only  map[string]bool // relayed to these nodes alone (a monitored terminal, a call's parties); nil = every node
 }
 
 type offerMsg struct {
@@ -294,7 +294,7 @@ func (m *MediaRelay) linkUp(node string, l *link) {
 	}
 	l.up = true
 	for src, ob := range m.bursts {
-		if ob.only == "" || ob.only == node {
+		if ob.only == nil || ob.only[node] {
 			m.allocLocked(node, l, src, ob)
 		}
 	}
@@ -351,13 +351,19 @@ func (m *MediaRelay) Started(b call.RelayBurst) {
 }
 
 // StartedFor relays a source of this node to one node only (call.MediaRelay).
-func (m *MediaRelay) StartedFor(node string, b call.RelayBurst) {
+func (m *MediaRelay) StartedFor(node string, b call.RelayBurst) { m.StartedTo([]string{node}, b) }
+
+// StartedTo relays a source of this node to some nodes only: those of a call's parties (call.MediaRelay).
+func (m *MediaRelay) StartedTo(nodes []string, b call.RelayBurst) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	ob := &outBurst{info: b, lanes: map[string]int{}, only: node}
+	ob := &outBurst{info: b, lanes: map[string]int{}, only: map[string]bool{}}
 	m.bursts[b.Src] = ob
-	if l := m.links[node]; l != nil && l.up {
-		m.allocLocked(node, l, b.Src, ob)
+	for _, node := range nodes {
+		ob.only[node] = true
+		if l := m.links[node]; l != nil && l.up {
+			m.allocLocked(node, l, b.Src, ob)
+		}
 	}
 }
 
@@ -448,10 +454,9 @@ type callMsg struct {
 // Holder is the node a terminal is connected to, "" when none (call.MediaRelay).
 func (m *MediaRelay) Holder(acct string) string { return m.n.holderOf(acct) }
 
-// CallInvite asks a node to ring its terminal for a call of this node (call.MediaRelay).
-func (m *MediaRelay) CallInvite(ctx context.Context, node string, inv call.LegInvite) error {
-	_, err := m.request(ctx, subjCallInvite+node, callMsg{From: m.n.opt.NodeID, Invite: &inv})
-	return err
+// CallInvite asks a node to connect its terminals to a call of this node (call.MediaRelay).
+func (m *MediaRelay) CallInvite(ctx context.Context, node string, inv call.LegInvite) (json.RawMessage, error) {
+	return m.request(ctx, subjCallInvite+node, callMsg{From: m.n.opt.NodeID, Invite: &inv})
 }
 
 // CallState tells a node the state of a call of this node with a party there (call.MediaRelay). It travels on
@@ -470,9 +475,7 @@ func (m *MediaRelay) onCallInvite(msg *nats.Msg) {
 	if json.Unmarshal(msg.Data, &cm) != nil || cm.From == "" || cm.Invite == nil {
 		return
 	}
-	respond(msg, func(ctx context.Context) (any, error) {
-		return struct{}{}, m.side.LegInvite(ctx, cm.From, *cm.Invite)
-	})
+	respond(msg, func(ctx context.Context) (any, error) { return m.side.LegInvite(ctx, cm.From, *cm.Invite) })
 }
 
 func (m *MediaRelay) onCallState(msg *nats.Msg) {
