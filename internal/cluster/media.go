@@ -75,7 +75,7 @@ type link struct {
 
 type outBurst struct {
 	info  call.RelayBurst
-	lanes map[string]int // node → lane
+	lanes map[string]int  // node → lane
 	only  map[string]bool // relayed to these nodes alone (a monitored terminal, a call's parties); nil = every node
 }
 
