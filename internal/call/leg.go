@@ -1,15 +1,17 @@
 package call
 
-// Individual calls across cluster nodes (docs/adr/0026 "Individual calls"). The call lives on its caller's node
-// (the call's node): its state, ring timer, floor, burst recordings and call record are there alone. A callee
-// connected to another node is a party with that node set; the call's node asks that node to ring it
-// (MediaRelay.CallInvite), and that node keeps a leg — the call's id, its node and a stand-in of its state — so
-// the callee's answers, byes and floor presses, which arrive on its own node, are run on the call's node
-// (MediaRelay.CallOp) by a stand-in client whose events go back through the hub. Media: the caller's bursts go
-// to the callee's node on a lane (StartedFor), where the leg's stand-in call makes the callee hear them by the
-// usual playback rules; the callee's microphone goes to the call's node on a lane for as long as the call is
-// connected, where it is a source only while the callee holds the call's floor (decided there). Either node
-// dying (its relay link closes) ends the call with 101 (offline).
+// Calls with parties on other cluster nodes (docs/adr/0026): individual calls, and temporary-group, all and
+// broadcast calls. The call lives on its caller's node (the call's node): its state, ring timer, floor, burst
+// recordings and call records are there alone. A party connected to another node is a party with that node set;
+// the call's node asks that node to ring it (an individual call) or join it (the others) — MediaRelay.CallInvite —
+// and that node keeps a leg: the call's id, its node and a stand-in of the call with its parties there. Their
+// answers, byes and floor presses, which arrive on their own node, are run on the call's node (MediaRelay.CallOp)
+// by a stand-in client whose events go back through the hub. Media: a burst goes to the nodes of the call's other
+// parties on lanes (StartedTo), where the leg's stand-in call makes them hear it by the usual playback rules; a
+// party's microphone goes to the call's node on a lane while it is connected, where it is a source only while that
+// party holds the call's floor (decided there) and is relayed on from there like any burst. The relay link
+// between the two nodes closing (a node died) ends an individual call with 101 (offline) and turns the parties of
+// the others offline.
 
 import (
 	"context"
