@@ -391,3 +391,35 @@ func TestTemporaryGroupAcrossNodes(t *testing.T) {
 	}
 	waitCallState(ctx, t, "a party on node 2", on2b, r.CallID, "ended", 0)
 }
+
+// The call's node dies: a terminal on node 1 (a child process) is in a call with the dispatcher on node 2; node 1 is
+// killed and node 2 ends the call for its dispatcher with 101 (offline) once the relay link is gone — the call's
+// node cannot say so any more.
+func TestCallEndsForThePartyWhenTheCallsNodeDies(t *testing.T) {
+	c := newCluster(t)
+	n2 := c.node("n2")
+	p1 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n1",
+		"--node-timeout", nodeTimeout.String(), "--media-interfaces", "lo")
+	f := rttest.NewFleet(t, n2.DB, "1", 1)
+	con := dialConsole(t, n2, f)
+	caller := dialListener(t, p1.URL, f.Terminals[0])
+	testkit.Eventually(t, 10*time.Second, "a media relay to node 1", func() bool { return len(n2.MediaRelay.Links()) == 1 })
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+
+	callID := invite(ctx, t, caller, f.Dispatcher)
+	answer(ctx, t, con, callID)
+	waitCallState(ctx, t, "the caller", caller, callID, "answered", 200)
+	if err := caller.Call(ctx, "call.ack", map[string]any{"callId": callID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitCallState(ctx, t, "the console", con, callID, "connected", 202)
+	p1.Kill(t)
+	killed := time.Now()
+	waitCallState(ctx, t, "the console", con, callID, "ended", 101)
+	t.Logf("the console's call ended %v after the call's node was killed (node timeout %v)", time.Since(killed), nodeTimeout)
+	// its node holds no leg of the dead call: the dispatcher is free for a new call
+	if err := con.Call(ctx, "call.invite", map[string]any{"kind": "single", "msId": f.Terminals[0]}, nil); termclient.Code(err) != "101" {
+		t.Fatalf("calling the terminal of the dead node: %v, want 101 (offline)", err)
+	}
+}
