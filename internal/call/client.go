@@ -15,7 +15,7 @@ import (
 
 // client is one socket connection that uses voice: its account and its PeerConnection.
 type client struct {
-	conn    *realtime.Conn
+	conn    sender // its socket (*realtime.Conn), or for a party on another node its way there (leg.go)
 	acct    Account
 	console bool
 	peer    *media.Peer
@@ -26,6 +26,12 @@ type client struct {
 	gone    bool
 	acctGen uint64    // Service.acctGen when acct was read
 	acctAt  time.Time // when acct was read from the store
+	node    string    // a party of this node's call connected to that node (a stand-in, leg.go); "" = here
+}
+
+// sender is what a client's events are sent through.
+type sender interface {
+	Send(typ string, data any) error
 }
 
 // ensureClient returns the voice state of a connection, creating it on first use (dropped when it closes).
@@ -100,7 +106,9 @@ func (s *Service) dropClient(cl *client) {
 			return nil
 		}
 		cl.gone = true
-		delete(s.clients, cl.conn)
+		if c, ok := cl.conn.(*realtime.Conn); ok {
+			delete(s.clients, c)
+		}
 		removeFrom(s.byAcct, cl.acct.ID, cl)
 		removeFrom(s.byCust, cl.acct.Customer, cl)
 		last := len(s.byAcct[cl.acct.ID]) == 0
@@ -113,6 +121,7 @@ func (s *Service) dropClient(cl *client) {
 				s.partyGoneLocked(later, c, cl.acct)
 			}
 		}
+		s.legClientGoneLocked(later, cl, last) // a party of another node's call (leg.go)
 		for by, a := range s.ambient {
 			if a.target == cl || (last && by == cl.acct.ID) {
 				s.stopAmbientLocked(later, a)

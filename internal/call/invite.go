@@ -69,33 +69,45 @@ func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, 
 	if callee.Blocked() {
 		return InviteReply{}, ErrNotAllowed
 	}
+	node := "" // in a cluster: the callee's node when it is connected to another one (leg.go)
+	if s.relay != nil && !s.hub.LocalOnline(callee.ID) {
+		node = s.relay.Holder(callee.ID)
+	}
 	var reply InviteReply
+	var c *Call
 	err = s.locked(func(later *afterUnlock) error {
-		if s.inSingleLocked(caller.ID) != nil {
+		if s.inSingleLocked(caller.ID) != nil || s.legOfAcctLocked(caller.ID) != nil {
 			return ErrInCall
 		}
-		c := &Call{ID: newCallID(), Customer: caller.Customer, Kind: Single, Initiator: caller, Started: time.Now(),
+		c = &Call{ID: newCallID(), Customer: caller.Customer, Kind: Single, Initiator: caller, Started: time.Now(),
 			State: StateTrying, Status: StTrying,
-			parties: []*party{{Account: caller, state: PartyConnected}, {Account: callee, state: PartyInvited}}}
+			parties: []*party{{Account: caller, state: PartyConnected}, {Account: callee, state: PartyInvited, node: node}}}
 		c.floor = s.newFloor()
 		later.log(c.Customer, caller, oplog.IndividualCallSet, "call "+callee.Name+" ("+callee.ID+")",
 			oplog.D("individualCall", "terminal", callee.ID))
 		switch {
-		case !s.hub.LocalOnline(callee.ID): // media is this node's (docs/adr/0024)
+		case node == "" && !s.hub.LocalOnline(callee.ID): // on no node
 			s.missedLocked(later, c, StOffline)
 			return ErrOffline
-		case s.inSingleLocked(callee.ID) != nil || s.talkingLocked(callee.ID):
+		case s.inSingleLocked(callee.ID) != nil || s.legOfAcctLocked(callee.ID) != nil || s.talkingLocked(callee.ID):
 			s.missedLocked(later, c, StBusy)
 			return ErrBusy
 		}
 		s.calls[c.ID] = c
 		c.timer = time.AfterFunc(s.opts.RingTimeout, func() { s.ringTimeout(c) })
+		reply = InviteReply{CallID: c.ID, Status: StSelfTrying} // the caller's side: status.go
+		if node != "" {
+			return nil // its node rings it (inviteRemote)
+		}
 		s.hub.SendTo(callee.ID, "call.invite", map[string]any{"callId": c.ID, "kind": Single,
 			"from": caller.person(), "status": StTrying})
 		s.publishCallLocked(c)
 		reply = InviteReply{CallID: c.ID, Status: StSelfTrying} // the caller's side: status.go
 		return nil
 	})
+	if err == nil && node != "" {
+		err = s.inviteRemote(ctx, c, callee, node)
+	}
 	return reply, err
 }
 
@@ -160,12 +172,20 @@ func (s *Service) inviteMany(ctx context.Context, cl *client, caller Account, re
 	if len(parties) < 2 {
 		return InviteReply{}, ErrNotFound
 	}
-	var reply InviteReply
+	for _, p := range parties[1:] { // in a cluster: the nodes of the parties connected to another one (leg.go)
+		if s.relay != nil && !s.hub.LocalOnline(p.ID) {
+			p.node = s.relay.Holder(p.ID)
+		}
+	}
+	var c *Call
 	err = s.locked(func(later *afterUnlock) error {
-		c := s.newCallLocked(later, req.Kind, caller, g)
+		c = s.newCallLocked(later, req.Kind, caller, g)
 		c.parties = parties
 		for _, p := range parties[1:] {
-			if s.hub.LocalOnline(p.ID) { // media is this node's (docs/adr/0024)
+			switch {
+			case p.node != "": // its node connects it (inviteManyRemote)
+				p.state = PartyConnected
+			case s.hub.LocalOnline(p.ID):
 				p.state = PartyConnected
 				s.hub.SendTo(p.ID, "call.invite", map[string]any{"callId": c.ID, "kind": c.Kind,
 					"from": caller.person(), "status": StConnected, "gName": c.GroupName})
@@ -173,10 +193,15 @@ func (s *Service) inviteMany(ctx context.Context, cl *client, caller Account, re
 		}
 		s.recomputeLocked(c.Customer)
 		s.publishCallLocked(c)
-		reply = InviteReply{CallID: c.ID, Status: StConnected, Parties: s.callViewLocked(c).Parties}
 		return nil
 	})
-	return reply, err
+	if err != nil {
+		return InviteReply{}, err
+	}
+	s.inviteManyRemote(ctx, c)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return InviteReply{CallID: c.ID, Status: StConnected, Parties: s.callViewLocked(c).Parties}, nil
 }
 
 // StatusReq is `call.status`: the callee's answer to an individual call.

@@ -44,6 +44,8 @@ type Call struct {
 type party struct {
 	Account
 	state string
+	node  string  // in a cluster: the node the party is connected to ("" = this one; leg.go)
+	stand *client // its stand-in here when node is set (leg.go)
 }
 
 func newCallID() string {
@@ -212,6 +214,7 @@ func (s *Service) callViewLocked(c *Call) CallView {
 
 func (s *Service) publishCallLocked(c *Call) {
 	s.hub.Publish(c.Customer, "call.state", s.callViewLocked(c), s.callAudienceFilter(c))
+	s.tellLegsLocked(c) // parties on other nodes (leg.go)
 }
 
 // Calls is the snapshot of a customer's open calls an account may see (`call.list`).

@@ -42,9 +42,9 @@ func (s *Service) recomputeLocked(customer int64) {
 			r = &media.Route{}
 			routes[src.talker] = r
 		}
-		if src.call != nil && src.remote == nil {
+		if src.call != nil && (src.remote == nil || src.remote.info.Party) { // a party on another node: leg.go
 			r.Burst = src.call.burst.mb
-			if s.relay != nil && src.call.Kind == Group { // in a cluster: to the other nodes too (relay.go)
+			if s.relay != nil { // in a cluster: to the other nodes too (relay.go, leg.go)
 				r.Targets = append(r.Targets, s.relay.Targets(src.id)...)
 			}
 		}
@@ -89,6 +89,7 @@ func (s *Service) recomputeLocked(customer int64) {
 			_ = l.conn.Send("voice.playing", s.playingView(srcs, best))
 		}
 	}
+	s.legRoutesLocked(customer, routes)  // a party of another node's call: its microphone goes there (leg.go)
 	for cl := range s.byCust[customer] { // live paging: the console's packets also go to its tap
 		if tap := s.taps[cl.acct.ID]; tap != nil && cl.peer != nil {
 			r := routes[cl]

@@ -8,6 +8,7 @@ package call
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"tenfour/internal/media"
@@ -25,11 +26,24 @@ type MediaRelay interface {
 	Targets(src uint64) []media.Target
 	// StartedFor relays a source of this node to one node only: a terminal monitored from there.
 	StartedFor(node string, b RelayBurst)
+	// StartedTo relays a source of this node to some nodes only: those of a call's parties (leg.go).
+	StartedTo(nodes []string, b RelayBurst)
 	// Monitor asks the node holding terminal target to open its microphone for dispatcher by of this node and
 	// relay it here; it returns that node. Not called with the lock held.
 	Monitor(ctx context.Context, customer int64, by, byName, target string) (node string, err error)
 	// MonitorStop tells that node the dispatcher stopped (or left).
 	MonitorStop(node, by string)
+
+	// Individual calls across nodes (leg.go). Holder is the node a terminal is connected to ("" = none).
+	Holder(acct string) string
+	// CallInvite asks that node to connect its terminals to a call of this node (ring an individual call's callee:
+	// its refusal is the callee's) and returns its answer.
+	// Not called with the lock held.
+	CallInvite(ctx context.Context, node string, inv LegInvite) (json.RawMessage, error)
+	// CallState tells that node the state of a call of this node one of its terminals is a party of.
+	CallState(node string, st LegState)
+	// CallOp runs a party's request on its call's node (node) and returns the reply. Not called with the lock held.
+	CallOp(ctx context.Context, node string, op LegOp) (json.RawMessage, error)
 }
 
 // RelayBurst is what another node needs to know of a burst to play it to its listeners.
@@ -47,6 +61,10 @@ type RelayBurst struct {
 	// Monitor: not a burst but a monitored terminal's microphone (Talker), for dispatcher By only.
 	Monitor bool   `json:"monitor,omitempty"`
 	By      string `json:"by,omitempty"`
+	// Kind: a burst of an individual call (not a group's), relayed to the node of its other party (leg.go).
+	Kind Kind `json:"kind,omitempty"`
+	// Party: not a burst but a party's microphone relayed to its call's node for the length of the call (leg.go).
+	Party bool `json:"party,omitempty"`
 }
 
 // SetMediaRelay joins the voice service to the cluster's media relay; call before serving.
@@ -72,7 +90,11 @@ type remoteBurst struct {
 
 // relayStartedLocked tells the relay of a burst that began here.
 func (s *Service) relayStartedLocked(c *Call, b *burst) {
-	if s.relay == nil || c.Kind != Group {
+	if s.relay != nil && c.Kind != Group {
+		s.legStartedLocked(c, b) // to the node of a party on another node (leg.go)
+		return
+	}
+	if s.relay == nil {
 		return
 	}
 	s.dropGroupRemoteLocked(c.Customer, c.Group, nil)
@@ -83,7 +105,7 @@ func (s *Service) relayStartedLocked(c *Call, b *burst) {
 
 // relayEnded frees the lanes of a burst that ended here.
 func (s *Service) relayEnded(c *Call, b *burst) {
-	if s.relay != nil && c.Kind == Group {
+	if s.relay != nil { // a no-op for a burst that was not relayed
 		s.relay.Ended(b.mb.ID)
 	}
 }
@@ -93,6 +115,9 @@ func (s *Service) relayEnded(c *Call, b *burst) {
 func (s *Service) RemoteStarted(ctx context.Context, lane *media.Lane, b RelayBurst) error {
 	if b.Monitor {
 		return s.remoteMonitorStarted(lane, b)
+	}
+	if b.Party || b.Kind != "" {
+		return s.remoteLegStarted(lane, b) // an individual call across nodes (leg.go)
 	}
 	s.mu.Lock()
 	var aud map[string]Account
@@ -195,6 +220,7 @@ func (s *Service) RelayGone(r *media.Relay) {
 				s.stopAmbientLocked(later, a)
 			}
 		}
+		s.legNodeGoneLocked(later, r.Node) // individual calls with a party there, or of a call there (leg.go)
 		for cust := range custs {
 			s.recomputeLocked(cust)
 		}
@@ -223,6 +249,10 @@ func (s *Service) remoteSourcesLocked(customer int64, srcs []source) []source {
 	for _, rb := range s.remote {
 		switch {
 		case rb.info.Customer != customer:
+		case rb.info.Party: // a party's microphone: a source while that party holds its call's floor (leg.go)
+			if b := rb.call.burst; b != nil && b.talker == rb.talker && !rb.call.ended { // its id: relayed on (leg.go)
+				srcs = append(srcs, source{id: b.mb.ID, talker: rb.talker, call: rb.call, started: b.mb.Granted, remote: rb})
+			}
 		case rb.amb != nil:
 			srcs = append(srcs, source{id: rb.id, talker: rb.talker, amb: rb.amb, remote: rb})
 		default:

@@ -53,6 +53,7 @@ type Service struct {
 	relay     MediaRelay                   // the media relay to the other nodes
 	remote    map[*media.Lane]*remoteBurst // other nodes' bursts heard here, by the lane they arrive on
 	remoteAud map[int64]remoteAudience     // their groups' audiences
+	legs      map[string]*leg              // calls of other nodes with a party here, by call id (leg.go)
 }
 
 // New builds the service; media may be shared by several services in tests. Its socket requests are Verbs
@@ -65,6 +66,7 @@ func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log, m *media.En
 		monitors: map[string]map[int64]bool{}, ambient: map[string]*ambient{}, mutes: map[string]map[string]bool{},
 		emergency: map[string]bool{}, focus: map[string]string{}, modes: map[string]string{}, blocked: map[string]bool{}, taps: map[string]media.Tap{},
 		recording: map[string]bool{}, remote: map[*media.Lane]*remoteBurst{}, remoteAud: map[int64]remoteAudience{},
+		legs: map[string]*leg{},
 	}
 	hub.Watch(s.watchDirectory) // cached accounts age with every directory event (floor.go)
 	return s

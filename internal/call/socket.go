@@ -26,15 +26,24 @@ func (s *Service) Verbs() []realtime.Verb {
 			return struct{}{}, nil
 		}),
 		verb(s, "floor.request", realtime.Anyone, func(ctx context.Context, cl *client, req FloorRequest) (any, error) {
+			if l := s.legFor(cl, string(req.CallID), req.GID == ""); l != nil { // a call of another node (leg.go)
+				return s.forward(ctx, l, LegOp{Acct: cl.acct.ID, Op: "floor.request", Queue: req.Queue})
+			}
 			return s.RequestFloor(ctx, cl, req)
 		}),
 		verb(s, "floor.release", realtime.Anyone, func(ctx context.Context, cl *client, req callRef) (any, error) {
+			if l := s.legFor(cl, string(req.CallID), true); l != nil {
+				return s.forward(ctx, l, LegOp{Acct: cl.acct.ID, Op: "floor.release"})
+			}
 			return struct{}{}, s.ReleaseFloor(cl, string(req.CallID))
 		}),
 		verb(s, "call.invite", realtime.Anyone, func(ctx context.Context, cl *client, req Invite) (any, error) {
 			return s.Invite(ctx, cl, req)
 		}),
 		verb(s, "call.status", realtime.Anyone, func(ctx context.Context, cl *client, req StatusReq) (any, error) {
+			if l := s.legFor(cl, req.CallID, false); l != nil && req.CallID != "" {
+				return s.forward(ctx, l, LegOp{Acct: cl.acct.ID, Op: "call.status", Status: req.Status})
+			}
 			return struct{}{}, s.Respond(cl, req)
 		}),
 		callVerb(s, "call.ack", s.Ack),
@@ -98,6 +107,9 @@ func callVerb(s *Service, typ string, fn func(*client, string) error) realtime.V
 	return verb(s, typ, realtime.Anyone, func(ctx context.Context, cl *client, req callRef) (any, error) {
 		if req.CallID == "" {
 			return nil, httpx.BadParam("callId", "required")
+		}
+		if l := s.legFor(cl, string(req.CallID), false); l != nil { // a call of another node (leg.go)
+			return s.forward(ctx, l, LegOp{Acct: cl.acct.ID, Op: typ})
 		}
 		return struct{}{}, fn(cl, string(req.CallID))
 	})

@@ -30,6 +30,9 @@ const (
 	subjMediaHello = "tenfour.media.hello."   // + node: "offer me a relay", from a node that has none to it
 	subjMediaBurst = "tenfour.media.burst."   // + node: which burst each of the sender's lanes to it carries
 	subjMediaMon   = "tenfour.media.monitor." // + node: start (request/reply) or stop a terminal monitoring there
+	subjCallInvite = "tenfour.call.invite."   // + node: ring a terminal there for a call of the sender (request/reply)
+	subjCallState  = "tenfour.call.state."    // + node: the state of a call of the sender with a party there
+	subjCallOp     = "tenfour.call.op."       // + node: a party's request, run on its call's node (request/reply)
 	relayEvery     = 500 * time.Millisecond   // how often links are checked against the live nodes
 	relaySetup     = 10 * time.Second         // a link not carrying media this long after its offer is rebuilt
 	laneQuiet      = time.Second              // a freed lane is not reused sooner (its burst's last packets drain)
@@ -43,6 +46,9 @@ type MediaSide interface {
 	Reroute()
 	MonitorFor(ctx context.Context, node string, customer int64, by, byName, target string) error
 	MonitorStopFor(node, by string)
+	LegInvite(ctx context.Context, from string, inv call.LegInvite) (any, error)
+	LegState(from string, st call.LegState)
+	LegOp(ctx context.Context, from string, op call.LegOp) (any, error)
 }
 
 // MediaRelay relays this node's group bursts to the other nodes and plays theirs here (call.MediaRelay).
@@ -69,8 +75,8 @@ type link struct {
 
 type outBurst struct {
 	info  call.RelayBurst
-	lanes map[string]int // node → lane
-	only  string         // relayed to this node alone (a terminal monitored from there); "" = every node
+	lanes map[string]int  // node → lane
+	only  map[string]bool // relayed to these nodes alone (a monitored terminal, a call's parties); nil = every node
 }
 
 type offerMsg struct {
@@ -95,7 +101,8 @@ func (n *Node) Media(eng *media.Engine, side MediaSide, lanes int) (*MediaRelay,
 		hello: map[string]time.Time{}}
 	for subj, fn := range map[string]nats.MsgHandler{subjMediaOffer + n.opt.NodeID: m.onOffer,
 		subjMediaHello + n.opt.NodeID: m.onHello, subjMediaBurst + n.opt.NodeID: m.onBurst,
-		subjMediaMon + n.opt.NodeID: m.onMonitor} {
+		subjMediaMon + n.opt.NodeID: m.onMonitor, subjCallInvite + n.opt.NodeID: m.onCallInvite,
+		subjCallState + n.opt.NodeID: m.onCallState, subjCallOp + n.opt.NodeID: m.onCallOp} {
 		s, err := n.nc.Subscribe(subj, fn)
 		if err != nil {
 			return nil, err
@@ -287,7 +294,7 @@ func (m *MediaRelay) linkUp(node string, l *link) {
 	}
 	l.up = true
 	for src, ob := range m.bursts {
-		if ob.only == "" || ob.only == node {
+		if ob.only == nil || ob.only[node] {
 			m.allocLocked(node, l, src, ob)
 		}
 	}
@@ -344,13 +351,19 @@ func (m *MediaRelay) Started(b call.RelayBurst) {
 }
 
 // StartedFor relays a source of this node to one node only (call.MediaRelay).
-func (m *MediaRelay) StartedFor(node string, b call.RelayBurst) {
+func (m *MediaRelay) StartedFor(node string, b call.RelayBurst) { m.StartedTo([]string{node}, b) }
+
+// StartedTo relays a source of this node to some nodes only: those of a call's parties (call.MediaRelay).
+func (m *MediaRelay) StartedTo(nodes []string, b call.RelayBurst) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	ob := &outBurst{info: b, lanes: map[string]int{}, only: node}
+	ob := &outBurst{info: b, lanes: map[string]int{}, only: map[string]bool{}}
 	m.bursts[b.Src] = ob
-	if l := m.links[node]; l != nil && l.up {
-		m.allocLocked(node, l, b.Src, ob)
+	for _, node := range nodes {
+		ob.only[node] = true
+		if l := m.links[node]; l != nil && l.up {
+			m.allocLocked(node, l, b.Src, ob)
+		}
 	}
 }
 
@@ -387,6 +400,98 @@ func (m *MediaRelay) Monitor(ctx context.Context, customer int64, by, byName, ta
 		return "", httpx.E(http.StatusConflict, r.Code, r.Key, r.Msg)
 	}
 	return node, nil
+}
+
+// request runs a NATS request/reply with a node's voice service and returns its reply's data; a refusal comes back
+// as the refusing node's coded error.
+func (m *MediaRelay) request(ctx context.Context, subj string, v any) (json.RawMessage, error) {
+	msg, err := m.n.nc.RequestWithContext(ctx, subj, mustJSON(v))
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout):
+		return nil, realtime.ErrTimeout
+	case errors.Is(err, nats.ErrNoResponders):
+		return nil, realtime.ErrNotOnline
+	case err != nil:
+		return nil, err
+	}
+	var r replyMsg
+	if err := json.Unmarshal(msg.Data, &r); err != nil {
+		return nil, err
+	}
+	if r.Code != "" && r.Code != "0" {
+		return nil, httpx.E(http.StatusConflict, r.Code, r.Key, r.Msg)
+	}
+	return r.Data, nil
+}
+
+// respond answers a request with fn's result or its coded error.
+func respond(msg *nats.Msg, fn func(ctx context.Context) (any, error)) {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), realtime.AckTimeout)
+		defer cancel()
+		var r replyMsg
+		var he *httpx.Error
+		res, err := fn(ctx)
+		switch {
+		case errors.As(err, &he):
+			r.Code, r.Key, r.Msg = he.Code, he.Key, he.Msg
+		case err != nil:
+			r.Code, r.Msg = realtime.ErrTimeout.Code, err.Error()
+		default:
+			r.Data, _ = json.Marshal(res)
+		}
+		_ = msg.Respond(mustJSON(r))
+	}()
+}
+
+type callMsg struct {
+	From   string          `json:"from"`
+	Invite *call.LegInvite `json:"invite,omitempty"`
+	State  *call.LegState  `json:"state,omitempty"`
+	Op     *call.LegOp     `json:"op,omitempty"`
+}
+
+// Holder is the node a terminal is connected to, "" when none (call.MediaRelay).
+func (m *MediaRelay) Holder(acct string) string { return m.n.holderOf(acct) }
+
+// CallInvite asks a node to connect its terminals to a call of this node (call.MediaRelay).
+func (m *MediaRelay) CallInvite(ctx context.Context, node string, inv call.LegInvite) (json.RawMessage, error) {
+	return m.request(ctx, subjCallInvite+node, callMsg{From: m.n.opt.NodeID, Invite: &inv})
+}
+
+// CallState tells a node the state of a call of this node with a party there (call.MediaRelay). It travels on
+// the publishing connection that also announces this node's lanes, so a call's state and its bursts stay in order.
+func (m *MediaRelay) CallState(node string, st call.LegState) {
+	_ = m.n.nc.Publish(subjCallState+node, mustJSON(callMsg{From: m.n.opt.NodeID, State: &st}))
+}
+
+// CallOp runs a party's request on its call's node (call.MediaRelay).
+func (m *MediaRelay) CallOp(ctx context.Context, node string, op call.LegOp) (json.RawMessage, error) {
+	return m.request(ctx, subjCallOp+node, callMsg{From: m.n.opt.NodeID, Op: &op})
+}
+
+func (m *MediaRelay) onCallInvite(msg *nats.Msg) {
+	var cm callMsg
+	if json.Unmarshal(msg.Data, &cm) != nil || cm.From == "" || cm.Invite == nil {
+		return
+	}
+	respond(msg, func(ctx context.Context) (any, error) { return m.side.LegInvite(ctx, cm.From, *cm.Invite) })
+}
+
+func (m *MediaRelay) onCallState(msg *nats.Msg) {
+	var cm callMsg
+	if json.Unmarshal(msg.Data, &cm) != nil || cm.From == "" || cm.State == nil {
+		return
+	}
+	m.side.LegState(cm.From, *cm.State)
+}
+
+func (m *MediaRelay) onCallOp(msg *nats.Msg) {
+	var cm callMsg
+	if json.Unmarshal(msg.Data, &cm) != nil || cm.From == "" || cm.Op == nil {
+		return
+	}
+	respond(msg, func(ctx context.Context) (any, error) { return m.side.LegOp(ctx, cm.From, *cm.Op) })
 }
 
 // MonitorStop tells a terminal's node that its monitoring from here ended (call.MediaRelay).
