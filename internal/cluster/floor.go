@@ -89,9 +89,12 @@ type GroupFloors struct {
 	// revision is its own, stale (its deletion or hand-over may still be under way), never a hand-over to adopt.
 	gone map[int64]uint64
 
-	amu  sync.Mutex                  // the advertisements (never held while calling the holder)
-	ads  map[int64]map[string]waitAd // other nodes' waiters, per group, by node (from the bucket's watch)
-	mine map[int64]waitAd            // this node's advertised waiters
+	amu sync.Mutex                  // the other nodes' advertisements (never held while calling the holder)
+	ads map[int64]map[string]waitAd // other nodes' waiters, per group, by node (from the bucket's watch)
+	// wmu orders this node's advertisement writes (a withdrawal racing a renewal must not leave the renewal
+	// last) and guards mine, what this node advertises.
+	wmu  sync.Mutex
+	mine map[int64]waitAd
 }
 
 // Floors joins the voice service to the cluster's group floors and returns what call.Service.SetFloorLeases
@@ -266,30 +269,28 @@ func (f *GroupFloors) best(gid int64) (waitAd, bool) {
 // having arrived at (call.FloorLeases); it writes only a change, or a renewal once per floorRenew.
 func (f *GroupFloors) Advertise(gid int64, prio int, at time.Time) {
 	ad := waitAd{Node: f.n.opt.NodeID, Prio: prio, At: at.UnixNano(), seen: time.Now()}
-	f.amu.Lock()
+	f.wmu.Lock()
+	defer f.wmu.Unlock()
 	old, ok := f.mine[gid]
 	if ok && old.Prio == ad.Prio && old.At == ad.At && time.Since(old.seen) < floorRenew {
-		f.amu.Unlock()
 		return
 	}
-	f.mine[gid] = ad
-	f.amu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), floorTimeout)
 	defer cancel()
 	if _, err := f.kv.Put(ctx, adKey(gid, ad.Node), mustJSON(ad)); err != nil {
 		slog.Debug("cluster: floor queue advertisement", "gid", gid, "err", err)
-		f.amu.Lock()
-		delete(f.mine, gid) // written again on the next call
-		f.amu.Unlock()
+		f.mine[gid] = waitAd{} // written again on the next call, deleted by Withdraw (it may have been written)
+		return
 	}
+	f.mine[gid] = ad
 }
 
 // Withdraw ends this node's advertisement for group gid (its queue emptied or took the floor).
 func (f *GroupFloors) Withdraw(gid int64) {
-	f.amu.Lock()
+	f.wmu.Lock()
+	defer f.wmu.Unlock()
 	_, ok := f.mine[gid]
 	delete(f.mine, gid)
-	f.amu.Unlock()
 	if !ok {
 		return
 	}
@@ -413,7 +414,6 @@ func (f *GroupFloors) adopt(gid int64) {
 		return
 	}
 	f.Withdraw(gid) // at once: a stale advertisement would draw the floor back here after this burst
-
 }
 
 // onRevoke: another node's talker took a group's floor from this node's.
