@@ -375,6 +375,9 @@ func (s *Service) decideFloor(ctx context.Context, cl *client, acct Account, req
 			return ErrFloorBusy
 		case Queued:
 			reply = FloorReply{CallID: c.ID, Status: "queued", Position: pos, MaxTalkMs: s.opts.MaxTalkTime.Milliseconds()}
+			if remote {
+				s.advertiseLocked(later, c) // written before the reply: a release from now on hands the floor here
+			}
 			if until := c.floor.Yielding(); (remote || !until.IsZero()) && !c.resuming {
 				// the last talker waits on a free floor for those who asked: it gets the floor when the wait ends;
 				// in a cluster, a queue on a floor another node holds waits for it to be handed here
@@ -495,9 +498,12 @@ func (s *Service) afterReleaseLocked(later *afterUnlock, c *Call, next *Claim) {
 		c.floor.putBack(next) // a waiter of another node comes first: the floor is handed to its node (cluster.go)
 		next = nil
 	}
-	if next == nil && s.leases != nil && c.Kind == Group && !c.ended && len(c.floor.Queue) > 0 && !c.resuming {
-		c.resuming = true // the queue here waits for the group's floor to come back (resumeFloor)
-		time.AfterFunc(resumeRetry, func() { s.resumeFloor(c) })
+	if next == nil && s.leases != nil && c.Kind == Group && !c.ended && len(c.floor.Queue) > 0 {
+		s.advertiseLocked(later, c) // before the release below hands the floor on: its new holder sees the queue
+		if !c.resuming {
+			c.resuming = true // the queue here waits for the group's floor to come back (resumeFloor)
+			time.AfterFunc(resumeRetry, func() { s.resumeFloor(c) })
+		}
 	}
 	if next != nil {
 		s.startBurstLocked(later, c, next)
@@ -515,6 +521,17 @@ func (s *Service) afterReleaseLocked(later *afterUnlock, c *Call, next *Claim) {
 	}
 	s.recomputeLocked(c.Customer)
 	s.publishFloorLocked(c)
+}
+
+// advertiseLocked tells the cluster, once the lock is released, that the queue here waits for the group's
+// floor another node holds (resumeFloor renews it); not while the last talker's retry gap runs.
+func (s *Service) advertiseLocked(later *afterUnlock, c *Call) {
+	if s.leases == nil || c.Kind != Group || c.floor.Holder != nil || len(c.floor.Queue) == 0 ||
+		time.Now().Before(c.floor.Yielding()) {
+		return
+	}
+	head, gid := *c.floor.Queue[0], c.Group
+	later.then(func() { s.leases.Advertise(gid, int(head.Prio), head.At) })
 }
 
 // resumeRetry is how often a queue waiting on a group floor another node of the cluster holds tries again.
