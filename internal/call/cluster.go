@@ -3,19 +3,33 @@ package call
 // The floor in a cluster (internal/cluster, docs/adr/0024): a group's floor is held by one node at a time, through
 // a lease the cluster keeps; this node's floor decides among its own clients only while it holds the lease.
 
-import "context"
+import (
+	"context"
+	"errors"
+	"time"
+)
 
 // FloorLeases keeps one talking node per group across a cluster (internal/cluster implements it; nil on a node
 // alone, where none of this runs).
 type FloorLeases interface {
-	// Take claims group gid's floor for this node at a priority; false when another node's talker holds it at
-	// that priority or above (or the cluster cannot be asked: then nobody is granted).
-	Take(ctx context.Context, gid int64, prio int) bool
+	// Take claims group gid's floor for this node for a press at a priority that arrived at; false when another
+	// node's talker holds it at that priority or above, when a waiter of another node comes first (Outranked),
+	// or when the cluster cannot be asked (then nobody is granted).
+	Take(ctx context.Context, gid int64, prio int, at time.Time) bool
 	// Decided follows every Take that said yes, once this node's floor decided that press.
 	Decided(gid int64)
 	// Release gives the group's floor up unless a burst of this node runs in it (it asks GroupTalking, so it must
 	// not be called with the service's lock held) or a press here is still being decided.
 	Release(gid int64)
+	// Outranked tells whether a waiter of another node comes before a claim (higher priority, or the same and
+	// earlier); it reads memory only, so it may be called under the service's lock.
+	Outranked(gid int64, prio int, at int64) bool
+	// Advertise says that this node's queue of group gid, its head at prio having arrived at, waits for the
+	// floor another node holds (renewed by calling it again); Withdraw ends that.
+	Advertise(gid int64, prio int, at time.Time)
+	Withdraw(gid int64)
+	// Asked tells the node talking in group gid that a press was refused (its talker's retry gap).
+	Asked(gid int64, prio int)
 }
 
 // SetFloorLeases joins the floor to a cluster; call before serving.
@@ -47,6 +61,36 @@ func (s *Service) RevokeGroup(gid int64) {
 	})
 }
 
+// HandedOver grants the head of this node's queue of group gid: the node that held the group's floor handed it
+// here when its burst ended (internal/cluster). False when nobody here took it (the cluster passes it on).
+func (s *Service) HandedOver(gid int64) bool {
+	granted := false
+	_ = s.locked(func(later *afterUnlock) error {
+		c := s.groupCall[gid]
+		if c == nil || c.ended {
+			return nil
+		}
+		if c.floor.Holder == nil {
+			if next := c.floor.Next(); next != nil {
+				s.afterReleaseLocked(later, c, next)
+			}
+		}
+		granted = c.burst != nil
+		return nil
+	})
+	return granted
+}
+
+// FloorAsked notes a press of another node refused while this node's talker holds group gid's floor: as a press
+// refused here, it makes the talker wait its retry gap before taking the free floor again (Floor.Request).
+func (s *Service) FloorAsked(gid int64, prio int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.groupCall[gid]; c != nil && !c.ended && c.floor.Holder != nil {
+		c.floor.asked = max(c.floor.asked, Priority(prio))
+	}
+}
+
 // floorGroup is the group whose cluster lease a floor request needs (0: none — not a group call).
 func (s *Service) floorGroup(req FloorRequest, gid int64) int64 {
 	if gid != 0 || req.CallID == "" {
@@ -60,10 +104,14 @@ func (s *Service) floorGroup(req FloorRequest, gid int64) int64 {
 	return 0
 }
 
+// errRemoteBusy: another node holds the group's floor (or a waiter of another node comes first); a press with
+// queue:true is queued here, waiting for the floor (resumeFloor), otherwise refused busy.
+var errRemoteBusy = errors.New("group floor held by another node")
+
 // takeLease claims the group's cluster floor before the local decision; it returns what to run once the local
 // floor decided (nil when nothing was taken or there is no cluster): the lease is given up again when the press
 // was not granted and nobody else of this node talks.
-func (s *Service) takeLease(ctx context.Context, acct Account, req FloorRequest, gid int64) (decided func(granted bool), err error) {
+func (s *Service) takeLease(ctx context.Context, acct Account, req FloorRequest, gid int64, at time.Time) (decided func(granted bool), err error) {
 	if s.leases == nil {
 		return nil, nil
 	}
@@ -74,8 +122,11 @@ func (s *Service) takeLease(ctx context.Context, acct Account, req FloorRequest,
 	s.mu.Lock()
 	prio := s.priorityLocked(acct)
 	s.mu.Unlock()
-	if !s.leases.Take(ctx, g, int(prio)) {
-		return nil, ErrFloorBusy
+	if !s.leases.Take(ctx, g, int(prio), at) {
+		if !req.Queue {
+			s.leases.Asked(g, int(prio))
+		}
+		return nil, errRemoteBusy
 	}
 	return func(granted bool) {
 		s.leases.Decided(g)

@@ -86,6 +86,23 @@ func (f *Floor) Request(c *Claim) (d Decision, preempted *Claim, position int) {
 		}
 		return Denied, nil, 0
 	}
+	return Queued, nil, f.insert(c)
+}
+
+// Enqueue queues a claim whatever the floor's state here: in a cluster, another node holds the group's floor
+// (docs/adr/0024). Denied when the queue is full.
+func (f *Floor) Enqueue(c *Claim) (Decision, int) {
+	if i := f.queued(c.Account); i >= 0 {
+		return Queued, i + 1
+	}
+	if len(f.Queue) >= f.MaxQueue {
+		return Denied, 0
+	}
+	return Queued, f.insert(c)
+}
+
+// insert places a claim in the queue by priority, then arrival, and returns its 1-based position.
+func (f *Floor) insert(c *Claim) int {
 	i := len(f.Queue)
 	for i > 0 && f.Queue[i-1].Prio < c.Prio {
 		i--
@@ -93,7 +110,7 @@ func (f *Floor) Request(c *Claim) (d Decision, preempted *Claim, position int) {
 	f.Queue = append(f.Queue, nil)
 	copy(f.Queue[i+1:], f.Queue[i:])
 	f.Queue[i] = c
-	return Queued, nil, i + 1
+	return i + 1
 }
 
 // yieldsTo tells whether a claim on the free floor is the last holder's, made within RetryGap of losing it
@@ -126,6 +143,27 @@ func (f *Floor) Resume(now time.Time) *Claim {
 	f.Queue = f.Queue[1:]
 	f.take(next)
 	return next
+}
+
+// Next gives the free floor to the head of the queue at once (the cluster handed this node the group's floor
+// for it); nil if the floor is held or nobody waits.
+func (f *Floor) Next() *Claim {
+	if f.Holder != nil || len(f.Queue) == 0 {
+		return nil
+	}
+	next := f.Queue[0]
+	f.Queue = f.Queue[1:]
+	f.take(next)
+	return next
+}
+
+// putBack returns a claim the floor was just given to (Release, Next) to the head of the queue: in a cluster, a
+// waiter of another node comes first.
+func (f *Floor) putBack(c *Claim) {
+	if f.Holder == c {
+		f.Holder = nil
+	}
+	f.Queue = append([]*Claim{c}, f.Queue...)
 }
 
 // Release gives up the floor or a place in the queue. When the holder releases, the head of the queue takes
@@ -239,13 +277,17 @@ func (s *Service) RequestFloor(ctx context.Context, cl *client, req FloorRequest
 			}
 		}
 	}
-	decided, err := s.takeLease(ctx, acct, req, gid) // in a cluster: the group's floor for this node (cluster.go)
-	if err != nil {
+	decided, err := s.takeLease(ctx, acct, req, gid, at) // in a cluster: the group's floor for this node (cluster.go)
+	remote := errors.Is(err, errRemoteBusy)              // another node holds the group's floor: a queue:true press waits here
+	if remote && !req.Queue {
+		return FloorReply{}, ErrFloorBusy
+	}
+	if err != nil && !remote {
 		return FloorReply{}, err
 	}
-	reply, err := s.decideFloor(ctx, cl, acct, req, gid, at, false)
+	reply, err := s.decideFloor(ctx, cl, acct, req, gid, at, false, remote)
 	if errors.Is(err, errStaleAudience) { // the group's call ended or its members changed meanwhile
-		reply, err = s.decideFloor(ctx, cl, acct, req, gid, at, true)
+		reply, err = s.decideFloor(ctx, cl, acct, req, gid, at, true, remote)
 	}
 	if decided != nil {
 		decided(err == nil && reply.Status == "granted")
@@ -259,9 +301,10 @@ var errStaleAudience = errors.New("group audience changed")
 // decideFloor decides a floor request for a resolved target: the call req.CallID, or the group gid.
 // A group whose call is open keeps the audience read when the call opened, as long as no directory event came
 // since (Service.acctGen), so a press in a busy group costs no store read; otherwise (or with read) the group
-// and its audience are read first, outside the lock.
+// and its audience are read first, outside the lock. remote: in a cluster, another node holds the group's floor
+// (or a waiter of another node comes first), and the press (queue:true) is queued here to wait for it.
 func (s *Service) decideFloor(ctx context.Context, cl *client, acct Account, req FloorRequest, gid int64,
-	at time.Time, read bool) (FloorReply, error) {
+	at time.Time, read, remote bool) (FloorReply, error) {
 	var info GroupInfo
 	var audience []Account
 	var gen uint64
@@ -319,14 +362,25 @@ func (s *Service) decideFloor(ctx context.Context, cl *client, acct Account, req
 			reply = FloorReply{CallID: c.ID, Status: "granted", MaxTalkMs: s.opts.MaxTalkTime.Milliseconds()}
 			return nil // pressed again while talking
 		}
-		d, pre, pos := c.floor.Request(claim)
+		var d Decision
+		var pre *Claim
+		var pos int
+		if remote {
+			d, pos = c.floor.Enqueue(claim)
+		} else {
+			d, pre, pos = c.floor.Request(claim)
+		}
 		switch d {
 		case Denied:
 			return ErrFloorBusy
 		case Queued:
 			reply = FloorReply{CallID: c.ID, Status: "queued", Position: pos, MaxTalkMs: s.opts.MaxTalkTime.Milliseconds()}
-			if until := c.floor.Yielding(); !until.IsZero() && !c.resuming {
-				// the last talker waits on a free floor for those who asked: it gets the floor when the wait ends
+			if remote {
+				s.advertiseLocked(later, c) // written before the reply: a release from now on hands the floor here
+			}
+			if until := c.floor.Yielding(); (remote || !until.IsZero()) && !c.resuming {
+				// the last talker waits on a free floor for those who asked: it gets the floor when the wait ends;
+				// in a cluster, a queue on a floor another node holds waits for it to be handed here
 				c.resuming = true
 				time.AfterFunc(time.Until(until), func() { s.resumeFloor(c) })
 			}
@@ -440,6 +494,17 @@ func (s *Service) afterReleaseLocked(later *afterUnlock, c *Call, next *Claim) {
 	for next != nil && next.Client.gone {
 		_, next = c.floor.Release(next.Account)
 	}
+	if next != nil && s.leases != nil && c.Kind == Group && s.leases.Outranked(c.Group, int(next.Prio), next.At.UnixNano()) {
+		c.floor.putBack(next) // a waiter of another node comes first: the floor is handed to its node (cluster.go)
+		next = nil
+	}
+	if next == nil && s.leases != nil && c.Kind == Group && !c.ended && len(c.floor.Queue) > 0 {
+		s.advertiseLocked(later, c) // before the release below hands the floor on: its new holder sees the queue
+		if !c.resuming {
+			c.resuming = true // the queue here waits for the group's floor to come back (resumeFloor)
+			time.AfterFunc(resumeRetry, func() { s.resumeFloor(c) })
+		}
+	}
 	if next != nil {
 		s.startBurstLocked(later, c, next)
 		_ = next.Client.conn.Send("floor.granted", map[string]any{"callId": c.ID,
@@ -458,31 +523,53 @@ func (s *Service) afterReleaseLocked(later *afterUnlock, c *Call, next *Claim) {
 	s.publishFloorLocked(c)
 }
 
+// advertiseLocked tells the cluster, once the lock is released, that the queue here waits for the group's
+// floor another node holds (resumeFloor renews it); not while the last talker's retry gap runs.
+func (s *Service) advertiseLocked(later *afterUnlock, c *Call) {
+	if s.leases == nil || c.Kind != Group || c.floor.Holder != nil || len(c.floor.Queue) == 0 ||
+		time.Now().Before(c.floor.Yielding()) {
+		return
+	}
+	head, gid := *c.floor.Queue[0], c.Group
+	later.then(func() { s.leases.Advertise(gid, int(head.Prio), head.At) })
+}
+
 // resumeRetry is how often a queue waiting on a group floor another node of the cluster holds tries again.
 const resumeRetry = 100 * time.Millisecond
 
-// resumeFloor gives a free floor to the talker that waited for others (Floor.Resume) when nobody took it. In a
-// cluster this node gave the group's floor key up when the floor here fell free, so it takes the key again
-// first (cluster.go): while another node holds it, the queue here keeps waiting and the attempt repeats every
-// resumeRetry — granting without the key would make a second talker beside that node's.
+// resumeFloor gives a free floor to the queue here: to the talker that waited for others (Floor.Resume) when
+// nobody took it, or, in a cluster, to a queue waiting for the group's floor another node holds. In a cluster
+// this node gave the group's floor key up when the floor here fell free, so it takes the key again first
+// (cluster.go): while another node holds it, the queue here advertises its head to the cluster (so the holder
+// hands the floor over when its burst ends) and tries again every resumeRetry — granting without the key would
+// make a second talker beside that node's.
 func (s *Service) resumeFloor(c *Call) {
 	var took bool
 	if s.leases != nil && c.Kind == Group {
 		s.mu.Lock()
 		waiting := !c.ended && c.floor.Holder == nil && len(c.floor.Queue) > 0
-		var prio Priority
+		var head Claim
+		var until time.Time
 		if waiting {
-			prio = c.floor.Queue[0].Prio
+			head, until = *c.floor.Queue[0], c.floor.Yielding()
 		}
 		s.mu.Unlock()
-		if waiting {
+		if !waiting {
+			s.leases.Withdraw(c.Group)
+		} else {
+			if d := time.Until(until); d > 0 { // the last talker's retry gap: it waits for those who asked
+				time.AfterFunc(d, func() { s.resumeFloor(c) })
+				return
+			}
+			s.leases.Advertise(c.Group, int(head.Prio), head.At)
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			took = s.leases.Take(ctx, c.Group, int(prio))
+			took = s.leases.Take(ctx, c.Group, int(head.Prio), head.At)
 			cancel()
 			if !took {
 				time.AfterFunc(resumeRetry, func() { s.resumeFloor(c) }) // c.resuming stays set: one timer at a time
 				return
 			}
+			s.leases.Withdraw(c.Group)
 		}
 	}
 	granted := false

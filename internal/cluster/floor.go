@@ -6,6 +6,13 @@ package cluster
 // The bucket's TTL (floorTTL) frees the floor of a node that died. A higher-priority press on another node takes
 // the key over with Update(revision) and tells the holder, which revokes its burst; a holder whose renewal fails
 // (the revision moved, or NATS is away) revokes its burst at once, so two nodes never both believe they hold it.
+//
+// The queue across nodes: a node whose group call has a queue waiting for a key another node holds advertises
+// its head (priority, arrival) as w<gid>.<node> in the same bucket, renewed while it waits (a dead node's
+// advertisement expires with the TTL). Every node watches the bucket. A press or a poll takes a free key only
+// when no live advertisement of another node outranks it, and a release hands the key to the best
+// advertisement (Update at the holder's revision, value naming the head's node) instead of deleting it, so no
+// third node slips in; the named node grants its head on seeing the key name it, or passes it on.
 
 import (
 	"context"
@@ -13,6 +20,7 @@ import (
 	"errors"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,6 +33,7 @@ import (
 const (
 	bucketFloor  = "tenfour_floor"
 	subjRevoke   = "tenfour.floor.revoke"
+	subjAsked    = "tenfour.floor.asked"
 	floorTTL     = 1500 * time.Millisecond // a dead node's group floors are free again within this
 	floorRenew   = 400 * time.Millisecond
 	floorTimeout = time.Second // bounds one lease operation
@@ -34,6 +43,24 @@ const (
 type FloorHolder interface {
 	GroupTalking(gid int64) bool // a burst of this node runs in the group
 	RevokeGroup(gid int64)       // end this node's burst in the group
+	// HandedOver: another node handed the group's floor to this node's queue; grant its head (false: nobody
+	// here to grant, the floor is passed on).
+	HandedOver(gid int64) bool
+	// FloorAsked: a press of another node at prio was refused while this node talks in the group (its retry gap).
+	FloorAsked(gid int64, prio int)
+}
+
+// waitAd is a node's advertisement of the head of its queue for a group's floor (key w<gid>.<node>).
+type waitAd struct {
+	Node string `json:"node"`
+	Prio int    `json:"prio"`
+	At   int64  `json:"at"` // arrival, Unix nanoseconds
+	seen time.Time
+}
+
+// outranks: a waiter of higher priority, or of the same priority and earlier, is served first.
+func (a waitAd) outranks(prio int, at int64) bool {
+	return a.Prio > prio || a.Prio == prio && a.At < at
 }
 
 type floorVal struct {
@@ -58,6 +85,16 @@ type GroupFloors struct {
 	// lease is not released under them (a press granted here between a "nobody talks" check and the release
 	// would talk while another node takes the freed key — CI run 14 saw two talkers 5 ms apart that way).
 	deciding map[int64]int
+	// gone is, per group, the revision of the key this node last gave up: a key naming this node at that
+	// revision is its own, stale (its deletion or hand-over may still be under way), never a hand-over to adopt.
+	gone map[int64]uint64
+
+	amu sync.Mutex                  // the other nodes' advertisements (never held while calling the holder)
+	ads map[int64]map[string]waitAd // other nodes' waiters, per group, by node (from the bucket's watch)
+	// wmu orders this node's advertisement writes (a withdrawal racing a renewal must not leave the renewal
+	// last) and guards mine, what this node advertises.
+	wmu  sync.Mutex
+	mine map[int64]waitAd
 }
 
 // Floors joins the voice service to the cluster's group floors and returns what call.Service.SetFloorLeases
@@ -74,8 +111,12 @@ func (n *Node) Floors(ctx context.Context, h FloorHolder) (*GroupFloors, error) 
 	if err != nil {
 		return nil, err
 	}
-	f := &GroupFloors{n: n, kv: kv, holder: h, held: map[int64]lease{}, deciding: map[int64]int{}}
+	f := &GroupFloors{n: n, kv: kv, holder: h, held: map[int64]lease{}, deciding: map[int64]int{}, gone: map[int64]uint64{},
+		ads: map[int64]map[string]waitAd{}, mine: map[int64]waitAd{}}
 	if _, err := n.nc.Subscribe(subjRevoke, f.onRevoke); err != nil {
+		return nil, err
+	}
+	if _, err := n.nc.Subscribe(subjAsked, f.onAsked); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -83,13 +124,16 @@ func (n *Node) Floors(ctx context.Context, h FloorHolder) (*GroupFloors, error) 
 
 func key(gid int64) string { return "g" + strconv.FormatInt(gid, 10) }
 
-// Take claims a group's floor for this node (call.FloorLeases); a yes must be followed by Decided.
-func (f *GroupFloors) Take(ctx context.Context, gid int64, prio int) bool {
+func adKey(gid int64, node string) string { return "w" + strconv.FormatInt(gid, 10) + "." + node }
+
+// Take claims a group's floor for this node for a press at prio that arrived at (call.FloorLeases); a yes must
+// be followed by Decided.
+func (f *GroupFloors) Take(ctx context.Context, gid int64, prio int, at time.Time) bool {
 	ctx, cancel := context.WithTimeout(ctx, floorTimeout)
 	defer cancel()
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.take(ctx, gid, prio) {
+	if f.take(ctx, gid, prio, at.UnixNano()) {
 		f.deciding[gid]++
 		return true
 	}
@@ -105,19 +149,13 @@ func (f *GroupFloors) Decided(gid int64) {
 	}
 }
 
-func (f *GroupFloors) take(ctx context.Context, gid int64, prio int) bool {
+func (f *GroupFloors) take(ctx context.Context, gid int64, prio int, at int64) bool {
 	val, _ := json.Marshal(floorVal{Node: f.n.opt.NodeID, Prio: prio})
 	if l, ok := f.held[gid]; ok {
-		if prio <= l.prio {
-			return true
-		}
-		rev, err := f.kv.Update(ctx, key(gid), val, l.rev) // a higher priority here: say so to the others
-		if err != nil {
-			delete(f.held, gid)
-			return false
-		}
-		f.held[gid] = lease{rev: rev, prio: prio}
-		return true
+		return f.raise(ctx, gid, l, prio, val)
+	}
+	if f.Outranked(gid, prio, at) {
+		return false // another node's waiter comes first: the floor is handed to it
 	}
 	rev, err := f.kv.Create(ctx, key(gid), val)
 	if err == nil {
@@ -133,7 +171,15 @@ func (f *GroupFloors) take(ctx context.Context, gid int64, prio int) bool {
 		return false // gone meanwhile (expired, released): the next press takes it
 	}
 	var cur floorVal
-	if json.Unmarshal(e.Value(), &cur) != nil || cur.Prio >= prio {
+	if json.Unmarshal(e.Value(), &cur) != nil {
+		return false
+	}
+	if cur.Node == f.n.opt.NodeID && e.Revision() != f.gone[gid] { // another node handed the floor to this node
+		l := lease{rev: e.Revision(), prio: cur.Prio}
+		f.held[gid] = l
+		return f.raise(ctx, gid, l, prio, val)
+	}
+	if cur.Prio >= prio {
 		return false
 	}
 	rev, err = f.kv.Update(ctx, key(gid), val, e.Revision()) // pre-empt: compare-and-set on what was read
@@ -142,6 +188,21 @@ func (f *GroupFloors) take(ctx context.Context, gid int64, prio int) bool {
 	}
 	f.held[gid] = lease{rev: rev, prio: prio}
 	_ = f.n.nc.Publish(subjRevoke, mustJSON(revokeMsg{GID: gid, Node: cur.Node}))
+	return true
+}
+
+// raise: a press on a floor this node holds; a higher priority than the lease's is written so other nodes see it.
+func (f *GroupFloors) raise(ctx context.Context, gid int64, l lease, prio int, val []byte) bool {
+	if prio <= l.prio {
+		return true
+	}
+	rev, err := f.kv.Update(ctx, key(gid), val, l.rev)
+	if err != nil {
+		delete(f.held, gid)
+		f.gone[gid] = l.rev
+		return false
+	}
+	f.held[gid] = lease{rev: rev, prio: prio}
 	return true
 }
 
@@ -161,12 +222,198 @@ func (f *GroupFloors) Release(gid int64) {
 		return
 	}
 	delete(f.held, gid)
+	f.gone[gid] = l.rev
 	f.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), floorTimeout)
 	defer cancel()
+	if head, ok := f.best(gid); ok { // hand the floor to the head of the queue across nodes
+		val, _ := json.Marshal(floorVal{Node: head.Node, Prio: head.Prio})
+		if _, err := f.kv.Update(ctx, key(gid), val, l.rev); err != nil {
+			slog.Debug("cluster: floor hand-over", "gid", gid, "to", head.Node, "err", err)
+		}
+		return
+	}
 	if err := f.kv.Delete(ctx, key(gid), jetstream.LastRevision(l.rev)); err != nil {
 		slog.Debug("cluster: floor release", "gid", gid, "err", err) // taken over or expired: not ours any more
 	}
+}
+
+// Outranked tells whether a live waiter of another node comes before a claim at prio that arrived at
+// (call.FloorLeases; it reads only this node's memory).
+func (f *GroupFloors) Outranked(gid int64, prio int, at int64) bool {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	for _, a := range f.ads[gid] {
+		if time.Since(a.seen) < floorTTL && a.outranks(prio, at) {
+			return true
+		}
+	}
+	return false
+}
+
+// best is the live waiter of another node that comes first for group gid.
+func (f *GroupFloors) best(gid int64) (waitAd, bool) {
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	var head waitAd
+	found := false
+	for _, a := range f.ads[gid] {
+		if time.Since(a.seen) < floorTTL && (!found || a.outranks(head.Prio, head.At)) {
+			head, found = a, true
+		}
+	}
+	return head, found
+}
+
+// Advertise says that this node's queue for group gid waits for the floor another node holds, its head at prio
+// having arrived at (call.FloorLeases); it writes only a change, or a renewal once per floorRenew.
+func (f *GroupFloors) Advertise(gid int64, prio int, at time.Time) {
+	ad := waitAd{Node: f.n.opt.NodeID, Prio: prio, At: at.UnixNano(), seen: time.Now()}
+	f.wmu.Lock()
+	defer f.wmu.Unlock()
+	old, ok := f.mine[gid]
+	if ok && old.Prio == ad.Prio && old.At == ad.At && time.Since(old.seen) < floorRenew {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), floorTimeout)
+	defer cancel()
+	if _, err := f.kv.Put(ctx, adKey(gid, ad.Node), mustJSON(ad)); err != nil {
+		slog.Debug("cluster: floor queue advertisement", "gid", gid, "err", err)
+		f.mine[gid] = waitAd{} // written again on the next call, deleted by Withdraw (it may have been written)
+		return
+	}
+	f.mine[gid] = ad
+}
+
+// Withdraw ends this node's advertisement for group gid (its queue emptied or took the floor).
+func (f *GroupFloors) Withdraw(gid int64) {
+	f.wmu.Lock()
+	defer f.wmu.Unlock()
+	_, ok := f.mine[gid]
+	delete(f.mine, gid)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), floorTimeout)
+	defer cancel()
+	if err := f.kv.Delete(ctx, adKey(gid, f.n.opt.NodeID)); err != nil {
+		slog.Debug("cluster: floor queue withdrawal", "gid", gid, "err", err)
+	}
+}
+
+// Asked tells the node talking in group gid that a press at prio was refused (its talker's retry gap,
+// call.FloorLeases).
+func (f *GroupFloors) Asked(gid int64, prio int) {
+	_ = f.n.nc.Publish(subjAsked, mustJSON(askedMsg{GID: gid, Prio: prio}))
+}
+
+type askedMsg struct {
+	GID  int64 `json:"gid"`
+	Prio int   `json:"prio"`
+}
+
+func (f *GroupFloors) onAsked(msg *nats.Msg) {
+	var m askedMsg
+	if json.Unmarshal(msg.Data, &m) == nil {
+		f.holder.FloorAsked(m.GID, m.Prio) // a node not talking in the group ignores it
+	}
+}
+
+// watch keeps the other nodes' advertisements, and grants this node's queue when a key is handed to it.
+func (f *GroupFloors) watch(ctx context.Context) {
+	for ctx.Err() == nil {
+		w, err := f.kv.WatchAll(ctx)
+		if err != nil {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(floorRenew):
+				continue
+			}
+		}
+	updates:
+		for {
+			select {
+			case <-ctx.Done():
+				_ = w.Stop()
+				return
+			case e, ok := <-w.Updates():
+				if !ok {
+					break updates // the subscription closed (NATS lost): watch again
+				}
+				if e != nil {
+					f.seen(e)
+				}
+			}
+		}
+		_ = w.Stop()
+	}
+}
+
+func (f *GroupFloors) seen(e jetstream.KeyValueEntry) {
+	k, put := e.Key(), e.Operation() == jetstream.KeyValuePut
+	if strings.HasPrefix(k, "w") {
+		g, node, ok := strings.Cut(k[1:], ".")
+		gid, err := strconv.ParseInt(g, 10, 64)
+		if !ok || err != nil || node == f.n.opt.NodeID {
+			return
+		}
+		var a waitAd
+		if put && json.Unmarshal(e.Value(), &a) != nil {
+			return
+		}
+		a.Node, a.seen = node, time.Now()
+		f.amu.Lock()
+		if put {
+			if f.ads[gid] == nil {
+				f.ads[gid] = map[string]waitAd{}
+			}
+			f.ads[gid][node] = a
+		} else if delete(f.ads[gid], node); len(f.ads[gid]) == 0 {
+			delete(f.ads, gid)
+		}
+		f.amu.Unlock()
+		return
+	}
+	gid, err := strconv.ParseInt(strings.TrimPrefix(k, "g"), 10, 64)
+	var v floorVal
+	if !put || err != nil || json.Unmarshal(e.Value(), &v) != nil || v.Node != f.n.opt.NodeID {
+		return
+	}
+	f.mu.Lock()
+	_, held := f.held[gid]
+	f.mu.Unlock()
+	if !held {
+		go f.adopt(gid)
+	}
+}
+
+// adopt takes a group's floor another node handed to this node and grants the head of the queue here; with
+// nobody to grant, the floor is passed on (Release).
+func (f *GroupFloors) adopt(gid int64) {
+	ctx, cancel := context.WithTimeout(context.Background(), floorTimeout)
+	defer cancel()
+	f.mu.Lock()
+	if _, held := f.held[gid]; held {
+		f.mu.Unlock()
+		return
+	}
+	e, err := f.kv.Get(ctx, key(gid)) // the current value, not the watched one: it may be stale
+	var v floorVal
+	if err != nil || json.Unmarshal(e.Value(), &v) != nil || v.Node != f.n.opt.NodeID || e.Revision() == f.gone[gid] {
+		f.mu.Unlock()
+		return
+	}
+	f.held[gid] = lease{rev: e.Revision(), prio: v.Prio}
+	f.deciding[gid]++
+	f.mu.Unlock()
+	granted := f.holder.HandedOver(gid)
+	f.Decided(gid)
+	if !granted {
+		f.Release(gid) // passed on
+		return
+	}
+	f.Withdraw(gid) // at once: a stale advertisement would draw the floor back here after this burst
 }
 
 // onRevoke: another node's talker took a group's floor from this node's.
@@ -183,6 +430,9 @@ func (f *GroupFloors) onRevoke(msg *nats.Msg) {
 
 // Run renews the leases of groups this node talks in, and gives up the others, until ctx ends.
 func (f *GroupFloors) Run(ctx context.Context) {
+	watched := make(chan struct{})
+	go func() { f.watch(ctx); close(watched) }()
+	defer func() { <-watched }()
 	ticker.Every(ctx, floorRenew, func() {
 		f.mu.Lock()
 		gids := make([]int64, 0, len(f.held))
@@ -217,6 +467,7 @@ func (f *GroupFloors) renew(ctx context.Context, gid int64) {
 		return
 	}
 	delete(f.held, gid)
+	f.gone[gid] = l.rev
 	f.mu.Unlock()
 	slog.Warn("cluster: group floor lost, revoking the burst", "gid", gid, "err", err)
 	f.holder.RevokeGroup(gid)

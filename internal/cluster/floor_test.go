@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/call"
 	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
@@ -99,7 +100,8 @@ func TestFloorHammerFromThreeNodes(t *testing.T) {
 	}
 
 	// Node 1's talker holds the floor; node 1 loses NATS (as if it died): a press on node 2 gets the floor
-	// once the lease expired.
+	// once the lease expired. First the last talkers' retry gaps end (presses refused on other nodes count too).
+	time.Sleep(call.FloorRetryGap)
 	ctx := context.Background()
 	if _, err := terms[0].RequestFloor(ctx, "", gid, false); err != nil {
 		t.Fatal(err)

@@ -3,12 +3,17 @@ package cluster_test
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"tenfour/internal/call"
 	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/termclient"
+	"tenfour/internal/testkit"
 )
 
 // The last talker of a group on node 1 waits its retry gap for a terminal of node 1 refused during its turn and
@@ -68,4 +73,234 @@ func TestQueuedTalkerWaitsForTheKeyAnotherNodeHolds(t *testing.T) {
 		t.Fatalf("node 1's queued talker not granted after node 2's released: %v", err)
 	}
 	t.Logf("node 1's queue granted %v after node 2's talker released", time.Since(start))
+}
+
+// queueAds waits until the given nodes advertise a queue for the group's floor in the bucket (docs/adr/0024).
+func queueAds(t *testing.T, c *cluster, gid string, nodes ...string) {
+	t.Helper()
+	nc, err := nats.Connect(c.nats.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	kv, err := js.KeyValue(ctx, "tenfour_floor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, 3*time.Second, "queue advertisements of "+strings.Join(nodes, ", "), func() bool {
+		for _, n := range nodes {
+			if _, err := kv.Get(ctx, "w"+gid+"."+n); err != nil {
+				return false
+			}
+		}
+		return true
+	})
+	time.Sleep(100 * time.Millisecond) // the nodes' watches of the bucket deliver them (milliseconds)
+}
+
+// queued presses for the floor with queue:true and expects to be queued.
+func queued(t *testing.T, tc *termclient.Client, gid string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r, err := tc.RequestFloor(ctx, "", gid, true)
+	if err != nil || r.Status != "queued" || r.Position < 1 {
+		t.Fatalf("%s pressed with queue:true while another node's talker holds the floor: %+v %v, want queued",
+			tc.MsID, r, err)
+	}
+}
+
+// granted waits for want's floor.granted and checks that none of the others got one.
+func granted(t *testing.T, want *termclient.Client, others ...*termclient.Client) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if _, err := want.WaitEvent(ctx, "floor.granted", nil); err != nil {
+		t.Fatalf("%s not granted the floor: %v", want.MsID, err)
+	}
+	for _, o := range others {
+		for _, e := range o.Events() {
+			if e.Type == "floor.granted" {
+				t.Fatalf("%s granted the floor too (or before %s)", o.MsID, want.MsID)
+			}
+		}
+	}
+}
+
+// A queue across three nodes: a dispatcher on node 1 talks; terminals on nodes 2, 1 and 3 and a second
+// dispatcher on node 3 press with queue:true in that order. Each release hands the floor to the head of the
+// queue across nodes — the dispatcher (priority), then the terminals in their order of arrival — one at a time.
+func TestQueueAcrossNodesGrantedInPriorityOrder(t *testing.T) {
+	c := newCluster(t)
+	n1, n2, n3 := c.node("n1"), c.node("n2"), c.node("n3")
+	f := rttest.NewFleet(t, n1.DB, "1", 3)
+	rttest.Account(t, n1.DB, f.CustomerID, "10000002", "20", f.Group)
+	gid := strconv.FormatInt(f.Group, 10)
+	d1 := dialConsole(t, n1, f.Dispatcher, f.CustomerID)
+	d2 := dialConsole(t, n3, "10000002", f.CustomerID)
+	t1, t2, t3 := dialTerminal(t, n1, f.Terminals[0]), dialTerminal(t, n2, f.Terminals[1]), dialTerminal(t, n3, f.Terminals[2])
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	if r, err := d1.RequestFloor(ctx, "", gid, false); err != nil || r.Status != "granted" {
+		t.Fatalf("dispatcher on node 1: %+v %v", r, err)
+	}
+	queued(t, t2, gid)
+	queueAds(t, c, gid, "n2")
+	queued(t, t1, gid) // on the holder's node, behind node 2's earlier waiter
+	queued(t, t3, gid)
+	queueAds(t, c, gid, "n2", "n3")
+	queued(t, d2, gid)                 // a dispatcher of the holder's rank waits (equal ranks never pre-empt), first in the queue
+	time.Sleep(300 * time.Millisecond) // node 3's advertisement names its new head (renewed on a change)
+
+	order := []*termclient.Client{d1, d2, t2, t1, t3}
+	for i := 0; i+1 < len(order); i++ {
+		if err := order[i].ReleaseFloor(ctx, ""); err != nil {
+			t.Fatal(err)
+		}
+		granted(t, order[i+1], order[i+2:]...)
+		t.Logf("%s released, %s granted", order[i].MsID, order[i+1].MsID)
+	}
+	if err := t3.ReleaseFloor(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	// the queue is empty: the floor is free for a press on any node
+	testkit.Eventually(t, 3*time.Second, "a press on node 2 is granted on the free floor", func() bool {
+		r, err := t2.RequestFloor(ctx, "", gid, false)
+		return err == nil && r.Status == "granted"
+	})
+}
+
+// A queued press that its terminal releases, or whose terminal leaves, is dropped from the queue across nodes:
+// the holder's release goes to the next waiter.
+func TestLeavingWaitersAreDroppedFromTheQueue(t *testing.T) {
+	c := newCluster(t)
+	n1, n2, n3 := c.node("n1"), c.node("n2"), c.node("n3")
+	f := rttest.NewFleet(t, n1.DB, "1", 4)
+	gid := strconv.FormatInt(f.Group, 10)
+	t1, t2 := dialTerminal(t, n1, f.Terminals[0]), dialTerminal(t, n2, f.Terminals[1])
+	t3, t4 := dialTerminal(t, n3, f.Terminals[2]), dialTerminal(t, n2, f.Terminals[3])
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if _, err := t1.RequestFloor(ctx, "", gid, false); err != nil {
+		t.Fatal(err)
+	}
+	queued(t, t2, gid)
+	queued(t, t3, gid)
+	queued(t, t4, gid)
+	queueAds(t, c, gid, "n2", "n3")
+	if err := t2.ReleaseFloor(ctx, ""); err != nil { // gives its place up
+		t.Fatal(err)
+	}
+	t3.Close()                         // leaves
+	time.Sleep(600 * time.Millisecond) // the nodes withdraw or renew their advertisements (within 100 ms)
+	if err := t1.ReleaseFloor(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	granted(t, t4, t2)
+}
+
+// A waiter's node dies: the holder's release may still hand the floor to it, but the group is not blocked — the
+// key expires within the lease's TTL and the next waiter, on another node, takes the floor.
+func TestWaiterNodeDyingDoesNotBlockTheGroup(t *testing.T) {
+	c := newCluster(t)
+	n1, n2, n3 := c.node("n1"), c.node("n2"), c.node("n3")
+	f := rttest.NewFleet(t, n1.DB, "1", 3)
+	gid := strconv.FormatInt(f.Group, 10)
+	t1, t2, t3 := dialTerminal(t, n1, f.Terminals[0]), dialTerminal(t, n2, f.Terminals[1]), dialTerminal(t, n3, f.Terminals[2])
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if _, err := t1.RequestFloor(ctx, "", gid, false); err != nil {
+		t.Fatal(err)
+	}
+	queued(t, t2, gid)
+	queueAds(t, c, gid, "n2")
+	queued(t, t3, gid)
+	queueAds(t, c, gid, "n2", "n3")
+	n2.Cluster.Kill() // as if node 2 died: its advertisement is still live for up to the TTL
+	if err := t1.ReleaseFloor(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	wctx, wcancel := context.WithTimeout(ctx, 3*time.Second)
+	defer wcancel()
+	if _, err := t3.WaitEvent(wctx, "floor.granted", nil); err != nil {
+		t.Fatalf("node 3's waiter not granted within 3 s of the release while node 2 is dead: %v", err)
+	}
+	t.Logf("node 3's waiter granted %v after the release (node 2 dead)", time.Since(start))
+}
+
+// The holder's node dies: the head of the queue, on another node, takes the floor once the lease expired (within
+// 3 s, as TestFloorHammerFromThreeNodes allows a press after a node's loss).
+func TestHolderNodeDyingLetsTheQueueHeadTalk(t *testing.T) {
+	c := newCluster(t)
+	n1, n2, n3 := c.node("n1"), c.node("n2"), c.node("n3")
+	f := rttest.NewFleet(t, n1.DB, "1", 3)
+	gid := strconv.FormatInt(f.Group, 10)
+	t1, t2, t3 := dialTerminal(t, n1, f.Terminals[0]), dialTerminal(t, n2, f.Terminals[1]), dialTerminal(t, n3, f.Terminals[2])
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if _, err := t1.RequestFloor(ctx, "", gid, false); err != nil {
+		t.Fatal(err)
+	}
+	queued(t, t2, gid)
+	queueAds(t, c, gid, "n2")
+	queued(t, t3, gid)
+	queueAds(t, c, gid, "n2", "n3")
+	n1.Cluster.Kill()
+	start := time.Now()
+	granted(t, t2, t3)
+	t.Logf("node 2's queue head granted %v after the holder's node died (lease TTL 1.5 s)", time.Since(start))
+	if _, err := t3.RequestFloor(ctx, "", gid, false); termclient.Code(err) != "486" {
+		t.Fatalf("node 3's press while node 2's talker holds the floor: %v, want busy", err)
+	}
+}
+
+// The retry gap across nodes: a press refused on node 2 while node 1's terminal talks makes that talker wait
+// before it takes the free floor again, as a press refused on its own node would.
+func TestRetryGapCountsPressesOfOtherNodes(t *testing.T) {
+	c := newCluster(t)
+	n1, n2 := c.node("n1"), c.node("n2")
+	f := rttest.NewFleet(t, n1.DB, "1", 2)
+	gid := strconv.FormatInt(f.Group, 10)
+	t1, t2 := dialTerminal(t, n1, f.Terminals[0]), dialTerminal(t, n2, f.Terminals[1])
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := t1.RequestFloor(ctx, "", gid, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := t2.RequestFloor(ctx, "", gid, false); termclient.Code(err) != "486" {
+		t.Fatalf("node 2's press while node 1's talks: %v, want busy", err)
+	}
+	time.Sleep(100 * time.Millisecond) // the refusal reaches node 1 over NATS (milliseconds)
+	if err := t1.ReleaseFloor(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := t1.RequestFloor(ctx, "", gid, false); termclient.Code(err) != "486" {
+		t.Fatalf("node 1's talker re-pressed at once: %v, want busy (it waits for node 2's terminal)", err)
+	}
+	if r, err := t2.RequestFloor(ctx, "", gid, false); err != nil || r.Status != "granted" {
+		t.Fatalf("node 2's terminal pressed again: %+v %v, want granted", r, err)
+	}
+}
+
+func dialConsole(t *testing.T, s *testkit.Server, msID string, customer int64) *termclient.Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c, err := termclient.Dial(ctx, termclient.Options{URL: s.URL, Token: s.Token(msID, customer)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
