@@ -12,23 +12,6 @@ import (
 	"tenfour/internal/testkit"
 )
 
-// dialConsole logs a dispatcher's console in on a node with its media, keeping the payloads it receives.
-func dialConsole(t *testing.T, n *testkit.Server, f rttest.Fleet) *termclient.Client {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	con, err := termclient.Dial(ctx, termclient.Options{URL: n.URL, Token: n.Token(f.Dispatcher, f.CustomerID),
-		Media: termclient.MediaOptions{KeepPayloads: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { con.Close() })
-	if err := con.Connect(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return con
-}
-
 type callState struct {
 	CallID string `json:"callId"`
 	State  string `json:"state"`
@@ -87,7 +70,7 @@ func TestIndividualCallAcrossNodes(t *testing.T) {
 	c := newCluster(t)
 	n1, n2, n3 := c.node("n1"), c.node("n2"), c.node("n3")
 	f := rttest.NewFleet(t, n1.DB, "1", 2)
-	con := dialConsole(t, n1, f)
+	con := dialConsole(t, n1, f.Dispatcher, f.CustomerID)
 	callee := dialListener(t, n2.URL, f.Terminals[0])
 	bystander := dialListener(t, n3.URL, f.Terminals[1]) // of the same group: hears nothing of the call
 	linked(t, n1, n2, n3)
@@ -186,7 +169,7 @@ func TestIndividualCallRefusalsAcrossNodes(t *testing.T) {
 	c := newCluster(t)
 	n1, n2 := c.node("n1"), c.node("n2")
 	f := rttest.NewFleet(t, n1.DB, "1", 3)
-	con := dialConsole(t, n1, f)
+	con := dialConsole(t, n1, f.Dispatcher, f.CustomerID)
 	a := dialListener(t, n2.URL, f.Terminals[0])
 	b := dialListener(t, n2.URL, f.Terminals[1])
 	linked(t, n1, n2)
@@ -230,7 +213,7 @@ func TestIndividualCallEndsWhenTheCalleesNodeDies(t *testing.T) {
 	p2 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n2",
 		"--node-timeout", nodeTimeout.String(), "--media-interfaces", "lo")
 	f := rttest.NewFleet(t, n1.DB, "1", 2)
-	con := dialConsole(t, n1, f)
+	con := dialConsole(t, n1, f.Dispatcher, f.CustomerID)
 	callee := dialListener(t, p2.URL, f.Terminals[0])
 	linked(t, n1)
 	testkit.Eventually(t, 10*time.Second, "a media relay to node 2", func() bool { return len(n1.MediaRelay.Links()) == 1 })
@@ -262,7 +245,7 @@ func TestTerminalCallsAConsoleOnAnotherNode(t *testing.T) {
 	c := newCluster(t)
 	n1, n2 := c.node("n1"), c.node("n2")
 	f := rttest.NewFleet(t, n1.DB, "1", 1)
-	con := dialConsole(t, n1, f)
+	con := dialConsole(t, n1, f.Dispatcher, f.CustomerID)
 	caller := dialListener(t, n2.URL, f.Terminals[0])
 	linked(t, n1, n2)
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
@@ -308,7 +291,7 @@ func TestTemporaryGroupAcrossNodes(t *testing.T) {
 	c := newCluster(t)
 	n1, n2, n3 := c.node("n1"), c.node("n2"), c.node("n3")
 	f := rttest.NewFleet(t, n1.DB, "1", 4)
-	con := dialConsole(t, n1, f)
+	con := dialConsole(t, n1, f.Dispatcher, f.CustomerID)
 	on1 := dialListener(t, n1.URL, f.Terminals[0])
 	on2a := dialListener(t, n2.URL, f.Terminals[1])
 	on2b := dialListener(t, n2.URL, f.Terminals[2])
@@ -401,7 +384,7 @@ func TestCallEndsForThePartyWhenTheCallsNodeDies(t *testing.T) {
 	p1 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n1",
 		"--node-timeout", nodeTimeout.String(), "--media-interfaces", "lo")
 	f := rttest.NewFleet(t, n2.DB, "1", 1)
-	con := dialConsole(t, n2, f)
+	con := dialConsole(t, n2, f.Dispatcher, f.CustomerID)
 	caller := dialListener(t, p1.URL, f.Terminals[0])
 	testkit.Eventually(t, 10*time.Second, "a media relay to node 1", func() bool { return len(n2.MediaRelay.Links()) == 1 })
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)

@@ -294,7 +294,8 @@ func dialConsole(t *testing.T, s *testkit.Server, msID string, customer int64) *
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	c, err := termclient.Dial(ctx, termclient.Options{URL: s.URL, Token: s.Token(msID, customer)})
+	c, err := termclient.Dial(ctx, termclient.Options{URL: s.URL, Token: s.Token(msID, customer),
+		Media: termclient.MediaOptions{KeepPayloads: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
