@@ -290,6 +290,7 @@ func TestRetryGapCountsPressesOfOtherNodes(t *testing.T) {
 	}
 }
 
+// dialConsole logs a dispatcher's console in on a node with its media, keeping the payloads it receives.
 func dialConsole(t *testing.T, s *testkit.Server, msID string, customer int64) *termclient.Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
