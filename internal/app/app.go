@@ -188,7 +188,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Go(a.Cameras.Run) // ends every camera child process at shutdown
 	a.Go(a.Cameras.RunRetention)
 	if a.Cluster != nil { // recordings a dead node left open are closed by one node (docs/adr/0024)
-		a.Go(a.single("camera-orphans", func(ctx context.Context) { a.Cameras.RunOrphans(ctx, a.Cluster.Alive, cfg.Cluster.Timeout) }))
+		a.Go(a.single("camera-orphans", func(ctx context.Context) { a.Cameras.RunOrphans(ctx, a.Cluster.LiveNodes, cfg.Cluster.Timeout) }))
 	}
 	if cfg.Demo && cfg.Camera.DemoRTSPPort > 0 {
 		a.Go(a.single("demo-cameras", func(ctx context.Context) { a.Cameras.RunDemo(ctx, cfg.Camera.DemoRTSPPort, demo.CustomerNames) }))

@@ -358,54 +358,64 @@ func (s *Service) decideFloor(ctx context.Context, cl *client, acct Account, req
 			c.audience, c.audGen = aud, gen
 		}
 		claim := &Claim{Account: acct.ID, Client: cl, Prio: s.priorityLocked(acct), At: at, Queue: req.Queue}
-		if h := c.floor.Holder; h != nil && h.Client == cl && c.burst != nil {
-			reply = FloorReply{CallID: c.ID, Status: "granted", MaxTalkMs: s.opts.MaxTalkTime.Milliseconds()}
-			return nil // pressed again while talking
-		}
-		var d Decision
-		var pre *Claim
-		var pos int
-		if remote {
-			d, pos = c.floor.Enqueue(claim)
-		} else {
-			d, pre, pos = c.floor.Request(claim)
-		}
-		switch d {
-		case Denied:
-			return ErrFloorBusy
-		case Queued:
-			reply = FloorReply{CallID: c.ID, Status: "queued", Position: pos, MaxTalkMs: s.opts.MaxTalkTime.Milliseconds()}
-			if remote {
-				s.advertiseLocked(later, c) // written before the reply: a release from now on hands the floor here
-			}
-			if until := c.floor.Yielding(); (remote || !until.IsZero()) && !c.resuming {
-				// the last talker waits on a free floor for those who asked: it gets the floor when the wait ends;
-				// in a cluster, a queue on a floor another node holds waits for it to be handed here
-				c.resuming = true
-				time.AfterFunc(time.Until(until), func() { s.resumeFloor(c) })
-			}
-			s.publishFloorLocked(c)
-			return nil
-		}
-		if pre != nil || c.burst != nil {
-			reason := "preempted"
-			if pre == nil {
-				reason = "released" // the same account pressed again from another window
-			}
-			if pre != nil {
-				_ = pre.Client.conn.Send("floor.revoked", map[string]any{"callId": c.ID, "code": "preempted",
-					"by": acct.ID, "byName": acct.Name})
-			}
-			s.endBurstLocked(later, c, reason, false)
-		}
-		s.startBurstLocked(later, c, claim)
-		s.recomputeLocked(c.Customer)
-		s.publishFloorLocked(c)
-		reply = FloorReply{CallID: c.ID, Status: "granted", MaxTalkMs: s.opts.MaxTalkTime.Milliseconds(),
-			PressToGrantUs: c.burst.accessUs}
-		return nil
+		var err error
+		reply, err = s.pressLocked(later, c, acct, claim, remote)
+		return err
 	})
 	return reply, err
+}
+
+// pressLocked decides claim on call c's floor: granted (a burst starts; a lower-priority talker is pre-empted),
+// queued or refused busy. remote: in a cluster another node holds the group's floor (or a waiter of another node
+// comes first), and the claim can only be queued here to wait for it.
+func (s *Service) pressLocked(later *afterUnlock, c *Call, acct Account, claim *Claim, remote bool) (FloorReply, error) {
+	var reply FloorReply
+	if h := c.floor.Holder; h != nil && h.Client == claim.Client && c.burst != nil {
+		reply = FloorReply{CallID: c.ID, Status: "granted", MaxTalkMs: s.opts.MaxTalkTime.Milliseconds()}
+		return reply, nil // pressed again while talking
+	}
+	var d Decision
+	var pre *Claim
+	var pos int
+	if remote {
+		d, pos = c.floor.Enqueue(claim)
+	} else {
+		d, pre, pos = c.floor.Request(claim)
+	}
+	switch d {
+	case Denied:
+		return reply, ErrFloorBusy
+	case Queued:
+		reply = FloorReply{CallID: c.ID, Status: "queued", Position: pos, MaxTalkMs: s.opts.MaxTalkTime.Milliseconds()}
+		if remote {
+			s.advertiseLocked(later, c) // written before the reply: a release from now on hands the floor here
+		}
+		if until := c.floor.Yielding(); (remote || !until.IsZero()) && !c.resuming {
+			// the last talker waits on a free floor for those who asked: it gets the floor when the wait ends;
+			// in a cluster, a queue on a floor another node holds waits for it to be handed here
+			c.resuming = true
+			time.AfterFunc(time.Until(until), func() { s.resumeFloor(c) })
+		}
+		s.publishFloorLocked(c)
+		return reply, nil
+	}
+	if pre != nil || c.burst != nil {
+		reason := "preempted"
+		if pre == nil {
+			reason = "released" // the same account pressed again from another window
+		}
+		if pre != nil {
+			_ = pre.Client.conn.Send("floor.revoked", map[string]any{"callId": c.ID, "code": "preempted",
+				"by": acct.ID, "byName": acct.Name})
+		}
+		s.endBurstLocked(later, c, reason, false)
+	}
+	s.startBurstLocked(later, c, claim)
+	s.recomputeLocked(c.Customer)
+	s.publishFloorLocked(c)
+	reply = FloorReply{CallID: c.ID, Status: "granted", MaxTalkMs: s.opts.MaxTalkTime.Milliseconds(),
+		PressToGrantUs: c.burst.accessUs}
+	return reply, nil
 }
 
 // mayTalkLocked checks that a client may take the floor of a non-group call.

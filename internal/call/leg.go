@@ -306,33 +306,10 @@ func (s *Service) legFloor(cl *client, op LegOp) (FloorReply, error) {
 		if err := s.mayTalkLocked(c, cl); err != nil {
 			return err
 		}
-		maxMs := s.opts.MaxTalkTime.Milliseconds()
-		if h := c.floor.Holder; h != nil && h.Client == cl && c.burst != nil {
-			reply = FloorReply{CallID: c.ID, Status: "granted", MaxTalkMs: maxMs}
-			return nil
-		}
 		claim := &Claim{Account: cl.acct.ID, Client: cl, Prio: s.priorityLocked(cl.acct), At: at, Queue: op.Queue}
-		d, pre, pos := c.floor.Request(claim)
-		switch d {
-		case Denied:
-			return ErrFloorBusy
-		case Queued:
-			reply = FloorReply{CallID: c.ID, Status: "queued", Position: pos, MaxTalkMs: maxMs}
-			s.publishFloorLocked(c)
-			return nil
-		}
-		if pre != nil {
-			_ = pre.Client.conn.Send("floor.revoked", map[string]any{"callId": c.ID, "code": "preempted",
-				"by": cl.acct.ID, "byName": cl.acct.Name})
-			s.endBurstLocked(later, c, "preempted", false)
-		} else if c.burst != nil {
-			s.endBurstLocked(later, c, "released", false)
-		}
-		s.startBurstLocked(later, c, claim)
-		s.recomputeLocked(c.Customer)
-		s.publishFloorLocked(c)
-		reply = FloorReply{CallID: c.ID, Status: "granted", MaxTalkMs: maxMs, PressToGrantUs: c.burst.accessUs}
-		return nil
+		var err error
+		reply, err = s.pressLocked(later, c, cl.acct, claim, false)
+		return err
 	})
 	return reply, err
 }

@@ -206,6 +206,23 @@ func (n *Node) Alive(ctx context.Context) (map[string]bool, error) {
 	return alive, nil
 }
 
+// LiveNodes is the set of nodes seen alive at the last sweep (this node always in it); an error before the
+// first sweep.
+func (n *Node) LiveNodes(context.Context) (map[string]bool, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.alive == nil {
+		return nil, errNoSweep
+	}
+	out := make(map[string]bool, len(n.alive))
+	for k, v := range n.alive {
+		out[k] = v
+	}
+	return out, nil
+}
+
+var errNoSweep = errors.New("cluster: no sweep yet")
+
 // sweep takes the accounts of dead nodes offline.
 func (n *Node) sweep(ctx context.Context) error {
 	alive, err := n.Alive(ctx)
