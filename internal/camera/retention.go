@@ -83,7 +83,8 @@ func (s *Service) CloseOrphans(ctx context.Context, alive map[string]bool) (int,
 }
 
 // RunOrphans closes the recordings of dead nodes (CloseOrphans) every interval until ctx ends; alive lists the
-// live nodes of the cluster (cluster.Node.LiveNodes: the last presence sweep's). In a cluster it runs on one node at a time (App.single).
+// live nodes of the cluster (cluster.Node.LiveNodes: the last presence sweep's). In a cluster it runs on one node
+// at a time (App.single).
 func (s *Service) RunOrphans(ctx context.Context, alive func(context.Context) (map[string]bool, error), every time.Duration) {
 	ticker.NowAndEvery(ctx, every, func() {
 		live, err := alive(ctx)
