@@ -290,7 +290,16 @@ func (req beaconReq) apply(b Beacon, f Floor, add bool) (Beacon, error) {
 
 // POST /ds/indoor/beacon/add {floorId, mac, name?, x, y (plan pixels), rssi (at 1 m), decay} → Beacon
 func (s *Service) addBeacon(ctx context.Context, p identity.Principal, req beaconReq) (any, error) {
-	fid, err := parseID("floorId", req.FloorID)
+	return addOnFloor(ctx, s, p, req.FloorID, "beacon", req.apply, s.store.CreateBeacon, s.store.Beacon)
+}
+
+// addOnFloor adds a row of one kind (a beacon, an area) on the customer's floor floorID: apply checks the
+// request over a zero row on that floor, create stores it, get reads back what was stored; the consoles are told.
+func addOnFloor[T any, ID ~int64](ctx context.Context, s *Service, p identity.Principal, floorID, what string,
+	apply func(cur T, f Floor, add bool) (T, error),
+	create func(ctx context.Context, customerID int64, row T, at int64) (ID, error),
+	get func(ctx context.Context, customerID int64, id ID) (T, error)) (any, error) {
+	fid, err := parseID("floorId", floorID)
 	if err != nil {
 		return nil, err
 	}
@@ -298,16 +307,17 @@ func (s *Service) addBeacon(ctx context.Context, p identity.Principal, req beaco
 	if err != nil {
 		return nil, err
 	}
-	b, err := req.apply(Beacon{}, f, true)
+	var zero T
+	row, err := apply(zero, f, true)
 	if err != nil {
 		return nil, err
 	}
-	id, err := s.store.CreateBeacon(ctx, p.CustomerID, b, s.now().UnixMilli())
+	id, err := create(ctx, p.CustomerID, row, s.now().UnixMilli())
 	if err != nil {
 		return nil, err
 	}
-	s.changed(p.CustomerID, "beacon", int64(id))
-	return s.store.Beacon(ctx, p.CustomerID, id)
+	s.changed(p.CustomerID, what, int64(id))
+	return get(ctx, p.CustomerID, id)
 }
 
 // PUT /ds/indoor/beacon/update {id, floorId?, mac?, name?, x?, y?, rssi?, decay?} → Beacon
@@ -403,24 +413,7 @@ func (req areaReq) apply(a Area, f Floor, add bool) (Area, error) {
 
 // POST /ds/indoor/area/add {floorId, name?, points: [[x, y], …] (plan pixels)} → Area
 func (s *Service) addArea(ctx context.Context, p identity.Principal, req areaReq) (any, error) {
-	fid, err := parseID("floorId", req.FloorID)
-	if err != nil {
-		return nil, err
-	}
-	f, err := s.store.Floor(ctx, p.CustomerID, FloorID(fid))
-	if err != nil {
-		return nil, err
-	}
-	a, err := req.apply(Area{}, f, true)
-	if err != nil {
-		return nil, err
-	}
-	id, err := s.store.CreateArea(ctx, p.CustomerID, a, s.now().UnixMilli())
-	if err != nil {
-		return nil, err
-	}
-	s.changed(p.CustomerID, "area", int64(id))
-	return s.store.Area(ctx, p.CustomerID, id)
+	return addOnFloor(ctx, s, p, req.FloorID, "area", req.apply, s.store.CreateArea, s.store.Area)
 }
 
 // PUT /ds/indoor/area/update {id, name?, points?} → Area
