@@ -109,8 +109,7 @@ func taskEvents(con *testkit.Socket, d time.Duration) (started, finished map[int
 func TestBroadcastTimedTaskFiresOnceAndTheSchedulerMoves(t *testing.T) {
 	c := newCluster(t)
 	holder := leaseHolder(t, c, "broadcast-scheduler")
-	p3 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n3",
-		"--node-timeout", nodeTimeout.String())
+	p3 := c.child("n3")
 	testkit.Eventually(t, 5*time.Second, "node 3 holds the scheduler's lease", func() bool { return holder() == "n3" })
 	n1, n2 := c.node("n1"), c.node("n2")
 	f := rttest.NewFleet(t, n1.DB, "1", 1)

@@ -210,8 +210,7 @@ func TestIndividualCallRefusalsAcrossNodes(t *testing.T) {
 func TestIndividualCallEndsWhenTheCalleesNodeDies(t *testing.T) {
 	c := newCluster(t)
 	n1 := c.node("n1")
-	p2 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n2",
-		"--node-timeout", nodeTimeout.String(), "--media-interfaces", "lo")
+	p2 := c.child("n2", "--media-interfaces", "lo")
 	f := rttest.NewFleet(t, n1.DB, "1", 2)
 	con := dialConsole(t, n1, f.Dispatcher, f.CustomerID)
 	callee := dialListener(t, p2.URL, f.Terminals[0])
@@ -381,8 +380,7 @@ func TestTemporaryGroupAcrossNodes(t *testing.T) {
 func TestCallEndsForThePartyWhenTheCallsNodeDies(t *testing.T) {
 	c := newCluster(t)
 	n2 := c.node("n2")
-	p1 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n1",
-		"--node-timeout", nodeTimeout.String(), "--media-interfaces", "lo")
+	p1 := c.child("n1", "--media-interfaces", "lo")
 	f := rttest.NewFleet(t, n2.DB, "1", 1)
 	con := dialConsole(t, n2, f.Dispatcher, f.CustomerID)
 	caller := dialListener(t, p1.URL, f.Terminals[0])

@@ -84,6 +84,14 @@ func newCluster(t *testing.T) *cluster {
 	return &cluster{t: t, dsn: testkit.PostgresDSN(t), nats: startNATS(t)}
 }
 
+// child starts node id as a real `tenfour serve` process on the shared store and NATS (a node a test can
+// SIGKILL: none of its shutdown code runs); more are further flags (a later one overrides an earlier one).
+func (c *cluster) child(id string, more ...string) *testkit.Process {
+	c.t.Helper()
+	return testkit.Serve(c.t, testkit.Binary(c.t), c.t.TempDir(), append([]string{"--db", c.dsn, "--nats", c.nats.URL(),
+		"--node-id", id, "--node-timeout", nodeTimeout.String()}, more...)...)
+}
+
 // node starts an in-process node on the shared store (more: further configuration).
 func (c *cluster) node(id string, more ...func(*config.Config)) *testkit.Server {
 	c.t.Helper()
@@ -225,8 +233,7 @@ func TestKilledNodesTerminalsGoOfflineElsewhere(t *testing.T) {
 	n1 := c.node("n1")
 	f := rttest.NewFleet(t, n1.DB, "1", 2)
 	// node 2 is a real `tenfour serve` process, killed with SIGKILL: none of its shutdown code runs
-	p2 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n2",
-		"--node-timeout", nodeTimeout.String())
+	p2 := c.child("n2")
 	con := n1.Console(f.Dispatcher, f.CustomerID)
 	testkit.Terminal(t, p2.URL, f.Terminals[0], rttest.Password)
 	testkit.Terminal(t, n1.URL, f.Terminals[1], rttest.Password)
@@ -251,8 +258,7 @@ func TestFleetMovesToTheSurvivingNode(t *testing.T) {
 	c := newCluster(t)
 	n1 := c.node("n1")
 	f := rttest.NewFleet(t, n1.DB, "1", 4)
-	p2 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n2",
-		"--node-timeout", nodeTimeout.String())
+	p2 := c.child("n2")
 	var accts []sim.Account
 	for _, id := range f.Terminals {
 		accts = append(accts, sim.Account{ID: id, Password: rttest.Password, Type: "10"})

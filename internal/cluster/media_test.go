@@ -150,8 +150,7 @@ func TestTalkerOnNode3IsHeardOnNode2AndByALateEntrantOnNode1(t *testing.T) {
 func TestNodeWithListenersDyingDoesNotDisturbTheOthers(t *testing.T) {
 	c := newCluster(t)
 	n1, n3 := c.node("n1"), c.node("n3")
-	p2 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n2",
-		"--node-timeout", nodeTimeout.String(), "--media-interfaces", "lo")
+	p2 := c.child("n2", "--media-interfaces", "lo")
 	f := rttest.NewFleet(t, n1.DB, "1", 3)
 	gid := strconv.FormatInt(f.Group, 10)
 	talker := dialListener(t, n3.URL, f.Terminals[0])
@@ -210,8 +209,7 @@ func TestNodeWithListenersDyingDoesNotDisturbTheOthers(t *testing.T) {
 func TestTalkerNodeDyingMidBurst(t *testing.T) {
 	c := newCluster(t)
 	n1, n3 := c.node("n1"), c.node("n3")
-	p2 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n2",
-		"--node-timeout", "10s", "--media-interfaces", "lo") // its key outlives the test's 5 s bound
+	p2 := c.child("n2", "--node-timeout", "10s", "--media-interfaces", "lo") // its key outlives the test's 5 s bound
 	f := rttest.NewFleet(t, n1.DB, "1", 3)
 	gid := strconv.FormatInt(f.Group, 10)
 	doomed := dialListener(t, p2.URL, f.Terminals[0])

@@ -164,8 +164,7 @@ func TestTerminalClientFailsOverWithItsResumeToken(t *testing.T) {
 	c := newCluster(t)
 	n1 := c.node("n1")
 	f := rttest.NewFleet(t, n1.DB, "1", 1)
-	p2 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n2",
-		"--node-timeout", nodeTimeout.String())
+	p2 := c.child("n2")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cl, err := termclient.Dial(ctx, termclient.Options{URL: p2.URL, URLs: []string{n1.URL}, UID: f.Terminals[0],

@@ -69,8 +69,7 @@ func TestSOSRealertsOncePerClusterAndMoveWhenItsNodeDies(t *testing.T) {
 	c := newCluster(t)
 	holder := leaseHolder(t, c, "sos-realert")
 	// node 3 is a real process started first, so it takes the lease; it will be killed with SIGKILL
-	p3 := testkit.Serve(t, testkit.Binary(t), t.TempDir(), "--db", c.dsn, "--nats", c.nats.URL(), "--node-id", "n3",
-		"--node-timeout", nodeTimeout.String(), "--sos-realert", "1s")
+	p3 := c.child("n3", "--sos-realert", "1s")
 	testkit.Eventually(t, 5*time.Second, "node 3 holds the re-alert lease", func() bool { return holder() == "n3" })
 	n1, n2 := c.nodeRealerting("n1"), c.nodeRealerting("n2")
 	f := rttest.NewFleet(t, n1.DB, "1", 1)
