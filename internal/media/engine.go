@@ -63,13 +63,23 @@ const OpusPayloadType = 111
 // Engine owns the WebRTC API, the shared UDP port and the optional TURN server.
 type Engine struct {
 	cfg  Config
-	api  *webrtc.API
 	mux  *ice.MultiUDPMuxDefault
 	port int
 	turn *turn.Server
 
-	mu    sync.Mutex
-	peers map[*Peer]struct{}
+	mu        sync.Mutex
+	peers     map[*Peer]struct{}
+	reporting map[*Downstream]struct{} // sender reports (direct.go)
+	stop      chan struct{}
+	stopOnce  sync.Once
+
+	// Each voice connection gets an API of its own built from these, so its DTLS handshake can be captured
+	// (direct.go): the codec, the interceptors (receiver reports only: sender reports are the engine's), and
+	// the settings.
+	me     *webrtc.MediaEngine
+	ir     *interceptor.Registry
+	peerSE webrtc.SettingEngine
+	net    *socketNet
 
 	se     webrtc.SettingEngine // shared by the video APIs (video.go)
 	videoM sync.Mutex
@@ -79,7 +89,7 @@ type Engine struct {
 
 // NewEngine opens the UDP port (and TURN, when configured).
 func NewEngine(cfg Config) (*Engine, error) {
-	e := &Engine{cfg: cfg, peers: map[*Peer]struct{}{}}
+	e := &Engine{cfg: cfg, peers: map[*Peer]struct{}{}, reporting: map[*Downstream]struct{}{}, stop: make(chan struct{})}
 	if cfg.TURNSecret == "" {
 		b := make([]byte, 16)
 		_, _ = rand.Read(b)
@@ -93,12 +103,17 @@ func NewEngine(cfg Config) (*Engine, error) {
 		ice.UDPMuxFromPortWithReadBufferSize(4 << 20),
 		ice.UDPMuxFromPortWithWriteBufferSize(4 << 20),
 	}
+	sn, err := newSocketNet()
+	if err != nil {
+		return nil, err
+	}
+	e.net = sn
+	opts = append(opts, ice.UDPMuxFromPortWithNet(sn))
 	if loopbackOnly || slices.Contains(cfg.Interfaces, "lo") {
 		opts = append(opts, ice.UDPMuxFromPortWithLoopback())
 	}
 	port := cfg.UDPPort
 	if port == 0 {
-		var err error
 		if port, err = freeUDPPort(); err != nil {
 			return nil, err
 		}
@@ -123,13 +138,16 @@ func NewEngine(cfg Config) (*Engine, error) {
 	}
 	// No header extensions are registered, so none are negotiated; RTCP reports keep browsers' stats honest. They
 	// go out every RTCPInterval (RFC 3550 §6.2's recommended minimum) rather than pion's default second: each
-	// report is a timer wake-up, an encryption and a send per peer and direction.
+	// report is a timer wake-up, an encryption and a send per peer and direction. Receiver reports (on what a
+	// client sends) are pion's; sender reports (on what the server sends) are the engine's one timer
+	// (senderReports), since the direct path's packets never pass pion's counters.
 	ir := &interceptor.Registry{}
-	if err := webrtc.ConfigureRTCPReportsWithOptions(ir, []report.ReceiverOption{report.ReceiverInterval(RTCPInterval)},
-		report.SenderInterval(RTCPInterval)); err != nil {
+	receiver, err := report.NewReceiverInterceptor(report.ReceiverInterval(RTCPInterval))
+	if err != nil {
 		mux.Close()
 		return nil, err
 	}
+	ir.Add(receiver)
 	se := webrtc.SettingEngine{}
 	se.SetICEUDPMux(mux)
 	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
@@ -152,8 +170,16 @@ func NewEngine(cfg Config) (*Engine, error) {
 	lf := logging.NewDefaultLoggerFactory()
 	lf.DefaultLogLevel = logging.LogLevelError
 	se.LoggerFactory = lf
-	e.api = webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(se))
 	e.se = se
+	// Voice connections: the server is the DTLS server when it answers (clients offer actpass), so it sends the
+	// ServerHello whose facts the direct path needs.
+	e.peerSE = se
+	if err := e.peerSE.SetAnsweringDTLSRole(webrtc.DTLSRoleServer); err != nil {
+		mux.Close()
+		return nil, err
+	}
+	e.me, e.ir = me, ir
+	go e.senderReports(e.stop)
 
 	if cfg.TURNPort != 0 {
 		if err := e.startTURN(); err != nil {
@@ -180,11 +206,24 @@ func (e *Engine) Close() error {
 		p.Close()
 	}
 	e.closeVideoPeers()
+	e.stopOnce.Do(func() { close(e.stop) })
 	var err error
 	if e.turn != nil {
 		err = e.turn.Close()
 	}
 	return errors.Join(err, e.mux.Close())
+}
+
+// newPC is a voice connection with its own API, whose DTLS handshake (when the server is its DTLS server) is
+// captured for the direct path.
+func (e *Engine) newPC() (*webrtc.PeerConnection, *keyCapture, error) {
+	keys := &keyCapture{}
+	se := e.peerSE
+	se.SetDTLSKeyLogWriter(keys)
+	se.SetDTLSServerHelloMessageHook(keys.serverHello)
+	api := webrtc.NewAPI(webrtc.WithMediaEngine(e.me), webrtc.WithInterceptorRegistry(e.ir), webrtc.WithSettingEngine(se))
+	pc, err := api.NewPeerConnection(webrtc.Configuration{})
+	return pc, keys, err
 }
 
 func (e *Engine) forget(p *Peer) {

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pion/rtcp"
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
 )
@@ -43,6 +44,17 @@ type Downstream struct {
 	seq0    uint16 // random initial sequence number and timestamp (RFC 3550 §5.1)
 	ts0     uint32
 	written atomic.Uint64
+
+	// Where the packets go (direct.go): pion's writer through track until the connection is up and its keys are
+	// known, then the direct path, which writes under this downstream's SSRC and payload type.
+	sender   *webrtc.RTPSender
+	pc       *webrtc.PeerConnection
+	direct   *directPath
+	ssrc     uint32
+	pt       uint8
+	packets  uint32 // sent, for the sender reports
+	octets   uint32
+	reported uint32 // packets at the last sender report
 }
 
 func newDownstream(track *webrtc.TrackLocalStaticRTP) *Downstream {
@@ -56,6 +68,13 @@ func (d *Downstream) Assign(src uint64) { d.assigned.Store(src) }
 
 // Assigned is the source this listener is meant to hear.
 func (d *Downstream) Assigned() uint64 { return d.assigned.Load() }
+
+// Direct tells whether this listener's packets go out on the direct path (direct.go) rather than pion's writer.
+func (d *Downstream) Direct() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.direct != nil
+}
 
 // Written counts packets written to this listener.
 func (d *Downstream) Written() uint64 { return d.written.Load() }
@@ -92,11 +111,62 @@ func (d *Downstream) forward(src uint64, h *rtp.Header, payload []byte, now int6
 	}
 	d.started = true
 	d.lastAt = now
-	if err := d.track.WriteRTP(&rtp.Packet{Header: out, Payload: payload}); err != nil {
+	if d.direct != nil {
+		out.SSRC, out.PayloadType = d.ssrc, d.pt
+		if d.direct.send(&out, payload) != nil {
+			return false
+		}
+	} else if err := d.track.WriteRTP(&rtp.Packet{Header: out, Payload: payload}); err != nil {
 		return false
 	}
+	d.packets++
+	d.octets += uint32(len(payload))
 	d.written.Add(1)
 	return true
+}
+
+// setDirect switches the downstream to the direct path (nil: back to pion's writer), with the SSRC and payload
+// type its sender negotiated.
+func (d *Downstream) setDirect(p *directPath) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var pt uint8
+	var ssrc uint32
+	if p != nil && d.sender != nil {
+		pt, ssrc = opusPT(d.sender)
+	}
+	if p != nil && ssrc != 0 {
+		if d.direct == nil {
+			mDirect.Inc()
+		}
+		d.direct, d.pt, d.ssrc = p, pt, ssrc
+		return
+	}
+	if d.direct != nil {
+		mDirect.Dec()
+	}
+	d.direct = nil
+}
+
+// report sends a sender report if packets went out since the last one.
+func (d *Downstream) report(now time.Time) {
+	d.mu.Lock()
+	if d.pc == nil || d.sender == nil || d.packets == d.reported {
+		d.mu.Unlock()
+		return
+	}
+	if d.ssrc == 0 {
+		_, d.ssrc = opusPT(d.sender)
+	}
+	elapsed := max(int64(now.Sub(epoch))-d.lastAt, 0)
+	sr := &rtcp.SenderReport{
+		SSRC: d.ssrc, NTPTime: ntpTime(now), RTPTime: d.lastTS + uint32(elapsed*48/1_000_000),
+		PacketCount: d.packets, OctetCount: d.octets,
+	}
+	d.reported = d.packets
+	pc := d.pc
+	d.mu.Unlock()
+	_ = pc.WriteRTCP([]rtcp.Packet{sr})
 }
 
 // Target is one listener of a route and the source under which it hears it.

@@ -112,6 +112,11 @@ func TestTalkerSwitchKeepsEveryPacketAndContinuity(t *testing.T) {
 	l1, l1m := connect(t, e, "L1")
 	l2, l2m := connect(t, e, "L2")
 	listeners := []*media.Downstream{l1.Downstream(), l2.Downstream()}
+	// The server answers as the DTLS server, so it knows each connection's SRTP keys and sends on the direct
+	// path: every assertion below is about packets the clients' pion stacks decrypted.
+	for _, d := range listeners {
+		testkit.Eventually(t, 5*time.Second, "listener on the direct path", d.Direct)
+	}
 
 	route := func(burst *media.Burst) *media.Route {
 		r := &media.Route{Burst: burst}
@@ -308,6 +313,8 @@ func TestTURNRelayAndPublicAddress(t *testing.T) {
 		t.Fatalf("selected candidate %q, want relay", typ)
 	}
 	testkit.Eventually(t, 10*time.Second, "the peer ready", p.Ready)
+	// Sent from the shared socket straight to the TURN relay's address.
+	testkit.Eventually(t, 5*time.Second, "listener on the direct path", p.Downstream().Direct)
 	burst := media.NewBurst(nil)
 	p.Downstream().Assign(burst.ID)
 	other, om := connect(t, e, "talker")

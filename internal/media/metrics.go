@@ -41,3 +41,9 @@ var (
 var mRelays = promauto.NewGauge(prometheus.GaugeOpts{
 	Name: "tenfour_voice_relays", Help: "Open node-to-node media relays (cluster).",
 })
+
+// mDirect counts the downstreams on the direct path (direct.go, docs/adr/0027).
+var mDirect = promauto.NewGauge(prometheus.GaugeOpts{
+	Name: "tenfour_voice_direct_downstreams",
+	Help: "Listener audio streams sent on the direct path (SRTP from the shared socket) rather than pion's writer.",
+})

@@ -54,7 +54,7 @@ var (
 // NewPeer makes a peer; onState is called (from pion's goroutines) when it becomes ready to carry media and
 // when it stops being ready.
 func (e *Engine) NewPeer(o Owner, onState func(p *Peer, ready bool)) (*Peer, error) {
-	pc, err := e.api.NewPeerConnection(webrtc.Configuration{})
+	pc, keys, err := e.newPC()
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +74,7 @@ func (e *Engine) NewPeer(o Owner, onState func(p *Peer, ready bool)) (*Peer, err
 	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
 		switch s {
 		case webrtc.PeerConnectionStateConnected:
+			e.goDirect(keys, p.down)
 			if !p.ready.Swap(true) && p.onState != nil {
 				p.onState(p, true)
 			}
@@ -138,6 +139,7 @@ func (p *Peer) HandleOffer(sdp string) (string, error) {
 			return "", fmt.Errorf("media: add track: %w", err)
 		}
 		p.added = true
+		p.e.bind(p.down, sender, p.pc)
 		go drainRTCP(sender.Read)
 	}
 	answer, err := p.pc.CreateAnswer(nil)
@@ -179,6 +181,7 @@ func (p *Peer) Close() {
 		return
 	}
 	p.route.Store(nil)
+	p.e.unbind(p.down)
 	_ = p.pc.Close()
 	if p.ready.Swap(false) && p.onState != nil {
 		p.onState(p, false)

@@ -88,7 +88,7 @@ func (e *Engine) NewRelay(node string, lanes int, onState func(r *Relay, ready b
 	if lanes <= 0 {
 		lanes = DefaultLanes
 	}
-	pc, err := e.api.NewPeerConnection(webrtc.Configuration{})
+	pc, keys, err := e.newPC()
 	if err != nil {
 		return nil, err
 	}
@@ -113,6 +113,7 @@ func (e *Engine) NewRelay(node string, lanes int, onState func(r *Relay, ready b
 	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
 		switch s {
 		case webrtc.PeerConnectionStateConnected:
+			e.goDirect(keys, r.out...)
 			if !r.ready.Swap(true) && r.onState != nil {
 				r.onState(r, true)
 			}
@@ -148,6 +149,7 @@ func (r *Relay) Offer() (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("media: relay lane: %w", err)
 		}
+		r.e.bind(d, tr.Sender(), r.pc)
 		go drainRTCP(tr.Sender().Read)
 	}
 	offer, err := r.pc.CreateOffer(nil)
@@ -176,6 +178,7 @@ func (r *Relay) Answer(sdp string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("media: relay lane: %w", err)
 		}
+		r.e.bind(d, sender, r.pc)
 		go drainRTCP(sender.Read)
 	}
 	answer, err := r.pc.CreateAnswer(nil)
@@ -206,6 +209,7 @@ func (r *Relay) Close() {
 	for _, l := range r.in {
 		l.route.Store(nil)
 	}
+	r.e.unbind(r.out...)
 	_ = r.pc.Close()
 	r.ready.Store(false)
 	if r.onState != nil {

@@ -1,0 +1,307 @@
+package media
+
+import (
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/hex"
+	"errors"
+	"hash"
+	"net"
+	"net/netip"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pion/dtls/v3"
+	"github.com/pion/dtls/v3/pkg/crypto/prf"
+	"github.com/pion/dtls/v3/pkg/protocol/extension"
+	"github.com/pion/dtls/v3/pkg/protocol/handshake"
+	"github.com/pion/rtp"
+	"github.com/pion/srtp/v3"
+	"github.com/pion/transport/v4"
+	"github.com/pion/transport/v4/stdnet"
+	"github.com/pion/webrtc/v4"
+)
+
+// The direct path (docs/adr/0027): a listener's audio is encrypted with the connection's own SRTP keys and sent
+// straight from the shared UDP socket, instead of through pion's per-track writer chain (interceptors, the SRTP
+// session's lock, the DTLS/ICE mux endpoints). pion still does everything else on the connection: ICE, DTLS,
+// the upstream, RTCP. The keys are RFC 5764's exporter output, computed from what the server's side of the DTLS
+// handshake tells two documented hooks of pion's setting engine (the ServerHello it sends, and its key log).
+
+// keyCapture collects one connection's DTLS handshake facts, from the server's side. When the server ends up
+// the DTLS client (a peer that insists on being the server) nothing is captured and the connection stays on
+// pion's writer.
+type keyCapture struct {
+	mu           sync.Mutex
+	serverRandom []byte
+	suite        uint16
+	profile      dtls.SRTPProtectionProfile
+	clientRandom []byte
+	master       []byte
+}
+
+// serverHello is pion's ServerHello hook: it records the server random, the cipher suite and the SRTP profile
+// chosen, and sends the message unchanged.
+func (k *keyCapture) serverHello(m handshake.MessageServerHello) handshake.Message {
+	r := m.Random.MarshalFixed()
+	k.mu.Lock()
+	k.serverRandom = r[:]
+	if m.CipherSuiteID != nil {
+		k.suite = *m.CipherSuiteID
+	}
+	for _, ext := range m.Extensions {
+		if u, ok := ext.(*extension.UseSRTP); ok && len(u.ProtectionProfiles) == 1 {
+			k.profile = dtls.SRTPProtectionProfile(u.ProtectionProfiles[0])
+		}
+	}
+	k.mu.Unlock()
+	return &m
+}
+
+// Write takes pion's key log line ("CLIENT_RANDOM <client random> <master secret>", NSS format).
+func (k *keyCapture) Write(p []byte) (int, error) {
+	f := strings.Fields(string(p))
+	if len(f) != 3 || f[0] != "CLIENT_RANDOM" {
+		return len(p), nil
+	}
+	cr, err1 := hex.DecodeString(f[1])
+	ms, err2 := hex.DecodeString(f[2])
+	if err1 != nil || err2 != nil {
+		return len(p), nil
+	}
+	k.mu.Lock()
+	k.clientRandom, k.master = cr, ms
+	k.mu.Unlock()
+	return len(p), nil
+}
+
+var errNoKeys = errors.New("media: DTLS keys not captured")
+
+// ExportKeyingMaterial is RFC 5705's exporter without context, as the server computes it: the suite's PRF over
+// the master secret with the label and client random ‖ server random as seed.
+func (k *keyCapture) ExportKeyingMaterial(label string, context []byte, length int) ([]byte, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if len(context) != 0 {
+		return nil, errors.New("media: exporter context not supported")
+	}
+	if len(k.master) == 0 || len(k.serverRandom) == 0 || len(k.clientRandom) == 0 || k.profile == 0 {
+		return nil, errNoKeys
+	}
+	seed := make([]byte, 0, len(label)+64)
+	seed = append(append(append(seed, label...), k.clientRandom...), k.serverRandom...)
+	return prf.PHash(k.master, seed, length, prfHash(k.suite))
+}
+
+// prfHash is a TLS 1.2 cipher suite's PRF hash: SHA-384 for the suites named so, SHA-256 for every other
+// (RFC 5246 §5; pion's suites follow it).
+func prfHash(suite uint16) func() hash.Hash {
+	switch dtls.CipherSuiteID(suite) {
+	case dtls.TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, dtls.TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384:
+		return sha512.New384
+	}
+	return sha256.New
+}
+
+// srtpContext is a fresh SRTP context with the server's (local) keys: one per downstream, since a context is
+// used by one writer at a time and downstreams (relay lanes) are written concurrently. Each downstream has its
+// own SSRC, so contexts sharing the keys never share a keystream.
+func (k *keyCapture) srtpContext() (*srtp.Context, error) {
+	k.mu.Lock()
+	profile := k.profile
+	k.mu.Unlock()
+	if profile == 0 {
+		return nil, errNoKeys
+	}
+	cfg := srtp.Config{Profile: srtp.ProtectionProfile(profile)}
+	if err := cfg.ExtractSessionKeysFromDTLS(k, false); err != nil {
+		return nil, err
+	}
+	return srtp.CreateContext(cfg.Keys.LocalMasterKey, cfg.Keys.LocalMasterSalt, cfg.Profile)
+}
+
+// socketNet is pion's standard network with the UDP sockets it opens kept: the media port's sockets, one per
+// local address, which the direct path sends from (the address a client's ICE knows the server by).
+type socketNet struct {
+	transport.Net
+	mu    sync.Mutex
+	conns map[netip.Addr]*net.UDPConn
+}
+
+func newSocketNet() (*socketNet, error) {
+	n, err := stdnet.NewNet()
+	if err != nil {
+		return nil, err
+	}
+	return &socketNet{Net: n, conns: map[netip.Addr]*net.UDPConn{}}, nil
+}
+
+func (n *socketNet) ListenUDP(network string, laddr *net.UDPAddr) (transport.UDPConn, error) {
+	c, err := n.Net.ListenUDP(network, laddr)
+	if uc, ok := c.(*net.UDPConn); ok && err == nil {
+		if ap, ok := netip.AddrFromSlice(laddr.IP); ok {
+			n.mu.Lock()
+			n.conns[ap.Unmap()] = uc
+			n.mu.Unlock()
+		}
+	}
+	return c, err
+}
+
+// socketFor is the socket bound to the local candidate's address; with a single socket (one interface, possibly
+// advertised under a public address) that one.
+func (n *socketNet) socketFor(local string) *net.UDPConn {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if a, err := netip.ParseAddr(local); err == nil {
+		if c, ok := n.conns[a.Unmap()]; ok {
+			return c
+		}
+	}
+	if len(n.conns) == 1 {
+		for _, c := range n.conns {
+			return c
+		}
+	}
+	return nil
+}
+
+// directPath is one downstream's way out past pion: its SRTP context, the socket and the client's address.
+type directPath struct {
+	ctx   *srtp.Context
+	conn  *net.UDPConn
+	to    netip.AddrPort
+	plain []byte
+	enc   []byte
+}
+
+// send encrypts one packet and writes it; called under the downstream's lock.
+func (p *directPath) send(h *rtp.Header, payload []byte) error {
+	n, err := h.MarshalTo(p.plain)
+	if err != nil {
+		return err
+	}
+	if n+len(payload) > len(p.plain) {
+		return errors.New("media: packet too large")
+	}
+	n += copy(p.plain[n:], payload)
+	var hdr rtp.Header
+	out, err := p.ctx.EncryptRTP(p.enc[:0], p.plain[:n], &hdr)
+	if err != nil {
+		return err
+	}
+	p.enc = out[:cap(out)]
+	_, err = p.conn.WriteToUDPAddrPort(out, p.to)
+	return err
+}
+
+// goDirect moves the downstreams of a connected peer connection onto the direct path where it can: the keys
+// were captured, the selected pair is UDP from one of the media sockets. Otherwise they stay on pion's writer.
+// It also follows a change of the selected pair (an ICE restart, a network change on the client).
+func (e *Engine) goDirect(keys *keyCapture, downs ...*Downstream) {
+	if len(downs) == 0 {
+		return
+	}
+	downs[0].mu.Lock()
+	sender := downs[0].sender
+	downs[0].mu.Unlock()
+	if sender == nil {
+		return
+	}
+	ice := sender.Transport().ICETransport()
+	apply := func(pair *webrtc.ICECandidatePair) {
+		var conn *net.UDPConn
+		var to netip.AddrPort
+		if pair != nil && pair.Local != nil && pair.Remote != nil && pair.Local.Protocol == webrtc.ICEProtocolUDP {
+			conn = e.net.socketFor(pair.Local.Address)
+			if a, err := netip.ParseAddr(pair.Remote.Address); err == nil {
+				to = netip.AddrPortFrom(a.Unmap(), pair.Remote.Port)
+			}
+		}
+		for _, d := range downs {
+			var path *directPath
+			if conn != nil && to.IsValid() {
+				if ctx, err := keys.srtpContext(); err == nil {
+					path = &directPath{ctx: ctx, conn: conn, to: to, plain: make([]byte, 1500), enc: make([]byte, 1500)}
+				}
+			}
+			d.setDirect(path)
+		}
+	}
+	ice.OnSelectedCandidatePairChange(func(pair *webrtc.ICECandidatePair) { apply(pair) })
+	pair, err := ice.GetSelectedCandidatePair()
+	if err == nil {
+		apply(pair)
+	}
+}
+
+// ntpTime is t as a 64-bit NTP timestamp (RFC 3550 §4).
+func ntpTime(t time.Time) uint64 {
+	const unixToNTP = 2208988800
+	s := uint64(t.Unix()) + unixToNTP
+	frac := uint64(t.Nanosecond()) << 32 / 1e9
+	return s<<32 | frac
+}
+
+// senderReports sends every RTCPInterval an RTCP sender report for each downstream that sent since the last one
+// (RFC 3550 §6.4.1): one timer for the whole server instead of one per connection.
+func (e *Engine) senderReports(stop <-chan struct{}) {
+	t := time.NewTicker(RTCPInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case now := <-t.C:
+			e.mu.Lock()
+			downs := make([]*Downstream, 0, len(e.reporting))
+			for d := range e.reporting {
+				downs = append(downs, d)
+			}
+			e.mu.Unlock()
+			for _, d := range downs {
+				d.report(now)
+			}
+		}
+	}
+}
+
+// bind records the sender a downstream's track went out on (its SSRC and payload type are read once the
+// connection is up) and where its sender reports go.
+func (e *Engine) bind(d *Downstream, sender *webrtc.RTPSender, pc *webrtc.PeerConnection) {
+	d.mu.Lock()
+	d.sender, d.pc = sender, pc
+	d.mu.Unlock()
+	e.mu.Lock()
+	e.reporting[d] = struct{}{}
+	e.mu.Unlock()
+}
+
+// unbind stops a closed connection's downstreams' reports and direct path.
+func (e *Engine) unbind(downs ...*Downstream) {
+	e.mu.Lock()
+	for _, d := range downs {
+		delete(e.reporting, d)
+	}
+	e.mu.Unlock()
+	for _, d := range downs {
+		d.setDirect(nil)
+	}
+}
+
+// opusPT is the payload type the connection negotiated for Opus on this sender (the client's, e.g. 109 in
+// Firefox), or the server's own.
+func opusPT(s *webrtc.RTPSender) (uint8, uint32) {
+	params := s.GetParameters()
+	var ssrc uint32
+	if len(params.Encodings) > 0 {
+		ssrc = uint32(params.Encodings[0].SSRC)
+	}
+	for _, c := range params.Codecs {
+		if strings.EqualFold(c.MimeType, webrtc.MimeTypeOpus) {
+			return uint8(c.PayloadType), ssrc
+		}
+	}
+	return OpusPayloadType, ssrc
+}
