@@ -68,19 +68,21 @@ func dtlsPair(t *testing.T, cert tls.Certificate, suite dtls.CipherSuiteID, ems 
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := func() *dtls.Config {
-		return &dtls.Config{Certificates: []tls.Certificate{cert}, CipherSuites: []dtls.CipherSuiteID{suite},
-			ExtendedMasterSecret: ems, SRTPProtectionProfiles: []dtls.SRTPProtectionProfile{profile},
-			InsecureSkipVerify: true}
+	shared := []dtls.Option{dtls.WithCertificates(cert), dtls.WithCipherSuites(suite), dtls.WithExtendedMasterSecret(ems),
+		dtls.WithSRTPProtectionProfiles(profile), dtls.WithInsecureSkipVerify(true)}
+	sopts := []dtls.ServerOption{dtls.WithKeyLogWriter(keys), dtls.WithServerHelloMessageHook(keys.serverHello)}
+	for _, o := range shared {
+		sopts = append(sopts, o)
 	}
-	scfg := cfg()
-	scfg.KeyLogWriter = keys
-	scfg.ServerHelloMessageHook = keys.serverHello
-	server, err := dtls.Server(sc, cc.LocalAddr(), scfg)
+	copts := make([]dtls.ClientOption, 0, len(shared))
+	for _, o := range shared {
+		copts = append(copts, o)
+	}
+	server, err := dtls.ServerWithOptions(sc, cc.LocalAddr(), sopts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := dtls.Client(cc, sc.LocalAddr(), cfg())
+	client, err := dtls.ClientWithOptions(cc, sc.LocalAddr(), copts...)
 	if err != nil {
 		t.Fatal(err)
 	}
