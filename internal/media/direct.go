@@ -174,6 +174,7 @@ type directPath struct {
 	to    netip.AddrPort
 	plain []byte
 	enc   []byte
+	hdr   rtp.Header // EncryptRTP's parse of plain, kept so it is not allocated per packet
 }
 
 // send encrypts one packet and writes it; called under the downstream's lock.
@@ -186,8 +187,7 @@ func (p *directPath) send(h *rtp.Header, payload []byte) error {
 		return errors.New("media: packet too large")
 	}
 	n += copy(p.plain[n:], payload)
-	var hdr rtp.Header
-	out, err := p.ctx.EncryptRTP(p.enc[:0], p.plain[:n], &hdr)
+	out, err := p.ctx.EncryptRTP(p.enc[:0], p.plain[:n], &p.hdr)
 	if err != nil {
 		return err
 	}
