@@ -220,13 +220,7 @@ func (e *Engine) goDirect(keys *keyCapture, downs ...*Downstream) {
 			}
 		}
 		for _, d := range downs {
-			var path *directPath
-			if conn != nil && to.IsValid() {
-				if ctx, err := keys.srtpContext(); err == nil {
-					path = &directPath{ctx: ctx, conn: conn, to: to, plain: make([]byte, 1500), enc: make([]byte, 1500)}
-				}
-			}
-			d.setDirect(path)
+			d.setDirect(keys, conn, to)
 		}
 	}
 	ice.OnSelectedCandidatePairChange(func(pair *webrtc.ICECandidatePair) { apply(pair) })
@@ -286,7 +280,7 @@ func (e *Engine) unbind(downs ...*Downstream) {
 	}
 	e.mu.Unlock()
 	for _, d := range downs {
-		d.setDirect(nil)
+		d.setDirect(nil, nil, netip.AddrPort{})
 	}
 }
 

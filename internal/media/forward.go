@@ -3,6 +3,8 @@ package media
 import (
 	"crypto/rand"
 	"encoding/binary"
+	"net"
+	"net/netip"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -49,7 +51,8 @@ type Downstream struct {
 	// known, then the direct path, which writes under this downstream's SSRC and payload type.
 	sender   *webrtc.RTPSender
 	pc       *webrtc.PeerConnection
-	direct   *directPath
+	direct   *directPath // path while it is in use, nil on pion's writer
+	path     *directPath // made once the keys are known (setDirect)
 	ssrc     uint32
 	pt       uint8
 	packets  uint32 // sent, for the sender reports
@@ -125,27 +128,33 @@ func (d *Downstream) forward(src uint64, h *rtp.Header, payload []byte, now int6
 	return true
 }
 
-// setDirect switches the downstream to the direct path (nil: back to pion's writer), with the SSRC and payload
-// type its sender negotiated.
-func (d *Downstream) setDirect(p *directPath) {
+// setDirect puts the downstream on the direct path, sending from conn to the client at to (conn nil: back to
+// pion's writer), with the SSRC and payload type its sender negotiated. Its SRTP context is made once and kept
+// across pair changes and reconnections: the rollover counter must follow the stream's own sequence numbers.
+func (d *Downstream) setDirect(keys *keyCapture, conn *net.UDPConn, to netip.AddrPort) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	var pt uint8
-	var ssrc uint32
-	if p != nil && d.sender != nil {
-		pt, ssrc = opusPT(d.sender)
-	}
-	if p != nil && ssrc != 0 {
-		if d.direct == nil {
-			mDirect.Inc()
+	was := d.direct != nil
+	d.direct = nil
+	if conn != nil && to.IsValid() && d.sender != nil {
+		if d.path == nil {
+			pt, ssrc := opusPT(d.sender)
+			if ctx, err := keys.srtpContext(); err == nil && ssrc != 0 {
+				d.path = &directPath{ctx: ctx, plain: make([]byte, 1500), enc: make([]byte, 1500)}
+				d.pt, d.ssrc = pt, ssrc
+			}
 		}
-		d.direct, d.pt, d.ssrc = p, pt, ssrc
-		return
+		if d.path != nil {
+			d.path.conn, d.path.to = conn, to
+			d.direct = d.path
+		}
 	}
-	if d.direct != nil {
+	switch {
+	case d.direct != nil && !was:
+		mDirect.Inc()
+	case d.direct == nil && was:
 		mDirect.Dec()
 	}
-	d.direct = nil
 }
 
 // report sends a sender report if packets went out since the last one.
