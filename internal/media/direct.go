@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"hash"
+	"maps"
 	"net"
 	"net/netip"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -249,10 +251,7 @@ func (e *Engine) senderReports(stop <-chan struct{}) {
 			return
 		case now := <-t.C:
 			e.mu.Lock()
-			downs := make([]*Downstream, 0, len(e.reporting))
-			for d := range e.reporting {
-				downs = append(downs, d)
-			}
+			downs := slices.Collect(maps.Keys(e.reporting))
 			e.mu.Unlock()
 			for _, d := range downs {
 				d.report(now)

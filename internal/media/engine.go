@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"slices"
 	"sync"
@@ -197,10 +198,7 @@ func (e *Engine) UDPPort() int { return e.port }
 // Close ends every peer and releases the ports.
 func (e *Engine) Close() error {
 	e.mu.Lock()
-	peers := make([]*Peer, 0, len(e.peers))
-	for p := range e.peers {
-		peers = append(peers, p)
-	}
+	peers := slices.Collect(maps.Keys(e.peers))
 	e.mu.Unlock()
 	for _, p := range peers {
 		p.Close()

@@ -10,6 +10,8 @@ package media
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -328,10 +330,7 @@ func (p *VideoPeer) Close() {
 
 func (e *Engine) closeVideoPeers() {
 	e.videoM.Lock()
-	list := make([]*VideoPeer, 0, len(e.vpeers))
-	for p := range e.vpeers {
-		list = append(list, p)
-	}
+	list := slices.Collect(maps.Keys(e.vpeers))
 	e.videoM.Unlock()
 	for _, p := range list {
 		p.Close()
