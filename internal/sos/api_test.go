@@ -529,6 +529,33 @@ func TestRealertUntilAcknowledged(t *testing.T) {
 	noEvent(t, con, sos.EventRealert)
 }
 
+// The node that takes the re-alerts over (in a cluster, when the lease holder dies) goes on counting from the
+// alarm's raise time, even when it raised the alarm itself and has not re-alerted since (its own note says 0).
+func TestRealertCountGoesOnWhereAnotherNodeLeftIt(t *testing.T) {
+	e := newEnv(t)
+	var mu sync.Mutex
+	now := time.Now()
+	e.s.SOS.SetClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
+	con := e.console()
+	raise(t, e.terminal(0), map[string]any{})
+	con.WaitEvent(sos.EventAlarm, wait, nil)
+	// Five and a half intervals pass with the re-alerts on another node (counts 1–5 were sent from there).
+	mu.Lock()
+	now = now.Add(5*e.s.SOS.RealertEvery() + e.s.SOS.RealertEvery()/2)
+	mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go e.s.SOS.Run(ctx) // this node takes the lease
+	ev := con.WaitEvent(sos.EventRealert, 5*time.Second, nil)
+	var re struct {
+		Count int `json:"count"`
+	}
+	ev.Into(t, &re)
+	if re.Count != 5 {
+		t.Fatalf("the first re-alert after the take-over counts %d, want 5 (from the raise time)", re.Count)
+	}
+}
+
 type floorRec struct {
 	mu    sync.Mutex
 	state map[string]bool

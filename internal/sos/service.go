@@ -320,8 +320,15 @@ func (s *Service) realertOne(customerID int64, a Alarm, now time.Time) {
 	s.hub.Publish(customerID, EventRealert, Realerted{Alarm: a, Count: n}, realtime.Consoles)
 }
 
-// Run re-alerts until ctx ends, checking every second (or every RealertEvery/2 when that is shorter).
+// Run re-alerts until ctx ends, checking every second (or every RealertEvery/2 when that is shorter). In a cluster
+// it runs on the node holding the re-alert lease (App.single), from the moment it takes the lease: what this node
+// noted of an alarm before that (its raise, when the terminal is connected here) is older than the re-alerts
+// another node made meanwhile, so the count starts again from each open alarm's raise time (Realert's first sight)
+// and goes on from where the other node left it instead of from 1.
 func (s *Service) Run(ctx context.Context) {
+	s.mu.Lock()
+	clear(s.alerted)
+	s.mu.Unlock()
 	every := min(time.Second, s.opts.RealertEvery/2)
 	ticker.Every(ctx, every, func() {
 		if err := s.Realert(ctx); err != nil && ctx.Err() == nil {
