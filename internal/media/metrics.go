@@ -47,3 +47,9 @@ var mDirect = promauto.NewGauge(prometheus.GaugeOpts{
 	Name: "tenfour_voice_direct_downstreams",
 	Help: "Listener audio streams sent on the direct path (SRTP from the shared socket) rather than pion's writer.",
 })
+
+// mSendErrors counts direct-path packets the kernel refused to send (direct.go).
+var mSendErrors = promauto.NewCounter(prometheus.CounterOpts{
+	Name: "tenfour_voice_direct_send_errors_total",
+	Help: "Listener audio packets on the direct path that the kernel refused to send (dropped, the rest of the batch went).",
+})
