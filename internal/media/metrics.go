@@ -53,3 +53,9 @@ var mSendErrors = promauto.NewCounter(prometheus.CounterOpts{
 	Name: "tenfour_voice_direct_send_errors_total",
 	Help: "Listener audio packets on the direct path that the kernel refused to send (dropped, the rest of the batch went).",
 })
+
+// mHeldPlayed counts packets a relay lane held until its burst's announcement came, then played (relay.go).
+var mHeldPlayed = promauto.NewCounter(prometheus.CounterOpts{
+	Name: "tenfour_voice_lane_held_played_total",
+	Help: "Packets of another node's burst that arrived before the burst's announcement, held and then played.",
+})

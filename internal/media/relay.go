@@ -47,9 +47,30 @@ type Lane struct {
 	mu     sync.Mutex
 	delays []uint32 // the last laneSamples per-packet forwarding delays, µs (a ring)
 	next   int
+
+	// Packets that came while the lane had no route: a burst's first packets can arrive before its
+	// announcement (NATS) has been handled here. They are held from the talkspurt's first packet (the marker)
+	// and played when the route is set, so a listener on this node misses nothing of the start.
+	hmu   sync.Mutex // read loop and SetRoute
+	held  [laneHoldPackets]heldPacket
+	first int  // oldest held
+	count int  // packets held
+	spurt bool // what is held starts with a talkspurt's first packet
 }
 
-const laneSamples = 4096
+// heldPacket is one packet a lane holds until its route is known.
+type heldPacket struct {
+	b  []byte
+	at time.Time
+}
+
+const (
+	laneSamples = 4096
+	// laneHoldPackets and laneHoldAge bound what a lane holds for a burst not yet announced: 500 ms of 20 ms frames,
+	// played only if the announcement comes within a second of the packet.
+	laneHoldPackets = 25
+	laneHoldAge     = time.Second
+)
 
 // Delays are the lane's recent per-packet forwarding delays (read → last listener written), this node's hop.
 func (l *Lane) Delays() []time.Duration {
@@ -73,8 +94,46 @@ func (l *Lane) sample(d time.Duration) {
 	l.mu.Unlock()
 }
 
-// SetRoute says where the lane's packets go from now on; nil drops them.
-func (l *Lane) SetRoute(r *Route) { l.route.Store(r) }
+// SetRoute says where the lane's packets go from now on; nil drops them. A route set on a lane that had none
+// first plays what the lane held of the burst's start (hold).
+func (l *Lane) SetRoute(r *Route) {
+	l.hmu.Lock()
+	defer l.hmu.Unlock()
+	was := l.route.Swap(r)
+	played := 0
+	if r != nil && was == nil && l.spurt {
+		cutoff := time.Now().Add(-laneHoldAge)
+		var pkt rtp.Packet
+		for i := range l.count {
+			h := &l.held[(l.first+i)%laneHoldPackets]
+			if h.at.After(cutoff) && pkt.Unmarshal(h.b) == nil {
+				r.forward(&pkt, h.at)
+				played++
+			}
+		}
+	}
+	mHeldPlayed.Add(float64(played))
+	mDropped.Add(float64(l.count - played))
+	l.count, l.spurt = 0, false
+}
+
+// hold keeps a packet read while the lane has no route (under hmu). A talkspurt's first packet starts afresh;
+// what is held without one is never played (it may be the end of a burst nobody here hears).
+func (l *Lane) hold(b []byte, marker bool, at time.Time) {
+	if marker {
+		l.count, l.spurt = 0, true
+	}
+	i := (l.first + l.count) % laneHoldPackets
+	if l.count == laneHoldPackets {
+		l.first = (l.first + 1) % laneHoldPackets
+		mDropped.Inc()
+	} else {
+		l.count++
+	}
+	h := &l.held[i]
+	h.b = append(h.b[:0], b...)
+	h.at = at
+}
 
 // Packets counts packets received on the lane.
 func (l *Lane) Packets() uint64 { return l.packets.Load() }
@@ -225,15 +284,18 @@ func (r *Relay) Closed() bool { return r.closed.Load() }
 func (l *Lane) read(tr *webrtc.TrackRemote) {
 	readLoop(tr, l.relay.e.cfg.MeasureCPU, func(b []byte, pkt *rtp.Packet, now time.Time, _ bool) {
 		l.packets.Add(1)
-		r := l.route.Load()
-		if r == nil {
-			mDropped.Inc()
-			return
-		}
 		if pkt.Unmarshal(b) != nil {
 			return
 		}
+		l.hmu.Lock()
+		r := l.route.Load()
+		if r == nil {
+			l.hold(b, pkt.Marker, now)
+			l.hmu.Unlock()
+			return
+		}
 		r.forward(pkt, now)
+		l.hmu.Unlock()
 		if len(r.Targets) > 0 {
 			l.sample(time.Since(now))
 		}

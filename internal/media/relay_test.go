@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"tenfour/internal/media"
+	"tenfour/internal/testkit"
 )
 
 // relayPair negotiates a relay between two engines (two nodes) and waits until both carry media.
@@ -148,4 +149,60 @@ func TestRelayCloseIsSeenByTheOtherNode(t *testing.T) {
 	if !rb.Closed() {
 		t.Fatal("node B's relay is not closed")
 	}
+}
+
+// A burst's first packets can reach a node before the burst's announcement: the lane holds them from the
+// talkspurt's first packet and plays them when its route is set, so the listener misses nothing of the start. What
+// a lane held of a burst that ended unheard (its route set to none) is never played to the next one's listeners.
+func TestRelayLaneHoldsABurstsStartUntilItsRouteIsSet(t *testing.T) {
+	ea, eb := newEngine(t), newEngine(t)
+	ra, rb := relayPair(t, ea, eb, 2)
+	t1, t1m := connect(t, ea, "T1")
+	t2, t2m := connect(t, ea, "T2")
+	l, lm := connect(t, eb, "L")
+	ctx := ctxT(t, 20*time.Second)
+	const lane = 1
+	in := rb.In(lane)
+	out := ra.Out(lane)
+	talk := func(p *media.Peer, m interface {
+		Send(context.Context, [][]byte, time.Duration) error
+	}, n int) {
+		t.Helper()
+		burst := media.NewBurst(nil)
+		out.Assign(burst.ID)
+		p.SetRoute(&media.Route{Burst: burst, Targets: []media.Target{{D: out, Src: burst.ID}}})
+		if err := m.Send(ctx, silent(n), 5*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// A burst nobody on node B hears: held, then dropped when its end is known.
+	talk(t1, t1m, 10)
+	testkit.Eventually(t, 5*time.Second, "node B read the first burst", func() bool { return in.Packets() == 10 })
+	t1.SetRoute(nil)
+	in.SetRoute(nil)
+
+	// The next burst arrives before its announcement; the route comes afterwards.
+	talk(t2, t2m, 20)
+	testkit.Eventually(t, 5*time.Second, "node B read the second burst", func() bool { return in.Packets() == 30 })
+	if n := len(lm.Received()); n != 0 {
+		t.Fatalf("the listener got %d packets before the lane had a route", n)
+	}
+	l.Downstream().Assign(9)
+	in.SetRoute(&media.Route{Targets: []media.Target{{D: l.Downstream(), Src: 9}}})
+	if _, err := lm.WaitPackets(ctx, 20); err != nil {
+		t.Fatal(err)
+	}
+	if err := t2m.Send(ctx, silent(10), 5*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lm.WaitPackets(ctx, 30); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	got := lm.Received()
+	if len(got) != 30 {
+		t.Fatalf("the listener got %d packets, want the second burst's 30 (none of the first)", len(got))
+	}
+	assertContinuous(t, got)
 }
