@@ -23,7 +23,6 @@ import (
 	"github.com/pion/transport/v4"
 	"github.com/pion/transport/v4/stdnet"
 	"github.com/pion/webrtc/v4"
-	"golang.org/x/net/ipv4"
 )
 
 // The direct path (docs/adr/0027): a listener's audio is encrypted with the connection's own SRTP keys and sent
@@ -129,13 +128,7 @@ func (k *keyCapture) srtpContext() (*srtp.Context, error) {
 type socketNet struct {
 	transport.Net
 	mu    sync.Mutex
-	socks map[netip.Addr]*mediaSocket
-}
-
-// mediaSocket is one of the media port's sockets and its batch writer (sendmmsg on Linux).
-type mediaSocket struct {
-	conn  *net.UDPConn
-	batch *ipv4.PacketConn
+	conns map[netip.Addr]*net.UDPConn
 }
 
 func newSocketNet() (*socketNet, error) {
@@ -143,7 +136,7 @@ func newSocketNet() (*socketNet, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &socketNet{Net: n, socks: map[netip.Addr]*mediaSocket{}}, nil
+	return &socketNet{Net: n, conns: map[netip.Addr]*net.UDPConn{}}, nil
 }
 
 func (n *socketNet) ListenUDP(network string, laddr *net.UDPAddr) (transport.UDPConn, error) {
@@ -151,7 +144,7 @@ func (n *socketNet) ListenUDP(network string, laddr *net.UDPAddr) (transport.UDP
 	if uc, ok := c.(*net.UDPConn); ok && err == nil {
 		if ap, ok := netip.AddrFromSlice(laddr.IP); ok {
 			n.mu.Lock()
-			n.socks[ap.Unmap()] = &mediaSocket{conn: uc, batch: ipv4.NewPacketConn(uc)}
+			n.conns[ap.Unmap()] = uc
 			n.mu.Unlock()
 		}
 	}
@@ -160,17 +153,17 @@ func (n *socketNet) ListenUDP(network string, laddr *net.UDPAddr) (transport.UDP
 
 // socketFor is the socket bound to the local candidate's address; with a single socket (one interface, possibly
 // advertised under a public address) that one.
-func (n *socketNet) socketFor(local string) *mediaSocket {
+func (n *socketNet) socketFor(local string) *net.UDPConn {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if a, err := netip.ParseAddr(local); err == nil {
-		if s, ok := n.socks[a.Unmap()]; ok {
-			return s
+		if c, ok := n.conns[a.Unmap()]; ok {
+			return c
 		}
 	}
-	if len(n.socks) == 1 {
-		for _, s := range n.socks {
-			return s
+	if len(n.conns) == 1 {
+		for _, c := range n.conns {
+			return c
 		}
 	}
 	return nil
@@ -179,77 +172,30 @@ func (n *socketNet) socketFor(local string) *mediaSocket {
 // directPath is one downstream's way out past pion: its SRTP context, the socket and the client's address.
 type directPath struct {
 	ctx   *srtp.Context
-	sock  *mediaSocket
-	to    *net.UDPAddr // never changed once set: a pair change sets a new one (a batch may still hold the old)
+	conn  *net.UDPConn
+	to    netip.AddrPort
 	plain []byte
+	enc   []byte
 	hdr   rtp.Header // EncryptRTP's parse of plain, kept so it is not allocated per packet
 }
 
-// seal encrypts one packet into dst (its capacity is used, not its length); called under the downstream's lock.
-func (p *directPath) seal(dst []byte, h *rtp.Header, payload []byte) ([]byte, error) {
+// send encrypts one packet and writes it; called under the downstream's lock.
+func (p *directPath) send(h *rtp.Header, payload []byte) error {
 	n, err := h.MarshalTo(p.plain)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if n+len(payload) > len(p.plain) {
-		return nil, errors.New("media: packet too large")
+		return errors.New("media: packet too large")
 	}
 	n += copy(p.plain[n:], payload)
-	return p.ctx.EncryptRTP(dst[:0], p.plain[:n], &p.hdr)
-}
-
-// sendBatch gathers the copies of one talker packet for its direct listeners, so that they leave in one system
-// call per socket (sendmmsg) instead of one each. Its buffers are kept across packets (batches are pooled).
-type sendBatch struct {
-	msgs  []ipv4.Message
-	socks []*mediaSocket
-	bufs  [][]byte
-}
-
-var batches = sync.Pool{New: func() any { return new(sendBatch) }}
-
-// buffer is where the next packet is sealed.
-func (b *sendBatch) buffer() []byte {
-	i := len(b.msgs)
-	if i == len(b.bufs) {
-		b.bufs = append(b.bufs, make([]byte, 0, 1600))
+	out, err := p.ctx.EncryptRTP(p.enc[:0], p.plain[:n], &p.hdr)
+	if err != nil {
+		return err
 	}
-	return b.bufs[i]
-}
-
-// add queues a sealed packet (which must be the last buffer handed out) for to on s.
-func (b *sendBatch) add(s *mediaSocket, to *net.UDPAddr, pkt []byte) {
-	i := len(b.msgs)
-	b.bufs[i] = pkt
-	b.msgs = append(b.msgs, ipv4.Message{Buffers: b.bufs[i : i+1 : i+1], Addr: to})
-	b.socks = append(b.socks, s)
-}
-
-// flush sends what is queued, one batch per run of the same socket. A packet the kernel refuses is dropped and
-// the rest still go (UDP: the listener's jitter buffer treats it as lost).
-func (b *sendBatch) flush() {
-	for i := 0; i < len(b.msgs); {
-		j := i + 1
-		for j < len(b.msgs) && b.socks[j] == b.socks[i] {
-			j++
-		}
-		ms := b.msgs[i:j]
-		for len(ms) > 0 {
-			n, err := b.socks[i].batch.WriteBatch(ms, 0)
-			if err != nil && n <= 0 {
-				mSendErrors.Inc()
-				n = 1
-			}
-			ms = ms[n:]
-		}
-		i = j
-	}
-	for i := range b.msgs {
-		b.bufs[i] = b.bufs[i][:0]
-		b.msgs[i] = ipv4.Message{}
-		b.socks[i] = nil
-	}
-	b.msgs, b.socks = b.msgs[:0], b.socks[:0]
+	p.enc = out[:cap(out)]
+	_, err = p.conn.WriteToUDPAddrPort(out, p.to)
+	return err
 }
 
 // goDirect moves the downstreams of a connected peer connection onto the direct path where it can: the keys
@@ -267,16 +213,16 @@ func (e *Engine) goDirect(keys *keyCapture, downs ...*Downstream) {
 	}
 	ice := sender.Transport().ICETransport()
 	apply := func(pair *webrtc.ICECandidatePair) {
-		var sock *mediaSocket
-		var to *net.UDPAddr
+		var conn *net.UDPConn
+		var to netip.AddrPort
 		if pair != nil && pair.Local != nil && pair.Remote != nil && pair.Local.Protocol == webrtc.ICEProtocolUDP {
-			sock = e.net.socketFor(pair.Local.Address)
-			if a, err := netip.ParseAddr(pair.Remote.Address); err == nil && a.Unmap().Is4() {
-				to = net.UDPAddrFromAddrPort(netip.AddrPortFrom(a.Unmap(), pair.Remote.Port))
+			conn = e.net.socketFor(pair.Local.Address)
+			if a, err := netip.ParseAddr(pair.Remote.Address); err == nil {
+				to = netip.AddrPortFrom(a.Unmap(), pair.Remote.Port)
 			}
 		}
 		for _, d := range downs {
-			d.setDirect(keys, sock, to)
+			d.setDirect(keys, conn, to)
 		}
 	}
 	ice.OnSelectedCandidatePairChange(func(pair *webrtc.ICECandidatePair) { apply(pair) })
@@ -333,7 +279,7 @@ func (e *Engine) unbind(downs ...*Downstream) {
 	}
 	e.mu.Unlock()
 	for _, d := range downs {
-		d.setDirect(nil, nil, nil)
+		d.setDirect(nil, nil, netip.AddrPort{})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"net"
+	"net/netip"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -82,8 +83,7 @@ func (d *Downstream) Direct() bool {
 func (d *Downstream) Written() uint64 { return d.written.Load() }
 
 // forward rewrites one packet for this listener and writes it; false if the packet is not for it.
-// Direct listeners' packets are sealed into b and leave when the caller flushes it.
-func (d *Downstream) forward(src uint64, h *rtp.Header, payload []byte, now int64, b *sendBatch) bool {
+func (d *Downstream) forward(src uint64, h *rtp.Header, payload []byte, now int64) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	out := *h
@@ -116,11 +116,9 @@ func (d *Downstream) forward(src uint64, h *rtp.Header, payload []byte, now int6
 	d.lastAt = now
 	if d.direct != nil {
 		out.SSRC, out.PayloadType = d.ssrc, d.pt
-		pkt, err := d.direct.seal(b.buffer(), &out, payload)
-		if err != nil {
+		if d.direct.send(&out, payload) != nil {
 			return false
 		}
-		b.add(d.direct.sock, d.direct.to, pkt)
 	} else if err := d.track.WriteRTP(&rtp.Packet{Header: out, Payload: payload}); err != nil {
 		return false
 	}
@@ -133,21 +131,21 @@ func (d *Downstream) forward(src uint64, h *rtp.Header, payload []byte, now int6
 // setDirect puts the downstream on the direct path, sending from conn to the client at to (conn nil: back to
 // pion's writer), with the SSRC and payload type its sender negotiated. Its SRTP context is made once and kept
 // across pair changes and reconnections: the rollover counter must follow the stream's own sequence numbers.
-func (d *Downstream) setDirect(keys *keyCapture, sock *mediaSocket, to *net.UDPAddr) {
+func (d *Downstream) setDirect(keys *keyCapture, conn *net.UDPConn, to netip.AddrPort) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	was := d.direct != nil
 	d.direct = nil
-	if sock != nil && to != nil && d.sender != nil {
+	if conn != nil && to.IsValid() && d.sender != nil {
 		if d.path == nil {
 			pt, ssrc := opusPT(d.sender)
 			if ctx, err := keys.srtpContext(); err == nil && ssrc != 0 {
-				d.path = &directPath{ctx: ctx, plain: make([]byte, 1500)}
+				d.path = &directPath{ctx: ctx, plain: make([]byte, 1500), enc: make([]byte, 1500)}
 				d.pt, d.ssrc = pt, ssrc
 			}
 		}
 		if d.path != nil {
-			d.path.sock, d.path.to = sock, to
+			d.path.conn, d.path.to = conn, to
 			d.direct = d.path
 		}
 	}
@@ -206,15 +204,12 @@ func (r *Route) forward(pkt *rtp.Packet, at time.Time) {
 	h.CSRC, h.Padding, h.PaddingSize = nil, false, 0
 	now := int64(at.Sub(epoch))
 	n := 0
-	b := batches.Get().(*sendBatch)
 	for i := range r.Targets {
 		t := &r.Targets[i]
-		if t.D.forward(t.Src, &h, pkt.Payload, now, b) {
+		if t.D.forward(t.Src, &h, pkt.Payload, now) {
 			n++
 		}
 	}
-	b.flush()
-	batches.Put(b)
 	for _, tap := range r.Taps {
 		tap(&h, pkt.Payload)
 	}

@@ -48,12 +48,6 @@ var mDirect = promauto.NewGauge(prometheus.GaugeOpts{
 	Help: "Listener audio streams sent on the direct path (SRTP from the shared socket) rather than pion's writer.",
 })
 
-// mSendErrors counts direct-path packets the kernel refused to send (direct.go).
-var mSendErrors = promauto.NewCounter(prometheus.CounterOpts{
-	Name: "tenfour_voice_direct_send_errors_total",
-	Help: "Listener audio packets on the direct path that the kernel refused to send (dropped, the rest of the batch went).",
-})
-
 // mHeldPlayed counts packets a relay lane held until its burst's announcement came, then played (relay.go).
 var mHeldPlayed = promauto.NewCounter(prometheus.CounterOpts{
 	Name: "tenfour_voice_lane_held_played_total",
