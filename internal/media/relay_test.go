@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"tenfour/internal/media"
+	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
 
@@ -51,39 +52,57 @@ func relayPair(t *testing.T, a, b *media.Engine, lanes int) (*media.Relay, *medi
 	return ra, rb
 }
 
+// twoNodes is node A with two talkers and node B with a listener, linked by a relay.
+type twoNodes struct {
+	ra, rb  *media.Relay
+	talkers [2]*media.Peer
+	mics    [2]*termclient.Media
+	l       *media.Peer
+	lm      *termclient.Media
+	ctx     context.Context
+}
+
+func linkedNodes(t *testing.T, lanes int) *twoNodes {
+	ea, eb := newEngine(t), newEngine(t)
+	n := &twoNodes{ctx: ctxT(t, 20*time.Second)}
+	n.ra, n.rb = relayPair(t, ea, eb, lanes)
+	for i, name := range []string{"T1", "T2"} {
+		n.talkers[i], n.mics[i] = connect(t, ea, name)
+	}
+	n.l, n.lm = connect(t, eb, "L")
+	return n
+}
+
+// talk sends count packets of a new burst of talker i through node A's outgoing lane.
+func (n *twoNodes) talk(t *testing.T, i, lane, count int) {
+	t.Helper()
+	burst := media.NewBurst(nil)
+	out := n.ra.Out(lane)
+	out.Assign(burst.ID)
+	n.talkers[i].SetRoute(&media.Route{Burst: burst, Targets: []media.Target{{D: out, Src: burst.ID}}})
+	if err := n.mics[i].Send(n.ctx, silent(count), 5*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Two talkers on node A speak in turn through one lane of A's relay to node B, where the lane's route writes to a
 // listener: the listener gets every packet of both, in one continuous stream; the lanes of the other direction and
 // the other lanes are independent.
 func TestRelayLaneCarriesBurstsInTurn(t *testing.T) {
-	ea, eb := newEngine(t), newEngine(t)
-	ra, rb := relayPair(t, ea, eb, 4)
-	t1, t1m := connect(t, ea, "T1")
-	t2, t2m := connect(t, ea, "T2")
-	l, lm := connect(t, eb, "L")
-	ctx := ctxT(t, 20*time.Second)
+	n := linkedNodes(t, 4)
+	ra, rb, l, lm, ctx := n.ra, n.rb, n.l, n.lm, n.ctx
 
 	lane := 2
 	in := &media.Route{Targets: []media.Target{{D: l.Downstream(), Src: 7}}}
 	l.Downstream().Assign(7) // node B's source id for whatever lane 2 carries
 	rb.In(lane).SetRoute(in)
 
-	for i, tk := range []struct {
-		p *media.Peer
-		m interface {
-			Send(context.Context, [][]byte, time.Duration) error
-		}
-	}{{t1, t1m}, {t2, t2m}} {
-		burst := media.NewBurst(nil)
-		out := ra.Out(lane)
-		out.Assign(burst.ID)
-		tk.p.SetRoute(&media.Route{Burst: burst, Targets: []media.Target{{D: out, Src: burst.ID}}})
-		if err := tk.m.Send(ctx, silent(25), 5*time.Millisecond); err != nil {
-			t.Fatal(err)
-		}
+	for i := range n.talkers {
+		n.talk(t, i, lane, 25)
 		if _, err := lm.WaitPackets(ctx, 25*(i+1)); err != nil {
 			t.Fatal(err)
 		}
-		tk.p.SetRoute(nil)
+		n.talkers[i].SetRoute(nil)
 	}
 	got := lm.Received()
 	if len(got) != 50 {
@@ -155,35 +174,19 @@ func TestRelayCloseIsSeenByTheOtherNode(t *testing.T) {
 // talkspurt's first packet and plays them when its route is set, so the listener misses nothing of the start. What
 // a lane held of a burst that ended unheard (its route set to none) is never played to the next one's listeners.
 func TestRelayLaneHoldsABurstsStartUntilItsRouteIsSet(t *testing.T) {
-	ea, eb := newEngine(t), newEngine(t)
-	ra, rb := relayPair(t, ea, eb, 2)
-	t1, t1m := connect(t, ea, "T1")
-	t2, t2m := connect(t, ea, "T2")
-	l, lm := connect(t, eb, "L")
-	ctx := ctxT(t, 20*time.Second)
+	n := linkedNodes(t, 2)
+	l, lm, ctx := n.l, n.lm, n.ctx
 	const lane = 1
-	in := rb.In(lane)
-	out := ra.Out(lane)
-	talk := func(p *media.Peer, m interface {
-		Send(context.Context, [][]byte, time.Duration) error
-	}, n int) {
-		t.Helper()
-		burst := media.NewBurst(nil)
-		out.Assign(burst.ID)
-		p.SetRoute(&media.Route{Burst: burst, Targets: []media.Target{{D: out, Src: burst.ID}}})
-		if err := m.Send(ctx, silent(n), 5*time.Millisecond); err != nil {
-			t.Fatal(err)
-		}
-	}
+	in := n.rb.In(lane)
 
 	// A burst nobody on node B hears: held, then dropped when its end is known.
-	talk(t1, t1m, 10)
+	n.talk(t, 0, lane, 10)
 	testkit.Eventually(t, 5*time.Second, "node B read the first burst", func() bool { return in.Packets() == 10 })
-	t1.SetRoute(nil)
+	n.talkers[0].SetRoute(nil)
 	in.SetRoute(nil)
 
 	// The next burst arrives before its announcement; the route comes afterwards.
-	talk(t2, t2m, 20)
+	n.talk(t, 1, lane, 20)
 	testkit.Eventually(t, 5*time.Second, "node B read the second burst", func() bool { return in.Packets() == 30 })
 	if n := len(lm.Received()); n != 0 {
 		t.Fatalf("the listener got %d packets before the lane had a route", n)
@@ -193,7 +196,7 @@ func TestRelayLaneHoldsABurstsStartUntilItsRouteIsSet(t *testing.T) {
 	if _, err := lm.WaitPackets(ctx, 20); err != nil {
 		t.Fatal(err)
 	}
-	if err := t2m.Send(ctx, silent(10), 5*time.Millisecond); err != nil {
+	if err := n.mics[1].Send(ctx, silent(10), 5*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := lm.WaitPackets(ctx, 30); err != nil {
