@@ -116,12 +116,11 @@ func (e *Engine) NewViewer(offer string, track webrtc.TrackLocal, onState func(w
 	if err != nil {
 		return fail(err)
 	}
-	done := webrtc.GatheringCompletePromise(pc)
-	if err := pc.SetLocalDescription(answer); err != nil {
+	sdp, err := setLocal(pc, answer)
+	if err != nil {
 		return fail(err)
 	}
-	<-done
-	return &Viewer{PC: pc}, pc.LocalDescription().SDP, nil
+	return &Viewer{PC: pc}, sdp, nil
 }
 
 // Close ends the viewer's connection.

@@ -146,16 +146,22 @@ func (p *Peer) HandleOffer(sdp string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("media: answer: %w", err)
 	}
-	gathered := webrtc.GatheringCompletePromise(p.pc)
-	if err := p.pc.SetLocalDescription(answer); err != nil {
-		return "", fmt.Errorf("media: answer: %w", err)
+	return setLocal(p.pc, answer)
+}
+
+// setLocal sets a connection's local description and waits for its candidates (the server does not trickle:
+// its SDP carries them all), at most 5 s.
+func setLocal(pc *webrtc.PeerConnection, d webrtc.SessionDescription) (string, error) {
+	gathered := webrtc.GatheringCompletePromise(pc)
+	if err := pc.SetLocalDescription(d); err != nil {
+		return "", fmt.Errorf("media: %s: %w", d.Type, err)
 	}
 	select {
 	case <-gathered:
 	case <-time.After(5 * time.Second):
 		return "", errors.New("media: candidate gathering timed out")
 	}
-	return p.pc.LocalDescription().SDP, nil
+	return pc.LocalDescription().SDP, nil
 }
 
 // AddCandidate adds a client's trickled ICE candidate (kept until the offer arrives if it comes first:

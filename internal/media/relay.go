@@ -7,7 +7,6 @@ package media
 // exactly as a client's upstream does. Which burst a lane carries is told out of band (internal/cluster).
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -215,7 +214,7 @@ func (r *Relay) Offer() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return r.setLocal(offer)
+	return setLocal(r.pc, offer)
 }
 
 // Accept applies the other node's answer.
@@ -244,20 +243,7 @@ func (r *Relay) Answer(sdp string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return r.setLocal(answer)
-}
-
-func (r *Relay) setLocal(d webrtc.SessionDescription) (string, error) {
-	gathered := webrtc.GatheringCompletePromise(r.pc)
-	if err := r.pc.SetLocalDescription(d); err != nil {
-		return "", err
-	}
-	select {
-	case <-gathered:
-	case <-time.After(5 * time.Second):
-		return "", errors.New("media: relay candidate gathering timed out")
-	}
-	return r.pc.LocalDescription().SDP, nil
+	return setLocal(r.pc, answer)
 }
 
 // Close ends the relay; its lanes' read loops end with it.

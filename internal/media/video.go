@@ -280,16 +280,7 @@ func (p *VideoPeer) answer(offer string, early []webrtc.ICECandidateInit) (strin
 	if !strings.Contains(answer.SDP, "m=video") {
 		return "", ErrNoVideo
 	}
-	gathered := webrtc.GatheringCompletePromise(p.pc)
-	if err := p.pc.SetLocalDescription(answer); err != nil {
-		return "", fmt.Errorf("media: answer: %w", err)
-	}
-	select {
-	case <-gathered:
-	case <-time.After(5 * time.Second):
-		return "", errors.New("media: candidate gathering timed out")
-	}
-	return p.pc.LocalDescription().SDP, nil
+	return setLocal(p.pc, answer)
 }
 
 // AddCandidate adds a trickled client candidate (an empty one, end of candidates, is ignored).
