@@ -17,6 +17,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"time"
 
 	"tenfour/internal/media"
@@ -117,8 +118,10 @@ func (s *Service) inviteRemote(ctx context.Context, c *Call, callee Account, nod
 	_, err := s.relay.CallInvite(ctx, node, LegInvite{CallID: c.ID, Customer: c.Customer, Kind: Single,
 		Caller: c.Initiator, Callees: []Account{callee}, Event: ev})
 	return s.locked(func(later *afterUnlock) error {
-		if c.ended {
-			return ErrNoSession // canceled or timed out meanwhile
+		if c.ended { // canceled, timed out, or its callee's node counted as gone meanwhile
+			slog.Info("call: the call ended while its callee's node was ringing it", "call", c.ID, "node", node,
+				"status", c.Status, "inviteErr", err)
+			return ErrNoSession
 		}
 		if err != nil {
 			st := StOffline // its node cannot be reached, or it left meanwhile
