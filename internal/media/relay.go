@@ -40,7 +40,6 @@ type Relay struct {
 type Lane struct {
 	Index   int
 	relay   *Relay
-	route   atomic.Pointer[Route]
 	packets atomic.Uint64
 
 	mu     sync.Mutex
@@ -51,6 +50,7 @@ type Lane struct {
 	// announcement (NATS) has been handled here. They are held from the talkspurt's first packet (the marker)
 	// and played when the route is set, so a listener on this node misses nothing of the start.
 	hmu   sync.Mutex // read loop and SetRoute
+	route *Route     // where the packets go; nil: held (below), then dropped
 	held  [laneHoldPackets]heldPacket
 	first int  // oldest held
 	count int  // packets held
@@ -98,7 +98,8 @@ func (l *Lane) sample(d time.Duration) {
 func (l *Lane) SetRoute(r *Route) {
 	l.hmu.Lock()
 	defer l.hmu.Unlock()
-	was := l.route.Swap(r)
+	was := l.route
+	l.route = r
 	played := 0
 	if r != nil && was == nil && l.spurt {
 		cutoff := time.Now().Add(-laneHoldAge)
@@ -252,7 +253,7 @@ func (r *Relay) Close() {
 		return
 	}
 	for _, l := range r.in {
-		l.route.Store(nil)
+		l.SetRoute(nil)
 	}
 	r.e.unbind(r.out...)
 	_ = r.pc.Close()
@@ -274,7 +275,7 @@ func (l *Lane) read(tr *webrtc.TrackRemote) {
 			return
 		}
 		l.hmu.Lock()
-		r := l.route.Load()
+		r := l.route
 		if r == nil {
 			l.hold(b, pkt.Marker, now)
 			l.hmu.Unlock()
