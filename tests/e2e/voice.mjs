@@ -468,6 +468,7 @@ export const voiceCases = [
         const [popup] = await Promise.all([ctx.waitForEvent('page'), page.evaluate(() => window.open('/log-child', 'tenfour-log-child', 'popup,width=900,height=600'))]);
         await popup.waitForSelector('[data-testid=child-frame]');
         await popup.waitForSelector('[data-testid=log-page][data-socket=online]', { timeout: 20_000 });
+        await popup.waitForSelector('[data-testid=ptt-keys][data-bound="1"]', { state: 'attached', timeout: 20_000 }); // loaded lazily
         await popup.click('[data-testid=child-frame]', { position: { x: 5, y: 5 } });
         const phase = await talk(
           page,

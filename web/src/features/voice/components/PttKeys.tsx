@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { bindPttKey, isTypingTarget, onFirstGesture } from '../../../shared/voice/keys';
 import { useVoice } from '../../../shared/voice/store';
 import type { VoiceEngine } from '../../../shared/voice/engine';
@@ -7,9 +7,11 @@ import { useSession } from '../../../shared/session';
 
 /**
  * The quick keys of this window (settings: PTT, hang up, mute). The PTT key is released on keyup wherever the
- * focus is, and when the window loses focus or is hidden. Audio is unlocked on the first gesture.
+ * focus is, and when the window loses focus or is hidden. Audio is unlocked on the first gesture. The hidden marker
+ * says when the keys are bound: a child window loads this lazily, after its screen shows.
  */
 export function PttKeys({ engine }: { engine: () => VoiceEngine }) {
+  const [bound, setBound] = useState(false);
   useEffect(() => {
     const unbind = bindPttKey(window, {
       code: () => useSettings.getState().quickKeys.ptt || 'Space',
@@ -30,11 +32,12 @@ export function PttKeys({ engine }: { engine: () => VoiceEngine }) {
       }
     };
     window.addEventListener('keydown', onKey);
+    setBound(true);
     return () => {
       unbind();
       offGesture();
       window.removeEventListener('keydown', onKey);
     };
   }, [engine]);
-  return null;
+  return <span hidden data-testid="ptt-keys" data-bound={bound ? '1' : '0'} />;
 }
