@@ -242,6 +242,7 @@ export const voiceCases = [
         const phone = (await phonePage(await open(MOBILE), PHONE_A)).page;
         await phoneSwitchGroup(phone, OPERATIONS); // the dispatcher's own talk group
         const { page } = await consolePage(await open());
+        await page.waitForSelector('[data-testid=ptt-keys][data-bound="1"]', { state: 'attached', timeout: 20_000 });
         await page.click('[data-testid=voice-dock] .vdock-title'); // focus the page, unlock audio
         const heard = await talk(
           page,
