@@ -58,6 +58,7 @@ type FanoutResult struct {
 	Deliveries          []time.Duration // publish sent → event read, every event at every client
 	Missed              int             // deliveries that did not arrive within 10 s
 	PublishCall         []time.Duration // the publishing HTTP call's own round trip
+	EventCPU            []time.Duration // server CPU from publish sent until every client read the event, less the idle rate
 	ClientsClosedEarly  int64           // connections the server closed during the run
 	ConnectErr, Details string
 }
@@ -257,6 +258,7 @@ func runFanout(ctx context.Context, o FanoutOptions, p fanProto) (FanoutResult, 
 
 	// The events, one after the other.
 	for k := range o.Events {
+		cpu0 := srv.cpu()
 		t := time.Now()
 		if err := p.publish(ctx, k); err != nil {
 			return res, fmt.Errorf("%s: publish: %w", p.name(), err)
@@ -277,6 +279,8 @@ func runFanout(ctx context.Context, o FanoutOptions, p fanProto) (FanoutResult, 
 				return res, err
 			}
 		}
+		// Less what the idle clients' requests cost over the same time (the window's rate).
+		res.EventCPU = append(res.EventCPU, max(0, srv.cpu()-cpu0-time.Duration(res.CPU*float64(time.Since(t)))))
 		for i := range clients {
 			if clients[i] == nil {
 				continue

@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"syscall"
+	"time"
 )
 
 // Buffer sizes of a connection's WebSocket reader and writer. The library keeps the bufio pair it gets from
@@ -36,7 +38,7 @@ func (w *smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		conn.Close()
 		return nil, nil, err
 	}
-	ic := &idleConn{Conn: conn, r: conn}
+	ic := &idleConn{Conn: conn, r: conn, raw: rawConnOf(conn)}
 	// Bytes the client sent right after its upgrade request (its first frame) may already sit in the server's
 	// reader: the connection returns them first.
 	if n := brw.Reader.Buffered(); n > 0 {
@@ -48,11 +50,13 @@ func (w *smallBuffers) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	return ic, bufio.NewReadWriter(ic.br, bufio.NewWriterSize(ic, writeBufSize)), nil
 }
 
-// idleConn is the socket as the WebSocket library reads it, with one more way in: waitData parks the
-// connection's reading goroutine until a byte arrives, a few calls deep instead of at the bottom of the
-// library's read path, so that the runtime can shrink the idle goroutine's stack to 4 KiB (it shrinks a stack
-// only while less than a quarter of it is in use). Reads are serialised: the library's close handshake may read
-// on another goroutine.
+// idleConn is the socket as the WebSocket library reads and writes it, with two more ways in:
+//   - waitData parks the connection's reading goroutine until a byte arrives, a few calls deep instead of at the
+//     bottom of the library's read path, so that the runtime can shrink the idle goroutine's stack to 4 KiB (it
+//     shrinks a stack only while less than a quarter of it is in use). Reads are serialised: the library's close
+//     handshake may read on another goroutine.
+//   - tryWrite writes a whole frame without waiting, from the goroutine that queued it (Conn.writeDirect): what
+//     the socket does not take at once is kept, and goes out before any other byte, the library's included.
 type idleConn struct {
 	net.Conn
 	r   io.Reader     // the socket, after what the HTTP server had buffered
@@ -60,6 +64,10 @@ type idleConn struct {
 	mu  sync.Mutex
 	b   [1]byte
 	has bool // b holds the byte waitData read
+
+	raw  syscall.RawConn // the socket's descriptor for tryWrite; nil when there is none (TLS): no direct writes
+	wmu  sync.Mutex      // one write at a time: tryWrite, flushRest and the library's (control frames, the close)
+	rest []byte          // the end of a frame tryWrite could not finish (wmu)
 	// gate orders the reader's look at br (Conn.waitIdle) and the close handshake, which reads br on another
 	// goroutine (Conn.close) once closing is set.
 	gate    sync.Mutex
@@ -79,6 +87,56 @@ func (c *idleConn) Read(p []byte) (int, error) {
 	// A frame is at least two bytes: the rest of this one is on its way.
 	n, err := c.r.Read(p[1:])
 	return n + 1, err
+}
+
+// Write is the library's: the rest of a frame tryWrite began goes first.
+func (c *idleConn) Write(p []byte) (int, error) {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if err := c.flushRestLocked(); err != nil {
+		return 0, err
+	}
+	return c.Conn.Write(p)
+}
+
+// tryWrite writes the frame b if the socket takes it without waiting; all is false when some of it is left for
+// flushRest (b is not kept: its rest is copied).
+func (c *idleConn) tryWrite(b []byte) (all bool, err error) {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	n := 0
+	if len(c.rest) == 0 {
+		if n, err = writeNow(c.raw, b); err != nil {
+			return false, err
+		}
+		if n == len(b) {
+			return true, nil
+		}
+	}
+	c.rest = append(c.rest, b[n:]...)
+	return false, nil
+}
+
+// flushRest writes what tryWrite left, waiting at most d for the client to read it.
+func (c *idleConn) flushRest(d time.Duration) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if len(c.rest) == 0 {
+		return nil
+	}
+	_ = c.Conn.SetWriteDeadline(time.Now().Add(d))
+	err := c.flushRestLocked()
+	_ = c.Conn.SetWriteDeadline(time.Time{})
+	return err
+}
+
+func (c *idleConn) flushRestLocked() error {
+	if len(c.rest) == 0 {
+		return nil
+	}
+	_, err := c.Conn.Write(c.rest)
+	c.rest = nil
+	return err
 }
 
 // waitData blocks until the socket has data (or fails).

@@ -19,9 +19,12 @@ import (
 	"tenfour/internal/platform/identity"
 )
 
-// Conn is one socket client. Frames to it wait in a small queue that grows only as far as it is filled; a
-// writer goroutine runs only while the queue is not empty and is the only one writing frames to the WebSocket,
-// in queue order (docs/performance.md, "memory per connection"). Pings run on a timer of their own.
+// Conn is one socket client. Frames to it wait in a small queue that grows only as far as it is filled, and one
+// writer at a time writes them to the WebSocket, in queue order (docs/performance.md, "memory per connection").
+// The writer is first the goroutine that queued a frame to an idle connection: it writes what the socket takes
+// at once (writeDirect), without a goroutine of its own. A connection whose client does not read fast enough
+// gets a writer goroutine that waits for the socket (writeLoop) until its queue is empty. Pings run on a timer
+// of their own.
 type Conn struct {
 	hub      *Hub
 	ws       *websocket.Conn
@@ -47,7 +50,7 @@ type Conn struct {
 	q       [][]byte
 	qhead   int
 	qbytes  int
-	writing bool          // a writer goroutine is running
+	writing bool          // a writer runs (writeDirect or writeLoop)
 	room    chan struct{} // closed by the writer when the queue is below half again (a paced sender waits on it)
 	onClose []func()      // AfterClose's functions (c.qmu)
 
@@ -157,13 +160,24 @@ func (c *Conn) Request(ctx context.Context, typ string, data any) (json.RawMessa
 	}
 }
 
-// enqueue never blocks: a full queue means the client is too slow, and it is disconnected to resync.
+// enqueue never blocks: a full queue means the client is too slow, and it is disconnected to resync. A frame to
+// an idle connection is written before it returns, if the socket takes it at once.
 func (c *Conn) enqueue(msg []byte) bool {
+	ok, start := c.queue(msg)
+	if start {
+		c.startWriter(nil)
+	}
+	return ok
+}
+
+// queue is enqueue without starting the writer: start says the caller must (startWriter, or Hub.startWriters
+// for many).
+func (c *Conn) queue(msg []byte) (ok, start bool) {
 	c.qmu.Lock()
 	select {
 	case <-c.done:
 		c.qmu.Unlock()
-		return false
+		return false, false
 	default:
 	}
 	if n := len(c.q) - c.qhead; n >= QueueLen && (!c.console.Load() || n >= QueueLen+ConsoleSpill ||
@@ -171,11 +185,11 @@ func (c *Conn) enqueue(msg []byte) bool {
 		c.qmu.Unlock()
 		mSlow.Inc()
 		c.close(CloseSlow, "slow consumer")
-		return false
+		return false, false
 	}
-	c.push(msg)
+	start = c.push(msg)
 	c.qmu.Unlock()
-	return true
+	return true, start
 }
 
 // enqueuePaced queues msg once the queue is less than half full (a `sync` replay and its reply): it waits
@@ -190,8 +204,11 @@ func (c *Conn) enqueuePaced(ctx context.Context, msg []byte) error {
 		default:
 		}
 		if len(c.q)-c.qhead < QueueLen/2 {
-			c.push(msg)
+			start := c.push(msg)
 			c.qmu.Unlock()
+			if start {
+				c.startWriter(nil)
+			}
 			return nil
 		}
 		if c.room == nil {
@@ -209,8 +226,9 @@ func (c *Conn) enqueuePaced(ctx context.Context, msg []byte) error {
 	}
 }
 
-// push appends to the queue and starts the writer if none runs; c.qmu is held.
-func (c *Conn) push(msg []byte) {
+// push appends to the queue; c.qmu is held. start is true when no writer runs: the caller starts one once it has
+// let go of c.qmu (startWriter).
+func (c *Conn) push(msg []byte) (start bool) {
 	if c.qhead > 0 && len(c.q) == cap(c.q) { // reuse the slots already written instead of growing
 		n := copy(c.q, c.q[c.qhead:])
 		clear(c.q[n:])
@@ -220,8 +238,23 @@ func (c *Conn) push(msg []byte) {
 	c.qbytes += len(msg)
 	if !c.writing {
 		c.writing = true
-		go c.writeLoop()
+		return true
 	}
+	return false
+}
+
+// startWriter writes the queue: from this goroutine while the socket takes each frame at once, else on a writer
+// goroutine. buf is scratch space for a frame (nil: one from the pool).
+func (c *Conn) startWriter(buf *[]byte) {
+	if c.idle == nil || c.idle.raw == nil {
+		go c.writeLoop()
+		return
+	}
+	if buf == nil {
+		buf = frameBufs.Get().(*[]byte)
+		defer frameBufs.Put(buf)
+	}
+	c.writeDirect(buf)
 }
 
 // next takes the writer's next frame; ok is false when the queue is empty, and the writer then ends (the
@@ -294,12 +327,16 @@ func (c *Conn) closeAfterFlush(code websocket.StatusCode, reason string) {
 	c.mu.Unlock()
 	c.closing.Store(true)
 	c.qmu.Lock()
+	start := false
 	select {
 	case <-c.done:
 	default:
-		c.push(nil) // the close mark: one entry past the bound at most (flushCode is set once)
+		start = c.push(nil) // the close mark: one entry past the bound at most (flushCode is set once)
 	}
 	c.qmu.Unlock()
+	if start {
+		c.startWriter(nil)
+	}
 }
 
 // run is the connection's reading goroutine, its only long-lived one. Its stack is most of what an idle
@@ -642,8 +679,60 @@ func (c *Conn) runLogout(replaced bool) {
 	}
 }
 
-// writeLoop writes the queued frames in order and ends when the queue is empty (enqueue starts another).
+// writeDirect writes the queued frames in order, each with one write(2) that does not wait; the first one the
+// socket does not take whole (the client is behind) goes, with the rest of the queue, to writeLoop.
+func (c *Conn) writeDirect(buf *[]byte) {
+	for {
+		select {
+		case <-c.done:
+			c.qmu.Lock()
+			c.writing = false
+			c.qmu.Unlock()
+			return
+		default:
+		}
+		msg, ok := c.next()
+		if !ok {
+			return
+		}
+		if msg == nil { // the close-after-flush mark
+			c.closeFlushed()
+			continue
+		}
+		*buf = appendTextFrame((*buf)[:0], msg)
+		all, err := c.idle.tryWrite(*buf)
+		if cap(*buf) > maxFrameBuf {
+			*buf = nil
+		}
+		if err != nil {
+			c.close(websocket.StatusInternalError, "write failed")
+			continue
+		}
+		mFanout.Inc()
+		if !all {
+			waitedWrites.Add(1)
+			go c.writeLoop()
+			return
+		}
+	}
+}
+
+// closeFlushed closes the connection as closeAfterFlush asked, once what was queued before has been written.
+func (c *Conn) closeFlushed() {
+	c.mu.Lock()
+	code, reason := c.flushCode, c.flushReason
+	c.mu.Unlock()
+	c.close(code, reason)
+}
+
+// writeLoop writes the queued frames in order, waiting for the socket, and ends when the queue is empty. It
+// first finishes the frame writeDirect began.
 func (c *Conn) writeLoop() {
+	if c.idle != nil {
+		if err := c.idle.flushRest(writeTimeout); err != nil {
+			c.close(websocket.StatusInternalError, "write failed")
+		}
+	}
 	for {
 		// A closing connection writes nothing more, even if frames are still queued.
 		select {
@@ -659,10 +748,7 @@ func (c *Conn) writeLoop() {
 			return
 		}
 		if msg == nil { // the close-after-flush mark
-			c.mu.Lock()
-			code, reason := c.flushCode, c.flushReason
-			c.mu.Unlock()
-			c.close(code, reason)
+			c.closeFlushed()
 			continue
 		}
 		if !c.write(msg) {

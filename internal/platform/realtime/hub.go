@@ -471,41 +471,47 @@ func (h *Hub) fanout(customerID int64, typ string, msg []byte, to Audience) {
 	for _, w := range h.watchers {
 		w(customerID, typ)
 	}
-	// enqueue never blocks and takes no hub lock, so fanning out under the read lock is safe and spares a
-	// target slice per event. Console events (most of them) visit the customer's consoles only, however many
-	// terminals are online; an audience's terminals are reached through their accounts.
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	cc := h.byCustomer[customerID]
-	if cc == nil {
-		return
+	// queue never blocks and takes no hub lock, so queuing under the read lock is safe. The connections that
+	// had no writer are written to after the lock is let go (startWriters). Console events (most of them) visit
+	// the customer's consoles only, however many terminals are online; an audience's terminals are reached
+	// through their accounts.
+	starts := startLists.Get().(*[]*Conn)
+	queue := func(c *Conn) {
+		if _, start := c.queue(msg); start {
+			*starts = append(*starts, c)
+		}
 	}
 	var reached uint8 // the kinds of connection the event went to
-	if to.kinds&kindConsole != 0 {
-		for c := range cc.consoles {
-			if to.allow == nil || to.allow(c) {
-				c.enqueue(msg)
-				reached |= kindConsole
+	h.mu.RLock()
+	if cc := h.byCustomer[customerID]; cc != nil {
+		if to.kinds&kindConsole != 0 {
+			for c := range cc.consoles {
+				if to.allow == nil || to.allow(c) {
+					queue(c)
+					reached |= kindConsole
+				}
+			}
+		}
+		if to.kinds&kindTerminal != 0 {
+			for c := range cc.terminals {
+				if to.allow == nil || to.allow(c) {
+					queue(c)
+					reached |= kindTerminal
+				}
+			}
+		}
+		for id := range to.accounts {
+			for _, c := range h.byAccount[id] {
+				if c.p.CustomerID != customerID || to.kinds&c.kind.bit() != 0 {
+					continue // another customer's account, or already reached above
+				}
+				queue(c)
+				reached |= c.kind.bit()
 			}
 		}
 	}
-	if to.kinds&kindTerminal != 0 {
-		for c := range cc.terminals {
-			if to.allow == nil || to.allow(c) {
-				c.enqueue(msg)
-				reached |= kindTerminal
-			}
-		}
-	}
-	for id := range to.accounts {
-		for _, c := range h.byAccount[id] {
-			if c.p.CustomerID != customerID || to.kinds&c.kind.bit() != 0 {
-				continue // another customer's account, or already reached above
-			}
-			c.enqueue(msg)
-			reached |= c.kind.bit()
-		}
-	}
+	h.mu.RUnlock()
+	startWriters(starts)
 	if reached != 0 {
 		h.sent(typ, ServerEvent, reached)
 	}

@@ -95,13 +95,19 @@ func (h *Hub) LocalSend(accountID string, msg []byte) bool {
 
 func (h *Hub) localSend(accountID, typ string, msg []byte) bool {
 	var reached uint8
+	starts := startLists.Get().(*[]*Conn)
 	h.mu.RLock()
 	for _, c := range h.byAccount[accountID] {
-		if c.enqueue(msg) {
+		ok, start := c.queue(msg)
+		if ok {
 			reached |= c.kind.bit()
+		}
+		if start {
+			*starts = append(*starts, c)
 		}
 	}
 	h.mu.RUnlock()
+	startWriters(starts)
 	if reached != 0 {
 		h.sent(typ, ServerEvent, reached)
 	}
