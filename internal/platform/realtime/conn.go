@@ -683,21 +683,9 @@ func (c *Conn) runLogout(replaced bool) {
 // socket does not take whole (the client is behind) goes, with the rest of the queue, to writeLoop.
 func (c *Conn) writeDirect(buf *[]byte) {
 	for {
-		select {
-		case <-c.done:
-			c.qmu.Lock()
-			c.writing = false
-			c.qmu.Unlock()
-			return
-		default:
-		}
-		msg, ok := c.next()
+		msg, ok := c.take()
 		if !ok {
 			return
-		}
-		if msg == nil { // the close-after-flush mark
-			c.closeFlushed()
-			continue
 		}
 		*buf = appendTextFrame((*buf)[:0], msg)
 		all, err := c.idle.tryWrite(*buf)
@@ -717,14 +705,6 @@ func (c *Conn) writeDirect(buf *[]byte) {
 	}
 }
 
-// closeFlushed closes the connection as closeAfterFlush asked, once what was queued before has been written.
-func (c *Conn) closeFlushed() {
-	c.mu.Lock()
-	code, reason := c.flushCode, c.flushReason
-	c.mu.Unlock()
-	c.close(code, reason)
-}
-
 // writeLoop writes the queued frames in order, waiting for the socket, and ends when the queue is empty. It
 // first finishes the frame writeDirect began.
 func (c *Conn) writeLoop() {
@@ -734,39 +714,48 @@ func (c *Conn) writeLoop() {
 		}
 	}
 	for {
-		// A closing connection writes nothing more, even if frames are still queued.
+		msg, ok := c.take()
+		if !ok {
+			return
+		}
+		c.write(msg) // a failed write closes the connection: the next take ends the writer
+	}
+}
+
+// take is a writer's next frame; ok is false when the writer ends: the queue is empty, or the connection is
+// closing (nothing more is written, even if frames are still queued). The close-after-flush mark closes the
+// connection here, once everything queued before it has been written.
+func (c *Conn) take() (msg []byte, ok bool) {
+	for {
 		select {
 		case <-c.done:
 			c.qmu.Lock()
 			c.writing = false
 			c.qmu.Unlock()
-			return
+			return nil, false
 		default:
 		}
-		msg, ok := c.next()
-		if !ok {
-			return
+		if msg, ok = c.next(); !ok || msg != nil {
+			return msg, ok
 		}
-		if msg == nil { // the close-after-flush mark
-			c.closeFlushed()
-			continue
-		}
-		if !c.write(msg) {
-			continue
-		}
+		c.mu.Lock()
+		code, reason := c.flushCode, c.flushReason
+		c.mu.Unlock()
+		c.close(code, reason)
 	}
 }
 
-func (c *Conn) write(msg []byte) bool {
+// write writes one frame through the library, waiting for the socket at most writeTimeout; a failed write closes
+// the connection.
+func (c *Conn) write(msg []byte) {
 	wctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	err := c.ws.Write(wctx, websocket.MessageText, msg)
 	cancel()
 	if err != nil {
 		c.close(websocket.StatusInternalError, "write failed")
-		return false
+		return
 	}
 	mFanout.Inc()
-	return true
 }
 
 // keepAlive pings the client (on the ping timer's own goroutine; the reader takes the pong) and arms the next
