@@ -15,8 +15,8 @@ import (
 
 // client is one socket connection that uses voice: its account and its PeerConnection.
 type client struct {
-	conn    sender // its socket (*realtime.Conn), or for a party on another node its way there (leg.go)
-	acct    Account
+	conn    sender  // its socket (*realtime.Conn), or for a party on another node its way there (leg.go)
+	acct    Account // ID, Customer, Type and AcctType never change; Name, Status and PttGroup only under Service.mu (acctOf)
 	console bool
 	peer    *media.Peer
 	peerMu  sync.Mutex // creating the peer

@@ -712,10 +712,20 @@ func (s *Service) refreshAccount(ctx context.Context, cl *client) (Account, erro
 		return a, err
 	}
 	s.mu.Lock()
-	cl.acct, cl.acctGen, cl.acctAt = a, gen, time.Now()
+	// Only what can change is written: the account's identity (ID, customer, type) is read without the lock by
+	// every handler of the connection.
+	cl.acct.Name, cl.acct.Status, cl.acct.PttGroup = a.Name, a.Status, a.PttGroup
+	cl.acctGen, cl.acctAt = gen, time.Now()
 	s.setBlockedLocked(a)
 	s.mu.Unlock()
 	return a, nil
+}
+
+// acctOf is a copy of the client's account, for reading what can change (name, status, group) without s.mu held.
+func (s *Service) acctOf(cl *client) Account {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return cl.acct
 }
 
 // currentAccount is the client's account for a floor request: the cached one unless a directory event came

@@ -294,10 +294,11 @@ func (s *Service) LegOp(ctx context.Context, from string, op LegOp) (any, error)
 // Press → grant is measured from the press's arrival here (the other node's clock is not this one's).
 func (s *Service) legFloor(cl *client, op LegOp) (FloorReply, error) {
 	at := time.Now()
-	if cl.acct.Blocked() || s.isBlocked(cl.acct.ID) {
+	acct := s.acctOf(cl)
+	if acct.Blocked() || s.isBlocked(acct.ID) {
 		return FloorReply{}, ErrBlocked
 	}
-	if err := s.mayTalk(cl.acct); err != nil {
+	if err := s.mayTalk(acct); err != nil {
 		return FloorReply{}, err
 	}
 	var reply FloorReply

@@ -112,7 +112,7 @@ func (s *Service) monitorTerminal(ctx context.Context, cl *client, msID string) 
 	if t.Blocked() {
 		return MonitorState{}, ErrBlocked
 	}
-	a := &ambient{by: cl.acct.ID, byName: cl.acct.Name, customer: cl.acct.Customer, targetID: msID, pending: true}
+	a := &ambient{by: cl.acct.ID, byName: s.acctOf(cl).Name, customer: cl.acct.Customer, targetID: msID, pending: true}
 	err = s.locked(func(later *afterUnlock) error {
 		if cur := s.ambient[cl.acct.ID]; cur != nil {
 			if cur.targetID == msID {
@@ -145,11 +145,11 @@ func (s *Service) monitorTerminal(ctx context.Context, cl *client, msID string) 
 	actx, cancel := context.WithTimeout(ctx, s.hub.AckTimeout())
 	node := ""
 	if a.node != "" {
-		if node, err = s.relay.Monitor(actx, cl.acct.Customer, cl.acct.ID, cl.acct.Name, msID); errors.Is(err, realtime.ErrNotOnline) {
+		if node, err = s.relay.Monitor(actx, cl.acct.Customer, cl.acct.ID, a.byName, msID); errors.Is(err, realtime.ErrNotOnline) {
 			err = ErrOffline // it left meanwhile
 		}
 	} else {
-		_, err = s.hub.Request(actx, msID, "monitor.start", map[string]any{"by": cl.acct.ID, "byName": cl.acct.Name})
+		_, err = s.hub.Request(actx, msID, "monitor.start", map[string]any{"by": cl.acct.ID, "byName": a.byName})
 	}
 	cancel()
 	var st MonitorState
