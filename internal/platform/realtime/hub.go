@@ -476,14 +476,20 @@ func (h *Hub) fanout(customerID int64, typ string, msg []byte, to Audience) {
 	// the customer's consoles only, however many terminals are online; an audience's terminals are reached
 	// through their accounts.
 	starts := startLists.Get().(*[]*Conn)
+	defer startWriters(starts) // also if a filter panics: a connection queued to must not wait for a writer
 	queue := func(c *Conn) {
 		if _, start := c.queue(msg); start {
 			*starts = append(*starts, c)
 		}
 	}
 	var reached uint8 // the kinds of connection the event went to
-	h.mu.RLock()
-	if cc := h.byCustomer[customerID]; cc != nil {
+	func() {
+		h.mu.RLock()
+		defer h.mu.RUnlock() // an audience's filter runs under it
+		cc := h.byCustomer[customerID]
+		if cc == nil {
+			return
+		}
 		if to.kinds&kindConsole != 0 {
 			for c := range cc.consoles {
 				if to.allow == nil || to.allow(c) {
@@ -509,9 +515,7 @@ func (h *Hub) fanout(customerID int64, typ string, msg []byte, to Audience) {
 				reached |= c.kind.bit()
 			}
 		}
-	}
-	h.mu.RUnlock()
-	startWriters(starts)
+	}()
 	if reached != 0 {
 		h.sent(typ, ServerEvent, reached)
 	}
