@@ -106,21 +106,38 @@ func prfHash(suite uint16) func() hash.Hash {
 	return sha256.New
 }
 
-// srtpContext is a fresh SRTP context with the server's (local) keys: one per downstream, since a context is
-// used by one writer at a time and downstreams (relay lanes) are written concurrently. Each downstream has its
-// own SSRC, so contexts sharing the keys never share a keystream.
-func (k *keyCapture) srtpContext() (*srtp.Context, error) {
+// sessionKeys are the connection's SRTP master keys and salts, both directions (RFC 5764 §4.2).
+func (k *keyCapture) sessionKeys() (srtp.Config, error) {
 	k.mu.Lock()
 	profile := k.profile
 	k.mu.Unlock()
 	if profile == 0 {
-		return nil, errNoKeys
+		return srtp.Config{}, errNoKeys
 	}
 	cfg := srtp.Config{Profile: srtp.ProtectionProfile(profile)}
-	if err := cfg.ExtractSessionKeysFromDTLS(k, false); err != nil {
+	err := cfg.ExtractSessionKeysFromDTLS(k, false)
+	return cfg, err
+}
+
+// srtpContext is a fresh SRTP context with the server's (local) keys: one per downstream, since a context is
+// used by one writer at a time and downstreams (relay lanes) are written concurrently. Each downstream has its
+// own SSRC, so contexts sharing the keys never share a keystream.
+func (k *keyCapture) srtpContext() (*srtp.Context, error) {
+	cfg, err := k.sessionKeys()
+	if err != nil {
 		return nil, err
 	}
 	return srtp.CreateContext(cfg.Keys.LocalMasterKey, cfg.Keys.LocalMasterSalt, cfg.Profile)
+}
+
+// remoteSRTPContext decrypts what the client sends (its keys), with the 64-packet replay window pion's own SRTP
+// session uses: the talker's audio read in the socket's reader (socket.go).
+func (k *keyCapture) remoteSRTPContext() (*srtp.Context, error) {
+	cfg, err := k.sessionKeys()
+	if err != nil {
+		return nil, err
+	}
+	return srtp.CreateContext(cfg.Keys.RemoteMasterKey, cfg.Keys.RemoteMasterSalt, cfg.Profile, srtp.SRTPReplayProtection(64))
 }
 
 // socketNet is pion's standard network with the UDP sockets it opens kept: the media port's sockets, one per
@@ -128,7 +145,7 @@ func (k *keyCapture) srtpContext() (*srtp.Context, error) {
 type socketNet struct {
 	transport.Net
 	mu    sync.Mutex
-	conns map[netip.Addr]*net.UDPConn
+	conns map[netip.Addr]*mediaSocket
 }
 
 func newSocketNet() (*socketNet, error) {
@@ -136,24 +153,26 @@ func newSocketNet() (*socketNet, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &socketNet{Net: n, conns: map[netip.Addr]*net.UDPConn{}}, nil
+	return &socketNet{Net: n, conns: map[netip.Addr]*mediaSocket{}}, nil
 }
 
 func (n *socketNet) ListenUDP(network string, laddr *net.UDPAddr) (transport.UDPConn, error) {
 	c, err := n.Net.ListenUDP(network, laddr)
 	if uc, ok := c.(*net.UDPConn); ok && err == nil {
+		r := newMediaSocket(uc)
 		if ap, ok := netip.AddrFromSlice(laddr.IP); ok {
 			n.mu.Lock()
-			n.conns[ap.Unmap()] = uc
+			n.conns[ap.Unmap()] = r
 			n.mu.Unlock()
 		}
+		return r, nil
 	}
 	return c, err
 }
 
 // socketFor is the socket bound to the local candidate's address; with a single socket (one interface, possibly
 // advertised under a public address) that one.
-func (n *socketNet) socketFor(local string) *net.UDPConn {
+func (n *socketNet) socketFor(local string) *mediaSocket {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if a, err := netip.ParseAddr(local); err == nil {
@@ -172,7 +191,7 @@ func (n *socketNet) socketFor(local string) *net.UDPConn {
 // directPath is one downstream's way out past pion: its SRTP context, the socket and the client's address.
 type directPath struct {
 	ctx   *srtp.Context
-	conn  *net.UDPConn
+	conn  *mediaSocket
 	to    netip.AddrPort
 	plain []byte
 	enc   []byte
@@ -194,14 +213,14 @@ func (p *directPath) send(h *rtp.Header, payload []byte) error {
 		return err
 	}
 	p.enc = out[:cap(out)]
-	_, err = p.conn.WriteToUDPAddrPort(out, p.to)
-	return err
+	return p.conn.sendNow(out, p.to)
 }
 
 // goDirect moves the downstreams of a connected peer connection onto the direct path where it can: the keys
 // were captured, the selected pair is UDP from one of the media sockets. Otherwise they stay on pion's writer.
-// It also follows a change of the selected pair (an ICE restart, a network change on the client).
-func (e *Engine) goDirect(keys *keyCapture, downs ...*Downstream) {
+// It also follows a change of the selected pair (an ICE restart, a network change on the client). onPair, if
+// set, is told each time where the client now is (nil socket: not on a media socket).
+func (e *Engine) goDirect(keys *keyCapture, onPair func(*mediaSocket, netip.AddrPort), downs ...*Downstream) {
 	if len(downs) == 0 {
 		return
 	}
@@ -213,7 +232,7 @@ func (e *Engine) goDirect(keys *keyCapture, downs ...*Downstream) {
 	}
 	ice := sender.Transport().ICETransport()
 	apply := func(pair *webrtc.ICECandidatePair) {
-		var conn *net.UDPConn
+		var conn *mediaSocket
 		var to netip.AddrPort
 		if pair != nil && pair.Local != nil && pair.Remote != nil && pair.Local.Protocol == webrtc.ICEProtocolUDP {
 			conn = e.net.socketFor(pair.Local.Address)
@@ -223,6 +242,9 @@ func (e *Engine) goDirect(keys *keyCapture, downs ...*Downstream) {
 		}
 		for _, d := range downs {
 			d.setDirect(keys, conn, to)
+		}
+		if onPair != nil {
+			onPair(conn, to)
 		}
 	}
 	ice.OnSelectedCandidatePairChange(func(pair *webrtc.ICECandidatePair) { apply(pair) })
@@ -241,7 +263,8 @@ func ntpTime(t time.Time) uint64 {
 }
 
 // senderReports sends every RTCPInterval an RTCP sender report for each downstream that sent since the last one
-// (RFC 3550 §6.4.1): one timer for the whole server instead of one per connection.
+// (RFC 3550 §6.4.1), and each voice client's receiver report on what it sent (upstream.go): one timer for the
+// whole server instead of one per connection.
 func (e *Engine) senderReports(stop <-chan struct{}) {
 	t := time.NewTicker(RTCPInterval)
 	defer t.Stop()
@@ -255,6 +278,12 @@ func (e *Engine) senderReports(stop <-chan struct{}) {
 			e.mu.Unlock()
 			for _, d := range downs {
 				d.report(now)
+			}
+			e.mu.Lock()
+			peers := slices.Collect(maps.Keys(e.peers))
+			e.mu.Unlock()
+			for _, p := range peers {
+				p.receiverReport(now)
 			}
 		}
 	}

@@ -213,13 +213,16 @@ func (e *Engine) Close() error {
 }
 
 // newPC is a voice connection with its own API, whose DTLS handshake (when the server is its DTLS server) is
-// captured for the direct path.
-func (e *Engine) newPC() (*webrtc.PeerConnection, *keyCapture, error) {
+// captured for the direct path; ir is its interceptors (nil: the engine's, pion's receiver reports).
+func (e *Engine) newPC(ir *interceptor.Registry) (*webrtc.PeerConnection, *keyCapture, error) {
 	keys := &keyCapture{}
 	se := e.peerSE
 	se.SetDTLSKeyLogWriter(keys)
 	se.SetDTLSServerHelloMessageHook(keys.serverHello)
-	api := webrtc.NewAPI(webrtc.WithMediaEngine(e.me), webrtc.WithInterceptorRegistry(e.ir), webrtc.WithSettingEngine(se))
+	if ir == nil {
+		ir = e.ir
+	}
+	api := webrtc.NewAPI(webrtc.WithMediaEngine(e.me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(se))
 	pc, err := api.NewPeerConnection(webrtc.Configuration{})
 	return pc, keys, err
 }

@@ -3,7 +3,6 @@ package media
 import (
 	"crypto/rand"
 	"encoding/binary"
-	"net"
 	"net/netip"
 	"slices"
 	"sync"
@@ -131,7 +130,7 @@ func (d *Downstream) forward(src uint64, h *rtp.Header, payload []byte, now int6
 // setDirect puts the downstream on the direct path, sending from conn to the client at to (conn nil: back to
 // pion's writer), with the SSRC and payload type its sender negotiated. Its SRTP context is made once and kept
 // across pair changes and reconnections: the rollover counter must follow the stream's own sequence numbers.
-func (d *Downstream) setDirect(keys *keyCapture, conn *net.UDPConn, to netip.AddrPort) {
+func (d *Downstream) setDirect(keys *keyCapture, conn *mediaSocket, to netip.AddrPort) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	was := d.direct != nil

@@ -117,6 +117,10 @@ func TestTalkerSwitchKeepsEveryPacketAndContinuity(t *testing.T) {
 	for _, d := range listeners {
 		testkit.Eventually(t, 5*time.Second, "listener on the direct path", d.Direct)
 	}
+	// The talkers' audio is read in the media socket's reader (their offers declare their SSRC), not by pion.
+	for _, p := range []*media.Peer{a, b} {
+		testkit.Eventually(t, 5*time.Second, "talker read in the socket's reader", p.Inline)
+	}
 
 	route := func(burst *media.Burst) *media.Route {
 		r := &media.Route{Burst: burst}
@@ -157,6 +161,9 @@ func TestTalkerSwitchKeepsEveryPacketAndContinuity(t *testing.T) {
 	a.SetRoute(nil)
 	if s := b2.Stats(); s.Packets != 50 || s.FirstPacket <= 0 || s.DelayP99 <= 0 {
 		t.Fatalf("burst stats %+v", s)
+	}
+	if na, nb := a.InlinePackets(), b.InlinePackets(); na != 50 || nb != 50 {
+		t.Fatalf("packets read in the socket's reader: %d and %d of 50", na, nb)
 	}
 	// The talker hears nothing of itself.
 	if n := am.ReceivedCount() + bm.ReceivedCount(); n != 0 {
@@ -350,5 +357,35 @@ func TestRecorderReportsCreateFailureAtFinish(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); string(b) != "keep" {
 		t.Fatalf("existing file changed: %q", b)
+	}
+}
+
+// The server's receiver reports on a talker's audio come from its own counts (the audio is read in the socket's
+// reader, past pion's report interceptor): the talker's pion stack gets a report block on its microphone's stream.
+func TestTalkerGetsReceiverReportsOnItsAudio(t *testing.T) {
+	e := newEngine(t)
+	a, am := connect(t, e, "A")
+	l, lm := connect(t, e, "L")
+	testkit.Eventually(t, 5*time.Second, "talker read in the socket's reader", a.Inline)
+	burst := media.NewBurst(nil)
+	l.Downstream().Assign(burst.ID)
+	a.SetRoute(&media.Route{Burst: burst, Targets: []media.Target{{D: l.Downstream(), Src: burst.ID}}})
+	ctx := ctxT(t, 20*time.Second)
+	if err := am.Send(ctx, silent(100), 5*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lm.WaitPackets(ctx, 100); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, media.RTCPInterval+5*time.Second, "a receiver report on the talker's stream", func() bool {
+		_, ok := am.LastReport()
+		return ok
+	})
+	r, _ := am.LastReport()
+	if r.TotalLost != 0 || r.FractionLost != 0 || r.Jitter > 48000 {
+		t.Fatalf("report %+v", r)
+	}
+	if a.InlinePackets() != 100 {
+		t.Fatalf("read in the socket's reader: %d of 100", a.InlinePackets())
 	}
 }

@@ -53,3 +53,19 @@ var mHeldPlayed = promauto.NewCounter(prometheus.CounterOpts{
 	Name: "tenfour_voice_lane_held_played_total",
 	Help: "Packets of another node's burst that arrived before the burst's announcement, held and then played.",
 })
+
+// The socket's reader (socket.go, docs/adr/0029).
+var (
+	mInline = promauto.NewGauge(prometheus.GaugeOpts{
+		Name: "tenfour_voice_inline_upstreams",
+		Help: "Talkers' connections whose audio is decrypted and forwarded in the media socket's reader rather than by pion.",
+	})
+	mThinned = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "tenfour_voice_rtcp_thinned_total",
+		Help: "Receiver reports from direct clients dropped in the socket's reader (one every 2 s per client goes on).",
+	})
+	mInboundRejected = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "tenfour_voice_inbound_rejected_total",
+		Help: "Talkers' packets read in the socket's reader that failed SRTP authentication or were replays (dropped).",
+	})
+)

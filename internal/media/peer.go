@@ -3,6 +3,7 @@ package media
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"runtime"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pion/interceptor"
+	"github.com/pion/rtcp"
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
 )
@@ -42,6 +44,15 @@ type Peer struct {
 	upPackets atomic.Uint64
 	fwdCPU    atomic.Int64 // ns of thread CPU spent forwarding (Config.MeasureCPU)
 	closed    atomic.Bool
+
+	// The upstream is handled by pion's read loop or the socket's reader (socket.go), one packet at a time.
+	hmu     sync.Mutex
+	reports *upstreamReports // receiver reports on the upstream, both paths counted (upstream.go)
+	inMu    sync.Mutex       // the socket's inbound entry for this client, and where it is
+	in      *inbound
+	inSock  *mediaSocket
+	inFrom  netip.AddrPort
+	drained atomic.Bool // the receiver's RTCP is being read (its sender reports)
 }
 
 var (
@@ -54,7 +65,10 @@ var (
 // NewPeer makes a peer; onState is called (from pion's goroutines) when it becomes ready to carry media and
 // when it stops being ready.
 func (e *Engine) NewPeer(o Owner, onState func(p *Peer, ready bool)) (*Peer, error) {
-	pc, keys, err := e.newPC()
+	reports := newUpstreamReports()
+	ir := &interceptor.Registry{}
+	ir.Add(reportCounter{u: reports})
+	pc, keys, err := e.newPC(ir)
 	if err != nil {
 		return nil, err
 	}
@@ -63,18 +77,20 @@ func (e *Engine) NewPeer(o Owner, onState func(p *Peer, ready bool)) (*Peer, err
 		pc.Close()
 		return nil, err
 	}
-	p := &Peer{Owner: o, e: e, pc: pc, down: newDownstream(track), onState: onState}
+	p := &Peer{Owner: o, e: e, pc: pc, down: newDownstream(track), onState: onState, reports: reports}
 	pc.OnTrack(func(tr *webrtc.TrackRemote, rcv *webrtc.RTPReceiver) {
 		if tr.Kind() != webrtc.RTPCodecTypeAudio {
 			return
 		}
-		go drainRTCP(rcv.Read)
+		p.drainReceiver(rcv)
 		p.readUpstream(tr)
 	})
 	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
 		switch s {
 		case webrtc.PeerConnectionStateConnected:
-			e.goDirect(keys, p.down)
+			// Before the peer is ready, so before it can hold a floor: the talker's audio is read in the socket's
+			// reader from its first routed packet on.
+			e.goDirect(keys, func(sock *mediaSocket, from netip.AddrPort) { p.follow(keys, sock, from) }, p.down)
 			if !p.ready.Swap(true) && p.onState != nil {
 				p.onState(p, true)
 			}
@@ -188,6 +204,12 @@ func (p *Peer) Close() {
 	}
 	p.route.Store(nil)
 	p.e.unbind(p.down)
+	p.follow(nil, nil, netip.AddrPort{})
+	p.inMu.Lock()
+	if p.in != nil && p.in.ctx != nil {
+		mInline.Dec()
+	}
+	p.inMu.Unlock()
 	_ = p.pc.Close()
 	if p.ready.Swap(false) && p.onState != nil {
 		p.onState(p, false)
@@ -199,10 +221,86 @@ func (p *Peer) Close() {
 // readUpstream is the peer's one read loop: each packet goes to every target of the current route before the
 // next is read. One goroutine per talking peer, none per packet or per listener.
 func (p *Peer) readUpstream(tr *webrtc.TrackRemote) {
-	readLoop(tr, p.e.cfg.MeasureCPU, func(b []byte, pkt *rtp.Packet, now time.Time, measure bool) {
-		p.handle(b, pkt, now, measure)
-		p.upPackets.Add(1) // counted once handled, so a count seen means the packet went where it goes
-	})
+	readLoop(tr, p.e.cfg.MeasureCPU, p.upstream)
+}
+
+// upstream handles one packet of the upstream, from pion's read loop or the socket's reader: one at a time, in
+// the order they come (the two overlap only for packets pion had already read when the reader took over).
+func (p *Peer) upstream(b []byte, pkt *rtp.Packet, now time.Time, measure bool) {
+	p.hmu.Lock()
+	p.handle(b, pkt, now, measure)
+	p.hmu.Unlock()
+	p.upPackets.Add(1) // counted once handled, so a count seen means the packet went where it goes
+}
+
+// follow keeps the socket's inbound entry for this client where its selected pair is (sock nil: nowhere, as when
+// the pair is not on a media socket or the peer closed). The entry is made once: the talker's audio is taken in
+// the reader when its offer declares its SSRC and the keys were captured; its receiver reports are thinned either way.
+func (p *Peer) follow(keys *keyCapture, sock *mediaSocket, from netip.AddrPort) {
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	if p.inSock != nil && (p.inSock != sock || p.inFrom != from) {
+		p.inSock.unwatch(p.inFrom, p.in)
+		p.inSock = nil
+	}
+	if sock == nil || !from.IsValid() || p.closed.Load() {
+		return
+	}
+	if p.in == nil {
+		p.in = &inbound{}
+		if ssrc := declaredAudioSSRC(p.pc.RemoteDescription()); ssrc != 0 && keys != nil {
+			if ctx, err := keys.remoteSRTPContext(); err == nil {
+				p.in.ssrc, p.in.ctx, p.in.up, p.in.stats, p.in.buf = ssrc, ctx, p, p.reports.stream(ssrc), make([]byte, 1500)
+				mInline.Inc()
+				for _, r := range p.pc.GetReceivers() {
+					p.drainReceiver(r) // its sender reports, for the receiver reports' round-trip fields
+				}
+			}
+		}
+	}
+	p.inSock, p.inFrom = sock, from
+	sock.watch(from, p.in)
+}
+
+// Inline tells whether the talker's audio is read in the media socket's reader rather than by pion.
+func (p *Peer) Inline() bool {
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	return p.inSock != nil && p.in != nil && p.in.ctx != nil
+}
+
+// InlinePackets counts the talker's packets read in the media socket's reader.
+func (p *Peer) InlinePackets() uint64 {
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	if p.in == nil {
+		return 0
+	}
+	return p.in.taken.Load()
+}
+
+// drainReceiver keeps reading the upstream receiver's RTCP (once per peer) so the interceptors see its sender reports.
+func (p *Peer) drainReceiver(r *webrtc.RTPReceiver) {
+	if r == nil || r.Track() == nil || r.Track().Kind() != webrtc.RTPCodecTypeAudio {
+		return
+	}
+	if !p.drained.Swap(true) {
+		go drainRTCP(r.Read)
+	}
+}
+
+// receiverReport sends the receiver report on the upstream, if it sent since the last one (the engine's timer).
+func (p *Peer) receiverReport(now time.Time) {
+	p.down.mu.Lock()
+	sender := p.down.sender
+	p.down.mu.Unlock()
+	if sender == nil || !p.ready.Load() {
+		return
+	}
+	_, ssrc := opusPT(sender)
+	if rr := p.reports.report(ssrc, now); rr != nil {
+		_ = p.pc.WriteRTCP([]rtcp.Packet{rr})
+	}
 }
 
 // readLoop reads tr until it ends and hands each packet to handle with its arrival time, from one buffer and one

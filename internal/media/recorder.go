@@ -3,9 +3,11 @@ package media
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4/pkg/media/oggwriter"
@@ -57,11 +59,72 @@ type Recorder struct {
 	err  error
 }
 
-// syncCloser makes the writer's Close flush the file to disk before closing it, so a recording is durable
-// before its index row is written.
-type syncCloser struct{ *os.File }
+// recordFlush is how long a recording's pages may stay in memory before they are written to its file.
+const recordFlush = time.Second
 
-func (s syncCloser) Close() error { return errors.Join(s.File.Sync(), s.File.Close()) }
+// pageFile is the recording's file as the Ogg writer sees it. Pages gather in memory and reach the file at most
+// once a recordFlush (and at the end) instead of with a seek and a write for every 20 ms packet: each is a system
+// call, which also wakes the runtime's monitor thread on a server that is otherwise idle between packets
+// (docs/adr/0029). A process that dies in the middle of a burst loses at most the last second of its recording.
+// Its Close writes what is left and flushes the file to disk before closing it, so a recording is durable before
+// its index row is written.
+type pageFile struct {
+	f    *os.File
+	buf  []byte
+	off  int64 // the file's end as the writer sees it: written and gathered
+	last time.Time
+	err  error
+}
+
+func (p *pageFile) Write(b []byte) (int, error) {
+	if p.err != nil {
+		return 0, p.err
+	}
+	p.buf = append(p.buf, b...)
+	p.off += int64(len(b))
+	if len(p.buf) >= 64<<10 || time.Since(p.last) >= recordFlush {
+		if err := p.flush(); err != nil {
+			return 0, err
+		}
+	}
+	return len(b), nil
+}
+
+func (p *pageFile) flush() error {
+	p.last = time.Now()
+	if p.err != nil || len(p.buf) == 0 {
+		return p.err
+	}
+	_, p.err = p.f.Write(p.buf)
+	p.buf = p.buf[:0]
+	return p.err
+}
+
+// Seek answers the writer's "where am I" (offset 0 from the current position) from memory; any other seek
+// writes what is gathered first.
+func (p *pageFile) Seek(offset int64, whence int) (int64, error) {
+	if offset == 0 && whence == io.SeekCurrent {
+		return p.off, nil
+	}
+	if err := p.flush(); err != nil {
+		return 0, err
+	}
+	n, err := p.f.Seek(offset, whence)
+	if err == nil {
+		p.off = n
+	}
+	return n, err
+}
+
+// WriteAt rewrites an earlier page (the last page's end-of-stream flag, at Close), after what is gathered.
+func (p *pageFile) WriteAt(b []byte, at int64) (int, error) {
+	if err := p.flush(); err != nil {
+		return 0, err
+	}
+	return p.f.WriteAt(b, at)
+}
+
+func (p *pageFile) Close() error { return errors.Join(p.flush(), p.f.Sync(), p.f.Close()) }
 
 // StartRecorder starts recording to path. It returns at once: the file (and its directory) is created by the
 // recorder's own goroutine, so a grant never waits for the disk; packets queue meanwhile. A file that cannot
@@ -81,7 +144,8 @@ func (r *Recorder) open() error {
 	if err != nil {
 		return err
 	}
-	w, err := oggwriter.NewWriter(syncCloser{f}, oggwriter.WithSeekableOutput(f),
+	pf := &pageFile{f: f}
+	w, err := oggwriter.NewWriter(pf, oggwriter.WithSeekableOutput(pf),
 		oggwriter.WithSampleRate(48000), oggwriter.WithChannelCount(1), oggwriter.WithVendor("tenfour"))
 	if err == nil {
 		r.tr, err = w.NewTrack(recorderSSRC)

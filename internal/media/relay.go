@@ -147,7 +147,7 @@ func (e *Engine) NewRelay(node string, lanes int, onState func(r *Relay, ready b
 	if lanes <= 0 {
 		lanes = DefaultLanes
 	}
-	pc, keys, err := e.newPC()
+	pc, keys, err := e.newPC(nil)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func (e *Engine) NewRelay(node string, lanes int, onState func(r *Relay, ready b
 	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
 		switch s {
 		case webrtc.PeerConnectionStateConnected:
-			e.goDirect(keys, r.out...)
+			e.goDirect(keys, nil, r.out...)
 			if !r.ready.Swap(true) && r.onState != nil {
 				r.onState(r, true)
 			}

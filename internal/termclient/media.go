@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pion/interceptor"
+	"github.com/pion/rtcp"
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
 
@@ -55,6 +56,7 @@ type Media struct {
 	state    webrtc.PeerConnectionState
 	onCand   func(webrtc.ICECandidateInit)
 	pendingC []webrtc.ICECandidateInit
+	report   *rtcp.ReceptionReport // the server's last report block on the microphone's stream
 }
 
 // NewPeerConnection is a terminal's peer connection: Opus as the server offers it (payload 111, in-band FEC),
@@ -105,14 +107,7 @@ func NewMedia(opts MediaOptions) (*Media, error) {
 		pc.Close()
 		return nil, err
 	}
-	go func() { // keep reading RTCP so the interceptors run
-		buf := make([]byte, 1500)
-		for {
-			if _, _, err := tr.Sender().Read(buf); err != nil {
-				return
-			}
-		}
-	}()
+	go m.readRTCP(tr.Sender())
 	pc.OnTrack(func(t *webrtc.TrackRemote, _ *webrtc.RTPReceiver) { m.readLoop(t) })
 	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
 		m.mu.Lock()
@@ -313,3 +308,49 @@ func (m *Media) PlayOgg(ctx context.Context, path string, speed float64) (int, e
 
 // SilentPacket is a valid 20 ms Opus packet (CELT fullband, code 0) of silence, for synthetic talk.
 var SilentPacket = []byte{0xf8, 0xff, 0xfe}
+
+// readRTCP keeps reading the microphone sender's RTCP, so the interceptors run, and keeps the server's last report
+// block on the microphone's stream.
+func (m *Media) readRTCP(s *webrtc.RTPSender) {
+	var mine uint32
+	if enc := s.GetParameters().Encodings; len(enc) > 0 {
+		mine = uint32(enc[0].SSRC)
+	}
+	buf := make([]byte, 1500)
+	for {
+		n, _, err := s.Read(buf)
+		if err != nil {
+			return
+		}
+		pkts, err := rtcp.Unmarshal(buf[:n])
+		if err != nil {
+			continue
+		}
+		for _, p := range pkts {
+			var blocks []rtcp.ReceptionReport
+			switch r := p.(type) {
+			case *rtcp.ReceiverReport:
+				blocks = r.Reports
+			case *rtcp.SenderReport:
+				blocks = r.Reports
+			}
+			for _, b := range blocks {
+				if b.SSRC == mine {
+					m.mu.Lock()
+					m.report = &b
+					m.mu.Unlock()
+				}
+			}
+		}
+	}
+}
+
+// LastReport is the server's last receiver report block on what this terminal sent (its microphone), if one came.
+func (m *Media) LastReport() (rtcp.ReceptionReport, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.report == nil {
+		return rtcp.ReceptionReport{}, false
+	}
+	return *m.report, true
+}

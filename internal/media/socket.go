@@ -1,0 +1,142 @@
+package media
+
+import (
+	"net"
+	"net/netip"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pion/rtp"
+	"github.com/pion/srtp/v3"
+)
+
+// mediaSocket is one of the media port's UDP sockets (one per local address), opened by pion through socketNet
+// (direct.go). pion's UDP mux reads it and writes its ICE, DTLS and SRTCP through it; the direct path sends
+// listeners' audio from it. On Linux its reads and writes are raw system calls (socket_linux.go): the socket is
+// non-blocking, so they never wait in the kernel, and the runtime's system-call bookkeeping — which wakes its
+// monitor thread for the next millisecond of polling — is left out (docs/adr/0029).
+//
+// A client whose connection is on the direct path has an inbound entry under its address: its packets are looked
+// at in the reader before pion's mux sees them. A talker's audio is decrypted and forwarded there, and a
+// listener's receiver reports, which the server does not use, are thinned out (inbound.take).
+type mediaSocket struct {
+	*net.UDPConn
+	sys sockSys
+	in  sync.Map // netip.AddrPort → *inbound
+}
+
+func newMediaSocket(c *net.UDPConn) *mediaSocket { return &mediaSocket{UDPConn: c, sys: newSockSys(c)} }
+
+// ReadFromAddrPort is pion's mux reading the socket (ice.AddrPortReaderWriter): packets an inbound entry takes
+// never reach it.
+func (s *mediaSocket) ReadFromAddrPort(b []byte) (int, netip.AddrPort, error) {
+	for {
+		n, from, err := s.sys.readFrom(b)
+		if err != nil || n == 0 {
+			return n, from, err
+		}
+		if v, ok := s.in.Load(from); ok && v.(*inbound).take(b[:n]) {
+			continue
+		}
+		return n, from, nil
+	}
+}
+
+// WriteToAddrPort is pion's mux writing (ICE, DTLS, SRTCP): with a full send buffer it waits for room.
+func (s *mediaSocket) WriteToAddrPort(b []byte, to netip.AddrPort) (int, error) {
+	return s.sys.writeTo(b, to, true)
+}
+
+// sendNow is the direct path's write: with a full send buffer the packet is dropped (an error), since it is
+// written from the reader of the talker's packets, which must not wait.
+func (s *mediaSocket) sendNow(b []byte, to netip.AddrPort) error {
+	_, err := s.sys.writeTo(b, to, false)
+	return err
+}
+
+// ReadFromUDPAddrPort and WriteToUDPAddrPort shadow the socket's own, so that every reader and writer goes the
+// same way.
+func (s *mediaSocket) ReadFromUDPAddrPort(b []byte) (int, netip.AddrPort, error) {
+	return s.ReadFromAddrPort(b)
+}
+
+func (s *mediaSocket) WriteToUDPAddrPort(b []byte, to netip.AddrPort) (int, error) {
+	return s.WriteToAddrPort(b, to)
+}
+
+// watch puts an inbound entry under a client's address (replacing any); unwatch removes it if it is still that one.
+func (s *mediaSocket) watch(from netip.AddrPort, in *inbound) { s.in.Store(from, in) }
+
+func (s *mediaSocket) unwatch(from netip.AddrPort, in *inbound) { s.in.CompareAndDelete(from, in) }
+
+// rtcpPass is how often a client's receiver reports still go on to pion: one every 2 s keeps its ICE agent seeing
+// the client between consent checks (its disconnected timeout is 5 s), and the server uses nothing else in them.
+const rtcpPass = 2 * time.Second
+
+// inbound is what the reader does with one direct client's packets. It is used by the socket's one reader
+// goroutine (a pair change moves it to another socket's reader, after which the old one no longer finds it).
+type inbound struct {
+	lastRTCP atomic.Int64  // monotonic ns of the last receiver report passed on
+	taken    atomic.Uint64 // talker packets decrypted and handled here
+
+	// The talker's upstream, taken here when its SSRC is declared in the offer (nil ctx: pion reads it).
+	ssrc  uint32
+	ctx   *srtp.Context // the client's keys, with a replay window
+	up    *Peer
+	stats *upstreamStats
+	buf   []byte
+	hdr   rtp.Header
+	pkt   rtp.Packet
+}
+
+// take handles one packet from the client; false hands it to pion (STUN, DTLS, sender reports, anything else).
+func (in *inbound) take(b []byte) bool {
+	if len(b) < 8 || b[0]>>6 != 2 {
+		return false // STUN, DTLS (RFC 7983)
+	}
+	if b[1] >= 192 && b[1] <= 223 { // RTCP (RFC 5761 §4): the first packet's type is in the clear in SRTCP
+		if b[1] != rtcpSR && in.passRTCP() {
+			mThinned.Inc()
+			return true
+		}
+		return false
+	}
+	if in.ctx == nil || len(b) < 12 || beUint32(b[8:12]) != in.ssrc {
+		return false
+	}
+	out, err := in.ctx.DecryptRTP(in.buf[:0], b, &in.hdr)
+	if err != nil { // not authentic, or a replay: what pion's SRTP session would drop too
+		mInboundRejected.Inc()
+		return true
+	}
+	now := time.Now()
+	in.stats.packet(in.hdr.SequenceNumber, in.hdr.Timestamp, now)
+	if in.up.e != nil && in.up.e.cfg.MeasureCPU && threadCPUSupported {
+		// Config.MeasureCPU: the forwarding's thread CPU, on a thread kept for the span (as pion's read loop is)
+		runtime.LockOSThread()
+		in.up.upstream(out, &in.pkt, now, true)
+		runtime.UnlockOSThread()
+	} else {
+		in.up.upstream(out, &in.pkt, now, false)
+	}
+	in.taken.Add(1)
+	return true
+}
+
+// passRTCP is false (pass this one on) at most every rtcpPass, true (drop it) otherwise.
+func (in *inbound) passRTCP() bool {
+	now := int64(time.Since(epoch))
+	if last := in.lastRTCP.Load(); now-last < int64(rtcpPass) && last != 0 {
+		return true
+	}
+	in.lastRTCP.Store(now)
+	return false
+}
+
+const rtcpSR = 200
+
+func beUint32(b []byte) uint32 {
+	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
+}
