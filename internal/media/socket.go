@@ -76,10 +76,12 @@ func (s *mediaSocket) unwatch(from netip.AddrPort, in *inbound) { s.in.CompareAn
 const rtcpPass = 2 * time.Second
 
 // inbound is what the reader does with one direct client's packets. It is used by the socket's one reader
-// goroutine (a pair change moves it to another socket's reader, after which the old one no longer finds it).
+// goroutine; a pair change can move it to another socket's reader while the old one still finishes a packet, so the
+// decryption context and buffers are used under mu (never contended otherwise).
 type inbound struct {
 	lastRTCP atomic.Int64  // monotonic ns of the last receiver report passed on
 	taken    atomic.Uint64 // talker packets decrypted and handled here
+	mu       sync.Mutex
 
 	// The talker's upstream, taken here when its SSRC is declared in the offer (nil ctx: pion reads it).
 	ssrc  uint32
@@ -97,7 +99,7 @@ func (in *inbound) take(b []byte) bool {
 		return false // STUN, DTLS (RFC 7983)
 	}
 	if b[1] >= 192 && b[1] <= 223 { // RTCP (RFC 5761 §4): the first packet's type is in the clear in SRTCP
-		if b[1] != rtcpSR && in.passRTCP() {
+		if b[1] != rtcpSR && in.thinRTCP() {
 			mThinned.Inc()
 			return true
 		}
@@ -106,6 +108,8 @@ func (in *inbound) take(b []byte) bool {
 	if in.ctx == nil || len(b) < 12 || beUint32(b[8:12]) != in.ssrc {
 		return false
 	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
 	out, err := in.ctx.DecryptRTP(in.buf[:0], b, &in.hdr)
 	if err != nil { // not authentic, or a replay: what pion's SRTP session would drop too
 		mInboundRejected.Inc()
@@ -125,8 +129,8 @@ func (in *inbound) take(b []byte) bool {
 	return true
 }
 
-// passRTCP is false (pass this one on) at most every rtcpPass, true (drop it) otherwise.
-func (in *inbound) passRTCP() bool {
+// thinRTCP tells whether to drop a receiver report: not if rtcpPass has gone by since the last one passed on.
+func (in *inbound) thinRTCP() bool {
 	now := int64(time.Since(epoch))
 	if last := in.lastRTCP.Load(); now-last < int64(rtcpPass) && last != 0 {
 		return true
