@@ -36,23 +36,11 @@ func (s sockSys) readFrom(b []byte) (int, netip.AddrPort, error) {
 		err error
 	)
 	rerr := s.rc.Read(func(fd uintptr) bool {
-		for {
-			salen := uint32(unsafe.Sizeof(sa))
-			r, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), 0,
-				uintptr(unsafe.Pointer(&sa)), uintptr(unsafe.Pointer(&salen)))
-			switch e {
-			case 0:
-				n = int(r)
-				return true
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false // wait on the poller
-			default:
-				err = e
-				return true
-			}
-		}
+		salen := uint32(unsafe.Sizeof(sa))
+		var done bool
+		n, done, err = rawIO(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), 0,
+			uintptr(unsafe.Pointer(&sa)), uintptr(unsafe.Pointer(&salen)))
+		return done // not done: wait on the poller
 	})
 	if rerr != nil {
 		return 0, netip.AddrPort{}, rerr
@@ -88,26 +76,14 @@ func (s sockSys) writeTo(b []byte, to netip.AddrPort, wait bool) (int, error) {
 		err error
 	)
 	werr := s.rc.Write(func(fd uintptr) bool {
-		for {
-			r, _, e := syscall.RawSyscall6(syscall.SYS_SENDTO, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), 0,
-				uintptr(unsafe.Pointer(&sa)), unsafe.Sizeof(sa))
-			switch e {
-			case 0:
-				n = int(r)
-				return true
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				if !wait {
-					err = e
-					return true
-				}
-				return false // the send buffer is full: wait on the poller, as the socket's own write would
-			default:
-				err = e
-				return true
-			}
+		var done bool
+		n, done, err = rawIO(syscall.SYS_SENDTO, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), 0,
+			uintptr(unsafe.Pointer(&sa)), unsafe.Sizeof(sa))
+		if !done && !wait {
+			err = syscall.EAGAIN // the send buffer is full and the caller does not wait: the packet is dropped
+			return true
 		}
+		return done // not done: wait on the poller for room, as the socket's own write would
 	})
 	if werr != nil {
 		return 0, werr
@@ -116,4 +92,21 @@ func (s sockSys) writeTo(b []byte, to netip.AddrPort, wait bool) (int, error) {
 		return 0, &net.OpError{Op: "write", Net: "udp", Source: s.c.LocalAddr(), Addr: net.UDPAddrFromAddrPort(to), Err: err}
 	}
 	return n, nil
+}
+
+// rawIO makes one socket call, again if a signal interrupted it; done is false when the socket would block (EAGAIN).
+func rawIO(trap, a1, a2, a3, a4, a5, a6 uintptr) (n int, done bool, err error) {
+	for {
+		r, _, e := syscall.RawSyscall6(trap, a1, a2, a3, a4, a5, a6)
+		switch e {
+		case 0:
+			return int(r), true, nil
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return 0, false, nil
+		default:
+			return 0, true, e
+		}
+	}
 }

@@ -24,6 +24,8 @@ import (
 	"github.com/pion/webrtc/v4"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
+
+	"tenfour/internal/platform/rtcpread"
 )
 
 // VideoCodec is a session's video codec.
@@ -555,23 +557,12 @@ func (s *Sink) write(src uint64, h *rtp.Header, payload []byte, now int64) bool 
 
 // readRTCP reads the receiver's RTCP on this sink's sender: a PLI or FIR asks the feed behind it for a keyframe.
 func (s *Sink) readRTCP(sender *webrtc.RTPSender) {
-	buf := make([]byte, 1500)
-	for {
-		n, _, err := sender.Read(buf)
-		if err != nil {
-			return
-		}
-		pkts, err := rtcp.Unmarshal(buf[:n])
-		if err != nil {
-			continue
-		}
-		for _, p := range pkts {
-			switch p.(type) {
-			case *rtcp.PictureLossIndication, *rtcp.FullIntraRequest:
-				if f := s.source.Load(); f != nil {
-					f.RequestKeyframe()
-				}
+	rtcpread.Each(sender.Read, func(p rtcp.Packet) {
+		switch p.(type) {
+		case *rtcp.PictureLossIndication, *rtcp.FullIntraRequest:
+			if f := s.source.Load(); f != nil {
+				f.RequestKeyframe()
 			}
 		}
-	}
+	})
 }

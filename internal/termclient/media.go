@@ -14,6 +14,7 @@ import (
 	"github.com/pion/webrtc/v4"
 
 	"tenfour/internal/media/oggopus"
+	"tenfour/internal/platform/rtcpread"
 )
 
 // Packet is one RTP packet the client received.
@@ -316,33 +317,22 @@ func (m *Media) readRTCP(s *webrtc.RTPSender) {
 	if enc := s.GetParameters().Encodings; len(enc) > 0 {
 		mine = uint32(enc[0].SSRC)
 	}
-	buf := make([]byte, 1500)
-	for {
-		n, _, err := s.Read(buf)
-		if err != nil {
-			return
+	rtcpread.Each(s.Read, func(p rtcp.Packet) {
+		var blocks []rtcp.ReceptionReport
+		switch r := p.(type) {
+		case *rtcp.ReceiverReport:
+			blocks = r.Reports
+		case *rtcp.SenderReport:
+			blocks = r.Reports
 		}
-		pkts, err := rtcp.Unmarshal(buf[:n])
-		if err != nil {
-			continue
-		}
-		for _, p := range pkts {
-			var blocks []rtcp.ReceptionReport
-			switch r := p.(type) {
-			case *rtcp.ReceiverReport:
-				blocks = r.Reports
-			case *rtcp.SenderReport:
-				blocks = r.Reports
-			}
-			for _, b := range blocks {
-				if b.SSRC == mine {
-					m.mu.Lock()
-					m.report = &b
-					m.mu.Unlock()
-				}
+		for _, b := range blocks {
+			if b.SSRC == mine {
+				m.mu.Lock()
+				m.report = &b
+				m.mu.Unlock()
 			}
 		}
-	}
+	})
 }
 
 // LastReport is the server's last receiver report block on what this terminal sent (its microphone), if one came.

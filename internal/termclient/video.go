@@ -15,6 +15,7 @@ import (
 	"github.com/pion/webrtc/v4/pkg/media"
 
 	"tenfour/internal/media/keyframe"
+	"tenfour/internal/platform/rtcpread"
 )
 
 // Video is one video session's PeerConnection (docs/video.md): a camera (a looped test-pattern clip, see
@@ -234,24 +235,13 @@ func (v *Video) waitState(ctx context.Context) error {
 
 // readRTCP counts the keyframe requests (PLI/FIR) the server sends for the camera.
 func (v *Video) readRTCP(s *webrtc.RTPSender) {
-	buf := make([]byte, 1500)
-	for {
-		n, _, err := s.Read(buf)
-		if err != nil {
-			return
+	rtcpread.Each(s.Read, func(p rtcp.Packet) {
+		switch p.(type) {
+		case *rtcp.PictureLossIndication, *rtcp.FullIntraRequest:
+			v.plis.Add(1)
+			v.keyNow.Store(true)
 		}
-		pkts, err := rtcp.Unmarshal(buf[:n])
-		if err != nil {
-			continue
-		}
-		for _, p := range pkts {
-			switch p.(type) {
-			case *rtcp.PictureLossIndication, *rtcp.FullIntraRequest:
-				v.plis.Add(1)
-				v.keyNow.Store(true)
-			}
-		}
-	}
+	})
 }
 
 // KeyframeRequests counts the PLIs and FIRs the server sent.
