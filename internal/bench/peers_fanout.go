@@ -59,6 +59,7 @@ type FanoutResult struct {
 	Missed              int             // deliveries that did not arrive within 10 s
 	PublishCall         []time.Duration // the publishing HTTP call's own round trip
 	EventCPU            []time.Duration // server CPU from publish sent until every client read the event, less the idle rate
+	EventMax            []time.Duration // each event's last delivery (the run's p99 is the slowest events')
 	ClientsClosedEarly  int64           // connections the server closed during the run
 	ConnectErr, Details string
 }
@@ -281,16 +282,20 @@ func runFanout(ctx context.Context, o FanoutOptions, p fanProto) (FanoutResult, 
 		}
 		// Less what the idle clients' requests cost over the same time (the window's rate).
 		res.EventCPU = append(res.EventCPU, max(0, srv.cpu()-cpu0-time.Duration(res.CPU*float64(time.Since(t)))))
+		var last time.Duration
 		for i := range clients {
 			if clients[i] == nil {
 				continue
 			}
 			if at := arrivals[k][i].Load(); at != 0 {
-				res.Deliveries = append(res.Deliveries, time.Duration(at-t.UnixNano()))
+				d := time.Duration(at - t.UnixNano())
+				res.Deliveries = append(res.Deliveries, d)
+				last = max(last, d)
 			} else {
 				res.Missed++
 			}
 		}
+		res.EventMax = append(res.EventMax, last)
 		if err := sleepCtx(ctx, 500*time.Millisecond); err != nil {
 			return res, err
 		}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -135,10 +136,15 @@ func audioText(a *bench.AudioResult) string {
 
 // fanSummary is a fan-out result for the log.
 func fanSummary(f *bench.FanoutResult) string {
-	return fmt.Sprintf("%s: %s; %.1f KB per connection (RSS %.0f → %.0f MB); CPU %.3f cores; %d requests, %d replies; delivery p50 %s p99 %s max %s, %d missed; server CPU per event p50 %s; connect error: %s",
+	slowest := make([]string, len(f.EventMax))
+	for i, d := range f.EventMax {
+		slowest[i] = bench.Ms(d)
+	}
+	return fmt.Sprintf("%s: %s; %.1f KB per connection (RSS %.0f → %.0f MB); CPU %.3f cores; %d requests, %d replies; delivery p50 %s p99 %s max %s, %d missed; each event's last delivery: %s; publish call p50 %s max %s; server CPU per event p50 %s; connect error: %s",
 		f.Server, fanText(f), f.PerConn()/1024, mb(f.RSSBase), mb(f.RSS), f.CPU, f.Requests, f.Replies,
 		bench.Ms(bench.Pct(f.Deliveries, .5)), bench.Ms(bench.Pct(f.Deliveries, .99)), bench.Ms(bench.Pct(f.Deliveries, 1)),
-		f.Missed, bench.Ms(bench.Pct(f.EventCPU, .5)), f.ConnectErr)
+		f.Missed, strings.Join(slowest, " "), bench.Ms(bench.Pct(f.PublishCall, .5)), bench.Ms(bench.Pct(f.PublishCall, 1)),
+		bench.Ms(bench.Pct(f.EventCPU, .5)), f.ConnectErr)
 }
 
 func fanText(f *bench.FanoutResult) string {
