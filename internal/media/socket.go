@@ -1,6 +1,7 @@
 package media
 
 import (
+	"encoding/binary"
 	"net"
 	"net/netip"
 	"runtime"
@@ -8,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pion/rtcp"
 	"github.com/pion/rtp"
 	"github.com/pion/srtp/v3"
 )
@@ -99,13 +101,13 @@ func (in *inbound) take(b []byte) bool {
 		return false // STUN, DTLS (RFC 7983)
 	}
 	if b[1] >= 192 && b[1] <= 223 { // RTCP (RFC 5761 §4): the first packet's type is in the clear in SRTCP
-		if b[1] != rtcpSR && in.thinRTCP() {
+		if b[1] != byte(rtcp.TypeSenderReport) && in.thinRTCP() {
 			mThinned.Inc()
 			return true
 		}
 		return false
 	}
-	if in.ctx == nil || len(b) < 12 || beUint32(b[8:12]) != in.ssrc {
+	if in.ctx == nil || len(b) < 12 || binary.BigEndian.Uint32(b[8:12]) != in.ssrc {
 		return false
 	}
 	in.mu.Lock()
@@ -137,10 +139,4 @@ func (in *inbound) thinRTCP() bool {
 	}
 	in.lastRTCP.Store(now)
 	return false
-}
-
-const rtcpSR = 200
-
-func beUint32(b []byte) uint32 {
-	return uint32(b[0])<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3])
 }

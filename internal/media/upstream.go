@@ -1,6 +1,7 @@
 package media
 
 import (
+	"encoding/binary"
 	"strconv"
 	"strings"
 	"sync"
@@ -155,7 +156,7 @@ func (r *reportCounter) BindRemoteStream(info *interceptor.StreamInfo, reader in
 	return interceptor.RTPReaderFunc(func(b []byte, a interceptor.Attributes) (int, interceptor.Attributes, error) {
 		n, a, err := reader.Read(b, a)
 		if err == nil && n >= 12 {
-			s.packet(uint16(b[2])<<8|uint16(b[3]), beUint32(b[4:8]), time.Now())
+			s.packet(binary.BigEndian.Uint16(b[2:4]), binary.BigEndian.Uint32(b[4:8]), time.Now())
 		}
 		return n, a, err
 	})
@@ -170,9 +171,9 @@ func (r *reportCounter) UnbindRemoteStream(info *interceptor.StreamInfo) {
 func (r *reportCounter) BindRTCPReader(reader interceptor.RTCPReader) interceptor.RTCPReader {
 	return interceptor.RTCPReaderFunc(func(b []byte, a interceptor.Attributes) (int, interceptor.Attributes, error) {
 		n, a, err := reader.Read(b, a)
-		if err == nil && n >= 28 && b[1] == rtcpSR { // a compound packet starts with its sender report (RFC 3550 §6.1)
-			if s := r.u.lookup(beUint32(b[4:8])); s != nil {
-				s.senderReport(uint64(beUint32(b[8:12]))<<32|uint64(beUint32(b[12:16])), time.Now())
+		if err == nil && n >= 28 && b[1] == byte(rtcp.TypeSenderReport) { // a compound packet starts with its sender report (RFC 3550 §6.1)
+			if s := r.u.lookup(binary.BigEndian.Uint32(b[4:8])); s != nil {
+				s.senderReport(binary.BigEndian.Uint64(b[8:16]), time.Now())
 			}
 		}
 		return n, a, err
