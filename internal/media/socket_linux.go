@@ -5,6 +5,7 @@ package media
 import (
 	"net"
 	"net/netip"
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -26,29 +27,62 @@ func newSockSys(c *net.UDPConn) sockSys {
 	return sockSys{c: c, rc: rc}
 }
 
+// rawOp is one raw call's state. RawConn.Read and Write take a function; a closure over the call's variables
+// would be allocated on every packet (tens of thousands a second at a few hundred listeners), so the state and
+// its two method values are made once and pooled.
+type rawOp struct {
+	b       []byte
+	n       int
+	err     error
+	wait    bool
+	sa      syscall.RawSockaddrInet6 // recvfrom's sender: room for either family
+	to      syscall.RawSockaddrInet4 // sendto's destination
+	readFn  func(fd uintptr) bool
+	writeFn func(fd uintptr) bool
+}
+
+var rawOps = sync.Pool{New: func() any {
+	op := &rawOp{}
+	op.readFn, op.writeFn = op.read, op.write
+	return op
+}}
+
+func (op *rawOp) read(fd uintptr) bool {
+	salen := uint32(unsafe.Sizeof(op.sa))
+	var done bool
+	op.n, done, op.err = rawIO(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&op.b[0])), uintptr(len(op.b)), 0,
+		uintptr(unsafe.Pointer(&op.sa)), uintptr(unsafe.Pointer(&salen)))
+	return done // not done: wait on the poller
+}
+
+func (op *rawOp) write(fd uintptr) bool {
+	var done bool
+	op.n, done, op.err = rawIO(syscall.SYS_SENDTO, fd, uintptr(unsafe.Pointer(&op.b[0])), uintptr(len(op.b)), 0,
+		uintptr(unsafe.Pointer(&op.to)), unsafe.Sizeof(op.to))
+	if !done && !op.wait {
+		op.err = syscall.EAGAIN // the send buffer is full and the caller does not wait: the packet is dropped
+		return true
+	}
+	return done // not done: wait on the poller for room, as the socket's own write would
+}
+
 func (s sockSys) readFrom(b []byte) (int, netip.AddrPort, error) {
 	if s.rc == nil || len(b) == 0 {
 		return s.c.ReadFromUDPAddrPort(b)
 	}
-	var (
-		n   int
-		sa  syscall.RawSockaddrInet6 // room for either family
-		err error
-	)
-	rerr := s.rc.Read(func(fd uintptr) bool {
-		salen := uint32(unsafe.Sizeof(sa))
-		var done bool
-		n, done, err = rawIO(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), 0,
-			uintptr(unsafe.Pointer(&sa)), uintptr(unsafe.Pointer(&salen)))
-		return done // not done: wait on the poller
-	})
+	op := rawOps.Get().(*rawOp)
+	op.b = b
+	rerr := s.rc.Read(op.readFn)
+	n, err, from := op.n, op.err, sockaddrAddrPort(&op.sa)
+	op.b, op.err = nil, nil
+	rawOps.Put(op)
 	if rerr != nil {
 		return 0, netip.AddrPort{}, rerr
 	}
 	if err != nil {
 		return 0, netip.AddrPort{}, &net.OpError{Op: "read", Net: "udp", Source: s.c.LocalAddr(), Err: err}
 	}
-	return n, sockaddrAddrPort(&sa), nil
+	return n, from, nil
 }
 
 // sockaddrAddrPort decodes what recvfrom wrote: an IPv4 or IPv6 socket address, port in network order.
@@ -66,25 +100,16 @@ func (s sockSys) writeTo(b []byte, to netip.AddrPort, wait bool) (int, error) {
 	if s.rc == nil || !to.Addr().Is4() || len(b) == 0 {
 		return s.c.WriteToUDPAddrPort(b, to) // the media port is IPv4 (engine.go); anything else the usual way
 	}
-	var sa syscall.RawSockaddrInet4
-	sa.Family = syscall.AF_INET
-	p := (*[2]byte)(unsafe.Pointer(&sa.Port))
+	op := rawOps.Get().(*rawOp)
+	op.b, op.wait = b, wait
+	op.to.Family = syscall.AF_INET
+	p := (*[2]byte)(unsafe.Pointer(&op.to.Port))
 	p[0], p[1] = byte(to.Port()>>8), byte(to.Port())
-	sa.Addr = to.Addr().As4()
-	var (
-		n   int
-		err error
-	)
-	werr := s.rc.Write(func(fd uintptr) bool {
-		var done bool
-		n, done, err = rawIO(syscall.SYS_SENDTO, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), 0,
-			uintptr(unsafe.Pointer(&sa)), unsafe.Sizeof(sa))
-		if !done && !wait {
-			err = syscall.EAGAIN // the send buffer is full and the caller does not wait: the packet is dropped
-			return true
-		}
-		return done // not done: wait on the poller for room, as the socket's own write would
-	})
+	op.to.Addr = to.Addr().As4()
+	werr := s.rc.Write(op.writeFn)
+	n, err := op.n, op.err
+	op.b, op.err = nil, nil
+	rawOps.Put(op)
 	if werr != nil {
 		return 0, werr
 	}
