@@ -199,7 +199,7 @@ func simCmd(args []string) error {
 	if *every > 0 {
 		go func() {
 			ticker.Every(ctx, *every, func() {
-				slog.Info("sim", "talking", f.Talking(), "scheduled", f.Pending(), "stats", f.Stats().String())
+				slog.Info("sim", "talking", f.Talking(), "scheduled", f.Pending(), "late", f.TakeLate(), "stats", f.Stats().String())
 			})
 		}()
 	}

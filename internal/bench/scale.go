@@ -59,6 +59,12 @@ type ScaleOptions struct {
 	SimArgs []string
 	// OnConsoleFrame, if set, sees every frame the consoles receive (on their reading goroutines, at once).
 	OnConsoleFrame func(console int, f wsclient.Frame)
+	// OnPosition, if set, sees every live fix a console receives (its first arrival there; a terminal's first
+	// fix after its login is not live), from the first console on, with its arrival and its latency from the
+	// fix's own time; on the console's reading goroutine.
+	OnPosition func(msID string, at time.Time, latency time.Duration)
+	// OnSimLine, if set, sees each line a simulator process writes (sim: its index), on that line's reader.
+	OnSimLine func(sim int, line string)
 	// Then, if set, runs after the window with the fleet still online (the soak: soak.go).
 	Then func(ctx context.Context, f Fleet) error
 	// HeapOut, if set, receives the server's live heap profile (GET /metrics/pprof/heap?gc=1) at the end of
@@ -113,6 +119,10 @@ type Fleet struct {
 	Password string
 	Online   func() int64 // terminals the simulators have online now
 	SimStats func() string
+	// Sims is the number of simulator processes; SimOf is the one (its index) that runs a fleet terminal, -1
+	// for other accounts.
+	Sims  int
+	SimOf func(msID string) int
 }
 
 var simOnline = regexp.MustCompile(`online=(\d+) .*?gps=(\d+)`)
@@ -162,41 +172,21 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	defer cancelConsoles()
 	var cwg sync.WaitGroup
 	for i := range o.Consoles {
-		// A gps item repeats the terminal's last fix time when only its battery or signal changed: count each
-		// fix once, when it first arrives (latest wins, as the console applies them). Frames are handled on the
-		// connection's reading goroutine, one connection after the other.
-		last := map[string]int64{}
+		live := liveFixes{}
 		onFrame := func(f wsclient.Frame) {
 			if o.OnConsoleFrame != nil {
 				o.OnConsoleFrame(i, f)
 			}
-			if f.Type != "gps" {
-				return
-			}
-			var d struct {
-				List []struct {
-					MsID string `json:"msId"`
-					Time int64  `json:"time"`
-				} `json:"list"`
-			}
-			if f.Decode(&d) != nil {
-				return
-			}
-			at := f.At.UnixMilli()
 			on := measuring.Load()
 			var got []time.Duration
-			for _, it := range d.List {
-				prev := last[it.MsID]
-				if it.Time <= prev {
-					continue
+			live.each(f, func(msID string, d time.Duration) {
+				if on {
+					got = append(got, d)
 				}
-				last[it.MsID] = it.Time
-				// A terminal's first fix after its login may be one it kept while offline (the simulator buffers
-				// them, as trackers do): only fixes after one already seen are live.
-				if on && prev != 0 {
-					got = append(got, time.Duration(max(0, at-it.Time))*time.Millisecond)
+				if o.OnPosition != nil {
+					o.OnPosition(msID, f.At, d)
 				}
-			}
+			})
 			if len(got) > 0 {
 				mu.Lock()
 				lat = append(lat, got...)
@@ -271,6 +261,9 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 		go func() {
 			sc := bufio.NewScanner(pr)
 			for sc.Scan() {
+				if o.OnSimLine != nil {
+					o.OnSimLine(i, sc.Text())
+				}
 				if m := simOnline.FindStringSubmatch(sc.Text()); m != nil {
 					n, _ := strconv.Atoi(m[1])
 					g, _ := strconv.Atoi(m[2])
@@ -385,7 +378,21 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	mu.Unlock()
 	if o.Then != nil {
 		f := Fleet{Base: base, Pid: serve.Process.Pid, Token: tok, First: first + o.Terminals, Password: pw,
-			Online: func() int64 { return sum(online) },
+			Online: func() int64 { return sum(online) }, Sims: nsim,
+			SimOf: func(msID string) int {
+				k, err := strconv.Atoi(msID)
+				if k -= first; err != nil || k < 0 || k >= o.Terminals {
+					return -1
+				}
+				i := k * nsim / o.Terminals // sim i runs [i·T/nsim, (i+1)·T/nsim)
+				for (i+1)*o.Terminals/nsim <= k {
+					i++
+				}
+				for i*o.Terminals/nsim > k {
+					i--
+				}
+				return i
+			},
 			SimStats: func() string {
 				var b strings.Builder
 				for i := range lastStats {
@@ -621,4 +628,38 @@ func scalePresses(ctx context.Context, base string, first, n, presses int, pw st
 		}
 	}
 	return Presses(ctx, tks, presses)
+}
+
+// liveFixes follows the fixes one console receives. A gps item repeats the terminal's last fix time when only
+// its battery or signal changed: each fix counts once, when it first arrives (latest wins, as the console
+// applies them). A terminal's first fix after its login may be one it kept while offline (the simulator
+// buffers them, as trackers do): only fixes after one already seen are live. Not safe for concurrent use (a
+// console's frames are handled on its reading goroutine, one after the other).
+type liveFixes map[string]int64
+
+// each calls fn with each live fix of a frame and its latency from the fix's time to the frame's arrival.
+func (l liveFixes) each(f wsclient.Frame, fn func(msID string, latency time.Duration)) {
+	if f.Type != "gps" {
+		return
+	}
+	var d struct {
+		List []struct {
+			MsID string `json:"msId"`
+			Time int64  `json:"time"`
+		} `json:"list"`
+	}
+	if f.Decode(&d) != nil {
+		return
+	}
+	at := f.At.UnixMilli()
+	for _, it := range d.List {
+		prev := l[it.MsID]
+		if it.Time <= prev {
+			continue
+		}
+		l[it.MsID] = it.Time
+		if prev != 0 {
+			fn(it.MsID, time.Duration(max(0, at-it.Time))*time.Millisecond)
+		}
+	}
 }

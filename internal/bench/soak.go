@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"os"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,8 +51,17 @@ type SoakSample struct {
 type SoakWindow struct {
 	From, To                    time.Duration
 	Alarm, MsgIn, MsgOut, Press []time.Duration
-	GPS                         []time.Duration
+	GPS                         *Hist // positions arriving in the window (millions: counted, not kept)
 	PressErrs                   int
+}
+
+// SoakSecond is one second of the soak, to tell where slow positions came from: the server, a simulator that
+// fell behind (a position's time is the simulator's planned time), or the harness itself.
+type SoakSecond struct {
+	Positions, Slow int             // positions that arrived this second, and those over a second late
+	SimMax          []time.Duration // the slowest position of each simulator's terminals
+	SimLate         []time.Duration // how late each simulator's planned tasks started (its stats line)
+	Lag             time.Duration   // how late the harness's own 20 ms sleep woke up (the consoles' process)
 }
 
 // SoakResult is what a soak measured.
@@ -65,8 +76,89 @@ type SoakResult struct {
 	ProbeErrs                              []string
 	Consoles                               int
 	SimStats                               string
+	Seconds                                []SoakSecond // from the soak's start, each second
 	Took                                   time.Duration
 }
+
+// soakClock sorts what arrives during the soak into its windows and seconds (from t0; nothing before it).
+type soakClock struct {
+	mu    sync.Mutex
+	t0    time.Time
+	res   *SoakResult
+	sims  int
+	simOf func(msID string) int
+	ended bool
+}
+
+// end stops the count (the consoles go on until the fleet is stopped).
+func (c *soakClock) end() {
+	c.mu.Lock()
+	c.ended = true
+	c.mu.Unlock()
+}
+
+// start begins the soak at t0 with its windows.
+func (c *soakClock) start(t0 time.Time, o SoakOptions, fl Fleet) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for from := time.Duration(0); from < o.Duration; from += o.Window {
+		c.res.Windows = append(c.res.Windows, SoakWindow{From: from, To: min(from+o.Window, o.Duration), GPS: &Hist{}})
+	}
+	c.t0, c.sims, c.simOf = t0, fl.Sims, fl.SimOf
+}
+
+// second is the SoakSecond of at, or nil outside the soak; under c.mu.
+func (c *soakClock) second(at time.Time) *SoakSecond {
+	if c.t0.IsZero() || c.ended || at.Before(c.t0) {
+		return nil
+	}
+	i := int(at.Sub(c.t0) / time.Second)
+	for len(c.res.Seconds) <= i {
+		c.res.Seconds = append(c.res.Seconds, SoakSecond{SimMax: make([]time.Duration, c.sims), SimLate: make([]time.Duration, c.sims)})
+	}
+	return &c.res.Seconds[i]
+}
+
+func (c *soakClock) position(msID string, at time.Time, d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	sec := c.second(at)
+	if sec == nil {
+		return
+	}
+	sim := c.simOf(msID)
+	off := at.Sub(c.t0)
+	for i := range c.res.Windows {
+		if w := &c.res.Windows[i]; off >= w.From && off < w.To {
+			w.GPS.Add(d)
+		}
+	}
+	sec.Positions++
+	if d >= time.Second {
+		sec.Slow++
+	}
+	if sim >= 0 && sim < c.sims {
+		sec.SimMax[sim] = max(sec.SimMax[sim], d)
+	}
+}
+
+func (c *soakClock) simLate(sim int, at time.Time, d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sec := c.second(at); sec != nil && sim >= 0 && sim < c.sims {
+		sec.SimLate[sim] = max(sec.SimLate[sim], d)
+	}
+}
+
+func (c *soakClock) lag(at time.Time, d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sec := c.second(at); sec != nil {
+		sec.Lag = max(sec.Lag, d)
+	}
+}
+
+var simLate = regexp.MustCompile(` late=(\S+)`)
 
 // probeSet tracks one kind of probe: when each was sent and when each copy arrived.
 type probeSet struct {
@@ -111,14 +203,13 @@ func (p *probeSet) settle(t0 time.Time, ws []SoakWindow, pick func(*SoakWindow) 
 func RunSoak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 	res := SoakResult{Consoles: o.Consoles}
 	alarms, msgIn, msgOut := newProbeSet(), newProbeSet(), newProbeSet()
-	var gpsMu sync.Mutex
-	gpsLast := make([]map[string]int64, o.Consoles)
-	for i := range gpsLast {
-		gpsLast[i] = map[string]int64{}
-	}
-	var gpsLat []struct {
-		at time.Time
-		d  time.Duration
+	clock := &soakClock{res: &res}
+	onSimLine := func(sim int, line string) {
+		if m := simLate.FindStringSubmatch(line); m != nil {
+			if d, err := time.ParseDuration(m[1]); err == nil {
+				clock.simLate(sim, time.Now(), d)
+			}
+		}
 	}
 	onFrame := func(console int, f wsclient.Frame) {
 		switch f.Type {
@@ -137,32 +228,6 @@ func RunSoak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 			if f.Decode(&d) == nil && strings.HasPrefix(d.Content, "soak ") {
 				msgIn.got(d.Content, f.At)
 			}
-		case "gps":
-			var d struct {
-				List []struct {
-					MsID string `json:"msId"`
-					Time int64  `json:"time"`
-				} `json:"list"`
-			}
-			if f.Decode(&d) != nil {
-				return
-			}
-			gpsMu.Lock()
-			last := gpsLast[console]
-			for _, it := range d.List {
-				prev := last[it.MsID]
-				if it.Time <= prev {
-					continue
-				}
-				last[it.MsID] = it.Time
-				if prev != 0 {
-					gpsLat = append(gpsLat, struct {
-						at time.Time
-						d  time.Duration
-					}{f.At, time.Duration(max(0, f.At.UnixMilli()-it.Time)) * time.Millisecond})
-				}
-			}
-			gpsMu.Unlock()
 		}
 	}
 	var sampleErr error
@@ -195,16 +260,18 @@ func RunSoak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 			return fmt.Errorf("probe terminal: %w", err)
 		}
 		defer term.Close()
-		sender, err := consoleSocket(ctx, fl.Base, fl.Token, func(f wsclient.Frame) { onFrame(o.Consoles-1, f) })
+		live := liveFixes{}
+		sender, err := consoleSocket(ctx, fl.Base, fl.Token, func(f wsclient.Frame) {
+			onFrame(o.Consoles-1, f)
+			live.each(f, func(msID string, d time.Duration) { clock.position(msID, f.At, d) })
+		})
 		if err != nil {
 			return fmt.Errorf("sender console: %w", err)
 		}
 		defer sender.CloseNow()
 
 		t0 := time.Now()
-		for from := time.Duration(0); from < o.Duration; from += o.Window {
-			res.Windows = append(res.Windows, SoakWindow{From: from, To: min(from+o.Window, o.Duration)})
-		}
+		clock.start(t0, o, fl)
 		end := t0.Add(o.Duration)
 		probeEnd := end.Add(-5 * time.Second) // the last probes have time to arrive
 		var wg sync.WaitGroup
@@ -235,6 +302,15 @@ func RunSoak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 				}
 			}()
 		}
+		wg.Add(1)
+		go func() { // the harness's own lag: a stalled harness would make every delivery look late
+			defer wg.Done()
+			for time.Now().Before(end) && ctx.Err() == nil {
+				at := time.Now()
+				time.Sleep(20 * time.Millisecond)
+				clock.lag(at, time.Since(at)-20*time.Millisecond)
+			}
+		}()
 		every(o.AlarmEvery, func(int) {
 			cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			defer cancel()
@@ -325,16 +401,7 @@ func RunSoak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 		res.MsgIn, res.MsgInDeliveries = msgIn.settle(t0, ws, func(w *SoakWindow) *[]time.Duration { return &w.MsgIn })
 		res.MsgOut, res.MsgOutDelivered = msgOut.settle(t0, ws, func(w *SoakWindow) *[]time.Duration { return &w.MsgOut })
 		res.AlarmExpected, res.MsgInExpected = res.Alarms*o.Consoles, res.MsgIn*o.Consoles
-		gpsMu.Lock()
-		for _, g := range gpsLat {
-			off := g.at.Sub(t0)
-			for i := range ws {
-				if off >= ws[i].From && off < ws[i].To {
-					ws[i].GPS = append(ws[i].GPS, g.d)
-				}
-			}
-		}
-		gpsMu.Unlock()
+		clock.end()
 		res.SimStats = fl.SimStats()
 		res.Took = time.Since(t0)
 		return nil
@@ -343,7 +410,8 @@ func RunSoak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 	var err error
 	res.Scale, err = RunScale(ctx, ScaleOptions{Bin: o.Bin, Dir: o.Dir, Terminals: o.Terminals, Consoles: o.Consoles - 1,
 		Ramp: ramp, OnlineWait: 5 * time.Minute, // the soak starts with the whole fleet online Settle: 5 * time.Second, Window: 5 * time.Second, GPSInterval: o.GPS,
-		Log: o.Log, CheapHash: true, Talkers: 2, SimSize: 2500, OnConsoleFrame: onFrame, Then: then,
+		Log: o.Log, CheapHash: true, Talkers: 2, SimSize: 2500, OnConsoleFrame: onFrame, OnPosition: clock.position,
+		OnSimLine: onSimLine, Then: then,
 		SimArgs: []string{"--talk-every", o.TalkEvery.String()}})
 	if err == nil {
 		err = sampleErr
@@ -417,25 +485,13 @@ func WriteSoak(w io.Writer, o SoakOptions, r SoakResult) (ok bool) {
 	}
 	num := func(v float64) string { return fmt.Sprintf("%.0f", v) }
 	p99s := func(pick func(SoakWindow) []time.Duration) ([]time.Duration, string) {
-		var ps []time.Duration
-		var b []string
-		for _, win := range r.Windows {
-			l := pick(win)
-			p := Pct(l, .99)
-			ps = append(ps, p)
-			if len(l) == 0 {
-				b = append(b, "–")
-			} else {
-				b = append(b, Ms(p))
-			}
-		}
-		return ps, strings.Join(b, " / ")
+		return windowP99s(r.Windows, func(w SoakWindow) (int, time.Duration) { l := pick(w); return len(l), Pct(l, .99) })
 	}
+	gP, gS := windowP99s(r.Windows, func(w SoakWindow) (int, time.Duration) { return w.GPS.Count(), w.GPS.Pct(.99) })
 	aP, aS := p99s(func(w SoakWindow) []time.Duration { return w.Alarm })
 	iP, iS := p99s(func(w SoakWindow) []time.Duration { return w.MsgIn })
 	oP, oS := p99s(func(w SoakWindow) []time.Duration { return w.MsgOut })
 	pP, pS := p99s(func(w SoakWindow) []time.Duration { return w.Press })
-	gP, gS := p99s(func(w SoakWindow) []time.Duration { return w.GPS })
 	pressErrs, presses := 0, 0
 	for _, win := range r.Windows {
 		pressErrs += win.PressErrs
@@ -465,6 +521,7 @@ func WriteSoak(w io.Writer, o SoakOptions, r SoakResult) (ok bool) {
 			Target: "p99 stable", Status: Verdict(presses > 0 && pressErrs == 0 && Stable(pP, 50*time.Millisecond))},
 		{Name: "positions: report → console", Figure: fmt.Sprintf("p99 per window %s", gS), Target: "p99 < 1 s, stable",
 			Status: Verdict(Stable(gP, 100*time.Millisecond) && slices99(gP) < time.Second)},
+		{Name: "positions: where a late one was late", Figure: slowestSource(r.Seconds), Target: "stated (the slowest seconds are listed below)", Status: Info},
 		{Name: "console sockets closed by the server", Figure: fmt.Sprintf("%d %v", r.Scale.ConsoleDrops, r.Scale.DropCodes), Target: "0",
 			Status: Verdict(r.Scale.ConsoleDrops == 0)},
 	}
@@ -483,8 +540,9 @@ func WriteSoak(w io.Writer, o SoakOptions, r SoakResult) (ok bool) {
 	for _, win := range r.Windows {
 		fmt.Fprintf(w, "| %s–%s | %d | %s | %d | %s | %d | %s | %d | %s | %s | %s |\n", win.From, win.To,
 			len(win.Alarm), Ms(Pct(win.Alarm, .99)), len(win.MsgIn), Ms(Pct(win.MsgIn, .99)), len(win.MsgOut), Ms(Pct(win.MsgOut, .99)),
-			len(win.Press), Ms(Pct(win.Press, .99)), Thousands(float64(len(win.GPS))), Ms(Pct(win.GPS, .99)))
+			len(win.Press), Ms(Pct(win.Press, .99)), Thousands(float64(win.GPS.Count())), Ms(win.GPS.Pct(.99)))
 	}
+	writeSlowSeconds(w, r.Seconds, 10)
 	fmt.Fprintf(w, "\nSamples:\n\n| at | online | RSS | heap allocated | goroutines | open files |\n|---|---|---|---|---|---|\n")
 	for _, s := range r.Samples {
 		fmt.Fprintf(w, "| %.0f s | %d | %.1f MB | %.1f MB | %.0f | %d |\n", s.At.Seconds(), s.Online, float64(s.RSS)/(1<<20), s.Heap/(1<<20), s.Goroutines, s.FDs)
@@ -493,6 +551,68 @@ func WriteSoak(w io.Writer, o SoakOptions, r SoakResult) (ok bool) {
 		fmt.Fprintf(w, "\nSimulators at the end:\n\n```\n%s```\n", r.SimStats)
 	}
 	return ok
+}
+
+// slowestSource sums up the seconds: the slowest position, the most a simulator's planned tasks started late
+// (a position's time is the simulator's planned time) and the harness's own largest lag.
+func slowestSource(secs []SoakSecond) string {
+	var pos, late, lag time.Duration
+	slow := 0
+	for _, s := range secs {
+		for i := range s.SimMax {
+			pos, late = max(pos, s.SimMax[i]), max(late, s.SimLate[i])
+		}
+		lag = max(lag, s.Lag)
+		slow += s.Slow
+	}
+	return fmt.Sprintf("%d positions over 1 s, the slowest %s; simulators' tasks started at most %s late; the harness's own timer at most %s late",
+		slow, Ms(pos), Ms(late), Ms(lag))
+}
+
+// writeSlowSeconds lists the n seconds with the slowest positions, with what each simulator and the harness
+// were doing then.
+func writeSlowSeconds(w io.Writer, secs []SoakSecond, n int) {
+	idx := make([]int, 0, len(secs))
+	worst := func(s SoakSecond) time.Duration { return slices.Max(append([]time.Duration{0}, s.SimMax...)) }
+	for i, s := range secs {
+		if s.Positions > 0 {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return worst(secs[idx[a]]) > worst(secs[idx[b]]) })
+	idx = idx[:min(n, len(idx))]
+	sort.Ints(idx)
+	if len(idx) == 0 {
+		return
+	}
+	ms := func(ds []time.Duration) string {
+		b := make([]string, len(ds))
+		for i, d := range ds {
+			b[i] = Ms(d)
+		}
+		return strings.Join(b, " / ")
+	}
+	fmt.Fprintf(w, "\nThe %d seconds with the slowest positions (per simulator: its terminals' slowest position, and how late its planned tasks started):\n\n| second | positions | over 1 s | slowest, per simulator | tasks late, per simulator | harness lag |\n|---|---|---|---|---|---|\n", len(idx))
+	for _, i := range idx {
+		s := secs[i]
+		fmt.Fprintf(w, "| %d | %s | %d | %s | %s | %s |\n", i, Thousands(float64(s.Positions)), s.Slow, ms(s.SimMax), ms(s.SimLate), Ms(s.Lag))
+	}
+}
+
+// windowP99s gives each window's p99 (pick: a window's count and p99) and the list as text ("–" for none).
+func windowP99s(ws []SoakWindow, pick func(SoakWindow) (int, time.Duration)) ([]time.Duration, string) {
+	var ps []time.Duration
+	var b []string
+	for _, win := range ws {
+		n, p := pick(win)
+		ps = append(ps, p)
+		if n == 0 {
+			b = append(b, "–")
+		} else {
+			b = append(b, Ms(p))
+		}
+	}
+	return ps, strings.Join(b, " / ")
 }
 
 // slices99 is the largest of the windows' p99s.

@@ -308,6 +308,16 @@ func (f *Fleet) Talking() int {
 	return f.clock.active()
 }
 
+// TakeLate is the most a planned task (a report, a burst) started after its time since the last call; 0
+// before the fleet runs. A position's time is its planned time, so this is what the simulator adds to a
+// position's latency.
+func (f *Fleet) TakeLate() time.Duration {
+	if f.sched == nil {
+		return 0
+	}
+	return f.sched.takeLate()
+}
+
 // Pending is the number of scheduled tasks (a health figure: about five per terminal).
 func (f *Fleet) Pending() int {
 	if f.sched == nil {

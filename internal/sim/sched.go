@@ -3,6 +3,7 @@ package sim
 import (
 	"container/heap"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -15,8 +16,9 @@ type scheduler struct {
 	items taskHeap
 	seq   uint64
 	wake  chan struct{}
-	work  chan func()
+	work  chan task
 	now   func() time.Time
+	late  atomic.Int64 // the most a task started after its time (ns), since takeLate
 	stop  chan struct{}
 	wg    sync.WaitGroup
 	ended bool
@@ -48,14 +50,17 @@ func (h *taskHeap) Pop() any {
 }
 
 func newScheduler(workers int) *scheduler {
-	s := &scheduler{wake: make(chan struct{}, 1), work: make(chan func(), 4*workers), now: time.Now,
+	s := &scheduler{wake: make(chan struct{}, 1), work: make(chan task, 4*workers), now: time.Now,
 		stop: make(chan struct{})}
 	for range workers {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			for fn := range s.work {
-				fn()
+			for t := range s.work {
+				late := s.now().UnixNano() - t.at
+				for cur := s.late.Load(); late > cur && !s.late.CompareAndSwap(cur, late); cur = s.late.Load() {
+				}
+				t.fn()
 			}
 		}()
 	}
@@ -87,6 +92,10 @@ func (s *scheduler) at(t time.Time, fn func()) {
 // after runs fn after d.
 func (s *scheduler) after(d time.Duration, fn func()) { s.at(s.now().Add(d), fn) }
 
+// takeLate is the most a task started after its planned time since the last call: how far the workers (a
+// task blocked on a slow server, a starved process) fall behind.
+func (s *scheduler) takeLate() time.Duration { return time.Duration(s.late.Swap(0)) }
+
 // pending is the number of tasks waiting.
 func (s *scheduler) pending() int {
 	s.mu.Lock()
@@ -101,19 +110,19 @@ func (s *scheduler) loop() {
 	defer timer.Stop()
 	for {
 		now := s.now().UnixNano()
-		var due []func()
+		var due []task
 		s.mu.Lock()
 		for len(s.items) > 0 && s.items[0].at <= now && len(due) < 256 {
-			due = append(due, heap.Pop(&s.items).(task).fn)
+			due = append(due, heap.Pop(&s.items).(task))
 		}
 		wait := time.Hour
 		if len(s.items) > 0 {
 			wait = time.Duration(s.items[0].at - now)
 		}
 		s.mu.Unlock()
-		for _, fn := range due {
+		for _, t := range due {
 			select {
-			case s.work <- fn:
+			case s.work <- t:
 			case <-s.stop:
 				return
 			}

@@ -94,3 +94,25 @@ func TestSchedulerClose(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 }
+
+// TestSchedulerTellsHowLateTasksStart: a worker held by a slow task makes the next task late, and the
+// figure is the most since it was last taken.
+func TestSchedulerTellsHowLateTasksStart(t *testing.T) {
+	s := newScheduler(1)
+	defer s.close()
+	done := make(chan struct{})
+	now := time.Now()
+	s.at(now, func() { time.Sleep(150 * time.Millisecond) }) // holds the one worker
+	s.at(now, func() { close(done) })                        // planned for the same time: starts ≥ 150 ms late
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("tasks did not run")
+	}
+	if late := s.takeLate(); late < 150*time.Millisecond || late > 5*time.Second {
+		t.Fatalf("late %v, want at least the 150 ms the first task held the worker", late)
+	}
+	if late := s.takeLate(); late != 0 {
+		t.Fatalf("taken twice: %v", late)
+	}
+}

@@ -1,0 +1,44 @@
+package bench
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+func TestHistAgreesWithPctToTheMillisecond(t *testing.T) {
+	var h Hist
+	if h.Pct(.99) != 0 || h.Count() != 0 {
+		t.Fatal("an empty Hist is not empty")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	var ds []time.Duration
+	for range 50_000 {
+		d := time.Duration(r.ExpFloat64() * float64(80*time.Millisecond))
+		if r.IntN(1000) == 0 {
+			d = 12*time.Second + time.Duration(r.IntN(5000))*time.Millisecond // past the last bucket
+		}
+		ds = append(ds, d)
+		h.Add(d)
+	}
+	h.Add(-time.Second) // counted as 0
+	ds = append(ds, 0)
+	for _, p := range []float64{.5, .9, .99, .999, 1} {
+		want, got := Pct(ds, p), h.Pct(p)
+		if got < want || got-want > time.Millisecond {
+			t.Errorf("p%v: Hist %v, Pct %v", p*100, got, want)
+		}
+	}
+	if h.Count() != len(ds) || h.Max() != Pct(ds, 1) {
+		t.Fatalf("count %d max %v, want %d %v", h.Count(), h.Max(), len(ds), Pct(ds, 1))
+	}
+	over := 0
+	for _, d := range ds {
+		if d >= time.Second {
+			over++
+		}
+	}
+	if h.Over(time.Second) != over || over == 0 {
+		t.Fatalf("over 1 s: %d, want %d", h.Over(time.Second), over)
+	}
+}
