@@ -595,6 +595,23 @@ func (m *MediaRelay) Links() []string {
 	return out
 }
 
+// InPackets counts the packets this node's incoming lanes received, per node (tests, diagnostics: where a burst
+// relayed here stopped).
+func (m *MediaRelay) InPackets() map[string]uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := map[string]uint64{}
+	for node, l := range m.links {
+		if l.r == nil {
+			continue
+		}
+		for i := range l.r.Lanes() {
+			out[node] += l.r.In(i).Packets()
+		}
+	}
+	return out
+}
+
 // InDelays are the recent forwarding delays of every incoming lane: this node's hop for other nodes' bursts.
 func (m *MediaRelay) InDelays() []time.Duration {
 	m.mu.Lock()

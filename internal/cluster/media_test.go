@@ -339,8 +339,9 @@ func TestTerminalMonitoringAcrossNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := con.WaitPackets(ctx, sent-2)
-	if err != nil {
-		t.Fatal(err)
+	if err != nil { // where the packets stopped: on node 3's lanes to node 1, or on node 1
+		t.Fatalf("%v; node 1 links %v, its lanes received %v; node 3 links %v", err, n1.MediaRelay.Links(),
+			n1.MediaRelay.InPackets(), n3.MediaRelay.Links())
 	}
 	checkStream(t, "the dispatcher on node 1", got, 0, sent)
 	if n := bystander.ReceivedCount(); n != 0 {
