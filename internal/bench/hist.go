@@ -28,18 +28,6 @@ func (h *Hist) Add(d time.Duration) {
 // Count is the number of latencies added.
 func (h *Hist) Count() int { return h.n }
 
-// Max is the largest latency added.
-func (h *Hist) Max() time.Duration { return h.max }
-
-// Over counts the latencies of at least d (to the millisecond).
-func (h *Hist) Over(d time.Duration) int {
-	n := 0
-	for i := min(int(d/time.Millisecond), histBuckets); i <= histBuckets; i++ {
-		n += int(h.bucket[i])
-	}
-	return n
-}
-
 // Pct is the p-quantile (0 < p ≤ 1) with Pct's rank rule, as the upper edge of its bucket (at most Max; Max
 // when it falls past the last bucket); 0 when empty.
 func (h *Hist) Pct(p float64) time.Duration {

@@ -29,16 +29,7 @@ func TestHistAgreesWithPctToTheMillisecond(t *testing.T) {
 			t.Errorf("p%v: Hist %v, Pct %v", p*100, got, want)
 		}
 	}
-	if h.Count() != len(ds) || h.Max() != Pct(ds, 1) {
-		t.Fatalf("count %d max %v, want %d %v", h.Count(), h.Max(), len(ds), Pct(ds, 1))
-	}
-	over := 0
-	for _, d := range ds {
-		if d >= time.Second {
-			over++
-		}
-	}
-	if h.Over(time.Second) != over || over == 0 {
-		t.Fatalf("over 1 s: %d, want %d", h.Over(time.Second), over)
+	if h.Count() != len(ds) {
+		t.Fatalf("count %d, want %d", h.Count(), len(ds))
 	}
 }

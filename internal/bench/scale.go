@@ -59,9 +59,8 @@ type ScaleOptions struct {
 	SimArgs []string
 	// OnConsoleFrame, if set, sees every frame the consoles receive (on their reading goroutines, at once).
 	OnConsoleFrame func(console int, f wsclient.Frame)
-	// OnPosition, if set, sees every live fix a console receives (its first arrival there; a terminal's first
-	// fix after its login is not live), from the first console on, with its arrival and its latency from the
-	// fix's own time; on the console's reading goroutine.
+	// OnPosition, if set, sees every live fix each console receives (liveFixes), with its arrival and its
+	// latency from the fix's own time; on that console's reading goroutine.
 	OnPosition func(msID string, at time.Time, latency time.Duration)
 	// OnSimLine, if set, sees each line a simulator process writes (sim: its index), on that line's reader.
 	OnSimLine func(sim int, line string)

@@ -131,6 +131,7 @@ func (c *soakClock) position(msID string, at time.Time, d time.Duration) {
 	for i := range c.res.Windows {
 		if w := &c.res.Windows[i]; off >= w.From && off < w.To {
 			w.GPS.Add(d)
+			break
 		}
 	}
 	sec.Positions++
