@@ -28,8 +28,8 @@ func (h *Hist) Add(d time.Duration) {
 // Count is the number of latencies added.
 func (h *Hist) Count() int { return h.n }
 
-// Pct is the p-quantile (0 < p ≤ 1) with Pct's rank rule, as the upper edge of its bucket (at most Max; Max
-// when it falls past the last bucket); 0 when empty.
+// Pct is the p-quantile (0 < p ≤ 1) with Pct's rank rule, as the upper edge of its bucket (at most the largest
+// latency added, and that latency when the quantile falls past the last bucket); 0 when empty.
 func (h *Hist) Pct(p float64) time.Duration {
 	if h.n == 0 {
 		return 0

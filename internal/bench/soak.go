@@ -159,7 +159,8 @@ func (c *soakClock) lag(at time.Time, d time.Duration) {
 	}
 }
 
-var simLate = regexp.MustCompile(` late=(\S+)`)
+// simLateField is the `late=` of a simulator's stats line (Fleet.TakeLate).
+var simLateField = regexp.MustCompile(` late=(\S+)`)
 
 // probeSet tracks one kind of probe: when each was sent and when each copy arrived.
 type probeSet struct {
@@ -206,7 +207,7 @@ func RunSoak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 	alarms, msgIn, msgOut := newProbeSet(), newProbeSet(), newProbeSet()
 	clock := &soakClock{res: &res}
 	onSimLine := func(sim int, line string) {
-		if m := simLate.FindStringSubmatch(line); m != nil {
+		if m := simLateField.FindStringSubmatch(line); m != nil {
 			if d, err := time.ParseDuration(m[1]); err == nil {
 				clock.simLate(sim, time.Now(), d)
 			}
