@@ -24,7 +24,10 @@ import (
 //   - quiet: nothing else;
 //   - logins: 100 terminal logins a second from one address with one valid credential (the probe's flood);
 //   - gps: one terminal sending back-dated positions as fast as its socket takes them (500-point batches at the
-//     socket's 50 frames a second, as the probe did: 25,000 positions a second).
+//     socket's 50 frames a second, as the probe did: 25,000 positions a second);
+//   - media: another customer's dispatcher asking for ffmpeg work without pause — 40 parallel camera snapshots
+//     and 12 parallel broadcast uploads (a 20 s WAV each), round after round (issue 30 M2: each is bounded per
+//     customer and per server, the rest refused busy, 101).
 //
 // The load generators run in this process, beside the server, as the probe ran beside its server.
 //
@@ -67,7 +70,8 @@ func TestLoadIsolation(t *testing.T) {
 
 	// The phases take turns, round after round, so other work on the machine weighs on each alike.
 	flooder := w.terminal(ctx, base, first+3, false)
-	var quiet, logins, gps figures
+	abuser := newMediaAbuser(t, w)
+	var quiet, logins, gps, mediaLoad figures
 	var loginsSent, loginsRefused, gpsSent atomic.Int64
 	for range rounds {
 		measure(&quiet, nil)
@@ -75,12 +79,13 @@ func TestLoadIsolation(t *testing.T) {
 			loginFlood(ctx, base, strconv.Itoa(first+2), 100, &loginsSent, &loginsRefused)
 		})
 		measure(&gps, func(ctx context.Context) { gpsFlood(ctx, flooder, &gpsSent) })
+		measure(&mediaLoad, abuser.run)
 	}
 
 	for _, p := range []struct {
 		key string
 		f   figures
-	}{{"quiet", quiet}, {"logins", logins}, {"gps", gps}} {
+	}{{"quiet", quiet}, {"logins", logins}, {"gps", gps}, {"media", mediaLoad}} {
 		t.Logf("%s: access p95 %v (%d presses), voice delay p95 %v (%d packets)", p.key, bench.Pct(p.f.access, .95),
 			len(p.f.access), bench.Pct(p.f.voice, .95), len(p.f.voice))
 		bench.EmitMs("iso."+p.key+".access_p95_ms", bench.Pct(p.f.access, .95))
@@ -92,6 +97,12 @@ func TestLoadIsolation(t *testing.T) {
 	bench.Emit("iso.logins.refused", float64(loginsRefused.Load()))
 	bench.Emit("iso.gps.points", float64(gpsSent.Load()))
 	bench.Emit("iso.seconds", (window * time.Duration(rounds)).Seconds())
+	for k, v := range map[string]*atomic.Int64{"snaps": &abuser.snaps, "snaps_ok": &abuser.snapsOK, "snaps_busy": &abuser.snapsBusy,
+		"uploads": &abuser.uploads, "uploads_ok": &abuser.uploadsOK, "uploads_busy": &abuser.uploadsBusy, "failed": &abuser.other} {
+		bench.Emit("iso.media."+k, float64(v.Load()))
+	}
+	t.Logf("media: %d snapshots (%d served, %d busy), %d uploads (%d served, %d busy), %d other answers", abuser.snaps.Load(),
+		abuser.snapsOK.Load(), abuser.snapsBusy.Load(), abuser.uploads.Load(), abuser.uploadsOK.Load(), abuser.uploadsBusy.Load(), abuser.other.Load())
 	t.Logf("logins: %d sent, %d refused busy; gps: %d positions sent", loginsSent.Load(), loginsRefused.Load(), gpsSent.Load())
 }
 
