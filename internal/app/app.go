@@ -38,6 +38,7 @@ import (
 	"tenfour/internal/patrol"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/quota"
 	"tenfour/internal/platform/realtime"
 	"tenfour/internal/presence"
 	"tenfour/internal/schoolbus"
@@ -215,6 +216,8 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 		return nil, err
 	}
 	fileSvc := files.New(d, fileStore, files.Limits(cfg.Uploads), a.Sessions)
+	storageQuota := quota.New(d, cfg.StorageQuota, files.Usage, broadcast.Usage) // one quota per customer across uploads
+	fileSvc.SetQuota(storageQuota)
 	if a.Cluster != nil { // one file token key for the cluster: a terminal fetches from its node what another signed
 		key, err := a.Cluster.SharedSecret(context.Background(), "file-token-key", 32)
 		if err != nil {
@@ -307,7 +310,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	if err := os.MkdirAll(musicDir, 0o750); err != nil {
 		return nil, err
 	}
-	a.Broadcast = broadcast.New(d, a.Auth, a.Hub, broadcast.Options{MusicDir: musicDir}) // auth keeps its passwords and tokens
+	a.Broadcast = broadcast.New(d, a.Auth, a.Hub, broadcast.Options{MusicDir: musicDir, Quota: storageQuota}) // auth keeps its passwords and tokens
 	a.Broadcast.Routes(router)
 	hub.Register(a.Broadcast.Verbs()...)
 	hub.OnLogin(a.Broadcast.AtLogin)   // spec §4: a console's caster exists after its login

@@ -96,6 +96,9 @@ func (s *Service) filesInGroup(ctx context.Context, q querier, customerID, group
 // stored with its length and size; at most FilesPerGroup per group (spec §9).
 func (s *Service) upload(w http.ResponseWriter, r *http.Request, c Caller) (any, error) {
 	ctx := r.Context()
+	if _, err := s.opt.Quota.Room(ctx, c.CustomerID); err != nil { // full: refused before the upload is read
+		return nil, err
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.opt.MaxUpload+1<<20)
 	ct, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if ct != "multipart/form-data" || params["boundary"] == "" {
@@ -200,6 +203,9 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request, c Caller) (any,
 		}
 		if n >= FilesPerGroup {
 			return ErrFilesFull
+		}
+		if err := s.opt.Quota.Take(ctx, tx, c.CustomerID, f.Size); err != nil { // the storage quota, decided with the insert
+			return err
 		}
 		return tx.QueryRow(ctx, `INSERT INTO bc_files (customer_id, group_id, original_name, name, length_ms, size, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, c.CustomerID, f.GroupID, f.OriginalName, f.Name, f.Length, f.Size, f.CreatedAt).Scan(&f.ID)

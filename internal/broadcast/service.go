@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/quota"
 	"tenfour/internal/platform/realtime"
 )
 
@@ -36,6 +37,8 @@ type Options struct {
 	FFmpeg string
 	// MaxUpload bounds an uploaded audio file (default 100 MB).
 	MaxUpload int64
+	// Quota is the customers' storage quota the library's files count against (nil: unlimited; quota.go).
+	Quota *quota.Quota
 }
 
 // Service is the broadcast service.

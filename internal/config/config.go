@@ -49,6 +49,9 @@ type Config struct {
 	HTTP HTTPLimits
 	// Uploads are the file service's size limits (POST /filews/upload/media).
 	Uploads Uploads
+	// StorageQuota is the bytes each customer may keep in uploads (file store, media cloud, broadcast library;
+	// internal/platform/quota); 0 = unlimited.
+	StorageQuota int64
 	// SignIn is the per-address sign-in limit (zero: the defaults).
 	SignIn SignIn
 
@@ -188,7 +191,7 @@ func ParseServe(args []string) (Config, error) {
 	var origins, publicIPs, mediaIfaces, trustedProxies string
 	var retentionDays, cameraRetentionDays int
 	var gpsRetentionDays, eventRetentionDays int
-	var upImage, upFile, upAudio, upVideo int64
+	var upImage, upFile, upAudio, upVideo, storageQuotaMB int64
 	var bodyRateKB int64
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8080", "HOST:PORT to listen on")
@@ -237,6 +240,7 @@ func ParseServe(args []string) (Config, error) {
 	fs.Int64Var(&upFile, "upload-max-file-mb", 50, "largest document upload (attachments), MB")
 	fs.Int64Var(&upAudio, "upload-max-audio-mb", 20, "largest audio upload (voice notes, tones), MB")
 	fs.Int64Var(&upVideo, "upload-max-video-mb", 200, "largest video upload (media cloud), MB")
+	fs.Int64Var(&storageQuotaMB, "storage-quota-mb", 10240, "MB of uploads each customer may keep (files, media cloud, broadcast library); a full customer's uploads get code 79 (0 = unlimited)")
 	fs.StringVar(&c.Cluster.NATS, "nats", "", "NATS server URL(s) (nats://host:4222 or tls://…, comma-separated) joining this node to a cluster on the same --db PostgreSQL; empty = this node runs alone")
 	fs.StringVar(&c.Cluster.NodeID, "node-id", "", "with --nats: this node's unique name in the cluster (letters, digits, - and _)")
 	fs.StringVar(&c.Cluster.NATSCA, "nats-ca", "", "with --nats: CA certificate file (PEM) the NATS servers' certificates are checked against")
@@ -294,6 +298,10 @@ func ParseServe(args []string) (Config, error) {
 		return c, fmt.Errorf("--upload-max-*-mb must be 1 to 1048576")
 	}
 	c.Uploads = Uploads{Image: upImage << 20, File: upFile << 20, Audio: upAudio << 20, Video: upVideo << 20}
+	if storageQuotaMB < 0 || storageQuotaMB > 1<<30 {
+		return c, fmt.Errorf("--storage-quota-mb must be 0 (unlimited) to 1073741824")
+	}
+	c.StorageQuota = storageQuotaMB << 20
 	if c.HTTP.BodyTimeout < time.Second || bodyRateKB < 1 || c.HTTP.ConnsPerIP < 0 {
 		return c, fmt.Errorf("--body-timeout must be ≥ 1s, --body-min-rate-kb ≥ 1 and --conns-per-ip ≥ 0")
 	}

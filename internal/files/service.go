@@ -20,6 +20,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/quota"
 )
 
 // TokenTTL is how long a file token (socket `file.token`) opens the file service.
@@ -36,7 +37,8 @@ type Service struct {
 	storage  Storage
 	limits   Limits
 	sessions Sessions
-	key      []byte // signs file tokens; new at every start, so a restart ends them (terminals ask again)
+	quota    *quota.Quota // the customer's storage across uploads; nil: unlimited
+	key      []byte       // signs file tokens; new at every start, so a restart ends them (terminals ask again)
 	now      func() time.Time
 }
 
@@ -52,6 +54,13 @@ func New(d *db.DB, st Storage, limits Limits, sessions Sessions) *Service {
 // SetKey replaces the file token key (call before serving): the nodes of a cluster share one, so a token one
 // node signs is accepted by every node (internal/cluster SharedSecret).
 func (s *Service) SetKey(key []byte) { s.key = key }
+
+// SetQuota measures uploads against the customers' storage quota (call before serving; nil: unlimited).
+func (s *Service) SetQuota(q *quota.Quota) { s.quota = q }
+
+// Usage is the bytes the file store keeps for a customer (the media cloud's items are files too): a source of
+// the storage quota.
+var Usage = quota.SumSize("files")
 
 // Limits are the upload limits in force.
 func (s *Service) Limits() Limits { return s.limits }
@@ -76,9 +85,14 @@ func (s *Service) Get(ctx context.Context, customerID int64, id string) (Info, e
 }
 
 // Save stores an upload for p: its type is detected from the first bytes (want may narrow the kind, see
-// Detect), its size checked against the kind's limit while it streams, then the row is written. Errors:
-// ErrEmpty, ErrType, ErrTooLarge; nothing is kept on any error.
+// Detect), its size checked against the kind's limit and the room left in the customer's storage quota while
+// it streams, then the row is written after the quota is taken (package quota). Errors: ErrEmpty, ErrType,
+// ErrTooLarge, quota.ErrFull; nothing is kept on any error.
 func (s *Service) Save(ctx context.Context, p identity.Principal, name string, want Kind, r io.Reader) (Info, error) {
+	room, err := s.quota.Room(ctx, p.CustomerID) // a full customer's upload is refused before it is read
+	if err != nil {
+		return Info{}, err
+	}
 	head := make([]byte, 512)
 	n, err := io.ReadFull(r, head)
 	switch {
@@ -94,15 +108,26 @@ func (s *Service) Save(ctx context.Context, p identity.Principal, name string, w
 	}
 	id := newID()
 	sum := sha256.New()
-	body := &limitReader{r: io.TeeReader(io.MultiReader(bytes.NewReader(head), r), sum), left: s.limits.Of(kind)}
+	limit := s.limits.Of(kind)
+	body := &limitReader{r: io.TeeReader(io.MultiReader(bytes.NewReader(head), r), sum), left: min(limit, room)}
 	size, err := s.storage.Put(ctx, id, body)
 	if err != nil {
+		if errors.Is(err, errTooLarge) && room < limit {
+			return Info{}, quota.ErrFull
+		}
 		return Info{}, readErr(err)
 	}
 	f := Info{ID: id, CustomerID: p.CustomerID, Kind: kind, Mime: mime, Name: CleanName(name), Size: size,
 		SHA256: hex.EncodeToString(sum.Sum(nil)), URL: URL(id), UploadedBy: p.AccountID, Time: s.now().UnixMilli()}
-	if _, err := s.db.Exec(ctx, `INSERT INTO files (id, customer_id, kind, mime, name, size, sha256, uploaded_by, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, f.ID, f.CustomerID, f.Kind, f.Mime, f.Name, f.Size, f.SHA256, f.UploadedBy, f.Time); err != nil {
+	err = s.db.InTx(ctx, func(tx *db.Tx) error {
+		if err := s.quota.Take(ctx, tx, f.CustomerID, f.Size); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO files (id, customer_id, kind, mime, name, size, sha256, uploaded_by, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, f.ID, f.CustomerID, f.Kind, f.Mime, f.Name, f.Size, f.SHA256, f.UploadedBy, f.Time)
+		return err
+	})
+	if err != nil {
 		_ = s.storage.Delete(context.WithoutCancel(ctx), id)
 		return Info{}, err
 	}
