@@ -32,6 +32,7 @@ import (
 	"tenfour/internal/job"
 	"tenfour/internal/lonework"
 	"tenfour/internal/media"
+	"tenfour/internal/media/ffchild"
 	"tenfour/internal/medialib"
 	"tenfour/internal/message"
 	"tenfour/internal/oplog"
@@ -181,8 +182,11 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.SOS.SetFloor(voiceSvc) // an SOS terminal's floor requests pre-empt everyone
 	// [cameras] /ds/camera, /ds/apiZlmk: cameras pulled with ffmpeg, watched over WebRTC on the media server's
 	// port, snapshots, recordings with retention; with --demo, simulated RTSP cameras (docs/adr/0016)
+	// one limiter of the ffmpeg work clients ask for: snapshots here, upload transcodes in broadcast (docs/adr/0030)
+	ffJobs := ffchild.NewLimiter(ffchild.Limits(cfg.FFmpegJobs))
 	a.Cameras = camera.New(d, a.Hub, mediaEng, camera.Options{DataDir: cfg.DataDir, NodeID: cfg.Cluster.NodeID,
-		MaxPerCustomer: cfg.Camera.MaxPerCustomer, Retention: cfg.Camera.Retention, FFmpeg: cfg.Camera.FFmpeg})
+		MaxPerCustomer: cfg.Camera.MaxPerCustomer, Retention: cfg.Camera.Retention, FFmpeg: cfg.Camera.FFmpeg,
+		AllowNets: cfg.Camera.AllowNets, Jobs: ffJobs})
 	a.Cameras.Routes(router)
 	hub.Register(a.Cameras.Verbs()...)
 	a.OnPrepare(a.Cameras.Restore)

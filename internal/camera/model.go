@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"tenfour/internal/media/ffchild"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/text"
 )
@@ -83,6 +84,11 @@ var (
 	ErrRecording      = httpx.E(http.StatusConflict, "403", "camera.alreadyRecording", "the stream is being recorded already")
 	ErrNotRecording   = httpx.E(http.StatusConflict, "404", "camera.notRecording", "the stream is not being recorded")
 	ErrNoTool         = httpx.E(http.StatusServiceUnavailable, "503", "camera.noTool", "ffmpeg is not installed on the server (make test-deps installs it)")
+	// ErrServerBusy: the server's snapshot work is full (ffchild.Limiter); spec §9 "101 system busy".
+	ErrServerBusy = httpx.E(http.StatusServiceUnavailable, "101", "camera.serverBusy", "the server is busy, try again")
+	// ErrNetworkNotAllowed: the camera's address is outside --camera-allow-nets (at add/update for an IP
+	// address, at every pull for the addresses a name resolves to).
+	ErrNetworkNotAllowed = httpx.E(http.StatusForbidden, "107", "camera.networkNotAllowed", "the camera's address is outside the networks this server may pull from")
 )
 
 // checkStream validates a stream id: 1-64 of letters, digits, '-', '_' and '.'.
@@ -102,7 +108,8 @@ func checkStream(name, v string) (string, error) {
 	return v, nil
 }
 
-// checkURL validates a camera address: rtsp:// or rtsps:// with a host, no spaces or control characters.
+// checkURL validates a camera address: rtsp:// or rtsps:// with a host, no spaces or control characters, raw or
+// percent-encoded (ffchild.CheckCameraURL).
 func checkURL(name, v string) (string, error) {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -114,6 +121,9 @@ func checkURL(name, v string) (string, error) {
 	u, err := url.Parse(v)
 	if err != nil || (u.Scheme != "rtsp" && u.Scheme != "rtsps") || u.Hostname() == "" || u.Opaque != "" {
 		return "", httpx.BadParam(name, "an rtsp:// or rtsps:// address with a host")
+	}
+	if ffchild.CheckCameraURL(v) != nil { // percent-encoded CR/LF in the user info would become RTSP headers
+		return "", httpx.BadParam(name, "control characters in the address")
 	}
 	if p := u.Port(); p != "" {
 		n := 0

@@ -74,3 +74,12 @@ func TestClassify(t *testing.T) {
 		t.Errorf("no media: %v", got)
 	}
 }
+
+// Control characters percent-encoded anywhere in the address (ffmpeg decodes the user info into RTSP headers).
+func TestCheckURLDecoded(t *testing.T) {
+	for _, bad := range []string{"rtsp://admin%0d%0aX-Injected:%201@10.0.0.5/x", "rtsp://a:b%0a@h/x", "rtsp://h/x%00", "rtsp://h/x%7f"} {
+		if _, err := checkURL("u", bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -64,6 +63,9 @@ func (s *Service) Add(ctx context.Context, p identity.Principal, in Input) (Came
 	if err != nil {
 		return c, err
 	}
+	if err := s.opts.AllowNets.checkLiteral(c.StreamURL); err != nil {
+		return c, err
+	}
 	c, err = s.store.Add(ctx, c, s.opts.MaxPerCustomer)
 	if err != nil {
 		return c, err
@@ -89,6 +91,9 @@ func (s *Service) Update(ctx context.Context, p identity.Principal, id ID, in In
 	}
 	c, err := in.camera(old)
 	if err != nil {
+		return c, err
+	}
+	if err := s.opts.AllowNets.checkLiteral(c.StreamURL); err != nil {
 		return c, err
 	}
 	if st := s.running(p.CustomerID, old.StreamID); st != nil && st.recording() {
@@ -231,8 +236,10 @@ func (s *Service) IsOnline(ctx context.Context, p identity.Principal, stream str
 	return s.stateOf(c), nil
 }
 
-// Snap returns a current JPEG of a stream (spec §7 apiZlmk/snap): the kept group of pictures decoded by an
-// ffmpeg child, its last frame.
+// Snap returns a current JPEG of a stream (spec §7 apiZlmk/snap) from its pull (started if nobody pulls it):
+// the keyframe the stream keeps (the start of its current group of pictures), decoded once by one ffmpeg child
+// reading H.264 from stdin; every request for the same keyframe shares that decode and its picture. The decode
+// takes a slot of the server's ffmpeg limiter (ErrServerBusy when none comes free in time; docs/adr/0030).
 func (s *Service) Snap(ctx context.Context, p identity.Principal, stream string) ([]byte, error) {
 	c, err := s.camera(ctx, p, stream)
 	if err != nil {
@@ -242,10 +249,12 @@ func (s *Service) Snap(ctx context.Context, p identity.Principal, stream string)
 	if err != nil {
 		return nil, err
 	}
-	var gop [][]byte
+	var key [][]byte
 	for deadline := time.Now().Add(s.opts.FirstMedia); ; {
-		if gop, _ = st.snapshotGOP(); len(gop) > 0 && gopComplete(gop) {
-			break
+		if gop, _ := st.snapshotGOP(); len(gop) > 0 {
+			if key = keyframe(gop); key != nil {
+				break
+			}
 		}
 		if time.Now().After(deadline) {
 			return nil, ErrNoMedia
@@ -256,22 +265,59 @@ func (s *Service) Snap(ctx context.Context, p identity.Principal, stream string)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	annexB, err := depacketize(gop)
-	if err != nil {
-		return nil, err
+	var h rtp.Header
+	if _, err := h.Unmarshal(key[0]); err != nil {
+		return nil, ErrNoMedia
 	}
-	return s.decodeLast(ctx, annexB)
+	snap, first := st.snapshotOf(h.Timestamp)
+	if first {
+		snap.jpg, snap.err = s.decodeKeyframe(context.WithoutCancel(ctx), p.CustomerID, key)
+		close(snap.done)
+	}
+	select {
+	case <-snap.done:
+		return snap.jpg, snap.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
-// gopComplete tells whether the kept GOP holds at least one whole frame (a packet with the marker bit).
-func gopComplete(gop [][]byte) bool {
-	var h rtp.Header
-	for _, raw := range gop {
-		if _, err := h.Unmarshal(raw); err == nil && h.Marker {
-			return true
+// snapshot is one keyframe's picture: decoded once, then shared.
+type snapshot struct {
+	ts   uint32
+	done chan struct{} // closed when jpg or err is set
+	jpg  []byte
+	err  error
+}
+
+// snapshotOf is the snapshot of the keyframe at ts: the one decoded or being decoded, or a new one the caller
+// decodes (first). A failed decode is not kept: the next request tries again.
+func (st *stream) snapshotOf(ts uint32) (snap *snapshot, first bool) {
+	st.snapMu.Lock()
+	defer st.snapMu.Unlock()
+	if sn := st.snap; sn != nil && sn.ts == ts {
+		select {
+		case <-sn.done:
+			if sn.err == nil {
+				return sn, false
+			}
+		default:
+			return sn, false
 		}
 	}
-	return false
+	st.snap = &snapshot{ts: ts, done: make(chan struct{})}
+	return st.snap, true
+}
+
+// keyframe is the kept GOP's first access unit (its packets up to the first marker bit), nil while incomplete.
+func keyframe(gop [][]byte) [][]byte {
+	var h rtp.Header
+	for i, raw := range gop {
+		if _, err := h.Unmarshal(raw); err == nil && h.Marker {
+			return gop[:i+1]
+		}
+	}
+	return nil
 }
 
 // depacketize turns RTP H.264 packets into an Annex-B byte stream (pion's depacketizer).
@@ -295,31 +341,47 @@ func depacketize(pkts [][]byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// decodeLast decodes an H.264 elementary stream and returns its last frame as JPEG.
-func (s *Service) decodeLast(ctx context.Context, annexB []byte) ([]byte, error) {
-	dir, err := os.MkdirTemp("", "tenfour-snap-")
+// maxSnapshot caps a snapshot's JPEG (-fs).
+const maxSnapshot = 8 << 20
+
+// decodeKeyframe decodes one H.264 keyframe (RTP packets) to a JPEG through the ffmpeg boundary: -f h264 from
+// stdin, pipe only, one frame out on stdout, in a slot of the limiter.
+func (s *Service) decodeKeyframe(ctx context.Context, customer int64, pkts [][]byte) ([]byte, error) {
+	annexB, err := depacketize(pkts)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	out := filepath.Join(dir, "snap.jpg")
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, s.ffmpeg, "-nostdin", "-hide_banner", "-loglevel", "error",
-		"-f", "h264", "-i", "pipe:0", "-update", "1", "-q:v", "3", "-f", "image2", "-y", out)
-	ffchild.Attrs(cmd)
-	cmd.Stdin = bytes.NewReader(annexB)
+	release, err := s.opts.Jobs.Acquire(ctx, customer)
+	if errors.Is(err, ffchild.ErrBusy) {
+		return nil, ErrServerBusy
+	} else if err != nil {
+		return nil, err
+	}
+	defer release()
+	in, err := ffchild.Pipe("h264", 10*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	cmd, err := ffchild.Command(ctx, s.ffmpeg, in, ffchild.Output{
+		Args: []string{"-frames:v", "1", "-q:v", "3", "-c:v", "mjpeg", "-f", "image2pipe"}, Target: "pipe:1", MaxBytes: maxSnapshot})
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	var stderr ffchild.Tail
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(annexB), &out, &stderr
 	s.children.Add(1)
-	msg, err := cmd.CombinedOutput()
+	err = cmd.Run()
 	s.children.Add(-1)
 	if err != nil {
-		return nil, fmt.Errorf("cameras: snapshot: %v: %s", err, msg)
+		return nil, fmt.Errorf("cameras: snapshot: %v: %s", err, stderr.String())
 	}
-	jpg, err := os.ReadFile(out)
-	if err != nil || len(jpg) == 0 {
+	if out.Len() == 0 {
 		return nil, ErrNoMedia
 	}
-	return jpg, nil
+	return out.Bytes(), nil
 }
 
 // recording tells whether the stream is being recorded.

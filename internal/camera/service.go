@@ -12,6 +12,7 @@ import (
 	"github.com/pion/webrtc/v4"
 
 	"tenfour/internal/media"
+	"tenfour/internal/media/ffchild"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
@@ -41,6 +42,11 @@ type Options struct {
 	IdleStop time.Duration
 	// BackoffMin and BackoffMax bound the restart delay of a failing pull (0.5 s, 30 s).
 	BackoffMin, BackoffMax time.Duration
+	// AllowNets are the networks cameras may be pulled from (--camera-allow-nets); empty: anywhere.
+	AllowNets Networks
+	// Jobs is the server's one limiter of ffmpeg work clients ask for (snapshots here, upload transcodes in
+	// broadcast; docs/adr/0030); nil: a limiter of the service's own with ffchild.DefaultLimits.
+	Jobs *ffchild.Limiter
 }
 
 func (o Options) withDefaults() Options {
@@ -67,6 +73,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.BackoffMax <= 0 {
 		o.BackoffMax = 30 * time.Second
+	}
+	if o.Jobs == nil {
+		o.Jobs = ffchild.NewLimiter(ffchild.DefaultLimits())
 	}
 	return o
 }

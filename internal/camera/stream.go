@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -65,6 +64,10 @@ type stream struct {
 	rec       *recorder
 	lastUse   time.Time
 	pid       int
+
+	// snapshots: the kept GOP's keyframe decoded once, shared by every request for it (snap in ops.go)
+	snapMu sync.Mutex
+	snap   *snapshot
 
 	// continuity across ffmpeg runs (read loop only)
 	haveOut       bool
@@ -189,26 +192,30 @@ func (s *stream) pullOnce() error {
 	}
 	defer rtcp.Close()
 	_ = conn.SetReadBuffer(4 << 20)
-	transport := "tcp"
-	if cam.Protocol == TransportUDP {
-		transport = "udp"
+	rctx, rcancel := context.WithTimeout(s.ctx, s.svc.opts.ConnectTimeout)
+	addr, err := s.svc.opts.AllowNets.pinned(rctx, cam.StreamURL) // --camera-allow-nets, checked where the name resolves now
+	rcancel()
+	if err != nil {
+		return err
+	}
+	// the one boundary (ffchild.CameraURL): -f rtsp, only RTSP's protocols, so a camera's answer cannot lead
+	// ffmpeg to files or HTTP
+	in, err := ffchild.CameraURL(addr, cam.Protocol == TransportUDP, s.svc.opts.ConnectTimeout)
+	if err != nil {
+		return ErrOffline
 	}
 	port, rport := conn.LocalAddr().(*net.UDPAddr).Port, rtcp.LocalAddr().(*net.UDPAddr).Port
-	args := []string{"-nostdin", "-hide_banner", "-loglevel", "error",
-		"-fflags", "nobuffer", "-flags", "low_delay", "-probesize", "32", "-analyzeduration", "0",
-		"-protocol_whitelist", "rtsp,rtsps,rtp,tcp,udp,tls", // a camera's answer cannot lead ffmpeg to files or HTTP
-		"-rtsp_transport", transport, "-timeout", fmt.Sprint(s.svc.opts.ConnectTimeout.Microseconds()),
-		"-i", cam.StreamURL,
-		"-map", "0:v:0", "-an", "-c:v", "copy", "-bsf:v", "h264_mp4toannexb,dump_extra=freq=keyframe",
-		"-f", "rtp", "-payload_type", "96",
-		fmt.Sprintf("rtp://127.0.0.1:%d?rtcpport=%d&pkt_size=1200", port, rport)}
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, s.svc.ffmpeg, args...)
-	ffchild.Attrs(cmd)
+	cmd, err := ffchild.Command(ctx, s.svc.ffmpeg, in, ffchild.Output{
+		Args: []string{"-map", "0:v:0", "-an", "-c:v", "copy", "-bsf:v", "h264_mp4toannexb,dump_extra=freq=keyframe",
+			"-f", "rtp", "-payload_type", "96"},
+		Target: fmt.Sprintf("rtp://127.0.0.1:%d?rtcpport=%d&pkt_size=1200", port, rport)})
+	if err != nil {
+		return err
+	}
 	var stderr ffchild.Tail
 	cmd.Stderr = &stderr
-	cmd.WaitDelay = 2 * time.Second
 	if err := cmd.Start(); err != nil {
 		return err
 	}
@@ -270,6 +277,10 @@ var errNoMedia = errors.New("no media")
 
 // classify maps how a pull ended to the coded reason a tile shows.
 func classify(err error) *httpx.Error {
+	var coded *httpx.Error
+	if errors.As(err, &coded) { // refused before ffmpeg ran (--camera-allow-nets)
+		return coded
+	}
 	var pe *pullError
 	if !errors.As(err, &pe) {
 		return ErrOffline

@@ -4,6 +4,7 @@ package config
 import (
 	"flag"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,6 +34,8 @@ type Config struct {
 	Voice Voice
 	// Camera configures video surveillance (internal/camera).
 	Camera Camera
+	// FFmpegJobs bound the ffmpeg work clients ask for: snapshots, upload transcodes (ffchild.Limiter, docs/adr/0030).
+	FFmpegJobs FFmpegJobs
 	// GPSRetention deletes GPS points older than this; 0 keeps them.
 	GPSRetention time.Duration
 	// GPS is each terminal's GPS budget and how far back a fix may lie (zero values: geo's defaults).
@@ -94,10 +97,18 @@ type SMTP struct {
 
 // Camera configures cameras: pulled with ffmpeg, recorded, and the demo's simulated cameras.
 type Camera struct {
-	MaxPerCustomer int           // cameras (connections to cameras) per customer; add answers 107 beyond it
-	Retention      time.Duration // delete camera recordings older than this; 0 keeps them
-	FFmpeg         string        // the ffmpeg executable
-	DemoRTSPPort   int           // with --demo: the simulated cameras' RTSP port on 127.0.0.1 (0 = no simulated cameras)
+	MaxPerCustomer int            // cameras (connections to cameras) per customer; add answers 107 beyond it
+	Retention      time.Duration  // delete camera recordings older than this; 0 keeps them
+	FFmpeg         string         // the ffmpeg executable
+	DemoRTSPPort   int            // with --demo: the simulated cameras' RTSP port on 127.0.0.1 (0 = no simulated cameras)
+	AllowNets      []netip.Prefix // networks cameras may be pulled from (--camera-allow-nets); empty: any (docs/security.md "Camera addresses")
+}
+
+// FFmpegJobs: at most Server ffmpeg children for client requests at once, PerCustomer of them for one customer,
+// a request queued at most Wait before "101 system busy" (0: one per CPU, half of that, 10 s).
+type FFmpegJobs struct {
+	Server, PerCustomer int
+	Wait                time.Duration
 }
 
 // Voice configures the media server (WebRTC SFU), floor control and recordings.
@@ -189,6 +200,7 @@ type Patrol struct {
 func ParseServe(args []string) (Config, error) {
 	var c Config
 	var origins, publicIPs, mediaIfaces, trustedProxies string
+	var cameraNets string
 	var retentionDays, cameraRetentionDays int
 	var gpsRetentionDays, eventRetentionDays int
 	var upImage, upFile, upAudio, upVideo, storageQuotaMB int64
@@ -226,6 +238,10 @@ func ParseServe(args []string) (Config, error) {
 	fs.IntVar(&cameraRetentionDays, "camera-retention-days", 30, "delete camera recordings and recorded video calls and monitorings older than this many days (0 = keep)")
 	fs.StringVar(&c.Camera.FFmpeg, "ffmpeg", "ffmpeg", "the ffmpeg executable that pulls, records and snapshots cameras")
 	fs.IntVar(&c.Camera.DemoRTSPPort, "demo-rtsp-port", 18554, "with --demo: RTSP port (127.0.0.1) of the simulated cameras, 4 per demo customer (0 = none)")
+	fs.StringVar(&cameraNets, "camera-allow-nets", "", "comma-separated networks (CIDR) cameras may be pulled from, checked at add/update and where the name resolves at every pull; empty = any address, internal and link-local included (docs/security.md \"Camera addresses\")")
+	fs.IntVar(&c.FFmpegJobs.Server, "ffmpeg-jobs", 0, "ffmpeg children for client requests (snapshots, audio uploads) at once on this server (0 = one per CPU, at least 2); beyond it requests queue")
+	fs.IntVar(&c.FFmpegJobs.PerCustomer, "ffmpeg-jobs-per-customer", 0, "of those, at most this many for one customer (0 = half of --ffmpeg-jobs, at least 1)")
+	fs.DurationVar(&c.FFmpegJobs.Wait, "ffmpeg-queue-wait", 10*time.Second, "a request waits this long for an ffmpeg slot, then is answered 101 system busy")
 	fs.IntVar(&gpsRetentionDays, "gps-retention-days", 90, "delete GPS points older than this many days (0 = keep)")
 	fs.Float64Var(&c.GPS.Rate, "gps-rate", 10, "positions per second one terminal may report, sustained (beyond it: code 429)")
 	fs.IntVar(&c.GPS.Burst, "gps-burst", 5000, "positions one terminal may report at once, e.g. a backlog after a coverage gap (at least 500, one full batch)")
@@ -276,6 +292,16 @@ func ParseServe(args []string) (Config, error) {
 		return c, fmt.Errorf("--camera-retention-days must be ≥ 0, --camera-max ≥ 1 and --demo-rtsp-port 0-65535")
 	}
 	c.Camera.Retention = time.Duration(cameraRetentionDays) * 24 * time.Hour
+	for _, v := range splitList(cameraNets) {
+		p, err := netip.ParsePrefix(v)
+		if err != nil {
+			return c, fmt.Errorf("--camera-allow-nets: %q is not a CIDR prefix (10.0.0.0/8, fd00::/8)", v)
+		}
+		c.Camera.AllowNets = append(c.Camera.AllowNets, p.Masked())
+	}
+	if c.FFmpegJobs.Server < 0 || c.FFmpegJobs.PerCustomer < 0 || c.FFmpegJobs.Wait <= 0 {
+		return c, fmt.Errorf("--ffmpeg-jobs and --ffmpeg-jobs-per-customer must be ≥ 0 and --ffmpeg-queue-wait > 0")
+	}
 	if gpsRetentionDays < 0 {
 		return c, fmt.Errorf("--gps-retention-days must be ≥ 0")
 	}
