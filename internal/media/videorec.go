@@ -2,25 +2,23 @@ package media
 
 // Recording of a video session's party (its camera and microphone, docs/video.md §5, adr/0017): the party's
 // feeds hand the recorder a copy of each packet through a bounded queue (a full queue drops, counted: the live
-// path never waits), and the recorder's own goroutine writes them, from the first keyframe on, to an ffmpeg
-// child over loopback RTP, which muxes them without transcoding — VP8 + Opus into WebM, H.264 + Opus into MP4
-// (index first). The file is written under a ".part" name and renamed when ffmpeg finished it: a file with the
-// final name is always complete, and a failed recording leaves nothing.
+// path never waits), and the recorder's own goroutine writes them, from the first keyframe on, as Matroska to a
+// pipe its ffmpeg child inherited (ffchild.Matroska: whole frames on one clock; docs/adr/0031), which ffmpeg
+// copies without transcoding — VP8 + Opus into WebM, H.264 + Opus into MP4 (index first). The file is written
+// under a ".part" name and renamed when ffmpeg finished it: a file with the final name is always complete, and
+// a failed recording leaves nothing.
 
 import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
-	"github.com/pion/rtcp"
 	"github.com/pion/rtp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
@@ -65,6 +63,7 @@ type VideoRecording struct {
 	Frames   uint64 // video frames written
 	Packets  uint64
 	Dropped  uint64 // packets the full queue dropped
+	Lost     uint64 // packets the feeds never delivered (frames missing one are not written)
 }
 
 type vrecPacket struct {
@@ -125,9 +124,8 @@ type VideoRecorder struct {
 	cmd       *exec.Cmd
 	exited    chan struct{}
 	stderr    ffchild.Tail
-	sdp       string
-	vconn     *net.UDPConn
-	aconn     *net.UDPConn
+	in        *ffchild.Feed
+	mux       *ffchild.Matroska
 	vr, ar    rebase
 	firstTS   uint32
 	lastTS    uint32
@@ -247,93 +245,38 @@ func (r *VideoRecorder) awaitAudio(d time.Duration) {
 	}
 }
 
-// start writes the SDP and starts ffmpeg; it returns once ffmpeg listens on its ports.
+// start starts ffmpeg reading Matroska from a pipe it inherits; what is written before it reads waits in the pipe.
 func (r *VideoRecorder) start() error {
 	part := r.opts.Path + PartSuffix
 	if err := os.MkdirAll(filepath.Dir(part), 0o750); err != nil {
 		return err
 	}
-	vport, err := ffchild.PortPair()
-	if err != nil {
-		return err
-	}
 	audio := r.audioSeen.Load() // a party whose microphone sends nothing is recorded without audio
-	aport := 0
-	if audio {
-		if aport, err = ffchild.PortPair(); err != nil {
-			return err
-		}
-	}
-	vline := "a=rtpmap:96 VP8/90000\r\n"
-	if r.opts.Codec == H264 {
-		vline = "a=rtpmap:96 H264/90000\r\na=fmtp:96 packetization-mode=1\r\n"
-	}
-	body := "v=0\r\no=- 0 0 IN IP4 127.0.0.1\r\ns=tenfour\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\n" +
-		fmt.Sprintf("m=video %d RTP/AVP 96\r\n", vport) + vline
-	if audio {
-		body += fmt.Sprintf("m=audio %d RTP/AVP 111\r\na=rtpmap:111 opus/48000/2\r\n", aport)
-	}
-	r.sdp = r.opts.Path + ".sdp"
-	if err := os.WriteFile(r.sdp, []byte(body), 0o640); err != nil {
-		return err
-	}
 	format := []string{"-f", "webm"}
+	codec := ffchild.VP8
 	if r.opts.Codec == H264 {
 		format = []string{"-f", "mp4", "-movflags", "+faststart"}
+		codec = ffchild.H264
 	}
-	args := append([]string{"-nostdin", "-hide_banner", "-loglevel", "error",
-		"-protocol_whitelist", "file,udp,rtp", "-reorder_queue_size", "256", "-probesize", "200000",
-		"-analyzeduration", "500000", "-i", r.sdp, "-map", "0", "-c", "copy"}, format...)
-	args = append(args, "-y", part)
+	args := []string{"-nostdin", "-hide_banner", "-loglevel", "error", "-probesize", "200000", "-analyzeduration", "500000"}
+	args = append(args, ffchild.FeedArgs...)
+	args = append(args, "-map", "0", "-c", "copy")
+	args = append(append(args, format...), "-y", part)
 	cmd := exec.Command(r.opts.FFmpeg, args...)
 	ffchild.Attrs(cmd)
 	cmd.Stderr = &r.stderr
-	if err := cmd.Start(); err != nil {
-		os.Remove(r.sdp)
+	in, err := ffchild.StartFed(cmd)
+	if err != nil {
 		return fmt.Errorf("media: start the recorder: %w", err)
 	}
-	r.cmd, r.exited = cmd, make(chan struct{})
+	r.cmd, r.exited, r.in = cmd, make(chan struct{}), in
 	go func() { _ = cmd.Wait(); close(r.exited) }()
-	fail := func(err error) error {
-		r.kill()
-		os.Remove(r.sdp)
-		os.Remove(part)
-		r.cmd = nil
-		return err
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for !ffchild.Bound(vport) || (audio && !ffchild.Bound(aport)) {
-		select {
-		case <-r.exited:
-			return fail(fmt.Errorf("media: the recorder did not start: %s", r.stderr.String()))
-		case <-time.After(10 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			return fail(errors.New("media: the recorder did not open its ports"))
-		}
-	}
-	dial := func(port int) (*net.UDPConn, error) {
-		c, err := net.DialUDP("udp4", nil, &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port})
-		if err == nil {
-			_ = c.SetWriteBuffer(4 << 20)
-		}
-		return c, err
-	}
-	if r.vconn, err = dial(vport); err != nil {
-		return fail(err)
-	}
-	if audio {
-		if r.aconn, err = dial(aport); err != nil {
-			r.vconn.Close()
-			return fail(err)
-		}
-	}
+	r.mux = ffchild.NewMatroska(in, codec, audio)
 	r.res.Audio = audio
 	return nil
 }
 
 func (r *VideoRecorder) write(p *vrecPacket) {
-	conn := r.vconn
 	if p.video {
 		r.vr.apply(p)
 		if r.res.Packets == 0 {
@@ -342,29 +285,10 @@ func (r *VideoRecorder) write(p *vrecPacket) {
 		if int32(p.h.Timestamp-r.lastTS) > 0 || r.res.Packets == 0 {
 			r.lastTS = p.h.Timestamp
 		}
-		if p.h.Marker {
-			r.res.Frames++
-		}
 	} else {
-		if r.aconn == nil {
-			return
-		}
 		r.ar.apply(p)
-		conn = r.aconn
 	}
-	p.h.SSRC = 1
-	if !p.video {
-		p.h.SSRC = 2
-	}
-	p.h.PayloadType = 96
-	if !p.video {
-		p.h.PayloadType = 111
-	}
-	buf, err := (&rtp.Packet{Header: p.h, Payload: p.payload}).Marshal()
-	if err != nil {
-		return
-	}
-	if _, err := conn.Write(buf); err == nil {
+	if err := r.mux.WriteRTP(p.video, p.at, &rtp.Packet{Header: p.h, Payload: p.payload}); err == nil {
 		r.res.Packets++
 	}
 }
@@ -376,7 +300,9 @@ func (r *VideoRecorder) kill() {
 	}
 }
 
-// finish ends the child gracefully and renames the file; anything short of a finished file is removed.
+// finish ends the child's input (ffmpeg then writes the rest and its trailer, and exits) and renames the file;
+// anything short of a finished file is removed. A child that does not finish in 10 s is killed (the recording
+// lost).
 func (r *VideoRecorder) finish() {
 	r.res.Dropped = r.dropped.Load()
 	if r.cmd == nil {
@@ -386,35 +312,16 @@ func (r *VideoRecorder) finish() {
 		return
 	}
 	part := r.opts.Path + PartSuffix
-	defer os.Remove(r.sdp)
-	// An RTCP BYE on each stream is the end of the input for ffmpeg's RTP demuxer: it writes the trailer and
-	// exits 0 (the reason makes the packet 12 bytes or more: ffmpeg drops shorter ones; a signal would not do: ffmpeg notices SIGINT only between packets, and a second one aborts the
-	// trailer). SIGINT after 5 s, killed (the recording lost) after 10 s.
-	for i, c := range []*net.UDPConn{r.vconn, r.aconn} {
-		if c != nil {
-			if bye, err := (&rtcp.Goodbye{Sources: []uint32{uint32(i + 1)}, Reason: "end of recording"}).Marshal(); err == nil {
-				_, _ = c.Write(bye)
-			}
-		}
-	}
-	soft, hard := time.After(5*time.Second), time.After(10*time.Second)
+	werr := r.mux.Flush()
+	r.res.Frames = r.mux.Frames
+	r.res.Lost, _ = r.mux.Lost()
+	r.in.Close()
 	killed := false
-wait:
-	for {
-		select {
-		case <-r.exited:
-			break wait
-		case <-soft:
-			_ = r.cmd.Process.Signal(syscall.SIGINT)
-		case <-hard:
-			r.kill()
-			killed = true
-			break wait
-		}
-	}
-	r.vconn.Close()
-	if r.aconn != nil {
-		r.aconn.Close()
+	select {
+	case <-r.exited:
+	case <-time.After(10 * time.Second):
+		r.kill()
+		killed = true
 	}
 	fi, err := os.Stat(part)
 	switch {
@@ -422,6 +329,8 @@ wait:
 		r.err = fmt.Errorf("media: the recorder did not finish in time: %s", r.stderr.String())
 	case !r.cmd.ProcessState.Success():
 		r.err = fmt.Errorf("media: the recorder failed (%s): %s", r.cmd.ProcessState, r.stderr.String())
+	case werr != nil:
+		r.err = fmt.Errorf("media: writing to the recorder: %w (%s)", werr, r.stderr.String())
 	case err != nil:
 		r.err = fmt.Errorf("media: the recorder wrote nothing: %w (%s)", err, r.stderr.String())
 	case fi.Size() == 0 || r.res.Frames == 0:

@@ -66,8 +66,9 @@ func TestVideoRecorderFailedStartLeavesNothing(t *testing.T) {
 func TestVideoRecorderQueueDropsWhenFull(t *testing.T) {
 	dir := t.TempDir()
 	f := &Feed{video: true, id: 1}
-	// a muxer that never starts listening keeps the recorder busy in start (up to 5 s) while packets come
-	r := StartVideoRecorder(VideoRecordOptions{FFmpeg: "sleep", Path: filepath.Join(dir, "a.webm"), Codec: VP8, Queue: 8}, f, nil)
+	// a party whose microphone has not sent yet keeps the recorder waiting for it (1 s) while packets come
+	r := StartVideoRecorder(VideoRecordOptions{FFmpeg: "sleep", Path: filepath.Join(dir, "a.webm"), Codec: VP8, Queue: 8}, f,
+		&Feed{id: 2})
 	r.push(true, 1, &rtp.Header{SequenceNumber: 0, Marker: true}, vp8Key, 0)
 	for i := 1; i <= 100; i++ {
 		r.push(true, 1, &rtp.Header{SequenceNumber: uint16(i), Timestamp: uint32(i * 6000), Marker: true}, vp8Delta, int64(i))

@@ -1,13 +1,14 @@
 // Package ffchild holds what the server's ffmpeg children share (camera pulls, snapshots and recordings in
 // internal/camera, video-session recordings in internal/media): a child that dies with the server, the tail of
-// its error output, and loopback UDP ports for the RTP it reads.
+// its error output, and the input of a recorder's child: a pipe it inherits, carrying Matroska (docs/adr/0031).
 package ffchild
 
 import (
 	"bytes"
-	"errors"
-	"net"
+	"os"
+	"os/exec"
 	"sync"
+	"time"
 )
 
 // Tail keeps the last 4 KiB written to it (a child's stderr: what to log when it fails).
@@ -35,39 +36,41 @@ func (t *Tail) String() string {
 	return t.buf.String()
 }
 
-// PortPair finds an even UDP port P on loopback with P+1 free too (RTP and RTCP of ffmpeg's receiver).
-func PortPair() (int, error) {
-	for range 50 {
-		a, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-		if err != nil {
-			return 0, err
-		}
-		p := a.LocalAddr().(*net.UDPAddr).Port
-		a.Close()
-		if p%2 != 0 {
-			p--
-		}
-		c1, err1 := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: p})
-		c2, err2 := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: p + 1})
-		if c1 != nil {
-			c1.Close()
-		}
-		if c2 != nil {
-			c2.Close()
-		}
-		if err1 == nil && err2 == nil {
-			return p, nil
-		}
-	}
-	return 0, errors.New("ffchild: no free UDP port pair")
+// Feed is the write end of the pipe a recorder's child reads its input from ("pipe:3"; docs/adr/0031):
+// inherited at its start, so nothing else can take it in between, and closed to end the input (ffmpeg then
+// finishes its file and exits).
+type Feed struct {
+	f *os.File
 }
 
-// Bound tells whether someone listens on the loopback UDP port now.
-func Bound(port int) bool {
-	c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port})
+// FeedArgs are ffmpeg's input options for a Feed carrying Matroska (what a recorder writes): the demuxer forced,
+// the pipe the only protocol.
+var FeedArgs = []string{"-protocol_whitelist", "pipe", "-f", "matroska", "-i", "pipe:3"}
+
+// feedStall is how long a write may wait for a child that stopped reading before it fails.
+const feedStall = 5 * time.Second
+
+// StartFed starts cmd with a pipe as its file descriptor 3 and returns the pipe's write end.
+func StartFed(cmd *exec.Cmd) (*Feed, error) {
+	r, w, err := os.Pipe() // both ends close on exec: only the child's copy of r crosses over, as its fd 3
 	if err != nil {
-		return true
+		return nil, err
 	}
-	c.Close()
-	return false
+	cmd.ExtraFiles = append([]*os.File{r}, cmd.ExtraFiles...)
+	err = cmd.Start()
+	r.Close()
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	return &Feed{f: w}, nil
 }
+
+// Write writes all of p or fails: the child exited, or read nothing for feedStall.
+func (f *Feed) Write(p []byte) (int, error) {
+	_ = f.f.SetWriteDeadline(time.Now().Add(feedStall))
+	return f.f.Write(p)
+}
+
+// Close ends the child's input.
+func (f *Feed) Close() error { return f.f.Close() }

@@ -1,0 +1,173 @@
+package media
+
+import (
+	"encoding/json"
+	"net"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pion/rtp"
+	"github.com/pion/rtp/codecs"
+
+	"tenfour/internal/termclient"
+)
+
+// feedClip sends a recorder seconds of a terminal's real camera clip (640×360, 15 fps) and microphone (20 ms Opus
+// packets) at the pace a call sends them, packetized as a browser does; it returns the video frames sent.
+func feedClip(t *testing.T, r *VideoRecorder, codec VideoCodec, seconds int) int {
+	t.Helper()
+	clip, err := termclient.LoadClip(string(codec), termclient.ClipSizes[0])
+	if err != nil {
+		t.Error(err)
+		return 0
+	}
+	var pay rtp.Payloader = &codecs.VP8Payloader{}
+	if codec == H264 {
+		pay = &codecs.H264Payloader{}
+	}
+	var vseq, aseq uint16 = 1000, 7000
+	var ats uint32 = 480_000
+	start := time.Now()
+	frames := seconds * termclient.ClipFPS
+	audioSent := 0
+	for i := range frames {
+		due := start.Add(time.Duration(i) * time.Second / termclient.ClipFPS)
+		// the microphone's packets up to this frame's time
+		for ; start.Add(time.Duration(audioSent) * 20 * time.Millisecond).Before(due); audioSent++ {
+			r.push(false, 2, &rtp.Header{Version: 2, SequenceNumber: aseq, Timestamp: ats}, termclient.SilentPacket, int64(time.Since(epoch)))
+			aseq++
+			ats += 960
+		}
+		time.Sleep(time.Until(due))
+		pkts := pay.Payload(1200, clip.Frames[i%len(clip.Frames)].Data)
+		for j, pl := range pkts {
+			h := rtp.Header{Version: 2, SequenceNumber: vseq, Timestamp: uint32(90_000 + i*6000), Marker: j == len(pkts)-1}
+			r.push(true, 1, &h, pl, int64(time.Since(epoch)))
+			vseq++
+		}
+	}
+	return frames
+}
+
+// probeFile is what ffprobe decodes of a recording: each stream's codec, size and frames.
+type probeFile struct {
+	Streams []struct {
+		CodecType    string `json:"codec_type"`
+		CodecName    string `json:"codec_name"`
+		Width        int    `json:"width"`
+		Height       int    `json:"height"`
+		NbReadFrames string `json:"nb_read_frames"`
+	} `json:"streams"`
+}
+
+func probeRecording(t *testing.T, path string) probeFile {
+	t.Helper()
+	out, err := exec.Command("ffprobe", "-v", "error", "-count_frames", "-show_streams", "-of", "json", path).Output()
+	if err != nil {
+		t.Fatalf("ffprobe %s: %v (make test-deps installs ffmpeg)", path, err)
+	}
+	var p probeFile
+	if err := json.Unmarshal(out, &p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// grabPorts keeps binding loopback UDP ports until stop is closed, holding the last n (as other processes on a
+// busy host do: every WebRTC connection, DNS query and test server takes one): a port found free a moment ago may
+// be taken now.
+func grabPorts(stop <-chan struct{}, n int) *sync.WaitGroup {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		held := make([]*net.UDPConn, 0, n)
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+			if err != nil {
+				continue
+			}
+			if len(held) < n {
+				held = append(held, c)
+			} else {
+				held[i%n].Close()
+				held[i%n] = c
+			}
+		}
+	}()
+	return &wg
+}
+
+// Recordings that start together while other sockets keep taking loopback ports all finish, each with every
+// frame: a recorder's ffmpeg reads from a pipe it inherits, never from a port found free and handed over (that
+// failed with "[udp] bind failed: Address already in use", docs/adr/0031).
+func TestVideoRecordersStartTogetherWhilePortsAreTaken(t *testing.T) {
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		t.Skip("no ffmpeg (make test-deps installs it)")
+	}
+	stop := make(chan struct{})
+	thief := grabPorts(stop, 4000)
+	defer func() { close(stop); thief.Wait() }()
+	time.Sleep(100 * time.Millisecond) // the thief holds its ports
+
+	dir := t.TempDir()
+	const n = 8
+	var wg sync.WaitGroup
+	type result struct {
+		rec  VideoRecording
+		err  error
+		sent int
+	}
+	res := make([]result, n)
+	codecOf := func(i int) VideoCodec { return []VideoCodec{VP8, H264}[i%2] }
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := codecOf(i)
+			r := StartVideoRecorder(VideoRecordOptions{FFmpeg: "ffmpeg", Codec: c,
+				Path: filepath.Join(dir, strconv.Itoa(i)+ContainerExt(c))}, &Feed{video: true, id: 1}, &Feed{id: 2})
+			res[i].sent = feedClip(t, r, c, 2)
+			res[i].rec, res[i].err = r.Finish()
+		}()
+	}
+	wg.Wait()
+	for i, r := range res {
+		if r.err != nil {
+			t.Errorf("recording %d (%s): %v", i, codecOf(i), r.err)
+			continue
+		}
+		p := probeRecording(t, r.rec.Path)
+		var video, audio bool
+		for _, s := range p.Streams {
+			switch s.CodecType {
+			case "video":
+				frames, _ := strconv.Atoi(s.NbReadFrames)
+				video = s.Width == 640 && s.Height == 360 && frames == r.sent && int(r.rec.Frames) == r.sent
+				if !video {
+					t.Errorf("recording %d (%s): %+v, %d frames decoded, %d written, %d sent", i, codecOf(i), s,
+						frames, r.rec.Frames, r.sent)
+				}
+			case "audio":
+				audio = s.CodecName == "opus"
+			}
+		}
+		if !video || !audio || !r.rec.Audio {
+			t.Errorf("recording %d (%s): video %v, audio %v: %+v", i, codecOf(i), video, audio, p)
+		}
+	}
+}
