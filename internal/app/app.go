@@ -294,7 +294,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	hub.Register(a.Jobs.Verbs()...)
 	hub.OnLogin(a.Jobs.DeliverAtLogin)
 	a.Go(a.Jobs.Run)
-	a.Bus = schoolbus.New(d, dir, a.Hub, a.Log)
+	a.Bus = schoolbus.New(d, dir, fileSvc, a.Hub, a.Log)
 	a.Bus.Routes(router)
 	hub.Register(a.Bus.Verbs()...)
 	// [branding] per-host branding and client config; custom themes of a customer's hosts (customTheme, findTheme,

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/files/filetest"
 	"tenfour/internal/schoolbus"
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
@@ -17,7 +18,7 @@ var tables = []string{"school_students", "school_punches"}
 
 func student(num, name string) map[string]any {
 	return map[string]any{"studentNum": num, "studentName": name, "studentBirth": "2015-04-02", "studentSex": 2,
-		"guardianName": "Ayşe " + name, "guardianPhone": "+90 532 000 00 00", "studentAvatar": "/filews/files/abc"}
+		"guardianName": "Ayşe " + name, "guardianPhone": "+90 532 000 00 00"}
 }
 
 func with(m map[string]any, kv ...any) map[string]any {
@@ -69,6 +70,11 @@ func schoolBus(t *testing.T, engine string) {
 	}
 	con := testkit.Console(t, s.URL, tok)
 	var ada, bo schoolbus.Student
+	// Avatars: the customer's own image in the file store, by id or address; nothing else.
+	photo := filetest.MustUpload(t, s, tok, "ada.png", filetest.PNG(), "")
+	pdf := filetest.MustUpload(t, s, tok, "ada.pdf", filetest.PDF(), "")
+	othersPhoto := filetest.MustUpload(t, s, otok, "ola.png", filetest.PNG(), "")
+	avatar := func(v string) map[string]any { return with(student("S1", "Ada"), "studentAvatar", v) }
 	api := testkit.APITest{Server: s, State: tables, Socket: con}
 	api.Run(t, []testkit.Scenario{
 		{Name: "add: no token", Method: "POST", Path: "/ds/schoolCar/add", Params: student("S1", "Ada"), Code: "105", Status: 401},
@@ -85,19 +91,34 @@ func schoolBus(t *testing.T, engine string) {
 		{Name: "add: a sex that is not listed", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: with(student("S1", "Ada"), "studentSex", 7), Code: "400"},
 		{Name: "add: a name too long", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: with(student("S1", "Ada"), "studentName", strings.Repeat("a", 41)), Code: "400"},
 		{Name: "add: a name with a zero-width space", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: with(student("S1", "Ada"), "studentName", "A\u200bda"), Code: "400"},
-		{Name: "add", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: student("S1", "Ada"), Code: "0",
+		{Name: "add: a javascript: avatar", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: avatar("javascript:alert(document.cookie)"), Code: "161"},
+		{Name: "add: an avatar on another site", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: avatar("https://evil.example/filews/files/" + photo.ID), Code: "161"},
+		{Name: "add: a protocol-relative avatar", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: avatar("//evil.example/a.png"), Code: "161"},
+		{Name: "add: an avatar that is no file id", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: avatar("/filews/files/abc"), Code: "161"},
+		{Name: "add: an unknown file as avatar", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: avatar(strings.Repeat("ab", 16)), Code: "161"},
+		{Name: "add: another customer's image as avatar", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: avatar(othersPhoto.URL), Code: "161"},
+		{Name: "add: a document as avatar", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: avatar(pdf.URL), Code: "161"},
+		{Name: "add", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: avatar(photo.URL + "?token=x"), Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				r.Into(t, &ada)
 				if ada.ID == 0 || ada.StudentNum != "S1" || ada.StudentSex != 2 || ada.StudentBirth != "2015-04-02" ||
-					ada.GuardianPhone != "+90 532 000 00 00" || ada.OnBus != "" {
+					ada.GuardianPhone != "+90 532 000 00 00" || ada.OnBus != "" || ada.StudentAvatar != "/filews/files/"+photo.ID {
 					t.Fatalf("%s", r.Result)
 				}
 			}},
 		{Name: "add: the number exists", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: student("S1", "Other"), Code: "138", Status: 409},
-		{Name: "add: the same number at another customer", Method: "POST", Path: "/ds/schoolCar/add", Token: otok, Params: student("S1", "Ola"), Code: "0"},
+		{Name: "add: the same number at another customer, the avatar by file id", Method: "POST", Path: "/ds/schoolCar/add", Token: otok,
+			Params: with(student("S1", "Ola"), "studentAvatar", othersPhoto.ID), Code: "0", Check: func(t *testing.T, r testkit.Reply) {
+				var st schoolbus.Student
+				r.Into(t, &st)
+				if st.StudentAvatar != "/filews/files/"+othersPhoto.ID {
+					t.Fatalf("%s", r.Result)
+				}
+			}},
 		{Name: "add: only the required fields", Method: "POST", Path: "/ds/schoolCar/add", Token: tok,
 			Params: map[string]any{"studentNum": "S2", "studentName": "Bo", "guardianName": "Kim", "guardianPhone": "5550100"}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) { r.Into(t, &bo) }},
+
 		{Name: "list", Method: "GET", Path: "/ds/schoolCar/list", Token: tok, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				if p := students(t, r); p.Total != 2 || p.List[0].StudentNum != "S1" || p.List[1].StudentNum != "S2" {

@@ -5,6 +5,7 @@ package schoolbus
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -15,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"tenfour/internal/directory"
+	"tenfour/internal/files"
 	"tenfour/internal/geo"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
@@ -49,6 +51,9 @@ var (
 	ErrRequired  = httpx.E(http.StatusBadRequest, "137", "errors.schoolbus.required", "student number, name, guardian name and guardian phone are required")
 	ErrNumExists = httpx.E(http.StatusConflict, "138", "errors.schoolbus.numberExists", "a student with this number exists")
 	ErrPhone     = httpx.E(http.StatusBadRequest, "139", "errors.schoolbus.phone", "guardian phone: 3 to 20 digits, may hold + - ( ) and spaces")
+	// ErrAvatar: an avatar is one of the customer's images in the file store, never a URL of elsewhere (a
+	// javascript: or outside address would be opened by every console that shows the student).
+	ErrAvatar = httpx.E(http.StatusBadRequest, "161", "errors.schoolbus.avatar", "the avatar is an image uploaded to the file service: its id or /filews/files/{id}")
 )
 
 var phoneRe = regexp.MustCompile(`^\+?[0-9 ()\-]{3,24}$`)
@@ -95,18 +100,24 @@ type Directory interface {
 	Names(ctx context.Context, c directory.CustomerID, ids []directory.TerminalID) (map[directory.TerminalID]string, error)
 }
 
+// Files resolves one of the customer's uploads (internal/files' Service): a student's avatar.
+type Files interface {
+	Get(ctx context.Context, customerID int64, id string) (files.Info, error)
+}
+
 // Service keeps students and punches.
 type Service struct {
 	db    *db.DB
 	dir   Directory
+	files Files
 	hub   *realtime.Hub
 	log   *oplog.Log
 	clock atomic.Pointer[func() time.Time]
 }
 
 // New builds the service.
-func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log) *Service {
-	s := &Service{db: d, dir: dir, hub: hub, log: log}
+func New(d *db.DB, dir Directory, f Files, hub *realtime.Hub, log *oplog.Log) *Service {
+	s := &Service{db: d, dir: dir, files: f, hub: hub, log: log}
 	s.SetClock(nil)
 	return s
 }
@@ -166,6 +177,11 @@ func (n NewStudent) Check(now time.Time) (Student, error) {
 	if st.StudentAvatar, ok = text.Name(n.StudentAvatar); !ok || utf8.RuneCountInString(st.StudentAvatar) > MaxAvatar {
 		return st, httpx.BadParam("studentAvatar", "a URL or file reference of at most 500 characters")
 	}
+	if st.StudentAvatar != "" {
+		if st.StudentAvatar = avatarRef(st.StudentAvatar); st.StudentAvatar == "" {
+			return st, ErrAvatar
+		}
+	}
 	if b := strings.TrimSpace(n.StudentBirth); b != "" {
 		d, err := time.Parse(time.DateOnly, b)
 		if err != nil || d.After(now) || d.Year() < 1900 {
@@ -185,11 +201,48 @@ func (n NewStudent) Check(now time.Time) (Student, error) {
 	return st, nil
 }
 
+// avatarRef is an avatar reference as it is stored, the file store's own address /filews/files/{id}: from a
+// bare file id or that address (a query such as ?token=… dropped); "" for anything else — another scheme or
+// host, a relative path elsewhere.
+func avatarRef(v string) string {
+	if i := strings.IndexAny(v, "?#"); i >= 0 {
+		v = v[:i]
+	}
+	id := strings.TrimPrefix(v, files.FilesPath)
+	if !files.ValidID(id) {
+		return ""
+	}
+	return files.URL(id)
+}
+
+// checkAvatar tells whether an avatar reference (avatarRef's form) is one of the customer's images.
+func (s *Service) checkAvatar(ctx context.Context, customerID int64, ref string) error {
+	if ref == "" {
+		return nil
+	}
+	if s.files == nil {
+		return ErrAvatar
+	}
+	f, err := s.files.Get(ctx, customerID, strings.TrimPrefix(ref, files.FilesPath))
+	switch {
+	case errors.Is(err, db.ErrNotFound):
+		return ErrAvatar
+	case err != nil:
+		return err
+	case f.Kind != files.Image:
+		return ErrAvatar
+	}
+	return nil
+}
+
 // Add stores a student (log: school bus).
 func (s *Service) Add(ctx context.Context, p identity.Principal, n NewStudent) (Student, error) {
 	st, err := n.Check(time.UnixMilli(s.now()))
 	if err != nil {
 		return st, err
+	}
+	if err := s.checkAvatar(ctx, p.CustomerID, st.StudentAvatar); err != nil {
+		return Student{}, err
 	}
 	st.CreateTime = s.now()
 	err = s.db.WriteRow(ctx, `INSERT INTO school_students (customer_id, student_num, student_name, student_avatar, student_birth,
@@ -228,6 +281,9 @@ func scanStudent(r db.Scanner) (Student, error) {
 	var st Student
 	err := r.Scan(&st.ID, &st.StudentNum, &st.StudentName, &st.StudentAvatar, &st.StudentBirth, &st.StudentSex,
 		&st.GuardianName, &st.GuardianPhone, &st.CreateTime)
+	if st.StudentAvatar != "" { // a row stored before avatars were checked answers only a file store address
+		st.StudentAvatar = avatarRef(st.StudentAvatar)
+	}
 	return st, err
 }
 
