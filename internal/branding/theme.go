@@ -14,6 +14,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/text"
 )
 
 // Custom themes (spec §3 "Skin/theme", §5 logo rules, §6 custom theme: account type "1" only, §7 customTheme,
@@ -35,6 +36,9 @@ var (
 	ErrLogoTooLarge = httpx.E(http.StatusRequestEntityTooLarge, "146", "errors.theme.logoTooLarge", "a logo is at most 50 KB")
 	ErrMiniNotSq    = httpx.E(http.StatusBadRequest, "147", "errors.theme.miniLogoSquare", "the mini logo must be square")
 	ErrNotYourHost  = httpx.E(http.StatusForbidden, "148", "errors.theme.host", "this host name is not one of the customer's")
+	// ErrThemeChars: the system name and copyright are names the login page shows (text.Name): no controls,
+	// bidirectional overrides or zero-width characters.
+	ErrThemeChars = httpx.E(http.StatusBadRequest, "10", "errors.client.10", "invalid characters")
 )
 
 // Theme is a custom theme as the editor reads and writes it: every skin field of spec §3, flat.
@@ -271,13 +275,18 @@ func (s *Service) customTheme(w http.ResponseWriter, r *http.Request) (any, erro
 	if err := CheckLogo(t.MiniLogoURL, old.MiniLogoURL, true); err != nil {
 		return nil, err
 	}
-	sys, err := httpx.Text("sysName", t.SysName, 64)
-	if err != nil {
-		return nil, err
-	}
-	t.SysName = sys
-	if t.Copyright, err = httpx.Text("copyright", t.Copyright, 128); err != nil {
-		return nil, err
+	for _, f := range []struct {
+		name string
+		v    *string
+		max  int
+	}{{"sysName", &t.SysName, 64}, {"copyright", &t.Copyright, 128}} {
+		v, ok := text.Name(*f.v)
+		if !ok {
+			return nil, ErrThemeChars
+		}
+		if *f.v, err = httpx.Text(f.name, v, f.max); err != nil {
+			return nil, err
+		}
 	}
 	b := t.apply(old)
 	if err := s.Store.SetBranding(ctx, host, b); err != nil {
