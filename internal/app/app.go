@@ -316,6 +316,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	}
 	a.Broadcast = broadcast.New(d, a.Auth, a.Hub, broadcast.Options{MusicDir: musicDir, Quota: storageQuota}) // auth keeps its passwords and tokens
 	a.Broadcast.Routes(router)
+	a.Broadcast.SetJobs(ffJobs) // upload transcodes share the server's one ffmpeg limiter with snapshots
 	hub.Register(a.Broadcast.Verbs()...)
 	hub.OnLogin(a.Broadcast.AtLogin)   // spec §4: a console's caster exists after its login
 	hub.OnLogout(a.Broadcast.AtLogout) // a console that goes away ends its live page

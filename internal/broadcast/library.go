@@ -1,7 +1,6 @@
 package broadcast
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -13,10 +12,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"tenfour/internal/media/ffchild"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 )
@@ -31,20 +31,21 @@ const (
 	musicBitrate = 128000
 )
 
-// sniffAudio names the container of an upload from its first bytes: MP3, WAV, Ogg or FLAC.
-func sniffAudio(head []byte) string {
-	switch {
-	case bytes.HasPrefix(head, []byte("ID3")), len(head) > 1 && head[0] == 0xFF && head[1]&0xE0 == 0xE0:
-		return "mp3"
-	case len(head) >= 12 && string(head[:4]) == "RIFF" && string(head[8:12]) == "WAVE":
-		return "wav"
-	case bytes.HasPrefix(head, []byte("OggS")):
-		return "ogg"
-	case bytes.HasPrefix(head, []byte("fLaC")):
-		return "flac"
-	}
-	return ""
-}
+// The most of an upload transcoded (-t: a longer file is cut there) and the most written for it (-fs: that
+// length at 128 kbit/s, plus a margin), so no upload turns into more than this whatever it holds.
+const (
+	maxMusicLength = 2 * time.Hour
+	maxMusicBytes  = int64(maxMusicLength/time.Second)*musicBitrate/8 + 1<<20
+)
+
+// ErrBusy: no ffmpeg slot came free in time (ffchild.Limiter); spec §9 "101 system busy".
+var ErrBusy = httpx.E(http.StatusServiceUnavailable, "101", "broadcast.errors.busy", "system busy, try again")
+
+// defaultJobs is the limiter of a service built without Options.Jobs (the app always passes the server's one).
+var defaultJobs = sync.OnceValue(func() *ffchild.Limiter { return ffchild.NewLimiter(ffchild.DefaultLimits()) })
+
+// SetJobs makes transcodes take their slots from the server's one ffmpeg limiter.
+func (s *Service) SetJobs(l *ffchild.Limiter) { s.opt.Jobs = l }
 
 func randomName() string {
 	var b [16]byte
@@ -52,13 +53,38 @@ func randomName() string {
 	return hex.EncodeToString(b[:]) + musicExt
 }
 
-// transcode turns any accepted upload into the library format with ffmpeg and measures its length (ms).
-func (s *Service) transcode(ctx context.Context, in, out string) (int64, error) {
+// transcode turns an upload into the library format and measures its length (ms), through the ffmpeg boundary
+// (docs/adr/0030): the demuxer forced to what ffchild.SniffAudio finds (ErrBadAudio when it is no audio format:
+// an ID3 tag before an HLS playlist is not MP3), the file protocol only, at most maxMusicLength read and
+// maxMusicBytes written, run outside the data directory, in a slot of the server's ffmpeg limiter (ErrBusy).
+func (s *Service) transcode(ctx context.Context, customer int64, in, out string) (int64, error) {
+	input, err := ffchild.AudioFile(in, maxMusicLength)
+	if errors.Is(err, ffchild.ErrNotAudio) {
+		return 0, ErrBadAudio
+	} else if err != nil {
+		return 0, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, s.opt.FFmpeg, "-nostdin", "-v", "error", "-y", "-i", in, "-map", "0:a:0", "-vn",
-		"-ac", "1", "-ar", "44100", "-c:a", "libmp3lame", "-b:a", "128k", "-write_xing", "0", "-id3v2_version", "0", "-f", "mp3", out)
-	var stderr bytes.Buffer
+	jobs := s.opt.Jobs
+	if jobs == nil {
+		jobs = defaultJobs()
+	}
+	release, err := jobs.Acquire(ctx, customer)
+	if errors.Is(err, ffchild.ErrBusy) {
+		return 0, ErrBusy
+	} else if err != nil {
+		return 0, err
+	}
+	defer release()
+	cmd, err := ffchild.Command(ctx, s.opt.FFmpeg, input, ffchild.Output{
+		Args: []string{"-y", "-map", "0:a:0", "-vn", "-ac", "1", "-ar", "44100", "-c:a", "libmp3lame", "-b:a", "128k",
+			"-write_xing", "0", "-id3v2_version", "0", "-f", "mp3"},
+		Target: out, MaxBytes: maxMusicBytes})
+	if err != nil {
+		return 0, err
+	}
+	var stderr ffchild.Tail
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
 		var ee *exec.ExitError
@@ -69,21 +95,12 @@ func (s *Service) transcode(ctx context.Context, in, out string) (int64, error) 
 		slog.ErrorContext(ctx, "broadcast: ffmpeg", "err", err)
 		return 0, ErrTranscoder
 	}
-	probe := filepath.Join(filepath.Dir(s.opt.FFmpeg), "ffprobe")
-	if !strings.ContainsRune(s.opt.FFmpeg, os.PathSeparator) {
-		probe = "ffprobe"
-	}
-	outp, err := exec.CommandContext(ctx, probe, "-v", "error", "-show_entries", "format=duration", "-of",
-		"default=noprint_wrappers=1:nokey=1", out).Output()
-	if err != nil {
-		slog.ErrorContext(ctx, "broadcast: ffprobe", "err", err)
-		return 0, ErrTranscoder
-	}
-	sec, err := strconv.ParseFloat(strings.TrimSpace(string(outp)), 64)
-	if err != nil || sec <= 0 {
+	st, err := os.Stat(out)
+	if err != nil || st.Size() == 0 {
 		return 0, ErrBadAudio
 	}
-	return int64(sec * 1000), nil
+	// constant 128 kbit/s without a tag or Xing frame: 16 bytes per ms, what ffprobe would estimate too
+	return st.Size() * 8 / (musicBitrate / 1000), nil
 }
 
 func (s *Service) filesInGroup(ctx context.Context, q querier, customerID, groupID int64) (int, error) {
@@ -136,7 +153,7 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request, c Caller) (any,
 				return nil, httpx.BadParam("file", "one file per upload")
 			}
 			original = strings.TrimSpace(filepath.Base(strings.ReplaceAll(part.FileName(), `\`, "/")))
-			f, err := os.CreateTemp(s.opt.MusicDir, "upload-*")
+			f, err := ffchild.CreateInput("upload-*") // outside the data directory (docs/adr/0030)
 			if err != nil {
 				return nil, err
 			}
@@ -175,18 +192,9 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request, c Caller) (any,
 	} else if n >= FilesPerGroup {
 		return nil, ErrFilesFull
 	}
-	head := make([]byte, 16)
-	if f, err := os.Open(tmp); err == nil {
-		n, _ := io.ReadFull(f, head)
-		head = head[:n]
-		f.Close()
-	}
-	if sniffAudio(head) == "" {
-		return nil, ErrBadAudio
-	}
 	name := randomName()
 	out := filepath.Join(s.opt.MusicDir, name)
-	length, err := s.transcode(ctx, tmp, out)
+	length, err := s.transcode(ctx, c.CustomerID, tmp, out)
 	if err != nil {
 		os.Remove(out)
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"tenfour/internal/media/ffchild"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/quota"
 	"tenfour/internal/platform/realtime"
@@ -37,6 +38,9 @@ type Options struct {
 	FFmpeg string
 	// MaxUpload bounds an uploaded audio file (default 100 MB).
 	MaxUpload int64
+	// Jobs is the server's one limiter of ffmpeg work clients ask for (upload transcodes here; docs/adr/0030);
+	// nil: a limiter of the package's own with ffchild.DefaultLimits.
+	Jobs *ffchild.Limiter
 	// Quota is the customers' storage quota the library's files count against (nil: unlimited; quota.go).
 	Quota *quota.Quota
 }
