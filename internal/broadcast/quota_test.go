@@ -1,0 +1,141 @@
+package broadcast_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"tenfour/internal/broadcast"
+	"tenfour/internal/config"
+	"tenfour/internal/testkit"
+)
+
+// The library's files and the file store's uploads count against one storage quota per customer: a full
+// customer's next upload is refused with code 79 and nothing stored (row or bytes), another customer is not
+// touched, and deleting a library file gives its space back.
+func TestLibraryStorageQuota(t *testing.T) {
+	needFFmpeg(t)
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
+		const quota = 60_000
+		var dataDir string
+		s := testkit.StartOn(t, engine, func(c *config.Config) { c.StorageQuota = quota; dataDir = c.DataDir })
+		w := &world{t: t, s: s, now: time.Now().UTC()}
+		s.Broadcast.SetClock(w.clock)
+		w.custA, w.dispA, w.consA = w.customer("Quota A")
+		w.custB, w.dispB, w.consB = w.customer("Quota B")
+		w.tokA, w.tokB = w.login(w.dispA, w.consA), w.login(w.dispB, w.consB)
+		musicDir := filepath.Join(dataDir, "broadcast")
+		used := func() int64 {
+			t.Helper()
+			var u int64
+			if err := s.DB.QueryRow(context.Background(), `SELECT CAST((SELECT COALESCE(SUM(size), 0) FROM bc_files WHERE customer_id = ?) +
+				(SELECT COALESCE(SUM(size), 0) FROM files WHERE customer_id = ?) AS BIGINT)`, w.custA, w.custA).Scan(&u); err != nil {
+				t.Fatal(err)
+			}
+			return u
+		}
+		kept := func() string { // rows and files on disk
+			t.Helper()
+			entries, err := os.ReadDir(musicDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return fmt.Sprint(testkit.Snapshot(t, s.DB, "bc_files", "files"), len(entries))
+		}
+		refused := func(what string, r testkit.Reply, before string) {
+			t.Helper()
+			if r.Code != "79" || r.Status != http.StatusInsufficientStorage {
+				t.Fatalf("%s: HTTP %d code %s %s, want 507 79", what, r.Status, r.Code, r.Msg)
+			}
+			if kept() != before {
+				t.Fatalf("%s: something was kept", what)
+			}
+		}
+		wav := sineWAV(440, 1500*time.Millisecond) // about 24,000 bytes once transcoded
+		var lib []broadcast.File
+		for i := range 2 {
+			r := w.upload(w.tokA, fmt.Sprintf("tone%d.wav", i), wav, 0)
+			if r.Code != "200" {
+				t.Fatalf("upload %d: %s %s", i, r.Code, r.Msg)
+			}
+			var f broadcast.File
+			r.Into(t, &f)
+			lib = append(lib, f)
+		}
+		if u := used(); u != lib[0].Size+lib[1].Size || u > quota-quota/10 {
+			t.Fatalf("used %d after two files of %d and %d", u, lib[0].Size, lib[1].Size)
+		}
+		before := kept()
+		refused("a third library file", w.upload(w.tokA, "tone3.wav", wav, 0), before)
+
+		// The file store's uploads share the quota: one byte more than the room left is refused, the room is not.
+		room := int64(quota) - used()
+		refused("a file over the room left", fileUpload(t, s.URL, w.consA, wavBytes(room+1)), before)
+		if r := fileUpload(t, s.URL, w.consA, wavBytes(room)); r.Code != "0" {
+			t.Fatalf("a file of the room left: %+v", r)
+		}
+		if used() != quota {
+			t.Fatalf("used %d, want the whole quota", used())
+		}
+		before = kept()
+		refused("a full customer's library file", w.upload(w.tokA, "tone4.wav", wav, 0), before)
+		refused("a full customer's file", fileUpload(t, s.URL, w.consA, wavBytes(100)), before)
+
+		// Another customer is not touched.
+		if r := w.upload(w.tokB, "b.wav", wav, 0); r.Code != "200" {
+			t.Fatalf("customer B: %s %s", r.Code, r.Msg)
+		}
+
+		// Deleting a library file gives its space back.
+		w.ok(http.MethodDelete, fmt.Sprintf("/broadcast/v1/file/%d", lib[0].ID), w.tokA, nil, nil)
+		if r := w.upload(w.tokA, "again.wav", wav, 0); r.Code != "200" {
+			t.Fatalf("after a delete: %s %s", r.Code, r.Msg)
+		}
+	})
+}
+
+// wavBytes is a WAV file of exactly n bytes (n ≥ 44).
+func wavBytes(n int64) []byte {
+	var b bytes.Buffer
+	b.WriteString("RIFF")
+	_ = binary.Write(&b, binary.LittleEndian, uint32(n-8))
+	b.WriteString("WAVEfmt ")
+	for _, v := range []any{uint32(16), uint16(1), uint16(1), uint32(8000), uint32(16000), uint16(2), uint16(16)} {
+		_ = binary.Write(&b, binary.LittleEndian, v)
+	}
+	b.WriteString("data")
+	_ = binary.Write(&b, binary.LittleEndian, uint32(n-44))
+	b.Write(make([]byte, n-44))
+	return b.Bytes()
+}
+
+// fileUpload posts a file to the file service with a console session.
+func fileUpload(t *testing.T, base, token string, body []byte) testkit.Reply {
+	t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	fw, _ := mw.CreateFormFile("file", "a.wav")
+	fw.Write(body)
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, base+"/filews/upload/media", &buf)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("token", token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	r := testkit.Reply{Status: res.StatusCode}
+	if err := json.NewDecoder(res.Body).Decode(&r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
