@@ -76,7 +76,7 @@ FUZZTIME ?= 15s
 FUZZ = FuzzDecodeFrame:./internal/platform/realtime FuzzTerminalFrame:./internal/sim FuzzLenient:./internal/platform/flex \
 	FuzzDecode:./internal/platform/httpx FuzzParams:./internal/platform/httpx FuzzParse:./internal/platform/timerange \
 	FuzzGPSReport:./internal/geo FuzzUploadMeta:./internal/files FuzzUploaded:./internal/medialib \
-	FuzzName:./internal/platform/text
+	FuzzName:./internal/platform/text FuzzSniffAudio:./internal/media/ffchild FuzzInputArgs:./internal/media/ffchild
 
 fuzz: ## fuzz every parser a client reaches, FUZZTIME (15s) each, about 3 minutes
 	@set -e; for t in $(FUZZ); do echo "== $${t%%:*} ($${t#*:}, $(FUZZTIME))"; \
