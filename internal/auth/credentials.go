@@ -166,7 +166,7 @@ func (s *Service) CheckDeviceCredential(ctx context.Context, addr, realm, login,
 }
 
 func (s *Service) checkCredential(ctx context.Context, addr, realm, login, key, md5hex string, lockout bool) (Credential, error) {
-	if err := s.allowAddrOf(addr); err != nil {
+	if err := s.allowAddrOf(credentialKind(lockout), addr); err != nil {
 		return Credential{}, err
 	}
 	md5hex = strings.ToLower(strings.TrimSpace(md5hex))
@@ -185,7 +185,7 @@ func (s *Service) checkCredential(ctx context.Context, addr, realm, login, key, 
 	if !s.throttle.accounts.take(key, now) {
 		return Credential{}, ErrBusy
 	}
-	g, err := s.throttle.begin(addr, now)
+	g, err := s.throttle.begin(ctx, addr, s.now, credentialKind(lockout).wait())
 	if err != nil {
 		return Credential{}, err
 	}
@@ -207,6 +207,9 @@ func (s *Service) checkCredential(ctx context.Context, addr, realm, login, key, 
 		}
 	}
 	g.end(err)
+	if err == nil {
+		s.throttle.right(credentialKind(lockout), addr, key, s.now())
+	}
 	if errors.Is(err, errWrongAndLocked) {
 		err = ErrLocked
 	}

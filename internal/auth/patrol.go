@@ -12,7 +12,7 @@ const kindPatrol = "patrol"
 // PoC account and password from address addr, through the one password check of every sign-in (throttle,
 // lockout, hash budget), then the account-state rules. Only dispatchers pass (6).
 func (s *Service) CheckPoC(ctx context.Context, addr, uid, pw string) (Principal, error) {
-	if err := s.allowAddrOf(addr); err != nil {
+	if err := s.allowAddrOf(people, addr); err != nil {
 		return Principal{}, err
 	}
 	if pw == "" || len(pw) > maxPasswordParam {

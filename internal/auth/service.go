@@ -120,30 +120,42 @@ func (s *Service) PasswordChecks() (console, terminal int64) {
 
 func (s *Service) now() time.Time { return s.Sessions.now() }
 
-// allowAddr takes one request from the caller's address budget; over it the answer is 101 (system busy).
-func (s *Service) allowAddr(r *http.Request) error { return s.allowAddrOf(httpx.ClientIP(r)) }
+// allowAddr takes one of people's attempts from the caller's address (a console credential endpoint); over
+// the budget the answer is 101 (system busy).
+func (s *Service) allowAddr(r *http.Request) error { return s.allowAddrOf(people, httpx.ClientIP(r)) }
 
-func (s *Service) allowAddrOf(addr string) error {
-	if !s.throttle.attempts.take(addr, s.now()) {
-		return ErrBusy
+// allowAddrOf takes one attempt of kind (people's or devices') from addr.
+func (s *Service) allowAddrOf(k attemptKind, addr string) error {
+	return s.throttle.allow(k, addr, s.now())
+}
+
+// kindOf is whose attempts a check in hash budget b spends: the terminals' budget checks devices (terminal
+// logins, speaker registrations), the console's people.
+func (s *Service) kindOf(b *hashBudget) attemptKind {
+	if b == s.terminalHashes {
+		return devices
 	}
-	return nil
+	return people
 }
 
 // checkPassword is the password check of every sign-in path, from addr with budget b: the account's own
 // budget, then the address's wrong-guess budget (L1), then the store's lockout and the hash (verifyPassword).
-// Every refusal of the throttle is ErrBusy (101).
+// Every refusal of the throttle is ErrBusy (101). A right password gives the request's attempt back when addr
+// has proven the account before (throttle.right).
 func (s *Service) checkPassword(ctx context.Context, b *hashBudget, addr string, a *account, pw string) error {
 	now := s.now()
 	if !s.throttle.accounts.take(a.ID, now) {
 		return ErrBusy
 	}
-	g, err := s.throttle.begin(addr, now)
+	g, err := s.throttle.begin(ctx, addr, s.now, s.kindOf(b).wait())
 	if err != nil {
 		return err
 	}
 	err = s.verifyPassword(ctx, b, a, pw)
 	g.end(err)
+	if err == nil {
+		s.throttle.right(s.kindOf(b), addr, a.ID, s.now())
+	}
 	return err
 }
 
@@ -177,8 +189,9 @@ func (s *Service) SocketLogin(ctx context.Context, data json.RawMessage) (Princi
 			p, err := s.Sessions.Resume(ctx, req.Resume, req.UID)
 			return p, realtime.Terminal, err
 		}
-		// A password login is a guess like a console sign-in: it takes from its address's budget first.
-		if err := s.allowAddrOf(httpx.ClientIPFrom(ctx)); err != nil {
+		// A password login is a guess like a console sign-in: it takes from its address's budget (devices')
+		// first, and gets it back if the password is right and the address has logged this terminal in before.
+		if err := s.allowAddrOf(devices, httpx.ClientIPFrom(ctx)); err != nil {
 			return Principal{}, realtime.Terminal, err
 		}
 		p, err := s.terminalLogin(ctx, req.UID, req.Auth)

@@ -43,15 +43,16 @@ func (s *Service) admitConsole(ctx context.Context, a *account) (*customer, erro
 // verify is GET /ds/pub/loginext {uid, flag, verifyCode}: may uid sign in? No password; with flag=1 an e-mailed
 // login code is checked (and used up).
 func (s *Service) verify(w http.ResponseWriter, r *http.Request) (any, error) {
-	if err := s.allowAddr(r); err != nil {
-		return nil, err
-	}
 	var req struct {
 		UID        string `json:"uid"`
 		Flag       string `json:"flag"`
 		VerifyCode string `json:"verifyCode"`
 	}
 	if err := httpx.Decode(r, &req); err != nil {
+		return nil, err
+	}
+	// An attempt, unless this address has signed in to uid before: the sign-in that follows gets its own back.
+	if err := s.throttle.allowFor(people, httpx.ClientIP(r), req.UID, s.now()); err != nil {
 		return nil, err
 	}
 	if req.Flag != "" && req.Flag != "0" && req.Flag != "1" {
@@ -161,6 +162,7 @@ func (s *Service) signInOAuth(w http.ResponseWriter, r *http.Request) (any, erro
 	if err != nil {
 		return nil, err
 	}
+	s.throttle.right(people, httpx.ClientIP(r), a.ID, s.now()) // a right identity, like a right password
 	return s.startSession(w, r, a, c, "OAuth sign-in ("+req.Platform+")")
 }
 
