@@ -35,7 +35,8 @@ type Matroska struct {
 	pending []frame
 	sps     []byte
 	pps     []byte
-	base    [2]int64 // a track's offset (ms) on the common clock, from its first frame's arrival
+	base    [2]int64 // a track's offset (ms) on the common clock, from its first written frame's arrival
+	ts0     [2]int64 // its first written frame's timestamp
 	based   [2]bool
 	cluster int64 // the open cluster's time (ms), -1 before the first
 	buf     []byte
@@ -139,9 +140,9 @@ func (m *Matroska) block(track int, f frame) {
 	}
 	if !m.based[track] {
 		m.based[track] = true
-		m.base[track] = max(f.at-m.origin, 0) / 1_000_000
+		m.base[track], m.ts0[track] = max(f.at-m.origin, 0)/1_000_000, f.ts
 	}
-	ms := max(m.base[track]+f.ts*1000/clock, 0)
+	ms := max(m.base[track]+(f.ts-m.ts0[track])*1000/clock, 0)
 	rel := ms - m.cluster
 	b := m.buf[:0]
 	if m.cluster < 0 || (track == 0 && f.key && rel >= 1000) || rel > 5000 || rel < math.MinInt16 {
