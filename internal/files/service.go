@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -132,6 +133,49 @@ func (s *Service) Save(ctx context.Context, p identity.Principal, name string, w
 		return Info{}, err
 	}
 	return f, nil
+}
+
+// ErrInUse refuses to delete a file a tone or a floor plan still uses (their foreign keys keep it).
+var ErrInUse = httpx.E(http.StatusConflict, "409", "errors.file.inUse", "a tone or a floor plan uses this file")
+
+// DeleteIn removes one of the customer's file rows in tx, the transaction that removes what referred to it (a
+// media-cloud item); its space in the storage quota is free once tx commits, and RemoveBytes then removes the
+// bytes. db.ErrNotFound for another customer's or an unknown file; ErrInUse when a tone or a floor plan still
+// uses it. Records that name a file without a key (a message's attachment, an avatar) then get 404 for it.
+func (s *Service) DeleteIn(ctx context.Context, tx *db.Tx, customerID int64, id string) error {
+	if !ValidID(id) {
+		return db.ErrNotFound
+	}
+	res, err := tx.Exec(ctx, `DELETE FROM files WHERE id = ? AND customer_id = ?`, id, customerID)
+	if isForeignKeyViolation(err) {
+		return ErrInUse
+	}
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return db.ErrNotFound
+	}
+	return nil
+}
+
+// RemoveBytes removes a deleted file's bytes (after DeleteIn's transaction committed); a failure is logged,
+// the row is gone either way.
+func (s *Service) RemoveBytes(ctx context.Context, id string) {
+	if err := s.storage.Delete(context.WithoutCancel(ctx), id); err != nil {
+		slog.ErrorContext(ctx, "files: remove a deleted file's bytes", "id", id, "err", err)
+	}
+}
+
+// isForeignKeyViolation tells whether err is a foreign-key failure on either engine.
+func isForeignKeyViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	m := err.Error()
+	return strings.Contains(m, "FOREIGN KEY constraint failed") || strings.Contains(m, "SQLSTATE 23503")
 }
 
 func readErr(err error) error {

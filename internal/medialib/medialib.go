@@ -66,9 +66,11 @@ func New(d *db.DB, dir Directory, f *files.Service, hub *realtime.Hub) *Service 
 	return &Service{db: d, dir: dir, files: f, hub: hub, now: time.Now}
 }
 
-// Routes mounts spec §7 "POST /ds/mediaLib/list".
+// Routes mounts spec §7 "POST /ds/mediaLib/list" and this server's delete (the media cloud's space in the
+// customer's storage quota comes back with it).
 func (s *Service) Routes(r httpx.Router) {
 	r.Console("POST /ds/mediaLib/list", s.list)
+	r.Console("DELETE /ds/mediaLib/delete", httpx.Bind(s.delete))
 }
 
 // Verbs: `media.uploaded` from terminals, `media.added` to consoles (docs/terminal-protocol.md "Media uploads").
@@ -278,6 +280,47 @@ func (s *Service) Find(ctx context.Context, customerID int64, q Query) ([]Item, 
 		out = append(out, it)
 	}
 	return out, total, rows.Err()
+}
+
+// Delete removes one of the customer's items and its file (row and bytes): its size leaves the customer's
+// storage quota. "404" for another customer's or an unknown item; files.ErrInUse ("409") when a tone or a floor
+// plan uses the file, and then nothing is removed.
+func (s *Service) Delete(ctx context.Context, customerID, id int64) error {
+	var fileID string
+	err := s.db.InTx(ctx, func(tx *db.Tx) error {
+		err := tx.QueryRow(ctx, `SELECT file_id FROM media_items WHERE id = ? AND customer_id = ?`, id, customerID).Scan(&fileID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return db.ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM media_items WHERE id = ? AND customer_id = ?`, id, customerID); err != nil {
+			return err
+		}
+		return s.files.DeleteIn(ctx, tx, customerID, fileID)
+	})
+	if err != nil {
+		return err
+	}
+	s.files.RemoveBytes(ctx, fileID)
+	return nil
+}
+
+type deleteReq struct {
+	ID flex.String `json:"id"`
+}
+
+// DELETE /ds/mediaLib/delete {id} → {id}
+func (s *Service) delete(ctx context.Context, p identity.Principal, req deleteReq) (any, error) {
+	ids, err := httpx.RowIDs("id", []string{string(req.ID)}, 1, true)
+	if err != nil || len(ids) == 0 {
+		return nil, httpx.BadParam("id", "required")
+	}
+	if err := s.Delete(ctx, p.CustomerID, ids[0]); err != nil {
+		return nil, err
+	}
+	return map[string]string{"id": strconv.FormatInt(ids[0], 10)}, nil
 }
 
 // POST /ds/mediaLib/list {msIds, sTime, eTime, kind, pageNo, pageSize} → {total, list:[Item]}
