@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 
@@ -76,7 +77,7 @@ func (s *Service) SetCredential(ctx context.Context, realm, login string, custom
 		return err
 	}
 	if md5hex = strings.TrimSpace(md5hex); md5hex == "" || md5hex == NoPassword {
-		return s.DropCredential(ctx, realm, login)
+		return s.DropCredential(ctx, realm, login, customerID)
 	}
 	hash, err := credentialHash(md5hex)
 	if err != nil {
@@ -87,17 +88,18 @@ func (s *Service) SetCredential(ctx context.Context, realm, login string, custom
 			return err
 		}
 		_, err := tx.Exec(ctx, `UPDATE sessions SET revoked = TRUE WHERE credential_id =
-			(SELECT id FROM service_credentials WHERE realm = ? AND login = ?)`, realm, login)
+			(SELECT id FROM service_credentials WHERE realm = ? AND customer_id = ? AND login = ?)`, realm, customerID, login)
 		return err
 	})
 }
 
 // PutCredential stores a credential whose hash is already made (CredentialHash) inside tx: the demo's seed
-// shares one hash among its organisations. A password set again clears the lockout.
+// shares one hash among its organisations. A password set again clears the lockout. A login is a customer's:
+// two customers may each have one of the same name (a caster code is unique per customer, docs/adr/0018).
 func PutCredential(ctx context.Context, tx *db.Tx, realm, login string, customerID int64, hash string, now int64) error {
 	_, err := tx.Exec(ctx, `INSERT INTO service_credentials (realm, login, customer_id, password_hash, created_at)
 		VALUES (?, ?, ?, ?, ?)
-		ON CONFLICT (realm, login) DO UPDATE SET customer_id = excluded.customer_id,
+		ON CONFLICT (realm, customer_id, login) DO UPDATE SET
 		  password_hash = excluded.password_hash, failed_logins = 0, locked_until = 0`,
 		realm, login, customerID, hash, now)
 	return err
@@ -106,31 +108,33 @@ func PutCredential(ctx context.Context, tx *db.Tx, realm, login string, customer
 // CredentialHash is the stored form of an md5 password, for PutCredential.
 func CredentialHash(md5hex string) (string, error) { return credentialHash(md5hex) }
 
-// DropCredential removes a credential and its sessions (a deleted organisation, a password removed).
-func (s *Service) DropCredential(ctx context.Context, realm, login string) error {
+// DropCredential removes a customer's credential and its sessions (a deleted organisation, a password removed).
+func (s *Service) DropCredential(ctx context.Context, realm, login string, customerID int64) error {
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		if _, err := tx.Exec(ctx, `DELETE FROM sessions WHERE credential_id IN
-			(SELECT id FROM service_credentials WHERE realm = ? AND login = ?)`, realm, login); err != nil {
+			(SELECT id FROM service_credentials WHERE realm = ? AND customer_id = ? AND login = ?)`, realm, customerID, login); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `DELETE FROM service_credentials WHERE realm = ? AND login = ?`, realm, login)
+		_, err := tx.Exec(ctx, `DELETE FROM service_credentials WHERE realm = ? AND customer_id = ? AND login = ?`, realm, customerID, login)
 		return err
 	})
 }
 
-// HasCredential tells whether login has a password in realm.
-func (s *Service) HasCredential(ctx context.Context, realm, login string) (bool, error) {
+// HasCredential tells whether login of the customer has a password in realm.
+func (s *Service) HasCredential(ctx context.Context, realm, login string, customerID int64) (bool, error) {
 	var n int
-	err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM service_credentials WHERE realm = ? AND login = ?`, realm, login).Scan(&n)
+	err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM service_credentials WHERE realm = ? AND customer_id = ? AND login = ?`,
+		realm, customerID, login).Scan(&n)
 	return n > 0, err
 }
 
-// MatchCredential tells whether md5hex is the password of login in realm, without the sign-in throttle or the
-// lockout: for a server's own use (serve --demo hands its in-process speakers the demo password it still
-// holds), never for a request.
-func (s *Service) MatchCredential(ctx context.Context, realm, login, md5hex string) (bool, error) {
+// MatchCredential tells whether md5hex is the password of the customer's login in realm, without the sign-in
+// throttle or the lockout: for a server's own use (serve --demo hands its in-process speakers the demo password
+// it still holds), never for a request.
+func (s *Service) MatchCredential(ctx context.Context, realm, login string, customerID int64, md5hex string) (bool, error) {
 	var hash string
-	err := s.db.QueryRow(ctx, `SELECT password_hash FROM service_credentials WHERE realm = ? AND login = ?`, realm, login).Scan(&hash)
+	err := s.db.QueryRow(ctx, `SELECT password_hash FROM service_credentials WHERE realm = ? AND customer_id = ? AND login = ?`,
+		realm, customerID, login).Scan(&hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -173,12 +177,15 @@ func (s *Service) checkCredential(ctx context.Context, addr, realm, login, key, 
 	if !ValidMD5(md5hex) {
 		return Credential{}, ErrMD5
 	}
-	c := Credential{Realm: realm, Login: login}
-	var hash string
-	err := s.db.QueryRow(ctx, `SELECT id, customer_id, password_hash FROM service_credentials WHERE realm = ? AND login = ?`,
-		realm, login).Scan(&c.ID, &c.CustomerID, &hash)
-	known := err == nil
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	// A login name is unique per customer (docs/adr/0018 "Credentials"): the name may mean a credential of each
+	// of several customers, and the password tells which.
+	rows, err := s.db.Query(ctx, `SELECT id, customer_id, password_hash FROM service_credentials WHERE realm = ? AND login = ?
+		ORDER BY id`, realm, login)
+	cands, err := db.Collect(rows, err, func(r db.Scanner) (candidate, error) {
+		c := candidate{Credential: Credential{Realm: realm, Login: login}}
+		return c, r.Scan(&c.ID, &c.CustomerID, &c.hash)
+	})
+	if err != nil {
 		return Credential{}, err
 	}
 	now := s.now()
@@ -193,17 +200,22 @@ func (s *Service) checkCredential(ctx context.Context, addr, realm, login, key, 
 	if !lockout {
 		b = s.terminalHashes
 	}
+	var c Credential
 	switch {
-	case !known: // the same work and budget as a wrong password, whatever it matches
+	case len(cands) == 0: // the same work and budget as a wrong password, whatever it matches
 		if _, err = b.check(ctx, dummyCredentialHash(), md5hex); err == nil {
 			err = ErrBadPwd
 		}
 	case lockout:
-		err = s.verifyLocked(ctx, b, lockCredentials, c.ID, hash, md5hex)
+		c, err = s.verifyCandidates(ctx, b, cands, md5hex)
 	default:
-		var good bool
-		if good, err = b.check(ctx, hash, md5hex); err == nil && !good {
-			err = ErrBadPwd
+		err = ErrBadPwd
+		for _, k := range cands {
+			good, cerr := b.check(ctx, k.hash, md5hex)
+			if cerr != nil || good {
+				c, err = k.Credential, cerr
+				break
+			}
 		}
 	}
 	g.end(err)
@@ -219,6 +231,86 @@ func (s *Service) checkCredential(ctx context.Context, addr, realm, login, key, 
 	return c, nil
 }
 
+// candidate is one credential a sign-in name may mean, with its hash.
+type candidate struct {
+	Credential
+	hash string
+}
+
+// verifyCandidates is verifyLocked's rule (accounts.go) for a name that credentials of several customers may
+// share (docs/adr/0018 "Credentials"): each candidate that is not locked has an attempt reserved before any hash
+// and is checked; the password signs in to the one it matches, whose count is cleared, and the others'
+// reservations are given back (one customer's right password is no wrong guess at another's, so it locks
+// nobody). Otherwise the attempt counts against every candidate checked (the fifth locks it), and the answer is
+// errWrongAndLocked/ErrLocked (107) when a candidate is locked, else ErrBadPwd (2). With one candidate this is
+// exactly verifyLocked. Wrong guesses at a name move all its candidates together, so the answers are those of
+// one credential; they differ only after a right password cleared one candidate's count and not another's.
+// A candidate that is locked is never hashed; the others are, so a customer whose caster is locked still signs
+// in with its own password, whatever another customer's same-named caster suffered.
+func (s *Service) verifyCandidates(ctx context.Context, b *hashBudget, cands []candidate, md5hex string) (Credential, error) {
+	now := s.now()
+	var held []candidate
+	for _, k := range cands {
+		var n int
+		err := s.db.WriteRow(ctx, `UPDATE service_credentials SET failed_logins = failed_logins + 1
+			WHERE id = ? AND locked_until <= ? AND failed_logins < ? RETURNING failed_logins`,
+			k.ID, now.UnixMilli(), MaxFailedLogins).Scan(&n)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue // locked
+		}
+		if err != nil {
+			s.releaseAttempts(ctx, held)
+			return Credential{}, err
+		}
+		held = append(held, k)
+	}
+	if len(held) == 0 {
+		return Credential{}, ErrLocked
+	}
+	for i, k := range held {
+		good, err := b.check(ctx, k.hash, md5hex)
+		if err != nil {
+			s.releaseAttempts(ctx, held)
+			return Credential{}, err
+		}
+		if good {
+			s.releaseAttempts(ctx, append(held[:i:i], held[i+1:]...))
+			_, err := s.db.Exec(ctx, `UPDATE service_credentials SET failed_logins = 0, locked_until = 0 WHERE id = ?`, k.ID)
+			return k.Credential, err
+		}
+	}
+	// The attempt stays counted on every candidate. SET expressions read the old row, so the two CASEs agree.
+	locked := len(cands) - len(held)
+	for _, k := range held {
+		var until int64
+		err := s.db.WriteRow(ctx, `UPDATE service_credentials SET
+			  locked_until  = CASE WHEN failed_logins >= ? THEN ? ELSE locked_until END,
+			  failed_logins = CASE WHEN failed_logins >= ? THEN 0 ELSE failed_logins END
+			WHERE id = ? RETURNING locked_until`,
+			MaxFailedLogins, now.Add(LockDuration).UnixMilli(), MaxFailedLogins, k.ID).Scan(&until)
+		if err != nil {
+			return Credential{}, err
+		}
+		if until > now.UnixMilli() {
+			locked++
+		}
+	}
+	if locked > 0 {
+		return Credential{}, errWrongAndLocked
+	}
+	return Credential{}, ErrBadPwd
+}
+
+// releaseAttempts gives back the attempts reserved on candidates that were not checked or matched no one.
+func (s *Service) releaseAttempts(ctx context.Context, ks []candidate) {
+	for _, k := range ks {
+		if _, err := s.db.Exec(context.WithoutCancel(ctx),
+			`UPDATE service_credentials SET failed_logins = failed_logins - 1 WHERE id = ? AND failed_logins > 0`, k.ID); err != nil {
+			slog.WarnContext(ctx, "auth: release a sign-in attempt", "credential", k.ID, "err", err)
+		}
+	}
+}
+
 // BroadcastSignIn is a broadcast caster's md5 login: CheckCredential in RealmBroadcast, then a broadcast session
 // of the credential for TokenTTL. It returns the token and its end (unix ms).
 func (s *Service) BroadcastSignIn(ctx context.Context, addr, login, md5hex string) (Credential, string, int64, error) {
@@ -232,15 +324,24 @@ func (s *Service) BroadcastSignIn(ctx context.Context, addr, login, md5hex strin
 
 // OpenBroadcast is the broadcast login with '{secret}': the console session consoleToken of account uid proves
 // who signs in (a token login, not a password guess: ADR 0008 counts none). It opens a broadcast session of the
-// account, which ends with it (disabled, expired) like its console session. A console token that is not live,
-// or of another account, is ErrAuthFailed (102).
+// account under that console session: it ends with the account (disabled, expired) and with the console
+// session (signed out, revoked, expired). A console token that is not live, or of another account, is
+// ErrAuthFailed (102).
 func (s *Service) OpenBroadcast(ctx context.Context, consoleToken, uid string) (Principal, string, int64, error) {
 	p, err := s.Sessions.Lookup(ctx, consoleToken)
 	if err != nil || p.AccountID != uid {
 		return Principal{}, "", 0, ErrAuthFailed
 	}
-	tok, exp, err := s.Sessions.insert(ctx, p.AccountID, nil, p.CustomerID, kindBroadcast)
+	tok, exp, err := s.Sessions.insertUnder(ctx, p.AccountID, nil, p.CustomerID, kindBroadcast, consoleToken, p.Expires)
 	return p, tok, exp, err
+}
+
+// AccountOf tells whether id is an account of the customer (a broadcast caster's user_id must be one of the
+// caller's customer's: docs/adr/0018).
+func (s *Service) AccountOf(ctx context.Context, customerID int64, id string) (bool, error) {
+	var n int
+	err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM accounts WHERE customer_id = ? AND id = ?`, customerID, id).Scan(&n)
+	return n > 0, err
 }
 
 // BroadcastHolder is who holds a broadcast token: a console account that signed in with '{secret}' (Account),
@@ -268,15 +369,18 @@ func (s *Sessions) LookupBroadcast(ctx context.Context, token string) (Broadcast
 	var expires int64
 	var revoked bool
 	var kind string
-	err := s.db.QueryRow(ctx, `SELECT account_id, credential_id, customer_id, expires_at, revoked, kind FROM sessions
-		WHERE token_hash = ?`, hashToken(token)).Scan(&account, &cred, &h.CustomerID, &expires, &revoked, &kind)
+	var parentRevoked sql.NullBool
+	// a session opened under a console session ends with it, however that one ended (Revoke also marks it)
+	err := s.db.QueryRow(ctx, `SELECT s.account_id, s.credential_id, s.customer_id, s.expires_at, s.revoked, s.kind, p.revoked
+		FROM sessions s LEFT JOIN sessions p ON s.parent_hash <> '' AND p.token_hash = s.parent_hash
+		WHERE s.token_hash = ?`, hashToken(token)).Scan(&account, &cred, &h.CustomerID, &expires, &revoked, &kind, &parentRevoked)
 	if errors.Is(err, sql.ErrNoRows) {
 		return h, httpx.ErrToken
 	}
 	if err != nil {
 		return h, err
 	}
-	if kind != kindBroadcast || revoked || s.now().UnixMilli() >= expires {
+	if kind != kindBroadcast || revoked || parentRevoked.Bool || s.now().UnixMilli() >= expires {
 		return BroadcastHolder{}, httpx.ErrToken
 	}
 	if account.Valid {

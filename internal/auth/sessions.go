@@ -115,6 +115,13 @@ func (s *Sessions) create(ctx context.Context, accountID string, customerID int6
 // insert stores a new session of an account (accountID) or of a service credential (credentialID; the other
 // one nil) and returns its token and end (unix ms).
 func (s *Sessions) insert(ctx context.Context, accountID, credentialID any, customerID int64, kind string) (string, int64, error) {
+	return s.insertUnder(ctx, accountID, credentialID, customerID, kind, "", 0)
+}
+
+// insertUnder is insert for a session opened on the proof of another (parent: the parent's token, "" = none),
+// which ends no later than until (unix ms, 0 = TokenTTL) and is revoked with its parent (Revoke): a broadcast
+// session of a console account ends when the console signs out (docs/adr/0018).
+func (s *Sessions) insertUnder(ctx context.Context, accountID, credentialID any, customerID int64, kind, parent string, until int64) (string, int64, error) {
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", 0, err
@@ -122,9 +129,17 @@ func (s *Sessions) insert(ctx context.Context, accountID, credentialID any, cust
 	tok := base64.RawURLEncoding.EncodeToString(b[:])
 	now := s.now()
 	exp := now.Add(TokenTTL).UnixMilli()
+	if until != 0 && until < exp {
+		exp = until
+	}
+	parentHash := ""
+	if parent != "" {
+		parentHash = hashToken(parent)
+	}
 	_, err := s.db.Exec(ctx,
-		`INSERT INTO sessions (token_hash, account_id, credential_id, customer_id, created_at, expires_at, kind) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-		hashToken(tok), accountID, credentialID, customerID, now.UnixMilli(), exp, kind)
+		`INSERT INTO sessions (token_hash, account_id, credential_id, customer_id, created_at, expires_at, kind, parent_hash)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		hashToken(tok), accountID, credentialID, customerID, now.UnixMilli(), exp, kind, parentHash)
 	return tok, exp, err
 }
 
@@ -205,9 +220,11 @@ func (s *Sessions) SocketLogin(ctx context.Context, token string) (Principal, er
 	return p, err
 }
 
-// Revoke ends a session and closes the sockets opened with it.
+// Revoke ends a session, the sessions opened on its proof (a console's broadcast sessions: insertUnder) and
+// the sockets opened with it.
 func (s *Sessions) Revoke(ctx context.Context, token string) error {
-	if _, err := s.db.Exec(ctx, `UPDATE sessions SET revoked = TRUE WHERE token_hash = ?`, hashToken(token)); err != nil {
+	h := hashToken(token)
+	if _, err := s.db.Exec(ctx, `UPDATE sessions SET revoked = TRUE WHERE token_hash = ? OR parent_hash = ?`, h, h); err != nil {
 		return err
 	}
 	s.closeSockets(func(p Principal) bool { return p.Token == token })

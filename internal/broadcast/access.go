@@ -30,13 +30,31 @@ type Auth interface {
 	LookupBroadcast(ctx context.Context, token string) (auth.BroadcastHolder, error)
 	// SetCredential sets (or with "" / '{secret}' removes) the password of a login, from its md5.
 	SetCredential(ctx context.Context, realm, login string, customerID int64, md5hex string) error
-	// DropCredential removes a login's password and its sessions.
-	DropCredential(ctx context.Context, realm, login string) error
+	// DropCredential removes a customer's login's password and its sessions.
+	DropCredential(ctx context.Context, realm, login string, customerID int64) error
 	// CheckDeviceCredential checks the md5 a device of a fleet registers with through the sign-in throttle.
 	CheckDeviceCredential(ctx context.Context, addr, realm, login, device, md5hex string) (auth.Credential, error)
 	// MatchCredential tells whether md5hex is a login's password, outside the sign-in paths (the demo's own
 	// simulated speakers, in process).
-	MatchCredential(ctx context.Context, realm, login, md5hex string) (bool, error)
+	MatchCredential(ctx context.Context, realm, login string, customerID int64, md5hex string) (bool, error)
+	// AccountOf tells whether id is an account of the customer (a caster's user_id).
+	AccountOf(ctx context.Context, customerID int64, id string) (bool, error)
+}
+
+// checkAccount refuses a caster's user_id that is not an account of the customer (400 user_id unknown, the
+// same answer whether or not the account exists at another customer).
+func (s *Service) checkAccount(ctx context.Context, customerID int64, id string) error {
+	if s.auth == nil {
+		return errNoAuth
+	}
+	ok, err := s.auth.AccountOf(ctx, customerID, id)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return httpx.BadParam("user_id", "unknown")
+	}
+	return nil
 }
 
 // errNoAuth answers what needs auth when the service runs without it (a tool, a test of the store alone).
@@ -133,8 +151,8 @@ func (s *Service) caller(ctx context.Context, token string) (Caller, error) {
 	if h.Account != nil {
 		return s.consoleCaller(ctx, *h.Account)
 	}
-	cs, err := s.casterByCode(ctx, h.Login)
-	if errors.Is(err, db.ErrNotFound) || (err == nil && cs.customerID != h.CustomerID) {
+	cs, err := s.casterByCode(ctx, h.CustomerID, h.Login)
+	if errors.Is(err, db.ErrNotFound) {
 		return Caller{}, ErrToken
 	}
 	if err != nil {
@@ -158,18 +176,16 @@ func (s *Service) consoleCaller(ctx context.Context, p identity.Principal) (Call
 	if err != nil {
 		return Caller{}, err
 	}
-	return Caller{CustomerID: p.CustomerID, CasterID: cs.ID, Code: cs.Code, Name: cs.Name, UserID: cs.UserID, Priority: cs.Priority}, nil
+	// a console pages with its own microphone, whatever account the caster row names
+	return Caller{CustomerID: p.CustomerID, CasterID: cs.ID, Code: cs.Code, Name: cs.Name, UserID: p.AccountID, Priority: cs.Priority}, nil
 }
 
 // EnsureCaster returns the caster of a console account, creating it when missing (spec §4: after login the
 // broadcast user is ensured to have a caster record): code and call number are the account id, priority 5, no
 // password of its own.
 func (s *Service) EnsureCaster(ctx context.Context, p identity.Principal) (Caster, error) {
-	cs, err := s.casterByCode(ctx, p.AccountID)
+	cs, err := s.casterByCode(ctx, p.CustomerID, p.AccountID)
 	if err == nil {
-		if cs.customerID != p.CustomerID {
-			return Caster{}, httpx.ErrPermission
-		}
 		return cs.Caster, nil
 	}
 	if !errors.Is(err, db.ErrNotFound) {
@@ -182,7 +198,7 @@ func (s *Service) EnsureCaster(ctx context.Context, p identity.Principal) (Caste
 	cs2, err := s.createCaster(ctx, p.CustomerID, casterIn{UserID: p.AccountID, Name: name, Code: p.AccountID,
 		CallNumber: p.AccountID, Priority: DefaultPriority})
 	if errors.Is(err, ErrCodeTaken) || errors.Is(err, ErrCallTaken) { // created meanwhile by another login
-		if cs, err := s.casterByCode(ctx, p.AccountID); err == nil && cs.customerID == p.CustomerID {
+		if cs, err := s.casterByCode(ctx, p.CustomerID, p.AccountID); err == nil {
 			return cs.Caster, nil
 		}
 	}
@@ -229,8 +245,8 @@ func (s *Service) login(ctx context.Context, r *http.Request, username, password
 		if err != nil {
 			return nil, err
 		}
-		cs, err := s.casterByCode(ctx, cred.Login)
-		if err != nil || cs.customerID != cred.CustomerID {
+		cs, err := s.casterByCode(ctx, cred.CustomerID, cred.Login)
+		if err != nil {
 			return nil, auth.ErrBadPwd
 		}
 		c, tok, exp = callerOf(cs), t, e

@@ -70,10 +70,14 @@ func (s *Service) DemoSpeakers(ctx context.Context) ([]SpeakerLogin, error) {
 	if s.auth == nil {
 		return nil, errNoAuth
 	}
-	rows, err := s.db.Query(ctx, `SELECT d.org_id, d.code FROM bc_devices d ORDER BY d.id`)
-	list, err := db.Collect(rows, err, func(r db.Scanner) (SpeakerLogin, error) {
-		var l SpeakerLogin
-		return l, r.Scan(&l.OrgID, &l.Code)
+	type device struct {
+		SpeakerLogin
+		customerID int64
+	}
+	rows, err := s.db.Query(ctx, `SELECT d.org_id, d.code, d.customer_id FROM bc_devices d ORDER BY d.id`)
+	list, err := db.Collect(rows, err, func(r db.Scanner) (device, error) {
+		var l device
+		return l, r.Scan(&l.OrgID, &l.Code, &l.customerID)
 	})
 	if err != nil {
 		return nil, err
@@ -84,14 +88,14 @@ func (s *Service) DemoSpeakers(ctx context.Context) ([]SpeakerLogin, error) {
 	for _, l := range list {
 		ok, seen := good[l.OrgID]
 		if !seen {
-			if ok, err = s.auth.MatchCredential(ctx, auth.RealmSpeaker, orgLogin(l.OrgID), pw); err != nil {
+			if ok, err = s.auth.MatchCredential(ctx, auth.RealmSpeaker, orgLogin(l.OrgID), l.customerID, pw); err != nil {
 				return nil, err
 			}
 			good[l.OrgID] = ok
 		}
 		if ok {
 			l.Password = pw
-			out = append(out, l)
+			out = append(out, l.SpeakerLogin)
 		}
 	}
 	return out, nil

@@ -21,6 +21,11 @@ const (
 	MaxNameLen      = 64
 	MaxCodeLen      = 32
 	MaxListLen      = 1000 // files or devices of one task
+	// What one customer may hold (docs/adr/0018 "Limits"): each bounds the rows a customer can make the server
+	// keep and read on every engine decision. A creation beyond them is refused (1016, 1017, 1018).
+	MaxOrgs    = 1000 // organisations (GET /v1/org's default page shows them all)
+	MaxCasters = 1000 // casters, console casters included (each has a real-time task of its own)
+	MaxTasks   = 1000 // manual and timed tasks (real-time tasks are bounded by the casters)
 	// Secret is the password the console sends when it has none (spec §5, §9; auth.NoPassword): it never opens a
 	// session by itself, only together with the caller's live console session (docs/adr/0018).
 	Secret = "{secret}"
@@ -64,6 +69,9 @@ var (
 	ErrNoFiles       = httpx.E(http.StatusBadRequest, "1012", "broadcast.errors.noFiles", "choose at least one file")
 	ErrNoDevices     = httpx.E(http.StatusBadRequest, "1013", "broadcast.errors.noDevices", "choose at least one device")
 	ErrPlanHasTasks  = httpx.E(http.StatusConflict, "1014", "broadcast.errors.planHasTasks", "the plan still has tasks")
+	ErrOrgsFull      = httpx.E(http.StatusConflict, "1016", "broadcast.errors.orgsFull", "at most 1000 organisations per customer")
+	ErrCastersFull   = httpx.E(http.StatusConflict, "1017", "broadcast.errors.castersFull", "at most 1000 casters per customer")
+	ErrTasksFull     = httpx.E(http.StatusConflict, "1018", "broadcast.errors.tasksFull", "at most 1000 tasks per customer")
 	ErrNotFound      = httpx.E(http.StatusNotFound, "404", "errors.notFound", "not found")
 	ErrTranscoder    = httpx.E(http.StatusInternalServerError, "500", "broadcast.errors.transcoder", "the audio tool failed")
 )

@@ -24,10 +24,17 @@ import (
 // KindLive is the task kind of a page in Playing.task_kind.
 const KindLive = 3
 
-// Pager is what paging needs of the voice service (call.Service.SetTap).
+// Pager is what paging needs of the voice service (call.Service.SetTap): a tap on the microphone of a console of
+// the customer, set only if that console's media is connected here (nothing changes otherwise); ended tells
+// why a set tap stopped carrying audio ("replaced": another page took the microphone; "media": the console's
+// audio connection went away); remove takes away this tap only.
 type Pager interface {
-	SetTap(customer int64, account string, tap media.Tap) bool
+	SetTap(customer int64, account string, tap media.Tap, ended func(reason string)) (remove func(), ok bool)
 }
+
+// EventPageEnded tells the console whose microphone a page carried that the page ended without its release
+// (docs/console-socket.md "Broadcast"): {caster_id, task_id, reason: "replaced"|"media"}.
+const EventPageEnded = "broadcast.pageEnded"
 
 // ErrNoMedia is a page from a console whose media is not connected.
 var ErrNoMedia = httpx.E(http.StatusConflict, "1015", "broadcast.errors.noMedia", "the console's audio is not connected")
@@ -40,6 +47,7 @@ type page struct {
 	priority   int
 	started    int64
 	devices    []int64
+	remove     func() // takes the page's tap away (Pager.SetTap)
 }
 
 type pages struct {
@@ -94,14 +102,24 @@ func (s *Service) StartPage(ctx context.Context, c Caller, devices, orgs []int64
 	p := &page{id: -c.CasterID, customerID: c.CustomerID, casterID: c.CasterID, account: c.UserID, priority: c.Priority,
 		started: s.now().UnixMilli(), devices: devices}
 	s.pg.mu.Lock()
+	old := s.pg.by[c.CasterID]
 	s.pg.by[c.CasterID] = p
 	s.pg.mu.Unlock()
+	if old != nil && old.remove != nil { // pressed again: the new page's tap is the caster's only one
+		old.remove()
+	}
 	// decide first, so the speakers know the page before its first packet comes
 	s.changed(ctx, c.CustomerID, before)
-	if !s.pager.SetTap(c.CustomerID, c.UserID, s.tap(p)) {
+	// The tap is keyed by the caller's customer: a console of another customer is never named, and one that
+	// is not connected here changes nothing.
+	remove, ok := s.pager.SetTap(c.CustomerID, c.UserID, s.tap(p), func(reason string) { s.pageLost(p, reason) })
+	if !ok {
 		s.endPage(ctx, c.CasterID)
 		return Action{}, ErrNoMedia
 	}
+	s.pg.mu.Lock()
+	p.remove = remove
+	s.pg.mu.Unlock()
 	return s.pageAction(ctx, p)
 }
 
@@ -139,9 +157,22 @@ func (s *Service) endPage(ctx context.Context, casterID int64) bool {
 	if p == nil {
 		return false
 	}
-	if s.pager != nil {
-		s.pager.SetTap(p.customerID, p.account, nil)
+	if p.remove != nil {
+		p.remove()
 	}
+	s.dropPage(ctx, p)
+	return true
+}
+
+// dropPage removes page p (if it is still its caster's) and tells the speakers. The caller holds mu.
+func (s *Service) dropPage(ctx context.Context, p *page) bool {
+	s.pg.mu.Lock()
+	mine := s.pg.by[p.casterID] == p
+	s.pg.mu.Unlock()
+	if !mine {
+		return false
+	}
+	casterID := p.casterID
 	_, before, err := s.state(ctx, p.customerID)
 	s.pg.mu.Lock()
 	delete(s.pg.by, casterID)
@@ -152,16 +183,34 @@ func (s *Service) endPage(ctx context.Context, casterID int64) bool {
 	return true
 }
 
+// pageLost ends a page whose tap stopped carrying audio (Pager's ended: replaced by another page of the same
+// microphone, or the console's media gone) and tells the console whose microphone it was, which still shows it
+// live otherwise.
+func (s *Service) pageLost(p *page, reason string) {
+	ctx := context.Background()
+	s.mu.Lock()
+	dropped := s.dropPage(ctx, p)
+	s.mu.Unlock()
+	if !dropped {
+		return // released or replaced by the same caster meanwhile
+	}
+	s.hub.Publish(p.customerID, EventPageEnded, map[string]any{"caster_id": p.casterID, "task_id": p.id, "reason": reason},
+		realtime.Where(func(c *realtime.Conn) bool {
+			pr := c.Principal()
+			return pr.CustomerID == p.customerID && pr.AccountID == p.account && pr.IsDispatcher()
+		}))
+}
+
 // AtLogout ends the page of a console that went away (the hub's logout hook).
 func (s *Service) AtLogout(ctx context.Context, c *realtime.Conn, replaced bool) {
 	if replaced {
 		return
 	}
-	acct := c.Principal().AccountID
+	pr := c.Principal()
 	s.pg.mu.Lock()
 	var ids []int64
 	for id, p := range s.pg.by {
-		if p.account == acct {
+		if p.customerID == pr.CustomerID && p.account == pr.AccountID {
 			ids = append(ids, id)
 		}
 	}

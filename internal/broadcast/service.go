@@ -96,6 +96,7 @@ func (s *Service) Verbs() []realtime.Verb {
 		realtime.Event(EventDevice, realtime.ConsoleOnly),
 		realtime.Event(EventPreempted, realtime.ConsoleOnly),
 		realtime.Event(EventMissed, realtime.ConsoleOnly),
+		realtime.Event(EventPageEnded, realtime.ConsoleOnly),
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"golang.org/x/time/rate"
 
 	"tenfour/internal/auth"
 	"tenfour/internal/platform/db"
@@ -198,6 +199,17 @@ func (s *Service) reported(customerID int64) map[int64]Report {
 // SpeakerCommandTimeout bounds one write to a speaker.
 const SpeakerCommandTimeout = 5 * time.Second
 
+// What one speaker socket may send (docs/speaker-protocol.md "Limits"): a speaker reports at least every second
+// and after each command (the simulator every 200 ms); a socket that sends faster than SpeakerFrameRate frames a
+// second beyond a burst of SpeakerFrameBurst is closed with CloseTooFast, so one socket cannot keep a reader
+// goroutine and the hub's lock busy.
+const (
+	SpeakerFrameRate  = 20
+	SpeakerFrameBurst = 40
+	// CloseTooFast is the close code of a speaker socket that exceeded its frame rate (it may reconnect).
+	CloseTooFast websocket.StatusCode = 4029
+)
+
 // speakerWS serves one speaker connection.
 func (s *Service) speakerWS(w http.ResponseWriter, r *http.Request) {
 	ws, err := websocket.Accept(w, r, nil)
@@ -289,9 +301,15 @@ func (s *Service) speakerWS(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}()
+	limit := rate.NewLimiter(SpeakerFrameRate, SpeakerFrameBurst)
 	for {
 		_, msg, err := ws.Read(wctx)
 		if err != nil {
+			return
+		}
+		if !limit.Allow() {
+			slog.WarnContext(ctx, "broadcast: speaker sends too fast, closed", "device", d.ID)
+			ws.Close(CloseTooFast, "too many frames")
 			return
 		}
 		var rep Report

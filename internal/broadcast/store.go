@@ -131,6 +131,9 @@ func (s *Service) createOrg(ctx context.Context, customerID int64, in orgIn) (Or
 	if err := s.checkPassword(pass); err != nil {
 		return o, err
 	}
+	if err := s.underCap(ctx, `SELECT COUNT(*) FROM bc_orgs WHERE customer_id = ?`, customerID, MaxOrgs, ErrOrgsFull); err != nil {
+		return o, err
+	}
 	o.CreatedAt = s.now().UnixMilli()
 	err = s.db.WriteRow(ctx, `INSERT INTO bc_orgs (customer_id, parent_id, name, code, call_number, created_at)
 		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, customerID, o.ParentID, o.Name, o.Code, o.CallNumber, o.CreatedAt).Scan(&o.ID)
@@ -145,6 +148,19 @@ func (s *Service) createOrg(ctx context.Context, customerID int64, in orgIn) (Or
 		return Org{}, err
 	}
 	return o, nil
+}
+
+// underCap refuses with full when the count query (of one customer) has reached limit (docs/adr/0018 "Limits").
+// Creations that race may pass it together: the limit bounds growth, it is not an exact count.
+func (s *Service) underCap(ctx context.Context, count string, customerID int64, limit int, full error) error {
+	var n int
+	if err := s.db.QueryRow(ctx, count, customerID).Scan(&n); err != nil {
+		return err
+	}
+	if n >= limit {
+		return full
+	}
+	return nil
 }
 
 // orgLogin is an organisation's speaker login at auth (RealmSpeaker).
@@ -231,7 +247,7 @@ func (s *Service) deleteOrg(ctx context.Context, customerID, id int64) error {
 	if s.auth == nil {
 		return nil
 	}
-	return s.auth.DropCredential(ctx, auth.RealmSpeaker, orgLogin(id))
+	return s.auth.DropCredential(ctx, auth.RealmSpeaker, orgLogin(id), customerID)
 }
 
 func (s *Service) deleteOrgRow(ctx context.Context, customerID, id int64) error {
@@ -286,8 +302,10 @@ func scanCaster(r db.Scanner) (casterRow, error) {
 	return c, err
 }
 
-func (s *Service) casterByCode(ctx context.Context, code string) (casterRow, error) {
-	return scanCaster(s.db.QueryRow(ctx, `SELECT `+casterCols+` FROM bc_casters WHERE code = ?`, code))
+// casterByCode reads the customer's caster of a code: codes are unique per customer (migration 00230), never
+// looked up across customers.
+func (s *Service) casterByCode(ctx context.Context, customerID int64, code string) (casterRow, error) {
+	return scanCaster(s.db.QueryRow(ctx, `SELECT `+casterCols+` FROM bc_casters WHERE customer_id = ? AND code = ?`, customerID, code))
 }
 
 func (s *Service) casters(ctx context.Context, customerID int64, code string) ([]Caster, error) {
@@ -326,6 +344,11 @@ func (s *Service) createCaster(ctx context.Context, customerID int64, in casterI
 		if c.UserID, err = httpx.ID("user_id", in.UserID); err != nil {
 			return c, err
 		}
+		// the account whose microphone the caster pages with: one of the caller's customer's, never another's
+		// (a caster bound to another customer's dispatcher would reach into that console's live page)
+		if err := s.checkAccount(ctx, customerID, c.UserID); err != nil {
+			return c, err
+		}
 	}
 	if in.Priority < 1 || in.Priority > 9 {
 		return c, httpx.BadParam("priority", "1 to 9")
@@ -334,13 +357,17 @@ func (s *Service) createCaster(ctx context.Context, customerID int64, in casterI
 	if err := s.checkPassword(in.Password); err != nil {
 		return c, err
 	}
+	if err := s.underCap(ctx, `SELECT COUNT(*) FROM bc_casters WHERE customer_id = ?`, customerID, MaxCasters, ErrCastersFull); err != nil {
+		return c, err
+	}
 	c.CreatedAt = s.now().UnixMilli()
 	err = s.db.WriteRow(ctx, `INSERT INTO bc_casters (customer_id, user_id, name, code, call_number, priority, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, customerID, c.UserID, c.Name, c.Code, c.CallNumber, c.Priority, c.CreatedAt).Scan(&c.ID)
 	if err != nil {
 		return c, uniqueErr(err, "bc_casters_code", "bc_casters_call_number")
 	}
-	// The caster's md5 login is auth's (a caster code is its login name, unique on the server).
+	// The caster's md5 login is auth's (a caster code is its login name, unique in its customer: auth tells
+	// customers' same-named logins apart by the password).
 	if err := s.setPassword(ctx, auth.RealmBroadcast, c.Code, customerID, in.Password); err != nil {
 		if _, derr := s.db.Exec(context.WithoutCancel(ctx), `DELETE FROM bc_casters WHERE id = ?`, c.ID); derr != nil {
 			slog.ErrorContext(ctx, "broadcast: undo a caster", "caster", c.ID, "err", derr)

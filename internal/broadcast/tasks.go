@@ -231,6 +231,16 @@ func (s *Service) saveTask(ctx context.Context, t *Task) error {
 	t.UpdatedAt = now
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		if t.ID == 0 {
+			if t.Kind != KindRealTime { // real-time tasks are one per caster, bounded by MaxCasters
+				var n int
+				if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM bc_tasks WHERE customer_id = ? AND kind <> ?`,
+					t.customerID, KindRealTime).Scan(&n); err != nil {
+					return err
+				}
+				if n >= MaxTasks {
+					return ErrTasksFull
+				}
+			}
 			t.CreatedAt = now
 			t.FiredUntil = now // a timed task never fires for times before it existed
 			if err := tx.QueryRow(ctx, `INSERT INTO bc_tasks (customer_id, caster_id, kind, name, plan_id, offline, audio_source,

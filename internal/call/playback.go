@@ -89,17 +89,8 @@ func (s *Service) recomputeLocked(customer int64) {
 			_ = l.conn.Send("voice.playing", s.playingView(srcs, best))
 		}
 	}
-	s.legRoutesLocked(customer, routes)  // a party of another node's call: its microphone goes there (leg.go)
-	for cl := range s.byCust[customer] { // live paging: the console's packets also go to its tap
-		if tap := s.taps[cl.acct.ID]; tap != nil && cl.peer != nil {
-			r := routes[cl]
-			if r == nil {
-				r = &media.Route{}
-				routes[cl] = r
-			}
-			r.Taps = append(r.Taps, tap)
-		}
-	}
+	s.legRoutesLocked(customer, routes) // a party of another node's call: its microphone goes there (leg.go)
+	s.tapRoutesLocked(customer, routes) // live paging: a console's packets also go to its tap (service.go)
 	for cl := range s.byCust[customer] {
 		if cl.peer == nil {
 			continue

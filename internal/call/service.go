@@ -42,7 +42,7 @@ type Service struct {
 	focus     map[string]string    // account → the call it chose to hear
 	modes     map[string]string    // account → playback priority mode
 	blocked   map[string]bool      // killed or stunned accounts (latest read or hook)
-	taps      map[string]media.Tap // console → where its microphone also goes (live paging, SetTap)
+	taps      map[tapKey]*tapEntry // console → where its microphone also goes (live paging, SetTap)
 	recording map[string]bool      // files of bursts being recorded or indexed (the orphan sweep leaves them)
 	rights    rightsCache          // voice and recording permissions, recording time (rights.go; its own lock)
 	closed    bool                 // shutting down: no new work, no log writes
@@ -64,7 +64,7 @@ func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log, m *media.En
 		clients: map[*realtime.Conn]*client{}, byAcct: map[string]map[*client]struct{}{},
 		byCust: map[int64]map[*client]struct{}{}, calls: map[string]*Call{}, groupCall: map[int64]*Call{},
 		monitors: map[string]map[int64]bool{}, ambient: map[string]*ambient{}, mutes: map[string]map[string]bool{},
-		emergency: map[string]bool{}, focus: map[string]string{}, modes: map[string]string{}, blocked: map[string]bool{}, taps: map[string]media.Tap{},
+		emergency: map[string]bool{}, focus: map[string]string{}, modes: map[string]string{}, blocked: map[string]bool{}, taps: map[tapKey]*tapEntry{},
 		recording: map[string]bool{}, remote: map[*media.Lane]*remoteBurst{}, remoteAud: map[int64]remoteAudience{},
 		legs: map[string]*leg{},
 	}
@@ -151,22 +151,93 @@ func (s *Service) locked(fn func(later *afterUnlock) error) error {
 	return err
 }
 
-// SetTap sends a console's microphone packets to tap as well, whether or not it holds a floor, until it is set
-// to nil: live paging to public-address speakers (internal/broadcast, docs/adr/0018). It reports whether the
-// account has a connected media peer (without one no packet can come).
-func (s *Service) SetTap(customer int64, account string, tap media.Tap) bool {
+// tapKey is whose microphone a tap takes: an account of a customer. Account ids are the customer's; the
+// customer is part of the key so that no caller can name another customer's console (issue 30 H2).
+type tapKey struct {
+	customer int64
+	account  string
+}
+
+// tapEntry is a set tap and what to call when it stops carrying audio.
+type tapEntry struct {
+	tap   media.Tap
+	ended func(reason string)
+}
+
+// Why a tap stopped carrying audio (SetTap's ended).
+const (
+	TapReplaced = "replaced" // another tap took the console's microphone
+	TapNoMedia  = "media"    // the console's media peer went away (closed, failed, the console gone)
+)
+
+// SetTap sends a console's microphone packets to tap as well, whether or not it holds a floor, until remove is
+// called: live paging to public-address speakers (internal/broadcast, docs/adr/0018). It is checked before
+// anything changes: the account must be a console of the customer with a connected media peer on this node,
+// else ok is false and nothing is set (another customer's console is never touched). A tap set for the same
+// console replaces the one before, whose ended runs; ended also runs (on a goroutine of its own, once) when the
+// console's media goes away, so a page that stops carrying audio is known (reason TapReplaced or TapNoMedia).
+// remove takes away this tap only.
+func (s *Service) SetTap(customer int64, account string, tap media.Tap, ended func(reason string)) (remove func(), ok bool) {
+	if tap == nil {
+		return func() {}, false
+	}
+	k := tapKey{customer, account}
+	e := &tapEntry{tap: tap, ended: ended}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if tap == nil {
-		delete(s.taps, account)
-	} else {
-		s.taps[account] = tap
+	if !s.tapReadyLocked(k) {
+		return func() {}, false
 	}
+	if old := s.taps[k]; old != nil {
+		s.tapEndedLocked(old, TapReplaced)
+	}
+	s.taps[k] = e
 	s.recomputeLocked(customer)
-	for cl := range s.byCust[customer] {
-		if cl.acct.ID == account && cl.peer != nil && cl.peer.Ready() {
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.taps[k] == e {
+			delete(s.taps, k)
+			s.recomputeLocked(customer)
+		}
+	}, true
+}
+
+// tapReadyLocked tells whether the console of k has a connected media peer here. The caller holds mu.
+func (s *Service) tapReadyLocked(k tapKey) bool {
+	for cl := range s.byCust[k.customer] {
+		if cl.acct.ID == k.account && cl.console && cl.peer != nil && cl.peer.Ready() {
 			return true
 		}
 	}
 	return false
+}
+
+// tapEndedLocked tells a tap's owner that it carries no more audio. The caller holds mu.
+func (s *Service) tapEndedLocked(e *tapEntry, reason string) {
+	if e.ended != nil {
+		go e.ended(reason)
+	}
+}
+
+// tapRoutesLocked adds the customer's taps to the routes of their consoles' microphones, and ends the taps whose
+// console has no connected media peer any more (gone, closed or failed): their audio stopped. The caller holds
+// mu (recomputeLocked).
+func (s *Service) tapRoutesLocked(customer int64, routes map[*client]*media.Route) {
+	for k, e := range s.taps {
+		if k.customer == customer && !s.tapReadyLocked(k) {
+			delete(s.taps, k)
+			s.tapEndedLocked(e, TapNoMedia)
+		}
+	}
+	for cl := range s.byCust[customer] {
+		if e := s.taps[tapKey{customer, cl.acct.ID}]; e != nil && cl.console && cl.peer != nil {
+			r := routes[cl]
+			if r == nil {
+				r = &media.Route{}
+				routes[cl] = r
+			}
+			r.Taps = append(r.Taps, e.tap)
+		}
+	}
 }
