@@ -17,8 +17,9 @@ import (
 )
 
 // feedClip sends a recorder seconds of a terminal's real camera clip (640×360, 15 fps) and microphone (20 ms Opus
-// packets) at the pace a call sends them, packetized as a browser does; it returns the video frames sent.
-func feedClip(t *testing.T, r *VideoRecorder, codec VideoCodec, seconds int) int {
+// packets, from micAfter on) at the pace a call sends them, packetized as a browser does; it returns the video
+// frames sent.
+func feedClip(t *testing.T, r *VideoRecorder, codec VideoCodec, seconds int, micAfter time.Duration) int {
 	t.Helper()
 	clip, err := termclient.LoadClip(string(codec), termclient.ClipSizes[0])
 	if err != nil {
@@ -33,7 +34,7 @@ func feedClip(t *testing.T, r *VideoRecorder, codec VideoCodec, seconds int) int
 	var ats uint32 = 480_000
 	start := time.Now()
 	frames := seconds * termclient.ClipFPS
-	audioSent := 0
+	audioSent := int(micAfter / (20 * time.Millisecond))
 	for i := range frames {
 		due := start.Add(time.Duration(i) * time.Second / termclient.ClipFPS)
 		// the microphone's packets up to this frame's time
@@ -57,6 +58,7 @@ func feedClip(t *testing.T, r *VideoRecorder, codec VideoCodec, seconds int) int
 type probeFile struct {
 	Streams []struct {
 		CodecType    string `json:"codec_type"`
+		StartTime    string `json:"start_time"`
 		CodecName    string `json:"codec_name"`
 		Width        int    `json:"width"`
 		Height       int    `json:"height"`
@@ -141,7 +143,7 @@ func TestVideoRecordersStartTogetherWhilePortsAreTaken(t *testing.T) {
 			c := codecOf(i)
 			r := StartVideoRecorder(VideoRecordOptions{FFmpeg: "ffmpeg", Codec: c,
 				Path: filepath.Join(dir, strconv.Itoa(i)+ContainerExt(c))}, &Feed{video: true, id: 1}, &Feed{id: 2})
-			res[i].sent = feedClip(t, r, c, 2)
+			res[i].sent = feedClip(t, r, c, 2, 0)
 			res[i].rec, res[i].err = r.Finish()
 		}()
 	}
@@ -169,5 +171,31 @@ func TestVideoRecordersStartTogetherWhilePortsAreTaken(t *testing.T) {
 		if !video || !audio || !r.rec.Audio {
 			t.Errorf("recording %d (%s): video %v, audio %v: %+v", i, codecOf(i), video, audio, p)
 		}
+	}
+}
+
+// A microphone that starts after the camera (opened later, or a party that speaks up) is placed in the file where
+// it started, not at the camera's first frame: the tracks are stamped on one clock (their arrival).
+func TestVideoRecorderKeepsAudioInSync(t *testing.T) {
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		t.Skip("no ffmpeg (make test-deps installs it)")
+	}
+	for _, c := range []VideoCodec{VP8, H264} {
+		t.Run(string(c), func(t *testing.T) {
+			r := StartVideoRecorder(VideoRecordOptions{FFmpeg: "ffmpeg", Codec: c,
+				Path: filepath.Join(t.TempDir(), "a"+ContainerExt(c))}, &Feed{video: true, id: 1}, &Feed{id: 2})
+			feedClip(t, r, c, 2, 600*time.Millisecond)
+			res, err := r.Finish()
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := map[string]float64{}
+			for _, s := range probeRecording(t, res.Path).Streams {
+				start[s.CodecType], _ = strconv.ParseFloat(s.StartTime, 64)
+			}
+			if d := start["audio"] - start["video"]; !res.Audio || d < 0.55 || d > 0.75 {
+				t.Fatalf("audio starts %.3f s after the video (%v), want 0.6", d, start)
+			}
+		})
 	}
 }
