@@ -324,8 +324,10 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	// in a cluster a timed task fires on one node (docs/adr/0024); every node tells the speakers it holds
 	a.Go(a.single("broadcast-scheduler", a.Broadcast.RunScheduler))
 	a.Go(a.Broadcast.RunSpeakers)
+	// the demo's speakers and fleet reach this node in-process, never as 127.0.0.1 (inprocess.go)
+	inProcess := a.inProcessClient()
 	a.Go(a.single("demo-speakers", func(ctx context.Context) { // the demo's simulated speakers (serve --demo with a demo fleet)
-		sim.RunDemoSpeakers(ctx, cfg, func(ctx context.Context) ([]sim.SpeakerLogin, error) {
+		sim.RunDemoSpeakers(ctx, cfg, inProcess, func(ctx context.Context) ([]sim.SpeakerLogin, error) {
 			list, err := a.Broadcast.DemoSpeakers(ctx)
 			out := make([]sim.SpeakerLogin, len(list))
 			for i, l := range list {
@@ -353,8 +355,8 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 			return err
 		})
 	}
-	// [sim] the in-process demo fleet: demo terminals log in to this server over loopback (--demo-fleet)
-	a.Go(func(ctx context.Context) { sim.RunDemo(ctx, cfg, a.Auth.IssueResume) })
+	// [sim] the in-process demo fleet: demo terminals log in to this server in-process (--demo-fleet)
+	a.Go(func(ctx context.Context) { sim.RunDemo(ctx, cfg, inProcess, a.Auth.IssueResume) })
 
 	a.mux.Handle("/", consoleHandler(web.Dist()))
 	return a, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -14,28 +15,26 @@ import (
 )
 
 // RunDemo runs the in-process fleet of `serve --demo` until ctx ends: the first cfg.DemoFleet of FleetAccounts
-// (61; DemoSpare is left to people) connect to this server's own address over loopback (real socket, real
-// WebRTC), so the console is alive from the first start; cfg.DemoFleetQuiet makes it passive (Options.Passive).
-// resume issues each terminal's first resume token (auth.Service.IssueResume). It is an App background loop.
-func RunDemo(ctx context.Context, cfg config.Config, resume func(ctx context.Context, uid string) (string, error)) {
+// (61; DemoSpare is left to people) connect to this server through hc, the client of its in-process listener
+// (real sockets, real WebRTC on loopback), so the console is alive from the first start; cfg.DemoFleetQuiet
+// makes it passive (Options.Passive). The server sees the fleet as httpx.InProcessAddr, never as 127.0.0.1: it
+// spends none of the loopback address's sign-in budget, which a dispatcher on the same machine needs
+// (docs/adr/0008). resume issues each terminal's first resume token (auth.Service.IssueResume). It is an App
+// background loop.
+func RunDemo(ctx context.Context, cfg config.Config, hc *http.Client, resume func(ctx context.Context, uid string) (string, error)) {
 	accounts := FleetAccounts()
 	n := min(cfg.DemoFleet, len(accounts))
 	if !cfg.Demo || n <= 0 {
 		return
 	}
-	// The fleet runs in this process, from one loopback address: its terminals log in with resume tokens from
-	// the server itself instead of 61 password logins the per-address sign-in limit would spread over minutes.
+	// The fleet's terminals log in with resume tokens from the server itself instead of 61 password hashes.
 	accounts = accounts[:n]
 	for i := range accounts {
 		if tok, err := resume(ctx, accounts[i].ID); err == nil {
 			accounts[i].Resume = tok
 		}
 	}
-	self, ok := selfURL(cfg)
-	if !ok {
-		slog.Warn("demo fleet: the listen address has no fixed port; not starting it", "addr", cfg.Addr)
-		return
-	}
+	self := demoURL(cfg)
 	sos := cfg.DemoFleetSOS
 	if sos <= 0 {
 		sos = -1 // never
@@ -53,7 +52,7 @@ func RunDemo(ctx context.Context, cfg config.Config, resume func(ctx context.Con
 			accounts, walkers = w.Accounts, w.IDs
 		}
 	}
-	f, err := New(Options{URL: self, Accounts: accounts, Seed: 1, Loopback: IsLocal(self), Insecure: true,
+	f, err := New(Options{URL: self, HTTPClient: hc, Accounts: accounts, Seed: 1, Loopback: IsLocal(self),
 		Ramp: 3 * time.Second, MaxMedia: 24, Log: slog.Default(), Rates: Rates{SOSEvery: sos}, Passive: cfg.DemoFleetQuiet,
 		Indoor: walkers, BusCards: demo.BusCards()})
 	if err != nil {
@@ -89,11 +88,14 @@ func demoFilter(people bool) []Account {
 	return out
 }
 
-// selfURL is how this server reaches itself: its listen address, an unspecified host meaning loopback.
-func selfURL(cfg config.Config) (string, bool) {
+// demoURL is the base URL the in-process fleet and speakers use: this server's listen address, an unspecified
+// host meaning loopback. Their client goes through the in-process listener whatever it names, over plain HTTP
+// (httpx.InProcessListener.Client), so the port may be 0 (a test server); the host decides whether WebRTC stays
+// on loopback (IsLocal).
+func demoURL(cfg config.Config) string {
 	host, port, err := net.SplitHostPort(cfg.Addr)
-	if err != nil || port == "" || port == "0" {
-		return "", false
+	if err != nil {
+		host, port = "", "0"
 	}
 	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
 		host = "127.0.0.1"
@@ -101,11 +103,7 @@ func selfURL(cfg config.Config) (string, bool) {
 			host = "::1"
 		}
 	}
-	scheme := "http"
-	if cfg.TLSCert != "" || cfg.TLSSelfSigned {
-		scheme = "https"
-	}
-	return scheme + "://" + net.JoinHostPort(host, port), true
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 // IsLocal tells whether a server URL names this machine's loopback (then WebRTC can stay on it).

@@ -121,6 +121,9 @@ type Options struct {
 	Loopback bool
 	// Insecure accepts any TLS certificate (a self-signed server).
 	Insecure bool
+	// HTTPClient, if set, carries every request and socket of the fleet instead of a client of its own (Insecure
+	// is then its business): serve --demo hands its in-process fleet the client of its in-process listener.
+	HTTPClient *http.Client
 	// KeepPayloads keeps received audio payloads (tests that check what arrived).
 	KeepPayloads bool
 	// Dialers bounds logins in progress (default 16); Workers runs scheduled work (default 2 per CPU, ≥ 4).
@@ -199,8 +202,11 @@ func New(opts Options) (*Fleet, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Fleet{opts: opts, city: city, clips: clips, hc: httpClient(opts.Insecure), byID: map[string]*Terminal{},
+	f := &Fleet{opts: opts, city: city, clips: clips, hc: opts.HTTPClient, byID: map[string]*Terminal{},
 		pins: map[*Terminal]bool{}, snapshot: snapshotJPEG()}
+	if f.hc == nil {
+		f.hc = httpClient(opts.Insecure)
+	}
 	f.media.max = int32(opts.MaxMedia)
 	f.indoorIndex = map[string]int{}
 	for _, id := range opts.Indoor {

@@ -368,15 +368,14 @@ func DecodeMP3(b []byte) ([]int16, error) {
 	return out, nil
 }
 
-// RunDemoSpeakers runs simulated speakers against this server (serve --demo with a demo fleet) until ctx ends.
-func RunDemoSpeakers(ctx context.Context, cfg config.Config, list func(ctx context.Context) ([]SpeakerLogin, error)) {
+// RunDemoSpeakers runs simulated speakers against this server (serve --demo with a demo fleet) until ctx ends,
+// through hc, the client of its in-process listener: like the fleet (RunDemo), their registrations spend none
+// of the loopback address's sign-in budget.
+func RunDemoSpeakers(ctx context.Context, cfg config.Config, hc *http.Client, list func(ctx context.Context) ([]SpeakerLogin, error)) {
 	if !cfg.Demo || cfg.DemoFleet <= 0 {
 		return
 	}
-	self, ok := selfURL(cfg)
-	if !ok {
-		return
-	}
+	self := demoURL(cfg)
 	logins, err := list(ctx)
 	if err != nil {
 		slog.Error("demo speakers", "err", err)
@@ -385,7 +384,7 @@ func RunDemoSpeakers(ctx context.Context, cfg config.Config, list func(ctx conte
 	slog.Info("demo speakers starting", "speakers", len(logins), "url", self)
 	var wg sync.WaitGroup
 	for _, l := range logins {
-		sp := &Speaker{URL: self, OrgID: l.OrgID, Code: l.Code, Password: l.Password}
+		sp := &Speaker{URL: self, HTTP: hc, OrgID: l.OrgID, Code: l.Code, Password: l.Password}
 		wg.Go(func() {
 			if err := sp.Run(ctx); err != nil && ctx.Err() == nil {
 				slog.Warn("demo speaker stopped", "code", l.Code, "err", err)

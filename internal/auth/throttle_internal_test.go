@@ -1,0 +1,62 @@
+package auth
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"tenfour/internal/platform/httpx"
+)
+
+// A hold that finds every token held waits for one to come back; one that finds them spent fails at once.
+func TestKeyedLimiterHold(t *testing.T) {
+	l := newKeyedLimiter(time.Hour, 2)
+	now := time.Now()
+	clock := func() time.Time { return now }
+	ctx := context.Background()
+	if !l.hold(ctx, "a", clock, time.Second) || !l.hold(ctx, "a", clock, time.Second) {
+		t.Fatal("a burst of 2")
+	}
+	got := make(chan bool)
+	go func() { got <- l.hold(ctx, "a", clock, time.Minute) }()
+	select {
+	case <-got:
+		t.Fatal("a third hold did not wait for the two held tokens")
+	case <-time.After(50 * time.Millisecond):
+	}
+	l.release("a", now, true) // a right secret: the token comes back
+	if !<-got {
+		t.Fatal("the waiting hold did not get the token given back")
+	}
+	l.release("a", now, false) // two wrong secrets: spent
+	l.release("a", now, false)
+	t0 := time.Now()
+	if l.hold(ctx, "a", clock, time.Minute) || time.Since(t0) > time.Second {
+		t.Fatal("with every token spent and none held, a hold must fail at once")
+	}
+}
+
+// The in-process address (serve --demo's own clients) spends no address budget; every other address does.
+func TestInProcessAddressIsExempt(t *testing.T) {
+	th := newThrottle(DefaultLimits())
+	now := time.Now()
+	clock := func() time.Time { return now }
+	for i := range 10 * DefaultThrottleBurst {
+		if th.allow(devices, httpx.InProcessAddr, now) != nil || th.allow(people, httpx.InProcessAddr, now) != nil {
+			t.Fatalf("in-process attempt %d refused", i+1)
+		}
+		g, err := th.begin(context.Background(), httpx.InProcessAddr, clock, time.Millisecond)
+		if err != nil {
+			t.Fatalf("in-process check %d refused", i+1)
+		}
+		g.end(ErrBadPwd)
+	}
+	for range DefaultThrottleBurst {
+		if th.allow(devices, "127.0.0.1", now) != nil {
+			t.Fatal("loopback's burst")
+		}
+	}
+	if th.allow(devices, "127.0.0.1", now) != ErrBusy {
+		t.Fatal("loopback is not exempt")
+	}
+}
