@@ -93,7 +93,8 @@ func (m *mediaAbuser) run(ctx context.Context) {
 			go func() {
 				defer wg.Done()
 				m.snaps.Add(1)
-				count(m.snap(ctx), &m.snapsOK, &m.snapsBusy, &m.other)
+				ok, busy := m.snap(ctx)
+				count(ok, busy, &m.snapsOK, &m.snapsBusy, &m.other)
 			}()
 		}
 		for range isoUploads {
@@ -101,7 +102,8 @@ func (m *mediaAbuser) run(ctx context.Context) {
 			go func() {
 				defer wg.Done()
 				m.uploads.Add(1)
-				count(m.upload(ctx), &m.uploadsOK, &m.uploadsBusy, &m.other)
+				ok, busy := m.upload(ctx)
+				count(ok, busy, &m.uploadsOK, &m.uploadsBusy, &m.other)
 			}()
 		}
 		wg.Wait()
