@@ -176,6 +176,35 @@ func main() {
 		}
 		fmt.Printf("Table written to %s (section \"Latest run\").\n", *doc)
 	}
+	if bad := failing(append(rows, r.extraRows()...), r.only); len(bad) > 0 {
+		fmt.Fprintf(os.Stderr, "\nbench: %d rows failed or were not measured:\n", len(bad))
+		for _, b := range bad {
+			fmt.Fprintf(os.Stderr, "  %s: %s (%s)\n", b.Status, b.Name, b.Figure)
+		}
+		os.Exit(1)
+	}
+}
+
+// notRun is the figure of a row whose step did not run (runner.missing).
+var notRun = regexp.MustCompile(`^not measured \(step (\S+) not run\)`)
+
+// failing are the rows that make the run fail (exit status 1): a figure over its target (FAIL) or a
+// measurement that broke (not measured) — except rows of steps an -only run left out. A row "not available"
+// is a measurement this machine cannot make, the figure says why (netem without the kernel's sch_netem).
+func failing(rows []bench.Row, only map[string]bool) []bench.Row {
+	var bad []bench.Row
+	for _, r := range rows {
+		switch r.Status {
+		case bench.Fail:
+			bad = append(bad, r)
+		case bench.Failed:
+			if m := notRun.FindStringSubmatch(r.Figure); m != nil && only != nil && !only[m[1]] {
+				continue
+			}
+			bad = append(bad, r)
+		}
+	}
+	return bad
 }
 
 func fatal(err error) {
