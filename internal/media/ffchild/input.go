@@ -241,42 +241,38 @@ func Command(ctx context.Context, ffmpeg string, in Input, out Output) (*exec.Cm
 	return cmd, nil
 }
 
-// The process's own scratch space under the system temp directory (never the data directory): run/ is the
-// children's empty working directory, in/ holds uploads while they are transcoded.
+// The process's own scratch space under the system temp directory ($TMPDIR; never the data directory): run/ is
+// the children's empty working directory, in/ holds uploads while they are transcoded. Both are made again when
+// missing (a temp cleaner may remove them from a long-running server).
 var scratch struct {
 	once sync.Once
 	base string
 	err  error
 }
 
-func scratchDir() (string, error) {
+func scratchDir(sub string) (string, error) {
 	scratch.once.Do(func() {
 		base, err := os.MkdirTemp("", "tenfour-ffmpeg-")
-		if err == nil {
-			err = os.Mkdir(filepath.Join(base, "run"), 0o700)
-		}
-		if err == nil {
-			err = os.Mkdir(filepath.Join(base, "in"), 0o700)
-		}
 		if err == nil {
 			base, err = filepath.Abs(base)
 		}
 		scratch.base, scratch.err = base, err
 	})
-	return scratch.base, scratch.err
+	if scratch.err != nil {
+		return "", scratch.err
+	}
+	dir := filepath.Join(scratch.base, sub)
+	return dir, os.MkdirAll(dir, 0o700)
 }
 
 // WorkDir is the empty directory every child of Command runs in.
-func WorkDir() (string, error) {
-	base, err := scratchDir()
-	return filepath.Join(base, "run"), err
-}
+func WorkDir() (string, error) { return scratchDir("run") }
 
 // CreateInput creates a file for an upload ffmpeg will read, outside the data directory (the caller removes it).
 func CreateInput(pattern string) (*os.File, error) {
-	base, err := scratchDir()
+	dir, err := scratchDir("in")
 	if err != nil {
 		return nil, err
 	}
-	return os.CreateTemp(filepath.Join(base, "in"), pattern)
+	return os.CreateTemp(dir, pattern)
 }
