@@ -239,7 +239,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	toneSvc := tone.New(d, dir, fileSvc, a.Hub, a.Log)
 	toneSvc.Routes(router)
 	hub.Register(toneSvc.Verbs()...)
-	mediaSvc := medialib.New(d, dir, fileSvc, a.Hub)
+	mediaSvc := medialib.New(d, dir, fileSvc, a.Hub, a.Log)
 	mediaSvc.Routes(router)
 	hub.Register(mediaSvc.Verbs()...)
 	ctl := terminalctl.New(d, dir, a.Hub, a.Log)

@@ -1,12 +1,14 @@
 // Package medialib is the media cloud (spec §2 /medias, §7 "POST /ds/mediaLib/list"): photos, videos and audio
 // that terminals upload through the file service (with a socket-issued file token) and then register with
-// `media.uploaded`; consoles list them and get `media.added` as they arrive.
+// `media.uploaded`; consoles list them, get `media.added` as they arrive and `media.removed` as a dispatcher
+// deletes one (logged, type 142).
 package medialib
 
 import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"net/http"
@@ -16,6 +18,7 @@ import (
 
 	"tenfour/internal/directory"
 	"tenfour/internal/files"
+	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
@@ -26,8 +29,9 @@ import (
 
 // Socket types.
 const (
-	ReqUploaded = "media.uploaded" // terminal → server
-	EventAdded  = "media.added"    // server → consoles, durable
+	ReqUploaded  = "media.uploaded" // terminal → server
+	EventAdded   = "media.added"    // server → consoles, durable
+	EventRemoved = "media.removed"  // server → consoles, durable
 )
 
 // Item is one entry of the media cloud.
@@ -53,6 +57,7 @@ type Service struct {
 	dir   Directory
 	files *files.Service
 	hub   *realtime.Hub
+	log   *oplog.Log
 	now   func() time.Time
 }
 
@@ -62,8 +67,8 @@ type Directory interface {
 }
 
 // New builds the service.
-func New(d *db.DB, dir Directory, f *files.Service, hub *realtime.Hub) *Service {
-	return &Service{db: d, dir: dir, files: f, hub: hub, now: time.Now}
+func New(d *db.DB, dir Directory, f *files.Service, hub *realtime.Hub, log *oplog.Log) *Service {
+	return &Service{db: d, dir: dir, files: f, hub: hub, log: log, now: time.Now}
 }
 
 // Routes mounts spec §7 "POST /ds/mediaLib/list" and this server's delete (the media cloud's space in the
@@ -73,12 +78,21 @@ func (s *Service) Routes(r httpx.Router) {
 	r.Console("DELETE /ds/mediaLib/delete", httpx.Bind(s.delete))
 }
 
-// Verbs: `media.uploaded` from terminals, `media.added` to consoles (docs/terminal-protocol.md "Media uploads").
+// Verbs: `media.uploaded` from terminals (docs/terminal-protocol.md "Media uploads"), `media.added` and
+// `media.removed` to consoles (docs/console-socket.md).
 func (s *Service) Verbs() []realtime.Verb {
 	return []realtime.Verb{
 		realtime.On(ReqUploaded, realtime.TerminalOnly, s.sockUploaded),
 		realtime.Event(EventAdded, realtime.ConsoleOnly),
+		realtime.Event(EventRemoved, realtime.ConsoleOnly),
 	}
+}
+
+// Removed is the data of `media.removed`: the item's id, its terminal and file.
+type Removed struct {
+	ID     string `json:"id"`
+	MsID   string `json:"msId"`
+	FileID string `json:"fileId"`
 }
 
 // Uploaded is the data of `media.uploaded`.
@@ -283,28 +297,50 @@ func (s *Service) Find(ctx context.Context, customerID int64, q Query) ([]Item, 
 }
 
 // Delete removes one of the customer's items and its file (row and bytes): its size leaves the customer's
-// storage quota. "404" for another customer's or an unknown item; files.ErrInUse ("409") when a tone or a floor
-// plan uses the file, and then nothing is removed.
-func (s *Service) Delete(ctx context.Context, customerID, id int64) error {
-	var fileID string
+// storage quota, the deletion is logged (type 142) and the customer's consoles get `media.removed`. "404" for
+// another customer's or an unknown item; files.ErrInUse ("409") when a tone or a floor plan uses the file, and
+// then nothing is removed.
+func (s *Service) Delete(ctx context.Context, p identity.Principal, id int64) (Item, error) {
+	var it Item
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		err := tx.QueryRow(ctx, `SELECT file_id FROM media_items WHERE id = ? AND customer_id = ?`, id, customerID).Scan(&fileID)
+		var err error
+		it, err = scanItem(tx.QueryRow(ctx, `SELECT `+itemCols+` FROM `+itemFrom+` WHERE m.id = ? AND m.customer_id = ?`, id, p.CustomerID))
 		if errors.Is(err, sql.ErrNoRows) {
 			return db.ErrNotFound
 		}
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM media_items WHERE id = ? AND customer_id = ?`, id, customerID); err != nil {
+		if _, err := tx.Exec(ctx, `DELETE FROM media_items WHERE id = ? AND customer_id = ?`, id, p.CustomerID); err != nil {
 			return err
 		}
-		return s.files.DeleteIn(ctx, tx, customerID, fileID)
+		return s.files.DeleteIn(ctx, tx, p.CustomerID, it.FileID)
 	})
 	if err != nil {
-		return err
+		return Item{}, err
 	}
-	s.files.RemoveBytes(ctx, fileID)
-	return nil
+	s.files.RemoveBytes(ctx, it.FileID)
+	// The item is gone whatever happens next: telling and logging outlive a caller that went away.
+	bg := context.WithoutCancel(ctx)
+	if _, err := s.hub.PublishDurable(bg, p.CustomerID, EventRemoved, Removed{ID: it.ID, MsID: it.MsID, FileID: it.FileID}, realtime.Consoles); err != nil {
+		slog.ErrorContext(ctx, "medialib: publish", "err", err)
+	}
+	if s.log != nil {
+		s.log.By(bg, p, oplog.MediaCloud, fmt.Sprintf("media-cloud %s %q of %s deleted", it.Kind, it.Name, it.MsID), deletedDetail(it))
+	}
+	return it, nil
+}
+
+// deletedDetail is the log detail of a deleted item: one key per kind, so each language words it in its grammar.
+func deletedDetail(it Item) oplog.Detail {
+	switch files.Kind(it.Kind) {
+	case files.Image:
+		return oplog.D("mediaImageDeleted", "name", it.Name, "terminal", it.MsID)
+	case files.Video:
+		return oplog.D("mediaVideoDeleted", "name", it.Name, "terminal", it.MsID)
+	default:
+		return oplog.D("mediaAudioDeleted", "name", it.Name, "terminal", it.MsID)
+	}
 }
 
 type deleteReq struct {
@@ -317,7 +353,7 @@ func (s *Service) delete(ctx context.Context, p identity.Principal, req deleteRe
 	if err != nil || len(ids) == 0 {
 		return nil, httpx.BadParam("id", "required")
 	}
-	if err := s.Delete(ctx, p.CustomerID, ids[0]); err != nil {
+	if _, err := s.Delete(ctx, p, ids[0]); err != nil {
 		return nil, err
 	}
 	return map[string]string{"id": strconv.FormatInt(ids[0], 10)}, nil

@@ -70,14 +70,16 @@ const (
 	ToneSent           Type = 129
 	VideoMonitoring    Type = 130
 	// Types this server adds beyond the spec's (docs/adr/0020): job tickets (sent, accepted, rejected, started,
-	// completed, deleted) and the school-bus student list (students added and removed).
-	JobTicket Type = 140
-	SchoolBus Type = 141
+	// completed, deleted), the school-bus student list (students added and removed) and the media cloud (an item
+	// deleted, docs/messages.md §6).
+	JobTicket  Type = 140
+	SchoolBus  Type = 141
+	MediaCloud Type = 142
 )
 
-// Valid tells whether t is one of the spec's types (0-9, 15, 100-130) or one this server adds (140, 141).
+// Valid tells whether t is one of the spec's types (0-9, 15, 100-130) or one this server adds (140-142).
 func (t Type) Valid() bool {
-	return (t >= 0 && t <= 9) || t == 15 || (t >= 100 && t <= 130) || t == JobTicket || t == SchoolBus
+	return (t >= 0 && t <= 9) || t == 15 || (t >= 100 && t <= 130) || t == JobTicket || t == SchoolBus || t == MediaCloud
 }
 
 // Entry is one log line as clients see it.

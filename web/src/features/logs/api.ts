@@ -43,11 +43,13 @@ export function capLog<T>(list: T[]): T[] {
   return list.length > LOG_CAP ? list.slice(0, LOG_KEEP) : list;
 }
 
-/** Log types used by the product (spec §4): 0–9 and 100–130; 140 job tickets and 141 school bus (docs/adr/0020). */
+/** Log types used by the product (spec §4): 0–9 and 100–130; 140 job tickets and 141 school bus (docs/adr/0020),
+ * 142 media cloud (docs/messages.md §6). */
 export const LOG_TYPES = [
   ...Array.from({ length: 10 }, (_, i) => i),
   15,
   ...Array.from({ length: 31 }, (_, i) => 100 + i),
   140,
   141,
+  142,
 ];
