@@ -121,6 +121,9 @@ func (r *recorder) feed(gop [][]byte) {
 	if werr != nil {
 		slog.Warn("camera: writing to the recorder", "stream", r.rec.StreamID, "err", werr)
 	}
+	if lost, broken := mux.Lost(); lost > 0 {
+		slog.Debug("camera: packets lost before the recorder", "stream", r.rec.StreamID, "packets", lost, "frames", broken)
+	}
 	if n := r.dropped.Load(); n > 0 {
 		slog.Warn("camera: the recorder's queue dropped packets", "stream", r.rec.StreamID, "packets", n)
 	}

@@ -63,7 +63,6 @@ type VideoRecording struct {
 	Frames   uint64 // video frames written
 	Packets  uint64
 	Dropped  uint64 // packets the full queue dropped
-	Lost     uint64 // packets the feeds never delivered (frames missing one are not written)
 }
 
 type vrecPacket struct {
@@ -201,7 +200,7 @@ func (r *VideoRecorder) videoFeed() *Feed {
 
 func (r *VideoRecorder) run() {
 	defer close(r.done)
-	ask := time.NewTicker(time.Second) // keyframe requests until the first one comes
+	ask := time.NewTicker(time.Second) // keyframe requests until the first one is written
 	defer ask.Stop()
 	for {
 		select {
@@ -219,13 +218,14 @@ func (r *VideoRecorder) run() {
 					r.err = err
 					continue
 				}
-				ask.Stop()
 				r.startedAt = epoch.Add(time.Duration(p.at))
 			}
 			r.write(&p)
 		case <-ask.C:
-			if f := r.videoFeed(); f != nil {
-				f.RequestKeyframe()
+			if r.mux != nil && r.mux.Frames > 0 {
+				ask.Stop()
+			} else if f := r.videoFeed(); f != nil {
+				f.RequestKeyframe() // none yet, or an H.264 one without its parameter sets (the file's header needs them)
 			}
 		}
 	}
@@ -314,7 +314,6 @@ func (r *VideoRecorder) finish() {
 	part := r.opts.Path + PartSuffix
 	werr := r.mux.Flush()
 	r.res.Frames = r.mux.Frames
-	r.res.Lost, _ = r.mux.Lost()
 	r.in.Close()
 	killed := false
 	select {
@@ -348,9 +347,9 @@ func (r *VideoRecorder) finish() {
 	r.res.Size = fi.Size()
 	r.res.Start = r.startedAt
 	r.res.Duration = time.Duration(r.lastTS-r.firstTS) * time.Second / 90000
-	if s := r.stderr.String(); s != "" {
-		slog.Debug("media: recorder output", "file", r.opts.Path, "stderr", s)
-	}
+	lost, broken := r.mux.Lost()
+	slog.Debug("media: recorded", "file", r.opts.Path, "frames", r.res.Frames, "lost", lost, "framesLost", broken,
+		"stderr", r.stderr.String())
 }
 
 // Finish stops recording, waits for the file to be finished and reports it. ErrNoKeyframe when nothing was
