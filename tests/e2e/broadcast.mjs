@@ -1,6 +1,7 @@
 // Broadcast (issue 17): the console's /broadcast screen against the demo's simulated speakers (they register with
 // the demo organisations' password, fetch and decode what they are told to play, and report it).
-import { dispatcherConsole, expect, until } from './harness.mjs';
+import { createHash } from 'node:crypto';
+import { DISPATCHER, dispatcherConsole, expect, until } from './harness.mjs';
 import { wav } from './message.mjs';
 
 /**
@@ -105,6 +106,52 @@ export const broadcastCases = [
         const r = await api(page, 'GET', '/broadcast/v1/device');
         return r.result.list.find((x) => x.id === target.id)?.reported?.state !== 'live';
       }, 'the page ends on release', 15_000);
+    },
+  ],
+  [
+    'broadcast: a live page that loses the microphone to another page shows it ended (broadcast.pageEnded)',
+    async ({ context }) => {
+      const { page, base } = await dispatcherConsole(context);
+      await page.goto(`${base}/broadcast`);
+      await page.waitForSelector('[data-testid=broadcast-page]', { timeout: 30_000 });
+      await until(async () => (await rows(page, '[data-online="1"]')).length >= 8, 'the demo speakers online', 30_000);
+      const devices = await api(page, 'GET', '/broadcast/v1/device');
+      const [mine, other] = devices.result.list.filter((d) => d.online === 1 && d.reported?.state !== 'playing');
+      // a caster of the same customer bound to this dispatcher, signed in with its own md5 login
+      const code = `e2e-deputy-${Date.now()}`;
+      const password = createHash('md5').update(`${code}-pw`).digest('hex');
+      const made = await api(page, 'POST', '/broadcast/v1/caster', { name: 'Deputy', code, call_number: code, user_id: DISPATCHER.uid, password });
+      expect(made.code === 200, `deputy caster: ${JSON.stringify(made)}`);
+      await page.check(`[data-testid=speaker-row][data-code="${mine.code}"] input[type=checkbox]`);
+      const button = await page.waitForSelector('[data-testid=page-button]:not([disabled])');
+      const box = await button.boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      let deputy = '';
+      try {
+        await page.waitForSelector('[data-testid=page-button][data-paging="1"]');
+        await until(async () => {
+          const r = await api(page, 'GET', '/broadcast/v1/device');
+          return r.result.list.find((x) => x.id === mine.id)?.reported?.state === 'live';
+        }, 'the speaker is live', 15_000);
+        const started = await page.evaluate(async ([code, password, device]) => {
+          const json = { Accept: 'application/json', 'Content-Type': 'application/json' };
+          const login = await (await fetch('/broadcast/v1/login', { method: 'POST', headers: json, body: JSON.stringify({ username: code, password }) })).json();
+          const token = login.result?.token ?? '';
+          const res = await fetch('/broadcast/v1/paging/start', { method: 'POST', headers: { ...json, token }, body: JSON.stringify({ device_ids: [device] }) });
+          return { token, answer: await res.json() };
+        }, [code, password, other.id]);
+        deputy = started.token;
+        expect(started.answer.code === 200, `the deputy's page: ${JSON.stringify(started.answer)}`);
+        // the console still holds the button, yet shows at once that its page ended, and why
+        await page.waitForSelector('[data-testid=page-ended][data-reason=replaced]', { timeout: 10_000 });
+        await page.waitForSelector('[data-testid=page-button][data-paging="0"]', { timeout: 5_000 });
+      } finally {
+        await page.mouse.up();
+        if (deputy) {
+          await page.evaluate(async (token) => { await fetch('/broadcast/v1/paging/stop', { headers: { token } }); }, deputy);
+        }
+      }
     },
   ],
 ];

@@ -107,6 +107,14 @@ export interface Action {
   lost: Lost[];
 }
 
+/** broadcast.pageEnded: a live page stopped carrying this console's microphone without its release. */
+export interface PageEnded {
+  caster_id: number;
+  task_id: number;
+  /** replaced: another page took the microphone; media: the console's audio connection closed or failed */
+  reason: 'replaced' | 'media';
+}
+
 export interface Page<T> {
   total: number;
   list: T[];

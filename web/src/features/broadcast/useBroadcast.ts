@@ -21,6 +21,7 @@ const EVENTS: Record<string, readonly (readonly string[])[]> = {
   'broadcast.taskGone': [broadcastKeys.tasks],
   'broadcast.preempted': [broadcastKeys.tasks],
   'broadcast.missed': [broadcastKeys.tasks],
+  'broadcast.pageEnded': [broadcastKeys.devices],
 };
 
 export function useBroadcast() {

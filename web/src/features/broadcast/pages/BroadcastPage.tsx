@@ -1,6 +1,6 @@
 // /broadcast (spec §2, §6: account type "1"): speakers by organisation (online, what they play, volume, batch
 // volume), the music library (upload with progress, preview), tasks and plans, and the real-time player.
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   App, Button, Card, Checkbox, Form, Input, InputNumber, Modal, Popconfirm, Progress, Select, Slider, Space, Switch, Table, Tabs, Tag, Tree, Upload,
@@ -9,8 +9,9 @@ import {
   CaretRightOutlined, DeleteOutlined, PauseOutlined, PlusOutlined, StepBackwardOutlined, StepForwardOutlined, StopOutlined, UploadOutlined,
 } from '@ant-design/icons';
 import { ApiError } from '../../../shared/http/client';
+import { live } from '../../../shared/socket/live';
 import { consoleVoice } from '../../../shared/voice/console';
-import { broadcastApi, clock, uploadMusic, type Device, type MusicFile, type Org, type Task, type TaskInput } from '../api';
+import { broadcastApi, clock, uploadMusic, type Device, type MusicFile, type Org, type PageEnded, type Task, type TaskInput } from '../api';
 import { broadcastKeys, useBroadcast } from '../useBroadcast';
 import { md5 } from '../md5';
 
@@ -156,21 +157,35 @@ function Speakers({ data }: { data: Data }) {
   );
 }
 
-/** Hold to page: the selected speakers (or the selected organisation) hear the console's microphone live. */
+/** Hold to page: the selected speakers (or the selected organisation) hear the console's microphone live. A page
+ * the server ends because it stopped carrying the microphone (broadcast.pageEnded) is shown ended at once. */
 function PageButton({ devices, org }: { devices: number[]; org: number }) {
   const { t } = useTranslation('broadcast');
   const fail = useFail();
   const { message } = App.useApp();
   const [on, setOn] = useState(false);
+  const [ended, setEnded] = useState<PageEnded['reason'] | null>(null);
+  const page = useRef(0); // the live page's task id (negative), 0 when none
+  useEffect(() => live().on<PageEnded>('broadcast.pageEnded', (e) => {
+    if (!page.current || e.data.task_id !== page.current) return;
+    page.current = 0;
+    setOn(false);
+    setEnded(e.data.reason);
+    void consoleVoice().setPaging(false);
+    message.warning(t(`paging.ended.${e.data.reason}`));
+  }), [message, t]);
   const start = async () => {
     if (on) return;
     setOn(true);
+    setEnded(null);
     try {
       const a = await broadcastApi.pageStart(devices, org ? [org] : []);
+      page.current = a.task.id;
       if (a.lost.length) message.warning(t('tasks.lost', { count: a.lost.length, reason: t(`tasks.reason.${a.lost[0].reason}`) }));
       await consoleVoice().setPaging(true);
     } catch (e) {
       setOn(false);
+      page.current = 0;
       await broadcastApi.pageStop().catch(() => undefined);
       fail(e);
     }
@@ -178,14 +193,18 @@ function PageButton({ devices, org }: { devices: number[]; org: number }) {
   const stop = () => {
     if (!on) return;
     setOn(false);
+    page.current = 0;
     void consoleVoice().setPaging(false);
     void broadcastApi.pageStop().catch(() => undefined);
   };
   return (
-    <Button size="small" type={on ? 'primary' : 'default'} danger={on} disabled={!devices.length && !org} data-testid="page-button" data-paging={on ? '1' : '0'}
-      onPointerDown={() => void start()} onPointerUp={stop} onPointerLeave={stop}>
-      {on ? t('paging.live') : t('paging.hold')}
-    </Button>
+    <Space size={4}>
+      <Button size="small" type={on ? 'primary' : 'default'} danger={on} disabled={!devices.length && !org} data-testid="page-button" data-paging={on ? '1' : '0'}
+        onPointerDown={() => void start()} onPointerUp={stop} onPointerLeave={stop}>
+        {on ? t('paging.live') : t('paging.hold')}
+      </Button>
+      {ended && <Tag color="warning" data-testid="page-ended" data-reason={ended}>{t('paging.endedTag')}</Tag>}
+    </Space>
   );
 }
 
