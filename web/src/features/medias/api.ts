@@ -1,7 +1,19 @@
-// The media cloud (docs/messages.md §6): POST /ds/mediaLib/list and the live media.added event.
+// The media cloud (docs/messages.md §6): POST /ds/mediaLib/list, DELETE /ds/mediaLib/delete and the live
+// media.added / media.removed events.
 import { http } from '../../shared/http/client';
+import { errorCode } from '../../shared/errors';
 
-export const MEDIA_PATHS = { list: '/ds/mediaLib/list' } as const;
+export const MEDIA_PATHS = { list: '/ds/mediaLib/list', remove: '/ds/mediaLib/delete' } as const;
+
+/** The media cloud's console events (docs/console-socket.md), both durable. */
+export const MEDIA_EVENTS = { added: 'media.added', removed: 'media.removed' } as const;
+
+/** The data of media.removed: a dispatcher deleted the item (and its file). */
+export interface MediaRemoved {
+  id: string;
+  msId: string;
+  fileId: string;
+}
 
 export type MediaKind = 'image' | 'video' | 'audio';
 
@@ -31,6 +43,11 @@ export interface MediaQuery {
   pageSize: number;
 }
 
+export const mediaKeys = {
+  all: ['medias'] as const,
+  list: (q: Pick<MediaQuery, 'msIds' | 'kind' | 'sTime' | 'eTime'>, page: number) => [...mediaKeys.all, 'list', q, page] as const,
+};
+
 export const mediaApi = {
   list: (q: MediaQuery) =>
     http.post<{ total: number; list: MediaItem[] }>(MEDIA_PATHS.list, {
@@ -41,7 +58,19 @@ export const mediaApi = {
       pageNo: q.pageNo,
       pageSize: q.pageSize,
     }),
+  /** Deletes the item and its file; its space comes back in the customer's storage quota. */
+  remove: (id: string) => http.del<{ id: string }>(MEDIA_PATHS.remove, { id }),
 };
+
+/** Codes of a failed delete with a sentence of their own (codes.* of the medias namespace); 79 is the storage
+ * quota's code, which deleting is the answer to. */
+const DELETE_CODES = new Set(['404', '409', '79', '107']);
+
+/** The message key of a failed delete, and its code. */
+export function deleteError(e: unknown): { key: string; code: string } {
+  const code = errorCode(e);
+  return { key: DELETE_CODES.has(code) ? `codes.${code}` : 'codes.other', code };
+}
 
 /** Spec §9 "files limit 100": a gallery page holds at most 100 items. */
 export const MEDIA_PAGE_SIZE = 100;
@@ -51,6 +80,11 @@ export function matchesQuery(item: MediaItem, q: Pick<MediaQuery, 'msIds' | 'kin
   if (q.msIds?.length && !q.msIds.includes(String(item.msId))) return false;
   if (q.kind && item.kind !== q.kind) return false;
   return item.time >= q.sTime && (open || item.time <= q.eTime);
+}
+
+/** The list without the items deleted meanwhile (an answer fetched before a delete may still hold them). */
+export function withoutRemoved(list: MediaItem[], removed: ReadonlySet<string>): MediaItem[] {
+  return removed.size ? list.filter((x) => !removed.has(String(x.id))) : list;
 }
 
 /** Adds live items in front (newest first), without repeats. */

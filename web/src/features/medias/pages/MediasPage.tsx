@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { App, Button, Card, Descriptions, Empty, Modal, Pagination, Select, Space, Spin, Tag, Typography } from 'antd';
@@ -13,7 +13,8 @@ import { filterChoice, useTerminalChoices } from '../../../shared/directory/choi
 import { checkWallRange, defaultWallRange, MONTH_DAYS, rangeToMs } from '../../../shared/time/range';
 import { formatTime } from '../../../shared/time/zone';
 import { downloadUrl, formatSize } from '../../../shared/utils/files';
-import { matchesQuery, mediaApi, mergeLive, MEDIA_PAGE_SIZE, type MediaItem, type MediaKind } from '../api';
+import { matchesQuery, mediaApi, mediaKeys, mergeLive, withoutRemoved, MEDIA_EVENTS, MEDIA_PAGE_SIZE, type MediaItem, type MediaKind, type MediaRemoved } from '../api';
+import { DeleteMedia } from '../components/DeleteMedia';
 import '../medias.css';
 
 interface Applied {
@@ -40,7 +41,8 @@ function Thumb({ item }: { item: MediaItem }) {
   );
 }
 
-/** /medias and /medias-child: photos, videos and recordings terminals uploaded, live. */
+/** /medias and /medias-child: photos, videos and recordings terminals uploaded, live; a dispatcher may delete
+ * one (every console drops it on media.removed). */
 export default function MediasPage() {
   const { t } = useTranslation('medias');
   const { message } = App.useApp();
@@ -56,23 +58,39 @@ export default function MediasPage() {
   const [page, setPage] = useState(1);
   const [added, setAdded] = useState<MediaItem[]>([]);
   const [preview, setPreview] = useState<MediaItem | null>(null);
+  // Ids deleted while this page is open: hidden at once, also from an answer that was on its way.
+  const [removed, setRemoved] = useState<ReadonlySet<string>>(() => new Set());
 
   const q = useQuery({
-    queryKey: ['medias', 'list', applied, page],
+    queryKey: mediaKeys.list(applied, page),
     queryFn: () => mediaApi.list({ ...applied, pageNo: page, pageSize: MEDIA_PAGE_SIZE }),
   });
   useEffect(() => {
     if (q.error) message.error(t('error', { code: errorCode(q.error) }));
   }, [q.error]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // An item deleted here or by another dispatcher: it goes at once, and the page is fetched again so it fills up
+  // from the next one.
+  const gone = useCallback(
+    (id: string) => {
+      setRemoved((r) => (r.has(id) ? r : new Set(r).add(id)));
+      setAdded((a) => a.filter((x) => String(x.id) !== id));
+      setPreview((p) => (p && String(p.id) === id ? null : p));
+      void qc.invalidateQueries({ queryKey: mediaKeys.all });
+    },
+    [qc],
+  );
+
   useEffect(() => {
-    const off = live().on<MediaItem>('media.added', (e) => setAdded((a) => mergeLive(a, [{ ...e.data, id: String(e.data.id), msId: String(e.data.msId) }])));
-    const offResync = onResync(() => void qc.invalidateQueries({ queryKey: ['medias'] }));
+    const off = live().on<MediaItem>(MEDIA_EVENTS.added, (e) => setAdded((a) => mergeLive(a, [{ ...e.data, id: String(e.data.id), msId: String(e.data.msId) }])));
+    const offRemoved = live().on<MediaRemoved>(MEDIA_EVENTS.removed, (e) => gone(String(e.data.id)));
+    const offResync = onResync(() => void qc.invalidateQueries({ queryKey: mediaKeys.all }));
     return () => {
       off();
+      offRemoved();
       offResync();
     };
-  }, [qc]);
+  }, [qc, gone]);
 
   const rangeError = checkWallRange(range, MONTH_DAYS);
   const search = () => {
@@ -85,9 +103,9 @@ export default function MediasPage() {
 
   const list = useMemo(() => {
     const base = q.data?.list ?? [];
-    if (page !== 1) return base;
-    return mergeLive(base, added.filter((x) => matchesQuery(x, applied, applied.open)));
-  }, [q.data, added, applied, page]);
+    // A deleted item stays hidden whatever still holds it: an answer fetched before the delete, a live add.
+    return withoutRemoved(page !== 1 ? base : mergeLive(base, added.filter((x) => matchesQuery(x, applied, applied.open))), removed);
+  }, [q.data, added, applied, page, removed]);
   const extra = list.length - (q.data?.list.length ?? 0);
   const total = (q.data?.total ?? 0) + Math.max(0, extra);
   const nameOf = (it: MediaItem) => terminals[it.msId]?.name || it.msName || it.msId;
@@ -128,29 +146,31 @@ export default function MediasPage() {
           ) : (
             <div className="media-grid" data-testid="media-grid">
               {list.map((it) => (
-                <button
-                  type="button"
-                  key={it.id}
-                  className="media-card"
-                  onClick={() => setPreview(it)}
-                  data-testid="media-item"
-                  data-id={it.id}
-                  data-kind={it.kind}
-                  data-ms={it.msId}
-                  title={it.name}
-                >
-                  <span className="media-thumb">
-                    <Thumb item={it} />
-                  </span>
-                  <span className="media-caption">
-                    <span className="media-who" title={`${nameOf(it)} (${it.msId})`}>
-                      {trimText(nameOf(it), 18)}
+                <div key={it.id} className="media-cell">
+                  <button
+                    type="button"
+                    className="media-card"
+                    onClick={() => setPreview(it)}
+                    data-testid="media-item"
+                    data-id={it.id}
+                    data-kind={it.kind}
+                    data-ms={it.msId}
+                    title={it.name}
+                  >
+                    <span className="media-thumb">
+                      <Thumb item={it} />
                     </span>
-                    <Typography.Text type="secondary" className="media-when">
-                      {formatTime(it.time, 'MM-DD HH:mm')}
-                    </Typography.Text>
-                  </span>
-                </button>
+                    <span className="media-caption">
+                      <span className="media-who" title={`${nameOf(it)} (${it.msId})`}>
+                        {trimText(nameOf(it), 18)}
+                      </span>
+                      <Typography.Text type="secondary" className="media-when">
+                        {formatTime(it.time, 'MM-DD HH:mm')}
+                      </Typography.Text>
+                    </span>
+                  </button>
+                  <DeleteMedia item={it} onGone={gone} compact />
+                </div>
               ))}
             </div>
           )}
@@ -169,6 +189,7 @@ export default function MediasPage() {
           onCancel={() => setPreview(null)}
           width={860}
           footer={[
+            <DeleteMedia key="delete" item={preview} onGone={gone} />,
             <Button key="dl" icon={<DownloadOutlined />} href={downloadUrl(preview.url)} download={preview.name} data-testid="media-download">
               {t('download')}
             </Button>,
