@@ -94,6 +94,10 @@ func (m *mediaAbuser) run(ctx context.Context) {
 				defer wg.Done()
 				m.snaps.Add(1)
 				ok, busy := m.snap(ctx)
+				if ctx.Err() != nil && !ok { // cut by the phase's end, not answered
+					m.snaps.Add(-1)
+					return
+				}
 				count(ok, busy, &m.snapsOK, &m.snapsBusy, &m.other)
 			}()
 		}
@@ -103,6 +107,10 @@ func (m *mediaAbuser) run(ctx context.Context) {
 				defer wg.Done()
 				m.uploads.Add(1)
 				ok, busy := m.upload(ctx)
+				if ctx.Err() != nil && !ok {
+					m.uploads.Add(-1)
+					return
+				}
 				count(ok, busy, &m.uploadsOK, &m.uploadsBusy, &m.other)
 			}()
 		}
@@ -111,7 +119,7 @@ func (m *mediaAbuser) run(ctx context.Context) {
 }
 
 // count files an answer: served, refused busy, or anything else (a 500, a broken connection: the phase's
-// failures, reported in the row).
+// failures, reported in the row). A request the phase's end cut is not counted at all.
 func count(ok, busy bool, okN, busyN, other *atomic.Int64) {
 	switch {
 	case ok:

@@ -223,8 +223,16 @@ func (in Input) valid() error {
 	return nil
 }
 
+// BatchNice is the CPU priority (nice) of batch work — an upload's transcode, a snapshot's decode: it runs on the
+// cores voice needs, so it takes what voice leaves (the load-isolation row of `make bench`: at the default
+// priority, two transcodes on two cores added ~45 ms to another customer's PTT access p95). Camera pulls copy a
+// live stream without decoding it and keep the default priority.
+const BatchNice = 15
+
 // Command is the one way the server runs ffmpeg on what a client supplied: the arguments from Args, the child
-// tied to the server's life (Attrs), run in WorkDir. The caller sets Stdin/Stdout/Stderr and runs it.
+// tied to the server's life (Attrs), run in WorkDir. Batch work (a file or a pipe, not a camera pull) runs
+// single-threaded at BatchNice, through the system's nice(1) when it has one. The caller sets
+// Stdin/Stdout/Stderr and runs it.
 func Command(ctx context.Context, ffmpeg string, in Input, out Output) (*exec.Cmd, error) {
 	args, err := Args(in, out)
 	if err != nil {
@@ -234,7 +242,14 @@ func Command(ctx context.Context, ffmpeg string, in Input, out Output) (*exec.Cm
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, ffmpeg, args...)
+	name := ffmpeg
+	if in.kind != KindCamera {
+		args = append([]string{"-threads", "1"}, args...) // a global option: ahead of everything Args checked
+		if nice, err := exec.LookPath("nice"); err == nil {
+			name, args = nice, append([]string{"-n", strconv.Itoa(BatchNice), ffmpeg}, args...)
+		}
+	}
+	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	Attrs(cmd)
 	cmd.WaitDelay = 2 * time.Second
