@@ -3,6 +3,7 @@ module tenfour
 go 1.26.8
 
 require (
+	github.com/at-wat/ebml-go v0.19.4
 	github.com/coder/websocket v1.8.15
 	github.com/emersion/go-smtp v0.25.1
 	github.com/hajimehoshi/go-mp3 v0.3.4

@@ -1,10 +1,13 @@
 package ffchild
 
 import (
+	"bytes"
 	"encoding/binary"
 	"io"
 	"math"
 
+	"github.com/at-wat/ebml-go"
+	"github.com/at-wat/ebml-go/webm"
 	"github.com/pion/rtp"
 )
 
@@ -21,7 +24,9 @@ const (
 // ffmpeg only copies into the finished container (-f matroska -i pipe:3 … -c copy). Written as a live WebM is:
 // the segment and its clusters of unknown size, nothing ever sought back to. The stream starts at the first
 // video keyframe (for H.264 one whose parameter sets are known: the track's header carries them); what comes
-// before is dropped. Not safe for concurrent use.
+// before is dropped. The elements are encoded by github.com/at-wat/ebml-go (ebml.Marshal); when to open a
+// cluster and each block's time are decided here, not by its block writer (mkvcore), whose Write never returns
+// the pipe's error and blocks for ever once the pipe has failed (docs/adr/0031). Not safe for concurrent use.
 type Matroska struct {
 	w     io.Writer
 	codec Codec
@@ -39,7 +44,7 @@ type Matroska struct {
 	ts0     [2]int64 // its first written frame's timestamp
 	based   [2]bool
 	cluster int64 // the open cluster's time (ms), -1 before the first
-	buf     []byte
+	buf     bytes.Buffer
 
 	Frames uint64 // video frames written
 }
@@ -144,23 +149,19 @@ func (m *Matroska) block(track int, f frame) {
 	}
 	ms := max(m.base[track]+(f.ts-m.ts0[track])*1000/clock, 0)
 	rel := ms - m.cluster
-	b := m.buf[:0]
+	m.buf.Reset()
 	if m.cluster < 0 || (track == 0 && f.key && rel >= 1000) || rel > 5000 || rel < math.MinInt16 {
 		m.cluster, rel = ms, 0
-		b = append(b, 0x1F, 0x43, 0xB6, 0x75, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF) // Cluster, unknown size
-		b = uintElem(b, 0xE7, uint64(ms))                                                     // Timestamp
+		if m.err = ebml.Marshal(&clusterStart{Cluster: clusterTime{uint64(ms)}}, &m.buf); m.err != nil {
+			return
+		}
 	}
-	flags := byte(0)
-	if f.key {
-		flags = 0x80
+	m.err = ebml.Marshal(&simpleBlock{ebml.Block{TrackNumber: uint64(track) + 1, Timecode: int16(rel), Keyframe: f.key,
+		Data: [][]byte{f.data}}}, &m.buf)
+	if m.err != nil {
+		return
 	}
-	b = appendID(b, 0xA3) // SimpleBlock
-	b = appendSize(b, 4+len(f.data))
-	b = append(b, 0x81+byte(track), byte(uint16(int16(rel))>>8), byte(uint16(int16(rel))), flags)
-	b = append(b, f.data...)
-	m.buf = b
-	if _, err := m.w.Write(b); err != nil {
-		m.err = err
+	if _, m.err = m.w.Write(m.buf.Bytes()); m.err != nil {
 		return
 	}
 	if track == 0 {
@@ -168,58 +169,51 @@ func (m *Matroska) block(track int, f frame) {
 	}
 }
 
+// The elements ebml-go writes (github.com/at-wat/ebml-go, the types of its webm package where they fit): a
+// live stream's segment and clusters have an unknown size, their elements follow them in the stream.
+type (
+	streamHeader struct {
+		Header  webm.EBMLHeader `ebml:"EBML"`
+		Segment segmentStart    `ebml:"Segment,size=unknown"`
+	}
+	segmentStart struct {
+		Info   webm.Info   `ebml:"Info"`
+		Tracks webm.Tracks `ebml:"Tracks"`
+	}
+	clusterStart struct {
+		Cluster clusterTime `ebml:"Cluster,size=unknown"`
+	}
+	clusterTime struct {
+		Timecode uint64 `ebml:"Timecode"`
+	}
+	simpleBlock struct {
+		Block ebml.Block `ebml:"SimpleBlock"`
+	}
+)
+
 // header writes the EBML header, the segment's start, its info and its tracks.
 func (m *Matroska) header() error {
-	var b []byte
-	b = elem(b, 0x1A45DFA3, func(b []byte) []byte { // EBML
-		b = uintElem(b, 0x4286, 1) // EBMLVersion
-		b = uintElem(b, 0x42F7, 1) // EBMLReadVersion
-		b = uintElem(b, 0x42F2, 4) // EBMLMaxIDLength
-		b = uintElem(b, 0x42F3, 8) // EBMLMaxSizeLength
-		b = elem(b, 0x4282, func(b []byte) []byte { return append(b, "matroska"...) })
-		b = uintElem(b, 0x4287, 4) // DocTypeVersion
-		return uintElem(b, 0x4285, 2)
-	})
-	b = append(b, 0x18, 0x53, 0x80, 0x67, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF) // Segment, unknown size
-	b = elem(b, 0x1549A966, func(b []byte) []byte {                                       // Info
-		b = uintElem(b, 0x2AD7B1, 1_000_000) // TimestampScale: milliseconds
-		b = elem(b, 0x4D80, func(b []byte) []byte { return append(b, "tenfour"...) })
-		return elem(b, 0x5741, func(b []byte) []byte { return append(b, "tenfour"...) })
-	})
-	b = elem(b, 0x1654AE6B, func(b []byte) []byte { // Tracks
-		b = elem(b, 0xAE, func(b []byte) []byte { // TrackEntry
-			b = uintElem(b, 0xD7, 1)   // TrackNumber
-			b = uintElem(b, 0x73C5, 1) // TrackUID
-			b = uintElem(b, 0x83, 1)   // TrackType: video
-			b = uintElem(b, 0x9C, 0)   // FlagLacing
-			if m.codec == H264 {
-				b = elem(b, 0x86, func(b []byte) []byte { return append(b, "V_MPEG4/ISO/AVC"...) })
-				return elem(b, 0x63A2, func(b []byte) []byte { return avcC(b, m.sps, m.pps) })
-			}
-			return elem(b, 0x86, func(b []byte) []byte { return append(b, "V_VP8"...) })
-		})
-		if !m.audio {
-			return b
-		}
-		return elem(b, 0xAE, func(b []byte) []byte {
-			b = uintElem(b, 0xD7, 2)
-			b = uintElem(b, 0x73C5, 2)
-			b = uintElem(b, 0x83, 2) // audio
-			b = uintElem(b, 0x9C, 0)
-			b = elem(b, 0x86, func(b []byte) []byte { return append(b, "A_OPUS"...) })
-			b = elem(b, 0x63A2, func(b []byte) []byte { // OpusHead (RFC 7845 §5.1): 2 channels, no pre-skip, 48 kHz
-				b = append(b, "OpusHead"...)
-				return append(b, 1, 2, 0, 0, 0x80, 0xBB, 0, 0, 0, 0, 0)
-			})
-			return elem(b, 0xE1, func(b []byte) []byte { // Audio
-				b = appendID(b, 0xB5) // SamplingFrequency
-				b = appendSize(b, 8)
-				b = binary.BigEndian.AppendUint64(b, math.Float64bits(48000))
-				return uintElem(b, 0x9F, 2) // Channels
-			})
-		})
-	})
-	_, err := m.w.Write(b)
+	tracks := []webm.TrackEntry{{TrackNumber: 1, TrackUID: 1, TrackType: 1, CodecID: "V_VP8"}}
+	if m.codec == H264 {
+		tracks[0].CodecID, tracks[0].CodecPrivate = "V_MPEG4/ISO/AVC", avcC(nil, m.sps, m.pps)
+	}
+	if m.audio {
+		tracks = append(tracks, webm.TrackEntry{TrackNumber: 2, TrackUID: 2, TrackType: 2, CodecID: "A_OPUS",
+			// OpusHead (RFC 7845 §5.1): version 1, 2 channels, no pre-skip, 48 kHz, no gain, mapping family 0
+			CodecPrivate: append([]byte("OpusHead"), 1, 2, 0, 0, 0x80, 0xBB, 0, 0, 0, 0, 0),
+			Audio:        &webm.Audio{SamplingFrequency: 48000, Channels: 2}})
+	}
+	h := streamHeader{
+		Header: webm.EBMLHeader{EBMLVersion: 1, EBMLReadVersion: 1, EBMLMaxIDLength: 4, EBMLMaxSizeLength: 8,
+			DocType: "matroska", DocTypeVersion: 4, DocTypeReadVersion: 2},
+		Segment: segmentStart{Info: webm.Info{TimecodeScale: 1_000_000, MuxingApp: "tenfour", WritingApp: "tenfour"},
+			Tracks: webm.Tracks{TrackEntry: tracks}},
+	}
+	m.buf.Reset()
+	if err := ebml.Marshal(&h, &m.buf); err != nil {
+		return err
+	}
+	_, err := m.w.Write(m.buf.Bytes())
 	return err
 }
 
@@ -231,51 +225,4 @@ func avcC(b, sps, pps []byte) []byte {
 	b = append(b, 1)
 	b = binary.BigEndian.AppendUint16(b, uint16(len(pps)))
 	return append(b, pps...)
-}
-
-// EBML (RFC 8794): an element is its ID, the size of its data as a variable-length integer, then the data.
-
-func appendID(b []byte, id uint32) []byte {
-	switch {
-	case id > 0xFFFFFF:
-		return append(b, byte(id>>24), byte(id>>16), byte(id>>8), byte(id))
-	case id > 0xFFFF:
-		return append(b, byte(id>>16), byte(id>>8), byte(id))
-	case id > 0xFF:
-		return append(b, byte(id>>8), byte(id))
-	}
-	return append(b, byte(id))
-}
-
-func appendSize(b []byte, n int) []byte {
-	l := 1
-	for uint64(n) >= 1<<(7*l)-1 { // all ones is reserved (unknown size)
-		l++
-	}
-	v := uint64(n) | 1<<(7*l)
-	for i := l - 1; i >= 0; i-- {
-		b = append(b, byte(v>>(8*i)))
-	}
-	return b
-}
-
-// elem appends an element whose data body appends.
-func elem(b []byte, id uint32, body func([]byte) []byte) []byte {
-	data := body(nil)
-	b = appendID(b, id)
-	b = appendSize(b, len(data))
-	return append(b, data...)
-}
-
-func uintElem(b []byte, id uint32, v uint64) []byte {
-	n := 1
-	for n < 8 && v>>(8*n) != 0 {
-		n++
-	}
-	b = appendID(b, id)
-	b = appendSize(b, n)
-	for i := n - 1; i >= 0; i-- {
-		b = append(b, byte(v>>(8*i)))
-	}
-	return b
 }
