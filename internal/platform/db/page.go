@@ -9,17 +9,12 @@ import (
 type Scanner interface{ Scan(dest ...any) error }
 
 // Page reads one page of a table's rows matching cond (a WHERE clause with ? arguments), newest first by
-// (at, id), and the number of all matching rows: the shape of every alarm and record list.
+// (at, id), and the number of all matching rows: the shape of every alarm and record list. It is List with
+// that order; a new list builds its condition with a Filter and calls List.
 func Page[T any](ctx context.Context, d *DB, table, cols, cond string, args []any, offset, limit int,
 	scan func(Scanner) (T, error)) ([]T, int, error) {
-	var total int
-	if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM `+table+` WHERE `+cond, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := d.Query(ctx, `SELECT `+cols+` FROM `+table+` WHERE `+cond+` ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`,
-		append(args[:len(args):len(args)], limit, offset)...)
-	out, err := Collect(rows, err, scan)
-	return out, total, err
+	return List(ctx, d, ListQuery{Select: cols, From: table, Where: Where(cond, args...), Order: `at DESC, id DESC`,
+		Offset: offset, Limit: limit}, scan)
 }
 
 // Collect reads every row of a query with scan and closes the rows; pass the query's own results:
