@@ -2,8 +2,10 @@
 // service"): its own base (/patrolService), success code "200", a patrol token in the `token` header. On "1011"
 // (the patrol token expired or is missing) it signs in to patrol again with the stored patrol credentials and
 // retries once. The credentials are the dispatcher's PoC account: the console's stored sign-in (the app installs
-// that source) or, on /patrol-sys without a console session, what the patrol sign-in form kept.
-import { ApiError, buildUrl, HTTP_TIMEOUT_MS, type Envelope, type Params } from '../../shared/http/client';
+// that source) or, on /patrol-sys without a console session, what the patrol sign-in form kept. The transport is
+// the console's one client (shared/http/createClient.ts) configured for this service.
+import { ApiError } from '../../shared/http/client';
+import { createClient } from '../../shared/http/createClient';
 import { seal, unseal, type Sealed } from '../../shared/utils/secret';
 import { local, readJSON, removeKey, session, writeJSON } from '../../shared/utils/storage';
 
@@ -48,44 +50,6 @@ async function credentials(): Promise<Credentials | undefined> {
   return (await keptCredentials()) ?? (await consoleCredentials());
 }
 
-let fetchImpl: typeof fetch = (...a) => fetch(...a);
-/** Tests swap the transport. */
-export function setPatrolFetch(f: typeof fetch): void {
-  fetchImpl = f;
-}
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-async function once<T>(method: Method, path: string, params: Params | undefined, body: unknown, tok?: string): Promise<T> {
-  const ctrl = new AbortController();
-  const timer = setTimeout(() => ctrl.abort('timeout'), HTTP_TIMEOUT_MS);
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (tok) headers.token = tok;
-  let payload: string | undefined;
-  if (body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  let res: Response;
-  try {
-    res = await fetchImpl(buildUrl(PATROL_BASE + path, params), { method, headers, body: payload, signal: ctrl.signal, credentials: 'same-origin' });
-  } catch (e) {
-    if (ctrl.signal.aborted) throw new ApiError('timeout', 'request timed out', undefined, true);
-    throw new ApiError('network', e instanceof Error ? e.message : String(e), undefined, true);
-  } finally {
-    clearTimeout(timer);
-  }
-  let env: Envelope<T>;
-  try {
-    env = (await res.json()) as Envelope<T>;
-  } catch {
-    throw new ApiError('500', `HTTP ${res.status}`);
-  }
-  const code = String(env?.code ?? '500');
-  if (code !== PATROL_OK) throw new ApiError(code, env?.msg ?? '', env?.key);
-  return env.result as T;
-}
-
 interface LoginResult {
   token: string;
   userInfo: PatrolUser;
@@ -101,7 +65,7 @@ export interface PatrolUser {
 
 /** sysUsers/login: a patrol token for a PoC account. */
 export async function patrolLogin(c: Credentials): Promise<LoginResult> {
-  const r = await once<LoginResult>('POST', 'sysUsers/login', undefined, { username: c.username, password: c.password });
+  const r = await patrol.post<LoginResult>('sysUsers/login', { username: c.username, password: c.password }, { anonymous: true });
   setToken(r.token);
   return r;
 }
@@ -129,7 +93,7 @@ let relogin: Promise<string> | null = null;
 async function freshToken(): Promise<string> {
   relogin ??= (async () => {
     const c = await credentials();
-    if (!c) throw new ApiError(PATROL_EXPIRED, 'patrol token expired', 'patrol:errors.1011');
+    if (!c) throw new ApiError(PATROL_EXPIRED, 'patrol token expired', 'patrol.errors.1011');
     return (await patrolLogin(c)).token;
   })().finally(() => {
     relogin = null;
@@ -138,23 +102,24 @@ async function freshToken(): Promise<string> {
 }
 
 /**
- * Calls the patrol service. Without a token it signs in first; a "1011" answer signs in again with the stored
- * credentials and retries once (spec §8).
+ * The patrol service. Without a token it signs in first; a "1011" answer signs in again with the stored
+ * credentials and retries once (spec §8). An answer that is not an envelope is "500".
  */
-export async function patrolRequest<T>(method: Method, path: string, params?: Params, body?: unknown): Promise<T> {
-  const tok = token ?? (await freshToken());
-  try {
-    return await once<T>(method, path, params, body, tok);
-  } catch (e) {
-    if (!(e instanceof ApiError) || e.code !== PATROL_EXPIRED) throw e;
-  }
-  setToken(undefined);
-  return once<T>(method, path, params, body, await freshToken());
-}
+const patrol = createClient({
+  base: PATROL_BASE,
+  okCode: PATROL_OK,
+  noEnvelope: '500',
+  auth: () => token ?? freshToken(),
+  reauth: {
+    code: PATROL_EXPIRED,
+    renew: () => {
+      setToken(undefined);
+      return freshToken();
+    },
+  },
+});
 
-export const patrolHttp = {
-  get: <T>(path: string, params?: Params) => patrolRequest<T>('GET', path, params),
-  del: <T>(path: string, params?: Params) => patrolRequest<T>('DELETE', path, params),
-  post: <T>(path: string, body: unknown) => patrolRequest<T>('POST', path, undefined, body),
-  put: <T>(path: string, body: unknown) => patrolRequest<T>('PUT', path, undefined, body),
-};
+/** Tests swap the transport. */
+export const setPatrolFetch = patrol.setFetch;
+
+export const patrolHttp = { get: patrol.get, del: patrol.del, post: patrol.post, put: patrol.put };
