@@ -1,4 +1,5 @@
 // The patrol service's calls (spec §7 "Patrol service"; docs/api.md "Patrol service"): shapes, calls, query keys.
+import { queryKeys } from '../../shared/queryKeys';
 import { patrolHttp, type PatrolUser } from './client';
 
 export type { PatrolUser } from './client';
@@ -152,17 +153,7 @@ export interface PlanInput {
 export const LIST_SIZE = 100;
 export const ORDER_SIZE = 10000;
 
-export const patrolKeys = {
-  all: ['patrol'] as const,
-  areas: () => ['patrol', 'areas'] as const,
-  users: (q: object) => ['patrol', 'users', q] as const,
-  points: (q: object) => ['patrol', 'points', q] as const,
-  routes: (q: object) => ['patrol', 'routes', q] as const,
-  plans: (q: object) => ['patrol', 'plans', q] as const,
-  orders: (q: object) => ['patrol', 'orders', q] as const,
-  orderPoints: (id: number) => ['patrol', 'orderPoints', id] as const,
-  logs: (q: object) => ['patrol', 'logs', q] as const,
-};
+export const patrolKeys = queryKeys('patrol', ['areas', 'users', 'points', 'routes', 'plans', 'orders', 'orderPoints', 'logs']);
 
 const ids = (l: number[]) => l.join(',');
 

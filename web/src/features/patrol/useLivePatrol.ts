@@ -1,30 +1,16 @@
-// Live patrol: a terminal's punch (patrol.punch) and an order generated, punched or judged (patrol.order) update
-// the one store of patrol data — the query cache — by refetching what they touch; a reconnect refetches all.
-import { useEffect, useRef } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { live, useLiveStatus } from '../../shared/socket/live';
+// Live patrol: a terminal's punch (patrol.punch) and an order generated, punched or judged (patrol.order) make the
+// patrol queries they touch stale; the socket coming (back) online refetches all of patrol (shared useLiveQueries).
+import { useLiveQueries, type LiveKeys } from '../../shared/socket/useLiveQueries';
 import { patrolKeys, type Order } from './api';
 
+const orderPoints = (order?: Order) => (order?.orderId ? [patrolKeys.orderPoints(order.orderId)] : []);
+
+/** Which patrol queries each patrol event makes stale. */
+export const PATROL_EVENTS: Record<string, LiveKeys> = {
+  'patrol.order': (o?: Order) => [patrolKeys.orders.all, ...orderPoints(o)],
+  'patrol.punch': (p?: { order?: Order }) => [patrolKeys.logs.all, patrolKeys.orders.all, ...orderPoints(p?.order)],
+};
+
 export function useLivePatrol(): void {
-  const qc = useQueryClient();
-  const status = useLiveStatus((s) => s.status);
-  useEffect(() => {
-    const offs = [
-      live().on<Order>('patrol.order', (e) => {
-        void qc.invalidateQueries({ queryKey: ['patrol', 'orders'] });
-        if (e.data?.orderId) void qc.invalidateQueries({ queryKey: patrolKeys.orderPoints(e.data.orderId) });
-      }),
-      live().on<{ order?: Order }>('patrol.punch', (e) => {
-        void qc.invalidateQueries({ queryKey: ['patrol', 'logs'] });
-        void qc.invalidateQueries({ queryKey: ['patrol', 'orders'] });
-        if (e.data?.order?.orderId) void qc.invalidateQueries({ queryKey: patrolKeys.orderPoints(e.data.order.orderId) });
-      }),
-    ];
-    return () => offs.forEach((off) => off());
-  }, [qc]);
-  const was = useRef(status === 'online');
-  useEffect(() => {
-    if (status === 'online' && !was.current) void qc.invalidateQueries({ queryKey: patrolKeys.all });
-    was.current = status === 'online';
-  }, [status, qc]);
+  useLiveQueries(PATROL_EVENTS, patrolKeys.all);
 }

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Popconfirm, Space, Table } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { patrolApi, type Area } from '../api';
+import { patrolApi, patrolKeys, type Area } from '../api';
 import { useAreas } from './AreaSelect';
 import { patrolError } from './errors';
 
@@ -15,7 +15,7 @@ export function AreasPanel() {
   const areas = useAreas();
   const [edit, setEdit] = useState<Partial<Area> | null>(null);
   const [form] = Form.useForm<{ name: string; remark: string }>();
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['patrol'] });
+  const refresh = () => void qc.invalidateQueries({ queryKey: patrolKeys.all });
   const save = async () => {
     let v: { name: string; remark: string };
     try {

@@ -28,7 +28,7 @@ export function PlansPanel() {
     try {
       await patrolApi.deletePlans([id]);
       message.success(t('done.deleted'));
-      void qc.invalidateQueries({ queryKey: ['patrol'] });
+      void qc.invalidateQueries({ queryKey: patrolKeys.all });
     } catch (e) {
       message.error(patrolError(t, e));
     }
@@ -83,7 +83,7 @@ export function PlansPanel() {
           onClose={() => setAdding(false)}
           onSaved={() => {
             setAdding(false);
-            void qc.invalidateQueries({ queryKey: ['patrol'] });
+            void qc.invalidateQueries({ queryKey: patrolKeys.all });
           }}
         />
       )}

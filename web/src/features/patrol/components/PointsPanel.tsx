@@ -23,7 +23,7 @@ export function PointsPanel() {
   const q = { areaId, name: name.trim() || undefined, pageNo: page, pageSize: 100 };
   const points = useQuery({ queryKey: patrolKeys.points(q), queryFn: () => patrolApi.points(q) });
   const list = points.data?.list ?? [];
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['patrol'] });
+  const refresh = () => void qc.invalidateQueries({ queryKey: patrolKeys.all });
 
   const remove = async (ids: number[]) => {
     try {

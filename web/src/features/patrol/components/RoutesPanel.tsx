@@ -23,7 +23,7 @@ export function RoutesPanel() {
     try {
       await patrolApi.deleteRoutes([id]);
       message.success(t('done.deleted'));
-      void qc.invalidateQueries({ queryKey: ['patrol'] });
+      void qc.invalidateQueries({ queryKey: patrolKeys.all });
     } catch (e) {
       message.error(patrolError(t, e));
     }
@@ -80,7 +80,7 @@ export function RoutesPanel() {
           onClose={() => setDialog(null)}
           onSaved={() => {
             setDialog(null);
-            void qc.invalidateQueries({ queryKey: ['patrol'] });
+            void qc.invalidateQueries({ queryKey: patrolKeys.all });
           }}
         />
       )}

@@ -22,7 +22,7 @@ export function UsersPanel() {
       await patrolApi.addUsers(adding);
       setAdding([]);
       message.success(t('done.saved'));
-      void qc.invalidateQueries({ queryKey: ['patrol', 'users'] });
+      void qc.invalidateQueries({ queryKey: patrolKeys.users.all });
     } catch (e) {
       message.error(patrolError(t, e));
     }
