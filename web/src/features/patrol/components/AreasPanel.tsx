@@ -6,10 +6,11 @@ import { App, Button, Form, Input, Modal, Popconfirm, Space, Table } from 'antd'
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { patrolApi, patrolKeys, type Area } from '../api';
 import { useAreas } from './AreaSelect';
-import { patrolError } from './errors';
+import { useErrorText } from '../../../shared/errorText';
 
 export function AreasPanel() {
   const { t } = useTranslation('patrol');
+  const errorText = useErrorText('patrol');
   const { message } = App.useApp();
   const qc = useQueryClient();
   const areas = useAreas();
@@ -29,7 +30,7 @@ export function AreasPanel() {
       setEdit(null);
       refresh();
     } catch (e) {
-      message.error(patrolError(t, e));
+      message.error(errorText(e));
     }
   };
   const remove = async (id: number) => {
@@ -38,7 +39,7 @@ export function AreasPanel() {
       message.success(t('done.deleted'));
       refresh();
     } catch (e) {
-      message.error(patrolError(t, e));
+      message.error(errorText(e));
     }
   };
   return (

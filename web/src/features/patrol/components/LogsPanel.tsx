@@ -7,13 +7,14 @@ import type { Dayjs } from '../../../shared/utils/dayjs';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { formatZoned, wallNow, wallToMs } from '../../../shared/time/zone';
 import { patrolApi, patrolKeys, LOG_STATES, type OrderLog } from '../api';
-import { patrolError } from './errors';
+import { useErrorText } from '../../../shared/errorText';
 import { usePatrolUsers } from './PlansPanel';
 
 const LOG_COLOR: Record<number, string> = { 1: 'green', 2: 'orange', 3: 'default', 4: 'purple' };
 
 export function LogsPanel() {
   const { t } = useTranslation('patrol');
+  const errorText = useErrorText('patrol');
   const fmt = useDateTimeFormat();
   const [days, setDays] = useState<[Dayjs, Dayjs]>(() => [wallNow().startOf('day'), wallNow().endOf('day')]);
   const [state, setState] = useState<number>();
@@ -36,7 +37,7 @@ export function LogsPanel() {
           options={(users.data?.list ?? []).filter((u) => u.role === 'terminal').map((u) => ({ value: u.username, label: u.name || u.username }))}
         />
       </Space>
-      {logs.error && <p style={{ color: '#cf1322' }}>{patrolError(t, logs.error)}</p>}
+      {logs.error && <p style={{ color: '#cf1322' }}>{errorText(logs.error)}</p>}
       <Table<OrderLog>
         size="small"
         rowKey="id"

@@ -9,7 +9,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { patrolApi, patrolKeys, type Plan } from '../api';
 import { toClasses, type ClassRow } from '../editing';
 import { AreaSelect } from './AreaSelect';
-import { patrolError } from './errors';
+import { useErrorText } from '../../../shared/errorText';
 
 /** The patrol users a class may name (sysUsers/list). */
 export function usePatrolUsers() {
@@ -18,6 +18,7 @@ export function usePatrolUsers() {
 
 export function PlansPanel() {
   const { t } = useTranslation('patrol');
+  const errorText = useErrorText('patrol');
   const { message } = App.useApp();
   const qc = useQueryClient();
   const [areaId, setAreaId] = useState<number>();
@@ -30,7 +31,7 @@ export function PlansPanel() {
       message.success(t('done.deleted'));
       void qc.invalidateQueries({ queryKey: patrolKeys.all });
     } catch (e) {
-      message.error(patrolError(t, e));
+      message.error(errorText(e));
     }
   };
   return (
@@ -102,6 +103,7 @@ interface PlanForm {
 
 function PlanDialog({ areaId, onClose, onSaved }: { areaId?: number; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation('patrol');
+  const errorText = useErrorText('patrol');
   const { message } = App.useApp();
   const [form] = Form.useForm<PlanForm>();
   const [saving, setSaving] = useState(false);
@@ -130,7 +132,7 @@ function PlanDialog({ areaId, onClose, onSaved }: { areaId?: number; onClose: ()
       message.success(t('done.saved'));
       onSaved();
     } catch (e) {
-      message.error(patrolError(t, e));
+      message.error(errorText(e));
     } finally {
       setSaving(false);
     }

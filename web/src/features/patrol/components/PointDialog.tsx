@@ -5,11 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { App, Col, Form, Input, InputNumber, Modal, Row } from 'antd';
 import { patrolApi, type Point, type PointInput } from '../api';
 import { AreaSelect } from './AreaSelect';
-import { patrolError } from './errors';
+import { useErrorText } from '../../../shared/errorText';
 import { PatrolMap } from './PatrolMap';
 
 export function PointDialog({ point, areaId, onClose, onSaved }: { point: Point | null; areaId?: number; onClose: () => void; onSaved: (p: Point) => void }) {
   const { t } = useTranslation('patrol');
+  const errorText = useErrorText('patrol');
   const { message } = App.useApp();
   const [form] = Form.useForm<PointInput>();
   const [saving, setSaving] = useState(false);
@@ -38,7 +39,7 @@ export function PointDialog({ point, areaId, onClose, onSaved }: { point: Point 
       message.success(t('done.saved'));
       onSaved(p);
     } catch (e) {
-      message.error(patrolError(t, e));
+      message.error(errorText(e));
     } finally {
       setSaving(false);
     }

@@ -7,12 +7,13 @@ import { App, Button, Col, Input, Popconfirm, Row, Space, Table } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { patrolApi, patrolKeys, type Point } from '../api';
 import { AreaSelect } from './AreaSelect';
-import { patrolError } from './errors';
+import { useErrorText } from '../../../shared/errorText';
 import { PatrolMap } from './PatrolMap';
 import { PointDialog } from './PointDialog';
 
 export function PointsPanel() {
   const { t } = useTranslation('patrol');
+  const errorText = useErrorText('patrol');
   const { message } = App.useApp();
   const qc = useQueryClient();
   const [areaId, setAreaId] = useState<number>();
@@ -31,7 +32,7 @@ export function PointsPanel() {
       message.success(t('done.deleted'));
       refresh();
     } catch (e) {
-      message.error(patrolError(t, e));
+      message.error(errorText(e));
     }
   };
 

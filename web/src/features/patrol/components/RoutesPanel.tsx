@@ -8,11 +8,12 @@ import { ArrowDownOutlined, ArrowUpOutlined, CloseOutlined, DeleteOutlined, Edit
 import { patrolApi, patrolKeys, type Route } from '../api';
 import { move } from '../editing';
 import { AreaSelect } from './AreaSelect';
-import { patrolError } from './errors';
+import { useErrorText } from '../../../shared/errorText';
 import { PatrolMap } from './PatrolMap';
 
 export function RoutesPanel() {
   const { t } = useTranslation('patrol');
+  const errorText = useErrorText('patrol');
   const { message } = App.useApp();
   const qc = useQueryClient();
   const [areaId, setAreaId] = useState<number>();
@@ -25,7 +26,7 @@ export function RoutesPanel() {
       message.success(t('done.deleted'));
       void qc.invalidateQueries({ queryKey: patrolKeys.all });
     } catch (e) {
-      message.error(patrolError(t, e));
+      message.error(errorText(e));
     }
   };
   return (
@@ -91,6 +92,7 @@ export function RoutesPanel() {
 
 function RouteDialog({ route, areaId, onClose, onSaved }: { route: Route | null; areaId?: number; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation('patrol');
+  const errorText = useErrorText('patrol');
   const { message } = App.useApp();
   const [name, setName] = useState(route?.name ?? '');
   const [area, setArea] = useState<number | undefined>(route?.areaId ?? areaId);
@@ -112,7 +114,7 @@ function RouteDialog({ route, areaId, onClose, onSaved }: { route: Route | null;
       message.success(t('done.saved'));
       onSaved();
     } catch (e) {
-      message.error(patrolError(t, e));
+      message.error(errorText(e));
     } finally {
       setSaving(false);
     }

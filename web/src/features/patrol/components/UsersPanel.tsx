@@ -7,10 +7,11 @@ import { App, Button, Input, Space, Table, Tag } from 'antd';
 import { UserAddOutlined } from '@ant-design/icons';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { patrolApi, patrolKeys, type PatrolUser } from '../api';
-import { patrolError } from './errors';
+import { useErrorText } from '../../../shared/errorText';
 
 export function UsersPanel() {
   const { t } = useTranslation('patrol');
+  const errorText = useErrorText('patrol');
   const { message } = App.useApp();
   const qc = useQueryClient();
   const [name, setName] = useState('');
@@ -24,7 +25,7 @@ export function UsersPanel() {
       message.success(t('done.saved'));
       void qc.invalidateQueries({ queryKey: patrolKeys.users.all });
     } catch (e) {
-      message.error(patrolError(t, e));
+      message.error(errorText(e));
     }
   };
   return (

@@ -9,13 +9,14 @@ import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { patrolApi, patrolKeys, type Order } from '../api';
 import { gridRange, monthGrid } from '../calendar';
 import { OrderDrawer, OrderState } from '../components/OrderView';
-import { patrolError } from '../components/errors';
+import { useErrorText } from '../../../shared/errorText';
 import { PatrolNav } from '../components/PatrolNav';
 import { useLivePatrol } from '../useLivePatrol';
 import '../patrol.css';
 
 export default function PatrolCalendarPage() {
   const { t, i18n } = useTranslation('patrol');
+  const errorText = useErrorText('patrol');
   useLivePatrol();
   const [month, setMonth] = useState(() => wallNow().format('YYYY-MM'));
   const [day, setDay] = useState<string | null>(null);
@@ -58,7 +59,7 @@ export default function PatrolCalendarPage() {
           </Space>
         }
       >
-        {orders.error && <p style={{ color: '#cf1322' }}>{patrolError(t, orders.error)}</p>}
+        {orders.error && <p style={{ color: '#cf1322' }}>{errorText(orders.error)}</p>}
         <div className="patrol-cal">
           {weekdays.map((w) => (
             <div key={w} className="patrol-cal-head">

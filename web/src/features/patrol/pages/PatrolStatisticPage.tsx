@@ -8,13 +8,14 @@ import type { Dayjs } from '../../../shared/utils/dayjs';
 import { wallNow } from '../../../shared/time/zone';
 import { patrolApi, patrolKeys, REASONS } from '../api';
 import { Chart } from '../../../shared/charts/Chart';
-import { patrolError } from '../components/errors';
+import { useErrorText } from '../../../shared/errorText';
 import { PatrolNav } from '../components/PatrolNav';
 import { GROUP_BYS, normalRate, statistics, type GroupBy, type StatRow } from '../stats';
 import { useLivePatrol } from '../useLivePatrol';
 
 export default function PatrolStatisticPage() {
   const { t } = useTranslation('patrol');
+  const errorText = useErrorText('patrol');
   useLivePatrol();
   const [days, setDays] = useState<[Dayjs, Dayjs]>(() => [wallNow().startOf('month'), wallNow()]);
   const [by, setBy] = useState<GroupBy>('area');
@@ -49,7 +50,7 @@ export default function PatrolStatisticPage() {
           <DatePicker.RangePicker value={days} allowClear={false} onChange={(v) => v?.[0] && v[1] && setDays([v[0], v[1]])} data-testid="statistic-days" />
           <Segmented value={by} onChange={(v) => setBy(v as GroupBy)} options={GROUP_BYS.map((g) => ({ value: g, label: t(`statistic.by.${g}`) }))} data-testid="statistic-by" />
         </Space>
-        {orders.error && <p style={{ color: '#cf1322' }}>{patrolError(t, orders.error)}</p>}
+        {orders.error && <p style={{ color: '#cf1322' }}>{errorText(orders.error)}</p>}
         <Chart option={option} testId="statistic-chart" />
         <Table<StatRow>
           size="small"

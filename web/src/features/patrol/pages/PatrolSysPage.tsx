@@ -7,7 +7,7 @@ import { App, Button, Card, Form, Input, Space, Tabs } from 'antd';
 import { LogoutOutlined } from '@ant-design/icons';
 import { canCallPatrol, signInPatrol, signOutPatrol, type Credentials } from '../client';
 import { AreasPanel } from '../components/AreasPanel';
-import { patrolError } from '../components/errors';
+import { useErrorText } from '../../../shared/errorText';
 import { LogsPanel } from '../components/LogsPanel';
 import { OrdersPanel } from '../components/OrdersPanel';
 import { PlansPanel } from '../components/PlansPanel';
@@ -69,6 +69,7 @@ function SysTabs() {
 
 function PatrolSignIn({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation('patrol');
+  const errorText = useErrorText('patrol');
   const { message } = App.useApp();
   const [busy, setBusy] = useState(false);
   const submit = async (v: Credentials) => {
@@ -77,7 +78,7 @@ function PatrolSignIn({ onDone }: { onDone: () => void }) {
       await signInPatrol({ username: v.username.trim(), password: v.password });
       onDone();
     } catch (e) {
-      message.error(patrolError(t, e));
+      message.error(errorText(e));
     } finally {
       setBusy(false);
     }
