@@ -1,8 +1,10 @@
 // The broadcast service (docs/api.md "Broadcast", spec §7): its own {code: 200} envelope and its own token. The
 // console signs in to it with spec §5's '{secret}' and its console session (it keeps no password), keeps the
 // broadcast token for the tab, and on 401 (expired, revoked) signs in again and retries once; the server ensures
-// the dispatcher's caster (spec §4). Failures reject with the server's code or '500' (spec §8).
-import { ApiError } from '../../shared/http/client';
+// the dispatcher's caster (spec §4). Failures reject with the server's code or '500' (spec §8). The transport is
+// the console's one client (shared/http/createClient.ts) configured for this service.
+import { ApiError, type Params } from '../../shared/http/client';
+import { createClient } from '../../shared/http/createClient';
 import { currentToken, useSession } from '../../shared/session';
 
 export const BROADCAST_BASE = '/broadcast/v1';
@@ -139,18 +141,6 @@ export interface TaskInput {
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-interface Envelope<T> {
-  code?: number | string;
-  msg?: string;
-  key?: string;
-  result?: T;
-}
-
-function fail(env: Envelope<unknown> | undefined, status: number): ApiError {
-  if (!env || env.code === undefined) return new ApiError('500', `HTTP ${status}`);
-  return new ApiError(String(env.code), env.msg ?? '', env.key);
-}
-
 /** spec §5: the broadcast login's password when the console has none. */
 export const SECRET = '{secret}';
 
@@ -163,34 +153,25 @@ export function forgetBroadcastToken(): void {
   signedIn = undefined;
 }
 
-async function send<T>(method: Method, path: string, token: string | undefined, params?: Record<string, unknown>): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (token) headers.token = token;
-  let url = path.startsWith('/broadcast/') ? path : BROADCAST_BASE + path;
-  let body: string | undefined;
-  if (method === 'GET' || method === 'DELETE') {
-    const q = new URLSearchParams();
-    for (const [k, v] of Object.entries(params ?? {})) if (v !== undefined && v !== null) q.append(k, String(v));
-    if (q.size > 0) url += `?${q.toString()}`;
-  } else {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(params ?? {});
-  }
-  let res: Response;
-  try {
-    res = await fetch(url, { method, headers, body, credentials: 'same-origin' });
-  } catch (e) {
-    throw new ApiError('500', e instanceof Error ? e.message : String(e), undefined, true);
-  }
-  let env: Envelope<T> | undefined;
-  try {
-    env = (await res.json()) as Envelope<T>;
-  } catch {
-    env = undefined;
-  }
-  if (!env || String(env.code) !== '200') throw fail(env, res.status);
-  return env.result as T;
-}
+/**
+ * The broadcast service: code 200 is success, the tab's broadcast token in the `token` header, 401 (expired,
+ * revoked) signs in again and retries once; no answer or no envelope is '500'.
+ */
+const broadcast = createClient({
+  base: BROADCAST_BASE,
+  okCode: '200',
+  noEnvelope: '500',
+  transportCode: '500',
+  timeoutMs: 0,
+  auth: () => broadcastToken(),
+  reauth: {
+    code: '401',
+    renew: (stale) => {
+      if (signedIn?.token === stale) signedIn = undefined; // expired or revoked: sign in again, once
+      return broadcastToken();
+    },
+  },
+});
 
 /** The tab's broadcast token: POST /v1/login {username: msId, password: '{secret}'} with the console session. */
 export async function broadcastToken(): Promise<string> {
@@ -199,7 +180,8 @@ export async function broadcastToken(): Promise<string> {
   signingIn ??= (async () => {
     const session = useSession.getState().session;
     const username = session?.userInfo?.msId || session?.account || '';
-    const res = await send<{ token: string }>('POST', '/login', console, { username, password: SECRET });
+    // with the console session's token, not a broadcast one (none without a session)
+    const res = await broadcast.post<{ token: string }>('/login', { username, password: SECRET }, console ? { token: console } : { anonymous: true });
     signedIn = { console, token: res.token };
     return res.token;
   })().finally(() => {
@@ -209,15 +191,9 @@ export async function broadcastToken(): Promise<string> {
 }
 
 /** Calls the broadcast service with the tab's broadcast token; query parameters for GET/DELETE, a JSON body otherwise. */
-export async function call<T>(method: Method, path: string, params?: Record<string, unknown>): Promise<T> {
-  const token = await broadcastToken();
-  try {
-    return await send<T>(method, path, token, params);
-  } catch (e) {
-    if (!(e instanceof ApiError) || e.code !== '401') throw e;
-    if (signedIn?.token === token) signedIn = undefined; // expired or revoked: sign in again, once
-    return send<T>(method, path, await broadcastToken(), params);
-  }
+export function call<T>(method: Method, path: string, params?: Record<string, unknown>): Promise<T> {
+  if (method === 'GET' || method === 'DELETE') return broadcast.request<T>(method, path, params as Params | undefined);
+  return broadcast.request<T>(method, path, undefined, { body: params ?? {} });
 }
 
 export const broadcastApi = {
@@ -265,14 +241,19 @@ export async function uploadMusic(file: File, groupId: number, onProgress?: (per
       if (e.lengthComputable && e.total > 0) onProgress?.(Math.min(100, Math.floor((e.loaded / e.total) * 100)));
     };
     xhr.onload = () => {
-      let env: Envelope<MusicFile> | undefined;
+      let env: unknown;
       try {
-        env = JSON.parse(xhr.responseText) as Envelope<MusicFile>;
+        env = JSON.parse(xhr.responseText);
       } catch {
         env = undefined;
       }
-      if (!env || String(env.code) !== '200' || !env.result) return reject(fail(env, xhr.status));
-      resolve(env.result);
+      try {
+        const file = broadcast.unwrap<MusicFile | undefined>(env, xhr.status);
+        if (file) resolve(file);
+        else reject(new ApiError('500', 'no file in the answer'));
+      } catch (e) {
+        reject(e);
+      }
     };
     xhr.onerror = () => reject(new ApiError('500', 'network', undefined, true));
     xhr.send(form);
