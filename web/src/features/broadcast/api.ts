@@ -5,6 +5,7 @@
 // the console's one client (shared/http/createClient.ts) configured for this service.
 import { ApiError, type Params } from '../../shared/http/client';
 import { createClient } from '../../shared/http/createClient';
+import { queryKeys } from '../../shared/queryKeys';
 import { currentToken, useSession } from '../../shared/session';
 
 export const BROADCAST_BASE = '/broadcast/v1';
@@ -195,6 +196,8 @@ export function call<T>(method: Method, path: string, params?: Record<string, un
   if (method === 'GET' || method === 'DELETE') return broadcast.request<T>(method, path, params as Params | undefined);
   return broadcast.request<T>(method, path, undefined, { body: params ?? {} });
 }
+
+export const broadcastKeys = queryKeys('broadcast', ['orgs', 'devices', 'files', 'tasks', 'plans', 'realTime']);
 
 export const broadcastApi = {
   orgs: () => call<Page<Org>>('GET', '/org', { page: 1, limit: 1000 }),

@@ -11,8 +11,8 @@ import {
 import { ApiError } from '../../../shared/http/client';
 import { live } from '../../../shared/socket/live';
 import { consoleVoice } from '../../../shared/voice/console';
-import { broadcastApi, clock, uploadMusic, type Device, type MusicFile, type Org, type PageEnded, type Task, type TaskInput } from '../api';
-import { broadcastKeys, useBroadcast } from '../useBroadcast';
+import { broadcastApi, broadcastKeys, clock, uploadMusic, type Device, type MusicFile, type Org, type PageEnded, type Task, type TaskInput } from '../api';
+import { useBroadcast } from '../useBroadcast';
 import { md5 } from '../md5';
 
 const STATE_COLOR = { 0: 'default', 1: 'processing', 2: 'warning' } as const;
@@ -92,7 +92,7 @@ function Speakers({ data }: { data: Data }) {
           onSelect={(keys) => setOrg(Number(keys[0] ?? 0))}
         />
         {org > 0 && (
-          <Popconfirm title={t('org.confirmDelete')} onConfirm={() => broadcastApi.deleteOrg(org).then(() => (setOrg(0), data.refresh(broadcastKeys.orgs)), fail)}>
+          <Popconfirm title={t('org.confirmDelete')} onConfirm={() => broadcastApi.deleteOrg(org).then(() => (setOrg(0), data.refresh(broadcastKeys.orgs.all)), fail)}>
             <Button size="small" danger icon={<DeleteOutlined />} style={{ marginTop: 8 }}>{t('org.delete')}</Button>
           </Popconfirm>
         )}
@@ -103,7 +103,7 @@ function Speakers({ data }: { data: Data }) {
           <span>{t('device.batch', { count: selected.length })}</span>
           <Slider style={{ width: 160 }} min={0} max={100} value={batch} onChange={setBatch} />
           <Button size="small" disabled={!selected.length && !org} data-testid="batch-volume"
-            onClick={() => broadcastApi.batchVolume(batch, selected, selected.length ? undefined : org).then(() => data.refresh(broadcastKeys.devices), fail)}>
+            onClick={() => broadcastApi.batchVolume(batch, selected, selected.length ? undefined : org).then(() => data.refresh(broadcastKeys.devices.all), fail)}>
             {t('device.setVolume')}
           </Button>
           <PageButton devices={selected} org={selected.length ? 0 : org} />
@@ -132,12 +132,12 @@ function Speakers({ data }: { data: Data }) {
             {
               key: 'volume', title: t('device.volume'), width: 200, render: (_, d) => (
                 <Slider min={0} max={100} defaultValue={d.ao_volume} key={d.ao_volume}
-                  onChangeComplete={(v) => broadcastApi.volume(d.id, v).then(() => data.refresh(broadcastKeys.devices), fail)} />
+                  onChangeComplete={(v) => broadcastApi.volume(d.id, v).then(() => data.refresh(broadcastKeys.devices.all), fail)} />
               ),
             },
             {
               key: 'actions', title: '', width: 50, render: (_, d) => (
-                <Popconfirm title={t('device.confirmDelete')} onConfirm={() => broadcastApi.deleteDevice(d.id).then(() => data.refresh(broadcastKeys.devices), fail)}>
+                <Popconfirm title={t('device.confirmDelete')} onConfirm={() => broadcastApi.deleteDevice(d.id).then(() => data.refresh(broadcastKeys.devices.all), fail)}>
                   <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('device.delete')} />
                 </Popconfirm>
               ),
@@ -148,11 +148,11 @@ function Speakers({ data }: { data: Data }) {
       <CodeDialog open={newOrg} title={t('org.new')} withPassword parents={orgs} parent={org}
         onClose={() => setNewOrg(false)}
         onSave={(v) => broadcastApi.createOrg({ parent_id: v.parent ?? 0, name: v.name, code: v.code, call_number: v.callNumber ?? '', password: v.password ? md5(v.password) : undefined })
-          .then(() => (setNewOrg(false), data.refresh(broadcastKeys.orgs)), fail)} />
+          .then(() => (setNewOrg(false), data.refresh(broadcastKeys.orgs.all)), fail)} />
       <CodeDialog open={newDevice} title={t('device.new')} parents={orgs} parent={org || orgs[0]?.id} needParent
         onClose={() => setNewDevice(false)}
         onSave={(v) => broadcastApi.createDevice({ org_id: v.parent ?? 0, name: v.name, code: v.code })
-          .then(() => (setNewDevice(false), data.refresh(broadcastKeys.devices), data.refresh(broadcastKeys.orgs)), fail)} />
+          .then(() => (setNewDevice(false), data.refresh(broadcastKeys.devices.all), data.refresh(broadcastKeys.orgs.all)), fail)} />
     </div>
   );
 }
@@ -243,7 +243,7 @@ function Library({ data }: { data: Data }) {
           customRequest={({ file }) => {
             setProgress(0);
             uploadMusic(file as File, 0, setProgress)
-              .then(() => data.refresh(broadcastKeys.files), fail)
+              .then(() => data.refresh(broadcastKeys.files.all), fail)
               .finally(() => setProgress(null));
           }}>
           <Button icon={<UploadOutlined />} data-testid="music-upload">{t('library.upload')}</Button>
@@ -265,7 +265,7 @@ function Library({ data }: { data: Data }) {
           { key: 'preview', title: t('library.preview'), render: (_, f) => <audio controls preload="none" src={f.url} style={{ height: 28 }} /> },
           {
             key: 'actions', title: '', width: 50, render: (_, f) => (
-              <Popconfirm title={t('library.confirmDelete')} onConfirm={() => broadcastApi.deleteFile(f.id).then(() => data.refresh(broadcastKeys.files), fail)}>
+              <Popconfirm title={t('library.confirmDelete')} onConfirm={() => broadcastApi.deleteFile(f.id).then(() => data.refresh(broadcastKeys.files.all), fail)}>
                 <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('library.delete')} />
               </Popconfirm>
             ),
@@ -289,7 +289,7 @@ function Tasks({ data }: { data: Data }) {
   const act = (task: Task, verb: 'start' | 'stop' | 'pause' | 'resume') =>
     broadcastApi.act(task.id, verb).then((a) => {
       if (a.lost.length) message.warning(t('tasks.lost', { count: a.lost.length, reason: t(`tasks.reason.${a.lost[0].reason}`) }));
-      data.refresh(broadcastKeys.tasks);
+      data.refresh(broadcastKeys.tasks.all);
     }, fail);
   return (
     <>
@@ -298,12 +298,12 @@ function Tasks({ data }: { data: Data }) {
         <span>{t('plans.title')}</span>
         {plans.map((p) => (
           <Tag key={p.id} color={p.active ? 'green' : 'default'} style={{ cursor: 'pointer' }}
-            onClick={() => broadcastApi.planAct(p.id, p.active ? 'stop' : 'start').then(() => data.refresh(broadcastKeys.plans), fail)}>
+            onClick={() => broadcastApi.planAct(p.id, p.active ? 'stop' : 'start').then(() => data.refresh(broadcastKeys.plans.all), fail)}>
             {p.name} · {t(p.active ? 'plans.active' : 'plans.inactive')}
           </Tag>
         ))}
         <Input size="small" style={{ width: 140 }} value={planName} onChange={(e) => setPlanName(e.target.value)} placeholder={t('plans.name')} />
-        <Button size="small" disabled={!planName.trim()} onClick={() => broadcastApi.createPlan(planName.trim()).then(() => (setPlanName(''), data.refresh(broadcastKeys.plans)), fail)}>
+        <Button size="small" disabled={!planName.trim()} onClick={() => broadcastApi.createPlan(planName.trim()).then(() => (setPlanName(''), data.refresh(broadcastKeys.plans.all)), fail)}>
           {t('plans.new')}
         </Button>
       </Space>
@@ -330,7 +330,7 @@ function Tasks({ data }: { data: Data }) {
                 {x.state !== 0 && <Button size="small" icon={<StopOutlined />} onClick={() => act(x, 'stop')} aria-label={t('tasks.stop')} />}
                 {x.state === 0 && <Button size="small" onClick={() => setEdit(x)}>{t('tasks.edit')}</Button>}
                 {x.state === 0 && (
-                  <Popconfirm title={t('tasks.confirmDelete')} onConfirm={() => broadcastApi.deleteTask(x.id).then(() => data.refresh(broadcastKeys.tasks), fail)}>
+                  <Popconfirm title={t('tasks.confirmDelete')} onConfirm={() => broadcastApi.deleteTask(x.id).then(() => data.refresh(broadcastKeys.tasks.all), fail)}>
                     <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('tasks.delete')} />
                   </Popconfirm>
                 )}
@@ -380,7 +380,7 @@ function TaskDialog({ data, task, onClose }: { data: Data; task: Task | null; on
   const save = () =>
     form.validateFields().then((v) => {
       const input: TaskInput = { ...v, start_time: v.type === 1 ? v.start_time : undefined, plan_id: v.plan_id ?? 0, offline: v.offline ? 1 : 0 };
-      return (task ? broadcastApi.updateTask(task.id, input) : broadcastApi.createTask(input)).then(() => (data.refresh(broadcastKeys.tasks), onClose()), fail);
+      return (task ? broadcastApi.updateTask(task.id, input) : broadcastApi.createTask(input)).then(() => (data.refresh(broadcastKeys.tasks.all), onClose()), fail);
     });
   return (
     <Modal open title={task ? t('tasks.edit') : t('tasks.new')} onCancel={onClose} onOk={() => void save()} width={640}>
@@ -430,7 +430,7 @@ function Player({ data }: { data: Data }) {
   const [volume, setVolume] = useState<number | null>(null);
   const files = data.files.data?.list ?? [];
   const names = new Map(files.map((x) => [x.id, x.original_name]));
-  const after = () => data.refresh(broadcastKeys.realTime);
+  const after = () => data.refresh(broadcastKeys.realTime.all);
   const verb = (v: 'stop' | 'pause' | 'next' | 'prev') => broadcastApi.realTimeVerb(v).then(after, fail);
   if (!rt) return null;
   const playing = rt.state !== 0;

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { staleKeys } from '../../shared/socket/useLiveQueries';
+import { broadcastKeys } from './api';
+import { BROADCAST_EVENTS } from './useBroadcast';
+
+describe('live broadcast', () => {
+  it('each event refreshes the lists it concerns, under the keys the screen queries', () => {
+    expect(staleKeys(BROADCAST_EVENTS, 'broadcast.task', {})).toEqual([['broadcast', 'tasks'], ['broadcast', 'realTime']]);
+    expect(staleKeys(BROADCAST_EVENTS, 'broadcast.pageEnded', {})).toEqual([broadcastKeys.devices()]);
+    expect(staleKeys(BROADCAST_EVENTS, 'broadcast.missed', {})).toEqual([broadcastKeys.tasks()]);
+    expect(staleKeys(BROADCAST_EVENTS, 'broadcast.orgs', {})).toEqual([]);
+  });
+});
