@@ -8,7 +8,7 @@ import {
 import {
   CaretRightOutlined, DeleteOutlined, PauseOutlined, PlusOutlined, StepBackwardOutlined, StepForwardOutlined, StopOutlined, UploadOutlined,
 } from '@ant-design/icons';
-import { ApiError } from '../../../shared/http/client';
+import { useErrorText } from '../../../shared/errorText';
 import { live } from '../../../shared/socket/live';
 import { consoleVoice } from '../../../shared/voice/console';
 import { broadcastApi, broadcastKeys, clock, uploadMusic, type Device, type MusicFile, type Org, type PageEnded, type Task, type TaskInput } from '../api';
@@ -17,13 +17,11 @@ import { md5 } from '../md5';
 
 const STATE_COLOR = { 0: 'default', 1: 'processing', 2: 'warning' } as const;
 
+/** Shows a failure as a message: the server's key, the common codes, then broadcast's own (useErrorText). */
 function useFail() {
-  const { t } = useTranslation('broadcast');
+  const errorText = useErrorText('broadcast');
   const { message } = App.useApp();
-  return (e: unknown) => {
-    const code = e instanceof ApiError ? e.code : e instanceof Error && 'code' in e ? String((e as { code: unknown }).code) : '500';
-    message.error(t(`codes.${code}`, { defaultValue: t('codes.other', { code }) }));
-  };
+  return (e: unknown) => void message.error(errorText(e));
 }
 
 export default function BroadcastPage() {
