@@ -3,7 +3,7 @@
 // broadcast token for the tab, and on 401 (expired, revoked) signs in again and retries once; the server ensures
 // the dispatcher's caster (spec §4). Failures reject with the server's code or '500' (spec §8). The transport is
 // the console's one client (shared/http/createClient.ts) configured for this service.
-import { ApiError, type Params } from '../../shared/http/client';
+import { ApiError, type Page, type Params } from '../../shared/http/client';
 import { createClient } from '../../shared/http/createClient';
 import { queryKeys } from '../../shared/queryKeys';
 import { currentToken, useSession } from '../../shared/session';
@@ -116,11 +116,6 @@ export interface PageEnded {
   task_id: number;
   /** replaced: another page took the microphone; media: the console's audio connection closed or failed */
   reason: 'replaced' | 'media';
-}
-
-export interface Page<T> {
-  total: number;
-  list: T[];
 }
 
 /** The task fields the editor sends (POST/PATCH /v1/task). */

@@ -1,13 +1,9 @@
 // The patrol service's calls (spec §7 "Patrol service"; docs/api.md "Patrol service"): shapes, calls, query keys.
+import type { Page } from '../../shared/http/client';
 import { queryKeys } from '../../shared/queryKeys';
 import { patrolHttp, type PatrolUser } from './client';
 
 export type { PatrolUser } from './client';
-
-export interface Page<T> {
-  total: number;
-  list: T[];
-}
 
 export interface Area {
   id: number;

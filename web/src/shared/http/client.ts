@@ -3,7 +3,7 @@
 // "Token expiry"): sign in again with the stored account and retry once, else 'ds token timeout' and sign-in.
 import { ApiError, createClient, type Method, type Params, type RequestOptions } from './createClient';
 
-export { ApiError, buildUrl, HTTP_TIMEOUT_MS, type Envelope, type Method, type Params, type RequestOptions } from './createClient';
+export { ApiError, buildUrl, HTTP_TIMEOUT_MS, type Envelope, type Method, type Page, type Params, type RequestOptions } from './createClient';
 
 /** Hooks the auth feature installs, so this module knows nothing about sessions. */
 export interface AuthHooks {

@@ -13,6 +13,12 @@ export interface Envelope<T> {
   result?: T;
 }
 
+/** Every list answer of every service (the server's httpx.Page[T]). */
+export interface Page<T> {
+  total: number;
+  list: T[];
+}
+
 /** An answer with a code other than the service's success, or a transport failure (`transport` is then true). */
 export class ApiError extends Error {
   readonly code: string;
