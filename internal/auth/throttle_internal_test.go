@@ -14,8 +14,10 @@ func TestKeyedLimiterHold(t *testing.T) {
 	now := time.Now()
 	clock := func() time.Time { return now }
 	ctx := context.Background()
-	if !l.hold(ctx, "a", clock, time.Second) || !l.hold(ctx, "a", clock, time.Second) {
-		t.Fatal("a burst of 2")
+	for i := range 2 {
+		if !l.hold(ctx, "a", clock, time.Second) {
+			t.Fatalf("hold %d of a burst of 2 refused", i+1)
+		}
 	}
 	got := make(chan bool)
 	go func() { got <- l.hold(ctx, "a", clock, time.Minute) }()
