@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"tenfour/internal/patrol"
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/testkit"
 )
 
@@ -104,7 +105,7 @@ func TestUserScenarios(t *testing.T) {
 			{Name: "add: no token", Method: POST, Path: P("sysUsers/addUserByNms"), Params: map[string]any{"msIds": []string{T[0]}}, Code: "1011"},
 			{Name: "add: three terminals, a comma list", Method: POST, Path: P("sysUsers/addUserByNms"), Token: "A",
 				Params: map[string]any{"msIds": T[0] + "," + T[1] + "," + T[2]}, Code: OK, Check: func(t *testing.T, r testkit.Reply) {
-					p := result[patrol.Page[patrol.User]](t, r)
+					p := result[httpx.Page[patrol.User]](t, r)
 					if p.Total != 3 || p.List[0].Name != "Unit 1" || p.List[0].Role != "terminal" {
 						t.Fatalf("added %s", r.Result)
 					}
@@ -112,25 +113,25 @@ func TestUserScenarios(t *testing.T) {
 			{Name: "add: again (nothing new)", Method: POST, Path: P("sysUsers/addUserByNms"), Token: "A",
 				Params: map[string]any{"pocAccount": T[0]}, Code: OK},
 			{Name: "list", Method: GET, Path: P("sysUsers/list"), Token: "A", Code: OK, Check: func(t *testing.T, r testkit.Reply) {
-				if p := result[patrol.Page[patrol.User]](t, r); p.Total != 4 { // three terminals and the dispatcher
+				if p := result[httpx.Page[patrol.User]](t, r); p.Total != 4 { // three terminals and the dispatcher
 					t.Fatalf("list %s", r.Result)
 				}
 			}},
 			{Name: "list by name", Method: GET, Path: P("sysUsers/list"), Token: "A", Params: map[string]any{"name": "unit 2"}, Code: OK,
 				Check: func(t *testing.T, r testkit.Reply) {
-					if p := result[patrol.Page[patrol.User]](t, r); p.Total != 1 || p.List[0].Username != T[1] {
+					if p := result[httpx.Page[patrol.User]](t, r); p.Total != 1 || p.List[0].Username != T[1] {
 						t.Fatalf("list %s", r.Result)
 					}
 				}},
 			{Name: "list by pocAccount", Method: GET, Path: P("sysUsers/list"), Token: "A", Params: map[string]any{"pocAccount": T[2]}, Code: OK,
 				Check: func(t *testing.T, r testkit.Reply) {
-					if p := result[patrol.Page[patrol.User]](t, r); p.Total != 1 || p.List[0].Name != "Unit 3" {
+					if p := result[httpx.Page[patrol.User]](t, r); p.Total != 1 || p.List[0].Name != "Unit 3" {
 						t.Fatalf("list %s", r.Result)
 					}
 				}},
 			{Name: "the other customer sees only its own", Method: GET, Path: P("sysUsers/list"), Token: "O", Code: OK,
 				Check: func(t *testing.T, r testkit.Reply) {
-					if p := result[patrol.Page[patrol.User]](t, r); p.Total != 1 || p.List[0].Username != e.other.Dispatcher {
+					if p := result[httpx.Page[patrol.User]](t, r); p.Total != 1 || p.List[0].Username != e.other.Dispatcher {
 						t.Fatalf("other's list %s", r.Result)
 					}
 				}},
@@ -177,7 +178,7 @@ func TestAreaAndPointScenarios(t *testing.T) {
 				"remark": "by the river"}, Code: OK, Contains: []string{`"South yard"`, `"by the river"`}},
 			{Name: "area: another customer's", Method: PUT, Path: P("tbPatrolArea/edit"), Token: "O", Params: map[string]any{"id": a2, "name": "X"}, Code: "404"},
 			{Name: "area: list", Method: GET, Path: P("tbPatrolArea/list"), Token: "A", Code: OK, Check: func(t *testing.T, r testkit.Reply) {
-				p := result[patrol.Page[patrol.Area]](t, r)
+				p := result[httpx.Page[patrol.Area]](t, r)
 				if p.Total != 2 || p.List[0].Name != "North" || p.List[0].Points != 2 || p.List[0].Routes != 1 {
 					t.Fatalf("areas %s", r.Result)
 				}
@@ -235,14 +236,14 @@ func TestAreaAndPointScenarios(t *testing.T) {
 				Code:   OK, Contains: []string{`"Main gate"`, `"radius":40`}},
 			{Name: "list: one area, a page", Method: GET, Path: P("tbPatrolPoint/list"), Token: "A",
 				Params: map[string]any{"areaId": a1, "pageNo": 1, "pageSize": 2}, Code: OK, Check: func(t *testing.T, r testkit.Reply) {
-					p := result[patrol.Page[patrol.Point]](t, r)
+					p := result[httpx.Page[patrol.Point]](t, r)
 					if p.Total != 3 || len(p.List) != 2 {
 						t.Fatalf("points %s", r.Result)
 					}
 				}},
 			{Name: "list: by name", Method: GET, Path: P("tbPatrolPoint/list"), Token: "A", Params: map[string]any{"name": "Gate"}, Code: OK,
 				Check: func(t *testing.T, r testkit.Reply) {
-					if p := result[patrol.Page[patrol.Point]](t, r); p.Total != 3 { // Main gate, Gate ×2
+					if p := result[httpx.Page[patrol.Point]](t, r); p.Total != 3 { // Main gate, Gate ×2
 						t.Fatalf("points %s", r.Result)
 					}
 				}},

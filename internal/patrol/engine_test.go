@@ -146,7 +146,7 @@ func TestGenerateAndJudge(t *testing.T) {
 			t.Fatalf("refused punches stored: %d logs, want %d", n, logs)
 		}
 		// Every punch is in the order logs: by terminal and state.
-		var page patrol.Page[patrol.OrderLog]
+		var page httpx.Page[patrol.OrderLog]
 		e.ok(GET, "tbOrderLog/list", map[string]any{"startTime": "2026-11-26 00:00:00", "endTime": "2026-11-26 23:59:59", "msId": T[0]}, &page)
 		if page.Total != 7 || page.List[0].PointName != "P1" || page.List[0].State != patrol.LogLate || page.List[0].MsName != "Unit 1" {
 			t.Fatalf("logs of T0: %d %+v", page.Total, page.List)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tenfour/internal/patrol"
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
@@ -139,7 +140,7 @@ func (e *env) plan(name string, area patrol.AreaID, route patrol.RouteID, from, 
 // orders lists the orders of f whose class starts on the fixture's day (and the next).
 func (e *env) orders() []patrol.Order {
 	e.t.Helper()
-	var page patrol.Page[patrol.Order]
+	var page httpx.Page[patrol.Order]
 	e.ok(http.MethodGet, "tbPatrolOrder/list", map[string]any{"pageSize": 10000, "model": 2, "startDate": "2026-11-26",
 		"endDate": "2026-11-27"}, &page)
 	return page.List

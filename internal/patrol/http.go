@@ -26,37 +26,36 @@ const Base = "/patrolService/"
 func (s *Service) Routes(r httpx.Router) {
 	pub := func(pattern string, h httpx.Handler) { r.Mux.Handle(pattern, handle(h)) }
 	priv := func(pattern string, h httpx.Handler) { r.Mux.Handle(pattern, s.requireToken(handle(h))) }
-	const b = "/patrolService/"
-	pub("GET "+b+"sysUsers/poc/findAccountByPoC", s.findAccountByPoC)
-	pub("POST "+b+"sysUsers/login", s.login)
-	priv("POST "+b+"sysUsers/addUserByNms", httpx.Bind(s.addUserByNms))
-	priv("GET "+b+"sysUsers/list", httpx.Bind(s.listUsers))
+	pub("GET /patrolService/sysUsers/poc/findAccountByPoC", s.findAccountByPoC)
+	pub("POST /patrolService/sysUsers/login", s.login)
+	priv("POST /patrolService/sysUsers/addUserByNms", httpx.Bind(s.addUserByNms))
+	priv("GET /patrolService/sysUsers/list", httpx.Bind(s.listUsers))
 
-	priv("GET "+b+"tbPatrolArea/list", httpx.Bind(s.listAreas))
-	priv("POST "+b+"tbPatrolArea/add", httpx.Bind(s.saveArea))
-	priv("PUT "+b+"tbPatrolArea/edit", httpx.Bind(s.saveArea))
-	priv("DELETE "+b+"tbPatrolArea/deleteBatch", httpx.Bind(s.deleteAreas))
+	priv("GET /patrolService/tbPatrolArea/list", httpx.Bind(s.listAreas))
+	priv("POST /patrolService/tbPatrolArea/add", httpx.Bind(s.saveArea))
+	priv("PUT /patrolService/tbPatrolArea/edit", httpx.Bind(s.saveArea))
+	priv("DELETE /patrolService/tbPatrolArea/deleteBatch", httpx.Bind(s.deleteAreas))
 
-	priv("GET "+b+"tbPatrolPoint/list", httpx.Bind(s.listPoints))
-	priv("POST "+b+"tbPatrolPoint/add", httpx.Bind(s.savePoint))
-	priv("PUT "+b+"tbPatrolPoint/edit", httpx.Bind(s.savePoint))
-	priv("GET "+b+"tbPatrolPoint/checkPointName", httpx.Bind(s.checkPointName))
-	priv("GET "+b+"tbPatrolPoint/checkPointNfc", httpx.Bind(s.checkPointNfc))
-	priv("DELETE "+b+"tbPatrolPoint/deleteBatch", httpx.Bind(s.deletePoints))
+	priv("GET /patrolService/tbPatrolPoint/list", httpx.Bind(s.listPoints))
+	priv("POST /patrolService/tbPatrolPoint/add", httpx.Bind(s.savePoint))
+	priv("PUT /patrolService/tbPatrolPoint/edit", httpx.Bind(s.savePoint))
+	priv("GET /patrolService/tbPatrolPoint/checkPointName", httpx.Bind(s.checkPointName))
+	priv("GET /patrolService/tbPatrolPoint/checkPointNfc", httpx.Bind(s.checkPointNfc))
+	priv("DELETE /patrolService/tbPatrolPoint/deleteBatch", httpx.Bind(s.deletePoints))
 
-	priv("GET "+b+"tbPatrolRoute/list", httpx.Bind(s.listRoutes))
-	priv("GET "+b+"tbPatrolRoute/queryPointById", httpx.Bind(s.queryPointByID))
-	priv("POST "+b+"tbPatrolRoute/add", httpx.Bind(s.saveRoute))
-	priv("PUT "+b+"tbPatrolRoute/edit", httpx.Bind(s.saveRoute))
-	priv("DELETE "+b+"tbPatrolRoute/deleteBatch", httpx.Bind(s.deleteRoutes))
+	priv("GET /patrolService/tbPatrolRoute/list", httpx.Bind(s.listRoutes))
+	priv("GET /patrolService/tbPatrolRoute/queryPointById", httpx.Bind(s.queryPointByID))
+	priv("POST /patrolService/tbPatrolRoute/add", httpx.Bind(s.saveRoute))
+	priv("PUT /patrolService/tbPatrolRoute/edit", httpx.Bind(s.saveRoute))
+	priv("DELETE /patrolService/tbPatrolRoute/deleteBatch", httpx.Bind(s.deleteRoutes))
 
-	priv("GET "+b+"tbPatrolPlan/list", httpx.Bind(s.listPlans))
-	priv("POST "+b+"tbPatrolPlan/add", httpx.Bind(s.addPlan))
-	priv("DELETE "+b+"tbPatrolPlan/deleteBatch", httpx.Bind(s.deletePlans))
+	priv("GET /patrolService/tbPatrolPlan/list", httpx.Bind(s.listPlans))
+	priv("POST /patrolService/tbPatrolPlan/add", httpx.Bind(s.addPlan))
+	priv("DELETE /patrolService/tbPatrolPlan/deleteBatch", httpx.Bind(s.deletePlans))
 
-	priv("GET "+b+"tbPatrolOrder/list", httpx.Bind(s.listOrders))
-	priv("GET "+b+"tbOrderPoint/queryPointsByOrderId", httpx.Bind(s.queryPointsByOrderID))
-	priv("GET "+b+"tbOrderLog/list", httpx.Bind(s.listLogs))
+	priv("GET /patrolService/tbPatrolOrder/list", httpx.Bind(s.listOrders))
+	priv("GET /patrolService/tbOrderPoint/queryPointsByOrderId", httpx.Bind(s.queryPointsByOrderID))
+	priv("GET /patrolService/tbOrderLog/list", httpx.Bind(s.listLogs))
 }
 
 // SuccessCode is the patrol service's success code (spec §7).
@@ -87,12 +86,6 @@ func (s *Service) requireToken(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r.WithContext(identity.With(r.Context(), p)))
 	})
-}
-
-// Page is a list answer.
-type Page[T any] struct {
-	Total int `json:"total"`
-	List  []T `json:"list"`
 }
 
 type credentials struct {
@@ -176,7 +169,7 @@ func (s *Service) addUserByNms(ctx context.Context, p identity.Principal, req st
 		}
 		out = append(out, u)
 	}
-	return Page[User]{Total: len(out), List: s.nameUsers(ctx, p.CustomerID, out)}, nil
+	return httpx.All(s.nameUsers(ctx, p.CustomerID, out)), nil
 }
 
 func (s *Service) nameUsers(ctx context.Context, c int64, l []User) []User {
@@ -191,10 +184,6 @@ func (s *Service) nameUsers(ctx context.Context, c int64, l []User) []User {
 	return l
 }
 
-func paging(pageNo, pageSize string, def, maxSize int) (int, int, error) {
-	return httpx.PagingFrom(pageNo, pageSize, def, maxSize)
-}
-
 // GET sysUsers/list {name, pocAccount, pageNo, pageSize}
 func (s *Service) listUsers(ctx context.Context, p identity.Principal, req struct {
 	Name       string `json:"name"`
@@ -202,7 +191,7 @@ func (s *Service) listUsers(ctx context.Context, p identity.Principal, req struc
 	PageNo     string `json:"pageNo"`
 	PageSize   string `json:"pageSize"`
 }) (any, error) {
-	off, lim, err := paging(req.PageNo, req.PageSize, ListSize, 1000)
+	off, lim, err := httpx.PagingFrom(req.PageNo, req.PageSize, ListSize, 1000)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +209,7 @@ func (s *Service) listUsers(ctx context.Context, p identity.Principal, req struc
 	}
 	total := len(out)
 	out = out[min(off, total):min(off+lim, total)]
-	return Page[User]{Total: total, List: out}, nil
+	return httpx.PageOf(out, total), nil
 }
 
 func checkRemark(v string) (string, error) { return httpx.Text("remark", v, MaxRemark) }
@@ -231,7 +220,7 @@ func (s *Service) listAreas(ctx context.Context, p identity.Principal, _ struct{
 	if err != nil {
 		return nil, err
 	}
-	return Page[Area]{Total: len(l), List: l}, nil
+	return httpx.All(l), nil
 }
 
 // POST tbPatrolArea/add {name, remark}; PUT tbPatrolArea/edit {id, name, remark}
@@ -240,13 +229,12 @@ func (s *Service) saveArea(ctx context.Context, p identity.Principal, req struct
 	Name   string `json:"name"`
 	Remark string `json:"remark"`
 }) (any, error) {
-	id, err := optID("id", req.ID)
-	if err != nil {
+	var a Area
+	var err error
+	if a.ID, err = httpx.OptRowID[AreaID]("id", req.ID); err != nil {
 		return nil, err
 	}
-	var a Area
-	a.ID = AreaID(id)
-	if a.Name, err = checkName("name", req.Name); err != nil {
+	if a.Name, err = nameField.Check(req.Name); err != nil {
 		return nil, err
 	}
 	if a.Remark, err = checkRemark(req.Remark); err != nil {
@@ -258,22 +246,13 @@ func (s *Service) saveArea(ctx context.Context, p identity.Principal, req struct
 	return s.store.Area(ctx, p.CustomerID, a.ID)
 }
 
-func rowIDs[T ~int64](name string, l flex.List) ([]T, error) {
-	ids, err := httpx.RowIDs(name, l, MaxIDs, true)
-	out := make([]T, len(ids))
-	for i, v := range ids {
-		out[i] = T(v)
-	}
-	return out, err
-}
-
 type idsReq struct {
 	IDs flex.List `json:"ids"`
 }
 
 // DELETE tbPatrolArea/deleteBatch {ids}
 func (s *Service) deleteAreas(ctx context.Context, p identity.Principal, req idsReq) (any, error) {
-	ids, err := rowIDs[AreaID]("ids", req.IDs)
+	ids, err := httpx.RowIDsOf[AreaID]("ids", req.IDs, MaxIDs, true)
 	if err != nil {
 		return nil, err
 	}
@@ -287,20 +266,19 @@ func (s *Service) listPoints(ctx context.Context, p identity.Principal, req stru
 	PageNo   string `json:"pageNo"`
 	PageSize string `json:"pageSize"`
 }) (any, error) {
-	var q PointQuery
-	area, err := optID("areaId", req.AreaID)
-	if err != nil {
+	q := PointQuery{Name: strings.TrimSpace(req.Name)}
+	var err error
+	if q.AreaID, err = httpx.OptRowID[AreaID]("areaId", req.AreaID); err != nil {
 		return nil, err
 	}
-	q.AreaID, q.Name = AreaID(area), strings.TrimSpace(req.Name)
-	if q.Offset, q.Limit, err = paging(req.PageNo, req.PageSize, ListSize, 1000); err != nil {
+	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, ListSize, 1000); err != nil {
 		return nil, err
 	}
 	l, total, err := s.store.Points(ctx, p.CustomerID, q)
 	if err != nil {
 		return nil, err
 	}
-	return Page[Point]{Total: total, List: l}, nil
+	return httpx.PageOf(l, total), nil
 }
 
 type pointReq struct {
@@ -317,36 +295,36 @@ type pointReq struct {
 
 // areaOf checks an areaId parameter names an area of the customer.
 func (s *Service) areaOf(ctx context.Context, c int64, v string) (AreaID, error) {
-	id, err := parseID("areaId", v)
+	id, err := httpx.RowID[AreaID]("areaId", v)
 	if err != nil {
 		return 0, err
 	}
-	if _, err := s.store.Area(ctx, c, AreaID(id)); err != nil {
+	if _, err := s.store.Area(ctx, c, id); err != nil {
 		return 0, err
 	}
-	return AreaID(id), nil
+	return id, nil
 }
 
 // POST tbPatrolPoint/add; PUT tbPatrolPoint/edit (+id): name and NFC value unique in the area (1020, 1021).
 func (s *Service) savePoint(ctx context.Context, p identity.Principal, req pointReq) (any, error) {
-	id, err := optID("id", req.ID)
+	id, err := httpx.OptRowID[PointID]("id", req.ID)
 	if err != nil {
 		return nil, err
 	}
-	pt := Point{ID: PointID(id), Type: strings.TrimSpace(req.Type), Radius: DefaultRadius}
+	pt := Point{ID: id, Type: strings.TrimSpace(req.Type), Radius: DefaultRadius}
 	if pt.Type == "" {
 		pt.Type = "0"
 	}
 	if pt.Type != "0" {
 		return nil, httpx.BadParam("type", `"0"`)
 	}
-	if pt.Name, err = checkName("name", req.Name); err != nil {
+	if pt.Name, err = nameField.Check(req.Name); err != nil {
 		return nil, err
 	}
 	if pt.Remark, err = checkRemark(req.Remark); err != nil {
 		return nil, err
 	}
-	if pt.NfcValue, err = checkNfc(req.NfcValue); err != nil {
+	if pt.NfcValue, err = nfcField.Check(req.NfcValue); err != nil {
 		return nil, err
 	}
 	if !req.Lat.Set || !req.Lng.Set {
@@ -396,7 +374,7 @@ type checkReq struct {
 
 // check answers whether a point's name or tag value is free in an area ({available}); id leaves that point out.
 func (s *Service) check(ctx context.Context, p identity.Principal, req checkReq, field, value string) (any, error) {
-	id, err := optID("id", req.ID)
+	id, err := httpx.OptRowID[PointID]("id", req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -404,13 +382,13 @@ func (s *Service) check(ctx context.Context, p identity.Principal, req checkReq,
 	if err != nil {
 		return nil, err
 	}
-	taken, err := s.store.PointTaken(ctx, p.CustomerID, area, field, value, PointID(id))
+	taken, err := s.store.PointTaken(ctx, p.CustomerID, area, field, value, id)
 	return map[string]bool{"available": !taken}, err
 }
 
 // GET tbPatrolPoint/checkPointName {name, areaId, id?}
 func (s *Service) checkPointName(ctx context.Context, p identity.Principal, req checkReq) (any, error) {
-	name, err := checkName("name", req.Name)
+	name, err := nameField.Check(req.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -419,7 +397,7 @@ func (s *Service) checkPointName(ctx context.Context, p identity.Principal, req 
 
 // GET tbPatrolPoint/checkPointNfc {nfcValue, areaId, id?}
 func (s *Service) checkPointNfc(ctx context.Context, p identity.Principal, req checkReq) (any, error) {
-	v, err := checkNfc(req.NfcValue)
+	v, err := nfcField.Check(req.NfcValue)
 	if err != nil {
 		return nil, err
 	}
@@ -428,7 +406,7 @@ func (s *Service) checkPointNfc(ctx context.Context, p identity.Principal, req c
 
 // DELETE tbPatrolPoint/deleteBatch {ids}: points in a route are refused (1022).
 func (s *Service) deletePoints(ctx context.Context, p identity.Principal, req idsReq) (any, error) {
-	ids, err := rowIDs[PointID]("ids", req.IDs)
+	ids, err := httpx.RowIDsOf[PointID]("ids", req.IDs, MaxIDs, true)
 	if err != nil {
 		return nil, err
 	}
@@ -459,30 +437,29 @@ func (s *Service) listRoutes(ctx context.Context, p identity.Principal, req stru
 	default:
 		return nil, httpx.BadParam("order", "desc or asc")
 	}
-	area, err := optID("areaId", req.AreaID)
-	if err != nil {
+	var err error
+	if q.AreaID, err = httpx.OptRowID[AreaID]("areaId", req.AreaID); err != nil {
 		return nil, err
 	}
-	q.AreaID = AreaID(area)
-	if q.Offset, q.Limit, err = paging(req.PageNo, req.PageSize, ListSize, 1000); err != nil {
+	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, ListSize, 1000); err != nil {
 		return nil, err
 	}
 	l, total, err := s.store.Routes(ctx, p.CustomerID, q)
 	if err != nil {
 		return nil, err
 	}
-	return Page[Route]{Total: total, List: l}, nil
+	return httpx.PageOf(l, total), nil
 }
 
 // GET tbPatrolRoute/queryPointById {id}: a route's points in order.
 func (s *Service) queryPointByID(ctx context.Context, p identity.Principal, req struct {
 	ID string `json:"id"`
 }) (any, error) {
-	id, err := parseID("id", req.ID)
+	id, err := httpx.RowID[RouteID]("id", req.ID)
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.store.Route(ctx, p.CustomerID, RouteID(id))
+	r, err := s.store.Route(ctx, p.CustomerID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -498,18 +475,18 @@ func (s *Service) saveRoute(ctx context.Context, p identity.Principal, req struc
 	AreaID      string    `json:"areaId"`
 	RoutePoints flex.List `json:"routePoints"`
 }) (any, error) {
-	id, err := optID("id", req.ID)
+	id, err := httpx.OptRowID[RouteID]("id", req.ID)
 	if err != nil {
 		return nil, err
 	}
-	r := Route{ID: RouteID(id), Type: strings.TrimSpace(req.Type)}
+	r := Route{ID: id, Type: strings.TrimSpace(req.Type)}
 	if r.Type == "" {
 		r.Type = "0"
 	}
 	if r.Type != "0" {
 		return nil, httpx.BadParam("type", `"0"`)
 	}
-	if r.Name, err = checkName("name", req.Name); err != nil {
+	if r.Name, err = nameField.Check(req.Name); err != nil {
 		return nil, err
 	}
 	if r.Remark, err = checkRemark(req.Remark); err != nil {
@@ -527,15 +504,15 @@ func (s *Service) saveRoute(ctx context.Context, p identity.Principal, req struc
 	pts := make([]PointID, 0, len(req.RoutePoints))
 	seen := map[PointID]bool{}
 	for _, v := range req.RoutePoints {
-		n, err := parseID("routePoints", v)
+		n, err := httpx.RowID[PointID]("routePoints", v)
 		if err != nil {
 			return nil, err
 		}
-		if seen[PointID(n)] {
+		if seen[n] {
 			return nil, httpx.BadParam("routePoints", "a point once per route")
 		}
-		seen[PointID(n)] = true
-		pts = append(pts, PointID(n))
+		seen[n] = true
+		pts = append(pts, n)
 	}
 	if r.ID, err = s.store.SaveRoute(ctx, p.CustomerID, r, pts, s.now().UnixMilli()); err != nil {
 		return nil, err
@@ -551,7 +528,7 @@ func (s *Service) saveRoute(ctx context.Context, p identity.Principal, req struc
 
 // DELETE tbPatrolRoute/deleteBatch {ids}: routes of a plan are refused (1022).
 func (s *Service) deleteRoutes(ctx context.Context, p identity.Principal, req idsReq) (any, error) {
-	ids, err := rowIDs[RouteID]("ids", req.IDs)
+	ids, err := httpx.RowIDsOf[RouteID]("ids", req.IDs, MaxIDs, true)
 	if err != nil {
 		return nil, err
 	}
@@ -639,19 +616,17 @@ func (s *Service) listPlans(ctx context.Context, p identity.Principal, req struc
 	if q.From != "" && q.To != "" && q.From > q.To {
 		return nil, timerange.ErrOrder
 	}
-	area, err := optID("areaId", req.AreaID)
-	if err != nil {
+	if q.AreaID, err = httpx.OptRowID[AreaID]("areaId", req.AreaID); err != nil {
 		return nil, err
 	}
-	q.AreaID = AreaID(area)
-	if q.Offset, q.Limit, err = paging(req.PageNo, req.PageSize, ListSize, 1000); err != nil {
+	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, ListSize, 1000); err != nil {
 		return nil, err
 	}
 	l, total, err := s.store.Plans(ctx, p.CustomerID, q)
 	if err != nil {
 		return nil, err
 	}
-	return Page[Plan]{Total: total, List: l}, s.namePlans(ctx, p.CustomerID, l)
+	return httpx.PageOf(l, total), s.namePlans(ctx, p.CustomerID, l)
 }
 
 type classReq struct {
@@ -699,7 +674,7 @@ func (s *Service) addPlan(ctx context.Context, p identity.Principal, req struct 
 		return nil, httpx.BadParam("type", `"0"`)
 	}
 	var err error
-	if pl.Name, err = checkName("name", req.Name); err != nil {
+	if pl.Name, err = nameField.Check(req.Name); err != nil {
 		return nil, err
 	}
 	loc, from, to, err := s.dateRange(ctx, p.CustomerID, req.StartDate, req.EndDate)
@@ -715,11 +690,9 @@ func (s *Service) addPlan(ctx context.Context, p identity.Principal, req struct 
 	if pl.AreaID, err = s.areaOf(ctx, p.CustomerID, req.AreaID); err != nil {
 		return nil, err
 	}
-	rid, err := parseID("routeId", req.RouteID)
-	if err != nil {
+	if pl.RouteID, err = httpx.RowID[RouteID]("routeId", req.RouteID); err != nil {
 		return nil, err
 	}
-	pl.RouteID = RouteID(rid)
 	if len(req.Classes) == 0 {
 		return nil, httpx.BadParam("classes", "required")
 	}
@@ -730,7 +703,7 @@ func (s *Service) addPlan(ctx context.Context, p identity.Principal, req struct 
 	var spans []span
 	for i, c := range req.Classes {
 		cl := Class{Seq: i + 1}
-		if cl.Name, err = checkName("classes.name", string(c.Name)); err != nil {
+		if cl.Name, err = classField.Check(string(c.Name)); err != nil {
 			return nil, err
 		}
 		var ok1, ok2 bool
@@ -781,7 +754,7 @@ func (s *Service) addPlan(ctx context.Context, p identity.Principal, req struct 
 
 // DELETE tbPatrolPlan/deleteBatch {ids}: the plans and their orders that have not begun.
 func (s *Service) deletePlans(ctx context.Context, p identity.Principal, req idsReq) (any, error) {
-	ids, err := rowIDs[PlanID]("ids", req.IDs)
+	ids, err := httpx.RowIDsOf[PlanID]("ids", req.IDs, MaxIDs, true)
 	if err != nil {
 		return nil, err
 	}
@@ -823,37 +796,34 @@ func (s *Service) listOrders(ctx context.Context, p identity.Principal, req stru
 		v := State(n)
 		q.State = &v
 	}
-	plan, err := optID("planId", req.PlanID)
-	if err != nil {
+	if q.PlanID, err = httpx.OptRowID[PlanID]("planId", req.PlanID); err != nil {
 		return nil, err
 	}
-	area, err := optID("areaId", req.AreaID)
-	if err != nil {
+	if q.AreaID, err = httpx.OptRowID[AreaID]("areaId", req.AreaID); err != nil {
 		return nil, err
 	}
-	q.PlanID, q.AreaID = PlanID(plan), AreaID(area)
-	if q.Offset, q.Limit, err = paging(req.PageNo, req.PageSize, OrderSize, OrderSize); err != nil {
+	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, OrderSize, OrderSize); err != nil {
 		return nil, err
 	}
 	l, total, err := s.store.Orders(ctx, p.CustomerID, q)
 	if err != nil {
 		return nil, err
 	}
-	return Page[Order]{Total: total, List: l}, s.nameOrders(ctx, p.CustomerID, l)
+	return httpx.PageOf(l, total), s.nameOrders(ctx, p.CustomerID, l)
 }
 
 // GET tbOrderPoint/queryPointsByOrderId {orderId}
 func (s *Service) queryPointsByOrderID(ctx context.Context, p identity.Principal, req struct {
 	OrderID string `json:"orderId"`
 }) (any, error) {
-	id, err := parseID("orderId", req.OrderID)
+	id, err := httpx.RowID[OrderID]("orderId", req.OrderID)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.store.Order(ctx, p.CustomerID, OrderID(id)); err != nil {
+	if _, err := s.store.Order(ctx, p.CustomerID, id); err != nil {
 		return nil, err
 	}
-	return s.store.OrderPoints(ctx, OrderID(id))
+	return s.store.OrderPoints(ctx, id)
 }
 
 // instant reads a time in milliseconds, or a YYYY-MM-DD[ HH:MM[:SS]] in loc.
@@ -910,12 +880,10 @@ func (s *Service) listLogs(ctx context.Context, p identity.Principal, req struct
 		}
 		q.State = n
 	}
-	order, err := optID("orderId", req.OrderID)
-	if err != nil {
+	if q.OrderID, err = httpx.OptRowID[OrderID]("orderId", req.OrderID); err != nil {
 		return nil, err
 	}
-	q.OrderID = OrderID(order)
-	if q.Offset, q.Limit, err = paging(req.PageNo, req.PageSize, ListSize, 1000); err != nil {
+	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, ListSize, 1000); err != nil {
 		return nil, err
 	}
 	l, total, err := s.store.Logs(ctx, p.CustomerID, q)
@@ -930,5 +898,5 @@ func (s *Service) listLogs(ctx context.Context, p identity.Principal, req struct
 	for i := range l {
 		l[i].MsName = n[l[i].MsID]
 	}
-	return Page[OrderLog]{Total: total, List: l}, err
+	return httpx.PageOf(l, total), err
 }

@@ -8,9 +8,7 @@ package patrol
 import (
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/text"
@@ -103,56 +101,16 @@ var (
 	ErrBadChars   = httpx.E(http.StatusBadRequest, "1027", "patrol.errors.1027", "invalid characters")
 )
 
-// parseID reads a positive row id.
-func parseID(name, s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, httpx.BadParam(name, "required")
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, httpx.BadParam(name, "not an id")
-	}
-	return n, nil
-}
-
-// optID reads an optional row id (0 when blank).
-func optID(name, s string) (int64, error) {
-	if strings.TrimSpace(s) == "" {
-		return 0, nil
-	}
-	return parseID(name, s)
-}
-
-// checkName is the rule for every name: required, text.Name, at most MaxName characters.
-func checkName(field, v string) (string, error) {
-	n, ok := text.Name(v)
-	if !ok {
-		return "", ErrBadChars
-	}
-	if n == "" {
-		return "", httpx.BadParam(field, "required")
-	}
-	if utf8.RuneCountInString(n) > MaxName {
-		return "", httpx.BadParam(field, "at most 50 characters")
-	}
-	return n, nil
-}
-
-// checkNfc is the rule for a tag value: required, no control characters, at most MaxNfc characters.
-func checkNfc(v string) (string, error) {
-	n, ok := text.Name(v)
-	if !ok {
-		return "", ErrBadChars
-	}
-	if n == "" {
-		return "", httpx.BadParam("nfcValue", "required")
-	}
-	if utf8.RuneCountInString(n) > MaxNfc {
-		return "", httpx.BadParam("nfcValue", "at most 64 characters")
-	}
-	return n, nil
-}
+// The rules of what people name (text.Field): required, text.Name, at most MaxName (a tag value MaxNfc)
+// characters; characters a name may not hold are this service's 1027.
+var (
+	nameField  = text.Field{Name: "name", Max: MaxName, Required: true, Invalid: ErrBadChars}
+	nfcField   = text.Field{Name: "nfcValue", Max: MaxNfc, Required: true, Invalid: ErrBadChars}
+	classField = nameField.As("classes.name")
+	// A punch's tag value: the terminal protocol's one 400 for a blank or long one.
+	punchValue = text.Field{Name: "value", Max: MaxNfc, Required: true, Invalid: ErrBadChars, Missing: badValue, TooLong: badValue}
+	badValue   = httpx.BadParam("value", "required, at most 64 characters")
+)
 
 // User is a patrol user: a PoC account the patrol service knows (sysUsers).
 type User struct {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"tenfour/internal/patrol"
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/testkit"
 )
 
@@ -64,7 +65,7 @@ func TestRouteAndPlanScenarios(t *testing.T) {
 			{Name: "route: list (newest first)", Method: GET, Path: P("tbPatrolRoute/list"), Token: "A",
 				Params: map[string]any{"type": 0, "pageNo": 1, "pageSize": 100, "order": "desc", "column": "id"}, Code: OK,
 				Check: func(t *testing.T, r testkit.Reply) {
-					p := result[patrol.Page[patrol.Route]](t, r)
+					p := result[httpx.Page[patrol.Route]](t, r)
 					if p.Total != 2 || p.List[0].Name != "Day round" || len(p.List[1].RoutePoints) != 3 {
 						t.Fatalf("routes %s", r.Result)
 					}

@@ -150,11 +150,8 @@ type PunchResult struct {
 func (in *PunchInput) check() error {
 	switch in.Method {
 	case MethodNFC, MethodQR:
-		v, err := checkNfc(in.Value)
+		v, err := punchValue.Check(in.Value)
 		if err != nil {
-			if e, ok := err.(*httpx.Error); ok && e.Code == "400" {
-				return httpx.BadParam("value", "required, at most 64 characters")
-			}
 			return err
 		}
 		in.Value = v

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"tenfour/internal/platform/flex"
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
 )
 
@@ -27,12 +28,12 @@ type punchReq struct {
 }
 
 func (s *Service) onPunch(ctx context.Context, c *realtime.Conn, req punchReq) (any, error) {
-	id, err := optID("pointId", string(req.PointID))
+	id, err := httpx.OptRowID[PointID]("pointId", string(req.PointID))
 	if err != nil {
 		return nil, err
 	}
 	return s.Punch(ctx, c.Principal(), PunchInput{Method: string(req.Method), Value: string(req.Value),
-		Lat: req.Lat.Ptr(), Lng: req.Lng.Ptr(), PointID: PointID(id)})
+		Lat: req.Lat.Ptr(), Lng: req.Lng.Ptr(), PointID: id})
 }
 
 func (s *Service) onOrders(ctx context.Context, c *realtime.Conn, _ struct{}) (any, error) {

@@ -16,12 +16,7 @@ type Store struct{ db *db.DB }
 // NewStore wraps the database.
 func NewStore(d *db.DB) *Store { return &Store{db: d} }
 
-type scanner interface{ Scan(dest ...any) error }
-
-type querier interface {
-	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-	QueryRow(ctx context.Context, q string, args ...any) *sql.Row
-}
+type scanner = db.Scanner
 
 func notFound(err error) error {
 	if errors.Is(err, sql.ErrNoRows) {
@@ -31,7 +26,7 @@ func notFound(err error) error {
 }
 
 // each runs q and scans every row with fn.
-func each(ctx context.Context, q querier, query string, args []any, fn func(scanner) error) error {
+func each(ctx context.Context, q db.Querier, query string, args []any, fn func(scanner) error) error {
 	rows, err := q.Query(ctx, query, args...)
 	if err != nil {
 		return err
@@ -45,7 +40,7 @@ func each(ctx context.Context, q querier, query string, args []any, fn func(scan
 	return rows.Err()
 }
 
-func count(ctx context.Context, q querier, query string, args ...any) (int, error) {
+func count(ctx context.Context, q db.Querier, query string, args ...any) (int, error) {
 	var n int
 	err := q.QueryRow(ctx, query, args...).Scan(&n)
 	return n, err
@@ -68,21 +63,12 @@ func (s *Store) EnsureUser(ctx context.Context, c int64, msID, role string, now 
 
 // Users lists the customer's patrol users, optionally one PoC account.
 func (s *Store) Users(ctx context.Context, c int64, poc string) ([]User, error) {
-	q := `SELECT id, ms_id, role, created_at FROM patrol_users WHERE customer_id = ?`
-	args := []any{c}
-	if poc != "" {
-		q += ` AND ms_id = ?`
-		args = append(args, poc)
-	}
-	out := []User{}
-	err := each(ctx, s.db, q+` ORDER BY ms_id`, args, func(sc scanner) error {
+	out, _, err := db.List(ctx, s.db, db.ListQuery{Select: `id, ms_id, role, created_at`, From: `patrol_users`,
+		Where: db.Scope("customer_id", c).If(poc != "", "ms_id = ?", poc), Order: `ms_id`}, func(sc scanner) (User, error) {
 		var u User
-		if err := sc.Scan(&u.ID, &u.Username, &u.Role, &u.CreatedAt); err != nil {
-			return err
-		}
+		err := sc.Scan(&u.ID, &u.Username, &u.Role, &u.CreatedAt)
 		u.PocAccount = u.Username
-		out = append(out, u)
-		return nil
+		return u, err
 	})
 	return out, err
 }
@@ -107,13 +93,8 @@ func scanArea(sc scanner) (Area, error) {
 
 // Areas lists the customer's areas by name.
 func (s *Store) Areas(ctx context.Context, c int64) ([]Area, error) {
-	out := []Area{}
-	err := each(ctx, s.db, `SELECT `+areaCols+` FROM patrol_areas a WHERE a.customer_id = ? ORDER BY a.name`, []any{c},
-		func(sc scanner) error {
-			a, err := scanArea(sc)
-			out = append(out, a)
-			return err
-		})
+	out, _, err := db.List(ctx, s.db, db.ListQuery{Select: areaCols, From: `patrol_areas a`, Where: db.Scope("a.customer_id", c),
+		Order: `a.name`}, scanArea)
 	return out, err
 }
 
@@ -173,7 +154,7 @@ func (s *Store) DeleteAreas(ctx context.Context, c int64, ids []AreaID) error {
 // ---- points
 
 const pointCols = `p.id, p.name, p.remark, p.type, p.nfc_value, p.area_id, a.name, p.lat, p.lng, p.radius, p.created_at`
-const pointFrom = ` FROM patrol_points p JOIN patrol_areas a ON a.id = p.area_id`
+const pointFrom = `patrol_points p JOIN patrol_areas a ON a.id = p.area_id`
 
 func scanPoint(sc scanner) (Point, error) {
 	var p Point
@@ -184,39 +165,20 @@ func scanPoint(sc scanner) (Point, error) {
 // PointQuery filters tbPatrolPoint/list.
 type PointQuery struct {
 	AreaID        AreaID
-	Name          string // part of the name
-	Offset, Limit int
+	Name          string // part of the name, matched literally
+	Offset, Limit int    // Limit 0: every point
 }
 
 // Points lists the customer's points by area and name, a page of them and the total.
 func (s *Store) Points(ctx context.Context, c int64, q PointQuery) ([]Point, int, error) {
-	where := ` WHERE p.customer_id = ?`
-	args := []any{c}
-	if q.AreaID != 0 {
-		where += ` AND p.area_id = ?`
-		args = append(args, q.AreaID)
-	}
-	if q.Name != "" {
-		where += ` AND LOWER(p.name) LIKE LOWER(?)`
-		args = append(args, "%"+q.Name+"%")
-	}
-	total, err := count(ctx, s.db, `SELECT COUNT(*)`+pointFrom+where, args...)
-	if err != nil {
-		return nil, 0, err
-	}
-	out := []Point{}
-	err = each(ctx, s.db, `SELECT `+pointCols+pointFrom+where+` ORDER BY a.name, p.name LIMIT ? OFFSET ?`,
-		append(args, q.Limit, q.Offset), func(sc scanner) error {
-			p, err := scanPoint(sc)
-			out = append(out, p)
-			return err
-		})
-	return out, total, err
+	f := db.Scope("p.customer_id", c).If(q.AreaID != 0, "p.area_id = ?", q.AreaID).Contains(q.Name, "p.name")
+	return db.List(ctx, s.db, db.ListQuery{Select: pointCols, From: pointFrom, Where: f, Order: `a.name, p.name`,
+		Offset: q.Offset, Limit: q.Limit}, scanPoint)
 }
 
 // Point reads one point.
 func (s *Store) Point(ctx context.Context, c int64, id PointID) (Point, error) {
-	return scanPoint(s.db.QueryRow(ctx, `SELECT `+pointCols+pointFrom+` WHERE p.id = ? AND p.customer_id = ?`, id, c))
+	return scanPoint(s.db.QueryRow(ctx, `SELECT `+pointCols+` FROM `+pointFrom+` WHERE p.id = ? AND p.customer_id = ?`, id, c))
 }
 
 // PointTaken tells whether another point (not except) of the area has this name (field "name") or tag value
@@ -290,26 +252,21 @@ func (s *Store) DeletePoints(ctx context.Context, c int64, ids []PointID) error 
 
 // PointsByTag finds the customer's points with this tag value (one per area at most).
 func (s *Store) PointsByTag(ctx context.Context, c int64, value string) ([]Point, error) {
-	var out []Point
-	err := each(ctx, s.db, `SELECT `+pointCols+pointFrom+` WHERE p.customer_id = ? AND p.nfc_value = ? ORDER BY p.id`, []any{c, value},
-		func(sc scanner) error {
-			p, err := scanPoint(sc)
-			out = append(out, p)
-			return err
-		})
+	out, _, err := db.List(ctx, s.db, db.ListQuery{Select: pointCols, From: pointFrom,
+		Where: db.Scope("p.customer_id", c).Eq("p.nfc_value", value), Order: `p.id`}, scanPoint)
 	return out, err
 }
 
 // AllPoints reads every point of the customer (the "I am here" check-in outside any order).
 func (s *Store) AllPoints(ctx context.Context, c int64) ([]Point, error) {
-	l, _, err := s.Points(ctx, c, PointQuery{Limit: 1 << 20})
+	l, _, err := s.Points(ctx, c, PointQuery{})
 	return l, err
 }
 
 // ---- routes
 
 const routeCols = `r.id, r.name, r.type, r.remark, r.area_id, a.name, r.created_at`
-const routeFrom = ` FROM patrol_routes r JOIN patrol_areas a ON a.id = r.area_id`
+const routeFrom = `patrol_routes r JOIN patrol_areas a ON a.id = r.area_id`
 
 func scanRoute(sc scanner) (Route, error) {
 	var r Route
@@ -321,38 +278,20 @@ func scanRoute(sc scanner) (Route, error) {
 // RouteQuery filters tbPatrolRoute/list (spec: type 0, pageNo 1, pageSize 100, name, order desc, column id).
 type RouteQuery struct {
 	AreaID        AreaID
-	Name          string
+	Name          string // part of the name, matched literally
 	Asc           bool
 	Offset, Limit int
 }
 
 // Routes lists routes with their points, a page of them (by id, newest first unless Asc) and the total.
 func (s *Store) Routes(ctx context.Context, c int64, q RouteQuery) ([]Route, int, error) {
-	where := ` WHERE r.customer_id = ?`
-	args := []any{c}
-	if q.AreaID != 0 {
-		where += ` AND r.area_id = ?`
-		args = append(args, q.AreaID)
-	}
-	if q.Name != "" {
-		where += ` AND LOWER(r.name) LIKE LOWER(?)`
-		args = append(args, "%"+q.Name+"%")
-	}
-	total, err := count(ctx, s.db, `SELECT COUNT(*)`+routeFrom+where, args...)
-	if err != nil {
-		return nil, 0, err
-	}
-	order := ` ORDER BY r.id DESC`
+	f := db.Scope("r.customer_id", c).If(q.AreaID != 0, "r.area_id = ?", q.AreaID).Contains(q.Name, "r.name")
+	order := `r.id DESC`
 	if q.Asc {
-		order = ` ORDER BY r.id`
+		order = `r.id`
 	}
-	out := []Route{}
-	err = each(ctx, s.db, `SELECT `+routeCols+routeFrom+where+order+` LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset),
-		func(sc scanner) error {
-			r, err := scanRoute(sc)
-			out = append(out, r)
-			return err
-		})
+	out, total, err := db.List(ctx, s.db, db.ListQuery{Select: routeCols, From: routeFrom, Where: f, Order: order,
+		Offset: q.Offset, Limit: q.Limit}, scanRoute)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -366,7 +305,7 @@ func (s *Store) Routes(ctx context.Context, c int64, q RouteQuery) ([]Route, int
 
 // Route reads one route with its points in order.
 func (s *Store) Route(ctx context.Context, c int64, id RouteID) (Route, error) {
-	r, err := scanRoute(s.db.QueryRow(ctx, `SELECT `+routeCols+routeFrom+` WHERE r.id = ? AND r.customer_id = ?`, id, c))
+	r, err := scanRoute(s.db.QueryRow(ctx, `SELECT `+routeCols+` FROM `+routeFrom+` WHERE r.id = ? AND r.customer_id = ?`, id, c))
 	if err != nil {
 		return r, err
 	}
@@ -374,7 +313,7 @@ func (s *Store) Route(ctx context.Context, c int64, id RouteID) (Route, error) {
 	return r, err
 }
 
-func (s *Store) routePoints(ctx context.Context, q querier, id RouteID) ([]RoutePoint, error) {
+func (s *Store) routePoints(ctx context.Context, q db.Querier, id RouteID) ([]RoutePoint, error) {
 	out := []RoutePoint{}
 	err := each(ctx, q, `SELECT rp.seq, `+pointCols+` FROM patrol_route_points rp JOIN patrol_points p ON p.id = rp.point_id
 		JOIN patrol_areas a ON a.id = p.area_id WHERE rp.route_id = ? ORDER BY rp.seq`, []any{id}, func(sc scanner) error {
@@ -471,7 +410,7 @@ func (s *Store) DeleteRoutes(ctx context.Context, c int64, ids []RouteID) error 
 
 const planCols = `pl.id, pl.customer_id, cu.time_zone, pl.name, pl.model, pl.type, pl.start_date, pl.end_date, pl.route_id, r.name,
 	pl.area_id, a.name, pl.created_by, pl.created_at`
-const planFrom = ` FROM patrol_plans pl JOIN customers cu ON cu.id = pl.customer_id JOIN patrol_routes r ON r.id = pl.route_id
+const planFrom = `patrol_plans pl JOIN customers cu ON cu.id = pl.customer_id JOIN patrol_routes r ON r.id = pl.route_id
 	JOIN patrol_areas a ON a.id = pl.area_id`
 
 func scanPlan(sc scanner) (Plan, error) {
@@ -490,15 +429,12 @@ type PlanQuery struct {
 	Offset, Limit int
 }
 
-func (s *Store) plans(ctx context.Context, where string, args []any) ([]Plan, error) {
-	out := []Plan{}
-	err := each(ctx, s.db, `SELECT `+planCols+planFrom+where, args, func(sc scanner) error {
-		p, err := scanPlan(sc)
-		out = append(out, p)
-		return err
-	})
+// plans lists plans (l's Where, Order and page) with their classes.
+func (s *Store) plans(ctx context.Context, l db.ListQuery) ([]Plan, int, error) {
+	l.Select, l.From = planCols, planFrom
+	out, total, err := db.List(ctx, s.db, l, scanPlan)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for i := range out {
 		if err := each(ctx, s.db, `SELECT seq, name, start_time, end_time, ms_id FROM patrol_plan_classes WHERE plan_id = ? ORDER BY seq`,
@@ -508,39 +444,24 @@ func (s *Store) plans(ctx context.Context, where string, args []any) ([]Plan, er
 				out[i].Classes = append(out[i].Classes, c)
 				return err
 			}); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
-	return out, nil
+	return out, total, nil
 }
 
 // Plans lists plans (newest first), a page of them and the total.
 func (s *Store) Plans(ctx context.Context, c int64, q PlanQuery) ([]Plan, int, error) {
-	where := ` WHERE pl.customer_id = ?`
-	args := []any{c}
-	if q.From != "" {
-		where += ` AND pl.end_date >= ?`
-		args = append(args, q.From)
-	}
-	if q.To != "" {
-		where += ` AND pl.start_date <= ?`
-		args = append(args, q.To)
-	}
-	if q.AreaID != 0 {
-		where += ` AND pl.area_id = ?`
-		args = append(args, q.AreaID)
-	}
-	total, err := count(ctx, s.db, `SELECT COUNT(*)`+planFrom+where, args...)
-	if err != nil {
-		return nil, 0, err
-	}
-	l, err := s.plans(ctx, where+` ORDER BY pl.id DESC LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset))
-	return l, total, err
+	f := db.Scope("pl.customer_id", c).
+		If(q.From != "", "pl.end_date >= ?", q.From).
+		If(q.To != "", "pl.start_date <= ?", q.To).
+		If(q.AreaID != 0, "pl.area_id = ?", q.AreaID)
+	return s.plans(ctx, db.ListQuery{Where: f, Order: `pl.id DESC`, Offset: q.Offset, Limit: q.Limit})
 }
 
 // Plan reads one plan with its classes.
 func (s *Store) Plan(ctx context.Context, c int64, id PlanID) (Plan, error) {
-	l, err := s.plans(ctx, ` WHERE pl.id = ? AND pl.customer_id = ?`, []any{id, c})
+	l, _, err := s.plans(ctx, db.ListQuery{Where: db.Scope("pl.customer_id", c).Eq("pl.id", id), Order: `pl.id`})
 	if err == nil && len(l) == 0 {
 		err = db.ErrNotFound
 	}
@@ -552,7 +473,8 @@ func (s *Store) Plan(ctx context.Context, c int64, id PlanID) (Plan, error) {
 
 // Current reads every plan of every customer whose range reaches day or later (the generator's input).
 func (s *Store) Current(ctx context.Context, day string) ([]Plan, error) {
-	return s.plans(ctx, ` WHERE pl.end_date >= ? ORDER BY pl.id`, []any{day})
+	l, _, err := s.plans(ctx, db.ListQuery{Where: db.Where("pl.end_date >= ?", day), Order: `pl.id`})
+	return l, err
 }
 
 // AddPlan stores a plan and its classes; the route must be of the plan's area (ErrOtherArea).
@@ -620,14 +542,10 @@ func scanOrder(sc scanner) (Order, error) {
 	return o, notFound(err)
 }
 
-func (s *Store) orders(ctx context.Context, q querier, where string, args []any) ([]Order, error) {
-	out := []Order{}
-	err := each(ctx, q, `SELECT `+orderCols+` FROM patrol_orders o`+where, args, func(sc scanner) error {
-		o, err := scanOrder(sc)
-		out = append(out, o)
-		return err
-	})
-	return out, err
+// orders lists orders (l's Where, Order and page).
+func (s *Store) orders(ctx context.Context, l db.ListQuery) ([]Order, int, error) {
+	l.Select, l.From = orderCols, `patrol_orders o`
+	return db.List(ctx, s.db, l, scanOrder)
 }
 
 // NewOrder is an order to generate with the points it copies.
@@ -674,30 +592,14 @@ type OrderQuery struct {
 
 // Orders lists orders by start, a page of them and the total.
 func (s *Store) Orders(ctx context.Context, c int64, q OrderQuery) ([]Order, int, error) {
-	where := ` WHERE o.customer_id = ? AND o.start_at >= ? AND o.start_at <= ?`
-	args := []any{c, q.From, q.To}
-	if q.MsID != "" {
-		where += ` AND o.ms_id = ?`
-		args = append(args, q.MsID)
-	}
-	if q.PlanID != 0 {
-		where += ` AND o.plan_id = ?`
-		args = append(args, q.PlanID)
-	}
-	if q.AreaID != 0 {
-		where += ` AND o.area_id = ?`
-		args = append(args, q.AreaID)
-	}
+	f := db.Scope("o.customer_id", c).Between("o.start_at", q.From, q.To).
+		If(q.MsID != "", "o.ms_id = ?", q.MsID).
+		If(q.PlanID != 0, "o.plan_id = ?", q.PlanID).
+		If(q.AreaID != 0, "o.area_id = ?", q.AreaID)
 	if q.State != nil {
-		where += ` AND o.state = ?`
-		args = append(args, *q.State)
+		f.Eq("o.state", *q.State)
 	}
-	total, err := count(ctx, s.db, `SELECT COUNT(*) FROM patrol_orders o`+where, args...)
-	if err != nil {
-		return nil, 0, err
-	}
-	l, err := s.orders(ctx, s.db, where+` ORDER BY o.start_at, o.id LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset))
-	return l, total, err
+	return s.orders(ctx, db.ListQuery{Where: f, Order: `o.start_at, o.id`, Offset: q.Offset, Limit: q.Limit})
 }
 
 // Order reads one order.
@@ -710,7 +612,7 @@ func (s *Store) OrderPoints(ctx context.Context, id OrderID) ([]OrderPoint, erro
 	return s.orderPoints(ctx, s.db, id)
 }
 
-func (s *Store) orderPoints(ctx context.Context, q querier, id OrderID) ([]OrderPoint, error) {
+func (s *Store) orderPoints(ctx context.Context, q db.Querier, id OrderID) ([]OrderPoint, error) {
 	out := []OrderPoint{}
 	err := each(ctx, q, `SELECT order_id, seq, point_id, point_name, nfc_value, lat, lng, radius, state, punched_at, method
 		FROM patrol_order_points WHERE order_id = ? ORDER BY seq`, []any{id}, func(sc scanner) error {
@@ -740,14 +642,15 @@ func orderKey(seq int, day string) string { return day + "/" + strconv.Itoa(seq)
 
 // Due reads the waiting orders whose class has ended by now (the judge's input).
 func (s *Store) Due(ctx context.Context, now int64) ([]Order, error) {
-	return s.orders(ctx, s.db, ` WHERE o.state = 0 AND o.end_at <= ? ORDER BY o.id`, []any{now})
+	l, _, err := s.orders(ctx, db.ListQuery{Where: db.Where("o.state = 0").And("o.end_at <= ?", now), Order: `o.id`})
+	return l, err
 }
 
 // Open reads a terminal's orders open for punches at now (window begun, late grace not over, still waiting),
 // each with its points.
 func (s *Store) Open(ctx context.Context, c int64, msID string, now int64) ([]Order, error) {
-	l, err := s.orders(ctx, s.db, ` WHERE o.customer_id = ? AND o.ms_id = ? AND o.state = 0 AND o.start_at <= ? AND o.judge_at > ?
-		ORDER BY o.start_at, o.id`, []any{c, msID, now, now})
+	l, _, err := s.orders(ctx, db.ListQuery{Where: db.Scope("o.customer_id", c).Eq("o.ms_id", msID).And("o.state = 0").
+		And("o.start_at <= ? AND o.judge_at > ?", now, now), Order: `o.start_at, o.id`})
 	if err != nil {
 		return nil, err
 	}
@@ -802,35 +705,20 @@ type LogQuery struct {
 
 // Logs lists punches, newest first, a page of them and the total.
 func (s *Store) Logs(ctx context.Context, c int64, q LogQuery) ([]OrderLog, int, error) {
-	where := ` WHERE customer_id = ? AND at >= ? AND at <= ?`
-	args := []any{c, q.From, q.To}
-	if q.MsID != "" {
-		where += ` AND ms_id = ?`
-		args = append(args, q.MsID)
+	f := db.Scope("customer_id", c).Between("at", q.From, q.To).
+		If(q.MsID != "", "ms_id = ?", q.MsID).
+		If(q.OrderID != 0, "order_id = ?", q.OrderID).
+		If(q.State != 0, "state = ?", q.State)
+	return db.List(ctx, s.db, db.ListQuery{Select: `id, order_id, ms_id, point_id, point_name, method, value, lat, lng, at, state`,
+		From: `patrol_order_logs`, Where: f, Order: `at DESC, id DESC`, Offset: q.Offset, Limit: q.Limit}, scanLog)
+}
+
+func scanLog(sc scanner) (OrderLog, error) {
+	var l OrderLog
+	var lat, lng sql.NullFloat64
+	err := sc.Scan(&l.ID, &l.OrderID, &l.MsID, &l.PointID, &l.PointName, &l.Method, &l.Value, &lat, &lng, &l.Time, &l.State)
+	if lat.Valid && lng.Valid {
+		l.Lat, l.Lng = &lat.Float64, &lng.Float64
 	}
-	if q.OrderID != 0 {
-		where += ` AND order_id = ?`
-		args = append(args, q.OrderID)
-	}
-	if q.State != 0 {
-		where += ` AND state = ?`
-		args = append(args, q.State)
-	}
-	total, err := count(ctx, s.db, `SELECT COUNT(*) FROM patrol_order_logs`+where, args...)
-	if err != nil {
-		return nil, 0, err
-	}
-	out := []OrderLog{}
-	err = each(ctx, s.db, `SELECT id, order_id, ms_id, point_id, point_name, method, value, lat, lng, at, state FROM patrol_order_logs`+
-		where+` ORDER BY at DESC, id DESC LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset), func(sc scanner) error {
-		var l OrderLog
-		var lat, lng sql.NullFloat64
-		err := sc.Scan(&l.ID, &l.OrderID, &l.MsID, &l.PointID, &l.PointName, &l.Method, &l.Value, &lat, &lng, &l.Time, &l.State)
-		if lat.Valid && lng.Valid {
-			l.Lat, l.Lng = &lat.Float64, &lng.Float64
-		}
-		out = append(out, l)
-		return err
-	})
-	return out, total, err
+	return l, err
 }
