@@ -34,24 +34,24 @@ func (s *Service) Routes(r httpx.Router) {
 	priv("GET /patrolService/tbPatrolArea/list", httpx.Bind(s.listAreas))
 	priv("POST /patrolService/tbPatrolArea/add", httpx.Bind(s.saveArea))
 	priv("PUT /patrolService/tbPatrolArea/edit", httpx.Bind(s.saveArea))
-	priv("DELETE /patrolService/tbPatrolArea/deleteBatch", httpx.Bind(s.deleteAreas))
+	priv("DELETE /patrolService/tbPatrolArea/deleteBatch", httpx.Bind(deleteBatch(s.store.DeleteAreas)))
 
 	priv("GET /patrolService/tbPatrolPoint/list", httpx.Bind(s.listPoints))
 	priv("POST /patrolService/tbPatrolPoint/add", httpx.Bind(s.savePoint))
 	priv("PUT /patrolService/tbPatrolPoint/edit", httpx.Bind(s.savePoint))
 	priv("GET /patrolService/tbPatrolPoint/checkPointName", httpx.Bind(s.checkPointName))
 	priv("GET /patrolService/tbPatrolPoint/checkPointNfc", httpx.Bind(s.checkPointNfc))
-	priv("DELETE /patrolService/tbPatrolPoint/deleteBatch", httpx.Bind(s.deletePoints))
+	priv("DELETE /patrolService/tbPatrolPoint/deleteBatch", httpx.Bind(deleteBatch(s.store.DeletePoints)))
 
 	priv("GET /patrolService/tbPatrolRoute/list", httpx.Bind(s.listRoutes))
 	priv("GET /patrolService/tbPatrolRoute/queryPointById", httpx.Bind(s.queryPointByID))
 	priv("POST /patrolService/tbPatrolRoute/add", httpx.Bind(s.saveRoute))
 	priv("PUT /patrolService/tbPatrolRoute/edit", httpx.Bind(s.saveRoute))
-	priv("DELETE /patrolService/tbPatrolRoute/deleteBatch", httpx.Bind(s.deleteRoutes))
+	priv("DELETE /patrolService/tbPatrolRoute/deleteBatch", httpx.Bind(deleteBatch(s.store.DeleteRoutes)))
 
 	priv("GET /patrolService/tbPatrolPlan/list", httpx.Bind(s.listPlans))
 	priv("POST /patrolService/tbPatrolPlan/add", httpx.Bind(s.addPlan))
-	priv("DELETE /patrolService/tbPatrolPlan/deleteBatch", httpx.Bind(s.deletePlans))
+	priv("DELETE /patrolService/tbPatrolPlan/deleteBatch", httpx.Bind(deleteBatch(s.deletePlans)))
 
 	priv("GET /patrolService/tbPatrolOrder/list", httpx.Bind(s.listOrders))
 	priv("GET /patrolService/tbOrderPoint/queryPointsByOrderId", httpx.Bind(s.queryPointsByOrderID))
@@ -250,13 +250,17 @@ type idsReq struct {
 	IDs flex.List `json:"ids"`
 }
 
-// DELETE tbPatrolArea/deleteBatch {ids}
-func (s *Service) deleteAreas(ctx context.Context, p identity.Principal, req idsReq) (any, error) {
-	ids, err := httpx.RowIDsOf[AreaID]("ids", req.IDs, MaxIDs, true)
-	if err != nil {
-		return nil, err
+// deleteBatch answers DELETE …/deleteBatch {ids}: the customer's rows deleted by del, all or none (an area with
+// points, routes or plans, a point of a route, a route of a plan: 1022), answered {ids}.
+func deleteBatch[T ~int64](del func(ctx context.Context, customer int64, ids []T) error,
+) func(context.Context, identity.Principal, idsReq) (any, error) {
+	return func(ctx context.Context, p identity.Principal, req idsReq) (any, error) {
+		ids, err := httpx.RowIDsOf[T]("ids", req.IDs, MaxIDs, true)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"ids": ids}, del(ctx, p.CustomerID, ids)
 	}
-	return map[string]any{"ids": ids}, s.store.DeleteAreas(ctx, p.CustomerID, ids)
 }
 
 // GET tbPatrolPoint/list {areaId, name, pageNo, pageSize}
@@ -404,15 +408,6 @@ func (s *Service) checkPointNfc(ctx context.Context, p identity.Principal, req c
 	return s.check(ctx, p, req, "nfc_value", v)
 }
 
-// DELETE tbPatrolPoint/deleteBatch {ids}: points in a route are refused (1022).
-func (s *Service) deletePoints(ctx context.Context, p identity.Principal, req idsReq) (any, error) {
-	ids, err := httpx.RowIDsOf[PointID]("ids", req.IDs, MaxIDs, true)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"ids": ids}, s.store.DeletePoints(ctx, p.CustomerID, ids)
-}
-
 // GET tbPatrolRoute/list {type 0, pageNo, pageSize, name, order desc|asc, column id, areaId}
 func (s *Service) listRoutes(ctx context.Context, p identity.Principal, req struct {
 	Type     string `json:"type"`
@@ -524,15 +519,6 @@ func (s *Service) saveRoute(ctx context.Context, p identity.Principal, req struc
 		}
 	}
 	return s.store.Route(ctx, p.CustomerID, r.ID)
-}
-
-// DELETE tbPatrolRoute/deleteBatch {ids}: routes of a plan are refused (1022).
-func (s *Service) deleteRoutes(ctx context.Context, p identity.Principal, req idsReq) (any, error) {
-	ids, err := httpx.RowIDsOf[RouteID]("ids", req.IDs, MaxIDs, true)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"ids": ids}, s.store.DeleteRoutes(ctx, p.CustomerID, ids)
 }
 
 // day reads a YYYY-MM-DD day, or any instant of it in milliseconds, in loc.
@@ -753,12 +739,8 @@ func (s *Service) addPlan(ctx context.Context, p identity.Principal, req struct 
 }
 
 // DELETE tbPatrolPlan/deleteBatch {ids}: the plans and their orders that have not begun.
-func (s *Service) deletePlans(ctx context.Context, p identity.Principal, req idsReq) (any, error) {
-	ids, err := httpx.RowIDsOf[PlanID]("ids", req.IDs, MaxIDs, true)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"ids": ids}, s.store.DeletePlans(ctx, p.CustomerID, ids, s.now().UnixMilli())
+func (s *Service) deletePlans(ctx context.Context, customer int64, ids []PlanID) error {
+	return s.store.DeletePlans(ctx, customer, ids, s.now().UnixMilli())
 }
 
 // GET tbPatrolOrder/list {pageSize 10000, model 2, startDate, endDate, msId, state, planId, areaId}: orders
