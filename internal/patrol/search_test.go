@@ -13,12 +13,10 @@ func TestSearchIsLiteral(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		e := newEnv(t, engine)
 		a := e.area("Yard")
-		var pts []any
 		for i, name := range []string{"North_Gate", "NorthXGate", "100% dock", "1000 dock", `back\door`, "backxdoor"} {
 			var p struct{ ID int64 }
 			e.ok(http.MethodPost, "tbPatrolPoint/add", map[string]any{"name": name, "nfcValue": name, "areaId": a, "lat": lat(i),
 				"lng": 29.0}, &p)
-			pts = append(pts, p.ID)
 			e.ok(http.MethodPost, "tbPatrolRoute/add", map[string]any{"name": "R " + name, "areaId": a, "routePoints": []any{p.ID}}, nil)
 		}
 		type page struct {
