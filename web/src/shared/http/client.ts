@@ -1,9 +1,9 @@
 // The dispatch service's client: createClient (createClient.ts) configured for /ds. Every response is the
 // {code,msg,result} envelope (docs/api.md); "0" is success and "105" on a data call means the token expired (spec §8
 // "Token expiry"): sign in again with the stored account and retry once, else 'ds token timeout' and sign-in.
-import { ApiError, createClient, type Method, type Params, type RequestOptions } from './createClient';
+import { ApiError, createClient } from './createClient';
 
-export { ApiError, buildUrl, HTTP_TIMEOUT_MS, type Envelope, type Method, type Page, type Params, type RequestOptions } from './createClient';
+export { ApiError, buildUrl, type Page, type Params } from './createClient';
 
 /** Hooks the auth feature installs, so this module knows nothing about sessions. */
 export interface AuthHooks {
@@ -44,8 +44,4 @@ export const setFetch = ds.setFetch;
  * Calls the dispatch service. A data call answered "105" re-authenticates with the stored account and retries
  * once with the new token; if that fails the user is told 'ds token timeout' and sent to sign-in.
  */
-export function request<T>(method: Method, path: string, params?: Params, opts: RequestOptions = {}): Promise<T> {
-  return ds.request<T>(method, path, params, opts);
-}
-
 export const http = { get: ds.get, del: ds.del, post: ds.post, put: ds.put };
