@@ -36,7 +36,7 @@ func TestFilterList(t *testing.T) {
 		ctx := context.Background()
 		d := testkit.OpenStore(t, engine)
 		if _, err := d.Exec(ctx, `CREATE TABLE kit_rows (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL, name TEXT NOT NULL,
-			at BIGINT NOT NULL)`); err != nil {
+			at BIGINT NOT NULL, note TEXT NOT NULL DEFAULT '')`); err != nil {
 			t.Fatal(err)
 		}
 		for _, r := range []struct {
@@ -48,6 +48,12 @@ func TestFilterList(t *testing.T) {
 			{5, 1, `back\slash`, 500}, {6, 1, "backxslash", 600}, {7, 2, "North_Gate", 700}, {8, 1, "SOUTH gate", 800},
 		} {
 			if _, err := d.Exec(ctx, `INSERT INTO kit_rows (id, customer_id, name, at) VALUES (?, ?, ?, ?)`, r.id, r.customer, r.name, r.at); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// A second searchable column: row 4's note, and another customer's row whose note matches too.
+		for id, note := range map[int64]string{4: "dock annex", 7: "dock annex"} {
+			if _, err := d.Exec(ctx, `UPDATE kit_rows SET note = ? WHERE id = ?`, note, id); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -71,7 +77,9 @@ func TestFilterList(t *testing.T) {
 			{"percent is literal", db.Scope("k.customer_id", 1).Contains("0%", "k.name"), []int64{3}, 1},
 			{"backslash is literal", db.Scope("k.customer_id", 1).Contains(`k\s`, "k.name"), []int64{5}, 1},
 			{"case-insensitive", db.Scope("k.customer_id", 1).Contains("south G", "k.name"), []int64{8}, 1},
-			{"any of the columns", db.Scope("k.customer_id", 1).Contains("xs", "k.name", "k.name"), []int64{6}, 1},
+			{"any of the columns", db.Scope("k.customer_id", 1).Contains("xs", "k.name", "k.note"), []int64{6}, 1},
+			// the second column is searched, and the OR stays inside the customer's scope (customer 2's row 7 has the note too)
+			{"the second column, in scope", db.Scope("k.customer_id", 1).Contains("ANNEX", "k.name", "k.note"), []int64{4}, 1},
 			{"blank search adds nothing", db.Scope("k.customer_id", 2).Contains("", "k.name"), []int64{7}, 1},
 			{"in", db.Scope("k.customer_id", 1).In("k.id", db.Args([]int64{8, 2, 7})), []int64{2, 8}, 2},
 			{"empty in matches nothing", db.Scope("k.customer_id", 1).In("k.id", nil), []int64{}, 0},
