@@ -379,19 +379,12 @@ func mustBeFixed(ctx context.Context, q querier, customerID int64, gid GroupID) 
 	return err
 }
 
+// mustAffect is db.OneRow with a name another group already has answered as ErrNameExists.
 func mustAffect(res sql.Result, err error) error {
-	if err != nil {
-		if db.IsUniqueViolation(err) {
-			return ErrNameExists
-		}
-		return err
+	if db.IsUniqueViolation(err) {
+		return ErrNameExists
 	}
-	if n, err := res.RowsAffected(); err != nil {
-		return err
-	} else if n == 0 {
-		return db.ErrNotFound
-	}
-	return nil
+	return db.OneRow(res, err)
 }
 
 // RenameGroup renames a fixed group (names are unique per customer: ErrNameExists).

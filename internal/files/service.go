@@ -150,15 +150,7 @@ func (s *Service) DeleteIn(ctx context.Context, tx *db.Tx, customerID int64, id 
 	if isForeignKeyViolation(err) {
 		return ErrInUse
 	}
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return err
-	} else if n == 0 {
-		return db.ErrNotFound
-	}
-	return nil
+	return db.OneRow(res, err)
 }
 
 // RemoveBytes removes a deleted file's bytes (after DeleteIn's transaction committed); a failure is logged,

@@ -343,21 +343,7 @@ func (s *Store) EditFence(ctx context.Context, customer, id int64, e FenceEdit, 
 	}
 	res, err := s.db.Exec(ctx, `UPDATE fences SET `+strings.Join(sets, ", ")+` WHERE id = ? AND customer_id = ?`,
 		append(args, id, customer)...)
-	return mustAffect(res, err)
-}
-
-func mustAffect(res sql.Result, err error) error {
-	if err != nil {
-		return err
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return db.ErrNotFound
-	}
-	return nil
+	return db.OneRow(res, err)
 }
 
 // DeleteFences deletes fences (all must be the customer's, else nothing is deleted) and returns their names.
@@ -687,7 +673,7 @@ func (s *Store) UpdateMark(ctx context.Context, customer, id int64, m Mark) erro
 	res, err := s.db.Exec(ctx, `UPDATE marks SET type = ?, name = ?, geometry = ?, color = ?, icon = ?, link = ?,
 		remark = ?, updated_at = ? WHERE id = ? AND customer_id = ?`,
 		m.Type, m.Name, string(m.Geometry), m.Color, m.Icon, m.Link, m.Remark, m.Updated, id, customer)
-	return mustAffect(res, err)
+	return db.OneRow(res, err)
 }
 
 // MarkFilter narrows findMark.

@@ -210,7 +210,7 @@ func (s *Store) CreateArea(ctx context.Context, customerID int64, a Area, now in
 func (s *Store) UpdateArea(ctx context.Context, customerID int64, a Area) error {
 	res, err := s.db.Exec(ctx, `UPDATE indoor_areas SET name = ?, points = ? WHERE id = ? AND customer_id = ?`,
 		a.Name, encodePoints(a.Points), a.ID, customerID)
-	return affected(res, err)
+	return db.OneRow(res, err)
 }
 
 // DeleteAreas removes areas, all or none (db.ErrNotFound when one is not the customer's).
@@ -218,7 +218,7 @@ func (s *Store) DeleteAreas(ctx context.Context, customerID int64, ids []AreaID)
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		for _, id := range ids {
 			res, err := tx.Exec(ctx, `DELETE FROM indoor_areas WHERE id = ? AND customer_id = ?`, id, customerID)
-			if err := affected(res, err); err != nil {
+			if err := db.OneRow(res, err); err != nil {
 				return err
 			}
 		}

@@ -188,7 +188,7 @@ func (s *Store) CreateBuilding(ctx context.Context, customerID int64, name, rema
 // UpdateBuilding renames a building and sets its remark.
 func (s *Store) UpdateBuilding(ctx context.Context, customerID int64, id BuildingID, name, remark string) error {
 	res, err := s.db.Exec(ctx, `UPDATE indoor_buildings SET name = ?, remark = ? WHERE id = ? AND customer_id = ?`, name, remark, id, customerID)
-	return affected(res, conflict(err, ErrNameTaken))
+	return db.OneRow(res, conflict(err, ErrNameTaken))
 }
 
 // DeleteBuilding removes a building with its floors, beacons and positions.
@@ -208,20 +208,8 @@ func (s *Store) DeleteBuilding(ctx context.Context, customerID int64, id Buildin
 			return err
 		}
 		res, err := tx.Exec(ctx, `DELETE FROM indoor_buildings WHERE id = ? AND customer_id = ?`, id, customerID)
-		return affected(res, err)
+		return db.OneRow(res, err)
 	})
-}
-
-func affected(res sql.Result, err error) error {
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return err
-	} else if n == 0 {
-		return db.ErrNotFound
-	}
-	return nil
 }
 
 // CreateFloor stores a floor of a building (ErrNameTaken for a name the building uses; ErrTooMany beyond
@@ -277,7 +265,7 @@ func (s *Store) UpdateFloor(ctx context.Context, customerID int64, f Floor) erro
 		}
 		res, err := tx.Exec(ctx, `UPDATE indoor_floors SET name = ?, level = ?, file_id = ?, width = ?, height = ?, scale = ?, ref = ?
 			WHERE id = ? AND customer_id = ?`, f.Name, f.Level, f.FileID, f.Width, f.Height, f.Scale, encodeRef(f.Ref), f.ID, customerID)
-		return affected(res, conflict(err, ErrNameTaken))
+		return db.OneRow(res, conflict(err, ErrNameTaken))
 	})
 }
 
@@ -294,7 +282,7 @@ func (s *Store) DeleteFloor(ctx context.Context, customerID int64, id FloorID) e
 			return err
 		}
 		res, err := tx.Exec(ctx, `DELETE FROM indoor_floors WHERE id = ? AND customer_id = ?`, id, customerID)
-		return affected(res, err)
+		return db.OneRow(res, err)
 	})
 }
 
@@ -320,7 +308,7 @@ func (s *Store) CreateBeacon(ctx context.Context, customerID int64, b Beacon, no
 func (s *Store) UpdateBeacon(ctx context.Context, customerID int64, b Beacon) error {
 	res, err := s.db.Exec(ctx, `UPDATE indoor_beacons SET floor_id = ?, mac = ?, name = ?, x = ?, y = ?, rssi = ?, decay = ?
 		WHERE id = ? AND customer_id = ?`, b.FloorID, b.MAC, b.Name, b.X, b.Y, b.RSSI, b.Decay, b.ID, customerID)
-	return affected(res, conflict(err, ErrMACTaken))
+	return db.OneRow(res, conflict(err, ErrMACTaken))
 }
 
 // DeleteBeacons removes beacons, all or none (db.ErrNotFound when one is not the customer's).
@@ -328,7 +316,7 @@ func (s *Store) DeleteBeacons(ctx context.Context, customerID int64, ids []Beaco
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		for _, id := range ids {
 			res, err := tx.Exec(ctx, `DELETE FROM indoor_beacons WHERE id = ? AND customer_id = ?`, id, customerID)
-			if err := affected(res, err); err != nil {
+			if err := db.OneRow(res, err); err != nil {
 				return err
 			}
 		}

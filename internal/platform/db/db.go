@@ -236,6 +236,23 @@ func IsUniqueViolation(err error) bool {
 	return strings.Contains(s, "UNIQUE constraint failed") || strings.Contains(s, "SQLSTATE 23505")
 }
 
+// OneRow is the answer of an UPDATE or DELETE of one row named by its key and customer: err when it failed,
+// ErrNotFound when it touched nothing (an unknown id, or another customer's). Use it as
+// `return db.OneRow(tx.Exec(ctx, "DELETE … WHERE id = ? AND customer_id = ?", id, customerID))`.
+func OneRow(res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
 // Placeholders returns "?, ?, ?" with n marks, for IN lists.
 func Placeholders(n int) string {
 	if n <= 0 {
