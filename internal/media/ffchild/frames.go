@@ -36,12 +36,16 @@ type frame struct {
 	ts   int64 // RTP timestamp, unwrapped, 0 at the track's first frame
 	at   int64 // arrival of its first packet (ns, the caller's clock)
 	key  bool
-	data []byte // VP8 frame; H.264 access unit with 4-byte lengths; Opus packet
+	data []byte // VP8 frame; H.264 access unit with 4-byte lengths (both the framer's buffer, valid during emit); Opus packet (the packet's payload)
 }
 
+// queued is what the window keeps of a packet (by value: a recorder's packets are not allocated one by one to
+// be held); payload nil is an empty slot.
 type queued struct {
-	p  *rtp.Packet
-	at int64
+	payload []byte
+	at      int64
+	ts      uint32
+	marker  bool
 }
 
 // framer turns one track's RTP packets into frames.
@@ -55,7 +59,8 @@ type framer struct {
 	begun bool
 	gap   bool // packets were lost since the last one released
 
-	cur    []*rtp.Packet // the frame being assembled
+	cur    [][]byte // the payloads of the frame being assembled
+	buf    []byte   // the last video frame depacketized (reused: a frame is written before the next is cut)
 	curTS  uint32
 	curAt  int64
 	broken bool
@@ -70,7 +75,8 @@ type framer struct {
 
 func newFramer(k kind, emit func(frame)) *framer { return &framer{kind: k, emit: emit} }
 
-// push takes one packet (in arrival order) and emits the frames it completes.
+// push takes one packet (in arrival order) and emits the frames it completes. p is not kept, its payload is
+// (not copied) until its frame is emitted.
 func (f *framer) push(p *rtp.Packet, at int64) {
 	if !f.begun {
 		f.begun, f.next = true, p.SequenceNumber
@@ -82,16 +88,20 @@ func (f *framer) push(p *rtp.Packet, at int64) {
 		f.step()
 	}
 	slot := &f.ring[p.SequenceNumber%reorderWindow]
-	if slot.p != nil {
+	if slot.payload != nil {
 		return // a duplicate
 	}
-	*slot = queued{p, at}
+	payload := p.Payload
+	if payload == nil {
+		payload = []byte{} // padding: held like any packet (a sequence number, no media)
+	}
+	*slot = queued{payload: payload, at: at, ts: p.Timestamp, marker: p.Marker}
 	f.held++
 	f.drain()
 	// a gap waited on too long is given up on: what came after it goes on
 	for f.held > 0 {
 		i := f.next
-		for f.ring[i%reorderWindow].p == nil {
+		for f.ring[i%reorderWindow].payload == nil {
 			i++
 		}
 		if at-f.ring[i%reorderWindow].at < reorderWait {
@@ -116,7 +126,7 @@ func (f *framer) flush() {
 
 // drain releases packets in order up to the first gap.
 func (f *framer) drain() {
-	for f.ring[f.next%reorderWindow].p != nil {
+	for f.ring[f.next%reorderWindow].payload != nil {
 		f.step()
 	}
 }
@@ -125,39 +135,39 @@ func (f *framer) drain() {
 func (f *framer) step() {
 	slot := &f.ring[f.next%reorderWindow]
 	f.next++
-	if slot.p == nil {
+	if slot.payload == nil {
 		f.Lost++
 		f.gap = true
 		return
 	}
-	p, at := slot.p, slot.at
+	p := *slot
 	*slot = queued{}
 	f.held--
 	gap := f.gap
 	f.gap = false
-	f.take(p, at, gap)
+	f.take(p, gap)
 }
 
 // take assembles in-order packets into frames; gap tells that packets were lost just before p.
-func (f *framer) take(p *rtp.Packet, at int64, gap bool) {
-	if len(p.Payload) == 0 {
+func (f *framer) take(p queued, gap bool) {
+	if len(p.payload) == 0 {
 		if gap {
 			f.broken = true
 		}
 		return // padding (a sender's bandwidth probe): a sequence number, no media
 	}
-	if len(f.cur) > 0 && p.Timestamp != f.curTS {
+	if len(f.cur) > 0 && p.ts != f.curTS {
 		// the frame before ended without its marker: whole unless the packets between were lost
 		f.finish(!gap)
 	}
 	if len(f.cur) == 0 {
 		// a new frame: whole if it starts at its beginning (what was lost before it was another frame's)
-		f.curTS, f.curAt, f.broken = p.Timestamp, at, !f.head(p.Payload)
+		f.curTS, f.curAt, f.broken = p.ts, p.at, !f.head(p.payload)
 	} else if gap {
 		f.broken = true
 	}
-	f.cur = append(f.cur, p)
-	if p.Marker || f.kind == kindOpus {
+	f.cur = append(f.cur, p.payload)
+	if p.marker || f.kind == kindOpus {
 		f.finish(true)
 	}
 }
@@ -175,12 +185,14 @@ func (f *framer) head(payload []byte) bool {
 // finish ends the frame being assembled: emitted when whole and its packets depacketize.
 func (f *framer) finish(whole bool) {
 	pkts, ts, at, broken := f.cur, f.curTS, f.curAt, f.broken
-	f.cur, f.broken = f.cur[:0:0], false
+	f.cur, f.broken = pkts[:0], false // the slice is kept for the next frame, not its payloads
 	if !whole || broken {
+		clear(pkts)
 		f.Dropped++
 		return
 	}
 	data, key, err := f.depacketize(pkts)
+	clear(pkts)
 	if err != nil {
 		f.Dropped++
 		return
@@ -192,37 +204,36 @@ func (f *framer) finish(whole bool) {
 	f.emit(frame{ts: f.uts, at: at, key: key, data: data})
 }
 
-func (f *framer) depacketize(pkts []*rtp.Packet) (data []byte, key bool, err error) {
-	switch f.kind {
-	case kindVP8:
-		var d codecs.VP8Packet
-		for _, p := range pkts {
-			b, err := d.Unmarshal(p.Payload)
-			if err != nil {
-				return nil, false, err
-			}
-			data = append(data, b...)
-		}
-		if len(data) == 0 {
-			return nil, false, errNoFrame
-		}
-		return data, data[0]&1 == 0, nil // the frame tag's key bit (RFC 6386 §9.1) is 0 on a keyframe
-	case kindH264:
-		d := codecs.H264Packet{IsAVC: true}
-		for _, p := range pkts {
-			b, err := d.Unmarshal(p.Payload)
-			if err != nil {
-				return nil, false, err
-			}
-			data = append(data, b...)
-		}
-		err := eachNAL(data, func(nal []byte) { key = key || nal[0]&0x1f == 5 })
-		if err == nil && len(data) == 0 {
-			err = errNoFrame
-		}
-		return data, key, err
+// depacketize is a frame's data from its payloads: a video frame in f.buf (overwritten by the next), an Opus
+// packet as it came.
+func (f *framer) depacketize(pkts [][]byte) (data []byte, key bool, err error) {
+	if f.kind == kindOpus {
+		return pkts[0], true, nil
 	}
-	return append([]byte(nil), pkts[0].Payload...), true, nil
+	var vp8 codecs.VP8Packet
+	h264 := codecs.H264Packet{IsAVC: true}
+	data = f.buf[:0]
+	for _, p := range pkts {
+		var b []byte
+		if f.kind == kindVP8 {
+			b, err = vp8.Unmarshal(p)
+		} else {
+			b, err = h264.Unmarshal(p)
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		data = append(data, b...)
+	}
+	f.buf = data
+	if len(data) == 0 {
+		return nil, false, errNoFrame
+	}
+	if f.kind == kindVP8 {
+		return data, data[0]&1 == 0, nil // the frame tag's key bit (RFC 6386 §9.1) is 0 on a keyframe
+	}
+	err = eachNAL(data, func(nal []byte) { key = key || nal[0]&0x1f == 5 })
+	return data, key, err
 }
 
 // eachNAL calls fn with each NAL unit of an access unit in 4-byte length form.

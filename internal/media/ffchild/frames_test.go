@@ -3,10 +3,12 @@ package ffchild
 import (
 	"bytes"
 	"encoding/binary"
+	"io"
 	"os/exec"
 	"strings"
 	"testing"
 
+	"github.com/at-wat/ebml-go"
 	"github.com/pion/rtp"
 	"github.com/pion/rtp/codecs"
 
@@ -32,7 +34,10 @@ func vp8Packets(seq uint16, ts uint32, frame []byte, n int) []*rtp.Packet {
 
 func collect(k kind) (*framer, *[]frame) {
 	var got []frame
-	f := newFramer(k, func(fr frame) { got = append(got, fr) })
+	f := newFramer(k, func(fr frame) {
+		fr.data = bytes.Clone(fr.data) // a video frame's data is the framer's buffer, valid during emit
+		got = append(got, fr)
+	})
 	return f, &got
 }
 
@@ -178,5 +183,57 @@ func TestMatroskaH264(t *testing.T) {
 	if len(lines) < 4 || !strings.HasPrefix(lines[0], "0.000000,K") || !strings.HasPrefix(lines[1], "0.066000,_") ||
 		!strings.HasPrefix(lines[2], "0.133000,_") || !strings.HasPrefix(lines[3], "h264,176,144") {
 		t.Fatalf("ffprobe read %q", got)
+	}
+}
+
+// A SimpleBlock as the recorder writes it is what ebml-go reads: its track, its time, its keyframe flag, its frame.
+func TestSimpleBlock(t *testing.T) {
+	for _, c := range []struct {
+		track int
+		rel   int16
+		key   bool
+		data  []byte
+	}{{1, 0, true, bytes.Repeat([]byte{7}, 70000)}, {2, -1200, false, []byte{1}}, {1, 32767, false, []byte("frame")}} {
+		var got struct {
+			Block ebml.Block `ebml:"SimpleBlock"`
+		}
+		if err := ebml.Unmarshal(bytes.NewReader(appendSimpleBlock(nil, c.track, c.rel, c.key, c.data)), &got); err != nil {
+			t.Fatal(err)
+		}
+		b := got.Block
+		if b.TrackNumber != uint64(c.track) || b.Timecode != c.rel || b.Keyframe != c.key || len(b.Data) != 1 ||
+			!bytes.Equal(b.Data[0], c.data) {
+			t.Fatalf("wrote track %d at %d key %v (%d bytes), read %d at %d key %v (%d frames)", c.track, c.rel, c.key,
+				len(c.data), b.TrackNumber, b.Timecode, b.Keyframe, len(b.Data))
+		}
+	}
+}
+
+// A recording's steady state: a VP8 frame of three packets and two Opus packets every 40 ms.
+func BenchmarkMatroskaVP8Opus(b *testing.B) {
+	m := NewMatroska(io.Discard, VP8, true)
+	frame := make([]byte, 3000)
+	seq, aseq := uint16(0), uint16(0)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		frame[0] = 1
+		if i%30 == 0 {
+			frame[0] = 0 // a keyframe
+		}
+		pkts := vp8Packets(seq, uint32(i*3600), frame, 1100)
+		seq += uint16(len(pkts))
+		at := int64(i) * 40_000_000
+		for _, p := range pkts {
+			if err := m.WriteRTP(true, at, p); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for j := range 2 {
+			p := &rtp.Packet{Header: rtp.Header{Version: 2, SequenceNumber: aseq, Timestamp: uint32(aseq) * 960}, Payload: frame[:80]}
+			aseq++
+			if err := m.WriteRTP(false, at+int64(j)*20_000_000, p); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }

@@ -24,9 +24,10 @@ const (
 // ffmpeg only copies into the finished container (-f matroska -i pipe:3 … -c copy). Written as a live WebM is:
 // the segment and its clusters of unknown size, nothing ever sought back to. The stream starts at the first
 // video keyframe (for H.264 one whose parameter sets are known: the track's header carries them); what comes
-// before is dropped. The elements are encoded by github.com/at-wat/ebml-go (ebml.Marshal); when to open a
-// cluster and each block's time are decided here, not by its block writer (mkvcore), whose Write never returns
-// the pipe's error and blocks for ever once the pipe has failed (docs/adr/0031). Not safe for concurrent use.
+// before is dropped. The header and the clusters are encoded by github.com/at-wat/ebml-go (ebml.Marshal), each
+// frame's SimpleBlock here (appendSimpleBlock); when to open a cluster and each block's time are decided here,
+// not by its block writer (mkvcore), whose Write never returns the pipe's error and blocks for ever once the pipe
+// has failed (docs/adr/0031). Not safe for concurrent use.
 type Matroska struct {
 	w     io.Writer
 	codec Codec
@@ -62,7 +63,8 @@ func NewMatroska(w io.Writer, video Codec, audio bool) *Matroska {
 }
 
 // WriteRTP takes one packet of the video (video true) or the audio track, arrived at (ns on any one clock the
-// caller keeps for both tracks). The first write error is returned, then every time after.
+// caller keeps for both tracks). p is not kept; its payload is, not copied, until its frame is written (the
+// caller does not reuse it). The first write error is returned, then every time after.
 func (m *Matroska) WriteRTP(video bool, at int64, p *rtp.Packet) error {
 	if m.err != nil {
 		return m.err
@@ -156,11 +158,7 @@ func (m *Matroska) block(track int, f frame) {
 			return
 		}
 	}
-	m.err = ebml.Marshal(&simpleBlock{ebml.Block{TrackNumber: uint64(track) + 1, Timecode: int16(rel), Keyframe: f.key,
-		Data: [][]byte{f.data}}}, &m.buf)
-	if m.err != nil {
-		return
-	}
+	m.buf.Write(appendSimpleBlock(m.buf.AvailableBuffer(), track+1, int16(rel), f.key, f.data))
 	if _, m.err = m.w.Write(m.buf.Bytes()); m.err != nil {
 		return
 	}
@@ -186,10 +184,23 @@ type (
 	clusterTime struct {
 		Timecode uint64 `ebml:"Timecode"`
 	}
-	simpleBlock struct {
-		Block ebml.Block `ebml:"SimpleBlock"`
-	}
 )
+
+// appendSimpleBlock appends a frame as a SimpleBlock element (Matroska §10.2, no lacing): its ID and size, the
+// block's track number, its time from the cluster's, its flags, the frame. Written here, not by ebml.Marshal,
+// which for every frame of the recorder's hot path parsed the struct's tags by reflection, allocated some 25 times
+// and copied the frame twice; TestSimpleBlock holds it to ebml-go's reading.
+func appendSimpleBlock(b []byte, track int, rel int16, key bool, data []byte) []byte {
+	b = append(b, 0xA3)                                             // SimpleBlock
+	b = binary.BigEndian.AppendUint64(b, 1<<56|uint64(4+len(data))) // its size, in EBML's 8-byte form
+	b = append(b, 0x80|byte(track))                                 // the track number (1 or 2), a 1-byte EBML number
+	b = binary.BigEndian.AppendUint16(b, uint16(rel))               // time (ms) from the cluster's
+	flags := byte(0)
+	if key {
+		flags = 0x80
+	}
+	return append(append(b, flags), data...)
+}
 
 // header writes the EBML header, the segment's start, its info and its tracks.
 func (m *Matroska) header() error {
