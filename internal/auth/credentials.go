@@ -170,7 +170,13 @@ func (s *Service) CheckDeviceCredential(ctx context.Context, addr, realm, login,
 }
 
 func (s *Service) checkCredential(ctx context.Context, addr, realm, login, key, md5hex string, lockout bool) (Credential, error) {
-	if err := s.allowAddrOf(credentialKind(lockout), addr); err != nil {
+	// A caster's login (lockout) is a person's: the console's hash budget and people's attempts; a password a
+	// fleet of devices shares hashes in the terminals' and spends devices' attempts.
+	b := s.consoleHashes
+	if !lockout {
+		b = s.terminalHashes
+	}
+	if err := s.allowAddrOf(b.kind, addr); err != nil {
 		return Credential{}, err
 	}
 	md5hex = strings.ToLower(strings.TrimSpace(md5hex))
@@ -192,13 +198,9 @@ func (s *Service) checkCredential(ctx context.Context, addr, realm, login, key, 
 	if !s.throttle.accounts.take(key, now) {
 		return Credential{}, ErrBusy
 	}
-	g, err := s.throttle.begin(ctx, addr, s.now, credentialKind(lockout).wait())
+	g, err := s.throttle.begin(ctx, addr, s.now, b.wait)
 	if err != nil {
 		return Credential{}, err
-	}
-	b := s.consoleHashes
-	if !lockout {
-		b = s.terminalHashes
 	}
 	var c Credential
 	switch {
@@ -220,7 +222,7 @@ func (s *Service) checkCredential(ctx context.Context, addr, realm, login, key, 
 	}
 	g.end(err)
 	if err == nil {
-		s.throttle.right(credentialKind(lockout), addr, key, s.now())
+		s.throttle.right(b.kind, addr, key, s.now())
 	}
 	if errors.Is(err, errWrongAndLocked) {
 		err = ErrLocked

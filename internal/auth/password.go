@@ -46,15 +46,16 @@ var (
 // login flood never takes every CPU from voice (make bench, row "load isolation").
 type hashBudget struct {
 	path    string
+	kind    attemptKind // whose attempts per address its checks spend (throttle.go)
 	slots   chan struct{}
 	queue   chan struct{} // running + waiting
 	wait    time.Duration
 	started atomic.Int64
 }
 
-func newHashBudget(path string, queue int, wait time.Duration) *hashBudget {
+func newHashBudget(path string, kind attemptKind, queue int, wait time.Duration) *hashBudget {
 	n := max(1, runtime.GOMAXPROCS(0)-1) // a CPU is left to voice and everything else
-	return &hashBudget{path: path, slots: make(chan struct{}, n), queue: make(chan struct{}, n+queue), wait: wait}
+	return &hashBudget{path: path, kind: kind, slots: make(chan struct{}, n), queue: make(chan struct{}, n+queue), wait: wait}
 }
 
 // check compares pw with hash inside the budget.

@@ -53,8 +53,8 @@ const (
 // NewService builds the auth service. Call Configure before serving.
 func NewService(d *db.DB, s *Sessions, l *oplog.Log) *Service {
 	return &Service{db: d, Sessions: s, log: l, throttle: newThrottle(DefaultLimits()),
-		consoleHashes:  newHashBudget("console", consoleHashQueue, consoleHashWait),
-		terminalHashes: newHashBudget("terminal", terminalHashQueue, terminalHashWait)}
+		consoleHashes:  newHashBudget("console", people, consoleHashQueue, consoleHashWait),
+		terminalHashes: newHashBudget("terminal", devices, terminalHashQueue, terminalHashWait)}
 }
 
 // Configure gives the service what it needs from the configuration: the public URL (media server addresses of
@@ -129,32 +129,24 @@ func (s *Service) allowAddrOf(k attemptKind, addr string) error {
 	return s.throttle.allow(k, addr, s.now())
 }
 
-// kindOf is whose attempts a check in hash budget b spends: the terminals' budget checks devices (terminal
-// logins, speaker registrations), the console's people.
-func (s *Service) kindOf(b *hashBudget) attemptKind {
-	if b == s.terminalHashes {
-		return devices
-	}
-	return people
-}
-
 // checkPassword is the password check of every sign-in path, from addr with budget b: the account's own
-// budget, then the address's wrong-guess budget (L1), then the store's lockout and the hash (verifyPassword).
-// Every refusal of the throttle is ErrBusy (101). A right password gives the request's attempt back when addr
-// has proven the account before (throttle.right).
+// budget, then the address's wrong-guess budget (L1; a check that finds its tokens all held by running checks
+// waits as long as it would for b), then the store's lockout and the hash (verifyPassword). Every refusal of
+// the throttle is ErrBusy (101). A right password gives the request's attempt (b's kind) back when addr has
+// proven the account before (throttle.right).
 func (s *Service) checkPassword(ctx context.Context, b *hashBudget, addr string, a *account, pw string) error {
 	now := s.now()
 	if !s.throttle.accounts.take(a.ID, now) {
 		return ErrBusy
 	}
-	g, err := s.throttle.begin(ctx, addr, s.now, s.kindOf(b).wait())
+	g, err := s.throttle.begin(ctx, addr, s.now, b.wait)
 	if err != nil {
 		return err
 	}
 	err = s.verifyPassword(ctx, b, a, pw)
 	g.end(err)
 	if err == nil {
-		s.throttle.right(s.kindOf(b), addr, a.ID, s.now())
+		s.throttle.right(b.kind, addr, a.ID, s.now())
 	}
 	return err
 }

@@ -81,31 +81,14 @@ func NoLimits() Limits {
 // attemptKind is whose attempt budget a sign-in spends. People sign in at the console's credential endpoints,
 // the patrol service and the broadcast caster login; devices are terminals logging in with a password on the
 // socket and speakers registering. Each has the per-address limit to itself: a control room's radios behind
-// its NAT address never use up its dispatchers' attempts, nor the other way round.
+// its NAT address never use up its dispatchers' attempts, nor the other way round. A password check's kind is
+// its hash budget's (hashBudget.kind): the console's checks people, the terminals' devices.
 type attemptKind uint8
 
 const (
 	people attemptKind = iota
 	devices
 )
-
-// credentialKind is whose attempts a service credential's check spends: a password a fleet of devices shares
-// (no lockout: speakers) devices', a caster's login people's.
-func credentialKind(lockout bool) attemptKind {
-	if lockout {
-		return people
-	}
-	return devices
-}
-
-// wait is how long a check of kind may wait for the address's wrong-secret tokens held by checks still
-// running: as long as it may wait for its hash budget (people's the console's, devices' the terminals').
-func (k attemptKind) wait() time.Duration {
-	if k == devices {
-		return terminalHashWait
-	}
-	return consoleHashWait
-}
 
 // throttle is the sign-in throttle of one node.
 type throttle struct {
@@ -162,10 +145,9 @@ func (t *throttle) right(k attemptKind, addr, key string, now time.Time) {
 	if exempt(addr) {
 		return
 	}
-	if t.proven.has(addr, key, now) {
+	if t.proven.prove(addr, key, now) {
 		t.attempts[k].refund(addr, now)
 	}
-	t.proven.add(addr, key, now)
 }
 
 // guess is one check of a secret from addr, started by throttle.begin: its failure token is held until the
@@ -362,28 +344,32 @@ type provenPairs struct {
 	mu        sync.Mutex
 	ttl       time.Duration
 	max       int
-	last      map[string]time.Time // address + "\x00" + account → its last right secret
+	last      map[pair]time.Time // its last right secret
 	lastSweep time.Time
 }
 
-func newProvenPairs(ttl time.Duration, max int) *provenPairs {
-	return &provenPairs{ttl: ttl, max: max, last: map[string]time.Time{}}
-}
+// pair is an address and an account (or credential key) it gave the right secret of.
+type pair struct{ addr, key string }
 
-func pairKey(addr, key string) string { return addr + "\x00" + key }
+func newProvenPairs(ttl time.Duration, max int) *provenPairs {
+	return &provenPairs{ttl: ttl, max: max, last: map[pair]time.Time{}}
+}
 
 func (p *provenPairs) has(addr, key string, now time.Time) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	at, ok := p.last[pairKey(addr, key)]
+	at, ok := p.last[pair{addr, key}]
 	return ok && now.Sub(at) < p.ttl
 }
 
-func (p *provenPairs) add(addr, key string, now time.Time) {
+// prove records a right secret of key from addr at now and tells whether addr had proven key before (within
+// ttl). A new pair is not remembered while max pairs are (after dropping the expired ones).
+func (p *provenPairs) prove(addr, key string, now time.Time) (before bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	k := pairKey(addr, key)
-	if _, ok := p.last[k]; !ok && (len(p.last) >= p.max || now.Sub(p.lastSweep) >= sweepEvery) {
+	k := pair{addr, key}
+	at, ok := p.last[k]
+	if !ok && (len(p.last) >= p.max || now.Sub(p.lastSweep) >= sweepEvery) {
 		p.lastSweep = now
 		for k2, at := range p.last {
 			if now.Sub(at) >= p.ttl {
@@ -391,14 +377,15 @@ func (p *provenPairs) add(addr, key string, now time.Time) {
 			}
 		}
 		if len(p.last) >= p.max {
-			return
+			return false
 		}
 	}
 	p.last[k] = now
+	return ok && now.Sub(at) < p.ttl
 }
 
 func (p *provenPairs) reset() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.last = map[string]time.Time{}
+	p.last = map[pair]time.Time{}
 }
