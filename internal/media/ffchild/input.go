@@ -48,15 +48,6 @@ type Input struct {
 	MaxDuration time.Duration
 }
 
-// Kind is the input's kind.
-func (in Input) Kind() Kind { return in.kind }
-
-// Format is the demuxer ffmpeg is told to use.
-func (in Input) Format() string { return in.format }
-
-// Whitelist is every protocol ffmpeg may open for this input.
-func (in Input) Whitelist() []string { return slices.Clone(in.whitelist) }
-
 // Errors of the constructors.
 var (
 	// ErrNotAudio: an upload is none of the audio formats (SniffAudio).

@@ -65,9 +65,6 @@ func NewLimiter(l Limits) *Limiter {
 	return &Limiter{lim: l, server: make(chan struct{}, l.Server), custs: map[int64]*custSlots{}}
 }
 
-// Limits is what the limiter allows.
-func (l *Limiter) Limits() Limits { return l.lim }
-
 // Running is how many slots are held now; Refused how many requests were answered ErrBusy so far.
 func (l *Limiter) Running() int64 { return l.running.Load() }
 
