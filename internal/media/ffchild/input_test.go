@@ -267,7 +267,11 @@ func TestLimiter(t *testing.T) {
 		}
 		r()
 	})
-	time.Sleep(30 * time.Millisecond)
+	for deadline := time.Now().Add(5 * time.Second); holders(l, 1) < 3; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) { // two holders and the waiter
+			t.Fatal("the third request never queued")
+		}
+	}
 	held[0]()
 	held[0]() // twice: no effect
 	wg.Wait()
@@ -288,6 +292,16 @@ func TestLimiter(t *testing.T) {
 	}
 	r()
 	r2()
+}
+
+// holders is how many requests of a customer hold or wait for its slots.
+func holders(l *Limiter, customer int64) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if c := l.custs[customer]; c != nil {
+		return c.refs
+	}
+	return 0
 }
 
 func FuzzSniffAudio(f *testing.F) {
