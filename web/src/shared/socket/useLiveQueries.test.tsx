@@ -1,27 +1,24 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReactNode } from 'react';
-import { act, cleanup, renderHook } from '@testing-library/react';
+import { cleanup, renderHook } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { queryKeys } from '../queryKeys';
+import { FakeWS } from '../test/fakeWebSocket';
+import { configureLive, startLive, stopLive, useLiveStatus } from './live';
 import { staleKeys, useLiveQueries, type LiveKeys } from './useLiveQueries';
 
-// The window's socket, as a list of listeners a test can fire events at.
-const listeners = new Map<string, Set<(e: { type: string; data: unknown }) => void>>();
-vi.mock('./live', async (importOriginal) => {
-  const real = await importOriginal<typeof import('./live')>();
-  return {
-    ...real,
-    live: () => ({
-      on: (type: string, fn: (e: { type: string; data: unknown }) => void) => {
-        if (!listeners.has(type)) listeners.set(type, new Set());
-        listeners.get(type)!.add(fn);
-        return () => listeners.get(type)!.delete(fn);
-      },
-    }),
-  };
-});
-const { useLiveStatus } = await import('./live');
-const emit = (type: string, data: unknown = {}) => act(() => listeners.get(type)?.forEach((fn) => fn({ type, data })));
+// The window's real socket client (live()), on a scripted WebSocket: logins, drops and events go through it.
+vi.stubGlobal('WebSocket', FakeWS);
+configureLive({ token: () => 'tok', onRejected: () => {} });
+
+/** The socket the client opened last, logged in. */
+async function login(): Promise<FakeWS> {
+  const ws = FakeWS.all.at(-1)!;
+  ws.open();
+  ws.reply(0, '0', { msId: '1' });
+  await vi.waitFor(() => expect(useLiveStatus.getState().status).toBe('online'));
+  return ws;
+}
 
 const keys = queryKeys('demo', ['items', 'detail']);
 const EVENTS: Record<string, LiveKeys> = {
@@ -35,13 +32,18 @@ function mount(events = EVENTS) {
   const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={qc}>{children}</QueryClientProvider>;
   const hook = renderHook(({ ev }) => useLiveQueries(ev, keys.all), { wrapper, initialProps: { ev: events } });
   const invalidated = () => invalidate.mock.calls.map(([f]) => f?.queryKey);
-  return { hook, invalidate, invalidated };
+  return { hook, invalidated };
 }
+
+beforeEach(() => {
+  FakeWS.all = [];
+  vi.useFakeTimers();
+});
 
 afterEach(() => {
   cleanup();
-  listeners.clear();
-  useLiveStatus.setState({ status: 'idle' });
+  stopLive();
+  vi.useRealTimers();
 });
 
 describe('query-key factories', () => {
@@ -54,32 +56,45 @@ describe('query-key factories', () => {
 });
 
 describe('useLiveQueries', () => {
-  it('invalidates the keys each event maps to, and nothing for other events', () => {
+  it('invalidates the keys each event maps to, and nothing for other events; mounting while online fetches nothing twice', async () => {
+    void startLive();
+    const ws = await login();
     const { invalidated } = mount();
-    emit('demo.changed');
-    emit('demo.detail', { id: 7 });
-    emit('other.event');
+    expect(invalidated()).toEqual([]);
+    ws.event('demo.changed', {});
+    ws.event('demo.detail', { id: 7 });
+    ws.event('other.event', {});
     expect(invalidated()).toEqual([['demo', 'items'], ['demo', 'items'], ['demo', 'detail', 7]]);
   });
 
-  it('refetches the resync root when the socket comes (back) online, not while it stays online', () => {
+  it('refetches the resync root at the first login after the page opened and after each drop, not while it stays online', async () => {
     const { invalidated } = mount();
-    act(() => useLiveStatus.setState({ status: 'online' }));
-    act(() => useLiveStatus.setState({ status: 'online' }));
-    act(() => useLiveStatus.setState({ status: 'reconnecting' }));
+    void startLive();
+    const ws = await login();
     expect(invalidated()).toEqual([['demo']]);
-    act(() => useLiveStatus.setState({ status: 'online' }));
+    ws.event('demo.other', {});
+    useLiveStatus.setState({ status: 'online' }); // told "online" again while online
+    expect(invalidated()).toEqual([['demo']]);
+    ws.close(); // a drop: the client reconnects after its backoff
+    expect(useLiveStatus.getState().status).toBe('reconnecting');
+    await vi.advanceTimersByTimeAsync(1_000);
+    await login();
     expect(invalidated()).toEqual([['demo'], ['demo']]);
   });
 
-  it('follows a new map without subscribing twice, and lets go on unmount', () => {
+  it('follows a new map without subscribing twice, and lets go on unmount', async () => {
+    void startLive();
+    const ws = await login();
     const { hook, invalidated } = mount();
     hook.rerender({ ev: { ...EVENTS, 'demo.changed': [keys.detail.all] } });
-    expect(listeners.get('demo.changed')?.size).toBe(1);
-    emit('demo.changed');
+    ws.event('demo.changed', {});
     expect(invalidated()).toEqual([['demo', 'detail']]);
     hook.unmount();
-    expect(listeners.get('demo.changed')?.size).toBe(0);
+    ws.event('demo.changed', {});
+    ws.close();
+    await vi.advanceTimersByTimeAsync(1_000);
+    await login();
+    expect(invalidated()).toEqual([['demo', 'detail']]);
   });
 
   it('reads keys only for events the map names', () => {
