@@ -3,11 +3,9 @@ package bench_test
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"mime/multipart"
 	"net"
 	"net/http"
@@ -64,7 +62,7 @@ func newMediaAbuser(t *testing.T, w *world) *mediaAbuser {
 	cust := testkit.Customer(t, w.s.DB, "Bench media")
 	const disp = "43900000"
 	testkit.Account(t, w.s.DB, auth.NewAccount{CustomerID: cust, ID: disp, Type: auth.DispatcherType, Name: "Media desk", Group: "All"})
-	m := &mediaAbuser{base: w.s.URL, console: w.s.Token(disp, cust), wav: isoWAV(20 * time.Second), cams: cams}
+	m := &mediaAbuser{base: w.s.URL, console: w.s.Token(disp, cust), wav: testkit.ToneWAV(440, 20*time.Second), cams: cams}
 	if r := w.s.Do(http.MethodPost, "/ds/camera/add", m.console, map[string]any{"streamId": "iso", "streamUrl": cams.URL("iso"),
 		"protocol": camera.TransportTCP}); r.Code != "0" {
 		t.Fatalf("camera add: %s %s", r.Code, r.Msg)
@@ -177,25 +175,4 @@ func (m *mediaAbuser) upload(ctx context.Context) (ok, busy bool) {
 		}
 	}
 	return ok, code == "101"
-}
-
-// isoWAV is a 16-bit mono 44.1 kHz tone of length d.
-func isoWAV(d time.Duration) []byte {
-	const rate = 44100
-	n := int(d.Seconds() * rate)
-	pcm := make([]byte, 2*n)
-	for i := range n {
-		binary.LittleEndian.PutUint16(pcm[2*i:], uint16(int16(9000*math.Sin(2*math.Pi*440*float64(i)/rate))))
-	}
-	var b bytes.Buffer
-	b.WriteString("RIFF")
-	_ = binary.Write(&b, binary.LittleEndian, uint32(36+len(pcm)))
-	b.WriteString("WAVEfmt ")
-	for _, v := range []any{uint32(16), uint16(1), uint16(1), uint32(rate), uint32(rate * 2), uint16(2), uint16(16)} {
-		_ = binary.Write(&b, binary.LittleEndian, v)
-	}
-	b.WriteString("data")
-	_ = binary.Write(&b, binary.LittleEndian, uint32(len(pcm)))
-	b.Write(pcm)
-	return b.Bytes()
 }

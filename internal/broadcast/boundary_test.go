@@ -50,7 +50,7 @@ func TestUploadPlaylistRefused(t *testing.T) {
 	needFFmpeg(t)
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
-		ogg := convert(t, sineWAV(660, 3*time.Second), "ogg")
+		ogg := convert(t, testkit.ToneWAV(660, 3*time.Second), "ogg")
 		// a recording where the old upload directory's ../recordings led, and where the new one's does
 		victim := filepath.Join(w.s.Cfg.DataDir, "recordings", "1", "2026", "11", "28", "call.ogg")
 		wd, err := ffchild.WorkDir()
@@ -95,7 +95,7 @@ func TestUploadPlaylistRefused(t *testing.T) {
 func TestUploadFormats(t *testing.T) {
 	needFFmpeg(t)
 	w := newWorld(t, "sqlite")
-	wav := sineWAV(440, 2*time.Second)
+	wav := testkit.ToneWAV(440, 2*time.Second)
 	mp3 := convert(t, wav, "mp3")
 	tagged := append([]byte{'I', 'D', '3', 4, 0, 0x10, 0, 0x08, 0, 0}, make([]byte, 1<<17)...) // 128 KiB of tag
 	tagged = append(tagged, '3', 'D', 'I', 4, 0, 0x10, 0, 0x08, 0, 0)
@@ -125,7 +125,7 @@ func TestParallelUploads(t *testing.T) {
 		c.FFmpegJobs = config.FFmpegJobs{Server: 2, PerCustomer: 1, Wait: 300 * time.Millisecond}
 	})
 	w.login2()
-	wav := sineWAV(440, 40*time.Second)
+	wav := testkit.ToneWAV(440, 40*time.Second)
 	var most atomic.Int64
 	stop := make(chan struct{})
 	var watch sync.WaitGroup
@@ -148,7 +148,7 @@ func TestParallelUploads(t *testing.T) {
 	}
 	time.Sleep(50 * time.Millisecond)
 	start := time.Now()
-	other := w.upload(w.tokB, "theirs.wav", sineWAV(330, 2*time.Second), 0)
+	other := w.upload(w.tokB, "theirs.wav", testkit.ToneWAV(330, 2*time.Second), 0)
 	otherTook := time.Since(start)
 	wg.Wait()
 	close(stop)

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"crypto/md5"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"mime/multipart"
 	"net/http"
 	"os"
@@ -112,27 +110,8 @@ func (w *world) ok(method, path, tok string, params map[string]any, v any) testk
 
 func md5hex(s string) string { h := md5.Sum([]byte(s)); return hex.EncodeToString(h[:]) }
 
-// sineWAV is a 16-bit mono 44.1 kHz WAV of a tone (freq Hz) lasting d.
-func sineWAV(freq float64, d time.Duration) []byte {
-	const rate = 44100
-	n := int(d.Seconds() * rate)
-	var pcm bytes.Buffer
-	for i := 0; i < n; i++ {
-		v := int16(12000 * math.Sin(2*math.Pi*freq*float64(i)/rate))
-		_ = binary.Write(&pcm, binary.LittleEndian, v)
-	}
-	var b bytes.Buffer
-	b.WriteString("RIFF")
-	_ = binary.Write(&b, binary.LittleEndian, uint32(36+pcm.Len()))
-	b.WriteString("WAVEfmt ")
-	for _, v := range []any{uint32(16), uint16(1), uint16(1), uint32(rate), uint32(rate * 2), uint16(2), uint16(16)} {
-		_ = binary.Write(&b, binary.LittleEndian, v)
-	}
-	b.WriteString("data")
-	_ = binary.Write(&b, binary.LittleEndian, uint32(pcm.Len()))
-	b.Write(pcm.Bytes())
-	return b.Bytes()
-}
+// sineWAV is testkit.ToneWAV, for the one caller not moved yet (quota_test.go).
+func sineWAV(freq float64, d time.Duration) []byte { return testkit.ToneWAV(freq, d) }
 
 // convert makes a file of another format from a WAV with ffmpeg (the test's fixtures of MP3, Ogg and FLAC).
 func convert(t *testing.T, wav []byte, ext string) []byte {

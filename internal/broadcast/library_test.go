@@ -18,7 +18,7 @@ func TestLibrary(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
 		w.login2()
-		wav := sineWAV(440, 1500*time.Millisecond)
+		wav := testkit.ToneWAV(440, 1500*time.Millisecond)
 		var files []broadcast.File
 		for _, c := range []struct {
 			name string

@@ -43,7 +43,7 @@ func TestLivePaging(t *testing.T) {
 		}
 		return true
 	})
-	r := w.upload(w.tokA, "tone.wav", sineWAV(330, 5*time.Second), 0)
+	r := w.upload(w.tokA, "tone.wav", testkit.ToneWAV(330, 5*time.Second), 0)
 	if r.Code != "200" {
 		t.Fatalf("upload: %s %s", r.Code, r.Msg)
 	}

@@ -41,7 +41,7 @@ func TestTaskOnThreeSimulatedSpeakers(t *testing.T) {
 		d := devs()
 		return d[ids[0]].Online == 1 && d[ids[1]].Online == 1 && d[ids[2]].Online == 1
 	})
-	r := w.upload(w.tokA, "tone.wav", sineWAV(440, 5*time.Second), 0)
+	r := w.upload(w.tokA, "tone.wav", testkit.ToneWAV(440, 5*time.Second), 0)
 	if r.Code != "200" {
 		t.Fatalf("upload: %s %s", r.Code, r.Msg)
 	}
