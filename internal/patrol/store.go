@@ -25,21 +25,6 @@ func notFound(err error) error {
 	return err
 }
 
-// each runs q and scans every row with fn.
-func each(ctx context.Context, q db.Querier, query string, args []any, fn func(scanner) error) error {
-	rows, err := q.Query(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
-}
-
 func count(ctx context.Context, q db.Querier, query string, args ...any) (int, error) {
 	var n int
 	err := q.QueryRow(ctx, query, args...).Scan(&n)
@@ -314,16 +299,14 @@ func (s *Store) Route(ctx context.Context, c int64, id RouteID) (Route, error) {
 }
 
 func (s *Store) routePoints(ctx context.Context, q db.Querier, id RouteID) ([]RoutePoint, error) {
-	out := []RoutePoint{}
-	err := each(ctx, q, `SELECT rp.seq, `+pointCols+` FROM patrol_route_points rp JOIN patrol_points p ON p.id = rp.point_id
-		JOIN patrol_areas a ON a.id = p.area_id WHERE rp.route_id = ? ORDER BY rp.seq`, []any{id}, func(sc scanner) error {
+	rows, err := q.Query(ctx, `SELECT rp.seq, `+pointCols+` FROM patrol_route_points rp JOIN patrol_points p ON p.id = rp.point_id
+		JOIN patrol_areas a ON a.id = p.area_id WHERE rp.route_id = ? ORDER BY rp.seq`, id)
+	return db.Collect(rows, err, func(sc scanner) (RoutePoint, error) {
 		var rp RoutePoint
 		p := &rp.Point
 		err := sc.Scan(&rp.Seq, &p.ID, &p.Name, &p.Remark, &p.Type, &p.NfcValue, &p.AreaID, &p.AreaName, &p.Lat, &p.Lng, &p.Radius, &p.CreatedAt)
-		out = append(out, rp)
-		return err
+		return rp, err
 	})
-	return out, err
 }
 
 // SaveRoute adds (id 0) or edits a route and its points (every point of the customer and of the route's area:
@@ -437,17 +420,19 @@ func (s *Store) plans(ctx context.Context, l db.ListQuery) ([]Plan, int, error) 
 		return nil, 0, err
 	}
 	for i := range out {
-		if err := each(ctx, s.db, `SELECT seq, name, start_time, end_time, ms_id FROM patrol_plan_classes WHERE plan_id = ? ORDER BY seq`,
-			[]any{out[i].ID}, func(sc scanner) error {
-				var c Class
-				err := sc.Scan(&c.Seq, &c.Name, &c.StartTime, &c.EndTime, &c.MsID)
-				out[i].Classes = append(out[i].Classes, c)
-				return err
-			}); err != nil {
+		rows, err := s.db.Query(ctx, `SELECT seq, name, start_time, end_time, ms_id FROM patrol_plan_classes WHERE plan_id = ? ORDER BY seq`,
+			out[i].ID)
+		if out[i].Classes, err = db.Collect(rows, err, scanClass); err != nil {
 			return nil, 0, err
 		}
 	}
 	return out, total, nil
+}
+
+func scanClass(sc scanner) (Class, error) {
+	var c Class
+	err := sc.Scan(&c.Seq, &c.Name, &c.StartTime, &c.EndTime, &c.MsID)
+	return c, err
 }
 
 // Plans lists plans (newest first), a page of them and the total.
@@ -613,28 +598,28 @@ func (s *Store) OrderPoints(ctx context.Context, id OrderID) ([]OrderPoint, erro
 }
 
 func (s *Store) orderPoints(ctx context.Context, q db.Querier, id OrderID) ([]OrderPoint, error) {
-	out := []OrderPoint{}
-	err := each(ctx, q, `SELECT order_id, seq, point_id, point_name, nfc_value, lat, lng, radius, state, punched_at, method
-		FROM patrol_order_points WHERE order_id = ? ORDER BY seq`, []any{id}, func(sc scanner) error {
+	rows, err := q.Query(ctx, `SELECT order_id, seq, point_id, point_name, nfc_value, lat, lng, radius, state, punched_at, method
+		FROM patrol_order_points WHERE order_id = ? ORDER BY seq`, id)
+	return db.Collect(rows, err, func(sc scanner) (OrderPoint, error) {
 		var p OrderPoint
 		err := sc.Scan(&p.OrderID, &p.Seq, &p.PointID, &p.Name, &p.NfcValue, &p.Lat, &p.Lng, &p.Radius, &p.State, &p.PunchedAt, &p.Method)
-		out = append(out, p)
-		return err
+		return p, err
 	})
-	return out, err
 }
 
 // OrderKeys tells which classes of a plan have their order on the given days ("seq/day" keys).
 func (s *Store) OrderKeys(ctx context.Context, id PlanID, from, to string) (map[string]bool, error) {
-	out := map[string]bool{}
-	err := each(ctx, s.db, `SELECT class_seq, day FROM patrol_orders WHERE plan_id = ? AND day >= ? AND day <= ?`, []any{id, from, to},
-		func(sc scanner) error {
-			var seq int
-			var day string
-			err := sc.Scan(&seq, &day)
-			out[orderKey(seq, day)] = true
-			return err
-		})
+	rows, err := s.db.Query(ctx, `SELECT class_seq, day FROM patrol_orders WHERE plan_id = ? AND day >= ? AND day <= ?`, id, from, to)
+	keys, err := db.Collect(rows, err, func(sc scanner) (string, error) {
+		var seq int
+		var day string
+		err := sc.Scan(&seq, &day)
+		return orderKey(seq, day), err
+	})
+	out := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		out[k] = true
+	}
 	return out, err
 }
 
