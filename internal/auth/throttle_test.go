@@ -1,17 +1,12 @@
 package auth_test
 
 import (
-	"context"
-	"encoding/json"
 	"net/http"
-	"net/url"
 	"strconv"
 	"sync"
 	"testing"
-	"time"
 
 	"tenfour/internal/auth"
-	"tenfour/internal/platform/wsclient"
 	"tenfour/internal/testkit"
 )
 
@@ -21,50 +16,16 @@ import (
 // the lockout do not change.
 
 // throttleGet calls a credential endpoint from client hc and returns the answer's code.
-func throttleGet(t *testing.T, hc *http.Client, base, path string, params map[string]string) string {
+func throttleGet(t *testing.T, hc *http.Client, base, path string, params map[string]any) string {
 	t.Helper()
-	q := url.Values{}
-	for k, v := range params {
-		q.Set(k, v)
-	}
-	res, err := hc.Get(base + path + "?" + q.Encode())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var env struct {
-		Code string `json:"code"`
-	}
-	if err := json.NewDecoder(res.Body).Decode(&env); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return env.Code
+	return testkit.DoFrom(t, hc, base, http.MethodGet, path, "", params).Code
 }
 
-// consoleSignIn is the console's sign-in pair (loginext, then the password) from hc: the code of the step
-// that stopped it, or "0".
+// consoleSignIn is the console's sign-in pair from hc: the code of the step that stopped it, or "0".
 func consoleSignIn(t *testing.T, hc *http.Client, base, uid, password string) string {
 	t.Helper()
-	if c := throttleGet(t, hc, base, "/ds/pub/loginext", map[string]string{"uid": uid}); c != "0" {
-		return c
-	}
-	return throttleGet(t, hc, base, "/ds/user", map[string]string{"uid": uid, "auth": password})
-}
-
-// terminalSignIn logs a terminal in with its password on a new socket from hc and returns the code.
-func terminalSignIn(t *testing.T, hc *http.Client, base, uid, password string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	c, err := wsclient.Dial(ctx, wsclient.URL(base), wsclient.Options{HTTPClient: hc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseNow()
-	if err := c.Call(ctx, "session.login", map[string]string{"client": "terminal", "uid": uid, "auth": password}, nil); err != nil {
-		return wsclient.Code(err)
-	}
-	return "0"
+	_, code := testkit.SignIn(t, hc, base, uid, password)
+	return code
 }
 
 // throttleAccounts makes n accounts of type typ from first, password pw.
@@ -95,7 +56,7 @@ func TestRightPasswordsDoNotExhaustTheAddress(t *testing.T) {
 			}
 		}
 		for _, id := range radios {
-			if c := terminalSignIn(t, room, f.URL, id, pw); c != "0" {
+			if c := testkit.TerminalSignIn(t, room, f.URL, id, pw); c != "0" {
 				t.Fatalf("round %d: radio %s logging in again: code %q", round+1, id, c)
 			}
 		}
@@ -103,19 +64,19 @@ func TestRightPasswordsDoNotExhaustTheAddress(t *testing.T) {
 	// What is left: people's 20 − 16 first sign-in steps, devices' 20 − 12 first logins. Unknown accounts
 	// (nothing proven, no secret right) spend them and are then refused.
 	for i := range auth.DefaultThrottleBurst - 2*len(dispatchers) {
-		if c := throttleGet(t, room, f.URL, "/ds/pub/loginext", map[string]string{"uid": strconv.Itoa(10000900 + i)}); c == "101" {
+		if c := throttleGet(t, room, f.URL, "/ds/pub/loginext", map[string]any{"uid": strconv.Itoa(10000900 + i)}); c == "101" {
 			t.Fatalf("people's attempt %d refused: the right sign-ins spent more than their first steps", i+1)
 		}
 	}
-	if c := throttleGet(t, room, f.URL, "/ds/pub/loginext", map[string]string{"uid": "10000999"}); c != "101" {
+	if c := throttleGet(t, room, f.URL, "/ds/pub/loginext", map[string]any{"uid": "10000999"}); c != "101" {
 		t.Fatalf("people's attempts over the burst: code %q, want 101", c)
 	}
 	for i := range auth.DefaultThrottleBurst - len(radios) {
-		if c := terminalSignIn(t, room, f.URL, strconv.Itoa(10000900+i), pw); c == "101" {
+		if c := testkit.TerminalSignIn(t, room, f.URL, strconv.Itoa(10000900+i), pw); c == "101" {
 			t.Fatalf("devices' attempt %d refused: the right logins spent more than the first ones", i+1)
 		}
 	}
-	if c := terminalSignIn(t, room, f.URL, "10000999", pw); c != "101" {
+	if c := testkit.TerminalSignIn(t, room, f.URL, "10000999", pw); c != "101" {
 		t.Fatalf("devices' attempts over the burst: code %q, want 101", c)
 	}
 	// The dispatchers this address proved still sign in: their pair spends nothing.
@@ -136,7 +97,7 @@ func TestParallelRightLoginsFromOneAddress(t *testing.T) {
 	codes := make([]string, len(radios))
 	var wg sync.WaitGroup
 	for i, id := range radios {
-		wg.Go(func() { codes[i] = terminalSignIn(t, room, f.URL, id, pw) })
+		wg.Go(func() { codes[i] = testkit.TerminalSignIn(t, room, f.URL, id, pw) })
 	}
 	wg.Wait()
 	for i, c := range codes {
@@ -171,7 +132,7 @@ func TestWrongSecretsStopAtTheSameNumbers(t *testing.T) {
 	for _, id := range targets {
 		for range 3 {
 			wg.Go(func() {
-				codes <- throttleGet(t, guesser, f.URL, "/ds/user", map[string]string{"uid": id, "auth": "000000"})
+				codes <- throttleGet(t, guesser, f.URL, "/ds/user", map[string]any{"uid": id, "auth": "000000"})
 			})
 		}
 	}
@@ -198,7 +159,7 @@ func TestWrongSecretsStopAtTheSameNumbers(t *testing.T) {
 			wrong, counted, busy, auth.AddrFailureBurst)
 	}
 	f.clock.Advance(auth.AccountEvery) // dispA's own budget has a check again; the address has no wrong-secret token
-	if c := throttleGet(t, guesser, f.URL, "/ds/user", map[string]string{"uid": dispA, "auth": pw}); c != "101" {
+	if c := throttleGet(t, guesser, f.URL, "/ds/user", map[string]any{"uid": dispA, "auth": pw}); c != "101" {
 		t.Fatalf("the right password from an address out of wrong-secret tokens: %q, want 101", c)
 	}
 }
@@ -211,27 +172,27 @@ func TestAccountLimitsUnchanged(t *testing.T) {
 	f.Auth.SetLimits(auth.DefaultLimits())
 	home := testkit.ClientFrom("127.0.0.34")
 	for i := range auth.AccountBurst {
-		if c := throttleGet(t, home, f.URL, "/ds/user", map[string]string{"uid": dispA, "auth": pw}); c != "0" {
+		if c := throttleGet(t, home, f.URL, "/ds/user", map[string]any{"uid": dispA, "auth": pw}); c != "0" {
 			t.Fatalf("sign-in %d of the burst: %q", i+1, c)
 		}
 	}
-	if c := throttleGet(t, home, f.URL, "/ds/user", map[string]string{"uid": dispA, "auth": pw}); c != "101" {
+	if c := throttleGet(t, home, f.URL, "/ds/user", map[string]any{"uid": dispA, "auth": pw}); c != "101" {
 		t.Fatalf("sign-in %d at once from the proven address: %q, want 101 (the account's budget)", auth.AccountBurst+1, c)
 	}
 	f.clock.Advance(auth.AccountEvery)
-	if c := throttleGet(t, home, f.URL, "/ds/user", map[string]string{"uid": dispA, "auth": pw}); c != "0" {
+	if c := throttleGet(t, home, f.URL, "/ds/user", map[string]any{"uid": dispA, "auth": pw}); c != "0" {
 		t.Fatalf("one more after %v: %q", auth.AccountEvery, c)
 	}
 	// The lockout: five wrong passwords (spaced by the account's budget) lock it, the proven address's right
 	// password included.
 	for i := range auth.MaxFailedLogins {
 		f.clock.Advance(auth.AccountEvery)
-		if c := throttleGet(t, home, f.URL, "/ds/user", map[string]string{"uid": dispA, "auth": "000000"}); c != "2" && c != "107" {
+		if c := throttleGet(t, home, f.URL, "/ds/user", map[string]any{"uid": dispA, "auth": "000000"}); c != "2" && c != "107" {
 			t.Fatalf("wrong password %d: %q", i+1, c)
 		}
 	}
 	f.clock.Advance(auth.AccountEvery)
-	if c := throttleGet(t, home, f.URL, "/ds/user", map[string]string{"uid": dispA, "auth": pw}); c != "107" {
+	if c := throttleGet(t, home, f.URL, "/ds/user", map[string]any{"uid": dispA, "auth": pw}); c != "107" {
 		t.Fatalf("the right password after %d wrong ones: %q, want 107 (locked)", auth.MaxFailedLogins, c)
 	}
 }

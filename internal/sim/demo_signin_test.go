@@ -2,10 +2,8 @@ package sim_test
 
 import (
 	"context"
-	"encoding/json"
 	"net"
 	"net/http"
-	"net/url"
 	"testing"
 	"time"
 
@@ -38,7 +36,7 @@ func TestDispatcherSignsInWhileTheDemoFleetRuns(t *testing.T) {
 	defer tick.Stop()
 	n := 0
 	for ; time.Since(start) < 30*time.Second; <-tick.C {
-		step, code := signInPair(t, dispatcher, base, demo.Dispatcher, "123456")
+		step, code := testkit.SignIn(t, dispatcher, base, demo.Dispatcher, "123456")
 		n++
 		if code != "0" {
 			t.Fatalf("sign-in %d, %.1f s after the start: %s answered %q", n, time.Since(start).Seconds(), step, code)
@@ -76,35 +74,4 @@ func serveAsMakeRun(t *testing.T, cfg config.Config, ln net.Listener) (*app.App,
 		a.Wait()
 	})
 	return a, "http://" + ln.Addr().String()
-}
-
-// signInPair is the console's sign-in (loginext, then the password): the step that refused and its code, or
-// "0".
-func signInPair(t *testing.T, hc *http.Client, base, uid, pw string) (string, string) {
-	t.Helper()
-	for _, step := range []struct {
-		path string
-		q    url.Values
-	}{{"/ds/pub/loginext", url.Values{"uid": {uid}}}, {"/ds/user", url.Values{"uid": {uid}, "auth": {pw}}}} {
-		var env struct {
-			Code string `json:"code"`
-		}
-		getJSON(t, hc, base+step.path+"?"+step.q.Encode(), &env)
-		if env.Code != "0" {
-			return step.path, env.Code
-		}
-	}
-	return "", "0"
-}
-
-func getJSON(t *testing.T, hc *http.Client, u string, v any) {
-	t.Helper()
-	res, err := hc.Get(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
-		t.Fatalf("%s: %v", u, err)
-	}
 }

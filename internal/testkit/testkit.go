@@ -224,6 +224,12 @@ func (s *Server) Do(method, path, token string, params map[string]any) Reply {
 // Do calls the API of the server at base (any server: one started by Start, or a separate process).
 func Do(t testing.TB, base, method, path, token string, params map[string]any) Reply {
 	t.Helper()
+	return DoFrom(t, testClient, base, method, path, token, params)
+}
+
+// DoFrom is Do through hc: a client of an address of its own (ClientFrom), for per-address limits.
+func DoFrom(t testing.TB, hc *http.Client, base, method, path, token string, params map[string]any) Reply {
+	t.Helper()
 	u := base + path
 	var body io.Reader
 	if method == http.MethodGet || method == http.MethodDelete {
@@ -248,7 +254,7 @@ func Do(t testing.TB, base, method, path, token string, params map[string]any) R
 	if token != "" {
 		req.Header.Set("token", token)
 	}
-	res, err := testClient.Do(req)
+	res, err := hc.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
