@@ -146,7 +146,7 @@ func TestParallelUploads(t *testing.T) {
 	for i := range replies {
 		wg.Go(func() { replies[i] = w.upload(w.tokA, fmt.Sprintf("tone%d.wav", i), wav, 0) })
 	}
-	time.Sleep(50 * time.Millisecond)
+	testkit.Eventually(t, 30*time.Second, "a transcode of the burst", func() bool { return most.Load() > 0 })
 	start := time.Now()
 	other := w.upload(w.tokB, "theirs.wav", testkit.ToneWAV(330, 2*time.Second), 0)
 	otherTook := time.Since(start)
