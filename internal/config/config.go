@@ -141,10 +141,12 @@ type Uploads struct {
 	Image, File, Audio, Video int64
 }
 
-// SignIn is the per-address limit of sign-in attempts (docs/adr/0008-sign-in-throttling-and-lockout.md): every
-// request to a credential endpoint and every terminal password login from one address takes one; a burst of
-// BurstPerAddress, then one every IntervalPerAddress. Terminals behind one NAT address (a carrier's APN) log in
-// with their password only the first time (then with a resume token, not counted): raise it for such a fleet.
+// SignIn is the per-address limit of sign-in attempts (docs/adr/0008-sign-in-throttling-and-lockout.md), people's
+// (requests to a credential endpoint, patrol and caster logins) and devices' (terminal password logins, speaker
+// registrations) each: a burst of BurstPerAddress, then one every IntervalPerAddress. A right password of an
+// account the address signed in before (within 24 h) gives its attempt back, so first sign-ins and everything
+// that is not a right secret spend it. Terminals behind one NAT address (a carrier's APN) spend it only on their
+// first password logins: raise the burst to such a fleet's size.
 //
 // BurstPerAccount is how many password checks of one account may run at once before one every 6 s (the
 // guard against one password guessed from many addresses): raise it where many positions share one account.
@@ -154,8 +156,8 @@ type SignIn struct {
 	BurstPerAccount    int
 }
 
-// Default per-address sign-in limit: ten console sign-ins at once (each a verify+auth pair, a shift change behind
-// one office NAT), then one attempt every 3 s.
+// Default per-address sign-in limit, people's and devices' each: ten first console sign-ins at once (each a
+// verify+auth pair, a shift change behind one office NAT), then one attempt every 3 s.
 const (
 	DefaultSignInBurst    = 20
 	DefaultSignInInterval = 3 * time.Second
@@ -268,8 +270,8 @@ func ParseServe(args []string) (Config, error) {
 	fs.DurationVar(&c.HTTP.BodyTimeout, "body-timeout", 30*time.Second, "a request body must arrive within this (plus one second per --body-min-rate-kb KB for large ones, e.g. uploads); slower clients are cut off")
 	fs.Int64Var(&bodyRateKB, "body-min-rate-kb", 4, "KB per second a long request body (an upload) must keep up beyond --body-timeout")
 	fs.IntVar(&c.HTTP.ConnsPerIP, "conns-per-ip", 256, "open connections one peer address may hold (0 = no cap); trusted proxies are not capped. Raise it when many terminals share one NAT address, or for a simulated fleet on one machine")
-	fs.IntVar(&c.SignIn.BurstPerAddress, "signin-burst-per-address", DefaultSignInBurst, "sign-in attempts (credential requests, terminal password logins) one address may make at once before the interval applies; raise it for terminals behind one NAT address")
-	fs.DurationVar(&c.SignIn.IntervalPerAddress, "signin-interval-per-address", DefaultSignInInterval, "after the burst, one sign-in attempt per address this often")
+	fs.IntVar(&c.SignIn.BurstPerAddress, "signin-burst-per-address", DefaultSignInBurst, "sign-in attempts one address may make at once before the interval applies, people's (credential requests) and devices' (terminal password logins, speaker registrations) each; a right password of an account the address signed in before gives its attempt back; raise it to a fleet's size for its first logins behind one NAT address")
+	fs.DurationVar(&c.SignIn.IntervalPerAddress, "signin-interval-per-address", DefaultSignInInterval, "after the burst, one sign-in attempt per address (people's and devices' each) this often")
 	fs.IntVar(&c.SignIn.BurstPerAccount, "signin-burst-per-account", DefaultAccountBurst, "password checks of one account at once (from any addresses) before one every 6 s; raise it where many positions share one account")
 	fs.DurationVar(&c.ShutdownTimeout, "shutdown-timeout", 10*time.Second, "graceful shutdown limit")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
