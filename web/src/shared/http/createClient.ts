@@ -46,7 +46,6 @@ export interface RequestOptions {
   /** A call with a token of its own (a service's sign-in that shows another session): no re-authentication. */
   token?: string;
   timeoutMs?: number;
-  signal?: AbortSignal;
 }
 
 export interface ClientConfig {
@@ -120,7 +119,6 @@ export function createClient(cfg: ClientConfig): Client {
     const ctrl = new AbortController();
     const ms = opts.timeoutMs ?? cfg.timeoutMs ?? HTTP_TIMEOUT_MS;
     const timer = ms > 0 ? setTimeout(() => ctrl.abort('timeout'), ms) : undefined;
-    opts.signal?.addEventListener('abort', () => ctrl.abort(opts.signal?.reason));
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (token) headers.token = token;
     const full = joinPath(cfg.base, path);
