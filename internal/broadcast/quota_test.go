@@ -1,12 +1,8 @@
 package broadcast_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
-	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,6 +11,7 @@ import (
 
 	"tenfour/internal/broadcast"
 	"tenfour/internal/config"
+	"tenfour/internal/files/filetest"
 	"tenfour/internal/testkit"
 )
 
@@ -59,6 +56,10 @@ func TestLibraryStorageQuota(t *testing.T) {
 				t.Fatalf("%s: something was kept", what)
 			}
 		}
+		fileOf := func(n int64) testkit.Reply { // a file store upload of exactly n bytes
+			t.Helper()
+			return filetest.Upload(t, s, w.consA, filetest.File("a.wav", filetest.WAVOf(int(n))))
+		}
 		wav := sineWAV(440, 1500*time.Millisecond) // about 24,000 bytes once transcoded
 		var lib []broadcast.File
 		for i := range 2 {
@@ -78,8 +79,8 @@ func TestLibraryStorageQuota(t *testing.T) {
 
 		// The file store's uploads share the quota: one byte more than the room left is refused, the room is not.
 		room := int64(quota) - used()
-		refused("a file over the room left", fileUpload(t, s.URL, w.consA, wavBytes(room+1)), before)
-		if r := fileUpload(t, s.URL, w.consA, wavBytes(room)); r.Code != "0" {
+		refused("a file over the room left", fileOf(room+1), before)
+		if r := fileOf(room); r.Code != "0" {
 			t.Fatalf("a file of the room left: %+v", r)
 		}
 		if used() != quota {
@@ -87,7 +88,7 @@ func TestLibraryStorageQuota(t *testing.T) {
 		}
 		before = kept()
 		refused("a full customer's library file", w.upload(w.tokA, "tone4.wav", wav, 0), before)
-		refused("a full customer's file", fileUpload(t, s.URL, w.consA, wavBytes(100)), before)
+		refused("a full customer's file", fileOf(100), before)
 
 		// Another customer is not touched.
 		if r := w.upload(w.tokB, "b.wav", wav, 0); r.Code != "200" {
@@ -100,42 +101,4 @@ func TestLibraryStorageQuota(t *testing.T) {
 			t.Fatalf("after a delete: %s %s", r.Code, r.Msg)
 		}
 	})
-}
-
-// wavBytes is a WAV file of exactly n bytes (n ≥ 44).
-func wavBytes(n int64) []byte {
-	var b bytes.Buffer
-	b.WriteString("RIFF")
-	_ = binary.Write(&b, binary.LittleEndian, uint32(n-8))
-	b.WriteString("WAVEfmt ")
-	for _, v := range []any{uint32(16), uint16(1), uint16(1), uint32(8000), uint32(16000), uint16(2), uint16(16)} {
-		_ = binary.Write(&b, binary.LittleEndian, v)
-	}
-	b.WriteString("data")
-	_ = binary.Write(&b, binary.LittleEndian, uint32(n-44))
-	b.Write(make([]byte, n-44))
-	return b.Bytes()
-}
-
-// fileUpload posts a file to the file service with a console session.
-func fileUpload(t *testing.T, base, token string, body []byte) testkit.Reply {
-	t.Helper()
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	fw, _ := mw.CreateFormFile("file", "a.wav")
-	fw.Write(body)
-	mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, base+"/filews/upload/media", &buf)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("token", token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	r := testkit.Reply{Status: res.StatusCode}
-	if err := json.NewDecoder(res.Body).Decode(&r); err != nil {
-		t.Fatal(err)
-	}
-	return r
 }

@@ -26,12 +26,16 @@ type world struct {
 	imageMax int64
 }
 
-func newWorld(t *testing.T, engine string) *world {
+// newWorld is a server with small upload limits and two customers; opts change its configuration further.
+func newWorld(t *testing.T, engine string, opts ...func(*config.Config)) *world {
 	t.Helper()
 	w := &world{imageMax: 64 << 10}
 	w.s = testkit.StartOn(t, engine, func(c *config.Config) {
 		c.Uploads = config.Uploads{Image: w.imageMax, File: 1 << 20, Audio: 1 << 20, Video: 2 << 20}
 		w.dataDir = c.DataDir
+		for _, o := range opts {
+			o(c)
+		}
 	})
 	w.a = rttest.NewFleet(t, w.s.DB, "1", 2)
 	w.b = rttest.NewFleet(t, w.s.DB, "2", 1)

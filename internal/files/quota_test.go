@@ -1,11 +1,7 @@
 package files_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"mime/multipart"
 	"net/http"
 	"sync"
 	"testing"
@@ -20,23 +16,7 @@ const quotaBytes = 250_000
 
 // quotaWorld is a server whose customers may each keep quotaBytes of uploads.
 func quotaWorld(t *testing.T, engine string) *world {
-	t.Helper()
-	w := &world{imageMax: 64 << 10}
-	w.s = testkit.StartOn(t, engine, func(c *config.Config) {
-		c.Uploads = config.Uploads{Image: w.imageMax, File: 1 << 20, Audio: 1 << 20, Video: 2 << 20}
-		c.StorageQuota = quotaBytes
-		w.dataDir = c.DataDir
-	})
-	w.a = rttest.NewFleet(t, w.s.DB, "1", 1)
-	w.b = rttest.NewFleet(t, w.s.DB, "2", 1)
-	var err error
-	if w.tokA, err = w.s.Sessions.Create(context.Background(), w.a.Dispatcher, w.a.CustomerID); err != nil {
-		t.Fatal(err)
-	}
-	if w.tokB, err = w.s.Sessions.Create(context.Background(), w.b.Dispatcher, w.b.CustomerID); err != nil {
-		t.Fatal(err)
-	}
-	return w
+	return newWorld(t, engine, func(c *config.Config) { c.StorageQuota = quotaBytes })
 }
 
 // used is the customer's bytes in the files table.
@@ -49,9 +29,6 @@ func (w *world) used(t *testing.T, customerID int64) int64 {
 	}
 	return n
 }
-
-// wavOf is a WAV file of exactly n bytes.
-func wavOf(n int) []byte { return filetest.WAV(n - len(filetest.WAV(0))) }
 
 func TestStorageQuota(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
@@ -67,15 +44,15 @@ func TestStorageQuota(t *testing.T) {
 				t.Fatalf("%s: something was kept (rows %d → %d, files on disk %d → %d)", what, rows, w.count(t), files, w.stored(t))
 			}
 		}
-		first := filetest.MustUpload(t, w.s, w.tokA, "a.wav", wavOf(100_000), "")
-		filetest.MustUpload(t, w.s, w.tokA, "b.wav", wavOf(100_000), "")
+		first := filetest.MustUpload(t, w.s, w.tokA, "a.wav", filetest.WAVOf(100_000), "")
+		filetest.MustUpload(t, w.s, w.tokA, "b.wav", filetest.WAVOf(100_000), "")
 		// 50,000 bytes are left: a larger upload is cut where it passes them, though its kind allows 1 MB.
-		refused(t, "over the room left", w.tokA, wavOf(60_000))
-		filetest.MustUpload(t, w.s, w.tokA, "c.wav", wavOf(50_000), "") // exactly full
+		refused(t, "over the room left", w.tokA, filetest.WAVOf(60_000))
+		filetest.MustUpload(t, w.s, w.tokA, "c.wav", filetest.WAVOf(50_000), "") // exactly full
 		if got := w.used(t, w.a.CustomerID); got != quotaBytes {
 			t.Fatalf("used %d", got)
 		}
-		refused(t, "a full customer's small file", w.tokA, wavOf(100))
+		refused(t, "a full customer's small file", w.tokA, filetest.WAVOf(100))
 
 		// The media cloud's uploads are the terminals' uploads to the file store: the same quota.
 		term := testkit.Terminal(t, w.s.URL, w.a.Terminals[0], rttest.Password)
@@ -84,14 +61,14 @@ func TestStorageQuota(t *testing.T) {
 		refused(t, "a terminal's photo", tok.Token, filetest.JPEG())
 
 		// Another customer is not touched by A's quota.
-		filetest.MustUpload(t, w.s, w.tokB, "b.wav", wavOf(200_000), "")
+		filetest.MustUpload(t, w.s, w.tokB, "b.wav", filetest.WAVOf(200_000), "")
 
 		// Space comes back with the rows: the quota is measured on what is stored.
 		if _, err := w.s.DB.Exec(context.Background(), `DELETE FROM files WHERE id = ?`, first.ID); err != nil {
 			t.Fatal(err)
 		}
-		filetest.MustUpload(t, w.s, w.tokA, "d.wav", wavOf(100_000), "")
-		refused(t, "full again", w.tokA, wavOf(100))
+		filetest.MustUpload(t, w.s, w.tokA, "d.wav", filetest.WAVOf(100_000), "")
+		refused(t, "full again", w.tokA, filetest.WAVOf(100))
 	})
 }
 
@@ -101,18 +78,18 @@ func TestStorageQuotaParallel(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := quotaWorld(t, engine)
 		const n = 8
-		body := wavOf(100_000)
+		body := filetest.WAVOf(100_000)
 		codes := make([]string, n)
 		var wg sync.WaitGroup
 		for i := range n {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				code, err := post(w.s.URL, w.tokA, body)
+				r, err := filetest.Send(w.s.URL, w.tokA, filetest.File("p.wav", body))
 				if err != nil {
-					code = err.Error()
+					r.Code = err.Error()
 				}
-				codes[i] = code
+				codes[i] = r.Code
 			}()
 		}
 		wg.Wait()
@@ -137,34 +114,4 @@ func TestStorageQuotaParallel(t *testing.T) {
 			t.Fatalf("%d rows, %d files on disk", rows, files)
 		}
 	})
-}
-
-// post uploads body as a file and answers the envelope's code (safe off the test's goroutine).
-func post(base, token string, body []byte) (string, error) {
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	fw, err := mw.CreateFormFile("file", "p.wav")
-	if err != nil {
-		return "", err
-	}
-	fw.Write(body)
-	mw.Close()
-	req, err := http.NewRequest(http.MethodPost, base+"/filews/upload/media", &buf)
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("token", token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer res.Body.Close()
-	var env struct {
-		Code string `json:"code"`
-	}
-	if err := json.NewDecoder(res.Body).Decode(&env); err != nil {
-		return "", fmt.Errorf("HTTP %d: %w", res.StatusCode, err)
-	}
-	return env.Code, nil
 }

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -35,6 +36,9 @@ func JPEG() []byte {
 	_ = jpeg.Encode(&b, image.NewGray(image.Rect(0, 0, 8, 8)), nil)
 	return b.Bytes()
 }
+
+// WAVOf is a WAV file of exactly size bytes (at least len(WAV(0))).
+func WAVOf(size int) []byte { return WAV(size - len(WAV(0))) }
 
 // WAV is a PCM WAV file with n bytes of silence.
 func WAV(n int) []byte {
@@ -77,6 +81,16 @@ type Part struct {
 // Upload posts a multipart form to the file service; token "" sends none in the headers.
 func Upload(t testing.TB, s *testkit.Server, token string, parts ...Part) testkit.Reply {
 	t.Helper()
+	r, err := Send(s.URL, token, parts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Send is Upload to a server at base that answers an error instead of failing the test: safe off the test's
+// goroutine (uploads in parallel).
+func Send(base, token string, parts ...Part) (testkit.Reply, error) {
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	for _, p := range parts {
@@ -91,12 +105,12 @@ func Upload(t testing.TB, s *testkit.Server, token string, parts ...Part) testki
 		}
 		w, err := mw.CreatePart(h)
 		if err != nil {
-			t.Fatal(err)
+			return testkit.Reply{}, err
 		}
 		w.Write(p.Body)
 	}
 	mw.Close()
-	return Post(t, s, token, mw.FormDataContentType(), body.Bytes())
+	return send(base, token, mw.FormDataContentType(), body.Bytes())
 }
 
 // UploadURL is Upload to a server at base (http://host:port).
@@ -111,9 +125,17 @@ func File(name string, body []byte) Part { return Part{Name: "file", FileName: n
 // Post sends a raw body to the upload endpoint.
 func Post(t testing.TB, s *testkit.Server, token, contentType string, body []byte) testkit.Reply {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, s.URL+"/filews/upload/media", bytes.NewReader(body))
+	r, err := send(s.URL, token, contentType, body)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return r
+}
+
+func send(base, token, contentType string, body []byte) (testkit.Reply, error) {
+	req, err := http.NewRequest(http.MethodPost, base+"/filews/upload/media", bytes.NewReader(body))
+	if err != nil {
+		return testkit.Reply{}, err
 	}
 	req.Header.Set("Content-Type", contentType)
 	if token != "" {
@@ -121,15 +143,15 @@ func Post(t testing.TB, s *testkit.Server, token, contentType string, body []byt
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return testkit.Reply{}, err
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
 	r := testkit.Reply{Status: res.StatusCode, Header: res.Header}
 	if err := json.Unmarshal(raw, &r); err != nil {
-		t.Fatalf("upload: not an envelope (%d): %s", res.StatusCode, raw)
+		return r, fmt.Errorf("upload: not an envelope (%d): %s", res.StatusCode, raw)
 	}
-	return r
+	return r, nil
 }
 
 // Uploaded is the result of a successful upload.
