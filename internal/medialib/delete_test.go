@@ -17,30 +17,16 @@ import (
 // nothing of it.
 func TestDeleteIsLoggedAndReachesEveryConsole(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		s := testkit.StartOn(t, engine)
-		a, b := rttest.NewFleet(t, s.DB, "1", 1), rttest.NewFleet(t, s.DB, "2", 1)
+		c := newCloud(t, engine)
+		s, a, tok, ft := c.s, c.a, c.tok, c.ft
 		const second = "10000002"
 		rttest.Account(t, s.DB, a.CustomerID, second, "20", a.Group)
-		tok := s.Token(a.Dispatcher, a.CustomerID)
-		tokB := s.Token(b.Dispatcher, b.CustomerID)
 		other := testkit.Console(t, s.URL, s.Token(second, a.CustomerID))
-		foreign := testkit.Console(t, s.URL, tokB)
-		term := testkit.Terminal(t, s.URL, a.Terminals[0], rttest.Password)
-		ft := fileToken(t, term)
-		register := func(fileID string) string {
-			t.Helper()
-			r := term.Call("media.uploaded", map[string]any{"fileId": fileID})
-			var res struct{ ID string }
-			r.Into(t, &res)
-			if r.Code != "0" {
-				t.Fatalf("media.uploaded %+v", r)
-			}
-			return res.ID
-		}
+		foreign := testkit.Console(t, s.URL, c.tokB)
 		photo := filetest.MustUpload(t, s, ft, "IMG_7.jpg", filetest.JPEG(), "")
-		photoItem := register(photo.ID)
+		photoItem := c.register(t, photo.ID)
 		voice := filetest.MustUpload(t, s, ft, "rec.wav", filetest.WAV(800), "")
-		voiceItem := register(voice.ID)
+		voiceItem := c.register(t, voice.ID)
 		icon := filetest.MustUpload(t, s, tok, "icon.png", filetest.PNG(), "")
 		if r := s.Do("POST", "/ds/tone/add", tok, map[string]any{"name": "Voice", "fileUrl": voice.URL, "iconUrl": icon.URL}); r.Code != "0" {
 			t.Fatalf("tone %+v", r)
@@ -57,7 +43,7 @@ func TestDeleteIsLoggedAndReachesEveryConsole(t *testing.T) {
 		if r := s.Do("DELETE", "/ds/mediaLib/delete", tok, map[string]any{"id": voiceItem}); r.Code != "409" {
 			t.Fatalf("the tone's file: %+v", r)
 		}
-		if r := s.Do("DELETE", "/ds/mediaLib/delete", tokB, map[string]any{"id": photoItem}); r.Code != "404" {
+		if r := s.Do("DELETE", "/ds/mediaLib/delete", c.tokB, map[string]any{"id": photoItem}); r.Code != "404" {
 			t.Fatalf("another customer's item: %+v", r)
 		}
 		if n := logged(); n != 0 {
@@ -102,7 +88,7 @@ func TestDeleteIsLoggedAndReachesEveryConsole(t *testing.T) {
 			var le struct{ Type int }
 			return json.Unmarshal(f.Data, &le) == nil && le.Type == 142
 		})
-		r = s.Do("GET", "/ds/log/list", tokB, map[string]any{"type": "142"})
+		r = s.Do("GET", "/ds/log/list", c.tokB, map[string]any{"type": "142"})
 		page.Total = -1
 		r.Into(t, &page)
 		if r.Code != "0" || page.Total != 0 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/config"
 	"tenfour/internal/files/filetest"
 	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
@@ -26,6 +27,38 @@ func fileToken(t *testing.T, term *testkit.Socket) string {
 		t.Fatalf("file.token %+v", f)
 	}
 	return v.Token
+}
+
+// cloud is the fixture of the delete and quota tests: a server with two customers, each with a dispatcher's
+// session, and customer a's terminal signed in over the socket with a file token.
+type cloud struct {
+	s         *testkit.Server
+	a, b      rttest.Fleet
+	tok, tokB string // the dispatchers' sessions
+	term      *testkit.Socket
+	ft        string // the terminal's file token
+}
+
+func newCloud(t *testing.T, engine string, opts ...func(*config.Config)) *cloud {
+	t.Helper()
+	c := &cloud{s: testkit.StartOn(t, engine, opts...)}
+	c.a, c.b = rttest.NewFleet(t, c.s.DB, "1", 1), rttest.NewFleet(t, c.s.DB, "2", 1)
+	c.tok, c.tokB = c.s.Token(c.a.Dispatcher, c.a.CustomerID), c.s.Token(c.b.Dispatcher, c.b.CustomerID)
+	c.term = testkit.Terminal(t, c.s.URL, c.a.Terminals[0], rttest.Password)
+	c.ft = fileToken(t, c.term)
+	return c
+}
+
+// register is the terminal's media.uploaded of an uploaded file: the new item's id.
+func (c *cloud) register(t *testing.T, fileID string) string {
+	t.Helper()
+	r := c.term.Call("media.uploaded", map[string]any{"fileId": fileID})
+	var res struct{ ID string }
+	r.Into(t, &res)
+	if r.Code != "0" {
+		t.Fatalf("media.uploaded %+v", r)
+	}
+	return res.ID
 }
 
 func TestTerminalUploadRegistersMedia(t *testing.T) {

@@ -1,7 +1,6 @@
 package medialib_test
 
 import (
-	"context"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -9,7 +8,6 @@ import (
 
 	"tenfour/internal/config"
 	"tenfour/internal/files/filetest"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
 )
 
@@ -20,30 +18,16 @@ func TestMediaStorageQuota(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		const quota = 30_000
 		var dataDir string
-		s := testkit.StartOn(t, engine, func(c *config.Config) { c.StorageQuota = quota; dataDir = c.DataDir })
-		a, b := rttest.NewFleet(t, s.DB, "1", 1), rttest.NewFleet(t, s.DB, "2", 1)
-		tok, _ := s.Sessions.Create(context.Background(), a.Dispatcher, a.CustomerID)
-		tokB, _ := s.Sessions.Create(context.Background(), b.Dispatcher, b.CustomerID)
-		term := testkit.Terminal(t, s.URL, a.Terminals[0], rttest.Password)
-		ft := fileToken(t, term)
+		c := newCloud(t, engine, func(cfg *config.Config) { cfg.StorageQuota = quota; dataDir = cfg.DataDir })
+		s, a, tok, tokB, ft := c.s, c.a, c.tok, c.tokB, c.ft
 		onDisk := func(id string) bool {
 			_, err := os.Stat(filepath.Join(dataDir, "files", id[:2], id))
 			return err == nil
 		}
-		register := func(fileID string) string {
-			t.Helper()
-			r := term.Call("media.uploaded", map[string]any{"fileId": fileID})
-			var res struct{ ID string }
-			r.Into(t, &res)
-			if r.Code != "0" {
-				t.Fatalf("media.uploaded %+v", r)
-			}
-			return res.ID
-		}
 		video := filetest.MustUpload(t, s, ft, "VID.mp4", filetest.MP4(20_000), "")
-		videoItem := register(video.ID)
+		videoItem := c.register(t, video.ID)
 		voice := filetest.MustUpload(t, s, ft, "rec.wav", filetest.WAV(8_000), "")
-		voiceItem := register(voice.ID)
+		voiceItem := c.register(t, voice.ID)
 		icon := filetest.MustUpload(t, s, tok, "icon.png", filetest.PNG(), "")
 
 		// Full: the terminal's next photo is refused and nothing of it kept.
@@ -77,7 +61,7 @@ func TestMediaStorageQuota(t *testing.T) {
 					}
 					// Its space is back: the terminal's next photo is stored.
 					photo := filetest.MustUpload(t, s, ft, "IMG.jpg", append(filetest.JPEG(), make([]byte, 4_000)...), "")
-					register(photo.ID)
+					c.register(t, photo.ID)
 				}},
 			{Name: "delete it again", Method: "DELETE", Path: "/ds/mediaLib/delete", Token: tok, Params: map[string]any{"id": videoItem}, Code: "404"},
 		})
