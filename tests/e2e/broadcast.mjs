@@ -33,14 +33,29 @@ function api(page, method, path, body) {
 
 const rows = (page, sel) => page.$$(`[data-testid=speaker-row]${sel}`);
 
+/** A dispatcher's /broadcast screen once the demo's eight speakers are online. */
+async function broadcastScreen(context) {
+  const { page, base } = await dispatcherConsole(context);
+  await page.goto(`${base}/broadcast`);
+  await page.waitForSelector('[data-testid=broadcast-page]', { timeout: 30_000 });
+  await until(async () => (await rows(page, '[data-online="1"]')).length >= 8, 'the demo speakers online', 30_000);
+  return page;
+}
+
+/** Selects the speaker of code and holds the paging button down (the caller releases it: page.mouse.up()). */
+async function holdPageButton(page, code) {
+  await page.check(`[data-testid=speaker-row][data-code="${code}"] input[type=checkbox]`);
+  const button = await page.waitForSelector('[data-testid=page-button]:not([disabled])');
+  const box = await button.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+}
+
 export const broadcastCases = [
   [
     'broadcast: upload a file, play it from the real-time player on two speakers, and see both playing',
     async ({ context }) => {
-      const { page, base } = await dispatcherConsole(context);
-      await page.goto(`${base}/broadcast`);
-      await page.waitForSelector('[data-testid=broadcast-page]', { timeout: 30_000 });
-      await until(async () => (await rows(page, '[data-online="1"]')).length >= 8, 'the demo speakers online', 30_000);
+      const page = await broadcastScreen(context);
 
       await page.getByRole('tab', { name: 'Library' }).click();
       const name = `e2e-${Date.now()}.wav`;
@@ -72,17 +87,10 @@ export const broadcastCases = [
   [
     'broadcast: holding the paging button sends the console microphone live to a selected speaker',
     async ({ context }) => {
-      const { page, base } = await dispatcherConsole(context);
-      await page.goto(`${base}/broadcast`);
-      await page.waitForSelector('[data-testid=broadcast-page]', { timeout: 30_000 });
-      await until(async () => (await rows(page, '[data-online="1"]')).length >= 8, 'the demo speakers online', 30_000);
+      const page = await broadcastScreen(context);
       const devices = await api(page, 'GET', '/broadcast/v1/device');
       const target = devices.result.list.find((d) => d.online === 1 && d.reported?.state !== 'playing');
-      await page.check(`[data-testid=speaker-row][data-code="${target.code}"] input[type=checkbox]`);
-      const button = await page.waitForSelector('[data-testid=page-button]:not([disabled])');
-      const box = await button.boundingBox();
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      await page.mouse.down();
+      await holdPageButton(page, target.code);
       try {
         await page.waitForSelector('[data-testid=page-button][data-paging="1"]');
         // the simulated speaker decodes the browser's Opus (pion/opus) and reports its level: every frame decoded,
@@ -111,10 +119,7 @@ export const broadcastCases = [
   [
     'broadcast: a live page that loses the microphone to another page shows it ended (broadcast.pageEnded)',
     async ({ context }) => {
-      const { page, base } = await dispatcherConsole(context);
-      await page.goto(`${base}/broadcast`);
-      await page.waitForSelector('[data-testid=broadcast-page]', { timeout: 30_000 });
-      await until(async () => (await rows(page, '[data-online="1"]')).length >= 8, 'the demo speakers online', 30_000);
+      const page = await broadcastScreen(context);
       const devices = await api(page, 'GET', '/broadcast/v1/device');
       const [mine, other] = devices.result.list.filter((d) => d.online === 1 && d.reported?.state !== 'playing');
       // a caster of the same customer bound to this dispatcher, signed in with its own md5 login
@@ -122,11 +127,7 @@ export const broadcastCases = [
       const password = createHash('md5').update(`${code}-pw`).digest('hex');
       const made = await api(page, 'POST', '/broadcast/v1/caster', { name: 'Deputy', code, call_number: code, user_id: DISPATCHER.uid, password });
       expect(made.code === 200, `deputy caster: ${JSON.stringify(made)}`);
-      await page.check(`[data-testid=speaker-row][data-code="${mine.code}"] input[type=checkbox]`);
-      const button = await page.waitForSelector('[data-testid=page-button]:not([disabled])');
-      const box = await button.boundingBox();
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      await page.mouse.down();
+      await holdPageButton(page, mine.code);
       let deputy = '';
       try {
         await page.waitForSelector('[data-testid=page-button][data-paging="1"]');
