@@ -363,22 +363,23 @@ func (p *provenPairs) has(addr, key string, now time.Time) bool {
 }
 
 // prove records a right secret of key from addr at now and tells whether addr had proven key before (within
-// ttl). A new pair is not remembered while max pairs are (after dropping the expired ones).
+// ttl). A new pair is not remembered while max pairs are. Expired pairs are dropped once every sweepEvery, not
+// at every new pair while the map is full: that would walk all max of them under the lock at each first login.
 func (p *provenPairs) prove(addr, key string, now time.Time) (before bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	k := pair{addr, key}
 	at, ok := p.last[k]
-	if !ok && (len(p.last) >= p.max || now.Sub(p.lastSweep) >= sweepEvery) {
+	if !ok && now.Sub(p.lastSweep) >= sweepEvery {
 		p.lastSweep = now
 		for k2, at := range p.last {
 			if now.Sub(at) >= p.ttl {
 				delete(p.last, k2)
 			}
 		}
-		if len(p.last) >= p.max {
-			return false
-		}
+	}
+	if !ok && len(p.last) >= p.max {
+		return false
 	}
 	p.last[k] = now
 	return ok && now.Sub(at) < p.ttl

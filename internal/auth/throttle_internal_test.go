@@ -62,3 +62,31 @@ func TestInProcessAddressIsExempt(t *testing.T) {
 		t.Fatal("loopback is not exempt")
 	}
 }
+
+// Proven pairs: a pair proves itself from its second right secret on, for ttl after the last; at most max pairs
+// are remembered (a new one beyond them pays as a first sign-in every time), and expired ones make room again
+// at the next sweep.
+func TestProvenPairs(t *testing.T) {
+	p := newProvenPairs(time.Hour, 2)
+	now := time.Now()
+	if first, second := p.prove("a", "1", now), p.prove("a", "1", now); first || !second || !p.has("a", "1", now) {
+		t.Fatal("a pair is proven from its second right secret on")
+	}
+	if p.has("b", "1", now) || p.has("a", "2", now) {
+		t.Fatal("a pair proves only itself")
+	}
+	p.prove("a", "2", now)
+	if first, second := p.prove("a", "3", now), p.prove("a", "3", now); first || second || p.has("a", "3", now) {
+		t.Fatal("a third pair remembered beyond max 2")
+	}
+	if !p.prove("a", "1", now.Add(30*time.Minute)) {
+		t.Fatal("a remembered pair is renewed when full")
+	}
+	later := now.Add(time.Hour + time.Minute) // "a"/"2" expired, "a"/"1" not (renewed at +30 min)
+	if p.has("a", "2", later) || !p.has("a", "1", later) {
+		t.Fatal("a pair is proven for ttl after its last right secret")
+	}
+	if first, second := p.prove("a", "3", later), p.prove("a", "3", later); first || !second {
+		t.Fatal("an expired pair did not make room at the sweep")
+	}
+}
