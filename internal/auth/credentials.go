@@ -372,7 +372,8 @@ func (s *Sessions) LookupBroadcast(ctx context.Context, token string) (Broadcast
 	var revoked bool
 	var kind string
 	var parentRevoked sql.NullBool
-	// a session opened under a console session ends with it, however that one ended (Revoke also marks it)
+	// A session opened under a console session ends with it, however that one ended. Revoke marks it too, but
+	// only the join catches one opened (OpenBroadcast) while its console session was being signed out.
 	err := s.db.QueryRow(ctx, `SELECT s.account_id, s.credential_id, s.customer_id, s.expires_at, s.revoked, s.kind, p.revoked
 		FROM sessions s LEFT JOIN sessions p ON s.parent_hash <> '' AND p.token_hash = s.parent_hash
 		WHERE s.token_hash = ?`, hashToken(token)).Scan(&account, &cred, &h.CustomerID, &expires, &revoked, &kind, &parentRevoked)
