@@ -2,7 +2,6 @@ package camera_test
 
 import (
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,39 +11,8 @@ import (
 
 	"tenfour/internal/camera"
 	"tenfour/internal/testkit"
+	"tenfour/internal/testkit/probe"
 )
-
-// holdPorts keeps binding loopback UDP ports until stop is closed, holding the last n (as a busy host's other
-// sockets do): a port found free a moment ago may be taken now.
-func holdPorts(stop <-chan struct{}, n int) *sync.WaitGroup {
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		held := make([]*net.UDPConn, n)
-		defer func() {
-			for _, c := range held {
-				if c != nil {
-					c.Close()
-				}
-			}
-		}()
-		for i := 0; ; i = (i + 1) % n {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			if c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)}); err == nil {
-				if held[i] != nil {
-					held[i].Close()
-				}
-				held[i] = c
-			}
-		}
-	}()
-	return &wg
-}
 
 // Six cameras' recordings start at once while other sockets keep taking loopback ports, and every one records
 // and plays: the recorder's ffmpeg reads a pipe it inherits, never a port found free and handed over
@@ -82,9 +50,7 @@ func TestRecordingsStartTogetherWhilePortsAreTaken(t *testing.T) {
 			return
 		}
 
-		stop := make(chan struct{})
-		thief := holdPorts(stop, 4000)
-		time.Sleep(100 * time.Millisecond) // the ports are held
+		release := probe.HoldPorts(t, 4000)
 		var mu sync.Mutex
 		recs := map[string]camera.RecordID{}
 		each(func(stream string) {
@@ -112,8 +78,7 @@ func TestRecordingsStartTogetherWhilePortsAreTaken(t *testing.T) {
 			}
 			return grown == len(streams)
 		})
-		close(stop)
-		thief.Wait()
+		release()
 
 		each(func(stream string) {
 			r := e.do(t, http.MethodGet, "/ds/apiZlmk/record", e.tok, map[string]any{"stream": stream, "type": 1})

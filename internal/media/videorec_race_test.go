@@ -2,7 +2,6 @@ package media
 
 import (
 	"encoding/json"
-	"net"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"github.com/pion/rtp/codecs"
 
 	"tenfour/internal/termclient"
+	"tenfour/internal/testkit/probe"
 )
 
 // feedClip sends a recorder seconds of a terminal's real camera clip (640×360, 15 fps) and microphone (20 ms Opus
@@ -79,41 +79,6 @@ func probeRecording(t *testing.T, path string) probeFile {
 	return p
 }
 
-// grabPorts keeps binding loopback UDP ports until stop is closed, holding the last n (as other processes on a
-// busy host do: every WebRTC connection, DNS query and test server takes one): a port found free a moment ago may
-// be taken now.
-func grabPorts(stop <-chan struct{}, n int) *sync.WaitGroup {
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		held := make([]*net.UDPConn, 0, n)
-		defer func() {
-			for _, c := range held {
-				c.Close()
-			}
-		}()
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-			if err != nil {
-				continue
-			}
-			if len(held) < n {
-				held = append(held, c)
-			} else {
-				held[i%n].Close()
-				held[i%n] = c
-			}
-		}
-	}()
-	return &wg
-}
-
 // Recordings that start together while other sockets keep taking loopback ports all finish, each with every
 // frame: a recorder's ffmpeg reads from a pipe it inherits, never from a port found free and handed over (that
 // failed with "[udp] bind failed: Address already in use", docs/adr/0031).
@@ -121,10 +86,7 @@ func TestVideoRecordersStartTogetherWhilePortsAreTaken(t *testing.T) {
 	if _, err := exec.LookPath("ffmpeg"); err != nil {
 		t.Skip("no ffmpeg (make test-deps installs it)")
 	}
-	stop := make(chan struct{})
-	thief := grabPorts(stop, 4000)
-	defer func() { close(stop); thief.Wait() }()
-	time.Sleep(100 * time.Millisecond) // the thief holds its ports
+	probe.HoldPorts(t, 4000) // until the test ends
 
 	dir := t.TempDir()
 	const n = 8

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"tenfour/internal/testkit/probe"
 )
 
 // id3 is an ID3v2.4 tag header with a body of n bytes (syncsafe size), footer when footer is set.
@@ -267,11 +269,7 @@ func TestLimiter(t *testing.T) {
 		}
 		r()
 	})
-	for deadline := time.Now().Add(5 * time.Second); holders(l, 1) < 3; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) { // two holders and the waiter
-			t.Fatal("the third request never queued")
-		}
-	}
+	probe.Eventually(t, 5*time.Second, "two holders and the waiter", func() bool { return holders(l, 1) == 3 })
 	held[0]()
 	held[0]() // twice: no effect
 	wg.Wait()
