@@ -14,7 +14,6 @@ package quota
 
 import (
 	"context"
-	"database/sql"
 	"net/http"
 
 	"tenfour/internal/platform/db"
@@ -27,13 +26,8 @@ var ErrFull = httpx.E(http.StatusInsufficientStorage, "79", "errors.file.quota",
 // DefaultMB is the default quota per customer (--storage-quota-mb): 10 GiB.
 const DefaultMB = 10 << 10
 
-// Querier reads one row (a *db.DB or a *db.Tx).
-type Querier interface {
-	QueryRow(ctx context.Context, q string, args ...any) *sql.Row
-}
-
 // Usage is how many bytes one owner keeps for a customer, e.g. SUM(size) of its table.
-type Usage func(ctx context.Context, q Querier, customerID int64) (int64, error)
+type Usage func(ctx context.Context, q db.Querier, customerID int64) (int64, error)
 
 // Quota is the limit and where usage is read. A nil *Quota, or a limit of 0, is unlimited.
 type Quota struct {
@@ -47,20 +41,8 @@ func New(d *db.DB, limit int64, sources ...Usage) *Quota {
 	return &Quota{db: d, limit: max(limit, 0), sources: sources}
 }
 
-// Limit is the quota in bytes (0: unlimited).
-func (q *Quota) Limit() int64 {
-	if q == nil {
-		return 0
-	}
-	return q.limit
-}
-
-// Used is the customer's usage across every source.
-func (q *Quota) Used(ctx context.Context, customerID int64) (int64, error) {
-	return q.used(ctx, q.db, customerID)
-}
-
-func (q *Quota) used(ctx context.Context, r Querier, customerID int64) (int64, error) {
+// used is the customer's usage across every source, read through r (the pool, or the transaction of Take).
+func (q *Quota) used(ctx context.Context, r db.Querier, customerID int64) (int64, error) {
 	var total int64
 	for _, u := range q.sources {
 		n, err := u(ctx, r, customerID)
@@ -80,7 +62,7 @@ func (q *Quota) Room(ctx context.Context, customerID int64) (int64, error) {
 	if q == nil || q.limit == 0 {
 		return Unlimited, nil
 	}
-	used, err := q.Used(ctx, customerID)
+	used, err := q.used(ctx, q.db, customerID)
 	if err != nil {
 		return 0, err
 	}
@@ -119,7 +101,7 @@ func (q *Quota) Take(ctx context.Context, tx *db.Tx, customerID, size int64) err
 // owner, never by a client).
 func SumSize(table string) Usage {
 	query := `SELECT CAST(COALESCE(SUM(size), 0) AS BIGINT) FROM ` + table + ` WHERE customer_id = ?`
-	return func(ctx context.Context, q Querier, customerID int64) (int64, error) {
+	return func(ctx context.Context, q db.Querier, customerID int64) (int64, error) {
 		var n int64
 		err := q.QueryRow(ctx, query, customerID).Scan(&n)
 		return n, err
