@@ -147,7 +147,7 @@ func (s *Service) DeleteIn(ctx context.Context, tx *db.Tx, customerID int64, id 
 		return db.ErrNotFound
 	}
 	res, err := tx.Exec(ctx, `DELETE FROM files WHERE id = ? AND customer_id = ?`, id, customerID)
-	if isForeignKeyViolation(err) {
+	if db.IsForeignKeyViolation(err) {
 		return ErrInUse
 	}
 	return db.OneRow(res, err)
@@ -159,15 +159,6 @@ func (s *Service) RemoveBytes(ctx context.Context, id string) {
 	if err := s.storage.Delete(context.WithoutCancel(ctx), id); err != nil {
 		slog.ErrorContext(ctx, "files: remove a deleted file's bytes", "id", id, "err", err)
 	}
-}
-
-// isForeignKeyViolation tells whether err is a foreign-key failure on either engine.
-func isForeignKeyViolation(err error) bool {
-	if err == nil {
-		return false
-	}
-	m := err.Error()
-	return strings.Contains(m, "FOREIGN KEY constraint failed") || strings.Contains(m, "SQLSTATE 23503")
 }
 
 func readErr(err error) error {

@@ -91,10 +91,6 @@ func CameraURL(raw string, udp bool, timeout time.Duration) (Input, error) {
 	if err := CheckCameraURL(raw); err != nil {
 		return Input{}, err
 	}
-	wl := cameraProtocols
-	if strings.HasPrefix(strings.ToLower(raw), "rtsps:") {
-		wl = append(slices.Clone(cameraProtocols), "tls")
-	}
 	transport := "tcp"
 	if udp {
 		transport = "udp"
@@ -104,7 +100,15 @@ func CameraURL(raw string, udp bool, timeout time.Duration) (Input, error) {
 	if timeout > 0 {
 		opts = append(opts, "-timeout", strconv.FormatInt(timeout.Microseconds(), 10))
 	}
-	return Input{kind: KindCamera, format: "rtsp", whitelist: wl, url: raw, opts: opts}, nil
+	return Input{kind: KindCamera, format: "rtsp", whitelist: cameraWhitelist(raw), url: raw, opts: opts}, nil
+}
+
+// cameraWhitelist is the protocols of a camera's address: RTSP's, and tls for rtsps://.
+func cameraWhitelist(raw string) []string {
+	if strings.HasPrefix(strings.ToLower(raw), "rtsps:") {
+		return append(slices.Clone(cameraProtocols), "tls")
+	}
+	return cameraProtocols
 }
 
 // CheckCameraURL accepts rtsp:// and rtsps:// addresses with a host and without control characters or spaces,
@@ -197,11 +201,7 @@ func (in Input) valid() error {
 			return bad
 		}
 	case KindCamera:
-		want := cameraProtocols
-		if strings.HasPrefix(strings.ToLower(in.url), "rtsps:") {
-			want = append(slices.Clone(cameraProtocols), "tls")
-		}
-		if in.format != "rtsp" || !slices.Equal(in.whitelist, want) || CheckCameraURL(in.url) != nil {
+		if in.format != "rtsp" || !slices.Equal(in.whitelist, cameraWhitelist(in.url)) || CheckCameraURL(in.url) != nil {
 			return bad
 		}
 	case KindPipe:

@@ -236,6 +236,15 @@ func IsUniqueViolation(err error) bool {
 	return strings.Contains(s, "UNIQUE constraint failed") || strings.Contains(s, "SQLSTATE 23505")
 }
 
+// IsForeignKeyViolation tells whether err is a foreign-key failure on either engine (a row others still refer to).
+func IsForeignKeyViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	s := err.Error()
+	return strings.Contains(s, "FOREIGN KEY constraint failed") || strings.Contains(s, "SQLSTATE 23503")
+}
+
 // OneRow is the answer of an UPDATE or DELETE of one row named by its key and customer: err when it failed,
 // ErrNotFound when it touched nothing (an unknown id, or another customer's). Use it as
 // `return db.OneRow(tx.Exec(ctx, "DELETE … WHERE id = ? AND customer_id = ?", id, customerID))`.
