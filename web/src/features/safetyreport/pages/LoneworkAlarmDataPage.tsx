@@ -2,100 +2,81 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { i18next } from '../../../i18n';
-import { App, Button, Card, Space, Table, Tag, Typography } from 'antd';
-import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
-import type { Dayjs } from '../../../shared/utils/dayjs';
-import { RangeField } from '../../../shared/time/RangePicker';
+import { Table, Tag, Typography } from 'antd';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
-import { errorKey, errorText } from '../../../shared/alarms/errors';
 import { writeXlsx } from '../../../shared/utils/xlsx';
-import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem } from '../../../shared/time/range';
 import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { loneAlarmApi, loneAlarmKeys, type LoneAlarm } from '../../../shared/alarms/lonework';
+import { ReportShell, useReportSearch } from '../../../shared/report/ReportShell';
 
 export default function LoneworkAlarmDataPage() {
   const { t } = useTranslation('safetyreport');
-  const { message } = App.useApp();
   const dateTime = useDateTimeFormat();
-  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => defaultWallRange());
   const [msIds, setMsIds] = useState<string[]>([]);
-  const [rangeError, setRangeError] = useState<RangeProblem | null>(null);
-  const [query, setQuery] = useState(() => ({ ...rangeToMs(defaultWallRange()), msIds: undefined as string | undefined, pageNo: 1, pageSize: 20 }));
+  const search = useReportSearch({ msIds: undefined as string | undefined, pageNo: 1, pageSize: 20 });
+  const { query, setQuery } = search;
   const q = useQuery({ queryKey: loneAlarmKeys.report(query), queryFn: () => loneAlarmApi.report(query), placeholderData: keepPreviousData });
   const page = q.data ?? { total: 0, list: [] };
 
-  const search = () => {
-    const err = checkWallRange(range) ?? null;
-    setRangeError(err);
-    if (err || !range) return;
-    setQuery((x) => ({ ...rangeToMs(range), msIds: msIds.length ? msIds.join(',') : undefined, pageNo: 1, pageSize: x.pageSize }));
-  };
-
   const reason = (n: number) => t(`lonework:reason.${n}`);
   const doExport = async () => {
-    try {
-      const all = await loneAlarmApi.report({ ...query, pageNo: 1, pageSize: 1000 });
-      await writeXlsx(`${t('export.loneFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [{
-        name: t('export.loneSheet'),
-        columns: [
-          { header: t('col.terminalId'), key: 'msId', width: 12 },
-          { header: t('col.terminal'), key: 'msName', width: 20 },
-          { header: t('col.reason'), key: 'reason', width: 16 },
-          { header: t('col.alarmTime'), key: 'time', width: 20 },
-          { header: t('col.handler'), key: 'handler', width: 18 },
-          { header: t('col.handleTime'), key: 'handleTime', width: 20 },
-          { header: t('col.remark'), key: 'remark', width: 40 },
-          { header: t('col.plan'), key: 'workId', width: 10 },
-        ],
-        rows: all.list.map((a) => ({
-          msId: a.msId,
-          msName: a.msName,
-          reason: reason(a.reason),
-          time: formatZoned(a.alarmTime, dateTime),
-          handler: a.handlerName || a.handler || '',
-          handleTime: a.handleTime ? formatZoned(a.handleTime, dateTime) : '',
-          remark: a.remark,
-          workId: a.workId,
-        })),
-      }]);
-    } catch (e) {
-      message.error(errorText(i18next.getFixedT(null, 'alarm'), e));
-    }
+    const all = await loneAlarmApi.report({ ...query, pageNo: 1, pageSize: 1000 });
+    await writeXlsx(`${t('export.loneFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [{
+      name: t('export.loneSheet'),
+      columns: [
+        { header: t('col.terminalId'), key: 'msId', width: 12 },
+        { header: t('col.terminal'), key: 'msName', width: 20 },
+        { header: t('col.reason'), key: 'reason', width: 16 },
+        { header: t('col.alarmTime'), key: 'time', width: 20 },
+        { header: t('col.handler'), key: 'handler', width: 18 },
+        { header: t('col.handleTime'), key: 'handleTime', width: 20 },
+        { header: t('col.remark'), key: 'remark', width: 40 },
+        { header: t('col.plan'), key: 'workId', width: 10 },
+      ],
+      rows: all.list.map((a) => ({
+        msId: a.msId,
+        msName: a.msName,
+        reason: reason(a.reason),
+        time: formatZoned(a.alarmTime, dateTime),
+        handler: a.handlerName || a.handler || '',
+        handleTime: a.handleTime ? formatZoned(a.handleTime, dateTime) : '',
+        remark: a.remark,
+        workId: a.workId,
+      })),
+    }]);
   };
 
-  const serverRange = q.error ? rangeProblemOf(errorKey(q.error).code) : undefined;
   return (
-    <div className="page-pad" data-testid="lonework-alarm-data-page" data-total={page.total}>
-      <Card size="small" title={t('lone.title')}>
-        <Space wrap align="start" style={{ marginBottom: 12 }}>
-          <RangeField value={range} onChange={setRange} error={rangeError ?? serverRange ?? null} ns="safetyreport" />
-          <TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="terminal-select" />
-          <Button type="primary" icon={<SearchOutlined />} onClick={search} data-testid="lone-search">
-            {t('filter.search')}
-          </Button>
-          <Button icon={<DownloadOutlined />} onClick={doExport} disabled={!page.total} data-testid="lone-export">
-            {t('export.button')}
-          </Button>
-        </Space>
-        <Table<LoneAlarm>
-          size="small"
-          rowKey="id"
-          loading={q.isLoading}
-          dataSource={page.list}
-          onRow={(a) => ({ 'data-testid': 'lone-alarm-row', 'data-id': a.id, 'data-reason': a.reason }) as React.HTMLAttributes<HTMLElement>}
-          pagination={{ current: query.pageNo, pageSize: query.pageSize, total: page.total, showSizeChanger: true, onChange: (pageNo, pageSize) => setQuery((x) => ({ ...x, pageNo, pageSize })) }}
-          columns={[
-            { key: 'ms', title: t('col.terminal'), render: (_, a) => `${a.msName || a.msId} (${a.msId})` },
-            { key: 'reason', title: t('col.reason'), render: (_, a) => <Tag color="volcano">{reason(a.reason)}</Tag>, width: 140 },
-            { key: 'time', title: t('col.alarmTime'), render: (_, a) => formatZoned(a.alarmTime, dateTime), width: 180 },
-            { key: 'handler', title: t('col.handler'), render: (_, a) => a.handlerName || a.handler || '—', width: 150 },
-            { key: 'handleTime', title: t('col.handleTime'), render: (_, a) => formatZoned(a.handleTime, dateTime), width: 180 },
-            { key: 'remark', title: t('col.remark'), render: (_, a) => <Typography.Text ellipsis={{ tooltip: a.remark }} style={{ maxWidth: 240 }}>{a.remark || '—'}</Typography.Text> },
-          ]}
-        />
-      </Card>
-    </div>
+    <ReportShell
+      ns="safetyreport"
+      title={t('lone.title')}
+      testId="lonework-alarm-data-page"
+      data={{ 'data-total': page.total }}
+      search={search}
+      error={q.error}
+      filters={<TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="terminal-select" />}
+      onSearch={() => search.apply({ msIds: msIds.length ? msIds.join(',') : undefined, pageNo: 1, pageSize: query.pageSize })}
+      onExport={doExport}
+      exportDisabled={!page.total}
+      testIds={{ search: 'lone-search', export: 'lone-export' }}
+    >
+      <Table<LoneAlarm>
+        size="small"
+        rowKey="id"
+        loading={q.isLoading}
+        dataSource={page.list}
+        onRow={(a) => ({ 'data-testid': 'lone-alarm-row', 'data-id': a.id, 'data-reason': a.reason }) as React.HTMLAttributes<HTMLElement>}
+        pagination={{ current: query.pageNo, pageSize: query.pageSize, total: page.total, showSizeChanger: true, onChange: (pageNo, pageSize) => setQuery((x) => ({ ...x, pageNo, pageSize })) }}
+        columns={[
+          { key: 'ms', title: t('col.terminal'), render: (_, a) => `${a.msName || a.msId} (${a.msId})` },
+          { key: 'reason', title: t('col.reason'), render: (_, a) => <Tag color="volcano">{reason(a.reason)}</Tag>, width: 140 },
+          { key: 'time', title: t('col.alarmTime'), render: (_, a) => formatZoned(a.alarmTime, dateTime), width: 180 },
+          { key: 'handler', title: t('col.handler'), render: (_, a) => a.handlerName || a.handler || '—', width: 150 },
+          { key: 'handleTime', title: t('col.handleTime'), render: (_, a) => formatZoned(a.handleTime, dateTime), width: 180 },
+          { key: 'remark', title: t('col.remark'), render: (_, a) => <Typography.Text ellipsis={{ tooltip: a.remark }} style={{ maxWidth: 240 }}>{a.remark || '—'}</Typography.Text> },
+        ]}
+      />
+    </ReportShell>
   );
 }
