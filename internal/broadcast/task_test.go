@@ -77,17 +77,8 @@ func TestTasks(t *testing.T) {
 		if err := w.s.Broadcast.SetOnline(context.Background(), w.custA, dev[2], true); err != nil {
 			t.Fatal(err)
 		}
-		base := func(extra map[string]any) map[string]any {
-			m := map[string]any{"name": "Morning bell", "file_ids": []int64{f1, f2}, "device_ids": []int64{dev[0], dev[1]}, "offline": 1}
-			for k, v := range extra {
-				if v == nil {
-					delete(m, k)
-				} else {
-					m[k] = v
-				}
-			}
-			return m
-		}
+		base := testkit.Variants(map[string]any{"name": "Morning bell", "file_ids": []int64{f1, f2}, "device_ids": []int64{dev[0], dev[1]},
+			"offline": 1})
 		var t1 broadcast.Task
 		w.api().Run(t, []testkit.Scenario{
 			{Name: "no files", Method: "POST", Path: "/broadcast/v1/task", Token: "A", Params: base(map[string]any{"file_ids": nil}), Code: "1012"},

@@ -150,17 +150,7 @@ func TestAreaAndPointScenarios(t *testing.T) {
 		p1 := e.point(a1, 1)
 		p2 := e.point(a1, 2)
 		e.route(a1, "R", p1)
-		pt := func(extra map[string]any) map[string]any {
-			m := map[string]any{"name": "Gate", "nfcValue": "TAG-GATE", "areaId": a1, "lat": 41.5, "lng": 29.5}
-			for k, v := range extra {
-				if v == nil {
-					delete(m, k)
-				} else {
-					m[k] = v
-				}
-			}
-			return m
-		}
+		pt := testkit.Variants(map[string]any{"name": "Gate", "nfcValue": "TAG-GATE", "areaId": a1, "lat": 41.5, "lng": 29.5})
 		avail := func(want bool) func(t *testing.T, r testkit.Reply) {
 			return func(t *testing.T, r testkit.Reply) {
 				if got := result[map[string]bool](t, r)["available"]; got != want {

@@ -20,24 +20,11 @@ func TestRouteAndPlanScenarios(t *testing.T) {
 		q1 := e.point(a2, 11)
 		e.users(T[0], T[1])
 		var r1, r2 patrol.RouteID
-		rt := func(extra map[string]any) map[string]any {
-			m := map[string]any{"name": "Night round", "areaId": a1, "routePoints": []any{p3, p1, p2}}
-			for k, v := range extra {
-				m[k] = v
-			}
-			return m
-		}
-		pl := func(extra map[string]any) map[string]any {
-			m := map[string]any{"name": "Winter", "model": 2, "type": "0", "startDate": "2026-11-26", "endDate": "2026-12-31",
-				"areaId": a1, "routeId": r1, "classes": []any{class("Morning", "09:00", "10:00", T[0]), class("Night", "22:00", "06:00", T[1])}}
-			for k, v := range extra {
-				if v == nil {
-					delete(m, k)
-				} else {
-					m[k] = v
-				}
-			}
-			return m
+		rt := testkit.Variants(map[string]any{"name": "Night round", "areaId": a1, "routePoints": []any{p3, p1, p2}})
+		pl := func(extra map[string]any) map[string]any { // r1 is set by the route scenarios before the plans run
+			return testkit.Variants(map[string]any{"name": "Winter", "model": 2, "type": "0", "startDate": "2026-11-26",
+				"endDate": "2026-12-31", "areaId": a1, "routeId": r1,
+				"classes": []any{class("Morning", "09:00", "10:00", T[0]), class("Night", "22:00", "06:00", T[1])}})(extra)
 		}
 		var plan patrol.Plan
 		e.api().Run(t, []testkit.Scenario{
