@@ -2,7 +2,7 @@
 // the demo organisations' password, fetch and decode what they are told to play, and report it).
 import { createHash } from 'node:crypto';
 import { DISPATCHER, dispatcherConsole, expect, until } from './harness.mjs';
-import { wav } from './message.mjs';
+import { wav } from './files.mjs';
 
 /**
  * A broadcast call from a signed-in console page: the broadcast service has its own token (docs/adr/0018), which

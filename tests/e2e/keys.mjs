@@ -2,46 +2,13 @@
 // binary. The theme case brands host 127.0.0.3 (demo.ThemeHost, Demo Fleet's, unthemed) and opens its login page
 // from another browser page; the key case rotates the key demo terminal 10000167 receives (docs/terminal-protocol.md
 // "Secret key"). Both put the demo back as they found it.
-import { deflateSync } from 'node:zlib';
 import { api, dispatcherConsole, expect, forwarder, until } from './harness.mjs';
 import { terminal } from './terminal.mjs';
+import { png } from './files.mjs';
 import { measureTexts, show } from './contrast.mjs';
 
 const THEME_HOST = '127.0.0.3';
 const KEY_TERMINAL = '10000167';
-
-function crc32(buf) {
-  let c = ~0;
-  for (const b of buf) {
-    c ^= b;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return ~c >>> 0;
-}
-
-/** A w×h RGBA PNG of one colour with a transparent left half. */
-function png(w, h, [r, g, b]) {
-  const chunk = (type, data) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(td));
-    return Buffer.concat([len, td, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 6;
-  const rows = [];
-  for (let y = 0; y < h; y++) {
-    const row = [0];
-    for (let x = 0; x < w; x++) row.push(r, g, b, x < w / 2 ? 0 : 255);
-    rows.push(Buffer.from(row));
-  }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
-}
 
 /** Sets an antd colour field's text input (data-testid theme-<field>). */
 async function colour(page, field, hex) {
@@ -111,9 +78,9 @@ export const keysCases = [
       await page.fill('[data-testid=theme-copyright]', '© 2026 Harbour Authority');
       // A mini logo that is not square is refused in the browser before any upload (spec §5).
       await page.setInputFiles('[data-testid=miniLogoUrl-picker] input[type=file]', {
-        name: 'wide.png', mimeType: 'image/png', buffer: png(40, 20, [19, 111, 99]) });
+        name: 'wide.png', mimeType: 'image/png', buffer: png(40, 20, [19, 111, 99], { transparentLeft: true }) });
       await page.waitForSelector('[data-testid=miniLogoUrl-note]');
-      const logo = png(160, 48, [19, 111, 99]);
+      const logo = png(160, 48, [19, 111, 99], { transparentLeft: true });
       await page.setInputFiles('[data-testid=logoUrl-picker] input[type=file]', {
         name: 'logo.png', mimeType: 'image/png', buffer: logo });
       await page.waitForSelector('[data-testid=preview-logo]');

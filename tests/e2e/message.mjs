@@ -2,10 +2,10 @@
 // terminals driven over the socket per docs/terminal-protocol.md (terminal.mjs). Demo terminals 10000152–10000157
 // (iOS apps in Emergency and Operations; the quiet demo fleet never runs them). Imported by run.mjs; also runs alone:
 // TENFOUR_URL=http://127.0.0.1:18080 node tests/e2e/message.mjs
-import { deflateSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { DISPATCHER, dispatcherConsole, expect, run, until } from './harness.mjs';
 import { terminal } from './terminal.mjs';
+import { png, wav } from './files.mjs';
 
 const T_DELIVER = '10000152';
 const T_REPLY = '10000153';
@@ -15,56 +15,6 @@ const T_OFFLINE = '10000156';
 const T_ATTACH = '10000157';
 
 const tag = () => `${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 1296).toString(36)}`;
-
-// ---- files made on the fly ----------------------------------------------------------------------------------
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(buf) {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-/** A w×h PNG filled with one colour. */
-export function png(w = 64, h = 48, rgb = [220, 60, 20]) {
-  const chunk = (type, data) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(td));
-    return Buffer.concat([len, td, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => rgb).flat())]);
-  const raw = Buffer.concat(Array.from({ length: h }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
-/** A mono 16-bit PCM WAV of about `bytes` bytes (a tone at `hz`). */
-export function wav(bytes = 64_000, hz = 660) {
-  const rate = 16_000;
-  const samples = Math.max(1, Math.floor((bytes - 44) / 2));
-  const b = Buffer.alloc(44 + samples * 2);
-  b.write('RIFF', 0);
-  b.writeUInt32LE(36 + samples * 2, 4);
-  b.write('WAVEfmt ', 8);
-  b.writeUInt32LE(16, 16);
-  b.writeUInt16LE(1, 20);
-  b.writeUInt16LE(1, 22);
-  b.writeUInt32LE(rate, 24);
-  b.writeUInt32LE(rate * 2, 28);
-  b.writeUInt16LE(2, 32);
-  b.writeUInt16LE(16, 34);
-  b.write('data', 36);
-  b.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) b.writeInt16LE(Math.round(Math.sin((2 * Math.PI * hz * i) / rate) * 8000), 44 + i * 2);
-  return b;
-}
 
 // ---- the console ----------------------------------------------------------------------------------------------
 const signIn = (context) => dispatcherConsole(context);
