@@ -1,5 +1,6 @@
 // Typed client of the /gps-data and /fence-alarm-data reports (docs/geo.md "GPS report", "Alarm engine").
 import { http } from '../../shared/http/client';
+import { queryKeys } from '../../shared/queryKeys';
 import type { TrackPoint } from '../../shared/geo/units';
 
 export const REPORT_PATHS = {
@@ -33,7 +34,4 @@ export const reportApi = {
     http.post<{ total: number; list: AlarmCountRow[] }>(REPORT_PATHS.fenceAlarmCount, q),
 };
 
-export const reportKeys = {
-  gps: (q: object) => ['report', 'gps', q] as const,
-  fenceAlarms: (q: object) => ['report', 'fenceAlarms', q] as const,
-};
+export const reportKeys = queryKeys('report', ['gps', 'fenceAlarms', 'fenceAlarmRecords']);

@@ -8,30 +8,50 @@ import { App, Button, Card, Col, Row, Space, Statistic, Tag } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import type { EChartsCoreOption } from 'echarts/core';
 import { Chart } from '../charts/Chart';
-import { RangeField, type WallRange } from '../time/RangePicker';
-import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem } from '../time/range';
+import { RangeField } from '../time/RangePicker';
+import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem, type WallRange } from '../time/range';
 import { wallNow } from '../time/zone';
 import { failureCode, useErrorText } from '../errorText';
 
 type Ms = ReturnType<typeof rangeToMs>;
 
+interface SearchOptions {
+  /** Longest range in days (0: only the month rule). */
+  maxDays?: number;
+  /** The range a page opens with (this month by default). */
+  range?: () => WallRange;
+  /** Rows a page for a paged report: the hook keeps the page, and a search goes back to the first. */
+  pageSize?: number;
+}
+
 /** The range being edited and the query last searched: the range is checked when the dispatcher searches. */
-export function useReportSearch<F extends object>(initial: F, maxDays = 0) {
-  const [range, setRange] = useState<WallRange>(() => defaultWallRange());
+export function useReportSearch<F extends object>(initial: F, { maxDays = 0, range: initialRange = defaultWallRange, pageSize = 20 }: SearchOptions = {}) {
+  const [range, setRange] = useState<WallRange | null>(initialRange);
   const [rangeError, setRangeError] = useState<RangeProblem | null>(null);
-  const [query, setQuery] = useState<F & Ms>(() => ({ ...initial, ...rangeToMs(defaultWallRange()) }));
+  const [query, setQuery] = useState<F & Ms>(() => ({ ...initial, ...rangeToMs(initialRange()) }));
+  const [searched, setSearched] = useState(false);
+  const [page, setPage] = useState({ pageNo: 1, pageSize });
   /** Searches filter over the edited range; false (and the problem shown at the range) when the range is refused. */
   const apply = (filter: F): boolean => {
     const problem = checkWallRange(range, maxDays) ?? null;
     setRangeError(problem);
     if (problem || !range) return false;
     setQuery({ ...filter, ...rangeToMs(range) });
+    setPage((p) => ({ ...p, pageNo: 1 }));
+    setSearched(true);
     return true;
   };
-  return { range, setRange, rangeError, maxDays, query, setQuery, apply };
+  /** The table's pagination over total rows. */
+  const pagination = (total: number) => ({ current: page.pageNo, pageSize: page.pageSize, total, onChange: (pageNo: number, size: number) => setPage({ pageNo, pageSize: size }) });
+  return { range, setRange, rangeError, maxDays, query, searched, apply, page, pagination };
 }
 
 export type ReportSearch = Pick<ReturnType<typeof useReportSearch>, 'range' | 'setRange' | 'rangeError' | 'maxDays'>;
+
+/** Today in the customer's zone, whole. */
+export function todayRange(now = wallNow()): WallRange {
+  return [now.startOf('day'), now.endOf('day')];
+}
 
 type Preset = 'today' | 'yesterday' | 'last7' | 'month';
 
@@ -40,7 +60,7 @@ type Preset = 'today' | 'yesterday' | 'last7' | 'month';
 export function rangePresets(maxDays: number, now = wallNow()): [Preset, WallRange][] {
   const today = now.startOf('day');
   const all: [Preset, WallRange][] = [
-    ['today', [today, now.endOf('day')]],
+    ['today', todayRange(now)],
     ['yesterday', [today.subtract(1, 'day'), today.subtract(1, 'day').endOf('day')]],
     ['last7', [today.subtract(6, 'day'), now.endOf('day')]],
     ['month', [now.startOf('month'), now.endOf('day')]],
