@@ -156,30 +156,24 @@ func onPlan(areas []Area, w, h int) bool {
 }
 
 const areaCols = `a.id, a.floor_id, f.building_id, a.name, a.points, a.created_at`
-const areaFrom = ` FROM indoor_areas a JOIN indoor_floors f ON f.id = a.floor_id`
+const areaFrom = `indoor_areas a JOIN indoor_floors f ON f.id = a.floor_id`
 
-func (s *Store) areas(ctx context.Context, q string, args ...any) ([]Area, error) {
-	rows, err := s.db.Query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Area{}
-	for rows.Next() {
-		var a Area
-		var pts string
-		if err := rows.Scan(&a.ID, &a.FloorID, &a.BuildingID, &a.Name, &pts, &a.CreatedAt); err != nil {
-			return nil, err
-		}
-		a.Points = decodePoints(pts)
-		out = append(out, a)
-	}
-	return out, rows.Err()
+// areas reads the areas f matches, in the order they were drawn.
+func (s *Store) areas(ctx context.Context, f *db.Filter) ([]Area, error) {
+	out, _, err := db.List(ctx, s.db, db.ListQuery{Select: areaCols, From: areaFrom, Where: f, Order: `a.id`},
+		func(r db.Scanner) (Area, error) {
+			var a Area
+			var pts string
+			err := r.Scan(&a.ID, &a.FloorID, &a.BuildingID, &a.Name, &pts, &a.CreatedAt)
+			a.Points = decodePoints(pts)
+			return a, err
+		})
+	return out, err
 }
 
 // Area reads one area.
 func (s *Store) Area(ctx context.Context, customerID int64, id AreaID) (Area, error) {
-	list, err := s.areas(ctx, `SELECT `+areaCols+areaFrom+` WHERE a.id = ? AND a.customer_id = ?`, id, customerID)
+	list, err := s.areas(ctx, db.Scope("a.customer_id", customerID).Eq("a.id", id))
 	if err != nil {
 		return Area{}, err
 	}
@@ -193,12 +187,8 @@ func (s *Store) Area(ctx context.Context, customerID int64, id AreaID) (Area, er
 func (s *Store) CreateArea(ctx context.Context, customerID int64, a Area, now int64) (AreaID, error) {
 	var id AreaID
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		var n int
-		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM indoor_areas WHERE floor_id = ?`, a.FloorID).Scan(&n); err != nil {
+		if err := room(ctx, tx, "indoor_areas", "floor_id", a.FloorID, MaxAreas); err != nil {
 			return err
-		}
-		if n >= MaxAreas {
-			return ErrTooMany
 		}
 		return tx.QueryRow(ctx, `INSERT INTO indoor_areas (customer_id, floor_id, name, points, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
 			customerID, a.FloorID, a.Name, encodePoints(a.Points), now).Scan(&id)
@@ -208,20 +198,11 @@ func (s *Store) CreateArea(ctx context.Context, customerID int64, a Area, now in
 
 // UpdateArea writes an area's name and polygon.
 func (s *Store) UpdateArea(ctx context.Context, customerID int64, a Area) error {
-	res, err := s.db.Exec(ctx, `UPDATE indoor_areas SET name = ?, points = ? WHERE id = ? AND customer_id = ?`,
-		a.Name, encodePoints(a.Points), a.ID, customerID)
-	return db.OneRow(res, err)
+	return db.OneRow(s.db.Exec(ctx, `UPDATE indoor_areas SET name = ?, points = ? WHERE id = ? AND customer_id = ?`,
+		a.Name, encodePoints(a.Points), a.ID, customerID))
 }
 
 // DeleteAreas removes areas, all or none (db.ErrNotFound when one is not the customer's).
 func (s *Store) DeleteAreas(ctx context.Context, customerID int64, ids []AreaID) error {
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		for _, id := range ids {
-			res, err := tx.Exec(ctx, `DELETE FROM indoor_areas WHERE id = ? AND customer_id = ?`, id, customerID)
-			if err := db.OneRow(res, err); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return deleteEach(ctx, s.db, "indoor_areas", customerID, ids)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"tenfour/internal/indoor"
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/testkit"
 )
 
@@ -19,7 +20,7 @@ func TestDemoBuildingGetsItsAreas(t *testing.T) {
 			t.Fatalf("seed demo: %v %v", ok, err)
 		}
 		floors := func() []indoor.Floor {
-			var list indoor.Page[indoor.Building]
+			var list httpx.Page[indoor.Building]
 			s.Do("GET", "/ds/indoor/building/list", e.tokA, nil).Into(t, &list)
 			return list.List[0].Floors
 		}

@@ -32,10 +32,9 @@ func (s *Service) Routes(r httpx.Router) {
 	r.Console("GET /ds/indoor/position/history", httpx.Bind(s.history))
 }
 
-// Page is a list answer.
-type Page[T any] struct {
-	Total     int  `json:"total"`
-	List      []T  `json:"list"`
+// History is a terminal's track: the list and whether MaxHistory left positions out.
+type History struct {
+	httpx.Page[Position]
 	Truncated bool `json:"truncated,omitempty"`
 }
 
@@ -49,7 +48,7 @@ func (s *Service) listBuildings(ctx context.Context, p identity.Principal, _ str
 	if err != nil {
 		return nil, err
 	}
-	return Page[Building]{Total: len(list), List: list}, nil
+	return httpx.All(list), nil
 }
 
 type buildingReq struct {
@@ -64,7 +63,7 @@ func (s *Service) addBuilding(ctx context.Context, p identity.Principal, req bui
 	if req.Name != nil {
 		name = *req.Name
 	}
-	name, err := checkName(name, true)
+	name, err := nameField.Check(name)
 	if err != nil {
 		return nil, err
 	}
@@ -83,17 +82,17 @@ func (s *Service) addBuilding(ctx context.Context, p identity.Principal, req bui
 
 // PUT /ds/indoor/building/update {id, name?, remark?} → Building
 func (s *Service) updateBuilding(ctx context.Context, p identity.Principal, req buildingReq) (any, error) {
-	n, err := parseID("id", req.ID)
+	id, err := httpx.RowID[BuildingID]("id", req.ID)
 	if err != nil {
 		return nil, err
 	}
-	cur, err := s.store.Building(ctx, p.CustomerID, BuildingID(n))
+	cur, err := s.store.Building(ctx, p.CustomerID, id)
 	if err != nil {
 		return nil, err
 	}
 	name, remark := cur.Name, cur.Remark
 	if req.Name != nil {
-		if name, err = checkName(*req.Name, true); err != nil {
+		if name, err = nameField.Check(*req.Name); err != nil {
 			return nil, err
 		}
 	}
@@ -105,21 +104,13 @@ func (s *Service) updateBuilding(ctx context.Context, p identity.Principal, req 
 	if err := s.store.UpdateBuilding(ctx, p.CustomerID, cur.ID, name, remark); err != nil {
 		return nil, err
 	}
-	s.changed(p.CustomerID, "building", n)
-	return s.store.Building(ctx, p.CustomerID, cur.ID)
+	s.changed(p.CustomerID, "building", int64(id))
+	return s.store.Building(ctx, p.CustomerID, id)
 }
 
 // DELETE /ds/indoor/building/delete {id} → {id}: the building with its floors, beacons and positions.
 func (s *Service) deleteBuilding(ctx context.Context, p identity.Principal, req idReq) (any, error) {
-	n, err := parseID("id", req.ID)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.store.DeleteBuilding(ctx, p.CustomerID, BuildingID(n)); err != nil {
-		return nil, err
-	}
-	s.changed(p.CustomerID, "building", n)
-	return map[string]any{"id": n}, nil
+	return deleteOne(ctx, s, p, req, "building", s.store.DeleteBuilding)
 }
 
 type floorReq struct {
@@ -144,16 +135,16 @@ func parseLevel(s string, def int) (int, error) {
 
 // POST /ds/indoor/floor/add {buildingId, name, level?, fileId, scale | refX1, refY1, refX2, refY2, refDistance} → Floor
 func (s *Service) addFloor(ctx context.Context, p identity.Principal, req floorReq) (any, error) {
-	bid, err := parseID("buildingId", req.BuildingID)
+	bid, err := httpx.RowID[BuildingID]("buildingId", req.BuildingID)
 	if err != nil {
 		return nil, err
 	}
-	f := Floor{BuildingID: BuildingID(bid)}
+	f := Floor{BuildingID: bid}
 	var name string
 	if req.Name != nil {
 		name = *req.Name
 	}
-	if f.Name, err = checkName(name, true); err != nil {
+	if f.Name, err = nameField.Check(name); err != nil {
 		return nil, err
 	}
 	if f.Level, err = parseLevel(req.Level, 0); err != nil {
@@ -179,16 +170,16 @@ func (s *Service) addFloor(ctx context.Context, p identity.Principal, req floorR
 
 // PUT /ds/indoor/floor/update {id, name?, level?, fileId?, scale? | ref…?} → Floor
 func (s *Service) updateFloor(ctx context.Context, p identity.Principal, req floorReq) (any, error) {
-	n, err := parseID("id", req.ID)
+	id, err := httpx.RowID[FloorID]("id", req.ID)
 	if err != nil {
 		return nil, err
 	}
-	f, err := s.store.Floor(ctx, p.CustomerID, FloorID(n))
+	f, err := s.store.Floor(ctx, p.CustomerID, id)
 	if err != nil {
 		return nil, err
 	}
 	if req.Name != nil {
-		if f.Name, err = checkName(*req.Name, true); err != nil {
+		if f.Name, err = nameField.Check(*req.Name); err != nil {
 			return nil, err
 		}
 	}
@@ -209,21 +200,13 @@ func (s *Service) updateFloor(ctx context.Context, p identity.Principal, req flo
 	if err := s.store.UpdateFloor(ctx, p.CustomerID, f); err != nil {
 		return nil, err
 	}
-	s.changed(p.CustomerID, "floor", n)
-	return s.store.Floor(ctx, p.CustomerID, f.ID)
+	s.changed(p.CustomerID, "floor", int64(id))
+	return s.store.Floor(ctx, p.CustomerID, id)
 }
 
 // DELETE /ds/indoor/floor/delete {id} → {id}: the floor with its beacons and positions.
 func (s *Service) deleteFloor(ctx context.Context, p identity.Principal, req idReq) (any, error) {
-	n, err := parseID("id", req.ID)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.store.DeleteFloor(ctx, p.CustomerID, FloorID(n)); err != nil {
-		return nil, err
-	}
-	s.changed(p.CustomerID, "floor", n)
-	return map[string]any{"id": n}, nil
+	return deleteOne(ctx, s, p, req, "floor", s.store.DeleteFloor)
 }
 
 type beaconReq struct {
@@ -252,7 +235,7 @@ func (req beaconReq) apply(b Beacon, f Floor, add bool) (Beacon, error) {
 		}
 	}
 	if req.Name != nil {
-		if b.Name, err = checkName(*req.Name, false); err != nil {
+		if b.Name, err = labelField.Check(*req.Name); err != nil {
 			return b, err
 		}
 	}
@@ -299,11 +282,11 @@ func addOnFloor[T any, ID ~int64](ctx context.Context, s *Service, p identity.Pr
 	apply func(cur T, f Floor, add bool) (T, error),
 	create func(ctx context.Context, customerID int64, row T, at int64) (ID, error),
 	get func(ctx context.Context, customerID int64, id ID) (T, error)) (any, error) {
-	fid, err := parseID("floorId", floorID)
+	fid, err := httpx.RowID[FloorID]("floorId", floorID)
 	if err != nil {
 		return nil, err
 	}
-	f, err := s.store.Floor(ctx, p.CustomerID, FloorID(fid))
+	f, err := s.store.Floor(ctx, p.CustomerID, fid)
 	if err != nil {
 		return nil, err
 	}
@@ -322,21 +305,20 @@ func addOnFloor[T any, ID ~int64](ctx context.Context, s *Service, p identity.Pr
 
 // PUT /ds/indoor/beacon/update {id, floorId?, mac?, name?, x?, y?, rssi?, decay?} → Beacon
 func (s *Service) updateBeacon(ctx context.Context, p identity.Principal, req beaconReq) (any, error) {
-	n, err := parseID("id", req.ID)
+	id, err := httpx.RowID[BeaconID]("id", req.ID)
 	if err != nil {
 		return nil, err
 	}
-	cur, err := s.store.Beacon(ctx, p.CustomerID, BeaconID(n))
+	cur, err := s.store.Beacon(ctx, p.CustomerID, id)
 	if err != nil {
 		return nil, err
 	}
-	fid := cur.FloorID
-	if strings.TrimSpace(req.FloorID) != "" {
-		v, err := parseID("floorId", req.FloorID)
-		if err != nil {
-			return nil, err
-		}
-		fid = FloorID(v)
+	fid, err := httpx.OptRowID[FloorID]("floorId", req.FloorID)
+	if err != nil {
+		return nil, err
+	}
+	if fid == 0 { // stays on its floor
+		fid = cur.FloorID
 	}
 	f, err := s.store.Floor(ctx, p.CustomerID, fid)
 	if err != nil {
@@ -349,8 +331,8 @@ func (s *Service) updateBeacon(ctx context.Context, p identity.Principal, req be
 	if err := s.store.UpdateBeacon(ctx, p.CustomerID, b); err != nil {
 		return nil, err
 	}
-	s.changed(p.CustomerID, "beacon", n)
-	return s.store.Beacon(ctx, p.CustomerID, b.ID)
+	s.changed(p.CustomerID, "beacon", int64(id))
+	return s.store.Beacon(ctx, p.CustomerID, id)
 }
 
 // idsReq is a delete's {id | ids} (a number, a comma list or an array each).
@@ -363,19 +345,30 @@ type idsReq struct {
 // consoles; it answers {ids}.
 func deleteRows[ID ~int64](ctx context.Context, s *Service, p identity.Principal, req idsReq, max int, what string,
 	del func(ctx context.Context, customerID int64, ids []ID) error) (any, error) {
-	raw, err := httpx.RowIDs("ids", append(req.ID, req.IDs...), max, true)
+	ids, err := httpx.RowIDsOf[ID]("ids", append(req.ID, req.IDs...), max, true)
 	if err != nil {
 		return nil, err
-	}
-	ids := make([]ID, len(raw))
-	for i, v := range raw {
-		ids[i] = ID(v)
 	}
 	if err := del(ctx, p.CustomerID, ids); err != nil {
 		return nil, err
 	}
-	s.changed(p.CustomerID, what, raw[0])
+	s.changed(p.CustomerID, what, int64(ids[0]))
 	return map[string]any{"ids": ids}, nil
+}
+
+// deleteOne deletes the customer's row of one kind named by req's id (with what hangs on it) and tells the
+// consoles; it answers {id}.
+func deleteOne[ID ~int64](ctx context.Context, s *Service, p identity.Principal, req idReq, what string,
+	del func(ctx context.Context, customerID int64, id ID) error) (any, error) {
+	id, err := httpx.RowID[ID]("id", req.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := del(ctx, p.CustomerID, id); err != nil {
+		return nil, err
+	}
+	s.changed(p.CustomerID, what, int64(id))
+	return map[string]any{"id": id}, nil
 }
 
 // DELETE /ds/indoor/beacon/delete {id | ids} → {ids}: all or none.
@@ -394,7 +387,7 @@ type areaReq struct {
 func (req areaReq) apply(a Area, f Floor, add bool) (Area, error) {
 	var err error
 	if req.Name != nil {
-		if a.Name, err = checkName(*req.Name, false); err != nil {
+		if a.Name, err = labelField.Check(*req.Name); err != nil {
 			return a, err
 		}
 	}
@@ -418,11 +411,11 @@ func (s *Service) addArea(ctx context.Context, p identity.Principal, req areaReq
 
 // PUT /ds/indoor/area/update {id, name?, points?} → Area
 func (s *Service) updateArea(ctx context.Context, p identity.Principal, req areaReq) (any, error) {
-	n, err := parseID("id", req.ID)
+	id, err := httpx.RowID[AreaID]("id", req.ID)
 	if err != nil {
 		return nil, err
 	}
-	cur, err := s.store.Area(ctx, p.CustomerID, AreaID(n))
+	cur, err := s.store.Area(ctx, p.CustomerID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -437,8 +430,8 @@ func (s *Service) updateArea(ctx context.Context, p identity.Principal, req area
 	if err := s.store.UpdateArea(ctx, p.CustomerID, a); err != nil {
 		return nil, err
 	}
-	s.changed(p.CustomerID, "area", n)
-	return s.store.Area(ctx, p.CustomerID, a.ID)
+	s.changed(p.CustomerID, "area", int64(id))
+	return s.store.Area(ctx, p.CustomerID, id)
 }
 
 // DELETE /ds/indoor/area/delete {id | ids} → {ids}: all or none.
@@ -455,13 +448,12 @@ func (s *Service) lastPositions(ctx context.Context, p identity.Principal, req s
 	BuildingID string `json:"buildingId"`
 	Since      string `json:"since"`
 }) (any, error) {
-	var bid int64
-	var err error
-	if strings.TrimSpace(req.BuildingID) != "" {
-		if bid, err = parseID("buildingId", req.BuildingID); err != nil {
-			return nil, err
-		}
-		if _, err := s.store.Building(ctx, p.CustomerID, BuildingID(bid)); err != nil {
+	bid, err := httpx.OptRowID[BuildingID]("buildingId", req.BuildingID)
+	if err != nil {
+		return nil, err
+	}
+	if bid != 0 {
+		if _, err := s.store.Building(ctx, p.CustomerID, bid); err != nil {
 			return nil, err
 		}
 	}
@@ -473,14 +465,14 @@ func (s *Service) lastPositions(ctx context.Context, p identity.Principal, req s
 		}
 		since = v
 	}
-	list, err := s.store.Last(ctx, p.CustomerID, BuildingID(bid), since)
+	list, err := s.store.Last(ctx, p.CustomerID, bid, since)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.named(ctx, p.CustomerID, list); err != nil {
 		return nil, err
 	}
-	return Page[Position]{Total: len(list), List: list}, nil
+	return httpx.All(list), nil
 }
 
 // MaxHistory bounds one history answer (a day of one report a second); truncated says more were left out.
@@ -500,12 +492,12 @@ func (s *Service) history(ctx context.Context, p identity.Principal, req struct 
 	if err != nil {
 		return nil, err
 	}
-	var fid int64
-	if strings.TrimSpace(req.FloorID) != "" {
-		if fid, err = parseID("floorId", req.FloorID); err != nil {
-			return nil, err
-		}
-		if _, err := s.store.Floor(ctx, p.CustomerID, FloorID(fid)); err != nil {
+	fid, err := httpx.OptRowID[FloorID]("floorId", req.FloorID)
+	if err != nil {
+		return nil, err
+	}
+	if fid != 0 {
+		if _, err := s.store.Floor(ctx, p.CustomerID, fid); err != nil {
 			return nil, err
 		}
 	}
@@ -517,12 +509,12 @@ func (s *Service) history(ctx context.Context, p identity.Principal, req struct 
 	if err != nil {
 		return nil, err
 	}
-	list, truncated, err := s.store.History(ctx, p.CustomerID, ms, FloorID(fid), rg.From, rg.To, MaxHistory)
+	list, truncated, err := s.store.History(ctx, p.CustomerID, ms, fid, rg.From, rg.To, MaxHistory)
 	if err != nil {
 		return nil, err
 	}
 	for i := range list {
 		list[i].Name = acc.Name
 	}
-	return Page[Position]{Total: len(list), List: list, Truncated: truncated}, nil
+	return History{Page: httpx.All(list), Truncated: truncated}, nil
 }

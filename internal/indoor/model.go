@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"tenfour/internal/indoor/radio"
 	"tenfour/internal/platform/httpx"
@@ -119,25 +118,12 @@ var (
 	ErrTooMany   = httpx.E(http.StatusConflict, "409", "errors.indoor.tooMany", "too many floors or beacons")
 )
 
-func parseID(name, s string) (int64, error) {
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil || n <= 0 {
-		if strings.TrimSpace(s) == "" {
-			return 0, httpx.BadParam(name, "required")
-		}
-		return 0, httpx.BadParam(name, "not an id")
-	}
-	return n, nil
-}
-
-// checkName is the rule of building, floor and beacon names.
-func checkName(s string, required bool) (string, error) {
-	n, ok := text.Name(s)
-	if !ok || utf8.RuneCountInString(n) > MaxName || (required && n == "") {
-		return "", ErrName
-	}
-	return n, nil
-}
+// Names of buildings and floors (required) and of beacons and areas (optional): one answer, ErrName, for
+// every way a name is wrong.
+var (
+	nameField  = text.Field{Name: "name", Max: MaxName, Required: true, Invalid: ErrName, Missing: ErrName, TooLong: ErrName}
+	labelField = text.Field{Name: "name", Max: MaxName, Invalid: ErrName, TooLong: ErrName}
+)
 
 // parseFloat reads a finite number; blank is absent.
 func parseFloat(name, s string) (float64, bool, error) {

@@ -12,6 +12,7 @@ import (
 
 	"tenfour/internal/indoor"
 	"tenfour/internal/indoor/radio"
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/testkit"
 )
 
@@ -44,7 +45,7 @@ func reportToConsole(t *testing.T, engine string) {
 	if ok, err := s.Indoor.SeedDemo(ctx, e.a.CustomerID, e.a.Dispatcher); err != nil || ok {
 		t.Fatalf("seeding twice: %v %v", ok, err)
 	}
-	var list indoor.Page[indoor.Building]
+	var list httpx.Page[indoor.Building]
 	s.Do("GET", "/ds/indoor/building/list", e.tokA, nil).Into(t, &list)
 	if list.Total != 1 || len(list.List[0].Floors) != 2 || len(list.List[0].Floors[0].Beacons) != radio.DemoBeacons || len(list.List[0].Floors[1].Beacons) != radio.DemoBeacons {
 		t.Fatalf("demo building %+v", list)
@@ -138,7 +139,7 @@ func reportToConsole(t *testing.T, engine string) {
 	testkit.APITest{Server: s, Token: e.token, State: state}.Run(t, []testkit.Scenario{
 		{Name: "last positions", Method: "GET", Path: "/ds/indoor/position/last", Token: "A", Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
-				var p indoor.Page[indoor.Position]
+				var p httpx.Page[indoor.Position]
 				r.Into(t, &p)
 				if p.Total != 1 || p.List[0].MsID != me || p.List[0].Time != last || p.List[0].Name != "Unit 1" {
 					t.Fatalf("%s", r.Result)
@@ -155,7 +156,7 @@ func reportToConsole(t *testing.T, engine string) {
 		{Name: "history", Method: "GET", Path: "/ds/indoor/position/history", Token: "A",
 			Params: map[string]any{"msId": me, "sTime": start, "eTime": end}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
-				var p indoor.Page[indoor.Position]
+				var p indoor.History
 				r.Into(t, &p)
 				if p.Total != steps || p.List[0].Time != start || p.List[steps-1].Time != last || p.Truncated {
 					t.Fatalf("total %d truncated %v", p.Total, p.Truncated)
@@ -167,7 +168,7 @@ func reportToConsole(t *testing.T, engine string) {
 		{Name: "history on one floor", Method: "GET", Path: "/ds/indoor/position/history", Token: "A",
 			Params: map[string]any{"msId": me, "sTime": start, "eTime": end, "floorId": floors[1]}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
-				var p indoor.Page[indoor.Position]
+				var p indoor.History
 				r.Into(t, &p)
 				for _, q := range p.List {
 					if q.FloorID != floors[1] {

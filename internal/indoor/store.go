@@ -29,11 +29,9 @@ func conflict(err error, taken error) error {
 	return err
 }
 
-type scanner interface{ Scan(dest ...any) error }
-
 const floorCols = `id, building_id, name, level, file_id, width, height, scale, ref, created_at`
 
-func scanFloor(r scanner) (Floor, error) {
+func scanFloor(r db.Scanner) (Floor, error) {
 	var f Floor
 	var ref string
 	err := r.Scan(&f.ID, &f.BuildingID, &f.Name, &f.Level, &f.FileID, &f.Width, &f.Height, &f.Scale, &ref, &f.CreatedAt)
@@ -45,9 +43,9 @@ func scanFloor(r scanner) (Floor, error) {
 }
 
 const beaconCols = `b.id, b.floor_id, f.building_id, b.mac, b.name, b.x, b.y, b.rssi, b.decay, b.created_at`
-const beaconFrom = ` FROM indoor_beacons b JOIN indoor_floors f ON f.id = b.floor_id`
+const beaconFrom = `indoor_beacons b JOIN indoor_floors f ON f.id = b.floor_id`
 
-func scanBeacon(r scanner) (Beacon, error) {
+func scanBeacon(r db.Scanner) (Beacon, error) {
 	var b Beacon
 	err := r.Scan(&b.ID, &b.FloorID, &b.BuildingID, &b.MAC, &b.Name, &b.X, &b.Y, &b.RSSI, &b.Decay, &b.CreatedAt)
 	return b, err
@@ -55,26 +53,20 @@ func scanBeacon(r scanner) (Beacon, error) {
 
 // Buildings lists the customer's buildings (by name) with their floors (by level) and beacons (by name).
 func (s *Store) Buildings(ctx context.Context, customerID int64) ([]Building, error) {
-	out := []Building{}
-	idx := map[BuildingID]int{}
-	rows, err := s.db.Query(ctx, `SELECT id, name, remark, created_at FROM indoor_buildings WHERE customer_id = ? ORDER BY name, id`, customerID)
+	out, _, err := db.List(ctx, s.db, db.ListQuery{Select: `id, name, remark, created_at`, From: `indoor_buildings`,
+		Where: db.Scope("customer_id", customerID), Order: `name, id`}, func(r db.Scanner) (Building, error) {
+		b := Building{Floors: []Floor{}}
+		err := r.Scan(&b.ID, &b.Name, &b.Remark, &b.CreatedAt)
+		return b, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		b := Building{Floors: []Floor{}}
-		if err := rows.Scan(&b.ID, &b.Name, &b.Remark, &b.CreatedAt); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		idx[b.ID] = len(out)
-		out = append(out, b)
+	idx := map[BuildingID]int{}
+	for i, b := range out {
+		idx[b.ID] = i
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	floors, err := s.floors(ctx, `SELECT `+floorCols+` FROM indoor_floors WHERE customer_id = ? ORDER BY level, name, id`, customerID)
+	floors, err := s.floors(ctx, db.Scope("customer_id", customerID), `level, name, id`)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +79,7 @@ func (s *Store) Buildings(ctx context.Context, customerID int64) ([]Building, er
 		fidx[f.ID] = [2]int{bi, len(out[bi].Floors)}
 		out[bi].Floors = append(out[bi].Floors, f)
 	}
-	beacons, err := s.beacons(ctx, `SELECT `+beaconCols+beaconFrom+` WHERE b.customer_id = ? ORDER BY b.name, b.mac`, customerID)
+	beacons, err := s.beacons(ctx, db.Scope("b.customer_id", customerID))
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +89,7 @@ func (s *Store) Buildings(ctx context.Context, customerID int64) ([]Building, er
 			f.Beacons = append(f.Beacons, b)
 		}
 	}
-	areas, err := s.areas(ctx, `SELECT `+areaCols+areaFrom+` WHERE a.customer_id = ? ORDER BY a.id`, customerID)
+	areas, err := s.areas(ctx, db.Scope("a.customer_id", customerID))
 	if err != nil {
 		return nil, err
 	}
@@ -110,38 +102,16 @@ func (s *Store) Buildings(ctx context.Context, customerID int64) ([]Building, er
 	return out, nil
 }
 
-func (s *Store) floors(ctx context.Context, q string, args ...any) ([]Floor, error) {
-	rows, err := s.db.Query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Floor
-	for rows.Next() {
-		f, err := scanFloor(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+// floors reads the floors f matches, in order.
+func (s *Store) floors(ctx context.Context, f *db.Filter, order string) ([]Floor, error) {
+	out, _, err := db.List(ctx, s.db, db.ListQuery{Select: floorCols, From: `indoor_floors`, Where: f, Order: order}, scanFloor)
+	return out, err
 }
 
-func (s *Store) beacons(ctx context.Context, q string, args ...any) ([]Beacon, error) {
-	rows, err := s.db.Query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Beacon{}
-	for rows.Next() {
-		b, err := scanBeacon(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b)
-	}
-	return out, rows.Err()
+// beacons reads the beacons f matches, by name.
+func (s *Store) beacons(ctx context.Context, f *db.Filter) ([]Beacon, error) {
+	out, _, err := db.List(ctx, s.db, db.ListQuery{Select: beaconCols, From: beaconFrom, Where: f, Order: `b.name, b.mac`}, scanBeacon)
+	return out, err
 }
 
 // Building reads one building with its floors and beacons.
@@ -164,16 +134,16 @@ func (s *Store) Floor(ctx context.Context, customerID int64, id FloorID) (Floor,
 	if err != nil {
 		return Floor{}, notFound(err)
 	}
-	if f.Beacons, err = s.beacons(ctx, `SELECT `+beaconCols+beaconFrom+` WHERE b.floor_id = ? ORDER BY b.name, b.mac`, id); err != nil {
+	if f.Beacons, err = s.beacons(ctx, db.Where("b.floor_id = ?", id)); err != nil {
 		return f, err
 	}
-	f.Areas, err = s.areas(ctx, `SELECT `+areaCols+areaFrom+` WHERE a.floor_id = ? ORDER BY a.id`, id)
+	f.Areas, err = s.areas(ctx, db.Where("a.floor_id = ?", id))
 	return f, err
 }
 
 // Beacon reads one beacon.
 func (s *Store) Beacon(ctx context.Context, customerID int64, id BeaconID) (Beacon, error) {
-	b, err := scanBeacon(s.db.QueryRow(ctx, `SELECT `+beaconCols+beaconFrom+` WHERE b.id = ? AND b.customer_id = ?`, id, customerID))
+	b, err := scanBeacon(s.db.QueryRow(ctx, `SELECT `+beaconCols+` FROM `+beaconFrom+` WHERE b.id = ? AND b.customer_id = ?`, id, customerID))
 	return b, notFound(err)
 }
 
@@ -193,22 +163,51 @@ func (s *Store) UpdateBuilding(ctx context.Context, customerID int64, id Buildin
 
 // DeleteBuilding removes a building with its floors, beacons and positions.
 func (s *Store) DeleteBuilding(ctx context.Context, customerID int64, id BuildingID) error {
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		// Explicit, so SQLite without foreign-key cascades and PostgreSQL end the same.
-		if _, err := tx.Exec(ctx, `DELETE FROM indoor_positions WHERE building_id = ? AND customer_id = ?`, id, customerID); err != nil {
-			return err
+	return deleteWith(ctx, s.db, customerID, id,
+		`DELETE FROM indoor_positions WHERE customer_id = ? AND building_id = ?`,
+		`DELETE FROM indoor_beacons WHERE customer_id = ? AND floor_id IN (SELECT id FROM indoor_floors WHERE building_id = ?)`,
+		`DELETE FROM indoor_areas WHERE customer_id = ? AND floor_id IN (SELECT id FROM indoor_floors WHERE building_id = ?)`,
+		`DELETE FROM indoor_floors WHERE customer_id = ? AND building_id = ?`,
+		`DELETE FROM indoor_buildings WHERE customer_id = ? AND id = ?`)
+}
+
+// deleteWith deletes a row and first what hangs on it, in one transaction: each statement takes (customer,
+// id), the last deletes the row itself (db.ErrNotFound when it is not the customer's). The dependents go
+// explicitly, so SQLite without foreign-key cascades and PostgreSQL end the same.
+func deleteWith(ctx context.Context, d *db.DB, customerID int64, id any, stmts ...string) error {
+	return d.InTx(ctx, func(tx *db.Tx) error {
+		last := len(stmts) - 1
+		for _, q := range stmts[:last] {
+			if _, err := tx.Exec(ctx, q, customerID, id); err != nil {
+				return err
+			}
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM indoor_beacons WHERE customer_id = ? AND floor_id IN (SELECT id FROM indoor_floors WHERE building_id = ?)`, customerID, id); err != nil {
-			return err
+		return db.OneRow(tx.Exec(ctx, stmts[last], customerID, id))
+	})
+}
+
+// room is ErrTooMany when table holds max rows of one parent (col = id) already: a floor's beacons or areas,
+// a building's floors.
+func room(ctx context.Context, tx *db.Tx, table, col string, id any, max int) error {
+	var n int
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM `+table+` WHERE `+col+` = ?`, id).Scan(&n); err != nil {
+		return err
+	}
+	if n >= max {
+		return ErrTooMany
+	}
+	return nil
+}
+
+// deleteEach deletes rows of a table by id, all or none (db.ErrNotFound when one is not the customer's).
+func deleteEach[ID ~int64](ctx context.Context, d *db.DB, table string, customerID int64, ids []ID) error {
+	return d.InTx(ctx, func(tx *db.Tx) error {
+		for _, id := range ids {
+			if err := db.OneRow(tx.Exec(ctx, `DELETE FROM `+table+` WHERE id = ? AND customer_id = ?`, id, customerID)); err != nil {
+				return err
+			}
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM indoor_areas WHERE customer_id = ? AND floor_id IN (SELECT id FROM indoor_floors WHERE building_id = ?)`, customerID, id); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM indoor_floors WHERE building_id = ? AND customer_id = ?`, id, customerID); err != nil {
-			return err
-		}
-		res, err := tx.Exec(ctx, `DELETE FROM indoor_buildings WHERE id = ? AND customer_id = ?`, id, customerID)
-		return db.OneRow(res, err)
+		return nil
 	})
 }
 
@@ -217,12 +216,8 @@ func (s *Store) DeleteBuilding(ctx context.Context, customerID int64, id Buildin
 func (s *Store) CreateFloor(ctx context.Context, customerID int64, f Floor, now int64) (FloorID, error) {
 	var id FloorID
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		var n int
-		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM indoor_floors WHERE building_id = ?`, f.BuildingID).Scan(&n); err != nil {
+		if err := room(ctx, tx, "indoor_floors", "building_id", f.BuildingID, MaxFloors); err != nil {
 			return err
-		}
-		if n >= MaxFloors {
-			return ErrTooMany
 		}
 		err := tx.QueryRow(ctx, `INSERT INTO indoor_floors (customer_id, building_id, name, level, file_id, width, height, scale, ref, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, customerID, f.BuildingID, f.Name, f.Level, f.FileID, f.Width, f.Height,
@@ -244,20 +239,12 @@ func (s *Store) UpdateFloor(ctx context.Context, customerID int64, f Floor) erro
 			return ErrOffPlan
 		}
 		rows, err := tx.Query(ctx, `SELECT points FROM indoor_areas WHERE floor_id = ?`, f.ID)
-		if err != nil {
-			return err
-		}
-		var areas []Area
-		for rows.Next() {
+		areas, err := db.Collect(rows, err, func(r db.Scanner) (Area, error) {
 			var pts string
-			if err := rows.Scan(&pts); err != nil {
-				rows.Close()
-				return err
-			}
-			areas = append(areas, Area{Points: decodePoints(pts)})
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			err := r.Scan(&pts)
+			return Area{Points: decodePoints(pts)}, err
+		})
+		if err != nil {
 			return err
 		}
 		if !onPlan(areas, f.Width, f.Height) {
@@ -271,31 +258,19 @@ func (s *Store) UpdateFloor(ctx context.Context, customerID int64, f Floor) erro
 
 // DeleteFloor removes a floor with its beacons and positions.
 func (s *Store) DeleteFloor(ctx context.Context, customerID int64, id FloorID) error {
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		if _, err := tx.Exec(ctx, `DELETE FROM indoor_positions WHERE floor_id = ? AND customer_id = ?`, id, customerID); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM indoor_beacons WHERE floor_id = ? AND customer_id = ?`, id, customerID); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM indoor_areas WHERE floor_id = ? AND customer_id = ?`, id, customerID); err != nil {
-			return err
-		}
-		res, err := tx.Exec(ctx, `DELETE FROM indoor_floors WHERE id = ? AND customer_id = ?`, id, customerID)
-		return db.OneRow(res, err)
-	})
+	return deleteWith(ctx, s.db, customerID, id,
+		`DELETE FROM indoor_positions WHERE customer_id = ? AND floor_id = ?`,
+		`DELETE FROM indoor_beacons WHERE customer_id = ? AND floor_id = ?`,
+		`DELETE FROM indoor_areas WHERE customer_id = ? AND floor_id = ?`,
+		`DELETE FROM indoor_floors WHERE customer_id = ? AND id = ?`)
 }
 
 // CreateBeacon places a beacon (ErrMACTaken for an address the customer uses; ErrTooMany beyond MaxBeacons).
 func (s *Store) CreateBeacon(ctx context.Context, customerID int64, b Beacon, now int64) (BeaconID, error) {
 	var id BeaconID
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		var n int
-		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM indoor_beacons WHERE floor_id = ?`, b.FloorID).Scan(&n); err != nil {
+		if err := room(ctx, tx, "indoor_beacons", "floor_id", b.FloorID, MaxBeacons); err != nil {
 			return err
-		}
-		if n >= MaxBeacons {
-			return ErrTooMany
 		}
 		err := tx.QueryRow(ctx, `INSERT INTO indoor_beacons (customer_id, floor_id, mac, name, x, y, rssi, decay, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, customerID, b.FloorID, b.MAC, b.Name, b.X, b.Y, b.RSSI, b.Decay, now).Scan(&id)
@@ -313,15 +288,7 @@ func (s *Store) UpdateBeacon(ctx context.Context, customerID int64, b Beacon) er
 
 // DeleteBeacons removes beacons, all or none (db.ErrNotFound when one is not the customer's).
 func (s *Store) DeleteBeacons(ctx context.Context, customerID int64, ids []BeaconID) error {
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		for _, id := range ids {
-			res, err := tx.Exec(ctx, `DELETE FROM indoor_beacons WHERE id = ? AND customer_id = ?`, id, customerID)
-			if err := db.OneRow(res, err); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return deleteEach(ctx, s.db, "indoor_beacons", customerID, ids)
 }
 
 // floorGeom is what the estimator needs of a floor.
@@ -341,14 +308,14 @@ type layout struct {
 // Layout reads every beacon and floor of a customer (beacon positions in metres).
 func (s *Store) Layout(ctx context.Context, customerID int64) (*layout, error) {
 	l := &layout{byMAC: map[string]Anchor{}, floors: map[FloorID]floorGeom{}, walk: map[FloorID]*walkable{}}
-	floors, err := s.floors(ctx, `SELECT `+floorCols+` FROM indoor_floors WHERE customer_id = ?`, customerID)
+	floors, err := s.floors(ctx, db.Scope("customer_id", customerID), `id`)
 	if err != nil {
 		return nil, err
 	}
 	for _, f := range floors {
 		l.floors[f.ID] = floorGeom{Building: f.BuildingID, Scale: f.Scale, W: float64(f.Width) * f.Scale, H: float64(f.Height) * f.Scale}
 	}
-	beacons, err := s.beacons(ctx, `SELECT `+beaconCols+beaconFrom+` WHERE b.customer_id = ?`, customerID)
+	beacons, err := s.beacons(ctx, db.Scope("b.customer_id", customerID))
 	if err != nil {
 		return nil, err
 	}
@@ -360,7 +327,7 @@ func (s *Store) Layout(ctx context.Context, customerID int64) (*layout, error) {
 		l.byMAC[b.MAC] = Anchor{Beacon: b.ID, Floor: b.FloorID, Building: g.Building, X: b.X * g.Scale, Y: b.Y * g.Scale,
 			RSSI1m: float64(b.RSSI), Decay: b.Decay}
 	}
-	areas, err := s.areas(ctx, `SELECT `+areaCols+areaFrom+` WHERE a.customer_id = ?`, customerID)
+	areas, err := s.areas(ctx, db.Scope("a.customer_id", customerID))
 	if err != nil {
 		return nil, err
 	}
@@ -390,37 +357,22 @@ func (s *Store) AddPosition(ctx context.Context, customerID int64, p Position) e
 	return err
 }
 
-const posCols = `ms_id, building_id, floor_id, at, x, y, accuracy, beacons, uncertain`
+const posCols = `p.ms_id, p.building_id, p.floor_id, p.at, p.x, p.y, p.accuracy, p.beacons, p.uncertain`
 
-func (s *Store) positions(ctx context.Context, q string, args ...any) ([]Position, error) {
-	rows, err := s.db.Query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Position{}
-	for rows.Next() {
-		var p Position
-		if err := rows.Scan(&p.MsID, &p.BuildingID, &p.FloorID, &p.Time, &p.X, &p.Y, &p.Accuracy, &p.Beacons, &p.Uncertain); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+func scanPosition(r db.Scanner) (Position, error) {
+	var p Position
+	err := r.Scan(&p.MsID, &p.BuildingID, &p.FloorID, &p.Time, &p.X, &p.Y, &p.Accuracy, &p.Beacons, &p.Uncertain)
+	return p, err
 }
 
 // Last is the latest position of each terminal of the customer since a time, in a building or anywhere
-// (building 0), by terminal.
+// (building 0), by terminal. A terminal whose latest position is in another building is not in this one.
 func (s *Store) Last(ctx context.Context, customerID int64, building BuildingID, since int64) ([]Position, error) {
-	q := `SELECT p.ms_id, p.building_id, p.floor_id, p.at, p.x, p.y, p.accuracy, p.beacons, p.uncertain FROM indoor_positions p
-		JOIN (SELECT ms_id, MAX(at) AS at FROM indoor_positions WHERE customer_id = ? AND at >= ? GROUP BY ms_id) l
-		ON l.ms_id = p.ms_id AND l.at = p.at WHERE p.customer_id = ?`
-	args := []any{customerID, since, customerID}
-	if building != 0 {
-		q += ` AND p.building_id = ?`
-		args = append(args, building)
-	}
-	all, err := s.positions(ctx, q+` ORDER BY p.ms_id, p.id`, args...)
+	f := db.Scope("p.customer_id", customerID).And("p.at >= ?", since).
+		And(`p.at = (SELECT MAX(q.at) FROM indoor_positions q WHERE q.customer_id = p.customer_id AND q.ms_id = p.ms_id)`).
+		If(building != 0, "p.building_id = ?", building)
+	all, _, err := db.List(ctx, s.db, db.ListQuery{Select: posCols, From: `indoor_positions p`, Where: f,
+		Order: `p.ms_id, p.id`}, scanPosition)
 	if err != nil {
 		return nil, err
 	}
@@ -439,20 +391,13 @@ func (s *Store) Last(ctx context.Context, customerID int64, building BuildingID,
 // History is a terminal's positions in [from, to], oldest first, at most limit of them (truncated says more
 // were left out), on one floor or any (0).
 func (s *Store) History(ctx context.Context, customerID int64, msID string, floor FloorID, from, to int64, limit int) ([]Position, bool, error) {
-	q := `SELECT ` + posCols + ` FROM indoor_positions WHERE customer_id = ? AND ms_id = ? AND at >= ? AND at <= ?`
-	args := []any{customerID, msID, from, to}
-	if floor != 0 {
-		q += ` AND floor_id = ?`
-		args = append(args, floor)
-	}
-	out, err := s.positions(ctx, q+` ORDER BY at, id LIMIT ?`, append(args, limit+1)...)
+	f := db.Scope("p.customer_id", customerID).Eq("p.ms_id", msID).Between("p.at", from, to).If(floor != 0, "p.floor_id = ?", floor)
+	out, total, err := db.List(ctx, s.db, db.ListQuery{Select: posCols, From: `indoor_positions p`, Where: f,
+		Order: `p.at, p.id`, Limit: limit}, scanPosition)
 	if err != nil {
 		return nil, false, err
 	}
-	if len(out) > limit {
-		return out[:limit], true, nil
-	}
-	return out, false, nil
+	return out, total > limit, nil
 }
 
 // Prune deletes positions older than before.

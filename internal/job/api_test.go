@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tenfour/internal/job"
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
 )
@@ -71,8 +72,8 @@ func (e *env) logs() int {
 	return e.count(`SELECT COUNT(*) FROM oplog WHERE customer_id = ? AND type = 140`, e.f.CustomerID)
 }
 
-func page(t *testing.T, r testkit.Reply) job.Page[job.Job] {
-	var p job.Page[job.Job]
+func page(t *testing.T, r testkit.Reply) httpx.Page[job.Job] {
+	var p httpx.Page[job.Job]
 	r.Into(t, &p)
 	return p
 }
@@ -153,57 +154,43 @@ func jobAPI(t *testing.T, engine string) {
 	}
 	day := time.Now().UTC()
 	from := time.Date(day.Year(), day.Month(), 1, 0, 0, 0, 0, time.UTC)
+	// lists checks a list answer: these jobs, in this order, and no other.
+	lists := func(want ...job.ID) func(*testing.T, testkit.Reply) {
+		return func(t *testing.T, r testkit.Reply) {
+			p := page(t, r)
+			ok := p.Total == len(want) && len(p.List) == len(want)
+			for i := 0; ok && i < len(want); i++ {
+				ok = p.List[i].JobID == want[i]
+			}
+			if !ok {
+				t.Fatalf("want jobs %v: %s", want, r.Result)
+			}
+		}
+	}
+	list := func(name string, params map[string]any, want ...job.ID) testkit.Scenario {
+		return testkit.Scenario{Name: "list: " + name, Method: "GET", Path: "/ds/job/list", Token: e.tok, Params: params,
+			Code: "0", Check: lists(want...)}
+	}
 	api.Run(t, []testkit.Scenario{
-		{Name: "list: newest first", Method: "GET", Path: "/ds/job/list", Token: e.tok, Code: "0",
-			Check: func(t *testing.T, r testkit.Reply) {
-				p := page(t, r)
-				if p.Total != 2 || len(p.List) != 2 || p.List[0].JobID != second.JobID || p.List[1].JobID != first.JobID {
-					t.Fatalf("%s", r.Result)
-				}
-			}},
-		{Name: "list: by terminal", Method: "GET", Path: "/ds/job/list", Token: e.tok, Params: map[string]any{"msId": T[2]}, Code: "0",
-			Check: func(t *testing.T, r testkit.Reply) {
-				if p := page(t, r); p.Total != 1 || p.List[0].JobID != second.JobID {
-					t.Fatalf("%s", r.Result)
-				}
-			}},
-		{Name: "list: by state", Method: "GET", Path: "/ds/job/list", Token: e.tok, Params: map[string]any{"state": "1,3"}, Code: "0",
-			Check: func(t *testing.T, r testkit.Reply) {
-				if p := page(t, r); p.Total != 0 {
-					t.Fatalf("%s", r.Result)
-				}
-			}},
-		{Name: "list: by keyword, any case", Method: "GET", Path: "/ds/job/list", Token: e.tok, Params: map[string]any{"keyword": "PUMP"}, Code: "0",
-			Check: func(t *testing.T, r testkit.Reply) {
-				if p := page(t, r); p.Total != 1 || p.List[0].JobID != first.JobID {
-					t.Fatalf("%s", r.Result)
-				}
-			}},
-		{Name: "list: by jobId", Method: "GET", Path: "/ds/job/list", Token: e.tok, Params: map[string]any{"jobId": first.JobID}, Code: "0",
-			Check: func(t *testing.T, r testkit.Reply) {
-				if p := page(t, r); p.Total != 1 {
-					t.Fatalf("%s", r.Result)
-				}
-			}},
-		{Name: "list: this month", Method: "GET", Path: "/ds/job/list", Token: e.tok,
-			Params: map[string]any{"sTime": from.UnixMilli(), "eTime": from.AddDate(0, 1, 0).UnixMilli() - 1}, Code: "0",
-			Check: func(t *testing.T, r testkit.Reply) {
-				if p := page(t, r); p.Total != 2 {
-					t.Fatalf("%s", r.Result)
-				}
-			}},
+		list("newest first", nil, second.JobID, first.JobID),
+		list("by terminal", map[string]any{"msId": T[2]}, second.JobID),
+		list("by state", map[string]any{"state": "1,3"}),
+		list("by keyword, any case", map[string]any{"keyword": "PUMP"}, first.JobID),
+		list("by keyword in the address", map[string]any{"keyword": "harbour ROAD"}, first.JobID),
+		// LIKE's wildcards match themselves: "_" is no "any character", "%" no "anything".
+		list("by keyword: _ is literal", map[string]any{"keyword": "p_mp"}),
+		list("by keyword: % is literal", map[string]any{"keyword": "%"}),
+		list("by keyword: \\ is literal", map[string]any{"keyword": `east\`}),
+		list("by jobId", map[string]any{"jobId": first.JobID}, first.JobID),
+		list("this month", map[string]any{"sTime": from.UnixMilli(), "eTime": from.AddDate(0, 1, 0).UnixMilli() - 1},
+			second.JobID, first.JobID),
 		{Name: "list: start after end", Method: "GET", Path: "/ds/job/list", Token: e.tok,
 			Params: map[string]any{"sTime": from.UnixMilli() + 1, "eTime": from.UnixMilli()}, Code: "93"},
 		{Name: "list: across months", Method: "GET", Path: "/ds/job/list", Token: e.tok,
 			Params: map[string]any{"sTime": from.UnixMilli() - 1, "eTime": from.UnixMilli() + 1}, Code: "95"},
 		{Name: "list: a state that does not exist", Method: "GET", Path: "/ds/job/list", Token: e.tok, Params: map[string]any{"state": 9}, Code: "400"},
 		{Name: "list: page size 0", Method: "GET", Path: "/ds/job/list", Token: e.tok, Params: map[string]any{"pageSize": 0}, Code: "400"},
-		{Name: "list: another customer sees none", Method: "GET", Path: "/ds/job/list", Token: e.otok, Code: "0",
-			Check: func(t *testing.T, r testkit.Reply) {
-				if p := page(t, r); p.Total != 0 || len(p.List) != 0 {
-					t.Fatalf("%s", r.Result)
-				}
-			}},
+		{Name: "list: another customer sees none", Method: "GET", Path: "/ds/job/list", Token: e.otok, Code: "0", Check: lists()},
 		{Name: "list: a terminal's session", Method: "GET", Path: "/ds/job/list", Token: e.ttok, Code: "107"},
 		{Name: "history: created per ticket", Method: "GET", Path: "/ds/job/history", Token: e.tok,
 			Params: map[string]any{"jobId": first.JobID}, Code: "0",

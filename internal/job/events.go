@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"tenfour/internal/platform/flex"
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
 )
 
@@ -48,7 +49,7 @@ type actionReq struct {
 
 func (s *Service) onAction(a Action) func(ctx context.Context, c *realtime.Conn, req actionReq) (any, error) {
 	return func(ctx context.Context, c *realtime.Conn, req actionReq) (any, error) {
-		id, err := parseID("jobId", string(req.JobID))
+		id, err := httpx.RowID[ID]("jobId", string(req.JobID))
 		if err != nil {
 			return nil, err
 		}

@@ -18,12 +18,6 @@ func (s *Service) Routes(r httpx.Router) {
 	r.Console("POST /ds/report/findJobReport", httpx.Bind(s.report))
 }
 
-// Page is a list answer.
-type Page[T any] struct {
-	Total int `json:"total"`
-	List  []T `json:"list"`
-}
-
 // POST /ds/job/add {job, address?, lat?, lng?, msIds | jobMsList}
 func (s *Service) add(ctx context.Context, p identity.Principal, req RawInput) (any, error) {
 	return s.Add(ctx, p, req)
@@ -47,10 +41,8 @@ type listReq struct {
 func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (any, error) {
 	var q ListQuery
 	var err error
-	if req.JobID != "" {
-		if q.JobID, err = parseID("jobId", req.JobID); err != nil {
-			return nil, err
-		}
+	if q.JobID, err = httpx.OptRowID[ID]("jobId", req.JobID); err != nil {
+		return nil, err
 	}
 	if q.MsIDs, err = httpx.IDs("msId", append(req.MsID, req.MsIDs...), 1000, false); err != nil {
 		return nil, err
@@ -80,7 +72,7 @@ func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (
 	if err != nil {
 		return nil, err
 	}
-	return Page[Job]{Total: total, List: list}, nil
+	return httpx.PageOf(list, total), nil
 }
 
 type idReq struct {
@@ -94,7 +86,7 @@ func (r idReq) parse() (ID, string, error) {
 	if v == "" {
 		v = r.ID
 	}
-	id, err := parseID("jobId", v)
+	id, err := httpx.RowID[ID]("jobId", v)
 	if err != nil {
 		return 0, "", err
 	}

@@ -29,19 +29,6 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// parseID reads a jobId parameter.
-func parseID(name, s string) (ID, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, httpx.BadParam(name, "required")
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, httpx.BadParam(name, "not an id")
-	}
-	return ID(n), nil
-}
-
 // State is a ticket's execution state (spec §4: unsettled, accepted, rejected, working, completed/over).
 type State int
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 
 	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
@@ -36,74 +35,71 @@ type Input struct {
 	MsIDs    []string
 }
 
-type querier interface {
-	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-}
-
 const jobCols = `j.id, j.customer_id, j.job, j.address, j.lat, j.lng, j.creator_id, j.creator_name, j.created_at`
 
 const ticketCols = `t.job_id, t.ms_id, t.state, t.reason, t.remark, t.delivered_at, t.accepted_at, t.started_at,
 	t.ended_at, t.updated_at`
 
-// jobs reads the jobs of cond (over `jobs j`), with their tickets and the terminals' names.
-func (s *Store) jobs(ctx context.Context, q querier, cond string, args ...any) ([]Job, error) {
-	rows, err := q.Query(ctx, `SELECT `+jobCols+` FROM jobs j WHERE `+cond, args...)
+func scanJob(r db.Scanner) (Job, error) {
+	var j Job
+	var lat, lng sql.NullFloat64
+	if err := r.Scan(&j.JobID, &j.customerID, &j.Job, &j.Address, &lat, &lng, &j.Creator, &j.CreatorName, &j.SendTime); err != nil {
+		return Job{}, err
+	}
+	if lat.Valid && lng.Valid {
+		j.Lat, j.Lng = &lat.Float64, &lng.Float64
+	}
+	j.JobMsList = []Ticket{}
+	return j, nil
+}
+
+// jobs reads a list of jobs (l's Where, Order and page over `jobs j`) with their tickets and the terminals'
+// names, and the number of jobs the filter matches.
+func (s *Store) jobs(ctx context.Context, l db.ListQuery) ([]Job, int, error) {
+	l.Select, l.From = jobCols, `jobs j`
+	out, total, err := db.List(ctx, s.db, l, scanJob)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	defer rows.Close()
-	out := []Job{}
-	index := map[ID]int{}
-	for rows.Next() {
-		var j Job
-		var lat, lng sql.NullFloat64
-		if err := rows.Scan(&j.JobID, &j.customerID, &j.Job, &j.Address, &lat, &lng, &j.Creator, &j.CreatorName, &j.SendTime); err != nil {
-			return nil, err
-		}
-		if lat.Valid && lng.Valid {
-			j.Lat, j.Lng = &lat.Float64, &lng.Float64
-		}
-		j.JobMsList = []Ticket{}
-		index[j.JobID] = len(out)
-		out = append(out, j)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rows.Close()
+	return out, total, s.tickets(ctx, out)
+}
+
+// tickets fills the jobs' tickets, the terminals' names and each job's status.
+func (s *Store) tickets(ctx context.Context, out []Job) error {
 	if len(out) == 0 {
-		return out, nil
+		return nil
 	}
-	ids := make([]any, 0, len(out))
-	for _, j := range out {
-		ids = append(ids, j.JobID)
+	index := map[ID]int{}
+	ids := make([]ID, len(out))
+	for i, j := range out {
+		index[j.JobID] = i
+		ids[i] = j.JobID
 	}
-	trows, err := q.Query(ctx, `SELECT `+ticketCols+` FROM job_tickets t WHERE t.job_id IN (`+db.Placeholders(len(ids))+`)
-		ORDER BY t.job_id, t.ms_id`, ids...)
-	if err != nil {
-		return nil, err
+	type row struct {
+		job ID
+		Ticket
 	}
-	defer trows.Close()
-	names := map[int64][]string{}
-	for trows.Next() {
-		var jid ID
-		var t Ticket
-		if err := trows.Scan(&jid, &t.MsID, &t.State, &t.Reason, &t.Remark, &t.DispatchAt, &t.AcceptTime, &t.StartTime,
-			&t.EndTime, &t.UpdateTime); err != nil {
-			return nil, err
-		}
+	tickets, _, err := db.List(ctx, s.db, db.ListQuery{Select: ticketCols, From: `job_tickets t`,
+		Where: new(db.Filter).In("t.job_id", db.Args(ids)), Order: `t.job_id, t.ms_id`}, func(r db.Scanner) (row, error) {
+		var t row
+		err := r.Scan(&t.job, &t.MsID, &t.State, &t.Reason, &t.Remark, &t.DispatchAt, &t.AcceptTime, &t.StartTime,
+			&t.EndTime, &t.UpdateTime)
 		t.Delivered = t.DispatchAt != 0
-		j := &out[index[jid]]
-		j.JobMsList = append(j.JobMsList, t)
-		names[j.customerID] = append(names[j.customerID], t.MsID)
+		return t, err
+	})
+	if err != nil {
+		return err
 	}
-	if err := trows.Err(); err != nil {
-		return nil, err
+	names := map[int64][]string{}
+	for _, t := range tickets {
+		j := &out[index[t.job]]
+		j.JobMsList = append(j.JobMsList, t.Ticket)
+		names[j.customerID] = append(names[j.customerID], t.MsID)
 	}
 	for c, ms := range names {
 		nm, err := s.dir.Names(ctx, directory.CustomerID(c), directory.TerminalIDs(ms))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for i := range out {
 			if out[i].customerID != c {
@@ -117,12 +113,12 @@ func (s *Store) jobs(ctx context.Context, q querier, cond string, args ...any) (
 	for i := range out {
 		out[i].Status = Status(out[i].JobMsList)
 	}
-	return out, nil
+	return nil
 }
 
 // Get returns one job of the customer.
 func (s *Store) Get(ctx context.Context, customerID int64, id ID) (Job, error) {
-	list, err := s.jobs(ctx, s.db, `j.id = ? AND j.customer_id = ?`, id, customerID)
+	list, _, err := s.jobs(ctx, db.ListQuery{Where: db.Scope("j.customer_id", customerID).Eq("j.id", id), Order: `j.id`})
 	if err == nil && len(list) == 0 {
 		err = db.ErrNotFound
 	}
@@ -208,13 +204,14 @@ func (s *Store) Act(ctx context.Context, customerID int64, id ID, msID string, a
 		// Received or not, a ticket its worker acts on has reached the terminal.
 		set += ", delivered_at = CASE WHEN delivered_at = 0 THEN ? ELSE delivered_at END"
 		args = append(args, now)
-		res, err := tx.Exec(ctx, `UPDATE job_tickets SET `+set+` WHERE job_id = ? AND ms_id = ? AND state = ?`,
-			append(args, id, msID, int(cur))...)
+		// A ticket changed since it was read is not there in state cur any more: this action came too late.
+		err = db.OneRow(tx.Exec(ctx, `UPDATE job_tickets SET `+set+` WHERE job_id = ? AND ms_id = ? AND state = ?`,
+			append(args, id, msID, int(cur))...))
+		if errors.Is(err, db.ErrNotFound) {
+			return ErrTransition
+		}
 		if err != nil {
 			return err
-		}
-		if n, _ := res.RowsAffected(); n != 1 {
-			return ErrTransition
 		}
 		note := reason
 		if a == Complete {
@@ -232,13 +229,13 @@ func (s *Store) Act(ctx context.Context, customerID int64, id ID, msID string, a
 // acknowledgement (a repeat changes nothing).
 func (s *Store) MarkDelivered(ctx context.Context, customerID int64, id ID, msID, byName string, now int64) (first bool, err error) {
 	err = s.db.InTx(ctx, func(tx *db.Tx) error {
-		res, err := tx.Exec(ctx, `UPDATE job_tickets SET delivered_at = ?, updated_at = ? WHERE job_id = ? AND ms_id = ?
-			AND customer_id = ? AND delivered_at = 0`, now, now, id, msID, customerID)
+		err := db.OneRow(tx.Exec(ctx, `UPDATE job_tickets SET delivered_at = ?, updated_at = ? WHERE job_id = ? AND ms_id = ?
+			AND customer_id = ? AND delivered_at = 0`, now, now, id, msID, customerID))
+		if errors.Is(err, db.ErrNotFound) {
+			return nil // acknowledged before (or no such ticket): nothing to record
+		}
 		if err != nil {
 			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil
 		}
 		first = true
 		var st State
@@ -263,14 +260,16 @@ func (s *Store) Delivered(ctx context.Context, id ID, msID string) (bool, error)
 
 // Pending lists the jobs (ids above after, oldest first) whose ticket for the terminal it has not acknowledged.
 func (s *Store) Pending(ctx context.Context, customerID int64, msID string, after ID, limit int) ([]Job, error) {
-	return s.jobs(ctx, s.db, `j.id IN (SELECT job_id FROM job_tickets WHERE ms_id = ? AND customer_id = ? AND delivered_at = 0
-		AND job_id > ?) ORDER BY j.id LIMIT ?`, msID, customerID, after, limit)
+	list, _, err := s.jobs(ctx, db.ListQuery{Where: db.Where(`j.id IN (SELECT job_id FROM job_tickets WHERE ms_id = ?
+		AND customer_id = ? AND delivered_at = 0 AND job_id > ?)`, msID, customerID, after), Order: `j.id`, Limit: limit})
+	return list, err
 }
 
 // OfTerminal lists the terminal's tickets that are open, or were settled at or after since, oldest first.
 func (s *Store) OfTerminal(ctx context.Context, customerID int64, msID string, since int64) ([]Job, error) {
-	return s.jobs(ctx, s.db, `j.id IN (SELECT job_id FROM job_tickets WHERE ms_id = ? AND customer_id = ?
-		AND (state IN (0, 1, 3) OR updated_at >= ?)) ORDER BY j.id`, msID, customerID, since)
+	list, _, err := s.jobs(ctx, db.ListQuery{Where: db.Where(`j.id IN (SELECT job_id FROM job_tickets WHERE ms_id = ?
+		AND customer_id = ? AND (state IN (0, 1, 3) OR updated_at >= ?))`, msID, customerID, since), Order: `j.id`})
+	return list, err
 }
 
 // Delete removes a job (msID "") or one terminal's ticket of it; a job whose last ticket goes is removed with
@@ -287,7 +286,7 @@ func (s *Store) Delete(ctx context.Context, customerID int64, id ID, msID string
 	}
 	err = s.db.InTx(ctx, func(tx *db.Tx) error {
 		if msID != "" {
-			if _, err := tx.Exec(ctx, `DELETE FROM job_tickets WHERE job_id = ? AND ms_id = ? AND customer_id = ?`, id, msID, customerID); err != nil {
+			if err := db.OneRow(tx.Exec(ctx, `DELETE FROM job_tickets WHERE job_id = ? AND ms_id = ? AND customer_id = ?`, id, msID, customerID)); err != nil {
 				return err
 			}
 			if _, err := tx.Exec(ctx, `DELETE FROM job_history WHERE job_id = ? AND ms_id = ?`, id, msID); err != nil {
@@ -318,55 +317,26 @@ type ListQuery struct {
 
 // List returns the customer's jobs, newest first, and the total count.
 func (s *Store) List(ctx context.Context, customerID int64, q ListQuery) ([]Job, int, error) {
-	where := []string{"j.customer_id = ?"}
-	args := []any{customerID}
-	if q.JobID != 0 {
-		where = append(where, "j.id = ?")
-		args = append(args, q.JobID)
-	}
+	f := db.Scope("j.customer_id", customerID).If(q.JobID != 0, "j.id = ?", q.JobID)
 	if len(q.MsIDs) > 0 || len(q.States) > 0 {
-		sub := []string{"t.job_id = j.id"}
+		// A job matches when one ticket matches both lists.
+		t := db.Where("t.job_id = j.id")
 		if len(q.MsIDs) > 0 {
-			sub = append(sub, "t.ms_id IN ("+db.Placeholders(len(q.MsIDs))+")")
-			for _, m := range q.MsIDs {
-				args = append(args, m)
-			}
+			t.In("t.ms_id", db.Args(q.MsIDs))
 		}
 		if len(q.States) > 0 {
-			sub = append(sub, "t.state IN ("+db.Placeholders(len(q.States))+")")
-			for _, st := range q.States {
-				args = append(args, int(st))
-			}
+			t.In("t.state", db.Args(q.States))
 		}
-		where = append(where, "EXISTS (SELECT 1 FROM job_tickets t WHERE "+strings.Join(sub, " AND ")+")")
+		f.And("EXISTS (SELECT 1 FROM job_tickets t WHERE "+t.Cond()+")", t.Args()...)
 	}
-	if q.Keyword != "" {
-		like := "%" + likeEscape(strings.ToLower(q.Keyword)) + "%"
-		where = append(where, `(LOWER(j.job) LIKE ? ESCAPE '\' OR LOWER(j.address) LIKE ? ESCAPE '\')`)
-		args = append(args, like, like)
-	}
-	if q.Creator != "" {
-		where = append(where, "j.creator_id = ?")
-		args = append(args, q.Creator)
-	}
+	f.Contains(q.Keyword, "j.job", "j.address").If(q.Creator != "", "j.creator_id = ?", q.Creator)
 	if q.Range != nil {
-		where = append(where, "j.created_at >= ? AND j.created_at <= ?")
-		args = append(args, q.Range.From, q.Range.To)
-	}
-	cond := strings.Join(where, " AND ")
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM jobs j WHERE `+cond, args...).Scan(&total); err != nil {
-		return nil, 0, err
+		f.Between("j.created_at", q.Range.From, q.Range.To)
 	}
 	if q.Limit <= 0 {
 		q.Limit = DefPageSize
 	}
-	list, err := s.jobs(ctx, s.db, cond+` ORDER BY j.created_at DESC, j.id DESC LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset)...)
-	return list, total, err
-}
-
-func likeEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+	return s.jobs(ctx, db.ListQuery{Where: f, Order: `j.created_at DESC, j.id DESC`, Offset: q.Offset, Limit: q.Limit})
 }
 
 // History returns the changes of a job's tickets (of one terminal when msID is set), oldest first.
@@ -374,52 +344,44 @@ func (s *Store) History(ctx context.Context, customerID int64, id ID, msID strin
 	if _, err := s.Get(ctx, customerID, id); err != nil {
 		return nil, err
 	}
-	q := `SELECT id, job_id, ms_id, action, state, reason, by_id, by_name, at FROM job_history WHERE job_id = ? AND customer_id = ?`
-	args := []any{id, customerID}
-	if msID != "" {
-		q += " AND ms_id = ?"
-		args = append(args, msID)
-	}
-	rows, err := s.db.Query(ctx, q+" ORDER BY at, id", args...)
-	return db.Collect(rows, err, func(r db.Scanner) (HistoryEntry, error) {
+	f := db.Scope("customer_id", customerID).Eq("job_id", id).If(msID != "", "ms_id = ?", msID)
+	out, _, err := db.List(ctx, s.db, db.ListQuery{Select: `id, job_id, ms_id, action, state, reason, by_id, by_name, at`,
+		From: `job_history`, Where: f, Order: `at, id`}, func(r db.Scanner) (HistoryEntry, error) {
 		var h HistoryEntry
 		err := r.Scan(&h.ID, &h.JobID, &h.MsID, &h.Action, &h.State, &h.Reason, &h.By, &h.ByName, &h.Time)
 		return h, err
 	})
+	return out, err
 }
 
 // Report counts the customer's tickets by terminal and state, for jobs sent within rg (of msIDs when set),
 // ordered by terminal.
 func (s *Store) Report(ctx context.Context, customerID int64, msIDs []string, rg timerange.Range) ([]ReportRow, error) {
-	q := `SELECT t.ms_id, t.state, COUNT(*) FROM job_tickets t JOIN jobs j ON j.id = t.job_id
-		WHERE t.customer_id = ? AND j.created_at >= ? AND j.created_at <= ?`
-	args := []any{customerID, rg.From, rg.To}
+	f := db.Scope("t.customer_id", customerID).Between("j.created_at", rg.From, rg.To)
 	if len(msIDs) > 0 {
-		q += " AND t.ms_id IN (" + db.Placeholders(len(msIDs)) + ")"
-		for _, m := range msIDs {
-			args = append(args, m)
-		}
+		f.In("t.ms_id", db.Args(msIDs))
 	}
-	rows, err := s.db.Query(ctx, q+" GROUP BY t.ms_id, t.state ORDER BY t.ms_id", args...)
+	type count struct {
+		ms string
+		st State
+		n  int
+	}
+	rows, err := s.db.Query(ctx, `SELECT t.ms_id, t.state, COUNT(*) FROM job_tickets t JOIN jobs j ON j.id = t.job_id
+		WHERE `+f.Cond()+` GROUP BY t.ms_id, t.state ORDER BY t.ms_id`, f.Args()...)
+	counts, err := db.Collect(rows, err, func(r db.Scanner) (count, error) {
+		var c count
+		err := r.Scan(&c.ms, &c.st, &c.n)
+		return c, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	out := []ReportRow{}
-	for rows.Next() {
-		var ms string
-		var st State
-		var n int
-		if err := rows.Scan(&ms, &st, &n); err != nil {
-			return nil, err
+	for _, c := range counts {
+		if len(out) == 0 || out[len(out)-1].MsID != c.ms {
+			out = append(out, ReportRow{MsID: c.ms})
 		}
-		if len(out) == 0 || out[len(out)-1].MsID != ms {
-			out = append(out, ReportRow{MsID: ms})
-		}
-		out[len(out)-1].add(st, n)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+		out[len(out)-1].add(c.st, c.n)
 	}
 	ids := make([]string, len(out))
 	for i, r := range out {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tenfour/internal/files/filetest"
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/schoolbus"
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
@@ -36,8 +37,8 @@ func with(m map[string]any, kv ...any) map[string]any {
 	return out
 }
 
-func students(t *testing.T, r testkit.Reply) schoolbus.Page[schoolbus.Student] {
-	var p schoolbus.Page[schoolbus.Student]
+func students(t *testing.T, r testkit.Reply) httpx.Page[schoolbus.Student] {
+	var p httpx.Page[schoolbus.Student]
 	r.Into(t, &p)
 	return p
 }
@@ -131,6 +132,13 @@ func schoolBus(t *testing.T, engine string) {
 					t.Fatalf("%s", r.Result)
 				}
 			}},
+		{Name: "list: by keyword (number), any case", Method: "GET", Path: "/ds/schoolCar/list", Token: tok, Params: map[string]any{"keyword": "s2"},
+			Code: "0", Contains: []string{`"total":1`, `"studentNum":"S2"`}},
+		// LIKE's wildcards match themselves: "_" is no "any character" (S1, S2), "%" no "anything".
+		{Name: "list: by keyword, _ is literal", Method: "GET", Path: "/ds/schoolCar/list", Token: tok, Params: map[string]any{"keyword": "S_"},
+			Code: "0", Contains: []string{`"total":0`}},
+		{Name: "list: by keyword, % is literal", Method: "GET", Path: "/ds/schoolCar/list", Token: tok, Params: map[string]any{"keyword": "%"},
+			Code: "0", Contains: []string{`"total":0`}},
 		{Name: "list: another customer's", Method: "GET", Path: "/ds/schoolCar/list", Token: otok, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				if p := students(t, r); p.Total != 1 || p.List[0].StudentName != "Ola" {
@@ -227,7 +235,7 @@ func schoolBus(t *testing.T, engine string) {
 			}},
 		{Name: "checklist: newest first", Method: "GET", Path: "/ds/schoolCar/checklist", Token: tok, Params: map[string]any{"studentId": ada.ID}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
-				var pg schoolbus.Page[schoolbus.Punch]
+				var pg httpx.Page[schoolbus.Punch]
 				r.Into(t, &pg)
 				if pg.Total != 2 || pg.List[0].Kind != schoolbus.Alighted || pg.List[1].Kind != schoolbus.Boarded ||
 					pg.List[1].BusName != "Unit 1" || pg.List[1].Time != at {

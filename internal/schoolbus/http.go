@@ -17,12 +17,6 @@ func (s *Service) Routes(r httpx.Router) {
 	r.Console("GET /ds/schoolCar/onboard", httpx.Bind(s.onboard))
 }
 
-// Page is a list answer.
-type Page[T any] struct {
-	Total int `json:"total"`
-	List  []T `json:"list"`
-}
-
 // POST /ds/schoolCar/add {studentNum, studentName, studentAvatar?, studentBirth?, studentSex?, guardianName, guardianPhone}
 func (s *Service) add(ctx context.Context, p identity.Principal, req NewStudent) (any, error) {
 	return s.Add(ctx, p, req)
@@ -54,7 +48,7 @@ func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (
 	if err != nil {
 		return nil, err
 	}
-	return Page[Student]{Total: total, List: list}, nil
+	return httpx.PageOf(list, total), nil
 }
 
 type checklistReq struct {
@@ -67,9 +61,9 @@ type checklistReq struct {
 
 // GET /ds/schoolCar/checklist {studentId, sTime+eTime?, pageNo?, pageSize?}
 func (s *Service) checklist(ctx context.Context, p identity.Principal, req checklistReq) (any, error) {
-	ids, err := httpx.RowIDs("studentId", []string{req.StudentID}, 1, true)
-	if err != nil || len(ids) == 0 {
-		return nil, httpx.BadParam("studentId", "required")
+	id, err := httpx.RowID[StudentID]("studentId", req.StudentID)
+	if err != nil {
+		return nil, err
 	}
 	var from, to int64
 	if req.STime != "" || req.ETime != "" {
@@ -83,11 +77,11 @@ func (s *Service) checklist(ctx context.Context, p identity.Principal, req check
 	if err != nil {
 		return nil, err
 	}
-	list, total, err := s.Checklist(ctx, p.CustomerID, ids[0], from, to, off, lim)
+	list, total, err := s.Checklist(ctx, p.CustomerID, id, from, to, off, lim)
 	if err != nil {
 		return nil, err
 	}
-	return Page[Punch]{Total: total, List: list}, nil
+	return httpx.PageOf(list, total), nil
 }
 
 type deleteReq struct {
@@ -96,14 +90,14 @@ type deleteReq struct {
 
 // DELETE /ds/schoolCar/delete {id}
 func (s *Service) delete(ctx context.Context, p identity.Principal, req deleteReq) (any, error) {
-	ids, err := httpx.RowIDs("id", []string{req.ID}, 1, true)
-	if err != nil || len(ids) == 0 {
-		return nil, httpx.BadParam("id", "required")
-	}
-	if err := s.Delete(ctx, p, ids[0]); err != nil {
+	id, err := httpx.RowID[StudentID]("id", req.ID)
+	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"id": ids[0]}, nil
+	if err := s.Delete(ctx, p, id); err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": id}, nil
 }
 
 type onboardReq struct {

@@ -56,36 +56,47 @@ var (
 	ErrAvatar = httpx.E(http.StatusBadRequest, "161", "errors.schoolbus.avatar", "the avatar is an image uploaded to the file service: its id or /filews/files/{id}")
 )
 
+// StudentID is a student's row id.
+type StudentID int64
+
+// The three names of a student: a number, the student's name and the guardian's, each required.
+var (
+	numField  = text.Field{Name: "name", Max: MaxNum, Required: true, Invalid: errIllegal, Missing: ErrRequired}
+	nameField = text.Field{Name: "name", Max: MaxName, Required: true, Invalid: errIllegal, Missing: ErrRequired}
+
+	errIllegal = httpx.BadParam("name", "illegal characters")
+)
+
 var phoneRe = regexp.MustCompile(`^\+?[0-9 ()\-]{3,24}$`)
 
 // Student is one student (spec §3) with where they are now.
 type Student struct {
-	ID            int64  `json:"id"`
-	StudentNum    string `json:"studentNum"`
-	StudentName   string `json:"studentName"`
-	StudentAvatar string `json:"studentAvatar"`
-	StudentBirth  string `json:"studentBirth"`
-	StudentSex    int    `json:"studentSex"` // 0 not stated, 1 male, 2 female
-	GuardianName  string `json:"guardianName"`
-	GuardianPhone string `json:"guardianPhone"`
-	CreateTime    int64  `json:"createTime"`
-	OnBus         string `json:"onBus"`   // the bus terminal the student is on now, "" when not on a bus
-	BusName       string `json:"busName"` // its name
-	LastPunch     *Punch `json:"lastPunch"`
+	ID            StudentID `json:"id"`
+	StudentNum    string    `json:"studentNum"`
+	StudentName   string    `json:"studentName"`
+	StudentAvatar string    `json:"studentAvatar"`
+	StudentBirth  string    `json:"studentBirth"`
+	StudentSex    int       `json:"studentSex"` // 0 not stated, 1 male, 2 female
+	GuardianName  string    `json:"guardianName"`
+	GuardianPhone string    `json:"guardianPhone"`
+	CreateTime    int64     `json:"createTime"`
+	OnBus         string    `json:"onBus"`   // the bus terminal the student is on now, "" when not on a bus
+	BusName       string    `json:"busName"` // its name
+	LastPunch     *Punch    `json:"lastPunch"`
 }
 
 // Punch is one card punch on a bus.
 type Punch struct {
-	ID          int64    `json:"id"`
-	StudentID   int64    `json:"studentId"`
-	StudentNum  string   `json:"studentNum"`
-	StudentName string   `json:"studentName"`
-	BusID       string   `json:"busId"`
-	BusName     string   `json:"busName"`
-	Kind        Kind     `json:"kind"`
-	Time        int64    `json:"time"`
-	Lat         *float64 `json:"lat"`
-	Lng         *float64 `json:"lng"`
+	ID          int64     `json:"id"`
+	StudentID   StudentID `json:"studentId"`
+	StudentNum  string    `json:"studentNum"`
+	StudentName string    `json:"studentName"`
+	BusID       string    `json:"busId"`
+	BusName     string    `json:"busName"`
+	Kind        Kind      `json:"kind"`
+	Time        int64     `json:"time"`
+	Lat         *float64  `json:"lat"`
+	Lng         *float64  `json:"lng"`
 }
 
 // Bus is a bus terminal and the students on it now (GET /ds/schoolCar/onboard, the bus.punched event).
@@ -147,21 +158,15 @@ type NewStudent struct {
 func (n NewStudent) Check(now time.Time) (Student, error) {
 	var st Student
 	var ok bool
-	fields := []struct {
-		dst *string
-		v   string
-		max int
-	}{{&st.StudentNum, n.StudentNum, MaxNum}, {&st.StudentName, n.StudentName, MaxName}, {&st.GuardianName, n.GuardianName, MaxName}}
-	for _, f := range fields {
-		if *f.dst, ok = text.Name(f.v); !ok {
-			return st, httpx.BadParam("name", "illegal characters")
-		}
-		if *f.dst == "" {
-			return st, ErrRequired
-		}
-		if utf8.RuneCountInString(*f.dst) > f.max {
-			return st, httpx.BadParam("name", "at most "+strconv.Itoa(f.max)+" characters")
-		}
+	var err error
+	if st.StudentNum, err = numField.Check(n.StudentNum); err != nil {
+		return st, err
+	}
+	if st.StudentName, err = nameField.Check(n.StudentName); err != nil {
+		return st, err
+	}
+	if st.GuardianName, err = nameField.Check(n.GuardianName); err != nil {
+		return st, err
 	}
 	phone := strings.TrimSpace(n.GuardianPhone)
 	if phone == "" {
@@ -261,12 +266,12 @@ func (s *Service) Add(ctx context.Context, p identity.Principal, n NewStudent) (
 }
 
 // Delete removes a student; their punches stay as records (log: school bus).
-func (s *Service) Delete(ctx context.Context, p identity.Principal, id int64) error {
+func (s *Service) Delete(ctx context.Context, p identity.Principal, id StudentID) error {
 	st, err := s.Get(ctx, p.CustomerID, id)
 	if err != nil {
 		return err
 	}
-	if _, err := s.db.Exec(ctx, `DELETE FROM school_students WHERE id = ? AND customer_id = ?`, id, p.CustomerID); err != nil {
+	if err := db.OneRow(s.db.Exec(ctx, `DELETE FROM school_students WHERE id = ? AND customer_id = ?`, id, p.CustomerID)); err != nil {
 		return err
 	}
 	s.log.By(ctx, p, oplog.SchoolBus, "school-bus student "+st.StudentNum+" "+st.StudentName+" removed",
@@ -287,10 +292,15 @@ func scanStudent(r db.Scanner) (Student, error) {
 	return st, err
 }
 
+// students reads the customer's students of f in order (a page of them when limit > 0) and their count.
+func (s *Service) students(ctx context.Context, f *db.Filter, offset, limit int) ([]Student, int, error) {
+	return db.List(ctx, s.db, db.ListQuery{Select: studentCols, From: `school_students`, Where: f,
+		Order: `student_num, id`, Offset: offset, Limit: limit}, scanStudent)
+}
+
 // Get reads one student of the customer.
-func (s *Service) Get(ctx context.Context, customerID, id int64) (Student, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+studentCols+` FROM school_students WHERE id = ? AND customer_id = ?`, id, customerID)
-	list, err := db.Collect(rows, err, scanStudent)
+func (s *Service) Get(ctx context.Context, customerID int64, id StudentID) (Student, error) {
+	list, _, err := s.students(ctx, db.Scope("customer_id", customerID).Eq("id", id), 0, 0)
 	if err == nil && len(list) == 0 {
 		err = db.ErrNotFound
 	}
@@ -313,41 +323,24 @@ type ListQuery struct {
 
 // List returns the customer's students by number and the total count.
 func (s *Service) List(ctx context.Context, customerID int64, q ListQuery) ([]Student, int, error) {
-	where := []string{"customer_id = ?"}
-	args := []any{customerID}
-	if q.Keyword != "" {
-		like := "%" + strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(strings.ToLower(q.Keyword)) + "%"
-		where = append(where, `(LOWER(student_num) LIKE ? ESCAPE '\' OR LOWER(student_name) LIKE ? ESCAPE '\' OR LOWER(guardian_name) LIKE ? ESCAPE '\')`)
-		args = append(args, like, like, like)
-	}
+	f := db.Scope("customer_id", customerID).Contains(q.Keyword, "student_num", "student_name", "guardian_name")
 	if q.BusID != "" {
 		buses, err := s.OnBoard(ctx, customerID, q.BusID)
 		if err != nil {
 			return nil, 0, err
 		}
-		ids := []any{}
+		var ids []StudentID
 		for _, b := range buses {
 			for _, st := range b.Students {
 				ids = append(ids, st.ID)
 			}
 		}
-		if len(ids) == 0 {
-			return []Student{}, 0, nil
-		}
-		where = append(where, "id IN ("+db.Placeholders(len(ids))+")")
-		args = append(args, ids...)
-	}
-	cond := strings.Join(where, " AND ")
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM school_students WHERE `+cond, args...).Scan(&total); err != nil {
-		return nil, 0, err
+		f.In("id", db.Args(ids))
 	}
 	if q.Limit <= 0 {
 		q.Limit = DefPage
 	}
-	rows, err := s.db.Query(ctx, `SELECT `+studentCols+` FROM school_students WHERE `+cond+` ORDER BY student_num, id LIMIT ? OFFSET ?`,
-		append(args, q.Limit, q.Offset)...)
-	list, err := db.Collect(rows, err, scanStudent)
+	list, total, err := s.students(ctx, f, q.Offset, q.Limit)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -372,18 +365,17 @@ func (s *Service) where(ctx context.Context, customerID int64, list []Student) e
 	if len(list) == 0 {
 		return nil
 	}
-	ids := make([]any, len(list))
+	ids := make([]StudentID, len(list))
 	for i, st := range list {
 		ids[i] = st.ID
 	}
-	rows, err := s.db.Query(ctx, `SELECT `+punchCols+` FROM school_punches p WHERE customer_id = ? AND student_id IN (`+
-		db.Placeholders(len(ids))+`) AND at = (SELECT MAX(at) FROM school_punches q WHERE q.student_id = p.student_id
-		AND q.customer_id = p.customer_id)`, append([]any{customerID}, ids...)...)
-	punches, err := db.Collect(rows, err, scanPunch)
+	punches, _, err := db.List(ctx, s.db, db.ListQuery{Select: punchCols, From: `school_punches p`,
+		Where: db.Scope("customer_id", customerID).In("student_id", db.Args(ids)).And(`at = (SELECT MAX(at)
+		FROM school_punches q WHERE q.student_id = p.student_id AND q.customer_id = p.customer_id)`), Order: `at, id`}, scanPunch)
 	if err != nil {
 		return err
 	}
-	last := map[int64]Punch{}
+	last := map[StudentID]Punch{}
 	for _, p := range punches {
 		if cur, ok := last[p.StudentID]; !ok || later(p, cur) {
 			last[p.StudentID] = p
@@ -434,19 +426,18 @@ func (s *Service) busNames(ctx context.Context, customerID int64, punches []Punc
 // OnBoardMax ago, boarded that bus. Buses without students are left out.
 func (s *Service) OnBoard(ctx context.Context, customerID int64, busID string) ([]Bus, error) {
 	now := s.now()
-	rows, err := s.db.Query(ctx, `SELECT `+punchCols+` FROM school_punches WHERE customer_id = ? AND at > ? ORDER BY at, id`,
-		customerID, now-OnBoardMax.Milliseconds())
-	punches, err := db.Collect(rows, err, scanPunch)
+	punches, _, err := db.List(ctx, s.db, db.ListQuery{Select: punchCols, From: `school_punches`,
+		Where: db.Scope("customer_id", customerID).And("at > ?", now-OnBoardMax.Milliseconds()), Order: `at, id`}, scanPunch)
 	if err != nil {
 		return nil, err
 	}
-	last := map[int64]Punch{}
+	last := map[StudentID]Punch{}
 	for _, p := range punches {
 		if cur, ok := last[p.StudentID]; !ok || later(p, cur) {
 			last[p.StudentID] = p
 		}
 	}
-	ids := []any{}
+	var ids []StudentID
 	for id, p := range last {
 		if p.Kind == Boarded && (busID == "" || p.BusID == busID) {
 			ids = append(ids, id)
@@ -456,9 +447,7 @@ func (s *Service) OnBoard(ctx context.Context, customerID int64, busID string) (
 	if len(ids) == 0 {
 		return out, nil
 	}
-	srows, err := s.db.Query(ctx, `SELECT `+studentCols+` FROM school_students WHERE customer_id = ? AND id IN (`+
-		db.Placeholders(len(ids))+`) ORDER BY student_num, id`, append([]any{customerID}, ids...)...)
-	students, err := db.Collect(srows, err, scanStudent)
+	students, _, err := s.students(ctx, db.Scope("customer_id", customerID).In("id", db.Args(ids)), 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -486,14 +475,13 @@ func (s *Service) OnBoard(ctx context.Context, customerID int64, busID string) (
 
 // Checklist returns a student's punches, newest first, and their count (the student may have been deleted:
 // their punches stay records).
-func (s *Service) Checklist(ctx context.Context, customerID, studentID int64, from, to int64, offset, limit int) ([]Punch, int, error) {
-	cond := "customer_id = ? AND student_id = ?"
-	args := []any{customerID, studentID}
+func (s *Service) Checklist(ctx context.Context, customerID int64, studentID StudentID, from, to int64, offset, limit int) ([]Punch, int, error) {
+	f := db.Scope("customer_id", customerID).Eq("student_id", studentID)
 	if to > 0 {
-		cond += " AND at >= ? AND at <= ?"
-		args = append(args, from, to)
+		f.Between("at", from, to)
 	}
-	list, total, err := db.Page(ctx, s.db, "school_punches", punchCols, cond, args, offset, limit, scanPunch)
+	list, total, err := db.List(ctx, s.db, db.ListQuery{Select: punchCols, From: `school_punches`, Where: f,
+		Order: `at DESC, id DESC`, Offset: offset, Limit: limit}, scanPunch)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -561,16 +549,14 @@ func (s *Service) Record(ctx context.Context, p identity.Principal, raw RawPunch
 		}
 		pu.Lat, pu.Lng = &lat, &lng
 	}
-	var st Student
-	rows, err := s.db.Query(ctx, `SELECT `+studentCols+` FROM school_students WHERE customer_id = ? AND student_num = ?`, p.CustomerID, num)
-	found, err := db.Collect(rows, err, scanStudent)
+	found, _, err := s.students(ctx, db.Scope("customer_id", p.CustomerID).Eq("student_num", num), 0, 0)
 	if err != nil {
 		return PunchResult{}, err
 	}
 	if len(found) == 0 {
 		return PunchResult{}, httpx.ErrNotFound
 	}
-	st = found[0]
+	st := found[0]
 	pu.StudentID, pu.StudentNum, pu.StudentName, pu.BusID, pu.BusName = st.ID, st.StudentNum, st.StudentName, p.AccountID, p.Name
 	err = s.db.WriteRow(ctx, `INSERT INTO school_punches (customer_id, student_id, student_num, student_name, bus_id, kind, at,
 		lat, lng, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.CustomerID, pu.StudentID, pu.StudentNum,

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/schoolbus"
 	"tenfour/internal/sim"
 	"tenfour/internal/sos/safetytest"
@@ -21,7 +22,7 @@ func TestSimulatedBusPunches(t *testing.T) {
 	con := testkit.Console(t, s.URL, tok)
 	bus := f.Terminals[0]
 	cards := []string{"S1", "S2", "S3"}
-	ids := map[string]int64{}
+	ids := map[string]schoolbus.StudentID{}
 	for _, c := range cards {
 		r := testkit.Do(t, s.URL, http.MethodPost, "/ds/schoolCar/add", tok, student(c, "Kid "+c))
 		var st schoolbus.Student
@@ -84,7 +85,7 @@ func TestSimulatedBusPunches(t *testing.T) {
 	}
 	for _, c := range cards {
 		r := testkit.Do(t, s.URL, http.MethodGet, "/ds/schoolCar/checklist", tok, map[string]any{"studentId": ids[c], "pageSize": 1})
-		var pg schoolbus.Page[schoolbus.Punch]
+		var pg httpx.Page[schoolbus.Punch]
 		r.Into(t, &pg)
 		want := len(pg.List) == 1 && pg.List[0].Kind == schoolbus.Boarded
 		if aboard[c] != want {
