@@ -1,6 +1,8 @@
 // The /message-data report (docs/messages.md §4): POST /ds/report/findMessageData, and its spreadsheet.
 import { http } from '../../shared/http/client';
 import type { Message } from '../../shared/messages/record';
+import { fetchAllPages } from '../../shared/report/fetchAll';
+import { queryKeys } from '../../shared/queryKeys';
 
 export const REPORT_PATHS = { find: '/ds/report/findMessageData' } as const;
 
@@ -26,6 +28,9 @@ export interface MessageDataQuery {
   pageSize: number;
 }
 
+/** The report's queries: one per search and page. */
+export const messageKeys = queryKeys('messagereport', ['find']);
+
 export const reportApi = {
   find: (q: MessageDataQuery) =>
     http.post<MessageDataAnswer>(REPORT_PATHS.find, { ...(q.msIds?.length ? { msIds: q.msIds } : {}), sTime: q.sTime, eTime: q.eTime, pageNo: q.pageNo, pageSize: q.pageSize }),
@@ -33,16 +38,7 @@ export const reportApi = {
 
 /** Reads every page of the range (1,000 a page) for the export. */
 export async function fetchAll(q: Omit<MessageDataQuery, 'pageNo' | 'pageSize'>, find = reportApi.find, onPage?: (loaded: number, total: number) => void): Promise<MessageDataAnswer> {
-  const pageSize = 1000;
-  const first = await find({ ...q, pageNo: 1, pageSize });
-  const list = [...(first.list ?? [])];
-  onPage?.(list.length, first.total);
-  for (let page = 2; list.length < first.total; page++) {
-    const next = await find({ ...q, pageNo: page, pageSize });
-    if (!next.list?.length) break;
-    list.push(...next.list);
-    onPage?.(list.length, first.total);
-  }
+  const { first, list } = await fetchAllPages((pageNo, pageSize) => find({ ...q, pageNo, pageSize }), 1000, onPage);
   return { total: first.total, list, summary: first.summary ?? [] };
 }
 

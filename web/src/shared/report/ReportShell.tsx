@@ -86,8 +86,10 @@ export interface ReportChart {
 }
 
 interface Props {
-  /** The page's namespace: range.<problem> and its own error codes. */
+  /** The page's namespace: its own error codes. */
   ns: string;
+  /** Where range.<problem> is worded: the common sentences, unless the page's limit is not a month (GPS data). */
+  rangeNs?: string;
   title: ReactNode;
   testId: string;
   /** data-* attributes of the page (the browser tests read the rows, the totals and data-loading). */
@@ -108,7 +110,7 @@ interface Props {
   children?: ReactNode;
 }
 
-export function ReportShell({ ns, title, testId, data, search, error, filters, onSearch, onExport, exportDisabled, testIds, note, stats, charts, children }: Props) {
+export function ReportShell({ ns, rangeNs = 'common', title, testId, data, search, error, filters, onSearch, onExport, exportDisabled, testIds, note, stats, charts, children }: Props) {
   const { t } = useTranslation('common');
   const { message } = App.useApp();
   const errorText = useErrorText(ns);
@@ -129,7 +131,7 @@ export function ReportShell({ ns, title, testId, data, search, error, filters, o
       <Card size="small" title={title}>
         <Space wrap align="start" style={{ marginBottom: 12 }}>
           <span>
-            <RangeField value={search.range} onChange={search.setRange} error={search.rangeError ?? serverRange ?? null} ns={ns} />
+            <RangeField value={search.range} onChange={search.setRange} error={search.rangeError ?? serverRange ?? null} ns={rangeNs} />
             <Space size={0} wrap data-testid="range-presets">
               {rangePresets(search.maxDays).map(([key, r]) => (
                 <Button key={key} size="small" type="link" onClick={() => search.setRange(r)} data-testid={`range-preset-${key}`}>

@@ -22,7 +22,7 @@ export default function CallDurationPage() {
   const groupChoices = useGroupChoices();
   const [msIds, setMsIds] = useState<string[]>([]);
   const [gids, setGids] = useState<string[]>([]);
-  const search = useReportSearch({ msIds: [] as string[], gids: [] as string[] }, MONTH_DAYS);
+  const search = useReportSearch({ msIds: [] as string[], gids: [] as string[] }, { maxDays: MONTH_DAYS });
   const { query } = search;
   const q = useQuery({ queryKey: activityKeys.duration(query), queryFn: () => activityApi.callDuration(query) });
   const rep = q.data;

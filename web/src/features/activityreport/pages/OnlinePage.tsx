@@ -17,7 +17,7 @@ export default function OnlinePage() {
   const { t } = useTranslation('activityreport');
   const dateTime = useDateTimeFormat();
   const [msIds, setMsIds] = useState<string[]>([]);
-  const search = useReportSearch({ msIds: [] as string[] }, MONTH_DAYS);
+  const search = useReportSearch({ msIds: [] as string[] }, { maxDays: MONTH_DAYS });
   const { query } = search;
   const [detailOf, setDetailOf] = useState<OnlineRow | null>(null);
   const q = useQuery({ queryKey: activityKeys.online(query), queryFn: () => activityApi.online(query) });

@@ -10,6 +10,7 @@ import { geoApi, type FenceAlarm } from '../../../shared/geo/api';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { MONTH_DAYS } from '../../../shared/time/range';
 import { formatZoned } from '../../../shared/time/zone';
+import { fetchAllPages } from '../../../shared/report/fetchAll';
 import { ReportShell, useReportSearch } from '../../../shared/report/ReportShell';
 import { reportApi, reportKeys, type AlarmCountRow } from '../api';
 import { writeXlsx } from '../../../shared/utils/xlsx';
@@ -38,12 +39,7 @@ export default function FenceAlarmDataPage() {
   });
   const byFence = query.groupBy === 'fence';
   const exportAll = async () => {
-    const all: FenceAlarm[] = [];
-    for (let pageNo = 1; ; pageNo++) {
-      const r = await alarms(pageNo, 1000);
-      all.push(...r.list);
-      if (r.list.length < 1000 || all.length >= r.total) break;
-    }
+    const { list: all } = await fetchAllPages(alarms);
     await writeXlsx(`fence-alarms-${formatZoned(query.sTime, 'YYYYMMDD')}`, [
       {
         name: t('fence.counts'),
@@ -87,6 +83,7 @@ export default function FenceAlarmDataPage() {
   return (
     <ReportShell
       ns="gpsreport"
+      rangeNs="gpsreport"
       title={t('fence.title')}
       testId="fence-alarm-data-page"
       search={search}

@@ -9,6 +9,7 @@ import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { TRACK_MAX_DAYS } from '../../../shared/time/range';
 import { formatZoned } from '../../../shared/time/zone';
 import { convertSpeed, speedUnitOf } from '../../../shared/geo/units';
+import { fetchAllPages } from '../../../shared/report/fetchAll';
 import { ReportShell, todayRange, useReportSearch } from '../../../shared/report/ReportShell';
 import { GPS_EXPORT_PAGE, reportApi, reportKeys, type GpsRow } from '../api';
 import { writeXlsx } from '../../../shared/utils/xlsx';
@@ -38,12 +39,7 @@ export default function GpsDataPage() {
   };
 
   const exportAll = async () => {
-    const rows: GpsRow[] = [];
-    for (let pageNo = 1; ; pageNo++) {
-      const r = await reportApi.gpsData({ ...query, pageNo, pageSize: GPS_EXPORT_PAGE });
-      rows.push(...r.list);
-      if (r.list.length < GPS_EXPORT_PAGE || rows.length >= r.total) break;
-    }
+    const { list: rows } = await fetchAllPages((pageNo, pageSize) => reportApi.gpsData({ ...query, pageNo, pageSize }), GPS_EXPORT_PAGE);
     await writeXlsx(`gps-data-${formatZoned(query.sTime, 'YYYYMMDD')}`, [
       {
         name: t('title'),
@@ -66,6 +62,7 @@ export default function GpsDataPage() {
   return (
     <ReportShell
       ns="gpsreport"
+      rangeNs="gpsreport"
       title={t('title')}
       testId="gps-data-page"
       search={search}

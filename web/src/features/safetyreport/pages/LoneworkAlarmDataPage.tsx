@@ -14,9 +14,9 @@ export default function LoneworkAlarmDataPage() {
   const { t } = useTranslation('safetyreport');
   const dateTime = useDateTimeFormat();
   const [msIds, setMsIds] = useState<string[]>([]);
-  const search = useReportSearch({ msIds: undefined as string | undefined, pageNo: 1, pageSize: 20 });
-  const { query, setQuery } = search;
-  const q = useQuery({ queryKey: loneAlarmKeys.report(query), queryFn: () => loneAlarmApi.report(query), placeholderData: keepPreviousData });
+  const search = useReportSearch({ msIds: undefined as string | undefined });
+  const { query, page: paging } = search;
+  const q = useQuery({ queryKey: loneAlarmKeys.report({ ...query, ...paging }), queryFn: () => loneAlarmApi.report({ ...query, ...paging }), placeholderData: keepPreviousData });
   const page = q.data ?? { total: 0, list: [] };
 
   const reason = (n: number) => t(`lonework:reason.${n}`);
@@ -56,7 +56,7 @@ export default function LoneworkAlarmDataPage() {
       search={search}
       error={q.error}
       filters={<TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="terminal-select" />}
-      onSearch={() => search.apply({ msIds: msIds.length ? msIds.join(',') : undefined, pageNo: 1, pageSize: query.pageSize })}
+      onSearch={() => search.apply({ msIds: msIds.length ? msIds.join(',') : undefined })}
       onExport={doExport}
       exportDisabled={!page.total}
       testIds={{ search: 'lone-search', export: 'lone-export' }}
@@ -67,7 +67,7 @@ export default function LoneworkAlarmDataPage() {
         loading={q.isLoading}
         dataSource={page.list}
         onRow={(a) => ({ 'data-testid': 'lone-alarm-row', 'data-id': a.id, 'data-reason': a.reason }) as React.HTMLAttributes<HTMLElement>}
-        pagination={{ current: query.pageNo, pageSize: query.pageSize, total: page.total, showSizeChanger: true, onChange: (pageNo, pageSize) => setQuery((x) => ({ ...x, pageNo, pageSize })) }}
+        pagination={{ ...search.pagination(page.total), showSizeChanger: true }}
         columns={[
           { key: 'ms', title: t('col.terminal'), render: (_, a) => `${a.msName || a.msId} (${a.msId})` },
           { key: 'reason', title: t('col.reason'), render: (_, a) => <Tag color="volcano">{reason(a.reason)}</Tag>, width: 140 },
