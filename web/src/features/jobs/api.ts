@@ -1,6 +1,6 @@
-// Job tickets (docs/api.md "Job tickets"): shapes, REST calls, query keys, and how a live job.changed /
-// job.removed event changes a list.
-import { http } from '../../shared/http/client';
+// Job tickets (docs/api.md "Job tickets"): shapes, REST calls and query keys.
+import { http, type Page } from '../../shared/http/client';
+import { queryKeys } from '../../shared/queryKeys';
 
 /** Ticket execution states (spec §4): 0 unsettled, 1 accepted, 2 rejected, 3 working, 4 over (completed). */
 export const STATES = [0, 1, 2, 3, 4] as const;
@@ -59,11 +59,6 @@ export interface ReportRow {
   over: number;
 }
 
-export interface Page<T> {
-  total: number;
-  list: T[];
-}
-
 export interface JobInput {
   job: string;
   address: string;
@@ -111,37 +106,4 @@ export const jobApi = {
   report: (q: { sTime: number; eTime: number; msIds?: string }) => http.post<{ list: ReportRow[]; total: ReportRow }>(JOB_PATHS.report, q),
 };
 
-export const jobKeys = {
-  all: ['jobs'] as const,
-  list: (q: JobQuery) => [...jobKeys.all, 'list', q] as const,
-  history: (jobId: string) => [...jobKeys.all, 'history', jobId] as const,
-  report: (q: object) => [...jobKeys.all, 'report', q] as const,
-};
-
-/** Does a job belong in a list filtered by q (terminals and states: one ticket must match both; keyword)? */
-export function matches(j: Job, q: JobQuery): boolean {
-  const ms = q.msId ? q.msId.split(',') : [];
-  const st = q.state ? q.state.split(',').map(Number) : [];
-  if ((ms.length || st.length) && !j.jobMsList.some((t) => (!ms.length || ms.includes(t.msId)) && (!st.length || st.includes(t.state)))) return false;
-  if (q.keyword) {
-    const k = q.keyword.toLowerCase();
-    if (!j.job.toLowerCase().includes(k) && !j.address.toLowerCase().includes(k)) return false;
-  }
-  return true;
-}
-
-/** A live job.changed: the job replaces its row, or (when new and matching, on the first page) comes first. */
-export function applyChanged(rows: Job[], j: Job, q: JobQuery): Job[] {
-  const i = rows.findIndex((r) => r.jobId === j.jobId);
-  if (i >= 0) return matches(j, q) ? rows.map((r, k) => (k === i ? j : r)) : rows.filter((_, k) => k !== i);
-  if (q.pageNo !== 1 || !matches(j, q)) return rows;
-  return [j, ...rows].slice(0, q.pageSize);
-}
-
-/** A live job.removed: the whole job, or one terminal's ticket of it. */
-export function applyRemoved(rows: Job[], jobId: string, msId?: string): Job[] {
-  if (!msId) return rows.filter((r) => r.jobId !== jobId);
-  return rows
-    .map((r) => (r.jobId === jobId ? { ...r, jobMsList: r.jobMsList.filter((t) => t.msId !== msId) } : r))
-    .filter((r) => r.jobMsList.length > 0);
-}
+export const jobKeys = queryKeys('jobs', ['list', 'history', 'report']);

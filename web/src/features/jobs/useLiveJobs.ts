@@ -1,36 +1,22 @@
-import { useEffect, useRef, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { live, useLiveStatus } from '../../shared/socket/live';
-import { applyChanged, applyRemoved, jobApi, jobKeys, normaliseJob, type Job, type JobQuery } from './api';
+// Live job tickets: a job sent, acted on or withdrawn (job.changed, job.removed) makes the job lists and that
+// job's history stale; the socket coming (back) online refetches all of jobs (shared useLiveQueries).
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useLiveQueries, type LiveKeys } from '../../shared/socket/useLiveQueries';
+import { jobApi, jobKeys, type JobQuery } from './api';
 
-/** The jobs of a query, live: fetched, then kept current by job.changed / job.removed; refetched on reconnect. */
+const historyOf = (e?: { jobId?: string | number }) => (e?.jobId ? [jobKeys.history(String(e.jobId))] : []);
+
+/** Which job queries each job event makes stale. */
+export const JOB_EVENTS: Record<string, LiveKeys> = {
+  'job.changed': (j?: { jobId?: string }) => [jobKeys.list.all, ...historyOf(j)],
+  'job.removed': (r?: { jobId?: string }) => [jobKeys.list.all, ...historyOf(r)],
+};
+
+/** The jobs of a query, live. */
 export function useLiveJobs(q: JobQuery) {
-  const query = useQuery({ queryKey: jobKeys.list(q), queryFn: () => jobApi.list(q), staleTime: 0 });
-  const [rows, setRows] = useState<Job[]>([]);
-  const [total, setTotal] = useState(0);
-  const status = useLiveStatus((s) => s.status);
-  const { refetch } = query;
-
-  useEffect(() => {
-    if (!query.data) return;
-    setRows(query.data.list);
-    setTotal(query.data.total);
-  }, [query.data, query.dataUpdatedAt]);
-
-  useEffect(() => {
-    const offs = [
-      live().on<Job>('job.changed', (e) => setRows((r) => applyChanged(r, normaliseJob(e.data), q))),
-      live().on<{ jobId: string; msId?: string }>('job.removed', (e) => setRows((r) => applyRemoved(r, String(e.data.jobId), e.data.msId))),
-    ];
-    return () => offs.forEach((off) => off());
-  }, [JSON.stringify(q)]); // eslint-disable-line react-hooks/exhaustive-deps
-
-  // Back online after a drop: the rows may have changed meanwhile.
-  const wasOnline = useRef(status === 'online');
-  useEffect(() => {
-    if (status === 'online' && !wasOnline.current) void refetch();
-    wasOnline.current = status === 'online';
-  }, [status, refetch]);
-
-  return { rows, total, loading: query.isLoading, refetch };
+  useLiveQueries(JOB_EVENTS, jobKeys.all);
+  const query = useQuery({ queryKey: jobKeys.list(q), queryFn: () => jobApi.list(q), placeholderData: keepPreviousData });
+  return { rows: query.data?.list ?? NONE, total: query.data?.total ?? 0, loading: query.isLoading, refetch: query.refetch };
 }
+
+const NONE: never[] = [];

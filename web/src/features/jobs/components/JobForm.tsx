@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Button, Drawer, Form, Input, InputNumber, Space, Switch } from 'antd';
 import { AimOutlined } from '@ant-design/icons';
-import { ApiError } from '../../../shared/http/client';
+import { useErrorText } from '../../../shared/errorText';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { jobApi, type Job } from '../api';
 
@@ -22,12 +22,12 @@ export interface Draft {
 
 /** Checks a draft as the server does (docs/api.md "Job tickets"): the i18n key of the first problem, or null. */
 export function draftProblem(d: Draft): string | null {
-  if (!d.job.trim()) return 'codes.130';
-  if (d.msIds.length === 0) return 'codes.131';
-  if (d.msIds.length > MAX_TERMINALS) return 'codes.132';
-  if ((d.lat === null) !== (d.lng === null)) return 'codes.133';
-  if (d.lat !== null && (d.lat < -90 || d.lat > 90 || d.lng! < -180 || d.lng! > 180)) return 'codes.133';
-  if ([...d.job.trim()].length > MAX_TASK || [...d.address.trim()].length > MAX_ADDRESS) return 'codes.136';
+  if (!d.job.trim()) return 'errors.130';
+  if (d.msIds.length === 0) return 'errors.131';
+  if (d.msIds.length > MAX_TERMINALS) return 'errors.132';
+  if ((d.lat === null) !== (d.lng === null)) return 'errors.133';
+  if (d.lat !== null && (d.lat < -90 || d.lat > 90 || d.lng! < -180 || d.lng! > 180)) return 'errors.133';
+  if ([...d.job.trim()].length > MAX_TASK || [...d.address.trim()].length > MAX_ADDRESS) return 'errors.136';
   return null;
 }
 
@@ -50,6 +50,7 @@ export function JobForm({
 }) {
   const { t } = useTranslation('jobs');
   const { message } = App.useApp();
+  const errorText = useErrorText('jobs');
   const [busy, setBusy] = useState(false);
   const send = async () => {
     const problem = draftProblem(draft);
@@ -68,8 +69,7 @@ export function JobForm({
       message.success(t('sent', { count: j.jobMsList.length }));
       onSent(j);
     } catch (e) {
-      const code = e instanceof ApiError ? e.code : 'other';
-      message.error(t(`codes.${code}`, { defaultValue: t('codes.other', { code }) }));
+      message.error(errorText(e));
     } finally {
       setBusy(false);
     }

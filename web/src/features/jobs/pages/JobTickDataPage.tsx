@@ -8,6 +8,7 @@ import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { RangeField, type WallRange } from '../../../shared/time/RangePicker';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { ApiError } from '../../../shared/http/client';
+import { useErrorText } from '../../../shared/errorText';
 import { writeXlsx } from '../../../shared/utils/xlsx';
 import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem } from '../../../shared/time/range';
 import { formatZoned, wallNow } from '../../../shared/time/zone';
@@ -19,6 +20,7 @@ const COUNTS = ['unsettled', 'accepted', 'rejected', 'working', 'over'] as const
 export default function JobTickDataPage() {
   const { t } = useTranslation('jobs');
   const { message } = App.useApp();
+  const errorText = useErrorText('jobs');
   const dateTime = useDateTimeFormat();
   const [range, setRange] = useState<WallRange>(() => defaultWallRange());
   const [msIds, setMsIds] = useState<string[]>([]);
@@ -53,8 +55,7 @@ export default function JobTickDataPage() {
         },
       ]);
     } catch (e) {
-      const code = e instanceof ApiError ? e.code : 'other';
-      message.error(t(`codes.${code}`, { defaultValue: t('codes.other', { code }) }));
+      message.error(errorText(e));
     }
   };
 

@@ -8,7 +8,7 @@ import { App, Badge, Button, Card, Input, Popconfirm, Select, Space, Table, Tag,
 import { DeleteOutlined, EnvironmentOutlined, HistoryOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { MapView } from '../../../map/MapView';
 import { TerminalsLayer } from '../../../map/layers/TerminalsLayer';
-import { ApiError } from '../../../shared/http/client';
+import { useErrorText } from '../../../shared/errorText';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { useSettings } from '../../../shared/settings';
@@ -27,6 +27,7 @@ const EMPTY: Draft = { job: '', address: '', msIds: [], lat: null, lng: null };
 export default function JobTicketingPage() {
   const { t } = useTranslation('jobs');
   const { message } = App.useApp();
+  const errorText = useErrorText('jobs');
   const socket = useLiveStatus((s) => s.status);
   const dateTime = useDateTimeFormat();
   const mapType = useSettings((s) => s.mapType);
@@ -59,16 +60,12 @@ export default function JobTicketingPage() {
     setParams({}, { replace: true });
   }, [params, setParams]);
 
-  const fail = (e: unknown) => {
-    const code = e instanceof ApiError ? e.code : 'other';
-    message.error(t(`codes.${code}`, { defaultValue: t('codes.other', { code }) }));
-  };
   const remove = async (jobId: string, msId?: string) => {
     try {
       await jobApi.remove(jobId, msId);
       message.success(t('deleted'));
     } catch (e) {
-      fail(e);
+      message.error(errorText(e));
     }
   };
   const openJobs = rows.filter((j) => isOpen(j.status));
