@@ -1,5 +1,6 @@
 // Camera recordings (docs/api.md "Cameras"): the list by camera and time range (spec §5), the files.
 import { http } from '../../shared/http/client';
+import { queryKeys } from '../../shared/queryKeys';
 
 export interface VideoRecord {
   id: number;
@@ -26,6 +27,9 @@ export interface RecordQuery {
 }
 
 export const RECORD_PAGE_SIZE = 20;
+
+/** Camera recordings (records), recorded calls and monitorings (sessions), and the camera list. */
+export const recordKeys = queryKeys('videorecords', ['records', 'sessions', 'cameras']);
 
 export const videoRecordApi = {
   cameras: () => http.get<{ list: { streamId: string; name: string }[] }>('/ds/camera/list'),

@@ -85,15 +85,11 @@ export interface ReportChart {
   xl: number;
 }
 
-interface Props {
+interface ToolbarProps {
   /** The page's namespace: its own error codes. */
   ns: string;
   /** Where range.<problem> is worded: the common sentences, unless the page's limit is not a month (GPS data). */
   rangeNs?: string;
-  title: ReactNode;
-  testId: string;
-  /** data-* attributes of the page (the browser tests read the rows, the totals and data-loading). */
-  data?: Record<`data-${string}`, string | number>;
   search: ReportSearch;
   /** The report query's failure: a range the server refused is shown at the range, anything else below the filters. */
   error?: unknown;
@@ -104,13 +100,22 @@ interface Props {
   onExport?: () => Promise<unknown>;
   exportDisabled?: boolean;
   testIds?: { search?: string; export?: string };
+}
+
+interface Props extends ToolbarProps {
+  title: ReactNode;
+  testId: string;
+  /** data-* attributes of the page (the browser tests read the rows, the totals and data-loading). */
+  data?: Record<`data-${string}`, string | number>;
   note?: ReactNode;
   stats?: ReportStat[];
   charts?: ReportChart[];
   children?: ReactNode;
 }
 
-export function ReportShell({ ns, rangeNs = 'common', title, testId, data, search, error, filters, onSearch, onExport, exportDisabled, testIds, note, stats, charts, children }: Props) {
+/** The search row of a report (range, presets, filters, search, export) and the failure under it; a page with
+ * several reports in tabs (video records) has one per tab. */
+export function ReportToolbar({ ns, rangeNs = 'common', search, error, filters, onSearch, onExport, exportDisabled, testIds }: ToolbarProps) {
   const { t } = useTranslation('common');
   const { message } = App.useApp();
   const errorText = useErrorText(ns);
@@ -127,35 +132,43 @@ export function ReportShell({ ns, rangeNs = 'common', title, testId, data, searc
     }
   };
   return (
+    <>
+      <Space wrap align="start" style={{ marginBottom: 12 }}>
+        <span>
+          <RangeField value={search.range} onChange={search.setRange} error={search.rangeError ?? serverRange ?? null} ns={rangeNs} />
+          <Space size={0} wrap data-testid="range-presets">
+            {rangePresets(search.maxDays).map(([key, r]) => (
+              <Button key={key} size="small" type="link" onClick={() => search.setRange(r)} data-testid={`range-preset-${key}`}>
+                {t(`report.presets.${key}`)}
+              </Button>
+            ))}
+          </Space>
+        </span>
+        {filters}
+        <Button type="primary" icon={<SearchOutlined />} onClick={onSearch} data-testid={testIds?.search ?? 'report-search'}>
+          {t('report.search')}
+        </Button>
+        {onExport && (
+          <Button icon={<DownloadOutlined />} onClick={() => void doExport()} loading={exporting} disabled={exportDisabled} data-testid={testIds?.export ?? 'report-export'}>
+            {t('report.export')}
+          </Button>
+        )}
+      </Space>
+      {error && !serverRange ? (
+        <Tag color="red" data-testid="report-error">
+          {errorText(error)}
+        </Tag>
+      ) : null}
+    </>
+  );
+}
+
+export function ReportShell({ title, testId, data, note, stats, charts, children, ...toolbar }: Props) {
+  return (
     <div className="page-pad" data-testid={testId} {...data}>
       <Card size="small" title={title}>
-        <Space wrap align="start" style={{ marginBottom: 12 }}>
-          <span>
-            <RangeField value={search.range} onChange={search.setRange} error={search.rangeError ?? serverRange ?? null} ns={rangeNs} />
-            <Space size={0} wrap data-testid="range-presets">
-              {rangePresets(search.maxDays).map(([key, r]) => (
-                <Button key={key} size="small" type="link" onClick={() => search.setRange(r)} data-testid={`range-preset-${key}`}>
-                  {t(`report.presets.${key}`)}
-                </Button>
-              ))}
-            </Space>
-          </span>
-          {filters}
-          <Button type="primary" icon={<SearchOutlined />} onClick={onSearch} data-testid={testIds?.search ?? 'report-search'}>
-            {t('report.search')}
-          </Button>
-          {onExport && (
-            <Button icon={<DownloadOutlined />} onClick={() => void doExport()} loading={exporting} disabled={exportDisabled} data-testid={testIds?.export ?? 'report-export'}>
-              {t('report.export')}
-            </Button>
-          )}
-        </Space>
+        <ReportToolbar {...toolbar} />
         {note}
-        {error && !serverRange ? (
-          <Tag color="red" data-testid="report-error">
-            {errorText(error)}
-          </Tag>
-        ) : null}
         {stats?.length ? (
           <Row gutter={16} style={{ marginBottom: 12 }}>
             {stats.map((s) => (
