@@ -83,8 +83,8 @@ func BenchmarkVideoRecordCPU(b *testing.B) {
 	const window = 10 * time.Second
 	w := newWorld(b)
 	for i := range n {
-		w.account(w.cust, fmt.Sprintf("1000030%d", i), "20")
-		w.account(w.cust, fmt.Sprintf("1000040%d", i), "10")
+		w.Account(fmt.Sprintf("1000030%d", i), "20")
+		w.Account(fmt.Sprintf("1000040%d", i), "10")
 	}
 	run := func(record bool) (self, children time.Duration) {
 		w.limits(video.Limits{MaxCalls: 64, MaxMonitors: 16, MaxDuration: 3600, CreditMs: -1, Record: record})

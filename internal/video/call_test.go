@@ -19,7 +19,7 @@ func TestConsoleCallsTerminalFramesBothWays(t *testing.T) {
 	for _, codec := range []string{"VP8", "H264"} {
 		t.Run(codec, func(t *testing.T) {
 			w := newWorld(t)
-			ctx := w.ctx()
+			ctx := w.Ctx()
 			con := w.console("10000001")
 			term := w.term("10000101", nil)
 			id := invite(t, ctx, con, "10000101") // the console offers VP8 then H.264
@@ -61,7 +61,7 @@ func TestConsoleCallsTerminalFramesBothWays(t *testing.T) {
 			if w.logs(int(oplog.VideoCall)) != 1 {
 				t.Fatal("log 128 not written")
 			}
-			r := w.s.Do(http.MethodGet, "/ds/video/sessions", w.token("10000001"), map[string]any{
+			r := w.Do(http.MethodGet, "/ds/video/sessions", w.Session("10000001"), map[string]any{
 				"sTime": time.Now().Add(-time.Hour).UnixMilli(), "eTime": time.Now().UnixMilli()})
 			var page struct{ List []video.Record }
 			r.Into(t, &page)
@@ -77,7 +77,7 @@ func TestConsoleCallsTerminalFramesBothWays(t *testing.T) {
 // is told; frames flow both ways.
 func TestTerminalCallsDispatchDesk(t *testing.T) {
 	w := newWorld(t)
-	ctx := w.ctx()
+	ctx := w.Ctx()
 	c1, c2 := w.console("10000001"), w.console("10000002")
 	term := w.term("10000102", nil)
 	var r video.InviteReply
@@ -127,7 +127,7 @@ func TestTerminalCallsDispatchDesk(t *testing.T) {
 // Every way a call is refused or ends other than by bye, with its status code.
 func TestCallRefusalsAndEndings(t *testing.T) {
 	w := newWorld(t, func(c *config.Config) { c.Voice.RingTimeout = 1500 * time.Millisecond })
-	ctx := w.ctx()
+	ctx := w.Ctx()
 	con := w.console("10000001")
 	con2 := w.console("10000002")
 	t1 := w.term("10000101", nil)
@@ -162,9 +162,9 @@ func TestCallRefusalsAndEndings(t *testing.T) {
 	}
 
 	// killed terminal
-	w.exec(`UPDATE accounts SET call_set_status = 0 WHERE id = '10000102'`)
+	w.SetCallSet("10000102", 0)
 	refuse(con, map[string]any{"msId": "10000102"}, "606")
-	w.exec(`UPDATE accounts SET call_set_status = 8 WHERE id = '10000102'`)
+	w.SetCallSet("10000102", 8)
 
 	// decline 603, busy 486, camera busy 201: the caller sees the call end with the callee's status
 	for _, st := range []int{video.StDecline, video.StBusy, video.StCameraBusy} {
@@ -235,7 +235,7 @@ func TestLimits(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		{
 			w := newWorldOn(t, engine)
-			ctx := w.ctx()
+			ctx := w.Ctx()
 			con, con2 := w.console("10000001"), w.console("10000002")
 			t1, t2 := w.term("10000101", nil), w.term("10000102", nil)
 
@@ -261,7 +261,7 @@ func TestLimits(t *testing.T) {
 			connect(t, ctx, con2, t2, id, codec)
 			state(t, ctx, con2, id, video.StateEnded, video.StNoCredit)
 			w.svc().Wait()
-			l, err := w.svc().Store().Limits(context.Background(), w.cust)
+			l, err := w.svc().Store().Limits(context.Background(), w.Customer)
 			must(t, err)
 			if l.CreditMs != 0 {
 				t.Fatalf("credit left %d", l.CreditMs)
@@ -269,7 +269,7 @@ func TestLimits(t *testing.T) {
 			if err := con.Call(ctx, "video.invite", map[string]any{"msId": "10000101"}, nil); code(err) != "402" {
 				t.Fatalf("invite without credit: %v", err)
 			}
-			r := w.s.Do(http.MethodGet, "/ds/video/limits", w.token("10000001"), nil)
+			r := w.Do(http.MethodGet, "/ds/video/limits", w.Session("10000001"), nil)
 			var lim struct {
 				MaxCalls int
 				CreditMs int64
@@ -291,11 +291,4 @@ func silent(n int) [][]byte {
 		out[i] = termclient.SilentPacket
 	}
 	return out
-}
-
-func (w *world) exec(q string, args ...any) {
-	w.t.Helper()
-	if _, err := w.s.DB.Exec(context.Background(), q, args...); err != nil {
-		w.t.Fatal(err)
-	}
 }

@@ -7,37 +7,17 @@ import (
 	"testing"
 	"time"
 
-	"tenfour/internal/auth"
 	"tenfour/internal/config"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 	"tenfour/internal/video"
 )
 
-const password = "Secret_123"
-
-var (
-	hashOnce sync.Once
-	pwHash   string
-)
-
-func hash(t testing.TB) string {
-	hashOnce.Do(func() {
-		h, err := auth.HashPassword(password)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pwHash = h
-	})
-	return pwHash
-}
-
-// world is a running server with one customer: dispatchers 10000001–2, app terminals 10000101–3, a radio
-// 10000110 and a camera 10000120.
+// world is the testkit.World of the video tests (media on loopback): dispatchers 10000001–2, app terminals
+// 10000101–3, a radio 10000110 and a camera 10000120.
 type world struct {
-	t    testing.TB
-	s    *testkit.Server
-	cust int64
+	*testkit.World
+	t testing.TB
 }
 
 func newWorld(t testing.TB, opts ...func(*config.Config)) *world {
@@ -47,64 +27,32 @@ func newWorld(t testing.TB, opts ...func(*config.Config)) *world {
 func newWorldOn(t testing.TB, engine string, opts ...func(*config.Config)) *world {
 	t.Helper()
 	all := append([]func(*config.Config){func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} }}, opts...)
-	w := &world{t: t, s: testkit.StartOn(t, engine, all...)}
-	w.cust = testkit.Customer(t, w.s.DB, "acme")
+	w := &world{World: testkit.NewWorld(t, engine, all...), t: t}
 	for id, typ := range map[string]string{"10000001": "20", "10000002": "20", "10000101": "10", "10000102": "10",
 		"10000103": "10", "10000110": "6", "10000120": "camera"} {
-		w.account(w.cust, id, typ)
+		w.Account(id, typ)
 	}
 	return w
 }
 
-func (w *world) account(cust int64, id, typ string) {
-	if _, err := w.s.DB.Exec(context.Background(), `INSERT INTO accounts (id, customer_id, type, name, password_hash,
-		created_at) VALUES (?, ?, ?, ?, ?, ?)`, id, cust, typ, "Name "+id, hash(w.t), time.Now().UnixMilli()); err != nil {
-		w.t.Fatal(err)
-	}
-}
-
-func (w *world) ctx() context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	w.t.Cleanup(cancel)
-	return ctx
-}
-
-func (w *world) svc() *video.Service { return w.s.App.Video }
+func (w *world) svc() *video.Service { return w.Video }
 
 // term logs a terminal in (no voice media); onReq answers server requests (nil: "0").
 func (w *world) term(id string, onReq func(typ string, data json.RawMessage) (string, any)) *termclient.Client {
 	w.t.Helper()
-	return w.dial(termclient.Options{URL: w.s.URL, UID: id, Password: password, OnRequest: onReq,
+	return w.Client(termclient.Options{UID: id, Password: testkit.Password, OnRequest: onReq,
 		Media: termclient.MediaOptions{Loopback: true}})
 }
 
 // console signs a dispatcher in.
 func (w *world) console(id string) *termclient.Client {
 	w.t.Helper()
-	return w.dial(termclient.Options{URL: w.s.URL, Token: w.token(id), Media: termclient.MediaOptions{Loopback: true}})
-}
-
-func (w *world) token(id string) string {
-	tok, err := w.s.Sessions.Create(context.Background(), id, w.cust)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return tok
-}
-
-func (w *world) dial(o termclient.Options) *termclient.Client {
-	w.t.Helper()
-	c, err := termclient.Dial(w.ctx(), o)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	w.t.Cleanup(func() { c.Close() })
-	return c
+	return w.Client(termclient.Options{Token: w.Session(id), Media: termclient.MediaOptions{Loopback: true}})
 }
 
 func (w *world) limits(l video.Limits) {
 	w.t.Helper()
-	if err := w.svc().Store().SetLimits(context.Background(), w.cust, l, time.Now().UnixMilli()); err != nil {
+	if err := w.svc().Store().SetLimits(context.Background(), w.Customer, l, time.Now().UnixMilli()); err != nil {
 		w.t.Fatal(err)
 	}
 }
@@ -112,8 +60,8 @@ func (w *world) limits(l video.Limits) {
 func (w *world) logs(typ int) int {
 	w.t.Helper()
 	var n int
-	if err := w.s.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM oplog WHERE customer_id = ? AND type = ?`,
-		w.cust, typ).Scan(&n); err != nil {
+	if err := w.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM oplog WHERE customer_id = ? AND type = ?`,
+		w.Customer, typ).Scan(&n); err != nil {
 		w.t.Fatal(err)
 	}
 	return n

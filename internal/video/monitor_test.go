@@ -75,7 +75,7 @@ func (cam *camera) serve(ctx context.Context, codec string) {
 // limits and refusals; the terminal stops when the last one stops; log 130.
 func TestMonitor(t *testing.T) {
 	w := newWorld(t)
-	ctx := w.ctx()
+	ctx := w.Ctx()
 	c1, c2 := w.console("10000001"), w.console("10000002")
 	cam := w.camera("10000120", "H264")
 	app := w.camera("10000101", "VP8", "H264")
@@ -160,7 +160,7 @@ func TestMonitor(t *testing.T) {
 // A terminal that agrees but never sends its camera: the monitoring ends 502 (stream not found).
 func TestMonitorNoStream(t *testing.T) {
 	w := newWorld(t)
-	ctx := w.ctx()
+	ctx := w.Ctx()
 	w.svc().SetMediaTimeout(time.Second)
 	con := w.console("10000001")
 	w.camera("10000120", "VP8")

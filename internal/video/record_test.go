@@ -63,7 +63,7 @@ func (p probe) stream(kind string) (codec string, frames, w, h int, ok bool) {
 
 func recordFiles(t *testing.T, w *world) []video.RecordFile {
 	t.Helper()
-	r := w.s.Do(http.MethodGet, "/ds/video/records", w.token("10000001"), map[string]any{
+	r := w.Do(http.MethodGet, "/ds/video/records", w.Session("10000001"), map[string]any{
 		"sTime": time.Now().Add(-time.Hour).UnixMilli(), "eTime": time.Now().Add(time.Minute).UnixMilli()})
 	var page struct {
 		Total int
@@ -80,7 +80,7 @@ func recordFiles(t *testing.T, w *world) []video.RecordFile {
 func files(t *testing.T, w *world) []string {
 	t.Helper()
 	var out []string
-	root := filepath.Join(w.s.App.Cfg.DataDir, "video-records")
+	root := filepath.Join(w.Cfg.DataDir, "video-records")
 	_ = filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
 		if err == nil && !fi.IsDir() {
 			out = append(out, p)
@@ -97,7 +97,7 @@ func TestCallRecording(t *testing.T) {
 	for _, codec := range []string{"VP8", "H264"} {
 		t.Run(codec, func(t *testing.T) {
 			w := newWorld(t)
-			ctx := w.ctx()
+			ctx := w.Ctx()
 			w.limits(video.Limits{MaxCalls: 8, MaxMonitors: 16, MaxDuration: 3600, CreditMs: -1, Record: true})
 			con := w.console("10000001")
 			term := w.term("10000101", nil)
@@ -155,8 +155,8 @@ func TestCallRecording(t *testing.T) {
 			}
 
 			// played ranged, like the browser seeks
-			req, _ := http.NewRequest(http.MethodGet, w.s.URL+f.URL, nil)
-			req.Header.Set("token", w.token("10000001"))
+			req, _ := http.NewRequest(http.MethodGet, w.URL+f.URL, nil)
+			req.Header.Set("token", w.Session("10000001"))
 			req.Header.Set("Range", "bytes=0-99")
 			resp, err := http.DefaultClient.Do(req)
 			must(t, err)
@@ -169,7 +169,7 @@ func TestCallRecording(t *testing.T) {
 	}
 	t.Run("off", func(t *testing.T) {
 		w := newWorld(t)
-		ctx := w.ctx()
+		ctx := w.Ctx()
 		con := w.console("10000001")
 		term := w.term("10000101", nil)
 		id := invite(t, ctx, con, "10000101")
@@ -194,7 +194,7 @@ func TestCallRecording(t *testing.T) {
 // A monitoring is recorded too (the terminal's camera; the viewer is "by").
 func TestMonitorRecording(t *testing.T) {
 	w := newWorld(t)
-	ctx := w.ctx()
+	ctx := w.Ctx()
 	w.limits(video.Limits{MaxCalls: 8, MaxMonitors: 16, MaxDuration: 3600, CreditMs: -1, Record: true})
 	c1 := w.console("10000001")
 	cam := w.camera("10000120", "H264")
@@ -231,15 +231,15 @@ func TestRecordStoreAndRetention(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorldOn(t, engine)
 		svc := w.svc()
-		dir := w.s.App.Cfg.DataDir
+		dir := w.Cfg.DataDir
 		now := time.Now()
 		mk := func(rel string) {
 			p := filepath.Join(dir, rel)
 			must(t, os.MkdirAll(filepath.Dir(p), 0o755))
 			must(t, os.WriteFile(p, []byte("x"), 0o644))
 		}
-		old := video.NewTestRecordFile(w.cust, "vold", "10000101", "video-records/1/old.webm", now.Add(-48*time.Hour))
-		cur := video.NewTestRecordFile(w.cust, "vnew", "10000102", "video-records/1/new.mp4", now.Add(-time.Minute))
+		old := video.NewTestRecordFile(w.Customer, "vold", "10000101", "video-records/1/old.webm", now.Add(-48*time.Hour))
+		cur := video.NewTestRecordFile(w.Customer, "vnew", "10000102", "video-records/1/new.mp4", now.Add(-time.Minute))
 		for _, f := range []video.RecordFile{old, cur} {
 			mk(video.RecordPathOf(f))
 			_, err := svc.Store().AddRecordFile(context.Background(), f)
@@ -248,13 +248,13 @@ func TestRecordStoreAndRetention(t *testing.T) {
 		mk("video-records/1/crash.webm.part")
 		mk("video-records/1/crash.webm.sdp")
 		mk("video-records/1/norow.mp4")
-		list, total, err := svc.Store().RecordFiles(context.Background(), w.cust, video.RecordFileQuery{
+		list, total, err := svc.Store().RecordFiles(context.Background(), w.Customer, video.RecordFileQuery{
 			From: now.Add(-72 * time.Hour).UnixMilli(), To: now.UnixMilli(), Limit: 10})
 		must(t, err)
 		if total != 2 || len(list) != 2 || list[0].CallID != "vnew" || list[0].Type != "video/mp4" || list[1].Type != "video/webm" {
 			t.Fatalf("list %+v", list)
 		}
-		list, _, err = svc.Store().RecordFiles(context.Background(), w.cust, video.RecordFileQuery{MsID: "10000101",
+		list, _, err = svc.Store().RecordFiles(context.Background(), w.Customer, video.RecordFileQuery{MsID: "10000101",
 			From: now.Add(-72 * time.Hour).UnixMilli(), To: now.UnixMilli(), Limit: 10})
 		must(t, err)
 		if len(list) != 1 || list[0].CallID != "vold" {
@@ -274,24 +274,24 @@ func TestRecordStoreAndRetention(t *testing.T) {
 		if len(got) != 1 || !strings.HasSuffix(got[0], "new.mp4") {
 			t.Fatalf("files left %v", got)
 		}
-		list, total, err = svc.Store().RecordFiles(context.Background(), w.cust, video.RecordFileQuery{
+		list, total, err = svc.Store().RecordFiles(context.Background(), w.Customer, video.RecordFileQuery{
 			From: 0, To: now.UnixMilli(), Limit: 10})
 		must(t, err)
 		if total != 1 || list[0].CallID != "vnew" {
 			t.Fatalf("after retention %+v", list)
 		}
 		// another customer's (or an unknown) recording is not served
-		other := testkit.Customer(t, w.s.DB, "other")
-		w.account(other, "20000001", "20")
-		tok, err := w.s.Sessions.Create(context.Background(), "20000001", other)
+		other := w.NewCustomer("other")
+		w.AccountIn(other, "20000001", "20")
+		tok, err := w.Sessions.Create(context.Background(), "20000001", other)
 		must(t, err)
-		if r := w.s.Do(http.MethodGet, "/ds/video/recordFile", tok, map[string]any{"id": list[0].ID}); r.Code != "404" {
+		if r := w.Do(http.MethodGet, "/ds/video/recordFile", tok, map[string]any{"id": list[0].ID}); r.Code != "404" {
 			t.Fatalf("another customer's recording: %q", r.Code)
 		}
 		if l, n, err := svc.Store().RecordFiles(context.Background(), other, video.RecordFileQuery{To: now.UnixMilli(), Limit: 10}); err != nil || n != 0 || len(l) != 0 {
 			t.Fatalf("another customer lists %v %d %v", l, n, err)
 		}
-		r := w.s.Do(http.MethodGet, "/ds/video/records", w.token("10000001"), map[string]any{"msId": strings.Repeat("1", 33)})
+		r := w.Do(http.MethodGet, "/ds/video/records", w.Session("10000001"), map[string]any{"msId": strings.Repeat("1", 33)})
 		if r.Code != "400" {
 			t.Fatalf("bad msId: %s", r.Code)
 		}
