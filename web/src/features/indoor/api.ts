@@ -1,6 +1,7 @@
 // Indoor positioning (docs/api.md "Indoor positioning"): buildings, floors with their plan image and scale, beacons
 // placed on the plans (plan pixels), and the positions the server estimates from the terminals' beacon scans.
-import { ApiError, http } from '../../shared/http/client';
+import { ApiError, http, type Page } from '../../shared/http/client';
+import { queryKeys } from '../../shared/queryKeys';
 import { currentToken } from '../../shared/session';
 
 export interface Ref {
@@ -75,9 +76,8 @@ export interface Position {
   time: number;
 }
 
-export interface Page<T> {
-  total: number;
-  list: T[];
+/** A terminal's track: truncated when the server left positions out (a day of one a second at most). */
+export interface History extends Page<Position> {
   truncated?: boolean;
 }
 
@@ -120,10 +120,7 @@ export interface BeaconInput {
   decay?: number;
 }
 
-export const indoorKeys = {
-  buildings: ['indoor', 'buildings'] as const,
-  last: ['indoor', 'last'] as const,
-};
+export const indoorKeys = queryKeys('indoor', ['buildings', 'last']);
 
 export const indoorApi = {
   buildings: () => http.get<Page<Building>>(INDOOR_PATHS.buildings),
@@ -141,7 +138,7 @@ export const indoorApi = {
   deleteAreas: (ids: number[]) => http.del<{ ids: number[] }>(INDOOR_PATHS.deleteArea, { ids: ids.join(',') }),
   last: (buildingId?: number) => http.get<Page<Position>>(INDOOR_PATHS.last, { buildingId }),
   history: (msId: string, sTime: number, eTime: number, floorId?: number) =>
-    http.get<Page<Position>>(INDOOR_PATHS.history, { msId, sTime, eTime, floorId }),
+    http.get<History>(INDOOR_PATHS.history, { msId, sTime, eTime, floorId }),
 };
 
 /** Uploads a floor-plan image through the file service (kind image) and returns its file id. */

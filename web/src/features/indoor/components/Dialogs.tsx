@@ -6,21 +6,13 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Form, Input, InputNumber, Modal, Popconfirm, Radio, Space, Upload } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
-import { ApiError } from '../../../shared/http/client';
+import { useErrorText } from '../../../shared/errorText';
 import { indoorApi, uploadPlan, type Area, type Beacon, type Building, type Floor, type ScaleInput } from '../api';
 import { polygonArea, polygonProblem, scaleFromRef, validDecay, validMac, validRssi } from '../plan';
 
-export function useCodeText() {
-  const { t } = useTranslation('indoor');
-  return (e: unknown) => {
-    const code = e instanceof ApiError ? e.code : 'other';
-    return t(`codes.${code}`, { defaultValue: t('codes.other', { code }) });
-  };
-}
-
 export function BuildingDialog({ building, onClose }: { building: Building | null; onClose: (saved?: Building) => void }) {
   const { t } = useTranslation('indoor');
-  const codeText = useCodeText();
+  const errorText = useErrorText('indoor');
   const [name, setName] = useState(building?.name ?? '');
   const [remark, setRemark] = useState(building?.remark ?? '');
   const [error, setError] = useState<string>();
@@ -31,7 +23,7 @@ export function BuildingDialog({ building, onClose }: { building: Building | nul
     try {
       onClose(building ? await indoorApi.updateBuilding(building.id, name, remark) : await indoorApi.addBuilding(name, remark));
     } catch (e) {
-      setError(codeText(e));
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }
@@ -73,7 +65,7 @@ export function FloorDialog({
   onClose: (saved?: Floor) => void;
 }) {
   const { t } = useTranslation('indoor');
-  const codeText = useCodeText();
+  const errorText = useErrorText('indoor');
   const [name, setName] = useState(floor?.name ?? '');
   const [level, setLevel] = useState<number>(floor?.level ?? 0);
   const [file, setFile] = useState<File>();
@@ -90,10 +82,10 @@ export function FloorDialog({
     if (!floor && !file) return setError(t('floor.needPlan'));
     let s: ScaleInput | undefined;
     if (mode === 'scale') {
-      if (!scale || scale <= 0 || scale > 10) return setError(t('codes.155'));
+      if (!scale || scale <= 0 || scale > 10) return setError(t('errors.155'));
       s = { scale };
     } else {
-      if (pts.length !== 2 || !refScale) return setError(t('codes.155'));
+      if (pts.length !== 2 || !refScale) return setError(t('errors.155'));
       s = { refX1: pts[0].x, refY1: pts[0].y, refX2: pts[1].x, refY2: pts[1].y, refDistance: distance! };
     }
     setBusy(true);
@@ -101,7 +93,7 @@ export function FloorDialog({
       const fileId = file ? await uploadPlan(file) : undefined;
       onClose(floor ? await indoorApi.updateFloor(floor.id, { name, level, fileId }, s) : await indoorApi.addFloor({ buildingId, name, level, fileId }, s));
     } catch (e) {
-      setError(codeText(e));
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }
@@ -168,7 +160,7 @@ export function BeaconDialog({
   onClose: (changed?: boolean) => void;
 }) {
   const { t } = useTranslation('indoor');
-  const codeText = useCodeText();
+  const errorText = useErrorText('indoor');
   const [mac, setMac] = useState(beacon?.mac ?? '');
   const [name, setName] = useState(beacon?.name ?? '');
   const [rssi, setRssi] = useState<number | null>(beacon?.rssi ?? -59);
@@ -177,9 +169,9 @@ export function BeaconDialog({
   const [busy, setBusy] = useState(false);
   useEffect(() => setError(undefined), [mac, rssi, decay]);
   const save = async () => {
-    if (!validMac(mac)) return setError(t('codes.156'));
-    if (!validRssi(rssi)) return setError(t('codes.151'));
-    if (!validDecay(decay)) return setError(t('codes.150'));
+    if (!validMac(mac)) return setError(t('errors.156'));
+    if (!validRssi(rssi)) return setError(t('errors.151'));
+    if (!validDecay(decay)) return setError(t('errors.150'));
     setBusy(true);
     try {
       const body = { mac, name, rssi: rssi!, decay: decay!, x: at.x, y: at.y };
@@ -187,7 +179,7 @@ export function BeaconDialog({
       else await indoorApi.addBeacon({ ...body, floorId: floor.id });
       onClose(true);
     } catch (e) {
-      setError(codeText(e));
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }
@@ -197,7 +189,7 @@ export function BeaconDialog({
       await indoorApi.deleteBeacons([beacon!.id]);
       onClose(true);
     } catch (e) {
-      setError(codeText(e));
+      setError(errorText(e));
     }
   };
   return (
@@ -260,7 +252,7 @@ export function AreaDialog({
   onClose: (changed?: boolean) => void;
 }) {
   const { t } = useTranslation('indoor');
-  const codeText = useCodeText();
+  const errorText = useErrorText('indoor');
   const [name, setName] = useState(area?.name ?? '');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -275,7 +267,7 @@ export function AreaDialog({
       else await indoorApi.addArea(floor.id, name, outline);
       onClose(true);
     } catch (e) {
-      setError(codeText(e));
+      setError(errorText(e));
     } finally {
       setBusy(false);
     }
@@ -286,7 +278,7 @@ export function AreaDialog({
       await indoorApi.deleteAreas([area.id]);
       onClose(true);
     } catch (e) {
-      setError(codeText(e));
+      setError(errorText(e));
     }
   };
   return (

@@ -6,15 +6,17 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Empty, Flex, List, Popconfirm, Segmented, Select, Slider, Space, Switch, Tag, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, HistoryOutlined, PauseOutlined, PlusOutlined, PlayCircleOutlined, ReloadOutlined } from '@ant-design/icons';
-import { live, onResync, useLiveStatus } from '../../../shared/socket/live';
+import { useLiveStatus } from '../../../shared/socket/live';
+import { useErrorText } from '../../../shared/errorText';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { formatZoned } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { indoorApi, indoorKeys, type Area, type Beacon, type Building, type Floor, type Position } from '../api';
-import { applyPosition, setPositions, useIndoor } from '../store';
+import { useIndoor } from '../store';
+import { useLiveIndoor } from '../useLiveIndoor';
 import { beaconsNeeded, positionAt } from '../plan';
 import { PlanView } from '../components/PlanView';
-import { AreaDialog, BeaconDialog, BuildingDialog, FloorDialog, useCodeText } from '../components/Dialogs';
+import { AreaDialog, BeaconDialog, BuildingDialog, FloorDialog } from '../components/Dialogs';
 
 const RANGES = [15, 60, 360, 1440] as const; // minutes of history
 const SPEEDS = [1, 5, 20, 60] as const;
@@ -29,10 +31,10 @@ interface History {
 export default function IndoorPage() {
   const { t } = useTranslation('indoor');
   const { message } = App.useApp();
-  const codeText = useCodeText();
+  const errorText = useErrorText('indoor');
   const dateTime = useDateTimeFormat();
   const socket = useLiveStatus((s) => s.status);
-  const buildings = useQuery({ queryKey: indoorKeys.buildings, queryFn: indoorApi.buildings, staleTime: 0 });
+  const buildings = useQuery({ queryKey: indoorKeys.buildings(), queryFn: indoorApi.buildings });
   const list = useMemo(() => buildings.data?.list ?? [], [buildings.data]);
   const [buildingId, setBuildingId] = useState<number>();
   const [floorId, setFloorId] = useState<number>();
@@ -44,21 +46,8 @@ export default function IndoorPage() {
   const floor: Floor | undefined = building?.floors.find((f) => f.id === floorId) ?? building?.floors[0];
   const density = floor ? { ...beaconsNeeded(floor), have: floor.beacons.length } : undefined;
 
-  // Live positions: the last ones at open and at every (re)connect, then each indoor.position.
+  useLiveIndoor();
   const { refetch } = buildings;
-  useEffect(() => {
-    const load = () => void indoorApi.last().then((p) => setPositions(p.list), () => {});
-    load();
-    const offs = [
-      live().on<Position>('indoor.position', (e) => applyPosition(e.data)),
-      live().on('indoor.changed', () => void refetch()),
-      onResync(() => {
-        load();
-        void refetch();
-      }),
-    ];
-    return () => offs.forEach((off) => off());
-  }, [refetch]);
 
   // History playback.
   const [histTerminal, setHistTerminal] = useState<string>();
@@ -85,7 +74,7 @@ export default function IndoorPage() {
       setBuildingId(first.buildingId);
       setFloorId(first.floorId);
     } catch (e) {
-      message.error(codeText(e));
+      message.error(errorText(e));
     }
   };
   const tick = useRef<number>(undefined);
@@ -138,7 +127,7 @@ export default function IndoorPage() {
       if (what === 'floor' && floor) await indoorApi.deleteFloor(floor.id);
       reload();
     } catch (e) {
-      message.error(codeText(e));
+      message.error(errorText(e));
     }
   };
 
