@@ -1,12 +1,12 @@
 // Who is on a bus now (docs/api.md "School bus"): the students whose last card punch boarded this terminal's bus,
 // shown in the terminal's info panel. Nothing shows for a terminal that carries no student. Kept live by the
-// bus.punched event; refetched after a reconnect.
-import { useEffect } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+// bus.punched event; refetched when the socket comes (back) online (shared useLiveQueries).
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { List, Typography } from 'antd';
 import { http } from '../http/client';
-import { live, onResync } from '../socket/live';
+import { useLiveQueries, type LiveKeys } from '../socket/useLiveQueries';
+import { queryKeys } from '../queryKeys';
 import { formatZoned } from '../time/zone';
 import { useDateTimeFormat } from '../branding/store';
 
@@ -25,7 +25,12 @@ export interface Bus {
   students: BusStudent[];
 }
 
-const key = (busId: string) => ['schoolbus', 'onboard', busId] as const;
+export const schoolbusKeys = queryKeys('schoolbus', ['onboard']);
+
+/** A punch may move a student onto or off any bus: it refreshes every bus's list. */
+export const SCHOOLBUS_EVENTS: Record<string, LiveKeys> = {
+  'bus.punched': [schoolbusKeys.onboard.all],
+};
 
 export const onboardApi = {
   get: (busId: string) => http.get<{ list: Bus[] }>('/ds/schoolCar/onboard', { busId }).then((r) => r.list[0]?.students ?? []),
@@ -34,13 +39,8 @@ export const onboardApi = {
 export function OnBoard({ busId }: { busId: string }) {
   const { t } = useTranslation('common');
   const dateTime = useDateTimeFormat();
-  const qc = useQueryClient();
-  const q = useQuery({ queryKey: key(busId), queryFn: () => onboardApi.get(busId), staleTime: 30_000 });
-  useEffect(() => {
-    const refresh = () => void qc.invalidateQueries({ queryKey: ['schoolbus', 'onboard'] });
-    const offs = [live().on('bus.punched', refresh), onResync(refresh)];
-    return () => offs.forEach((off) => off());
-  }, [qc]);
+  useLiveQueries(SCHOOLBUS_EVENTS, schoolbusKeys.all);
+  const q = useQuery({ queryKey: schoolbusKeys.onboard(busId), queryFn: () => onboardApi.get(busId), staleTime: 30_000 });
   const list = q.data ?? [];
   if (list.length === 0) return null;
   return (
