@@ -15,7 +15,7 @@ import (
 func TestFloorFloodDoesNotKeepTheFloor(t *testing.T) {
 	f := newVoiceFleet(t, "10000001", "10000002")
 	flooder, other := f.terminal("10000001"), f.terminal("10000002")
-	ctx := f.ctx()
+	ctx := f.Ctx()
 	r, err := flooder.RequestFloor(ctx, "", "", false)
 	if err != nil || r.Status != "granted" {
 		t.Fatalf("first press: %+v %v", r, err)

@@ -10,8 +10,8 @@ import (
 // but left a "connected" group call behind that never hung up. Replayed: refused presses leave no call.
 func TestFloorRefusedForNoMediaLeavesNoCall(t *testing.T) {
 	f := newVoiceFleet(t, "10000001", "10000002")
-	console := f.s.Console(f.dispatcher, f.cust)
-	bare := testkit.Terminal(t, f.s.URL, "10000001", testkit.Password) // logged in, never sent rtc.offer
+	console := f.Console(f.dispatcher, f.Customer)
+	bare := testkit.Terminal(t, f.URL, "10000001", testkit.Password) // logged in, never sent rtc.offer
 	for i := 0; i < 20; i++ {
 		for _, req := range []map[string]any{{}, {"gid": f.gid}, {"gid": f.gid, "queue": true}} {
 			if r := bare.Call("floor.request", req); r.Code != "502" {
@@ -27,7 +27,7 @@ func TestFloorRefusedForNoMediaLeavesNoCall(t *testing.T) {
 	}
 	// The same press with media opens the group's call: the checks above look where a phantom call shows.
 	talker := f.terminal("10000002")
-	r, err := talker.RequestFloor(f.ctx(), "", "", false)
+	r, err := talker.RequestFloor(f.Ctx(), "", "", false)
 	if err != nil || r.Status != "granted" {
 		t.Fatalf("press with media: %+v %v", r, err)
 	}

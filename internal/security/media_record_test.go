@@ -16,7 +16,7 @@ import (
 // left out and counted, and the rest of the burst is recorded, indexed and plays.
 func TestMediaMalformedPacketKeepsTheRecording(t *testing.T) {
 	f := newVoiceFleet(t, "10000001", "10000002")
-	console := f.s.Console(f.dispatcher, f.cust)
+	console := f.Console(f.dispatcher, f.Customer)
 	talker, listener := f.terminal("10000001"), f.terminal("10000002")
 	fixture, err := oggopus.ReadFile("../../testdata/audio/reply.ogg")
 	if err != nil {
@@ -27,7 +27,7 @@ func TestMediaMalformedPacketKeepsTheRecording(t *testing.T) {
 	sent := append(append(append([][]byte{}, fixture.Packets[:half]...), bad...), fixture.Packets[half:]...)
 	const skipped = "tenfour_voice_record_packets_skipped_total"
 	before := testkit.Counter(t, skipped)
-	ctx := f.ctx()
+	ctx := f.Ctx()
 	if _, err := talker.Talk(ctx, "", "", sent, 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
@@ -42,11 +42,11 @@ func TestMediaMalformedPacketKeepsTheRecording(t *testing.T) {
 	if err := json.Unmarshal(ev.Data, &rec); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := f.s.Voice.Store().CallRecords(ctx, f.cust, rec.CallID, rec.BTime)
+	rows, err := f.Voice.Store().CallRecords(ctx, f.Customer, rec.CallID, rec.BTime)
 	if err != nil || len(rows) != 1 {
 		t.Fatalf("record rows %v %v", rows, err)
 	}
-	got, err := oggopus.ReadFile(filepath.Join(f.s.Cfg.DataDir, rows[0].Path))
+	got, err := oggopus.ReadFile(filepath.Join(f.Cfg.DataDir, rows[0].Path))
 	if err != nil {
 		t.Fatalf("the recording does not read as Ogg Opus: %v", err)
 	}
@@ -63,7 +63,7 @@ func TestMediaMalformedPacketKeepsTheRecording(t *testing.T) {
 		t.Fatalf("%s went up by %v, want %d", skipped, d, len(bad))
 	}
 	// One file, the recorded one: nothing partial was left beside it.
-	files, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Join(f.s.Cfg.DataDir, rows[0].Path)), "*"))
+	files, _ := filepath.Glob(filepath.Join(filepath.Dir(filepath.Join(f.Cfg.DataDir, rows[0].Path)), "*"))
 	if len(files) != 1 {
 		t.Fatalf("recording directory holds %v", files)
 	}
