@@ -665,6 +665,17 @@ func (r *runner) missing(step string) bench.Row {
 	return bench.Row{Figure: "not measured (step " + step + " not run)", Status: bench.Failed}
 }
 
+// measured is the row of a figure: its status and text made by show from the figure when the run produced it,
+// else why not (step's error, or that it did not run).
+func (r *runner) measured(name, target, figure, step string, show func(v float64) (bench.Status, string)) bench.Row {
+	v, ok := r.fig(figure)
+	if !ok {
+		return row(name, target, "", r.missing(step))
+	}
+	st, text := show(v)
+	return bench.Row{Name: name, Target: target, Status: st, Figure: text}
+}
+
 func row(name, target, ref string, r bench.Row) bench.Row {
 	r.Name, r.Target, r.Reference = name, target, ref
 	return r
