@@ -1,12 +1,11 @@
-// Failures of the alarm actions → sentences of the "alarm" namespace (a voice failure carries its own sentence).
-import type { TFunction } from 'i18next';
-import { errorText as callErrorText } from '../../shared/alarms/errors';
+// Failures of the alarm actions as sentences: shared/errorText (the server's key, the common codes, then the
+// "alarm" namespace's own errors.*); a voice failure (calling or listening from an alarm) carries its own.
+import { useCallback } from 'react';
+import { useErrorText } from '../../shared/errorText';
 import { VoiceFailure } from './voice';
 
-export { errorCode, errorKey } from '../../shared/alarms/errors';
-
-/** A failed alarm action as a sentence (t of the "alarm" namespace). */
-export function errorText(t: TFunction, e: unknown): string {
-  if (e instanceof VoiceFailure) return e.text;
-  return callErrorText(t, e);
+/** The sentence of a failed alarm action, in the current language. */
+export function useAlarmErrorText(): (e: unknown) => string {
+  const text = useErrorText('alarm');
+  return useCallback((e: unknown) => (e instanceof VoiceFailure ? e.text : text(e)), [text]);
 }

@@ -9,7 +9,8 @@ import type { Dayjs } from '../../../shared/utils/dayjs';
 import { live } from '../../../shared/socket/live';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { normaliseAlarm, SOS_STATES, SOS_TYPES, sosApi, sosKeys, type SosAlarm, type SosQuery } from '../../../shared/alarms/sos';
-import { errorKey, errorText } from '../errors';
+import { useAlarmErrorText } from '../errors';
+import { failureCode } from '../../../shared/errorText';
 import { writeXlsx } from '../../../shared/utils/xlsx';
 import { patchPage } from '../history';
 import { useIsChild } from '../hooks';
@@ -24,6 +25,7 @@ import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 
 export function AlarmHistory({ actions, testId }: { actions: boolean; testId: string }) {
   const { t } = useTranslation('alarm');
+  const errorText = useAlarmErrorText();
   const { message } = App.useApp();
   const child = useIsChild();
   const qc = useQueryClient();
@@ -38,7 +40,7 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
   const [exporting, setExporting] = useState(false);
 
   const q = useQuery({ queryKey: sosKeys.find(query), queryFn: () => sosApi.find(query), placeholderData: keepPreviousData, staleTime: Infinity });
-  const serverRangeError = q.error ? rangeProblemOf(errorKey(q.error).code) : undefined;
+  const serverRangeError = q.error ? rangeProblemOf(failureCode(q.error) ?? '') : undefined;
 
   // Live: replace listed alarms, put new matching ones first on page 1.
   useEffect(() => {
@@ -65,7 +67,7 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
   };
 
   const fail = (e: unknown) => {
-    message.error(errorText(t, e));
+    message.error(errorText(e));
   };
 
   const doExport = async () => {

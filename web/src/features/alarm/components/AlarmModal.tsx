@@ -8,7 +8,7 @@ import { useDateTimeFormat } from '../../../shared/branding/store';
 import { REMARK_MAX, type SosAlarm } from '../../../shared/alarms/sos';
 import type { LoneAlarm } from '../../../shared/alarms/lonework';
 import { sound } from '../controller';
-import { errorText } from '../errors';
+import { useAlarmErrorText } from '../errors';
 import { mapLink, positionText } from '../hooks';
 import { useNow } from '../../../shared/utils/useNow';
 import { isRinging, pendingCount, type ItemKey } from '../../../shared/alarms/queue';
@@ -104,6 +104,7 @@ export default function AlarmModal({ child }: { child: boolean }) {
 
 function SosDetail({ alarm, itemKey, child, ringing }: { alarm: SosAlarm; itemKey: ItemKey; child: boolean; ringing: boolean }) {
   const { t } = useTranslation('alarm');
+  const errorText = useAlarmErrorText();
   const { message } = App.useApp();
   const navigate = useNavigate();
   const dateTime = useDateTimeFormat();
@@ -112,7 +113,7 @@ function SosDetail({ alarm, itemKey, child, ringing }: { alarm: SosAlarm; itemKe
   const [remote, setRemote] = useState(false);
   const [busy, setBusy] = useState<'' | 'ack' | 'close'>('');
   const fail = (e: unknown) => {
-    message.error(errorText(t, e));
+    message.error(errorText(e));
   };
 
   const ack = async () => {
@@ -218,6 +219,7 @@ function SosDetail({ alarm, itemKey, child, ringing }: { alarm: SosAlarm; itemKe
 
 function LoneDetail({ alarm, itemKey, child, ringing }: { alarm: LoneAlarm; itemKey: ItemKey; child: boolean; ringing: boolean }) {
   const { t } = useTranslation('alarm');
+  const errorText = useAlarmErrorText();
   const { message } = App.useApp();
   const navigate = useNavigate();
   const dateTime = useDateTimeFormat();
@@ -233,7 +235,7 @@ function LoneDetail({ alarm, itemKey, child, ringing }: { alarm: LoneAlarm; item
       await handleLoneAlarm(alarm.id, remark.trim());
       message.success(t('done.handled'));
     } catch (e) {
-      message.error(errorText(t, e));
+      message.error(errorText(e));
     } finally {
       setBusy(false);
     }
@@ -270,7 +272,7 @@ function LoneDetail({ alarm, itemKey, child, ringing }: { alarm: LoneAlarm; item
         <Button icon={<AimOutlined />} onClick={() => { putAside(itemKey); navigate(mapLink(child, alarm.msId)); }} data-testid="alarm-map">
           {t('interrupt.map')}
         </Button>
-        <Button icon={<PhoneOutlined />} onClick={() => callTerminal(alarm.msId).catch((e) => message.error(errorText(t, e)))} data-testid="alarm-call">
+        <Button icon={<PhoneOutlined />} onClick={() => callTerminal(alarm.msId).catch((e) => message.error(errorText(e)))} data-testid="alarm-call">
           {t('interrupt.call')}
         </Button>
         <Button onClick={() => { putAside(itemKey); navigate(child ? '/lonework-child' : '/lonework'); }} data-testid="alarm-lw-open">

@@ -3,11 +3,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Checkbox, Input, Modal } from 'antd';
 import { REMARK_MAX, type SosAlarm } from '../../../shared/alarms/sos';
-import { errorText } from '../errors';
+import { useAlarmErrorText } from '../errors';
 import { closeAlarm } from '../../../shared/alarms/store';
 
 export function CloseDialog({ alarm, onClose }: { alarm: SosAlarm | null; onClose: (closed?: SosAlarm) => void }) {
   const { t } = useTranslation('alarm');
+  const errorText = useAlarmErrorText();
   const { message } = App.useApp();
   const [remark, setRemark] = useState('');
   const [remote, setRemote] = useState(false);
@@ -22,7 +23,7 @@ export function CloseDialog({ alarm, onClose }: { alarm: SosAlarm | null; onClos
       setRemote(false);
       onClose(a);
     } catch (e) {
-      message.error(errorText(t, e));
+      message.error(errorText(e));
     } finally {
       setBusy(false);
     }

@@ -6,7 +6,7 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import type { SosAlarm } from '../../../shared/alarms/sos';
-import { errorText } from '../errors';
+import { useAlarmErrorText } from '../errors';
 import { useIsChild } from '../hooks';
 import { openAlarms } from '../../../shared/alarms/queue';
 import { acknowledgeAlarm, loadOpen, useAlarms } from '../../../shared/alarms/store';
@@ -54,12 +54,13 @@ export default function AlarmPage() {
 
 function OpenAlarms({ list }: { list: SosAlarm[] }) {
   const { t } = useTranslation('alarm');
+  const errorText = useAlarmErrorText();
   const { message } = App.useApp();
   const child = useIsChild();
   const dateTime = useDateTimeFormat();
   const [closing, setClosing] = useState<SosAlarm | null>(null);
   const fail = (e: unknown) => {
-    message.error(errorText(t, e));
+    message.error(errorText(e));
   };
   const columns = [
     ...alarmColumns(t, dateTime).filter((c) => !['closer', 'closeTime', 'closeKind', 'remark'].includes(String(c.key))),
