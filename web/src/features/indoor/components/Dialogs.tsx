@@ -10,24 +10,34 @@ import { useErrorText } from '../../../shared/errorText';
 import { indoorApi, uploadPlan, type Area, type Beacon, type Building, type Floor, type ScaleInput } from '../api';
 import { polygonArea, polygonProblem, scaleFromRef, validDecay, validMac, validRssi } from '../plan';
 
-export function BuildingDialog({ building, onClose }: { building: Building | null; onClose: (saved?: Building) => void }) {
-  const { t } = useTranslation('indoor');
+/**
+ * A dialog's call to the server: busy while it runs, then done with what it answered (the dialog closes), or the
+ * failure's sentence in error. A check before the call shows its own sentence through setError.
+ */
+function useSubmit() {
   const errorText = useErrorText('indoor');
-  const [name, setName] = useState(building?.name ?? '');
-  const [remark, setRemark] = useState(building?.remark ?? '');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const save = async () => {
+  const submit = async <T,>(call: () => Promise<T>, done: (answer: T) => void) => {
     setBusy(true);
     setError(undefined);
     try {
-      onClose(building ? await indoorApi.updateBuilding(building.id, name, remark) : await indoorApi.addBuilding(name, remark));
+      done(await call());
     } catch (e) {
       setError(errorText(e));
     } finally {
       setBusy(false);
     }
   };
+  return { error, setError, busy, submit };
+}
+
+export function BuildingDialog({ building, onClose }: { building: Building | null; onClose: (saved?: Building) => void }) {
+  const { t } = useTranslation('indoor');
+  const [name, setName] = useState(building?.name ?? '');
+  const [remark, setRemark] = useState(building?.remark ?? '');
+  const { error, busy, submit } = useSubmit();
+  const save = () => submit(() => (building ? indoorApi.updateBuilding(building.id, name, remark) : indoorApi.addBuilding(name, remark)), onClose);
   return (
     <Modal open title={building ? t('building.edit') : t('building.new')} onOk={save} onCancel={() => onClose()} confirmLoading={busy} okText={t('save')} cancelText={t('cancel')}>
       <Form layout="vertical">
@@ -65,15 +75,13 @@ export function FloorDialog({
   onClose: (saved?: Floor) => void;
 }) {
   const { t } = useTranslation('indoor');
-  const errorText = useErrorText('indoor');
   const [name, setName] = useState(floor?.name ?? '');
   const [level, setLevel] = useState<number>(floor?.level ?? 0);
   const [file, setFile] = useState<File>();
   const [mode, setMode] = useState<ScaleMode>(floor?.ref ? 'ref' : 'scale');
   const [scale, setScale] = useState<number | null>(floor?.scale ?? 0.05);
   const [distance, setDistance] = useState<number | null>(floor?.ref?.distance ?? null);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { error, setError, busy, submit } = useSubmit();
   const pts = refPoints.length === 2 ? refPoints : floor?.ref ? [{ x: floor.ref.x1, y: floor.ref.y1 }, { x: floor.ref.x2, y: floor.ref.y2 }] : [];
   const refScale = pts.length === 2 && distance ? scaleFromRef(pts[0].x, pts[0].y, pts[1].x, pts[1].y, distance) : undefined;
 
@@ -88,15 +96,10 @@ export function FloorDialog({
       if (pts.length !== 2 || !refScale) return setError(t('errors.155'));
       s = { refX1: pts[0].x, refY1: pts[0].y, refX2: pts[1].x, refY2: pts[1].y, refDistance: distance! };
     }
-    setBusy(true);
-    try {
+    await submit(async () => {
       const fileId = file ? await uploadPlan(file) : undefined;
-      onClose(floor ? await indoorApi.updateFloor(floor.id, { name, level, fileId }, s) : await indoorApi.addFloor({ buildingId, name, level, fileId }, s));
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+      return floor ? indoorApi.updateFloor(floor.id, { name, level, fileId }, s) : indoorApi.addFloor({ buildingId, name, level, fileId }, s);
+    }, onClose);
   };
 
   return (
@@ -160,38 +163,20 @@ export function BeaconDialog({
   onClose: (changed?: boolean) => void;
 }) {
   const { t } = useTranslation('indoor');
-  const errorText = useErrorText('indoor');
   const [mac, setMac] = useState(beacon?.mac ?? '');
   const [name, setName] = useState(beacon?.name ?? '');
   const [rssi, setRssi] = useState<number | null>(beacon?.rssi ?? -59);
   const [decay, setDecay] = useState<number | null>(beacon?.decay ?? 2.2);
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  useEffect(() => setError(undefined), [mac, rssi, decay]);
+  const { error, setError, busy, submit } = useSubmit();
+  useEffect(() => setError(undefined), [mac, rssi, decay, setError]);
   const save = async () => {
     if (!validMac(mac)) return setError(t('errors.156'));
     if (!validRssi(rssi)) return setError(t('errors.151'));
     if (!validDecay(decay)) return setError(t('errors.150'));
-    setBusy(true);
-    try {
-      const body = { mac, name, rssi: rssi!, decay: decay!, x: at.x, y: at.y };
-      if (beacon) await indoorApi.updateBeacon(beacon.id, body);
-      else await indoorApi.addBeacon({ ...body, floorId: floor.id });
-      onClose(true);
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    const body = { mac, name, rssi: rssi!, decay: decay!, x: at.x, y: at.y };
+    await submit(() => (beacon ? indoorApi.updateBeacon(beacon.id, body) : indoorApi.addBeacon({ ...body, floorId: floor.id })), () => onClose(true));
   };
-  const remove = async () => {
-    try {
-      await indoorApi.deleteBeacons([beacon!.id]);
-      onClose(true);
-    } catch (e) {
-      setError(errorText(e));
-    }
-  };
+  const remove = () => submit(() => indoorApi.deleteBeacons([beacon!.id]), () => onClose(true));
   return (
     <Modal
       open
@@ -252,34 +237,16 @@ export function AreaDialog({
   onClose: (changed?: boolean) => void;
 }) {
   const { t } = useTranslation('indoor');
-  const errorText = useErrorText('indoor');
   const [name, setName] = useState(area?.name ?? '');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { error, busy, submit } = useSubmit();
   const outline = points ?? area?.points ?? [];
   const problem = points ? polygonProblem(points, floor) : undefined;
   const save = async () => {
     if (problem) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      if (area) await indoorApi.updateArea(area.id, points ? { name, points } : { name });
-      else await indoorApi.addArea(floor.id, name, outline);
-      onClose(true);
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    await submit(() => (area ? indoorApi.updateArea(area.id, points ? { name, points } : { name }) : indoorApi.addArea(floor.id, name, outline)), () => onClose(true));
   };
   const remove = async () => {
-    if (!area) return;
-    try {
-      await indoorApi.deleteAreas([area.id]);
-      onClose(true);
-    } catch (e) {
-      setError(errorText(e));
-    }
+    if (area) await submit(() => indoorApi.deleteAreas([area.id]), () => onClose(true));
   };
   return (
     <Modal
