@@ -78,6 +78,7 @@ type App struct {
 	Broadcast *broadcast.Service
 
 	mux     *http.ServeMux
+	router  httpx.Router   // every service's routes are mounted through it, and it lists them (Routes)
 	trusted []netip.Prefix // reverse proxies whose X-Forwarded-For names the client
 	ready   atomic.Bool
 	bg      []func(ctx context.Context)       // background loops started by Start
@@ -134,12 +135,15 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 
 	// Every service mounts its endpoints with Routes(router) and gives its socket types to the hub with
 	// hub.Register(svc.Verbs()...): the hub's index (Hub.Verbs) is what docs/socket-verbs.md lists.
-	router := httpx.Router{Mux: a.mux, Require: a.Sessions.Require, RequireRead: a.Sessions.RequireRead}
+	// The console session: any token carrier on a call, the cookie alone on a download (docs/adr/0009).
+	router := httpx.NewRouter(a.mux, httpx.TokenAuth(auth.TokenFrom, a.Sessions.Lookup),
+		httpx.TokenAuth(auth.ReadTokenFrom, a.Sessions.Lookup))
 	hub := a.Hub
-	a.mux.HandleFunc("GET /healthz", a.healthz)
-	a.mux.Handle("GET /metrics", metricsHandler(cfg.MetricsToken))
-	a.mux.Handle("GET /metrics/pprof/{name}", profileHandler(cfg.MetricsToken))
-	a.mux.Handle("GET /ds/ws", a.Hub)
+	a.router = router
+	router.Handle("GET /healthz", http.HandlerFunc(a.healthz))
+	router.Handle("GET /metrics", metricsHandler(cfg.MetricsToken))
+	router.Handle("GET /metrics/pprof/{name}", profileHandler(cfg.MetricsToken))
+	router.Handle("GET /ds/ws", a.Hub)
 	a.Go(a.single("event-retention", func(ctx context.Context) { a.Hub.RunRetention(ctx, cfg.EventRetention) }))
 	a.Log.Routes(router)
 	hub.Register(a.Log.Verbs()...)
@@ -314,13 +318,14 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	if err := os.MkdirAll(musicDir, 0o750); err != nil {
 		return nil, err
 	}
-	a.Broadcast = broadcast.New(d, a.Auth, a.Hub, broadcast.Options{MusicDir: musicDir, Quota: storageQuota}) // auth keeps its passwords and tokens
+	// auth keeps its passwords and tokens; upload transcodes share the server's one ffmpeg limiter with snapshots;
+	// live paging carries the console's microphone over the PTT path
+	a.Broadcast = broadcast.New(d, a.Auth, a.Hub, broadcast.Options{MusicDir: musicDir, Quota: storageQuota,
+		Jobs: ffJobs, Pager: voiceSvc})
 	a.Broadcast.Routes(router)
-	a.Broadcast.SetJobs(ffJobs) // upload transcodes share the server's one ffmpeg limiter with snapshots
 	hub.Register(a.Broadcast.Verbs()...)
 	hub.OnLogin(a.Broadcast.AtLogin)   // spec §4: a console's caster exists after its login
 	hub.OnLogout(a.Broadcast.AtLogout) // a console that goes away ends its live page
-	a.Broadcast.SetPager(voiceSvc)     // live paging: the console's microphone over the PTT path
 	// in a cluster a timed task fires on one node (docs/adr/0024); every node tells the speakers it holds
 	a.Go(a.single("broadcast-scheduler", a.Broadcast.RunScheduler))
 	a.Go(a.Broadcast.RunSpeakers)
@@ -358,7 +363,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	// [sim] the in-process demo fleet: demo terminals log in to this server in-process (--demo-fleet)
 	a.Go(func(ctx context.Context) { sim.RunDemo(ctx, cfg, inProcess, a.Auth.IssueResume) })
 
-	a.mux.Handle("/", consoleHandler(web.Dist()))
+	a.mux.Handle("/", consoleHandler(web.Dist())) // the console's pages: not an API, so not in Routes
 	return a, nil
 }
 
@@ -393,7 +398,8 @@ func (a *App) alone(fn func(ctx context.Context) error) func(ctx context.Context
 	return a.Cluster.Alone(fn)
 }
 
-// Handler is the root handler with the shared middleware.
+// Routes lists every pattern the services mounted, in order (docs/api.md's index, TestRouteIndex).
+func (a *App) Routes() []string { return a.router.Routes() }
 
 // Go registers a background loop that Start runs until its context ends.
 func (a *App) Go(fn func(ctx context.Context)) { a.bg = append(a.bg, fn) }

@@ -13,7 +13,7 @@ import (
 	"tenfour/internal/testkit"
 )
 
-var update = flag.Bool("update", false, "rewrite the index table of docs/socket-verbs.md from the running app")
+var update = flag.Bool("update", false, "rewrite the index tables of docs/socket-verbs.md and docs/api.md from the running app")
 
 // The docs a socket type must be described in: what a console sends or receives in console-socket.md, what a
 // terminal sends or receives in terminal-protocol.md.
@@ -63,17 +63,24 @@ func TestSocketVerbIndex(t *testing.T) {
 
 	table := strings.Join(append([]string{"| type | direction | role: who sends it (requests) or receives it (server messages) | described in |",
 		"|---|---|---|---|"}, rows...), "\n")
-	path := filepath.Join("..", "..", "docs", indexFile)
+	holdIndex(t, indexFile, indexStart, indexEnd, table, "TestSocketVerbIndex")
+}
+
+// holdIndex holds the generated index block of docs/file (between the start and end markers) to table, or
+// with -update writes table there; test names the test that regenerates it.
+func holdIndex(t *testing.T, file, start, end, table, test string) {
+	t.Helper()
+	path := filepath.Join("..", "..", "docs", file)
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(raw)
-	i, j := strings.Index(text, indexStart), strings.Index(text, indexEnd)
+	i, j := strings.Index(text, start), strings.Index(text, end)
 	if i < 0 || j < i {
-		t.Fatalf("docs/%s: the index markers are missing", indexFile)
+		t.Fatalf("docs/%s: the index markers are missing", file)
 	}
-	want := text[:i+len(indexStart)] + "\n" + table + "\n" + text[j:]
+	want := text[:i+len(start)] + "\n" + table + "\n" + text[j:]
 	if *update {
 		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
@@ -81,9 +88,9 @@ func TestSocketVerbIndex(t *testing.T) {
 		return
 	}
 	if text != want {
-		got := strings.Split(strings.TrimSpace(text[i+len(indexStart):j]), "\n")
-		t.Errorf("docs/%s is not the hub's index (run go test ./internal/app -run TestSocketVerbIndex -update):\n%s",
-			indexFile, lineDiff(got, strings.Split(table, "\n")))
+		got := strings.Split(strings.TrimSpace(text[i+len(start):j]), "\n")
+		t.Errorf("docs/%s is not the running app's index (run go test ./internal/app -run %s -update):\n%s",
+			file, test, lineDiff(got, strings.Split(table, "\n")))
 	}
 }
 
@@ -128,37 +135,50 @@ var (
 
 func readDoc(t *testing.T, name string) *docIndex {
 	t.Helper()
+	d := &docIndex{sections: map[string][]string{}}
+	note := func(typ, section string) { d.sections[typ] = append(d.sections[typ], section) }
+	scanDoc(t, name, func(section, line string, heading bool) {
+		if heading {
+			for _, tm := range inHeadRe.FindAllStringSubmatch(line, -1) {
+				note(tm[1], section)
+			}
+			return
+		}
+		if m := rowRe.FindStringSubmatch(line); m != nil {
+			note(m[1], section)
+			if strings.Contains(m[1], ".") {
+				d.rows = append(d.rows, m[1])
+			}
+		}
+		if m := boldRe.FindStringSubmatch(line); m != nil {
+			note(m[1], section)
+		}
+	})
+	return d
+}
+
+// scanDoc calls line for every line of docs/name with the section it is in ("## …", "## … › ### …"); a
+// heading comes with heading set and its title as the line.
+func scanDoc(t *testing.T, name string, line func(section, line string, heading bool)) {
+	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &docIndex{sections: map[string][]string{}}
 	h2, section := "", ""
-	note := func(typ string) { d.sections[typ] = append(d.sections[typ], section) }
-	for _, line := range strings.Split(string(raw), "\n") {
-		if m := headingRe.FindStringSubmatch(line); m != nil {
+	for _, l := range strings.Split(string(raw), "\n") {
+		if m := headingRe.FindStringSubmatch(l); m != nil {
 			switch len(m[1]) {
 			case 2:
 				h2, section = m[2], m[2]
 			case 3:
 				section = h2 + " › " + m[2]
 			}
-			for _, tm := range inHeadRe.FindAllStringSubmatch(m[2], -1) {
-				note(tm[1])
-			}
+			line(section, m[2], true)
 			continue
 		}
-		if m := rowRe.FindStringSubmatch(line); m != nil {
-			note(m[1])
-			if strings.Contains(m[1], ".") {
-				d.rows = append(d.rows, m[1])
-			}
-		}
-		if m := boldRe.FindStringSubmatch(line); m != nil {
-			note(m[1])
-		}
+		line(section, l, false)
 	}
-	return d
 }
 
 // lineDiff lists the lines only in got (-) or only in want (+).

@@ -2,11 +2,8 @@ package broadcast
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"tenfour/internal/auth"
@@ -70,68 +67,37 @@ type Caller struct {
 	Priority   int
 }
 
-// Envelope is the broadcast service's answer (spec §7 "Broadcast service": success code 200). Failures carry
-// the service's code as a number (spec §8: the console rejects with it, else 500) and an i18n key.
-type Envelope struct {
-	Code   int    `json:"code"`
-	Msg    string `json:"msg"`
-	Key    string `json:"key,omitempty"`
-	Result any    `json:"result,omitempty"`
-}
+// codes is the broadcast service's envelope (spec §7 "Broadcast service": success code 200). Failures carry the
+// service's code as a number (spec §8: the console rejects with it, else 500) and an i18n key.
+var codes = httpx.Codes{OK: 200, Of: httpx.NumericCode}
 
 // handler is a broadcast endpoint run as a caller.
 type handler func(w http.ResponseWriter, r *http.Request, c Caller) (any, error)
 
-func writeErr(w http.ResponseWriter, r *http.Request, err error) {
-	e, known := httpx.AsError(err)
-	if !known && !errors.Is(err, context.Canceled) {
-		slog.ErrorContext(r.Context(), "broadcast request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+type callerKey struct{}
+
+// authenticate finds the caller of a request from its token (header `token`, `Authorization: Bearer`, or a
+// `token` parameter — auth.TokenFrom), a broadcast token from POST /v1/login (never a console token).
+func (s *Service) authenticate(r *http.Request) (context.Context, error) {
+	c, err := s.caller(r.Context(), auth.TokenFrom(r))
+	if err != nil {
+		return nil, err
 	}
-	code, cerr := strconv.Atoi(e.Code)
-	if cerr != nil {
-		code = 500
+	return context.WithValue(r.Context(), callerKey{}, c), nil
+}
+
+// callerIn is the caller authenticate found (an endpoint mounted with Router.Private runs after it).
+func callerIn(ctx context.Context) Caller {
+	c, ok := ctx.Value(callerKey{}).(Caller)
+	if !ok {
+		panic("broadcast: endpoint mounted without its authenticator")
 	}
-	writeJSON(w, e.Status, Envelope{Code: code, Msg: e.Msg, Key: e.Key})
+	return c
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-func ok(w http.ResponseWriter, res any) {
-	writeJSON(w, http.StatusOK, Envelope{Code: 200, Msg: "ok", Result: res})
-}
-
-// signedIn wraps an endpoint: the caller comes from the token (header `token`, `Authorization: Bearer`, or
-// a `token` parameter — auth.TokenFrom), a broadcast token from POST /v1/login (never a console token).
-func (s *Service) signedIn(h handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := s.caller(r.Context(), auth.TokenFrom(r))
-		if err != nil {
-			writeErr(w, r, err)
-			return
-		}
-		res, err := h(w, r, c)
-		if err != nil {
-			writeErr(w, r, err)
-			return
-		}
-		ok(w, res)
-	})
-}
-
-func (s *Service) public(h func(w http.ResponseWriter, r *http.Request) (any, error)) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		res, err := h(w, r)
-		if err != nil {
-			writeErr(w, r, err)
-			return
-		}
-		ok(w, res)
-	})
+// as runs an endpoint that reads the request itself (the upload's multipart body) as its caller.
+func as(h handler) httpx.Handler {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) { return h(w, r, callerIn(r.Context())) }
 }
 
 // caller resolves a broadcast token (auth session of kind "broadcast"): a console account's (its caster is

@@ -10,73 +10,66 @@ import (
 )
 
 // Routes mounts the broadcast service (spec §7 "Broadcast service") under /broadcast. It is a second API with
-// its own envelope ({code: 200}) and its own token (POST /v1/login, or the console's session), so it is mounted
-// on the mux with its own wrappers rather than httpx.Router's (docs/adr/0018).
+// its own envelope ({code: 200}, numeric codes) and its own token (POST /v1/login, or the console's session), so
+// it mounts on a router With its codes and authenticator (docs/adr/0018, 0034).
 func (s *Service) Routes(r httpx.Router) {
-	m := r.Mux
-	const b = "/broadcast/v1"
-	m.Handle("POST "+b+"/login", s.public(s.loginHTTP))
-	m.Handle("POST "+b+"/org", s.signedIn(s.createOrgHTTP))
-	m.Handle("POST /broadcast/api/v1/org", s.signedIn(s.createOrgHTTP)) // spec: "prefixed /api when no parent"
-	m.Handle("PATCH "+b+"/org/{id}", s.signedIn(s.updateOrgHTTP))
-	m.Handle("DELETE "+b+"/org/{id}", s.signedIn(s.deleteOrgHTTP))
-	m.Handle("GET "+b+"/org", s.signedIn(s.listOrgs))
-	m.Handle("POST "+b+"/caster", s.signedIn(s.createCasterHTTP))
-	m.Handle("GET "+b+"/caster", s.signedIn(s.listCasters))
-	m.Handle("GET "+b+"/sys/user", s.signedIn(func(_ http.ResponseWriter, _ *http.Request, c Caller) (any, error) { return sysUser(c), nil }))
-	m.Handle("POST "+b+"/device", s.signedIn(s.createDeviceHTTP))
-	m.Handle("PATCH "+b+"/device/{id}", s.signedIn(s.updateDeviceHTTP))
-	m.Handle("GET "+b+"/device", s.signedIn(s.listDevices))
-	m.Handle("DELETE "+b+"/device/{id}", s.signedIn(s.deleteDevice))
-	m.Handle("PATCH "+b+"/device/{id}/volume", s.signedIn(s.deviceVolume))
-	m.Handle("POST "+b+"/device/batch_volume", s.signedIn(s.batchVolume))
-	m.Handle("POST "+b+"/upload", s.signedIn(s.upload))
-	m.Handle("GET "+b+"/file", s.signedIn(s.listFiles))
-	m.Handle("DELETE "+b+"/file/{id}", s.signedIn(s.deleteFileHTTP))
-	m.Handle("GET /broadcast/music/{name}", http.HandlerFunc(s.music))
-	m.Handle("GET "+SpeakerPath, http.HandlerFunc(s.speakerWS))
-	m.Handle("POST "+b+"/paging/start", s.signedIn(s.pageHTTP))
-	m.Handle("GET "+b+"/paging/stop", s.signedIn(func(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-		return map[string]any{}, s.StopPage(r.Context(), c)
-	}))
-	m.Handle("POST "+b+"/task", s.signedIn(s.createTaskHTTP))
-	m.Handle("PATCH "+b+"/task/{id}", s.signedIn(s.updateTaskHTTP))
-	m.Handle("GET "+b+"/task", s.signedIn(s.listTasks))
-	m.Handle("DELETE "+b+"/task/{id}", s.signedIn(s.deleteTaskHTTP))
-	m.Handle("GET "+b+"/task/{id}/{action}", s.signedIn(s.taskAction))
-	m.Handle("GET "+b+"/plan", s.signedIn(s.listPlans))
-	m.Handle("POST "+b+"/plan", s.signedIn(s.createPlan))
-	m.Handle("PATCH "+b+"/plan/{id}", s.signedIn(s.updatePlan))
-	m.Handle("DELETE "+b+"/plan/{id}", s.signedIn(s.deletePlan))
-	m.Handle("GET "+b+"/plan/{id}/{action}", s.signedIn(s.planAction))
-	m.Handle("GET "+b+"/real_time_task", s.signedIn(func(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-		return s.RealTime(r.Context(), c)
-	}))
-	m.Handle("PATCH "+b+"/real_time_task", s.signedIn(func(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-		var in TaskIn
-		if err := httpx.Decode(r, &in); err != nil {
-			return nil, err
-		}
-		return s.UpdateRealTime(r.Context(), c, in)
-	}))
-	m.Handle("POST "+b+"/real_time_task/start", s.signedIn(s.realTimeVerb("start")))
-	for _, v := range []string{"stop", "pause", "next", "prev"} {
-		m.Handle("GET "+b+"/real_time_task/"+v, s.signedIn(s.realTimeVerb(v)))
-	}
-	m.Handle("PATCH "+b+"/real_time_task/choice", s.signedIn(func(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-		var req struct {
-			Choice string `json:"choice_file_id"`
-		}
-		if err := httpx.Decode(r, &req); err != nil {
-			return nil, err
-		}
-		id, err := pathID("choice_file_id", req.Choice)
-		if err != nil {
-			return nil, err
-		}
-		return s.RealTimeAct(r.Context(), c, "choice", id)
-	}))
+	r = r.With(codes, s.authenticate)
+	r.Public("POST /broadcast/v1/login", s.loginHTTP)
+	r.Private("POST /broadcast/v1/org", bind(s.createOrgHTTP))
+	r.Private("POST /broadcast/api/v1/org", bind(s.createOrgHTTP)) // spec: "prefixed /api when no parent"
+	r.Private("PATCH /broadcast/v1/org/{id}", bind(s.updateOrgHTTP))
+	r.Private("DELETE /broadcast/v1/org/{id}", bind(s.deleteOrgHTTP))
+	r.Private("GET /broadcast/v1/org", bind(listPage(s.orgs)))
+	r.Private("POST /broadcast/v1/caster", bind(s.createCasterHTTP))
+	r.Private("GET /broadcast/v1/caster", bind(s.listCasters))
+	r.Private("GET /broadcast/v1/sys/user", bind(sysUserHTTP))
+	r.Private("POST /broadcast/v1/device", bind(s.createDeviceHTTP))
+	r.Private("PATCH /broadcast/v1/device/{id}", bind(s.updateDeviceHTTP))
+	r.Private("GET /broadcast/v1/device", bind(s.listDevices))
+	r.Private("DELETE /broadcast/v1/device/{id}", bind(s.deleteDevice))
+	r.Private("PATCH /broadcast/v1/device/{id}/volume", bind(s.deviceVolume))
+	r.Private("POST /broadcast/v1/device/batch_volume", bind(s.batchVolume))
+	r.Private("POST /broadcast/v1/upload", as(s.upload)) // multipart: the body is the file, not parameters
+	r.Private("GET /broadcast/v1/file", bind(s.listFiles))
+	r.Private("DELETE /broadcast/v1/file/{id}", bind(s.deleteFileHTTP))
+	r.Raw("GET /broadcast/music/{name}", http.HandlerFunc(s.music), false)   // the name is the capability
+	r.Raw("GET /broadcast/v1/speaker", http.HandlerFunc(s.speakerWS), false) // SpeakerPath: speakers sign in on the socket
+	r.Private("POST /broadcast/v1/paging/start", bind(s.pageHTTP))
+	r.Private("GET /broadcast/v1/paging/stop", bind(s.stopPageHTTP))
+	r.Private("POST /broadcast/v1/task", bind(s.CreateTask))
+	r.Private("PATCH /broadcast/v1/task/{id}", bind(s.updateTaskHTTP))
+	r.Private("GET /broadcast/v1/task", bind(s.listTasks))
+	r.Private("DELETE /broadcast/v1/task/{id}", bind(s.deleteTaskHTTP))
+	r.Private("GET /broadcast/v1/task/{id}/{action}", bind(s.taskAction))
+	r.Private("GET /broadcast/v1/plan", bind(listPage(s.plans)))
+	r.Private("POST /broadcast/v1/plan", bind(s.createPlan))
+	r.Private("PATCH /broadcast/v1/plan/{id}", bind(s.updatePlan))
+	r.Private("DELETE /broadcast/v1/plan/{id}", bind(s.deletePlan))
+	r.Private("GET /broadcast/v1/plan/{id}/{action}", bind(s.planAction))
+	r.Private("GET /broadcast/v1/real_time_task", bind(s.realTimeHTTP))
+	r.Private("PATCH /broadcast/v1/real_time_task", bind(s.UpdateRealTime))
+	r.Private("POST /broadcast/v1/real_time_task/start", bind(s.realTimeVerb("start")))
+	r.Private("GET /broadcast/v1/real_time_task/stop", bind(s.realTimeVerb("stop")))
+	r.Private("GET /broadcast/v1/real_time_task/pause", bind(s.realTimeVerb("pause")))
+	r.Private("GET /broadcast/v1/real_time_task/next", bind(s.realTimeVerb("next")))
+	r.Private("GET /broadcast/v1/real_time_task/prev", bind(s.realTimeVerb("prev")))
+	r.Private("PATCH /broadcast/v1/real_time_task/choice", bind(s.realTimeChoice))
 }
+
+// bind is httpx.Bind for the broadcast service: fn runs as the Caller its authenticator found.
+func bind[Req, Res any](fn func(ctx context.Context, c Caller, req Req) (Res, error)) httpx.Handler {
+	return httpx.BindAs(callerIn, fn)
+}
+
+// none is the request of an endpoint without parameters.
+type none struct{}
+
+// idReq is the {id} of a path.
+type idReq struct {
+	ID string `json:"id"`
+}
+
+func (q idReq) id() (int64, error) { return pathID("id", q.ID) }
 
 func pathID(field, v string) (int64, error) {
 	n, err := httpx.Int(field, v)
@@ -86,7 +79,10 @@ func pathID(field, v string) (int64, error) {
 	return n, nil
 }
 
-func idOf(r *http.Request) (int64, error) { return pathID("id", r.PathValue("id")) }
+// deleted is the answer of a delete: the id, once del has removed it.
+func deleted(id int64, err error) (map[string]any, error) {
+	return map[string]any{"id": id}, err
+}
 
 // paging reads page (from 1) and limit (1..maxLimit, default def).
 func paging(page, limit string, def, maxLimit int) (offset, n int, err error) {
@@ -145,77 +141,62 @@ func (q orgReq) in() (orgIn, error) {
 	return orgIn{ParentID: pid, Name: q.Name, Code: q.Code, CallNumber: q.CallNumber, Password: q.Password}, err
 }
 
-func (s *Service) createOrgHTTP(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	var req orgReq
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
+func (s *Service) createOrgHTTP(ctx context.Context, c Caller, req orgReq) (Org, error) {
+	in, err := req.in()
+	if err != nil {
+		return Org{}, err
+	}
+	return s.createOrg(ctx, c.CustomerID, in)
+}
+
+func (s *Service) updateOrgHTTP(ctx context.Context, c Caller, req struct {
+	idReq
+	orgReq
+}) (Org, error) {
+	id, err := req.id()
+	if err != nil {
+		return Org{}, err
 	}
 	in, err := req.in()
 	if err != nil {
-		return nil, err
+		return Org{}, err
 	}
-	return s.createOrg(r.Context(), c.CustomerID, in)
+	return s.updateOrg(ctx, c.CustomerID, id, in)
 }
 
-func (s *Service) updateOrgHTTP(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	id, err := idOf(r)
+func (s *Service) deleteOrgHTTP(ctx context.Context, c Caller, req idReq) (map[string]any, error) {
+	id, err := req.id()
 	if err != nil {
 		return nil, err
 	}
-	var req orgReq
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	in, err := req.in()
-	if err != nil {
-		return nil, err
-	}
-	return s.updateOrg(r.Context(), c.CustomerID, id, in)
+	return deleted(id, s.deleteOrg(ctx, c.CustomerID, id))
 }
 
-func (s *Service) deleteOrgHTTP(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	id, err := idOf(r)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"id": id}, s.deleteOrg(r.Context(), c.CustomerID, id)
-}
-
-func (s *Service) listOrgs(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	return listPage(r, c, s.orgs)
-}
-
-func (s *Service) createCasterHTTP(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	var req struct {
-		UserID     string `json:"user_id"`
-		Password   string `json:"password"`
-		Name       string `json:"name"`
-		Code       string `json:"code"`
-		CallNumber string `json:"call_number"`
-		Priority   string `json:"priority"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) createCasterHTTP(ctx context.Context, c Caller, req struct {
+	UserID     string `json:"user_id"`
+	Password   string `json:"password"`
+	Name       string `json:"name"`
+	Code       string `json:"code"`
+	CallNumber string `json:"call_number"`
+	Priority   string `json:"priority"`
+}) (Caster, error) {
 	in := casterIn{UserID: req.UserID, Name: req.Name, Code: req.Code, CallNumber: req.CallNumber, Password: req.Password, Priority: DefaultPriority}
 	if strings.TrimSpace(req.Priority) != "" {
 		if err := intIn("priority", &req.Priority, 1, 9, &in.Priority); err != nil {
-			return nil, err
+			return Caster{}, err
 		}
 	}
-	return s.createCaster(r.Context(), c.CustomerID, in)
+	return s.createCaster(ctx, c.CustomerID, in)
 }
 
-func (s *Service) listCasters(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	var req struct {
-		Code string `json:"code"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	list, err := s.casters(r.Context(), c.CustomerID, strings.TrimSpace(req.Code))
+func (s *Service) listCasters(ctx context.Context, c Caller, req struct {
+	Code string `json:"code"`
+}) (Page[Caster], error) {
+	list, err := s.casters(ctx, c.CustomerID, strings.TrimSpace(req.Code))
 	return Page[Caster]{Total: len(list), List: list}, err
 }
+
+func sysUserHTTP(_ context.Context, c Caller, _ none) (map[string]any, error) { return sysUser(c), nil }
 
 type deviceReq struct {
 	OrgID *string `json:"org_id"`
@@ -235,73 +216,65 @@ func (q deviceReq) in() (deviceIn, error) {
 	return in, nil
 }
 
-func (s *Service) createDeviceHTTP(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	var req deviceReq
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
+func (s *Service) createDeviceHTTP(ctx context.Context, c Caller, req deviceReq) (Device, error) {
+	in, err := req.in()
+	if err != nil {
+		return Device{}, err
+	}
+	d, err := s.createDevice(ctx, c.CustomerID, in)
+	return s.published(c, d, err)
+}
+
+func (s *Service) updateDeviceHTTP(ctx context.Context, c Caller, req struct {
+	idReq
+	deviceReq
+}) (Device, error) {
+	id, err := req.id()
+	if err != nil {
+		return Device{}, err
 	}
 	in, err := req.in()
 	if err != nil {
-		return nil, err
+		return Device{}, err
 	}
-	d, err := s.createDevice(r.Context(), c.CustomerID, in)
+	d, err := s.updateDevice(ctx, c.CustomerID, id, in)
+	return s.published(c, d, err)
+}
+
+// published tells the caller's consoles of a device just saved.
+func (s *Service) published(c Caller, d Device, err error) (Device, error) {
 	if err == nil {
 		s.hub.Publish(c.CustomerID, EventDevice, d, consoles)
 	}
 	return d, err
 }
 
-func (s *Service) updateDeviceHTTP(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	id, err := idOf(r)
-	if err != nil {
-		return nil, err
-	}
-	var req deviceReq
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	in, err := req.in()
-	if err != nil {
-		return nil, err
-	}
-	d, err := s.updateDevice(r.Context(), c.CustomerID, id, in)
-	if err == nil {
-		s.hub.Publish(c.CustomerID, EventDevice, d, consoles)
-	}
-	return d, err
-}
-
-func (s *Service) listDevices(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	var req struct {
-		pageReq
-		OrgID string `json:"org_id"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) listDevices(ctx context.Context, c Caller, req struct {
+	pageReq
+	OrgID string `json:"org_id"`
+}) (Page[Device], error) {
 	off, n, err := paging(req.Page, req.Limit, DefaultPage, DefaultPage)
 	if err != nil {
-		return nil, err
+		return Page[Device]{}, err
 	}
 	var org int64
 	if strings.TrimSpace(req.OrgID) != "" {
 		if org, err = pathID("org_id", req.OrgID); err != nil {
-			return nil, err
+			return Page[Device]{}, err
 		}
 	}
-	list, total, err := s.devices(r.Context(), c.CustomerID, org, off, n)
+	list, total, err := s.devices(ctx, c.CustomerID, org, off, n)
 	if err != nil {
-		return nil, err
+		return Page[Device]{}, err
 	}
-	return Page[Device]{Total: total, List: list}, s.devicesPlaying(r.Context(), c.CustomerID, list)
+	return Page[Device]{Total: total, List: list}, s.devicesPlaying(ctx, c.CustomerID, list)
 }
 
-func (s *Service) deleteDevice(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	id, err := idOf(r)
+func (s *Service) deleteDevice(ctx context.Context, c Caller, req idReq) (map[string]any, error) {
+	id, err := req.id()
 	if err != nil {
 		return nil, err
 	}
-	ctx := r.Context()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, before, err := s.state(ctx, c.CustomerID)
@@ -316,7 +289,7 @@ func (s *Service) deleteDevice(_ http.ResponseWriter, r *http.Request, c Caller)
 		return nil, ErrNotFound
 	}
 	s.changed(ctx, c.CustomerID, before)
-	return map[string]any{"id": id}, nil
+	return deleted(id, nil)
 }
 
 func (s *Service) volumeChange(ctx context.Context, c Caller, ids []int64, vol int) error {
@@ -338,44 +311,37 @@ func (s *Service) volumeChange(ctx context.Context, c Caller, ids []int64, vol i
 	return nil
 }
 
-func (s *Service) deviceVolume(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	id, err := idOf(r)
+func (s *Service) deviceVolume(ctx context.Context, c Caller, req struct {
+	idReq
+	Volume *string `json:"ao_volume"`
+}) (Device, error) {
+	id, err := req.id()
 	if err != nil {
-		return nil, err
-	}
-	var req struct {
-		Volume *string `json:"ao_volume"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
+		return Device{}, err
 	}
 	if req.Volume == nil {
-		return nil, errRequired("ao_volume")
+		return Device{}, errRequired("ao_volume")
 	}
 	vol, err := checkVolume("ao_volume", *req.Volume)
 	if err != nil {
-		return nil, err
+		return Device{}, err
 	}
-	if _, err := s.device(r.Context(), c.CustomerID, id); err != nil {
-		return nil, err
+	if _, err := s.device(ctx, c.CustomerID, id); err != nil {
+		return Device{}, err
 	}
-	if err := s.volumeChange(r.Context(), c, []int64{id}, vol); err != nil {
-		return nil, err
+	if err := s.volumeChange(ctx, c, []int64{id}, vol); err != nil {
+		return Device{}, err
 	}
-	return s.device(r.Context(), c.CustomerID, id)
+	return s.device(ctx, c.CustomerID, id)
 }
 
 // batchVolume is POST /v1/device/batch_volume {group_id, ao_volume, device_ids}: the listed devices and every
 // device of the organisation group_id and its sub-organisations.
-func (s *Service) batchVolume(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	var req struct {
-		GroupID   string    `json:"group_id"`
-		Volume    *string   `json:"ao_volume"`
-		DeviceIDs flex.List `json:"device_ids"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) batchVolume(ctx context.Context, c Caller, req struct {
+	GroupID   string    `json:"group_id"`
+	Volume    *string   `json:"ao_volume"`
+	DeviceIDs flex.List `json:"device_ids"`
+}) (any, error) {
 	if req.Volume == nil {
 		return nil, errRequired("ao_volume")
 	}
@@ -387,7 +353,6 @@ func (s *Service) batchVolume(_ http.ResponseWriter, r *http.Request, c Caller) 
 	if err != nil {
 		return nil, err
 	}
-	ctx := r.Context()
 	if g := strings.TrimSpace(req.GroupID); g != "" && g != "0" {
 		gid, err := pathID("group_id", g)
 		if err != nil {
@@ -439,63 +404,46 @@ func (s *Service) subtreeDevices(ctx context.Context, customerID, orgID int64) (
 	return out, nil
 }
 
-func (s *Service) listFiles(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	var req struct {
-		pageReq
-		GroupID *string `json:"group_id"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) listFiles(ctx context.Context, c Caller, req struct {
+	pageReq
+	GroupID *string `json:"group_id"`
+}) (Page[File], error) {
 	off, n, err := paging(req.Page, req.Limit, FilesPerGroup, DefaultPage)
 	if err != nil {
-		return nil, err
+		return Page[File]{}, err
 	}
 	gid, err := optID("group_id", req.GroupID)
 	if err != nil {
-		return nil, err
+		return Page[File]{}, err
 	}
-	list, total, err := s.files(r.Context(), c.CustomerID, gid, off, n)
+	list, total, err := s.files(ctx, c.CustomerID, gid, off, n)
 	return Page[File]{Total: total, List: list}, err
 }
 
-func (s *Service) deleteFileHTTP(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	id, err := idOf(r)
+func (s *Service) deleteFileHTTP(ctx context.Context, c Caller, req idReq) (map[string]any, error) {
+	id, err := req.id()
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"id": id}, s.deleteFile(r.Context(), c, id)
+	return deleted(id, s.deleteFile(ctx, c, id))
 }
 
-func (s *Service) createTaskHTTP(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	var in TaskIn
-	if err := httpx.Decode(r, &in); err != nil {
-		return nil, err
-	}
-	return s.CreateTask(r.Context(), c, in)
-}
-
-func (s *Service) updateTaskHTTP(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	id, err := idOf(r)
+func (s *Service) updateTaskHTTP(ctx context.Context, c Caller, req struct {
+	idReq
+	TaskIn
+}) (Task, error) {
+	id, err := req.id()
 	if err != nil {
-		return nil, err
+		return Task{}, err
 	}
-	var in TaskIn
-	if err := httpx.Decode(r, &in); err != nil {
-		return nil, err
-	}
-	return s.UpdateTask(r.Context(), c, id, in)
+	return s.UpdateTask(ctx, c, id, req.TaskIn)
 }
 
-func (s *Service) listTasks(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	var req struct {
-		pageReq
-		PlanID string `json:"plan_id"`
-		Type   string `json:"type"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) listTasks(ctx context.Context, c Caller, req struct {
+	pageReq
+	PlanID string `json:"plan_id"`
+	Type   string `json:"type"`
+}) (any, error) {
 	off, n, err := paging(req.Page, req.Limit, DefaultPage, DefaultPage)
 	if err != nil {
 		return nil, err
@@ -517,7 +465,6 @@ func (s *Service) listTasks(_ http.ResponseWriter, r *http.Request, c Caller) (a
 		cond += ` AND kind = ?`
 		args = append(args, k)
 	}
-	ctx := r.Context()
 	all, err := s.tasksWhere(ctx, cond, args...)
 	if err != nil {
 		return nil, err
@@ -541,118 +488,130 @@ func (s *Service) listTasks(_ http.ResponseWriter, r *http.Request, c Caller) (a
 	return Page[Task]{Total: total, List: all}, nil
 }
 
-func (s *Service) deleteTaskHTTP(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	id, err := idOf(r)
+func (s *Service) deleteTaskHTTP(ctx context.Context, c Caller, req idReq) (map[string]any, error) {
+	id, err := req.id()
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"id": id}, s.DeleteTask(r.Context(), c, id)
+	return deleted(id, s.DeleteTask(ctx, c, id))
 }
 
-func (s *Service) taskAction(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	id, err := idOf(r)
+// actionReq is the {id} and {action} of a path.
+type actionReq struct {
+	idReq
+	Action string `json:"action"`
+}
+
+func (s *Service) taskAction(ctx context.Context, c Caller, req actionReq) (Action, error) {
+	id, err := req.id()
 	if err != nil {
-		return nil, err
+		return Action{}, err
 	}
-	switch a := r.PathValue("action"); a {
+	switch a := req.Action; a {
 	case "start", "stop", "pause", "resume":
-		return s.Act(r.Context(), c, id, a)
+		return s.Act(ctx, c, id, a)
 	}
-	return nil, ErrNotFound
+	return Action{}, ErrNotFound
 }
 
-func (s *Service) realTimeVerb(v string) handler {
-	return func(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-		return s.RealTimeAct(r.Context(), c, v, 0)
-	}
+func (s *Service) realTimeHTTP(ctx context.Context, c Caller, _ none) (Task, error) {
+	return s.RealTime(ctx, c)
 }
 
-func (s *Service) listPlans(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	return listPage(r, c, s.plans)
+func (s *Service) realTimeVerb(v string) func(ctx context.Context, c Caller, _ none) (Action, error) {
+	return func(ctx context.Context, c Caller, _ none) (Action, error) { return s.RealTimeAct(ctx, c, v, 0) }
 }
 
-func (s *Service) createPlan(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	var req struct {
-		Name string `json:"name"`
+func (s *Service) realTimeChoice(ctx context.Context, c Caller, req struct {
+	Choice string `json:"choice_file_id"`
+}) (Action, error) {
+	id, err := pathID("choice_file_id", req.Choice)
+	if err != nil {
+		return Action{}, err
 	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+	return s.RealTimeAct(ctx, c, "choice", id)
+}
+
+func (s *Service) stopPageHTTP(ctx context.Context, c Caller, _ none) (map[string]any, error) {
+	return map[string]any{}, s.StopPage(ctx, c)
+}
+
+// nameReq is a plan's name.
+type nameReq struct {
+	Name string `json:"name"`
+}
+
+func (s *Service) createPlan(ctx context.Context, c Caller, req nameReq) (Plan, error) {
 	name, err := checkName("name", req.Name)
 	if err != nil {
-		return nil, err
+		return Plan{}, err
 	}
 	p := Plan{Name: name, CreatedAt: s.now().UnixMilli()}
-	err = s.db.WriteRow(r.Context(), `INSERT INTO bc_plans (customer_id, name, active, created_at) VALUES (?, ?, ?, ?) RETURNING id`,
+	err = s.db.WriteRow(ctx, `INSERT INTO bc_plans (customer_id, name, active, created_at) VALUES (?, ?, ?, ?) RETURNING id`,
 		c.CustomerID, name, false, p.CreatedAt).Scan(&p.ID)
 	return p, err
 }
 
-func (s *Service) updatePlan(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	id, err := idOf(r)
+func (s *Service) updatePlan(ctx context.Context, c Caller, req struct {
+	idReq
+	nameReq
+}) (Plan, error) {
+	id, err := req.id()
 	if err != nil {
-		return nil, err
-	}
-	var req struct {
-		Name string `json:"name"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
+		return Plan{}, err
 	}
 	name, err := checkName("name", req.Name)
 	if err != nil {
-		return nil, err
+		return Plan{}, err
 	}
-	res, err := s.db.Exec(r.Context(), `UPDATE bc_plans SET name = ? WHERE customer_id = ? AND id = ?`, name, c.CustomerID, id)
+	res, err := s.db.Exec(ctx, `UPDATE bc_plans SET name = ? WHERE customer_id = ? AND id = ?`, name, c.CustomerID, id)
 	if err != nil {
-		return nil, err
+		return Plan{}, err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return nil, ErrNotFound
+		return Plan{}, ErrNotFound
 	}
-	return s.plan(r.Context(), c.CustomerID, id)
+	return s.plan(ctx, c.CustomerID, id)
 }
 
-func (s *Service) deletePlan(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	id, err := idOf(r)
+func (s *Service) deletePlan(ctx context.Context, c Caller, req idReq) (map[string]any, error) {
+	id, err := req.id()
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.plan(r.Context(), c.CustomerID, id)
+	p, err := s.plan(ctx, c.CustomerID, id)
 	if err != nil {
 		return nil, err
 	}
 	if p.Tasks > 0 {
 		return nil, ErrPlanHasTasks
 	}
-	_, err = s.db.Exec(r.Context(), `DELETE FROM bc_plans WHERE customer_id = ? AND id = ?`, c.CustomerID, id)
-	return map[string]any{"id": id}, err
+	_, err = s.db.Exec(ctx, `DELETE FROM bc_plans WHERE customer_id = ? AND id = ?`, c.CustomerID, id)
+	return deleted(id, err)
 }
 
-func (s *Service) planAction(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	id, err := idOf(r)
+func (s *Service) planAction(ctx context.Context, c Caller, req actionReq) (Plan, error) {
+	id, err := req.id()
 	if err != nil {
-		return nil, err
+		return Plan{}, err
 	}
-	switch r.PathValue("action") {
+	switch req.Action {
 	case "start":
-		return s.ActivatePlan(r.Context(), c, id, true)
+		return s.ActivatePlan(ctx, c, id, true)
 	case "stop":
-		return s.ActivatePlan(r.Context(), c, id, false)
+		return s.ActivatePlan(ctx, c, id, false)
 	}
-	return nil, ErrNotFound
+	return Plan{}, ErrNotFound
 }
 
 // listPage answers a paged list of the caller's customer ({page, limit}, default and maximum DefaultPage).
-func listPage[T any](r *http.Request, c Caller, fetch func(ctx context.Context, customerID int64, off, n int) ([]T, int, error)) (any, error) {
-	var req pageReq
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
+func listPage[T any](fetch func(ctx context.Context, customerID int64, off, n int) ([]T, int, error)) func(context.Context, Caller, pageReq) (Page[T], error) {
+	return func(ctx context.Context, c Caller, req pageReq) (Page[T], error) {
+		off, n, err := paging(req.Page, req.Limit, DefaultPage, DefaultPage)
+		if err != nil {
+			return Page[T]{}, err
+		}
+		list, total, err := fetch(ctx, c.CustomerID, off, n)
+		return Page[T]{Total: total, List: list}, err
 	}
-	off, n, err := paging(req.Page, req.Limit, DefaultPage, DefaultPage)
-	if err != nil {
-		return nil, err
-	}
-	list, total, err := fetch(r.Context(), c.CustomerID, off, n)
-	return Page[T]{Total: total, List: list}, err
 }

@@ -44,9 +44,6 @@ var ErrBusy = httpx.E(http.StatusServiceUnavailable, "101", "broadcast.errors.bu
 // defaultJobs is the limiter of a service built without Options.Jobs (the app always passes the server's one).
 var defaultJobs = sync.OnceValue(func() *ffchild.Limiter { return ffchild.NewLimiter(ffchild.DefaultLimits()) })
 
-// SetJobs makes transcodes take their slots from the server's one ffmpeg limiter.
-func (s *Service) SetJobs(l *ffchild.Limiter) { s.opt.Jobs = l }
-
 func randomName() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])

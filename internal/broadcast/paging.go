@@ -55,9 +55,6 @@ type pages struct {
 	by map[int64]*page // caster id → its page
 }
 
-// SetPager connects paging to the voice service.
-func (s *Service) SetPager(p Pager) { s.pager = p }
-
 func (s *Service) pageRuns(customerID int64) []run {
 	s.pg.mu.Lock()
 	defer s.pg.mu.Unlock()
@@ -251,14 +248,10 @@ func (s *Service) tap(p *page) media.Tap {
 	}
 }
 
-func (s *Service) pageHTTP(_ http.ResponseWriter, r *http.Request, c Caller) (any, error) {
-	var req struct {
-		DeviceIDs flex.List `json:"device_ids"`
-		OrgIDs    flex.List `json:"org_ids"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) pageHTTP(ctx context.Context, c Caller, req struct {
+	DeviceIDs flex.List `json:"device_ids"`
+	OrgIDs    flex.List `json:"org_ids"`
+}) (any, error) {
 	devs, err := idList("device_ids", req.DeviceIDs)
 	if err != nil {
 		return nil, err
@@ -267,5 +260,5 @@ func (s *Service) pageHTTP(_ http.ResponseWriter, r *http.Request, c Caller) (an
 	if err != nil {
 		return nil, err
 	}
-	return s.StartPage(r.Context(), c, devs, orgs)
+	return s.StartPage(ctx, c, devs, orgs)
 }

@@ -43,6 +43,9 @@ type Options struct {
 	Jobs *ffchild.Limiter
 	// Quota is the customers' storage quota the library's files count against (nil: unlimited; quota.go).
 	Quota *quota.Quota
+	// Pager is the voice service, which carries a console's microphone to the speakers it pages (paging.go;
+	// nil: paging answers that the console's audio is not connected).
+	Pager Pager
 }
 
 // Service is the broadcast service.
@@ -72,7 +75,7 @@ func New(d *db.DB, a Auth, hub Hub, opt Options) *Service {
 	if opt.MaxUpload <= 0 {
 		opt.MaxUpload = 100 << 20
 	}
-	s := &Service{db: d, auth: a, hub: hub, opt: opt, pg: pages{by: map[int64]*page{}}}
+	s := &Service{db: d, auth: a, hub: hub, opt: opt, pager: opt.Pager, pg: pages{by: map[int64]*page{}}}
 	s.SetClock(nil)
 	return s
 }

@@ -24,68 +24,52 @@ const Base = "/patrolService/"
 // "Success code 200"); its calls carry a patrol token in the `token` header (sysUsers/login), and an unknown or
 // expired one is "1011" (spec §8) — not the dispatch service's "105" (docs/adr/0019).
 func (s *Service) Routes(r httpx.Router) {
-	pub := func(pattern string, h httpx.Handler) { r.Mux.Handle(pattern, handle(h)) }
-	priv := func(pattern string, h httpx.Handler) { r.Mux.Handle(pattern, s.requireToken(handle(h))) }
-	pub("GET /patrolService/sysUsers/poc/findAccountByPoC", s.findAccountByPoC)
-	pub("POST /patrolService/sysUsers/login", s.login)
-	priv("POST /patrolService/sysUsers/addUserByNms", httpx.Bind(s.addUserByNms))
-	priv("GET /patrolService/sysUsers/list", httpx.Bind(s.listUsers))
+	r = r.With(httpx.Codes{OK: SuccessCode}, httpx.TokenAuth(patrolToken, s.lookupToken))
+	r.Public("GET /patrolService/sysUsers/poc/findAccountByPoC", s.findAccountByPoC)
+	r.Public("POST /patrolService/sysUsers/login", s.login)
+	r.Private("POST /patrolService/sysUsers/addUserByNms", httpx.Bind(s.addUserByNms))
+	r.Private("GET /patrolService/sysUsers/list", httpx.Bind(s.listUsers))
 
-	priv("GET /patrolService/tbPatrolArea/list", httpx.Bind(s.listAreas))
-	priv("POST /patrolService/tbPatrolArea/add", httpx.Bind(s.saveArea))
-	priv("PUT /patrolService/tbPatrolArea/edit", httpx.Bind(s.saveArea))
-	priv("DELETE /patrolService/tbPatrolArea/deleteBatch", httpx.Bind(deleteBatch(s.store.DeleteAreas)))
+	r.Private("GET /patrolService/tbPatrolArea/list", httpx.Bind(s.listAreas))
+	r.Private("POST /patrolService/tbPatrolArea/add", httpx.Bind(s.saveArea))
+	r.Private("PUT /patrolService/tbPatrolArea/edit", httpx.Bind(s.saveArea))
+	r.Private("DELETE /patrolService/tbPatrolArea/deleteBatch", httpx.Bind(deleteBatch(s.store.DeleteAreas)))
 
-	priv("GET /patrolService/tbPatrolPoint/list", httpx.Bind(s.listPoints))
-	priv("POST /patrolService/tbPatrolPoint/add", httpx.Bind(s.savePoint))
-	priv("PUT /patrolService/tbPatrolPoint/edit", httpx.Bind(s.savePoint))
-	priv("GET /patrolService/tbPatrolPoint/checkPointName", httpx.Bind(s.checkPointName))
-	priv("GET /patrolService/tbPatrolPoint/checkPointNfc", httpx.Bind(s.checkPointNfc))
-	priv("DELETE /patrolService/tbPatrolPoint/deleteBatch", httpx.Bind(deleteBatch(s.store.DeletePoints)))
+	r.Private("GET /patrolService/tbPatrolPoint/list", httpx.Bind(s.listPoints))
+	r.Private("POST /patrolService/tbPatrolPoint/add", httpx.Bind(s.savePoint))
+	r.Private("PUT /patrolService/tbPatrolPoint/edit", httpx.Bind(s.savePoint))
+	r.Private("GET /patrolService/tbPatrolPoint/checkPointName", httpx.Bind(s.checkPointName))
+	r.Private("GET /patrolService/tbPatrolPoint/checkPointNfc", httpx.Bind(s.checkPointNfc))
+	r.Private("DELETE /patrolService/tbPatrolPoint/deleteBatch", httpx.Bind(deleteBatch(s.store.DeletePoints)))
 
-	priv("GET /patrolService/tbPatrolRoute/list", httpx.Bind(s.listRoutes))
-	priv("GET /patrolService/tbPatrolRoute/queryPointById", httpx.Bind(s.queryPointByID))
-	priv("POST /patrolService/tbPatrolRoute/add", httpx.Bind(s.saveRoute))
-	priv("PUT /patrolService/tbPatrolRoute/edit", httpx.Bind(s.saveRoute))
-	priv("DELETE /patrolService/tbPatrolRoute/deleteBatch", httpx.Bind(deleteBatch(s.store.DeleteRoutes)))
+	r.Private("GET /patrolService/tbPatrolRoute/list", httpx.Bind(s.listRoutes))
+	r.Private("GET /patrolService/tbPatrolRoute/queryPointById", httpx.Bind(s.queryPointByID))
+	r.Private("POST /patrolService/tbPatrolRoute/add", httpx.Bind(s.saveRoute))
+	r.Private("PUT /patrolService/tbPatrolRoute/edit", httpx.Bind(s.saveRoute))
+	r.Private("DELETE /patrolService/tbPatrolRoute/deleteBatch", httpx.Bind(deleteBatch(s.store.DeleteRoutes)))
 
-	priv("GET /patrolService/tbPatrolPlan/list", httpx.Bind(s.listPlans))
-	priv("POST /patrolService/tbPatrolPlan/add", httpx.Bind(s.addPlan))
-	priv("DELETE /patrolService/tbPatrolPlan/deleteBatch", httpx.Bind(deleteBatch(s.deletePlans)))
+	r.Private("GET /patrolService/tbPatrolPlan/list", httpx.Bind(s.listPlans))
+	r.Private("POST /patrolService/tbPatrolPlan/add", httpx.Bind(s.addPlan))
+	r.Private("DELETE /patrolService/tbPatrolPlan/deleteBatch", httpx.Bind(deleteBatch(s.deletePlans)))
 
-	priv("GET /patrolService/tbPatrolOrder/list", httpx.Bind(s.listOrders))
-	priv("GET /patrolService/tbOrderPoint/queryPointsByOrderId", httpx.Bind(s.queryPointsByOrderID))
-	priv("GET /patrolService/tbOrderLog/list", httpx.Bind(s.listLogs))
+	r.Private("GET /patrolService/tbPatrolOrder/list", httpx.Bind(s.listOrders))
+	r.Private("GET /patrolService/tbOrderPoint/queryPointsByOrderId", httpx.Bind(s.queryPointsByOrderID))
+	r.Private("GET /patrolService/tbOrderLog/list", httpx.Bind(s.listLogs))
 }
 
 // SuccessCode is the patrol service's success code (spec §7).
 const SuccessCode = "200"
 
-// handle writes a Handler's result as the envelope with code "200", or its error as the dispatch service does.
-func handle(h httpx.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		res, err := h(w, r)
-		if err != nil {
-			httpx.WriteError(w, r, err)
-			return
-		}
-		httpx.WriteJSON(w, http.StatusOK, httpx.Envelope{Code: SuccessCode, Msg: "ok", Result: res})
-	})
-}
+// patrolToken is where a patrol call carries its token: the `token` header only.
+func patrolToken(r *http.Request) string { return r.Header.Get("token") }
 
-// requireToken lets a call through with a live patrol token in its `token` header; otherwise "1011".
-func (s *Service) requireToken(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.auth.LookupPatrol(r.Context(), r.Header.Get("token"))
-		if errors.Is(err, httpx.ErrToken) {
-			err = ErrToken
-		}
-		if err != nil {
-			httpx.WriteError(w, r, err)
-			return
-		}
-		next.ServeHTTP(w, r.WithContext(identity.With(r.Context(), p)))
-	})
+// lookupToken finds a live patrol token's Principal; an unknown or expired one is "1011".
+func (s *Service) lookupToken(ctx context.Context, token string) (identity.Principal, error) {
+	p, err := s.auth.LookupPatrol(ctx, token)
+	if errors.Is(err, httpx.ErrToken) {
+		err = ErrToken
+	}
+	return p, err
 }
 
 type credentials struct {

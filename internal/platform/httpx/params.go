@@ -14,8 +14,8 @@ import (
 // MaxBody caps request bodies of ordinary API calls (uploads have their own limits).
 const MaxBody = 1 << 20
 
-// Decode fills dst (a pointer to a struct with json tags) from the query string and, for requests with a body,
-// a JSON or form body. Every scalar arrives as a string — query values, form values and JSON numbers and
+// Decode fills dst (a pointer to a struct with json tags) from the query string, for requests with a body a
+// JSON or form body, and the wildcards of the pattern the request matched ({id} fills the field tagged "id"). Every scalar arrives as a string — query values, form values and JSON numbers and
 // booleans alike — so request structs use string, []string or Int fields and one rule serves every client.
 // Unknown parameters are ignored; a malformed body is a coded 400.
 func Decode(r *http.Request, dst any) error {
@@ -56,6 +56,9 @@ func Decode(r *http.Request, dst any) error {
 			}
 		}
 	}
+	for _, name := range wildcards(r.Pattern) { // the path's own values win over parameters of the same name
+		m[name] = r.PathValue(name)
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		return err
@@ -68,6 +71,23 @@ func Decode(r *http.Request, dst any) error {
 		return BadParam("body", err.Error())
 	}
 	return nil
+}
+
+// wildcards are the names of a mux pattern's wildcards ("PATCH /v1/org/{id}" → id).
+func wildcards(pattern string) []string {
+	var out []string
+	for rest := pattern; ; {
+		i := strings.IndexByte(rest, '{')
+		j := strings.IndexByte(rest[i+1:], '}')
+		if i < 0 || j < 0 {
+			return out
+		}
+		name := strings.TrimSuffix(rest[i+1:i+1+j], "...")
+		if name != "$" {
+			out = append(out, name)
+		}
+		rest = rest[i+1+j+1:]
+	}
 }
 
 func put(m map[string]any, k string, v []string) {
