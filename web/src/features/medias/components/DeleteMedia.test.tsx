@@ -1,13 +1,11 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, waitFor } from '@testing-library/react';
 import { App } from 'antd';
 import { initI18n } from '../../../i18n';
 import { installAuthHooks, setFetch } from '../../../shared/http/client';
 import type { MediaItem } from '../api';
+import { openPopconfirm, SLOW } from '../../../shared/test/popconfirm';
 import { DeleteMedia } from './DeleteMedia';
-
-// waitFor's 1 s default is too short on a loaded machine.
-const SLOW = { timeout: 5000 };
 
 const item: MediaItem = { id: '7', msId: '10000101', fileId: 'f7', kind: 'image', name: 'IMG_7.jpg', url: '/filews/files/f7', time: 1 };
 
@@ -23,12 +21,7 @@ function server(code: string) {
 
 /** Clicks the item's delete button: the confirmation opens. */
 async function openConfirm(): Promise<HTMLElement> {
-  fireEvent.click(screen.getByTestId('media-delete'));
-  const pop = await waitFor(() => {
-    const el = document.querySelector<HTMLElement>('.ant-popconfirm');
-    if (!el) throw new Error('no confirmation');
-    return el;
-  }, SLOW);
+  const pop = await openPopconfirm('media-delete');
   expect(pop.textContent).toContain('Delete “IMG_7.jpg”?');
   return pop;
 }

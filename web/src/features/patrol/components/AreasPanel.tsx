@@ -2,11 +2,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Modal, Popconfirm, Space, Table } from 'antd';
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { App, Button, Form, Input, Modal, Space, Table } from 'antd';
+import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { patrolApi, patrolKeys, type Area } from '../api';
 import { useAreas } from './AreaSelect';
 import { useErrorText } from '../../../shared/errorText';
+import { RemoveButton } from '../../../shared/crud/RemoveButton';
 
 export function AreasPanel() {
   const { t } = useTranslation('patrol');
@@ -33,15 +34,7 @@ export function AreasPanel() {
       message.error(errorText(e));
     }
   };
-  const remove = async (id: number) => {
-    try {
-      await patrolApi.deleteAreas([id]);
-      message.success(t('done.deleted'));
-      refresh();
-    } catch (e) {
-      message.error(errorText(e));
-    }
-  };
+
   return (
     <div data-testid="patrol-areas">
       <Button type="primary" icon={<PlusOutlined />} onClick={() => (form.resetFields(), setEdit({}))} style={{ marginBottom: 12 }} data-testid="area-new">
@@ -64,9 +57,7 @@ export function AreasPanel() {
             render: (_, r) => (
               <Space>
                 <Button size="small" icon={<EditOutlined />} onClick={() => (form.setFieldsValue(r), setEdit(r))} aria-label={t('area.edit')} />
-                <Popconfirm title={t('confirm.delete')} onConfirm={() => void remove(r.id)}>
-                  <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('actions.delete')} />
-                </Popconfirm>
+                <RemoveButton ns="patrol" confirm={t('confirm.delete')} label={t('actions.delete')} remove={() => patrolApi.deleteAreas([r.id])} done={t('done.deleted')} invalidate={[patrolKeys.all]} />
               </Space>
             ),
           },

@@ -2,13 +2,14 @@
 // patrol user. Adding a plan makes today's and tomorrow's orders at once.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, DatePicker, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag, TimePicker } from 'antd';
-import { DeleteOutlined, MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { App, Button, DatePicker, Form, Input, Modal, Select, Space, TimePicker } from 'antd';
+import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { patrolApi, patrolKeys, type Plan } from '../api';
 import { toClasses, type ClassRow } from '../editing';
 import { AreaSelect } from './AreaSelect';
+import { AreaListPanel, tagsColumn, type DialogProps } from './AreaListPanel';
 import { useErrorText } from '../../../shared/errorText';
 
 /** The patrol users a class may name (sysUsers/list). */
@@ -18,77 +19,19 @@ export function usePatrolUsers() {
 
 export function PlansPanel() {
   const { t } = useTranslation('patrol');
-  const errorText = useErrorText('patrol');
-  const { message } = App.useApp();
-  const qc = useQueryClient();
-  const [areaId, setAreaId] = useState<number>();
-  const [adding, setAdding] = useState(false);
-  const q = { areaId };
-  const plans = useQuery({ queryKey: patrolKeys.plans(q), queryFn: () => patrolApi.plans(q) });
-  const remove = async (id: number) => {
-    try {
-      await patrolApi.deletePlans([id]);
-      message.success(t('done.deleted'));
-      void qc.invalidateQueries({ queryKey: patrolKeys.all });
-    } catch (e) {
-      message.error(errorText(e));
-    }
-  };
   return (
-    <div data-testid="patrol-plans">
-      <Space wrap style={{ marginBottom: 12 }}>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="plan-new">
-          {t('plan.add')}
-        </Button>
-        <AreaSelect allowClear value={areaId} onChange={setAreaId} />
-      </Space>
-      <Table<Plan>
-        size="small"
-        rowKey="id"
-        loading={plans.isLoading}
-        dataSource={plans.data?.list ?? []}
-        pagination={false}
-        onRow={(r) => ({ 'data-testid': 'plan-row', 'data-name': r.name }) as React.HTMLAttributes<HTMLElement>}
-        columns={[
-          { title: t('fields.name'), dataIndex: 'name' },
-          { title: t('fields.area'), dataIndex: 'areaName' },
-          { title: t('fields.route'), dataIndex: 'routeName' },
-          { title: t('fields.dates'), key: 'dates', render: (_, r) => `${r.startDate} – ${r.endDate}` },
-          {
-            title: t('fields.classes'),
-            key: 'classes',
-            render: (_, r) => (
-              <Space size={2} wrap>
-                {r.classes.map((c) => (
-                  <Tag key={c.seq}>
-                    {c.name} {c.startTime}–{c.endTime} · {c.msName || c.msId}
-                  </Tag>
-                ))}
-              </Space>
-            ),
-          },
-          {
-            title: '',
-            key: 'actions',
-            render: (_, r) => (
-              <Popconfirm title={t('plan.confirmDelete')} onConfirm={() => void remove(r.id)}>
-                <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('actions.delete')} />
-              </Popconfirm>
-            ),
-          },
-        ]}
-      />
-      {adding && (
-        <PlanDialog
-          areaId={areaId}
-          onClose={() => setAdding(false)}
-          onSaved={() => {
-            setAdding(false);
-            void qc.invalidateQueries({ queryKey: patrolKeys.all });
-          }}
-        />
-      )}
-    </div>
+    <AreaListPanel<Plan>
+      kind="plans"
+      list={patrolApi.plans}
+      remove={patrolApi.deletePlans}
+      confirmRemove={t('plan.confirmDelete')}
+      dialog={(p) => <PlanDialog {...p} />}
+      columns={[
+        { title: t('fields.route'), dataIndex: 'routeName' },
+        { title: t('fields.dates'), key: 'dates', render: (_, r) => `${r.startDate} – ${r.endDate}` },
+        tagsColumn<Plan, Plan['classes'][number]>(t('fields.classes'), 'classes', (r) => r.classes, (c) => `${c.name} ${c.startTime}–${c.endTime} · ${c.msName || c.msId}`),
+      ]}
+    />
   );
 }
 
@@ -101,7 +44,8 @@ interface PlanForm {
 }
 
 
-function PlanDialog({ areaId, onClose, onSaved }: { areaId?: number; onClose: () => void; onSaved: () => void }) {
+/** A new plan (plans are not edited: a changed plan is removed and added again). */
+function PlanDialog({ areaId, onClose, onSaved }: DialogProps<Plan>) {
   const { t } = useTranslation('patrol');
   const errorText = useErrorText('patrol');
   const { message } = App.useApp();

@@ -3,18 +3,16 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Col, Input, Popconfirm, Row, Space, Table } from 'antd';
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { Button, Col, Input, Row, Space, Table } from 'antd';
+import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { patrolApi, patrolKeys, type Point } from '../api';
 import { AreaSelect } from './AreaSelect';
-import { useErrorText } from '../../../shared/errorText';
+import { RemoveButton } from '../../../shared/crud/RemoveButton';
 import { PatrolMap } from './PatrolMap';
 import { PointDialog } from './PointDialog';
 
 export function PointsPanel() {
   const { t } = useTranslation('patrol');
-  const errorText = useErrorText('patrol');
-  const { message } = App.useApp();
   const qc = useQueryClient();
   const [areaId, setAreaId] = useState<number>();
   const [name, setName] = useState('');
@@ -25,16 +23,6 @@ export function PointsPanel() {
   const points = useQuery({ queryKey: patrolKeys.points(q), queryFn: () => patrolApi.points(q) });
   const list = points.data?.list ?? [];
   const refresh = () => void qc.invalidateQueries({ queryKey: patrolKeys.all });
-
-  const remove = async (ids: number[]) => {
-    try {
-      await patrolApi.deletePoints(ids);
-      message.success(t('done.deleted'));
-      refresh();
-    } catch (e) {
-      message.error(errorText(e));
-    }
-  };
 
   return (
     <Row gutter={12} data-testid="patrol-points">
@@ -66,9 +54,7 @@ export function PointsPanel() {
               render: (_, r) => (
                 <Space>
                   <Button size="small" icon={<EditOutlined />} onClick={() => setDialog({ point: r })} aria-label={t('point.edit')} />
-                  <Popconfirm title={t('confirm.delete')} onConfirm={() => void remove([r.id])}>
-                    <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('actions.delete')} />
-                  </Popconfirm>
+                  <RemoveButton ns="patrol" confirm={t('confirm.delete')} label={t('actions.delete')} remove={() => patrolApi.deletePoints([r.id])} done={t('done.deleted')} invalidate={[patrolKeys.all]} />
                 </Space>
               ),
             },

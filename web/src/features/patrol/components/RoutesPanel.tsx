@@ -2,95 +2,32 @@
 // and shows the walk on the map.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Modal, Popconfirm, Select, Space, Table, Tag } from 'antd';
-import { ArrowDownOutlined, ArrowUpOutlined, CloseOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { App, Button, Form, Input, Modal, Select, Space, Table } from 'antd';
+import { ArrowDownOutlined, ArrowUpOutlined, CloseOutlined } from '@ant-design/icons';
 import { patrolApi, patrolKeys, type Route } from '../api';
 import { move } from '../editing';
 import { AreaSelect } from './AreaSelect';
+import { AreaListPanel, tagsColumn, type DialogProps } from './AreaListPanel';
 import { useErrorText } from '../../../shared/errorText';
 import { PatrolMap } from './PatrolMap';
 
 export function RoutesPanel() {
   const { t } = useTranslation('patrol');
-  const errorText = useErrorText('patrol');
-  const { message } = App.useApp();
-  const qc = useQueryClient();
-  const [areaId, setAreaId] = useState<number>();
-  const [dialog, setDialog] = useState<{ route: Route | null } | null>(null);
-  const q = { areaId };
-  const routes = useQuery({ queryKey: patrolKeys.routes(q), queryFn: () => patrolApi.routes(q) });
-  const remove = async (id: number) => {
-    try {
-      await patrolApi.deleteRoutes([id]);
-      message.success(t('done.deleted'));
-      void qc.invalidateQueries({ queryKey: patrolKeys.all });
-    } catch (e) {
-      message.error(errorText(e));
-    }
-  };
   return (
-    <div data-testid="patrol-routes">
-      <Space wrap style={{ marginBottom: 12 }}>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ route: null })} data-testid="route-new">
-          {t('route.add')}
-        </Button>
-        <AreaSelect allowClear value={areaId} onChange={setAreaId} />
-      </Space>
-      <Table<Route>
-        size="small"
-        rowKey="id"
-        loading={routes.isLoading}
-        dataSource={routes.data?.list ?? []}
-        pagination={false}
-        onRow={(r) => ({ 'data-testid': 'route-row', 'data-name': r.name }) as React.HTMLAttributes<HTMLElement>}
-        columns={[
-          { title: t('fields.name'), dataIndex: 'name' },
-          { title: t('fields.area'), dataIndex: 'areaName' },
-          {
-            title: t('fields.routePoints'),
-            key: 'points',
-            render: (_, r) => (
-              <Space size={2} wrap>
-                {r.routePoints.map((p) => (
-                  <Tag key={p.seq}>
-                    {p.seq}. {p.name}
-                  </Tag>
-                ))}
-              </Space>
-            ),
-          },
-          {
-            title: '',
-            key: 'actions',
-            render: (_, r) => (
-              <Space>
-                <Button size="small" icon={<EditOutlined />} onClick={() => setDialog({ route: r })} aria-label={t('route.edit')} />
-                <Popconfirm title={t('confirm.delete')} onConfirm={() => void remove(r.id)}>
-                  <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('actions.delete')} />
-                </Popconfirm>
-              </Space>
-            ),
-          },
-        ]}
-      />
-      {dialog && (
-        <RouteDialog
-          route={dialog.route}
-          areaId={areaId}
-          onClose={() => setDialog(null)}
-          onSaved={() => {
-            setDialog(null);
-            void qc.invalidateQueries({ queryKey: patrolKeys.all });
-          }}
-        />
-      )}
-    </div>
+    <AreaListPanel<Route>
+      kind="routes"
+      editable
+      list={patrolApi.routes}
+      remove={patrolApi.deleteRoutes}
+      confirmRemove={t('confirm.delete')}
+      dialog={(p) => <RouteDialog {...p} />}
+      columns={[tagsColumn<Route, Route['routePoints'][number]>(t('fields.routePoints'), 'points', (r) => r.routePoints, (p) => `${p.seq}. ${p.name}`)]}
+    />
   );
 }
 
-
-function RouteDialog({ route, areaId, onClose, onSaved }: { route: Route | null; areaId?: number; onClose: () => void; onSaved: () => void }) {
+function RouteDialog({ row: route, areaId, onClose, onSaved }: DialogProps<Route>) {
   const { t } = useTranslation('patrol');
   const errorText = useErrorText('patrol');
   const { message } = App.useApp();
