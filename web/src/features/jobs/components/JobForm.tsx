@@ -12,6 +12,12 @@ export const MAX_TASK = 500;
 export const MAX_ADDRESS = 200;
 export const MAX_TERMINALS = 100;
 
+/** The position's two inputs: latitude and longitude, each up to its bound either way. */
+const COORDS = [
+  { key: 'lat', max: 90 },
+  { key: 'lng', max: 180 },
+] as const;
+
 export interface Draft {
   job: string;
   address: string;
@@ -114,24 +120,18 @@ export function JobForm({
         </Form.Item>
         <Form.Item label={t('form.position')} extra={t('form.positionHint')}>
           <Space wrap>
-            <InputNumber
-              placeholder={t('form.lat')}
-              min={-90}
-              max={90}
-              step={0.0001}
-              value={draft.lat}
-              onChange={(v) => setDraft({ ...draft, lat: v ?? null })}
-              data-testid="job-lat"
-            />
-            <InputNumber
-              placeholder={t('form.lng')}
-              min={-180}
-              max={180}
-              step={0.0001}
-              value={draft.lng}
-              onChange={(v) => setDraft({ ...draft, lng: v ?? null })}
-              data-testid="job-lng"
-            />
+            {COORDS.map(({ key, max }) => (
+              <InputNumber
+                key={key}
+                placeholder={t(`form.${key}`)}
+                min={-max}
+                max={max}
+                step={0.0001}
+                value={draft[key]}
+                onChange={(v) => setDraft({ ...draft, [key]: v ?? null })}
+                data-testid={`job-${key}`}
+              />
+            ))}
           </Space>
           <div style={{ marginTop: 8 }}>
             <Switch checked={picking} onChange={setPicking} checkedChildren={<AimOutlined />} data-testid="job-pick" /> {t('form.pick')}
