@@ -1,12 +1,14 @@
 package bench_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net"
 	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -262,16 +264,19 @@ func linkRTT(t *testing.T, oneWay time.Duration, n int) []time.Duration {
 	}
 	defer c.Close()
 	var out []time.Duration
-	buf := make([]byte, 64)
+	msg, buf := []byte(strings.Repeat("echo", 16)), make([]byte, 64)
 	for range n {
 		t0 := time.Now()
-		if _, err := c.Write(buf); err != nil {
+		if _, err := c.Write(msg); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := io.ReadFull(c, buf); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, time.Since(t0))
+		if !bytes.Equal(buf, msg) {
+			t.Fatalf("echo %q", buf)
+		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	return out
