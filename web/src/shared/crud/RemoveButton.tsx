@@ -1,7 +1,7 @@
 // The one delete action of a CRUD row (issue 31): a confirmation, the removal, a word that it is done, the lists
 // it makes stale refreshed, and a failure worded by useErrorText in the feature's namespace. A panel declares what
 // it removes and what to refresh; it writes no try/catch of its own.
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { App, Button, Popconfirm } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
@@ -51,16 +51,17 @@ interface Props extends Removal {
   size?: 'small' | 'middle';
   testId?: string;
   className?: string;
+  style?: CSSProperties;
   /** data-* attributes of the button. */
   data?: Record<`data-${string}`, string | number>;
 }
 
 /** A danger button that asks, then removes (useRemove). */
-export function RemoveButton({ confirm, description, label, iconOnly = true, okText, cancelText, size = 'small', testId, className, data, ...removal }: Props) {
+export function RemoveButton({ confirm, description, label, iconOnly = true, okText, cancelText, size = 'small', testId, className, style, data, ...removal }: Props) {
   const run = useRemove(removal);
   return (
     <Popconfirm title={confirm} description={description} okText={okText} cancelText={cancelText} okButtonProps={{ danger: true }} onConfirm={run}>
-      <Button danger size={size} icon={<DeleteOutlined />} aria-label={label} title={iconOnly ? label : undefined} className={className} data-testid={testId} {...data}>
+      <Button danger size={size} icon={<DeleteOutlined />} aria-label={label} title={iconOnly ? label : undefined} className={className} style={style} data-testid={testId} {...data}>
         {iconOnly ? null : label}
       </Button>
     </Popconfirm>

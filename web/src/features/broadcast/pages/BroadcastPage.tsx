@@ -3,12 +3,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  App, Button, Card, Checkbox, Form, Input, InputNumber, Modal, Popconfirm, Progress, Select, Slider, Space, Switch, Table, Tabs, Tag, Tree, Upload,
+  App, Button, Card, Checkbox, Form, Input, InputNumber, Modal, Progress, Select, Slider, Space, Switch, Table, Tabs, Tag, Tree, Upload,
 } from 'antd';
 import {
-  CaretRightOutlined, DeleteOutlined, PauseOutlined, PlusOutlined, StepBackwardOutlined, StepForwardOutlined, StopOutlined, UploadOutlined,
+  CaretRightOutlined, PauseOutlined, PlusOutlined, StepBackwardOutlined, StepForwardOutlined, StopOutlined, UploadOutlined,
 } from '@ant-design/icons';
 import { useErrorText } from '../../../shared/errorText';
+import { RemoveButton } from '../../../shared/crud/RemoveButton';
 import { live } from '../../../shared/socket/live';
 import { consoleVoice } from '../../../shared/voice/console';
 import { broadcastApi, broadcastKeys, clock, uploadMusic, type Device, type MusicFile, type Org, type PageEnded, type Task, type TaskInput } from '../api';
@@ -90,9 +91,8 @@ function Speakers({ data }: { data: Data }) {
           onSelect={(keys) => setOrg(Number(keys[0] ?? 0))}
         />
         {org > 0 && (
-          <Popconfirm title={t('org.confirmDelete')} onConfirm={() => broadcastApi.deleteOrg(org).then(() => (setOrg(0), data.refresh(broadcastKeys.orgs.all)), fail)}>
-            <Button size="small" danger icon={<DeleteOutlined />} style={{ marginTop: 8 }}>{t('org.delete')}</Button>
-          </Popconfirm>
+          <RemoveButton ns="broadcast" confirm={t('org.confirmDelete')} label={t('org.delete')} iconOnly={false} style={{ marginTop: 8 }}
+            remove={() => broadcastApi.deleteOrg(org)} invalidate={[broadcastKeys.orgs.all]} onDone={() => setOrg(0)} />
         )}
       </div>
       <div style={{ flex: 1, minWidth: 0 }}>
@@ -135,9 +135,7 @@ function Speakers({ data }: { data: Data }) {
             },
             {
               key: 'actions', title: '', width: 50, render: (_, d) => (
-                <Popconfirm title={t('device.confirmDelete')} onConfirm={() => broadcastApi.deleteDevice(d.id).then(() => data.refresh(broadcastKeys.devices.all), fail)}>
-                  <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('device.delete')} />
-                </Popconfirm>
+                <RemoveButton ns="broadcast" confirm={t('device.confirmDelete')} label={t('device.delete')} remove={() => broadcastApi.deleteDevice(d.id)} invalidate={[broadcastKeys.devices.all]} />
               ),
             },
           ]}
@@ -263,9 +261,7 @@ function Library({ data }: { data: Data }) {
           { key: 'preview', title: t('library.preview'), render: (_, f) => <audio controls preload="none" src={f.url} style={{ height: 28 }} /> },
           {
             key: 'actions', title: '', width: 50, render: (_, f) => (
-              <Popconfirm title={t('library.confirmDelete')} onConfirm={() => broadcastApi.deleteFile(f.id).then(() => data.refresh(broadcastKeys.files.all), fail)}>
-                <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('library.delete')} />
-              </Popconfirm>
+              <RemoveButton ns="broadcast" confirm={t('library.confirmDelete')} label={t('library.delete')} remove={() => broadcastApi.deleteFile(f.id)} invalidate={[broadcastKeys.files.all]} />
             ),
           },
         ]}
@@ -328,9 +324,7 @@ function Tasks({ data }: { data: Data }) {
                 {x.state !== 0 && <Button size="small" icon={<StopOutlined />} onClick={() => act(x, 'stop')} aria-label={t('tasks.stop')} />}
                 {x.state === 0 && <Button size="small" onClick={() => setEdit(x)}>{t('tasks.edit')}</Button>}
                 {x.state === 0 && (
-                  <Popconfirm title={t('tasks.confirmDelete')} onConfirm={() => broadcastApi.deleteTask(x.id).then(() => data.refresh(broadcastKeys.tasks.all), fail)}>
-                    <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('tasks.delete')} />
-                  </Popconfirm>
+                  <RemoveButton ns="broadcast" confirm={t('tasks.confirmDelete')} label={t('tasks.delete')} remove={() => broadcastApi.deleteTask(x.id)} invalidate={[broadcastKeys.tasks.all]} />
                 )}
               </Space>
             ),
