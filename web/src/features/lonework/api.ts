@@ -1,6 +1,9 @@
 // Lone-worker plans and alarms (docs/safety.md "Lone worker"): shapes, REST calls, query keys.
 import { http } from '../../shared/http/client';
-import { loneAlarmApi, loneAlarmKeys, normaliseLoneAlarm, type LoneAlarm } from '../../shared/alarms/lonework';
+import type { Page } from '../../shared/http/createClient';
+import { queryKeys } from '../../shared/queryKeys';
+import type { LiveKeys } from '../../shared/socket/useLiveQueries';
+import { loneAlarmApi, normaliseLoneAlarm, type LoneAlarm } from '../../shared/alarms/lonework';
 
 export { normaliseLoneAlarm, type LoneAlarm } from '../../shared/alarms/lonework';
 
@@ -34,11 +37,6 @@ export interface Plan {
   serverTime: number;
   createdBy?: string;
   createdAt?: number;
-}
-
-export interface Page<T> {
-  total: number;
-  list: T[];
 }
 
 /** What add/update take (docs/safety.md): start as date + time in the customer's zone, lengths in minutes. */
@@ -101,9 +99,13 @@ export const loneworkApi = {
   },
 };
 
-export const loneworkKeys = {
-  all: ['lonework'] as const,
-  list: (q: PlanListQuery) => [...loneworkKeys.all, 'list', q] as const,
-  alarms: (ids: string[], queryDate?: string) => [...loneworkKeys.all, 'alarms', ids, queryDate ?? ''] as const,
-  report: loneAlarmKeys.report,
+/** list(q): the plans of a query; alarms(ids): the alarms of plans. */
+export const loneworkKeys = queryKeys('lonework', ['list', 'alarms']);
+
+/** What each lone-work event makes stale (the plans' list also shows their alarm counts). */
+export const LONEWORK_EVENTS: Record<string, LiveKeys> = {
+  'lonework.state': [loneworkKeys.list.all],
+  'lonework.removed': [loneworkKeys.list.all],
+  'lonework.alarm': [loneworkKeys.list.all, loneworkKeys.alarms.all],
+  'lonework.alarmUpdated': [loneworkKeys.list.all, loneworkKeys.alarms.all],
 };

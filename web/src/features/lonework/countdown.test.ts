@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Plan } from './api';
+import { staleKeys } from '../../shared/socket/useLiveQueries';
+import { LONEWORK_EVENTS, loneworkKeys, type Plan } from './api';
 import { checkinLeft, isStale, msLeft, nextCheckLeft, startsIn, toLocal, type LivePlan } from './countdown';
-import { planActions, planMatches, removePlans, upsertPlan } from './rows';
+import { planActions } from './rows';
 
 const plan = (patch: Partial<Plan> = {}): Plan => ({
   id: '8',
@@ -53,30 +54,16 @@ describe('countdown math', () => {
 });
 
 describe('live plan rows', () => {
-  const q = { queryDate: '2026-11-21' };
-  it('upsert keeps the order (latest start first) and the query', () => {
-    let rows: LivePlan[] = [];
-    rows = upsertPlan(rows, plan({ id: '1' }), q, 1, 0);
-    rows = upsertPlan(rows, plan({ id: '2', sTime: plan().sTime + 60_000 }), q, 2, 0);
-    expect(rows.map((r) => r.id)).toEqual(['2', '1']);
-    rows = upsertPlan(rows, plan({ id: '1', alarmCount: 3 }), q, 3, 0);
-    expect(rows.find((r) => r.id === '1')!.alarmCount).toBe(3);
-    expect(rows.find((r) => r.id === '1')!.receivedAt).toBe(3);
-    // another day: not in this list
-    rows = upsertPlan(rows, plan({ id: '3', sTime: Date.UTC(2026, 10, 23, 1), eTime: Date.UTC(2026, 10, 23, 2) }), q, 4, 0);
-    expect(rows.map((r) => r.id)).toEqual(['2', '1']);
-    // leaves a status filter
-    rows = upsertPlan(rows, plan({ id: '1', status: 2 }), { ...q, status: '0,1' }, 5, 0);
-    expect(rows.map((r) => r.id)).toEqual(['2']);
-    expect(removePlans(rows, ['2'])).toEqual([]);
-  });
-
-  it('a window that meets the day belongs to it (customer zone)', () => {
-    const overnight = plan({ sTime: Date.UTC(2026, 10, 20, 22), eTime: Date.UTC(2026, 10, 21, 1) });
-    expect(planMatches(overnight, { queryDate: '2026-11-21' }, 0)).toBe(true);
-    expect(planMatches(overnight, { queryDate: '2026-11-22' }, 0)).toBe(false);
-    // 22:00 UTC on the 20th is 01:00 on the 21st in UTC+3
-    expect(planMatches(overnight, { queryDate: '2026-11-20' }, 3 * 3_600_000)).toBe(false);
+  it('a plan change or removal makes every plan list stale; an alarm also the alarm lists; other events nothing', () => {
+    const plans = [['lonework', 'list']];
+    expect(staleKeys(LONEWORK_EVENTS, 'lonework.state', plan())).toEqual(plans);
+    expect(staleKeys(LONEWORK_EVENTS, 'lonework.removed', { ids: ['8'] })).toEqual(plans);
+    expect(staleKeys(LONEWORK_EVENTS, 'lonework.alarm', {})).toEqual([...plans, ['lonework', 'alarms']]);
+    expect(staleKeys(LONEWORK_EVENTS, 'lonework.alarmUpdated', {})).toEqual([...plans, ['lonework', 'alarms']]);
+    expect(staleKeys(LONEWORK_EVENTS, 'sos.alarm', {})).toEqual([]);
+    // what the page queries lies under what the events make stale
+    expect(loneworkKeys.list({ queryDate: '2026-11-21' }).slice(0, 2)).toEqual(plans[0]);
+    expect(loneworkKeys.alarms(['8']).slice(0, 2)).toEqual(['lonework', 'alarms']);
   });
 
   it('no edit while in progress, in alarm or over; no delete while in progress or in alarm', () => {

@@ -1,7 +1,8 @@
 // Lone-work alarms (docs/safety.md "Lone work"): the record the alarm queue, the lone-work screen and the safety
 // reports all show, and the calls on it that more than the lone-work screen make.
 import { http } from '../http/client';
-import type { Page } from './sos';
+import type { Page } from '../http/createClient';
+import { queryKeys } from '../queryKeys';
 
 export interface LoneAlarm {
   id: string;
@@ -33,6 +34,5 @@ export const loneAlarmApi = {
   },
 };
 
-export const loneAlarmKeys = {
-  report: (q: object) => ['lonework', 'report', q] as const,
-};
+/** report(q): a page of the lone-work alarm report. */
+export const loneAlarmKeys = queryKeys('lonework', ['report']);

@@ -1,5 +1,6 @@
 // SOS alarms (docs/safety.md "SOS"): record, REST calls and query keys.
 import { http } from '../http/client';
+import type { Page } from '../http/createClient';
 
 /** 0 sending (nobody acknowledged yet), 1 acknowledged, 2 closed (spec §4). */
 export type SosState = 0 | 1 | 2;
@@ -26,11 +27,6 @@ export interface SosAlarm {
   /** console, remote (the terminal confirmed it stopped), terminal (canceled on the device). */
   closeKind: '' | 'console' | 'remote' | 'terminal';
   remark: string;
-}
-
-export interface Page<T> {
-  total: number;
-  list: T[];
 }
 
 export interface SosQuery {

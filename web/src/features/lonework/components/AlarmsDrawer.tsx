@@ -1,11 +1,10 @@
 // The alarms of one or more plans (GET findAlarm), live; handle with a remark (PUT updateAlarm, editable later);
 // raise one by hand for a plan in progress (POST addAlarm).
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { App, Button, Drawer, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
-import { live } from '../../../shared/socket/live';
-import { ApiError } from '../../../shared/http/client';
+import { useErrorText } from '../../../shared/errorText';
 import { REMARK_MAX } from '../../../shared/alarms/sos';
 import { formatZoned } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
@@ -25,20 +24,8 @@ export function AlarmsDrawer({ plans, onClose }: { plans: Plan[]; onClose: () =>
   const { refetch } = q;
   const working = plans.filter((p) => p.workState === 1);
 
-  useEffect(() => {
-    if (!open) return;
-    const mine = (a: LoneAlarm) => ids.includes(String(a.workId));
-    const offs = [
-      live().on<LoneAlarm>('lonework.alarm', (e) => mine(e.data) && void refetch()),
-      live().on<LoneAlarm>('lonework.alarmUpdated', (e) => mine(e.data) && void refetch()),
-    ];
-    return () => offs.forEach((off) => off());
-  }, [open, ids.join(','), refetch]); // eslint-disable-line react-hooks/exhaustive-deps
-
-  const fail = (e: unknown) => {
-    const code = e instanceof ApiError ? e.code : 'other';
-    message.error(t(`codes.${code}`, { defaultValue: t('codes.other', { code }) }));
-  };
+  const errorText = useErrorText('lonework');
+  const fail = (e: unknown) => message.error(errorText(e));
 
   const saveRemark = async () => {
     if (!editing) return;

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, App, DatePicker, Form, InputNumber, Modal, Switch, TimePicker, Typography } from 'antd';
-import { ApiError } from '../../../shared/http/client';
+import { failureCode, useErrorText } from '../../../shared/errorText';
 import type { Dayjs } from '../../../shared/utils/dayjs';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { formatZoned, msToWall, wallNow } from '../../../shared/time/zone';
@@ -26,7 +26,8 @@ export function PlanDialog({ open, plan, onClose }: { open: boolean; plan: Plan 
   const dateTime = useDateTimeFormat();
   const [form, setForm] = useState<PlanForm>(() => initial(plan));
   const [problems, setProblems] = useState<Problem[]>([]);
-  const [serverError, setServerError] = useState<string | null>(null);
+  const errorText = useErrorText('lonework');
+  const [serverError, setServerError] = useState<{ code: string; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const editing = !!plan;
 
@@ -42,7 +43,7 @@ export function PlanDialog({ open, plan, onClose }: { open: boolean; plan: Plan 
   const fieldError = (field: PlanField) => problems.find((p) => p.field === field);
   const item = (field: PlanField) => {
     const p = fieldError(field);
-    return p ? { validateStatus: 'error' as const, help: <span data-testid={`plan-error-${field}`} data-code={p.code}>{t(`codes.${p.code}`)}</span> } : {};
+    return p ? { validateStatus: 'error' as const, help: <span data-testid={`plan-error-${field}`} data-code={p.code}>{t(`errors.${p.code}`)}</span> } : {};
   };
 
   const start = plannedStart(form);
@@ -67,10 +68,10 @@ export function PlanDialog({ open, plan, onClose }: { open: boolean; plan: Plan 
       message.success(t(editing ? 'done.updated' : 'done.created', { count: saved.length }));
       onClose(saved);
     } catch (e) {
-      const code = e instanceof ApiError ? e.code : 'other';
+      const code = failureCode(e) ?? '';
       const field = fieldOfCode(code);
       if (field) setProblems([{ field, code }]);
-      else setServerError(code);
+      else setServerError({ code, text: errorText(e) });
     } finally {
       setBusy(false);
     }
@@ -117,7 +118,7 @@ export function PlanDialog({ open, plan, onClose }: { open: boolean; plan: Plan 
         <Typography.Text type="secondary" data-testid="plan-window">
           {start !== null && end !== null ? t('dialog.window', { from: formatZoned(start, dateTime), to: formatZoned(end, dateTime) }) : t('dialog.noWindow')}
         </Typography.Text>
-        {serverError && <Alert style={{ marginTop: 12 }} type="error" showIcon title={t(`codes.${serverError}`, { defaultValue: t('codes.other', { code: serverError }) })} data-testid="plan-server-error" data-code={serverError} />}
+        {serverError && <Alert style={{ marginTop: 12 }} type="error" showIcon title={serverError.text} data-testid="plan-server-error" data-code={serverError.code} />}
       </Form>
     </Modal>
   );

@@ -1,17 +1,18 @@
 // /lonework and /lonework-child: lone-worker plans with live work state, status and countdowns; create, edit,
 // end, delete; the alarms of a plan.
 import { useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { App, Badge, Button, Card, DatePicker, Popconfirm, Select, Space, Switch, Table, Tag, Tooltip } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, PoweroffOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from '../../../shared/utils/dayjs';
-import { ApiError } from '../../../shared/http/client';
+import { useErrorText } from '../../../shared/errorText';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { useNow } from '../../../shared/utils/useNow';
 import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
-import { loneworkApi, type Plan, type PlanListQuery } from '../api';
+import { loneworkApi, loneworkKeys, type Plan, type PlanListQuery } from '../api';
 import type { LivePlan } from '../countdown';
 import { planActions } from '../rows';
 import { useLivePlans } from '../useLivePlans';
@@ -35,21 +36,21 @@ export default function LoneworkPage() {
     () => ({ queryDate: day ? day.format('YYYY-MM-DD') : undefined, status: statuses.length ? statuses.join(',') : undefined, msId: msIds.length ? msIds.join(',') : undefined }),
     [day, statuses, msIds],
   );
-  const { rows, setRows, loading, refetch } = useLivePlans(query);
+  const { rows, loading, refetch } = useLivePlans(query);
+  const qc = useQueryClient();
+  const errorText = useErrorText('lonework');
   const [dialog, setDialog] = useState<{ plan: Plan | null } | null>(null);
   const [alarmsOf, setAlarmsOf] = useState<Plan[]>([]);
   const [selected, setSelected] = useState<string[]>([]);
 
-  const fail = (e: unknown) => {
-    const code = e instanceof ApiError ? e.code : 'other';
-    message.error(t(`codes.${code}`, { defaultValue: t('codes.other', { code }) }));
-  };
-  const replace = (p: Plan) => setRows((r) => r.map((x) => (x.id === p.id ? { ...p, receivedAt: Date.now() } : x)));
+  const fail = (e: unknown) => message.error(errorText(e));
+  // A change this console made: the list is read again now rather than when its lonework.state arrives.
+  const changed = () => void qc.invalidateQueries({ queryKey: loneworkKeys.list.all });
 
   const remove = async (ids: string[]) => {
     try {
       await loneworkApi.remove(ids);
-      setRows((r) => r.filter((x) => !ids.includes(x.id)));
+      changed();
       setSelected((s) => s.filter((x) => !ids.includes(x)));
       message.success(t('done.deleted', { count: ids.length }));
     } catch (e) {
@@ -128,7 +129,7 @@ export default function LoneworkPage() {
                   size="small"
                   checked={p.enabled === 1}
                   disabled={!planActions(p).toggle}
-                  onChange={(v) => loneworkApi.update(p.id, { enabled: v ? 1 : 0 }).then(replace, fail)}
+                  onChange={(v) => loneworkApi.update(p.id, { enabled: v ? 1 : 0 }).then(changed, fail)}
                 />
               ),
             },
@@ -141,18 +142,18 @@ export default function LoneworkPage() {
                 const can = planActions(p);
                 return (
                   <Space size={4}>
-                    <Tooltip title={can.edit ? t('actions.edit') : t('codes.88')}>
+                    <Tooltip title={can.edit ? t('actions.edit') : t('errors.88')}>
                       <Button size="small" icon={<EditOutlined />} disabled={!can.edit} onClick={() => setDialog({ plan: p })} data-testid="plan-edit" aria-label={t('actions.edit')} />
                     </Tooltip>
                     {can.end && (
-                      <Popconfirm title={t('confirm.end')} onConfirm={() => loneworkApi.end(p.id).then(replace, fail)}>
+                      <Popconfirm title={t('confirm.end')} onConfirm={() => loneworkApi.end(p.id).then(changed, fail)}>
                         <Tooltip title={t('actions.end')}>
                           <Button size="small" icon={<PoweroffOutlined />} data-testid="plan-end" aria-label={t('actions.end')} />
                         </Tooltip>
                       </Popconfirm>
                     )}
                     <Popconfirm title={t('confirm.delete', { count: 1 })} onConfirm={() => remove([p.id])} disabled={!can.remove}>
-                      <Tooltip title={can.remove ? t('actions.delete') : t('codes.88')}>
+                      <Tooltip title={can.remove ? t('actions.delete') : t('errors.88')}>
                         <Button size="small" danger icon={<DeleteOutlined />} disabled={!can.remove} data-testid="plan-delete" aria-label={t('actions.delete')} />
                       </Tooltip>
                     </Popconfirm>
