@@ -2,6 +2,8 @@
 import type { Page } from '../../shared/http/client';
 import { queryKeys } from '../../shared/queryKeys';
 import { patrolHttp, type PatrolUser } from './client';
+import type { OrderPoint } from '../../shared/patrol/orderPoint';
+export type { OrderPoint };
 
 export type { PatrolUser } from './client';
 
@@ -90,21 +92,6 @@ export interface Order {
   judgedAt: number;
   total: number;
   punched: number;
-}
-
-export interface OrderPoint {
-  orderId: number;
-  seq: number;
-  pointId: number;
-  name: string;
-  nfcValue: string;
-  lat: number;
-  lng: number;
-  radius: number;
-  /** 0 not punched, 1 in time, 2 late. */
-  state: number;
-  punchTime: number;
-  method: string;
 }
 
 /** Punch states: 1 in time, 2 late, 3 repeat, 4 no open order. */

@@ -6,23 +6,10 @@ import { useLocation, type Fix } from '../location/location';
 import { phoneSocket } from '../session/store';
 import { codeOf, type TerminalSocket } from '../socket';
 import { notify } from '../ui/notice';
+import type { OrderPoint } from '../../shared/patrol/orderPoint';
+export type { OrderPoint };
 
 export type PunchMethod = 'nfc' | 'qr' | 'gps';
-
-export interface OrderPoint {
-  orderId: number;
-  seq: number;
-  pointId: number;
-  name: string;
-  nfcValue: string;
-  lat: number;
-  lng: number;
-  radius: number;
-  /** 0 not punched, 1 punched in time, 2 punched late. */
-  state: number;
-  punchTime: number;
-  method: string;
-}
 
 export interface Order {
   orderId: number;
