@@ -398,26 +398,22 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
       const hits = map.queryRenderedFeatures(e.point, { layers: TERMINAL_LAYERS.filter((l) => map.getLayer(l)) });
       if (!hits.length) setTip(null);
     };
-    map.on('click', 'terminals-point', onPointClick);
-    map.on('click', 'terminal-selected-point', onPointClick);
-    map.on('click', 'terminals-cluster', onClusterClick);
-    map.on('mousemove', 'terminals-cluster', onClusterMove);
-    map.on('mousemove', 'terminals-point', onPointMove);
-    map.on('mousemove', 'terminal-selected-point', onPointMove);
-    map.on('mouseleave', 'terminals-cluster', onLeave);
-    map.on('mouseleave', 'terminals-point', onLeave);
-    map.on('mouseleave', 'terminal-selected-point', onLeave);
+    // The point and the selected terminal's point answer alike; every handler comes off with the layer.
+    const handlers: [type: 'click' | 'mousemove' | 'mouseleave', layer: string, fn: (e: MapLayerMouseEvent) => void][] = [
+      ['click', 'terminals-point', onPointClick],
+      ['click', 'terminal-selected-point', onPointClick],
+      ['click', 'terminals-cluster', onClusterClick],
+      ['mousemove', 'terminals-cluster', onClusterMove],
+      ['mousemove', 'terminals-point', onPointMove],
+      ['mousemove', 'terminal-selected-point', onPointMove],
+      ['mouseleave', 'terminals-cluster', onLeave],
+      ['mouseleave', 'terminals-point', onLeave],
+      ['mouseleave', 'terminal-selected-point', onLeave],
+    ];
+    handlers.forEach(([type, layer, fn]) => map.on(type, layer, fn));
     map.on('click', onMapClick);
     return () => {
-      map.off('click', 'terminals-point', onPointClick);
-      map.off('click', 'terminal-selected-point', onPointClick);
-      map.off('click', 'terminals-cluster', onClusterClick);
-      map.off('mousemove', 'terminals-cluster', onClusterMove);
-      map.off('mousemove', 'terminals-point', onPointMove);
-      map.off('mousemove', 'terminal-selected-point', onPointMove);
-      map.off('mouseleave', 'terminals-cluster', onLeave);
-      map.off('mouseleave', 'terminals-point', onLeave);
-      map.off('mouseleave', 'terminal-selected-point', onLeave);
+      handlers.forEach(([type, layer, fn]) => map.off(type, layer, fn));
       map.off('click', onMapClick);
     };
   }, [map]);
