@@ -302,13 +302,20 @@ func indoorAPI(t *testing.T, engine string) {
 			Events: []string{indoor.EventChanged}},
 		{Name: "delete building twice", Method: "DELETE", Path: "/ds/indoor/building/delete", Token: "A", Params: map[string]any{"id": "{bld2}"}, Code: "404"},
 	}
-	// Ids come from earlier scenarios: "{name}" in a parameter is replaced just before its scenario runs.
+	runWithIDs(t, api, scenarios, func() map[string]int64 {
+		return map[string]int64{"bld": bld, "bld2": bld2, "floor": floor, "floor2": floor2, "beacon": beacon, "beacon2": beacon2, "other": otherFloor}
+	})
+}
+
+// runWithIDs runs the scenarios in order. Ids come from earlier scenarios: "{name}" in a string parameter is
+// replaced by ids()[name] just before its scenario runs (points are coordinates, never names).
+func runWithIDs(t *testing.T, api testkit.APITest, scenarios []testkit.Scenario, ids func() map[string]int64) {
+	t.Helper()
 	for _, sc := range scenarios {
-		ids := map[string]int64{"bld": bld, "bld2": bld2, "floor": floor, "floor2": floor2, "beacon": beacon, "beacon2": beacon2, "other": otherFloor}
 		params := map[string]any{}
 		for k, v := range sc.Params {
-			if str, ok := v.(string); ok {
-				for name, id := range ids {
+			if str, ok := v.(string); ok && k != "points" {
+				for name, id := range ids() {
 					str = strings.ReplaceAll(str, "{"+name+"}", fmt.Sprint(id))
 				}
 				v = str

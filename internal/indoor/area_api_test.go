@@ -1,7 +1,6 @@
 package indoor_test
 
 import (
-	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -132,21 +131,9 @@ func indoorAreaAPI(t *testing.T, engine string) {
 				}
 			}},
 	}
-	for _, sc := range scenarios {
-		ids := map[string]int64{"floor": floor, "other": otherFloor, "corridor": corridor, "room": room}
-		params := map[string]any{}
-		for k, v := range sc.Params {
-			if str, ok := v.(string); ok && k != "points" {
-				for name, id := range ids {
-					str = strings.ReplaceAll(str, "{"+name+"}", fmt.Sprint(id))
-				}
-				v = str
-			}
-			params[k] = v
-		}
-		sc.Params = params
-		api.Run(t, []testkit.Scenario{sc})
-	}
+	runWithIDs(t, api, scenarios, func() map[string]int64 {
+		return map[string]int64{"floor": floor, "other": otherFloor, "corridor": corridor, "room": room}
+	})
 }
 
 // circle is a polygon of n corners on a circle of 80 px around (200, 100).

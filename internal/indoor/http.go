@@ -57,22 +57,37 @@ type buildingReq struct {
 	Remark *string `json:"remark"`
 }
 
+// apply checks the request's fields over b (an add starts from a zero building: the name is required).
+func (req buildingReq) apply(b Building, add bool) (Building, error) {
+	var err error
+	if req.Name != nil || add {
+		if b.Name, err = nameField.Check(deref(req.Name)); err != nil {
+			return b, err
+		}
+	}
+	if req.Remark != nil {
+		if b.Remark, err = httpx.Text("remark", *req.Remark, MaxRemark); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
+// deref is a request's optional string, "" when absent.
+func deref(v *string) string {
+	if v == nil {
+		return ""
+	}
+	return *v
+}
+
 // POST /ds/indoor/building/add {name, remark?} → Building
 func (s *Service) addBuilding(ctx context.Context, p identity.Principal, req buildingReq) (any, error) {
-	var name, remark string
-	if req.Name != nil {
-		name = *req.Name
-	}
-	name, err := nameField.Check(name)
+	b, err := req.apply(Building{}, true)
 	if err != nil {
 		return nil, err
 	}
-	if req.Remark != nil {
-		if remark, err = httpx.Text("remark", *req.Remark, MaxRemark); err != nil {
-			return nil, err
-		}
-	}
-	id, err := s.store.CreateBuilding(ctx, p.CustomerID, name, remark, s.now().UnixMilli())
+	id, err := s.store.CreateBuilding(ctx, p.CustomerID, b.Name, b.Remark, s.now().UnixMilli())
 	if err != nil {
 		return nil, err
 	}
@@ -82,30 +97,33 @@ func (s *Service) addBuilding(ctx context.Context, p identity.Principal, req bui
 
 // PUT /ds/indoor/building/update {id, name?, remark?} → Building
 func (s *Service) updateBuilding(ctx context.Context, p identity.Principal, req buildingReq) (any, error) {
-	id, err := httpx.RowID[BuildingID]("id", req.ID)
+	return updateRow(ctx, s, p, req.ID, "building", s.store.Building,
+		func(b Building) (Building, error) { return req.apply(b, false) }, s.store.UpdateBuilding)
+}
+
+// updateRow updates the customer's row of one kind named by rawID (the "id" parameter): get reads it, apply
+// checks the request over it, put stores it; the consoles are told and the row is answered as stored.
+func updateRow[T any, ID ~int64](ctx context.Context, s *Service, p identity.Principal, rawID, what string,
+	get func(ctx context.Context, customerID int64, id ID) (T, error),
+	apply func(cur T) (T, error),
+	put func(ctx context.Context, customerID int64, row T) error) (any, error) {
+	id, err := httpx.RowID[ID]("id", rawID)
 	if err != nil {
 		return nil, err
 	}
-	cur, err := s.store.Building(ctx, p.CustomerID, id)
+	cur, err := get(ctx, p.CustomerID, id)
 	if err != nil {
 		return nil, err
 	}
-	name, remark := cur.Name, cur.Remark
-	if req.Name != nil {
-		if name, err = nameField.Check(*req.Name); err != nil {
-			return nil, err
-		}
-	}
-	if req.Remark != nil {
-		if remark, err = httpx.Text("remark", *req.Remark, MaxRemark); err != nil {
-			return nil, err
-		}
-	}
-	if err := s.store.UpdateBuilding(ctx, p.CustomerID, cur.ID, name, remark); err != nil {
+	row, err := apply(cur)
+	if err != nil {
 		return nil, err
 	}
-	s.changed(p.CustomerID, "building", int64(id))
-	return s.store.Building(ctx, p.CustomerID, id)
+	if err := put(ctx, p.CustomerID, row); err != nil {
+		return nil, err
+	}
+	s.changed(p.CustomerID, what, int64(id))
+	return get(ctx, p.CustomerID, id)
 }
 
 // DELETE /ds/indoor/building/delete {id} → {id}: the building with its floors, beacons and positions.
@@ -133,31 +151,45 @@ func parseLevel(s string, def int) (int, error) {
 	return int(v), nil
 }
 
+// applyFloor checks the request's fields over f (an add starts from a zero floor of its building: the name,
+// the scale and the plan are required, and the building must be the customer's).
+func (s *Service) applyFloor(ctx context.Context, customerID int64, req floorReq, f Floor, add bool) (Floor, error) {
+	var err error
+	if req.Name != nil || add {
+		if f.Name, err = nameField.Check(deref(req.Name)); err != nil {
+			return f, err
+		}
+	}
+	if f.Level, err = parseLevel(req.Level, f.Level); err != nil {
+		return f, err
+	}
+	if req.ScaleInput.given() || add {
+		if f.Scale, f.Ref, err = req.ScaleInput.Resolve(); err != nil {
+			return f, err
+		}
+	}
+	if add {
+		if _, err := s.store.Building(ctx, customerID, f.BuildingID); err != nil {
+			return f, err
+		}
+	}
+	if id := strings.TrimSpace(req.FileID); add || (id != "" && id != f.FileID) {
+		f.FileID = id
+		if f.Width, f.Height, err = s.plan(ctx, customerID, f.FileID); err != nil {
+			return f, err
+		}
+	}
+	return f, nil
+}
+
 // POST /ds/indoor/floor/add {buildingId, name, level?, fileId, scale | refX1, refY1, refX2, refY2, refDistance} → Floor
 func (s *Service) addFloor(ctx context.Context, p identity.Principal, req floorReq) (any, error) {
 	bid, err := httpx.RowID[BuildingID]("buildingId", req.BuildingID)
 	if err != nil {
 		return nil, err
 	}
-	f := Floor{BuildingID: bid}
-	var name string
-	if req.Name != nil {
-		name = *req.Name
-	}
-	if f.Name, err = nameField.Check(name); err != nil {
-		return nil, err
-	}
-	if f.Level, err = parseLevel(req.Level, 0); err != nil {
-		return nil, err
-	}
-	if f.Scale, f.Ref, err = req.ScaleInput.Resolve(); err != nil {
-		return nil, err
-	}
-	if _, err := s.store.Building(ctx, p.CustomerID, f.BuildingID); err != nil {
-		return nil, err
-	}
-	f.FileID = strings.TrimSpace(req.FileID)
-	if f.Width, f.Height, err = s.plan(ctx, p.CustomerID, f.FileID); err != nil {
+	f, err := s.applyFloor(ctx, p.CustomerID, req, Floor{BuildingID: bid}, true)
+	if err != nil {
 		return nil, err
 	}
 	id, err := s.store.CreateFloor(ctx, p.CustomerID, f, s.now().UnixMilli())
@@ -170,38 +202,8 @@ func (s *Service) addFloor(ctx context.Context, p identity.Principal, req floorR
 
 // PUT /ds/indoor/floor/update {id, name?, level?, fileId?, scale? | ref…?} → Floor
 func (s *Service) updateFloor(ctx context.Context, p identity.Principal, req floorReq) (any, error) {
-	id, err := httpx.RowID[FloorID]("id", req.ID)
-	if err != nil {
-		return nil, err
-	}
-	f, err := s.store.Floor(ctx, p.CustomerID, id)
-	if err != nil {
-		return nil, err
-	}
-	if req.Name != nil {
-		if f.Name, err = nameField.Check(*req.Name); err != nil {
-			return nil, err
-		}
-	}
-	if f.Level, err = parseLevel(req.Level, f.Level); err != nil {
-		return nil, err
-	}
-	if req.ScaleInput.given() {
-		if f.Scale, f.Ref, err = req.ScaleInput.Resolve(); err != nil {
-			return nil, err
-		}
-	}
-	if id := strings.TrimSpace(req.FileID); id != "" && id != f.FileID {
-		f.FileID = id
-		if f.Width, f.Height, err = s.plan(ctx, p.CustomerID, f.FileID); err != nil {
-			return nil, err
-		}
-	}
-	if err := s.store.UpdateFloor(ctx, p.CustomerID, f); err != nil {
-		return nil, err
-	}
-	s.changed(p.CustomerID, "floor", int64(id))
-	return s.store.Floor(ctx, p.CustomerID, id)
+	return updateRow(ctx, s, p, req.ID, "floor", s.store.Floor,
+		func(f Floor) (Floor, error) { return s.applyFloor(ctx, p.CustomerID, req, f, false) }, s.store.UpdateFloor)
 }
 
 // DELETE /ds/indoor/floor/delete {id} → {id}: the floor with its beacons and positions.
@@ -225,12 +227,8 @@ type beaconReq struct {
 func (req beaconReq) apply(b Beacon, f Floor, add bool) (Beacon, error) {
 	var err error
 	if req.MAC != nil || add {
-		mac := ""
-		if req.MAC != nil {
-			mac = *req.MAC
-		}
 		var ok bool
-		if b.MAC, ok = NormalizeMAC(mac); !ok {
+		if b.MAC, ok = NormalizeMAC(deref(req.MAC)); !ok {
 			return b, ErrMAC
 		}
 	}
@@ -305,34 +303,20 @@ func addOnFloor[T any, ID ~int64](ctx context.Context, s *Service, p identity.Pr
 
 // PUT /ds/indoor/beacon/update {id, floorId?, mac?, name?, x?, y?, rssi?, decay?} → Beacon
 func (s *Service) updateBeacon(ctx context.Context, p identity.Principal, req beaconReq) (any, error) {
-	id, err := httpx.RowID[BeaconID]("id", req.ID)
-	if err != nil {
-		return nil, err
-	}
-	cur, err := s.store.Beacon(ctx, p.CustomerID, id)
-	if err != nil {
-		return nil, err
-	}
-	fid, err := httpx.OptRowID[FloorID]("floorId", req.FloorID)
-	if err != nil {
-		return nil, err
-	}
-	if fid == 0 { // stays on its floor
-		fid = cur.FloorID
-	}
-	f, err := s.store.Floor(ctx, p.CustomerID, fid)
-	if err != nil {
-		return nil, err
-	}
-	b, err := req.apply(cur, f, false)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.store.UpdateBeacon(ctx, p.CustomerID, b); err != nil {
-		return nil, err
-	}
-	s.changed(p.CustomerID, "beacon", int64(id))
-	return s.store.Beacon(ctx, p.CustomerID, id)
+	return updateRow(ctx, s, p, req.ID, "beacon", s.store.Beacon, func(cur Beacon) (Beacon, error) {
+		fid, err := httpx.OptRowID[FloorID]("floorId", req.FloorID)
+		if err != nil {
+			return cur, err
+		}
+		if fid == 0 { // it stays on its floor
+			fid = cur.FloorID
+		}
+		f, err := s.store.Floor(ctx, p.CustomerID, fid)
+		if err != nil {
+			return cur, err
+		}
+		return req.apply(cur, f, false)
+	}, s.store.UpdateBeacon)
 }
 
 // idsReq is a delete's {id | ids} (a number, a comma list or an array each).
@@ -411,27 +395,13 @@ func (s *Service) addArea(ctx context.Context, p identity.Principal, req areaReq
 
 // PUT /ds/indoor/area/update {id, name?, points?} → Area
 func (s *Service) updateArea(ctx context.Context, p identity.Principal, req areaReq) (any, error) {
-	id, err := httpx.RowID[AreaID]("id", req.ID)
-	if err != nil {
-		return nil, err
-	}
-	cur, err := s.store.Area(ctx, p.CustomerID, id)
-	if err != nil {
-		return nil, err
-	}
-	f, err := s.store.Floor(ctx, p.CustomerID, cur.FloorID)
-	if err != nil {
-		return nil, err
-	}
-	a, err := req.apply(cur, f, false)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.store.UpdateArea(ctx, p.CustomerID, a); err != nil {
-		return nil, err
-	}
-	s.changed(p.CustomerID, "area", int64(id))
-	return s.store.Area(ctx, p.CustomerID, id)
+	return updateRow(ctx, s, p, req.ID, "area", s.store.Area, func(cur Area) (Area, error) {
+		f, err := s.store.Floor(ctx, p.CustomerID, cur.FloorID)
+		if err != nil {
+			return cur, err
+		}
+		return req.apply(cur, f, false)
+	}, s.store.UpdateArea)
 }
 
 // DELETE /ds/indoor/area/delete {id | ids} → {ids}: all or none.

@@ -62,44 +62,50 @@ func (s *Store) Buildings(ctx context.Context, customerID int64) ([]Building, er
 	if err != nil {
 		return nil, err
 	}
-	idx := map[BuildingID]int{}
-	for i, b := range out {
-		idx[b.ID] = i
-	}
 	floors, err := s.floors(ctx, db.Scope("customer_id", customerID), `level, name, id`)
 	if err != nil {
 		return nil, err
 	}
-	fidx := map[FloorID][2]int{}
+	if err := s.fill(ctx, floors, db.Scope("b.customer_id", customerID), db.Scope("a.customer_id", customerID)); err != nil {
+		return nil, err
+	}
+	at := map[BuildingID]int{}
+	for i, b := range out {
+		at[b.ID] = i
+	}
 	for _, f := range floors {
-		bi, ok := idx[f.BuildingID]
-		if !ok {
-			continue
-		}
-		fidx[f.ID] = [2]int{bi, len(out[bi].Floors)}
-		out[bi].Floors = append(out[bi].Floors, f)
-	}
-	beacons, err := s.beacons(ctx, db.Scope("b.customer_id", customerID))
-	if err != nil {
-		return nil, err
-	}
-	for _, b := range beacons {
-		if at, ok := fidx[b.FloorID]; ok {
-			f := &out[at[0]].Floors[at[1]]
-			f.Beacons = append(f.Beacons, b)
-		}
-	}
-	areas, err := s.areas(ctx, db.Scope("a.customer_id", customerID))
-	if err != nil {
-		return nil, err
-	}
-	for _, a := range areas {
-		if at, ok := fidx[a.FloorID]; ok {
-			f := &out[at[0]].Floors[at[1]]
-			f.Areas = append(f.Areas, a)
+		if i, ok := at[f.BuildingID]; ok {
+			out[i].Floors = append(out[i].Floors, f)
 		}
 	}
 	return out, nil
+}
+
+// fill puts the beacons (of bf) and areas (of af) on their floors among floors.
+func (s *Store) fill(ctx context.Context, floors []Floor, bf, af *db.Filter) error {
+	at := map[FloorID]int{}
+	for i, f := range floors {
+		at[f.ID] = i
+	}
+	beacons, err := s.beacons(ctx, bf)
+	if err != nil {
+		return err
+	}
+	for _, b := range beacons {
+		if i, ok := at[b.FloorID]; ok {
+			floors[i].Beacons = append(floors[i].Beacons, b)
+		}
+	}
+	areas, err := s.areas(ctx, af)
+	if err != nil {
+		return err
+	}
+	for _, a := range areas {
+		if i, ok := at[a.FloorID]; ok {
+			floors[i].Areas = append(floors[i].Areas, a)
+		}
+	}
+	return nil
 }
 
 // floors reads the floors f matches, in order.
@@ -134,11 +140,9 @@ func (s *Store) Floor(ctx context.Context, customerID int64, id FloorID) (Floor,
 	if err != nil {
 		return Floor{}, notFound(err)
 	}
-	if f.Beacons, err = s.beacons(ctx, db.Where("b.floor_id = ?", id)); err != nil {
-		return f, err
-	}
-	f.Areas, err = s.areas(ctx, db.Where("a.floor_id = ?", id))
-	return f, err
+	one := []Floor{f}
+	err = s.fill(ctx, one, db.Where("b.floor_id = ?", id), db.Where("a.floor_id = ?", id))
+	return one[0], err
 }
 
 // Beacon reads one beacon.
@@ -156,8 +160,8 @@ func (s *Store) CreateBuilding(ctx context.Context, customerID int64, name, rema
 }
 
 // UpdateBuilding renames a building and sets its remark.
-func (s *Store) UpdateBuilding(ctx context.Context, customerID int64, id BuildingID, name, remark string) error {
-	res, err := s.db.Exec(ctx, `UPDATE indoor_buildings SET name = ?, remark = ? WHERE id = ? AND customer_id = ?`, name, remark, id, customerID)
+func (s *Store) UpdateBuilding(ctx context.Context, customerID int64, b Building) error {
+	res, err := s.db.Exec(ctx, `UPDATE indoor_buildings SET name = ?, remark = ? WHERE id = ? AND customer_id = ?`, b.Name, b.Remark, b.ID, customerID)
 	return db.OneRow(res, conflict(err, ErrNameTaken))
 }
 
