@@ -6,7 +6,7 @@ ADDR ?= 127.0.0.1:8080
 DATA ?= ./data
 export CGO_ENABLED := 0
 
-.PHONY: help run cluster build web web-deps server test test-go test-web test-e2e test-deps vet lint-go lint-web fuzz bench soak clean
+.PHONY: help run cluster build web web-deps server wire test test-go test-web test-e2e test-deps vet lint-go lint-web fuzz bench soak clean
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -29,6 +29,11 @@ web: web-deps ## build the console into web/dist (embedded by the server)
 
 server: ## build bin/tenfour (CGO_ENABLED=0; embeds whatever web/dist holds)
 	$(GO) build -trimpath -o $(BIN) ./cmd/tenfour
+
+# The console's and the phone app's TypeScript shapes of the server's JSON, from the Go structs (tygo.yaml; tygo is
+# a tool of go.mod). internal/wire's test fails when the committed files are stale.
+wire: ## write web/src/shared/wire from the Go wire structs (after changing a model.go)
+	$(GO) tool tygo generate
 
 vet: ## go vet
 	$(GO) vet ./...

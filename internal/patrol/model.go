@@ -149,8 +149,8 @@ type Point struct {
 
 // RoutePoint is one stop of a route.
 type RoutePoint struct {
-	Seq int `json:"seq"`
-	Point
+	Seq   int                 `json:"seq"`
+	Point `tstype:",extends"` // its fields stand beside seq in the JSON (web/src/shared/wire: RoutePoint extends Point)
 }
 
 // Route is an ordered walk of points of one area (spec §3: name, routePoints, areaId).
@@ -250,8 +250,8 @@ type OrderLog struct {
 	PointName string   `json:"pointName"`
 	Method    string   `json:"method"`
 	Value     string   `json:"value"`
-	Lat       *float64 `json:"lat"`
-	Lng       *float64 `json:"lng"`
+	Lat       *float64 `json:"lat" tstype:"number | null,required"` // null: a tag punch without a position
+	Lng       *float64 `json:"lng" tstype:"number | null,required"`
 	Time      int64    `json:"time"`
 	State     int      `json:"state"`
 }
@@ -302,4 +302,10 @@ func splitReasons(s string) []Reason {
 		}
 	}
 	return out
+}
+
+// PunchResult answers a punch: the stored log and the order it counted for (with its points).
+type PunchResult struct {
+	Log   OrderLog `json:"log"`
+	Order *Order   `json:"order,omitempty"`
 }

@@ -140,12 +140,6 @@ type PunchInput struct {
 	PointID  PointID
 }
 
-// PunchResult answers a punch: the stored log and the order it counted for (with its points).
-type PunchResult struct {
-	Log   OrderLog `json:"log"`
-	Order *Order   `json:"order,omitempty"`
-}
-
 // check validates a punch's fields.
 func (in *PunchInput) check() error {
 	switch in.Method {

@@ -1,69 +1,18 @@
 // The patrol service's calls (spec §7 "Patrol service"; docs/api.md "Patrol service"): shapes, calls, query keys.
 import type { Page } from '../../shared/http/client';
 import { queryKeys } from '../../shared/queryKeys';
+import type * as wire from '../../shared/wire/patrol';
+import type { Area, OrderLog, OrderPoint, Plan, Point, Route, RoutePoint } from '../../shared/wire/patrol';
 import { patrolHttp, type PatrolUser } from './client';
-import type { OrderPoint } from '../../shared/patrol/orderPoint';
-export type { OrderPoint };
 
 export type { PatrolUser } from './client';
 
-export interface Area {
-  id: number;
-  name: string;
-  remark: string;
-  points: number;
-  routes: number;
-}
+// The server's shapes are generated from internal/patrol/model.go (make wire); the console narrows an order's
+// state and reasons to the values it draws.
+export type { Area, Point, RoutePoint, Route, Plan, OrderPoint, OrderLog } from '../../shared/wire/patrol';
 
-export interface Point {
-  id: number;
-  name: string;
-  remark: string;
-  type: string;
-  nfcValue: string;
-  areaId: number;
-  areaName: string;
-  lat: number;
-  lng: number;
-  radius: number;
-}
-
-export interface RoutePoint extends Point {
-  seq: number;
-}
-
-export interface Route {
-  id: number;
-  name: string;
-  type: string;
-  remark: string;
-  areaId: number;
-  areaName: string;
-  routePoints: RoutePoint[];
-}
-
-export interface PlanClass {
-  seq?: number;
-  name: string;
-  startTime: string;
-  endTime: string;
-  msId: string;
-  msName?: string;
-}
-
-export interface Plan {
-  id: number;
-  name: string;
-  model: number;
-  type: string;
-  startDate: string;
-  endDate: string;
-  routeId: number;
-  routeName: string;
-  areaId: number;
-  areaName: string;
-  classes: PlanClass[];
-}
+/** A plan's class as the console edits and sends it: the server numbers it and names its terminal. */
+export type PlanClass = Omit<wire.Class, 'seq' | 'msName'> & Partial<Pick<wire.Class, 'seq' | 'msName'>>;
 
 /** Order states (spec §4): to be patrolled (waiting), normal, abnormal. */
 export const ORDER_STATES = [0, 1, 2] as const;
@@ -71,46 +20,13 @@ export type OrderState = (typeof ORDER_STATES)[number];
 export const REASONS = ['missed', 'late', 'outOfOrder'] as const;
 export type Reason = (typeof REASONS)[number];
 
-export interface Order {
-  orderId: number;
-  planId: number;
-  planName: string;
-  classSeq: number;
-  className: string;
-  day: string;
-  msId: string;
-  msName: string;
-  areaId: number;
-  areaName: string;
-  routeId: number;
-  routeName: string;
-  startTime: number;
-  endTime: number;
-  judgeTime: number;
+export interface Order extends Omit<wire.Order, 'state' | 'reasons'> {
   state: OrderState;
   reasons: Reason[];
-  judgedAt: number;
-  total: number;
-  punched: number;
 }
 
 /** Punch states: 1 in time, 2 late, 3 repeat, 4 no open order. */
 export const LOG_STATES = [1, 2, 3, 4] as const;
-
-export interface OrderLog {
-  id: number;
-  orderId: number;
-  msId: string;
-  msName: string;
-  pointId: number;
-  pointName: string;
-  method: string;
-  value: string;
-  lat: number | null;
-  lng: number | null;
-  time: number;
-  state: number;
-}
 
 export interface PointInput {
   id?: number;

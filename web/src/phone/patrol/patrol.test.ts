@@ -3,10 +3,17 @@ import { mergeOrder, openOrders, tagValue, upcomingOrders, type Order } from './
 
 const order = (id: number, start: number, end: number, state = 0, extra: Partial<Order> = {}): Order => ({
   orderId: id,
+  planId: 1,
   planName: 'P',
+  classSeq: 1,
   className: 'C',
+  msId: '10000001',
+  msName: 'T',
+  areaId: 1,
+  routeId: 1,
   routeName: 'R',
   areaName: 'A',
+  judgedAt: 0,
   day: '2026-11-26',
   startTime: start,
   endTime: end,

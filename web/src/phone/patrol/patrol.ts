@@ -2,42 +2,17 @@
 // (patrol.punch) — a tag value read by Web NFC, the text of the point's QR code scanned by the camera (or typed
 // from under it), or "I am here" at the newest position. One store; the sheet reads it.
 import { create } from 'zustand';
+import type { Order, OrderLog, PunchResult } from '../../shared/wire/patrol';
 import { useLocation, type Fix } from '../location/location';
 import { phoneSocket } from '../session/store';
 import { codeOf, type TerminalSocket } from '../socket';
 import { notify } from '../ui/notice';
-import type { OrderPoint } from '../../shared/patrol/orderPoint';
-export type { OrderPoint };
 
 export type PunchMethod = 'nfc' | 'qr' | 'gps';
 
-export interface Order {
-  orderId: number;
-  planName: string;
-  className: string;
-  routeName: string;
-  areaName: string;
-  day: string;
-  startTime: number;
-  endTime: number;
-  judgeTime: number;
-  /** 0 waiting, 1 normal, 2 abnormal. */
-  state: number;
-  reasons: string[];
-  total: number;
-  punched: number;
-  points?: OrderPoint[];
-}
-
-export interface PunchLog {
-  id: number;
-  orderId: number;
-  pointName: string;
-  method: string;
-  time: number;
-  /** 1 in time, 2 late, 3 repeat, 4 no open order. */
-  state: number;
-}
+// The server's shapes, generated from internal/patrol/model.go (make wire); a punch's log is an OrderLog.
+export type { Order, OrderPoint } from '../../shared/wire/patrol';
+export type PunchLog = OrderLog;
 
 export interface PatrolState {
   orders: Order[];
@@ -104,7 +79,7 @@ export async function punch(method: PunchMethod, extra: { value?: string; fix?: 
     data.lng = extra.fix.lng;
   }
   try {
-    const r = await sock.request<{ log: PunchLog; order?: Order }>('patrol.punch', data);
+    const r = await sock.request<PunchResult>('patrol.punch', data);
     usePatrol.setState((s) => ({ last: r.log, orders: r.order ? mergeOrder(s.orders, r.order) : s.orders }));
     notify(`patrol.result.${r.log.state}`, { point: r.log.pointName });
     navigator.vibrate?.(80);
