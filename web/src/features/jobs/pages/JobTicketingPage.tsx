@@ -4,18 +4,18 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { App, Badge, Button, Card, Input, Popconfirm, Select, Space, Table, Tag, Tooltip } from 'antd';
+import { Badge, Button, Card, Input, Popconfirm, Select, Space, Table, Tag, Tooltip } from 'antd';
 import { DeleteOutlined, EnvironmentOutlined, HistoryOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { MapView } from '../../../map/MapView';
 import { TerminalsLayer } from '../../../map/layers/TerminalsLayer';
-import { useErrorText } from '../../../shared/errorText';
+import { RemoveButton, useRemove } from '../../../shared/crud/RemoveButton';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { useSettings } from '../../../shared/settings';
 import { useBranding } from '../../../shared/branding/store';
 import { formatZoned } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
-import { isOpen, jobApi, STATE_COLOR, STATES, type Job, type JobQuery, type Ticket } from '../api';
+import { isOpen, jobApi, jobKeys, STATE_COLOR, STATES, type Job, type JobQuery, type Ticket } from '../api';
 import { useLiveJobs } from '../useLiveJobs';
 import { JobsLayer } from '../components/JobsLayer';
 import { HistoryDrawer } from '../components/HistoryDrawer';
@@ -26,8 +26,6 @@ const EMPTY: Draft = { job: '', address: '', msIds: [], lat: null, lng: null };
 
 export default function JobTicketingPage() {
   const { t } = useTranslation('jobs');
-  const { message } = App.useApp();
-  const errorText = useErrorText('jobs');
   const socket = useLiveStatus((s) => s.status);
   const dateTime = useDateTimeFormat();
   const mapType = useSettings((s) => s.mapType);
@@ -60,42 +58,11 @@ export default function JobTicketingPage() {
     setParams({}, { replace: true });
   }, [params, setParams]);
 
-  const remove = async (jobId: string, msId?: string) => {
-    try {
-      await jobApi.remove(jobId, msId);
-      message.success(t('deleted'));
-    } catch (e) {
-      message.error(errorText(e));
-    }
-  };
   const openJobs = rows.filter((j) => isOpen(j.status));
   const newAt = (lat: number, lng: number) => {
     setDraft((d) => ({ ...(d ?? EMPTY), lat, lng }));
     setPicking(false);
   };
-
-  const ticketTag = (j: Job, tk: Ticket) => (
-    <Tooltip
-      key={tk.msId}
-      title={
-        <div>
-          <div>{t(`state.${tk.state}`)}</div>
-          {!tk.delivered && <div>{t('notDelivered')}</div>}
-          {tk.reason && <div>{t('reason', { reason: tk.reason })}</div>}
-          {tk.remark && <div>{t('remark', { remark: tk.remark })}</div>}
-        </div>
-      }
-    >
-      <Tag color={STATE_COLOR[tk.state]} data-testid="job-ticket" data-ms={tk.msId} data-state={tk.state} data-delivered={tk.delivered ? 1 : 0}>
-        {!tk.delivered && <Badge status="warning" />} {tk.msName || tk.msId} · {t(`state.${tk.state}`)}
-        {j.jobMsList.length > 1 && (
-          <Popconfirm title={t('confirmDeleteTicket', { name: tk.msName || tk.msId })} onConfirm={() => remove(j.jobId, tk.msId)}>
-            <DeleteOutlined className="job-ticket-del" onClick={(e) => e.stopPropagation()} data-testid="job-ticket-delete" />
-          </Popconfirm>
-        )}
-      </Tag>
-    </Tooltip>
-  );
 
   return (
     <div className="page-pad job-page" data-testid="job-ticketing-page" data-socket={socket} data-total={total}>
@@ -172,7 +139,7 @@ export default function JobTicketingPage() {
               ),
             },
             { key: 'status', title: t('col.status'), width: 110, render: (_, j) => <Tag color={STATE_COLOR[j.status]} data-testid="job-status">{t(`state.${j.status}`)}</Tag> },
-            { key: 'tickets', title: t('col.assignees'), render: (_, j) => <Space size={[4, 4]} wrap>{j.jobMsList.map((tk) => ticketTag(j, tk))}</Space> },
+            { key: 'tickets', title: t('col.assignees'), render: (_, j) => <Space size={[4, 4]} wrap>{j.jobMsList.map((tk) => <TicketTag key={tk.msId} job={j} ticket={tk} />)}</Space> },
             {
               key: 'sent',
               title: t('col.sent'),
@@ -192,9 +159,7 @@ export default function JobTicketingPage() {
                   <Tooltip title={t('history.open')}>
                     <Button size="small" icon={<HistoryOutlined />} onClick={() => setHistoryOf(j)} data-testid="job-history-open" />
                   </Tooltip>
-                  <Popconfirm title={t('confirmDelete')} onConfirm={() => remove(j.jobId)}>
-                    <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('delete')} data-testid="job-delete" />
-                  </Popconfirm>
+                  <RemoveButton ns="jobs" remove={() => jobApi.remove(j.jobId)} invalidate={[jobKeys.list.all]} done={t('deleted')} confirm={t('confirmDelete')} label={t('delete')} testId="job-delete" />
                 </Space>
               ),
             },
@@ -231,5 +196,32 @@ export default function JobTicketingPage() {
       />
       <HistoryDrawer job={historyOf} onClose={() => setHistoryOf(null)} />
     </div>
+  );
+}
+
+/** A ticket in a job's row: its worker and state; withdrawn from here when the job has other tickets. */
+function TicketTag({ job: j, ticket: tk }: { job: Job; ticket: Ticket }) {
+  const { t } = useTranslation('jobs');
+  const remove = useRemove({ ns: 'jobs', remove: () => jobApi.remove(j.jobId, tk.msId), invalidate: [jobKeys.list.all], done: t('deleted') });
+  return (
+    <Tooltip
+      title={
+        <div>
+          <div>{t(`state.${tk.state}`)}</div>
+          {!tk.delivered && <div>{t('notDelivered')}</div>}
+          {tk.reason && <div>{t('reason', { reason: tk.reason })}</div>}
+          {tk.remark && <div>{t('remark', { remark: tk.remark })}</div>}
+        </div>
+      }
+    >
+      <Tag color={STATE_COLOR[tk.state]} data-testid="job-ticket" data-ms={tk.msId} data-state={tk.state} data-delivered={tk.delivered ? 1 : 0}>
+        {!tk.delivered && <Badge status="warning" />} {tk.msName || tk.msId} · {t(`state.${tk.state}`)}
+        {j.jobMsList.length > 1 && (
+          <Popconfirm title={t('confirmDeleteTicket', { name: tk.msName || tk.msId })} onConfirm={remove}>
+            <DeleteOutlined className="job-ticket-del" onClick={(e) => e.stopPropagation()} data-testid="job-ticket-delete" />
+          </Popconfirm>
+        )}
+      </Tag>
+    </Tooltip>
   );
 }
