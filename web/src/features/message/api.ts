@@ -1,6 +1,8 @@
 // Typed clients of the message, tone and file calls (docs/messages.md): REST through the envelope client, uploads
 // through XMLHttpRequest for their progress, and the socket requests sms.send and tone.send.
 import { ApiError, http } from '../../shared/http/client';
+import type { Page } from '../../shared/http/createClient';
+import { queryKeys } from '../../shared/queryKeys';
 import { SocketError } from '../../shared/socket/client';
 import { live } from '../../shared/socket/live';
 import { currentToken } from '../../shared/session';
@@ -59,19 +61,17 @@ export interface ToneInput {
 }
 
 export const messageApi = {
-  findSms: (q: FindSmsQuery) => http.get<{ total: number; list: Message[] }>(MESSAGE_PATHS.findSms, { ...q }),
+  findSms: (q: FindSmsQuery) => http.get<Page<Message>>(MESSAGE_PATHS.findSms, { ...q }),
   markRead: (sel: ReadSelector) => http.put<{ updated: number; ids: string[] }>(MESSAGE_PATHS.updateSms, { ...sel, status: 1 }),
   unread: () => http.get<UnreadAnswer>(MESSAGE_PATHS.unread),
-  tones: (createBy?: string) => http.get<{ total: number; list: Tone[] }>(MESSAGE_PATHS.toneList, createBy ? { createBy } : undefined),
+  tones: (createBy?: string) => http.get<Page<Tone>>(MESSAGE_PATHS.toneList, createBy ? { createBy } : undefined),
   addTone: (t: ToneInput) => http.post<Tone>(MESSAGE_PATHS.toneAdd, t),
   updateTone: (t: Partial<ToneInput> & { id: string }) => http.put<Tone>(MESSAGE_PATHS.toneUpdate, t),
   deleteTone: (id: string) => http.del<{ id: string }>(MESSAGE_PATHS.toneDelete, { id }),
 };
 
-export const messageKeys = {
-  all: ['message'] as const,
-  tones: () => [...messageKeys.all, 'tones'] as const,
-};
+/** tones(mine): the tone library (mine: only the tones this dispatcher created). */
+export const messageKeys = queryKeys('message', ['tones']);
 
 /** An upload in progress: its promise and a way to abort it. */
 export interface Upload {

@@ -19,12 +19,12 @@ export function ToneDrawer({ open, onClose }: { open: boolean; onClose: () => vo
   const [mine, setMine] = useState(false);
   const [editing, setEditing] = useState<Tone | 'new' | null>(null);
   const [sending, setSending] = useState<Tone | null>(null);
-  const q = useQuery({ queryKey: [...messageKeys.tones(), mine], queryFn: () => messageApi.tones(mine ? me() : undefined) });
+  const q = useQuery({ queryKey: messageKeys.tones(mine), queryFn: () => messageApi.tones(mine ? me() : undefined) });
 
   const remove = async (tone: Tone) => {
     try {
       await messageApi.deleteTone(tone.id);
-      await qc.invalidateQueries({ queryKey: messageKeys.tones() });
+      await qc.invalidateQueries({ queryKey: messageKeys.tones.all });
       message.success(t('tones.deleted'));
     } catch (e) {
       message.error(codeText(t, errorCode(e)));

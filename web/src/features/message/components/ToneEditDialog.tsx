@@ -54,7 +54,7 @@ export function ToneEditDialog({ tone, onClose }: { tone?: Tone; onClose: () => 
       const body = { name: name.trim(), fileUrl: soundUrl!, iconUrl: iconUrl!, sort };
       if (tone) await messageApi.updateTone({ id: tone.id, ...body });
       else await messageApi.addTone(body);
-      await qc.invalidateQueries({ queryKey: messageKeys.tones() });
+      await qc.invalidateQueries({ queryKey: messageKeys.tones.all });
       onClose();
     } catch (err) {
       const code = errorCode(err);
