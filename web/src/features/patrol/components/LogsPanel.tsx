@@ -8,7 +8,7 @@ import { useDateTimeFormat } from '../../../shared/branding/store';
 import { formatZoned, wallNow, wallToMs } from '../../../shared/time/zone';
 import { patrolApi, patrolKeys, LOG_STATES, type OrderLog } from '../api';
 import { useErrorText } from '../../../shared/errorText';
-import { usePatrolUsers } from './PlansPanel';
+import { PatrollerSelect } from './PatrollerSelect';
 
 const LOG_COLOR: Record<number, string> = { 1: 'green', 2: 'orange', 3: 'default', 4: 'purple' };
 
@@ -19,7 +19,6 @@ export function LogsPanel() {
   const [days, setDays] = useState<[Dayjs, Dayjs]>(() => [wallNow().startOf('day'), wallNow().endOf('day')]);
   const [state, setState] = useState<number>();
   const [msId, setMsId] = useState<string>();
-  const users = usePatrolUsers();
   const q = { startTime: wallToMs(days[0].startOf('day')), endTime: wallToMs(days[1].endOf('day')), state, msId };
   const logs = useQuery({ queryKey: patrolKeys.logs(q), queryFn: () => patrolApi.logs(q) });
   return (
@@ -27,15 +26,7 @@ export function LogsPanel() {
       <Space wrap style={{ marginBottom: 12 }}>
         <DatePicker.RangePicker value={days} allowClear={false} onChange={(v) => v?.[0] && v[1] && setDays([v[0], v[1]])} />
         <Select allowClear placeholder={t('fields.state')} style={{ width: 170 }} value={state} onChange={setState} options={LOG_STATES.map((s) => ({ value: s, label: t(`logState.${s}`) }))} />
-        <Select
-          allowClear
-          showSearch={{ optionFilterProp: 'label' }}
-          placeholder={t('fields.patroller')}
-          style={{ width: 200 }}
-          value={msId}
-          onChange={setMsId}
-          options={(users.data?.list ?? []).filter((u) => u.role === 'terminal').map((u) => ({ value: u.username, label: u.name || u.username }))}
-        />
+        <PatrollerSelect allowClear value={msId} onChange={setMsId} />
       </Space>
       {logs.error && <p style={{ color: '#cf1322' }}>{errorText(logs.error)}</p>}
       <Table<OrderLog>

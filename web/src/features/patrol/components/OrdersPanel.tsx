@@ -9,7 +9,7 @@ import { useDateTimeFormat } from '../../../shared/branding/store';
 import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { patrolApi, patrolKeys, type Order } from '../api';
 import { OrderDrawer, OrderState } from './OrderView';
-import { usePatrolUsers } from './PlansPanel';
+import { PatrollerSelect } from './PatrollerSelect';
 
 export function OrdersPanel() {
   const { t } = useTranslation('patrol');
@@ -18,7 +18,6 @@ export function OrdersPanel() {
   const [state, setState] = useState<number>();
   const [msId, setMsId] = useState<string>();
   const [open, setOpen] = useState<Order | null>(null);
-  const users = usePatrolUsers();
   const q = { startDate: days[0].format('YYYY-MM-DD'), endDate: days[1].format('YYYY-MM-DD'), state, msId };
   const orders = useQuery({ queryKey: patrolKeys.orders(q), queryFn: () => patrolApi.orders(q) });
   const list = orders.data?.list ?? [];
@@ -28,15 +27,7 @@ export function OrdersPanel() {
       <Space wrap style={{ marginBottom: 12 }}>
         <DatePicker.RangePicker value={days} allowClear={false} onChange={(v) => v?.[0] && v[1] && setDays([v[0], v[1]])} data-testid="orders-days" />
         <Select allowClear placeholder={t('fields.state')} style={{ width: 150 }} value={state} onChange={setState} options={[0, 1, 2].map((s) => ({ value: s, label: t(`state.${s}`) }))} />
-        <Select
-          allowClear
-          showSearch={{ optionFilterProp: 'label' }}
-          placeholder={t('fields.patroller')}
-          style={{ width: 200 }}
-          value={msId}
-          onChange={setMsId}
-          options={(users.data?.list ?? []).filter((u) => u.role === 'terminal').map((u) => ({ value: u.username, label: u.name || u.username }))}
-        />
+        <PatrollerSelect allowClear value={msId} onChange={setMsId} />
       </Space>
       <Table<Order>
         size="small"

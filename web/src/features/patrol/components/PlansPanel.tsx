@@ -1,21 +1,16 @@
 // Plans (tbPatrolPlan, model 2): a route walked every day of a date range in classes (shifts), each class by one
 // patrol user. Adding a plan makes today's and tomorrow's orders at once.
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, DatePicker, Form, Input, Modal, Select, Space, TimePicker } from 'antd';
+import { Button, DatePicker, Form, Input, Modal, Select, Space, TimePicker } from 'antd';
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { patrolApi, patrolKeys, type Plan } from '../api';
 import { toClasses, type ClassRow } from '../editing';
 import { AreaSelect } from './AreaSelect';
+import { PatrollerSelect } from './PatrollerSelect';
 import { AreaListPanel, tagsColumn, type DialogProps } from './AreaListPanel';
-import { useErrorText } from '../../../shared/errorText';
-
-/** The patrol users a class may name (sysUsers/list). */
-export function usePatrolUsers() {
-  return useQuery({ queryKey: patrolKeys.users({}), queryFn: () => patrolApi.users({}) });
-}
+import { useSave } from '../../../shared/crud/useSave';
 
 export function PlansPanel() {
   const { t } = useTranslation('patrol');
@@ -47,40 +42,27 @@ interface PlanForm {
 /** A new plan (plans are not edited: a changed plan is removed and added again). */
 function PlanDialog({ areaId, onClose, onSaved }: DialogProps<Plan>) {
   const { t } = useTranslation('patrol');
-  const errorText = useErrorText('patrol');
-  const { message } = App.useApp();
   const [form] = Form.useForm<PlanForm>();
-  const [saving, setSaving] = useState(false);
+  const { saving, submit } = useSave('patrol', t('done.saved'));
   const area = Form.useWatch('areaId', form);
   const rq = { areaId: area };
   const routes = useQuery({ queryKey: patrolKeys.routes(rq), queryFn: () => patrolApi.routes(rq), enabled: !!area });
-  const users = usePatrolUsers();
 
-  const save = async () => {
-    let v: PlanForm;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    setSaving(true);
-    try {
-      await patrolApi.addPlan({
-        name: v.name.trim(),
-        areaId: v.areaId,
-        routeId: v.routeId,
-        startDate: v.dates[0].format('YYYY-MM-DD'),
-        endDate: v.dates[1].format('YYYY-MM-DD'),
-        classes: toClasses(v.classes),
-      });
-      message.success(t('done.saved'));
-      onSaved();
-    } catch (e) {
-      message.error(errorText(e));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const save = () =>
+    submit(
+      form,
+      (v) =>
+        patrolApi.addPlan({
+          name: v.name.trim(),
+          areaId: v.areaId,
+          routeId: v.routeId,
+          startDate: v.dates[0].format('YYYY-MM-DD'),
+          endDate: v.dates[1].format('YYYY-MM-DD'),
+          classes: toClasses(v.classes),
+        }),
+      onSaved,
+    );
+
 
   return (
     <Modal open title={t('plan.add')} onCancel={onClose} onOk={() => void save()} confirmLoading={saving} width={720} okButtonProps={{ 'data-testid': 'plan-save' }}>
@@ -116,13 +98,7 @@ function PlanDialog({ areaId, onClose, onSaved }: DialogProps<Plan>) {
                     <TimePicker.RangePicker format="HH:mm" order={false} />
                   </Form.Item>
                   <Form.Item name={[f.name, 'msId']} rules={[{ required: true, message: t('plan.pickUser') }]}>
-                    <Select
-                      showSearch={{ optionFilterProp: 'label' }}
-                      placeholder={t('fields.patroller')}
-                      style={{ width: 200 }}
-                      options={(users.data?.list ?? []).filter((u) => u.role === 'terminal').map((u) => ({ value: u.username, label: `${u.name || u.username} (${u.username})` }))}
-                      data-testid="plan-class-user"
-                    />
+                    <PatrollerSelect withAccount testId="plan-class-user" />
                   </Form.Item>
                   {fields.length > 1 && <MinusCircleOutlined onClick={() => remove(f.name)} aria-label={t('actions.delete')} style={{ marginTop: 8 }} />}
                 </Space>

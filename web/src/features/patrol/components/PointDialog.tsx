@@ -1,19 +1,16 @@
 // Add or edit a patrol point: name and NFC value checked unique in the area as they are typed (checkPointName,
 // checkPointNfc), the position typed or clicked on the map, the radius of an "I am here" check-in.
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { App, Col, Form, Input, InputNumber, Modal, Row } from 'antd';
+import { Col, Form, Input, InputNumber, Modal, Row } from 'antd';
 import { patrolApi, type Point, type PointInput } from '../api';
 import { AreaSelect } from './AreaSelect';
-import { useErrorText } from '../../../shared/errorText';
+import { useSave } from '../../../shared/crud/useSave';
 import { PatrolMap } from './PatrolMap';
 
 export function PointDialog({ point, areaId, onClose, onSaved }: { point: Point | null; areaId?: number; onClose: () => void; onSaved: (p: Point) => void }) {
   const { t } = useTranslation('patrol');
-  const errorText = useErrorText('patrol');
-  const { message } = App.useApp();
   const [form] = Form.useForm<PointInput>();
-  const [saving, setSaving] = useState(false);
+  const { saving, submit } = useSave('patrol', t('done.saved'));
   const lat = Form.useWatch('lat', form);
   const lng = Form.useWatch('lng', form);
   const radius = Form.useWatch('radius', form);
@@ -26,24 +23,9 @@ export function PointDialog({ point, areaId, onClose, onSaved }: { point: Point 
     if (!r.available) throw new Error(t(kind === 'name' ? 'errors.1020' : 'errors.1021'));
   };
 
-  const save = async () => {
-    let v: PointInput;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return;
-    }
-    setSaving(true);
-    try {
-      const p = await patrolApi.savePoint({ ...v, id: point?.id, name: v.name.trim(), nfcValue: v.nfcValue.trim(), remark: v.remark ?? '' });
-      message.success(t('done.saved'));
-      onSaved(p);
-    } catch (e) {
-      message.error(errorText(e));
-    } finally {
-      setSaving(false);
-    }
-  };
+  const save = () =>
+    submit(form, (v) => patrolApi.savePoint({ ...v, id: point?.id, name: v.name.trim(), nfcValue: v.nfcValue.trim(), remark: v.remark ?? '' }), onSaved);
+
 
   const here = typeof lat === 'number' && typeof lng === 'number' ? [{ id: point?.id ?? 0, name: name ?? '', lat, lng, radius: radius ?? 50, selected: true }] : [];
   return (

@@ -9,7 +9,7 @@ import { patrolApi, patrolKeys, type Route } from '../api';
 import { move } from '../editing';
 import { AreaSelect } from './AreaSelect';
 import { AreaListPanel, tagsColumn, type DialogProps } from './AreaListPanel';
-import { useErrorText } from '../../../shared/errorText';
+import { useSave } from '../../../shared/crud/useSave';
 import { PatrolMap } from './PatrolMap';
 
 export function RoutesPanel() {
@@ -29,12 +29,11 @@ export function RoutesPanel() {
 
 function RouteDialog({ row: route, areaId, onClose, onSaved }: DialogProps<Route>) {
   const { t } = useTranslation('patrol');
-  const errorText = useErrorText('patrol');
   const { message } = App.useApp();
+  const { saving, save: run } = useSave('patrol', t('done.saved'));
   const [name, setName] = useState(route?.name ?? '');
   const [area, setArea] = useState<number | undefined>(route?.areaId ?? areaId);
   const [ids, setIds] = useState<number[]>(route?.routePoints.map((p) => p.id) ?? []);
-  const [saving, setSaving] = useState(false);
   const q = { areaId: area, pageSize: 1000 };
   const points = useQuery({ queryKey: patrolKeys.points(q), queryFn: () => patrolApi.points(q), enabled: !!area });
   const byId = new Map((points.data?.list ?? []).map((p) => [p.id, p]));
@@ -45,16 +44,7 @@ function RouteDialog({ row: route, areaId, onClose, onSaved }: DialogProps<Route
       message.error(t('route.incomplete'));
       return;
     }
-    setSaving(true);
-    try {
-      await patrolApi.saveRoute({ id: route?.id, name: name.trim(), areaId: area, routePoints: ids });
-      message.success(t('done.saved'));
-      onSaved();
-    } catch (e) {
-      message.error(errorText(e));
-    } finally {
-      setSaving(false);
-    }
+    await run(() => patrolApi.saveRoute({ id: route?.id, name: name.trim(), areaId: area, routePoints: ids }), onSaved);
   };
 
   return (
