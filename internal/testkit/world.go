@@ -148,17 +148,28 @@ type Fleet struct {
 // ids start with prefix, one digit ("1": dispatcher 10000001, terminals 10000101…).
 func (w *World) NewFleet(prefix string, n, m int) Fleet {
 	w.t.Helper()
-	f := Fleet{Customer: w.NewCustomer("Fleet " + prefix), Dispatcher: prefix + "0000001"}
+	return NewFleet(w.t, w.DB, prefix, n, m)
+}
+
+// NewFleet is World.NewFleet on a store of its own (the shared store of a cluster's nodes); the dispatcher's
+// session is issued as the sign-in issues one.
+func NewFleet(t testing.TB, d *db.DB, prefix string, n, m int) Fleet {
+	t.Helper()
+	f := Fleet{Customer: Customer(t, d, "Fleet "+prefix), Dispatcher: prefix + "0000001"}
 	for i := range max(m, 1) {
-		f.Groups = append(f.Groups, w.GroupIn(f.Customer, fmt.Sprintf("Group %s-%d", prefix, i+1)))
+		f.Groups = append(f.Groups, Group(t, d, f.Customer, fmt.Sprintf("Group %s-%d", prefix, i+1)))
 	}
-	w.AccountIn(f.Customer, f.Dispatcher, auth.DispatcherType, f.Groups...)
+	Provision(t, d, f.Customer, f.Dispatcher, auth.DispatcherType, f.Groups...)
 	for i := range n {
 		id := fmt.Sprintf("%s0000%03d", prefix, 101+i)
-		w.AccountIn(f.Customer, id, "10", f.Groups[i%len(f.Groups)])
+		Provision(t, d, f.Customer, id, "10", f.Groups[i%len(f.Groups)])
 		f.Terminals = append(f.Terminals, id)
 	}
-	f.Token = w.Token(f.Dispatcher, f.Customer)
+	tok, err := auth.NewSessions(d, nil).Create(context.Background(), f.Dispatcher, f.Customer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Token = tok
 	return f
 }
 
