@@ -4,10 +4,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Empty, Flex, List, Popconfirm, Segmented, Select, Slider, Space, Switch, Tag, Typography } from 'antd';
-import { DeleteOutlined, EditOutlined, HistoryOutlined, PauseOutlined, PlusOutlined, PlayCircleOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, Empty, Flex, List, Segmented, Select, Slider, Space, Switch, Tag, Typography } from 'antd';
+import { EditOutlined, HistoryOutlined, PauseOutlined, PlusOutlined, PlayCircleOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { useErrorText } from '../../../shared/errorText';
+import { RemoveButton } from '../../../shared/crud/RemoveButton';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { formatZoned } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
@@ -121,15 +122,10 @@ export default function IndoorPage() {
   };
   useEffect(stopDrawing, [floor?.id, editing]);
   const reload = () => void refetch();
-  const remove = async (what: 'building' | 'floor') => {
-    try {
-      if (what === 'building' && building) await indoorApi.deleteBuilding(building.id);
-      if (what === 'floor' && floor) await indoorApi.deleteFloor(floor.id);
-      reload();
-    } catch (e) {
-      message.error(errorText(e));
-    }
-  };
+  // A building or a floor removed: a text button that asks, then refreshes the plans.
+  const removal = (remove: () => Promise<unknown>) =>
+    ({ ns: 'indoor', remove, invalidate: [indoorKeys.buildings.all], iconOnly: false, size: 'middle', okText: t('delete'), cancelText: t('cancel') }) as const;
+
 
   const onFloor: Position[] = useMemo(() => {
     if (!floor) return [];
@@ -194,11 +190,7 @@ export default function IndoorPage() {
                   <Button icon={<EditOutlined />} onClick={() => setBuildingDialog({ building })}>
                     {t('building.edit')}
                   </Button>
-                  <Popconfirm title={t('building.confirmDelete', { name: building.name })} onConfirm={() => remove('building')} okText={t('delete')} cancelText={t('cancel')}>
-                    <Button danger icon={<DeleteOutlined />}>
-                      {t('building.delete')}
-                    </Button>
-                  </Popconfirm>
+                  <RemoveButton {...removal(() => indoorApi.deleteBuilding(building.id))} confirm={t('building.confirmDelete', { name: building.name })} label={t('building.delete')} />
                   <Button icon={<PlusOutlined />} onClick={() => setFloorDialog({ floor: null, picking: false, points: [] })}>
                     {t('floor.new')}
                   </Button>
@@ -209,11 +201,7 @@ export default function IndoorPage() {
                   <Button icon={<EditOutlined />} onClick={() => setFloorDialog({ floor, picking: false, points: [] })}>
                     {t('floor.edit')}
                   </Button>
-                  <Popconfirm title={t('floor.confirmDelete', { name: floor.name })} onConfirm={() => remove('floor')} okText={t('delete')} cancelText={t('cancel')}>
-                    <Button danger icon={<DeleteOutlined />}>
-                      {t('floor.delete')}
-                    </Button>
-                  </Popconfirm>
+                  <RemoveButton {...removal(() => indoorApi.deleteFloor(floor.id))} confirm={t('floor.confirmDelete', { name: floor.name })} label={t('floor.delete')} />
                 </>
               )}
             </Space>
