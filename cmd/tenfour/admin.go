@@ -13,6 +13,7 @@ import (
 	"tenfour/internal/auth"
 	"tenfour/internal/config"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/tenant"
 )
 
 // adminCommands maps `tenfour admin <name>` to its implementation; each parses its own flags.
@@ -108,40 +109,33 @@ func adminBackup(ctx context.Context, args []string) error {
 	return nil
 }
 
-// openStore parses an admin command's flags (with --data/--db) and opens the migrated store.
-func openStore(ctx context.Context, fs *flag.FlagSet, cfg *config.Config, args []string) (*db.DB, error) {
+// openStore parses an admin command's flags (with --data/--db), checks that the required ones are given and
+// opens the migrated store.
+func openStore(ctx context.Context, fs *flag.FlagSet, cfg *config.Config, args []string, required ...string) (*db.DB, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
-	return app.Open(ctx, *cfg)
-}
-
-// required fails when one of the named string flags is empty.
-func required(fs *flag.FlagSet, names ...string) error {
-	for _, n := range names {
+	for _, n := range required {
 		if f := fs.Lookup(n); f == nil || strings.TrimSpace(f.Value.String()) == "" {
-			return fmt.Errorf("--%s is required", n)
+			return nil, fmt.Errorf("--%s is required", n)
 		}
 	}
-	return nil
+	return app.Open(ctx, *cfg)
 }
 
 func adminCreateCustomer(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("create-customer", flag.ContinueOnError)
 	cfg := storeFlags(fs)
 	name := fs.String("name", "", "customer name (unique)")
-	store, err := openStore(ctx, fs, cfg, args)
+	store, err := openStore(ctx, fs, cfg, args, "name")
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if err := required(fs, "name"); err != nil {
-		return err
-	}
-	id, err := auth.CreateCustomer(ctx, store, *name)
+	id, err := tenant.Create(ctx, store, *name)
 	if err != nil {
 		return err
 	}
@@ -165,7 +159,7 @@ func addAccountFlags(fs *flag.FlagSet) *accountFlags {
 }
 
 func createAccount(ctx context.Context, store *db.DB, f *accountFlags, a auth.NewAccount) error {
-	cid, err := auth.CustomerByName(ctx, store, f.customer)
+	cid, err := tenant.ByName(ctx, store, f.customer)
 	if errors.Is(err, db.ErrNotFound) {
 		return fmt.Errorf("no customer named %q (tenfour admin create-customer --name …)", f.customer)
 	}
@@ -186,14 +180,11 @@ func adminCreateDispatcher(ctx context.Context, args []string) error {
 	f := addAccountFlags(fs)
 	isAdmin := fs.Bool("admin", false, "administrator of the customer (unlocks accounts, changes others' passwords)")
 	email := fs.String("email", "", "bound e-mail address (password recovery)")
-	store, err := openStore(ctx, fs, cfg, args)
+	store, err := openStore(ctx, fs, cfg, args, "customer", "uid", "name", "password")
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if err := required(fs, "customer", "uid", "name", "password"); err != nil {
-		return err
-	}
 	return createAccount(ctx, store, f, auth.NewAccount{Type: auth.DispatcherType, Admin: *isAdmin, Email: *email})
 }
 
@@ -202,14 +193,11 @@ func adminCreateTerminal(ctx context.Context, args []string) error {
 	cfg := storeFlags(fs)
 	f := addAccountFlags(fs)
 	typ := fs.String("type", "", "terminal type: "+strings.Join(auth.AccountTypes[1:], ", "))
-	store, err := openStore(ctx, fs, cfg, args)
+	store, err := openStore(ctx, fs, cfg, args, "customer", "uid", "name", "type", "password")
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if err := required(fs, "customer", "uid", "name", "type", "password"); err != nil {
-		return err
-	}
 	if *typ == auth.DispatcherType {
 		return errors.New("type 20 is a dispatcher: use create-dispatcher")
 	}
@@ -221,14 +209,11 @@ func adminResetPassword(ctx context.Context, args []string) error {
 	cfg := storeFlags(fs)
 	uid := fs.String("uid", "", "account number")
 	pw := fs.String("password", "", "new password: 6 digits, or 8-64 characters with upper, lower, digit and one of "+auth.PasswordSpecials)
-	store, err := openStore(ctx, fs, cfg, args)
+	store, err := openStore(ctx, fs, cfg, args, "uid", "password")
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if err := required(fs, "uid", "password"); err != nil {
-		return err
-	}
 	if err := auth.ResetPassword(ctx, store, *uid, *pw); err != nil {
 		return err
 	}
@@ -242,14 +227,11 @@ func adminLinkOAuth(ctx context.Context, args []string) error {
 	uid := fs.String("uid", "", "account number")
 	platform := fs.String("platform", "", "identity provider name, as the console sends it")
 	oauth := fs.String("oauth", "", "the external identity (kept hashed: it signs in like a password)")
-	store, err := openStore(ctx, fs, cfg, args)
+	store, err := openStore(ctx, fs, cfg, args, "uid", "platform", "oauth")
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if err := required(fs, "uid", "platform", "oauth"); err != nil {
-		return err
-	}
 	if err := auth.LinkOAuth(ctx, store, *uid, *platform, *oauth); err != nil {
 		return err
 	}

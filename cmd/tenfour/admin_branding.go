@@ -13,6 +13,7 @@ import (
 	"tenfour/internal/auth"
 	"tenfour/internal/branding"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/tenant"
 )
 
 // The operator's commands for what shapes a console (issue 19): a host's branding record and client
@@ -33,7 +34,7 @@ func printJSON(v any) error {
 }
 
 func customerID(ctx context.Context, store *db.DB, name string) (int64, error) {
-	id, err := auth.CustomerByName(ctx, store, name)
+	id, err := tenant.ByName(ctx, store, name)
 	if errors.Is(err, db.ErrNotFound) {
 		return 0, fmt.Errorf("no customer named %q", name)
 	}
@@ -55,14 +56,11 @@ func adminBranding(ctx context.Context, args []string) error {
 	} {
 		str[f.name] = fs.String(f.name, "", f.help)
 	}
-	store, err := openStore(ctx, fs, cfg, args)
+	store, err := openStore(ctx, fs, cfg, args, "host")
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if err := required(fs, "host"); err != nil {
-		return err
-	}
 	bs := branding.NewStore(store)
 	if *del {
 		if err := bs.DeleteBranding(ctx, *host); err != nil {
@@ -120,14 +118,11 @@ func adminClientConfig(ctx context.Context, args []string) error {
 	version := fs.String("version", "", `product version "0" or "1"`)
 	speedUnit := fs.String("speed-unit", "", "km/h, mph or m/s (default mph)")
 	more := fs.String("more-screen-url", "", "more-screen URL")
-	store, err := openStore(ctx, fs, cfg, args)
+	store, err := openStore(ctx, fs, cfg, args, "host")
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if err := required(fs, "host"); err != nil {
-		return err
-	}
 	bs := branding.NewStore(store)
 	c, err := bs.ClientConfig(ctx, *host)
 	if err != nil {
@@ -167,14 +162,11 @@ func adminDSConfig(ctx context.Context, args []string) error {
 	customer := fs.String("customer", "", "customer name")
 	setList := fs.String("set", "", "comma-separated key=value switches (0 disables), e.g. broadcast=0,patrol=1")
 	unset := fs.String("unset", "", "comma-separated keys to remove (back to enabled)")
-	store, err := openStore(ctx, fs, cfg, args)
+	store, err := openStore(ctx, fs, cfg, args, "customer")
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if err := required(fs, "customer"); err != nil {
-		return err
-	}
 	cid, err := customerID(ctx, store, *customer)
 	if err != nil {
 		return err
@@ -215,14 +207,11 @@ func adminAccountType(ctx context.Context, args []string) error {
 	cfg := storeFlags(fs)
 	uid := fs.String("uid", "", "account number")
 	code := fs.String("type", "", `feature access code: "1" or "-2"`)
-	store, err := openStore(ctx, fs, cfg, args)
+	store, err := openStore(ctx, fs, cfg, args, "uid", "type")
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if err := required(fs, "uid", "type"); err != nil {
-		return err
-	}
 	if err := auth.SetAccountType(ctx, store, *uid, *code); err != nil {
 		return err
 	}
@@ -235,14 +224,11 @@ func adminHostAssign(ctx context.Context, args []string) error {
 	cfg := storeFlags(fs)
 	host := fs.String("host", "", "host name")
 	customer := fs.String("customer", "", "customer name")
-	store, err := openStore(ctx, fs, cfg, args)
+	store, err := openStore(ctx, fs, cfg, args, "host", "customer")
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if err := required(fs, "host", "customer"); err != nil {
-		return err
-	}
 	cid, err := customerID(ctx, store, *customer)
 	if err != nil {
 		return err
@@ -258,14 +244,11 @@ func adminHostUnassign(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("host-unassign", flag.ContinueOnError)
 	cfg := storeFlags(fs)
 	host := fs.String("host", "", "host name")
-	store, err := openStore(ctx, fs, cfg, args)
+	store, err := openStore(ctx, fs, cfg, args, "host")
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if err := required(fs, "host"); err != nil {
-		return err
-	}
 	if err := branding.NewStore(store).UnassignHost(ctx, *host); err != nil {
 		return fmt.Errorf("host %s: %w", *host, err)
 	}

@@ -2,21 +2,16 @@ package main
 
 import (
 	"context"
-	"strings"
 	"testing"
 
-	"tenfour/internal/app"
-	"tenfour/internal/auth"
 	"tenfour/internal/branding"
-	"tenfour/internal/config"
 )
 
 // TestAdminBrandingCommands runs the branding, client-config, ds-config, account-type and host commands against
 // a real SQLite store the way an operator does, then reads what they stored through the owning packages.
 func TestAdminBrandingCommands(t *testing.T) {
-	dir := t.TempDir()
-	run := func(args ...string) error { return admin(append(args, "--data", dir)) }
-	for _, args := range [][]string{
+	a := newAdminScript(t)
+	a.ok([][]string{
 		{"create-customer", "--name", "Acme"},
 		{"create-dispatcher", "--customer", "Acme", "--uid", "10000001", "--name", "Boss", "--password", "123456"},
 		{"branding", "--host", "Fleet.Example:8443", "--sys-name", "Acme Dispatch", "--theme-color", "#136f63", "--tab-color", "#00474f",
@@ -33,15 +28,8 @@ func TestAdminBrandingCommands(t *testing.T) {
 		{"host-assign", "--host", "fleet.example", "--customer", "Acme"},
 		{"host-assign", "--host", "spare.example", "--customer", "Acme"},
 		{"host-unassign", "--host", "spare.example"},
-	} {
-		if err := run(args...); err != nil {
-			t.Fatalf("%v: %v", args, err)
-		}
-	}
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
+	})
+	a.refused([]refusal{
 		{[]string{"branding"}, "--host is required"},
 		{[]string{"branding", "--host", "nobody.example"}, "no branding record"},
 		{[]string{"branding", "--host", "old.example", "--delete"}, "not found"},
@@ -56,18 +44,10 @@ func TestAdminBrandingCommands(t *testing.T) {
 		{[]string{"account-type", "--uid", "10000999", "--type", "1"}, "not found"},
 		{[]string{"host-assign", "--host", "x.example", "--customer", "Nope"}, "no customer"},
 		{[]string{"host-unassign", "--host", "never.example"}, "not found"},
-	} {
-		if err := run(c.args...); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v: %v, want an error with %q", c.args, err, c.want)
-		}
-	}
+	})
 
 	ctx := context.Background()
-	store, err := app.Open(ctx, config.Config{DataDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := a.store()
 	bs := branding.NewStore(store)
 	b, err := bs.Branding(ctx, "fleet.example")
 	if err != nil || b.SysName != "Acme Dispatch" || b.ThemeColor != "#136f63" || b.TabColor != "#00474f" || b.CallingColor != "#16a34a" ||
@@ -81,10 +61,7 @@ func TestAdminBrandingCommands(t *testing.T) {
 	if err != nil || c.Title != "Acme" || c.SpeedUnit != "km/h" || c.DateFormat != "dd.MM.yyyy" || len(c.AutoLoginKeys) != 2 || c.AutoLoginKeys[1] != "k2" {
 		t.Fatalf("client config %+v %v", c, err)
 	}
-	cid, err := auth.CustomerByName(ctx, store, "Acme")
-	if err != nil {
-		t.Fatal(err)
-	}
+	cid := a.customer(store, "Acme")
 	ds, err := bs.DSConfig(ctx, cid)
 	if err != nil || ds.Enabled("broadcast") || ds["noAllCallDefault"] != 1 || len(ds) != 2 {
 		t.Fatalf("ds config %v %v", ds, err)

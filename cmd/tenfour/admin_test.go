@@ -2,33 +2,22 @@ package main
 
 import (
 	"context"
-	"strings"
 	"testing"
 
-	"tenfour/internal/app"
 	"tenfour/internal/auth"
-	"tenfour/internal/config"
 )
 
 // TestAdminAccountCommands runs the account commands against a real SQLite store the way an operator does.
 func TestAdminAccountCommands(t *testing.T) {
-	dir := t.TempDir()
-	run := func(args ...string) error { return admin(append(args, "--data", dir)) }
-	for _, args := range [][]string{
+	a := newAdminScript(t)
+	a.ok([][]string{
 		{"create-customer", "--name", "Acme"},
 		{"create-dispatcher", "--customer", "Acme", "--uid", "10000001", "--name", "Boss", "--password", "123456", "--admin", "--email", "boss@example.com"},
 		{"create-terminal", "--customer", "Acme", "--uid", "10000101", "--name", "Unit 1", "--type", "PMR", "--password", "654321", "--group", "Field"},
 		{"reset-password", "--uid", "10000101", "--password", "Unit#pass1"},
 		{"link-oauth", "--uid", "10000001", "--platform", "github", "--oauth", "gh-1"},
-	} {
-		if err := run(args...); err != nil {
-			t.Fatalf("%v: %v", args, err)
-		}
-	}
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
+	})
+	a.refused([]refusal{
 		{[]string{"create-customer"}, "--name is required"},
 		{[]string{"create-customer", "--name", "Acme"}, "exists"},
 		{[]string{"create-dispatcher", "--customer", "Nope", "--uid", "10000002", "--name", "X", "--password", "123456"}, "no customer"},
@@ -40,19 +29,11 @@ func TestAdminAccountCommands(t *testing.T) {
 		{[]string{"reset-password", "--uid", "10000999", "--password", "123456"}, "not found"},
 		{[]string{"link-oauth", "--uid", "10000001", "--platform", "github", "--oauth", "gh-1"}, "linked already"},
 		{[]string{"create-customer", "--name", "B", "stray"}, "unexpected"},
-	} {
-		if err := run(c.args...); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v: %v, want an error with %q", c.args, err, c.want)
-		}
-	}
+	})
 
 	// The accounts work: check the stored rows through the store.
 	ctx := context.Background()
-	store, err := app.Open(ctx, config.Config{DataDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	store := a.store()
 	var typ, group, email string
 	var hash string
 	if err := store.QueryRow(ctx, `SELECT a.type, g.name, a.email, a.password_hash FROM accounts a

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,18 +20,13 @@ func adminVideoLimits(ctx context.Context, args []string) error {
 	duration := fs.Duration("max-duration", 0, "longest video call (e.g. 30m)")
 	credit := fs.Int64("credit-minutes", -2, "video-call minutes left; -1 = unlimited")
 	record := fs.String("record", "", "on: record video calls and monitorings (docs/video.md §5); off: do not")
-	store, err := openStore(ctx, fs, cfg, args)
+	store, err := openStore(ctx, fs, cfg, args, "customer")
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if err := required(fs, "customer"); err != nil {
-		return err
-	}
-	var id int64
-	if err := store.QueryRow(ctx, `SELECT id FROM customers WHERE name = ?`, *customer).Scan(&id); errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("no customer %q", *customer)
-	} else if err != nil {
+	id, err := customerID(ctx, store, *customer)
+	if err != nil {
 		return err
 	}
 	vs := video.NewStore(store, nil)

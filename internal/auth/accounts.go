@@ -12,6 +12,7 @@ import (
 
 	"tenfour/internal/branding"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/tenant"
 )
 
 // Lockout (spec §8, §9): the fifth wrong password in a row locks the account for ten minutes.
@@ -168,19 +169,14 @@ type customer struct {
 }
 
 func (s *Service) loadCustomer(ctx context.Context, id int64) (*customer, error) {
-	var c customer
-	var ds string
-	err := s.db.QueryRow(ctx, `SELECT max_online, ds_config, version, time_zone, language FROM customers WHERE id = ?`, id).
-		Scan(&c.MaxOnline, &ds, &c.Version, &c.TimeZone, &c.Language)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, db.ErrNotFound
-	}
+	t, err := tenant.Get(ctx, s.db, id)
 	if err != nil {
 		return nil, err
 	}
+	c := customer{MaxOnline: t.MaxOnline, Version: t.Version, TimeZone: t.TimeZone, Language: t.Language}
 	// The console gets every feature key (1 when not configured). A broken stored value must not break
 	// sign-in, so it reads as "nothing configured".
-	cfg, err := branding.ParseDSConfig(ds)
+	cfg, err := branding.ParseDSConfig(t.DSConfig)
 	if err != nil {
 		slog.WarnContext(ctx, "customer ds_config unreadable; using defaults", "customer", id, "err", err)
 		cfg = nil

@@ -9,10 +9,11 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/text"
+	"tenfour/internal/tenant"
 )
 
 // Account administration for `tenfour admin`, the demo seeder and tests. These functions take the store
@@ -23,25 +24,23 @@ var AccountTypes = []string{"20", "10", "8", "6", "0", "PMR", "DMR", "505", "cam
 
 // Errors of the administration functions.
 var (
-	ErrCustomerExists = errors.New("a customer with that name exists")
-	ErrAccountExists  = errors.New("an account with that number exists")
-	ErrEmailTaken     = errors.New("that e-mail address is bound to another account")
-	ErrOAuthTaken     = errors.New("that external identity is linked already")
+	ErrAccountExists = errors.New("an account with that number exists")
+	ErrEmailTaken    = errors.New("that e-mail address is bound to another account")
+	ErrOAuthTaken    = errors.New("that external identity is linked already")
 )
 
-const maxNameLen = 64 // characters, for customer and account names
+// The names the administration functions store: a text.Name, at most as long as a customer's.
+var (
+	accountName = text.Field{Name: "account name", Max: tenant.MaxName, Required: true}
+	groupName   = accountName.As("group name")
+)
 
-// checkName normalises a customer, account or group name (text.Name) and checks it.
-func checkName(what, name string) (string, error) {
-	name, ok := text.Name(name)
-	if !ok {
-		return "", fmt.Errorf("%s name holds invalid characters (control, bidirectional, zero-width or invalid UTF-8)", what)
-	}
-	if name == "" {
-		return "", fmt.Errorf("%s name is required", what)
-	}
-	if utf8.RuneCountInString(name) > maxNameLen {
-		return "", fmt.Errorf("%s name is longer than %d characters", what, maxNameLen)
+// checkName is f.Check with a plain error: the shell prints "account name: required", without the HTTP code
+// a Field's error carries.
+func checkName(f text.Field, name string) (string, error) {
+	name, err := f.Check(name)
+	if err != nil {
+		return "", errors.New(err.(*httpx.Error).Msg)
 	}
 	return name, nil
 }
@@ -54,31 +53,6 @@ func checkIssuedPassword(pw string) error {
 	}
 	//lint:ignore ST1005 the message ends with the list of allowed special characters, which is punctuation
 	return errors.New("password must be 6 digits, or 8-64 characters with upper case, lower case, a digit and one of " + PasswordSpecials)
-}
-
-// CreateCustomer adds a customer (the spec's "client") and returns its id.
-func CreateCustomer(ctx context.Context, d *db.DB, name string) (int64, error) {
-	name, err := checkName("customer", name)
-	if err != nil {
-		return 0, err
-	}
-	var id int64
-	err = d.WriteRow(ctx, `INSERT INTO customers (name, created_at) VALUES (?, ?) RETURNING id`,
-		name, time.Now().UnixMilli()).Scan(&id)
-	if db.IsUniqueViolation(err) {
-		return 0, ErrCustomerExists
-	}
-	return id, err
-}
-
-// CustomerByName returns a customer's id; db.ErrNotFound if there is none.
-func CustomerByName(ctx context.Context, d *db.DB, name string) (int64, error) {
-	var id int64
-	err := d.QueryRow(ctx, `SELECT id FROM customers WHERE name = ?`, strings.TrimSpace(name)).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, db.ErrNotFound
-	}
-	return id, err
 }
 
 // NewAccount describes an account to create.
@@ -102,7 +76,7 @@ func CreateAccount(ctx context.Context, d *db.DB, a NewAccount) error {
 		return fmt.Errorf("account number %q is not 8 digits", a.ID)
 	}
 	var err error
-	if a.Name, err = checkName("account", a.Name); err != nil {
+	if a.Name, err = checkName(accountName, a.Name); err != nil {
 		return err
 	}
 	if !slices.Contains(AccountTypes, a.Type) {
@@ -127,7 +101,7 @@ func CreateAccount(ctx context.Context, d *db.DB, a NewAccount) error {
 	}
 	now := time.Now().UnixMilli()
 	err = d.InTx(ctx, func(tx *db.Tx) error {
-		if err := customerExists(ctx, tx, a.CustomerID); err != nil {
+		if err := tenant.Exists(ctx, tx, a.CustomerID); err != nil {
 			return err
 		}
 		var n int
@@ -166,17 +140,6 @@ func accountExists(ctx context.Context, d *db.DB, id string) (bool, error) {
 	return n > 0, err
 }
 
-func customerExists(ctx context.Context, tx *db.Tx, id int64) error {
-	var n int
-	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM customers WHERE id = ?`, id).Scan(&n); err != nil {
-		return err
-	}
-	if n == 0 {
-		return fmt.Errorf("customer %d: %w", id, db.ErrNotFound)
-	}
-	return nil
-}
-
 // defaultGroup resolves NewAccount's group choice inside tx.
 func defaultGroup(ctx context.Context, tx *db.Tx, customerID, groupID int64, name string, now int64) (sql.NullInt64, error) {
 	if groupID != 0 {
@@ -194,7 +157,7 @@ func defaultGroup(ctx context.Context, tx *db.Tx, customerID, groupID int64, nam
 	if name == "" {
 		return sql.NullInt64{}, nil
 	}
-	name, err := checkName("group", name)
+	name, err := checkName(groupName, name)
 	if err != nil {
 		return sql.NullInt64{}, err
 	}

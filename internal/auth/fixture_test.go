@@ -19,6 +19,7 @@ import (
 
 	"tenfour/internal/auth"
 	"tenfour/internal/config"
+	"tenfour/internal/tenant"
 	"tenfour/internal/testkit"
 )
 
@@ -68,10 +69,10 @@ func newFixture(t *testing.T, engine string, opts ...func(*config.Config)) *fixt
 	s.Auth.SetClock(f.clock.Now)
 	ctx := context.Background()
 	var err error
-	if f.custA, err = auth.CreateCustomer(ctx, s.DB, "Alpha"); err != nil {
+	if f.custA, err = tenant.Create(ctx, s.DB, "Alpha"); err != nil {
 		t.Fatal(err)
 	}
-	if f.custB, err = auth.CreateCustomer(ctx, s.DB, "Bravo"); err != nil {
+	if f.custB, err = tenant.Create(ctx, s.DB, "Bravo"); err != nil {
 		t.Fatal(err)
 	}
 	f.account(auth.NewAccount{CustomerID: f.custA, ID: adminA, Name: "Alpha Admin", Type: "20", Admin: true, Group: "Patrol"})

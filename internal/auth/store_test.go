@@ -3,12 +3,12 @@ package auth_test
 import (
 	"context"
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
 	"tenfour/internal/auth"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/tenant"
 	"tenfour/internal/testkit"
 )
 
@@ -28,25 +28,7 @@ func TestAdminStore(t *testing.T) {
 		d := testkit.OpenStore(t, engine)
 		ctx := context.Background()
 
-		acme, err := auth.CreateCustomer(ctx, d, "  Acme ")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := auth.CreateCustomer(ctx, d, "Acme"); !errors.Is(err, auth.ErrCustomerExists) {
-			t.Fatalf("duplicate customer: %v", err)
-		}
-		for _, bad := range []string{"", "   ", strings.Repeat("n", 65)} {
-			if _, err := auth.CreateCustomer(ctx, d, bad); err == nil {
-				t.Fatalf("customer name %q accepted", bad)
-			}
-		}
-		if id, err := auth.CustomerByName(ctx, d, "Acme"); err != nil || id != acme {
-			t.Fatalf("CustomerByName: %d %v", id, err)
-		}
-		if _, err := auth.CustomerByName(ctx, d, "Nope"); !errors.Is(err, db.ErrNotFound) {
-			t.Fatalf("unknown customer: %v", err)
-		}
-		other, _ := auth.CreateCustomer(ctx, d, "Other")
+		acme, other := testkit.Customer(t, d, "Acme"), testkit.Customer(t, d, "Other")
 
 		good := auth.NewAccount{CustomerID: acme, ID: "30000001", Name: "Boss", Type: "20", Password: "123456",
 			Admin: true, Email: "Boss@Example.com", Group: "Ops"}
@@ -169,7 +151,7 @@ func TestSessionStore(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		d := testkit.OpenStore(t, engine)
 		ctx := context.Background()
-		cust, _ := auth.CreateCustomer(ctx, d, "Acme")
+		cust, _ := tenant.Create(ctx, d, "Acme")
 		for _, id := range []string{"30000001", "30000002"} {
 			if err := auth.CreateAccount(ctx, d, auth.NewAccount{CustomerID: cust, ID: id, Name: id, Type: "20", Password: "123456", Group: "G"}); err != nil {
 				t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"tenfour/internal/branding"
 	"tenfour/internal/platform/db"
@@ -107,11 +106,7 @@ func TestStore(t *testing.T) {
 			})
 
 			t.Run("data-source config", func(t *testing.T) {
-				var cust int64
-				if err := d.WriteRow(ctx, `INSERT INTO customers (name, created_at) VALUES ('C', ?) RETURNING id`,
-					time.Now().UnixMilli()).Scan(&cust); err != nil {
-					t.Fatal(err)
-				}
+				cust := testkit.Customer(t, d, "C")
 				c, err := s.DSConfig(ctx, cust)
 				if err != nil || len(c) != 0 || !c.Enabled("broadcast") {
 					t.Fatalf("empty %v %v", c, err)

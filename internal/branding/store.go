@@ -9,6 +9,7 @@ import (
 
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/tenant"
 )
 
 // Store reads and writes branding records, client configurations and data-source configurations.
@@ -186,15 +187,11 @@ func ParseDSConfig(raw string) (DSConfig, error) {
 // DSConfig returns a customer's stored data-source configuration (db.ErrNotFound for an unknown customer).
 // Use Effective for the full map.
 func (s *Store) DSConfig(ctx context.Context, customerID int64) (DSConfig, error) {
-	var raw string
-	err := s.db.QueryRow(ctx, `SELECT ds_config FROM customers WHERE id = ?`, customerID).Scan(&raw)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, db.ErrNotFound
-	}
+	t, err := tenant.Get(ctx, s.db, customerID)
 	if err != nil {
 		return nil, err
 	}
-	return ParseDSConfig(raw)
+	return ParseDSConfig(t.DSConfig)
 }
 
 // SetDSConfig replaces a customer's data-source configuration. Keys are identifiers (known feature keys and
@@ -215,12 +212,5 @@ func (s *Store) SetDSConfig(ctx context.Context, customerID int64, c DSConfig) e
 		c = DSConfig{}
 	}
 	raw, _ := json.Marshal(c)
-	res, err := s.db.Exec(ctx, `UPDATE customers SET ds_config = ? WHERE id = ?`, string(raw), customerID)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return db.ErrNotFound
-	}
-	return nil
+	return tenant.SetDSConfig(ctx, s.db, customerID, string(raw))
 }

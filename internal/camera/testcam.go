@@ -6,7 +6,6 @@ package camera
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 
 	"tenfour/internal/media/ffchild"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/tenant"
 )
 
 //go:embed testcams.py
@@ -166,9 +166,8 @@ func (s *Service) RunDemo(ctx context.Context, port int, customers []string) {
 	}
 	var mounts []string
 	for _, name := range customers {
-		var id int64
-		err := s.db.QueryRow(ctx, `SELECT id FROM customers WHERE name = ?`, name).Scan(&id)
-		if errors.Is(err, sql.ErrNoRows) {
+		id, err := tenant.ByName(ctx, s.db, name)
+		if errors.Is(err, db.ErrNotFound) {
 			continue
 		}
 		if err != nil {

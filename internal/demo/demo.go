@@ -8,7 +8,6 @@ package demo
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -22,6 +21,7 @@ import (
 	"tenfour/internal/patrol"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/secretkey"
+	customers "tenfour/internal/tenant"
 	"tenfour/internal/video"
 )
 
@@ -37,7 +37,7 @@ const BrandedColor = "#d4380d"
 // Prepare runs at start-up: with enabled it seeds an empty database; without it, an empty database gets a
 // log line saying how to create the first account.
 func Prepare(ctx context.Context, d *db.DB, enabled bool) error {
-	empty, err := isEmpty(ctx, d)
+	empty, err := customers.None(ctx, d)
 	if err != nil {
 		return err
 	}
@@ -59,14 +59,6 @@ func Prepare(ctx context.Context, d *db.DB, enabled bool) error {
 		}
 	}
 	return nil
-}
-
-func isEmpty(ctx context.Context, q interface {
-	QueryRow(ctx context.Context, q string, args ...any) *sql.Row
-}) (bool, error) {
-	var n int
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM customers`).Scan(&n)
-	return n == 0, err
 }
 
 type group struct {
@@ -150,7 +142,7 @@ func Seed(ctx context.Context, d *db.DB) (bool, error) {
 	}
 	seeded := false
 	err = d.InTx(ctx, func(tx *db.Tx) error {
-		empty, err := isEmpty(ctx, tx)
+		empty, err := customers.None(ctx, tx)
 		if err != nil || !empty {
 			return err
 		}
@@ -190,8 +182,8 @@ func Seed(ctx context.Context, d *db.DB) (bool, error) {
 	}
 	// Video (docs/video.md): Demo Fleet bought 10 hours of video calls, 4 at once, 30 minutes each, and records its
 	// calls and monitorings (§5); the second tenant keeps the defaults (no credit limit, no recording).
-	var demoID int64
-	if err := d.QueryRow(ctx, `SELECT id FROM customers WHERE name = 'Demo Fleet'`).Scan(&demoID); err != nil {
+	demoID, err := customers.ByName(ctx, d, "Demo Fleet")
+	if err != nil {
 		return true, err
 	}
 	if err := video.NewStore(d, nil).SetLimits(ctx, demoID, video.Limits{MaxCalls: 4, MaxMonitors: 16, MaxDuration: 1800,
@@ -206,8 +198,8 @@ const Dispatcher = "10000001"
 
 // FleetCustomer is the id of the demo customer "Demo Fleet" (ok false when the database has none: not a demo).
 func FleetCustomer(ctx context.Context, d *db.DB) (id int64, ok bool, err error) {
-	err = d.QueryRow(ctx, `SELECT id FROM customers WHERE name = ? ORDER BY id LIMIT 1`, tenants[0].name).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
+	id, err = customers.ByName(ctx, d, tenants[0].name)
+	if errors.Is(err, db.ErrNotFound) {
 		return 0, false, nil
 	}
 	return id, err == nil, err
@@ -225,7 +217,7 @@ var DemoKeys = []struct{ Name, Key string }{
 // seedThemesAndKeys gives Demo Fleet its hosts (the demo's addresses, the branded host and ThemeHost: its
 // dispatcher may theme them in /theme) and a key ring whose newer key is current (ADR 0021).
 func seedThemesAndKeys(ctx context.Context, d *db.DB, bs *branding.Store) error {
-	cid, err := auth.CustomerByName(ctx, d, "Demo Fleet")
+	cid, err := customers.ByName(ctx, d, "Demo Fleet")
 	if err != nil {
 		return err
 	}
@@ -253,9 +245,8 @@ var DemoHosts = []string{"127.0.0.1", "localhost"}
 var CustomerNames = []string{"Demo Fleet", "Second Tenant"}
 
 func seedTenant(ctx context.Context, tx *db.Tx, t tenant, hash string, now int64, rng *rand.Rand) error {
-	var cid int64
-	if err := tx.QueryRow(ctx, `INSERT INTO customers (name, ds_config, created_at) VALUES (?, ?, ?) RETURNING id`,
-		t.name, t.dsConfig, now).Scan(&cid); err != nil {
+	cid, err := customers.Add(ctx, tx, customers.New{Name: t.name, DSConfig: t.dsConfig})
+	if err != nil {
 		return err
 	}
 	fleet := directory.Fleet{Customer: directory.CustomerID(cid), Now: now}

@@ -9,6 +9,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/schoolbus"
+	customers "tenfour/internal/tenant"
 )
 
 // Field work of the demo customer (issue 18): job tickets in every state — the open ones reach the simulated
@@ -50,8 +51,8 @@ func SeedField(ctx context.Context, d *db.DB, enabled bool, jobs *job.Store, bus
 	if !enabled {
 		return nil
 	}
-	var cust int64
-	if err := d.QueryRow(ctx, `SELECT id FROM customers WHERE name = ?`, tenants[0].name).Scan(&cust); err != nil {
+	cust, err := customers.ByName(ctx, d, tenants[0].name)
+	if err != nil {
 		return nil // not the demo database
 	}
 	var n int

@@ -10,6 +10,7 @@ import (
 
 	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/testkit"
 )
 
 func accountIDs(as []directory.Account) []directory.TerminalID {
@@ -225,7 +226,7 @@ var apiCases = map[string]func(t *testing.T, s *directory.Store, w *world){
 	"provision": func(t *testing.T, s *directory.Store, w *world) {
 		ctx := context.Background()
 		hash := pwHash()
-		cust := directory.CustomerID(newCustomer(t, w.d, "Fleet"))
+		cust := directory.CustomerID(testkit.Customer(t, w.d, "Fleet"))
 		fleet := directory.Fleet{Customer: cust, Now: 1_700_000_000_000,
 			Groups: []directory.FleetGroup{{Name: "Top", Color: "#111111"}, {Name: "Child", Parent: "Top"}, {Name: "Other"}},
 			Accounts: []directory.FleetAccount{

@@ -28,16 +28,6 @@ func mustExec(t testing.TB, d *db.DB, q string, args ...any) {
 	}
 }
 
-func newCustomer(t testing.TB, d *db.DB, name string) int64 {
-	t.Helper()
-	var id int64
-	if err := d.WriteRow(context.Background(), `INSERT INTO customers (name, created_at) VALUES (?, ?) RETURNING id`,
-		name, time.Now().UnixMilli()).Scan(&id); err != nil {
-		t.Fatal(err)
-	}
-	return id
-}
-
 func newGroup(t testing.TB, d *db.DB, cust int64, name string, parent directory.GroupID, kind string) directory.GroupID {
 	t.Helper()
 	var id int64
@@ -91,8 +81,8 @@ const (
 func buildWorld(t testing.TB, d *db.DB) *world {
 	t.Helper()
 	w := &world{d: d}
-	w.alpha = newCustomer(t, d, "Alpha")
-	w.bravo = newCustomer(t, d, "Bravo")
+	w.alpha = testkit.Customer(t, d, "Alpha")
+	w.bravo = testkit.Customer(t, d, "Bravo")
 	w.aOps = newGroup(t, d, w.alpha, "Alpha Ops", 0, "fixed")
 	w.aSub = newGroup(t, d, w.alpha, "Alpha Sub", w.aOps, "fixed")
 	w.aEmpty = newGroup(t, d, w.alpha, "Alpha Empty", 0, "fixed")

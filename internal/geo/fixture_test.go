@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,7 +16,6 @@ import (
 const password = "123456"
 
 var (
-	nextCust atomic.Int64
 	hashOnce sync.Once
 	pwHash   string
 )
@@ -40,11 +38,7 @@ func seed(t testing.TB, d *db.DB, n int) fleet {
 		}
 	})
 	now := time.Now().UnixMilli()
-	var f fleet
-	if err := d.WriteRow(ctx, `INSERT INTO customers (name, created_at) VALUES (?, ?) RETURNING id`,
-		fmt.Sprintf("cust-%d", nextCust.Add(1)), now).Scan(&f.customer); err != nil {
-		t.Fatal(err)
-	}
+	f := fleet{customer: testkit.Customer(t, d, "cust")}
 	id := func(i int) string { return fmt.Sprintf("%03d%05d", f.customer%1000, i) }
 	f.dispatcher = id(0)
 	accts := []directory.FleetAccount{{ID: directory.TerminalID(f.dispatcher), Type: "20", Name: "Dispatcher",

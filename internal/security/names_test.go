@@ -9,6 +9,7 @@ import (
 
 	"tenfour/internal/auth"
 	"tenfour/internal/files"
+	"tenfour/internal/tenant"
 	"tenfour/internal/testkit"
 )
 
@@ -96,7 +97,7 @@ func TestNameSpoofing(t *testing.T) {
 	}
 
 	// Customers and accounts made by an administrator (tenfour admin) follow the same rule.
-	if _, err := auth.CreateCustomer(context.Background(), s.DB, "Acme\u202e"); err == nil {
+	if _, err := tenant.Create(context.Background(), s.DB, "Acme\u202e"); err == nil {
 		t.Error("customer name with a right-to-left override accepted")
 	}
 	if err := auth.CreateAccount(context.Background(), s.DB, auth.NewAccount{CustomerID: c, ID: "34000002",

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"tenfour/internal/auth"
 	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/tenant"
 )
 
 // Provisioning creates a large simulated fleet's accounts straight in the store (`tenfour sim --provision`,
@@ -84,10 +84,9 @@ func Provision(ctx context.Context, d *db.DB, o ProvisionOptions) (Provisioned, 
 		case existing > 0:
 			return fmt.Errorf("provision: %d of the accounts %d…%d exist already", existing, o.First, o.First+o.Count-1)
 		}
-		err = tx.QueryRow(ctx, `SELECT id FROM customers WHERE name = ?`, o.Customer).Scan(&res.CustomerID)
-		if errors.Is(err, sql.ErrNoRows) {
-			err = tx.QueryRow(ctx, `INSERT INTO customers (name, ds_config, created_at) VALUES (?, '{}', ?) RETURNING id`,
-				o.Customer, now).Scan(&res.CustomerID)
+		res.CustomerID, err = tenant.ByName(ctx, tx, o.Customer)
+		if errors.Is(err, db.ErrNotFound) {
+			res.CustomerID, err = tenant.Add(ctx, tx, tenant.New{Name: o.Customer})
 		}
 		if err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 
 	"tenfour/internal/auth"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/tenant"
 )
 
 // Password is the password of every account a fixture provisions (the original 6-digit kind).
@@ -19,7 +20,7 @@ var customers atomic.Int64
 // the store.
 func Customer(t testing.TB, d *db.DB, name string) int64 {
 	t.Helper()
-	id, err := auth.CreateCustomer(context.Background(), d, fmt.Sprintf("%s #%d", name, customers.Add(1)))
+	id, err := tenant.Create(context.Background(), d, fmt.Sprintf("%s #%d", name, customers.Add(1)))
 	if err != nil {
 		t.Fatal(err)
 	}

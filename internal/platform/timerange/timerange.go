@@ -1,17 +1,17 @@
 // Package timerange owns spec §5 "Time range" for every search and report: start and end required, start not
 // after end, an optional longest length, no query across a calendar month of the customer's time zone, and the
-// customer's zone itself (customers.time_zone in hours).
+// customer's zone itself (read by the customers' owner, internal/tenant).
 package timerange
 
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/tenant"
 )
 
 // Errors of spec §5, shared by every domain's searches. "Start and end required" is a plain 400 on the parameter.
@@ -69,24 +69,13 @@ func Check(from, to int64, maxLen time.Duration, loc *time.Location) (Range, err
 	return Range{From: from, To: to}, nil
 }
 
-// Zone is a customer's time zone.
+// Zone is a customer's time zone, as its owner reads it (tenant.TimeZone).
 func Zone(ctx context.Context, d *db.DB, customerID int64) (*time.Location, error) {
-	var tz string
-	if err := d.QueryRow(ctx, `SELECT time_zone FROM customers WHERE id = ?`, customerID).Scan(&tz); err != nil {
-		return nil, err
-	}
-	return ZoneOf(tz), nil
+	return tenant.TimeZone(ctx, d, customerID)
 }
 
-// ZoneOf turns customers.time_zone (hours, possibly fractional: "8", "-3.5") into a fixed zone; a malformed or
-// out-of-range value is UTC.
-func ZoneOf(hours string) *time.Location {
-	h, err := strconv.ParseFloat(strings.TrimSpace(hours), 64)
-	if err != nil || !(h >= -14 && h <= 14) { // also refuses NaN
-		return time.UTC
-	}
-	return time.FixedZone("UTC"+strconv.FormatFloat(h, 'f', -1, 64), int(h*3600))
-}
+// ZoneOf is tenant.ZoneOf, for the lists that read many customers' zones in a join.
+func ZoneOf(hours string) *time.Location { return tenant.ZoneOf(hours) }
 
 // Day is the calendar day (YYYY-MM-DD) of ms in loc.
 func Day(ms int64, loc *time.Location) string {

@@ -1,14 +1,11 @@
 package timerange
 
 import (
-	"context"
 	"errors"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
 
-	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 )
 
@@ -97,18 +94,6 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
-func TestZoneOf(t *testing.T) {
-	for in, want := range map[string]int{
-		"8": 8 * 3600, "-3.5": -3*3600 - 1800, "5.75": 5*3600 + 45*60, " 14 ": 14 * 3600,
-		"0": 0, "": 0, "x": 0, "99": 0, "-14.5": 0, "NaN": 0,
-	} {
-		_, off := time.Unix(0, 0).In(ZoneOf(in)).Zone()
-		if off != want {
-			t.Errorf("ZoneOf(%q) offset %d, want %d", in, off, want)
-		}
-	}
-}
-
 func TestDay(t *testing.T) {
 	ms := time.Date(2026, 10, 31, 20, 0, 0, 0, time.UTC).UnixMilli()
 	if got := Day(ms, time.UTC); got != "2026-10-31" {
@@ -119,32 +104,5 @@ func TestDay(t *testing.T) {
 	}
 	if got := Day(ms, ZoneOf("-3.5")); got != "2026-10-31" {
 		t.Errorf("Day in UTC-3.5 = %s", got)
-	}
-}
-
-func TestZone(t *testing.T) {
-	ctx := context.Background()
-	d, err := db.OpenSQLite(filepath.Join(t.TempDir(), "t.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if _, err := d.Exec(ctx, `CREATE TABLE customers (id INTEGER PRIMARY KEY, time_zone TEXT NOT NULL)`); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := d.Exec(ctx, `INSERT INTO customers (id, time_zone) VALUES (1, '-3.5'), (2, 'junk')`); err != nil {
-		t.Fatal(err)
-	}
-	for id, want := range map[int64]int{1: -3*3600 - 1800, 2: 0} {
-		loc, err := Zone(ctx, d, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, off := time.Unix(0, 0).In(loc).Zone(); off != want {
-			t.Errorf("customer %d: offset %d, want %d", id, off, want)
-		}
-	}
-	if _, err := Zone(ctx, d, 3); err == nil {
-		t.Error("unknown customer: no error")
 	}
 }
