@@ -1,6 +1,7 @@
 // Call records, missed calls (docs/voice.md §6).
 import { buildUrl, http } from '../../shared/http/client';
 import type { CallKind, VoiceRecord } from '../../shared/voice/protocol';
+import { queryKeys } from '../../shared/queryKeys';
 
 export interface RecordQuery {
   stime: number;
@@ -21,6 +22,9 @@ export interface MissedCall {
   status: number;
   time: number;
 }
+
+/** The call records of /voice-list, one query per search and page. */
+export const voiceKeys = queryKeys('voice', ['records']);
 
 export const voiceApi = {
   records: (q: RecordQuery) => http.post<{ total: number; list: VoiceRecord[] }>('/ds/data/callByUTCPost', q),

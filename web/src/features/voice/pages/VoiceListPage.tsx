@@ -1,17 +1,17 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Card, DatePicker, Select, Space, Table, Tag, Tooltip } from 'antd';
-import { DownloadOutlined, PauseCircleOutlined, PlayCircleOutlined, SearchOutlined } from '@ant-design/icons';
-import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
+import { Button, Select, Space, Table, Tag, Tooltip } from 'antd';
+import { DownloadOutlined, PauseCircleOutlined, PlayCircleOutlined } from '@ant-design/icons';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { canPlay, fmtDuration, fmtUs, type CallKind, type VoiceRecord } from '../../../shared/voice/protocol';
-import { useSession } from '../../../shared/session';
 import { useDirectory } from '../../../shared/directory/store';
 import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
-import { recordUrl, voiceApi, type RecordQuery } from '../api';
-import { voiceErrorText } from '../../../shared/voice/errors';
-import { checkRange, MONTH_DAYS, startOfDay } from '../../../shared/time/range';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { MONTH_DAYS } from '../../../shared/time/range';
+import { formatZoned } from '../../../shared/time/zone';
+import { ReportShell, todayRange, useReportSearch } from '../../../shared/report/ReportShell';
+import { recordUrl, voiceApi, voiceKeys } from '../api';
 import '../../../shared/voice/voice.css';
 
 const KINDS: CallKind[] = ['group', 'single', 'temp', 'all', 'broadcast'];
@@ -21,79 +21,40 @@ const FMT = 'YYYY-MM-DD HH:mm:ss';
 export default function VoiceListPage() {
   const { t } = useTranslation('voice');
   const status = useLiveStatus((s) => s.status);
-  const tzMs = useSession((s) => s.session?.timeZoneMs ?? 0);
   useLiveDirectory();
   const terminals = useDirectory((s) => s.terminals);
   const groups = useDirectory((s) => s.groups);
-  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => [dayjs(startOfDay(Date.now(), tzMs)), dayjs()]);
   const [msId, setMsId] = useState<string>();
   const [gid, setGid] = useState<string>();
   const [type, setType] = useState<CallKind>();
-  const [page, setPage] = useState({ pageNo: 1, pageSize: 20 });
-  const [query, setQuery] = useState<RecordQuery | null>(() => ({ stime: startOfDay(Date.now(), tzMs), etime: Date.now() }));
+  const search = useReportSearch({} as { msId?: string; gid?: string; type?: CallKind }, { maxDays: MONTH_DAYS, range: todayRange });
+  const { query, page } = search;
   const [playing, setPlaying] = useState<string>();
 
-  const rangeError = checkRange(range?.[0]?.valueOf(), range?.[1]?.valueOf(), MONTH_DAYS, tzMs);
-  const search = () => {
-    if (rangeError || !range) return;
-    setPage((p) => ({ ...p, pageNo: 1 }));
-    setQuery({ stime: range[0].valueOf(), etime: range[1].valueOf(), msId, gid, type });
-  };
-
   const q = useQuery({
-    queryKey: ['voice', 'records', query, page],
-    queryFn: () => voiceApi.records({ ...query!, pageNo: page.pageNo, pageSize: page.pageSize }),
-    enabled: !!query,
+    queryKey: voiceKeys.records(query, page),
+    queryFn: () => voiceApi.records({ stime: query.sTime, etime: query.eTime, msId: query.msId, gid: query.gid, type: query.type, ...page }),
   });
-
-  const terminalOptions = useMemo(
-    () => Object.values(terminals).map((x) => ({ value: x.cid, label: `${x.name || x.cid} (${x.cid})` })),
-    [terminals],
-  );
   const groupOptions = useMemo(() => Object.values(groups).map((g) => ({ value: g.gid, label: g.name })), [groups]);
 
   return (
-    <div className="vlist" data-testid="voice-list-page" data-socket={status}>
-      <Card size="small" title={t('records.title')}>
-        <div className="vlist-filters">
-          <DatePicker.RangePicker
-            showTime
-            value={range}
-            onChange={(v) => setRange(v && v[0] && v[1] ? [v[0], v[1]] : null)}
-            status={rangeError ? 'error' : undefined}
-            presets={[
-              { label: t('records.today'), value: [dayjs(startOfDay(Date.now(), tzMs)), dayjs()] },
-              { label: t('records.lastHour'), value: [dayjs().subtract(1, 'hour'), dayjs()] },
-            ]}
-            data-testid="records-range"
-          />
-          <Select
-            allowClear
-            showSearch={{ optionFilterProp: 'label' }}
-            placeholder={t('records.terminal')}
-            style={{ width: 220 }}
-            value={msId}
-            onChange={setMsId}
-            options={terminalOptions}
-            data-testid="records-terminal"
-          />
+    <ReportShell
+      ns="voice"
+      title={t('records.title')}
+      testId="voice-list-page"
+      data={{ 'data-socket': status }}
+      search={search}
+      error={q.error}
+      filters={
+        <>
+          <TerminalPicker value={msId} onChange={setMsId} placeholder={t('records.terminal')} testId="records-terminal" />
           <Select allowClear placeholder={t('records.group')} style={{ width: 180 }} value={gid} onChange={setGid} options={groupOptions} data-testid="records-group" />
-          <Select
-            allowClear
-            placeholder={t('records.type')}
-            style={{ width: 150 }}
-            value={type}
-            onChange={setType}
-            options={KINDS.map((k) => ({ value: k, label: t(`kind.${k}`) }))}
-            data-testid="records-type"
-          />
-          <Button type="primary" icon={<SearchOutlined />} onClick={search} disabled={!!rangeError} data-testid="records-search">
-            {t('records.search')}
-          </Button>
-        </div>
-        {rangeError && <Alert style={{ marginTop: 8 }} type="warning" showIcon title={t(`range.${rangeError}`)} data-testid="records-range-error" />}
-      </Card>
-      {q.isError && <Alert type="error" showIcon title={voiceErrorText(t, q.error)} />}
+          <Select allowClear placeholder={t('records.type')} style={{ width: 150 }} value={type} onChange={setType} options={KINDS.map((k) => ({ value: k, label: t(`kind.${k}`) }))} data-testid="records-type" />
+        </>
+      }
+      onSearch={() => search.apply({ msId, gid, type })}
+      testIds={{ search: 'records-search' }}
+    >
       <Table<VoiceRecord>
         size="small"
         rowKey={(r) => `${r.callid}:${r.btime}:${r.id}`}
@@ -101,16 +62,9 @@ export default function VoiceListPage() {
         dataSource={q.data?.list ?? []}
         data-testid="records-table"
         onRow={(r) => ({ 'data-testid': 'record-row', 'data-callid': r.callid, 'data-ms-id': r.msId, 'data-quality': r.quality } as React.HTMLAttributes<HTMLElement>)}
-        pagination={{
-          current: page.pageNo,
-          pageSize: page.pageSize,
-          total: q.data?.total ?? 0,
-          showSizeChanger: true,
-          pageSizeOptions: [20, 50, 100, 1000],
-          onChange: (pageNo, pageSize) => setPage({ pageNo, pageSize }),
-        }}
+        pagination={{ ...search.pagination(q.data?.total ?? 0), showSizeChanger: true, pageSizeOptions: [20, 50, 100, 1000] }}
         columns={[
-          { key: 'btime', title: t('records.col.time'), render: (_, r) => dayjs(r.btime).format(FMT), width: 170 },
+          { key: 'btime', title: t('records.col.time'), render: (_, r) => formatZoned(r.btime, FMT), width: 170 },
           { key: 'type', title: t('records.col.type'), render: (_, r) => <Tag>{t(`kind.${r.type}`, { defaultValue: r.type })}</Tag>, width: 110 },
           {
             key: 'where',
@@ -178,6 +132,6 @@ export default function VoiceListPage() {
           },
         ]}
       />
-    </div>
+    </ReportShell>
   );
 }
