@@ -168,6 +168,15 @@ func history(ctx context.Context, tx *db.Tx, customerID int64, id ID, msID, acti
 	return err
 }
 
+// actionCols are the columns an action writes besides the state: when it happened and, for a rejection or a
+// completion, the worker's words.
+var actionCols = map[Action]struct{ at, words string }{
+	Accept:   {at: "accepted_at"},
+	Reject:   {at: "accepted_at", words: "reason"},
+	Start:    {at: "started_at"},
+	Complete: {at: "ended_at", words: "remark"},
+}
+
 // Act applies a worker's action to the terminal's ticket of a job: the state machine decides (ErrTransition),
 // the change and its history entry are stored in one transaction, and a concurrent change of the same ticket
 // makes this one fail rather than overwrite it. A job without a ticket of the terminal is "404".
@@ -185,25 +194,18 @@ func (s *Store) Act(ctx context.Context, customerID int64, id ID, msID string, a
 		if err != nil {
 			return err
 		}
-		set := "state = ?, updated_at = ?"
-		args := []any{int(to), now}
-		switch a {
-		case Accept:
-			set += ", accepted_at = ?"
-			args = append(args, now)
-		case Reject:
-			set += ", accepted_at = ?, reason = ?"
-			args = append(args, now, reason)
-		case Start:
-			set += ", started_at = ?"
-			args = append(args, now)
-		case Complete:
-			set += ", ended_at = ?, remark = ?"
-			args = append(args, now, remark)
+		note := reason
+		if a == Complete {
+			note = remark
 		}
+		col := actionCols[a]
 		// Received or not, a ticket its worker acts on has reached the terminal.
-		set += ", delivered_at = CASE WHEN delivered_at = 0 THEN ? ELSE delivered_at END"
-		args = append(args, now)
+		set := "state = ?, updated_at = ?, " + col.at + " = ?, delivered_at = CASE WHEN delivered_at = 0 THEN ? ELSE delivered_at END"
+		args := []any{int(to), now, now, now}
+		if col.words != "" {
+			set += ", " + col.words + " = ?"
+			args = append(args, note)
+		}
 		// A ticket changed since it was read is not there in state cur any more: this action came too late.
 		err = db.OneRow(tx.Exec(ctx, `UPDATE job_tickets SET `+set+` WHERE job_id = ? AND ms_id = ? AND state = ?`,
 			append(args, id, msID, int(cur))...))
@@ -212,10 +214,6 @@ func (s *Store) Act(ctx context.Context, customerID int64, id ID, msID string, a
 		}
 		if err != nil {
 			return err
-		}
-		note := reason
-		if a == Complete {
-			note = remark
 		}
 		return history(ctx, tx, customerID, id, msID, pastTense(a), to, note, msID, byName, now)
 	})
