@@ -133,21 +133,22 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 		a.Go(func(ctx context.Context) { a.Cluster.Run(ctx); a.Hub.Wait(); a.Cluster.Close() })
 	}
 
-	// Every service mounts its endpoints with Routes(router) and gives its socket types to the hub with
-	// hub.Register(svc.Verbs()...): the hub's index (Hub.Verbs) is what docs/socket-verbs.md lists.
+	// Every service is a Module in mods: its endpoints (Routes), its socket types (Verbs: the hub's index,
+	// Hub.Verbs, is what docs/socket-verbs.md lists) and its hooks; mount wires them in the list's order.
 	// The console session: any token carrier on a call, the cookie alone on a download (docs/adr/0009).
 	router := httpx.NewRouter(a.mux, httpx.TokenAuth(auth.TokenFrom, a.Sessions.Lookup),
 		httpx.TokenAuth(auth.ReadTokenFrom, a.Sessions.Lookup))
 	hub := a.Hub
 	a.router = router
+	var mods []Module
 	router.Handle("GET /healthz", http.HandlerFunc(a.healthz))
 	router.Handle("GET /metrics", metricsHandler(cfg.MetricsToken))
 	router.Handle("GET /metrics/pprof/{name}", profileHandler(cfg.MetricsToken))
 	router.Handle("GET /ds/ws", a.Hub)
-	a.Go(a.single("event-retention", func(ctx context.Context) { a.Hub.RunRetention(ctx, cfg.EventRetention) }))
-	a.Log.Routes(router)
-	hub.Register(a.Log.Verbs()...)
-	a.Auth.Routes(router)
+	mods = append(mods,
+		Module{Name: "event-retention", Single: func(ctx context.Context) { a.Hub.RunRetention(ctx, cfg.EventRetention) }},
+		Module{Routes: a.Log.Routes, Verbs: a.Log.Verbs()},
+		Module{Routes: a.Auth.Routes})
 
 	// The directory owns groups, terminals and membership; every other domain reads and writes them through dir
 	// (mounted under [directory] below).
@@ -157,16 +158,12 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	// Domain services (one line each; keep this list in the order of the spec's §7).
 	// [safety] SOS alarms (spec §7 SOS, findSosReport); the emergency floor hook is set below with the voice service.
 	a.SOS = sos.New(d, dir, a.Hub, a.Log, sos.Options{RealertEvery: cfg.Safety.SOSRealert})
-	a.SOS.Routes(router)
-	hub.Register(a.SOS.Verbs()...)
-	a.Go(a.single("sos-realert", a.SOS.Run)) // in a cluster: one re-alert per interval, not one per node
-	a.OnPrepare(a.SOS.Restore)
+	// in a cluster: one re-alert per interval, not one per node
+	mods = append(mods, Module{Routes: a.SOS.Routes, Verbs: a.SOS.Verbs(), Name: "sos-realert", Single: a.SOS.Run, Start: a.SOS.Restore})
 	// [safety] lone worker (spec §7 loneWork, findLoneWorkAlarm): plans, the check-in engine (ticks every second).
 	a.LoneWork = lonework.New(d, dir, a.Hub, a.Log, lonework.Thresholds{OfflineGrace: cfg.Safety.LoneOfflineGrace,
 		BatteryOff: cfg.Safety.LoneBatteryOff, WeakSignal: cfg.Safety.LoneWeakSignal})
-	a.LoneWork.Routes(router)
-	hub.Register(a.LoneWork.Verbs()...)
-	a.Go(a.single("lonework", a.LoneWork.Run)) // in a cluster: on one node at a time
+	mods = append(mods, Module{Routes: a.LoneWork.Routes, Verbs: a.LoneWork.Verbs(), Name: "lonework", Single: a.LoneWork.Run})
 	// [voice] media server (WebRTC SFU, one UDP port, optional TURN), floor control, calls, monitoring, records, mute
 	mediaEng, err := media.NewEngine(media.Config{UDPPort: cfg.Voice.UDPPort, PublicIPs: cfg.Voice.PublicIPs,
 		Interfaces: cfg.Voice.Interfaces, TURNPort: cfg.Voice.TURNPort, TURNSecret: cfg.Voice.TURNSecret,
@@ -178,11 +175,8 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 		RingTimeout: cfg.Voice.RingTimeout, GroupHangTime: cfg.Voice.GroupHangTime, Retention: cfg.Voice.RecordingRetention,
 		ReleaseTail: cfg.Voice.ReleaseTail})
 	a.Voice = voiceSvc
-	voiceSvc.Routes(router)
-	hub.Register(voiceSvc.Verbs()...)
-	a.OnPrepare(voiceSvc.Restore)
-	a.Go(voiceSvc.RunRetention)
-	a.Go(func(ctx context.Context) { <-ctx.Done(); voiceSvc.Close(); mediaEng.Close() })
+	mods = append(mods, Module{Routes: voiceSvc.Routes, Verbs: voiceSvc.Verbs(), Start: voiceSvc.Restore,
+		Run: []func(ctx context.Context){voiceSvc.RunRetention, func(ctx context.Context) { <-ctx.Done(); voiceSvc.Close(); mediaEng.Close() }}})
 	a.SOS.SetFloor(voiceSvc) // an SOS terminal's floor requests pre-empt everyone
 	// [cameras] /ds/camera, /ds/apiZlmk: cameras pulled with ffmpeg, watched over WebRTC on the media server's
 	// port, snapshots, recordings with retention; with --demo, simulated RTSP cameras (docs/adr/0016)
@@ -191,11 +185,9 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	a.Cameras = camera.New(d, a.Hub, mediaEng, camera.Options{DataDir: cfg.DataDir, NodeID: cfg.Cluster.NodeID,
 		MaxPerCustomer: cfg.Camera.MaxPerCustomer, Retention: cfg.Camera.Retention, FFmpeg: cfg.Camera.FFmpeg,
 		AllowNets: cfg.Camera.AllowNets, Jobs: ffJobs})
-	a.Cameras.Routes(router)
-	hub.Register(a.Cameras.Verbs()...)
-	a.OnPrepare(a.Cameras.Restore)
-	a.Go(a.Cameras.Run) // ends every camera child process at shutdown
-	a.Go(a.Cameras.RunRetention)
+	// Run ends every camera child process at shutdown
+	mods = append(mods, Module{Routes: a.Cameras.Routes, Verbs: a.Cameras.Verbs(), Start: a.Cameras.Restore,
+		Run: []func(ctx context.Context){a.Cameras.Run, a.Cameras.RunRetention}})
 	if a.Cluster != nil { // recordings a dead node left open are closed by one node (docs/adr/0024)
 		a.Go(a.single("camera-orphans", func(ctx context.Context) { a.Cameras.RunOrphans(ctx, a.Cluster.LiveNodes, cfg.Cluster.Timeout) }))
 	}
@@ -206,16 +198,11 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	// (recordings per customer switch, muxed by ffmpeg, deleted with --camera-retention-days)
 	a.Video = video.New(d, dir, a.Hub, a.Log, mediaEng, video.Options{RingTimeout: cfg.Voice.RingTimeout,
 		DataDir: cfg.DataDir, FFmpeg: cfg.Camera.FFmpeg, Retention: cfg.Camera.Retention})
-	a.Video.Routes(router)
-	hub.Register(a.Video.Verbs()...)
-	a.OnPrepare(a.Video.Restore)
-	a.Go(a.Video.RunRetention)
-	a.Go(func(ctx context.Context) { <-ctx.Done(); a.Video.Close() })
+	mods = append(mods, Module{Routes: a.Video.Routes, Verbs: a.Video.Verbs(), Start: a.Video.Restore,
+		Run: []func(ctx context.Context){a.Video.RunRetention, func(ctx context.Context) { <-ctx.Done(); a.Video.Close() }}})
 	// [directory]
-	dirSvc.Routes(router)
-	hub.Register(dirSvc.Verbs()...)
 	hub.SetHooks(dirSvc.Hooks()) // presence: online/offline, logs 5/6/7
-	a.OnPrepare(a.alone(dirSvc.ResetPresence))
+	mods = append(mods, Module{Routes: dirSvc.Routes, Verbs: dirSvc.Verbs(), Start: a.alone(dirSvc.ResetPresence)})
 	// [realtime] SMS relay (sms.send, pending delivery at terminal login) and remote control (call.set, param.set)
 	// [messages] file service (uploads, ranged downloads, terminal file tokens), messages both ways (findSms,
 	// updateSms, unread, findMessageData), tones (library, tone.send), media cloud (media.uploaded, mediaLib/list)
@@ -233,30 +220,23 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 		}
 		fileSvc.SetKey(key)
 	}
-	fileSvc.Routes(router)
-	hub.Register(fileSvc.Verbs()...)
 	msgSvc := message.New(message.NewStore(d, dir), a.Hub, a.Log)
 	msgSvc.Files = fileSvc
-	msgSvc.Routes(router)
-	hub.Register(msgSvc.Verbs()...)
-	hub.OnLogin(msgSvc.DeliverAtLogin) // pending messages reach a terminal at its login
 	toneSvc := tone.New(d, dir, fileSvc, a.Hub, a.Log)
-	toneSvc.Routes(router)
-	hub.Register(toneSvc.Verbs()...)
 	mediaSvc := medialib.New(d, dir, fileSvc, a.Hub, a.Log)
-	mediaSvc.Routes(router)
-	hub.Register(mediaSvc.Verbs()...)
 	ctl := terminalctl.New(d, dir, a.Hub, a.Log)
 	ctl.OnCallSet = a.Voice.CallSetStatusChanged // a killed or stunned talker loses the floor at once
-	hub.Register(ctl.Verbs()...)
-	hub.OnLogin(ctl.RemindAtLogin) // a killed, stunned or tuned terminal is reminded at its login
 	// [reports] presence intervals (findOnlineDurationPost, findOnlineDetailData); /ds/turn/send (TURN credentials)
 	ctl.ICE = mediaEng
-	ctl.Routes(router)
 	a.Presence = presence.New(d, dir, a.Hub)
-	a.Presence.Routes(router)
 	hub.SetHooks(a.Presence.Hooks())
-	a.OnPrepare(a.alone(a.Presence.Prepare))
+	mods = append(mods,
+		Module{Routes: fileSvc.Routes, Verbs: fileSvc.Verbs()},
+		Module{Routes: msgSvc.Routes, Verbs: msgSvc.Verbs(), Login: msgSvc.DeliverAtLogin}, // pending messages reach a terminal at its login
+		Module{Routes: toneSvc.Routes, Verbs: toneSvc.Verbs()},
+		Module{Routes: mediaSvc.Routes, Verbs: mediaSvc.Verbs()},
+		Module{Routes: ctl.Routes, Verbs: ctl.Verbs(), Login: ctl.RemindAtLogin}, // a killed, stunned or tuned terminal is reminded at its login
+		Module{Routes: a.Presence.Routes, Start: a.alone(a.Presence.Prepare), Run: []func(ctx context.Context){a.Presence.Run}})
 	if a.Cluster != nil {
 		// a dead node's accounts go offline and their presence intervals end; one talking node per group
 		a.Cluster.OnPresence(dirSvc)
@@ -276,43 +256,32 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 		a.MediaRelay = relay
 		a.Go(relay.Run)
 	}
-	a.Go(a.Presence.Run)
 	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin
 	geoSvc := geo.New(d, dir, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention,
 		Rate: cfg.GPS.Rate, Burst: cfg.GPS.Burst, MaxAge: cfg.GPS.MaxAge})
 	geoSvc.OnTerminalChanged = dirSvc.TerminalChanged
-	geoSvc.Routes(router)
-	hub.Register(geoSvc.Verbs()...)
-	a.OnPrepare(geoSvc.Load)
-	a.Go(geoSvc.Run)
+	mods = append(mods, Module{Routes: geoSvc.Routes, Verbs: geoSvc.Verbs(), Start: geoSvc.Load, Run: []func(ctx context.Context){geoSvc.Run}})
 	// [patrol] the patrol service (spec §7 /patrolService; its own token and code 1011, docs/adr/0019), the
 	// order engine (generates and judges every Patrol.Every) and terminal punches (patrol.punch).
 	a.Patrol = patrol.New(d, a.Auth, dir, a.Hub, patrol.Options{LateGrace: cfg.Patrol.LateGrace, Every: cfg.Patrol.Every})
-	a.Patrol.Routes(router)
-	hub.Register(a.Patrol.Verbs()...)
-	a.Go(a.single("patrol", a.Patrol.Run)) // in a cluster: orders generated and judged on one node
+	// in a cluster: orders generated and judged on one node
+	mods = append(mods, Module{Routes: a.Patrol.Routes, Verbs: a.Patrol.Verbs(), Name: "patrol", Single: a.Patrol.Run})
 	// [field work] job tickets (spec §7 /ds/job/*, findJobReport: tickets delivered with acknowledgement, pending
 	// ones at the terminal's login) and the school-bus punch list (/ds/schoolCar/*, bus.punch)
 	a.Jobs = job.New(d, dir, a.Hub, a.Log)
-	a.Jobs.Routes(router)
-	hub.Register(a.Jobs.Verbs()...)
-	hub.OnLogin(a.Jobs.DeliverAtLogin)
-	a.Go(a.Jobs.Run)
 	a.Bus = schoolbus.New(d, dir, fileSvc, a.Hub, a.Log)
-	a.Bus.Routes(router)
-	hub.Register(a.Bus.Verbs()...)
+	mods = append(mods,
+		Module{Routes: a.Jobs.Routes, Verbs: a.Jobs.Verbs(), Login: a.Jobs.DeliverAtLogin, Run: []func(ctx context.Context){a.Jobs.Run}},
+		Module{Routes: a.Bus.Routes, Verbs: a.Bus.Verbs()})
 	// [branding] per-host branding and client config; custom themes of a customer's hosts (customTheme, findTheme,
 	// deleteTheme, getClientHostList)
 	brandSvc := branding.NewService(d)
 	brandSvc.Hub = a.Hub
-	brandSvc.Routes(router)
-	hub.Register(brandSvc.Verbs()...)
+	mods = append(mods, Module{Routes: brandSvc.Routes, Verbs: brandSvc.Verbs()})
 	// [keys] secret keys (spec §7 /ds/key/*): the key ring, userInfo.secretKey, key.changed to terminals at login
 	keySvc := secretkey.New(d, a.Hub)
-	keySvc.Routes(router)
-	hub.Register(keySvc.Verbs()...)
-	hub.OnLogin(keySvc.SendAtLogin)
 	a.Auth.SetKeyRing(keySvc)
+	mods = append(mods, Module{Routes: keySvc.Routes, Verbs: keySvc.Verbs(), Login: keySvc.SendAtLogin})
 	// [broadcast] public address: orgs, casters, speakers, music library, tasks, plans, real-time player (/broadcast/v1)
 	musicDir := filepath.Join(cfg.DataDir, "broadcast")
 	if err := os.MkdirAll(musicDir, 0o750); err != nil {
@@ -322,13 +291,11 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	// live paging carries the console's microphone over the PTT path
 	a.Broadcast = broadcast.New(d, a.Auth, a.Hub, broadcast.Options{MusicDir: musicDir, Quota: storageQuota,
 		Jobs: ffJobs, Pager: voiceSvc})
-	a.Broadcast.Routes(router)
-	hub.Register(a.Broadcast.Verbs()...)
-	hub.OnLogin(a.Broadcast.AtLogin)   // spec §4: a console's caster exists after its login
-	hub.OnLogout(a.Broadcast.AtLogout) // a console that goes away ends its live page
-	// in a cluster a timed task fires on one node (docs/adr/0024); every node tells the speakers it holds
-	a.Go(a.single("broadcast-scheduler", a.Broadcast.RunScheduler))
-	a.Go(a.Broadcast.RunSpeakers)
+	// Login: spec §4, a console's caster exists after its login; Logout: a console that goes away ends its live
+	// page. In a cluster a timed task fires on one node (docs/adr/0024); every node tells the speakers it holds.
+	mods = append(mods, Module{Routes: a.Broadcast.Routes, Verbs: a.Broadcast.Verbs(), Login: a.Broadcast.AtLogin,
+		Logout: a.Broadcast.AtLogout, Name: "broadcast-scheduler", Single: a.Broadcast.RunScheduler,
+		Run: []func(ctx context.Context){a.Broadcast.RunSpeakers}})
 	// the demo's speakers and fleet reach this node in-process, never as 127.0.0.1 (inprocess.go)
 	inProcess := a.inProcessClient()
 	a.Go(a.single("demo-speakers", func(ctx context.Context) { // the demo's simulated speakers (serve --demo with a demo fleet)
@@ -342,29 +309,69 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 		})
 	}))
 	// [demo]
-	a.OnPrepare(func(ctx context.Context) error { return demo.Prepare(ctx, d, cfg.Demo) })
-	a.OnPrepare(func(ctx context.Context) error { return demo.SeedField(ctx, d, cfg.Demo, a.Jobs.Store(), a.Bus) })
+	mods = append(mods,
+		Module{Start: func(ctx context.Context) error { return demo.Prepare(ctx, d, cfg.Demo) }},
+		Module{Start: func(ctx context.Context) error { return demo.SeedField(ctx, d, cfg.Demo, a.Jobs.Store(), a.Bus) }})
 	// [indoor] buildings, floor plans, beacons, indoor.report → estimated positions (docs/adr/0023); the demo
 	// customer gets the demo building (after the demo seed above)
 	a.Indoor = indoor.New(d, dir, fileSvc, a.Hub, indoor.Options{Retention: cfg.GPSRetention})
-	a.Indoor.Routes(router)
-	hub.Register(a.Indoor.Verbs()...)
-	a.Go(a.single("indoor-retention", a.Indoor.Run))
+	mods = append(mods, Module{Routes: a.Indoor.Routes, Verbs: a.Indoor.Verbs(), Name: "indoor-retention", Single: a.Indoor.Run})
 	if cfg.Demo {
-		a.OnPrepare(func(ctx context.Context) error {
+		mods = append(mods, Module{Start: func(ctx context.Context) error {
 			cid, ok, err := demo.FleetCustomer(ctx, d)
 			if err != nil || !ok {
 				return err
 			}
 			_, err = a.Indoor.SeedDemo(ctx, cid, demo.Dispatcher)
 			return err
-		})
+		}})
 	}
 	// [sim] the in-process demo fleet: demo terminals log in to this server in-process (--demo-fleet)
 	a.Go(func(ctx context.Context) { sim.RunDemo(ctx, cfg, inProcess, a.Auth.IssueResume) })
 
+	a.mount(router, mods)
 	a.mux.Handle("/", consoleHandler(web.Dist())) // the console's pages: not an API, so not in Routes
 	return a, nil
+}
+
+// Module is one service as New wires it: its endpoints, its socket types and the hooks it needs; a field left
+// empty is a hook it does not have. New lists the modules in the spec's order and mount wires them in that
+// order, which is the order of their start-up work and of their login hooks.
+type Module struct {
+	Routes func(httpx.Router)              // mounts its endpoints
+	Verbs  []realtime.Verb                 // its socket types, given to the hub
+	Start  func(ctx context.Context) error // start-up work before serving (Prepare)
+	Run    []func(ctx context.Context)     // background loops on every node
+	// Single is a background loop that runs on one node of a cluster at a time, elected under Name.
+	Name   string
+	Single func(ctx context.Context)
+	Login  realtime.LoginHook  // a socket signed in (hub.OnLogin)
+	Logout realtime.LogoutHook // a socket went away (hub.OnLogout)
+}
+
+// mount wires every module, in order.
+func (a *App) mount(router httpx.Router, mods []Module) {
+	for _, m := range mods {
+		if m.Routes != nil {
+			m.Routes(router)
+		}
+		a.Hub.Register(m.Verbs...)
+		if m.Start != nil {
+			a.OnPrepare(m.Start)
+		}
+		for _, fn := range m.Run {
+			a.Go(fn)
+		}
+		if m.Single != nil {
+			a.Go(a.single(m.Name, m.Single))
+		}
+		if m.Login != nil {
+			a.Hub.OnLogin(m.Login)
+		}
+		if m.Logout != nil {
+			a.Hub.OnLogout(m.Logout)
+		}
+	}
 }
 
 // single is a background loop that runs on one node of a cluster at a time (fn itself on a node alone).

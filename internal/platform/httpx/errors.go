@@ -5,6 +5,7 @@ package httpx
 import (
 	"errors"
 	"net/http"
+	"strconv"
 
 	"tenfour/internal/platform/db"
 )
@@ -47,6 +48,16 @@ func Code(err error) string {
 	}
 	e, _ := AsError(err)
 	return e.Code
+}
+
+// NumericCode is a Codes.Of for a service whose codes are numbers (the broadcast service, spec §8): the
+// Error's code as a number, 500 for one that is not.
+func NumericCode(e *Error) any {
+	n, err := strconv.Atoi(e.Code)
+	if err != nil {
+		return 500
+	}
+	return n
 }
 
 // AsError maps any error to the Error the client sees: coded errors pass through, db.ErrNotFound becomes 404,

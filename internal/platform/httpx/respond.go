@@ -6,7 +6,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"strconv"
 )
 
 // Envelope is the dispatch service's response shape (spec §7), as a client reads it.
@@ -57,16 +56,6 @@ func (c Codes) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		code = c.Of(e)
 	}
 	WriteJSON(w, e.Status, envelope{Code: code, Msg: e.Msg, Key: e.Key})
-}
-
-// NumericCode is a Codes.Of for a service whose codes are numbers (the broadcast service, spec §8): the
-// Error's code as a number, 500 for one that is not.
-func NumericCode(e *Error) any {
-	n, err := strconv.Atoi(e.Code)
-	if err != nil {
-		return 500
-	}
-	return n
 }
 
 // WriteJSON writes v with status.
