@@ -123,6 +123,9 @@ func splitIDs(lists ...[]string) []string {
 	return out
 }
 
+// addressField is the rule of a job's address: optional, one line of at most MaxAddress characters.
+var addressField = text.Field{Name: "address", Max: MaxAddress, Invalid: httpx.BadParam("address", "illegal characters"), TooLong: ErrTooLong}
+
 // Check applies the job rules: a task (text.Name's characters, at most MaxTask), an optional address, an
 // optional position (both coordinates, degrees or micro-degrees: spec §5), 1 to MaxAssignees terminals.
 func (r RawInput) Check() (Input, error) {
@@ -142,14 +145,10 @@ func (r RawInput) Check() (Input, error) {
 		return in, ErrTooLong
 	}
 	in.Job = task
-	addr, ok := text.Name(r.Address)
-	if !ok {
-		return in, httpx.BadParam("address", "illegal characters")
+	var err error
+	if in.Address, err = addressField.Check(r.Address); err != nil {
+		return in, err
 	}
-	if utf8.RuneCountInString(addr) > MaxAddress {
-		return in, ErrTooLong
-	}
-	in.Address = addr
 	lat, lng := strings.TrimSpace(r.Lat), strings.TrimSpace(r.Lng)
 	if lat != "" || lng != "" {
 		la, err1 := strconv.ParseFloat(lat, 64)
@@ -170,7 +169,7 @@ func (r RawInput) Check() (Input, error) {
 	if len(ids) == 0 {
 		return in, ErrNoAssignee
 	}
-	ids, err := httpx.IDs("msIds", ids, MaxAssignees*4, true)
+	ids, err = httpx.IDs("msIds", ids, MaxAssignees*4, true)
 	if err != nil {
 		return in, err
 	}
