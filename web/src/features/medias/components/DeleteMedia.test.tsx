@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 afterEach(cleanup);
 
-describe('deleting a media-cloud item', () => {
+describe('deleting a media-cloud item', { timeout: 20_000 }, () => {
   it('asks first, deletes on confirmation and drops the item', async () => {
     const calls = server('0');
     const onGone = vi.fn();

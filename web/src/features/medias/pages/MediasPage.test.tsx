@@ -32,7 +32,7 @@ beforeAll(async () => {
 });
 afterEach(cleanup);
 
-describe('the media cloud page and deletes', () => {
+describe('the media cloud page and deletes', { timeout: 20_000 }, () => {
   it('drops an item another dispatcher deleted at once and fetches the page again', async () => {
     let lists = 0;
     let stored = [item('7'), item('8')];

@@ -1,29 +1,20 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { App, Button, Card, Descriptions, Empty, Modal, Pagination, Select, Space, Spin, Tag, Typography } from 'antd';
-import { AudioOutlined, DownloadOutlined, PlayCircleOutlined, SearchOutlined } from '@ant-design/icons';
+import { Button, Card, Descriptions, Empty, Modal, Pagination, Select, Space, Spin, Tag, Typography } from 'antd';
+import { AudioOutlined, DownloadOutlined, PlayCircleOutlined } from '@ant-design/icons';
 import { live, onResync, useLiveStatus } from '../../../shared/socket/live';
 import { trimText } from '../../../shared/utils/text';
 import { useDirectory } from '../../../shared/directory/store';
 import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
-import { errorCode } from '../../../shared/errors';
-import { RangeFilter, type WallRange } from '../../../shared/time/RangePicker';
-import { filterChoice, useTerminalChoices } from '../../../shared/directory/choices';
-import { checkWallRange, defaultWallRange, MONTH_DAYS, rangeToMs } from '../../../shared/time/range';
+import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { MONTH_DAYS } from '../../../shared/time/range';
+import { ReportToolbar, useReportSearch } from '../../../shared/report/ReportShell';
 import { formatTime } from '../../../shared/time/zone';
 import { downloadUrl, formatSize } from '../../../shared/utils/files';
 import { matchesQuery, mediaApi, mediaKeys, mergeLive, withoutRemoved, MEDIA_EVENTS, MEDIA_PAGE_SIZE, type MediaItem, type MediaKind, type MediaRemoved } from '../api';
 import { DeleteMedia } from '../components/DeleteMedia';
 import '../medias.css';
-
-interface Applied {
-  msIds: string[];
-  kind?: MediaKind;
-  sTime: number;
-  eTime: number;
-  open: boolean;
-}
 
 function Thumb({ item }: { item: MediaItem }) {
   if (item.kind === 'image') return <img src={item.url} alt={item.name ?? ''} loading="lazy" className="media-thumb-img" />;
@@ -45,17 +36,16 @@ function Thumb({ item }: { item: MediaItem }) {
  * one (every console drops it on media.removed). */
 export default function MediasPage() {
   const { t } = useTranslation('medias');
-  const { message } = App.useApp();
   const qc = useQueryClient();
   useLiveDirectory();
   const socket = useLiveStatus((s) => s.status);
   const terminals = useDirectory((s) => s.terminals);
-  const terminalChoices = useTerminalChoices();
   const [msIds, setMsIds] = useState<string[]>([]);
   const [kind, setKind] = useState<MediaKind | undefined>();
-  const [range, setRange] = useState<WallRange>(() => defaultWallRange());
-  const [applied, setApplied] = useState<Applied>(() => ({ msIds: [], ...rangeToMs(defaultWallRange()), open: true }));
-  const [page, setPage] = useState(1);
+  const search = useReportSearch({ msIds: [] as string[], kind: undefined as MediaKind | undefined }, { maxDays: MONTH_DAYS, pageSize: MEDIA_PAGE_SIZE });
+  const page = search.page.pageNo;
+  // A search whose range reaches now stays open: items added live belong to it.
+  const applied = useMemo(() => ({ ...search.query, open: search.query.eTime >= Date.now() }), [search.query]);
   const [added, setAdded] = useState<MediaItem[]>([]);
   const [preview, setPreview] = useState<MediaItem | null>(null);
   // Ids deleted while this page is open: hidden at once, also from an answer that was on its way.
@@ -65,10 +55,6 @@ export default function MediasPage() {
     queryKey: mediaKeys.list(applied, page),
     queryFn: () => mediaApi.list({ ...applied, pageNo: page, pageSize: MEDIA_PAGE_SIZE }),
   });
-  useEffect(() => {
-    if (q.error) message.error(t('error', { code: errorCode(q.error) }));
-  }, [q.error]); // eslint-disable-line react-hooks/exhaustive-deps
-
   // An item deleted here or by another dispatcher: it goes at once, and the page is fetched again so it fills up
   // from the next one.
   const gone = useCallback(
@@ -92,13 +78,8 @@ export default function MediasPage() {
     };
   }, [qc, gone]);
 
-  const rangeError = checkWallRange(range, MONTH_DAYS);
-  const search = () => {
-    if (rangeError || !range) return;
-    const r = rangeToMs(range);
-    setApplied({ msIds, kind, ...r, open: r.eTime >= Date.now() });
-    setPage(1);
-    setAdded([]);
+  const onSearch = () => {
+    if (search.apply({ msIds, kind })) setAdded([]);
   };
 
   const list = useMemo(() => {
@@ -113,33 +94,27 @@ export default function MediasPage() {
   return (
     <div className="page-pad medias" data-testid="medias-page" data-socket={socket} data-count={list.length}>
       <Card size="small" title={t('title')}>
-        <Space wrap align="start" className="medias-filters">
-          <Select
-            mode="multiple"
-            allowClear
-            placeholder={t('terminals')}
-            value={msIds}
-            onChange={setMsIds}
-            options={terminalChoices}
-            filterOption={filterChoice}
-            style={{ minWidth: 260 }}
-            maxTagCount="responsive"
-            data-testid="medias-terminals"
-          />
-          <Select
-            allowClear
-            placeholder={t('kind')}
-            value={kind}
-            onChange={setKind}
-            style={{ width: 140 }}
-            options={(['image', 'video', 'audio'] as const).map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
-            data-testid="medias-kind"
-          />
-          <RangeFilter value={range} onChange={setRange} testid="medias-range" />
-          <Button type="primary" icon={<SearchOutlined />} onClick={search} disabled={!!rangeError} data-testid="medias-search">
-            {t('search')}
-          </Button>
-        </Space>
+        <ReportToolbar
+          ns="medias"
+          search={search}
+          error={q.error}
+          onSearch={onSearch}
+          testIds={{ search: 'medias-search' }}
+          filters={
+            <>
+              <TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 260 }} value={msIds} onChange={setMsIds} placeholder={t('terminals')} testId="medias-terminals" />
+              <Select
+                allowClear
+                placeholder={t('kind')}
+                value={kind}
+                onChange={setKind}
+                style={{ width: 140 }}
+                options={(['image', 'video', 'audio'] as const).map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
+                data-testid="medias-kind"
+              />
+            </>
+          }
+        />
         <Spin spinning={q.isFetching}>
           {list.length === 0 ? (
             <Empty description={t('empty')} />
@@ -175,7 +150,7 @@ export default function MediasPage() {
             </div>
           )}
         </Spin>
-        <Pagination className="medias-pages" current={page} pageSize={MEDIA_PAGE_SIZE} total={total} showSizeChanger={false} onChange={setPage} hideOnSinglePage />
+        <Pagination className="medias-pages" {...search.pagination(total)} showSizeChanger={false} hideOnSinglePage />
       </Card>
       {preview && (
         <Modal
