@@ -15,14 +15,9 @@ import (
 
 const wait = 5 * time.Second
 
-// env is a running server with a controllable lone-work clock and two customers.
+// env is the safety tests' world (four terminals) with a controllable lone-work clock.
 type env struct {
-	t     *testing.T
-	s     *testkit.Server
-	f     safetytest.Fleet
-	other safetytest.Fleet
-	tok   string
-	otok  string
+	*safetytest.Env
 
 	mu  sync.Mutex
 	now time.Time
@@ -32,12 +27,8 @@ func newEnv(t *testing.T) *env {
 	s := testkit.Start(t)
 	// Noon today (UTC, the seeded customers' zone): plans an hour or three ahead stay on the same day whatever
 	// the hour the suite runs at (CI once ran at 23:02 and a plan "in an hour" fell on tomorrow).
-	e := &env{t: t, s: s, now: time.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)}
+	e := &env{Env: safetytest.NewEnv(t, s, 4), now: time.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)}
 	s.LoneWork.SetClock(e.clock)
-	e.f = safetytest.Seed(t, s.DB, 4, "")
-	e.other = safetytest.Seed(t, s.DB, 1, "")
-	e.tok = e.f.Token(t, s.DB)
-	e.otok = e.other.Token(t, s.DB)
 	return e
 }
 
@@ -47,71 +38,48 @@ func (e *env) clock() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now
 // Tests also call it from a goroutine, so a failed pass is reported with Error (Fatal must stay on the test's
 // goroutine) and the pass is not settled.
 func (e *env) at(d time.Duration) {
-	e.t.Helper()
+	e.T.Helper()
 	e.mu.Lock()
 	e.now = e.now.Add(d)
 	e.mu.Unlock()
-	if err := e.s.LoneWork.Tick(context.Background()); err != nil {
-		e.t.Error(err)
+	if err := e.S.LoneWork.Tick(context.Background()); err != nil {
+		e.T.Error(err)
 		return
 	}
-	e.s.LoneWork.Settle()
-}
-
-func (e *env) do(method, path, tok string, params map[string]any) testkit.Reply {
-	e.t.Helper()
-	return testkit.Do(e.t, e.s.URL, method, path, tok, params)
+	e.S.LoneWork.Settle()
 }
 
 func (e *env) ms(d time.Duration) int64 { return e.clock().Add(d).UnixMilli() }
 
 // add creates a plan for terminal i starting in `in` (30 min, every 10, countdown 60 s) and returns it.
 func (e *env) add(i int, in time.Duration) lonework.Plan {
-	e.t.Helper()
+	e.T.Helper()
 	return e.addFor(i, in, 30)
 }
 
 // addFor is add with a duration in minutes.
 func (e *env) addFor(i int, in time.Duration, minutes int) lonework.Plan {
-	e.t.Helper()
-	r := e.do(http.MethodPost, "/ds/loneWork/add", e.tok, map[string]any{"msIds": []string{e.f.Terminals[i]},
+	e.T.Helper()
+	r := e.Do(http.MethodPost, "/ds/loneWork/add", e.Tok, map[string]any{"msIds": []string{e.F.Terminals[i]},
 		"sTime": e.ms(in), "duration": minutes, "interval": 10, "countdown": 60})
 	if r.Code != "0" {
-		e.t.Fatalf("add: %s %s", r.Code, r.Msg)
+		e.T.Fatalf("add: %s %s", r.Code, r.Msg)
 	}
 	var page struct{ List []lonework.Plan }
-	r.Into(e.t, &page)
+	r.Into(e.T, &page)
 	return page.List[0]
 }
 
 func (e *env) plan(id lonework.WorkID) (lonework.Plan, bool) {
-	p, err := e.s.LoneWork.Store().Get(context.Background(), e.f.CustomerID, id)
+	p, err := e.S.LoneWork.Store().Get(context.Background(), e.F.CustomerID, id)
 	return p, err == nil
-}
-
-func (e *env) count(table string, customerID int64) int {
-	e.t.Helper()
-	var n int
-	if err := e.s.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM `+table+` WHERE customer_id = ?`, customerID).Scan(&n); err != nil {
-		e.t.Fatal(err)
-	}
-	return n
-}
-
-func (e *env) logs(typ int) int {
-	e.t.Helper()
-	var n int
-	if err := e.s.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM oplog WHERE customer_id = ? AND type = ?`, e.f.CustomerID, typ).Scan(&n); err != nil {
-		e.t.Fatal(err)
-	}
-	return n
 }
 
 // POST /ds/loneWork/add: every rule, good and bad; refusals store nothing.
 func TestAddScenarios(t *testing.T) {
 	e := newEnv(t)
-	con := testkit.Console(t, e.s.URL, e.tok)
-	T := e.f.Terminals
+	con := testkit.Console(t, e.S.URL, e.Tok)
+	T := e.F.Terminals
 	day := e.clock().Add(2 * time.Hour)
 	base := func(extra map[string]any) map[string]any {
 		m := map[string]any{"msIds": []string{T[0]}, "sTime": e.ms(time.Hour), "duration": 60, "interval": 20}
@@ -133,38 +101,38 @@ func TestAddScenarios(t *testing.T) {
 		plans  int // plans stored by this call
 	}{
 		{"no token", "", base(nil), 401, "105", 0},
-		{"other customer's console, our terminal", e.otok, base(nil), 404, "404", 0},
-		{"no terminal", e.tok, base(map[string]any{"msIds": []string{}}), 400, "80", 0},
-		{"five terminals", e.tok, base(map[string]any{"msIds": []string{T[0], T[1], T[2], T[3], e.other.Terminals[0]}}), 400, "81", 0},
-		{"foreign terminal among ours", e.tok, base(map[string]any{"msIds": []string{T[1], e.other.Terminals[0]}}), 404, "404", 0},
-		{"no date or time", e.tok, base(map[string]any{"sTime": nil}), 400, "86", 0},
-		{"no duration", e.tok, base(map[string]any{"duration": nil}), 400, "82", 0},
-		{"duration above a day", e.tok, base(map[string]any{"duration": 1441}), 400, "83", 0},
-		{"no interval", e.tok, base(map[string]any{"interval": nil}), 400, "84", 0},
-		{"interval above duration", e.tok, base(map[string]any{"interval": 61}), 400, "85", 0},
-		{"begin equals end", e.tok, base(map[string]any{"duration": nil, "eTime": e.ms(time.Hour)}), 400, "87", 0},
-		{"in the past", e.tok, base(map[string]any{"sTime": e.ms(-2 * time.Hour)}), 400, "97", 0},
-		{"four terminals by date and time", e.tok, base(map[string]any{"msIds": T, "sTime": nil,
+		{"other customer's console, our terminal", e.OTok, base(nil), 404, "404", 0},
+		{"no terminal", e.Tok, base(map[string]any{"msIds": []string{}}), 400, "80", 0},
+		{"five terminals", e.Tok, base(map[string]any{"msIds": []string{T[0], T[1], T[2], T[3], e.Other.Terminals[0]}}), 400, "81", 0},
+		{"foreign terminal among ours", e.Tok, base(map[string]any{"msIds": []string{T[1], e.Other.Terminals[0]}}), 404, "404", 0},
+		{"no date or time", e.Tok, base(map[string]any{"sTime": nil}), 400, "86", 0},
+		{"no duration", e.Tok, base(map[string]any{"duration": nil}), 400, "82", 0},
+		{"duration above a day", e.Tok, base(map[string]any{"duration": 1441}), 400, "83", 0},
+		{"no interval", e.Tok, base(map[string]any{"interval": nil}), 400, "84", 0},
+		{"interval above duration", e.Tok, base(map[string]any{"interval": 61}), 400, "85", 0},
+		{"begin equals end", e.Tok, base(map[string]any{"duration": nil, "eTime": e.ms(time.Hour)}), 400, "87", 0},
+		{"in the past", e.Tok, base(map[string]any{"sTime": e.ms(-2 * time.Hour)}), 400, "97", 0},
+		{"four terminals by date and time", e.Tok, base(map[string]any{"msIds": T, "sTime": nil,
 			"date": day.Format(time.DateOnly), "time": day.Format("15:04")}), 200, "0", 4},
-		{"one terminal, comma list, spec aliases", e.tok, map[string]any{"msIds": T[0], "sTime": e.ms(5 * time.Hour),
+		{"one terminal, comma list, spec aliases", e.Tok, map[string]any{"msIds": T[0], "sTime": e.ms(5 * time.Hour),
 			"wTime": "30", "hb": "10"}, 200, "0", 1},
-		{"overlapping the terminal's plan", e.tok, base(map[string]any{"sTime": e.ms(2*time.Hour + 30*time.Minute)}), 409, "89", 0},
+		{"overlapping the terminal's plan", e.Tok, base(map[string]any{"sTime": e.ms(2*time.Hour + 30*time.Minute)}), 409, "89", 0},
 	}
 	stored := 0
 	for _, c := range cases {
-		r := e.do(http.MethodPost, "/ds/loneWork/add", c.tok, c.params)
+		r := e.Do(http.MethodPost, "/ds/loneWork/add", c.tok, c.params)
 		if r.Status != c.status || r.Code != c.code {
 			t.Errorf("%s: %d %s (%s), want %d %s", c.name, r.Status, r.Code, r.Msg, c.status, c.code)
 		}
 		stored += c.plans
-		if n := e.count("lone_works", e.f.CustomerID); n != stored {
+		if n := e.Count("lone_works", e.F.CustomerID); n != stored {
 			t.Fatalf("%s: %d plans stored, want %d", c.name, n, stored)
 		}
 	}
-	if n := e.logs(120); n != 2 {
+	if n := e.Logs(e.F.CustomerID, 120); n != 2 {
 		t.Fatalf("log 120 written %d times, want 2", n)
 	}
-	if n := e.count("lone_works", e.other.CustomerID); n != 0 {
+	if n := e.Count("lone_works", e.Other.CustomerID); n != 0 {
 		t.Fatalf("other customer got %d plans", n)
 	}
 	ev := con.WaitEvent(lonework.EventState, wait, nil)
@@ -182,7 +150,7 @@ func TestUpdateScenarios(t *testing.T) {
 	working := e.add(1, 0)
 	alarmed := e.add(2, 0)
 	e.at(0) // working and alarmed start
-	if r := e.do(http.MethodPost, "/ds/loneWork/addAlarm", e.tok, map[string]any{"workId": alarmed.ID, "reason": 5}); r.Code != "0" {
+	if r := e.Do(http.MethodPost, "/ds/loneWork/addAlarm", e.Tok, map[string]any{"workId": alarmed.ID, "reason": 5}); r.Code != "0" {
 		t.Fatal(r.Code, r.Msg)
 	}
 	cases := []struct {
@@ -192,21 +160,21 @@ func TestUpdateScenarios(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"missing id", e.tok, map[string]any{"interval": 5}, 400, "400"},
-		{"bad id", e.tok, map[string]any{"id": "x", "interval": 5}, 400, "400"},
-		{"unknown id", e.tok, map[string]any{"id": 99999, "interval": 5}, 404, "404"},
-		{"other customer's id", e.otok, map[string]any{"id": waiting.ID, "interval": 5}, 404, "404"},
-		{"in progress", e.tok, map[string]any{"id": working.ID, "interval": 5}, 409, "88"},
-		{"in alarm", e.tok, map[string]any{"id": alarmed.ID, "interval": 5}, 409, "88"},
-		{"interval above duration", e.tok, map[string]any{"id": waiting.ID, "interval": 31}, 400, "85"},
-		{"duration above a day", e.tok, map[string]any{"id": waiting.ID, "duration": 2000}, 400, "83"},
-		{"edit interval only", e.tok, map[string]any{"id": waiting.ID, "interval": 5}, 200, "0"},
-		{"move by date and time", e.tok, map[string]any{"id": waiting.ID, "date": e.clock().Add(3 * time.Hour).Format(time.DateOnly),
+		{"missing id", e.Tok, map[string]any{"interval": 5}, 400, "400"},
+		{"bad id", e.Tok, map[string]any{"id": "x", "interval": 5}, 400, "400"},
+		{"unknown id", e.Tok, map[string]any{"id": 99999, "interval": 5}, 404, "404"},
+		{"other customer's id", e.OTok, map[string]any{"id": waiting.ID, "interval": 5}, 404, "404"},
+		{"in progress", e.Tok, map[string]any{"id": working.ID, "interval": 5}, 409, "88"},
+		{"in alarm", e.Tok, map[string]any{"id": alarmed.ID, "interval": 5}, 409, "88"},
+		{"interval above duration", e.Tok, map[string]any{"id": waiting.ID, "interval": 31}, 400, "85"},
+		{"duration above a day", e.Tok, map[string]any{"id": waiting.ID, "duration": 2000}, 400, "83"},
+		{"edit interval only", e.Tok, map[string]any{"id": waiting.ID, "interval": 5}, 200, "0"},
+		{"move by date and time", e.Tok, map[string]any{"id": waiting.ID, "date": e.clock().Add(3 * time.Hour).Format(time.DateOnly),
 			"time": e.clock().Add(3 * time.Hour).Format("15:04")}, 200, "0"},
 	}
 	for _, c := range cases {
 		before, _ := e.plan(waiting.ID)
-		r := e.do(http.MethodPut, "/ds/loneWork/update", c.tok, c.params)
+		r := e.Do(http.MethodPut, "/ds/loneWork/update", c.tok, c.params)
 		if r.Status != c.status || r.Code != c.code {
 			t.Errorf("%s: %d %s (%s), want %d %s", c.name, r.Status, r.Code, r.Msg, c.status, c.code)
 		}
@@ -219,16 +187,16 @@ func TestUpdateScenarios(t *testing.T) {
 		t.Fatalf("edited plan %+v", got)
 	}
 	// Ending a plan in progress early is the one change it accepts.
-	r := e.do(http.MethodPut, "/ds/loneWork/update", e.tok, map[string]any{"id": working.ID, "enabled": 0})
+	r := e.Do(http.MethodPut, "/ds/loneWork/update", e.Tok, map[string]any{"id": working.ID, "enabled": 0})
 	var ended lonework.Plan
 	r.Into(t, &ended)
 	if r.Code != "0" || ended.WorkState != lonework.Done || ended.Status != lonework.StatusOver {
 		t.Fatalf("end early: %s %+v", r.Code, ended)
 	}
-	if r := e.do(http.MethodPut, "/ds/loneWork/update", e.tok, map[string]any{"id": working.ID, "interval": 5}); r.Code != "88" {
+	if r := e.Do(http.MethodPut, "/ds/loneWork/update", e.Tok, map[string]any{"id": working.ID, "interval": 5}); r.Code != "88" {
 		t.Fatalf("edit an ended plan: %s", r.Code)
 	}
-	if n := e.logs(121); n != 3 {
+	if n := e.Logs(e.F.CustomerID, 121); n != 3 {
 		t.Fatalf("log 121 written %d times, want 3", n)
 	}
 }
@@ -236,7 +204,7 @@ func TestUpdateScenarios(t *testing.T) {
 // DELETE /ds/loneWork/delete: all or none; not while in progress or in alarm.
 func TestDeleteScenarios(t *testing.T) {
 	e := newEnv(t)
-	con := testkit.Console(t, e.s.URL, e.tok)
+	con := testkit.Console(t, e.S.URL, e.Tok)
 	a := e.add(0, time.Hour)
 	b := e.add(1, time.Hour)
 	working := e.add(2, 0)
@@ -249,23 +217,23 @@ func TestDeleteScenarios(t *testing.T) {
 		code   string
 		left   int
 	}{
-		{"no id", e.tok, map[string]any{}, 400, "400", 3},
-		{"other customer's token", e.otok, map[string]any{"id": a.ID}, 404, "404", 3},
-		{"one unknown among good ones", e.tok, map[string]any{"ids": a.ID.String() + ",99999"}, 404, "404", 3},
-		{"in progress among good ones", e.tok, map[string]any{"ids": a.ID.String() + "," + working.ID.String()}, 409, "88", 3},
-		{"two waiting", e.tok, map[string]any{"ids": a.ID.String() + "," + b.ID.String()}, 200, "0", 1},
-		{"already gone", e.tok, map[string]any{"id": a.ID}, 404, "404", 1},
+		{"no id", e.Tok, map[string]any{}, 400, "400", 3},
+		{"other customer's token", e.OTok, map[string]any{"id": a.ID}, 404, "404", 3},
+		{"one unknown among good ones", e.Tok, map[string]any{"ids": a.ID.String() + ",99999"}, 404, "404", 3},
+		{"in progress among good ones", e.Tok, map[string]any{"ids": a.ID.String() + "," + working.ID.String()}, 409, "88", 3},
+		{"two waiting", e.Tok, map[string]any{"ids": a.ID.String() + "," + b.ID.String()}, 200, "0", 1},
+		{"already gone", e.Tok, map[string]any{"id": a.ID}, 404, "404", 1},
 	}
 	for _, c := range cases {
-		r := e.do(http.MethodDelete, "/ds/loneWork/delete", c.tok, c.params)
+		r := e.Do(http.MethodDelete, "/ds/loneWork/delete", c.tok, c.params)
 		if r.Status != c.status || r.Code != c.code {
 			t.Errorf("%s: %d %s (%s), want %d %s", c.name, r.Status, r.Code, r.Msg, c.status, c.code)
 		}
-		if n := e.count("lone_works", e.f.CustomerID); n != c.left {
+		if n := e.Count("lone_works", e.F.CustomerID); n != c.left {
 			t.Fatalf("%s: %d plans left, want %d", c.name, n, c.left)
 		}
 	}
-	if n := e.logs(122); n != 1 {
+	if n := e.Logs(e.F.CustomerID, 122); n != 1 {
 		t.Fatalf("log 122 written %d times", n)
 	}
 	ev := con.WaitEvent(lonework.EventRemoved, wait, nil)
@@ -279,12 +247,12 @@ func TestListScenarios(t *testing.T) {
 	e := newEnv(t)
 	a := e.add(0, time.Hour)
 	b := e.add(1, 0)
-	term := testkit.Terminal(t, e.s.URL, e.f.Terminals[1], safetytest.Password)
+	term := testkit.Terminal(t, e.S.URL, e.F.Terminals[1], safetytest.Password)
 	e.at(0)
 	go e.at(10 * time.Minute) // b is prompted: countdown running
 	req := term.Wait(wait, func(f testkit.Frame) bool { return f.Type == lonework.TermCheck && f.ID != 0 })
 	term.Reply(req, "0", nil)
-	e.s.LoneWork.Settle()
+	e.S.LoneWork.Settle()
 	today := e.clock().Format(time.DateOnly)
 	cases := []struct {
 		name   string
@@ -293,20 +261,20 @@ func TestListScenarios(t *testing.T) {
 		code   string
 		want   []lonework.WorkID
 	}{
-		{"all, latest start first", e.tok, nil, "0", []lonework.WorkID{a.ID, b.ID}},
-		{"one terminal", e.tok, map[string]any{"msId": e.f.Terminals[1]}, "0", []lonework.WorkID{b.ID}},
-		{"status normal", e.tok, map[string]any{"status": 0}, "0", []lonework.WorkID{a.ID, b.ID}},
-		{"status alarm", e.tok, map[string]any{"status": 1}, "0", nil},
-		{"today", e.tok, map[string]any{"queryDate": today}, "0", []lonework.WorkID{a.ID, b.ID}},
-		{"another day", e.tok, map[string]any{"queryDate": e.clock().AddDate(0, 0, 3).Format(time.DateOnly)}, "0", nil},
-		{"page 2 of 1", e.tok, map[string]any{"pageNo": 2, "pageSize": 1}, "0", []lonework.WorkID{b.ID}},
-		{"other customer", e.otok, nil, "0", nil},
-		{"bad status", e.tok, map[string]any{"status": 9}, "400", nil},
-		{"bad date", e.tok, map[string]any{"queryDate": "soon"}, "400", nil},
+		{"all, latest start first", e.Tok, nil, "0", []lonework.WorkID{a.ID, b.ID}},
+		{"one terminal", e.Tok, map[string]any{"msId": e.F.Terminals[1]}, "0", []lonework.WorkID{b.ID}},
+		{"status normal", e.Tok, map[string]any{"status": 0}, "0", []lonework.WorkID{a.ID, b.ID}},
+		{"status alarm", e.Tok, map[string]any{"status": 1}, "0", nil},
+		{"today", e.Tok, map[string]any{"queryDate": today}, "0", []lonework.WorkID{a.ID, b.ID}},
+		{"another day", e.Tok, map[string]any{"queryDate": e.clock().AddDate(0, 0, 3).Format(time.DateOnly)}, "0", nil},
+		{"page 2 of 1", e.Tok, map[string]any{"pageNo": 2, "pageSize": 1}, "0", []lonework.WorkID{b.ID}},
+		{"other customer", e.OTok, nil, "0", nil},
+		{"bad status", e.Tok, map[string]any{"status": 9}, "400", nil},
+		{"bad date", e.Tok, map[string]any{"queryDate": "soon"}, "400", nil},
 		{"no token", "", nil, "105", nil},
 	}
 	for _, c := range cases {
-		r := e.do(http.MethodGet, "/ds/loneWork/list", c.tok, c.params)
+		r := e.Do(http.MethodGet, "/ds/loneWork/list", c.tok, c.params)
 		if r.Code != c.code {
 			t.Errorf("%s: code %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
 			continue
@@ -339,7 +307,7 @@ func TestListScenarios(t *testing.T) {
 // Lone-work alarms: addAlarm, updateAlarm, findAlarm and the report, good and bad, tenant-scoped.
 func TestAlarmScenarios(t *testing.T) {
 	e := newEnv(t)
-	con := testkit.Console(t, e.s.URL, e.tok)
+	con := testkit.Console(t, e.S.URL, e.Tok)
 	waiting := e.add(0, time.Hour)
 	w := e.add(1, 0)
 	e.at(0)
@@ -349,29 +317,29 @@ func TestAlarmScenarios(t *testing.T) {
 		params map[string]any
 		code   string
 	}{
-		{"not in progress", e.tok, map[string]any{"workId": waiting.ID, "reason": 2}, "96"},
-		{"bad reason", e.tok, map[string]any{"workId": w.ID, "reason": 9}, "400"},
-		{"no reason", e.tok, map[string]any{"workId": w.ID}, "400"},
-		{"no work id", e.tok, map[string]any{"reason": 2}, "400"},
-		{"other customer's plan", e.otok, map[string]any{"workId": w.ID, "reason": 2}, "404"},
-		{"good", e.tok, map[string]any{"workId": w.ID, "reason": 4}, "0"},
+		{"not in progress", e.Tok, map[string]any{"workId": waiting.ID, "reason": 2}, "96"},
+		{"bad reason", e.Tok, map[string]any{"workId": w.ID, "reason": 9}, "400"},
+		{"no reason", e.Tok, map[string]any{"workId": w.ID}, "400"},
+		{"no work id", e.Tok, map[string]any{"reason": 2}, "400"},
+		{"other customer's plan", e.OTok, map[string]any{"workId": w.ID, "reason": 2}, "404"},
+		{"good", e.Tok, map[string]any{"workId": w.ID, "reason": 4}, "0"},
 	}
 	for _, c := range addCases {
-		if r := e.do(http.MethodPost, "/ds/loneWork/addAlarm", c.tok, c.params); r.Code != c.code {
+		if r := e.Do(http.MethodPost, "/ds/loneWork/addAlarm", c.tok, c.params); r.Code != c.code {
 			t.Errorf("addAlarm %s: %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
 		}
 		want := 0
 		if c.code == "0" {
 			want = 1
 		}
-		if n := e.count("lone_work_alarms", e.f.CustomerID); n > want {
+		if n := e.Count("lone_work_alarms", e.F.CustomerID); n > want {
 			t.Fatalf("addAlarm %s: %d alarms stored", c.name, n)
 		}
 	}
 	ev := con.WaitEvent(lonework.EventAlarm, wait, nil)
 	var a lonework.Alarm
 	ev.Into(t, &a)
-	if ev.Seq == 0 || a.WorkID != w.ID || a.Reason != lonework.ReasonBusy || a.MsID != e.f.Terminals[1] || a.AlarmTime != e.ms(0) {
+	if ev.Seq == 0 || a.WorkID != w.ID || a.Reason != lonework.ReasonBusy || a.MsID != e.F.Terminals[1] || a.AlarmTime != e.ms(0) {
 		t.Fatalf("alarm event seq %d %s", ev.Seq, ev.Data)
 	}
 	if p, _ := e.plan(w.ID); p.Status != lonework.StatusAlarm || p.AlarmCount != 1 {
@@ -385,21 +353,21 @@ func TestAlarmScenarios(t *testing.T) {
 		params map[string]any
 		code   string
 	}{
-		{"no remark", e.tok, map[string]any{"id": a.ID}, "400"},
-		{"remark too long", e.tok, map[string]any{"id": a.ID, "remark": long}, "400"},
-		{"no id", e.tok, map[string]any{"remark": "x"}, "400"},
-		{"other customer's alarm", e.otok, map[string]any{"id": a.ID, "remark": "hijack"}, "404"},
-		{"good", e.tok, map[string]any{"id": a.ID, "remark": "called, he is fine"}, "0"},
+		{"no remark", e.Tok, map[string]any{"id": a.ID}, "400"},
+		{"remark too long", e.Tok, map[string]any{"id": a.ID, "remark": long}, "400"},
+		{"no id", e.Tok, map[string]any{"remark": "x"}, "400"},
+		{"other customer's alarm", e.OTok, map[string]any{"id": a.ID, "remark": "hijack"}, "404"},
+		{"good", e.Tok, map[string]any{"id": a.ID, "remark": "called, he is fine"}, "0"},
 	}
 	for _, c := range updCases {
-		if r := e.do(http.MethodPut, "/ds/loneWork/updateAlarm", c.tok, c.params); r.Code != c.code {
+		if r := e.Do(http.MethodPut, "/ds/loneWork/updateAlarm", c.tok, c.params); r.Code != c.code {
 			t.Errorf("updateAlarm %s: %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
 		}
 	}
 	up := con.WaitEvent(lonework.EventAlarmUpdated, wait, nil)
 	var ua lonework.Alarm
 	up.Into(t, &ua)
-	if ua.Remark != "called, he is fine" || ua.Handler != e.f.Dispatcher || up.Seq == 0 {
+	if ua.Remark != "called, he is fine" || ua.Handler != e.F.Dispatcher || up.Seq == 0 {
 		t.Fatalf("alarmUpdated %s", up.Data)
 	}
 	if p, _ := e.plan(w.ID); p.Status != lonework.StatusNormal {
@@ -414,16 +382,16 @@ func TestAlarmScenarios(t *testing.T) {
 		code   string
 		n      int
 	}{
-		{"by plan", e.tok, map[string]any{"ids": w.ID}, "0", 1},
-		{"by plan and day", e.tok, map[string]any{"ids": w.ID.String() + "," + waiting.ID.String(), "queryDate": today}, "0", 1},
-		{"by plan, day as ms", e.tok, map[string]any{"ids": w.ID, "queryDate": e.ms(0)}, "0", 1},
-		{"another day", e.tok, map[string]any{"ids": w.ID, "queryDate": e.clock().AddDate(0, 0, -2).Format(time.DateOnly)}, "0", 0},
-		{"other customer's plan ids", e.otok, map[string]any{"ids": w.ID}, "0", 0},
-		{"no ids", e.tok, map[string]any{}, "400", 0},
-		{"bad ids", e.tok, map[string]any{"ids": "a,b"}, "400", 0},
+		{"by plan", e.Tok, map[string]any{"ids": w.ID}, "0", 1},
+		{"by plan and day", e.Tok, map[string]any{"ids": w.ID.String() + "," + waiting.ID.String(), "queryDate": today}, "0", 1},
+		{"by plan, day as ms", e.Tok, map[string]any{"ids": w.ID, "queryDate": e.ms(0)}, "0", 1},
+		{"another day", e.Tok, map[string]any{"ids": w.ID, "queryDate": e.clock().AddDate(0, 0, -2).Format(time.DateOnly)}, "0", 0},
+		{"other customer's plan ids", e.OTok, map[string]any{"ids": w.ID}, "0", 0},
+		{"no ids", e.Tok, map[string]any{}, "400", 0},
+		{"bad ids", e.Tok, map[string]any{"ids": "a,b"}, "400", 0},
 	}
 	for _, c := range findCases {
-		r := e.do(http.MethodGet, "/ds/loneWork/findAlarm", c.tok, c.params)
+		r := e.Do(http.MethodGet, "/ds/loneWork/findAlarm", c.tok, c.params)
 		if r.Code != c.code {
 			t.Errorf("findAlarm %s: %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
 			continue
@@ -447,15 +415,15 @@ func TestAlarmScenarios(t *testing.T) {
 		code   string
 		n      int
 	}{
-		{"this month", e.tok, map[string]any{"sTime": from, "eTime": to}, "0", 1},
-		{"terminal filter", e.tok, map[string]any{"sTime": from, "eTime": to, "msIds": []string{e.f.Terminals[0]}}, "0", 0},
-		{"other customer", e.otok, map[string]any{"sTime": from, "eTime": to}, "0", 0},
-		{"no range", e.tok, map[string]any{}, "400", 0},
-		{"start after end", e.tok, map[string]any{"sTime": to, "eTime": from}, "93", 0},
-		{"cross month", e.tok, map[string]any{"sTime": from - 1, "eTime": to}, "95", 0},
+		{"this month", e.Tok, map[string]any{"sTime": from, "eTime": to}, "0", 1},
+		{"terminal filter", e.Tok, map[string]any{"sTime": from, "eTime": to, "msIds": []string{e.F.Terminals[0]}}, "0", 0},
+		{"other customer", e.OTok, map[string]any{"sTime": from, "eTime": to}, "0", 0},
+		{"no range", e.Tok, map[string]any{}, "400", 0},
+		{"start after end", e.Tok, map[string]any{"sTime": to, "eTime": from}, "93", 0},
+		{"cross month", e.Tok, map[string]any{"sTime": from - 1, "eTime": to}, "95", 0},
 	}
 	for _, c := range repCases {
-		r := e.do(http.MethodPost, "/ds/report/findLoneWorkAlarm", c.tok, c.params)
+		r := e.Do(http.MethodPost, "/ds/report/findLoneWorkAlarm", c.tok, c.params)
 		if r.Code != c.code {
 			t.Errorf("report %s: %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
 			continue
@@ -477,8 +445,8 @@ func TestAlarmScenarios(t *testing.T) {
 // live state and a durable alarm with the reason.
 func TestTerminalLoop(t *testing.T) {
 	e := newEnv(t)
-	con := testkit.Console(t, e.s.URL, e.tok)
-	term := testkit.Terminal(t, e.s.URL, e.f.Terminals[0], safetytest.Password)
+	con := testkit.Console(t, e.S.URL, e.Tok)
+	term := testkit.Terminal(t, e.S.URL, e.F.Terminals[0], safetytest.Password)
 	if r := con.Call(lonework.ReqCheckin, map[string]any{}); r.Code != "107" {
 		t.Fatalf("console check-in: %s", r.Code)
 	}
@@ -524,7 +492,7 @@ func TestTerminalLoop(t *testing.T) {
 	req = term.Wait(wait, func(f testkit.Frame) bool { return f.Type == lonework.TermCheck && f.ID != 0 })
 	term.Reply(req, "0", nil)
 	testkit.Eventually(t, wait, "prompt delivered", func() bool { p2, _ := e.plan(p.ID); return p2.Deadline != 0 })
-	e.s.LoneWork.Settle()
+	e.S.LoneWork.Settle()
 	e.at(time.Minute)
 	ev := con.WaitEvent(lonework.EventAlarm, wait, nil)
 	var a lonework.Alarm
@@ -533,7 +501,7 @@ func TestTerminalLoop(t *testing.T) {
 		t.Fatalf("alarm %s (seq %d)", ev.Data, ev.Seq)
 	}
 	// A console that reconnects gets the alarm from sync.
-	con2 := testkit.Console(t, e.s.URL, e.tok)
+	con2 := testkit.Console(t, e.S.URL, e.Tok)
 	if r := con2.Call("sync", map[string]any{"after": ev.Seq - 1}); r.Code != "0" {
 		t.Fatal(r.Code)
 	}
@@ -542,7 +510,7 @@ func TestTerminalLoop(t *testing.T) {
 	}
 
 	// A terminal that answers busy.
-	e.s.LoneWork.Settle()
+	e.S.LoneWork.Settle()
 	go e.at(10 * time.Minute)
 	req = term.Wait(wait, func(f testkit.Frame) bool { return f.Type == lonework.TermCheck && f.ID != 0 })
 	term.Reply(req, lonework.BusyCode, nil)

@@ -1,7 +1,7 @@
 package lonework
 
 import (
-	"net/http"
+	"context"
 	"strconv"
 	"strings"
 	"time"
@@ -15,33 +15,18 @@ import (
 
 // Routes mounts the lone-work endpoints (spec §7 "Lone work", "Reports").
 func (s *Service) Routes(r httpx.Router) {
-	r.Console("POST /ds/loneWork/add", s.add)
-	r.Console("PUT /ds/loneWork/update", s.update)
-	r.Console("DELETE /ds/loneWork/delete", s.delete)
-	r.Console("GET /ds/loneWork/list", s.list)
-	r.Console("POST /ds/loneWork/addAlarm", s.addAlarm)
-	r.Console("PUT /ds/loneWork/updateAlarm", s.updateAlarm)
-	r.Console("GET /ds/loneWork/findAlarm", s.findAlarm)
-	r.Console("POST /ds/report/findLoneWorkAlarm", s.findLoneWorkAlarm)
+	r.Console("POST /ds/loneWork/add", httpx.Bind(s.add))
+	r.Console("PUT /ds/loneWork/update", httpx.Bind(s.update))
+	r.Console("DELETE /ds/loneWork/delete", httpx.Bind(s.delete))
+	r.Console("GET /ds/loneWork/list", httpx.Bind(s.list))
+	r.Console("POST /ds/loneWork/addAlarm", httpx.Bind(s.addAlarm))
+	r.Console("PUT /ds/loneWork/updateAlarm", httpx.Bind(s.updateAlarm))
+	r.Console("GET /ds/loneWork/findAlarm", httpx.Bind(s.findAlarm))
+	r.Console("POST /ds/report/findLoneWorkAlarm", httpx.Bind(s.findLoneWorkAlarm))
 }
 
-// Page is a list answer.
-type Page[T any] struct {
-	Total int `json:"total"`
-	List  []T `json:"list"`
-}
-
-func workIDs(name string, l flex.List) ([]WorkID, error) {
-	var out []WorkID
-	for _, v := range l {
-		n, err := parseID(name, v)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, WorkID(n))
-	}
-	return out, nil
-}
+// maxIDs bounds a list of plan ids (delete, findAlarm).
+const maxIDs = 1000
 
 // dayRange reads queryDate: a day (YYYY-MM-DD) or any instant of it (ms), in the customer's zone.
 func dayRange(v string, loc *time.Location) (*timerange.Range, error) {
@@ -62,79 +47,73 @@ func dayRange(v string, loc *time.Location) (*timerange.Range, error) {
 	return &timerange.Range{From: start.UnixMilli(), To: end.UnixMilli() - 1}, nil
 }
 
-// POST /ds/loneWork/add {msIds, date+time | sTime, duration | wTime | eTime, interval | hb, countdown?, enabled?}
-func (s *Service) add(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := identity.Must(r.Context())
-	var req struct {
-		MsIDs flex.List `json:"msIds"`
-		MsID  flex.List `json:"msId"`
-		RawInput
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	plans, err := s.Add(r.Context(), p, append(req.MsIDs, req.MsID...), req.RawInput)
+// queryDay reads queryDate in the customer's zone.
+func (s *Service) queryDay(ctx context.Context, customerID int64, v string) (*timerange.Range, error) {
+	loc, err := timerange.Zone(ctx, s.db, customerID)
 	if err != nil {
 		return nil, err
 	}
-	return Page[Plan]{Total: len(plans), List: plans}, nil
+	return dayRange(v, loc)
+}
+
+type addReq struct {
+	MsIDs flex.List `json:"msIds"`
+	MsID  flex.List `json:"msId"`
+	RawInput
+}
+
+// POST /ds/loneWork/add {msIds, date+time | sTime, duration | wTime | eTime, interval | hb, countdown?, enabled?}
+func (s *Service) add(ctx context.Context, p identity.Principal, req addReq) (any, error) {
+	plans, err := s.Add(ctx, p, append(req.MsIDs, req.MsID...), req.RawInput)
+	if err != nil {
+		return nil, err
+	}
+	return httpx.All(plans), nil
+}
+
+type updateReq struct {
+	ID string `json:"id"`
+	RawInput
 }
 
 // PUT /ds/loneWork/update {id, …fields of add}
-func (s *Service) update(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := identity.Must(r.Context())
-	var req struct {
-		ID string `json:"id"`
-		RawInput
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	id, err := parseID("id", req.ID)
+func (s *Service) update(ctx context.Context, p identity.Principal, req updateReq) (any, error) {
+	id, err := httpx.RowID[WorkID]("id", req.ID)
 	if err != nil {
 		return nil, err
 	}
-	return s.Update(r.Context(), p, WorkID(id), req.RawInput)
+	return s.Update(ctx, p, id, req.RawInput)
+}
+
+type deleteReq struct {
+	ID  flex.List `json:"id"`
+	IDs flex.List `json:"ids"`
 }
 
 // DELETE /ds/loneWork/delete {id | ids}
-func (s *Service) delete(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := identity.Must(r.Context())
-	var req struct {
-		ID  flex.List `json:"id"`
-		IDs flex.List `json:"ids"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	ids, err := workIDs("id", append(req.ID, req.IDs...))
+func (s *Service) delete(ctx context.Context, p identity.Principal, req deleteReq) (any, error) {
+	ids, err := httpx.RowIDsOf[WorkID]("id", append(req.ID, req.IDs...), maxIDs, true)
 	if err != nil {
 		return nil, err
 	}
-	if len(ids) == 0 {
-		return nil, httpx.BadParam("id", "required")
-	}
-	gone, err := s.Delete(r.Context(), p, ids)
+	gone, err := s.Delete(ctx, p, ids)
 	if err != nil {
 		return nil, err
 	}
 	return map[string]any{"ids": gone}, nil
 }
 
+type listReq struct {
+	MsID      flex.List `json:"msId"`
+	MsIDs     flex.List `json:"msIds"`
+	Status    flex.List `json:"status"`
+	QueryDate string    `json:"queryDate"`
+	PageNo    string    `json:"pageNo"`
+	PageSize  string    `json:"pageSize"`
+}
+
 // GET /ds/loneWork/list {msId?, status?, queryDate?, pageNo?, pageSize?}
-func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := identity.Must(r.Context())
-	var req struct {
-		MsID      flex.List `json:"msId"`
-		MsIDs     flex.List `json:"msIds"`
-		Status    flex.List `json:"status"`
-		QueryDate string    `json:"queryDate"`
-		PageNo    string    `json:"pageNo"`
-		PageSize  string    `json:"pageSize"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (any, error) {
 	q := ListQuery{MsIDs: append(req.MsID, req.MsIDs...)}
 	var err error
 	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
@@ -147,14 +126,10 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
 		}
 		q.Statuses = append(q.Statuses, Status(n))
 	}
-	loc, err := timerange.Zone(r.Context(), s.db, p.CustomerID)
-	if err != nil {
+	if q.Day, err = s.queryDay(ctx, p.CustomerID, req.QueryDate); err != nil {
 		return nil, err
 	}
-	if q.Day, err = dayRange(req.QueryDate, loc); err != nil {
-		return nil, err
-	}
-	list, total, err := s.store.List(r.Context(), p.CustomerID, q)
+	list, total, err := s.store.List(ctx, p.CustomerID, q)
 	if err != nil {
 		return nil, err
 	}
@@ -162,20 +137,17 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
 	for i := range list {
 		list[i] = stamp(list[i], now)
 	}
-	return Page[Plan]{Total: total, List: list}, nil
+	return httpx.PageOf(list, total), nil
+}
+
+type addAlarmReq struct {
+	WorkID string `json:"workId"`
+	Reason string `json:"reason"`
 }
 
 // POST /ds/loneWork/addAlarm {workId, reason}
-func (s *Service) addAlarm(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := identity.Must(r.Context())
-	var req struct {
-		WorkID string `json:"workId"`
-		Reason string `json:"reason"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	id, err := parseID("workId", req.WorkID)
+func (s *Service) addAlarm(ctx context.Context, p identity.Principal, req addAlarmReq) (any, error) {
+	id, err := httpx.RowID[WorkID]("workId", req.WorkID)
 	if err != nil {
 		return nil, err
 	}
@@ -183,20 +155,17 @@ func (s *Service) addAlarm(w http.ResponseWriter, r *http.Request) (any, error) 
 	if err != nil || !Reason(n).Valid() {
 		return nil, httpx.BadParam("reason", "1 to 5")
 	}
-	return s.AddAlarm(r.Context(), p, WorkID(id), Reason(n))
+	return s.AddAlarm(ctx, p, id, Reason(n))
+}
+
+type updateAlarmReq struct {
+	ID     string `json:"id"`
+	Remark string `json:"remark"`
 }
 
 // PUT /ds/loneWork/updateAlarm {id, remark}
-func (s *Service) updateAlarm(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := identity.Must(r.Context())
-	var req struct {
-		ID     string `json:"id"`
-		Remark string `json:"remark"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	id, err := parseID("id", req.ID)
+func (s *Service) updateAlarm(ctx context.Context, p identity.Principal, req updateAlarmReq) (any, error) {
+	id, err := httpx.RowID[AlarmID]("id", req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -207,60 +176,43 @@ func (s *Service) updateAlarm(w http.ResponseWriter, r *http.Request) (any, erro
 	if utf8.RuneCountInString(remark) > MaxRemark {
 		return nil, httpx.BadParam("remark", "at most 200 characters")
 	}
-	return s.HandleAlarm(r.Context(), p, AlarmID(id), remark)
+	return s.HandleAlarm(ctx, p, id, remark)
+}
+
+type findAlarmReq struct {
+	IDs       flex.List `json:"ids"`
+	QueryDate string    `json:"queryDate"`
+	PageNo    string    `json:"pageNo"`
+	PageSize  string    `json:"pageSize"`
 }
 
 // GET /ds/loneWork/findAlarm {ids (plan ids), queryDate?}
-func (s *Service) findAlarm(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := identity.Must(r.Context())
-	var req struct {
-		IDs       flex.List `json:"ids"`
-		QueryDate string    `json:"queryDate"`
-		PageNo    string    `json:"pageNo"`
-		PageSize  string    `json:"pageSize"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) findAlarm(ctx context.Context, p identity.Principal, req findAlarmReq) (any, error) {
 	var q AlarmQuery
 	var err error
-	if q.WorkIDs, err = workIDs("ids", req.IDs); err != nil {
+	if q.WorkIDs, err = httpx.RowIDsOf[WorkID]("ids", req.IDs, maxIDs, true); err != nil {
 		return nil, err
-	}
-	if len(q.WorkIDs) == 0 {
-		return nil, httpx.BadParam("ids", "required")
 	}
 	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
 		return nil, err
 	}
-	loc, err := timerange.Zone(r.Context(), s.db, p.CustomerID)
-	if err != nil {
+	if q.Range, err = s.queryDay(ctx, p.CustomerID, req.QueryDate); err != nil {
 		return nil, err
 	}
-	if q.Range, err = dayRange(req.QueryDate, loc); err != nil {
-		return nil, err
-	}
-	list, total, err := s.store.FindAlarms(r.Context(), p.CustomerID, q)
-	if err != nil {
-		return nil, err
-	}
-	return Page[Alarm]{Total: total, List: list}, nil
+	return s.alarmPage(ctx, p.CustomerID, q)
+}
+
+type reportReq struct {
+	MsIDs    flex.List `json:"msIds"`
+	STime    string    `json:"sTime"`
+	ETime    string    `json:"eTime"`
+	PageNo   string    `json:"pageNo"`
+	PageSize string    `json:"pageSize"`
 }
 
 // POST /ds/report/findLoneWorkAlarm {msIds?, sTime, eTime, pageNo?, pageSize?}
-func (s *Service) findLoneWorkAlarm(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := identity.Must(r.Context())
-	var req struct {
-		MsIDs    flex.List `json:"msIds"`
-		STime    string    `json:"sTime"`
-		ETime    string    `json:"eTime"`
-		PageNo   string    `json:"pageNo"`
-		PageSize string    `json:"pageSize"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	rg, _, err := timerange.ForCustomer(r.Context(), s.db, p.CustomerID, req.STime, req.ETime, 0)
+func (s *Service) findLoneWorkAlarm(ctx context.Context, p identity.Principal, req reportReq) (any, error) {
+	rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -268,9 +220,14 @@ func (s *Service) findLoneWorkAlarm(w http.ResponseWriter, r *http.Request) (any
 	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
 		return nil, err
 	}
-	list, total, err := s.store.FindAlarms(r.Context(), p.CustomerID, q)
+	return s.alarmPage(ctx, p.CustomerID, q)
+}
+
+// alarmPage answers a page of alarms (findAlarm and the report).
+func (s *Service) alarmPage(ctx context.Context, customerID int64, q AlarmQuery) (any, error) {
+	list, total, err := s.store.FindAlarms(ctx, customerID, q)
 	if err != nil {
 		return nil, err
 	}
-	return Page[Alarm]{Total: total, List: list}, nil
+	return httpx.PageOf(list, total), nil
 }

@@ -35,18 +35,6 @@ func unmarshalID(dst *int64, b []byte) error {
 	return nil
 }
 
-func parseID(name, s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, httpx.BadParam(name, "required")
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, httpx.BadParam(name, "not an id")
-	}
-	return n, nil
-}
-
 // Status is a plan's status (spec §4: normal, alarm, over).
 type Status int
 

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"tenfour/internal/platform/flex"
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
 )
 
@@ -27,13 +28,9 @@ type checkinReq struct {
 }
 
 func (s *Service) onCheckin(ctx context.Context, c *realtime.Conn, req checkinReq) (any, error) {
-	var id WorkID
-	if req.WorkID != "" {
-		n, err := parseID("workId", string(req.WorkID))
-		if err != nil {
-			return nil, err
-		}
-		id = WorkID(n)
+	id, err := httpx.OptRowID[WorkID]("workId", string(req.WorkID))
+	if err != nil {
+		return nil, err
 	}
 	plans, err := s.Checkin(ctx, c.Principal(), id)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 	"time"
 
 	"tenfour/internal/directory"
@@ -35,11 +34,9 @@ const planCols = `w.id, w.customer_id, w.ms_id, c.time_zone, w.start_at, w.durat
 	w.countdown_sec, w.enabled, w.status, w.real_start_at, w.real_stop_at, w.alarm_count, w.next_check_at,
 	w.deadline_at, w.flags, w.created_by, w.created_at`
 
-const planFrom = ` FROM lone_works w JOIN customers c ON c.id = w.customer_id`
+const planFrom = `lone_works w JOIN customers c ON c.id = w.customer_id`
 
-type scanner interface{ Scan(dest ...any) error }
-
-func scanPlan(r scanner) (Plan, error) {
+func scanPlan(r db.Scanner) (Plan, error) {
 	var p Plan
 	var tz string
 	var enabled bool
@@ -63,23 +60,11 @@ func scanPlan(r scanner) (Plan, error) {
 
 // plans reads plans and their terminals' names.
 func (s *Store) plans(ctx context.Context, cond string, args ...any) ([]Plan, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+planCols+planFrom+` WHERE `+cond, args...)
+	rows, err := s.db.Query(ctx, `SELECT `+planCols+` FROM `+planFrom+` WHERE `+cond, args...)
+	out, err := db.Collect(rows, err, scanPlan)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []Plan{}
-	for rows.Next() {
-		p, err := scanPlan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rows.Close()
 	return out, s.named(ctx, out)
 }
 
@@ -177,7 +162,7 @@ func (s *Store) Create(ctx context.Context, customerID int64, msIDs []string, in
 // Update rewrites a waiting plan's fields; ErrNotEditable once it started, is in alarm or is over.
 func (s *Store) Update(ctx context.Context, customerID int64, id WorkID, in Input, now int64) (Plan, error) {
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		cur, err := scanPlan(tx.QueryRow(ctx, `SELECT `+planCols+planFrom+` WHERE w.id = ? AND w.customer_id = ?`, id, customerID))
+		cur, err := scanPlan(tx.QueryRow(ctx, `SELECT `+planCols+` FROM `+planFrom+` WHERE w.id = ? AND w.customer_id = ?`, id, customerID))
 		if err != nil {
 			return err
 		}
@@ -206,7 +191,7 @@ func (s *Store) Delete(ctx context.Context, customerID int64, ids []WorkID, now 
 	var gone []Plan
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		for _, id := range ids {
-			p, err := scanPlan(tx.QueryRow(ctx, `SELECT `+planCols+planFrom+` WHERE w.id = ? AND w.customer_id = ?`, id, customerID))
+			p, err := scanPlan(tx.QueryRow(ctx, `SELECT `+planCols+` FROM `+planFrom+` WHERE w.id = ? AND w.customer_id = ?`, id, customerID))
 			if err != nil {
 				return err
 			}
@@ -237,34 +222,30 @@ type ListQuery struct {
 
 // List returns the customer's plans, latest start first, and the total count.
 func (s *Store) List(ctx context.Context, customerID int64, q ListQuery) ([]Plan, int, error) {
-	where := []string{"w.customer_id = ?"}
-	args := []any{customerID}
+	f := db.Scope("w.customer_id", customerID)
 	if len(q.MsIDs) > 0 {
-		where = append(where, "w.ms_id IN ("+db.Placeholders(len(q.MsIDs))+")")
-		for _, m := range q.MsIDs {
-			args = append(args, m)
-		}
+		f.In("w.ms_id", db.Args(q.MsIDs))
 	}
 	if len(q.Statuses) > 0 {
-		where = append(where, "w.status IN ("+db.Placeholders(len(q.Statuses))+")")
-		for _, st := range q.Statuses {
-			args = append(args, int(st))
-		}
+		f.In("w.status", db.Args(q.Statuses))
 	}
 	if q.Day != nil {
-		where = append(where, "w.start_at <= ? AND w.start_at + w.duration_min * 60000 > ?")
-		args = append(args, q.Day.To, q.Day.From)
+		f.And("w.start_at <= ? AND w.start_at + w.duration_min * 60000 > ?", q.Day.To, q.Day.From)
 	}
-	cond := strings.Join(where, " AND ")
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM lone_works w WHERE `+cond, args...).Scan(&total); err != nil {
+	list, total, err := db.List(ctx, s.db, db.ListQuery{Select: planCols, From: planFrom, Where: f,
+		Order: "w.start_at DESC, w.id DESC", Offset: q.Offset, Limit: pageLimit(q.Limit)}, scanPlan)
+	if err != nil {
 		return nil, 0, err
 	}
-	if q.Limit <= 0 {
-		q.Limit = 1000
+	return list, total, s.named(ctx, list)
+}
+
+// pageLimit is a list's page size: a query without one reads at most 1000 rows.
+func pageLimit(n int) int {
+	if n <= 0 {
+		return 1000
 	}
-	list, err := s.plans(ctx, cond+` ORDER BY w.start_at DESC, w.id DESC LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset)...)
-	return list, total, err
+	return n
 }
 
 // Running returns every enabled plan of every customer that should be running at now (started, not stopped).
@@ -300,7 +281,7 @@ func (s *Store) Finish(ctx context.Context, id WorkID, at int64) error {
 
 const alarmCols = `id, work_id, ms_id, ms_name, reason, at, remark, handler_id, handler_name, handled_at`
 
-func scanAlarm(r scanner) (Alarm, error) {
+func scanAlarm(r db.Scanner) (Alarm, error) {
 	var a Alarm
 	err := r.Scan(&a.ID, &a.WorkID, &a.MsID, &a.MsName, &a.Reason, &a.AlarmTime, &a.Remark, &a.Handler, &a.HandlerName, &a.HandleTime)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -328,14 +309,11 @@ func (s *Store) AddAlarm(ctx context.Context, p Plan, reason Reason, at int64) (
 func (s *Store) HandleAlarm(ctx context.Context, customerID int64, id AlarmID, remark, byID, byName string, at int64) (Alarm, error) {
 	var a Alarm
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		res, err := tx.Exec(ctx, `UPDATE lone_work_alarms SET remark = ?, handler_id = ?, handler_name = ?,
+		err := db.OneRow(tx.Exec(ctx, `UPDATE lone_work_alarms SET remark = ?, handler_id = ?, handler_name = ?,
 			handled_at = CASE WHEN handled_at = 0 THEN ? ELSE handled_at END WHERE id = ? AND customer_id = ?`,
-			remark, byID, byName, at, id, customerID)
+			remark, byID, byName, at, id, customerID))
 		if err != nil {
 			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return db.ErrNotFound
 		}
 		if a, err = scanAlarm(tx.QueryRow(ctx, `SELECT `+alarmCols+` FROM lone_work_alarms WHERE id = ?`, id)); err != nil {
 			return err
@@ -360,30 +338,18 @@ type AlarmQuery struct {
 
 // FindAlarms returns the customer's lone-work alarms, newest first, and the total count.
 func (s *Store) FindAlarms(ctx context.Context, customerID int64, q AlarmQuery) ([]Alarm, int, error) {
-	where := []string{"customer_id = ?"}
-	args := []any{customerID}
+	f := db.Scope("customer_id", customerID)
 	if len(q.WorkIDs) > 0 {
-		where = append(where, "work_id IN ("+db.Placeholders(len(q.WorkIDs))+")")
-		for _, id := range q.WorkIDs {
-			args = append(args, id)
-		}
+		f.In("work_id", db.Args(q.WorkIDs))
 	}
 	if len(q.MsIDs) > 0 {
-		where = append(where, "ms_id IN ("+db.Placeholders(len(q.MsIDs))+")")
-		for _, m := range q.MsIDs {
-			args = append(args, m)
-		}
+		f.In("ms_id", db.Args(q.MsIDs))
 	}
 	if q.Range != nil {
-		where = append(where, "at >= ? AND at <= ?")
-		args = append(args, q.Range.From, q.Range.To)
+		f.Between("at", q.Range.From, q.Range.To)
 	}
-	cond := strings.Join(where, " AND ")
-	if q.Limit <= 0 {
-		q.Limit = 1000
-	}
-	return db.Page(ctx, s.db, "lone_work_alarms", alarmCols, cond, args, q.Offset, q.Limit,
-		func(r db.Scanner) (Alarm, error) { return scanAlarm(r) })
+	return db.List(ctx, s.db, db.ListQuery{Select: alarmCols, From: "lone_work_alarms", Where: f,
+		Order: "at DESC, id DESC", Offset: q.Offset, Limit: pageLimit(q.Limit)}, scanAlarm)
 }
 
 // TermState is what the engine reads of a terminal: battery percent and signal 0..5 (-1 unknown).

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/sos"
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
@@ -16,35 +17,10 @@ import (
 
 const wait = 5 * time.Second
 
-// env is a running server with two customers: f (3 terminals) and other (1 terminal).
-type env struct {
-	t     *testing.T
-	s     *testkit.Server
-	f     safetytest.Fleet
-	other safetytest.Fleet
-	tok   string // f's dispatcher
-	otok  string // other's dispatcher
-}
+// env is the safety tests' world with three terminals.
+type env struct{ *safetytest.Env }
 
-func newEnv(t *testing.T) *env {
-	s := testkit.Start(t)
-	e := &env{t: t, s: s}
-	e.f = safetytest.Seed(t, s.DB, 3, "")
-	e.other = safetytest.Seed(t, s.DB, 1, "")
-	e.tok = e.f.Token(t, s.DB)
-	e.otok = e.other.Token(t, s.DB)
-	return e
-}
-
-func (e *env) do(method, path, tok string, params map[string]any) testkit.Reply {
-	e.t.Helper()
-	return testkit.Do(e.t, e.s.URL, method, path, tok, params)
-}
-
-func (e *env) console() *testkit.Socket { return testkit.Console(e.t, e.s.URL, e.tok) }
-func (e *env) terminal(i int) *testkit.Socket {
-	return testkit.Terminal(e.t, e.s.URL, e.f.Terminals[i], safetytest.Password)
-}
+func newEnv(t *testing.T) *env { return &env{safetytest.NewEnv(t, testkit.Start(t), 3)} }
 
 // raise has terminal c raise an SOS and returns the alarm id.
 func raise(t *testing.T, c *testkit.Socket, data map[string]any) sos.AlarmID {
@@ -57,7 +33,7 @@ func raise(t *testing.T, c *testkit.Socket, data map[string]any) sos.AlarmID {
 		ID string `json:"id"`
 	}
 	r.Into(t, &res)
-	id, err := sos.ParseAlarmID("id", res.ID)
+	id, err := httpx.RowID[sos.AlarmID]("id", res.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,22 +41,12 @@ func raise(t *testing.T, c *testkit.Socket, data map[string]any) sos.AlarmID {
 }
 
 func (e *env) alarm(id sos.AlarmID) sos.Alarm {
-	e.t.Helper()
-	a, err := e.s.SOS.Store().Get(context.Background(), e.f.CustomerID, id)
+	e.T.Helper()
+	a, err := e.S.SOS.Store().Get(context.Background(), e.F.CustomerID, id)
 	if err != nil {
-		e.t.Fatalf("alarm %d: %v", id, err)
+		e.T.Fatalf("alarm %d: %v", id, err)
 	}
 	return a
-}
-
-// logs counts operation-log entries of a type for the customer.
-func (e *env) logs(customerID int64, typ int) int {
-	e.t.Helper()
-	var n int
-	if err := e.s.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM oplog WHERE customer_id = ? AND type = ?`, customerID, typ).Scan(&n); err != nil {
-		e.t.Fatal(err)
-	}
-	return n
 }
 
 func alarmOf(t *testing.T, f testkit.Frame) sos.Alarm {
@@ -114,14 +80,14 @@ func noEvent(t *testing.T, c *testkit.Socket, typ string) {
 // durable event, is logged (102), and another customer hears nothing.
 func TestRaise(t *testing.T) {
 	e := newEnv(t)
-	con := e.console()
-	ocon := testkit.Console(t, e.s.URL, e.otok)
-	term := e.terminal(0)
+	con := e.Console()
+	ocon := testkit.Console(t, e.S.URL, e.OTok)
+	term := e.Terminal(0)
 
 	id := raise(t, term, map[string]any{"lat": 41.5, "lng": 29.5, "type": "1"})
 	// The ack means the row is committed.
 	a := e.alarm(id)
-	if a.State != sos.Sending || a.Type != "1" || *a.Lat != 41.5 || a.MsID != e.f.Terminals[0] || a.MsName != "Unit 1" {
+	if a.State != sos.Sending || a.Type != "1" || *a.Lat != 41.5 || a.MsID != e.F.Terminals[0] || a.MsName != "Unit 1" {
 		t.Fatalf("stored alarm %+v", a)
 	}
 	ev := con.WaitEvent(sos.EventAlarm, wait, nil)
@@ -131,17 +97,17 @@ func TestRaise(t *testing.T) {
 	if got := alarmOf(t, ev); got.ID != id || got.State != sos.Sending || got.MsName != "Unit 1" {
 		t.Fatalf("event alarm %+v", got)
 	}
-	if n := e.logs(e.f.CustomerID, 102); n != 1 {
+	if n := e.Logs(e.F.CustomerID, 102); n != 1 {
 		t.Fatalf("log 102 written %d times", n)
 	}
 	noEvent(t, ocon, sos.EventAlarm)
 
 	// Micro-degree positions are normalized; without one, the last known position is used.
-	id2 := raise(t, e.terminal(1), map[string]any{"lat": "41010000", "lng": 28970000})
+	id2 := raise(t, e.Terminal(1), map[string]any{"lat": "41010000", "lng": 28970000})
 	if a := e.alarm(id2); *a.Lat != 41.01 || *a.Lng != 28.97 || a.Type != "0" {
 		t.Fatalf("micro-degrees: %+v", a)
 	}
-	id3 := raise(t, e.terminal(2), map[string]any{})
+	id3 := raise(t, e.Terminal(2), map[string]any{})
 	if a := e.alarm(id3); a.Lat == nil || *a.Lat != 41.03 || *a.Lng != 29 {
 		t.Fatalf("last known position: %+v", a)
 	}
@@ -161,7 +127,7 @@ func TestRaise(t *testing.T) {
 	if got := alarmOf(t, re); got.ID != id || *got.Lat != 41.6 {
 		t.Fatalf("realert on second press: %s", re.Data)
 	}
-	if n := e.logs(e.f.CustomerID, 102); n != 3 {
+	if n := e.Logs(e.F.CustomerID, 102); n != 3 {
 		t.Fatalf("log 102 written %d times, want 3", n)
 	}
 }
@@ -169,8 +135,8 @@ func TestRaise(t *testing.T) {
 // Bad raises are refused with a code and store nothing.
 func TestRaiseRefused(t *testing.T) {
 	e := newEnv(t)
-	term := e.terminal(0)
-	con := e.console()
+	term := e.Terminal(0)
+	con := e.Console()
 	cases := []struct {
 		name string
 		c    *testkit.Socket
@@ -188,7 +154,7 @@ func TestRaiseRefused(t *testing.T) {
 			t.Errorf("%s: code %s, want %s", c.name, r.Code, c.code)
 		}
 	}
-	if list, _, _ := e.s.SOS.Store().Find(context.Background(), e.f.CustomerID, sos.Query{}); len(list) != 0 {
+	if list, _, _ := e.S.SOS.Store().Find(context.Background(), e.F.CustomerID, sos.Query{}); len(list) != 0 {
 		t.Fatalf("%d alarms stored by refused raises", len(list))
 	}
 	if r := con.Call(sos.ReqCancel, map[string]any{}); r.Code != "107" {
@@ -202,10 +168,10 @@ func TestRaiseRefused(t *testing.T) {
 // updateSos: every transition and every refusal, and refusals change nothing.
 func TestUpdateSos(t *testing.T) {
 	e := newEnv(t)
-	con := e.console()
-	term := e.terminal(0)
+	con := e.Console()
+	term := e.Terminal(0)
 	id := raise(t, term, map[string]any{})
-	oid := raise(t, testkit.Terminal(t, e.s.URL, e.other.Terminals[0], safetytest.Password), map[string]any{})
+	oid := raise(t, testkit.Terminal(t, e.S.URL, e.Other.Terminals[0], safetytest.Password), map[string]any{})
 	con.WaitEvent(sos.EventAlarm, wait, nil)
 
 	long := strings.Repeat("x", sos.MaxRemark+1)
@@ -218,24 +184,24 @@ func TestUpdateSos(t *testing.T) {
 		state  sos.State // the alarm's state afterwards
 	}{
 		{"no token", "", map[string]any{"id": id, "state": 1}, 401, "105", sos.Sending},
-		{"missing id", e.tok, map[string]any{"state": 1}, 400, "400", sos.Sending},
-		{"bad id", e.tok, map[string]any{"id": "abc", "state": 1}, 400, "400", sos.Sending},
-		{"unknown id", e.tok, map[string]any{"id": 99999, "state": 1}, 404, "404", sos.Sending},
-		{"other customer's token", e.otok, map[string]any{"id": id, "state": 1}, 404, "404", sos.Sending},
-		{"missing state", e.tok, map[string]any{"id": id}, 400, "400", sos.Sending},
-		{"back to 0", e.tok, map[string]any{"id": id, "state": 0}, 409, "90", sos.Sending},
-		{"state 3", e.tok, map[string]any{"id": id, "state": 3}, 400, "400", sos.Sending},
-		{"remote with state 1", e.tok, map[string]any{"id": id, "state": 1, "remote": 1}, 400, "400", sos.Sending},
-		{"bad remote", e.tok, map[string]any{"id": id, "state": 2, "remote": "maybe"}, 400, "400", sos.Sending},
-		{"acknowledge", e.tok, map[string]any{"id": id, "state": 1}, 200, "0", sos.Acknowledged},
-		{"acknowledge twice", e.tok, map[string]any{"id": id, "state": 1}, 409, "90", sos.Acknowledged},
-		{"remark too long", e.tok, map[string]any{"id": id, "state": 2, "remark": long}, 400, "400", sos.Acknowledged},
-		{"close", e.tok, map[string]any{"id": id, "state": "2", "remark": "worker safe"}, 200, "0", sos.Closed},
-		{"close twice", e.tok, map[string]any{"id": id, "state": 2}, 409, "90", sos.Closed},
-		{"acknowledge closed", e.tok, map[string]any{"id": id, "state": 1}, 409, "90", sos.Closed},
+		{"missing id", e.Tok, map[string]any{"state": 1}, 400, "400", sos.Sending},
+		{"bad id", e.Tok, map[string]any{"id": "abc", "state": 1}, 400, "400", sos.Sending},
+		{"unknown id", e.Tok, map[string]any{"id": 99999, "state": 1}, 404, "404", sos.Sending},
+		{"other customer's token", e.OTok, map[string]any{"id": id, "state": 1}, 404, "404", sos.Sending},
+		{"missing state", e.Tok, map[string]any{"id": id}, 400, "400", sos.Sending},
+		{"back to 0", e.Tok, map[string]any{"id": id, "state": 0}, 409, "90", sos.Sending},
+		{"state 3", e.Tok, map[string]any{"id": id, "state": 3}, 400, "400", sos.Sending},
+		{"remote with state 1", e.Tok, map[string]any{"id": id, "state": 1, "remote": 1}, 400, "400", sos.Sending},
+		{"bad remote", e.Tok, map[string]any{"id": id, "state": 2, "remote": "maybe"}, 400, "400", sos.Sending},
+		{"acknowledge", e.Tok, map[string]any{"id": id, "state": 1}, 200, "0", sos.Acknowledged},
+		{"acknowledge twice", e.Tok, map[string]any{"id": id, "state": 1}, 409, "90", sos.Acknowledged},
+		{"remark too long", e.Tok, map[string]any{"id": id, "state": 2, "remark": long}, 400, "400", sos.Acknowledged},
+		{"close", e.Tok, map[string]any{"id": id, "state": "2", "remark": "worker safe"}, 200, "0", sos.Closed},
+		{"close twice", e.Tok, map[string]any{"id": id, "state": 2}, 409, "90", sos.Closed},
+		{"acknowledge closed", e.Tok, map[string]any{"id": id, "state": 1}, 409, "90", sos.Closed},
 	}
 	for _, c := range cases {
-		r := e.do(http.MethodPut, "/ds/sos/updateSos", c.tok, c.params)
+		r := e.Do(http.MethodPut, "/ds/sos/updateSos", c.tok, c.params)
 		if r.Status != c.status || r.Code != c.code {
 			t.Errorf("%s: %d %s (%s), want %d %s", c.name, r.Status, r.Code, r.Msg, c.status, c.code)
 		}
@@ -244,12 +210,12 @@ func TestUpdateSos(t *testing.T) {
 		}
 	}
 	a := e.alarm(id)
-	if a.Responder != e.f.Dispatcher || a.ResponseTime == 0 || a.Closer != e.f.Dispatcher || a.CloseTime == 0 ||
+	if a.Responder != e.F.Dispatcher || a.ResponseTime == 0 || a.Closer != e.F.Dispatcher || a.CloseTime == 0 ||
 		a.Remark != "worker safe" || a.CloseKind != sos.ClosedByConsole || a.ResponderName == "" {
 		t.Fatalf("closed alarm %+v", a)
 	}
 	// The other customer's alarm was never touched.
-	if o, _ := e.s.SOS.Store().Get(context.Background(), e.other.CustomerID, oid); o.State != sos.Sending {
+	if o, _ := e.S.SOS.Store().Get(context.Background(), e.Other.CustomerID, oid); o.State != sos.Sending {
 		t.Fatalf("other customer's alarm changed: %+v", o)
 	}
 	// Consoles hear both changes as durable events; the terminal hears acknowledged and closed.
@@ -266,13 +232,13 @@ func TestUpdateSos(t *testing.T) {
 // Remote close asks the terminal to stop alarming and closes the record only when it confirms (log 119).
 func TestRemoteClose(t *testing.T) {
 	e := newEnv(t)
-	term := e.terminal(0)
+	term := e.Terminal(0)
 	id := raise(t, term, map[string]any{})
 
 	// The terminal refuses: nothing changes.
 	done := make(chan testkit.Reply, 1)
 	go func() {
-		done <- testkit.Do(t, e.s.URL, http.MethodPut, "/ds/sos/updateSos", e.tok, map[string]any{"id": id, "state": 2, "remote": 1})
+		done <- testkit.Do(t, e.S.URL, http.MethodPut, "/ds/sos/updateSos", e.Tok, map[string]any{"id": id, "state": 2, "remote": 1})
 	}()
 	req := term.Wait(wait, func(f testkit.Frame) bool { return f.Type == sos.TermStop && f.ID != 0 })
 	term.Reply(req, "500", nil)
@@ -285,7 +251,7 @@ func TestRemoteClose(t *testing.T) {
 
 	// The terminal confirms: closed remotely, logged.
 	go func() {
-		done <- testkit.Do(t, e.s.URL, http.MethodPut, "/ds/sos/updateSos", e.tok, map[string]any{"id": id, "state": 2, "remote": "1", "remark": "stopped"})
+		done <- testkit.Do(t, e.S.URL, http.MethodPut, "/ds/sos/updateSos", e.Tok, map[string]any{"id": id, "state": 2, "remote": "1", "remark": "stopped"})
 	}()
 	req = term.Wait(wait, func(f testkit.Frame) bool { return f.Type == sos.TermStop && f.ID != 0 })
 	var stop struct {
@@ -293,7 +259,7 @@ func TestRemoteClose(t *testing.T) {
 		By string `json:"by"`
 	}
 	req.Into(t, &stop)
-	if stop.ID != id.String() || stop.By != e.f.Dispatcher {
+	if stop.ID != id.String() || stop.By != e.F.Dispatcher {
 		t.Fatalf("sos.stop data %s", req.Data)
 	}
 	term.Reply(req, "0", nil)
@@ -303,16 +269,16 @@ func TestRemoteClose(t *testing.T) {
 	if a := e.alarm(id); a.State != sos.Closed || a.CloseKind != sos.ClosedByRemote || a.Remark != "stopped" {
 		t.Fatalf("remote-closed alarm %+v", a)
 	}
-	if n := e.logs(e.f.CustomerID, 119); n != 1 {
+	if n := e.Logs(e.F.CustomerID, 119); n != 1 {
 		t.Fatalf("log 119 written %d times", n)
 	}
 
 	// An offline terminal cannot be told: code 4 (not online), nothing changes.
-	t1 := e.terminal(1)
+	t1 := e.Terminal(1)
 	id2 := raise(t, t1, map[string]any{})
 	t1.Close()
-	testkit.Eventually(t, wait, "terminal offline", func() bool { return !e.s.Hub.Online(e.f.Terminals[1]) })
-	r := e.do(http.MethodPut, "/ds/sos/updateSos", e.tok, map[string]any{"id": id2, "state": 2, "remote": 1})
+	testkit.Eventually(t, wait, "terminal offline", func() bool { return !e.S.Hub.Online(e.F.Terminals[1]) })
+	r := e.Do(http.MethodPut, "/ds/sos/updateSos", e.Tok, map[string]any{"id": id2, "state": 2, "remote": 1})
 	if r.Code != "4" {
 		t.Fatalf("remote close of an offline terminal: %s", r.Code)
 	}
@@ -324,8 +290,8 @@ func TestRemoteClose(t *testing.T) {
 // A terminal cancels its own alarm: closed by the terminal, log 118, consoles told.
 func TestCancel(t *testing.T) {
 	e := newEnv(t)
-	con := e.console()
-	term := e.terminal(0)
+	con := e.Console()
+	term := e.Terminal(0)
 	id := raise(t, term, map[string]any{})
 	if r := term.Call(sos.ReqCancel, map[string]any{"id": "12345"}); r.Code != "91" {
 		t.Fatalf("cancel of somebody else's id: %s", r.Code)
@@ -334,10 +300,10 @@ func TestCancel(t *testing.T) {
 		t.Fatalf("cancel: %s %s", r.Code, r.Msg)
 	}
 	a := e.alarm(id)
-	if a.State != sos.Closed || a.CloseKind != sos.ClosedByTerminal || a.Closer != e.f.Terminals[0] || a.ResponseTime != 0 {
+	if a.State != sos.Closed || a.CloseKind != sos.ClosedByTerminal || a.Closer != e.F.Terminals[0] || a.ResponseTime != 0 {
 		t.Fatalf("canceled alarm %+v", a)
 	}
-	if n := e.logs(e.f.CustomerID, 118); n != 1 {
+	if n := e.Logs(e.F.CustomerID, 118); n != 1 {
 		t.Fatalf("log 118 written %d times", n)
 	}
 	ev := con.WaitEvent(sos.EventUpdated, wait, nil)
@@ -354,10 +320,10 @@ func TestFindSos(t *testing.T) {
 	e := newEnv(t)
 	ids := make([]sos.AlarmID, 3)
 	for i := range ids {
-		ids[i] = raise(t, e.terminal(i), map[string]any{})
+		ids[i] = raise(t, e.Terminal(i), map[string]any{})
 	}
-	raise(t, testkit.Terminal(t, e.s.URL, e.other.Terminals[0], safetytest.Password), map[string]any{})
-	if r := e.do(http.MethodPut, "/ds/sos/updateSos", e.tok, map[string]any{"id": ids[0], "state": 2}); r.Code != "0" {
+	raise(t, testkit.Terminal(t, e.S.URL, e.Other.Terminals[0], safetytest.Password), map[string]any{})
+	if r := e.Do(http.MethodPut, "/ds/sos/updateSos", e.Tok, map[string]any{"id": ids[0], "state": 2}); r.Code != "0" {
 		t.Fatal(r.Code)
 	}
 	now := time.Now().UTC()
@@ -370,28 +336,28 @@ func TestFindSos(t *testing.T) {
 		code   string
 		want   []sos.AlarmID
 	}{
-		{"this month", e.tok, map[string]any{"sTime": monthStart, "eTime": nextMonth}, "0", []sos.AlarmID{ids[2], ids[1], ids[0]}},
-		{"lower-case names", e.tok, map[string]any{"stime": monthStart, "etime": nextMonth}, "0", []sos.AlarmID{ids[2], ids[1], ids[0]}},
-		{"one terminal", e.tok, map[string]any{"sTime": monthStart, "eTime": nextMonth, "msId": e.f.Terminals[1]}, "0", []sos.AlarmID{ids[1]}},
-		{"terminal list", e.tok, map[string]any{"sTime": monthStart, "eTime": nextMonth, "msIds": e.f.Terminals[0] + "," + e.f.Terminals[2]}, "0", []sos.AlarmID{ids[2], ids[0]}},
-		{"closed ones", e.tok, map[string]any{"sTime": monthStart, "eTime": nextMonth, "state": 2}, "0", []sos.AlarmID{ids[0]}},
-		{"states 0,1", e.tok, map[string]any{"sTime": monthStart, "eTime": nextMonth, "state": "0,1"}, "0", []sos.AlarmID{ids[2], ids[1]}},
-		{"open, no range", e.tok, map[string]any{"open": 1}, "0", []sos.AlarmID{ids[2], ids[1]}},
-		{"paging", e.tok, map[string]any{"sTime": monthStart, "eTime": nextMonth, "pageNo": 2, "pageSize": 2}, "0", []sos.AlarmID{ids[0]}},
-		{"another customer sees its own only", e.otok, map[string]any{"sTime": monthStart, "eTime": nextMonth, "msId": e.f.Terminals[0]}, "0", nil},
-		{"earlier month", e.tok, map[string]any{"sTime": monthStart - 86400000, "eTime": monthStart - 1}, "0", nil},
-		{"no range", e.tok, map[string]any{}, "400", nil},
-		{"no end", e.tok, map[string]any{"sTime": monthStart}, "400", nil},
-		{"start after end", e.tok, map[string]any{"sTime": nextMonth - 1, "eTime": monthStart}, "93", nil},
-		{"cross month", e.tok, map[string]any{"sTime": monthStart - 1, "eTime": nextMonth}, "95", nil},
-		{"open with range", e.tok, map[string]any{"open": 1, "sTime": monthStart, "eTime": nextMonth}, "400", nil},
-		{"bad state", e.tok, map[string]any{"sTime": monthStart, "eTime": nextMonth, "state": 7}, "400", nil},
-		{"bad page size", e.tok, map[string]any{"sTime": monthStart, "eTime": nextMonth, "pageSize": 5000}, "400", nil},
+		{"this month", e.Tok, map[string]any{"sTime": monthStart, "eTime": nextMonth}, "0", []sos.AlarmID{ids[2], ids[1], ids[0]}},
+		{"lower-case names", e.Tok, map[string]any{"stime": monthStart, "etime": nextMonth}, "0", []sos.AlarmID{ids[2], ids[1], ids[0]}},
+		{"one terminal", e.Tok, map[string]any{"sTime": monthStart, "eTime": nextMonth, "msId": e.F.Terminals[1]}, "0", []sos.AlarmID{ids[1]}},
+		{"terminal list", e.Tok, map[string]any{"sTime": monthStart, "eTime": nextMonth, "msIds": e.F.Terminals[0] + "," + e.F.Terminals[2]}, "0", []sos.AlarmID{ids[2], ids[0]}},
+		{"closed ones", e.Tok, map[string]any{"sTime": monthStart, "eTime": nextMonth, "state": 2}, "0", []sos.AlarmID{ids[0]}},
+		{"states 0,1", e.Tok, map[string]any{"sTime": monthStart, "eTime": nextMonth, "state": "0,1"}, "0", []sos.AlarmID{ids[2], ids[1]}},
+		{"open, no range", e.Tok, map[string]any{"open": 1}, "0", []sos.AlarmID{ids[2], ids[1]}},
+		{"paging", e.Tok, map[string]any{"sTime": monthStart, "eTime": nextMonth, "pageNo": 2, "pageSize": 2}, "0", []sos.AlarmID{ids[0]}},
+		{"another customer sees its own only", e.OTok, map[string]any{"sTime": monthStart, "eTime": nextMonth, "msId": e.F.Terminals[0]}, "0", nil},
+		{"earlier month", e.Tok, map[string]any{"sTime": monthStart - 86400000, "eTime": monthStart - 1}, "0", nil},
+		{"no range", e.Tok, map[string]any{}, "400", nil},
+		{"no end", e.Tok, map[string]any{"sTime": monthStart}, "400", nil},
+		{"start after end", e.Tok, map[string]any{"sTime": nextMonth - 1, "eTime": monthStart}, "93", nil},
+		{"cross month", e.Tok, map[string]any{"sTime": monthStart - 1, "eTime": nextMonth}, "95", nil},
+		{"open with range", e.Tok, map[string]any{"open": 1, "sTime": monthStart, "eTime": nextMonth}, "400", nil},
+		{"bad state", e.Tok, map[string]any{"sTime": monthStart, "eTime": nextMonth, "state": 7}, "400", nil},
+		{"bad page size", e.Tok, map[string]any{"sTime": monthStart, "eTime": nextMonth, "pageSize": 5000}, "400", nil},
 		{"no token", "", map[string]any{"sTime": monthStart, "eTime": nextMonth}, "105", nil},
 	}
 	logged := 0
 	for _, c := range cases {
-		r := e.do(http.MethodGet, "/ds/sos/findSos", c.tok, c.params)
+		r := e.Do(http.MethodGet, "/ds/sos/findSos", c.tok, c.params)
 		if r.Code != c.code {
 			t.Errorf("%s: code %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
 			continue
@@ -399,7 +365,7 @@ func TestFindSos(t *testing.T) {
 		if c.code != "0" {
 			continue
 		}
-		if c.tok == e.tok && c.params["open"] == nil {
+		if c.tok == e.Tok && c.params["open"] == nil {
 			logged++
 		}
 		var page struct {
@@ -421,7 +387,7 @@ func TestFindSos(t *testing.T) {
 			}
 		}
 	}
-	if n := e.logs(e.f.CustomerID, 116); n != logged {
+	if n := e.Logs(e.F.CustomerID, 116); n != logged {
 		t.Fatalf("log 116 written %d times, want %d (each search, not the open-alarm load)", n, logged)
 	}
 }
@@ -429,10 +395,10 @@ func TestFindSos(t *testing.T) {
 // The SOS report counts alarms per terminal and day.
 func TestSosReport(t *testing.T) {
 	e := newEnv(t)
-	t0 := raise(t, e.terminal(0), map[string]any{})
-	e.do(http.MethodPut, "/ds/sos/updateSos", e.tok, map[string]any{"id": t0, "state": 1})
-	e.do(http.MethodPut, "/ds/sos/updateSos", e.tok, map[string]any{"id": t0, "state": 2})
-	term1 := e.terminal(1)
+	t0 := raise(t, e.Terminal(0), map[string]any{})
+	e.Do(http.MethodPut, "/ds/sos/updateSos", e.Tok, map[string]any{"id": t0, "state": 1})
+	e.Do(http.MethodPut, "/ds/sos/updateSos", e.Tok, map[string]any{"id": t0, "state": 2})
+	term1 := e.Terminal(1)
 	raise(t, term1, map[string]any{})
 	term1.Call(sos.ReqCancel, map[string]any{})
 	raise(t, term1, map[string]any{})
@@ -440,7 +406,7 @@ func TestSosReport(t *testing.T) {
 	from := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 	to := time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 
-	r := e.do(http.MethodPost, "/ds/report/findSosReport", e.tok, map[string]any{"sTime": from, "eTime": to})
+	r := e.Do(http.MethodPost, "/ds/report/findSosReport", e.Tok, map[string]any{"sTime": from, "eTime": to})
 	if r.Code != "0" {
 		t.Fatalf("report: %s %s", r.Code, r.Msg)
 	}
@@ -460,25 +426,25 @@ func TestSosReport(t *testing.T) {
 		}
 		byMs[row.MsID] = row
 	}
-	if r0 := byMs[e.f.Terminals[0]]; r0.Total != 1 || r0.Closed != 1 || r0.AvgResponse < 0 || r0.MsName != "Unit 1" {
+	if r0 := byMs[e.F.Terminals[0]]; r0.Total != 1 || r0.Closed != 1 || r0.AvgResponse < 0 || r0.MsName != "Unit 1" {
 		t.Fatalf("terminal 0 row %+v", r0)
 	}
-	if r1 := byMs[e.f.Terminals[1]]; r1.Total != 2 || r1.Canceled != 1 || r1.Closed != 1 || r1.Sending != 1 {
+	if r1 := byMs[e.F.Terminals[1]]; r1.Total != 2 || r1.Canceled != 1 || r1.Closed != 1 || r1.Sending != 1 {
 		t.Fatalf("terminal 1 row %+v", r1)
 	}
 	// Filter by terminal; range rules; another customer sees nothing.
-	r = e.do(http.MethodPost, "/ds/report/findSosReport", e.tok, map[string]any{"sTime": from, "eTime": to, "msIds": []string{e.f.Terminals[1]}})
+	r = e.Do(http.MethodPost, "/ds/report/findSosReport", e.Tok, map[string]any{"sTime": from, "eTime": to, "msIds": []string{e.F.Terminals[1]}})
 	r.Into(t, &page)
-	if page.Total != 1 || page.List[0].MsID != e.f.Terminals[1] {
+	if page.Total != 1 || page.List[0].MsID != e.F.Terminals[1] {
 		t.Fatalf("filtered report %+v", page)
 	}
-	if r := e.do(http.MethodPost, "/ds/report/findSosReport", e.tok, map[string]any{"sTime": from - 1, "eTime": to}); r.Code != "95" {
+	if r := e.Do(http.MethodPost, "/ds/report/findSosReport", e.Tok, map[string]any{"sTime": from - 1, "eTime": to}); r.Code != "95" {
 		t.Fatalf("cross-month report: %s", r.Code)
 	}
-	if r := e.do(http.MethodPost, "/ds/report/findSosReport", e.tok, map[string]any{"eTime": to}); r.Code != "400" {
+	if r := e.Do(http.MethodPost, "/ds/report/findSosReport", e.Tok, map[string]any{"eTime": to}); r.Code != "400" {
 		t.Fatalf("report without start: %s", r.Code)
 	}
-	r = e.do(http.MethodPost, "/ds/report/findSosReport", e.otok, map[string]any{"sTime": from, "eTime": to})
+	r = e.Do(http.MethodPost, "/ds/report/findSosReport", e.OTok, map[string]any{"sTime": from, "eTime": to})
 	r.Into(t, &page)
 	if page.Total != 0 {
 		t.Fatalf("other customer's report: %+v", page)
@@ -490,22 +456,22 @@ func TestRealertUntilAcknowledged(t *testing.T) {
 	e := newEnv(t)
 	var mu sync.Mutex
 	now := time.Now()
-	e.s.SOS.SetClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
+	e.S.SOS.SetClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
 	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
 	ctx := context.Background()
-	con := e.console()
-	id := raise(t, e.terminal(0), map[string]any{})
+	con := e.Console()
+	id := raise(t, e.Terminal(0), map[string]any{})
 	con.WaitEvent(sos.EventAlarm, wait, nil)
 
-	every := e.s.SOS.RealertEvery()
+	every := e.S.SOS.RealertEvery()
 	advance(every - time.Millisecond)
-	if err := e.s.SOS.Realert(ctx); err != nil {
+	if err := e.S.SOS.Realert(ctx); err != nil {
 		t.Fatal(err)
 	}
 	noEvent(t, con, sos.EventRealert)
 	for n := 1; n <= 3; n++ {
 		advance(every)
-		if err := e.s.SOS.Realert(ctx); err != nil {
+		if err := e.S.SOS.Realert(ctx); err != nil {
 			t.Fatal(err)
 		}
 		ev := con.WaitEvent(sos.EventRealert, wait, nil)
@@ -519,11 +485,11 @@ func TestRealertUntilAcknowledged(t *testing.T) {
 			t.Fatalf("realert %d: %s", n, ev.Data)
 		}
 	}
-	if r := e.do(http.MethodPut, "/ds/sos/updateSos", e.tok, map[string]any{"id": id, "state": 1}); r.Code != "0" {
+	if r := e.Do(http.MethodPut, "/ds/sos/updateSos", e.Tok, map[string]any{"id": id, "state": 1}); r.Code != "0" {
 		t.Fatal(r.Code)
 	}
 	advance(10 * every)
-	if err := e.s.SOS.Realert(ctx); err != nil {
+	if err := e.S.SOS.Realert(ctx); err != nil {
 		t.Fatal(err)
 	}
 	noEvent(t, con, sos.EventRealert)
@@ -535,17 +501,17 @@ func TestRealertCountGoesOnWhereAnotherNodeLeftIt(t *testing.T) {
 	e := newEnv(t)
 	var mu sync.Mutex
 	now := time.Now()
-	e.s.SOS.SetClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
-	con := e.console()
-	raise(t, e.terminal(0), map[string]any{})
+	e.S.SOS.SetClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
+	con := e.Console()
+	raise(t, e.Terminal(0), map[string]any{})
 	con.WaitEvent(sos.EventAlarm, wait, nil)
 	// Five and a half intervals pass with the re-alerts on another node (counts 1–5 were sent from there).
 	mu.Lock()
-	now = now.Add(5*e.s.SOS.RealertEvery() + e.s.SOS.RealertEvery()/2)
+	now = now.Add(5*e.S.SOS.RealertEvery() + e.S.SOS.RealertEvery()/2)
 	mu.Unlock()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go e.s.SOS.Run(ctx) // this node takes the lease
+	go e.S.SOS.Run(ctx) // this node takes the lease
 	ev := con.WaitEvent(sos.EventRealert, 5*time.Second, nil)
 	var re struct {
 		Count int `json:"count"`
@@ -575,27 +541,27 @@ func (f *floorRec) on(ms string) bool { f.mu.Lock(); defer f.mu.Unlock(); return
 func TestEmergencyFloor(t *testing.T) {
 	e := newEnv(t)
 	fl := &floorRec{state: map[string]bool{}}
-	e.s.SOS.SetFloor(fl)
-	ms := e.f.Terminals[0]
-	id := raise(t, e.terminal(0), map[string]any{})
+	e.S.SOS.SetFloor(fl)
+	ms := e.F.Terminals[0]
+	id := raise(t, e.Terminal(0), map[string]any{})
 	if !fl.on(ms) {
 		t.Fatal("no emergency priority after the raise")
 	}
-	e.do(http.MethodPut, "/ds/sos/updateSos", e.tok, map[string]any{"id": id, "state": 1})
+	e.Do(http.MethodPut, "/ds/sos/updateSos", e.Tok, map[string]any{"id": id, "state": 1})
 	if !fl.on(ms) {
 		t.Fatal("acknowledging must keep emergency priority")
 	}
-	e.do(http.MethodPut, "/ds/sos/updateSos", e.tok, map[string]any{"id": id, "state": 2})
+	e.Do(http.MethodPut, "/ds/sos/updateSos", e.Tok, map[string]any{"id": id, "state": 2})
 	if fl.on(ms) {
 		t.Fatal("emergency priority kept after close")
 	}
-	raise(t, e.terminal(1), map[string]any{})
+	raise(t, e.Terminal(1), map[string]any{})
 	fresh := &floorRec{state: map[string]bool{}}
-	e.s.SOS.SetFloor(fresh)
-	if err := e.s.SOS.Restore(context.Background()); err != nil {
+	e.S.SOS.SetFloor(fresh)
+	if err := e.S.SOS.Restore(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if !fresh.on(e.f.Terminals[1]) || fresh.on(ms) || fresh.calls != 1 {
+	if !fresh.on(e.F.Terminals[1]) || fresh.on(ms) || fresh.calls != 1 {
 		t.Fatalf("restore: %+v", fresh.state)
 	}
 }

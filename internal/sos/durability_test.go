@@ -82,7 +82,7 @@ func TestSIGKILLAfterAcknowledgement(t *testing.T) {
 // reconnects and syncs from the last sequence number it saw.
 func TestReconnectGetsEveryAlarm(t *testing.T) {
 	e := newEnv(t)
-	con := e.console()
+	con := e.Console()
 	r := con.Call("sync", map[string]any{"after": 0})
 	var synced struct {
 		Last int64 `json:"last"`
@@ -93,10 +93,10 @@ func TestReconnectGetsEveryAlarm(t *testing.T) {
 
 	var ids []sos.AlarmID
 	for i := 0; i < 3; i++ {
-		ids = append(ids, raise(t, e.terminal(i), map[string]any{}))
+		ids = append(ids, raise(t, e.Terminal(i), map[string]any{}))
 	}
 
-	back := e.console()
+	back := e.Console()
 	if r := back.Call("sync", map[string]any{"after": synced.Last}); r.Code != "0" {
 		t.Fatalf("sync: %s", r.Code)
 	}

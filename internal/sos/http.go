@@ -3,7 +3,6 @@ package sos
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,34 +17,25 @@ import (
 
 // Routes mounts the SOS endpoints (spec §7 "SOS", "Reports").
 func (s *Service) Routes(r httpx.Router) {
-	r.Console("GET /ds/sos/findSos", s.findSos)
-	r.Console("PUT /ds/sos/updateSos", s.updateSos)
-	r.Console("POST /ds/report/findSosReport", s.findSosReport)
+	r.Console("GET /ds/sos/findSos", httpx.Bind(s.findSos))
+	r.Console("PUT /ds/sos/updateSos", httpx.Bind(s.updateSos))
+	r.Console("POST /ds/report/findSosReport", httpx.Bind(s.findSosReport))
 }
 
-// Page is a list answer.
-type Page[T any] struct {
-	Total int `json:"total"`
-	List  []T `json:"list"`
+type findReq struct {
+	STime    string    `json:"sTime"`
+	ETime    string    `json:"eTime"`
+	MsID     flex.List `json:"msId"`
+	MsIDs    flex.List `json:"msIds"`
+	State    flex.List `json:"state"`
+	Type     string    `json:"type"`
+	Open     string    `json:"open"`
+	PageNo   string    `json:"pageNo"`
+	PageSize string    `json:"pageSize"`
 }
 
 // GET /ds/sos/findSos {sTime, eTime, msId, state, type, open, pageNo, pageSize} → {total, list:[Alarm]}
-func (s *Service) findSos(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := identity.Must(r.Context())
-	var req struct {
-		STime    string    `json:"sTime"`
-		ETime    string    `json:"eTime"`
-		MsID     flex.List `json:"msId"`
-		MsIDs    flex.List `json:"msIds"`
-		State    flex.List `json:"state"`
-		Type     string    `json:"type"`
-		Open     string    `json:"open"`
-		PageNo   string    `json:"pageNo"`
-		PageSize string    `json:"pageSize"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) findSos(ctx context.Context, p identity.Principal, req findReq) (any, error) {
 	q := Query{MsIDs: append(req.MsID, req.MsIDs...), Type: req.Type}
 	var err error
 	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
@@ -68,7 +58,7 @@ func (s *Service) findSos(w http.ResponseWriter, r *http.Request) (any, error) {
 			return nil, httpx.BadParam("open", "not with sTime/eTime")
 		}
 	case "", "0", "false":
-		rg, _, err := timerange.ForCustomer(r.Context(), s.db, p.CustomerID, req.STime, req.ETime, 0)
+		rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -76,14 +66,14 @@ func (s *Service) findSos(w http.ResponseWriter, r *http.Request) (any, error) {
 	default:
 		return nil, httpx.BadParam("open", "1 or 0")
 	}
-	list, total, err := s.store.Find(r.Context(), p.CustomerID, q)
+	list, total, err := s.store.Find(ctx, p.CustomerID, q)
 	if err != nil {
 		return nil, err
 	}
 	if req.Open != "1" && req.Open != "true" {
-		s.log.By(r.Context(), p, oplog.AlarmSearch, searchRemark(q), searchDetail(q))
+		s.log.By(ctx, p, oplog.AlarmSearch, searchRemark(q), searchDetail(q))
 	}
-	return Page[Alarm]{Total: total, List: list}, nil
+	return httpx.PageOf(list, total), nil
 }
 
 func searchRemark(q Query) string {
@@ -118,19 +108,16 @@ func searchDetail(q Query) oplog.Detail {
 	return oplog.D("sosSearch", "start", start, "end", end, "terminals", strings.Join(q.MsIDs, ","), "states", strings.Join(st, ","))
 }
 
+type updateReq struct {
+	ID     string `json:"id"`
+	State  string `json:"state"`
+	Remark string `json:"remark"`
+	Remote string `json:"remote"`
+}
+
 // PUT /ds/sos/updateSos {id, state: 1|2, remark?, remote?: "1"} → Alarm
-func (s *Service) updateSos(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := identity.Must(r.Context())
-	var req struct {
-		ID     string `json:"id"`
-		State  string `json:"state"`
-		Remark string `json:"remark"`
-		Remote string `json:"remote"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	id, err := ParseAlarmID("id", req.ID)
+func (s *Service) updateSos(ctx context.Context, p identity.Principal, req updateReq) (any, error) {
+	id, err := httpx.RowID[AlarmID]("id", req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +139,7 @@ func (s *Service) updateSos(w http.ResponseWriter, r *http.Request) (any, error)
 	default:
 		return nil, httpx.BadParam("remote", "1 or 0")
 	}
-	return s.Update(r.Context(), p, id, State(n), strings.TrimSpace(req.Remark), remote)
+	return s.Update(ctx, p, id, State(n), strings.TrimSpace(req.Remark), remote)
 }
 
 // ReportRow is one line of the SOS report: one terminal on one day (the customer's calendar).
@@ -169,26 +156,23 @@ type ReportRow struct {
 	MaxResponse  int64  `json:"maxResponse"`
 }
 
+type reportReq struct {
+	MsIDs flex.List `json:"msIds"`
+	STime string    `json:"sTime"`
+	ETime string    `json:"eTime"`
+}
+
 // POST /ds/report/findSosReport {msIds?, sTime, eTime} → {total, list:[ReportRow]} (alarm counts per terminal per day)
-func (s *Service) findSosReport(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := identity.Must(r.Context())
-	var req struct {
-		MsIDs flex.List `json:"msIds"`
-		STime string    `json:"sTime"`
-		ETime string    `json:"eTime"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	rg, loc, err := timerange.ForCustomer(r.Context(), s.db, p.CustomerID, req.STime, req.ETime, 0)
+func (s *Service) findSosReport(ctx context.Context, p identity.Principal, req reportReq) (any, error) {
+	rg, loc, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, 0)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.Report(r.Context(), p.CustomerID, req.MsIDs, rg, loc)
+	rows, err := s.Report(ctx, p.CustomerID, req.MsIDs, rg, loc)
 	if err != nil {
 		return nil, err
 	}
-	return Page[ReportRow]{Total: len(rows), List: rows}, nil
+	return httpx.All(rows), nil
 }
 
 // Report counts alarms per terminal and day.

@@ -34,18 +34,6 @@ func (id *AlarmID) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ParseAlarmID reads a decimal alarm id.
-func ParseAlarmID(name, s string) (AlarmID, error) {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		if s == "" {
-			return 0, httpx.BadParam(name, "required")
-		}
-		return 0, httpx.BadParam(name, "not an alarm id")
-	}
-	return AlarmID(n), nil
-}
-
 // State is the alarm state of spec §4.
 type State int
 

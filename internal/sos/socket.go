@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"tenfour/internal/platform/flex"
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
 )
 
@@ -47,12 +48,9 @@ type cancelReq struct {
 }
 
 func (s *Service) onCancel(ctx context.Context, c *realtime.Conn, req cancelReq) (any, error) {
-	var id AlarmID
-	if req.ID != "" {
-		var err error
-		if id, err = ParseAlarmID("id", string(req.ID)); err != nil {
-			return nil, err
-		}
+	id, err := httpx.OptRowID[AlarmID]("id", string(req.ID))
+	if err != nil {
+		return nil, err
 	}
 	a, err := s.Cancel(ctx, c.Principal(), id)
 	if err != nil {

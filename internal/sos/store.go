@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 
 	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
@@ -29,9 +28,7 @@ func NewStore(d *db.DB, dir Directory) *Store { return &Store{db: d, dir: dir} }
 const alarmCols = `id, ms_id, ms_name, ms_type, type, state, at, lat, lng, responder_id, responder_name, response_at,
 	closer_id, closer_name, close_at, close_kind, remark`
 
-type scanner interface{ Scan(dest ...any) error }
-
-func scanAlarm(r scanner, extra ...any) (Alarm, error) {
+func scanAlarm(r db.Scanner, extra ...any) (Alarm, error) {
 	var a Alarm
 	var lat, lng sql.NullFloat64
 	dest := append(extra, &a.ID, &a.MsID, &a.MsName, &a.MsType, &a.Type, &a.State, &a.Time, &lat, &lng,
@@ -158,23 +155,19 @@ func (s *Store) Close(ctx context.Context, customerID int64, id AlarmID, by Acto
 func (s *Store) transition(ctx context.Context, customerID int64, id AlarmID, to State, set string, args []any, from string) (Alarm, error) {
 	var out Alarm
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		res, err := tx.Exec(ctx, `UPDATE sos_alarms SET `+set+` WHERE id = ? AND customer_id = ? AND `+from,
-			append(args, id, customerID)...)
-		if err != nil {
-			return err
+		changed := db.OneRow(tx.Exec(ctx, `UPDATE sos_alarms SET `+set+` WHERE id = ? AND customer_id = ? AND `+from,
+			append(args, id, customerID)...))
+		if changed != nil && !errors.Is(changed, db.ErrNotFound) {
+			return changed
 		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
+		// Read back either way: when nothing changed, an unknown alarm is db.ErrNotFound (from the read) and a
+		// known one was in another state.
+		var err error
 		out, err = scanAlarm(tx.QueryRow(ctx, `SELECT `+alarmCols+` FROM sos_alarms WHERE id = ? AND customer_id = ?`, id, customerID))
-		if err != nil {
-			return err
+		if err == nil && changed != nil {
+			err = ErrTransition
 		}
-		if n == 0 {
-			return ErrTransition
-		}
-		return nil
+		return err
 	})
 	return out, err
 }
@@ -191,34 +184,21 @@ type Query struct {
 
 // Find returns the customer's alarms newest first, and the total count of matches.
 func (s *Store) Find(ctx context.Context, customerID int64, q Query) ([]Alarm, int, error) {
-	where := []string{"customer_id = ?"}
-	args := []any{customerID}
+	f := db.Scope("customer_id", customerID).If(q.Type != "", "type = ?", q.Type)
 	if q.Range != nil {
-		where = append(where, "at >= ? AND at <= ?")
-		args = append(args, q.Range.From, q.Range.To)
+		f.Between("at", q.Range.From, q.Range.To)
 	}
 	if len(q.MsIDs) > 0 {
-		where = append(where, "ms_id IN ("+db.Placeholders(len(q.MsIDs))+")")
-		for _, m := range q.MsIDs {
-			args = append(args, m)
-		}
+		f.In("ms_id", db.Args(q.MsIDs))
 	}
 	if len(q.States) > 0 {
-		where = append(where, "state IN ("+db.Placeholders(len(q.States))+")")
-		for _, st := range q.States {
-			args = append(args, int(st))
-		}
+		f.In("state", db.Args(q.States))
 	}
-	if q.Type != "" {
-		where = append(where, "type = ?")
-		args = append(args, q.Type)
-	}
-	cond := strings.Join(where, " AND ")
 	if q.Limit <= 0 {
 		q.Limit = 1000
 	}
-	return db.Page(ctx, s.db, "sos_alarms", alarmCols, cond, args, q.Offset, q.Limit,
-		func(r db.Scanner) (Alarm, error) { return scanAlarm(r) })
+	return db.List(ctx, s.db, db.ListQuery{Select: alarmCols, From: "sos_alarms", Where: f, Order: "at DESC, id DESC",
+		Offset: q.Offset, Limit: q.Limit}, func(r db.Scanner) (Alarm, error) { return scanAlarm(r) })
 }
 
 // Owned is an alarm with its customer, for the background re-alert pass that spans customers.
@@ -239,19 +219,10 @@ func (s *Store) OpenAll(ctx context.Context) ([]Owned, error) {
 
 func (s *Store) owned(ctx context.Context, cond string) ([]Owned, error) {
 	rows, err := s.db.Query(ctx, `SELECT customer_id, `+alarmCols+` FROM sos_alarms WHERE `+cond+` ORDER BY id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Owned
-	for rows.Next() {
+	return db.Collect(rows, err, func(r db.Scanner) (Owned, error) {
 		var o Owned
-		a, err := scanAlarm(rows, &o.CustomerID)
-		if err != nil {
-			return nil, err
-		}
+		a, err := scanAlarm(r, &o.CustomerID)
 		o.Alarm = a
-		out = append(out, o)
-	}
-	return out, rows.Err()
+		return o, err
+	})
 }
