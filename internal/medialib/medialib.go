@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -74,7 +73,7 @@ func New(d *db.DB, dir Directory, f *files.Service, hub *realtime.Hub, log *oplo
 // Routes mounts spec §7 "POST /ds/mediaLib/list" and this server's delete (the media cloud's space in the
 // customer's storage quota comes back with it).
 func (s *Service) Routes(r httpx.Router) {
-	r.Console("POST /ds/mediaLib/list", s.list)
+	r.Console("POST /ds/mediaLib/list", httpx.Bind(s.list))
 	r.Console("DELETE /ds/mediaLib/delete", httpx.Bind(s.delete))
 }
 
@@ -203,9 +202,7 @@ func position(lat, lng *float64) (*float64, *float64, error) {
 const itemCols = `m.id, m.ms_id, m.ms_name, m.file_id, m.kind, f.mime, f.name, f.size, m.lat, m.lng, m.taken_at, m.created_at`
 const itemFrom = `media_items m JOIN files f ON f.id = m.file_id`
 
-type scanner interface{ Scan(dest ...any) error }
-
-func scanItem(sc scanner) (Item, error) {
+func scanItem(sc db.Scanner) (Item, error) {
 	var it Item
 	var id int64
 	var lat, lng sql64
@@ -263,37 +260,12 @@ type Query struct {
 
 // Find returns a page of the customer's items, newest first, and how many match.
 func (s *Service) Find(ctx context.Context, customerID int64, q Query) ([]Item, int, error) {
-	where := "m.customer_id = ? AND m.taken_at >= ? AND m.taken_at <= ?"
-	args := []any{customerID, q.From, q.To}
+	f := db.Scope("m.customer_id", customerID).Between("m.taken_at", q.From, q.To).If(q.Kind != "", "m.kind = ?", q.Kind)
 	if len(q.MsIDs) > 0 {
-		where += " AND m.ms_id IN (" + db.Placeholders(len(q.MsIDs)) + ")"
-		for _, id := range q.MsIDs {
-			args = append(args, id)
-		}
+		f.In("m.ms_id", db.Args(q.MsIDs))
 	}
-	if q.Kind != "" {
-		where += " AND m.kind = ?"
-		args = append(args, q.Kind)
-	}
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM media_items m WHERE `+where, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := s.db.Query(ctx, `SELECT `+itemCols+` FROM `+itemFrom+` WHERE `+where+
-		` ORDER BY m.taken_at DESC, m.id DESC LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset)...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []Item{}
-	for rows.Next() {
-		it, err := scanItem(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, it)
-	}
-	return out, total, rows.Err()
+	return db.List(ctx, s.db, db.ListQuery{Select: itemCols, From: itemFrom, Where: f, Order: "m.taken_at DESC, m.id DESC",
+		Offset: q.Offset, Limit: q.Limit}, scanItem)
 }
 
 // Delete removes one of the customer's items and its file (row and bytes): its size leaves the customer's
@@ -311,7 +283,7 @@ func (s *Service) Delete(ctx context.Context, p identity.Principal, id int64) (I
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM media_items WHERE id = ? AND customer_id = ?`, id, p.CustomerID); err != nil {
+		if err := db.OneRow(tx.Exec(ctx, `DELETE FROM media_items WHERE id = ? AND customer_id = ?`, id, p.CustomerID)); err != nil {
 			return err
 		}
 		return s.files.DeleteIn(ctx, tx, p.CustomerID, it.FileID)
@@ -349,31 +321,27 @@ type deleteReq struct {
 
 // DELETE /ds/mediaLib/delete {id} → {id}
 func (s *Service) delete(ctx context.Context, p identity.Principal, req deleteReq) (any, error) {
-	ids, err := httpx.RowIDs("id", []string{string(req.ID)}, 1, true)
-	if err != nil || len(ids) == 0 {
-		return nil, httpx.BadParam("id", "required")
-	}
-	if _, err := s.Delete(ctx, p, ids[0]); err != nil {
+	id, err := httpx.RowID[int64]("id", string(req.ID))
+	if err != nil {
 		return nil, err
 	}
-	return map[string]string{"id": strconv.FormatInt(ids[0], 10)}, nil
+	if _, err := s.Delete(ctx, p, id); err != nil {
+		return nil, err
+	}
+	return map[string]string{"id": strconv.FormatInt(id, 10)}, nil
+}
+
+type listReq struct {
+	MsIDs    flex.List `json:"msIds"`
+	STime    string    `json:"sTime"`
+	ETime    string    `json:"eTime"`
+	Kind     string    `json:"kind"`
+	PageNo   string    `json:"pageNo"`
+	PageSize string    `json:"pageSize"`
 }
 
 // POST /ds/mediaLib/list {msIds, sTime, eTime, kind, pageNo, pageSize} → {total, list:[Item]}
-func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
-	ctx := r.Context()
-	p := identity.Must(ctx)
-	var req struct {
-		MsIDs    flex.List `json:"msIds"`
-		STime    string    `json:"sTime"`
-		ETime    string    `json:"eTime"`
-		Kind     string    `json:"kind"`
-		PageNo   string    `json:"pageNo"`
-		PageSize string    `json:"pageSize"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (any, error) {
 	q := Query{Kind: strings.TrimSpace(req.Kind)}
 	switch files.Kind(q.Kind) {
 	case "", files.Image, files.Video, files.Audio:
@@ -418,5 +386,5 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"total": total, "list": list}, nil
+	return httpx.PageOf(list, total), nil
 }

@@ -6,30 +6,30 @@ import (
 	"testing"
 	"time"
 
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
 )
 
+// world is a testkit.World with two fleets, a (two terminals; msID the first) and b (one), and a's console.
 type world struct {
-	s       *testkit.Server
-	a, b    rttest.Fleet
+	*testkit.World
+	a, b    testkit.Fleet
 	console *testkit.Socket
 	msID    string
 }
 
 func newWorld(t *testing.T, engine string) *world {
 	t.Helper()
-	s := testkit.StartOn(t, engine)
-	w := &world{s: s, a: rttest.NewFleet(t, s.DB, "1", 2), b: rttest.NewFleet(t, s.DB, "2", 1)}
+	tw := testkit.NewWorld(t, engine)
+	w := &world{World: tw, a: tw.NewFleet("1", 2, 1), b: tw.NewFleet("2", 1, 1)}
 	w.msID = w.a.Terminals[0]
-	w.console = s.Console(w.a.Dispatcher, w.a.CustomerID)
+	w.console = tw.Console(w.a.Dispatcher, w.a.Customer)
 	return w
 }
 
 func (w *world) status(t *testing.T, msID string) int {
 	t.Helper()
 	var st int
-	if err := w.s.DB.QueryRow(context.Background(), `SELECT call_set_status FROM accounts WHERE id = ?`, msID).Scan(&st); err != nil {
+	if err := w.DB.QueryRow(context.Background(), `SELECT call_set_status FROM accounts WHERE id = ?`, msID).Scan(&st); err != nil {
 		t.Fatal(err)
 	}
 	return st
@@ -38,7 +38,7 @@ func (w *world) status(t *testing.T, msID string) int {
 func (w *world) count(t *testing.T, q string, args ...any) int {
 	t.Helper()
 	var n int
-	if err := w.s.DB.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
+	if err := w.DB.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -60,7 +60,7 @@ func quiet(t *testing.T, term *testkit.Socket) {
 func TestCallSetTakesEffectOnAcknowledgement(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
-		term := testkit.Terminal(t, w.s.URL, w.msID, rttest.Password)
+		term := testkit.Terminal(t, w.URL, w.msID, testkit.Password)
 		for _, tc := range []struct {
 			status any
 			want   int
@@ -117,7 +117,7 @@ func TestCallSetNotAcknowledgedChangesNothing(t *testing.T) {
 		if r := w.console.ReplyTo(w.console.Request("call.set", map[string]any{"msId": w.msID, "status": 0})); r.Code != "4" {
 			t.Fatalf("offline: %+v", r)
 		}
-		term := testkit.Terminal(t, w.s.URL, w.msID, rttest.Password)
+		term := testkit.Terminal(t, w.URL, w.msID, testkit.Password)
 		// Refused by the terminal: its code reaches the console.
 		id := w.console.Request("call.set", map[string]any{"msId": w.msID, "status": 0})
 		term.Reply(term.WaitEvent("call.set", 5*time.Second, nil), "16", nil)
@@ -125,7 +125,7 @@ func TestCallSetNotAcknowledgedChangesNothing(t *testing.T) {
 			t.Fatalf("refused: %+v", r)
 		}
 		// No acknowledgement in time.
-		w.s.Hub.SetAckTimeout(150 * time.Millisecond)
+		w.Hub.SetAckTimeout(150 * time.Millisecond)
 		id = w.console.Request("call.set", map[string]any{"msId": w.msID, "status": 1})
 		term.WaitEvent("call.set", 5*time.Second, nil)
 		if r := w.console.ReplyTo(id); r.Code != "408" {
@@ -143,8 +143,8 @@ func TestCallSetNotAcknowledgedChangesNothing(t *testing.T) {
 func TestRemoteControlRefusesBadInputWithoutRelaying(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
-		term := testkit.Terminal(t, w.s.URL, w.msID, rttest.Password)
-		other := testkit.Terminal(t, w.s.URL, w.b.Terminals[0], rttest.Password)
+		term := testkit.Terminal(t, w.URL, w.msID, testkit.Password)
+		other := testkit.Terminal(t, w.URL, w.b.Terminals[0], testkit.Password)
 		cases := []struct {
 			name, typ string
 			data      map[string]any
@@ -187,8 +187,8 @@ func TestRemoteControlRefusesBadInputWithoutRelaying(t *testing.T) {
 func TestTerminalsMayNotRemoteControl(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
-		term := testkit.Terminal(t, w.s.URL, w.msID, rttest.Password)
-		peer := testkit.Terminal(t, w.s.URL, w.a.Terminals[1], rttest.Password)
+		term := testkit.Terminal(t, w.URL, w.msID, testkit.Password)
+		peer := testkit.Terminal(t, w.URL, w.a.Terminals[1], testkit.Password)
 		for _, typ := range []string{"call.set", "param.set"} {
 			r := term.ReplyTo(term.Request(typ, map[string]any{"msId": w.a.Terminals[1], "status": 0,
 				"params": map[string]any{"gpsInterval": "30s"}}))
@@ -203,7 +203,7 @@ func TestTerminalsMayNotRemoteControl(t *testing.T) {
 func TestParamSetStoresAcknowledgedParams(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
-		term := testkit.Terminal(t, w.s.URL, w.msID, rttest.Password)
+		term := testkit.Terminal(t, w.URL, w.msID, testkit.Password)
 		id := w.console.Request("param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "30s", "heartbeat": "5M"}})
 		req := term.WaitEvent("param.set", 5*time.Second, nil)
 		var d struct {
@@ -251,7 +251,7 @@ func TestParamSetStoresAcknowledgedParams(t *testing.T) {
 func TestLoginReminder(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
-		term := testkit.Terminal(t, w.s.URL, w.msID, rttest.Password)
+		term := testkit.Terminal(t, w.URL, w.msID, testkit.Password)
 		id := w.console.Request("call.set", map[string]any{"msId": w.msID, "status": 1})
 		term.Reply(term.WaitEvent("call.set", 5*time.Second, nil), "0", nil)
 		w.console.ReplyTo(id)
@@ -259,9 +259,9 @@ func TestLoginReminder(t *testing.T) {
 		term.Reply(term.WaitEvent("param.set", 5*time.Second, nil), "0", nil)
 		w.console.ReplyTo(id)
 		term.Close()
-		testkit.Eventually(t, 5*time.Second, "offline", func() bool { return !w.s.Hub.Online(w.msID) })
+		testkit.Eventually(t, 5*time.Second, "offline", func() bool { return !w.Hub.Online(w.msID) })
 
-		term = testkit.Terminal(t, w.s.URL, w.msID, rttest.Password)
+		term = testkit.Terminal(t, w.URL, w.msID, testkit.Password)
 		req := term.WaitEvent("call.set", 5*time.Second, nil)
 		if !strings.Contains(string(req.Data), `"status":1`) {
 			t.Fatalf("reminder %s", req.Data)
@@ -273,7 +273,7 @@ func TestLoginReminder(t *testing.T) {
 		}
 		term.Reply(req, "0", nil)
 		// An active terminal without parameters is reminded of nothing.
-		fresh := testkit.Terminal(t, w.s.URL, w.a.Terminals[1], rttest.Password)
+		fresh := testkit.Terminal(t, w.URL, w.a.Terminals[1], testkit.Password)
 		quiet(t, fresh)
 	})
 }

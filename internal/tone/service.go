@@ -49,10 +49,10 @@ func New(d *db.DB, dir Directory, f *files.Service, hub *realtime.Hub, log *oplo
 
 // Routes mounts spec §7 "Tones".
 func (s *Service) Routes(r httpx.Router) {
-	r.Console("POST /ds/tone/add", s.add)
-	r.Console("PUT /ds/tone/update", s.update)
-	r.Console("GET /ds/tone/list", s.list)
-	r.Console("DELETE /ds/tone/delete", s.delete)
+	r.Console("POST /ds/tone/add", httpx.Bind(s.add))
+	r.Console("PUT /ds/tone/update", httpx.Bind(s.update))
+	r.Console("GET /ds/tone/list", httpx.Bind(s.list))
+	r.Console("DELETE /ds/tone/delete", httpx.Bind(s.delete))
 }
 
 // Verbs: `tone.send` from consoles, `tone.play` to terminals (docs/console-socket.md, docs/terminal-protocol.md "Tones").
@@ -86,7 +86,7 @@ func firstPtr(ps ...*string) *string {
 // apply checks the form's fields over t (the current tone, or a new one): given fields replace, absent keep.
 func (s *Service) apply(ctx context.Context, p identity.Principal, t *Tone, f toneForm) error {
 	if f.Name != nil {
-		name, err := CleanName(*f.Name)
+		name, err := nameField.Check(*f.Name)
 		if err != nil {
 			return err
 		}
@@ -153,13 +153,7 @@ func (s *Service) file(ctx context.Context, p identity.Principal, ref string) (f
 }
 
 // POST /ds/tone/add {name, fileUrl, iconUrl, sort} → Tone
-func (s *Service) add(w http.ResponseWriter, r *http.Request) (any, error) {
-	ctx := r.Context()
-	p := identity.Must(ctx)
-	var f toneForm
-	if err := httpx.Decode(r, &f); err != nil {
-		return nil, err
-	}
+func (s *Service) add(ctx context.Context, p identity.Principal, f toneForm) (any, error) {
 	if f.Name == nil {
 		return nil, ErrNameRequired
 	}
@@ -175,14 +169,8 @@ func (s *Service) add(w http.ResponseWriter, r *http.Request) (any, error) {
 }
 
 // PUT /ds/tone/update {id, name?, fileUrl?, iconUrl?, sort?} → Tone (absent fields keep their value)
-func (s *Service) update(w http.ResponseWriter, r *http.Request) (any, error) {
-	ctx := r.Context()
-	p := identity.Must(ctx)
-	var f toneForm
-	if err := httpx.Decode(r, &f); err != nil {
-		return nil, err
-	}
-	id, err := toneID(f.ID)
+func (s *Service) update(ctx context.Context, p identity.Principal, f toneForm) (any, error) {
+	id, err := httpx.RowID[int64]("id", f.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -199,45 +187,26 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) (any, error) {
 	return s.Store.Get(ctx, p.CustomerID, id)
 }
 
-func toneID(v string) (int64, error) {
-	if strings.TrimSpace(v) == "" {
-		return 0, httpx.BadParam("id", "required")
-	}
-	id, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, httpx.BadParam("id", "a tone id")
-	}
-	return id, nil
+type listReq struct {
+	CreateBy string `json:"createBy"`
 }
 
 // GET /ds/tone/list {createBy} → {total, list:[Tone]}
-func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
-	ctx := r.Context()
-	p := identity.Must(ctx)
-	var req struct {
-		CreateBy string `json:"createBy"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (any, error) {
 	list, err := s.Store.List(ctx, p.CustomerID, strings.TrimSpace(req.CreateBy))
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"total": len(list), "list": list}, nil
+	return httpx.All(list), nil
+}
+
+type deleteReq struct {
+	ID string `json:"id"`
 }
 
 // DELETE /ds/tone/delete {id} → {id}
-func (s *Service) delete(w http.ResponseWriter, r *http.Request) (any, error) {
-	ctx := r.Context()
-	p := identity.Must(ctx)
-	var req struct {
-		ID string `json:"id"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	id, err := toneID(req.ID)
+func (s *Service) delete(ctx context.Context, p identity.Principal, req deleteReq) (any, error) {
+	id, err := httpx.RowID[int64]("id", req.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -289,12 +258,9 @@ func (s *Service) sockSend(ctx context.Context, c *realtime.Conn, req SendReques
 // the acknowledgements within one ack timeout. A tone is not kept for terminals that are offline. A single
 // terminal that did not acknowledge answers its error ('not online' "4", "408", refused "16"). Log 129.
 func (s *Service) Send(ctx context.Context, p identity.Principal, req SendRequest) (SendResult, error) {
-	if req.ToneID == "" {
-		return SendResult{}, httpx.BadParam("toneId", "required")
-	}
-	tid, err := toneID(string(req.ToneID))
+	tid, err := httpx.RowID[int64]("toneId", string(req.ToneID))
 	if err != nil {
-		return SendResult{}, httpx.BadParam("toneId", "a tone id")
+		return SendResult{}, err
 	}
 	ids := slices.DeleteFunc(slices.Clone(req.MsIDs), func(id string) bool { return id == "" })
 	if len(ids) > maxTargets {

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"unicode/utf8"
 
 	"tenfour/internal/files"
 	"tenfour/internal/message"
@@ -67,9 +66,7 @@ const cols = `t.id, t.customer_id, t.name, t.file_id, t.icon_id, t.sort, t.creat
 	f.name, f.size, f.mime`
 const from = `tones t JOIN files f ON f.id = t.file_id`
 
-type scanner interface{ Scan(dest ...any) error }
-
-func scan(sc scanner) (Tone, error) {
+func scan(sc db.Scanner) (Tone, error) {
 	var t Tone
 	var id int64
 	err := sc.Scan(&id, &t.customerID, &t.Name, &t.FileID, &t.IconID, &t.Sort, &t.CreateBy, &t.CreateTime, &t.UpdateTime,
@@ -90,26 +87,9 @@ func (s *Store) Get(ctx context.Context, customerID, id int64) (Tone, error) {
 
 // List returns the customer's tones by sort order, optionally only those created by createBy.
 func (s *Store) List(ctx context.Context, customerID int64, createBy string) ([]Tone, error) {
-	q := `SELECT ` + cols + ` FROM ` + from + ` WHERE t.customer_id = ?`
-	args := []any{customerID}
-	if createBy != "" {
-		q += ` AND t.create_by = ?`
-		args = append(args, createBy)
-	}
-	rows, err := s.db.Query(ctx, q+` ORDER BY t.sort, t.id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Tone{}
-	for rows.Next() {
-		t, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	f := db.Scope("t.customer_id", customerID).If(createBy != "", "t.create_by = ?", createBy)
+	list, _, err := db.List(ctx, s.db, db.ListQuery{Select: cols, From: from, Where: f, Order: "t.sort, t.id"}, scan)
+	return list, err
 }
 
 // Save inserts (t.ID "") or updates a tone; name and file clashes are ErrNameExists and ErrFileExists.
@@ -139,15 +119,8 @@ func (s *Store) Save(ctx context.Context, customerID int64, t Tone, at int64) (i
 			t.ID = strconv.FormatInt(id, 10)
 			return nil
 		}
-		res, err := tx.Exec(ctx, `UPDATE tones SET name = ?, file_id = ?, icon_id = ?, sort = ?, updated_at = ?
-			WHERE id = ? AND customer_id = ?`, t.Name, t.FileID, t.IconID, t.Sort, at, t.ID, customerID)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return db.ErrNotFound
-		}
-		return nil
+		return db.OneRow(tx.Exec(ctx, `UPDATE tones SET name = ?, file_id = ?, icon_id = ?, sort = ?, updated_at = ?
+			WHERE id = ? AND customer_id = ?`, t.Name, t.FileID, t.IconID, t.Sort, at, t.ID, customerID))
 	})
 	if db.IsUniqueViolation(err) {
 		return 0, ErrNameExists // a concurrent save won the name (or the file) between the check and the write
@@ -160,27 +133,10 @@ func (s *Store) Save(ctx context.Context, customerID int64, t Tone, at int64) (i
 
 // Delete removes one of the customer's tones.
 func (s *Store) Delete(ctx context.Context, customerID, id int64) error {
-	res, err := s.db.Exec(ctx, `DELETE FROM tones WHERE id = ? AND customer_id = ?`, id, customerID)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return db.ErrNotFound
-	}
-	return nil
+	return db.OneRow(s.db.Exec(ctx, `DELETE FROM tones WHERE id = ? AND customer_id = ?`, id, customerID))
 }
 
-// CleanName checks a tone name (text.Name): required, at most MaxName characters, no illegal characters.
-func CleanName(name string) (string, error) {
-	name, ok := text.Name(name)
-	if !ok {
-		return "", message.ErrInvalidChars
-	}
-	if name == "" {
-		return "", ErrNameRequired
-	}
-	if utf8.RuneCountInString(name) > MaxName {
-		return "", ErrNameTooLong
-	}
-	return name, nil
-}
+// nameField is a tone name's rule (text.Name): required, at most MaxName characters, with the codes of
+// docs/messages.md (invalid characters are the message's "10").
+var nameField = text.Field{Name: "name", Max: MaxName, Required: true,
+	Invalid: message.ErrInvalidChars, Missing: ErrNameRequired, TooLong: ErrNameTooLong}

@@ -7,39 +7,31 @@ import (
 	"time"
 
 	"tenfour/internal/files/filetest"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
 )
 
+// world is a testkit.World with two fleets, a (the test's terminals) and b (one terminal), their dispatchers'
+// sessions and a console of a's.
 type world struct {
-	s         *testkit.Server
-	a, b      rttest.Fleet
+	*testkit.World
+	a, b      testkit.Fleet
 	tok, tokB string
 	console   *testkit.Socket
 }
 
 func newWorld(t *testing.T, engine string, terminals int) *world {
 	t.Helper()
-	s := testkit.StartOn(t, engine)
-	w := &world{s: s, a: rttest.NewFleet(t, s.DB, "1", terminals), b: rttest.NewFleet(t, s.DB, "2", 1)}
-	var err error
-	if w.tok, err = s.Sessions.Create(context.Background(), w.a.Dispatcher, w.a.CustomerID); err != nil {
-		t.Fatal(err)
-	}
-	if w.tokB, err = s.Sessions.Create(context.Background(), w.b.Dispatcher, w.b.CustomerID); err != nil {
-		t.Fatal(err)
-	}
-	w.console = w.s.Dial()
-	if f := w.console.Call("session.login", map[string]any{"token": w.tok, "client": "console"}); f.Code != "0" {
-		t.Fatal(f)
-	}
+	tw := testkit.NewWorld(t, engine)
+	w := &world{World: tw, a: tw.NewFleet("1", terminals, 1), b: tw.NewFleet("2", 1, 1)}
+	w.tok, w.tokB = w.a.Token, w.b.Token
+	w.console = testkit.Console(t, tw.URL, w.tok)
 	return w
 }
 
 func (w *world) count(t *testing.T, q string, args ...any) int {
 	t.Helper()
 	var n int
-	if err := w.s.DB.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
+	if err := w.DB.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -55,7 +47,7 @@ func TestToneLibraryScenarios(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 0)
 		up := func(tok, name string, body []byte) string {
-			return filetest.MustUpload(t, w.s, tok, name, body, "").URL
+			return filetest.MustUpload(t, w.Server, tok, name, body, "").URL
 		}
 		siren, horn, bell := up(w.tok, "siren.wav", filetest.WAV(2000)), up(w.tok, "horn.wav", filetest.WAV(3000)), up(w.tok, "bell.wav", filetest.WAV(100))
 		icon, icon2 := up(w.tok, "siren.png", filetest.PNG()), up(w.tok, "horn.jpg", filetest.JPEG())
@@ -64,7 +56,7 @@ func TestToneLibraryScenarios(t *testing.T) {
 		pdf := up(w.tok, "x.pdf", filetest.PDF())
 		foreignSound := up(w.tokB, "theirs.wav", filetest.WAV(100))
 
-		add := func(params map[string]any) testkit.Reply { return w.s.Do("POST", "/ds/tone/add", w.tok, params) }
+		add := func(params map[string]any) testkit.Reply { return w.Do("POST", "/ds/tone/add", w.tok, params) }
 		r := add(map[string]any{"name": "Evacuate", "fileUrl": siren, "iconUrl": icon, "sort": 2})
 		var evac tone
 		r.Into(t, &evac)
@@ -114,12 +106,12 @@ func TestToneLibraryScenarios(t *testing.T) {
 				t.Errorf("add %s stored a tone", tc.name)
 			}
 		}
-		if r := w.s.Do("POST", "/ds/tone/add", "", map[string]any{"name": "Bell", "fileUrl": bell, "iconUrl": icon}); r.Code != "105" {
+		if r := w.Do("POST", "/ds/tone/add", "", map[string]any{"name": "Bell", "fileUrl": bell, "iconUrl": icon}); r.Code != "105" {
 			t.Errorf("without token: %+v", r)
 		}
 		// The same name in another customer is fine.
 		theirIcon := up(w.tokB, "i.png", filetest.PNG())
-		if r := w.s.Do("POST", "/ds/tone/add", w.tokB, map[string]any{"name": "Evacuate", "fileUrl": foreignSound, "iconUrl": theirIcon}); r.Code != "0" {
+		if r := w.Do("POST", "/ds/tone/add", w.tokB, map[string]any{"name": "Evacuate", "fileUrl": foreignSound, "iconUrl": theirIcon}); r.Code != "0" {
 			t.Fatalf("same name, other customer: %+v", r)
 		}
 
@@ -128,21 +120,21 @@ func TestToneLibraryScenarios(t *testing.T) {
 			Total int
 			List  []tone
 		}
-		w.s.Do("GET", "/ds/tone/list", w.tok, nil).Into(t, &list)
+		w.Do("GET", "/ds/tone/list", w.tok, nil).Into(t, &list)
 		if list.Total != 2 || list.List[0].Name != "Horn" || list.List[1].Name != "Evacuate" {
 			t.Fatalf("list %+v", list)
 		}
-		w.s.Do("GET", "/ds/tone/list", w.tok, map[string]any{"createBy": "10000999"}).Into(t, &list)
+		w.Do("GET", "/ds/tone/list", w.tok, map[string]any{"createBy": "10000999"}).Into(t, &list)
 		if list.Total != 0 {
 			t.Fatalf("createBy filter %+v", list)
 		}
-		w.s.Do("GET", "/ds/tone/list", w.tokB, nil).Into(t, &list)
+		w.Do("GET", "/ds/tone/list", w.tokB, nil).Into(t, &list)
 		if list.Total != 1 {
 			t.Fatalf("other customer's list %+v", list)
 		}
 
 		// Update: given fields change, absent ones stay.
-		up2 := w.s.Do("PUT", "/ds/tone/update", w.tok, map[string]any{"id": evac.ID, "name": "Evacuate now", "sort": 0})
+		up2 := w.Do("PUT", "/ds/tone/update", w.tok, map[string]any{"id": evac.ID, "name": "Evacuate now", "sort": 0})
 		var upd tone
 		up2.Into(t, &upd)
 		if up2.Code != "0" || upd.Name != "Evacuate now" || upd.FileURL != siren || upd.IconURL != icon || upd.Sort != 0 {
@@ -163,7 +155,7 @@ func TestToneLibraryScenarios(t *testing.T) {
 			{"emptied icon", w.tok, map[string]any{"id": evac.ID, "iconUrl": ""}, "78"},
 			{"image as the sound", w.tok, map[string]any{"id": evac.ID, "fileUrl": icon}, "72"},
 		} {
-			if r := w.s.Do("PUT", "/ds/tone/update", tc.token, tc.params); r.Code != tc.code {
+			if r := w.Do("PUT", "/ds/tone/update", tc.token, tc.params); r.Code != tc.code {
 				t.Errorf("update %s: %+v, want %s", tc.name, r, tc.code)
 			}
 		}
@@ -172,16 +164,16 @@ func TestToneLibraryScenarios(t *testing.T) {
 		}
 
 		// Delete.
-		if r := w.s.Do("DELETE", "/ds/tone/delete", w.tokB, map[string]any{"id": evac.ID}); r.Code != "404" {
+		if r := w.Do("DELETE", "/ds/tone/delete", w.tokB, map[string]any{"id": evac.ID}); r.Code != "404" {
 			t.Fatalf("delete by another customer: %+v", r)
 		}
-		if r := w.s.Do("DELETE", "/ds/tone/delete", w.tok, map[string]any{}); r.Code != "400" {
+		if r := w.Do("DELETE", "/ds/tone/delete", w.tok, map[string]any{}); r.Code != "400" {
 			t.Fatalf("delete without id: %+v", r)
 		}
-		if r := w.s.Do("DELETE", "/ds/tone/delete", w.tok, map[string]any{"id": evac.ID}); r.Code != "0" {
+		if r := w.Do("DELETE", "/ds/tone/delete", w.tok, map[string]any{"id": evac.ID}); r.Code != "0" {
 			t.Fatalf("delete: %+v", r)
 		}
-		if r := w.s.Do("DELETE", "/ds/tone/delete", w.tok, map[string]any{"id": evac.ID}); r.Code != "404" {
+		if r := w.Do("DELETE", "/ds/tone/delete", w.tok, map[string]any{"id": evac.ID}); r.Code != "404" {
 			t.Fatalf("delete twice: %+v", r)
 		}
 		// Its name and sound are free again.
@@ -195,13 +187,13 @@ func TestToneSend(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 3)
 		sound := filetest.WAV(1500)
-		file := filetest.MustUpload(t, w.s, w.tok, "siren.wav", sound, "")
-		icon := filetest.MustUpload(t, w.s, w.tok, "siren.png", filetest.PNG(), "")
-		r := w.s.Do("POST", "/ds/tone/add", w.tok, map[string]any{"name": "Siren", "fileUrl": file.URL, "iconUrl": icon.URL})
+		file := filetest.MustUpload(t, w.Server, w.tok, "siren.wav", sound, "")
+		icon := filetest.MustUpload(t, w.Server, w.tok, "siren.png", filetest.PNG(), "")
+		r := w.Do("POST", "/ds/tone/add", w.tok, map[string]any{"name": "Siren", "fileUrl": file.URL, "iconUrl": icon.URL})
 		var tn tone
 		r.Into(t, &tn)
-		t0 := testkit.Terminal(t, w.s.URL, w.a.Terminals[0], rttest.Password)
-		t1 := testkit.Terminal(t, w.s.URL, w.a.Terminals[1], rttest.Password)
+		t0 := testkit.Terminal(t, w.URL, w.a.Terminals[0], testkit.Password)
+		t1 := testkit.Terminal(t, w.URL, w.a.Terminals[1], testkit.Password)
 		// Terminals[2] is offline.
 
 		type result struct {
@@ -224,7 +216,7 @@ func TestToneSend(t *testing.T) {
 			t.Fatalf("tone.play %s", req.Data)
 		}
 		// The terminal fetches the sound with the URL it was given.
-		if res, body := filetest.Get(t, w.s, play.FileURL); res.StatusCode != 200 || len(body) != len(sound) {
+		if res, body := filetest.Get(t, w.Server, play.FileURL); res.StatusCode != 200 || len(body) != len(sound) {
 			t.Fatalf("terminal fetching the tone: %d", res.StatusCode)
 		}
 		t0.Reply(req, "0", nil)
@@ -236,7 +228,7 @@ func TestToneSend(t *testing.T) {
 		}
 
 		// The group: t0 plays, t1 refuses, Terminals[2] is offline.
-		id = call(map[string]any{"toneId": tn.ID, "gid": w.a.Group})
+		id = call(map[string]any{"toneId": tn.ID, "gid": w.a.Groups[0]})
 		req = t0.WaitEvent("tone.play", 5*time.Second, nil)
 		t0.Reply(req, "0", nil)
 		req = t1.WaitEvent("tone.play", 5*time.Second, nil)
@@ -274,7 +266,7 @@ func TestToneSend(t *testing.T) {
 			{"no target", map[string]any{"toneId": tn.ID}, "400"},
 			{"other customer's terminal", map[string]any{"toneId": tn.ID, "msIds": []string{w.a.Terminals[0], w.b.Terminals[0]}}, "404"},
 			{"a dispatcher", map[string]any{"toneId": tn.ID, "msIds": w.a.Dispatcher}, "404"},
-			{"other customer's group", map[string]any{"toneId": tn.ID, "gid": w.b.Group}, "404"},
+			{"other customer's group", map[string]any{"toneId": tn.ID, "gid": w.b.Groups[0]}, "404"},
 			{"malformed group", map[string]any{"toneId": tn.ID, "gid": "all"}, "400"},
 			{"msIds not a list", map[string]any{"toneId": tn.ID, "msIds": map[string]any{"a": 1}}, "400"},
 		} {
@@ -283,7 +275,7 @@ func TestToneSend(t *testing.T) {
 			}
 		}
 		// Another customer's tone is unknown.
-		otherConsole := w.s.Console(w.b.Dispatcher, w.b.CustomerID)
+		otherConsole := w.Console(w.b.Dispatcher, w.b.Customer)
 		if f := otherConsole.Call("tone.send", map[string]any{"toneId": tn.ID, "msIds": w.b.Terminals[0]}); f.Code != "404" {
 			t.Fatalf("other customer's tone: %+v", f)
 		}
