@@ -28,6 +28,13 @@ import { PttButton } from './PttButton';
 import { PttKeys } from './PttKeys';
 import '../../../shared/voice/voice.css';
 
+/** The calls to the whole fleet a dispatcher starts from the dock (each behind its feature switch and a
+ * confirmation) and ends while it is the initiator; their texts are <feature>.start/confirm/started/end. */
+const FLEET_CALLS = [
+  { kind: 'all', feature: 'allCall', icon: TeamOutlined, testId: 'all-call' },
+  { kind: 'broadcast', feature: 'broadcast', icon: NotificationOutlined, testId: 'broadcast-call' },
+] as const;
+
 const DOCK_KEY = 'tenfour.voice.dock';
 
 interface Row {
@@ -102,11 +109,7 @@ export default function VoiceDock() {
   const anyTalking = rows.some((r) => r.floor?.talker);
   const now = useNow(500, anyTalking);
 
-  const canAll = isFeatureEnabled('allCall', gate);
-  const canBroadcast = isFeatureEnabled('broadcast', gate);
   const canMissed = isFeatureEnabled('missedCalls', gate);
-  const ownAll = Object.values(calls).find((c) => c.kind === 'all' && c.initiator?.msId === me);
-  const ownBroadcast = Object.values(calls).find((c) => c.kind === 'broadcast' && c.initiator?.msId === me);
 
   const run = useVoiceRun();
 
@@ -170,30 +173,20 @@ export default function VoiceDock() {
             </div>
           )}
           <Space wrap size={4} className="vdock-buttons">
-            {canAll &&
-              (ownAll ? (
-                <Button size="small" danger icon={<StopOutlined />} onClick={() => run(() => engine.bye(ownAll.callId))} data-testid="end-all-call">
-                  {t('allCall.end')}
+            {FLEET_CALLS.filter((f) => isFeatureEnabled(f.feature, gate)).map((f) => {
+              const own = Object.values(calls).find((c) => c.kind === f.kind && c.initiator?.msId === me);
+              return own ? (
+                <Button key={f.kind} size="small" danger icon={<StopOutlined />} onClick={() => run(() => engine.bye(own.callId))} data-testid={`end-${f.testId}`}>
+                  {t(`${f.feature}.end`)}
                 </Button>
               ) : (
-                <Popconfirm title={t('allCall.confirm')} onConfirm={() => run(() => engine.invite('all'), 'allCall.started')}>
-                  <Button size="small" icon={<TeamOutlined />} data-testid="all-call">
-                    {t('allCall.start')}
+                <Popconfirm key={f.kind} title={t(`${f.feature}.confirm`)} onConfirm={() => run(() => engine.invite(f.kind), `${f.feature}.started`)}>
+                  <Button size="small" icon={<f.icon />} data-testid={f.testId}>
+                    {t(`${f.feature}.start`)}
                   </Button>
                 </Popconfirm>
-              ))}
-            {canBroadcast &&
-              (ownBroadcast ? (
-                <Button size="small" danger icon={<StopOutlined />} onClick={() => run(() => engine.bye(ownBroadcast.callId))} data-testid="end-broadcast-call">
-                  {t('broadcast.end')}
-                </Button>
-              ) : (
-                <Popconfirm title={t('broadcast.confirm')} onConfirm={() => run(() => engine.invite('broadcast'), 'broadcast.started')}>
-                  <Button size="small" icon={<NotificationOutlined />} data-testid="broadcast-call">
-                    {t('broadcast.start')}
-                  </Button>
-                </Popconfirm>
-              ))}
+              );
+            })}
             {canMissed && (
               <Badge count={unseen} size="small">
                 <Button
