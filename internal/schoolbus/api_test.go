@@ -92,6 +92,7 @@ func schoolBus(t *testing.T, engine string) {
 		{Name: "add: a sex that is not listed", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: with(student("S1", "Ada"), "studentSex", 7), Code: "400"},
 		{Name: "add: a name too long", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: with(student("S1", "Ada"), "studentName", strings.Repeat("a", 41)), Code: "400"},
 		{Name: "add: a name with a zero-width space", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: with(student("S1", "Ada"), "studentName", "A\u200bda"), Code: "400"},
+		{Name: "add: an avatar too long", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: avatar("/filews/files/" + strings.Repeat("a", 500)), Code: "400"},
 		{Name: "add: a javascript: avatar", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: avatar("javascript:alert(document.cookie)"), Code: "161"},
 		{Name: "add: an avatar on another site", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: avatar("https://evil.example/filews/files/" + photo.ID), Code: "161"},
 		{Name: "add: a protocol-relative avatar", Method: "POST", Path: "/ds/schoolCar/add", Token: tok, Params: avatar("//evil.example/a.png"), Code: "161"},

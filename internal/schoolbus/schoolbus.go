@@ -65,6 +65,10 @@ var (
 	nameField = text.Field{Name: "name", Max: MaxName, Required: true, Invalid: errIllegal, Missing: ErrRequired}
 
 	errIllegal = httpx.BadParam("name", "illegal characters")
+
+	// An avatar is optional; what it may be is avatarRef's rule.
+	avatarField  = text.Field{Name: "studentAvatar", Max: MaxAvatar, Invalid: errAvatarRef, TooLong: errAvatarRef}
+	errAvatarRef = httpx.BadParam("studentAvatar", "a URL or file reference of at most 500 characters")
 )
 
 var phoneRe = regexp.MustCompile(`^\+?[0-9 ()\-]{3,24}$`)
@@ -157,7 +161,6 @@ type NewStudent struct {
 // Check applies the rules and returns the student to store.
 func (n NewStudent) Check(now time.Time) (Student, error) {
 	var st Student
-	var ok bool
 	var err error
 	if st.StudentNum, err = numField.Check(n.StudentNum); err != nil {
 		return st, err
@@ -179,8 +182,8 @@ func (n NewStudent) Check(now time.Time) (Student, error) {
 		return st, ErrPhone
 	}
 	st.GuardianPhone = phone
-	if st.StudentAvatar, ok = text.Name(n.StudentAvatar); !ok || utf8.RuneCountInString(st.StudentAvatar) > MaxAvatar {
-		return st, httpx.BadParam("studentAvatar", "a URL or file reference of at most 500 characters")
+	if st.StudentAvatar, err = avatarField.Check(n.StudentAvatar); err != nil {
+		return st, err
 	}
 	if st.StudentAvatar != "" {
 		if st.StudentAvatar = avatarRef(st.StudentAvatar); st.StudentAvatar == "" {
