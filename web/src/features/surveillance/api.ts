@@ -1,5 +1,7 @@
 // Cameras and their streams (docs/api.md "Cameras"): shapes, REST calls, query keys.
 import { http } from '../../shared/http/client';
+import { queryKeys } from '../../shared/queryKeys';
+import type { LiveKeys } from '../../shared/socket/useLiveQueries';
 
 /** What a stream is doing (the server's camera.state): idle (not pulled), connecting, playing, failed. */
 export type StreamState = 'idle' | 'connecting' | 'playing' | 'failed';
@@ -64,9 +66,13 @@ export const CAMERA_PATHS = {
   record: '/ds/apiZlmk/record',
 } as const;
 
-export const cameraKeys = {
-  all: ['cameras'] as const,
-  list: () => ['cameras', 'list'] as const,
+export const cameraKeys = queryKeys('cameras', ['list']);
+
+/** What a camera event makes stale: the list (a camera added, changed or removed; a recording started or ended).
+ * camera.state goes to the streams store, not to a query. */
+export const CAMERA_EVENTS: Record<string, LiveKeys> = {
+  'camera.changed': [cameraKeys.list.all],
+  'camera.record': [cameraKeys.list.all],
 };
 
 export const cameraApi = {

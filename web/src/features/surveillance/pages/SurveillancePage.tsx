@@ -10,10 +10,11 @@ import { Link, useLocation } from 'react-router';
 import { Alert, App, Badge, Button, Empty, Popconfirm, Segmented, Space, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, HistoryOutlined, MobileOutlined, PlusOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { ApiError } from '../../../shared/http/client';
-import { live, useLiveStatus } from '../../../shared/socket/live';
+import { live } from '../../../shared/socket/live';
+import { useLiveQueries } from '../../../shared/socket/useLiveQueries';
 import { showCameraGroup } from '../../../shared/access/features';
 import { useGateContext } from '../../../shared/access/gate';
-import { cameraApi, cameraKeys, LAYOUTS, type Camera, type CameraInput, type Layout, type StateEvent } from '../api';
+import { cameraApi, cameraKeys, CAMERA_EVENTS, LAYOUTS, type Camera, type CameraInput, type Layout, type StateEvent } from '../api';
 import { place, resize, TERMINAL_DRAG_TYPE, terminalTile, tileTerminal, useStreams } from '../store';
 import { DRAG_TYPE, Tile } from '../components/Tile';
 import { CameraDialog } from '../components/CameraDialog';
@@ -39,7 +40,6 @@ export default function SurveillancePage() {
   const { t } = useTranslation('surveillance');
   const { message } = App.useApp();
   const gate = useGateContext();
-  const status = useLiveStatus((s) => s.status);
   const child = useLocation().pathname.endsWith('-child');
   const query = useQuery({ queryKey: cameraKeys.list(), queryFn: cameraApi.list, staleTime: 0 });
   const { refetch } = query;
@@ -55,17 +55,8 @@ export default function SurveillancePage() {
   useEffect(() => {
     if (query.data) useStreams.getState().seed(query.data.list);
   }, [query.data]);
-  useEffect(() => {
-    const offs = [
-      live().on<StateEvent>('camera.state', (e) => useStreams.getState().set(e.data)),
-      live().on('camera.changed', () => void refetch()),
-      live().on('camera.record', () => void refetch()),
-    ];
-    return () => offs.forEach((off) => off());
-  }, [refetch]);
-  useEffect(() => {
-    if (status === 'online') void refetch();
-  }, [status, refetch]);
+  useLiveQueries(CAMERA_EVENTS, cameraKeys.all);
+  useEffect(() => live().on<StateEvent>('camera.state', (e) => useStreams.getState().set(e.data)), []);
 
   const byStream = useMemo(() => new Map(cameras.map((c) => [c.streamId, c])), [cameras]);
   useDirectoryLoaded();
