@@ -1,20 +1,14 @@
 import { create } from 'zustand';
 import { DEFAULT_CLIENT_CONFIG, type BrandingRecord, type ClientConfig } from './api';
 
-export interface Branding {
-  sysName?: string;
-  logoUrl?: string;
-  miniLogoUrl?: string;
-  cssUrl?: string;
-  themeColor?: string;
-  tabColor?: string;
-  subThemeColor?: string;
-  weightThemeColor?: string;
-  callingColor?: string;
-  copyright?: string;
-  logoPageBg?: string;
-  loginFrameColor?: string;
-}
+/** A host's branding as the console uses it: the record's fields (blank ones absent) with its remark read. */
+export type Branding = Omit<BrandingRecord, 'remark'> & { logoPageBg?: string; loginFrameColor?: string };
+
+/** The record's fields a Branding keeps as they are. */
+const RECORD_FIELDS = [
+  'sysName', 'logoUrl', 'miniLogoUrl', 'cssUrl', 'themeColor', 'tabColor', 'subThemeColor', 'weightThemeColor',
+  'callingColor', 'copyright',
+] as const satisfies readonly (keyof BrandingRecord)[];
 
 export function parseBranding(r: BrandingRecord | null | undefined): Branding | null {
   if (!r) return null;
@@ -24,20 +18,11 @@ export function parseBranding(r: BrandingRecord | null | undefined): Branding | 
   } catch {
     /* a malformed remark only loses the login background and frame colour */
   }
-  return {
-    sysName: r.sysName || undefined,
-    logoUrl: r.logoUrl || undefined,
-    miniLogoUrl: r.miniLogoUrl || undefined,
-    cssUrl: r.cssUrl || undefined,
-    themeColor: r.themeColor || undefined,
-    tabColor: r.tabColor || undefined,
-    subThemeColor: r.subThemeColor || undefined,
-    weightThemeColor: r.weightThemeColor || undefined,
-    callingColor: r.callingColor || undefined,
-    copyright: r.copyright || undefined,
-    logoPageBg: remark.logoPageBg || undefined,
-    loginFrameColor: remark.loginFrameColor || undefined,
-  };
+  const b: Branding = {};
+  for (const k of RECORD_FIELDS) b[k] = r[k] || undefined;
+  b.logoPageBg = remark.logoPageBg || undefined;
+  b.loginFrameColor = remark.loginFrameColor || undefined;
+  return b;
 }
 
 /** Customised colours make the loading screen wait 1 s more (spec §1). */
