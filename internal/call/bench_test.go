@@ -24,7 +24,7 @@ func pct(d []time.Duration, p int) time.Duration {
 // floor.stats events).
 func BenchmarkPTT(b *testing.B) {
 	g := newBenchGroup(b)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	server := make([]time.Duration, 0, b.N)
 	client := make([]time.Duration, 0, b.N)
 	// The socket allows a client 50 requests a second: the talkers take turns, each at most every 50 ms.

@@ -1,9 +1,9 @@
 package call_test
 
 import (
-	"context"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +35,7 @@ func newGroupWorld(t *testing.T, opts ...func(*config.Config)) *groupWorld {
 
 func TestGroupTalkReachesEveryMember(t *testing.T) {
 	g := newGroupWorld(t)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	r, err := g.t1.Talk(ctx, "", "", silent(50), 2*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +77,7 @@ func TestGroupTalkReachesEveryMember(t *testing.T) {
 
 func TestSecondTalkerDeniedOrQueued(t *testing.T) {
 	g := newGroupWorld(t)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	r1, err := g.t1.RequestFloor(ctx, "", "", false)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestSecondTalkerDeniedOrQueued(t *testing.T) {
 
 func TestDispatcherPreemptsTerminal(t *testing.T) {
 	g := newGroupWorld(t)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	r, err := g.t1.RequestFloor(ctx, "", "", false)
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +167,7 @@ func TestTalkerSwitchKeepsEveryPacketInSequence(t *testing.T) {
 	// the server more than the default 250 ms after its release, and this test is about order across switches,
 	// not about how long the tail lasts.
 	g := newGroupWorld(t, func(c *config.Config) { c.Voice.ReleaseTail = 5 * time.Second })
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	// T1 releases right after its last packet; T2 starts at once. Nothing may be lost on the way.
 	for round := range 3 {
 		for _, c := range []*termclient.Client{g.t1, g.t2} {
@@ -196,18 +196,18 @@ func TestTalkerSwitchKeepsEveryPacketInSequence(t *testing.T) {
 
 func TestMutedTalkerNotDelivered(t *testing.T) {
 	g := newGroupWorld(t)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	tok := g.token("10009001")
 	// T3 does not hear T1; the dispatcher does not hear T2.
 	for _, m := range [][2]string{{"10001003", "10001001"}, {"10009001", "10001002"}} {
-		if r := g.s.Do(http.MethodPost, "/ds/mute/add", tok, map[string]any{"msId": m[0], "muteId": m[1]}); r.Code != "0" {
+		if r := g.Do(http.MethodPost, "/ds/mute/add", tok, map[string]any{"msId": m[0], "muteId": m[1]}); r.Code != "0" {
 			t.Fatalf("mute add: %+v", r)
 		}
 	}
 	var list struct {
 		List []map[string]string `json:"list"`
 	}
-	g.s.Do(http.MethodGet, "/ds/mute/list", tok, nil).Into(t, &list)
+	g.Do(http.MethodGet, "/ds/mute/list", tok, nil).Into(t, &list)
 	if len(list.List) != 2 || list.List[0]["muteId"] != "10001001" || list.List[0]["muteName"] != "Name 10001001" {
 		t.Fatalf("mute list %+v", list)
 	}
@@ -239,7 +239,7 @@ func TestMutedTalkerNotDelivered(t *testing.T) {
 		t.Fatalf("D heard %q; the muted talker's packets must not arrive", got)
 	}
 	// Unmuting applies at once.
-	if r := g.s.Do(http.MethodDelete, "/ds/mute/delete", tok, map[string]any{"msId": "10001003", "muteId": "10001001"}); r.Code != "0" {
+	if r := g.Do(http.MethodDelete, "/ds/mute/delete", tok, map[string]any{"msId": "10001003", "muteId": "10001001"}); r.Code != "0" {
 		t.Fatalf("mute delete: %+v", r)
 	}
 	if _, err := g.t1.Talk(ctx, "", "", silent(5), 2*time.Millisecond); err != nil {
@@ -249,22 +249,22 @@ func TestMutedTalkerNotDelivered(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Tenancy and validation.
-	if r := g.s.Do(http.MethodPost, "/ds/mute/add", tok, map[string]any{"msId": "10001003", "muteId": "10001003"}); r.Code != "400" {
+	if r := g.Do(http.MethodPost, "/ds/mute/add", tok, map[string]any{"msId": "10001003", "muteId": "10001003"}); r.Code != "400" {
 		t.Fatalf("self mute: %+v", r)
 	}
-	if r := g.s.Do(http.MethodPost, "/ds/mute/add", tok, map[string]any{"msId": "10001003", "muteId": "nobody"}); r.Code != "404" {
+	if r := g.Do(http.MethodPost, "/ds/mute/add", tok, map[string]any{"msId": "10001003", "muteId": "nobody"}); r.Code != "404" {
 		t.Fatalf("unknown account: %+v", r)
 	}
 }
 
 func TestKilledTerminalCannotTalkNorHear(t *testing.T) {
 	g := newGroupWorld(t)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	// What terminal management (internal/terminalctl) does on call.set: store the status, then tell the floor.
 	callSet := func(status int, ids ...string) {
 		for _, id := range ids {
-			g.setCallSet(id, status)
-			g.voice().CallSetStatusChanged(g.cust, id, status)
+			g.SetCallSet(id, status)
+			g.voice().CallSetStatusChanged(g.Customer, id, status)
 		}
 	}
 	callSet(0, "10001001")
@@ -300,12 +300,12 @@ func TestKilledTerminalCannotTalkNorHear(t *testing.T) {
 
 func TestKillWhileTalkingRevokes(t *testing.T) {
 	g := newGroupWorld(t)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	if _, err := g.t1.RequestFloor(ctx, "", "", false); err != nil {
 		t.Fatal(err)
 	}
-	g.setCallSet("10001001", 0)
-	g.voice().CallSetStatusChanged(g.cust, "10001001", 0)
+	g.SetCallSet("10001001", 0)
+	g.voice().CallSetStatusChanged(g.Customer, "10001001", 0)
 	if ev := event(t, ctx, g.t1, "floor.revoked", nil); ev["code"] != "606" {
 		t.Fatalf("revoked %v", ev)
 	}
@@ -316,7 +316,7 @@ func TestKillWhileTalkingRevokes(t *testing.T) {
 
 func TestMaxTalkTimeRevokes(t *testing.T) {
 	g := newGroupWorld(t, func(c *config.Config) { c.Voice.MaxTalkTime = 300 * time.Millisecond })
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	r, err := g.t1.RequestFloor(ctx, "", "", false)
 	if err != nil {
 		t.Fatal(err)
@@ -334,7 +334,7 @@ func TestMaxTalkTimeRevokes(t *testing.T) {
 
 func TestEmergencyPreemptsDispatcher(t *testing.T) {
 	g := newGroupWorld(t)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	if _, err := g.d.RequestFloor(ctx, "", g.gid, false); err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +354,7 @@ func TestEmergencyPreemptsDispatcher(t *testing.T) {
 
 func TestFloorNeedsMembershipAndMedia(t *testing.T) {
 	w := newWorld(t)
-	ctx := w.ctx()
+	ctx := w.Ctx()
 	g1, g2 := w.group("One"), w.group("Two")
 	w.account("10001001", "10", g1)
 	w.account("10001002", "10", g2)
@@ -366,7 +366,7 @@ func TestFloorNeedsMembershipAndMedia(t *testing.T) {
 		t.Fatalf("unknown group: %v, want 404", err)
 	}
 	// Without a PeerConnection there is no microphone to give the floor to.
-	bare, err := termclient.Dial(ctx, termclient.Options{URL: w.s.URL, UID: "10001002", Password: password})
+	bare, err := termclient.Dial(ctx, termclient.Options{URL: w.URL, UID: "10001002", Password: testkit.Password})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,15 +375,15 @@ func TestFloorNeedsMembershipAndMedia(t *testing.T) {
 		t.Fatalf("no media: %v, want 502", err)
 	}
 	// The refused press left no call behind (issue 14 L4: a "connected" group call that never hung up).
-	if calls := w.voice().Calls(w.cust, "", true); len(calls) != 0 {
+	if calls := w.voice().Calls(w.Customer, "", true); len(calls) != 0 {
 		t.Fatalf("a refused press left calls %+v", calls)
 	}
 	if n := w.logTypes()[2]; n != 0 {
 		t.Fatalf("a refused press logged %d call starts", n)
 	}
 	// Another customer's group is unknown.
-	other := w.customer("other")
-	og := createGroup(t, w.s.DB, other, "Theirs")
+	other := w.NewCustomer("other")
+	og := strconv.FormatInt(w.GroupIn(other, "Theirs"), 10)
 	if _, err := t1.RequestFloor(ctx, "", og, false); termclient.Code(err) != "404" {
 		t.Fatalf("other customer's group: %v, want 404", err)
 	}
@@ -391,7 +391,7 @@ func TestFloorNeedsMembershipAndMedia(t *testing.T) {
 
 func TestDispatcherHearsRepliesToItsGroupCall(t *testing.T) {
 	w := newWorld(t)
-	ctx := w.ctx()
+	ctx := w.Ctx()
 	gid := w.group("Patrol")
 	w.account("10001001", "10", gid)
 	w.account("10009001", "20", "") // not a member, not monitoring
@@ -422,7 +422,7 @@ func TestDispatcherHearsRepliesToItsGroupCall(t *testing.T) {
 // talking terminal at once, not at its next request.
 func TestRemoteKillThroughCallSetRevokes(t *testing.T) {
 	g := newGroupWorld(t)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	if _, err := g.t1.RequestFloor(ctx, "", "", false); err != nil {
 		t.Fatal(err)
 	}
@@ -441,13 +441,10 @@ func TestRemoteKillThroughCallSetRevokes(t *testing.T) {
 // re-read after the directory's event, and a press without one costs no store read.
 func TestPressAfterGroupSwitchTalksInTheNewGroup(t *testing.T) {
 	w := newWorld(t)
-	ctx := w.ctx()
+	ctx := w.Ctx()
 	ga, gb := w.group("Alpha"), w.group("Bravo")
-	w.account("10001001", "10", ga)
+	w.account("10001001", "10", ga, gb)
 	w.account("10001002", "10", gb)
-	if _, err := w.s.DB.Exec(context.Background(), `INSERT INTO group_members (group_id, account_id) VALUES (?, ?)`, gb, "10001001"); err != nil {
-		t.Fatal(err)
-	}
 	tk := w.term("10001001")
 	w.term("10001002")
 	ra, err := tk.RequestFloor(ctx, "", "", false)
@@ -468,7 +465,7 @@ func TestPressAfterGroupSwitchTalksInTheNewGroup(t *testing.T) {
 		t.Fatalf("the press after switching to Bravo went to Alpha's call %s", ra.CallID)
 	}
 	var gid string
-	for _, c := range w.voice().Calls(w.cust, "10001001", false) {
+	for _, c := range w.voice().Calls(w.Customer, "10001001", false) {
 		if c.CallID == rb.CallID {
 			gid = c.GID
 		}
@@ -482,7 +479,7 @@ func TestPressAfterGroupSwitchTalksInTheNewGroup(t *testing.T) {
 // the group while the call is open may take the floor at once, and one removed from it may not.
 func TestGroupCallAudienceFollowsMembership(t *testing.T) {
 	w := newWorld(t)
-	ctx := w.ctx()
+	ctx := w.Ctx()
 	ga, gb := w.group("Alpha"), w.group("Bravo")
 	w.account("10001001", "10", ga)
 	w.account("10002001", "10", gb)
@@ -499,7 +496,7 @@ func TestGroupCallAudienceFollowsMembership(t *testing.T) {
 	if _, err := t2.RequestFloor(ctx, "", ga, false); termclient.Code(err) == "0" || err == nil {
 		t.Fatal("a terminal outside Alpha took Alpha's floor")
 	}
-	if r := w.s.Do(http.MethodPost, "/ds/nms/saveGroupMs", tok, map[string]any{"msId": "10002001", "groupId": ga, "keepOldGrp": "1"}); r.Code != "0" {
+	if r := w.Do(http.MethodPost, "/ds/nms/saveGroupMs", tok, map[string]any{"msId": "10002001", "groupId": ga, "keepOldGrp": "1"}); r.Code != "0" {
 		t.Fatalf("add to Alpha: %+v", r)
 	}
 	r2, err := t2.RequestFloor(ctx, "", ga, false)
@@ -509,7 +506,7 @@ func TestGroupCallAudienceFollowsMembership(t *testing.T) {
 	if err := t2.ReleaseFloor(ctx, r2.CallID); err != nil {
 		t.Fatal(err)
 	}
-	if r := w.s.Do(http.MethodPost, "/ds/nms/removeGroupMs", tok, map[string]any{"msId": "10001001", "groupId": ga}); r.Code != "0" {
+	if r := w.Do(http.MethodPost, "/ds/nms/removeGroupMs", tok, map[string]any{"msId": "10001001", "groupId": ga}); r.Code != "0" {
 		t.Fatalf("remove from Alpha: %+v", r)
 	}
 	if _, err := t1.RequestFloor(ctx, "", ga, false); err == nil {

@@ -12,7 +12,7 @@ import (
 
 func TestGroupMonitoringAndPlaybackPriority(t *testing.T) {
 	w := newWorld(t)
-	ctx := w.ctx()
+	ctx := w.Ctx()
 	ga, gb := w.group("Alpha"), w.group("Bravo")
 	w.account("10001001", "10", ga)
 	w.account("10002001", "10", gb)
@@ -94,7 +94,7 @@ func TestGroupMonitoringAndPlaybackPriority(t *testing.T) {
 
 func TestMonitorLimit(t *testing.T) {
 	w := newWorld(t)
-	ctx := w.ctx()
+	ctx := w.Ctx()
 	w.account("10009001", "20", "")
 	d := w.console("10009001")
 	for i := range 16 {
@@ -109,7 +109,7 @@ func TestMonitorLimit(t *testing.T) {
 
 func TestTerminalMonitoring(t *testing.T) {
 	g := newGroupWorld(t)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	asked := make(chan json.RawMessage, 1)
 	g.account("10001004", "10", g.gid)
 	t4 := g.term("10001004", func(o *termclient.Options) {
@@ -181,7 +181,7 @@ func TestTerminalMonitoring(t *testing.T) {
 // group takes over; with "first" it would wait.
 func TestDispatcherFirstPlayback(t *testing.T) {
 	w := newWorld(t)
-	ctx := w.ctx()
+	ctx := w.Ctx()
 	ga, gb := w.group("Alpha"), w.group("Bravo")
 	w.account("10001001", "10", ga)
 	w.account("10009001", "20", "")

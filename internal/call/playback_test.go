@@ -11,7 +11,7 @@ import (
 // one in the dispatcher's own ptt group (issue 15 item 4: "latest" cut away from the dispatcher's talk group).
 func TestDefaultPlaybackKeepsTheDispatchersGroup(t *testing.T) {
 	w := newWorld(t)
-	ctx := w.ctx()
+	ctx := w.Ctx()
 	gp, ga, gb := w.group("Own"), w.group("Alpha"), w.group("Bravo")
 	w.account("10001001", "10", ga)
 	w.account("10002001", "10", gb)

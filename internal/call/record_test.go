@@ -37,7 +37,7 @@ func (w *world) records(tok string, params map[string]any) ([]recordRow, testkit
 		Total int         `json:"total"`
 		List  []recordRow `json:"list"`
 	}
-	r := w.s.Do(http.MethodPost, "/ds/data/callByUTCPost", tok, params)
+	r := w.Do(http.MethodPost, "/ds/data/callByUTCPost", tok, params)
 	if r.Code == "0" {
 		r.Into(w.t, &res)
 	}
@@ -45,7 +45,7 @@ func (w *world) records(tok string, params map[string]any) ([]recordRow, testkit
 }
 
 func (w *world) get(path, tok string, header map[string]string) (*http.Response, []byte) {
-	req, err := http.NewRequest(http.MethodGet, w.s.URL+path, nil)
+	req, err := http.NewRequest(http.MethodGet, w.URL+path, nil)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func (w *world) get(path, tok string, header map[string]string) (*http.Response,
 
 func TestRecordingDecodesToSpokenDuration(t *testing.T) {
 	g := newGroupWorld(t)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	tok := g.token("10009001")
 	fixture, err := oggopus.ReadFile("../../testdata/audio/reply.ogg")
 	if err != nil {
@@ -142,7 +142,7 @@ func TestRecordingDecodesToSpokenDuration(t *testing.T) {
 	var vp struct {
 		List []recordRow `json:"list"`
 	}
-	g.s.Do(http.MethodPost, "/ds/data/voicePost", tok, map[string]any{"callid": r.CallID, "btime": rec.BTime}).Into(t, &vp)
+	g.Do(http.MethodPost, "/ds/data/voicePost", tok, map[string]any{"callid": r.CallID, "btime": rec.BTime}).Into(t, &vp)
 	if len(vp.List) != 1 || vp.List[0].ID != rec.ID {
 		t.Fatalf("voicePost %+v", vp)
 	}
@@ -168,7 +168,7 @@ func TestRecordingDecodesToSpokenDuration(t *testing.T) {
 	}
 
 	// Retention removes the file and the row together.
-	path := filepath.Join(g.s.Cfg.DataDir, "recordings")
+	path := filepath.Join(g.Cfg.DataDir, "recordings")
 	n, err := g.voice().PruneRecordings(ctx, time.Now().Add(time.Hour))
 	if err != nil || n != 1 {
 		t.Fatalf("pruned %d: %v", n, err)
@@ -212,7 +212,7 @@ func wavDuration(t *testing.T, path string) time.Duration {
 
 func TestSDRecordNotPlayable(t *testing.T) {
 	g := newGroupWorld(t)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	tok := g.token("10009001")
 	from := time.Now().UnixMilli()
 	r, err := g.t2.RequestFloor(ctx, "", "", false)
@@ -262,7 +262,7 @@ func TestCallRecordQueryValidation(t *testing.T) {
 		}
 	}
 	// The month is the customer's: at UTC+8, Jan 31 20:00 UTC is already February 1.
-	w.exec(`UPDATE customers SET time_zone = '8' WHERE id = ?`, w.cust)
+	w.Exec(`UPDATE customers SET time_zone = '8' WHERE id = ?`, w.Customer)
 	if _, r := w.records(tok, map[string]any{"stime": jan31, "etime": feb1}); r.Code != "0" {
 		t.Fatalf("same month at UTC+8: %s", r.Code)
 	}
@@ -274,7 +274,7 @@ func TestTalkAndRecordOnEveryEngine(t *testing.T) {
 	for _, engine := range testkit.Engines() {
 		t.Run(engine, func(t *testing.T) {
 			w := newWorldOn(t, engine)
-			ctx := w.ctx()
+			ctx := w.Ctx()
 			gid := w.group("Patrol")
 			w.account("10001001", "10", gid)
 			w.account("10009001", "20", gid)
@@ -292,7 +292,7 @@ func TestTalkAndRecordOnEveryEngine(t *testing.T) {
 			if r.Code != "0" || len(list) != 1 || list[0].Duration != 500 || list[0].Quality != "HD" {
 				t.Fatalf("records %+v %+v", r, list)
 			}
-			if r := w.s.Do(http.MethodPost, "/ds/mute/add", tok, map[string]any{"muteId": "10001001"}); r.Code != "0" {
+			if r := w.Do(http.MethodPost, "/ds/mute/add", tok, map[string]any{"muteId": "10001001"}); r.Code != "0" {
 				t.Fatalf("mute: %+v", r)
 			}
 			if _, err := t1.Talk(ctx, "", "", silent(5), time.Millisecond); err != nil {
@@ -309,17 +309,17 @@ func TestTalkAndRecordOnEveryEngine(t *testing.T) {
 func TestPendingRecordingRowsIndexedAtStart(t *testing.T) {
 	w := newWorld(t)
 	w.account("10009001", "20", "")
-	dir := filepath.Join(w.s.Cfg.DataDir, "recordings", "pending")
+	dir := filepath.Join(w.Cfg.DataDir, "recordings", "pending")
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		t.Fatal(err)
 	}
 	btime := time.Now().UnixMilli()
-	row := `{"Customer":` + strconv.FormatInt(w.cust, 10) + `,"CallID":"late","Kind":"group","TalkerID":"10009001",` +
+	row := `{"Customer":` + strconv.FormatInt(w.Customer, 10) + `,"CallID":"late","Kind":"group","TalkerID":"10009001",` +
 		`"Started":` + strconv.FormatInt(btime, 10) + `,"DurationMs":900,"Quality":"HD","Size":10,"Path":"recordings/x.ogg"}`
 	if err := os.WriteFile(filepath.Join(dir, "late.json"), []byte(row), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.voice().Restore(w.ctx()); err != nil {
+	if err := w.voice().Restore(w.Ctx()); err != nil {
 		t.Fatal(err)
 	}
 	list, _ := w.records(w.token("10009001"), map[string]any{"stime": btime, "etime": btime})
@@ -335,11 +335,11 @@ func TestPendingRecordingRowsIndexedAtStart(t *testing.T) {
 func (g *groupWorld) recordedPath(ctx context.Context, talker string) string {
 	g.t.Helper()
 	ev := event(g.t, ctx, g.d, "voice.recorded", func(m map[string]any) bool { return m["msId"] == talker })
-	rows, err := g.voice().Store().CallRecords(ctx, g.cust, ev["callid"].(string), int64(ev["btime"].(float64)))
+	rows, err := g.voice().Store().CallRecords(ctx, g.Customer, ev["callid"].(string), int64(ev["btime"].(float64)))
 	if err != nil || len(rows) != 1 {
 		g.t.Fatalf("record of %v: %v %v", ev, rows, err)
 	}
-	return filepath.Join(g.s.Cfg.DataDir, rows[0].Path)
+	return filepath.Join(g.Cfg.DataDir, rows[0].Path)
 }
 
 // Recording files without a record row (a crash in the middle of a burst) are deleted; files of recorded
@@ -347,12 +347,12 @@ func (g *groupWorld) recordedPath(ctx context.Context, talker string) string {
 // stay (issue 14 M3).
 func TestOrphanRecordingsRemoved(t *testing.T) {
 	g := newGroupWorld(t)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	if _, err := g.t1.Talk(ctx, "", "", silent(20), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	recorded := g.recordedPath(ctx, "10001001")
-	cust := filepath.Join(g.s.Cfg.DataDir, "recordings", strconv.FormatInt(g.cust, 10))
+	cust := filepath.Join(g.Cfg.DataDir, "recordings", strconv.FormatInt(g.Customer, 10))
 	today := filepath.Join(cust, time.Now().UTC().Format("2006/01/02"))
 	write := func(path string) string {
 		if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
@@ -368,7 +368,7 @@ func TestOrphanRecordingsRemoved(t *testing.T) {
 		write(filepath.Join(cust, "2020/01/02", "crashed2-1577923200000.ogg"))}
 	foreign := write(filepath.Join(cust, "2020/01/02", "notes.ogg"))
 	waiting := write(filepath.Join(today, "waiting-"+now+".ogg"))
-	write(filepath.Join(g.s.Cfg.DataDir, "recordings", "pending", strconv.FormatInt(g.cust, 10)+"-waiting-"+now+".json"))
+	write(filepath.Join(g.Cfg.DataDir, "recordings", "pending", strconv.FormatInt(g.Customer, 10)+"-waiting-"+now+".json"))
 	// T2 is talking: its file is being written and has no row yet.
 	r, err := g.t2.RequestFloor(ctx, "", "", false)
 	if err != nil {

@@ -30,8 +30,8 @@ func newRightsWorld(t *testing.T, engine string) *rightsWorld {
 	w.account("10001002", "10", r.gid)
 	w.account("10009001", "20", r.gid)
 	w.account("10009002", "20", r.gid)
-	w.exec(`UPDATE accounts SET admin = TRUE WHERE id = '10009001'`)
-	w.exec(`UPDATE accounts SET acct_type = '-2' WHERE id = '10009002'`)
+	w.Exec(`UPDATE accounts SET admin = TRUE WHERE id = '10009001'`)
+	w.Exec(`UPDATE accounts SET acct_type = '-2' WHERE id = '10009002'`)
 	r.t1, r.t2 = w.term("10001001"), w.term("10001002")
 	r.d = w.console("10009001")
 	r.tok, r.plainTok = w.token("10009001"), w.token("10009002")
@@ -41,7 +41,7 @@ func newRightsWorld(t *testing.T, engine string) *rightsWorld {
 // talk makes t talk one short burst and returns the burst's floor.stats event.
 func (r *rightsWorld) talk(t *testing.T, c *termclient.Client, msID string) map[string]any {
 	t.Helper()
-	ctx := r.ctx()
+	ctx := r.Ctx()
 	fr, err := c.Talk(ctx, "", "", silent(25), 2*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
@@ -53,8 +53,8 @@ func (r *rightsWorld) talk(t *testing.T, c *termclient.Client, msID string) map[
 
 func (r *rightsWorld) recordCount(t *testing.T) int {
 	var n int
-	if err := r.s.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM voice_records WHERE customer_id = ?`,
-		r.cust).Scan(&n); err != nil {
+	if err := r.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM voice_records WHERE customer_id = ?`,
+		r.Customer).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -64,13 +64,13 @@ func TestRightsAPI(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		r := newRightsWorld(t, engine)
 		termTok := func() string {
-			tok, err := r.s.Sessions.Create(context.Background(), "10001001", r.cust)
+			tok, err := r.Sessions.Create(context.Background(), "10001001", r.Customer)
 			if err != nil {
 				t.Fatal(err)
 			}
 			return tok
 		}()
-		sock := r.s.Console("10009001", r.cust)
+		sock := r.Console("10009001", r.Customer)
 		rights := func(want string) func(t *testing.T, rep testkit.Reply) {
 			return func(t *testing.T, rep testkit.Reply) {
 				var res struct {
@@ -85,7 +85,7 @@ func TestRightsAPI(t *testing.T) {
 		}
 		both := `[{"msId":"10001001","msName":"Name 10001001","voice":true,"record":true},` +
 			`{"msId":"10001002","msName":"Name 10001002","voice":true,"record":true}]`
-		testkit.APITest{Server: r.s, Socket: sock, State: []string{"voice_rights", "recording_time"}}.Run(t, []testkit.Scenario{
+		testkit.APITest{Server: r.Server, Socket: sock, State: []string{"voice_rights", "recording_time"}}.Run(t, []testkit.Scenario{
 			{Name: "list: every terminal has both by default", Method: "GET", Path: "/ds/voice/rights", Token: r.tok, Code: "0",
 				Check: rights(both)},
 			{Name: "set record off", Method: "PUT", Path: "/ds/voice/rights", Token: r.tok, Code: "0",
@@ -93,7 +93,7 @@ func TestRightsAPI(t *testing.T) {
 				Check: func(t *testing.T, rep testkit.Reply) {
 					rights(`[{"msId":"10001001","msName":"Name 10001001","voice":true,"record":false}]`)(t, rep)
 					var n int
-					if err := r.s.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM oplog WHERE type = 9 AND remark = ?`,
+					if err := r.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM oplog WHERE type = 9 AND remark = ?`,
 						"recording permission of 10001001: false").Scan(&n); err != nil || n != 1 {
 						t.Fatalf("log 9 entries %d (%v)", n, err)
 					}
@@ -137,10 +137,10 @@ func TestRightsAPI(t *testing.T) {
 func TestRecordingNeedsPermissionAndTime(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		r := newRightsWorld(t, engine)
-		ctx := r.ctx()
+		ctx := r.Ctx()
 		set := func(path string, params map[string]any) {
 			t.Helper()
-			if rep := r.s.Do(http.MethodPut, path, r.tok, params); rep.Code != "0" {
+			if rep := r.Do(http.MethodPut, path, r.tok, params); rep.Code != "0" {
 				t.Fatalf("%s %v: %s %s", path, params, rep.Code, rep.Msg)
 			}
 		}
@@ -176,7 +176,7 @@ func TestRecordingNeedsPermissionAndTime(t *testing.T) {
 			t.Fatalf("%d records, want 1", n)
 		}
 		var rt call.RecordingTime
-		r.s.Do(http.MethodGet, "/ds/voice/recordingTime", r.tok, nil).Into(t, &rt)
+		r.Do(http.MethodGet, "/ds/voice/recordingTime", r.tok, nil).Into(t, &rt)
 		if !rt.Limited || rt.UsedMs <= 0 || rt.RemainingMs != rt.QuotaMs-rt.UsedMs {
 			t.Fatalf("recording time %+v", rt)
 		}
@@ -184,14 +184,14 @@ func TestRecordingNeedsPermissionAndTime(t *testing.T) {
 		if err := r.voice().Restore(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if got := r.voice().RecordingTimeOf(r.cust); got.UsedMs != rt.UsedMs {
+		if got := r.voice().RecordingTimeOf(r.Customer); got.UsedMs != rt.UsedMs {
 			t.Fatalf("after restore %+v, before %+v", got, rt)
 		}
 
 		// Every burst is in the talk-time table, recorded or not.
 		var n int
-		if err := r.s.DB.QueryRow(ctx, `SELECT COUNT(*) FROM voice_bursts WHERE customer_id = ? AND talker_id = '10001001'`,
-			r.cust).Scan(&n); err != nil || n != 3 {
+		if err := r.DB.QueryRow(ctx, `SELECT COUNT(*) FROM voice_bursts WHERE customer_id = ? AND talker_id = '10001001'`,
+			r.Customer).Scan(&n); err != nil || n != 3 {
 			t.Fatalf("%d bursts (%v), want 3", n, err)
 		}
 
@@ -218,7 +218,7 @@ func TestCallDurationReport(t *testing.T) {
 		report := func(params map[string]any) call.DurationReport {
 			t.Helper()
 			var rep call.DurationReport
-			res := r.s.Do(http.MethodPost, "/ds/report/findCallDurationPost", r.tok, params)
+			res := r.Do(http.MethodPost, "/ds/report/findCallDurationPost", r.tok, params)
 			if res.Code != "0" {
 				t.Fatalf("report: %s %s", res.Code, res.Msg)
 			}
@@ -248,7 +248,7 @@ func TestCallDurationReport(t *testing.T) {
 			t.Fatalf("another group %+v", none)
 		}
 		// Without voice permission a terminal's talk no longer counts.
-		if res := r.s.Do(http.MethodPut, "/ds/voice/rights", r.tok, map[string]any{"msId": "10001001", "voice": 0}); res.Code != "0" {
+		if res := r.Do(http.MethodPut, "/ds/voice/rights", r.tok, map[string]any{"msId": "10001001", "voice": 0}); res.Code != "0" {
 			t.Fatal(res.Msg)
 		}
 		if after := report(map[string]any{"sTime": from, "eTime": to}); after.Bursts != 1 || len(after.Terminals) != 1 ||
@@ -258,7 +258,7 @@ func TestCallDurationReport(t *testing.T) {
 
 		day := int64(24 * time.Hour / time.Millisecond)
 		first := time.Date(2026, 1, 31, 12, 0, 0, 0, time.UTC).UnixMilli()
-		testkit.APITest{Server: r.s}.Run(t, []testkit.Scenario{
+		testkit.APITest{Server: r.Server}.Run(t, []testkit.Scenario{
 			{Name: "start required", Method: "POST", Path: "/ds/report/findCallDurationPost", Token: r.tok, Code: "400",
 				Status: 400, Params: map[string]any{"eTime": to}},
 			{Name: "start after end", Method: "POST", Path: "/ds/report/findCallDurationPost", Token: r.tok, Code: "93",

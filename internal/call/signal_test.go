@@ -34,7 +34,7 @@ func callState(t *testing.T, ctx context.Context, c *termclient.Client, callID, 
 
 func TestIndividualCallStates(t *testing.T) {
 	g := newGroupWorld(t)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	// Cannot call oneself; unknown terminal; then a full call: trying, ringing, answered, connected, bye.
 	if _, err := invite(ctx, g.d, map[string]any{"kind": "single", "msId": "10009001"}); termclient.Code(err) != "5" {
 		t.Fatalf("self call: %v, want 5", err)
@@ -102,7 +102,7 @@ func TestIndividualCallStates(t *testing.T) {
 
 func TestIndividualCallDeclineCancelTimeoutOffline(t *testing.T) {
 	g := newGroupWorld(t, func(c *config.Config) { c.Voice.RingTimeout = 400 * time.Millisecond })
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	g.account("10001004", "10", g.gid) // never online
 
 	// Decline (603).
@@ -156,16 +156,16 @@ func TestIndividualCallDeclineCancelTimeoutOffline(t *testing.T) {
 		} `json:"list"`
 	}
 	testkit.Eventually(t, 10*time.Second, "two missed calls", func() bool {
-		g.s.Do(http.MethodGet, "/ds/call/missed", tok, nil).Into(t, &missed)
+		g.Do(http.MethodGet, "/ds/call/missed", tok, nil).Into(t, &missed)
 		return len(missed.List) == 2
 	})
 	if missed.List[0].Status != 408 || missed.List[0].MsID != "10001003" || missed.List[1].Status != 487 {
 		t.Fatalf("missed list %+v", missed.List)
 	}
-	if r := g.s.Do(http.MethodDelete, "/ds/call/missed", tok, nil); r.Code != "0" {
+	if r := g.Do(http.MethodDelete, "/ds/call/missed", tok, nil); r.Code != "0" {
 		t.Fatalf("clear: %+v", r)
 	}
-	g.s.Do(http.MethodGet, "/ds/call/missed", tok, nil).Into(t, &missed)
+	g.Do(http.MethodGet, "/ds/call/missed", tok, nil).Into(t, &missed)
 	if len(missed.List) != 0 {
 		t.Fatalf("cleared list %+v", missed.List)
 	}
@@ -174,7 +174,7 @@ func TestIndividualCallDeclineCancelTimeoutOffline(t *testing.T) {
 
 func TestBroadcastListenersCannotTalk(t *testing.T) {
 	g := newGroupWorld(t)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	r, err := invite(ctx, g.d, map[string]any{"kind": "broadcast"})
 	if err != nil || r.Status != 202 || len(r.Parties) != 4 {
 		t.Fatalf("broadcast: %+v %v", r, err)
@@ -204,7 +204,7 @@ func TestBroadcastListenersCannotTalk(t *testing.T) {
 	}
 	callState(t, ctx, g.t1, r.CallID, "ended")
 	// Broadcast needs account type "1".
-	g.exec(`UPDATE accounts SET acct_type = '-2' WHERE id = '10009001'`)
+	g.Exec(`UPDATE accounts SET acct_type = '-2' WHERE id = '10009001'`)
 	if _, err := invite(ctx, g.d, map[string]any{"kind": "broadcast"}); termclient.Code(err) != "107" {
 		t.Fatalf("broadcast without permission: %v", err)
 	}
@@ -216,7 +216,7 @@ func TestBroadcastListenersCannotTalk(t *testing.T) {
 
 func TestAllCallAndTempGroupCall(t *testing.T) {
 	g := newGroupWorld(t)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	other := g.group("Other")
 	g.account("10002001", "10", other)
 	t4 := g.term("10002001")
@@ -294,7 +294,7 @@ func TestAllCallAndTempGroupCall(t *testing.T) {
 
 func TestCallTypeSwitchLogged(t *testing.T) {
 	g := newGroupWorld(t)
-	ctx := g.ctx()
+	ctx := g.Ctx()
 	if _, err := g.d.Talk(ctx, "", g.gid, silent(3), time.Millisecond); err != nil {
 		t.Fatal(err)
 	}

@@ -15,26 +15,13 @@ import (
 
 func storeFixture(t *testing.T, engine string) (*call.Store, int64, int64, string) {
 	d := testkit.OpenStore(t, engine)
-	ctx := context.Background()
-	var cust, other int64
-	for _, c := range []struct {
-		name string
-		id   *int64
-	}{{"acme", &cust}, {"other", &other}} {
-		if err := d.WriteRow(ctx, `INSERT INTO customers (name, created_at) VALUES (?, ?) RETURNING id`, c.name,
-			time.Now().UnixMilli()).Scan(c.id); err != nil {
-			t.Fatal(err)
-		}
-	}
-	gid := createGroup(t, d, cust, "Patrol")
-	createAccount(t, d, cust, "10001001", "10", gid)
-	createAccount(t, d, cust, "10001002", "10", "")
-	createAccount(t, d, cust, "10009001", "20", "")
-	createAccount(t, d, other, "20001001", "10", "")
-	if _, err := d.Exec(ctx, `INSERT INTO group_members (group_id, account_id) VALUES (?, ?)`, gid, "10001002"); err != nil {
-		t.Fatal(err)
-	}
-	return call.NewStore(d, directory.NewStore(d)), cust, other, gid
+	cust, other := testkit.Customer(t, d, "acme"), testkit.Customer(t, d, "other")
+	gid := testkit.Group(t, d, cust, "Patrol")
+	testkit.Provision(t, d, cust, "10001001", "10", gid)
+	testkit.Provision(t, d, cust, "10001002", "10", gid)
+	testkit.Provision(t, d, cust, "10009001", "20")
+	testkit.Provision(t, d, other, "20001001", "10")
+	return call.NewStore(d, directory.NewStore(d)), cust, other, strconv.FormatInt(gid, 10)
 }
 
 func TestStoreDirectoryReads(t *testing.T) {

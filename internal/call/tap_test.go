@@ -17,10 +17,10 @@ import (
 // one's; a console whose media closes ends its tap ("media").
 func TestTapsBelongToTheCustomer(t *testing.T) {
 	w := newWorld(t)
-	ctx := w.ctx()
+	ctx := w.Ctx()
 	w.account("10009001", "20", "")
 	con := w.console("10009001")
-	other := w.customer("other")
+	other := w.NewCustomer("other")
 	v := w.voice()
 
 	counter := func(n *atomic.Int64) func(*rtp.Header, []byte) {
@@ -38,7 +38,7 @@ func TestTapsBelongToTheCustomer(t *testing.T) {
 	}
 	var first, second, stranger atomic.Int64
 	firstEnded, onFirst := ended()
-	removeFirst, ok := v.SetTap(w.cust, "10009001", counter(&first), onFirst)
+	removeFirst, ok := v.SetTap(w.Customer, "10009001", counter(&first), onFirst)
 	if !ok {
 		t.Fatal("the tap of a connected console of the customer was refused")
 	}
@@ -48,7 +48,7 @@ func TestTapsBelongToTheCustomer(t *testing.T) {
 			t.Fatalf("another customer set a tap on %s", acct)
 		}
 	}
-	if _, ok := v.SetTap(w.cust, "10009999", counter(&stranger), onStranger); ok {
+	if _, ok := v.SetTap(w.Customer, "10009999", counter(&stranger), onStranger); ok {
 		t.Fatal("a tap of an account with no console here was set")
 	}
 	// the console's routes are computed again: its tap is still the first one
@@ -67,7 +67,7 @@ func TestTapsBelongToTheCustomer(t *testing.T) {
 	}
 
 	secondEnded, onSecond := ended()
-	removeSecond, ok := v.SetTap(w.cust, "10009001", counter(&second), onSecond)
+	removeSecond, ok := v.SetTap(w.Customer, "10009001", counter(&second), onSecond)
 	if !ok {
 		t.Fatal("the second tap was refused")
 	}
