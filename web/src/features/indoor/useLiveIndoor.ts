@@ -16,7 +16,7 @@ export const INDOOR_EVENTS: Record<string, LiveKeys> = {
 
 export function useLiveIndoor(): void {
   useLiveQueries(INDOOR_EVENTS, indoorKeys.all);
-  const last = useQuery({ queryKey: indoorKeys.last(), queryFn: () => indoorApi.last() });
+  const last = useQuery({ queryKey: indoorKeys.last(), queryFn: () => indoorApi.last(), staleTime: 0 });
   useEffect(() => {
     if (last.data) setPositions(last.data.list);
   }, [last.data, last.dataUpdatedAt]);

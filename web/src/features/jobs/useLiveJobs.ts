@@ -15,7 +15,7 @@ export const JOB_EVENTS: Record<string, LiveKeys> = {
 /** The jobs of a query, live. */
 export function useLiveJobs(q: JobQuery) {
   useLiveQueries(JOB_EVENTS, jobKeys.all);
-  const query = useQuery({ queryKey: jobKeys.list(q), queryFn: () => jobApi.list(q), placeholderData: keepPreviousData });
+  const query = useQuery({ queryKey: jobKeys.list(q), queryFn: () => jobApi.list(q), placeholderData: keepPreviousData, staleTime: 0 });
   return { rows: query.data?.list ?? NONE, total: query.data?.total ?? 0, loading: query.isLoading, refetch: query.refetch };
 }
 

@@ -35,7 +35,7 @@ export default function IndoorPage() {
   const errorText = useErrorText('indoor');
   const dateTime = useDateTimeFormat();
   const socket = useLiveStatus((s) => s.status);
-  const buildings = useQuery({ queryKey: indoorKeys.buildings(), queryFn: indoorApi.buildings });
+  const buildings = useQuery({ queryKey: indoorKeys.buildings(), queryFn: indoorApi.buildings, staleTime: 0 });
   const list = useMemo(() => buildings.data?.list ?? [], [buildings.data]);
   const [buildingId, setBuildingId] = useState<number>();
   const [floorId, setFloorId] = useState<number>();
