@@ -14,9 +14,8 @@ import { failureCode } from '../../../shared/errorText';
 import { writeXlsx } from '../../../shared/utils/xlsx';
 import { patchPage } from '../history';
 import { useIsChild } from '../hooks';
-import { acknowledgeAlarm } from '../../../shared/alarms/store';
+import { sosActionsColumn } from './SosRowActions';
 import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem } from '../../../shared/time/range';
-import { ReachButtons } from './ReachButtons';
 import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { alarmColumns, alarmSheet } from './alarmColumns';
 import { CloseDialog } from './CloseDialog';
@@ -86,30 +85,7 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
   const columns = useMemo(() => {
     const base = alarmColumns(t, dateTime);
     if (!actions) return base;
-    return [
-      ...base,
-      {
-        key: 'actions',
-        title: t('col.actions'),
-        fixed: 'right' as const,
-        width: 230,
-        render: (_: unknown, a: SosAlarm) => (
-          <Space size={4} wrap>
-            {a.state === 0 && (
-              <Button size="small" type="primary" danger onClick={() => acknowledgeAlarm(a.id).then(() => message.success(t('done.acknowledged')), fail)} data-testid="row-ack">
-                {t('interrupt.ack')}
-              </Button>
-            )}
-            {a.state < 2 && (
-              <Button size="small" danger onClick={() => setClosing(a)} data-testid="row-close">
-                {t('interrupt.close')}
-              </Button>
-            )}
-            <ReachButtons alarm={a} child={child} fail={fail} />
-          </Space>
-        ),
-      },
-    ];
+    return [...base, sosActionsColumn(t, { testId: 'row', child, onClose: setClosing, fail })];
   }, [t, dateTime, actions, child]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const page = q.data ?? { total: 0, list: [] };

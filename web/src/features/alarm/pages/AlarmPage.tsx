@@ -9,8 +9,8 @@ import type { SosAlarm } from '../../../shared/alarms/sos';
 import { useAlarmErrorText } from '../errors';
 import { useIsChild } from '../hooks';
 import { openAlarms } from '../../../shared/alarms/queue';
-import { acknowledgeAlarm, loadOpen, useAlarms } from '../../../shared/alarms/store';
-import { ReachButtons } from '../components/ReachButtons';
+import { loadOpen, useAlarms } from '../../../shared/alarms/store';
+import { sosActionsColumn } from '../components/SosRowActions';
 import { alarmColumns } from '../components/alarmColumns';
 import { AlarmHistory } from '../components/AlarmHistory';
 import { CloseDialog } from '../components/CloseDialog';
@@ -64,25 +64,7 @@ function OpenAlarms({ list }: { list: SosAlarm[] }) {
   };
   const columns = [
     ...alarmColumns(t, dateTime).filter((c) => !['closer', 'closeTime', 'closeKind', 'remark'].includes(String(c.key))),
-    {
-      key: 'actions',
-      title: t('col.actions'),
-      fixed: 'right' as const,
-      width: 230,
-      render: (_: unknown, a: SosAlarm) => (
-        <Space size={4} wrap>
-          {a.state === 0 && (
-            <Button size="small" type="primary" danger onClick={() => acknowledgeAlarm(a.id).then(() => message.success(t('done.acknowledged')), fail)} data-testid="open-ack">
-              {t('interrupt.ack')}
-            </Button>
-          )}
-          <Button size="small" danger onClick={() => setClosing(a)} data-testid="open-close">
-            {t('interrupt.close')}
-          </Button>
-          <ReachButtons alarm={a} child={child} fail={fail} />
-        </Space>
-      ),
-    },
+    sosActionsColumn(t, { testId: 'open', child, onClose: setClosing, fail }),
   ];
   return (
     <div data-testid="open-alarms" data-count={list.length}>
