@@ -23,6 +23,8 @@ import (
 	"github.com/pion/logging"
 	"github.com/pion/turn/v5"
 	"github.com/pion/webrtc/v4"
+
+	"tenfour/internal/media/rtcapi"
 )
 
 // Config is the media server's network setup.
@@ -44,10 +46,8 @@ type Config struct {
 	MeasureCPU bool
 }
 
-// Opus is the only codec: 48 kHz, two channels as WebRTC signals it, in-band FEC on.
-var Opus = webrtc.RTPCodecCapability{
-	MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2, SDPFmtpLine: "minptime=10;useinbandfec=1",
-}
+// Opus is the only codec: 48 kHz, two channels as WebRTC signals it, in-band FEC on (rtcapi: the client's too).
+var Opus = rtcapi.Opus
 
 // RTCPInterval is how often the server sends RTCP sender and receiver reports on each peer.
 const RTCPInterval = 5 * time.Second
@@ -59,7 +59,7 @@ const RTCPInterval = 5 * time.Second
 const ICEKeepalive = 5 * time.Second
 
 // OpusPayloadType is the payload type the server registers for Opus (browsers use 111 too).
-const OpusPayloadType = 111
+const OpusPayloadType = rtcapi.OpusPayloadType
 
 // Engine owns the WebRTC API, the shared UDP port and the optional TURN server.
 type Engine struct {

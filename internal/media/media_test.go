@@ -32,6 +32,29 @@ func newEngineCPU(t testing.TB, measure bool) *media.Engine {
 	return e
 }
 
+// negotiate exchanges a client's offer and a server peer's answer directly (no socket), trickling the client's
+// candidates to the peer; check, when not nil, reads the answer before the client applies it. Both are closed
+// when the test ends.
+func negotiate(t testing.TB, p *media.Peer, m *termclient.Media, check func(answer string)) {
+	t.Helper()
+	t.Cleanup(func() { m.Close(); p.Close() })
+	m.OnCandidate(func(c webrtc.ICECandidateInit) { _ = p.AddCandidate(c) })
+	offer, err := m.Offer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, err := p.HandleOffer(offer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if check != nil {
+		check(answer)
+	}
+	if err := m.Accept(answer); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // connect negotiates a client with a server peer directly (no socket) and waits until both sides carry media.
 func connect(t testing.TB, e *media.Engine, name string) (*media.Peer, *termclient.Media) {
 	t.Helper()
@@ -49,19 +72,7 @@ func connect(t testing.TB, e *media.Engine, name string) (*media.Peer, *termclie
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { m.Close(); p.Close() })
-	m.OnCandidate(func(c webrtc.ICECandidateInit) { _ = p.AddCandidate(c) })
-	offer, err := m.Offer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	answer, err := p.HandleOffer(offer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Accept(answer); err != nil {
-		t.Fatal(err)
-	}
+	negotiate(t, p, m, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := m.WaitConnected(ctx); err != nil {
@@ -89,19 +100,11 @@ func ctxT(t testing.TB, d time.Duration) context.Context {
 	return ctx
 }
 
-// assertContinuous checks that sequence numbers go up by exactly one and timestamps never go back.
+// assertContinuous fails the test unless the packets arrived as one stream (termclient.Continuous).
 func assertContinuous(t *testing.T, pkts []termclient.Packet) {
 	t.Helper()
-	for i := 1; i < len(pkts); i++ {
-		if pkts[i].Seq != pkts[i-1].Seq+1 {
-			t.Fatalf("packet %d: seq %d after %d", i, pkts[i].Seq, pkts[i-1].Seq)
-		}
-		if int32(pkts[i].TS-pkts[i-1].TS) <= 0 {
-			t.Fatalf("packet %d: timestamp %d after %d", i, pkts[i].TS, pkts[i-1].TS)
-		}
-		if pkts[i].Ext {
-			t.Fatalf("packet %d carries header extensions", i)
-		}
+	if err := termclient.Continuous(pkts); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -295,23 +298,12 @@ func TestTURNRelayAndPublicAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { m.Close(); p.Close() })
-	m.OnCandidate(func(c webrtc.ICECandidateInit) { _ = p.AddCandidate(c) })
-	offer, err := m.Offer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	answer, err := p.HandleOffer(offer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The server advertises its public address (NAT 1:1) next to its own.
-	if !strings.Contains(answer, "203.0.113.7") {
-		t.Fatalf("answer without the public address:\n%s", answer)
-	}
-	if err := m.Accept(answer); err != nil {
-		t.Fatal(err)
-	}
+	negotiate(t, p, m, func(answer string) {
+		// The server advertises its public address (NAT 1:1) next to its own.
+		if !strings.Contains(answer, "203.0.113.7") {
+			t.Fatalf("answer without the public address:\n%s", answer)
+		}
+	})
 	ctx := ctxT(t, 15*time.Second)
 	if err := m.WaitConnected(ctx); err != nil {
 		t.Fatal(err)

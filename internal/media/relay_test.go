@@ -31,17 +31,7 @@ func relayPair(t *testing.T, a, b *media.Engine, lanes int) (*media.Relay, *medi
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ra.Close(); rb.Close() })
-	offer, err := ra.Offer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	answer, err := rb.Answer(offer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ra.Accept(answer); err != nil {
-		t.Fatal(err)
-	}
+	pair(t, ra, rb)
 	for _, ch := range []chan struct{}{readyA, readyB} {
 		select {
 		case <-ch:
@@ -141,24 +131,8 @@ func TestRelayCloseIsSeenByTheOtherNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	offer, err := ra.Offer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	answer, err := rb.Answer(offer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ra.Accept(answer); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for !rb.Ready() || !ra.Ready() {
-		if time.Now().After(deadline) {
-			t.Fatal("the relay did not connect")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	pair(t, ra, rb)
+	testkit.Eventually(t, 10*time.Second, "the relay connects", func() bool { return rb.Ready() && ra.Ready() })
 	ra.Close()
 	select {
 	case <-gone:
@@ -212,4 +186,20 @@ func TestRelayLaneHoldsABurstsStartUntilItsRouteIsSet(t *testing.T) {
 		t.Fatalf("the listener got %d packets, want the second burst's 30 (none of the first)", len(got))
 	}
 	assertContinuous(t, got)
+}
+
+// pair links two relays directly (no NATS): ra offers, rb answers.
+func pair(t *testing.T, ra, rb *media.Relay) {
+	t.Helper()
+	offer, err := ra.Offer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, err := rb.Answer(offer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ra.Accept(answer); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -17,7 +17,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/pion/interceptor"
 	"github.com/pion/rtcp"
 	"github.com/pion/rtp"
 	"github.com/pion/sdp/v3"
@@ -25,6 +24,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
+	"tenfour/internal/media/rtcapi"
 	"tenfour/internal/platform/rtcpread"
 )
 
@@ -145,24 +145,10 @@ func (e *Engine) videoAPI(c VideoCodec) (*webrtc.API, error) {
 	if params == nil {
 		return nil, ErrCodec
 	}
-	me := &webrtc.MediaEngine{}
-	if err := me.RegisterCodec(webrtc.RTPCodecParameters{RTPCodecCapability: Opus, PayloadType: OpusPayloadType},
-		webrtc.RTPCodecTypeAudio); err != nil {
+	api, err := rtcapi.Video(params, e.se)
+	if err != nil {
 		return nil, err
 	}
-	for _, p := range params {
-		if err := me.RegisterCodec(p, webrtc.RTPCodecTypeVideo); err != nil {
-			return nil, err
-		}
-	}
-	ir := &interceptor.Registry{}
-	if err := webrtc.ConfigureRTCPReports(ir); err != nil {
-		return nil, err
-	}
-	if err := webrtc.ConfigureNack(me, ir); err != nil {
-		return nil, err
-	}
-	api := webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(e.se))
 	if e.videos == nil {
 		e.videos = map[VideoCodec]*webrtc.API{}
 	}

@@ -8,12 +8,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pion/interceptor"
 	"github.com/pion/rtcp"
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
 
 	"tenfour/internal/media/oggopus"
+	"tenfour/internal/media/rtcapi"
 	"tenfour/internal/platform/rtcpread"
 )
 
@@ -51,9 +51,8 @@ type Media struct {
 	seq    uint16
 	ts     uint32
 
-	mu       sync.Mutex
+	watched  // mu guards what follows
 	recv     []Packet
-	changed  chan struct{}
 	state    webrtc.PeerConnectionState
 	onCand   func(webrtc.ICECandidateInit)
 	pendingC []webrtc.ICECandidateInit
@@ -64,26 +63,22 @@ type Media struct {
 // RTCP reports, UDP over IPv4 — only the loopback interface when loopback is set (tests, benchmarks, the
 // simulator on one machine).
 func NewPeerConnection(loopback bool, cfg webrtc.Configuration) (*webrtc.PeerConnection, error) {
-	me := &webrtc.MediaEngine{}
-	if err := me.RegisterCodec(webrtc.RTPCodecParameters{
-		RTPCodecCapability: webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2,
-			SDPFmtpLine: "minptime=10;useinbandfec=1"},
-		PayloadType: 111,
-	}, webrtc.RTPCodecTypeAudio); err != nil {
+	api, err := rtcapi.Audio(settings(loopback))
+	if err != nil {
 		return nil, err
 	}
-	ir := &interceptor.Registry{}
-	if err := webrtc.ConfigureRTCPReports(ir); err != nil {
-		return nil, err
-	}
+	return api.NewPeerConnection(cfg)
+}
+
+// settings: UDP over IPv4, only on the loopback interface when loopback is set.
+func settings(loopback bool) webrtc.SettingEngine {
 	se := webrtc.SettingEngine{}
 	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
 	if loopback {
 		se.SetInterfaceFilter(func(name string) bool { return name == "lo" })
 		se.SetIncludeLoopbackCandidate(true)
 	}
-	api := webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(se))
-	return api.NewPeerConnection(cfg)
+	return se
 }
 
 // NewMedia builds the PeerConnection (not yet negotiated).
@@ -102,7 +97,7 @@ func NewMedia(opts MediaOptions) (*Media, error) {
 		pc.Close()
 		return nil, err
 	}
-	m := &Media{opts: opts, pc: pc, mic: mic, changed: make(chan struct{}), seq: uint16(time.Now().UnixNano())}
+	m := &Media{opts: opts, pc: pc, mic: mic, seq: uint16(time.Now().UnixNano())}
 	tr, err := pc.AddTransceiverFromTrack(mic, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendrecv})
 	if err != nil {
 		pc.Close()
@@ -165,22 +160,11 @@ func (m *Media) Accept(answer string) error {
 
 // WaitConnected waits until ICE and DTLS are up on this side.
 func (m *Media) WaitConnected(ctx context.Context) error {
-	for {
-		m.mu.Lock()
-		s, ch := m.state, m.changed
-		m.mu.Unlock()
-		switch s {
-		case webrtc.PeerConnectionStateConnected:
-			return nil
-		case webrtc.PeerConnectionStateFailed, webrtc.PeerConnectionStateClosed:
-			return fmt.Errorf("termclient: peer connection %s", s)
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return fmt.Errorf("termclient: not connected: %w", ctx.Err())
-		}
+	err := m.until(ctx, func() (bool, error) { return connected("peer connection", m.state) })
+	if err != nil && err == ctx.Err() { // not the state's own failure
+		return fmt.Errorf("termclient: not connected: %w", err)
 	}
+	return err
 }
 
 // Close ends the PeerConnection.
@@ -197,11 +181,6 @@ func (m *Media) SelectedCandidateType() string {
 		}
 	}
 	return ""
-}
-
-func (m *Media) notifyLocked() {
-	close(m.changed)
-	m.changed = make(chan struct{})
 }
 
 func (m *Media) readLoop(t *webrtc.TrackRemote) {
@@ -229,6 +208,24 @@ func (m *Media) readLoop(t *webrtc.TrackRemote) {
 	}
 }
 
+// Continuous says whether packets arrived as one stream — sequence numbers up by exactly one, timestamps never
+// back, no header extensions — and where they did not (nil: they did). The server forwards a talker switch or
+// a relayed burst as one stream: a listener's decoder must not see a jump.
+func Continuous(pkts []Packet) error {
+	for i := 1; i < len(pkts); i++ {
+		if pkts[i].Seq != pkts[i-1].Seq+1 {
+			return fmt.Errorf("packet %d: seq %d after %d", i, pkts[i].Seq, pkts[i-1].Seq)
+		}
+		if int32(pkts[i].TS-pkts[i-1].TS) <= 0 {
+			return fmt.Errorf("packet %d: timestamp %d after %d", i, pkts[i].TS, pkts[i-1].TS)
+		}
+		if pkts[i].Ext {
+			return fmt.Errorf("packet %d carries header extensions", i)
+		}
+	}
+	return nil
+}
+
 // Received returns a copy of the packets received so far.
 func (m *Media) Received() []Packet {
 	m.mu.Lock()
@@ -245,19 +242,10 @@ func (m *Media) ReceivedCount() int {
 
 // WaitPackets waits until at least n packets arrived in total.
 func (m *Media) WaitPackets(ctx context.Context, n int) ([]Packet, error) {
-	for {
-		m.mu.Lock()
-		got, ch := len(m.recv), m.changed
-		m.mu.Unlock()
-		if got >= n {
-			return m.Received(), nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return m.Received(), fmt.Errorf("termclient: %d of %d packets: %w", got, n, ctx.Err())
-		}
+	if err := m.until(ctx, func() (bool, error) { return len(m.recv) >= n, nil }); err != nil {
+		return m.Received(), fmt.Errorf("termclient: %d of %d packets: %w", m.ReceivedCount(), n, err)
 	}
+	return m.Received(), nil
 }
 
 // Send writes Opus payloads as the microphone, one every interval (0 = as fast as possible). Sequence numbers

@@ -8,13 +8,13 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/pion/interceptor"
 	"github.com/pion/rtcp"
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
 	"github.com/pion/webrtc/v4/pkg/media"
 
 	"tenfour/internal/media/keyframe"
+	"tenfour/internal/media/rtcapi"
 	"tenfour/internal/platform/rtcpread"
 )
 
@@ -38,8 +38,7 @@ type Video struct {
 	camSize ClipSize
 	sent    atomic.Uint64 // frames sent
 
-	mu       sync.Mutex
-	changed  chan struct{}
+	watched  // mu guards what follows
 	state    webrtc.PeerConnectionState
 	vPackets int
 	vFrames  int // video packets with the marker bit: frames received
@@ -103,29 +102,10 @@ func OpenVideo(ctx context.Context, sig Caller, mo MediaOptions, callID, codec s
 	if err := sig.Call(ctx, "rtc.config", struct{}{}, &cfg); err != nil {
 		return nil, err
 	}
-	me := &webrtc.MediaEngine{}
-	if err := me.RegisterCodec(webrtc.RTPCodecParameters{RTPCodecCapability: webrtc.RTPCodecCapability{
-		MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2, SDPFmtpLine: "minptime=10;useinbandfec=1"},
-		PayloadType: 111}, webrtc.RTPCodecTypeAudio); err != nil {
+	api, err := rtcapi.Video([]webrtc.RTPCodecParameters{vc}, settings(mo.Loopback))
+	if err != nil {
 		return nil, err
 	}
-	if err := me.RegisterCodec(vc, webrtc.RTPCodecTypeVideo); err != nil {
-		return nil, err
-	}
-	ir := &interceptor.Registry{}
-	if err := webrtc.ConfigureRTCPReports(ir); err != nil {
-		return nil, err
-	}
-	if err := webrtc.ConfigureNack(me, ir); err != nil {
-		return nil, err
-	}
-	se := webrtc.SettingEngine{}
-	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
-	if mo.Loopback {
-		se.SetInterfaceFilter(func(name string) bool { return name == "lo" })
-		se.SetIncludeLoopbackCandidate(true)
-	}
-	api := webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(se))
 	ice := mo.ICEServers
 	if ice == nil {
 		ice = cfg.ICEServers
@@ -134,7 +114,7 @@ func OpenVideo(ctx context.Context, sig Caller, mo MediaOptions, callID, codec s
 	if err != nil {
 		return nil, err
 	}
-	v := &Video{CallID: callID, Codec: codec, pc: pc, changed: make(chan struct{})}
+	v := &Video{CallID: callID, Codec: codec, pc: pc}
 	fail := func(err error) (*Video, error) { pc.Close(); return nil, err }
 	if v.cam, err = webrtc.NewTrackLocalStaticSample(vc.RTPCodecCapability, "video", "termclient"); err != nil {
 		return fail(err)
@@ -209,28 +189,12 @@ func OpenVideo(ctx context.Context, sig Caller, mo MediaOptions, callID, codec s
 	return v, nil
 }
 
-func (v *Video) notifyLocked() {
-	close(v.changed)
-	v.changed = make(chan struct{})
-}
-
 func (v *Video) waitState(ctx context.Context) error {
-	for {
-		v.mu.Lock()
-		s, ch := v.state, v.changed
-		v.mu.Unlock()
-		switch s {
-		case webrtc.PeerConnectionStateConnected:
-			return nil
-		case webrtc.PeerConnectionStateFailed, webrtc.PeerConnectionStateClosed:
-			return fmt.Errorf("termclient: video connection %s", s)
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return fmt.Errorf("termclient: video not connected: %w", ctx.Err())
-		}
+	err := v.until(ctx, func() (bool, error) { return connected("video connection", v.state) })
+	if err != nil && err == ctx.Err() { // not the state's own failure
+		return fmt.Errorf("termclient: video not connected: %w", err)
 	}
+	return err
 }
 
 // readRTCP counts the keyframe requests (PLI/FIR) the server sends for the camera.
@@ -316,36 +280,19 @@ func (v *Video) FrameTimes() []time.Time {
 
 // WaitFrames waits until at least n frames (and one keyframe) arrived.
 func (v *Video) WaitFrames(ctx context.Context, n int) (VideoStats, error) {
-	for {
-		v.mu.Lock()
-		got, keys, ch := v.vFrames, v.vKey, v.changed
-		v.mu.Unlock()
-		if got >= n && keys > 0 {
-			return v.Stats(), nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return v.Stats(), fmt.Errorf("termclient: %d of %d video frames (%d keyframes): %w", got, n, keys, ctx.Err())
-		}
+	if err := v.until(ctx, func() (bool, error) { return v.vFrames >= n && v.vKey > 0, nil }); err != nil {
+		st := v.Stats()
+		return st, fmt.Errorf("termclient: %d of %d video frames (%d keyframes): %w", st.Frames, n, st.Keyframes, err)
 	}
+	return v.Stats(), nil
 }
 
 // WaitAudio waits until at least n audio packets arrived.
 func (v *Video) WaitAudio(ctx context.Context, n int) error {
-	for {
-		v.mu.Lock()
-		got, ch := v.aPackets, v.changed
-		v.mu.Unlock()
-		if got >= n {
-			return nil
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return fmt.Errorf("termclient: %d of %d audio packets: %w", got, n, ctx.Err())
-		}
+	if err := v.until(ctx, func() (bool, error) { return v.aPackets >= n, nil }); err != nil {
+		return fmt.Errorf("termclient: %d of %d audio packets: %w", v.Stats().AudioPackets, n, err)
 	}
+	return nil
 }
 
 // StartCamera sends the test-pattern clip of the session's codec whose size is the largest not above

@@ -1,0 +1,49 @@
+// Package rtcapi is the WebRTC media both ends of tenfour negotiate: the server's engine (internal/media) and
+// the Go terminal client (internal/termclient) register the same Opus and build their video APIs the same way,
+// so the two cannot drift apart.
+package rtcapi
+
+import (
+	"github.com/pion/interceptor"
+	"github.com/pion/webrtc/v4"
+)
+
+// Opus is the only audio codec: 48 kHz, two channels as WebRTC signals it, in-band FEC on.
+var Opus = webrtc.RTPCodecCapability{
+	MimeType: webrtc.MimeTypeOpus, ClockRate: 48000, Channels: 2, SDPFmtpLine: "minptime=10;useinbandfec=1",
+}
+
+// OpusPayloadType is the payload type Opus is registered under (browsers use 111 too).
+const OpusPayloadType = 111
+
+// Audio is the API of a voice peer: Opus and RTCP reports, with the setting engine se.
+func Audio(se webrtc.SettingEngine) (*webrtc.API, error) { return build(nil, se) }
+
+// Video is the API of a video session: Opus and the given video codecs, RTCP reports and NACK (a lost video
+// packet is asked for again), with the setting engine se.
+func Video(codecs []webrtc.RTPCodecParameters, se webrtc.SettingEngine) (*webrtc.API, error) {
+	return build(codecs, se)
+}
+
+func build(video []webrtc.RTPCodecParameters, se webrtc.SettingEngine) (*webrtc.API, error) {
+	me := &webrtc.MediaEngine{}
+	if err := me.RegisterCodec(webrtc.RTPCodecParameters{RTPCodecCapability: Opus, PayloadType: OpusPayloadType},
+		webrtc.RTPCodecTypeAudio); err != nil {
+		return nil, err
+	}
+	for _, c := range video {
+		if err := me.RegisterCodec(c, webrtc.RTPCodecTypeVideo); err != nil {
+			return nil, err
+		}
+	}
+	ir := &interceptor.Registry{}
+	if err := webrtc.ConfigureRTCPReports(ir); err != nil {
+		return nil, err
+	}
+	if len(video) > 0 { // audio is never asked for again: a late voice packet is useless
+		if err := webrtc.ConfigureNack(me, ir); err != nil {
+			return nil, err
+		}
+	}
+	return webrtc.NewAPI(webrtc.WithMediaEngine(me), webrtc.WithInterceptorRegistry(ir), webrtc.WithSettingEngine(se)), nil
+}
