@@ -17,35 +17,35 @@ func (s *Service) Routes(r httpx.Router) {
 	r.Public("POST /broadcast/v1/login", s.loginHTTP)
 	r.Private("POST /broadcast/v1/org", bind(s.createOrgHTTP))
 	r.Private("POST /broadcast/api/v1/org", bind(s.createOrgHTTP)) // spec: "prefixed /api when no parent"
-	r.Private("PATCH /broadcast/v1/org/{id}", bind(s.updateOrgHTTP))
-	r.Private("DELETE /broadcast/v1/org/{id}", bind(s.deleteOrgHTTP))
+	r.Private("PATCH /broadcast/v1/org/{id}", byID(s.updateOrgHTTP))
+	r.Private("DELETE /broadcast/v1/org/{id}", byID(s.deleteOrgHTTP))
 	r.Private("GET /broadcast/v1/org", bind(listPage(s.orgs)))
 	r.Private("POST /broadcast/v1/caster", bind(s.createCasterHTTP))
 	r.Private("GET /broadcast/v1/caster", bind(s.listCasters))
 	r.Private("GET /broadcast/v1/sys/user", bind(sysUserHTTP))
 	r.Private("POST /broadcast/v1/device", bind(s.createDeviceHTTP))
-	r.Private("PATCH /broadcast/v1/device/{id}", bind(s.updateDeviceHTTP))
+	r.Private("PATCH /broadcast/v1/device/{id}", byID(s.updateDeviceHTTP))
 	r.Private("GET /broadcast/v1/device", bind(s.listDevices))
-	r.Private("DELETE /broadcast/v1/device/{id}", bind(s.deleteDevice))
-	r.Private("PATCH /broadcast/v1/device/{id}/volume", bind(s.deviceVolume))
+	r.Private("DELETE /broadcast/v1/device/{id}", byID(s.deleteDevice))
+	r.Private("PATCH /broadcast/v1/device/{id}/volume", byID(s.deviceVolume))
 	r.Private("POST /broadcast/v1/device/batch_volume", bind(s.batchVolume))
 	r.Private("POST /broadcast/v1/upload", as(s.upload)) // multipart: the body is the file, not parameters
 	r.Private("GET /broadcast/v1/file", bind(s.listFiles))
-	r.Private("DELETE /broadcast/v1/file/{id}", bind(s.deleteFileHTTP))
+	r.Private("DELETE /broadcast/v1/file/{id}", byID(s.deleteFileHTTP))
 	r.Raw("GET /broadcast/music/{name}", http.HandlerFunc(s.music), false)   // the name is the capability
 	r.Raw("GET /broadcast/v1/speaker", http.HandlerFunc(s.speakerWS), false) // SpeakerPath: speakers sign in on the socket
 	r.Private("POST /broadcast/v1/paging/start", bind(s.pageHTTP))
 	r.Private("GET /broadcast/v1/paging/stop", bind(s.stopPageHTTP))
 	r.Private("POST /broadcast/v1/task", bind(s.CreateTask))
-	r.Private("PATCH /broadcast/v1/task/{id}", bind(s.updateTaskHTTP))
+	r.Private("PATCH /broadcast/v1/task/{id}", byID(s.UpdateTask))
 	r.Private("GET /broadcast/v1/task", bind(s.listTasks))
-	r.Private("DELETE /broadcast/v1/task/{id}", bind(s.deleteTaskHTTP))
-	r.Private("GET /broadcast/v1/task/{id}/{action}", bind(s.taskAction))
+	r.Private("DELETE /broadcast/v1/task/{id}", byID(s.deleteTaskHTTP))
+	r.Private("GET /broadcast/v1/task/{id}/{action}", byID(s.taskAction))
 	r.Private("GET /broadcast/v1/plan", bind(listPage(s.plans)))
 	r.Private("POST /broadcast/v1/plan", bind(s.createPlan))
-	r.Private("PATCH /broadcast/v1/plan/{id}", bind(s.updatePlan))
-	r.Private("DELETE /broadcast/v1/plan/{id}", bind(s.deletePlan))
-	r.Private("GET /broadcast/v1/plan/{id}/{action}", bind(s.planAction))
+	r.Private("PATCH /broadcast/v1/plan/{id}", byID(s.updatePlan))
+	r.Private("DELETE /broadcast/v1/plan/{id}", byID(s.deletePlan))
+	r.Private("GET /broadcast/v1/plan/{id}/{action}", byID(s.planAction))
 	r.Private("GET /broadcast/v1/real_time_task", bind(s.realTimeHTTP))
 	r.Private("PATCH /broadcast/v1/real_time_task", bind(s.UpdateRealTime))
 	r.Private("POST /broadcast/v1/real_time_task/start", bind(s.realTimeVerb("start")))
@@ -64,12 +64,17 @@ func bind[Req, Res any](fn func(ctx context.Context, c Caller, req Req) (Res, er
 // none is the request of an endpoint without parameters.
 type none struct{}
 
-// idReq is the {id} of a path.
-type idReq struct {
-	ID string `json:"id"`
+// byID is bind for an endpoint on a path's {id}: the id is checked first (a bad one is 400 "id: not an id"),
+// then the parameters decode into Req and fn runs with both.
+func byID[Req, Res any](fn func(ctx context.Context, c Caller, id int64, req Req) (Res, error)) httpx.Handler {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) {
+		id, err := pathID("id", r.PathValue("id"))
+		if err != nil {
+			return nil, err
+		}
+		return bind(func(ctx context.Context, c Caller, req Req) (Res, error) { return fn(ctx, c, id, req) })(w, r)
+	}
 }
-
-func (q idReq) id() (int64, error) { return pathID("id", q.ID) }
 
 func pathID(field, v string) (int64, error) {
 	n, err := httpx.Int(field, v)
@@ -149,14 +154,7 @@ func (s *Service) createOrgHTTP(ctx context.Context, c Caller, req orgReq) (Org,
 	return s.createOrg(ctx, c.CustomerID, in)
 }
 
-func (s *Service) updateOrgHTTP(ctx context.Context, c Caller, req struct {
-	idReq
-	orgReq
-}) (Org, error) {
-	id, err := req.id()
-	if err != nil {
-		return Org{}, err
-	}
+func (s *Service) updateOrgHTTP(ctx context.Context, c Caller, id int64, req orgReq) (Org, error) {
 	in, err := req.in()
 	if err != nil {
 		return Org{}, err
@@ -164,11 +162,7 @@ func (s *Service) updateOrgHTTP(ctx context.Context, c Caller, req struct {
 	return s.updateOrg(ctx, c.CustomerID, id, in)
 }
 
-func (s *Service) deleteOrgHTTP(ctx context.Context, c Caller, req idReq) (map[string]any, error) {
-	id, err := req.id()
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) deleteOrgHTTP(ctx context.Context, c Caller, id int64, _ none) (map[string]any, error) {
 	return deleted(id, s.deleteOrg(ctx, c.CustomerID, id))
 }
 
@@ -225,14 +219,7 @@ func (s *Service) createDeviceHTTP(ctx context.Context, c Caller, req deviceReq)
 	return s.published(c, d, err)
 }
 
-func (s *Service) updateDeviceHTTP(ctx context.Context, c Caller, req struct {
-	idReq
-	deviceReq
-}) (Device, error) {
-	id, err := req.id()
-	if err != nil {
-		return Device{}, err
-	}
+func (s *Service) updateDeviceHTTP(ctx context.Context, c Caller, id int64, req deviceReq) (Device, error) {
 	in, err := req.in()
 	if err != nil {
 		return Device{}, err
@@ -270,11 +257,7 @@ func (s *Service) listDevices(ctx context.Context, c Caller, req struct {
 	return Page[Device]{Total: total, List: list}, s.devicesPlaying(ctx, c.CustomerID, list)
 }
 
-func (s *Service) deleteDevice(ctx context.Context, c Caller, req idReq) (map[string]any, error) {
-	id, err := req.id()
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) deleteDevice(ctx context.Context, c Caller, id int64, _ none) (map[string]any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, before, err := s.state(ctx, c.CustomerID)
@@ -311,14 +294,9 @@ func (s *Service) volumeChange(ctx context.Context, c Caller, ids []int64, vol i
 	return nil
 }
 
-func (s *Service) deviceVolume(ctx context.Context, c Caller, req struct {
-	idReq
+func (s *Service) deviceVolume(ctx context.Context, c Caller, id int64, req struct {
 	Volume *string `json:"ao_volume"`
 }) (Device, error) {
-	id, err := req.id()
-	if err != nil {
-		return Device{}, err
-	}
 	if req.Volume == nil {
 		return Device{}, errRequired("ao_volume")
 	}
@@ -420,23 +398,8 @@ func (s *Service) listFiles(ctx context.Context, c Caller, req struct {
 	return Page[File]{Total: total, List: list}, err
 }
 
-func (s *Service) deleteFileHTTP(ctx context.Context, c Caller, req idReq) (map[string]any, error) {
-	id, err := req.id()
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) deleteFileHTTP(ctx context.Context, c Caller, id int64, _ none) (map[string]any, error) {
 	return deleted(id, s.deleteFile(ctx, c, id))
-}
-
-func (s *Service) updateTaskHTTP(ctx context.Context, c Caller, req struct {
-	idReq
-	TaskIn
-}) (Task, error) {
-	id, err := req.id()
-	if err != nil {
-		return Task{}, err
-	}
-	return s.UpdateTask(ctx, c, id, req.TaskIn)
 }
 
 func (s *Service) listTasks(ctx context.Context, c Caller, req struct {
@@ -488,25 +451,16 @@ func (s *Service) listTasks(ctx context.Context, c Caller, req struct {
 	return Page[Task]{Total: total, List: all}, nil
 }
 
-func (s *Service) deleteTaskHTTP(ctx context.Context, c Caller, req idReq) (map[string]any, error) {
-	id, err := req.id()
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) deleteTaskHTTP(ctx context.Context, c Caller, id int64, _ none) (map[string]any, error) {
 	return deleted(id, s.DeleteTask(ctx, c, id))
 }
 
-// actionReq is the {id} and {action} of a path.
+// actionReq is the {action} of a path.
 type actionReq struct {
-	idReq
 	Action string `json:"action"`
 }
 
-func (s *Service) taskAction(ctx context.Context, c Caller, req actionReq) (Action, error) {
-	id, err := req.id()
-	if err != nil {
-		return Action{}, err
-	}
+func (s *Service) taskAction(ctx context.Context, c Caller, id int64, req actionReq) (Action, error) {
 	switch a := req.Action; a {
 	case "start", "stop", "pause", "resume":
 		return s.Act(ctx, c, id, a)
@@ -552,14 +506,7 @@ func (s *Service) createPlan(ctx context.Context, c Caller, req nameReq) (Plan, 
 	return p, err
 }
 
-func (s *Service) updatePlan(ctx context.Context, c Caller, req struct {
-	idReq
-	nameReq
-}) (Plan, error) {
-	id, err := req.id()
-	if err != nil {
-		return Plan{}, err
-	}
+func (s *Service) updatePlan(ctx context.Context, c Caller, id int64, req nameReq) (Plan, error) {
 	name, err := checkName("name", req.Name)
 	if err != nil {
 		return Plan{}, err
@@ -574,11 +521,7 @@ func (s *Service) updatePlan(ctx context.Context, c Caller, req struct {
 	return s.plan(ctx, c.CustomerID, id)
 }
 
-func (s *Service) deletePlan(ctx context.Context, c Caller, req idReq) (map[string]any, error) {
-	id, err := req.id()
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) deletePlan(ctx context.Context, c Caller, id int64, _ none) (map[string]any, error) {
 	p, err := s.plan(ctx, c.CustomerID, id)
 	if err != nil {
 		return nil, err
@@ -590,11 +533,7 @@ func (s *Service) deletePlan(ctx context.Context, c Caller, req idReq) (map[stri
 	return deleted(id, err)
 }
 
-func (s *Service) planAction(ctx context.Context, c Caller, req actionReq) (Plan, error) {
-	id, err := req.id()
-	if err != nil {
-		return Plan{}, err
-	}
+func (s *Service) planAction(ctx context.Context, c Caller, id int64, req actionReq) (Plan, error) {
 	switch req.Action {
 	case "start":
 		return s.ActivatePlan(ctx, c, id, true)
