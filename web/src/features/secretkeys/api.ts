@@ -1,6 +1,8 @@
 // Secret keys (docs/api.md "Secret keys", ADR 0021): the customer's key ring of voice-encryption keys for its radio
 // side; the current key is what terminals receive (key.changed) and what userInfo.secretKey carries.
-import { http } from '../../shared/http/client';
+import { http, type Page } from '../../shared/http/client';
+import { queryKeys } from '../../shared/queryKeys';
+import type { LiveKeys } from '../../shared/socket/useLiveQueries';
 
 export interface SecretKey {
   id: string;
@@ -12,11 +14,6 @@ export interface SecretKey {
   updateTime: number;
   /** When the key last became the current one (0: never). */
   rotateTime: number;
-}
-
-export interface KeyPage {
-  total: number;
-  list: SecretKey[];
 }
 
 export interface KeyInput {
@@ -41,7 +38,7 @@ export function normaliseKey(k: SecretKey): SecretKey {
 
 export const secretKeyApi = {
   list: async () => {
-    const p = await http.get<KeyPage>(KEY_PATHS.list);
+    const p = await http.get<Page<SecretKey>>(KEY_PATHS.list);
     return { total: p.total, list: p.list.map(normaliseKey) };
   },
   add: (k: KeyInput) => http.post<SecretKey>(KEY_PATHS.add, k).then(normaliseKey),
@@ -49,7 +46,7 @@ export const secretKeyApi = {
   remove: (id: string) => http.del<{ id: string }>(KEY_PATHS.remove, { id }),
 };
 
-export const secretKeyKeys = {
-  all: ['secretkeys'] as const,
-  list: () => [...secretKeyKeys.all, 'list'] as const,
-};
+export const secretKeyKeys = queryKeys('secretkeys', ['list']);
+
+/** Another dispatcher's change (or this one's, echoed) refreshes the list. */
+export const KEY_EVENTS: Record<string, LiveKeys> = { [KEY_CHANGED]: [secretKeyKeys.list.all] };

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Form, Input, Modal, Space, Switch } from 'antd';
 import { ThunderboltOutlined } from '@ant-design/icons';
-import { ApiError } from '../../../shared/http/client';
+import { failureCode, useErrorText } from '../../../shared/errorText';
 import { secretKeyApi, type SecretKey } from '../api';
 import { generateKey, KEY_LENGTH, keyProblem } from '../format';
 
@@ -11,12 +11,13 @@ const NAME_MAX = 32;
 
 export function KeyDialog({ editing, open, onClose, onSaved }: { editing: SecretKey | null; open: boolean; onClose: () => void; onSaved: (k: SecretKey) => void }) {
   const { t } = useTranslation('secretkeys');
+  const errorText = useErrorText('secretkeys');
   const [name, setName] = useState('');
   const [key, setKey] = useState('');
   const [current, setCurrent] = useState(false);
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [serverError, setServerError] = useState<string | null>(null);
+  const [serverError, setServerError] = useState<unknown>(null);
 
   useEffect(() => {
     if (!open) return;
@@ -40,7 +41,7 @@ export function KeyDialog({ editing, open, onClose, onSaved }: { editing: Secret
         : await secretKeyApi.add({ name: name.trim(), secretKey: key.trim(), current });
       onSaved(saved);
     } catch (e) {
-      setServerError(e instanceof ApiError ? e.code : 'other');
+      setServerError(e);
     } finally {
       setBusy(false);
     }
@@ -59,7 +60,7 @@ export function KeyDialog({ editing, open, onClose, onSaved }: { editing: Secret
       destroyOnHidden
     >
       <Form layout="vertical">
-        <Form.Item label={t('col.name')} required validateStatus={touched && nameMissing ? 'error' : undefined} help={touched && nameMissing ? t('codes.142') : undefined}>
+        <Form.Item label={t('col.name')} required validateStatus={touched && nameMissing ? 'error' : undefined} help={touched && nameMissing ? t('errors.142') : undefined}>
           <Input value={name} maxLength={NAME_MAX} showCount onChange={(e) => setName(e.target.value)} data-testid="key-name" />
         </Form.Item>
         <Form.Item
@@ -88,7 +89,7 @@ export function KeyDialog({ editing, open, onClose, onSaved }: { editing: Secret
           <Switch checked={current} onChange={setCurrent} data-testid="key-current" />
         </Form.Item>
       </Form>
-      {serverError && <Alert type="error" showIcon title={t(`codes.${serverError}`, { defaultValue: t('codes.other', { code: serverError }) })} data-testid="key-server-error" data-code={serverError} />}
+      {serverError != null && <Alert type="error" showIcon title={errorText(serverError)} data-testid="key-server-error" data-code={failureCode(serverError)} />}
     </Modal>
   );
 }

@@ -1,15 +1,15 @@
 // /secret-keys and /secret-keys-child: the customer's key ring (ADR 0021). The current key is the one terminals
 // receive; making another key current rotates it at once for every online terminal.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Popconfirm, Space, Switch, Table, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { ApiError } from '../../../shared/http/client';
-import { live, useLiveStatus } from '../../../shared/socket/live';
+import { useErrorText } from '../../../shared/errorText';
+import { useLiveQueries } from '../../../shared/socket/useLiveQueries';
 import { formatZoned } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
-import { KEY_CHANGED, secretKeyApi, secretKeyKeys, type SecretKey } from '../api';
+import { KEY_EVENTS, secretKeyApi, secretKeyKeys, type SecretKey } from '../api';
 import { maskKey } from '../format';
 import { KeyDialog } from '../components/KeyDialog';
 
@@ -17,22 +17,15 @@ export default function SecretKeysPage() {
   const { t } = useTranslation('secretkeys');
   const { message } = App.useApp();
   const dateTime = useDateTimeFormat();
-  const status = useLiveStatus((s) => s.status);
+  const errorText = useErrorText('secretkeys');
   const query = useQuery({ queryKey: secretKeyKeys.list(), queryFn: secretKeyApi.list, staleTime: 0 });
   const { refetch } = query;
   const [dialog, setDialog] = useState<{ key: SecretKey | null } | null>(null);
   const [reveal, setReveal] = useState(false);
 
-  // Another dispatcher's change (or this one's, echoed) refreshes the list.
-  useEffect(() => live().on(KEY_CHANGED, () => void refetch()), [refetch]);
-  useEffect(() => {
-    if (status === 'online') void refetch();
-  }, [status, refetch]);
+  useLiveQueries(KEY_EVENTS, secretKeyKeys.all);
 
-  const fail = (e: unknown) => {
-    const code = e instanceof ApiError ? e.code : 'other';
-    message.error(t(`codes.${code}`, { defaultValue: t('codes.other', { code }) }));
-  };
+  const fail = (e: unknown) => message.error(errorText(e));
   const act = (p: Promise<unknown>, done: string) =>
     p.then(() => {
       message.success(t(done));
