@@ -9,7 +9,8 @@ import { ALL_ROUTES, WINDOW_SCREENS } from '../../shared/access/routes';
 import { LogPanel } from '../../features/logs/components/LogPanel';
 import { useSettings } from '../../shared/settings';
 import { directoryApi, directoryKeys, outsideTerminalsQuery } from '../../shared/directory/api';
-import { errorCode, liveActions, type CallSetAction } from '../../features/dispatch/actions';
+import { liveActions, type CallSetAction } from '../../features/dispatch/actions';
+import { useErrorText } from '../../shared/errorText';
 import { AvatarDialog } from '../../features/dispatch/components/AvatarDialog';
 import { GroupTree } from '../../features/dispatch/components/GroupTree';
 import { NameDialog, type ParentOption } from '../../features/dispatch/components/NameDialog';
@@ -35,6 +36,7 @@ type DialogState =
 
 export default function HomePage() {
   const { t } = useTranslation('dispatch');
+  const errorText = useErrorText('dispatch');
   const { message, modal } = App.useApp();
   const qc = useQueryClient();
   const gate = useGateContext();
@@ -80,10 +82,7 @@ export default function HomePage() {
   const treeRoots = mode === 'horizontal' && !search && activeTab ? [activeTab] : undefined;
 
   const refreshGroups = () => qc.invalidateQueries({ queryKey: directoryKeys.groups() });
-  const fail = (e: unknown) => {
-    const code = errorCode(e);
-    message.error(t(`codes.${code}`, { defaultValue: t('codes.failed', { code }) }));
-  };
+  const fail = (e: unknown) => message.error(errorText(e));
   const run = async (fn: () => Promise<unknown>, ok: string, refresh = false) => {
     try {
       await fn();
@@ -220,7 +219,7 @@ export default function HomePage() {
           <Button
             size="small"
             icon={<ThunderboltOutlined />}
-            onClick={() => (checked.length ? setDialog({ kind: 'temp' }) : message.warning(t('codes.1')))}
+            onClick={() => (checked.length ? setDialog({ kind: 'temp' }) : message.warning(t('errors.1')))}
             data-testid="create-temp"
           >
             {t('tree.createTemp', { count: checked.length })}

@@ -13,7 +13,3 @@ export const liveActions = {
   removeTempGroup: (gid: string) => live().request('tempGroup.remove', { gid }),
   delTempMember: (gid: string, msId: string) => live().request('tempGroup.delMember', { gid, msId }),
 };
-
-/** The error code of a failed REST or socket action. */
-
-export { errorCode } from '../../shared/errors';
