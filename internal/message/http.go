@@ -3,7 +3,6 @@ package message
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -16,16 +15,10 @@ import (
 
 // Routes mounts the message endpoints (spec §7 "SMS", the unread list and the /message-data report).
 func (s *Service) Routes(r httpx.Router) {
-	r.Console("GET /ds/sms/findSms", s.findSms)
-	r.Console("PUT /ds/sms/updateSms", s.updateSms)
-	r.Console("GET /ds/sms/unread", s.unread)
-	r.Console("POST /ds/report/findMessageData", s.findMessageData)
-}
-
-// Page is a list answer.
-type Page struct {
-	Total int    `json:"total"`
-	List  []View `json:"list"`
+	r.Console("GET /ds/sms/findSms", httpx.Bind(s.findSms))
+	r.Console("PUT /ds/sms/updateSms", httpx.Bind(s.updateSms))
+	r.Console("GET /ds/sms/unread", httpx.Bind(s.unread))
+	r.Console("POST /ds/report/findMessageData", httpx.Bind(s.findMessageData))
 }
 
 func views(list []Message) []View {
@@ -54,30 +47,26 @@ func (s *Service) rangeOf(ctx context.Context, customerID int64, sName, sTime, e
 	return timerange.Parse(sName, sTime, eName, eTime, loc, timerange.Month)
 }
 
+type findReq struct {
+	Type     string `json:"type"`
+	MsID     string `json:"msId"`
+	DstID    string `json:"dstId"`
+	PmrID    string `json:"pmrId"`
+	GrpID    string `json:"grpId"`
+	GID      string `json:"gid"`
+	STime    string `json:"stime"`
+	ETime    string `json:"etime"`
+	STime2   string `json:"sTime"`
+	ETime2   string `json:"eTime"`
+	Unread   string `json:"unread"`
+	Order    string `json:"order"`
+	PageNo   string `json:"pageNo"`
+	PageSize string `json:"pageSize"`
+}
+
 // GET /ds/sms/findSms {type, msId, dstId, pmrId, grpId, stime, etime, unread, order, pageNo, pageSize}
 // → {total, list:[View]}
-func (s *Service) findSms(w http.ResponseWriter, r *http.Request) (any, error) {
-	ctx := r.Context()
-	p := identity.Must(ctx)
-	var req struct {
-		Type     string `json:"type"`
-		MsID     string `json:"msId"`
-		DstID    string `json:"dstId"`
-		PmrID    string `json:"pmrId"`
-		GrpID    string `json:"grpId"`
-		GID      string `json:"gid"`
-		STime    string `json:"stime"`
-		ETime    string `json:"etime"`
-		STime2   string `json:"sTime"`
-		ETime2   string `json:"eTime"`
-		Unread   string `json:"unread"`
-		Order    string `json:"order"`
-		PageNo   string `json:"pageNo"`
-		PageSize string `json:"pageSize"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) findSms(ctx context.Context, p identity.Principal, req findReq) (any, error) {
 	q := Query{Conversation: strings.TrimSpace(req.Type)}
 	terminal := firstOf(req.DstID, req.PmrID)
 	group := firstOf(req.GrpID, req.GID)
@@ -154,7 +143,7 @@ func (s *Service) findSms(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Page{Total: total, List: views(list)}, nil
+	return httpx.PageOf(views(list), total), nil
 }
 
 // ReadEvent is the data of the durable `sms.read` event.
@@ -167,22 +156,18 @@ type ReadEvent struct {
 	ReadAt int64    `json:"readAt"`
 }
 
+type updateReq struct {
+	IDs    flex.List `json:"ids"`
+	ID     string    `json:"id"`
+	MsID   string    `json:"msId"`
+	GID    string    `json:"gid"`
+	GrpID  string    `json:"grpId"`
+	All    string    `json:"all"`
+	Status string    `json:"status"`
+}
+
 // PUT /ds/sms/updateSms {ids | id | msId | gid | all, status:1} → {updated, ids}
-func (s *Service) updateSms(w http.ResponseWriter, r *http.Request) (any, error) {
-	ctx := r.Context()
-	p := identity.Must(ctx)
-	var req struct {
-		IDs    flex.List `json:"ids"`
-		ID     string    `json:"id"`
-		MsID   string    `json:"msId"`
-		GID    string    `json:"gid"`
-		GrpID  string    `json:"grpId"`
-		All    string    `json:"all"`
-		Status string    `json:"status"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) updateSms(ctx context.Context, p identity.Principal, req updateReq) (any, error) {
 	if req.Status != "" && req.Status != "1" {
 		return nil, httpx.BadParam("status", "only 1 (read)")
 	}
@@ -203,15 +188,9 @@ func (s *Service) updateSms(w http.ResponseWriter, r *http.Request) (any, error)
 	}
 	switch {
 	case len(ids) > 0:
-		if len(ids) > 1000 {
-			return nil, httpx.BadParam("ids", "at most 1000")
-		}
-		for _, v := range ids {
-			id, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-			if err != nil || id <= 0 {
-				return nil, httpx.BadParam("ids", "message ids")
-			}
-			rr.IDs = append(rr.IDs, id)
+		var err error
+		if rr.IDs, err = httpx.RowIDs("ids", ids, 1000, true); err != nil {
+			return nil, err
 		}
 	case req.MsID != "":
 		if len(req.MsID) > 32 {
@@ -253,17 +232,15 @@ func (s *Service) updateSms(w http.ResponseWriter, r *http.Request) (any, error)
 	return map[string]any{"updated": len(changed), "ids": ev.IDs}, nil
 }
 
-// UnreadList is the answer of GET /ds/sms/unread.
+// UnreadList is the answer of GET /ds/sms/unread: the oldest 1000 unread messages, and every conversation
+// with unread ones.
 type UnreadList struct {
-	Total         int            `json:"total"`
-	List          []View         `json:"list"` // oldest first, at most 1000
+	httpx.Page[View]
 	Conversations []Conversation `json:"conversations"`
 }
 
 // GET /ds/sms/unread → UnreadList: the caller's unread messages (console start-up and resync).
-func (s *Service) unread(w http.ResponseWriter, r *http.Request) (any, error) {
-	ctx := r.Context()
-	p := identity.Must(ctx)
+func (s *Service) unread(ctx context.Context, p identity.Principal, _ struct{}) (any, error) {
 	list, total, err := s.Store.Unread(ctx, p.CustomerID, p.AccountID, 1000)
 	if err != nil {
 		return nil, err
@@ -272,33 +249,28 @@ func (s *Service) unread(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return UnreadList{Total: total, List: views(list), Conversations: convs}, nil
+	return UnreadList{Page: httpx.PageOf(views(list), total), Conversations: convs}, nil
 }
 
-// ReportPage is the answer of findMessageData.
+// ReportPage is the answer of findMessageData: a page of the messages and the per-terminal counts.
 type ReportPage struct {
-	Total   int             `json:"total"`
-	List    []View          `json:"list"`
+	httpx.Page[View]
 	Summary []TerminalCount `json:"summary"`
 }
 
+type reportReq struct {
+	MsIDs    flex.List `json:"msIds"`
+	MsID     flex.List `json:"msId"`
+	STime    string    `json:"sTime"`
+	ETime    string    `json:"eTime"`
+	STime2   string    `json:"stime"`
+	ETime2   string    `json:"etime"`
+	PageNo   string    `json:"pageNo"`
+	PageSize string    `json:"pageSize"`
+}
+
 // POST /ds/report/findMessageData {msIds, sTime, eTime, pageNo, pageSize} → ReportPage
-func (s *Service) findMessageData(w http.ResponseWriter, r *http.Request) (any, error) {
-	ctx := r.Context()
-	p := identity.Must(ctx)
-	var req struct {
-		MsIDs    flex.List `json:"msIds"`
-		MsID     flex.List `json:"msId"`
-		STime    string    `json:"sTime"`
-		ETime    string    `json:"eTime"`
-		STime2   string    `json:"stime"`
-		ETime2   string    `json:"etime"`
-		PageNo   string    `json:"pageNo"`
-		PageSize string    `json:"pageSize"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) findMessageData(ctx context.Context, p identity.Principal, req reportReq) (any, error) {
 	q := ReportQuery{}
 	seen := map[string]bool{}
 	for _, id := range append(req.MsIDs, req.MsID...) {
@@ -327,5 +299,5 @@ func (s *Service) findMessageData(w http.ResponseWriter, r *http.Request) (any, 
 	if err != nil {
 		return nil, err
 	}
-	return ReportPage{Total: total, List: views(list), Summary: summary}, nil
+	return ReportPage{Page: httpx.PageOf(views(list), total), Summary: summary}, nil
 }

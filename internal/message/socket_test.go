@@ -6,21 +6,21 @@ import (
 	"testing"
 	"time"
 
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
 )
 
+// world is a testkit.World with two fleets, a (the test's terminals) and b (one terminal), and a's console.
 type world struct {
-	s       *testkit.Server
-	a, b    rttest.Fleet
+	*testkit.World
+	a, b    testkit.Fleet
 	console *testkit.Socket
 }
 
 func newWorld(t *testing.T, engine string, terminals int) *world {
 	t.Helper()
-	s := testkit.StartOn(t, engine)
-	w := &world{s: s, a: rttest.NewFleet(t, s.DB, "1", terminals), b: rttest.NewFleet(t, s.DB, "2", 1)}
-	w.console = s.Console(w.a.Dispatcher, w.a.CustomerID)
+	tw := testkit.NewWorld(t, engine)
+	w := &world{World: tw, a: tw.NewFleet("1", terminals, 1), b: tw.NewFleet("2", 1, 1)}
+	w.console = tw.Console(w.a.Dispatcher, w.a.Customer)
 	return w
 }
 
@@ -43,7 +43,7 @@ type result struct {
 func (w *world) count(t *testing.T, q string, args ...any) int {
 	t.Helper()
 	var n int
-	if err := w.s.DB.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
+	if err := w.DB.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -53,8 +53,8 @@ func TestSendToTerminalIsStoredFirstThenAcknowledged(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 1)
 		// The terminal acknowledges only after the check below: a loaded machine must not run out the ack time.
-		w.s.Hub.SetAckTimeout(30 * time.Second)
-		term := testkit.Terminal(t, w.s.URL, w.a.Terminals[0], rttest.Password)
+		w.Hub.SetAckTimeout(30 * time.Second)
+		term := testkit.Terminal(t, w.URL, w.a.Terminals[0], testkit.Password)
 
 		id := w.console.Request("sms.send", map[string]any{"msId": w.a.Terminals[0], "content": "Go to gate 4\nNow"})
 		req := term.WaitEvent("sms.deliver", 5*time.Second, nil)
@@ -112,7 +112,7 @@ func TestOfflineTerminalGetsItAtNextLogin(t *testing.T) {
 			}
 			ids = append(ids, st.ID)
 		}
-		term := testkit.Terminal(t, w.s.URL, msID, rttest.Password)
+		term := testkit.Terminal(t, w.URL, msID, testkit.Password)
 		for i, text := range []string{"first", "second", "third"} {
 			req := term.WaitEvent("sms.deliver", 5*time.Second, nil)
 			var d deliver
@@ -133,8 +133,8 @@ func TestOfflineTerminalGetsItAtNextLogin(t *testing.T) {
 		})
 		// Nothing is delivered twice on the next login.
 		term.Close()
-		testkit.Eventually(t, 5*time.Second, "offline", func() bool { return !w.s.Hub.Online(msID) })
-		term = testkit.Terminal(t, w.s.URL, msID, rttest.Password)
+		testkit.Eventually(t, 5*time.Second, "offline", func() bool { return !w.Hub.Online(msID) })
+		term = testkit.Terminal(t, w.URL, msID, testkit.Password)
 		if f := term.Call("ping", nil); f.Type != "pong" || len(term.Events) != 0 {
 			t.Fatalf("redelivered: %+v %+v", f, term.Events)
 		}
@@ -144,16 +144,16 @@ func TestOfflineTerminalGetsItAtNextLogin(t *testing.T) {
 func TestUnacknowledgedMessageTimesOutAndStaysPending(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 1)
-		w.s.Hub.SetAckTimeout(150 * time.Millisecond)
+		w.Hub.SetAckTimeout(150 * time.Millisecond)
 		msID := w.a.Terminals[0]
-		term := testkit.Terminal(t, w.s.URL, msID, rttest.Password)
+		term := testkit.Terminal(t, w.URL, msID, testkit.Password)
 
 		id := w.console.Request("sms.send", map[string]any{"msId": msID, "content": "are you there?"})
 		term.WaitEvent("sms.deliver", 5*time.Second, nil) // never acknowledged
 		if reply := w.console.ReplyTo(id); reply.Code != "408" {
 			t.Fatalf("timeout reply %+v", reply)
 		}
-		w.s.Hub.SetAckTimeout(5 * time.Second)
+		w.Hub.SetAckTimeout(5 * time.Second)
 		id = w.console.Request("sms.send", map[string]any{"msId": msID, "content": "refused"})
 		req := term.WaitEvent("sms.deliver", 5*time.Second, nil)
 		term.Reply(req, "3", nil)
@@ -162,9 +162,9 @@ func TestUnacknowledgedMessageTimesOutAndStaysPending(t *testing.T) {
 		}
 		// The next login gets both again.
 		term.Close()
-		testkit.Eventually(t, 5*time.Second, "offline", func() bool { return !w.s.Hub.Online(msID) })
-		w.s.Hub.SetAckTimeout(5 * time.Second)
-		term = testkit.Terminal(t, w.s.URL, msID, rttest.Password)
+		testkit.Eventually(t, 5*time.Second, "offline", func() bool { return !w.Hub.Online(msID) })
+		w.Hub.SetAckTimeout(5 * time.Second)
+		term = testkit.Terminal(t, w.URL, msID, testkit.Password)
 		for _, want := range []string{"are you there?", "refused"} {
 			req := term.WaitEvent("sms.deliver", 5*time.Second, nil)
 			var d deliver
@@ -183,12 +183,12 @@ func TestUnacknowledgedMessageTimesOutAndStaysPending(t *testing.T) {
 func TestGroupMessageCountsAndLaterDelivery(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 3)
-		w.s.Hub.SetAckTimeout(300 * time.Millisecond)
-		t0 := testkit.Terminal(t, w.s.URL, w.a.Terminals[0], rttest.Password)
-		t1 := testkit.Terminal(t, w.s.URL, w.a.Terminals[1], rttest.Password) // online, never acknowledges
+		w.Hub.SetAckTimeout(300 * time.Millisecond)
+		t0 := testkit.Terminal(t, w.URL, w.a.Terminals[0], testkit.Password)
+		t1 := testkit.Terminal(t, w.URL, w.a.Terminals[1], testkit.Password) // online, never acknowledges
 		// Terminals[2] is offline; the dispatcher is a member too but is no recipient.
 
-		id := w.console.Request("sms.send", map[string]any{"gid": w.a.Group, "content": "all units: report"})
+		id := w.console.Request("sms.send", map[string]any{"gid": w.a.Groups[0], "content": "all units: report"})
 		req := t0.WaitEvent("sms.deliver", 5*time.Second, nil)
 		var d deliver
 		req.Into(t, &d)
@@ -204,8 +204,8 @@ func TestGroupMessageCountsAndLaterDelivery(t *testing.T) {
 		if reply.Code != "0" || res.Recipients != 3 || res.Online != 2 || res.Delivered != 1 || res.State != "partial" {
 			t.Fatalf("group reply %+v %+v", reply, res)
 		}
-		w.s.Hub.SetAckTimeout(5 * time.Second)
-		t2 := testkit.Terminal(t, w.s.URL, w.a.Terminals[2], rttest.Password)
+		w.Hub.SetAckTimeout(5 * time.Second)
+		t2 := testkit.Terminal(t, w.URL, w.a.Terminals[2], testkit.Password)
 		req = t2.WaitEvent("sms.deliver", 5*time.Second, nil)
 		t2.Reply(req, "0", nil)
 		ev := w.console.WaitEvent("sms.status", 5*time.Second, func(f testkit.Frame) bool {
@@ -240,11 +240,11 @@ func TestSendRefusesBadInputAndStoresNothing(t *testing.T) {
 			{"too long", map[string]any{"msId": msID, "content": strings.Repeat("a", 1001)}, "400"},
 			{"content not a string", map[string]any{"msId": msID, "content": 5}, "400"},
 			{"no target", map[string]any{"content": "hi"}, "400"},
-			{"both targets", map[string]any{"msId": msID, "gid": w.a.Group, "content": "hi"}, "400"},
+			{"both targets", map[string]any{"msId": msID, "gid": w.a.Groups[0], "content": "hi"}, "400"},
 			{"bad gid", map[string]any{"gid": "abc", "content": "hi"}, "400"},
 			{"unknown terminal", map[string]any{"msId": "19999999", "content": "hi"}, "404"},
 			{"other customer's terminal", map[string]any{"msId": w.b.Terminals[0], "content": "hi"}, "404"},
-			{"other customer's group", map[string]any{"gid": w.b.Group, "content": "hi"}, "404"},
+			{"other customer's group", map[string]any{"gid": w.b.Groups[0], "content": "hi"}, "404"},
 			{"a dispatcher", map[string]any{"msId": w.a.Dispatcher, "content": "hi"}, "404"},
 			{"unknown group", map[string]any{"gid": 99999, "content": "hi"}, "404"},
 		}
@@ -260,7 +260,7 @@ func TestSendRefusesBadInputAndStoresNothing(t *testing.T) {
 			t.Fatal("bad input logged")
 		}
 		// Numeric ids are accepted like strings.
-		if reply := w.console.ReplyTo(w.console.Request("sms.send", map[string]any{"gid": w.a.Group, "content": "ok"})); reply.Code != "0" {
+		if reply := w.console.ReplyTo(w.console.Request("sms.send", map[string]any{"gid": w.a.Groups[0], "content": "ok"})); reply.Code != "0" {
 			t.Fatalf("numeric gid: %+v", reply)
 		}
 	})
@@ -269,7 +269,7 @@ func TestSendRefusesBadInputAndStoresNothing(t *testing.T) {
 func TestTerminalWritesOnlyToDispatchersAndGroups(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 2)
-		term := testkit.Terminal(t, w.s.URL, w.a.Terminals[0], rttest.Password)
+		term := testkit.Terminal(t, w.URL, w.a.Terminals[0], testkit.Password)
 		if reply := term.ReplyTo(term.Request("sms.send", map[string]any{"msId": w.a.Terminals[1], "content": "hi"})); reply.Code != "404" {
 			t.Fatalf("terminal sms.send to a terminal: %+v", reply)
 		}
@@ -279,7 +279,7 @@ func TestTerminalWritesOnlyToDispatchersAndGroups(t *testing.T) {
 func TestOtherCustomerSeesNoStatus(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 1)
-		other := w.s.Console(w.b.Dispatcher, w.b.CustomerID)
+		other := w.Console(w.b.Dispatcher, w.b.Customer)
 		w.console.ReplyTo(w.console.Request("sms.send", map[string]any{"msId": w.a.Terminals[0], "content": "private"}))
 		w.console.WaitEvent("sms.status", 5*time.Second, nil)
 		if f := other.Call("ping", nil); f.Type != "pong" {

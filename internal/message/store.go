@@ -193,19 +193,7 @@ func (s *Store) MarkDelivered(ctx context.Context, messageID int64, accountID st
 func (s *Store) Pending(ctx context.Context, accountID string, after int64, limit int) ([]Message, error) {
 	rows, err := s.db.Query(ctx, `SELECT `+msgCols+` FROM messages JOIN message_recipients r ON r.message_id = messages.id
 		WHERE r.account_id = ? AND r.delivered_at = 0 AND messages.id > ? ORDER BY messages.id LIMIT ?`, accountID, after, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Message
-	for rows.Next() {
-		m, err := scanMessage(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return db.Collect(rows, err, scanMessage)
 }
 
 // Get returns one of the customer's messages, with the names of its target terminal or dispatcher and group.
@@ -227,14 +215,12 @@ const msgCols = `messages.id, messages.customer_id, messages.sender_id, messages
 	messages.incoming, messages.kind, messages.file_id, messages.file_name, messages.file_mime, messages.file_size,
 	messages.status, messages.read_by, messages.read_at`
 
-type scanner interface{ Scan(dest ...any) error }
-
-func scanMessage(sc scanner, extra ...any) (Message, error) {
+func scanMessage(sc db.Scanner) (Message, error) {
 	var m Message
 	var f FileRef
-	err := sc.Scan(append([]any{&m.ID, &m.CustomerID, &m.SenderID, &m.SenderName, &m.MsID, &m.GID, &m.Content, &m.Time,
+	err := sc.Scan(&m.ID, &m.CustomerID, &m.SenderID, &m.SenderName, &m.MsID, &m.GID, &m.Content, &m.Time,
 		&m.Recipients, &m.Delivered, &m.Incoming, &m.Kind, &f.ID, &f.Name, &f.Mime, &f.Size, &m.Status, &m.ReadBy,
-		&m.ReadAt}, extra...)...)
+		&m.ReadAt)
 	if f.ID != "" {
 		f.Kind = m.Kind
 		m.File = &f

@@ -3,7 +3,6 @@ package message
 import (
 	"cmp"
 	"context"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,40 +32,28 @@ type Query struct {
 
 // Find returns a page of the customer's messages and how many match.
 func (s *Store) Find(ctx context.Context, customerID int64, q Query) ([]Message, int, error) {
-	where := []string{"messages.customer_id = ?", "messages.created_at >= ?", "messages.created_at <= ?"}
-	args := []any{customerID, q.From, q.To}
+	f := db.Scope("messages.customer_id", customerID).Between("messages.created_at", q.From, q.To)
 	switch q.Conversation {
 	case ConvTerminal:
-		where = append(where, `((messages.incoming = FALSE AND messages.target_ms_id = ?)
-			OR (messages.incoming = TRUE AND messages.sender_id = ? AND messages.target_gid = 0))`)
-		args = append(args, q.MsID, q.MsID)
+		f.And(`((messages.incoming = FALSE AND messages.target_ms_id = ?)
+			OR (messages.incoming = TRUE AND messages.sender_id = ? AND messages.target_gid = 0))`, q.MsID, q.MsID)
 	case ConvGroup:
-		where = append(where, "messages.target_gid = ?")
-		args = append(args, q.GID)
+		f.Eq("messages.target_gid", q.GID)
 	default:
-		if q.MsID != "" {
-			where = append(where, "(messages.sender_id = ? OR messages.target_ms_id = ?)")
-			args = append(args, q.MsID, q.MsID)
-		}
+		f.If(q.MsID != "", "(messages.sender_id = ? OR messages.target_ms_id = ?)", q.MsID, q.MsID)
 	}
-	if q.UnreadOnly {
-		where = append(where, "messages.incoming = TRUE AND messages.status = 0")
-	}
-	return s.page(ctx, customerID, strings.Join(where, " AND "), args, q.Ascending, q.Offset, q.Limit)
+	f.If(q.UnreadOnly, "messages.incoming = TRUE AND messages.status = 0")
+	return s.page(ctx, customerID, f, q.Ascending, q.Offset, q.Limit)
 }
 
-func (s *Store) page(ctx context.Context, customerID int64, where string, args []any, asc bool, offset, limit int) ([]Message, int, error) {
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM messages WHERE `+where, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
+// page reads a page of one customer's messages by time (newest first unless asc), with their targets' names.
+func (s *Store) page(ctx context.Context, customerID int64, f *db.Filter, asc bool, offset, limit int) ([]Message, int, error) {
 	order := "DESC"
 	if asc {
 		order = "ASC"
 	}
-	rows, err := s.db.Query(ctx, `SELECT `+msgCols+` FROM messages WHERE `+where+
-		` ORDER BY messages.created_at `+order+`, messages.id `+order+` LIMIT ? OFFSET ?`, append(args, limit, offset)...)
-	out, err := db.Collect(rows, err, func(r db.Scanner) (Message, error) { return scanMessage(r) })
+	out, total, err := db.List(ctx, s.db, db.ListQuery{Select: msgCols, From: "messages", Where: f,
+		Order: "messages.created_at " + order + ", messages.id " + order, Offset: offset, Limit: limit}, scanMessage)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -79,7 +66,7 @@ const unreadFor = `messages.incoming = TRUE AND messages.status = 0 AND (message
 
 // Unread returns the oldest unread messages for a dispatcher (at most limit) and how many there are.
 func (s *Store) Unread(ctx context.Context, customerID int64, dispatcher string, limit int) ([]Message, int, error) {
-	return s.page(ctx, customerID, "messages.customer_id = ? AND "+unreadFor, []any{customerID, dispatcher}, true, 0, limit)
+	return s.page(ctx, customerID, db.Scope("messages.customer_id", customerID).And(unreadFor, dispatcher), true, 0, limit)
 }
 
 // ReadRequest names the messages a dispatcher has read: ids, or a conversation (a terminal's direct messages,
@@ -97,39 +84,34 @@ type ReadRequest struct {
 func (s *Store) MarkRead(ctx context.Context, customerID int64, by string, req ReadRequest, at int64) ([]int64, error) {
 	var ids []int64
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		where := "messages.customer_id = ? AND " + unreadFor
-		args := []any{customerID, by}
+		f := db.Scope("messages.customer_id", customerID).And(unreadFor, by)
 		switch {
 		case len(req.IDs) > 0:
-			want := slices.Compact(slices.Sorted(slices.Values(req.IDs)))
+			want := db.Args(slices.Compact(slices.Sorted(slices.Values(req.IDs))))
+			known := db.Scope("customer_id", customerID).In("id", want)
 			var n int
-			qargs := append([]any{customerID}, anys(want)...)
-			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM messages WHERE customer_id = ? AND id IN (`+
-				db.Placeholders(len(want))+`)`, qargs...).Scan(&n); err != nil {
+			if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM messages WHERE `+known.Cond(), known.Args()...).Scan(&n); err != nil {
 				return err
 			}
 			if n != len(want) {
 				return db.ErrNotFound
 			}
-			where += " AND messages.id IN (" + db.Placeholders(len(want)) + ")"
-			args = append(args, anys(want)...)
+			f.In("messages.id", want)
 		case req.MsID != "":
-			where += " AND messages.sender_id = ? AND messages.target_gid = 0"
-			args = append(args, req.MsID)
+			f.And("messages.sender_id = ? AND messages.target_gid = 0", req.MsID)
 		case req.GID != 0:
-			where += " AND messages.target_gid = ?"
-			args = append(args, req.GID)
+			f.Eq("messages.target_gid", req.GID)
 		case req.All:
 		default:
 			return nil
 		}
-		rows, err := tx.Query(ctx, `SELECT messages.id FROM messages WHERE `+where+` ORDER BY messages.id`, args...)
+		rows, err := tx.Query(ctx, `SELECT messages.id FROM messages WHERE `+f.Cond()+` ORDER BY messages.id`, f.Args()...)
 		if ids, err = db.Collect(rows, err, db.Int64); err != nil {
 			return err
 		}
 		for chunk := range slices.Chunk(ids, 500) {
 			if _, err := tx.Exec(ctx, `UPDATE messages SET status = 1, read_by = ?, read_at = ? WHERE status = 0 AND id IN (`+
-				db.Placeholders(len(chunk))+`)`, append([]any{by, at}, anys(chunk)...)...); err != nil {
+				db.Placeholders(len(chunk))+`)`, append([]any{by, at}, db.Args(chunk)...)...); err != nil {
 				return err
 			}
 		}
@@ -139,14 +121,6 @@ func (s *Store) MarkRead(ctx context.Context, customerID int64, by string, req R
 		return nil, err
 	}
 	return ids, nil
-}
-
-func anys[T any](v []T) []any {
-	out := make([]any, len(v))
-	for i, x := range v {
-		out[i] = x
-	}
-	return out
 }
 
 // ReportQuery selects the message-data report: messages sent or received by the terminals in a range.
@@ -168,17 +142,16 @@ type TerminalCount struct {
 
 // Report returns a page of the messages and the per-terminal counts over the whole range.
 func (s *Store) Report(ctx context.Context, customerID int64, q ReportQuery) ([]Message, int, []TerminalCount, error) {
-	where := "messages.customer_id = ? AND messages.created_at >= ? AND messages.created_at <= ?"
-	args := []any{customerID, q.From, q.To}
+	f := db.Scope("messages.customer_id", customerID).Between("messages.created_at", q.From, q.To)
 	var in string
+	ids := db.Args(q.MsIDs)
 	if len(q.MsIDs) > 0 {
 		in = db.Placeholders(len(q.MsIDs))
-		ids := anys(q.MsIDs)
-		where += ` AND (messages.sender_id IN (` + in + `) OR messages.target_ms_id IN (` + in + `)
-			OR messages.id IN (SELECT message_id FROM message_recipients WHERE account_id IN (` + in + `)))`
-		args = append(append(append(args, ids...), ids...), ids...)
+		f.And(`(messages.sender_id IN (`+in+`) OR messages.target_ms_id IN (`+in+`)
+			OR messages.id IN (SELECT message_id FROM message_recipients WHERE account_id IN (`+in+`)))`,
+			slices.Concat(ids, ids, ids)...)
 	}
-	list, total, err := s.page(ctx, customerID, where, args, false, q.Offset, q.Limit)
+	list, total, err := s.page(ctx, customerID, f, false, q.Offset, q.Limit)
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -197,34 +170,34 @@ func (s *Store) Report(ctx context.Context, customerID int64, q ReportQuery) ([]
 	if len(q.MsIDs) > 0 {
 		sentQ += ` AND sender_id IN (` + in + `)`
 		recvQ += ` AND r.account_id IN (` + in + `)`
-		sentArgs = append(slices.Clone(base), anys(q.MsIDs)...)
+		sentArgs = append(slices.Clone(base), ids...)
 		recvArgs = sentArgs
 		for _, id := range q.MsIDs {
 			at(id)
 		}
 	}
-	if err := s.each(ctx, sentQ+` GROUP BY sender_id`, sentArgs, func(sc scanner) error {
-		var id string
-		var n int
-		if err := sc.Scan(&id, &n); err != nil {
-			return err
-		}
-		at(id).Sent = n
-		return nil
-	}); err != nil {
+	rows, err := s.db.Query(ctx, sentQ+` GROUP BY sender_id`, sentArgs...)
+	sent, err := db.Collect(rows, err, func(r db.Scanner) (TerminalCount, error) {
+		var c TerminalCount
+		return c, r.Scan(&c.MsID, &c.Sent)
+	})
+	if err != nil {
 		return nil, 0, nil, err
 	}
-	if err := s.each(ctx, recvQ+` GROUP BY r.account_id`, recvArgs, func(sc scanner) error {
-		var id string
-		var n, d int
-		if err := sc.Scan(&id, &n, &d); err != nil {
-			return err
-		}
-		c := at(id)
-		c.Received, c.Delivered = n, d
-		return nil
-	}); err != nil {
+	rows, err = s.db.Query(ctx, recvQ+` GROUP BY r.account_id`, recvArgs...)
+	recv, err := db.Collect(rows, err, func(r db.Scanner) (TerminalCount, error) {
+		var c TerminalCount
+		return c, r.Scan(&c.MsID, &c.Received, &c.Delivered)
+	})
+	if err != nil {
 		return nil, 0, nil, err
+	}
+	for _, c := range sent {
+		at(c.MsID).Sent = c.Sent
+	}
+	for _, c := range recv {
+		t := at(c.MsID)
+		t.Received, t.Delivered = c.Received, c.Delivered
 	}
 	summary := make([]TerminalCount, 0, len(counts))
 	if len(counts) > 0 {
@@ -247,20 +220,6 @@ func (s *Store) Report(ctx context.Context, customerID int64, q ReportQuery) ([]
 	return list, total, summary, nil
 }
 
-func (s *Store) each(ctx context.Context, q string, args []any, fn func(scanner) error) error {
-	rows, err := s.db.Query(ctx, q, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := fn(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
-}
-
 // Conversation is one line of the unread list: a terminal's direct messages or a group's.
 type Conversation struct {
 	Type     string `json:"type"` // ConvTerminal or ConvGroup
@@ -274,44 +233,39 @@ type Conversation struct {
 
 // UnreadConversations counts a dispatcher's unread messages per conversation, the latest first.
 func (s *Store) UnreadConversations(ctx context.Context, customerID int64, dispatcher string) ([]Conversation, error) {
-	out := []Conversation{}
-	err := s.each(ctx, `SELECT messages.sender_id, MAX(messages.sender_name), COUNT(*), MAX(messages.created_at) FROM messages
-		WHERE messages.customer_id = ? AND messages.target_gid = 0 AND `+unreadFor+` GROUP BY messages.sender_id`,
-		[]any{customerID, dispatcher}, func(sc scanner) error {
-			c := Conversation{Type: ConvTerminal}
-			if err := sc.Scan(&c.MsID, &c.MsName, &c.Unreads, &c.LastTime); err != nil {
-				return err
-			}
-			out = append(out, c)
-			return nil
-		})
+	rows, err := s.db.Query(ctx, `SELECT messages.sender_id, MAX(messages.sender_name), COUNT(*), MAX(messages.created_at)
+		FROM messages WHERE messages.customer_id = ? AND messages.target_gid = 0 AND `+unreadFor+` GROUP BY messages.sender_id`,
+		customerID, dispatcher)
+	out, err := db.Collect(rows, err, func(r db.Scanner) (Conversation, error) {
+		c := Conversation{Type: ConvTerminal}
+		return c, r.Scan(&c.MsID, &c.MsName, &c.Unreads, &c.LastTime)
+	})
 	if err != nil {
 		return nil, err
 	}
-	groupAt := map[int]directory.GroupID{} // index in out → group, for its name
-	err = s.each(ctx, `SELECT messages.target_gid, COUNT(*), MAX(messages.created_at) FROM messages
+	rows, err = s.db.Query(ctx, `SELECT messages.target_gid, COUNT(*), MAX(messages.created_at) FROM messages
 		WHERE messages.customer_id = ? AND messages.target_gid <> 0 AND `+unreadFor+` GROUP BY messages.target_gid`,
-		[]any{customerID, dispatcher}, func(sc scanner) error {
-			c := Conversation{Type: ConvGroup}
-			var gid int64
-			if err := sc.Scan(&gid, &c.Unreads, &c.LastTime); err != nil {
-				return err
-			}
-			c.GID = strconv.FormatInt(gid, 10)
-			groupAt[len(out)] = directory.GroupID(gid)
-			out = append(out, c)
-			return nil
-		})
+		customerID, dispatcher)
+	var gids []directory.GroupID // groups[i]'s, for their names
+	groups, err := db.Collect(rows, err, func(r db.Scanner) (Conversation, error) {
+		c := Conversation{Type: ConvGroup}
+		var gid int64
+		err := r.Scan(&gid, &c.Unreads, &c.LastTime)
+		c.GID = strconv.FormatInt(gid, 10)
+		gids = append(gids, directory.GroupID(gid))
+		return c, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	gnames, err := s.dir.GroupNames(ctx, directory.CustomerID(customerID), slices.Collect(maps.Values(groupAt)))
+	gnames, err := s.dir.GroupNames(ctx, directory.CustomerID(customerID), gids)
 	if err != nil {
 		return nil, err
 	}
-	for i, gid := range groupAt {
-		out[i].GName = gnames[gid]
+	for i := range groups {
+		groups[i].GName = gnames[gids[i]]
 	}
+	out = append(out, groups...)
 	slices.SortStableFunc(out, func(a, b Conversation) int { return cmp.Compare(b.LastTime, a.LastTime) })
 	return out, nil
 }
