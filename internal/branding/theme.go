@@ -15,6 +15,7 @@ import (
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/text"
+	"tenfour/internal/tenant"
 )
 
 // Custom themes (spec §3 "Skin/theme", §5 logo rules, §6 custom theme: account type "1" only, §7 customTheme,
@@ -161,12 +162,8 @@ func (s *Store) AssignHost(ctx context.Context, host string, customerID int64) e
 	if err != nil {
 		return err
 	}
-	var n int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM customers WHERE id = ?`, customerID).Scan(&n); err != nil {
+	if err := tenant.Exists(ctx, s.db, customerID); err != nil {
 		return err
-	}
-	if n == 0 {
-		return db.ErrNotFound
 	}
 	_, err = s.db.Exec(ctx, `INSERT INTO customer_hosts (hostname, customer_id, created_at) VALUES (?, ?, ?)
 		ON CONFLICT (hostname) DO UPDATE SET customer_id = excluded.customer_id`, host, customerID, time.Now().UnixMilli())
@@ -323,7 +320,7 @@ func (s *Service) findTheme(w http.ResponseWriter, r *http.Request) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	return listOf(list), nil
+	return httpx.All(list), nil
 }
 
 // DELETE /ds/custom/deleteTheme {hostname} → {hostname}: the host's login page goes back to the default look.
@@ -359,12 +356,5 @@ func (s *Service) getClientHostList(w http.ResponseWriter, r *http.Request) (any
 	if err != nil {
 		return nil, err
 	}
-	return listOf(list), nil
+	return httpx.All(list), nil
 }
-
-type page[T any] struct {
-	Total int `json:"total"`
-	List  []T `json:"list"`
-}
-
-func listOf[T any](l []T) page[T] { return page[T]{Total: len(l), List: l} }

@@ -42,18 +42,6 @@ func (r cameraReq) input() Input {
 	return Input{StreamID: string(r.StreamID), StreamURL: r.StreamURL, Protocol: string(r.Protocol), Name: r.Name, App: r.App}
 }
 
-func parseID(name, v string) (int64, error) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, httpx.BadParam(name, "required")
-	}
-	n, err := httpx.Int(name, v)
-	if err != nil || n <= 0 {
-		return 0, httpx.BadParam(name, "a positive id")
-	}
-	return n, nil
-}
-
 // POST /ds/camera/add {streamId, streamUrl, protocol?, name?, app?}
 func (s *Service) httpAdd(ctx context.Context, p identity.Principal, req cameraReq) (any, error) {
 	return s.Add(ctx, p, req.input())
@@ -61,11 +49,11 @@ func (s *Service) httpAdd(ctx context.Context, p identity.Principal, req cameraR
 
 // PUT /ds/camera/update {id, streamId?, streamUrl?, protocol?, name?, app?}
 func (s *Service) httpUpdate(ctx context.Context, p identity.Principal, req cameraReq) (any, error) {
-	id, err := parseID("id", string(req.ID))
+	id, err := httpx.RowID[ID]("id", string(req.ID))
 	if err != nil {
 		return nil, err
 	}
-	return s.Update(ctx, p, ID(id), req.input())
+	return s.Update(ctx, p, id, req.input())
 }
 
 // GET /ds/camera/list
@@ -81,11 +69,11 @@ func (s *Service) httpList(ctx context.Context, p identity.Principal, _ struct{}
 func (s *Service) httpDelete(ctx context.Context, p identity.Principal, req struct {
 	ID flex.String `json:"id"`
 }) (any, error) {
-	id, err := parseID("id", string(req.ID))
+	id, err := httpx.RowID[ID]("id", string(req.ID))
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Delete(ctx, p, ID(id)); err != nil {
+	if err := s.Delete(ctx, p, id); err != nil {
 		return nil, err
 	}
 	return map[string]any{"id": id}, nil
@@ -221,12 +209,12 @@ func (s *Service) httpRecordFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	id, err := parseID("id", q.Get("id"))
+	id, err := httpx.RowID[RecordID]("id", q.Get("id"))
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	rec, err := s.store.GetRecord(r.Context(), p.CustomerID, RecordID(id))
+	rec, err := s.store.GetRecord(r.Context(), p.CustomerID, id)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"tenfour/internal/media/ffchild"
 	"tenfour/internal/platform/httpx"
@@ -149,20 +148,8 @@ func checkProtocol(name, v string, def int) (int, error) {
 	return 0, httpx.BadParam(name, "0 (TCP) or 1 (UDP)")
 }
 
-// checkName validates a display name (optional).
-func checkName(name, v string, max int) (string, error) {
-	v, ok := text.Name(v)
-	if !ok {
-		return "", httpx.BadParam(name, "illegal characters")
-	}
-	if v == "" {
-		return "", nil
-	}
-	if utf8.RuneCountInString(v) > max {
-		return "", httpx.BadParam(name, "too long")
-	}
-	return v, nil
-}
+// nameField is a camera's display name: optional (blank shows the stream id).
+var nameField = text.Field{Name: "name", Max: maxNameLen}
 
 // redact hides a URL's password for logs.
 func redact(raw string) string {

@@ -40,7 +40,7 @@ func (in Input) camera(base Camera) (Camera, error) {
 	if c.Protocol, err = checkProtocol("protocol", in.Protocol, base.Protocol); err != nil {
 		return c, err
 	}
-	if c.Name, err = checkName("name", in.Name, maxNameLen); err != nil {
+	if c.Name, err = nameField.Check(in.Name); err != nil {
 		return c, err
 	}
 	if c.Name == "" {

@@ -1,7 +1,7 @@
 package directory
 
 import (
-	"net/http"
+	"context"
 	"strings"
 
 	"tenfour/internal/platform/flex"
@@ -11,17 +11,17 @@ import (
 
 // Routes mounts the directory endpoints (docs/api.md "Directory"); every one needs a session.
 func (s *Service) Routes(r httpx.Router) {
-	r.Private("GET /ds/data/getGrpMsList", s.getGrpMsList)
-	r.Private("GET /ds/data/getLastGps", s.getLastGps)
-	r.Private("GET /ds/data/findMsInfo", s.findMsInfo)
-	r.Private("PUT /ds/data/updateMsInfo", s.updateMsInfo)
-	r.Private("PUT /ds/nms/updateGroupName", s.updateGroupName)
-	r.Private("PUT /ds/nms/updateTerminalName", s.updateTerminalName)
-	r.Private("POST /ds/nms/addGroup", s.addGroup)
-	r.Private("POST /ds/nms/saveGroupMs", s.saveGroupMs)
-	r.Private("POST /ds/nms/removeGroupMs", s.removeGroupMs)
-	r.Private("POST /ds/nms/deleteGroup", s.deleteGroup)
-	r.Private("GET /ds/nms/getTerminalByClient", s.getTerminalByClient)
+	r.Private("GET /ds/data/getGrpMsList", httpx.Bind(s.getGrpMsList))
+	r.Private("GET /ds/data/getLastGps", httpx.Bind(s.getLastGps))
+	r.Private("GET /ds/data/findMsInfo", httpx.Bind(s.findMsInfo))
+	r.Private("PUT /ds/data/updateMsInfo", httpx.Bind(s.updateMsInfo))
+	r.Private("PUT /ds/nms/updateGroupName", httpx.Bind(s.updateGroupName))
+	r.Private("PUT /ds/nms/updateTerminalName", httpx.Bind(s.updateTerminalName))
+	r.Private("POST /ds/nms/addGroup", httpx.Bind(s.addGroup))
+	r.Private("POST /ds/nms/saveGroupMs", httpx.Bind(s.saveGroupMs))
+	r.Private("POST /ds/nms/removeGroupMs", httpx.Bind(s.removeGroupMs))
+	r.Private("POST /ds/nms/deleteGroup", httpx.Bind(s.deleteGroup))
+	r.Private("GET /ds/nms/getTerminalByClient", httpx.Bind(s.getTerminalByClient))
 }
 
 // flag reads a 0/1 parameter ("true"/"false" too); empty is false.
@@ -78,14 +78,10 @@ func compact(gs []*Group, withGPS bool) []*compactGroup {
 	return out
 }
 
-func (s *Service) getGrpMsList(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		IsCompress string `json:"isCompress"`
-		LastGps    string `json:"lastGps"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) getGrpMsList(ctx context.Context, p identity.Principal, req struct {
+	IsCompress string `json:"isCompress"`
+	LastGps    string `json:"lastGps"`
+}) (any, error) {
 	isCompress, err := flag("isCompress", req.IsCompress)
 	if err != nil {
 		return nil, err
@@ -94,7 +90,7 @@ func (s *Service) getGrpMsList(w http.ResponseWriter, r *http.Request) (any, err
 	if err != nil {
 		return nil, err
 	}
-	tree, err := s.Store.Tree(r.Context(), identity.Must(r.Context()).CustomerID, withGPS)
+	tree, err := s.Store.Tree(ctx, p.CustomerID, withGPS)
 	if err != nil {
 		return nil, err
 	}
@@ -108,32 +104,24 @@ func (s *Service) getGrpMsList(w http.ResponseWriter, r *http.Request) (any, err
 	return map[string]any{"groups": tree}, nil
 }
 
-func (s *Service) getLastGps(w http.ResponseWriter, r *http.Request) (any, error) {
-	return s.Store.LastGPS(r.Context(), identity.Must(r.Context()).CustomerID)
+func (s *Service) getLastGps(ctx context.Context, p identity.Principal, _ struct{}) (any, error) {
+	return s.Store.LastGPS(ctx, p.CustomerID)
 }
 
-func (s *Service) findMsInfo(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		MsID string `json:"msId"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) findMsInfo(ctx context.Context, p identity.Principal, req struct {
+	MsID string `json:"msId"`
+}) (any, error) {
 	id, err := CheckID("msId", req.MsID)
 	if err != nil {
 		return nil, err
 	}
-	return s.Store.Terminal(r.Context(), identity.Must(r.Context()).CustomerID, id)
+	return s.Store.Terminal(ctx, p.CustomerID, id)
 }
 
-func (s *Service) updateMsInfo(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		CID string `json:"cid"`
-		Ver string `json:"ver"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) updateMsInfo(ctx context.Context, p identity.Principal, req struct {
+	CID string `json:"cid"`
+	Ver string `json:"ver"`
+}) (any, error) {
 	id, err := CheckID("cid", req.CID)
 	if err != nil {
 		return nil, err
@@ -145,47 +133,35 @@ func (s *Service) updateMsInfo(w http.ResponseWriter, r *http.Request) (any, err
 	if len(ver) > MaxVersionLen {
 		return nil, httpx.BadParam("ver", "too long")
 	}
-	return s.UpdateMsInfo(r.Context(), identity.Must(r.Context()), id, ver)
+	return s.UpdateMsInfo(ctx, p, id, ver)
 }
 
-func (s *Service) updateGroupName(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		GID  string `json:"gid"`
-		Name string `json:"name"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) updateGroupName(ctx context.Context, p identity.Principal, req struct {
+	GID  string `json:"gid"`
+	Name string `json:"name"`
+}) (any, error) {
 	gid, err := ParseGroupID("gid", req.GID, false)
 	if err != nil {
 		return nil, err
 	}
-	return nil, s.RenameGroup(r.Context(), identity.Must(r.Context()), gid, req.Name)
+	return nil, s.RenameGroup(ctx, p, gid, req.Name)
 }
 
-func (s *Service) updateTerminalName(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		MsID   string `json:"msId"`
-		MsName string `json:"msName"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) updateTerminalName(ctx context.Context, p identity.Principal, req struct {
+	MsID   string `json:"msId"`
+	MsName string `json:"msName"`
+}) (any, error) {
 	id, err := CheckID("msId", req.MsID)
 	if err != nil {
 		return nil, err
 	}
-	return s.RenameTerminal(r.Context(), identity.Must(r.Context()), id, req.MsName)
+	return s.RenameTerminal(ctx, p, id, req.MsName)
 }
 
-func (s *Service) addGroup(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		Name string `json:"name"`
-		FID  string `json:"fid"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) addGroup(ctx context.Context, p identity.Principal, req struct {
+	Name string `json:"name"`
+	FID  string `json:"fid"`
+}) (any, error) {
 	fid := Root
 	if strings.TrimSpace(req.FID) != "" {
 		var err error
@@ -193,20 +169,16 @@ func (s *Service) addGroup(w http.ResponseWriter, r *http.Request) (any, error) 
 			return nil, err
 		}
 	}
-	return s.AddGroup(r.Context(), identity.Must(r.Context()), req.Name, fid)
+	return s.AddGroup(ctx, p, req.Name, fid)
 }
 
-func (s *Service) saveGroupMs(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		MsID       flex.List `json:"msId"`
-		GroupID    string    `json:"groupId"`
-		KeepOldGrp string    `json:"keepOldGrp"`
-		PttGrp     string    `json:"pttGrp"`
-		DiffClient string    `json:"diffClient"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) saveGroupMs(ctx context.Context, p identity.Principal, req struct {
+	MsID       flex.List `json:"msId"`
+	GroupID    string    `json:"groupId"`
+	KeepOldGrp string    `json:"keepOldGrp"`
+	PttGrp     string    `json:"pttGrp"`
+	DiffClient string    `json:"diffClient"`
+}) (any, error) {
 	ids, err := checkIDs("msId", req.MsID)
 	if err != nil {
 		return nil, err
@@ -228,18 +200,14 @@ func (s *Service) saveGroupMs(w http.ResponseWriter, r *http.Request) (any, erro
 	} else if diff {
 		return nil, ErrDiffClient
 	}
-	return nil, s.SaveGroupMembers(r.Context(), identity.Must(r.Context()),
+	return nil, s.SaveGroupMembers(ctx, p,
 		SaveMembers{MsIDs: ids, Group: gid, KeepOld: keep, SetPtt: ptt})
 }
 
-func (s *Service) removeGroupMs(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		MsID    flex.List `json:"msId"`
-		GroupID string    `json:"groupId"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) removeGroupMs(ctx context.Context, p identity.Principal, req struct {
+	MsID    flex.List `json:"msId"`
+	GroupID string    `json:"groupId"`
+}) (any, error) {
 	ids, err := checkIDs("msId", req.MsID)
 	if err != nil {
 		return nil, err
@@ -248,34 +216,26 @@ func (s *Service) removeGroupMs(w http.ResponseWriter, r *http.Request) (any, er
 	if err != nil {
 		return nil, err
 	}
-	return nil, s.RemoveGroupMembers(r.Context(), identity.Must(r.Context()), gid, ids)
+	return nil, s.RemoveGroupMembers(ctx, p, gid, ids)
 }
 
-func (s *Service) deleteGroup(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		GID string `json:"gid"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) deleteGroup(ctx context.Context, p identity.Principal, req struct {
+	GID string `json:"gid"`
+}) (any, error) {
 	gid, err := ParseGroupID("gid", req.GID, false)
 	if err != nil {
 		return nil, err
 	}
-	return nil, s.DeleteGroup(r.Context(), identity.Must(r.Context()), gid)
+	return nil, s.DeleteGroup(ctx, p, gid)
 }
 
-func (s *Service) getTerminalByClient(w http.ResponseWriter, r *http.Request) (any, error) {
-	var req struct {
-		PageNo   string `json:"pageNo"`
-		PageSize string `json:"pageSize"`
-		Name     string `json:"name"`
-		Type     string `json:"type"`
-		Online   string `json:"online"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) getTerminalByClient(ctx context.Context, p identity.Principal, req struct {
+	PageNo   string `json:"pageNo"`
+	PageSize string `json:"pageSize"`
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Online   string `json:"online"`
+}) (any, error) {
 	offset, limit, err := httpx.PagingFrom(req.PageNo, req.PageSize, 20, 1000) // spec §9: terminal list size 20
 	if err != nil {
 		return nil, err
@@ -295,7 +255,7 @@ func (s *Service) getTerminalByClient(w http.ResponseWriter, r *http.Request) (a
 		}
 		f.Online = &on
 	}
-	list, total, err := s.Store.Terminals(r.Context(), identity.Must(r.Context()).CustomerID, f)
+	list, total, err := s.Store.Terminals(ctx, p.CustomerID, f)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"tenfour/internal/platform/db"
@@ -66,14 +65,6 @@ func notFound(err error) error {
 	return err
 }
 
-func idArgs(ids []string) []any {
-	out := make([]any, len(ids))
-	for i, id := range ids {
-		out[i] = id
-	}
-	return out
-}
-
 // Terminal returns one account of the customer.
 func (s *Store) Terminal(ctx context.Context, customerID int64, msID string) (Terminal, error) {
 	return terminal(ctx, s.db, customerID, msID)
@@ -96,37 +87,15 @@ type FindTerminals struct {
 
 // Terminals returns a page of the customer's accounts ordered by id, and the total matching.
 func (s *Store) Terminals(ctx context.Context, customerID int64, f FindTerminals) ([]Terminal, int, error) {
-	where := []string{"a.customer_id = ?"}
-	args := []any{customerID}
-	if f.Name != "" {
-		pat := "%" + likeEscape(strings.ToLower(f.Name)) + "%"
-		where = append(where, `(LOWER(a.name) LIKE ? ESCAPE '\' OR a.id LIKE ? ESCAPE '\')`)
-		args = append(args, pat, pat)
-	}
-	if f.Type != "" {
-		where = append(where, "a.type = ?")
-		args = append(args, f.Type)
-	}
-	if f.Online != nil {
-		where = append(where, "a.online = ?")
-		args = append(args, *f.Online)
-	}
-	cond := strings.Join(where, " AND ")
-	var total int
-	if err := s.db.QueryRow(ctx, "SELECT COUNT(*) FROM accounts a WHERE "+cond, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
+	where := db.Scope("a.customer_id", customerID).
+		Contains(f.Name, "a.name", "a.id").
+		If(f.Type != "", "a.type = ?", f.Type).
+		If(f.Online != nil, "a.online = ?", f.Online != nil && *f.Online)
 	if f.Limit <= 0 {
 		f.Limit = 20
 	}
-	rows, err := s.db.Query(ctx, "SELECT "+termCols+" FROM accounts a WHERE "+cond+" ORDER BY a.id LIMIT ? OFFSET ?",
-		append(args, f.Limit, f.Offset)...)
-	out, err := db.Collect(rows, err, func(r db.Scanner) (Terminal, error) { return scanTerminal(r) })
-	return out, total, err
-}
-
-func likeEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+	return db.List(ctx, s.db, db.ListQuery{Select: termCols, From: "accounts a", Where: where, Order: "a.id",
+		Offset: f.Offset, Limit: f.Limit}, func(r db.Scanner) (Terminal, error) { return scanTerminal(r) })
 }
 
 // LastGPS returns the last position of every account of the customer that reported one.
@@ -353,7 +322,7 @@ func checkAccounts(ctx context.Context, q querier, customerID int64, ids []strin
 	}
 	var n int
 	if err := q.QueryRow(ctx, `SELECT COUNT(*) FROM accounts WHERE customer_id = ? AND id IN (`+db.Placeholders(len(ids))+`)`,
-		append([]any{customerID}, idArgs(ids)...)...).Scan(&n); err != nil {
+		append([]any{customerID}, db.Args(ids)...)...).Scan(&n); err != nil {
 		return err
 	}
 	if n != len(ids) {
@@ -498,7 +467,7 @@ func (s *Store) SaveMembers(ctx context.Context, customerID int64, req SaveMembe
 			return err
 		}
 		in := db.Placeholders(len(req.MsIDs))
-		ids := idArgs(req.MsIDs)
+		ids := db.Args(req.MsIDs)
 		changed = []GroupID{req.Group}
 		gid := int64(req.Group)
 		if !req.KeepOld {
@@ -566,7 +535,7 @@ func (s *Store) RemoveMembers(ctx context.Context, customerID int64, gid GroupID
 			return err
 		}
 		in := db.Placeholders(len(msIDs))
-		ids := idArgs(msIDs)
+		ids := db.Args(msIDs)
 		res, err := tx.Exec(ctx, `DELETE FROM group_members WHERE group_id = ? AND account_id IN (`+in+`)`,
 			append([]any{int64(gid)}, ids...)...)
 		if err != nil {
@@ -584,7 +553,7 @@ func (s *Store) RemoveMembers(ctx context.Context, customerID int64, gid GroupID
 // fallBack repairs default and ptt groups of accounts that just left gid.
 func fallBack(ctx context.Context, tx *db.Tx, customerID int64, gid GroupID, msIDs []string) error {
 	in := db.Placeholders(len(msIDs))
-	scope := append([]any{customerID, int64(gid)}, idArgs(msIDs)...)
+	scope := append([]any{customerID, int64(gid)}, db.Args(msIDs)...)
 	if _, err := tx.Exec(ctx, `UPDATE accounts SET default_group_id = (SELECT MIN(m.group_id) FROM group_members m
 			JOIN ptt_groups g ON g.id = m.group_id WHERE m.account_id = accounts.id AND g.kind = 'fixed')
 		WHERE customer_id = ? AND default_group_id = ? AND id IN (`+in+`)`, scope...); err != nil {
@@ -700,12 +669,12 @@ func (s *Store) EditTemp(ctx context.Context, customerID int64, gid GroupID, e T
 		}
 		if len(e.Remove) > 0 {
 			if _, err := tx.Exec(ctx, `DELETE FROM group_members WHERE group_id = ? AND account_id IN (`+
-				db.Placeholders(len(e.Remove))+`)`, append([]any{int64(gid)}, idArgs(e.Remove)...)...); err != nil {
+				db.Placeholders(len(e.Remove))+`)`, append([]any{int64(gid)}, db.Args(e.Remove)...)...); err != nil {
 				return err
 			}
 			if _, err := tx.Exec(ctx, `UPDATE accounts SET ptt_group_id = default_group_id
 				WHERE customer_id = ? AND ptt_group_id = ? AND id IN (`+db.Placeholders(len(e.Remove))+`)`,
-				append([]any{customerID, int64(gid)}, idArgs(e.Remove)...)...); err != nil {
+				append([]any{customerID, int64(gid)}, db.Args(e.Remove)...)...); err != nil {
 				return err
 			}
 		}

@@ -270,6 +270,23 @@ func marksAndCustomAPI(t *testing.T, engine string) {
 					t.Fatalf("%+v", list)
 				}
 			}},
+		// The name search ignores case on both engines (PostgreSQL's LIKE did not) and reads % and _ as themselves.
+		{Name: "find by name, any case", Method: "GET", Path: "/ds/custom/findMark", Token: tokA, Params: map[string]any{"name": "DEPOT"}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
+				var list []geo.Mark
+				r.Into(t, &list)
+				if len(list) != 1 || list[0].ID != markA {
+					t.Fatalf("%+v", list)
+				}
+			}},
+		{Name: "find by name, wildcards literal", Method: "GET", Path: "/ds/custom/findMark", Token: tokA, Params: map[string]any{"name": "_"}, Code: "0",
+			Check: func(t *testing.T, r testkit.Reply) {
+				var list []geo.Mark
+				r.Into(t, &list)
+				if len(list) != 0 {
+					t.Fatalf("%+v", list)
+				}
+			}},
 		{Name: "find all of own customer only", Method: "GET", Path: "/ds/custom/findMark", Token: tokA, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				var list []geo.Mark

@@ -84,7 +84,7 @@ func (s *Service) fenceCreate(ctx context.Context, p identity.Principal, in fenc
 	if in.Name != nil {
 		name = *in.Name
 	}
-	name, err := checkName(name, ErrFenceName)
+	name, err := fenceName.Check(name)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func (s *Service) fenceEdit(ctx context.Context, p identity.Principal, in fenceI
 	}
 	var e FenceEdit
 	if in.Name != nil {
-		n, err := checkName(*in.Name, ErrFenceName)
+		n, err := fenceName.Check(*in.Name)
 		if err != nil {
 			return nil, err
 		}

@@ -118,7 +118,7 @@ func (in markIn) apply(m *Mark) error {
 		m.Type = t
 	}
 	if in.Name != nil {
-		n, err := checkName(*in.Name, httpx.BadParam("name", "required"))
+		n, err := markName.Check(*in.Name)
 		if err != nil {
 			return err
 		}

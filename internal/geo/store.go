@@ -630,7 +630,7 @@ type Mark struct {
 
 const markCols = `id, type, name, geometry, color, icon, link, remark, creator_id, creator_name, created_at, updated_at`
 
-func scanMark(sc interface{ Scan(...any) error }) (Mark, error) {
+func scanMark(sc db.Scanner) (Mark, error) {
 	var m Mark
 	var id int64
 	var geom string
@@ -683,37 +683,17 @@ type MarkFilter struct {
 	IDs  []int64
 }
 
-// Marks lists a customer's marks, oldest first.
+// Marks lists a customer's marks, oldest first. The name search ignores case on both engines (it was
+// case-sensitive on PostgreSQL before the platform's Contains).
 func (s *Store) Marks(ctx context.Context, customer int64, f MarkFilter) ([]Mark, error) {
-	where := []string{"customer_id = ?"}
-	args := []any{customer}
-	if f.Type != "" {
-		where, args = append(where, "type = ?"), append(args, f.Type)
-	}
-	if f.Name != "" {
-		where = append(where, `name LIKE ? ESCAPE '\'`)
-		args = append(args, "%"+strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(f.Name)+"%")
-	}
+	where := db.Scope("customer_id", customer).
+		If(f.Type != "", "type = ?", f.Type).
+		Contains(f.Name, "name")
 	if len(f.IDs) > 0 {
-		where = append(where, "id IN ("+db.Placeholders(len(f.IDs))+")")
-		for _, id := range f.IDs {
-			args = append(args, id)
-		}
+		where.In("id", db.Args(f.IDs))
 	}
-	rows, err := s.db.Query(ctx, `SELECT `+markCols+` FROM marks WHERE `+strings.Join(where, " AND ")+` ORDER BY id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Mark{}
-	for rows.Next() {
-		m, err := scanMark(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	list, _, err := db.List(ctx, s.db, db.ListQuery{Select: markCols, From: "marks", Where: where, Order: "id"}, scanMark)
+	return list, err
 }
 
 // DeleteMarks deletes marks; all must be the customer's, else nothing is deleted.

@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/text"
@@ -77,20 +76,9 @@ func cleanKey(k string) (string, error) {
 	return k, nil
 }
 
-// cleanName checks a key name: required, text.Name, at most MaxName characters.
-func cleanName(n string) (string, error) {
-	n, ok := text.Name(n)
-	if !ok {
-		return "", ErrIllegalName
-	}
-	if n == "" {
-		return "", ErrNameRequired
-	}
-	if utf8.RuneCountInString(n) > MaxName {
-		return "", ErrNameTooLong
-	}
-	return n, nil
-}
+// nameField is a key name's rule, with the key codes of spec §5.
+var nameField = text.Field{Name: "name", Max: MaxName, Required: true,
+	Invalid: ErrIllegalName, Missing: ErrNameRequired, TooLong: ErrNameTooLong}
 
 // boolish is a flag clients send as true/false, 1/0 or their string forms.
 type boolish struct {

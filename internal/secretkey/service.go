@@ -4,8 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -95,14 +93,6 @@ func (s *Service) publish(ctx context.Context, customerID int64, before Changed)
 	}
 }
 
-func parseID(v flex.String) (KeyID, error) {
-	n, err := strconv.ParseInt(strings.TrimSpace(string(v)), 10, 64)
-	if err != nil || n <= 0 {
-		return 0, httpx.BadParam("id", "a key id")
-	}
-	return KeyID(n), nil
-}
-
 type form struct {
 	ID        flex.String `json:"id"`
 	Name      *string     `json:"name"`
@@ -121,7 +111,7 @@ func (s *Service) add(w http.ResponseWriter, r *http.Request) (any, error) {
 	if f.Name == nil {
 		return nil, ErrNameRequired
 	}
-	name, err := cleanName(*f.Name)
+	name, err := nameField.Check(*f.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -166,13 +156,13 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err := httpx.Decode(r, &f); err != nil {
 		return nil, err
 	}
-	id, err := parseID(f.ID)
+	id, err := httpx.RowID[KeyID]("id", string(f.ID))
 	if err != nil {
 		return nil, err
 	}
 	var c change
 	if f.Name != nil {
-		name, err := cleanName(*f.Name)
+		name, err := nameField.Check(*f.Name)
 		if err != nil {
 			return nil, err
 		}
@@ -210,7 +200,7 @@ func (s *Service) delete(w http.ResponseWriter, r *http.Request) (any, error) {
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err
 	}
-	id, err := parseID(req.ID)
+	id, err := httpx.RowID[KeyID]("id", string(req.ID))
 	if err != nil {
 		return nil, err
 	}

@@ -16,9 +16,7 @@ func NewStore(d *db.DB) *Store { return &Store{db: d} }
 
 const cols = `id, name, key_text, is_current, create_by, created_at, updated_at, rotated_at`
 
-type scanner interface{ Scan(dest ...any) error }
-
-func scan(sc scanner) (Key, error) {
+func scan(sc db.Scanner) (Key, error) {
 	var k Key
 	var id int64
 	err := sc.Scan(&id, &k.Name, &k.SecretKey, &k.Current, &k.CreateBy, &k.CreateTime, &k.UpdateTime, &k.RotateTime)
@@ -30,19 +28,7 @@ func scan(sc scanner) (Key, error) {
 func (s *Store) List(ctx context.Context, customerID int64) ([]Key, error) {
 	rows, err := s.db.Query(ctx, `SELECT `+cols+` FROM secret_keys WHERE customer_id = ?
 		ORDER BY is_current DESC, created_at DESC, id DESC`, customerID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Key{}
-	for rows.Next() {
-		k, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, k)
-	}
-	return out, rows.Err()
+	return db.Collect(rows, err, scan)
 }
 
 // Get returns one key of a customer (db.ErrNotFound for another customer's or none).
@@ -184,12 +170,5 @@ func (s *Store) Update(ctx context.Context, customerID int64, id KeyID, c change
 
 // Delete removes a key (db.ErrNotFound for another customer's or none).
 func (s *Store) Delete(ctx context.Context, customerID int64, id KeyID) error {
-	res, err := s.db.Exec(ctx, `DELETE FROM secret_keys WHERE customer_id = ? AND id = ?`, customerID, int64(id))
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return db.ErrNotFound
-	}
-	return nil
+	return db.OneRow(s.db.Exec(ctx, `DELETE FROM secret_keys WHERE customer_id = ? AND id = ?`, customerID, int64(id)))
 }
