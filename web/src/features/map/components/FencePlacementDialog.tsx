@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { App, Button, Modal, Table, Tag } from 'antd';
 import dayjs from '../../../shared/utils/dayjs';
 import { useDateTimeFormat } from '../../../shared/branding/store';
-import { ApiError } from '../../../shared/http/client';
+import { useFail } from '../useFail';
 import { geoApi, type FenceOccupant, type FencePlacement } from '../../../shared/geo/api';
 
 /** Whether the dialog has anything to say about a placement. */
@@ -22,6 +22,7 @@ interface Row extends FenceOccupant {
 export function FencePlacementDialog({ placement, onClose }: { placement: FencePlacement; onClose: () => void }) {
   const { t } = useTranslation('map');
   const { message } = App.useApp();
+  const fail = useFail();
   const dateTime = useDateTimeFormat();
   const [raising, setRaising] = useState(false);
   const inside = new Set(placement.occupants.map((o) => o.msId));
@@ -42,8 +43,7 @@ export function FencePlacementDialog({ placement, onClose }: { placement: FenceP
       message.success(t('fence.placement.raised', { count: r.list.length }));
       onClose();
     } catch (e) {
-      const code = e instanceof ApiError ? e.code : 'failed';
-      message.error(t(`codes.${code}`, { defaultValue: t('codes.failed', { code }) }));
+      fail(e);
     } finally {
       setRaising(false);
     }

@@ -6,7 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, DatePicker, Form, Input, Modal, Radio, Select, Space, Table, Tabs, Tag } from 'antd';
 import type { Feature, Geometry } from 'geojson';
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
-import { ApiError } from '../../../shared/http/client';
+import { useFail } from '../useFail';
 import { useSession } from '../../../shared/session';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import type { DrawMode } from '../../../map/layers/DrawLayer';
@@ -60,15 +60,6 @@ export function GeofencePanel({ fences, selected, onSelect, requestDraw, tab, on
       {placement && <FencePlacementDialog placement={placement} onClose={() => setPlacement(undefined)} />}
     </>
   );
-}
-
-function useFail() {
-  const { t } = useTranslation('map');
-  const { message } = App.useApp();
-  return (e: unknown) => {
-    const code = e instanceof ApiError ? e.code : 'failed';
-    message.error(t(`codes.${code}`, { defaultValue: t('codes.failed', { code }) }));
-  };
 }
 
 function FenceList({ fences, selected, onSelect, onPlaced }: { fences: Fence[]; selected?: string; onSelect: (id?: string) => void; onPlaced: (p: FencePlacement) => void }) {

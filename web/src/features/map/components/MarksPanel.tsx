@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, ColorPicker, Form, Input, Modal, Radio, Select, Space, Table, Tabs, Tag } from 'antd';
 import type { Feature, Geometry, LineString, Point, Polygon } from 'geojson';
-import { ApiError } from '../../../shared/http/client';
+import { useFail } from '../useFail';
 import { useDirectory } from '../../../shared/directory/store';
 import { geoApi, geoKeys, isValidColor, isValidMarkLink, type Mark, type MarkType } from '../../../shared/geo/api';
 import { DEFAULT_MARK_COLOR } from '../../../map/layers/MarksLayer';
@@ -29,15 +29,6 @@ export const TERMINAL_ICONS: Record<string, string> = {
 export function iconDataUrl(key: string): string {
   const body = TERMINAL_ICONS[key] ?? TERMINAL_ICONS.person!;
   return `data:image/svg+xml;base64,${btoa(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="48" height="48"><circle cx="12" cy="12" r="11.5" fill="#fff"/>${body}</svg>`)}`;
-}
-
-function useFail() {
-  const { t } = useTranslation('map');
-  const { message } = App.useApp();
-  return (e: unknown) => {
-    const code = e instanceof ApiError ? e.code : 'failed';
-    message.error(t(`codes.${code}`, { defaultValue: t('codes.failed', { code }) }));
-  };
 }
 
 export function MarksPanel({ marks, requestDraw, onLocate }: { marks: Mark[]; requestDraw: (r: DrawRequest | null) => void; onLocate: (m: Mark) => void }) {

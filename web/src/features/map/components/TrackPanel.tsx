@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert, Button, DatePicker, Descriptions, Form, InputNumber, List, Select, Slider, Space, Switch, Tag } from 'antd';
 import { CaretRightOutlined, PauseOutlined, StopOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
-import { ApiError } from '../../../shared/http/client';
+import { useErrorText } from '../../../shared/errorText';
 import { useSession } from '../../../shared/session';
 import { useBranding, useDateTimeFormat } from '../../../shared/branding/store';
 import { geoApi } from '../../../shared/geo/api';
@@ -18,6 +18,7 @@ import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 
 export function TrackPanel({ initialTerminal, initialRange }: { initialTerminal?: string; initialRange?: [number, number] }) {
   const { t } = useTranslation('map');
+  const errorText = useErrorText('map');
   const configUnit = speedUnitOf(useBranding((s) => s.clientConfig.speedUnit));
   const tz = useSession((s) => s.session?.timeZoneMs ?? 0);
   const dateTime = useDateTimeFormat();
@@ -42,8 +43,7 @@ export function TrackPanel({ initialTerminal, initialRange }: { initialTerminal?
     try {
       load(await geoApi.track({ msId, btime: range![0].valueOf(), etime: range![1].valueOf(), unit, stopMinutes }));
     } catch (e) {
-      const code = e instanceof ApiError ? e.code : 'failed';
-      setError(t(`codes.${code}`, { defaultValue: t('codes.failed', { code }) }));
+      setError(errorText(e));
       load(undefined);
     } finally {
       setLoading(false);

@@ -39,6 +39,7 @@ import { useMapPrefs } from '../prefs';
 import { useTrack } from '../trackStore';
 import { measureText, type Measure } from '../../../shared/geo/measure';
 import { useMapLiveFeed } from '../useMapLiveFeed';
+import { useFail } from '../useFail';
 import '../map-page.css';
 
 type Panel = 'fence' | 'track' | 'marks' | 'dataList' | 'layers' | 'sos';
@@ -65,6 +66,7 @@ export function openFollowWindow(cid: string): number {
 export default function MonitoringPage({ screen }: { screen: Screen }) {
   const { t } = useTranslation('map');
   const { message, modal } = App.useApp();
+  const fail = useFail();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const gate = useGateContext();
@@ -153,10 +155,7 @@ export default function MonitoringPage({ screen }: { screen: Screen }) {
         return void pttEngine()
           .invite('single', { msId: selected })
           .then(() => message.success(t('card.calling')))
-          .catch((e: unknown) => {
-            const code = (e as { code?: string })?.code ?? 'failed';
-            message.error(t(`codes.${code}`, { defaultValue: t('codes.failed', { code }) }));
-          });
+          .catch(fail);
       case 'message':
         return void navigate(`/message?msId=${encodeURIComponent(selected)}`);
       case 'track':
