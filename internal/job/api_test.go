@@ -18,59 +18,46 @@ const wait = 5 * time.Second
 
 var jobTables = []string{"jobs", "job_tickets", "job_history"}
 
+// env is the safety world (safetytest.Env: F with three terminals, Other with one) and a terminal's HTTP
+// session, which the console endpoints refuse.
 type env struct {
-	t     *testing.T
-	s     *testkit.Server
-	f     safetytest.Fleet
-	other safetytest.Fleet
-	tok   string
-	otok  string
-	ttok  string // a terminal's HTTP session: the console endpoints refuse it
+	*safetytest.Env
+	ttok string
 }
 
 func newEnv(t *testing.T, engine string) *env {
 	s := testkit.StartOn(t, engine)
-	e := &env{t: t, s: s}
-	e.f = safetytest.Seed(t, s.DB, 3, "")
-	e.other = safetytest.Seed(t, s.DB, 1, "")
-	e.tok, e.otok = e.f.Token(t, s.DB), e.other.Token(t, s.DB)
+	e := &env{Env: safetytest.NewEnv(t, s, 3)}
 	var err error
-	if e.ttok, err = s.Sessions.Create(context.Background(), e.f.Terminals[0], e.f.CustomerID); err != nil {
+	if e.ttok, err = s.Sessions.Create(context.Background(), e.F.Terminals[0], e.F.CustomerID); err != nil {
 		t.Fatal(err)
 	}
 	return e
 }
 
-func (e *env) do(method, path, tok string, params map[string]any) testkit.Reply {
-	e.t.Helper()
-	return testkit.Do(e.t, e.s.URL, method, path, tok, params)
-}
-
 // add sends a job and returns it.
 func (e *env) add(task string, ms ...string) job.Job {
-	e.t.Helper()
-	r := e.do(http.MethodPost, "/ds/job/add", e.tok, map[string]any{"job": task, "msIds": ms, "address": "Gate 4",
+	e.T.Helper()
+	r := e.Do(http.MethodPost, "/ds/job/add", e.Tok, map[string]any{"job": task, "msIds": ms, "address": "Gate 4",
 		"lat": 41.01, "lng": 29.02})
 	if r.Code != "0" {
-		e.t.Fatalf("add: %s %s", r.Code, r.Msg)
+		e.T.Fatalf("add: %s %s", r.Code, r.Msg)
 	}
 	var j job.Job
-	r.Into(e.t, &j)
+	r.Into(e.T, &j)
 	return j
 }
 
 func (e *env) count(q string, args ...any) int {
-	e.t.Helper()
+	e.T.Helper()
 	var n int
-	if err := e.s.DB.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
-		e.t.Fatal(err)
+	if err := e.S.DB.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
+		e.T.Fatal(err)
 	}
 	return n
 }
 
-func (e *env) logs() int {
-	return e.count(`SELECT COUNT(*) FROM oplog WHERE customer_id = ? AND type = 140`, e.f.CustomerID)
-}
+func (e *env) logs() int { return e.Logs(e.F.CustomerID, 140) }
 
 func page(t *testing.T, r testkit.Reply) httpx.Page[job.Job] {
 	var p httpx.Page[job.Job]
@@ -84,8 +71,8 @@ func TestJobAPI(t *testing.T) { testkit.EachEngine(t, jobAPI) }
 
 func jobAPI(t *testing.T, engine string) {
 	e := newEnv(t, engine)
-	T := e.f.Terminals
-	con := testkit.Console(t, e.s.URL, e.tok)
+	T := e.F.Terminals
+	con := testkit.Console(t, e.S.URL, e.Tok)
 	many := make([]string, job.MaxAssignees+1)
 	for i := range many {
 		many[i] = fmt.Sprintf("9%07d", i)
@@ -103,32 +90,32 @@ func jobAPI(t *testing.T, engine string) {
 		return m
 	}
 	var first, second job.Job
-	api := testkit.APITest{Server: e.s, State: jobTables, Socket: con}
+	api := testkit.APITest{Server: e.S, State: jobTables, Socket: con}
 	api.Run(t, []testkit.Scenario{
 		{Name: "add: no token", Method: "POST", Path: "/ds/job/add", Params: base(), Code: "105", Status: 401},
 		{Name: "add: a terminal's session", Method: "POST", Path: "/ds/job/add", Token: e.ttok, Params: base(), Code: "107", Status: 403},
-		{Name: "add: no task", Method: "POST", Path: "/ds/job/add", Token: e.tok, Params: base("job", nil), Code: "130", Status: 400},
-		{Name: "add: blank task", Method: "POST", Path: "/ds/job/add", Token: e.tok, Params: base("job", "   "), Code: "130"},
-		{Name: "add: no terminal", Method: "POST", Path: "/ds/job/add", Token: e.tok, Params: base("msIds", nil), Code: "131"},
-		{Name: "add: empty terminal list", Method: "POST", Path: "/ds/job/add", Token: e.tok, Params: base("msIds", []string{}), Code: "131"},
-		{Name: "add: 101 terminals", Method: "POST", Path: "/ds/job/add", Token: e.tok, Params: base("msIds", many), Code: "132"},
-		{Name: "add: lat without lng", Method: "POST", Path: "/ds/job/add", Token: e.tok, Params: base("lng", nil), Code: "133"},
-		{Name: "add: lat off the globe", Method: "POST", Path: "/ds/job/add", Token: e.tok, Params: base("lat", 95), Code: "133"},
-		{Name: "add: task too long", Method: "POST", Path: "/ds/job/add", Token: e.tok, Params: base("job", strings.Repeat("x", 501)), Code: "136"},
-		{Name: "add: address too long", Method: "POST", Path: "/ds/job/add", Token: e.tok, Params: base("address", strings.Repeat("x", 201)), Code: "136"},
-		{Name: "add: illegal characters", Method: "POST", Path: "/ds/job/add", Token: e.tok, Params: base("job", "pump\u202e"), Code: "400"},
-		{Name: "add: another customer's terminal", Method: "POST", Path: "/ds/job/add", Token: e.tok,
-			Params: base("msIds", []string{T[0], e.other.Terminals[0]}), Code: "404", Status: 404},
-		{Name: "add: a dispatcher as assignee", Method: "POST", Path: "/ds/job/add", Token: e.tok,
-			Params: base("msIds", []string{e.f.Dispatcher}), Code: "404"},
-		{Name: "add: our terminal from another customer's console", Method: "POST", Path: "/ds/job/add", Token: e.otok,
+		{Name: "add: no task", Method: "POST", Path: "/ds/job/add", Token: e.Tok, Params: base("job", nil), Code: "130", Status: 400},
+		{Name: "add: blank task", Method: "POST", Path: "/ds/job/add", Token: e.Tok, Params: base("job", "   "), Code: "130"},
+		{Name: "add: no terminal", Method: "POST", Path: "/ds/job/add", Token: e.Tok, Params: base("msIds", nil), Code: "131"},
+		{Name: "add: empty terminal list", Method: "POST", Path: "/ds/job/add", Token: e.Tok, Params: base("msIds", []string{}), Code: "131"},
+		{Name: "add: 101 terminals", Method: "POST", Path: "/ds/job/add", Token: e.Tok, Params: base("msIds", many), Code: "132"},
+		{Name: "add: lat without lng", Method: "POST", Path: "/ds/job/add", Token: e.Tok, Params: base("lng", nil), Code: "133"},
+		{Name: "add: lat off the globe", Method: "POST", Path: "/ds/job/add", Token: e.Tok, Params: base("lat", 95), Code: "133"},
+		{Name: "add: task too long", Method: "POST", Path: "/ds/job/add", Token: e.Tok, Params: base("job", strings.Repeat("x", 501)), Code: "136"},
+		{Name: "add: address too long", Method: "POST", Path: "/ds/job/add", Token: e.Tok, Params: base("address", strings.Repeat("x", 201)), Code: "136"},
+		{Name: "add: illegal characters", Method: "POST", Path: "/ds/job/add", Token: e.Tok, Params: base("job", "pump\u202e"), Code: "400"},
+		{Name: "add: another customer's terminal", Method: "POST", Path: "/ds/job/add", Token: e.Tok,
+			Params: base("msIds", []string{T[0], e.Other.Terminals[0]}), Code: "404", Status: 404},
+		{Name: "add: a dispatcher as assignee", Method: "POST", Path: "/ds/job/add", Token: e.Tok,
+			Params: base("msIds", []string{e.F.Dispatcher}), Code: "404"},
+		{Name: "add: our terminal from another customer's console", Method: "POST", Path: "/ds/job/add", Token: e.OTok,
 			Params: base(), Code: "404"},
-		{Name: "add: two terminals, micro-degrees", Method: "POST", Path: "/ds/job/add", Token: e.tok,
+		{Name: "add: two terminals, micro-degrees", Method: "POST", Path: "/ds/job/add", Token: e.Tok,
 			Params: base("lat", 41012300, "lng", 29045600), Code: "0", Events: []string{job.EventChanged},
 			Check: func(t *testing.T, r testkit.Reply) {
 				r.Into(t, &first)
 				if first.JobID == 0 || first.Status != job.Unsettled || len(first.JobMsList) != 2 || first.Lat == nil ||
-					*first.Lat != 41.0123 || *first.Lng != 29.0456 || first.Creator != e.f.Dispatcher || first.SendTime == 0 {
+					*first.Lat != 41.0123 || *first.Lng != 29.0456 || first.Creator != e.F.Dispatcher || first.SendTime == 0 {
 					t.Fatalf("%s", r.Result)
 				}
 				for _, tk := range first.JobMsList {
@@ -137,7 +124,7 @@ func jobAPI(t *testing.T, engine string) {
 					}
 				}
 			}},
-		{Name: "add: jobMsList objects, task alias, no position", Method: "POST", Path: "/ds/job/add", Token: e.tok,
+		{Name: "add: jobMsList objects, task alias, no position", Method: "POST", Path: "/ds/job/add", Token: e.Tok,
 			Params: map[string]any{"task": "Unlock the east door", "jobMsList": []map[string]any{{"msId": T[2]}}}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				r.Into(t, &second)
@@ -146,7 +133,7 @@ func jobAPI(t *testing.T, engine string) {
 				}
 			}},
 	})
-	if n := e.count(`SELECT COUNT(*) FROM job_history WHERE customer_id = ? AND action = 'created'`, e.f.CustomerID); n != 3 {
+	if n := e.count(`SELECT COUNT(*) FROM job_history WHERE customer_id = ? AND action = 'created'`, e.F.CustomerID); n != 3 {
 		t.Fatalf("%d created history entries, want 3", n)
 	}
 	if n := e.logs(); n != 2 {
@@ -168,7 +155,7 @@ func jobAPI(t *testing.T, engine string) {
 		}
 	}
 	list := func(name string, params map[string]any, want ...job.ID) testkit.Scenario {
-		return testkit.Scenario{Name: "list: " + name, Method: "GET", Path: "/ds/job/list", Token: e.tok, Params: params,
+		return testkit.Scenario{Name: "list: " + name, Method: "GET", Path: "/ds/job/list", Token: e.Tok, Params: params,
 			Code: "0", Check: lists(want...)}
 	}
 	api.Run(t, []testkit.Scenario{
@@ -184,45 +171,45 @@ func jobAPI(t *testing.T, engine string) {
 		list("by jobId", map[string]any{"jobId": first.JobID}, first.JobID),
 		list("this month", map[string]any{"sTime": from.UnixMilli(), "eTime": from.AddDate(0, 1, 0).UnixMilli() - 1},
 			second.JobID, first.JobID),
-		{Name: "list: start after end", Method: "GET", Path: "/ds/job/list", Token: e.tok,
+		{Name: "list: start after end", Method: "GET", Path: "/ds/job/list", Token: e.Tok,
 			Params: map[string]any{"sTime": from.UnixMilli() + 1, "eTime": from.UnixMilli()}, Code: "93"},
-		{Name: "list: across months", Method: "GET", Path: "/ds/job/list", Token: e.tok,
+		{Name: "list: across months", Method: "GET", Path: "/ds/job/list", Token: e.Tok,
 			Params: map[string]any{"sTime": from.UnixMilli() - 1, "eTime": from.UnixMilli() + 1}, Code: "95"},
-		{Name: "list: a state that does not exist", Method: "GET", Path: "/ds/job/list", Token: e.tok, Params: map[string]any{"state": 9}, Code: "400"},
-		{Name: "list: page size 0", Method: "GET", Path: "/ds/job/list", Token: e.tok, Params: map[string]any{"pageSize": 0}, Code: "400"},
-		{Name: "list: another customer sees none", Method: "GET", Path: "/ds/job/list", Token: e.otok, Code: "0", Check: lists()},
+		{Name: "list: a state that does not exist", Method: "GET", Path: "/ds/job/list", Token: e.Tok, Params: map[string]any{"state": 9}, Code: "400"},
+		{Name: "list: page size 0", Method: "GET", Path: "/ds/job/list", Token: e.Tok, Params: map[string]any{"pageSize": 0}, Code: "400"},
+		{Name: "list: another customer sees none", Method: "GET", Path: "/ds/job/list", Token: e.OTok, Code: "0", Check: lists()},
 		{Name: "list: a terminal's session", Method: "GET", Path: "/ds/job/list", Token: e.ttok, Code: "107"},
-		{Name: "history: created per ticket", Method: "GET", Path: "/ds/job/history", Token: e.tok,
+		{Name: "history: created per ticket", Method: "GET", Path: "/ds/job/history", Token: e.Tok,
 			Params: map[string]any{"jobId": first.JobID}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				var h struct{ List []job.HistoryEntry }
 				r.Into(t, &h)
-				if len(h.List) != 2 || h.List[0].Action != "created" || h.List[0].By != e.f.Dispatcher {
+				if len(h.List) != 2 || h.List[0].Action != "created" || h.List[0].By != e.F.Dispatcher {
 					t.Fatalf("%s", r.Result)
 				}
 			}},
-		{Name: "history: another customer's job", Method: "GET", Path: "/ds/job/history", Token: e.otok,
+		{Name: "history: another customer's job", Method: "GET", Path: "/ds/job/history", Token: e.OTok,
 			Params: map[string]any{"jobId": first.JobID}, Code: "404"},
-		{Name: "history: no jobId", Method: "GET", Path: "/ds/job/history", Token: e.tok, Code: "400"},
+		{Name: "history: no jobId", Method: "GET", Path: "/ds/job/history", Token: e.Tok, Code: "400"},
 
-		{Name: "delete: no jobId", Method: "DELETE", Path: "/ds/job/delete", Token: e.tok, Code: "400"},
-		{Name: "delete: not an id", Method: "DELETE", Path: "/ds/job/delete", Token: e.tok, Params: map[string]any{"jobId": "x"}, Code: "400"},
-		{Name: "delete: unknown job", Method: "DELETE", Path: "/ds/job/delete", Token: e.tok, Params: map[string]any{"jobId": 99999}, Code: "404"},
-		{Name: "delete: another customer's job", Method: "DELETE", Path: "/ds/job/delete", Token: e.otok,
+		{Name: "delete: no jobId", Method: "DELETE", Path: "/ds/job/delete", Token: e.Tok, Code: "400"},
+		{Name: "delete: not an id", Method: "DELETE", Path: "/ds/job/delete", Token: e.Tok, Params: map[string]any{"jobId": "x"}, Code: "400"},
+		{Name: "delete: unknown job", Method: "DELETE", Path: "/ds/job/delete", Token: e.Tok, Params: map[string]any{"jobId": 99999}, Code: "404"},
+		{Name: "delete: another customer's job", Method: "DELETE", Path: "/ds/job/delete", Token: e.OTok,
 			Params: map[string]any{"jobId": first.JobID}, Code: "404"},
-		{Name: "delete: a terminal without a ticket of it", Method: "DELETE", Path: "/ds/job/delete", Token: e.tok,
+		{Name: "delete: a terminal without a ticket of it", Method: "DELETE", Path: "/ds/job/delete", Token: e.Tok,
 			Params: map[string]any{"jobId": first.JobID, "msId": T[2]}, Code: "404"},
 		{Name: "delete: a terminal's session", Method: "DELETE", Path: "/ds/job/delete", Token: e.ttok,
 			Params: map[string]any{"jobId": first.JobID, "msId": T[1]}, Code: "107"},
-		{Name: "delete: one terminal's ticket", Method: "DELETE", Path: "/ds/job/delete", Token: e.tok,
+		{Name: "delete: one terminal's ticket", Method: "DELETE", Path: "/ds/job/delete", Token: e.Tok,
 			Params: map[string]any{"jobId": first.JobID, "msId": T[1]}, Code: "0", Events: []string{job.EventRemoved},
 			Check: func(t *testing.T, r testkit.Reply) {
-				j, err := e.s.Jobs.Store().Get(context.Background(), e.f.CustomerID, first.JobID)
+				j, err := e.S.Jobs.Store().Get(context.Background(), e.F.CustomerID, first.JobID)
 				if err != nil || len(j.JobMsList) != 1 || j.JobMsList[0].MsID != T[0] {
 					t.Fatalf("%+v %v", j, err)
 				}
 			}},
-		{Name: "delete: the whole job", Method: "DELETE", Path: "/ds/job/delete", Token: e.tok,
+		{Name: "delete: the whole job", Method: "DELETE", Path: "/ds/job/delete", Token: e.Tok,
 			Params: map[string]any{"jobId": second.JobID}, Code: "0", Events: []string{job.EventRemoved},
 			Check: func(t *testing.T, r testkit.Reply) {
 				if n := e.count(`SELECT COUNT(*) FROM jobs WHERE id = ?`, second.JobID); n != 0 {
@@ -232,10 +219,10 @@ func jobAPI(t *testing.T, engine string) {
 					t.Fatal("its tickets are still stored")
 				}
 			}},
-		{Name: "delete: the last ticket takes the job with it", Method: "DELETE", Path: "/ds/job/delete", Token: e.tok,
+		{Name: "delete: the last ticket takes the job with it", Method: "DELETE", Path: "/ds/job/delete", Token: e.Tok,
 			Params: map[string]any{"jobId": first.JobID, "msId": T[0]}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
-				if n := e.count(`SELECT COUNT(*) FROM jobs WHERE customer_id = ?`, e.f.CustomerID); n != 0 {
+				if n := e.count(`SELECT COUNT(*) FROM jobs WHERE customer_id = ?`, e.F.CustomerID); n != 0 {
 					t.Fatalf("%d jobs left", n)
 				}
 			}},
@@ -247,11 +234,11 @@ func jobAPI(t *testing.T, engine string) {
 	for i := range 23 {
 		e.add(fmt.Sprintf("Round %d", i), T[i%3])
 	}
-	r := e.do(http.MethodGet, "/ds/job/list", e.tok, nil)
+	r := e.Do(http.MethodGet, "/ds/job/list", e.Tok, nil)
 	if p := page(t, r); p.Total != 23 || len(p.List) != job.DefPageSize || p.List[0].Job != "Round 22" {
 		t.Fatalf("default page: total %d, %d rows", p.Total, len(p.List))
 	}
-	r = e.do(http.MethodGet, "/ds/job/list", e.tok, map[string]any{"pageNo": 2})
+	r = e.Do(http.MethodGet, "/ds/job/list", e.Tok, map[string]any{"pageNo": 2})
 	if p := page(t, r); len(p.List) != 3 || p.List[2].Job != "Round 0" {
 		t.Fatalf("page 2: %d rows", len(p.List))
 	}

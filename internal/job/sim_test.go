@@ -16,8 +16,8 @@ import (
 // console receives each change in that order; a simulated worker who turns tickets down rejects with a reason.
 func TestSimulatedTerminalWorksTicket(t *testing.T) {
 	e := newEnv(t, "sqlite")
-	T := e.f.Terminals
-	con := testkit.Console(t, e.s.URL, e.tok)
+	T := e.F.Terminals
+	con := testkit.Console(t, e.S.URL, e.Tok)
 	run := func(ids []string, reject float64) {
 		var accts []sim.Account
 		for _, id := range ids {
@@ -25,7 +25,7 @@ func TestSimulatedTerminalWorksTicket(t *testing.T) {
 		}
 		rates := sim.Quiet
 		rates.JobPace, rates.JobReject = 2*time.Second, reject
-		f, err := sim.New(sim.Options{URL: e.s.URL, Accounts: accts, Seed: 3, Rates: rates, Loopback: true})
+		f, err := sim.New(sim.Options{URL: e.S.URL, Accounts: accts, Seed: 3, Rates: rates, Loopback: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,7 +34,7 @@ func TestSimulatedTerminalWorksTicket(t *testing.T) {
 		go func() { _ = f.Run(ctx); close(done) }()
 		t.Cleanup(func() { cancel(); <-done })
 		for _, id := range ids {
-			testkit.Eventually(t, 15*time.Second, id+" online", func() bool { return e.s.Hub.Online(id) })
+			testkit.Eventually(t, 15*time.Second, id+" online", func() bool { return e.S.Hub.Online(id) })
 		}
 	}
 	run([]string{T[0]}, -1) // never rejects
@@ -64,7 +64,7 @@ func TestSimulatedTerminalWorksTicket(t *testing.T) {
 			t.Fatalf("states %v, want %v", seen, want)
 		}
 	}
-	r := e.do(http.MethodGet, "/ds/job/history", e.tok, map[string]any{"jobId": j.JobID})
+	r := e.Do(http.MethodGet, "/ds/job/history", e.Tok, map[string]any{"jobId": j.JobID})
 	var h struct{ List []job.HistoryEntry }
 	r.Into(t, &h)
 	if len(h.List) != 5 || h.List[4].Action != "completed" {

@@ -63,9 +63,9 @@ func TestTicketLifecycle(t *testing.T) { testkit.EachEngine(t, ticketLifecycle) 
 
 func ticketLifecycle(t *testing.T, engine string) {
 	e := newEnv(t, engine)
-	T := e.f.Terminals
-	con := testkit.Console(t, e.s.URL, e.tok)
-	t1 := testkit.Terminal(t, e.s.URL, T[1], safetytest.Password)
+	T := e.F.Terminals
+	con := testkit.Console(t, e.S.URL, e.Tok)
+	t1 := testkit.Terminal(t, e.S.URL, T[1], safetytest.Password)
 
 	// T[0] is offline: its ticket waits. T[1] is online: it gets it at once.
 	j := e.add("Check the pump at gate 4", T[0], T[1])
@@ -77,7 +77,7 @@ func ticketLifecycle(t *testing.T, engine string) {
 	}
 	changed(t, con, j.JobID, T[1], job.Unsettled, true)
 
-	t0 := testkit.Terminal(t, e.s.URL, T[0], safetytest.Password)
+	t0 := testkit.Terminal(t, e.S.URL, T[0], safetytest.Password)
 	deliver(t, t0, j.JobID)
 	changed(t, con, j.JobID, T[0], job.Unsettled, true)
 	testkit.Eventually(t, wait, "both delivered", func() bool {
@@ -85,7 +85,7 @@ func ticketLifecycle(t *testing.T, engine string) {
 	})
 
 	id := map[string]any{"jobId": j.JobID}
-	snap := testkit.Snapshot(t, e.s.DB, jobTables...)
+	snap := testkit.Snapshot(t, e.S.DB, jobTables...)
 	// Refusals before anything happened: start and complete an unsettled ticket, reject without a reason, an
 	// unknown job, a reason too long, a console asking.
 	act(t, t0, job.ReqStart, id, "134")
@@ -98,7 +98,7 @@ func ticketLifecycle(t *testing.T, engine string) {
 	if r := con.Call(job.ReqAccept, id); r.Code != "107" {
 		t.Fatalf("a console accepted: %s", r.Code)
 	}
-	if after := testkit.Snapshot(t, e.s.DB, jobTables...); after != snap {
+	if after := testkit.Snapshot(t, e.S.DB, jobTables...); after != snap {
 		t.Fatalf("refusals changed the store:\n%s\n%s", snap, after)
 	}
 
@@ -139,10 +139,10 @@ func ticketLifecycle(t *testing.T, engine string) {
 	act(t, t1, job.ReqStart, id, "134")
 
 	// T[2] has no ticket of this job.
-	t2 := testkit.Terminal(t, e.s.URL, T[2], safetytest.Password)
+	t2 := testkit.Terminal(t, e.S.URL, T[2], safetytest.Password)
 	act(t, t2, job.ReqAccept, id, "404")
 	// A terminal of another customer neither.
-	o := testkit.Terminal(t, e.s.URL, e.other.Terminals[0], safetytest.Password)
+	o := testkit.Terminal(t, e.S.URL, e.Other.Terminals[0], safetytest.Password)
 	act(t, o, job.ReqAccept, id, "404")
 
 	// job.list: the terminal's open tickets and those settled lately.
@@ -159,7 +159,7 @@ func ticketLifecycle(t *testing.T, engine string) {
 	}
 
 	// History: created, delivered, accepted, started, completed for T[0]; created, delivered, rejected for T[1].
-	hr := e.do(http.MethodGet, "/ds/job/history", e.tok, map[string]any{"jobId": j.JobID, "msId": T[0]})
+	hr := e.Do(http.MethodGet, "/ds/job/history", e.Tok, map[string]any{"jobId": j.JobID, "msId": T[0]})
 	var h struct{ List []job.HistoryEntry }
 	hr.Into(t, &h)
 	want := []string{"created", "delivered", "accepted", "started", "completed"}
@@ -174,7 +174,7 @@ func ticketLifecycle(t *testing.T, engine string) {
 	if h.List[4].Reason != "Pump restarted" || h.List[4].State != job.Over || h.List[2].By != T[0] {
 		t.Fatalf("history %+v", h.List)
 	}
-	hr = e.do(http.MethodGet, "/ds/job/history", e.tok, map[string]any{"jobId": j.JobID, "msId": T[1]})
+	hr = e.Do(http.MethodGet, "/ds/job/history", e.Tok, map[string]any{"jobId": j.JobID, "msId": T[1]})
 	hr.Into(t, &h)
 	if len(h.List) != 3 || h.List[2].Action != "rejected" || h.List[2].Reason != "Too far away" {
 		t.Fatalf("history %s", hr.Result)
@@ -187,7 +187,7 @@ func ticketLifecycle(t *testing.T, engine string) {
 	// A deleted ticket: the online terminal is told, and can no longer act on it.
 	j2 := e.add("Second task", T[2])
 	deliver(t, t2, j2.JobID)
-	if r := e.do(http.MethodDelete, "/ds/job/delete", e.tok, map[string]any{"jobId": j2.JobID, "msId": T[2]}); r.Code != "0" {
+	if r := e.Do(http.MethodDelete, "/ds/job/delete", e.Tok, map[string]any{"jobId": j2.JobID, "msId": T[2]}); r.Code != "0" {
 		t.Fatalf("delete: %s", r.Code)
 	}
 	t2.WaitEvent(job.TermCanceled, wait, nil)
@@ -197,11 +197,11 @@ func ticketLifecycle(t *testing.T, engine string) {
 	j3 := e.add("Third task", T[2])
 	t2.WaitEvent(job.TermDeliver, wait, nil) // not acknowledged: the server times out and keeps it pending
 	t2.Close()
-	testkit.Eventually(t, 10*time.Second, "the terminal offline", func() bool { return !e.s.Hub.Online(T[2]) })
+	testkit.Eventually(t, 10*time.Second, "the terminal offline", func() bool { return !e.S.Hub.Online(T[2]) })
 	if n := e.count(`SELECT COUNT(*) FROM job_tickets WHERE job_id = ? AND delivered_at = 0`, j3.JobID); n != 1 {
 		t.Fatal("an unacknowledged ticket counts as delivered")
 	}
-	t2 = testkit.Terminal(t, e.s.URL, T[2], safetytest.Password)
+	t2 = testkit.Terminal(t, e.S.URL, T[2], safetytest.Password)
 	deliver(t, t2, j3.JobID)
 	changed(t, con, j3.JobID, T[2], job.Unsettled, true)
 }
@@ -211,11 +211,11 @@ func TestJobReport(t *testing.T) { testkit.EachEngine(t, jobReport) }
 
 func jobReport(t *testing.T, engine string) {
 	e := newEnv(t, engine)
-	T := e.f.Terminals
+	T := e.F.Terminals
 	a := e.add("A", T[0], T[1])
 	b := e.add("B", T[0])
 	e.add("C", T[1], T[2])
-	st := e.s.Jobs.Store()
+	st := e.S.Jobs.Store()
 	ctx := t.Context()
 	now := time.Now().UnixMilli()
 	for _, step := range []struct {
@@ -224,16 +224,16 @@ func jobReport(t *testing.T, engine string) {
 		act job.Action
 	}{{a.JobID, T[0], job.Accept}, {a.JobID, T[0], job.Start}, {a.JobID, T[0], job.Complete}, {a.JobID, T[1], job.Reject},
 		{b.JobID, T[0], job.Accept}} {
-		if _, err := st.Act(ctx, e.f.CustomerID, step.id, step.ms, step.act, "r", "", "", now); err != nil {
+		if _, err := st.Act(ctx, e.F.CustomerID, step.id, step.ms, step.act, "r", "", "", now); err != nil {
 			t.Fatal(err)
 		}
 	}
 	day := time.Now().UTC()
 	from := time.Date(day.Year(), day.Month(), 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 	to := time.Date(day.Year(), day.Month()+1, 1, 0, 0, 0, 0, time.UTC).UnixMilli() - 1
-	api := testkit.APITest{Server: e.s, State: jobTables}
+	api := testkit.APITest{Server: e.S, State: jobTables}
 	api.Run(t, []testkit.Scenario{
-		{Name: "by terminal and state", Method: "POST", Path: "/ds/report/findJobReport", Token: e.tok,
+		{Name: "by terminal and state", Method: "POST", Path: "/ds/report/findJobReport", Token: e.Tok,
 			Params: map[string]any{"sTime": from, "eTime": to}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				var rep job.Report
@@ -255,16 +255,16 @@ func jobReport(t *testing.T, engine string) {
 					t.Errorf("total %+v", rep.Total)
 				}
 			}},
-		{Name: "some terminals", Method: "POST", Path: "/ds/report/findJobReport", Token: e.tok,
+		{Name: "some terminals", Method: "POST", Path: "/ds/report/findJobReport", Token: e.Tok,
 			Params: map[string]any{"sTime": from, "eTime": to, "msIds": T[2]}, Code: "0", Contains: []string{`"total":{"msId":"","msName":"","total":1`}},
-		{Name: "a range before the jobs", Method: "POST", Path: "/ds/report/findJobReport", Token: e.tok,
+		{Name: "a range before the jobs", Method: "POST", Path: "/ds/report/findJobReport", Token: e.Tok,
 			Params: map[string]any{"sTime": from, "eTime": from + 1}, Code: "0", Contains: []string{`"list":[]`}},
-		{Name: "another customer", Method: "POST", Path: "/ds/report/findJobReport", Token: e.otok,
+		{Name: "another customer", Method: "POST", Path: "/ds/report/findJobReport", Token: e.OTok,
 			Params: map[string]any{"sTime": from, "eTime": to}, Code: "0", Contains: []string{`"list":[]`}},
-		{Name: "no start", Method: "POST", Path: "/ds/report/findJobReport", Token: e.tok, Params: map[string]any{"eTime": to}, Code: "400"},
-		{Name: "start after end", Method: "POST", Path: "/ds/report/findJobReport", Token: e.tok,
+		{Name: "no start", Method: "POST", Path: "/ds/report/findJobReport", Token: e.Tok, Params: map[string]any{"eTime": to}, Code: "400"},
+		{Name: "start after end", Method: "POST", Path: "/ds/report/findJobReport", Token: e.Tok,
 			Params: map[string]any{"sTime": to, "eTime": from}, Code: "93"},
-		{Name: "across months", Method: "POST", Path: "/ds/report/findJobReport", Token: e.tok,
+		{Name: "across months", Method: "POST", Path: "/ds/report/findJobReport", Token: e.Tok,
 			Params: map[string]any{"sTime": from - 1, "eTime": to}, Code: "95"},
 		{Name: "a terminal's session", Method: "POST", Path: "/ds/report/findJobReport", Token: e.ttok,
 			Params: map[string]any{"sTime": from, "eTime": to}, Code: "107"},
