@@ -1,6 +1,7 @@
 // Custom themes per host (docs/api.md "Custom themes", ADR 0021): the customer's host names and the skin of each,
 // which is what that host's login page and console show.
-import { http } from '../../shared/http/client';
+import { http, type Page } from '../../shared/http/client';
+import { queryKeys } from '../../shared/queryKeys';
 
 /** Every skin field of spec §3. Logos are data:image/png;base64 URLs (or "" for none). */
 export interface Theme {
@@ -20,11 +21,6 @@ export interface Theme {
 export interface HostEntry {
   hostname: string;
   hasTheme: boolean;
-}
-
-interface Page<T> {
-  total: number;
-  list: T[];
 }
 
 export const THEME_PATHS = {
@@ -58,8 +54,4 @@ export const themeApi = {
   remove: (hostname: string) => http.del<{ hostname: string }>(THEME_PATHS.remove, { hostname }),
 };
 
-export const themeKeys = {
-  all: ['theme'] as const,
-  hosts: () => [...themeKeys.all, 'hosts'] as const,
-  themes: () => [...themeKeys.all, 'themes'] as const,
-};
+export const themeKeys = queryKeys('theme', ['hosts', 'themes']);
