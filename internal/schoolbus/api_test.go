@@ -62,14 +62,13 @@ func TestSchoolBus(t *testing.T) { testkit.EachEngine(t, schoolBus) }
 
 func schoolBus(t *testing.T, engine string) {
 	s := testkit.StartOn(t, engine)
-	f := safetytest.Seed(t, s.DB, 2, "")
-	o := safetytest.Seed(t, s.DB, 1, "")
-	tok, otok := f.Token(t, s.DB), o.Token(t, s.DB)
+	e := safetytest.NewEnv(t, s, 2)
+	f, tok, otok := e.F, e.Tok, e.OTok
 	ttok, err := s.Sessions.Create(context.Background(), f.Terminals[0], f.CustomerID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	con := testkit.Console(t, s.URL, tok)
+	con := e.Console()
 	var ada, bo schoolbus.Student
 	// Avatars: the customer's own image in the file store, by id or address; nothing else.
 	photo := filetest.MustUpload(t, s, tok, "ada.png", filetest.PNG(), "")

@@ -17,9 +17,9 @@ import (
 // once, and who is on the bus now is what the last punch of each student says.
 func TestSimulatedBusPunches(t *testing.T) {
 	s := testkit.Start(t)
-	f := safetytest.Seed(t, s.DB, 1, "")
-	tok := f.Token(t, s.DB)
-	con := testkit.Console(t, s.URL, tok)
+	e := safetytest.NewEnv(t, s, 1)
+	f, tok := e.F, e.Tok
+	con := e.Console()
 	bus := f.Terminals[0]
 	cards := []string{"S1", "S2", "S3"}
 	ids := map[string]schoolbus.StudentID{}
