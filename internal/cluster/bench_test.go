@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"tenfour/internal/platform/realtime"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
 )
 
@@ -25,12 +24,12 @@ func TestClusterAlarmFanout(t *testing.T) {
 	}
 	c := newCluster(t)
 	nodes := []*testkit.Server{c.node("n1"), c.node("n2"), c.node("n3")}
-	f := rttest.NewFleet(t, nodes[0].DB, "1", 0)
+	f := testkit.NewFleet(t, nodes[0].DB, "1", 0, 1)
 	consoles := make([]*testkit.Socket, 20)
 	for i := range consoles {
 		id := fmt.Sprintf("1%07d", 900+i) // 20 dispatchers of the customer, each signed in on one node
-		rttest.Account(t, nodes[0].DB, f.CustomerID, id, "20", f.Group)
-		consoles[i] = nodes[i%3].Console(id, f.CustomerID)
+		testkit.Provision(t, nodes[0].DB, f.Customer, id, "20", f.Groups[0])
+		consoles[i] = nodes[i%3].Console(id, f.Customer)
 	}
 	for _, con := range consoles {
 		con.Drain()
@@ -64,7 +63,7 @@ func TestClusterAlarmFanout(t *testing.T) {
 	for i := range alarms {
 		mu.Lock()
 		sent[i] = time.Now()
-		seq, err := nodes[2].Hub.PublishDurable(ctx, f.CustomerID, "sos.alarm", map[string]any{"id": i}, realtime.Consoles)
+		seq, err := nodes[2].Hub.PublishDurable(ctx, f.Customer, "sos.alarm", map[string]any{"id": i}, realtime.Consoles)
 		seqs[i] = seq
 		mu.Unlock()
 		if err != nil {

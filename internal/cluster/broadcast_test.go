@@ -14,7 +14,6 @@ import (
 	"github.com/coder/websocket"
 
 	"tenfour/internal/broadcast"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/platform/timerange"
 	"tenfour/internal/testkit"
 )
@@ -112,11 +111,11 @@ func TestBroadcastTimedTaskFiresOnceAndTheSchedulerMoves(t *testing.T) {
 	p3 := c.child("n3")
 	testkit.Eventually(t, 5*time.Second, "node 3 holds the scheduler's lease", func() bool { return holder() == "n3" })
 	n1, n2 := c.node("n1"), c.node("n2")
-	f := rttest.NewFleet(t, n1.DB, "1", 1)
-	con := n1.Console(f.Dispatcher, f.CustomerID)
+	f := testkit.NewFleet(t, n1.DB, "1", 1, 1)
+	con := n1.Console(f.Dispatcher, f.Customer)
 
 	ctx := context.Background()
-	r := testkit.Do(t, n1.URL, "POST", "/broadcast/v1/login", n1.Token(f.Dispatcher, f.CustomerID),
+	r := testkit.Do(t, n1.URL, "POST", "/broadcast/v1/login", n1.Token(f.Dispatcher, f.Customer),
 		map[string]any{"username": f.Dispatcher, "password": "{secret}"})
 	if r.Code != "200" {
 		t.Fatalf("broadcast login: %s %s", r.Code, r.Msg)
@@ -141,11 +140,11 @@ func TestBroadcastTimedTaskFiresOnceAndTheSchedulerMoves(t *testing.T) {
 	ok("POST", "/broadcast/v1/device", map[string]any{"org_id": org.ID, "name": "Gate", "code": "gate"}, &dev)
 	var file int64
 	if err := n1.DB.WriteRow(ctx, `INSERT INTO bc_files (customer_id, group_id, original_name, name, length_ms, size, created_at)
-		VALUES (?, 0, 'bell.mp3', ?, 2000, 32000, 1) RETURNING id`, f.CustomerID, fmt.Sprintf("%032x.mp3", time.Now().UnixNano())).Scan(&file); err != nil {
+		VALUES (?, 0, 'bell.mp3', ?, 2000, 32000, 1) RETURNING id`, f.Customer, fmt.Sprintf("%032x.mp3", time.Now().UnixNano())).Scan(&file); err != nil {
 		t.Fatal(err)
 	}
 	spk := connectSpeaker(t, n2.URL, org.ID, "gate", orgPass) // the speaker's connection is on node 2
-	loc, err := timerange.Zone(ctx, n1.DB, f.CustomerID)
+	loc, err := timerange.Zone(ctx, n1.DB, f.Customer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,11 +199,11 @@ func TestBroadcastTimedTaskFiresOnceAndTheSchedulerMoves(t *testing.T) {
 func TestDeadNodesOpenRecordingsAreClosed(t *testing.T) {
 	c := newCluster(t)
 	n1 := c.node("n1")
-	f := rttest.NewFleet(t, n1.DB, "1", 1)
+	f := testkit.NewFleet(t, n1.DB, "1", 1, 1)
 	start := time.Now().Add(-time.Minute).UnixMilli()
 	for _, r := range []struct{ path, node string }{{"camera-records/dead.mp4", "gone"}, {"camera-records/live.mp4", "n1"}} {
 		if _, err := n1.DB.Exec(context.Background(), `INSERT INTO camera_records (customer_id, camera_id, stream, path, start_at, node_id)
-			VALUES (?, 1, 'gate', ?, ?, ?)`, f.CustomerID, r.path, start, r.node); err != nil {
+			VALUES (?, 1, 'gate', ?, ?, ?)`, f.Customer, r.path, start, r.node); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
@@ -62,6 +61,36 @@ func answer(ctx context.Context, t *testing.T, callee *termclient.Client, callID
 	}
 }
 
+// connectCall has caller call msID, callee (msID's client) ring and answer, and the caller acknowledge; it returns
+// the call's id once the caller saw the answer and the callee the connection.
+func connectCall(ctx context.Context, t *testing.T, caller, callee *termclient.Client, msID string) string {
+	t.Helper()
+	callID := invite(ctx, t, caller, msID)
+	answer(ctx, t, callee, callID)
+	waitCallState(ctx, t, "the caller", caller, callID, "answered", 200)
+	if err := caller.Call(ctx, "call.ack", map[string]any{"callId": callID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitCallState(ctx, t, "the callee", callee, callID, "connected", 202)
+	return callID
+}
+
+// talkTo has talker send sent numbered packets in call callID ("": a bare press) and checks that listener, who
+// heard nothing before, hears them in order; it returns the talker's floor reply.
+func talkTo(ctx context.Context, t *testing.T, who string, talker, listener *termclient.Client, callID string, sent int) termclient.FloorReply {
+	t.Helper()
+	r, err := talker.Talk(ctx, callID, "", numbered(sent), 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := listener.WaitPackets(ctx, sent-2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStream(t, who, got, 0, sent)
+	return r
+}
+
 // A dispatcher on node 1 calls a terminal on node 2: the invite reaches it, its ringing and answer come back, the
 // acknowledged call connects on both; the dispatcher's talk is heard on node 2 and the terminal's on node 1, packet
 // for packet, both ways through the relay; the terminal's press while the dispatcher talks is refused by the call's
@@ -69,47 +98,25 @@ func answer(ctx context.Context, t *testing.T, callee *termclient.Client, callID
 func TestIndividualCallAcrossNodes(t *testing.T) {
 	c := newCluster(t)
 	n1, n2, n3 := c.node("n1"), c.node("n2"), c.node("n3")
-	f := rttest.NewFleet(t, n1.DB, "1", 2)
-	con := dialConsole(t, n1, f.Dispatcher, f.CustomerID)
-	callee := dialListener(t, n2.URL, f.Terminals[0])
-	bystander := dialListener(t, n3.URL, f.Terminals[1]) // of the same group: hears nothing of the call
+	f := testkit.NewFleet(t, n1.DB, "1", 2, 1)
+	con := dialConsole(t, n1, f.Dispatcher, f.Customer)
+	callee := dialTerminal(t, n2.URL, f.Terminals[0])
+	bystander := dialTerminal(t, n3.URL, f.Terminals[1]) // of the same group: hears nothing of the call
 	linked(t, n1, n2, n3)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
-	callID := invite(ctx, t, con, f.Terminals[0])
-	answer(ctx, t, callee, callID)
-	waitCallState(ctx, t, "the caller", con, callID, "answered", 200)
-	if err := con.Call(ctx, "call.ack", map[string]any{"callId": callID}, nil); err != nil {
-		t.Fatal(err)
-	}
-	waitCallState(ctx, t, "the callee", callee, callID, "connected", 202)
+	callID := connectCall(ctx, t, con, callee, f.Terminals[0])
 
-	// the caller's talk reaches the callee on node 2
+	// the caller's talk reaches the callee on node 2, the callee's the caller on node 1 (a bare press means its
+	// call, as on one node)
 	const sent = 50
-	if _, err := con.Talk(ctx, callID, "", numbered(sent), 20*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	got, err := callee.WaitPackets(ctx, sent-2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkStream(t, "the callee on node 2", got, 0, sent)
-
-	// the callee's talk reaches the caller on node 1 (a bare press means its call, as on one node)
-	r, err := callee.Talk(ctx, "", "", numbered(sent), 20*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.CallID != callID {
+	talkTo(ctx, t, "the callee on node 2", con, callee, callID, sent)
+	if r := talkTo(ctx, t, "the caller on node 1", callee, con, "", sent); r.CallID != callID {
 		t.Fatalf("the callee's press was granted in %q, not its call %q", r.CallID, callID)
 	}
-	back, err := con.WaitPackets(ctx, sent-2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkStream(t, "the caller on node 1", back, 0, sent)
-	t.Logf("node 2's callee heard %d of %d packets, node 1's caller %d of %d", len(got), sent, len(back), sent)
+	t.Logf("node 2's callee heard %d of %d packets, node 1's caller %d of %d", callee.ReceivedCount(), sent,
+		con.ReceivedCount(), sent)
 	if n := bystander.ReceivedCount(); n != 0 {
 		t.Fatalf("a terminal on node 3 outside the call heard %d packets", n)
 	}
@@ -168,10 +175,10 @@ func TestIndividualCallAcrossNodes(t *testing.T) {
 func TestIndividualCallRefusalsAcrossNodes(t *testing.T) {
 	c := newCluster(t)
 	n1, n2 := c.node("n1"), c.node("n2")
-	f := rttest.NewFleet(t, n1.DB, "1", 3)
-	con := dialConsole(t, n1, f.Dispatcher, f.CustomerID)
-	a := dialListener(t, n2.URL, f.Terminals[0])
-	b := dialListener(t, n2.URL, f.Terminals[1])
+	f := testkit.NewFleet(t, n1.DB, "1", 3, 1)
+	con := dialConsole(t, n1, f.Dispatcher, f.Customer)
+	a := dialTerminal(t, n2.URL, f.Terminals[0])
+	b := dialTerminal(t, n2.URL, f.Terminals[1])
 	linked(t, n1, n2)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -211,21 +218,14 @@ func TestIndividualCallEndsWhenTheCalleesNodeDies(t *testing.T) {
 	c := newCluster(t)
 	n1 := c.node("n1")
 	p2 := c.child("n2", "--media-interfaces", "lo")
-	f := rttest.NewFleet(t, n1.DB, "1", 2)
-	con := dialConsole(t, n1, f.Dispatcher, f.CustomerID)
-	callee := dialListener(t, p2.URL, f.Terminals[0])
-	linked(t, n1)
-	testkit.Eventually(t, 10*time.Second, "a media relay to node 2", func() bool { return len(n1.MediaRelay.Links()) == 1 })
+	f := testkit.NewFleet(t, n1.DB, "1", 2, 1)
+	con := dialConsole(t, n1, f.Dispatcher, f.Customer)
+	callee := dialTerminal(t, p2.URL, f.Terminals[0])
+	linkedWith(t, []string{"n2"}, n1)
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 
-	callID := invite(ctx, t, con, f.Terminals[0])
-	answer(ctx, t, callee, callID)
-	waitCallState(ctx, t, "the caller", con, callID, "answered", 200)
-	if err := con.Call(ctx, "call.ack", map[string]any{"callId": callID}, nil); err != nil {
-		t.Fatal(err)
-	}
-	waitCallState(ctx, t, "the callee", callee, callID, "connected", 202)
+	callID := connectCall(ctx, t, con, callee, f.Terminals[0])
 	p2.Kill(t)
 	killed := time.Now()
 	waitCallState(ctx, t, "the caller", con, callID, "ended", 101)
@@ -243,38 +243,18 @@ func TestIndividualCallEndsWhenTheCalleesNodeDies(t *testing.T) {
 func TestTerminalCallsAConsoleOnAnotherNode(t *testing.T) {
 	c := newCluster(t)
 	n1, n2 := c.node("n1"), c.node("n2")
-	f := rttest.NewFleet(t, n1.DB, "1", 1)
-	con := dialConsole(t, n1, f.Dispatcher, f.CustomerID)
-	caller := dialListener(t, n2.URL, f.Terminals[0])
+	f := testkit.NewFleet(t, n1.DB, "1", 1, 1)
+	con := dialConsole(t, n1, f.Dispatcher, f.Customer)
+	caller := dialTerminal(t, n2.URL, f.Terminals[0])
 	linked(t, n1, n2)
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 
-	callID := invite(ctx, t, caller, f.Dispatcher)
-	answer(ctx, t, con, callID)
-	waitCallState(ctx, t, "the caller", caller, callID, "answered", 200)
-	if err := caller.Call(ctx, "call.ack", map[string]any{"callId": callID}, nil); err != nil {
-		t.Fatal(err)
-	}
-	waitCallState(ctx, t, "the console", con, callID, "connected", 202)
+	callID := connectCall(ctx, t, caller, con, f.Dispatcher)
 
 	const sent = 40
-	if _, err := con.Talk(ctx, callID, "", numbered(sent), 20*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	got, err := caller.WaitPackets(ctx, sent-2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkStream(t, "the terminal on node 2", got, 0, sent)
-	if _, err := caller.Talk(ctx, callID, "", numbered(sent), 20*time.Millisecond); err != nil {
-		t.Fatal(err)
-	}
-	back, err := con.WaitPackets(ctx, sent-2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkStream(t, "the console on node 1", back, 0, sent)
+	talkTo(ctx, t, "the terminal on node 2", con, caller, callID, sent)
+	talkTo(ctx, t, "the console on node 1", caller, con, callID, sent)
 	// the console hangs up on its node: the call ends on node 2
 	if err := con.Call(ctx, "call.bye", map[string]any{"callId": callID}, nil); err != nil {
 		t.Fatal(err)
@@ -289,12 +269,12 @@ func TestTerminalCallsAConsoleOnAnotherNode(t *testing.T) {
 func TestTemporaryGroupAcrossNodes(t *testing.T) {
 	c := newCluster(t)
 	n1, n2, n3 := c.node("n1"), c.node("n2"), c.node("n3")
-	f := rttest.NewFleet(t, n1.DB, "1", 4)
-	con := dialConsole(t, n1, f.Dispatcher, f.CustomerID)
-	on1 := dialListener(t, n1.URL, f.Terminals[0])
-	on2a := dialListener(t, n2.URL, f.Terminals[1])
-	on2b := dialListener(t, n2.URL, f.Terminals[2])
-	on3 := dialListener(t, n3.URL, f.Terminals[3])
+	f := testkit.NewFleet(t, n1.DB, "1", 4, 1)
+	con := dialConsole(t, n1, f.Dispatcher, f.Customer)
+	on1 := dialTerminal(t, n1.URL, f.Terminals[0])
+	on2a := dialTerminal(t, n2.URL, f.Terminals[1])
+	on2b := dialTerminal(t, n2.URL, f.Terminals[2])
+	on3 := dialTerminal(t, n3.URL, f.Terminals[3])
 	linked(t, n1, n2, n3)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -335,12 +315,16 @@ func TestTemporaryGroupAcrossNodes(t *testing.T) {
 		checkStream(t, "a party of the dispatcher's talk", got, 0, sent)
 	}
 
-	time.Sleep(300 * time.Millisecond) // the dispatcher's last packets arrive before the counts are taken
+	// the dispatcher's burst is over where it was relayed (its last packets arrived) before a party on node 2
+	// talks, packets numbered from sent on: the others tell them from the dispatcher's by index
+	testkit.Eventually(t, 5*time.Second, "the dispatcher's burst over on nodes 2 and 3", func() bool {
+		return n2.Voice.RemoteListening() == 0 && n3.Voice.RemoteListening() == 0
+	})
 	before := map[*termclient.Client]int{}
 	for _, p := range []*termclient.Client{on1, on2b, on3} {
 		before[p] = p.ReceivedCount()
 	}
-	fr, err := on2a.Talk(ctx, "", "", numbered(sent), 20*time.Millisecond)
+	fr, err := on2a.Talk(ctx, "", "", numberedFrom(sent, sent), 20*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,13 +335,19 @@ func TestTemporaryGroupAcrossNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkStream(t, "the dispatcher", back, 0, sent)
+	checkStream(t, "the dispatcher", back, sent, 2*sent)
 	for p, n := range before {
 		got, err := p.WaitPackets(ctx, n+sent-2)
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkStream(t, "a party of node 2's talk", got[n:], 0, sent)
+		var talk []termclient.Packet
+		for _, pk := range got[n:] {
+			if indexOf(pk) >= sent { // not one of the dispatcher's last packets, arrived after the count
+				talk = append(talk, pk)
+			}
+		}
+		checkStream(t, "a party of node 2's talk", talk, sent, 2*sent)
 	}
 
 	if err := on3.Call(ctx, "call.byeMyself", map[string]any{"callId": r.CallID}, nil); err != nil {
@@ -381,20 +371,14 @@ func TestCallEndsForThePartyWhenTheCallsNodeDies(t *testing.T) {
 	c := newCluster(t)
 	n2 := c.node("n2")
 	p1 := c.child("n1", "--media-interfaces", "lo")
-	f := rttest.NewFleet(t, n2.DB, "1", 1)
-	con := dialConsole(t, n2, f.Dispatcher, f.CustomerID)
-	caller := dialListener(t, p1.URL, f.Terminals[0])
-	testkit.Eventually(t, 10*time.Second, "a media relay to node 1", func() bool { return len(n2.MediaRelay.Links()) == 1 })
+	f := testkit.NewFleet(t, n2.DB, "1", 1, 1)
+	con := dialConsole(t, n2, f.Dispatcher, f.Customer)
+	caller := dialTerminal(t, p1.URL, f.Terminals[0])
+	linkedWith(t, []string{"n1"}, n2)
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 
-	callID := invite(ctx, t, caller, f.Dispatcher)
-	answer(ctx, t, con, callID)
-	waitCallState(ctx, t, "the caller", caller, callID, "answered", 200)
-	if err := caller.Call(ctx, "call.ack", map[string]any{"callId": callID}, nil); err != nil {
-		t.Fatal(err)
-	}
-	waitCallState(ctx, t, "the console", con, callID, "connected", 202)
+	callID := connectCall(ctx, t, caller, con, f.Dispatcher)
 	p1.Kill(t)
 	killed := time.Now()
 	waitCallState(ctx, t, "the console", con, callID, "ended", 101)

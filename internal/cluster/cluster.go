@@ -76,6 +76,7 @@ type Node struct {
 	leases jetstream.KeyValue
 
 	presence []Presence
+	floors   *GroupFloors // the voice service's group floors (Floors), read by Waiters
 
 	mu       sync.Mutex
 	remote   map[string]map[string]bool // account → the other nodes holding it

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,8 +16,8 @@ import (
 	"tenfour/internal/config"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/sim"
+	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
 
@@ -36,13 +35,7 @@ type natsServer struct {
 
 func startNATS(t testing.TB) *natsServer {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	n := &natsServer{t: t, port: port, dir: t.TempDir()}
+	n := &natsServer{t: t, port: testkit.FreePort(t), dir: t.TempDir()}
 	n.start()
 	t.Cleanup(n.stop)
 	return n
@@ -74,9 +67,10 @@ func (n *natsServer) URL() string { return "nats://127.0.0.1:" + strconv.Itoa(n.
 
 // cluster is one PostgreSQL schema and one NATS shared by the nodes of a test.
 type cluster struct {
-	t    *testing.T
-	dsn  string
-	nats *natsServer
+	t     *testing.T
+	dsn   string
+	nats  *natsServer
+	nodes []*testkit.Server // the in-process nodes, in the order started
 }
 
 func newCluster(t *testing.T) *cluster {
@@ -100,7 +94,7 @@ func (c *cluster) node(id string, more ...func(*config.Config)) *testkit.Server 
 		c.t.Fatal(err)
 	}
 	c.t.Cleanup(func() { store.Close() })
-	return testkit.StartStore(c.t, store, func(cfg *config.Config) {
+	s := testkit.StartStore(c.t, store, func(cfg *config.Config) {
 		cfg.DB = c.dsn
 		cfg.Voice.Interfaces = []string{"lo"}
 		cfg.Cluster = config.Cluster{NATS: c.nats.URL(), NodeID: id, Timeout: nodeTimeout}
@@ -108,6 +102,38 @@ func (c *cluster) node(id string, more ...func(*config.Config)) *testkit.Server 
 			fn(cfg)
 		}
 	})
+	c.nodes = append(c.nodes, s)
+	return s
+}
+
+// dial logs a terminal (o.UID) or a console (o.Token) in at url and connects its media, keeping the payloads it
+// receives; it is closed when the test ends.
+func dial(t *testing.T, url string, o termclient.Options) *termclient.Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	o.URL, o.Media.KeepPayloads = url, true
+	c, err := termclient.Dial(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// dialTerminal logs a terminal in at url (a node's, or a child process's) with its media.
+func dialTerminal(t *testing.T, url, msID string) *termclient.Client {
+	t.Helper()
+	return dial(t, url, termclient.Options{UID: msID, Password: testkit.Password})
+}
+
+// dialConsole signs a dispatcher in on a node and logs its console in with its media.
+func dialConsole(t *testing.T, s *testkit.Server, msID string, customer int64) *termclient.Client {
+	t.Helper()
+	return dial(t, s.URL, termclient.Options{Token: s.Token(msID, customer)})
 }
 
 // presenceOf waits for a console's presence event of an account.
@@ -122,13 +148,13 @@ func presenceOf(t testing.TB, con *testkit.Socket, msID, online string, within t
 func TestEventsAndPresenceReachEveryNode(t *testing.T) {
 	c := newCluster(t)
 	n1, n2, n3 := c.node("n1"), c.node("n2"), c.node("n3")
-	f := rttest.NewFleet(t, n1.DB, "1", 3)
-	tok := n1.Token(f.Dispatcher, f.CustomerID)
+	f := testkit.NewFleet(t, n1.DB, "1", 3, 1)
+	tok := n1.Token(f.Dispatcher, f.Customer)
 	con1 := testkit.Console(t, n1.URL, tok)
 	con3 := testkit.Console(t, n3.URL, tok) // another window of the same sign-in, on another node: both stay
 
 	// A terminal online on node 2 is online for a console on node 1, by event and in the hub of every node.
-	term2 := testkit.Terminal(t, n2.URL, f.Terminals[0], rttest.Password)
+	term2 := testkit.Terminal(t, n2.URL, f.Terminals[0], testkit.Password)
 	presenceOf(t, con1, f.Terminals[0], "1", 2*time.Second)
 	for _, n := range []*testkit.Server{n1, n3} {
 		testkit.Eventually(t, 2*time.Second, "node sees the terminal online", func() bool { return n.Hub.Online(f.Terminals[0]) })
@@ -138,7 +164,7 @@ func TestEventsAndPresenceReachEveryNode(t *testing.T) {
 	}
 
 	// An SOS raised on node 3 reaches the consoles on nodes 1 and 3 within 1 s, with the same seq.
-	term3 := testkit.Terminal(t, n3.URL, f.Terminals[1], rttest.Password)
+	term3 := testkit.Terminal(t, n3.URL, f.Terminals[1], testkit.Password)
 	con1.Drain()
 	con3.Drain()
 	start := time.Now()
@@ -154,7 +180,7 @@ func TestEventsAndPresenceReachEveryNode(t *testing.T) {
 	t.Logf("SOS on node 3 → console on node 1 in %v", took)
 
 	// A console that reconnects to another node syncs from the same seq.
-	replay, err := n2.Hub.Replay(context.Background(), f.CustomerID, a1.Seq-1, 1)
+	replay, err := n2.Hub.Replay(context.Background(), f.Customer, a1.Seq-1, 1)
 	if err != nil || len(replay) != 1 || replay[0].Seq != a1.Seq || replay[0].Type != "sos.alarm" {
 		t.Fatalf("node 2 replays after seq %d: %+v (%v)", a1.Seq-1, replay, err)
 	}
@@ -168,11 +194,11 @@ func TestEventsAndPresenceReachEveryNode(t *testing.T) {
 func TestLoginOnAnotherNodeReplacesTheConnection(t *testing.T) {
 	c := newCluster(t)
 	n1, n2 := c.node("n1"), c.node("n2")
-	f := rttest.NewFleet(t, n1.DB, "1", 1)
-	con := n1.Console(f.Dispatcher, f.CustomerID)
-	old := testkit.Terminal(t, n2.URL, f.Terminals[0], rttest.Password)
+	f := testkit.NewFleet(t, n1.DB, "1", 1, 1)
+	con := n1.Console(f.Dispatcher, f.Customer)
+	old := testkit.Terminal(t, n2.URL, f.Terminals[0], testkit.Password)
 	presenceOf(t, con, f.Terminals[0], "1", 2*time.Second)
-	testkit.Terminal(t, n1.URL, f.Terminals[0], rttest.Password)
+	testkit.Terminal(t, n1.URL, f.Terminals[0], testkit.Password)
 	if code := old.CloseStatus(3 * time.Second); code != realtime.CloseReplaced {
 		t.Fatalf("the connection on node 2 closed with %d, want %d", code, realtime.CloseReplaced)
 	}
@@ -189,9 +215,9 @@ func TestLoginOnAnotherNodeReplacesTheConnection(t *testing.T) {
 func TestNATSDropLosesNoDurableEvent(t *testing.T) {
 	c := newCluster(t)
 	n1, n2 := c.node("n1"), c.node("n2")
-	f := rttest.NewFleet(t, n1.DB, "1", 2)
-	con1 := n1.Console(f.Dispatcher, f.CustomerID)
-	term2 := testkit.Terminal(t, n2.URL, f.Terminals[0], rttest.Password)
+	f := testkit.NewFleet(t, n1.DB, "1", 2, 1)
+	con1 := n1.Console(f.Dispatcher, f.Customer)
+	term2 := testkit.Terminal(t, n2.URL, f.Terminals[0], testkit.Password)
 	presenceOf(t, con1, f.Terminals[0], "1", 2*time.Second)
 
 	c.nats.stop() // every node loses NATS
@@ -200,7 +226,7 @@ func TestNATSDropLosesNoDurableEvent(t *testing.T) {
 		t.Fatalf("sos.raise without NATS: %+v", r) // PostgreSQL has it: the alarm is stored all the same
 	}
 	// and one stored by node 1 itself while NATS is away
-	seq1, err := n1.Hub.PublishDurable(context.Background(), f.CustomerID, "sos.updated", map[string]any{"id": "x"}, realtime.Consoles)
+	seq1, err := n1.Hub.PublishDurable(context.Background(), f.Customer, "sos.updated", map[string]any{"id": "x"}, realtime.Consoles)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,12 +257,12 @@ func TestNATSDropLosesNoDurableEvent(t *testing.T) {
 func TestKilledNodesTerminalsGoOfflineElsewhere(t *testing.T) {
 	c := newCluster(t)
 	n1 := c.node("n1")
-	f := rttest.NewFleet(t, n1.DB, "1", 2)
+	f := testkit.NewFleet(t, n1.DB, "1", 2, 1)
 	// node 2 is a real `tenfour serve` process, killed with SIGKILL: none of its shutdown code runs
 	p2 := c.child("n2")
-	con := n1.Console(f.Dispatcher, f.CustomerID)
-	testkit.Terminal(t, p2.URL, f.Terminals[0], rttest.Password)
-	testkit.Terminal(t, n1.URL, f.Terminals[1], rttest.Password)
+	con := n1.Console(f.Dispatcher, f.Customer)
+	testkit.Terminal(t, p2.URL, f.Terminals[0], testkit.Password)
+	testkit.Terminal(t, n1.URL, f.Terminals[1], testkit.Password)
 	presenceOf(t, con, f.Terminals[0], "1", 3*time.Second)
 	testkit.Eventually(t, 2*time.Second, "node 1 sees the terminal on node 2", func() bool { return n1.Hub.Online(f.Terminals[0]) })
 
@@ -248,7 +274,7 @@ func TestKilledNodesTerminalsGoOfflineElsewhere(t *testing.T) {
 		t.Fatal("only the killed node's terminal goes offline")
 	}
 	// It reconnects to the surviving node and is online again.
-	testkit.Terminal(t, n1.URL, f.Terminals[0], rttest.Password)
+	testkit.Terminal(t, n1.URL, f.Terminals[0], testkit.Password)
 	presenceOf(t, con, f.Terminals[0], "1", 2*time.Second)
 }
 
@@ -257,11 +283,11 @@ func TestKilledNodesTerminalsGoOfflineElsewhere(t *testing.T) {
 func TestFleetMovesToTheSurvivingNode(t *testing.T) {
 	c := newCluster(t)
 	n1 := c.node("n1")
-	f := rttest.NewFleet(t, n1.DB, "1", 4)
+	f := testkit.NewFleet(t, n1.DB, "1", 4, 1)
 	p2 := c.child("n2")
 	var accts []sim.Account
 	for _, id := range f.Terminals {
-		accts = append(accts, sim.Account{ID: id, Password: rttest.Password, Type: "10"})
+		accts = append(accts, sim.Account{ID: id, Password: testkit.Password, Type: "10"})
 	}
 	// the servers are node 2, node 2, node 1: by their index, three of the four terminals start on node 2
 	fl, err := sim.New(sim.Options{URL: p2.URL, URLs: []string{p2.URL, n1.URL}, Accounts: accts, Seed: 1,
@@ -301,8 +327,8 @@ func TestFleetMovesToTheSurvivingNode(t *testing.T) {
 func TestRequestReachesTheTerminalOnAnotherNode(t *testing.T) {
 	c := newCluster(t)
 	n1, n2 := c.node("n1"), c.node("n2")
-	f := rttest.NewFleet(t, n1.DB, "1", 1)
-	term := testkit.Terminal(t, n2.URL, f.Terminals[0], rttest.Password)
+	f := testkit.NewFleet(t, n1.DB, "1", 1, 1)
+	term := testkit.Terminal(t, n2.URL, f.Terminals[0], testkit.Password)
 	testkit.Eventually(t, 2*time.Second, "node 1 sees the terminal", func() bool { return n1.Hub.Online(f.Terminals[0]) })
 	for _, answer := range []string{"0", "486"} {
 		type result struct {

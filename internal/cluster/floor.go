@@ -113,6 +113,7 @@ func (n *Node) Floors(ctx context.Context, h FloorHolder) (*GroupFloors, error) 
 	}
 	f := &GroupFloors{n: n, kv: kv, holder: h, held: map[int64]lease{}, deciding: map[int64]int{}, gone: map[int64]uint64{},
 		ads: map[int64]map[string]waitAd{}, mine: map[int64]waitAd{}}
+	n.floors = f
 	if _, err := n.nc.Subscribe(subjRevoke, f.onRevoke); err != nil {
 		return nil, err
 	}
@@ -249,6 +250,29 @@ func (f *GroupFloors) Outranked(gid int64, prio int, at int64) bool {
 		}
 	}
 	return false
+}
+
+// Waiter is the head of another node's queue for a group's floor, as it advertises it.
+type Waiter struct {
+	Prio int
+	At   int64 // arrival, Unix nanoseconds
+}
+
+// Waiters are the other nodes' queue advertisements for group gid that this node's watch of the bucket has
+// delivered, by node (tests, diagnostics: the presses this node decides are weighed against them); nil before
+// Floors.
+func (n *Node) Waiters(gid int64) map[string]Waiter {
+	f := n.floors
+	if f == nil {
+		return nil
+	}
+	f.amu.Lock()
+	defer f.amu.Unlock()
+	out := map[string]Waiter{}
+	for node, a := range f.ads[gid] {
+		out[node] = Waiter{Prio: a.Prio, At: a.At}
+	}
+	return out
 }
 
 // best is the live waiter of another node that comes first for group gid.

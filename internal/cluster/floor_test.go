@@ -11,25 +11,9 @@ import (
 	"time"
 
 	"tenfour/internal/call"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
-
-func dialTerminal(t *testing.T, s *testkit.Server, msID string) *termclient.Client {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	c, err := termclient.Dial(ctx, termclient.Options{URL: s.URL, UID: msID, Password: rttest.Password})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if err := c.Connect(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
 
 type turn struct {
 	who        string
@@ -41,11 +25,11 @@ type turn struct {
 func TestFloorHammerFromThreeNodes(t *testing.T) {
 	c := newCluster(t)
 	nodes := []*testkit.Server{c.node("n1"), c.node("n2"), c.node("n3")}
-	f := rttest.NewFleet(t, nodes[0].DB, "1", 3)
-	gid := strconv.FormatInt(f.Group, 10)
+	f := testkit.NewFleet(t, nodes[0].DB, "1", 3, 1)
+	gid := strconv.FormatInt(f.Groups[0], 10)
 	terms := make([]*termclient.Client, 3)
 	for i := range terms {
-		terms[i] = dialTerminal(t, nodes[i], f.Terminals[i])
+		terms[i] = dialTerminal(t, nodes[i].URL, f.Terminals[i])
 	}
 
 	var mu sync.Mutex

@@ -2,16 +2,14 @@ package cluster_test
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
-
 	"tenfour/internal/call"
-	"tenfour/internal/platform/realtime/rttest"
+	clusterpkg "tenfour/internal/cluster" // beside the tests' own type cluster
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
@@ -23,9 +21,9 @@ import (
 func TestQueuedTalkerWaitsForTheKeyAnotherNodeHolds(t *testing.T) {
 	c := newCluster(t)
 	n1, n2 := c.node("n1"), c.node("n2")
-	f := rttest.NewFleet(t, n1.DB, "1", 3)
-	gid := strconv.FormatInt(f.Group, 10)
-	a, b, other := dialTerminal(t, n1, f.Terminals[0]), dialTerminal(t, n1, f.Terminals[1]), dialTerminal(t, n2, f.Terminals[2])
+	f := testkit.NewFleet(t, n1.DB, "1", 3, 1)
+	gid := strconv.FormatInt(f.Groups[0], 10)
+	a, b, other := dialTerminal(t, n1.URL, f.Terminals[0]), dialTerminal(t, n1.URL, f.Terminals[1]), dialTerminal(t, n2.URL, f.Terminals[2])
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
@@ -75,33 +73,36 @@ func TestQueuedTalkerWaitsForTheKeyAnotherNodeHolds(t *testing.T) {
 	t.Logf("node 1's queue granted %v after node 2's talker released", time.Since(start))
 }
 
-// queueAds waits until the given nodes advertise a queue for the group's floor in the bucket (docs/adr/0024).
+// queueAds waits until the watch of the floor bucket (docs/adr/0024) has delivered the named nodes' queue
+// advertisements for the group to every other in-process node.
 func queueAds(t *testing.T, c *cluster, gid string, nodes ...string) {
 	t.Helper()
-	nc, err := nats.Connect(c.nats.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	kv, err := js.KeyValue(ctx, "tenfour_floor")
-	if err != nil {
-		t.Fatal(err)
-	}
-	testkit.Eventually(t, 3*time.Second, "queue advertisements of "+strings.Join(nodes, ", "), func() bool {
+	watched(t, c, gid, "queue advertisements of "+strings.Join(nodes, ", "), func(self string, ads map[string]clusterpkg.Waiter) bool {
 		for _, n := range nodes {
-			if _, err := kv.Get(ctx, "w"+gid+"."+n); err != nil {
+			if _, ok := ads[n]; !ok && n != self {
 				return false
 			}
 		}
 		return true
 	})
-	time.Sleep(100 * time.Millisecond) // the nodes' watches of the bucket deliver them (milliseconds)
+}
+
+// watched waits until ok holds for the advertisements of the group's queues that every in-process node's watch
+// holds (a node's own are not among them: self is its id).
+func watched(t *testing.T, c *cluster, gid, what string, ok func(self string, ads map[string]clusterpkg.Waiter) bool) {
+	t.Helper()
+	g, err := strconv.ParseInt(gid, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, 3*time.Second, what, func() bool {
+		for _, n := range c.nodes {
+			if !ok(n.Cluster.ID(), n.Cluster.Waiters(g)) {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 // queued presses for the floor with queue:true and expects to be queued.
@@ -139,12 +140,12 @@ func granted(t *testing.T, want *termclient.Client, others ...*termclient.Client
 func TestQueueAcrossNodesGrantedInPriorityOrder(t *testing.T) {
 	c := newCluster(t)
 	n1, n2, n3 := c.node("n1"), c.node("n2"), c.node("n3")
-	f := rttest.NewFleet(t, n1.DB, "1", 3)
-	rttest.Account(t, n1.DB, f.CustomerID, "10000002", "20", f.Group)
-	gid := strconv.FormatInt(f.Group, 10)
-	d1 := dialConsole(t, n1, f.Dispatcher, f.CustomerID)
-	d2 := dialConsole(t, n3, "10000002", f.CustomerID)
-	t1, t2, t3 := dialTerminal(t, n1, f.Terminals[0]), dialTerminal(t, n2, f.Terminals[1]), dialTerminal(t, n3, f.Terminals[2])
+	f := testkit.NewFleet(t, n1.DB, "1", 3, 1)
+	testkit.Provision(t, n1.DB, f.Customer, "10000002", "20", f.Groups[0])
+	gid := strconv.FormatInt(f.Groups[0], 10)
+	d1 := dialConsole(t, n1, f.Dispatcher, f.Customer)
+	d2 := dialConsole(t, n3, "10000002", f.Customer)
+	t1, t2, t3 := dialTerminal(t, n1.URL, f.Terminals[0]), dialTerminal(t, n2.URL, f.Terminals[1]), dialTerminal(t, n3.URL, f.Terminals[2])
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
@@ -156,8 +157,11 @@ func TestQueueAcrossNodesGrantedInPriorityOrder(t *testing.T) {
 	queued(t, t1, gid) // on the holder's node, behind node 2's earlier waiter
 	queued(t, t3, gid)
 	queueAds(t, c, gid, "n2", "n3")
-	queued(t, d2, gid)                 // a dispatcher of the holder's rank waits (equal ranks never pre-empt), first in the queue
-	time.Sleep(300 * time.Millisecond) // node 3's advertisement names its new head (renewed on a change)
+	was := n1.Cluster.Waiters(f.Groups[0])["n3"]
+	queued(t, d2, gid) // a dispatcher of the holder's rank waits (equal ranks never pre-empt), first in the queue
+	watched(t, c, gid, "node 3's advertisement names its new head", func(self string, ads map[string]clusterpkg.Waiter) bool {
+		return self == "n3" || ads["n3"] != was // renewed on a change
+	})
 
 	order := []*termclient.Client{d1, d2, t2, t1, t3}
 	for i := 0; i+1 < len(order); i++ {
@@ -182,10 +186,10 @@ func TestQueueAcrossNodesGrantedInPriorityOrder(t *testing.T) {
 func TestLeavingWaitersAreDroppedFromTheQueue(t *testing.T) {
 	c := newCluster(t)
 	n1, n2, n3 := c.node("n1"), c.node("n2"), c.node("n3")
-	f := rttest.NewFleet(t, n1.DB, "1", 4)
-	gid := strconv.FormatInt(f.Group, 10)
-	t1, t2 := dialTerminal(t, n1, f.Terminals[0]), dialTerminal(t, n2, f.Terminals[1])
-	t3, t4 := dialTerminal(t, n3, f.Terminals[2]), dialTerminal(t, n2, f.Terminals[3])
+	f := testkit.NewFleet(t, n1.DB, "1", 4, 1)
+	gid := strconv.FormatInt(f.Groups[0], 10)
+	t1, t2 := dialTerminal(t, n1.URL, f.Terminals[0]), dialTerminal(t, n2.URL, f.Terminals[1])
+	t3, t4 := dialTerminal(t, n3.URL, f.Terminals[2]), dialTerminal(t, n2.URL, f.Terminals[3])
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	if _, err := t1.RequestFloor(ctx, "", gid, false); err != nil {
@@ -195,34 +199,61 @@ func TestLeavingWaitersAreDroppedFromTheQueue(t *testing.T) {
 	queued(t, t3, gid)
 	queued(t, t4, gid)
 	queueAds(t, c, gid, "n2", "n3")
+	was := n1.Cluster.Waiters(f.Groups[0])["n2"]
 	if err := t2.ReleaseFloor(ctx, ""); err != nil { // gives its place up
 		t.Fatal(err)
 	}
-	t3.Close()                         // leaves
-	time.Sleep(600 * time.Millisecond) // the nodes withdraw or renew their advertisements (within 100 ms)
+	t3.Close() // leaves
+	watched(t, c, gid, "node 3 withdraws its advertisement, node 2 names its next head", func(self string, ads map[string]clusterpkg.Waiter) bool {
+		_, n3 := ads["n3"]
+		n2, ok := ads["n2"]
+		return (self == "n3" || !n3) && (self == "n2" || ok && n2 != was)
+	})
 	if err := t1.ReleaseFloor(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
 	granted(t, t4, t2)
 }
 
+// queueOfThree is a group's terminals on nodes 1, 2 and 3: the one on node 1 talks, those on nodes 2 and 3
+// queue in that order, and every node's watch holds both queues.
+type queueOfThree struct {
+	nodes [3]*testkit.Server
+	terms [3]*termclient.Client
+	gid   string
+}
+
+func newQueueOfThree(t *testing.T) queueOfThree {
+	t.Helper()
+	c := newCluster(t)
+	var q queueOfThree
+	for i := range q.nodes {
+		q.nodes[i] = c.node(fmt.Sprintf("n%d", i+1))
+	}
+	f := testkit.NewFleet(t, q.nodes[0].DB, "1", 3, 1)
+	q.gid = strconv.FormatInt(f.Groups[0], 10)
+	for i := range q.terms {
+		q.terms[i] = dialTerminal(t, q.nodes[i].URL, f.Terminals[i])
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := q.terms[0].RequestFloor(ctx, "", q.gid, false); err != nil {
+		t.Fatal(err)
+	}
+	queued(t, q.terms[1], q.gid)
+	queueAds(t, c, q.gid, "n2")
+	queued(t, q.terms[2], q.gid)
+	queueAds(t, c, q.gid, "n2", "n3")
+	return q
+}
+
 // A waiter's node dies: the holder's release may still hand the floor to it, but the group is not blocked — the
 // key expires within the lease's TTL and the next waiter, on another node, takes the floor.
 func TestWaiterNodeDyingDoesNotBlockTheGroup(t *testing.T) {
-	c := newCluster(t)
-	n1, n2, n3 := c.node("n1"), c.node("n2"), c.node("n3")
-	f := rttest.NewFleet(t, n1.DB, "1", 3)
-	gid := strconv.FormatInt(f.Group, 10)
-	t1, t2, t3 := dialTerminal(t, n1, f.Terminals[0]), dialTerminal(t, n2, f.Terminals[1]), dialTerminal(t, n3, f.Terminals[2])
+	q := newQueueOfThree(t)
+	n2, t1, t3 := q.nodes[1], q.terms[0], q.terms[2]
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	if _, err := t1.RequestFloor(ctx, "", gid, false); err != nil {
-		t.Fatal(err)
-	}
-	queued(t, t2, gid)
-	queueAds(t, c, gid, "n2")
-	queued(t, t3, gid)
-	queueAds(t, c, gid, "n2", "n3")
 	n2.Cluster.Kill() // as if node 2 died: its advertisement is still live for up to the TTL
 	if err := t1.ReleaseFloor(ctx, ""); err != nil {
 		t.Fatal(err)
@@ -239,20 +270,10 @@ func TestWaiterNodeDyingDoesNotBlockTheGroup(t *testing.T) {
 // The holder's node dies: the head of the queue, on another node, takes the floor once the lease expired (within
 // 3 s, as TestFloorHammerFromThreeNodes allows a press after a node's loss).
 func TestHolderNodeDyingLetsTheQueueHeadTalk(t *testing.T) {
-	c := newCluster(t)
-	n1, n2, n3 := c.node("n1"), c.node("n2"), c.node("n3")
-	f := rttest.NewFleet(t, n1.DB, "1", 3)
-	gid := strconv.FormatInt(f.Group, 10)
-	t1, t2, t3 := dialTerminal(t, n1, f.Terminals[0]), dialTerminal(t, n2, f.Terminals[1]), dialTerminal(t, n3, f.Terminals[2])
+	q := newQueueOfThree(t)
+	n1, t2, t3, gid := q.nodes[0], q.terms[1], q.terms[2], q.gid
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	if _, err := t1.RequestFloor(ctx, "", gid, false); err != nil {
-		t.Fatal(err)
-	}
-	queued(t, t2, gid)
-	queueAds(t, c, gid, "n2")
-	queued(t, t3, gid)
-	queueAds(t, c, gid, "n2", "n3")
 	n1.Cluster.Kill()
 	start := time.Now()
 	granted(t, t2, t3)
@@ -267,9 +288,9 @@ func TestHolderNodeDyingLetsTheQueueHeadTalk(t *testing.T) {
 func TestRetryGapCountsPressesOfOtherNodes(t *testing.T) {
 	c := newCluster(t)
 	n1, n2 := c.node("n1"), c.node("n2")
-	f := rttest.NewFleet(t, n1.DB, "1", 2)
-	gid := strconv.FormatInt(f.Group, 10)
-	t1, t2 := dialTerminal(t, n1, f.Terminals[0]), dialTerminal(t, n2, f.Terminals[1])
+	f := testkit.NewFleet(t, n1.DB, "1", 2, 1)
+	gid := strconv.FormatInt(f.Groups[0], 10)
+	t1, t2 := dialTerminal(t, n1.URL, f.Terminals[0]), dialTerminal(t, n2.URL, f.Terminals[1])
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := t1.RequestFloor(ctx, "", gid, false); err != nil {
@@ -288,21 +309,4 @@ func TestRetryGapCountsPressesOfOtherNodes(t *testing.T) {
 	if r, err := t2.RequestFloor(ctx, "", gid, false); err != nil || r.Status != "granted" {
 		t.Fatalf("node 2's terminal pressed again: %+v %v, want granted", r, err)
 	}
-}
-
-// dialConsole logs a dispatcher's console in on a node with its media, keeping the payloads it receives.
-func dialConsole(t *testing.T, s *testkit.Server, msID string, customer int64) *termclient.Client {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	c, err := termclient.Dial(ctx, termclient.Options{URL: s.URL, Token: s.Token(msID, customer),
-		Media: termclient.MediaOptions{KeepPayloads: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if err := c.Connect(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return c
 }

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"tenfour/internal/bench"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/termclient"
+	"tenfour/internal/testkit"
 )
 
 // TestClusterMediaLatency measures voice across nodes (docs/adr/0026) and prints BENCH lines (make bench, internal/bench/cmd
@@ -35,8 +35,8 @@ func TestClusterMediaLatency(t *testing.T) {
 	}
 	c := newCluster(t)
 	n2, n3 := c.node("n2"), c.node("n3")
-	f := rttest.NewFleet(t, n2.DB, "1", 4)
-	gid := strconv.FormatInt(f.Group, 10)
+	f := testkit.NewFleet(t, n2.DB, "1", 4, 1)
+	gid := strconv.FormatInt(f.Groups[0], 10)
 	linked(t, n2, n3)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -50,7 +50,7 @@ func TestClusterMediaLatency(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { p.Close() })
-		talkers = append(talkers, dialListener(t, "http://"+p.Addr(), f.Terminals[i]))
+		talkers = append(talkers, dialTerminal(t, "http://"+p.Addr(), f.Terminals[i]))
 	}
 	var access []time.Duration
 	for i := range presses {
@@ -76,9 +76,9 @@ func TestClusterMediaLatency(t *testing.T) {
 	}
 
 	// server-added delay per hop, on loopback
-	talker := dialListener(t, n3.URL, f.Terminals[0])
-	same := dialListener(t, n3.URL, f.Terminals[2])
-	other := dialListener(t, n2.URL, f.Terminals[3])
+	talker := dialTerminal(t, n3.URL, f.Terminals[0])
+	same := dialTerminal(t, n3.URL, f.Terminals[2])
+	other := dialTerminal(t, n2.URL, f.Terminals[3])
 	r, err := talker.RequestFloor(ctx, "", gid, false)
 	if err != nil {
 		t.Fatal(err)

@@ -8,33 +8,19 @@ import (
 	"testing"
 	"time"
 
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
 
-// dialListener logs a terminal in on a node with its media, keeping the payloads it receives.
-func dialListener(t *testing.T, url, msID string) *termclient.Client {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	c, err := termclient.Dial(ctx, termclient.Options{URL: url, UID: msID, Password: rttest.Password,
-		Media: termclient.MediaOptions{KeepPayloads: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if err := c.Connect(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 // numbered are n valid 20 ms Opus packets (the TOC of SilentPacket), each carrying its index.
-func numbered(n int) [][]byte {
+func numbered(n int) [][]byte { return numberedFrom(0, n) }
+
+// numberedFrom are n numbered packets whose indexes start at from: a second talk a listener tells apart from
+// the first by index, however late the first one's last packets arrive.
+func numberedFrom(from, n int) [][]byte {
 	out := make([][]byte, n)
 	for i := range out {
-		out[i] = []byte{0xf8, byte(i >> 8), byte(i), 0xfe}
+		out[i] = []byte{0xf8, byte((from + i) >> 8), byte(from + i), 0xfe}
 	}
 	return out
 }
@@ -49,10 +35,23 @@ func indexOf(p termclient.Packet) int {
 // linked waits until every node has a media relay carrying media to every other.
 func linked(t *testing.T, nodes ...*testkit.Server) {
 	t.Helper()
+	linkedWith(t, nil, nodes...)
+}
+
+// linkedWith is linked, each node also linked to the nodes of child processes (by node id: a child has no
+// Server to ask).
+func linkedWith(t *testing.T, children []string, nodes ...*testkit.Server) {
+	t.Helper()
 	testkit.Eventually(t, 10*time.Second, "media relays between every pair of nodes", func() bool {
 		for _, n := range nodes {
-			if len(n.MediaRelay.Links()) < len(nodes)-1 {
+			links := n.MediaRelay.Links()
+			if len(links) < len(nodes)-1+len(children) {
 				return false
+			}
+			for _, c := range children {
+				if !slices.Contains(links, c) {
+					return false
+				}
 			}
 		}
 		return true
@@ -85,10 +84,10 @@ func checkStream(t *testing.T, who string, got []termclient.Packet, from, sent i
 func TestTalkerOnNode3IsHeardOnNode2AndByALateEntrantOnNode1(t *testing.T) {
 	c := newCluster(t)
 	n1, n2, n3 := c.node("n1"), c.node("n2"), c.node("n3")
-	f := rttest.NewFleet(t, n1.DB, "1", 3)
-	gid := strconv.FormatInt(f.Group, 10)
-	talker := dialListener(t, n3.URL, f.Terminals[0])
-	listener := dialListener(t, n2.URL, f.Terminals[1])
+	f := testkit.NewFleet(t, n1.DB, "1", 3, 1)
+	gid := strconv.FormatInt(f.Groups[0], 10)
+	talker := dialTerminal(t, n3.URL, f.Terminals[0])
+	listener := dialTerminal(t, n2.URL, f.Terminals[1])
 	linked(t, n1, n2, n3)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -125,7 +124,7 @@ func TestTalkerOnNode3IsHeardOnNode2AndByALateEntrantOnNode1(t *testing.T) {
 	if _, err := listener.WaitPackets(ctx, before+30); err != nil {
 		t.Fatal(err)
 	}
-	late := dialListener(t, n1.URL, f.Terminals[2])
+	late := dialTerminal(t, n1.URL, f.Terminals[2])
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
@@ -151,15 +150,12 @@ func TestNodeWithListenersDyingDoesNotDisturbTheOthers(t *testing.T) {
 	c := newCluster(t)
 	n1, n3 := c.node("n1"), c.node("n3")
 	p2 := c.child("n2", "--media-interfaces", "lo")
-	f := rttest.NewFleet(t, n1.DB, "1", 3)
-	gid := strconv.FormatInt(f.Group, 10)
-	talker := dialListener(t, n3.URL, f.Terminals[0])
-	on1 := dialListener(t, n1.URL, f.Terminals[1])
-	on2 := dialListener(t, p2.URL, f.Terminals[2])
-	testkit.Eventually(t, 10*time.Second, "media relays to node 2", func() bool {
-		return slices.Contains(n1.MediaRelay.Links(), "n2") && slices.Contains(n3.MediaRelay.Links(), "n2") &&
-			slices.Contains(n3.MediaRelay.Links(), "n1")
-	})
+	f := testkit.NewFleet(t, n1.DB, "1", 3, 1)
+	gid := strconv.FormatInt(f.Groups[0], 10)
+	talker := dialTerminal(t, n3.URL, f.Terminals[0])
+	on1 := dialTerminal(t, n1.URL, f.Terminals[1])
+	on2 := dialTerminal(t, p2.URL, f.Terminals[2])
+	linkedWith(t, []string{"n2"}, n1, n3)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
@@ -210,15 +206,12 @@ func TestTalkerNodeDyingMidBurst(t *testing.T) {
 	c := newCluster(t)
 	n1, n3 := c.node("n1"), c.node("n3")
 	p2 := c.child("n2", "--node-timeout", "10s", "--media-interfaces", "lo") // its key outlives the test's 5 s bound
-	f := rttest.NewFleet(t, n1.DB, "1", 3)
-	gid := strconv.FormatInt(f.Group, 10)
-	doomed := dialListener(t, p2.URL, f.Terminals[0])
-	listener := dialListener(t, n1.URL, f.Terminals[1])
-	next := dialListener(t, n3.URL, f.Terminals[2])
-	testkit.Eventually(t, 10*time.Second, "media relays from node 2", func() bool {
-		return slices.Contains(n1.MediaRelay.Links(), "n2") && slices.Contains(n3.MediaRelay.Links(), "n2") &&
-			slices.Contains(n3.MediaRelay.Links(), "n1")
-	})
+	f := testkit.NewFleet(t, n1.DB, "1", 3, 1)
+	gid := strconv.FormatInt(f.Groups[0], 10)
+	doomed := dialTerminal(t, p2.URL, f.Terminals[0])
+	listener := dialTerminal(t, n1.URL, f.Terminals[1])
+	next := dialTerminal(t, n3.URL, f.Terminals[2])
+	linkedWith(t, []string{"n2"}, n1, n3)
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 	if _, err := doomed.RequestFloor(ctx, "", gid, false); err != nil {
@@ -259,32 +252,22 @@ func TestTalkerNodeDyingMidBurst(t *testing.T) {
 func TestConsoleOnAnotherNodeHearsAMonitoredGroup(t *testing.T) {
 	c := newCluster(t)
 	n1, n3 := c.node("n1"), c.node("n3")
-	f := rttest.NewFleet(t, n1.DB, "1", 0)
+	f := testkit.NewFleet(t, n1.DB, "1", 0, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var g2 int64
-	if err := n1.DB.WriteRow(ctx, `INSERT INTO ptt_groups (customer_id, name, created_at) VALUES (?, ?, ?) RETURNING id`,
-		f.CustomerID, "Yard", time.Now().UnixMilli()).Scan(&g2); err != nil {
-		t.Fatal(err)
-	}
+	g2 := testkit.Group(t, n1.DB, f.Customer, "Yard")
 	gid := strconv.FormatInt(g2, 10)
-	rttest.Account(t, n1.DB, f.CustomerID, "10000201", "10", g2)
-	talker := dialListener(t, n3.URL, "10000201")
-	con, err := termclient.Dial(ctx, termclient.Options{URL: n1.URL, Token: n1.Token(f.Dispatcher, f.CustomerID),
-		Media: termclient.MediaOptions{KeepPayloads: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { con.Close() })
-	if err := con.Connect(ctx); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Provision(t, n1.DB, f.Customer, "10000201", "10", g2)
+	talker := dialTerminal(t, n3.URL, "10000201")
+	con := dialConsole(t, n1, f.Dispatcher, f.Customer)
 	linked(t, n1, n3)
 
 	if _, err := talker.Talk(ctx, "", gid, numbered(25), 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // what was relayed has arrived
+	testkit.Eventually(t, 5*time.Second, "node 1's lanes received the burst", func() bool {
+		return n1.MediaRelay.InPackets()["n3"] >= 25-2
+	})
 	if n := con.ReceivedCount(); n != 0 {
 		t.Fatalf("the console heard %d packets of a group it neither belongs to nor monitors", n)
 	}
@@ -308,20 +291,12 @@ func TestConsoleOnAnotherNodeHearsAMonitoredGroup(t *testing.T) {
 func TestTerminalMonitoringAcrossNodes(t *testing.T) {
 	c := newCluster(t)
 	n1, n3 := c.node("n1"), c.node("n3")
-	f := rttest.NewFleet(t, n1.DB, "1", 2)
+	f := testkit.NewFleet(t, n1.DB, "1", 2, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	target := dialListener(t, n3.URL, f.Terminals[0])
-	bystander := dialListener(t, n1.URL, f.Terminals[1]) // of the same group, on the dispatcher's node
-	con, err := termclient.Dial(ctx, termclient.Options{URL: n1.URL, Token: n1.Token(f.Dispatcher, f.CustomerID),
-		Media: termclient.MediaOptions{KeepPayloads: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { con.Close() })
-	if err := con.Connect(ctx); err != nil {
-		t.Fatal(err)
-	}
+	target := dialTerminal(t, n3.URL, f.Terminals[0])
+	bystander := dialTerminal(t, n1.URL, f.Terminals[1]) // of the same group, on the dispatcher's node
+	con := dialConsole(t, n1, f.Dispatcher, f.Customer)
 	linked(t, n1, n3)
 
 	var st struct{ Terminal string }

@@ -10,7 +10,6 @@ import (
 
 	"tenfour/internal/config"
 	"tenfour/internal/files/filetest"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
@@ -24,10 +23,10 @@ func TestConsoleReachesATerminalOnAnotherNode(t *testing.T) {
 	data := t.TempDir() // shared storage for the files (docs/operations.md: --data on NFS when any node serves any file)
 	shared := func(cfg *config.Config) { cfg.DataDir = data }
 	n1, n2 := c.node("n1", shared), c.node("n2", shared)
-	f := rttest.NewFleet(t, n1.DB, "1", 2)
-	tok := n1.Token(f.Dispatcher, f.CustomerID)
+	f := testkit.NewFleet(t, n1.DB, "1", 2, 1)
+	tok := n1.Token(f.Dispatcher, f.Customer)
 	con := testkit.Console(t, n1.URL, tok)
-	term := testkit.Terminal(t, n2.URL, f.Terminals[0], rttest.Password)
+	term := testkit.Terminal(t, n2.URL, f.Terminals[0], testkit.Password)
 	testkit.Eventually(t, 2*time.Second, "node 1 sees the terminal on node 2", func() bool { return n1.Hub.Online(f.Terminals[0]) })
 	if n1.Hub.LocalOnline(f.Terminals[0]) {
 		t.Fatal("the terminal is on node 2")
@@ -151,7 +150,7 @@ func TestConsoleReachesATerminalOnAnotherNode(t *testing.T) {
 	if r := con.ReplyTo(id); r.Code != "4" { // not online, as on one node: stored, delivered at the next login
 		t.Fatalf("sms to an offline terminal %+v", r)
 	}
-	late := testkit.Terminal(t, n2.URL, f.Terminals[1], rttest.Password)
+	late := testkit.Terminal(t, n2.URL, f.Terminals[1], testkit.Password)
 	req = late.WaitEvent("sms.deliver", 3*time.Second, nil)
 	if !strings.Contains(string(req.Data), "call the desk") {
 		t.Fatalf("pending sms %s", req.Data)
@@ -163,12 +162,12 @@ func TestConsoleReachesATerminalOnAnotherNode(t *testing.T) {
 func TestTerminalClientFailsOverWithItsResumeToken(t *testing.T) {
 	c := newCluster(t)
 	n1 := c.node("n1")
-	f := rttest.NewFleet(t, n1.DB, "1", 1)
+	f := testkit.NewFleet(t, n1.DB, "1", 1, 1)
 	p2 := c.child("n2")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cl, err := termclient.Dial(ctx, termclient.Options{URL: p2.URL, URLs: []string{n1.URL}, UID: f.Terminals[0],
-		Password: rttest.Password})
+		Password: testkit.Password})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,12 +208,12 @@ func TestLoginListsTheNodesToFailOverTo(t *testing.T) {
 	c := newCluster(t)
 	n1 := c.node("n1", func(cfg *config.Config) { cfg.PublicURL = "http://n1.example:8091" })
 	c.node("n2", func(cfg *config.Config) { cfg.PublicURL = "http://n2.example:8092" })
-	f := rttest.NewFleet(t, n1.DB, "1", 1)
+	f := testkit.NewFleet(t, n1.DB, "1", 1, 1)
 	var nodes []string
 	testkit.Eventually(t, 5*time.Second, "both nodes listed", func() bool {
 		s := n1.Dial()
 		defer s.Close()
-		r := s.Call("session.login", map[string]any{"client": "terminal", "uid": f.Terminals[0], "auth": rttest.Password})
+		r := s.Call("session.login", map[string]any{"client": "terminal", "uid": f.Terminals[0], "auth": testkit.Password})
 		var reply struct{ Nodes []string }
 		_ = json.Unmarshal(r.Data, &reply)
 		nodes = reply.Nodes
@@ -262,11 +261,11 @@ func TestLoginListsTheNodesToFailOverTo(t *testing.T) {
 func TestANodeJoiningLaterReachesATerminalOnAnotherNode(t *testing.T) {
 	c := newCluster(t)
 	n1 := c.node("n1")
-	f := rttest.NewFleet(t, n1.DB, "1", 1)
-	term := testkit.Terminal(t, n1.URL, f.Terminals[0], rttest.Password)
+	f := testkit.NewFleet(t, n1.DB, "1", 1, 1)
+	term := testkit.Terminal(t, n1.URL, f.Terminals[0], testkit.Password)
 	n2 := c.node("n2") // joins after the login: no presence message carried the principal to it
 	testkit.Eventually(t, 2*time.Second, "node 2 knows the terminal is on node 1", func() bool { return n2.Hub.Online(f.Terminals[0]) })
-	tok := n2.Token(f.Dispatcher, f.CustomerID)
+	tok := n2.Token(f.Dispatcher, f.Customer)
 	r := n2.Do(http.MethodPost, "/ds/job/add", tok, map[string]any{"job": "open gate 2", "msIds": []string{f.Terminals[0]}})
 	if r.Code != "0" {
 		t.Fatalf("job/add on node 2: %+v", r)
@@ -282,7 +281,7 @@ func TestANodeJoiningLaterReachesATerminalOnAnotherNode(t *testing.T) {
 		return strings.Contains(string(lr.Result), `"delivered":true`)
 	})
 	p := n2.Hub.PeerOf(context.Background(), f.Terminals[0])
-	if p == nil || p.Kind() != "terminal" || p.Principal().CustomerID != f.CustomerID || p.Principal().Name == "" ||
+	if p == nil || p.Kind() != "terminal" || p.Principal().CustomerID != f.Customer || p.Principal().Name == "" ||
 		p.Principal().Token != "" {
 		t.Fatalf("node 2's peer of the terminal on node 1: %+v", p)
 	}

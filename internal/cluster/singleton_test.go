@@ -10,7 +10,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"tenfour/internal/config"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
 )
 
@@ -72,9 +71,9 @@ func TestSOSRealertsOncePerClusterAndMoveWhenItsNodeDies(t *testing.T) {
 	p3 := c.child("n3", "--sos-realert", "1s")
 	testkit.Eventually(t, 5*time.Second, "node 3 holds the re-alert lease", func() bool { return holder() == "n3" })
 	n1, n2 := c.nodeRealerting("n1"), c.nodeRealerting("n2")
-	f := rttest.NewFleet(t, n1.DB, "1", 1)
-	con := n1.Console(f.Dispatcher, f.CustomerID)
-	term := testkit.Terminal(t, n2.URL, f.Terminals[0], rttest.Password)
+	f := testkit.NewFleet(t, n1.DB, "1", 1, 1)
+	con := n1.Console(f.Dispatcher, f.Customer)
+	term := testkit.Terminal(t, n2.URL, f.Terminals[0], testkit.Password)
 	if r := term.Call("sos.raise", map[string]any{}); r.Code != "" && r.Code != "0" {
 		t.Fatalf("sos.raise: %+v", r)
 	}
