@@ -3,9 +3,7 @@ package directory
 import (
 	"context"
 	"errors"
-	"hash/fnv"
 	"log/slog"
-	"sync"
 	"time"
 
 	"tenfour/internal/oplog"
@@ -13,18 +11,6 @@ import (
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
 )
-
-// accountLocks serializes presence changes of one account, so a logout racing a new login of the same
-// account can never leave it marked offline while it is connected.
-type accountLocks [64]sync.Mutex
-
-func (l *accountLocks) lock(id string) func() {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(id))
-	m := &l[h.Sum32()%uint32(len(l))]
-	m.Lock()
-	return m.Unlock
-}
 
 // Hooks are the hub's login/logout hooks: presence, logs 5, 6 and 7, and the `presence` event.
 func (s *Service) Hooks() realtime.Hooks {
@@ -36,7 +22,7 @@ func (s *Service) onLogin(ctx context.Context, c *realtime.Conn, replaced bool) 
 }
 
 func (s *Service) online(ctx context.Context, p identity.Principal, kind realtime.Kind, replaced bool) {
-	unlock := s.locks.lock(p.AccountID)
+	unlock := s.locks.Lock(p.AccountID)
 	defer unlock()
 	now := time.Now()
 	if err := s.Store.SetOnline(ctx, p.CustomerID, p.AccountID, true, now); err != nil {
@@ -72,7 +58,7 @@ func (s *Service) AccountOnline(ctx context.Context, p identity.Principal, kind 
 }
 
 func (s *Service) offline(ctx context.Context, p identity.Principal, kind realtime.Kind) {
-	unlock := s.locks.lock(p.AccountID)
+	unlock := s.locks.Lock(p.AccountID)
 	defer unlock()
 	if s.hub.Online(p.AccountID) {
 		return // logged in again meanwhile

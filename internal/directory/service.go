@@ -12,6 +12,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/keylock"
 	"tenfour/internal/platform/realtime"
 )
 
@@ -20,7 +21,9 @@ type Service struct {
 	Store *Store
 	hub   *realtime.Hub
 	log   *oplog.Log
-	locks accountLocks
+	// locks serialise presence changes of one account, so a logout racing a new login of the same account
+	// can never leave it marked offline while it is connected.
+	locks keylock.Striped
 }
 
 // NewService builds the directory service.

@@ -2,15 +2,14 @@ package presence
 
 import (
 	"context"
-	"hash/fnv"
 	"log/slog"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/keylock"
 	"tenfour/internal/platform/realtime"
 	"tenfour/internal/platform/ticker"
 )
@@ -32,7 +31,9 @@ type Service struct {
 	dir   Directory
 	hub   *realtime.Hub
 	clock atomic.Pointer[func() time.Time] // the background loop reads it while a test may set it
-	locks accountLocks
+	// locks serialise the hooks of one account, so a logout racing a new login can never close the
+	// interval the login keeps.
+	locks keylock.Striped
 }
 
 // New builds the service.
@@ -54,7 +55,7 @@ func (s *Service) Hooks() realtime.Hooks {
 
 func (s *Service) onLogin(ctx context.Context, c *realtime.Conn, _ bool) {
 	p := c.Principal()
-	defer s.locks.lock(p.AccountID)()
+	defer s.locks.Lock(p.AccountID)()
 	if err := s.store.Open(ctx, p.CustomerID, p.AccountID, s.now().UnixMilli()); err != nil {
 		slog.ErrorContext(ctx, "presence: open interval", "msId", p.AccountID, "err", err)
 	}
@@ -70,7 +71,7 @@ func (s *Service) onLogout(ctx context.Context, c *realtime.Conn, replaced bool)
 // AccountOnline opens the interval of an account the cluster had counted offline while its node held it on
 // (internal/cluster).
 func (s *Service) AccountOnline(ctx context.Context, p identity.Principal, _ realtime.Kind) {
-	defer s.locks.lock(p.AccountID)()
+	defer s.locks.Lock(p.AccountID)()
 	if err := s.store.Open(ctx, p.CustomerID, p.AccountID, s.now().UnixMilli()); err != nil {
 		slog.ErrorContext(ctx, "presence: open interval", "msId", p.AccountID, "err", err)
 	}
@@ -79,7 +80,7 @@ func (s *Service) AccountOnline(ctx context.Context, p identity.Principal, _ rea
 // AccountOffline ends the interval of an account that went offline: its logout, or its node's death
 // (internal/cluster).
 func (s *Service) AccountOffline(ctx context.Context, p identity.Principal, _ realtime.Kind) {
-	defer s.locks.lock(p.AccountID)()
+	defer s.locks.Lock(p.AccountID)()
 	if s.hub.Online(p.AccountID) {
 		return // logged in again meanwhile: the interval goes on
 	}
@@ -109,15 +110,3 @@ func (s *Service) Run(ctx context.Context) {
 
 // MarkSeen records that the server is running now (Run does every SeenEvery).
 func (s *Service) MarkSeen(ctx context.Context) error { return s.store.Touch(ctx, s.now().UnixMilli()) }
-
-// accountLocks serialize the hooks of one account, so a logout racing a new login can never close the
-// interval the login keeps.
-type accountLocks [64]sync.Mutex
-
-func (l *accountLocks) lock(id string) func() {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(id))
-	m := &l[h.Sum32()%uint32(len(l))]
-	m.Lock()
-	return m.Unlock
-}
