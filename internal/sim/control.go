@@ -96,14 +96,7 @@ func (t *Terminal) GoOffline(d time.Duration) {
 	if t.state == stOnline || t.state == stConnecting {
 		t.dropLocked()
 	}
-	t.fl.sched.after(d, func() {
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		t.netDown = false
-		if t.state == stOffline {
-			t.fl.dials.push(t)
-		}
-	})
+	t.fl.sched.after(d, t.netUp)
 }
 
 // Talker is who the terminal believes holds the floor of group gid ("" = nobody else).

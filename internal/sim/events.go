@@ -316,7 +316,7 @@ func (t *Terminal) onInviteLocked(raw json.RawMessage) {
 		return
 	}
 	st := &t.fl.stats
-	r, delay := t.rReact.Float64(), uniform(t.rReact, 2*time.Second, 8*time.Second)
+	r, delay := t.rReact.Float64(), t.react(2*time.Second, 8*time.Second)
 	id := d.CallID
 	if d.Kind != "single" {
 		t.calls[id] = &callRef{id: id, kind: d.Kind, state: "connected"}
@@ -409,7 +409,7 @@ func (t *Terminal) applyCall(c callView) {
 	ref.replied = true
 	id := c.CallID
 	r := t.rReact.Float64()
-	wait, hang := uniform(t.rReact, time.Second, 4*time.Second), uniform(t.rReact, 10*time.Second, 40*time.Second)
+	wait, hang := t.react(time.Second, 4*time.Second), t.react(10*time.Second, 40*time.Second)
 	t.replyInCall(id, t.fl.clipShort(r), wait, 3)
 	if t.fl.opts.Passive {
 		return // stays in the call until the dispatcher hangs up

@@ -109,6 +109,10 @@ type Options struct {
 	// answers every individual call and replies once in it, never talks back in a call of many and never hangs up
 	// on its own.
 	Passive bool
+	// Reaction scales how long a terminal's user takes over a call — ringing before answering, waiting before a
+	// reply, hanging up (0 or 1: as a person does, seconds); a test that proves only that the reaction comes sets
+	// less. The draws are the same whatever the scale, so a seed's plan does not change.
+	Reaction float64
 	// GPSInterval replaces every moving type's default report interval (param.set still overrides it).
 	GPSInterval time.Duration
 	// Ramp spreads the first logins evenly over this long (each login costs the server a password hash).

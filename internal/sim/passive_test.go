@@ -75,7 +75,8 @@ func TestPassiveFleetAnswersEveryCall(t *testing.T) {
 			}
 		}
 	}
-	f := runFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 11, Loopback: true, Passive: true})
+	// Reaction: the answer and the reply come in tenths of their seconds (what is proven is that they come).
+	f := runFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 11, Loopback: true, Passive: true, Reaction: 0.1})
 	for _, id := range ids {
 		testkit.Eventually(t, 20*time.Second, id+" online", f.Terminal(id).Online)
 	}

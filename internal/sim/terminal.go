@@ -266,6 +266,15 @@ func uniform(r *rand.Rand, lo, hi time.Duration) time.Duration {
 	return lo + time.Duration(r.Float64()*float64(hi-lo))
 }
 
+// react is how long the user takes over a call: between lo and hi, scaled by Options.Reaction.
+func (t *Terminal) react(lo, hi time.Duration) time.Duration {
+	d := uniform(t.rReact, lo, hi)
+	if s := t.fl.opts.Reaction; s > 0 {
+		d = time.Duration(float64(d) * s)
+	}
+	return d
+}
+
 // ---- connection ---------------------------------------------------------------------------------------------
 
 func (t *Terminal) wantOnline() bool {
@@ -713,14 +722,7 @@ func (t *Terminal) dropStep(at time.Time) {
 	if t.state == stOnline {
 		t.netDown = true
 		t.dropLocked()
-		t.fl.sched.at(back, func() {
-			t.mu.Lock()
-			defer t.mu.Unlock()
-			t.netDown = false
-			if t.state == stOffline {
-				t.fl.dials.push(t)
-			}
-		})
+		t.fl.sched.at(back, t.netUp)
 	}
 	next := back.Add(gap)
 	t.fl.sched.at(next, func() { t.dropStep(next) })
@@ -818,4 +820,14 @@ func (t *Terminal) switchStep(at time.Time) {
 			t.fl.stats.Switches.Add(1)
 		}
 	})
+}
+
+// netUp ends a network outage (a drop, GoOffline): an offline terminal dials again.
+func (t *Terminal) netUp() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.netDown = false
+	if t.state == stOffline {
+		t.fl.dials.push(t)
+	}
 }

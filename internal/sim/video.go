@@ -196,7 +196,7 @@ func (t *Terminal) onVideoInviteLocked(id string, codecs []string, res string) {
 		return
 	}
 	status(180, nil, nil)
-	r, delay := t.rReact.Float64(), uniform(t.rReact, 2*time.Second, 6*time.Second)
+	r, delay := t.rReact.Float64(), t.react(2*time.Second, 6*time.Second)
 	if t.fl.opts.Passive {
 		delay = time.Second
 	}
