@@ -3,6 +3,7 @@ package lonework_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -225,18 +226,6 @@ func (r *rig) checkin(i int) error {
 
 func itoa(n int64) string { return lonework.WorkID(n).String() }
 
-func sameReasons(a, b []lonework.Reason) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // A worker who answers every prompt: waiting → in progress → prompts every interval → over, no alarm.
 func TestEngineNormalLife(t *testing.T) {
 	for _, engine := range testkit.Engines() {
@@ -366,7 +355,7 @@ func TestEngineReasons(t *testing.T) {
 					r.at(s.d)
 				}
 				got := r.reasons(p.ID)
-				if !sameReasons(got, c.want) {
+				if !slices.Equal(got, c.want) {
 					t.Fatalf("reasons %v, want %v", got, c.want)
 				}
 				pl := r.get(p.ID)
@@ -396,7 +385,7 @@ func TestEngineEpisodes(t *testing.T) {
 		r.at(time.Minute) // offline across two checks
 	}
 	r.at(10 * time.Minute)
-	if got := r.reasons(p.ID); !sameReasons(got, []lonework.Reason{lonework.ReasonOffline}) {
+	if got := r.reasons(p.ID); !slices.Equal(got, []lonework.Reason{lonework.ReasonOffline}) {
 		t.Fatalf("one offline episode: %v", got)
 	}
 	r.hub.setOnline(ms, true)
@@ -404,7 +393,7 @@ func TestEngineEpisodes(t *testing.T) {
 	r.hub.setOnline(ms, false)
 	r.at(time.Second)
 	r.at(30 * time.Second)
-	if got := r.reasons(p.ID); !sameReasons(got, []lonework.Reason{lonework.ReasonOffline, lonework.ReasonOffline}) {
+	if got := r.reasons(p.ID); !slices.Equal(got, []lonework.Reason{lonework.ReasonOffline, lonework.ReasonOffline}) {
 		t.Fatalf("second offline episode: %v", got)
 	}
 	r.hub.setOnline(ms, true)
@@ -421,7 +410,7 @@ func TestEngineEpisodes(t *testing.T) {
 	r.at(10 * time.Minute) // weak again
 	r.checkin(0)
 	want := []lonework.Reason{lonework.ReasonOffline, lonework.ReasonOffline, lonework.ReasonWeakSignal, lonework.ReasonWeakSignal}
-	if got := r.reasons(p.ID); !sameReasons(got, want) {
+	if got := r.reasons(p.ID); !slices.Equal(got, want) {
 		t.Fatalf("reasons %v, want %v", got, want)
 	}
 	if pl := r.get(p.ID); pl.AlarmCount != 4 || pl.Status != lonework.StatusAlarm {
@@ -495,7 +484,7 @@ func TestEngineRestart(t *testing.T) {
 	r.at(10 * time.Minute) // prompt; countdown running
 	r.svc = r.service()    // restart
 	r.at(61 * time.Second)
-	if got := r.reasons(p.ID); !sameReasons(got, []lonework.Reason{lonework.ReasonNoReply}) {
+	if got := r.reasons(p.ID); !slices.Equal(got, []lonework.Reason{lonework.ReasonNoReply}) {
 		t.Fatalf("after restart: %v", got)
 	}
 	// Down for 25 minutes: missed checks are skipped, the next one is on the interval grid.

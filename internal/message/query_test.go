@@ -2,6 +2,7 @@ package message_test
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -74,18 +75,6 @@ func ids(t *testing.T, r testkit.Reply) (int, []int64) {
 	return p.Total, out
 }
 
-func same(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func TestFindSmsScenarios(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := seed(t, engine)
@@ -149,7 +138,7 @@ func TestFindSmsScenarios(t *testing.T) {
 			if tc.code != "0" {
 				continue
 			}
-			if total, got := ids(t, r); total != tc.total || !same(got, tc.ids) {
+			if total, got := ids(t, r); total != tc.total || !slices.Equal(got, tc.ids) {
 				t.Errorf("%s: total %d ids %v, want %d %v", tc.name, total, got, tc.total, tc.ids)
 			}
 		}
