@@ -32,27 +32,25 @@ func fakeWebP() []byte {
 	return append(b, make([]byte, 40)...)
 }
 
+// env is the safety world (safetytest.Env: F with three terminals, Other with one) and F's console socket;
+// scenarios name the two dispatchers "A" and "B".
 type env struct {
-	s          *testkit.Server
-	a, b       safetytest.Fleet
-	tokA, tokB string
-	con        *testkit.Socket
+	*safetytest.Env
+	con *testkit.Socket
 }
 
 func newEnv(t *testing.T, engine string) *env {
-	s := testkit.StartOn(t, engine)
-	e := &env{s: s, a: safetytest.Seed(t, s.DB, 3, ""), b: safetytest.Seed(t, s.DB, 1, "")}
-	e.tokA, e.tokB = e.a.Token(t, s.DB), e.b.Token(t, s.DB)
-	e.con = testkit.Console(t, s.URL, e.tokA)
+	e := &env{Env: safetytest.NewEnv(t, testkit.StartOn(t, engine), 3)}
+	e.con = e.Console()
 	return e
 }
 
 func (e *env) token(alias string) string {
 	switch alias {
 	case "A":
-		return e.tokA
+		return e.Tok
 	case "B":
-		return e.tokB
+		return e.OTok
 	}
 	return alias
 }
@@ -74,19 +72,19 @@ func TestIndoorAPI(t *testing.T) { testkit.EachEngine(t, indoorAPI) }
 
 func indoorAPI(t *testing.T, engine string) {
 	e := newEnv(t, engine)
-	s := e.s
-	plan := filetest.MustUpload(t, s, e.tokA, "plan.png", planPNG(400, 200), "image").ID
-	small := filetest.MustUpload(t, s, e.tokA, "small.png", planPNG(100, 50), "image").ID
-	webp := filetest.MustUpload(t, s, e.tokA, "plan.webp", fakeWebP(), "image").ID
-	pdf := filetest.MustUpload(t, s, e.tokA, "plan.pdf", filetest.PDF(), "").ID
-	otherPlan := filetest.MustUpload(t, s, e.tokB, "plan.png", planPNG(400, 200), "image").ID
-	termTok := s.Token(e.a.Terminals[0], e.a.CustomerID)
+	s := e.S
+	plan := filetest.MustUpload(t, s, e.Tok, "plan.png", planPNG(400, 200), "image").ID
+	small := filetest.MustUpload(t, s, e.Tok, "small.png", planPNG(100, 50), "image").ID
+	webp := filetest.MustUpload(t, s, e.Tok, "plan.webp", fakeWebP(), "image").ID
+	pdf := filetest.MustUpload(t, s, e.Tok, "plan.pdf", filetest.PDF(), "").ID
+	otherPlan := filetest.MustUpload(t, s, e.OTok, "plan.png", planPNG(400, 200), "image").ID
+	termTok := s.Token(e.F.Terminals[0], e.F.CustomerID)
 
 	var bld, bld2, floor, floor2, beacon, beacon2, otherFloor int64
 	// The other customer's building and floor, for the tenancy refusals.
-	r := s.Do("POST", "/ds/indoor/building/add", e.tokB, map[string]any{"name": "Depot"})
+	r := s.Do("POST", "/ds/indoor/building/add", e.OTok, map[string]any{"name": "Depot"})
 	otherBld := idOf(t, r)
-	otherFloor = idOf(t, s.Do("POST", "/ds/indoor/floor/add", e.tokB, map[string]any{"buildingId": otherBld, "name": "G",
+	otherFloor = idOf(t, s.Do("POST", "/ds/indoor/floor/add", e.OTok, map[string]any{"buildingId": otherBld, "name": "G",
 		"fileId": otherPlan, "scale": 0.1}))
 
 	api := testkit.APITest{Server: s, Token: e.token, State: state, Socket: e.con}

@@ -15,15 +15,15 @@ func TestIndoorAreaAPI(t *testing.T) { testkit.EachEngine(t, indoorAreaAPI) }
 
 func indoorAreaAPI(t *testing.T, engine string) {
 	e := newEnv(t, engine)
-	s := e.s
-	plan := filetest.MustUpload(t, s, e.tokA, "plan.png", planPNG(400, 200), "image").ID
-	small := filetest.MustUpload(t, s, e.tokA, "small.png", planPNG(100, 50), "image").ID
-	otherPlan := filetest.MustUpload(t, s, e.tokB, "plan.png", planPNG(400, 200), "image").ID
-	termTok := s.Token(e.a.Terminals[0], e.a.CustomerID)
-	bld := idOf(t, s.Do("POST", "/ds/indoor/building/add", e.tokA, map[string]any{"name": "HQ"}))
-	floor := idOf(t, s.Do("POST", "/ds/indoor/floor/add", e.tokA, map[string]any{"buildingId": bld, "name": "G", "fileId": plan, "scale": 0.05}))
-	otherBld := idOf(t, s.Do("POST", "/ds/indoor/building/add", e.tokB, map[string]any{"name": "Depot"}))
-	otherFloor := idOf(t, s.Do("POST", "/ds/indoor/floor/add", e.tokB, map[string]any{"buildingId": otherBld, "name": "G", "fileId": otherPlan, "scale": 0.1}))
+	s := e.S
+	plan := filetest.MustUpload(t, s, e.Tok, "plan.png", planPNG(400, 200), "image").ID
+	small := filetest.MustUpload(t, s, e.Tok, "small.png", planPNG(100, 50), "image").ID
+	otherPlan := filetest.MustUpload(t, s, e.OTok, "plan.png", planPNG(400, 200), "image").ID
+	termTok := s.Token(e.F.Terminals[0], e.F.CustomerID)
+	bld := idOf(t, s.Do("POST", "/ds/indoor/building/add", e.Tok, map[string]any{"name": "HQ"}))
+	floor := idOf(t, s.Do("POST", "/ds/indoor/floor/add", e.Tok, map[string]any{"buildingId": bld, "name": "G", "fileId": plan, "scale": 0.05}))
+	otherBld := idOf(t, s.Do("POST", "/ds/indoor/building/add", e.OTok, map[string]any{"name": "Depot"}))
+	otherFloor := idOf(t, s.Do("POST", "/ds/indoor/floor/add", e.OTok, map[string]any{"buildingId": otherBld, "name": "G", "fileId": otherPlan, "scale": 0.1}))
 
 	var corridor, room int64
 	corridorPts := [][]float64{{0, 80}, {400, 80}, {400, 120}, {0, 120}}

@@ -14,14 +14,14 @@ import (
 func TestDemoBuildingGetsItsAreas(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		e := newEnv(t, engine)
-		s := e.s
+		s := e.S
 		ctx := context.Background()
-		if ok, err := s.Indoor.SeedDemo(ctx, e.a.CustomerID, e.a.Dispatcher); err != nil || !ok {
+		if ok, err := s.Indoor.SeedDemo(ctx, e.F.CustomerID, e.F.Dispatcher); err != nil || !ok {
 			t.Fatalf("seed demo: %v %v", ok, err)
 		}
 		floors := func() []indoor.Floor {
 			var list httpx.Page[indoor.Building]
-			s.Do("GET", "/ds/indoor/building/list", e.tokA, nil).Into(t, &list)
+			s.Do("GET", "/ds/indoor/building/list", e.Tok, nil).Into(t, &list)
 			return list.List[0].Floors
 		}
 		before := floors()
@@ -30,7 +30,7 @@ func TestDemoBuildingGetsItsAreas(t *testing.T) {
 			t.Fatalf("demo floors' areas: %d, %d (want %d)", len(before[0].Areas), len(before[1].Areas), want)
 		}
 		// Seeding again with areas in place changes nothing.
-		if ok, err := s.Indoor.SeedDemo(ctx, e.a.CustomerID, e.a.Dispatcher); err != nil || ok {
+		if ok, err := s.Indoor.SeedDemo(ctx, e.F.CustomerID, e.F.Dispatcher); err != nil || ok {
 			t.Fatalf("seeding twice: %v %v", ok, err)
 		}
 		if again := floors(); len(again[0].Areas) != want || again[0].FileID != before[0].FileID {
@@ -39,12 +39,12 @@ func TestDemoBuildingGetsItsAreas(t *testing.T) {
 		// As seeded before walkable areas: none on any floor.
 		for _, f := range before {
 			for _, a := range f.Areas {
-				if r := s.Do("DELETE", "/ds/indoor/area/delete", e.tokA, map[string]any{"id": a.ID}); r.Code != "0" {
+				if r := s.Do("DELETE", "/ds/indoor/area/delete", e.Tok, map[string]any{"id": a.ID}); r.Code != "0" {
 					t.Fatal(r.Code, r.Msg)
 				}
 			}
 		}
-		if ok, err := s.Indoor.SeedDemo(ctx, e.a.CustomerID, e.a.Dispatcher); err != nil || ok {
+		if ok, err := s.Indoor.SeedDemo(ctx, e.F.CustomerID, e.F.Dispatcher); err != nil || ok {
 			t.Fatalf("upgrade: %v %v", ok, err)
 		}
 		after := floors()

@@ -33,20 +33,20 @@ func TestReportToConsoleAndHistory(t *testing.T) { testkit.EachEngine(t, reportT
 
 func reportToConsole(t *testing.T, engine string) {
 	e := newEnv(t, engine)
-	s := e.s
+	s := e.S
 	ctx := context.Background()
 	// 10:00 UTC today: the seeded customers' zone is UTC, so a history of the next hour is one day.
 	clk := &clock{now: time.Now().UTC().Truncate(24 * time.Hour).Add(10 * time.Hour)}
 	s.Indoor.SetClock(clk.get)
 	start := clk.get().UnixMilli()
-	if ok, err := s.Indoor.SeedDemo(ctx, e.a.CustomerID, e.a.Dispatcher); err != nil || !ok {
+	if ok, err := s.Indoor.SeedDemo(ctx, e.F.CustomerID, e.F.Dispatcher); err != nil || !ok {
 		t.Fatalf("seed demo: %v %v", ok, err)
 	}
-	if ok, err := s.Indoor.SeedDemo(ctx, e.a.CustomerID, e.a.Dispatcher); err != nil || ok {
+	if ok, err := s.Indoor.SeedDemo(ctx, e.F.CustomerID, e.F.Dispatcher); err != nil || ok {
 		t.Fatalf("seeding twice: %v %v", ok, err)
 	}
 	var list httpx.Page[indoor.Building]
-	s.Do("GET", "/ds/indoor/building/list", e.tokA, nil).Into(t, &list)
+	s.Do("GET", "/ds/indoor/building/list", e.Tok, nil).Into(t, &list)
 	if list.Total != 1 || len(list.List[0].Floors) != 2 || len(list.List[0].Floors[0].Beacons) != radio.DemoBeacons || len(list.List[0].Floors[1].Beacons) != radio.DemoBeacons {
 		t.Fatalf("demo building %+v", list)
 	}
@@ -58,7 +58,7 @@ func reportToConsole(t *testing.T, engine string) {
 		}
 	}
 
-	me := e.a.Terminals[0]
+	me := e.F.Terminals[0]
 	term := testkit.Terminal(t, s.URL, me, testkit.Password)
 	bd := radio.Demo()
 	walk := radio.NewWalk(radio.DemoRoute(), 1.2, 8)
@@ -130,7 +130,7 @@ func reportToConsole(t *testing.T, engine string) {
 		t.Errorf("a console's report: %s", r.Code)
 	}
 	// The other customer's terminals do not know our beacons.
-	other := testkit.Terminal(t, s.URL, e.b.Terminals[0], testkit.Password)
+	other := testkit.Terminal(t, s.URL, e.Other.Terminals[0], testkit.Password)
 	if r := other.Call(indoor.ReqReport, map[string]any{"readings": radio.DemoChannel.Scan(rng, bd, walk.At(0))}); r.Code != "159" {
 		t.Errorf("other customer's report: %s", r.Code)
 	}
@@ -181,9 +181,9 @@ func reportToConsole(t *testing.T, engine string) {
 		{Name: "history of another customer's terminal", Method: "GET", Path: "/ds/indoor/position/history", Token: "B",
 			Params: map[string]any{"msId": me, "sTime": start, "eTime": end}, Code: "404"},
 		{Name: "history of a dispatcher", Method: "GET", Path: "/ds/indoor/position/history", Token: "A",
-			Params: map[string]any{"msId": e.a.Dispatcher, "sTime": start, "eTime": end}, Code: "404"},
+			Params: map[string]any{"msId": e.F.Dispatcher, "sTime": start, "eTime": end}, Code: "404"},
 		{Name: "history on another customer's floor", Method: "GET", Path: "/ds/indoor/position/history", Token: "B",
-			Params: map[string]any{"msId": e.b.Terminals[0], "sTime": start, "eTime": end, "floorId": floors[0]}, Code: "404"},
+			Params: map[string]any{"msId": e.Other.Terminals[0], "sTime": start, "eTime": end, "floorId": floors[0]}, Code: "404"},
 		{Name: "history start after end", Method: "GET", Path: "/ds/indoor/position/history", Token: "A",
 			Params: map[string]any{"msId": me, "sTime": end, "eTime": start}, Code: "93"},
 		{Name: "history longer than a day", Method: "GET", Path: "/ds/indoor/position/history", Token: "A",
@@ -192,16 +192,16 @@ func reportToConsole(t *testing.T, engine string) {
 			Params: map[string]any{"msId": me, "sTime": ms(2024, 2, 29, 12), "eTime": ms(2024, 3, 1, 1)}, Code: "95"},
 		{Name: "history without start", Method: "GET", Path: "/ds/indoor/position/history", Token: "A",
 			Params: map[string]any{"msId": me, "eTime": end}, Code: "400"},
-		{Name: "history by a terminal's token", Method: "GET", Path: "/ds/indoor/position/history", Token: s.Token(me, e.a.CustomerID),
+		{Name: "history by a terminal's token", Method: "GET", Path: "/ds/indoor/position/history", Token: s.Token(me, e.F.CustomerID),
 			Params: map[string]any{"msId": me, "sTime": start, "eTime": end}, Code: "107"},
 	})
 
 	// Deleting the building takes its positions with it.
-	if r := s.Do("DELETE", "/ds/indoor/building/delete", e.tokA, map[string]any{"id": list.List[0].ID}); r.Code != "0" {
+	if r := s.Do("DELETE", "/ds/indoor/building/delete", e.Tok, map[string]any{"id": list.List[0].ID}); r.Code != "0" {
 		t.Fatal(r.Code, r.Msg)
 	}
 	var n int
-	if err := s.DB.QueryRow(ctx, `SELECT COUNT(*) FROM indoor_positions WHERE customer_id = ?`, e.a.CustomerID).Scan(&n); err != nil || n != 0 {
+	if err := s.DB.QueryRow(ctx, `SELECT COUNT(*) FROM indoor_positions WHERE customer_id = ?`, e.F.CustomerID).Scan(&n); err != nil || n != 0 {
 		t.Fatalf("positions left: %d %v", n, err)
 	}
 	// …and the terminal's next report knows no beacon.
