@@ -42,10 +42,10 @@ func (s *Service) Routes(r httpx.Router) {
 	r.Public("GET /ds/pub/clientConfig", s.clientConfig)
 	r.Raw("GET /static/config.json", http.HandlerFunc(s.staticConfig), false)
 	// Custom themes of the customer's hosts (theme.go; account type "1").
-	r.Console("POST /ds/custom/customTheme", s.customTheme)
-	r.Console("GET /ds/custom/findTheme", s.findTheme)
-	r.Console("DELETE /ds/custom/deleteTheme", s.deleteTheme)
-	r.Console("GET /ds/custom/getClientHostList", s.getClientHostList)
+	r.Console("POST /ds/custom/customTheme", themed(s.customTheme))
+	r.Console("GET /ds/custom/findTheme", themed(s.findTheme))
+	r.Console("DELETE /ds/custom/deleteTheme", themed(s.deleteTheme))
+	r.Console("GET /ds/custom/getClientHostList", themed(s.getClientHostList))
 }
 
 // hostParam is the hostname parameter, or the host the request came to.

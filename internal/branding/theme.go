@@ -236,26 +236,31 @@ func (s *Service) themeHost(ctx context.Context, p identity.Principal, r *http.R
 	return host, err
 }
 
-// customThemeCaller is a dispatcher of account type "1" (spec §6: custom theme is for "1" only).
-func customThemeCaller(r *http.Request) (identity.Principal, error) {
-	p := identity.Must(r.Context())
-	if p.AcctType != "1" {
-		return p, httpx.ErrPermission
+// themed is the shape of the custom-theme endpoints: the caller is a dispatcher of account type "1" (spec §6:
+// custom theme is for "1" only; others get 107 before their request is read), the request decodes into Req,
+// and fn gets the request too (a blank host name is the host the console is open at: themeHost).
+func themed[Req any](fn func(r *http.Request, p identity.Principal, req Req) (any, error)) httpx.Handler {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) {
+		p := identity.Must(r.Context())
+		if p.AcctType != "1" {
+			return nil, httpx.ErrPermission
+		}
+		var req Req
+		if err := httpx.Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return fn(r, p, req)
 	}
-	return p, nil
+}
+
+// hostReq names one of the customer's hosts.
+type hostReq struct {
+	Hostname string `json:"hostname"`
 }
 
 // POST /ds/custom/customTheme {hostname?, sysName, themeColor, tabColor, subThemeColor, weightThemeColor,
 // callingColor, loginFrameColor, miniLogoUrl, logoUrl, copyright} → Theme (creates or replaces the host's)
-func (s *Service) customTheme(w http.ResponseWriter, r *http.Request) (any, error) {
-	p, err := customThemeCaller(r)
-	if err != nil {
-		return nil, err
-	}
-	var t Theme
-	if err := httpx.Decode(r, &t); err != nil {
-		return nil, err
-	}
+func (s *Service) customTheme(r *http.Request, p identity.Principal, t Theme) (any, error) {
 	ctx := r.Context()
 	host, err := s.themeHost(ctx, p, r, t.Hostname)
 	if err != nil {
@@ -299,19 +304,10 @@ func (s *Service) customTheme(w http.ResponseWriter, r *http.Request) (any, erro
 
 // GET /ds/custom/findTheme {hostname?} → {total, list}: the themes of the customer's hosts (one host's when
 // hostname is given).
-func (s *Service) findTheme(w http.ResponseWriter, r *http.Request) (any, error) {
-	p, err := customThemeCaller(r)
-	if err != nil {
-		return nil, err
-	}
-	var req struct {
-		Hostname string `json:"hostname"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) findTheme(r *http.Request, p identity.Principal, req hostReq) (any, error) {
 	host := ""
 	if strings.TrimSpace(req.Hostname) != "" {
+		var err error
 		if host, err = s.themeHost(r.Context(), p, r, req.Hostname); err != nil {
 			return nil, err
 		}
@@ -324,17 +320,7 @@ func (s *Service) findTheme(w http.ResponseWriter, r *http.Request) (any, error)
 }
 
 // DELETE /ds/custom/deleteTheme {hostname} → {hostname}: the host's login page goes back to the default look.
-func (s *Service) deleteTheme(w http.ResponseWriter, r *http.Request) (any, error) {
-	p, err := customThemeCaller(r)
-	if err != nil {
-		return nil, err
-	}
-	var req struct {
-		Hostname string `json:"hostname"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) deleteTheme(r *http.Request, p identity.Principal, req hostReq) (any, error) {
 	host, err := s.themeHost(r.Context(), p, r, req.Hostname)
 	if err != nil {
 		return nil, err
@@ -347,11 +333,7 @@ func (s *Service) deleteTheme(w http.ResponseWriter, r *http.Request) (any, erro
 }
 
 // GET /ds/custom/getClientHostList → {total, list: [{hostname, hasTheme}]}: the customer's host names.
-func (s *Service) getClientHostList(w http.ResponseWriter, r *http.Request) (any, error) {
-	p, err := customThemeCaller(r)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) getClientHostList(r *http.Request, p identity.Principal, _ struct{}) (any, error) {
 	list, err := s.Store.Hosts(r.Context(), p.CustomerID)
 	if err != nil {
 		return nil, err
