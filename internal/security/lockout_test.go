@@ -227,16 +227,23 @@ func TestParallelGuessesStopAtTheLimit(t *testing.T) {
 					t.Fatalf("%s trial %d: %d guesses checked (%d answered wrong password, %d locked); at most %d may be",
 						p.name, trial, checked, wrong, locked, auth.MaxFailedLogins)
 				}
-				if c := p.try(t, hc, p.account, p.right); c != "107" {
-					t.Fatalf("%s trial %d: the right password after the burst: %q, want 107 (locked)", p.name, trial, c)
-				}
-				s.clock.advance(auth.LockDuration)
-				if c := p.try(t, hc, p.account, p.right); c != p.ok {
-					t.Fatalf("%s trial %d: the right password after the lock: %q", p.name, trial, c)
-				}
+				lockHolds(t, s, hc, p, trial)
 			}
 		}
 	})
+}
+
+// lockHolds: after a burst that locked the account, its right password is refused (107) until the lock's time
+// has passed, and then accepted.
+func lockHolds(t *testing.T, s *signinServer, hc *http.Client, p signinPath, trial int) {
+	t.Helper()
+	if c := p.try(t, hc, p.account, p.right); c != "107" {
+		t.Fatalf("%s trial %d: the right password after the burst: %q, want 107 (locked)", p.name, trial, c)
+	}
+	s.clock.advance(auth.LockDuration)
+	if c := p.try(t, hc, p.account, p.right); c != p.ok {
+		t.Fatalf("%s trial %d: the right password after the lock: %q", p.name, trial, c)
+	}
 }
 
 // TestRightPasswordAmongParallelGuesses: wrong guesses and the right password at the same moment, as the probe
@@ -260,13 +267,7 @@ func TestRightPasswordAmongParallelGuesses(t *testing.T) {
 				for range 10 {
 					<-codes
 				}
-				if c := p.try(t, hc, p.account, p.right); c != "107" {
-					t.Fatalf("%s trial %d: after the burst: %q, want 107 (locked)", p.name, trial, c)
-				}
-				s.clock.advance(auth.LockDuration)
-				if c := p.try(t, hc, p.account, p.right); c != p.ok {
-					t.Fatalf("%s trial %d: after the lock: %q", p.name, trial, c)
-				}
+				lockHolds(t, s, hc, p, trial)
 			}
 		}
 	})
