@@ -8,26 +8,9 @@ package job
 import (
 	"net/http"
 	"strconv"
-	"strings"
 
 	"tenfour/internal/platform/httpx"
 )
-
-// ID is a job's id (jobId); it travels as a string in JSON.
-type ID int64
-
-func (id ID) String() string               { return strconv.FormatInt(int64(id), 10) }
-func (id ID) MarshalJSON() ([]byte, error) { return []byte(`"` + id.String() + `"`), nil }
-
-// UnmarshalJSON accepts a string or a number.
-func (id *ID) UnmarshalJSON(b []byte) error {
-	n, err := strconv.ParseInt(strings.Trim(string(b), `"`), 10, 64)
-	if err != nil {
-		return httpx.BadParam("jobId", "not an id")
-	}
-	*id = ID(n)
-	return nil
-}
 
 // State is a ticket's execution state (spec §4: unsettled, accepted, rejected, working, completed/over).
 type State int
@@ -146,8 +129,8 @@ type Job struct {
 	JobID       ID       `json:"jobId"`
 	Job         string   `json:"job"` // the task
 	Address     string   `json:"address"`
-	Lat         *float64 `json:"lat"`
-	Lng         *float64 `json:"lng"`
+	Lat         *float64 `json:"lat" tstype:"number | null,required"`
+	Lng         *float64 `json:"lng" tstype:"number | null,required"`
 	Creator     string   `json:"creator"` // msId of the dispatcher
 	CreatorName string   `json:"creatorName"`
 	SendTime    int64    `json:"sendTime"` // when the dispatcher sent it
@@ -185,8 +168,8 @@ type TerminalView struct {
 	JobID       ID       `json:"jobId"`
 	Job         string   `json:"job"`
 	Address     string   `json:"address"`
-	Lat         *float64 `json:"lat"`
-	Lng         *float64 `json:"lng"`
+	Lat         *float64 `json:"lat" tstype:"number | null,required"`
+	Lng         *float64 `json:"lng" tstype:"number | null,required"`
 	Creator     string   `json:"creator"`
 	CreatorName string   `json:"creatorName"`
 	SendTime    int64    `json:"sendTime"`

@@ -1,6 +1,7 @@
 // Job tickets (docs/api.md "Job tickets"): shapes, REST calls and query keys.
 import { http, type Page } from '../../shared/http/client';
 import { queryKeys } from '../../shared/queryKeys';
+import type * as wire from '../../shared/wire/job';
 
 /** Ticket execution states (spec §4): 0 unsettled, 1 accepted, 2 rejected, 3 working, 4 over (completed). */
 export const STATES = [0, 1, 2, 3, 4] as const;
@@ -9,55 +10,23 @@ export const STATE_COLOR: Record<JobState, string> = { 0: 'gold', 1: 'blue', 2: 
 /** States in which a ticket still waits for its worker. */
 export const isOpen = (s: number) => s === 0 || s === 1 || s === 3;
 
-export interface Ticket {
-  msId: string;
-  msName: string;
+// The server's shapes are generated from internal/job/model.go (make wire); the console narrows the states to
+// the five it draws and a history entry's action to the six it names.
+export interface Ticket extends Omit<wire.Ticket, 'state'> {
   state: JobState;
-  reason: string;
-  remark: string;
-  delivered: boolean;
-  dispatchTime: number;
-  acceptTime: number;
-  startTime: number;
-  endTime: number;
-  updateTime: number;
 }
 
-export interface Job {
-  jobId: string;
-  job: string;
-  address: string;
-  lat: number | null;
-  lng: number | null;
-  creator: string;
-  creatorName: string;
-  sendTime: number;
+export interface Job extends Omit<wire.Job, 'status' | 'jobMsList'> {
   status: JobState;
   jobMsList: Ticket[];
 }
 
-export interface HistoryEntry {
-  id: number;
-  jobId: string;
-  msId: string;
+export interface HistoryEntry extends Omit<wire.HistoryEntry, 'action' | 'state'> {
   action: 'created' | 'delivered' | 'accepted' | 'rejected' | 'started' | 'completed';
   state: JobState;
-  reason: string;
-  by: string;
-  byName: string;
-  time: number;
 }
 
-export interface ReportRow {
-  msId: string;
-  msName: string;
-  total: number;
-  unsettled: number;
-  accepted: number;
-  rejected: number;
-  working: number;
-  over: number;
-}
+export type ReportRow = wire.ReportRow;
 
 export interface JobInput {
   job: string;

@@ -2,6 +2,7 @@
 // delivers each (job.deliver, acknowledged, again after a login until acknowledged); the worker accepts or
 // rejects it with a reason, starts and completes it. The server is the truth: job.list after every login.
 import { create } from 'zustand';
+import type { TerminalView } from '../../shared/wire/job';
 import { phoneSocket } from '../session/store';
 import { codeOf, type TerminalSocket } from '../socket';
 import { notify } from '../ui/notice';
@@ -11,21 +12,9 @@ export const JobState = { unsettled: 0, accepted: 1, rejected: 2, working: 3, ov
 export type JobStateValue = (typeof JobState)[keyof typeof JobState];
 export type JobAction = 'accept' | 'reject' | 'start' | 'complete';
 
-export interface Ticket {
-  jobId: string;
-  job: string;
-  address: string;
-  lat: number | null;
-  lng: number | null;
-  creator: string;
-  creatorName: string;
-  sendTime: number;
+/** A ticket as this terminal sees it (job.deliver, job.list): generated from internal/job/model.go (make wire). */
+export interface Ticket extends Omit<TerminalView, 'state'> {
   state: JobStateValue;
-  reason: string;
-  remark: string;
-  acceptTime: number;
-  startTime: number;
-  endTime: number;
 }
 
 export const useJobs = create<{ tickets: Ticket[]; unseen: number }>(() => ({ tickets: [], unseen: 0 }));
