@@ -172,18 +172,28 @@ func (s *Service) addGroup(ctx context.Context, p identity.Principal, req struct
 	return s.AddGroup(ctx, p, req.Name, fid)
 }
 
-func (s *Service) saveGroupMs(ctx context.Context, p identity.Principal, req struct {
-	MsID       flex.List `json:"msId"`
-	GroupID    string    `json:"groupId"`
-	KeepOldGrp string    `json:"keepOldGrp"`
-	PttGrp     string    `json:"pttGrp"`
-	DiffClient string    `json:"diffClient"`
-}) (any, error) {
-	ids, err := checkIDs("msId", req.MsID)
+// membersReq names terminals and the group they join or leave (saveGroupMs, removeGroupMs).
+type membersReq struct {
+	MsID    flex.List `json:"msId"`
+	GroupID string    `json:"groupId"`
+}
+
+func (m membersReq) parse() ([]string, GroupID, error) {
+	ids, err := checkIDs("msId", m.MsID)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	gid, err := ParseGroupID("groupId", req.GroupID, false)
+	gid, err := ParseGroupID("groupId", m.GroupID, false)
+	return ids, gid, err
+}
+
+func (s *Service) saveGroupMs(ctx context.Context, p identity.Principal, req struct {
+	membersReq
+	KeepOldGrp string `json:"keepOldGrp"`
+	PttGrp     string `json:"pttGrp"`
+	DiffClient string `json:"diffClient"`
+}) (any, error) {
+	ids, gid, err := req.parse()
 	if err != nil {
 		return nil, err
 	}
@@ -204,15 +214,8 @@ func (s *Service) saveGroupMs(ctx context.Context, p identity.Principal, req str
 		SaveMembers{MsIDs: ids, Group: gid, KeepOld: keep, SetPtt: ptt})
 }
 
-func (s *Service) removeGroupMs(ctx context.Context, p identity.Principal, req struct {
-	MsID    flex.List `json:"msId"`
-	GroupID string    `json:"groupId"`
-}) (any, error) {
-	ids, err := checkIDs("msId", req.MsID)
-	if err != nil {
-		return nil, err
-	}
-	gid, err := ParseGroupID("groupId", req.GroupID, false)
+func (s *Service) removeGroupMs(ctx context.Context, p identity.Principal, req membersReq) (any, error) {
+	ids, gid, err := req.parse()
 	if err != nil {
 		return nil, err
 	}
