@@ -44,9 +44,8 @@ func (r *runner) clusterRows() []bench.Row {
 	var rows []bench.Row
 	rows = append(rows, r.measured("alarm to 20 consoles spread over 3 nodes (publish on node 3 → frame read by each console)",
 		"p99 < 250 ms", "cluster.alarm_p99_ms", "cluster", func(p99 float64) (bench.Status, string) {
-			p50, _ := r.fig("cluster.alarm_p50_ms")
-			n, _ := r.fig("cluster.alarm_n")
-			return bench.Verdict(p99 < 250), fmt.Sprintf("p50 %.1f ms, p99 %.1f ms over %.0f deliveries (durable: stored in PostgreSQL, then NATS; one machine for all)", p50, p99, n)
+			return bench.Verdict(p99 < 250), r.spread("cluster.alarm", "p99", p99,
+				"deliveries (durable: stored in PostgreSQL, then NATS; one machine for all)")
 		}))
 	rows = append(rows, r.measured("group floor re-taken on another node after its node's loss",
 		"< 2 s", "cluster.floor_retake_s", "cluster", func(v float64) (bench.Status, string) {
@@ -78,9 +77,8 @@ func (r *runner) clusterMediaRows() []bench.Row {
 	var rows []bench.Row
 	rows = append(rows, r.measured("cross-node PTT access with 60 ms RTT (talkers on nodes 3 and 2 press in turn: each press takes the group's floor lease from the other node)",
 		"p95 < 150 ms", "cluster.ptt_rtt60_p95_ms", "cluster", func(p95 float64) (bench.Status, string) {
-			p50, _ := r.fig("cluster.ptt_rtt60_p50_ms")
-			n, _ := r.fig("cluster.ptt_rtt60_n")
-			return bench.Verdict(p95 < 150), fmt.Sprintf("p50 %.1f ms, p95 %.1f ms over %.0f presses (floor.request sent → granted read at the talker)", p50, p95, n)
+			return bench.Verdict(p95 < 150), r.spread("cluster.ptt_rtt60", "p95", p95,
+				"presses (floor.request sent → granted read at the talker)")
 		}))
 	rows = append(rows, r.measured("server-added delay per node hop (listener on node 2 vs listener on the talker's node 3, same packets)",
 		"< 5 ms", "cluster.hop_p99_ms", "cluster", func(p99 float64) (bench.Status, string) {
@@ -92,4 +90,12 @@ func (r *runner) clusterMediaRows() []bench.Row {
 				p50, p99, n, talkerNode, lane)
 		}))
 	return rows
+}
+
+// spread is a latency row's figure: the median of measurement key (key_p50_ms), its percentile pct at v ms and
+// how many were measured (key_n), of what.
+func (r *runner) spread(key, pct string, v float64, of string) string {
+	p50, _ := r.fig(key + "_p50_ms")
+	n, _ := r.fig(key + "_n")
+	return fmt.Sprintf("p50 %.1f ms, %s %.1f ms over %.0f %s", p50, pct, v, n, of)
 }
