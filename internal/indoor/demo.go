@@ -29,7 +29,7 @@ func (s *Service) SeedDemo(ctx context.Context, customerID int64, uploader strin
 	}
 	bd := radio.Demo()
 	now := s.now().UnixMilli()
-	bid, err := s.store.CreateBuilding(ctx, customerID, bd.Name, "Demo: two storeys, 24 beacons each", now)
+	bid, err := s.store.CreateBuilding(ctx, customerID, Building{Name: bd.Name, Remark: "Demo: two storeys, 24 beacons each"}, now)
 	if err != nil {
 		return false, err
 	}

@@ -87,12 +87,19 @@ func (s *Service) addBuilding(ctx context.Context, p identity.Principal, req bui
 	if err != nil {
 		return nil, err
 	}
-	id, err := s.store.CreateBuilding(ctx, p.CustomerID, b.Name, b.Remark, s.now().UnixMilli())
+	return addRow(ctx, s, p, "building", b, s.store.CreateBuilding, s.store.Building)
+}
+
+// addRow stores a checked new row of one kind (create), tells the consoles and answers the row as stored (get).
+func addRow[T any, ID ~int64](ctx context.Context, s *Service, p identity.Principal, what string, row T,
+	create func(ctx context.Context, customerID int64, row T, at int64) (ID, error),
+	get func(ctx context.Context, customerID int64, id ID) (T, error)) (any, error) {
+	id, err := create(ctx, p.CustomerID, row, s.now().UnixMilli())
 	if err != nil {
 		return nil, err
 	}
-	s.changed(p.CustomerID, "building", int64(id))
-	return s.store.Building(ctx, p.CustomerID, id)
+	s.changed(p.CustomerID, what, int64(id))
+	return get(ctx, p.CustomerID, id)
 }
 
 // PUT /ds/indoor/building/update {id, name?, remark?} → Building
@@ -192,12 +199,7 @@ func (s *Service) addFloor(ctx context.Context, p identity.Principal, req floorR
 	if err != nil {
 		return nil, err
 	}
-	id, err := s.store.CreateFloor(ctx, p.CustomerID, f, s.now().UnixMilli())
-	if err != nil {
-		return nil, err
-	}
-	s.changed(p.CustomerID, "floor", int64(id))
-	return s.store.Floor(ctx, p.CustomerID, id)
+	return addRow(ctx, s, p, "floor", f, s.store.CreateFloor, s.store.Floor)
 }
 
 // PUT /ds/indoor/floor/update {id, name?, level?, fileId?, scale? | ref…?} → Floor
@@ -293,12 +295,7 @@ func addOnFloor[T any, ID ~int64](ctx context.Context, s *Service, p identity.Pr
 	if err != nil {
 		return nil, err
 	}
-	id, err := create(ctx, p.CustomerID, row, s.now().UnixMilli())
-	if err != nil {
-		return nil, err
-	}
-	s.changed(p.CustomerID, what, int64(id))
-	return get(ctx, p.CustomerID, id)
+	return addRow(ctx, s, p, what, row, create, get)
 }
 
 // PUT /ds/indoor/beacon/update {id, floorId?, mac?, name?, x?, y?, rssi?, decay?} → Beacon

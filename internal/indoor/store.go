@@ -152,10 +152,10 @@ func (s *Store) Beacon(ctx context.Context, customerID int64, id BeaconID) (Beac
 }
 
 // CreateBuilding stores a building (ErrNameTaken for a name the customer uses).
-func (s *Store) CreateBuilding(ctx context.Context, customerID int64, name, remark string, now int64) (BuildingID, error) {
+func (s *Store) CreateBuilding(ctx context.Context, customerID int64, b Building, now int64) (BuildingID, error) {
 	var id BuildingID
 	err := s.db.WriteRow(ctx, `INSERT INTO indoor_buildings (customer_id, name, remark, created_at) VALUES (?, ?, ?, ?) RETURNING id`,
-		customerID, name, remark, now).Scan(&id)
+		customerID, b.Name, b.Remark, now).Scan(&id)
 	return id, conflict(err, ErrNameTaken)
 }
 
