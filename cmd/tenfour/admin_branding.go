@@ -20,6 +20,29 @@ import (
 // configuration, which customer a host name belongs to (custom themes), a customer's data-source feature switches
 // and an account's type. Each changes only the fields whose flags are given and prints the result as JSON.
 
+// fieldFlags are string flags that each set one field of a stored record (branding, client-config): declared
+// with their help, copied into the record's fields only when given, so a command changes only what it is told.
+type fieldFlags map[string]*string
+
+func newFieldFlags(fs *flag.FlagSet, help [][2]string) fieldFlags {
+	f := fieldFlags{}
+	for _, h := range help {
+		f[h[0]] = fs.String(h[0], "", h[1])
+	}
+	return f
+}
+
+// apply copies each flag given on the command line into its field (dst, by flag name) and reports whether any was.
+func (f fieldFlags) apply(fs *flag.FlagSet, dst map[string]*string) bool {
+	set, changed := setFlags(fs), false
+	for name, p := range dst {
+		if set[name] {
+			*p, changed = *f[name], true
+		}
+	}
+	return changed
+}
+
 // setFlags returns the names of the flags given on the command line.
 func setFlags(fs *flag.FlagSet) map[string]bool {
 	set := map[string]bool{}
@@ -46,16 +69,13 @@ func adminBranding(ctx context.Context, args []string) error {
 	cfg := storeFlags(fs)
 	host := fs.String("host", "", "host name the console is opened at")
 	del := fs.Bool("delete", false, "remove the host's branding record")
-	str := map[string]*string{}
-	for _, f := range []struct{ name, help string }{
+	fields := newFieldFlags(fs, [][2]string{
 		{"sys-name", "system name"}, {"logo-url", "logo (path, http(s) URL or data:image URL)"},
 		{"mini-logo-url", "small icon"}, {"css-url", "style file"}, {"theme-color", "theme colour #rrggbb"},
 		{"tab-color", "tab colour"}, {"sub-theme-color", "secondary colour"}, {"weight-theme-color", "emphasis colour"},
 		{"calling-color", "colour of a call in progress"}, {"login-frame-color", "login frame colour"},
 		{"login-bg", "login page background (colour or image URL)"}, {"copyright", "copyright line"},
-	} {
-		str[f.name] = fs.String(f.name, "", f.help)
-	}
+	})
 	store, err := openStore(ctx, fs, cfg, args, "host")
 	if err != nil {
 		return err
@@ -80,15 +100,10 @@ func adminBranding(ctx context.Context, args []string) error {
 			return fmt.Errorf("stored remark: %w", err)
 		}
 	}
-	set, changed := setFlags(fs), false
-	for name, dst := range map[string]*string{"sys-name": &b.SysName, "logo-url": &b.LogoURL, "mini-logo-url": &b.MiniLogoURL,
+	changed := fields.apply(fs, map[string]*string{"sys-name": &b.SysName, "logo-url": &b.LogoURL, "mini-logo-url": &b.MiniLogoURL,
 		"css-url": &b.CSSURL, "theme-color": &b.ThemeColor, "tab-color": &b.TabColor, "sub-theme-color": &b.SubThemeColor,
 		"weight-theme-color": &b.WeightThemeColor, "calling-color": &b.CallingColor, "copyright": &b.Copyright,
-		"login-frame-color": &rm.LoginFrameColor, "login-bg": &rm.LogoPageBg} {
-		if set[name] {
-			*dst, changed = *str[name], true
-		}
-	}
+		"login-frame-color": &rm.LoginFrameColor, "login-bg": &rm.LogoPageBg})
 	if !changed && missing {
 		return fmt.Errorf("host %s has no branding record (give fields to create one)", *host)
 	}
@@ -109,15 +124,12 @@ func adminClientConfig(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("client-config", flag.ContinueOnError)
 	cfg := storeFlags(fs)
 	host := fs.String("host", "", "host name the console is opened at")
-	title := fs.String("title", "", "title")
-	logo := fs.String("logo", "", "logo")
-	topIco := fs.String("top-ico", "", "top icon")
-	dateFormat := fs.String("date-format", "", "date format (default MM/dd/yyyy)")
-	mapsKey := fs.String("maps-key", "", "maps key")
+	fields := newFieldFlags(fs, [][2]string{
+		{"title", "title"}, {"logo", "logo"}, {"top-ico", "top icon"}, {"date-format", "date format (default MM/dd/yyyy)"},
+		{"maps-key", "maps key"}, {"version", `product version "0" or "1"`}, {"speed-unit", "km/h, mph or m/s (default mph)"},
+		{"more-screen-url", "more-screen URL"},
+	})
 	autoLogin := fs.String("auto-login-keys", "", "comma-separated auto-login keys (empty: none)")
-	version := fs.String("version", "", `product version "0" or "1"`)
-	speedUnit := fs.String("speed-unit", "", "km/h, mph or m/s (default mph)")
-	more := fs.String("more-screen-url", "", "more-screen URL")
 	store, err := openStore(ctx, fs, cfg, args, "host")
 	if err != nil {
 		return err
@@ -128,16 +140,10 @@ func adminClientConfig(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	set := setFlags(fs)
-	changed := false
-	for name, f := range map[string]struct{ src, dst *string }{"title": {title, &c.Title}, "logo": {logo, &c.Logo},
-		"top-ico": {topIco, &c.TopIco}, "date-format": {dateFormat, &c.DateFormat}, "maps-key": {mapsKey, &c.MapsKey},
-		"version": {version, &c.Version}, "speed-unit": {speedUnit, &c.SpeedUnit}, "more-screen-url": {more, &c.MoreScreenUrl}} {
-		if set[name] {
-			*f.dst, changed = *f.src, true
-		}
-	}
-	if set["auto-login-keys"] {
+	changed := fields.apply(fs, map[string]*string{"title": &c.Title, "logo": &c.Logo, "top-ico": &c.TopIco,
+		"date-format": &c.DateFormat, "maps-key": &c.MapsKey, "version": &c.Version, "speed-unit": &c.SpeedUnit,
+		"more-screen-url": &c.MoreScreenUrl})
+	if setFlags(fs)["auto-login-keys"] {
 		c.AutoLoginKeys, changed = []string{}, true
 		for _, k := range strings.Split(*autoLogin, ",") {
 			if k = strings.TrimSpace(k); k != "" {
