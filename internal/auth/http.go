@@ -13,9 +13,9 @@ import (
 func (s *Service) Routes(r httpx.Router) {
 	// Sign-in: no token; throttled per address.
 	r.Public("GET /ds/pub/loginext", s.verify)
-	r.Public("GET /ds/user", s.signIn)
-	r.Public("POST /ds/user", s.signIn)
-	r.Public("GET /ds/user/getAccountByOauth", s.signInOAuth)
+	r.Public("GET /ds/user", throttled(s, s.signIn))
+	r.Public("POST /ds/user", throttled(s, s.signIn))
+	r.Public("GET /ds/user/getAccountByOauth", throttled(s, s.signInOAuth))
 
 	// Account calls of a signed-in user.
 	r.Private("GET /ds/user/getAccount", s.getAccount)
@@ -24,10 +24,26 @@ func (s *Service) Routes(r httpx.Router) {
 	r.Private("PUT /ds/data/updateMsPwd", s.updatePassword)
 
 	// E-mail binding and password recovery: no token; throttled per address.
-	r.Public("GET /ds/pub/getVerifyCode", s.getVerifyCode)
-	r.Public("GET /ds/pub/bindEmail", s.bindEmail)
-	r.Public("POST /ds/pub/bindEmail", s.bindEmail)
-	r.Public("POST /ds/pub/resetPwd", s.resetPassword)
+	r.Public("GET /ds/pub/getVerifyCode", throttled(s, s.getVerifyCode))
+	r.Public("GET /ds/pub/bindEmail", throttled(s, s.bindEmail))
+	r.Public("POST /ds/pub/bindEmail", throttled(s, s.bindEmail))
+	r.Public("POST /ds/pub/resetPwd", throttled(s, s.resetPassword))
+}
+
+// throttled is the shape of the people's credential endpoints (sign-in, OAuth sign-in, e-mail binding and
+// recovery): the call costs one of its address's attempts (allowAddr: 101 over the budget) before its request
+// is read, then fn handles the request.
+func throttled[Req any](s *Service, fn func(w http.ResponseWriter, r *http.Request, req Req) (any, error)) httpx.Handler {
+	return func(w http.ResponseWriter, r *http.Request) (any, error) {
+		if err := s.allowAddr(r); err != nil {
+			return nil, err
+		}
+		var req Req
+		if err := httpx.Decode(r, &req); err != nil {
+			return nil, err
+		}
+		return fn(w, r, req)
+	}
 }
 
 // Parameter size limits: anything longer is a coded 400 before any work is done.

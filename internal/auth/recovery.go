@@ -42,19 +42,12 @@ func (s *Service) emailTaken(ctx context.Context, email, accountID string) (bool
 // getVerifyCode is GET /ds/pub/getVerifyCode {uid, email, type, lang}: mails a code. type bind sends it to the
 // new address `email`; reset (email required) and login (email optional) send it to the bound address, which
 // `email` must match.
-func (s *Service) getVerifyCode(w http.ResponseWriter, r *http.Request) (any, error) {
-	if err := s.allowAddr(r); err != nil {
-		return nil, err
-	}
-	var req struct {
-		UID   string `json:"uid"`
-		Email string `json:"email"`
-		Type  string `json:"type"`
-		Lang  string `json:"lang"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) getVerifyCode(w http.ResponseWriter, r *http.Request, req struct {
+	UID   string `json:"uid"`
+	Email string `json:"email"`
+	Type  string `json:"type"`
+	Lang  string `json:"lang"`
+}) (any, error) {
 	if err := paramLen("lang", req.Lang, 35); err != nil {
 		return nil, err
 	}
@@ -111,19 +104,12 @@ func (s *Service) getVerifyCode(w http.ResponseWriter, r *http.Request) (any, er
 
 // bindEmail is GET (or POST) /ds/pub/bindEmail {uid, auth, email, verifyCode}: binds the address the code was
 // sent to, after checking the account's password (with the lockout rule) and the code.
-func (s *Service) bindEmail(w http.ResponseWriter, r *http.Request) (any, error) {
-	if err := s.allowAddr(r); err != nil {
-		return nil, err
-	}
-	var req struct {
-		UID        string `json:"uid"`
-		Auth       string `json:"auth"`
-		Email      string `json:"email"`
-		VerifyCode string `json:"verifyCode"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) bindEmail(w http.ResponseWriter, r *http.Request, req struct {
+	UID        string `json:"uid"`
+	Auth       string `json:"auth"`
+	Email      string `json:"email"`
+	VerifyCode string `json:"verifyCode"`
+}) (any, error) {
 	email, err := emailParam(req.Email)
 	if err != nil {
 		return nil, err
@@ -171,19 +157,12 @@ func (s *Service) bindEmail(w http.ResponseWriter, r *http.Request) (any, error)
 
 // resetPassword is POST /ds/pub/resetPwd {uid, email, verifyCode, newPwd}: sets a new password with a code
 // mailed to the bound address. It also lifts a lockout and ends every session of the account.
-func (s *Service) resetPassword(w http.ResponseWriter, r *http.Request) (any, error) {
-	if err := s.allowAddr(r); err != nil {
-		return nil, err
-	}
-	var req struct {
-		UID        string `json:"uid"`
-		Email      string `json:"email"`
-		VerifyCode string `json:"verifyCode"`
-		NewPwd     string `json:"newPwd"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) resetPassword(w http.ResponseWriter, r *http.Request, req struct {
+	UID        string `json:"uid"`
+	Email      string `json:"email"`
+	VerifyCode string `json:"verifyCode"`
+	NewPwd     string `json:"newPwd"`
+}) (any, error) {
 	email, err := emailParam(req.Email)
 	if err != nil {
 		return nil, err

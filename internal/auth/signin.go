@@ -85,17 +85,10 @@ func (s *Service) verify(w http.ResponseWriter, r *http.Request) (any, error) {
 }
 
 // signIn is GET or POST /ds/user {uid, auth}: the password check. On success it opens a session.
-func (s *Service) signIn(w http.ResponseWriter, r *http.Request) (any, error) {
-	if err := s.allowAddr(r); err != nil {
-		return nil, err
-	}
-	var req struct {
-		UID  string `json:"uid"`
-		Auth string `json:"auth"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) signIn(w http.ResponseWriter, r *http.Request, req struct {
+	UID  string `json:"uid"`
+	Auth string `json:"auth"`
+}) (any, error) {
 	if err := firstErr(httpx.Required("auth", req.Auth), paramLen("auth", req.Auth, maxPasswordParam)); err != nil {
 		return nil, err
 	}
@@ -126,17 +119,10 @@ func hashOAuth(platform, oauth string) string {
 
 // signInOAuth is GET /ds/user/getAccountByOauth {platform, oauth}: sign-in as the account linked to that
 // external identity (links are made with `tenfour admin link-oauth`). Unknown identity → 102.
-func (s *Service) signInOAuth(w http.ResponseWriter, r *http.Request) (any, error) {
-	if err := s.allowAddr(r); err != nil {
-		return nil, err
-	}
-	var req struct {
-		Platform string `json:"platform"`
-		OAuth    string `json:"oauth"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) signInOAuth(w http.ResponseWriter, r *http.Request, req struct {
+	Platform string `json:"platform"`
+	OAuth    string `json:"oauth"`
+}) (any, error) {
 	if err := firstErr(httpx.Required("platform", req.Platform), paramLen("platform", req.Platform, maxShortParam),
 		httpx.Required("oauth", req.OAuth), paramLen("oauth", req.OAuth, maxOAuthParam)); err != nil {
 		return nil, err
