@@ -10,6 +10,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/timerange"
+	"tenfour/internal/tenant"
 )
 
 // Store keeps plans and their alarms. Every method scoped to a customer takes its id and never touches another
@@ -53,7 +54,7 @@ func scanPlan(r db.Scanner) (Plan, error) {
 		p.Enabled = 1
 	}
 	p.ETime = p.end()
-	start := time.UnixMilli(p.STime).In(timerange.ZoneOf(tz))
+	start := time.UnixMilli(p.STime).In(tenant.ZoneOf(tz))
 	p.Date, p.Time = start.Format(time.DateOnly), start.Format("15:04")
 	return p, nil
 }

@@ -8,7 +8,7 @@ import (
 
 	"tenfour/internal/platform/realtime"
 	"tenfour/internal/platform/ticker"
-	"tenfour/internal/platform/timerange"
+	"tenfour/internal/tenant"
 )
 
 // Run generates and judges orders every Options.Every until ctx ends.
@@ -64,7 +64,7 @@ func (s *Service) generate(ctx context.Context) error {
 
 // generatePlan makes the plan's missing orders of today and tomorrow.
 func (s *Service) generatePlan(ctx context.Context, p Plan, now time.Time) error {
-	loc := timerange.ZoneOf(p.tz)
+	loc := tenant.ZoneOf(p.tz)
 	local := now.In(loc)
 	today := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, loc)
 	days := []time.Time{today, today.AddDate(0, 0, 1)}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/tenant"
 )
 
 // FuzzParse holds the time-range rules on any sTime/eTime pair and customer zone: nothing panics, a refusal
@@ -18,7 +19,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s.s, s.e, s.tz)
 	}
 	f.Fuzz(func(t *testing.T, s, e, tz string) {
-		loc := ZoneOf(tz)
+		loc := tenant.ZoneOf(tz)
 		r, err := Parse("sTime", s, "eTime", e, loc, 7*24*time.Hour)
 		if err != nil {
 			switch httpx.Code(err) {

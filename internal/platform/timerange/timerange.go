@@ -74,9 +74,6 @@ func Zone(ctx context.Context, d *db.DB, customerID int64) (*time.Location, erro
 	return tenant.TimeZone(ctx, d, customerID)
 }
 
-// ZoneOf is tenant.ZoneOf, for the lists that read many customers' zones in a join.
-func ZoneOf(hours string) *time.Location { return tenant.ZoneOf(hours) }
-
 // Day is the calendar day (YYYY-MM-DD) of ms in loc.
 func Day(ms int64, loc *time.Location) string {
 	return time.UnixMilli(ms).In(loc).Format(time.DateOnly)

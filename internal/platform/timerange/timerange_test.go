@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/tenant"
 )
 
 var code = httpx.Code
 
 func TestParse(t *testing.T) {
-	utc, plus8 := time.UTC, ZoneOf("8")
+	utc, plus8 := time.UTC, tenant.ZoneOf("8")
 	ms := func(s string, loc *time.Location) string {
 		tm, err := time.ParseInLocation(time.DateTime, s, loc)
 		if err != nil {
@@ -99,10 +100,10 @@ func TestDay(t *testing.T) {
 	if got := Day(ms, time.UTC); got != "2026-10-31" {
 		t.Errorf("Day in UTC = %s", got)
 	}
-	if got := Day(ms, ZoneOf("8")); got != "2026-11-01" {
+	if got := Day(ms, tenant.ZoneOf("8")); got != "2026-11-01" {
 		t.Errorf("Day in UTC+8 = %s", got)
 	}
-	if got := Day(ms, ZoneOf("-3.5")); got != "2026-10-31" {
+	if got := Day(ms, tenant.ZoneOf("-3.5")); got != "2026-10-31" {
 		t.Errorf("Day in UTC-3.5 = %s", got)
 	}
 }
