@@ -68,7 +68,7 @@ type none struct{}
 // then the parameters decode into Req and fn runs with both.
 func byID[Req, Res any](fn func(ctx context.Context, c Caller, id int64, req Req) (Res, error)) httpx.Handler {
 	return func(w http.ResponseWriter, r *http.Request) (any, error) {
-		id, err := pathID("id", r.PathValue("id"))
+		id, err := httpx.RowID[int64]("id", r.PathValue("id"))
 		if err != nil {
 			return nil, err
 		}
@@ -76,34 +76,13 @@ func byID[Req, Res any](fn func(ctx context.Context, c Caller, id int64, req Req
 	}
 }
 
-func pathID(field, v string) (int64, error) {
-	n, err := httpx.Int(field, v)
-	if err != nil || n <= 0 {
-		return 0, httpx.BadParam(field, "not an id")
-	}
-	return n, nil
-}
-
 // deleted is the answer of a delete: the id, once del has removed it.
 func deleted(id int64, err error) (map[string]any, error) {
 	return map[string]any{"id": id}, err
 }
 
-// paging reads page (from 1) and limit (1..maxLimit, default def).
-func paging(page, limit string, def, maxLimit int) (offset, n int, err error) {
-	p, l := int64(1), int64(def)
-	if strings.TrimSpace(limit) != "" {
-		if l, err = httpx.Int("limit", limit); err != nil || l < 1 || l > int64(maxLimit) {
-			return 0, 0, httpx.BadParam("limit", "1 to "+itoa(int64(maxLimit)))
-		}
-	}
-	if strings.TrimSpace(page) != "" {
-		if p, err = httpx.Int("page", page); err != nil || p < 1 || (p-1)*l > httpx.MaxOffset {
-			return 0, 0, httpx.BadParam("page", "from 1")
-		}
-	}
-	return int((p - 1) * l), int(l), nil
-}
+// listPages reads a list's page (from 1) and limit (spec §7: the broadcast service's paging parameters).
+var listPages = httpx.PageParams{Page: "page", Size: "limit"}
 
 type pageReq struct {
 	Page  string `json:"page"`
@@ -129,7 +108,7 @@ func optID(field string, v *string) (*int64, error) {
 		z := int64(0)
 		return &z, nil
 	}
-	n, err := pathID(field, *v)
+	n, err := httpx.RowID[int64](field, *v)
 	return &n, err
 }
 
@@ -185,9 +164,9 @@ func (s *Service) createCasterHTTP(ctx context.Context, c Caller, req struct {
 
 func (s *Service) listCasters(ctx context.Context, c Caller, req struct {
 	Code string `json:"code"`
-}) (Page[Caster], error) {
+}) (httpx.Page[Caster], error) {
 	list, err := s.casters(ctx, c.CustomerID, strings.TrimSpace(req.Code))
-	return Page[Caster]{Total: len(list), List: list}, err
+	return httpx.All(list), err
 }
 
 func sysUserHTTP(_ context.Context, c Caller, _ none) (map[string]any, error) { return sysUser(c), nil }
@@ -201,7 +180,7 @@ type deviceReq struct {
 func (q deviceReq) in() (deviceIn, error) {
 	in := deviceIn{Name: q.Name, Code: q.Code}
 	if q.OrgID != nil {
-		id, err := pathID("org_id", *q.OrgID)
+		id, err := httpx.RowID[int64]("org_id", *q.OrgID)
 		if err != nil {
 			return in, err
 		}
@@ -239,22 +218,22 @@ func (s *Service) published(c Caller, d Device, err error) (Device, error) {
 func (s *Service) listDevices(ctx context.Context, c Caller, req struct {
 	pageReq
 	OrgID string `json:"org_id"`
-}) (Page[Device], error) {
-	off, n, err := paging(req.Page, req.Limit, DefaultPage, DefaultPage)
+}) (httpx.Page[Device], error) {
+	off, n, err := listPages.Read(req.Page, req.Limit, DefaultPage, DefaultPage)
 	if err != nil {
-		return Page[Device]{}, err
+		return httpx.Page[Device]{}, err
 	}
 	var org int64
 	if strings.TrimSpace(req.OrgID) != "" {
-		if org, err = pathID("org_id", req.OrgID); err != nil {
-			return Page[Device]{}, err
+		if org, err = httpx.RowID[int64]("org_id", req.OrgID); err != nil {
+			return httpx.Page[Device]{}, err
 		}
 	}
 	list, total, err := s.devices(ctx, c.CustomerID, org, off, n)
 	if err != nil {
-		return Page[Device]{}, err
+		return httpx.Page[Device]{}, err
 	}
-	return Page[Device]{Total: total, List: list}, s.devicesPlaying(ctx, c.CustomerID, list)
+	return httpx.PageOf(list, total), s.devicesPlaying(ctx, c.CustomerID, list)
 }
 
 func (s *Service) deleteDevice(ctx context.Context, c Caller, id int64, _ none) (map[string]any, error) {
@@ -332,7 +311,7 @@ func (s *Service) batchVolume(ctx context.Context, c Caller, req struct {
 		return nil, err
 	}
 	if g := strings.TrimSpace(req.GroupID); g != "" && g != "0" {
-		gid, err := pathID("group_id", g)
+		gid, err := httpx.RowID[int64]("group_id", g)
 		if err != nil {
 			return nil, err
 		}
@@ -385,17 +364,17 @@ func (s *Service) subtreeDevices(ctx context.Context, customerID, orgID int64) (
 func (s *Service) listFiles(ctx context.Context, c Caller, req struct {
 	pageReq
 	GroupID *string `json:"group_id"`
-}) (Page[File], error) {
-	off, n, err := paging(req.Page, req.Limit, FilesPerGroup, DefaultPage)
+}) (httpx.Page[File], error) {
+	off, n, err := listPages.Read(req.Page, req.Limit, FilesPerGroup, DefaultPage)
 	if err != nil {
-		return Page[File]{}, err
+		return httpx.Page[File]{}, err
 	}
 	gid, err := optID("group_id", req.GroupID)
 	if err != nil {
-		return Page[File]{}, err
+		return httpx.Page[File]{}, err
 	}
 	list, total, err := s.files(ctx, c.CustomerID, gid, off, n)
-	return Page[File]{Total: total, List: list}, err
+	return httpx.PageOf(list, total), err
 }
 
 func (s *Service) deleteFileHTTP(ctx context.Context, c Caller, id int64, _ none) (map[string]any, error) {
@@ -407,7 +386,7 @@ func (s *Service) listTasks(ctx context.Context, c Caller, req struct {
 	PlanID string `json:"plan_id"`
 	Type   string `json:"type"`
 }) (any, error) {
-	off, n, err := paging(req.Page, req.Limit, DefaultPage, DefaultPage)
+	off, n, err := listPages.Read(req.Page, req.Limit, DefaultPage, DefaultPage)
 	if err != nil {
 		return nil, err
 	}
@@ -448,7 +427,7 @@ func (s *Service) listTasks(ctx context.Context, c Caller, req struct {
 		}
 		d.live(&all[i], rr, now)
 	}
-	return Page[Task]{Total: total, List: all}, nil
+	return httpx.PageOf(all, total), nil
 }
 
 func (s *Service) deleteTaskHTTP(ctx context.Context, c Caller, id int64, _ none) (map[string]any, error) {
@@ -479,7 +458,7 @@ func (s *Service) realTimeVerb(v string) func(ctx context.Context, c Caller, _ n
 func (s *Service) realTimeChoice(ctx context.Context, c Caller, req struct {
 	Choice string `json:"choice_file_id"`
 }) (Action, error) {
-	id, err := pathID("choice_file_id", req.Choice)
+	id, err := httpx.RowID[int64]("choice_file_id", req.Choice)
 	if err != nil {
 		return Action{}, err
 	}
@@ -496,7 +475,7 @@ type nameReq struct {
 }
 
 func (s *Service) createPlan(ctx context.Context, c Caller, req nameReq) (Plan, error) {
-	name, err := checkName("name", req.Name)
+	name, err := nameField.Check(req.Name)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -507,7 +486,7 @@ func (s *Service) createPlan(ctx context.Context, c Caller, req nameReq) (Plan, 
 }
 
 func (s *Service) updatePlan(ctx context.Context, c Caller, id int64, req nameReq) (Plan, error) {
-	name, err := checkName("name", req.Name)
+	name, err := nameField.Check(req.Name)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -544,13 +523,13 @@ func (s *Service) planAction(ctx context.Context, c Caller, id int64, req action
 }
 
 // listPage answers a paged list of the caller's customer ({page, limit}, default and maximum DefaultPage).
-func listPage[T any](fetch func(ctx context.Context, customerID int64, off, n int) ([]T, int, error)) func(context.Context, Caller, pageReq) (Page[T], error) {
-	return func(ctx context.Context, c Caller, req pageReq) (Page[T], error) {
-		off, n, err := paging(req.Page, req.Limit, DefaultPage, DefaultPage)
+func listPage[T any](fetch func(ctx context.Context, customerID int64, off, n int) ([]T, int, error)) func(context.Context, Caller, pageReq) (httpx.Page[T], error) {
+	return func(ctx context.Context, c Caller, req pageReq) (httpx.Page[T], error) {
+		off, n, err := listPages.Read(req.Page, req.Limit, DefaultPage, DefaultPage)
 		if err != nil {
-			return Page[T]{}, err
+			return httpx.Page[T]{}, err
 		}
 		list, total, err := fetch(ctx, c.CustomerID, off, n)
-		return Page[T]{Total: total, List: list}, err
+		return httpx.PageOf(list, total), err
 	}
 }

@@ -174,7 +174,7 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request, c Caller) (any,
 	if original == "" || original == "." || original == "/" {
 		original = "audio"
 	}
-	if name, okName := checkName("file", original); okName == nil {
+	if name, okName := nameField.As("file").Check(original); okName == nil {
 		original = name
 	} else {
 		original = "audio"

@@ -191,12 +191,6 @@ type Task struct {
 	customerID int64
 }
 
-// Page is a list answer.
-type Page[T any] struct {
-	Total int `json:"total"`
-	List  []T `json:"list"`
-}
-
 func joinIDs(ids []int64) string {
 	var b strings.Builder
 	for i, id := range ids {

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"tenfour/internal/auth"
 	"tenfour/internal/platform/db"
@@ -15,21 +14,9 @@ import (
 	"tenfour/internal/platform/text"
 )
 
-// checkName validates a name people set: text.Name, 1..MaxNameLen characters.
-func checkName(field, v string) (string, error) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return "", httpx.BadParam(field, "required")
-	}
-	n, okName := text.Name(v)
-	if !okName {
-		return "", httpx.BadParam(field, "contains characters a name may not have")
-	}
-	if utf8.RuneCountInString(n) > MaxNameLen {
-		return "", httpx.BadParam(field, "too long")
-	}
-	return n, nil
-}
+// nameField is the rule of every name people set in the broadcast service (organisations, casters, speakers,
+// tasks, plans; a library file's original name as "file").
+var nameField = text.Field{Name: "name", Max: MaxNameLen, Required: true}
 
 // checkCode validates a code or call number: 1..MaxCodeLen letters, digits, '-', '_' or '.'.
 func checkCode(field, v string) (string, error) {
@@ -107,7 +94,7 @@ func (s *Service) createOrg(ctx context.Context, customerID int64, in orgIn) (Or
 			}
 		}
 	}
-	if o.Name, err = checkName("name", *in.Name); err != nil {
+	if o.Name, err = nameField.Check(*in.Name); err != nil {
 		return o, err
 	}
 	if o.Code, err = checkCode("code", *in.Code); err != nil {
@@ -195,7 +182,7 @@ func (s *Service) updateOrg(ctx context.Context, customerID, id int64, in orgIn)
 		return cur, err
 	}
 	if in.Name != nil {
-		if cur.Name, err = checkName("name", *in.Name); err != nil {
+		if cur.Name, err = nameField.Check(*in.Name); err != nil {
 			return cur, err
 		}
 	}
@@ -331,7 +318,7 @@ type casterIn struct {
 func (s *Service) createCaster(ctx context.Context, customerID int64, in casterIn) (Caster, error) {
 	var c Caster
 	var err error
-	if c.Name, err = checkName("name", in.Name); err != nil {
+	if c.Name, err = nameField.Check(in.Name); err != nil {
 		return c, err
 	}
 	if c.Code, err = checkCode("code", in.Code); err != nil {
@@ -435,7 +422,7 @@ func (s *Service) createDevice(ctx context.Context, customerID int64, in deviceI
 		return d, notFoundAs(err, "org_id")
 	}
 	d.OrgID = *in.OrgID
-	if d.Name, err = checkName("name", *in.Name); err != nil {
+	if d.Name, err = nameField.Check(*in.Name); err != nil {
 		return d, err
 	}
 	if d.Code, err = checkCode("code", *in.Code); err != nil {
@@ -463,7 +450,7 @@ func (s *Service) updateDevice(ctx context.Context, customerID, id int64, in dev
 		d.OrgID = *in.OrgID
 	}
 	if in.Name != nil {
-		if d.Name, err = checkName("name", *in.Name); err != nil {
+		if d.Name, err = nameField.Check(*in.Name); err != nil {
 			return d, err
 		}
 	}

@@ -57,7 +57,7 @@ func idList(field string, l flex.List) ([]int64, error) {
 // apply merges in into t and checks the result (t holds the defaults or the stored task).
 func (s *Service) apply(ctx context.Context, customerID int64, t *Task, in TaskIn) error {
 	if in.Name != nil {
-		n, err := checkName("name", *in.Name)
+		n, err := nameField.Check(*in.Name)
 		if err != nil {
 			return err
 		}

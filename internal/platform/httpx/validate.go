@@ -95,19 +95,29 @@ func PagingUpTo(pageNo, pageSize string, maxSize int) (offset, limit int, err er
 // PagingFrom is PagingUpTo with its own default page size (lists whose spec default is not 1000). pageNo
 // may not start a page beyond MaxOffset: "400" "pageNo: 1 to N" (N for the page size asked).
 func PagingFrom(pageNo, pageSize string, defSize, maxSize int) (offset, limit int, err error) {
-	page, size := int64(1), int64(defSize)
-	if strings.TrimSpace(pageSize) != "" {
-		if size, err = Int("pageSize", pageSize); err != nil || size < 1 || size > int64(maxSize) {
-			return 0, 0, BadParam("pageSize", fmt.Sprintf("1 to %d", maxSize))
+	return PageParams{"pageNo", "pageSize"}.Read(pageNo, pageSize, defSize, maxSize)
+}
+
+// PageParams names a list's two paging parameters: pageNo and pageSize on /ds and /patrolService, page and
+// limit on /broadcast (spec §7 "Broadcast service").
+type PageParams struct{ Page, Size string }
+
+// Read is PagingFrom under these names: page from 1, size 1 to maxSize (defSize when blank), no page
+// starting beyond MaxOffset.
+func (n PageParams) Read(page, size string, defSize, maxSize int) (offset, limit int, err error) {
+	p, l := int64(1), int64(defSize)
+	if strings.TrimSpace(size) != "" {
+		if l, err = Int(n.Size, size); err != nil || l < 1 || l > int64(maxSize) {
+			return 0, 0, BadParam(n.Size, fmt.Sprintf("1 to %d", maxSize))
 		}
 	}
-	if strings.TrimSpace(pageNo) != "" {
-		if page, err = Int("pageNo", pageNo); err != nil || page < 1 {
-			return 0, 0, BadParam("pageNo", "from 1")
+	if strings.TrimSpace(page) != "" {
+		if p, err = Int(n.Page, page); err != nil || p < 1 {
+			return 0, 0, BadParam(n.Page, "from 1")
 		}
-		if lastPage := MaxOffset/size + 1; page > lastPage {
-			return 0, 0, BadParam("pageNo", fmt.Sprintf("1 to %d", lastPage))
+		if lastPage := MaxOffset/l + 1; p > lastPage {
+			return 0, 0, BadParam(n.Page, fmt.Sprintf("1 to %d", lastPage))
 		}
 	}
-	return int((page - 1) * size), int(size), nil
+	return int((p - 1) * l), int(l), nil
 }
