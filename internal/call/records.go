@@ -4,7 +4,6 @@ package call
 
 import (
 	"context"
-	"math"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
+	"tenfour/internal/tenant"
 )
 
 // RecordView is a call record as the console lists it (one talk burst).
@@ -119,11 +119,10 @@ func (s *Service) timeRange(ctx context.Context, customer int64, st, et string) 
 	if time.Duration(to-from)*time.Millisecond > time.Duration(s.opts.MaxQueryDays)*24*time.Hour {
 		return 0, 0, ErrRangeTooLong
 	}
-	tz, err := s.store.CustomerTimeZone(ctx, customer)
+	loc, err := tenant.TimeZone(ctx, s.db, customer)
 	if err != nil {
 		return 0, 0, err
 	}
-	loc := time.FixedZone("customer", int(math.Round(tz*3600)))
 	a, b := time.UnixMilli(from).In(loc), time.UnixMilli(to).In(loc)
 	if a.Year() != b.Year() || a.Month() != b.Month() {
 		return 0, 0, ErrCrossMonth

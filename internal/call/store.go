@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strconv"
 	"strings"
 
 	"tenfour/internal/directory"
@@ -105,19 +104,6 @@ func (s *Store) GroupAudience(ctx context.Context, customer, gid int64) ([]Accou
 // GroupMembers reads the members of a group (a stored temporary group's parties).
 func (s *Store) GroupMembers(ctx context.Context, customer, gid int64) ([]Account, error) {
 	return fromDirectoryList(s.dir.Members(ctx, directory.CustomerID(customer), directory.GroupID(gid)))
-}
-
-// CustomerTimeZone is the customer's offset from UTC in hours (for month boundaries of queries).
-func (s *Store) CustomerTimeZone(ctx context.Context, customer int64) (float64, error) {
-	var tz string
-	if err := s.db.QueryRow(ctx, `SELECT time_zone FROM customers WHERE id = ?`, customer).Scan(&tz); err != nil {
-		return 0, err
-	}
-	h, err := strconv.ParseFloat(strings.TrimSpace(tz), 64)
-	if err != nil {
-		return 0, nil
-	}
-	return h, nil
 }
 
 // Record is one recorded talk burst: the call record row.
