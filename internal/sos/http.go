@@ -142,20 +142,6 @@ func (s *Service) updateSos(ctx context.Context, p identity.Principal, req updat
 	return s.Update(ctx, p, id, State(n), strings.TrimSpace(req.Remark), remote)
 }
 
-// ReportRow is one line of the SOS report: one terminal on one day (the customer's calendar).
-type ReportRow struct {
-	MsID         string `json:"msId"`
-	MsName       string `json:"msName"`
-	Day          string `json:"day"` // YYYY-MM-DD
-	Total        int    `json:"total"`
-	Sending      int    `json:"sending"`      // still state 0
-	Acknowledged int    `json:"acknowledged"` // state 1
-	Closed       int    `json:"closed"`       // state 2
-	Canceled     int    `json:"canceled"`     // closed by the terminal itself
-	AvgResponse  int64  `json:"avgResponse"`  // ms from raise to first response, over the responded ones
-	MaxResponse  int64  `json:"maxResponse"`
-}
-
 type reportReq struct {
 	MsIDs flex.List `json:"msIds"`
 	STime string    `json:"sTime"`

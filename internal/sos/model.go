@@ -8,31 +8,10 @@ import (
 	"math"
 	"net/http"
 	"regexp"
-	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"tenfour/internal/platform/httpx"
 )
-
-// AlarmID is an alarm's id; it travels as a string in JSON.
-type AlarmID int64
-
-func (id AlarmID) String() string { return strconv.FormatInt(int64(id), 10) }
-
-// MarshalJSON writes the id as a string, like every id of the API.
-func (id AlarmID) MarshalJSON() ([]byte, error) { return []byte(`"` + id.String() + `"`), nil }
-
-// UnmarshalJSON accepts a string or a number.
-func (id *AlarmID) UnmarshalJSON(b []byte) error {
-	s := strings.Trim(string(b), `"`)
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return httpx.BadParam("id", "not an alarm id")
-	}
-	*id = AlarmID(n)
-	return nil
-}
 
 // State is the alarm state of spec §4.
 type State int
@@ -72,9 +51,9 @@ type Alarm struct {
 	MsType        string   `json:"msType"`
 	Type          string   `json:"type"`
 	State         State    `json:"state"`
-	Time          int64    `json:"time"` // raised at (ms)
-	Lat           *float64 `json:"lat"`  // null when neither the terminal nor its last position had one
-	Lng           *float64 `json:"lng"`
+	Time          int64    `json:"time"`                                // raised at (ms)
+	Lat           *float64 `json:"lat" tstype:"number | null,required"` // null when neither the terminal nor its last position had one
+	Lng           *float64 `json:"lng" tstype:"number | null,required"`
 	Responder     string   `json:"responder"` // msId of the dispatcher who acknowledged (or closed an unacknowledged alarm)
 	ResponderName string   `json:"responderName"`
 	ResponseTime  int64    `json:"responseTime"` // when it was acknowledged (ms); 0 = not yet
@@ -153,4 +132,18 @@ func checkLatLng(lat, lng *float64) (*float64, *float64, error) {
 		return nil, nil, httpx.BadParam("lng", "out of range")
 	}
 	return &la, &lo, nil
+}
+
+// ReportRow is one line of the SOS report: one terminal on one day (the customer's calendar).
+type ReportRow struct {
+	MsID         string `json:"msId"`
+	MsName       string `json:"msName"`
+	Day          string `json:"day"` // YYYY-MM-DD
+	Total        int    `json:"total"`
+	Sending      int    `json:"sending"`      // still state 0
+	Acknowledged int    `json:"acknowledged"` // state 1
+	Closed       int    `json:"closed"`       // state 2
+	Canceled     int    `json:"canceled"`     // closed by the terminal itself
+	AvgResponse  int64  `json:"avgResponse"`  // ms from raise to first response, over the responded ones
+	MaxResponse  int64  `json:"maxResponse"`
 }

@@ -4,7 +4,7 @@ import { matchesQuery, patchPage, responseDelay } from './history';
 import type { SosAlarm } from '../../shared/alarms/sos';
 
 describe('alarm history kept live', () => {
-  const a = (id: string, time: number, state: 0 | 1 | 2, msId = '10000101'): SosAlarm => ({ id, msId, msName: 'U', type: '0', state, time, lat: null, lng: null, responder: '', responderName: '', responseTime: 0, closer: '', closerName: '', closeTime: 0, closeKind: '', remark: '' });
+  const a = (id: string, time: number, state: 0 | 1 | 2, msId = '10000101'): SosAlarm => ({ id, msId, msName: 'U', msType: '', type: '0', state, time, lat: null, lng: null, responder: '', responderName: '', responseTime: 0, closer: '', closerName: '', closeTime: 0, closeKind: '', remark: '' });
   const q = { sTime: 100, eTime: 1000, pageNo: 1, pageSize: 2 };
 
   it('replaces a listed alarm, ignores an older copy', () => {

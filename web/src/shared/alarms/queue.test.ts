@@ -23,6 +23,7 @@ const alarm = (id: string, state: 0 | 1 | 2 = 0, extra: Partial<SosAlarm> = {}):
   id,
   msId: `1000010${id}`,
   msName: `Unit ${id}`,
+  msType: '',
   type: '0',
   state,
   time: 1_000 * Number(id),

@@ -1,6 +1,7 @@
 // SOS alarms (docs/safety.md "SOS"): record, REST calls and query keys.
 import { http } from '../http/client';
 import type { Page } from '../http/createClient';
+import type * as wire from '../wire/sos';
 
 /** 0 sending (nobody acknowledged yet), 1 acknowledged, 2 closed (spec §4). */
 export type SosState = 0 | 1 | 2;
@@ -8,25 +9,11 @@ export const SOS_STATES: SosState[] = [0, 1, 2];
 /** Alarm kinds a terminal sends; other short codes are kept as sent. */
 export const SOS_TYPES = ['0', '1', '2', '3'] as const;
 
-export interface SosAlarm {
-  id: string;
-  msId: string;
-  msName: string;
-  msType?: string;
-  type: string;
+/** An alarm record: generated from internal/sos/model.go (make wire), its state and close kind narrowed. */
+export interface SosAlarm extends Omit<wire.Alarm, 'state' | 'closeKind'> {
   state: SosState;
-  time: number;
-  lat: number | null;
-  lng: number | null;
-  responder: string;
-  responderName: string;
-  responseTime: number;
-  closer: string;
-  closerName: string;
-  closeTime: number;
   /** console, remote (the terminal confirmed it stopped), terminal (canceled on the device). */
   closeKind: '' | 'console' | 'remote' | 'terminal';
-  remark: string;
 }
 
 export interface SosQuery {
@@ -39,18 +26,7 @@ export interface SosQuery {
   pageSize?: number;
 }
 
-export interface SosReportRow {
-  msId: string;
-  msName: string;
-  day: string;
-  total: number;
-  sending: number;
-  acknowledged: number;
-  closed: number;
-  canceled: number;
-  avgResponse: number;
-  maxResponse: number;
-}
+export type SosReportRow = wire.ReportRow;
 
 export const SOS_PATHS = {
   find: '/ds/sos/findSos',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openSosByTerminal } from './store';
 import type { SosAlarm, SosState } from './sos';
 
-const sos = (id: string, msId: string, state: SosState, time = 1): SosAlarm => ({ id, msId, msName: msId, state, time, lat: 41, lng: 29, type: '0', responder: '', responderName: '', responseTime: 0, closer: '', closerName: '', closeTime: 0, closeKind: '', remark: '' });
+const sos = (id: string, msId: string, state: SosState, time = 1): SosAlarm => ({ id, msId, msName: msId, msType: '', state, time, lat: 41, lng: 29, type: '0', responder: '', responderName: '', responseTime: 0, closer: '', closerName: '', closeTime: 0, closeKind: '', remark: '' });
 
 describe('open SOS per terminal (what the map draws, from the alarm store)', () => {
   it('keeps the open alarms, the newest of a terminal, and drops closed ones', () => {
