@@ -1,26 +1,24 @@
 // Alarm search (GET findSos with a range): filters, a paged table kept current by the live events, actions per
-// row (on /alarm) and .xlsx export. Used by /alarm and /emergcy-alarm-data.
+// row (on /alarm) and .xlsx export. Used by /alarm and /emergcy-alarm-data (the SOS data report): the search row is
+// the report toolbar, so the range, its presets and its checks are the other reports'.
 import { useEffect, useMemo, useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { App, Button, Select, Space, Table } from 'antd';
-import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
-import type { Dayjs } from '../../../shared/utils/dayjs';
+import { App, Select, Table } from 'antd';
 import { live } from '../../../shared/socket/live';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { normaliseAlarm, SOS_STATES, SOS_TYPES, sosApi, sosKeys, type SosAlarm, type SosQuery } from '../../../shared/alarms/sos';
 import { useAlarmErrorText } from '../errors';
-import { failureCode } from '../../../shared/errorText';
 import { writeXlsx } from '../../../shared/utils/xlsx';
 import { patchPage } from '../history';
 import { useIsChild } from '../hooks';
 import { sosActionsColumn } from './SosRowActions';
-import { checkWallRange, defaultWallRange, rangeProblemOf, rangeToMs, type RangeProblem } from '../../../shared/time/range';
 import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { alarmColumns, alarmSheet } from './alarmColumns';
 import { CloseDialog } from './CloseDialog';
-import { RangeField } from '../../../shared/time/RangePicker';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { ReportToolbar, useReportSearch } from '../../../shared/report/ReportShell';
+import { fetchAllPages } from '../../../shared/report/fetchAll';
 
 export function AlarmHistory({ actions, testId }: { actions: boolean; testId: string }) {
   const { t } = useTranslation('alarm');
@@ -29,17 +27,14 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
   const child = useIsChild();
   const qc = useQueryClient();
   const dateTime = useDateTimeFormat();
-  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => defaultWallRange());
   const [msIds, setMsIds] = useState<string[]>([]);
   const [states, setStates] = useState<number[]>([]);
   const [type, setType] = useState<string | undefined>();
-  const [rangeError, setRangeError] = useState<RangeProblem | null>(null);
-  const [query, setQuery] = useState<SosQuery>(() => ({ ...rangeToMs(defaultWallRange()), pageNo: 1, pageSize: 20 }));
+  const search = useReportSearch<Omit<SosQuery, 'sTime' | 'eTime' | 'pageNo' | 'pageSize'>>({});
+  const query: SosQuery = useMemo(() => ({ ...search.query, ...search.page }), [search.query, search.page]);
   const [closing, setClosing] = useState<SosAlarm | null>(null);
-  const [exporting, setExporting] = useState(false);
 
   const q = useQuery({ queryKey: sosKeys.find(query), queryFn: () => sosApi.find(query), placeholderData: keepPreviousData, staleTime: Infinity });
-  const serverRangeError = q.error ? rangeProblemOf(failureCode(q.error) ?? '') : undefined;
 
   // Live: replace listed alarms, put new matching ones first on page 1.
   useEffect(() => {
@@ -51,35 +46,16 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
     return () => offs.forEach((off) => off());
   }, [qc, query]);
 
-  const search = () => {
-    const err = checkWallRange(range) ?? null;
-    setRangeError(err);
-    if (err || !range) return;
-    setQuery({
-      ...rangeToMs(range),
-      msIds: msIds.length ? msIds.join(',') : undefined,
-      state: states.length ? states.join(',') : undefined,
-      type,
-      pageNo: 1,
-      pageSize: query.pageSize,
-    });
-  };
+  const onSearch = () => search.apply({ msIds: msIds.length ? msIds.join(',') : undefined, state: states.length ? states.join(',') : undefined, type });
 
   const fail = (e: unknown) => {
     message.error(errorText(e));
   };
 
   const doExport = async () => {
-    setExporting(true);
-    try {
-      const all = await sosApi.find({ ...query, pageNo: 1, pageSize: 1000 });
-      const sheet = alarmSheet(t, dateTime);
-      await writeXlsx(`${t('export.sosFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [{ name: t('export.sosSheet'), columns: sheet.columns, rows: all.list.map(sheet.row) }]);
-    } catch (e) {
-      fail(e);
-    } finally {
-      setExporting(false);
-    }
+    const { list } = await fetchAllPages((pageNo, pageSize) => sosApi.find({ ...query, pageNo, pageSize }));
+    const sheet = alarmSheet(t, dateTime);
+    await writeXlsx(`${t('export.sosFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [{ name: t('export.sosSheet'), columns: sheet.columns, rows: list.map(sheet.row) }]);
   };
 
   const columns = useMemo(() => {
@@ -91,27 +67,31 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
   const page = q.data ?? { total: 0, list: [] };
   return (
     <div data-testid={testId} data-total={page.total} data-loading={q.isFetching ? '1' : '0'}>
-      <Space wrap align="start" style={{ marginBottom: 12 }}>
-        <RangeField value={range} onChange={setRange} error={rangeError ?? serverRangeError ?? null} ns="alarm" />
-        <TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="filter-terminals" />
-        <Select
-          mode="multiple"
-          allowClear
-          placeholder={t('filter.state')}
-          style={{ minWidth: 160 }}
-          value={states}
-          onChange={setStates}
-          options={SOS_STATES.map((s) => ({ value: s, label: t(`state.${s}`) }))}
-          data-testid="filter-state"
-        />
-        <Select allowClear placeholder={t('filter.type')} style={{ minWidth: 140 }} value={type} onChange={setType} options={SOS_TYPES.map((s) => ({ value: s, label: t(`type.${s}`) }))} />
-        <Button type="primary" icon={<SearchOutlined />} onClick={search} data-testid="history-search">
-          {t('filter.search')}
-        </Button>
-        <Button icon={<DownloadOutlined />} onClick={doExport} loading={exporting} disabled={!page.total} data-testid="history-export">
-          {t('export.button')}
-        </Button>
-      </Space>
+      <ReportToolbar
+        ns="alarm"
+        search={search}
+        error={q.error}
+        onSearch={onSearch}
+        onExport={doExport}
+        exportDisabled={!page.total}
+        testIds={{ search: 'history-search', export: 'history-export' }}
+        filters={
+          <>
+            <TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="filter-terminals" />
+            <Select
+              mode="multiple"
+              allowClear
+              placeholder={t('filter.state')}
+              style={{ minWidth: 160 }}
+              value={states}
+              onChange={setStates}
+              options={SOS_STATES.map((s) => ({ value: s, label: t(`state.${s}`) }))}
+              data-testid="filter-state"
+            />
+            <Select allowClear placeholder={t('filter.type')} style={{ minWidth: 140 }} value={type} onChange={setType} options={SOS_TYPES.map((s) => ({ value: s, label: t(`type.${s}`) }))} />
+          </>
+        }
+      />
       <Table<SosAlarm>
         size="small"
         rowKey="id"
@@ -120,14 +100,7 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
         columns={columns}
         scroll={{ x: 1900 }}
         onRow={(a) => ({ 'data-testid': 'alarm-row', 'data-id': a.id, 'data-state': a.state }) as React.HTMLAttributes<HTMLElement>}
-        pagination={{
-          current: query.pageNo,
-          pageSize: query.pageSize,
-          total: page.total,
-          showSizeChanger: true,
-          showTotal: (n) => t('total', { count: n }),
-          onChange: (pageNo, pageSize) => setQuery((x) => ({ ...x, pageNo, pageSize })),
-        }}
+        pagination={{ ...search.pagination(page.total), showSizeChanger: true, showTotal: (n) => t('total', { count: n }) }}
         footer={() => t('rangeNote', { from: formatZoned(query.sTime, dateTime), to: formatZoned(query.eTime, dateTime) })}
       />
       <CloseDialog alarm={closing} onClose={() => setClosing(null)} />
