@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"tenfour/internal/platform/db"
-	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/text"
 	"tenfour/internal/tenant"
 )
@@ -34,16 +33,6 @@ var (
 	accountName = text.Field{Name: "account name", Max: tenant.MaxName, Required: true}
 	groupName   = accountName.As("group name")
 )
-
-// checkName is f.Check with a plain error: the shell prints "account name: required", without the HTTP code
-// a Field's error carries.
-func checkName(f text.Field, name string) (string, error) {
-	name, err := f.Check(name)
-	if err != nil {
-		return "", errors.New(err.(*httpx.Error).Msg)
-	}
-	return name, nil
-}
 
 // checkIssuedPassword accepts what an administrator may hand out: an original 6-digit password or one that
 // meets the new-password rule.
@@ -76,7 +65,7 @@ func CreateAccount(ctx context.Context, d *db.DB, a NewAccount) error {
 		return fmt.Errorf("account number %q is not 8 digits", a.ID)
 	}
 	var err error
-	if a.Name, err = checkName(accountName, a.Name); err != nil {
+	if a.Name, err = accountName.CheckPlain(a.Name); err != nil {
 		return err
 	}
 	if !slices.Contains(AccountTypes, a.Type) {
@@ -157,7 +146,7 @@ func defaultGroup(ctx context.Context, tx *db.Tx, customerID, groupID int64, nam
 	if name == "" {
 		return sql.NullInt64{}, nil
 	}
-	name, err := checkName(groupName, name)
+	name, err := groupName.CheckPlain(name)
 	if err != nil {
 		return sql.NullInt64{}, err
 	}

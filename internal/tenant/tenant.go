@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"tenfour/internal/platform/db"
-	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/text"
 )
 
@@ -48,9 +47,9 @@ func Create(ctx context.Context, d *db.DB, name string) (int64, error) {
 // Add adds a customer inside a seeding transaction and returns its id: the name checked as a text.Name of at
 // most MaxName characters, ErrExists when another customer has it.
 func Add(ctx context.Context, tx *db.Tx, c New) (int64, error) {
-	name, err := nameField.Check(c.Name)
+	name, err := nameField.CheckPlain(c.Name)
 	if err != nil {
-		return 0, errors.New(err.(*httpx.Error).Msg) // "customer name: required", without the HTTP code
+		return 0, err
 	}
 	var id int64
 	err = tx.QueryRow(ctx, `INSERT INTO customers (name, ds_config, created_at) VALUES (?, ?, ?) RETURNING id`,

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"errors"
 	"fmt"
 	"unicode/utf8"
 
@@ -36,6 +37,17 @@ func (f Field) Check(v string) (string, error) {
 		return "", or(f.TooLong, f.Name, fmt.Sprintf("at most %d characters", f.Max))
 	}
 	return n, nil
+}
+
+// CheckPlain is Check for callers outside HTTP (the admin shell, seeding): the same rule, its refusal as a plain
+// error ("account name: required") without the HTTP code a Field's error carries.
+func (f Field) CheckPlain(v string) (string, error) {
+	v, err := f.Check(v)
+	var he *httpx.Error
+	if errors.As(err, &he) {
+		return "", errors.New(he.Msg)
+	}
+	return v, err
 }
 
 // As is the same rule for another parameter (a class name inside a plan: "classes.name").
