@@ -1,8 +1,19 @@
-// Package media is the voice media server: a pion WebRTC SFU with one PeerConnection per client (console tab
-// or terminal) on one shared UDP port, Opus only. It forwards a talker's RTP to the listeners its controller
-// chose, rewriting sequence numbers and timestamps per listener so each listener sees one continuous stream
-// across talker changes, records talk bursts to Ogg Opus and measures the delay it adds. Who talks and who
-// listens is decided elsewhere (package call); media only executes routes.
+// Package media is the server's WebRTC media engine (pion), on one shared UDP port with an embedded TURN server
+// (turn.go). What it holds:
+//   - voice: one PeerConnection per client (console tab or terminal), Opus only; it forwards a talker's RTP to the
+//     listeners its controller chose, rewriting sequence numbers and timestamps per listener so each hears one
+//     continuous stream across talker changes (forward.go, peer.go), over the direct SRTP path where a client's
+//     connection allows it (direct.go, socket*.go; docs/adr/0027), with receiver reports on what talkers send
+//     (upstream.go) and the delay it adds measured (metrics.go);
+//   - recording: talk bursts to Ogg Opus (recorder.go), and a video session's party to Matroska through ffmpeg
+//     (videorec.go; docs/adr/0031);
+//   - video: video calls and monitoring, one PeerConnection per party and session (video.go; docs/video.md), and
+//     receive-only camera viewers that carry a camera's H.264 untouched (camera.go);
+//   - the cluster's node-to-node relay, one PeerConnection per pair of nodes (relay.go; docs/adr/0026).
+//
+// Who talks, who listens and who watches is decided elsewhere (packages call, video, camera); media executes
+// routes. Its subpackages: ffchild (the one way ffmpeg is run on what clients send; docs/adr/0030), keyframe,
+// oggopus and rtcapi (the pion API both the server and the Go terminal client build).
 package media
 
 import (
