@@ -1,13 +1,16 @@
-// Server and client codes → the message namespace's texts (spec §8 client codes 0–16, docs/messages.md §8).
-import type { TFunction } from 'i18next';
+// Message codes (server answers, spec §8 client codes 0–16, docs/messages.md §8, and the console's own: no socket,
+// required, tooLong, aborted) as sentences, read like every other failure (shared/errorText): the generic codes
+// (400, 404, 105, 429, network, timeout, failed, …) are common's, the message's own are its errors.<code>.
+import { useCallback } from 'react';
+import { useErrorText } from '../../shared/errorText';
 
-const KNOWN = new Set([
-  'no socket', '4', '10', '11', '16', '24', '70', '71', '72', '73', '74', '75', '76', '77', '78', '79', '93', '94', '95',
-  '105', '400', '404', '408', '429', 'timeout', 'network', 'aborted', 'required', 'tooLong',
-]);
+/** A message code as the failure errorText reads; the sender's 'no socket' is errors.noSocket (a key holds no space). */
+export function codeFailure(code: string): { code: string } {
+  return { code: code === 'no socket' ? 'noSocket' : code };
+}
 
-/** The text for a code; t is the 'message' namespace. */
-export function codeText(t: TFunction, code: string): string {
-  const key = code === 'no socket' ? 'noSocket' : code;
-  return KNOWN.has(code) ? t(`codes.${key}`) : t('codes.unknown', { code });
+/** The sentence of a message code. */
+export function useCodeText(): (code: string) => string {
+  const text = useErrorText('message');
+  return useCallback((code: string) => text(codeFailure(code)), [text]);
 }

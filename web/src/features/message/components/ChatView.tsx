@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, Empty, Tag, Tooltip, Typography } from 'antd';
 import { CheckOutlined, ClockCircleOutlined, CloseCircleOutlined, LoadingOutlined, RedoOutlined } from '@ant-design/icons';
 import { trimText } from '../../../shared/utils/text';
-import { codeText } from '../codes';
+import { useCodeText } from '../codes';
 import { senderOf, shownState, type ChatRow, type ShownState } from '../model';
 import { formatTime } from '../../../shared/time/zone';
 import { Attachment } from './Attachment';
@@ -19,13 +19,14 @@ const STATE_ICON: Record<ShownState, ReactNode> = {
 
 function StateTag({ row }: { row: ChatRow }) {
   const { t } = useTranslation('message');
+  const codeText = useCodeText();
   const state = shownState(row);
   if (!state) return null;
   const code = row.kind === 'local' ? row.local.code : row.code;
   const m = row.kind === 'message' ? row.message : undefined;
   const label =
     state === 'partial' ? t('state.partial', { delivered: m?.delivered ?? 0, recipients: m?.recipients ?? 0 }) : t(`state.${state}`);
-  const reason = code ? codeText(t, code) : '';
+  const reason = code ? codeText(code) : '';
   const hint = state === 'pending' || (state === 'failed' && row.kind === 'message') ? t('state.keptHint') : '';
   return (
     <Tooltip title={[reason, hint].filter(Boolean).join(' — ') || undefined}>

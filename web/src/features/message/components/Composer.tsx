@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Button, Input, Space, Typography } from 'antd';
 import { PaperClipOutlined, SendOutlined } from '@ant-design/icons';
-import { codeText } from '../codes';
+import { useCodeText } from '../codes';
 import { charCount, checkContent, contentToSend, FILES_LIMIT, MAX_CONTENT } from '../validation';
 import type { FileInfo } from '../model';
 import { UploadList } from './UploadList';
@@ -18,6 +18,7 @@ export interface ComposerProps {
 /** The text box with attachments (uploaded at once, with a progress bar) and the send button. */
 export function Composer({ onSend, disabled, testid = 'msg' }: ComposerProps) {
   const { t } = useTranslation('message');
+  const codeText = useCodeText();
   const { message } = App.useApp();
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
@@ -78,7 +79,7 @@ export function Composer({ onSend, disabled, testid = 'msg' }: ComposerProps) {
           </Typography.Text>
           {error && (
             <Typography.Text type="danger" data-testid={`${testid}-error`} data-code={error}>
-              {error === 'uploading' ? t('waitUploads') : codeText(t, error)}
+              {error === 'uploading' ? t('waitUploads') : codeText(error)}
             </Typography.Text>
           )}
         </Space>

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Button, Form, Input, List, Modal, Select, Tag, Typography } from 'antd';
 import { PaperClipOutlined } from '@ant-design/icons';
-import { codeText } from '../codes';
+import { useCodeText } from '../codes';
 import { STORED_CODES, type FileInfo } from '../model';
 import { sendMessage } from '../send';
 import { retainMessageSync } from '../store';
@@ -30,6 +30,7 @@ export interface MessageSenderDialogProps {
 /** The message sender (spec §2): one message to several groups and terminals, one sms.send per target. */
 export function MessageSenderDialog({ open, onClose, initialGroups = [], initialTerminals = [] }: MessageSenderDialogProps) {
   const { t } = useTranslation('message');
+  const codeText = useCodeText();
   const { message } = App.useApp();
   useDirectoryLoaded();
   useEffect(() => retainMessageSync(), []);
@@ -133,7 +134,7 @@ export function MessageSenderDialog({ open, onClose, initialGroups = [], initial
         <Form.Item
           label={t('content')}
           validateStatus={contentError ? 'error' : undefined}
-          help={contentError ? (contentError === 'uploading' ? t('waitUploads') : codeText(t, contentError)) : undefined}
+          help={contentError ? (contentError === 'uploading' ? t('waitUploads') : codeText(contentError)) : undefined}
         >
           <Input.TextArea
             value={text}
@@ -167,7 +168,7 @@ export function MessageSenderDialog({ open, onClose, initialGroups = [], initial
               <span>{r.label}</span>
               <Tag color={r.state === 'delivered' ? 'success' : r.state === 'failed' ? 'error' : r.state === 'sending' ? 'processing' : 'warning'}>
                 {r.state === 'partial' ? t('state.partial', { delivered: r.delivered ?? 0, recipients: r.recipients ?? 0 }) : t(`state.${r.state}`)}
-                {r.code ? `: ${codeText(t, r.code)}` : ''}
+                {r.code ? `: ${codeText(r.code)}` : ''}
               </Tag>
             </List.Item>
           )}

@@ -5,7 +5,7 @@ import { App, Button, Drawer, Popconfirm, Space, Switch, Table, Typography } fro
 import { DeleteOutlined, EditOutlined, PlusOutlined, SendOutlined } from '@ant-design/icons';
 import { trimText } from '../../../shared/utils/text';
 import { errorCode, messageApi, messageKeys, type Tone } from '../api';
-import { codeText } from '../codes';
+import { useCodeText } from '../codes';
 import { me } from '../store';
 import { formatSize } from '../validation';
 import { ToneEditDialog } from './ToneEditDialog';
@@ -14,6 +14,7 @@ import { ToneSendDialog } from './ToneSendDialog';
 /** The tone library: list, add, edit, delete, and send a tone. */
 export function ToneDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('message');
+  const codeText = useCodeText();
   const { message } = App.useApp();
   const qc = useQueryClient();
   const [mine, setMine] = useState(false);
@@ -27,7 +28,7 @@ export function ToneDrawer({ open, onClose }: { open: boolean; onClose: () => vo
       await qc.invalidateQueries({ queryKey: messageKeys.tones.all });
       message.success(t('tones.deleted'));
     } catch (e) {
-      message.error(codeText(t, errorCode(e)));
+      message.error(codeText(errorCode(e)));
     }
   };
 

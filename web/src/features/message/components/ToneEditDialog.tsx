@@ -4,7 +4,7 @@ import { Alert, Button, Form, Input, InputNumber, Modal, Space, Typography, type
 import { PictureOutlined, SoundOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorCode, messageApi, messageKeys, type Tone } from '../api';
-import { codeText } from '../codes';
+import { useCodeText } from '../codes';
 import { checkToneName, formatSize, MAX_TONE_NAME } from '../validation';
 import { UploadList } from './UploadList';
 import { useUploads } from './useUploads';
@@ -25,6 +25,7 @@ const IMAGE_ACCEPT = 'image/png,image/jpeg,image/gif,image/webp';
 /** Add or edit a tone: a name, a sort number, a sound (5 MB) and an image (1 MB), uploaded with progress bars. */
 export function ToneEditDialog({ tone, onClose }: { tone?: Tone; onClose: () => void }) {
   const { t } = useTranslation('message');
+  const codeText = useCodeText();
   const qc = useQueryClient();
   const [name, setName] = useState(tone?.name ?? '');
   const [sort, setSort] = useState<number>(tone?.sort ?? 0);
@@ -64,7 +65,7 @@ export function ToneEditDialog({ tone, onClose }: { tone?: Tone; onClose: () => 
     }
   };
 
-  const help = (f: Field) => (errors[f] ? (errors[f] === 'uploading' ? t('waitUploads') : codeText(t, errors[f]!)) : undefined);
+  const help = (f: Field) => (errors[f] ? (errors[f] === 'uploading' ? t('waitUploads') : codeText(errors[f]!)) : undefined);
 
   return (
     <Modal

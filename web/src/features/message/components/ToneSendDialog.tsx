@@ -2,13 +2,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Form, Modal, Select, type ButtonProps } from 'antd';
 import { errorCode, sendTone, type Tone, type ToneSendReply } from '../api';
-import { codeText } from '../codes';
+import { useCodeText } from '../codes';
 import { checkTargets } from '../validation';
 import { filterChoice, useDirectoryLoaded, useGroupChoices, useTerminalChoices } from '../../../shared/directory/choices';
 
 /** Sends a tone to terminals and/or a group (socket tone.send); the terminals play it now. */
 export function ToneSendDialog({ tone, onClose }: { tone: Tone; onClose: () => void }) {
   const { t } = useTranslation('message');
+  const codeText = useCodeText();
   useDirectoryLoaded();
   const groupChoices = useGroupChoices();
   const terminalChoices = useTerminalChoices();
@@ -67,7 +68,7 @@ export function ToneSendDialog({ tone, onClose }: { tone: Tone; onClose: () => v
         </Form.Item>
       </Form>
       {error && (
-        <Alert type="error" showIcon data-testid="tone-send-error" data-code={error} message={error.startsWith('target:') ? t('sender.noTarget') : codeText(t, error)} />
+        <Alert type="error" showIcon data-testid="tone-send-error" data-code={error} message={error.startsWith('target:') ? t('sender.noTarget') : codeText(error)} />
       )}
       {result && (
         <Alert

@@ -2,13 +2,14 @@ import { useTranslation } from 'react-i18next';
 import { Button, Progress, Typography } from 'antd';
 import { CloseOutlined, PaperClipOutlined } from '@ant-design/icons';
 import { trimText } from '../../../shared/utils/text';
-import { codeText } from '../codes';
+import { useCodeText } from '../codes';
 import { formatSize } from '../validation';
 import type { UploadItem } from './useUploads';
 
 /** Attached files with their upload progress bars. */
 export function UploadList({ items, onRemove, testid = 'upload' }: { items: UploadItem[]; onRemove?: (uid: string) => void; testid?: string }) {
   const { t } = useTranslation('message');
+  const codeText = useCodeText();
   if (!items.length) return null;
   return (
     <div className="msg-uploads" data-testid={`${testid}-list`}>
@@ -28,7 +29,7 @@ export function UploadList({ items, onRemove, testid = 'upload' }: { items: Uplo
           />
           {x.status === 'error' && (
             <Typography.Text type="danger" className="msg-upload-error" data-testid={`${testid}-error`}>
-              {codeText(t, x.code ?? 'failed')}
+              {codeText(x.code ?? 'failed')}
             </Typography.Text>
           )}
           {onRemove && <Button type="text" size="small" icon={<CloseOutlined />} onClick={() => onRemove(x.uid)} aria-label={t('upload.remove')} />}

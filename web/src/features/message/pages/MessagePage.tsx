@@ -11,7 +11,7 @@ import { trimText } from '../../../shared/utils/text';
 import { useDirectory } from '../../../shared/directory/store';
 import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
 import { messageApi } from '../api';
-import { codeText } from '../codes';
+import { useCodeText } from '../codes';
 import { conversationMessages, conversationOf, groupConversations, mergeLocal, parseConv, STORED_CODES, type ConvKey, type FileInfo } from '../model';
 import { sendMessage } from '../send';
 import { markConversationRead, markRead, me as myId, removeLocal, retainMessageSync, upsertMessages, useMessages } from '../store';
@@ -39,6 +39,7 @@ function usePageVisible(): boolean {
 /** /message and /message-child: conversations with terminals and groups, live. */
 export default function MessagePage() {
   const { t } = useTranslation('message');
+  const codeText = useCodeText();
   const { message } = App.useApp();
   const qc = useQueryClient();
   const gate = useGateContext();
@@ -114,7 +115,7 @@ export default function MessagePage() {
   });
   useEffect(() => {
     const e = listQ.error ?? convQ.error;
-    if (e) message.error(codeText(t, (e as { code?: string }).code ?? 'failed'));
+    if (e) message.error(codeText((e as { code?: string }).code ?? 'failed'));
   }, [listQ.error, convQ.error]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const counts = useMemo(() => unreadCounts(unread), [unread]);
@@ -160,8 +161,8 @@ export default function MessagePage() {
     for (const [c, f] of jobs) {
       const r = await sendMessage(target, c, f);
       if (!r.ok) {
-        if (STORED_CODES.has(r.code)) message.warning(`${codeText(t, r.code)} — ${t('state.keptHint')}`);
-        else message.error(codeText(t, r.code));
+        if (STORED_CODES.has(r.code)) message.warning(`${codeText(r.code)} — ${t('state.keptHint')}`);
+        else message.error(codeText(r.code));
       }
     }
     return true;
