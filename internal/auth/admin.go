@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/text"
 	"tenfour/internal/tenant"
@@ -102,7 +103,7 @@ func CreateAccount(ctx context.Context, d *db.DB, a NewAccount) error {
 				return cmp.Or(err, ErrEmailTaken)
 			}
 		}
-		group, err := defaultGroup(ctx, tx, a.CustomerID, a.GroupID, a.Group, now)
+		group, err := defaultGroup(ctx, tx, a, now)
 		if err != nil {
 			return err
 		}
@@ -113,7 +114,7 @@ func CreateAccount(ctx context.Context, d *db.DB, a NewAccount) error {
 			return err
 		}
 		if group.Valid {
-			_, err = tx.Exec(ctx, `INSERT INTO group_members (group_id, account_id) VALUES (?, ?)`, group.Int64, a.ID)
+			err = directory.Join(ctx, tx, directory.GroupID(group.Int64), directory.TerminalID(a.ID))
 		}
 		return err
 	})
@@ -129,38 +130,21 @@ func accountExists(ctx context.Context, d *db.DB, id string) (bool, error) {
 	return n > 0, err
 }
 
-// defaultGroup resolves NewAccount's group choice inside tx.
-func defaultGroup(ctx context.Context, tx *db.Tx, customerID, groupID int64, name string, now int64) (sql.NullInt64, error) {
-	if groupID != 0 {
-		var n int
-		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM ptt_groups WHERE id = ? AND customer_id = ? AND kind = 'fixed'`,
-			groupID, customerID).Scan(&n); err != nil {
+// defaultGroup resolves NewAccount's group choice inside tx through the directory, which owns groups: the group
+// id, else the group name (checked here: the shell's words), else none.
+func defaultGroup(ctx context.Context, tx *db.Tx, a NewAccount, now int64) (sql.NullInt64, error) {
+	name := strings.TrimSpace(a.Group)
+	if a.GroupID == 0 && name != "" {
+		var err error
+		if name, err = groupName.CheckPlain(name); err != nil {
 			return sql.NullInt64{}, err
 		}
-		if n == 0 {
-			return sql.NullInt64{}, fmt.Errorf("group %d of customer %d: %w", groupID, customerID, db.ErrNotFound)
-		}
-		return sql.NullInt64{Int64: groupID, Valid: true}, nil
 	}
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return sql.NullInt64{}, nil
-	}
-	name, err := groupName.CheckPlain(name)
-	if err != nil {
+	gid, err := directory.FixedGroup(ctx, tx, directory.CustomerID(a.CustomerID), directory.GroupID(a.GroupID), name, now)
+	if err != nil || gid == 0 {
 		return sql.NullInt64{}, err
 	}
-	var id int64
-	err = tx.QueryRow(ctx, `SELECT id FROM ptt_groups WHERE customer_id = ? AND kind = 'fixed' AND name = ?`,
-		customerID, name).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = tx.QueryRow(ctx, `INSERT INTO ptt_groups (customer_id, parent_id, name, kind, created_at)
-			VALUES (?, 0, ?, 'fixed', ?) RETURNING id`, customerID, name, now).Scan(&id)
-	}
-	if err != nil {
-		return sql.NullInt64{}, err
-	}
-	return sql.NullInt64{Int64: id, Valid: true}, nil
+	return sql.NullInt64{Int64: int64(gid), Valid: true}, nil
 }
 
 // ResetPassword sets an account's password as an administrator: the new one is an issued password (the owner

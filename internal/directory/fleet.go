@@ -219,6 +219,40 @@ func Provision(ctx context.Context, tx *db.Tx, f Fleet) (map[string]GroupID, err
 	return gids, nil
 }
 
+// FixedGroup resolves the fixed group an account created one by one (the admin shell) joins, inside tx: id when
+// given (it must be the customer's: db.ErrNotFound otherwise), else the customer's fixed group called name,
+// created under the root when there is none; 0 when both are blank. name is already checked by the caller.
+func FixedGroup(ctx context.Context, tx *db.Tx, c CustomerID, id GroupID, name string, now int64) (GroupID, error) {
+	if id != 0 {
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM ptt_groups WHERE id = ? AND customer_id = ? AND kind = 'fixed'`,
+			int64(id), int64(c)).Scan(&n); err != nil {
+			return 0, err
+		}
+		if n == 0 {
+			return 0, fmt.Errorf("group %d of customer %d: %w", id, c, db.ErrNotFound)
+		}
+		return id, nil
+	}
+	if name == "" {
+		return 0, nil
+	}
+	var gid int64
+	err := tx.QueryRow(ctx, `SELECT id FROM ptt_groups WHERE customer_id = ? AND kind = 'fixed' AND name = ?`,
+		int64(c), name).Scan(&gid)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = tx.QueryRow(ctx, `INSERT INTO ptt_groups (customer_id, parent_id, name, kind, created_at)
+			VALUES (?, ?, ?, 'fixed', ?) RETURNING id`, int64(c), int64(Root), name, now).Scan(&gid)
+	}
+	return GroupID(gid), err
+}
+
+// Join makes an account a member of a group inside tx (the account created in the same transaction).
+func Join(ctx context.Context, tx *db.Tx, gid GroupID, account TerminalID) error {
+	_, err := tx.Exec(ctx, `INSERT INTO group_members (group_id, account_id) VALUES (?, ?)`, int64(gid), string(account))
+	return err
+}
+
 // AccountsInRange counts the accounts whose 8-character ids lie between first and last (inclusive), and
 // returns the customer of first (0 when first does not exist): the simulator's "is this range provisioned".
 func AccountsInRange(ctx context.Context, tx *db.Tx, first, last TerminalID) (int, CustomerID, error) {
