@@ -22,32 +22,26 @@ func (s *Service) sameCustomerAccount(ctx context.Context, p Principal, name, id
 }
 
 // getAccount is GET /ds/user/getAccount: the caller's user info.
-func (s *Service) getAccount(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := MustFrom(r.Context())
-	a, err := s.loadAccount(r.Context(), p.AccountID)
+func (s *Service) getAccount(ctx context.Context, p Principal, _ struct{}) (any, error) {
+	a, err := s.loadAccount(ctx, p.AccountID)
 	if err != nil {
 		return nil, err
 	}
-	return s.userInfo(r.Context(), a)
+	return s.userInfo(ctx, a)
 }
 
 // unlockUser is GET /ds/user/unlockUser?uid: an administrator lifts the lockout of an account of its customer.
-func (s *Service) unlockUser(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := MustFrom(r.Context())
-	var req struct {
-		UID string `json:"uid"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) unlockUser(ctx context.Context, p Principal, req struct {
+	UID string `json:"uid"`
+}) (any, error) {
 	if !p.Admin {
 		return nil, httpx.ErrPermission
 	}
-	a, err := s.sameCustomerAccount(r.Context(), p, "uid", req.UID)
+	a, err := s.sameCustomerAccount(ctx, p, "uid", req.UID)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.db.Exec(r.Context(), `UPDATE accounts SET failed_logins = 0, locked_until = 0
+	if _, err := s.db.Exec(ctx, `UPDATE accounts SET failed_logins = 0, locked_until = 0
 		WHERE id = ? AND customer_id = ?`, a.ID, p.CustomerID); err != nil {
 		return nil, err
 	}
@@ -57,7 +51,8 @@ func (s *Service) unlockUser(w http.ResponseWriter, r *http.Request) (any, error
 // logout is GET /ds/user/logout: revokes the caller's token (its sockets close) and clears the cookie. It is
 // idempotent: without a live token it still answers "0" (there is nothing left to end), so a client never
 // re-signs-in to sign out. The token must be sent on purpose (header or parameter): a request with the cookie
-// alone — an <img> pointing here — changes nothing, not even the cookie (docs/adr/0009).
+// alone — an <img> pointing here — changes nothing, not even the cookie (docs/adr/0009). A raw handler, not
+// Bind: it is public, finds the token wherever the client put it and clears the cookie on the response.
 func (s *Service) logout(w http.ResponseWriter, r *http.Request) (any, error) {
 	tok := TokenFrom(r)
 	if tok == "" {
@@ -76,17 +71,12 @@ func (s *Service) logout(w http.ResponseWriter, r *http.Request) (any, error) {
 // password changes: the caller's own, or (administrators) another account of the same customer. oldPwd is
 // always the caller's current password, so a stolen token alone cannot change a password; wrong ones count
 // toward the lockout. Every other session of the changed account ends.
-func (s *Service) updatePassword(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := MustFrom(r.Context())
-	var req struct {
-		MsID    string `json:"msId"`
-		OldPwd  string `json:"oldPwd"`
-		NewPwd  string `json:"newPwd"`
-		Account string `json:"account"` // the console's sign-in account; accepted, the token says who calls
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) updatePassword(ctx context.Context, p Principal, req struct {
+	MsID    string `json:"msId"`
+	OldPwd  string `json:"oldPwd"`
+	NewPwd  string `json:"newPwd"`
+	Account string `json:"account"` // the console's sign-in account; accepted, the token says who calls
+}) (any, error) {
 	if err := firstErr(
 		httpx.Required("msId", req.MsID),
 		httpx.Required("oldPwd", req.OldPwd), paramLen("oldPwd", req.OldPwd, maxPasswordParam),
@@ -101,7 +91,6 @@ func (s *Service) updatePassword(w http.ResponseWriter, r *http.Request) (any, e
 	if !ValidNewPassword(req.NewPwd) {
 		return nil, ErrWeakPwd
 	}
-	ctx := r.Context()
 	target, err := s.sameCustomerAccount(ctx, p, "msId", req.MsID)
 	if err != nil {
 		return nil, err

@@ -18,10 +18,10 @@ func (s *Service) Routes(r httpx.Router) {
 	r.Public("GET /ds/user/getAccountByOauth", throttled(s, s.signInOAuth))
 
 	// Account calls of a signed-in user.
-	r.Private("GET /ds/user/getAccount", s.getAccount)
-	r.Private("GET /ds/user/unlockUser", s.unlockUser)
+	r.Private("GET /ds/user/getAccount", httpx.Bind(s.getAccount))
+	r.Private("GET /ds/user/unlockUser", httpx.Bind(s.unlockUser))
 	r.Public("GET /ds/user/logout", s.logout)
-	r.Private("PUT /ds/data/updateMsPwd", s.updatePassword)
+	r.Private("PUT /ds/data/updateMsPwd", httpx.Bind(s.updatePassword))
 
 	// E-mail binding and password recovery: no token; throttled per address.
 	r.Public("GET /ds/pub/getVerifyCode", throttled(s, s.getVerifyCode))

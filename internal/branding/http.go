@@ -88,6 +88,8 @@ func (s *Service) theme(w http.ResponseWriter, r *http.Request) {
 	httpx.WriteJSON(w, http.StatusOK, out)
 }
 
+// clientConfig answers the host's client configuration. A raw handler, not Bind: it is public (no Principal) and
+// without a hostname parameter it answers for the host the request came to (r.Host).
 func (s *Service) clientConfig(w http.ResponseWriter, r *http.Request) (any, error) {
 	host, err := hostParam(r)
 	if err != nil {

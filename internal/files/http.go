@@ -36,7 +36,9 @@ func (s *Service) sockToken(_ context.Context, c *realtime.Conn, _ struct{}) (an
 	return map[string]any{"token": tok, "expiresAt": exp, "uploadUrl": UploadPath, "filesUrl": FilesPath}, nil
 }
 
-// POST /filews/upload/media (multipart: token?, kind?, file) → Info
+// POST /filews/upload/media (multipart: token?, kind?, file) → Info. A raw handler, not Bind: it streams a
+// multipart body (the file is saved while it arrives, never decoded whole) and finds its token itself, perhaps
+// in a part before the file.
 func (s *Service) upload(w http.ResponseWriter, r *http.Request) (any, error) {
 	// The largest kind plus room for the other parts; every kind's own limit is checked while it streams.
 	r.Body = http.MaxBytesReader(w, r.Body, s.limits.max()+1<<20)

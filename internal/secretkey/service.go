@@ -3,7 +3,6 @@ package secretkey
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"sync"
 	"time"
 
@@ -42,10 +41,10 @@ func New(d *db.DB, hub *realtime.Hub) *Service {
 
 // Routes mounts spec §7 "Keys".
 func (s *Service) Routes(r httpx.Router) {
-	r.Console("POST /ds/key/add", s.add)
-	r.Console("GET /ds/key/list", s.list)
-	r.Console("PUT /ds/key/update", s.update)
-	r.Console("DELETE /ds/key/delete", s.delete)
+	r.Console("POST /ds/key/add", httpx.Bind(s.add))
+	r.Console("GET /ds/key/list", httpx.Bind(s.list))
+	r.Console("PUT /ds/key/update", httpx.Bind(s.update))
+	r.Console("DELETE /ds/key/delete", httpx.Bind(s.delete))
 }
 
 // Verbs declares `key.changed` (consoles and terminals).
@@ -101,13 +100,7 @@ type form struct {
 }
 
 // POST /ds/key/add {name, secretKey, current?} → Key
-func (s *Service) add(w http.ResponseWriter, r *http.Request) (any, error) {
-	ctx := r.Context()
-	p := identity.Must(ctx)
-	var f form
-	if err := httpx.Decode(r, &f); err != nil {
-		return nil, err
-	}
+func (s *Service) add(ctx context.Context, p identity.Principal, f form) (any, error) {
 	if f.Name == nil {
 		return nil, ErrNameRequired
 	}
@@ -135,9 +128,8 @@ func (s *Service) add(w http.ResponseWriter, r *http.Request) (any, error) {
 }
 
 // GET /ds/key/list → {total, list} (the current key first)
-func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := identity.Must(r.Context())
-	keys, err := s.Store.List(r.Context(), p.CustomerID)
+func (s *Service) list(ctx context.Context, p identity.Principal, _ struct{}) (any, error) {
+	keys, err := s.Store.List(ctx, p.CustomerID)
 	if err != nil {
 		return nil, err
 	}
@@ -149,13 +141,7 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) (any, error) {
 
 // PUT /ds/key/update {id, name?, secretKey?, current?} → Key (absent fields keep their value; current true
 // rotates to this key, false on the current key leaves the customer without one)
-func (s *Service) update(w http.ResponseWriter, r *http.Request) (any, error) {
-	ctx := r.Context()
-	p := identity.Must(ctx)
-	var f form
-	if err := httpx.Decode(r, &f); err != nil {
-		return nil, err
-	}
+func (s *Service) update(ctx context.Context, p identity.Principal, f form) (any, error) {
 	id, err := httpx.RowID[KeyID]("id", string(f.ID))
 	if err != nil {
 		return nil, err
@@ -189,17 +175,14 @@ func (s *Service) update(w http.ResponseWriter, r *http.Request) (any, error) {
 	return s.Store.Get(ctx, p.CustomerID, id)
 }
 
+// deleteReq is the request of DELETE /ds/key/delete.
+type deleteReq struct {
+	ID flex.String `json:"id"`
+}
+
 // DELETE /ds/key/delete {id} → {id}. Deleting the current key leaves the customer without one: terminals get
 // `key.changed` with an empty key (encryption off) rather than a key nobody chose.
-func (s *Service) delete(w http.ResponseWriter, r *http.Request) (any, error) {
-	ctx := r.Context()
-	p := identity.Must(ctx)
-	var req struct {
-		ID flex.String `json:"id"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
+func (s *Service) delete(ctx context.Context, p identity.Principal, req deleteReq) (any, error) {
 	id, err := httpx.RowID[KeyID]("id", string(req.ID))
 	if err != nil {
 		return nil, err

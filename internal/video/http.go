@@ -14,16 +14,15 @@ import (
 
 // Routes mounts the video endpoints: the customer's limits and credit, and its ended sessions.
 func (s *Service) Routes(r httpx.Router) {
-	r.Console("GET /ds/video/limits", s.limits)
-	r.Console("GET /ds/video/sessions", s.sessionsList)
+	r.Console("GET /ds/video/limits", httpx.Bind(s.limits))
+	r.Console("GET /ds/video/sessions", httpx.Bind(s.sessionsList))
 	r.Console("GET /ds/video/records", httpx.Bind(s.httpRecords))
 	r.Raw("GET /ds/video/recordFile", http.HandlerFunc(s.httpRecordFile), true)
 }
 
 // limits answers the customer's limits, its credit left and what is in use now.
-func (s *Service) limits(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := identity.Must(r.Context())
-	l, err := s.store.Limits(r.Context(), p.CustomerID)
+func (s *Service) limits(ctx context.Context, p identity.Principal, _ struct{}) (any, error) {
+	l, err := s.store.Limits(ctx, p.CustomerID)
 	if err != nil {
 		return nil, err
 	}
@@ -36,21 +35,16 @@ func (s *Service) limits(w http.ResponseWriter, r *http.Request) (any, error) {
 
 // sessionsList is GET /ds/video/sessions {sTime, eTime, msId?}: ended calls and monitorings, newest first
 // (spec §5 time-range rules; at most 1000).
-func (s *Service) sessionsList(w http.ResponseWriter, r *http.Request) (any, error) {
-	p := identity.Must(r.Context())
-	var req struct {
-		STime string `json:"sTime"`
-		ETime string `json:"eTime"`
-		MsID  string `json:"msId"`
-	}
-	if err := httpx.Decode(r, &req); err != nil {
-		return nil, err
-	}
-	rg, _, err := timerange.ForCustomer(r.Context(), s.store.db, p.CustomerID, req.STime, req.ETime, timerange.Month)
+func (s *Service) sessionsList(ctx context.Context, p identity.Principal, req struct {
+	STime string `json:"sTime"`
+	ETime string `json:"eTime"`
+	MsID  string `json:"msId"`
+}) (any, error) {
+	rg, _, err := timerange.ForCustomer(ctx, s.store.db, p.CustomerID, req.STime, req.ETime, timerange.Month)
 	if err != nil {
 		return nil, err
 	}
-	list, err := s.store.Records(r.Context(), p.CustomerID, rg.From, rg.To, strings.TrimSpace(req.MsID), 1000)
+	list, err := s.store.Records(ctx, p.CustomerID, rg.From, rg.To, strings.TrimSpace(req.MsID), 1000)
 	if err != nil {
 		return nil, err
 	}
