@@ -94,9 +94,6 @@ func (s *Service) secretKey(ctx context.Context, customerID int64) (string, erro
 	return s.keys.CurrentKey(ctx, customerID)
 }
 
-// SetMailer replaces the mail sender (nil: mails cannot be sent, getVerifyCode answers 101).
-func (s *Service) SetMailer(m Mailer) { s.mailer = m }
-
 // SetClock replaces the clock of sessions, lockout, codes and throttling (nil = time.Now); safe while serving.
 func (s *Service) SetClock(now func() time.Time) { s.Sessions.SetClock(now) }
 
@@ -104,13 +101,6 @@ func (s *Service) SetClock(now func() time.Time) { s.Sessions.SetClock(now) }
 // --signin-interval-per-address set the per-address one) and forgets every address's and account's history;
 // safe while serving.
 func (s *Service) SetLimits(l Limits) { s.throttle.set(l) }
-
-// SetThrottle changes only the per-address attempt limit (the others keep their defaults); see SetLimits.
-func (s *Service) SetThrottle(every time.Duration, burst int) {
-	l := DefaultLimits()
-	l.PerAddress = Rate{burst, every}
-	s.SetLimits(l)
-}
 
 // PasswordChecks is how many sign-in password checks each path's hash budget has started (admitted to its
 // queue) since the start: the console's and the terminals'.

@@ -307,7 +307,9 @@ func TestLockout(t *testing.T) {
 
 func TestThrottle(t *testing.T) {
 	f := newFixture(t, "sqlite")
-	f.Auth.SetThrottle(time.Minute, 3)
+	l := auth.DefaultLimits()
+	l.PerAddress = auth.Rate{Burst: 3, Every: time.Minute}
+	f.Auth.SetLimits(l)
 	verify := map[string]any{"uid": dispA}
 	for i := range 3 {
 		if r := f.Do("GET", "/ds/pub/loginext", "", verify); r.Code != "0" {
@@ -352,7 +354,7 @@ func TestThrottle(t *testing.T) {
 // stopped before it can lock more than a handful.
 func TestThrottleSavesOthers(t *testing.T) {
 	f := newFixture(t, "sqlite")
-	f.Auth.SetThrottle(auth.DefaultThrottleEvery, auth.DefaultThrottleBurst)
+	f.Auth.SetLimits(auth.DefaultLimits())
 	ids := []string{adminA, dispA}
 	for i := 3; i <= 9; i++ {
 		id := "1000010" + strconv.Itoa(i)
