@@ -33,18 +33,27 @@ func (s *Service) limits(ctx context.Context, p identity.Principal, _ struct{}) 
 		"creditMs": l.CreditMs, "record": l.Record, "calls": calls, "monitors": mons, "resolutions": Resolutions}, nil
 }
 
+// monthQuery is what both listings are asked: a range within one month of the customer's zone (spec §5
+// time-range rules) and, optionally, one account.
+type monthQuery struct {
+	STime string      `json:"sTime"`
+	ETime string      `json:"eTime"`
+	MsID  flex.String `json:"msId"`
+}
+
+func (s *Service) monthOf(ctx context.Context, p identity.Principal, q monthQuery) (timerange.Range, error) {
+	rg, _, err := timerange.ForCustomer(ctx, s.store.db, p.CustomerID, q.STime, q.ETime, timerange.Month)
+	return rg, err
+}
+
 // sessionsList is GET /ds/video/sessions {sTime, eTime, msId?}: ended calls and monitorings, newest first
-// (spec §5 time-range rules; at most 1000).
-func (s *Service) sessionsList(ctx context.Context, p identity.Principal, req struct {
-	STime string `json:"sTime"`
-	ETime string `json:"eTime"`
-	MsID  string `json:"msId"`
-}) (any, error) {
-	rg, _, err := timerange.ForCustomer(ctx, s.store.db, p.CustomerID, req.STime, req.ETime, timerange.Month)
+// (at most 1000).
+func (s *Service) sessionsList(ctx context.Context, p identity.Principal, req monthQuery) (any, error) {
+	rg, err := s.monthOf(ctx, p, req)
 	if err != nil {
 		return nil, err
 	}
-	list, err := s.store.Records(ctx, p.CustomerID, rg.From, rg.To, strings.TrimSpace(req.MsID), 1000)
+	list, err := s.store.Records(ctx, p.CustomerID, rg.From, rg.To, strings.TrimSpace(string(req.MsID)), 1000)
 	if err != nil {
 		return nil, err
 	}
@@ -52,15 +61,13 @@ func (s *Service) sessionsList(ctx context.Context, p identity.Principal, req st
 }
 
 // GET /ds/video/records {sTime, eTime, msId?, pageNo?, pageSize?}: recordings of calls and monitorings, newest
-// first (spec §5 time-range rules).
+// first.
 func (s *Service) httpRecords(ctx context.Context, p identity.Principal, req struct {
-	STime    string      `json:"sTime"`
-	ETime    string      `json:"eTime"`
-	MsID     flex.String `json:"msId"`
-	PageNo   string      `json:"pageNo"`
-	PageSize string      `json:"pageSize"`
+	monthQuery
+	PageNo   string `json:"pageNo"`
+	PageSize string `json:"pageSize"`
 }) (any, error) {
-	rg, _, err := timerange.ForCustomer(ctx, s.store.db, p.CustomerID, req.STime, req.ETime, timerange.Month)
+	rg, err := s.monthOf(ctx, p, req.monthQuery)
 	if err != nil {
 		return nil, err
 	}
