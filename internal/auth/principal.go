@@ -89,21 +89,3 @@ func bodyToken(r *http.Request) string {
 	}
 	return vals.Get("token")
 }
-
-// Require lets a request through only with a live session token sent on purpose (TokenFrom: never the
-// cookie alone); otherwise it answers code "105". Every endpoint with effects is behind it.
-func (s *Sessions) Require(next http.Handler) http.Handler { return s.require(next, TokenFrom) }
-
-// RequireRead is Require for downloads without effects (httpx.Router.Raw): the cookie is enough there.
-func (s *Sessions) RequireRead(next http.Handler) http.Handler { return s.require(next, ReadTokenFrom) }
-
-func (s *Sessions) require(next http.Handler, token func(*http.Request) string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, err := s.Lookup(r.Context(), token(r))
-		if err != nil {
-			httpx.WriteError(w, r, err)
-			return
-		}
-		next.ServeHTTP(w, r.WithContext(identity.With(r.Context(), p)))
-	})
-}

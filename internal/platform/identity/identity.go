@@ -37,11 +37,11 @@ func From(ctx context.Context) (Principal, bool) {
 	return p, ok
 }
 
-// Must returns the caller of a request that passed auth's Require middleware.
+// Must returns the caller of a request that passed its router's authenticator (httpx.Router: Private, Console).
 func Must(ctx context.Context) Principal {
 	p, ok := From(ctx)
 	if !ok {
-		panic("identity: handler mounted without auth.Require")
+		panic("identity: handler mounted without the router's authenticator (httpx.Router.Private)")
 	}
 	return p
 }
