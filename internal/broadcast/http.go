@@ -100,18 +100,6 @@ func (s *Service) loginHTTP(_ http.ResponseWriter, r *http.Request) (any, error)
 	return s.login(r.Context(), r, req.Username, req.Password)
 }
 
-func optID(field string, v *string) (*int64, error) {
-	if v == nil {
-		return nil, nil
-	}
-	if strings.TrimSpace(*v) == "" || strings.TrimSpace(*v) == "0" {
-		z := int64(0)
-		return &z, nil
-	}
-	n, err := httpx.RowID[int64](field, *v)
-	return &n, err
-}
-
 type orgReq struct {
 	ParentID   *string `json:"parent_id"`
 	Password   *string `json:"password"`
@@ -121,7 +109,7 @@ type orgReq struct {
 }
 
 func (q orgReq) in() (orgIn, error) {
-	pid, err := optID("parent_id", q.ParentID)
+	pid, err := httpx.PresentRowID[int64]("parent_id", q.ParentID)
 	return orgIn{ParentID: pid, Name: q.Name, Code: q.Code, CallNumber: q.CallNumber, Password: q.Password}, err
 }
 
@@ -369,7 +357,7 @@ func (s *Service) listFiles(ctx context.Context, c Caller, req struct {
 	if err != nil {
 		return httpx.Page[File]{}, err
 	}
-	gid, err := optID("group_id", req.GroupID)
+	gid, err := httpx.PresentRowID[int64]("group_id", req.GroupID)
 	if err != nil {
 		return httpx.Page[File]{}, err
 	}

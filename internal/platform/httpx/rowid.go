@@ -28,6 +28,21 @@ func OptRowID[T ~int64](name, v string) (T, error) {
 	return RowID[T](name, v)
 }
 
+// PresentRowID reads an optional id whose absence means something else than a blank: nil when the parameter is
+// absent (a PATCH that leaves it alone), 0 when it is blank or "0" (no parent: the root; no group: every one),
+// else RowID. The parameter is a *string so that absent and blank differ.
+func PresentRowID[T ~int64](name string, v *string) (*T, error) {
+	if v == nil {
+		return nil, nil
+	}
+	s := strings.TrimSpace(*v)
+	if s == "0" {
+		s = ""
+	}
+	id, err := OptRowID[T](name, s)
+	return &id, err
+}
+
 // RowIDsOf is RowIDs as the domain's id type.
 func RowIDsOf[T ~int64](name string, ids []string, maxLen int, required bool) ([]T, error) {
 	l, err := RowIDs(name, ids, maxLen, required)

@@ -46,3 +46,23 @@ func TestRowIDsOf(t *testing.T) {
 		t.Errorf("bad id: %v", err)
 	}
 }
+
+// An absent parameter is nil (left alone), a blank or "0" one is 0 (the root, every group), others are ids.
+func TestPresentRowID(t *testing.T) {
+	if got, err := PresentRowID[areaID]("parent_id", nil); got != nil || err != nil {
+		t.Errorf("absent: %v %v, want nil", got, err)
+	}
+	str := func(s string) *string { return &s }
+	for _, c := range []struct {
+		in   string
+		want areaID
+		msg  string
+	}{
+		{"", 0, ""}, {" 0 ", 0, ""}, {"7", 7, ""}, {"-1", 0, "parent_id: not an id"}, {"x", 0, "parent_id: not an id"},
+	} {
+		got, err := PresentRowID[areaID]("parent_id", str(c.in))
+		if got == nil || *got != c.want || msgOf(t, err) != c.msg {
+			t.Errorf("PresentRowID(%q) = %v %q, want %d %q", c.in, got, msgOf(t, err), c.want, c.msg)
+		}
+	}
+}
