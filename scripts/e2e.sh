@@ -7,13 +7,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 data=$(mktemp -d)
 port=${E2E_PORT:-18080}
+bin=${E2E_BIN:-bin/tenfour} # another build of the server (parallel work on one machine)
 log="$data/server.log"
 # Every console, phone app and driven terminal of the suite signs in from 127.0.0.1 — a control room behind one
 # address, and most of them as dispatcher 10000001, a few hundred sign-ins in 15 minutes — so the per-address and
 # per-account bursts are raised (CI run 6: a console sign-in refused "busy", code 101, after quick cases before it
 # drained the budget). The throttle itself is proven by internal/security and internal/auth; the lockout case
 # signs in from an address of its own (forwarder()).
-bin/tenfour serve --demo --demo-fleet-quiet --addr "127.0.0.1:$port" --data "$data" --media-udp-port 0 --log-level warn \
+"$bin" serve --demo --demo-fleet-quiet --addr "127.0.0.1:$port" --data "$data" --media-udp-port 0 --log-level warn \
   --signin-burst-per-address 100000 --signin-burst-per-account 100000 >"$log" 2>&1 &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$data"; }
