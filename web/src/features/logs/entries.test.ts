@@ -8,7 +8,7 @@ import tr from './i18n/tr-TR.json';
 import zh from './i18n/zh-CN.json';
 import serverKeys from './detailKeys.json';
 import type { LogEntry } from './api';
-import { detailText, mergeEntries, type Names } from './entries';
+import { actorOf, detailText, mergeEntries, type Names } from './entries';
 
 const e = (id: string, date: number, extra: Partial<LogEntry> = {}): LogEntry => ({ id, date, name: 'n', account: 'a', type: 5, remark: `r${id}`, ...extra });
 
@@ -63,6 +63,16 @@ describe('log text in the viewer language', () => {
     expect(row('trackQuery', { terminal: '10000101', start: '1764028800000', end: '1764032400000' })).toBe('трек Radio 1 (10000101) с 2025-11-25 00:00 по 2025-11-25 01:00');
     expect(row('messageToGroup', { group: '4', fileKind: 'image', file: 'map.png' })).toBe('сообщение группе Patrol с вложением (изображение) «map.png»');
     expect(row('sosSearch', { start: '', end: '', terminals: '', states: '0,1' })).toBe('поиск тревог: с — по —, терминалы: —, состояния: 0,1');
+  });
+});
+
+describe('the live panel names the actor once', () => {
+  const job = (account: string) => e('7', 7, { type: 140, name: 'App 143', account, detail: { key: 'jobAccepted', params: { job: 'Pump', terminal: '10000143' } } });
+  it('leaves the actor out when the text names them (a terminal acting on itself), and writes it otherwise', () => {
+    expect(actorOf(job('10000143'))).toBe('');
+    expect(actorOf(job('10000001'))).toBe('App 143 (10000001)');
+    expect(actorOf(e('8', 8, { name: 'Dispatcher', account: '10000001', detail: { key: 'online', params: { kind: 'console' } } }))).toBe('Dispatcher (10000001)');
+    expect(actorOf(e('9', 9, { name: 'system', account: '' }))).toBe('system');
   });
 });
 

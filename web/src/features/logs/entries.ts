@@ -18,6 +18,15 @@ export function mergeEntries(shown: LogEntry[], arriving: LogEntry[]): LogEntry[
   return capLog([...byId.values()].sort(newestFirst));
 }
 
+/** Who wrote an entry, as a line of the live panel starts: name (account) — or nothing when the text names them
+ * already. A terminal acting on itself (accepting a job ticket, switching its own group) is its detail's
+ * `terminal`, which the text shows as name (id); prefixing the actor as well read "App 143 (10000143) App 143
+ * (10000143) accepted…" (issue 32 item 6). */
+export function actorOf(e: LogEntry): string {
+  if (e.detail?.params?.terminal === e.account) return '';
+  return e.account ? `${e.name} (${e.account})` : e.name;
+}
+
 /** How the text resolves ids: group and terminal names from the directory store (undefined when unknown), and
  * instants (ms) as date and time. */
 export interface Names {

@@ -6,7 +6,7 @@ import dayjs from '../../../shared/utils/dayjs';
 import { live, onResync } from '../../../shared/socket/live';
 import { useDirectoryLoaded } from '../../../shared/directory/choices';
 import { logListQuery, type LogEntry } from '../api';
-import { mergeEntries } from '../entries';
+import { actorOf, mergeEntries } from '../entries';
 import { LogText } from './LogText';
 
 const INITIAL = { pageNo: 1, pageSize: 300 };
@@ -49,7 +49,7 @@ export function LogPanel({ height = 280 }: { height?: number | string }) {
             </Typography.Text>
             <Badge color="blue" text={t(`types.${e.type}`, { defaultValue: t('types.unknown', { type: e.type }) })} style={{ width: 170, flex: 'none' }} />
             <span style={{ flex: 1, minWidth: 0 }}>
-              {e.name} {e.account ? `(${e.account})` : ''} <LogText entry={e} />
+              {actorOf(e)} <LogText entry={e} />
             </span>
           </List.Item>
         )}
