@@ -5,11 +5,12 @@ import type { Feature, Point } from 'geojson';
 import type { GeoJSONSourceDiff } from 'maplibre-gl';
 import type { Terminal } from '../shared/directory/model';
 import { hashId } from './images';
+import { isStaleFix, POSITION_STALE_MS } from '../shared/geo/fixAge';
 
 export type TermState = 'sos' | 'talking' | 'online' | 'offline';
 export const STATE_COLORS: Record<TermState, string> = { online: '#2fb344', offline: '#8c8c8c', talking: '#1677ff', sos: '#f5222d' };
-/** A position older than this is drawn as stale (faded, with a grey ring). */
-export const STALE_MS = 10 * 60_000;
+/** A position older than this is drawn as stale (faded, with a grey ring): the console's one threshold. */
+export const STALE_MS = POSITION_STALE_MS;
 
 export interface TermProps {
   cid: string;
@@ -45,7 +46,7 @@ export function terminalState(t: Terminal, talking: ReadonlySet<string>, sos: Re
 }
 
 export function isStale(t: Terminal, now: number): boolean {
-  return !t.lastGps || now - t.lastGps > STALE_MS;
+  return isStaleFix(t.lastGps, now);
 }
 
 export const avatarImageId = (url: string) => `tf-av-${hashId(url)}`;

@@ -1,5 +1,6 @@
-// What the voice feature adds to the dispatch tree: talker highlighting of rows, call and monitoring actions in the
-// terminal and group menus, and the temporary-group call of a multi-selection. The dispatch screen imports these.
+// What the voice feature adds to the dispatch tree: talker highlighting of rows, monitoring actions in the terminal
+// and group menus (the individual call is the terminal action set's, shared/terminalActions), and the
+// temporary-group call of a multi-selection. The dispatch screen imports these.
 import { useTranslation } from 'react-i18next';
 import { App, Button, type MenuProps } from 'antd';
 import { PhoneOutlined } from '@ant-design/icons';
@@ -28,7 +29,6 @@ export function useVoiceMenu() {
     const s = useVoice.getState();
     return [
       { type: 'divider' as const },
-      { key: 'voice.call', label: t('menu.call'), icon: <PhoneOutlined /> },
       ...(canMonitor ? [s.monitor.terminal === cid ? { key: 'voice.unmonitor', label: t('menu.unmonitorTerminal') } : { key: 'voice.monitor', label: t('menu.monitorTerminal') }] : []),
     ];
   };
@@ -50,8 +50,7 @@ export function useVoiceMenu() {
     const verb = action.slice(VOICE_ACTION_PREFIX.length);
     if (node.cid) {
       const msId = node.cid;
-      if (verb === 'call') void run(() => e.invite('single', { msId }), 'single.calling');
-      else if (verb === 'monitor') void run(() => e.monitorStart({ msId }), 'monitor.started');
+      if (verb === 'monitor') void run(() => e.monitorStart({ msId }), 'monitor.started');
       else if (verb === 'unmonitor') void run(() => e.monitorStop({ msId }), 'monitor.stopped');
     } else if (node.gid) {
       const gid = node.gid;

@@ -9,7 +9,9 @@ import { REMARK_MAX, type SosAlarm } from '../../../shared/alarms/sos';
 import type { LoneAlarm } from '../../../shared/alarms/lonework';
 import { sound } from '../controller';
 import { useAlarmErrorText } from '../errors';
-import { mapLink, positionText } from '../hooks';
+import { mapLink, sosFixTime } from '../hooks';
+import { PositionAge } from '../../../shared/geo/PositionAge';
+import { useDirectory } from '../../../shared/directory/store';
 import { useNow } from '../../../shared/utils/useNow';
 import { isRinging, pendingCount, type ItemKey } from '../../../shared/alarms/queue';
 import { acknowledgeAlarm, closeAlarm, handleLoneAlarm, putAside, silence, useAlarms } from '../../../shared/alarms/store';
@@ -109,6 +111,7 @@ function SosDetail({ alarm, itemKey, child, ringing }: { alarm: SosAlarm; itemKe
   const navigate = useNavigate();
   const dateTime = useDateTimeFormat();
   const now = useNow(1000);
+  const term = useDirectory((s) => s.terminals[alarm.msId]);
   const [remark, setRemark] = useState('');
   const [remote, setRemote] = useState(false);
   const [busy, setBusy] = useState<'' | 'ack' | 'close'>('');
@@ -163,7 +166,7 @@ function SosDetail({ alarm, itemKey, child, ringing }: { alarm: SosAlarm; itemKe
               </Space>
             ),
           },
-          { key: 'pos', label: t('col.position'), children: positionText(alarm.lat, alarm.lng) },
+          { key: 'pos', label: t('col.position'), children: <PositionAge lat={alarm.lat} lng={alarm.lng} at={sosFixTime(alarm, term)} /> },
           { key: 'state', label: t('col.state'), children: <SosStateTag state={alarm.state} /> },
           ...(alarm.responder ? [{ key: 'resp', label: t('col.responder'), children: `${alarm.responderName || alarm.responder} · ${formatZoned(alarm.responseTime, dateTime)}` }] : []),
         ]}

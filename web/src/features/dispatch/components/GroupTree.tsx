@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type Key, type ReactNode } from '
 import { Dropdown, Empty, Tree, type MenuProps } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useDirectory } from '../../../shared/directory/store';
+import { useTerminalActions } from '../../../shared/terminalActions/TerminalActions';
 import { buildTree, parseKey, type TreeFilters, type TreeNode } from '../tree';
 import { GroupRow } from './GroupRow';
 import { TerminalRow } from './TerminalRow';
@@ -13,7 +14,8 @@ export interface GroupTreeProps {
   checkedCids: string[];
   onCheck: (cids: string[]) => void;
   onSelectTerminal: (cid: string) => void;
-  /** Context menu items for a node; the key is the tree key (g:gid or t:gid:cid). */
+  /** Context menu items for a node; the key is the tree key (g:gid or t:gid:cid). A terminal's menu opens with the
+   * terminal action set (call, message, video), which the tree runs itself. */
   contextMenu: (key: string) => MenuProps['items'];
   onMenu: (nodeKey: string, action: string) => void;
   emptyText: ReactNode;
@@ -74,6 +76,13 @@ export function GroupTree({ filters, roots, checkedCids, onCheck, onSelectTermin
   const height = useHeight(box);
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   const [menu, setMenu] = useState<{ x: number; y: number; key: string } | null>(null);
+  const actions = useTerminalActions();
+  const menuItems = (key: string): MenuProps['items'] => {
+    const cid = parseKey(key).cid;
+    const own = contextMenu(key) ?? [];
+    const set = cid ? actions.menuItems(cid) : [];
+    return set.length ? [...set, { type: 'divider' as const }, ...own] : own;
+  };
 
   const tree = useMemo(
     () => buildTree(groups, useDirectory.getState().terminals, filters, roots),
@@ -142,9 +151,10 @@ export function GroupTree({ filters, roots, checkedCids, onCheck, onSelectTermin
           open
           onOpenChange={(o) => !o && setMenu(null)}
           menu={{
-            items: contextMenu(menu.key),
+            items: menuItems(menu.key),
             onClick: ({ key }) => {
-              onMenu(menu.key, key);
+              const cid = parseKey(menu.key).cid;
+              if (!(cid && actions.onMenu(key, cid))) onMenu(menu.key, key);
               setMenu(null);
             },
           }}

@@ -7,14 +7,17 @@ import { CALL_SET, terminalKind } from '../../../shared/directory/model';
 import { useDirectory } from '../../../shared/directory/store';
 import { convertSpeed } from '../units';
 import { KIND_ICON } from './icons';
-import { VideoActions } from '../../../shared/video/VideoActions';
+import { TerminalActionBar } from '../../../shared/terminalActions/TerminalActions';
+import { PositionAge } from '../../../shared/geo/PositionAge';
 import { OnBoard } from '../../../shared/schoolbus/OnBoard';
 import { useNavigate } from 'react-router';
 import { isDsKeyEnabled } from '../../../shared/access/features';
 import { useGateContext } from '../../../shared/access/gate';
 
-
-/** The terminal info panel (spec §2 "Other screens and dialogs"). */
+/**
+ * The terminal info panel (spec §2 "Other screens and dialogs"): the name, then the terminal action set (call,
+ * message, video) before any detail, so the common actions are in sight without scrolling; management below.
+ */
 export function TerminalInfoPanel({ cid, onAction, extra }: { cid?: string; onAction: (action: string) => void; extra?: ReactNode }) {
   const { t } = useTranslation('dispatch');
   const term = useDirectory((s) => (cid ? s.terminals[cid] : undefined));
@@ -30,18 +33,19 @@ export function TerminalInfoPanel({ cid, onAction, extra }: { cid?: string; onAc
   return (
     <div data-testid="terminal-info" data-cid={term.cid}>
       <OnBoard busId={term.cid} />
+      <div className="tinfo-head">
+        <Space>
+          {KIND_ICON[kind]}
+          <strong>{term.name}</strong>
+          <Tag color={term.online === '1' ? 'green' : 'default'} data-testid="info-online">
+            {term.online === '1' ? t('online') : t('offline')}
+          </Tag>
+        </Space>
+        <TerminalActionBar cid={term.cid} />
+      </div>
       <Descriptions
         size="small"
         column={1}
-        title={
-          <Space>
-            {KIND_ICON[kind]}
-            {term.name}
-            <Tag color={term.online === '1' ? 'green' : 'default'} data-testid="info-online">
-              {term.online === '1' ? t('online') : t('offline')}
-            </Tag>
-          </Space>
-        }
         items={[
           { key: 'cid', label: t('info.id'), children: term.cid },
           { key: 'type', label: t('info.type'), children: t(`kind.${kind}`) },
@@ -49,7 +53,7 @@ export function TerminalInfoPanel({ cid, onAction, extra }: { cid?: string; onAc
           { key: 'model', label: t('info.model'), children: term.model || '—' },
           { key: 'battery', label: t('info.battery'), children: typeof term.battery === 'number' && term.battery >= 0 ? `${term.battery}%` : '—' },
           { key: 'signal', label: t('info.signal'), children: typeof term.signal === 'number' && term.signal >= 0 ? `${term.signal}/5` : '—' },
-          { key: 'pos', label: t('info.position'), children: term.lat !== undefined && term.lng !== undefined && (term.lat || term.lng) ? `${term.lat.toFixed(5)}, ${term.lng.toFixed(5)}` : '—' },
+          { key: 'pos', label: t('info.position'), children: <PositionAge lat={term.lat} lng={term.lng} at={term.lastGps} /> },
           { key: 'speed', label: t('info.speed'), children: typeof term.speed === 'number' ? `${convertSpeed(term.speed, speedUnit).toFixed(1)} ${speedUnit}` : '—' },
           { key: 'gps', label: t('info.lastGps'), children: fmt(term.lastGps) },
           { key: 'status', label: t('info.callSet'), children: <Tag color={status === 'killed' ? 'red' : status === 'stunned' ? 'orange' : 'green'}>{t(`callSet.${status}`)}</Tag> },
@@ -66,7 +70,6 @@ export function TerminalInfoPanel({ cid, onAction, extra }: { cid?: string; onAc
         <Button size="small" danger onClick={() => onAction('kill')}>{t('actions.kill')}</Button>
         <Button size="small" onClick={() => onAction('revive')}>{t('actions.revive')}</Button>
         {extra}
-        <VideoActions cid={term.cid} name={term.name} type={term.type} labels={{ call: t('actions.videoCall'), monitor: t('actions.videoMonitor') }} />
         {jobs && term.type !== '20' && (
           <Button size="small" type="primary" ghost onClick={() => navigate(`/job-ticketing?msIds=${encodeURIComponent(term.cid)}`)} data-testid="info-job">
             {t('actions.jobTicket')}

@@ -1,6 +1,6 @@
 // /monitoring and /os-monitoring (and their -child windows): the live map with its tools (spec §2).
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Dropdown, Space, Tag, Tooltip } from 'antd';
@@ -34,12 +34,10 @@ import { MarksPanel } from '../components/MarksPanel';
 import { DataListPanel, LayersPanel, SosPanel } from '../components/SidePanels';
 import { TerminalCard, type CardAction } from '../components/TerminalCard';
 import { TrackPanel } from '../components/TrackPanel';
-import { pttEngine } from '../../../shared/voice/console';
 import { useMapPrefs } from '../prefs';
 import { useTrack } from '../trackStore';
 import { measureText, type Measure } from '../../../shared/geo/measure';
 import { useMapLiveFeed } from '../useMapLiveFeed';
-import { useFail } from '../useFail';
 import '../map-page.css';
 
 type Panel = 'fence' | 'track' | 'marks' | 'dataList' | 'layers' | 'sos';
@@ -65,9 +63,7 @@ export function openFollowWindow(cid: string): number {
 
 export default function MonitoringPage({ screen }: { screen: Screen }) {
   const { t } = useTranslation('map');
-  const { message, modal } = App.useApp();
-  const fail = useFail();
-  const navigate = useNavigate();
+  const { modal } = App.useApp();
   const [params, setParams] = useSearchParams();
   const gate = useGateContext();
   const canFence = isFeatureEnabled('fence', gate);
@@ -150,14 +146,6 @@ export default function MonitoringPage({ screen }: { screen: Screen }) {
   const onCard = (a: CardAction) => {
     if (!selected) return;
     switch (a) {
-      case 'call':
-        // An individual call through the window's voice engine (a child window's goes through its opener's).
-        return void pttEngine()
-          .invite('single', { msId: selected })
-          .then(() => message.success(t('card.calling')))
-          .catch(fail);
-      case 'message':
-        return void navigate(`/message?msId=${encodeURIComponent(selected)}`);
       case 'track':
         setTrackTerminal(selected);
         return setPanel('track');
