@@ -1,7 +1,9 @@
 // The video call window (docs/video.md): one panel per video call or monitored terminal with its state (spec §4:
 // connecting, awaiting response, connected, declined, canceled, busy, disconnected, timed out), the remote picture,
 // this console's camera, the resolution asked of the terminal (spec §9) and hang-up; and the calls ringing here.
-import { useEffect, useRef, useState } from 'react';
+// The panels stand left of the voice dock, never over push-to-talk, and close themselves once their call has ended
+// (issue 32 item 4); a call ringing here is the same prompt as an individual call's (item 5).
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Card, Select, Space, Tag } from 'antd';
 import { CloseOutlined, PhoneOutlined, VideoCameraOutlined } from '@ant-design/icons';
@@ -17,7 +19,7 @@ import {
   useVideo,
   type VideoSession,
 } from '../../../shared/video/store';
-import { startRing } from '../../../shared/voice/ring';
+import { IncomingCallPrompt } from '../../../shared/incoming/IncomingCallPrompt';
 import { useTick } from '../useTick';
 import '../videocall.css';
 
@@ -32,42 +34,61 @@ const STATE_COLOR: Record<string, string> = {
   timedOut: 'orange',
 };
 
+/** How long an ended session still shows why it ended (declined, busy, no response…) before its panel closes. */
+export const ENDED_CLOSE_MS = 3000;
+/** A refused start shows its reason longer: nothing else tells the dispatcher why the picture never came. */
+export const REFUSED_CLOSE_MS = 8000;
+/** The gap between the panels and the voice dock (or the window's edge where there is no dock). */
+const GAP = 16;
+
+/** The distance from the window's right edge that keeps the panels clear of the voice dock, open or collapsed. */
+function useDockInset(active: boolean): number {
+  const [inset, setInset] = useState(GAP);
+  useLayoutEffect(() => {
+    if (!active) return;
+    const dock = document.querySelector('[data-testid=voice-dock]');
+    const measure = () => setInset(dock ? Math.max(GAP, window.innerWidth - dock.getBoundingClientRect().left + GAP) : GAP);
+    measure();
+    const ro = typeof ResizeObserver === 'undefined' || !dock ? undefined : new ResizeObserver(measure);
+    if (dock) ro?.observe(dock);
+    window.addEventListener('resize', measure);
+    return () => {
+      ro?.disconnect();
+      window.removeEventListener('resize', measure);
+    };
+  }, [active]);
+  return inset;
+}
+
 export default function VideoCallWindow() {
+  const { t } = useTranslation('videocall');
   useEffect(() => startConsoleVideo(), []);
   const sessions = useVideo((s) => s.sessions);
   const invites = useVideo((s) => s.invites);
-  const list = Object.values(sessions).filter((s) => !s.tile); // surveillance tiles show their own
-  if (!list.length && !invites.length) return null;
-  return (
-    <div className="vc-stack" data-testid="videocall-window">
-      {invites.map((inv) => (
-        <Incoming key={inv.callId} callId={inv.callId} name={inv.from.name || inv.from.msId} />
-      ))}
-      {list.map((s) => (
-        <SessionPanel key={s.view.callId} s={s} />
-      ))}
-    </div>
-  );
-}
-
-function Incoming({ callId, name }: { callId: string; name: string }) {
-  const { t } = useTranslation('videocall');
   const volume = useSettings((s) => s.videoCallVolume);
-  useEffect(() => startRing(volume), [callId, volume]);
+  const list = Object.values(sessions).filter((s) => !s.tile); // surveillance tiles show their own
+  const right = useDockInset(list.length > 0);
   return (
-    <Card size="small" className="vc-panel" data-testid="videocall-incoming" data-call-id={callId}>
-      <Space direction="vertical">
-        <span>{t('incoming', { name })}</span>
-        <Space>
-          <Button type="primary" icon={<VideoCameraOutlined />} onClick={() => void answerVideo(callId)} data-testid="videocall-answer">
-            {t('answer')}
-          </Button>
-          <Button danger onClick={() => declineVideo(callId)} data-testid="videocall-decline">
-            {t('decline')}
-          </Button>
-        </Space>
-      </Space>
-    </Card>
+    <>
+      <IncomingCallPrompt
+        title={t('incomingTitle')}
+        ids={{ dialog: 'videocall-incoming-dialog', row: 'videocall-incoming', answer: 'videocall-answer', decline: 'videocall-decline' }}
+        rows={invites.map((inv) => ({
+          id: inv.callId,
+          text: t('incoming', { name: inv.from.name || inv.from.msId }),
+          answer: { label: t('answer'), icon: <VideoCameraOutlined />, onClick: () => void answerVideo(inv.callId) },
+          decline: { label: t('decline'), onClick: () => declineVideo(inv.callId) },
+        }))}
+        ring={(r) => ({ tag: `video-${r.id}`, title: r.text, body: t('incomingBody'), volume })}
+      />
+      {list.length > 0 && (
+        <div className="vc-stack" style={{ right }} data-testid="videocall-window">
+          {list.map((s) => (
+            <SessionPanel key={s.view.callId} s={s} />
+          ))}
+        </div>
+      )}
+    </>
   );
 }
 
@@ -94,6 +115,12 @@ function SessionPanel({ s }: { s: VideoSession }) {
     const id = setInterval(() => void s.media?.framesDecoded().then(setFrames), 1000);
     return () => clearInterval(id);
   }, [s.media, ended]);
+  // An ended session closes itself (a refused one a little later): no black "Disconnected" box lingers.
+  useEffect(() => {
+    if (!ended) return;
+    const timer = setTimeout(() => hangUpVideo(s.view.callId), s.refused ? REFUSED_CLOSE_MS : ENDED_CLOSE_MS);
+    return () => clearTimeout(timer);
+  }, [ended, s.view.callId, s.refused]);
   const since = s.view.connected ? Math.max(0, Math.floor((Date.now() - s.view.connected) / 1000)) : 0;
   const code = s.refused ?? (ended ? String(s.view.status) : '');
   return (
