@@ -23,8 +23,8 @@ import (
 //	TENFOUR_BENCH=1 go test -run TestBroadcastPaging -v ./internal/bench/
 func TestBroadcastPaging(t *testing.T) {
 	gate(t)
-	n := envInt("TENFOUR_BENCH_SPEAKERS", 100)
-	presses := envInt("TENFOUR_BENCH_PAGES", 10)
+	n := testkit.EnvInt("TENFOUR_BENCH_SPEAKERS", 100)
+	presses := testkit.EnvInt("TENFOUR_BENCH_PAGES", 10)
 	w := newWorld(t)
 	w.s.Broadcast.SetClock(nil)
 	w.provision(42000001, 1, 1, "42000000")

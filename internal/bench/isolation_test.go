@@ -38,8 +38,8 @@ func TestLoadIsolation(t *testing.T) {
 	w.s.Auth.SetLimits(auth.DefaultLimits())
 	const first = 43000001 // talker, listener, login-flood account, GPS flooder
 	w.provision(first, 4, 4, "43000000")
-	window := time.Duration(envInt("TENFOUR_BENCH_ISOLATION_SECONDS", 5)) * time.Second
-	rounds := envInt("TENFOUR_BENCH_ISOLATION_ROUNDS", 3)
+	window := time.Duration(testkit.EnvInt("TENFOUR_BENCH_ISOLATION_SECONDS", 5)) * time.Second
+	rounds := testkit.EnvInt("TENFOUR_BENCH_ISOLATION_ROUNDS", 3)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	base := w.s.URL

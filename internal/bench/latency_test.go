@@ -31,13 +31,6 @@ func gate(t *testing.T) {
 	}
 }
 
-func envInt(name string, def int) int {
-	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
-		return v
-	}
-	return def
-}
-
 // world is a real node (SQLite, media on loopback) with provisioned accounts.
 type world struct {
 	t    *testing.T
@@ -110,8 +103,8 @@ func TestPTTAccess(t *testing.T) {
 		oneWay  time.Duration
 		presses int // per talker
 	}{
-		{"loopback", 0, envInt("TENFOUR_BENCH_PTT_PRESSES", 100)},
-		{"rtt60", 30 * time.Millisecond, envInt("TENFOUR_BENCH_PTT_PRESSES", 100) / 2},
+		{"loopback", 0, testkit.EnvInt("TENFOUR_BENCH_PTT_PRESSES", 100)},
+		{"rtt60", 30 * time.Millisecond, testkit.EnvInt("TENFOUR_BENCH_PTT_PRESSES", 100) / 2},
 	}
 	// The emulated link alone: an echo through the same kind of proxy, so the access times can be read against
 	// what the link itself costs on this machine at the moment (the proxy's timers run late on a busy one).
@@ -166,7 +159,7 @@ func TestPTTAccess(t *testing.T) {
 func TestLateEntry(t *testing.T) {
 	gate(t)
 	w := newWorld(t)
-	joins := envInt("TENFOUR_BENCH_LATE_JOINS", 40)
+	joins := testkit.EnvInt("TENFOUR_BENCH_LATE_JOINS", 40)
 	powerons := joins / 2
 	const first = 42000001
 	w.provision(first, 1+joins+powerons, 1+joins+powerons, "42000000")

@@ -3,9 +3,7 @@ package cluster_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -18,10 +16,7 @@ import (
 // them, in seq order. With TENFOUR_CLUSTER_ALARMS=N (make bench) it sends N and prints the delay percentiles as
 // BENCH lines (internal/bench/cmd cluster.go); the test itself asserts delivery, not speed.
 func TestClusterAlarmFanout(t *testing.T) {
-	alarms := 10
-	if v, err := strconv.Atoi(os.Getenv("TENFOUR_CLUSTER_ALARMS")); err == nil && v > 0 {
-		alarms = v
-	}
+	alarms := testkit.EnvInt("TENFOUR_CLUSTER_ALARMS", 10)
 	c := newCluster(t)
 	nodes := []*testkit.Server{c.node("n1"), c.node("n2"), c.node("n3")}
 	f := testkit.NewFleet(t, nodes[0].DB, "1", 0, 1)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"os"
 	"strconv"
 	"testing"
 	"time"
@@ -25,14 +24,8 @@ import (
 //     writing to the lane, UDP, node 2 reading and forwarding). Node 3's forwarding (floor.stats) and node 2's lane
 //     forwarding are reported too.
 func TestClusterMediaLatency(t *testing.T) {
-	presses := 20
-	if v, err := strconv.Atoi(os.Getenv("TENFOUR_CLUSTER_PRESSES")); err == nil && v > 0 {
-		presses = v
-	}
-	packets := 100
-	if v, err := strconv.Atoi(os.Getenv("TENFOUR_CLUSTER_PACKETS")); err == nil && v > 0 {
-		packets = v
-	}
+	presses := testkit.EnvInt("TENFOUR_CLUSTER_PRESSES", 20)
+	packets := testkit.EnvInt("TENFOUR_CLUSTER_PACKETS", 100)
 	c := newCluster(t)
 	n2, n3 := c.node("n2"), c.node("n3")
 	f := testkit.NewFleet(t, n2.DB, "1", 4, 1)

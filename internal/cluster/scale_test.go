@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
-	"os"
 	"strconv"
 	"testing"
 	"time"
@@ -25,14 +24,8 @@ import (
 // (cluster_presence), then measures the CPU of each node over a window (TENFOUR_CLUSTER_WINDOW, default 3 s)
 // and prints BENCH lines (internal/bench/cmd cluster.go).
 func TestClusterScale(t *testing.T) {
-	per := 20
-	if v, err := strconv.Atoi(os.Getenv("TENFOUR_CLUSTER_SCALE")); err == nil && v > 0 {
-		per = v
-	}
-	window := 3 * time.Second
-	if v, err := time.ParseDuration(os.Getenv("TENFOUR_CLUSTER_WINDOW")); err == nil && v > 0 {
-		window = v
-	}
+	per := testkit.EnvInt("TENFOUR_CLUSTER_SCALE", 20)
+	window := testkit.EnvDuration("TENFOUR_CLUSTER_WINDOW", 3*time.Second)
 	const first, disp, pw = 40000001, "40000000", "123456"
 	total := 3 * per
 	c := newCluster(t)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -28,10 +27,7 @@ func benchSeconds(t *testing.T, def int) time.Duration {
 	if os.Getenv("TENFOUR_GEO_BENCH") != "1" {
 		t.Skip("set TENFOUR_GEO_BENCH=1 to run the load measurement")
 	}
-	if v, err := strconv.Atoi(os.Getenv("TENFOUR_GEO_BENCH_SECONDS")); err == nil && v > 0 {
-		return time.Duration(v) * time.Second
-	}
-	return time.Duration(def) * time.Second
+	return time.Duration(testkit.EnvInt("TENFOUR_GEO_BENCH_SECONDS", def)) * time.Second
 }
 
 // bulkTerminals adds n terminal accounts to a customer in one transaction and returns their ids.

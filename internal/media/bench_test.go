@@ -3,7 +3,6 @@ package media_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"strconv"
 	"sync"
 	"syscall"
@@ -12,6 +11,7 @@ import (
 
 	"tenfour/internal/media"
 	"tenfour/internal/termclient"
+	"tenfour/internal/testkit"
 )
 
 // fanout is one talker and n listeners connected to one engine, routed.
@@ -106,10 +106,7 @@ func BenchmarkForwardDelay(b *testing.B) {
 // thread for that, which makes its delays meaningless here: BenchmarkForwardDelay measures those). The process
 // CPU (the in-process listeners' decryption included) is reported too.
 func BenchmarkStreamsPerCore(b *testing.B) {
-	n := 200
-	if v, err := strconv.Atoi(os.Getenv("TENFOUR_BENCH_LISTENERS")); err == nil && v > 0 {
-		n = v
-	}
+	n := testkit.EnvInt("TENFOUR_BENCH_LISTENERS", 200)
 	f := newFanout(b, n, true)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

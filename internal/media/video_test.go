@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 
 	"tenfour/internal/media"
 	"tenfour/internal/termclient"
+	"tenfour/internal/testkit"
 )
 
 // direct is a termclient.Caller that negotiates video sessions with an engine directly (no socket): a test's
@@ -140,10 +140,7 @@ func TestVideoFanOutAndKeyframes(t *testing.T) {
 // forwarded 1 Mbit/s streams one core carries from the process's CPU time — the in-process receivers' decryption
 // included, so the figure is a floor for the server alone.
 func BenchmarkVideoStreamsPerCore(b *testing.B) {
-	n := 40
-	if v, err := strconv.Atoi(os.Getenv("TENFOUR_BENCH_VIDEO_RECEIVERS")); err == nil && v > 0 {
-		n = v
-	}
+	n := testkit.EnvInt("TENFOUR_BENCH_VIDEO_RECEIVERS", 40)
 	e := newEngine(b)
 	d := newDirect(e, media.VP8)
 	cam, camV := d.open(b, "cam")

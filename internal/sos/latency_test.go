@@ -2,9 +2,7 @@ package sos_test
 
 import (
 	"context"
-	"os"
 	"sort"
-	"strconv"
 	"testing"
 	"time"
 
@@ -84,10 +82,7 @@ func pct(ds []time.Duration, p float64) time.Duration {
 // assertion here, where the test shares the cores with the rest of the suite. TENFOUR_SOS_ALARMS sets the number
 // of alarms (default 20).
 func TestAlarmReachesEveryConsole(t *testing.T) {
-	n := 20
-	if v, err := strconv.Atoi(os.Getenv("TENFOUR_SOS_ALARMS")); err == nil && v > 0 {
-		n = v
-	}
+	n := testkit.EnvInt("TENFOUR_SOS_ALARMS", 20)
 	each, every := fanout(t, n)
 	if len(each) != n*Consoles || len(every) != n {
 		t.Fatalf("%d deliveries of %d alarms, want %d", len(each), len(every), n*Consoles)

@@ -3,15 +3,14 @@ package video_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"sort"
-	"strconv"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"tenfour/internal/termclient"
+	"tenfour/internal/testkit"
 	"tenfour/internal/video"
 )
 
@@ -21,10 +20,7 @@ import (
 // decoder shows; the Go camera answers a PLI with one, like an encoder) — N calls (default 20,
 // TENFOUR_BENCH_VIDEO_CALLS), p50 and p95 reported.
 func BenchmarkVideoCallSetup(b *testing.B) {
-	n := 20
-	if v, err := strconv.Atoi(os.Getenv("TENFOUR_BENCH_VIDEO_CALLS")); err == nil && v > 0 {
-		n = v
-	}
+	n := testkit.EnvInt("TENFOUR_BENCH_VIDEO_CALLS", 20)
 	w := newWorld(b)
 	con := w.console("10000001")
 	term := w.term("10000101", nil)
@@ -76,10 +72,7 @@ func BenchmarkVideoCallSetup(b *testing.B) {
 // recorders' queues and loopback writes) plus the ffmpeg children's CPU (RUSAGE_CHILDREN once they exited), per
 // call, in % of one core. The live path's cost is the same in both runs and cancels out.
 func BenchmarkVideoRecordCPU(b *testing.B) {
-	n := 4
-	if v, err := strconv.Atoi(os.Getenv("TENFOUR_BENCH_RECORD_CALLS")); err == nil && v > 0 {
-		n = v
-	}
+	n := testkit.EnvInt("TENFOUR_BENCH_RECORD_CALLS", 4)
 	const window = 10 * time.Second
 	w := newWorld(b)
 	for i := range n {
