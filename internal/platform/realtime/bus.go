@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"time"
 
 	"tenfour/internal/platform/identity"
 )
@@ -140,8 +141,9 @@ func (h *Hub) ReplaceRemote(accountID string, keep func(*Conn) bool) int {
 		o.mu.Unlock()
 	}
 	h.mu.Unlock()
+	by := Replaced{MsID: accountID, Time: time.Now().UnixMilli()}
 	for _, o := range hit {
-		_ = o.Send(EventReplaced, map[string]string{"msId": accountID})
+		_ = o.Send(EventReplaced, by)
 		o.closeAfterFlush(CloseReplaced, "logged in elsewhere")
 	}
 	return len(hit)

@@ -596,8 +596,9 @@ func (c *Conn) handleLogin(ctx context.Context, f Frame) {
 			fn(hctx, c, tookOver)
 		}
 	}
+	by := Replaced{MsID: p.AccountID, IP: httpx.ClientIPFrom(ctx), Time: time.Now().UnixMilli()}
 	for _, old := range replaced {
-		_ = old.Send(EventReplaced, map[string]string{"msId": p.AccountID})
+		_ = old.Send(EventReplaced, by)
 		old.closeAfterFlush(CloseReplaced, "logged in elsewhere")
 	}
 	last, err := c.hub.LastSeq(ctx, p.CustomerID)

@@ -32,8 +32,16 @@ const (
 )
 
 // EventReplaced goes to a connection that a login of the same account from another sign-in or device
-// replaces, just before it is closed (4007).
+// replaces, just before it is closed (4007). Its data is a Replaced.
 const EventReplaced = "session.replaced"
+
+// Replaced is session.replaced's data: which account, and where and when the login that replaced the session
+// came from, so the console can tell its dispatcher why they are signed out (docs/console-socket.md).
+type Replaced struct {
+	MsID string `json:"msId"`
+	IP   string `json:"ip,omitempty"` // the new login's client address; unknown when it logged in on another node
+	Time int64  `json:"time"`         // unix ms
+}
 
 const (
 	// MaxMessage is the largest frame a client may send; a larger one closes the connection with 1009.

@@ -585,9 +585,13 @@ func TestRepeatLoginReplacesOldConnection(t *testing.T) {
 	})
 	first := r.login("1002", 1, Terminal, "")
 	firstConn := r.hub.Conn("1002")
+	before := time.Now().UnixMilli()
 	second := r.login("1002", 1, Terminal, "")
-	if f := first.WaitEvent("session.replaced", wait, nil); !strings.Contains(string(f.Data), `"1002"`) {
-		t.Fatalf("replaced event %+v", f)
+	// The replaced session learns where and when the new login came from (the console says so on its login page).
+	var by Replaced
+	if f := first.WaitEvent("session.replaced", wait, nil); json.Unmarshal(f.Data, &by) != nil || by.MsID != "1002" ||
+		by.IP != "127.0.0.1" || by.Time < before || by.Time > time.Now().UnixMilli() {
+		t.Fatalf("replaced event %+v: %+v", f, by)
 	}
 	if code := first.CloseStatus(10 * time.Second); code != CloseReplaced {
 		t.Fatalf("old connection close code %d", code)
