@@ -1,25 +1,25 @@
 // /patrol-statistic: planned, normal, abnormal and waiting orders per area, route, person or day over a range,
 // with the abnormal orders' reasons, as a table and ECharts bars (computed from tbPatrolOrder/list).
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { Card, DatePicker, Segmented, Space, Table } from 'antd';
-import type { Dayjs } from '../../../shared/utils/dayjs';
-import { wallNow } from '../../../shared/time/zone';
+import { Segmented, Table } from 'antd';
+import { defaultWallRange } from '../../../shared/time/range';
+import { formatTime } from '../../../shared/time/zone';
+import { ReportShell, someRange, useLiveReport } from '../../../shared/report/ReportShell';
 import { patrolApi, patrolKeys, REASONS } from '../api';
 import { Chart } from '../../../shared/charts/Chart';
-import { useErrorText } from '../../../shared/errorText';
 import { PatrolNav } from '../components/PatrolNav';
 import { GROUP_BYS, normalRate, statistics, type GroupBy, type StatRow } from '../stats';
 import { useLivePatrol } from '../useLivePatrol';
 
 export default function PatrolStatisticPage() {
   const { t } = useTranslation('patrol');
-  const errorText = useErrorText('patrol');
   useLivePatrol();
-  const [days, setDays] = useState<[Dayjs, Dayjs]>(() => [wallNow().startOf('month'), wallNow()]);
-  const [by, setBy] = useState<GroupBy>('area');
-  const q = { startDate: days[0].format('YYYY-MM-DD'), endDate: days[1].format('YYYY-MM-DD') };
+  // Days of any range (this month first), across months too: the orders are counted here, not by a report query.
+  const search = useLiveReport({ by: 'area' as GroupBy }, { rule: someRange, range: defaultWallRange });
+  const { by } = search.filter;
+  const q = { startDate: formatTime(search.query.sTime, 'YYYY-MM-DD'), endDate: formatTime(search.query.eTime, 'YYYY-MM-DD') };
   const orders = useQuery({ queryKey: patrolKeys.orders(q), queryFn: () => patrolApi.orders(q) });
   const { rows, total } = useMemo(() => statistics(orders.data?.list ?? [], by), [orders.data, by]);
   const option = useMemo(
@@ -43,51 +43,51 @@ export default function PatrolStatisticPage() {
     return v === undefined ? '—' : `${v} %`;
   };
   return (
-    <div className="page-pad" data-testid="patrol-statistic-page">
-      <PatrolNav />
-      <Card size="small" title={t('statistic.title')}>
-        <Space wrap style={{ marginBottom: 12 }}>
-          <DatePicker.RangePicker value={days} allowClear={false} onChange={(v) => v?.[0] && v[1] && setDays([v[0], v[1]])} data-testid="statistic-days" />
-          <Segmented value={by} onChange={(v) => setBy(v as GroupBy)} options={GROUP_BYS.map((g) => ({ value: g, label: t(`statistic.by.${g}`) }))} data-testid="statistic-by" />
-        </Space>
-        {orders.error && <p style={{ color: '#cf1322' }}>{errorText(orders.error)}</p>}
-        <Chart option={option} testId="statistic-chart" />
-        <Table<StatRow>
-          size="small"
-          rowKey="key"
-          loading={orders.isLoading}
-          dataSource={rows}
-          pagination={false}
-          onRow={(r) => ({ 'data-testid': 'statistic-row', 'data-label': r.label }) as React.HTMLAttributes<HTMLElement>}
-          columns={[
-            { title: t(`statistic.by.${by}`), dataIndex: 'label' },
-            { title: t('statistic.planned'), dataIndex: 'planned' },
-            { title: t('state.1'), dataIndex: 'normal' },
-            { title: t('state.2'), dataIndex: 'abnormal' },
-            { title: t('state.0'), dataIndex: 'waiting' },
-            ...REASONS.map((why) => ({ title: t(`reason.${why}`), key: why, render: (_: unknown, r: StatRow) => r.reasons[why] })),
-            { title: t('statistic.rate'), key: 'rate', render: (_: unknown, r: StatRow) => rate(r) },
-          ]}
-          summary={() =>
-            rows.length > 1 ? (
-              <Table.Summary.Row>
-                <Table.Summary.Cell index={0}>{t('statistic.total')}</Table.Summary.Cell>
-                <Table.Summary.Cell index={1}>{total.planned}</Table.Summary.Cell>
-                <Table.Summary.Cell index={2}>{total.normal}</Table.Summary.Cell>
-                <Table.Summary.Cell index={3}>{total.abnormal}</Table.Summary.Cell>
-                <Table.Summary.Cell index={4}>{total.waiting}</Table.Summary.Cell>
-                {REASONS.map((why, i) => (
-                  <Table.Summary.Cell key={why} index={5 + i}>
-                    {total.reasons[why]}
-                  </Table.Summary.Cell>
-                ))}
-                <Table.Summary.Cell index={8}>{rate(total)}</Table.Summary.Cell>
-              </Table.Summary.Row>
-            ) : null
-          }
-          style={{ marginTop: 12 }}
-        />
-      </Card>
-    </div>
+    <ReportShell
+      ns="patrol"
+      title={t('statistic.title')}
+      testId="patrol-statistic-page"
+      above={<PatrolNav />}
+      search={search}
+      error={orders.error}
+      filters={<Segmented value={by} onChange={(v) => search.change({ by: v as GroupBy })} options={GROUP_BYS.map((g) => ({ value: g, label: t(`statistic.by.${g}`) }))} data-testid="statistic-by" />}
+    >
+      <Chart option={option} testId="statistic-chart" />
+      <Table<StatRow>
+        size="small"
+        rowKey="key"
+        loading={orders.isLoading}
+        dataSource={rows}
+        pagination={false}
+        onRow={(r) => ({ 'data-testid': 'statistic-row', 'data-label': r.label }) as React.HTMLAttributes<HTMLElement>}
+        columns={[
+          { title: t(`statistic.by.${by}`), dataIndex: 'label' },
+          { title: t('statistic.planned'), dataIndex: 'planned' },
+          { title: t('state.1'), dataIndex: 'normal' },
+          { title: t('state.2'), dataIndex: 'abnormal' },
+          { title: t('state.0'), dataIndex: 'waiting' },
+          ...REASONS.map((why) => ({ title: t(`reason.${why}`), key: why, render: (_: unknown, r: StatRow) => r.reasons[why] })),
+          { title: t('statistic.rate'), key: 'rate', render: (_: unknown, r: StatRow) => rate(r) },
+        ]}
+        summary={() =>
+          rows.length > 1 ? (
+            <Table.Summary.Row>
+              <Table.Summary.Cell index={0}>{t('statistic.total')}</Table.Summary.Cell>
+              <Table.Summary.Cell index={1}>{total.planned}</Table.Summary.Cell>
+              <Table.Summary.Cell index={2}>{total.normal}</Table.Summary.Cell>
+              <Table.Summary.Cell index={3}>{total.abnormal}</Table.Summary.Cell>
+              <Table.Summary.Cell index={4}>{total.waiting}</Table.Summary.Cell>
+              {REASONS.map((why, i) => (
+                <Table.Summary.Cell key={why} index={5 + i}>
+                  {total.reasons[why]}
+                </Table.Summary.Cell>
+              ))}
+              <Table.Summary.Cell index={8}>{rate(total)}</Table.Summary.Cell>
+            </Table.Summary.Row>
+          ) : null
+        }
+        style={{ marginTop: 12 }}
+      />
+    </ReportShell>
   );
 }
