@@ -1,7 +1,8 @@
 // The prompt of a call ringing here: a centred dialog that stays until answered or declined, with the ring tone and,
-// when the tab is hidden, a desktop notification (ringing.ts). The video call window uses it for calls from the
-// field; it is the individual call's prompt (a modal over the screen with answer and decline) made shareable.
+// when the tab is hidden, a desktop notification (ringing.ts). Individual calls (the voice dock) and video calls
+// from the field (the video call window) ring through it, so neither is easier to miss than the other.
 import { useEffect, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button, Modal, Space } from 'antd';
 import { startRinging, type RingingCall } from './ringing';
 import './incoming.css';
@@ -28,12 +29,17 @@ function Ringing({ call }: { call: RingingCall }) {
   return null;
 }
 
-export function IncomingCallPrompt({ title, rows, ring, ids }: { title: string; rows: IncomingRow[]; ring: (row: IncomingRow) => RingingCall; ids: PromptIds }) {
+/**
+ * tag: names the calls' desktop notifications ("video" → "video-<id>"); tone: the ring volume 0–100, undefined
+ * for none (the user turned call tones off).
+ */
+export function IncomingCallPrompt({ title, rows, ids, tag, tone }: { title: string; rows: IncomingRow[]; ids: PromptIds; tag: string; tone?: number }) {
+  const { t } = useTranslation('common');
   return (
     <Modal open={rows.length > 0} title={title} centered closable={false} mask={{ closable: false }} keyboard={false} footer={null} destroyOnHidden zIndex={1500} data-testid={ids.dialog}>
       {rows.map((r) => (
         <div key={r.id} className="incoming-row" data-testid={ids.row} data-call-id={r.id} data-ringing="1">
-          <Ringing call={ring(r)} />
+          <Ringing call={{ tag: `${tag}-${r.id}`, title: r.text, body: t('incoming.notifyBody'), volume: tone }} />
           <span className="incoming-text">{r.text}</span>
           <Space>
             <Button type="primary" size="large" icon={r.answer.icon} onClick={r.answer.onClick} data-testid={ids.answer}>

@@ -79,7 +79,8 @@ export default function VideoCallWindow() {
           answer: { label: t('answer'), icon: <VideoCameraOutlined />, onClick: () => void answerVideo(inv.callId) },
           decline: { label: t('decline'), onClick: () => declineVideo(inv.callId) },
         }))}
-        ring={(r) => ({ tag: `video-${r.id}`, title: r.text, body: t('incomingBody'), volume })}
+        tag="video"
+        tone={volume}
       />
       {list.length > 0 && (
         <div className="vc-stack" style={{ right }} data-testid="videocall-window">

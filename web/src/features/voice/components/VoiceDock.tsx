@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { App, Badge, Button, Modal, Popconfirm, Space, Tag, Tooltip } from 'antd';
+import { App, Badge, Button, Popconfirm, Space, Tag, Tooltip } from 'antd';
 import {
   CloseOutlined,
   EyeOutlined,
@@ -16,7 +16,7 @@ import { isFeatureEnabled } from '../../../shared/access/features';
 import { useGateContext } from '../../../shared/access/gate';
 import { fmtDuration, fmtUs, type CallView, type FloorView } from '../../../shared/voice/protocol';
 import { useVoice } from '../../../shared/voice/store';
-import { startRing } from '../../../shared/voice/ring';
+import { IncomingCallPrompt } from '../../../shared/incoming/IncomingCallPrompt';
 import { useSession } from '../../../shared/session';
 import { useSettings } from '../../../shared/settings';
 import { useDirectory } from '../../../shared/directory/store';
@@ -84,13 +84,9 @@ export default function VoiceDock() {
 
   useEffect(() => startConsoleVoice(), []);
 
-  // Ring while an individual call waits for an answer (settings: call tone, notice volume).
-  const ringing = invites.length > 0;
+  // An individual call waiting for an answer rings at the notice volume unless call tones are off (settings).
   const callTone = useSettings((s) => s.sounds.callTone);
-  useEffect(() => {
-    if (!ringing || !callTone) return;
-    return startRing(useSettings.getState().noticeVolume);
-  }, [ringing, callTone]);
+  const noticeVolume = useSettings((s) => s.noticeVolume);
 
   useEffect(() => {
     if (!ended || Date.now() - ended.at > 2000) return;
@@ -308,29 +304,18 @@ export default function VoiceDock() {
           )}
         </div>
       )}
-      <Modal
-        open={invites.length > 0}
+      <IncomingCallPrompt
         title={t('incoming.title')}
-        closable={false}
-        maskClosable={false}
-        footer={null}
-        destroyOnHidden
-        data-testid="incoming-call"
-      >
-        {invites.map((inv) => (
-          <div key={inv.callId} className="vinvite" data-testid="incoming-call-row" data-call-id={inv.callId}>
-            <span>{t('incoming.from', { name: inv.from.name || accountName(inv.from.msId) })}</span>
-            <Space>
-              <Button type="primary" onClick={() => run(() => engine.answer(inv.callId))} data-testid="answer-call">
-                {t('incoming.answer')}
-              </Button>
-              <Button danger onClick={() => run(() => engine.decline(inv.callId))} data-testid="decline-call">
-                {t('incoming.decline')}
-              </Button>
-            </Space>
-          </div>
-        ))}
-      </Modal>
+        ids={{ dialog: 'incoming-call', row: 'incoming-call-row', answer: 'answer-call', decline: 'decline-call' }}
+        tag="call"
+        tone={callTone ? noticeVolume : undefined}
+        rows={invites.map((inv) => ({
+          id: inv.callId,
+          text: t('incoming.from', { name: inv.from.name || accountName(inv.from.msId) }),
+          answer: { label: t('incoming.answer'), onClick: () => void run(() => engine.answer(inv.callId)) },
+          decline: { label: t('incoming.decline'), onClick: () => void run(() => engine.decline(inv.callId)) },
+        }))}
+      />
       {canMissed && <MissedCallsDrawer open={missedOpen} onClose={() => setMissedOpen(false)} />}
     </aside>
   );
