@@ -170,7 +170,7 @@ func (s *Service) state(ctx context.Context, customerID int64) ([]run, decision,
 	if err != nil {
 		return nil, decision{}, err
 	}
-	return runs, decide(runs, s.now().UnixMilli(), vols), nil
+	return runs, decide(runs, s.Now().UnixMilli(), vols), nil
 }
 
 // Lost is a device a task wanted and did not get, and why (spec: the loser is told why).
@@ -264,7 +264,7 @@ func (s *Service) Tick(ctx context.Context) error {
 func (s *Service) Fire(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	// 1. finished runs
 	playing, err := s.tasksWhere(ctx, `state <> 0`)
 	if err != nil {

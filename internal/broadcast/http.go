@@ -405,7 +405,7 @@ func (s *Service) listTasks(ctx context.Context, c Caller, req struct {
 	if err != nil {
 		return nil, err
 	}
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	for i := range all {
 		var rr *run
 		for j := range runs {
@@ -467,7 +467,7 @@ func (s *Service) createPlan(ctx context.Context, c Caller, req nameReq) (Plan, 
 	if err != nil {
 		return Plan{}, err
 	}
-	p := Plan{Name: name, CreatedAt: s.now().UnixMilli()}
+	p := Plan{Name: name, CreatedAt: s.Now().UnixMilli()}
 	err = s.db.WriteRow(ctx, `INSERT INTO bc_plans (customer_id, name, active, created_at) VALUES (?, ?, ?, ?) RETURNING id`,
 		c.CustomerID, name, false, p.CreatedAt).Scan(&p.ID)
 	return p, err

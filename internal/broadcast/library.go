@@ -200,7 +200,7 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request, c Caller) (any,
 	if err != nil {
 		return nil, err
 	}
-	f := File{GroupID: groupID, OriginalName: original, Name: name, Length: length, Size: st.Size(), CreatedAt: s.now().UnixMilli()}
+	f := File{GroupID: groupID, OriginalName: original, Name: name, Length: length, Size: st.Size(), CreatedAt: s.Now().UnixMilli()}
 	err = s.db.InTx(ctx, func(tx *db.Tx) error {
 		n, err := s.filesInGroup(ctx, tx, c.CustomerID, groupID)
 		if err != nil {

@@ -97,7 +97,7 @@ func (s *Service) StartPage(ctx context.Context, c Caller, devices, orgs []int64
 		return Action{}, err
 	}
 	p := &page{id: -c.CasterID, customerID: c.CustomerID, casterID: c.CasterID, account: c.UserID, priority: c.Priority,
-		started: s.now().UnixMilli(), devices: devices}
+		started: s.Now().UnixMilli(), devices: devices}
 	s.pg.mu.Lock()
 	old := s.pg.by[c.CasterID]
 	s.pg.by[c.CasterID] = p
@@ -128,7 +128,7 @@ func (s *Service) pageAction(ctx context.Context, p *page) (Action, error) {
 	for _, r := range s.pageRuns(p.customerID) {
 		if r.t.ID == p.id {
 			a := Action{Task: r.t, Lost: losses(d, r)}
-			d.live(&a.Task, &r, s.now().UnixMilli())
+			d.live(&a.Task, &r, s.Now().UnixMilli())
 			a.Task.FileIDs, a.Task.DeviceIDs, a.Task.Weekdays, a.Task.RunDevices = []int64{}, p.devices, []int{}, p.devices
 			return a, nil
 		}

@@ -4,10 +4,9 @@ import (
 	"context"
 	"log/slog"
 	"sync"
-	"sync/atomic"
-	"time"
 
 	"tenfour/internal/media/ffchild"
+	"tenfour/internal/platform/clock"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/quota"
 	"tenfour/internal/platform/realtime"
@@ -50,11 +49,12 @@ type Options struct {
 
 // Service is the broadcast service.
 type Service struct {
-	db    *db.DB
-	auth  Auth // credentials and sessions (access.go)
-	hub   Hub
-	opt   Options
-	clock atomic.Pointer[func() time.Time]
+	clock.Clock // SetClock and Now: tests move time instead of sleeping
+
+	db   *db.DB
+	auth Auth // credentials and sessions (access.go)
+	hub  Hub
+	opt  Options
 
 	// mu serializes run-state changes: REST actions and scheduler passes.
 	mu sync.Mutex
@@ -75,32 +75,13 @@ func New(d *db.DB, a Auth, hub Hub, opt Options) *Service {
 	if opt.MaxUpload <= 0 {
 		opt.MaxUpload = 100 << 20
 	}
-	s := &Service{db: d, auth: a, hub: hub, opt: opt, pager: opt.Pager, pg: pages{by: map[int64]*page{}}}
-	s.SetClock(nil)
-	return s
+	return &Service{db: d, auth: a, hub: hub, opt: opt, pager: opt.Pager, pg: pages{by: map[int64]*page{}}}
 }
-
-// SetClock replaces the clock (nil = time.Now); tests move time with it and call Tick.
-func (s *Service) SetClock(now func() time.Time) {
-	if now == nil {
-		now = time.Now
-	}
-	s.clock.Store(&now)
-}
-
-func (s *Service) now() time.Time { return (*s.clock.Load())() }
 
 // Verbs declares the console events.
 func (s *Service) Verbs() []realtime.Verb {
-	return []realtime.Verb{
-		realtime.Event(EventTask, realtime.ConsoleOnly),
-		realtime.Event(EventTaskGone, realtime.ConsoleOnly),
-		realtime.Event(EventDevices, realtime.ConsoleOnly),
-		realtime.Event(EventDevice, realtime.ConsoleOnly),
-		realtime.Event(EventPreempted, realtime.ConsoleOnly),
-		realtime.Event(EventMissed, realtime.ConsoleOnly),
-		realtime.Event(EventPageEnded, realtime.ConsoleOnly),
-	}
+	return realtime.Events(realtime.ConsoleOnly,
+		EventTask, EventTaskGone, EventDevices, EventDevice, EventPreempted, EventMissed, EventPageEnded)
 }
 
 // AtLogin is the hub's login hook: a console of account type "1" gets its caster (spec §4).
@@ -123,7 +104,7 @@ func (s *Service) withLive(ctx context.Context, t Task) Task {
 	}
 	for i := range runs {
 		if runs[i].t.ID == t.ID {
-			d.live(&t, &runs[i], s.now().UnixMilli())
+			d.live(&t, &runs[i], s.Now().UnixMilli())
 			return t
 		}
 	}
@@ -172,7 +153,7 @@ func (s *Service) UpdateTask(ctx context.Context, c Caller, id int64, in TaskIn)
 		return t, err
 	}
 	if t.Kind == KindTimed && (!wasTimed || wasStart != t.StartTime) { // a new schedule counts from now
-		t.FiredUntil = s.now().UnixMilli()
+		t.FiredUntil = s.Now().UnixMilli()
 		if err := s.saveRun(ctx, &t); err != nil {
 			return t, err
 		}
@@ -232,7 +213,7 @@ func (s *Service) act(ctx context.Context, t Task, verb string) (Action, error) 
 	if err != nil {
 		return Action{}, err
 	}
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	switch verb {
 	case "start":
 		if t.State != StateIdle {
@@ -425,7 +406,7 @@ func (s *Service) ActivatePlan(ctx context.Context, c Caller, id int64, active b
 	if _, err := s.plan(ctx, c.CustomerID, id); err != nil {
 		return Plan{}, err
 	}
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		if active {
 			if _, err := tx.Exec(ctx, `UPDATE bc_plans SET active = ? WHERE customer_id = ? AND id <> ?`, false, c.CustomerID, id); err != nil {
@@ -455,7 +436,7 @@ func (s *Service) SetOnline(ctx context.Context, customerID, deviceID int64, onl
 		return err
 	}
 	res, err := s.db.Exec(ctx, `UPDATE bc_devices SET online = ?, seen_at = ? WHERE customer_id = ? AND id = ?`,
-		online, s.now().UnixMilli(), customerID, deviceID)
+		online, s.Now().UnixMilli(), customerID, deviceID)
 	if err != nil {
 		return err
 	}

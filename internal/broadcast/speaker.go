@@ -167,7 +167,7 @@ func (s *Service) dropSpeaker(sp *speaker) {
 
 // command turns a decision for a device into what the speaker is told.
 func (s *Service) command(p *Playing) Command {
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	if p == nil {
 		return Command{Type: SpkStop, At: now}
 	}
@@ -319,7 +319,7 @@ func (s *Service) speakerWS(w http.ResponseWriter, r *http.Request) {
 		if json.Unmarshal(msg, &typ) != nil || typ.Type != SpkStatus || json.Unmarshal(msg, &rep) != nil {
 			continue
 		}
-		rep.At = s.now().UnixMilli()
+		rep.At = s.Now().UnixMilli()
 		h.mu.Lock()
 		sp.report = rep
 		h.mu.Unlock()

@@ -121,7 +121,7 @@ func (s *Service) createOrg(ctx context.Context, customerID int64, in orgIn) (Or
 	if err := s.underCap(ctx, `SELECT COUNT(*) FROM bc_orgs WHERE customer_id = ?`, customerID, MaxOrgs, ErrOrgsFull); err != nil {
 		return o, err
 	}
-	o.CreatedAt = s.now().UnixMilli()
+	o.CreatedAt = s.Now().UnixMilli()
 	err = s.db.WriteRow(ctx, `INSERT INTO bc_orgs (customer_id, parent_id, name, code, call_number, created_at)
 		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, customerID, o.ParentID, o.Name, o.Code, o.CallNumber, o.CreatedAt).Scan(&o.ID)
 	if err != nil {
@@ -347,7 +347,7 @@ func (s *Service) createCaster(ctx context.Context, customerID int64, in casterI
 	if err := s.underCap(ctx, `SELECT COUNT(*) FROM bc_casters WHERE customer_id = ?`, customerID, MaxCasters, ErrCastersFull); err != nil {
 		return c, err
 	}
-	c.CreatedAt = s.now().UnixMilli()
+	c.CreatedAt = s.Now().UnixMilli()
 	err = s.db.WriteRow(ctx, `INSERT INTO bc_casters (customer_id, user_id, name, code, call_number, priority, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, customerID, c.UserID, c.Name, c.Code, c.CallNumber, c.Priority, c.CreatedAt).Scan(&c.ID)
 	if err != nil {
@@ -429,7 +429,7 @@ func (s *Service) createDevice(ctx context.Context, customerID int64, in deviceI
 		return d, err
 	}
 	d.AoVolume = DefaultVolume
-	d.CreatedAt = s.now().UnixMilli()
+	d.CreatedAt = s.Now().UnixMilli()
 	err = s.db.WriteRow(ctx, `INSERT INTO bc_devices (customer_id, org_id, name, code, ao_volume, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
 		customerID, d.OrgID, d.Name, d.Code, d.AoVolume, d.CreatedAt).Scan(&d.ID)
 	if err != nil {

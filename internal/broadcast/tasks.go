@@ -227,7 +227,7 @@ func (s *Service) tasksWhere(ctx context.Context, cond string, args ...any) ([]T
 
 // saveTask inserts (ID 0) or updates a task's settings and lists, in one transaction.
 func (s *Service) saveTask(ctx context.Context, t *Task) error {
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	t.UpdatedAt = now
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		if t.ID == 0 {
@@ -292,7 +292,7 @@ func uniq(ids []int64) []int64 {
 
 // saveRun stores a task's run state.
 func (s *Service) saveRun(ctx context.Context, t *Task) error {
-	t.UpdatedAt = s.now().UnixMilli()
+	t.UpdatedAt = s.Now().UnixMilli()
 	_, err := s.db.Exec(ctx, `UPDATE bc_tasks SET state = ?, started_at = ?, paused_at = ?, paused_ms = ?, run_devices = ?,
 		fired_until = ?, missed_count = ?, missed_at = ?, ended_at = ?, end_reason = ?, choice_file_id = ?, updated_at = ? WHERE id = ?`,
 		t.State, t.StartedAt, t.PausedAt, t.PausedMs, joinIDs(t.RunDevices), t.FiredUntil, t.MissedCount, t.MissedAt,
@@ -304,7 +304,7 @@ func (s *Service) saveRun(ctx context.Context, t *Task) error {
 // claim. In a cluster a second node's pass over the same occurrence, or a console's start, stop or pause on
 // another node meanwhile, changed the row, and this pass leaves it alone (false): an occurrence fires once.
 func (s *Service) claimRun(ctx context.Context, was Task, t *Task) (bool, error) {
-	t.UpdatedAt = s.now().UnixMilli()
+	t.UpdatedAt = s.Now().UnixMilli()
 	n, err := s.db.Exec(ctx, `UPDATE bc_tasks SET state = ?, started_at = ?, paused_at = ?, paused_ms = ?, run_devices = ?,
 		fired_until = ?, missed_count = ?, missed_at = ?, ended_at = ?, end_reason = ?, choice_file_id = ?, updated_at = ?
 		WHERE id = ? AND state = ? AND started_at = ? AND paused_at = ? AND paused_ms = ? AND fired_until = ? AND missed_count = ?`,

@@ -3,6 +3,7 @@ package geo
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
@@ -17,16 +18,14 @@ const (
 
 // Verbs lists the terminal requests of the geo domain (only terminals report) and the events it sends consoles.
 func (s *Service) Verbs() []realtime.Verb {
-	return []realtime.Verb{
-		realtime.On(ReqGPSReport, realtime.TerminalOnly, s.sockGPSReport),
-		realtime.On(ReqStatusReport, realtime.TerminalOnly, s.sockStatusReport),
+	return slices.Concat(
+		[]realtime.Verb{
+			realtime.On(ReqGPSReport, realtime.TerminalOnly, s.sockGPSReport),
+			realtime.On(ReqStatusReport, realtime.TerminalOnly, s.sockStatusReport),
+		},
 		// what the server sends consoles (docs/geo.md)
-		realtime.Event(EventGPS, realtime.ConsoleOnly),
-		realtime.Event(EventMarkChanged, realtime.ConsoleOnly),
-		realtime.Event(EventFenceChanged, realtime.ConsoleOnly),
-		realtime.Event(EventFenceAlarm, realtime.ConsoleOnly),
-		realtime.Event(EventAlarmUpdated, realtime.ConsoleOnly),
-	}
+		realtime.Events(realtime.ConsoleOnly, EventGPS, EventMarkChanged, EventFenceChanged, EventFenceAlarm, EventAlarmUpdated),
+	)
 }
 
 // pointIn is one position as a terminal sends it.

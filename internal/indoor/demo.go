@@ -28,7 +28,7 @@ func (s *Service) SeedDemo(ctx context.Context, customerID int64, uploader strin
 		return false, s.upgradeDemo(ctx, customerID, uploader, list)
 	}
 	bd := radio.Demo()
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	bid, err := s.store.CreateBuilding(ctx, customerID, Building{Name: bd.Name, Remark: "Demo: two storeys, 24 beacons each"}, now)
 	if err != nil {
 		return false, err
@@ -83,7 +83,7 @@ func (s *Service) upgradeDemo(ctx context.Context, customerID int64, uploader st
 			}
 		}
 		p := identity.Principal{AccountID: uploader, CustomerID: customerID, Type: identity.DispatcherType}
-		now := s.now().UnixMilli()
+		now := s.Now().UnixMilli()
 		for si, st := range bd.Storeys {
 			f := b.Floors[si]
 			if f.Level != st.Level {

@@ -94,7 +94,7 @@ func (s *Service) addBuilding(ctx context.Context, p identity.Principal, req bui
 func addRow[T any, ID ~int64](ctx context.Context, s *Service, p identity.Principal, what string, row T,
 	create func(ctx context.Context, customerID int64, row T, at int64) (ID, error),
 	get func(ctx context.Context, customerID int64, id ID) (T, error)) (any, error) {
-	id, err := create(ctx, p.CustomerID, row, s.now().UnixMilli())
+	id, err := create(ctx, p.CustomerID, row, s.Now().UnixMilli())
 	if err != nil {
 		return nil, err
 	}
@@ -424,7 +424,7 @@ func (s *Service) lastPositions(ctx context.Context, p identity.Principal, req s
 			return nil, err
 		}
 	}
-	since := s.now().Add(-LastWindow).UnixMilli()
+	since := s.Now().Add(-LastWindow).UnixMilli()
 	if strings.TrimSpace(req.Since) != "" {
 		v, err := httpx.Int("since", req.Since)
 		if err != nil || v < 0 {

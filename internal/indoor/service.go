@@ -11,12 +11,12 @@ import (
 	"math"
 	"sort"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"tenfour/internal/directory"
 	"tenfour/internal/files"
 	"tenfour/internal/indoor/radio"
+	"tenfour/internal/platform/clock"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
@@ -51,13 +51,14 @@ type Options struct {
 
 // Service is indoor positioning: the plan administration, the estimator over terminals' reports, the history.
 type Service struct {
+	clock.Clock // SetClock and Now: tests move time instead of sleeping
+
 	db    *db.DB
 	store *Store
 	dir   Directory
 	files Files
 	hub   Hub
 	opts  Options
-	clock atomic.Pointer[func() time.Time]
 
 	mu      sync.Mutex
 	layouts map[int64]*layout // per customer, dropped by every plan change
@@ -68,24 +69,12 @@ type Service struct {
 
 // New builds the service.
 func New(d *db.DB, dir Directory, fs Files, hub Hub, opts Options) *Service {
-	s := &Service{db: d, store: NewStore(d), dir: dir, files: fs, hub: hub, opts: opts,
+	return &Service{db: d, store: NewStore(d), dir: dir, files: fs, hub: hub, opts: opts,
 		layouts: map[int64]*layout{}, gen: map[int64]uint64{}, tracks: map[string]*Track{}, locks: map[string]*sync.Mutex{}}
-	s.SetClock(nil)
-	return s
 }
 
 // Store is the indoor store.
 func (s *Service) Store() *Store { return s.store }
-
-// SetClock replaces the clock (nil = time.Now).
-func (s *Service) SetClock(now func() time.Time) {
-	if now == nil {
-		now = time.Now
-	}
-	s.clock.Store(&now)
-}
-
-func (s *Service) now() time.Time { return (*s.clock.Load())() }
 
 // Run prunes old positions every hour until ctx ends (an App background loop); without a retention it
 // returns at once.
@@ -94,7 +83,7 @@ func (s *Service) Run(ctx context.Context) {
 		return
 	}
 	ticker.Every(ctx, time.Hour, func() {
-		if n, err := s.store.Prune(ctx, s.now().Add(-s.opts.Retention).UnixMilli()); err != nil {
+		if n, err := s.store.Prune(ctx, s.Now().Add(-s.opts.Retention).UnixMilli()); err != nil {
 			slog.ErrorContext(ctx, "indoor: prune positions", "err", err)
 		} else if n > 0 {
 			slog.Info("indoor: positions pruned", "rows", n)
@@ -173,7 +162,7 @@ func (s *Service) Report(ctx context.Context, p identity.Principal, readings []R
 		s.tracks[p.AccountID] = tr
 	}
 	s.mu.Unlock()
-	pos, ok := l.estimate(tr, readings, s.now().UnixMilli())
+	pos, ok := l.estimate(tr, readings, s.Now().UnixMilli())
 	if !ok {
 		return Position{}, ErrNoBeacon
 	}

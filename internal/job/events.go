@@ -2,6 +2,7 @@ package job
 
 import (
 	"context"
+	"slices"
 
 	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
@@ -28,17 +29,18 @@ const (
 
 // Verbs are the job-ticket socket messages.
 func (s *Service) Verbs() []realtime.Verb {
-	return []realtime.Verb{
-		realtime.On(ReqList, realtime.TerminalOnly, s.onList),
-		realtime.On(ReqAccept, realtime.TerminalOnly, s.onAction(Accept)),
-		realtime.On(ReqReject, realtime.TerminalOnly, s.onAction(Reject)),
-		realtime.On(ReqStart, realtime.TerminalOnly, s.onAction(Start)),
-		realtime.On(ReqComplete, realtime.TerminalOnly, s.onAction(Complete)),
-		realtime.Ask(TermDeliver, realtime.TerminalOnly),
-		realtime.Event(TermCanceled, realtime.TerminalOnly),
-		realtime.Event(EventChanged, realtime.ConsoleOnly),
-		realtime.Event(EventRemoved, realtime.ConsoleOnly),
-	}
+	return slices.Concat(
+		[]realtime.Verb{
+			realtime.On(ReqList, realtime.TerminalOnly, s.onList),
+			realtime.On(ReqAccept, realtime.TerminalOnly, s.onAction(Accept)),
+			realtime.On(ReqReject, realtime.TerminalOnly, s.onAction(Reject)),
+			realtime.On(ReqStart, realtime.TerminalOnly, s.onAction(Start)),
+			realtime.On(ReqComplete, realtime.TerminalOnly, s.onAction(Complete)),
+			realtime.Ask(TermDeliver, realtime.TerminalOnly),
+		},
+		realtime.Events(realtime.TerminalOnly, TermCanceled),
+		realtime.Events(realtime.ConsoleOnly, EventChanged, EventRemoved),
+	)
 }
 
 type actionReq struct {

@@ -9,12 +9,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
 	"tenfour/internal/geo"
 	"tenfour/internal/oplog"
+	"tenfour/internal/platform/clock"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
@@ -31,11 +31,12 @@ const RecentlySettled = 24 * time.Hour
 
 // Service sends job tickets, runs their state machine and delivers what terminals missed.
 type Service struct {
+	clock.Clock // SetClock and Now: tests move time instead of sleeping
+
 	db    *db.DB
 	store *Store
 	hub   *realtime.Hub
 	log   *oplog.Log
-	clock atomic.Pointer[func() time.Time]
 
 	mu      sync.Mutex
 	flights map[flightKey]chan struct{} // deliveries under way, so a send and a login never deliver one ticket twice
@@ -49,23 +50,13 @@ type flightKey struct {
 
 // New builds the service on the directory's terminals.
 func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log) *Service {
-	s := &Service{db: d, store: NewStore(d, dir), hub: hub, log: log, flights: map[flightKey]chan struct{}{}}
-	s.SetClock(nil)
-	return s
+	return &Service{db: d, store: NewStore(d, dir), hub: hub, log: log, flights: map[flightKey]chan struct{}{}}
 }
 
 // Store is the job store.
 func (s *Service) Store() *Store { return s.store }
 
-// SetClock replaces the clock (nil = time.Now).
-func (s *Service) SetClock(now func() time.Time) {
-	if now == nil {
-		now = time.Now
-	}
-	s.clock.Store(&now)
-}
-
-func (s *Service) now() int64 { return (*s.clock.Load())().UnixMilli() }
+func (s *Service) now() int64 { return s.Now().UnixMilli() }
 
 // Run waits for the context to end, then for the deliveries under way (the app's background loop, so the store
 // outlives them).

@@ -36,7 +36,7 @@ const BusyCode = "486"
 func (s *Service) Tick(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now()
+	now := s.Now()
 	plans, err := s.store.Running(ctx, now.UnixMilli())
 	if err != nil {
 		return err
@@ -191,7 +191,7 @@ func (s *Service) promptDone(p Plan, deadline int64, err error) {
 		return
 	}
 	ctx := context.Background()
-	now := s.now()
+	now := s.Now()
 	cur, gerr := s.store.Get(ctx, p.customerID, p.ID)
 	if gerr != nil || cur.workState(now.UnixMilli()) != Working || cur.Deadline != deadline {
 		return // checked in, ended or re-prompted meanwhile
@@ -242,7 +242,7 @@ func (s *Service) finish(ctx context.Context, p Plan, now time.Time) error {
 func (s *Service) Checkin(ctx context.Context, p identity.Principal, workID WorkID) ([]Plan, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	plans, err := s.store.WorkingOf(ctx, p.CustomerID, p.AccountID)
 	if err != nil {
 		return nil, err

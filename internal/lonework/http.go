@@ -119,12 +119,8 @@ func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (
 	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
 		return nil, err
 	}
-	for _, v := range req.Status {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 || n > 2 {
-			return nil, httpx.BadParam("status", "0, 1 or 2")
-		}
-		q.Statuses = append(q.Statuses, Status(n))
+	if q.Statuses, err = httpx.Choices[Status]("status", req.Status, 2); err != nil {
+		return nil, err
 	}
 	if q.Day, err = s.queryDay(ctx, p.CustomerID, req.QueryDate); err != nil {
 		return nil, err
@@ -133,7 +129,7 @@ func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (
 	if err != nil {
 		return nil, err
 	}
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	for i := range list {
 		list[i] = stamp(list[i], now)
 	}

@@ -6,10 +6,10 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"tenfour/internal/oplog"
+	"tenfour/internal/platform/clock"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
@@ -45,12 +45,13 @@ var DefaultThresholds = Thresholds{OfflineGrace: 30 * time.Second, BatteryOff: 5
 
 // Service runs lone-worker plans, their engine and their alarms.
 type Service struct {
+	clock.Clock // SetClock and Now: tests move time instead of sleeping
+
 	db    *db.DB
 	store *Store
 	hub   Hub
 	log   *oplog.Log
 	th    Thresholds
-	clock atomic.Pointer[func() time.Time]
 
 	// mu serializes every change of a plan (REST edits, engine steps, check-ins, prompt results).
 	mu           sync.Mutex
@@ -75,7 +76,6 @@ func New(d *db.DB, dir Directory, hub Hub, log *oplog.Log, th Thresholds) *Servi
 	s := &Service{db: d, store: NewStore(d, dir), hub: hub, log: log, th: th,
 		offlineSince: map[WorkID]time.Time{}, delivered: map[WorkID]int64{}, inflight: map[WorkID]bool{}}
 	s.idle = sync.NewCond(&s.mu)
-	s.SetClock(nil)
 	return s
 }
 
@@ -84,16 +84,6 @@ func (s *Service) Store() *Store { return s.store }
 
 // Thresholds in force.
 func (s *Service) Thresholds() Thresholds { return s.th }
-
-// SetClock replaces the clock (nil = time.Now); tests move time with it and call Tick.
-func (s *Service) SetClock(now func() time.Time) {
-	if now == nil {
-		now = time.Now
-	}
-	s.clock.Store(&now)
-}
-
-func (s *Service) now() time.Time { return (*s.clock.Load())() }
 
 // stamp fills the fields that depend on the clock.
 func stamp(p Plan, now int64) Plan {
@@ -116,7 +106,7 @@ func (s *Service) Add(ctx context.Context, p identity.Principal, msIDs []string,
 	if err != nil {
 		return nil, err
 	}
-	now := s.now()
+	now := s.Now()
 	in, err := raw.Check(loc, now)
 	if err != nil {
 		return nil, err
@@ -147,7 +137,7 @@ func (s *Service) Update(ctx context.Context, p identity.Principal, id WorkID, r
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now()
+	now := s.Now()
 	cur, err := s.store.Get(ctx, p.CustomerID, id)
 	if err != nil {
 		return Plan{}, err
@@ -219,7 +209,7 @@ func mergeInput(cur Plan, raw RawInput) RawInput {
 // Delete removes plans that are not in progress nor in alarm (log 122); all or none.
 func (s *Service) Delete(ctx context.Context, p identity.Principal, ids []WorkID) ([]WorkID, error) {
 	s.mu.Lock()
-	gone, err := s.store.Delete(ctx, p.CustomerID, ids, s.now().UnixMilli())
+	gone, err := s.store.Delete(ctx, p.CustomerID, ids, s.Now().UnixMilli())
 	s.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -240,7 +230,7 @@ func (s *Service) Delete(ctx context.Context, p identity.Principal, ids []WorkID
 func (s *Service) AddAlarm(ctx context.Context, p identity.Principal, id WorkID, reason Reason) (Alarm, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now()
+	now := s.Now()
 	pl, err := s.store.Get(ctx, p.CustomerID, id)
 	if err != nil {
 		return Alarm{}, err
@@ -255,7 +245,7 @@ func (s *Service) AddAlarm(ctx context.Context, p identity.Principal, id WorkID,
 func (s *Service) HandleAlarm(ctx context.Context, p identity.Principal, id AlarmID, remark string) (Alarm, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now()
+	now := s.Now()
 	a, err := s.store.HandleAlarm(ctx, p.CustomerID, id, remark, p.AccountID, p.Name, now.UnixMilli())
 	if err != nil {
 		return Alarm{}, err

@@ -2,6 +2,7 @@ package lonework
 
 import (
 	"context"
+	"slices"
 
 	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
@@ -10,17 +11,15 @@ import (
 
 // Verbs are the lone-worker socket messages (docs/terminal-protocol.md "Lone worker", docs/console-socket.md).
 func (s *Service) Verbs() []realtime.Verb {
-	return []realtime.Verb{
-		realtime.On(ReqCheckin, realtime.TerminalOnly, s.onCheckin),
-		realtime.On(ReqGet, realtime.TerminalOnly, s.onGet),
-		realtime.Ask(TermCheck, realtime.TerminalOnly),
-		realtime.Event(TermStart, realtime.TerminalOnly),
-		realtime.Event(TermEnd, realtime.TerminalOnly),
-		realtime.Event(EventState, realtime.ConsoleOnly),
-		realtime.Event(EventRemoved, realtime.ConsoleOnly),
-		realtime.Event(EventAlarm, realtime.ConsoleOnly),
-		realtime.Event(EventAlarmUpdated, realtime.ConsoleOnly),
-	}
+	return slices.Concat(
+		[]realtime.Verb{
+			realtime.On(ReqCheckin, realtime.TerminalOnly, s.onCheckin),
+			realtime.On(ReqGet, realtime.TerminalOnly, s.onGet),
+			realtime.Ask(TermCheck, realtime.TerminalOnly),
+		},
+		realtime.Events(realtime.TerminalOnly, TermStart, TermEnd),
+		realtime.Events(realtime.ConsoleOnly, EventState, EventRemoved, EventAlarm, EventAlarmUpdated),
+	)
 }
 
 type checkinReq struct {
@@ -49,7 +48,7 @@ func (s *Service) onCheckin(ctx context.Context, c *realtime.Conn, req checkinRe
 
 func (s *Service) onGet(ctx context.Context, c *realtime.Conn, _ struct{}) (any, error) {
 	p := c.Principal()
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	plans, err := s.store.Upcoming(ctx, p.CustomerID, p.AccountID, now)
 	if err != nil {
 		return nil, err

@@ -47,7 +47,7 @@ func classWindow(day time.Time, c Class, loc *time.Location) (start, end time.Ti
 }
 
 func (s *Service) generate(ctx context.Context) error {
-	now := s.now()
+	now := s.Now()
 	// Any customer's today is at most a day from UTC's.
 	plans, err := s.store.Current(ctx, now.UTC().AddDate(0, 0, -1).Format(time.DateOnly))
 	if err != nil {
@@ -120,7 +120,7 @@ func (s *Service) generatePlan(ctx context.Context, p Plan, now time.Time) error
 func (s *Service) judge(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	due, err := s.store.Due(ctx, now)
 	if err != nil {
 		return err

@@ -89,7 +89,7 @@ func (c credentials) check() error {
 
 // ensureUser makes the signed-in dispatcher a patrol user and names it.
 func (s *Service) ensureUser(ctx context.Context, p identity.Principal) (User, error) {
-	u, err := s.store.EnsureUser(ctx, p.CustomerID, p.AccountID, "dispatcher", s.now().UnixMilli())
+	u, err := s.store.EnsureUser(ctx, p.CustomerID, p.AccountID, "dispatcher", s.Now().UnixMilli())
 	u.Name = p.Name
 	return u, err
 }
@@ -144,7 +144,7 @@ func (s *Service) addUserByNms(ctx context.Context, p identity.Principal, req st
 			return nil, err
 		}
 	}
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	out := []User{}
 	for _, id := range ids {
 		u, err := s.store.EnsureUser(ctx, p.CustomerID, id, "terminal", now)
@@ -156,15 +156,9 @@ func (s *Service) addUserByNms(ctx context.Context, p identity.Principal, req st
 	return httpx.All(s.nameUsers(ctx, p.CustomerID, out)), nil
 }
 
+// nameUsers names the users it can (a user's name is only shown).
 func (s *Service) nameUsers(ctx context.Context, c int64, l []User) []User {
-	ids := make([]string, len(l))
-	for i, u := range l {
-		ids[i] = u.Username
-	}
-	n, _ := s.names(ctx, c, ids)
-	for i := range l {
-		l[i].Name = n[l[i].Username]
-	}
+	_ = nameRows(ctx, s, c, l, func(u *User) (string, *string) { return u.Username, &u.Name })
 	return l
 }
 
@@ -224,7 +218,7 @@ func (s *Service) saveArea(ctx context.Context, p identity.Principal, req struct
 	if a.Remark, err = checkRemark(req.Remark); err != nil {
 		return nil, err
 	}
-	if a.ID, err = s.store.SaveArea(ctx, p.CustomerID, a, s.now().UnixMilli()); err != nil {
+	if a.ID, err = s.store.SaveArea(ctx, p.CustomerID, a, s.Now().UnixMilli()); err != nil {
 		return nil, err
 	}
 	return s.store.Area(ctx, p.CustomerID, a.ID)
@@ -347,7 +341,7 @@ func (s *Service) savePoint(ctx context.Context, p identity.Principal, req point
 	} else if taken {
 		return nil, ErrNfcExists
 	}
-	if pt.ID, err = s.store.SavePoint(ctx, p.CustomerID, pt, s.now().UnixMilli()); err != nil {
+	if pt.ID, err = s.store.SavePoint(ctx, p.CustomerID, pt, s.Now().UnixMilli()); err != nil {
 		return nil, err
 	}
 	return s.store.Point(ctx, p.CustomerID, pt.ID)
@@ -493,7 +487,7 @@ func (s *Service) saveRoute(ctx context.Context, p identity.Principal, req struc
 		seen[n] = true
 		pts = append(pts, n)
 	}
-	if r.ID, err = s.store.SaveRoute(ctx, p.CustomerID, r, pts, s.now().UnixMilli()); err != nil {
+	if r.ID, err = s.store.SaveRoute(ctx, p.CustomerID, r, pts, s.Now().UnixMilli()); err != nil {
 		return nil, err
 	}
 	if id != 0 {
@@ -651,7 +645,7 @@ func (s *Service) addPlan(ctx context.Context, p identity.Principal, req struct 
 	if err != nil {
 		return nil, err
 	}
-	now := s.now().In(loc)
+	now := s.Now().In(loc)
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
 	if to.Before(from) || to.Before(today) || to.Sub(from) > MaxPlanDays*24*time.Hour {
 		return nil, ErrDates
@@ -708,7 +702,7 @@ func (s *Service) addPlan(ctx context.Context, p identity.Principal, req struct 
 	if utf8.RuneCountInString(pl.Name) == 0 {
 		return nil, httpx.BadParam("name", "required")
 	}
-	if pl.ID, err = s.store.AddPlan(ctx, p.CustomerID, pl, s.now().UnixMilli()); err != nil {
+	if pl.ID, err = s.store.AddPlan(ctx, p.CustomerID, pl, s.Now().UnixMilli()); err != nil {
 		return nil, err
 	}
 	if err := s.generate(ctx); err != nil {
@@ -724,7 +718,7 @@ func (s *Service) addPlan(ctx context.Context, p identity.Principal, req struct 
 
 // DELETE tbPatrolPlan/deleteBatch {ids}: the plans and their orders that have not begun.
 func (s *Service) deletePlans(ctx context.Context, customer int64, ids []PlanID) error {
-	return s.store.DeletePlans(ctx, customer, ids, s.now().UnixMilli())
+	return s.store.DeletePlans(ctx, customer, ids, s.Now().UnixMilli())
 }
 
 // GET tbPatrolOrder/list {pageSize 10000, model 2, startDate, endDate, msId, state, planId, areaId}: orders
@@ -856,13 +850,6 @@ func (s *Service) listLogs(ctx context.Context, p identity.Principal, req struct
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(l))
-	for i, x := range l {
-		ids[i] = x.MsID
-	}
-	n, err := s.names(ctx, p.CustomerID, ids)
-	for i := range l {
-		l[i].MsName = n[l[i].MsID]
-	}
+	err = nameRows(ctx, s, p.CustomerID, l, func(x *OrderLog) (string, *string) { return x.MsID, &x.MsName })
 	return httpx.PageOf(l, total), err
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"math"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"tenfour/internal/directory"
 	"tenfour/internal/geo"
+	"tenfour/internal/platform/clock"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
@@ -50,13 +50,14 @@ var DefaultOptions = Options{LateGrace: 30 * time.Minute, Every: 15 * time.Secon
 
 // Service is the patrol service.
 type Service struct {
+	clock.Clock // SetClock and Now: tests move time instead of sleeping
+
 	db    *db.DB
 	store *Store
 	auth  Auth
 	dir   Directory
 	hub   Hub
 	opts  Options
-	clock atomic.Pointer[func() time.Time]
 
 	// mu serializes punches and judgements, so an order is judged on every punch that reached it.
 	mu sync.Mutex
@@ -70,9 +71,7 @@ func New(d *db.DB, a Auth, dir Directory, hub Hub, opts Options) *Service {
 	if opts.Every <= 0 {
 		opts.Every = DefaultOptions.Every
 	}
-	s := &Service{db: d, store: NewStore(d), auth: a, dir: dir, hub: hub, opts: opts}
-	s.SetClock(nil)
-	return s
+	return &Service{db: d, store: NewStore(d), auth: a, dir: dir, hub: hub, opts: opts}
 }
 
 // Store is the patrol store.
@@ -80,16 +79,6 @@ func (s *Service) Store() *Store { return s.store }
 
 // Options in force.
 func (s *Service) Options() Options { return s.opts }
-
-// SetClock replaces the clock (nil = time.Now); tests move time with it and call Tick.
-func (s *Service) SetClock(now func() time.Time) {
-	if now == nil {
-		now = time.Now
-	}
-	s.clock.Store(&now)
-}
-
-func (s *Service) now() time.Time { return (*s.clock.Load())() }
 
 // names reads the names of accounts of a customer.
 func (s *Service) names(ctx context.Context, c int64, ids []string) (map[string]string, error) {
@@ -101,16 +90,23 @@ func (s *Service) names(ctx context.Context, c int64, ids []string) (map[string]
 	return out, err
 }
 
-func (s *Service) nameOrders(ctx context.Context, c int64, l []Order) error {
+// nameRows fills the account name of each row from the directory; acct gives a row's account id and where its
+// name goes. A failed read leaves the names it could not find blank.
+func nameRows[T any](ctx context.Context, s *Service, c int64, l []T, acct func(*T) (string, *string)) error {
 	ids := make([]string, len(l))
-	for i, o := range l {
-		ids[i] = o.MsID
+	for i := range l {
+		ids[i], _ = acct(&l[i])
 	}
 	n, err := s.names(ctx, c, ids)
 	for i := range l {
-		l[i].MsName = n[l[i].MsID]
+		id, name := acct(&l[i])
+		*name = n[id]
 	}
 	return err
+}
+
+func (s *Service) nameOrders(ctx context.Context, c int64, l []Order) error {
+	return nameRows(ctx, s, c, l, func(o *Order) (string, *string) { return o.MsID, &o.MsName })
 }
 
 func (s *Service) namePlans(ctx context.Context, c int64, l []Plan) error {
@@ -187,7 +183,7 @@ func (s *Service) Punch(ctx context.Context, p identity.Principal, in PunchInput
 	ctx = context.WithoutCancel(ctx) // a punch that reached the server is stored whatever the socket does
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	open, err := s.store.Open(ctx, p.CustomerID, p.AccountID, now)
 	if err != nil {
 		return PunchResult{}, err
@@ -253,7 +249,7 @@ func (s *Service) named(ctx context.Context, c int64, o Order) Order {
 }
 
 func (s *Service) find(ctx context.Context, c int64, open []Order, in PunchInput) (match, error) {
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	state := func(o *Order) int {
 		if now <= o.EndTime {
 			return LogOnTime
@@ -336,7 +332,7 @@ func fromPoint(p Point) OrderPoint {
 // Mine is a terminal's orders that are open or still to come (the engine makes today's and tomorrow's), and those
 // judged in the last 12 hours, with their points, for the phone app and the simulator (patrol.orders).
 func (s *Service) Mine(ctx context.Context, p identity.Principal) ([]Order, error) {
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	l, _, err := s.store.Orders(ctx, p.CustomerID, OrderQuery{From: now - 36*time.Hour.Milliseconds(), To: now + 48*time.Hour.Milliseconds(),
 		MsID: p.AccountID, Limit: OrderSize})
 	if err != nil {

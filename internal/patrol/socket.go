@@ -2,6 +2,7 @@ package patrol
 
 import (
 	"context"
+	"slices"
 
 	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
@@ -10,13 +11,14 @@ import (
 
 // Verbs are the patrol socket messages (docs/terminal-protocol.md "Patrol", docs/console-socket.md "Patrol").
 func (s *Service) Verbs() []realtime.Verb {
-	return []realtime.Verb{
-		realtime.On(ReqPunch, realtime.TerminalOnly, s.onPunch),
-		realtime.On(ReqOrders, realtime.TerminalOnly, s.onOrders),
-		realtime.Event(TermOrders, realtime.TerminalOnly),
-		realtime.Event(EventOrder, realtime.ConsoleOnly),
-		realtime.Event(EventPunch, realtime.ConsoleOnly),
-	}
+	return slices.Concat(
+		[]realtime.Verb{
+			realtime.On(ReqPunch, realtime.TerminalOnly, s.onPunch),
+			realtime.On(ReqOrders, realtime.TerminalOnly, s.onOrders),
+		},
+		realtime.Events(realtime.TerminalOnly, TermOrders),
+		realtime.Events(realtime.ConsoleOnly, EventOrder, EventPunch),
+	)
 }
 
 type punchReq struct {
@@ -41,5 +43,5 @@ func (s *Service) onOrders(ctx context.Context, c *realtime.Conn, _ struct{}) (a
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"serverTime": s.now().UnixMilli(), "list": l}, nil
+	return map[string]any{"serverTime": s.Now().UnixMilli(), "list": l}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"strconv"
+	"strings"
 
 	"tenfour/internal/platform/db"
 )
@@ -29,6 +30,35 @@ func count(ctx context.Context, q db.Querier, query string, args ...any) (int, e
 	var n int
 	err := q.QueryRow(ctx, query, args...).Scan(&n)
 	return n, err
+}
+
+// deleteUnused deletes the customer's rows of table by id, all or none: an id that is not the customer's is
+// db.ErrNotFound, and one that rows still refer to (used counts them, its every ? the id) is ErrInUse.
+func deleteUnused[ID ~int64](ctx context.Context, d *db.DB, c int64, table string, ids []ID, used string) error {
+	return d.InTx(ctx, func(tx *db.Tx) error {
+		for _, id := range ids {
+			n, err := count(ctx, tx, `SELECT COUNT(*) FROM `+table+` WHERE id = ? AND customer_id = ?`, id, c)
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				return db.ErrNotFound
+			}
+			refs := make([]any, strings.Count(used, "?"))
+			for i := range refs {
+				refs[i] = id
+			}
+			if n, err := count(ctx, tx, used, refs...); err != nil {
+				return err
+			} else if n > 0 {
+				return ErrInUse
+			}
+			if _, err := tx.Exec(ctx, `DELETE FROM `+table+` WHERE id = ?`, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // ---- users
@@ -111,29 +141,8 @@ func (s *Store) SaveArea(ctx context.Context, c int64, a Area, now int64) (AreaI
 
 // DeleteAreas removes areas without points, routes or plans (ErrInUse otherwise); all or none.
 func (s *Store) DeleteAreas(ctx context.Context, c int64, ids []AreaID) error {
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		for _, id := range ids {
-			n, err := count(ctx, tx, `SELECT COUNT(*) FROM patrol_areas WHERE id = ? AND customer_id = ?`, id, c)
-			if err != nil {
-				return err
-			}
-			if n == 0 {
-				return db.ErrNotFound
-			}
-			used, err := count(ctx, tx, `SELECT (SELECT COUNT(*) FROM patrol_points WHERE area_id = ?) +
-				(SELECT COUNT(*) FROM patrol_routes WHERE area_id = ?) + (SELECT COUNT(*) FROM patrol_plans WHERE area_id = ?)`, id, id, id)
-			if err != nil {
-				return err
-			}
-			if used > 0 {
-				return ErrInUse
-			}
-			if _, err := tx.Exec(ctx, `DELETE FROM patrol_areas WHERE id = ?`, id); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return deleteUnused(ctx, s.db, c, "patrol_areas", ids, `SELECT (SELECT COUNT(*) FROM patrol_points WHERE area_id = ?) +
+		(SELECT COUNT(*) FROM patrol_routes WHERE area_id = ?) + (SELECT COUNT(*) FROM patrol_plans WHERE area_id = ?)`)
 }
 
 // ---- points
@@ -213,26 +222,7 @@ func (s *Store) SavePoint(ctx context.Context, c int64, p Point, now int64) (Poi
 
 // DeletePoints removes points that no route holds (ErrInUse otherwise); all or none.
 func (s *Store) DeletePoints(ctx context.Context, c int64, ids []PointID) error {
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		for _, id := range ids {
-			n, err := count(ctx, tx, `SELECT COUNT(*) FROM patrol_points WHERE id = ? AND customer_id = ?`, id, c)
-			if err != nil {
-				return err
-			}
-			if n == 0 {
-				return db.ErrNotFound
-			}
-			if n, err := count(ctx, tx, `SELECT COUNT(*) FROM patrol_route_points WHERE point_id = ?`, id); err != nil {
-				return err
-			} else if n > 0 {
-				return ErrInUse
-			}
-			if _, err := tx.Exec(ctx, `DELETE FROM patrol_points WHERE id = ?`, id); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return deleteUnused(ctx, s.db, c, "patrol_points", ids, `SELECT COUNT(*) FROM patrol_route_points WHERE point_id = ?`)
 }
 
 // PointsByTag finds the customer's points with this tag value (one per area at most).
@@ -367,26 +357,7 @@ func (s *Store) SaveRoute(ctx context.Context, c int64, r Route, points []PointI
 
 // DeleteRoutes removes routes no plan uses (ErrInUse otherwise); all or none.
 func (s *Store) DeleteRoutes(ctx context.Context, c int64, ids []RouteID) error {
-	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		for _, id := range ids {
-			n, err := count(ctx, tx, `SELECT COUNT(*) FROM patrol_routes WHERE id = ? AND customer_id = ?`, id, c)
-			if err != nil {
-				return err
-			}
-			if n == 0 {
-				return db.ErrNotFound
-			}
-			if n, err := count(ctx, tx, `SELECT COUNT(*) FROM patrol_plans WHERE route_id = ?`, id); err != nil {
-				return err
-			} else if n > 0 {
-				return ErrInUse
-			}
-			if _, err := tx.Exec(ctx, `DELETE FROM patrol_routes WHERE id = ?`, id); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return deleteUnused(ctx, s.db, c, "patrol_routes", ids, `SELECT COUNT(*) FROM patrol_plans WHERE route_id = ?`)
 }
 
 // ---- plans

@@ -81,7 +81,7 @@ func (s *Service) findOnlineDuration(ctx context.Context, p identity.Principal, 
 	if err != nil {
 		return nil, err
 	}
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	rows := make([]OnlineRow, 0, len(order))
 	for _, id := range order {
 		spans := Clip(ivs[id], rg.From, rg.To, now)
@@ -117,13 +117,9 @@ func (s *Service) findOnlineDetail(ctx context.Context, p identity.Principal, re
 	if err != nil {
 		return nil, err
 	}
-	compact := false
-	switch req.IsCompress {
-	case "", "0", "false":
-	case "1", "true":
-		compact = true
-	default:
-		return nil, httpx.BadParam("isCompress", "0 or 1")
+	compact, err := httpx.Flag("isCompress", req.IsCompress)
+	if err != nil {
+		return nil, err
 	}
 	loc, err := timerange.Zone(ctx, s.db, p.CustomerID)
 	if err != nil {
@@ -145,7 +141,7 @@ func (s *Service) findOnlineDetail(ctx context.Context, p identity.Principal, re
 	if err != nil {
 		return nil, err
 	}
-	now := s.now().UnixMilli()
+	now := s.Now().UnixMilli()
 	res := map[string]any{"msId": id, "msName": name, "stime": rg.From, "etime": rg.To}
 	var spans []Span
 	rows := make([]DetailRow, 0, len(ivs[id]))

@@ -3,10 +3,10 @@ package presence
 import (
 	"context"
 	"log/slog"
-	"sync/atomic"
 	"time"
 
 	"tenfour/internal/directory"
+	"tenfour/internal/platform/clock"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/keylock"
@@ -26,11 +26,12 @@ type Directory interface {
 
 // Service records presence intervals and answers the online reports.
 type Service struct {
+	clock.Clock // SetClock and Now: tests move time instead of sleeping
+
 	db    *db.DB
 	store Store
 	dir   Directory
 	hub   *realtime.Hub
-	clock atomic.Pointer[func() time.Time] // the background loop reads it while a test may set it
 	// locks serialise the hooks of one account, so a logout racing a new login can never close the
 	// interval the login keeps.
 	locks keylock.Striped
@@ -38,15 +39,8 @@ type Service struct {
 
 // New builds the service.
 func New(d *db.DB, dir Directory, hub *realtime.Hub) *Service {
-	s := &Service{db: d, store: Store{db: d}, dir: dir, hub: hub}
-	s.SetClock(time.Now)
-	return s
+	return &Service{db: d, store: Store{db: d}, dir: dir, hub: hub}
 }
-
-// SetClock replaces the clock (tests).
-func (s *Service) SetClock(now func() time.Time) { s.clock.Store(&now) }
-
-func (s *Service) now() time.Time { return (*s.clock.Load())() }
 
 // Hooks are the hub's login/logout hooks that open and close intervals (register with hub.SetHooks).
 func (s *Service) Hooks() realtime.Hooks {
@@ -56,7 +50,7 @@ func (s *Service) Hooks() realtime.Hooks {
 func (s *Service) onLogin(ctx context.Context, c *realtime.Conn, _ bool) {
 	p := c.Principal()
 	defer s.locks.Lock(p.AccountID)()
-	if err := s.store.Open(ctx, p.CustomerID, p.AccountID, s.now().UnixMilli()); err != nil {
+	if err := s.store.Open(ctx, p.CustomerID, p.AccountID, s.Now().UnixMilli()); err != nil {
 		slog.ErrorContext(ctx, "presence: open interval", "msId", p.AccountID, "err", err)
 	}
 }
@@ -72,7 +66,7 @@ func (s *Service) onLogout(ctx context.Context, c *realtime.Conn, replaced bool)
 // (internal/cluster).
 func (s *Service) AccountOnline(ctx context.Context, p identity.Principal, _ realtime.Kind) {
 	defer s.locks.Lock(p.AccountID)()
-	if err := s.store.Open(ctx, p.CustomerID, p.AccountID, s.now().UnixMilli()); err != nil {
+	if err := s.store.Open(ctx, p.CustomerID, p.AccountID, s.Now().UnixMilli()); err != nil {
 		slog.ErrorContext(ctx, "presence: open interval", "msId", p.AccountID, "err", err)
 	}
 }
@@ -84,7 +78,7 @@ func (s *Service) AccountOffline(ctx context.Context, p identity.Principal, _ re
 	if s.hub.Online(p.AccountID) {
 		return // logged in again meanwhile: the interval goes on
 	}
-	if err := s.store.Close(context.WithoutCancel(ctx), p.AccountID, s.now().UnixMilli()); err != nil {
+	if err := s.store.Close(context.WithoutCancel(ctx), p.AccountID, s.Now().UnixMilli()); err != nil {
 		slog.ErrorContext(ctx, "presence: close interval", "msId", p.AccountID, "err", err)
 	}
 }
@@ -109,4 +103,4 @@ func (s *Service) Run(ctx context.Context) {
 }
 
 // MarkSeen records that the server is running now (Run does every SeenEvery).
-func (s *Service) MarkSeen(ctx context.Context) error { return s.store.Touch(ctx, s.now().UnixMilli()) }
+func (s *Service) MarkSeen(ctx context.Context) error { return s.store.Touch(ctx, s.Now().UnixMilli()) }

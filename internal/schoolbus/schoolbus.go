@@ -11,7 +11,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -19,6 +18,7 @@ import (
 	"tenfour/internal/files"
 	"tenfour/internal/geo"
 	"tenfour/internal/oplog"
+	"tenfour/internal/platform/clock"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
@@ -122,30 +122,21 @@ type Files interface {
 
 // Service keeps students and punches.
 type Service struct {
+	clock.Clock // SetClock and Now: tests move time instead of sleeping
+
 	db    *db.DB
 	dir   Directory
 	files Files
 	hub   *realtime.Hub
 	log   *oplog.Log
-	clock atomic.Pointer[func() time.Time]
 }
 
 // New builds the service.
 func New(d *db.DB, dir Directory, f Files, hub *realtime.Hub, log *oplog.Log) *Service {
-	s := &Service{db: d, dir: dir, files: f, hub: hub, log: log}
-	s.SetClock(nil)
-	return s
+	return &Service{db: d, dir: dir, files: f, hub: hub, log: log}
 }
 
-// SetClock replaces the clock (nil = time.Now).
-func (s *Service) SetClock(now func() time.Time) {
-	if now == nil {
-		now = time.Now
-	}
-	s.clock.Store(&now)
-}
-
-func (s *Service) now() int64 { return (*s.clock.Load())().UnixMilli() }
+func (s *Service) now() int64 { return s.Now().UnixMilli() }
 
 // NewStudent is what add receives (every scalar a string).
 type NewStudent struct {

@@ -41,15 +41,14 @@ func (s *Service) findSos(ctx context.Context, p identity.Principal, req findReq
 	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
 		return nil, err
 	}
-	for _, v := range req.State {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 || n > 2 {
-			return nil, httpx.BadParam("state", "0, 1 or 2")
-		}
-		q.States = append(q.States, State(n))
+	if q.States, err = httpx.Choices[State]("state", req.State, 2); err != nil {
+		return nil, err
 	}
-	switch req.Open {
-	case "1", "true":
+	open, err := httpx.Flag("open", req.Open)
+	if err != nil {
+		return nil, err
+	}
+	if open {
 		// Every alarm still open, whenever it was raised: what a console loads when it starts.
 		if len(q.States) == 0 {
 			q.States = []State{Sending, Acknowledged}
@@ -57,20 +56,18 @@ func (s *Service) findSos(ctx context.Context, p identity.Principal, req findReq
 		if req.STime != "" || req.ETime != "" {
 			return nil, httpx.BadParam("open", "not with sTime/eTime")
 		}
-	case "", "0", "false":
+	} else {
 		rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, 0)
 		if err != nil {
 			return nil, err
 		}
 		q.Range = &rg
-	default:
-		return nil, httpx.BadParam("open", "1 or 0")
 	}
 	list, total, err := s.store.Find(ctx, p.CustomerID, q)
 	if err != nil {
 		return nil, err
 	}
-	if req.Open != "1" && req.Open != "true" {
+	if !open {
 		s.log.By(ctx, p, oplog.AlarmSearch, searchRemark(q), searchDetail(q))
 	}
 	return httpx.PageOf(list, total), nil
@@ -131,13 +128,9 @@ func (s *Service) updateSos(ctx context.Context, p identity.Principal, req updat
 		}
 		return nil, httpx.BadParam("state", "1 or 2")
 	}
-	remote := false
-	switch req.Remote {
-	case "", "0", "false":
-	case "1", "true":
-		remote = true
-	default:
-		return nil, httpx.BadParam("remote", "1 or 0")
+	remote, err := httpx.Flag("remote", req.Remote)
+	if err != nil {
+		return nil, err
 	}
 	return s.Update(ctx, p, id, State(n), strings.TrimSpace(req.Remark), remote)
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tenfour/internal/oplog"
+	"tenfour/internal/platform/clock"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
@@ -40,13 +41,14 @@ const DefaultRealertEvery = 10 * time.Second
 
 // Service runs SOS alarms.
 type Service struct {
+	clock.Clock // SetClock and Now: tests move time instead of sleeping
+
 	db    *db.DB
 	store *Store
 	hub   *realtime.Hub
 	log   *oplog.Log
 	opts  Options
 	floor atomic.Pointer[EmergencyFloor]
-	clock atomic.Pointer[func() time.Time]
 
 	mu      sync.Mutex
 	alerted map[AlarmID]*alertState
@@ -64,7 +66,6 @@ func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log, opts Option
 	}
 	s := &Service{db: d, store: NewStore(d, dir), hub: hub, log: log, opts: opts, alerted: map[AlarmID]*alertState{}}
 	s.SetFloor(nil)
-	s.SetClock(nil)
 	return s
 }
 
@@ -78,16 +79,6 @@ func (s *Service) SetFloor(f EmergencyFloor) {
 	}
 	s.floor.Store(&f)
 }
-
-// SetClock replaces the clock (nil = time.Now); tests move time with it.
-func (s *Service) SetClock(now func() time.Time) {
-	if now == nil {
-		now = time.Now
-	}
-	s.clock.Store(&now)
-}
-
-func (s *Service) now() time.Time { return (*s.clock.Load())() }
 
 func (s *Service) setEmergency(msID string, on bool) { (*s.floor.Load()).SetEmergency(msID, on) }
 
@@ -107,7 +98,7 @@ func (s *Service) Raise(ctx context.Context, p identity.Principal, typ string, l
 	}
 	// Once started, a raise completes even if the terminal's connection drops meanwhile.
 	ctx = context.WithoutCancel(ctx)
-	now := s.now()
+	now := s.Now()
 	a, created, err := s.store.Raise(ctx, p.CustomerID, NewAlarm{MsID: p.AccountID, Type: typ, Lat: lat, Lng: lng, At: now.UnixMilli()})
 	if err != nil {
 		return Alarm{}, false, err
@@ -157,7 +148,7 @@ func (s *Service) Cancel(ctx context.Context, p identity.Principal, id AlarmID) 
 	if id != 0 && id != open.ID {
 		return Alarm{}, ErrNoOpen
 	}
-	a, err := s.store.Close(ctx, p.CustomerID, open.ID, Actor{ID: p.AccountID, Name: open.MsName}, ClosedByTerminal, "", s.now().UnixMilli())
+	a, err := s.store.Close(ctx, p.CustomerID, open.ID, Actor{ID: p.AccountID, Name: open.MsName}, ClosedByTerminal, "", s.Now().UnixMilli())
 	if err != nil {
 		return Alarm{}, err
 	}
@@ -169,7 +160,7 @@ func (s *Service) Cancel(ctx context.Context, p identity.Principal, id AlarmID) 
 // Acknowledge is a dispatcher confirming the alarm (state 0 → 1); the terminal hears `sos.acked`.
 func (s *Service) Acknowledge(ctx context.Context, p identity.Principal, id AlarmID) (Alarm, error) {
 	ctx = context.WithoutCancel(ctx)
-	a, err := s.store.Acknowledge(ctx, p.CustomerID, id, Actor{ID: p.AccountID, Name: p.Name}, s.now().UnixMilli())
+	a, err := s.store.Acknowledge(ctx, p.CustomerID, id, Actor{ID: p.AccountID, Name: p.Name}, s.Now().UnixMilli())
 	if err != nil {
 		return a, err
 	}
@@ -186,7 +177,7 @@ func (s *Service) Close(ctx context.Context, p identity.Principal, id AlarmID, r
 		return Alarm{}, err
 	}
 	ctx = context.WithoutCancel(ctx)
-	a, err := s.store.Close(ctx, p.CustomerID, id, Actor{ID: p.AccountID, Name: p.Name}, ClosedByConsole, remark, s.now().UnixMilli())
+	a, err := s.store.Close(ctx, p.CustomerID, id, Actor{ID: p.AccountID, Name: p.Name}, ClosedByConsole, remark, s.Now().UnixMilli())
 	if err != nil {
 		return a, err
 	}
@@ -218,7 +209,7 @@ func (s *Service) RemoteClose(ctx context.Context, p identity.Principal, id Alar
 	if err != nil {
 		return cur, err
 	}
-	a, err := s.store.Close(ctx, p.CustomerID, id, Actor{ID: p.AccountID, Name: p.Name}, ClosedByRemote, remark, s.now().UnixMilli())
+	a, err := s.store.Close(ctx, p.CustomerID, id, Actor{ID: p.AccountID, Name: p.Name}, ClosedByRemote, remark, s.Now().UnixMilli())
 	if err != nil {
 		return a, err
 	}
@@ -270,7 +261,7 @@ func (s *Service) Realert(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	now := s.now()
+	now := s.Now()
 	live := make(map[AlarmID]bool, len(open))
 	for _, o := range open {
 		live[o.ID] = true

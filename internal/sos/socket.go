@@ -2,6 +2,7 @@ package sos
 
 import (
 	"context"
+	"slices"
 
 	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
@@ -10,16 +11,15 @@ import (
 
 // Verbs are the SOS socket messages (docs/terminal-protocol.md "SOS", docs/console-socket.md).
 func (s *Service) Verbs() []realtime.Verb {
-	return []realtime.Verb{
-		realtime.On(ReqRaise, realtime.TerminalOnly, s.onRaise),
-		realtime.On(ReqCancel, realtime.TerminalOnly, s.onCancel),
-		realtime.Event(EventAlarm, realtime.ConsoleOnly),
-		realtime.Event(EventUpdated, realtime.ConsoleOnly),
-		realtime.Event(EventRealert, realtime.ConsoleOnly),
-		realtime.Ask(TermStop, realtime.TerminalOnly),
-		realtime.Event(TermAcked, realtime.TerminalOnly),
-		realtime.Event(TermClosed, realtime.TerminalOnly),
-	}
+	return slices.Concat(
+		[]realtime.Verb{
+			realtime.On(ReqRaise, realtime.TerminalOnly, s.onRaise),
+			realtime.On(ReqCancel, realtime.TerminalOnly, s.onCancel),
+			realtime.Ask(TermStop, realtime.TerminalOnly),
+		},
+		realtime.Events(realtime.ConsoleOnly, EventAlarm, EventUpdated, EventRealert),
+		realtime.Events(realtime.TerminalOnly, TermAcked, TermClosed),
+	)
 }
 
 type raiseReq struct {

@@ -83,6 +83,43 @@ func firstPtr(ps ...*string) *string {
 	return nil
 }
 
+// attachment is the rule of one of a tone's files: its kind, its largest size and the answer when it is missing.
+type attachment struct {
+	kind    files.Kind
+	max     int64
+	missing error
+}
+
+var (
+	sound = attachment{kind: files.Audio, max: MaxFileSize, missing: ErrFileRequired}
+	icon  = attachment{kind: files.Image, max: MaxIconSize, missing: ErrIconRequired}
+)
+
+// attach checks the file ref names (nil: the form leaves cur as it is) against the rule and returns the id the
+// tone keeps; a tone always has both files.
+func (s *Service) attach(ctx context.Context, p identity.Principal, cur string, ref *string, a attachment) (string, error) {
+	if ref != nil {
+		if strings.TrimSpace(*ref) == "" {
+			return "", a.missing
+		}
+		info, err := s.file(ctx, p, *ref)
+		if err != nil {
+			return "", err
+		}
+		if info.Kind != a.kind {
+			return "", ErrFileType
+		}
+		if info.Size > a.max {
+			return "", ErrTooLarge
+		}
+		cur = info.ID
+	}
+	if cur == "" {
+		return "", a.missing
+	}
+	return cur, nil
+}
+
 // apply checks the form's fields over t (the current tone, or a new one): given fields replace, absent keep.
 func (s *Service) apply(ctx context.Context, p identity.Principal, t *Tone, f toneForm) error {
 	if f.Name != nil {
@@ -95,43 +132,12 @@ func (s *Service) apply(ctx context.Context, p identity.Principal, t *Tone, f to
 	if t.Name == "" {
 		return ErrNameRequired
 	}
-	if ref := firstPtr(f.FileID, f.FileURL, f.AudioURL); ref != nil {
-		if strings.TrimSpace(*ref) == "" {
-			return ErrFileRequired
-		}
-		info, err := s.file(ctx, p, *ref)
-		if err != nil {
-			return err
-		}
-		if info.Kind != files.Audio {
-			return ErrFileType
-		}
-		if info.Size > MaxFileSize {
-			return ErrTooLarge
-		}
-		t.FileID = info.ID
+	var err error
+	if t.FileID, err = s.attach(ctx, p, t.FileID, firstPtr(f.FileID, f.FileURL, f.AudioURL), sound); err != nil {
+		return err
 	}
-	if t.FileID == "" {
-		return ErrFileRequired
-	}
-	if ref := firstPtr(f.IconID, f.IconURL); ref != nil {
-		if strings.TrimSpace(*ref) == "" {
-			return ErrIconRequired
-		}
-		info, err := s.file(ctx, p, *ref)
-		if err != nil {
-			return err
-		}
-		if info.Kind != files.Image {
-			return ErrFileType
-		}
-		if info.Size > MaxIconSize {
-			return ErrTooLarge
-		}
-		t.IconID = info.ID
-	}
-	if t.IconID == "" {
-		return ErrIconRequired
+	if t.IconID, err = s.attach(ctx, p, t.IconID, firstPtr(f.IconID, f.IconURL), icon); err != nil {
+		return err
 	}
 	if f.Sort != nil && strings.TrimSpace(*f.Sort) != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(*f.Sort))
