@@ -16,18 +16,6 @@ import (
 	"tenfour/internal/testkit"
 )
 
-// worldWith is newWorld on a server with the given configuration.
-func worldWith(t *testing.T, engine string, opt func(*config.Config)) *world {
-	t.Helper()
-	s := testkit.StartOn(t, engine, opt)
-	w := &world{t: t, s: s, now: time.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)}
-	s.Broadcast.SetClock(w.clock)
-	w.custA, w.dispA, w.consA = w.customer("Bcast A")
-	w.custB, w.dispB, w.consB = w.customer("Bcast B")
-	w.tokA = w.login(w.dispA, w.consA)
-	return w
-}
-
 // musicFiles lists the library directory.
 func musicFiles(t *testing.T, w *world) []string {
 	t.Helper()
@@ -121,7 +109,7 @@ func TestUploadFormats(t *testing.T) {
 // served meanwhile.
 func TestParallelUploads(t *testing.T) {
 	needFFmpeg(t)
-	w := worldWith(t, "sqlite", func(c *config.Config) {
+	w := newWorld(t, "sqlite", func(c *config.Config) {
 		c.FFmpegJobs = config.FFmpegJobs{Server: 2, PerCustomer: 1, Wait: 300 * time.Millisecond}
 	})
 	w.login2()

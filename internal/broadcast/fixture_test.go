@@ -14,11 +14,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"tenfour/internal/auth"
+	"tenfour/internal/config"
 	"tenfour/internal/testkit"
 )
 
@@ -34,31 +34,27 @@ type world struct {
 	dispB string
 	tokA  string // A's broadcast token (POST /v1/login with '{secret}' and the console session)
 	tokB  string
-	mu    sync.Mutex
-	now   time.Time
+	clock *testkit.Clock
 }
 
 var seq int
 
-func newWorld(t *testing.T, engine string) *world {
+// newWorld starts the server on engine, with opts applied to its configuration.
+func newWorld(t *testing.T, engine string, opts ...func(*config.Config)) *world {
 	t.Helper()
-	s := testkit.StartOn(t, engine)
-	w := &world{t: t, s: s, now: time.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)}
-	s.Broadcast.SetClock(w.clock)
+	s := testkit.StartOn(t, engine, opts...)
+	w := &world{t: t, s: s, clock: testkit.NewClock(testkit.Noon())}
+	s.Broadcast.SetClock(w.clock.Now)
 	w.custA, w.dispA, w.consA = w.customer("Bcast A")
 	w.custB, w.dispB, w.consB = w.customer("Bcast B")
 	w.tokA = w.login(w.dispA, w.consA)
 	return w
 }
 
-func (w *world) clock() time.Time { w.mu.Lock(); defer w.mu.Unlock(); return w.now }
-
 // at moves the clock by d and runs a scheduler pass.
 func (w *world) at(d time.Duration) {
 	w.t.Helper()
-	w.mu.Lock()
-	w.now = w.now.Add(d)
-	w.mu.Unlock()
+	w.clock.Add(d)
 	if err := w.s.Broadcast.Tick(context.Background()); err != nil {
 		w.t.Fatal(err)
 	}

@@ -23,12 +23,9 @@ func TestLibraryStorageQuota(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		const quota = 60_000
 		var dataDir string
-		s := testkit.StartOn(t, engine, func(c *config.Config) { c.StorageQuota = quota; dataDir = c.DataDir })
-		w := &world{t: t, s: s, now: time.Now().UTC()}
-		s.Broadcast.SetClock(w.clock)
-		w.custA, w.dispA, w.consA = w.customer("Quota A")
-		w.custB, w.dispB, w.consB = w.customer("Quota B")
-		w.tokA, w.tokB = w.login(w.dispA, w.consA), w.login(w.dispB, w.consB)
+		w := newWorld(t, engine, func(c *config.Config) { c.StorageQuota = quota; dataDir = c.DataDir })
+		s := w.s
+		w.tokB = w.login(w.dispB, w.consB)
 		musicDir := filepath.Join(dataDir, "broadcast")
 		used := func() int64 {
 			t.Helper()

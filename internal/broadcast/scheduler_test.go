@@ -16,7 +16,7 @@ type quietHub struct{}
 
 func (quietHub) Publish(int64, string, any, realtime.Audience) {}
 
-func (w *world) hms(d time.Duration) string { return w.clock().Add(d).Format(time.TimeOnly) }
+func (w *world) hms(d time.Duration) string { return w.clock.Now().Add(d).Format(time.TimeOnly) }
 
 func (w *world) row(id int64) (state, missed int, reason string) {
 	w.t.Helper()
@@ -86,7 +86,7 @@ func TestScheduler(t *testing.T) {
 			return s2
 		}
 		w.s.Broadcast.SetClock(func() time.Time { return time.Unix(0, 0) }) // the old node sleeps (its store stays)
-		start := w.now.Add(-56 * time.Second).Add(30 * time.Second)         // today's start
+		start := w.clock.Now().Add(-56 * time.Second).Add(30 * time.Second) // today's start
 		restart(start.Add(24*time.Hour + 3*time.Second))
 		if st, missed, _ := w.row(tt.ID); st != 1 || missed != 0 {
 			t.Fatalf("3 s late after a restart: state %d missed %d, want playing", st, missed)
@@ -192,7 +192,7 @@ func TestSchedulersOnOneStoreFireEachOccurrenceOnce(t *testing.T) {
 		w.ok("POST", "/broadcast/v1/task", w.tokA, map[string]any{"name": "Missed", "type": 1,
 			"start_time": w.hms(10 * time.Second), "file_ids": []int64{f1}, "device_ids": dev, "offline": 1}, &tm)
 		w.s.Broadcast.SetClock(func() time.Time { return time.Unix(0, 0) }) // the server's own scheduler sleeps
-		at := w.now.Add(31 * time.Second)
+		at := w.clock.Now().Add(31 * time.Second)
 		hub := &countingHub{started: map[int64]int{}}
 		var nodes []*broadcast.Service
 		for range 3 {
@@ -214,7 +214,7 @@ func TestSchedulersOnOneStoreFireEachOccurrenceOnce(t *testing.T) {
 			if err := w.s.DB.QueryRow(context.Background(), `SELECT started_at FROM bc_tasks WHERE id = ?`, id).Scan(&started); err != nil {
 				t.Fatal(err)
 			}
-			if hub.started[id] != 1 || started != w.now.Add(30*time.Second).UnixMilli() {
+			if hub.started[id] != 1 || started != w.clock.Now().Add(30*time.Second).UnixMilli() {
 				t.Fatalf("task %d: %d playing events (want 1), started at %d", id, hub.started[id], started)
 			}
 		}

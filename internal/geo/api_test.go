@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -205,6 +206,32 @@ func snapshotBin(t *testing.T, engine string) {
 	}
 }
 
+// listOf checks an answer is a list of n T.
+func listOf[T any](n int) func(*testing.T, testkit.Reply) {
+	return func(t *testing.T, r testkit.Reply) {
+		var list []T
+		r.Into(t, &list)
+		if len(list) != n {
+			t.Fatalf("%d listed, want %d: %+v", len(list), n, list)
+		}
+	}
+}
+
+// marksFound checks a findMark answer lists exactly the marks ids, in that order.
+func marksFound(ids ...string) func(*testing.T, testkit.Reply) {
+	return func(t *testing.T, r testkit.Reply) {
+		var list []geo.Mark
+		r.Into(t, &list)
+		got := make([]string, len(list))
+		for i, m := range list {
+			got[i] = m.ID
+		}
+		if !slices.Equal(got, ids) {
+			t.Fatalf("marks %v, want %v", got, ids)
+		}
+	}
+}
+
 func TestMarksAndCustomAPI(t *testing.T) { testkit.EachEngine(t, marksAndCustomAPI) }
 
 func marksAndCustomAPI(t *testing.T, engine string) {
@@ -263,38 +290,14 @@ func marksAndCustomAPI(t *testing.T, engine string) {
 		{Name: "update with a bad link", Method: "PUT", Path: "/ds/custom/updateMark", Token: tokA,
 			Params: map[string]any{"id": markA, "link": "www.example.com"}, Code: "62"},
 		{Name: "find by type", Method: "GET", Path: "/ds/custom/findMark", Token: tokA, Params: map[string]any{"type": "point"}, Code: "0",
-			Check: func(t *testing.T, r testkit.Reply) {
-				var list []geo.Mark
-				r.Into(t, &list)
-				if len(list) != 1 || list[0].ID != markA {
-					t.Fatalf("%+v", list)
-				}
-			}},
+			Check: marksFound(markA)},
 		// The name search ignores case on both engines (PostgreSQL's LIKE did not) and reads % and _ as themselves.
 		{Name: "find by name, any case", Method: "GET", Path: "/ds/custom/findMark", Token: tokA, Params: map[string]any{"name": "DEPOT"}, Code: "0",
-			Check: func(t *testing.T, r testkit.Reply) {
-				var list []geo.Mark
-				r.Into(t, &list)
-				if len(list) != 1 || list[0].ID != markA {
-					t.Fatalf("%+v", list)
-				}
-			}},
+			Check: marksFound(markA)},
 		{Name: "find by name, wildcards literal", Method: "GET", Path: "/ds/custom/findMark", Token: tokA, Params: map[string]any{"name": "_"}, Code: "0",
-			Check: func(t *testing.T, r testkit.Reply) {
-				var list []geo.Mark
-				r.Into(t, &list)
-				if len(list) != 0 {
-					t.Fatalf("%+v", list)
-				}
-			}},
+			Check: marksFound()},
 		{Name: "find all of own customer only", Method: "GET", Path: "/ds/custom/findMark", Token: tokA, Code: "0",
-			Check: func(t *testing.T, r testkit.Reply) {
-				var list []geo.Mark
-				r.Into(t, &list)
-				if len(list) != 3 {
-					t.Fatalf("%d marks", len(list))
-				}
-			}},
+			Check: listOf[geo.Mark](3)},
 		{Name: "delete another customer's mark (with own)", Method: "DELETE", Path: "/ds/custom/deleteMark", Token: tokA,
 			Params: map[string]any{"id": markA + "," + markB}, Code: "404"},
 		{Name: "delete own mark", Method: "DELETE", Path: "/ds/custom/deleteMark", Token: tokA, Params: map[string]any{"id": markA}, Code: "0"},
@@ -374,13 +377,7 @@ func fenceAPI(t *testing.T, engine string) {
 	}
 	testkit.APITest{Server: s}.Run(t, []testkit.Scenario{
 		{Name: "list all", Method: "GET", Path: "/ds/fence/list", Token: tokA, Code: "0",
-			Check: func(t *testing.T, r testkit.Reply) {
-				var list []geo.Fence
-				r.Into(t, &list)
-				if len(list) != 3 {
-					t.Fatalf("%d fences", len(list))
-				}
-			}},
+			Check: listOf[geo.Fence](3)},
 		{Name: "list by type and cid", Method: "GET", Path: "/ds/fence/list", Token: tokA, Params: map[string]any{"type": "out", "cid": a.customer}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				var list []geo.Fence

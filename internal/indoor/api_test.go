@@ -45,6 +45,15 @@ func newEnv(t *testing.T, engine string) *env {
 	return e
 }
 
+// floorPlans uploads the floor plans the API tests draw on: A's 400×200 and 100×50 pixel PNGs, B's 400×200.
+func (e *env) floorPlans() (plan, small, otherPlan string) {
+	e.T.Helper()
+	up := func(tok, name string, w, h int) string {
+		return filetest.MustUpload(e.T, e.S, tok, name, planPNG(w, h), "image").ID
+	}
+	return up(e.Tok, "plan.png", 400, 200), up(e.Tok, "small.png", 100, 50), up(e.OTok, "plan.png", 400, 200)
+}
+
 func (e *env) token(alias string) string {
 	switch alias {
 	case "A":
@@ -73,11 +82,9 @@ func TestIndoorAPI(t *testing.T) { testkit.EachEngine(t, indoorAPI) }
 func indoorAPI(t *testing.T, engine string) {
 	e := newEnv(t, engine)
 	s := e.S
-	plan := filetest.MustUpload(t, s, e.Tok, "plan.png", planPNG(400, 200), "image").ID
-	small := filetest.MustUpload(t, s, e.Tok, "small.png", planPNG(100, 50), "image").ID
+	plan, small, otherPlan := e.floorPlans()
 	webp := filetest.MustUpload(t, s, e.Tok, "plan.webp", fakeWebP(), "image").ID
 	pdf := filetest.MustUpload(t, s, e.Tok, "plan.pdf", filetest.PDF(), "").ID
-	otherPlan := filetest.MustUpload(t, s, e.OTok, "plan.png", planPNG(400, 200), "image").ID
 	termTok := s.Token(e.F.Terminals[0], e.F.CustomerID)
 
 	var bld, bld2, floor, floor2, beacon, beacon2, otherFloor int64

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"tenfour/internal/files/filetest"
 	"tenfour/internal/indoor"
 	"tenfour/internal/testkit"
 )
@@ -16,9 +15,7 @@ func TestIndoorAreaAPI(t *testing.T) { testkit.EachEngine(t, indoorAreaAPI) }
 func indoorAreaAPI(t *testing.T, engine string) {
 	e := newEnv(t, engine)
 	s := e.S
-	plan := filetest.MustUpload(t, s, e.Tok, "plan.png", planPNG(400, 200), "image").ID
-	small := filetest.MustUpload(t, s, e.Tok, "small.png", planPNG(100, 50), "image").ID
-	otherPlan := filetest.MustUpload(t, s, e.OTok, "plan.png", planPNG(400, 200), "image").ID
+	plan, small, otherPlan := e.floorPlans()
 	termTok := s.Token(e.F.Terminals[0], e.F.CustomerID)
 	bld := idOf(t, s.Do("POST", "/ds/indoor/building/add", e.Tok, map[string]any{"name": "HQ"}))
 	floor := idOf(t, s.Do("POST", "/ds/indoor/floor/add", e.Tok, map[string]any{"buildingId": bld, "name": "G", "fileId": plan, "scale": 0.05}))

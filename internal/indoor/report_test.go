@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,15 +14,6 @@ import (
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/testkit"
 )
-
-// clock is a settable clock for the indoor service.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) get() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *clock) add(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
 
 // A terminal walks the demo building reporting the simulator's noisy scans over the socket, one a second (on the
 // service's clock): each reply and each console event is its position, on its storey, none beyond 5 m of where it
@@ -36,9 +26,9 @@ func reportToConsole(t *testing.T, engine string) {
 	s := e.S
 	ctx := context.Background()
 	// 10:00 UTC today: the seeded customers' zone is UTC, so a history of the next hour is one day.
-	clk := &clock{now: time.Now().UTC().Truncate(24 * time.Hour).Add(10 * time.Hour)}
-	s.Indoor.SetClock(clk.get)
-	start := clk.get().UnixMilli()
+	clk := testkit.NewClock(time.Now().UTC().Truncate(24 * time.Hour).Add(10 * time.Hour))
+	s.Indoor.SetClock(clk.Now)
+	start := clk.Now().UnixMilli()
 	if ok, err := s.Indoor.SeedDemo(ctx, e.F.CustomerID, e.F.Dispatcher); err != nil || !ok {
 		t.Fatalf("seed demo: %v %v", ok, err)
 	}
@@ -75,7 +65,7 @@ func reportToConsole(t *testing.T, engine string) {
 		r.Into(t, &pos)
 		// The demo floors have walkable areas: the position is the fixed-lag smoother's, of a scan at most
 		// FixedLag scans back, never older than the one before (docs/adr/0023).
-		now := clk.get().UnixMilli()
+		now := clk.Now().UnixMilli()
 		if pos.Time > now || pos.Time < now-int64(indoor.FixedLag)*1000 || pos.Time < last {
 			t.Fatalf("report %d at %d: position of %d, the one before of %d", i, now, pos.Time, last)
 		}
@@ -101,7 +91,7 @@ func reportToConsole(t *testing.T, engine string) {
 		if got != pos {
 			t.Fatalf("event %+v, reply %+v", got, pos)
 		}
-		clk.add(time.Second)
+		clk.Add(time.Second)
 	}
 	slices.Sort(errs)
 	t.Logf("%d reports over the socket: median error %.2f m, worst %.2f m", steps, errs[steps/2], errs[steps-1])
@@ -135,7 +125,7 @@ func reportToConsole(t *testing.T, engine string) {
 		t.Errorf("other customer's report: %s", r.Code)
 	}
 
-	end := clk.get().UnixMilli()
+	end := clk.Now().UnixMilli()
 	testkit.APITest{Server: s, Token: e.token, State: state}.Run(t, []testkit.Scenario{
 		{Name: "last positions", Method: "GET", Path: "/ds/indoor/position/last", Token: "A", Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"tenfour/internal/lonework"
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
 )
@@ -18,30 +18,22 @@ const wait = 5 * time.Second
 // env is the safety tests' world (four terminals) with a controllable lone-work clock.
 type env struct {
 	*safetytest.Env
-
-	mu  sync.Mutex
-	now time.Time
+	clock *testkit.Clock
 }
 
 func newEnv(t *testing.T) *env {
 	s := testkit.Start(t)
-	// Noon today (UTC, the seeded customers' zone): plans an hour or three ahead stay on the same day whatever
-	// the hour the suite runs at (CI once ran at 23:02 and a plan "in an hour" fell on tomorrow).
-	e := &env{Env: safetytest.NewEnv(t, s, 4), now: time.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)}
-	s.LoneWork.SetClock(e.clock)
+	e := &env{Env: safetytest.NewEnv(t, s, 4), clock: testkit.NewClock(testkit.Noon())}
+	s.LoneWork.SetClock(e.clock.Now)
 	return e
 }
-
-func (e *env) clock() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now }
 
 // at moves the lone-work clock and runs an engine pass (the server's own loop may run one too: same result).
 // Tests also call it from a goroutine, so a failed pass is reported with Error (Fatal must stay on the test's
 // goroutine) and the pass is not settled.
 func (e *env) at(d time.Duration) {
 	e.T.Helper()
-	e.mu.Lock()
-	e.now = e.now.Add(d)
-	e.mu.Unlock()
+	e.clock.Add(d)
 	if err := e.S.LoneWork.Tick(context.Background()); err != nil {
 		e.T.Error(err)
 		return
@@ -49,7 +41,7 @@ func (e *env) at(d time.Duration) {
 	e.S.LoneWork.Settle()
 }
 
-func (e *env) ms(d time.Duration) int64 { return e.clock().Add(d).UnixMilli() }
+func (e *env) ms(d time.Duration) int64 { return e.clock.Now().Add(d).UnixMilli() }
 
 // add creates a plan for terminal i starting in `in` (30 min, every 10, countdown 60 s) and returns it.
 func (e *env) add(i int, in time.Duration) lonework.Plan {
@@ -80,7 +72,7 @@ func TestAddScenarios(t *testing.T) {
 	e := newEnv(t)
 	con := testkit.Console(t, e.S.URL, e.Tok)
 	T := e.F.Terminals
-	day := e.clock().Add(2 * time.Hour)
+	day := e.clock.Now().Add(2 * time.Hour)
 	base := func(extra map[string]any) map[string]any {
 		m := map[string]any{"msIds": []string{T[0]}, "sTime": e.ms(time.Hour), "duration": 60, "interval": 20}
 		for k, v := range extra {
@@ -169,8 +161,8 @@ func TestUpdateScenarios(t *testing.T) {
 		{"interval above duration", e.Tok, map[string]any{"id": waiting.ID, "interval": 31}, 400, "85"},
 		{"duration above a day", e.Tok, map[string]any{"id": waiting.ID, "duration": 2000}, 400, "83"},
 		{"edit interval only", e.Tok, map[string]any{"id": waiting.ID, "interval": 5}, 200, "0"},
-		{"move by date and time", e.Tok, map[string]any{"id": waiting.ID, "date": e.clock().Add(3 * time.Hour).Format(time.DateOnly),
-			"time": e.clock().Add(3 * time.Hour).Format("15:04")}, 200, "0"},
+		{"move by date and time", e.Tok, map[string]any{"id": waiting.ID, "date": e.clock.Now().Add(3 * time.Hour).Format(time.DateOnly),
+			"time": e.clock.Now().Add(3 * time.Hour).Format("15:04")}, 200, "0"},
 	}
 	for _, c := range cases {
 		before, _ := e.plan(waiting.ID)
@@ -253,7 +245,7 @@ func TestListScenarios(t *testing.T) {
 	req := term.Wait(wait, func(f testkit.Frame) bool { return f.Type == lonework.TermCheck && f.ID != 0 })
 	term.Reply(req, "0", nil)
 	e.S.LoneWork.Settle()
-	today := e.clock().Format(time.DateOnly)
+	today := e.clock.Now().Format(time.DateOnly)
 	cases := []struct {
 		name   string
 		tok    string
@@ -266,7 +258,7 @@ func TestListScenarios(t *testing.T) {
 		{"status normal", e.Tok, map[string]any{"status": 0}, "0", []lonework.WorkID{a.ID, b.ID}},
 		{"status alarm", e.Tok, map[string]any{"status": 1}, "0", nil},
 		{"today", e.Tok, map[string]any{"queryDate": today}, "0", []lonework.WorkID{a.ID, b.ID}},
-		{"another day", e.Tok, map[string]any{"queryDate": e.clock().AddDate(0, 0, 3).Format(time.DateOnly)}, "0", nil},
+		{"another day", e.Tok, map[string]any{"queryDate": e.clock.Now().AddDate(0, 0, 3).Format(time.DateOnly)}, "0", nil},
 		{"page 2 of 1", e.Tok, map[string]any{"pageNo": 2, "pageSize": 1}, "0", []lonework.WorkID{b.ID}},
 		{"other customer", e.OTok, nil, "0", nil},
 		{"bad status", e.Tok, map[string]any{"status": 9}, "400", nil},
@@ -304,6 +296,17 @@ func TestListScenarios(t *testing.T) {
 	}
 }
 
+// alarmsListed checks an alarm page (findAlarm, the report) holds n alarms, all of them on the page.
+func alarmsListed(n int) func(*testing.T, testkit.Reply) {
+	return func(t *testing.T, r testkit.Reply) {
+		var page httpx.Page[lonework.Alarm]
+		r.Into(t, &page)
+		if page.Total != n || len(page.List) != n {
+			t.Fatalf("%d alarms (%d on the page), want %d", page.Total, len(page.List), n)
+		}
+	}
+}
+
 // Lone-work alarms: addAlarm, updateAlarm, findAlarm and the report, good and bad, tenant-scoped.
 func TestAlarmScenarios(t *testing.T) {
 	e := newEnv(t)
@@ -311,31 +314,22 @@ func TestAlarmScenarios(t *testing.T) {
 	waiting := e.add(0, time.Hour)
 	w := e.add(1, 0)
 	e.at(0)
-	addCases := []struct {
-		name   string
-		tok    string
-		params map[string]any
-		code   string
-	}{
-		{"not in progress", e.Tok, map[string]any{"workId": waiting.ID, "reason": 2}, "96"},
-		{"bad reason", e.Tok, map[string]any{"workId": w.ID, "reason": 9}, "400"},
-		{"no reason", e.Tok, map[string]any{"workId": w.ID}, "400"},
-		{"no work id", e.Tok, map[string]any{"reason": 2}, "400"},
-		{"other customer's plan", e.OTok, map[string]any{"workId": w.ID, "reason": 2}, "404"},
-		{"good", e.Tok, map[string]any{"workId": w.ID, "reason": 4}, "0"},
-	}
-	for _, c := range addCases {
-		if r := e.Do(http.MethodPost, "/ds/loneWork/addAlarm", c.tok, c.params); r.Code != c.code {
-			t.Errorf("addAlarm %s: %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
-		}
-		want := 0
-		if c.code == "0" {
-			want = 1
-		}
-		if n := e.Count("lone_work_alarms", e.F.CustomerID); n > want {
-			t.Fatalf("addAlarm %s: %d alarms stored", c.name, n)
-		}
-	}
+	// A refused alarm call stores and changes no alarm.
+	api := testkit.APITest{Server: e.S, State: []string{"lone_work_alarms"}}
+	api.Run(t, []testkit.Scenario{
+		{Name: "addAlarm not in progress", Method: http.MethodPost, Path: "/ds/loneWork/addAlarm", Token: e.Tok,
+			Params: map[string]any{"workId": waiting.ID, "reason": 2}, Code: "96"},
+		{Name: "addAlarm bad reason", Method: http.MethodPost, Path: "/ds/loneWork/addAlarm", Token: e.Tok,
+			Params: map[string]any{"workId": w.ID, "reason": 9}, Code: "400"},
+		{Name: "addAlarm no reason", Method: http.MethodPost, Path: "/ds/loneWork/addAlarm", Token: e.Tok,
+			Params: map[string]any{"workId": w.ID}, Code: "400"},
+		{Name: "addAlarm no work id", Method: http.MethodPost, Path: "/ds/loneWork/addAlarm", Token: e.Tok,
+			Params: map[string]any{"reason": 2}, Code: "400"},
+		{Name: "addAlarm other customer's plan", Method: http.MethodPost, Path: "/ds/loneWork/addAlarm", Token: e.OTok,
+			Params: map[string]any{"workId": w.ID, "reason": 2}, Code: "404"},
+		{Name: "addAlarm good", Method: http.MethodPost, Path: "/ds/loneWork/addAlarm", Token: e.Tok,
+			Params: map[string]any{"workId": w.ID, "reason": 4}, Code: "0"},
+	})
 	ev := con.WaitEvent(lonework.EventAlarm, wait, nil)
 	var a lonework.Alarm
 	ev.Into(t, &a)
@@ -347,23 +341,18 @@ func TestAlarmScenarios(t *testing.T) {
 	}
 
 	long := strings.Repeat("y", lonework.MaxRemark+1)
-	updCases := []struct {
-		name   string
-		tok    string
-		params map[string]any
-		code   string
-	}{
-		{"no remark", e.Tok, map[string]any{"id": a.ID}, "400"},
-		{"remark too long", e.Tok, map[string]any{"id": a.ID, "remark": long}, "400"},
-		{"no id", e.Tok, map[string]any{"remark": "x"}, "400"},
-		{"other customer's alarm", e.OTok, map[string]any{"id": a.ID, "remark": "hijack"}, "404"},
-		{"good", e.Tok, map[string]any{"id": a.ID, "remark": "called, he is fine"}, "0"},
-	}
-	for _, c := range updCases {
-		if r := e.Do(http.MethodPut, "/ds/loneWork/updateAlarm", c.tok, c.params); r.Code != c.code {
-			t.Errorf("updateAlarm %s: %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
-		}
-	}
+	api.Run(t, []testkit.Scenario{
+		{Name: "updateAlarm no remark", Method: http.MethodPut, Path: "/ds/loneWork/updateAlarm", Token: e.Tok,
+			Params: map[string]any{"id": a.ID}, Code: "400"},
+		{Name: "updateAlarm remark too long", Method: http.MethodPut, Path: "/ds/loneWork/updateAlarm", Token: e.Tok,
+			Params: map[string]any{"id": a.ID, "remark": long}, Code: "400"},
+		{Name: "updateAlarm no id", Method: http.MethodPut, Path: "/ds/loneWork/updateAlarm", Token: e.Tok,
+			Params: map[string]any{"remark": "x"}, Code: "400"},
+		{Name: "updateAlarm other customer's alarm", Method: http.MethodPut, Path: "/ds/loneWork/updateAlarm", Token: e.OTok,
+			Params: map[string]any{"id": a.ID, "remark": "hijack"}, Code: "404"},
+		{Name: "updateAlarm good", Method: http.MethodPut, Path: "/ds/loneWork/updateAlarm", Token: e.Tok,
+			Params: map[string]any{"id": a.ID, "remark": "called, he is fine"}, Code: "0"},
+	})
 	up := con.WaitEvent(lonework.EventAlarmUpdated, wait, nil)
 	var ua lonework.Alarm
 	up.Into(t, &ua)
@@ -374,71 +363,41 @@ func TestAlarmScenarios(t *testing.T) {
 		t.Fatalf("plan after handling: %+v", p)
 	}
 
-	today := e.clock().Format(time.DateOnly)
-	findCases := []struct {
-		name   string
-		tok    string
-		params map[string]any
-		code   string
-		n      int
-	}{
-		{"by plan", e.Tok, map[string]any{"ids": w.ID}, "0", 1},
-		{"by plan and day", e.Tok, map[string]any{"ids": w.ID.String() + "," + waiting.ID.String(), "queryDate": today}, "0", 1},
-		{"by plan, day as ms", e.Tok, map[string]any{"ids": w.ID, "queryDate": e.ms(0)}, "0", 1},
-		{"another day", e.Tok, map[string]any{"ids": w.ID, "queryDate": e.clock().AddDate(0, 0, -2).Format(time.DateOnly)}, "0", 0},
-		{"other customer's plan ids", e.OTok, map[string]any{"ids": w.ID}, "0", 0},
-		{"no ids", e.Tok, map[string]any{}, "400", 0},
-		{"bad ids", e.Tok, map[string]any{"ids": "a,b"}, "400", 0},
-	}
-	for _, c := range findCases {
-		r := e.Do(http.MethodGet, "/ds/loneWork/findAlarm", c.tok, c.params)
-		if r.Code != c.code {
-			t.Errorf("findAlarm %s: %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
-			continue
-		}
-		if c.code == "0" {
-			var page struct{ List []lonework.Alarm }
-			r.Into(t, &page)
-			if len(page.List) != c.n {
-				t.Errorf("findAlarm %s: %d alarms, want %d", c.name, len(page.List), c.n)
-			}
-		}
-	}
+	today := e.clock.Now().Format(time.DateOnly)
+	api.Run(t, []testkit.Scenario{
+		{Name: "findAlarm by plan", Method: http.MethodGet, Path: "/ds/loneWork/findAlarm", Token: e.Tok,
+			Params: map[string]any{"ids": w.ID}, Code: "0", Check: alarmsListed(1)},
+		{Name: "findAlarm by plan and day", Method: http.MethodGet, Path: "/ds/loneWork/findAlarm", Token: e.Tok,
+			Params: map[string]any{"ids": w.ID.String() + "," + waiting.ID.String(), "queryDate": today}, Code: "0", Check: alarmsListed(1)},
+		{Name: "findAlarm by plan, day as ms", Method: http.MethodGet, Path: "/ds/loneWork/findAlarm", Token: e.Tok,
+			Params: map[string]any{"ids": w.ID, "queryDate": e.ms(0)}, Code: "0", Check: alarmsListed(1)},
+		{Name: "findAlarm another day", Method: http.MethodGet, Path: "/ds/loneWork/findAlarm", Token: e.Tok,
+			Params: map[string]any{"ids": w.ID, "queryDate": e.clock.Now().AddDate(0, 0, -2).Format(time.DateOnly)}, Code: "0", Check: alarmsListed(0)},
+		{Name: "findAlarm other customer's plan ids", Method: http.MethodGet, Path: "/ds/loneWork/findAlarm", Token: e.OTok,
+			Params: map[string]any{"ids": w.ID}, Code: "0", Check: alarmsListed(0)},
+		{Name: "findAlarm no ids", Method: http.MethodGet, Path: "/ds/loneWork/findAlarm", Token: e.Tok,
+			Params: map[string]any{}, Code: "400"},
+		{Name: "findAlarm bad ids", Method: http.MethodGet, Path: "/ds/loneWork/findAlarm", Token: e.Tok,
+			Params: map[string]any{"ids": "a,b"}, Code: "400"},
+	})
 
-	now := e.clock()
+	now := e.clock.Now()
 	from := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 	to := time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
-	repCases := []struct {
-		name   string
-		tok    string
-		params map[string]any
-		code   string
-		n      int
-	}{
-		{"this month", e.Tok, map[string]any{"sTime": from, "eTime": to}, "0", 1},
-		{"terminal filter", e.Tok, map[string]any{"sTime": from, "eTime": to, "msIds": []string{e.F.Terminals[0]}}, "0", 0},
-		{"other customer", e.OTok, map[string]any{"sTime": from, "eTime": to}, "0", 0},
-		{"no range", e.Tok, map[string]any{}, "400", 0},
-		{"start after end", e.Tok, map[string]any{"sTime": to, "eTime": from}, "93", 0},
-		{"cross month", e.Tok, map[string]any{"sTime": from - 1, "eTime": to}, "95", 0},
-	}
-	for _, c := range repCases {
-		r := e.Do(http.MethodPost, "/ds/report/findLoneWorkAlarm", c.tok, c.params)
-		if r.Code != c.code {
-			t.Errorf("report %s: %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
-			continue
-		}
-		if c.code == "0" {
-			var page struct {
-				Total int
-				List  []lonework.Alarm
-			}
-			r.Into(t, &page)
-			if page.Total != c.n || len(page.List) != c.n {
-				t.Errorf("report %s: %d alarms, want %d", c.name, page.Total, c.n)
-			}
-		}
-	}
+	api.Run(t, []testkit.Scenario{
+		{Name: "report this month", Method: http.MethodPost, Path: "/ds/report/findLoneWorkAlarm", Token: e.Tok,
+			Params: map[string]any{"sTime": from, "eTime": to}, Code: "0", Check: alarmsListed(1)},
+		{Name: "report terminal filter", Method: http.MethodPost, Path: "/ds/report/findLoneWorkAlarm", Token: e.Tok,
+			Params: map[string]any{"sTime": from, "eTime": to, "msIds": []string{e.F.Terminals[0]}}, Code: "0", Check: alarmsListed(0)},
+		{Name: "report other customer", Method: http.MethodPost, Path: "/ds/report/findLoneWorkAlarm", Token: e.OTok,
+			Params: map[string]any{"sTime": from, "eTime": to}, Code: "0", Check: alarmsListed(0)},
+		{Name: "report no range", Method: http.MethodPost, Path: "/ds/report/findLoneWorkAlarm", Token: e.Tok,
+			Params: map[string]any{}, Code: "400"},
+		{Name: "report start after end", Method: http.MethodPost, Path: "/ds/report/findLoneWorkAlarm", Token: e.Tok,
+			Params: map[string]any{"sTime": to, "eTime": from}, Code: "93"},
+		{Name: "report cross month", Method: http.MethodPost, Path: "/ds/report/findLoneWorkAlarm", Token: e.Tok,
+			Params: map[string]any{"sTime": from - 1, "eTime": to}, Code: "95"},
+	})
 }
 
 // The whole loop over a real socket: the terminal is prompted, checks in, later forgets; the console sees the

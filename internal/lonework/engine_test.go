@@ -126,20 +126,18 @@ func (h *fakeHub) take(typ string) []sent {
 
 // rig is one lone-work service on a fake hub and a controllable clock.
 type rig struct {
-	t    *testing.T
-	d    *db.DB
-	hub  *fakeHub
-	svc  *lonework.Service
-	f    safetytest.Fleet
-	disp identity.Principal
-
-	mu  sync.Mutex
-	now time.Time
+	t     *testing.T
+	d     *db.DB
+	hub   *fakeHub
+	svc   *lonework.Service
+	f     safetytest.Fleet
+	disp  identity.Principal
+	clock *testkit.Clock
 }
 
 func newRig(t *testing.T, engine string) *rig {
 	d := testkit.OpenStore(t, engine)
-	r := &rig{t: t, d: d, hub: newFakeHub(), now: time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)}
+	r := &rig{t: t, d: d, hub: newFakeHub(), clock: testkit.NewClock(time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC))}
 	r.f = safetytest.Seed(t, d, 4, "")
 	r.disp = identity.Principal{AccountID: r.f.Dispatcher, CustomerID: r.f.CustomerID, Type: "20", Name: "D"}
 	r.svc = r.service()
@@ -152,18 +150,14 @@ func newRig(t *testing.T, engine string) *rig {
 // service builds a service on the rig's store, hub and clock (a second one models a restart).
 func (r *rig) service() *lonework.Service {
 	s := lonework.New(r.d, directory.NewStore(r.d), r.hub, oplog.New(r.d, nil), lonework.Thresholds{})
-	s.SetClock(r.clock)
+	s.SetClock(r.clock.Now)
 	return s
 }
-
-func (r *rig) clock() time.Time { r.mu.Lock(); defer r.mu.Unlock(); return r.now }
 
 // at moves the clock by d and runs one engine pass, waiting for its prompts to be answered.
 func (r *rig) at(d time.Duration) {
 	r.t.Helper()
-	r.mu.Lock()
-	r.now = r.now.Add(d)
-	r.mu.Unlock()
+	r.clock.Add(d)
 	if err := r.svc.Tick(context.Background()); err != nil {
 		r.t.Fatal(err)
 	}
@@ -173,7 +167,7 @@ func (r *rig) at(d time.Duration) {
 // plan adds a plan for terminal i starting in `in`, lasting dur, checked every iv with countdown cd seconds.
 func (r *rig) plan(i int, in, dur, iv time.Duration, cd int) lonework.Plan {
 	r.t.Helper()
-	raw := lonework.RawInput{STime: itoa(r.clock().Add(in).UnixMilli()), Duration: itoa(int64(dur / time.Minute)),
+	raw := lonework.RawInput{STime: itoa(r.clock.Now().Add(in).UnixMilli()), Duration: itoa(int64(dur / time.Minute)),
 		Interval: itoa(int64(iv / time.Minute)), Countdown: itoa(int64(cd))}
 	plans, err := r.svc.Add(context.Background(), r.disp, []string{r.f.Terminals[i]}, raw)
 	if err != nil {
@@ -238,7 +232,7 @@ func TestEngineNormalLife(t *testing.T) {
 			}
 			r.at(time.Minute)
 			got := r.get(p.ID)
-			if got.RealStart != r.clock().UnixMilli() || got.NextCheck != r.clock().Add(10*time.Minute).UnixMilli() {
+			if got.RealStart != r.clock.Now().UnixMilli() || got.NextCheck != r.clock.Now().Add(10*time.Minute).UnixMilli() {
 				t.Fatalf("start: %+v", got)
 			}
 			if len(r.hub.take(lonework.TermStart)) != 1 {
@@ -257,7 +251,7 @@ func TestEngineNormalLife(t *testing.T) {
 				t.Fatalf("early check-in: %v", err) // allowed, changes nothing
 			}
 			for k := 1; k <= 2; k++ {
-				due := time.UnixMilli(r.get(p.ID).NextCheck).Sub(r.clock())
+				due := time.UnixMilli(r.get(p.ID).NextCheck).Sub(r.clock.Now())
 				r.at(due - time.Second)
 				if r.hub.promptCount() != k-1 {
 					t.Fatalf("prompt %d came early", k)
@@ -266,7 +260,7 @@ func TestEngineNormalLife(t *testing.T) {
 				if r.hub.promptCount() != k {
 					t.Fatalf("no prompt %d at the interval", k)
 				}
-				if got := r.get(p.ID); got.Deadline != r.clock().Add(time.Minute).UnixMilli() {
+				if got := r.get(p.ID); got.Deadline != r.clock.Now().Add(time.Minute).UnixMilli() {
 					t.Fatalf("deadline %d, want now+60 s", got.Deadline)
 				}
 				r.at(30 * time.Second)
@@ -398,7 +392,7 @@ func TestEngineEpisodes(t *testing.T) {
 	}
 	r.hub.setOnline(ms, true)
 	r.setTerminal(0, 80, 0)
-	next := time.UnixMilli(r.get(p.ID).NextCheck).Sub(r.clock())
+	next := time.UnixMilli(r.get(p.ID).NextCheck).Sub(r.clock.Now())
 	r.at(next) // check: weak
 	r.checkin(0)
 	r.at(10 * time.Minute) // still weak: no second alarm
@@ -467,7 +461,7 @@ func TestEngineEndEarly(t *testing.T) {
 	}
 	r.at(5 * time.Minute)
 	pl, err := r.svc.Update(ctx, r.disp, p.ID, lonework.RawInput{Enabled: "0"})
-	if err != nil || pl.WorkState != lonework.Done || pl.RealStop != r.clock().UnixMilli() || pl.Status != lonework.StatusOver {
+	if err != nil || pl.WorkState != lonework.Done || pl.RealStop != r.clock.Now().UnixMilli() || pl.Status != lonework.StatusOver {
 		t.Fatalf("end early: %+v %v", pl, err)
 	}
 	r.at(10 * time.Minute)
@@ -492,8 +486,8 @@ func TestEngineRestart(t *testing.T) {
 	r.svc = r.service()
 	r.at(25 * time.Minute)
 	next := time.UnixMilli(r.get(p.ID).NextCheck)
-	if d := next.Sub(start); d%(10*time.Minute) != 0 || !next.After(r.clock()) {
-		t.Fatalf("next check %v after start, now %v after start", d, r.clock().Sub(start))
+	if d := next.Sub(start); d%(10*time.Minute) != 0 || !next.After(r.clock.Now()) {
+		t.Fatalf("next check %v after start, now %v after start", d, r.clock.Now().Sub(start))
 	}
 }
 
@@ -531,7 +525,7 @@ func TestEngineRepromptAfterReconnect(t *testing.T) {
 func TestEngineDisabled(t *testing.T) {
 	r := newRig(t, "sqlite")
 	ctx := context.Background()
-	raw := lonework.RawInput{STime: itoa(r.clock().UnixMilli()), Duration: "30", Interval: "10", Enabled: "0"}
+	raw := lonework.RawInput{STime: itoa(r.clock.Now().UnixMilli()), Duration: "30", Interval: "10", Enabled: "0"}
 	plans, err := r.svc.Add(ctx, r.disp, []string{r.f.Terminals[1]}, raw)
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -30,15 +29,13 @@ type env struct {
 	tok   string // patrol token of f's dispatcher
 	otok  string // patrol token of other's dispatcher
 	ctok  string // console (dispatch) token of f's dispatcher
-
-	mu  sync.Mutex
-	now time.Time
+	clock *testkit.Clock
 }
 
 func newEnv(t *testing.T, engine string) *env {
 	s := testkit.StartOn(t, engine)
-	e := &env{t: t, s: s, now: base}
-	s.Patrol.SetClock(e.clock)
+	e := &env{t: t, s: s, clock: testkit.NewClock(base)}
+	s.Patrol.SetClock(e.clock.Now)
 	e.f = safetytest.Seed(t, s.DB, 4, "")
 	e.other = safetytest.Seed(t, s.DB, 1, "")
 	e.tok = e.login(e.f.Dispatcher)
@@ -47,14 +44,10 @@ func newEnv(t *testing.T, engine string) *env {
 	return e
 }
 
-func (e *env) clock() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now }
-
 // at moves the patrol clock by d and runs an engine pass.
 func (e *env) at(d time.Duration) {
 	e.t.Helper()
-	e.mu.Lock()
-	e.now = e.now.Add(d)
-	e.mu.Unlock()
+	e.clock.Add(d)
 	if err := e.s.Patrol.Tick(context.Background()); err != nil {
 		e.t.Fatal(err)
 	}
@@ -63,7 +56,7 @@ func (e *env) at(d time.Duration) {
 // to sets the patrol clock to base + d and runs an engine pass.
 func (e *env) to(d time.Duration) {
 	e.t.Helper()
-	e.at(base.Add(d).Sub(e.clock()))
+	e.at(base.Add(d).Sub(e.clock.Now()))
 }
 
 func (e *env) login(ms string) string {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,21 +19,16 @@ type env struct {
 	other     int64
 	tok       string // dispatcher of cust
 	otherTerm string
-
-	mu  sync.Mutex
-	now time.Time
+	clock     *testkit.Clock
 }
-
-func (e *env) clock() time.Time { e.mu.Lock(); defer e.mu.Unlock(); return e.now }
-func (e *env) set(t time.Time)  { e.mu.Lock(); e.now = t; e.mu.Unlock() }
 
 var seq int
 
 func newEnv(t *testing.T, engine string) *env {
 	s := testkit.StartOn(t, engine)
 	seq++
-	e := &env{s: s, now: time.Date(2026, 3, 10, 8, 0, 0, 0, time.UTC)} // one month whatever the day the suite runs
-	s.Presence.SetClock(e.clock)
+	e := &env{s: s, clock: testkit.NewClock(time.Date(2026, 3, 10, 8, 0, 0, 0, time.UTC))} // one month whatever the day the suite runs
+	s.Presence.SetClock(e.clock.Now)
 	e.cust = testkit.Customer(t, s.DB, "Presence")
 	e.other = testkit.Customer(t, s.DB, "Other")
 	for _, a := range []auth.NewAccount{
@@ -55,13 +49,13 @@ func (e *env) term(i int) string { return fmt.Sprintf("3%03d%04d", seq, i) }
 // online logs terminal id in at `on` and out at `off` (not out when off is zero), through the real socket.
 func (e *env) online(t *testing.T, id string, on, off time.Time) {
 	t.Helper()
-	e.set(on)
+	e.clock.Set(on)
 	sock := testkit.Terminal(t, e.s.URL, id, testkit.Password)
 	e.waitOpen(t, id, true)
 	if off.IsZero() {
 		return
 	}
-	e.set(off)
+	e.clock.Set(off)
 	sock.Close()
 	e.waitOpen(t, id, false)
 }
@@ -81,13 +75,13 @@ func (e *env) waitOpen(t *testing.T, id string, open bool) {
 func TestOnlineReports(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		e := newEnv(t, engine)
-		t0 := e.now
+		t0 := e.clock.Now()
 		min := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Minute) }
 		e.online(t, e.term(1), min(0), min(30))
 		e.online(t, e.term(1), min(60), min(75))
 		e.online(t, e.term(2), min(10), time.Time{}) // still online
 		e.online(t, e.otherTerm, min(0), min(50))    // another customer's
-		e.set(min(90))
+		e.clock.Set(min(90))
 		ms := func(m int) int64 { return int64(m) * 60_000 }
 		from, to := min(-5).UnixMilli(), min(120).UnixMilli()
 
@@ -177,7 +171,7 @@ func TestCrashLeftIntervalsCloseAtLastSeen(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		e := newEnv(t, engine)
 		ctx := context.Background()
-		seen := e.now.Add(-time.Hour).UnixMilli()
+		seen := e.clock.Now().Add(-time.Hour).UnixMilli()
 		// Open rows as a crash leaves them: one from before the last time the server was seen, one from after it
 		// (logged in between the last refresh and the crash: it ends where it began).
 		if _, err := e.s.DB.Exec(ctx, `INSERT INTO presence_intervals (customer_id, account_id, online_at, seen_at)
@@ -185,7 +179,7 @@ func TestCrashLeftIntervalsCloseAtLastSeen(t *testing.T) {
 			e.cust, e.term(2), seen+5_000, seen+5_000); err != nil {
 			t.Fatal(err)
 		}
-		e.set(time.UnixMilli(seen))
+		e.clock.Set(time.UnixMilli(seen))
 		if err := e.s.Presence.MarkSeen(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -198,9 +192,9 @@ func TestCrashLeftIntervalsCloseAtLastSeen(t *testing.T) {
 				t.Fatalf("%s closed at %d (%v), want %d", id, off, err, want)
 			}
 		}
-		e.set(time.UnixMilli(seen + 3_600_000))
+		e.clock.Set(time.UnixMilli(seen + 3_600_000))
 		// A login replacing another device keeps one interval.
-		e.online(t, e.term(2), e.clock(), time.Time{})
+		e.online(t, e.term(2), e.clock.Now(), time.Time{})
 		testkit.Terminal(t, e.s.URL, e.term(2), testkit.Password)
 		var n int
 		if err := e.s.DB.QueryRow(ctx, `SELECT COUNT(*) FROM presence_intervals WHERE account_id = ? AND offline_at IS NULL`, e.term(2)).Scan(&n); err != nil || n != 1 {
