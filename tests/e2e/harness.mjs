@@ -130,6 +130,38 @@ export async function until(fn, message, timeoutMs = 15_000, everyMs = 100) {
 }
 
 /**
+ * Navigates inside the app (no reload), as the menu does, and waits until the new screen replaced the old one: the
+ * old screen's elements are marked first, and the wait ends when none is left, a new one is there and the shell shows
+ * no spinner, then two frames later (painted). The page itself watches, every 20 ms, so no round trip per look.
+ */
+export async function openInApp(page, path, timeoutMs = 20_000) {
+  const rendered = await page.evaluate(
+    ([p, timeoutMs]) =>
+      new Promise((resolve) => {
+        if (location.pathname !== p) {
+          document.querySelectorAll('.shell-content [data-testid]').forEach((e) => (e.__stale = true));
+          history.pushState({}, '', p);
+          dispatchEvent(new PopStateEvent('popstate'));
+        }
+        const end = Date.now() + timeoutMs;
+        const look = () => {
+          const els = [...document.querySelectorAll('.shell-content [data-testid]')];
+          if (location.pathname === p && !document.querySelector('.shell-spin') && els.length > 0 && els.every((e) => !e.__stale)) {
+            requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)));
+          } else if (Date.now() > end) {
+            resolve(false);
+          } else {
+            setTimeout(look, 20);
+          }
+        };
+        look();
+      }),
+    [path, timeoutMs],
+  );
+  expect(rendered, `${path} rendered`);
+}
+
+/**
  * Records every Content-Security-Policy violation of a context's pages (the server's CSP, issue 14 M6): the
  * binding survives navigations, so nothing a page reports before it navigates away is lost.
  */
@@ -150,10 +182,11 @@ export async function run(cases) {
   mkdirSync(artifacts, { recursive: true });
   let passed = 0;
   let failed = 0;
-  const only = process.env.E2E_ONLY;
+  // E2E_ONLY: the cases whose name contains one of its '|'-separated parts.
+  const only = process.env.E2E_ONLY?.split('|');
   await fleetSettled(browser);
   for (const [name, fn, opts = {}] of cases) {
-    if (only && !name.includes(only)) continue;
+    if (only && !only.some((part) => name.includes(part))) continue;
     const context = await browser.newContext({ viewport: { width: 1400, height: 850 }, locale: 'en-US' });
     // Every case runs under the server's CSP: a violation fails the case like any other error.
     const csp = await watchCsp(context);

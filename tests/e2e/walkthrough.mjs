@@ -6,7 +6,7 @@
 // one's session and the simulator never logs it back in (internal/sim: a replaced account stays offline), so
 // closing the driver takes a simulated terminal offline for good.
 import { readFileSync } from 'node:fs';
-import { api, dispatcherConsole, expect, until } from './harness.mjs';
+import { api, dispatcherConsole, expect, openInApp, until } from './harness.mjs';
 import { terminal } from './terminal.mjs';
 
 const PHONE = '10000153';
@@ -72,29 +72,6 @@ function dockControlsVisible(page) {
   );
 }
 
-/**
- * Navigates inside the app (no reload) and waits until the new screen replaced the old one: the old screen's
- * elements are marked first, and the wait ends when none is left, a new one is there and the shell shows no spinner.
- */
-async function open(page, path) {
-  await page.evaluate((p) => {
-    if (location.pathname === p) return;
-    document.querySelectorAll('.shell-content [data-testid]').forEach((e) => (e.__stale = true));
-    history.pushState({}, '', p);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-  await until(
-    () =>
-      page.evaluate((p) => {
-        const els = [...document.querySelectorAll('.shell-content [data-testid]')];
-        return location.pathname === p && !document.querySelector('.shell-spin') && els.length > 0 && els.every((e) => !e.__stale);
-      }, path),
-    `${path} rendered`,
-    20_000,
-  );
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
-
 export const walkthroughCases = [
   [
     'presence: terminals that changed while another screen showed are right in the tree on return by the menu (phone and simulated)',
@@ -149,7 +126,7 @@ export const walkthroughCases = [
       for (const size of [{ width: 1440, height: 900 }, { width: 1280, height: 720 }]) {
         await page.setViewportSize(size);
         for (const path of routes) {
-          await open(page, path);
+          await openInApp(page, path);
           const under = await underDock(page);
           if (under.length) covered.push(`${size.width}×${size.height} ${path}: ${under.join(', ')}`);
           if (!(await dockControlsVisible(page))) covered.push(`${size.width}×${size.height} ${path}: PTT or talker readout out of view`);
@@ -163,7 +140,7 @@ export const walkthroughCases = [
       const narrow = await page.evaluate(() => document.querySelector('[data-testid=voice-dock]').getBoundingClientRect().width);
       expect(narrow < wide, `collapsed ${narrow} px, open ${wide} px`);
       for (const path of ['/home', '/message', '/log', '/monitoring']) {
-        await open(page, path);
+        await openInApp(page, path);
         const under = await underDock(page);
         if (under.length) covered.push(`collapsed ${path}: ${under.join(', ')}`);
         if (!(await dockControlsVisible(page))) covered.push(`collapsed ${path}: PTT or talker readout out of view`);
