@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import i18next from 'i18next';
 import { ApiError } from '../../shared/http/client';
-import { errorText } from '../../shared/errorText';
+import { englishErrorText } from '../../shared/test/errorText';
 import { staleKeys } from '../../shared/socket/useLiveQueries';
 import common from '../../shared/i18n/en-US.json';
 import jobs from './i18n/en-US.json';
@@ -23,9 +22,7 @@ describe('job tickets, live', () => {
   });
 });
 
-const i18n = i18next.createInstance();
-await i18n.init({ lng: 'en-US', ns: ['common', 'jobs'], defaultNS: 'common', resources: { 'en-US': { common, jobs } } });
-const text = (e: unknown) => errorText(i18n, 'jobs', e);
+const text = await englishErrorText('jobs', jobs);
 
 describe('job error text', () => {
   it("shows the tickets' own codes, and the generic ones from the common namespace", () => {

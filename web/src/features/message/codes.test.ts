@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import i18next from 'i18next';
-import { errorText } from '../../shared/errorText';
+import { englishErrorText } from '../../shared/test/errorText';
 import common from '../../shared/i18n/en-US.json';
 import message from './i18n/en-US.json';
 import { codeFailure } from './codes';
 
-const i18n = i18next.createInstance();
-await i18n.init({ lng: 'en-US', ns: ['common', 'message'], defaultNS: 'common', resources: { 'en-US': { common, message } } });
-const text = (code: string) => errorText(i18n, 'message', codeFailure(code));
+const errorText = await englishErrorText('message', message);
+const text = (code: string) => errorText(codeFailure(code));
 
 describe('message code text', () => {
   it("words the message's own codes (server, client and the console's) from its errors", () => {

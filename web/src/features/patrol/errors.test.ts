@@ -1,13 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import i18next from 'i18next';
 import { ApiError } from '../../shared/http/client';
-import { errorText } from '../../shared/errorText';
+import { englishErrorText } from '../../shared/test/errorText';
 import common from '../../shared/i18n/en-US.json';
 import patrol from './i18n/en-US.json';
 
-const i18n = i18next.createInstance();
-await i18n.init({ lng: 'en-US', ns: ['common', 'patrol'], defaultNS: 'common', resources: { 'en-US': { common, patrol } } });
-const text = (e: unknown) => errorText(i18n, 'patrol', e);
+const text = await englishErrorText('patrol', patrol);
 
 describe('patrol error text', () => {
   it("shows patrol's own codes from the server's key, and the generic ones from the common namespace", () => {

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Button, Input, Space, Typography } from 'antd';
 import { PaperClipOutlined, SendOutlined } from '@ant-design/icons';
@@ -6,6 +6,7 @@ import { useCodeText } from '../codes';
 import { charCount, checkContent, contentToSend, FILES_LIMIT, MAX_CONTENT } from '../validation';
 import type { FileInfo } from '../model';
 import { UploadList } from './UploadList';
+import { FileButton } from './FileButton';
 import { addPicked, useUploads } from './useUploads';
 
 export interface ComposerProps {
@@ -24,7 +25,6 @@ export function Composer({ onSend, disabled, testid = 'msg' }: ComposerProps) {
   const [error, setError] = useState<string>();
   const [sending, setSending] = useState(false);
   const uploads = useUploads();
-  const fileInput = useRef<HTMLInputElement>(null);
 
   const submit = async () => {
     if (uploads.busy) return setError('uploading');
@@ -43,7 +43,7 @@ export function Composer({ onSend, disabled, testid = 'msg' }: ComposerProps) {
     }
   };
 
-  const pick = (list: FileList | null) => addPicked(uploads, list, fileInput.current, () => message.warning(t('filesLimit', { max: FILES_LIMIT })));
+  const pick = (files: File[]) => addPicked(uploads, files, () => message.warning(t('filesLimit', { max: FILES_LIMIT })));
 
   const count = charCount(text);
   return (
@@ -66,14 +66,11 @@ export function Composer({ onSend, disabled, testid = 'msg' }: ComposerProps) {
         aria-label={t('placeholder')}
       />
       <div className="msg-composer-bar">
-        <input ref={fileInput} type="file" multiple style={{ display: 'none' }} onChange={(e) => pick(e.target.files)} data-testid={`${testid}-file-input`} />
         <Space size={4} wrap>
           <Button type="primary" icon={<SendOutlined />} onClick={() => void submit()} loading={sending} disabled={disabled || uploads.busy} data-testid={`${testid}-send`}>
             {t('send')}
           </Button>
-          <Button icon={<PaperClipOutlined />} onClick={() => fileInput.current?.click()} disabled={disabled} data-testid={`${testid}-attach`}>
-            {t('attach')}
-          </Button>
+          <FileButton icon={<PaperClipOutlined />} label={t('attach')} multiple disabled={disabled} onPick={pick} testId={`${testid}-attach`} inputTestId={`${testid}-file-input`} />
           <Typography.Text type={count > MAX_CONTENT ? 'danger' : 'secondary'} className="msg-count">
             {count}/{MAX_CONTENT}
           </Typography.Text>

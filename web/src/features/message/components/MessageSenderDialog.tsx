@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Button, Form, Input, List, Modal, Select, Tag, Typography } from 'antd';
 import { PaperClipOutlined } from '@ant-design/icons';
@@ -8,6 +8,7 @@ import { sendMessage } from '../send';
 import { retainMessageSync } from '../store';
 import { charCount, checkContent, checkTargets, contentToSend, FILES_LIMIT, MAX_CONTENT, OTHERS_GROUP, sendTargets, type Target } from '../validation';
 import { filterChoice, useDirectoryLoaded, useGroupChoices, useTerminalChoices } from '../../../shared/directory/choices';
+import { FileButton } from './FileButton';
 import { UploadList } from './UploadList';
 import { addPicked, useUploads } from './useUploads';
 
@@ -27,6 +28,11 @@ export interface MessageSenderDialogProps {
   initialTerminals?: string[];
 }
 
+/** One list of targets (groups or terminals), searched by name. */
+function TargetSelect({ testId, ...props }: { value: string[]; onChange: (v: string[]) => void; options: { value: string; label: string; search: string }[]; placeholder: string; testId: string }) {
+  return <Select mode="multiple" allowClear filterOption={filterChoice} maxTagCount="responsive" data-testid={testId} {...props} />;
+}
+
 /** The message sender (spec §2): one message to several groups and terminals, one sms.send per target. */
 export function MessageSenderDialog({ open, onClose, initialGroups = [], initialTerminals = [] }: MessageSenderDialogProps) {
   const { t } = useTranslation('message');
@@ -44,7 +50,6 @@ export function MessageSenderDialog({ open, onClose, initialGroups = [], initial
   const [results, setResults] = useState<Result[]>([]);
   const [sending, setSending] = useState(false);
   const uploads = useUploads();
-  const fileInput = useRef<HTMLInputElement>(null);
 
   const labelOf = (t: Target) =>
     'gid' in t ? (groupChoices.find((g) => g.value === t.gid)?.label ?? t.gid) : (terminalChoices.find((x) => x.value === t.msId)?.label ?? t.msId);
@@ -78,8 +83,13 @@ export function MessageSenderDialog({ open, onClose, initialGroups = [], initial
     message.success(t('sender.done'));
   };
 
-  const pick = (list: FileList | null) => addPicked(uploads, list, fileInput.current, () => message.warning(t('filesLimit', { max: FILES_LIMIT })));
+  const pick = (files: File[]) => addPicked(uploads, files, () => message.warning(t('filesLimit', { max: FILES_LIMIT })));
 
+  /** A change of either target list clears the "no target" problem. */
+  const chooseTargets = (set: (v: string[]) => void) => (v: string[]) => {
+    set(v);
+    setTargetError(undefined);
+  };
   const groupOptions = [{ value: OTHERS_GROUP, label: t('sender.others'), search: t('sender.others').toLowerCase() }, ...groupChoices];
 
   return (
@@ -100,36 +110,10 @@ export function MessageSenderDialog({ open, onClose, initialGroups = [], initial
     >
       <Form layout="vertical" data-testid="msg-sender">
         <Form.Item label={t('groups')} validateStatus={targetError ? 'error' : undefined} help={targetError ? t(`sender.${targetError}`) : undefined}>
-          <Select
-            mode="multiple"
-            allowClear
-            value={groups}
-            onChange={(v: string[]) => {
-              setGroups(v);
-              setTargetError(undefined);
-            }}
-            options={groupOptions}
-            filterOption={filterChoice}
-            placeholder={t('sender.groupsPlaceholder')}
-            data-testid="sender-groups"
-            maxTagCount="responsive"
-          />
+          <TargetSelect value={groups} onChange={chooseTargets(setGroups)} options={groupOptions} placeholder={t('sender.groupsPlaceholder')} testId="sender-groups" />
         </Form.Item>
         <Form.Item label={t('terminals')}>
-          <Select
-            mode="multiple"
-            allowClear
-            value={terminals}
-            onChange={(v: string[]) => {
-              setTerminals(v);
-              setTargetError(undefined);
-            }}
-            options={terminalChoices}
-            filterOption={filterChoice}
-            placeholder={t('sender.terminalsPlaceholder')}
-            data-testid="sender-terminals"
-            maxTagCount="responsive"
-          />
+          <TargetSelect value={terminals} onChange={chooseTargets(setTerminals)} options={terminalChoices} placeholder={t('sender.terminalsPlaceholder')} testId="sender-terminals" />
         </Form.Item>
         <Form.Item
           label={t('content')}
@@ -150,10 +134,7 @@ export function MessageSenderDialog({ open, onClose, initialGroups = [], initial
             {charCount(text)}/{MAX_CONTENT}
           </Typography.Text>
         </Form.Item>
-        <input ref={fileInput} type="file" multiple style={{ display: 'none' }} onChange={(e) => pick(e.target.files)} data-testid="sender-file-input" />
-        <Button icon={<PaperClipOutlined />} onClick={() => fileInput.current?.click()} data-testid="sender-attach">
-          {t('attach')}
-        </Button>
+        <FileButton icon={<PaperClipOutlined />} label={t('attach')} multiple onPick={pick} testId="sender-attach" inputTestId="sender-file-input" />
         <UploadList items={uploads.items} onRemove={uploads.remove} testid="sender-upload" />
       </Form>
       {results.length > 0 && (

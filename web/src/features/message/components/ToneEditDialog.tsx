@@ -1,11 +1,12 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Form, Input, InputNumber, Modal, Space, Typography, type ButtonProps } from 'antd';
+import { Alert, Form, Input, InputNumber, Modal, Space, Typography, type ButtonProps } from 'antd';
 import { PictureOutlined, SoundOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorCode, messageApi, messageKeys, type Tone } from '../api';
 import { useCodeText } from '../codes';
 import { checkToneName, formatSize, MAX_TONE_NAME } from '../validation';
+import { FileButton } from './FileButton';
 import { UploadList } from './UploadList';
 import { useUploads } from './useUploads';
 
@@ -33,8 +34,6 @@ export function ToneEditDialog({ tone, onClose }: { tone?: Tone; onClose: () => 
   const [saving, setSaving] = useState(false);
   const sound = useUploads({ kind: 'audio', limit: 'toneSound', max: 1 });
   const icon = useUploads({ kind: 'image', limit: 'toneIcon', max: 1 });
-  const soundInput = useRef<HTMLInputElement>(null);
-  const iconInput = useRef<HTMLInputElement>(null);
 
   const soundUrl = sound.files[0]?.url ?? (sound.items.length ? undefined : tone?.fileUrl);
   const iconUrl = icon.files[0]?.url ?? (icon.items.length ? undefined : tone?.iconUrl);
@@ -97,10 +96,7 @@ export function ToneEditDialog({ tone, onClose }: { tone?: Tone; onClose: () => 
         <Form.Item label={t('tones.sound')} required validateStatus={errors.sound ? 'error' : undefined} help={help('sound')} extra={t('tones.soundHint')}>
           <Space orientation="vertical" style={{ width: '100%' }}>
             <Space>
-              <input ref={soundInput} type="file" accept={AUDIO_ACCEPT} style={{ display: 'none' }} onChange={(e) => e.target.files?.[0] && sound.add(e.target.files[0])} data-testid="tone-sound-input" />
-              <Button icon={<SoundOutlined />} onClick={() => soundInput.current?.click()} data-testid="tone-sound-pick">
-                {t('tones.chooseSound')}
-              </Button>
+              <FileButton icon={<SoundOutlined />} label={t('tones.chooseSound')} accept={AUDIO_ACCEPT} onPick={([f]) => f && sound.add(f)} testId="tone-sound-pick" inputTestId="tone-sound-input" />
               {!sound.items.length && tone?.fileName && (
                 <Typography.Text type="secondary">
                   {tone.fileName} {tone.fileSize ? formatSize(tone.fileSize) : ''}
@@ -114,10 +110,7 @@ export function ToneEditDialog({ tone, onClose }: { tone?: Tone; onClose: () => 
         <Form.Item label={t('tones.image')} required validateStatus={errors.icon ? 'error' : undefined} help={help('icon')} extra={t('tones.imageHint')}>
           <Space orientation="vertical" style={{ width: '100%' }}>
             <Space>
-              <input ref={iconInput} type="file" accept={IMAGE_ACCEPT} style={{ display: 'none' }} onChange={(e) => e.target.files?.[0] && icon.add(e.target.files[0])} data-testid="tone-icon-input" />
-              <Button icon={<PictureOutlined />} onClick={() => iconInput.current?.click()} data-testid="tone-icon-pick">
-                {t('tones.chooseImage')}
-              </Button>
+              <FileButton icon={<PictureOutlined />} label={t('tones.chooseImage')} accept={IMAGE_ACCEPT} onPick={([f]) => f && icon.add(f)} testId="tone-icon-pick" inputTestId="tone-icon-input" />
               {iconUrl && <img src={iconUrl} alt="" className="tone-icon" />}
             </Space>
             <UploadList items={icon.items} testid="tone-icon" />

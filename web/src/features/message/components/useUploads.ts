@@ -85,13 +85,12 @@ export function useUploads(opts: Options = {}) {
   };
 }
 
-/** Adds picked files until the limit (onFull tells so, once), then clears the input so the same file can be picked again. */
-export function addPicked(uploads: { add: (f: File) => boolean }, list: FileList | null, input: HTMLInputElement | null, onFull: () => void): void {
-  for (const f of Array.from(list ?? [])) {
+/** Adds picked files until the limit (onFull tells so, once). */
+export function addPicked(uploads: { add: (f: File) => boolean }, files: File[], onFull: () => void): void {
+  for (const f of files) {
     if (!uploads.add(f)) {
       onFull();
       break;
     }
   }
-  if (input) input.value = '';
 }
