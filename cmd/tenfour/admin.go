@@ -109,39 +109,48 @@ func adminBackup(ctx context.Context, args []string) error {
 	return nil
 }
 
-// openStore parses an admin command's flags (with --data/--db), checks that the required ones are given and
-// opens the migrated store.
-func openStore(ctx context.Context, fs *flag.FlagSet, cfg *config.Config, args []string, required ...string) (*db.DB, error) {
-	if err := fs.Parse(args); err != nil {
-		return nil, err
-	}
-	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
-	for _, n := range required {
-		if f := fs.Lookup(n); f == nil || strings.TrimSpace(f.Value.String()) == "" {
-			return nil, fmt.Errorf("--%s is required", n)
+// storeRun is what an admin command does with the store open, its flags parsed.
+type storeRun func(ctx context.Context, store *db.DB) error
+
+// storeCommand is an admin command over the store: declare adds the command's flags (besides --data and --db)
+// and returns its run, which is called once the flags are parsed, the required ones given and the migrated store
+// open; the store is closed after.
+func storeCommand(name string, required []string, declare func(fs *flag.FlagSet) storeRun) func(ctx context.Context, args []string) error {
+	return func(ctx context.Context, args []string) error {
+		fs := flag.NewFlagSet(name, flag.ContinueOnError)
+		cfg := storeFlags(fs)
+		run := declare(fs)
+		if err := fs.Parse(args); err != nil {
+			return err
 		}
+		if fs.NArg() > 0 {
+			return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+		}
+		for _, n := range required {
+			if f := fs.Lookup(n); f == nil || strings.TrimSpace(f.Value.String()) == "" {
+				return fmt.Errorf("--%s is required", n)
+			}
+		}
+		store, err := app.Open(ctx, *cfg)
+		if err != nil {
+			return err
+		}
+		defer store.Close()
+		return run(ctx, store)
 	}
-	return app.Open(ctx, *cfg)
 }
 
-func adminCreateCustomer(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("create-customer", flag.ContinueOnError)
-	cfg := storeFlags(fs)
+var adminCreateCustomer = storeCommand("create-customer", []string{"name"}, func(fs *flag.FlagSet) storeRun {
 	name := fs.String("name", "", "customer name (unique)")
-	store, err := openStore(ctx, fs, cfg, args, "name")
-	if err != nil {
-		return err
+	return func(ctx context.Context, store *db.DB) error {
+		id, err := tenant.Create(ctx, store, *name)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("customer %q created (id %d)\n", *name, id)
+		return nil
 	}
-	defer store.Close()
-	id, err := tenant.Create(ctx, store, *name)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("customer %q created (id %d)\n", *name, id)
-	return nil
-}
+})
 
 // accountFlags are the flags create-dispatcher and create-terminal share.
 type accountFlags struct {
@@ -174,67 +183,47 @@ func createAccount(ctx context.Context, store *db.DB, f *accountFlags, a auth.Ne
 	return nil
 }
 
-func adminCreateDispatcher(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("create-dispatcher", flag.ContinueOnError)
-	cfg := storeFlags(fs)
+var adminCreateDispatcher = storeCommand("create-dispatcher", []string{"customer", "uid", "name", "password"}, func(fs *flag.FlagSet) storeRun {
 	f := addAccountFlags(fs)
 	isAdmin := fs.Bool("admin", false, "administrator of the customer (unlocks accounts, changes others' passwords)")
 	email := fs.String("email", "", "bound e-mail address (password recovery)")
-	store, err := openStore(ctx, fs, cfg, args, "customer", "uid", "name", "password")
-	if err != nil {
-		return err
+	return func(ctx context.Context, store *db.DB) error {
+		return createAccount(ctx, store, f, auth.NewAccount{Type: auth.DispatcherType, Admin: *isAdmin, Email: *email})
 	}
-	defer store.Close()
-	return createAccount(ctx, store, f, auth.NewAccount{Type: auth.DispatcherType, Admin: *isAdmin, Email: *email})
-}
+})
 
-func adminCreateTerminal(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("create-terminal", flag.ContinueOnError)
-	cfg := storeFlags(fs)
+var adminCreateTerminal = storeCommand("create-terminal", []string{"customer", "uid", "name", "type", "password"}, func(fs *flag.FlagSet) storeRun {
 	f := addAccountFlags(fs)
 	typ := fs.String("type", "", "terminal type: "+strings.Join(auth.AccountTypes[1:], ", "))
-	store, err := openStore(ctx, fs, cfg, args, "customer", "uid", "name", "type", "password")
-	if err != nil {
-		return err
+	return func(ctx context.Context, store *db.DB) error {
+		if *typ == auth.DispatcherType {
+			return errors.New("type 20 is a dispatcher: use create-dispatcher")
+		}
+		return createAccount(ctx, store, f, auth.NewAccount{Type: *typ})
 	}
-	defer store.Close()
-	if *typ == auth.DispatcherType {
-		return errors.New("type 20 is a dispatcher: use create-dispatcher")
-	}
-	return createAccount(ctx, store, f, auth.NewAccount{Type: *typ})
-}
+})
 
-func adminResetPassword(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("reset-password", flag.ContinueOnError)
-	cfg := storeFlags(fs)
+var adminResetPassword = storeCommand("reset-password", []string{"uid", "password"}, func(fs *flag.FlagSet) storeRun {
 	uid := fs.String("uid", "", "account number")
 	pw := fs.String("password", "", "new password: 6 digits, or 8-64 characters with upper, lower, digit and one of "+auth.PasswordSpecials)
-	store, err := openStore(ctx, fs, cfg, args, "uid", "password")
-	if err != nil {
-		return err
+	return func(ctx context.Context, store *db.DB) error {
+		if err := auth.ResetPassword(ctx, store, *uid, *pw); err != nil {
+			return err
+		}
+		fmt.Printf("password of %s reset; its sessions ended\n", *uid)
+		return nil
 	}
-	defer store.Close()
-	if err := auth.ResetPassword(ctx, store, *uid, *pw); err != nil {
-		return err
-	}
-	fmt.Printf("password of %s reset; its sessions ended\n", *uid)
-	return nil
-}
+})
 
-func adminLinkOAuth(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("link-oauth", flag.ContinueOnError)
-	cfg := storeFlags(fs)
+var adminLinkOAuth = storeCommand("link-oauth", []string{"uid", "platform", "oauth"}, func(fs *flag.FlagSet) storeRun {
 	uid := fs.String("uid", "", "account number")
 	platform := fs.String("platform", "", "identity provider name, as the console sends it")
 	oauth := fs.String("oauth", "", "the external identity (kept hashed: it signs in like a password)")
-	store, err := openStore(ctx, fs, cfg, args, "uid", "platform", "oauth")
-	if err != nil {
-		return err
+	return func(ctx context.Context, store *db.DB) error {
+		if err := auth.LinkOAuth(ctx, store, *uid, *platform, *oauth); err != nil {
+			return err
+		}
+		fmt.Printf("%s identity linked to %s\n", *platform, *uid)
+		return nil
 	}
-	defer store.Close()
-	if err := auth.LinkOAuth(ctx, store, *uid, *platform, *oauth); err != nil {
-		return err
-	}
-	fmt.Printf("%s identity linked to %s\n", *platform, *uid)
-	return nil
-}
+})

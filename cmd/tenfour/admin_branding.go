@@ -64,9 +64,7 @@ func customerID(ctx context.Context, store *db.DB, name string) (int64, error) {
 	return id, err
 }
 
-func adminBranding(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("branding", flag.ContinueOnError)
-	cfg := storeFlags(fs)
+var adminBranding = storeCommand("branding", []string{"host"}, func(fs *flag.FlagSet) storeRun {
 	host := fs.String("host", "", "host name the console is opened at")
 	del := fs.Bool("delete", false, "remove the host's branding record")
 	fields := newFieldFlags(fs, [][2]string{
@@ -76,53 +74,48 @@ func adminBranding(ctx context.Context, args []string) error {
 		{"calling-color", "colour of a call in progress"}, {"login-frame-color", "login frame colour"},
 		{"login-bg", "login page background (colour or image URL)"}, {"copyright", "copyright line"},
 	})
-	store, err := openStore(ctx, fs, cfg, args, "host")
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	bs := branding.NewStore(store)
-	if *del {
-		if err := bs.DeleteBranding(ctx, *host); err != nil {
-			return fmt.Errorf("branding of %s: %w", *host, err)
+	return func(ctx context.Context, store *db.DB) error {
+		bs := branding.NewStore(store)
+		if *del {
+			if err := bs.DeleteBranding(ctx, *host); err != nil {
+				return fmt.Errorf("branding of %s: %w", *host, err)
+			}
+			fmt.Printf("branding of %s removed\n", *host)
+			return nil
 		}
-		fmt.Printf("branding of %s removed\n", *host)
-		return nil
-	}
-	b, err := bs.Branding(ctx, *host)
-	missing := errors.Is(err, db.ErrNotFound)
-	if err != nil && !missing {
-		return err
-	}
-	var rm branding.Remark
-	if b.Remark != "" {
-		if err := json.Unmarshal([]byte(b.Remark), &rm); err != nil {
-			return fmt.Errorf("stored remark: %w", err)
-		}
-	}
-	changed := fields.apply(fs, map[string]*string{"sys-name": &b.SysName, "logo-url": &b.LogoURL, "mini-logo-url": &b.MiniLogoURL,
-		"css-url": &b.CSSURL, "theme-color": &b.ThemeColor, "tab-color": &b.TabColor, "sub-theme-color": &b.SubThemeColor,
-		"weight-theme-color": &b.WeightThemeColor, "calling-color": &b.CallingColor, "copyright": &b.Copyright,
-		"login-frame-color": &rm.LoginFrameColor, "login-bg": &rm.LogoPageBg})
-	if !changed && missing {
-		return fmt.Errorf("host %s has no branding record (give fields to create one)", *host)
-	}
-	if changed {
-		b.Remark = branding.EncodeRemark(rm)
-		if err := bs.SetBranding(ctx, *host, b); err != nil {
+		b, err := bs.Branding(ctx, *host)
+		missing := errors.Is(err, db.ErrNotFound)
+		if err != nil && !missing {
 			return err
 		}
+		var rm branding.Remark
+		if b.Remark != "" {
+			if err := json.Unmarshal([]byte(b.Remark), &rm); err != nil {
+				return fmt.Errorf("stored remark: %w", err)
+			}
+		}
+		changed := fields.apply(fs, map[string]*string{"sys-name": &b.SysName, "logo-url": &b.LogoURL, "mini-logo-url": &b.MiniLogoURL,
+			"css-url": &b.CSSURL, "theme-color": &b.ThemeColor, "tab-color": &b.TabColor, "sub-theme-color": &b.SubThemeColor,
+			"weight-theme-color": &b.WeightThemeColor, "calling-color": &b.CallingColor, "copyright": &b.Copyright,
+			"login-frame-color": &rm.LoginFrameColor, "login-bg": &rm.LogoPageBg})
+		if !changed && missing {
+			return fmt.Errorf("host %s has no branding record (give fields to create one)", *host)
+		}
+		if changed {
+			b.Remark = branding.EncodeRemark(rm)
+			if err := bs.SetBranding(ctx, *host, b); err != nil {
+				return err
+			}
+		}
+		saved, err := bs.Branding(ctx, *host)
+		if err != nil {
+			return err
+		}
+		return printJSON(saved)
 	}
-	saved, err := bs.Branding(ctx, *host)
-	if err != nil {
-		return err
-	}
-	return printJSON(saved)
-}
+})
 
-func adminClientConfig(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("client-config", flag.ContinueOnError)
-	cfg := storeFlags(fs)
+var adminClientConfig = storeCommand("client-config", []string{"host"}, func(fs *flag.FlagSet) storeRun {
 	host := fs.String("host", "", "host name the console is opened at")
 	fields := newFieldFlags(fs, [][2]string{
 		{"title", "title"}, {"logo", "logo"}, {"top-ico", "top icon"}, {"date-format", "date format (default MM/dd/yyyy)"},
@@ -130,134 +123,111 @@ func adminClientConfig(ctx context.Context, args []string) error {
 		{"more-screen-url", "more-screen URL"},
 	})
 	autoLogin := fs.String("auto-login-keys", "", "comma-separated auto-login keys (empty: none)")
-	store, err := openStore(ctx, fs, cfg, args, "host")
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	bs := branding.NewStore(store)
-	c, err := bs.ClientConfig(ctx, *host)
-	if err != nil {
-		return err
-	}
-	changed := fields.apply(fs, map[string]*string{"title": &c.Title, "logo": &c.Logo, "top-ico": &c.TopIco,
-		"date-format": &c.DateFormat, "maps-key": &c.MapsKey, "version": &c.Version, "speed-unit": &c.SpeedUnit,
-		"more-screen-url": &c.MoreScreenUrl})
-	if setFlags(fs)["auto-login-keys"] {
-		c.AutoLoginKeys, changed = []string{}, true
-		for _, k := range strings.Split(*autoLogin, ",") {
-			if k = strings.TrimSpace(k); k != "" {
-				c.AutoLoginKeys = append(c.AutoLoginKeys, k)
+	return func(ctx context.Context, store *db.DB) error {
+		bs := branding.NewStore(store)
+		c, err := bs.ClientConfig(ctx, *host)
+		if err != nil {
+			return err
+		}
+		changed := fields.apply(fs, map[string]*string{"title": &c.Title, "logo": &c.Logo, "top-ico": &c.TopIco,
+			"date-format": &c.DateFormat, "maps-key": &c.MapsKey, "version": &c.Version, "speed-unit": &c.SpeedUnit,
+			"more-screen-url": &c.MoreScreenUrl})
+		if setFlags(fs)["auto-login-keys"] {
+			c.AutoLoginKeys, changed = []string{}, true
+			for _, k := range strings.Split(*autoLogin, ",") {
+				if k = strings.TrimSpace(k); k != "" {
+					c.AutoLoginKeys = append(c.AutoLoginKeys, k)
+				}
 			}
 		}
-	}
-	if changed {
-		if err := bs.SetClientConfig(ctx, *host, c); err != nil {
-			return err
+		if changed {
+			if err := bs.SetClientConfig(ctx, *host, c); err != nil {
+				return err
+			}
+			if c, err = bs.ClientConfig(ctx, *host); err != nil {
+				return err
+			}
 		}
-		if c, err = bs.ClientConfig(ctx, *host); err != nil {
-			return err
-		}
+		return printJSON(c)
 	}
-	return printJSON(c)
-}
+})
 
-func adminDSConfig(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("ds-config", flag.ContinueOnError)
-	cfg := storeFlags(fs)
+var adminDSConfig = storeCommand("ds-config", []string{"customer"}, func(fs *flag.FlagSet) storeRun {
 	customer := fs.String("customer", "", "customer name")
 	setList := fs.String("set", "", "comma-separated key=value switches (0 disables), e.g. broadcast=0,patrol=1")
 	unset := fs.String("unset", "", "comma-separated keys to remove (back to enabled)")
-	store, err := openStore(ctx, fs, cfg, args, "customer")
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	cid, err := customerID(ctx, store, *customer)
-	if err != nil {
-		return err
-	}
-	bs := branding.NewStore(store)
-	c, err := bs.DSConfig(ctx, cid)
-	if err != nil {
-		return err
-	}
-	changed := false
-	for _, kv := range strings.Split(*setList, ",") {
-		if kv = strings.TrimSpace(kv); kv == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(kv, "=")
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if !ok || err != nil {
-			return fmt.Errorf("--set %q: want key=number", kv)
-		}
-		c[strings.TrimSpace(k)], changed = n, true
-	}
-	for _, k := range strings.Split(*unset, ",") {
-		if k = strings.TrimSpace(k); k != "" {
-			delete(c, k)
-			changed = true
-		}
-	}
-	if changed {
-		if err := bs.SetDSConfig(ctx, cid, c); err != nil {
+	return func(ctx context.Context, store *db.DB) error {
+		cid, err := customerID(ctx, store, *customer)
+		if err != nil {
 			return err
 		}
+		bs := branding.NewStore(store)
+		c, err := bs.DSConfig(ctx, cid)
+		if err != nil {
+			return err
+		}
+		changed := false
+		for _, kv := range strings.Split(*setList, ",") {
+			if kv = strings.TrimSpace(kv); kv == "" {
+				continue
+			}
+			k, v, ok := strings.Cut(kv, "=")
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if !ok || err != nil {
+				return fmt.Errorf("--set %q: want key=number", kv)
+			}
+			c[strings.TrimSpace(k)], changed = n, true
+		}
+		for _, k := range strings.Split(*unset, ",") {
+			if k = strings.TrimSpace(k); k != "" {
+				delete(c, k)
+				changed = true
+			}
+		}
+		if changed {
+			if err := bs.SetDSConfig(ctx, cid, c); err != nil {
+				return err
+			}
+		}
+		return printJSON(c.Effective())
 	}
-	return printJSON(c.Effective())
-}
+})
 
-func adminAccountType(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("account-type", flag.ContinueOnError)
-	cfg := storeFlags(fs)
+var adminAccountType = storeCommand("account-type", []string{"uid", "type"}, func(fs *flag.FlagSet) storeRun {
 	uid := fs.String("uid", "", "account number")
 	code := fs.String("type", "", `feature access code: "1" or "-2"`)
-	store, err := openStore(ctx, fs, cfg, args, "uid", "type")
-	if err != nil {
-		return err
+	return func(ctx context.Context, store *db.DB) error {
+		if err := auth.SetAccountType(ctx, store, *uid, *code); err != nil {
+			return err
+		}
+		fmt.Printf("account %s has account type %s\n", *uid, *code)
+		return nil
 	}
-	defer store.Close()
-	if err := auth.SetAccountType(ctx, store, *uid, *code); err != nil {
-		return err
-	}
-	fmt.Printf("account %s has account type %s\n", *uid, *code)
-	return nil
-}
+})
 
-func adminHostAssign(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("host-assign", flag.ContinueOnError)
-	cfg := storeFlags(fs)
+var adminHostAssign = storeCommand("host-assign", []string{"host", "customer"}, func(fs *flag.FlagSet) storeRun {
 	host := fs.String("host", "", "host name")
 	customer := fs.String("customer", "", "customer name")
-	store, err := openStore(ctx, fs, cfg, args, "host", "customer")
-	if err != nil {
-		return err
+	return func(ctx context.Context, store *db.DB) error {
+		cid, err := customerID(ctx, store, *customer)
+		if err != nil {
+			return err
+		}
+		if err := branding.NewStore(store).AssignHost(ctx, *host, cid); err != nil {
+			return err
+		}
+		fmt.Printf("host %s belongs to customer %q: its dispatchers of account type 1 may theme it\n", *host, *customer)
+		return nil
 	}
-	defer store.Close()
-	cid, err := customerID(ctx, store, *customer)
-	if err != nil {
-		return err
-	}
-	if err := branding.NewStore(store).AssignHost(ctx, *host, cid); err != nil {
-		return err
-	}
-	fmt.Printf("host %s belongs to customer %q: its dispatchers of account type 1 may theme it\n", *host, *customer)
-	return nil
-}
+})
 
-func adminHostUnassign(ctx context.Context, args []string) error {
-	fs := flag.NewFlagSet("host-unassign", flag.ContinueOnError)
-	cfg := storeFlags(fs)
+var adminHostUnassign = storeCommand("host-unassign", []string{"host"}, func(fs *flag.FlagSet) storeRun {
 	host := fs.String("host", "", "host name")
-	store, err := openStore(ctx, fs, cfg, args, "host")
-	if err != nil {
-		return err
+	return func(ctx context.Context, store *db.DB) error {
+		if err := branding.NewStore(store).UnassignHost(ctx, *host); err != nil {
+			return fmt.Errorf("host %s: %w", *host, err)
+		}
+		fmt.Printf("host %s belongs to no customer\n", *host)
+		return nil
 	}
-	defer store.Close()
-	if err := branding.NewStore(store).UnassignHost(ctx, *host); err != nil {
-		return fmt.Errorf("host %s: %w", *host, err)
-	}
-	fmt.Printf("host %s belongs to no customer\n", *host)
-	return nil
-}
+})
