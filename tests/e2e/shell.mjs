@@ -60,7 +60,7 @@ export const shellCases = [
         // The map card too; its message action opens the terminal's conversation.
         await page.goto(`${new URL(page.url()).origin}/monitoring?msId=${U.actions}`);
         const card = `[data-testid=map-terminal-card][data-cid="${U.actions}"] [data-testid=terminal-actions]`;
-        await page.waitForSelector(card, { timeout: 20_000 });
+        await page.waitForSelector(card, { timeout: 45_000 }); // the map screen's first load is the heaviest
         const cardSet = await actionsIn(page, card);
         expect(JSON.stringify(cardSet) === JSON.stringify(set), `the map card offers ${cardSet.join(', ')}, the panel ${set.join(', ')}`);
         await page.click(`${card} [data-action=message]`);
@@ -105,7 +105,7 @@ export const shellCases = [
         expect(/30 minutes ago/.test(await info.textContent()), 'the info panel writes the age out');
         await page.goto(`${new URL(page.url()).origin}/monitoring?msId=${U.stale}`);
         const card = `[data-testid=map-terminal-card][data-cid="${U.stale}"] [data-testid=position]`;
-        await page.waitForSelector(`${card}[data-stale="1"] [data-testid=position-stale]`, { timeout: 20_000 });
+        await page.waitForSelector(`${card}[data-stale="1"] [data-testid=position-stale]`, { timeout: 45_000 });
 
         // Back on the real time, the same fix is current.
         await page.clock.setFixedTime(Date.now());
@@ -124,7 +124,7 @@ export const shellCases = [
         await phonePage(await open(MOBILE), U.monitor);
         const { page: con } = await consolePage(await open({ viewport: SMALL_SCREEN }));
         await pick(con, U.monitor);
-        await con.click(`[data-testid=terminal-info] [data-testid=terminal-actions] [data-action=monitor]`);
+        await con.click('[data-testid=terminal-info] [data-testid=video-monitor]');
         const session = '[data-testid=videocall-session][data-kind=monitor]';
         await con.waitForSelector(`${session}[data-state=connected]`, { timeout: 15_000 });
         const panel = await (await con.$(session)).boundingBox();
