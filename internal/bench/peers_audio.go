@@ -35,6 +35,7 @@ import (
 
 	"tenfour/internal/app"
 	"tenfour/internal/config"
+	"tenfour/internal/media/rtcapi"
 	"tenfour/internal/sim"
 	"tenfour/internal/termclient"
 )
@@ -107,23 +108,14 @@ type benchSub struct {
 func newBenchSub(max int) *benchSub { return &benchSub{arrived: make([]atomic.Int64, max)} }
 
 func (s *benchSub) read(t *webrtc.TrackRemote) {
-	buf := make([]byte, 1500)
-	for {
-		n, _, err := t.Read(buf)
-		if err != nil {
-			return
-		}
+	rtcapi.EachPacket(t, func(p *rtp.Packet) {
 		now := time.Now().UnixNano()
-		var p rtp.Packet
-		if p.Unmarshal(buf[:n]) != nil {
-			continue
-		}
 		if idx, ok := packetIndex(p.Payload); ok && idx < len(s.arrived) {
 			if s.arrived[idx].CompareAndSwap(0, now) {
 				s.count.Add(1)
 			}
 		}
-	}
+	})
 }
 
 // benchPayload is a silent 20 ms Opus frame followed by the packet's index (4 bytes, big-endian).

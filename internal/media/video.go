@@ -448,16 +448,7 @@ func (f *Feed) read(tr *webrtc.TrackRemote) {
 	if f.video && f.Sinks() > 0 {
 		f.RequestKeyframe()
 	}
-	buf := make([]byte, 1500)
-	var pkt rtp.Packet
-	for {
-		n, _, err := tr.Read(buf)
-		if err != nil {
-			return
-		}
-		if pkt.Unmarshal(buf[:n]) != nil {
-			continue
-		}
+	rtcapi.EachPacket(tr, func(pkt *rtp.Packet) {
 		if f.firstAt.Load() == 0 && f.firstAt.CompareAndSwap(0, time.Now().UnixNano()) {
 			if p := f.onFirst.Swap(nil); p != nil {
 				(*p)()
@@ -482,30 +473,23 @@ func (f *Feed) read(tr *webrtc.TrackRemote) {
 		if r := f.rec.Load(); r != nil { // after the receivers: a copy into the recorder's queue, never a wait
 			r.push(f.video, f.id, &h, pkt.Payload, now)
 		}
-	}
+	})
 }
 
 // Sink is what a party receives on one kind: one outgoing track whose sequence numbers and timestamps stay
 // continuous when the feed behind it changes (a party that reconnected).
 type Sink struct {
 	track  *webrtc.TrackLocalStaticRTP
-	clock  int64
 	source atomic.Pointer[Feed]
 
-	mu      sync.Mutex
-	cur     uint64
-	started bool
-	seqOff  uint16
-	tsOff   uint32
-	lastSeq uint16
-	lastTS  uint32
-	lastAt  int64
+	mu  sync.Mutex
+	seq rebase // its clock is the kind's
 
 	written, frames atomic.Uint64
 }
 
 func newSink(track *webrtc.TrackLocalStaticRTP, clock int64) *Sink {
-	return &Sink{track: track, clock: clock}
+	return &Sink{track: track, seq: rebase{clock: clock}}
 }
 
 // Written counts packets written to this receiver; Frames the video frames among them (marker bits).
@@ -516,26 +500,12 @@ func (s *Sink) write(src uint64, h *rtp.Header, payload []byte, now int64) bool 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := *h
-	if src != s.cur {
-		if s.started {
-			gap := max(uint32(max(now-s.lastAt, 0)*s.clock/1_000_000_000), 1)
-			s.seqOff = s.lastSeq + 1 - h.SequenceNumber
-			s.tsOff = s.lastTS + gap - h.Timestamp
-		}
-		s.cur = src
-	}
-	out.SequenceNumber = h.SequenceNumber + s.seqOff
-	out.Timestamp = h.Timestamp + s.tsOff
-	if !s.started || int16(out.SequenceNumber-s.lastSeq) > 0 {
-		s.lastSeq, s.lastTS = out.SequenceNumber, out.Timestamp
-	}
-	s.started = true
-	s.lastAt = now
+	s.seq.apply(src, &out, now)
 	if err := s.track.WriteRTP(&rtp.Packet{Header: out, Payload: payload}); err != nil {
 		return false
 	}
 	s.written.Add(1)
-	if out.Marker && s.clock == 90000 {
+	if out.Marker && s.seq.clock == 90000 {
 		s.frames.Add(1)
 	}
 	return true

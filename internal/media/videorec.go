@@ -74,7 +74,7 @@ type vrecPacket struct {
 }
 
 // rebase keeps one kind's sequence numbers and timestamps continuous when the feed behind it changes (a party
-// that reconnected), like a Sink.
+// that reconnected): a Sink's numbering, and a recording's.
 type rebase struct {
 	cur     uint64
 	started bool
@@ -86,22 +86,24 @@ type rebase struct {
 	clock   int64
 }
 
-func (r *rebase) apply(p *vrecPacket) {
-	if p.src != r.cur {
+// apply renumbers h, a packet of feed src that arrived at (ns since epoch): a new feed goes on one packet and
+// the time that passed after the last one of the previous feed.
+func (r *rebase) apply(src uint64, h *rtp.Header, at int64) {
+	if src != r.cur {
 		if r.started {
-			gap := max(uint32(max(p.at-r.lastAt, 0)*r.clock/1_000_000_000), 1)
-			r.seqOff = r.lastSeq + 1 - p.h.SequenceNumber
-			r.tsOff = r.lastTS + gap - p.h.Timestamp
+			gap := max(uint32(max(at-r.lastAt, 0)*r.clock/1_000_000_000), 1)
+			r.seqOff = r.lastSeq + 1 - h.SequenceNumber
+			r.tsOff = r.lastTS + gap - h.Timestamp
 		}
-		r.cur = p.src
+		r.cur = src
 	}
-	p.h.SequenceNumber += r.seqOff
-	p.h.Timestamp += r.tsOff
-	if !r.started || int16(p.h.SequenceNumber-r.lastSeq) > 0 {
-		r.lastSeq, r.lastTS = p.h.SequenceNumber, p.h.Timestamp
+	h.SequenceNumber += r.seqOff
+	h.Timestamp += r.tsOff
+	if !r.started || int16(h.SequenceNumber-r.lastSeq) > 0 {
+		r.lastSeq, r.lastTS = h.SequenceNumber, h.Timestamp
 	}
 	r.started = true
-	r.lastAt = p.at
+	r.lastAt = at
 }
 
 // VideoRecorder records one party of a video session.
@@ -278,7 +280,7 @@ func (r *VideoRecorder) start() error {
 
 func (r *VideoRecorder) write(p *vrecPacket) {
 	if p.video {
-		r.vr.apply(p)
+		r.vr.apply(p.src, &p.h, p.at)
 		if r.res.Packets == 0 {
 			r.firstTS = p.h.Timestamp
 		}
@@ -286,7 +288,7 @@ func (r *VideoRecorder) write(p *vrecPacket) {
 			r.lastTS = p.h.Timestamp
 		}
 	} else {
-		r.ar.apply(p)
+		r.ar.apply(p.src, &p.h, p.at)
 	}
 	if err := r.mux.WriteRTP(p.video, p.at, &rtp.Packet{Header: p.h, Payload: p.payload}); err == nil {
 		r.res.Packets++

@@ -53,7 +53,6 @@ type Media struct {
 
 	watched  // mu guards what follows
 	recv     []Packet
-	state    webrtc.PeerConnectionState
 	onCand   func(webrtc.ICECandidateInit)
 	pendingC []webrtc.ICECandidateInit
 	report   *rtcp.ReceptionReport // the server's last report block on the microphone's stream
@@ -105,12 +104,7 @@ func NewMedia(opts MediaOptions) (*Media, error) {
 	}
 	go m.readRTCP(tr.Sender())
 	pc.OnTrack(func(t *webrtc.TrackRemote, _ *webrtc.RTPReceiver) { m.readLoop(t) })
-	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
-		m.mu.Lock()
-		m.state = s
-		m.notifyLocked()
-		m.mu.Unlock()
-	})
+	m.follow(pc)
 	pc.OnICECandidate(func(c *webrtc.ICECandidate) {
 		if c == nil {
 			return
@@ -184,16 +178,7 @@ func (m *Media) SelectedCandidateType() string {
 }
 
 func (m *Media) readLoop(t *webrtc.TrackRemote) {
-	buf := make([]byte, 1500)
-	for {
-		n, _, err := t.Read(buf)
-		if err != nil {
-			return
-		}
-		var p rtp.Packet
-		if p.Unmarshal(buf[:n]) != nil {
-			continue
-		}
+	rtcapi.EachPacket(t, func(p *rtp.Packet) {
 		rec := Packet{Seq: p.SequenceNumber, TS: p.Timestamp, SSRC: p.SSRC, Marker: p.Marker, Ext: p.Extension,
 			At: time.Now()}
 		if m.opts.KeepPayloads {
@@ -205,7 +190,7 @@ func (m *Media) readLoop(t *webrtc.TrackRemote) {
 		m.recv = append(m.recv, rec)
 		m.notifyLocked()
 		m.mu.Unlock()
-	}
+	})
 }
 
 // Continuous says whether packets arrived as one stream — sequence numbers up by exactly one, timestamps never

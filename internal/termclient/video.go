@@ -39,7 +39,6 @@ type Video struct {
 	sent    atomic.Uint64 // frames sent
 
 	watched  // mu guards what follows
-	state    webrtc.PeerConnectionState
 	vPackets int
 	vFrames  int // video packets with the marker bit: frames received
 	vKey     int // keyframes seen (VP8 key bit / H.264 IDR in the first packet of a frame)
@@ -131,12 +130,7 @@ func OpenVideo(ctx context.Context, sig Caller, mo MediaOptions, callID, codec s
 		go v.readRTCP(t.Sender())
 	}
 	pc.OnTrack(func(t *webrtc.TrackRemote, _ *webrtc.RTPReceiver) { v.readLoop(t) })
-	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
-		v.mu.Lock()
-		v.state = s
-		v.notifyLocked()
-		v.mu.Unlock()
-	})
+	v.follow(pc)
 	var pending []webrtc.ICECandidateInit
 	var answered atomic.Bool
 	var pmu sync.Mutex
@@ -214,23 +208,14 @@ func (v *Video) KeyframeRequests() uint64 { return v.plis.Load() }
 func (v *Video) readLoop(t *webrtc.TrackRemote) {
 	video := t.Kind() == webrtc.RTPCodecTypeVideo
 	h264 := strings.EqualFold(t.Codec().MimeType, webrtc.MimeTypeH264)
-	buf := make([]byte, 1500)
-	var p rtp.Packet
-	for {
-		n, _, err := t.Read(buf)
-		if err != nil {
-			return
-		}
-		if p.Unmarshal(buf[:n]) != nil {
-			continue
-		}
+	rtcapi.EachPacket(t, func(p *rtp.Packet) {
 		now := time.Now()
 		v.mu.Lock()
+		defer v.mu.Unlock()
 		if !video {
 			v.aPackets++
 			v.notifyLocked()
-			v.mu.Unlock()
-			continue
+			return
 		}
 		if v.vPackets == 0 {
 			v.firstAt = now
@@ -252,8 +237,7 @@ func (v *Video) readLoop(t *webrtc.TrackRemote) {
 			}
 		}
 		v.notifyLocked()
-		v.mu.Unlock()
-	}
+	})
 }
 
 // VideoStats is what the session received so far.

@@ -12,7 +12,18 @@ import (
 // moment, waking whoever waits in until. Media and Video embed it for their connection state and counts.
 type watched struct {
 	mu      sync.Mutex
-	changed chan struct{} // closed at the next change; made at first use
+	changed chan struct{}              // closed at the next change; made at first use
+	state   webrtc.PeerConnectionState // of the PeerConnection followed
+}
+
+// follow keeps state as pc's connection state, waking the waiters at each change.
+func (w *watched) follow(pc *webrtc.PeerConnection) {
+	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
+		w.mu.Lock()
+		w.state = s
+		w.notifyLocked()
+		w.mu.Unlock()
+	})
 }
 
 // notifyLocked wakes the waiters; mu is held.
