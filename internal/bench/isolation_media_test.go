@@ -86,33 +86,27 @@ func newMediaAbuser(t *testing.T, w *world) *mediaAbuser {
 func (m *mediaAbuser) run(ctx context.Context) {
 	for ctx.Err() == nil {
 		var wg sync.WaitGroup
-		for range isoSnapshots {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				m.snaps.Add(1)
-				ok, busy := m.snap(ctx)
-				if ctx.Err() != nil && !ok { // cut by the phase's end, not answered
-					m.snaps.Add(-1)
-					return
-				}
-				count(ok, busy, &m.snapsOK, &m.snapsBusy, &m.other)
-			}()
-		}
-		for range isoUploads {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				m.uploads.Add(1)
-				ok, busy := m.upload(ctx)
-				if ctx.Err() != nil && !ok {
-					m.uploads.Add(-1)
-					return
-				}
-				count(ok, busy, &m.uploadsOK, &m.uploadsBusy, &m.other)
-			}()
-		}
+		m.ask(ctx, &wg, isoSnapshots, m.snap, &m.snaps, &m.snapsOK, &m.snapsBusy)
+		m.ask(ctx, &wg, isoUploads, m.upload, &m.uploads, &m.uploadsOK, &m.uploadsBusy)
 		wg.Wait()
+	}
+}
+
+// ask starts n requests of one kind (do) at once, each counted as asked, then by its answer (count).
+func (m *mediaAbuser) ask(ctx context.Context, wg *sync.WaitGroup, n int, do func(context.Context) (ok, busy bool),
+	asked, okN, busyN *atomic.Int64) {
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			asked.Add(1)
+			ok, busy := do(ctx)
+			if ctx.Err() != nil && !ok { // cut by the phase's end, not answered
+				asked.Add(-1)
+				return
+			}
+			count(ok, busy, okN, busyN, &m.other)
+		}()
 	}
 }
 

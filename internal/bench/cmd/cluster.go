@@ -42,11 +42,8 @@ func (r *runner) clusterScale(ctx context.Context) error {
 // clusterRows are the rows of issue 20's cluster.
 func (r *runner) clusterRows() []bench.Row {
 	var rows []bench.Row
-	rows = append(rows, r.measured("alarm to 20 consoles spread over 3 nodes (publish on node 3 → frame read by each console)",
-		"p99 < 250 ms", "cluster.alarm_p99_ms", "cluster", func(p99 float64) (bench.Status, string) {
-			return bench.Verdict(p99 < 250), r.spread("cluster.alarm", "p99", p99,
-				"deliveries (durable: stored in PostgreSQL, then NATS; one machine for all)")
-		}))
+	rows = append(rows, r.spreadRow("alarm to 20 consoles spread over 3 nodes (publish on node 3 → frame read by each console)",
+		"cluster.alarm", "p99", 250, "deliveries (durable: stored in PostgreSQL, then NATS; one machine for all)"))
 	rows = append(rows, r.measured("group floor re-taken on another node after its node's loss",
 		"< 2 s", "cluster.floor_retake_s", "cluster", func(v float64) (bench.Status, string) {
 			return bench.Verdict(v < 2), fmt.Sprintf("%.2f s (lease TTL 1.5 s)", v)
@@ -75,11 +72,8 @@ func (r *runner) clusterRows() []bench.Row {
 // clusterMediaRows are the rows of voice across nodes (docs/adr/0026, TestClusterMediaLatency).
 func (r *runner) clusterMediaRows() []bench.Row {
 	var rows []bench.Row
-	rows = append(rows, r.measured("cross-node PTT access with 60 ms RTT (talkers on nodes 3 and 2 press in turn: each press takes the group's floor lease from the other node)",
-		"p95 < 150 ms", "cluster.ptt_rtt60_p95_ms", "cluster", func(p95 float64) (bench.Status, string) {
-			return bench.Verdict(p95 < 150), r.spread("cluster.ptt_rtt60", "p95", p95,
-				"presses (floor.request sent → granted read at the talker)")
-		}))
+	rows = append(rows, r.spreadRow("cross-node PTT access with 60 ms RTT (talkers on nodes 3 and 2 press in turn: each press takes the group's floor lease from the other node)",
+		"cluster.ptt_rtt60", "p95", 150, "presses (floor.request sent → granted read at the talker)"))
 	rows = append(rows, r.measured("server-added delay per node hop (listener on node 2 vs listener on the talker's node 3, same packets)",
 		"< 5 ms", "cluster.hop_p99_ms", "cluster", func(p99 float64) (bench.Status, string) {
 			p50, _ := r.fig("cluster.hop_p50_ms")
@@ -90,6 +84,13 @@ func (r *runner) clusterMediaRows() []bench.Row {
 				p50, p99, n, talkerNode, lane)
 		}))
 	return rows
+}
+
+// spreadRow is the row of a latency of the cluster step whose figures are key_<pct>_ms, key_p50_ms and key_n:
+// met when the percentile pct is under limit ms.
+func (r *runner) spreadRow(name, key, pct string, limit float64, of string) bench.Row {
+	return r.measured(name, fmt.Sprintf("%s < %g ms", pct, limit), key+"_"+pct+"_ms", "cluster",
+		func(v float64) (bench.Status, string) { return bench.Verdict(v < limit), r.spread(key, pct, v, of) })
 }
 
 // spread is a latency row's figure: the median of measurement key (key_p50_ms), its percentile pct at v ms and

@@ -74,47 +74,31 @@ func (r *runner) peers(ctx context.Context) error {
 	pr := &peerResults
 	// Audio: 200 subscribers, 500 packets (10 s) measured, each server alone on the machine.
 	ao := bench.AudioOptions{Subscribers: *peerSubscribers, Packets: 500, Log: r.log}
-	step := func(d time.Duration) (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, d) }
-
-	c, cancel := step(2 * time.Minute)
-	ao.Bin, ao.Dir = tenfour, filepath.Join(r.out, "peers", "audio-tenfour")
-	stopPerf := func() {}
-	if *peerPerf {
-		ao.OnPhase, stopPerf = r.phasePerf("tenfour")
-	}
-	ours, err := bench.RunAudioTenfour(c, ao)
-	stopPerf()
-	cancel()
-	pr.audio, pr.audioErr = &ours, err
-	fmt.Fprintf(r.log, "peers: audio %s (err %v)\n", audioText(&ours), err)
-	if pr.lkErr = built(lk); pr.lkErr == nil {
-		c, cancel = step(2 * time.Minute)
-		ao.Bin, ao.Dir = lk, filepath.Join(r.out, "peers", "audio-livekit")
+	audio := func(bin, server string, run func(context.Context, bench.AudioOptions) (bench.AudioResult, error)) (*bench.AudioResult, error) {
+		o := ao
+		o.Bin, o.Dir = bin, filepath.Join(r.out, "peers", "audio-"+server)
+		stopPerf := func() {}
 		if *peerPerf {
-			ao.OnPhase, stopPerf = r.phasePerf("livekit")
+			o.OnPhase, stopPerf = r.phasePerf(server)
 		}
-		theirs, err := bench.RunAudioLiveKit(c, ao)
-		stopPerf()
-		cancel()
-		pr.lkAudio, pr.lkErr = &theirs, err
-		fmt.Fprintf(r.log, "peers: audio %s (err %v)\n", audioText(&theirs), err)
+		defer stopPerf()
+		return peerStep(ctx, r, 2*time.Minute, "audio", audioText, func(c context.Context) (bench.AudioResult, error) { return run(c, o) })
+	}
+	pr.audio, pr.audioErr = audio(tenfour, "tenfour", bench.RunAudioTenfour)
+	if pr.lkErr = built(lk); pr.lkErr == nil {
+		pr.lkAudio, pr.lkErr = audio(lk, "livekit", bench.RunAudioLiveKit)
 	}
 
 	// Fan-out: N clients, one request every 10 s each, a 10 s window, 20 events to all (a p99 over 5 was one event's).
 	fo := bench.FanoutOptions{Clients: *peerClients, Every: 10 * time.Second, Window: 10 * time.Second, Events: 20, Log: r.log}
-	c, cancel = step(3 * time.Minute)
-	fo.Bin, fo.Dir = tenfour, filepath.Join(r.out, "peers", "fanout-tenfour")
-	fan, err := bench.RunFanoutTenfour(c, fo)
-	cancel()
-	pr.fan, pr.fanErr = &fan, err
-	fmt.Fprintf(r.log, "peers: fan-out %+v (err %v)\n", fanSummary(&fan), err)
+	fanout := func(bin, server string, d time.Duration, run func(context.Context, bench.FanoutOptions) (bench.FanoutResult, error)) (*bench.FanoutResult, error) {
+		o := fo
+		o.Bin, o.Dir = bin, filepath.Join(r.out, "peers", "fanout-"+server)
+		return peerStep(ctx, r, d, "fan-out", fanSummary, func(c context.Context) (bench.FanoutResult, error) { return run(c, o) })
+	}
+	pr.fan, pr.fanErr = fanout(tenfour, "tenfour", 3*time.Minute, bench.RunFanoutTenfour)
 	if pr.cfErr = built(cf); pr.cfErr == nil {
-		c, cancel = step(2 * time.Minute)
-		fo.Bin, fo.Dir = cf, filepath.Join(r.out, "peers", "fanout-centrifugo")
-		cfan, err := bench.RunFanoutCentrifugo(c, fo)
-		cancel()
-		pr.cfFan, pr.cfErr = &cfan, err
-		fmt.Fprintf(r.log, "peers: fan-out %+v (err %v)\n", fanSummary(&cfan), err)
+		pr.cfFan, pr.cfErr = fanout(cf, "centrifugo", 2*time.Minute, bench.RunFanoutCentrifugo)
 	}
 	for _, x := range []struct {
 		what string
@@ -125,6 +109,15 @@ func (r *runner) peers(ctx context.Context) error {
 		}
 	}
 	return errors.Join(pr.audioErr, pr.lkErr, pr.fanErr, pr.cfErr)
+}
+
+// peerStep runs one server's side of a comparison within d and logs its result.
+func peerStep[R any](ctx context.Context, r *runner, d time.Duration, what string, text func(*R) string, run func(context.Context) (R, error)) (*R, error) {
+	c, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	res, err := run(c)
+	fmt.Fprintf(r.log, "peers: %s %s (err %v)\n", what, text(&res), err)
+	return &res, err
 }
 
 func audioText(a *bench.AudioResult) string {
