@@ -3,6 +3,7 @@ package lonework_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -274,21 +275,12 @@ func TestListScenarios(t *testing.T) {
 		if c.code != "0" {
 			continue
 		}
-		var page struct {
-			Total int
-			List  []lonework.Plan
-		}
-		r.Into(t, &page)
-		if len(page.List) != len(c.want) {
-			t.Errorf("%s: %d plans, want %d", c.name, len(page.List), len(c.want))
+		list, got := safetytest.PageIDs(t, r, func(p lonework.Plan) lonework.WorkID { return p.ID })
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: plans %v, want %v", c.name, got, c.want)
 			continue
 		}
-		for i, w := range c.want {
-			if page.List[i].ID != w {
-				t.Errorf("%s: item %d is %s, want %s", c.name, i, page.List[i].ID, w)
-			}
-		}
-		for _, p := range page.List {
+		for _, p := range list {
 			if p.ID == b.ID && (p.WorkState != lonework.Working || p.Deadline != e.ms(time.Minute) || p.ServerTime != e.ms(0) || p.RealStart == 0) {
 				t.Errorf("%s: live fields of the running plan %+v", c.name, p)
 			}

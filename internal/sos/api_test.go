@@ -2,8 +2,8 @@ package sos_test
 
 import (
 	"context"
-	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -368,23 +368,8 @@ func TestFindSos(t *testing.T) {
 		if c.tok == e.Tok && c.params["open"] == nil {
 			logged++
 		}
-		var page struct {
-			Total int         `json:"total"`
-			List  []sos.Alarm `json:"list"`
-		}
-		r.Into(t, &page)
-		var got []string
-		for _, a := range page.List {
-			got = append(got, a.MsID+"@"+fmt.Sprint(a.Time))
-		}
-		if len(page.List) != len(c.want) {
-			t.Errorf("%s: %d alarms %v, want %d", c.name, len(page.List), got, len(c.want))
-			continue
-		}
-		for i, w := range c.want {
-			if page.List[i].ID != w {
-				t.Errorf("%s: item %d is %s, want %s", c.name, i, page.List[i].ID, w)
-			}
+		if _, got := safetytest.PageIDs(t, r, func(a sos.Alarm) sos.AlarmID { return a.ID }); !slices.Equal(got, c.want) {
+			t.Errorf("%s: alarms %v, want %v", c.name, got, c.want)
 		}
 	}
 	if n := e.Logs(e.F.CustomerID, 116); n != logged {
