@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { daysBetween, expandDetail, hours, minutes, onlinePerDay, onlineShare, type OnlineRow } from './api';
 

@@ -13,6 +13,7 @@ import { clock, msToWall, wallNow } from '../../../shared/time/zone';
 import { ReportShell, useReportSearch } from '../../../shared/report/ReportShell';
 import { dayBars, rankBars } from '../../../shared/report/charts';
 import { activityApi, activityKeys, daysBetween, minutes, type GroupTalk, type TerminalTalk } from '../api';
+import { QueryTable } from '../../../shared/table/QueryTable';
 
 const KINDS = ['groupMs', 'singleMs', 'otherMs'] as const;
 const KIND_COLOR = ['#1677ff', '#52c41a', '#faad14'];
@@ -116,13 +117,12 @@ export default function CallDurationPage() {
     >
       <Row gutter={16}>
         <Col xs={24} xl={14}>
-          <Table<TerminalTalk>
-            size="small"
+          <QueryTable<TerminalTalk>
+            query={q}
             rowKey="msId"
-            loading={q.isLoading}
-            dataSource={terminals}
+            rows={terminals}
             pagination={{ pageSize: 20, hideOnSinglePage: true }}
-            onRow={(r) => ({ 'data-testid': 'talk-row', 'data-ms-id': r.msId, 'data-talk-ms': r.talkMs }) as React.HTMLAttributes<HTMLElement>}
+            row={(r) => ({ 'data-testid': 'talk-row', 'data-ms-id': r.msId, 'data-talk-ms': r.talkMs })}
             columns={[
               { key: 'ms', title: t('col.terminal'), render: (_, r) => `${r.msName || r.msId} (${r.msId})` },
               { key: 'talk', title: t('col.talkTime'), render: (_, r) => clock(r.talkMs), width: 110, sorter: (a, b) => a.talkMs - b.talkMs },

@@ -3,7 +3,7 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Button, Drawer, Statistic, Table, Tag } from 'antd';
+import { Button, Drawer, Statistic, Tag } from 'antd';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { writeXlsx } from '../../../shared/utils/xlsx';
 import { useDateTimeFormat } from '../../../shared/branding/store';
@@ -12,6 +12,7 @@ import { clock, formatZoned, msToWall, wallNow } from '../../../shared/time/zone
 import { ReportShell, useReportSearch } from '../../../shared/report/ReportShell';
 import { dayBars, rankBars } from '../../../shared/report/charts';
 import { activityApi, activityKeys, daysBetween, hours, onlinePerDay, onlineShare, type OnlineInterval, type OnlineRow } from '../api';
+import { QueryTable } from '../../../shared/table/QueryTable';
 
 export default function OnlinePage() {
   const { t } = useTranslation('activityreport');
@@ -87,13 +88,12 @@ export default function OnlinePage() {
       ]}
       charts={charts}
     >
-      <Table<OnlineRow>
-        size="small"
+      <QueryTable<OnlineRow>
+        query={q}
         rowKey="msId"
-        loading={q.isLoading}
-        dataSource={rows}
+        rows={rows}
         pagination={{ pageSize: 20, hideOnSinglePage: true }}
-        onRow={(r) => ({ 'data-testid': 'online-row', 'data-ms-id': r.msId, 'data-online-ms': r.onlineMs }) as React.HTMLAttributes<HTMLElement>}
+        row={(r) => ({ 'data-testid': 'online-row', 'data-ms-id': r.msId, 'data-online-ms': r.onlineMs })}
         columns={[
           { key: 'ms', title: t('col.terminal'), render: (_, r) => `${r.msName || r.msId} (${r.msId})` },
           { key: 'time', title: t('col.onlineTime'), render: (_, r) => clock(r.onlineMs), width: 130, sorter: (a, b) => a.onlineMs - b.onlineMs },
@@ -113,11 +113,9 @@ export default function OnlinePage() {
       <Drawer open={!!detailOf} onClose={() => setDetailOf(null)} width={560} title={detailOf ? t('online.detailTitle', { name: `${detailOf.msName} (${detailOf.msId})` }) : ''}>
         <div data-testid="online-intervals" data-count={detail.data?.list.length ?? 0}>
           <Statistic title={t('col.onlineTime')} value={clock(detail.data?.onlineMs ?? 0)} style={{ marginBottom: 12 }} />
-          <Table<OnlineInterval>
-            size="small"
+          <QueryTable<OnlineInterval>
+            query={detail}
             rowKey={(r) => String(r.online)}
-            loading={detail.isLoading}
-            dataSource={detail.data?.list ?? []}
             pagination={{ pageSize: 50, hideOnSinglePage: true }}
             columns={[
               { key: 'on', title: t('col.online'), render: (_, r) => formatZoned(r.online, dateTime) },

@@ -10,6 +10,7 @@ import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { ReportShell, useReportSearch } from '../../../shared/report/ReportShell';
 import { jobApi, jobKeys, type ReportRow } from '../api';
+import { QueryTable } from '../../../shared/table/QueryTable';
 
 const COUNTS = ['unsettled', 'accepted', 'rejected', 'working', 'over'] as const;
 
@@ -56,13 +57,12 @@ export default function JobTickDataPage() {
       exportDisabled={!data.list.length}
       testIds={{ search: 'job-report-search', export: 'job-report-export' }}
     >
-      <Table<ReportRow>
-        size="small"
+      <QueryTable<ReportRow>
+        query={q}
         rowKey="msId"
-        loading={q.isLoading}
-        dataSource={data.list}
+        rows={data.list}
         pagination={false}
-        onRow={(r) => ({ 'data-testid': 'job-report-row', 'data-ms': r.msId, 'data-total': r.total }) as React.HTMLAttributes<HTMLElement>}
+        row={(r) => ({ 'data-testid': 'job-report-row', 'data-ms': r.msId, 'data-total': r.total })}
         columns={[
           { key: 'ms', title: t('report.col.terminal'), render: (_, r) => `${r.msName || r.msId} (${r.msId})` },
           { key: 'total', title: t('report.col.total'), dataIndex: 'total', width: 90 },

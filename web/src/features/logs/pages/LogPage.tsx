@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Card, Input, Select, Table } from 'antd';
+import { Card, Input, Select } from 'antd';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import dayjs from '../../../shared/utils/dayjs';
@@ -8,6 +8,7 @@ import { ReportShell, useLiveReport } from '../../../shared/report/ReportShell';
 import { LOG_TYPES, logListQuery, type LogEntry } from '../api';
 import { LogPanel } from '../components/LogPanel';
 import { LogText } from '../components/LogText';
+import { QueryTable } from '../../../shared/table/QueryTable';
 
 /** /log and /log-child: the live feed, and a history that follows its filters (any range, or none: everything). */
 export default function LogPage() {
@@ -55,11 +56,8 @@ export default function LogPage() {
         </>
       }
     >
-      <Table<LogEntry>
-        size="small"
-        rowKey="id"
-        loading={q.isLoading}
-        dataSource={q.data?.list ?? []}
+      <QueryTable<LogEntry>
+        query={q}
         pagination={search.pagination(q.data?.total ?? 0)}
         columns={[
           { key: 'date', title: t('col.date'), render: (_, e) => dayjs(typeof e.date === 'number' ? e.date : Date.parse(e.date)).format(dateTime), width: 180 },

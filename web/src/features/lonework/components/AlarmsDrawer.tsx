@@ -3,12 +3,13 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { App, Button, Drawer, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, Drawer, Input, Modal, Select, Space, Tag, Typography } from 'antd';
 import { useErrorText } from '../../../shared/errorText';
 import { REMARK_MAX } from '../../../shared/alarms/sos';
 import { formatZoned } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { loneworkApi, loneworkKeys, REASONS, type LoneAlarm, type Plan, type Reason } from '../api';
+import { QueryTable } from '../../../shared/table/QueryTable';
 
 export function AlarmsDrawer({ plans, onClose }: { plans: Plan[]; onClose: () => void }) {
   const { t } = useTranslation('lonework');
@@ -67,13 +68,10 @@ export function AlarmsDrawer({ plans, onClose }: { plans: Plan[]; onClose: () =>
             </Button>
           </Space>
         )}
-        <Table<LoneAlarm>
-          size="small"
-          rowKey="id"
-          loading={q.isLoading}
-          dataSource={q.data?.list ?? []}
+        <QueryTable<LoneAlarm>
+          query={q}
           pagination={{ pageSize: 20, hideOnSinglePage: true }}
-          onRow={(a) => ({ 'data-testid': 'lonework-alarm-row', 'data-id': a.id, 'data-reason': a.reason, 'data-handled': a.handleTime ? '1' : '0' }) as React.HTMLAttributes<HTMLElement>}
+          row={(a) => ({ 'data-testid': 'lonework-alarm-row', 'data-id': a.id, 'data-reason': a.reason, 'data-handled': a.handleTime ? '1' : '0' })}
           columns={[
             { key: 'time', title: t('col.alarmTime'), render: (_, a) => formatZoned(a.alarmTime, dateTime), width: 170 },
             { key: 'ms', title: t('col.terminal'), render: (_, a) => `${a.msName || a.msId} (${a.msId})`, width: 160 },

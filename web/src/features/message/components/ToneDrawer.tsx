@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { App, Button, Drawer, Popconfirm, Space, Switch, Table, Typography } from 'antd';
+import { App, Button, Drawer, Popconfirm, Space, Switch, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, SendOutlined } from '@ant-design/icons';
 import { trimText } from '../../../shared/utils/text';
 import { errorCode, messageApi, messageKeys, type Tone } from '../api';
@@ -10,6 +10,7 @@ import { me } from '../store';
 import { formatSize } from '../validation';
 import { ToneEditDialog } from './ToneEditDialog';
 import { ToneSendDialog } from './ToneSendDialog';
+import { QueryTable } from '../../../shared/table/QueryTable';
 
 /** The tone library: list, add, edit, delete, and send a tone. */
 export function ToneDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -42,14 +43,11 @@ export function ToneDrawer({ open, onClose }: { open: boolean; onClose: () => vo
           <Switch size="small" checked={mine} onChange={setMine} /> {t('tones.mine')}
         </label>
       </Space>
-      <Table<Tone>
-        size="small"
-        rowKey="id"
-        loading={q.isLoading}
-        dataSource={q.data?.list ?? []}
+      <QueryTable<Tone>
+        query={q}
         pagination={false}
         locale={{ emptyText: t('tones.empty') }}
-        onRow={(r) => ({ 'data-testid': 'tone-row', 'data-id': r.id, 'data-name': r.name }) as object}
+        row={(r) => ({ 'data-testid': 'tone-row', 'data-id': r.id, 'data-name': r.name })}
         columns={[
           { key: 'icon', title: t('tones.image'), width: 60, render: (_, r) => (r.iconUrl ? <img src={r.iconUrl} alt="" className="tone-icon" /> : null) },
           { key: 'name', title: t('tones.name'), render: (_, r) => <span title={r.name}>{trimText(r.name, 24)}</span> },

@@ -3,13 +3,14 @@
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Space, Table, Tag } from 'antd';
+import { Button, Space, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Page } from '../../../shared/http/createClient';
 import { RemoveButton } from '../../../shared/crud/RemoveButton';
 import { patrolKeys } from '../api';
 import { AreaSelect } from './AreaSelect';
+import { QueryTable } from '../../../shared/table/QueryTable';
 
 /** What the dialog is opened for: a new row (null) or the row to edit. */
 export interface DialogProps<R> {
@@ -63,13 +64,10 @@ export function AreaListPanel<R extends { id: number; name: string }>({ kind, li
         </Button>
         <AreaSelect allowClear value={areaId} onChange={setAreaId} />
       </Space>
-      <Table<R>
-        size="small"
-        rowKey="id"
-        loading={rows.isLoading}
-        dataSource={rows.data?.list ?? []}
+      <QueryTable<R>
+        query={rows}
         pagination={false}
-        onRow={(r) => ({ 'data-testid': `${one}-row`, 'data-name': r.name }) as React.HTMLAttributes<HTMLElement>}
+        row={(r) => ({ 'data-testid': `${one}-row`, 'data-name': r.name })}
         columns={[
           { title: t('fields.name'), dataIndex: 'name' },
           { title: t('fields.area'), dataIndex: 'areaName' },

@@ -2,12 +2,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Modal, Space, Table } from 'antd';
+import { App, Button, Form, Input, Modal, Space } from 'antd';
 import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { patrolApi, patrolKeys, type Area } from '../api';
 import { useAreas } from './AreaSelect';
 import { useErrorText } from '../../../shared/errorText';
 import { RemoveButton } from '../../../shared/crud/RemoveButton';
+import { QueryTable } from '../../../shared/table/QueryTable';
 
 export function AreasPanel() {
   const { t } = useTranslation('patrol');
@@ -40,11 +41,8 @@ export function AreasPanel() {
       <Button type="primary" icon={<PlusOutlined />} onClick={() => (form.resetFields(), setEdit({}))} style={{ marginBottom: 12 }} data-testid="area-new">
         {t('area.add')}
       </Button>
-      <Table<Area>
-        size="small"
-        rowKey="id"
-        loading={areas.isLoading}
-        dataSource={areas.data?.list ?? []}
+      <QueryTable<Area>
+        query={areas}
         pagination={false}
         columns={[
           { title: t('fields.name'), dataIndex: 'name' },

@@ -2,13 +2,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { DatePicker, Select, Space, Table, Tag } from 'antd';
+import { DatePicker, Select, Space, Tag } from 'antd';
 import type { Dayjs } from '../../../shared/utils/dayjs';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { formatZoned, wallNow, wallToMs } from '../../../shared/time/zone';
 import { patrolApi, patrolKeys, LOG_STATES, type OrderLog } from '../api';
 import { useErrorText } from '../../../shared/errorText';
 import { PatrollerSelect } from './PatrollerSelect';
+import { QueryTable } from '../../../shared/table/QueryTable';
 
 const LOG_COLOR: Record<number, string> = { 1: 'green', 2: 'orange', 3: 'default', 4: 'purple' };
 
@@ -29,13 +30,10 @@ export function LogsPanel() {
         <PatrollerSelect allowClear value={msId} onChange={setMsId} />
       </Space>
       {logs.error && <p style={{ color: '#cf1322' }}>{errorText(logs.error)}</p>}
-      <Table<OrderLog>
-        size="small"
-        rowKey="id"
-        loading={logs.isLoading}
-        dataSource={logs.data?.list ?? []}
+      <QueryTable<OrderLog>
+        query={logs}
         pagination={{ pageSize: 50, showSizeChanger: false }}
-        onRow={(r) => ({ 'data-testid': 'log-row', 'data-state': r.state }) as React.HTMLAttributes<HTMLElement>}
+        row={(r) => ({ 'data-testid': 'log-row', 'data-state': r.state })}
         columns={[
           { title: t('fields.time'), dataIndex: 'time', render: (v: number) => formatZoned(v, fmt) },
           { title: t('fields.patroller'), key: 'ms', render: (_, r) => r.msName || r.msId },

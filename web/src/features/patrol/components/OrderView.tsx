@@ -1,12 +1,13 @@
 // One order: its state and reasons, and its points in route order with how and when each was punched, on the map.
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { Descriptions, Drawer, Table, Tag } from 'antd';
+import { Descriptions, Drawer, Tag } from 'antd';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { formatZoned } from '../../../shared/time/zone';
 import { patrolApi, patrolKeys, type Order, type OrderPoint } from '../api';
 import { PatrolMap } from './PatrolMap';
 import { STATE_COLORS } from './PointsLayer';
+import { QueryTable } from '../../../shared/table/QueryTable';
 
 export const ORDER_COLOR = { 0: 'blue', 1: 'green', 2: 'red' } as const;
 
@@ -41,13 +42,12 @@ export function OrderDrawer({ order, onClose }: { order: Order; onClose: () => v
           <OrderState o={order} />
         </Descriptions.Item>
       </Descriptions>
-      <Table<OrderPoint>
-        size="small"
+      <QueryTable<OrderPoint>
+        query={points}
         rowKey="seq"
-        loading={points.isLoading}
-        dataSource={list}
+        rows={list}
         pagination={false}
-        onRow={(r) => ({ 'data-testid': 'order-point', 'data-name': r.name, 'data-state': r.state }) as React.HTMLAttributes<HTMLElement>}
+        row={(r) => ({ 'data-testid': 'order-point', 'data-name': r.name, 'data-state': r.state })}
         columns={[
           { title: '#', dataIndex: 'seq', width: 40 },
           { title: t('fields.point'), dataIndex: 'name' },

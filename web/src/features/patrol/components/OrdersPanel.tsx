@@ -3,13 +3,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { DatePicker, Progress, Select, Space, Table } from 'antd';
+import { DatePicker, Progress, Select, Space } from 'antd';
 import type { Dayjs } from '../../../shared/utils/dayjs';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { patrolApi, patrolKeys, type Order } from '../api';
 import { OrderDrawer, OrderState } from './OrderView';
 import { PatrollerSelect } from './PatrollerSelect';
+import { QueryTable } from '../../../shared/table/QueryTable';
 
 export function OrdersPanel() {
   const { t } = useTranslation('patrol');
@@ -29,13 +30,12 @@ export function OrdersPanel() {
         <Select allowClear placeholder={t('fields.state')} style={{ width: 150 }} value={state} onChange={setState} options={[0, 1, 2].map((s) => ({ value: s, label: t(`state.${s}`) }))} />
         <PatrollerSelect allowClear value={msId} onChange={setMsId} />
       </Space>
-      <Table<Order>
-        size="small"
+      <QueryTable<Order>
+        query={orders}
         rowKey="orderId"
-        loading={orders.isLoading}
-        dataSource={list}
+        rows={list}
         pagination={{ pageSize: 50, showSizeChanger: false }}
-        onRow={(r) => ({ onClick: () => setOpen(r), style: { cursor: 'pointer' }, 'data-testid': 'order-row', 'data-order': r.orderId, 'data-state': r.state }) as React.HTMLAttributes<HTMLElement>}
+        row={(r) => ({ onClick: () => setOpen(r), style: { cursor: 'pointer' }, 'data-testid': 'order-row', 'data-order': r.orderId, 'data-state': r.state })}
         columns={[
           { title: t('fields.day'), dataIndex: 'day' },
           { title: t('fields.plan'), dataIndex: 'planName' },

@@ -7,6 +7,12 @@ import { AreaSelect } from './AreaSelect';
 import { useSave } from '../../../shared/crud/useSave';
 import { PatrolMap } from './PatrolMap';
 
+/** The texts a point's area holds once each, checked with the server as they are typed (once the area is chosen). */
+const UNIQUE = [
+  { field: 'name', kind: 'name', max: 50, testId: 'point-name', help: undefined },
+  { field: 'nfcValue', kind: 'nfc', max: 64, testId: 'point-nfc', help: 'point.nfcHelp' },
+] as const;
+
 export function PointDialog({ point, areaId, onClose, onSaved }: { point: Point | null; areaId?: number; onClose: () => void; onSaved: (p: Point) => void }) {
   const { t } = useTranslation('patrol');
   const [form] = Form.useForm<PointInput>();
@@ -42,29 +48,20 @@ export function PointDialog({ point, areaId, onClose, onSaved }: { point: Point 
               <AreaSelect testId="point-area" />
             </Form.Item>
           </Col>
-          <Col span={8}>
-            <Form.Item
-              name="name"
-              label={t('fields.name')}
-              validateDebounce={400}
-              dependencies={['areaId']}
-              rules={[{ required: true, whitespace: true, message: t('rules.required') }, { max: 50, message: t('rules.max50') }, { validator: unique('name') }]}
-            >
-              <Input data-testid="point-name" />
-            </Form.Item>
-          </Col>
-          <Col span={8}>
-            <Form.Item
-              name="nfcValue"
-              label={t('fields.nfcValue')}
-              tooltip={t('point.nfcHelp')}
-              validateDebounce={400}
-              dependencies={['areaId']}
-              rules={[{ required: true, whitespace: true, message: t('rules.required') }, { max: 64, message: t('rules.max64') }, { validator: unique('nfc') }]}
-            >
-              <Input data-testid="point-nfc" />
-            </Form.Item>
-          </Col>
+          {UNIQUE.map((u) => (
+            <Col span={8} key={u.field}>
+              <Form.Item
+                name={u.field}
+                label={t(`fields.${u.field}`)}
+                tooltip={u.help && t(u.help)}
+                validateDebounce={400}
+                dependencies={['areaId']}
+                rules={[{ required: true, whitespace: true, message: t('rules.required') }, { max: u.max, message: t(`rules.max${u.max}`) }, { validator: unique(u.kind) }]}
+              >
+                <Input data-testid={u.testId} />
+              </Form.Item>
+            </Col>
+          ))}
         </Row>
         <Row gutter={12}>
           <Col span={8}>

@@ -3,13 +3,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Col, Input, Row, Space, Table } from 'antd';
+import { Button, Col, Input, Row, Space } from 'antd';
 import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { patrolApi, patrolKeys, type Point } from '../api';
 import { AreaSelect } from './AreaSelect';
 import { RemoveButton } from '../../../shared/crud/RemoveButton';
 import { PatrolMap } from './PatrolMap';
 import { PointDialog } from './PointDialog';
+import { QueryTable } from '../../../shared/table/QueryTable';
 
 export function PointsPanel() {
   const { t } = useTranslation('patrol');
@@ -34,14 +35,12 @@ export function PointsPanel() {
           <AreaSelect allowClear value={areaId} onChange={(v) => (setAreaId(v), setPage(1))} testId="points-area" />
           <Input.Search allowClear placeholder={t('fields.name')} onSearch={(v) => (setName(v), setPage(1))} style={{ width: 200 }} />
         </Space>
-        <Table<Point>
-          size="small"
-          rowKey="id"
-          loading={points.isLoading}
-          dataSource={list}
+        <QueryTable<Point>
+          query={points}
+          rows={list}
           pagination={{ current: page, pageSize: 100, total: points.data?.total ?? 0, onChange: setPage, showSizeChanger: false }}
           rowClassName={(r) => (r.id === selected ? 'ant-table-row-selected' : '')}
-          onRow={(r) => ({ onClick: () => setSelected(r.id), 'data-testid': 'point-row', 'data-name': r.name }) as React.HTMLAttributes<HTMLElement>}
+          row={(r) => ({ onClick: () => setSelected(r.id), 'data-testid': 'point-row', 'data-name': r.name })}
           columns={[
             { title: t('fields.name'), dataIndex: 'name' },
             { title: t('fields.nfcValue'), dataIndex: 'nfcValue' },

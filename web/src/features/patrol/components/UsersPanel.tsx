@@ -3,11 +3,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Input, Space, Table, Tag } from 'antd';
+import { App, Button, Input, Space, Tag } from 'antd';
 import { UserAddOutlined } from '@ant-design/icons';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { patrolApi, patrolKeys, type PatrolUser } from '../api';
 import { useErrorText } from '../../../shared/errorText';
+import { QueryTable } from '../../../shared/table/QueryTable';
 
 export function UsersPanel() {
   const { t } = useTranslation('patrol');
@@ -37,11 +38,8 @@ export function UsersPanel() {
         </Button>
         <Input.Search allowClear placeholder={t('fields.name')} onSearch={setName} style={{ width: 200 }} />
       </Space>
-      <Table<PatrolUser>
-        size="small"
-        rowKey="id"
-        loading={users.isLoading}
-        dataSource={users.data?.list ?? []}
+      <QueryTable<PatrolUser>
+        query={users}
         pagination={{ pageSize: 100, showSizeChanger: false }}
         columns={[
           { title: t('fields.name'), dataIndex: 'name' },

@@ -12,6 +12,7 @@ import { Chart } from '../../../shared/charts/Chart';
 import { PatrolNav } from '../components/PatrolNav';
 import { GROUP_BYS, normalRate, statistics, type GroupBy, type StatRow } from '../stats';
 import { useLivePatrol } from '../useLivePatrol';
+import { QueryTable } from '../../../shared/table/QueryTable';
 
 export default function PatrolStatisticPage() {
   const { t } = useTranslation('patrol');
@@ -53,13 +54,12 @@ export default function PatrolStatisticPage() {
       filters={<Segmented value={by} onChange={(v) => search.change({ by: v as GroupBy })} options={GROUP_BYS.map((g) => ({ value: g, label: t(`statistic.by.${g}`) }))} data-testid="statistic-by" />}
     >
       <Chart option={option} testId="statistic-chart" />
-      <Table<StatRow>
-        size="small"
+      <QueryTable<StatRow>
+        query={orders}
         rowKey="key"
-        loading={orders.isLoading}
-        dataSource={rows}
+        rows={rows}
         pagination={false}
-        onRow={(r) => ({ 'data-testid': 'statistic-row', 'data-label': r.label }) as React.HTMLAttributes<HTMLElement>}
+        row={(r) => ({ 'data-testid': 'statistic-row', 'data-label': r.label })}
         columns={[
           { title: t(`statistic.by.${by}`), dataIndex: 'label' },
           { title: t('statistic.planned'), dataIndex: 'planned' },

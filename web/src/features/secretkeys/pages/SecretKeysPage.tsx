@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Popconfirm, Space, Switch, Table, Tooltip, Typography } from 'antd';
+import { Alert, App, Button, Card, Popconfirm, Space, Switch, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useErrorText } from '../../../shared/errorText';
 import { useLiveQueries } from '../../../shared/socket/useLiveQueries';
@@ -12,6 +12,7 @@ import { useDateTimeFormat } from '../../../shared/branding/store';
 import { KEY_EVENTS, secretKeyApi, secretKeyKeys, type SecretKey } from '../api';
 import { maskKey } from '../format';
 import { KeyDialog } from '../components/KeyDialog';
+import { QueryTable } from '../../../shared/table/QueryTable';
 
 export default function SecretKeysPage() {
   const { t } = useTranslation('secretkeys');
@@ -52,13 +53,11 @@ export default function SecretKeysPage() {
             {t('actions.reveal')}
           </Space>
         </Space>
-        <Table<SecretKey>
-          size="small"
-          rowKey="id"
-          loading={query.isLoading}
-          dataSource={rows}
+        <QueryTable<SecretKey>
+          query={query}
+          rows={rows}
           pagination={{ pageSize: 50, hideOnSinglePage: true }}
-          onRow={(k) => ({ 'data-testid': 'key-row', 'data-id': k.id, 'data-name': k.name, 'data-current': k.current ? '1' : '0' }) as React.HTMLAttributes<HTMLElement>}
+          row={(k) => ({ 'data-testid': 'key-row', 'data-id': k.id, 'data-name': k.name, 'data-current': k.current ? '1' : '0' })}
           columns={[
             { key: 'name', title: t('col.name'), dataIndex: 'name', width: 200 },
             {
