@@ -2,7 +2,7 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Alert, App, Badge, Button, Checkbox, Descriptions, Input, List, Modal, Space, Tag, Typography } from 'antd';
+import { Alert, App, Badge, Button, Checkbox, Descriptions, Input, List, Modal, Space, Tag, Typography, type DescriptionsProps } from 'antd';
 import { AimOutlined, AudioMutedOutlined, CustomerServiceOutlined, PhoneOutlined, WarningFilled } from '@ant-design/icons';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { REMARK_MAX, type SosAlarm } from '../../../shared/alarms/sos';
@@ -104,43 +104,57 @@ export default function AlarmModal({ child }: { child: boolean }) {
   );
 }
 
-function SosDetail({ alarm, itemKey, child, ringing }: { alarm: SosAlarm; itemKey: ItemKey; child: boolean; ringing: boolean }) {
+/**
+ * What both kinds of alarm detail work with: their texts, toasts, a failure's sentence, navigation, dates, and act —
+ * one request at a time, its button busy meanwhile (busy names it), then the success ("done.…") or the failure.
+ */
+function useDetail() {
   const { t } = useTranslation('alarm');
   const errorText = useAlarmErrorText();
   const { message } = App.useApp();
-  const navigate = useNavigate();
-  const dateTime = useDateTimeFormat();
+  const [busy, setBusy] = useState('');
+  const fail = (e: unknown) => void message.error(errorText(e));
+  const act = async (what: string, fn: () => Promise<unknown>, done: string) => {
+    setBusy(what);
+    try {
+      await fn();
+      message.success(t(done));
+    } catch (e) {
+      fail(e);
+    } finally {
+      setBusy('');
+    }
+  };
+  return { t, message, fail, busy, act, navigate: useNavigate(), dateTime: useDateTimeFormat() };
+}
+
+/** The detail's table: the terminal first, then the rows of its kind. */
+function DetailTable({ alarm, items }: { alarm: { msId: string; msName: string }; items: DescriptionsProps['items'] }) {
+  const { t } = useTranslation('alarm');
+  const terminal = { key: 'ms', label: t('col.terminal'), children: <Typography.Text strong>{`${alarm.msName || alarm.msId} (${alarm.msId})`}</Typography.Text> };
+  return <Descriptions size="small" column={1} bordered items={[terminal, ...(items ?? [])]} />;
+}
+
+/** Silences the alarm sound while it rings (both kinds of alarm). */
+function SilenceButton({ ringing }: { ringing: boolean }) {
+  const { t } = useTranslation('alarm');
+  if (!ringing) return null;
+  return (
+    <Button icon={<AudioMutedOutlined />} onClick={silence} data-testid="alarm-silence">
+      {t('interrupt.silence')}
+    </Button>
+  );
+}
+
+function SosDetail({ alarm, itemKey, child, ringing }: { alarm: SosAlarm; itemKey: ItemKey; child: boolean; ringing: boolean }) {
+  const { t, fail, busy, act, navigate, dateTime } = useDetail();
   const now = useNow(1000);
   const term = useDirectory((s) => s.terminals[alarm.msId]);
   const [remark, setRemark] = useState('');
   const [remote, setRemote] = useState(false);
-  const [busy, setBusy] = useState<'' | 'ack' | 'close'>('');
-  const fail = (e: unknown) => {
-    message.error(errorText(e));
-  };
 
-  const ack = async () => {
-    setBusy('ack');
-    try {
-      await acknowledgeAlarm(alarm.id);
-      message.success(t('done.acknowledged'));
-    } catch (e) {
-      fail(e);
-    } finally {
-      setBusy('');
-    }
-  };
-  const close = async () => {
-    setBusy('close');
-    try {
-      await closeAlarm(alarm.id, remark.trim(), remote);
-      message.success(t(remote ? 'done.remoteClosed' : 'done.closed'));
-    } catch (e) {
-      fail(e);
-    } finally {
-      setBusy('');
-    }
-  };
+  const ack = () => act('ack', () => acknowledgeAlarm(alarm.id), 'done.acknowledged');
+  const close = () => act('close', () => closeAlarm(alarm.id, remark.trim(), remote), remote ? 'done.remoteClosed' : 'done.closed');
   const voice = (fn: (msId: string) => Promise<void>) => () => fn(alarm.msId).catch(fail);
   const showOnMap = () => {
     if (alarm.state !== 0) putAside(itemKey);
@@ -149,12 +163,9 @@ function SosDetail({ alarm, itemKey, child, ringing }: { alarm: SosAlarm; itemKe
 
   return (
     <div data-testid="alarm-detail" data-id={alarm.id} data-ms-id={alarm.msId} data-state={alarm.state}>
-      <Descriptions
-        size="small"
-        column={1}
-        bordered
+      <DetailTable
+        alarm={alarm}
         items={[
-          { key: 'ms', label: t('col.terminal'), children: <Typography.Text strong>{`${alarm.msName || alarm.msId} (${alarm.msId})`}</Typography.Text> },
           { key: 'type', label: t('col.type'), children: t(`type.${alarm.type}`, { defaultValue: t('type.other', { type: alarm.type }) }) },
           {
             key: 'time',
@@ -186,11 +197,7 @@ function SosDetail({ alarm, itemKey, child, ringing }: { alarm: SosAlarm; itemKe
         <Button icon={<CustomerServiceOutlined />} onClick={voice(listenTerminal)} data-testid="alarm-listen">
           {t('interrupt.listen')}
         </Button>
-        {ringing && (
-          <Button icon={<AudioMutedOutlined />} onClick={silence} data-testid="alarm-silence">
-            {t('interrupt.silence')}
-          </Button>
-        )}
+        <SilenceButton ringing={ringing} />
         {alarm.state !== 0 && (
           <Button onClick={() => putAside(itemKey)} data-testid="alarm-aside">
             {t('interrupt.aside')}
@@ -221,39 +228,17 @@ function SosDetail({ alarm, itemKey, child, ringing }: { alarm: SosAlarm; itemKe
 }
 
 function LoneDetail({ alarm, itemKey, child, ringing }: { alarm: LoneAlarm; itemKey: ItemKey; child: boolean; ringing: boolean }) {
-  const { t } = useTranslation('alarm');
-  const errorText = useAlarmErrorText();
-  const { message } = App.useApp();
-  const navigate = useNavigate();
-  const dateTime = useDateTimeFormat();
+  const { t, message, fail, busy, act, navigate, dateTime } = useDetail();
   const [remark, setRemark] = useState('');
-  const [busy, setBusy] = useState(false);
-  const handle = async () => {
-    if (!remark.trim()) {
-      message.warning(t('interrupt.remarkRequired'));
-      return;
-    }
-    setBusy(true);
-    try {
-      await handleLoneAlarm(alarm.id, remark.trim());
-      message.success(t('done.handled'));
-    } catch (e) {
-      message.error(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const handle = () => (remark.trim() ? act('handle', () => handleLoneAlarm(alarm.id, remark.trim()), 'done.handled') : message.warning(t('interrupt.remarkRequired')));
   return (
     <div data-testid="alarm-detail" data-lone-id={alarm.id} data-ms-id={alarm.msId} data-reason={alarm.reason}>
       <Typography.Title level={5} style={{ marginTop: 0 }}>
         {t('interrupt.loneTitle')}
       </Typography.Title>
-      <Descriptions
-        size="small"
-        column={1}
-        bordered
+      <DetailTable
+        alarm={alarm}
         items={[
-          { key: 'ms', label: t('col.terminal'), children: <Typography.Text strong>{`${alarm.msName || alarm.msId} (${alarm.msId})`}</Typography.Text> },
           { key: 'reason', label: t('col.reason'), children: <Tag color="volcano">{t(`lonework:reason.${alarm.reason}`)}</Tag> },
           { key: 'time', label: t('col.time'), children: formatZoned(alarm.alarmTime, dateTime) },
         ]}
@@ -269,23 +254,19 @@ function LoneDetail({ alarm, itemKey, child, ringing }: { alarm: LoneAlarm; item
         data-testid="alarm-lw-remark"
       />
       <Space wrap style={{ marginTop: 12 }}>
-        <Button type="primary" danger loading={busy} onClick={handle} data-testid="alarm-lw-handle">
+        <Button type="primary" danger loading={busy === 'handle'} onClick={handle} data-testid="alarm-lw-handle">
           {t('interrupt.handle')}
         </Button>
         <Button icon={<AimOutlined />} onClick={() => { putAside(itemKey); navigate(mapLink(child, alarm.msId)); }} data-testid="alarm-map">
           {t('interrupt.map')}
         </Button>
-        <Button icon={<PhoneOutlined />} onClick={() => callTerminal(alarm.msId).catch((e) => message.error(errorText(e)))} data-testid="alarm-call">
+        <Button icon={<PhoneOutlined />} onClick={() => callTerminal(alarm.msId).catch(fail)} data-testid="alarm-call">
           {t('interrupt.call')}
         </Button>
         <Button onClick={() => { putAside(itemKey); navigate(child ? '/lonework-child' : '/lonework'); }} data-testid="alarm-lw-open">
           {t('interrupt.openLonework')}
         </Button>
-        {ringing && (
-          <Button icon={<AudioMutedOutlined />} onClick={silence} data-testid="alarm-silence">
-            {t('interrupt.silence')}
-          </Button>
-        )}
+        <SilenceButton ringing={ringing} />
         <Button onClick={() => putAside(itemKey)} data-testid="alarm-lw-aside">
           {t('interrupt.aside')}
         </Button>
