@@ -4,6 +4,7 @@ import { RouterProvider } from 'react-router';
 import { Providers } from './app/Providers';
 import { NotifyBridge } from './app/NotifyBridge';
 import { createAppRouter } from './app/router';
+import { startSession } from './app/startup';
 import { wireClients } from './app/wiring';
 import { loadBranding, dismissSplash } from './shared/branding/loader';
 import { useSettings } from './shared/settings';
@@ -13,9 +14,12 @@ import './app/global.css';
 
 async function boot() {
   wireClients();
+  // Everything the first screen needs starts at once and runs side by side: the socket and voice of a signed-in
+  // window, the first screen's code (the router loads it when created), the branding and the texts.
+  startSession(location.pathname);
+  const router = createAppRouter();
   const language = useSettings.getState().language;
   const [, locale] = await Promise.all([loadBranding(), loadLocales(language), initI18n(language)]);
-  const router = createAppRouter();
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <Providers initialLocale={locale}>

@@ -27,6 +27,8 @@ import './shell.css';
 
 const { Header, Content } = Layout;
 
+type ShellDialog = 'settings' | 'password' | 'release';
+
 export default function Shell() {
   const { t } = useTranslation('app');
   const navigate = useNavigate();
@@ -41,7 +43,14 @@ export default function Shell() {
   const status = useLiveStatus((s) => s.status);
   const gate = useGateContext();
   const menu = useMemo(() => buildMenu(gate), [gate.accountType, gate.version, JSON.stringify(gate.flags)]); // eslint-disable-line react-hooks/exhaustive-deps
-  const [dialog, setDialog] = useState<'settings' | 'password' | 'release' | null>(null);
+  const [dialog, setDialogState] = useState<ShellDialog | null>(null);
+  // A dialog is mounted from its first opening on (then kept, for its closing animation): the settings form alone
+  // was 300 hidden elements and their styles on every start of the console (issue 32).
+  const [opened, setOpened] = useState<ShellDialog[]>([]);
+  const setDialog = (d: ShellDialog | null) => {
+    setDialogState(d);
+    if (d) setOpened((o) => (o.includes(d) ? o : [...o, d]));
+  };
 
   useEffect(() => {
     startLive().catch(() => message.warning(t('socketOffline')));
@@ -69,7 +78,7 @@ export default function Shell() {
       await signOut();
       navigate(LOGIN_PATH, { replace: true });
     } else if (key === 'manual') navigate(MANUAL_PATH);
-    else setDialog(key as 'password' | 'release');
+    else setDialog(key as ShellDialog);
   };
 
   const sysName = branding?.sysName || title || t('productName');
@@ -126,9 +135,9 @@ export default function Shell() {
         <VoiceMount />
         <VideoCallMount />
       </div>
-      <SettingsDialog open={dialog === 'settings'} onClose={() => setDialog(null)} />
-      <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />
-      <ReleaseNotesDialog open={dialog === 'release'} onClose={() => setDialog(null)} />
+      {opened.includes('settings') && <SettingsDialog open={dialog === 'settings'} onClose={() => setDialog(null)} />}
+      {opened.includes('password') && <ChangePasswordDialog open={dialog === 'password'} onClose={() => setDialog(null)} />}
+      {opened.includes('release') && <ReleaseNotesDialog open={dialog === 'release'} onClose={() => setDialog(null)} />}
       <AlarmInterrupt />
     </Layout>
   );

@@ -1,8 +1,10 @@
+import { useEffect, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { ALL_ROUTES, LOGIN_PATH, NOT_FOUND_PATH, REDIRECTS, type RouteDef } from '../shared/access/routes';
 import { screenLoader } from './screens';
 import { Guarded } from './Guarded';
 import { ChildFrame } from './ChildFrame';
+import { preloadConsole } from './startup';
 
 function toRoute(def: RouteDef): RouteObject {
   return {
@@ -15,17 +17,39 @@ function toRoute(def: RouteDef): RouteObject {
   };
 }
 
+/** While the first screen's code loads, the boot splash of index.html stays up: nothing to render over it. */
+function BootFallback() {
+  return null;
+}
+
+/** The login page; the console's code loads while the dispatcher types, so the sign-in only talks to the server. */
+function LoginScreen({ Page }: { Page: ComponentType }) {
+  useEffect(() => {
+    const idle = setTimeout(preloadConsole, 200);
+    return () => clearTimeout(idle);
+  }, []);
+  return <Page />;
+}
+
 // Every route of spec §2 is registered; whether one may be entered (token, fragments, feature gating, route groups
 // disabled by a data-source value of 0) is decided at navigation time by the guard, so a sign-in or a config change
-// needs no router rebuild.
+// needs no router rebuild. The first screen's code starts loading as soon as the router exists (createBrowserRouter
+// resolves the lazy routes of the current address at once), in parallel with the rest of the boot.
 export function createAppRouter() {
   const inShell = ALL_ROUTES.filter((r) => !r.child && r.path !== '/patrol-sys');
   const bare = ALL_ROUTES.filter((r) => r.child || r.path === '/patrol-sys');
   return createBrowserRouter([
     {
       element: <Guarded />,
+      HydrateFallback: BootFallback,
       children: [
-        { path: LOGIN_PATH, lazy: async () => ({ Component: (await import('../features/auth/pages/LoginPage')).default }) },
+        {
+          path: LOGIN_PATH,
+          lazy: async () => {
+            const { default: Page } = await import('../features/auth/pages/LoginPage');
+            return { Component: () => <LoginScreen Page={Page} /> };
+          },
+        },
         ...Object.entries(REDIRECTS).map(([from, to]) => ({ path: from, element: <Navigate to={to} replace /> })),
         { lazy: async () => ({ Component: (await import('./Shell')).default }), children: inShell.map(toRoute) },
         { element: <ChildFrame />, children: bare.map(toRoute) },

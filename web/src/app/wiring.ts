@@ -5,17 +5,21 @@ import { configureLive, startLive } from '../shared/socket/live';
 import { currentToken, useSession } from '../shared/session';
 import { reauthenticate } from '../features/auth/signIn';
 import { reauthAccount } from '../features/auth/remember';
+import { noteSignedOut, signedOutText, type SignedOut } from '../features/auth/signedOut';
 import { installPatrolCredentials } from '../features/patrol/client';
 import { deleteTokenCookie } from '../shared/utils/cookies';
 import { notifyGlobal } from '../shared/notify';
 import { LOGIN_PATH } from '../shared/access/routes';
 
-function backToLogin(reasonKey: string) {
+// The session ended: the login page the window lands on says why (signedOut.ts); a child window, which stays,
+// says it in a notice.
+function backToLogin(notice: SignedOut) {
   reauthAccount.forget();
   deleteTokenCookie();
   useSession.getState().clear();
-  notifyGlobal('error', i18next.t(reasonKey));
-  if (!location.pathname.startsWith(LOGIN_PATH) && !location.pathname.includes('child')) location.assign(LOGIN_PATH);
+  noteSignedOut(notice);
+  if (location.pathname.includes('child')) notifyGlobal('error', signedOutText(i18next.t, notice, i18next.language));
+  else if (!location.pathname.startsWith(LOGIN_PATH)) location.assign(LOGIN_PATH);
 }
 
 export function wireClients(): void {
@@ -27,22 +31,22 @@ export function wireClients(): void {
   installAuthHooks({
     token: currentToken,
     reauthenticate,
-    expired: () => backToLogin('common:errors.tokenTimeout'),
+    expired: () => backToLogin({ reason: 'expired' }),
   });
   // The "105" rule for the socket too: one re-authentication with the stored account, then a fresh login; a
   // second refusal within a minute (or a failed re-authentication) ends the session.
   let lastSocketReauth = 0;
   configureLive({
     token: currentToken,
-    onRejected: (code) => {
+    onRejected: (code, by) => {
       if (code === '105' && Date.now() - lastSocketReauth > 60_000) {
         lastSocketReauth = Date.now();
         reauthenticate()
           .then(() => startLive())
-          .catch(() => backToLogin('common:errors.tokenTimeout'));
+          .catch(() => backToLogin({ reason: 'expired' }));
         return;
       }
-      backToLogin(code === '7' ? 'common:errors.replaced' : 'common:errors.tokenTimeout');
+      backToLogin(code === '7' ? { reason: 'replaced', ...by } : { reason: 'expired' });
     },
   });
 }

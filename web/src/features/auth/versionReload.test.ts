@@ -1,27 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { shouldReloadWithVersion, withVersion } from './versionReload';
+import { carriesVersion, landingAfterSignIn, withVersion } from './versionReload';
 import { parseAutoLogin } from './passwordRules';
 import { timeZoneToMs } from '../../shared/session';
 
 const base = { search: '', hasOpener: false, autoLoginKeys: ['sso'], version: '1.4.2' };
 
-describe('version reload rule (spec §4)', () => {
-  it('reloads once with the version parameter', () => {
-    expect(shouldReloadWithVersion(base)).toBe(true);
+describe('version parameter rule (spec §4)', () => {
+  it('lands on home with the version parameter', () => {
+    expect(carriesVersion(base)).toBe(true);
     expect(withVersion('/home', '1.4.2')).toBe('/home?v=1.4.2');
+    expect(landingAfterSignIn('/home', base)).toBe('/home?v=1.4.2');
+    expect(landingAfterSignIn('/home', { ...base, hasOpener: true })).toBe('/home');
   });
-  it('does not reload when the version is already present', () => {
-    expect(shouldReloadWithVersion({ ...base, search: '?v=1.4.2' })).toBe(false);
+  it('adds no version when the version is already present', () => {
+    expect(carriesVersion({ ...base, search: '?v=1.4.2' })).toBe(false);
   });
-  it('does not reload with an auto-login key in the address', () => {
-    expect(shouldReloadWithVersion({ ...base, search: '?sso=abc' })).toBe(false);
-    expect(shouldReloadWithVersion({ ...base, search: '?other=abc' })).toBe(true);
+  it('adds no version with an auto-login key in the address', () => {
+    expect(carriesVersion({ ...base, search: '?sso=abc' })).toBe(false);
+    expect(carriesVersion({ ...base, search: '?other=abc' })).toBe(true);
   });
-  it('does not reload in a window that has an opener', () => {
-    expect(shouldReloadWithVersion({ ...base, hasOpener: true })).toBe(false);
+  it('adds no version in a window that has an opener', () => {
+    expect(carriesVersion({ ...base, hasOpener: true })).toBe(false);
   });
-  it('does not reload without a known version', () => {
-    expect(shouldReloadWithVersion({ ...base, version: undefined })).toBe(false);
+  it('adds no version without a known version', () => {
+    expect(carriesVersion({ ...base, version: undefined })).toBe(false);
   });
 });
 

@@ -1,5 +1,7 @@
 // Spec §4: "Page reloads once with a version query parameter unless an auto-login key is in the address, there is
-// an opener window, or the version is already present."
+// an opener window, or the version is already present." The console keeps the rule's address, not its second page
+// load (issue 32): the page that signed in already runs the deployed version (index.html is never cached and every
+// asset is named by its content), so the sign-in moves inside the page to home with `?v=` — same URL, one load.
 export const VERSION_PARAM = 'v';
 
 export interface ReloadInput {
@@ -9,7 +11,8 @@ export interface ReloadInput {
   version: string | undefined;
 }
 
-export function shouldReloadWithVersion({ search, hasOpener, autoLoginKeys, version }: ReloadInput): boolean {
+/** Whether the address after sign-in carries the version (the spec's conditions for its reload). */
+export function carriesVersion({ search, hasOpener, autoLoginKeys, version }: ReloadInput): boolean {
   if (!version) return false;
   const q = new URLSearchParams(search);
   if (hasOpener) return false;
@@ -23,4 +26,9 @@ export function withVersion(path: string, version: string): string {
   const params = new URLSearchParams(q);
   params.set(VERSION_PARAM, version);
   return `${p}?${params.toString()}`;
+}
+
+/** Where a sign-in lands: `path`, with the version when the rule asks for it. */
+export function landingAfterSignIn(path: string, input: ReloadInput): string {
+  return carriesVersion(input) ? withVersion(path, input.version!) : path;
 }

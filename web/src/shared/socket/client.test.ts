@@ -8,8 +8,21 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-const client = (over: Partial<ConstructorParameters<typeof SocketClient>[0]> = {}) =>
+type Options = Partial<ConstructorParameters<typeof SocketClient>[0]>;
+
+const client = (over: Options = {}) =>
   new SocketClient({ url: 'ws://x/ds/ws', token: () => 'tok', WebSocketImpl: FakeWS as unknown as typeof WebSocket, random: () => 0.5, ...over });
+
+/** A client logged in on its first socket. */
+async function online(over: Options = {}) {
+  const c = client(over);
+  const p = c.start();
+  const ws = FakeWS.all[0]!;
+  ws.open();
+  ws.reply(0);
+  await p;
+  return { c, ws };
+}
 
 describe('socket client', () => {
   it('keeps the jittered backoff within its bounds and growing', () => {
@@ -45,6 +58,16 @@ describe('socket client', () => {
     expect(onRejected).toHaveBeenCalledWith('6');
   });
 
+  it('stops on session.replaced and hands on where and when the other sign-in came from, without reconnecting', async () => {
+    const onRejected = vi.fn();
+    const { ws } = await online({ onRejected });
+    ws.event('session.replaced', { msId: '10000001', ip: '192.0.2.7', time: 1795911361522 });
+    expect(onRejected).toHaveBeenCalledWith('7', { msId: '10000001', ip: '192.0.2.7', time: 1795911361522 });
+    ws.close();
+    vi.advanceTimersByTime(60_000);
+    expect(FakeWS.all).toHaveLength(1);
+  });
+
   it('times out a login that gets no answer within 15 s', async () => {
     const c = client();
     const p = c.start();
@@ -54,12 +77,7 @@ describe('socket client', () => {
   });
 
   it('correlates replies, delivers events and tracks seq', async () => {
-    const c = client();
-    const p = c.start();
-    const ws = FakeWS.all[0]!;
-    ws.open();
-    ws.reply(0);
-    await p;
+    const { c, ws } = await online();
     const seen: unknown[] = [];
     c.on('presence', (e) => seen.push(e.data));
     const r = c.request('group.switch', { gid: '12' });
@@ -71,12 +89,8 @@ describe('socket client', () => {
 
   it('reconnects after a drop, logs in again, asks for missed events and resyncs', async () => {
     const onResync = vi.fn();
-    const c = client({ onResync });
-    const p = c.start();
-    let ws = FakeWS.all[0]!;
-    ws.open();
-    ws.reply(0);
-    await p;
+    const { c, ws: first } = await online({ onResync });
+    let ws = first;
     ws.event('log.added', { id: 'a' }, 41);
     ws.close();
     expect(c.status).toBe('reconnecting');

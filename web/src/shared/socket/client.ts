@@ -9,14 +9,21 @@ export { backoffDelay, SOCKET_REQUEST_TIMEOUT_MS, SocketError, type SocketEvent,
 
 export const SOCKET_LOGIN_TIMEOUT_MS = 15_000; // spec §9 "Login-to-socket timeout 15 s"
 
+/** session.replaced's data: the login that replaced this session, where and when (docs/console-socket.md). */
+export interface ReplacedBy {
+  msId?: string;
+  ip?: string;
+  time?: number;
+}
+
 export interface SocketOptions {
   /** The first socket URL; a cluster's login reply adds its other nodes, tried in turn after a drop (nodes.ts). */
   url: string;
   token: () => string | undefined;
   /** Called after every successful re-login that followed a drop (not the first login). */
   onResync?: () => void;
-  /** The server refused the token ("105") or replaced this session: stop and sign out. */
-  onRejected?: (code: string) => void;
+  /** The server refused the token ("105") or replaced this session ("7", with where and when): stop and sign out. */
+  onRejected?: (code: string, by?: ReplacedBy) => void;
   onStatus?: (s: SocketStatus) => void;
   WebSocketImpl?: typeof WebSocket;
   random?: () => number;
@@ -129,7 +136,7 @@ export class SocketClient extends FrameSocket {
     if (typeof msg.seq === 'number' && msg.seq > this.lastSeq) this.lastSeq = msg.seq;
     if (msg.type === 'session.replaced') {
       this.stop();
-      this.opts.onRejected?.('7');
+      this.opts.onRejected?.('7', msg.data as ReplacedBy | undefined);
     }
     super.onFrame(msg);
   }

@@ -1,11 +1,11 @@
 // The window's one live socket. The app configures it once (token source, what to do when the server rejects the
 // session); features subscribe to events with live().on(...) and register resync work with onResync().
-import { SocketClient, socketUrl, type SocketStatus } from './client';
+import { SocketClient, socketUrl, type ReplacedBy, type SocketStatus } from './client';
 import { create } from 'zustand';
 
 interface LiveConfig {
   token: () => string | undefined;
-  onRejected: (code: string) => void;
+  onRejected: (code: string, by?: ReplacedBy) => void;
 }
 
 let config: LiveConfig = { token: () => undefined, onRejected: () => {} };
@@ -24,7 +24,7 @@ export function live(): SocketClient {
     url: socketUrl(),
     token: () => config.token(),
     onResync: () => resync.forEach((fn) => fn()),
-    onRejected: (code) => config.onRejected(code),
+    onRejected: (code, by) => config.onRejected(code, by),
     onStatus: (status) => useLiveStatus.setState({ status }),
   });
   return client;

@@ -84,4 +84,17 @@ describe('the microphone on the wire', () => {
     vi.useRealTimers();
     link.destroy();
   });
+
+  it('connects without waiting for the microphone, and puts it on the sender once it comes (a permission prompt)', async () => {
+    let grant: (s: { getAudioTracks: () => MediaStreamTrack[] }) => void = () => {};
+    vi.stubGlobal('navigator', { ...navigator, mediaDevices: { getUserMedia: () => new Promise((r) => (grant = r)) } });
+    const link = new MediaLink(socket(), { onStatus: () => {}, onMic: () => {} });
+    await link.connect();
+    expect(link.status).toBe('connected');
+    expect(link.hasMic()).toBe(false);
+    link.setMic(true);
+    grant({ getAudioTracks: () => [mic] });
+    await vi.waitFor(() => expect(sender.track).toBe(mic));
+    link.destroy();
+  });
 });

@@ -136,8 +136,10 @@ export class MediaLink {
     this.closePc();
     this.setStatus('connecting');
     try {
-      await this.ensureMic();
-      if (gen !== this.gen) return;
+      // The microphone is asked for alongside, not first: listening needs none, and waiting for it (a permission
+      // prompt, or a main thread busy rendering the first screen) held "Connecting voice…" for seconds (issue 32).
+      // The sender takes it when it comes (ensureMic → putMic).
+      void this.ensureMic();
       // A new RTCPeerConnection (new DTLS certificate) cannot renegotiate the server's old one: close that first
       // (nothing to close on a fresh socket connection).
       await this.sock.request('rtc.close', {}).catch(() => {});

@@ -13,7 +13,8 @@ import { ForgotPasswordDialog } from '../components/ForgotPasswordDialog';
 import { parseAutoLogin } from '../passwordRules';
 import { remembered } from '../remember';
 import { LoginError, signIn } from '../signIn';
-import { shouldReloadWithVersion, withVersion } from '../versionReload';
+import { landingAfterSignIn } from '../versionReload';
+import { clearSignedOut, shownSignedOut, signedOutText, useSignedOut } from '../signedOut';
 import { HOME_PATH } from '../../../shared/access/routes';
 import './login.css';
 
@@ -39,11 +40,14 @@ export default function LoginPage() {
   const [forgotOpen, setForgotOpen] = useState(false);
   const { token } = theme.useToken();
 
+  const signedOut = useSignedOut((s) => s.notice);
+  useEffect(() => {
+    if (signedOut) shownSignedOut();
+  }, [signedOut]);
+
   const afterSignIn = () => {
     const version = productVersion ?? clientConfig.version;
-    const reload = shouldReloadWithVersion({ search: location.search, hasOpener: !!window.opener, autoLoginKeys: clientConfig.autoLoginKeys, version });
-    if (reload && version) location.replace(withVersion(HOME_PATH, version));
-    else navigate(HOME_PATH, { replace: true });
+    navigate(landingAfterSignIn(HOME_PATH, { search: location.search, hasOpener: !!window.opener, autoLoginKeys: clientConfig.autoLoginKeys, version }), { replace: true });
   };
 
   const submit = async ({ account, password, remember }: Values) => {
@@ -52,6 +56,7 @@ export default function LoginPage() {
     setAttempt((n) => n + 1);
     try {
       await signIn(account.trim(), password);
+      clearSignedOut();
       update({ rememberPassword: remember });
       if (remember) await remembered.save(account.trim(), password);
       else remembered.forget();
@@ -108,6 +113,9 @@ export default function LoginPage() {
           <Typography.Text type="secondary">{t('subtitle')}</Typography.Text>
         </div>
         {errorText && <Alert type="error" showIcon message={errorText} className="login-error" data-testid="login-error" data-code={error} data-attempt={attempt} />}
+        {signedOut && !errorText && (
+          <Alert type="warning" showIcon message={signedOutText(t, signedOut, language)} className="login-error" data-testid="login-signed-out" data-reason={signedOut.reason} />
+        )}
         <Form form={form} layout="vertical" onFinish={submit} initialValues={{ remember: rememberPassword }} requiredMark={false} disabled={busy}>
           <Form.Item name="account" label={t('account')} rules={[{ required: true, whitespace: true, message: t('accountRequired') }]}>
             <Input prefix={<UserOutlined />} autoComplete="username" placeholder={t('accountPlaceholder')} data-testid="login-account" />
