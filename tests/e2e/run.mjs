@@ -45,7 +45,7 @@ async function searchTerminal(page, uid) {
 
 const cases = [
   [
-    'sign-in succeeds, reloads once with the version and logs in on the socket',
+    'sign-in succeeds, lands on /home with the version (no second page load) and logs in on the socket',
     async ({ context }) => {
       const { page } = await dispatcherPage(context);
       expect(/\/home\?v=/.test(page.url()), `expected /home?v=…, got ${page.url()}`);
