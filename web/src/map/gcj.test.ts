@@ -1,3 +1,4 @@
+// @vitest-environment node
 /// <reference types="node" />
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { Terminal } from '../shared/directory/model';
 import { isStale, STALE_MS, TerminalDiffer, terminalState, toFeature, type FeatureContext } from './terminalFeatures';

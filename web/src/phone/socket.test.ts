@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TerminalSocket } from './socket';
 import { FakeWS } from '../shared/test/fakeWebSocket';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { beforeAll, describe, expect, it } from 'vitest';
 import i18next, { type i18n as I18n } from 'i18next';
 import { ApiError } from './http/client';

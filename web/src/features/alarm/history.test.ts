@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { mapLink } from './hooks';
 import { matchesQuery, patchPage, responseDelay } from './history';

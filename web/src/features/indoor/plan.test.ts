@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { Position } from './api';
 import { beaconsNeeded, metresToPx, polygonArea, polygonProblem, positionAt, scaleFromRef, validDecay, validMac, validRssi } from './plan';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Position } from './api';
 import { applyPosition, setPositions, useIndoor } from './store';

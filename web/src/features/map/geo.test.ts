@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { Feature, Polygon } from 'geojson';
 import { circle } from '@turf/turf';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/http/client';
 import { deleteError, matchesQuery, mergeLive, withoutRemoved, type MediaItem } from './api';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { englishErrorText } from '../../shared/test/errorText';
 import common from '../../shared/i18n/en-US.json';

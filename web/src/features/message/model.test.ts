@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { conversationMessages, conversationOf, groupConversations, isUnreadFor, mergeLocal, mergeMessage, shownState, type LocalSend, type Message } from './model';
 

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { Message } from './model';
 import { applyRead, applyReceived, applySnapshot, beginSnapshot, emptyUnread, unreadCounts, unreadIdsOf } from './unread';

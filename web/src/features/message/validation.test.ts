@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { checkContent, checkFileSize, checkTargets, checkToneName, contentToSend, hasIllegalChars, kindForFile, OTHERS_GROUP, sendTargets } from './validation';
 

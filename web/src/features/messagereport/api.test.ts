@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it, vi } from 'vitest';
 import type { Message } from '../../shared/messages/record';
 import { directionOf, fetchAll, messageRows, type MessageDataAnswer, type MessageDataQuery } from './api';

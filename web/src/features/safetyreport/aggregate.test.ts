@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { SosReportRow } from '../../shared/alarms/sos';
 import { byDay, byTerminal, daysBetween } from './aggregate';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { acceptsDrop, DRAG_TYPE, dropped, monitorReason, noPictureReason, place, resize, TERMINAL_DRAG_TYPE, terminalTile, tileTerminal } from './store';
 import { RTSP_URL, STREAM_ID } from './components/CameraDialog';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { logoProblem, MAX_LOGO_BYTES, pngDataUrl, pngInfo } from './logo';
 

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { installAuthHooks } from '../../shared/http/client';
 import { recordUrl } from './api';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { openSosByTerminal } from './store';
 import type { SosAlarm, SosState } from './sos';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { FenceAlarm } from './api';
 import { applyFenceAlarm, currentTalkers, type MapLiveState } from './live';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PLAY_STATE, framesFor, nextState, Timeline } from './playback';
 import { TRACK_FIXTURE as FIXTURE } from './fixture';

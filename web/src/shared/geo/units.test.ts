@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { TRACK_FIXTURE } from './fixture';
 import { convertDistance, convertSpeed, distanceUnitOf, haversine, normaliseCoord, precision, speedUnitOf, summarise, summaryRows } from './units';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { staleKeys } from '../socket/useLiveQueries';
 import { SCHOOLBUS_EVENTS, schoolbusKeys } from './OnBoard';

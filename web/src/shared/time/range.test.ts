@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import dayjs from '../utils/dayjs';
 import { checkRange, checkWallRange, defaultWallRange, MONTH_DAYS, rangeProblemOf, rangeToMs, RANGE_CODES, startOfDay, startOfMonth, TRACK_MAX_DAYS } from './range';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { uiState, callCapable, cameraCapable } from './store';
 import { RESOLUTIONS } from './media';

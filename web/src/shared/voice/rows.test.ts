@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { memberCallState } from './rows';
 import type { CallView } from './protocol';
