@@ -20,10 +20,7 @@ type Ms = ReturnType<typeof rangeToMs>;
 /** The first rule of a report's range that r breaks, or undefined (null: no range picked). */
 export type RangeRule = (r: WallRange | null) => RangeProblem | undefined;
 /** Spec §5: within one calendar month of the customer's zone, and at most maxDays long (0: only the month rule). */
-export const monthRule =
-  (maxDays = 0): RangeRule =>
-  (r) =>
-    checkWallRange(r, maxDays);
+export const monthRule = (maxDays = 0): RangeRule => (r) => checkWallRange(r, maxDays);
 /** Any range, or none (the operation log: its list takes an open range). */
 export const anyRange: RangeRule = () => undefined;
 /** Any range, but one (patrol statistics count the orders of its days, across months too). */
