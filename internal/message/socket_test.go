@@ -1,7 +1,6 @@
 package message_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -9,19 +8,12 @@ import (
 	"tenfour/internal/testkit"
 )
 
-// world is a testkit.World with two fleets, a (the test's terminals) and b (one terminal), and a's console.
-type world struct {
-	*testkit.World
-	a, b    testkit.Fleet
-	console *testkit.Socket
-}
+// world is testkit.Tenants: fleet A (the test's terminals) with its console, and fleet B (one terminal).
+type world = testkit.Tenants
 
 func newWorld(t *testing.T, engine string, terminals int) *world {
 	t.Helper()
-	tw := testkit.NewWorld(t, engine)
-	w := &world{World: tw, a: tw.NewFleet("1", terminals, 1), b: tw.NewFleet("2", 1, 1)}
-	w.console = tw.Console(w.a.Dispatcher, w.a.Customer)
-	return w
+	return testkit.NewTenants(t, engine, terminals)
 }
 
 type deliver struct {
@@ -40,36 +32,27 @@ type result struct {
 	State                         string
 }
 
-func (w *world) count(t *testing.T, q string, args ...any) int {
-	t.Helper()
-	var n int
-	if err := w.DB.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 func TestSendToTerminalIsStoredFirstThenAcknowledged(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 1)
 		// The terminal acknowledges only after the check below: a loaded machine must not run out the ack time.
 		w.Hub.SetAckTimeout(30 * time.Second)
-		term := testkit.Terminal(t, w.URL, w.a.Terminals[0], testkit.Password)
+		term := testkit.Terminal(t, w.URL, w.A.Terminals[0], testkit.Password)
 
-		id := w.console.Request("sms.send", map[string]any{"msId": w.a.Terminals[0], "content": "Go to gate 4\nNow"})
+		id := w.ConsoleA.Request("sms.send", map[string]any{"msId": w.A.Terminals[0], "content": "Go to gate 4\nNow"})
 		req := term.WaitEvent("sms.deliver", 5*time.Second, nil)
 		var d deliver
 		req.Into(t, &d)
-		if d.Content != "Go to gate 4\nNow" || d.From != w.a.Dispatcher || d.FromName == "" || d.ID == "" || d.Time == 0 || d.GID != "" {
+		if d.Content != "Go to gate 4\nNow" || d.From != w.A.Dispatcher || d.FromName == "" || d.ID == "" || d.Time == 0 || d.GID != "" {
 			t.Fatalf("deliver %+v", d)
 		}
 		// Durable before it reached the terminal.
-		if n := w.count(t, `SELECT COUNT(*) FROM messages WHERE id = ? AND delivered = FALSE`, d.ID); n != 1 {
+		if n := w.Count(`SELECT COUNT(*) FROM messages WHERE id = ? AND delivered = FALSE`, d.ID); n != 1 {
 			t.Fatalf("message not stored before delivery (%d)", n)
 		}
 		term.Reply(req, "0", map[string]any{})
 
-		reply := w.console.ReplyTo(id)
+		reply := w.ConsoleA.ReplyTo(id)
 		if reply.Code != "0" {
 			t.Fatalf("reply %+v", reply)
 		}
@@ -78,17 +61,17 @@ func TestSendToTerminalIsStoredFirstThenAcknowledged(t *testing.T) {
 		if res.ID != d.ID || res.Recipients != 1 || res.Online != 1 || res.Delivered != 1 || res.State != "delivered" {
 			t.Fatalf("reply %+v %+v", reply, res)
 		}
-		ev := w.console.WaitEvent("sms.status", 5*time.Second, nil)
+		ev := w.ConsoleA.WaitEvent("sms.status", 5*time.Second, nil)
 		var st status
 		ev.Into(t, &st)
-		if ev.Seq == 0 || st.ID != d.ID || st.State != "delivered" || st.MsID != w.a.Terminals[0] || st.Content != d.Content {
+		if ev.Seq == 0 || st.ID != d.ID || st.State != "delivered" || st.MsID != w.A.Terminals[0] || st.Content != d.Content {
 			t.Fatalf("status %+v %+v", ev, st)
 		}
-		if n := w.count(t, `SELECT COUNT(*) FROM messages WHERE id = ? AND delivered = TRUE AND delivered_count = 1`, d.ID); n != 1 {
+		if n := w.Count(`SELECT COUNT(*) FROM messages WHERE id = ? AND delivered = TRUE AND delivered_count = 1`, d.ID); n != 1 {
 			t.Fatal("delivery not recorded")
 		}
-		if n := w.count(t, `SELECT COUNT(*) FROM oplog WHERE type = 103 AND account_id = ? AND remark LIKE ?`,
-			w.a.Dispatcher, "%"+w.a.Terminals[0]+"%"); n != 1 {
+		if n := w.Count(`SELECT COUNT(*) FROM oplog WHERE type = 103 AND account_id = ? AND remark LIKE ?`,
+			w.A.Dispatcher, "%"+w.A.Terminals[0]+"%"); n != 1 {
 			t.Fatalf("log 103 entries %d", n)
 		}
 	})
@@ -97,14 +80,14 @@ func TestSendToTerminalIsStoredFirstThenAcknowledged(t *testing.T) {
 func TestOfflineTerminalGetsItAtNextLogin(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 1)
-		msID := w.a.Terminals[0]
+		msID := w.A.Terminals[0]
 		var ids []string
 		for _, text := range []string{"first", "second", "third"} {
-			reply := w.console.ReplyTo(w.console.Request("sms.send", map[string]any{"msId": msID, "content": text}))
+			reply := w.ConsoleA.ReplyTo(w.ConsoleA.Request("sms.send", map[string]any{"msId": msID, "content": text}))
 			if reply.Code != "4" || !strings.Contains(reply.Msg, "not online") {
 				t.Fatalf("offline terminal: %+v", reply)
 			}
-			ev := w.console.WaitEvent("sms.status", 5*time.Second, nil)
+			ev := w.ConsoleA.WaitEvent("sms.status", 5*time.Second, nil)
 			var st status
 			ev.Into(t, &st)
 			if st.State != "pending" || st.Delivered != 0 {
@@ -121,7 +104,7 @@ func TestOfflineTerminalGetsItAtNextLogin(t *testing.T) {
 				t.Fatalf("pending %d: %+v", i, d)
 			}
 			term.Reply(req, "0", nil)
-			ev := w.console.WaitEvent("sms.status", 5*time.Second, nil)
+			ev := w.ConsoleA.WaitEvent("sms.status", 5*time.Second, nil)
 			var st status
 			ev.Into(t, &st)
 			if st.ID != ids[i] || st.State != "delivered" {
@@ -129,7 +112,7 @@ func TestOfflineTerminalGetsItAtNextLogin(t *testing.T) {
 			}
 		}
 		testkit.Eventually(t, 5*time.Second, "all delivered", func() bool {
-			return w.count(t, `SELECT COUNT(*) FROM message_recipients WHERE account_id = ? AND delivered_at = 0`, msID) == 0
+			return w.Count(`SELECT COUNT(*) FROM message_recipients WHERE account_id = ? AND delivered_at = 0`, msID) == 0
 		})
 		// Nothing is delivered twice on the next login.
 		term.Close()
@@ -145,19 +128,19 @@ func TestUnacknowledgedMessageTimesOutAndStaysPending(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 1)
 		w.Hub.SetAckTimeout(150 * time.Millisecond)
-		msID := w.a.Terminals[0]
+		msID := w.A.Terminals[0]
 		term := testkit.Terminal(t, w.URL, msID, testkit.Password)
 
-		id := w.console.Request("sms.send", map[string]any{"msId": msID, "content": "are you there?"})
+		id := w.ConsoleA.Request("sms.send", map[string]any{"msId": msID, "content": "are you there?"})
 		term.WaitEvent("sms.deliver", 5*time.Second, nil) // never acknowledged
-		if reply := w.console.ReplyTo(id); reply.Code != "408" {
+		if reply := w.ConsoleA.ReplyTo(id); reply.Code != "408" {
 			t.Fatalf("timeout reply %+v", reply)
 		}
 		w.Hub.SetAckTimeout(5 * time.Second)
-		id = w.console.Request("sms.send", map[string]any{"msId": msID, "content": "refused"})
+		id = w.ConsoleA.Request("sms.send", map[string]any{"msId": msID, "content": "refused"})
 		req := term.WaitEvent("sms.deliver", 5*time.Second, nil)
 		term.Reply(req, "3", nil)
-		if reply := w.console.ReplyTo(id); reply.Code != "16" {
+		if reply := w.ConsoleA.ReplyTo(id); reply.Code != "16" {
 			t.Fatalf("refused reply %+v", reply)
 		}
 		// The next login gets both again.
@@ -175,7 +158,7 @@ func TestUnacknowledgedMessageTimesOutAndStaysPending(t *testing.T) {
 			term.Reply(req, "0", nil)
 		}
 		testkit.Eventually(t, 5*time.Second, "delivered", func() bool {
-			return w.count(t, `SELECT COUNT(*) FROM messages WHERE delivered = TRUE`) == 2
+			return w.Count(`SELECT COUNT(*) FROM messages WHERE delivered = TRUE`) == 2
 		})
 	})
 }
@@ -184,11 +167,11 @@ func TestGroupMessageCountsAndLaterDelivery(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 3)
 		w.Hub.SetAckTimeout(300 * time.Millisecond)
-		t0 := testkit.Terminal(t, w.URL, w.a.Terminals[0], testkit.Password)
-		t1 := testkit.Terminal(t, w.URL, w.a.Terminals[1], testkit.Password) // online, never acknowledges
+		t0 := testkit.Terminal(t, w.URL, w.A.Terminals[0], testkit.Password)
+		t1 := testkit.Terminal(t, w.URL, w.A.Terminals[1], testkit.Password) // online, never acknowledges
 		// Terminals[2] is offline; the dispatcher is a member too but is no recipient.
 
-		id := w.console.Request("sms.send", map[string]any{"gid": w.a.Groups[0], "content": "all units: report"})
+		id := w.ConsoleA.Request("sms.send", map[string]any{"gid": w.A.Groups[0], "content": "all units: report"})
 		req := t0.WaitEvent("sms.deliver", 5*time.Second, nil)
 		var d deliver
 		req.Into(t, &d)
@@ -198,17 +181,17 @@ func TestGroupMessageCountsAndLaterDelivery(t *testing.T) {
 		t0.Reply(req, "0", nil)
 		t1.WaitEvent("sms.deliver", 5*time.Second, nil)
 
-		reply := w.console.ReplyTo(id)
+		reply := w.ConsoleA.ReplyTo(id)
 		var res result
 		reply.Into(t, &res)
 		if reply.Code != "0" || res.Recipients != 3 || res.Online != 2 || res.Delivered != 1 || res.State != "partial" {
 			t.Fatalf("group reply %+v %+v", reply, res)
 		}
 		w.Hub.SetAckTimeout(5 * time.Second)
-		t2 := testkit.Terminal(t, w.URL, w.a.Terminals[2], testkit.Password)
+		t2 := testkit.Terminal(t, w.URL, w.A.Terminals[2], testkit.Password)
 		req = t2.WaitEvent("sms.deliver", 5*time.Second, nil)
 		t2.Reply(req, "0", nil)
-		ev := w.console.WaitEvent("sms.status", 5*time.Second, func(f testkit.Frame) bool {
+		ev := w.ConsoleA.WaitEvent("sms.status", 5*time.Second, func(f testkit.Frame) bool {
 			return strings.Contains(string(f.Data), `"delivered":2`)
 		})
 		var st status
@@ -216,7 +199,7 @@ func TestGroupMessageCountsAndLaterDelivery(t *testing.T) {
 		if st.State != "partial" || st.GID == "" || st.Recipients != 3 {
 			t.Fatalf("status %+v", st)
 		}
-		if n := w.count(t, `SELECT COUNT(*) FROM message_recipients WHERE account_id = ?`, w.a.Dispatcher); n != 0 {
+		if n := w.Count(`SELECT COUNT(*) FROM message_recipients WHERE account_id = ?`, w.A.Dispatcher); n != 0 {
 			t.Fatal("the dispatcher was made a recipient")
 		}
 	})
@@ -225,7 +208,7 @@ func TestGroupMessageCountsAndLaterDelivery(t *testing.T) {
 func TestSendRefusesBadInputAndStoresNothing(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 1)
-		msID := w.a.Terminals[0]
+		msID := w.A.Terminals[0]
 		cases := []struct {
 			name string
 			data map[string]any
@@ -240,27 +223,27 @@ func TestSendRefusesBadInputAndStoresNothing(t *testing.T) {
 			{"too long", map[string]any{"msId": msID, "content": strings.Repeat("a", 1001)}, "400"},
 			{"content not a string", map[string]any{"msId": msID, "content": 5}, "400"},
 			{"no target", map[string]any{"content": "hi"}, "400"},
-			{"both targets", map[string]any{"msId": msID, "gid": w.a.Groups[0], "content": "hi"}, "400"},
+			{"both targets", map[string]any{"msId": msID, "gid": w.A.Groups[0], "content": "hi"}, "400"},
 			{"bad gid", map[string]any{"gid": "abc", "content": "hi"}, "400"},
 			{"unknown terminal", map[string]any{"msId": "19999999", "content": "hi"}, "404"},
-			{"other customer's terminal", map[string]any{"msId": w.b.Terminals[0], "content": "hi"}, "404"},
-			{"other customer's group", map[string]any{"gid": w.b.Groups[0], "content": "hi"}, "404"},
-			{"a dispatcher", map[string]any{"msId": w.a.Dispatcher, "content": "hi"}, "404"},
+			{"other customer's terminal", map[string]any{"msId": w.B.Terminals[0], "content": "hi"}, "404"},
+			{"other customer's group", map[string]any{"gid": w.B.Groups[0], "content": "hi"}, "404"},
+			{"a dispatcher", map[string]any{"msId": w.A.Dispatcher, "content": "hi"}, "404"},
 			{"unknown group", map[string]any{"gid": 99999, "content": "hi"}, "404"},
 		}
 		for _, tc := range cases {
-			if reply := w.console.ReplyTo(w.console.Request("sms.send", tc.data)); reply.Code != tc.code {
+			if reply := w.ConsoleA.ReplyTo(w.ConsoleA.Request("sms.send", tc.data)); reply.Code != tc.code {
 				t.Errorf("%s: %+v, want code %s", tc.name, reply, tc.code)
 			}
 		}
-		if n := w.count(t, `SELECT COUNT(*) FROM messages`); n != 0 {
+		if n := w.Count(`SELECT COUNT(*) FROM messages`); n != 0 {
 			t.Fatalf("%d messages stored from bad input", n)
 		}
-		if n := w.count(t, `SELECT COUNT(*) FROM oplog WHERE type = 103`); n != 0 {
+		if n := w.Count(`SELECT COUNT(*) FROM oplog WHERE type = 103`); n != 0 {
 			t.Fatal("bad input logged")
 		}
 		// Numeric ids are accepted like strings.
-		if reply := w.console.ReplyTo(w.console.Request("sms.send", map[string]any{"gid": w.a.Groups[0], "content": "ok"})); reply.Code != "0" {
+		if reply := w.ConsoleA.ReplyTo(w.ConsoleA.Request("sms.send", map[string]any{"gid": w.A.Groups[0], "content": "ok"})); reply.Code != "0" {
 			t.Fatalf("numeric gid: %+v", reply)
 		}
 	})
@@ -269,8 +252,8 @@ func TestSendRefusesBadInputAndStoresNothing(t *testing.T) {
 func TestTerminalWritesOnlyToDispatchersAndGroups(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 2)
-		term := testkit.Terminal(t, w.URL, w.a.Terminals[0], testkit.Password)
-		if reply := term.ReplyTo(term.Request("sms.send", map[string]any{"msId": w.a.Terminals[1], "content": "hi"})); reply.Code != "404" {
+		term := testkit.Terminal(t, w.URL, w.A.Terminals[0], testkit.Password)
+		if reply := term.ReplyTo(term.Request("sms.send", map[string]any{"msId": w.A.Terminals[1], "content": "hi"})); reply.Code != "404" {
 			t.Fatalf("terminal sms.send to a terminal: %+v", reply)
 		}
 	})
@@ -279,9 +262,9 @@ func TestTerminalWritesOnlyToDispatchersAndGroups(t *testing.T) {
 func TestOtherCustomerSeesNoStatus(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine, 1)
-		other := w.Console(w.b.Dispatcher, w.b.Customer)
-		w.console.ReplyTo(w.console.Request("sms.send", map[string]any{"msId": w.a.Terminals[0], "content": "private"}))
-		w.console.WaitEvent("sms.status", 5*time.Second, nil)
+		other := w.Console(w.B.Dispatcher, w.B.Customer)
+		w.ConsoleA.ReplyTo(w.ConsoleA.Request("sms.send", map[string]any{"msId": w.A.Terminals[0], "content": "private"}))
+		w.ConsoleA.WaitEvent("sms.status", 5*time.Second, nil)
 		if f := other.Call("ping", nil); f.Type != "pong" {
 			t.Fatal(f)
 		}

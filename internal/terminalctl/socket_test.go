@@ -9,21 +9,16 @@ import (
 	"tenfour/internal/testkit"
 )
 
-// world is a testkit.World with two fleets, a (two terminals; msID the first) and b (one), and a's console.
+// world is testkit.Tenants (fleet A of two terminals with its console, fleet B of one); msID is A's first.
 type world struct {
-	*testkit.World
-	a, b    testkit.Fleet
-	console *testkit.Socket
-	msID    string
+	*testkit.Tenants
+	msID string
 }
 
 func newWorld(t *testing.T, engine string) *world {
 	t.Helper()
-	tw := testkit.NewWorld(t, engine)
-	w := &world{World: tw, a: tw.NewFleet("1", 2, 1), b: tw.NewFleet("2", 1, 1)}
-	w.msID = w.a.Terminals[0]
-	w.console = tw.Console(w.a.Dispatcher, w.a.Customer)
-	return w
+	tn := testkit.NewTenants(t, engine, 2)
+	return &world{Tenants: tn, msID: tn.A.Terminals[0]}
 }
 
 func (w *world) status(t *testing.T, msID string) int {
@@ -33,15 +28,6 @@ func (w *world) status(t *testing.T, msID string) int {
 		t.Fatal(err)
 	}
 	return st
-}
-
-func (w *world) count(t *testing.T, q string, args ...any) int {
-	t.Helper()
-	var n int
-	if err := w.DB.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // quiet proves a terminal received nothing: the next frame it reads is the reply to its ping.
@@ -65,21 +51,21 @@ func TestCallSetTakesEffectOnAcknowledgement(t *testing.T) {
 			status any
 			want   int
 		}{{1, 1}, {"0", 0}, {8, 8}} {
-			id := w.console.Request("call.set", map[string]any{"msId": w.msID, "status": tc.status})
+			id := w.ConsoleA.Request("call.set", map[string]any{"msId": w.msID, "status": tc.status})
 			req := term.WaitEvent("call.set", 5*time.Second, nil)
 			var d struct {
 				Status int    `json:"status"`
 				By     string `json:"by"`
 			}
 			req.Into(t, &d)
-			if d.Status != tc.want || d.By != w.a.Dispatcher {
+			if d.Status != tc.want || d.By != w.A.Dispatcher {
 				t.Fatalf("relayed %+v", d)
 			}
 			if got := w.status(t, w.msID); tc.want != 8 && got == tc.want {
 				t.Fatal("stored before the terminal acknowledged")
 			}
 			term.Reply(req, "0", nil)
-			reply := w.console.ReplyTo(id)
+			reply := w.ConsoleA.ReplyTo(id)
 			var res struct {
 				MsID   string `json:"msId"`
 				Status int    `json:"status"`
@@ -91,7 +77,7 @@ func TestCallSetTakesEffectOnAcknowledgement(t *testing.T) {
 			if got := w.status(t, w.msID); got != tc.want {
 				t.Fatalf("stored %d, want %d", got, tc.want)
 			}
-			ev := w.console.WaitEvent("terminal.updated", 5*time.Second, nil)
+			ev := w.ConsoleA.WaitEvent("terminal.updated", 5*time.Second, nil)
 			var u struct {
 				CID           string            `json:"cid"`
 				CallSetStatus int               `json:"callSetStatus"`
@@ -103,8 +89,8 @@ func TestCallSetTakesEffectOnAcknowledgement(t *testing.T) {
 				t.Fatalf("terminal.updated %s", ev.Data)
 			}
 		}
-		if n := w.count(t, `SELECT COUNT(*) FROM oplog WHERE type = 9 AND account_id = ? AND remark LIKE ?`,
-			w.a.Dispatcher, "%"+w.msID+"%"); n != 3 {
+		if n := w.Count(`SELECT COUNT(*) FROM oplog WHERE type = 9 AND account_id = ? AND remark LIKE ?`,
+			w.A.Dispatcher, "%"+w.msID+"%"); n != 3 {
 			t.Fatalf("log 9 entries %d", n)
 		}
 	})
@@ -114,27 +100,27 @@ func TestCallSetNotAcknowledgedChangesNothing(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
 		// Offline.
-		if r := w.console.ReplyTo(w.console.Request("call.set", map[string]any{"msId": w.msID, "status": 0})); r.Code != "4" {
+		if r := w.ConsoleA.ReplyTo(w.ConsoleA.Request("call.set", map[string]any{"msId": w.msID, "status": 0})); r.Code != "4" {
 			t.Fatalf("offline: %+v", r)
 		}
 		term := testkit.Terminal(t, w.URL, w.msID, testkit.Password)
 		// Refused by the terminal: its code reaches the console.
-		id := w.console.Request("call.set", map[string]any{"msId": w.msID, "status": 0})
+		id := w.ConsoleA.Request("call.set", map[string]any{"msId": w.msID, "status": 0})
 		term.Reply(term.WaitEvent("call.set", 5*time.Second, nil), "16", nil)
-		if r := w.console.ReplyTo(id); r.Code != "16" {
+		if r := w.ConsoleA.ReplyTo(id); r.Code != "16" {
 			t.Fatalf("refused: %+v", r)
 		}
 		// No acknowledgement in time.
 		w.Hub.SetAckTimeout(150 * time.Millisecond)
-		id = w.console.Request("call.set", map[string]any{"msId": w.msID, "status": 1})
+		id = w.ConsoleA.Request("call.set", map[string]any{"msId": w.msID, "status": 1})
 		term.WaitEvent("call.set", 5*time.Second, nil)
-		if r := w.console.ReplyTo(id); r.Code != "408" {
+		if r := w.ConsoleA.ReplyTo(id); r.Code != "408" {
 			t.Fatalf("timeout: %+v", r)
 		}
 		if got := w.status(t, w.msID); got != 8 {
 			t.Fatalf("status changed to %d", got)
 		}
-		if n := w.count(t, `SELECT COUNT(*) FROM oplog WHERE type = 9`); n != 0 {
+		if n := w.Count(`SELECT COUNT(*) FROM oplog WHERE type = 9`); n != 0 {
 			t.Fatalf("logged %d", n)
 		}
 	})
@@ -144,7 +130,7 @@ func TestRemoteControlRefusesBadInputWithoutRelaying(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
 		term := testkit.Terminal(t, w.URL, w.msID, testkit.Password)
-		other := testkit.Terminal(t, w.URL, w.b.Terminals[0], testkit.Password)
+		other := testkit.Terminal(t, w.URL, w.B.Terminals[0], testkit.Password)
 		cases := []struct {
 			name, typ string
 			data      map[string]any
@@ -155,8 +141,8 @@ func TestRemoteControlRefusesBadInputWithoutRelaying(t *testing.T) {
 			{"no status", "call.set", map[string]any{"msId": w.msID}, "400"},
 			{"no msId", "call.set", map[string]any{"status": 1}, "400"},
 			{"unknown terminal", "call.set", map[string]any{"msId": "19999999", "status": 1}, "404"},
-			{"other customer's terminal", "call.set", map[string]any{"msId": w.b.Terminals[0], "status": 0}, "404"},
-			{"a dispatcher", "call.set", map[string]any{"msId": w.a.Dispatcher, "status": 0}, "404"},
+			{"other customer's terminal", "call.set", map[string]any{"msId": w.B.Terminals[0], "status": 0}, "404"},
+			{"a dispatcher", "call.set", map[string]any{"msId": w.A.Dispatcher, "status": 0}, "404"},
 			{"bad unit", "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "30x"}}, "400"},
 			{"no unit", "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "30"}}, "400"},
 			{"number", "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": 30}}, "400"},
@@ -166,19 +152,19 @@ func TestRemoteControlRefusesBadInputWithoutRelaying(t *testing.T) {
 			{"one bad among good", "param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "30s", "heartbeat": "0s"}}, "400"},
 			{"no params", "param.set", map[string]any{"msId": w.msID, "params": map[string]any{}}, "400"},
 			{"params not an object", "param.set", map[string]any{"msId": w.msID, "params": "gpsInterval=30s"}, "400"},
-			{"other customer's terminal params", "param.set", map[string]any{"msId": w.b.Terminals[0], "params": map[string]any{"gpsInterval": "30s"}}, "404"},
+			{"other customer's terminal params", "param.set", map[string]any{"msId": w.B.Terminals[0], "params": map[string]any{"gpsInterval": "30s"}}, "404"},
 		}
 		for _, tc := range cases {
-			if r := w.console.ReplyTo(w.console.Request(tc.typ, tc.data)); r.Code != tc.code {
+			if r := w.ConsoleA.ReplyTo(w.ConsoleA.Request(tc.typ, tc.data)); r.Code != tc.code {
 				t.Errorf("%s: %+v, want %s", tc.name, r, tc.code)
 			}
 		}
 		quiet(t, term)
 		quiet(t, other)
-		if n := w.count(t, `SELECT COUNT(*) FROM terminal_params`); n != 0 {
+		if n := w.Count(`SELECT COUNT(*) FROM terminal_params`); n != 0 {
 			t.Fatal("params stored from bad input")
 		}
-		if got := w.status(t, w.b.Terminals[0]); got != 8 {
+		if got := w.status(t, w.B.Terminals[0]); got != 8 {
 			t.Fatal("other customer's terminal changed")
 		}
 	})
@@ -188,9 +174,9 @@ func TestTerminalsMayNotRemoteControl(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
 		term := testkit.Terminal(t, w.URL, w.msID, testkit.Password)
-		peer := testkit.Terminal(t, w.URL, w.a.Terminals[1], testkit.Password)
+		peer := testkit.Terminal(t, w.URL, w.A.Terminals[1], testkit.Password)
 		for _, typ := range []string{"call.set", "param.set"} {
-			r := term.ReplyTo(term.Request(typ, map[string]any{"msId": w.a.Terminals[1], "status": 0,
+			r := term.ReplyTo(term.Request(typ, map[string]any{"msId": w.A.Terminals[1], "status": 0,
 				"params": map[string]any{"gpsInterval": "30s"}}))
 			if r.Code != "107" {
 				t.Fatalf("%s from a terminal: %+v", typ, r)
@@ -204,7 +190,7 @@ func TestParamSetStoresAcknowledgedParams(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
 		term := testkit.Terminal(t, w.URL, w.msID, testkit.Password)
-		id := w.console.Request("param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "30s", "heartbeat": "5M"}})
+		id := w.ConsoleA.Request("param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "30s", "heartbeat": "5M"}})
 		req := term.WaitEvent("param.set", 5*time.Second, nil)
 		var d struct {
 			Params  map[string]string `json:"params"`
@@ -214,35 +200,35 @@ func TestParamSetStoresAcknowledgedParams(t *testing.T) {
 		if d.Params["gpsInterval"] != "30s" || d.Params["heartbeat"] != "5m" || d.Seconds["heartbeat"] != 300 || d.Seconds["gpsInterval"] != 30 {
 			t.Fatalf("relayed %s", req.Data)
 		}
-		if n := w.count(t, `SELECT COUNT(*) FROM terminal_params`); n != 0 {
+		if n := w.Count(`SELECT COUNT(*) FROM terminal_params`); n != 0 {
 			t.Fatal("stored before the acknowledgement")
 		}
 		term.Reply(req, "0", nil)
-		r := w.console.ReplyTo(id)
+		r := w.ConsoleA.ReplyTo(id)
 		if r.Code != "0" || !strings.Contains(string(r.Data), `"heartbeat":"5m"`) {
 			t.Fatalf("reply %+v", r)
 		}
-		ev := w.console.WaitEvent("terminal.updated", 5*time.Second, nil)
+		ev := w.ConsoleA.WaitEvent("terminal.updated", 5*time.Second, nil)
 		if !strings.Contains(string(ev.Data), `"params":{"gpsInterval":"30s","heartbeat":"5m"}`) {
 			t.Fatalf("terminal.updated %s", ev.Data)
 		}
 		// A later change keeps the others.
-		id = w.console.Request("param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "1m"}})
+		id = w.ConsoleA.Request("param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "1m"}})
 		term.Reply(term.WaitEvent("param.set", 5*time.Second, nil), "0", nil)
-		r = w.console.ReplyTo(id)
+		r = w.ConsoleA.ReplyTo(id)
 		if !strings.Contains(string(r.Data), `"params":{"gpsInterval":"1m","heartbeat":"5m"}`) {
 			t.Fatalf("second reply %s", r.Data)
 		}
-		if n := w.count(t, `SELECT COUNT(*) FROM oplog WHERE type = 9 AND remark LIKE '%gpsInterval=1m%'`); n != 1 {
+		if n := w.Count(`SELECT COUNT(*) FROM oplog WHERE type = 9 AND remark LIKE '%gpsInterval=1m%'`); n != 1 {
 			t.Fatal("log 9 missing")
 		}
 		// Refused: nothing stored.
-		id = w.console.Request("param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "2h"}})
+		id = w.ConsoleA.Request("param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "2h"}})
 		term.Reply(term.WaitEvent("param.set", 5*time.Second, nil), "16", nil)
-		if r := w.console.ReplyTo(id); r.Code != "16" {
+		if r := w.ConsoleA.ReplyTo(id); r.Code != "16" {
 			t.Fatal(r)
 		}
-		if n := w.count(t, `SELECT COUNT(*) FROM terminal_params WHERE value = '2h'`); n != 0 {
+		if n := w.Count(`SELECT COUNT(*) FROM terminal_params WHERE value = '2h'`); n != 0 {
 			t.Fatal("refused params stored")
 		}
 	})
@@ -252,12 +238,12 @@ func TestLoginReminder(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
 		term := testkit.Terminal(t, w.URL, w.msID, testkit.Password)
-		id := w.console.Request("call.set", map[string]any{"msId": w.msID, "status": 1})
+		id := w.ConsoleA.Request("call.set", map[string]any{"msId": w.msID, "status": 1})
 		term.Reply(term.WaitEvent("call.set", 5*time.Second, nil), "0", nil)
-		w.console.ReplyTo(id)
-		id = w.console.Request("param.set", map[string]any{"msId": w.msID, "params": map[string]any{"heartbeat": "30s"}})
+		w.ConsoleA.ReplyTo(id)
+		id = w.ConsoleA.Request("param.set", map[string]any{"msId": w.msID, "params": map[string]any{"heartbeat": "30s"}})
 		term.Reply(term.WaitEvent("param.set", 5*time.Second, nil), "0", nil)
-		w.console.ReplyTo(id)
+		w.ConsoleA.ReplyTo(id)
 		term.Close()
 		testkit.Eventually(t, 5*time.Second, "offline", func() bool { return !w.Hub.Online(w.msID) })
 
@@ -273,7 +259,7 @@ func TestLoginReminder(t *testing.T) {
 		}
 		term.Reply(req, "0", nil)
 		// An active terminal without parameters is reminded of nothing.
-		fresh := testkit.Terminal(t, w.URL, w.a.Terminals[1], testkit.Password)
+		fresh := testkit.Terminal(t, w.URL, w.A.Terminals[1], testkit.Password)
 		quiet(t, fresh)
 	})
 }
