@@ -34,8 +34,9 @@ export async function forwarder(listenHost = '127.0.0.1') {
   return `http://${listenHost}:${server.address().port}`;
 }
 
-/** The demo's dispatcher (serve --demo). */
+/** The demo's dispatcher (serve --demo), and the second customer's ("Second Tenant"). */
 export const DISPATCHER = { uid: '10000001', pwd: '123456' };
+export const OTHER_DISPATCHER = { uid: '20000001', pwd: '123456' };
 
 /** Opens base/login and submits the sign-in form (what happens next is the caller's to check). */
 export async function submitLogin(page, base, uid, pwd) {
@@ -46,11 +47,11 @@ export async function submitLogin(page, base, uid, pwd) {
   await page.click('[data-testid=login-submit]');
 }
 
-/** A new console page signed in as the demo dispatcher: the dispatch screen is up and its socket online. */
-export async function dispatcherConsole(context, base) {
+/** A new console page signed in as the demo dispatcher (or another): the dispatch screen is up and its socket online. */
+export async function dispatcherConsole(context, base, account = DISPATCHER) {
   base ??= await forwarder();
   const page = await context.newPage();
-  await submitLogin(page, base, DISPATCHER.uid, DISPATCHER.pwd);
+  await submitLogin(page, base, account.uid, account.pwd);
   await page.waitForSelector('[data-testid=home-page]', { timeout: 60_000 });
   await page.waitForSelector('[data-testid=socket-status][data-status=online]', { timeout: 20_000 });
   return { page, base };
@@ -176,38 +177,50 @@ export async function watchCsp(context) {
   return violations;
 }
 
+/** Runs one case in a fresh context under the server's CSP; logs its line and resolves with whether it passed. */
+async function runCase(browser, artifacts, [name, fn, opts = {}]) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 850 }, locale: 'en-US' });
+  // Every case runs under the server's CSP: a violation fails the case like any other error.
+  const csp = await watchCsp(context);
+  const t0 = Date.now();
+  try {
+    await Promise.race([
+      fn({ browser, context, csp }),
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`case timed out after ${(opts.timeoutMs ?? 150_000) / 1000} s`)), opts.timeoutMs ?? 150_000)),
+    ]);
+    expect(csp.length === 0, `Content-Security-Policy violations: ${csp.join('; ')}`);
+    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+    return true;
+  } catch (e) {
+    console.log(`FAIL ${name}: ${e instanceof Error ? e.message : e}`);
+    const pages = context.pages();
+    for (const [i, p] of pages.entries()) await p.screenshot({ path: `${artifacts}${name.replace(/\W+/g, '-')}-${i}.png` }).catch(() => {});
+    return false;
+  } finally {
+    await context.close().catch(() => {});
+  }
+}
+
+/**
+ * Runs the cases one after another. A case with opts.alongside runs beside the ones after it instead: one that
+ * mostly waits out a real interval of the server, and touches nothing the others see (its own customer).
+ */
 export async function run(cases) {
   const browser = await launch();
   const artifacts = new URL('./artifacts/', import.meta.url).pathname;
   mkdirSync(artifacts, { recursive: true });
-  let passed = 0;
-  let failed = 0;
   // E2E_ONLY: the cases whose name contains one of its '|'-separated parts.
   const only = process.env.E2E_ONLY?.split('|');
   await fleetSettled(browser);
-  for (const [name, fn, opts = {}] of cases) {
-    if (only && !only.some((part) => name.includes(part))) continue;
-    const context = await browser.newContext({ viewport: { width: 1400, height: 850 }, locale: 'en-US' });
-    // Every case runs under the server's CSP: a violation fails the case like any other error.
-    const csp = await watchCsp(context);
-    const t0 = Date.now();
-    try {
-      await Promise.race([
-        fn({ browser, context, csp }),
-        new Promise((_, reject) => setTimeout(() => reject(new Error(`case timed out after ${(opts.timeoutMs ?? 150_000) / 1000} s`)), opts.timeoutMs ?? 150_000)),
-      ]);
-      expect(csp.length === 0, `Content-Security-Policy violations: ${csp.join('; ')}`);
-      passed++;
-      console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-    } catch (e) {
-      failed++;
-      console.log(`FAIL ${name}: ${e instanceof Error ? e.message : e}`);
-      const pages = context.pages();
-      for (const [i, p] of pages.entries()) await p.screenshot({ path: `${artifacts}${name.replace(/\W+/g, '-')}-${i}.png` }).catch(() => {});
-    } finally {
-      await context.close().catch(() => {});
-    }
+  const results = [];
+  for (const c of cases) {
+    if (only && !only.some((part) => c[0].includes(part))) continue;
+    const done = runCase(browser, artifacts, c);
+    results.push(done);
+    if (!c[2]?.alongside) await done;
   }
+  const passed = (await Promise.all(results)).filter(Boolean).length;
+  const failed = results.length - passed;
   await browser.close();
   forwarders.forEach((s) => s.close());
   console.log(`${passed} passed, ${failed} failed`);
