@@ -16,10 +16,10 @@ async function boot() {
   wireClients();
   // Everything the first screen needs starts at once and runs side by side: the socket and voice of a signed-in
   // window, the first screen's code (the router loads it when created), the branding and the texts.
-  startSession(location.pathname);
+  const session = startSession(location.pathname);
   const router = createAppRouter();
   const language = useSettings.getState().language;
-  const [, locale] = await Promise.all([loadBranding(), loadLocales(language), initI18n(language)]);
+  const [, locale] = await Promise.all([loadBranding(), loadLocales(language), initI18n(language), session]);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <Providers initialLocale={locale}>

@@ -2,7 +2,9 @@
 // voice of a signed-in window, and the code of the screens the dispatcher is about to see.
 import { findRoute, HOME_PATH, LOGIN_PATH } from '../shared/access/routes';
 import { hasToken, useSession } from '../shared/session';
-import { startLive } from '../shared/socket/live';
+import { startLive, useLiveStatus } from '../shared/socket/live';
+import { groupsQuery } from '../shared/directory/api';
+import { queryClient } from './Providers';
 import { preloadVoice, startVoice } from '../features/voice/mount';
 import { screenLoader } from './screens';
 
@@ -12,19 +14,34 @@ export function inShell(pathname: string): boolean {
   return !!def && !def.child && def.path !== '/patrol-sys';
 }
 
+/** How long the first render waits for the socket's login at most (a slow or refusing server does not hold it). */
+export const SOCKET_WAIT_MS = 1500;
+
 /**
- * A signed-in window logs in on the socket now, not when its shell mounts: by the time a screen asks for its data
- * the socket is usually online, so no screen refetches it for a "first login", and push-to-talk connects while the
- * tree renders. A window that signs in later (the login page) starts the same the moment its session exists.
+ * A signed-in window logs in on the socket now, not when its shell mounts, and the first render waits for it (at
+ * most SOCKET_WAIT_MS; it runs beside the boot's other loads): the screens then ask for their data with the socket
+ * online, so none refetches it for a "first login", and push-to-talk connects while the tree renders. A window
+ * that signs in later (the login page) starts voice the moment its session exists. Resolves when the first render
+ * may go.
  */
-export function startSession(pathname: string): void {
-  if (hasToken() && !pathname.startsWith(LOGIN_PATH)) {
-    startLive().catch(() => {}); // the shell or the child frame reports a failure when it mounts and tries again
-    if (inShell(pathname)) startVoice();
-  }
+export function startSession(pathname: string): Promise<void> {
   useSession.subscribe((s, prev) => {
     if (s.session?.token && !prev.session?.token && location.pathname.startsWith(LOGIN_PATH)) startVoice();
   });
+  // The dispatch tree's snapshot is asked for the moment the socket is online (it then holds this console's own
+  // presence), not when the tree mounts; the directory feed finds it fetched or on its way.
+  useLiveStatus.subscribe((s, prev) => {
+    const p = location.pathname;
+    if (s.status === 'online' && prev.status !== 'online' && (p.startsWith(LOGIN_PATH) || inShell(p))) void queryClient.prefetchQuery(groupsQuery());
+  });
+  if (!hasToken() || pathname.startsWith(LOGIN_PATH)) return Promise.resolve();
+  if (inShell(pathname)) {
+    startVoice();
+    void preloadVoice();
+  }
+  // A failure is the shell's or the child frame's to report: they try again when they mount.
+  const online = startLive().catch(() => {});
+  return Promise.race([online, new Promise<void>((r) => setTimeout(r, SOCKET_WAIT_MS))]);
 }
 
 /**

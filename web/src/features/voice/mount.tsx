@@ -1,9 +1,15 @@
 // How the app shell mounts voice: the dock (PTT, call panel, incoming calls) in the main window, and the PTT key in
 // child windows (which talk through their opener's engine, see console.ts). Both load lazily, off the entry chunk.
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState, type ComponentType } from 'react';
 
-const loadDock = () => import('./components/VoiceDock');
-const VoiceDock = lazy(loadDock);
+/** The dock's component once its chunk is here: the shell then renders it in its first pass, not a pass later. */
+let loadedDock: ComponentType | undefined;
+const loadDock = () =>
+  import('./components/VoiceDock').then((m) => {
+    loadedDock = m.default;
+    return m;
+  });
+const LazyDock = lazy(loadDock);
 const ChildVoice = lazy(() => import('./components/ChildVoice'));
 
 /** The dock's code, fetched ahead (the login page, while the dispatcher types). */
@@ -20,9 +26,11 @@ export function startVoice(): void {
 }
 
 export function VoiceMount() {
+  // Chosen once per mount, so the dock is never swapped (and its engine stopped) when its chunk arrives meanwhile.
+  const [Dock] = useState(() => loadedDock ?? LazyDock);
   return (
     <Suspense fallback={null}>
-      <VoiceDock />
+      <Dock />
     </Suspense>
   );
 }
