@@ -132,15 +132,7 @@ func (s *Store) AllTerminals(ctx context.Context, c CustomerID) ([]Account, erro
 // Names returns the names of the customer's accounts among ids; unknown ids are left out (a caller that needs
 // every id to exist compares the lengths).
 func (s *Store) Names(ctx context.Context, c CustomerID, ids []TerminalID) (map[TerminalID]string, error) {
-	out := make(map[TerminalID]string, len(ids))
-	return out, eachIn(ctx, s.db, `SELECT id, name FROM accounts WHERE customer_id = ? AND id IN (`, c, ids,
-		func(sc scanner) error {
-			var id TerminalID
-			var name string
-			err := sc.Scan(&id, &name)
-			out[id] = name
-			return err
-		})
+	return namesIn(ctx, s.db, "accounts", c, ids)
 }
 
 // GroupInfo reads one group of the customer without its members (GID, FID, name, kind).
@@ -155,14 +147,21 @@ func (s *Store) GroupInfo(ctx context.Context, c CustomerID, gid GroupID) (Group
 
 // GroupNames returns the names of the customer's groups among gids; unknown ids are left out.
 func (s *Store) GroupNames(ctx context.Context, c CustomerID, gids []GroupID) (map[GroupID]string, error) {
-	out := make(map[GroupID]string, len(gids))
-	return out, eachIn(ctx, s.db, `SELECT id, name FROM ptt_groups WHERE customer_id = ? AND id IN (`, c, gids,
+	return namesIn(ctx, s.db, "ptt_groups", c, gids)
+}
+
+// namesIn reads the names of the customer's rows of table (accounts, ptt_groups) among ids.
+func namesIn[K comparable](ctx context.Context, q querier, table string, c CustomerID, ids []K) (map[K]string, error) {
+	out := make(map[K]string, len(ids))
+	return out, eachIn(ctx, q, `SELECT id, name FROM `+table+` WHERE customer_id = ? AND id IN (`, c, ids,
 		func(sc scanner) error {
-			var id int64
+			var id K
 			var name string
-			err := sc.Scan(&id, &name)
-			out[GroupID(id)] = name
-			return err
+			if err := sc.Scan(&id, &name); err != nil {
+				return err
+			}
+			out[id] = name
+			return nil
 		})
 }
 

@@ -112,7 +112,7 @@ func (s *Store) LastGPS(ctx context.Context, customerID int64) ([]LastGPS, error
 // groupCols are read by scanGroup.
 const groupCols = `g.id, g.parent_id, g.name, g.color, g.seq_num, g.kind, g.creator_id`
 
-func scanGroup(sc scanner) (*Group, error) {
+func scanGroup(sc db.Scanner) (*Group, error) {
 	g := &Group{Children: []*Group{}, MsList: []Terminal{}, LastGpsList: []GPSLatest{}}
 	var id, parent int64
 	if err := sc.Scan(&id, &parent, &g.Name, &g.Color, &g.SeqNum, &g.Kind, &g.Creator); err != nil {
@@ -126,27 +126,8 @@ func scanGroup(sc scanner) (*Group, error) {
 // temporary groups at the top level; each with its members (msList) and, when withGPS, their last
 // positions (lastGpsList).
 func (s *Store) Tree(ctx context.Context, customerID int64, withGPS bool) ([]*Group, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+groupCols+` FROM ptt_groups g WHERE g.customer_id = ?
-		ORDER BY g.kind, g.seq_num, g.id`, customerID)
+	flat, byID, err := s.groups(ctx, customerID, ` ORDER BY g.kind, g.seq_num, g.id`, withGPS)
 	if err != nil {
-		return nil, err
-	}
-	var flat []*Group
-	byID := map[GroupID]*Group{}
-	for rows.Next() {
-		g, err := scanGroup(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		flat = append(flat, g)
-		byID[g.GID] = g
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if err := s.fillMembers(ctx, s.db, customerID, byID, withGPS); err != nil {
 		return nil, err
 	}
 	roots := []*Group{}
@@ -169,6 +150,21 @@ func (s *Store) Tree(ctx context.Context, customerID int64, withGPS bool) ([]*Gr
 	}
 	setDeep(roots, 1)
 	return roots, nil
+}
+
+// groups reads the customer's groups (more, after the customer: a condition and an order) with their members:
+// the list, and the same groups by id.
+func (s *Store) groups(ctx context.Context, customerID int64, more string, withGPS bool) ([]*Group, map[GroupID]*Group, error) {
+	rows, err := s.db.Query(ctx, `SELECT `+groupCols+` FROM ptt_groups g WHERE g.customer_id = ?`+more, customerID)
+	list, err := db.Collect(rows, err, scanGroup)
+	if err != nil || len(list) == 0 {
+		return list, nil, err
+	}
+	byID := make(map[GroupID]*Group, len(list))
+	for _, g := range list {
+		byID[g.GID] = g
+	}
+	return list, byID, s.fillMembers(ctx, s.db, customerID, byID, withGPS)
 }
 
 // fillMembers loads the members of the groups in byID (all of the customer's groups).
@@ -697,31 +693,14 @@ func (s *Store) EditTemp(ctx context.Context, customerID int64, gid GroupID, e T
 
 // TempGroups lists the customer's temporary groups with their members.
 func (s *Store) TempGroups(ctx context.Context, customerID int64) ([]*Group, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+groupCols+` FROM ptt_groups g WHERE g.customer_id = ? AND g.kind = 'temp'
-		ORDER BY g.id`, customerID)
+	list, _, err := s.groups(ctx, customerID, ` AND g.kind = 'temp' ORDER BY g.id`, true)
 	if err != nil {
 		return nil, err
 	}
-	out := []*Group{}
-	byID := map[GroupID]*Group{}
-	for rows.Next() {
-		g, err := scanGroup(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		g.Deep = 1
-		out = append(out, g)
-		byID[g.GID] = g
+	for _, g := range list {
+		g.Deep = 1 // temporary groups are all at the top level
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return out, nil
-	}
-	return out, s.fillMembers(ctx, s.db, customerID, byID, true)
+	return list, nil
 }
 
 // SwitchPtt makes gid the group an account talks in and returns the previous one (Root when none). With
