@@ -97,7 +97,7 @@ func (s *Service) endBurstLocked(later *afterUnlock, c *Call, reason string, tai
 		return
 	}
 	s.wg.Add(1)
-	later.then(func() { go func() { defer s.wg.Done(); finish() }() })
+	later.Then(func() { go func() { defer s.wg.Done(); finish() }() })
 }
 
 // burstEnd is what finishing a burst needs of its call, read under the lock.

@@ -139,7 +139,7 @@ func (s *Service) dropClient(cl *client) {
 		s.recomputeLocked(cl.acct.Customer)
 		if p := cl.peer; p != nil {
 			cl.peer = nil
-			later.then(p.Close)
+			later.Then(p.Close)
 		}
 		return nil
 	})

@@ -526,7 +526,7 @@ func (s *Service) afterReleaseLocked(later *afterUnlock, c *Call, next *Claim) {
 		c.timer = time.AfterFunc(s.opts.GroupHangTime, func() { s.hangUp(c) })
 		if s.leases != nil { // the group's floor is free here: another node may take it (cluster.go)
 			gid := c.Group
-			later.then(func() { s.leases.Release(gid) }) // unless a burst here started meanwhile
+			later.Then(func() { s.leases.Release(gid) }) // unless a burst here started meanwhile
 		}
 	}
 	s.recomputeLocked(c.Customer)
@@ -541,7 +541,7 @@ func (s *Service) advertiseLocked(later *afterUnlock, c *Call) {
 		return
 	}
 	head, gid := *c.floor.Queue[0], c.Group
-	later.then(func() { s.leases.Advertise(gid, int(head.Prio), head.At) })
+	later.Then(func() { s.leases.Advertise(gid, int(head.Prio), head.At) })
 }
 
 // resumeRetry is how often a queue waiting on a group floor another node of the cluster holds tries again.

@@ -516,7 +516,7 @@ func (s *Service) legClientGoneLocked(later *afterUnlock, cl *client, last bool)
 		}
 		op := LegOp{CallID: l.call.ID, Acct: cl.acct.ID, Op: opGone}
 		node := l.node
-		later.then(func() {
+		later.Then(func() {
 			go func() {
 				ctx, cancel := context.WithTimeout(context.Background(), realtime.AckTimeout)
 				defer cancel()

@@ -18,7 +18,7 @@ func (s *Service) missedLocked(later *afterUnlock, c *Call, status int) {
 	caller, callee := c.Initiator, c.parties[1].Account
 	m := Missed{CallID: c.ID, CalleeID: callee.ID, CallerID: caller.ID, CallerName: caller.Name, Status: status,
 		Time: time.Now().UnixMilli()}
-	later.then(func() {
+	later.Then(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if err := s.store.AddMissed(ctx, c.Customer, m); err == nil {

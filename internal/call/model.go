@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"time"
 
+	"tenfour/internal/platform/defaults"
 	"tenfour/internal/platform/httpx"
 )
 
@@ -122,30 +123,14 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.MaxTalkTime <= 0 {
-		o.MaxTalkTime = 60 * time.Second
-	}
-	if o.RingTimeout <= 0 {
-		o.RingTimeout = 30 * time.Second
-	}
-	if o.GroupHangTime <= 0 {
-		o.GroupHangTime = 8 * time.Second
-	}
-	if o.ReleaseTail <= 0 {
-		o.ReleaseTail = 250 * time.Millisecond
-	}
-	if o.RetryGap <= 0 {
-		o.RetryGap = FloorRetryGap
-	}
-	if o.MaxQueue <= 0 {
-		o.MaxQueue = defaultMaxQueue
-	}
-	if o.MaxMonitoredGroups <= 0 {
-		o.MaxMonitoredGroups = defaultMaxGroups
-	}
-	if o.MaxQueryDays <= 0 {
-		o.MaxQueryDays = 31
-	}
+	defaults.Positive(&o.MaxTalkTime, 60*time.Second)
+	defaults.Positive(&o.RingTimeout, 30*time.Second)
+	defaults.Positive(&o.GroupHangTime, 8*time.Second)
+	defaults.Positive(&o.ReleaseTail, 250*time.Millisecond)
+	defaults.Positive(&o.RetryGap, FloorRetryGap)
+	defaults.Positive(&o.MaxQueue, defaultMaxQueue)
+	defaults.Positive(&o.MaxMonitoredGroups, defaultMaxGroups)
+	defaults.Positive(&o.MaxQueryDays, 31)
 	return o
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"tenfour/internal/media"
 	"tenfour/internal/oplog"
+	"tenfour/internal/platform/afterlock"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/realtime"
 )
@@ -116,19 +117,16 @@ func (s *Service) Close() {
 // afterUnlock collects the work a locked section leaves for after the lock is released: log writes, store
 // writes of missed calls, closing PeerConnections and other slow work.
 type afterUnlock struct {
-	s    *Service
-	work []func()
+	*afterlock.Later
+	s *Service
 }
-
-// then queues fn to run once the lock is released.
-func (later *afterUnlock) then(fn func()) { later.work = append(later.work, fn) }
 
 // log queues an operation-log write (none once the service is closed).
 func (later *afterUnlock) log(customer int64, a Account, t oplog.Type, remark string, detail oplog.Detail) {
 	if later.s.closed {
 		return
 	}
-	later.then(func() {
+	later.Then(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		later.s.log.Write(ctx, customer, a.ID, a.Name, t, remark, detail)
@@ -137,18 +135,9 @@ func (later *afterUnlock) log(customer int64, a Account, t oplog.Type, remark st
 
 // locked runs fn under the lock, then the work it left for after unlocking. After Close it does nothing.
 func (s *Service) locked(fn func(later *afterUnlock) error) error {
-	later := &afterUnlock{s: s}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return realtime.ErrNotOnline
-	}
-	err := fn(later)
-	s.mu.Unlock()
-	for _, w := range later.work {
-		w()
-	}
-	return err
+	return afterlock.Run(&s.mu, &s.closed, realtime.ErrNotOnline, func(l *afterlock.Later) error {
+		return fn(&afterUnlock{Later: l, s: s})
+	})
 }
 
 // tapKey is whose microphone a tap takes: an account of a customer. Account ids are the customer's; the

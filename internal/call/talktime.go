@@ -142,21 +142,15 @@ func SumTalk(bursts []Burst, talkers map[string]Talker, msIDs []string, gids []i
 		}
 		rep.TalkMs += b.DurationMs
 		rep.Bursts++
-		tt := terms[b.TalkerID]
-		if tt == nil {
-			tt = &TerminalTalk{MsID: b.TalkerID, MsName: t.Name}
-			terms[b.TalkerID] = tt
-		}
+		tt := entry(terms, b.TalkerID, func() *TerminalTalk { return &TerminalTalk{MsID: b.TalkerID, MsName: t.Name} })
 		tt.TalkMs += b.DurationMs
 		tt.Bursts++
 		switch {
 		case inGroup:
 			tt.GroupMs += b.DurationMs
-			g := groups[b.GroupID]
-			if g == nil {
-				g = &GroupTalk{GID: strconv.FormatInt(b.GroupID, 10), Kind: b.Kind}
-				groups[b.GroupID] = g
-			}
+			g := entry(groups, b.GroupID, func() *GroupTalk {
+				return &GroupTalk{GID: strconv.FormatInt(b.GroupID, 10), Kind: b.Kind}
+			})
 			g.GName = b.GroupName // bursts come oldest first: the latest name wins
 			g.TalkMs += b.DurationMs
 			g.Bursts++
@@ -166,36 +160,38 @@ func SumTalk(bursts []Burst, talkers map[string]Talker, msIDs []string, gids []i
 			tt.OtherMs += b.DurationMs
 		}
 		day := timerange.Day(b.Started, loc)
-		d := days[day]
-		if d == nil {
-			d = &DayTalk{Day: day}
-			days[day] = d
-		}
+		d := entry(days, day, func() *DayTalk { return &DayTalk{Day: day} })
 		d.TalkMs += b.DurationMs
 		d.Bursts++
 	}
-	rep.Terminals = make([]TerminalTalk, 0, len(terms))
-	for _, t := range terms {
-		rep.Terminals = append(rep.Terminals, *t)
-	}
-	sort.Slice(rep.Terminals, func(i, j int) bool {
-		a, b := rep.Terminals[i], rep.Terminals[j]
+	rep.Terminals = sortedValues(terms, func(a, b TerminalTalk) bool {
 		return a.TalkMs > b.TalkMs || (a.TalkMs == b.TalkMs && a.MsID < b.MsID)
 	})
-	rep.Groups = make([]GroupTalk, 0, len(groups))
-	for _, g := range groups {
-		rep.Groups = append(rep.Groups, *g)
-	}
-	sort.Slice(rep.Groups, func(i, j int) bool {
-		a, b := rep.Groups[i], rep.Groups[j]
+	rep.Groups = sortedValues(groups, func(a, b GroupTalk) bool {
 		return a.TalkMs > b.TalkMs || (a.TalkMs == b.TalkMs && a.GID < b.GID)
 	})
-	rep.Days = make([]DayTalk, 0, len(days))
-	for _, d := range days {
-		rep.Days = append(rep.Days, *d)
-	}
-	sort.Slice(rep.Days, func(i, j int) bool { return rep.Days[i].Day < rep.Days[j].Day })
+	rep.Days = sortedValues(days, func(a, b DayTalk) bool { return a.Day < b.Day })
 	return rep
+}
+
+// entry is m's tally for k, made by fresh on its first burst.
+func entry[K comparable, V any](m map[K]*V, k K, fresh func() *V) *V {
+	v := m[k]
+	if v == nil {
+		v = fresh()
+		m[k] = v
+	}
+	return v
+}
+
+// sortedValues lists the tallies of m in the report's order (never nil: an empty report lists [], not null).
+func sortedValues[K comparable, V any](m map[K]*V, less func(a, b V) bool) []V {
+	out := make([]V, 0, len(m))
+	for _, v := range m {
+		out = append(out, *v)
+	}
+	sort.Slice(out, func(i, j int) bool { return less(out[i], out[j]) })
+	return out
 }
 
 type durationReq struct {

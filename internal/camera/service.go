@@ -14,6 +14,7 @@ import (
 	"tenfour/internal/media"
 	"tenfour/internal/media/ffchild"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/defaults"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
 	"tenfour/internal/platform/ticker"
@@ -50,31 +51,15 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.MaxPerCustomer <= 0 {
-		o.MaxPerCustomer = 16
-	}
-	if o.FFmpeg == "" {
-		o.FFmpeg = "ffmpeg"
-	}
-	if o.ConnectTimeout <= 0 {
-		o.ConnectTimeout = 5 * time.Second
-	}
-	if o.NoMediaTimeout <= 0 {
-		o.NoMediaTimeout = 10 * time.Second
-	}
-	if o.FirstMedia <= 0 {
-		o.FirstMedia = 8 * time.Second
-	}
-	if o.IdleStop <= 0 {
-		o.IdleStop = 60 * time.Second
-	}
-	if o.BackoffMin <= 0 {
-		o.BackoffMin = 500 * time.Millisecond
-	}
-	if o.BackoffMax <= 0 {
-		o.BackoffMax = 30 * time.Second
-	}
-	if o.Jobs == nil {
+	defaults.Positive(&o.MaxPerCustomer, 16)
+	defaults.Empty(&o.FFmpeg, "ffmpeg")
+	defaults.Positive(&o.ConnectTimeout, 5*time.Second)
+	defaults.Positive(&o.NoMediaTimeout, 10*time.Second)
+	defaults.Positive(&o.FirstMedia, 8*time.Second)
+	defaults.Positive(&o.IdleStop, 60*time.Second)
+	defaults.Positive(&o.BackoffMin, 500*time.Millisecond)
+	defaults.Positive(&o.BackoffMax, 30*time.Second)
+	if o.Jobs == nil { // not defaults.Empty: that would make a limiter even when one is given
 		o.Jobs = ffchild.NewLimiter(ffchild.DefaultLimits())
 	}
 	return o

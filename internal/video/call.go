@@ -193,6 +193,24 @@ func (s *Service) callLocked(c *realtime.Conn, id string) (*session, error) {
 	return ss, nil
 }
 
+// oneToOneLocked is callLocked for a call (a monitor session is none: 503).
+func (s *Service) oneToOneLocked(c *realtime.Conn, id string) (*session, error) {
+	ss, err := s.callLocked(c, id)
+	if err != nil || ss.kind != KindCall {
+		return nil, ErrNoSession
+	}
+	return ss, nil
+}
+
+// callersLocked is oneToOneLocked for what only the caller may do (the callee: 403).
+func (s *Service) callersLocked(c *realtime.Conn, id string) (*session, error) {
+	ss, err := s.oneToOneLocked(c, id)
+	if err == nil && ss.caller.conn != c {
+		return nil, ErrPermission
+	}
+	return ss, err
+}
+
 // StatusReq is `video.status`: the callee's answer — 180 ringing, 200 answer (with its codecs), 486 busy,
 // 603 decline, 201 camera busy.
 type StatusReq struct {
@@ -211,9 +229,9 @@ func (s *Service) Respond(c *realtime.Conn, req StatusReq) (map[string]any, erro
 	acct := c.Principal().AccountID
 	out := map[string]any{}
 	err = s.locked(func(later *afterUnlock) error {
-		ss, err := s.callLocked(c, string(req.CallID))
-		if err != nil || ss.kind != KindCall {
-			return ErrNoSession
+		ss, err := s.oneToOneLocked(c, string(req.CallID))
+		if err != nil {
+			return err
 		}
 		rungHere := false
 		for _, a := range ss.rung {
@@ -279,12 +297,9 @@ func (s *Service) Respond(c *realtime.Conn, req StatusReq) (map[string]any, erro
 // Ack is the caller's acknowledgement of the answer: the media connects (102), then the call is connected (202).
 func (s *Service) Ack(c *realtime.Conn, id string) error {
 	return s.locked(func(later *afterUnlock) error {
-		ss, err := s.callLocked(c, id)
-		if err != nil || ss.kind != KindCall {
-			return ErrNoSession
-		}
-		if ss.caller.conn != c {
-			return ErrPermission
+		ss, err := s.callersLocked(c, id)
+		if err != nil {
+			return err
 		}
 		switch ss.state {
 		case StateMedia, StateConnected:
@@ -305,12 +320,9 @@ func (s *Service) Ack(c *realtime.Conn, id string) error {
 // Cancel is the caller's cancel before the call connected (487).
 func (s *Service) Cancel(c *realtime.Conn, id string) error {
 	return s.locked(func(later *afterUnlock) error {
-		ss, err := s.callLocked(c, id)
-		if err != nil || ss.kind != KindCall {
-			return ErrNoSession
-		}
-		if ss.caller.conn != c {
-			return ErrPermission
+		ss, err := s.callersLocked(c, id)
+		if err != nil {
+			return err
 		}
 		if ss.state == StateConnected || ss.state == StateMedia {
 			return ErrState
@@ -323,9 +335,9 @@ func (s *Service) Cancel(c *realtime.Conn, id string) error {
 // Bye ends a connected (or connecting) call: either party (200).
 func (s *Service) Bye(c *realtime.Conn, id string) error {
 	return s.locked(func(later *afterUnlock) error {
-		ss, err := s.callLocked(c, id)
-		if err != nil || ss.kind != KindCall {
-			return ErrNoSession
+		ss, err := s.oneToOneLocked(c, id)
+		if err != nil {
+			return err
 		}
 		p := ss.partyOf(c)
 		if p == nil {
@@ -448,7 +460,7 @@ func (s *Service) maybeConnectedLocked(later *afterUnlock, ss *session) {
 	ss.timer.Stop()
 	ss.state, ss.status, ss.connected = StateConnected, StConnected, s.opts.Now()
 	ss.limit, ss.limitStatus = time.Hour, StMaxDuration
-	later.then(func() { s.armLimit(ss) })
+	later.Then(func() { s.armLimit(ss) })
 	s.startRecordingLocked(ss)
 	s.publishLocked(ss)
 }

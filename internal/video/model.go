@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"time"
 
+	"tenfour/internal/platform/defaults"
 	"tenfour/internal/platform/httpx"
 )
 
@@ -126,18 +127,12 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.RingTimeout <= 0 {
-		o.RingTimeout = 30 * time.Second
-	}
-	if o.MediaTimeout <= 0 {
-		o.MediaTimeout = 15 * time.Second
-	}
+	defaults.Positive(&o.RingTimeout, 30*time.Second)
+	defaults.Positive(&o.MediaTimeout, 15*time.Second)
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if o.FFmpeg == "" {
-		o.FFmpeg = "ffmpeg"
-	}
+	defaults.Empty(&o.FFmpeg, "ffmpeg")
 	return o
 }
 

@@ -221,7 +221,7 @@ func (s *Service) removeViewerLocked(later *afterUnlock, ss *session, v *party, 
 	delete(ss.viewers, v.ID)
 	s.viewerRowLocked(later, ss, v, status)
 	if v.peer != nil {
-		later.then(v.peer.Close)
+		later.Then(v.peer.Close)
 		v.peer = nil
 	}
 	s.publishLocked(ss)

@@ -185,7 +185,7 @@ func (s *Service) peerChanged(ss *session, p *party, vp *media.VideoPeer) {
 		}
 		if !vp.Ready() {
 			p.peer = nil
-			later.then(vp.Close)
+			later.Then(vp.Close)
 			if ss.kind == KindCall && (ss.state == StateConnected || ss.state == StateMedia) {
 				s.endLocked(later, ss, StNoStream, p.ID)
 			} else if ss.kind == KindMonitor && p == ss.callee {

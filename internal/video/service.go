@@ -14,6 +14,7 @@ import (
 
 	"tenfour/internal/media"
 	"tenfour/internal/oplog"
+	"tenfour/internal/platform/afterlock"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/realtime"
 )
@@ -138,24 +139,11 @@ func newID(prefix string) string {
 }
 
 // afterUnlock collects the work a locked section leaves for after the lock is released.
-type afterUnlock struct{ work []func() }
-
-func (l *afterUnlock) then(fn func()) { l.work = append(l.work, fn) }
+type afterUnlock = afterlock.Later
 
 // locked runs fn under the lock, then the work it left. After Close it refuses.
 func (s *Service) locked(fn func(later *afterUnlock) error) error {
-	later := &afterUnlock{}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return realtime.ErrNotOnline
-	}
-	err := fn(later)
-	s.mu.Unlock()
-	for _, w := range later.work {
-		w()
-	}
-	return err
+	return afterlock.Run(&s.mu, &s.closed, realtime.ErrNotOnline, fn)
 }
 
 // Close ends every session (rows and logs written) and waits; call it before the store closes.
@@ -276,7 +264,7 @@ func (s *Service) endLocked(later *afterUnlock, ss *session, status int, by stri
 	s.finishRecordingLocked(later, ss) // the recorder lets go of the feeds before the peers close
 	for _, p := range ss.parties() {
 		if p.peer != nil {
-			later.then(p.peer.Close)
+			later.Then(p.peer.Close)
 			p.peer = nil
 		}
 	}
@@ -323,7 +311,7 @@ func (s *Service) endLocked(later *afterUnlock, ss *session, status int, by stri
 // saveLater queues store and log writes after unlocking (awaited by Close and Wait).
 func (s *Service) saveLater(later *afterUnlock, fn func(ctx context.Context)) {
 	s.wg.Add(1)
-	later.then(func() {
+	later.Then(func() {
 		go func() {
 			defer s.wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
