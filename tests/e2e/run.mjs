@@ -312,6 +312,22 @@ const cases = [
     },
   ],
   [
+    "the tree's context menu stays open while the screen's panels scroll under it (a new log line, a re-layout)",
+    async ({ context }) => {
+      const { page } = await dispatcherPage(context);
+      const row = await searchTerminal(page, TERMINAL);
+      await row.click({ button: 'right' });
+      await page.waitForSelector('.ant-dropdown-menu-item:has-text("Rename") >> visible=true');
+      // Every scrolling box around the tree says it scrolled, as a re-layout of the screen makes it do.
+      await page.evaluate(() => {
+        for (let el = document.querySelector('[data-testid=group-tree]'); el; el = el.parentElement) el.dispatchEvent(new Event('scroll'));
+      });
+      await page.waitForTimeout(500);
+      await page.click('.ant-dropdown-menu-item:has-text("Rename") >> visible=true', { timeout: 5_000 });
+      await page.waitForSelector('[data-testid=name-input] >> visible=true');
+    },
+  ],
+  [
     'a child window opens with window.open and stays live',
     async ({ context }) => {
       const { page } = await dispatcherPage(context);

@@ -227,18 +227,9 @@ async function searchTree(page, text) {
   await page.fill('[data-testid=tree-search] input', text);
 }
 
-// A context menu closes when the tree under it changes (a terminal that has just come online joins its groups' rows),
-// as a dispatcher sees it: one that closed before the click is opened again, once.
 async function rowMenu(page, selector, item) {
-  const entry = `.ant-dropdown-menu-item:has-text("${item}") >> visible=true`;
   await page.click(selector, { button: 'right' });
-  try {
-    await page.click(entry, { timeout: 5_000 });
-  } catch {
-    await page.keyboard.press('Escape');
-    await page.click(selector, { button: 'right' });
-    await page.click(entry);
-  }
+  await page.click(`.ant-dropdown-menu-item:has-text("${item}") >> visible=true`);
 }
 
 // ── cases ──

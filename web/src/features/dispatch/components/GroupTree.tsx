@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type Key, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { Dropdown, Empty, Tree, type MenuProps } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useDirectory } from '../../../shared/directory/store';
@@ -146,23 +147,28 @@ export function GroupTree({ filters, roots, checkedCids, onCheck, onSelectTermin
           }}
         />
       )}
-      {menu && (
-        <Dropdown
-          open
-          onOpenChange={(o) => !o && setMenu(null)}
-          menu={{
-            items: menuItems(menu.key),
-            onClick: ({ key }) => {
-              const cid = parseKey(menu.key).cid;
-              if (!(cid && actions.onMenu(key, cid))) onMenu(menu.key, key);
-              setMenu(null);
-            },
-          }}
-          trigger={['contextMenu']}
-        >
-          <span style={{ position: 'fixed', left: menu.x, top: menu.y, width: 1, height: 1 }} />
-        </Dropdown>
-      )}
+      {/* The menu's anchor stands at the pointer, in the page's body: a context menu closes when anything around its
+          anchor scrolls (antd's alignPoint menus), and inside the screen's panels a tree or log re-layout, or the focus
+          the tree takes on a right-click, scrolled a container and closed it before the dispatcher could choose. */}
+      {menu &&
+        createPortal(
+          <Dropdown
+            open
+            onOpenChange={(o) => !o && setMenu(null)}
+            menu={{
+              items: menuItems(menu.key),
+              onClick: ({ key }) => {
+                const cid = parseKey(menu.key).cid;
+                if (!(cid && actions.onMenu(key, cid))) onMenu(menu.key, key);
+                setMenu(null);
+              },
+            }}
+            trigger={['contextMenu']}
+          >
+            <span style={{ position: 'fixed', left: menu.x, top: menu.y, width: 1, height: 1 }} />
+          </Dropdown>,
+          document.body,
+        )}
     </div>
   );
 }
