@@ -318,9 +318,12 @@ const cases = [
       const row = await searchTerminal(page, TERMINAL);
       await row.click({ button: 'right' });
       await page.waitForSelector('.ant-dropdown-menu-item:has-text("Rename") >> visible=true');
-      // Every scrolling box around the tree says it scrolled, as a re-layout of the screen makes it do.
+      // Every scrolling box around the tree says it scrolled, as a re-layout of the screen makes it do, and the window
+      // scrolls and resizes.
       await page.evaluate(() => {
         for (let el = document.querySelector('[data-testid=group-tree]'); el; el = el.parentElement) el.dispatchEvent(new Event('scroll'));
+        window.dispatchEvent(new Event('scroll'));
+        window.dispatchEvent(new Event('resize'));
       });
       await page.waitForTimeout(500);
       await page.click('.ant-dropdown-menu-item:has-text("Rename") >> visible=true', { timeout: 5_000 });

@@ -147,9 +147,10 @@ export function GroupTree({ filters, roots, checkedCids, onCheck, onSelectTermin
           }}
         />
       )}
-      {/* The menu's anchor stands at the pointer, in the page's body: a context menu closes when anything around its
-          anchor scrolls (antd's alignPoint menus), and inside the screen's panels a tree or log re-layout, or the focus
-          the tree takes on a right-click, scrolled a container and closed it before the dispatcher could choose. */}
+      {/* The menu opens at the pointer from an anchor that stands there, in the page's body, as a plain (not
+          point-aligned) dropdown: antd closes a point-aligned context menu on any scroll or resize around its anchor,
+          and a tree or log re-layout, or the focus the tree takes on a right-click, closed it before the dispatcher
+          could choose. A click elsewhere, Escape or a choice still closes it. */}
       {menu &&
         createPortal(
           <Dropdown
@@ -163,7 +164,8 @@ export function GroupTree({ filters, roots, checkedCids, onCheck, onSelectTermin
                 setMenu(null);
               },
             }}
-            trigger={['contextMenu']}
+            trigger={['click']}
+            placement="bottomLeft"
           >
             <span style={{ position: 'fixed', left: menu.x, top: menu.y, width: 1, height: 1 }} />
           </Dropdown>,
