@@ -1,6 +1,7 @@
 package camera
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -52,14 +53,14 @@ type Options struct {
 
 func (o Options) withDefaults() Options {
 	defaults.Positive(&o.MaxPerCustomer, 16)
-	defaults.Empty(&o.FFmpeg, "ffmpeg")
+	o.FFmpeg = cmp.Or(o.FFmpeg, "ffmpeg")
 	defaults.Positive(&o.ConnectTimeout, 5*time.Second)
 	defaults.Positive(&o.NoMediaTimeout, 10*time.Second)
 	defaults.Positive(&o.FirstMedia, 8*time.Second)
 	defaults.Positive(&o.IdleStop, 60*time.Second)
 	defaults.Positive(&o.BackoffMin, 500*time.Millisecond)
 	defaults.Positive(&o.BackoffMax, 30*time.Second)
-	if o.Jobs == nil { // not defaults.Empty: that would make a limiter even when one is given
+	if o.Jobs == nil { // not cmp.Or: that would make a limiter even when one is given
 		o.Jobs = ffchild.NewLimiter(ffchild.DefaultLimits())
 	}
 	return o

@@ -12,6 +12,7 @@
 package video
 
 import (
+	"cmp"
 	"net/http"
 	"time"
 
@@ -132,7 +133,7 @@ func (o Options) withDefaults() Options {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	defaults.Empty(&o.FFmpeg, "ffmpeg")
+	o.FFmpeg = cmp.Or(o.FFmpeg, "ffmpeg")
 	return o
 }
 

@@ -1,5 +1,6 @@
 // Package defaults fills the unset fields of a service's options: `defaults.Positive(&o.RingTimeout,
-// 30*time.Second)` instead of an if per field, so a withDefaults reads as the table of defaults it is.
+// 30*time.Second)` instead of an if per field, so a withDefaults reads as the table of defaults it is. (An empty
+// string or nil default is the standard library's cmp.Or.)
 package defaults
 
 import "cmp"
@@ -8,14 +9,6 @@ import "cmp"
 func Positive[T cmp.Ordered](v *T, def T) {
 	var zero T
 	if *v <= zero {
-		*v = def
-	}
-}
-
-// Empty sets *v to def when *v is the zero value (an empty name or path, a nil pointer).
-func Empty[T comparable](v *T, def T) {
-	var zero T
-	if *v == zero {
 		*v = def
 	}
 }
