@@ -44,7 +44,9 @@ def main():
             "videoconvert ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=8 bframes=0 bitrate=500 "
             "threads=1 ! video/x-h264,profile=constrained-baseline ! rtph264pay name=pay0 pt=96 config-interval=-1 )"
             % (PATTERNS[i % len(PATTERNS)], overlay))
-        factory.set_shared(True)
+        # one pipeline per client: a shared media that is still unpreparing (or failed) when the next client asks
+        # answers every DESCRIBE with 503 until it is gone, and a stuck one never goes (CI, 2026-11-29)
+        factory.set_shared(False)
         points.add_factory("/" + mount, factory)
     if server.attach(None) == 0:
         print("cannot listen on 127.0.0.1:%s" % port, file=sys.stderr)
