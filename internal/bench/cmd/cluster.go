@@ -15,13 +15,9 @@ func (r *runner) cluster(ctx context.Context) error {
 		r.errs["cluster"] = "no PostgreSQL (run scripts/test-deps.sh or set TENFOUR_TEST_PG)"
 		return nil
 	}
-	out, err := r.testBin(ctx, "internal/cluster", []string{"TENFOUR_TEST_PG=" + r.pgURL, "TENFOUR_CLUSTER_ALARMS=200",
+	return r.benchLines(r.testBin(ctx, "internal/cluster", []string{"TENFOUR_TEST_PG=" + r.pgURL, "TENFOUR_CLUSTER_ALARMS=200",
 		"TENFOUR_CLUSTER_PRESSES=100", "TENFOUR_CLUSTER_PACKETS=250"},
-		"-test.run", "^(TestClusterAlarmFanout|TestFloorHammerFromThreeNodes|TestFleetMovesToTheSurvivingNode|TestClusterMediaLatency)$", "-test.v")
-	for k, v := range bench.ParseBenchLines(out) {
-		r.figs[k] = v
-	}
-	return err
+		"-test.run", "^(TestClusterAlarmFanout|TestFloorHammerFromThreeNodes|TestFleetMovesToTheSurvivingNode|TestClusterMediaLatency)$", "-test.v"))
 }
 
 // clusterScale runs internal/cluster's TestClusterScale: three `tenfour serve` processes on PostgreSQL and an
@@ -31,12 +27,8 @@ func (r *runner) clusterScale(ctx context.Context) error {
 		r.errs["cluster-scale"] = "no PostgreSQL (run scripts/test-deps.sh or set TENFOUR_TEST_PG)"
 		return nil
 	}
-	out, err := r.testBin(ctx, "internal/cluster", []string{"TENFOUR_TEST_PG=" + r.pgURL, "TENFOUR_CLUSTER_SCALE=5000",
-		"TENFOUR_CLUSTER_WINDOW=15s"}, "-test.run", "^TestClusterScale$", "-test.v", "-test.timeout", "6m")
-	for k, v := range bench.ParseBenchLines(out) {
-		r.figs[k] = v
-	}
-	return err
+	return r.benchLines(r.testBin(ctx, "internal/cluster", []string{"TENFOUR_TEST_PG=" + r.pgURL, "TENFOUR_CLUSTER_SCALE=5000",
+		"TENFOUR_CLUSTER_WINDOW=15s"}, "-test.run", "^TestClusterScale$", "-test.v", "-test.timeout", "6m"))
 }
 
 // clusterRows are the rows of issue 20's cluster.

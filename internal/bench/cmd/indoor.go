@@ -11,12 +11,7 @@ import (
 // through floor choice, path loss, the weighted least-squares fit, the choice among its explanations with the
 // track's prediction and the Kalman update, on one goroutine).
 func (r *runner) indoor(ctx context.Context) error {
-	out, err := r.testBin(ctx, "internal/indoor", nil, "-test.run", "^$", "-test.bench", "^BenchmarkEstimate$",
-		"-test.benchtime", "2s", "-test.cpuprofile", r.prof("indoor.cpu"))
-	if perr := r.benchInto("", out, "BenchmarkEstimate"); err == nil {
-		err = perr
-	}
-	return err
+	return r.goBench(ctx, "internal/indoor", "BenchmarkEstimate", "2s", "-test.cpuprofile", r.prof("indoor.cpu"))
 }
 
 // indoorRow is the row "indoor position estimates per second per core".

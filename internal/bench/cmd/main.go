@@ -306,7 +306,9 @@ func kernel() string {
 	return "Linux " + strings.TrimSpace(string(b))
 }
 
-func (r *runner) benchInto(prefix string, out string, names ...string) error {
+// benchInto records the figures of the named results of a benchmark run's output (ns/op and every reported
+// metric, as name:unit); it fails when none of them is there.
+func (r *runner) benchInto(out string, names ...string) error {
 	res := bench.ParseBenchmarks(out)
 	found := 0
 	for _, n := range names {
@@ -315,9 +317,9 @@ func (r *runner) benchInto(prefix string, out string, names ...string) error {
 			continue
 		}
 		found++
-		r.figs[prefix+n+":ns/op"] = b.NsPerOp
+		r.figs[n+":ns/op"] = b.NsPerOp
 		for unit, v := range b.Metrics {
-			r.figs[prefix+n+":"+unit] = v
+			r.figs[n+":"+unit] = v
 		}
 	}
 	if found == 0 {
@@ -326,40 +328,42 @@ func (r *runner) benchInto(prefix string, out string, names ...string) error {
 	return nil
 }
 
-func (r *runner) floor(ctx context.Context) error {
-	out, err := r.testBin(ctx, "internal/call", nil, "-test.run", "^$", "-test.bench", "^BenchmarkFloorDecision$",
-		"-test.benchtime", "200000x")
-	if perr := r.benchInto("", out, "BenchmarkFloorDecision"); err == nil {
+// goBench runs benchmark name of package pkg (no test) for benchtime with the further flags, and records its
+// figures. A failing run's figures still count (a row shows the loss): its error is passed on first.
+func (r *runner) goBench(ctx context.Context, pkg, name, benchtime string, flags ...string) error {
+	return r.goBenchOf(ctx, pkg, name, benchtime, []string{name}, flags...)
+}
+
+// goBenchOf is goBench for a benchmark whose figures are those of the sub-benchmarks or results named.
+func (r *runner) goBenchOf(ctx context.Context, pkg, name, benchtime string, results []string, flags ...string) error {
+	args := append([]string{"-test.run", "^$", "-test.bench", "^" + name + "$", "-test.benchtime", benchtime}, flags...)
+	out, err := r.testBin(ctx, pkg, nil, args...)
+	if perr := r.benchInto(out, results...); err == nil {
 		err = perr
 	}
 	return err
+}
+
+func (r *runner) floor(ctx context.Context) error {
+	return r.goBench(ctx, "internal/call", "BenchmarkFloorDecision", "200000x")
 }
 
 // reports times the online report of a month for 1,000 terminals (internal/presence BenchmarkOnlineReport).
 func (r *runner) reports(ctx context.Context) error {
-	out, err := r.testBin(ctx, "internal/presence", nil, "-test.run", "^$", "-test.bench", "^BenchmarkOnlineReport$",
-		"-test.benchtime", "10x")
-	if perr := r.benchInto("", out, "BenchmarkOnlineReport"); err == nil {
-		err = perr
-	}
-	return err
+	return r.goBench(ctx, "internal/presence", "BenchmarkOnlineReport", "10x")
 }
 
 func (r *runner) ptt(ctx context.Context) error {
-	out, err := r.testBin(ctx, "internal/call", nil, "-test.run", "^$", "-test.bench", "^BenchmarkPTT$",
-		"-test.benchtime", "200x")
-	if perr := r.benchInto("", out, "BenchmarkPTT"); err == nil {
-		err = perr
-	}
-	return err
+	return r.goBench(ctx, "internal/call", "BenchmarkPTT", "200x")
 }
 
 func (r *runner) ownTest(ctx context.Context, name string) error {
-	out, err := r.testBin(ctx, "internal/bench", []string{"TENFOUR_BENCH=1"}, "-test.run", "^"+name+"$", "-test.v")
-	for k, v := range bench.ParseBenchLines(out) {
-		r.figs[k] = v
-	}
-	return err
+	return r.benchLines(r.testBin(ctx, "internal/bench", []string{"TENFOUR_BENCH=1"}, "-test.run", "^"+name+"$", "-test.v"))
+}
+
+// benchLines records the BENCH lines a test printed (those before a failure too) and passes its error on.
+func (r *runner) benchLines(out string, err error) error {
+	return r.keep(bench.ParseBenchLines(out), err)
 }
 
 func (r *runner) access(ctx context.Context) error { return r.ownTest(ctx, "TestPTTAccess") }
@@ -370,39 +374,22 @@ func (r *runner) isolation(ctx context.Context) error {
 }
 
 func (r *runner) forward(ctx context.Context) error {
-	out, err := r.testBin(ctx, "internal/media", nil, "-test.run", "^$", "-test.bench", "^BenchmarkForwardDelay$",
-		"-test.benchtime", "1x")
-	if perr := r.benchInto("", out, "BenchmarkForwardDelay/listeners=10", "BenchmarkForwardDelay/listeners=100"); err == nil {
-		err = perr
-	}
-	return err
+	return r.goBenchOf(ctx, "internal/media", "BenchmarkForwardDelay", "1x",
+		[]string{"BenchmarkForwardDelay/listeners=10", "BenchmarkForwardDelay/listeners=100"})
 }
 
 func (r *runner) streams(ctx context.Context) error {
 	// A run that lost packets fails the benchmark; its figures still count (the row shows the loss).
-	out, err := r.testBin(ctx, "internal/media", nil, "-test.run", "^$", "-test.bench", "^BenchmarkStreamsPerCore$",
-		"-test.benchtime", "1x")
-	if perr := r.benchInto("", out, "BenchmarkStreamsPerCore"); perr != nil && err == nil {
-		err = perr
-	}
+	err := r.goBench(ctx, "internal/media", "BenchmarkStreamsPerCore", "1x")
 	// The forwarding hot path alone (rewrite, SRTP, UDP send to one listener), profiled.
-	out, err2 := r.testBin(ctx, "internal/media", nil, "-test.run", "^$", "-test.bench", "^BenchmarkListenerWrite$",
-		"-test.benchtime", "3s", "-test.benchmem", "-test.cpuprofile", r.prof("forward.cpu"),
-		"-test.memprofile", r.prof("forward.mem"), "-test.memprofilerate", "4096")
-	if err2 == nil {
-		err2 = r.benchInto("", out, "BenchmarkListenerWrite")
-	}
+	err2 := r.goBench(ctx, "internal/media", "BenchmarkListenerWrite", "3s", "-test.benchmem",
+		"-test.cpuprofile", r.prof("forward.cpu"), "-test.memprofile", r.prof("forward.mem"), "-test.memprofilerate", "4096")
 	return errors.Join(err, err2)
 }
 
 // cameras measures the CPU of pulling cameras (internal/camera: ffmpeg in copy mode plus the read loops).
 func (r *runner) cameras(ctx context.Context) error {
-	out, err := r.testBin(ctx, "internal/camera", nil, "-test.run", "^$", "-test.bench", "^BenchmarkCameraPullCPU$",
-		"-test.benchtime", "1x")
-	if perr := r.benchInto("", out, "BenchmarkCameraPullCPU"); perr != nil && err == nil {
-		err = perr
-	}
-	return err
+	return r.goBench(ctx, "internal/camera", "BenchmarkCameraPullCPU", "1x")
 }
 
 // camclick measures camera click → first decoded frame in Chromium against a fresh demo server.
@@ -415,7 +402,7 @@ func (r *runner) startup(ctx context.Context) error {
 	return r.keep(bench.StartupFirstUse(ctx, r.root, filepath.Join(r.out, "tenfour"), r.log))
 }
 
-// keep records a browser step's figures (those it printed before failing too) and passes its error on.
+// keep records a step's figures (those it printed before failing too) and passes its error on.
 func (r *runner) keep(figs map[string]float64, err error) error {
 	for k, v := range figs {
 		r.figs[k] = v
@@ -426,22 +413,10 @@ func (r *runner) keep(figs map[string]float64, err error) error {
 // video: a video call's set-up (answer → first keyframe at the console, Go peers over the socket) and forwarded
 // 1 Mbit/s video streams per core (docs/video.md).
 func (r *runner) video(ctx context.Context) error {
-	out, err := r.testBin(ctx, "internal/video", nil, "-test.run", "^$", "-test.bench", "^BenchmarkVideoCallSetup$",
-		"-test.benchtime", "1x")
-	if perr := r.benchInto("", out, "BenchmarkVideoCallSetup"); perr != nil && err == nil {
-		err = perr
-	}
-	out, err2 := r.testBin(ctx, "internal/media", nil, "-test.run", "^$", "-test.bench", "^BenchmarkVideoStreamsPerCore$",
-		"-test.benchtime", "1x")
-	if perr := r.benchInto("", out, "BenchmarkVideoStreamsPerCore"); perr != nil && err2 == nil {
-		err2 = perr
-	}
+	err := r.goBench(ctx, "internal/video", "BenchmarkVideoCallSetup", "1x")
+	err2 := r.goBench(ctx, "internal/media", "BenchmarkVideoStreamsPerCore", "1x")
 	// recording: 4 calls 10 s without, 10 s with (ffmpeg children muxing, docs/video.md §5)
-	out, err3 := r.testBin(ctx, "internal/video", nil, "-test.run", "^$", "-test.bench", "^BenchmarkVideoRecordCPU$",
-		"-test.benchtime", "1x")
-	if perr := r.benchInto("", out, "BenchmarkVideoRecordCPU"); perr != nil && err3 == nil {
-		err3 = perr
-	}
+	err3 := r.goBench(ctx, "internal/video", "BenchmarkVideoRecordCPU", "1x")
 	return errors.Join(err, err2, err3)
 }
 
@@ -488,43 +463,23 @@ func (r *runner) ingest(ctx context.Context, seconds int) error {
 }
 
 func (r *runner) alarm(ctx context.Context) error {
-	out, err := r.testBin(ctx, "internal/sos", nil, "-test.run", "^$", "-test.bench", "^BenchmarkAlarmFanout20$",
-		"-test.benchtime", "200x", "-test.cpuprofile", r.prof("alarm.cpu"))
-	if perr := r.benchInto("", out, "BenchmarkAlarmFanout20"); err == nil {
-		err = perr
-	}
-	return err
+	return r.goBench(ctx, "internal/sos", "BenchmarkAlarmFanout20", "200x", "-test.cpuprofile", r.prof("alarm.cpu"))
 }
 
 // jobs measures a job ticket's round trip (internal/job BenchmarkJobRoundTrip): sent → at the terminal, accepted →
 // at the console.
 func (r *runner) jobs(ctx context.Context) error {
-	out, err := r.testBin(ctx, "internal/job", nil, "-test.run", "^$", "-test.bench", "^BenchmarkJobRoundTrip$",
-		"-test.benchtime", "200x")
-	if perr := r.benchInto("", out, "BenchmarkJobRoundTrip"); err == nil {
-		err = perr
-	}
-	return err
+	return r.goBench(ctx, "internal/job", "BenchmarkJobRoundTrip", "200x")
 }
 
 func (r *runner) publish(ctx context.Context) error {
-	out, err := r.testBin(ctx, "internal/platform/realtime", nil, "-test.run", "^$", "-test.bench", "^BenchmarkPublish$",
-		"-test.benchtime", "2s", "-test.benchmem", "-test.cpuprofile", r.prof("publish.cpu"),
-		"-test.memprofile", r.prof("publish.mem"))
-	if perr := r.benchInto("", out, "BenchmarkPublish/1000conns"); err == nil {
-		err = perr
-	}
-	return err
+	return r.goBenchOf(ctx, "internal/platform/realtime", "BenchmarkPublish", "2s", []string{"BenchmarkPublish/1000conns"},
+		"-test.benchmem", "-test.cpuprofile", r.prof("publish.cpu"), "-test.memprofile", r.prof("publish.mem"))
 }
 
 // patrolPunch: a terminal's patrol punch until a console has it (internal/patrol BenchmarkPunchToConsole).
 func (r *runner) patrolPunch(ctx context.Context) error {
-	out, err := r.testBin(ctx, "internal/patrol", nil, "-test.run", "^$", "-test.bench", "^BenchmarkPunchToConsole$",
-		"-test.benchtime", "200x")
-	if perr := r.benchInto("", out, "BenchmarkPunchToConsole"); err == nil {
-		err = perr
-	}
-	return err
+	return r.goBench(ctx, "internal/patrol", "BenchmarkPunchToConsole", "200x")
 }
 
 func (r *runner) scaleRun(ctx context.Context, n int, window time.Duration) error {
