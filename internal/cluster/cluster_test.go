@@ -198,7 +198,16 @@ func TestLoginOnAnotherNodeReplacesTheConnection(t *testing.T) {
 	con := n1.Console(f.Dispatcher, f.Customer)
 	old := testkit.Terminal(t, n2.URL, f.Terminals[0], testkit.Password)
 	presenceOf(t, con, f.Terminals[0], "1", 2*time.Second)
+	before := time.Now().UnixMilli()
 	testkit.Terminal(t, n1.URL, f.Terminals[0], testkit.Password)
+	// It is told by which login, from where and when, as on one node.
+	var by realtime.Replaced
+	if err := json.Unmarshal(old.WaitEvent(realtime.EventReplaced, 3*time.Second, nil).Data, &by); err != nil {
+		t.Fatal(err)
+	}
+	if by.MsID != f.Terminals[0] || by.IP != "127.0.0.1" || by.Time < before || by.Time > time.Now().UnixMilli() {
+		t.Fatalf("session.replaced from another node: %+v", by)
+	}
 	if code := old.CloseStatus(3 * time.Second); code != realtime.CloseReplaced {
 		t.Fatalf("the connection on node 2 closed with %d, want %d", code, realtime.CloseReplaced)
 	}

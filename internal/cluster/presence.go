@@ -6,6 +6,7 @@ package cluster
 // key has expired: the first survivor to delete a dead node's rows takes those accounts offline.
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
 	"tenfour/internal/platform/ticker"
@@ -28,6 +30,8 @@ type presenceMsg struct {
 	Kind     realtime.Kind `json:"kind"`
 	Sign     string        `json:"sign,omitempty"` // a console's sign-in (tokenHash): its windows on other nodes stay
 	Who      *whoMsg       `json:"who,omitempty"`  // on a join: the principal without its token (a Peer of it)
+	IP       string        `json:"ip,omitempty"`   // on a join: the login's client address (session.replaced says it)
+	At       int64         `json:"at,omitempty"`   // on a join: when it logged in, unix ms
 }
 
 // Hooks are the hub's login/logout hooks of the cluster; add them before any other (app wiring), so that the
@@ -43,7 +47,8 @@ func (n *Node) onLogin(ctx context.Context, c *realtime.Conn, _ bool) {
 	}
 	w := &whoMsg{P: p, Kind: kind}
 	w.P.Token = ""
-	n.tell(presenceMsg{Op: "join", Account: p.AccountID, Customer: p.CustomerID, Kind: kind, Sign: signOf(p, kind), Who: w})
+	n.tell(presenceMsg{Op: "join", Account: p.AccountID, Customer: p.CustomerID, Kind: kind, Sign: signOf(p, kind), Who: w,
+		IP: httpx.ClientIPFrom(ctx), At: time.Now().UnixMilli()})
 }
 
 func (n *Node) onLogout(ctx context.Context, c *realtime.Conn, _ bool) {
@@ -102,7 +107,8 @@ func (n *Node) onPresence(msg *nats.Msg) {
 	}
 	// The account logged in over there: its connections here are replaced (a console window of the same
 	// sign-in stays, as on one node).
-	n.hub.ReplaceRemote(m.Account, func(c *realtime.Conn) bool {
+	by := realtime.Replaced{MsID: m.Account, IP: m.IP, Time: cmp.Or(m.At, time.Now().UnixMilli())}
+	n.hub.ReplaceRemote(by, func(c *realtime.Conn) bool {
 		return m.Kind == realtime.Console && c.Kind() == realtime.Console && m.Sign != "" &&
 			signOf(c.Principal(), c.Kind()) == m.Sign
 	})

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"time"
 
 	"tenfour/internal/platform/identity"
 )
@@ -124,11 +123,12 @@ func (h *Hub) Customers() []int64 {
 
 // ReplaceRemote closes this node's connections of an account that logged in on another node, as a login here
 // would (session.replaced, then close 4007; their logout hooks run with replaced true, so presence stays on).
-// keep tells the connections to leave open (a console window of the same sign-in). It returns how many closed.
-func (h *Hub) ReplaceRemote(accountID string, keep func(*Conn) bool) int {
+// by says which login replaced them (its address and time, from the other node); keep tells the connections to
+// leave open (a console window of the same sign-in). It returns how many closed.
+func (h *Hub) ReplaceRemote(by Replaced, keep func(*Conn) bool) int {
 	h.mu.Lock()
 	var hit []*Conn
-	for _, o := range h.byAccount[accountID] {
+	for _, o := range h.byAccount[by.MsID] {
 		if keep != nil && keep(o) {
 			continue
 		}
@@ -141,7 +141,6 @@ func (h *Hub) ReplaceRemote(accountID string, keep func(*Conn) bool) int {
 		o.mu.Unlock()
 	}
 	h.mu.Unlock()
-	by := Replaced{MsID: accountID, Time: time.Now().UnixMilli()}
 	for _, o := range hit {
 		_ = o.Send(EventReplaced, by)
 		o.closeAfterFlush(CloseReplaced, "logged in elsewhere")

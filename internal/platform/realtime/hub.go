@@ -39,7 +39,7 @@ const EventReplaced = "session.replaced"
 // came from, so the console can tell its dispatcher why they are signed out (docs/console-socket.md).
 type Replaced struct {
 	MsID string `json:"msId"`
-	IP   string `json:"ip,omitempty"` // the new login's client address; unknown when it logged in on another node
+	IP   string `json:"ip,omitempty"` // the new login's client address (on any node of a cluster)
 	Time int64  `json:"time"`         // unix ms
 }
 
