@@ -50,7 +50,10 @@ $(STATICCHECK):
 	GOBIN="$(CURDIR)/bin/.staticcheck" $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	mv bin/.staticcheck/staticcheck $@
 
-test: test-deps build vet lint-go lint-web test-go test-web test-e2e ## install test dependencies (Chromium, PostgreSQL) and run every test
+# Each phase in turn, with a table of how long each took (scripts/phases.sh).
+TEST_PHASES := test-deps build vet lint-go lint-web test-go test-web test-e2e
+test: ## install test dependencies (Chromium, PostgreSQL) and run every test
+	@scripts/phases.sh $(TEST_PHASES)
 
 test-deps: ## install and start Chromium, PostgreSQL, ffmpeg and GStreamer's RTSP server (Debian packages)
 	@scripts/test-deps.sh > .pg-url
