@@ -8,11 +8,12 @@ import (
 	"tenfour/internal/platform/timerange"
 )
 
-// Routes mounts the school-bus endpoints (spec §7 "School car"; onboard is this server's addition).
+// Routes mounts the school-bus endpoints (spec §7 "School car"; update and onboard are this server's additions).
 func (s *Service) Routes(r httpx.Router) {
 	r.Console("POST /ds/schoolCar/add", httpx.Bind(s.add))
 	r.Console("GET /ds/schoolCar/list", httpx.Bind(s.list))
 	r.Console("GET /ds/schoolCar/checklist", httpx.Bind(s.checklist))
+	r.Console("PUT /ds/schoolCar/update", httpx.Bind(s.update))
 	r.Console("DELETE /ds/schoolCar/delete", httpx.Bind(s.delete))
 	r.Console("GET /ds/schoolCar/onboard", httpx.Bind(s.onboard))
 }
@@ -20,6 +21,20 @@ func (s *Service) Routes(r httpx.Router) {
 // POST /ds/schoolCar/add {studentNum, studentName, studentAvatar?, studentBirth?, studentSex?, guardianName, guardianPhone}
 func (s *Service) add(ctx context.Context, p identity.Principal, req NewStudent) (any, error) {
 	return s.Add(ctx, p, req)
+}
+
+type updateReq struct {
+	ID string `json:"id"`
+	NewStudent
+}
+
+// PUT /ds/schoolCar/update {id, and add's fields}: this server's addition, the console's edit of a student
+func (s *Service) update(ctx context.Context, p identity.Principal, req updateReq) (any, error) {
+	id, err := httpx.RowID[StudentID]("id", req.ID)
+	if err != nil {
+		return nil, err
+	}
+	return s.Update(ctx, p, id, req.NewStudent)
 }
 
 type listReq struct {

@@ -236,6 +236,17 @@ func (s *Service) checkAvatar(ctx context.Context, customerID int64, ref string)
 
 // Add stores a student (log: school bus).
 func (s *Service) Add(ctx context.Context, p identity.Principal, n NewStudent) (Student, error) {
+	return s.save(ctx, p, 0, n)
+}
+
+// Update replaces every field of a student; their punches keep pointing at them (log: school bus).
+func (s *Service) Update(ctx context.Context, p identity.Principal, id StudentID, n NewStudent) (Student, error) {
+	return s.save(ctx, p, id, n)
+}
+
+// save checks n by one set of rules for both, and stores it as a new student (id 0) or over student id; the
+// number stays unique either way.
+func (s *Service) save(ctx context.Context, p identity.Principal, id StudentID, n NewStudent) (Student, error) {
 	st, err := n.Check(time.UnixMilli(s.now()))
 	if err != nil {
 		return st, err
@@ -243,20 +254,33 @@ func (s *Service) Add(ctx context.Context, p identity.Principal, n NewStudent) (
 	if err := s.checkAvatar(ctx, p.CustomerID, st.StudentAvatar); err != nil {
 		return Student{}, err
 	}
-	st.CreateTime = s.now()
-	err = s.db.WriteRow(ctx, `INSERT INTO school_students (customer_id, student_num, student_name, student_avatar, student_birth,
-		student_sex, guardian_name, guardian_phone, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		p.CustomerID, st.StudentNum, st.StudentName, st.StudentAvatar, st.StudentBirth, st.StudentSex, st.GuardianName,
-		st.GuardianPhone, p.AccountID, st.CreateTime).Scan(&st.ID)
+	var done string
+	var detail oplog.Detail
+	if id == 0 {
+		st.CreateTime = s.now()
+		err = s.db.WriteRow(ctx, `INSERT INTO school_students (customer_id, student_num, student_name, student_avatar, student_birth,
+			student_sex, guardian_name, guardian_phone, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			p.CustomerID, st.StudentNum, st.StudentName, st.StudentAvatar, st.StudentBirth, st.StudentSex, st.GuardianName,
+			st.GuardianPhone, p.AccountID, st.CreateTime).Scan(&st.ID)
+		done, detail = "added", oplog.D("studentAdded", "number", st.StudentNum, "student", st.StudentName)
+	} else {
+		err = db.OneRow(s.db.Exec(ctx, `UPDATE school_students SET student_num = ?, student_name = ?, student_avatar = ?,
+			student_birth = ?, student_sex = ?, guardian_name = ?, guardian_phone = ? WHERE id = ? AND customer_id = ?`,
+			st.StudentNum, st.StudentName, st.StudentAvatar, st.StudentBirth, st.StudentSex, st.GuardianName, st.GuardianPhone,
+			id, p.CustomerID))
+		done, detail = "changed", oplog.D("studentChanged", "number", st.StudentNum, "student", st.StudentName)
+	}
 	if db.IsUniqueViolation(err) {
 		return Student{}, ErrNumExists
 	}
 	if err != nil {
 		return Student{}, err
 	}
-	s.log.By(ctx, p, oplog.SchoolBus, "school-bus student "+st.StudentNum+" "+st.StudentName+" added",
-		oplog.D("studentAdded", "number", st.StudentNum, "student", st.StudentName))
-	return st, nil
+	s.log.By(ctx, p, oplog.SchoolBus, "school-bus student "+st.StudentNum+" "+st.StudentName+" "+done, detail)
+	if id == 0 {
+		return st, nil
+	}
+	return s.Get(ctx, p.CustomerID, id) // with where the student is now
 }
 
 // Delete removes a student; their punches stay as records (log: school bus).
