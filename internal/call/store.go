@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 
 	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
@@ -130,7 +129,7 @@ type Record struct {
 const recordCols = `id, customer_id, call_id, kind, group_id, group_name, peer_ids, talker_id, talker_name, started_at,
 	duration_ms, quality, size, path, access_us, first_packet_us, delay_p99_us`
 
-func scanRecord(sc interface{ Scan(...any) error }) (Record, error) {
+func scanRecord(sc db.Scanner) (Record, error) {
 	var r Record
 	err := sc.Scan(&r.ID, &r.Customer, &r.CallID, &r.Kind, &r.GroupID, &r.GroupName, &r.PeerIDs, &r.TalkerID,
 		&r.TalkerName, &r.Started, &r.DurationMs, &r.Quality, &r.Size, &r.Path, &r.AccessUs, &r.FirstPacketUs,
@@ -180,64 +179,20 @@ type RecordQuery struct {
 
 // Records lists a customer's records, newest first, and the total.
 func (s *Store) Records(ctx context.Context, customer int64, q RecordQuery) ([]Record, int, error) {
-	where := []string{"customer_id = ?", "started_at >= ?", "started_at <= ?"}
-	args := []any{customer, q.From, q.To}
-	if q.MsID != "" {
-		where = append(where, "(talker_id = ? OR peer_ids = ?)")
-		args = append(args, q.MsID, q.MsID)
-	}
-	if q.GroupID != 0 {
-		where = append(where, "group_id = ?")
-		args = append(args, q.GroupID)
-	}
-	if q.Kind != "" {
-		where = append(where, "kind = ?")
-		args = append(args, string(q.Kind))
-	}
-	cond := strings.Join(where, " AND ")
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM voice_records WHERE `+cond, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := s.db.Query(ctx, `SELECT `+recordCols+` FROM voice_records WHERE `+cond+
-		` ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset)...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []Record{}
-	for rows.Next() {
-		r, err := scanRecord(rows)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, r)
-	}
-	return out, total, rows.Err()
+	f := db.Scope("customer_id", customer).Between("started_at", q.From, q.To).
+		If(q.MsID != "", "(talker_id = ? OR peer_ids = ?)", q.MsID, q.MsID).
+		If(q.GroupID != 0, "group_id = ?", q.GroupID).
+		If(q.Kind != "", "kind = ?", string(q.Kind))
+	return db.List(ctx, s.db, db.ListQuery{Select: recordCols, From: "voice_records", Where: f,
+		Order: "started_at DESC, id DESC", Offset: q.Offset, Limit: q.Limit}, scanRecord)
 }
 
 // CallRecords lists the bursts of one call (btime 0 = all of them), oldest first.
 func (s *Store) CallRecords(ctx context.Context, customer int64, callID string, btime int64) ([]Record, error) {
-	q := `SELECT ` + recordCols + ` FROM voice_records WHERE customer_id = ? AND call_id = ?`
-	args := []any{customer, callID}
-	if btime != 0 {
-		q += ` AND started_at = ?`
-		args = append(args, btime)
-	}
-	rows, err := s.db.Query(ctx, q+` ORDER BY started_at`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Record{}
-	for rows.Next() {
-		r, err := scanRecord(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	f := db.Scope("customer_id", customer).Eq("call_id", callID).If(btime != 0, "started_at = ?", btime)
+	list, _, err := db.List(ctx, s.db, db.ListQuery{Select: recordCols, From: "voice_records", Where: f,
+		Order: "started_at"}, scanRecord)
+	return list, err
 }
 
 // DeleteOlder removes up to limit records that started before cutoff, calling remove for each file inside
@@ -322,31 +277,20 @@ func (s *Store) DeleteMute(ctx context.Context, customer, id int64, msID, muteID
 // Mutes lists a customer's entries (msID "" = all listeners) with the names of both accounts; an entry whose
 // account is gone is left out.
 func (s *Store) Mutes(ctx context.Context, customer int64, msID string) ([]Mute, error) {
-	q := `SELECT id, ms_id, mute_id FROM voice_mutes WHERE customer_id = ?`
-	args := []any{customer}
-	if msID != "" {
-		q += ` AND ms_id = ?`
-		args = append(args, msID)
-	}
-	rows, err := s.db.Query(ctx, q+` ORDER BY id`, args...)
+	list, _, err := db.List(ctx, s.db, db.ListQuery{Select: "id, ms_id, mute_id", From: "voice_mutes",
+		Where: db.Scope("customer_id", customer).If(msID != "", "ms_id = ?", msID), Order: "id"},
+		func(sc db.Scanner) (Mute, error) {
+			var m Mute
+			err := sc.Scan(&m.ID, &m.MsID, &m.MuteID)
+			return m, err
+		})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var list []Mute
 	var ids []directory.TerminalID
-	for rows.Next() {
-		var m Mute
-		if err := rows.Scan(&m.ID, &m.MsID, &m.MuteID); err != nil {
-			return nil, err
-		}
-		list = append(list, m)
+	for _, m := range list {
 		ids = append(ids, directory.TerminalID(m.MsID), directory.TerminalID(m.MuteID))
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rows.Close()
 	names, err := s.dir.Names(ctx, directory.CustomerID(customer), ids)
 	if err != nil {
 		return nil, err
@@ -407,19 +351,11 @@ func (s *Store) MissedCalls(ctx context.Context, customer int64, callee string, 
 	rows, err := s.db.Query(ctx, `SELECT id, call_id, callee_id, caller_id, caller_name, status, at FROM voice_missed
 		WHERE customer_id = ? AND callee_id = ? AND at >= ? AND at <= ? ORDER BY at DESC, id DESC LIMIT ?`,
 		customer, callee, from, to, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Missed{}
-	for rows.Next() {
+	return db.Collect(rows, err, func(sc db.Scanner) (Missed, error) {
 		var m Missed
-		if err := rows.Scan(&m.ID, &m.CallID, &m.CalleeID, &m.CallerID, &m.CallerName, &m.Status, &m.Time); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+		err := sc.Scan(&m.ID, &m.CallID, &m.CalleeID, &m.CallerID, &m.CallerName, &m.Status, &m.Time)
+		return m, err
+	})
 }
 
 // ClearMissed deletes an account's missed calls (id 0 = all of them).

@@ -140,22 +140,12 @@ type RecordQuery struct {
 
 // Records lists recordings, newest first, with the total.
 func (s *Store) Records(ctx context.Context, customer int64, q RecordQuery) ([]Record, int, error) {
-	cond := `customer_id = ? AND start_at >= ? AND start_at <= ?`
-	args := []any{customer, q.From, q.To}
-	if len(q.Streams) > 0 {
-		cond += ` AND stream IN (` + db.Placeholders(len(q.Streams)) + `)`
-		for _, st := range q.Streams {
-			args = append(args, st)
-		}
+	f := db.Scope("customer_id", customer).Between("start_at", q.From, q.To)
+	if len(q.Streams) > 0 { // none: every stream
+		f.In("stream", db.Args(q.Streams))
 	}
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM camera_records WHERE `+cond, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := s.db.Query(ctx, `SELECT `+recordCols+` FROM camera_records WHERE `+cond+
-		` ORDER BY start_at DESC, id DESC LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset)...)
-	list, err := db.Collect(rows, err, scanRecord)
-	return list, total, err
+	return db.List(ctx, s.db, db.ListQuery{Select: recordCols, From: "camera_records", Where: f,
+		Order: "start_at DESC, id DESC", Offset: q.Offset, Limit: q.Limit}, scanRecord)
 }
 
 // Unfinished lists recordings with no end (the server stopped while they were written).

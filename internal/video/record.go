@@ -91,20 +91,9 @@ type RecordFileQuery struct {
 
 // RecordFiles lists a customer's recordings, newest first, with the total.
 func (s *Store) RecordFiles(ctx context.Context, customer int64, q RecordFileQuery) ([]RecordFile, int, error) {
-	cond := `customer_id = ? AND start_at >= ? AND start_at <= ?`
-	args := []any{customer, q.From, q.To}
-	if q.MsID != "" {
-		cond += ` AND terminal_id = ?`
-		args = append(args, q.MsID)
-	}
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM video_records WHERE `+cond, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := s.db.Query(ctx, `SELECT `+recordCols+` FROM video_records WHERE `+cond+
-		` ORDER BY start_at DESC, id DESC LIMIT ? OFFSET ?`, append(args, q.Limit, q.Offset)...)
-	list, err := db.Collect(rows, err, scanRecordFile)
-	return list, total, err
+	f := db.Scope("customer_id", customer).Between("start_at", q.From, q.To).If(q.MsID != "", "terminal_id = ?", q.MsID)
+	return db.List(ctx, s.db, db.ListQuery{Select: recordCols, From: "video_records", Where: f,
+		Order: "start_at DESC, id DESC", Offset: q.Offset, Limit: q.Limit}, scanRecordFile)
 }
 
 // RecordFile reads one of a customer's recordings (db.ErrNotFound).
