@@ -85,29 +85,44 @@ func (e *Engine) NewPeer(o Owner, onState func(p *Peer, ready bool)) (*Peer, err
 		p.drainReceiver(rcv)
 		p.readUpstream(tr)
 	})
-	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
-		switch s {
-		case webrtc.PeerConnectionStateConnected:
-			// Before the peer is ready, so before it can hold a floor: the talker's audio is read in the socket's
-			// reader from its first routed packet on.
-			e.goDirect(keys, func(sock *mediaSocket, from netip.AddrPort) { p.follow(keys, sock, from) }, p.down)
-			if !p.ready.Swap(true) && p.onState != nil {
-				p.onState(p, true)
-			}
-		case webrtc.PeerConnectionStateFailed, webrtc.PeerConnectionStateClosed:
-			if p.ready.Swap(false) && p.onState != nil {
-				p.onState(p, false)
-			}
-			if s == webrtc.PeerConnectionStateFailed {
-				go p.Close()
-			}
+	followState(pc, &p.ready, func() {
+		// Before the peer is ready, so before it can hold a floor: the talker's audio is read in the socket's
+		// reader from its first routed packet on.
+		e.goDirect(keys, func(sock *mediaSocket, from netip.AddrPort) { p.follow(keys, sock, from) }, p.down)
+	}, func(ready bool) {
+		if p.onState != nil {
+			p.onState(p, ready)
 		}
-	})
+	}, p.Close)
 	e.mu.Lock()
 	e.peers[p] = struct{}{}
 	e.mu.Unlock()
 	mPeers.Inc()
 	return p, nil
+}
+
+// followState keeps ready in step with pc's connection state, for an audio and a video peer alike: connected
+// runs on every connect, before the peer counts as ready; changed runs when ready flips; a failed connection
+// is closed (closePeer, in the background: pion's callback must not wait for its own teardown).
+func followState(pc *webrtc.PeerConnection, ready *atomic.Bool, connected func(), changed func(ready bool), closePeer func()) {
+	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
+		switch s {
+		case webrtc.PeerConnectionStateConnected:
+			if connected != nil {
+				connected()
+			}
+			if !ready.Swap(true) {
+				changed(true)
+			}
+		case webrtc.PeerConnectionStateFailed, webrtc.PeerConnectionStateClosed:
+			if ready.Swap(false) {
+				changed(false)
+			}
+			if s == webrtc.PeerConnectionStateFailed {
+				go closePeer()
+			}
+		}
+	})
 }
 
 // Downstream is the peer's outgoing audio (what it hears).

@@ -209,26 +209,14 @@ func (e *Engine) NewVideoPeer(o Owner, c VideoCodec, offer string, early []webrt
 			p.Audio.read(tr)
 		}
 	})
-	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
-		switch s {
-		case webrtc.PeerConnectionStateConnected:
-			if !p.ready.Swap(true) {
-				if f := p.VideoOut.source.Load(); f != nil {
-					f.RequestKeyframe() // the receiver can only start decoding at a keyframe
-				}
-				if p.onState != nil {
-					p.onState(p, true)
-				}
-			}
-		case webrtc.PeerConnectionStateFailed, webrtc.PeerConnectionStateClosed:
-			if p.ready.Swap(false) && p.onState != nil {
-				p.onState(p, false)
-			}
-			if s == webrtc.PeerConnectionStateFailed {
-				go p.Close()
-			}
+	followState(pc, &p.ready, nil, func(ready bool) {
+		if f := p.VideoOut.source.Load(); ready && f != nil {
+			f.RequestKeyframe() // the receiver can only start decoding at a keyframe
 		}
-	})
+		if p.onState != nil {
+			p.onState(p, ready)
+		}
+	}, p.Close)
 	e.videoM.Lock()
 	if e.vpeers == nil {
 		e.vpeers = map[*VideoPeer]struct{}{}
