@@ -68,60 +68,57 @@ func (e *env) plan(id lonework.WorkID) (lonework.Plan, bool) {
 	return p, err == nil
 }
 
+// row is one scenario of an endpoint's table: a name, the caller's token, the parameters, the HTTP status (0: not
+// checked) and code, and what else a success must show.
+type row func(name, tok string, params map[string]any, status int, code string, check ...func(*testing.T, testkit.Reply)) testkit.Scenario
+
+// call makes the rows of one endpoint.
+func call(method, path string) row {
+	return func(name, tok string, params map[string]any, status int, code string, check ...func(*testing.T, testkit.Reply)) testkit.Scenario {
+		sc := testkit.Scenario{Name: name, Method: method, Path: path, Token: tok, Params: params, Status: status, Code: code}
+		if len(check) > 0 {
+			sc.Check = check[0]
+		}
+		return sc
+	}
+}
+
+// plansLeft checks the customer holds n plans after a call.
+func (e *env) plansLeft(n int) func(*testing.T, testkit.Reply) {
+	return func(t *testing.T, _ testkit.Reply) {
+		if got := e.Count("lone_works", e.F.CustomerID); got != n {
+			t.Fatalf("%d plans stored, want %d", got, n)
+		}
+	}
+}
+
 // POST /ds/loneWork/add: every rule, good and bad; refusals store nothing.
 func TestAddScenarios(t *testing.T) {
 	e := newEnv(t)
 	con := testkit.Console(t, e.S.URL, e.Tok)
 	T := e.F.Terminals
 	day := e.clock.Now().Add(2 * time.Hour)
-	base := func(extra map[string]any) map[string]any {
-		m := map[string]any{"msIds": []string{T[0]}, "sTime": e.ms(time.Hour), "duration": 60, "interval": 20}
-		for k, v := range extra {
-			if v == nil {
-				delete(m, k)
-			} else {
-				m[k] = v
-			}
-		}
-		return m
-	}
-	cases := []struct {
-		name   string
-		tok    string
-		params map[string]any
-		status int
-		code   string
-		plans  int // plans stored by this call
-	}{
-		{"no token", "", base(nil), 401, "105", 0},
-		{"other customer's console, our terminal", e.OTok, base(nil), 404, "404", 0},
-		{"no terminal", e.Tok, base(map[string]any{"msIds": []string{}}), 400, "80", 0},
-		{"five terminals", e.Tok, base(map[string]any{"msIds": []string{T[0], T[1], T[2], T[3], e.Other.Terminals[0]}}), 400, "81", 0},
-		{"foreign terminal among ours", e.Tok, base(map[string]any{"msIds": []string{T[1], e.Other.Terminals[0]}}), 404, "404", 0},
-		{"no date or time", e.Tok, base(map[string]any{"sTime": nil}), 400, "86", 0},
-		{"no duration", e.Tok, base(map[string]any{"duration": nil}), 400, "82", 0},
-		{"duration above a day", e.Tok, base(map[string]any{"duration": 1441}), 400, "83", 0},
-		{"no interval", e.Tok, base(map[string]any{"interval": nil}), 400, "84", 0},
-		{"interval above duration", e.Tok, base(map[string]any{"interval": 61}), 400, "85", 0},
-		{"begin equals end", e.Tok, base(map[string]any{"duration": nil, "eTime": e.ms(time.Hour)}), 400, "87", 0},
-		{"in the past", e.Tok, base(map[string]any{"sTime": e.ms(-2 * time.Hour)}), 400, "97", 0},
-		{"four terminals by date and time", e.Tok, base(map[string]any{"msIds": T, "sTime": nil,
-			"date": day.Format(time.DateOnly), "time": day.Format("15:04")}), 200, "0", 4},
-		{"one terminal, comma list, spec aliases", e.Tok, map[string]any{"msIds": T[0], "sTime": e.ms(5 * time.Hour),
-			"wTime": "30", "hb": "10"}, 200, "0", 1},
-		{"overlapping the terminal's plan", e.Tok, base(map[string]any{"sTime": e.ms(2*time.Hour + 30*time.Minute)}), 409, "89", 0},
-	}
-	stored := 0
-	for _, c := range cases {
-		r := e.Do(http.MethodPost, "/ds/loneWork/add", c.tok, c.params)
-		if r.Status != c.status || r.Code != c.code {
-			t.Errorf("%s: %d %s (%s), want %d %s", c.name, r.Status, r.Code, r.Msg, c.status, c.code)
-		}
-		stored += c.plans
-		if n := e.Count("lone_works", e.F.CustomerID); n != stored {
-			t.Fatalf("%s: %d plans stored, want %d", c.name, n, stored)
-		}
-	}
+	base := testkit.Variants(map[string]any{"msIds": []string{T[0]}, "sTime": e.ms(time.Hour), "duration": 60, "interval": 20})
+	add := call(http.MethodPost, "/ds/loneWork/add")
+	testkit.APITest{Server: e.S, State: []string{"lone_works"}}.Run(t, []testkit.Scenario{
+		add("no token", "", base(nil), 401, "105"),
+		add("other customer's console, our terminal", e.OTok, base(nil), 404, "404"),
+		add("no terminal", e.Tok, base(map[string]any{"msIds": []string{}}), 400, "80"),
+		add("five terminals", e.Tok, base(map[string]any{"msIds": []string{T[0], T[1], T[2], T[3], e.Other.Terminals[0]}}), 400, "81"),
+		add("foreign terminal among ours", e.Tok, base(map[string]any{"msIds": []string{T[1], e.Other.Terminals[0]}}), 404, "404"),
+		add("no date or time", e.Tok, base(map[string]any{"sTime": nil}), 400, "86"),
+		add("no duration", e.Tok, base(map[string]any{"duration": nil}), 400, "82"),
+		add("duration above a day", e.Tok, base(map[string]any{"duration": 1441}), 400, "83"),
+		add("no interval", e.Tok, base(map[string]any{"interval": nil}), 400, "84"),
+		add("interval above duration", e.Tok, base(map[string]any{"interval": 61}), 400, "85"),
+		add("begin equals end", e.Tok, base(map[string]any{"duration": nil, "eTime": e.ms(time.Hour)}), 400, "87"),
+		add("in the past", e.Tok, base(map[string]any{"sTime": e.ms(-2 * time.Hour)}), 400, "97"),
+		add("four terminals by date and time", e.Tok, base(map[string]any{"msIds": T, "sTime": nil,
+			"date": day.Format(time.DateOnly), "time": day.Format("15:04")}), 200, "0", e.plansLeft(4)),
+		add("one terminal, comma list, spec aliases", e.Tok, map[string]any{"msIds": T[0], "sTime": e.ms(5 * time.Hour),
+			"wTime": "30", "hb": "10"}, 200, "0", e.plansLeft(5)),
+		add("overlapping the terminal's plan", e.Tok, base(map[string]any{"sTime": e.ms(2*time.Hour + 30*time.Minute)}), 409, "89"),
+	})
 	if n := e.Logs(e.F.CustomerID, 120); n != 2 {
 		t.Fatalf("log 120 written %d times, want 2", n)
 	}
@@ -146,35 +143,21 @@ func TestUpdateScenarios(t *testing.T) {
 	if r := e.Do(http.MethodPost, "/ds/loneWork/addAlarm", e.Tok, map[string]any{"workId": alarmed.ID, "reason": 5}); r.Code != "0" {
 		t.Fatal(r.Code, r.Msg)
 	}
-	cases := []struct {
-		name   string
-		tok    string
-		params map[string]any
-		status int
-		code   string
-	}{
-		{"missing id", e.Tok, map[string]any{"interval": 5}, 400, "400"},
-		{"bad id", e.Tok, map[string]any{"id": "x", "interval": 5}, 400, "400"},
-		{"unknown id", e.Tok, map[string]any{"id": 99999, "interval": 5}, 404, "404"},
-		{"other customer's id", e.OTok, map[string]any{"id": waiting.ID, "interval": 5}, 404, "404"},
-		{"in progress", e.Tok, map[string]any{"id": working.ID, "interval": 5}, 409, "88"},
-		{"in alarm", e.Tok, map[string]any{"id": alarmed.ID, "interval": 5}, 409, "88"},
-		{"interval above duration", e.Tok, map[string]any{"id": waiting.ID, "interval": 31}, 400, "85"},
-		{"duration above a day", e.Tok, map[string]any{"id": waiting.ID, "duration": 2000}, 400, "83"},
-		{"edit interval only", e.Tok, map[string]any{"id": waiting.ID, "interval": 5}, 200, "0"},
-		{"move by date and time", e.Tok, map[string]any{"id": waiting.ID, "date": e.clock.Now().Add(3 * time.Hour).Format(time.DateOnly),
-			"time": e.clock.Now().Add(3 * time.Hour).Format("15:04")}, 200, "0"},
-	}
-	for _, c := range cases {
-		before, _ := e.plan(waiting.ID)
-		r := e.Do(http.MethodPut, "/ds/loneWork/update", c.tok, c.params)
-		if r.Status != c.status || r.Code != c.code {
-			t.Errorf("%s: %d %s (%s), want %d %s", c.name, r.Status, r.Code, r.Msg, c.status, c.code)
-		}
-		if after, _ := e.plan(waiting.ID); c.code != "0" && after != before {
-			t.Fatalf("%s changed the plan: %+v → %+v", c.name, before, after)
-		}
-	}
+	later := e.clock.Now().Add(3 * time.Hour)
+	update := call(http.MethodPut, "/ds/loneWork/update")
+	testkit.APITest{Server: e.S, State: []string{"lone_works"}}.Run(t, []testkit.Scenario{
+		update("missing id", e.Tok, map[string]any{"interval": 5}, 400, "400"),
+		update("bad id", e.Tok, map[string]any{"id": "x", "interval": 5}, 400, "400"),
+		update("unknown id", e.Tok, map[string]any{"id": 99999, "interval": 5}, 404, "404"),
+		update("other customer's id", e.OTok, map[string]any{"id": waiting.ID, "interval": 5}, 404, "404"),
+		update("in progress", e.Tok, map[string]any{"id": working.ID, "interval": 5}, 409, "88"),
+		update("in alarm", e.Tok, map[string]any{"id": alarmed.ID, "interval": 5}, 409, "88"),
+		update("interval above duration", e.Tok, map[string]any{"id": waiting.ID, "interval": 31}, 400, "85"),
+		update("duration above a day", e.Tok, map[string]any{"id": waiting.ID, "duration": 2000}, 400, "83"),
+		update("edit interval only", e.Tok, map[string]any{"id": waiting.ID, "interval": 5}, 200, "0"),
+		update("move by date and time", e.Tok, map[string]any{"id": waiting.ID, "date": later.Format(time.DateOnly),
+			"time": later.Format("15:04")}, 200, "0"),
+	})
 	got, _ := e.plan(waiting.ID)
 	if got.Interval != 5 || got.Duration != 30 || got.STime != e.ms(3*time.Hour) {
 		t.Fatalf("edited plan %+v", got)
@@ -202,30 +185,15 @@ func TestDeleteScenarios(t *testing.T) {
 	b := e.add(1, time.Hour)
 	working := e.add(2, 0)
 	e.at(0)
-	cases := []struct {
-		name   string
-		tok    string
-		params map[string]any
-		status int
-		code   string
-		left   int
-	}{
-		{"no id", e.Tok, map[string]any{}, 400, "400", 3},
-		{"other customer's token", e.OTok, map[string]any{"id": a.ID}, 404, "404", 3},
-		{"one unknown among good ones", e.Tok, map[string]any{"ids": a.ID.String() + ",99999"}, 404, "404", 3},
-		{"in progress among good ones", e.Tok, map[string]any{"ids": a.ID.String() + "," + working.ID.String()}, 409, "88", 3},
-		{"two waiting", e.Tok, map[string]any{"ids": a.ID.String() + "," + b.ID.String()}, 200, "0", 1},
-		{"already gone", e.Tok, map[string]any{"id": a.ID}, 404, "404", 1},
-	}
-	for _, c := range cases {
-		r := e.Do(http.MethodDelete, "/ds/loneWork/delete", c.tok, c.params)
-		if r.Status != c.status || r.Code != c.code {
-			t.Errorf("%s: %d %s (%s), want %d %s", c.name, r.Status, r.Code, r.Msg, c.status, c.code)
-		}
-		if n := e.Count("lone_works", e.F.CustomerID); n != c.left {
-			t.Fatalf("%s: %d plans left, want %d", c.name, n, c.left)
-		}
-	}
+	del := call(http.MethodDelete, "/ds/loneWork/delete")
+	testkit.APITest{Server: e.S, State: []string{"lone_works"}}.Run(t, []testkit.Scenario{
+		del("no id", e.Tok, map[string]any{}, 400, "400"),
+		del("other customer's token", e.OTok, map[string]any{"id": a.ID}, 404, "404"),
+		del("one unknown among good ones", e.Tok, map[string]any{"ids": a.ID.String() + ",99999"}, 404, "404"),
+		del("in progress among good ones", e.Tok, map[string]any{"ids": a.ID.String() + "," + working.ID.String()}, 409, "88"),
+		del("two waiting", e.Tok, map[string]any{"ids": a.ID.String() + "," + b.ID.String()}, 200, "0", e.plansLeft(1)),
+		del("already gone", e.Tok, map[string]any{"id": a.ID}, 404, "404"),
+	})
 	if n := e.Logs(e.F.CustomerID, 122); n != 1 {
 		t.Fatalf("log 122 written %d times", n)
 	}
@@ -306,21 +274,17 @@ func TestAlarmScenarios(t *testing.T) {
 	waiting := e.add(0, time.Hour)
 	w := e.add(1, 0)
 	e.at(0)
+	addAlarm, updateAlarm := call(http.MethodPost, "/ds/loneWork/addAlarm"), call(http.MethodPut, "/ds/loneWork/updateAlarm")
+	findAlarm, report := call(http.MethodGet, "/ds/loneWork/findAlarm"), call(http.MethodPost, "/ds/report/findLoneWorkAlarm")
 	// A refused alarm call stores and changes no alarm.
 	api := testkit.APITest{Server: e.S, State: []string{"lone_work_alarms"}}
 	api.Run(t, []testkit.Scenario{
-		{Name: "addAlarm not in progress", Method: http.MethodPost, Path: "/ds/loneWork/addAlarm", Token: e.Tok,
-			Params: map[string]any{"workId": waiting.ID, "reason": 2}, Code: "96"},
-		{Name: "addAlarm bad reason", Method: http.MethodPost, Path: "/ds/loneWork/addAlarm", Token: e.Tok,
-			Params: map[string]any{"workId": w.ID, "reason": 9}, Code: "400"},
-		{Name: "addAlarm no reason", Method: http.MethodPost, Path: "/ds/loneWork/addAlarm", Token: e.Tok,
-			Params: map[string]any{"workId": w.ID}, Code: "400"},
-		{Name: "addAlarm no work id", Method: http.MethodPost, Path: "/ds/loneWork/addAlarm", Token: e.Tok,
-			Params: map[string]any{"reason": 2}, Code: "400"},
-		{Name: "addAlarm other customer's plan", Method: http.MethodPost, Path: "/ds/loneWork/addAlarm", Token: e.OTok,
-			Params: map[string]any{"workId": w.ID, "reason": 2}, Code: "404"},
-		{Name: "addAlarm good", Method: http.MethodPost, Path: "/ds/loneWork/addAlarm", Token: e.Tok,
-			Params: map[string]any{"workId": w.ID, "reason": 4}, Code: "0"},
+		addAlarm("addAlarm not in progress", e.Tok, map[string]any{"workId": waiting.ID, "reason": 2}, 0, "96"),
+		addAlarm("addAlarm bad reason", e.Tok, map[string]any{"workId": w.ID, "reason": 9}, 0, "400"),
+		addAlarm("addAlarm no reason", e.Tok, map[string]any{"workId": w.ID}, 0, "400"),
+		addAlarm("addAlarm no work id", e.Tok, map[string]any{"reason": 2}, 0, "400"),
+		addAlarm("addAlarm other customer's plan", e.OTok, map[string]any{"workId": w.ID, "reason": 2}, 0, "404"),
+		addAlarm("addAlarm good", e.Tok, map[string]any{"workId": w.ID, "reason": 4}, 0, "0"),
 	})
 	ev := con.WaitEvent(lonework.EventAlarm, wait, nil)
 	var a lonework.Alarm
@@ -334,16 +298,11 @@ func TestAlarmScenarios(t *testing.T) {
 
 	long := strings.Repeat("y", lonework.MaxRemark+1)
 	api.Run(t, []testkit.Scenario{
-		{Name: "updateAlarm no remark", Method: http.MethodPut, Path: "/ds/loneWork/updateAlarm", Token: e.Tok,
-			Params: map[string]any{"id": a.ID}, Code: "400"},
-		{Name: "updateAlarm remark too long", Method: http.MethodPut, Path: "/ds/loneWork/updateAlarm", Token: e.Tok,
-			Params: map[string]any{"id": a.ID, "remark": long}, Code: "400"},
-		{Name: "updateAlarm no id", Method: http.MethodPut, Path: "/ds/loneWork/updateAlarm", Token: e.Tok,
-			Params: map[string]any{"remark": "x"}, Code: "400"},
-		{Name: "updateAlarm other customer's alarm", Method: http.MethodPut, Path: "/ds/loneWork/updateAlarm", Token: e.OTok,
-			Params: map[string]any{"id": a.ID, "remark": "hijack"}, Code: "404"},
-		{Name: "updateAlarm good", Method: http.MethodPut, Path: "/ds/loneWork/updateAlarm", Token: e.Tok,
-			Params: map[string]any{"id": a.ID, "remark": "called, he is fine"}, Code: "0"},
+		updateAlarm("updateAlarm no remark", e.Tok, map[string]any{"id": a.ID}, 0, "400"),
+		updateAlarm("updateAlarm remark too long", e.Tok, map[string]any{"id": a.ID, "remark": long}, 0, "400"),
+		updateAlarm("updateAlarm no id", e.Tok, map[string]any{"remark": "x"}, 0, "400"),
+		updateAlarm("updateAlarm other customer's alarm", e.OTok, map[string]any{"id": a.ID, "remark": "hijack"}, 0, "404"),
+		updateAlarm("updateAlarm good", e.Tok, map[string]any{"id": a.ID, "remark": "called, he is fine"}, 0, "0"),
 	})
 	up := con.WaitEvent(lonework.EventAlarmUpdated, wait, nil)
 	var ua lonework.Alarm
@@ -357,38 +316,28 @@ func TestAlarmScenarios(t *testing.T) {
 
 	today := e.clock.Now().Format(time.DateOnly)
 	api.Run(t, []testkit.Scenario{
-		{Name: "findAlarm by plan", Method: http.MethodGet, Path: "/ds/loneWork/findAlarm", Token: e.Tok,
-			Params: map[string]any{"ids": w.ID}, Code: "0", Check: alarmsListed(1)},
-		{Name: "findAlarm by plan and day", Method: http.MethodGet, Path: "/ds/loneWork/findAlarm", Token: e.Tok,
-			Params: map[string]any{"ids": w.ID.String() + "," + waiting.ID.String(), "queryDate": today}, Code: "0", Check: alarmsListed(1)},
-		{Name: "findAlarm by plan, day as ms", Method: http.MethodGet, Path: "/ds/loneWork/findAlarm", Token: e.Tok,
-			Params: map[string]any{"ids": w.ID, "queryDate": e.ms(0)}, Code: "0", Check: alarmsListed(1)},
-		{Name: "findAlarm another day", Method: http.MethodGet, Path: "/ds/loneWork/findAlarm", Token: e.Tok,
-			Params: map[string]any{"ids": w.ID, "queryDate": e.clock.Now().AddDate(0, 0, -2).Format(time.DateOnly)}, Code: "0", Check: alarmsListed(0)},
-		{Name: "findAlarm other customer's plan ids", Method: http.MethodGet, Path: "/ds/loneWork/findAlarm", Token: e.OTok,
-			Params: map[string]any{"ids": w.ID}, Code: "0", Check: alarmsListed(0)},
-		{Name: "findAlarm no ids", Method: http.MethodGet, Path: "/ds/loneWork/findAlarm", Token: e.Tok,
-			Params: map[string]any{}, Code: "400"},
-		{Name: "findAlarm bad ids", Method: http.MethodGet, Path: "/ds/loneWork/findAlarm", Token: e.Tok,
-			Params: map[string]any{"ids": "a,b"}, Code: "400"},
+		findAlarm("findAlarm by plan", e.Tok, map[string]any{"ids": w.ID}, 0, "0", alarmsListed(1)),
+		findAlarm("findAlarm by plan and day", e.Tok, map[string]any{"ids": w.ID.String() + "," + waiting.ID.String(), "queryDate": today}, 0, "0",
+			alarmsListed(1)),
+		findAlarm("findAlarm by plan, day as ms", e.Tok, map[string]any{"ids": w.ID, "queryDate": e.ms(0)}, 0, "0", alarmsListed(1)),
+		findAlarm("findAlarm another day", e.Tok, map[string]any{"ids": w.ID, "queryDate": e.clock.Now().AddDate(0, 0, -2).Format(time.DateOnly)},
+			0, "0", alarmsListed(0)),
+		findAlarm("findAlarm other customer's plan ids", e.OTok, map[string]any{"ids": w.ID}, 0, "0", alarmsListed(0)),
+		findAlarm("findAlarm no ids", e.Tok, map[string]any{}, 0, "400"),
+		findAlarm("findAlarm bad ids", e.Tok, map[string]any{"ids": "a,b"}, 0, "400"),
 	})
 
 	now := e.clock.Now()
 	from := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 	to := time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
 	api.Run(t, []testkit.Scenario{
-		{Name: "report this month", Method: http.MethodPost, Path: "/ds/report/findLoneWorkAlarm", Token: e.Tok,
-			Params: map[string]any{"sTime": from, "eTime": to}, Code: "0", Check: alarmsListed(1)},
-		{Name: "report terminal filter", Method: http.MethodPost, Path: "/ds/report/findLoneWorkAlarm", Token: e.Tok,
-			Params: map[string]any{"sTime": from, "eTime": to, "msIds": []string{e.F.Terminals[0]}}, Code: "0", Check: alarmsListed(0)},
-		{Name: "report other customer", Method: http.MethodPost, Path: "/ds/report/findLoneWorkAlarm", Token: e.OTok,
-			Params: map[string]any{"sTime": from, "eTime": to}, Code: "0", Check: alarmsListed(0)},
-		{Name: "report no range", Method: http.MethodPost, Path: "/ds/report/findLoneWorkAlarm", Token: e.Tok,
-			Params: map[string]any{}, Code: "400"},
-		{Name: "report start after end", Method: http.MethodPost, Path: "/ds/report/findLoneWorkAlarm", Token: e.Tok,
-			Params: map[string]any{"sTime": to, "eTime": from}, Code: "93"},
-		{Name: "report cross month", Method: http.MethodPost, Path: "/ds/report/findLoneWorkAlarm", Token: e.Tok,
-			Params: map[string]any{"sTime": from - 1, "eTime": to}, Code: "95"},
+		report("report this month", e.Tok, map[string]any{"sTime": from, "eTime": to}, 0, "0", alarmsListed(1)),
+		report("report terminal filter", e.Tok, map[string]any{"sTime": from, "eTime": to, "msIds": []string{e.F.Terminals[0]}}, 0, "0",
+			alarmsListed(0)),
+		report("report other customer", e.OTok, map[string]any{"sTime": from, "eTime": to}, 0, "0", alarmsListed(0)),
+		report("report no range", e.Tok, map[string]any{}, 0, "400"),
+		report("report start after end", e.Tok, map[string]any{"sTime": to, "eTime": from}, 0, "93"),
+		report("report cross month", e.Tok, map[string]any{"sTime": from - 1, "eTime": to}, 0, "95"),
 	})
 }
 
