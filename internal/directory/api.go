@@ -56,19 +56,20 @@ type Account struct {
 	CallSetStatus int      // 0 killed, 1 stunned, 8 active
 	TalkGroup     GroupID  // the group it talks in: its ptt group, else its default group, Root when none
 	Lat, Lng      *float64 // last position; nil until the first
+	LastGps       int64    // when that position was fixed (ms); 0 until the first
 }
 
 // Dispatcher tells a console account from a terminal.
 func (a Account) Dispatcher() bool { return a.Type == identity.DispatcherType }
 
 const accountCols = `id, customer_id, type, acct_type, name, call_set_status, COALESCE(ptt_group_id, default_group_id, 0),
-	lat, lng`
+	lat, lng, last_gps_at`
 
 func scanAccount(sc scanner) (Account, error) {
 	var a Account
 	var talk int64
 	var lat, lng sql.NullFloat64
-	if err := sc.Scan(&a.ID, &a.Customer, &a.Type, &a.AcctType, &a.Name, &a.CallSetStatus, &talk, &lat, &lng); err != nil {
+	if err := sc.Scan(&a.ID, &a.Customer, &a.Type, &a.AcctType, &a.Name, &a.CallSetStatus, &talk, &lat, &lng, &a.LastGps); err != nil {
 		return a, notFound(err)
 	}
 	a.TalkGroup = GroupID(talk)

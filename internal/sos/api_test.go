@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/sos"
 	"tenfour/internal/sos/safetytest"
@@ -130,6 +131,52 @@ func TestRaise(t *testing.T) {
 	if n := e.Logs(e.F.CustomerID, 102); n != 3 {
 		t.Fatalf("log 102 written %d times, want 3", n)
 	}
+}
+
+// An SOS says how old its position is (issue 32): a position sent with the SOS is fixed at the raise; without one,
+// the terminal's last known position keeps its own fix time, however old (a phone with location denied). The
+// console's sos.alarm event and findSos carry it, on every engine.
+func TestFixTime(t *testing.T) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
+		e := &env{safetytest.NewEnv(t, testkit.StartOn(t, engine), 2)}
+		con := e.Console()
+		lastFix := time.Now().Add(-24 * time.Minute).UnixMilli()
+		err := directory.NewStore(e.S.DB).SyncLast(context.Background(), []directory.LastReport{{ID: directory.TerminalID(e.F.Terminals[1]),
+			Customer: directory.CustomerID(e.F.CustomerID), Fix: &directory.Fix{Lat: 41.5, Lng: 29.5, Time: lastFix}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh := raise(t, e.Terminal(0), map[string]any{"lat": 41.2, "lng": 29.2})
+		stale := raise(t, e.Terminal(1), map[string]any{})
+
+		check := func(where string, a sos.Alarm) {
+			t.Helper()
+			switch a.ID {
+			case fresh:
+				if a.FixTime != a.Time || *a.Lat != 41.2 {
+					t.Errorf("%s: SOS with a position: fixTime %d, want its raise %d (%+v)", where, a.FixTime, a.Time, a)
+				}
+			case stale:
+				if a.FixTime != lastFix || *a.Lat != 41.5 || a.Time <= lastFix {
+					t.Errorf("%s: SOS without a position: fixTime %d, want the last fix %d before the raise %d", where, a.FixTime, lastFix, a.Time)
+				}
+			default:
+				t.Errorf("%s: unexpected alarm %s", where, a.ID)
+			}
+		}
+		for range 2 {
+			ev := con.WaitEvent(sos.EventAlarm, wait, nil)
+			check(sos.EventAlarm, alarmOf(t, ev))
+		}
+		list, _ := safetytest.PageIDs(t, e.Do(http.MethodGet, "/ds/sos/findSos", e.Tok, map[string]any{"open": 1}),
+			func(a sos.Alarm) sos.AlarmID { return a.ID })
+		if len(list) != 2 {
+			t.Fatalf("findSos open: %d alarms", len(list))
+		}
+		for _, a := range list {
+			check("findSos", a)
+		}
+	})
 }
 
 // Bad raises are refused with a code and store nothing.

@@ -54,7 +54,8 @@ type Alarm struct {
 	Time          int64    `json:"time"`                                // raised at (ms)
 	Lat           *float64 `json:"lat" tstype:"number | null,required"` // null when neither the terminal nor its last position had one
 	Lng           *float64 `json:"lng" tstype:"number | null,required"`
-	Responder     string   `json:"responder"` // msId of the dispatcher who acknowledged (or closed an unacknowledged alarm)
+	FixTime       int64    `json:"fixTime,omitempty"` // when lat/lng were fixed (ms): the raise, or the last known position's own fix; 0 = unknown
+	Responder     string   `json:"responder"`         // msId of the dispatcher who acknowledged (or closed an unacknowledged alarm)
 	ResponderName string   `json:"responderName"`
 	ResponseTime  int64    `json:"responseTime"` // when it was acknowledged (ms); 0 = not yet
 	Closer        string   `json:"closer"`       // msId of whoever closed it (a dispatcher, or the terminal on cancel)

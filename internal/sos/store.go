@@ -25,13 +25,14 @@ type Directory interface {
 // NewStore wraps the database.
 func NewStore(d *db.DB, dir Directory) *Store { return &Store{db: d, dir: dir} }
 
-const alarmCols = `id, ms_id, ms_name, ms_type, type, state, at, lat, lng, responder_id, responder_name, response_at,
-	closer_id, closer_name, close_at, close_kind, remark`
+// A row stored before fix times were kept has a NULL fix_at: its position reads as fixed when the alarm was raised.
+const alarmCols = `id, ms_id, ms_name, ms_type, type, state, at, lat, lng, COALESCE(fix_at, at), responder_id,
+	responder_name, response_at, closer_id, closer_name, close_at, close_kind, remark`
 
 func scanAlarm(r db.Scanner, extra ...any) (Alarm, error) {
 	var a Alarm
 	var lat, lng sql.NullFloat64
-	dest := append(extra, &a.ID, &a.MsID, &a.MsName, &a.MsType, &a.Type, &a.State, &a.Time, &lat, &lng,
+	dest := append(extra, &a.ID, &a.MsID, &a.MsName, &a.MsType, &a.Type, &a.State, &a.Time, &lat, &lng, &a.FixTime,
 		&a.Responder, &a.ResponderName, &a.ResponseTime, &a.Closer, &a.CloserName, &a.CloseTime, &a.CloseKind, &a.Remark)
 	if err := r.Scan(dest...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
@@ -50,13 +51,14 @@ type NewAlarm struct {
 	MsID     string
 	Type     string
 	Lat, Lng *float64 // nil: the terminal's last known position is used
-	At       int64
+	At       int64    // raised (ms); also when Lat, Lng were fixed
 }
 
 // Raise stores a new alarm (state 0) for the terminal and returns it with created = true; when the terminal
 // already has an open alarm, that alarm is returned instead (created = false), its position refreshed when the
 // request carries one. One open alarm per terminal is also a unique index, so two racing raises cannot both
-// insert. The row is committed when Raise returns.
+// insert. The alarm's FixTime is At for a position in n, else the directory's time of the terminal's last fix. The
+// row is committed when Raise returns.
 func (s *Store) Raise(ctx context.Context, customerID int64, n NewAlarm) (Alarm, bool, error) {
 	for attempt := 0; ; attempt++ {
 		a, created, err := s.raiseOnce(ctx, customerID, n)
@@ -80,10 +82,10 @@ func (s *Store) raiseOnce(ctx context.Context, customerID int64, n NewAlarm) (Al
 			WHERE customer_id = ? AND ms_id = ? AND state < 2`, customerID, n.MsID))
 		if err == nil {
 			if n.Lat != nil {
-				if _, err := tx.Exec(ctx, `UPDATE sos_alarms SET lat = ?, lng = ? WHERE id = ?`, *n.Lat, *n.Lng, open.ID); err != nil {
+				if _, err := tx.Exec(ctx, `UPDATE sos_alarms SET lat = ?, lng = ?, fix_at = ? WHERE id = ?`, *n.Lat, *n.Lng, n.At, open.ID); err != nil {
 					return err
 				}
-				open.Lat, open.Lng = n.Lat, n.Lng
+				open.Lat, open.Lng, open.FixTime = n.Lat, n.Lng, n.At
 			}
 			out = open
 			return nil
@@ -94,13 +96,18 @@ func (s *Store) raiseOnce(ctx context.Context, customerID int64, n NewAlarm) (Al
 		if aerr != nil {
 			return aerr
 		}
-		a := Alarm{MsID: n.MsID, MsName: acct.Name, MsType: acct.Type, Type: n.Type, State: Sending, Time: n.At, Lat: n.Lat, Lng: n.Lng}
+		a := Alarm{MsID: n.MsID, MsName: acct.Name, MsType: acct.Type, Type: n.Type, State: Sending, Time: n.At,
+			Lat: n.Lat, Lng: n.Lng, FixTime: n.At}
 		if a.Lat == nil {
-			a.Lat, a.Lng = acct.Lat, acct.Lng
+			// The last known position keeps its own time: a phone with location denied may have fixed it hours ago.
+			a.Lat, a.Lng, a.FixTime = acct.Lat, acct.Lng, acct.LastGps
+			if a.Lat == nil {
+				a.FixTime = 0
+			}
 		}
-		if err := tx.QueryRow(ctx, `INSERT INTO sos_alarms (customer_id, ms_id, ms_name, ms_type, type, state, at, lat, lng)
-			VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING id`,
-			customerID, a.MsID, a.MsName, a.MsType, a.Type, a.Time, nullable(a.Lat), nullable(a.Lng)).Scan(&a.ID); err != nil {
+		if err := tx.QueryRow(ctx, `INSERT INTO sos_alarms (customer_id, ms_id, ms_name, ms_type, type, state, at, lat, lng, fix_at)
+			VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id`,
+			customerID, a.MsID, a.MsName, a.MsType, a.Type, a.Time, nullable(a.Lat), nullable(a.Lng), a.FixTime).Scan(&a.ID); err != nil {
 			return err
 		}
 		out, created = a, true

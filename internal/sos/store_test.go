@@ -26,19 +26,32 @@ func TestStoreContract(t *testing.T) {
 		if err != nil || !created {
 			t.Fatalf("raise: %v created=%v", err, created)
 		}
-		if a.State != sos.Sending || a.MsName != "Unit 1" || a.MsType != "505" || *a.Lat != lat || a.Time != 1000 {
+		if a.State != sos.Sending || a.MsName != "Unit 1" || a.MsType != "505" || *a.Lat != lat || a.Time != 1000 || a.FixTime != 1000 {
 			t.Fatalf("raised alarm %+v", a)
 		}
-		// A second press while open refers to the same alarm and refreshes its position.
+		// A second press while open refers to the same alarm and refreshes its position and fix time.
 		lat2 := 11.0
 		again, created, err := st.Raise(ctx, f.CustomerID, sos.NewAlarm{MsID: f.Terminals[0], Type: "0", Lat: &lat2, Lng: &lng, At: 2000})
-		if err != nil || created || again.ID != a.ID || *again.Lat != 11 {
+		if err != nil || created || again.ID != a.ID || *again.Lat != 11 || again.FixTime != 2000 {
 			t.Fatalf("second raise: %+v created=%v err=%v", again, created, err)
 		}
-		// Without a position the terminal's last known one is used.
+		if got, _ := st.Get(ctx, f.CustomerID, a.ID); *got.Lat != 11 || got.FixTime != 2000 || got.Time != 1000 {
+			t.Fatalf("second raise stored %+v", got)
+		}
+		// Without a position the terminal's last known one is used, with its own fix time (Seed's: 1).
 		b, _, err := st.Raise(ctx, f.CustomerID, sos.NewAlarm{MsID: f.Terminals[1], Type: "0", At: 3000})
-		if err != nil || b.Lat == nil || *b.Lat != 41.02 || *b.Lng != 29 {
+		if err != nil || b.Lat == nil || *b.Lat != 41.02 || *b.Lng != 29 || b.FixTime != 1 {
 			t.Fatalf("raise without position: %+v %v", b, err)
+		}
+		if got, _ := st.Get(ctx, f.CustomerID, b.ID); got.FixTime != 1 {
+			t.Fatalf("raise without position stored fix time %d, want 1", got.FixTime)
+		}
+		// A row stored before fix times were kept reads as fixed at its raise.
+		if _, err := d.Exec(ctx, `UPDATE sos_alarms SET fix_at = NULL WHERE id = ?`, b.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := st.Get(ctx, f.CustomerID, b.ID); got.FixTime != b.Time {
+			t.Fatalf("old row's fix time %d, want the raise %d", got.FixTime, b.Time)
 		}
 		// Another customer's terminal is unknown here.
 		if _, _, err := st.Raise(ctx, f.CustomerID, sos.NewAlarm{MsID: other.Terminals[0], At: 1}); !errors.Is(err, db.ErrNotFound) {

@@ -37,6 +37,7 @@ export interface Alarm {
   time: number /* int64 */; // raised at (ms)
   lat: number | null; // null when neither the terminal nor its last position had one
   lng: number | null;
+  fixTime?: number /* int64 */; // when lat/lng were fixed (ms): the raise, or the last known position's own fix; 0 = unknown
   responder: string; // msId of the dispatcher who acknowledged (or closed an unacknowledged alarm)
   responderName: string;
   responseTime: number /* int64 */; // when it was acknowledged (ms); 0 = not yet
