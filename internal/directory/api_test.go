@@ -225,7 +225,7 @@ var apiCases = map[string]func(t *testing.T, s *directory.Store, w *world){
 	},
 	"provision": func(t *testing.T, s *directory.Store, w *world) {
 		ctx := context.Background()
-		hash := pwHash()
+		hash := testkit.PasswordHash(t)
 		cust := directory.CustomerID(testkit.Customer(t, w.d, "Fleet"))
 		fleet := directory.Fleet{Customer: cust, Now: 1_700_000_000_000,
 			Groups: []directory.FleetGroup{{Name: "Top", Color: "#111111"}, {Name: "Child", Parent: "Top"}, {Name: "Other"}},

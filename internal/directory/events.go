@@ -63,12 +63,17 @@ func (s *Service) publishTerminal(customerID int64, t Terminal) {
 // TerminalChanged publishes `terminal.updated` with the stored record; other domains call it after they
 // change a terminal (call-set status, avatar…).
 func (s *Service) TerminalChanged(ctx context.Context, customerID int64, msID string) error {
+	_, err := s.changedTerminal(ctx, customerID, msID)
+	return err
+}
+
+// changedTerminal reads a terminal just changed and publishes it (`terminal.updated`).
+func (s *Service) changedTerminal(ctx context.Context, customerID int64, msID string) (Terminal, error) {
 	t, err := s.Store.Terminal(ctx, customerID, msID)
-	if err != nil {
-		return err
+	if err == nil {
+		s.publishTerminal(customerID, t)
 	}
-	s.publishTerminal(customerID, t)
-	return nil
+	return t, err
 }
 
 // notifyMembers sends each connected terminal among ids its current membership (terminal `group.changed`).

@@ -2,24 +2,13 @@ package directory_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
-	"tenfour/internal/auth"
 	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/testkit"
 )
-
-// One argon2id hash for every test account (they share the password).
-var pwHash = sync.OnceValue(func() string {
-	h, err := auth.HashPassword("123456")
-	if err != nil {
-		panic(err)
-	}
-	return h
-})
 
 func mustExec(t testing.TB, d *db.DB, q string, args ...any) {
 	t.Helper()
@@ -47,7 +36,7 @@ func newAccount(t testing.TB, d *db.DB, cust int64, id, typ, name string, groups
 		def = int64(groups[0])
 	}
 	mustExec(t, d, `INSERT INTO accounts (id, customer_id, type, name, password_hash, default_group_id, ptt_group_id, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, cust, typ, name, pwHash(), def, def, time.Now().UnixMilli())
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, cust, typ, name, testkit.PasswordHash(t), def, def, time.Now().UnixMilli())
 	for _, g := range groups {
 		mustExec(t, d, `INSERT INTO group_members (group_id, account_id) VALUES (?, ?)`, int64(g), id)
 	}

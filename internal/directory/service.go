@@ -41,11 +41,7 @@ func (s *Service) UpdateMsInfo(ctx context.Context, p identity.Principal, msID, 
 	if err := s.Store.SetVersion(ctx, p.CustomerID, msID, ver); err != nil {
 		return Terminal{}, err
 	}
-	t, err := s.Store.Terminal(ctx, p.CustomerID, msID)
-	if err == nil {
-		s.publishTerminal(p.CustomerID, t)
-	}
-	return t, err
+	return s.changedTerminal(ctx, p.CustomerID, msID)
 }
 
 // RenameGroup renames a fixed group.
@@ -70,11 +66,7 @@ func (s *Service) RenameTerminal(ctx context.Context, p identity.Principal, msID
 	if err := s.Store.RenameTerminal(ctx, p.CustomerID, msID, name); err != nil {
 		return Terminal{}, err
 	}
-	t, err := s.Store.Terminal(ctx, p.CustomerID, msID)
-	if err == nil {
-		s.publishTerminal(p.CustomerID, t)
-	}
-	return t, err
+	return s.changedTerminal(ctx, p.CustomerID, msID)
 }
 
 // AddGroup creates a fixed group under fid (Root for top level).

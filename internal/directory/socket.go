@@ -32,6 +32,14 @@ func (s *Service) Verbs() []realtime.Verb {
 // canManageTemp: spec §6, only account type "1" manages temp groups (the temp-group changes check it first).
 func canManageTemp(p identity.Principal) bool { return p.AcctType == "" || p.AcctType == "1" }
 
+// tempGroupOf is the temporary group a change names (gid), once the caller may manage temporary groups.
+func tempGroupOf(c *realtime.Conn, gid flex.String) (GroupID, error) {
+	if !canManageTemp(c.Principal()) {
+		return 0, httpx.ErrPermission
+	}
+	return ParseGroupID("gid", string(gid), false)
+}
+
 type switchReq struct {
 	GID  flex.String `json:"gid"`
 	MsID flex.String `json:"msId"`
@@ -78,10 +86,7 @@ type tempGroupReq struct {
 }
 
 func (s *Service) sockTempRemove(ctx context.Context, c *realtime.Conn, req tempGroupReq) (any, error) {
-	if !canManageTemp(c.Principal()) {
-		return nil, httpx.ErrPermission
-	}
-	gid, err := ParseGroupID("gid", string(req.GID), false)
+	gid, err := tempGroupOf(c, req.GID)
 	if err != nil {
 		return nil, err
 	}
@@ -104,10 +109,7 @@ type tempEditReq struct {
 }
 
 func (s *Service) sockTempEdit(ctx context.Context, c *realtime.Conn, req tempEditReq) (any, error) {
-	if !canManageTemp(c.Principal()) {
-		return nil, httpx.ErrPermission
-	}
-	gid, err := ParseGroupID("gid", string(req.GID), false)
+	gid, err := tempGroupOf(c, req.GID)
 	if err != nil {
 		return nil, err
 	}
@@ -125,10 +127,7 @@ func (s *Service) sockTempEdit(ctx context.Context, c *realtime.Conn, req tempEd
 }
 
 func (s *Service) sockTempDelMember(ctx context.Context, c *realtime.Conn, req tempGroupReq) (any, error) {
-	if !canManageTemp(c.Principal()) {
-		return nil, httpx.ErrPermission
-	}
-	gid, err := ParseGroupID("gid", string(req.GID), false)
+	gid, err := tempGroupOf(c, req.GID)
 	if err != nil {
 		return nil, err
 	}

@@ -35,6 +35,16 @@ func NewWorld(t testing.TB, engine string, opts ...func(*config.Config)) *World 
 // and hashing once per account is what made fixtures of many accounts slow.
 var passwordHash = sync.OnceValues(func() (string, error) { return auth.HashPassword(Password) })
 
+// PasswordHash is that shared hash of Password, for a fixture that writes its accounts' rows itself.
+func PasswordHash(t testing.TB) string {
+	t.Helper()
+	hash, err := passwordHash()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hash
+}
+
 // Ctx is a context that ends with the test, or after 30 seconds: a test's calls fail instead of hanging.
 func (w *World) Ctx() context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -85,12 +95,9 @@ func Group(t testing.TB, d *db.DB, customer int64, name string) int64 {
 // provisioned as the directory provisions a fleet and joins its groups as the console's "save members" does.
 func Provision(t testing.TB, d *db.DB, customer int64, id, typ string, groups ...int64) {
 	t.Helper()
-	hash, err := passwordHash()
-	if err != nil {
-		t.Fatal(err)
-	}
+	hash := PasswordHash(t)
 	ctx := context.Background()
-	err = d.InTx(ctx, func(tx *db.Tx) error {
+	err := d.InTx(ctx, func(tx *db.Tx) error {
 		_, err := directory.Provision(ctx, tx, directory.Fleet{Customer: directory.CustomerID(customer),
 			Accounts: []directory.FleetAccount{{ID: directory.TerminalID(id), Type: typ, Name: "Name " + id,
 				PasswordHash: hash}}, Now: time.Now().UnixMilli()})
