@@ -60,8 +60,10 @@ test-deps: ## install and start Chromium, PostgreSQL, ffmpeg and GStreamer's RTS
 
 # The probe's replayed attacks (internal/security: sign-in floods, password-hash storms, GPS floods) take every core
 # on purpose: they run alone, after the rest, so the timing-sensitive media tests never share the machine with them.
-test-go: ## Go tests with -race, store suites on SQLite and PostgreSQL; the security replays run after the rest
-	TENFOUR_TEST_PG="$$(tail -n1 .pg-url 2>/dev/null)" CGO_ENABLED=1 $(GO) test -race -count=1 $$($(GO) list ./... | grep -v /internal/security$$)
+# Tests that kill the real server run bin/tenfour (TENFOUR_TEST_BIN), made once here, instead of linking one each.
+test-go: server ## Go tests with -race, store suites on SQLite and PostgreSQL; the security replays run after the rest
+	TENFOUR_TEST_PG="$$(tail -n1 .pg-url 2>/dev/null)" TENFOUR_TEST_BIN="$(CURDIR)/$(BIN)" \
+		CGO_ENABLED=1 $(GO) test -race -count=1 $$($(GO) list ./... | grep -v /internal/security$$)
 	TENFOUR_TEST_PG="$$(tail -n1 .pg-url 2>/dev/null)" CGO_ENABLED=1 $(GO) test -race -count=1 ./internal/security
 
 lint-web: web/lint/node_modules/.installed ## console lint (ESLint: typescript-eslint, React hooks, feature boundaries)

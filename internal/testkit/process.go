@@ -14,9 +14,17 @@ import (
 	"time"
 )
 
-// Binary builds cmd/tenfour (CGO_ENABLED=0, as released) into the test's temporary directory.
+// Binary is the server as released: TENFOUR_TEST_BIN when set (`make test-go` sets it to the bin/tenfour its
+// build phase made, so no test links its own), else cmd/tenfour built (CGO_ENABLED=0) into the test's temporary
+// directory.
 func Binary(t testing.TB) string {
 	t.Helper()
+	if bin := os.Getenv("TENFOUR_TEST_BIN"); bin != "" {
+		if _, err := os.Stat(bin); err != nil {
+			t.Fatalf("TENFOUR_TEST_BIN: %v", err)
+		}
+		return bin
+	}
 	out := filepath.Join(t.TempDir(), "tenfour")
 	cmd := exec.Command("go", "build", "-o", out, "tenfour/cmd/tenfour")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
