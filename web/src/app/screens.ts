@@ -40,6 +40,7 @@ const BUILT: Record<BuiltScreen, Loader> = {
   jobTicketing: () => import('../features/jobs/pages/JobTicketingPage'),
   jobTickData: () => import('../features/jobs/pages/JobTickDataPage'),
   broadcast: () => import('../features/broadcast/pages/BroadcastPage'),
+  schoolBus: () => import('../features/schoolbus/pages/SchoolBusPage'),
 };
 
 const notYet: Loader = () => import('./pages/NotYetPage');

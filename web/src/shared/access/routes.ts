@@ -6,7 +6,7 @@ export type Screen =
   | 'voiceList' | 'alarm' | 'indoor' | 'lonework' | 'jobTicketing' | 'broadcast' | 'medias' | 'videoSurveillance'
   | 'videoRecords' | 'report' | 'online' | 'fenceAlarmData' | 'emergcyAlarmReport' | 'emergcyAlarmData'
   | 'loneworkAlarmData' | 'jobTickData' | 'callDurationData' | 'gpsData' | 'messageData' | 'log' | 'message'
-  | 'patrolStatistic' | 'patrolPoint' | 'patrolPlan' | 'patrolCalendar' | 'patrolSys';
+  | 'patrolStatistic' | 'patrolPoint' | 'patrolPlan' | 'patrolCalendar' | 'patrolSys' | 'schoolBus';
 
 export interface RouteDef {
   path: string;
@@ -37,6 +37,8 @@ export const SHELL_ROUTES: RouteDef[] = [
   { path: '/home', screen: 'home' },
   { path: '/user-manual', screen: 'userManual', more: true },
   { path: '/404', screen: 'notFound', hidden: true },
+  // Not in spec §2's table, which gates no school-bus key: this server's screen for /ds/schoolCar (issue 33).
+  { path: '/school-bus', screen: 'schoolBus', more: true },
 ];
 
 /** Route groups added when their data-source key is not disabled (spec §2 "Extra route groups"). */
@@ -140,7 +142,7 @@ export function findRoute(pathname: string): RouteDef | undefined {
 }
 
 /** The screens this version builds (app/screens.ts maps each to its component); every other screen shows "not yet". */
-export const BUILT_SCREENS = ['home', 'voiceList', 'userManual', 'notFound', 'log', 'alarm', 'lonework', 'emergcyAlarmReport', 'emergcyAlarmData', 'loneworkAlarmData', 'message', 'medias', 'messageData', 'monitoring', 'osMonitoring', 'followMonitoring', 'gpsData', 'fenceAlarmData', 'report', 'videoSurveillance', 'videoRecords', 'indoor', 'online', 'callDurationData', 'patrolStatistic', 'patrolPoint', 'patrolPlan', 'patrolCalendar', 'patrolSys', 'secretKeys', 'theme', 'jobTicketing', 'jobTickData', 'broadcast'] as const satisfies readonly Screen[];
+export const BUILT_SCREENS = ['home', 'voiceList', 'userManual', 'notFound', 'log', 'alarm', 'lonework', 'emergcyAlarmReport', 'emergcyAlarmData', 'loneworkAlarmData', 'message', 'medias', 'messageData', 'monitoring', 'osMonitoring', 'followMonitoring', 'gpsData', 'fenceAlarmData', 'report', 'videoSurveillance', 'videoRecords', 'indoor', 'online', 'callDurationData', 'patrolStatistic', 'patrolPoint', 'patrolPlan', 'patrolCalendar', 'patrolSys', 'secretKeys', 'theme', 'jobTicketing', 'jobTickData', 'broadcast', 'schoolBus'] as const satisfies readonly Screen[];
 export type BuiltScreen = (typeof BUILT_SCREENS)[number];
 
 export function isBuilt(screen: Screen): boolean {
