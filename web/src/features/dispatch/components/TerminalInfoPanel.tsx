@@ -16,7 +16,8 @@ import { useGateContext } from '../../../shared/access/gate';
 
 /**
  * The terminal info panel (spec §2 "Other screens and dialogs"): the name, then the terminal action set (call,
- * message, video) before any detail, so the common actions are in sight without scrolling; management below.
+ * message, video) before any detail, so the common actions are in sight without scrolling; a bus's students on
+ * board right below them (a list above the name hid whose panel it was); management below.
  */
 export function TerminalInfoPanel({ cid, onAction, extra }: { cid?: string; onAction: (action: string) => void; extra?: ReactNode }) {
   const { t } = useTranslation('dispatch');
@@ -32,7 +33,6 @@ export function TerminalInfoPanel({ cid, onAction, extra }: { cid?: string; onAc
   const status = term.callSetStatus === CALL_SET.killed ? 'killed' : term.callSetStatus === CALL_SET.stunned ? 'stunned' : 'active';
   return (
     <div data-testid="terminal-info" data-cid={term.cid}>
-      <OnBoard busId={term.cid} />
       <div className="tinfo-head">
         <Space>
           {KIND_ICON[kind]}
@@ -43,6 +43,7 @@ export function TerminalInfoPanel({ cid, onAction, extra }: { cid?: string; onAc
         </Space>
         <TerminalActionBar cid={term.cid} />
       </div>
+      <OnBoard busId={term.cid} />
       <Descriptions
         size="small"
         column={1}
