@@ -19,14 +19,3 @@ export function mapLink(child: boolean, msId: string, extra: { sos?: string; lat
 export function positionText(lat: number | null | undefined, lng: number | null | undefined): string {
   return typeof lat === 'number' && typeof lng === 'number' ? `${lat.toFixed(5)}, ${lng.toFixed(5)}` : '—';
 }
-
-/**
- * When the alarm's position was fixed. The alarm record has no fix time: a terminal that sends its position with the
- * SOS gives a fresh one (the alarm's own time), one that sends none (location denied) gets its last known position,
- * which is the directory's — then the directory's last fix time is that position's, however old.
- */
-export function sosFixTime(a: { time: number; lat: number | null; lng: number | null }, term?: { lat?: number; lng?: number; lastGps?: number }): number {
-  const same = (x?: number | null, y?: number | null) => typeof x === 'number' && typeof y === 'number' && Math.abs(x - y) < 1e-6;
-  if (term?.lastGps && same(a.lat, term.lat) && same(a.lng, term.lng)) return Math.min(term.lastGps, a.time);
-  return a.time;
-}

@@ -9,9 +9,8 @@ import { REMARK_MAX, type SosAlarm } from '../../../shared/alarms/sos';
 import type { LoneAlarm } from '../../../shared/alarms/lonework';
 import { sound } from '../controller';
 import { useAlarmErrorText } from '../errors';
-import { mapLink, sosFixTime } from '../hooks';
+import { mapLink } from '../hooks';
 import { PositionAge } from '../../../shared/geo/PositionAge';
-import { useDirectory } from '../../../shared/directory/store';
 import { useNow } from '../../../shared/utils/useNow';
 import { isRinging, pendingCount, type ItemKey } from '../../../shared/alarms/queue';
 import { acknowledgeAlarm, closeAlarm, handleLoneAlarm, putAside, silence, useAlarms } from '../../../shared/alarms/store';
@@ -149,7 +148,6 @@ function SilenceButton({ ringing }: { ringing: boolean }) {
 function SosDetail({ alarm, itemKey, child, ringing }: { alarm: SosAlarm; itemKey: ItemKey; child: boolean; ringing: boolean }) {
   const { t, fail, busy, act, navigate, dateTime } = useDetail();
   const now = useNow(1000);
-  const term = useDirectory((s) => s.terminals[alarm.msId]);
   const [remark, setRemark] = useState('');
   const [remote, setRemote] = useState(false);
 
@@ -177,7 +175,8 @@ function SosDetail({ alarm, itemKey, child, ringing }: { alarm: SosAlarm; itemKe
               </Space>
             ),
           },
-          { key: 'pos', label: t('col.position'), children: <PositionAge lat={alarm.lat} lng={alarm.lng} at={sosFixTime(alarm, term)} /> },
+          // The server's fix time: a last known position sent on with the SOS keeps its own age (issue 32).
+          { key: 'pos', label: t('col.position'), children: <PositionAge lat={alarm.lat} lng={alarm.lng} at={alarm.fixTime} /> },
           { key: 'state', label: t('col.state'), children: <SosStateTag state={alarm.state} /> },
           ...(alarm.responder ? [{ key: 'resp', label: t('col.responder'), children: `${alarm.responderName || alarm.responder} · ${formatZoned(alarm.responseTime, dateTime)}` }] : []),
         ]}
