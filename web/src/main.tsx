@@ -2,14 +2,12 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { Providers } from './app/Providers';
-import { NotifyBridge } from './app/NotifyBridge';
 import { createAppRouter } from './app/router';
 import { startSession } from './app/startup';
 import { wireClients } from './app/wiring';
 import { loadBranding, dismissSplash } from './shared/branding/loader';
 import { useSettings } from './shared/settings';
 import { initI18n } from './i18n';
-import { loadLocales } from './i18n/locales';
 import './app/global.css';
 
 async function boot() {
@@ -19,11 +17,10 @@ async function boot() {
   const session = startSession(location.pathname);
   const router = createAppRouter();
   const language = useSettings.getState().language;
-  const [, locale] = await Promise.all([loadBranding(), loadLocales(language), initI18n(language), session]);
+  await Promise.all([loadBranding(), initI18n(language), session]);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <Providers initialLocale={locale}>
-        <NotifyBridge />
+      <Providers>
         <RouterProvider router={router} />
       </Providers>
     </StrictMode>,

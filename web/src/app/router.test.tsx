@@ -1,7 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { RouterProvider } from 'react-router';
-import enUS from 'antd/locale/en_US';
 import { createAppRouter } from './router';
 import { Providers } from './Providers';
 import { initI18n } from '../i18n';
@@ -24,7 +23,7 @@ function open(path: string) {
   window.history.replaceState({}, '', path);
   const router = createAppRouter();
   render(
-    <Providers initialLocale={enUS}>
+    <Providers>
       <RouterProvider router={router} />
     </Providers>,
   );

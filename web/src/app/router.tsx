@@ -1,10 +1,12 @@
-import { useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, type ComponentProps, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { ALL_ROUTES, LOGIN_PATH, NOT_FOUND_PATH, REDIRECTS, type RouteDef } from '../shared/access/routes';
 import { screenLoader } from './screens';
 import { Guarded } from './Guarded';
-import { ChildFrame } from './ChildFrame';
+import type { ForgotDialog } from '../features/auth/pages/LoginPage';
 import { preloadConsole } from './startup';
+import { loadLocales } from '../i18n/locales';
+import { useSettings } from '../shared/settings';
 
 function toRoute(def: RouteDef): RouteObject {
   return {
@@ -22,13 +24,37 @@ function BootFallback() {
   return null;
 }
 
-/** The login page; the console's code loads while the dispatcher types, so the sign-in only talks to the server. */
-function LoginScreen({ Page }: { Page: ComponentType }) {
-  useEffect(() => {
-    const idle = setTimeout(preloadConsole, 200);
-    return () => clearTimeout(idle);
-  }, []);
-  return <Page />;
+/**
+ * The forgot-password dialog: the login page's one part in the UI kit, which the page paints without; it comes
+ * with the kit the first time it is opened (by then the console's preload has usually fetched both).
+ */
+const ForgotInKit = lazy(async () => {
+  const [{ KitProviders }, { ForgotPasswordDialog }, locale] = await Promise.all([
+    import('./Kit'),
+    import('../features/auth/components/ForgotPasswordDialog'),
+    loadLocales(useSettings.getState().language),
+  ]);
+  return {
+    default: (props: ComponentProps<ForgotDialog>) => (
+      <KitProviders initialLocale={locale}>
+        <ForgotPasswordDialog {...props} />
+      </KitProviders>
+    ),
+  };
+});
+
+function Forgot(props: ComponentProps<ForgotDialog>) {
+  return (
+    <Suspense fallback={null}>
+      <ForgotInKit {...props} />
+    </Suspense>
+  );
+}
+
+/** The login page; the console's code loads once it has painted, so the sign-in only talks to the server. */
+function LoginScreen({ Page }: { Page: ComponentType<{ ForgotDialog: ForgotDialog }> }) {
+  useEffect(preloadConsole, []);
+  return <Page ForgotDialog={Forgot} />;
 }
 
 // Every route of spec §2 is registered; whether one may be entered (token, fragments, feature gating, route groups
@@ -51,8 +77,17 @@ export function createAppRouter() {
           },
         },
         ...Object.entries(REDIRECTS).map(([from, to]) => ({ path: from, element: <Navigate to={to} replace /> })),
-        { lazy: async () => ({ Component: (await import('./Shell')).default }), children: inShell.map(toRoute) },
-        { element: <ChildFrame />, children: bare.map(toRoute) },
+        {
+          // Every screen but the login page runs in the UI kit (antd), which the login page does without.
+          lazy: async () => {
+            const [{ kitFrame }, locale] = await Promise.all([import('./Kit'), loadLocales(useSettings.getState().language)]);
+            return { Component: kitFrame(locale) };
+          },
+          children: [
+            { lazy: async () => ({ Component: (await import('./Shell')).default }), children: inShell.map(toRoute) },
+            { lazy: async () => ({ Component: (await import('./ChildFrame')).ChildFrame }), children: bare.map(toRoute) },
+          ],
+        },
         { path: '*', element: <Navigate to={NOT_FOUND_PATH} replace /> },
       ],
     },

@@ -7,6 +7,8 @@ import { groupsQuery } from '../shared/directory/api';
 import { queryClient } from './Providers';
 import { preloadVoice, startVoice } from '../features/voice/mount';
 import { screenLoader } from './screens';
+import { loadLocales } from '../i18n/locales';
+import { useSettings } from '../shared/settings';
 
 /** A window whose screens sit in the shell (the dock, push-to-talk): not the login page, not an extra window. */
 export function inShell(pathname: string): boolean {
@@ -45,11 +47,18 @@ export function startSession(pathname: string): Promise<void> {
 }
 
 /**
- * The code the console needs right after a sign-in — the shell, the dispatch screen, the voice dock, the video
- * call window — fetched while the login page waits for the dispatcher, so the sign-in itself only talks to the
- * server.
+ * The code the console needs right after a sign-in — the UI kit and its texts, the shell, the dispatch screen, the
+ * voice dock, the video call window — fetched once the login page has painted (the page itself does without the
+ * kit), while it waits for the dispatcher, so the sign-in itself only talks to the server.
  */
 export function preloadConsole(): void {
-  const loads = [import('./Shell'), screenLoader(findRoute(HOME_PATH)!.screen)(), preloadVoice()];
+  const loads = [
+    import('./Kit'),
+    loadLocales(useSettings.getState().language),
+    import('./Shell'),
+    screenLoader(findRoute(HOME_PATH)!.screen)(),
+    preloadVoice(),
+    import('../features/videocall/components/VideoCallWindow'),
+  ];
   void Promise.all(loads).catch(() => {});
 }

@@ -1,21 +1,25 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Checkbox, Form, Input, Select, Typography, theme } from 'antd';
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import type { IconDefinition, AbstractNode } from '@ant-design/icons-svg/es/types';
+import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
+import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
+import EyeOutlined from '@ant-design/icons-svg/es/asn/EyeOutlined';
+import EyeInvisibleOutlined from '@ant-design/icons-svg/es/asn/EyeInvisibleOutlined';
+import CloseCircleFilled from '@ant-design/icons-svg/es/asn/CloseCircleFilled';
+import ExclamationCircleFilled from '@ant-design/icons-svg/es/asn/ExclamationCircleFilled';
 import { useBranding } from '../../../shared/branding/store';
-import { skinColours } from '../../../shared/branding/skin';
 import { readable } from '../../../shared/contrast';
 import { useSettings } from '../../../shared/settings';
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../../../i18n/languages';
 import { deleteTokenCookie } from '../../../shared/utils/cookies';
-import { ForgotPasswordDialog } from '../components/ForgotPasswordDialog';
 import { parseAutoLogin } from '../passwordRules';
 import { remembered } from '../remember';
 import { LoginError, signIn } from '../signIn';
 import { landingAfterSignIn } from '../versionReload';
 import { clearSignedOut, shownSignedOut, signedOutText, useSignedOut } from '../signedOut';
 import { HOME_PATH } from '../../../shared/access/routes';
+import { loginLook } from './loginLook';
 import './login.css';
 
 interface Values {
@@ -24,21 +28,61 @@ interface Values {
   remember: boolean;
 }
 
-export default function LoginPage() {
+type Field = 'account' | 'password';
+
+/** The forgot-password dialog, which runs in the UI kit: the router hands it in, loaded when first opened. */
+export type ForgotDialog = ComponentType<{ open: boolean; onClose: () => void; initialAccount?: string }>;
+
+/** An antd icon drawn from its SVG definition, without the kit's icon runtime. */
+function Icon({ def, className }: { def: IconDefinition; className?: string }) {
+  const svg = def.icon as AbstractNode;
+  return (
+    <svg viewBox={svg.attrs.viewBox} width="1em" height="1em" fill="currentColor" aria-hidden="true" focusable="false" className={className}>
+      {svg.children?.map((p, i) => <path key={i} d={p.attrs.d} />)}
+    </svg>
+  );
+}
+
+/** The sign-in notices (a refusal, the signed-out reason): antd's alert look, as a live region. */
+function Notice({ kind, children, ...data }: { kind: 'error' | 'warning'; children: ReactNode } & Record<`data-${string}`, string | number | undefined>) {
+  return (
+    <div role="alert" className={`login-alert login-alert-${kind} login-error`} {...data}>
+      <Icon def={kind === 'error' ? CloseCircleFilled : ExclamationCircleFilled} className="login-alert-icon" />
+      <span>{children}</span>
+    </div>
+  );
+}
+
+/** The required fields' checks of the form (a blank account counts as none). */
+function missing(v: Values): Partial<Record<Field, string>> {
+  const out: Partial<Record<Field, string>> = {};
+  if (!v.account.trim()) out.account = 'accountRequired';
+  if (!v.password) out.password = 'passwordRequired';
+  return out;
+}
+
+export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog }) {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
-  const [form] = Form.useForm<Values>();
+  const id = useId();
   const branding = useBranding((s) => s.branding);
   const clientConfig = useBranding((s) => s.clientConfig);
   const productVersion = useBranding((s) => s.productVersion);
   const language = useSettings((s) => s.language);
+  const skin = useSettings((s) => s.theme);
+  const primary = useSettings((s) => s.primaryColor);
   const rememberPassword = useSettings((s) => s.rememberPassword);
   const update = useSettings((s) => s.update);
+  const [values, setValues] = useState<Values>({ account: '', password: '', remember: rememberPassword });
+  const [invalid, setInvalid] = useState<Partial<Record<Field, string>>>({});
+  const [checked, setChecked] = useState(false); // after the first submit the fields are checked as they change
+  const [showPassword, setShowPassword] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [attempt, setAttempt] = useState(0);
   const [forgotOpen, setForgotOpen] = useState(false);
-  const { token } = theme.useToken();
+  const [forgotShown, setForgotShown] = useState(false);
+  const look = loginLook(skin, primary, branding?.themeColor);
 
   const signedOut = useSignedOut((s) => s.notice);
   useEffect(() => {
@@ -68,80 +112,149 @@ export default function LoginPage() {
     }
   };
 
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const bad = missing(values);
+    setInvalid(bad);
+    setChecked(true);
+    const first = (['account', 'password'] as const).find((f) => bad[f]);
+    if (first) document.getElementById(`${id}-${first}`)?.focus();
+    else void submit(values);
+  };
+
+  const change = (patch: Partial<Values>) => {
+    const next = { ...values, ...patch };
+    setValues(next);
+    if (checked) setInvalid(missing(next));
+  };
+
   useEffect(() => {
     const auto = parseAutoLogin(location.search, clientConfig.autoLoginKeys);
     if (auto) {
       // Auto-login removes the token cookie first (spec §4).
       deleteTokenCookie();
-      form.setFieldsValue({ account: auto.account, password: auto.password });
+      setValues({ account: auto.account, password: auto.password, remember: false });
       void submit({ ...auto, remember: false });
       return;
     }
-    if (rememberPassword)
-      void remembered.load().then((r) => r && form.setFieldsValue({ account: r.account, password: r.password, remember: true }));
+    if (rememberPassword) void remembered.load().then((r) => r && setValues({ account: r.account, password: r.password, remember: true }));
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   const errorText = error ? t(`codes.${error}`, { defaultValue: t('codes.other', { code: error }) }) : undefined;
   const sysName = branding?.sysName || clientConfig.title || t('app:productName');
-  const frameBg = branding?.loginFrameColor || token.colorBgContainer;
+  const frameBg = branding?.loginFrameColor || look['--login-bg']!;
   // The theme's emphasis colour on the title, made readable on the frame (ADR 0021).
-  const titleColour = skinColours(branding, frameBg).weightText;
+  const titleColour = branding?.weightThemeColor ? readable(branding.weightThemeColor, [frameBg]) : undefined;
+  const pageBg = branding?.logoPageBg;
+  const plainColour = !!pageBg && /^(#|rgb|hsl)/.test(pageBg);
+
+  const field = (name: Field, label: string, icon: IconDefinition, input: ReactNode, suffix?: ReactNode) => (
+    <div className="login-field">
+      <label className="login-label" htmlFor={`${id}-${name}`}>
+        {label}
+      </label>
+      <span className={`login-input${invalid[name] ? ' login-input-invalid' : ''}`}>
+        <Icon def={icon} className="login-input-icon" />
+        {input}
+        {suffix}
+      </span>
+      {invalid[name] && (
+        <div className="login-explain" id={`${id}-${name}-explain`} role="alert">
+          {t(invalid[name])}
+        </div>
+      )}
+    </div>
+  );
+  const aria = (name: Field) => ({ id: `${id}-${name}`, 'aria-invalid': !!invalid[name], 'aria-describedby': invalid[name] ? `${id}-${name}-explain` : undefined });
 
   return (
     <div
       className="login-page"
       data-testid="login-page"
-      style={branding?.logoPageBg ? { backgroundImage: /^(#|rgb|hsl)/.test(branding.logoPageBg) ? undefined : `url("${branding.logoPageBg}")`, backgroundColor: /^(#|rgb|hsl)/.test(branding.logoPageBg) ? branding.logoPageBg : undefined } : undefined}
+      style={{ ...look, ...(pageBg ? { backgroundImage: plainColour ? undefined : `url("${pageBg}")`, backgroundColor: plainColour ? pageBg : undefined } : {}) }}
     >
       <div className="login-lang">
-        <Select
-          size="small"
-          value={language}
-          onChange={(v: Language) => update({ language: v })}
-          options={LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
-          style={{ width: 120 }}
-          aria-label={t('app:language')}
-          data-testid="login-lang"
-        />
+        <select className="login-select" value={language} onChange={(e) => update({ language: e.target.value as Language })} aria-label={t('app:language')} data-testid="login-lang">
+          {LANGUAGES.map((l) => (
+            <option key={l} value={l}>
+              {LANGUAGE_NAMES[l]}
+            </option>
+          ))}
+        </select>
       </div>
       <div className="login-frame" data-testid="login-frame" style={{ background: frameBg, borderTop: branding?.subThemeColor ? `4px solid ${branding.subThemeColor}` : undefined }}>
         <div className="login-head">
           {branding?.logoUrl || clientConfig.logo ? <img className="login-logo" src={branding?.logoUrl || clientConfig.logo} alt="" data-testid="login-logo" /> : null}
-          <Typography.Title level={3} className="login-title" data-testid="login-title" style={titleColour ? { color: titleColour } : undefined}>
+          <h3 className="login-title" data-testid="login-title" style={titleColour ? { color: titleColour } : undefined}>
             {sysName}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('subtitle')}</Typography.Text>
+          </h3>
+          <span className="login-subtitle">{t('subtitle')}</span>
         </div>
-        {errorText && <Alert type="error" showIcon message={errorText} className="login-error" data-testid="login-error" data-code={error} data-attempt={attempt} />}
-        {signedOut && !errorText && (
-          <Alert type="warning" showIcon message={signedOutText(t, signedOut, language)} className="login-error" data-testid="login-signed-out" data-reason={signedOut.reason} />
+        {errorText && (
+          <Notice kind="error" data-testid="login-error" data-code={error} data-attempt={attempt}>
+            {errorText}
+          </Notice>
         )}
-        <Form form={form} layout="vertical" onFinish={submit} initialValues={{ remember: rememberPassword }} requiredMark={false} disabled={busy}>
-          <Form.Item name="account" label={t('account')} rules={[{ required: true, whitespace: true, message: t('accountRequired') }]}>
-            <Input prefix={<UserOutlined />} autoComplete="username" placeholder={t('accountPlaceholder')} data-testid="login-account" />
-          </Form.Item>
-          <Form.Item name="password" label={t('password')} rules={[{ required: true, message: t('passwordRequired') }]}>
-            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" placeholder={t('passwordPlaceholder')} data-testid="login-password" />
-          </Form.Item>
-          <div className="login-row">
-            <Form.Item name="remember" valuePropName="checked" noStyle>
-              <Checkbox data-testid="login-remember">{t('remember')}</Checkbox>
-            </Form.Item>
-            <Button type="link" onClick={() => setForgotOpen(true)} data-testid="forgot-link">
-              {t('forgot')}
-            </Button>
-          </div>
-          <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
-            {t('submit')}
-          </Button>
-        </Form>
+        {signedOut && !errorText && (
+          <Notice kind="warning" data-testid="login-signed-out" data-reason={signedOut.reason}>
+            {signedOutText(t, signedOut, language)}
+          </Notice>
+        )}
+        <form onSubmit={onSubmit} noValidate>
+          <fieldset className="login-fields" disabled={busy}>
+            {field(
+              'account',
+              t('account'),
+              UserOutlined,
+              <input {...aria('account')} value={values.account} onChange={(e) => change({ account: e.target.value })} autoComplete="username" placeholder={t('accountPlaceholder')} data-testid="login-account" />,
+            )}
+            {field(
+              'password',
+              t('password'),
+              LockOutlined,
+              <input
+                {...aria('password')}
+                type={showPassword ? 'text' : 'password'}
+                value={values.password}
+                onChange={(e) => change({ password: e.target.value })}
+                autoComplete="current-password"
+                placeholder={t('passwordPlaceholder')}
+                data-testid="login-password"
+              />,
+              <button type="button" className="login-eye" onClick={() => setShowPassword((s) => !s)} aria-pressed={showPassword} aria-label={t('showPassword')}>
+                <Icon def={showPassword ? EyeOutlined : EyeInvisibleOutlined} />
+              </button>,
+            )}
+            <div className="login-row">
+              <label className="login-check">
+                <input type="checkbox" checked={values.remember} onChange={(e) => change({ remember: e.target.checked })} data-testid="login-remember" />
+                <span>{t('remember')}</span>
+              </label>
+              <button
+                type="button"
+                className="login-link"
+                onClick={() => {
+                  setForgotShown(true);
+                  setForgotOpen(true);
+                }}
+                data-testid="forgot-link"
+              >
+                {t('forgot')}
+              </button>
+            </div>
+            <button type="submit" className="login-submit" data-testid="login-submit" aria-busy={busy}>
+              {busy && <span className="login-spinner" aria-hidden="true" />}
+              <span>{t('submit')}</span>
+            </button>
+          </fieldset>
+        </form>
         {branding?.copyright && (
-          <Typography.Text className="login-copyright" data-testid="login-copyright" style={{ color: readable(token.colorTextDescription, [frameBg]) }}>
+          <span className="login-copyright" data-testid="login-copyright" style={{ color: readable(look['--login-text-secondary']!, [frameBg]) }}>
             {branding.copyright}
-          </Typography.Text>
+          </span>
         )}
       </div>
-      <ForgotPasswordDialog open={forgotOpen} onClose={() => setForgotOpen(false)} initialAccount={form.getFieldValue('account') as string | undefined} />
+      {forgotShown && <ForgotDialog open={forgotOpen} onClose={() => setForgotOpen(false)} initialAccount={values.account || undefined} />}
     </div>
   );
 }
