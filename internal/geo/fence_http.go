@@ -125,12 +125,17 @@ func (s *Service) fenceCreate(ctx context.Context, p identity.Principal, in fenc
 	return s.withOccupancy(ctx, p.CustomerID, f)
 }
 
-func (s *Service) fenceEdit(ctx context.Context, p identity.Principal, in fenceIn) (any, error) {
-	ids, err := httpx.RowIDs("fenceid", []string{in.FenceID}, MaxIDs, true)
+// fence reads a call's fenceid (one fence) and loads that fence of the caller's customer.
+func (s *Service) fence(ctx context.Context, p identity.Principal, fenceID string) (*Fence, error) {
+	id, err := httpx.RowID[int64]("fenceid", fenceID)
 	if err != nil {
 		return nil, err
 	}
-	cur, err := s.Store.Fence(ctx, p.CustomerID, ids[0])
+	return s.Store.Fence(ctx, p.CustomerID, id)
+}
+
+func (s *Service) fenceEdit(ctx context.Context, p identity.Principal, in fenceIn) (any, error) {
+	cur, err := s.fence(ctx, p, in.FenceID)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +199,7 @@ type fenceSetReq struct {
 
 // fenceSet: {fenceid, msIds?, add?, remove?} — msIds replaces the whole list; add and remove change it.
 func (s *Service) fenceSet(ctx context.Context, p identity.Principal, req fenceSetReq) (any, error) {
-	ids, err := httpx.RowIDs("fenceid", []string{req.FenceID}, MaxIDs, true)
+	id, err := httpx.RowID[int64]("fenceid", req.FenceID)
 	if err != nil {
 		return nil, err
 	}
@@ -218,10 +223,10 @@ func (s *Service) fenceSet(ctx context.Context, p identity.Principal, req fenceS
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Store.SetFenceTerminals(ctx, p.CustomerID, ids[0], replace, add, remove, s.now().UnixMilli()); err != nil {
+	if err := s.Store.SetFenceTerminals(ctx, p.CustomerID, id, replace, add, remove, s.now().UnixMilli()); err != nil {
 		return nil, err
 	}
-	f, err := s.Store.Fence(ctx, p.CustomerID, ids[0])
+	f, err := s.Store.Fence(ctx, p.CustomerID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +300,7 @@ type fenceAlarmBreachesReq struct {
 // `fence.alarm`), at that position and the current time. A terminal with an alarm of this fence still open
 // (raised or responded) is left alone, so asking twice raises nothing twice. → {"list": [alarms raised]}.
 func (s *Service) fenceAlarmBreaches(ctx context.Context, p identity.Principal, req fenceAlarmBreachesReq) (any, error) {
-	ids, err := httpx.RowIDs("fenceid", []string{req.FenceID}, MaxIDs, true)
+	id, err := httpx.RowID[int64]("fenceid", req.FenceID)
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +308,7 @@ func (s *Service) fenceAlarmBreaches(ctx context.Context, p identity.Principal, 
 	if err != nil {
 		return nil, err
 	}
-	f, err := s.Store.Fence(ctx, p.CustomerID, ids[0])
+	f, err := s.Store.Fence(ctx, p.CustomerID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -388,11 +393,7 @@ func (s *Service) fenceFindTer(ctx context.Context, p identity.Principal, req fe
 	if err := checkCustomer(p, "cid", req.Cid); err != nil {
 		return nil, err
 	}
-	ids, err := httpx.RowIDs("fenceid", []string{req.FenceID}, MaxIDs, true)
-	if err != nil {
-		return nil, err
-	}
-	f, err := s.Store.Fence(ctx, p.CustomerID, ids[0])
+	f, err := s.fence(ctx, p, req.FenceID)
 	if err != nil {
 		return nil, err
 	}

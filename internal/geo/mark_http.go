@@ -178,11 +178,11 @@ func (s *Service) addMark(ctx context.Context, p identity.Principal, in markIn) 
 }
 
 func (s *Service) updateMark(ctx context.Context, p identity.Principal, in markIn) (any, error) {
-	ids, err := httpx.RowIDs("id", []string{in.ID}, MaxIDs, true)
+	id, err := httpx.RowID[int64]("id", in.ID)
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.Store.Mark(ctx, p.CustomerID, ids[0])
+	m, err := s.Store.Mark(ctx, p.CustomerID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ func (s *Service) updateMark(ctx context.Context, p identity.Principal, in markI
 		return nil, err
 	}
 	m.Updated = s.now().UnixMilli()
-	if err := s.Store.UpdateMark(ctx, p.CustomerID, ids[0], m); err != nil {
+	if err := s.Store.UpdateMark(ctx, p.CustomerID, id, m); err != nil {
 		return nil, err
 	}
 	s.hub.Publish(p.CustomerID, EventMarkChanged, changeEvent{ID: m.ID, Action: "update", Mark: &m}, realtime.Consoles)

@@ -288,12 +288,8 @@ func (s *Store) customersWithFences(ctx context.Context) ([]int64, error) {
 func (s *Store) CreateFence(ctx context.Context, customer int64, f *Fence, now int64) error {
 	_, unknown := s.Terminals(ctx, customer, f.Terminals)
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		var n int
-		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM fences WHERE customer_id = ?`, customer).Scan(&n); err != nil {
+		if err := belowCap(ctx, tx, "fences", customer, MaxFencesPerCust); err != nil {
 			return err
-		}
-		if n >= MaxFencesPerCust {
-			return ErrTooMany
 		}
 		if unknown != nil {
 			return unknown
@@ -307,6 +303,19 @@ func (s *Store) CreateFence(ctx context.Context, customer int64, f *Fence, now i
 		f.FenceID, f.Time, f.Updated, f.ver = fenceIDString(f.ID), now, now, 1
 		return addFenceTerminals(ctx, tx, f.ID, f.Terminals)
 	})
+}
+
+// belowCap answers ErrTooMany when the customer already holds max rows of table (fences, marks); it counts in
+// the transaction that adds the row.
+func belowCap(ctx context.Context, tx *db.Tx, table string, customer int64, max int) error {
+	var n int
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM `+table+` WHERE customer_id = ?`, customer).Scan(&n); err != nil {
+		return err
+	}
+	if n >= max {
+		return ErrTooMany
+	}
+	return nil
 }
 
 func addFenceTerminals(ctx context.Context, tx *db.Tx, fence int64, ids []string) error {
@@ -643,12 +652,8 @@ func scanMark(sc db.Scanner) (Mark, error) {
 // AddMark stores a mark and fills its id.
 func (s *Store) AddMark(ctx context.Context, customer int64, m *Mark) error {
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		var n int
-		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM marks WHERE customer_id = ?`, customer).Scan(&n); err != nil {
+		if err := belowCap(ctx, tx, "marks", customer, MaxMarksPerCust); err != nil {
 			return err
-		}
-		if n >= MaxMarksPerCust {
-			return ErrTooMany
 		}
 		var id int64
 		if err := tx.QueryRow(ctx, `INSERT INTO marks (customer_id, type, name, geometry, color, icon, link, remark,

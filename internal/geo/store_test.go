@@ -225,3 +225,48 @@ func mustInt(t *testing.T, s string) int64 {
 	}
 	return n
 }
+
+// A customer holds at most MaxFencesPerCust fences and MaxMarksPerCust marks: the last one fits, the next is
+// ErrTooMany, and another customer is not counted. Both engines.
+func TestCustomerCaps(t *testing.T) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
+		d := testkit.OpenStore(t, engine)
+		ctx := context.Background()
+		a, b := seed(t, d, 0), seed(t, d, 0)
+		st := geo.NewStore(d, directory.NewStore(d))
+		// All but one of the cap, written at once (adding them one by one is what the cap is there to stop).
+		fill := func(table, cols, vals string, n int) {
+			t.Helper()
+			if _, err := d.Exec(ctx, `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ?)
+				INSERT INTO `+table+` (customer_id, name, geometry, created_at, updated_at, `+cols+`)
+				SELECT ?, 'n', '{}', 0, 0, `+vals+` FROM seq`, n, a.customer); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fill("fences", "type, shape", "'in', 'polygon'", geo.MaxFencesPerCust-1)
+		fill("marks", "type", "'point'", geo.MaxMarksPerCust-1)
+		poly := json.RawMessage(`{"type":"Polygon","coordinates":[[[28,40],[29,40],[29,41],[28,40]]]}`)
+		point := json.RawMessage(`{"type":"Point","coordinates":[1,2]}`)
+		fence := func() *geo.Fence {
+			return &geo.Fence{Name: "F", Type: geo.FenceIn, Shape: geo.ShapePolygon, Geometry: poly}
+		}
+		mark := func() *geo.Mark { return &geo.Mark{Type: "point", Name: "M", Geometry: point} }
+		for _, c := range []struct {
+			what string
+			add  func(customer int64) error
+		}{
+			{"fence", func(c int64) error { return st.CreateFence(ctx, c, fence(), 1) }},
+			{"mark", func(c int64) error { return st.AddMark(ctx, c, mark()) }},
+		} {
+			if err := c.add(a.customer); err != nil {
+				t.Fatalf("the last %s under the cap: %v", c.what, err)
+			}
+			if err := c.add(a.customer); !errors.Is(err, geo.ErrTooMany) {
+				t.Fatalf("a %s over the cap: %v", c.what, err)
+			}
+			if err := c.add(b.customer); err != nil {
+				t.Fatalf("another customer's %s: %v", c.what, err)
+			}
+		}
+	})
+}
