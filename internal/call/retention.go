@@ -7,12 +7,14 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"tenfour/internal/platform/retention"
 	"tenfour/internal/platform/ticker"
 )
 
@@ -58,13 +60,7 @@ func (s *Service) PruneRecordings(ctx context.Context, cutoff time.Time) (int, e
 }
 
 // removeRecording deletes a recording file (missing is fine).
-func (s *Service) removeRecording(rel string) error {
-	err := os.Remove(filepath.Join(s.opts.DataDir, rel))
-	if err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	return nil
-}
+func (s *Service) removeRecording(rel string) error { return retention.Remove(s.opts.DataDir, rel) }
 
 // orphanDay is one day directory of a customer's recordings and the burst files in it ("callId-btime").
 type orphanDay struct {
@@ -87,10 +83,7 @@ func (s *Service) RemoveOrphans(ctx context.Context, since time.Time) (int, erro
 		return 0, err
 	}
 	s.mu.Lock()
-	live := make(map[string]bool, len(s.recording))
-	for rel := range s.recording {
-		live[rel] = true
-	}
+	live := maps.Clone(s.recording)
 	s.mu.Unlock()
 	pending := map[string]bool{} // "customer-callId-btime"
 	entries, err := os.ReadDir(s.pendingDir())

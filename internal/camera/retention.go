@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"tenfour/internal/platform/retention"
 	"tenfour/internal/platform/ticker"
 )
 
@@ -111,20 +112,10 @@ func (s *Service) RunRetention(ctx context.Context) {
 
 // PruneRecords deletes the finished recordings that started before cutoff, files and rows; it returns how many.
 func (s *Service) PruneRecords(ctx context.Context, cutoff time.Time) (int, error) {
-	total := 0
-	for {
-		list, err := s.store.Older(ctx, cutoff.UnixMilli(), 200)
-		if err != nil || len(list) == 0 {
-			return total, err
-		}
-		for _, rec := range list {
-			if err := os.Remove(filepath.Join(s.opts.DataDir, rec.path)); err != nil && !os.IsNotExist(err) {
-				return total, err
-			}
-			if err := s.store.DeleteRecord(ctx, rec.ID); err != nil {
-				return total, err
-			}
-			total++
-		}
-	}
+	return retention.Prune(ctx, s.opts.DataDir,
+		func(ctx context.Context, limit int) ([]Record, error) {
+			return s.store.Older(ctx, cutoff.UnixMilli(), limit)
+		},
+		func(rec Record) string { return rec.path },
+		func(ctx context.Context, rec Record) error { return s.store.DeleteRecord(ctx, rec.ID) })
 }

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -23,6 +24,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
+	"tenfour/internal/platform/retention"
 	"tenfour/internal/platform/ticker"
 )
 
@@ -234,10 +236,7 @@ func (s *Service) RemoveOrphanFiles(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	s.mu.Lock()
-	live := make(map[string]bool, len(s.recLive))
-	for rel := range s.recLive {
-		live[rel] = true
-	}
+	live := maps.Clone(s.recLive)
 	s.mu.Unlock()
 	var finished []string
 	for _, rel := range files {
@@ -256,7 +255,7 @@ func (s *Service) RemoveOrphanFiles(ctx context.Context) (int, error) {
 		if live[base] || rows[rel] {
 			continue
 		}
-		if err := os.Remove(filepath.Join(s.opts.DataDir, rel)); err != nil && !os.IsNotExist(err) {
+		if err := retention.Remove(s.opts.DataDir, rel); err != nil {
 			return removed, err
 		}
 		removed++
@@ -285,22 +284,12 @@ func (s *Service) RunRetention(ctx context.Context) {
 
 // PruneRecordFiles deletes the recordings that started before cutoff, files and rows; it returns how many.
 func (s *Service) PruneRecordFiles(ctx context.Context, cutoff time.Time) (int, error) {
-	total := 0
-	for {
-		list, err := s.store.OlderRecordFiles(ctx, cutoff.UnixMilli(), 200)
-		if err != nil || len(list) == 0 {
-			return total, err
-		}
-		for _, f := range list {
-			if err := os.Remove(filepath.Join(s.opts.DataDir, f.path)); err != nil && !os.IsNotExist(err) {
-				return total, err
-			}
-			if err := s.store.DeleteRecordFile(ctx, f.ID); err != nil {
-				return total, err
-			}
-			total++
-		}
-	}
+	return retention.Prune(ctx, s.opts.DataDir,
+		func(ctx context.Context, limit int) ([]RecordFile, error) {
+			return s.store.OlderRecordFiles(ctx, cutoff.UnixMilli(), limit)
+		},
+		func(f RecordFile) string { return f.path },
+		func(ctx context.Context, f RecordFile) error { return s.store.DeleteRecordFile(ctx, f.ID) })
 }
 
 // ErrNoFile is a recording whose file is gone.
