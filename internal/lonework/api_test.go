@@ -215,45 +215,34 @@ func TestListScenarios(t *testing.T) {
 	term.Reply(req, "0", nil)
 	e.S.LoneWork.Settle()
 	today := e.clock.Now().Format(time.DateOnly)
-	cases := []struct {
-		name   string
-		tok    string
-		params map[string]any
-		code   string
-		want   []lonework.WorkID
-	}{
-		{"all, latest start first", e.Tok, nil, "0", []lonework.WorkID{a.ID, b.ID}},
-		{"one terminal", e.Tok, map[string]any{"msId": e.F.Terminals[1]}, "0", []lonework.WorkID{b.ID}},
-		{"status normal", e.Tok, map[string]any{"status": 0}, "0", []lonework.WorkID{a.ID, b.ID}},
-		{"status alarm", e.Tok, map[string]any{"status": 1}, "0", nil},
-		{"today", e.Tok, map[string]any{"queryDate": today}, "0", []lonework.WorkID{a.ID, b.ID}},
-		{"another day", e.Tok, map[string]any{"queryDate": e.clock.Now().AddDate(0, 0, 3).Format(time.DateOnly)}, "0", nil},
-		{"page 2 of 1", e.Tok, map[string]any{"pageNo": 2, "pageSize": 1}, "0", []lonework.WorkID{b.ID}},
-		{"other customer", e.OTok, nil, "0", nil},
-		{"bad status", e.Tok, map[string]any{"status": 9}, "400", nil},
-		{"bad date", e.Tok, map[string]any{"queryDate": "soon"}, "400", nil},
-		{"no token", "", nil, "105", nil},
-	}
-	for _, c := range cases {
-		r := e.Do(http.MethodGet, "/ds/loneWork/list", c.tok, c.params)
-		if r.Code != c.code {
-			t.Errorf("%s: code %s (%s), want %s", c.name, r.Code, r.Msg, c.code)
-			continue
-		}
-		if c.code != "0" {
-			continue
-		}
-		list, got := safetytest.PageIDs(t, r, func(p lonework.Plan) lonework.WorkID { return p.ID })
-		if !slices.Equal(got, c.want) {
-			t.Errorf("%s: plans %v, want %v", c.name, got, c.want)
-			continue
-		}
-		for _, p := range list {
-			if p.ID == b.ID && (p.WorkState != lonework.Working || p.Deadline != e.ms(time.Minute) || p.ServerTime != e.ms(0) || p.RealStart == 0) {
-				t.Errorf("%s: live fields of the running plan %+v", c.name, p)
+	// listed checks the page holds these plans in this order, the running one with its live fields.
+	listed := func(want ...lonework.WorkID) func(*testing.T, testkit.Reply) {
+		return func(t *testing.T, r testkit.Reply) {
+			list, got := safetytest.PageIDs(t, r, func(p lonework.Plan) lonework.WorkID { return p.ID })
+			if !slices.Equal(got, want) {
+				t.Fatalf("plans %v, want %v", got, want)
+			}
+			for _, p := range list {
+				if p.ID == b.ID && (p.WorkState != lonework.Working || p.Deadline != e.ms(time.Minute) || p.ServerTime != e.ms(0) || p.RealStart == 0) {
+					t.Errorf("live fields of the running plan %+v", p)
+				}
 			}
 		}
 	}
+	list := call(http.MethodGet, "/ds/loneWork/list")
+	testkit.APITest{Server: e.S}.Run(t, []testkit.Scenario{
+		list("all, latest start first", e.Tok, nil, 0, "0", listed(a.ID, b.ID)),
+		list("one terminal", e.Tok, map[string]any{"msId": e.F.Terminals[1]}, 0, "0", listed(b.ID)),
+		list("status normal", e.Tok, map[string]any{"status": 0}, 0, "0", listed(a.ID, b.ID)),
+		list("status alarm", e.Tok, map[string]any{"status": 1}, 0, "0", listed()),
+		list("today", e.Tok, map[string]any{"queryDate": today}, 0, "0", listed(a.ID, b.ID)),
+		list("another day", e.Tok, map[string]any{"queryDate": e.clock.Now().AddDate(0, 0, 3).Format(time.DateOnly)}, 0, "0", listed()),
+		list("page 2 of 1", e.Tok, map[string]any{"pageNo": 2, "pageSize": 1}, 0, "0", listed(b.ID)),
+		list("other customer", e.OTok, nil, 0, "0", listed()),
+		list("bad status", e.Tok, map[string]any{"status": 9}, 0, "400"),
+		list("bad date", e.Tok, map[string]any{"queryDate": "soon"}, 0, "400"),
+		list("no token", "", nil, 0, "105"),
+	})
 }
 
 // alarmsListed checks an alarm page (findAlarm, the report) holds n alarms, all of them on the page.
