@@ -43,6 +43,14 @@ export const languageCases = [
 
       await chooseLanguage(page, '简体中文', 'zh-CN');
       await until(async () => (await text())?.includes(`切换到群组 ${to.name}`), 'the switch in Chinese', 10_000);
+      // Chinese is drawn in the console's font stack, whose bundled CJK fallback loads the slices it needs (a
+      // machine without CJK fonts shows boxes otherwise): the log line's own font resolves to loaded faces.
+      const cjk = await page.$eval(line, async (el) => {
+        const family = getComputedStyle(el).fontFamily;
+        const faces = await document.fonts.load(`14px ${family}`, el.textContent);
+        return { family, loaded: faces.filter((f) => f.family.replace(/"/g, '') === 'tenfour CJK' && f.status === 'loaded').length };
+      });
+      expect(cjk.family.includes('tenfour CJK') && cjk.loaded > 0, `the CJK fallback font: ${JSON.stringify(cjk)}`);
       await chooseLanguage(page, 'Русский', 'ru-RU');
       await until(async () => {
         const s = await text();

@@ -26,6 +26,8 @@ async function boot() {
     </StrictMode>,
   );
   dismissSplash();
+  // The CJK fallback's faces, once the first screen is up (a slice downloads only when its text is drawn).
+  void import('./shared/fonts/cjk').then((m) => m.registerCjkFont());
 }
 
 void boot();

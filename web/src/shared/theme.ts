@@ -2,6 +2,7 @@ import { generate } from '@ant-design/colors';
 import { theme as antdTheme, type ThemeConfig } from 'antd';
 import { AA_TEXT, contrast, mix, readable } from './contrast';
 import { PRIMARY_HEX, type PrimaryColor, type Theme } from './settings';
+import { FONT_FAMILY } from './fonts/family';
 
 // Skins of spec §9 (dark, light, moon silver, phantom black) on antd's token system. The host's branding colour,
 // when set, replaces the chosen primary colour (primary colour mode 'customize' instead of 'init').
@@ -107,7 +108,7 @@ export function buildTheme(skin: Theme, primary: PrimaryColor, brandColour?: str
   const primaryText = text.colorPrimaryText ?? derived.colorPrimaryText;
   const config: ThemeConfig = {
     algorithm,
-    token: { ...s.token, ...seeds, ...text, fontSize: ROOT_FONT_PX, borderRadius: 6 },
+    token: { ...s.token, ...seeds, ...text, fontSize: ROOT_FONT_PX, borderRadius: 6, fontFamily: FONT_FAMILY },
     components: { Tree: { titleHeight: 28 }, Tabs: { itemSelectedColor: primaryText, itemActiveColor: primaryText, itemHoverColor: primaryText } },
     cssVar: { key: 'tenfour' },
   };
