@@ -83,13 +83,18 @@ func searchRemark(q Query) string {
 		parts = append(parts, "terminals "+strings.Join(q.MsIDs, ","))
 	}
 	if len(q.States) > 0 {
-		st := make([]string, len(q.States))
-		for i, v := range q.States {
-			st[i] = strconv.Itoa(int(v))
-		}
-		parts = append(parts, "state "+strings.Join(st, ","))
+		parts = append(parts, "state "+statesText(q.States))
 	}
 	return "SOS search " + strings.Join(parts, ", ")
+}
+
+// statesText writes states as the request had them: "0,1".
+func statesText(states []State) string {
+	st := make([]string, len(states))
+	for i, v := range states {
+		st[i] = strconv.Itoa(int(v))
+	}
+	return strings.Join(st, ",")
 }
 
 // searchDetail is the search as log detail; a criterion left out is empty.
@@ -98,11 +103,7 @@ func searchDetail(q Query) oplog.Detail {
 	if q.Range != nil {
 		start, end = strconv.FormatInt(q.Range.From, 10), strconv.FormatInt(q.Range.To, 10)
 	}
-	st := make([]string, len(q.States))
-	for i, v := range q.States {
-		st[i] = strconv.Itoa(int(v))
-	}
-	return oplog.D("sosSearch", "start", start, "end", end, "terminals", strings.Join(q.MsIDs, ","), "states", strings.Join(st, ","))
+	return oplog.D("sosSearch", "start", start, "end", end, "terminals", strings.Join(q.MsIDs, ","), "states", statesText(q.States))
 }
 
 type updateReq struct {
