@@ -44,6 +44,15 @@ type Remark struct {
 	LoginFrameColor string `json:"loginFrameColor"`
 }
 
+// remark decodes the record's Remark; one that is not JSON reads as empty (validate refuses it on a write).
+func (b Branding) remark() Remark {
+	var r Remark
+	if b.Remark != "" {
+		_ = json.Unmarshal([]byte(b.Remark), &r)
+	}
+	return r
+}
+
 // EncodeRemark turns a Remark into the JSON string the record carries.
 func EncodeRemark(r Remark) string {
 	b, _ := json.Marshal(r)
@@ -274,5 +283,3 @@ func vcsVersion() string {
 	}
 	return rev
 }
-
-func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

@@ -69,14 +69,7 @@ func (s *Store) DeleteBranding(ctx context.Context, host string) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.db.Exec(ctx, `DELETE FROM host_branding WHERE hostname = ?`, host)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return db.ErrNotFound
-	}
-	return nil
+	return db.OneRow(s.db.Exec(ctx, `DELETE FROM host_branding WHERE hostname = ?`, host))
 }
 
 // ClientConfig returns the configuration of a host with defaults filled in (defaults alone when the host

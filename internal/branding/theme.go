@@ -59,10 +59,7 @@ type Theme struct {
 
 // ThemeOf flattens a branding record.
 func ThemeOf(b Branding) Theme {
-	var r Remark
-	if b.Remark != "" {
-		_ = jsonUnmarshal(b.Remark, &r)
-	}
+	r := b.remark()
 	return Theme{Hostname: b.Hostname, SysName: b.SysName, ThemeColor: b.ThemeColor, TabColor: b.TabColor,
 		SubThemeColor: b.SubThemeColor, WeightThemeColor: b.WeightThemeColor, CallingColor: b.CallingColor,
 		LoginFrameColor: r.LoginFrameColor, MiniLogoURL: b.MiniLogoURL, LogoURL: b.LogoURL, Copyright: b.Copyright}
@@ -71,10 +68,7 @@ func ThemeOf(b Branding) Theme {
 // apply writes the theme's fields over a record, keeping what a customer does not edit (the style sheet and the
 // login background an operator may have set).
 func (t Theme) apply(b Branding) Branding {
-	var r Remark
-	if b.Remark != "" {
-		_ = jsonUnmarshal(b.Remark, &r)
-	}
+	r := b.remark()
 	r.LoginFrameColor = t.LoginFrameColor
 	b.SysName, b.ThemeColor, b.TabColor, b.SubThemeColor = t.SysName, t.ThemeColor, t.TabColor, t.SubThemeColor
 	b.WeightThemeColor, b.CallingColor, b.MiniLogoURL, b.LogoURL, b.Copyright = t.WeightThemeColor, t.CallingColor, t.MiniLogoURL, t.LogoURL, t.Copyright
@@ -124,21 +118,15 @@ type HostEntry struct {
 
 // Hosts returns the host names assigned to a customer, in order.
 func (s *Store) Hosts(ctx context.Context, customerID int64) ([]HostEntry, error) {
-	rows, err := s.db.Query(ctx, `SELECT h.hostname, b.hostname IS NOT NULL FROM customer_hosts h
-		LEFT JOIN host_branding b ON b.hostname = h.hostname WHERE h.customer_id = ? ORDER BY h.hostname`, customerID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []HostEntry{}
-	for rows.Next() {
-		var e HostEntry
-		if err := rows.Scan(&e.Hostname, &e.HasTheme); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	out, _, err := db.List(ctx, s.db, db.ListQuery{Select: `h.hostname, b.hostname IS NOT NULL`,
+		From:  `customer_hosts h LEFT JOIN host_branding b ON b.hostname = h.hostname`,
+		Where: db.Scope("h.customer_id", customerID), Order: `h.hostname`},
+		func(r db.Scanner) (HostEntry, error) {
+			var e HostEntry
+			err := r.Scan(&e.Hostname, &e.HasTheme)
+			return e, err
+		})
+	return out, err
 }
 
 // HostOwner returns the customer a host name is assigned to (db.ErrNotFound: none).
@@ -176,39 +164,20 @@ func (s *Store) UnassignHost(ctx context.Context, host string) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.db.Exec(ctx, `DELETE FROM customer_hosts WHERE hostname = ?`, host)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return db.ErrNotFound
-	}
-	return nil
+	return db.OneRow(s.db.Exec(ctx, `DELETE FROM customer_hosts WHERE hostname = ?`, host))
 }
 
 // Themes returns the themes of a customer's hosts (only host, when not empty).
 func (s *Store) Themes(ctx context.Context, customerID int64, host string) ([]Theme, error) {
-	q := `SELECT b.hostname, ` + prefixed("b.", brandingCols) + ` FROM host_branding b
-		JOIN customer_hosts h ON h.hostname = b.hostname WHERE h.customer_id = ?`
-	args := []any{customerID}
-	if host != "" {
-		q += ` AND b.hostname = ?`
-		args = append(args, host)
-	}
-	rows, err := s.db.Query(ctx, q+` ORDER BY b.hostname`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Theme{}
-	for rows.Next() {
-		var b Branding
-		if err := rows.Scan(append([]any{&b.Hostname}, b.fields()...)...); err != nil {
-			return nil, err
-		}
-		out = append(out, ThemeOf(b))
-	}
-	return out, rows.Err()
+	out, _, err := db.List(ctx, s.db, db.ListQuery{Select: `b.hostname, ` + prefixed("b.", brandingCols),
+		From:  `host_branding b JOIN customer_hosts h ON h.hostname = b.hostname`,
+		Where: db.Scope("h.customer_id", customerID).If(host != "", "b.hostname = ?", host), Order: `b.hostname`},
+		func(r db.Scanner) (Theme, error) {
+			var b Branding
+			err := r.Scan(append([]any{&b.Hostname}, b.fields()...)...)
+			return ThemeOf(b), err
+		})
+	return out, err
 }
 
 func prefixed(p, cols string) string {

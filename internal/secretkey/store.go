@@ -64,23 +64,21 @@ type change struct {
 
 // checkUnique refuses a name or key another key of the customer has (self excluded; 0 for a new key).
 func checkUnique(ctx context.Context, tx *db.Tx, customerID int64, self KeyID, c change) error {
-	var n int
-	if c.name != nil {
-		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM secret_keys WHERE customer_id = ? AND name = ? AND id <> ?`,
-			customerID, *c.name, int64(self)).Scan(&n); err != nil {
+	for _, u := range []struct {
+		col   string
+		v     *string
+		taken error
+	}{{"name", c.name, ErrNameExists}, {"key_text", c.key, ErrKeyExists}} {
+		if u.v == nil {
+			continue
+		}
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM secret_keys WHERE customer_id = ? AND `+u.col+` = ? AND id <> ?`,
+			customerID, *u.v, int64(self)).Scan(&n); err != nil {
 			return err
 		}
 		if n > 0 {
-			return ErrNameExists
-		}
-	}
-	if c.key != nil {
-		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM secret_keys WHERE customer_id = ? AND key_text = ? AND id <> ?`,
-			customerID, *c.key, int64(self)).Scan(&n); err != nil {
-			return err
-		}
-		if n > 0 {
-			return ErrKeyExists
+			return u.taken
 		}
 	}
 	return nil
