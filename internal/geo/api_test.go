@@ -13,6 +13,7 @@ import (
 
 	"tenfour/internal/config"
 	"tenfour/internal/geo"
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/testkit"
 )
 
@@ -112,10 +113,7 @@ func trackAndReportAPI(t *testing.T, engine string) {
 		{Name: "gps data report paged", Method: "GET", Path: "/ds/report/findGpsData", Token: tokA,
 			Params: map[string]any{"msIds": a.terminals[0] + "," + a.terminals[1], "sTime": day["btime"], "eTime": day["etime"], "pageNo": 2, "pageSize": 4}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
-				var res struct {
-					Total int          `json:"total"`
-					List  []geo.GPSRow `json:"list"`
-				}
+				var res httpx.Page[geo.GPSRow]
 				r.Into(t, &res)
 				if res.Total != 10 || len(res.List) != 4 || res.List[0].Time != t0+4*60000 || res.List[0].Name != "Unit 1" {
 					t.Fatalf("%+v", res)
@@ -457,10 +455,7 @@ func fenceAPI(t *testing.T, engine string) {
 	testkit.APITest{Server: s}.Run(t, []testkit.Scenario{
 		{Name: "alarm records", Method: "GET", Path: "/ds/fence/fa", Token: tokA, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
-				var res struct {
-					Total int         `json:"total"`
-					List  []geo.Alarm `json:"list"`
-				}
+				var res httpx.Page[geo.Alarm]
 				r.Into(t, &res)
 				if res.Total != 1 || res.List[0].ID != alarmA || res.List[0].Status != 0 {
 					t.Fatalf("%+v", res)
@@ -500,10 +495,7 @@ func fenceAPI(t *testing.T, engine string) {
 		{Name: "bad status", Method: "PUT", Path: "/ds/fence/fa", Token: tokA, Params: map[string]any{"id": alarmA, "status": 0}, Code: "400"},
 		{Name: "alarm count by terminal", Method: "POST", Path: "/ds/report/findFenceAlarmCountPost", Token: tokA, Params: march, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
-				var res struct {
-					Total int              `json:"total"`
-					List  []geo.AlarmCount `json:"list"`
-				}
+				var res httpx.Page[geo.AlarmCount]
 				r.Into(t, &res)
 				if res.Total != 1 || len(res.List) != 1 || res.List[0].MsID != a.terminals[1] || res.List[0].Leave != 1 || res.List[0].Closed != 1 {
 					t.Fatalf("%+v", res)
@@ -520,7 +512,7 @@ func fenceAPI(t *testing.T, engine string) {
 		{Name: "alarm count of another customer's terminal finds nothing", Method: "POST", Path: "/ds/report/findFenceAlarmCountPost", Token: tokA,
 			Params: map[string]any{"sTime": march["sTime"], "eTime": march["eTime"], "msIds": b.terminals[0]}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
-				if string(r.Result) != `{"list":[],"total":0}` {
+				if string(r.Result) != `{"total":0,"list":[]}` {
 					t.Fatalf("%s", r.Result)
 				}
 			}},

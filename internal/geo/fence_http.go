@@ -470,7 +470,7 @@ func (s *Service) fenceAlarms(ctx context.Context, p identity.Principal, q alarm
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"total": total, "list": list}, nil
+	return httpx.PageOf(list, total), nil
 }
 
 // fenceAlarmHandleReq is the request of PUT /ds/fence/fa.
@@ -536,5 +536,5 @@ func (s *Service) fenceAlarmCount(ctx context.Context, p identity.Principal, q a
 	for _, c := range list {
 		total += c.Count
 	}
-	return map[string]any{"total": total, "list": list}, nil
+	return httpx.PageOf(list, total), nil
 }

@@ -136,5 +136,5 @@ func (s *Service) gpsData(ctx context.Context, p identity.Principal, req gpsData
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"total": total, "list": rows}, nil
+	return httpx.PageOf(rows, total), nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"tenfour/internal/files/filetest"
 	"tenfour/internal/indoor"
+	"tenfour/internal/platform/httpx"
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
 )
@@ -270,10 +271,7 @@ func indoorAPI(t *testing.T, engine string) {
 		// list
 		{Name: "list buildings with floors and beacons", Method: "GET", Path: "/ds/indoor/building/list", Token: "A", Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
-				var p struct {
-					Total int
-					List  []indoor.Building
-				}
+				var p httpx.Page[indoor.Building]
 				r.Into(t, &p)
 				if p.Total != 2 || p.List[0].Name != "Annex" || p.List[1].Name != "Head office" || len(p.List[1].Floors) != 2 ||
 					p.List[1].Floors[0].Name != "Ground floor" || len(p.List[1].Floors[0].Beacons) != 2 || len(p.List[1].Floors[1].Beacons) != 1 {
