@@ -3,17 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { generateKey, KEY_ALPHABET, keyProblem, maskKey } from './format';
 
 describe('keyProblem', () => {
-  it('accepts 32 digits and capital letters, with blanks around', () => {
-    expect(keyProblem('A1B2C3D4E5F6G7H8J9K0L1M2N3P4Q5R6')).toBeNull();
-    expect(keyProblem('  3FJ9T0QW6ZP2XK8M4RB7N1CDV5HL9YSE ')).toBeNull();
-  });
-  it('names what is wrong', () => {
-    expect(keyProblem('  ')).toBe('required');
-    expect(keyProblem('a1b2c3d4e5f6g7h8j9k0l1m2n3p4q5r6')).toBe('lowercase');
-    expect(keyProblem('A1B2C3D4E5F6G7H8J9K0L1M2N3P4Q5R-')).toBe('characters');
-    expect(keyProblem('A1B2C3D4 5F6G7H8J9K0L1M2N3P4Q5R6')).toBe('characters');
-    expect(keyProblem('A1B2C3D4E5F6G7H8J9K0L1M2N3P4Q5R')).toBe('length');
-    expect(keyProblem('A'.repeat(320))).toBe('length');
+  // null: 32 digits and capital letters, with blanks around, are accepted; otherwise what is wrong.
+  it.each([
+    ['A1B2C3D4E5F6G7H8J9K0L1M2N3P4Q5R6', null],
+    ['  3FJ9T0QW6ZP2XK8M4RB7N1CDV5HL9YSE ', null],
+    ['  ', 'required'],
+    ['a1b2c3d4e5f6g7h8j9k0l1m2n3p4q5r6', 'lowercase'],
+    ['A1B2C3D4E5F6G7H8J9K0L1M2N3P4Q5R-', 'characters'],
+    ['A1B2C3D4 5F6G7H8J9K0L1M2N3P4Q5R6', 'characters'],
+    ['A1B2C3D4E5F6G7H8J9K0L1M2N3P4Q5R', 'length'],
+    ['A'.repeat(320), 'length'],
+  ])('%j → %s', (key, problem) => {
+    expect(keyProblem(key)).toBe(problem);
   });
 });
 

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { priorityMode } from './console';
 
 describe('audio playback priority setting → voice.priority', () => {
-  it('maps the settings values onto the server modes', () => {
-    expect(priorityMode('latest')).toBe('latest');
-    expect(priorityMode('first')).toBe('first');
-    expect(priorityMode('ownGroup')).toBe('ptt');
-    expect(priorityMode('dispatcherFirst')).toBe('dispatcher');
-    expect(priorityMode('unknown')).toBe('first');
+  it.each([
+    ['latest', 'latest'],
+    ['first', 'first'],
+    ['ownGroup', 'ptt'],
+    ['dispatcherFirst', 'dispatcher'],
+    ['unknown', 'first'],
+  ])('maps the setting %s onto the server mode %s', (setting, mode) => {
+    expect(priorityMode(setting)).toBe(mode);
   });
 });
 
