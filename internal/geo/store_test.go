@@ -217,15 +217,6 @@ func TestStoreContract(t *testing.T) {
 	}
 }
 
-func mustInt(t *testing.T, s string) int64 {
-	t.Helper()
-	var n int64
-	if err := json.Unmarshal([]byte(s), &n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 // A customer holds at most MaxFencesPerCust fences and MaxMarksPerCust marks: the last one fits, the next is
 // ErrTooMany, and another customer is not counted. Both engines.
 func TestCustomerCaps(t *testing.T) {
@@ -269,4 +260,13 @@ func TestCustomerCaps(t *testing.T) {
 			}
 		}
 	})
+}
+
+func mustInt(t *testing.T, s string) int64 {
+	t.Helper()
+	var n int64
+	if err := json.Unmarshal([]byte(s), &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
