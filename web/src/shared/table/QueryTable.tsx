@@ -2,7 +2,8 @@
 // way, and each row's data-* attributes (the browser tests find rows by them) typed as such — antd types onRow as
 // event handlers only, which every table used to cast away.
 import type { HTMLAttributes } from 'react';
-import { Table, type TableProps } from 'antd';
+import type { TableProps } from 'antd';
+import { DataTable } from './DataTable';
 
 /** A row's data-* attributes, and what a click on it does. */
 export type RowData = { [k: `data-${string}`]: string | number | undefined } & { onClick?: () => void; style?: HTMLAttributes<HTMLElement>['style'] };
@@ -23,5 +24,5 @@ type Props<T> = Omit<TableProps<T>, 'dataSource' | 'loading' | 'onRow'> & {
 
 export function QueryTable<T extends object>({ query, rows, row, ...table }: Props<T>) {
   const list = rows ?? ('data' in query ? query.data?.list : undefined) ?? [];
-  return <Table<T> size="small" rowKey="id" loading={query.isLoading} dataSource={list} onRow={row && ((r) => row(r) as HTMLAttributes<HTMLElement>)} {...table} />;
+  return <DataTable<T> rowKey="id" loading={query.isLoading} dataSource={list} onRow={row && ((r) => row(r) as HTMLAttributes<HTMLElement>)} {...table} />;
 }

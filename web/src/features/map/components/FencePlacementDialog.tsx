@@ -3,7 +3,8 @@
 // silent until it crossed; the dialog lists them and offers to raise the fence alarm for them now.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { App, Button, Modal, Table, Tag } from 'antd';
+import { App, Button, Modal, Tag } from 'antd';
+import { DataTable } from '../../../shared/table/DataTable';
 import dayjs from '../../../shared/utils/dayjs';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { useFail } from '../useFail';
@@ -70,8 +71,7 @@ export function FencePlacementDialog({ placement, onClose }: { placement: FenceP
     >
       <p data-testid="fence-placement-lead">{lead}</p>
       {count > 0 && <p>{t('fence.placement.why')}</p>}
-      <Table<Row>
-        size="small"
+      <DataTable<Row>
         rowKey="msId"
         pagination={false}
         scroll={{ y: 240 }}

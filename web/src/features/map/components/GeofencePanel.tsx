@@ -3,7 +3,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, DatePicker, Form, Input, Modal, Radio, Select, Space, Table, Tabs, Tag } from 'antd';
+import { App, Button, DatePicker, Form, Input, Modal, Radio, Select, Space, Tabs, Tag } from 'antd';
+import { DataTable } from '../../../shared/table/DataTable';
 import type { Feature, Geometry } from 'geojson';
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
 import { useFail } from '../useFail';
@@ -83,8 +84,7 @@ function FenceList({ fences, selected, onSelect, onPlaced }: { fences: Fence[]; 
   };
   return (
     <>
-      <Table<Fence>
-        size="small"
+      <DataTable<Fence>
         rowKey="fenceid"
         dataSource={fences}
         pagination={{ pageSize: 8, size: 'small' }}
@@ -92,11 +92,11 @@ function FenceList({ fences, selected, onSelect, onPlaced }: { fences: Fence[]; 
         rowClassName={(f) => (f.fenceid === selected ? 'map-row-selected' : '')}
         onRow={(f) => ({ onClick: () => onSelect(f.fenceid), 'data-fenceid': f.fenceid } as React.HTMLAttributes<HTMLElement>)}
         columns={[
-          { key: 'name', title: t('fence.name'), dataIndex: 'name', ellipsis: true },
+          { key: 'name', title: t('fence.name'), dataIndex: 'name', ellipsis: true, width: 160 },
           { key: 'type', title: t('fence.type'), render: (_, f) => <Tag color={f.type === 'in' ? 'green' : 'red'}>{t(`fence.types.${f.type}`)}</Tag>, width: 90 },
-          { key: 'shape', title: t('fence.shape'), render: (_, f) => t(`fence.shapes.${f.shape}`), width: 80 },
-          { key: 'terms', title: t('fence.terminals'), render: (_, f) => f.terminals.length, width: 70 },
-          { key: 'creator', title: t('fence.creator'), render: (_, f) => `${f.creator} · ${dayjs(f.time).format(dateTime)}`, ellipsis: true },
+          { key: 'shape', title: t('fence.shape'), render: (_, f) => t(`fence.shapes.${f.shape}`), width: 90, ellipsis: true },
+          { key: 'terms', title: t('fence.terminals'), render: (_, f) => f.terminals.length, width: 100, ellipsis: true },
+          { key: 'creator', title: t('fence.creator'), render: (_, f) => `${f.creator} · ${dayjs(f.time).format(dateTime)}`, ellipsis: true, width: 200 },
           {
             key: 'actions',
             title: '',
@@ -313,12 +313,10 @@ function AlarmRecords({ fences }: { fences: Fence[] }) {
         <DatePicker.RangePicker showTime size="small" value={range} onChange={(v) => onRange(v && v[0] && v[1] ? [v[0], v[1]] : null)} status={rangeError ? 'error' : undefined} />
       </Space>
       {rangeError && <div className="map-error">{rangeError}</div>}
-      <Table<FenceAlarm>
-        size="small"
+      <DataTable<FenceAlarm>
         rowKey="id"
         loading={q.isLoading}
         dataSource={q.data?.list ?? []}
-        scroll={{ x: 900 }}
         pagination={{ current: page.pageNo, pageSize: page.pageSize, total: q.data?.total ?? 0, size: 'small', onChange: (pageNo, pageSize) => setPage({ pageNo, pageSize }) }}
         columns={[
           { key: 'time', title: t('alarm.time'), render: (_, a) => dayjs(a.time).format(dateTime), width: 150 },

@@ -3,7 +3,9 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, ColorPicker, Form, Input, Modal, Radio, Select, Space, Table, Tabs, Tag } from 'antd';
+import { App, Button, ColorPicker, Form, Input, Modal, Radio, Select, Space, Tabs, Tag } from 'antd';
+import { DataTable } from '../../../shared/table/DataTable';
+import { NameCell } from './NameCell';
 import type { Feature, Geometry, LineString, Point, Polygon } from 'geojson';
 import { useFail } from '../useFail';
 import { useDirectory } from '../../../shared/directory/store';
@@ -106,14 +108,13 @@ function MarkList({ marks, requestDraw, onLocate }: { marks: Mark[]; requestDraw
         </Button>
       </Space>
       {drawing && <div className="map-hint">{t(`marks.hint.${type}`)}</div>}
-      <Table<Mark>
-        size="small"
+      <DataTable<Mark>
         rowKey="id"
         dataSource={marks}
         pagination={{ pageSize: 8, size: 'small' }}
         onRow={(m) => ({ onClick: () => onLocate(m) })}
         columns={[
-          { key: 'name', title: t('marks.name'), render: (_, m) => (<Space><span className="map-state-dot" style={{ background: m.color || DEFAULT_MARK_COLOR }} />{m.name}</Space>), ellipsis: true },
+          { key: 'name', title: t('marks.name'), render: (_, m) => <NameCell color={m.color || DEFAULT_MARK_COLOR} name={m.name} />, ellipsis: true, width: 160 },
           { key: 'type', title: t('marks.type'), render: (_, m) => <Tag>{t(`marks.types.${m.type}`)}</Tag>, width: 80 },
           { key: 'link', title: t('marks.link'), render: (_, m) => (m.link ? <a href={m.link} target="_blank" rel="noreferrer noopener" onClick={(e) => e.stopPropagation()}>{t('marks.open')}</a> : '—'), width: 70 },
           {
@@ -167,8 +168,7 @@ function GroupColors() {
     }
   };
   return (
-    <Table
-      size="small"
+    <DataTable
       rowKey="gid"
       dataSource={list}
       pagination={{ pageSize: 10, size: 'small' }}

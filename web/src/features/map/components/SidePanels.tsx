@@ -1,7 +1,9 @@
 // Smaller map tool panels: the data list (terminals in view), layers, and the SOS map list.
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Checkbox, Empty, Input, List, Radio, Select, Space, Switch, Table, Tag } from 'antd';
+import { Checkbox, Empty, Input, List, Radio, Select, Space, Switch, Tag } from 'antd';
+import { DataTable } from '../../../shared/table/DataTable';
+import { NameCell } from './NameCell';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import dayjs from '../../../shared/utils/dayjs';
 import { useBranding, useDateTimeFormat } from '../../../shared/branding/store';
@@ -68,16 +70,15 @@ export function DataListPanel({ map, toMap, onPick }: { map: MapLibreMap | undef
   return (
     <div data-testid="data-list" data-count={rows.length}>
       <Input.Search allowClear size="small" placeholder={t('dataList.search')} value={search} onChange={(e) => setSearch(e.target.value)} style={{ marginBottom: 8 }} />
-      <Table<Row>
-        size="small"
+      <DataTable<Row>
         rowKey="cid"
         dataSource={shown}
         pagination={{ pageSize: 15, size: 'small', showTotal: (n) => t('dataList.total', { count: n }) }}
         onRow={(r) => ({ onClick: () => onPick(r.cid), style: { cursor: 'pointer' } })}
         columns={[
-          { key: 'name', title: t('dataList.name'), render: (_, r) => (<Space size={4}><span className="map-state-dot" style={{ background: STATE_COLORS[r.state] }} />{r.name}</Space>), ellipsis: true },
-          { key: 'state', title: t('dataList.state'), render: (_, r) => t(`state.${r.state}`), width: 80 },
-          { key: 'speed', title: t('dataList.speed'), render: (_, r) => formatSpeed(r.speed, unit), width: 90 },
+          { key: 'name', title: t('dataList.name'), render: (_, r) => <NameCell color={STATE_COLORS[r.state]} name={r.name} />, ellipsis: true, width: 110 },
+          { key: 'state', title: t('dataList.state'), render: (_, r) => t(`state.${r.state}`), width: 80, ellipsis: true },
+          { key: 'speed', title: t('dataList.speed'), render: (_, r) => formatSpeed(r.speed, unit), width: 80, ellipsis: true },
           { key: 'gps', title: t('dataList.lastFix'), render: (_, r) => (r.lastGps ? <span style={{ opacity: r.stale ? 0.55 : 1 }}>{dayjs(r.lastGps).format(dateTime)}</span> : '—'), width: 150 },
         ]}
       />
