@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Feature, Geometry } from 'geojson';
 import { TerraDraw, TerraDrawLineStringMode, TerraDrawPolygonMode, type TerraDrawMouseEvent } from 'terra-draw';
-import { drawnShape, onShapeChange } from './drawShape';
+import { drawnShape, FINISH_KEY, finishDrawing, onShapeChange, placedCount, placedShape } from './drawShape';
 import { measureText } from '../shared/geo/measure';
 
 const SCALE = 10_000;
@@ -29,7 +29,9 @@ function drawing(mode: 'linestring' | 'polygon') {
     clear: () => {},
     getCoordinatePrecision: () => 9,
   };
-  const d = new TerraDraw({ adapter, modes: [new TerraDrawLineStringMode(), new TerraDrawPolygonMode()] });
+  const keyEvents = { cancel: 'Escape', finish: FINISH_KEY };
+  const modes = { linestring: new TerraDrawLineStringMode({ keyEvents }), polygon: new TerraDrawPolygonMode({ keyEvents }) };
+  const d = new TerraDraw({ adapter, modes: Object.values(modes) });
   d.start();
   d.setMode(mode);
   // What the layer hands to the page after every change.
@@ -40,7 +42,8 @@ function drawing(mode: 'linestring' | 'polygon') {
     cb!.onMouseMove(ev(p));
     cb!.onClick(ev(p));
   };
-  return { d, seen, click, last: () => seen[seen.length - 1] ?? null };
+  const hover = (p: [number, number]) => cb!.onMouseMove(ev(p));
+  return { d, seen, click, hover, finish: () => finishDrawing(modes[mode]), last: () => seen[seen.length - 1] ?? null };
 }
 
 describe('drawnShape', () => {
@@ -75,6 +78,44 @@ describe('drawnShape', () => {
     const point: Feature<Geometry> = { type: 'Feature', properties: { mode: 'linestring', closingPoint: true }, geometry: { type: 'Point', coordinates: [0, 0] } };
     const poly: Feature<Geometry> = { type: 'Feature', properties: { mode: 'polygon' }, geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] } };
     expect(drawnShape([point, poly], 'linestring')).toBeNull();
+  });
+});
+
+describe('placedShape', () => {
+  // What the ranging readout shows: the placed points only, after every click, whether or not a pointer hovers.
+  const readout = (f: Feature<Geometry> | null) => `${measureText('distance', placedShape(f))} / ${placedCount(placedShape(f))}`;
+
+  it('measures a line by its clicks alone, after each click, and finishes it without a keyboard', () => {
+    const { click, hover, finish, last } = drawing('linestring');
+    click([29, 41]);
+    expect(readout(last())).toBe('0.0 m / 1');
+    click([29.01, 41]);
+    expect(readout(last())).toBe('839.2 m / 2');
+    hover([29.02, 41.01]); // the pointer's leg is not part of the readout
+    expect(readout(last())).toBe('839.2 m / 2');
+    click([29.02, 41]);
+    expect(readout(last())).toBe('1.678 km / 3');
+    finish();
+    const f = last();
+    expect(f?.properties?.currentlyDrawing).toBeFalsy();
+    expect(f?.geometry).toEqual({ type: 'LineString', coordinates: [[29, 41], [29.01, 41], [29.02, 41]] });
+    expect(readout(f)).toBe('1.678 km / 3');
+  });
+
+  it('measures a polygon by its placed corners, and finishes it without closing on the first one', () => {
+    const { click, hover, finish, last } = drawing('polygon');
+    [[29, 41], [29.01, 41], [29.01, 41.01]].forEach((p) => click(p as [number, number]));
+    hover([28.9, 41.2]);
+    const placed = placedShape(last());
+    expect(placedCount(placed)).toBe(3);
+    // Half of the ≈ 839 m × 1,112 m rectangle.
+    expect(measureText('area', placed)).toBe('0.467 km²');
+    click([29, 41.01]);
+    finish();
+    const f = last();
+    expect(f?.properties?.currentlyDrawing).toBeFalsy();
+    expect(placedCount(f)).toBe(4);
+    expect(measureText('area', f)).toBe('0.933 km²');
   });
 });
 

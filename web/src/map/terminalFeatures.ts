@@ -9,6 +9,12 @@ import { isStaleFix, POSITION_STALE_MS } from '../shared/geo/fixAge';
 
 export type TermState = 'sos' | 'talking' | 'online' | 'offline';
 export const STATE_COLORS: Record<TermState, string> = { online: '#2fb344', offline: '#8c8c8c', talking: '#1677ff', sos: '#f5222d' };
+/** The marker's states, most urgent first (the order the marker colour is chosen in, and the legend's order). */
+export const TERM_STATES: readonly TermState[] = ['sos', 'talking', 'online', 'offline'];
+/** A cluster with neither SOS nor talking terminals in it (one with them takes their colour). */
+export const CLUSTER_COLOR = '#3b7dd8';
+/** The ring around a marker whose position is stale. */
+export const STALE_RING_COLOR = '#9e9e9e';
 /** A position older than this is drawn as stale (faded, with a grey ring): the console's one threshold. */
 export const STALE_MS = POSITION_STALE_MS;
 

@@ -8,6 +8,8 @@ export interface MapPrefs {
   satellite: boolean;
   roadNet: boolean;
   eagleEye: boolean;
+  /** The legend is open. */
+  legend: boolean;
   layers: { terminals: boolean; fences: boolean; marks: boolean; offline: boolean };
   update: (patch: Partial<Omit<MapPrefs, 'update'>>) => void;
 }
@@ -19,6 +21,7 @@ export const useMapPrefs = create<MapPrefs>()(
       satellite: false,
       roadNet: false,
       eagleEye: false,
+      legend: false,
       layers: { terminals: true, fences: true, marks: true, offline: true },
       update: (patch) => set(patch),
     }),

@@ -6,7 +6,7 @@ import { TerraDraw, TerraDrawCircleMode, TerraDrawLineStringMode, TerraDrawPoint
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
 import { useMapApi } from '../context';
 import { mapCoords } from './shared';
-import { onShapeChange } from '../drawShape';
+import { FINISH_KEY, finishDrawing, onShapeChange } from '../drawShape';
 
 export type DrawMode = 'polygon' | 'circle' | 'rectangle' | 'linestring' | 'point';
 
@@ -18,24 +18,32 @@ export interface DrawLayerProps {
   onChange?: (f: Feature<Geometry> | null) => void;
   /** Changing it clears what was drawn. */
   resetKey?: unknown;
+  /** Changing it finishes the line or polygon being drawn (the Finish button: no double-click or key needed). */
+  finishKey?: unknown;
 }
 
 const STYLE = { fillColor: '#1677ff', outlineColor: '#1677ff', fillOpacity: 0.2, outlineWidth: 2 } as const;
+/** Enter finishes a line or polygon (what finishDrawing presses), Escape drops it. */
+const KEYS = { cancel: 'Escape', finish: FINISH_KEY };
 
-export function DrawLayer({ mode, onFinish, onChange, resetKey }: DrawLayerProps) {
+export function DrawLayer({ mode, onFinish, onChange, resetKey, finishKey }: DrawLayerProps) {
   const { map, fromMap } = useMapApi();
   const draw = useRef<TerraDraw>(undefined);
+  const finishable = useRef<Partial<Record<DrawMode, TerraDrawLineStringMode | TerraDrawPolygonMode>>>({});
   const cb = useRef({ onFinish, onChange, fromMap, mode });
   cb.current = { onFinish, onChange, fromMap, mode };
 
   useEffect(() => {
+    const polygon = new TerraDrawPolygonMode({ keyEvents: KEYS, styles: { fillColor: STYLE.fillColor, outlineColor: STYLE.outlineColor, fillOpacity: STYLE.fillOpacity, outlineWidth: STYLE.outlineWidth } });
+    const linestring = new TerraDrawLineStringMode({ keyEvents: KEYS, styles: { lineStringColor: STYLE.outlineColor, lineStringWidth: 3 } });
+    finishable.current = { polygon, linestring };
     const d = new TerraDraw({
       adapter: new TerraDrawMapLibreGLAdapter({ map, coordinatePrecision: 7 }),
       modes: [
-        new TerraDrawPolygonMode({ styles: { fillColor: STYLE.fillColor, outlineColor: STYLE.outlineColor, fillOpacity: STYLE.fillOpacity, outlineWidth: STYLE.outlineWidth } }),
+        polygon,
         new TerraDrawCircleMode({ styles: { fillColor: STYLE.fillColor, outlineColor: STYLE.outlineColor, fillOpacity: STYLE.fillOpacity, outlineWidth: STYLE.outlineWidth } }),
         new TerraDrawRectangleMode({ styles: { fillColor: STYLE.fillColor, outlineColor: STYLE.outlineColor, fillOpacity: STYLE.fillOpacity, outlineWidth: STYLE.outlineWidth } }),
-        new TerraDrawLineStringMode({ styles: { lineStringColor: STYLE.outlineColor, lineStringWidth: 3 } }),
+        linestring,
         new TerraDrawPointMode({ styles: { pointColor: STYLE.outlineColor, pointWidth: 7 } }),
       ],
     });
@@ -63,6 +71,11 @@ export function DrawLayer({ mode, onFinish, onChange, resetKey }: DrawLayerProps
     d.clear();
     d.setMode(mode ?? 'static');
   }, [mode, resetKey]);
+
+  useEffect(() => {
+    const m = mode && finishable.current[mode];
+    if (finishKey !== undefined && m && draw.current) finishDrawing(m);
+  }, [finishKey]); // eslint-disable-line react-hooks/exhaustive-deps -- only a new finishKey finishes
 
   return <span hidden data-testid="draw-layer" data-mode={mode ?? ''} />;
 }

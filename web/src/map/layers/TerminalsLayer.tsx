@@ -11,9 +11,11 @@ import { useVoice } from '../../shared/voice/store';
 import { useMapApi } from '../context';
 import { arrowImage, avatarImage, countImage, labelImage } from '../images';
 import { gateSourceRepaints } from '../repaintGate';
-import { avatarImageId, STATE_COLORS, TerminalDiffer, toFeature, type FeatureContext, type TermProps } from '../terminalFeatures';
+import { avatarImageId, CLUSTER_COLOR, STALE_RING_COLOR, STATE_COLORS, TerminalDiffer, toFeature, type FeatureContext, type TermProps } from '../terminalFeatures';
 
 export const MOVE_THROTTLE_MS = 150;
+/** From this zoom (streets) every terminal's name is drawn, overlapping others if it must. */
+export const LABELS_OVERLAP_ZOOM = 16;
 const STALE_CHECK_MS = 30_000;
 const TOOLTIP_MAX = 12;
 /**
@@ -119,7 +121,7 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
       source: SRC,
       filter: ['has', 'point_count'],
       paint: {
-        'circle-color': ['case', ['>', ['get', 'sos'], 0], STATE_COLORS.sos, ['>', ['get', 'talking'], 0], STATE_COLORS.talking, '#3b7dd8'],
+        'circle-color': ['case', ['>', ['get', 'sos'], 0], STATE_COLORS.sos, ['>', ['get', 'talking'], 0], STATE_COLORS.talking, CLUSTER_COLOR],
         'circle-radius': ['step', ['get', 'point_count'], 14, 10, 17, 100, 21, 1000, 26],
         'circle-opacity': 0.85,
         'circle-stroke-width': 3,
@@ -138,7 +140,7 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
       type: 'circle',
       source: SRC,
       filter: ['all', ['!', ['has', 'point_count']], ['==', ['get', 'stale'], 1]],
-      paint: { 'circle-radius': 11, 'circle-color': 'rgba(0,0,0,0)', 'circle-stroke-width': 2, 'circle-stroke-color': '#9e9e9e', 'circle-stroke-opacity': 0.9 },
+      paint: { 'circle-radius': 11, 'circle-color': 'rgba(0,0,0,0)', 'circle-stroke-width': 2, 'circle-stroke-color': STALE_RING_COLOR, 'circle-stroke-opacity': 0.9 },
     });
     map.addLayer({
       id: 'terminals-point',
@@ -159,7 +161,8 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
       source: SRC,
       minzoom: 12,
       filter: ['all', ['!', ['has', 'point_count']], ['!=', ['get', 'icon'], '']],
-      layout: { 'icon-image': ['get', 'icon'], 'icon-allow-overlap': true, 'icon-offset': [0, -16] },
+      // Avatars and heading arrows never push a name off the map (ignore-placement): the name says more.
+      layout: { 'icon-image': ['get', 'icon'], 'icon-allow-overlap': true, 'icon-ignore-placement': true, 'icon-offset': [0, -16] },
     });
     map.addLayer({
       id: 'terminals-heading',
@@ -167,7 +170,7 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
       source: SRC,
       minzoom: 13,
       filter: ['all', ['!', ['has', 'point_count']], ['==', ['get', 'moving'], 1]],
-      layout: { 'icon-image': 'tf-arrow', 'icon-rotate': ['get', 'dir'], 'icon-rotation-alignment': 'map', 'icon-allow-overlap': true, 'icon-offset': [0, -12], 'icon-size': 0.8 },
+      layout: { 'icon-image': 'tf-arrow', 'icon-rotate': ['get', 'dir'], 'icon-rotation-alignment': 'map', 'icon-allow-overlap': true, 'icon-ignore-placement': true, 'icon-offset': [0, -12], 'icon-size': 0.8 },
     });
     map.addLayer({
       id: 'terminals-label',
@@ -175,7 +178,17 @@ export function TerminalsLayer({ selected, onSelect, filter, dark = false, visib
       source: SRC,
       minzoom: 14,
       filter: ['!', ['has', 'point_count']],
-      layout: { 'icon-image': ['concat', 'tf-label-', ['get', 'name']], 'icon-anchor': 'left', 'icon-offset': [10, 0], 'icon-optional': true },
+      // Names from zoom 14. At 14–15 one name that would cover another is left out, the most urgent state winning
+      // (SOS, then talking, online, offline); from street zoom 16 every name is drawn, overlapping if it must, since
+      // a dispatcher zoomed in that far is looking for one unit by name (issue 33: names went missing there).
+      layout: {
+        'icon-image': ['concat', 'tf-label-', ['get', 'name']],
+        'icon-anchor': 'left',
+        'icon-offset': [10, 0],
+        'icon-padding': 0,
+        'icon-overlap': ['step', ['zoom'], 'never', LABELS_OVERLAP_ZOOM, 'always'],
+        'symbol-sort-key': ['match', ['get', 'state'], 'sos', 0, 'talking', 1, 'online', 2, 3],
+      },
     });
     map.addLayer({
       id: 'terminal-selected-halo',

@@ -23,6 +23,7 @@ import { TerminalsLayer } from '../../../map/layers/TerminalsLayer';
 import { TrackLayer } from '../../../map/layers/TrackLayer';
 import { MAP_THEMES } from '../../../map/themes';
 import type { Provider } from '../../../map/gcj';
+import type { Feature, Geometry } from 'geojson';
 import { useBranding } from '../../../shared/branding/store';
 import { isDispatcher } from '../../../shared/directory/model';
 import { useDirectory } from '../../../shared/directory/store';
@@ -37,6 +38,8 @@ import { TrackPanel } from '../components/TrackPanel';
 import { useMapPrefs } from '../prefs';
 import { useTrack } from '../trackStore';
 import { measureText, type Measure } from '../../../shared/geo/measure';
+import { placedCount, placedShape } from '../../../map/drawShape';
+import { MapLegend } from '../components/MapLegend';
 import { useMapLiveFeed } from '../useMapLiveFeed';
 import '../map-page.css';
 
@@ -96,7 +99,10 @@ export default function MonitoringPage({ screen }: { screen: Screen }) {
     return from > 0 && to > 0 ? [from, to] : undefined;
   });
   const [measure, setMeasure] = useState<Measure | null>(null);
-  const [measured, setMeasured] = useState('');
+  // What the ranging or area tool has placed so far (WGS-84), and the Finish and Clear buttons' presses.
+  const [measured, setMeasured] = useState<Feature<Geometry> | null>(null);
+  const [measureFinishes, setMeasureFinishes] = useState(0);
+  const [measureClears, setMeasureClears] = useState(0);
   const [drawReq, setDrawReq] = useState<DrawRequest | null>(null);
   const [noKey, setNoKey] = useState<Provider>();
   const [basemap, setBasemap] = useState<BasemapState>('loading');
@@ -172,8 +178,8 @@ export default function MonitoringPage({ screen }: { screen: Screen }) {
     { key: 'track', icon: <NodeIndexOutlined />, label: t('tools.track'), active: panel === 'track', onClick: () => togglePanel('track'), hidden: !canTrack },
     { key: 'marks', icon: <EnvironmentOutlined />, label: t('tools.marks'), active: panel === 'marks', onClick: () => togglePanel('marks') },
     { key: 'sos', icon: <AlertOutlined />, label: t('tools.sos'), active: panel === 'sos', onClick: () => togglePanel('sos') },
-    { key: 'distance', icon: <ColumnWidthOutlined />, label: t('tools.distance'), active: measure === 'distance', onClick: () => (setDrawReq(null), setMeasured(''), setMeasure((m) => (m === 'distance' ? null : 'distance'))) },
-    { key: 'area', icon: <BorderOutlined />, label: t('tools.area'), active: measure === 'area', onClick: () => (setDrawReq(null), setMeasured(''), setMeasure((m) => (m === 'area' ? null : 'area'))) },
+    { key: 'distance', icon: <ColumnWidthOutlined />, label: t('tools.distance'), active: measure === 'distance', onClick: () => (setDrawReq(null), setMeasured(null), setMeasure((m) => (m === 'distance' ? null : 'distance'))) },
+    { key: 'area', icon: <BorderOutlined />, label: t('tools.area'), active: measure === 'area', onClick: () => (setDrawReq(null), setMeasured(null), setMeasure((m) => (m === 'area' ? null : 'area'))) },
     { key: 'roadNet', icon: <BranchesOutlined />, label: t('tools.roadNet'), active: prefs.roadNet, onClick: () => prefs.update({ roadNet: !prefs.roadNet }) },
     { key: 'satellite', icon: <GlobalOutlined />, label: t('tools.satellite'), active: prefs.satellite, onClick: () => prefs.update({ satellite: !prefs.satellite }) },
     { key: 'eagleEye', icon: <EyeOutlined />, label: t('tools.eagleEye'), active: prefs.eagleEye, onClick: () => prefs.update({ eagleEye: !prefs.eagleEye }) },
@@ -211,9 +217,10 @@ export default function MonitoringPage({ screen }: { screen: Screen }) {
           {track && <TrackLayer points={track.points} stops={track.stops} frame={frame} follow={follow} />}
           <DrawLayer
             mode={drawMode}
-            resetKey={measure}
+            resetKey={`${measure}:${measureClears}`}
+            finishKey={measureFinishes || undefined}
             onFinish={(f) => drawReq?.onFinish(f)}
-            onChange={(f) => measure && setMeasured(measureText(measure, f))}
+            onChange={(f) => measure && setMeasured(placedShape(f))}
           />
           {prefs.eagleEye && <EagleEye theme={prefs.theme} />}
           <Camera target={flyTo} />
@@ -251,10 +258,14 @@ export default function MonitoringPage({ screen }: { screen: Screen }) {
           )}
         </div>
         {measure && (
-          <div className="map-measure map-overlay" data-testid="measure-result" data-kind={measure}>
-            <b>{t(measure === 'area' ? 'tools.area' : 'tools.distance')}:</b> {measured || t(measure === 'area' ? 'measure.hintArea' : 'measure.hintDistance')}
-          </div>
+          <MeasureBar
+            kind={measure}
+            shape={measured}
+            onFinish={() => setMeasureFinishes((n) => n + 1)}
+            onClear={() => (setMeasured(null), setMeasureClears((n) => n + 1))}
+          />
         )}
+        <MapLegend />
         {selected && <TerminalCard cid={selected} canTrack={canTrack} onAction={onCard} onClose={() => setSelected(undefined)} />}
       </div>
       {panel && (
@@ -275,6 +286,31 @@ export default function MonitoringPage({ screen }: { screen: Screen }) {
           {panel === 'sos' && <SosPanel onPick={locate} />}
         </Card>
       )}
+    </div>
+  );
+}
+
+/**
+ * The ranging and area readout: the figure for the points placed so far (shown after every click or tap, not only
+ * while a pointer hovers), and Finish and Clear, so neither a double-click nor a key is needed.
+ */
+function MeasureBar({ kind, shape, onFinish, onClear }: { kind: Measure; shape: Feature<Geometry> | null; onFinish: () => void; onClear: () => void }) {
+  const { t } = useTranslation('map');
+  const points = placedCount(shape);
+  const drawing = Boolean(shape?.properties?.currentlyDrawing);
+  const text = points > 1 ? measureText(kind, shape) : '';
+  return (
+    <div className="map-measure map-overlay" data-testid="measure-bar" data-points={points} data-drawing={drawing ? '1' : '0'}>
+      <span className="map-measure-text" data-testid="measure-result" data-kind={kind}>
+        <b>{t(kind === 'area' ? 'tools.area' : 'tools.distance')}:</b> {text || t(kind === 'area' ? 'measure.hintArea' : 'measure.hintDistance')}
+      </span>
+      {points > 0 && <span className="map-measure-points">{t('measure.points', { count: points })}</span>}
+      <Button size="small" type="primary" disabled={!drawing || points < (kind === 'area' ? 3 : 2)} onClick={onFinish} data-testid="measure-finish">
+        {t('measure.finish')}
+      </Button>
+      <Button size="small" disabled={!points} onClick={onClear} data-testid="measure-clear">
+        {t('measure.clear')}
+      </Button>
     </div>
   );
 }
