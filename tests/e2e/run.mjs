@@ -23,6 +23,7 @@ import { indoor3mCases } from './indoor3m.mjs';
 import { startupCases } from './startup.mjs';
 import { shellCases } from './shell.mjs';
 import { oplogCases } from './oplog.mjs';
+import { mapEdgesCases } from './mapedges.mjs';
 import { schoolbusCases } from './schoolbus.mjs';
 
 const TERMINAL = '10000101';
@@ -410,4 +411,4 @@ cases.push(...contrastCases);
 cases.push(...keysCases);
 // The lone-work case waits out the server's shortest check interval (a minute) beside the others: first, so that it
 // signs in before the lockout case above locks its customer's dispatcher.
-process.exit((await run([loneWorkCase, ...cases, ...safetyCases, ...mapCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases, ...patrolCases, ...vcallCases, ...jobsCases, ...broadcastCases, ...video2Cases, ...indoor3mCases, ...startupCases, ...shellCases, ...oplogCases, ...schoolbusCases])) > 0 ? 1 : 0);
+process.exit((await run([loneWorkCase, ...cases, ...safetyCases, ...mapCases, ...mapEdgesCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases, ...patrolCases, ...vcallCases, ...jobsCases, ...broadcastCases, ...video2Cases, ...indoor3mCases, ...startupCases, ...shellCases, ...oplogCases, ...schoolbusCases])) > 0 ? 1 : 0);
