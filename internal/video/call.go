@@ -48,6 +48,17 @@ func parseCodecs(list []string) ([]media.VideoCodec, error) {
 	return out, nil
 }
 
+// askedStream checks what an invite or a monitoring asks of the stream: a resolution (default
+// DefaultResolution) and codecs (default: every one the server forwards).
+func askedStream(name string, codecs []string) (Resolution, []media.VideoCodec, error) {
+	res, ok := resolution(name)
+	if !ok {
+		return Resolution{}, nil, errResolution
+	}
+	list, err := parseCodecs(codecs)
+	return res, list, err
+}
+
 // account reads the caller's account.
 func (s *Service) account(ctx context.Context, c *realtime.Conn) (Account, error) {
 	pr := c.Principal()
@@ -56,11 +67,7 @@ func (s *Service) account(ctx context.Context, c *realtime.Conn) (Account, error
 
 // Invite starts a video call.
 func (s *Service) Invite(ctx context.Context, c *realtime.Conn, req InviteReq) (InviteReply, error) {
-	res, ok := resolution(req.Resolution)
-	if !ok {
-		return InviteReply{}, httpx.BadParam("resolution", "720p, SVGA, VGA, 360p, CIF, QCIF or QQVGA")
-	}
-	codecs, err := parseCodecs(req.Codecs)
+	res, codecs, err := askedStream(req.Resolution, req.Codecs)
 	if err != nil {
 		return InviteReply{}, err
 	}
@@ -401,8 +408,8 @@ type ResolutionReq struct {
 // party), as the event video.resolution {callId, resolution, width, height, by}.
 func (s *Service) SetResolution(c *realtime.Conn, req ResolutionReq) (map[string]any, error) {
 	res, ok := resolution(req.Resolution)
-	if !ok || req.Resolution == "" {
-		return nil, httpx.BadParam("resolution", "720p, SVGA, VGA, 360p, CIF, QCIF or QQVGA")
+	if !ok || req.Resolution == "" { // no default here: the request is to change it
+		return nil, errResolution
 	}
 	var out map[string]any
 	err := s.locked(func(later *afterUnlock) error {

@@ -88,6 +88,9 @@ func resolution(name string) (Resolution, bool) {
 	return Resolution{}, false
 }
 
+// errResolution answers a resolution name not in Resolutions.
+var errResolution = httpx.BadParam("resolution", "720p, SVGA, VGA, 360p, CIF, QCIF or QQVGA")
+
 // Errors with the spec's codes; keys are the console's i18n keys (errors.video.*).
 var (
 	ErrNotFound    = httpx.E(http.StatusNotFound, "404", "errors.video.notFound", "no such terminal or dispatcher")

@@ -41,11 +41,7 @@ func (s *Service) StartMonitor(ctx context.Context, c *realtime.Conn, req Monito
 	if req.MsID == "" {
 		return MonitorReply{}, httpx.BadParam("msId", "required")
 	}
-	res, ok := resolution(req.Resolution)
-	if !ok {
-		return MonitorReply{}, httpx.BadParam("resolution", "720p, SVGA, VGA, 360p, CIF, QCIF or QQVGA")
-	}
-	codecs, err := parseCodecs(req.Codecs)
+	res, codecs, err := askedStream(req.Resolution, req.Codecs)
 	if err != nil {
 		return MonitorReply{}, err
 	}
