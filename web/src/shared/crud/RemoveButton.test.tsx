@@ -1,9 +1,9 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { render, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App } from 'antd';
-import { initI18n } from '../../i18n';
 import { ApiError } from '../http/createClient';
+import { englishConsole } from '../test/console';
 import { confirmPopup, openPopconfirm, SLOW } from '../test/popconfirm';
 import { RemoveButton } from './RemoveButton';
 
@@ -28,8 +28,7 @@ async function ask(): Promise<HTMLElement> {
   return pop;
 }
 
-beforeAll(() => initI18n('en-US'));
-afterEach(cleanup);
+englishConsole();
 
 describe('RemoveButton', { timeout: 20_000 }, () => {
   it('removes only once confirmed, says so and refreshes the lists it names', async () => {

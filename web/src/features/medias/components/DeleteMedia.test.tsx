@@ -1,9 +1,9 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, waitFor } from '@testing-library/react';
 import { App } from 'antd';
-import { initI18n } from '../../../i18n';
-import { installAuthHooks, setFetch } from '../../../shared/http/client';
+import { setFetch } from '../../../shared/http/client';
 import type { MediaItem } from '../api';
+import { englishConsole, jsonResponse } from '../../../shared/test/console';
 import { openPopconfirm, SLOW } from '../../../shared/test/popconfirm';
 import { DeleteMedia } from './DeleteMedia';
 
@@ -14,7 +14,7 @@ function server(code: string) {
   const calls: { method?: string; url: string }[] = [];
   setFetch((async (url: RequestInfo | URL, init?: RequestInit) => {
     calls.push({ method: init?.method, url: String(url) });
-    return new Response(JSON.stringify(code === '0' ? { code, result: { id: '7' } } : { code, msg: 'no' }), { headers: { 'Content-Type': 'application/json' } });
+    return jsonResponse(code === '0' ? { code, result: { id: '7' } } : { code, msg: 'no' });
   }) as typeof fetch);
   return calls;
 }
@@ -28,11 +28,7 @@ async function openConfirm(): Promise<HTMLElement> {
 
 const ok = (pop: HTMLElement) => fireEvent.click([...pop.querySelectorAll('button')].find((b) => b.textContent === 'Delete')!);
 
-beforeAll(async () => {
-  await initI18n('en-US');
-  installAuthHooks({ token: () => 'tok', reauthenticate: () => Promise.reject(new Error('no')), expired: () => {} });
-});
-afterEach(cleanup);
+englishConsole({ signedIn: true });
 
 describe('deleting a media-cloud item', { timeout: 20_000 }, () => {
   it('asks first, deletes on confirmation and drops the item', async () => {

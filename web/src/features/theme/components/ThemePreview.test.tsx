@@ -1,13 +1,10 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
-import { initI18n } from '../../../i18n';
+import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { englishConsole } from '../../../shared/test/console';
 import { blankTheme } from '../api';
 import { previewable, ThemePreview } from './ThemePreview';
 
-beforeAll(async () => {
-  await initI18n('en-US');
-});
-afterEach(cleanup);
+englishConsole();
 
 describe('previewable', () => {
   it('leaves out colours still being typed', () => {
