@@ -7,9 +7,8 @@ import { currentToken } from '../../shared/session';
 import { schoolbusKeys } from '../../shared/schoolbus/OnBoard';
 import type { LiveKeys } from '../../shared/socket/useLiveQueries';
 
-/** What a punch says (docs/terminal-protocol.md "School bus"). */
+/** A punch's kind when the student boarded; 2 is got off (docs/terminal-protocol.md "School bus"). */
 export const BOARDED = 1;
-export const ALIGHTED = 2;
 
 export interface Punch {
   id: number;
