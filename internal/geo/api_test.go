@@ -43,9 +43,9 @@ func TestTrackAndReportAPI(t *testing.T) { testkit.EachEngine(t, trackAndReportA
 func trackAndReportAPI(t *testing.T, engine string) {
 	s := testkit.StartOn(t, engine)
 	a, b := seed(t, s.DB, 2), seed(t, s.DB, 1)
-	tokA, tokB := a.token(t, s), b.token(t, s)
-	insertTrack(t, s, a.terminals[0])
-	insertTrack(t, s, b.terminals[0])
+	tokA, tokB := a.Token, b.Token
+	insertTrack(t, s, a.Terminals[0])
+	insertTrack(t, s, b.Terminals[0])
 	day := map[string]any{"btime": "2024-03-05 00:00:00", "etime": "2024-03-05 23:59:59"}
 	with := func(m map[string]any, kv ...any) map[string]any {
 		out := map[string]any{}
@@ -57,16 +57,16 @@ func trackAndReportAPI(t *testing.T, engine string) {
 		}
 		return out
 	}
-	before117 := logCount(t, s, a.customer, 117)
+	before117 := logCount(t, s, a.Customer, 117)
 	testkit.APITest{Server: s}.Run(t, []testkit.Scenario{
 		{Name: "track with summary in km/h", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
-			Params: with(day, "dcid", a.terminals[0], "scid", a.customer, "unit", "km/h"), Code: "0",
+			Params: with(day, "dcid", a.Terminals[0], "scid", a.Customer, "unit", "km/h"), Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				var tr geo.Track
 				r.Into(t, &tr)
 				want := geo.Summary{Count: 10, Distance: 1.001, DistanceUnit: "km", DistanceM: 1000.8, StartTime: t0,
 					EndTime: t0 + 540000, MaxSpeed: 32.4, MinSpeed: 0, AvgSpeed: 16.2, SpeedUnit: geo.KMH}
-				if tr.Summary != want || len(tr.Points) != 10 || tr.Name != "Unit 1" || tr.Truncated {
+				if tr.Summary != want || len(tr.Points) != 10 || tr.Name != "Name "+a.Terminals[0] || tr.Truncated {
 					t.Fatalf("track %+v", tr)
 				}
 				if p := tr.Points[1]; p.Dist != 111.2 || p.Precision != 6 || p.Altitude != 10 || p.Speed != 1 {
@@ -77,7 +77,7 @@ func trackAndReportAPI(t *testing.T, engine string) {
 				}
 			}},
 		{Name: "track default unit mph, times as UTC ms", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
-			Params: map[string]any{"dcid": a.terminals[0], "btime": t0, "etime": t0 + 120000}, Code: "0",
+			Params: map[string]any{"dcid": a.Terminals[0], "btime": t0, "etime": t0 + 120000}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				var tr geo.Track
 				r.Into(t, &tr)
@@ -86,7 +86,7 @@ func trackAndReportAPI(t *testing.T, engine string) {
 				}
 			}},
 		{Name: "empty range", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
-			Params: with(day, "dcid", a.terminals[1]), Code: "0",
+			Params: with(day, "dcid", a.Terminals[1]), Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				if !strings.Contains(string(r.Result), `"points":[]`) || !strings.Contains(string(r.Result), `"stops":[]`) {
 					t.Fatalf("%s", r.Result)
@@ -94,48 +94,48 @@ func trackAndReportAPI(t *testing.T, engine string) {
 			}},
 		{Name: "track needs a terminal", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA, Params: day, Code: "61", Status: 400},
 		{Name: "another customer's terminal is unknown", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
-			Params: with(day, "dcid", b.terminals[0]), Code: "404", Status: 404},
+			Params: with(day, "dcid", b.Terminals[0]), Code: "404", Status: 404},
 		{Name: "another customer's scid is unknown", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
-			Params: with(day, "dcid", a.terminals[0], "scid", b.customer), Code: "404", Status: 404},
+			Params: with(day, "dcid", a.Terminals[0], "scid", b.Customer), Code: "404", Status: 404},
 		{Name: "start after end", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
-			Params: map[string]any{"dcid": a.terminals[0], "btime": "2024-03-06 00:00:00", "etime": "2024-03-05 00:00:00"}, Code: "93"},
+			Params: map[string]any{"dcid": a.Terminals[0], "btime": "2024-03-06 00:00:00", "etime": "2024-03-05 00:00:00"}, Code: "93"},
 		{Name: "more than 7 days", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
-			Params: map[string]any{"dcid": a.terminals[0], "btime": "2024-03-01 00:00:00", "etime": "2024-03-09 00:00:00"}, Code: "94"},
+			Params: map[string]any{"dcid": a.Terminals[0], "btime": "2024-03-01 00:00:00", "etime": "2024-03-09 00:00:00"}, Code: "94"},
 		{Name: "cross-month", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
-			Params: map[string]any{"dcid": a.terminals[0], "btime": "2024-02-28 00:00:00", "etime": "2024-03-01 10:00:00"}, Code: "95"},
+			Params: map[string]any{"dcid": a.Terminals[0], "btime": "2024-02-28 00:00:00", "etime": "2024-03-01 10:00:00"}, Code: "95"},
 		{Name: "start required", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
-			Params: map[string]any{"dcid": a.terminals[0], "etime": "2024-03-01 10:00:00"}, Code: "400"},
+			Params: map[string]any{"dcid": a.Terminals[0], "etime": "2024-03-01 10:00:00"}, Code: "400"},
 		{Name: "bad time", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA,
-			Params: map[string]any{"dcid": a.terminals[0], "btime": "monday", "etime": "2024-03-01 10:00:00"}, Code: "400"},
-		{Name: "bad unit", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA, Params: with(day, "dcid", a.terminals[0], "unit", "knots"), Code: "400"},
-		{Name: "no token", Method: "GET", Path: "/ds/data/gpsByUTC", Params: with(day, "dcid", a.terminals[0]), Code: "105", Status: 401},
+			Params: map[string]any{"dcid": a.Terminals[0], "btime": "monday", "etime": "2024-03-01 10:00:00"}, Code: "400"},
+		{Name: "bad unit", Method: "GET", Path: "/ds/data/gpsByUTC", Token: tokA, Params: with(day, "dcid", a.Terminals[0], "unit", "knots"), Code: "400"},
+		{Name: "no token", Method: "GET", Path: "/ds/data/gpsByUTC", Params: with(day, "dcid", a.Terminals[0]), Code: "105", Status: 401},
 
 		{Name: "gps data report paged", Method: "GET", Path: "/ds/report/findGpsData", Token: tokA,
-			Params: map[string]any{"msIds": a.terminals[0] + "," + a.terminals[1], "sTime": day["btime"], "eTime": day["etime"], "pageNo": 2, "pageSize": 4}, Code: "0",
+			Params: map[string]any{"msIds": a.Terminals[0] + "," + a.Terminals[1], "sTime": day["btime"], "eTime": day["etime"], "pageNo": 2, "pageSize": 4}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				var res httpx.Page[geo.GPSRow]
 				r.Into(t, &res)
-				if res.Total != 10 || len(res.List) != 4 || res.List[0].Time != t0+4*60000 || res.List[0].Name != "Unit 1" {
+				if res.Total != 10 || len(res.List) != 4 || res.List[0].Time != t0+4*60000 || res.List[0].Name != "Name "+a.Terminals[0] {
 					t.Fatalf("%+v", res)
 				}
 			}},
 		{Name: "gps data report POST", Method: "POST", Path: "/ds/report/findGpsDataPost", Token: tokA,
-			Params: map[string]any{"msIds": []string{a.terminals[0]}, "sTime": t0, "eTime": t0 + 60000}, Code: "0",
+			Params: map[string]any{"msIds": []string{a.Terminals[0]}, "sTime": t0, "eTime": t0 + 60000}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				if !strings.Contains(string(r.Result), `"total":2`) {
 					t.Fatalf("%s", r.Result)
 				}
 			}},
 		{Name: "gps data of another customer's terminal", Method: "GET", Path: "/ds/report/findGpsData", Token: tokA,
-			Params: map[string]any{"msIds": a.terminals[0] + "," + b.terminals[0], "sTime": day["btime"], "eTime": day["etime"]}, Code: "404"},
+			Params: map[string]any{"msIds": a.Terminals[0] + "," + b.Terminals[0], "sTime": day["btime"], "eTime": day["etime"]}, Code: "404"},
 		{Name: "gps data needs terminals", Method: "GET", Path: "/ds/report/findGpsData", Token: tokA,
 			Params: map[string]any{"sTime": day["btime"], "eTime": day["etime"]}, Code: "61"},
 		{Name: "gps data cross-month", Method: "GET", Path: "/ds/report/findGpsData", Token: tokB,
-			Params: map[string]any{"msIds": b.terminals[0], "sTime": "2024-02-29 00:00:00", "eTime": "2024-03-01 00:00:01"}, Code: "95"},
+			Params: map[string]any{"msIds": b.Terminals[0], "sTime": "2024-02-29 00:00:00", "eTime": "2024-03-01 00:00:01"}, Code: "95"},
 		{Name: "gps data page size", Method: "GET", Path: "/ds/report/findGpsData", Token: tokA,
-			Params: map[string]any{"msIds": a.terminals[0], "sTime": day["btime"], "eTime": day["etime"], "pageSize": 0}, Code: "400"},
+			Params: map[string]any{"msIds": a.Terminals[0], "sTime": day["btime"], "eTime": day["etime"], "pageSize": 0}, Code: "400"},
 	})
-	if got := logCount(t, s, a.customer, 117); got != before117+3 {
+	if got := logCount(t, s, a.Customer, 117); got != before117+3 {
 		t.Errorf("log 117 entries: %d new, want 3 (one per successful track query)", got-before117)
 	}
 	_ = tokB
@@ -147,8 +147,8 @@ func snapshotBin(t *testing.T, engine string) {
 	// the fixture's fix time is a fixed day in 2024: accept fixes that old
 	s := testkit.StartOn(t, engine, func(c *config.Config) { c.GPS.MaxAge = 100 * 365 * 24 * time.Hour })
 	a, b := seed(t, s.DB, 2), seed(t, s.DB, 1)
-	tokA := a.token(t, s)
-	term := terminal(t, s, a.terminals[0])
+	tokA := a.Token
+	term := testkit.Terminal(t, s.URL, a.Terminals[0], testkit.Password)
 	if r := term.Call("gps.report", map[string]any{"lat": 41.0082, "lng": 28.9784, "speed": 12.5, "direction": 271.5, "altitude": 35, "time": t0}); r.Code != "0" {
 		t.Fatalf("report: %s %s", r.Code, r.Msg)
 	}
@@ -171,7 +171,7 @@ func snapshotBin(t *testing.T, engine string) {
 		body, _ := io.ReadAll(res.Body)
 		return res, body
 	}
-	res, body := get(fmt.Sprintf("/static/gps/gps_%d.bin", a.customer), tokA, "")
+	res, body := get(fmt.Sprintf("/static/gps/gps_%d.bin", a.Customer), tokA, "")
 	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/octet-stream" {
 		t.Fatalf("status %d %s", res.StatusCode, body)
 	}
@@ -183,20 +183,20 @@ func snapshotBin(t *testing.T, engine string) {
 	lat, lng := int32(le.Uint32(r[0:])), int32(le.Uint32(r[4:]))
 	if lat != 410082000 || lng != 289784000 || int64(le.Uint64(r[8:])) != t0 || le.Uint16(r[16:]) != 1250 ||
 		le.Uint16(r[18:]) != 27150 || int16(le.Uint16(r[20:])) != 35 || int8(r[22]) != 80 || int8(r[23]) != 4 ||
-		string(r[25:25+int(r[24])]) != a.terminals[0] {
+		string(r[25:25+int(r[24])]) != a.Terminals[0] {
 		t.Fatalf("record % x", r)
 	}
 	// Unchanged since: 304 by ETag.
-	if res2, _ := get(fmt.Sprintf("/static/gps/gps_%d.bin", a.customer), tokA, res.Header.Get("ETag")); res2.StatusCode != http.StatusNotModified {
+	if res2, _ := get(fmt.Sprintf("/static/gps/gps_%d.bin", a.Customer), tokA, res.Header.Get("ETag")); res2.StatusCode != http.StatusNotModified {
 		t.Errorf("If-None-Match: %d", res2.StatusCode)
 	}
 	for _, c := range []struct {
 		path, tok string
 		status    int
 	}{
-		{fmt.Sprintf("/static/gps/gps_%d.bin", b.customer), tokA, 404}, // another customer's snapshot
+		{fmt.Sprintf("/static/gps/gps_%d.bin", b.Customer), tokA, 404}, // another customer's snapshot
 		{"/static/gps/gps_x.bin", tokA, 404},
-		{fmt.Sprintf("/static/gps/gps_%d.bin", a.customer), "", 401},
+		{fmt.Sprintf("/static/gps/gps_%d.bin", a.Customer), "", 401},
 	} {
 		if res, body := get(c.path, c.tok, ""); res.StatusCode != c.status {
 			t.Errorf("%s: %d %s", c.path, res.StatusCode, body)
@@ -235,7 +235,7 @@ func TestMarksAndCustomAPI(t *testing.T) { testkit.EachEngine(t, marksAndCustomA
 func marksAndCustomAPI(t *testing.T, engine string) {
 	s := testkit.StartOn(t, engine)
 	a, b := seed(t, s.DB, 1), seed(t, s.DB, 1)
-	tokA, tokB := a.token(t, s), b.token(t, s)
+	tokA, tokB := a.Token, b.Token
 	point := map[string]any{"type": "Point", "coordinates": []float64{29, 41}}
 	line := map[string]any{"type": "LineString", "coordinates": [][]float64{{29, 41}, {29.1, 41.1}}}
 	var markA, markB string
@@ -250,7 +250,7 @@ func marksAndCustomAPI(t *testing.T, engine string) {
 				var m geo.Mark
 				r.Into(t, &m)
 				markA = m.ID
-				if m.Name != "Depot" || m.Creator != "Dispatcher" || m.Link != "https://example.com/depot?id=1" || string(m.Geometry) != `{"coordinates":[29,41],"type":"Point"}` {
+				if m.Name != "Depot" || m.Creator != "Name "+a.Dispatcher || m.Link != "https://example.com/depot?id=1" || string(m.Geometry) != `{"coordinates":[29,41],"type":"Point"}` {
 					t.Fatalf("%+v %s", m, m.Geometry)
 				}
 			}},
@@ -302,24 +302,24 @@ func marksAndCustomAPI(t *testing.T, engine string) {
 		{Name: "delete it again", Method: "DELETE", Path: "/ds/custom/deleteMark", Token: tokA, Params: map[string]any{"id": markA}, Code: "404"},
 
 		{Name: "group colour", Method: "PUT", Path: "/ds/custom/updateGrpColor", Token: tokA,
-			Params: map[string]any{"gid": a.group, "color": "#00ff00"}, Code: "0"},
+			Params: map[string]any{"gid": a.Groups[0], "color": "#00ff00"}, Code: "0"},
 		{Name: "another customer's group colour", Method: "PUT", Path: "/ds/custom/updateGrpColor", Token: tokA,
-			Params: map[string]any{"gid": b.group, "color": "#00ff00"}, Code: "404"},
+			Params: map[string]any{"gid": b.Groups[0], "color": "#00ff00"}, Code: "404"},
 		{Name: "group colour format", Method: "PUT", Path: "/ds/custom/updateGrpColor", Token: tokA,
-			Params: map[string]any{"gid": a.group, "color": "green"}, Code: "400"},
+			Params: map[string]any{"gid": a.Groups[0], "color": "green"}, Code: "400"},
 		{Name: "an uploaded file as the image", Method: "PUT", Path: "/ds/custom/updateMsIcon", Token: tokA,
-			Params: map[string]any{"msId": a.terminals[0], "icon": "car", "image": "/filews/files/0123456789abcdef0123456789abcdef"}, Code: "0"},
+			Params: map[string]any{"msId": a.Terminals[0], "icon": "car", "image": "/filews/files/0123456789abcdef0123456789abcdef"}, Code: "0"},
 		{Name: "terminal icon", Method: "PUT", Path: "/ds/custom/updateMsIcon", Token: tokA,
-			Params: map[string]any{"msId": a.terminals[0], "icon": "car", "image": carPNG}, Code: "0"},
+			Params: map[string]any{"msId": a.Terminals[0], "icon": "car", "image": carPNG}, Code: "0"},
 		{Name: "another customer's terminal icon", Method: "PUT", Path: "/ds/custom/updateMsIcon", Token: tokA,
-			Params: map[string]any{"msId": a.terminals[0] + "," + b.terminals[0], "icon": "truck", "image": carPNG}, Code: "404"},
+			Params: map[string]any{"msId": a.Terminals[0] + "," + b.Terminals[0], "icon": "truck", "image": carPNG}, Code: "404"},
 		{Name: "icon needs an image", Method: "PUT", Path: "/ds/custom/updateMsIcon", Token: tokA,
-			Params: map[string]any{"msId": a.terminals[0], "icon": "car"}, Code: "400"},
+			Params: map[string]any{"msId": a.Terminals[0], "icon": "car"}, Code: "400"},
 	})
 	if n := count(t, s.DB, `SELECT COUNT(*) FROM marks WHERE id = ? AND name = 'B depot'`, markB); n != 1 {
 		t.Error("another customer's mark changed or deleted")
 	}
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM ptt_groups WHERE id = ? AND color = ''`, b.group); n != 1 {
+	if n := count(t, s.DB, `SELECT COUNT(*) FROM ptt_groups WHERE id = ? AND color = ''`, b.Groups[0]); n != 1 {
 		t.Error("another customer's group colour changed")
 	}
 	if n := count(t, s.DB, `SELECT COUNT(*) FROM accounts WHERE avatar = ? AND map_icon = 'car'`, carPNG); n != 1 {
@@ -335,18 +335,18 @@ func TestFenceAPI(t *testing.T) { testkit.EachEngine(t, fenceAPI) }
 func fenceAPI(t *testing.T, engine string) {
 	s := testkit.StartOn(t, engine)
 	a, b := seed(t, s.DB, 3), seed(t, s.DB, 1)
-	tokA, tokB := a.token(t, s), b.token(t, s)
+	tokA, tokB := a.Token, b.Token
 	var fb geo.Fence
-	s.Do("POST", "/ds/fence/create", tokB, map[string]any{"name": "B yard", "type": "in", "shape": "circle", "geometry": circleA, "radius": 300, "msIds": b.terminals}).Into(t, &fb)
+	s.Do("POST", "/ds/fence/create", tokB, map[string]any{"name": "B yard", "type": "in", "shape": "circle", "geometry": circleA, "radius": 300, "msIds": b.Terminals}).Into(t, &fb)
 	var fenceA string
 	testkit.APITest{Server: s}.Run(t, []testkit.Scenario{
 		{Name: "create polygon with terminals", Method: "POST", Path: "/ds/fence/create", Token: tokA,
-			Params: map[string]any{"name": "Depot", "type": "in", "shape": "polygon", "geometry": polygonA, "msIds": a.terminals[:2]}, Code: "0",
+			Params: map[string]any{"name": "Depot", "type": "in", "shape": "polygon", "geometry": polygonA, "msIds": a.Terminals[:2]}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				var f geo.Fence
 				r.Into(t, &f)
 				fenceA = f.FenceID
-				if f.Name != "Depot" || f.Type != "in" || len(f.Terminals) != 2 || f.Creator != "Dispatcher" || f.Time == 0 {
+				if f.Name != "Depot" || f.Type != "in" || len(f.Terminals) != 2 || f.Creator != "Name "+a.Dispatcher || f.Time == 0 {
 					t.Fatalf("%+v", f)
 				}
 			}},
@@ -365,18 +365,18 @@ func fenceAPI(t *testing.T, engine string) {
 		{Name: "unknown shape", Method: "POST", Path: "/ds/fence/create", Token: tokA,
 			Params: map[string]any{"name": "X", "type": "in", "shape": "star", "geometry": polygonA}, Code: "63"},
 		{Name: "another customer's terminal: nothing created", Method: "POST", Path: "/ds/fence/create", Token: tokA,
-			Params: map[string]any{"name": "Sneaky", "type": "in", "shape": "polygon", "geometry": polygonA, "msIds": []string{a.terminals[0], b.terminals[0]}}, Code: "404"},
+			Params: map[string]any{"name": "Sneaky", "type": "in", "shape": "polygon", "geometry": polygonA, "msIds": []string{a.Terminals[0], b.Terminals[0]}}, Code: "404"},
 	})
 	if n := count(t, s.DB, `SELECT COUNT(*) FROM fences WHERE name = 'Sneaky'`); n != 0 {
 		t.Fatal("a refused fence was stored")
 	}
-	if n := logCount(t, s, a.customer, 113); n != 3 {
+	if n := logCount(t, s, a.Customer, 113); n != 3 {
 		t.Errorf("log 113: %d", n)
 	}
 	testkit.APITest{Server: s}.Run(t, []testkit.Scenario{
 		{Name: "list all", Method: "GET", Path: "/ds/fence/list", Token: tokA, Code: "0",
 			Check: listOf[geo.Fence](3)},
-		{Name: "list by type and cid", Method: "GET", Path: "/ds/fence/list", Token: tokA, Params: map[string]any{"type": "out", "cid": a.customer}, Code: "0",
+		{Name: "list by type and cid", Method: "GET", Path: "/ds/fence/list", Token: tokA, Params: map[string]any{"type": "out", "cid": a.Customer}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				var list []geo.Fence
 				r.Into(t, &list)
@@ -384,7 +384,7 @@ func fenceAPI(t *testing.T, engine string) {
 					t.Fatalf("%+v", list)
 				}
 			}},
-		{Name: "list of a terminal", Method: "GET", Path: "/ds/fence/list", Token: tokA, Params: map[string]any{"msId": a.terminals[1]}, Code: "0",
+		{Name: "list of a terminal", Method: "GET", Path: "/ds/fence/list", Token: tokA, Params: map[string]any{"msId": a.Terminals[1]}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				var list []geo.Fence
 				r.Into(t, &list)
@@ -392,24 +392,24 @@ func fenceAPI(t *testing.T, engine string) {
 					t.Fatalf("%+v", list)
 				}
 			}},
-		{Name: "list of another customer", Method: "GET", Path: "/ds/fence/list", Token: tokA, Params: map[string]any{"cid": b.customer}, Code: "404"},
+		{Name: "list of another customer", Method: "GET", Path: "/ds/fence/list", Token: tokA, Params: map[string]any{"cid": b.Customer}, Code: "404"},
 		{Name: "set: add and remove", Method: "POST", Path: "/ds/fence/set", Token: tokA,
-			Params: map[string]any{"fenceid": fenceA, "add": []string{a.terminals[2]}, "remove": []string{a.terminals[0]}}, Code: "0",
+			Params: map[string]any{"fenceid": fenceA, "add": []string{a.Terminals[2]}, "remove": []string{a.Terminals[0]}}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				var f geo.Fence
 				r.Into(t, &f)
-				if fmt.Sprint(f.Terminals) != fmt.Sprint([]string{a.terminals[1], a.terminals[2]}) {
+				if fmt.Sprint(f.Terminals) != fmt.Sprint([]string{a.Terminals[1], a.Terminals[2]}) {
 					t.Fatalf("%v", f.Terminals)
 				}
 			}},
 		{Name: "set: another customer's terminal changes nothing", Method: "POST", Path: "/ds/fence/set", Token: tokA,
-			Params: map[string]any{"fenceid": fenceA, "add": []string{b.terminals[0]}, "remove": []string{a.terminals[1]}}, Code: "404"},
+			Params: map[string]any{"fenceid": fenceA, "add": []string{b.Terminals[0]}, "remove": []string{a.Terminals[1]}}, Code: "404"},
 		{Name: "set on another customer's fence", Method: "POST", Path: "/ds/fence/set", Token: tokA,
 			Params: map[string]any{"fenceid": fb.FenceID, "msIds": []string{}}, Code: "404"},
 		{Name: "set needs a change", Method: "POST", Path: "/ds/fence/set", Token: tokA, Params: map[string]any{"fenceid": fenceA}, Code: "400"},
-		{Name: "findter", Method: "GET", Path: "/ds/fence/findter", Token: tokA, Params: map[string]any{"fenceid": fenceA, "cid": a.customer}, Code: "0",
+		{Name: "findter", Method: "GET", Path: "/ds/fence/findter", Token: tokA, Params: map[string]any{"fenceid": fenceA, "cid": a.Customer}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
-				if !strings.Contains(string(r.Result), `"msId":"`+a.terminals[1]+`","name":"Unit 2","online":"0"`) {
+				if !strings.Contains(string(r.Result), `"msId":"`+a.Terminals[1]+`","name":"Name `+a.Terminals[1]+`","online":"0"`) {
 					t.Fatalf("%s", r.Result)
 				}
 			}},
@@ -441,7 +441,7 @@ func fenceAPI(t *testing.T, engine string) {
 		customer int64
 		fence    string
 		term     string
-	}{{a.customer, fenceA, a.terminals[1]}, {b.customer, fb.FenceID, b.terminals[0]}} {
+	}{{a.Customer, fenceA, a.Terminals[1]}, {b.Customer, fb.FenceID, b.Terminals[0]}} {
 		if _, err := s.DB.Exec(context.Background(), `INSERT INTO fence_alarms (customer_id, fence_id, fence_name, fence_type,
 			terminal_id, terminal_name, type, at, lat, lng) VALUES (?, ?, 'F', 'in', ?, 'T', 'leave', ?, 41, 29)`,
 			c.customer, c.fence, c.term, t0); err != nil {
@@ -449,8 +449,8 @@ func fenceAPI(t *testing.T, engine string) {
 		}
 	}
 	var alarmA, alarmB string
-	s.DB.QueryRow(context.Background(), `SELECT id FROM fence_alarms WHERE customer_id = ?`, a.customer).Scan(&alarmA)
-	s.DB.QueryRow(context.Background(), `SELECT id FROM fence_alarms WHERE customer_id = ?`, b.customer).Scan(&alarmB)
+	s.DB.QueryRow(context.Background(), `SELECT id FROM fence_alarms WHERE customer_id = ?`, a.Customer).Scan(&alarmA)
+	s.DB.QueryRow(context.Background(), `SELECT id FROM fence_alarms WHERE customer_id = ?`, b.Customer).Scan(&alarmB)
 	march := map[string]any{"sTime": "2024-03-01 00:00:00", "eTime": "2024-03-31 23:59:59"}
 	testkit.APITest{Server: s}.Run(t, []testkit.Scenario{
 		{Name: "alarm records", Method: "GET", Path: "/ds/fence/fa", Token: tokA, Code: "0",
@@ -462,7 +462,7 @@ func fenceAPI(t *testing.T, engine string) {
 				}
 			}},
 		{Name: "alarm records by range and terminal", Method: "GET", Path: "/ds/fence/fa", Token: tokA,
-			Params: map[string]any{"sTime": march["sTime"], "eTime": march["eTime"], "msIds": a.terminals[0]}, Code: "0",
+			Params: map[string]any{"sTime": march["sTime"], "eTime": march["eTime"], "msIds": a.Terminals[0]}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				if !strings.Contains(string(r.Result), `"total":0`) {
 					t.Fatalf("%s", r.Result)
@@ -472,7 +472,7 @@ func fenceAPI(t *testing.T, engine string) {
 			Params: map[string]any{"sTime": "2024-02-20 00:00:00", "eTime": "2024-03-02 00:00:00"}, Code: "95"},
 		{Name: "respond to an alarm", Method: "PUT", Path: "/ds/fence/fa", Token: tokA, Params: map[string]any{"id": alarmA, "status": 1}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
-				if !strings.Contains(string(r.Result), `"status":1`) || !strings.Contains(string(r.Result), `"responder":"Dispatcher"`) {
+				if !strings.Contains(string(r.Result), `"status":1`) || !strings.Contains(string(r.Result), `"responder":"Name `+a.Dispatcher+`"`) {
 					t.Fatalf("%s", r.Result)
 				}
 			}},
@@ -482,7 +482,7 @@ func fenceAPI(t *testing.T, engine string) {
 				var res struct{ List []geo.Alarm }
 				r.Into(t, &res)
 				al := res.List[0]
-				if al.Status != 2 || al.Closer != "Dispatcher" || al.CloseTime == 0 || al.ResponseTime == 0 || al.ResponseTime > al.CloseTime || al.Remark != "false alarm" {
+				if al.Status != 2 || al.Closer != "Name "+a.Dispatcher || al.CloseTime == 0 || al.ResponseTime == 0 || al.ResponseTime > al.CloseTime || al.Remark != "false alarm" {
 					t.Fatalf("%+v", al)
 				}
 			}},
@@ -497,7 +497,7 @@ func fenceAPI(t *testing.T, engine string) {
 			Check: func(t *testing.T, r testkit.Reply) {
 				var res httpx.Page[geo.AlarmCount]
 				r.Into(t, &res)
-				if res.Total != 1 || len(res.List) != 1 || res.List[0].MsID != a.terminals[1] || res.List[0].Leave != 1 || res.List[0].Closed != 1 {
+				if res.Total != 1 || len(res.List) != 1 || res.List[0].MsID != a.Terminals[1] || res.List[0].Leave != 1 || res.List[0].Closed != 1 {
 					t.Fatalf("%+v", res)
 				}
 			}},
@@ -510,7 +510,7 @@ func fenceAPI(t *testing.T, engine string) {
 			}},
 		{Name: "alarm count needs a range", Method: "POST", Path: "/ds/report/findFenceAlarmCountPost", Token: tokA, Params: map[string]any{}, Code: "400"},
 		{Name: "alarm count of another customer's terminal finds nothing", Method: "POST", Path: "/ds/report/findFenceAlarmCountPost", Token: tokA,
-			Params: map[string]any{"sTime": march["sTime"], "eTime": march["eTime"], "msIds": b.terminals[0]}, Code: "0",
+			Params: map[string]any{"sTime": march["sTime"], "eTime": march["eTime"], "msIds": b.Terminals[0]}, Code: "0",
 			Check: func(t *testing.T, r testkit.Reply) {
 				if string(r.Result) != `{"total":0,"list":[]}` {
 					t.Fatalf("%s", r.Result)
@@ -528,7 +528,7 @@ func fenceAPI(t *testing.T, engine string) {
 		t.Error("another customer's alarm changed")
 	}
 	for typ, want := range map[int]int{114: 1, 115: 2, 127: 1} {
-		if n := logCount(t, s, a.customer, typ); n != want {
+		if n := logCount(t, s, a.Customer, typ); n != want {
 			t.Errorf("log %d: %d, want %d", typ, n, want)
 		}
 	}

@@ -60,7 +60,7 @@ func TestIngestThroughput(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			d := testkit.OpenStore(t, engine)
 			f := seed(t, d, 0)
-			ids := bulkTerminals(t, d, f.customer, 10000)
+			ids := bulkTerminals(t, d, f.Customer, 10000)
 			svc, stop := running(t, d, geo.Options{})
 			ctx := context.Background()
 			const reporters = 2000
@@ -76,7 +76,7 @@ func TestIngestThroughput(t *testing.T) {
 					base := time.Now().Add(-time.Hour).UnixMilli()
 					for k := 0; time.Now().Before(deadline); k++ {
 						id := ids[(r+k*reporters)%len(ids)]
-						p := identity.Principal{AccountID: id, CustomerID: f.customer, Type: "10", Name: id}
+						p := identity.Principal{AccountID: id, CustomerID: f.Customer, Type: "10", Name: id}
 						pt := geo.Point{Lat: 41 + float64(k%1000)/10000, Lng: 29 + float64(r)/10000, Speed: 10, Direction: 90,
 							Time: base + int64(k)*10}
 						if err := svc.Ingest(ctx, p, []geo.Point{pt}, true); err != nil {
@@ -110,10 +110,10 @@ func TestDeliveryLatency(t *testing.T) {
 	dur := benchSeconds(t, 20)
 	s := testkit.Start(t)
 	f := seed(t, s.DB, 100)
-	con := f.console(t, s, f.token(t, s))
-	terms := make([]*testkit.Socket, len(f.terminals))
-	for i, id := range f.terminals {
-		terms[i] = terminal(t, s, id)
+	con := testkit.Console(t, s.URL, f.Token)
+	terms := make([]*testkit.Socket, len(f.Terminals))
+	for i, id := range f.Terminals {
+		terms[i] = testkit.Terminal(t, s.URL, id, testkit.Password)
 	}
 	var lat []float64
 	var mu sync.Mutex
@@ -169,7 +169,7 @@ func TestDeliveryLatency(t *testing.T) {
 				raw, _ := json.Marshal(map[string]any{"lat": 41 + float64(k)/10000, "lng": 29 + float64(i)/1000,
 					"time": now, "ack": false})
 				mu.Lock()
-				pending[f.terminals[i]] = append(pending[f.terminals[i]], now)
+				pending[f.Terminals[i]] = append(pending[f.Terminals[i]], now)
 				mu.Unlock()
 				term.Send(testkit.Frame{Type: "gps.report", Data: raw}) // fire and forget, as a tracker would
 				sent.Add(1)

@@ -33,18 +33,18 @@ func msIDs(list []geo.Occupant) []string {
 func fenceOccupants(t *testing.T, engine string) {
 	s := testkit.StartOn(t, engine)
 	a, b := seed(t, s.DB, 4), seed(t, s.DB, 1)
-	tokA, tokB := a.token(t, s), b.token(t, s)
-	in, out, far, silent := a.terminals[0], a.terminals[1], a.terminals[2], a.terminals[3]
+	tokA, tokB := a.Token, b.Token
+	in, out, far, silent := a.Terminals[0], a.Terminals[1], a.Terminals[2], a.Terminals[3]
 	now := time.Now().UnixMilli()
 	// polygonA is lat 40..41, lng 28..29: one terminal inside, one outside, one never reported.
 	for id, at := range map[string][2]float64{in: {40.5, 28.5}, out: {41.5, 28.5}, far: {40.2, 28.9}} {
-		term := terminal(t, s, id)
+		term := testkit.Terminal(t, s.URL, id, testkit.Password)
 		if r := term.Call("gps.report", map[string]any{"lat": at[0], "lng": at[1], "time": now}); r.Code != "0" {
 			t.Fatalf("report %s: %s %s", id, r.Code, r.Msg)
 		}
 		term.Close()
 	}
-	con := a.console(t, s, tokA)
+	con := testkit.Console(t, s.URL, tokA)
 
 	create := func(typ string, ids ...string) occupancy {
 		t.Helper()
@@ -57,7 +57,7 @@ func fenceOccupants(t *testing.T, engine string) {
 	if !slices.Equal(msIDs(keepOut.Occupants), []string{in}) || !slices.Equal(msIDs(keepOut.Breaching), []string{in}) {
 		t.Fatalf("keep-out fence: occupants %v breaching %v, want [%s] [%s]", keepOut.Occupants, keepOut.Breaching, in, in)
 	}
-	if o := keepOut.Occupants[0]; o.Name != "Unit 1" || o.Lat != 40.5 || o.Lng != 28.5 || o.Time != now {
+	if o := keepOut.Occupants[0]; o.Name != "Name "+in || o.Lat != 40.5 || o.Lng != 28.5 || o.Time != now {
 		t.Errorf("occupant %+v", o)
 	}
 	stayIn := create("in", in, out)
@@ -106,7 +106,7 @@ func fenceOccupants(t *testing.T, engine string) {
 		t.Fatalf("in fence: %+v", got)
 	}
 	// The engine does not raise again for a terminal that stays where it is.
-	term := terminal(t, s, in)
+	term := testkit.Terminal(t, s.URL, in, testkit.Password)
 	if r := term.Call("gps.report", map[string]any{"lat": 40.51, "lng": 28.5, "time": now + 1000}); r.Code != "0" {
 		t.Fatalf("report: %s", r.Msg)
 	}
@@ -115,15 +115,15 @@ func fenceOccupants(t *testing.T, engine string) {
 	}
 
 	alarm(tokB, map[string]any{"fenceid": keepOut.FenceID}, "404")
-	alarm(tokA, map[string]any{"fenceid": keepOut.FenceID, "msIds": []string{b.terminals[0]}}, "0")
+	alarm(tokA, map[string]any{"fenceid": keepOut.FenceID, "msIds": []string{b.Terminals[0]}}, "0")
 	alarm(tokA, map[string]any{}, "400")
 	// A terminal's session may not raise alarms.
-	termTok, err := s.Sessions.Create(context.Background(), far, a.customer)
+	termTok, err := s.Sessions.Create(context.Background(), far, a.Customer)
 	if err != nil {
 		t.Fatal(err)
 	}
 	alarm(termTok, map[string]any{"fenceid": keepOut.FenceID}, "107")
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM fence_alarms WHERE customer_id = ?`, a.customer); n != 3 {
+	if n := count(t, s.DB, `SELECT COUNT(*) FROM fence_alarms WHERE customer_id = ?`, a.Customer); n != 3 {
 		t.Errorf("alarms stored: %d, want 3", n)
 	}
 }

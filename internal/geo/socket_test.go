@@ -34,16 +34,16 @@ func hasItem(t *testing.T, id string, ok func(geo.Live) bool) func(testkit.Frame
 func TestLivePositionsAndFenceAlarm(t *testing.T) {
 	s := testkit.Start(t)
 	a, b := seed(t, s.DB, 2), seed(t, s.DB, 1)
-	tokA, tokB := a.token(t, s), b.token(t, s)
-	id := a.terminals[0]
+	tokA, tokB := a.Token, b.Token
+	id := a.Terminals[0]
 	// An "in" rectangle lat 40..41, lng 28..29 around the start.
 	if r := s.Do("POST", "/ds/fence/create", tokA, map[string]any{"name": "Yard", "type": "in", "shape": "rectangle",
 		"geometry": polygonA, "msIds": []string{id}}); r.Code != "0" {
 		t.Fatalf("create fence: %s %s", r.Code, r.Msg)
 	}
-	con := a.console(t, s, tokA)
-	conB := b.console(t, s, tokB)
-	term := terminal(t, s, id)
+	con := testkit.Console(t, s.URL, tokA)
+	conB := testkit.Console(t, s.URL, tokB)
+	term := testkit.Terminal(t, s.URL, id, testkit.Password)
 
 	now := time.Now().UnixMilli()
 	sent := time.Now()
@@ -78,7 +78,7 @@ func TestLivePositionsAndFenceAlarm(t *testing.T) {
 	if err := json.Unmarshal(ev.Data, &al); err != nil || ev.Seq == 0 {
 		t.Fatalf("alarm %s seq %d", ev.Data, ev.Seq)
 	}
-	if al.Type != geo.AlarmLeave || al.MsID != id || al.MsName != "Unit 1" || al.FenceName != "Yard" || al.Lat != 41.5 || al.Lng != 28.5 || al.Time != now+2000 {
+	if al.Type != geo.AlarmLeave || al.MsID != id || al.MsName != "Name "+id || al.FenceName != "Yard" || al.Lat != 41.5 || al.Lng != 28.5 || al.Time != now+2000 {
 		t.Fatalf("alarm %+v", al)
 	}
 	con.WaitEvent("gps", time.Second, hasItem(t, id, func(l geo.Live) bool { return *l.Lat == 41.5 && l.Time == now+2000 }))
@@ -103,7 +103,7 @@ func TestLivePositionsAndFenceAlarm(t *testing.T) {
 		return l.Battery != nil && *l.Battery == 55 && *l.Signal == 3 && *l.Lat == 41.6
 	}))
 	// Log 101: one entry for all these reports (the rule is one per terminal per hour).
-	testkit.Eventually(t, time.Second, "log 101", func() bool { return logCount(t, s, a.customer, 101) == 1 })
+	testkit.Eventually(t, time.Second, "log 101", func() bool { return logCount(t, s, a.Customer, 101) == 1 })
 
 	// Bad input.
 	for _, c := range []struct {
@@ -141,7 +141,7 @@ func TestLivePositionsAndFenceAlarm(t *testing.T) {
 		}
 	}
 	// A console that was away gets the alarm on sync.
-	late := a.console(t, s, tokA)
+	late := testkit.Console(t, s.URL, tokA)
 	late.Call("sync", map[string]any{"after": 0})
 	late.WaitEvent("fence.alarm", time.Second, nil)
 }
@@ -150,7 +150,7 @@ func TestLivePositionsAndFenceAlarm(t *testing.T) {
 func TestReportWithoutAck(t *testing.T) {
 	s := testkit.Start(t)
 	a := seed(t, s.DB, 1)
-	term := terminal(t, s, a.terminals[0])
+	term := testkit.Terminal(t, s.URL, a.Terminals[0], testkit.Password)
 	now := time.Now().UnixMilli()
 	pts := make([]map[string]any, 0, 50)
 	for i := range 50 {
@@ -160,17 +160,17 @@ func TestReportWithoutAck(t *testing.T) {
 		t.Fatalf("%s", r.Msg)
 	}
 	testkit.Eventually(t, 2*time.Second, "points committed", func() bool {
-		return count(t, s.DB, `SELECT COUNT(*) FROM gps_points WHERE terminal_id = ?`, a.terminals[0]) == 50
+		return count(t, s.DB, `SELECT COUNT(*) FROM gps_points WHERE terminal_id = ?`, a.Terminals[0]) == 50
 	})
 	// The accounts row follows within the account-sync interval (2 s).
 	testkit.Eventually(t, 4*time.Second, "accounts row", func() bool {
-		return count(t, s.DB, `SELECT COUNT(*) FROM accounts WHERE id = ? AND last_gps_at = ?`, a.terminals[0], now-60000+49000) == 1
+		return count(t, s.DB, `SELECT COUNT(*) FROM accounts WHERE id = ? AND last_gps_at = ?`, a.Terminals[0], now-60000+49000) == 1
 	})
 	// A resent batch is not stored twice.
 	if r := term.Call("gps.report", map[string]any{"points": pts}); r.Code != "0" {
 		t.Fatalf("%s", r.Msg)
 	}
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM gps_points WHERE terminal_id = ?`, a.terminals[0]); n != 50 {
+	if n := count(t, s.DB, `SELECT COUNT(*) FROM gps_points WHERE terminal_id = ?`, a.Terminals[0]); n != 50 {
 		t.Errorf("after resend: %d points", n)
 	}
 }
