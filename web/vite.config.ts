@@ -24,6 +24,13 @@ export default defineConfig({
         // libraries of a few screens (maps, charts, spreadsheets) and the app's own code stay split by screen.
         codeSplitting: {
           groups: [
+            // The outlines the phone app draws (web/src/phone/ui/Icon.tsx): a few kilobytes of its own, so that the
+            // phone app never loads the UI kit's chunk for them (the console shares the file).
+            {
+              name: 'phone-icons',
+              test: /@ant-design[\\/]icons-svg[\\/]es[\\/]asn[\\/]((Menu|VideoCamera|Profile|Environment|Flag|Mail|Close|Check|Down)Outlined|(CheckCircle|ClockCircle|ExclamationCircle)Outlined)\.js/,
+              priority: 5,
+            },
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|zustand|use-sync-external-store)[\\/]/, priority: 4 },
             { name: 'core', test: /node_modules[\\/](react-router|@tanstack|i18next|react-i18next|dayjs)[\\/]/, priority: 3 },
             {

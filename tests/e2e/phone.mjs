@@ -123,6 +123,9 @@ export const phoneCases = [
     () =>
       withContexts('phone-console', async (open) => {
         const phone = (await phonePage(await open(MOBILE), PHONE_A)).page;
+        // The header's buttons draw the console's icon set, not emoji (empty boxes where no emoji font is installed).
+        const header = await phone.$$eval('.p-top button', (bs) => bs.map((b) => ({ id: b.dataset.testid, icon: b.querySelector('svg[data-icon]')?.dataset.icon, text: b.textContent.trim() })));
+        expect(header.length >= 4 && header.every((b) => b.icon && !/[^\x20-\x7e]/.test(b.text)), `header buttons ${JSON.stringify(header)}`);
         await phoneSwitchGroup(phone, 'Operations');
         const { page } = await consolePage(await open());
         await page.fill('[data-testid=tree-search] input', PHONE_A);

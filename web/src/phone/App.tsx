@@ -22,6 +22,8 @@ import { useAutoSignIn } from './session/useAutoSignIn';
 import { LoneWork, SosBanner, SosButton } from './sos/Sos';
 import { NoticeToast } from './ui/Notice';
 import { VideoCall, VideoCallButton } from './video/VideoCall';
+import MenuOutlined from '@ant-design/icons-svg/es/asn/MenuOutlined';
+import { HeaderButton } from './ui/HeaderButton';
 
 export function App() {
   useLanguage();
@@ -48,9 +50,7 @@ function Main() {
         <VideoCallButton />
         <JobsButton onOpen={() => setSheet('jobs')} />
         <InboxButton onOpen={() => setSheet('inbox')} />
-        <button className="p-icon" onClick={() => setSheet('menu')} aria-label={t('menu.title')} data-testid="phone-menu-button">
-          ☰
-        </button>
+        <HeaderButton icon={MenuOutlined} label={t('menu.title')} onClick={() => setSheet('menu')} testid="phone-menu-button" />
       </header>
       <GroupBar onOpen={() => setSheet('groups')} />
       <Blocked />

@@ -2,22 +2,24 @@ import { useMemo, useState } from 'react';
 import { language, t } from '../i18n';
 import { Sheet } from '../ui/Sheet';
 import { markRead, sendMessage, unreadCount, useInbox } from './inbox';
+import MailOutlined from '@ant-design/icons-svg/es/asn/MailOutlined';
+import { HeaderButton } from '../ui/HeaderButton';
 
-/** The header's ✉ with the unread count; opening the inbox reads everything. */
+/** The header's mail button with the unread count; opening the inbox reads everything. */
 export function InboxButton({ onOpen }: { onOpen: () => void }) {
   const unread = useInbox((s) => unreadCount(s.messages));
   return (
-    <button
-      className="p-icon"
+    <HeaderButton
+      icon={MailOutlined}
+      label={t('messages.title')}
       onClick={() => {
         onOpen();
         markRead();
       }}
-      aria-label={t('messages.title')}
-      data-testid="phone-inbox-button"
-    >
-      ✉{unread > 0 && <span className="p-badge" data-testid="phone-unread">{unread}</span>}
-    </button>
+      testid="phone-inbox-button"
+      count={unread}
+      countTestid="phone-unread"
+    />
   );
 }
 

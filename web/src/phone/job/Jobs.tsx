@@ -2,24 +2,28 @@ import { useMemo, useState } from 'react';
 import { language, t } from '../i18n';
 import { Sheet } from '../ui/Sheet';
 import { act, actionsFor, isOpen, markSeen, useJobs, type JobAction, type Ticket } from './jobs';
+import EnvironmentOutlined from '@ant-design/icons-svg/es/asn/EnvironmentOutlined';
+import ProfileOutlined from '@ant-design/icons-svg/es/asn/ProfileOutlined';
+import { HeaderButton } from '../ui/HeaderButton';
+import { Icon } from '../ui/Icon';
 
 /** The header's job button with the count of tickets not seen yet. */
 export function JobsButton({ onOpen }: { onOpen: () => void }) {
   const open = useJobs((s) => s.tickets.filter((x) => isOpen(x.state)).length);
   const unseen = useJobs((s) => s.unseen);
   return (
-    <button
-      className="p-icon"
+    <HeaderButton
+      icon={ProfileOutlined}
+      label={t('jobs.title')}
       onClick={() => {
         onOpen();
         markSeen();
       }}
-      aria-label={t('jobs.title')}
-      data-testid="phone-jobs-button"
-      data-open={open}
-    >
-      📋{unseen > 0 && <span className="p-badge" data-testid="phone-jobs-unseen">{unseen}</span>}
-    </button>
+      testid="phone-jobs-button"
+      count={unseen}
+      countTestid="phone-jobs-unseen"
+      data={{ 'data-open': open }}
+    />
   );
 }
 
@@ -65,7 +69,7 @@ function JobCard({ tk }: { tk: Ticket }) {
       <div className="p-msg-body">{tk.job}</div>
       {(tk.address || hasPos) && (
         <div className="p-small">
-          📍 {tk.address}
+          <Icon def={EnvironmentOutlined} /> {tk.address}
           {hasPos && (
             <>
               {' '}

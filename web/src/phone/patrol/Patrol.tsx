@@ -3,6 +3,12 @@ import { language, t } from '../i18n';
 import { Sheet } from '../ui/Sheet';
 import { useTick } from '../ui/useTick';
 import { loadOrders, openOrders, punch, punchHere, tagValue, upcomingOrders, usePatrol, type Order } from './patrol';
+import CheckCircleOutlined from '@ant-design/icons-svg/es/asn/CheckCircleOutlined';
+import ClockCircleOutlined from '@ant-design/icons-svg/es/asn/ClockCircleOutlined';
+import ExclamationCircleOutlined from '@ant-design/icons-svg/es/asn/ExclamationCircleOutlined';
+import FlagOutlined from '@ant-design/icons-svg/es/asn/FlagOutlined';
+import { HeaderButton } from '../ui/HeaderButton';
+import { Icon } from '../ui/Icon';
 
 // The browser APIs this sheet uses where they exist (not in TypeScript's DOM library yet).
 interface NdefReadingEvent extends Event {
@@ -32,17 +38,16 @@ export function PatrolButton({ onOpen }: { onOpen: () => void }) {
   const now = useTick(true, 30_000) + offset;
   const left = openOrders(orders, now).reduce((n, o) => n + (o.total - o.punched), 0);
   return (
-    <button
-      className="p-icon"
+    <HeaderButton
+      icon={FlagOutlined}
+      label={t('patrol.title')}
       onClick={() => {
         onOpen();
         void loadOrders();
       }}
-      aria-label={t('patrol.title')}
-      data-testid="phone-patrol-button"
-    >
-      ⚑{left > 0 && <span className="p-badge">{left}</span>}
-    </button>
+      testid="phone-patrol-button"
+      count={left}
+    />
   );
 }
 
@@ -117,7 +122,7 @@ function OrderCard({ o, now, time }: { o: Order; now: number; time: Intl.DateTim
       <ol className="p-patrol-points">
         {(o.points ?? []).map((p) => (
           <li key={p.seq} data-testid="phone-patrol-point" data-point={p.pointId} data-state={p.state}>
-            <span aria-hidden>{p.state === 0 ? '○' : p.state === 1 ? '✓' : '!'}</span> {p.name}
+            <Icon def={p.state === 0 ? ClockCircleOutlined : p.state === 1 ? CheckCircleOutlined : ExclamationCircleOutlined} /> {p.name}
             <span className="p-muted p-small"> · {t(`patrol.pointState.${p.state}`)}</span>
           </li>
         ))}

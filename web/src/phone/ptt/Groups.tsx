@@ -1,6 +1,9 @@
 import { t } from '../i18n';
 import { Sheet } from '../ui/Sheet';
 import { switchGroup, usePtt } from './ptt';
+import CheckOutlined from '@ant-design/icons-svg/es/asn/CheckOutlined';
+import DownOutlined from '@ant-design/icons-svg/es/asn/DownOutlined';
+import { Icon } from '../ui/Icon';
 
 /** The talk group bar: opens the group sheet. */
 export function GroupBar({ onOpen }: { onOpen: () => void }) {
@@ -11,7 +14,7 @@ export function GroupBar({ onOpen }: { onOpen: () => void }) {
     <button className="p-groupbar" onClick={onOpen} data-testid="phone-group" data-gid={ptt}>
       <span className="p-muted">{t('groups.title')}</span>
       <strong>{name}</strong>
-      <span aria-hidden>▾</span>
+      <Icon def={DownOutlined} />
     </button>
   );
 }
@@ -31,7 +34,7 @@ export function GroupSheet({ onClose }: { onClose: () => void }) {
         >
           <span>{g.name}</span>
           {g.kind === 'temp' && <span className="p-muted p-small">{t('groups.temp')}</span>}
-          {g.gid === ptt && <span aria-hidden>✓</span>}
+          {g.gid === ptt && <Icon def={CheckOutlined} />}
         </button>
       ))}
     </Sheet>

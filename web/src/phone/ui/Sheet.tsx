@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { t } from '../i18n';
+import CloseOutlined from '@ant-design/icons-svg/es/asn/CloseOutlined';
+import { Icon } from './Icon';
 
-/** A bottom sheet (groups, inbox, menu): closes on the backdrop and on its ✕. */
+/** A bottom sheet (groups, inbox, menu): closes on the backdrop and on its close button. */
 export function Sheet({ title, onClose, children, testid }: { title: string; onClose: () => void; children: ReactNode; testid: string }) {
   return (
     <div className="p-sheet-wrap" onClick={onClose}>
@@ -9,7 +11,7 @@ export function Sheet({ title, onClose, children, testid }: { title: string; onC
         <div className="p-sheet-head">
           <strong>{title}</strong>
           <button className="p-icon" onClick={onClose} aria-label={t('messages.close')}>
-            ✕
+            <Icon def={CloseOutlined} />
           </button>
         </div>
         <div className="p-sheet-body">{children}</div>

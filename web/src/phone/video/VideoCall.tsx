@@ -4,13 +4,13 @@ import { useEffect, useRef } from 'react';
 import { startRing } from '../../shared/voice/ring';
 import { t, tCode } from '../i18n';
 import { answer, callDesk, decline, hangUp, switchCamera, usePhoneVideo } from './video';
+import VideoCameraOutlined from '@ant-design/icons-svg/es/asn/VideoCameraOutlined';
+import { HeaderButton } from '../ui/HeaderButton';
 
 export function VideoCallButton() {
   const busy = usePhoneVideo((s) => !!s.call && s.call.state !== 'ended');
   return (
-    <button className="p-icon" onClick={() => void callDesk()} disabled={busy} aria-label={t('video.callDesk')} data-testid="phone-video-call">
-      📹
-    </button>
+    <HeaderButton icon={VideoCameraOutlined} label={t('video.callDesk')} onClick={() => void callDesk()} disabled={busy} testid="phone-video-call" />
   );
 }
 
