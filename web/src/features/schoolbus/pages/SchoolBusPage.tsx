@@ -56,8 +56,6 @@ export default function SchoolBusPage() {
         ) : null}
         <QueryTable<Student>
           query={query}
-          // Nine columns: on a narrow screen the table scrolls rather than cut off the row's actions.
-          scroll={{ x: 'max-content' }}
           pagination={{ current: page.pageNo, pageSize: page.pageSize, total: query.data?.total ?? 0, onChange: (pageNo, pageSize) => setPage({ pageNo, pageSize }) }}
           row={(s) => ({ 'data-testid': 'student-row', 'data-id': s.id, 'data-num': s.studentNum, 'data-onbus': s.onBus, 'data-last-kind': s.lastPunch?.kind ?? '' })}
           columns={[
