@@ -64,6 +64,19 @@ func startServer(log io.Writer, name, bin string, args ...string) (*serverProc, 
 	return &serverProc{proc: p, name: name}, nil
 }
 
+// startReady is startServer until the server answers readyURL (stopped again when it does not in 30 s).
+func startReady(ctx context.Context, log io.Writer, name, bin, readyURL string, args ...string) (*serverProc, error) {
+	srv, err := startServer(log, name, bin, args...)
+	if err != nil {
+		return nil, err
+	}
+	if err := waitHTTP(ctx, readyURL, 30*time.Second); err != nil {
+		stop(srv.proc)
+		return nil, fmt.Errorf("%s did not start: %w", name, err)
+	}
+	return srv, nil
+}
+
 func (s *serverProc) pid() int { return s.Process.Pid }
 
 // cpu is the process's CPU time so far.

@@ -246,6 +246,18 @@ func measureAudio(ctx context.Context, srv *serverProc, s *audioSession, o Audio
 
 func packetBudget(o AudioOptions) int { return 1000 + 50 + o.Packets + 1000 }
 
+// startAudioServer is startReady for an audio run: the server then settles for a second, and its resident set
+// after that is the run's base.
+func startAudioServer(ctx context.Context, o AudioOptions, res *AudioResult, name, readyURL string, args ...string) (*serverProc, error) {
+	srv, err := startReady(ctx, o.Log, name, o.Bin, readyURL, args...)
+	if err != nil {
+		return nil, err
+	}
+	_ = sleepCtx(ctx, time.Second)
+	res.RSSBase = srv.rss()
+	return srv, nil
+}
+
 // --- tenfour ----------------------------------------------------------------------------------------------------
 
 const audioFirst = 50000001
@@ -272,21 +284,15 @@ func RunAudioTenfour(ctx context.Context, o AudioOptions) (AudioResult, error) {
 		return res, err
 	}
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
-	srv, err := startServer(o.Log, "tenfour", o.Bin, "serve", "--data", data, "--addr", "127.0.0.1:"+strconv.Itoa(port),
-		"--media-udp-port", strconv.Itoa(udp), "--media-interfaces", "lo", "--log-level", "warn", "--conns-per-ip", "0",
-		"--signin-burst-per-address", strconv.Itoa(o.Subscribers+100), "--signin-interval-per-address", "1ms")
+	srv, err := startAudioServer(ctx, o, &res, "tenfour", base+"/ds/ws", "serve", "--data", data,
+		"--addr", "127.0.0.1:"+strconv.Itoa(port), "--media-udp-port", strconv.Itoa(udp), "--media-interfaces", "lo",
+		"--log-level", "warn", "--conns-per-ip", "0", "--signin-burst-per-address", strconv.Itoa(o.Subscribers+100),
+		"--signin-interval-per-address", "1ms")
 	if err != nil {
 		return res, err
 	}
 	defer stop(srv.proc)
-	if err := waitHTTP(ctx, base+"/ds/ws", 30*time.Second); err != nil {
-		return res, fmt.Errorf("tenfour did not start: %w", err)
-	}
-	_ = sleepCtx(ctx, time.Second)
-	res.RSSBase = srv.rss()
-	t0 := time.Now()
-
-	budget := packetBudget(o)
+	t0, budget := time.Now(), packetBudget(o)
 	var clients []*termclient.Client
 	var pcs []*webrtc.PeerConnection
 	sess := &audioSession{close: func() {
@@ -458,20 +464,13 @@ func RunAudioLiveKit(ctx context.Context, o AudioOptions) (AudioResult, error) {
 	if err := os.WriteFile(cfg, []byte(LiveKitConfig(ports[0], ports[1], ports[2])), 0o600); err != nil {
 		return res, err
 	}
-	srv, err := startServer(o.Log, "livekit", o.Bin, "--config", cfg)
+	base := "http://127.0.0.1:" + strconv.Itoa(ports[0])
+	srv, err := startAudioServer(ctx, o, &res, "livekit", base+"/", "--config", cfg)
 	if err != nil {
 		return res, err
 	}
 	defer stop(srv.proc)
-	base := "http://127.0.0.1:" + strconv.Itoa(ports[0])
-	if err := waitHTTP(ctx, base+"/", 30*time.Second); err != nil {
-		return res, fmt.Errorf("livekit did not start: %w", err)
-	}
-	_ = sleepCtx(ctx, time.Second)
-	res.RSSBase = srv.rss()
-	t0 := time.Now()
-
-	budget := packetBudget(o)
+	t0, budget := time.Now(), packetBudget(o)
 	var clients []*lkClient
 	sess := &audioSession{}
 	defer func() {

@@ -334,16 +334,12 @@ func (t *tenfourFan) start(ctx context.Context, o FanoutOptions) (*serverProc, e
 		return nil, err
 	}
 	t.base = "http://127.0.0.1:" + strconv.Itoa(port)
-	srv, err := startServer(o.Log, "tenfour", o.Bin, "serve", "--data", data, "--addr", "127.0.0.1:"+strconv.Itoa(port),
-		"--media-udp-port", "0", "--media-interfaces", "lo", "--log-level", "warn", "--metrics-token", metricsToken,
-		"--conns-per-ip", "0", "--signin-burst-per-address", strconv.Itoa(o.Clients+100),
+	srv, err := startReady(ctx, o.Log, "tenfour", o.Bin, t.base+"/metrics", "serve", "--data", data,
+		"--addr", "127.0.0.1:"+strconv.Itoa(port), "--media-udp-port", "0", "--media-interfaces", "lo", "--log-level", "warn",
+		"--metrics-token", metricsToken, "--conns-per-ip", "0", "--signin-burst-per-address", strconv.Itoa(o.Clients+100),
 		"--signin-interval-per-address", "1ms")
 	if err != nil {
 		return nil, err
-	}
-	if err := waitHTTP(ctx, t.base+"/metrics", 30*time.Second); err != nil {
-		stop(srv.proc)
-		return nil, fmt.Errorf("tenfour did not start: %w", err)
 	}
 	if t.token, err = wsclient.SignIn(ctx, httpc, t.base, fanDispatcher, fanPassword); err != nil {
 		stop(srv.proc)
@@ -529,15 +525,7 @@ func (c *centrifugoFan) start(ctx context.Context, o FanoutOptions) (*serverProc
 		return nil, err
 	}
 	c.base = "http://127.0.0.1:" + strconv.Itoa(port)
-	srv, err := startServer(o.Log, "centrifugo", o.Bin, "-c", path)
-	if err != nil {
-		return nil, err
-	}
-	if err := waitHTTP(ctx, c.base+"/health", 30*time.Second); err != nil {
-		stop(srv.proc)
-		return nil, fmt.Errorf("centrifugo did not start: %w", err)
-	}
-	return srv, nil
+	return startReady(ctx, o.Log, "centrifugo", o.Bin, c.base+"/health", "-c", path)
 }
 
 func (c *centrifugoFan) dial(ctx context.Context, i int) (*websocket.Conn, error) {
