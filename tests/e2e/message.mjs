@@ -25,6 +25,15 @@ async function open(page, base, path, testid) {
   await page.waitForSelector(`[data-testid=${testid}][data-socket=online]`, { timeout: 30_000 });
 }
 
+/** Connects terminal msId and opens the console's chat with it. */
+async function chatWith(context, msId) {
+  const term = await terminal(msId);
+  const { page, base } = await signIn(context);
+  await open(page, base, `/message?msId=${msId}`, 'message-page');
+  await page.waitForSelector(`[data-testid=msg-chat-title][data-key="t:${msId}"]`);
+  return { term, page, base };
+}
+
 /** Picks options in an antd Select by typing each value and pressing Enter. */
 async function choose(page, selectTestid, values) {
   for (const v of values) {
@@ -56,10 +65,7 @@ export const messageCases = [
   [
     'messages: the console sends a message to a terminal and sees it delivered; empty and illegal text refused with the server codes',
     async ({ context }) => {
-      const term = await terminal(T_DELIVER);
-      const { page, base } = await signIn(context);
-      await open(page, base, `/message?msId=${T_DELIVER}`, 'message-page');
-      await page.waitForSelector(`[data-testid=msg-chat-title][data-key="t:${T_DELIVER}"]`);
+      const { term, page } = await chatWith(context, T_DELIVER);
 
       // Client-side checks with the server's codes: empty (11), illegal characters (10).
       await page.click('[data-testid=msg-send]');
@@ -217,10 +223,7 @@ export const messageCases = [
   [
     'messages: photos both ways through the file service (upload progress bar in the composer) and the message sender dialog to several targets',
     async ({ context }) => {
-      const term = await terminal(T_ATTACH);
-      const { page, base } = await signIn(context);
-      await open(page, base, `/message?msId=${T_ATTACH}`, 'message-page');
-      await page.waitForSelector(`[data-testid=msg-chat-title][data-key="t:${T_ATTACH}"]`);
+      const { term, page } = await chatWith(context, T_ATTACH);
 
       // Console → terminal: a photo with a caption.
       await page.setInputFiles('[data-testid=msg-file-input]', { name: 'site.png', mimeType: 'image/png', buffer: png(90, 70, [20, 180, 90]) });

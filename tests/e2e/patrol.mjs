@@ -1,8 +1,8 @@
 // Browser case of issue 18 (patrol): a dispatcher creates a patrol point, a route and a plan in the console; the
 // phone app of the plan's terminal (10000161, left to this case by the quiet fleet) punches the point with
 // "I am here" at its position, and the console's open order shows the point punched, live.
-import { dispatcherConsole, expect, forwarder, until } from './harness.mjs';
-import { MOBILE, withContexts } from './voice.mjs';
+import { dispatcherConsole, expect, until } from './harness.mjs';
+import { MOBILE, phoneSignIn, withContexts } from './voice.mjs';
 
 const PATROLLER = '10000161';
 const POSITION = { latitude: 41.0507, longitude: 28.9903 };
@@ -72,14 +72,7 @@ export const patrolCases = [
         await page.waitForSelector(`${point}[data-state="0"]`, { timeout: 15_000 });
 
         // The phone app at the point: "I am here".
-        const phoneBase = await forwarder();
-        const phone = await (await open({ ...MOBILE, permissions: ['geolocation'], geolocation: POSITION })).newPage();
-        await phone.goto(`${phoneBase}/app/`);
-        await phone.waitForSelector('[data-testid=phone-login]', { timeout: 20_000 });
-        await phone.fill('[data-testid=phone-account]', PATROLLER);
-        await phone.fill('[data-testid=phone-password]', '123456');
-        await phone.click('[data-testid=phone-submit]');
-        await phone.waitForSelector(`[data-testid=phone-main][data-uid="${PATROLLER}"]`, { timeout: 20_000 });
+        const { page: phone } = await phoneSignIn(await open({ ...MOBILE, permissions: ['geolocation'], geolocation: POSITION }), PATROLLER);
         await phone.click('[data-testid=phone-patrol-button]');
         const phonePoint = `[data-testid=phone-patrol-point]:has-text("${pointName}")`;
         await phone.waitForSelector(`${phonePoint}[data-state="0"]`, { timeout: 15_000 });

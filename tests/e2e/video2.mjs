@@ -17,6 +17,15 @@ async function tileVideo(page, index) {
   }, index);
 }
 
+/** The console's surveillance screen on its default layout, once terminal msId is listed there. */
+async function surveillance(context, msId) {
+  const { page, base } = await dispatcherConsole(context);
+  await page.evaluate(() => localStorage.removeItem('tenfour.surveillance.layout'));
+  await page.goto(`${base}/video-surveillance`);
+  await page.waitForSelector(`[data-testid=sv-terminal-${msId}]`, { timeout: 20_000 });
+  return { page, base };
+}
+
 async function monitors(page) {
   const r = await api(page, 'GET', '/ds/video/limits');
   expect(r.code === '0', `video limits: ${r.code}`);
@@ -29,10 +38,7 @@ export const video2Cases = [
     () =>
       withContexts('video2-tile', async (open) => {
         await phonePage(await open(MOBILE), PHONE);
-        const { page, base } = await dispatcherConsole(await open());
-        await page.evaluate(() => localStorage.removeItem('tenfour.surveillance.layout'));
-        await page.goto(`${base}/video-surveillance`);
-        await page.waitForSelector(`[data-testid=sv-terminal-${PHONE}]`, { timeout: 20_000 });
+        const { page } = await surveillance(await open(), PHONE);
         const before = await monitors(page);
         await page.dragAndDrop(`[data-testid=sv-terminal-${PHONE}]`, '[data-testid=tile-0]');
         await page.waitForSelector(`[data-testid=tile-0][data-terminal="${PHONE}"]`, { timeout: 10_000 });
@@ -50,10 +56,7 @@ export const video2Cases = [
   [
     'video2: an offline terminal dropped on a tile says why it has no picture',
     async ({ context }) => {
-      const { page, base } = await dispatcherConsole(context);
-      await page.evaluate(() => localStorage.removeItem('tenfour.surveillance.layout'));
-      await page.goto(`${base}/video-surveillance`);
-      await page.waitForSelector(`[data-testid=sv-terminal-${OFFLINE}]`, { timeout: 20_000 });
+      const { page } = await surveillance(context, OFFLINE);
       await page.dragAndDrop(`[data-testid=sv-terminal-${OFFLINE}]`, '[data-testid=tile-1]');
       await page.waitForSelector('[data-testid=tile-1] [data-testid=terminal-tile-reason][data-reason="reason.terminalOffline"]', { timeout: 10_000 });
       const text = await page.textContent('[data-testid=tile-1] [data-testid=terminal-tile-reason]');
@@ -69,10 +72,7 @@ video2Cases.push([
   () =>
     withContexts('video2-record', async (open) => {
       await phonePage(await open(MOBILE), PHONE);
-      const { page, base } = await dispatcherConsole(await open());
-      await page.evaluate(() => localStorage.removeItem('tenfour.surveillance.layout'));
-      await page.goto(`${base}/video-surveillance`);
-      await page.waitForSelector(`[data-testid=sv-terminal-${PHONE}]`, { timeout: 20_000 });
+      const { page, base } = await surveillance(await open(), PHONE);
       // The first case's short monitoring of the same phone is listed too (newest first): this case's own recording is
       // the monitor record that was not there before it started, however late the server stores it.
       const records = async () => {

@@ -121,8 +121,8 @@ export async function consolePage(context) {
 
 export const MOBILE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'en-US' };
 
-/** The phone app on a mobile viewport, signed in as uid, voice connected. */
-export async function phonePage(context, uid, base) {
+/** The phone app signed in as uid, on its main screen (its voice may still be connecting). */
+export async function phoneSignIn(context, uid, base) {
   base ??= await forwarder();
   const page = await context.newPage();
   await page.goto(`${base}/app/`);
@@ -131,8 +131,14 @@ export async function phonePage(context, uid, base) {
   await page.fill('[data-testid=phone-password]', '123456');
   await page.click('[data-testid=phone-submit]');
   await page.waitForSelector(`[data-testid=phone-main][data-uid="${uid}"]`, { timeout: 20_000 });
-  await page.waitForSelector('[data-testid=phone-ptt][data-rtc=connected]', { timeout: 20_000 });
   return { page, base };
+}
+
+/** The phone app on a mobile viewport, signed in as uid, voice connected. */
+export async function phonePage(context, uid, base) {
+  const phone = await phoneSignIn(context, uid, base);
+  await phone.page.waitForSelector('[data-testid=phone-ptt][data-rtc=connected]', { timeout: 20_000 });
+  return phone;
 }
 
 /** Switches the phone's talk group with its group sheet. */
@@ -221,6 +227,20 @@ export async function talk(page, selector, fn, press) {
     expect(phase === 'talking', `${selector}: floor ${phase}`);
     return fn();
   });
+}
+
+/** Starts the dock's all or broadcast call (kind), confirmed, and waits until the console lists it and phone joined. */
+async function dockCall(page, phone, kind) {
+  await page.click(`[data-testid=${kind}-call]`);
+  await page.click('.ant-popconfirm .ant-btn-primary >> visible=true');
+  await page.waitForSelector(`[data-testid=call-row][data-kind=${kind}]`, { timeout: 20_000 });
+  await phone.waitForSelector(`[data-testid=phone-joined][data-kind=${kind}]`, { timeout: 20_000 });
+}
+
+/** Ends the dock's call of kind and waits until the console's list drops it. */
+async function endDockCall(page, kind) {
+  await page.click(`[data-testid=end-${kind}-call]`);
+  await page.waitForSelector(`[data-testid=call-row][data-kind=${kind}]`, { state: 'detached', timeout: 20_000 });
 }
 
 async function searchTree(page, text) {
@@ -369,26 +389,18 @@ export const voiceCases = [
         const phone = (await phonePage(await open(MOBILE), PHONE_B)).page;
         const { page } = await consolePage(await open());
 
-        await page.click('[data-testid=all-call]');
-        await page.click('.ant-popconfirm .ant-btn-primary >> visible=true');
-        await page.waitForSelector('[data-testid=call-row][data-kind=all]', { timeout: 20_000 });
-        await phone.waitForSelector('[data-testid=phone-joined][data-kind=all]', { timeout: 20_000 });
+        await dockCall(page, phone, 'all');
         expect((await page.textContent('[data-testid=ptt-target]')).includes('All call'), 'PTT target is the all call');
-        await page.click('[data-testid=end-all-call]');
-        await page.waitForSelector('[data-testid=call-row][data-kind=all]', { state: 'detached', timeout: 20_000 });
+        await endDockCall(page, 'all');
 
-        await page.click('[data-testid=broadcast-call]');
-        await page.click('.ant-popconfirm .ant-btn-primary >> visible=true');
-        await page.waitForSelector('[data-testid=call-row][data-kind=broadcast]', { timeout: 20_000 });
-        await phone.waitForSelector('[data-testid=phone-joined][data-kind=broadcast]', { timeout: 20_000 });
+        await dockCall(page, phone, 'broadcast');
         const refused = await holding(phone, '[data-testid=phone-ptt]', () =>
           until(async () => phone.getAttribute('[data-testid=phone-ptt]', 'data-error'), 'the phone is refused in the broadcast', 10_000, 20),
         );
         expect(refused === '606', `broadcast listener talking: ${refused}`);
         const heard = await talk(page, '[data-testid=ptt-button]', () => listen(phone, 1500));
         expectHeard(heard, 'phone hearing the broadcast');
-        await page.click('[data-testid=end-broadcast-call]');
-        await page.waitForSelector('[data-testid=call-row][data-kind=broadcast]', { state: 'detached', timeout: 20_000 });
+        await endDockCall(page, 'broadcast');
       }),
   ],
   [
