@@ -62,6 +62,26 @@ async function closeQuietly(page, id) {
   await api(page, 'PUT', '/ds/sos/updateSos', { id, state: 2, remark: 'e2e cleanup' }).catch(() => {});
 }
 
+/** Runs an SOS case with terminal msId connected and the console signed in: raise sends the terminal's sos.raise
+ * and checks it is accepted; afterwards the alarm raised (if any) is closed and the terminal disconnected. */
+async function sosCase(context, msId, fn) {
+  const term = await terminalOf(msId);
+  const { page, base } = await signedIn(context);
+  let id;
+  const raise = async (data) => {
+    const r = await term.request('sos.raise', data);
+    expect(r.code === '0', `sos.raise answered ${JSON.stringify(r)}`);
+    id = r.data.id;
+    return r;
+  };
+  try {
+    await fn({ term, page, base, raise });
+  } finally {
+    if (id) await closeQuietly(page, id);
+    await term.close();
+  }
+}
+
 const fill = async (page, testId, value) => {
   const el = page.locator(`input[data-testid=${testId}], [data-testid=${testId}] input`).first();
   await el.fill(String(value));
@@ -70,18 +90,14 @@ const fill = async (page, testId, value) => {
 export const safetyCases = [
   [
     'SOS: a simulated SOS reaches the console within 1 s with the alarm sound playing; acknowledging stores state 1',
-    async ({ context }) => {
-      const term = await terminalOf(T.sos);
-      const { page } = await signedIn(context);
-      let id;
-      try {
+    ({ context }) =>
+      sosCase(context, T.sos, async ({ term, page, raise }) => {
         // The console has finished loading (what is measured next is the alarm's way, not the first load's).
         await page.waitForLoadState('networkidle');
         await gesture(page);
         await watchInterrupt(page);
-        const r = await term.request('sos.raise', { lat: 41.0082, lng: 28.9784, type: '0' });
-        expect(r.code === '0', `sos.raise answered ${JSON.stringify(r)}`);
-        id = r.data.id;
+        const r = await raise({ lat: 41.0082, lng: 28.9784, type: '0' });
+        const id = r.data.id;
         await page.waitForSelector(`[data-testid=alarm-detail][data-id="${id}"][data-state="0"]`, { timeout: 15_000 });
         const shownAfter = (await page.evaluate((id) => window.__shown[id], id)) - r.sentAt;
         expect(shownAfter <= 1000, `the alarm showed ${shownAfter} ms after the terminal sent it (limit 1000 ms)`);
@@ -109,22 +125,14 @@ export const safetyCases = [
         await page.waitForSelector(`[data-testid=alarm-detail][data-id="${id}"][data-state="1"]`);
         await page.click('[data-testid=alarm-aside]');
         await page.waitForSelector('[data-testid=alarm-modal]', { state: 'detached' });
-      } finally {
-        if (id) await closeQuietly(page, id);
-        await term.close();
-      }
-    },
+      }),
   ],
   [
     'SOS: remote close with a remark reaches the terminal (sos.stop) and the record shows it in /alarm and /emergcy-alarm-data (xlsx export)',
-    async ({ context }) => {
-      const term = await terminalOf(T.remote);
-      const { page, base } = await signedIn(context);
-      let id;
-      try {
-        const r = await term.request('sos.raise', { type: '1' });
-        expect(r.code === '0', `sos.raise answered ${JSON.stringify(r)}`);
-        id = r.data.id;
+    ({ context }) =>
+      sosCase(context, T.remote, async ({ term, page, base, raise }) => {
+        const r = await raise({ type: '1' });
+        const id = r.data.id;
         await page.waitForSelector(`[data-testid=alarm-detail][data-id="${id}"]`, { timeout: 15_000 });
         await page.fill('[data-testid=alarm-remark]', 'E2E: worker reached by phone');
         await page.click('[data-testid=alarm-remote]');
@@ -161,27 +169,19 @@ export const safetyCases = [
         await page.goto(`${base}/emergcy-alarm-report`);
         await until(async () => Number(await page.getAttribute('[data-testid=emergency-report-page]', 'data-rows')) > 0, 'the SOS report has rows');
         await page.waitForSelector('[data-testid=chart-day] canvas');
-      } finally {
-        if (id) await closeQuietly(page, id);
-        await term.close();
-      }
-    },
+      }),
     { timeoutMs: 150_000 },
   ],
   [
     'SOS in a child window: both windows show it, only one rings; acknowledged in the child, it leaves the main window',
-    async ({ context }) => {
-      const term = await terminalOf(T.child);
-      const { page } = await signedIn(context);
-      let id;
-      try {
+    ({ context }) =>
+      sosCase(context, T.child, async ({ term, page, raise }) => {
         await gesture(page);
         const [popup] = await Promise.all([context.waitForEvent('page'), page.evaluate(() => window.open('/alarm-child', 'alarm-child'))]);
         await popup.waitForSelector('[data-testid=alarm-page][data-socket=online]', { timeout: 20_000 });
         await until(async () => (await sound(popup)) !== null, 'the child window has its alarm sound element');
-        const r = await term.request('sos.raise', { type: '3' });
-        expect(r.code === '0', `sos.raise answered ${JSON.stringify(r)}`);
-        id = r.data.id;
+        const r = await raise({ type: '3' });
+        const id = r.data.id;
         await page.waitForSelector(`[data-testid=alarm-detail][data-id="${id}"]`, { timeout: 15_000 });
         await popup.waitForSelector(`[data-testid=alarm-detail][data-id="${id}"]`, { timeout: 15_000 });
         await until(async () => (await sound(page)).state === 'playing', 'the main window rings');
@@ -194,11 +194,7 @@ export const safetyCases = [
         await until(async () => (await sound(page)).paused, 'the main window stops ringing');
         await popup.waitForSelector(`[data-testid=alarm-detail][data-id="${id}"][data-state="1"]`);
         await popup.waitForSelector(`[data-testid=open-row][data-id="${id}"][data-state="1"]`);
-      } finally {
-        if (id) await closeQuietly(page, id);
-        await term.close();
-      }
-    },
+      }),
     { timeoutMs: 120_000 },
   ],
 ];
