@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Drawer, Statistic, Tag } from 'antd';
-import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { useTerminalFilter } from '../../../shared/report/TerminalFilter';
 import { writeXlsx } from '../../../shared/utils/xlsx';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { MONTH_DAYS } from '../../../shared/time/range';
@@ -17,7 +17,7 @@ import { QueryTable } from '../../../shared/table/QueryTable';
 export default function OnlinePage() {
   const { t } = useTranslation('activityreport');
   const dateTime = useDateTimeFormat();
-  const [msIds, setMsIds] = useState<string[]>([]);
+  const terminals = useTerminalFilter(t('filter.terminals'));
   const search = useReportSearch({ msIds: [] as string[] }, { maxDays: MONTH_DAYS });
   const { query } = search;
   const [detailOf, setDetailOf] = useState<OnlineRow | null>(null);
@@ -77,8 +77,8 @@ export default function OnlinePage() {
       data={{ 'data-rows': rows.length, 'data-total-ms': totalMs, 'data-loading': q.isFetching ? '1' : '0' }}
       search={search}
       error={q.error}
-      filters={<TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="terminal-select" />}
-      onSearch={() => search.apply({ msIds })}
+      filters={terminals.picker}
+      onSearch={() => search.apply({ msIds: terminals.ids })}
       onExport={doExport}
       exportDisabled={!rows.length}
       stats={[

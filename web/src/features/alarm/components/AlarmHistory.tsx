@@ -16,7 +16,7 @@ import { sosActionsColumn } from './SosRowActions';
 import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { alarmColumns, alarmSheet } from './alarmColumns';
 import { CloseDialog } from './CloseDialog';
-import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { commaList, useTerminalFilter } from '../../../shared/report/TerminalFilter';
 import { ReportToolbar, useReportSearch } from '../../../shared/report/ReportShell';
 import { fetchAllPages } from '../../../shared/report/fetchAll';
 
@@ -27,7 +27,7 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
   const child = useIsChild();
   const qc = useQueryClient();
   const dateTime = useDateTimeFormat();
-  const [msIds, setMsIds] = useState<string[]>([]);
+  const terminals = useTerminalFilter(t('filter.terminals'), 'filter-terminals');
   const [states, setStates] = useState<number[]>([]);
   const [type, setType] = useState<string | undefined>();
   const search = useReportSearch<Omit<SosQuery, 'sTime' | 'eTime' | 'pageNo' | 'pageSize'>>({});
@@ -46,7 +46,7 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
     return () => offs.forEach((off) => off());
   }, [qc, query]);
 
-  const onSearch = () => search.apply({ msIds: msIds.length ? msIds.join(',') : undefined, state: states.length ? states.join(',') : undefined, type });
+  const onSearch = () => search.apply({ msIds: terminals.joined, state: commaList(states), type });
 
   const fail = (e: unknown) => {
     message.error(errorText(e));
@@ -77,7 +77,7 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
         testIds={{ search: 'history-search', export: 'history-export' }}
         filters={
           <>
-            <TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="filter-terminals" />
+            {terminals.picker}
             <Select
               mode="multiple"
               allowClear

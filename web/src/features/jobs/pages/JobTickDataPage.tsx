@@ -1,10 +1,9 @@
 // /job-tick-data (+ child): job tickets by terminal and state over a time range (POST findJobReport, spec §5 time
 // rules), with .xlsx export, on the report shell.
-import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Table } from 'antd';
-import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { useTerminalFilter } from '../../../shared/report/TerminalFilter';
 import { writeXlsx } from '../../../shared/utils/xlsx';
 import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
@@ -19,7 +18,7 @@ const NO_TICKETS = { list: [], total: { msId: '', msName: '', total: 0, unsettle
 export default function JobTickDataPage() {
   const { t } = useTranslation('jobs');
   const dateTime = useDateTimeFormat();
-  const [msIds, setMsIds] = useState<string[]>([]);
+  const terminals = useTerminalFilter(t('filter.terminals'));
   const search = useReportSearch({ msIds: undefined as string | undefined });
   const { query } = search;
   const q = useQuery({ queryKey: jobKeys.report(query), queryFn: () => jobApi.report(query), placeholderData: keepPreviousData });
@@ -51,8 +50,8 @@ export default function JobTickDataPage() {
       data={{ 'data-total': data.total.total, 'data-loading': q.isFetching ? '1' : '0' }}
       search={search}
       error={q.error}
-      filters={<TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="terminal-select" />}
-      onSearch={() => search.apply({ msIds: msIds.length ? msIds.join(',') : undefined })}
+      filters={terminals.picker}
+      onSearch={() => search.apply({ msIds: terminals.joined })}
       onExport={doExport}
       exportDisabled={!data.list.length}
       testIds={{ search: 'job-report-search', export: 'job-report-export' }}

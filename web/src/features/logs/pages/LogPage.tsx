@@ -5,6 +5,7 @@ import { useLiveStatus } from '../../../shared/socket/live';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import dayjs from '../../../shared/utils/dayjs';
 import { ReportShell, useLiveReport } from '../../../shared/report/ReportShell';
+import { commaList } from '../../../shared/report/TerminalFilter';
 import { LOG_TYPES, logListQuery, type LogEntry } from '../api';
 import { LogPanel } from '../components/LogPanel';
 import { LogText } from '../components/LogText';
@@ -20,7 +21,7 @@ export default function LogPage() {
   const q = useQuery(
     logListQuery({
       ...page,
-      type: filter.types.length ? filter.types.join(',') : undefined,
+      type: commaList(filter.types),
       stime: query.sTime,
       etime: query.eTime,
       account: filter.account || undefined,

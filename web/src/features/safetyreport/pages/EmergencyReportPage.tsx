@@ -1,11 +1,11 @@
 // /emergcy-alarm-report (+ child): SOS alarm statistics per day and per terminal (POST findSosReport), charts,
 // the table and .xlsx export.
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Table } from 'antd';
 import { sosApi, sosKeys, type SosReportRow } from '../../../shared/alarms/sos';
-import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { useTerminalFilter } from '../../../shared/report/TerminalFilter';
 import { writeXlsx } from '../../../shared/utils/xlsx';
 import { clock, msToWall, wallNow } from '../../../shared/time/zone';
 import { ReportShell, useReportSearch } from '../../../shared/report/ReportShell';
@@ -17,7 +17,7 @@ const SERIES_COLOR = { sending: '#ff4d4f', acknowledged: '#faad14', closed: '#52
 
 export default function EmergencyReportPage() {
   const { t } = useTranslation('safetyreport');
-  const [msIds, setMsIds] = useState<string[]>([]);
+  const terminalFilter = useTerminalFilter(t('filter.terminals'));
   const search = useReportSearch({ msIds: undefined as string | undefined });
   const { query } = search;
   const q = useQuery({ queryKey: sosKeys.report(query), queryFn: () => sosApi.report(query) });
@@ -83,8 +83,8 @@ export default function EmergencyReportPage() {
       data={{ 'data-rows': rows.length, 'data-loading': q.isFetching ? '1' : '0' }}
       search={search}
       error={q.error}
-      filters={<TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="terminal-select" />}
-      onSearch={() => search.apply({ msIds: msIds.length ? msIds.join(',') : undefined })}
+      filters={terminalFilter.picker}
+      onSearch={() => search.apply({ msIds: terminalFilter.joined })}
       onExport={doExport}
       exportDisabled={!rows.length}
       stats={[

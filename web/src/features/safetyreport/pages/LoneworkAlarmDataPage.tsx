@@ -1,9 +1,8 @@
 // /lonework-alarm-data (+ child): lone-work alarms of a range (POST findLoneWorkAlarm), with .xlsx export.
-import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Table, Tag, Typography } from 'antd';
-import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { useTerminalFilter } from '../../../shared/report/TerminalFilter';
 import { writeXlsx } from '../../../shared/utils/xlsx';
 import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
@@ -13,7 +12,7 @@ import { ReportShell, useReportSearch } from '../../../shared/report/ReportShell
 export default function LoneworkAlarmDataPage() {
   const { t } = useTranslation('safetyreport');
   const dateTime = useDateTimeFormat();
-  const [msIds, setMsIds] = useState<string[]>([]);
+  const terminals = useTerminalFilter(t('filter.terminals'));
   const search = useReportSearch({ msIds: undefined as string | undefined });
   const { query, page: paging } = search;
   const q = useQuery({ queryKey: loneAlarmKeys.report({ ...query, ...paging }), queryFn: () => loneAlarmApi.report({ ...query, ...paging }), placeholderData: keepPreviousData });
@@ -55,8 +54,8 @@ export default function LoneworkAlarmDataPage() {
       data={{ 'data-total': page.total }}
       search={search}
       error={q.error}
-      filters={<TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="terminal-select" />}
-      onSearch={() => search.apply({ msIds: msIds.length ? msIds.join(',') : undefined })}
+      filters={terminals.picker}
+      onSearch={() => search.apply({ msIds: terminals.joined })}
       onExport={doExport}
       exportDisabled={!page.total}
       testIds={{ search: 'lone-search', export: 'lone-export' }}
