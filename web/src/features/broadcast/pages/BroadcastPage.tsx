@@ -10,6 +10,7 @@ import {
 } from '@ant-design/icons';
 import { useErrorText } from '../../../shared/errorText';
 import { RemoveButton } from '../../../shared/crud/RemoveButton';
+import { QueryTable } from '../../../shared/table/QueryTable';
 import { live } from '../../../shared/socket/live';
 import { consoleVoice } from '../../../shared/voice/console';
 import { broadcastApi, broadcastKeys, clock, uploadMusic, type Device, type MusicFile, type Org, type PageEnded, type Task, type TaskInput } from '../api';
@@ -247,13 +248,10 @@ function Library({ data }: { data: Data }) {
         {progress !== null && <Progress percent={progress} size="small" style={{ width: 200 }} data-testid="music-progress" />}
         <span>{t('library.formats')}</span>
       </Space>
-      <Table<MusicFile>
-        size="small"
-        rowKey="id"
-        loading={data.files.isLoading}
-        dataSource={data.files.data?.list ?? []}
+      <QueryTable<MusicFile>
+        query={data.files}
         pagination={{ pageSize: 100, hideOnSinglePage: true }}
-        onRow={(f) => ({ 'data-testid': 'music-row', 'data-name': f.original_name }) as React.HTMLAttributes<HTMLElement>}
+        row={(f) => ({ 'data-testid': 'music-row', 'data-name': f.original_name })}
         columns={[
           { key: 'name', title: t('library.name'), dataIndex: 'original_name' },
           { key: 'length', title: t('library.length'), render: (_, f) => clock(f.length) },
@@ -301,13 +299,10 @@ function Tasks({ data }: { data: Data }) {
           {t('plans.new')}
         </Button>
       </Space>
-      <Table<Task>
-        size="small"
-        rowKey="id"
-        loading={data.tasks.isLoading}
-        dataSource={data.tasks.data?.list ?? []}
+      <QueryTable<Task>
+        query={data.tasks}
         pagination={{ pageSize: 50, hideOnSinglePage: true }}
-        onRow={(x) => ({ 'data-testid': 'task-row', 'data-state': x.state, 'data-name': x.name }) as React.HTMLAttributes<HTMLElement>}
+        row={(x) => ({ 'data-testid': 'task-row', 'data-state': x.state, 'data-name': x.name })}
         columns={[
           { key: 'name', title: t('form.name'), dataIndex: 'name' },
           { key: 'when', title: t('tasks.when'), render: (_, x) => x.type === 1 ? `${x.start_time ?? ''} ${x.weekdays.length ? x.weekdays.map((d) => t(`weekday.${d}`)).join(' ') : t('tasks.daily')}` : t('tasks.manual') },

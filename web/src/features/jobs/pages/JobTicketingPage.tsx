@@ -4,13 +4,15 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Badge, Button, Card, Input, Popconfirm, Select, Space, Table, Tag, Tooltip } from 'antd';
+import { Badge, Button, Card, Input, Popconfirm, Select, Space, Tag, Tooltip } from 'antd';
 import { DeleteOutlined, EnvironmentOutlined, HistoryOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { MapView } from '../../../map/MapView';
 import { TerminalsLayer } from '../../../map/layers/TerminalsLayer';
 import { RemoveButton, useRemove } from '../../../shared/crud/RemoveButton';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { QueryTable } from '../../../shared/table/QueryTable';
+import { commaList } from '../../../shared/report/TerminalFilter';
 import { useSettings } from '../../../shared/settings';
 import { useBranding } from '../../../shared/branding/store';
 import { formatZoned } from '../../../shared/time/zone';
@@ -37,8 +39,8 @@ export default function JobTicketingPage() {
   const [paging, setPaging] = useState({ pageNo: 1, pageSize: 20 });
   const query: JobQuery = useMemo(
     () => ({
-      state: states.length ? states.join(',') : undefined,
-      msId: msIds.length ? msIds.join(',') : undefined,
+      state: commaList(states),
+      msId: commaList(msIds),
       keyword: keyword || undefined,
       ...paging,
     }),
@@ -115,13 +117,12 @@ export default function JobTicketingPage() {
             style={{ width: 200 }}
           />
         </Space>
-        <Table<Job>
-          size="small"
+        <QueryTable<Job>
+          query={{ isLoading: loading }}
+          rows={rows}
           rowKey="jobId"
-          loading={loading}
-          dataSource={rows}
           rowClassName={(j) => (j.jobId === selected ? 'job-row-selected' : '')}
-          onRow={(j) => ({ onClick: () => setSelected(j.jobId), 'data-testid': 'job-row', 'data-id': j.jobId, 'data-status': j.status }) as React.HTMLAttributes<HTMLElement>}
+          row={(j) => ({ onClick: () => setSelected(j.jobId), 'data-testid': 'job-row', 'data-id': j.jobId, 'data-status': j.status })}
           pagination={{ current: paging.pageNo, pageSize: paging.pageSize, total, showSizeChanger: true, onChange: (pageNo, pageSize) => setPaging({ pageNo, pageSize }) }}
           columns={[
             {

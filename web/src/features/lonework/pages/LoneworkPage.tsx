@@ -3,12 +3,13 @@
 import { useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { App, Badge, Button, Card, DatePicker, Popconfirm, Select, Space, Switch, Table, Tag, Tooltip } from 'antd';
+import { App, Badge, Button, Card, DatePicker, Popconfirm, Select, Space, Switch, Tag, Tooltip } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, PoweroffOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from '../../../shared/utils/dayjs';
 import { useErrorText } from '../../../shared/errorText';
 import { useLiveStatus } from '../../../shared/socket/live';
-import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { commaList, useTerminalFilter } from '../../../shared/report/TerminalFilter';
+import { QueryTable } from '../../../shared/table/QueryTable';
 import { useNow } from '../../../shared/utils/useNow';
 import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
@@ -31,10 +32,10 @@ export default function LoneworkPage() {
   const now = useNow(1000);
   const [day, setDay] = useState<Dayjs | null>(() => wallNow());
   const [statuses, setStatuses] = useState<number[]>([]);
-  const [msIds, setMsIds] = useState<string[]>([]);
+  const terminals = useTerminalFilter(t('filter.terminals'), 'filter-terminals');
   const query: PlanListQuery = useMemo(
-    () => ({ queryDate: day ? day.format('YYYY-MM-DD') : undefined, status: statuses.length ? statuses.join(',') : undefined, msId: msIds.length ? msIds.join(',') : undefined }),
-    [day, statuses, msIds],
+    () => ({ queryDate: day ? day.format('YYYY-MM-DD') : undefined, status: commaList(statuses), msId: terminals.joined }),
+    [day, statuses, terminals.joined],
   );
   const { rows, loading, refetch } = useLivePlans(query);
   const qc = useQueryClient();
@@ -78,7 +79,7 @@ export default function LoneworkPage() {
             onChange={setStatuses}
             options={[0, 1, 2].map((s) => ({ value: s, label: t(`status.${s}`) }))}
           />
-          <TerminalPicker multiple maxTagCount="responsive" style={{ minWidth: 240 }} value={msIds} onChange={setMsIds} placeholder={t('filter.terminals')} testId="filter-terminals" />
+          {terminals.picker}
           <Button icon={<ReloadOutlined />} onClick={() => void refetch()}>
             {t('actions.reload')}
           </Button>
@@ -88,15 +89,13 @@ export default function LoneworkPage() {
             </Button>
           </Popconfirm>
         </Space>
-        <Table<LivePlan>
-          size="small"
-          rowKey="id"
-          loading={loading}
-          dataSource={rows}
+        <QueryTable<LivePlan>
+          query={{ isLoading: loading }}
+          rows={rows}
           scroll={{ x: 1800 }}
           pagination={{ pageSize: 50, hideOnSinglePage: true }}
           rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(String)) }}
-          onRow={(p) => ({ 'data-testid': 'plan-row', 'data-id': p.id, 'data-ms-id': p.msId, 'data-status': p.status, 'data-work-state': p.workState, 'data-alarms': p.alarmCount }) as React.HTMLAttributes<HTMLElement>}
+          row={(p) => ({ 'data-testid': 'plan-row', 'data-id': p.id, 'data-ms-id': p.msId, 'data-status': p.status, 'data-work-state': p.workState, 'data-alarms': p.alarmCount })}
           columns={[
             { key: 'terminal', title: t('col.terminal'), render: (_, p) => `${p.msName || p.msId} (${p.msId})`, fixed: 'left', width: 170 },
             { key: 'date', title: t('col.date'), dataIndex: 'date', width: 110 },
