@@ -3,30 +3,26 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Checkbox, Input, Modal } from 'antd';
 import { REMARK_MAX, type SosAlarm } from '../../../shared/alarms/sos';
-import { useAlarmErrorText } from '../errors';
+import { useSave } from '../../../shared/crud/useSave';
 import { closeAlarm } from '../../../shared/alarms/store';
 
 export function CloseDialog({ alarm, onClose }: { alarm: SosAlarm | null; onClose: (closed?: SosAlarm) => void }) {
   const { t } = useTranslation('alarm');
-  const errorText = useAlarmErrorText();
   const { message } = App.useApp();
   const [remark, setRemark] = useState('');
   const [remote, setRemote] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { saving: busy, save } = useSave('alarm');
   const submit = async () => {
     if (!alarm) return;
-    setBusy(true);
-    try {
-      const a = await closeAlarm(alarm.id, remark.trim(), remote);
-      message.success(t(remote ? 'done.remoteClosed' : 'done.closed'));
-      setRemark('');
-      setRemote(false);
-      onClose(a);
-    } catch (e) {
-      message.error(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    await save(
+      () => closeAlarm(alarm.id, remark.trim(), remote),
+      (a) => {
+        message.success(t(remote ? 'done.remoteClosed' : 'done.closed'));
+        setRemark('');
+        setRemote(false);
+        onClose(a);
+      },
+    );
   };
   return (
     <Modal

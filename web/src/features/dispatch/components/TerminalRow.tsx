@@ -43,23 +43,24 @@ export const TerminalRow = memo(function TerminalRow({ cid, gid }: { cid: string
       {term.callSetStatus === CALL_SET.killed && <Tag color="red">{t('callSet.killed')}</Tag>}
       {term.callSetStatus === CALL_SET.stunned && <Tag color="orange">{t('callSet.stunned')}</Tag>}
       <span className="trow-meta">
-        {online && typeof term.signal === 'number' && term.signal >= 0 && (
-          <Tooltip title={t('row.signal', { value: term.signal })}>
-            <span className="trow-signal">
-              <SignalIcon level={term.signal} />
-            </span>
-          </Tooltip>
-        )}
-        {online && typeof term.battery === 'number' && term.battery >= 0 && (
-          <Tooltip title={t('row.battery', { value: term.battery })}>
-            <span className="trow-battery">
-              <BatteryIcon level={term.battery} />
-            </span>
-          </Tooltip>
-        )}
+        {online && <Gauge kind="signal" level={term.signal} Icon={SignalIcon} />}
+        {online && <Gauge kind="battery" level={term.battery} Icon={BatteryIcon} />}
         {!online && lastSeen ? <span className="trow-seen">{t('row.lastSeen', { when: fromNow(lastSeen, i18n.language) })}</span> : null}
         <span className={`trow-dot ${online ? 'on' : 'off'}`} aria-label={online ? t('online') : t('offline')} />
       </span>
     </span>
   );
 });
+
+/** A device gauge of the row with its value in a tooltip; nothing while the terminal has not reported one (< 0). */
+function Gauge({ kind, level, Icon }: { kind: 'signal' | 'battery'; level?: number; Icon: (p: { level: number }) => React.ReactNode }) {
+  const { t } = useTranslation('dispatch');
+  if (typeof level !== 'number' || level < 0) return null;
+  return (
+    <Tooltip title={t(`row.${kind}`, { value: level })}>
+      <span className={`trow-${kind}`}>
+        <Icon level={level} />
+      </span>
+    </Tooltip>
+  );
+}

@@ -122,6 +122,14 @@ export default function IndoorPage() {
   };
   useEffect(stopDrawing, [floor?.id, editing]);
   const reload = () => void refetch();
+  /** A building or floor dialog's close: the one it saved, if any, is picked and the page read again. */
+  const closeAndPick = (close: () => void, pick: (id: number) => void) => (saved?: { id: number }) => {
+    close();
+    if (saved) {
+      pick(saved.id);
+      reload();
+    }
+  };
   // A building or a floor removed: a text button that asks, then refreshes the plans.
   const removal = (remove: () => Promise<unknown>) =>
     ({ ns: 'indoor', remove, invalidate: [indoorKeys.buildings.all], iconOnly: false, size: 'middle', okText: t('delete'), cancelText: t('cancel') }) as const;
@@ -342,13 +350,7 @@ export default function IndoorPage() {
       {buildingDialog && (
         <BuildingDialog
           building={buildingDialog.building}
-          onClose={(b) => {
-            setBuildingDialog(undefined);
-            if (b) {
-              setBuildingId(b.id);
-              reload();
-            }
-          }}
+          onClose={closeAndPick(() => setBuildingDialog(undefined), setBuildingId)}
         />
       )}
       {floorDialog && building && (
@@ -358,13 +360,7 @@ export default function IndoorPage() {
           floor={floorDialog.floor}
           refPoints={floorDialog.points}
           onPickRef={() => setFloorDialog({ ...floorDialog, picking: true, points: [] })}
-          onClose={(f) => {
-            setFloorDialog(undefined);
-            if (f) {
-              setFloorId(f.id);
-              reload();
-            }
-          }}
+          onClose={closeAndPick(() => setFloorDialog(undefined), setFloorId)}
         />
       )}
       {areaDialog && floor && (

@@ -1,10 +1,9 @@
 // The new job ticket: the task, the address, the terminals (the shared terminal picker: the tree's terminals) and
 // the place — typed, or picked on the page's map while this drawer is open (it leaves the map usable).
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Button, Drawer, Form, Input, InputNumber, Space, Switch } from 'antd';
 import { AimOutlined } from '@ant-design/icons';
-import { useErrorText } from '../../../shared/errorText';
+import { useSave } from '../../../shared/crud/useSave';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { jobApi, type Job } from '../api';
 
@@ -56,29 +55,26 @@ export function JobForm({
 }) {
   const { t } = useTranslation('jobs');
   const { message } = App.useApp();
-  const errorText = useErrorText('jobs');
-  const [busy, setBusy] = useState(false);
+  const { saving: busy, save } = useSave('jobs');
   const send = async () => {
     const problem = draftProblem(draft);
     if (problem) {
       message.error(t(problem));
       return;
     }
-    setBusy(true);
-    try {
-      const j = await jobApi.add({
-        job: draft.job.trim(),
-        address: draft.address.trim(),
-        msIds: draft.msIds,
-        ...(draft.lat !== null && draft.lng !== null ? { lat: draft.lat, lng: draft.lng } : {}),
-      });
-      message.success(t('sent', { count: j.jobMsList.length }));
-      onSent(j);
-    } catch (e) {
-      message.error(errorText(e));
-    } finally {
-      setBusy(false);
-    }
+    await save(
+      () =>
+        jobApi.add({
+          job: draft.job.trim(),
+          address: draft.address.trim(),
+          msIds: draft.msIds,
+          ...(draft.lat !== null && draft.lng !== null ? { lat: draft.lat, lng: draft.lng } : {}),
+        }),
+      (j) => {
+        message.success(t('sent', { count: j.jobMsList.length }));
+        onSent(j);
+      },
+    );
   };
   return (
     <Drawer
