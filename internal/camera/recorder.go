@@ -14,13 +14,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/pion/rtp"
 
 	"tenfour/internal/media/ffchild"
+	"tenfour/internal/platform/dropq"
 )
 
 // recordDir lays recordings out by customer and UTC day.
@@ -36,28 +36,13 @@ type recorder struct {
 	in    *ffchild.Feed
 	done  chan struct{} // the child has exited
 	fed   chan struct{} // the goroutine wrote everything and closed the child's input
-	queue chan []byte
+	queue *dropq.Queue[[]byte]
 
-	mu      sync.Mutex
-	stopped bool
-
-	dropped  atomic.Uint64
 	stopping atomic.Bool // stop has ended the child's input (its exit status is then expected)
 }
 
 // write queues one packet of the stream (the read loop); never blocks.
-func (r *recorder) write(pkt []byte) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.stopped {
-		return
-	}
-	select {
-	case r.queue <- pkt:
-	default:
-		r.dropped.Add(1)
-	}
-}
+func (r *recorder) write(pkt []byte) { r.queue.Push(pkt) }
 
 // startRecorder spawns the recording child for st with the kept GOP; the stream then feeds it live.
 func (s *Service) startRecorder(st *stream, rec Record) (*recorder, error) {
@@ -79,7 +64,7 @@ func (s *Service) startRecorder(st *stream, rec Record) (*recorder, error) {
 	}
 	s.children.Add(1)
 	r := &recorder{rec: rec, abs: abs, cmd: cmd, in: in, done: make(chan struct{}), fed: make(chan struct{}),
-		queue: make(chan []byte, recordQueue)}
+		queue: dropq.New[[]byte](recordQueue)}
 	go func() {
 		err := cmd.Wait()
 		s.children.Add(-1)
@@ -112,7 +97,7 @@ func (r *recorder) feed(gop [][]byte) {
 	for _, raw := range gop {
 		put(raw)
 	}
-	for raw := range r.queue {
+	for raw := range r.queue.C() {
 		put(raw)
 	}
 	if werr == nil {
@@ -124,7 +109,7 @@ func (r *recorder) feed(gop [][]byte) {
 	if lost, broken := mux.Lost(); lost > 0 {
 		slog.Debug("camera: packets lost before the recorder", "stream", r.rec.StreamID, "packets", lost, "frames", broken)
 	}
-	if n := r.dropped.Load(); n > 0 {
+	if n := r.queue.Dropped(); n > 0 {
 		slog.Warn("camera: the recorder's queue dropped packets", "stream", r.rec.StreamID, "packets", n)
 	}
 }
@@ -138,12 +123,7 @@ func (r *recorder) kill() {
 // stopped reading).
 func (r *recorder) stop() {
 	r.stopping.Store(true)
-	r.mu.Lock()
-	if !r.stopped {
-		r.stopped = true
-		close(r.queue)
-	}
-	r.mu.Unlock()
+	r.queue.Close()
 	select {
 	case <-r.done:
 	case <-time.After(10 * time.Second):

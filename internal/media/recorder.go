@@ -6,13 +6,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4/pkg/media/oggwriter"
 
 	"tenfour/internal/media/oggopus"
+	"tenfour/internal/platform/dropq"
 )
 
 // Quality is a recording's voice quality (spec §9: HD plays and downloads, SD does not).
@@ -50,9 +50,7 @@ type Recorder struct {
 	w    *oggwriter.Writer
 	tr   *oggwriter.Track
 
-	mu     sync.Mutex
-	closed bool
-	ch     chan recPacket
+	q *dropq.Queue[recPacket]
 
 	done chan struct{}
 	res  Recording
@@ -130,7 +128,7 @@ func (p *pageFile) Close() error { return errors.Join(p.flush(), p.f.Sync(), p.f
 // recorder's own goroutine, so a grant never waits for the disk; packets queue meanwhile. A file that cannot
 // be created is reported by Finish.
 func StartRecorder(path string) *Recorder {
-	r := &Recorder{path: path, ch: make(chan recPacket, 512), done: make(chan struct{})}
+	r := &Recorder{path: path, q: dropq.New[recPacket](512), done: make(chan struct{})}
 	r.res.Path = path
 	go r.run()
 	return r
@@ -165,30 +163,20 @@ func (r *Recorder) open() error {
 
 // push queues a copy of a packet; never blocks (a full queue drops, counted).
 func (r *Recorder) push(payload []byte, ts uint32) {
-	p := recPacket{payload: append([]byte(nil), payload...), ts: ts}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed {
-		return
-	}
-	select {
-	case r.ch <- p:
-	default:
-		r.res.Dropped++
-	}
+	r.q.Push(recPacket{payload: append([]byte(nil), payload...), ts: ts})
 }
 
 func (r *Recorder) run() {
 	defer close(r.done)
 	if err := r.open(); err != nil {
 		r.err = fmt.Errorf("media: start recording %s: %w", r.path, err)
-		for range r.ch { // until Finish: nothing is written
+		for range r.q.C() { // until Finish: nothing is written
 		}
 		return
 	}
 	wide := 0
 	var seq uint16
-	for p := range r.ch {
+	for p := range r.q.C() {
 		seq++
 		pkt := &rtp.Packet{Header: rtp.Header{Version: 2, SSRC: recorderSSRC, SequenceNumber: seq, Timestamp: p.ts},
 			Payload: p.payload}
@@ -230,16 +218,10 @@ func (r *Recorder) run() {
 // Finish stops recording, flushes the file to disk and reports what was written. A recording without
 // packets is removed (Packets is 0), and so is one that failed to write (the error).
 func (r *Recorder) Finish() (Recording, error) {
-	r.mu.Lock()
-	if !r.closed {
-		r.closed = true
-		close(r.ch)
-	}
-	r.mu.Unlock()
-	<-r.done
-	r.mu.Lock()
+	r.q.Close()
+	<-r.done // run has returned: res and err are final
 	res, err := r.res, r.err
-	r.mu.Unlock()
+	res.Dropped = int(r.q.Dropped())
 	if err == nil && res.Packets == 0 {
 		_ = os.Remove(r.path)
 	}

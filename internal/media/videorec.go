@@ -25,6 +25,7 @@ import (
 
 	"tenfour/internal/media/ffchild"
 	"tenfour/internal/media/keyframe"
+	"tenfour/internal/platform/dropq"
 )
 
 // PartSuffix marks a recording file still being written (or left by a crash: never a recording).
@@ -110,12 +111,10 @@ func (r *rebase) apply(src uint64, h *rtp.Header, at int64) {
 type VideoRecorder struct {
 	opts VideoRecordOptions
 
-	mu     sync.Mutex
-	closed bool
-	ch     chan vrecPacket
-	feeds  []*Feed
+	q     *dropq.Queue[vrecPacket]
+	mu    sync.Mutex
+	feeds []*Feed // changed with q's closing under mu: a closed recorder follows no feed
 
-	dropped   atomic.Uint64
 	audioSeen atomic.Bool
 	done      chan struct{}
 	res       VideoRecording
@@ -139,7 +138,7 @@ func StartVideoRecorder(opts VideoRecordOptions, video, audio *Feed) *VideoRecor
 	if opts.Queue <= 0 {
 		opts.Queue = 4096
 	}
-	r := &VideoRecorder{opts: opts, ch: make(chan vrecPacket, opts.Queue), done: make(chan struct{})}
+	r := &VideoRecorder{opts: opts, q: dropq.New[vrecPacket](opts.Queue), done: make(chan struct{})}
 	r.vr.clock, r.ar.clock = 90000, 48000
 	r.res.Path = opts.Path
 	r.Follow(video, audio)
@@ -152,7 +151,7 @@ func StartVideoRecorder(opts VideoRecordOptions, video, audio *Feed) *VideoRecor
 func (r *VideoRecorder) Follow(video, audio *Feed) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.closed {
+	if r.q.Closed() {
 		return
 	}
 	for _, f := range r.feeds {
@@ -175,16 +174,7 @@ func (r *VideoRecorder) push(video bool, src uint64, h *rtp.Header, payload []by
 	if !video {
 		r.audioSeen.Store(true)
 	}
-	p := vrecPacket{video: video, src: src, at: now, h: *h, payload: append([]byte(nil), payload...)}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed {
-		return
-	}
-	select {
-	case r.ch <- p:
-	default:
-		r.dropped.Add(1)
+	if !r.q.Push(vrecPacket{video: video, src: src, at: now, h: *h, payload: append([]byte(nil), payload...)}) {
 		mVideoRecDropped.Inc()
 	}
 }
@@ -206,7 +196,7 @@ func (r *VideoRecorder) run() {
 	defer ask.Stop()
 	for {
 		select {
-		case p, ok := <-r.ch:
+		case p, ok := <-r.q.C():
 			if !ok {
 				r.finish()
 				return
@@ -306,7 +296,7 @@ func (r *VideoRecorder) kill() {
 // anything short of a finished file is removed. A child that does not finish in 10 s is killed (the recording
 // lost).
 func (r *VideoRecorder) finish() {
-	r.res.Dropped = r.dropped.Load()
+	r.res.Dropped = r.q.Dropped()
 	if r.cmd == nil {
 		if r.err == nil {
 			r.err = ErrNoKeyframe
@@ -358,12 +348,11 @@ func (r *VideoRecorder) finish() {
 // recorded; on any error no file is left.
 func (r *VideoRecorder) Finish() (VideoRecording, error) {
 	r.mu.Lock()
-	if !r.closed {
-		r.closed = true
+	if !r.q.Closed() {
 		for _, f := range r.feeds {
 			f.rec.CompareAndSwap(r, nil)
 		}
-		close(r.ch)
+		r.q.Close()
 	}
 	r.mu.Unlock()
 	<-r.done

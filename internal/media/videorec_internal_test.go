@@ -73,8 +73,8 @@ func TestVideoRecorderQueueDropsWhenFull(t *testing.T) {
 	for i := 1; i <= 100; i++ {
 		r.push(true, 1, &rtp.Header{SequenceNumber: uint16(i), Timestamp: uint32(i * 6000), Marker: true}, vp8Delta, int64(i))
 	}
-	if r.dropped.Load() < 80 {
-		t.Fatalf("dropped %d of 100 with a queue of 8", r.dropped.Load())
+	if r.q.Dropped() < 80 {
+		t.Fatalf("dropped %d of 100 with a queue of 8", r.q.Dropped())
 	}
 	res, err := r.Finish()
 	if err == nil || res.Dropped < 80 {
