@@ -59,6 +59,15 @@ func (f *fanout) route() *media.Burst {
 	return burst
 }
 
+// received is how many packets each listener has had so far: a burst's packets come on top.
+func (f *fanout) received() []int {
+	out := make([]int, len(f.listeners))
+	for i, l := range f.listeners {
+		out[i] = l.ReceivedCount()
+	}
+	return out
+}
+
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
@@ -77,10 +86,7 @@ func BenchmarkForwardDelay(b *testing.B) {
 			b.ResetTimer()
 			for range b.N {
 				burst := f.route()
-				before := make([]int, len(f.listeners))
-				for i, l := range f.listeners {
-					before[i] = l.ReceivedCount()
-				}
+				before := f.received()
 				if err := f.talkerM.Send(ctx, silent(packets), 20*time.Millisecond); err != nil {
 					b.Fatal(err)
 				}
@@ -114,10 +120,7 @@ func BenchmarkStreamsPerCore(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		burst := f.route()
-		before := make([]int, len(f.listeners))
-		for i, l := range f.listeners {
-			before[i] = l.ReceivedCount()
-		}
+		before := f.received()
 		cpu0, t0, fwd0 := cpuTime(), time.Now(), f.talker.ForwardCPU()
 		if err := f.talkerM.Send(ctx, silent(packets), 20*time.Millisecond); err != nil {
 			b.Fatal(err)
