@@ -17,6 +17,7 @@ import { formatZoned, wallNow } from '../../../shared/time/zone';
 import { alarmColumns, alarmSheet } from './alarmColumns';
 import { CloseDialog } from './CloseDialog';
 import { commaList, useTerminalFilter } from '../../../shared/report/TerminalFilter';
+import { ChoicesFilter } from '../../../shared/report/ChoicesFilter';
 import { ReportToolbar, useReportSearch } from '../../../shared/report/ReportShell';
 import { fetchAllPages } from '../../../shared/report/fetchAll';
 
@@ -78,16 +79,7 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
         filters={
           <>
             {terminals.picker}
-            <Select
-              mode="multiple"
-              allowClear
-              placeholder={t('filter.state')}
-              style={{ minWidth: 160 }}
-              value={states}
-              onChange={setStates}
-              options={SOS_STATES.map((s) => ({ value: s, label: t(`state.${s}`) }))}
-              data-testid="filter-state"
-            />
+            <ChoicesFilter values={SOS_STATES} label={(s) => t(`state.${s}`)} value={states} onChange={setStates} placeholder={t('filter.state')} testId="filter-state" />
             <Select allowClear placeholder={t('filter.type')} style={{ minWidth: 140 }} value={type} onChange={setType} options={SOS_TYPES.map((s) => ({ value: s, label: t(`type.${s}`) }))} />
           </>
         }

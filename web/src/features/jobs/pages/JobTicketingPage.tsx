@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Badge, Button, Card, Input, Popconfirm, Select, Space, Tag, Tooltip } from 'antd';
+import { Badge, Button, Card, Input, Popconfirm, Space, Tag, Tooltip } from 'antd';
 import { DeleteOutlined, EnvironmentOutlined, HistoryOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { MapView } from '../../../map/MapView';
 import { TerminalsLayer } from '../../../map/layers/TerminalsLayer';
@@ -13,6 +13,7 @@ import { useLiveStatus } from '../../../shared/socket/live';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { QueryTable } from '../../../shared/table/QueryTable';
 import { commaList } from '../../../shared/report/TerminalFilter';
+import { ChoicesFilter } from '../../../shared/report/ChoicesFilter';
 import { useSettings } from '../../../shared/settings';
 import { useBranding } from '../../../shared/branding/store';
 import { formatZoned } from '../../../shared/time/zone';
@@ -82,18 +83,17 @@ export default function JobTicketingPage() {
         }
       >
         <Space wrap style={{ marginBottom: 12 }}>
-          <Select
-            mode="multiple"
-            allowClear
-            style={{ minWidth: 180 }}
+          <ChoicesFilter
+            values={STATES}
+            label={(s) => t(`state.${s}`)}
+            minWidth={180}
             placeholder={t('filter.state')}
             value={states}
             onChange={(v) => {
               setStates(v);
               setPaging((p) => ({ ...p, pageNo: 1 }));
             }}
-            options={STATES.map((s) => ({ value: s, label: t(`state.${s}`) }))}
-            data-testid="job-filter-state"
+            testId="job-filter-state"
           />
           <TerminalPicker
             multiple

@@ -3,12 +3,13 @@
 import { useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { App, Badge, Button, Card, DatePicker, Popconfirm, Select, Space, Switch, Tag, Tooltip } from 'antd';
+import { App, Badge, Button, Card, DatePicker, Popconfirm, Space, Switch, Tag, Tooltip } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, PoweroffOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { Dayjs } from '../../../shared/utils/dayjs';
 import { useErrorText } from '../../../shared/errorText';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { commaList, useTerminalFilter } from '../../../shared/report/TerminalFilter';
+import { ChoicesFilter } from '../../../shared/report/ChoicesFilter';
 import { QueryTable } from '../../../shared/table/QueryTable';
 import { useNow } from '../../../shared/utils/useNow';
 import { formatZoned, wallNow } from '../../../shared/time/zone';
@@ -70,15 +71,7 @@ export default function LoneworkPage() {
             {t('actions.new')}
           </Button>
           <DatePicker value={day} onChange={setDay} allowClear placeholder={t('filter.allDays')} data-testid="filter-day" />
-          <Select
-            mode="multiple"
-            allowClear
-            placeholder={t('filter.status')}
-            style={{ minWidth: 160 }}
-            value={statuses}
-            onChange={setStatuses}
-            options={[0, 1, 2].map((s) => ({ value: s, label: t(`status.${s}`) }))}
-          />
+          <ChoicesFilter values={[0, 1, 2]} label={(s) => t(`status.${s}`)} value={statuses} onChange={setStatuses} placeholder={t('filter.status')} />
           {terminals.picker}
           <Button icon={<ReloadOutlined />} onClick={() => void refetch()}>
             {t('actions.reload')}
