@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { App, Progress, Table, Tag } from 'antd';
+import { App, Progress, Tag } from 'antd';
 import { trimText } from '../../../shared/utils/text';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
@@ -11,6 +11,7 @@ import type { Message } from '../../../shared/messages/record';
 import { MONTH_DAYS } from '../../../shared/time/range';
 import { formatTime } from '../../../shared/time/zone';
 import { ReportShell, useReportSearch } from '../../../shared/report/ReportShell';
+import { QueryTable } from '../../../shared/table/QueryTable';
 import { directionOf, fetchAll, messageKeys, messageRows, reportApi, type SummaryLine } from '../api';
 import { writeXlsx } from '../export';
 
@@ -79,12 +80,11 @@ export default function MessageDataPage() {
       testIds={{ search: 'msgdata-search', export: 'msgdata-export' }}
       note={exporting !== null && <Progress percent={exporting} size="small" style={{ width: 160 }} data-testid="msgdata-export-progress" />}
     >
-      <Table<SummaryLine>
-        size="small"
+      <QueryTable<SummaryLine>
+        query={q}
+        rows={q.data?.summary ?? []}
         rowKey="msId"
         title={() => t('summary')}
-        dataSource={q.data?.summary ?? []}
-        loading={q.isLoading}
         pagination={{ pageSize: 10, hideOnSinglePage: true }}
         data-testid="msgdata-summary"
         columns={[
@@ -95,14 +95,11 @@ export default function MessageDataPage() {
         ]}
         style={{ marginBottom: 16 }}
       />
-      <Table<Message>
-        size="small"
-        rowKey="id"
+      <QueryTable<Message>
+        query={q}
         title={() => t('messages')}
-        dataSource={q.data?.list ?? []}
-        loading={q.isLoading}
         data-testid="msgdata-list"
-        onRow={(m) => ({ 'data-testid': 'msgdata-row', 'data-id': m.id }) as object}
+        row={(m) => ({ 'data-testid': 'msgdata-row', 'data-id': m.id })}
         pagination={search.pagination(q.data?.total ?? 0)}
         columns={[
           { key: 'time', title: t('col.time'), width: 170, render: (_, m) => formatTime(m.time, dateTime) },

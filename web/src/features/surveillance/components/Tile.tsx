@@ -101,35 +101,33 @@ export function Tile({ index, camera, tool, selected, onSelect, onDrop, onClear 
     const key = e instanceof ApiError && e.key ? `reason.${e.key.replace(/^camera\./, '')}` : 'reason.failed';
     message.error(t(key, { defaultValue: t('reason.failed') }));
   };
-  const snap = async () => {
+  /** Runs a camera action of the tile, its buttons busy meanwhile; a failure says why. */
+  const act = async (action: (c: Camera) => Promise<void>) => {
     if (!camera) return;
     setBusy(true);
     try {
-      const s = await cameraApi.snap(camera.streamId);
-      saveDataUrl(s.name, s.type, s.data);
+      await action(camera);
     } catch (e) {
       fail(e);
     } finally {
       setBusy(false);
     }
   };
-  const record = async () => {
-    if (!camera) return;
-    setBusy(true);
-    try {
-      if (camera.recording) {
-        await cameraApi.stopRecord(camera.streamId);
+  const snap = () =>
+    act(async (c) => {
+      const s = await cameraApi.snap(c.streamId);
+      saveDataUrl(s.name, s.type, s.data);
+    });
+  const record = () =>
+    act(async (c) => {
+      if (c.recording) {
+        await cameraApi.stopRecord(c.streamId);
         message.success(t('done.recordStopped'));
       } else {
-        await cameraApi.startRecord(camera.streamId);
+        await cameraApi.startRecord(c.streamId);
         message.success(t('done.recordStarted'));
       }
-    } catch (e) {
-      fail(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <div
