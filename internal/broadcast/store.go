@@ -66,14 +66,8 @@ func (s *Service) org(ctx context.Context, customerID, id int64) (Org, error) {
 }
 
 func (s *Service) orgs(ctx context.Context, customerID int64, offset, limit int) ([]Org, int, error) {
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM bc_orgs WHERE customer_id = ?`, customerID).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := s.db.Query(ctx, `SELECT `+orgCols+` FROM bc_orgs o WHERE o.customer_id = ? ORDER BY o.parent_id, o.id LIMIT ? OFFSET ?`,
-		customerID, limit, offset)
-	list, err := db.Collect(rows, err, scanOrg)
-	return list, total, err
+	return db.List(ctx, s.db, db.ListQuery{Select: orgCols, From: `bc_orgs o`, Where: db.Scope("o.customer_id", customerID),
+		Order: `o.parent_id, o.id`, Offset: offset, Limit: limit}, scanOrg)
 }
 
 type orgIn struct {
@@ -386,19 +380,9 @@ func (s *Service) device(ctx context.Context, customerID, id int64) (Device, err
 }
 
 func (s *Service) devices(ctx context.Context, customerID, orgID int64, offset, limit int) ([]Device, int, error) {
-	cond, args := `customer_id = ?`, []any{customerID}
-	if orgID != 0 {
-		cond += ` AND org_id = ?`
-		args = append(args, orgID)
-	}
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM bc_devices WHERE `+cond, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := s.db.Query(ctx, `SELECT `+deviceCols+` FROM bc_devices WHERE `+cond+` ORDER BY id LIMIT ? OFFSET ?`,
-		append(args, limit, offset)...)
-	list, err := db.Collect(rows, err, scanDevice)
-	return list, total, err
+	return db.List(ctx, s.db, db.ListQuery{Select: deviceCols, From: `bc_devices`,
+		Where: db.Scope("customer_id", customerID).If(orgID != 0, "org_id = ?", orgID),
+		Order: `id`, Offset: offset, Limit: limit}, scanDevice)
 }
 
 type deviceIn struct {
@@ -524,18 +508,12 @@ func scanFile(r db.Scanner) (File, error) {
 }
 
 func (s *Service) files(ctx context.Context, customerID int64, groupID *int64, offset, limit int) ([]File, int, error) {
-	cond, args := `customer_id = ?`, []any{customerID}
+	f := db.Scope("customer_id", customerID)
 	if groupID != nil {
-		cond += ` AND group_id = ?`
-		args = append(args, *groupID)
+		f.Eq("group_id", *groupID)
 	}
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM bc_files WHERE `+cond, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := s.db.Query(ctx, `SELECT `+fileCols+` FROM bc_files WHERE `+cond+` ORDER BY id LIMIT ? OFFSET ?`, append(args, limit, offset)...)
-	list, err := db.Collect(rows, err, scanFile)
-	return list, total, err
+	return db.List(ctx, s.db, db.ListQuery{Select: fileCols, From: `bc_files`, Where: f, Order: `id`, Offset: offset,
+		Limit: limit}, scanFile)
 }
 
 // filesByID reads files of the customer in the order of ids; an unknown id is a 400 naming field.
@@ -573,15 +551,9 @@ func (s *Service) plan(ctx context.Context, customerID, id int64) (Plan, error) 
 }
 
 func (s *Service) plans(ctx context.Context, customerID int64, offset, limit int) ([]Plan, int, error) {
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM bc_plans WHERE customer_id = ?`, customerID).Scan(&total); err != nil {
-		return nil, 0, err
-	}
 	// the active plan first, then the newest: GET /v1/plan?page=1&limit=1 is "the plan"
-	rows, err := s.db.Query(ctx, `SELECT `+planCols+` FROM bc_plans p WHERE p.customer_id = ? ORDER BY p.active DESC, p.id DESC LIMIT ? OFFSET ?`,
-		customerID, limit, offset)
-	list, err := db.Collect(rows, err, scanPlan)
-	return list, total, err
+	return db.List(ctx, s.db, db.ListQuery{Select: planCols, From: `bc_plans p`, Where: db.Scope("p.customer_id", customerID),
+		Order: `p.active DESC, p.id DESC`, Offset: offset, Limit: limit}, scanPlan)
 }
 
 func noRows(err error) error {
