@@ -139,15 +139,3 @@ export function onlinePerDay(rows: OnlineRow[], days: string[]): { day: string; 
   for (const r of rows) for (const d of r.days) sum.set(d.day, (sum.get(d.day) ?? 0) + d.onlineMs);
   return days.map((day) => ({ day, onlineMs: sum.get(day) ?? 0 }));
 }
-
-/** Every calendar day (YYYY-MM-DD) from a to b inclusive. */
-export function daysBetween(a: string, b: string): string[] {
-  const out: string[] = [];
-  const d = new Date(`${a}T00:00:00Z`);
-  const end = new Date(`${b}T00:00:00Z`);
-  while (d <= end && out.length < 400) {
-    out.push(d.toISOString().slice(0, 10));
-    d.setUTCDate(d.getUTCDate() + 1);
-  }
-  return out;
-}

@@ -47,15 +47,3 @@ export function byTerminal(rows: SosReportRow[]): { msId: string; msName: string
     .map(([msId, acc]) => ({ msId, msName: names.get(msId) || msId, totals: strip(acc) }))
     .sort((a, b) => b.totals.total - a.totals.total || a.msId.localeCompare(b.msId));
 }
-
-/** Every day of the range (YYYY-MM-DD), so days without alarms show as zero in the chart. */
-export function daysBetween(from: string, to: string): string[] {
-  const out: string[] = [];
-  const d = new Date(`${from}T00:00:00Z`);
-  const end = new Date(`${to}T00:00:00Z`);
-  while (d <= end && out.length < 62) {
-    out.push(d.toISOString().slice(0, 10));
-    d.setUTCDate(d.getUTCDate() + 1);
-  }
-  return out;
-}

@@ -1,6 +1,24 @@
 // The two bar charts every report screen draws (ECharts options for shared/charts/Chart): one bar per day of the
 // range, and a ranking of terminals or groups. A page names its series; the axes, grid and tooltip are these.
 import type { EChartsCoreOption } from 'echarts/core';
+import { msToWall } from '../time/zone';
+
+/** Every calendar day (YYYY-MM-DD) from a to b inclusive; at most 400 (a report's range is a month at most). */
+export function daysBetween(a: string, b: string): string[] {
+  const out: string[] = [];
+  const d = new Date(`${a}T00:00:00Z`);
+  const end = new Date(`${b}T00:00:00Z`);
+  while (d <= end && out.length < 400) {
+    out.push(d.toISOString().slice(0, 10));
+    d.setUTCDate(d.getUTCDate() + 1);
+  }
+  return out;
+}
+
+/** Every day of a report's range in the customer's zone, so the per-day chart shows days without data as zero. */
+export function rangeDays(q: { sTime: number; eTime: number }): string[] {
+  return daysBetween(msToWall(q.sTime).format('YYYY-MM-DD'), msToWall(q.eTime).format('YYYY-MM-DD'));
+}
 
 export interface BarSeries {
   name: string;

@@ -3,7 +3,7 @@ import { act, renderHook } from '@testing-library/react';
 import { msToWall } from '../time/zone';
 import { MONTH_DAYS, rangeToMs } from '../time/range';
 import { anyRange, monthRule, rangePresets, someRange, useLiveReport } from './ReportShell';
-import { dayBars, rankBars } from './charts';
+import { dayBars, daysBetween, rangeDays, rankBars } from './charts';
 
 const wall = (s: string) => msToWall(Date.parse(`${s}Z`), 0);
 const fmt = (r: [{ format: (f: string) => string }, { format: (f: string) => string }]) => `${r[0].format('MM-DD HH:mm')} ~ ${r[1].format('MM-DD HH:mm')}`;
@@ -68,5 +68,16 @@ describe('report charts', () => {
     expect(two.legend).toEqual({ top: 0 });
     expect((two.series as { stack: string }[]).map((s) => s.stack)).toEqual(['s', 's']);
     expect(two.yAxis).toEqual({ type: 'category', inverse: true, data: ['a', 'b'] });
+  });
+});
+
+describe('the days of a range', () => {
+  it('lists every day across a month and a year end, none for a reversed range', () => {
+    expect(daysBetween('2026-10-30', '2026-11-02')).toEqual(['2026-10-30', '2026-10-31', '2026-11-01', '2026-11-02']);
+    expect(daysBetween('2026-12-30', '2027-01-01')).toEqual(['2026-12-30', '2026-12-31', '2027-01-01']);
+    expect(daysBetween('2026-11-02', '2026-11-01')).toEqual([]);
+  });
+  it("takes a report's range as days of the customer's zone", () => {
+    expect(rangeDays(rangeToMs([wall('2026-11-29T00:00:00'), wall('2026-12-01T23:59:59')]))).toEqual(['2026-11-29', '2026-11-30', '2026-12-01']);
   });
 });

@@ -9,10 +9,10 @@ import { filterChoice, useGroupChoices } from '../../../shared/directory/choices
 import { writeXlsx } from '../../../shared/utils/xlsx';
 import { Chart } from '../../../shared/charts/Chart';
 import { MONTH_DAYS } from '../../../shared/time/range';
-import { clock, msToWall, wallNow } from '../../../shared/time/zone';
+import { clock, wallNow } from '../../../shared/time/zone';
 import { ReportShell, useReportSearch } from '../../../shared/report/ReportShell';
-import { dayBars, rankBars } from '../../../shared/report/charts';
-import { activityApi, activityKeys, daysBetween, minutes, type GroupTalk, type TerminalTalk } from '../api';
+import { dayBars, rangeDays, rankBars } from '../../../shared/report/charts';
+import { activityApi, activityKeys, minutes, type GroupTalk, type TerminalTalk } from '../api';
 import { QueryTable } from '../../../shared/table/QueryTable';
 
 const KINDS = ['groupMs', 'singleMs', 'otherMs'] as const;
@@ -31,7 +31,7 @@ export default function CallDurationPage() {
   const groups = useMemo(() => rep?.groups ?? [], [rep]);
   const days = useMemo(() => {
     const by = new Map((rep?.days ?? []).map((d) => [d.day, d]));
-    return daysBetween(msToWall(query.sTime).format('YYYY-MM-DD'), msToWall(query.eTime).format('YYYY-MM-DD')).map((day) => ({ day, talkMs: by.get(day)?.talkMs ?? 0, bursts: by.get(day)?.bursts ?? 0 }));
+    return rangeDays(query).map((day) => ({ day, talkMs: by.get(day)?.talkMs ?? 0, bursts: by.get(day)?.bursts ?? 0 }));
   }, [rep, query]);
   // Options made once per answer: a new option redraws its chart.
   const charts = useMemo(() => {

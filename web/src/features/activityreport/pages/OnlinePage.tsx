@@ -8,10 +8,10 @@ import { useTerminalFilter } from '../../../shared/report/TerminalFilter';
 import { writeXlsx } from '../../../shared/utils/xlsx';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { MONTH_DAYS } from '../../../shared/time/range';
-import { clock, formatZoned, msToWall, wallNow } from '../../../shared/time/zone';
+import { clock, formatZoned, wallNow } from '../../../shared/time/zone';
 import { ReportShell, useReportSearch } from '../../../shared/report/ReportShell';
-import { dayBars, rankBars } from '../../../shared/report/charts';
-import { activityApi, activityKeys, daysBetween, hours, onlinePerDay, onlineShare, type OnlineInterval, type OnlineRow } from '../api';
+import { dayBars, rangeDays, rankBars } from '../../../shared/report/charts';
+import { activityApi, activityKeys, hours, onlinePerDay, onlineShare, type OnlineInterval, type OnlineRow } from '../api';
 import { QueryTable } from '../../../shared/table/QueryTable';
 
 export default function OnlinePage() {
@@ -29,7 +29,7 @@ export default function OnlinePage() {
   });
   const rows = useMemo(() => q.data?.list ?? [], [q.data]);
   const days = useMemo(
-    () => onlinePerDay(rows, daysBetween(msToWall(query.sTime).format('YYYY-MM-DD'), msToWall(query.eTime).format('YYYY-MM-DD'))),
+    () => onlinePerDay(rows, rangeDays(query)),
     [rows, query],
   );
   const totalMs = rows.reduce((a, r) => a + r.onlineMs, 0);

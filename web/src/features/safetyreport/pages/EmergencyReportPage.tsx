@@ -7,10 +7,10 @@ import { Table } from 'antd';
 import { sosApi, sosKeys, type SosReportRow } from '../../../shared/alarms/sos';
 import { useTerminalFilter } from '../../../shared/report/TerminalFilter';
 import { writeXlsx } from '../../../shared/utils/xlsx';
-import { clock, msToWall, wallNow } from '../../../shared/time/zone';
+import { clock, wallNow } from '../../../shared/time/zone';
 import { ReportShell, useReportSearch } from '../../../shared/report/ReportShell';
-import { dayBars, rankBars } from '../../../shared/report/charts';
-import { byDay, byTerminal, daysBetween } from '../aggregate';
+import { dayBars, rangeDays, rankBars } from '../../../shared/report/charts';
+import { byDay, byTerminal } from '../aggregate';
 
 const ms = (v: number) => (v ? clock(v) : '—');
 const SERIES_COLOR = { sending: '#ff4d4f', acknowledged: '#faad14', closed: '#52c41a', canceled: '#8c8c8c' } as const;
@@ -24,7 +24,7 @@ export default function EmergencyReportPage() {
   const rows = useMemo(() => q.data?.list ?? [], [q.data]);
   const days = useMemo(() => {
     const totals = new Map(byDay(rows).map((d) => [d.day, d.totals]));
-    const all = daysBetween(msToWall(query.sTime).format('YYYY-MM-DD'), msToWall(query.eTime).format('YYYY-MM-DD'));
+    const all = rangeDays(query);
     return all.map((day) => ({ day, totals: totals.get(day) }));
   }, [rows, query]);
   const terminals = useMemo(() => byTerminal(rows), [rows]);
