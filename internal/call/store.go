@@ -200,26 +200,18 @@ func (s *Store) CallRecords(ctx context.Context, customer int64, callID string, 
 func (s *Store) DeleteOlder(ctx context.Context, cutoff int64, limit int, remove func(path string) error) (int, error) {
 	n := 0
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT id, path FROM voice_records WHERE started_at < ? ORDER BY started_at LIMIT ?`,
-			cutoff, limit)
-		if err != nil {
-			return err
-		}
 		type old struct {
 			id   int64
 			path string
 		}
-		var olds []old
-		for rows.Next() {
+		rows, err := tx.Query(ctx, `SELECT id, path FROM voice_records WHERE started_at < ? ORDER BY started_at LIMIT ?`,
+			cutoff, limit)
+		olds, err := db.Collect(rows, err, func(sc db.Scanner) (old, error) {
 			var o old
-			if err := rows.Scan(&o.id, &o.path); err != nil {
-				rows.Close()
-				return err
-			}
-			olds = append(olds, o)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			err := sc.Scan(&o.id, &o.path)
+			return o, err
+		})
+		if err != nil {
 			return err
 		}
 		for _, o := range olds {

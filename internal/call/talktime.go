@@ -45,22 +45,12 @@ func (s *Store) Bursts(ctx context.Context, customer, from, to int64) ([]Burst, 
 	rows, err := s.db.Query(ctx, `SELECT call_id, kind, group_id, group_name, talker_id, started_at, duration_ms, recorded
 		FROM voice_bursts WHERE customer_id = ? AND started_at >= ? AND started_at <= ? ORDER BY started_at`,
 		customer, from, to)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Burst
-	for rows.Next() {
+	return db.Collect(rows, err, func(sc db.Scanner) (Burst, error) {
 		b := Burst{Customer: customer}
-		var kind string
-		if err := rows.Scan(&b.CallID, &kind, &b.GroupID, &b.GroupName, &b.TalkerID, &b.Started, &b.DurationMs,
-			&b.NotRecorded); err != nil {
-			return nil, err
-		}
-		b.Kind = Kind(kind)
-		out = append(out, b)
-	}
-	return out, rows.Err()
+		err := sc.Scan(&b.CallID, &b.Kind, &b.GroupID, &b.GroupName, &b.TalkerID, &b.Started, &b.DurationMs,
+			&b.NotRecorded)
+		return b, err
+	})
 }
 
 // recordTalk stores a finished burst's talk time; it runs outside the lock (finishBurst).

@@ -117,28 +117,15 @@ func (s *Store) AddRecord(ctx context.Context, r Record) error {
 
 // Records lists a customer's ended sessions between from and to (UTC ms, by start), newest first.
 func (s *Store) Records(ctx context.Context, customer, from, to int64, msID string, limit int) ([]Record, error) {
-	q := `SELECT id, call_id, kind, caller_id, caller_name, callee_id, callee_name, codec, started_at, connected_at,
-		ended_at, duration_ms, status, ended_by FROM video_sessions WHERE customer_id = ? AND started_at BETWEEN ? AND ?`
-	args := []any{customer, from, to}
-	if msID != "" {
-		q += ` AND (caller_id = ? OR callee_id = ?)`
-		args = append(args, msID, msID)
-	}
-	q += ` ORDER BY started_at DESC, id DESC LIMIT ?`
-	args = append(args, limit)
-	rows, err := s.db.Query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []Record{}
-	for rows.Next() {
+	f := db.Scope("customer_id", customer).Between("started_at", from, to).
+		If(msID != "", "(caller_id = ? OR callee_id = ?)", msID, msID)
+	rows, err := s.db.Query(ctx, `SELECT id, call_id, kind, caller_id, caller_name, callee_id, callee_name, codec,
+		started_at, connected_at, ended_at, duration_ms, status, ended_by FROM video_sessions WHERE `+f.Cond()+
+		` ORDER BY started_at DESC, id DESC LIMIT ?`, append(f.Args(), limit)...)
+	return db.Collect(rows, err, func(sc db.Scanner) (Record, error) {
 		var r Record
-		if err := rows.Scan(&r.ID, &r.CallID, &r.Kind, &r.CallerID, &r.CallerName, &r.CalleeID, &r.CalleeName, &r.Codec,
-			&r.Started, &r.Connected, &r.Ended, &r.DurationMs, &r.Status, &r.EndedBy); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		err := sc.Scan(&r.ID, &r.CallID, &r.Kind, &r.CallerID, &r.CallerName, &r.CalleeID, &r.CalleeName, &r.Codec,
+			&r.Started, &r.Connected, &r.Ended, &r.DurationMs, &r.Status, &r.EndedBy)
+		return r, err
+	})
 }
