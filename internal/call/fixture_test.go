@@ -118,6 +118,33 @@ func (w *world) waitLog(types ...int) {
 	})
 }
 
+// hear waits until each of clients has received n packets.
+func hear(t testing.TB, ctx context.Context, n int, clients ...*termclient.Client) {
+	t.Helper()
+	for _, c := range clients {
+		if _, err := c.WaitPackets(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// speak talks one burst of an Ogg Opus fixture on c's ptt group, played speed times faster than real time,
+// and returns its floor.
+func speak(t testing.TB, ctx context.Context, c *termclient.Client, ogg string, speed float64) termclient.FloorReply {
+	t.Helper()
+	r, err := c.RequestFloor(ctx, "", "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PlayOgg(ctx, ogg, speed); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.ReleaseFloor(ctx, r.CallID); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // tagged is n silent Opus packets whose last byte is tag, so a listener can tell talkers apart.
 func tagged(n int, tag byte) [][]byte {
 	out := make([][]byte, n)

@@ -214,12 +214,7 @@ func TestMutedTalkerNotDelivered(t *testing.T) {
 	if _, err := g.t1.Talk(ctx, "", "", tagged(20, '1'), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.t2.WaitPackets(ctx, 20); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := g.d.WaitPackets(ctx, 20); err != nil {
-		t.Fatal(err)
-	}
+	hear(t, ctx, 20, g.t2, g.d)
 	if _, err := g.t2.Talk(ctx, "", "", tagged(20, '2'), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}

@@ -72,16 +72,7 @@ func TestRecordingDecodesToSpokenDuration(t *testing.T) {
 	}
 	spoken := oggopus.SamplesDuration(fixture.Samples() - fixture.Head.PreSkip)
 	from := time.Now().UnixMilli()
-	r, err := g.t1.RequestFloor(ctx, "", "", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := g.t1.PlayOgg(ctx, "../../testdata/audio/reply.ogg", 4); err != nil {
-		t.Fatal(err)
-	}
-	if err := g.t1.ReleaseFloor(ctx, r.CallID); err != nil {
-		t.Fatal(err)
-	}
+	r := speak(t, ctx, g.t1, "../../testdata/audio/reply.ogg", 4)
 	// The row is stored before the burst is reported: once the event is here, the list has it.
 	ev := event(t, ctx, g.d, "voice.recorded", nil)
 	if ev["callid"] != r.CallID {
@@ -215,16 +206,7 @@ func TestSDRecordNotPlayable(t *testing.T) {
 	ctx := g.Ctx()
 	tok := g.token("10009001")
 	from := time.Now().UnixMilli()
-	r, err := g.t2.RequestFloor(ctx, "", "", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := g.t2.PlayOgg(ctx, "../../testdata/audio/reply-nb.ogg", 8); err != nil {
-		t.Fatal(err)
-	}
-	if err := g.t2.ReleaseFloor(ctx, r.CallID); err != nil {
-		t.Fatal(err)
-	}
+	r := speak(t, ctx, g.t2, "../../testdata/audio/reply-nb.ogg", 8)
 	event(t, ctx, g.d, "voice.recorded", nil)
 	list, _ := g.records(tok, map[string]any{"stime": from, "etime": time.Now().UnixMilli()})
 	if len(list) != 1 || list[0].Quality != "SD" || list[0].Playable || list[0].URL != "" {

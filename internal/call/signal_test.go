@@ -194,11 +194,7 @@ func TestBroadcastListenersCannotTalk(t *testing.T) {
 	if _, err := g.d.Talk(ctx, r.CallID, "", silent(20), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []*termclient.Client{g.t1, g.t2, g.t3} {
-		if _, err := c.WaitPackets(ctx, 20); err != nil {
-			t.Fatal(err)
-		}
-	}
+	hear(t, ctx, 20, g.t1, g.t2, g.t3)
 	if err := g.d.Call(ctx, "call.bye", map[string]any{"callId": r.CallID}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -233,11 +229,7 @@ func TestAllCallAndTempGroupCall(t *testing.T) {
 	if _, err := t4.Talk(ctx, all.CallID, "", silent(10), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []*termclient.Client{g.t1, g.t2, g.t3} {
-		if _, err := c.WaitPackets(ctx, 20); err != nil {
-			t.Fatal(err)
-		}
-	}
+	hear(t, ctx, 20, g.t1, g.t2, g.t3)
 	if err := g.d.Call(ctx, "call.bye", map[string]any{"callId": all.CallID}, nil); err != nil {
 		t.Fatal(err)
 	}
