@@ -112,6 +112,11 @@ export const mapEdgesCases = [
         const shown = await until(async () => metresOf(await result()), `a distance after click ${i + 1}`, 10_000);
         expect(Math.abs(shown - expected) / expected < 0.01, `after click ${i + 1}: shown ${shown} m, expected ${expected.toFixed(1)} m`);
       }
+      // The readout and an open legend share the bottom left without covering each other.
+      await page.click('[data-testid=map-legend-toggle]');
+      await page.waitForSelector('[data-testid=map-legend][data-open="1"] li');
+      const [bar, legend] = await Promise.all([page.locator('[data-testid=measure-bar]').boundingBox(), page.locator('[data-testid=map-legend]').boundingBox()]);
+      expect(bar.y + bar.height <= legend.y || legend.y + legend.height <= bar.y || bar.x + bar.width <= legend.x, `the readout ${JSON.stringify(bar)} covers the legend ${JSON.stringify(legend)}`);
       await page.click('[data-testid=measure-finish]');
       await page.waitForSelector('[data-testid=measure-bar][data-drawing="0"][data-points="3"]');
       const finished = metresOf(await result());
@@ -132,7 +137,8 @@ export const mapEdgesCases = [
       const created = await api(page, 'POST', '/ds/fence/create', { name, type: 'in', shape: 'circle', geometry: { type: 'Point', coordinates: [10, -40] }, radius: 200 });
       expect(created.code === '0', `fence created: ${JSON.stringify(created)}`);
       await page.goto(`${base}/monitoring?tool=fence&fenceTab=1`);
-      const row = await page.waitForSelector(`[data-testid=fence-list] tr:has-text("E2E edges")`, { timeout: 15_000 });
+      const row = `[data-testid=fence-list] tr[data-fenceid="${created.result.fenceid}"]`;
+      await page.waitForSelector(row, { timeout: 15_000 });
       const head = await page.$$eval('[data-testid=fence-list] thead th', (ths) =>
         ths.map((th) => {
           const range = document.createRange();
@@ -148,7 +154,8 @@ export const mapEdgesCases = [
       const broken = head.filter((h) => h.text && h.lines > 1);
       expect(broken.length === 0, `headers on more than one line: ${broken.map((h) => h.text)}`);
       // The long name is cut with an ellipsis and kept whole as the cell's tooltip.
-      const cell = await row.$eval('td', (td) => ({ title: td.getAttribute('title'), cut: td.scrollWidth > td.clientWidth }));
+      // (Read by selector: the list renders again as the fences' query settles, so a held row can be a stale one.)
+      const cell = await page.$eval(`${row} td`, (td) => ({ title: td.getAttribute('title'), cut: td.scrollWidth > td.clientWidth }));
       expect(cell.title === name && cell.cut, `the name cell: ${JSON.stringify(cell)}`);
       // The table is wider than the panel and scrolls sideways rather than squeezing its columns.
       const scroll = await page.$eval('[data-testid=fence-list] .ant-table-content', (el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));

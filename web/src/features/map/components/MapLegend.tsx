@@ -25,7 +25,7 @@ export function MapLegend() {
   const update = useMapPrefs((s) => s.update);
   const toggle = t(open ? 'legend.hide' : 'legend.show');
   return (
-    <div className="map-legend map-overlay" data-testid="map-legend" data-open={open ? '1' : '0'}>
+    <div className="map-legend" data-testid="map-legend" data-open={open ? '1' : '0'}>
       <Button size="small" type={open ? 'text' : 'default'} icon={<InfoCircleOutlined />} onClick={() => update({ legend: !open })} aria-expanded={open} aria-label={toggle} title={toggle} data-testid="map-legend-toggle">
         {t('legend.title')}
       </Button>

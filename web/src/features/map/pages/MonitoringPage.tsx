@@ -257,15 +257,17 @@ export default function MonitoringPage({ screen }: { screen: Screen }) {
             <Alert type="warning" showIcon closable onClose={() => setNoKey(undefined)} title={t('provider.noKey', { provider: t(`providers.${noKey}`) })} data-testid="map-no-key" />
           )}
         </div>
-        {measure && (
-          <MeasureBar
-            kind={measure}
-            shape={measured}
-            onFinish={() => setMeasureFinishes((n) => n + 1)}
-            onClear={() => (setMeasured(null), setMeasureClears((n) => n + 1))}
-          />
-        )}
-        <MapLegend />
+        <div className="map-dock map-overlay">
+          {measure && (
+            <MeasureBar
+              kind={measure}
+              shape={measured}
+              onFinish={() => setMeasureFinishes((n) => n + 1)}
+              onClear={() => (setMeasured(null), setMeasureClears((n) => n + 1))}
+            />
+          )}
+          <MapLegend />
+        </div>
         {selected && <TerminalCard cid={selected} canTrack={canTrack} onAction={onCard} onClose={() => setSelected(undefined)} />}
       </div>
       {panel && (
@@ -300,7 +302,7 @@ function MeasureBar({ kind, shape, onFinish, onClear }: { kind: Measure; shape: 
   const drawing = Boolean(shape?.properties?.currentlyDrawing);
   const text = points > 1 ? measureText(kind, shape) : '';
   return (
-    <div className="map-measure map-overlay" data-testid="measure-bar" data-points={points} data-drawing={drawing ? '1' : '0'}>
+    <div className="map-measure" data-testid="measure-bar" data-points={points} data-drawing={drawing ? '1' : '0'}>
       <span className="map-measure-text" data-testid="measure-result" data-kind={kind}>
         <b>{t(kind === 'area' ? 'tools.area' : 'tools.distance')}:</b> {text || t(kind === 'area' ? 'measure.hintArea' : 'measure.hintDistance')}
       </span>
