@@ -215,21 +215,7 @@ func TestIndividualCallRefusalsAcrossNodes(t *testing.T) {
 // A connected call from node 1 to a terminal on node 2: node 2 is killed; the call ends on node 1 with 101
 // (offline) once node 2 is counted dead, and node 1's dispatcher may call again.
 func TestIndividualCallEndsWhenTheCalleesNodeDies(t *testing.T) {
-	c := newCluster(t)
-	n1 := c.node("n1")
-	p2 := c.child("n2", "--media-interfaces", "lo")
-	f := testkit.NewFleet(t, n1.DB, "1", 2, 1)
-	con := dialConsole(t, n1, f.Dispatcher, f.Customer)
-	callee := dialTerminal(t, p2.URL, f.Terminals[0])
-	linkedWith(t, []string{"n2"}, n1)
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
-	defer cancel()
-
-	callID := connectCall(ctx, t, con, callee, f.Terminals[0])
-	p2.Kill(t)
-	killed := time.Now()
-	waitCallState(ctx, t, "the caller", con, callID, "ended", 101)
-	t.Logf("the call ended %v after the callee's node was killed (node timeout %v)", time.Since(killed), nodeTimeout)
+	ctx, con, _ := callWithADyingNode(t, "n1", "n2", true)
 	var calls struct {
 		Calls []callState `json:"calls"`
 	}
@@ -368,23 +354,37 @@ func TestTemporaryGroupAcrossNodes(t *testing.T) {
 // killed and node 2 ends the call for its dispatcher with 101 (offline) once the relay link is gone — the call's
 // node cannot say so any more.
 func TestCallEndsForThePartyWhenTheCallsNodeDies(t *testing.T) {
-	c := newCluster(t)
-	n2 := c.node("n2")
-	p1 := c.child("n1", "--media-interfaces", "lo")
-	f := testkit.NewFleet(t, n2.DB, "1", 1, 1)
-	con := dialConsole(t, n2, f.Dispatcher, f.Customer)
-	caller := dialTerminal(t, p1.URL, f.Terminals[0])
-	linkedWith(t, []string{"n1"}, n2)
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
-	defer cancel()
-
-	callID := connectCall(ctx, t, caller, con, f.Dispatcher)
-	p1.Kill(t)
-	killed := time.Now()
-	waitCallState(ctx, t, "the console", con, callID, "ended", 101)
-	t.Logf("the console's call ended %v after the call's node was killed (node timeout %v)", time.Since(killed), nodeTimeout)
+	ctx, con, f := callWithADyingNode(t, "n2", "n1", false)
 	// its node holds no leg of the dead call: the dispatcher is free for a new call
 	if err := con.Call(ctx, "call.invite", map[string]any{"kind": "single", "msId": f.Terminals[0]}, nil); termclient.Code(err) != "101" {
 		t.Fatalf("calling the terminal of the dead node: %v, want 101 (offline)", err)
 	}
+}
+
+// callWithADyingNode connects an individual call between the dispatcher, on node conNode in this process, and a
+// terminal on node termNode, a child process (the dispatcher calls when dispatcherCalls, else the terminal; the
+// call lives on the caller's node). Then it SIGKILLs the child and waits for the console's side of the call to
+// end with 101 (offline). It returns a context for the test's further checks, the console and the fleet.
+func callWithADyingNode(t *testing.T, conNode, termNode string, dispatcherCalls bool) (context.Context, *termclient.Client, testkit.Fleet) {
+	c := newCluster(t)
+	n := c.node(conNode)
+	p := c.child(termNode, "--media-interfaces", "lo")
+	f := testkit.NewFleet(t, n.DB, "1", 1, 1)
+	con := dialConsole(t, n, f.Dispatcher, f.Customer)
+	term := dialTerminal(t, p.URL, f.Terminals[0])
+	linkedWith(t, []string{termNode}, n)
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	t.Cleanup(cancel)
+
+	var callID string
+	if dispatcherCalls {
+		callID = connectCall(ctx, t, con, term, f.Terminals[0])
+	} else {
+		callID = connectCall(ctx, t, term, con, f.Dispatcher)
+	}
+	p.Kill(t)
+	killed := time.Now()
+	waitCallState(ctx, t, "the console", con, callID, "ended", 101)
+	t.Logf("the console's call ended %v after the node of the terminal was killed (node timeout %v)", time.Since(killed), nodeTimeout)
+	return ctx, con, f
 }
