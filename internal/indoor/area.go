@@ -173,14 +173,7 @@ func (s *Store) areas(ctx context.Context, f *db.Filter) ([]Area, error) {
 
 // Area reads one area.
 func (s *Store) Area(ctx context.Context, customerID int64, id AreaID) (Area, error) {
-	list, err := s.areas(ctx, db.Scope("a.customer_id", customerID).Eq("a.id", id))
-	if err != nil {
-		return Area{}, err
-	}
-	if len(list) == 0 {
-		return Area{}, db.ErrNotFound
-	}
-	return list[0], nil
+	return db.First(s.areas(ctx, db.Scope("a.customer_id", customerID).Eq("a.id", id)))
 }
 
 // CreateArea stores an area (ErrTooMany beyond MaxAreas on its floor).

@@ -119,13 +119,7 @@ func (s *Store) tickets(ctx context.Context, out []Job) error {
 // Get returns one job of the customer.
 func (s *Store) Get(ctx context.Context, customerID int64, id ID) (Job, error) {
 	list, _, err := s.jobs(ctx, db.ListQuery{Where: db.Scope("j.customer_id", customerID).Eq("j.id", id), Order: `j.id`})
-	if err == nil && len(list) == 0 {
-		err = db.ErrNotFound
-	}
-	if err != nil {
-		return Job{}, err
-	}
-	return list[0], nil
+	return db.First(list, err)
 }
 
 // Create stores a job and one unsettled ticket per terminal, all or none. Unknown terminals (or another
