@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useShallow } from 'zustand/react/shallow';
 import type { IconDefinition, AbstractNode } from '@ant-design/icons-svg/es/types';
 import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
 import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
@@ -65,14 +66,10 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
   const id = useId();
-  const branding = useBranding((s) => s.branding);
-  const clientConfig = useBranding((s) => s.clientConfig);
-  const productVersion = useBranding((s) => s.productVersion);
-  const language = useSettings((s) => s.language);
-  const skin = useSettings((s) => s.theme);
-  const primary = useSettings((s) => s.primaryColor);
-  const rememberPassword = useSettings((s) => s.rememberPassword);
-  const update = useSettings((s) => s.update);
+  const { branding, clientConfig, productVersion } = useBranding(useShallow((s) => ({ branding: s.branding, clientConfig: s.clientConfig, productVersion: s.productVersion })));
+  const { language, theme: skin, primaryColor: primary, rememberPassword, update } = useSettings(
+    useShallow((s) => ({ language: s.language, theme: s.theme, primaryColor: s.primaryColor, rememberPassword: s.rememberPassword, update: s.update })),
+  );
   const [values, setValues] = useState<Values>({ account: '', password: '', remember: rememberPassword });
   const [invalid, setInvalid] = useState<Partial<Record<Field, string>>>({});
   const [checked, setChecked] = useState(false); // after the first submit the fields are checked as they change
