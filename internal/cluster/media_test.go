@@ -144,20 +144,37 @@ func TestTalkerOnNode3IsHeardOnNode2AndByALateEntrantOnNode1(t *testing.T) {
 	})
 }
 
+// threeNodes is a group with a terminal on each of three nodes: nodes 1 and 3 in this process, node 2 a child
+// process (SIGKILL-able), the media relays linked.
+type threeNodes struct {
+	ctx           context.Context // the test's bound
+	n1, n3        *testkit.Server
+	p2            *testkit.Process
+	gid           string
+	on1, on2, on3 *termclient.Client // the group's terminals on nodes 1, 2 and 3
+}
+
+// groupOnThreeNodes starts threeNodes, node 2 with the flags child, for a test of at most within.
+func groupOnThreeNodes(t *testing.T, within time.Duration, child ...string) threeNodes {
+	c := newCluster(t)
+	g := threeNodes{n1: c.node("n1"), n3: c.node("n3"), p2: c.child("n2", child...)}
+	f := testkit.NewFleet(t, g.n1.DB, "1", 3, 1)
+	g.gid = strconv.FormatInt(f.Groups[0], 10)
+	g.on1 = dialTerminal(t, g.n1.URL, f.Terminals[0])
+	g.on2 = dialTerminal(t, g.p2.URL, f.Terminals[1])
+	g.on3 = dialTerminal(t, g.n3.URL, f.Terminals[2])
+	linkedWith(t, []string{"n2"}, g.n1, g.n3)
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	t.Cleanup(cancel)
+	g.ctx = ctx
+	return g
+}
+
 // Node 2, with a listener, is killed (SIGKILL) in the middle of a burst of node 3's talker: node 1's listener
 // keeps hearing it without a gap, and a new burst after node 2 is gone is heard on node 1 again.
 func TestNodeWithListenersDyingDoesNotDisturbTheOthers(t *testing.T) {
-	c := newCluster(t)
-	n1, n3 := c.node("n1"), c.node("n3")
-	p2 := c.child("n2", "--media-interfaces", "lo")
-	f := testkit.NewFleet(t, n1.DB, "1", 3, 1)
-	gid := strconv.FormatInt(f.Groups[0], 10)
-	talker := dialTerminal(t, n3.URL, f.Terminals[0])
-	on1 := dialTerminal(t, n1.URL, f.Terminals[1])
-	on2 := dialTerminal(t, p2.URL, f.Terminals[2])
-	linkedWith(t, []string{"n2"}, n1, n3)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	g := groupOnThreeNodes(t, 30*time.Second, "--media-interfaces", "lo")
+	ctx, n3, p2, gid, talker, on1, on2 := g.ctx, g.n3, g.p2, g.gid, g.on3, g.on1, g.on2
 
 	const sent = 150
 	done := make(chan error, 1)
@@ -203,17 +220,9 @@ func TestNodeWithListenersDyingDoesNotDisturbTheOthers(t *testing.T) {
 // is free again once the lease expired, and the burst a talker on node 3 then starts reaches node 1's listener —
 // the dead node's burst does not keep it (a new burst in a group replaces another node's older one at once).
 func TestTalkerNodeDyingMidBurst(t *testing.T) {
-	c := newCluster(t)
-	n1, n3 := c.node("n1"), c.node("n3")
-	p2 := c.child("n2", "--node-timeout", "10s", "--media-interfaces", "lo") // its key outlives the test's 5 s bound
-	f := testkit.NewFleet(t, n1.DB, "1", 3, 1)
-	gid := strconv.FormatInt(f.Groups[0], 10)
-	doomed := dialTerminal(t, p2.URL, f.Terminals[0])
-	listener := dialTerminal(t, n1.URL, f.Terminals[1])
-	next := dialTerminal(t, n3.URL, f.Terminals[2])
-	linkedWith(t, []string{"n2"}, n1, n3)
-	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
-	defer cancel()
+	// node 2's key outlives the test's 5 s bound
+	g := groupOnThreeNodes(t, 40*time.Second, "--node-timeout", "10s", "--media-interfaces", "lo")
+	ctx, n1, p2, gid, doomed, listener, next := g.ctx, g.n1, g.p2, g.gid, g.on2, g.on1, g.on3
 	if _, err := doomed.RequestFloor(ctx, "", gid, false); err != nil {
 		t.Fatal(err)
 	}
