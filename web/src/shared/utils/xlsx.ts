@@ -1,5 +1,7 @@
 // Spreadsheet export (.xlsx) for the report screens. exceljs is loaded only when a dispatcher exports, so it stays
 // out of the console's entry chunk.
+import { wallNow } from '../time/zone';
+
 export interface SheetColumn {
   header: string;
   key: string;
@@ -35,4 +37,9 @@ export async function writeXlsx(fileName: string, sheets: Sheet[]): Promise<Blob
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
   return blob;
+}
+
+/** writeXlsx of a report: the file is name-YYYYMMDD-HHmm, stamped with the customer's wall clock at the export. */
+export function writeStampedXlsx(name: string, sheets: Sheet[]): Promise<Blob> {
+  return writeXlsx(`${name}-${wallNow().format('YYYYMMDD-HHmm')}`, sheets);
 }

@@ -6,10 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { Card, Col, Row, Select, Table, Tag, Typography } from 'antd';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { filterChoice, useGroupChoices } from '../../../shared/directory/choices';
-import { writeXlsx } from '../../../shared/utils/xlsx';
+import { writeStampedXlsx } from '../../../shared/utils/xlsx';
 import { Chart } from '../../../shared/charts/Chart';
 import { MONTH_DAYS } from '../../../shared/time/range';
-import { clock, wallNow } from '../../../shared/time/zone';
+import { clock } from '../../../shared/time/zone';
 import { ReportShell, useReportSearch } from '../../../shared/report/ReportShell';
 import { dayBars, rangeDays, rankBars } from '../../../shared/report/charts';
 import { activityApi, activityKeys, minutes, type GroupTalk, type TerminalTalk } from '../api';
@@ -52,7 +52,7 @@ export default function CallDurationPage() {
   }, [groups, t]);
 
   const doExport = () =>
-    writeXlsx(`${t('export.talkFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [
+    writeStampedXlsx(t('export.talkFile'), [
       {
         name: t('export.terminalSheet'),
         columns: [

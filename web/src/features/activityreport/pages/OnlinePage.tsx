@@ -5,10 +5,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Drawer, Statistic, Tag } from 'antd';
 import { useTerminalFilter } from '../../../shared/report/TerminalFilter';
-import { writeXlsx } from '../../../shared/utils/xlsx';
+import { writeStampedXlsx } from '../../../shared/utils/xlsx';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { MONTH_DAYS } from '../../../shared/time/range';
-import { clock, formatZoned, wallNow } from '../../../shared/time/zone';
+import { clock, formatZoned } from '../../../shared/time/zone';
 import { ReportShell, useReportSearch } from '../../../shared/report/ReportShell';
 import { dayBars, rangeDays, rankBars } from '../../../shared/report/charts';
 import { activityApi, activityKeys, hours, onlinePerDay, onlineShare, type OnlineInterval, type OnlineRow } from '../api';
@@ -43,7 +43,7 @@ export default function OnlinePage() {
   }, [days, rows, t]);
 
   const doExport = () =>
-    writeXlsx(`${t('export.onlineFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [
+    writeStampedXlsx(t('export.onlineFile'), [
       {
         name: t('export.summarySheet'),
         columns: [

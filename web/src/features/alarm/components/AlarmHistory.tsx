@@ -9,11 +9,11 @@ import { live } from '../../../shared/socket/live';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { normaliseAlarm, SOS_STATES, SOS_TYPES, sosApi, sosKeys, type SosAlarm, type SosQuery } from '../../../shared/alarms/sos';
 import { useAlarmErrorText } from '../errors';
-import { writeXlsx } from '../../../shared/utils/xlsx';
+import { writeStampedXlsx } from '../../../shared/utils/xlsx';
 import { patchPage } from '../history';
 import { useIsChild } from '../hooks';
 import { sosActionsColumn } from './SosRowActions';
-import { formatZoned, wallNow } from '../../../shared/time/zone';
+import { formatZoned } from '../../../shared/time/zone';
 import { alarmColumns, alarmSheet } from './alarmColumns';
 import { CloseDialog } from './CloseDialog';
 import { commaList, useTerminalFilter } from '../../../shared/report/TerminalFilter';
@@ -56,7 +56,7 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
   const doExport = async () => {
     const { list } = await fetchAllPages((pageNo, pageSize) => sosApi.find({ ...query, pageNo, pageSize }));
     const sheet = alarmSheet(t, dateTime);
-    await writeXlsx(`${t('export.sosFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [{ name: t('export.sosSheet'), columns: sheet.columns, rows: list.map(sheet.row) }]);
+    await writeStampedXlsx(t('export.sosFile'), [{ name: t('export.sosSheet'), columns: sheet.columns, rows: list.map(sheet.row) }]);
   };
 
   const columns = useMemo(() => {

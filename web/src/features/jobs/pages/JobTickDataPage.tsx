@@ -4,8 +4,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Table } from 'antd';
 import { useTerminalFilter } from '../../../shared/report/TerminalFilter';
-import { writeXlsx } from '../../../shared/utils/xlsx';
-import { formatZoned, wallNow } from '../../../shared/time/zone';
+import { writeStampedXlsx } from '../../../shared/utils/xlsx';
+import { formatZoned } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { ReportShell, useReportSearch } from '../../../shared/report/ReportShell';
 import { jobApi, jobKeys, type ReportRow } from '../api';
@@ -25,7 +25,7 @@ export default function JobTickDataPage() {
   const data = q.data ?? NO_TICKETS;
 
   const doExport = () =>
-    writeXlsx(`${t('report.file')}-${wallNow().format('YYYYMMDD-HHmm')}`, [
+    writeStampedXlsx(t('report.file'), [
       {
         name: t('report.sheet'),
         columns: [

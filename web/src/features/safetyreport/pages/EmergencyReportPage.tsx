@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { Table } from 'antd';
 import { sosApi, sosKeys, type SosReportRow } from '../../../shared/alarms/sos';
 import { useTerminalFilter } from '../../../shared/report/TerminalFilter';
-import { writeXlsx } from '../../../shared/utils/xlsx';
-import { clock, wallNow } from '../../../shared/time/zone';
+import { writeStampedXlsx } from '../../../shared/utils/xlsx';
+import { clock } from '../../../shared/time/zone';
 import { ReportShell, useReportSearch } from '../../../shared/report/ReportShell';
 import { dayBars, rangeDays, rankBars } from '../../../shared/report/charts';
 import { byDay, byTerminal } from '../aggregate';
@@ -58,7 +58,7 @@ export default function EmergencyReportPage() {
   ];
 
   const doExport = () =>
-    writeXlsx(`${t('export.reportFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [{
+    writeStampedXlsx(t('export.reportFile'), [{
       name: t('export.reportSheet'),
       columns: [
         { header: t('col.day'), key: 'day', width: 12 },

@@ -3,8 +3,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Table, Tag, Typography } from 'antd';
 import { useTerminalFilter } from '../../../shared/report/TerminalFilter';
-import { writeXlsx } from '../../../shared/utils/xlsx';
-import { formatZoned, wallNow } from '../../../shared/time/zone';
+import { writeStampedXlsx } from '../../../shared/utils/xlsx';
+import { formatZoned } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { loneAlarmApi, loneAlarmKeys, type LoneAlarm } from '../../../shared/alarms/lonework';
 import { ReportShell, useReportSearch } from '../../../shared/report/ReportShell';
@@ -21,7 +21,7 @@ export default function LoneworkAlarmDataPage() {
   const reason = (n: number) => t(`lonework:reason.${n}`);
   const doExport = async () => {
     const all = await loneAlarmApi.report({ ...query, pageNo: 1, pageSize: 1000 });
-    await writeXlsx(`${t('export.loneFile')}-${wallNow().format('YYYYMMDD-HHmm')}`, [{
+    await writeStampedXlsx(t('export.loneFile'), [{
       name: t('export.loneSheet'),
       columns: [
         { header: t('col.terminalId'), key: 'msId', width: 12 },
