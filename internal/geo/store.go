@@ -256,14 +256,7 @@ func fences(ctx context.Context, q querier, customer int64, f FenceFilter) ([]*F
 
 // Fence returns one of the customer's fences.
 func (s *Store) Fence(ctx context.Context, customer, id int64) (*Fence, error) {
-	list, err := fences(ctx, s.db, customer, FenceFilter{IDs: []int64{id}})
-	if err != nil {
-		return nil, err
-	}
-	if len(list) == 0 {
-		return nil, db.ErrNotFound
-	}
-	return list[0], nil
+	return db.First(fences(ctx, s.db, customer, FenceFilter{IDs: []int64{id}}))
 }
 
 // customersWithFences lists the customers that have fences (start-up load).

@@ -96,14 +96,7 @@ func (s *Store) named(ctx context.Context, plans []Plan) error {
 
 // Get returns one plan of the customer.
 func (s *Store) Get(ctx context.Context, customerID int64, id WorkID) (Plan, error) {
-	list, err := s.plans(ctx, `w.id = ? AND w.customer_id = ?`, id, customerID)
-	if err == nil && len(list) == 0 {
-		err = db.ErrNotFound
-	}
-	if err != nil {
-		return Plan{}, err
-	}
-	return list[0], nil
+	return db.First(s.plans(ctx, `w.id = ? AND w.customer_id = ?`, id, customerID))
 }
 
 // overlaps tells whether the terminal has another plan, not over, whose window meets [start, end).
