@@ -165,6 +165,8 @@ func TestRouteAndPlanScenarios(t *testing.T) {
 			{Name: "order logs: none yet", Method: GET, Path: P("tbOrderLog/list"), Token: "A",
 				Params: map[string]any{"startTime": "2026-11-26 00:00:00", "endTime": "2026-11-27 00:00:00", "msId": T[0], "state": 1},
 				Code:   OK, Contains: []string{`"total":0`}},
+			{Name: "route: to another area while a plan uses it", Method: PUT, Path: P("tbPatrolRoute/edit"), Token: "A",
+				Params: map[string]any{"id": r1, "name": "Night round", "areaId": a2, "routePoints": []any{q1}}, Code: "1022"},
 			// Editing the route drops the orders that have not begun and makes them again on the new points.
 			{Name: "route: edit its points", Method: PUT, Path: P("tbPatrolRoute/edit"), Token: "A",
 				Params: map[string]any{"id": r1, "name": "Night round", "areaId": a1, "routePoints": []any{p1, p2}}, Code: OK, Changes: true},

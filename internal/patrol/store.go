@@ -32,6 +32,24 @@ func count(ctx context.Context, q db.Querier, query string, args ...any) (int, e
 	return n, err
 }
 
+// stayInArea lets the customer's row of table (a point, a route) move to another area only while nothing uses it
+// (used counts what does, its ? the id): ErrInUse otherwise; an id that is not the customer's is db.ErrNotFound.
+func stayInArea[ID ~int64](ctx context.Context, tx *db.Tx, c int64, table string, id ID, area AreaID, used string) error {
+	var cur AreaID
+	if err := tx.QueryRow(ctx, `SELECT area_id FROM `+table+` WHERE id = ? AND customer_id = ?`, id, c).Scan(&cur); err != nil {
+		return notFound(err)
+	}
+	if cur == area {
+		return nil
+	}
+	if n, err := count(ctx, tx, used, id); err != nil {
+		return err
+	} else if n > 0 {
+		return ErrInUse
+	}
+	return nil
+}
+
 // deleteUnused deletes the customer's rows of table by id, all or none: an id that is not the customer's is
 // db.ErrNotFound, and one that rows still refer to (used counts them, its every ? the id) is ErrInUse.
 func deleteUnused[ID ~int64](ctx context.Context, d *db.DB, c int64, table string, ids []ID, used string) error {
@@ -191,17 +209,9 @@ func (s *Store) SavePoint(ctx context.Context, c int64, p Point, now int64) (Poi
 				created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, c, p.AreaID, p.Name, p.Remark, p.Type, p.NfcValue,
 				p.Lat, p.Lng, p.Radius, now).Scan(&p.ID)
 		}
-		var area AreaID
-		if err := tx.QueryRow(ctx, `SELECT area_id FROM patrol_points WHERE id = ? AND customer_id = ?`, p.ID, c).Scan(&area); err != nil {
-			return notFound(err)
-		}
-		if area != p.AreaID {
-			// A point in a route stays in the route's area.
-			if n, err := count(ctx, tx, `SELECT COUNT(*) FROM patrol_route_points WHERE point_id = ?`, p.ID); err != nil {
-				return err
-			} else if n > 0 {
-				return ErrInUse
-			}
+		// A point in a route stays in the route's area.
+		if err := stayInArea(ctx, tx, c, "patrol_points", p.ID, p.AreaID, `SELECT COUNT(*) FROM patrol_route_points WHERE point_id = ?`); err != nil {
+			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE patrol_points SET area_id = ?, name = ?, remark = ?, type = ?, nfc_value = ?, lat = ?, lng = ?,
 			radius = ? WHERE id = ?`, p.AreaID, p.Name, p.Remark, p.Type, p.NfcValue, p.Lat, p.Lng, p.Radius, p.ID); err != nil {
@@ -319,16 +329,8 @@ func (s *Store) SaveRoute(ctx context.Context, c int64, r Route, points []PointI
 				return err
 			}
 		} else {
-			var area AreaID
-			if err := tx.QueryRow(ctx, `SELECT area_id FROM patrol_routes WHERE id = ? AND customer_id = ?`, r.ID, c).Scan(&area); err != nil {
-				return notFound(err)
-			}
-			if area != r.AreaID {
-				if n, err := count(ctx, tx, `SELECT COUNT(*) FROM patrol_plans WHERE route_id = ?`, r.ID); err != nil {
-					return err
-				} else if n > 0 {
-					return ErrInUse
-				}
+			if err := stayInArea(ctx, tx, c, "patrol_routes", r.ID, r.AreaID, `SELECT COUNT(*) FROM patrol_plans WHERE route_id = ?`); err != nil {
+				return err
 			}
 			if _, err := tx.Exec(ctx, `UPDATE patrol_routes SET area_id = ?, name = ?, type = ?, remark = ? WHERE id = ?`,
 				r.AreaID, r.Name, r.Type, r.Remark, r.ID); err != nil {
@@ -418,13 +420,7 @@ func (s *Store) Plans(ctx context.Context, c int64, q PlanQuery) ([]Plan, int, e
 // Plan reads one plan with its classes.
 func (s *Store) Plan(ctx context.Context, c int64, id PlanID) (Plan, error) {
 	l, _, err := s.plans(ctx, db.ListQuery{Where: db.Scope("pl.customer_id", c).Eq("pl.id", id), Order: `pl.id`})
-	if err == nil && len(l) == 0 {
-		err = db.ErrNotFound
-	}
-	if err != nil {
-		return Plan{}, err
-	}
-	return l[0], nil
+	return db.First(l, err)
 }
 
 // Current reads every plan of every customer whose range reaches day or later (the generator's input).
