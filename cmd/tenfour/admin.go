@@ -5,8 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"tenfour/internal/app"
@@ -45,11 +46,7 @@ var adminCommands = map[string]struct {
 
 func admin(args []string) error {
 	if len(args) == 0 || args[0] == "help" {
-		names := make([]string, 0, len(adminCommands))
-		for n := range adminCommands {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(adminCommands))
 		fmt.Println("tenfour admin commands (each also takes --data DIR or --db URL):")
 		for _, n := range names {
 			fmt.Println("  " + adminCommands[n].help)
