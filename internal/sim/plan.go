@@ -110,18 +110,19 @@ func (t *Terminal) Plan(horizon time.Duration) []Planned {
 	stream := streams(t.fl.opts.Seed, t.acct.ID)
 	r := t.fl.opts.Rates
 	var out []Planned
-	if mean := t.talkMean(r); mean > 0 {
-		rs := stream(sTalk)
-		for at := expDur(rs, mean); at < horizon; at += drawTalk(rs, mean).gap {
-			out = append(out, Planned{at, "talk"})
+	// every plans kind at each time a stream's draws place it within horizon: the first after expDur(mean),
+	// each next one gap later (the gap drawn as the live terminal draws it, with the rest of its choices).
+	every := func(src uint64, kind string, mean time.Duration, gap func(*rand.Rand, time.Duration) time.Duration) {
+		if mean <= 0 {
+			return
+		}
+		rs := stream(src)
+		for at := expDur(rs, mean); at < horizon; at += gap(rs, mean) {
+			out = append(out, Planned{at, kind})
 		}
 	}
-	if mean := t.sosMean(r); mean > 0 {
-		rs := stream(sSOS)
-		for at := expDur(rs, mean); at < horizon; at += drawSOS(rs, mean).gap {
-			out = append(out, Planned{at, "sos"})
-		}
-	}
+	every(sTalk, "talk", t.talkMean(r), func(rs *rand.Rand, mean time.Duration) time.Duration { return drawTalk(rs, mean).gap })
+	every(sSOS, "sos", t.sosMean(r), func(rs *rand.Rand, mean time.Duration) time.Duration { return drawSOS(rs, mean).gap })
 	if r.DropEvery > 0 {
 		rs := stream(sDrop)
 		for at := expDur(rs, r.DropEvery); at < horizon; {
@@ -130,18 +131,8 @@ func (t *Terminal) Plan(horizon time.Duration) []Planned {
 			at += p.off + p.gap
 		}
 	}
-	if mean := t.switchMean(r); mean > 0 {
-		rs := stream(sSwitch)
-		for at := expDur(rs, mean); at < horizon; at += drawSwitch(rs, mean).gap {
-			out = append(out, Planned{at, "switch"})
-		}
-	}
-	if mean := t.uploadMean(r); mean > 0 {
-		rs := stream(sUpload)
-		for at := expDur(rs, mean); at < horizon; at += expDur(rs, mean) {
-			out = append(out, Planned{at, "upload"})
-		}
-	}
+	every(sSwitch, "switch", t.switchMean(r), func(rs *rand.Rand, mean time.Duration) time.Duration { return drawSwitch(rs, mean).gap })
+	every(sUpload, "upload", t.uploadMean(r), expDur)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].At < out[j].At })
 	return out
 }

@@ -3,6 +3,7 @@ package sim_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,12 +14,15 @@ import (
 )
 
 func demoAccounts(ids ...string) []sim.Account {
+	return accountsWhere(sim.DemoAccounts(), func(id string) bool { return slices.Contains(ids, id) })
+}
+
+// accountsWhere are the accounts of from whose id keep keeps, in from's order.
+func accountsWhere(from []sim.Account, keep func(id string) bool) []sim.Account {
 	var out []sim.Account
-	for _, a := range sim.DemoAccounts() {
-		for _, id := range ids {
-			if a.ID == id {
-				out = append(out, a)
-			}
+	for _, a := range from {
+		if keep(a.ID) {
+			out = append(out, a)
 		}
 	}
 	return out

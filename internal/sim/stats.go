@@ -2,7 +2,8 @@ package sim
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -91,11 +92,7 @@ func (s *Stats) String() string {
 		s.PatrolSkips.Load(), s.Jobs.Load(), s.JobsDone.Load(), s.JobsRefused.Load(), s.BusPunches.Load())
 	ref := s.Refused()
 	if len(ref) > 0 {
-		keys := make([]string, 0, len(ref))
-		for k := range ref {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(ref))
 		b.WriteString(" refused=")
 		for i, k := range keys {
 			if i > 0 {
