@@ -189,46 +189,61 @@ func broadcastLogin(hc *http.Client, base, username, password string) string {
 	return env.Code.String()
 }
 
-// signinBurst fires n guesses with pw at p's account at the same moment (released together) and returns their
-// codes.
-func signinBurst(t *testing.T, p signinPath, n int, pw string) <-chan string {
-	hc := testkit.ClientFrom("127.0.0.1")
-	codes := make(chan string, n)
-	start := make(chan struct{})
-	for range n {
-		go func() { <-start; codes <- p.try(t, hc, p.account, pw) }()
-	}
-	close(start)
-	return codes
+// burst is one trial of wrongGuessBursts: wrong guesses at a path's account sent at the same moment.
+type burst struct {
+	signinPath
+	trial  int
+	hc     *http.Client  // a client from the guesses' address (not the guesses' own)
+	codes  <-chan string // the guesses' codes, as they are answered
+	before int64         // the path's password checks before the burst
 }
 
-// TestParallelGuessesStopAtTheLimit: 20 wrong guesses at the same moment; the store lets only MaxFailedLogins
-// of them be checked, the others are refused as locked without a hash. Before the fix all 20 were checked.
-func TestParallelGuessesStopAtTheLimit(t *testing.T) {
+// checked is how many of the burst's guesses had their password checked so far.
+func (b burst) checked() int64 { return b.checks() - b.before }
+
+// wrongGuessBursts fires, three times on each sign-in path of a server on every engine, n wrong guesses at the
+// path's account at the same moment (released together), and hands each burst to check; once check has read
+// every code, the lock the burst made must hold (lockHolds).
+func wrongGuessBursts(t *testing.T, n int, check func(t *testing.T, b burst)) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		s := newSigninServer(t, engine, []string{"10000001"}, []string{"10000101"})
 		hc := testkit.ClientFrom("127.0.0.1")
 		for _, p := range signinPaths(t, s) {
 			for trial := range 3 {
-				before := p.checks()
-				codes := signinBurst(t, p, 20, p.wrong)
-				wrong, locked := 0, 0
-				for range 20 {
-					switch c := <-codes; c {
-					case "2":
-						wrong++
-					case "107":
-						locked++
-					default:
-						t.Errorf("%s trial %d: code %q", p.name, trial, c)
-					}
+				b := burst{signinPath: p, trial: trial, hc: hc, before: p.checks()}
+				guesser := testkit.ClientFrom("127.0.0.1") // its own connections, as the probe's
+				codes := make(chan string, n)
+				start := make(chan struct{})
+				for range n {
+					go func() { <-start; codes <- p.try(t, guesser, p.account, p.wrong) }()
 				}
-				if checked := p.checks() - before; checked > auth.MaxFailedLogins || wrong >= auth.MaxFailedLogins {
-					t.Fatalf("%s trial %d: %d guesses checked (%d answered wrong password, %d locked); at most %d may be",
-						p.name, trial, checked, wrong, locked, auth.MaxFailedLogins)
-				}
+				close(start)
+				b.codes = codes
+				check(t, b)
 				lockHolds(t, s, hc, p, trial)
 			}
+		}
+	})
+}
+
+// TestParallelGuessesStopAtTheLimit: 20 wrong guesses at the same moment; the store lets only MaxFailedLogins
+// of them be checked, the others are refused as locked without a hash. Before the fix all 20 were checked.
+func TestParallelGuessesStopAtTheLimit(t *testing.T) {
+	wrongGuessBursts(t, 20, func(t *testing.T, b burst) {
+		wrong, locked := 0, 0
+		for range 20 {
+			switch c := <-b.codes; c {
+			case "2":
+				wrong++
+			case "107":
+				locked++
+			default:
+				t.Errorf("%s trial %d: code %q", b.name, b.trial, c)
+			}
+		}
+		if checked := b.checked(); checked > auth.MaxFailedLogins || wrong >= auth.MaxFailedLogins {
+			t.Fatalf("%s trial %d: %d guesses checked (%d answered wrong password, %d locked); at most %d may be",
+				b.name, b.trial, checked, wrong, locked, auth.MaxFailedLogins)
 		}
 	})
 }
@@ -250,25 +265,16 @@ func lockHolds(t *testing.T, s *signinServer, hc *http.Client, p signinPath, tri
 // sent them: once the wrong ones have reached the limit (their checks started), the right one is refused.
 // Before the fix it was accepted (it read the account before the wrong ones locked it and was never re-checked).
 func TestRightPasswordAmongParallelGuesses(t *testing.T) {
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		s := newSigninServer(t, engine, []string{"10000001"}, []string{"10000101"})
-		hc := testkit.ClientFrom("127.0.0.1")
-		for _, p := range signinPaths(t, s) {
-			for trial := range 3 {
-				before := p.checks()
-				codes := signinBurst(t, p, 10, p.wrong)
-				testkit.Eventually(t, 30*time.Second, "the wrong guesses' checks started", func() bool {
-					return p.checks()-before >= auth.MaxFailedLogins
-				})
-				if c := p.try(t, hc, p.account, p.right); c != "107" {
-					t.Fatalf("%s trial %d: the right password sent with %d wrong ones under way: %q, want 107 (locked)",
-						p.name, trial, auth.MaxFailedLogins, c)
-				}
-				for range 10 {
-					<-codes
-				}
-				lockHolds(t, s, hc, p, trial)
-			}
+	wrongGuessBursts(t, 10, func(t *testing.T, b burst) {
+		testkit.Eventually(t, 30*time.Second, "the wrong guesses' checks started", func() bool {
+			return b.checked() >= auth.MaxFailedLogins
+		})
+		if c := b.try(t, b.hc, b.account, b.right); c != "107" {
+			t.Fatalf("%s trial %d: the right password sent with %d wrong ones under way: %q, want 107 (locked)",
+				b.name, b.trial, auth.MaxFailedLogins, c)
+		}
+		for range 10 {
+			<-b.codes
 		}
 	})
 }
