@@ -10,9 +10,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
+	"maps"
 	"net/http"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -135,17 +136,11 @@ func (s *Service) sockCallSet(ctx context.Context, c *realtime.Conn, req callSet
 
 // SetCallStatus relays a call-set status to a terminal and stores it once acknowledged.
 func (s *Service) SetCallStatus(ctx context.Context, p identity.Principal, msID string, status int) (CallSetResult, error) {
-	if err := s.terminal(ctx, p.CustomerID, msID); err != nil {
+	unlock, err := s.relay(ctx, p.CustomerID, msID, CallSet, map[string]any{"status": status, "by": p.AccountID, "byName": p.Name})
+	if err != nil {
 		return CallSetResult{}, err
 	}
-	c := s.hub.TerminalPeer(ctx, p.CustomerID, msID) // on any node of a cluster
-	if c == nil {
-		return CallSetResult{}, realtime.ErrNotOnline
-	}
-	defer s.locks.lock(msID)()
-	if err := s.ask(ctx, c, CallSet, map[string]any{"status": status, "by": p.AccountID, "byName": p.Name}); err != nil {
-		return CallSetResult{}, err
-	}
+	defer unlock()
 	// The terminal applied it: record it even if the console has gone meanwhile.
 	ctx = context.WithoutCancel(ctx)
 	if err := s.dir.SetCallSetStatus(ctx, directory.CustomerID(p.CustomerID), directory.TerminalID(msID), status); err != nil {
@@ -213,20 +208,15 @@ func (s *Service) SetParams(ctx context.Context, p identity.Principal, msID stri
 	if err != nil {
 		return ParamSetResult{}, err
 	}
-	if err := s.terminal(ctx, p.CustomerID, msID); err != nil {
+	unlock, err := s.relay(ctx, p.CustomerID, msID, ParamSet,
+		map[string]any{"params": norm, "seconds": secs, "by": p.AccountID, "byName": p.Name})
+	if err != nil {
 		return ParamSetResult{}, err
 	}
-	c := s.hub.TerminalPeer(ctx, p.CustomerID, msID) // on any node of a cluster
-	if c == nil {
-		return ParamSetResult{}, realtime.ErrNotOnline
-	}
-	defer s.locks.lock(msID)()
-	if err := s.ask(ctx, c, ParamSet, map[string]any{"params": norm, "seconds": secs, "by": p.AccountID, "byName": p.Name}); err != nil {
-		return ParamSetResult{}, err
-	}
+	defer unlock()
 	ctx = context.WithoutCancel(ctx)
 	now := s.now().UnixMilli()
-	keys := sortedKeys(norm)
+	keys := slices.Sorted(maps.Keys(norm))
 	if err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		for _, k := range keys {
 			if _, err := tx.Exec(ctx, `INSERT INTO terminal_params (account_id, name, value, updated_at) VALUES (?, ?, ?, ?)
@@ -281,6 +271,24 @@ func (s *Service) terminal(ctx context.Context, customerID int64, msID string) e
 	}
 	_, err := s.dir.CheckTerminal(ctx, directory.CustomerID(customerID), directory.TerminalID(msID))
 	return err
+}
+
+// relay asks one of the customer's terminals, online on any node of a cluster, to apply a change and waits for
+// its acknowledgement, holding the terminal's lock (termLocks): the caller stores the change, then unlocks.
+func (s *Service) relay(ctx context.Context, customerID int64, msID, typ string, data any) (unlock func(), err error) {
+	if err := s.terminal(ctx, customerID, msID); err != nil {
+		return nil, err
+	}
+	c := s.hub.TerminalPeer(ctx, customerID, msID)
+	if c == nil {
+		return nil, realtime.ErrNotOnline
+	}
+	unlock = s.locks.lock(msID)
+	if err := s.ask(ctx, c, typ, data); err != nil {
+		unlock()
+		return nil, err
+	}
+	return unlock, nil
 }
 
 // ask relays a request to a terminal and waits for its acknowledgement (the hub's AckTimeout).
@@ -374,15 +382,6 @@ func (l *termLocks) lock(id string) func() {
 	m := &l[h.Sum32()%uint32(len(l))]
 	m.Lock()
 	return m.Unlock
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func short(d time.Duration) string {
