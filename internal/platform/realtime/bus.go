@@ -133,12 +133,7 @@ func (h *Hub) ReplaceRemote(by Replaced, keep func(*Conn) bool) int {
 			continue
 		}
 		hit = append(hit, o)
-		if cc := h.byCustomer[o.p.CustomerID]; cc != nil && cc.remove(o) {
-			mConns.Dec()
-		}
-		o.mu.Lock()
-		o.replaced = true
-		o.mu.Unlock()
+		h.dropReplaced(o)
 	}
 	h.mu.Unlock()
 	for _, o := range hit {

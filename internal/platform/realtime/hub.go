@@ -370,12 +370,7 @@ func (h *Hub) register(c *Conn) (replaced []*Conn, joined, tookOver bool) {
 			continue
 		}
 		replaced = append(replaced, o)
-		if cc := h.byCustomer[o.p.CustomerID]; cc != nil && cc.remove(o) {
-			mConns.Dec()
-		}
-		o.mu.Lock()
-		o.replaced = true
-		o.mu.Unlock()
+		h.dropReplaced(o)
 	}
 	// A console page that went away and whose logout still waits (ReloadGrace): the same sign-in coming back
 	// continues its session as if it had never left; anyone else's login replaces it as it would the open page.
@@ -696,3 +691,14 @@ func Where(allow func(*Conn) bool) Audience {
 }
 
 var errClosed = errors.New("connection closed")
+
+// dropReplaced takes a connection another login replaced out of its customer's connections and marks it
+// replaced (its close tells the logout hooks so). The caller holds h.mu.
+func (h *Hub) dropReplaced(o *Conn) {
+	if cc := h.byCustomer[o.p.CustomerID]; cc != nil && cc.remove(o) {
+		mConns.Dec()
+	}
+	o.mu.Lock()
+	o.replaced = true
+	o.mu.Unlock()
+}

@@ -248,6 +248,24 @@ func TestOrderedDelivery(t *testing.T) {
 	}
 }
 
+// firstEvent: the first frame s reads is the event typ.
+func firstEvent(t *testing.T, who string, s *probe.Socket, typ string) {
+	t.Helper()
+	if f := s.Read(5 * time.Second); f.Type != typ {
+		t.Fatalf("%s got %+v first, want %s", who, f, typ)
+	}
+}
+
+// nothingMore: no other event reached the sockets (a ping is answered next).
+func nothingMore(t *testing.T, socks ...*probe.Socket) {
+	t.Helper()
+	for _, s := range socks {
+		if f := s.Call("ping", nil); f.Type != "pong" {
+			t.Fatalf("leaked event: %+v", f)
+		}
+	}
+}
+
 func TestPublishIsScopedToCustomerAndFilter(t *testing.T) {
 	r := newRig(t)
 	a := r.login("1001", 1, Console, "t")
@@ -256,21 +274,10 @@ func TestPublishIsScopedToCustomerAndFilter(t *testing.T) {
 	r.hub.Publish(1, "test.one", map[string]int{"v": 1}, Consoles)
 	r.hub.Publish(2, "test.two", map[string]int{"v": 2}, Everyone)
 	r.hub.Publish(1, "test.three", map[string]int{"v": 3}, Terminals)
-	if f := a.Read(5 * time.Second); f.Type != "test.one" {
-		t.Fatalf("console: %+v", f)
-	}
-	if f := other.Read(5 * time.Second); f.Type != "test.two" {
-		t.Fatalf("other customer: %+v", f)
-	}
-	if f := term.Read(5 * time.Second); f.Type != "test.three" {
-		t.Fatalf("terminal got %+v first", f)
-	}
-	// Nothing else arrives: a ping answers next.
-	for _, c := range []*probe.Socket{a, other} {
-		if f := c.Call("ping", nil); f.Type != "pong" {
-			t.Fatalf("leaked event: %+v", f)
-		}
-	}
+	firstEvent(t, "the console", a, "test.one")
+	firstEvent(t, "the other customer's console", other, "test.two")
+	firstEvent(t, "the terminal", term, "test.three")
+	nothingMore(t, a, other)
 	if got := r.hub.Accounts(1); len(got) != 2 {
 		t.Fatalf("accounts %v", got)
 	}
@@ -286,20 +293,10 @@ func TestPublishToConsolesAndAudience(t *testing.T) {
 	foreign := r.login("2002", 2, Terminal, "")
 	r.hub.Publish(1, "test.call", map[string]int{"v": 1}, ConsolesAnd(map[string]bool{"1002": true, "2002": true}))
 	r.hub.Publish(1, "test.where", map[string]int{"v": 2}, Where(func(c *Conn) bool { return c.Principal().AccountID == "1003" }))
-	if f := console.Read(5 * time.Second); f.Type != "test.call" {
-		t.Fatalf("console: %+v", f)
-	}
-	if f := member.Read(5 * time.Second); f.Type != "test.call" {
-		t.Fatalf("audience terminal: %+v", f)
-	}
-	if f := outsider.Read(5 * time.Second); f.Type != "test.where" {
-		t.Fatalf("terminal outside the audience got %+v first", f)
-	}
-	for _, c := range []*probe.Socket{console, member, foreign} {
-		if f := c.Call("ping", nil); f.Type != "pong" {
-			t.Fatalf("leaked event: %+v", f)
-		}
-	}
+	firstEvent(t, "the console", console, "test.call")
+	firstEvent(t, "the audience's terminal", member, "test.call")
+	firstEvent(t, "the terminal outside the audience", outsider, "test.where")
+	nothingMore(t, console, member, foreign)
 }
 
 // A console that falls behind by more than its queue (a login storm's presence frames) keeps its connection
