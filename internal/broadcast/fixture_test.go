@@ -18,7 +18,9 @@ import (
 	"time"
 
 	"tenfour/internal/auth"
+	"tenfour/internal/broadcast"
 	"tenfour/internal/config"
+	"tenfour/internal/sim"
 	"tenfour/internal/testkit"
 )
 
@@ -49,6 +51,17 @@ func newWorld(t *testing.T, engine string, opts ...func(*config.Config)) *world 
 	w.custB, w.dispB, w.consB = w.customer("Bcast B")
 	w.tokA = w.login(w.dispA, w.consA)
 	return w
+}
+
+// newLiveWorld is newWorld on SQLite for a test with speakers: they play by the real clock. The context ends
+// with the test, and the simulated speakers with it.
+func newLiveWorld(t *testing.T) (*world, context.Context) {
+	t.Helper()
+	w := newWorld(t, "sqlite")
+	w.s.Broadcast.SetClock(nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	return w, ctx
 }
 
 // at moves the clock by d and runs a scheduler pass.
@@ -125,6 +138,39 @@ func convert(t *testing.T, wav []byte, ext string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// speakerOrg adds to customer A an organisation (name; its code the name in lower case; callNumber; org password
+// pass) with n devices coded "<code>-0"…, each played by a simulated speaker until ctx ends. It returns the org
+// and the devices' ids and speakers, in order.
+func (w *world) speakerOrg(ctx context.Context, name, callNumber, pass string, n int) (broadcast.Org, []int64, []*sim.Speaker) {
+	w.t.Helper()
+	code := strings.ToLower(name)
+	var org broadcast.Org
+	w.ok("POST", "/broadcast/api/v1/org", w.tokA, map[string]any{"name": name, "code": code, "call_number": callNumber,
+		"password": pass}, &org)
+	ids, speakers := make([]int64, n), make([]*sim.Speaker, n)
+	for i := range n {
+		var d broadcast.Device
+		dc := fmt.Sprintf("%s-%d", code, i)
+		w.ok("POST", "/broadcast/v1/device", w.tokA, map[string]any{"org_id": org.ID, "name": dc, "code": dc}, &d)
+		sp := &sim.Speaker{URL: w.s.URL, OrgID: org.ID, Code: dc, Password: pass}
+		ids[i], speakers[i] = d.ID, sp
+		go func() { _ = sp.Run(ctx) }()
+	}
+	return org, ids, speakers
+}
+
+// tone uploads a tone of freq Hz lasting d to customer A's library.
+func (w *world) tone(freq float64, d time.Duration) broadcast.File {
+	w.t.Helper()
+	r := w.upload(w.tokA, "tone.wav", testkit.ToneWAV(freq, d), 0)
+	if r.Code != "200" {
+		w.t.Fatalf("upload: %s %s", r.Code, r.Msg)
+	}
+	var f broadcast.File
+	r.Into(w.t, &f)
+	return f
 }
 
 // upload posts a file to /broadcast/v1/upload.

@@ -17,24 +17,9 @@ import (
 // page is told why); the page ends and the speakers return to their tasks.
 func TestLivePaging(t *testing.T) {
 	needFFmpeg(t)
-	w := newWorld(t, "sqlite")
-	w.s.Broadcast.SetClock(nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	w, ctx := newLiveWorld(t)
 	orgPass := md5hex("Org-Secret-2")
-	var org broadcast.Org
-	w.ok("POST", "/broadcast/api/v1/org", w.tokA, map[string]any{"name": "Hall", "code": "hall", "call_number": "400", "password": orgPass}, &org)
-	var dev []int64
-	speakers := map[int64]*sim.Speaker{}
-	for i := 0; i < 3; i++ {
-		var d broadcast.Device
-		code := fmt.Sprintf("hall-%d", i)
-		w.ok("POST", "/broadcast/v1/device", w.tokA, map[string]any{"org_id": org.ID, "name": code, "code": code}, &d)
-		dev = append(dev, d.ID)
-		sp := &sim.Speaker{URL: w.s.URL, OrgID: org.ID, Code: code, Password: orgPass}
-		speakers[d.ID] = sp
-		go func() { _ = sp.Run(ctx) }()
-	}
+	_, dev, speakers := w.speakerOrg(ctx, "Hall", "400", orgPass, 3)
 	testkit.Eventually(t, 10*time.Second, "speakers online", func() bool {
 		for _, sp := range speakers {
 			if !sp.Online() {
@@ -43,13 +28,7 @@ func TestLivePaging(t *testing.T) {
 		}
 		return true
 	})
-	r := w.upload(w.tokA, "tone.wav", testkit.ToneWAV(330, 5*time.Second), 0)
-	if r.Code != "200" {
-		t.Fatalf("upload: %s %s", r.Code, r.Msg)
-	}
-	var file broadcast.File
-	r.Into(t, &file)
-	f := file.ID
+	f := w.tone(330, 5*time.Second).ID
 	// casters of priority 3 and 7, each with a task on its speakers
 	login := func(code string, prio int) string {
 		pw := md5hex(code + "-pw")
@@ -89,7 +68,7 @@ func TestLivePaging(t *testing.T) {
 	if len(act.Lost) != 1 || act.Lost[0].DeviceID != dev[1] || act.Lost[0].ByTaskID != tHigh.ID || act.Lost[0].Reason != "priority" {
 		t.Fatalf("page lost %+v, want dev 1 to the priority-7 task", act.Lost)
 	}
-	testkit.Eventually(t, 5*time.Second, "speaker 0 switched to the page", func() bool { return speakers[dev[0]].Status().State == "live" })
+	testkit.Eventually(t, 5*time.Second, "speaker 0 switched to the page", func() bool { return speakers[0].Status().State == "live" })
 	// real speech (the simulator's clip: Opus hybrid fullband 20 ms frames, as a browser's microphone sends), which
 	// the speakers decode and measure
 	clips, err := sim.LoadClips("")
@@ -99,11 +78,11 @@ func TestLivePaging(t *testing.T) {
 	go func() { _ = con.Media.Send(ctx, clips.Long.Packets, 20*time.Millisecond) }()
 	var loudest float64
 	testkit.Eventually(t, 10*time.Second, "the console's speech reaches speaker 0, decoded and above silence", func() bool {
-		st := speakers[dev[0]].Status()
+		st := speakers[0].Status()
 		loudest = max(loudest, st.Level)
 		return st.Packets >= 30 && st.Decoded == st.Packets && loudest > 0.02
 	})
-	if st := speakers[dev[0]].Status(); st.Decoded != st.Packets {
+	if st := speakers[0].Status(); st.Decoded != st.Packets {
 		t.Fatalf("speaker 0 decoded %d of %d frames", st.Decoded, st.Packets)
 	}
 	testkit.Eventually(t, 5*time.Second, "the server hears speaker 0 report the page's level", func() bool {
@@ -111,15 +90,15 @@ func TestLivePaging(t *testing.T) {
 		return rep != nil && rep.State == "live" && rep.Decoded > 0 && rep.Level > 0
 	})
 	t.Logf("speaker 0: loudest live level %.3f", loudest)
-	if st := speakers[dev[1]].Status(); st.State != "playing" || st.TaskID != tHigh.ID || st.Packets != 0 {
+	if st := speakers[1].Status(); st.State != "playing" || st.TaskID != tHigh.ID || st.Packets != 0 {
 		t.Fatalf("speaker 1 (priority-7 task) during the page: %+v", st)
 	}
-	if st := speakers[dev[2]].Status(); st.State != "idle" || st.Packets != 0 {
+	if st := speakers[2].Status(); st.State != "idle" || st.Packets != 0 {
 		t.Fatalf("speaker 2 (not paged): %+v", st)
 	}
 	w.ok("GET", "/broadcast/v1/paging/stop", w.tokA, nil, nil)
 	testkit.Eventually(t, 5*time.Second, "speaker 0 back on the low task", func() bool {
-		st := speakers[dev[0]].Status()
+		st := speakers[0].Status()
 		return st.State == "playing" && st.TaskID == tLow.ID && st.Level > 0.1
 	})
 }

@@ -15,22 +15,9 @@ import (
 // reports an advancing position; pause, resume and stop reach all three within 500 ms.
 func TestTaskOnThreeSimulatedSpeakers(t *testing.T) {
 	needFFmpeg(t)
-	w := newWorld(t, "sqlite")
-	w.s.Broadcast.SetClock(nil) // speakers play by the real clock
+	w, ctx := newLiveWorld(t)
 	orgPass := md5hex("Org-Secret-1")
-	var org broadcast.Org
-	w.ok("POST", "/broadcast/api/v1/org", w.tokA, map[string]any{"name": "Yard", "code": "yard", "call_number": "300", "password": orgPass}, &org)
-	var ids []int64
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	for i := 0; i < 3; i++ {
-		var d broadcast.Device
-		code := fmt.Sprintf("yard-%d", i)
-		w.ok("POST", "/broadcast/v1/device", w.tokA, map[string]any{"org_id": org.ID, "name": code, "code": code}, &d)
-		ids = append(ids, d.ID)
-		sp := &sim.Speaker{URL: w.s.URL, OrgID: org.ID, Code: code, Password: orgPass}
-		go func() { _ = sp.Run(ctx) }()
-	}
+	org, ids, _ := w.speakerOrg(ctx, "Yard", "300", orgPass, 3)
 	// a wrong password is refused
 	bad := &sim.Speaker{URL: w.s.URL, OrgID: org.ID, Code: "yard-0", Password: md5hex("nope")}
 	if err := bad.Run(ctx); err == nil || !has(err.Error(), "refused: 2 ") {
@@ -41,12 +28,7 @@ func TestTaskOnThreeSimulatedSpeakers(t *testing.T) {
 		d := devs()
 		return d[ids[0]].Online == 1 && d[ids[1]].Online == 1 && d[ids[2]].Online == 1
 	})
-	r := w.upload(w.tokA, "tone.wav", testkit.ToneWAV(440, 5*time.Second), 0)
-	if r.Code != "200" {
-		t.Fatalf("upload: %s %s", r.Code, r.Msg)
-	}
-	var f broadcast.File
-	r.Into(t, &f)
+	f := w.tone(440, 5*time.Second)
 	var task broadcast.Task
 	w.ok("POST", "/broadcast/v1/task", w.tokA, map[string]any{"name": "Tone", "file_ids": []int64{f.ID}, "device_ids": ids, "duration_type": 3}, &task)
 	w.ok("GET", fmt.Sprintf("/broadcast/v1/task/%d/start", task.ID), w.tokA, nil, nil)

@@ -79,10 +79,7 @@ func flowing(t *testing.T, sp *sim.Speaker, what string) {
 // dispatcher (a row written before this rule) pages nothing of A's: A's live page keeps its microphone, its
 // speaker keeps hearing it, and A's console is told nothing ended.
 func TestAnotherCustomerCannotTakeALivePage(t *testing.T) {
-	w := newWorld(t, "sqlite")
-	w.s.Broadcast.SetClock(nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	w, ctx := newLiveWorld(t)
 	devA, spA := w.pagedSpeaker(ctx, w.tokA, "hall-a")
 	tokB := w.login2()
 	devB, _ := w.pagedSpeaker(ctx, tokB, "hall-b")
@@ -148,10 +145,7 @@ func (w *world) accountOf(customer int64, name string) (int64, string, string) {
 // A page that stops carrying audio tells the console whose microphone it was: taken over by another page of
 // the same microphone ("replaced"), or the console's audio connection closed ("media"); the speakers leave it.
 func TestPageEndedTellsTheConsole(t *testing.T) {
-	w := newWorld(t, "sqlite")
-	w.s.Broadcast.SetClock(nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	w, ctx := newLiveWorld(t)
 	dev1, sp1 := w.pagedSpeaker(ctx, w.tokA, "lobby")
 	dev2, sp2 := w.pagedSpeaker(ctx, w.tokA, "yard")
 	con := w.mediaConsole(ctx, w.consA)
