@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -18,12 +19,7 @@ import (
 func TestIndoorWalkersReachTheConsole(t *testing.T) {
 	s := demoServer(t)
 	con := console(t, s, "Demo Fleet", "10000001")
-	var accts []sim.Account
-	for _, a := range sim.DemoSpare() {
-		if a.ID == sim.DemoWalkers[0] || a.ID == sim.DemoWalkers[1] {
-			accts = append(accts, a)
-		}
-	}
+	accts := accountsWhere(sim.DemoSpare(), func(id string) bool { return slices.Contains(sim.DemoWalkers, id) })
 	if len(accts) != 2 {
 		t.Fatalf("walker accounts %+v", accts)
 	}

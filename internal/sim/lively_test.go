@@ -18,12 +18,10 @@ func TestLivelyFleet(t *testing.T) {
 	s := demoServer(t)
 	con := console(t, s, "Demo Fleet", "10000001")
 	// 30 terminals of every kind: radios, PMR, a gateway, SOS buttons, cameras, apps.
-	var accts []sim.Account
-	for _, a := range sim.FleetAccounts() {
-		if n, _ := strconv.Atoi(a.ID[5:]); n <= 112 || n >= 121 && n <= 125 || n == 131 || n >= 134 && n <= 140 || n >= 143 && n <= 146 {
-			accts = append(accts, a)
-		}
-	}
+	accts := accountsWhere(sim.FleetAccounts(), func(id string) bool {
+		n, _ := strconv.Atoi(id[5:])
+		return n <= 112 || n >= 121 && n <= 125 || n == 131 || n >= 134 && n <= 140 || n >= 143 && n <= 146
+	})
 	f := runFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 11, Loopback: true,
 		GPSInterval: 2 * time.Second, MediaIdle: 3 * time.Second,
 		Rates: sim.Rates{TalkEvery: 5 * time.Second, SOSEvery: 40 * time.Second, DropEvery: 20 * time.Second,
