@@ -111,17 +111,12 @@ func (s *Service) updatePassword(ctx context.Context, p Principal, req struct {
 		}
 		return nil, err
 	}
-	if !self {
-		// For the caller's own account new == old was caught above; for another account compare with its hash.
-		same, err := CheckPassword(target.Hash, req.NewPwd)
-		if err != nil {
-			return nil, err
-		}
-		if same {
-			return nil, ErrSamePwd
-		}
+	var hash string
+	if self { // new == old was caught above
+		hash, err = HashPassword(req.NewPwd)
+	} else { // another account's: compared with its hash
+		hash, err = newPasswordHash(target.Hash, req.NewPwd)
 	}
-	hash, err := HashPassword(req.NewPwd)
 	if err != nil {
 		return nil, err
 	}

@@ -89,6 +89,19 @@ func idKey(pw, salt []byte, t, m uint32, p uint8, n uint32) []byte {
 	return argon2.IDKey(pw, salt, t, m, p, n)
 }
 
+// newPasswordHash is the hash of a new password for an account whose password hash is old: the same password
+// again is refused (ErrSamePwd).
+func newPasswordHash(old, pw string) (string, error) {
+	same, err := CheckPassword(old, pw)
+	if err != nil {
+		return "", err
+	}
+	if same {
+		return "", ErrSamePwd
+	}
+	return HashPassword(pw)
+}
+
 // HashPassword returns a PHC-format argon2id hash.
 func HashPassword(pw string) (string, error) {
 	salt := make([]byte, 16)

@@ -18,12 +18,9 @@ func (s *Service) CheckPoC(ctx context.Context, addr, uid, pw string) (Principal
 	if pw == "" || len(pw) > maxPasswordParam {
 		return Principal{}, ErrBadPwd
 	}
-	a, err := s.loadAccount(ctx, uid)
+	a, err := s.loadDispatcher(ctx, uid)
 	if err != nil {
 		return Principal{}, err
-	}
-	if a.Type != DispatcherType {
-		return Principal{}, ErrNotDispatcher
 	}
 	if err := s.checkPassword(ctx, s.consoleHashes, addr, a, pw); err != nil {
 		return Principal{}, err

@@ -186,14 +186,7 @@ func (s *Service) resetPassword(w http.ResponseWriter, r *http.Request, req stru
 	if err := s.checkCode(ctx, a.ID, PurposeReset, email, req.VerifyCode); err != nil {
 		return nil, err
 	}
-	same, err := CheckPassword(a.Hash, req.NewPwd)
-	if err != nil {
-		return nil, err
-	}
-	if same {
-		return nil, ErrSamePwd
-	}
-	hash, err := HashPassword(req.NewPwd)
+	hash, err := newPasswordHash(a.Hash, req.NewPwd)
 	if err != nil {
 		return nil, err
 	}

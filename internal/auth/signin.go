@@ -21,6 +21,26 @@ type signInResult struct {
 	sessionFields
 }
 
+// loadDispatcher loads an account that may sign in to the console: a dispatcher (else 6).
+func (s *Service) loadDispatcher(ctx context.Context, id string) (*account, error) {
+	a, err := s.loadAccount(ctx, id)
+	if err == nil && a.Type != DispatcherType {
+		return nil, ErrNotDispatcher
+	}
+	return a, err
+}
+
+// admitDispatcher is loadDispatcher and admitConsole, for a sign-in whose credential was checked before (a
+// verification code, an external identity).
+func (s *Service) admitDispatcher(ctx context.Context, id string) (*account, *customer, error) {
+	a, err := s.loadDispatcher(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := s.admitConsole(ctx, a)
+	return a, c, err
+}
+
 // admitConsole applies the rules after the credential check, in order: locked (107), disabled (4), expired
 // (103), no default group (3), online limit (5). The caller has checked the account type (6).
 func (s *Service) admitConsole(ctx context.Context, a *account) (*customer, error) {
@@ -59,14 +79,7 @@ func (s *Service) verify(w http.ResponseWriter, r *http.Request) (any, error) {
 		return nil, httpx.BadParam("flag", `"0" or "1"`)
 	}
 	ctx := r.Context()
-	a, err := s.loadAccount(ctx, req.UID)
-	if err != nil {
-		return nil, err
-	}
-	if a.Type != DispatcherType {
-		return nil, ErrNotDispatcher
-	}
-	c, err := s.admitConsole(ctx, a)
+	a, c, err := s.admitDispatcher(ctx, req.UID)
 	if err != nil {
 		return nil, err
 	}
@@ -93,12 +106,9 @@ func (s *Service) signIn(w http.ResponseWriter, r *http.Request, req struct {
 		return nil, err
 	}
 	ctx := r.Context()
-	a, err := s.loadAccount(ctx, req.UID)
+	a, err := s.loadDispatcher(ctx, req.UID)
 	if err != nil {
 		return nil, err
-	}
-	if a.Type != DispatcherType {
-		return nil, ErrNotDispatcher
 	}
 	if err := s.checkPassword(ctx, s.consoleHashes, httpx.ClientIP(r), a, req.Auth); err != nil {
 		return nil, err
@@ -137,14 +147,7 @@ func (s *Service) signInOAuth(w http.ResponseWriter, r *http.Request, req struct
 	if err != nil {
 		return nil, err
 	}
-	a, err := s.loadAccount(ctx, uid)
-	if err != nil {
-		return nil, err
-	}
-	if a.Type != DispatcherType {
-		return nil, ErrNotDispatcher
-	}
-	c, err := s.admitConsole(ctx, a)
+	a, c, err := s.admitDispatcher(ctx, uid)
 	if err != nil {
 		return nil, err
 	}

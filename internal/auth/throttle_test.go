@@ -38,6 +38,19 @@ func throttleAccounts(f *fixture, first, n int, typ string) []string {
 	return ids
 }
 
+// signInRounds signs each account of ids in AccountBurst times over with signIn (its right password): every
+// sign-in must get in.
+func signInRounds(t *testing.T, what string, ids []string, signIn func(id string) string) {
+	t.Helper()
+	for round := range auth.AccountBurst {
+		for _, id := range ids {
+			if c := signIn(id); c != "0" {
+				t.Fatalf("round %d: %s %s signing in: code %q", round+1, what, id, c)
+			}
+		}
+	}
+}
+
 // TestRightPasswordsDoNotExhaustTheAddress: one address (a control room behind its NAT) signs 8 dispatchers in
 // 5 times each and logs 12 radios in 5 times each, all at one instant: 100 sign-ins where the old throttle
 // allowed 20 attempts for all of them together. Only each account's first sign-in spends an attempt
@@ -49,18 +62,8 @@ func TestRightPasswordsDoNotExhaustTheAddress(t *testing.T) {
 	dispatchers := throttleAccounts(f, 10000301, 8, "20")
 	radios := throttleAccounts(f, 10000401, 12, "10")
 	room := testkit.ClientFrom("127.0.0.31")
-	for round := range auth.AccountBurst {
-		for _, id := range dispatchers {
-			if c := consoleSignIn(t, room, f.URL, id, pw); c != "0" {
-				t.Fatalf("round %d: dispatcher %s signing in again: code %q", round+1, id, c)
-			}
-		}
-		for _, id := range radios {
-			if c := testkit.TerminalSignIn(t, room, f.URL, id, pw); c != "0" {
-				t.Fatalf("round %d: radio %s logging in again: code %q", round+1, id, c)
-			}
-		}
-	}
+	signInRounds(t, "dispatcher", dispatchers, func(id string) string { return consoleSignIn(t, room, f.URL, id, pw) })
+	signInRounds(t, "radio", radios, func(id string) string { return testkit.TerminalSignIn(t, room, f.URL, id, pw) })
 	// What is left: people's 20 − 16 first sign-in steps, devices' 20 − 12 first logins. Unknown accounts
 	// (nothing proven, no secret right) spend them and are then refused.
 	for i := range auth.DefaultThrottleBurst - 2*len(dispatchers) {
@@ -118,13 +121,7 @@ func TestWrongSecretsStopAtTheSameNumbers(t *testing.T) {
 	own := append([]string{dispA}, throttleAccounts(f, 10000201, 4, "20")...)
 	victims := throttleAccounts(f, 10000301, 8, "20")
 	guesser := testkit.ClientFrom("127.0.0.33")
-	for round := range auth.AccountBurst {
-		for _, id := range own {
-			if c := consoleSignIn(t, guesser, f.URL, id, pw); c != "0" {
-				t.Fatalf("round %d: the guesser's own sign-in as %s: %q", round+1, id, c)
-			}
-		}
-	}
+	signInRounds(t, "the guesser's own", own, func(id string) string { return consoleSignIn(t, guesser, f.URL, id, pw) })
 	f.clock.Advance(auth.AccountEvery) // the own accounts' budgets come back for a wrong guess each
 	targets := append(own[:2:2], victims...)
 	codes := make(chan string, 3*len(targets))
