@@ -5,7 +5,7 @@ import { act, actionsFor, isOpen, markSeen, useJobs, type JobAction, type Ticket
 import EnvironmentOutlined from '@ant-design/icons-svg/es/asn/EnvironmentOutlined';
 import ProfileOutlined from '@ant-design/icons-svg/es/asn/ProfileOutlined';
 import { HeaderButton } from '../ui/HeaderButton';
-import { Icon } from '../ui/Icon';
+import { Icon } from '../../shared/icons/Icon';
 
 /** The header's job button with the count of tickets not seen yet. */
 export function JobsButton({ onOpen }: { onOpen: () => void }) {

@@ -8,7 +8,7 @@ import ClockCircleOutlined from '@ant-design/icons-svg/es/asn/ClockCircleOutline
 import ExclamationCircleOutlined from '@ant-design/icons-svg/es/asn/ExclamationCircleOutlined';
 import FlagOutlined from '@ant-design/icons-svg/es/asn/FlagOutlined';
 import { HeaderButton } from '../ui/HeaderButton';
-import { Icon } from '../ui/Icon';
+import { Icon } from '../../shared/icons/Icon';
 
 // The browser APIs this sheet uses where they exist (not in TypeScript's DOM library yet).
 interface NdefReadingEvent extends Event {

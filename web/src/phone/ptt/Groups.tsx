@@ -3,7 +3,7 @@ import { Sheet } from '../ui/Sheet';
 import { switchGroup, usePtt } from './ptt';
 import CheckOutlined from '@ant-design/icons-svg/es/asn/CheckOutlined';
 import DownOutlined from '@ant-design/icons-svg/es/asn/DownOutlined';
-import { Icon } from '../ui/Icon';
+import { Icon } from '../../shared/icons/Icon';
 
 /** The talk group bar: opens the group sheet. */
 export function GroupBar({ onOpen }: { onOpen: () => void }) {

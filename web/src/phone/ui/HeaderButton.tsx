@@ -1,7 +1,7 @@
 // A button of the phone app's header: an icon of the console's set, its label for screen readers, and a count
 // badge when something waits (unread messages, unseen tickets, points left to punch).
 import type { IconDefinition } from '@ant-design/icons-svg/es/types';
-import { Icon } from './Icon';
+import { Icon } from '../../shared/icons/Icon';
 
 export interface HeaderButtonProps {
   icon: IconDefinition;

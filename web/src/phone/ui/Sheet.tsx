@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { t } from '../i18n';
 import CloseOutlined from '@ant-design/icons-svg/es/asn/CloseOutlined';
-import { Icon } from './Icon';
+import { Icon } from '../../shared/icons/Icon';
 
 /** A bottom sheet (groups, inbox, menu): closes on the backdrop and on its close button. */
 export function Sheet({ title, onClose, children, testid }: { title: string; onClose: () => void; children: ReactNode; testid: string }) {

@@ -2,7 +2,6 @@ import { useEffect, useId, useState, type ComponentType, type FormEvent, type Re
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
-import type { IconDefinition, AbstractNode } from '@ant-design/icons-svg/es/types';
 import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
 import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
 import EyeOutlined from '@ant-design/icons-svg/es/asn/EyeOutlined';
@@ -20,6 +19,8 @@ import { LoginError, signIn } from '../signIn';
 import { landingAfterSignIn } from '../versionReload';
 import { clearSignedOut, shownSignedOut, signedOutText, useSignedOut } from '../signedOut';
 import { HOME_PATH } from '../../../shared/access/routes';
+import type { IconDefinition } from '@ant-design/icons-svg/es/types';
+import { Icon } from '../../../shared/icons/Icon';
 import { loginLook } from './loginLook';
 import './login.css';
 
@@ -34,15 +35,6 @@ type Field = 'account' | 'password';
 /** The forgot-password dialog, which runs in the UI kit: the router hands it in, loaded when first opened. */
 export type ForgotDialog = ComponentType<{ open: boolean; onClose: () => void; initialAccount?: string }>;
 
-/** An antd icon drawn from its SVG definition, without the kit's icon runtime. */
-function Icon({ def, className }: { def: IconDefinition; className?: string }) {
-  const svg = def.icon as AbstractNode;
-  return (
-    <svg viewBox={svg.attrs.viewBox} width="1em" height="1em" fill="currentColor" aria-hidden="true" focusable="false" className={className}>
-      {svg.children?.map((p, i) => <path key={i} d={p.attrs.d} />)}
-    </svg>
-  );
-}
 
 /** The sign-in notices (a refusal, the signed-out reason): antd's alert look, as a live region. */
 function Notice({ kind, children, ...data }: { kind: 'error' | 'warning'; children: ReactNode } & Record<`data-${string}`, string | number | undefined>) {

@@ -1,6 +1,6 @@
-// The console's icon set (Ant Design's outlines, as the data of @ant-design/icons-svg) drawn as inline SVG, so the
-// phone app's buttons read the same on any machine — emoji and dingbat glyphs are empty boxes where no emoji font
-// is installed (issue 33) — without taking the console's UI kit into the phone's bundle.
+// The console's icon set (Ant Design's outlines, as the data of @ant-design/icons-svg) drawn as inline SVG, for the
+// screens that run without the UI kit: the login page (it paints before the kit loads) and the phone app (whose
+// buttons read the same on any machine — emoji are empty boxes where no emoji font is installed, issue 33).
 import { createElement, type ReactElement } from 'react';
 import type { AbstractNode, IconDefinition } from '@ant-design/icons-svg/es/types';
 
@@ -15,12 +15,12 @@ function draw(n: AbstractNode, key: number): ReactElement {
   return createElement(n.tag, { ...props(n.attrs), key }, n.children?.map(draw));
 }
 
-/** One icon at the surrounding font size, in the text colour; decorative (the button carries the label). */
-export function Icon({ def }: { def: IconDefinition }) {
+/** One icon at the surrounding font size, in the text colour; decorative (the control carries the label). */
+export function Icon({ def, className }: { def: IconDefinition; className?: string }) {
   const root = typeof def.icon === 'function' ? def.icon('currentColor', 'currentColor') : def.icon;
   return createElement(
     'svg',
-    { ...props(root.attrs), width: '1em', height: '1em', fill: 'currentColor', 'aria-hidden': true, className: 'p-svg', 'data-icon': def.name },
+    { ...props(root.attrs), width: '1em', height: '1em', fill: 'currentColor', 'aria-hidden': true, className, 'data-icon': def.name },
     root.children?.map(draw),
   );
 }
