@@ -12,6 +12,7 @@ Usage:
   tenfour serve [--addr HOST:PORT] [--data DIR] [--db postgres://…] [--demo] [--tls-self-signed | --tls-cert F --tls-key F]
   tenfour admin <command> [flags]   (tenfour admin help)
   tenfour sim --server URL --demo [--count N] [--duration D] [--seed S]   (tenfour sim --help)
+  tenfour tiles info|demo FILE       the street map archive (tenfour tiles)
 
 Every serve flag also reads TENFOUR_<FLAG> from the environment (e.g. TENFOUR_ADDR, TENFOUR_DB).
 `
@@ -29,6 +30,8 @@ func main() {
 		err = admin(os.Args[2:])
 	case "sim":
 		err = simCmd(os.Args[2:])
+	case "tiles":
+		err = tilesCmd(os.Args[2:])
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return

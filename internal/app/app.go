@@ -47,6 +47,7 @@ import (
 	"tenfour/internal/sim"
 	"tenfour/internal/sos"
 	"tenfour/internal/terminalctl"
+	"tenfour/internal/tiles"
 	"tenfour/internal/tone"
 	"tenfour/internal/video"
 	"tenfour/web"
@@ -278,6 +279,9 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	brandSvc := branding.NewService(d)
 	brandSvc.Hub = a.Hub
 	mods = append(mods, Module{Routes: brandSvc.Routes, Verbs: brandSvc.Verbs()})
+	// [maps] the street map archive the console draws offline (--tiles or streets.pmtiles in the data directory,
+	// docs/adr/0036), served by ranges beside the bundled basemap
+	mods = append(mods, Module{Routes: tiles.New(tiles.Path(cfg.Tiles, cfg.DataDir), slog.Default(), cfg.Tiles != "").Routes})
 	// [keys] secret keys (spec §7 /ds/key/*): the key ring, userInfo.secretKey, key.changed to terminals at login
 	keySvc := secretkey.New(d, a.Hub)
 	a.Auth.SetKeyRing(keySvc)

@@ -29,6 +29,8 @@ type Config struct {
 	// AllowedOrigins are extra browser origins allowed on the socket (the serving host is always allowed).
 	AllowedOrigins []string
 	PublicURL      string // how clients reach this server, for mediaServer/mediaFileUrl; derived from Addr if empty
+	// Tiles is the street map archive (PMTiles, internal/tiles); empty: streets.pmtiles in DataDir when there.
+	Tiles string
 
 	SMTP  SMTP
 	Voice Voice
@@ -221,6 +223,7 @@ func ParseServe(args []string) (Config, error) {
 	fs.StringVar(&origins, "allowed-origins", "", "comma-separated extra browser origins allowed on the socket")
 	fs.StringVar(&trustedProxies, "trusted-proxies", "", "comma-separated reverse proxies (addresses or CIDR prefixes) whose X-Forwarded-For names the client (throttling, sign-in log)")
 	fs.StringVar(&c.PublicURL, "public-url", "", "URL clients use to reach this server (default: derived from --addr)")
+	fs.StringVar(&c.Tiles, "tiles", "", "street map archive (PMTiles) the console shows when the online tiles cannot be reached (default: streets.pmtiles in the data directory, when there)")
 	fs.StringVar(&c.SMTP.Host, "smtp-host", "", "SMTP server for verification mails")
 	fs.IntVar(&c.SMTP.Port, "smtp-port", 587, "SMTP port")
 	fs.StringVar(&c.SMTP.User, "smtp-user", "", "SMTP user")
