@@ -1,0 +1,98 @@
+// Browser cases of issue 33 (offline street maps, docs/adr/0036). The suite's server runs with --tiles naming a
+// file that is not there (scripts/e2e.sh: E2E_TILES), so the console first has no street map of its own; the
+// second case drops the generated demo archive (E2E_TILES_DEMO, `tenfour tiles demo`: a grid city around the
+// demo fleet in the Protomaps schema) in its place — the server looks at the file on every request — and takes it
+// away again. The internet's tile hosts are refused, as on a closed network.
+import { copyFileSync, rmSync } from 'node:fs';
+import { dispatcherConsole, expect, until } from './harness.mjs';
+
+const TILES = process.env.E2E_TILES;
+const DEMO = process.env.E2E_TILES_DEMO;
+/** The demo area's centre (internal/tiles DemoCenter), at street zoom. */
+const STREET_VIEW = { center: [28.97, 41.01], zoom: 15.5 };
+
+/** The monitoring map with the internet's tile hosts unreachable; what the page logs as errors is kept. */
+async function offlineMap(context, streets) {
+  await context.route(/^https:\/\//, (r) => r.abort('internetdisconnected'));
+  const { page, base } = await dispatcherConsole(context);
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const tiles = [];
+  page.on('response', (r) => new URL(r.url()).pathname.startsWith('/tiles/') && tiles.push(`${r.status()} ${new URL(r.url()).pathname}`));
+  await page.goto(`${base}/monitoring`);
+  await page.waitForSelector(`[data-testid=map][data-basemap=offline][data-streets=${streets}]`, { timeout: 30_000 });
+  return { page, errors, tiles };
+}
+
+/** The map's features of the given style layers on screen, once drawn. */
+function renderedStreets(page, layers) {
+  return page.evaluate(
+    (layers) =>
+      new Promise((resolve) => {
+        const map = document.querySelector('[data-testid=map]').__map;
+        const read = () => resolve(map.queryRenderedFeatures({ layers }).map((f) => ({ layer: f.sourceLayer, kind: f.properties.kind, name: f.properties.name })));
+        if (map.loaded()) read();
+        else map.once('idle', read);
+      }),
+    layers,
+  );
+}
+
+export const offmapCases = [
+  [
+    'offmap: without a street archive the map says once which setting gives it streets, with no tile errors logged',
+    async ({ context }) => {
+      expect(TILES && DEMO, 'scripts/e2e.sh sets E2E_TILES and E2E_TILES_DEMO');
+      const { page, errors } = await offlineMap(context, 'none');
+      const notice = await page.waitForSelector('[data-testid=map-streets-notice][data-notice=missing]');
+      const text = await notice.textContent();
+      expect(/--tiles/.test(text) && /streets\.pmtiles/.test(text), `the notice names the setting: ${text}`);
+      // At street zoom, panning about: still the one notice, and no street layer asked for.
+      await page.evaluate((v) => document.querySelector('[data-testid=map]').__map.jumpTo(v), STREET_VIEW);
+      await page.evaluate(() => document.querySelector('[data-testid=map]').__map.panBy([200, 120], { duration: 0 }));
+      await page.waitForTimeout(1_000);
+      expect((await page.$$('[data-testid=map-streets-notice]')).length === 1, 'one notice');
+      expect(!(await page.evaluate(() => document.querySelector('[data-testid=map]').__map.getSource('streets'))), 'no street source without an archive');
+      // The tiles that fail are the map's to handle: MapLibre does not log each one.
+      const tileErrors = errors.filter((e) => !/Failed to load resource/.test(e));
+      expect(tileErrors.length === 0, `console errors: ${tileErrors.join(' | ')}`);
+      // Closed, it stays closed on this map.
+      await page.click('[data-testid=map-streets-notice] button');
+      await page.evaluate(() => document.querySelector('[data-testid=map]').__map.zoomTo(14, { duration: 0 }));
+      await page.waitForTimeout(500);
+      expect((await page.$$('[data-testid=map-streets-notice]')).length === 0, 'closed notice stays closed');
+    },
+  ],
+  [
+    'offmap: with the archive dropped in, the street map shows from the server by range requests at street zoom',
+    async ({ context }) => {
+      expect(TILES && DEMO, 'scripts/e2e.sh sets E2E_TILES and E2E_TILES_DEMO');
+      copyFileSync(DEMO, TILES);
+      try {
+        const { page, errors, tiles } = await offlineMap(context, 'archive');
+        await page.evaluate((v) => document.querySelector('[data-testid=map]').__map.jumpTo(v), STREET_VIEW);
+        const seen = await until(async () => {
+          const f = await renderedStreets(page, ['streets-roads', 'streets-major', 'streets-buildings']);
+          return f.some((x) => x.layer === 'roads') && f.some((x) => x.layer === 'buildings') && f;
+        }, 'streets and buildings drawn from the archive', 20_000, 250);
+        const names = [...new Set(seen.filter((f) => f.name).map((f) => f.name))];
+        expect(names.some((n) => /^Demo (Street|Avenue) \d+$/.test(n)), `road names of the demo archive: ${names.join(', ')}`);
+        expect(seen.some((f) => f.kind === 'major_road') && seen.some((f) => f.kind === 'minor_road'), 'major and minor roads');
+        expect((await page.$$('[data-testid=map-streets-notice]')).length === 0, 'no notice while the street map shows');
+        expect(tiles.some((t) => t === '206 /tiles/streets.pmtiles'), `the archive read by ranges: ${tiles.join(', ')}`);
+        expect(tiles.every((t) => /^(200|206|304) /.test(t)), `no failed archive read: ${tiles.join(', ')}`);
+        const tileErrors = errors.filter((e) => !/Failed to load resource/.test(e));
+        expect(tileErrors.length === 0, `console errors: ${tileErrors.join(' | ')}`);
+        // The dark theme restyles the streets too.
+        await page.click('[data-testid=tool-theme]');
+        await page.click('.ant-dropdown-menu-item:has-text("Dark")');
+        await until(
+          () => page.evaluate(() => document.querySelector('[data-testid=map]').__map.getPaintProperty('streets-roads', 'line-color') !== '#ffffff'),
+          'dark streets',
+        );
+      } finally {
+        rmSync(TILES, { force: true });
+      }
+    },
+  ],
+];
