@@ -25,6 +25,7 @@ import { shellCases } from './shell.mjs';
 import { oplogCases } from './oplog.mjs';
 import { mapEdgesCases } from './mapedges.mjs';
 import { schoolbusCases } from './schoolbus.mjs';
+import { offmapCases } from './offmap.mjs';
 
 const TERMINAL = '10000101';
 /** Terminals these cases drive (the quiet demo fleet leaves them offline). */
@@ -411,4 +412,4 @@ cases.push(...contrastCases);
 cases.push(...keysCases);
 // The lone-work case waits out the server's shortest check interval (a minute) beside the others: first, so that it
 // signs in before the lockout case above locks its customer's dispatcher.
-process.exit((await run([loneWorkCase, ...cases, ...safetyCases, ...mapCases, ...mapEdgesCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases, ...patrolCases, ...vcallCases, ...jobsCases, ...broadcastCases, ...video2Cases, ...indoor3mCases, ...startupCases, ...shellCases, ...oplogCases, ...schoolbusCases])) > 0 ? 1 : 0);
+process.exit((await run([loneWorkCase, ...cases, ...safetyCases, ...mapCases, ...mapEdgesCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases, ...patrolCases, ...vcallCases, ...jobsCases, ...broadcastCases, ...video2Cases, ...indoor3mCases, ...startupCases, ...shellCases, ...oplogCases, ...schoolbusCases, ...offmapCases])) > 0 ? 1 : 0);
