@@ -1,7 +1,9 @@
 // The one map component (spec §2; DESIGN §7): MapLibre with the provider's raster tiles over a bundled offline
-// basemap, the map theme, GCJ-02 for Amap/Google inside China, and a context its layer components use. Imported
-// only by the map route chunks, so MapLibre never lands in the console's entry chunk.
+// basemap (and the server's street map, streets.ts, when the tiles cannot be reached), the map theme, GCJ-02 for
+// Amap/Google inside China, and a context its layer components use. Imported only by the map route chunks, so
+// MapLibre never lands in the console's entry chunk.
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import * as maplibregl from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
@@ -11,6 +13,7 @@ import { chooseProvider } from './providers';
 import { probe, probeUrl, REPROBE_MS, rememberReachable, unreachableSince } from './basemap';
 import { buildStyle, rasterSource, RASTER_LAYERS } from './style';
 import { THEMES, type MapTheme } from './themes';
+import { fetchStreets, paintStreets, registerStreetsProtocol, STREET_LAYER_IDS, streetLayers, STREETS_SOURCE, streetsSource, type StreetsInfo } from './streets';
 import './map.css';
 
 maplibregl.setWorkerUrl(workerUrl);
@@ -58,6 +61,11 @@ export function MapView(props: MapViewProps) {
   const provider = choice.provider;
   const cb = useRef(props);
   cb.current = props;
+  // The server's street map: undefined until the server said whether it has one.
+  const [streets, setStreets] = useState<StreetsInfo>();
+  const [streetsFailed, setStreetsFailed] = useState(false);
+  const [noticeClosed, setNoticeClosed] = useState(false);
+  const { t } = useTranslation('map');
 
   // Create the map once.
   useEffect(() => {
@@ -202,6 +210,34 @@ export function MapView(props: MapViewProps) {
     };
   }, [map, provider, choice.key]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // The server's street map, added (hidden) under the rasters when the server has one; an archive that fails to
+  // read is said once, like a missing one.
+  useEffect(() => {
+    if (!map) return;
+    let alive = true;
+    const onError = (e: maplibregl.ErrorEvent & { sourceId?: string }) => e.sourceId === STREETS_SOURCE && setStreetsFailed(true);
+    map.on('error', onError);
+    void fetchStreets().then((info) => {
+      if (!alive) return;
+      if (info.archive) {
+        registerStreetsProtocol();
+        map.addSource(STREETS_SOURCE, streetsSource(info, location.origin));
+        for (const layer of streetLayers(cb.current.theme, false)) map.addLayer(layer, 'base');
+      }
+      setStreets(info);
+    });
+    return () => {
+      alive = false;
+      map.off('error', onError);
+    };
+  }, [map]);
+
+  // The street map shows where the provider's rasters do not: only offline (no request for it otherwise).
+  useEffect(() => {
+    if (!map || !streets?.archive) return;
+    for (const id of STREET_LAYER_IDS) map.setLayoutProperty(id, 'visibility', basemap === 'offline' ? 'visible' : 'none');
+  }, [map, streets, basemap]);
+
   // Theme and overlays.
   useEffect(() => {
     if (!map) return;
@@ -210,6 +246,7 @@ export function MapView(props: MapViewProps) {
     map.setPaintProperty('offline-land', 'fill-color', th.land);
     map.setPaintProperty('offline-border', 'line-color', th.border);
     for (const layer of ['base', 'satellite']) for (const [k, v] of Object.entries(th.raster)) map.setPaintProperty(layer, k as 'raster-saturation', v);
+    paintStreets(map, theme);
   }, [map, theme]);
 
   useEffect(() => {
@@ -238,6 +275,10 @@ export function MapView(props: MapViewProps) {
     cb.current.onReady?.(api);
   }, [api]);
 
+  // Offline without streets of its own, the map says once (closable) what gives it streets: the setting, not a
+  // flood of tile errors. Not while the server's street map shows.
+  const notice = basemap === 'offline' && streets && (streetsFailed ? 'failed' : streets.archive ? undefined : 'missing');
+
   return (
     <div
       ref={ref}
@@ -248,8 +289,17 @@ export function MapView(props: MapViewProps) {
       data-requested-provider={requested}
       data-theme={theme}
       data-ready={map ? '1' : '0'}
+      data-streets={streets ? (streets.archive ? 'archive' : 'none') : 'loading'}
     >
       {api && <MapContext.Provider value={api}>{props.children}</MapContext.Provider>}
+      {notice && !noticeClosed && (
+        <div className="map-overlay map-notice" role="status" data-testid="map-streets-notice" data-notice={notice}>
+          <span>{t(`streets.${notice}`)}</span>
+          <button type="button" className="map-notice-close" aria-label={t('streets.close')} onClick={() => setNoticeClosed(true)}>
+            ×
+          </button>
+        </div>
+      )}
     </div>
   );
 }
