@@ -21,7 +21,7 @@ import { clearSignedOut, shownSignedOut, signedOutText, useSignedOut } from '../
 import { HOME_PATH } from '../../../shared/access/routes';
 import type { IconDefinition } from '@ant-design/icons-svg/es/types';
 import { Icon } from '../../../shared/icons/Icon';
-import { loginLook } from './loginLook';
+import { frameLook, loginLook } from './loginLook';
 import './login.css';
 
 interface Values {
@@ -171,7 +171,10 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
           ))}
         </select>
       </div>
-      <div className="login-frame" data-testid="login-frame" style={{ background: frameBg, borderTop: branding?.subThemeColor ? `4px solid ${branding.subThemeColor}` : undefined }}>
+      <div
+        className="login-frame"
+        data-testid="login-frame"
+        style={{ ...(branding?.loginFrameColor ? frameLook(frameBg, primary, branding.themeColor) : {}), background: frameBg, borderTop: branding?.subThemeColor ? `4px solid ${branding.subThemeColor}` : undefined }}>
         <div className="login-head">
           {branding?.logoUrl || clientConfig.logo ? <img className="login-logo" src={branding?.logoUrl || clientConfig.logo} alt="" data-testid="login-logo" /> : null}
           <h3 className="login-title" data-testid="login-title" style={titleColour ? { color: titleColour } : undefined}>

@@ -1,5 +1,6 @@
 import { theme as antdTheme } from 'antd';
 import { buildTheme } from '../../../shared/theme';
+import { contrast, readable } from '../../../shared/contrast';
 import type { PrimaryColor, Theme } from '../../../shared/settings';
 
 // The login page paints without the UI kit's components and their CSS-in-JS runtime (issue 32: /login usable in
@@ -40,5 +41,21 @@ export function loginLook(skin: Theme, primary: PrimaryColor, brandColour?: stri
     '--login-radius': `${t.borderRadius}px`,
   };
   cache.set(key, look);
+  return look;
+}
+
+/** The variables of the sign-in box's texts (its inputs have a background of their own). */
+const FRAME_TEXTS = ['--login-text', '--login-heading', '--login-text-secondary', '--login-link', '--login-link-hover', '--login-error-text'];
+
+/**
+ * The sign-in box's own variables when a host's theme paints it (loginFrameColor): the skin whose background the box
+ * is nearest, light on a light box and dark on a dark one, each text colour then made readable on the box itself
+ * (a mid-grey box suits neither skin). Issue 33: a theme of only a name and a colour saves a white box, and in the
+ * dark skin its title and labels stayed white on it.
+ */
+export function frameLook(frameColour: string, primary: PrimaryColor, brandColour?: string): Record<string, string> {
+  const light = contrast('#000000', frameColour) >= contrast('#ffffff', frameColour);
+  const look = { ...loginLook(light ? 'light' : 'dark', primary, brandColour) };
+  for (const v of FRAME_TEXTS) look[v] = readable(look[v]!, [frameColour]);
   return look;
 }
