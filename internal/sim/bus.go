@@ -21,17 +21,11 @@ type punch struct {
 func (t *Terminal) cards() []string { return t.fl.opts.BusCards[t.acct.ID] }
 
 // busStep is one stop of the bus.
-func (t *Terminal) busStep(at time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.fl.stopping.Load() {
-		return
-	}
-	next := at.Add(expDur(t.rBus, t.fl.opts.Rates.PunchEvery))
-	t.fl.sched.at(next, func() { t.busStep(next) })
+func (t *Terminal) busStep(at time.Time) (next time.Time) {
+	next = at.Add(expDur(t.rBus, t.fl.opts.Rates.PunchEvery))
 	cards := t.cards()
 	if len(cards) == 0 {
-		return
+		return next
 	}
 	if t.aboard == nil {
 		t.aboard = map[string]bool{}
@@ -51,6 +45,7 @@ func (t *Terminal) busStep(at time.Time) {
 		}
 	}
 	t.sendPunchesLocked()
+	return next
 }
 
 // sendPunchesLocked sends every kept punch; each leaves the buffer once the server answered it ("0", or a

@@ -89,16 +89,10 @@ func (t *Terminal) patrolEvery(r Rates) time.Duration {
 	return r.PatrolEvery
 }
 
-func (t *Terminal) patrolStep(at time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.fl.stopping.Load() {
-		return
-	}
-	next := at.Add(t.fl.opts.Rates.PatrolEvery)
-	t.fl.sched.at(next, func() { t.patrolStep(next) })
+func (t *Terminal) patrolStep(at time.Time) (next time.Time) {
+	next = at.Add(t.fl.opts.Rates.PatrolEvery)
 	if t.state != stOnline {
-		return
+		return next
 	}
 	t.req("patrol.orders", struct{}{}, func(f frame) {
 		var r struct {
@@ -110,6 +104,7 @@ func (t *Terminal) patrolStep(at time.Time) {
 			t.fl.stats.PatrolLooks.Add(1)
 		}
 	})
+	return next
 }
 
 // patrolLocked punches the next due point of the first open order.

@@ -219,7 +219,7 @@ func (t *Terminal) start(first time.Time) {
 			}
 		}
 		if !fl.opts.Passive {
-			fl.sched.at(first.Add(time.Duration(t.rBatt.Float64()*float64(batteryTick))), func() { t.batteryStep(first) })
+			t.recur(first.Add(time.Duration(t.rBatt.Float64()*float64(batteryTick))), t.batteryStep)
 		}
 		if t.indoor != nil {
 			t.startIndoor(first)
@@ -227,33 +227,39 @@ func (t *Terminal) start(first time.Time) {
 	}
 	r := fl.opts.Rates
 	if mean := t.talkMean(r); mean > 0 {
-		gap := expDur(t.rTalk, mean)
-		fl.sched.at(first.Add(gap), func() { t.talkStep(first.Add(gap)) })
+		t.recur(first.Add(expDur(t.rTalk, mean)), t.talkStep)
 	}
 	if mean := t.sosMean(r); mean > 0 {
-		gap := expDur(t.rSOS, mean)
-		fl.sched.at(first.Add(gap), func() { t.sosStep(first.Add(gap)) })
+		t.recur(first.Add(expDur(t.rSOS, mean)), t.sosStep)
 	}
 	if r.DropEvery > 0 {
-		gap := expDur(t.rDrop, r.DropEvery)
-		fl.sched.at(first.Add(gap), func() { t.dropStep(first.Add(gap)) })
+		t.recur(first.Add(expDur(t.rDrop, r.DropEvery)), t.dropStep)
 	}
 	if mean := t.switchMean(r); mean > 0 {
-		gap := expDur(t.rSwitch, mean)
-		fl.sched.at(first.Add(gap), func() { t.switchStep(first.Add(gap)) })
+		t.recur(first.Add(expDur(t.rSwitch, mean)), t.switchStep)
 	}
 	if every := t.patrolEvery(r); every > 0 && !fl.opts.Passive {
-		at := first.Add(time.Duration(t.rPatrol.Float64() * float64(every)))
-		fl.sched.at(at, func() { t.patrolStep(at) })
+		t.recur(first.Add(time.Duration(t.rPatrol.Float64()*float64(every))), t.patrolStep)
 	}
 	if len(t.cards()) > 0 && r.PunchEvery > 0 {
-		gap := expDur(t.rBus, r.PunchEvery)
-		fl.sched.at(first.Add(gap), func() { t.busStep(first.Add(gap)) })
+		t.recur(first.Add(expDur(t.rBus, r.PunchEvery)), t.busStep)
 	}
 	if mean := t.uploadMean(r); mean > 0 {
-		gap := expDur(t.rUpload, mean)
-		fl.sched.at(first.Add(gap), func() { t.uploadStep(first.Add(gap)) })
+		t.recur(first.Add(expDur(t.rUpload, mean)), t.uploadStep)
 	}
+}
+
+// recur runs step at at, and again at each time it returns, under the terminal's lock until the fleet stops:
+// the one loop of every recurring activity (battery, drops, talk, SOS, group switches, patrol, bus punches,
+// uploads). A step draws its next time before it acts, so a turn it skips (offline, busy) keeps the rhythm.
+func (t *Terminal) recur(at time.Time, step func(at time.Time) (next time.Time)) {
+	t.fl.sched.at(at, func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if !t.fl.stopping.Load() {
+			t.recur(step(at), step)
+		}
+	})
 }
 
 // expDur draws an exponential gap with the given mean (at least a second).
@@ -639,14 +645,8 @@ func (t *Terminal) sendStatus() {
 }
 
 // batteryStep runs every minute: drain or charge, signal changes, power off when empty and on when charged.
-func (t *Terminal) batteryStep(at time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.fl.stopping.Load() {
-		return
-	}
-	next := at.Add(batteryTick)
-	t.fl.sched.at(next, func() { t.batteryStep(next) })
+func (t *Terminal) batteryStep(at time.Time) (next time.Time) {
+	next = at.Add(batteryTick)
 	n1, n2, n3, n4 := t.rBatt.Float64(), t.rBatt.Float64(), t.rBatt.Float64(), t.rBatt.Float64()
 	// A change worth telling (signal, or battery by 5 %) is reported at once: the lone-worker watch reads them.
 	sig, level := t.signal, int(t.battery)/5
@@ -660,7 +660,7 @@ func (t *Terminal) batteryStep(at time.Time) {
 		if n1 < 0.1 {
 			t.signal = 4
 		}
-		return
+		return next
 	}
 	change := 0.2
 	if t.mob == Driving {
@@ -707,41 +707,29 @@ func (t *Terminal) batteryStep(at time.Time) {
 			}
 		}
 	}
+	return next
 }
 
 // dropStep is a planned network loss: offline for a while, then back (positions are buffered meanwhile).
-func (t *Terminal) dropStep(at time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.fl.stopping.Load() {
-		return
-	}
+func (t *Terminal) dropStep(at time.Time) (next time.Time) {
 	p := drawDrop(t.rDrop, t.fl.opts.Rates)
 	back := at.Add(p.off)
-	gap := p.gap
 	if t.state == stOnline {
 		t.netDown = true
 		t.dropLocked()
 		t.fl.sched.at(back, t.netUp)
 	}
-	next := back.Add(gap)
-	t.fl.sched.at(next, func() { t.dropStep(next) })
+	return back.Add(p.gap)
 }
 
 // ---- SOS, group switch ----------------------------------------------------------------------------------------
 
-func (t *Terminal) sosStep(at time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.fl.stopping.Load() {
-		return
-	}
+func (t *Terminal) sosStep(at time.Time) (next time.Time) {
 	p := drawSOS(t.rSOS, t.sosMean(t.fl.opts.Rates))
 	cancel, cancelAfter, talkToo, manDown := p.cancel, p.cancelAfter, p.talk, p.manDown
-	next := at.Add(p.gap)
-	t.fl.sched.at(next, func() { t.sosStep(next) })
+	next = at.Add(p.gap)
 	if t.state != stOnline || t.sosID != "" {
-		return
+		return next
 	}
 	typ := t.prof.SOSType
 	if manDown && typ == "0" {
@@ -782,6 +770,7 @@ func (t *Terminal) sosStep(at time.Time) {
 			})
 		}
 	})
+	return next
 }
 
 // jsonID reads an id sent as a string or a number.
@@ -797,18 +786,12 @@ func jsonID(raw json.RawMessage) string {
 	return ""
 }
 
-func (t *Terminal) switchStep(at time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.fl.stopping.Load() {
-		return
-	}
+func (t *Terminal) switchStep(at time.Time) (next time.Time) {
 	p := drawSwitch(t.rSwitch, t.switchMean(t.fl.opts.Rates))
 	pick := p.pick
-	next := at.Add(p.gap)
-	t.fl.sched.at(next, func() { t.switchStep(next) })
+	next = at.Add(p.gap)
 	if !t.canTalkLocked() || len(t.groups) < 2 {
-		return
+		return next
 	}
 	g := t.groups[pick%len(t.groups)]
 	if g.GID == t.ptt {
@@ -820,6 +803,7 @@ func (t *Terminal) switchStep(at time.Time) {
 			t.fl.stats.Switches.Add(1)
 		}
 	})
+	return next
 }
 
 // netUp ends a network outage (a drop, GoOffline): an offline terminal dials again.

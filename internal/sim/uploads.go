@@ -24,17 +24,10 @@ func (t *Terminal) uploadMean(r Rates) time.Duration {
 	return time.Duration(float64(r.UploadEvery) / t.prof.Uploads)
 }
 
-func (t *Terminal) uploadStep(at time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.fl.stopping.Load() {
-		return
-	}
-	gap := expDur(t.rUpload, t.uploadMean(t.fl.opts.Rates))
-	next := at.Add(gap)
-	t.fl.sched.at(next, func() { t.uploadStep(next) })
+func (t *Terminal) uploadStep(at time.Time) (next time.Time) {
+	next = at.Add(expDur(t.rUpload, t.uploadMean(t.fl.opts.Rates)))
 	if t.state != stOnline {
-		return
+		return next
 	}
 	fix := t.route.At(at.Sub(t.fl.start))
 	gen := t.conn
@@ -48,6 +41,7 @@ func (t *Terminal) uploadStep(at time.Time) {
 		}
 		go t.upload(gen, tok.Token, tok.UploadURL, fix, at)
 	})
+	return next
 }
 
 // upload posts the snapshot and registers it (on its own goroutine: HTTP blocks).

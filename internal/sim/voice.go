@@ -19,19 +19,12 @@ func (t *Terminal) canTalkLocked() bool {
 }
 
 // talkStep is a planned talk burst in the terminal's talk group, unless someone else is talking there.
-func (t *Terminal) talkStep(at time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.fl.stopping.Load() {
-		return
-	}
+func (t *Terminal) talkStep(at time.Time) (next time.Time) {
 	p := drawTalk(t.rTalk, t.talkMean(t.fl.opts.Rates))
-	next := at.Add(p.gap)
-	t.fl.sched.at(next, func() { t.talkStep(next) })
-	if !t.canTalkLocked() || t.ptt == "" || t.busy[t.ptt] != "" || t.inSingleCallLocked() {
-		return
+	if t.canTalkLocked() && t.ptt != "" && t.busy[t.ptt] == "" && !t.inSingleCallLocked() {
+		t.startTalkLocked("", t.ptt, t.fl.clipFor(p.choice, p.frac), p.queue, nil)
 	}
-	t.startTalkLocked("", t.ptt, t.fl.clipFor(p.choice, p.frac), p.queue, nil)
+	return at.Add(p.gap)
 }
 
 // startTalkLocked requests the floor (of callID, or of group gid), sends the speech once granted and
