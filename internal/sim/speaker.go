@@ -21,6 +21,7 @@ import (
 	"github.com/pion/opus"
 
 	"tenfour/internal/config"
+	"tenfour/internal/platform/ticker"
 )
 
 // Speaker is a simulated IP public-address speaker (docs/speaker-protocol.md): it registers with its
@@ -217,23 +218,12 @@ func (sp *Speaker) session(ctx context.Context) error {
 		defer c()
 		return ws.Write(wctx, websocket.MessageText, b)
 	}
-	go func() {
-		t := time.NewTicker(200 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-cctx.Done():
-				return
-			case <-t.C:
-				if sp.Online() {
-					if report() != nil {
-						cancel()
-						return
-					}
-				}
-			}
+	// A failed report ends the connection (cancel stops the read loop and this ticker alike).
+	go ticker.Every(cctx, 200*time.Millisecond, func() {
+		if sp.Online() && report() != nil {
+			cancel()
 		}
-	}()
+	})
 	for {
 		typ, msg, err := ws.Read(cctx)
 		if err != nil {
