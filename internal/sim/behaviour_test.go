@@ -116,7 +116,7 @@ func TestTerminalObeys(t *testing.T) {
 	fs := newFakeServer(t)
 	rates := sim.Quiet
 	rates.AnswerShare, rates.AnswerDelay = 1, time.Second // every message is answered, within a second
-	f := runFleet(t, sim.Options{URL: fs.url, Seed: 1, Rates: rates, GPSInterval: time.Minute,
+	f := testkit.RunFleet(t, sim.Options{URL: fs.url, Seed: 1, Rates: rates, GPSInterval: time.Minute,
 		Accounts: []sim.Account{{ID: "30000001", Password: "123456", Type: "6"}}})
 	ws := fs.conn()
 	term := f.Terminal("30000001")

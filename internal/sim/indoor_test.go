@@ -23,7 +23,7 @@ func TestIndoorWalkersReachTheConsole(t *testing.T) {
 	if len(accts) != 2 {
 		t.Fatalf("walker accounts %+v", accts)
 	}
-	f := runFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 5, Loopback: true, Passive: true,
+	f := testkit.RunFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 5, Loopback: true, Passive: true,
 		Indoor: sim.DemoWalkers, IndoorInterval: 250 * time.Millisecond, Ramp: 10 * time.Millisecond})
 	levels := map[int64]int{}
 	rows, err := s.DB.Query(context.Background(), `SELECT id, level FROM indoor_floors`)

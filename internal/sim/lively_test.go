@@ -22,7 +22,7 @@ func TestLivelyFleet(t *testing.T) {
 		n, _ := strconv.Atoi(id[5:])
 		return n <= 112 || n >= 121 && n <= 125 || n == 131 || n >= 134 && n <= 140 || n >= 143 && n <= 146
 	})
-	f := runFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 11, Loopback: true,
+	f := testkit.RunFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 11, Loopback: true,
 		GPSInterval: 2 * time.Second, MediaIdle: 3 * time.Second,
 		Rates: sim.Rates{TalkEvery: 5 * time.Second, SOSEvery: 40 * time.Second, DropEvery: 20 * time.Second,
 			Offline: 4 * time.Second, SwitchEvery: 10 * time.Second, UploadEvery: time.Minute}})

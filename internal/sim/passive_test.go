@@ -15,7 +15,7 @@ import (
 // message is not answered.
 func TestPassiveTerminalStaysStill(t *testing.T) {
 	fs := newFakeServer(t)
-	runFleet(t, sim.Options{URL: fs.url, Seed: 1, Passive: true, GPSInterval: 200 * time.Millisecond,
+	testkit.RunFleet(t, sim.Options{URL: fs.url, Seed: 1, Passive: true, GPSInterval: 200 * time.Millisecond,
 		Rates:    sim.Rates{AnswerShare: 1, AnswerDelay: time.Second}, // overridden: a passive fleet's rates are Quiet
 		Accounts: []sim.Account{{ID: "30000001", Password: "123456", Type: "6"}}})
 	ws := fs.conn()
@@ -76,7 +76,7 @@ func TestPassiveFleetAnswersEveryCall(t *testing.T) {
 		}
 	}
 	// Reaction: the answer and the reply come in tenths of their seconds (what is proven is that they come).
-	f := runFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 11, Loopback: true, Passive: true, Reaction: 0.1})
+	f := testkit.RunFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 11, Loopback: true, Passive: true, Reaction: 0.1})
 	for _, id := range ids {
 		testkit.Eventually(t, 20*time.Second, id+" online", f.Terminal(id).Online)
 	}

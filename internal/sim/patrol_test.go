@@ -32,7 +32,7 @@ func TestFleetPatrols(t *testing.T) {
 	}
 	rates := sim.Quiet
 	rates.PatrolEvery = 150 * time.Millisecond
-	f := runFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 7, Loopback: true, Rates: rates})
+	f := testkit.RunFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 7, Loopback: true, Rates: rates})
 	st := f.Stats()
 	testkit.Eventually(t, 20*time.Second, "the terminal online", func() bool { return st.Online.Load() == 1 })
 

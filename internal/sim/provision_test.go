@@ -69,7 +69,7 @@ func TestProvision(t *testing.T) {
 		t.Fatal(err)
 	}
 	accts = append(accts, sim.Account{ID: "30000000", Password: "123456", Type: "20"})
-	f := runFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 1, Rates: sim.Quiet, Loopback: true})
+	f := testkit.RunFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 1, Rates: sim.Quiet, Loopback: true})
 	testkit.Eventually(t, 20*time.Second, "the provisioned terminals and the dispatcher position online", func() bool {
 		for _, term := range f.Terminals() {
 			if !term.Online() {

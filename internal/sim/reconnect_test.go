@@ -43,7 +43,7 @@ func groupID(t *testing.T, s *testkit.Server, name string) string {
 func TestReconnectRestoresState(t *testing.T) {
 	s := demoServer(t)
 	con := console(t, s, "Demo Fleet", "10000001")
-	f := runFleet(t, sim.Options{URL: s.URL, Accounts: demoAccounts("10000107", "10000143"), Seed: 3, Rates: sim.Quiet,
+	f := testkit.RunFleet(t, sim.Options{URL: s.URL, Accounts: demoAccounts("10000107", "10000143"), Seed: 3, Rates: sim.Quiet,
 		Loopback: true})
 	talker, app := f.Terminal("10000107"), f.Terminal("10000143") // a Patrol South radio; an app in both patrols
 	north, south := groupID(t, s, "Patrol North"), groupID(t, s, "Patrol South")

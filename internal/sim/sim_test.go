@@ -53,20 +53,6 @@ func console(t *testing.T, s *testkit.Server, customer, dispatcher string) *test
 	return c
 }
 
-// runFleet runs a fleet until the test ends.
-func runFleet(t *testing.T, opts sim.Options) *sim.Fleet {
-	t.Helper()
-	f, err := sim.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { _ = f.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return f
-}
-
 // until reads the console's frames until fn says it has seen enough, or fails after timeout.
 func until(t *testing.T, c *testkit.Socket, timeout time.Duration, what string, fn func(testkit.Frame) bool) {
 	t.Helper()
@@ -114,7 +100,7 @@ func TestFleetOf50(t *testing.T) {
 	con := console(t, s, "Demo Fleet", "10000001")
 	// 10000101…10000150: radios, PMR/DMR, gateways, SOS buttons, cameras, apps (10000150 is a spare one).
 	accts := append(sim.FleetAccounts()[:49], sim.DemoSpare()[0])
-	f := runFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 7, Rates: sim.Quiet, GPSInterval: time.Second,
+	f := testkit.RunFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 7, Rates: sim.Quiet, GPSInterval: time.Second,
 		Loopback: true, KeepPayloads: true})
 
 	// All come online: the console sees each one's presence, and then positions of every one that reports.

@@ -25,7 +25,7 @@ func TestSimVideo(t *testing.T) {
 	if len(accts) != 2 {
 		t.Fatalf("fleet accounts %v", accts)
 	}
-	f := runFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 3, Loopback: true, Passive: true})
+	f := testkit.RunFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 3, Loopback: true, Passive: true})
 	for _, a := range accts {
 		testkit.Eventually(t, 20*time.Second, a.ID+" online", f.Terminal(a.ID).Online)
 	}

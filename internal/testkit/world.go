@@ -11,6 +11,7 @@ import (
 	"tenfour/internal/config"
 	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/sim"
 	"tenfour/internal/termclient"
 )
 
@@ -191,4 +192,19 @@ func (w *World) Client(o termclient.Options) *termclient.Client {
 	}
 	w.t.Cleanup(func() { c.Close() })
 	return c
+}
+
+// RunFleet starts a simulated fleet (internal/sim) and runs it until the test ends; the test's cleanup waits
+// for every terminal to stop.
+func RunFleet(t testing.TB, opts sim.Options) *sim.Fleet {
+	t.Helper()
+	f, err := sim.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = f.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return f
 }
