@@ -11,6 +11,7 @@ import (
 
 	"tenfour/internal/auth"
 	"tenfour/internal/bench"
+	"tenfour/internal/platform/ticker"
 	"tenfour/internal/platform/wsclient"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
@@ -159,16 +160,9 @@ func talkAndListen(t *testing.T, ctx context.Context, talker, listener *termclie
 // each on a new socket (closed at once); it counts the logins sent and those refused busy (101).
 func loginFlood(ctx context.Context, base, uid string, perSecond int, sent, refused *atomic.Int64) {
 	hc := testkit.ClientFrom("127.0.0.2")
-	tick := time.NewTicker(time.Second / time.Duration(perSecond))
-	defer tick.Stop()
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
+	ticker.Every(ctx, time.Second/time.Duration(perSecond), func() {
 		wg.Add(1)
 		sent.Add(1)
 		go func() {
@@ -185,21 +179,14 @@ func loginFlood(ctx context.Context, base, uid string, perSecond int, sent, refu
 				refused.Add(1)
 			}
 		}()
-	}
+	})
 }
 
 // gpsFlood has c send back-dated 500-point batches without acknowledgement at 50 frames a second (the
 // socket's request rate) until ctx ends, counting the positions sent.
 func gpsFlood(ctx context.Context, c *termclient.Client, sent *atomic.Int64) {
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
 	at := time.Now().Add(-time.Hour).UnixMilli()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
+	ticker.Every(ctx, 20*time.Millisecond, func() {
 		pts := make([]map[string]any, 500)
 		for i := range pts {
 			at++
@@ -208,5 +195,5 @@ func gpsFlood(ctx context.Context, c *termclient.Client, sent *atomic.Int64) {
 		// Fire and forget: a refusal (the server's GPS limits) does not stop the flood.
 		go func() { _ = c.Call(ctx, "gps.report", map[string]any{"points": pts, "ack": false}, nil) }()
 		sent.Add(int64(len(pts)))
-	}
+	})
 }

@@ -36,6 +36,7 @@ import (
 	"tenfour/internal/app"
 	"tenfour/internal/config"
 	"tenfour/internal/media/rtcapi"
+	"tenfour/internal/platform/ticker"
 	"tenfour/internal/sim"
 	"tenfour/internal/termclient"
 )
@@ -567,7 +568,7 @@ func lkJoin(ctx context.Context, base, identity string, publisher bool, rec *ben
 		c.close()
 		return nil, fmt.Errorf("no join response: %w", dctx.Err())
 	}
-	go c.pingLoop(cctx)
+	go ticker.Every(cctx, c.pingEvery, func() { _ = c.send(lkPing(time.Now().UnixMilli())) })
 	// The subscriber PeerConnection is the primary one: wait until it is connected.
 	if err := waitPC(dctx, sub); err != nil {
 		c.close()
@@ -698,19 +699,6 @@ func (c *lkClient) addCandidate(t lkTrickle) {
 		_ = c.sub.AddICECandidate(ci)
 	} else if pub != nil {
 		_ = pub.AddICECandidate(ci)
-	}
-}
-
-func (c *lkClient) pingLoop(ctx context.Context) {
-	t := time.NewTicker(c.pingEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			_ = c.send(lkPing(time.Now().UnixMilli()))
-		}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"tenfour/internal/platform/ticker"
 	"tenfour/internal/platform/wsclient"
 	"tenfour/internal/termclient"
 )
@@ -285,23 +286,14 @@ func RunSoak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 			}
 			errMu.Unlock()
 		}
+		probeCtx, stopProbes := context.WithDeadline(ctx, probeEnd)
+		defer stopProbes()
 		every := func(d time.Duration, fn func(n int)) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				tk := time.NewTicker(d)
-				defer tk.Stop()
-				for n := 0; ; n++ {
-					select {
-					case <-ctx.Done():
-						return
-					case <-tk.C:
-					}
-					if time.Now().After(probeEnd) {
-						return
-					}
-					fn(n)
-				}
+				n := 0
+				ticker.Every(probeCtx, d, func() { fn(n); n++ })
 			}()
 		}
 		wg.Add(1)
@@ -366,8 +358,6 @@ func RunSoak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 			}
 		})
 		// The resource samples, until the end.
-		tk := time.NewTicker(o.Sample)
-		defer tk.Stop()
 		sample := func() {
 			s := SoakSample{At: time.Since(t0), Online: fl.Online()}
 			s.RSS, _, _ = ProcMem(fl.Pid)
@@ -383,18 +373,9 @@ func RunSoak(ctx context.Context, o SoakOptions) (SoakResult, error) {
 				s.At.Seconds(), s.Online, float64(s.RSS)/(1<<20), s.Heap/(1<<20), s.Goroutines, s.FDs)
 		}
 		sample()
-	loop:
-		for {
-			select {
-			case <-ctx.Done():
-				break loop
-			case <-tk.C:
-				if !time.Now().Before(end) {
-					break loop
-				}
-				sample()
-			}
-		}
+		sampleCtx, stopSamples := context.WithDeadline(ctx, end)
+		ticker.Every(sampleCtx, o.Sample, sample)
+		stopSamples()
 		sample()
 		wg.Wait()
 		time.Sleep(2 * time.Second) // a delivery still under way
