@@ -425,9 +425,8 @@ type alarmQuery struct {
 	Status   string    `json:"status"`
 	STime    string    `json:"sTime"`
 	ETime    string    `json:"eTime"`
-	PageNo   string    `json:"pageNo"`
-	PageSize string    `json:"pageSize"`
 	GroupBy  string    `json:"groupBy"`
+	httpx.PageReq
 }
 
 func (s *Service) alarmFilter(ctx context.Context, p identity.Principal, q alarmQuery, rangeRequired bool) (AlarmFilter, error) {
@@ -462,15 +461,11 @@ func (s *Service) fenceAlarms(ctx context.Context, p identity.Principal, q alarm
 	if err != nil {
 		return nil, err
 	}
-	offset, limit, err := httpx.PagingUpTo(q.PageNo, q.PageSize, MaxPageSize)
+	offset, limit, err := q.PagingFrom(1000, MaxPageSize) // spec §9: 1000 rows a page unless asked
 	if err != nil {
 		return nil, err
 	}
-	list, total, err := s.Store.Alarms(ctx, p.CustomerID, f, offset, limit)
-	if err != nil {
-		return nil, err
-	}
-	return httpx.PageOf(list, total), nil
+	return httpx.ListOf(s.Store.Alarms(ctx, p.CustomerID, f, offset, limit))
 }
 
 // fenceAlarmHandleReq is the request of PUT /ds/fence/fa.

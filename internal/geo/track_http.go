@@ -98,12 +98,11 @@ func (s *Service) gpsByUTC(ctx context.Context, p identity.Principal, req gpsByU
 
 // gpsDataReq is the request of GET /ds/report/findGpsData and POST /ds/report/findGpsDataPost.
 type gpsDataReq struct {
-	MsIDs    flex.List `json:"msIds"`
-	MsID     string    `json:"msId"`
-	STime    string    `json:"sTime"`
-	ETime    string    `json:"eTime"`
-	PageNo   string    `json:"pageNo"`
-	PageSize string    `json:"pageSize"`
+	MsIDs flex.List `json:"msIds"`
+	MsID  string    `json:"msId"`
+	STime string    `json:"sTime"`
+	ETime string    `json:"eTime"`
+	httpx.PageReq
 }
 
 // gpsData: the /gps-data report {msIds, sTime, eTime, pageNo, pageSize} → {total, list}, ordered by terminal
@@ -120,7 +119,7 @@ func (s *Service) gpsData(ctx context.Context, p identity.Principal, req gpsData
 	if err != nil {
 		return nil, err
 	}
-	offset, limit, err := httpx.PagingUpTo(req.PageNo, req.PageSize, MaxPageSize)
+	offset, limit, err := req.PagingFrom(1000, MaxPageSize) // spec §9: 1000 rows a page unless asked
 	if err != nil {
 		return nil, err
 	}
@@ -132,9 +131,5 @@ func (s *Service) gpsData(ctx context.Context, p identity.Principal, req gpsData
 	if err != nil {
 		return nil, err
 	}
-	rows, total, err := s.Store.GPSData(ctx, names, rng.From, rng.To, offset, limit)
-	if err != nil {
-		return nil, err
-	}
-	return httpx.PageOf(rows, total), nil
+	return httpx.ListOf(s.Store.GPSData(ctx, names, rng.From, rng.To, offset, limit))
 }

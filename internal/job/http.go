@@ -24,17 +24,16 @@ func (s *Service) add(ctx context.Context, p identity.Principal, req RawInput) (
 }
 
 type listReq struct {
-	JobID    string    `json:"jobId"`
-	MsID     flex.List `json:"msId"`
-	MsIDs    flex.List `json:"msIds"`
-	State    flex.List `json:"state"`
-	Status   flex.List `json:"status"`
-	Keyword  string    `json:"keyword"`
-	Creator  string    `json:"creator"`
-	STime    string    `json:"sTime"`
-	ETime    string    `json:"eTime"`
-	PageNo   string    `json:"pageNo"`
-	PageSize string    `json:"pageSize"`
+	JobID   string    `json:"jobId"`
+	MsID    flex.List `json:"msId"`
+	MsIDs   flex.List `json:"msIds"`
+	State   flex.List `json:"state"`
+	Status  flex.List `json:"status"`
+	Keyword string    `json:"keyword"`
+	Creator string    `json:"creator"`
+	STime   string    `json:"sTime"`
+	ETime   string    `json:"eTime"`
+	httpx.PageReq
 }
 
 // GET /ds/job/list {jobId?, msId(s)?, state?, keyword?, creator?, sTime+eTime?, pageNo (1), pageSize (20)}
@@ -65,14 +64,10 @@ func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (
 		}
 		q.Range = &rg
 	}
-	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, DefPageSize, 1000); err != nil {
+	if q.Offset, q.Limit, err = req.PagingFrom(DefPageSize, 1000); err != nil {
 		return nil, err
 	}
-	list, total, err := s.store.List(ctx, p.CustomerID, q)
-	if err != nil {
-		return nil, err
-	}
-	return httpx.PageOf(list, total), nil
+	return httpx.ListOf(s.store.List(ctx, p.CustomerID, q))
 }
 
 type idReq struct {

@@ -108,15 +108,14 @@ type listReq struct {
 	MsIDs     flex.List `json:"msIds"`
 	Status    flex.List `json:"status"`
 	QueryDate string    `json:"queryDate"`
-	PageNo    string    `json:"pageNo"`
-	PageSize  string    `json:"pageSize"`
+	httpx.PageReq
 }
 
 // GET /ds/loneWork/list {msId?, status?, queryDate?, pageNo?, pageSize?}
 func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (any, error) {
 	q := ListQuery{MsIDs: append(req.MsID, req.MsIDs...)}
 	var err error
-	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
+	if q.Offset, q.Limit, err = req.Paging(); err != nil {
 		return nil, err
 	}
 	if q.Statuses, err = httpx.Choices[Status]("status", req.Status, 2); err != nil {
@@ -178,8 +177,7 @@ func (s *Service) updateAlarm(ctx context.Context, p identity.Principal, req upd
 type findAlarmReq struct {
 	IDs       flex.List `json:"ids"`
 	QueryDate string    `json:"queryDate"`
-	PageNo    string    `json:"pageNo"`
-	PageSize  string    `json:"pageSize"`
+	httpx.PageReq
 }
 
 // GET /ds/loneWork/findAlarm {ids (plan ids), queryDate?}
@@ -189,21 +187,20 @@ func (s *Service) findAlarm(ctx context.Context, p identity.Principal, req findA
 	if q.WorkIDs, err = httpx.RowIDsOf[WorkID]("ids", req.IDs, maxIDs, true); err != nil {
 		return nil, err
 	}
-	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
+	if q.Offset, q.Limit, err = req.Paging(); err != nil {
 		return nil, err
 	}
 	if q.Range, err = s.queryDay(ctx, p.CustomerID, req.QueryDate); err != nil {
 		return nil, err
 	}
-	return s.alarmPage(ctx, p.CustomerID, q)
+	return httpx.ListOf(s.store.FindAlarms(ctx, p.CustomerID, q))
 }
 
 type reportReq struct {
-	MsIDs    flex.List `json:"msIds"`
-	STime    string    `json:"sTime"`
-	ETime    string    `json:"eTime"`
-	PageNo   string    `json:"pageNo"`
-	PageSize string    `json:"pageSize"`
+	MsIDs flex.List `json:"msIds"`
+	STime string    `json:"sTime"`
+	ETime string    `json:"eTime"`
+	httpx.PageReq
 }
 
 // POST /ds/report/findLoneWorkAlarm {msIds?, sTime, eTime, pageNo?, pageSize?}
@@ -213,17 +210,8 @@ func (s *Service) findLoneWorkAlarm(ctx context.Context, p identity.Principal, r
 		return nil, err
 	}
 	q := AlarmQuery{MsIDs: req.MsIDs, Range: &rg}
-	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
+	if q.Offset, q.Limit, err = req.Paging(); err != nil {
 		return nil, err
 	}
-	return s.alarmPage(ctx, p.CustomerID, q)
-}
-
-// alarmPage answers a page of alarms (findAlarm and the report).
-func (s *Service) alarmPage(ctx context.Context, customerID int64, q AlarmQuery) (any, error) {
-	list, total, err := s.store.FindAlarms(ctx, customerID, q)
-	if err != nil {
-		return nil, err
-	}
-	return httpx.PageOf(list, total), nil
+	return httpx.ListOf(s.store.FindAlarms(ctx, p.CustomerID, q))
 }

@@ -48,20 +48,19 @@ func (s *Service) rangeOf(ctx context.Context, customerID int64, sName, sTime, e
 }
 
 type findReq struct {
-	Type     string `json:"type"`
-	MsID     string `json:"msId"`
-	DstID    string `json:"dstId"`
-	PmrID    string `json:"pmrId"`
-	GrpID    string `json:"grpId"`
-	GID      string `json:"gid"`
-	STime    string `json:"stime"`
-	ETime    string `json:"etime"`
-	STime2   string `json:"sTime"`
-	ETime2   string `json:"eTime"`
-	Unread   string `json:"unread"`
-	Order    string `json:"order"`
-	PageNo   string `json:"pageNo"`
-	PageSize string `json:"pageSize"`
+	Type   string `json:"type"`
+	MsID   string `json:"msId"`
+	DstID  string `json:"dstId"`
+	PmrID  string `json:"pmrId"`
+	GrpID  string `json:"grpId"`
+	GID    string `json:"gid"`
+	STime  string `json:"stime"`
+	ETime  string `json:"etime"`
+	STime2 string `json:"sTime"`
+	ETime2 string `json:"eTime"`
+	Unread string `json:"unread"`
+	Order  string `json:"order"`
+	httpx.PageReq
 }
 
 // GET /ds/sms/findSms {type, msId, dstId, pmrId, grpId, stime, etime, unread, order, pageNo, pageSize}
@@ -116,22 +115,14 @@ func (s *Service) findSms(ctx context.Context, p identity.Principal, req findReq
 	default:
 		return nil, httpx.BadParam("type", "0, 1 or 2")
 	}
-	switch req.Unread {
-	case "", "0", "false":
-	case "1", "true":
-		q.UnreadOnly = true
-	default:
-		return nil, httpx.BadParam("unread", "1 or 0")
-	}
-	switch req.Order {
-	case "", "desc":
-	case "asc":
-		q.Ascending = true
-	default:
-		return nil, httpx.BadParam("order", "asc or desc")
-	}
 	var err error
-	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
+	if q.UnreadOnly, err = httpx.Flag("unread", req.Unread); err != nil {
+		return nil, err
+	}
+	if q.Ascending, err = httpx.Ascending("order", req.Order); err != nil {
+		return nil, err
+	}
+	if q.Offset, q.Limit, err = req.Paging(); err != nil {
 		return nil, err
 	}
 	rg, err := s.rangeOf(ctx, p.CustomerID, "stime", firstOf(req.STime, req.STime2), "etime", firstOf(req.ETime, req.ETime2))
@@ -259,14 +250,13 @@ type ReportPage struct {
 }
 
 type reportReq struct {
-	MsIDs    flex.List `json:"msIds"`
-	MsID     flex.List `json:"msId"`
-	STime    string    `json:"sTime"`
-	ETime    string    `json:"eTime"`
-	STime2   string    `json:"stime"`
-	ETime2   string    `json:"etime"`
-	PageNo   string    `json:"pageNo"`
-	PageSize string    `json:"pageSize"`
+	MsIDs  flex.List `json:"msIds"`
+	MsID   flex.List `json:"msId"`
+	STime  string    `json:"sTime"`
+	ETime  string    `json:"eTime"`
+	STime2 string    `json:"stime"`
+	ETime2 string    `json:"etime"`
+	httpx.PageReq
 }
 
 // POST /ds/report/findMessageData {msIds, sTime, eTime, pageNo, pageSize} → ReportPage
@@ -287,7 +277,7 @@ func (s *Service) findMessageData(ctx context.Context, p identity.Principal, req
 		q.MsIDs = append(q.MsIDs, id)
 	}
 	var err error
-	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
+	if q.Offset, q.Limit, err = req.Paging(); err != nil {
 		return nil, err
 	}
 	rg, err := s.rangeOf(ctx, p.CustomerID, "sTime", firstOf(req.STime, req.STime2), "eTime", firstOf(req.ETime, req.ETime2))

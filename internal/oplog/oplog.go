@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"tenfour/internal/platform/db"
@@ -166,55 +165,37 @@ type Query struct {
 // List returns the customer's entries newest first — by (time, id), the order consoles keep live entries in —
 // and the total count.
 func (l *Log) List(ctx context.Context, customerID int64, q Query) ([]Entry, int, error) {
-	where := []string{"customer_id = ?"}
-	args := []any{customerID}
+	f := db.Scope("customer_id", customerID).
+		If(q.From > 0, "at >= ?", q.From).
+		If(q.To > 0, "at <= ?", q.To).
+		If(q.Account != "", "account_id = ?", q.Account)
 	if len(q.Types) > 0 {
-		where = append(where, "type IN ("+db.Placeholders(len(q.Types))+")")
-		for _, t := range q.Types {
-			args = append(args, int(t))
+		f.In("type", db.Args(q.Types))
+	}
+	return db.List(ctx, l.db, db.ListQuery{
+		Select: "id, at, name, account_id, type, remark, detail",
+		From:   "oplog",
+		Where:  f,
+		Order:  "at DESC, id DESC",
+		Offset: q.Offset, Limit: q.Limit,
+	}, scanEntry)
+}
+
+func scanEntry(r db.Scanner) (Entry, error) {
+	var e Entry
+	var id int64
+	var detail string
+	if err := r.Scan(&id, &e.Date, &e.Name, &e.Account, &e.Type, &e.Remark, &detail); err != nil {
+		return e, err
+	}
+	if detail != "" {
+		var d Detail
+		if json.Unmarshal([]byte(detail), &d) == nil {
+			e.Detail = &d
 		}
 	}
-	if q.From > 0 {
-		where = append(where, "at >= ?")
-		args = append(args, q.From)
-	}
-	if q.To > 0 {
-		where = append(where, "at <= ?")
-		args = append(args, q.To)
-	}
-	if q.Account != "" {
-		where = append(where, "account_id = ?")
-		args = append(args, q.Account)
-	}
-	cond := strings.Join(where, " AND ")
-	var total int
-	if err := l.db.QueryRow(ctx, "SELECT COUNT(*) FROM oplog WHERE "+cond, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := l.db.Query(ctx, "SELECT id, at, name, account_id, type, remark, detail FROM oplog WHERE "+cond+
-		" ORDER BY at DESC, id DESC LIMIT ? OFFSET ?", append(args, q.Limit, q.Offset)...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []Entry{}
-	for rows.Next() {
-		var e Entry
-		var id int64
-		var detail string
-		if err := rows.Scan(&id, &e.Date, &e.Name, &e.Account, &e.Type, &e.Remark, &detail); err != nil {
-			return nil, 0, err
-		}
-		if detail != "" {
-			var d Detail
-			if json.Unmarshal([]byte(detail), &d) == nil {
-				e.Detail = &d
-			}
-		}
-		e.ID = strconv.FormatInt(id, 10)
-		out = append(out, e)
-	}
-	return out, total, rows.Err()
+	e.ID = strconv.FormatInt(id, 10)
+	return e, nil
 }
 
 // EventAdded is the durable console event of every new entry.
@@ -232,12 +213,11 @@ func (l *Log) Routes(r httpx.Router) {
 
 func (l *Log) list(w http.ResponseWriter, r *http.Request) (any, error) {
 	var req struct {
-		Type     flex.List `json:"type"`
-		STime    string    `json:"stime"`
-		ETime    string    `json:"etime"`
-		Account  string    `json:"account"`
-		PageNo   string    `json:"pageNo"`
-		PageSize string    `json:"pageSize"`
+		Type    flex.List `json:"type"`
+		STime   string    `json:"stime"`
+		ETime   string    `json:"etime"`
+		Account string    `json:"account"`
+		httpx.PageReq
 	}
 	if err := httpx.Decode(r, &req); err != nil {
 		return nil, err
@@ -264,12 +244,8 @@ func (l *Log) list(w http.ResponseWriter, r *http.Request) (any, error) {
 	if q.From > 0 && q.To > 0 && q.From > q.To {
 		return nil, httpx.BadParam("stime", "start after end")
 	}
-	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, 300, 1000); err != nil {
+	if q.Offset, q.Limit, err = req.PagingFrom(300, 1000); err != nil {
 		return nil, err
 	}
-	list, total, err := l.List(r.Context(), identity.Must(r.Context()).CustomerID, q)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"total": total, "list": list}, nil
+	return httpx.ListOf(l.List(r.Context(), identity.Must(r.Context()).CustomerID, q))
 }

@@ -166,10 +166,9 @@ func (s *Service) nameUsers(ctx context.Context, c int64, l []User) []User {
 func (s *Service) listUsers(ctx context.Context, p identity.Principal, req struct {
 	Name       string `json:"name"`
 	PocAccount string `json:"pocAccount"`
-	PageNo     string `json:"pageNo"`
-	PageSize   string `json:"pageSize"`
+	httpx.PageReq
 }) (any, error) {
-	off, lim, err := httpx.PagingFrom(req.PageNo, req.PageSize, ListSize, 1000)
+	off, lim, err := req.PagingFrom(ListSize, 1000)
 	if err != nil {
 		return nil, err
 	}
@@ -243,24 +242,19 @@ func deleteBatch[T ~int64](del func(ctx context.Context, customer int64, ids []T
 
 // GET tbPatrolPoint/list {areaId, name, pageNo, pageSize}
 func (s *Service) listPoints(ctx context.Context, p identity.Principal, req struct {
-	AreaID   string `json:"areaId"`
-	Name     string `json:"name"`
-	PageNo   string `json:"pageNo"`
-	PageSize string `json:"pageSize"`
+	AreaID string `json:"areaId"`
+	Name   string `json:"name"`
+	httpx.PageReq
 }) (any, error) {
 	q := PointQuery{Name: strings.TrimSpace(req.Name)}
 	var err error
 	if q.AreaID, err = httpx.OptRowID[AreaID]("areaId", req.AreaID); err != nil {
 		return nil, err
 	}
-	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, ListSize, 1000); err != nil {
+	if q.Offset, q.Limit, err = req.PagingFrom(ListSize, 1000); err != nil {
 		return nil, err
 	}
-	l, total, err := s.store.Points(ctx, p.CustomerID, q)
-	if err != nil {
-		return nil, err
-	}
-	return httpx.PageOf(l, total), nil
+	return httpx.ListOf(s.store.Points(ctx, p.CustomerID, q))
 }
 
 type pointReq struct {
@@ -388,13 +382,12 @@ func (s *Service) checkPointNfc(ctx context.Context, p identity.Principal, req c
 
 // GET tbPatrolRoute/list {type 0, pageNo, pageSize, name, order desc|asc, column id, areaId}
 func (s *Service) listRoutes(ctx context.Context, p identity.Principal, req struct {
-	Type     string `json:"type"`
-	Name     string `json:"name"`
-	Order    string `json:"order"`
-	Column   string `json:"column"`
-	AreaID   string `json:"areaId"`
-	PageNo   string `json:"pageNo"`
-	PageSize string `json:"pageSize"`
+	Type   string `json:"type"`
+	Name   string `json:"name"`
+	Order  string `json:"order"`
+	Column string `json:"column"`
+	AreaID string `json:"areaId"`
+	httpx.PageReq
 }) (any, error) {
 	if t := strings.TrimSpace(req.Type); t != "" && t != "0" {
 		return nil, httpx.BadParam("type", `"0"`)
@@ -403,25 +396,17 @@ func (s *Service) listRoutes(ctx context.Context, p identity.Principal, req stru
 		return nil, httpx.BadParam("column", "id")
 	}
 	q := RouteQuery{Name: strings.TrimSpace(req.Name)}
-	switch strings.ToLower(strings.TrimSpace(req.Order)) {
-	case "", "desc":
-	case "asc":
-		q.Asc = true
-	default:
-		return nil, httpx.BadParam("order", "desc or asc")
-	}
 	var err error
+	if q.Asc, err = httpx.Ascending("order", req.Order); err != nil {
+		return nil, err
+	}
 	if q.AreaID, err = httpx.OptRowID[AreaID]("areaId", req.AreaID); err != nil {
 		return nil, err
 	}
-	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, ListSize, 1000); err != nil {
+	if q.Offset, q.Limit, err = req.PagingFrom(ListSize, 1000); err != nil {
 		return nil, err
 	}
-	l, total, err := s.store.Routes(ctx, p.CustomerID, q)
-	if err != nil {
-		return nil, err
-	}
-	return httpx.PageOf(l, total), nil
+	return httpx.ListOf(s.store.Routes(ctx, p.CustomerID, q))
 }
 
 // GET tbPatrolRoute/queryPointById {id}: a route's points in order.
@@ -548,12 +533,11 @@ func checkModel(v string) error {
 
 // GET tbPatrolPlan/list {model 2, dtStart, dtEnd, areaId, pageNo, pageSize}: plans whose range meets the days.
 func (s *Service) listPlans(ctx context.Context, p identity.Principal, req struct {
-	Model    string `json:"model"`
-	DtStart  string `json:"dtStart"`
-	DtEnd    string `json:"dtEnd"`
-	AreaID   string `json:"areaId"`
-	PageNo   string `json:"pageNo"`
-	PageSize string `json:"pageSize"`
+	Model   string `json:"model"`
+	DtStart string `json:"dtStart"`
+	DtEnd   string `json:"dtEnd"`
+	AreaID  string `json:"areaId"`
+	httpx.PageReq
 }) (any, error) {
 	if err := checkModel(req.Model); err != nil {
 		return nil, err
@@ -583,7 +567,7 @@ func (s *Service) listPlans(ctx context.Context, p identity.Principal, req struc
 	if q.AreaID, err = httpx.OptRowID[AreaID]("areaId", req.AreaID); err != nil {
 		return nil, err
 	}
-	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, ListSize, 1000); err != nil {
+	if q.Offset, q.Limit, err = req.PagingFrom(ListSize, 1000); err != nil {
 		return nil, err
 	}
 	l, total, err := s.store.Plans(ctx, p.CustomerID, q)
@@ -731,8 +715,7 @@ func (s *Service) listOrders(ctx context.Context, p identity.Principal, req stru
 	State     string `json:"state"`
 	PlanID    string `json:"planId"`
 	AreaID    string `json:"areaId"`
-	PageNo    string `json:"pageNo"`
-	PageSize  string `json:"pageSize"`
+	httpx.PageReq
 }) (any, error) {
 	if err := checkModel(req.Model); err != nil {
 		return nil, err
@@ -762,7 +745,7 @@ func (s *Service) listOrders(ctx context.Context, p identity.Principal, req stru
 	if q.AreaID, err = httpx.OptRowID[AreaID]("areaId", req.AreaID); err != nil {
 		return nil, err
 	}
-	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, OrderSize, OrderSize); err != nil {
+	if q.Offset, q.Limit, err = req.PagingFrom(OrderSize, OrderSize); err != nil {
 		return nil, err
 	}
 	l, total, err := s.store.Orders(ctx, p.CustomerID, q)
@@ -807,8 +790,7 @@ func (s *Service) listLogs(ctx context.Context, p identity.Principal, req struct
 	StartTime string `json:"startTime"`
 	EndTime   string `json:"endTime"`
 	OrderID   string `json:"orderId"`
-	PageNo    string `json:"pageNo"`
-	PageSize  string `json:"pageSize"`
+	httpx.PageReq
 }) (any, error) {
 	loc, err := timerange.Zone(ctx, s.db, p.CustomerID)
 	if err != nil {
@@ -843,7 +825,7 @@ func (s *Service) listLogs(ctx context.Context, p identity.Principal, req struct
 	if q.OrderID, err = httpx.OptRowID[OrderID]("orderId", req.OrderID); err != nil {
 		return nil, err
 	}
-	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, ListSize, 1000); err != nil {
+	if q.Offset, q.Limit, err = req.PagingFrom(ListSize, 1000); err != nil {
 		return nil, err
 	}
 	l, total, err := s.store.Logs(ctx, p.CustomerID, q)

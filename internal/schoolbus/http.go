@@ -38,10 +38,9 @@ func (s *Service) update(ctx context.Context, p identity.Principal, req updateRe
 }
 
 type listReq struct {
-	Keyword  string `json:"keyword"`
-	BusID    string `json:"busId"`
-	PageNo   string `json:"pageNo"`
-	PageSize string `json:"pageSize"`
+	Keyword string `json:"keyword"`
+	BusID   string `json:"busId"`
+	httpx.PageReq
 }
 
 // GET /ds/schoolCar/list {keyword?, busId?, pageNo (1), pageSize (20)}
@@ -56,22 +55,17 @@ func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (
 			return nil, err
 		}
 	}
-	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, DefPage, 1000); err != nil {
+	if q.Offset, q.Limit, err = req.PagingFrom(DefPage, 1000); err != nil {
 		return nil, err
 	}
-	list, total, err := s.List(ctx, p.CustomerID, q)
-	if err != nil {
-		return nil, err
-	}
-	return httpx.PageOf(list, total), nil
+	return httpx.ListOf(s.List(ctx, p.CustomerID, q))
 }
 
 type checklistReq struct {
 	StudentID string `json:"studentId"`
 	STime     string `json:"sTime"`
 	ETime     string `json:"eTime"`
-	PageNo    string `json:"pageNo"`
-	PageSize  string `json:"pageSize"`
+	httpx.PageReq
 }
 
 // GET /ds/schoolCar/checklist {studentId, sTime+eTime?, pageNo?, pageSize?}
@@ -88,15 +82,11 @@ func (s *Service) checklist(ctx context.Context, p identity.Principal, req check
 		}
 		from, to = rg.From, rg.To
 	}
-	off, lim, err := httpx.PagingFrom(req.PageNo, req.PageSize, 100, 1000)
+	off, lim, err := req.PagingFrom(100, 1000)
 	if err != nil {
 		return nil, err
 	}
-	list, total, err := s.Checklist(ctx, p.CustomerID, id, from, to, off, lim)
-	if err != nil {
-		return nil, err
-	}
-	return httpx.PageOf(list, total), nil
+	return httpx.ListOf(s.Checklist(ctx, p.CustomerID, id, from, to, off, lim))
 }
 
 type deleteReq struct {

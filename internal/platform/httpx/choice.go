@@ -17,6 +17,18 @@ func Flag(name, v string) (bool, error) {
 	return false, BadParam(name, "0 or 1")
 }
 
+// Ascending reads a list's order parameter: "asc" is true, "desc" or blank false (newest first is every list's
+// default), in any case and spacing. Any other value is 400 "name: asc or desc".
+func Ascending(name, v string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "desc":
+		return false, nil
+	case "asc":
+		return true, nil
+	}
+	return false, BadParam(name, "asc or desc")
+}
+
 // Choices reads a list parameter of small codes 0..most (a state or status filter) as the domain's type. A
 // value that is not one of them is 400 "name: 0, 1 or 2" (the codes it takes).
 func Choices[T ~int](name string, vs []string, most int) ([]T, error) {

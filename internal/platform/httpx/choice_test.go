@@ -20,6 +20,21 @@ func TestFlag(t *testing.T) {
 	}
 }
 
+// A list's order: newest first unless "asc" is asked, in any case; anything else is refused.
+func TestAscending(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "desc": false, " DESC ": false, "asc": true, "Asc": true} {
+		if got, err := Ascending("order", v); err != nil || got != want {
+			t.Errorf("Ascending(%q) = %v, %v; want %v", v, got, err, want)
+		}
+	}
+	for _, v := range []string{"up", "1", "ascending"} {
+		var e *Error
+		if _, err := Ascending("order", v); !errors.As(err, &e) || e.Msg != "order: asc or desc" {
+			t.Errorf("Ascending(%q): %v, want 400 order: asc or desc", v, err)
+		}
+	}
+}
+
 func TestChoices(t *testing.T) {
 	got, err := Choices[int]("state", []string{"0", "2", "1"}, 2)
 	if err != nil || !slices.Equal(got, []int{0, 2, 1}) {
