@@ -58,6 +58,10 @@ export const offmapCases = [
       expect(errors.every((e) => /^Failed to load resource/.test(e)), `console errors: ${errors.join(' | ')}`);
       await page.click('[data-testid=map-streets-notice] button');
       await page.waitForSelector('[data-testid=map-streets-notice]', { state: 'detached' });
+      // The user manual says the same at length.
+      await page.goto(new URL('/user-manual#offline-maps', page.url()).href);
+      const manual = await (await page.waitForSelector('[data-testid=manual-page] section#offline-maps')).textContent();
+      expect(/Offline street maps/.test(manual) && /--tiles/.test(manual) && /streets\.pmtiles/.test(manual), `manual section: ${manual}`);
     },
   ],
   [
@@ -87,6 +91,11 @@ export const offmapCases = [
           () => page.evaluate(() => document.querySelector('[data-testid=map]').__map.getPaintProperty('streets-roads', 'line-color') !== '#ffffff'),
           'dark streets',
         );
+        // The archive taken away under the open map: its next tiles fail, and the map says so once.
+        rmSync(TILES);
+        await page.evaluate(() => document.querySelector('[data-testid=map]').__map.jumpTo({ center: [28.945, 41.028], zoom: 13 }));
+        const failed = await page.waitForSelector('[data-testid=map-streets-notice][data-notice=failed]', { timeout: 20_000 });
+        expect(/--tiles/.test(await failed.textContent()), 'the failure names the setting');
       } finally {
         rmSync(TILES, { force: true });
       }
