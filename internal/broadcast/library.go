@@ -100,14 +100,27 @@ func (s *Service) transcode(ctx context.Context, customer int64, in, out string)
 	return st.Size() * 8 / (musicBitrate / 1000), nil
 }
 
-func (s *Service) filesInGroup(ctx context.Context, q querier, customerID, groupID int64) (int, error) {
+// roomFor says whether a group takes a file of this name: at most FilesPerGroup files (spec §9), and no two of one
+// name, which a dispatcher picks files by (spec §8 "file exists"). Asked before the upload is transcoded and again
+// in the insert's transaction.
+func (s *Service) roomFor(ctx context.Context, q querier, customerID, groupID int64, name string) error {
 	var n int
-	err := q.QueryRow(ctx, `SELECT COUNT(*) FROM bc_files WHERE customer_id = ? AND group_id = ?`, customerID, groupID).Scan(&n)
-	return n, err
+	var taken bool
+	err := q.QueryRow(ctx, `SELECT COUNT(*), COALESCE(MAX(CASE WHEN original_name = ? THEN 1 ELSE 0 END), 0) = 1
+		FROM bc_files WHERE customer_id = ? AND group_id = ?`, name, customerID, groupID).Scan(&n, &taken)
+	switch {
+	case err != nil:
+		return err
+	case n >= FilesPerGroup:
+		return ErrFilesFull
+	case taken:
+		return ErrFileExists
+	}
+	return nil
 }
 
 // upload is POST /v1/upload (multipart form: file, group_id): the file is transcoded to the library format and
-// stored with its length and size; at most FilesPerGroup per group (spec §9).
+// stored with its length and size; at most FilesPerGroup per group (spec §9), one of a name (roomFor).
 func (s *Service) upload(w http.ResponseWriter, r *http.Request, c Caller) (any, error) {
 	ctx := r.Context()
 	if _, err := s.opt.Quota.Room(ctx, c.CustomerID); err != nil { // full: refused before the upload is read
@@ -184,10 +197,8 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request, c Caller) (any,
 			return nil, notFoundAs(err, "group_id")
 		}
 	}
-	if n, err := s.filesInGroup(ctx, s.db, c.CustomerID, groupID); err != nil {
+	if err := s.roomFor(ctx, s.db, c.CustomerID, groupID, original); err != nil {
 		return nil, err
-	} else if n >= FilesPerGroup {
-		return nil, ErrFilesFull
 	}
 	name := randomName()
 	out := filepath.Join(s.opt.MusicDir, name)
@@ -202,12 +213,8 @@ func (s *Service) upload(w http.ResponseWriter, r *http.Request, c Caller) (any,
 	}
 	f := File{GroupID: groupID, OriginalName: original, Name: name, Length: length, Size: st.Size(), CreatedAt: s.Now().UnixMilli()}
 	err = s.db.InTx(ctx, func(tx *db.Tx) error {
-		n, err := s.filesInGroup(ctx, tx, c.CustomerID, groupID)
-		if err != nil {
+		if err := s.roomFor(ctx, tx, c.CustomerID, groupID, f.OriginalName); err != nil {
 			return err
-		}
-		if n >= FilesPerGroup {
-			return ErrFilesFull
 		}
 		if err := s.opt.Quota.Take(ctx, tx, c.CustomerID, f.Size); err != nil { // the storage quota, decided with the insert
 			return err

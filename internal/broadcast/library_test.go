@@ -54,6 +54,7 @@ func TestLibrary(t *testing.T) {
 			group           int64
 		}{
 			{"101st file", w.tokA, "1006", wav, org.ID},
+			{"tone", w.tokA, "1019", wav, 0}, // tone.wav is in the customer's own group already (spec §8 "file exists")
 			{"not audio", w.tokA, "1008", []byte("hello, this is text and not audio at all"), 0},
 			{"broken audio", w.tokA, "1008", append([]byte("RIFF\x00\x00\x00\x00WAVEfmt "), make([]byte, 64)...), 0},
 			{"empty", w.tokA, "400", nil, 0},

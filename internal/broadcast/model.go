@@ -72,6 +72,7 @@ var (
 	ErrOrgsFull      = httpx.E(http.StatusConflict, "1016", "broadcast.errors.orgsFull", "at most 1000 organisations per customer")
 	ErrCastersFull   = httpx.E(http.StatusConflict, "1017", "broadcast.errors.castersFull", "at most 1000 casters per customer")
 	ErrTasksFull     = httpx.E(http.StatusConflict, "1018", "broadcast.errors.tasksFull", "at most 1000 tasks per customer")
+	ErrFileExists    = httpx.E(http.StatusConflict, "1019", "broadcast.errors.fileExists", "the group has a file of that name")
 	ErrNotFound      = httpx.E(http.StatusNotFound, "404", "errors.notFound", "not found")
 	ErrTranscoder    = httpx.E(http.StatusInternalServerError, "500", "broadcast.errors.transcoder", "the audio tool failed")
 )
