@@ -1,4 +1,5 @@
 // Cameras and their streams (docs/api.md "Cameras"): shapes, REST calls, query keys.
+import { wallNow } from '../../shared/time/zone';
 import { http } from '../../shared/http/client';
 import { queryKeys } from '../../shared/queryKeys';
 import type { LiveKeys } from '../../shared/socket/useLiveQueries';
@@ -75,13 +76,26 @@ export const CAMERA_EVENTS: Record<string, LiveKeys> = {
   'camera.record': [cameraKeys.list.all],
 };
 
+/** Characters a file name cannot hold on one of the desktops the console runs on (a camera name has no controls). */
+const NOT_IN_FILE_NAMES = /[\\/:*?"<>|]+/g;
+
+/**
+ * The file a camera's snapshot is saved as: the camera's name and the customer's wall-clock time to the second
+ * (issue 33: the server's default, cam2-<epoch ms>.jpg, said neither which camera nor when to whoever opened it).
+ */
+export function snapshotName(cameraName: string, at = wallNow()): string {
+  const name = cameraName.replace(NOT_IN_FILE_NAMES, '-').replace(/^[-\s]+|[-\s]+$/g, '') || 'camera';
+  return `${name}-${at.format('YYYYMMDD-HHmmss')}.jpg`;
+}
+
 export const cameraApi = {
   list: () => http.get<{ total: number; list: Camera[]; tool: boolean }>(CAMERA_PATHS.list),
   add: (c: CameraInput) => http.post<Camera>(CAMERA_PATHS.add, c),
   update: (c: CameraInput) => http.put<Camera>(CAMERA_PATHS.update, c),
   remove: (id: number) => http.del<{ id: number }>(CAMERA_PATHS.remove, { id }),
   play: (stream: string, sdp: string) => http.post<{ sdp: string; state: StreamState; code?: string; key?: string }>(CAMERA_PATHS.play, { stream, sdp }),
-  snap: (stream: string) => http.get<Snapshot>(CAMERA_PATHS.snap, { stream }),
+  /** A current picture; path is the file name it is offered under (snapshotName). */
+  snap: (stream: string, path: string) => http.get<Snapshot>(CAMERA_PATHS.snap, { stream, path }),
   startRecord: (stream: string, remark = '') => http.get<Recording>(CAMERA_PATHS.record, { type: 0, stream, app: 'monitor', remark }),
   stopRecord: (stream: string) => http.get<Recording>(CAMERA_PATHS.record, { type: 1, stream }),
 };

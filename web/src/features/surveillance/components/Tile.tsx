@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { App, Button, Space, Tooltip } from 'antd';
 import { CameraOutlined, CloseOutlined, FullscreenOutlined, VideoCameraAddOutlined, StopOutlined } from '@ant-design/icons';
 import { ApiError } from '../../../shared/http/client';
-import { cameraApi, type Camera } from '../api';
+import { cameraApi, snapshotName, type Camera } from '../api';
 import { openPlayer, saveDataUrl, type PlayerHandle } from '../player';
 import { acceptsDrop, dropped, noPictureReason, useStreams } from '../store';
 import { useDirectory } from '../../../shared/directory/store';
@@ -115,7 +115,7 @@ export function Tile({ index, camera, tool, selected, onSelect, onDrop, onClear 
   };
   const snap = () =>
     act(async (c) => {
-      const s = await cameraApi.snap(c.streamId);
+      const s = await cameraApi.snap(c.streamId, snapshotName(c.name));
       saveDataUrl(s.name, s.type, s.data);
     });
   const record = () =>
