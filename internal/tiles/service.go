@@ -28,7 +28,6 @@ const Schema = "protomaps"
 // who drops streets.pmtiles into the data directory (or replaces it with a newer build) needs no restart.
 type Service struct {
 	path string
-	log  *slog.Logger
 
 	mu     sync.Mutex
 	seen   fileKey // the file the cached header was read from
@@ -48,12 +47,19 @@ func Path(flag, dataDir string) string {
 	return filepath.Join(dataDir, FileName)
 }
 
-// New serves the archive at path (Path). A flag naming a file that is not there, or not an archive, is logged
-// once at start; the console is then told there is no archive until there is one.
+// New serves the archive at path (Path). A flag naming a file that is not there, a file that is not an archive
+// or one of raster tiles is logged once at start; the console is told there is no archive until there is one.
 func New(path string, log *slog.Logger, explicit bool) *Service {
-	s := &Service{path: path, log: log}
-	if _, _, err := s.open(); err != nil && (explicit || !errors.Is(err, fs.ErrNotExist)) {
+	s := &Service{path: path}
+	f, h, err := s.open()
+	switch {
+	case err != nil && (explicit || !errors.Is(err, fs.ErrNotExist)):
 		log.Warn("street map archive unusable; the console shows the online street tiles", "tiles", path, "err", err)
+	case err == nil && h.TileType != TypeMVT:
+		log.Warn("street map archive has raster tiles; the console draws vector (MVT) archives only", "tiles", path)
+	}
+	if f != nil {
+		f.Close()
 	}
 	return s
 }
