@@ -299,15 +299,8 @@ func TestFleetMovesToTheSurvivingNode(t *testing.T) {
 		accts = append(accts, sim.Account{ID: id, Password: testkit.Password, Type: "10"})
 	}
 	// the servers are node 2, node 2, node 1: by their index, three of the four terminals start on node 2
-	fl, err := sim.New(sim.Options{URL: p2.URL, URLs: []string{p2.URL, n1.URL}, Accounts: accts, Seed: 1,
+	testkit.RunFleet(t, sim.Options{URL: p2.URL, URLs: []string{p2.URL, n1.URL}, Accounts: accts, Seed: 1,
 		Passive: true, Loopback: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); _ = fl.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
 	for _, id := range f.Terminals {
 		testkit.Eventually(t, 10*time.Second, "terminal online", func() bool { return n1.Hub.Online(id) })
 	}
