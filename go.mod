@@ -6,8 +6,10 @@ require (
 	github.com/at-wat/ebml-go v0.19.4
 	github.com/coder/websocket v1.8.15
 	github.com/emersion/go-smtp v0.25.1
+	github.com/emiago/sipgo v1.7.3
 	github.com/gzuidhof/tygo v0.2.18
 	github.com/hajimehoshi/go-mp3 v0.3.4
+	github.com/icholy/digest v1.2.0
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/nats-io/nats-server/v2 v2.15.2
 	github.com/nats-io/nats.go v1.55.0
@@ -41,6 +43,9 @@ require (
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6 // indirect
 	github.com/fatih/structtag v1.2.0 // indirect
+	github.com/gobwas/httphead v0.1.0 // indirect
+	github.com/gobwas/pool v0.2.1 // indirect
+	github.com/gobwas/ws v1.3.2 // indirect
 	github.com/google/go-tpm v0.9.8 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/inconshreveable/mousetrap v1.0.0 // indirect

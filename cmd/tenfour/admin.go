@@ -13,6 +13,7 @@ import (
 	"tenfour/internal/app"
 	"tenfour/internal/auth"
 	"tenfour/internal/config"
+	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/tenant"
 )
@@ -192,11 +193,16 @@ var adminCreateDispatcher = storeCommand("create-dispatcher", []string{"customer
 var adminCreateTerminal = storeCommand("create-terminal", []string{"customer", "uid", "name", "type", "password"}, func(fs *flag.FlagSet) storeRun {
 	f := addAccountFlags(fs)
 	typ := fs.String("type", "", "terminal type: "+strings.Join(auth.AccountTypes[1:], ", "))
+	sip := fs.Bool("sip", false, "a SIP account: a desk phone, softphone or gateway that registers over SIP with this id and password (docs/sip.md)")
 	return func(ctx context.Context, store *db.DB) error {
 		if *typ == auth.DispatcherType {
 			return errors.New("type 20 is a dispatcher: use create-dispatcher")
 		}
-		return createAccount(ctx, store, f, auth.NewAccount{Type: *typ})
+		a := auth.NewAccount{Type: *typ}
+		if *sip {
+			a.Kind = directory.KindSIP
+		}
+		return createAccount(ctx, store, f, a)
 	}
 })
 

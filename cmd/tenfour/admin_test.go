@@ -14,7 +14,9 @@ func TestAdminAccountCommands(t *testing.T) {
 		{"create-customer", "--name", "Acme"},
 		{"create-dispatcher", "--customer", "Acme", "--uid", "10000001", "--name", "Boss", "--password", "123456", "--admin", "--email", "boss@example.com"},
 		{"create-terminal", "--customer", "Acme", "--uid", "10000101", "--name", "Unit 1", "--type", "PMR", "--password", "654321", "--group", "Field"},
+		{"create-terminal", "--customer", "Acme", "--uid", "10000180", "--name", "Desk phone", "--type", "8", "--password", "123456", "--sip"},
 		{"reset-password", "--uid", "10000101", "--password", "Unit#pass1"},
+		{"reset-password", "--uid", "10000180", "--password", "Phone#pass1"},
 		{"link-oauth", "--uid", "10000001", "--platform", "github", "--oauth", "gh-1"},
 	})
 	a.refused([]refusal{
@@ -42,6 +44,16 @@ func TestAdminAccountCommands(t *testing.T) {
 	}
 	if ok, _ := auth.CheckPassword(hash, "Unit#pass1"); typ != "PMR" || group != "Field" || email != "" || !ok {
 		t.Fatalf("terminal row: %s %s %q password ok %v", typ, group, email, ok)
+	}
+	// --sip: the kind and a digest credential (kept through the reset); other accounts get none.
+	var kind string
+	var digests int
+	if err := store.QueryRow(ctx, `SELECT a.kind, (SELECT COUNT(*) FROM sip_digests d WHERE d.account_id = a.id)
+		FROM accounts a WHERE a.id = '10000180'`).Scan(&kind, &digests); err != nil || kind != "sip" || digests != 1 {
+		t.Fatalf("SIP account row: kind %q, %d digests, %v", kind, digests, err)
+	}
+	if err := store.QueryRow(ctx, `SELECT COUNT(*) FROM sip_digests WHERE account_id <> '10000180'`).Scan(&digests); err != nil || digests != 0 {
+		t.Fatalf("%d digests of accounts that are not SIP accounts (%v)", digests, err)
 	}
 	if err := store.QueryRow(ctx, `SELECT g.name, a.email FROM accounts a JOIN ptt_groups g ON g.id = a.default_group_id
 		WHERE a.id = '10000001' AND a.admin = TRUE`).Scan(&group, &email); err != nil || group != "Default" || email != "boss@example.com" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 
+	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 )
 
@@ -120,8 +121,14 @@ func (s *Service) updatePassword(ctx context.Context, p Principal, req struct {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.db.Exec(ctx, `UPDATE accounts SET password_hash = ?, password_changed = TRUE,
-		failed_logins = 0, locked_until = 0 WHERE id = ? AND customer_id = ?`, hash, target.ID, p.CustomerID); err != nil {
+	err = s.db.InTx(ctx, func(tx *db.Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE accounts SET password_hash = ?, password_changed = TRUE,
+			failed_logins = 0, locked_until = 0 WHERE id = ? AND customer_id = ?`, hash, target.ID, p.CustomerID); err != nil {
+			return err
+		}
+		return putSIPDigest(ctx, tx, target.ID, req.NewPwd)
+	})
+	if err != nil {
 		return nil, err
 	}
 	keep := ""

@@ -105,7 +105,7 @@ func (s *Service) loadAccount(ctx context.Context, id string) (*account, error) 
 //
 // A check that never ran (the hash budget was full, the request was cancelled) gives its reservation back.
 func (s *Service) verifyPassword(ctx context.Context, b *hashBudget, a *account, pw string) error {
-	return s.verifyLocked(ctx, b, lockAccounts, a.ID, a.Hash, pw)
+	return s.verifyLocked(ctx, lockAccounts, a.ID, func(ctx context.Context) (bool, error) { return b.check(ctx, a.Hash, pw) })
 }
 
 // The tables whose rows carry the lockout columns (failed_logins, locked_until) keyed by id: accounts and the
@@ -115,9 +115,9 @@ const (
 	lockCredentials = "service_credentials"
 )
 
-// verifyLocked is verifyPassword's rule for a row id of table (lockAccounts or lockCredentials) whose hash is
-// hash.
-func (s *Service) verifyLocked(ctx context.Context, b *hashBudget, table string, id any, hash, pw string) error {
+// verifyLocked is verifyPassword's rule for a row id of table (lockAccounts or lockCredentials) whose secret
+// match compares: a password with its hash in a hash budget, or a SIP digest answer with its HA1 (sip.go).
+func (s *Service) verifyLocked(ctx context.Context, table string, id any, match func(context.Context) (bool, error)) error {
 	now := s.now()
 	var n int
 	err := s.db.WriteRow(ctx, `
@@ -130,7 +130,7 @@ func (s *Service) verifyLocked(ctx context.Context, b *hashBudget, table string,
 	if err != nil {
 		return err
 	}
-	ok, err := b.check(ctx, hash, pw)
+	ok, err := match(ctx)
 	if err != nil {
 		if _, rerr := s.db.Exec(context.WithoutCancel(ctx),
 			`UPDATE `+table+` SET failed_logins = failed_logins - 1 WHERE id = ? AND failed_logins > 0`, id); rerr != nil {

@@ -58,6 +58,9 @@ type NewAccount struct {
 	// neither the account has no default group, and a dispatcher cannot sign in (code 3) until it gets one.
 	GroupID int64
 	Group   string
+	// Kind is the terminal kind: "" for the terminal protocol, directory.KindSIP for a SIP account (which gets a
+	// digest credential, sip.go).
+	Kind string
 }
 
 // CreateAccount validates and stores a dispatcher or terminal account, a member of its default group.
@@ -74,6 +77,9 @@ func CreateAccount(ctx context.Context, d *db.DB, a NewAccount) error {
 	}
 	if a.Admin && a.Type != DispatcherType {
 		return errors.New("only dispatchers can be administrators")
+	}
+	if a.Kind != "" && (a.Kind != directory.KindSIP || a.Type == DispatcherType) {
+		return fmt.Errorf("account kind %q is not %q, which only terminals have", a.Kind, directory.KindSIP)
 	}
 	if err := checkIssuedPassword(a.Password); err != nil {
 		return err
@@ -108,9 +114,12 @@ func CreateAccount(ctx context.Context, d *db.DB, a NewAccount) error {
 			return err
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO accounts (id, customer_id, type, admin, name, password_hash, email,
-			default_group_id, ptt_group_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			a.ID, a.CustomerID, a.Type, a.Admin, a.Name, hash, email, group, group, now)
+			default_group_id, ptt_group_id, kind, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			a.ID, a.CustomerID, a.Type, a.Admin, a.Name, hash, email, group, group, a.Kind, now)
 		if err != nil {
+			return err
+		}
+		if err := putSIPDigest(ctx, tx, a.ID, a.Password); err != nil {
 			return err
 		}
 		if group.Valid {
@@ -168,6 +177,9 @@ func ResetPassword(ctx context.Context, d *db.DB, uid, pw string) error {
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return fmt.Errorf("account %s: %w", uid, db.ErrNotFound)
+		}
+		if err := putSIPDigest(ctx, tx, uid, pw); err != nil {
+			return err
 		}
 		_, err = tx.Exec(ctx, `UPDATE sessions SET revoked = TRUE WHERE account_id = ?`, uid)
 		return err

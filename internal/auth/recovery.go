@@ -195,6 +195,9 @@ func (s *Service) resetPassword(w http.ResponseWriter, r *http.Request, req stru
 			failed_logins = 0, locked_until = 0 WHERE id = ?`, hash, a.ID); err != nil {
 			return err
 		}
+		if err := putSIPDigest(ctx, tx, a.ID, req.NewPwd); err != nil {
+			return err
+		}
 		_, err := tx.Exec(ctx, `DELETE FROM verify_codes WHERE account_id = ? AND purpose = ?`, a.ID, PurposeReset)
 		return err
 	})

@@ -125,18 +125,24 @@ func (s *Service) allowAddrOf(k attemptKind, addr string) error {
 // the throttle is ErrBusy (101). A right password gives the request's attempt (b's kind) back when addr has
 // proven the account before (throttle.right).
 func (s *Service) checkPassword(ctx context.Context, b *hashBudget, addr string, a *account, pw string) error {
-	now := s.now()
-	if !s.throttle.accounts.take(a.ID, now) {
+	return s.checkSecret(ctx, b.kind, b.wait, addr, a.ID, func() error { return s.verifyPassword(ctx, b, a, pw) })
+}
+
+// checkSecret is checkPassword's throttle around any secret of account id that verify checks under the
+// lockout (a password, a SIP digest answer): the account's budget, the address's wrong-guess budget (waiting
+// at most wait for a token held by running checks), then verify; a right secret settles attempt kind k.
+func (s *Service) checkSecret(ctx context.Context, k attemptKind, wait time.Duration, addr, id string, verify func() error) error {
+	if !s.throttle.accounts.take(id, s.now()) {
 		return ErrBusy
 	}
-	g, err := s.throttle.begin(ctx, addr, s.now, b.wait)
+	g, err := s.throttle.begin(ctx, addr, s.now, wait)
 	if err != nil {
 		return err
 	}
-	err = s.verifyPassword(ctx, b, a, pw)
+	err = verify()
 	g.end(err)
 	if err == nil {
-		s.throttle.right(b.kind, addr, a.ID, s.now())
+		s.throttle.right(k, addr, id, s.now())
 	}
 	return err
 }

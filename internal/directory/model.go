@@ -63,6 +63,10 @@ const (
 	KindTemp  = "temp"
 )
 
+// KindSIP is the terminal kind (accounts.kind) of a SIP account: a desk phone, softphone or radio gateway that
+// registers over SIP (internal/sip, docs/adr/0037). The native terminals and dispatchers have kind "".
+const KindSIP = "sip"
+
 // Terminal is a member of the directory: any account of the customer, dispatchers (type 20) included.
 type Terminal struct {
 	CID           string   `json:"cid"`
@@ -82,6 +86,9 @@ type Terminal struct {
 	LastOnline    int64    `json:"lastOnline"`
 	LastOffline   int64    `json:"lastOffline"`
 	Ver           string   `json:"ver"` // software version (updateMsInfo)
+	// Kind is how the account connects: absent for the terminal protocol and dispatchers, KindSIP for a SIP
+	// phone or gateway (the console may draw it so; docs/adr/0037).
+	Kind string `json:"kind,omitempty"`
 
 	direction, altitude float64
 }

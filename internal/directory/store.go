@@ -28,7 +28,7 @@ type querier interface {
 
 const termCols = `a.id, a.name, a.type, a.online, a.ptt_group_id, a.lat, a.lng, a.speed, a.battery, a.signal,
 	a.model, a.last_gps_at, a.call_set_status, a.avatar, a.last_online_at, a.last_offline_at, a.sw_version,
-	a.direction, a.altitude`
+	a.direction, a.altitude, a.kind`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -40,7 +40,7 @@ func scanTerminal(sc scanner, extra ...any) (Terminal, error) {
 	var lat, lng sql.NullFloat64
 	dest := append(extra, &t.CID, &t.Name, &t.Type, &online, &ptt, &lat, &lng, &t.Speed, &t.Battery, &t.Signal,
 		&t.Model, &t.LastGps, &t.CallSetStatus, &t.Avatar, &t.LastOnline, &t.LastOffline, &t.Ver,
-		&t.direction, &t.altitude)
+		&t.direction, &t.altitude, &t.Kind)
 	if err := sc.Scan(dest...); err != nil {
 		return t, err
 	}
