@@ -45,6 +45,7 @@ import (
 	"tenfour/internal/schoolbus"
 	"tenfour/internal/secretkey"
 	"tenfour/internal/sim"
+	sipside "tenfour/internal/sip"
 	"tenfour/internal/sos"
 	"tenfour/internal/terminalctl"
 	"tenfour/internal/tiles"
@@ -77,6 +78,8 @@ type App struct {
 	MediaRelay *cluster.MediaRelay
 	// Broadcast is the public-address service (/broadcast/v1, spec §7 "Broadcast service"); tests move its clock.
 	Broadcast *broadcast.Service
+	// SIP is the SIP side (--sip-addr; nil when off): registrations of SIP accounts (docs/sip.md).
+	SIP *sipside.Server
 
 	mux     *http.ServeMux
 	router  httpx.Router   // every service's routes are mounted through it, and it lists them (Routes)
@@ -256,6 +259,16 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 		voiceSvc.SetMediaRelay(relay)
 		a.MediaRelay = relay
 		a.Go(relay.Run)
+	}
+	// [sip] --sip-addr: SIP accounts register with digest through auth, online while registered (docs/adr/0037)
+	if cfg.SIP.Addr != "" {
+		if a.SIP, err = sipside.New(a.Auth, sipside.Options{MinExpires: cfg.SIP.MinExpires}, dirSvc, a.Presence); err == nil {
+			err = a.SIP.Listen(cfg.SIP.Addr)
+		}
+		if err != nil {
+			return nil, err
+		}
+		mods = append(mods, Module{Run: []func(ctx context.Context){a.SIP.Run}})
 	}
 	// [geo] GPS ingest (gps.report/status.report), tracks, marks, fences and fence alarms, gps_{x}.bin
 	geoSvc := geo.New(d, dir, a.Hub, a.Log, geo.Options{Retention: cfg.GPSRetention,

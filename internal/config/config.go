@@ -64,6 +64,9 @@ type Config struct {
 	// NATS empty: the node runs alone.
 	Cluster Cluster
 
+	// SIP is the SIP side (internal/sip, docs/sip.md); Addr empty: off.
+	SIP SIP
+
 	// MetricsToken opens GET /metrics to `Authorization: Bearer <MetricsToken>`; empty: /metrics is off.
 	MetricsToken string
 
@@ -185,6 +188,16 @@ type Cluster struct {
 	Timeout   time.Duration // a node silent this long is dead and its accounts go offline
 }
 
+// SIP configures the SIP side (internal/sip, docs/sip.md).
+type SIP struct {
+	Addr string // HOST:PORT of the UDP and TCP listeners; empty: no SIP
+	// MinExpires is the shortest registration accepted (0: internal/sip's default). No flag: tests shorten it.
+	MinExpires time.Duration
+}
+
+// DemoSIPAddr is where serve --demo answers SIP unless --sip-addr says otherwise (the README's demo contract).
+const DemoSIPAddr = "127.0.0.1:5060"
+
 // Safety tunes SOS alarms and the lone-worker engine.
 type Safety struct {
 	SOSRealert       time.Duration // unacknowledged alarms alert the consoles again this often
@@ -269,6 +282,7 @@ func ParseServe(args []string) (Config, error) {
 	fs.StringVar(&c.Cluster.NATSKey, "nats-key", "", "with --nats: the client certificate's key file (PEM)")
 	fs.StringVar(&c.Cluster.NATSCreds, "nats-creds", "", "with --nats: NATS credentials file (JWT and nkey)")
 	fs.DurationVar(&c.Cluster.Timeout, "node-timeout", 5*time.Second, "with --nats: a node not heard from this long is dead: the others take its terminals offline and its floors over")
+	fs.StringVar(&c.SIP.Addr, "sip-addr", "", "HOST:PORT where SIP phones and gateways register and call, UDP and TCP (empty = no SIP; with --demo: "+DemoSIPAddr+"; off = no SIP with --demo)")
 	fs.StringVar(&c.MetricsToken, "metrics-token", "", "bearer token that GET /metrics requires (Authorization: Bearer …); empty = /metrics is off")
 	fs.DurationVar(&c.HTTP.BodyTimeout, "body-timeout", 30*time.Second, "a request body must arrive within this (plus one second per --body-min-rate-kb KB for large ones, e.g. uploads); slower clients are cut off")
 	fs.Int64Var(&bodyRateKB, "body-min-rate-kb", 4, "KB per second a long request body (an upload) must keep up beyond --body-timeout")
@@ -339,6 +353,12 @@ func ParseServe(args []string) (Config, error) {
 	c.HTTP.BodyMinRate = bodyRateKB << 10
 	if c.SignIn.BurstPerAddress < 1 || c.SignIn.IntervalPerAddress <= 0 || c.SignIn.BurstPerAccount < 1 {
 		return c, fmt.Errorf("--signin-burst-per-address and --signin-burst-per-account must be ≥ 1 and --signin-interval-per-address > 0")
+	}
+	switch {
+	case c.SIP.Addr == "off":
+		c.SIP.Addr = ""
+	case c.SIP.Addr == "" && c.Demo:
+		c.SIP.Addr = DemoSIPAddr
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return c, fmt.Errorf("--tls-cert and --tls-key go together")
