@@ -75,3 +75,31 @@ func TestRunStopsGracefully(t *testing.T) {
 		t.Fatalf("offline calls at the stop: %v, want sip:10000180", log.offline)
 	}
 }
+
+// A nonce is accepted only as this server issued it, and only while fresh: another key's, an altered one and
+// one from the future are not its own; an old one is its own but stale (the client answers again, unasked).
+func TestNonces(t *testing.T) {
+	n := nonces{key: []byte("key one"), ttl: time.Minute}
+	now := time.Now()
+	nonce := n.issue(now)
+	altered := []byte(nonce)
+	altered[len(altered)-1] ^= 1 // another base64 letter of the MAC
+	for _, tc := range []struct {
+		name      string
+		n         nonces
+		nonce     string
+		at        time.Time
+		ok, fresh bool
+	}{
+		{"fresh", n, nonce, now.Add(59 * time.Second), true, true},
+		{"stale", n, nonce, now.Add(time.Minute), true, false},
+		{"from the future", n, nonce, now.Add(-time.Second), true, false},
+		{"another key", nonces{key: []byte("key two"), ttl: time.Minute}, nonce, now, false, false},
+		{"altered", n, string(altered), now, false, false},
+		{"not base64", n, "!!", now, false, false},
+	} {
+		if ok, fresh := tc.n.check(tc.nonce, tc.at); ok != tc.ok || fresh != tc.fresh {
+			t.Errorf("%s: ok %v fresh %v, want %v %v", tc.name, ok, fresh, tc.ok, tc.fresh)
+		}
+	}
+}
