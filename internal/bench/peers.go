@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"time"
@@ -123,14 +122,4 @@ func cheapHash(pw string) string {
 	b64 := base64.RawStdEncoding
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=1$%s$%s", argon2.Version, mem, passes, b64.EncodeToString(salt),
 		b64.EncodeToString(key))
-}
-
-// freeUDPPort is a UDP port free on 127.0.0.1 now (each server's one media port).
-func freeUDPPort() (int, error) {
-	c, err := net.ListenPacket("udp4", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close()
-	return c.LocalAddr().(*net.UDPAddr).Port, nil
 }

@@ -35,6 +35,7 @@ import (
 
 	"tenfour/internal/app"
 	"tenfour/internal/config"
+	"tenfour/internal/media"
 	"tenfour/internal/media/rtcapi"
 	"tenfour/internal/platform/ticker"
 	"tenfour/internal/sim"
@@ -280,7 +281,7 @@ func RunAudioTenfour(ctx context.Context, o AudioOptions) (AudioResult, error) {
 	if err != nil {
 		return res, err
 	}
-	udp, err := freeUDPPort()
+	udp, err := media.FreeUDPPort()
 	if err != nil {
 		return res, err
 	}
@@ -454,7 +455,7 @@ func RunAudioLiveKit(ctx context.Context, o AudioOptions) (AudioResult, error) {
 	for i := range ports {
 		p, err := freePort()
 		if i == 1 {
-			p, err = freeUDPPort()
+			p, err = media.FreeUDPPort()
 		}
 		if err != nil {
 			return res, err

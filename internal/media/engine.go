@@ -126,14 +126,14 @@ func NewEngine(cfg Config) (*Engine, error) {
 	}
 	port := cfg.UDPPort
 	if port == 0 {
-		if port, err = freeUDPPort(); err != nil {
+		if port, err = FreeUDPPort(); err != nil {
 			return nil, err
 		}
 	}
 	mux, err := ice.NewMultiUDPMuxFromPort(port, opts...)
 	for try := 0; err != nil && cfg.UDPPort == 0 && try < 5; try++ {
 		// another process took the free port between the probe and the bind: probe again
-		if port, err = freeUDPPort(); err == nil {
+		if port, err = FreeUDPPort(); err == nil {
 			mux, err = ice.NewMultiUDPMuxFromPort(port, opts...)
 		}
 	}
@@ -244,23 +244,16 @@ func (e *Engine) forget(p *Peer) {
 	e.mu.Unlock()
 }
 
-// freeUDPPort asks the kernel for a free UDP port (for UDPPort 0).
-func freeUDPPort() (int, error) {
-	var err error
+// FreeUDPPort asks the kernel for a UDP port free on 127.0.0.1 now (for UDPPort 0, and the media ports and TURN
+// listeners of tests and benchmarks). Another process may take it before the caller binds it.
+func FreeUDPPort() (port int, err error) {
 	for range 5 {
-		var port int
-		if port, err = tryFreeUDPPort(); err == nil {
+		var c net.PacketConn
+		if c, err = net.ListenPacket("udp4", "127.0.0.1:0"); err == nil {
+			port = c.LocalAddr().(*net.UDPAddr).Port
+			c.Close()
 			return port, nil
 		}
 	}
 	return 0, err
-}
-
-func tryFreeUDPPort() (int, error) {
-	c, err := net.ListenPacket("udp4", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close()
-	return c.LocalAddr().(*net.UDPAddr).Port, nil
 }

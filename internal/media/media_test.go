@@ -2,7 +2,6 @@ package media_test
 
 import (
 	"context"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -275,7 +274,7 @@ func TestRecordingSkipsMalformedPackets(t *testing.T) {
 }
 
 func TestTURNRelayAndPublicAddress(t *testing.T) {
-	port, err := freePort()
+	port, err := media.FreeUDPPort()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,15 +323,6 @@ func TestTURNRelayAndPublicAddress(t *testing.T) {
 	if _, err := m.WaitPackets(ctx, 10); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func freePort() (int, error) {
-	c, err := net.ListenPacket("udp4", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close()
-	return c.LocalAddr().(*net.UDPAddr).Port, nil
 }
 
 // A recording whose file cannot be created does not hold the grant up: it queues, drops its packets and
