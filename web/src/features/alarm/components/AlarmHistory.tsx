@@ -4,7 +4,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { App, Select, Table } from 'antd';
+import { App, Select } from 'antd';
+import { DataTable } from '../../../shared/table/DataTable';
 import { live } from '../../../shared/socket/live';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { normaliseAlarm, SOS_STATES, SOS_TYPES, sosApi, sosKeys, type SosAlarm, type SosQuery } from '../../../shared/alarms/sos';
@@ -59,13 +60,13 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
     await writeStampedXlsx(t('export.sosFile'), [{ name: t('export.sosSheet'), columns: sheet.columns, rows: list.map(sheet.row) }]);
   };
 
+  const page = q.data ?? { total: 0, list: [] };
   const columns = useMemo(() => {
     const base = alarmColumns(t, dateTime);
     if (!actions) return base;
-    return [...base, sosActionsColumn(t, { testId: 'row', child, onClose: setClosing, fail })];
-  }, [t, dateTime, actions, child]); // eslint-disable-line react-hooks/exhaustive-deps
+    return [...base, sosActionsColumn(t, { testId: 'row', child, onClose: setClosing, fail }, page.list)];
+  }, [t, dateTime, actions, child, page.list]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const page = q.data ?? { total: 0, list: [] };
   return (
     <div data-testid={testId} data-total={page.total} data-loading={q.isFetching ? '1' : '0'}>
       <ReportToolbar
@@ -84,13 +85,11 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
           </>
         }
       />
-      <Table<SosAlarm>
-        size="small"
+      <DataTable<SosAlarm>
         rowKey="id"
         loading={q.isLoading}
         dataSource={page.list}
         columns={columns}
-        scroll={{ x: 1900 }}
         onRow={(a) => ({ 'data-testid': 'alarm-row', 'data-id': a.id, 'data-state': a.state }) as React.HTMLAttributes<HTMLElement>}
         pagination={{ ...search.pagination(page.total), showSizeChanger: true, showTotal: (n) => t('total', { count: n }) }}
         footer={() => t('rangeNote', { from: formatZoned(query.sTime, dateTime), to: formatZoned(query.eTime, dateTime) })}

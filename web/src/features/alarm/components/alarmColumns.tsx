@@ -13,20 +13,36 @@ const typeLabel = (t: TFunction, type: string) => t(`type.${type}`, { defaultVal
 const delayText = (a: SosAlarm) => (responseDelay(a) ? clock(responseDelay(a)) : '—');
 const who = (name: string, id: string) => (name || id ? `${name || id}${name && id && name !== id ? ` (${id})` : ''}` : '—');
 
+/**
+ * The SOS tables' columns at a control room's 1366 and 1600 px (issue 33): each a fixed width with its text on one
+ * line, cut with an ellipsis whose tooltip (the cell's title) holds it whole; the table scrolls sideways (DataTable).
+ */
 export function alarmColumns(t: TFunction, dateTime: string): ColumnsType<SosAlarm> {
+  const text = (key: string, width: number, value: (a: SosAlarm) => string) => ({ key, title: t(`col.${key}`), width, ellipsis: true, render: (_: unknown, a: SosAlarm) => value(a) });
   return [
-    { key: 'terminal', title: t('col.terminal'), render: (_, a) => who(a.msName, a.msId), width: 170, fixed: 'left' },
-    { key: 'type', title: t('col.type'), render: (_, a) => typeLabel(t, a.type), width: 110 },
-    { key: 'time', title: t('col.time'), render: (_, a) => formatZoned(a.time, dateTime), width: 170 },
-    { key: 'position', title: t('col.position'), render: (_, a) => positionText(a.lat, a.lng), width: 170 },
-    { key: 'state', title: t('col.state'), render: (_, a) => <SosStateTag state={a.state} />, width: 110 },
-    { key: 'responder', title: t('col.responder'), render: (_, a) => who(a.responderName, a.responder), width: 150 },
-    { key: 'responseTime', title: t('col.responseTime'), render: (_, a) => formatZoned(a.responseTime, dateTime), width: 170 },
-    { key: 'delay', title: t('col.delay'), render: (_, a) => delayText(a), width: 100 },
-    { key: 'closer', title: t('col.closer'), render: (_, a) => who(a.closerName, a.closer), width: 150 },
-    { key: 'closeTime', title: t('col.closeTime'), render: (_, a) => formatZoned(a.closeTime, dateTime), width: 170 },
-    { key: 'closeKind', title: t('col.closeKind'), render: (_, a) => (a.closeKind ? t(`closeKind.${a.closeKind}`) : '—'), width: 150 },
-    { key: 'remark', title: t('col.remark'), render: (_, a) => <Typography.Text ellipsis={{ tooltip: a.remark }} style={{ maxWidth: 220 }}>{a.remark || '—'}</Typography.Text>, width: 220 },
+    { ...text('terminal', 170, (a) => who(a.msName, a.msId)), fixed: 'left' },
+    text('type', 110, (a) => typeLabel(t, a.type)),
+    text('time', 180, (a) => formatZoned(a.time, dateTime)),
+    text('position', 160, (a) => positionText(a.lat, a.lng)),
+    { key: 'state', title: t('col.state'), render: (_, a) => <SosStateTag state={a.state} />, width: 140 },
+    text('responder', 170, (a) => who(a.responderName, a.responder)),
+    text('responseTime', 180, (a) => formatZoned(a.responseTime, dateTime)),
+    text('delay', 130, delayText),
+    text('closer', 170, (a) => who(a.closerName, a.closer)),
+    text('closeTime', 180, (a) => formatZoned(a.closeTime, dateTime)),
+    text('closeKind', 160, (a) => (a.closeKind ? t(`closeKind.${a.closeKind}`) : '—')),
+    {
+      key: 'remark',
+      title: t('col.remark'),
+      width: 240,
+      ellipsis: { showTitle: false },
+      // A remark is free text, often long: the whole of it in a tooltip rather than the cell's plain title.
+      render: (_, a) => (
+        <Typography.Text ellipsis={{ tooltip: a.remark }} data-testid="sos-remark">
+          {a.remark || '—'}
+        </Typography.Text>
+      ),
+    },
   ];
 }
 

@@ -1,7 +1,8 @@
 // /alarm and /alarm-child (SOS management): the alarms open now (live) and the alarm history.
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { App, Badge, Button, Card, Space, Table, Tabs } from 'antd';
+import { App, Badge, Button, Card, Space, Tabs } from 'antd';
+import { DataTable } from '../../../shared/table/DataTable';
 import { ReloadOutlined } from '@ant-design/icons';
 import { useLiveStatus } from '../../../shared/socket/live';
 import { useDateTimeFormat } from '../../../shared/branding/store';
@@ -64,7 +65,7 @@ function OpenAlarms({ list }: { list: SosAlarm[] }) {
   };
   const columns = [
     ...alarmColumns(t, dateTime).filter((c) => !['closer', 'closeTime', 'closeKind', 'remark'].includes(String(c.key))),
-    sosActionsColumn(t, { testId: 'open', child, onClose: setClosing, fail }),
+    sosActionsColumn(t, { testId: 'open', child, onClose: setClosing, fail }, list),
   ];
   return (
     <div data-testid="open-alarms" data-count={list.length}>
@@ -73,12 +74,10 @@ function OpenAlarms({ list }: { list: SosAlarm[] }) {
           {t('page.reload')}
         </Button>
       </Space>
-      <Table<SosAlarm>
-        size="small"
+      <DataTable<SosAlarm>
         rowKey="id"
         dataSource={list}
         columns={columns}
-        scroll={{ x: 1500 }}
         pagination={false}
         locale={{ emptyText: t('page.noneOpen') }}
         onRow={(a) => ({ 'data-testid': 'open-row', 'data-id': a.id, 'data-state': a.state }) as React.HTMLAttributes<HTMLElement>}

@@ -49,7 +49,7 @@ export function LogPanel({ height = 280 }: { height?: number | string }) {
             </Typography.Text>
             <Badge color="blue" text={t(`types.${e.type}`, { defaultValue: t('types.unknown', { type: e.type }) })} style={{ width: 170, flex: 'none' }} />
             <span style={{ flex: 1, minWidth: 0 }}>
-              {actorOf(e)} <LogText entry={e} />
+              <LogText entry={e} actor={actorOf(e)} />
             </span>
           </List.Item>
         )}

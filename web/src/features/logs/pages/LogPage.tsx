@@ -61,11 +61,13 @@ export default function LogPage() {
         query={q}
         pagination={search.pagination(q.data?.total ?? 0)}
         columns={[
-          { key: 'date', title: t('col.date'), render: (_, e) => dayjs(typeof e.date === 'number' ? e.date : Date.parse(e.date)).format(dateTime), width: 180 },
-          { key: 'type', title: t('col.type'), render: (_, e) => t(`types.${e.type}`, { defaultValue: t('types.unknown', { type: e.type }) }), width: 200 },
-          { key: 'name', title: t('col.name'), dataIndex: 'name' },
-          { key: 'account', title: t('col.account'), dataIndex: 'account', width: 120 },
-          { key: 'remark', title: t('col.remark'), render: (_, e) => <LogText entry={e} /> },
+          // One line a row (issue 33): text cut with an ellipsis keeps its whole as the cell's title; the remark,
+          // the long one, takes what is left and has its tooltip (LogText).
+          { key: 'date', title: t('col.date'), render: (_, e) => dayjs(typeof e.date === 'number' ? e.date : Date.parse(e.date)).format(dateTime), width: 170, ellipsis: true },
+          { key: 'type', title: t('col.type'), render: (_, e) => t(`types.${e.type}`, { defaultValue: t('types.unknown', { type: e.type }) }), width: 240, ellipsis: true },
+          { key: 'name', title: t('col.name'), dataIndex: 'name', width: 160, ellipsis: true },
+          { key: 'account', title: t('col.account'), dataIndex: 'account', width: 110, ellipsis: true },
+          { key: 'remark', title: t('col.remark'), render: (_, e) => <LogText entry={e} />, width: 300, ellipsis: { showTitle: false } },
         ]}
       />
     </ReportShell>
