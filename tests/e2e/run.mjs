@@ -25,6 +25,7 @@ import { shellCases } from './shell.mjs';
 import { oplogCases } from './oplog.mjs';
 import { mapEdgesCases } from './mapedges.mjs';
 import { schoolbusCases } from './schoolbus.mjs';
+import { edgesCases } from './edges.mjs';
 import { offmapCases } from './offmap.mjs';
 
 const TERMINAL = '10000101';
