@@ -508,3 +508,25 @@ func TestGroupCallAudienceFollowsMembership(t *testing.T) {
 		t.Fatal("a terminal removed from Alpha still took its floor")
 	}
 }
+
+// A client that offers from a new RTCPeerConnection without closing its old one first (issue 32: a console
+// reconnecting its voice sends its offer straight away) gets a new peer at once — the old one cannot renegotiate
+// DTLS with a new certificate — and its media flows on the new connection.
+func TestOfferFromANewConnectionReplacesThePeer(t *testing.T) {
+	w := newWorld(t)
+	ctx := w.Ctx()
+	w.account("10009001", "20", "")
+	con := w.console("10009001")
+	old := con.Media
+	if err := con.Connect(ctx); err != nil {
+		t.Fatalf("a second offer without rtc.close: %v", err)
+	}
+	defer old.Close()
+	before := w.voice().UpstreamPackets("10009001")
+	if err := con.Send(ctx, tagged(25, 'p'), 2*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, 5*time.Second, "the new connection's packets reach the server", func() bool {
+		return w.voice().UpstreamPackets("10009001") >= before+25
+	})
+}

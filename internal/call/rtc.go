@@ -62,7 +62,8 @@ type rtcOfferReq struct {
 	SDP string `json:"sdp"`
 }
 
-// rtcOffer answers a client's SDP offer, creating its PeerConnection on first use.
+// rtcOffer answers a client's SDP offer, creating its PeerConnection on first use (or anew when the offer comes
+// from another connection of the client).
 func (s *Service) rtcOffer(_ context.Context, cl *client, req rtcOfferReq) (any, error) {
 	if req.SDP == "" {
 		return nil, httpx.BadParam("sdp", "required")
@@ -70,6 +71,14 @@ func (s *Service) rtcOffer(_ context.Context, cl *client, req rtcOfferReq) (any,
 	p, err := s.peerFor(cl)
 	if err != nil {
 		return nil, err
+	}
+	if p.OtherConnection(req.SDP) {
+		// The client's new RTCPeerConnection, offered without an rtc.close first (a console reconnecting its
+		// voice does not wait a round trip for it): it replaces the old one at once.
+		s.closePeer(cl)
+		if p, err = s.peerFor(cl); err != nil {
+			return nil, err
+		}
 	}
 	answer, err := p.HandleOffer(req.SDP)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -178,6 +179,26 @@ func (p *Peer) HandleOffer(sdp string) (string, error) {
 		return "", fmt.Errorf("media: answer: %w", err)
 	}
 	return setLocal(p.pc, answer)
+}
+
+// OtherConnection tells whether an offer comes from another RTCPeerConnection than the one this peer has
+// negotiated with: its DTLS fingerprint differs (a new connection has a new certificate, which pion cannot
+// renegotiate). False before the first offer, and for a renegotiation of the same connection (an ICE restart).
+func (p *Peer) OtherConnection(sdp string) bool {
+	cur := p.pc.RemoteDescription()
+	return cur != nil && !slices.Equal(fingerprints(cur.SDP), fingerprints(sdp))
+}
+
+// fingerprints are the DTLS certificate fingerprints an SDP names (session or media level), sorted, once each.
+func fingerprints(sdp string) []string {
+	var out []string
+	for line := range strings.Lines(sdp) {
+		if fp, ok := strings.CutPrefix(strings.TrimSpace(line), "a=fingerprint:"); ok {
+			out = append(out, strings.ToLower(fp))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // setLocal sets a connection's local description and waits for its candidates (the server does not trickle:
