@@ -1,8 +1,8 @@
 // Browser cases of issue 33's last edges, measured at a control room's screens (1366×768 and 1600×900): the SOS
 // tables' fixed Actions column covers no text, an operation-log row stays one line, and the login page of a host
 // whose theme has only a name and a theme colour reads at WCAG AA. Demo terminal 10000168 raises the SOS (indoor.mjs
-// walks it too; cases run one after another, and this one closes its alarm and the terminal). Imported by run.mjs; also runs alone:
-// TENFOUR_URL=http://127.0.0.1:18087 node tests/e2e/edges.mjs
+// walks it too; cases run one after another, and this one closes its alarm and the terminal). Imported by run.mjs;
+// also runs alone: TENFOUR_URL=http://127.0.0.1:18087 node tests/e2e/edges.mjs
 import { pathToFileURL } from 'node:url';
 import { api, dispatcherConsole, expect, forwarder, openInApp, run, until } from './harness.mjs';
 import { terminal } from './terminal.mjs';
