@@ -6,6 +6,7 @@ import { startLive, useLiveStatus } from '../shared/socket/live';
 import { groupsQuery } from '../shared/directory/api';
 import { queryClient } from './Providers';
 import { preloadVoice, startVoice } from '../features/voice/mount';
+import { makeOfferEarly } from '../shared/voice/offer';
 import { screenLoader } from './screens';
 import { loadLocales } from '../i18n/locales';
 import { useSettings } from '../shared/settings';
@@ -19,16 +20,22 @@ export function inShell(pathname: string): boolean {
 /** How long the first render waits for the socket's login at most (a slow or refusing server does not hold it). */
 export const SOCKET_WAIT_MS = 1500;
 
+/** How long past the socket's login the first render of a shell window waits for voice at most. */
+export const VOICE_WAIT_MS = 400;
+
 /**
  * A signed-in window logs in on the socket now, not when its shell mounts, and the first render waits for it (at
  * most SOCKET_WAIT_MS; it runs beside the boot's other loads): the screens then ask for their data with the socket
- * online, so none refetches it for a "first login", and push-to-talk connects while the tree renders. A window
- * that signs in later (the login page) starts voice the moment its session exists. Resolves when the first render
- * may go.
+ * online, so none refetches it for a "first login". A shell window's first render also waits for push-to-talk to
+ * connect (at most VOICE_WAIT_MS past the login, within SOCKET_WAIT_MS): its offer goes out with the login
+ * (offer.ts), and connecting takes some 100 ms on a free main thread, but the first screen's render takes that
+ * thread for several hundred milliseconds right then, and each step of the negotiation waited behind it — after a
+ * reload the screen was up at ~500 ms and push-to-talk 700–800 ms later (issue 32). A window that signs in later
+ * (the login page) starts voice the moment its session exists. Resolves when the first render may go.
  */
 export function startSession(pathname: string): Promise<void> {
   useSession.subscribe((s, prev) => {
-    if (s.session?.token && !prev.session?.token && location.pathname.startsWith(LOGIN_PATH)) startVoice();
+    if (s.session?.token && !prev.session?.token && location.pathname.startsWith(LOGIN_PATH)) void startVoice();
   });
   // The dispatch tree's snapshot is asked for the moment the socket is online (it then holds this console's own
   // presence), not when the tree mounts; the directory feed finds it fetched or on its way.
@@ -37,13 +44,16 @@ export function startSession(pathname: string): Promise<void> {
     if (s.status === 'online' && prev.status !== 'online' && (p.startsWith(LOGIN_PATH) || inShell(p))) void queryClient.prefetchQuery(groupsQuery());
   });
   if (!hasToken() || pathname.startsWith(LOGIN_PATH)) return Promise.resolve();
+  let voice: Promise<void> | undefined;
   if (inShell(pathname)) {
-    startVoice();
+    makeOfferEarly(); // before the voice code loads: the offer then goes out when the socket is online
+    voice = startVoice();
     void preloadVoice();
   }
   // A failure is the shell's or the child frame's to report: they try again when they mount.
   const online = startLive().catch(() => {});
-  return Promise.race([online, new Promise<void>((r) => setTimeout(r, SOCKET_WAIT_MS))]);
+  const ready = voice ? online.then(() => Promise.race([voice, sleep(VOICE_WAIT_MS)])) : online;
+  return Promise.race([ready, sleep(SOCKET_WAIT_MS)]);
 }
 
 /**
@@ -62,3 +72,5 @@ export function preloadConsole(): void {
   ];
   void Promise.all(loads).catch(() => {});
 }
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -19,10 +19,24 @@ export function preloadVoice(): Promise<unknown> {
 
 /**
  * Starts the window's voice engine before the dock mounts: it connects once the socket is online, so push-to-talk
- * is ready when the dock appears (the dock's own start then finds it running, and its unmount stops it).
+ * is ready when the dock appears (the dock's own start then finds it running, and its unmount stops it). Resolves
+ * when its media is connected (never if it fails: the boot waits for it a bounded time only).
  */
-export function startVoice(): void {
-  void import('../../shared/voice/console').then((m) => m.startConsoleVoice()).catch(() => {});
+export function startVoice(): Promise<void> {
+  return Promise.all([import('../../shared/voice/console'), import('../../shared/voice/store')]).then(
+    ([{ startConsoleVoice }, { useVoice }]) => {
+      startConsoleVoice();
+      return new Promise<void>((resolve) => {
+        if (useVoice.getState().rtc === 'connected') return resolve();
+        const off = useVoice.subscribe((s) => {
+          if (s.rtc !== 'connected') return;
+          off();
+          resolve();
+        });
+      });
+    },
+    () => new Promise<void>(() => {}),
+  );
 }
 
 export function VoiceMount() {

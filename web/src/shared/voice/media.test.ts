@@ -23,7 +23,12 @@ class FakeSender {
 let sender: FakeSender;
 const mic = { kind: 'audio', readyState: 'live', enabled: true, stop: vi.fn() } as unknown as MediaStreamTrack;
 
+let configs: RTCConfiguration[] = [];
+
 class FakePC {
+  constructor(cfg: RTCConfiguration) {
+    configs.push(cfg);
+  }
   ontrack = null;
   onicecandidate = null;
   onconnectionstatechange = null;
@@ -56,6 +61,8 @@ function socket() {
 }
 
 beforeEach(() => {
+  configs = [];
+  localStorage.clear();
   vi.stubGlobal('RTCPeerConnection', FakePC);
   vi.stubGlobal('navigator', { ...navigator, mediaDevices: { getUserMedia: async () => ({ getAudioTracks: () => [mic] }) } });
 });
@@ -95,6 +102,70 @@ describe('the microphone on the wire', () => {
     link.setMic(true);
     grant({ getAudioTracks: () => [mic] });
     await vi.waitFor(() => expect(sender.track).toBe(mic));
+    link.destroy();
+  });
+});
+
+/** A socket that logs what is asked and lets the test answer rtc.config and rtc.close when it wants. */
+function slowSocket() {
+  const sent: string[] = [];
+  const pending: Record<string, (v: unknown) => void> = {};
+  const sock = socket();
+  const request = sock.request.bind(sock);
+  sock.request = <R,>(type: string, data?: unknown) => {
+    sent.push(type);
+    if (type === 'rtc.config' || type === 'rtc.close') return new Promise<R>((r) => (pending[type] = r as (v: unknown) => void));
+    return request<R>(type, data);
+  };
+  return { sock, sent, answer: (type: string, v: unknown) => pending[type]?.(v) };
+}
+
+describe('the offer (issue 32: a reload waited 700–800 ms for voice)', () => {
+  it('goes out at once — no rtc.close first, no wait for the ICE servers — while the server gives none', async () => {
+    const { sock, sent } = slowSocket();
+    const link = new MediaLink(sock, { onStatus: () => {}, onMic: () => {} });
+    await link.connect(); // rtc.config is never answered
+    expect(link.status).toBe('connected');
+    expect(sent).toEqual(['rtc.config', 'rtc.offer']);
+    expect(configs).toEqual([{ iceServers: [] }]);
+    link.destroy();
+  });
+
+  it('is made again with the ICE servers when the server gives some (TURN) before it connected, and then waits for them', async () => {
+    const turn = [{ urls: 'turn:example.org:3478', username: 'u', credential: 'p' }];
+    const first = slowSocket();
+    const link = new MediaLink(first.sock, { onStatus: () => {}, onMic: () => {}, connectTimeoutMs: 60_000 });
+    const connected = link.connect();
+    first.answer('rtc.config', { iceServers: turn }); // before the first offer connected
+    await connected;
+    expect(link.status).toBe('connected');
+    expect(configs).toEqual([{ iceServers: [] }, { iceServers: turn }]);
+    link.destroy();
+
+    // The next page knows: its offer waits for the ICE servers.
+    const next = slowSocket();
+    const again = new MediaLink(next.sock, { onStatus: () => {}, onMic: () => {} });
+    const connecting = again.connect();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(next.sent).not.toContain('rtc.offer');
+    next.answer('rtc.config', { iceServers: turn });
+    await connecting;
+    expect(configs.at(-1)).toEqual({ iceServers: turn });
+    again.destroy();
+  });
+
+  it('waits for an rtc.close the page sent before (a stopped engine), so the close cannot end the new connection', async () => {
+    const { sock, sent, answer } = slowSocket();
+    const old = new MediaLink(sock, { onStatus: () => {}, onMic: () => {} });
+    await old.connect();
+    old.destroy();
+    const link = new MediaLink(sock, { onStatus: () => {}, onMic: () => {} });
+    const connecting = link.connect();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(sent.filter((t) => t === 'rtc.offer')).toHaveLength(1);
+    answer('rtc.close', {});
+    await connecting;
+    expect(sent.filter((t) => t === 'rtc.offer')).toHaveLength(2);
     link.destroy();
   });
 });

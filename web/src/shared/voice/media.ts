@@ -4,6 +4,7 @@
 // What comes in plays through an <audio> element (volume, mute) and is also measured by an AnalyserNode (level
 // meter, tests).
 import type { VoiceSocket } from './protocol';
+import { offerAhead, offerFor, rememberIceServers } from './offer';
 
 export type RtcStatus = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
 export type MicStatus = 'unknown' | 'ok' | 'denied';
@@ -29,6 +30,16 @@ export class MediaError extends Error {
     this.code = code;
   }
 }
+
+/** An offer made ahead without ICE servers met a server that gives some: connect() makes another with them. */
+class IceServersNeeded extends Error {
+  constructor(readonly servers: RTCIceServer[]) {
+    super('ICE servers to use');
+  }
+}
+
+/** An rtc.close a page's link sent and the server may not have handled yet, by socket: the next offer waits for it. */
+const closing = new WeakMap<VoiceSocket, Promise<void>>();
 
 export class MediaLink {
   private pc?: RTCPeerConnection;
@@ -131,7 +142,12 @@ export class MediaLink {
   }
 
   /** Opens (or re-opens) the PeerConnection and resolves once the server carries media (`rtc.state` connected). */
-  async connect(): Promise<void> {
+  connect(): Promise<void> {
+    return this.open();
+  }
+
+  /** connect(), with the ICE servers the server just gave (an offer made ahead without them did not fit). */
+  private async open(given?: RTCIceServer[]): Promise<void> {
     const gen = ++this.gen;
     this.closePc();
     this.setStatus('connecting');
@@ -140,21 +156,24 @@ export class MediaLink {
       // prompt, or a main thread busy rendering the first screen) held "Connecting voice…" for seconds (issue 32).
       // The sender takes it when it comes (ensureMic → putMic).
       void this.ensureMic();
-      // A new RTCPeerConnection (new DTLS certificate) cannot renegotiate the server's old one: close that first
-      // (nothing to close on a fresh socket connection).
-      await this.sock.request('rtc.close', {}).catch(() => {});
-      if (gen !== this.gen) return;
-      const cfg = await this.sock.request<{ iceServers?: RTCIceServer[] }>('rtc.config', {});
-      if (gen !== this.gen) return;
-      const pc = new RTCPeerConnection({ iceServers: this.turn?.length ? this.turn : (cfg?.iceServers ?? []) });
+      // The ICE servers are asked for every time, but the offer waits for them only where the server is known to
+      // give some (TURN): otherwise it is made without (or was made at boot, offer.ts) and sent at once.
+      const known = this.turn?.length ? this.turn : given;
+      const servers = known ? Promise.resolve(known) : this.sock.request<{ iceServers?: RTCIceServer[] }>('rtc.config', {}).then((c) => rememberIceServers(c?.iceServers ?? []));
+      const ahead = known ? undefined : offerAhead();
+      // No rtc.close first: the server replaces its old connection of this socket when the offer comes from a new
+      // one (another DTLS certificate). A close this page sent earlier (a stopped engine) is let through first.
+      await closing.get(this.sock);
+      const made = ahead ?? offerFor(await servers);
+      if (gen !== this.gen) {
+        made.pc.close();
+        return;
+      }
+      const pc = made.pc;
       this.pc = pc;
-      const tr = pc.addTransceiver('audio', { direction: 'sendrecv' });
-      this.sender = tr.sender;
+      this.sender = made.sender;
       await this.putMic();
       pc.ontrack = (e) => this.attach(e.track);
-      pc.onicecandidate = (e) => {
-        if (e.candidate?.candidate) this.sock.request('rtc.candidate', e.candidate.toJSON()).catch(() => {});
-      };
       pc.onconnectionstatechange = () => {
         if (this.pc !== pc) return;
         if ((pc.connectionState === 'failed' || pc.connectionState === 'closed') && this.status === 'connected') {
@@ -162,7 +181,9 @@ export class MediaLink {
           this.onLost?.();
         }
       };
+      let fail: (e: Error) => void = () => {};
       const up = new Promise<void>((resolve, reject) => {
+        fail = reject;
         const timer = setTimeout(() => reject(new MediaError('502', 'media connection timed out')), this.opts.connectTimeoutMs ?? 15_000);
         this.serverUp = () => {
           clearTimeout(timer);
@@ -170,8 +191,11 @@ export class MediaLink {
         };
       });
       up.catch(() => {});
-      await pc.setLocalDescription(await pc.createOffer());
-      const answer = await this.sock.request<RTCSessionDescriptionInit>('rtc.offer', { type: 'offer', sdp: pc.localDescription?.sdp ?? '' });
+      // An offer made ahead assumed no ICE servers: if the server gives some after all, connect again with them.
+      if (ahead) void servers.then((s) => s.length > 0 && fail(new IceServersNeeded(s)), () => {});
+      await made.described;
+      if (gen !== this.gen) return;
+      const answer = await this.sock.request<RTCSessionDescriptionInit>('rtc.offer', { type: 'offer', sdp: made.offered((c) => this.sock.request('rtc.candidate', c).catch(() => {})) });
       if (gen !== this.gen) return;
       await pc.setRemoteDescription({ type: 'answer', sdp: answer.sdp });
       await up;
@@ -182,6 +206,7 @@ export class MediaLink {
     } catch (e) {
       if (gen === this.gen) {
         this.closePc();
+        if (e instanceof IceServersNeeded) return this.open(e.servers);
         this.setStatus('failed');
       }
       throw e;
@@ -203,7 +228,7 @@ export class MediaLink {
   /** Closes the PeerConnection (and tells the server, best effort). */
   close(notify = true): void {
     this.gen++;
-    if (this.pc && notify) this.sock.request('rtc.close', {}).catch(() => {});
+    if (this.pc && notify) closing.set(this.sock, this.sock.request('rtc.close', {}).then(() => {}, () => {}));
     this.closePc();
     this.setStatus('closed');
   }
