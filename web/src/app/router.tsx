@@ -6,6 +6,7 @@ import { Guarded } from './Guarded';
 import type { ForgotDialog } from '../features/auth/pages/LoginPage';
 import { preloadConsole } from './startup';
 import { loadLocales } from '../i18n/locales';
+import { loadAllTexts } from '../i18n';
 import { useSettings } from '../shared/settings';
 
 function toRoute(def: RouteDef): RouteObject {
@@ -78,9 +79,10 @@ export function createAppRouter() {
         },
         ...Object.entries(REDIRECTS).map(([from, to]) => ({ path: from, element: <Navigate to={to} replace /> })),
         {
-          // Every screen but the login page runs in the UI kit (antd), which the login page does without.
+          // Every screen but the login page runs in the UI kit (antd), which the login page does without, and
+          // needs the texts beyond the login page's (i18n: the boot defers them).
           lazy: async () => {
-            const [{ kitFrame }, locale] = await Promise.all([import('./Kit'), loadLocales(useSettings.getState().language)]);
+            const [{ kitFrame }, locale] = await Promise.all([import('./Kit'), loadLocales(useSettings.getState().language), loadAllTexts()]);
             return { Component: kitFrame(locale) };
           },
           children: [

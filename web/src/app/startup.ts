@@ -9,6 +9,7 @@ import { preloadVoice, startVoice } from '../features/voice/mount';
 import { makeOfferEarly } from '../shared/voice/offer';
 import { screenLoader } from './screens';
 import { loadLocales } from '../i18n/locales';
+import { deferTexts, loadAllTexts } from '../i18n';
 import { useSettings } from '../shared/settings';
 
 /** A window whose screens sit in the shell (the dock, push-to-talk): not the login page, not an extra window. */
@@ -34,6 +35,7 @@ export const VOICE_WAIT_MS = 400;
  * (the login page) starts voice the moment its session exists. Resolves when the first render may go.
  */
 export function startSession(pathname: string): Promise<void> {
+  deferTexts(); // the console's route waits for them (router.tsx), the login page fetches them once painted
   useSession.subscribe((s, prev) => {
     if (s.session?.token && !prev.session?.token && location.pathname.startsWith(LOGIN_PATH)) void startVoice();
   });
@@ -57,14 +59,15 @@ export function startSession(pathname: string): Promise<void> {
 }
 
 /**
- * The code the console needs right after a sign-in — the UI kit and its texts, the shell, the dispatch screen, the
- * voice dock, the video call window — fetched once the login page has painted (the page itself does without the
+ * The code the console needs right after a sign-in — the UI kit and its texts, the console's texts, the shell, the
+ * dispatch screen, the voice dock, the video call window — fetched once the login page has painted (the page itself does without the
  * kit), while it waits for the dispatcher, so the sign-in itself only talks to the server.
  */
 export function preloadConsole(): void {
   const loads = [
     import('./Kit'),
     loadLocales(useSettings.getState().language),
+    loadAllTexts(),
     import('./Shell'),
     screenLoader(findRoute(HOME_PATH)!.screen)(),
     preloadVoice(),
