@@ -9,7 +9,6 @@ import EyeInvisibleOutlined from '@ant-design/icons-svg/es/asn/EyeInvisibleOutli
 import CloseCircleFilled from '@ant-design/icons-svg/es/asn/CloseCircleFilled';
 import ExclamationCircleFilled from '@ant-design/icons-svg/es/asn/ExclamationCircleFilled';
 import { useBranding } from '../../../shared/branding/store';
-import { readable } from '../../../shared/contrast';
 import { useSettings } from '../../../shared/settings';
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../../../i18n/languages';
 import { deleteTokenCookie } from '../../../shared/utils/cookies';
@@ -21,8 +20,8 @@ import { clearSignedOut, shownSignedOut, signedOutText, useSignedOut } from '../
 import { HOME_PATH } from '../../../shared/access/routes';
 import type { IconDefinition } from '@ant-design/icons-svg/es/types';
 import { Icon } from '../../../shared/icons/Icon';
-import { frameLook, loginLook } from './loginLook';
-import './login.css';
+import { signInBox } from '../../../shared/signin/look';
+import '../../../shared/signin/signin.css';
 
 interface Values {
   account: string;
@@ -71,7 +70,7 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
   const [attempt, setAttempt] = useState(0);
   const [forgotOpen, setForgotOpen] = useState(false);
   const [forgotShown, setForgotShown] = useState(false);
-  const look = loginLook(skin, primary, branding?.themeColor);
+  const box = signInBox(skin, primary, branding ?? undefined);
 
   const signedOut = useSignedOut((s) => s.notice);
   useEffect(() => {
@@ -131,9 +130,6 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
 
   const errorText = error ? t(`codes.${error}`, { defaultValue: t('codes.other', { code: error }) }) : undefined;
   const sysName = branding?.sysName || clientConfig.title || t('app:productName');
-  const frameBg = branding?.loginFrameColor || look['--login-bg']!;
-  // The theme's emphasis colour on the title, made readable on the frame (ADR 0021).
-  const titleColour = branding?.weightThemeColor ? readable(branding.weightThemeColor, [frameBg]) : undefined;
   const pageBg = branding?.logoPageBg;
   const plainColour = !!pageBg && /^(#|rgb|hsl)/.test(pageBg);
 
@@ -160,7 +156,7 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
     <div
       className="login-page"
       data-testid="login-page"
-      style={{ ...look, ...(pageBg ? { backgroundImage: plainColour ? undefined : `url("${pageBg}")`, backgroundColor: plainColour ? pageBg : undefined } : {}) }}
+      style={{ ...box.page, ...(pageBg ? { backgroundImage: plainColour ? undefined : `url("${pageBg}")`, backgroundColor: plainColour ? pageBg : undefined } : {}) }}
     >
       <div className="login-lang">
         <select className="login-select" value={language} onChange={(e) => update({ language: e.target.value as Language })} aria-label={t('app:language')} data-testid="login-lang">
@@ -171,13 +167,10 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
           ))}
         </select>
       </div>
-      <div
-        className="login-frame"
-        data-testid="login-frame"
-        style={{ ...(branding?.loginFrameColor ? frameLook(frameBg, primary, branding.themeColor) : {}), background: frameBg, borderTop: branding?.subThemeColor ? `4px solid ${branding.subThemeColor}` : undefined }}>
+      <div className="login-frame" data-testid="login-frame" style={box.frame}>
         <div className="login-head">
           {branding?.logoUrl || clientConfig.logo ? <img className="login-logo" src={branding?.logoUrl || clientConfig.logo} alt="" data-testid="login-logo" /> : null}
-          <h3 className="login-title" data-testid="login-title" style={titleColour ? { color: titleColour } : undefined}>
+          <h3 className="login-title" data-testid="login-title" style={box.title ? { color: box.title } : undefined}>
             {sysName}
           </h3>
           <span className="login-subtitle">{t('subtitle')}</span>
@@ -241,7 +234,7 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
           </fieldset>
         </form>
         {branding?.copyright && (
-          <span className="login-copyright" data-testid="login-copyright" style={{ color: readable(look['--login-text-secondary']!, [frameBg]) }}>
+          <span className="login-copyright" data-testid="login-copyright" style={{ color: box.copyright }}>
             {branding.copyright}
           </span>
         )}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { englishConsole } from '../../../shared/test/console';
+import { contrast } from '../../../shared/contrast';
+import { useSettings } from '../../../shared/settings';
 import { blankTheme } from '../api';
 import { previewable, ThemePreview } from './ThemePreview';
 
@@ -26,6 +28,17 @@ describe('ThemePreview', () => {
     expect(screen.getByTestId('preview-header').style.background).not.toBe('rgb(127, 255, 212)');
     expect(screen.getByTestId('preview-title').style.color).not.toBe('rgb(255, 229, 143)');
     expect(screen.getByText('© Harbour')).toBeTruthy();
+  });
+  it('is the login page\'s sign-in box: a theme of a name and a colour (white box) in the dark skin reads at AA', () => {
+    useSettings.getState().update({ theme: 'dark' });
+    render(<ThemePreview theme={{ ...blankTheme('h'), sysName: 'Harbour', themeColor: '#136f63' }} />);
+    const frame = screen.getByTestId('preview-frame');
+    // The login page's markup and style sheet (signin.css reads these variables), its colours from signInBox.
+    expect(frame.classList.contains('login-frame')).toBe(true);
+    for (const v of ['--login-heading', '--login-text', '--login-text-secondary', '--login-link']) {
+      expect(contrast(frame.style.getPropertyValue(v), '#ffffff'), v).toBeGreaterThanOrEqual(4.5);
+    }
+    expect(screen.getByText('Account').className).toBe('login-label');
   });
   it('survives a colour half typed', () => {
     render(<ThemePreview theme={{ ...blankTheme('h'), themeColor: '#1', loginFrameColor: '#ff' }} />);

@@ -1,12 +1,14 @@
-// The live preview of a theme: the host's login page and its console header, painted with the same corrected
-// colours the real ones use (shared/branding/skin.ts, shared/theme.ts), so what is seen here is what the host shows.
+// The live preview of a theme: the host's sign-in box and its console header. The box is the login page's own
+// markup, style sheet and colours (shared/signin), the header the console's corrected colours
+// (shared/branding/skin.ts), so what is seen here is what the host shows (issue 33: the preview's own look drew a
+// dark title on a white box while the login page in the dark skin drew a white one).
 import { useTranslation } from 'react-i18next';
-import { Button, ConfigProvider, Typography } from 'antd';
+import { Typography } from 'antd';
 import { AudioOutlined } from '@ant-design/icons';
 import { skinColours } from '../../../shared/branding/skin';
-import { readable } from '../../../shared/contrast';
-import { buildTheme } from '../../../shared/theme';
 import { useSettings } from '../../../shared/settings';
+import { signInBox } from '../../../shared/signin/look';
+import '../../../shared/signin/signin.css';
 import type { Theme } from '../api';
 
 const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
@@ -22,24 +24,39 @@ export function ThemePreview({ theme: raw }: { theme: Theme }) {
   const { t } = useTranslation('theme');
   const skin = useSettings((s) => s.theme);
   const primary = useSettings((s) => s.primaryColor);
-  const frameBg = theme.loginFrameColor || '#ffffff';
-  const c = skinColours(theme, frameBg);
+  const box = signInBox(skin, primary, theme);
+  const c = skinColours(theme);
   const name = theme.sysName || t('preview.defaultName');
+  const field = (label: string, placeholder: string) => (
+    <div className="login-field">
+      <span className="login-label">{label}</span>
+      <span className="login-input">
+        <input readOnly tabIndex={-1} placeholder={placeholder} aria-label={label} />
+      </span>
+    </div>
+  );
   return (
     <div className="theme-preview" data-testid="theme-preview">
       <Typography.Text strong>{t('preview.login')}</Typography.Text>
-      <div className="theme-preview-login">
-        <div className="theme-preview-frame" style={{ background: frameBg, borderTop: theme.subThemeColor ? `4px solid ${theme.subThemeColor}` : undefined }} data-testid="preview-frame">
-          {theme.logoUrl && <img className="theme-preview-logo" src={theme.logoUrl} alt="" data-testid="preview-logo" />}
-          <div className="theme-preview-title" style={{ color: c.weightText ?? readable('#1f1f1f', [frameBg]) }} data-testid="preview-title">
-            {name}
+      <div className="theme-preview-login" style={box.page}>
+        <div className="login-frame theme-preview-frame" style={box.frame} data-testid="preview-frame" inert>
+          <div className="login-head">
+            {theme.logoUrl && <img className="login-logo" src={theme.logoUrl} alt="" data-testid="preview-logo" />}
+            <h3 className="login-title" style={box.title ? { color: box.title } : undefined} data-testid="preview-title">
+              {name}
+            </h3>
+            <span className="login-subtitle">{t('auth:subtitle')}</span>
           </div>
-          <ConfigProvider theme={buildTheme(skin, primary, theme.themeColor || undefined)}>
-            <Button type="primary" block data-testid="preview-button">
-              {t('preview.signIn')}
-            </Button>
-          </ConfigProvider>
-          {theme.copyright && <div className="theme-preview-copyright" style={{ color: readable('#595959', [frameBg]) }}>{theme.copyright}</div>}
+          {field(t('auth:account'), t('auth:accountPlaceholder'))}
+          {field(t('auth:password'), t('auth:passwordPlaceholder'))}
+          <button type="button" className="login-submit" tabIndex={-1} data-testid="preview-button">
+            {t('auth:submit')}
+          </button>
+          {theme.copyright && (
+            <span className="login-copyright" style={{ color: box.copyright }}>
+              {theme.copyright}
+            </span>
+          )}
         </div>
       </div>
       <Typography.Text strong>{t('preview.console')}</Typography.Text>

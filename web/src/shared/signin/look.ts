@@ -1,11 +1,13 @@
 import { theme as antdTheme } from 'antd';
-import { buildTheme } from '../../../shared/theme';
-import { contrast, readable } from '../../../shared/contrast';
-import type { PrimaryColor, Theme } from '../../../shared/settings';
+import { buildTheme } from '../theme';
+import { contrast, readable } from '../contrast';
+import type { PrimaryColor, Theme } from '../settings';
+import type { CSSProperties } from 'react';
 
 // The login page paints without the UI kit's components and their CSS-in-JS runtime (issue 32: /login usable in
 // 0.8 s), in the kit's colours all the same: the shared theme (skin, primary colour, the host's colour, each text
-// made readable, shared/theme.ts) derived into antd's design tokens, handed to login.css as CSS variables.
+// made readable, shared/theme.ts) derived into antd's design tokens, handed to signin.css as CSS variables. Shared:
+// the theme page's preview paints the sign-in box with the same markup, style sheet and colours.
 
 const cache = new Map<string, Record<string, string>>();
 
@@ -58,4 +60,34 @@ export function frameLook(frameColour: string, primary: PrimaryColor, brandColou
   const look = { ...loginLook(light ? 'light' : 'dark', primary, brandColour) };
   for (const v of FRAME_TEXTS) look[v] = readable(look[v]!, [frameColour]);
   return look;
+}
+
+/** What a host's theme sets of the sign-in box (the branding record's or the theme page's form fields). */
+export interface BoxTheme {
+  themeColor?: string;
+  subThemeColor?: string;
+  weightThemeColor?: string;
+  loginFrameColor?: string;
+}
+
+/**
+ * The sign-in box's colours under a host's theme: the page's variables, the box's style, its title's and copyright's
+ * colours. The login page and the theme page's preview both paint with these, so the preview is what the host shows.
+ */
+export function signInBox(skin: Theme, primary: PrimaryColor, theme?: BoxTheme) {
+  const brand = theme?.themeColor || undefined;
+  const page = loginLook(skin, primary, brand);
+  const background = theme?.loginFrameColor || page['--login-bg']!;
+  const frame: CSSProperties = {
+    ...(theme?.loginFrameColor ? frameLook(background, primary, brand) : {}),
+    background,
+    borderTop: theme?.subThemeColor ? `4px solid ${theme.subThemeColor}` : undefined,
+  };
+  return {
+    page,
+    frame,
+    // The theme's emphasis colour on the title, made readable on the box (ADR 0021); else the box's heading colour.
+    title: theme?.weightThemeColor ? readable(theme.weightThemeColor, [background]) : undefined,
+    copyright: readable(page['--login-text-secondary']!, [background]),
+  };
 }
