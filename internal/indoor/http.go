@@ -451,9 +451,8 @@ const MaxHistoryRange = 24 * time.Hour
 // GET /ds/indoor/position/history {msId, sTime, eTime, floorId?} → {total, list: [Position], truncated?}
 func (s *Service) history(ctx context.Context, p identity.Principal, req struct {
 	MsID    string `json:"msId"`
-	STime   string `json:"sTime"`
-	ETime   string `json:"eTime"`
 	FloorID string `json:"floorId"`
+	timerange.Params
 }) (any, error) {
 	ms, err := httpx.ID("msId", req.MsID)
 	if err != nil {
@@ -468,7 +467,7 @@ func (s *Service) history(ctx context.Context, p identity.Principal, req struct 
 			return nil, err
 		}
 	}
-	rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, MaxHistoryRange)
+	rg, _, err := req.ForCustomer(ctx, s.db, p.CustomerID, MaxHistoryRange)
 	if err != nil {
 		return nil, err
 	}

@@ -31,8 +31,7 @@ type listReq struct {
 	Status  flex.List `json:"status"`
 	Keyword string    `json:"keyword"`
 	Creator string    `json:"creator"`
-	STime   string    `json:"sTime"`
-	ETime   string    `json:"eTime"`
+	timerange.Params
 	httpx.PageReq
 }
 
@@ -57,8 +56,8 @@ func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (
 		return nil, err
 	}
 	q.Creator = req.Creator
-	if req.STime != "" || req.ETime != "" {
-		rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, 0)
+	if req.Given() {
+		rg, _, err := req.ForCustomer(ctx, s.db, p.CustomerID, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -122,8 +121,7 @@ func (s *Service) history(ctx context.Context, p identity.Principal, req idReq) 
 type reportReq struct {
 	MsIDs flex.List `json:"msIds"`
 	MsID  flex.List `json:"msId"`
-	STime string    `json:"sTime"`
-	ETime string    `json:"eTime"`
+	timerange.Params
 }
 
 // Report is the findJobReport answer: a row per terminal and the sums.
@@ -138,7 +136,7 @@ func (s *Service) report(ctx context.Context, p identity.Principal, req reportRe
 	if err != nil {
 		return nil, err
 	}
-	rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, 0)
+	rg, _, err := req.ForCustomer(ctx, s.db, p.CustomerID, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -198,14 +198,13 @@ func (s *Service) findAlarm(ctx context.Context, p identity.Principal, req findA
 
 type reportReq struct {
 	MsIDs flex.List `json:"msIds"`
-	STime string    `json:"sTime"`
-	ETime string    `json:"eTime"`
+	timerange.Params
 	httpx.PageReq
 }
 
 // POST /ds/report/findLoneWorkAlarm {msIds?, sTime, eTime, pageNo?, pageSize?}
 func (s *Service) findLoneWorkAlarm(ctx context.Context, p identity.Principal, req reportReq) (any, error) {
-	rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, 0)
+	rg, _, err := req.ForCustomer(ctx, s.db, p.CustomerID, 0)
 	if err != nil {
 		return nil, err
 	}

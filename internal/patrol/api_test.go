@@ -33,8 +33,7 @@ func result[T any](t *testing.T, r testkit.Reply) T {
 // sysUsers/poc/findAccountByPoC, sysUsers/login and the patrol token: a dispatcher's PoC account opens the
 // patrol service; its token opens nothing else and expires into 1011.
 func TestAuthScenarios(t *testing.T) {
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		e := newEnv(t, engine)
+	eachEnv(t, func(t *testing.T, e *env) {
 		T := e.f.Terminals
 		cred := func(u, p string) map[string]any { return map[string]any{"username": u, "password": p} }
 		e.api().Run(t, []testkit.Scenario{
@@ -93,8 +92,7 @@ func TestAuthScenarios(t *testing.T) {
 
 // sysUsers/addUserByNms and sysUsers/list.
 func TestUserScenarios(t *testing.T) {
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		e := newEnv(t, engine)
+	eachEnv(t, func(t *testing.T, e *env) {
 		T := e.f.Terminals
 		e.api().Run(t, []testkit.Scenario{
 			{Name: "add: none", Method: POST, Path: P("sysUsers/addUserByNms"), Token: "A", Params: map[string]any{"msIds": []string{}}, Code: "400"},
@@ -143,8 +141,7 @@ func TestUserScenarios(t *testing.T) {
 // Areas and points: names and NFC values unique per area (checkPointName, checkPointNfc), positions and radii,
 // points in a route cannot go.
 func TestAreaAndPointScenarios(t *testing.T) {
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		e := newEnv(t, engine)
+	eachEnv(t, func(t *testing.T, e *env) {
 		a1 := e.area("North")
 		a2 := e.area("South")
 		p1 := e.point(a1, 1)

@@ -9,7 +9,6 @@ import (
 
 	"tenfour/internal/patrol"
 	"tenfour/internal/platform/httpx"
-	"tenfour/internal/testkit"
 )
 
 func reasons(rs ...patrol.Reason) []patrol.Reason { return rs }
@@ -18,8 +17,7 @@ func reasons(rs ...patrol.Reason) []patrol.Reason { return rs }
 // and the judge decides each once its class is over: normal, or abnormal with every reason (missed, late, out of
 // order); an order waits until then.
 func TestGenerateAndJudge(t *testing.T) {
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		e := newEnv(t, engine)
+	eachEnv(t, func(t *testing.T, e *env) {
 		T := e.f.Terminals
 		a := e.area("Plant")
 		p1, p2, p3 := e.point(a, 1), e.point(a, 2), e.point(a, 3)

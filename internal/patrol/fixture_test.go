@@ -44,6 +44,11 @@ func newEnv(t *testing.T, engine string) *env {
 	return e
 }
 
+// eachEnv runs fn on a fresh env on every engine: the opening of each patrol scenario.
+func eachEnv(t *testing.T, fn func(t *testing.T, e *env)) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) { fn(t, newEnv(t, engine)) })
+}
+
 // at moves the patrol clock by d and runs an engine pass.
 func (e *env) at(d time.Duration) {
 	e.t.Helper()

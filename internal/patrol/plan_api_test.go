@@ -12,8 +12,7 @@ import (
 // Routes (ordered points of one area) and plans (model 2, date range, classes of patrol users), their lists,
 // and deletions that would break what uses them.
 func TestRouteAndPlanScenarios(t *testing.T) {
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		e := newEnv(t, engine)
+	eachEnv(t, func(t *testing.T, e *env) {
 		T := e.f.Terminals
 		a1, a2 := e.area("North"), e.area("South")
 		p1, p2, p3 := e.point(a1, 1), e.point(a1, 2), e.point(a1, 3)

@@ -3,15 +3,12 @@ package patrol_test
 import (
 	"net/http"
 	"testing"
-
-	"tenfour/internal/testkit"
 )
 
 // Searching points and routes by name finds the text typed, `_`, `%` and `\` included: a `_` used to match any
 // character and a `%` anything, so searching for "_" listed every point.
 func TestSearchIsLiteral(t *testing.T) {
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		e := newEnv(t, engine)
+	eachEnv(t, func(t *testing.T, e *env) {
 		a := e.area("Yard")
 		for i, name := range []string{"North_Gate", "NorthXGate", "100% dock", "1000 dock", `back\door`, "backxdoor"} {
 			var p struct{ ID int64 }

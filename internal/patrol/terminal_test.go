@@ -14,8 +14,7 @@ import (
 // A simulated terminal (termclient, over the socket) walks its route: its order becomes normal, and the console
 // sees each punch and the judgement live. Another one skips a point: its order is abnormal, missed.
 func TestTerminalPunchesARoute(t *testing.T) {
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		e := newEnv(t, engine)
+	eachEnv(t, func(t *testing.T, e *env) {
 		T := e.f.Terminals
 		a := e.area("Depot")
 		p1, p2, p3 := e.point(a, 1), e.point(a, 2), e.point(a, 3)

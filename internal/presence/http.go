@@ -39,8 +39,7 @@ type OnlineReport struct {
 
 type durationReq struct {
 	MsIDs flex.List `json:"msIds"`
-	STime string    `json:"sTime"`
-	ETime string    `json:"eTime"`
+	timerange.Params
 }
 
 // POST /ds/report/findOnlineDurationPost {msIds?, sTime, eTime}: online time per account over the range (every
@@ -50,7 +49,7 @@ func (s *Service) findOnlineDuration(ctx context.Context, p identity.Principal, 
 	if err != nil {
 		return nil, err
 	}
-	rg, loc, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, timerange.Month)
+	rg, loc, err := req.ForCustomer(ctx, s.db, p.CustomerID, timerange.Month)
 	if err != nil {
 		return nil, err
 	}

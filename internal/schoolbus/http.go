@@ -63,8 +63,7 @@ func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (
 
 type checklistReq struct {
 	StudentID string `json:"studentId"`
-	STime     string `json:"sTime"`
-	ETime     string `json:"eTime"`
+	timerange.Params
 	httpx.PageReq
 }
 
@@ -75,8 +74,8 @@ func (s *Service) checklist(ctx context.Context, p identity.Principal, req check
 		return nil, err
 	}
 	var from, to int64
-	if req.STime != "" || req.ETime != "" {
-		rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, 0)
+	if req.Given() {
+		rg, _, err := req.ForCustomer(ctx, s.db, p.CustomerID, 0)
 		if err != nil {
 			return nil, err
 		}

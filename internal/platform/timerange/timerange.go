@@ -89,3 +89,18 @@ func ForCustomer(ctx context.Context, d *db.DB, customerID int64, sTime, eTime s
 	rg, err := Parse("sTime", sTime, "eTime", eTime, loc, maxLen)
 	return rg, loc, err
 }
+
+// Params is a search's sTime and eTime as its request carries them, embedded in the Bind request struct of
+// each search that reads them so that every one names and reads the pair the same way.
+type Params struct {
+	STime string `json:"sTime"`
+	ETime string `json:"eTime"`
+}
+
+// Given tells a search whose range is optional (a list) that one was asked: either end is given.
+func (p Params) Given() bool { return p.STime != "" || p.ETime != "" }
+
+// ForCustomer reads the pair as ForCustomer does: in the customer's zone, at most maxLen long (0: the month rule).
+func (p Params) ForCustomer(ctx context.Context, d *db.DB, customerID int64, maxLen time.Duration) (Range, *time.Location, error) {
+	return ForCustomer(ctx, d, customerID, p.STime, p.ETime, maxLen)
+}

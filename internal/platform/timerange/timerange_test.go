@@ -1,6 +1,7 @@
 package timerange
 
 import (
+	"encoding/json"
 	"errors"
 	"strconv"
 	"testing"
@@ -105,5 +106,28 @@ func TestDay(t *testing.T) {
 	}
 	if got := Day(ms, tenant.ZoneOf("-3.5")); got != "2026-10-31" {
 		t.Errorf("Day in UTC-3.5 = %s", got)
+	}
+}
+
+// Params, embedded in a request, takes sTime and eTime as every search spells them; a list asks for a range
+// when either end is given.
+func TestParamsEmbedded(t *testing.T) {
+	var req struct {
+		MsID string `json:"msId"`
+		Params
+	}
+	if err := json.Unmarshal([]byte(`{"msId":"7","sTime":"1","eTime":"2"}`), &req); err != nil {
+		t.Fatal(err)
+	}
+	if req.MsID != "7" || req.STime != "1" || req.ETime != "2" {
+		t.Errorf("decoded %+v", req)
+	}
+	for _, c := range []struct {
+		p    Params
+		want bool
+	}{{Params{}, false}, {Params{STime: "1"}, true}, {Params{ETime: "2"}, true}, {req.Params, true}} {
+		if got := c.p.Given(); got != c.want {
+			t.Errorf("%+v.Given() = %v, want %v", c.p, got, c.want)
+		}
 	}
 }
