@@ -11,8 +11,11 @@ import { TerminalActionBar } from '../../../shared/terminalActions/TerminalActio
 import { PositionAge } from '../../../shared/geo/PositionAge';
 import { OnBoard } from '../../../shared/schoolbus/OnBoard';
 import { useNavigate } from 'react-router';
-import { isDsKeyEnabled } from '../../../shared/access/features';
+import { isDsKeyEnabled, isFeatureEnabled } from '../../../shared/access/features';
 import { useGateContext } from '../../../shared/access/gate';
+
+/** The panel's management actions (the tree menu's, under the terminal-manage switch). */
+const MANAGE = ['rename', 'move', 'switch', 'avatar', 'stun', 'kill', 'revive'] as const;
 
 /**
  * The terminal info panel (spec §2 "Other screens and dialogs"): the name, then the terminal action set (call,
@@ -26,7 +29,10 @@ export function TerminalInfoPanel({ cid, onAction, extra }: { cid?: string; onAc
   const speedUnit = useBranding((s) => s.clientConfig.speedUnit);
   const dateTime = useDateTimeFormat();
   const navigate = useNavigate();
-  const jobs = isDsKeyEnabled('jobTicketing', useGateContext());
+  const gate = useGateContext();
+  const jobs = isDsKeyEnabled('jobTicketing', gate);
+  // The management buttons obey the terminal-manage switch, as the tree's menu does (issue 33: they showed to all).
+  const manage = isFeatureEnabled('terminalManage', gate);
   const fmt = (ms?: number) => (ms ? dayjs(ms).format(dateTime) : '—');
   if (!term) return <Empty description={t('info.none')} data-testid="info-empty" />;
   const kind = terminalKind(term.type);
@@ -63,13 +69,12 @@ export function TerminalInfoPanel({ cid, onAction, extra }: { cid?: string; onAc
         ]}
       />
       <Space wrap style={{ marginTop: 8 }}>
-        <Button size="small" onClick={() => onAction('rename')}>{t('actions.rename')}</Button>
-        <Button size="small" onClick={() => onAction('move')}>{t('actions.move')}</Button>
-        <Button size="small" onClick={() => onAction('switch')}>{t('actions.switch')}</Button>
-        <Button size="small" onClick={() => onAction('avatar')}>{t('actions.avatar')}</Button>
-        <Button size="small" onClick={() => onAction('stun')}>{t('actions.stun')}</Button>
-        <Button size="small" danger onClick={() => onAction('kill')}>{t('actions.kill')}</Button>
-        <Button size="small" onClick={() => onAction('revive')}>{t('actions.revive')}</Button>
+        {manage &&
+          MANAGE.map((a) => (
+            <Button key={a} size="small" danger={a === 'kill'} onClick={() => onAction(a)} data-testid={`info-${a}`}>
+              {t(`actions.${a}`)}
+            </Button>
+          ))}
         {extra}
         {jobs && term.type !== '20' && (
           <Button size="small" type="primary" ghost onClick={() => navigate(`/job-ticketing?msIds=${encodeURIComponent(term.cid)}`)} data-testid="info-job">
