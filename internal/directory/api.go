@@ -65,7 +65,7 @@ func (a Account) Dispatcher() bool { return a.Type == identity.DispatcherType }
 const accountCols = `id, customer_id, type, acct_type, name, call_set_status, COALESCE(ptt_group_id, default_group_id, 0),
 	lat, lng, last_gps_at`
 
-func scanAccount(sc scanner) (Account, error) {
+func scanAccount(sc db.Scanner) (Account, error) {
 	var a Account
 	var talk int64
 	var lat, lng sql.NullFloat64
@@ -81,19 +81,7 @@ func scanAccount(sc scanner) (Account, error) {
 
 func (s *Store) accounts(ctx context.Context, q string, args ...any) ([]Account, error) {
 	rows, err := s.db.Query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Account
-	for rows.Next() {
-		a, err := scanAccount(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return db.Collect(rows, err, scanAccount)
 }
 
 // Account reads one account of the customer, dispatchers included.
@@ -115,7 +103,7 @@ func (s *Store) CheckTerminal(ctx context.Context, c CustomerID, id TerminalID) 
 func (s *Store) Accounts(ctx context.Context, c CustomerID, ids []TerminalID) ([]Account, error) {
 	var out []Account
 	err := eachIn(ctx, s.db, `SELECT `+accountCols+` FROM accounts WHERE customer_id = ? AND id IN (`, c, ids,
-		func(sc scanner) error {
+		func(sc db.Scanner) error {
 			a, err := scanAccount(sc)
 			out = append(out, a)
 			return err
@@ -152,10 +140,10 @@ func (s *Store) GroupNames(ctx context.Context, c CustomerID, gids []GroupID) (m
 }
 
 // namesIn reads the names of the customer's rows of table (accounts, ptt_groups) among ids.
-func namesIn[K comparable](ctx context.Context, q querier, table string, c CustomerID, ids []K) (map[K]string, error) {
+func namesIn[K comparable](ctx context.Context, q db.Querier, table string, c CustomerID, ids []K) (map[K]string, error) {
 	out := make(map[K]string, len(ids))
 	return out, eachIn(ctx, q, `SELECT id, name FROM `+table+` WHERE customer_id = ? AND id IN (`, c, ids,
-		func(sc scanner) error {
+		func(sc db.Scanner) error {
 			var id K
 			var name string
 			if err := sc.Scan(&id, &name); err != nil {
@@ -174,19 +162,10 @@ func (s *Store) GroupTerminals(ctx context.Context, c CustomerID, gid GroupID) (
 	}
 	rows, err := s.db.Query(ctx, `SELECT a.id FROM group_members m JOIN accounts a ON a.id = m.account_id
 		WHERE m.group_id = ? AND a.customer_id = ? AND a.type <> '20' ORDER BY a.id`, int64(gid), c)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []TerminalID{}
-	for rows.Next() {
+	return db.Collect(rows, err, func(sc db.Scanner) (TerminalID, error) {
 		var id TerminalID
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+		return id, sc.Scan(&id)
+	})
 }
 
 // Members reads every member of a group (dispatchers included) ordered by id: a temporary group's parties. An
@@ -228,7 +207,7 @@ type Status struct{ Battery, Signal int }
 func (s *Store) LastStatus(ctx context.Context, c CustomerID, ids []TerminalID) (map[TerminalID]Status, error) {
 	out := make(map[TerminalID]Status, len(ids))
 	return out, eachIn(ctx, s.db, `SELECT id, battery, signal FROM accounts WHERE customer_id = ? AND id IN (`, c, ids,
-		func(sc scanner) error {
+		func(sc db.Scanner) error {
 			var id TerminalID
 			var st Status
 			err := sc.Scan(&id, &st.Battery, &st.Signal)
@@ -266,7 +245,7 @@ func (s *Store) SetGroupColor(ctx context.Context, c CustomerID, gid GroupID, co
 
 // eachIn runs query, which ends in "IN (", for the customer over the distinct ids in chunks of maxIn and hands
 // every row to fn.
-func eachIn[T comparable](ctx context.Context, q querier, query string, c CustomerID, ids []T, fn func(scanner) error) error {
+func eachIn[T comparable](ctx context.Context, q db.Querier, query string, c CustomerID, ids []T, fn func(db.Scanner) error) error {
 	for chunk := range slices.Chunk(distinct(ids), maxIn) {
 		rows, err := q.Query(ctx, query+db.Placeholders(len(chunk))+`)`, append([]any{c}, anys(chunk)...)...)
 		if err != nil {

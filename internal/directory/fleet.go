@@ -28,26 +28,18 @@ type LastState struct {
 func (s *Store) LastStates(ctx context.Context) ([]LastState, error) {
 	rows, err := s.db.Query(ctx, `SELECT id, customer_id, lat, lng, speed, direction, altitude, last_gps_at, battery, signal
 		FROM accounts WHERE (lat IS NOT NULL AND lng IS NOT NULL) OR battery >= 0 OR signal >= 0`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []LastState
-	for rows.Next() {
+	return db.Collect(rows, err, func(sc db.Scanner) (LastState, error) {
 		var st LastState
 		var lat, lng sql.NullFloat64
 		var f Fix
-		if err := rows.Scan(&st.ID, &st.Customer, &lat, &lng, &f.Speed, &f.Direction, &f.Altitude, &f.Time,
-			&st.Battery, &st.Signal); err != nil {
-			return nil, err
-		}
+		err := sc.Scan(&st.ID, &st.Customer, &lat, &lng, &f.Speed, &f.Direction, &f.Altitude, &f.Time,
+			&st.Battery, &st.Signal)
 		if lat.Valid && lng.Valid {
 			f.Lat, f.Lng = lat.Float64, lng.Float64
 			st.Fix = &f
 		}
-		out = append(out, st)
-	}
-	return out, rows.Err()
+		return st, err
+	})
 }
 
 // LastReport is one account's latest position and/or status to store.

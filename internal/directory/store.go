@@ -19,21 +19,12 @@ type Store struct{ db *db.DB }
 // NewStore wraps an open store. It holds no state, so every domain may make its own.
 func NewStore(d *db.DB) *Store { return &Store{db: d} }
 
-// querier is what both the DB (reads on the reader pool) and a Tx offer.
-type querier interface {
-	Exec(ctx context.Context, q string, args ...any) (sql.Result, error)
-	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
-	QueryRow(ctx context.Context, q string, args ...any) *sql.Row
-}
-
 const termCols = `a.id, a.name, a.type, a.online, a.ptt_group_id, a.lat, a.lng, a.speed, a.battery, a.signal,
 	a.model, a.last_gps_at, a.call_set_status, a.avatar, a.last_online_at, a.last_offline_at, a.sw_version,
 	a.direction, a.altitude, a.kind`
 
-type scanner interface{ Scan(dest ...any) error }
-
 // scanTerminal reads termCols, after any extra leading columns.
-func scanTerminal(sc scanner, extra ...any) (Terminal, error) {
+func scanTerminal(sc db.Scanner, extra ...any) (Terminal, error) {
 	var t Terminal
 	var online bool
 	var ptt sql.NullInt64
@@ -70,7 +61,7 @@ func (s *Store) Terminal(ctx context.Context, customerID int64, msID string) (Te
 	return terminal(ctx, s.db, customerID, msID)
 }
 
-func terminal(ctx context.Context, q querier, customerID int64, msID string) (Terminal, error) {
+func terminal(ctx context.Context, q db.Querier, customerID int64, msID string) (Terminal, error) {
 	t, err := scanTerminal(q.QueryRow(ctx, `SELECT `+termCols+` FROM accounts a WHERE a.customer_id = ? AND a.id = ?`,
 		customerID, msID))
 	return t, notFound(err)
@@ -168,7 +159,7 @@ func (s *Store) groups(ctx context.Context, customerID int64, more string, withG
 }
 
 // fillMembers loads the members of the groups in byID (all of the customer's groups).
-func (s *Store) fillMembers(ctx context.Context, q querier, customerID int64, byID map[GroupID]*Group, withGPS bool) error {
+func (s *Store) fillMembers(ctx context.Context, q db.Querier, customerID int64, byID map[GroupID]*Group, withGPS bool) error {
 	rows, err := q.Query(ctx, `SELECT m.group_id, `+termCols+` FROM group_members m
 		JOIN ptt_groups g ON g.id = m.group_id
 		JOIN accounts a ON a.id = m.account_id
@@ -209,7 +200,7 @@ func (s *Store) Group(ctx context.Context, customerID int64, gid GroupID) (*Grou
 	return loadGroup(ctx, s.db, customerID, gid)
 }
 
-func loadGroup(ctx context.Context, q querier, customerID int64, gid GroupID) (*Group, error) {
+func loadGroup(ctx context.Context, q db.Querier, customerID int64, gid GroupID) (*Group, error) {
 	g, err := scanGroup(q.QueryRow(ctx, `SELECT `+groupCols+` FROM ptt_groups g WHERE g.id = ? AND g.customer_id = ?`,
 		int64(gid), customerID))
 	if err != nil {
@@ -220,22 +211,18 @@ func loadGroup(ctx context.Context, q querier, customerID int64, gid GroupID) (*
 	}
 	rows, err := q.Query(ctx, `SELECT `+termCols+` FROM group_members m JOIN accounts a ON a.id = m.account_id
 		WHERE m.group_id = ? AND a.customer_id = ? ORDER BY a.id`, int64(gid), customerID)
+	members, err := db.Collect(rows, err, func(sc db.Scanner) (Terminal, error) { return scanTerminal(sc) })
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		t, err := scanTerminal(rows)
-		if err != nil {
-			return nil, err
-		}
+	for _, t := range members {
 		addMember(g, t, true)
 	}
-	return g, rows.Err()
+	return g, nil
 }
 
 // depth is 1 for a top-level group, 2 for its children…
-func depth(ctx context.Context, q querier, customerID int64, gid GroupID) (int, error) {
+func depth(ctx context.Context, q db.Querier, customerID int64, gid GroupID) (int, error) {
 	d := 0
 	for cur := gid; cur != Root; d++ {
 		if d > MaxDepth+2 {
@@ -273,21 +260,13 @@ func (s *Store) GroupsOf(ctx context.Context, customerID int64, msID string) ([]
 	rows, err := s.db.Query(ctx, `SELECT g.id, g.parent_id, g.name, g.kind FROM group_members m
 		JOIN ptt_groups g ON g.id = m.group_id
 		WHERE m.account_id = ? AND g.customer_id = ? ORDER BY g.kind, g.seq_num, g.id`, msID, customerID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []GroupRef{}
-	for rows.Next() {
+	return db.Collect(rows, err, func(sc db.Scanner) (GroupRef, error) {
 		var r GroupRef
 		var id, parent int64
-		if err := rows.Scan(&id, &parent, &r.Name, &r.Kind); err != nil {
-			return nil, err
-		}
+		err := sc.Scan(&id, &parent, &r.Name, &r.Kind)
 		r.GID, r.FID = GroupID(id), GroupID(parent)
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		return r, err
+	})
 }
 
 // Membership is what a terminal is told about its groups.
@@ -312,7 +291,7 @@ func (s *Store) Membership(ctx context.Context, customerID int64, msID string) (
 }
 
 // checkAccounts fails with db.ErrNotFound unless every id (distinct) is an account of the customer.
-func checkAccounts(ctx context.Context, q querier, customerID int64, ids []string) error {
+func checkAccounts(ctx context.Context, q db.Querier, customerID int64, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -328,7 +307,7 @@ func checkAccounts(ctx context.Context, q querier, customerID int64, ids []strin
 }
 
 // groupKind returns the kind of one of the customer's groups.
-func groupKind(ctx context.Context, q querier, customerID int64, gid GroupID) (string, error) {
+func groupKind(ctx context.Context, q db.Querier, customerID int64, gid GroupID) (string, error) {
 	var kind string
 	err := q.QueryRow(ctx, `SELECT kind FROM ptt_groups WHERE id = ? AND customer_id = ?`, int64(gid), customerID).Scan(&kind)
 	return kind, notFound(err)
@@ -336,7 +315,7 @@ func groupKind(ctx context.Context, q querier, customerID int64, gid GroupID) (s
 
 // mustBeFixed answers db.ErrNotFound unless gid is one of the customer's fixed groups (the only ones whose
 // structure and membership the directory screens change).
-func mustBeFixed(ctx context.Context, q querier, customerID int64, gid GroupID) error {
+func mustBeFixed(ctx context.Context, q db.Querier, customerID int64, gid GroupID) error {
 	kind, err := groupKind(ctx, q, customerID, gid)
 	if err == nil && kind != KindFixed {
 		err = db.ErrNotFound
@@ -470,20 +449,12 @@ func (s *Store) SaveMembers(ctx context.Context, customerID int64, req SaveMembe
 			rows, err := tx.Query(ctx, `SELECT DISTINCT m.group_id FROM group_members m JOIN ptt_groups g ON g.id = m.group_id
 				WHERE g.customer_id = ? AND g.kind = 'fixed' AND m.group_id <> ? AND m.account_id IN (`+in+`)`,
 				append([]any{customerID, gid}, ids...)...)
+			left, err := db.Collect(rows, err, db.Int64)
 			if err != nil {
 				return err
 			}
-			for rows.Next() {
-				var id int64
-				if err := rows.Scan(&id); err != nil {
-					rows.Close()
-					return err
-				}
+			for _, id := range left {
 				changed = append(changed, GroupID(id))
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return err
 			}
 			if _, err := tx.Exec(ctx, `DELETE FROM group_members WHERE group_id <> ? AND account_id IN (`+in+`)
 				AND group_id IN (SELECT id FROM ptt_groups WHERE customer_id = ? AND kind = 'fixed')`,
@@ -588,7 +559,7 @@ func (s *Store) CreateTemp(ctx context.Context, customerID int64, name, creator 
 }
 
 // tempGroup loads a temporary group of the customer (db.ErrNotFound for fixed groups).
-func tempGroup(ctx context.Context, q querier, customerID int64, gid GroupID) (*Group, error) {
+func tempGroup(ctx context.Context, q db.Querier, customerID int64, gid GroupID) (*Group, error) {
 	g, err := loadGroup(ctx, q, customerID, gid)
 	if err != nil {
 		return nil, err
