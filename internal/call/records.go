@@ -56,13 +56,12 @@ func recordView(r Record) RecordView {
 
 // callByUTCReq is the request of POST /ds/data/callByUTCPost and GET /ds/data/callByUTC.
 type callByUTCReq struct {
-	STime    string `json:"stime"`
-	ETime    string `json:"etime"`
-	MsID     string `json:"msId"`
-	GID      string `json:"gid"`
-	Type     string `json:"type"`
-	PageNo   string `json:"pageNo"`
-	PageSize string `json:"pageSize"`
+	STime string `json:"stime"`
+	ETime string `json:"etime"`
+	MsID  string `json:"msId"`
+	GID   string `json:"gid"`
+	Type  string `json:"type"`
+	httpx.PageReq
 }
 
 func (s *Service) callByUTC(ctx context.Context, p identity.Principal, req callByUTCReq) (any, error) {
@@ -79,7 +78,7 @@ func (s *Service) callByUTC(ctx context.Context, p identity.Principal, req callB
 			return nil, err
 		}
 	}
-	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
+	if q.Offset, q.Limit, err = req.Paging(); err != nil {
 		return nil, err
 	}
 	list, total, err := s.store.Records(ctx, p.CustomerID, q)
@@ -93,7 +92,7 @@ func (s *Service) callByUTC(ctx context.Context, p identity.Principal, req callB
 	s.log.By(ctx, p, oplog.VoiceSearch, "voice records "+time.UnixMilli(from).UTC().Format(time.DateTime)+
 		" – "+time.UnixMilli(to).UTC().Format(time.DateTime),
 		oplog.D("voiceSearch", "start", strconv.FormatInt(from, 10), "end", strconv.FormatInt(to, 10)))
-	return map[string]any{"total": total, "list": out}, nil
+	return httpx.PageOf(out, total), nil
 }
 
 // timeRange checks a query's range (spec §5): both ends required, start not after end, at most MaxQueryDays,

@@ -166,12 +166,11 @@ func (s *Service) httpRecord(ctx context.Context, p identity.Principal, req stru
 
 // GET /ds/camera/records {stream? | streams?, sTime, eTime, pageNo?, pageSize?}: spec §5 time-range rules.
 func (s *Service) httpRecords(ctx context.Context, p identity.Principal, req struct {
-	Stream   flex.List `json:"stream"`
-	Streams  flex.List `json:"streams"`
-	STime    string    `json:"sTime"`
-	ETime    string    `json:"eTime"`
-	PageNo   string    `json:"pageNo"`
-	PageSize string    `json:"pageSize"`
+	Stream  flex.List `json:"stream"`
+	Streams flex.List `json:"streams"`
+	STime   string    `json:"sTime"`
+	ETime   string    `json:"eTime"`
+	httpx.PageReq
 }) (any, error) {
 	rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, timerange.Month)
 	if err != nil {
@@ -188,7 +187,7 @@ func (s *Service) httpRecords(ctx context.Context, p identity.Principal, req str
 	if len(q.Streams) > 100 {
 		return nil, httpx.BadParam("streams", "at most 100")
 	}
-	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, 100, 1000); err != nil {
+	if q.Offset, q.Limit, err = req.PagingFrom(100, 1000); err != nil {
 		return nil, err
 	}
 	list, total, err := s.store.Records(ctx, p.CustomerID, q)
@@ -198,7 +197,7 @@ func (s *Service) httpRecords(ctx context.Context, p identity.Principal, req str
 	for i := range list {
 		list[i].URL = recordURL(list[i].ID)
 	}
-	return map[string]any{"total": total, "list": list}, nil
+	return httpx.PageOf(list, total), nil
 }
 
 // GET /ds/camera/recordFile {id, download?}: the recording, ranged (the browser seeks), or as an attachment.

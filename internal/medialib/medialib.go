@@ -332,12 +332,11 @@ func (s *Service) delete(ctx context.Context, p identity.Principal, req deleteRe
 }
 
 type listReq struct {
-	MsIDs    flex.List `json:"msIds"`
-	STime    string    `json:"sTime"`
-	ETime    string    `json:"eTime"`
-	Kind     string    `json:"kind"`
-	PageNo   string    `json:"pageNo"`
-	PageSize string    `json:"pageSize"`
+	MsIDs flex.List `json:"msIds"`
+	STime string    `json:"sTime"`
+	ETime string    `json:"eTime"`
+	Kind  string    `json:"kind"`
+	httpx.PageReq
 }
 
 // POST /ds/mediaLib/list {msIds, sTime, eTime, kind, pageNo, pageSize} → {total, list:[Item]}
@@ -374,7 +373,7 @@ func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (
 	if badID != nil {
 		return nil, badID
 	}
-	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
+	if q.Offset, q.Limit, err = req.Paging(); err != nil {
 		return nil, err
 	}
 	rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, timerange.Month)
@@ -382,9 +381,5 @@ func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (
 		return nil, err
 	}
 	q.From, q.To = rg.From, rg.To
-	list, total, err := s.Find(ctx, p.CustomerID, q)
-	if err != nil {
-		return nil, err
-	}
-	return httpx.PageOf(list, total), nil
+	return httpx.ListOf(s.Find(ctx, p.CustomerID, q))
 }

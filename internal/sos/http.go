@@ -23,22 +23,21 @@ func (s *Service) Routes(r httpx.Router) {
 }
 
 type findReq struct {
-	STime    string    `json:"sTime"`
-	ETime    string    `json:"eTime"`
-	MsID     flex.List `json:"msId"`
-	MsIDs    flex.List `json:"msIds"`
-	State    flex.List `json:"state"`
-	Type     string    `json:"type"`
-	Open     string    `json:"open"`
-	PageNo   string    `json:"pageNo"`
-	PageSize string    `json:"pageSize"`
+	STime string    `json:"sTime"`
+	ETime string    `json:"eTime"`
+	MsID  flex.List `json:"msId"`
+	MsIDs flex.List `json:"msIds"`
+	State flex.List `json:"state"`
+	Type  string    `json:"type"`
+	Open  string    `json:"open"`
+	httpx.PageReq
 }
 
 // GET /ds/sos/findSos {sTime, eTime, msId, state, type, open, pageNo, pageSize} → {total, list:[Alarm]}
 func (s *Service) findSos(ctx context.Context, p identity.Principal, req findReq) (any, error) {
 	q := Query{MsIDs: append(req.MsID, req.MsIDs...), Type: req.Type}
 	var err error
-	if q.Offset, q.Limit, err = httpx.Paging(req.PageNo, req.PageSize); err != nil {
+	if q.Offset, q.Limit, err = req.Paging(); err != nil {
 		return nil, err
 	}
 	if q.States, err = httpx.Choices[State]("state", req.State, 2); err != nil {

@@ -64,8 +64,7 @@ func (s *Service) sessionsList(ctx context.Context, p identity.Principal, req mo
 // first.
 func (s *Service) httpRecords(ctx context.Context, p identity.Principal, req struct {
 	monthQuery
-	PageNo   string `json:"pageNo"`
-	PageSize string `json:"pageSize"`
+	httpx.PageReq
 }) (any, error) {
 	rg, err := s.monthOf(ctx, p, req.monthQuery)
 	if err != nil {
@@ -77,14 +76,10 @@ func (s *Service) httpRecords(ctx context.Context, p identity.Principal, req str
 			return nil, err
 		}
 	}
-	if q.Offset, q.Limit, err = httpx.PagingFrom(req.PageNo, req.PageSize, 100, 1000); err != nil {
+	if q.Offset, q.Limit, err = req.PagingFrom(100, 1000); err != nil {
 		return nil, err
 	}
-	list, total, err := s.store.RecordFiles(ctx, p.CustomerID, q)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"total": total, "list": list}, nil
+	return httpx.ListOf(s.store.RecordFiles(ctx, p.CustomerID, q))
 }
 
 // GET /ds/video/recordFile {id, download?}: the recording, ranged (the browser seeks), or as an attachment.
