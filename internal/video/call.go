@@ -18,9 +18,15 @@ import (
 // InviteReq is `video.invite`: a console calls a terminal (msId); a terminal calls a dispatcher (msId) or,
 // without msId, the dispatch desk (every online dispatcher of its customer rings, the first to answer takes it).
 type InviteReq struct {
-	MsID       flex.String `json:"msId"`
-	Resolution string      `json:"resolution"`
-	Codecs     []string    `json:"codecs"`
+	MsID flex.String `json:"msId"`
+	StreamAsk
+}
+
+// StreamAsk is what an invite or a monitoring asks of the video stream: a resolution (default
+// DefaultResolution) and the codecs the asker decodes (default: every one the server forwards).
+type StreamAsk struct {
+	Resolution string   `json:"resolution"`
+	Codecs     []string `json:"codecs"`
 }
 
 // InviteReply answers an invite.
@@ -48,14 +54,13 @@ func parseCodecs(list []string) ([]media.VideoCodec, error) {
 	return out, nil
 }
 
-// askedStream checks what an invite or a monitoring asks of the stream: a resolution (default
-// DefaultResolution) and codecs (default: every one the server forwards).
-func askedStream(name string, codecs []string) (Resolution, []media.VideoCodec, error) {
-	res, ok := resolution(name)
+// check reads the ask: a known resolution, and codecs of which the server forwards at least one.
+func (a StreamAsk) check() (Resolution, []media.VideoCodec, error) {
+	res, ok := resolution(a.Resolution)
 	if !ok {
 		return Resolution{}, nil, errResolution
 	}
-	list, err := parseCodecs(codecs)
+	list, err := parseCodecs(a.Codecs)
 	return res, list, err
 }
 
@@ -67,7 +72,7 @@ func (s *Service) account(ctx context.Context, c *realtime.Conn) (Account, error
 
 // Invite starts a video call.
 func (s *Service) Invite(ctx context.Context, c *realtime.Conn, req InviteReq) (InviteReply, error) {
-	res, codecs, err := askedStream(req.Resolution, req.Codecs)
+	res, codecs, err := req.check()
 	if err != nil {
 		return InviteReply{}, err
 	}

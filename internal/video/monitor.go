@@ -21,10 +21,9 @@ import (
 
 // MonitorReq is `video.monitorStart` / `video.monitorStop`.
 type MonitorReq struct {
-	MsID       flex.String `json:"msId"`
-	CallID     flex.String `json:"callId"`
-	Resolution string      `json:"resolution"`
-	Codecs     []string    `json:"codecs"`
+	MsID   flex.String `json:"msId"`
+	CallID flex.String `json:"callId"`
+	StreamAsk
 }
 
 // MonitorReply answers video.monitorStart.
@@ -41,7 +40,7 @@ func (s *Service) StartMonitor(ctx context.Context, c *realtime.Conn, req Monito
 	if req.MsID == "" {
 		return MonitorReply{}, httpx.BadParam("msId", "required")
 	}
-	res, codecs, err := askedStream(req.Resolution, req.Codecs)
+	res, codecs, err := req.check()
 	if err != nil {
 		return MonitorReply{}, err
 	}
