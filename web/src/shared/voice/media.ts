@@ -52,6 +52,11 @@ export class MediaLink {
   private serverUp?: () => void;
   private ctx?: AudioContext;
   private analyser?: AnalyserNode;
+  /** What comes in (the level meter's source), and the stream the meter measures now. */
+  private metered?: MediaStream;
+  private meterOf?: MediaStream;
+  /** Makes the meter at the user's first gesture (meter()). */
+  private gesture?: () => void;
   private buf?: Float32Array<ArrayBuffer>;
   readonly audio: HTMLAudioElement;
   status: RtcStatus = 'idle';
@@ -241,6 +246,8 @@ export class MediaLink {
     this.mic = undefined;
     this.audio.srcObject = null;
     this.audio.remove();
+    this.dropGesture();
+    this.metered = this.meterOf = undefined;
     void this.ctx?.close().catch(() => {});
     this.ctx = undefined;
   }
@@ -255,6 +262,26 @@ export class MediaLink {
     };
     if (document.readyState === 'complete') play();
     else window.addEventListener('load', play, { once: true });
+    this.metered = stream;
+    this.meter();
+  }
+
+  /**
+   * The level meter's audio graph on what comes in, made once the page may run audio: an AudioContext made before
+   * the user's first gesture is not allowed to start (it would measure nothing) and Chrome warns on the console
+   * for it, on a full load of any screen (issue 32). Until then the first gesture or unlock() makes it.
+   */
+  private meter() {
+    const stream = this.metered;
+    if (!stream || this.meterOf === stream) return;
+    if (navigator.userActivation && !navigator.userActivation.hasBeenActive) {
+      if (!this.gesture) {
+        this.gesture = () => this.meter();
+        for (const ev of ['pointerdown', 'keydown']) window.addEventListener(ev, this.gesture, { once: true, capture: true });
+      }
+      return;
+    }
+    this.dropGesture();
     try {
       const AC = window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext;
       if (!AC) return;
@@ -263,14 +290,22 @@ export class MediaLink {
       analyser.fftSize = 1024;
       this.ctx.createMediaStreamSource(stream).connect(analyser);
       this.analyser = analyser;
+      this.meterOf = stream;
       this.buf = new Float32Array(analyser.fftSize);
     } catch {
       /* metering is optional */
     }
   }
 
+  private dropGesture() {
+    if (!this.gesture) return;
+    for (const ev of ['pointerdown', 'keydown']) window.removeEventListener(ev, this.gesture, { capture: true });
+    this.gesture = undefined;
+  }
+
   /** Call from a user gesture: lets the <audio> element and the AudioContext run. */
   unlock(): void {
+    this.meter();
     if (this.audio.srcObject) this.audio.play().catch(() => {});
     if (this.ctx?.state === 'suspended') void this.ctx.resume().catch(() => {});
   }
