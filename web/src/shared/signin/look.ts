@@ -46,19 +46,23 @@ export function loginLook(skin: Theme, primary: PrimaryColor, brandColour?: stri
   return look;
 }
 
-/** The variables of the sign-in box's texts (its inputs have a background of their own). */
+/** The variables of the sign-in box's texts (made readable on the box) and of its inputs (their own background). */
 const FRAME_TEXTS = ['--login-text', '--login-heading', '--login-text-secondary', '--login-link', '--login-link-hover', '--login-error-text'];
+const FRAME_INPUTS = ['--login-bg', '--login-bg-disabled', '--login-text-disabled', '--login-placeholder', '--login-border'];
 
 /**
- * The sign-in box's own variables when a host's theme paints it (loginFrameColor): the skin whose background the box
- * is nearest, light on a light box and dark on a dark one, each text colour then made readable on the box itself
- * (a mid-grey box suits neither skin). Issue 33: a theme of only a name and a colour saves a white box, and in the
- * dark skin its title and labels stayed white on it.
+ * The sign-in box's own variables when a host's theme paints it (loginFrameColor): the texts and inputs of the skin
+ * whose background the box is nearest, light on a light box and dark on a dark one, each text colour then made
+ * readable on the box itself (a mid-grey box suits neither skin). The button keeps the page's primary colour, the
+ * host's. Issue 33: a theme of only a name and a colour saves a white box, and in the dark skin its title and labels
+ * stayed white on it.
  */
 export function frameLook(frameColour: string, primary: PrimaryColor, brandColour?: string): Record<string, string> {
   const light = contrast('#000000', frameColour) >= contrast('#ffffff', frameColour);
-  const look = { ...loginLook(light ? 'light' : 'dark', primary, brandColour) };
-  for (const v of FRAME_TEXTS) look[v] = readable(look[v]!, [frameColour]);
+  const skin = loginLook(light ? 'light' : 'dark', primary, brandColour);
+  const look: Record<string, string> = {};
+  for (const v of FRAME_INPUTS) look[v] = skin[v]!;
+  for (const v of FRAME_TEXTS) look[v] = readable(skin[v]!, [frameColour]);
   return look;
 }
 
