@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
-  App, Button, Card, Checkbox, Form, Input, InputNumber, Modal, Progress, Select, Slider, Space, Switch, Table, Tabs, Tag, Tree, Upload,
+  App, Button, Card, Checkbox, Form, Input, InputNumber, Modal, Progress, Select, Space, Switch, Table, Tabs, Tag, Tree, Upload,
 } from 'antd';
 import {
   CaretRightOutlined, PauseOutlined, PlusOutlined, StepBackwardOutlined, StepForwardOutlined, StopOutlined, UploadOutlined,
@@ -16,6 +16,7 @@ import { consoleVoice } from '../../../shared/voice/console';
 import { broadcastApi, broadcastKeys, clock, uploadMusic, type Device, type MusicFile, type Org, type PageEnded, type Task, type TaskInput } from '../api';
 import { useBroadcast } from '../useBroadcast';
 import { md5 } from '../md5';
+import { VolumeSlider } from '../components/VolumeSlider';
 
 const STATE_COLOR = { 0: 'default', 1: 'processing', 2: 'warning' } as const;
 
@@ -100,7 +101,7 @@ function Speakers({ data }: { data: Data }) {
         <Space wrap style={{ marginBottom: 8 }}>
           <Button size="small" icon={<PlusOutlined />} disabled={!orgs.length} onClick={() => setNewDevice(true)}>{t('device.new')}</Button>
           <span>{t('device.batch', { count: selected.length })}</span>
-          <Slider style={{ width: 160 }} min={0} max={100} value={batch} onChange={setBatch} />
+          <VolumeSlider value={batch} onChange={setBatch} testId="batch-volume-slider" />
           <Button size="small" disabled={!selected.length && !org} data-testid="batch-volume"
             onClick={() => broadcastApi.batchVolume(batch, selected, selected.length ? undefined : org).then(() => data.refresh(broadcastKeys.devices.all), fail)}>
             {t('device.setVolume')}
@@ -129,9 +130,9 @@ function Speakers({ data }: { data: Data }) {
               },
             },
             {
-              key: 'volume', title: t('device.volume'), width: 200, render: (_, d) => (
-                <Slider min={0} max={100} defaultValue={d.ao_volume} key={d.ao_volume}
-                  onChangeComplete={(v) => broadcastApi.volume(d.id, v).then(() => data.refresh(broadcastKeys.devices.all), fail)} />
+              key: 'volume', title: t('device.volume'), width: 220, render: (_, d) => (
+                <VolumeSlider value={d.ao_volume} width={140} testId="speaker-volume"
+                  onCommit={(v) => broadcastApi.volume(d.id, v).then(() => data.refresh(broadcastKeys.devices.all), fail)} />
               ),
             },
             {
@@ -430,7 +431,7 @@ function Player({ data }: { data: Data }) {
           value={deviceIds ?? rt.device_ids} onChange={setDeviceIds} options={(data.devices.data?.list ?? []).map((d) => ({ value: d.id, label: `${d.name} (${d.code})` }))} />
         <Space>
           <span>{t('device.volume')}</span>
-          <Slider style={{ width: 200 }} min={0} max={100} disabled={playing} value={volume ?? rt.volume} onChange={setVolume} />
+          <VolumeSlider width={200} disabled={playing} value={volume ?? rt.volume} onChange={setVolume} testId="player-volume" />
           <Button disabled={playing} data-testid="player-save"
             onClick={() => broadcastApi.setRealTime({ file_ids: fileIds ?? rt.file_ids, device_ids: deviceIds ?? rt.device_ids, volume: volume ?? rt.volume }).then(after, fail)}>
             {t('player.save')}
