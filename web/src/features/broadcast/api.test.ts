@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../shared/http/client';
 import { useSession, type Session } from '../../shared/session';
-import { broadcastApi, call, clock, forgetBroadcastToken, SECRET } from './api';
+import { broadcastApi, call, clock, forgetBroadcastToken, SECRET, zoneName } from './api';
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
@@ -80,5 +80,14 @@ describe('broadcast api', () => {
     expect(clock(0)).toBe('0:00');
     expect(clock(61_999)).toBe('1:01');
     expect(clock(-5)).toBe('0:00');
+  });
+});
+
+describe('zoneName', () => {
+  it("names the customer's zone as UTC±hh:mm, the one timed tasks start in", () => {
+    expect(zoneName(0)).toBe('UTC');
+    expect(zoneName(3 * 3_600_000)).toBe('UTC+03:00');
+    expect(zoneName(-(5 * 3_600_000 + 30 * 60_000))).toBe('UTC−05:30');
+    expect(zoneName(5.75 * 3_600_000)).toBe('UTC+05:45');
   });
 });

@@ -7,6 +7,7 @@ import { ApiError, type Page, type Params } from '../../shared/http/client';
 import { createClient } from '../../shared/http/createClient';
 import { queryKeys } from '../../shared/queryKeys';
 import { currentToken, useSession } from '../../shared/session';
+import { customerOffsetMs } from '../../shared/time/zone';
 
 export const BROADCAST_BASE = '/broadcast/v1';
 
@@ -259,6 +260,16 @@ export async function uploadMusic(file: File, groupId: number, onProgress?: (per
 }
 
 /** m:ss of a length in ms. */
+/**
+ * The customer's zone as UTC±hh:mm: timed tasks start at their wall-clock time there (docs/api.md), which the console
+ * now says beside every such time (issue 33: a dispatcher in another zone read them as their own).
+ */
+export function zoneName(offsetMs = customerOffsetMs()): string {
+  if (offsetMs === 0) return 'UTC';
+  const m = Math.round(Math.abs(offsetMs) / 60_000);
+  return `UTC${offsetMs < 0 ? '−' : '+'}${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+}
+
 export function clock(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;

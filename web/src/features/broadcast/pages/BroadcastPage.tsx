@@ -13,7 +13,7 @@ import { RemoveButton } from '../../../shared/crud/RemoveButton';
 import { QueryTable } from '../../../shared/table/QueryTable';
 import { live } from '../../../shared/socket/live';
 import { consoleVoice } from '../../../shared/voice/console';
-import { broadcastApi, broadcastKeys, clock, uploadMusic, type Device, type MusicFile, type Org, type PageEnded, type Task, type TaskInput } from '../api';
+import { broadcastApi, broadcastKeys, clock, zoneName, uploadMusic, type Device, type MusicFile, type Org, type PageEnded, type Task, type TaskInput } from '../api';
 import { useBroadcast } from '../useBroadcast';
 import { md5 } from '../md5';
 import { VolumeSlider } from '../components/VolumeSlider';
@@ -306,7 +306,7 @@ function Tasks({ data }: { data: Data }) {
         row={(x) => ({ 'data-testid': 'task-row', 'data-state': x.state, 'data-name': x.name })}
         columns={[
           { key: 'name', title: t('form.name'), dataIndex: 'name' },
-          { key: 'when', title: t('tasks.when'), render: (_, x) => x.type === 1 ? `${x.start_time ?? ''} ${x.weekdays.length ? x.weekdays.map((d) => t(`weekday.${d}`)).join(' ') : t('tasks.daily')}` : t('tasks.manual') },
+          { key: 'when', title: t('tasks.zoned', { what: t('tasks.when'), zone: zoneName() }), render: (_, x) => x.type === 1 ? `${x.start_time ?? ''} ${x.weekdays.length ? x.weekdays.map((d) => t(`weekday.${d}`)).join(' ') : t('tasks.daily')}` : t('tasks.manual') },
           { key: 'plan', title: t('plans.title'), render: (_, x) => plans.find((p) => p.id === x.plan_id)?.name ?? '—' },
           { key: 'state', title: t('tasks.state'), render: (_, x) => <Tag color={STATE_COLOR[x.state]}>{t(`tasks.states.${x.state}`)}</Tag> },
           { key: 'now', title: t('tasks.now'), render: (_, x) => x.state ? `${files.get(x.file_id ?? 0) ?? ''} ${clock(x.position_ms)} · ${t('tasks.holding', { count: x.holding.length })}` : '' },
@@ -339,7 +339,7 @@ function Schedule({ tasks, plans }: { tasks: Task[]; plans: { id: number; active
   const timed = tasks.filter((x) => x.type === 1 && x.start_time).sort((a, b) => (a.start_time ?? '').localeCompare(b.start_time ?? ''));
   const live = (x: Task) => x.plan_id === 0 || plans.some((p) => p.id === x.plan_id && p.active === 1);
   return (
-    <Card size="small" title={t('tasks.schedule')} style={{ marginTop: 12 }} data-testid="schedule">
+    <Card size="small" title={t('tasks.zoned', { what: t('tasks.schedule'), zone: zoneName() })} style={{ marginTop: 12 }} data-testid="schedule">
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(7, 1fr)', gap: 8 }}>
         {WEEKDAYS.map((d) => (
           <div key={d}>
@@ -379,7 +379,7 @@ function TaskDialog({ data, task, onClose }: { data: Data; task: Task | null; on
         </Form.Item>
         {type === 1 && (
           <Space wrap>
-            <Form.Item name="start_time" label={t('tasks.startTime')} rules={[{ required: true, pattern: /^\d{2}:\d{2}(:\d{2})?$/ }]}><Input placeholder="08:00" /></Form.Item>
+            <Form.Item name="start_time" label={t('tasks.zoned', { what: t('tasks.startTime'), zone: zoneName() })} rules={[{ required: true, pattern: /^\d{2}:\d{2}(:\d{2})?$/ }]}><Input placeholder="08:00" /></Form.Item>
             <Form.Item name="weekdays" label={t('tasks.weekdays')}>
               <Checkbox.Group options={WEEKDAYS.map((d) => ({ value: d, label: t(`weekday.${d}`) }))} />
             </Form.Item>
