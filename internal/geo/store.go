@@ -43,14 +43,6 @@ func notFound(err error) error {
 	return err
 }
 
-func anyArgs(ids []string) []any {
-	out := make([]any, len(ids))
-	for i, id := range ids {
-		out[i] = id
-	}
-	return out
-}
-
 // TerminalRef is an account's id and name.
 type TerminalRef struct {
 	MsID string `json:"msId"`
@@ -114,28 +106,18 @@ func (s *Store) GPSData(ctx context.Context, names map[string]TerminalRef, from,
 	for id := range names {
 		ids = append(ids, id)
 	}
-	cond := `terminal_id IN (` + db.Placeholders(len(ids)) + `) AND at >= ? AND at <= ?`
-	args := append(anyArgs(ids), from, to)
-	var total int
-	if err := s.db.QueryRow(ctx, `SELECT COUNT(*) FROM gps_points WHERE `+cond, args...).Scan(&total); err != nil {
-		return nil, 0, err
-	}
-	rows, err := s.db.Query(ctx, `SELECT terminal_id, at, lat, lng, speed, direction, altitude FROM gps_points WHERE `+
-		cond+` ORDER BY terminal_id, at LIMIT ? OFFSET ?`, append(args, limit, offset)...)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	out := []GPSRow{}
-	for rows.Next() {
+	return db.List(ctx, s.db, db.ListQuery{
+		Select: "terminal_id, at, lat, lng, speed, direction, altitude",
+		From:   "gps_points",
+		Where:  new(db.Filter).In("terminal_id", db.Args(ids)).Between("at", from, to),
+		Order:  "terminal_id, at",
+		Offset: offset, Limit: limit,
+	}, func(sc db.Scanner) (GPSRow, error) {
 		var r GPSRow
-		if err := rows.Scan(&r.MsID, &r.Time, &r.Lat, &r.Lng, &r.Speed, &r.Direction, &r.Altitude); err != nil {
-			return nil, 0, err
-		}
+		err := sc.Scan(&r.MsID, &r.Time, &r.Lat, &r.Lng, &r.Speed, &r.Direction, &r.Altitude)
 		r.Name = names[r.MsID].Name
-		out = append(out, r)
-	}
-	return out, total, rows.Err()
+		return r, err
+	})
 }
 
 // Prune deletes points older than cutoff in slices of at most an hour of data each, so the single writer is
@@ -197,23 +179,11 @@ func (s *Store) Fences(ctx context.Context, customer int64, f FenceFilter) ([]*F
 }
 
 func fences(ctx context.Context, q querier, customer int64, f FenceFilter) ([]*Fence, error) {
-	where := []string{"customer_id = ?"}
-	args := []any{customer}
-	if f.Type != "" {
-		where = append(where, "type = ?")
-		args = append(args, f.Type)
-	}
-	if f.Terminal != "" {
-		where = append(where, "id IN (SELECT fence_id FROM fence_terminals WHERE terminal_id = ?)")
-		args = append(args, f.Terminal)
-	}
-	if len(f.IDs) > 0 {
-		where = append(where, "id IN ("+db.Placeholders(len(f.IDs))+")")
-		for _, id := range f.IDs {
-			args = append(args, id)
-		}
-	}
-	rows, err := q.Query(ctx, `SELECT `+fenceCols+` FROM fences WHERE `+strings.Join(where, " AND ")+` ORDER BY id`, args...)
+	w := db.Scope("customer_id", customer).
+		If(f.Type != "", "type = ?", f.Type).
+		If(f.Terminal != "", "id IN (SELECT fence_id FROM fence_terminals WHERE terminal_id = ?)", f.Terminal).
+		OptIn("id", db.Args(f.IDs))
+	rows, err := q.Query(ctx, `SELECT `+fenceCols+` FROM fences WHERE `+w.Cond()+` ORDER BY id`, w.Args()...)
 	if err != nil {
 		return nil, err
 	}
@@ -478,28 +448,15 @@ type AlarmFilter struct {
 }
 
 func (f AlarmFilter) where(customer int64) (string, []any) {
-	where := []string{"customer_id = ?"}
-	args := []any{customer}
-	if f.From > 0 {
-		where, args = append(where, "at >= ?"), append(args, f.From)
-	}
-	if f.To > 0 {
-		where, args = append(where, "at <= ?"), append(args, f.To)
-	}
-	if len(f.Terminals) > 0 {
-		where = append(where, "terminal_id IN ("+db.Placeholders(len(f.Terminals))+")")
-		args = append(args, anyArgs(f.Terminals)...)
-	}
-	if len(f.Fences) > 0 {
-		where = append(where, "fence_id IN ("+db.Placeholders(len(f.Fences))+")")
-		for _, id := range f.Fences {
-			args = append(args, id)
-		}
-	}
+	w := db.Scope("customer_id", customer).
+		If(f.From > 0, "at >= ?", f.From).
+		If(f.To > 0, "at <= ?", f.To).
+		OptIn("terminal_id", db.Args(f.Terminals)).
+		OptIn("fence_id", db.Args(f.Fences))
 	if f.Status != nil {
-		where, args = append(where, "status = ?"), append(args, *f.Status)
+		w.Eq("status", *f.Status)
 	}
-	return strings.Join(where, " AND "), args
+	return w.Cond(), w.Args()
 }
 
 // Alarms pages a customer's fence alarms, newest first, with the total count.
@@ -687,9 +644,7 @@ func (s *Store) Marks(ctx context.Context, customer int64, f MarkFilter) ([]Mark
 	where := db.Scope("customer_id", customer).
 		If(f.Type != "", "type = ?", f.Type).
 		Contains(f.Name, "name")
-	if len(f.IDs) > 0 {
-		where.In("id", db.Args(f.IDs))
-	}
+	where.OptIn("id", db.Args(f.IDs))
 	list, _, err := db.List(ctx, s.db, db.ListQuery{Select: markCols, From: "marks", Where: where, Order: "id"}, scanMark)
 	return list, err
 }

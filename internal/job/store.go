@@ -312,13 +312,7 @@ func (s *Store) List(ctx context.Context, customerID int64, q ListQuery) ([]Job,
 	f := db.Scope("j.customer_id", customerID).If(q.JobID != 0, "j.id = ?", q.JobID)
 	if len(q.MsIDs) > 0 || len(q.States) > 0 {
 		// A job matches when one ticket matches both lists.
-		t := db.Where("t.job_id = j.id")
-		if len(q.MsIDs) > 0 {
-			t.In("t.ms_id", db.Args(q.MsIDs))
-		}
-		if len(q.States) > 0 {
-			t.In("t.state", db.Args(q.States))
-		}
+		t := db.Where("t.job_id = j.id").OptIn("t.ms_id", db.Args(q.MsIDs)).OptIn("t.state", db.Args(q.States))
 		f.And("EXISTS (SELECT 1 FROM job_tickets t WHERE "+t.Cond()+")", t.Args()...)
 	}
 	f.Contains(q.Keyword, "j.job", "j.address").If(q.Creator != "", "j.creator_id = ?", q.Creator)
@@ -349,10 +343,7 @@ func (s *Store) History(ctx context.Context, customerID int64, id ID, msID strin
 // Report counts the customer's tickets by terminal and state, for jobs sent within rg (of msIDs when set),
 // ordered by terminal.
 func (s *Store) Report(ctx context.Context, customerID int64, msIDs []string, rg timerange.Range) ([]ReportRow, error) {
-	f := db.Scope("t.customer_id", customerID).Between("j.created_at", rg.From, rg.To)
-	if len(msIDs) > 0 {
-		f.In("t.ms_id", db.Args(msIDs))
-	}
+	f := db.Scope("t.customer_id", customerID).Between("j.created_at", rg.From, rg.To).OptIn("t.ms_id", db.Args(msIDs))
 	type count struct {
 		ms string
 		st State

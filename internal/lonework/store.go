@@ -216,13 +216,7 @@ type ListQuery struct {
 
 // List returns the customer's plans, latest start first, and the total count.
 func (s *Store) List(ctx context.Context, customerID int64, q ListQuery) ([]Plan, int, error) {
-	f := db.Scope("w.customer_id", customerID)
-	if len(q.MsIDs) > 0 {
-		f.In("w.ms_id", db.Args(q.MsIDs))
-	}
-	if len(q.Statuses) > 0 {
-		f.In("w.status", db.Args(q.Statuses))
-	}
+	f := db.Scope("w.customer_id", customerID).OptIn("w.ms_id", db.Args(q.MsIDs)).OptIn("w.status", db.Args(q.Statuses))
 	if q.Day != nil {
 		f.And("w.start_at <= ? AND w.start_at + w.duration_min * 60000 > ?", q.Day.To, q.Day.From)
 	}
@@ -332,13 +326,7 @@ type AlarmQuery struct {
 
 // FindAlarms returns the customer's lone-work alarms, newest first, and the total count.
 func (s *Store) FindAlarms(ctx context.Context, customerID int64, q AlarmQuery) ([]Alarm, int, error) {
-	f := db.Scope("customer_id", customerID)
-	if len(q.WorkIDs) > 0 {
-		f.In("work_id", db.Args(q.WorkIDs))
-	}
-	if len(q.MsIDs) > 0 {
-		f.In("ms_id", db.Args(q.MsIDs))
-	}
+	f := db.Scope("customer_id", customerID).OptIn("work_id", db.Args(q.WorkIDs)).OptIn("ms_id", db.Args(q.MsIDs))
 	if q.Range != nil {
 		f.Between("at", q.Range.From, q.Range.To)
 	}

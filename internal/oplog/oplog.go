@@ -168,10 +168,8 @@ func (l *Log) List(ctx context.Context, customerID int64, q Query) ([]Entry, int
 	f := db.Scope("customer_id", customerID).
 		If(q.From > 0, "at >= ?", q.From).
 		If(q.To > 0, "at <= ?", q.To).
-		If(q.Account != "", "account_id = ?", q.Account)
-	if len(q.Types) > 0 {
-		f.In("type", db.Args(q.Types))
-	}
+		If(q.Account != "", "account_id = ?", q.Account).
+		OptIn("type", db.Args(q.Types))
 	return db.List(ctx, l.db, db.ListQuery{
 		Select: "id, at, name, account_id, type, remark, detail",
 		From:   "oplog",

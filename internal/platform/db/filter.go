@@ -38,13 +38,21 @@ func (f *Filter) If(ok bool, cond string, args ...any) *Filter {
 // Eq adds `col = v`.
 func (f *Filter) Eq(col string, v any) *Filter { return f.And(col+" = ?", v) }
 
-// In adds `col IN (…)`. An empty list matches no row (SQL has no empty IN list); a caller for whom an empty
-// list means "any" leaves the filter out with If-style code of its own.
+// In adds `col IN (…)`. An empty list matches no row (SQL has no empty IN list); a list filter for which an
+// empty list means "any" is OptIn.
 func (f *Filter) In(col string, vals []any) *Filter {
 	if len(vals) == 0 {
 		return f.And("1 = 0")
 	}
 	return f.And(col+" IN ("+Placeholders(len(vals))+")", vals...)
+}
+
+// OptIn is a list's optional IN filter ("msIds", "state"): `col IN (…)`, or nothing for an empty list.
+func (f *Filter) OptIn(col string, vals []any) *Filter {
+	if len(vals) == 0 {
+		return f
+	}
+	return f.In(col, vals)
 }
 
 // Args turns a typed list into In's arguments: `f.In("o.ms_id", db.Args(ids))`.

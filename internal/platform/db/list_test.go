@@ -83,6 +83,8 @@ func TestFilterList(t *testing.T) {
 			{"blank search adds nothing", db.Scope("k.customer_id", 2).Contains("", "k.name"), []int64{7}, 1},
 			{"in", db.Scope("k.customer_id", 1).In("k.id", db.Args([]int64{8, 2, 7})), []int64{2, 8}, 2},
 			{"empty in matches nothing", db.Scope("k.customer_id", 1).In("k.id", nil), []int64{}, 0},
+			{"optional in", db.Scope("k.customer_id", 1).OptIn("k.id", db.Args([]int64{8, 2, 7})), []int64{2, 8}, 2},
+			{"empty optional in adds nothing", db.Scope("k.customer_id", 2).OptIn("k.id", nil), []int64{7}, 1},
 			{"between is inclusive", db.Scope("k.customer_id", 1).Between("k.at", 200, 400), []int64{2, 3, 4}, 3},
 			{"if", db.Scope("k.customer_id", 1).If(false, "k.id = ?", 1).If(true, "k.at > ?", 500), []int64{6, 8}, 2},
 			{"nil filter: every row", nil, []int64{1, 2, 3, 4, 5, 6, 7, 8}, 8},
