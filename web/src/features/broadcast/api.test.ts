@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../shared/http/client';
 import { useSession, type Session } from '../../shared/session';
-import { broadcastApi, call, clock, forgetBroadcastToken, SECRET, zoneName } from './api';
+import { broadcastApi, call, clock, forgetBroadcastToken, SECRET, taskTrace, zoneName } from './api';
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
@@ -89,5 +89,20 @@ describe('zoneName', () => {
     expect(zoneName(3 * 3_600_000)).toBe('UTC+03:00');
     expect(zoneName(-(5 * 3_600_000 + 30 * 60_000))).toBe('UTC−05:30');
     expect(zoneName(5.75 * 3_600_000)).toBe('UTC+05:45');
+  });
+});
+
+describe('taskTrace', () => {
+  const task = (fix: object) => ({ state: 0, started_at: 0, missed_count: 0, ...fix }) as Parameters<typeof taskTrace>[0];
+  const at = (ms: number) => `t${ms}`;
+  it('says a task never ran, or when it last did and how it ended', () => {
+    expect(taskTrace(task({}), at)).toEqual({ lastRun: undefined, missed: undefined });
+    expect(taskTrace(task({ started_at: 5, ended_at: 9, end_reason: 'finished' }), at).lastRun).toEqual({ at: 't5', end: 'finished' });
+    expect(taskTrace(task({ started_at: 5, ended_at: 7, end_reason: 'stopped' }), at).lastRun).toEqual({ at: 't5', end: 'stopped' });
+    expect(taskTrace(task({ state: 1, started_at: 5 }), at).lastRun).toEqual({ at: 't5', end: 'playing' });
+  });
+  it('counts the missed starts with the last of them', () => {
+    expect(taskTrace(task({ missed_count: 2, missed_at: 8 }), at).missed).toEqual({ count: 2, last: 't8' });
+    expect(taskTrace(task({ missed_count: 1 }), at).missed).toEqual({ count: 1, last: undefined });
   });
 });

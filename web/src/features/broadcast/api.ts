@@ -85,7 +85,12 @@ export interface Task {
   device_ids: number[];
   state: TaskState;
   started_at: number;
+  /** When its last run ended, and why: "finished" (played out) or "stopped" (by hand); absent while it plays. */
+  ended_at?: number;
+  end_reason?: 'finished' | 'stopped' | '';
   missed_count: number;
+  /** The last start that passed while the server was down. */
+  missed_at?: number;
   file_id?: number;
   position_ms: number;
   holding: number[];
@@ -268,6 +273,18 @@ export function zoneName(offsetMs = customerOffsetMs()): string {
   if (offsetMs === 0) return 'UTC';
   const m = Math.round(Math.abs(offsetMs) / 60_000);
   return `UTC${offsetMs < 0 ? '−' : '+'}${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+}
+
+/**
+ * A task's trace (issue 33: a timed task left none that it ran): its last run's start and how it ended, or that it
+ * plays now; and its missed starts with the last of them. `at` formats an instant in the customer's zone.
+ */
+export function taskTrace(x: Task, at: (ms: number) => string): { lastRun?: { at: string; end: 'playing' | 'finished' | 'stopped' }; missed?: { count: number; last?: string } } {
+  const lastRun = x.started_at
+    ? { at: at(x.started_at), end: x.state !== 0 ? ('playing' as const) : x.end_reason === 'stopped' ? ('stopped' as const) : ('finished' as const) }
+    : undefined;
+  const missed = x.missed_count ? { count: x.missed_count, last: x.missed_at ? at(x.missed_at) : undefined } : undefined;
+  return { lastRun, missed };
 }
 
 export function clock(ms: number): string {

@@ -13,10 +13,12 @@ import { RemoveButton } from '../../../shared/crud/RemoveButton';
 import { QueryTable } from '../../../shared/table/QueryTable';
 import { live } from '../../../shared/socket/live';
 import { consoleVoice } from '../../../shared/voice/console';
-import { broadcastApi, broadcastKeys, clock, zoneName, uploadMusic, type Device, type MusicFile, type Org, type PageEnded, type Task, type TaskInput } from '../api';
+import { broadcastApi, broadcastKeys, clock, taskTrace, zoneName, uploadMusic, type Device, type MusicFile, type Org, type PageEnded, type Task, type TaskInput } from '../api';
 import { useBroadcast } from '../useBroadcast';
 import { md5 } from '../md5';
 import { VolumeSlider } from '../components/VolumeSlider';
+import { useDateTimeFormat } from '../../../shared/branding/store';
+import { formatZoned } from '../../../shared/time/zone';
 
 const STATE_COLOR = { 0: 'default', 1: 'processing', 2: 'warning' } as const;
 
@@ -273,6 +275,7 @@ const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7];
 
 function Tasks({ data }: { data: Data }) {
   const { t } = useTranslation('broadcast');
+  const dateTime = useDateTimeFormat();
   const fail = useFail();
   const { message } = App.useApp();
   const [edit, setEdit] = useState<Task | 'new' | null>(null);
@@ -310,7 +313,18 @@ function Tasks({ data }: { data: Data }) {
           { key: 'plan', title: t('plans.title'), render: (_, x) => plans.find((p) => p.id === x.plan_id)?.name ?? '—' },
           { key: 'state', title: t('tasks.state'), render: (_, x) => <Tag color={STATE_COLOR[x.state]}>{t(`tasks.states.${x.state}`)}</Tag> },
           { key: 'now', title: t('tasks.now'), render: (_, x) => x.state ? `${files.get(x.file_id ?? 0) ?? ''} ${clock(x.position_ms)} · ${t('tasks.holding', { count: x.holding.length })}` : '' },
-          { key: 'missed', title: t('tasks.missed'), render: (_, x) => x.missed_count || '' },
+          {
+            key: 'lastRun', title: t('tasks.lastRun'), render: (_, x) => {
+              const { lastRun } = taskTrace(x, (ms) => formatZoned(ms, dateTime));
+              return lastRun ? <span data-testid="task-last-run" data-end={lastRun.end}>{`${lastRun.at} · ${t(`tasks.ends.${lastRun.end}`)}`}</span> : t('tasks.never');
+            },
+          },
+          {
+            key: 'missed', title: t('tasks.missed'), render: (_, x) => {
+              const { missed } = taskTrace(x, (ms) => formatZoned(ms, dateTime));
+              return missed ? <span data-testid="task-missed">{missed.last ? `${missed.count} · ${t('tasks.lastMissed', { at: missed.last })}` : missed.count}</span> : '';
+            },
+          },
           {
             key: 'actions', title: '', render: (_, x) => (
               <Space size={4}>
