@@ -24,17 +24,6 @@ func (s *Service) Routes(r httpx.Router) {
 	r.Private("GET /ds/nms/getTerminalByClient", httpx.Bind(s.getTerminalByClient))
 }
 
-// flag reads a 0/1 parameter ("true"/"false" too); empty is false.
-func flag(name, v string) (bool, error) {
-	switch strings.TrimSpace(v) {
-	case "", "0", "false":
-		return false, nil
-	case "1", "true":
-		return true, nil
-	}
-	return false, httpx.BadParam(name, "0 or 1")
-}
-
 // compactCols is the column order of a terminal row in the isCompress form.
 var compactCols = []string{"cid", "name", "type", "online", "grp", "lat", "lng", "speed", "battery", "signal", "model",
 	"lastGps", "callSetStatus", "avatar", "lastOnline", "lastOffline", "ver"}
@@ -79,14 +68,14 @@ func compact(gs []*Group, withGPS bool) []*compactGroup {
 }
 
 func (s *Service) getGrpMsList(ctx context.Context, p identity.Principal, req struct {
-	IsCompress string `json:"isCompress"`
-	LastGps    string `json:"lastGps"`
+	IsCompress flex.String `json:"isCompress"`
+	LastGps    flex.String `json:"lastGps"`
 }) (any, error) {
-	isCompress, err := flag("isCompress", req.IsCompress)
+	isCompress, err := httpx.Flag("isCompress", string(req.IsCompress))
 	if err != nil {
 		return nil, err
 	}
-	withGPS, err := flag("lastGps", req.LastGps)
+	withGPS, err := httpx.Flag("lastGps", string(req.LastGps))
 	if err != nil {
 		return nil, err
 	}
@@ -189,23 +178,23 @@ func (m membersReq) parse() ([]string, GroupID, error) {
 
 func (s *Service) saveGroupMs(ctx context.Context, p identity.Principal, req struct {
 	membersReq
-	KeepOldGrp string `json:"keepOldGrp"`
-	PttGrp     string `json:"pttGrp"`
-	DiffClient string `json:"diffClient"`
+	KeepOldGrp flex.String `json:"keepOldGrp"`
+	PttGrp     flex.String `json:"pttGrp"`
+	DiffClient flex.String `json:"diffClient"`
 }) (any, error) {
 	ids, gid, err := req.parse()
 	if err != nil {
 		return nil, err
 	}
-	keep, err := flag("keepOldGrp", req.KeepOldGrp)
+	keep, err := httpx.Flag("keepOldGrp", string(req.KeepOldGrp))
 	if err != nil {
 		return nil, err
 	}
-	ptt, err := flag("pttGrp", req.PttGrp)
+	ptt, err := httpx.Flag("pttGrp", string(req.PttGrp))
 	if err != nil {
 		return nil, err
 	}
-	if diff, err := flag("diffClient", req.DiffClient); err != nil {
+	if diff, err := httpx.Flag("diffClient", string(req.DiffClient)); err != nil {
 		return nil, err
 	} else if diff {
 		return nil, ErrDiffClient
@@ -233,13 +222,12 @@ func (s *Service) deleteGroup(ctx context.Context, p identity.Principal, req str
 }
 
 func (s *Service) getTerminalByClient(ctx context.Context, p identity.Principal, req struct {
-	PageNo   string `json:"pageNo"`
-	PageSize string `json:"pageSize"`
-	Name     string `json:"name"`
-	Type     string `json:"type"`
-	Online   string `json:"online"`
+	httpx.PageReq
+	Name   string      `json:"name"`
+	Type   string      `json:"type"`
+	Online flex.String `json:"online"`
 }) (any, error) {
-	offset, limit, err := httpx.PagingFrom(req.PageNo, req.PageSize, 20, 1000) // spec §9: terminal list size 20
+	offset, limit, err := req.PagingFrom(20, 1000) // spec §9: terminal list size 20
 	if err != nil {
 		return nil, err
 	}
@@ -251,8 +239,8 @@ func (s *Service) getTerminalByClient(ctx context.Context, p identity.Principal,
 	if len(f.Type) > 16 {
 		return nil, httpx.BadParam("type", "too long")
 	}
-	if strings.TrimSpace(req.Online) != "" {
-		on, err := flag("online", req.Online)
+	if req.Online != "" {
+		on, err := httpx.Flag("online", string(req.Online))
 		if err != nil {
 			return nil, err
 		}
