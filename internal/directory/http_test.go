@@ -24,6 +24,18 @@ func tree(t *testing.T, r testkit.Reply) []*directory.Group {
 
 func long(n int) string { return strings.Repeat("x", n) }
 
+// terminalWith checks that a reply is a terminal for which ok holds.
+func terminalWith(ok func(directory.Terminal) bool) func(*testing.T, testkit.Reply) {
+	return func(t *testing.T, r testkit.Reply) {
+		t.Helper()
+		var m directory.Terminal
+		r.Into(t, &m)
+		if !ok(m) {
+			t.Fatalf("%s", r.Result)
+		}
+	}
+}
+
 func TestDirectoryAPI(t *testing.T) {
 	s, w, tokA, tokB := apiWorld(t)
 	// 25 more Alpha accounts without groups, for paging.
@@ -124,13 +136,7 @@ func TestDirectoryAPI(t *testing.T) {
 
 		// updateMsInfo
 		{Name: "version", Method: "PUT", Path: "/ds/data/updateMsInfo", Token: "A", Params: map[string]any{"cid": aRadio, "ver": "2.4.1"},
-			Status: 200, Code: "0", Check: func(t *testing.T, r testkit.Reply) {
-				var m directory.Terminal
-				r.Into(t, &m)
-				if m.Ver != "2.4.1" {
-					t.Fatalf("%s", r.Result)
-				}
-			}},
+			Status: 200, Code: "0", Check: terminalWith(func(m directory.Terminal) bool { return m.Ver == "2.4.1" })},
 		{Name: "version numeric cid", Method: "PUT", Path: "/ds/data/updateMsInfo", Token: "A", Params: map[string]any{"cid": 11000101, "ver": 3}, Status: 200, Code: "0"},
 		{Name: "version missing cid", Method: "PUT", Path: "/ds/data/updateMsInfo", Token: "A", Params: map[string]any{"ver": "1"}, Status: 400, Code: "400"},
 		{Name: "version missing ver", Method: "PUT", Path: "/ds/data/updateMsInfo", Token: "A", Params: map[string]any{"cid": aRadio}, Status: 400, Code: "400"},
@@ -156,13 +162,7 @@ func TestDirectoryAPI(t *testing.T) {
 
 		// updateTerminalName
 		{Name: "rename terminal", Method: "PUT", Path: "/ds/nms/updateTerminalName", Token: "A", Params: map[string]any{"msId": aCam, "msName": "Gate Cam"},
-			Status: 200, Code: "0", Check: func(t *testing.T, r testkit.Reply) {
-				var m directory.Terminal
-				r.Into(t, &m)
-				if m.Name != "Gate Cam" {
-					t.Fatalf("%s", r.Result)
-				}
-			}},
+			Status: 200, Code: "0", Check: terminalWith(func(m directory.Terminal) bool { return m.Name == "Gate Cam" })},
 		{Name: "rename terminal empty", Method: "PUT", Path: "/ds/nms/updateTerminalName", Token: "A", Params: map[string]any{"msId": aCam, "msName": ""}, Status: 400, Code: "20"},
 		{Name: "rename terminal too long", Method: "PUT", Path: "/ds/nms/updateTerminalName", Token: "A", Params: map[string]any{"msId": aCam, "msName": long(33)}, Status: 400, Code: "22"},
 		{Name: "rename terminal missing msId", Method: "PUT", Path: "/ds/nms/updateTerminalName", Token: "A", Params: map[string]any{"msName": "x"}, Status: 400, Code: "400"},
