@@ -187,8 +187,7 @@ func sortedValues[K comparable, V any](m map[K]*V, less func(a, b V) bool) []V {
 type durationReq struct {
 	MsIDs flex.List `json:"msIds"`
 	GIDs  flex.List `json:"gids"`
-	STime string    `json:"sTime"`
-	ETime string    `json:"eTime"`
+	timerange.Params
 }
 
 // POST /ds/report/findCallDurationPost {msIds?, gids?, sTime, eTime} → DurationReport.
@@ -201,7 +200,7 @@ func (s *Service) findCallDuration(ctx context.Context, p identity.Principal, re
 	if err != nil {
 		return nil, err
 	}
-	rg, loc, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, timerange.Month)
+	rg, loc, err := req.ForCustomer(ctx, s.db, p.CustomerID, timerange.Month)
 	if err != nil {
 		return nil, err
 	}

@@ -168,11 +168,10 @@ func (s *Service) httpRecord(ctx context.Context, p identity.Principal, req stru
 func (s *Service) httpRecords(ctx context.Context, p identity.Principal, req struct {
 	Stream  flex.List `json:"stream"`
 	Streams flex.List `json:"streams"`
-	STime   string    `json:"sTime"`
-	ETime   string    `json:"eTime"`
+	timerange.Params
 	httpx.PageReq
 }) (any, error) {
-	rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, timerange.Month)
+	rg, _, err := req.ForCustomer(ctx, s.db, p.CustomerID, timerange.Month)
 	if err != nil {
 		return nil, err
 	}

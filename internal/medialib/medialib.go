@@ -333,9 +333,8 @@ func (s *Service) delete(ctx context.Context, p identity.Principal, req deleteRe
 
 type listReq struct {
 	MsIDs flex.List `json:"msIds"`
-	STime string    `json:"sTime"`
-	ETime string    `json:"eTime"`
-	Kind  string    `json:"kind"`
+	timerange.Params
+	Kind string `json:"kind"`
 	httpx.PageReq
 }
 
@@ -376,7 +375,7 @@ func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (
 	if q.Offset, q.Limit, err = req.Paging(); err != nil {
 		return nil, err
 	}
-	rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, timerange.Month)
+	rg, _, err := req.ForCustomer(ctx, s.db, p.CustomerID, timerange.Month)
 	if err != nil {
 		return nil, err
 	}

@@ -23,8 +23,7 @@ func (s *Service) Routes(r httpx.Router) {
 }
 
 type findReq struct {
-	STime string    `json:"sTime"`
-	ETime string    `json:"eTime"`
+	timerange.Params
 	MsID  flex.List `json:"msId"`
 	MsIDs flex.List `json:"msIds"`
 	State flex.List `json:"state"`
@@ -52,11 +51,11 @@ func (s *Service) findSos(ctx context.Context, p identity.Principal, req findReq
 		if len(q.States) == 0 {
 			q.States = []State{Sending, Acknowledged}
 		}
-		if req.STime != "" || req.ETime != "" {
+		if req.Given() {
 			return nil, httpx.BadParam("open", "not with sTime/eTime")
 		}
 	} else {
-		rg, _, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, 0)
+		rg, _, err := req.ForCustomer(ctx, s.db, p.CustomerID, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -137,13 +136,12 @@ func (s *Service) updateSos(ctx context.Context, p identity.Principal, req updat
 
 type reportReq struct {
 	MsIDs flex.List `json:"msIds"`
-	STime string    `json:"sTime"`
-	ETime string    `json:"eTime"`
+	timerange.Params
 }
 
 // POST /ds/report/findSosReport {msIds?, sTime, eTime} → {total, list:[ReportRow]} (alarm counts per terminal per day)
 func (s *Service) findSosReport(ctx context.Context, p identity.Principal, req reportReq) (any, error) {
-	rg, loc, err := timerange.ForCustomer(ctx, s.db, p.CustomerID, req.STime, req.ETime, 0)
+	rg, loc, err := req.ForCustomer(ctx, s.db, p.CustomerID, 0)
 	if err != nil {
 		return nil, err
 	}

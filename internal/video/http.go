@@ -36,13 +36,12 @@ func (s *Service) limits(ctx context.Context, p identity.Principal, _ struct{}) 
 // monthQuery is what both listings are asked: a range within one month of the customer's zone (spec §5
 // time-range rules) and, optionally, one account.
 type monthQuery struct {
-	STime string      `json:"sTime"`
-	ETime string      `json:"eTime"`
-	MsID  flex.String `json:"msId"`
+	timerange.Params
+	MsID flex.String `json:"msId"`
 }
 
 func (s *Service) monthOf(ctx context.Context, p identity.Principal, q monthQuery) (timerange.Range, error) {
-	rg, _, err := timerange.ForCustomer(ctx, s.store.db, p.CustomerID, q.STime, q.ETime, timerange.Month)
+	rg, _, err := q.ForCustomer(ctx, s.store.db, p.CustomerID, timerange.Month)
 	return rg, err
 }
 
