@@ -46,6 +46,11 @@ func newEnv(t *testing.T, engine string) *env {
 	return e
 }
 
+// eachEnv runs fn on a fresh env on every engine: the opening of each indoor scenario.
+func eachEnv(t *testing.T, fn func(t *testing.T, e *env)) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) { fn(t, newEnv(t, engine)) })
+}
+
 // floorPlans uploads the floor plans the API tests draw on: A's 400×200 and 100×50 pixel PNGs, B's 400×200.
 func (e *env) floorPlans() (plan, small, otherPlan string) {
 	e.T.Helper()
@@ -78,10 +83,9 @@ func idOf(t *testing.T, r testkit.Reply) int64 {
 var state = []string{"indoor_buildings", "indoor_floors", "indoor_beacons", "indoor_positions"}
 
 // Every indoor call and refusal, on both engines; a refusal leaves the indoor tables as they were.
-func TestIndoorAPI(t *testing.T) { testkit.EachEngine(t, indoorAPI) }
+func TestIndoorAPI(t *testing.T) { eachEnv(t, indoorAPI) }
 
-func indoorAPI(t *testing.T, engine string) {
-	e := newEnv(t, engine)
+func indoorAPI(t *testing.T, e *env) {
 	s := e.S
 	plan, small, otherPlan := e.floorPlans()
 	webp := filetest.MustUpload(t, s, e.Tok, "plan.webp", fakeWebP(), "image").ID

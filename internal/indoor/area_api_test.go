@@ -10,10 +10,9 @@ import (
 )
 
 // Every walkable-area call and refusal, on both engines; a refusal leaves the indoor tables as they were.
-func TestIndoorAreaAPI(t *testing.T) { testkit.EachEngine(t, indoorAreaAPI) }
+func TestIndoorAreaAPI(t *testing.T) { eachEnv(t, indoorAreaAPI) }
 
-func indoorAreaAPI(t *testing.T, engine string) {
-	e := newEnv(t, engine)
+func indoorAreaAPI(t *testing.T, e *env) {
 	s := e.S
 	plan, small, otherPlan := e.floorPlans()
 	termTok := s.Token(e.F.Terminals[0], e.F.CustomerID)

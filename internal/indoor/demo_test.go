@@ -6,14 +6,12 @@ import (
 
 	"tenfour/internal/indoor"
 	"tenfour/internal/platform/httpx"
-	"tenfour/internal/testkit"
 )
 
 // The demo building is seeded with its walkable areas; one seeded before areas existed (its areas gone) gets them
 // and new plans when the demo seeds again, and one with areas is left alone. Both engines.
 func TestDemoBuildingGetsItsAreas(t *testing.T) {
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		e := newEnv(t, engine)
+	eachEnv(t, func(t *testing.T, e *env) {
 		s := e.S
 		ctx := context.Background()
 		if ok, err := s.Indoor.SeedDemo(ctx, e.F.CustomerID, e.F.Dispatcher); err != nil || !ok {

@@ -19,10 +19,9 @@ import (
 // service's clock): each reply and each console event is its position, on its storey, none beyond 5 m of where it
 // is and the median within 2 m (the estimator's own test measures the distribution); then the
 // last-position and history calls answer what was stored, with their refusals. Both engines.
-func TestReportToConsoleAndHistory(t *testing.T) { testkit.EachEngine(t, reportToConsole) }
+func TestReportToConsoleAndHistory(t *testing.T) { eachEnv(t, reportToConsole) }
 
-func reportToConsole(t *testing.T, engine string) {
-	e := newEnv(t, engine)
+func reportToConsole(t *testing.T, e *env) {
 	s := e.S
 	ctx := context.Background()
 	// 10:00 UTC today: the seeded customers' zone is UTC, so a history of the next hour is one day.

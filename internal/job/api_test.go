@@ -35,6 +35,11 @@ func newEnv(t *testing.T, engine string) *env {
 	return e
 }
 
+// eachEnv runs fn on a fresh env on every engine: the opening of each job scenario.
+func eachEnv(t *testing.T, fn func(t *testing.T, e *env)) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) { fn(t, newEnv(t, engine)) })
+}
+
 // add sends a job and returns it.
 func (e *env) add(task string, ms ...string) job.Job {
 	e.T.Helper()
@@ -67,10 +72,9 @@ func page(t *testing.T, r testkit.Reply) httpx.Page[job.Job] {
 
 // POST /ds/job/add, GET /ds/job/list, DELETE /ds/job/delete, GET /ds/job/history: every rule, good and bad, on
 // both engines; refusals store nothing.
-func TestJobAPI(t *testing.T) { testkit.EachEngine(t, jobAPI) }
+func TestJobAPI(t *testing.T) { eachEnv(t, jobAPI) }
 
-func jobAPI(t *testing.T, engine string) {
-	e := newEnv(t, engine)
+func jobAPI(t *testing.T, e *env) {
 	T := e.F.Terminals
 	con := testkit.Console(t, e.S.URL, e.Tok)
 	many := make([]string, job.MaxAssignees+1)

@@ -59,10 +59,9 @@ func act(t *testing.T, term *testkit.Socket, typ string, data map[string]any, co
 // A ticket's whole life over the socket, on both engines: an offline terminal gets it at its login, an online
 // one at once; each acknowledges, accepts or rejects, starts and completes, and the console receives every
 // change; every refusal is coded and changes nothing; the history and the log keep every step.
-func TestTicketLifecycle(t *testing.T) { testkit.EachEngine(t, ticketLifecycle) }
+func TestTicketLifecycle(t *testing.T) { eachEnv(t, ticketLifecycle) }
 
-func ticketLifecycle(t *testing.T, engine string) {
-	e := newEnv(t, engine)
+func ticketLifecycle(t *testing.T, e *env) {
 	T := e.F.Terminals
 	con := testkit.Console(t, e.S.URL, e.Tok)
 	t1 := testkit.Terminal(t, e.S.URL, T[1], safetytest.Password)
@@ -207,10 +206,9 @@ func ticketLifecycle(t *testing.T, engine string) {
 }
 
 // POST /ds/report/findJobReport: tickets by terminal and state over a time range (spec §5 rules).
-func TestJobReport(t *testing.T) { testkit.EachEngine(t, jobReport) }
+func TestJobReport(t *testing.T) { eachEnv(t, jobReport) }
 
-func jobReport(t *testing.T, engine string) {
-	e := newEnv(t, engine)
+func jobReport(t *testing.T, e *env) {
 	T := e.F.Terminals
 	a := e.add("A", T[0], T[1])
 	b := e.add("B", T[0])
