@@ -138,6 +138,34 @@ func storeCommand(name string, required []string, declare func(fs *flag.FlagSet)
 	}
 }
 
+// customerID finds a customer by name; an unknown name is an error that says so.
+func customerID(ctx context.Context, store *db.DB, name string) (int64, error) {
+	id, err := tenant.ByName(ctx, store, name)
+	if errors.Is(err, db.ErrNotFound) {
+		return 0, fmt.Errorf("no customer named %q", name)
+	}
+	return id, err
+}
+
+// customerRun is a customer command's run: the store, and the customer --customer names, as its id and name.
+type customerRun func(ctx context.Context, store *db.DB, id int64, name string) error
+
+// customerCommand is a storeCommand over one customer: it declares --customer (required, after the command's
+// own required flags) and finds the customer before run, so each command does not look the name up itself.
+func customerCommand(name string, required []string, declare func(fs *flag.FlagSet) customerRun) func(ctx context.Context, args []string) error {
+	return storeCommand(name, append(required, "customer"), func(fs *flag.FlagSet) storeRun {
+		customer := fs.String("customer", "", "customer name")
+		run := declare(fs)
+		return func(ctx context.Context, store *db.DB) error {
+			id, err := customerID(ctx, store, *customer)
+			if err != nil {
+				return err
+			}
+			return run(ctx, store, id, *customer)
+		}
+	})
+}
+
 var adminCreateCustomer = storeCommand("create-customer", []string{"name"}, func(fs *flag.FlagSet) storeRun {
 	name := fs.String("name", "", "customer name (unique)")
 	return func(ctx context.Context, store *db.DB) error {

@@ -13,7 +13,6 @@ import (
 	"tenfour/internal/auth"
 	"tenfour/internal/branding"
 	"tenfour/internal/platform/db"
-	"tenfour/internal/tenant"
 )
 
 // The operator's commands for what shapes a console (issue 19): a host's branding record and client
@@ -54,14 +53,6 @@ func printJSON(v any) error {
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-func customerID(ctx context.Context, store *db.DB, name string) (int64, error) {
-	id, err := tenant.ByName(ctx, store, name)
-	if errors.Is(err, db.ErrNotFound) {
-		return 0, fmt.Errorf("no customer named %q", name)
-	}
-	return id, err
 }
 
 var adminBranding = storeCommand("branding", []string{"host"}, func(fs *flag.FlagSet) storeRun {
@@ -152,15 +143,10 @@ var adminClientConfig = storeCommand("client-config", []string{"host"}, func(fs 
 	}
 })
 
-var adminDSConfig = storeCommand("ds-config", []string{"customer"}, func(fs *flag.FlagSet) storeRun {
-	customer := fs.String("customer", "", "customer name")
+var adminDSConfig = customerCommand("ds-config", nil, func(fs *flag.FlagSet) customerRun {
 	setList := fs.String("set", "", "comma-separated key=value switches (0 disables), e.g. broadcast=0,patrol=1")
 	unset := fs.String("unset", "", "comma-separated keys to remove (back to enabled)")
-	return func(ctx context.Context, store *db.DB) error {
-		cid, err := customerID(ctx, store, *customer)
-		if err != nil {
-			return err
-		}
+	return func(ctx context.Context, store *db.DB, cid int64, _ string) error {
 		bs := branding.NewStore(store)
 		c, err := bs.DSConfig(ctx, cid)
 		if err != nil {
@@ -205,18 +191,13 @@ var adminAccountType = storeCommand("account-type", []string{"uid", "type"}, fun
 	}
 })
 
-var adminHostAssign = storeCommand("host-assign", []string{"host", "customer"}, func(fs *flag.FlagSet) storeRun {
+var adminHostAssign = customerCommand("host-assign", []string{"host"}, func(fs *flag.FlagSet) customerRun {
 	host := fs.String("host", "", "host name")
-	customer := fs.String("customer", "", "customer name")
-	return func(ctx context.Context, store *db.DB) error {
-		cid, err := customerID(ctx, store, *customer)
-		if err != nil {
-			return err
-		}
+	return func(ctx context.Context, store *db.DB, cid int64, customer string) error {
 		if err := branding.NewStore(store).AssignHost(ctx, *host, cid); err != nil {
 			return err
 		}
-		fmt.Printf("host %s belongs to customer %q: its dispatchers of account type 1 may theme it\n", *host, *customer)
+		fmt.Printf("host %s belongs to customer %q: its dispatchers of account type 1 may theme it\n", *host, customer)
 		return nil
 	}
 })

@@ -42,6 +42,7 @@ func TestAdminBrandingCommands(t *testing.T) {
 		{[]string{"ds-config", "--customer", "Acme", "--set", "map=-1"}, "values"},
 		{[]string{"account-type", "--uid", "10000001", "--type", "2"}, "account type"},
 		{[]string{"account-type", "--uid", "10000999", "--type", "1"}, "not found"},
+		{[]string{"host-assign", "--host", "x.example"}, "--customer is required"},
 		{[]string{"host-assign", "--host", "x.example", "--customer", "Nope"}, "no customer"},
 		{[]string{"host-unassign", "--host", "never.example"}, "not found"},
 	})

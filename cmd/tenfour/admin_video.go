@@ -12,18 +12,13 @@ import (
 )
 
 // adminVideoLimits sets a customer's video limits (docs/video.md): flags left out keep their value.
-var adminVideoLimits = storeCommand("video-limits", []string{"customer"}, func(fs *flag.FlagSet) storeRun {
-	customer := fs.String("customer", "", "customer name")
+var adminVideoLimits = customerCommand("video-limits", nil, func(fs *flag.FlagSet) customerRun {
 	calls := fs.Int("max-calls", -1, "maximum concurrent video calls")
 	monitors := fs.Int("max-monitors", -1, "maximum concurrent monitored entries")
 	duration := fs.Duration("max-duration", 0, "longest video call (e.g. 30m)")
 	credit := fs.Int64("credit-minutes", -2, "video-call minutes left; -1 = unlimited")
 	record := fs.String("record", "", "on: record video calls and monitorings (docs/video.md §5); off: do not")
-	return func(ctx context.Context, store *db.DB) error {
-		id, err := customerID(ctx, store, *customer)
-		if err != nil {
-			return err
-		}
+	return func(ctx context.Context, store *db.DB, id int64, customer string) error {
 		vs := video.NewStore(store, nil)
 		l, err := vs.Limits(ctx, id)
 		if err != nil {
@@ -59,7 +54,7 @@ var adminVideoLimits = storeCommand("video-limits", []string{"customer"}, func(f
 			return err
 		}
 		fmt.Printf("customer %q video limits: %d calls, %d monitored entries, %d s per call, credit %d ms (-1 unlimited), recording %v\n",
-			*customer, l.MaxCalls, l.MaxMonitors, l.MaxDuration, l.CreditMs, l.Record)
+			customer, l.MaxCalls, l.MaxMonitors, l.MaxDuration, l.CreditMs, l.Record)
 		return nil
 	}
 })
