@@ -80,8 +80,8 @@ func (s *Service) updatePassword(ctx context.Context, p Principal, req struct {
 }) (any, error) {
 	if err := firstErr(
 		httpx.Required("msId", req.MsID),
-		httpx.Required("oldPwd", req.OldPwd), paramLen("oldPwd", req.OldPwd, maxPasswordParam),
-		httpx.Required("newPwd", req.NewPwd), paramLen("newPwd", req.NewPwd, maxPasswordParam),
+		passwordParam("oldPwd", req.OldPwd),
+		passwordParam("newPwd", req.NewPwd),
 		paramLen("account", req.Account, maxShortParam),
 	); err != nil {
 		return nil, err

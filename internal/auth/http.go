@@ -115,6 +115,11 @@ func paramLen(name, v string, max int) error {
 	return nil
 }
 
+// passwordParam is a password parameter's rule: required, at most maxPasswordParam bytes (coded 400s).
+func passwordParam(name, v string) error {
+	return firstErr(httpx.Required(name, v), paramLen(name, v, maxPasswordParam))
+}
+
 // firstErr returns the first non-nil error.
 func firstErr(errs ...error) error {
 	for _, e := range errs {

@@ -18,11 +18,8 @@ func (s *Service) CheckPoC(ctx context.Context, addr, uid, pw string) (Principal
 	if pw == "" || len(pw) > maxPasswordParam {
 		return Principal{}, ErrBadPwd
 	}
-	a, err := s.loadDispatcher(ctx, uid)
+	a, err := s.consolePassword(ctx, s.loadDispatcher, addr, uid, pw)
 	if err != nil {
-		return Principal{}, err
-	}
-	if err := s.checkPassword(ctx, s.consoleHashes, addr, a, pw); err != nil {
 		return Principal{}, err
 	}
 	if err := a.checkState(s.now()); err != nil {

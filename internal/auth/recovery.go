@@ -114,16 +114,13 @@ func (s *Service) bindEmail(w http.ResponseWriter, r *http.Request, req struct {
 	if err != nil {
 		return nil, err
 	}
-	if err := firstErr(httpx.Required("auth", req.Auth), paramLen("auth", req.Auth, maxPasswordParam),
-		paramLen("verifyCode", req.VerifyCode, maxShortParam)); err != nil {
-		return nil, err
-	}
-	ctx := r.Context()
-	a, err := s.loadAccount(ctx, req.UID)
+	err = firstErr(passwordParam("auth", req.Auth), paramLen("verifyCode", req.VerifyCode, maxShortParam))
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkPassword(ctx, s.consoleHashes, httpx.ClientIP(r), a, req.Auth); err != nil {
+	ctx := r.Context()
+	a, err := s.consolePassword(ctx, s.loadAccount, httpx.ClientIP(r), req.UID, req.Auth)
+	if err != nil {
 		return nil, err
 	}
 	if err := a.checkState(s.now()); err != nil {
@@ -167,8 +164,8 @@ func (s *Service) resetPassword(w http.ResponseWriter, r *http.Request, req stru
 	if err != nil {
 		return nil, err
 	}
-	if err := firstErr(httpx.Required("newPwd", req.NewPwd), paramLen("newPwd", req.NewPwd, maxPasswordParam),
-		paramLen("verifyCode", req.VerifyCode, maxShortParam)); err != nil {
+	err = firstErr(passwordParam("newPwd", req.NewPwd), paramLen("verifyCode", req.VerifyCode, maxShortParam))
+	if err != nil {
 		return nil, err
 	}
 	// The rule first, so a refused password does not use up a try of the code.

@@ -119,6 +119,20 @@ func (s *Service) allowAddrOf(k attemptKind, addr string) error {
 	return s.throttle.allow(k, addr, s.now())
 }
 
+// consolePassword reads the account uid with load and checks pw, its console password, from addr: the one
+// proof before a console sign-in, a PoC check and binding an address (throttle, lockout, hash budget).
+func (s *Service) consolePassword(ctx context.Context, load func(context.Context, string) (*account, error),
+	addr, uid, pw string) (*account, error) {
+	a, err := load(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkPassword(ctx, s.consoleHashes, addr, a, pw); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
 // checkPassword is the password check of every sign-in path, from addr with budget b: the account's own
 // budget, then the address's wrong-guess budget (L1; a check that finds its tokens all held by running checks
 // waits as long as it would for b), then the store's lockout and the hash (verifyPassword). Every refusal of

@@ -102,15 +102,12 @@ func (s *Service) signIn(w http.ResponseWriter, r *http.Request, req struct {
 	UID  string `json:"uid"`
 	Auth string `json:"auth"`
 }) (any, error) {
-	if err := firstErr(httpx.Required("auth", req.Auth), paramLen("auth", req.Auth, maxPasswordParam)); err != nil {
+	if err := passwordParam("auth", req.Auth); err != nil {
 		return nil, err
 	}
 	ctx := r.Context()
-	a, err := s.loadDispatcher(ctx, req.UID)
+	a, err := s.consolePassword(ctx, s.loadDispatcher, httpx.ClientIP(r), req.UID, req.Auth)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.checkPassword(ctx, s.consoleHashes, httpx.ClientIP(r), a, req.Auth); err != nil {
 		return nil, err
 	}
 	c, err := s.admitConsole(ctx, a)
