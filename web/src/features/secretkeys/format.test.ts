@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { generateKey, KEY_ALPHABET, keyProblem, maskKey } from './format';
+import { creatorText, generateKey, KEY_ALPHABET, keyProblem, maskKey } from './format';
 
 describe('keyProblem', () => {
   // null: 32 digits and capital letters, with blanks around, are accepted; otherwise what is wrong.
@@ -39,5 +39,14 @@ describe('generateKey', () => {
 describe('maskKey', () => {
   it('shows the last four characters', () => {
     expect(maskKey('A1B2C3D4E5F6G7H8J9K0L1M2N3P4Q5R6')).toBe('••••••••Q5R6');
+  });
+});
+
+describe('creatorText', () => {
+  const names: Record<string, string> = { '10000001': 'Dispatcher' };
+  it('names the creator with the id, or the id alone when no name is known', () => {
+    expect(creatorText('10000001', (id) => names[id])).toBe('Dispatcher (10000001)');
+    expect(creatorText('10000002', (id) => names[id])).toBe('10000002');
+    expect(creatorText('', (id) => names[id])).toBe('—');
   });
 });

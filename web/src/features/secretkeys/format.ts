@@ -32,3 +32,12 @@ export function generateKey(random: (buf: Uint8Array<ArrayBuffer>) => Uint8Array
 export function maskKey(k: string): string {
   return k.length <= 4 ? k : `${'•'.repeat(8)}${k.slice(-4)}`;
 }
+
+/**
+ * Who created a key, as the console names an account: "Name (id)" when the name is known — the signed-in
+ * dispatcher's own, or an account of the directory — else the id (issue 33: "created by" showed a bare id).
+ */
+export function creatorText(id: string, nameOf: (id: string) => string | undefined): string {
+  const name = id ? nameOf(id) : undefined;
+  return name && name !== id ? `${name} (${id})` : id || '—';
+}

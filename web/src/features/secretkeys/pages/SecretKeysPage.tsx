@@ -10,12 +10,17 @@ import { useLiveQueries } from '../../../shared/socket/useLiveQueries';
 import { formatZoned } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { KEY_EVENTS, secretKeyApi, secretKeyKeys, type SecretKey } from '../api';
-import { maskKey } from '../format';
+import { creatorText, maskKey } from '../format';
+import { useSession } from '../../../shared/session';
+import { useDirectory } from '../../../shared/directory/store';
 import { KeyDialog } from '../components/KeyDialog';
 import { QueryTable } from '../../../shared/table/QueryTable';
 
 export default function SecretKeysPage() {
   const { t } = useTranslation('secretkeys');
+  const me = useSession((s) => s.session?.userInfo);
+  const terminals = useDirectory((s) => s.terminals);
+  const nameOf = (id: string) => (id === me?.msId ? me.msName : terminals[id]?.name);
   const { message } = App.useApp();
   const dateTime = useDateTimeFormat();
   const errorText = useErrorText('secretkeys');
@@ -83,7 +88,7 @@ export default function SecretKeysPage() {
             },
             { key: 'rotated', title: t('col.rotated'), width: 170, render: (_, k) => formatZoned(k.rotateTime, dateTime) },
             { key: 'created', title: t('col.created'), width: 170, render: (_, k) => formatZoned(k.createTime, dateTime) },
-            { key: 'by', title: t('col.createBy'), dataIndex: 'createBy', width: 110 },
+            { key: 'by', title: t('col.createBy'), render: (_, k) => creatorText(k.createBy, nameOf), width: 180, ellipsis: true },
             {
               key: 'actions',
               title: t('col.actions'),
