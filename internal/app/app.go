@@ -90,15 +90,18 @@ type App struct {
 	running sync.WaitGroup                    // the background loops, awaited by Wait
 }
 
+// Connect opens the store named by cfg, PostgreSQL or SQLite, without migrating it: Open migrates it all the
+// way, a test of a migration only up to the version before (testkit.OpenStoreAt).
+func Connect(ctx context.Context, cfg config.Config) (*db.DB, error) {
+	if cfg.UsesPostgres() {
+		return db.OpenPostgres(ctx, cfg.DB)
+	}
+	return db.OpenSQLite(cfg.SQLitePath())
+}
+
 // Open opens the store named by cfg and migrates it.
 func Open(ctx context.Context, cfg config.Config) (*db.DB, error) {
-	var d *db.DB
-	var err error
-	if cfg.UsesPostgres() {
-		d, err = db.OpenPostgres(ctx, cfg.DB)
-	} else {
-		d, err = db.OpenSQLite(cfg.SQLitePath())
-	}
+	d, err := Connect(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
