@@ -15,16 +15,18 @@ import (
 // The store contract and the API other domains use (apiCases): the same tests on every engine (SQLite always,
 // PostgreSQL with TENFOUR_TEST_PG).
 func TestStore(t *testing.T) {
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		for _, cases := range []map[string]func(*testing.T, *directory.Store, *world){storeCases, apiCases} {
-			for name, fn := range cases {
-				t.Run(name, func(t *testing.T) {
-					d := testkit.OpenStore(t, engine)
-					fn(t, directory.NewStore(d), buildWorld(t, d))
-				})
+	for _, engine := range testkit.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			for _, cases := range []map[string]func(*testing.T, *directory.Store, *world){storeCases, apiCases} {
+				for name, fn := range cases {
+					t.Run(name, func(t *testing.T) {
+						d := testkit.OpenStore(t, engine)
+						fn(t, directory.NewStore(d), buildWorld(t, d))
+					})
+				}
 			}
-		}
-	})
+		})
+	}
 }
 
 func isNotFound(err error) bool { return errors.Is(err, db.ErrNotFound) }
