@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 )
 
@@ -91,6 +92,18 @@ func (s *Service) issueCode(ctx context.Context, accountID, purpose, email strin
 func (s *Service) dropCode(ctx context.Context, accountID, purpose string) error {
 	_, err := s.db.Exec(ctx, `DELETE FROM verify_codes WHERE account_id = ? AND purpose = ?`, accountID, purpose)
 	return err
+}
+
+// spendCode makes the change a checked code was for and drops the code in one transaction, so the code is used
+// up exactly when its change is made.
+func (s *Service) spendCode(ctx context.Context, accountID, purpose string, change func(tx *db.Tx) error) error {
+	return s.db.InTx(ctx, func(tx *db.Tx) error {
+		if err := change(tx); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `DELETE FROM verify_codes WHERE account_id = ? AND purpose = ?`, accountID, purpose)
+		return err
+	})
 }
 
 // checkCode verifies a code without consuming it (the caller drops it once the whole action succeeded, so a

@@ -136,11 +136,8 @@ func (s *Service) bindEmail(w http.ResponseWriter, r *http.Request, req struct {
 	if err := s.checkCode(ctx, a.ID, PurposeBind, email, req.VerifyCode); err != nil {
 		return nil, err
 	}
-	err = s.db.InTx(ctx, func(tx *db.Tx) error {
-		if _, err := tx.Exec(ctx, `UPDATE accounts SET email = ? WHERE id = ?`, email, a.ID); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `DELETE FROM verify_codes WHERE account_id = ? AND purpose = ?`, a.ID, PurposeBind)
+	err = s.spendCode(ctx, a.ID, PurposeBind, func(tx *db.Tx) error {
+		_, err := tx.Exec(ctx, `UPDATE accounts SET email = ? WHERE id = ?`, email, a.ID)
 		return err
 	})
 	if db.IsUniqueViolation(err) { // bound elsewhere between the check and the update
@@ -187,16 +184,12 @@ func (s *Service) resetPassword(w http.ResponseWriter, r *http.Request, req stru
 	if err != nil {
 		return nil, err
 	}
-	err = s.db.InTx(ctx, func(tx *db.Tx) error {
+	err = s.spendCode(ctx, a.ID, PurposeReset, func(tx *db.Tx) error {
 		if _, err := tx.Exec(ctx, `UPDATE accounts SET password_hash = ?, password_changed = TRUE,
 			failed_logins = 0, locked_until = 0 WHERE id = ?`, hash, a.ID); err != nil {
 			return err
 		}
-		if err := putSIPDigest(ctx, tx, a.ID, req.NewPwd); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `DELETE FROM verify_codes WHERE account_id = ? AND purpose = ?`, a.ID, PurposeReset)
-		return err
+		return putSIPDigest(ctx, tx, a.ID, req.NewPwd)
 	})
 	if err != nil {
 		return nil, err
