@@ -13,6 +13,7 @@
 package sim
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -22,6 +23,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"tenfour/internal/platform/defaults"
 )
 
 // Rates set how often terminals do things on their own (means of exponential gaps, per terminal; the type's
@@ -60,30 +63,20 @@ var Quiet = Rates{TalkEvery: -1, SOSEvery: -1, DropEvery: -1, SwitchEvery: -1, F
 	UploadEvery: -1, PatrolEvery: -1, JobPace: -1, JobReject: -1, PunchEvery: -1}
 
 func (r Rates) withDefaults() Rates {
-	def := func(v *time.Duration, d time.Duration) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	def(&r.TalkEvery, 10*time.Minute)
-	def(&r.SOSEvery, 24*time.Hour)
-	def(&r.DropEvery, 45*time.Minute)
-	def(&r.Offline, 3*time.Minute)
-	def(&r.SwitchEvery, 2*time.Hour)
-	if r.ForgetCheckin == 0 {
-		r.ForgetCheckin = 0.12
-	}
-	if r.AnswerShare == 0 {
-		r.AnswerShare = 0.3
-	}
-	def(&r.AnswerDelay, 40*time.Second)
-	def(&r.UploadEvery, 12*time.Hour)
-	def(&r.PatrolEvery, time.Minute)
-	def(&r.JobPace, 2*time.Minute)
-	def(&r.PunchEvery, 3*time.Minute)
-	if r.JobReject == 0 {
-		r.JobReject = 0.15
-	}
+	// Zero is unset; a negative value is "never" (Quiet), so these are cmp.Or, not defaults.Positive.
+	r.TalkEvery = cmp.Or(r.TalkEvery, 10*time.Minute)
+	r.SOSEvery = cmp.Or(r.SOSEvery, 24*time.Hour)
+	r.DropEvery = cmp.Or(r.DropEvery, 45*time.Minute)
+	r.Offline = cmp.Or(r.Offline, 3*time.Minute)
+	r.SwitchEvery = cmp.Or(r.SwitchEvery, 2*time.Hour)
+	r.ForgetCheckin = cmp.Or(r.ForgetCheckin, 0.12)
+	r.AnswerShare = cmp.Or(r.AnswerShare, 0.3)
+	r.AnswerDelay = cmp.Or(r.AnswerDelay, 40*time.Second)
+	r.UploadEvery = cmp.Or(r.UploadEvery, 12*time.Hour)
+	r.PatrolEvery = cmp.Or(r.PatrolEvery, time.Minute)
+	r.JobPace = cmp.Or(r.JobPace, 2*time.Minute)
+	r.PunchEvery = cmp.Or(r.PunchEvery, 3*time.Minute)
+	r.JobReject = cmp.Or(r.JobReject, 0.15)
 	return r
 }
 
@@ -180,21 +173,11 @@ func New(opts Options) (*Fleet, error) {
 		opts.Rates = Quiet
 	}
 	opts.Rates = opts.Rates.withDefaults()
-	if opts.MaxMedia <= 0 {
-		opts.MaxMedia = 64
-	}
-	if opts.MediaIdle <= 0 {
-		opts.MediaIdle = 20 * time.Second
-	}
-	if opts.Dialers <= 0 {
-		opts.Dialers = 16
-	}
-	if opts.Workers <= 0 {
-		opts.Workers = max(4, 2*runtime.GOMAXPROCS(0))
-	}
-	if opts.Log == nil {
-		opts.Log = slog.Default()
-	}
+	defaults.Positive(&opts.MaxMedia, 64)
+	defaults.Positive(&opts.MediaIdle, 20*time.Second)
+	defaults.Positive(&opts.Dialers, 16)
+	defaults.Positive(&opts.Workers, max(4, 2*runtime.GOMAXPROCS(0)))
+	opts.Log = cmp.Or(opts.Log, slog.Default())
 	city, ok := CityByName(opts.City)
 	if !ok {
 		return nil, fmt.Errorf("sim: unknown city %q (istanbul, izmir, or --around)", opts.City)

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"tenfour/internal/auth"
 	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/defaults"
 	"tenfour/internal/tenant"
 )
 
@@ -43,12 +45,8 @@ type Provisioned struct {
 // account sharing one password. A range that exists entirely is left alone; one that exists in part is an
 // error.
 func Provision(ctx context.Context, d *db.DB, o ProvisionOptions) (Provisioned, error) {
-	if o.GroupSize <= 0 {
-		o.GroupSize = 50
-	}
-	if o.Customer == "" {
-		o.Customer = "Sim Fleet"
-	}
+	defaults.Positive(&o.GroupSize, 50)
+	o.Customer = cmp.Or(o.Customer, "Sim Fleet")
 	if o.Count <= 0 {
 		return Provisioned{}, errors.New("provision: count must be positive")
 	}
