@@ -25,6 +25,7 @@ import (
 
 	"tenfour/internal/media/ffchild"
 	"tenfour/internal/media/keyframe"
+	"tenfour/internal/platform/defaults"
 	"tenfour/internal/platform/dropq"
 )
 
@@ -135,9 +136,7 @@ type VideoRecorder struct {
 // StartVideoRecorder starts recording what video and audio (a party's camera and microphone; audio may be nil)
 // send. It returns at once; the child starts with the first keyframe, which the recorder asks the sender for.
 func StartVideoRecorder(opts VideoRecordOptions, video, audio *Feed) *VideoRecorder {
-	if opts.Queue <= 0 {
-		opts.Queue = 4096
-	}
+	defaults.Positive(&opts.Queue, 4096)
 	r := &VideoRecorder{opts: opts, q: dropq.New[vrecPacket](opts.Queue), done: make(chan struct{})}
 	r.vr.clock, r.ar.clock = 90000, 48000
 	r.res.Path = opts.Path

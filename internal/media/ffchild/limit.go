@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"tenfour/internal/platform/defaults"
 )
 
 // ErrBusy: no ffmpeg slot came free within the queue's wait (each domain answers its coded "system busy", 101).
@@ -31,16 +33,10 @@ func DefaultLimits() Limits {
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
-	if l.Server <= 0 {
-		l.Server = d.Server
-	}
-	if l.PerCustomer <= 0 {
-		l.PerCustomer = max(1, l.Server/2)
-	}
+	defaults.Positive(&l.Server, d.Server)
+	defaults.Positive(&l.PerCustomer, max(1, l.Server/2))
 	l.PerCustomer = min(l.PerCustomer, l.Server)
-	if l.Wait <= 0 {
-		l.Wait = d.Wait
-	}
+	defaults.Positive(&l.Wait, d.Wait)
 	return l
 }
 
