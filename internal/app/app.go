@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"tenfour/internal/auth"
@@ -267,6 +268,10 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	if cfg.SIP.Addr != "" {
 		if a.SIP, err = sipside.New(a.Auth, sipside.Options{MinExpires: cfg.SIP.MinExpires}, dirSvc, a.Presence); err == nil {
 			err = a.SIP.Listen(cfg.SIP.Addr)
+		}
+		if err != nil && cfg.SIP.Optional && errors.Is(err, syscall.EADDRINUSE) { // the demo's default, not a choice
+			slog.Warn("sip: the demo's SIP address is taken: running without SIP (--sip-addr picks another)", "addr", cfg.SIP.Addr)
+			err = nil // Run, with nothing bound, only releases the SIP stack
 		}
 		if err != nil {
 			return nil, err

@@ -191,6 +191,9 @@ type Cluster struct {
 // SIP configures the SIP side (internal/sip, docs/sip.md).
 type SIP struct {
 	Addr string // HOST:PORT of the UDP and TCP listeners; empty: no SIP
+	// Optional: Addr is the demo's default, not the operator's choice: when it is taken (another SIP server, a
+	// second demo on the machine) the demo runs without SIP and says so, instead of not starting at all.
+	Optional bool
 	// MinExpires is the shortest registration accepted (0: internal/sip's default). No flag: tests shorten it.
 	MinExpires time.Duration
 }
@@ -358,7 +361,7 @@ func ParseServe(args []string) (Config, error) {
 	case c.SIP.Addr == "off":
 		c.SIP.Addr = ""
 	case c.SIP.Addr == "" && c.Demo:
-		c.SIP.Addr = DemoSIPAddr
+		c.SIP.Addr, c.SIP.Optional = DemoSIPAddr, true
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return c, fmt.Errorf("--tls-cert and --tls-key go together")

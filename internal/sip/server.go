@@ -140,7 +140,8 @@ func (s *Server) Run(ctx context.Context) {
 	s.mu.Lock()
 	udp, tcp := s.udp, s.tcp
 	s.mu.Unlock()
-	if udp == nil {
+	if udp == nil { // nothing bound (the demo's address was taken): only the stack to release
+		s.ua.Close()
 		return
 	}
 	var wg sync.WaitGroup
