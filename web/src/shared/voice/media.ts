@@ -165,6 +165,7 @@ export class MediaLink {
       // give some (TURN): otherwise it is made without (or was made at boot, offer.ts) and sent at once.
       const known = this.turn?.length ? this.turn : given;
       const servers = known ? Promise.resolve(known) : this.sock.request<{ iceServers?: RTCIceServer[] }>('rtc.config', {}).then((c) => rememberIceServers(c?.iceServers ?? []));
+      servers.catch(() => {}); // awaited below only without an offer made ahead; a stop may also come first
       const ahead = known ? undefined : offerAhead();
       // No rtc.close first: the server replaces its old connection of this socket when the offer comes from a new
       // one (another DTLS certificate). A close this page sent earlier (a stopped engine) is let through first.
