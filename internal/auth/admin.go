@@ -114,20 +114,13 @@ func CreateAccount(ctx context.Context, d *db.DB, a NewAccount) error {
 			return err
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO accounts (id, customer_id, type, admin, name, password_hash, email,
-			default_group_id, ptt_group_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			a.ID, a.CustomerID, a.Type, a.Admin, a.Name, hash, email, group, group, now)
+			default_group_id, ptt_group_id, kind, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			a.ID, a.CustomerID, a.Type, a.Admin, a.Name, hash, email, group, group, a.Kind, now)
 		if err != nil {
 			return err
 		}
-		// a native account keeps the column's default kind: only a SIP account names it (and has a digest), so
-		// the migration tests may still create accounts on a store from before the column (00250)
-		if a.Kind != "" {
-			if _, err := tx.Exec(ctx, `UPDATE accounts SET kind = ? WHERE id = ?`, a.Kind, a.ID); err != nil {
-				return err
-			}
-			if err := putSIPDigest(ctx, tx, a.ID, a.Password); err != nil {
-				return err
-			}
+		if err := putSIPDigest(ctx, tx, a.ID, a.Password); err != nil {
+			return err
 		}
 		if group.Valid {
 			err = directory.Join(ctx, tx, directory.GroupID(group.Int64), directory.TerminalID(a.ID))
