@@ -50,8 +50,16 @@ export const offmapCases = [
       // The first screenful of tiles failed (the browser logs each); at street zoom nothing more is asked for, and
       // the map's own errors are not logged at all: the one notice is what the operator sees.
       const failedBefore = errors.length;
-      await page.evaluate((v) => document.querySelector('[data-testid=map]').__map.jumpTo(v), STREET_VIEW);
-      await page.waitForTimeout(1_000);
+      // at street zoom, once the map has settled (its tiles asked for and drawn or failed: 'idle')
+      await page.evaluate(
+        (v) =>
+          new Promise((resolve) => {
+            const map = document.querySelector('[data-testid=map]').__map;
+            map.once('idle', resolve);
+            map.jumpTo(v);
+          }),
+        STREET_VIEW,
+      );
       expect((await page.$$('[data-testid=map-streets-notice]')).length === 1, 'one notice');
       expect(!(await page.evaluate(() => document.querySelector('[data-testid=map]').__map.getSource('streets'))), 'no street source without an archive');
       expect(errors.length === failedBefore, `errors at street zoom: ${errors.slice(failedBefore).join(' | ')}`);
