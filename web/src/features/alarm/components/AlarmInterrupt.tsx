@@ -1,5 +1,6 @@
 // The global alarm interrupt, mounted once per window (the shell, and the frame of child windows). It keeps the
-// alarm state live, rings and notifies; the dialog itself is a lazy chunk (preloaded when idle).
+// alarm state live, rings and notifies; the dialog itself is a lazy chunk, preloaded as soon as the browser is idle
+// after the first paint: an alarm in the first seconds after sign-in must not wait for its dialog's code.
 import { lazy, Suspense, useEffect } from 'react';
 import { useSession } from '../../../shared/session';
 import { isDsKeyEnabled } from '../../../shared/access/features';
@@ -22,9 +23,12 @@ export function AlarmInterrupt({ child = false }: { child?: boolean }) {
     if (!active) return;
     const stopWatch = startAlarmWatch({ sos, lonework });
     const stopController = startAlarmController(!child);
-    const idle = setTimeout(() => void loadModal().catch(() => {}), 3000);
+    const preload = () => void loadModal().catch(() => {});
+    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(preload, { timeout: 1000 }) : undefined;
+    const timer = idle === undefined ? setTimeout(preload, 300) : undefined;
     return () => {
-      clearTimeout(idle);
+      if (idle !== undefined) cancelIdleCallback(idle);
+      clearTimeout(timer);
       stopController();
       stopWatch();
     };
