@@ -6,7 +6,7 @@ ADDR ?= 127.0.0.1:8080
 DATA ?= ./data
 export CGO_ENABLED := 0
 
-.PHONY: help run cluster build web web-deps server wire test test-go test-web test-e2e test-deps vet lint-go lint-web fuzz bench soak clean
+.PHONY: help run cluster build web web-deps server wire test test-go test-web test-e2e test-deps vet lint-go lint-web fuzz bench soak chaos clean
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -97,6 +97,9 @@ bench: web-deps ## performance table of issue 9, one run under 10 minutes (docs/
 
 soak: ## 10,000 terminals + 20 consoles for SOAK_MINUTES (default 30): flat memory, nothing lost (bin/bench/soak.txt)
 	scripts/soak.sh
+
+chaos: server ## the cluster under faults, as root (network namespaces; docs/reliability.md); CHAOS_SHORT=1 the ≤3-minute run, CHAOS_SEED=n
+	nice -n 10 $(GO) run ./internal/chaos/cmd -bin $(BIN) $(if $(CHAOS_SHORT),-short) $(if $(CHAOS_SEED),-seed $(CHAOS_SEED))
 
 clean: ## remove build outputs (not the data directory)
 	rm -rf bin web/dist/assets web/dist/index.html .pg-url
