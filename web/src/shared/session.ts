@@ -24,6 +24,8 @@ export interface UserInfo {
   gName: string;
   pttGroup: string;
   secretKey: string;
+  /** May unlock accounts and change others' passwords (docs/api.md "Sign-in pair"). */
+  admin?: boolean;
 }
 
 // The signed-in session (spec §3 "Session"). Persisted in localStorage so child windows share it.

@@ -13,6 +13,7 @@ export const AUTH_PATHS = {
   verifyCode: '/ds/pub/getVerifyCode',
   bindEmail: '/ds/pub/bindEmail',
   resetPwd: '/ds/pub/resetPwd',
+  unlock: '/ds/user/unlockUser',
 } as const;
 
 export interface AuthResult extends SessionFields {
@@ -36,4 +37,6 @@ export const authApi = {
   bindEmail: (p: { uid: string; auth: string; email: string; verifyCode: string }) => http.post<unknown>(AUTH_PATHS.bindEmail, p, { anonymous: true }),
   resetPassword: (p: { uid: string; email: string; verifyCode: string; newPwd: string }) =>
     http.post<unknown>(AUTH_PATHS.resetPwd, p, { anonymous: true }),
+  /** An administrator lifts the lockout of an account of its customer (107 for anyone else, 404 an unknown account). */
+  unlock: (uid: string) => http.get<{ msId: string }>(AUTH_PATHS.unlock, { uid }),
 };

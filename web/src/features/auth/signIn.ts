@@ -35,9 +35,13 @@ export function toSession(account: string, verify: SessionFields, auth: AuthResu
   };
 }
 
-/** Signs in; resolves with the stored session or rejects with a LoginError carrying the code to show. */
-export async function signIn(account: string, password: string): Promise<Session> {
-  const [verify, auth] = await Promise.allSettled([authApi.verify(account), authApi.auth(account, password)]);
+/**
+ * Signs in; resolves with the stored session or rejects with a LoginError carrying the code to show. With an e-mail
+ * code (sent by getVerifyCode type=login) the verify call carries it with flag=1 (a wrong or used code: 102).
+ */
+export async function signIn(account: string, password: string, emailCode?: string): Promise<Session> {
+  const verifyCall = emailCode ? authApi.verify(account, '1', emailCode) : authApi.verify(account);
+  const [verify, auth] = await Promise.allSettled([verifyCall, authApi.auth(account, password)]);
   const code = mapLoginFailure(verify, auth);
   if (code) throw new LoginError(code);
   const v = (verify as PromiseFulfilledResult<SessionFields>).value;

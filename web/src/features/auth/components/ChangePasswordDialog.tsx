@@ -7,6 +7,7 @@ import { authApi } from '../api';
 import { EMAIL_RE, NEW_PASSWORD_RE, recoveryErrorKey } from '../passwordRules';
 import { reauthAccount } from '../remember';
 import { useSession } from '../../../shared/session';
+import { UnlockAccountForm } from './UnlockAccountForm';
 
 interface PasswordValues {
   oldPwd: string;
@@ -24,7 +25,8 @@ const codeOf = (e: unknown) => (e instanceof ApiError ? e.code : '');
 
 /**
  * Account security: change password (spec §5: all three required, confirmation matches, new differs from old, the
- * new-password rule) and bind an e-mail (format checked, verification code, "e-mail already exists").
+ * new-password rule), bind an e-mail (format checked, verification code, "e-mail already exists") and, for an
+ * administrator, unlock an account of its customer (`unlockUser`).
  */
 export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation('auth');
@@ -33,7 +35,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const language = useSettings((s) => s.language);
   const [pwdForm] = Form.useForm<PasswordValues>();
   const [bindForm] = Form.useForm<BindValues>();
-  const [tab, setTab] = useState<'password' | 'bind'>('password');
+  const [tab, setTab] = useState<'password' | 'bind' | 'unlock'>('password');
   const [saving, setSaving] = useState(false);
   const [sending, setSending] = useState(false);
 
@@ -95,13 +97,14 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
       onCancel={onClose}
       onOk={tab === 'password' ? savePassword : bind}
       okText={tab === 'bind' ? t('bind.submit') : undefined}
+      footer={tab === 'unlock' ? null : undefined}
       confirmLoading={saving}
       destroyOnHidden
       data-testid="change-password-dialog"
     >
       <Tabs
         activeKey={tab}
-        onChange={(k) => setTab(k as 'password' | 'bind')}
+        onChange={(k) => setTab(k as 'password' | 'bind' | 'unlock')}
         items={[
           {
             key: 'password',
@@ -153,6 +156,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
               </Form>
             ),
           },
+          ...(session?.userInfo.admin ? [{ key: 'unlock', label: t('unlock.tab'), children: <UnlockAccountForm /> }] : []),
         ]}
       />
     </Modal>

@@ -4,6 +4,8 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { initI18n } from '../../../i18n';
 import { LoginError } from '../signIn';
 import { clearSignedOut, noteSignedOut, useSignedOut } from '../signedOut';
+import { authApi } from '../api';
+import { ApiError } from '../../../shared/http/client';
 import LoginPage from './LoginPage';
 
 // The login page without the UI kit (issue 32): the same fields, checks, refusals and notices as the antd form
@@ -18,6 +20,7 @@ afterEach(() => {
   cleanup();
   signIn.mockReset();
   clearSignedOut();
+  vi.restoreAllMocks();
 });
 
 function open() {
@@ -87,5 +90,38 @@ describe('the login page', () => {
     fireEvent.click(screen.getByTestId('login-submit'));
     await screen.findByTestId('login-error');
     expect(screen.queryByTestId('login-signed-out')).toBeNull();
+  });
+
+  it('offers an e-mail code sign-in: mails a login code to the bound address and signs in with it (loginext flag=1)', async () => {
+    const mail = vi.spyOn(authApi, 'getVerifyCode').mockResolvedValue({});
+    signIn.mockResolvedValue({});
+    open();
+    expect(screen.queryByTestId('login-code')).toBeNull(); // a password sign-in by default
+    fireEvent.click(screen.getByTestId('login-code-toggle'));
+    fireEvent.click(screen.getByTestId('login-send-code')); // no account yet: nothing is sent
+    expect(await screen.findByText('Enter your account first.')).toBeTruthy();
+    expect(mail).not.toHaveBeenCalled();
+    type('Account', '10000001');
+    type('Password', 'secret');
+    fireEvent.click(screen.getByTestId('login-send-code'));
+    await waitFor(() => expect(screen.getByTestId('login-code-note').textContent).toBe('A sign-in code was sent to the e-mail bound to this account.'));
+    expect(mail).toHaveBeenCalledWith({ uid: '10000001', email: '', type: 'login', lang: 'en-US' });
+    fireEvent.click(screen.getByTestId('login-submit')); // the code is required in this mode
+    expect(await screen.findByText('Please enter the 6-digit code from your e-mail.')).toBeTruthy();
+    expect(signIn).not.toHaveBeenCalled();
+    type('E-mail code', '123456');
+    fireEvent.click(screen.getByTestId('login-submit'));
+    await waitFor(() => expect(signIn).toHaveBeenCalledWith('10000001', 'secret', '123456'));
+  });
+
+  it('says when the account has no bound e-mail to send a code to', async () => {
+    vi.spyOn(authApi, 'getVerifyCode').mockRejectedValue(new ApiError('104'));
+    open();
+    fireEvent.click(screen.getByTestId('login-code-toggle'));
+    type('Account', '10000001');
+    fireEvent.click(screen.getByTestId('login-send-code'));
+    await waitFor(() => expect(screen.getByTestId('login-code-note').textContent).toBe('No e-mail is bound to this account.'));
+    fireEvent.click(screen.getByTestId('login-code-toggle')); // back to a password sign-in
+    expect(screen.queryByTestId('login-code')).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
 import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
+import MailOutlined from '@ant-design/icons-svg/es/asn/MailOutlined';
 import EyeOutlined from '@ant-design/icons-svg/es/asn/EyeOutlined';
 import EyeInvisibleOutlined from '@ant-design/icons-svg/es/asn/EyeInvisibleOutlined';
 import CloseCircleFilled from '@ant-design/icons-svg/es/asn/CloseCircleFilled';
@@ -12,7 +13,9 @@ import { useBranding } from '../../../shared/branding/store';
 import { useSettings } from '../../../shared/settings';
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../../../i18n/languages';
 import { deleteTokenCookie } from '../../../shared/utils/cookies';
-import { parseAutoLogin } from '../passwordRules';
+import { parseAutoLogin, recoveryErrorKey } from '../passwordRules';
+import { authApi } from '../api';
+import { ApiError } from '../../../shared/http/client';
 import { remembered } from '../remember';
 import { LoginError, signIn } from '../signIn';
 import { landingAfterSignIn } from '../versionReload';
@@ -27,9 +30,11 @@ interface Values {
   account: string;
   password: string;
   remember: boolean;
+  /** The e-mail code of a code sign-in (loginext flag=1). */
+  code: string;
 }
 
-type Field = 'account' | 'password';
+type Field = 'account' | 'password' | 'code';
 
 /** The forgot-password dialog, which runs in the UI kit: the router hands it in, loaded when first opened. */
 export type ForgotDialog = ComponentType<{ open: boolean; onClose: () => void; initialAccount?: string }>;
@@ -45,11 +50,12 @@ function Notice({ kind, children, ...data }: { kind: 'error' | 'warning'; childr
   );
 }
 
-/** The required fields' checks of the form (a blank account counts as none). */
-function missing(v: Values): Partial<Record<Field, string>> {
+/** The required fields' checks of the form (a blank account counts as none; a code sign-in needs its 6 digits). */
+function missing(v: Values, withCode: boolean): Partial<Record<Field, string>> {
   const out: Partial<Record<Field, string>> = {};
   if (!v.account.trim()) out.account = 'accountRequired';
   if (!v.password) out.password = 'passwordRequired';
+  if (withCode && !/^\d{6}$/.test(v.code.trim())) out.code = 'codeSignIn.codeRequired';
   return out;
 }
 
@@ -61,7 +67,7 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
   const { language, theme: skin, primaryColor: primary, rememberPassword, update } = useSettings(
     useShallow((s) => ({ language: s.language, theme: s.theme, primaryColor: s.primaryColor, rememberPassword: s.rememberPassword, update: s.update })),
   );
-  const [values, setValues] = useState<Values>({ account: '', password: '', remember: rememberPassword });
+  const [values, setValues] = useState<Values>({ account: '', password: '', remember: rememberPassword, code: '' });
   const [invalid, setInvalid] = useState<Partial<Record<Field, string>>>({});
   const [checked, setChecked] = useState(false); // after the first submit the fields are checked as they change
   const [showPassword, setShowPassword] = useState(false);
@@ -70,6 +76,10 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
   const [attempt, setAttempt] = useState(0);
   const [forgotOpen, setForgotOpen] = useState(false);
   const [forgotShown, setForgotShown] = useState(false);
+  // E-mail code sign-in (docs/api.md loginext flag=1): the password and a code mailed to the account's address.
+  const [withCode, setWithCode] = useState(false);
+  const [codeNote, setCodeNote] = useState<{ ok: boolean; key: string }>();
+  const [sending, setSending] = useState(false);
   const box = signInBox(skin, primary, branding ?? undefined);
 
   const signedOut = useSignedOut((s) => s.notice);
@@ -82,12 +92,13 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
     navigate(landingAfterSignIn(HOME_PATH, { search: location.search, hasOpener: !!window.opener, autoLoginKeys: clientConfig.autoLoginKeys, version }), { replace: true });
   };
 
-  const submit = async ({ account, password, remember }: Values) => {
+  const submit = async ({ account, password, remember, code }: Values, emailCode = false) => {
     setBusy(true);
     setError(undefined);
     setAttempt((n) => n + 1);
     try {
-      await signIn(account.trim(), password);
+      if (emailCode) await signIn(account.trim(), password, code.trim());
+      else await signIn(account.trim(), password);
       clearSignedOut();
       update({ rememberPassword: remember });
       if (remember) await remembered.save(account.trim(), password);
@@ -102,18 +113,38 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const bad = missing(values);
+    const bad = missing(values, withCode);
     setInvalid(bad);
     setChecked(true);
-    const first = (['account', 'password'] as const).find((f) => bad[f]);
+    const first = (['account', 'password', 'code'] as const).find((f) => bad[f]);
     if (first) document.getElementById(`${id}-${first}`)?.focus();
-    else void submit(values);
+    else void submit(values, withCode);
   };
 
   const change = (patch: Partial<Values>) => {
     const next = { ...values, ...patch };
     setValues(next);
-    if (checked) setInvalid(missing(next));
+    if (checked) setInvalid(missing(next, withCode));
+  };
+
+  /** Mails a sign-in code to the account's bound address (getVerifyCode type=login; 104: none bound). */
+  const sendCode = async () => {
+    const account = values.account.trim();
+    if (!account) {
+      setInvalid({ ...invalid, account: 'codeSignIn.accountFirst' });
+      document.getElementById(`${id}-account`)?.focus();
+      return;
+    }
+    setSending(true);
+    setCodeNote(undefined);
+    try {
+      await authApi.getVerifyCode({ uid: account, email: '', type: 'login', lang: language });
+      setCodeNote({ ok: true, key: 'codeSignIn.sent' });
+    } catch (e) {
+      setCodeNote({ ok: false, key: recoveryErrorKey(e instanceof ApiError ? e.code : '') });
+    } finally {
+      setSending(false);
+    }
   };
 
   useEffect(() => {
@@ -121,11 +152,11 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
     if (auto) {
       // Auto-login removes the token cookie first (spec §4).
       deleteTokenCookie();
-      setValues({ account: auto.account, password: auto.password, remember: false });
-      void submit({ ...auto, remember: false });
+      setValues({ account: auto.account, password: auto.password, remember: false, code: '' });
+      void submit({ ...auto, remember: false, code: '' });
       return;
     }
-    if (rememberPassword) void remembered.load().then((r) => r && setValues({ account: r.account, password: r.password, remember: true }));
+    if (rememberPassword) void remembered.load().then((r) => r && setValues({ account: r.account, password: r.password, remember: true, code: '' }));
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   const errorText = error ? t(`codes.${error}`, { defaultValue: t('codes.other', { code: error }) }) : undefined;
@@ -210,6 +241,40 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
                 <Icon def={showPassword ? EyeOutlined : EyeInvisibleOutlined} />
               </button>,
             )}
+            {withCode && (
+              <div className="login-field">
+                <label className="login-label" htmlFor={`${id}-code`}>
+                  {t('codeSignIn.code')}
+                </label>
+                <div className="login-code">
+                  <span className={`login-input${invalid.code ? ' login-input-invalid' : ''}`}>
+                    <Icon def={MailOutlined} className="login-input-icon" />
+                    <input
+                      {...aria('code')}
+                      value={values.code}
+                      onChange={(e) => change({ code: e.target.value })}
+                      inputMode="numeric"
+                      maxLength={6}
+                      autoComplete="one-time-code"
+                      placeholder={t('codeSignIn.codePlaceholder')}
+                      data-testid="login-code"
+                    />
+                  </span>
+                  <button type="button" className="login-send" onClick={sendCode} aria-busy={sending} data-testid="login-send-code">
+                    {t('codeSignIn.send')}
+                  </button>
+                </div>
+                {invalid.code ? (
+                  <div className="login-explain" id={`${id}-code-explain`} role="alert">
+                    {t(invalid.code)}
+                  </div>
+                ) : codeNote ? (
+                  <div className={codeNote.ok ? 'login-hint' : 'login-explain'} role="status" data-testid="login-code-note" data-ok={codeNote.ok}>
+                    {t(codeNote.key)}
+                  </div>
+                ) : null}
+              </div>
+            )}
             <div className="login-row">
               <label className="login-check">
                 <input type="checkbox" checked={values.remember} onChange={(e) => change({ remember: e.target.checked })} data-testid="login-remember" />
@@ -230,6 +295,19 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
             <button type="submit" className="login-submit" data-testid="login-submit" aria-busy={busy}>
               {busy && <span className="login-spinner" aria-hidden="true" />}
               <span>{t('submit')}</span>
+            </button>
+            <button
+              type="button"
+              className="login-link login-other"
+              onClick={() => {
+                setWithCode((w) => !w);
+                setInvalid({});
+                setCodeNote(undefined);
+              }}
+              aria-pressed={withCode}
+              data-testid="login-code-toggle"
+            >
+              {t(withCode ? 'codeSignIn.back' : 'codeSignIn.toggle')}
             </button>
           </fieldset>
         </form>
