@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import { detectLanguage, type Language } from '../i18n/languages';
+import type { NoticeSound } from './sound';
 
 // Stored settings (spec §3) with the spec's defaults. Kept in localStorage under one key.
 export const THEMES = ['dark', 'light', 'moonSilver', 'phantomBlack'] as const;
@@ -30,7 +31,6 @@ export interface QuickKeys {
 export interface Sounds {
   alarm: boolean;
   message: boolean;
-  notice: boolean;
   callTone: boolean;
 }
 
@@ -50,6 +50,8 @@ export interface Settings {
   viewSize: 'medium';
   quickKeys: QuickKeys;
   sounds: Sounds;
+  /** What rings for a notice (a new message), 'off' for silence (shared/sound.ts NOTICE_SOUNDS). */
+  noticeSound: NoticeSound;
   mapType: MapType;
   audioPriority: AudioPriority;
 }
@@ -68,7 +70,8 @@ export const DEFAULT_SETTINGS: Settings = {
   language: 'en-US',
   viewSize: 'medium',
   quickKeys: { ptt: 'Space', hangup: 'Escape', mute: 'KeyM' },
-  sounds: { alarm: true, message: true, notice: true, callTone: true },
+  sounds: { alarm: true, message: true, callTone: true },
+  noticeSound: 'chime',
   mapType: 'osm',
   audioPriority: 'ownGroup',
 };
@@ -99,14 +102,17 @@ export const useSettings = create<SettingsState>()(
     }),
     {
       name: SETTINGS_KEY,
-      version: 2,
+      version: 3,
       partialize: ({ update: _u, ...rest }) => rest,
       // Version 1 stored "latest" as the default priority (it cut away from the dispatcher's own group mid-burst);
-      // nobody could tell it from a choice, so it becomes the new default.
+      // nobody could tell it from a choice, so it becomes the new default. Version 2 had a notice sound switch that
+      // rang nothing: switched off, it becomes the sound 'off'.
       migrate: (persisted, version) => {
-        const p = (persisted ?? {}) as Partial<SettingsState>;
+        let p = (persisted ?? {}) as Partial<SettingsState> & { sounds?: { notice?: boolean } };
+        if (version < 2 && p.audioPriority === 'latest') p = { ...p, audioPriority: 'ownGroup' };
+        if (version < 3 && p.sounds?.notice === false) p = { ...p, noticeSound: 'off' };
         // merge() below fills in whatever the stored copy lacks.
-        return (version < 2 && p.audioPriority === 'latest' ? { ...p, audioPriority: 'ownGroup' } : p) as SettingsState;
+        return p as SettingsState;
       },
       merge: (persisted, current) => {
         const p = (persisted ?? {}) as Partial<SettingsState>;

@@ -28,6 +28,23 @@ export interface Tones {
   envelope?: boolean;
 }
 
+/**
+ * The notice sounds one may choose (settings › Sounds › Notice sound): what rings for a notice such as a new
+ * message. 'off' rings nothing.
+ */
+export const NOTICE_SOUNDS = {
+  chime: { hz: [880, 1320], wave: 'sine', step: 0.12, length: 0.1, peak: 0.25, envelope: true },
+  bell: { hz: [1568, 1175, 784], wave: 'triangle', step: 0.16, length: 0.3, peak: 0.3, envelope: true },
+  beep: { hz: [1000, 1000], wave: 'square', step: 0.15, length: 0.08, peak: 0.12 },
+} satisfies Record<string, Tones>;
+export type NoticeSound = keyof typeof NOTICE_SOUNDS | 'off';
+export const NOTICE_SOUND_CHOICES = [...(Object.keys(NOTICE_SOUNDS) as (keyof typeof NOTICE_SOUNDS)[]), 'off'] as const;
+
+/** Plays the chosen notice sound at volume 0–100; false when it is off or no sound could be made. */
+export function playNotice(choice: NoticeSound, volume: number): boolean {
+  return choice !== 'off' && !!NOTICE_SOUNDS[choice] && playTones(NOTICE_SOUNDS[choice], volume);
+}
+
 /** Plays the notes at volume 0–100; false when no sound could be made. */
 export function playTones(t: Tones, volume: number): boolean {
   try {

@@ -1,6 +1,8 @@
-// A short two-note chime for an incoming message (settings "sounds → message").
-import { playTones } from '../../shared/sound';
+// An incoming message rings the notice sound the settings chose (settings › Sounds: "Message" on, "Notice sound"
+// which one, or off), at the notice volume.
+import { playNotice } from '../../shared/sound';
+import { useSettings } from '../../shared/settings';
 
 export function playMessageSound(volume = 60): void {
-  playTones({ hz: [880, 1320], wave: 'sine', step: 0.12, length: 0.1, peak: 0.25, envelope: true }, volume);
+  playNotice(useSettings.getState().noticeSound, volume);
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Form, Input, Modal, Radio, Select, Slider, Switch, Tabs } from 'antd';
 import { LANGUAGES, LANGUAGE_NAMES } from '../../../i18n/languages';
 import { AUDIO_PRIORITIES, MAP_TYPES, PRIMARY_COLORS, PRIMARY_HEX, THEMES, useSettings, type Settings } from '../../../shared/settings';
+import { NOTICE_SOUND_CHOICES, playNotice, type NoticeSound } from '../../../shared/sound';
 
 type Values = Omit<Settings, 'viewSize'>;
 
@@ -126,11 +127,19 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
                   {volume('alarmVolume')}
                   {volume('noticeVolume')}
                   {volume('videoCallVolume')}
-                  {(['alarm', 'message', 'notice', 'callTone'] as const).map((s) => (
+                  {(['alarm', 'message', 'callTone'] as const).map((s) => (
                     <Form.Item key={s} name={['sounds', s]} label={t(`sounds.${s}`)} valuePropName="checked">
                       <Switch />
                     </Form.Item>
                   ))}
+                  {/* Which sound a notice (a new message) rings; choosing one plays it at the notice volume. */}
+                  <Form.Item name="noticeSound" label={t('sounds.notice')}>
+                    <Select
+                      data-testid="settings-notice-sound"
+                      onChange={(v: NoticeSound) => playNotice(v, form.getFieldValue('noticeVolume') ?? settings.noticeVolume)}
+                      options={NOTICE_SOUND_CHOICES.map((c) => ({ value: c, label: t(`noticeSounds.${c}`) }))}
+                    />
+                  </Form.Item>
                 </>
               ),
             },
