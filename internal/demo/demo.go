@@ -31,6 +31,10 @@ const Password = "123456"
 // BrandedHost is the host name whose branding the demo seeds.
 const BrandedHost = "127.0.0.2"
 
+// brandedTopIco is BrandedHost's top-bar icon: a disc of its theme colour.
+const brandedTopIco = "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%20viewBox='0%200%2032%2032'%3E" +
+	"%3Ccircle%20cx='16'%20cy='16'%20r='14'%20fill='%23d4380d'/%3E%3C/svg%3E"
+
 // BrandedColor is the theme colour of BrandedHost.
 const BrandedColor = "#d4380d"
 
@@ -167,7 +171,10 @@ func Seed(ctx context.Context, d *db.DB) (bool, error) {
 	}); err != nil {
 		return true, err
 	}
-	if err := bs.SetClientConfig(ctx, BrandedHost, branding.ClientConfig{Title: "tenfour Demo Dispatch", SpeedUnit: "km/h"}); err != nil {
+	// Its top-bar icon and a multi-screen page (spec §3 topIco, moreScreenUrl): the console's top bar shows the one
+	// and its launcher opens the other (tests/e2e/signin.mjs).
+	if err := bs.SetClientConfig(ctx, BrandedHost, branding.ClientConfig{Title: "tenfour Demo Dispatch", SpeedUnit: "km/h",
+		TopIco: brandedTopIco, MoreScreenUrl: "/os-monitoring-child"}); err != nil {
 		return true, err
 	}
 	// The demo fleet drives around Istanbul and the console shows distances in km: its own addresses get km/h so

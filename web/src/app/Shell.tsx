@@ -2,7 +2,7 @@ import { Suspense, useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { App, Badge, Button, Dropdown, Layout, Menu, Select, Spin, Switch, Tooltip, type MenuProps } from 'antd';
-import { LogoutOutlined, MoonOutlined, SettingOutlined, SunOutlined, UserOutlined } from '@ant-design/icons';
+import { DesktopOutlined, LogoutOutlined, MoonOutlined, SettingOutlined, SunOutlined, UserOutlined } from '@ant-design/icons';
 import { useSession } from '../shared/session';
 import { signOut } from '../features/auth/signIn';
 import { ChangePasswordDialog } from '../features/auth/components/ChangePasswordDialog';
@@ -20,6 +20,7 @@ import { AlarmInterrupt } from '../features/alarm/components/AlarmInterrupt';
 import { UnreadMenuBadge } from '../features/message/components/UnreadMenuBadge';
 import { ReleaseNotesDialog } from './components/ReleaseNotesDialog';
 import { useGateContext } from '../shared/access/gate';
+import { isFeatureEnabled } from '../shared/access/features';
 import { buildMenu } from './menu';
 import { LOGIN_PATH, MANUAL_PATH } from '../shared/access/routes';
 import { isDarkSkin } from '../shared/theme';
@@ -37,6 +38,9 @@ export default function Shell() {
   const user = useSession((s) => s.session?.userInfo);
   const branding = useBranding((s) => s.branding);
   const title = useBranding((s) => s.clientConfig.title);
+  // The host's client configuration (spec §3): its top-bar icon, and the page its multi-screen launcher opens.
+  const topIco = useBranding((s) => s.clientConfig.topIco);
+  const moreScreenUrl = useBranding((s) => s.clientConfig.moreScreenUrl);
   const language = useSettings((s) => s.language);
   const skin = useSettings((s) => s.theme);
   const update = useSettings((s) => s.update);
@@ -82,13 +86,19 @@ export default function Shell() {
   };
 
   const sysName = branding?.sysName || title || t('productName');
+  const logo = topIco || branding?.logoUrl;
+  const openMoreScreens = (url: string) => {
+    // Another site gets no handle on the console; a console page of this host shares its voice engine (opener).
+    const foreign = new URL(url, window.location.href).origin !== window.location.origin;
+    window.open(url, 'tenfour-more-screens', `popup,width=1280,height=800${foreign ? ',noopener' : ''}`);
+  };
   const selected = '/' + location.pathname.split('/')[1];
 
   return (
     <Layout className="shell" data-testid="shell">
       <Header className="shell-header">
         <div className="shell-brand" data-testid="brand">
-          {branding?.logoUrl ? <img src={branding.logoUrl} alt="" className="shell-logo" /> : <span className="shell-logo-mark" />}
+          {logo ? <img src={logo} alt="" className="shell-logo" data-testid="brand-logo" /> : <span className="shell-logo-mark" />}
           <span className="shell-sysname" title={sysName}>
             {trimText(sysName, 28)}
           </span>
@@ -116,6 +126,11 @@ export default function Shell() {
               data-testid="theme-switch"
             />
           </Tooltip>
+          {moreScreenUrl && isFeatureEnabled('multiScreen', gate) && (
+            <Tooltip title={t('moreScreens')}>
+              <Button type="text" icon={<DesktopOutlined />} onClick={() => openMoreScreens(moreScreenUrl)} aria-label={t('moreScreens')} data-testid="more-screens" className="shell-icon-btn" />
+            </Tooltip>
+          )}
           <Tooltip title={t('settings')}>
             <Button type="text" icon={<SettingOutlined />} onClick={() => setDialog('settings')} aria-label={t('settings')} data-testid="settings-button" className="shell-icon-btn" />
           </Tooltip>
