@@ -1,0 +1,161 @@
+package chaos
+
+import (
+	"fmt"
+	"sort"
+	"time"
+)
+
+// Bounds are the stated limits the checker holds the measures to (docs/reliability.md).
+type Bounds struct {
+	Converge time.Duration // every node's presence view right after a heal
+	Failover time.Duration // a terminal of a lost node logged in on another
+}
+
+// Stored is what the store holds once the phase is over: the ids of the workload's messages and alarms, read
+// by the harness from PostgreSQL (not from any node: a node's answer is what is being checked).
+type Stored struct {
+	SMS map[string]bool
+	SOS map[string]bool
+}
+
+// Input is one phase to check.
+type Input struct {
+	Entries  []Entry
+	Stored   Stored
+	Consoles []string // the console observers (Entry.Actor of their deliveries): each must have seen every item
+	Bounds   Bounds
+}
+
+// Result is the checker's verdict on a phase: the counts of docs/reliability.md's table and each violation.
+type Result struct {
+	Ops             int
+	Acked           int
+	Lost            int // acknowledged, then missing from the store or from a console
+	Duplicates      int // an item shown twice: one alarm under two seqs on a console
+	Redelivered     int // a message offered to its terminal again after it acknowledged (the terminal de-duplicates)
+	FloorViolations int // two talkers of a group granted at overlapping times
+	Converge        time.Duration
+	Failover        time.Duration
+	Violations      []string
+}
+
+// OK reports whether no rule was broken.
+func (r Result) OK() bool { return len(r.Violations) == 0 }
+
+func (r *Result) violate(format string, args ...any) {
+	r.Violations = append(r.Violations, fmt.Sprintf(format, args...))
+}
+
+// Check holds a phase's history against the store and the rules of issue 35.
+func Check(in Input) Result {
+	var r Result
+	type key struct {
+		kind    Kind
+		id, who string
+	}
+	seen := map[key]bool{}           // (kind, id, observer)
+	seqs := map[key]map[int64]bool{} // (kind, id, observer) → its seqs
+	termCopies := map[key]int{}      // (sms, id, terminal) → deliveries
+	var grants []Entry               // granted presses
+	for _, e := range in.Entries {
+		switch e.Type {
+		case TypeOp:
+			r.Ops++
+			if !e.Acknowledged() {
+				continue
+			}
+			r.Acked++
+			if e.Kind == KindPTT {
+				grants = append(grants, e)
+			}
+		case TypeDelivery:
+			k := key{kind: e.Kind, id: e.ID, who: e.Actor}
+			seen[k] = true
+			if e.Seq == 0 { // a request to a terminal, not a durable event
+				termCopies[k]++
+				continue
+			}
+			if seqs[k] == nil {
+				seqs[k] = map[int64]bool{}
+			}
+			seqs[k][e.Seq] = true
+		case TypeConverge:
+			r.Converge = max(r.Converge, e.Took)
+			if !e.OK || e.Took > in.Bounds.Converge {
+				r.violate("presence on %s converged in %v (ok=%v), bound %v", e.Node, e.Took, e.OK, in.Bounds.Converge)
+			}
+		case TypeFailover:
+			r.Failover = max(r.Failover, e.Took)
+			if !e.OK || e.Took > in.Bounds.Failover {
+				r.violate("terminal %s back online in %v (ok=%v), bound %v", e.Actor, e.Took, e.OK, in.Bounds.Failover)
+			}
+		}
+	}
+
+	// Nothing acknowledged is lost: in the store, and on every console.
+	for _, e := range in.Entries {
+		if !e.Acknowledged() || (e.Kind != KindSMS && e.Kind != KindSOS) {
+			continue
+		}
+		store := in.Stored.SMS
+		if e.Kind == KindSOS {
+			store = in.Stored.SOS
+		}
+		var missing []string
+		if e.ID == "" || !store[e.ID] {
+			missing = append(missing, "the store")
+		}
+		for _, c := range in.Consoles {
+			if !seen[key{kind: e.Kind, id: e.ID, who: c}] {
+				missing = append(missing, c)
+			}
+		}
+		if len(missing) > 0 {
+			r.Lost++
+			r.violate("op %d (%s %s by %s on %s) acknowledged but missing from %v", e.Op, e.Kind, e.ID, e.Actor, e.Node, missing)
+		}
+	}
+
+	// None shown twice: an alarm is one durable event; a message's status events are updates, not copies.
+	for k, s := range seqs {
+		if k.kind == KindSOS && len(s) > 1 {
+			r.Duplicates++
+			r.violate("alarm %s shown %d times on %s", k.id, len(s), k.who)
+		}
+	}
+	for _, n := range termCopies {
+		r.Redelivered += n - 1
+	}
+
+	// The floor: a granted press holds from its grant's reply to its release (or its revocation seen).
+	sort.Slice(grants, func(i, j int) bool { return grants[i].Acked.Before(grants[j].Acked) })
+	for i, a := range grants {
+		for _, b := range grants[i+1:] {
+			if a.Group != b.Group || a.Actor == b.Actor {
+				continue
+			}
+			if held(a).After(b.Acked) {
+				r.FloorViolations++
+				r.violate("group %s: %s granted at %s while %s held the floor (granted %s, released %s)", a.Group,
+					b.Actor, b.Acked.Format(time.StampMilli), a.Actor, a.Acked.Format(time.StampMilli), stamp(a.Released))
+			}
+		}
+	}
+	return r
+}
+
+// held is when a granted press stopped holding the floor; never released is held for ever.
+func held(e Entry) time.Time {
+	if e.Released.IsZero() {
+		return time.Unix(1<<40, 0)
+	}
+	return e.Released
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return t.Format(time.StampMilli)
+}

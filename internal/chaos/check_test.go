@@ -1,0 +1,143 @@
+package chaos_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"tenfour/internal/chaos"
+)
+
+var t0 = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+
+func at(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+
+var consoles = []string{"console@n1", "console@n2"}
+
+// healthy is a phase where every rule holds: an SMS and an SOS acknowledged, stored and seen by both consoles
+// (the SMS also offered twice to its terminal, which de-duplicates), two presses one after the other in a group,
+// presence converged and a terminal failed over within the bounds.
+func healthy() chaos.Input {
+	es := []chaos.Entry{
+		{Type: chaos.TypeFault, Name: "kill n2", Sent: at(0), Acked: at(5000)},
+		{Type: chaos.TypeOp, Op: 1, Kind: chaos.KindSMS, Node: "n1", Actor: "console@n1", Target: "30000001", ID: "m1", Code: "0", Sent: at(10), Acked: at(40)},
+		{Type: chaos.TypeDelivery, Op: 1, Kind: chaos.KindSMS, Actor: "30000001", ID: "m1", Acked: at(30)},
+		{Type: chaos.TypeDelivery, Op: 1, Kind: chaos.KindSMS, Actor: "30000001", ID: "m1", Acked: at(6000)},
+		{Type: chaos.TypeDelivery, Kind: chaos.KindSMS, Actor: "console@n1", ID: "m1", Seq: 7, Acked: at(50)},
+		{Type: chaos.TypeDelivery, Kind: chaos.KindSMS, Actor: "console@n2", ID: "m1", Seq: 7, Acked: at(51)},
+		{Type: chaos.TypeDelivery, Kind: chaos.KindSMS, Actor: "console@n2", ID: "m1", Seq: 7, Acked: at(52)}, // a replayed seq: applied once
+		{Type: chaos.TypeOp, Op: 2, Kind: chaos.KindSOS, Node: "n2", Actor: "30000002", ID: "a1", Code: "0", Sent: at(100), Acked: at(120)},
+		{Type: chaos.TypeDelivery, Kind: chaos.KindSOS, Actor: "console@n1", ID: "a1", Seq: 8, Acked: at(130)},
+		{Type: chaos.TypeDelivery, Kind: chaos.KindSOS, Actor: "console@n2", ID: "a1", Seq: 8, Acked: at(131)},
+		{Type: chaos.TypeOp, Op: 3, Kind: chaos.KindPTT, Node: "n1", Actor: "30000001", Group: "g1", Code: "0", Sent: at(200), Acked: at(210), Released: at(700)},
+		{Type: chaos.TypeOp, Op: 4, Kind: chaos.KindPTT, Node: "n3", Actor: "30000003", Group: "g1", Code: "0", Sent: at(690), Acked: at(710), Released: at(900)},
+		{Type: chaos.TypeOp, Op: 5, Kind: chaos.KindPTT, Node: "n3", Actor: "30000003", Group: "g1", Code: "denied", Sent: at(300), Acked: at(310)},
+		{Type: chaos.TypeOp, Op: 6, Kind: chaos.KindGPS, Node: "n3", Actor: "30000003", Code: "0", Sent: at(300), Acked: at(310)},
+		{Type: chaos.TypeConverge, Node: "n1", Took: 800 * time.Millisecond, OK: true},
+		{Type: chaos.TypeFailover, Actor: "30000002", Node: "n2", Took: 4 * time.Second, OK: true},
+	}
+	return chaos.Input{
+		Entries:  es,
+		Stored:   chaos.Stored{SMS: map[string]bool{"m1": true}, SOS: map[string]bool{"a1": true}},
+		Consoles: consoles,
+		Bounds:   chaos.Bounds{Converge: 5 * time.Second, Failover: 15 * time.Second},
+	}
+}
+
+func TestCheckerPassesAHealthyPhase(t *testing.T) {
+	r := chaos.Check(healthy())
+	if !r.OK() {
+		t.Fatalf("violations in a healthy phase: %v", r.Violations)
+	}
+	if r.Ops != 6 || r.Acked != 5 || r.Redelivered != 1 || r.Converge != 800*time.Millisecond || r.Failover != 4*time.Second {
+		t.Fatalf("counts: %+v", r)
+	}
+}
+
+// Each case breaks one rule of a healthy phase; the checker must see exactly that.
+func TestCheckerFindsEachViolation(t *testing.T) {
+	drop := func(in *chaos.Input, match func(chaos.Entry) bool) {
+		var kept []chaos.Entry
+		for _, e := range in.Entries {
+			if !match(e) {
+				kept = append(kept, e)
+			}
+		}
+		in.Entries = kept
+	}
+	cases := []struct {
+		name  string
+		spoil func(*chaos.Input)
+		want  func(chaos.Result) bool
+	}{
+		{"acked SMS not in the store", func(in *chaos.Input) { delete(in.Stored.SMS, "m1") },
+			func(r chaos.Result) bool { return r.Lost == 1 }},
+		{"acked SOS not in the store", func(in *chaos.Input) { delete(in.Stored.SOS, "a1") },
+			func(r chaos.Result) bool { return r.Lost == 1 }},
+		{"acked SMS never on one console", func(in *chaos.Input) {
+			drop(in, func(e chaos.Entry) bool { return e.Kind == chaos.KindSMS && e.Actor == "console@n2" })
+		}, func(r chaos.Result) bool { return r.Lost == 1 }},
+		{"acked SOS never on one console", func(in *chaos.Input) {
+			drop(in, func(e chaos.Entry) bool { return e.Kind == chaos.KindSOS && e.Actor == "console@n1" })
+		}, func(r chaos.Result) bool { return r.Lost == 1 }},
+		{"alarm shown twice", func(in *chaos.Input) {
+			in.Entries = append(in.Entries, chaos.Entry{Type: chaos.TypeDelivery, Kind: chaos.KindSOS, Actor: "console@n2", ID: "a1", Seq: 9, Acked: at(140)})
+		}, func(r chaos.Result) bool { return r.Duplicates == 1 }},
+		{"overlapping grants", func(in *chaos.Input) { in.Entries[11].Acked = at(650) },
+			func(r chaos.Result) bool { return r.FloorViolations == 1 }},
+		{"a grant never released overlaps every later one", func(in *chaos.Input) { in.Entries[10].Released = time.Time{} },
+			func(r chaos.Result) bool { return r.FloorViolations == 1 }},
+		{"presence converged too late", func(in *chaos.Input) { in.Entries[14].Took = 6 * time.Second },
+			func(r chaos.Result) bool { return r.Converge == 6*time.Second }},
+		{"presence never converged", func(in *chaos.Input) { in.Entries[14].OK = false },
+			func(r chaos.Result) bool { return true }},
+		{"failover too late", func(in *chaos.Input) { in.Entries[15].Took = 16 * time.Second },
+			func(r chaos.Result) bool { return r.Failover == 16*time.Second }},
+		{"terminal never back", func(in *chaos.Input) { in.Entries[15].OK = false },
+			func(r chaos.Result) bool { return true }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := healthy()
+			c.spoil(&in)
+			r := chaos.Check(in)
+			if len(r.Violations) != 1 || !c.want(r) {
+				t.Fatalf("want exactly this violation, got %+v", r)
+			}
+		})
+	}
+}
+
+// What a workload writes is what the checker reads.
+func TestHistoryRoundTrip(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "h.jsonl")
+	h, err := chaos.NewHistory(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := healthy().Entries
+	for _, e := range want {
+		h.Add(e)
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := chaos.ReadHistory(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d entries back, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !got[i].Acked.Equal(want[i].Acked) || got[i].Took != want[i].Took || got[i].ID != want[i].ID || got[i].Type != want[i].Type {
+			t.Fatalf("entry %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
