@@ -33,55 +33,45 @@ func (r *runner) clusterScale(ctx context.Context) error {
 
 // clusterRows are the rows of issue 20's cluster.
 func (r *runner) clusterRows() []bench.Row {
-	var rows []bench.Row
-	rows = append(rows, r.spreadRow("alarm to 20 consoles spread over 3 nodes (publish on node 3 → frame read by each console)",
-		"cluster.alarm", "p99", 250, "deliveries (durable: stored in PostgreSQL, then NATS; one machine for all)"))
-	rows = append(rows, r.measured("group floor re-taken on another node after its node's loss",
-		"< 2 s", "cluster.floor_retake_s", "cluster", func(v float64) (bench.Status, string) {
-			return bench.Verdict(v < 2), fmt.Sprintf("%.2f s (lease TTL 1.5 s)", v)
-		}))
-	rows = append(rows, r.measured("failover: terminals of a SIGKILLed node logged in on another (tenfour sim with two URLs)",
-		"< 10 s", "cluster.failover_s", "cluster", func(v float64) (bench.Status, string) {
-			return bench.Verdict(v < 10), fmt.Sprintf("%.2f s for all of them (one run; backoff 1 s × jitter 0.5–1.5, then the next URL)", v)
-		}))
-	rows = append(rows, r.measured("3 nodes × 5,000 quiet terminals on this machine (GPS every 10 s; one PostgreSQL, one NATS)",
-		"CPU per node stated", "cluster.scale_terminals", "cluster-scale", func(n float64) (bench.Status, string) {
-			c1, _ := r.fig("cluster.scale_cpu_n1")
-			c2, _ := r.fig("cluster.scale_cpu_n2")
-			c3, _ := r.fig("cluster.scale_cpu_n3")
-			h1, _ := r.fig("cluster.scale_held_n1")
-			h2, _ := r.fig("cluster.scale_held_n2")
-			h3, _ := r.fig("cluster.scale_held_n3")
-			login, _ := r.fig("cluster.scale_login_s")
-			busy, _ := r.fig("cluster.scale_machine_busy")
-			return bench.Info, fmt.Sprintf("%.0f terminals online in %.0f s; node 1 %.0f terminals %.2f cores, node 2 %.0f / %.2f, node 3 %.0f / %.2f; machine %.2f cores busy (fleet, PostgreSQL and NATS on it too)",
-				n, login, h1, c1, h2, c2, h3, c3, busy)
-		}))
-	rows = append(rows, r.clusterMediaRows()...)
-	return rows
+	return append([]bench.Row{
+		r.spreadRow("alarm to 20 consoles spread over 3 nodes (publish on node 3 → frame read by each console)",
+			"cluster.alarm", "p99", 250, "deliveries (durable: stored in PostgreSQL, then NATS; one machine for all)"),
+		r.measured("group floor re-taken on another node after its node's loss",
+			"< 2 s", "", "cluster.floor_retake_s", "cluster", func(v float64) (bench.Status, string) {
+				return bench.Verdict(v < 2), fmt.Sprintf("%.2f s (lease TTL 1.5 s)", v)
+			}),
+		r.measured("failover: terminals of a SIGKILLed node logged in on another (tenfour sim with two URLs)",
+			"< 10 s", "", "cluster.failover_s", "cluster", func(v float64) (bench.Status, string) {
+				return bench.Verdict(v < 10), fmt.Sprintf("%.2f s for all of them (one run; backoff 1 s × jitter 0.5–1.5, then the next URL)", v)
+			}),
+		r.measured("3 nodes × 5,000 quiet terminals on this machine (GPS every 10 s; one PostgreSQL, one NATS)",
+			"CPU per node stated", "", "cluster.scale_terminals", "cluster-scale", func(n float64) (bench.Status, string) {
+				return bench.Info, fmt.Sprintf("%.0f terminals online in %.0f s; node 1 %.0f terminals %.2f cores, node 2 %.0f / %.2f, node 3 %.0f / %.2f; machine %.2f cores busy (fleet, PostgreSQL and NATS on it too)",
+					n, r.figs["cluster.scale_login_s"], r.figs["cluster.scale_held_n1"], r.figs["cluster.scale_cpu_n1"],
+					r.figs["cluster.scale_held_n2"], r.figs["cluster.scale_cpu_n2"], r.figs["cluster.scale_held_n3"],
+					r.figs["cluster.scale_cpu_n3"], r.figs["cluster.scale_machine_busy"])
+			}),
+	}, r.clusterMediaRows()...)
 }
 
 // clusterMediaRows are the rows of voice across nodes (docs/adr/0026, TestClusterMediaLatency).
 func (r *runner) clusterMediaRows() []bench.Row {
-	var rows []bench.Row
-	rows = append(rows, r.spreadRow("cross-node PTT access with 60 ms RTT (talkers on nodes 3 and 2 press in turn: each press takes the group's floor lease from the other node)",
-		"cluster.ptt_rtt60", "p95", 150, "presses (floor.request sent → granted read at the talker)"))
-	rows = append(rows, r.measured("server-added delay per node hop (listener on node 2 vs listener on the talker's node 3, same packets)",
-		"< 5 ms", "cluster.hop_p99_ms", "cluster", func(p99 float64) (bench.Status, string) {
-			p50, _ := r.fig("cluster.hop_p50_ms")
-			n, _ := r.fig("cluster.hop_n")
-			talkerNode, _ := r.fig("cluster.hop_talker_node_p99_ms")
-			lane, _ := r.fig("cluster.hop_lane_p99_ms")
-			return bench.Verdict(p99 < 5), fmt.Sprintf("p50 %.2f ms, p99 %.2f ms over %.0f packets (node 3 forwarding incl. the lane p99 %.2f ms, node 2 lane forwarding p99 %.2f ms)",
-				p50, p99, n, talkerNode, lane)
-		}))
-	return rows
+	return []bench.Row{
+		r.spreadRow("cross-node PTT access with 60 ms RTT (talkers on nodes 3 and 2 press in turn: each press takes the group's floor lease from the other node)",
+			"cluster.ptt_rtt60", "p95", 150, "presses (floor.request sent → granted read at the talker)"),
+		r.measured("server-added delay per node hop (listener on node 2 vs listener on the talker's node 3, same packets)",
+			"< 5 ms", "", "cluster.hop_p99_ms", "cluster", func(p99 float64) (bench.Status, string) {
+				return bench.Verdict(p99 < 5), fmt.Sprintf("p50 %.2f ms, p99 %.2f ms over %.0f packets (node 3 forwarding incl. the lane p99 %.2f ms, node 2 lane forwarding p99 %.2f ms)",
+					r.figs["cluster.hop_p50_ms"], p99, r.figs["cluster.hop_n"], r.figs["cluster.hop_talker_node_p99_ms"],
+					r.figs["cluster.hop_lane_p99_ms"])
+			}),
+	}
 }
 
 // spreadRow is the row of a latency of the cluster step whose figures are key_<pct>_ms, key_p50_ms and key_n:
 // met when the percentile pct is under limit ms.
 func (r *runner) spreadRow(name, key, pct string, limit float64, of string) bench.Row {
-	return r.measured(name, fmt.Sprintf("%s < %g ms", pct, limit), key+"_"+pct+"_ms", "cluster",
+	return r.measured(name, fmt.Sprintf("%s < %g ms", pct, limit), "", key+"_"+pct+"_ms", "cluster",
 		func(v float64) (bench.Status, string) { return bench.Verdict(v < limit), r.spread(key, pct, v, of) })
 }
 

@@ -630,15 +630,16 @@ func (r *runner) missing(step string) bench.Row {
 	return bench.Row{Figure: "not measured (step " + step + " not run)", Status: bench.Failed}
 }
 
-// measured is the row of a figure: its status and text made by show from the figure when the run produced it,
-// else why not (step's error, or that it did not run).
-func (r *runner) measured(name, target, figure, step string, show func(v float64) (bench.Status, string)) bench.Row {
+// measured is the row of a figure (its name, target and reference, ref "" for none): its status and text made by
+// show from the figure when the run produced it, else why not (step's error, or that it did not run). Every row
+// read from one figure is built here, so a missing figure reads the same in each.
+func (r *runner) measured(name, target, ref, figure, step string, show func(v float64) (bench.Status, string)) bench.Row {
 	v, ok := r.fig(figure)
 	if !ok {
-		return row(name, target, "", r.missing(step))
+		return row(name, target, ref, r.missing(step))
 	}
 	st, text := show(v)
-	return bench.Row{Name: name, Target: target, Status: st, Figure: text}
+	return bench.Row{Name: name, Target: target, Reference: ref, Status: st, Figure: text}
 }
 
 func row(name, target, ref string, r bench.Row) bench.Row {
@@ -694,106 +695,68 @@ func (r *runner) rows() []bench.Row {
 	rows = append(rows, rtt)
 
 	// Server floor decision.
-	if g99, ok := r.fig("BenchmarkPTT:grant-p99-µs"); ok {
-		g50, _ := r.fig("BenchmarkPTT:grant-p50-µs")
-		dec, _ := r.fig("BenchmarkFloorDecision:p99-ns")
-		rows = append(rows, bench.Row{Name: "server floor decision p99 (request received → granted, server side)",
-			Figure: fmt.Sprintf("p99 %s (p50 %s); the decision itself under the floor lock: p99 %.2f µs",
-				bench.MsF(g99/1000), bench.MsF(g50/1000), dec/1000), Target: "< 1 ms", Status: bench.Verdict(g99 < 1000)})
-	} else {
-		rows = append(rows, row("server floor decision p99", "< 1 ms", "", r.missing("ptt")))
-	}
-	if f99, ok := r.fig("BenchmarkPTT:first-p99-µs"); ok {
-		f50, _ := r.fig("BenchmarkPTT:first-p50-µs")
-		rows = append(rows, bench.Row{Name: "grant → first forwarded packet p99, Go talker",
-			Figure: fmt.Sprintf("p99 %s (p50 %s)", bench.MsF(f99/1000), bench.MsF(f50/1000)), Target: "< 5 ms",
-			Status: bench.Verdict(f99 < 5000)})
-	} else {
-		rows = append(rows, row("grant → first forwarded packet p99, Go talker", "< 5 ms", "", r.missing("ptt")))
-	}
-	const kpi3 = "3GPP KPI 3: mouth-to-ear < 300 ms end to end"
-	if d10, ok := r.fig("BenchmarkForwardDelay/listeners=10:p99-µs"); ok {
-		d100, ok100 := r.fig("BenchmarkForwardDelay/listeners=100:p99-µs")
-		p10, _ := r.fig("BenchmarkForwardDelay/listeners=10:p50-µs")
-		p100, _ := r.fig("BenchmarkForwardDelay/listeners=100:p50-µs")
-		fig := fmt.Sprintf("p99 %s with 10 listeners (p50 %s)", bench.MsF(d10/1000), bench.MsF(p10/1000))
-		worst := d10
-		if ok100 {
-			fig += fmt.Sprintf("; p99 %s with 100 listeners (p50 %s)", bench.MsF(d100/1000), bench.MsF(p100/1000))
-			worst = max(worst, d100)
-		}
-		rows = append(rows, bench.Row{Name: "server-added per-packet delay p99 (read from the talker → written to the last listener)",
-			Figure: fig, Target: "< 5 ms", Reference: kpi3, Status: bench.Verdict(worst < 5000)})
-	} else {
-		rows = append(rows, row("server-added per-packet delay p99", "< 5 ms", kpi3, r.missing("forward")))
-	}
-	rows = append(rows, r.isolationRow())
-	if ms, ok := r.fig("BenchmarkOnlineReport:ms/report"); ok { // issue 19 (docs/adr/0022)
-		rows = append(rows, bench.Row{Name: "online report of a month, 1,000 terminals (62,000 intervals), SQLite",
-			Figure: bench.MsF(ms), Target: "< 1 s", Status: bench.Verdict(ms < 1000)})
-	} else {
-		rows = append(rows, row("online report of a month, 1,000 terminals", "< 1 s", "", r.missing("reports")))
-	}
-	const kpi4 = "3GPP KPI 4: late call entry < 350 ms"
-	if j95, ok := r.fig("late.join.p95_ms"); ok {
-		j50, _ := r.fig("late.join.p50_ms")
-		jn, _ := r.fig("late.join.n")
-		pw95, _ := r.fig("late.poweron.p95_ms")
-		c95, _ := r.fig("late.join.connected_p95_ms")
-		rows = append(rows, bench.Row{Name: "late call entry p95 (an online group member joins a burst in progress: WebRTC set-up → first audio packet)",
-			Figure: fmt.Sprintf("p95 %s (p50 %s, %.0f joins; after its media is connected p95 %s). A terminal powering on (socket, login with its password hash, WebRTC): p95 %s",
-				bench.MsF(j95), bench.MsF(j50), jn, bench.MsF(c95), bench.MsF(pw95)),
-			Target: "< 200 ms", Reference: kpi4, Status: bench.Verdict(j95 < 200)})
-	} else {
-		rows = append(rows, row("late call entry p95", "< 200 ms", kpi4, r.missing("late")))
-	}
-	// [broadcast] live paging to public-address speakers (internal/broadcast, docs/adr/0018)
-	if p95, ok := r.fig("paging.p95_ms"); ok {
-		p50, _ := r.fig("paging.p50_ms")
-		n, _ := r.fig("paging.n")
-		spk, _ := r.fig("paging.speakers")
-		per, _ := r.fig("paging.speakers_per_core")
-		rows = append(rows, bench.Row{Name: fmt.Sprintf("paging press → first audio frame at each of %.0f speakers (console microphone over WebRTC → speakers' WebSocket)", spk),
-			Figure: fmt.Sprintf("p95 %s (p50 %s, %.0f speaker-presses); %.0f speakers fed per core (server and simulated speakers in one process)",
-				bench.MsF(p95), bench.MsF(p50), n, per),
-			Target: "p95 < 150 ms", Status: bench.Verdict(p95 < 150)})
-	} else {
-		rows = append(rows, row("paging press → first audio frame at 100 speakers p95", "< 150 ms", "", r.missing("paging")))
-	}
-	const sfuRef = "LiveKit measured beside tenfour, whole processes: the peers row below (quoted: LiveKit ≈ 630 audio tracks per vCPU; mediasoup ≈ 500 consumers per core)"
-	if spc, ok := r.fig("BenchmarkStreamsPerCore:streams/core"); ok {
-		busy, _ := r.fig("BenchmarkStreamsPerCore:streams/core-busy")
-		n, _ := r.fig("BenchmarkStreamsPerCore:streams")
-		lost, _ := r.fig("BenchmarkStreamsPerCore:lost-packets")
-		pc, _ := r.fig("BenchmarkStreamsPerCore:process-cpu-%")
-		rows = append(rows, bench.Row{Name: "forwarded Opus streams per core with no loss",
-			Figure: fmt.Sprintf("%s streams/core from the forwarding thread's CPU time (%s counting its wall-clock busy time, descheduling included), measured with %.0f listeners at 50 packets/s for 5 s: %.0f of %s packets lost; the whole process (the in-process listeners' decryption included) used %.0f %% of a core",
-				bench.Thousands(spc), bench.Thousands(busy), n, lost, bench.Thousands(n*250), pc),
-			Target: "≥ 1,000", Reference: sfuRef, Status: bench.Verdict(spc >= 1000 && lost == 0)})
-	} else {
-		rows = append(rows, row("forwarded Opus streams per core with no loss", "≥ 1,000", sfuRef, r.missing("streams")))
-	}
-	if v, ok := r.fig("BenchmarkCameraPullCPU:%core/camera"); ok {
-		ff, _ := r.fig("BenchmarkCameraPullCPU:%core-ffmpeg/camera")
-		pps, _ := r.fig("BenchmarkCameraPullCPU:packets/s/camera")
-		rows = append(rows, bench.Row{Name: "CPU per pulled camera (RTSP → WebRTC fan-out, H.264 copied, no transcoding)",
-			Figure: fmt.Sprintf("%.2f %% of one core per camera (ffmpeg %.2f %%, the server's read loop the rest), 4 simulated 640x360 15 fps cameras pulled for 10 s, %.0f packets/s each",
-				v, ff, pps), Target: "< 5 %", Status: bench.Verdict(v < 5)}) // 20 cameras per core at most
-	} else {
-		rows = append(rows, row("CPU per pulled camera (RTSP → WebRTC fan-out, H.264 copied, no transcoding)", "< 5 %", "", r.missing("cameras")))
-	}
-	if p95, ok := r.fig("camera_click_p95_ms"); ok {
-		p50, _ := r.fig("camera_click_p50_ms")
-		n, _ := r.fig("camera_click_n")
-		rows = append(rows, bench.Row{Name: "camera click → first decoded frame in Chromium p95 (loopback, camera already pulled)",
-			Figure: fmt.Sprintf("p50 %s / p95 %s over %.0f clicks (demo camera: keyframe every 8 frames at 15 fps)", bench.MsF(p50), bench.MsF(p95), n),
-			Target: "< 700 ms", Status: bench.Verdict(p95 < 700)})
-	} else {
-		rows = append(rows, row("camera click → first decoded frame in Chromium p95 (loopback, camera already pulled)", "< 700 ms", "", r.missing("camclick")))
-	}
+	rows = append(rows,
+		r.measured("server floor decision p99 (request received → granted, server side)", "< 1 ms", "",
+			"BenchmarkPTT:grant-p99-µs", "ptt", func(g99 float64) (bench.Status, string) {
+				return bench.Verdict(g99 < 1000), fmt.Sprintf("p99 %s (p50 %s); the decision itself under the floor lock: p99 %.2f µs",
+					bench.MsF(g99/1000), bench.MsF(r.figs["BenchmarkPTT:grant-p50-µs"]/1000), r.figs["BenchmarkFloorDecision:p99-ns"]/1000)
+			}),
+		r.measured("grant → first forwarded packet p99, Go talker", "< 5 ms", "",
+			"BenchmarkPTT:first-p99-µs", "ptt", func(f99 float64) (bench.Status, string) {
+				return bench.Verdict(f99 < 5000), fmt.Sprintf("p99 %s (p50 %s)", bench.MsF(f99/1000), bench.MsF(r.figs["BenchmarkPTT:first-p50-µs"]/1000))
+			}),
+		r.measured("server-added per-packet delay p99 (read from the talker → written to the last listener)", "< 5 ms",
+			"3GPP KPI 3: mouth-to-ear < 300 ms end to end",
+			"BenchmarkForwardDelay/listeners=10:p99-µs", "forward", func(d10 float64) (bench.Status, string) {
+				d100, ok100 := r.fig("BenchmarkForwardDelay/listeners=100:p99-µs")
+				fig := fmt.Sprintf("p99 %s with 10 listeners (p50 %s)", bench.MsF(d10/1000), bench.MsF(r.figs["BenchmarkForwardDelay/listeners=10:p50-µs"]/1000))
+				worst := d10
+				if ok100 {
+					fig += fmt.Sprintf("; p99 %s with 100 listeners (p50 %s)", bench.MsF(d100/1000), bench.MsF(r.figs["BenchmarkForwardDelay/listeners=100:p50-µs"]/1000))
+					worst = max(worst, d100)
+				}
+				return bench.Verdict(worst < 5000), fig
+			}),
+		r.isolationRow(),
+		// issue 19 (docs/adr/0022)
+		r.measured("online report of a month, 1,000 terminals (62,000 intervals), SQLite", "< 1 s", "",
+			"BenchmarkOnlineReport:ms/report", "reports", func(ms float64) (bench.Status, string) {
+				return bench.Verdict(ms < 1000), bench.MsF(ms)
+			}),
+		r.measured("late call entry p95 (an online group member joins a burst in progress: WebRTC set-up → first audio packet)",
+			"< 200 ms", "3GPP KPI 4: late call entry < 350 ms", "late.join.p95_ms", "late", func(j95 float64) (bench.Status, string) {
+				return bench.Verdict(j95 < 200), fmt.Sprintf("p95 %s (p50 %s, %.0f joins; after its media is connected p95 %s). A terminal powering on (socket, login with its password hash, WebRTC): p95 %s",
+					bench.MsF(j95), bench.MsF(r.figs["late.join.p50_ms"]), r.figs["late.join.n"],
+					bench.MsF(r.figs["late.join.connected_p95_ms"]), bench.MsF(r.figs["late.poweron.p95_ms"]))
+			}),
+		// [broadcast] live paging to public-address speakers (internal/broadcast, docs/adr/0018)
+		r.measured("paging press → first audio frame at each speaker p95 (console microphone over WebRTC → speakers' WebSocket)",
+			"p95 < 150 ms", "", "paging.p95_ms", "paging", func(p95 float64) (bench.Status, string) {
+				return bench.Verdict(p95 < 150), fmt.Sprintf("p95 %s (p50 %s, %.0f speaker-presses at %.0f speakers); %.0f speakers fed per core (server and simulated speakers in one process)",
+					bench.MsF(p95), bench.MsF(r.figs["paging.p50_ms"]), r.figs["paging.n"], r.figs["paging.speakers"],
+					r.figs["paging.speakers_per_core"])
+			}),
+		r.measured("forwarded Opus streams per core with no loss", "≥ 1,000",
+			"LiveKit measured beside tenfour, whole processes: the peers row below (quoted: LiveKit ≈ 630 audio tracks per vCPU; mediasoup ≈ 500 consumers per core)",
+			"BenchmarkStreamsPerCore:streams/core", "streams", func(spc float64) (bench.Status, string) {
+				n, lost := r.figs["BenchmarkStreamsPerCore:streams"], r.figs["BenchmarkStreamsPerCore:lost-packets"]
+				return bench.Verdict(spc >= 1000 && lost == 0), fmt.Sprintf("%s streams/core from the forwarding thread's CPU time (%s counting its wall-clock busy time, descheduling included), measured with %.0f listeners at 50 packets/s for 5 s: %.0f of %s packets lost; the whole process (the in-process listeners' decryption included) used %.0f %% of a core",
+					bench.Thousands(spc), bench.Thousands(r.figs["BenchmarkStreamsPerCore:streams/core-busy"]), n, lost, bench.Thousands(n*250), r.figs["BenchmarkStreamsPerCore:process-cpu-%"])
+			}),
+		r.measured("CPU per pulled camera (RTSP → WebRTC fan-out, H.264 copied, no transcoding)", "< 5 %", "",
+			"BenchmarkCameraPullCPU:%core/camera", "cameras", func(v float64) (bench.Status, string) {
+				// under 5 %: 20 cameras per core at most
+				return bench.Verdict(v < 5), fmt.Sprintf("%.2f %% of one core per camera (ffmpeg %.2f %%, the server's read loop the rest), 4 simulated 640x360 15 fps cameras pulled for 10 s, %.0f packets/s each",
+					v, r.figs["BenchmarkCameraPullCPU:%core-ffmpeg/camera"], r.figs["BenchmarkCameraPullCPU:packets/s/camera"])
+			}),
+		r.measured("camera click → first decoded frame in Chromium p95 (loopback, camera already pulled)", "< 700 ms", "",
+			"camera_click_p95_ms", "camclick", func(p95 float64) (bench.Status, string) {
+				return bench.Verdict(p95 < 700), fmt.Sprintf("p50 %s / p95 %s over %.0f clicks (demo camera: keyframe every 8 frames at 15 fps)", bench.MsF(r.figs["camera_click_p50_ms"]), bench.MsF(p95), r.figs["camera_click_n"])
+			}),
+	)
 	// The console's first use (issue 32): medians of 3 fresh Chromium contexts, cold caches, loopback.
 	firstUse := func(name, target, figure string, limit float64, where func() string) bench.Row {
-		return r.measured(name, target, figure, "startup", func(v float64) (bench.Status, string) {
+		return r.measured(name, target, "", figure, "startup", func(v float64) (bench.Status, string) {
 			return bench.Verdict(v <= limit), bench.MsF(v) + where()
 		})
 	}
@@ -810,46 +773,29 @@ func (r *runner) rows() []bench.Row {
 		firstUse("first use: sign-in click → first terminal row", "≤ 1.2 s", "startup_row_ms", 1200, since("dispatch screen shown", "startup_home_ms")),
 		firstUse("first use: sign-in click → voice connected", "≤ 1.5 s", "startup_voice_ms", 1500, since("dispatch screen shown", "startup_home_ms")),
 		firstUse("first use: reload of the dispatch screen → voice connected", "≤ 1.0 s", "startup_reload_voice_ms", 1000, since("dispatch screen shown", "startup_reload_home_ms")),
-		r.measured("first use: requests after the sign-in click, each API call once", "≤ 40, none twice, no second page load", "startup_requests", "startup",
+		r.measured("first use: requests after the sign-in click, each API call once", "≤ 40, none twice, no second page load", "", "startup_requests", "startup",
 			func(v float64) (bench.Status, string) {
-				scripts, _ := r.fig("startup_scripts")
-				twice, _ := r.fig("startup_twice")
-				loads, _ := r.fig("startup_page_loads")
-				warn, _ := r.fig("startup_console_messages")
-				return bench.Verdict(v <= 40 && twice == 0 && loads == 0 && warn == 0),
-					fmt.Sprintf("%.0f requests (%.0f scripts); API calls made twice: %.0f; page loads after the click: %.0f; console warnings and errors: %.0f", v, scripts, twice, loads, warn)
+				return bench.Verdict(v <= 40 && r.figs["startup_twice"] == 0 && r.figs["startup_page_loads"] == 0 && r.figs["startup_console_messages"] == 0),
+					fmt.Sprintf("%.0f requests (%.0f scripts); API calls made twice: %.0f; page loads after the click: %.0f; console warnings and errors: %.0f", v, r.figs["startup_scripts"], r.figs["startup_twice"], r.figs["startup_page_loads"], r.figs["startup_console_messages"])
 			}),
 	)
-	if p95, ok := r.fig("BenchmarkVideoCallSetup:p95-ms"); ok {
-		p50, _ := r.fig("BenchmarkVideoCallSetup:p50-ms")
-		n, _ := r.fig("BenchmarkVideoCallSetup:calls")
-		rows = append(rows, bench.Row{Name: "video call set-up → first frame p95 (the terminal's answer → the first keyframe at the console, Go peers on loopback)",
-			Figure: fmt.Sprintf("p95 %.0f ms (p50 %.0f ms, %.0f calls); Chromium console ↔ phone app: see the browser suite's \"video call answer → first frame\"", p95, p50, n),
-			Target: "< 500 ms", Status: bench.Verdict(p95 < 500)})
-	} else {
-		rows = append(rows, row("video call set-up → first frame p95", "< 500 ms", "", r.missing("video")))
-	}
-	if spc, ok := r.fig("BenchmarkVideoStreamsPerCore:streams/core"); ok {
-		n, _ := r.fig("BenchmarkVideoStreamsPerCore:streams")
-		lost, _ := r.fig("BenchmarkVideoStreamsPerCore:lost-packets")
-		pc, _ := r.fig("BenchmarkVideoStreamsPerCore:process-cpu-%")
-		rows = append(rows, bench.Row{Name: "forwarded 1 Mbit/s video streams per core with no loss",
-			Figure: fmt.Sprintf("%s streams/core from the process's CPU time (the in-process receivers' decryption included: a floor for the server alone), %.0f receivers of one camera for 5 s: %.0f packets lost; %.0f %% of a core",
-				bench.Thousands(spc), n, lost, pc),
-			Target: "≥ 300", Status: bench.Verdict(spc >= 300 && lost == 0)})
-	} else {
-		rows = append(rows, row("forwarded 1 Mbit/s video streams per core with no loss", "≥ 300", "", r.missing("video")))
-	}
-	if v, ok := r.fig("BenchmarkVideoRecordCPU:%core/call"); ok {
-		ff, _ := r.fig("BenchmarkVideoRecordCPU:%core-ffmpeg/call")
-		n, _ := r.fig("BenchmarkVideoRecordCPU:calls")
-		rows = append(rows, bench.Row{Name: "CPU per recorded video call (VP8 + Opus → WebM, copied, no transcoding)",
-			Figure: fmt.Sprintf("%.2f %% of one core per call (ffmpeg %.2f %%, the server's recorder the rest), %.0f calls of a 640x360 15 fps clip for 10 s, recording on minus off",
-				v, ff, n),
-			Target: "< 5 %", Status: bench.Verdict(v < 5)})
-	} else {
-		rows = append(rows, row("CPU per recorded video call", "< 5 %", "", r.missing("video")))
-	}
+	rows = append(rows,
+		r.measured("video call set-up → first frame p95 (the terminal's answer → the first keyframe at the console, Go peers on loopback)",
+			"< 500 ms", "", "BenchmarkVideoCallSetup:p95-ms", "video", func(p95 float64) (bench.Status, string) {
+				return bench.Verdict(p95 < 500), fmt.Sprintf("p95 %.0f ms (p50 %.0f ms, %.0f calls); Chromium console ↔ phone app: see the browser suite's \"video call answer → first frame\"", p95, r.figs["BenchmarkVideoCallSetup:p50-ms"], r.figs["BenchmarkVideoCallSetup:calls"])
+			}),
+		r.measured("forwarded 1 Mbit/s video streams per core with no loss", "≥ 300", "",
+			"BenchmarkVideoStreamsPerCore:streams/core", "video", func(spc float64) (bench.Status, string) {
+				n, lost := r.figs["BenchmarkVideoStreamsPerCore:streams"], r.figs["BenchmarkVideoStreamsPerCore:lost-packets"]
+				return bench.Verdict(spc >= 300 && lost == 0), fmt.Sprintf("%s streams/core from the process's CPU time (the in-process receivers' decryption included: a floor for the server alone), %.0f receivers of one camera for 5 s: %.0f packets lost; %.0f %% of a core",
+					bench.Thousands(spc), n, lost, r.figs["BenchmarkVideoStreamsPerCore:process-cpu-%"])
+			}),
+		r.measured("CPU per recorded video call (VP8 + Opus → WebM, copied, no transcoding)", "< 5 %", "",
+			"BenchmarkVideoRecordCPU:%core/call", "video", func(v float64) (bench.Status, string) {
+				return bench.Verdict(v < 5), fmt.Sprintf("%.2f %% of one core per call (ffmpeg %.2f %%, the server's recorder the rest), %.0f calls of a 640x360 15 fps clip for 10 s, recording on minus off",
+					v, r.figs["BenchmarkVideoRecordCPU:%core-ffmpeg/call"], r.figs["BenchmarkVideoRecordCPU:calls"])
+			}),
+	)
 	const traccar = "Traccar: 8,000 messages/s on 4 cores"
 	for _, engine := range []string{"sqlite", "postgres"} {
 		name := "GPS positions ingested per second, sustained, " + map[string]string{"sqlite": "SQLite", "postgres": "PostgreSQL"}[engine]
@@ -890,34 +836,21 @@ func (r *runner) rows() []bench.Row {
 	}
 	rows = append(rows, r.indoorRow())
 	rows = append(rows, r.clusterRows()...)
-	if a99, ok := r.fig("BenchmarkAlarmFanout20:p99-ms/all20"); ok {
-		a50, _ := r.fig("BenchmarkAlarmFanout20:p50-ms/all20")
-		c99, _ := r.fig("BenchmarkAlarmFanout20:p99-ms/console")
-		rows = append(rows, bench.Row{Name: "alarm: terminal → all of 20 consoles p99",
-			Figure: fmt.Sprintf("p99 %s (p50 %s; per console p99 %s), 200 alarms, each stored before it is sent", bench.MsF(a99), bench.MsF(a50), bench.MsF(c99)),
-			Target: "< 250 ms", Status: bench.Verdict(a99 < 250)})
-	} else {
-		rows = append(rows, row("alarm: terminal → all of 20 consoles p99", "< 250 ms", "", r.missing("alarm")))
-	}
-	if p99, ok := r.fig("BenchmarkPunchToConsole:p99-ms"); ok {
-		p50, _ := r.fig("BenchmarkPunchToConsole:p50-ms")
-		rows = append(rows, bench.Row{Name: "patrol punch: terminal → console p99",
-			Figure: fmt.Sprintf("p99 %s (p50 %s), 200 punches, each matched to its order and stored before it is sent", bench.MsF(p99), bench.MsF(p50)),
-			Target: "< 250 ms", Status: bench.Verdict(p99 < 250)})
-	} else {
-		rows = append(rows, row("patrol punch: terminal → console p99", "< 250 ms", "", r.missing("patrol")))
-	}
-	if d99, ok := r.fig("BenchmarkJobRoundTrip:p99-ms/deliver"); ok {
-		d50, _ := r.fig("BenchmarkJobRoundTrip:p50-ms/deliver")
-		a99, _ := r.fig("BenchmarkJobRoundTrip:p99-ms/accept")
-		a50, _ := r.fig("BenchmarkJobRoundTrip:p50-ms/accept")
-		rows = append(rows, bench.Row{Name: "job ticket: sent → at the terminal p99; accepted → at the console p99",
-			Figure: fmt.Sprintf("sent → terminal p99 %s (p50 %s); accepted → console p99 %s (p50 %s); 200 tickets, each stored before it is sent",
-				bench.MsF(d99), bench.MsF(d50), bench.MsF(a99), bench.MsF(a50)),
-			Target: "< 250 ms each", Status: bench.Verdict(d99 < 250 && a99 < 250)})
-	} else {
-		rows = append(rows, row("job ticket: sent → at the terminal p99; accepted → at the console p99", "< 250 ms each", "", r.missing("jobs")))
-	}
+	rows = append(rows,
+		r.measured("alarm: terminal → all of 20 consoles p99", "< 250 ms", "",
+			"BenchmarkAlarmFanout20:p99-ms/all20", "alarm", func(a99 float64) (bench.Status, string) {
+				return bench.Verdict(a99 < 250), fmt.Sprintf("p99 %s (p50 %s; per console p99 %s), 200 alarms, each stored before it is sent", bench.MsF(a99), bench.MsF(r.figs["BenchmarkAlarmFanout20:p50-ms/all20"]), bench.MsF(r.figs["BenchmarkAlarmFanout20:p99-ms/console"]))
+			}),
+		r.measured("patrol punch: terminal → console p99", "< 250 ms", "",
+			"BenchmarkPunchToConsole:p99-ms", "patrol", func(p99 float64) (bench.Status, string) {
+				return bench.Verdict(p99 < 250), fmt.Sprintf("p99 %s (p50 %s), 200 punches, each matched to its order and stored before it is sent", bench.MsF(p99), bench.MsF(r.figs["BenchmarkPunchToConsole:p50-ms"]))
+			}),
+		r.measured("job ticket: sent → at the terminal p99; accepted → at the console p99", "< 250 ms each", "",
+			"BenchmarkJobRoundTrip:p99-ms/deliver", "jobs", func(d99 float64) (bench.Status, string) {
+				return bench.Verdict(d99 < 250 && r.figs["BenchmarkJobRoundTrip:p99-ms/accept"] < 250), fmt.Sprintf("sent → terminal p99 %s (p50 %s); accepted → console p99 %s (p50 %s); 200 tickets, each stored before it is sent",
+					bench.MsF(d99), bench.MsF(r.figs["BenchmarkJobRoundTrip:p50-ms/deliver"]), bench.MsF(r.figs["BenchmarkJobRoundTrip:p99-ms/accept"]), bench.MsF(r.figs["BenchmarkJobRoundTrip:p50-ms/accept"]))
+			}),
+	)
 	if s := r.scale; s != nil {
 		n := bench.Thousands(float64(s.Online))
 		rows = append(rows, bench.Row{Name: n + " connected terminals + 20 consoles: server CPU",
@@ -937,29 +870,20 @@ func (r *runner) rows() []bench.Row {
 	} else {
 		rows = append(rows, row("N connected terminals + 20 consoles: server CPU and memory", "< 1 core; ≤ 30 KB RSS per terminal", "Centrifugo ≈ 30 KB per connection", r.missing("scale")))
 	}
-	if kb, ok := r.fig("web.initial_kb"); ok {
-		fig := fmt.Sprintf("%.1f KB", kb)
-		rows = append(rows, bench.Row{Name: "console: initial JS, gzipped", Figure: fig, Target: "< 400 KB",
-			Status: bench.Verdict(kb < 400)})
-	} else {
-		rows = append(rows, row("console: initial JS, gzipped", "< 400 KB", "", r.missing("web")))
-	}
-	if f0, ok := r.fig("web.tree.first0"); ok {
-		f1, _ := r.fig("web.tree.first1")
-		rows = append(rows, bench.Row{Name: "console: time to interactive with 10,000 terminals (the terminal tree's first render, in Chromium)",
-			Figure: fmt.Sprintf("%s to first paint (%s with offline terminals hidden); the whole console's sign-in → usable is not measured",
-				bench.MsF(f0), bench.MsF(f1)), Target: "< 1.5 s", Status: bench.Verdict(max(f0, f1) < 1500)})
-	} else {
-		rows = append(rows, row("console: time to interactive with 10,000 terminals", "< 1.5 s", "", r.missing("web")))
-	}
-	if f0, ok := r.fig("web.tree.frame0"); ok {
-		f1, _ := r.fig("web.tree.frame1")
-		rows = append(rows, bench.Row{Name: "console: tree frame time under 1,000 presence updates/s (10,000 terminals, 5 s)",
-			Figure: fmt.Sprintf("%s main-thread time per frame (%s with offline terminals hidden)", bench.MsF(f0), bench.MsF(f1)),
-			Target: "< 16 ms", Status: bench.Verdict(max(f0, f1) < 16)})
-	} else {
-		rows = append(rows, row("console: tree frame time under 1,000 updates/s", "< 16 ms", "", r.missing("web")))
-	}
+	rows = append(rows,
+		r.measured("console: initial JS, gzipped", "< 400 KB", "", "web.initial_kb", "web", func(kb float64) (bench.Status, string) {
+			return bench.Verdict(kb < 400), fmt.Sprintf("%.1f KB", kb)
+		}),
+		r.measured("console: time to interactive with 10,000 terminals (the terminal tree's first render, in Chromium)", "< 1.5 s", "",
+			"web.tree.first0", "web", func(f0 float64) (bench.Status, string) {
+				return bench.Verdict(max(f0, r.figs["web.tree.first1"]) < 1500), fmt.Sprintf("%s to first paint (%s with offline terminals hidden); the whole console's sign-in → usable is not measured",
+					bench.MsF(f0), bench.MsF(r.figs["web.tree.first1"]))
+			}),
+		r.measured("console: tree frame time under 1,000 presence updates/s (10,000 terminals, 5 s)", "< 16 ms", "",
+			"web.tree.frame0", "web", func(f0 float64) (bench.Status, string) {
+				return bench.Verdict(max(f0, r.figs["web.tree.frame1"]) < 16), fmt.Sprintf("%s main-thread time per frame (%s with offline terminals hidden)", bench.MsF(f0), bench.MsF(r.figs["web.tree.frame1"]))
+			}),
+	)
 	if zs := strings.TrimSuffix(r.texts["web.map.zooms"], ","); zs != "" {
 		var parts []string
 		worst := 0.0
