@@ -38,7 +38,7 @@ func TestStreamScenarios(t *testing.T) {
 		e.add(t, e.tok, "down", fmt.Sprintf("rtsp://127.0.0.1:%d/x", freeTCPPort(t)), 0)
 		e.add(t, e.tok, "missing", cams.URL("nosuch"), 0)
 		e.add(t, e.other, "theirs", cams.URL("c"), 0)
-		var rec camera.Record
+		var rec, listed camera.Record
 		testkit.APITest{Server: e.s, Token: func(a string) string {
 			if a == "B" {
 				return e.other
@@ -110,13 +110,17 @@ func TestStreamScenarios(t *testing.T) {
 					if res.Total != 1 || res.List[0].ID != rec.ID || res.List[0].URL == "" {
 						t.Fatalf("records %s", r.Result)
 					}
+					listed = res.List[0]
 				}},
 			{Name: "another customer's records", Method: "GET", Path: "/ds/camera/records", Token: "B", Code: "0",
 				Params:   map[string]any{"sTime": time.Now().Add(-time.Hour).UnixMilli(), "eTime": time.Now().Add(time.Minute).UnixMilli()},
 				Contains: []string{`"total":0`}},
 		})
-		// the recording plays: an MP4 with a video stream of about the recorded length, served in ranges
-		playable(t, e, rec.ID)
+		// the recording plays: an MP4 with a video stream, served in ranges; the list's duration is the one its
+		// player shows (the file's, not the wall time from start to stop)
+		if played := playable(t, e, rec.ID); listed.Duration < played-50 || listed.Duration > played+50 {
+			t.Fatalf("the list says %d ms, the file plays %d ms", listed.Duration, played)
+		}
 		// another customer cannot fetch it
 		if res := get(t, e.s.URL+fmt.Sprintf("/ds/camera/recordFile?id=%d", rec.ID), e.other, ""); res.StatusCode != http.StatusNotFound {
 			t.Fatalf("another customer's recording: HTTP %d", res.StatusCode)
@@ -179,7 +183,8 @@ func get(t *testing.T, url, tok, rng string) *http.Response {
 	return res
 }
 
-func playable(t *testing.T, e *env, id camera.RecordID) {
+// playable checks a recording plays and returns its duration (ms) as ffprobe reads it.
+func playable(t *testing.T, e *env, id camera.RecordID) int64 {
 	t.Helper()
 	url := e.s.URL + fmt.Sprintf("/ds/camera/recordFile?id=%d", id)
 	res := get(t, url, e.tok, "bytes=0-99")
@@ -217,6 +222,7 @@ func playable(t *testing.T, e *env, id camera.RecordID) {
 	if moov < 0 || mdat < 0 || moov > mdat {
 		t.Fatalf("recording not seekable at once: moov at %d, mdat at %d", moov, mdat)
 	}
+	return int64(d * 1000)
 }
 
 // TestWatchOverWebRTC: a pion viewer (as a browser) offers receive-only H.264, gets the camera's video over

@@ -9,6 +9,7 @@ package camera
 // so the browser seeks at once.
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"os"
@@ -141,7 +142,13 @@ func (s *Service) finishRecord(r *recorder) Record {
 	if fi, err := os.Stat(r.abs); err == nil {
 		rec.Bytes = fi.Size()
 	}
-	rec.Duration = rec.EndTime - rec.StartTime
+	// the playing time the file states, which a player shows; the wall time from start to stop only when the
+	// file states none (the remux failed and it stayed fragmented)
+	measured := int64(0)
+	if d, err := mediaDuration(r.abs); err == nil {
+		measured = d.Milliseconds()
+	}
+	rec.Duration = cmp.Or(measured, rec.EndTime-rec.StartTime)
 	if rec.Bytes < 1024 { // ffmpeg never got far enough to write a playable file (the camera stopped at once)
 		slog.Warn("camera: recording left no playable file; removed", "stream", rec.StreamID, "id", rec.ID)
 		os.Remove(r.abs)
@@ -150,7 +157,7 @@ func (s *Service) finishRecord(r *recorder) Record {
 		}
 		return rec
 	}
-	if err := s.store.EndRecord(context.Background(), rec.ID, rec.EndTime, rec.Bytes); err != nil {
+	if err := s.store.EndRecord(context.Background(), rec.ID, rec.EndTime, rec.Bytes, measured); err != nil {
 		slog.Error("camera: closing a recording", "id", rec.ID, "err", err)
 	}
 	return rec

@@ -28,7 +28,7 @@ func (s *Service) Restore(ctx context.Context) error {
 		if fi, err := os.Stat(filepath.Join(s.opts.DataDir, rec.path)); err == nil {
 			end, size = max(fi.ModTime().UnixMilli(), rec.StartTime), fi.Size()
 		}
-		if err := s.store.EndRecord(ctx, rec.ID, end, size); err != nil {
+		if err := s.store.EndRecord(ctx, rec.ID, end, size, 0); err != nil {
 			return err
 		}
 	}

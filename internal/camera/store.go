@@ -90,17 +90,17 @@ func (s *Store) List(ctx context.Context, customer int64) ([]Camera, error) {
 	return db.Collect(rows, err, scanCamera)
 }
 
-const recordCols = `id, customer_id, camera_id, stream, name, app, remark, path, start_at, end_at, bytes, started_by`
+const recordCols = `id, customer_id, camera_id, stream, name, app, remark, path, start_at, end_at, bytes, started_by, duration_ms`
 
 func scanRecord(r db.Scanner) (Record, error) {
 	var rec Record
 	var customer int64
 	err := r.Scan(&rec.ID, &customer, &rec.CameraID, &rec.StreamID, &rec.Name, &rec.App, &rec.Remark, &rec.path,
-		&rec.StartTime, &rec.EndTime, &rec.Bytes, &rec.StartedBy)
+		&rec.StartTime, &rec.EndTime, &rec.Bytes, &rec.StartedBy, &rec.Duration)
 	if errors.Is(err, sql.ErrNoRows) {
 		return rec, db.ErrNotFound
 	}
-	if rec.EndTime > 0 {
+	if rec.EndTime > 0 && rec.Duration == 0 { // not measured: the wall time stands in
 		rec.Duration = rec.EndTime - rec.StartTime
 	}
 	return rec, err
@@ -114,9 +114,9 @@ func (s *Store) StartRecord(ctx context.Context, customer int64, rec Record, nod
 	return rec, err
 }
 
-// EndRecord closes a recording.
-func (s *Store) EndRecord(ctx context.Context, id RecordID, end, bytes int64) error {
-	_, err := s.db.Exec(ctx, `UPDATE camera_records SET end_at = ?, bytes = ? WHERE id = ?`, end, bytes, id)
+// EndRecord closes a recording; duration is its file's playing time in ms (0: not measured).
+func (s *Store) EndRecord(ctx context.Context, id RecordID, end, bytes, duration int64) error {
+	_, err := s.db.Exec(ctx, `UPDATE camera_records SET end_at = ?, bytes = ?, duration_ms = ? WHERE id = ?`, end, bytes, duration, id)
 	return err
 }
 
