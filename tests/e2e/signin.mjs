@@ -1,62 +1,61 @@
 // Browser cases of issue 33's sign-in and settings edges: an administrator unlocks a locked account from the
 // console (unlockUser), the login page offers e-mail code sign-in (loginext flag=1), and a host's topIco and
-// moreScreenUrl are used (demo host 127.0.0.2). Account: demo terminal 10000159, which no other case uses (it is
-// locked here and unlocked again). Imported by run.mjs; also runs alone: TENFOUR_URL=http://127.0.0.1:18093 node
+// moreScreenUrl are used (demo host 127.0.0.2). Account: demo console 10000159 (a dispatcher, not an administrator),
+// which no other case uses: it is locked here and unlocked again. Imported by run.mjs; also runs alone: TENFOUR_URL=http://127.0.0.1:18093 node
 // tests/e2e/signin.mjs
 import { pathToFileURL } from 'node:url';
-import WebSocket from 'ws';
 import { DISPATCHER, dispatcherConsole, expect, forwarder, run, submitLogin, until } from './harness.mjs';
 
 const LOCKED = '10000159';
 const BRANDED_HOST = '127.0.0.2';
 
-/** One terminal socket login of uid through base (a forwarder: its own client address); resolves with its code. */
-async function terminalLogin(base, uid, auth) {
-  const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ds/ws`);
-  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-  const reply = new Promise((resolve) => {
-    ws.on('message', (raw) => {
-      const f = JSON.parse(raw.toString());
-      if (f.re === 1) resolve(f);
-    });
-    ws.once('close', () => resolve({ code: 'closed' }));
-  });
-  ws.send(JSON.stringify({ id: 1, type: 'session.login', data: { client: 'terminal', uid, auth } }));
-  const f = await reply;
-  ws.close();
-  return { code: String(f.code), msg: f.msg ?? '' };
+/** One password check of uid (POST /ds/user) through base (a forwarder: its own client address); its code. */
+async function passwordCheck(base, uid, auth) {
+  const res = await fetch(`${base}/ds/user`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ uid, auth }) });
+  const env = await res.json();
+  return String(env.code);
 }
 
 export const signinCases = [
   [
     'sign-in edges: an administrator unlocks a locked account from the console, and it signs in again',
     async ({ context }) => {
-      // Five wrong passwords lock the terminal's account; the right one is then refused (107, locked).
+      // Five wrong passwords lock the account; the right one is then refused (107, locked).
       const base = await forwarder();
       const codes = [];
-      for (let i = 0; i < 5; i++) codes.push((await terminalLogin(base, LOCKED, 'wrong-password')).code);
+      for (let i = 0; i < 5; i++) codes.push(await passwordCheck(base, LOCKED, 'wrong-password'));
       expect(codes.slice(0, 4).every((c) => c === '2') && codes[4] === '107', `wrong passwords answered ${codes.join(',')}`);
-      const refused = await terminalLogin(base, LOCKED, '123456');
-      expect(refused.code === '107', `the right password while locked answered ${JSON.stringify(refused)}`);
+      expect((await passwordCheck(base, LOCKED, DISPATCHER.pwd)) === '107', 'the right password is refused while locked');
+
+      // A dispatcher who is no administrator is offered no unlocking (the server would answer 107 no permission).
+      const locked = { uid: LOCKED, pwd: DISPATCHER.pwd };
+      const blocked = await context.newPage();
+      await submitLogin(blocked, base, locked.uid, locked.pwd);
+      expect((await (await blocked.waitForSelector('[data-testid=login-error]', { timeout: 20_000 })).getAttribute('data-code')) === '502', 'the login page says locked');
 
       const { page } = await dispatcherConsole(context);
       await page.click('[data-testid=user-menu]');
       await page.click('.ant-dropdown-menu-item:has-text("Change password")');
-      await page.waitForSelector('[data-testid=change-password-dialog] >> visible=true');
-      await page.click('[data-testid=change-password-dialog] .ant-tabs-tab:has-text("Unlock account")');
+      await page.waitForSelector('.ant-modal .ant-tabs-tab:has-text("Change password") >> visible=true');
+      await page.click('.ant-modal .ant-tabs-tab:has-text("Unlock account")');
       await page.fill('[data-testid=unlock-uid]', LOCKED);
       await page.click('[data-testid=unlock-submit]');
       // A confirmation first, then the result.
       await page.waitForSelector(`.ant-popconfirm:has-text("Unlock account ${LOCKED}?") >> visible=true`);
       await page.click('[data-testid=unlock-confirm]');
       await page.waitForSelector(`.ant-message-notice:has-text("Account ${LOCKED} is unlocked")`);
-      const after = await terminalLogin(base, LOCKED, '123456');
-      expect(after.code === '0', `the unlocked account's login answered ${JSON.stringify(after)}`);
       // An unknown account is said to be unknown, not unlocked.
       await page.fill('[data-testid=unlock-uid]', '99999999');
       await page.click('[data-testid=unlock-submit]');
       await page.click('[data-testid=unlock-confirm] >> visible=true');
       await page.waitForSelector('.ant-message-notice-error >> visible=true');
+
+      // The unlocked dispatcher signs in at once; its own account menu has no unlocking.
+      const other = await dispatcherConsole(context, base, locked);
+      await other.page.click('[data-testid=user-menu]');
+      await other.page.click('.ant-dropdown-menu-item:has-text("Change password")');
+      await other.page.waitForSelector('.ant-modal .ant-tabs-tab:has-text("Bind e-mail") >> visible=true');
+      expect(!(await other.page.$('.ant-modal .ant-tabs-tab:has-text("Unlock account")')), 'no unlocking for a dispatcher who is no administrator');
     },
   ],
   [
