@@ -3,9 +3,11 @@ package patrol
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"tenfour/internal/platform/db"
+	"tenfour/internal/tenant"
 )
 
 // demoArea is a demo area with its points.
@@ -79,7 +81,7 @@ func SeedDemo(ctx context.Context, tx *db.Tx, customerID int64, dispatcher strin
 			return err
 		}
 	}
-	areas, points := map[string]int64{}, map[string]int64{}
+	areas, stops := map[string]int64{}, map[string]OrderPoint{} // stops: the points by "area/name"
 	n := 0
 	for _, a := range demoAreas {
 		var id int64
@@ -91,15 +93,16 @@ func SeedDemo(ctx context.Context, tx *db.Tx, customerID int64, dispatcher strin
 		for _, p := range a.points {
 			n++
 			var pid int64
+			nfc := fmt.Sprintf("NFC-%04d", 1000+n)
 			if err := tx.QueryRow(ctx, `INSERT INTO patrol_points (customer_id, area_id, name, type, nfc_value, lat, lng, radius, created_at)
-				VALUES (?, ?, ?, '0', ?, ?, ?, ?, ?) RETURNING id`, customerID, id, p.name, fmt.Sprintf("NFC-%04d", 1000+n), p.lat, p.lng,
+				VALUES (?, ?, ?, '0', ?, ?, ?, ?, ?) RETURNING id`, customerID, id, p.name, nfc, p.lat, p.lng,
 				p.radius, ms).Scan(&pid); err != nil {
 				return err
 			}
-			points[a.name+"/"+p.name] = pid
+			stops[a.name+"/"+p.name] = OrderPoint{PointID: PointID(pid), Name: p.name, NfcValue: nfc, Lat: p.lat, Lng: p.lng, Radius: p.radius}
 		}
 	}
-	routes, routeArea := map[string]int64{}, map[string]string{}
+	routes, routeArea, walked := map[string]int64{}, map[string]string{}, map[string][]OrderPoint{}
 	for _, r := range demoRoutes {
 		var id int64
 		if err := tx.QueryRow(ctx, `INSERT INTO patrol_routes (customer_id, area_id, name, created_at) VALUES (?, ?, ?, ?) RETURNING id`,
@@ -108,12 +111,21 @@ func SeedDemo(ctx context.Context, tx *db.Tx, customerID int64, dispatcher strin
 		}
 		routes[r.name], routeArea[r.name] = id, r.area
 		for i, p := range r.points {
-			if _, err := tx.Exec(ctx, `INSERT INTO patrol_route_points (route_id, seq, point_id) VALUES (?, ?, ?)`, id, i+1,
-				points[r.area+"/"+p]); err != nil {
+			stop := stops[r.area+"/"+p]
+			stop.Seq = i + 1
+			if _, err := tx.Exec(ctx, `INSERT INTO patrol_route_points (route_id, seq, point_id) VALUES (?, ?, ?)`, id, stop.Seq,
+				stop.PointID); err != nil {
 				return err
 			}
+			walked[r.name] = append(walked[r.name], stop)
 		}
 	}
+	loc, err := tenant.TimeZone(ctx, tx, customerID)
+	if err != nil {
+		return err
+	}
+	rounds := demoRounds{tx: tx, customerID: customerID, now: now, loc: loc,
+		rng: rand.New(rand.NewPCG(uint64(customerID), uint64(now.UnixMilli())))}
 	// A week of history: the plans began a week ago, so today's classes that are over are judged at start-up.
 	from, to := now.AddDate(0, 0, -7).UTC().Format(time.DateOnly), now.AddDate(1, 0, 0).UTC().Format(time.DateOnly)
 	for _, p := range demoPlans {
@@ -125,13 +137,138 @@ func SeedDemo(ctx context.Context, tx *db.Tx, customerID int64, dispatcher strin
 			from, to, dispatcher, now.AddDate(0, 0, -7).UnixMilli()).Scan(&id); err != nil {
 			return err
 		}
+		plan := Plan{ID: PlanID(id), Name: p.name, StartDate: from, AreaID: AreaID(areas[area]), AreaName: area, RouteID: RouteID(routes[route]),
+			RouteName: route}
 		for i, h := 0, 0; h < 24; i, h = i+1, h+p.hours {
-			end := (h + p.hours) % 24
+			c := Class{Seq: i + 1, Name: fmt.Sprintf("%02d–%02d", h, h+p.hours), StartTime: fmt.Sprintf("%02d:00", h),
+				EndTime: fmt.Sprintf("%02d:00", (h+p.hours)%24), MsID: p.ms[i%len(p.ms)]}
 			if _, err := tx.Exec(ctx, `INSERT INTO patrol_plan_classes (plan_id, seq, name, start_time, end_time, ms_id) VALUES (?, ?, ?, ?, ?, ?)`,
-				id, i+1, fmt.Sprintf("%02d–%02d", h, h+p.hours), fmt.Sprintf("%02d:00", h), fmt.Sprintf("%02d:00", end),
-				p.ms[i%len(p.ms)]); err != nil {
+				id, c.Seq, c.Name, c.StartTime, c.EndTime, c.MsID); err != nil {
 				return err
 			}
+			plan.Classes = append(plan.Classes, c)
+		}
+		if err := rounds.seed(ctx, plan, walked[route]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// demoRounds writes the demo's patrol history: the orders of every class of the past week and of today that is
+// over, walked as guards walk them (the simulator walks the classes from now on, sim/patrol.go). Without it the
+// engine made today's orders at start-up and judged every class already over as missed (issue 33: nearly every
+// class of the demo was "missed").
+type demoRounds struct {
+	tx         *db.Tx
+	customerID int64
+	now        time.Time
+	loc        *time.Location
+	rng        *rand.Rand
+}
+
+// Shares of the demo's past orders with a point punched after the class (late) and with a point never punched
+// (missed); the rest are walked in time and in order.
+const (
+	demoLateShare   = 0.08
+	demoMissedShare = 0.06
+)
+
+// seed writes plan's orders of the seven days before today and of today whose class has ended, each judged as the
+// engine judges (Judge) once its judgement is due.
+func (d demoRounds) seed(ctx context.Context, p Plan, route []OrderPoint) error {
+	today := time.Date(d.now.In(d.loc).Year(), d.now.In(d.loc).Month(), d.now.In(d.loc).Day(), 0, 0, 0, 0, d.loc)
+	for day := today.AddDate(0, 0, -7); !day.After(today); day = day.AddDate(0, 0, 1) {
+		for _, c := range p.Classes {
+			start, end, _ := classWindow(day, c, d.loc)
+			if end.After(d.now) {
+				continue // still on, or to come: the engine makes it and the simulator walks it
+			}
+			if day.Format(time.DateOnly) < p.StartDate || !end.After(d.now.AddDate(0, 0, -7)) {
+				continue // before the plan (the engine's rule: a class that ended before its plan was made has no order)
+			}
+			o := Order{PlanID: p.ID, PlanName: p.Name, ClassSeq: c.Seq, ClassName: c.Name, Day: day.Format(time.DateOnly), MsID: c.MsID,
+				AreaID: p.AreaID, AreaName: p.AreaName, RouteID: p.RouteID, RouteName: p.RouteName, StartTime: start.UnixMilli(),
+				EndTime: end.UnixMilli(), JudgeTime: end.Add(DefaultOptions.LateGrace).UnixMilli()}
+			if err := d.order(ctx, o, d.walk(o, route)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// walk punches route's points through the order's window, in order: most orders in time, a few with the last point
+// after the class (within the late grace; not one whose grace is still running, which a guard could still punch
+// in time), a few with one point left out.
+func (d demoRounds) walk(o Order, route []OrderPoint) []OrderPoint {
+	late, missed := false, -1
+	switch x := d.rng.Float64(); {
+	case x < demoMissedShare:
+		missed = d.rng.IntN(len(route))
+	case x < demoMissedShare+demoLateShare && o.JudgeTime <= d.now.UnixMilli():
+		late = true
+	}
+	step := (o.EndTime - o.StartTime) / int64(len(route)+1)
+	out := make([]OrderPoint, len(route))
+	for i, rp := range route {
+		p := rp
+		switch {
+		case i == missed:
+		case late && i == len(route)-1:
+			p.State, p.PunchedAt = PointLate, o.EndTime+int64(3+d.rng.IntN(20))*time.Minute.Milliseconds()
+		default:
+			p.State, p.PunchedAt = PointOnTime, o.StartTime+step*int64(i+1)+d.rng.Int64N(step/2)
+		}
+		if p.State != PointWaiting {
+			p.Method = MethodNFC
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// order stores one walked order: its points, a log of each punch, and its judgement when it is due (every point
+// punched, or the late grace over).
+func (d demoRounds) order(ctx context.Context, o Order, points []OrderPoint) error {
+	// every point punched: judged at the end of the class or at the late punch; a point left out: when the grace is over
+	judgedAt, all := o.EndTime, true
+	for _, p := range points {
+		judgedAt, all = max(judgedAt, p.PunchedAt), all && p.State != PointWaiting
+	}
+	if !all {
+		judgedAt = o.JudgeTime
+	}
+	reason := ""
+	if judgedAt <= d.now.UnixMilli() {
+		st, reasons := Judge(points)
+		o.State, reason, o.JudgedAt = st, joinReasons(reasons), judgedAt
+	}
+	var id int64
+	if err := d.tx.QueryRow(ctx, `INSERT INTO patrol_orders (customer_id, plan_id, class_seq, day, ms_id, area_id, route_id, plan_name,
+		class_name, route_name, area_name, start_at, end_at, judge_at, state, reason, judged_at, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, d.customerID, o.PlanID, o.ClassSeq, o.Day, o.MsID,
+		o.AreaID, o.RouteID, o.PlanName, o.ClassName, o.RouteName, o.AreaName, o.StartTime, o.EndTime, o.JudgeTime, o.State, reason,
+		o.JudgedAt, o.StartTime).Scan(&id); err != nil {
+		return err
+	}
+	for _, p := range points {
+		if _, err := d.tx.Exec(ctx, `INSERT INTO patrol_order_points (order_id, seq, point_id, point_name, nfc_value, lat, lng, radius,
+			state, punched_at, method) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, p.Seq, p.PointID, p.Name, p.NfcValue, p.Lat, p.Lng,
+			p.Radius, p.State, p.PunchedAt, p.Method); err != nil {
+			return err
+		}
+		if p.State == PointWaiting {
+			continue
+		}
+		logState := LogOnTime
+		if p.State == PointLate {
+			logState = LogLate
+		}
+		if _, err := d.tx.Exec(ctx, `INSERT INTO patrol_order_logs (customer_id, order_id, ms_id, point_id, point_name, method, value,
+			lat, lng, at, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, d.customerID, id, o.MsID, p.PointID, p.Name,
+			p.Method, p.NfcValue, p.Lat, p.Lng, p.PunchedAt, logState, p.PunchedAt); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package patrol_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -38,12 +39,45 @@ func TestDemoPatrol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	phone := map[string]int{}
+	phone, missedToday, overToday := map[string]int{}, 0, 0
 	for _, o := range orders {
 		phone[o.MsID]++
+		if o.JudgeTime <= time.Now().UnixMilli() { // today so far: the classes over were walked too
+			overToday++
+			if slices.Contains(o.Reasons, patrol.Missed) {
+				missedToday++
+			}
+		}
+	}
+	if missedToday > overToday/3 {
+		t.Fatalf("%d of today's %d classes that are over were missed", missedToday, overToday)
 	}
 	// 12 + 8 + 12 classes a day
 	if len(orders) != 32 || phone["10000161"] == 0 || phone["10000162"] == 0 {
 		t.Fatalf("%d orders today (%v)", len(orders), phone)
+	}
+
+	// The week before: every class has its order, walked as guards walk (issue 33: the demo judged nearly every
+	// class "missed"): most done in time, a few with a late point, a few with a point missed.
+	week, _, err := s.Patrol.Store().Orders(ctx, cust, patrol.OrderQuery{From: day.AddDate(0, 0, -8).UnixMilli(), To: day.UnixMilli() - 1, Limit: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, o := range week {
+		switch {
+		case o.State == patrol.Normal:
+			n["done"]++
+		case o.State == patrol.Abnormal && slices.Contains(o.Reasons, patrol.Missed):
+			n["missed"]++
+		case o.State == patrol.Abnormal && slices.Contains(o.Reasons, patrol.Late):
+			n["late"]++
+		default:
+			n["other"]++
+		}
+	}
+	t.Logf("the week before today: %d orders, %v", len(week), n)
+	if len(week) < 6*32 || n["done"] < len(week)*3/4 || n["late"] == 0 || n["missed"] == 0 || n["missed"] > len(week)/5 || n["other"] != 0 {
+		t.Fatalf("%d orders in the week before today: %v; want most done in time, a few late, a few missed", len(week), n)
 	}
 }
