@@ -19,6 +19,10 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"tenfour/internal/app"
+	"tenfour/internal/config"
+	"tenfour/internal/platform/db"
 )
 
 // Options configure a lab.
@@ -144,6 +148,11 @@ func Start(ctx context.Context, o Options) (lab *Lab, err error) {
 		}
 	}
 	return l, nil
+}
+
+// Store opens the lab's PostgreSQL from the harness (migrated; the caller closes it).
+func (l *Lab) Store(ctx context.Context) (*db.DB, error) {
+	return app.Open(ctx, config.Config{DB: l.DSN})
 }
 
 // Hosts are the lab's namespaces: NATS, PostgreSQL, then the nodes.

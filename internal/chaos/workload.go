@@ -1,0 +1,579 @@
+package chaos
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"tenfour/internal/platform/failover"
+	"tenfour/internal/platform/wsclient"
+	"tenfour/internal/sim"
+	"tenfour/internal/termclient"
+)
+
+const (
+	password   = "123456"
+	dispatcher = "40000000"
+	firstTerm  = 40000001
+	opTimeout  = 6 * time.Second // above the server's 4.5 s acknowledgement wait
+)
+
+// WorkloadOptions size the workload: small, the machine is shared.
+type WorkloadOptions struct {
+	Seed      uint64
+	Terminals int // spread over the nodes, half in each of two groups
+	Interval  time.Duration
+}
+
+// Workload is the lab's clients: terminals spread over the nodes (each talks, raises alarms and reports
+// positions), a console on every node (each sends messages and watches), all writing to one history.
+type Workload struct {
+	lab  *Lab
+	opts WorkloadOptions
+	hist *History
+
+	mu       sync.Mutex
+	rng      *rand.Rand
+	terms    []*terminal
+	consoles []*console
+	token    string
+}
+
+// Provision creates the workload's customer, terminals (phone apps, which talk) and dispatcher in the lab's
+// store, as `tenfour sim --provision` does.
+func Provision(ctx context.Context, lab *Lab, terminals int) error {
+	d, err := lab.Store(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	_, err = sim.Provision(ctx, d, sim.ProvisionOptions{Customer: "Chaos", First: firstTerm, Count: terminals,
+		Password: password, GroupSize: (terminals + 1) / 2, Dispatcher: dispatcher, PhoneApps: terminals})
+	return err
+}
+
+// NewWorkload logs the clients in: terminal i on node i mod n with media, a console on every node.
+func NewWorkload(ctx context.Context, lab *Lab, o WorkloadOptions) (*Workload, error) {
+	w := &Workload{lab: lab, opts: o, rng: rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))}
+	tok, err := wsclient.SignIn(ctx, http.DefaultClient, lab.Nodes[0].URL, dispatcher, password)
+	if err != nil {
+		return nil, fmt.Errorf("dispatcher sign-in: %w", err)
+	}
+	w.token = tok
+	for _, n := range lab.Nodes { // within 15 s of the sign-in: the token's first socket login
+		c := &console{w: w, home: n, name: "console@" + n.ID, online: map[string]bool{}}
+		if err := c.connect(ctx, n.URL); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("%s: %w", c.name, err)
+		}
+		w.consoles = append(w.consoles, c)
+	}
+	for i := range o.Terminals {
+		t := &terminal{w: w, id: strconv.Itoa(firstTerm + i)}
+		if err := t.login(ctx, lab.Nodes[i%len(lab.Nodes)], ""); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("terminal %s: %w", t.id, err)
+		}
+		w.terms = append(w.terms, t)
+	}
+	return w, nil
+}
+
+// Consoles are the names the consoles' deliveries carry.
+func (w *Workload) Consoles() []string {
+	var out []string
+	for _, c := range w.consoles {
+		out = append(out, c.name)
+	}
+	return out
+}
+
+// Close logs every client out.
+func (w *Workload) Close() {
+	for _, t := range w.terms {
+		t.close()
+	}
+	for _, c := range w.consoles {
+		c.close()
+	}
+}
+
+func (w *Workload) intn(n int) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.rng.IntN(n)
+}
+
+// Run drives the workload into h until ctx ends: each terminal and console acts every Interval (jittered),
+// the terminals fail over when their connection ends.
+func (w *Workload) Run(ctx context.Context, h *History) {
+	w.mu.Lock()
+	w.hist = h
+	w.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, t := range w.terms {
+		wg.Go(func() { t.run(ctx) })
+	}
+	for _, c := range w.consoles {
+		wg.Go(func() { c.run(ctx) })
+	}
+	wg.Wait()
+}
+
+func (w *Workload) record(e Entry) {
+	w.mu.Lock()
+	h := w.hist
+	w.mu.Unlock()
+	if h != nil {
+		h.Add(e)
+	}
+}
+
+func (w *Workload) nextOp() int64 {
+	w.mu.Lock()
+	h := w.hist
+	w.mu.Unlock()
+	if h == nil {
+		return 0
+	}
+	return h.NextOp()
+}
+
+// pause waits the workload's interval, jittered ±50 %, or until ctx ends.
+func (w *Workload) pause(ctx context.Context) bool {
+	d := w.opts.Interval/2 + time.Duration(w.intn(int(w.opts.Interval)+1))
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(d):
+		return true
+	}
+}
+
+// Online is the truth the presence views must converge to: the terminals logged in right now.
+func (w *Workload) Online() map[string]bool {
+	out := map[string]bool{}
+	for _, t := range w.terms {
+		t.mu.Lock()
+		if t.c != nil {
+			out[t.id] = true
+		}
+		t.mu.Unlock()
+	}
+	return out
+}
+
+// terminal is one phone app: its client, re-created at each fail-over.
+type terminal struct {
+	w   *Workload
+	id  string
+	gid string
+
+	mu sync.Mutex
+	c  *termclient.Client // nil while it is away
+	on string             // the node it is logged in on
+}
+
+// login logs the terminal in on node n (with the resume token of its previous login when it has one) and
+// connects its media.
+func (t *terminal) login(ctx context.Context, n *Node, resume string) error {
+	o := termclient.Options{URL: n.URL, UID: t.id, Password: password, Resume: resume,
+		OnRequest: func(typ string, data json.RawMessage) (string, any) {
+			if typ == "sms.deliver" {
+				var m struct {
+					ID json.Number `json:"id"`
+				}
+				_ = json.Unmarshal(data, &m)
+				t.w.record(Entry{Type: TypeDelivery, Kind: KindSMS, Actor: t.id, ID: m.ID.String(), Acked: time.Now()})
+			}
+			return "0", struct{}{}
+		}}
+	lctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	c, err := termclient.Dial(lctx, o)
+	var ce *termclient.CodeError
+	if err != nil && resume != "" && errors.As(err, &ce) { // a refused resume token: the password once
+		o.Resume = ""
+		c, err = termclient.Dial(lctx, o)
+	}
+	if err != nil {
+		return err
+	}
+	if err := c.Connect(lctx); err != nil {
+		c.Close()
+		return fmt.Errorf("media: %w", err)
+	}
+	var groups struct {
+		PttGroup json.Number `json:"pttGroup"`
+	}
+	if err := c.Call(lctx, "group.list", nil, &groups); err != nil {
+		c.Close()
+		return err
+	}
+	t.mu.Lock()
+	t.c, t.gid, t.on = c, groups.PttGroup.String(), n.ID
+	t.mu.Unlock()
+	return nil
+}
+
+func (t *terminal) close() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.c != nil {
+		t.c.Close()
+	}
+}
+
+func (t *terminal) run(ctx context.Context) {
+	for t.w.pause(ctx) {
+		t.mu.Lock()
+		c := t.c
+		t.mu.Unlock()
+		if c == nil { // never back after a fail-over: ctx ended
+			return
+		}
+		select {
+		case <-c.Done():
+			t.failover(ctx, c)
+			continue
+		default:
+		}
+		switch r := t.w.intn(10); {
+		case r < 4:
+			t.gps(ctx, c)
+		case r < 8:
+			t.press(ctx, c)
+		default:
+			t.sos(ctx, c)
+		}
+	}
+}
+
+// failover logs in again on the next node, and the next, after the clients' jittered backoff
+// (internal/platform/failover, as termclient.Failover and the console do); the history gets how long the
+// terminal was away.
+func (t *terminal) failover(ctx context.Context, old *termclient.Client) {
+	lost := time.Now()
+	t.mu.Lock()
+	from := t.on
+	t.c, t.on = nil, ""
+	t.mu.Unlock()
+	old.Close()
+	e := Entry{Type: TypeFailover, Actor: t.id, Node: from, Sent: lost}
+	at := indexOf(t.w.lab.Nodes, t.w.lab.Node(from))
+	for failures := 1; ctx.Err() == nil; failures++ {
+		select {
+		case <-ctx.Done():
+			continue
+		case <-time.After(failover.Backoff(failures, float64(t.w.intn(1000))/1000)):
+		}
+		n := t.w.lab.Nodes[(at+failures)%len(t.w.lab.Nodes)]
+		err := t.login(ctx, n, old.Resume)
+		if err == nil {
+			e.OK, e.Took, e.Acked = true, time.Since(lost), time.Now()
+			break
+		}
+		slog.Debug("chaos: terminal login", "msId", t.id, "node", n.ID, "err", err)
+	}
+	if !e.OK {
+		e.Took = time.Since(lost)
+	}
+	t.w.record(e)
+}
+
+// op sends one request and records it with its reply.
+func (t *terminal) op(ctx context.Context, c *termclient.Client, kind Kind, typ string, data, out any) (Entry, error) {
+	e := Entry{Type: TypeOp, Op: t.w.nextOp(), Kind: kind, Node: t.on, Actor: t.id, Group: t.gid, Sent: time.Now()}
+	cctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	err := c.Call(cctx, typ, data, out)
+	e.Code = "0"
+	if err != nil {
+		var ce *termclient.CodeError
+		if !errors.As(err, &ce) {
+			e.Code = ""
+			return e, err // no reply: not acknowledged
+		}
+		e.Code = ce.Code
+	}
+	e.Acked = time.Now()
+	return e, err
+}
+
+func (t *terminal) gps(ctx context.Context, c *termclient.Client) {
+	fix := map[string]any{"lat": 41.0 + float64(t.w.intn(1000))/1e4, "lng": 28.9, "time": time.Now().UnixMilli()}
+	e, _ := t.op(ctx, c, KindGPS, "gps.report", fix, nil)
+	t.w.record(e)
+}
+
+// sos raises an alarm and cancels it a second later, so that the next one is a new alarm.
+func (t *terminal) sos(ctx context.Context, c *termclient.Client) {
+	var r struct {
+		ID json.Number `json:"id"`
+	}
+	e, err := t.op(ctx, c, KindSOS, "sos.raise", map[string]any{}, &r)
+	e.ID = r.ID.String()
+	t.w.record(e)
+	if err != nil || e.ID == "" {
+		return
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Second):
+	}
+	cctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+	defer cancel()
+	_ = c.Call(cctx, "sos.cancel", map[string]any{"id": e.ID}, nil)
+}
+
+// press takes the floor of the terminal's group, holds it 0.3–1.5 s (or until it is revoked), and releases it.
+func (t *terminal) press(ctx context.Context, c *termclient.Client) {
+	var r termclient.FloorReply
+	e, err := t.op(ctx, c, KindPTT, "floor.request", map[string]any{"gid": t.gid, "queue": false}, &r)
+	if err == nil && r.Status != "granted" {
+		e.Code = r.Status // queued is not a grant
+	}
+	if e.Code != "0" {
+		t.w.record(e)
+		return
+	}
+	hold := 300*time.Millisecond + time.Duration(t.w.intn(1200))*time.Millisecond
+	hctx, cancel := context.WithTimeout(ctx, hold)
+	_, rerr := c.WaitEvent(hctx, "floor.revoked", nil)
+	cancel()
+	e.Released = time.Now() // revoked (seen now) or released (sent now): the hold ends here either way
+	if rerr != nil {
+		rctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+		_ = c.ReleaseFloor(rctx, r.CallID)
+		cancel()
+	}
+	t.w.record(e)
+}
+
+// console is a dispatcher's console socket, homed on one node; it moves to another when its node is lost,
+// syncs the durable events it missed, and records every message status and alarm it sees.
+type console struct {
+	w    *Workload
+	home *Node
+	name string
+
+	mu      sync.Mutex
+	conn    *wsclient.Conn
+	lastSeq int64
+	online  map[string]bool // its presence view: events since its login, over the store's list at login
+	at      string          // the node it is on
+}
+
+func (c *console) connect(ctx context.Context, url string) error {
+	conn, err := wsclient.Dial(ctx, wsclient.URL(url), wsclient.Options{Handle: func(_ *wsclient.Conn, f wsclient.Frame) {
+		if f.Re == 0 && f.ID == 0 {
+			c.event(f)
+		}
+	}})
+	if err != nil {
+		return err
+	}
+	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	var reply struct {
+		LastSeq int64 `json:"lastSeq"`
+	}
+	if err := conn.Call(lctx, "session.login", map[string]any{"token": c.w.token, "client": "console"}, &reply); err != nil {
+		conn.CloseNow()
+		return err
+	}
+	c.mu.Lock()
+	first := c.conn == nil && c.lastSeq == 0
+	if first {
+		c.lastSeq = reply.LastSeq
+	}
+	after := c.lastSeq
+	c.conn, c.at = conn, url
+	c.mu.Unlock()
+	if !first { // what it missed while away (docs/console-socket.md "Session")
+		for {
+			var s struct {
+				Last int64 `json:"last"`
+				More bool  `json:"more"`
+			}
+			if err := conn.Call(lctx, "sync", map[string]any{"after": after}, &s); err != nil {
+				return err
+			}
+			if !s.More {
+				break
+			}
+			after = s.Last
+		}
+	}
+	return c.refreshPresence(lctx, url)
+}
+
+// refreshPresence takes the store's online list through the node, as the console's screen does at login.
+func (c *console) refreshPresence(ctx context.Context, url string) error {
+	on, err := onlineList(ctx, url, c.w.token)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.online = on
+	c.mu.Unlock()
+	return nil
+}
+
+// onlineList is GET /ds/nms/getTerminalByClient?online=1 on a node.
+func onlineList(ctx context.Context, url, token string) (map[string]bool, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/ds/nms/getTerminalByClient?online=1&pageSize=1000", nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("token", token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	var env struct {
+		Code   string `json:"code"`
+		Result struct {
+			List []struct {
+				CID string `json:"cid"`
+			} `json:"list"`
+		} `json:"result"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&env); err != nil {
+		return nil, err
+	}
+	if env.Code != "0" {
+		return nil, fmt.Errorf("getTerminalByClient: code %s", env.Code)
+	}
+	out := map[string]bool{}
+	for _, t := range env.Result.List {
+		out[t.CID] = true
+	}
+	return out, nil
+}
+
+// event records a durable event of the workload's kinds, and follows presence.
+func (c *console) event(f wsclient.Frame) {
+	c.mu.Lock()
+	if f.Seq > c.lastSeq {
+		c.lastSeq = f.Seq
+	}
+	c.mu.Unlock()
+	var d struct {
+		ID     json.Number `json:"id"`
+		MsID   string      `json:"msId"`
+		Online string      `json:"online"`
+	}
+	_ = f.Decode(&d)
+	switch f.Type {
+	case "sms.status":
+		c.w.record(Entry{Type: TypeDelivery, Kind: KindSMS, Actor: c.name, ID: d.ID.String(), Seq: f.Seq, Acked: time.Now()})
+	case "sos.alarm":
+		c.w.record(Entry{Type: TypeDelivery, Kind: KindSOS, Actor: c.name, ID: d.ID.String(), Seq: f.Seq, Acked: time.Now()})
+	case "presence":
+		c.mu.Lock()
+		c.online[d.MsID] = d.Online == "1"
+		c.mu.Unlock()
+	}
+}
+
+// view is the console's presence view: the terminals it shows online.
+func (c *console) view() map[string]bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := map[string]bool{}
+	for id, on := range c.online {
+		if on {
+			out[id] = true
+		}
+	}
+	return out
+}
+
+func (c *console) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.conn != nil {
+		c.conn.Close()
+	}
+}
+
+func (c *console) run(ctx context.Context) {
+	for c.w.pause(ctx) {
+		c.mu.Lock()
+		conn := c.conn
+		c.mu.Unlock()
+		select {
+		case <-conn.Done():
+			c.reconnect(ctx)
+			continue
+		default:
+		}
+		c.sms(ctx, conn)
+	}
+}
+
+// reconnect tries its own node, then the others, once a second, as the console's socket does.
+func (c *console) reconnect(ctx context.Context) {
+	for i := 0; ctx.Err() == nil; i++ {
+		n := c.w.lab.Nodes[(indexOf(c.w.lab.Nodes, c.home)+i)%len(c.w.lab.Nodes)]
+		if err := c.connect(ctx, n.URL); err == nil {
+			return
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func indexOf(ns []*Node, n *Node) int {
+	for i, m := range ns {
+		if m == n {
+			return i
+		}
+	}
+	return 0
+}
+
+// sms sends a message to a random terminal; "0" means the terminal acknowledged it.
+func (c *console) sms(ctx context.Context, conn *wsclient.Conn) {
+	t := c.w.terms[c.w.intn(len(c.w.terms))]
+	e := Entry{Type: TypeOp, Op: c.w.nextOp(), Kind: KindSMS, Node: c.nodeID(), Actor: c.name, Target: t.id, Sent: time.Now()}
+	cctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	var r struct {
+		ID json.Number `json:"id"`
+	}
+	err := conn.Call(cctx, "sms.send", map[string]any{"msId": t.id, "content": fmt.Sprintf("chaos op %d", e.Op)}, &r)
+	e.ID, e.Code = r.ID.String(), "0"
+	if err != nil {
+		e.Code = wsclient.Code(err)
+		if e.Code == "?" {
+			e.Code = ""
+			c.w.record(e)
+			return
+		}
+	}
+	e.Acked = time.Now()
+	c.w.record(e)
+}
+
+func (c *console) nodeID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, n := range c.w.lab.Nodes {
+		if n.URL == c.at {
+			return n.ID
+		}
+	}
+	return "?"
+}
