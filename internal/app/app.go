@@ -48,6 +48,7 @@ import (
 	"tenfour/internal/sim"
 	sipside "tenfour/internal/sip"
 	"tenfour/internal/sos"
+	"tenfour/internal/termclient"
 	"tenfour/internal/terminalctl"
 	"tenfour/internal/tiles"
 	"tenfour/internal/tone"
@@ -264,9 +265,22 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 		a.MediaRelay = relay
 		a.Go(relay.Run)
 	}
-	// [sip] --sip-addr: SIP accounts register with digest through auth, online while registered (docs/adr/0037)
+	// the demo's speakers and fleet, and the SIP side's calls, reach this node in-process, never as 127.0.0.1
+	// (inprocess.go)
+	inProcess := a.inProcessClient()
+	// [sip] --sip-addr: SIP accounts register with digest through auth, online while registered, and call into
+	// their groups through a terminal session of their own inside this node (docs/adr/0037)
 	if cfg.SIP.Addr != "" {
-		if a.SIP, err = sipside.New(a.Auth, sipside.Options{MinExpires: cfg.SIP.MinExpires}, dirSvc, a.Presence); err == nil {
+		calls := sipside.Calls{Groups: dir, FFmpeg: cfg.Camera.FFmpeg,
+			Login: func(ctx context.Context, o termclient.Options) (*termclient.Client, error) {
+				tok, err := a.Auth.IssueResume(ctx, o.UID)
+				if err != nil {
+					return nil, err
+				}
+				o.URL, o.HTTPClient, o.Resume = "http://"+httpx.InProcessAddr, inProcess, tok
+				return termclient.Dial(ctx, o)
+			}}
+		if a.SIP, err = sipside.New(a.Auth, sipside.Options{MinExpires: cfg.SIP.MinExpires, Calls: calls}, dirSvc, a.Presence); err == nil {
 			err = a.SIP.Listen(cfg.SIP.Addr)
 		}
 		if err != nil && cfg.SIP.Optional && errors.Is(err, syscall.EADDRINUSE) { // the demo's default, not a choice
@@ -321,8 +335,6 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	mods = append(mods, Module{Routes: a.Broadcast.Routes, Verbs: a.Broadcast.Verbs(), Login: a.Broadcast.AtLogin,
 		Logout: a.Broadcast.AtLogout, Name: "broadcast-scheduler", Single: a.Broadcast.RunScheduler,
 		Run: []func(ctx context.Context){a.Broadcast.RunSpeakers}})
-	// the demo's speakers and fleet reach this node in-process, never as 127.0.0.1 (inprocess.go)
-	inProcess := a.inProcessClient()
 	a.Go(a.single("demo-speakers", func(ctx context.Context) { // the demo's simulated speakers (serve --demo with a demo fleet)
 		sim.RunDemoSpeakers(ctx, cfg, inProcess, func(ctx context.Context) ([]sim.SpeakerLogin, error) {
 			list, err := a.Broadcast.DemoSpeakers(ctx)

@@ -232,12 +232,24 @@ func (r *registrar) remove(ctx context.Context, id string) {
 	}
 }
 
-// registeredFrom tells whether account id holds a live binding made from source (host:port).
-func (r *registrar) registeredFrom(id, source string) bool {
+// registeredFrom is account id's principal when it holds a live binding made from source (host:port).
+func (r *registrar) registeredFrom(id, source string) (identity.Principal, bool) {
+	reg, ok := r.lookup(id)
+	if !ok || hostOf(reg.b.source) != hostOf(source) {
+		return identity.Principal{}, false
+	}
+	return reg.p, true
+}
+
+// lookup is account id's live registration (a copy).
+func (r *registrar) lookup(id string) (registration, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	reg, ok := r.regs[id]
-	return ok && hostOf(reg.b.source) == hostOf(source)
+	if !ok {
+		return registration{}, false
+	}
+	return *reg, true
 }
 
 // closeAll ends every binding (the server stops).

@@ -1,7 +1,8 @@
 // Package sip is tenfour's SIP side (issue 34, docs/adr/0037, docs/sip.md): a registrar and user agent on
 // --sip-addr (UDP and TCP) where SIP accounts — desk phones, softphones, radio gateways — register with digest
-// authentication through auth's throttle and lockout and are online while their registration lives. The SIP
-// stack (parser, transactions, transports) is github.com/emiago/sipgo.
+// authentication through auth's throttle and lockout, are online while their registration lives, and call into
+// their groups half-duplex (call.go, bridge.go). The SIP stack (parser, transactions, transports) is
+// github.com/emiago/sipgo (dialogs too); SDP and RTP are github.com/pion/sdp's and github.com/pion/rtp's.
 package sip
 
 import (
@@ -44,6 +45,7 @@ type Options struct {
 	MinExpires time.Duration // shortest registration accepted (423 below it); default 60 s
 	MaxExpires time.Duration // longest registration granted (a longer one is shortened); default 1 h
 	NonceTTL   time.Duration // how long a challenge's nonce is accepted; default 5 min
+	Calls      Calls         // calls into groups (call.go)
 }
 
 func (o Options) withDefaults() Options {
@@ -55,6 +57,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.NonceTTL <= 0 {
 		o.NonceTTL = 5 * time.Minute
+	}
+	if o.Calls.RTPTimeout <= 0 {
+		o.Calls.RTPTimeout = 10 * time.Second
+	}
+	if o.Calls.FFmpeg == "" {
+		o.Calls.FFmpeg = "ffmpeg"
 	}
 	return o
 }
@@ -68,6 +76,11 @@ type Server struct {
 	srv      *sipgo.Server
 	nonces   nonces
 	regs     *registrar
+	dialogs  *sipgo.DialogServerCache // the calls' dialogs
+	calls    calls
+	// stopCtx ends with Run: the calls in progress end with it.
+	stopCtx   context.Context
+	stopCalls context.CancelFunc
 
 	mu   sync.Mutex
 	udp  net.PacketConn
@@ -93,10 +106,19 @@ func New(a Authenticator, opt Options, presence ...Presence) (*Server, error) {
 	}
 	opt = opt.withDefaults()
 	s := &Server{opt: opt, auth: a, presence: presence, ua: ua, srv: srv, nonces: nonces{key: key, ttl: opt.NonceTTL}}
+	s.stopCtx, s.stopCalls = context.WithCancel(context.Background())
 	s.regs = newRegistrar(s.online, s.offline)
+	client, err := sipgo.NewClient(ua) // the requests this side starts in a dialog: a call's BYE
+	if err != nil {
+		ua.Close()
+		return nil, err
+	}
+	s.dialogs = sipgo.NewDialogServerCache(client, sip.ContactHeader{Address: sip.Uri{User: "tenfour", Host: "localhost"}})
 	srv.OnRegister(s.register)
 	srv.OnOptions(s.options)
 	srv.OnInvite(s.invite)
+	srv.OnAck(s.ack)
+	srv.OnBye(s.bye)
 	return s, nil
 }
 
@@ -134,13 +156,15 @@ func (s *Server) Addr() string {
 	return s.addr
 }
 
-// Run serves the bound listeners until ctx ends, then stops: the listeners and the transactions close and every
-// live registration ends (its account goes offline).
+// Run serves the bound listeners until ctx ends, then stops: the calls in progress end (their phones get a BYE,
+// their terminal sessions log out), the listeners and the transactions close and every live registration ends
+// (its account goes offline).
 func (s *Server) Run(ctx context.Context) {
 	s.mu.Lock()
 	udp, tcp := s.udp, s.tcp
 	s.mu.Unlock()
 	if udp == nil { // nothing bound (the demo's address was taken): only the stack to release
+		s.stopCalls()
 		s.ua.Close()
 		return
 	}
@@ -150,6 +174,8 @@ func (s *Server) Run(ctx context.Context) {
 	go func() { defer wg.Done(); s.serve("tcp", func() error { return s.srv.ServeTCP(tcp) }) }()
 	slog.Info("sip: listening", "addr", s.Addr(), "transports", "udp,tcp")
 	<-ctx.Done()
+	s.stopCalls()
+	s.calls.wg.Wait()
 	udp.Close()
 	tcp.Close()
 	wg.Wait()
@@ -189,16 +215,4 @@ func respond(tx sip.ServerTransaction, req *sip.Request, code int, reason string
 // options answers OPTIONS (a phone's or a proxy's keep-alive and capability probe) with what the server allows.
 func (s *Server) options(req *sip.Request, tx sip.ServerTransaction) {
 	respond(tx, req, sip.StatusOK, "OK", sip.NewHeader("Allow", "REGISTER, OPTIONS, INVITE, ACK, CANCEL, BYE"))
-}
-
-// invite refuses every call for now: calls into a group are the next step of issue 34 (docs/sip.md). A caller
-// whose address holds no live registration gets 403, as an unknown one, so the answer never tells which ids
-// exist; a registered one learns the service is not there yet (480).
-func (s *Server) invite(req *sip.Request, tx sip.ServerTransaction) {
-	from := req.From()
-	if from == nil || !s.regs.registeredFrom(from.Address.User, req.Source()) {
-		respond(tx, req, sip.StatusForbidden, "Forbidden")
-		return
-	}
-	respond(tx, req, sip.StatusTemporarilyUnavailable, "Temporarily Unavailable")
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"strings"
 	"time"
 
@@ -33,6 +34,9 @@ type Options struct {
 	Token string
 	// Media tunes the WebRTC side.
 	Media MediaOptions
+	// HTTPClient carries the socket's upgrade (nil: the default client); a client inside the server passes
+	// the in-process listener's (the SIP bridge, internal/sip).
+	HTTPClient *http.Client
 	// OnRequest answers server→client requests (monitor.start, call.set…); nil acknowledges each with "0".
 	// A non-empty code other than "0" refuses (e.g. "486" busy).
 	OnRequest func(typ string, data json.RawMessage) (code string, reply any)
@@ -105,7 +109,7 @@ func (c *Client) Failover(ctx context.Context) (*Client, error) {
 
 func dial(ctx context.Context, opts Options, nodes failover.Nodes) (*Client, error) {
 	c := &Client{opts: opts, nodes: nodes}
-	conn, err := wsclient.Dial(ctx, wsclient.URL(opts.URL), wsclient.Options{Handle: c.handle})
+	conn, err := wsclient.Dial(ctx, wsclient.URL(opts.URL), wsclient.Options{HTTPClient: opts.HTTPClient, Handle: c.handle})
 	if err != nil {
 		return nil, err
 	}

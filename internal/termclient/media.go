@@ -38,6 +38,9 @@ type MediaOptions struct {
 	RelayOnly bool
 	// KeepPayloads keeps received payloads (otherwise only headers and sizes are kept).
 	KeepPayloads bool
+	// OnPacket, if set, is given each received packet instead of keeping it (a bridge that forwards what it
+	// hears, e.g. the SIP side's, would otherwise keep a whole call in memory); p is valid during the call.
+	OnPacket func(p *rtp.Packet)
 }
 
 // Media is the client's one PeerConnection: a sendrecv Opus transceiver whose sending track is the
@@ -179,6 +182,10 @@ func (m *Media) SelectedCandidateType() string {
 
 func (m *Media) readLoop(t *webrtc.TrackRemote) {
 	rtcapi.EachPacket(t, func(p *rtp.Packet) {
+		if m.opts.OnPacket != nil {
+			m.opts.OnPacket(p)
+			return
+		}
 		rec := Packet{Seq: p.SequenceNumber, TS: p.Timestamp, SSRC: p.SSRC, Marker: p.Marker, Ext: p.Extension,
 			At: time.Now()}
 		if m.opts.KeepPayloads {

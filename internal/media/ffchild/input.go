@@ -62,7 +62,7 @@ var (
 	fileProtocols   = []string{"file"}
 	cameraProtocols = []string{"rtsp", "rtp", "tcp", "udp"}
 	pipeProtocols   = []string{"pipe"}
-	pipeFormats     = []string{"h264"}
+	pipeFormats     = []string{"h264", FormatMulaw, FormatAlaw, FormatOgg}
 	audioFormats    = []string{FormatMP3, FormatWAV, FormatOgg, FormatFLAC}
 )
 
@@ -139,12 +139,30 @@ func hasControl(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0) })
 }
 
-// Pipe is bytes of a format the server writes to stdin (KindPipe): "h264" (a camera's Annex-B keyframe).
+// The live audio a SIP call bridges through a pipe (internal/sip): G.711 as a phone sends it (8 kHz mono, the
+// raw demuxers' defaults), and Ogg Opus as the group call's packets are written into it.
+const (
+	FormatMulaw = "mulaw"
+	FormatAlaw  = "alaw"
+)
+
+// liveOpts make ffmpeg pass a live pipe's audio on as it comes instead of probing and buffering it first.
+var liveOpts = []string{"-fflags", "nobuffer", "-flags", "low_delay", "-probesize", "32", "-analyzeduration", "0"}
+
+// Pipe is bytes of a format the server writes to stdin (KindPipe): "h264" (a camera's Annex-B keyframe), or a
+// live call's audio (FormatMulaw, FormatAlaw, FormatOgg), read without buffering ahead.
 func Pipe(format string, maxDuration time.Duration) (Input, error) {
 	if !slices.Contains(pipeFormats, format) {
 		return Input{}, fmt.Errorf("ffchild: no pipe format %q", format)
 	}
-	return Input{kind: KindPipe, format: format, whitelist: pipeProtocols, url: "pipe:0", MaxDuration: maxDuration}, nil
+	in := Input{kind: KindPipe, format: format, whitelist: pipeProtocols, url: "pipe:0", MaxDuration: maxDuration}
+	switch format {
+	case FormatMulaw, FormatAlaw: // raw samples say nothing of their rate: G.711's (the demuxer's default is 44.1 kHz)
+		in.opts = append(slices.Clone(liveOpts), "-ar", "8000", "-ac", "1")
+	case FormatOgg:
+		in.opts = liveOpts
+	}
+	return in, nil
 }
 
 // Output is what ffmpeg writes: Args (the server's own codec, filter and muxer options, never another -i and
