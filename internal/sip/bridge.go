@@ -1,0 +1,291 @@
+package sip
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4/pkg/media/oggreader"
+	"github.com/pion/webrtc/v4/pkg/media/oggwriter"
+
+	"tenfour/internal/media/ffchild"
+	"tenfour/internal/platform/identity"
+	"tenfour/internal/termclient"
+)
+
+// The talk keys (RFC 4733 events, docs/sip.md): press one to ask for the floor, the other to release it.
+const (
+	keyTalk    = '*'
+	keyRelease = '#'
+)
+
+// Why a call ends (besides the phone's BYE, which ends the dialog's context).
+var (
+	errLostRTP    = errors.New("sip: the phone sent no RTP")
+	errGroupEnded = errors.New("sip: the group side's session ended")
+)
+
+// bridge joins one SIP call to its group: a terminal session logged in as the SIP account (its socket and WebRTC
+// media, so the floor, priorities, pre-emption, talk-time limits, recordings and call records are internal/call's),
+// and two ffmpeg children between the phone's G.711 and the group's Opus.
+type bridge struct {
+	term *termclient.Client
+	gid  string
+	log  *slog.Logger
+	law  string // ffchild.FormatMulaw or FormatAlaw, as answered
+
+	dec     atomic.Pointer[oggwriter.OggWriter] // the group's Opus into the decoder; nil until the call is answered
+	talking atomic.Bool                         // the SIP side holds the floor
+	callID  atomic.Value                        // the call whose floor it holds (string)
+
+	phoneMu sync.Mutex // one writer at a time on the phone's RTP: the group's audio and the tones
+	phone   *rtpSession
+}
+
+// openBridge logs the group side in: a terminal session of the SIP account with its media connected.
+func (s *Server) openBridge(ctx context.Context, a admission, log *slog.Logger) (*bridge, error) {
+	b := &bridge{gid: strconv.FormatInt(int64(a.gid), 10), log: log}
+	b.callID.Store("")
+	term, err := s.opt.Calls.Login(ctx, termclient.Options{UID: a.p.AccountID,
+		Media: termclient.MediaOptions{Loopback: true, OnPacket: b.fromGroup}})
+	if err != nil {
+		return nil, err
+	}
+	if err := term.Connect(ctx); err != nil {
+		term.Close()
+		return nil, err
+	}
+	b.term = term
+	return b, nil
+}
+
+// closeBridge logs the group side out. Its logout takes the account offline (the hub knows sockets, not
+// registrations): a phone still registered is put back online once the logout has run.
+func (s *Server) closeBridge(b *bridge, p identity.Principal) {
+	if b.talking.Load() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_ = b.term.ReleaseFloor(ctx, b.callID.Load().(string))
+		cancel()
+	}
+	b.term.Close()
+	s.calls.wg.Add(1)
+	go func() {
+		defer s.calls.wg.Done()
+		select {
+		case <-time.After(time.Second): // the server has seen the socket close and run its logout
+		case <-s.stopCtx.Done():
+			return
+		}
+		if _, ok := s.regs.lookup(p.AccountID); ok {
+			s.online(context.Background(), p)
+		}
+	}()
+}
+
+// fromGroup takes a packet the group side hears (its termclient's receive path) into the decoder.
+func (b *bridge) fromGroup(p *rtp.Packet) {
+	if w := b.dec.Load(); w != nil {
+		_ = w.WriteRTP(p)
+	}
+}
+
+// run carries the answered call until it ends: the phone's audio into the group while it holds the floor, the
+// group's into the phone, the talk keys into floor requests. It returns why the call ended.
+func (b *bridge) run(ctx context.Context, phone *rtpSession, ffmpeg string, rtpTimeout time.Duration) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	b.law, b.phone = phone.law, phone
+	enc, err := startTranscoder(ctx, ffmpeg, b.law, toOpus)
+	if err != nil {
+		return err
+	}
+	dec, err := startTranscoder(ctx, ffmpeg, ffchild.FormatOgg, g711Output(b.law))
+	if err != nil {
+		cancel(err)
+		_ = enc.wait()
+		return err
+	}
+	ogg, err := oggwriter.NewWith(dec, 48000, 2)
+	if err != nil {
+		cancel(err)
+		_, _ = io.Copy(io.Discard, enc.Out)
+		_, _ = io.Copy(io.Discard, dec.Out)
+		_ = enc.wait()
+		_ = dec.wait()
+		return err
+	}
+	b.dec.Store(ogg)
+
+	var wg sync.WaitGroup
+	floor := make(chan rune, 4)
+	wg.Add(5)
+	go func() { defer wg.Done(); cancel(b.toGroup(ctx, enc.Out)) }()
+	go func() { defer wg.Done(); cancel(b.toPhone(ctx, dec.Out)) }()
+	go func() { defer wg.Done(); b.floorKeys(ctx, floor) }()
+	go func() { defer wg.Done(); b.watchRevoked(ctx) }()
+	go func() {
+		defer wg.Done()
+		select {
+		case <-b.term.Done():
+			cancel(errGroupEnded)
+		case <-ctx.Done():
+		}
+	}()
+	stop := context.AfterFunc(ctx, func() { _ = phone.conn.SetReadDeadline(time.Now()) }) // unblocks the phone's read
+	defer stop()
+	cancel(b.fromPhone(ctx, phone, enc, floor, rtpTimeout))
+
+	b.dec.Store(nil)
+	wg.Wait()
+	err = context.Cause(ctx)
+	if e := enc.wait(); e != nil && ctx.Err() == nil {
+		b.log.Warn("sip: ffmpeg (to the group)", "err", e)
+	}
+	_ = dec.wait()
+	if n := enc.dropped.Load() + dec.dropped.Load(); n > 0 {
+		b.log.Info("sip: audio dropped behind ffmpeg", "writes", n)
+	}
+	return err
+}
+
+// fromPhone reads the phone's RTP: its audio goes to the encoder while the SIP side holds the floor, its talk keys
+// to floorKeys (dropped when presses come faster than the floor answers); a phone silent for rtpTimeout is gone.
+func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc io.Writer, floor chan<- rune, rtpTimeout time.Duration) error {
+	buf := make([]byte, 1500)
+	var p rtp.Packet
+	var keys keyPresses
+	for {
+		err := phone.read(&p, buf, rtpTimeout)
+		switch {
+		case ctx.Err() != nil:
+			return context.Cause(ctx)
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return errLostRTP
+		case err != nil:
+			return err
+		}
+		switch {
+		case p.PayloadType == phone.pt:
+			if b.talking.Load() {
+				_, _ = enc.Write(p.Payload)
+			}
+		case int(p.PayloadType) == phone.events:
+			if key, ok := keys.press(&p); ok {
+				select {
+				case floor <- key:
+				default:
+				}
+			}
+		}
+	}
+}
+
+// toGroup sends the encoder's Opus packets (one per Ogg page) as the terminal's microphone while the floor is the
+// SIP side's (what is left in the encoder after a release is not sent).
+func (b *bridge) toGroup(ctx context.Context, out io.Reader) error {
+	pages, _, err := oggreader.NewWith(out) // returns once the encoder wrote its header: at the first talk
+	if err != nil {
+		return err
+	}
+	for {
+		packet, _, err := pages.ParseNextPage()
+		if err != nil {
+			return err
+		}
+		if bytes.HasPrefix(packet, []byte("OpusTags")) || !b.talking.Load() {
+			continue
+		}
+		if err := b.term.Send(ctx, [][]byte{packet}, 0); err != nil {
+			return err
+		}
+	}
+}
+
+// toPhone writes the decoder's G.711 to the phone, one 20 ms frame per RTP packet.
+func (b *bridge) toPhone(ctx context.Context, out io.Reader) error {
+	frame := make([]byte, frameSamples)
+	for {
+		if _, err := io.ReadFull(out, frame); err != nil {
+			return err
+		}
+		if err := b.writePhone(frame); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+	}
+}
+
+func (b *bridge) writePhone(frame []byte) error {
+	b.phoneMu.Lock()
+	defer b.phoneMu.Unlock()
+	return b.phone.write(frame)
+}
+
+// play sends a tone to the phone at its pace.
+func (b *bridge) play(ctx context.Context, t tone) {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for _, f := range t.in(b.law) {
+		if b.writePhone(f) != nil {
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// floorKeys turns the talk keys into floor requests and releases of the group's call, as a terminal's PTT
+// button: the grant or the refusal is heard as a tone.
+func (b *bridge) floorKeys(ctx context.Context, keys <-chan rune) {
+	for {
+		var key rune
+		select {
+		case key = <-keys:
+		case <-ctx.Done():
+			return
+		}
+		switch {
+		case key == keyTalk && !b.talking.Load():
+			r, err := b.term.RequestFloor(ctx, "", b.gid, false)
+			if err != nil || r.Status != "granted" {
+				b.log.Info("sip: floor refused", "code", termclient.Code(err), "status", r.Status)
+				b.play(ctx, toneRefused)
+				continue
+			}
+			b.callID.Store(r.CallID)
+			b.talking.Store(true)
+			b.play(ctx, toneGranted)
+		case key == keyRelease && b.talking.Load():
+			b.talking.Store(false)
+			if err := b.term.ReleaseFloor(ctx, b.callID.Load().(string)); err != nil {
+				b.log.Info("sip: floor release", "err", err)
+			}
+		}
+	}
+}
+
+// watchRevoked hears the server take the floor away (pre-emption, the talk-time limit): the phone's audio stops
+// going to the group and the phone hears the refusal tone.
+func (b *bridge) watchRevoked(ctx context.Context) {
+	for {
+		if _, err := b.term.WaitEvent(ctx, "floor.revoked", nil); err != nil {
+			return
+		}
+		if b.talking.Swap(false) {
+			b.play(ctx, toneRefused)
+		}
+	}
+}

@@ -1,0 +1,187 @@
+package sip
+
+import (
+	"context"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/emiago/sipgo"
+	"github.com/emiago/sipgo/sip"
+
+	"tenfour/internal/directory"
+	"tenfour/internal/platform/identity"
+	"tenfour/internal/termclient"
+)
+
+// Groups tells whether an account belongs to a group of its customer (*directory.Store).
+type Groups interface {
+	IsMember(ctx context.Context, customerID int64, gid directory.GroupID, msID string) (bool, error)
+}
+
+// Calls is what calls into groups need (docs/adr/0037 §3). Without Login an INVITE from a registered phone is
+// answered 480, as before calls into groups existed.
+type Calls struct {
+	Groups Groups
+	// Login logs a terminal session in as the SIP account uid inside this server (the in-process listener and
+	// auth.IssueResume, as the demo fleet): the call's bridge into the group, under the floor rules of any
+	// terminal. Its media must be able to connect (the in-process client's WebRTC runs on loopback).
+	// Login fills in where and how (URL, HTTPClient, Resume) and dials; o names the account (UID) and the media.
+	Login func(ctx context.Context, o termclient.Options) (*termclient.Client, error)
+	// FFmpeg is the ffmpeg executable that transcodes G.711 ↔ Opus (one child per direction of a call).
+	FFmpeg string
+	// RTPTimeout ends a call whose phone sent no RTP for that long; default 10 s.
+	RTPTimeout time.Duration
+}
+
+// admission is an INVITE let through to diago: who calls, into which group.
+type admission struct {
+	p   identity.Principal
+	gid directory.GroupID
+}
+
+// calls are the live calls of this node, one per SIP account (a second INVITE of a phone in a call is busy:
+// its terminal session would replace the first).
+type calls struct {
+	mu   sync.Mutex
+	live map[string]bool // by account id
+	wg   sync.WaitGroup
+}
+
+// invite answers a new INVITE: only a registered phone calling one of its groups is let through to a call;
+// requests inside a dialog (re-INVITEs) are refused, this side offers no media change. A caller whose address
+// holds no live registration gets 403, as an unknown one; so does a group that is not the caller's — unknown,
+// another customer's, or not a number — so the answer never tells which ids exist.
+func (s *Server) invite(req *sip.Request, tx sip.ServerTransaction) {
+	if to := req.To(); to != nil && to.Params.Has("tag") {
+		respond(tx, req, sip.StatusNotAcceptableHere, "Not Acceptable Here")
+		return
+	}
+	from := req.From()
+	if from == nil {
+		respond(tx, req, sip.StatusForbidden, "Forbidden")
+		return
+	}
+	p, ok := s.regs.registeredFrom(from.Address.User, req.Source())
+	if !ok {
+		respond(tx, req, sip.StatusForbidden, "Forbidden")
+		return
+	}
+	if s.opt.Calls.Login == nil {
+		respond(tx, req, sip.StatusTemporarilyUnavailable, "Temporarily Unavailable")
+		return
+	}
+	ctx := context.Background()
+	gid, err := strconv.ParseInt(req.Recipient.User, 10, 64)
+	member := false
+	if err == nil && gid > 0 {
+		member, err = s.opt.Calls.Groups.IsMember(ctx, p.CustomerID, directory.GroupID(gid), p.AccountID)
+		if err != nil {
+			slog.ErrorContext(ctx, "sip: invite: membership", "msId", p.AccountID, "gid", gid, "err", err)
+			respond(tx, req, sip.StatusInternalServerError, "Server Internal Error")
+			return
+		}
+	}
+	if !member {
+		respond(tx, req, sip.StatusForbidden, "Forbidden")
+		return
+	}
+	offer, err := parseOffer(req.Body())
+	if err != nil {
+		respond(tx, req, sip.StatusNotAcceptableHere, "Not Acceptable Here")
+		return
+	}
+	if !s.calls.begin(p.AccountID) {
+		respond(tx, req, sip.StatusBusyHere, "Busy Here")
+		return
+	}
+	defer s.calls.end(p.AccountID)
+	d, err := s.dialogs.ReadInvite(req, tx)
+	if err != nil {
+		slog.InfoContext(ctx, "sip: invite", "msId", p.AccountID, "err", err)
+		return
+	}
+	defer d.Close()
+	s.serveCall(d, admission{p: p, gid: directory.GroupID(gid)}, offer)
+}
+
+// ack and bye are the dialogs' ACK and BYE (a BYE ends its call: the dialog's context ends).
+func (s *Server) ack(req *sip.Request, tx sip.ServerTransaction) {
+	if err := s.dialogs.ReadAck(req, tx); err != nil {
+		slog.Debug("sip: ack", "err", err)
+	}
+}
+
+func (s *Server) bye(req *sip.Request, tx sip.ServerTransaction) {
+	if err := s.dialogs.ReadBye(req, tx); err != nil {
+		respond(tx, req, sip.StatusCallTransactionDoesNotExists, "Call/Transaction Does Not Exist")
+	}
+}
+
+// begin admits account id's call unless the account is in a call already.
+func (c *calls) begin(id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.live[id] {
+		return false
+	}
+	if c.live == nil {
+		c.live = map[string]bool{}
+	}
+	c.live[id] = true
+	c.wg.Add(1)
+	return true
+}
+
+// end frees the account for its next call.
+func (c *calls) end(id string) {
+	c.mu.Lock()
+	delete(c.live, id)
+	c.mu.Unlock()
+	c.wg.Done()
+}
+
+// serveCall carries an admitted call from its answer to its end: the phone's BYE (the dialog's context ends),
+// the group side's end (its terminal session dropped), a phone that stopped sending RTP, or the server's stop;
+// then the phone is told BYE unless it said it.
+func (s *Server) serveCall(d *sipgo.DialogServerSession, a admission, o offer) {
+	ctx, cancel := context.WithCancel(d.Context())
+	defer cancel()
+	stop := context.AfterFunc(s.stopCtx, cancel)
+	defer stop()
+	log := slog.With("component", "sip", "msId", a.p.AccountID, "gid", int64(a.gid), "callId", d.InviteRequest.CallID().Value())
+	_ = d.Respond(sip.StatusTrying, "Trying", nil)
+	b, err := s.openBridge(ctx, a, log)
+	if err != nil {
+		log.Warn("sip: call: the group side did not start", "err", err)
+		_ = d.Respond(sip.StatusServiceUnavailable, "Service Unavailable", nil)
+		return
+	}
+	defer s.closeBridge(b, a.p)
+	phone, err := listenRTP(o)
+	var answer []byte
+	if err == nil {
+		defer phone.close()
+		answer, err = phone.answer()
+	}
+	if err != nil {
+		log.Warn("sip: call: media", "err", err)
+		_ = d.Respond(sip.StatusServiceUnavailable, "Service Unavailable", nil)
+		return
+	}
+	if err := d.WriteResponse(s.answerTo(d.InviteRequest, answer, phone)); err != nil {
+		log.Info("sip: call: answer", "err", err)
+		return
+	}
+	log.Info("sip: call into a group", "law", o.law, "talkKeys", o.events >= 0)
+	err = b.run(ctx, phone, s.opt.Calls.FFmpeg, s.opt.Calls.RTPTimeout)
+	log.Info("sip: call ended", "why", err)
+	if d.Context().Err() == nil {
+		bctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := d.Bye(bctx); err != nil {
+			log.Info("sip: call: bye", "err", err)
+		}
+	}
+}

@@ -1,0 +1,396 @@
+package sip_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emiago/sipgo"
+	"github.com/emiago/sipgo/sip"
+	"github.com/pion/rtp"
+	"github.com/pion/sdp/v3"
+	"github.com/pion/webrtc/v4/pkg/media/oggwriter"
+	"github.com/zaf/g711"
+
+	"tenfour/internal/config"
+	"tenfour/internal/termclient"
+	"tenfour/internal/testkit"
+)
+
+// softphone is a SIP phone on loopback for the call tests: sipgo's dialog client for the INVITE, its own RTP
+// socket sending 20 ms PCMU frames (silence unless told otherwise) and RFC 4733 keys, and keeping what it hears.
+type softphone struct {
+	t      *testing.T
+	w      *sipWorld
+	c      *sipgo.Client
+	rtp    *net.UDPConn
+	d      *sipgo.DialogClientSession
+	remote *net.UDPAddr
+
+	mu    sync.Mutex
+	queue [][]byte // PCMU frames to send before silence again
+	keys  []byte   // RFC 4733 events to send
+	heard [][]byte // PCMU payloads received
+	stop  chan struct{}
+}
+
+func newSoftphone(t *testing.T, w *sipWorld) *softphone {
+	t.Helper()
+	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return &softphone{t: t, w: w, c: phoneClient(t), rtp: conn, stop: make(chan struct{})}
+}
+
+// offer is the phone's SDP: PCMU, PCMA and telephone-event 101 on its RTP socket.
+func (p *softphone) offer() []byte {
+	port := p.rtp.LocalAddr().(*net.UDPAddr).Port
+	return fmt.Appendf(nil, "v=0\r\no=phone 1 1 IN IP4 127.0.0.1\r\ns=call\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\n"+
+		"m=audio %d RTP/AVP 0 8 101\r\na=rtpmap:0 PCMU/8000\r\na=rtpmap:8 PCMA/8000\r\n"+
+		"a=rtpmap:101 telephone-event/8000\r\na=fmtp:101 0-16\r\na=ptime:20\r\na=sendrecv\r\n", port)
+}
+
+// call INVITEs group gid; on 200 it ACKs and starts its media. It returns the final status.
+func (p *softphone) call(gid string) int {
+	p.t.Helper()
+	req := p.w.request(sip.INVITE, phone, "UDP", gid)
+	req.SetBody(p.offer())
+	req.AppendHeader(sip.NewHeader("Content-Type", "application/sdp"))
+	ua := sipgo.DialogUA{Client: p.c, ContactHDR: sip.ContactHeader{Address: sip.Uri{User: phone, Host: "127.0.0.1", Port: 5099}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	d, err := ua.WriteInvite(ctx, req)
+	if err != nil {
+		p.t.Fatalf("INVITE %s: %v", gid, err)
+	}
+	if err := d.WaitAnswer(ctx, sipgo.AnswerOptions{}); err != nil {
+		var re *sipgo.ErrDialogResponse
+		if errors.As(err, &re) {
+			return re.Res.StatusCode
+		}
+		p.t.Fatalf("INVITE %s: %v", gid, err)
+	}
+	p.d = d
+	var sd sdp.SessionDescription
+	if err := sd.Unmarshal(d.InviteResponse.Body()); err != nil {
+		p.t.Fatalf("answer SDP: %v\n%s", err, d.InviteResponse.Body())
+	}
+	md := sd.MediaDescriptions[0]
+	if md.MediaName.Formats[0] != "0" || !slicesContains(md.MediaName.Formats, "101") {
+		p.t.Fatalf("answer formats %v, want PCMU first and telephone-event 101", md.MediaName.Formats)
+	}
+	p.remote = &net.UDPAddr{IP: net.ParseIP(sd.ConnectionInformation.Address.Address), Port: md.MediaName.Port.Value}
+	if err := d.Ack(ctx); err != nil {
+		p.t.Fatal(err)
+	}
+	go p.send()
+	go p.receive()
+	p.t.Cleanup(p.hangUp)
+	return sip.StatusOK
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// hangUp says BYE (once) and stops the media.
+func (p *softphone) hangUp() {
+	select {
+	case <-p.stop:
+		return
+	default:
+	}
+	close(p.stop)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := p.d.Bye(ctx); err != nil {
+		p.t.Errorf("BYE: %v", err)
+	}
+}
+
+// send is the phone's microphone: a PCMU frame every 20 ms (queued audio, else silence), keys as RFC 4733
+// events (three packets of one event, the last with the end bit).
+func (p *softphone) send() {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	var seq uint16
+	var ts uint32
+	silence := bytes.Repeat([]byte{0xff}, 160)
+	write := func(pt uint8, marker bool, ts uint32, payload []byte) {
+		seq++
+		b, _ := (&rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: pt, SequenceNumber: seq, Timestamp: ts, SSRC: 0x1234,
+			Marker: marker}, Payload: payload}).Marshal()
+		_, _ = p.rtp.WriteToUDP(b, p.remote)
+	}
+	for {
+		select {
+		case <-tick.C:
+		case <-p.stop:
+			return
+		}
+		p.mu.Lock()
+		frame := silence
+		if len(p.queue) > 0 {
+			frame, p.queue = p.queue[0], p.queue[1:]
+		}
+		var key = -1
+		if len(p.keys) > 0 {
+			key, p.keys = int(p.keys[0]), p.keys[1:]
+		}
+		p.mu.Unlock()
+		if key >= 0 {
+			for i := range 3 {
+				end := byte(0)
+				if i == 2 {
+					end = 0x80
+				}
+				write(101, i == 0, ts, []byte{byte(key), end | 10, 0, byte(160 * (i + 1))})
+			}
+		}
+		write(0, false, ts, frame)
+		ts += 160
+	}
+}
+
+func (p *softphone) receive() {
+	buf := make([]byte, 1500)
+	for {
+		n, _, err := p.rtp.ReadFromUDP(buf)
+		if err != nil {
+			return
+		}
+		var pkt rtp.Packet
+		if pkt.Unmarshal(buf[:n]) != nil || pkt.PayloadType != 0 {
+			continue
+		}
+		p.mu.Lock()
+		p.heard = append(p.heard, bytes.Clone(pkt.Payload))
+		p.mu.Unlock()
+	}
+}
+
+// press sends a key (RFC 4733 event: 10 is *, 11 is #).
+func (p *softphone) press(key rune) {
+	ev := map[rune]byte{'*': 10, '#': 11}[key]
+	p.mu.Lock()
+	p.keys = append(p.keys, ev)
+	p.mu.Unlock()
+}
+
+// talk queues PCMU of a tone.
+func (p *softphone) talk(freq float64, d time.Duration) {
+	pcm := sine(freq, d, 8000)
+	ulaw := g711.EncodeUlaw(pcm)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(ulaw) >= 160 {
+		p.queue = append(p.queue, ulaw[:160])
+		ulaw = ulaw[160:]
+	}
+}
+
+// heardSince is the loudness (RMS of 16-bit samples) of what the phone heard after its first `from` frames.
+func (p *softphone) heardSince(from int) (frames int, rms float64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var pcm []byte
+	for _, f := range p.heard[min(from, len(p.heard)):] {
+		pcm = append(pcm, g711.DecodeUlaw(f)...)
+	}
+	return len(p.heard), loudness(pcm)
+}
+
+// sine is 16-bit little-endian PCM of a tone at a third of full scale.
+func sine(freq float64, d time.Duration, rate int) []byte {
+	n := int(d.Seconds() * float64(rate))
+	pcm := make([]byte, 2*n)
+	for i := range n {
+		binary.LittleEndian.PutUint16(pcm[2*i:], uint16(int16(10000*math.Sin(2*math.Pi*freq*float64(i)/float64(rate)))))
+	}
+	return pcm
+}
+
+func loudness(pcm []byte) float64 {
+	if len(pcm) < 2 {
+		return 0
+	}
+	var sum float64
+	for i := 0; i+1 < len(pcm); i += 2 {
+		v := float64(int16(binary.LittleEndian.Uint16(pcm[i:])))
+		sum += v * v
+	}
+	return math.Sqrt(sum / float64(len(pcm)/2))
+}
+
+// opusLoudness decodes Opus packets with ffmpeg and measures them.
+func opusLoudness(t *testing.T, pkts []termclient.Packet) float64 {
+	t.Helper()
+	var ogg bytes.Buffer
+	w, err := oggwriter.NewWith(&ogg, 48000, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range pkts {
+		_ = w.WriteRTP(&rtp.Packet{Header: rtp.Header{SequenceNumber: uint16(i), Timestamp: uint32(i * 960)}, Payload: p.Payload})
+	}
+	cmd := exec.Command("ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "ogg", "-i", "pipe:0", "-f", "s16le", "-ac", "1", "-ar", "8000", "pipe:1")
+	cmd.Stdin = &ogg
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("ffmpeg decoding what the terminal heard: %v", err)
+	}
+	return loudness(out)
+}
+
+// floorTalker waits for a floor.state event of the group on c and returns its talker ("" when free).
+func floorTalker(ctx context.Context, t *testing.T, c *termclient.Client, gid string, want string) {
+	t.Helper()
+	_, err := c.WaitEvent(ctx, "floor.state", func(e termclient.Event) bool {
+		var v struct {
+			GID    string `json:"gid"`
+			Talker *struct {
+				MsID string `json:"msId"`
+			} `json:"talker"`
+		}
+		if e.Decode(&v) != nil || v.GID != gid {
+			return false
+		}
+		return (v.Talker == nil && want == "") || (v.Talker != nil && v.Talker.MsID == want)
+	})
+	if err != nil {
+		t.Fatalf("floor of group %s: no state with talker %q: %v", gid, want, err)
+	}
+}
+
+func (w *sipWorld) groupID(t *testing.T, name string) string {
+	t.Helper()
+	var id int64
+	if err := w.srv.DB.QueryRow(context.Background(), `SELECT id FROM ptt_groups WHERE customer_id = ? AND name = ?`, w.cid, name).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return strconv.FormatInt(id, 10)
+}
+
+// A registered phone calls its group: 200 with PCMU; `*` gives it the floor (the group's terminal sees it
+// talk), its tone reaches the terminal, `#` frees the floor; the terminal's talk reaches the phone; a `*` while
+// the terminal holds the floor is refused (a tone, the floor unchanged); BYE ends the session, the phone stays
+// registered and may call again. A group it is not a member of, and one that does not exist, are refused alike.
+func TestCallIntoGroup(t *testing.T) {
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		t.Skip("no ffmpeg")
+	}
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
+		w := startSIP(t, engine, func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+		gid := w.groupID(t, "Ops")
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		if res := w.register(t, phoneClient(t), "UDP", phone, testkit.Password, 300); res.StatusCode != sip.StatusOK {
+			t.Fatalf("REGISTER: %d", res.StatusCode)
+		}
+		other := strconv.FormatInt(testkit.Group(t, w.srv.DB, w.cid, "Elsewhere"), 10)
+		for _, g := range []string{other, "99999999", "ops"} {
+			if code := newSoftphone(t, w).call(g); code != sip.StatusForbidden {
+				t.Fatalf("INVITE to group %q the phone is not in: %d, want 403", g, code)
+			}
+		}
+
+		term, err := termclient.Dial(ctx, termclient.Options{URL: w.srv.URL, UID: terminal, Password: testkit.Password,
+			Media: termclient.MediaOptions{Loopback: true, KeepPayloads: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer term.Close()
+		if err := term.Connect(ctx); err != nil {
+			t.Fatal(err)
+		}
+
+		p := newSoftphone(t, w)
+		if code := p.call(gid); code != sip.StatusOK {
+			t.Fatalf("INVITE to its group: %d, want 200", code)
+		}
+		p.press('*')
+		floorTalker(ctx, t, term, gid, phone)
+		before := term.ReceivedCount()
+		p.talk(440, time.Second)
+		if _, err := term.WaitPackets(ctx, before+25); err != nil {
+			t.Fatal(err)
+		}
+		heard := term.Received()[before:]
+		if l := opusLoudness(t, heard); l < 1000 {
+			t.Fatalf("the terminal heard the phone's tone at RMS %.0f, want a tone", l)
+		}
+		p.press('#')
+		floorTalker(ctx, t, term, gid, "")
+
+		// the group talks to the phone
+		mark, _ := p.heardSince(0)
+		ogg := toneOgg(t)
+		if _, err := term.RequestFloor(ctx, "", gid, false); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := term.PlayOgg(ctx, ogg, 1); err != nil {
+			t.Fatal(err)
+		}
+		testkit.Eventually(t, 10*time.Second, "the phone hears the group's talker", func() bool {
+			_, rms := p.heardSince(mark)
+			return rms > 1000
+		})
+
+		// refused while the terminal holds the floor: a tone to the phone, the floor stays the terminal's
+		time.Sleep(500 * time.Millisecond) // what the terminal said has reached the phone
+		mark, _ = p.heardSince(0)
+		p.press('*')
+		testkit.Eventually(t, 5*time.Second, "the refusal tone", func() bool {
+			_, rms := p.heardSince(mark)
+			return rms > 1000
+		})
+		quiet, stop := context.WithTimeout(ctx, time.Second)
+		defer stop()
+		if _, err := term.WaitEvent(quiet, "floor.state", func(e termclient.Event) bool {
+			return strings.Contains(string(e.Data), `"msId":"`+phone+`"`)
+		}); err == nil {
+			t.Fatal("the phone took the floor the terminal holds")
+		}
+		if err := term.ReleaseFloor(ctx, ""); err != nil {
+			t.Fatal(err)
+		}
+
+		p.hangUp()
+		time.Sleep(1500 * time.Millisecond) // the bridge's logout, then the registration's presence again
+		if !w.online(t, phone) {
+			t.Fatal("after the call the registered phone is offline")
+		}
+		if code := newSoftphone(t, w).call(gid); code != sip.StatusOK {
+			t.Fatalf("INVITE after the first call ended: %d, want 200 (the first session is gone)", code)
+		}
+	})
+}
+
+// toneOgg is an Ogg Opus file of a 440 Hz tone (ffmpeg's sine source), for a terminal to play.
+func toneOgg(t *testing.T) string {
+	t.Helper()
+	path := t.TempDir() + "/tone.ogg"
+	out, err := exec.Command("ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
+		"-c:a", "libopus", "-b:a", "32k", "-frame_duration", "20", "-ac", "2", "-ar", "48000", path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("ffmpeg: %v %s", err, out)
+	}
+	return path
+}

@@ -1,0 +1,229 @@
+package sip
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/emiago/sipgo/sip"
+	"github.com/pion/rtp"
+	"github.com/pion/sdp/v3"
+
+	"tenfour/internal/media/ffchild"
+)
+
+// A call's media with the phone: the SDP offer/answer (RFC 3264) through github.com/pion/sdp, RTP packets
+// through github.com/pion/rtp, on one UDP socket per call. G.711's static payload types are the audio (RFC 3551:
+// 0 PCMU, 8 PCMA), RFC 4733 telephone-event the talk keys. diago's media package would do this, but it does not
+// build against the pion versions the WebRTC side needs (its WebRTC file uses stun/v3, ice v4.4 takes stun/v4).
+
+// The G.711 payload types (static, RFC 3551).
+const (
+	ptPCMU = 0
+	ptPCMA = 8
+)
+
+// offer is what this side takes from a phone's SDP offer: its first G.711 law, the telephone-event payload
+// type (-1: none offered) and where it receives RTP.
+type offer struct {
+	pt     uint8 // ptPCMU or ptPCMA
+	law    string
+	events int
+	remote *net.UDPAddr
+}
+
+var errNoG711 = errors.New("sip: the offer has no audio stream with PCMU or PCMA")
+
+// parseOffer reads an SDP offer: the first audio stream that offers PCMU or PCMA (in the offer's order).
+func parseOffer(body []byte) (offer, error) {
+	var sd sdp.SessionDescription
+	if err := sd.Unmarshal(body); err != nil {
+		return offer{}, err
+	}
+	for _, md := range sd.MediaDescriptions {
+		if md.MediaName.Media != "audio" || md.MediaName.Port.Value == 0 {
+			continue
+		}
+		o := offer{events: -1}
+		found := false
+		for _, f := range md.MediaName.Formats {
+			switch f {
+			case strconv.Itoa(ptPCMU), strconv.Itoa(ptPCMA):
+				if !found {
+					o.pt, found = uint8(payloadType(f)), true
+				}
+			}
+		}
+		if !found {
+			continue
+		}
+		o.law = ffchild.FormatMulaw
+		if o.pt == ptPCMA {
+			o.law = ffchild.FormatAlaw
+		}
+		for _, a := range md.Attributes {
+			// a=rtpmap:<pt> telephone-event/8000
+			if pt, enc, ok := strings.Cut(a.Value, " "); a.Key == "rtpmap" && ok && strings.EqualFold(enc, "telephone-event/8000") {
+				o.events = payloadType(pt)
+			}
+		}
+		conn := md.ConnectionInformation
+		if conn == nil {
+			conn = sd.ConnectionInformation
+		}
+		if conn == nil || conn.Address == nil {
+			return offer{}, errors.New("sip: the offer names no connection address")
+		}
+		ip := net.ParseIP(conn.Address.Address)
+		if ip == nil {
+			return offer{}, fmt.Errorf("sip: the offer's address %q is not an IP address", conn.Address.Address)
+		}
+		o.remote = &net.UDPAddr{IP: ip, Port: md.MediaName.Port.Value}
+		return o, nil
+	}
+	return offer{}, errNoG711
+}
+
+// payloadType is an SDP format as an RTP payload type (-1: not one).
+func payloadType(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > 127 {
+		return -1
+	}
+	return n
+}
+
+// rtpSession is one call's RTP with the phone.
+type rtpSession struct {
+	offer
+	conn *net.UDPConn
+
+	mu   sync.Mutex // the sender's state
+	seq  uint16
+	ts   uint32
+	ssrc uint32
+}
+
+// listenRTP opens the call's RTP socket on this side's address toward the phone (the local address a packet
+// to the offer's address leaves from, so the answer names an address the phone can reach).
+func listenRTP(o offer) (*rtpSession, error) {
+	probe, err := net.DialUDP("udp", nil, o.remote)
+	if err != nil {
+		return nil, err
+	}
+	local := probe.LocalAddr().(*net.UDPAddr).IP
+	probe.Close()
+	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: local})
+	if err != nil {
+		return nil, err
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return &rtpSession{offer: o, conn: conn, seq: binary.BigEndian.Uint16(b[:2]), ts: binary.BigEndian.Uint32(b[2:6]),
+		ssrc: binary.BigEndian.Uint32(b[4:8])}, nil
+}
+
+// answer is the SDP answer: the chosen law and, when offered, telephone-event, on this session's socket.
+func (r *rtpSession) answer() ([]byte, error) {
+	addr := r.conn.LocalAddr().(*net.UDPAddr)
+	ipv := "IP4"
+	if addr.IP.To4() == nil {
+		ipv = "IP6"
+	}
+	formats := []string{strconv.Itoa(int(r.pt))}
+	name := "PCMU"
+	if r.pt == ptPCMA {
+		name = "PCMA"
+	}
+	attrs := []sdp.Attribute{sdp.NewAttribute("rtpmap", fmt.Sprintf("%d %s/8000", r.pt, name))}
+	if r.events >= 0 {
+		formats = append(formats, strconv.Itoa(r.events))
+		attrs = append(attrs, sdp.NewAttribute("rtpmap", fmt.Sprintf("%d telephone-event/8000", r.events)),
+			sdp.NewAttribute("fmtp", fmt.Sprintf("%d 0-16", r.events)))
+	}
+	attrs = append(attrs, sdp.NewAttribute("ptime", "20"), sdp.NewPropertyAttribute("sendrecv"))
+	id := uint64(time.Now().UnixNano())
+	sd := sdp.SessionDescription{
+		Origin: sdp.Origin{Username: "tenfour", SessionID: id, SessionVersion: id, NetworkType: "IN", AddressType: ipv,
+			UnicastAddress: addr.IP.String()},
+		SessionName:           "tenfour",
+		ConnectionInformation: &sdp.ConnectionInformation{NetworkType: "IN", AddressType: ipv, Address: &sdp.Address{Address: addr.IP.String()}},
+		TimeDescriptions:      []sdp.TimeDescription{{}},
+		MediaDescriptions: []*sdp.MediaDescription{{
+			MediaName:  sdp.MediaName{Media: "audio", Port: sdp.RangedPort{Value: addr.Port}, Protos: []string{"RTP", "AVP"}, Formats: formats},
+			Attributes: attrs,
+		}},
+	}
+	return sd.Marshal()
+}
+
+// read waits at most timeout for the phone's next packet.
+func (r *rtpSession) read(p *rtp.Packet, buf []byte, timeout time.Duration) error {
+	for {
+		_ = r.conn.SetReadDeadline(time.Now().Add(timeout))
+		n, _, err := r.conn.ReadFromUDP(buf)
+		if err != nil {
+			return err
+		}
+		if p.Unmarshal(buf[:n]) == nil {
+			return nil
+		}
+	}
+}
+
+// write sends one 20 ms G.711 frame to the phone.
+func (r *rtpSession) write(frame []byte) error {
+	r.mu.Lock()
+	r.seq++
+	p := rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: r.pt, SequenceNumber: r.seq, Timestamp: r.ts, SSRC: r.ssrc},
+		Payload: frame}
+	r.ts += uint32(len(frame))
+	r.mu.Unlock()
+	b, err := p.Marshal()
+	if err != nil {
+		return err
+	}
+	_, err = r.conn.WriteToUDP(b, r.remote)
+	return err
+}
+
+func (r *rtpSession) close() error { return r.conn.Close() }
+
+// keyPresses turns RFC 4733 telephone-event packets into key presses: a press is the first packet of an event
+// (a new timestamp); the repeats and the end packets of the same event are not presses again.
+type keyPresses struct {
+	began bool
+	last  uint32
+}
+
+// rfc4733Keys are the events of RFC 4733 §3.2 that are keys: 0–9, *, #, A–D.
+const rfc4733Keys = "0123456789*#ABCD"
+
+func (k *keyPresses) press(p *rtp.Packet) (rune, bool) {
+	if len(p.Payload) < 4 || int(p.Payload[0]) >= len(rfc4733Keys) || (k.began && p.Timestamp == k.last) {
+		return 0, false
+	}
+	k.began, k.last = true, p.Timestamp
+	return rune(rfc4733Keys[p.Payload[0]]), true
+}
+
+// answerTo is the 200 to an INVITE with the SDP answer and a Contact the phone can reach for its ACK and BYE: the
+// address its media goes to, on the port and transport the INVITE came in on.
+func (s *Server) answerTo(req *sip.Request, answer []byte, phone *rtpSession) *sip.Response {
+	res := sip.NewSDPResponseFromRequest(req, answer)
+	_, p, _ := net.SplitHostPort(s.Addr())
+	port, _ := strconv.Atoi(p)
+	contact := sip.Uri{User: req.Recipient.User, Host: phone.conn.LocalAddr().(*net.UDPAddr).IP.String(), Port: port,
+		UriParams: sip.NewParams()}
+	if tr := strings.ToLower(req.Transport()); tr != "udp" {
+		contact.UriParams.Add("transport", tr)
+	}
+	res.AppendHeader(&sip.ContactHeader{Address: contact})
+	return res
+}
