@@ -39,6 +39,7 @@ type compactGroup struct {
 	Deep        int             `json:"deep"`
 	Kind        string          `json:"kind"`
 	Creator     string          `json:"creator,omitempty"`
+	CreatorName string          `json:"creatorName,omitempty"`
 	MemberCount int             `json:"memberCount"`
 	OnlineCount int             `json:"onlineCount"`
 	Children    []*compactGroup `json:"children"`
@@ -50,8 +51,8 @@ func compact(gs []*Group, withGPS bool) []*compactGroup {
 	out := make([]*compactGroup, 0, len(gs))
 	for _, g := range gs {
 		c := &compactGroup{GID: g.GID, FID: g.FID, Name: g.Name, Color: g.Color, SeqNum: g.SeqNum, Deep: g.Deep,
-			Kind: g.Kind, Creator: g.Creator, MemberCount: g.MemberCount, OnlineCount: g.OnlineCount,
-			Children: compact(g.Children, withGPS), Ms: make([][]any, 0, len(g.MsList))}
+			Kind: g.Kind, Creator: g.Creator, CreatorName: g.CreatorName, MemberCount: g.MemberCount,
+			OnlineCount: g.OnlineCount, Children: compact(g.Children, withGPS), Ms: make([][]any, 0, len(g.MsList))}
 		for _, t := range g.MsList {
 			c.Ms = append(c.Ms, []any{t.CID, t.Name, t.Type, t.Online, t.Grp, t.Lat, t.Lng, t.Speed, t.Battery, t.Signal,
 				t.Model, t.LastGps, t.CallSetStatus, t.Avatar, t.LastOnline, t.LastOffline, t.Ver})

@@ -215,7 +215,9 @@ func TestDirectoryAPI(t *testing.T) {
 		{Name: "save into other tenant's group", Method: "POST", Path: "/ds/nms/saveGroupMs", Token: "A", Params: map[string]any{"msId": aRadio, "groupId": gid(w.bOps)}, Status: 404, Code: "404"},
 		{Name: "save unknown terminal", Method: "POST", Path: "/ds/nms/saveGroupMs", Token: "A", Params: map[string]any{"msId": unknown, "groupId": gid(w.aOps)}, Status: 404, Code: "404"},
 		{Name: "save into temp group", Method: "POST", Path: "/ds/nms/saveGroupMs", Token: "A", Params: map[string]any{"msId": aCam, "groupId": gid(w.aTmp)}, Status: 404, Code: "404"},
-		{Name: "save across clients", Method: "POST", Path: "/ds/nms/saveGroupMs", Token: "A", Params: map[string]any{"msId": aCam, "groupId": gid(w.aOps), "diffClient": "1"}, Status: 403, Code: "107"},
+		{Name: "save across clients", Method: "POST", Path: "/ds/nms/saveGroupMs", Token: "A", Params: map[string]any{"msId": aCam, "groupId": gid(w.aOps), "diffClient": "1"}, Status: 403, Code: "107",
+			// spec §8 "Terminal add 107: customer does not exist": its own text, not "no permission".
+			Msg: "customer does not exist", Contains: []string{`"key":"dispatch.errors.customerMissing"`}},
 		{Name: "save missing msId", Method: "POST", Path: "/ds/nms/saveGroupMs", Token: "A", Params: map[string]any{"groupId": gid(w.aOps)}, Status: 400, Code: "400"},
 		{Name: "save missing groupId", Method: "POST", Path: "/ds/nms/saveGroupMs", Token: "A", Params: map[string]any{"msId": aCam}, Status: 400, Code: "400"},
 		{Name: "save too many", Method: "POST", Path: "/ds/nms/saveGroupMs", Token: "A", Params: map[string]any{"msId": bigList, "groupId": gid(w.aOps)}, Status: 400, Code: "400"},

@@ -105,7 +105,8 @@ type Group struct {
 	SeqNum      int         `json:"seqNum"`
 	Deep        int         `json:"deep"` // 1 for top-level groups
 	Kind        string      `json:"kind"`
-	Creator     string      `json:"creator,omitempty"` // temp groups: msId of the dispatcher who made it
+	Creator     string      `json:"creator,omitempty"`     // temp groups: msId of the dispatcher who made it
+	CreatorName string      `json:"creatorName,omitempty"` // and that account's name now ("" once it is gone)
 	MemberCount int         `json:"memberCount"`
 	OnlineCount int         `json:"onlineCount"`
 	Children    []*Group    `json:"children"`
@@ -171,7 +172,10 @@ var (
 	ErrTempExists    = httpx.E(http.StatusConflict, "3", "errors.client.3", "temp group exists")
 	ErrSelectMembers = httpx.E(http.StatusBadRequest, "1", "errors.client.0", "select temp members")
 	ErrTooDeep       = httpx.E(http.StatusBadRequest, "400", "errors.directory.tooDeep", "groups nest at most 8 levels")
-	ErrDiffClient    = httpx.E(http.StatusForbidden, "107", "errors.permission", "terminals cannot move between customers")
+	// ErrDiffClient refuses saveGroupMs diffClient=1 (adding another customer's terminals): spec §8 "Terminal add
+	// 107: customer does not exist" — no other customer exists for this one, so the console says that, not "no
+	// permission" (107's meaning on every other path).
+	ErrDiffClient = httpx.E(http.StatusForbidden, "107", "dispatch.errors.customerMissing", "customer does not exist")
 )
 
 // CheckName trims, normalises and validates a group or terminal name (text.Name): required, at most max

@@ -284,7 +284,8 @@ func TestTempGroups(t *testing.T) {
 		GID   directory.GroupID `json:"gid"`
 		Group directory.Group   `json:"group"`
 	}](t, r)
-	if created.GID == 0 || created.Group.MemberCount != 3 || created.Group.Creator != aDisp || created.Group.Kind != "temp" {
+	if created.GID == 0 || created.Group.MemberCount != 3 || created.Group.Creator != aDisp || created.Group.Kind != "temp" ||
+		created.Group.CreatorName != "Alpha Dispatcher" {
 		t.Fatalf("created %s", r.Data)
 	}
 	g := created.GID
@@ -362,7 +363,8 @@ func TestTempGroups(t *testing.T) {
 	q := data[struct {
 		Groups []directory.Group `json:"groups"`
 	}](t, r)
-	if len(q.Groups) != 2 || q.Groups[1].GID != g || q.Groups[1].MemberCount != 3 || q.Groups[1].OnlineCount != 2 || len(q.Groups[1].MsList) != 3 {
+	if len(q.Groups) != 2 || q.Groups[1].GID != g || q.Groups[1].MemberCount != 3 || q.Groups[1].OnlineCount != 2 || len(q.Groups[1].MsList) != 3 ||
+		q.Groups[1].CreatorName != "Alpha Dispatcher" {
 		t.Fatalf("query %s", r.Data)
 	}
 

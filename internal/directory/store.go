@@ -100,13 +100,17 @@ func (s *Store) LastGPS(ctx context.Context, customerID int64) ([]LastGPS, error
 	})
 }
 
-// groupCols are read by scanGroup.
-const groupCols = `g.id, g.parent_id, g.name, g.color, g.seq_num, g.kind, g.creator_id`
+// groupCols, selected FROM groupFrom, are read by scanGroup: the creator's name is read with the group, so a temp
+// group names its creator even to a console that does not list that dispatcher.
+const (
+	groupCols = `g.id, g.parent_id, g.name, g.color, g.seq_num, g.kind, g.creator_id, COALESCE(c.name, '')`
+	groupFrom = `ptt_groups g LEFT JOIN accounts c ON c.id = g.creator_id AND c.customer_id = g.customer_id`
+)
 
 func scanGroup(sc db.Scanner) (*Group, error) {
 	g := &Group{Children: []*Group{}, MsList: []Terminal{}, LastGpsList: []GPSLatest{}}
 	var id, parent int64
-	if err := sc.Scan(&id, &parent, &g.Name, &g.Color, &g.SeqNum, &g.Kind, &g.Creator); err != nil {
+	if err := sc.Scan(&id, &parent, &g.Name, &g.Color, &g.SeqNum, &g.Kind, &g.Creator, &g.CreatorName); err != nil {
 		return nil, err
 	}
 	g.GID, g.FID = GroupID(id), GroupID(parent)
@@ -146,7 +150,7 @@ func (s *Store) Tree(ctx context.Context, customerID int64, withGPS bool) ([]*Gr
 // groups reads the customer's groups (more, after the customer: a condition and an order) with their members:
 // the list, and the same groups by id.
 func (s *Store) groups(ctx context.Context, customerID int64, more string, withGPS bool) ([]*Group, map[GroupID]*Group, error) {
-	rows, err := s.db.Query(ctx, `SELECT `+groupCols+` FROM ptt_groups g WHERE g.customer_id = ?`+more, customerID)
+	rows, err := s.db.Query(ctx, `SELECT `+groupCols+` FROM `+groupFrom+` WHERE g.customer_id = ?`+more, customerID)
 	list, err := db.Collect(rows, err, scanGroup)
 	if err != nil || len(list) == 0 {
 		return list, nil, err
@@ -201,7 +205,7 @@ func (s *Store) Group(ctx context.Context, customerID int64, gid GroupID) (*Grou
 }
 
 func loadGroup(ctx context.Context, q db.Querier, customerID int64, gid GroupID) (*Group, error) {
-	g, err := scanGroup(q.QueryRow(ctx, `SELECT `+groupCols+` FROM ptt_groups g WHERE g.id = ? AND g.customer_id = ?`,
+	g, err := scanGroup(q.QueryRow(ctx, `SELECT `+groupCols+` FROM `+groupFrom+` WHERE g.id = ? AND g.customer_id = ?`,
 		int64(gid), customerID))
 	if err != nil {
 		return nil, notFound(err)
