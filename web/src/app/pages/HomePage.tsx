@@ -60,6 +60,9 @@ export default function HomePage() {
   const mode = viewModeFor(Object.keys(groups).length);
   const canManage = isFeatureEnabled('manageGroup', gate);
   const canTerminal = isFeatureEnabled('terminalManage', gate);
+  // Temp-group management is for account type "1" only (spec §6); a "-2" dispatcher is not offered it (the server
+  // would answer 107).
+  const canTemp = isFeatureEnabled('tempGroupManage', gate);
 
   const outsideOn = showOutsideGroup(gate.flags);
   const outside = useQuery({ ...outsideTerminalsQuery(), enabled: outsideOn });
@@ -104,6 +107,16 @@ export default function HomePage() {
     });
   };
 
+  // The tree follows through the server's group.changed event (the directory feed refetches), here and on every
+  // other console of the customer.
+  const confirmRemove = (cid: string, gid: string) =>
+    modal.confirm({
+      title: t('confirm.removeFromGroup.title'),
+      content: t('confirm.removeFromGroup.body', { name: useDirectory.getState().terminals[cid]?.name ?? cid, group: groups[gid]?.name ?? gid }),
+      okButtonProps: { danger: true },
+      onOk: () => run(() => directoryApi.removeGroupMs(cid, gid), 'done.removed'),
+    });
+
   const terminalAction = (cid: string, gid: string, action: string) => {
     switch (action) {
       case 'info':
@@ -122,6 +135,8 @@ export default function HomePage() {
         return confirmCallSet(cid, action);
       case 'leaveTemp':
         return void run(() => liveActions.delTempMember(gid, cid), 'done.saved');
+      case 'removeFromGroup':
+        return confirmRemove(cid, gid);
     }
   };
 
@@ -150,15 +165,17 @@ export default function HomePage() {
     if (p.kind === 'group') {
       const g = groups[p.gid];
       if (!g) return [];
+      const canEdit = g.kind === 'temp' ? canTemp : canManage;
       return [
         { key: 'switchOwn', label: <span title={t('actions.switchOwnHelp')}>{t('actions.switchOwn')}</span> },
-        ...(canManage ? [{ key: 'rename', label: t('actions.rename') }] : []),
+        ...(canEdit ? [{ key: 'rename', label: t('actions.rename') }] : []),
         ...(canManage && g.kind === 'fixed' ? [{ key: 'addSub', label: t('actions.addSub') }] : []),
-        ...(canManage ? [{ key: 'delete', label: t('actions.delete'), danger: true }] : []),
+        ...(canEdit ? [{ key: 'delete', label: t('actions.delete'), danger: true }] : []),
         ...voiceMenu.groupItems(p.gid),
       ];
     }
     const inTemp = groups[p.gid]?.kind === 'temp';
+    const inFixed = groups[p.gid]?.kind === 'fixed';
     return [
       { key: 'info', label: t('actions.info') },
       ...(canTerminal
@@ -167,13 +184,14 @@ export default function HomePage() {
             { key: 'move', label: t('actions.move') },
             { key: 'switch', label: t('actions.switch') },
             { key: 'avatar', label: t('actions.avatar') },
+            ...(inFixed ? [{ key: 'removeFromGroup', label: t('actions.removeFromGroup'), danger: true }] : []),
             { type: 'divider' as const },
             { key: 'stun', label: t('actions.stun') },
             { key: 'kill', label: t('actions.kill'), danger: true },
             { key: 'revive', label: t('actions.revive') },
           ]
         : []),
-      ...(inTemp ? [{ key: 'leaveTemp', label: t('actions.leaveTemp') }] : []),
+      ...(inTemp && canTemp ? [{ key: 'leaveTemp', label: t('actions.leaveTemp') }] : []),
       ...voiceMenu.terminalItems(p.cid!),
       ...(tools.items().length ? [{ type: 'divider' as const }, ...tools.items()] : []),
     ];
@@ -216,14 +234,16 @@ export default function HomePage() {
           </label>
         </Space>
         <Space wrap className="dispatch-toolbar">
-          <Button
-            size="small"
-            icon={<ThunderboltOutlined />}
-            onClick={() => (checked.length ? setDialog({ kind: 'temp' }) : message.warning(t('errors.1')))}
-            data-testid="create-temp"
-          >
-            {t('tree.createTemp', { count: checked.length })}
-          </Button>
+          {canTemp && (
+            <Button
+              size="small"
+              icon={<ThunderboltOutlined />}
+              onClick={() => (checked.length ? setDialog({ kind: 'temp' }) : message.warning(t('errors.1')))}
+              data-testid="create-temp"
+            >
+              {t('tree.createTemp', { count: checked.length })}
+            </Button>
+          )}
           <TempCallButton cids={checked} />
           {canManage && (
             <Button size="small" icon={<PlusOutlined />} onClick={() => setDialog({ kind: 'fixed' })} data-testid="create-fixed">

@@ -33,6 +33,8 @@ export interface GroupDto {
   deep?: number;
   kind?: GroupKind;
   creator?: string;
+  /** A temp group's creator by name (the server reads it with the group). */
+  creatorName?: string;
   memberCount?: number;
   onlineCount?: number;
   children?: GroupDto[];
@@ -49,6 +51,7 @@ export interface Group {
   seqNum: number;
   kind: GroupKind;
   creator?: string;
+  creatorName?: string;
   members: string[];
 }
 

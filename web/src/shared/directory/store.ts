@@ -34,6 +34,7 @@ export function normalise(dtos: GroupDto[]): Pick<DirectoryState, 'terminals' | 
       seqNum: g.seqNum ?? 0,
       kind: g.kind ?? 'fixed',
       creator: g.creator,
+      creatorName: g.creatorName,
       members,
     };
     for (const c of g.children ?? []) walk(c, gid);

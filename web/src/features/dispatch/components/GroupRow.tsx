@@ -28,7 +28,11 @@ export const GroupRow = memo(function GroupRow({ gid, fallback }: { gid: string;
       <span className="grow-name" title={group.name}>
         {trimText(group.name, 24)}
       </span>
-      {group.kind === 'temp' && <span className="grow-temp">{t('group.temp')}</span>}
+      {group.kind === 'temp' && (
+        <span className="grow-temp" data-testid="group-creator" data-creator={group.creator ?? ''}>
+          {group.creatorName ? t('group.tempBy', { name: trimText(group.creatorName, 16) }) : t('group.temp')}
+        </span>
+      )}
       {talker && <span className="grow-talker">🔊 {trimText(talker, 16)}</span>}
       {counts && <span className="grow-count">{counts}</span>}
     </span>
