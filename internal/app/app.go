@@ -233,6 +233,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	msgSvc.Files = fileSvc
 	toneSvc := tone.New(d, dir, fileSvc, a.Hub, a.Log)
 	mediaSvc := medialib.New(d, dir, fileSvc, a.Hub, a.Log)
+	a.Cameras.SetCloud(mediaSvc) // a console's camera snapshot is kept in the media cloud
 	ctl := terminalctl.New(d, dir, a.Hub, a.Log)
 	ctl.OnCallSet = a.Voice.CallSetStatusChanged // a killed or stunned talker loses the floor at once
 	// [reports] presence intervals (findOnlineDurationPost, findOnlineDetailData); /ds/turn/send (TURN credentials)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"path/filepath"
 	"strings"
 
+	"tenfour/internal/medialib"
 	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
@@ -120,22 +122,37 @@ func (s *Service) httpIsOnline(ctx context.Context, p identity.Principal, req st
 }
 
 // GET /ds/apiZlmk/snap {stream, path?}: a current JPEG, base64 in the envelope (path: the file name offered
-// for saving; default <stream>-<time>.jpg).
+// for saving; default <stream>-<time>.jpg). The picture is kept in the media cloud too (SetCloud), under that
+// name with its camera and time; item is the media cloud's item, absent when it could not be kept (the storage
+// quota is full: the dispatcher still gets the picture).
 func (s *Service) httpSnap(ctx context.Context, p identity.Principal, req struct {
 	Stream flex.String `json:"stream"`
 	Path   string      `json:"path"`
 }) (any, error) {
-	jpg, err := s.Snap(ctx, p, string(req.Stream))
+	c, err := s.camera(ctx, p, string(req.Stream))
+	if err != nil {
+		return nil, err
+	}
+	jpg, err := s.Snap(ctx, p, c)
 	if err != nil {
 		return nil, err
 	}
 	now := s.now().UnixMilli()
 	name := filepath.Base(strings.TrimSpace(req.Path))
 	if name == "" || name == "." || name == "/" {
-		name = fmt.Sprintf("%s-%d.jpg", strings.TrimSpace(string(req.Stream)), now)
+		name = fmt.Sprintf("%s-%d.jpg", c.StreamID, now)
 	}
-	return map[string]any{"stream": strings.TrimSpace(string(req.Stream)), "at": now, "name": name,
-		"type": "image/jpeg", "data": base64.StdEncoding.EncodeToString(jpg)}, nil
+	out := map[string]any{"stream": c.StreamID, "at": now, "name": name,
+		"type": "image/jpeg", "data": base64.StdEncoding.EncodeToString(jpg)}
+	if s.cloud != nil {
+		it, err := s.cloud.KeepShot(ctx, p, medialib.Shot{Camera: c.StreamID, CameraName: c.Name, Name: name, JPEG: jpg, Time: now})
+		if err != nil {
+			slog.WarnContext(ctx, "cameras: a snapshot not kept in the media cloud", "stream", c.StreamID, "err", err)
+		} else {
+			out["item"] = it
+		}
+	}
+	return out, nil
 }
 
 // GET /ds/apiZlmk/record {type: 0 start | 1 stop, stream, app?, remark?}

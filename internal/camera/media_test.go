@@ -80,6 +80,36 @@ func TestStreamScenarios(t *testing.T) {
 						t.Fatalf("snap: %d bytes, %q %q %v", len(jpg), res.Type, res.Name, err)
 					}
 				}},
+			// a snapshot is kept in the media cloud under the name the console gives it, with its camera and time,
+			// for this customer only
+			{Name: "snap under the console's name", Method: "GET", Path: "/ds/apiZlmk/snap", Token: "A", Code: "0",
+				Params: map[string]any{"stream": "tcp", "path": "Gate-20260101-120000.jpg"}, Check: func(t *testing.T, r testkit.Reply) {
+					var res struct {
+						At   int64
+						Item struct{ ID, Camera, CameraName, Kind, Name string }
+					}
+					r.Into(t, &res)
+					if res.Item.ID == "" || res.Item.Camera != "tcp" || res.Item.CameraName != "tcp" || res.Item.Kind != "image" ||
+						res.Item.Name != "Gate-20260101-120000.jpg" {
+						t.Fatalf("snap's media-cloud item: %s", r.Result)
+					}
+					type kept struct {
+						Camera, Name, URL string
+						Time              int64
+					}
+					cloud := func(tok string) []kept {
+						var page struct{ List []kept }
+						e.do(t, http.MethodPost, "/ds/mediaLib/list", tok, map[string]any{"sTime": res.At - 60_000, "eTime": res.At + 60_000}).Into(t, &page)
+						return page.List
+					}
+					if got := cloud(e.tok); len(got) != 2 || got[0].Camera != "tcp" || got[0].Name != "Gate-20260101-120000.jpg" ||
+						got[0].Time != res.At || got[0].URL == "" {
+						t.Fatalf("the media cloud after two snapshots: %+v", got)
+					}
+					if got := cloud(e.other); len(got) != 0 {
+						t.Fatalf("another customer's media cloud: %+v", got)
+					}
+				}},
 			{Name: "record start", Method: "GET", Path: "/ds/apiZlmk/record", Token: "A", Code: "0",
 				Params: map[string]any{"stream": "tcp", "type": 0, "remark": "gate incident"}, Check: func(t *testing.T, r testkit.Reply) {
 					r.Into(t, &rec)

@@ -240,11 +240,7 @@ func (s *Service) IsOnline(ctx context.Context, p identity.Principal, stream str
 // the keyframe the stream keeps (the start of its current group of pictures), decoded once by one ffmpeg child
 // reading H.264 from stdin; every request for the same keyframe shares that decode and its picture. The decode
 // takes a slot of the server's ffmpeg limiter (ErrServerBusy when none comes free in time; docs/adr/0030).
-func (s *Service) Snap(ctx context.Context, p identity.Principal, stream string) ([]byte, error) {
-	c, err := s.camera(ctx, p, stream)
-	if err != nil {
-		return nil, err
-	}
+func (s *Service) Snap(ctx context.Context, p identity.Principal, c Camera) ([]byte, error) {
 	st, err := s.pullNow(ctx, c)
 	if err != nil {
 		return nil, err

@@ -14,9 +14,11 @@ import (
 
 	"tenfour/internal/media"
 	"tenfour/internal/media/ffchild"
+	"tenfour/internal/medialib"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/defaults"
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
 	"tenfour/internal/platform/ticker"
 )
@@ -99,7 +101,16 @@ type Service struct {
 	children atomic.Int64 // running ffmpeg children (pulls, recorders, snapshots)
 	now      func() time.Time
 	wg       sync.WaitGroup
+	cloud    Cloud // keeps snapshots; nil: not kept
 }
+
+// Cloud is where snapshots are kept: the media cloud (internal/medialib).
+type Cloud interface {
+	KeepShot(ctx context.Context, p identity.Principal, shot medialib.Shot) (medialib.Item, error)
+}
+
+// SetCloud keeps every snapshot a console takes in the media cloud (call before serving).
+func (s *Service) SetCloud(c Cloud) { s.cloud = c }
 
 // New builds the service; ffmpeg is looked up now (missing: camera media answers ErrNoTool, the rest works).
 func New(d *db.DB, hub Hub, eng *media.Engine, opts Options) *Service {

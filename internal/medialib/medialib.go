@@ -5,6 +5,7 @@
 package medialib
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -48,6 +49,10 @@ type Item struct {
 	Lng        *float64 `json:"lng,omitempty"`
 	Time       int64    `json:"time"`       // when the terminal took it (UTC ms)
 	CreateTime int64    `json:"createTime"` // when it was registered
+	// Camera and CameraName: a camera snapshot a dispatcher took in the console (KeepShot) names its camera (the
+	// stream id and the camera's name then); MsID and MsName are then the dispatcher who took it.
+	Camera     string `json:"camera,omitempty"`
+	CameraName string `json:"cameraName,omitempty"`
 }
 
 // Service is the media cloud.
@@ -157,10 +162,16 @@ func (s *Service) Record(ctx context.Context, p identity.Principal, req Uploaded
 	} else if !errors.Is(err, db.ErrNotFound) {
 		return Item{}, false, err
 	}
+	return s.insert(ctx, p, f, Item{Lat: lat, Lng: lng, Time: at})
+}
+
+// insert writes the item of file f, taken by p at it.Time (with its position and camera, if any), and tells the
+// consoles; a file registered meanwhile answers the item it has (duplicate) and tells nobody again.
+func (s *Service) insert(ctx context.Context, p identity.Principal, f files.Info, it Item) (Item, bool, error) {
 	var rowID int64
-	err = s.db.WriteRow(ctx, `INSERT INTO media_items (customer_id, ms_id, ms_name, file_id, kind, lat, lng, taken_at, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.CustomerID, p.AccountID, p.Name, f.ID, string(f.Kind), lat, lng,
-		at, now.UnixMilli()).Scan(&rowID)
+	err := s.db.WriteRow(ctx, `INSERT INTO media_items (customer_id, ms_id, ms_name, file_id, kind, lat, lng, taken_at, created_at,
+		camera, camera_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.CustomerID, p.AccountID, p.Name, f.ID,
+		string(f.Kind), it.Lat, it.Lng, it.Time, s.now().UnixMilli(), it.Camera, it.CameraName).Scan(&rowID)
 	if db.IsUniqueViolation(err) {
 		it, err := s.byFile(ctx, p.CustomerID, f.ID)
 		return it, true, err
@@ -168,7 +179,7 @@ func (s *Service) Record(ctx context.Context, p identity.Principal, req Uploaded
 	if err != nil {
 		return Item{}, false, err
 	}
-	it, err := s.byFile(ctx, p.CustomerID, f.ID)
+	it, err = s.byFile(ctx, p.CustomerID, f.ID)
 	if err != nil {
 		return Item{}, false, err
 	}
@@ -176,6 +187,27 @@ func (s *Service) Record(ctx context.Context, p identity.Principal, req Uploaded
 		slog.ErrorContext(ctx, "medialib: publish", "err", err)
 	}
 	return it, false, nil
+}
+
+// Shot is a camera snapshot a dispatcher took in the console (camera's GET /ds/apiZlmk/snap).
+type Shot struct {
+	Camera     string // the camera's stream id
+	CameraName string
+	Name       string // the file name, <camera>-YYYYMMDD-HHmmss.jpg as the console names it
+	JPEG       []byte
+	Time       int64 // when it was taken (UTC ms)
+}
+
+// KeepShot keeps a camera snapshot in the media cloud: the picture becomes one of the customer's files (it
+// counts in the storage quota: quota.ErrFull when there is no room) and an item with its camera and time, taken
+// by the dispatcher; the customer's consoles get `media.added`.
+func (s *Service) KeepShot(ctx context.Context, p identity.Principal, shot Shot) (Item, error) {
+	f, err := s.files.Save(ctx, p, shot.Name, files.Image, bytes.NewReader(shot.JPEG))
+	if err != nil {
+		return Item{}, err
+	}
+	it, _, err := s.insert(ctx, p, f, Item{Time: shot.Time, Camera: shot.Camera, CameraName: shot.CameraName})
+	return it, err
 }
 
 // position checks an optional position: both or neither, degrees (absolute value ≥ 200: micro-degrees).
@@ -199,14 +231,16 @@ func position(lat, lng *float64) (*float64, *float64, error) {
 	return &a, &o, nil
 }
 
-const itemCols = `m.id, m.ms_id, m.ms_name, m.file_id, m.kind, f.mime, f.name, f.size, m.lat, m.lng, m.taken_at, m.created_at`
+const itemCols = `m.id, m.ms_id, m.ms_name, m.file_id, m.kind, f.mime, f.name, f.size, m.lat, m.lng, m.taken_at, m.created_at,
+	m.camera, m.camera_name`
 const itemFrom = `media_items m JOIN files f ON f.id = m.file_id`
 
 func scanItem(sc db.Scanner) (Item, error) {
 	var it Item
 	var id int64
 	var lat, lng sql64
-	err := sc.Scan(&id, &it.MsID, &it.MsName, &it.FileID, &it.Kind, &it.Mime, &it.Name, &it.Size, &lat, &lng, &it.Time, &it.CreateTime)
+	err := sc.Scan(&id, &it.MsID, &it.MsName, &it.FileID, &it.Kind, &it.Mime, &it.Name, &it.Size, &lat, &lng, &it.Time, &it.CreateTime,
+		&it.Camera, &it.CameraName)
 	it.ID = strconv.FormatInt(id, 10)
 	it.URL = files.URL(it.FileID)
 	it.Lat, it.Lng = lat.ptr(), lng.ptr()

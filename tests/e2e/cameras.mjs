@@ -1,5 +1,6 @@
 // Browser cases of issue 16 (cameras): /video-surveillance plays a demo camera (a real RTSP server serving a moving
-// test pattern, pulled by the server with ffmpeg, delivered over WebRTC), and a recording plays back on /video-records.
+// test pattern, pulled by the server with ffmpeg, delivered over WebRTC), a recording plays back on /video-records
+// with the duration its list shows, and a snapshot is kept in the media cloud (issue 33).
 import { api, dispatcherConsole, expect, until } from './harness.mjs';
 
 /** Decoded-frame count and size of the tile's <video> (requestVideoFrameCallback counts frames really painted). */
@@ -102,6 +103,37 @@ export const camerasCases = [
       await page.evaluate(() => { document.querySelector('[data-testid=videorecords-video]').currentTime = 1; });
       await until(() => page.evaluate(() => !document.querySelector('[data-testid=videorecords-video]').seeking), 'the seek completes', 5_000);
       expect(v.w === 640, `recording width ${v.w}`);
+      // the list says the duration the player plays (issue 33: the list said 0:00:36 of a 0:34 recording)
+      const listed = (await page.textContent('.ant-table-row >> nth=0 >> td >> nth=2')).trim();
+      const s = Math.round(v.d);
+      const played = `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+      expect(listed === played, `the list says ${listed}, the player plays ${v.d} s (${played})`);
+    },
+  ],
+  [
+    'cameras: a snapshot taken on a tile is kept in the media cloud with its camera and time',
+    async ({ context }) => {
+      const { page, base } = await openSurveillance(context);
+      await page.click('[data-testid=tile-0]');
+      await page.click('[data-testid=camera-cam2] button:has-text("Show")');
+      await until(async () => {
+        const v = await tileVideo(page, 0);
+        return v && v.w > 0 && v.frames > 0;
+      }, 'the tile shows a picture', 15_000);
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: 20_000 }),
+        page.click('[data-testid=tile-0] button[aria-label=Snapshot]'),
+      ]);
+      const name = download.suggestedFilename();
+      expect(/-\d{8}-\d{6}\.jpg$/.test(name), `the snapshot downloads as ${name}`);
+      await page.waitForSelector('.ant-message:has-text("media cloud")', { timeout: 10_000 });
+      await page.goto(`${base}/medias`);
+      await page.waitForSelector('[data-testid=medias-page]');
+      const item = await page.waitForSelector('[data-testid=media-item][data-camera=cam2]', { timeout: 15_000 });
+      expect((await item.getAttribute('title')) === name, `the media cloud keeps it as ${await item.getAttribute('title')}, want ${name}`);
+      await item.click();
+      const meta = await page.textContent('[data-testid=media-preview] .media-meta');
+      expect(/Camera/.test(meta) && /cam2/.test(meta) && /Snapshot by/.test(meta), `the preview names its camera: ${meta}`);
     },
   ],
 ];

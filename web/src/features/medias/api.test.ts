@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/http/client';
-import { deleteError, matchesQuery, mergeLive, withoutRemoved, type MediaItem } from './api';
+import { deleteError, matchesQuery, mergeLive, sourceOf, withoutRemoved, type MediaItem } from './api';
 import en from './i18n/en-US.json';
 import es from './i18n/es-ES.json';
 import fr from './i18n/fr-FR.json';
@@ -24,6 +24,13 @@ describe('media cloud live updates', () => {
 
   it('adds new items newest first without repeats', () => {
     expect(mergeLive([item('2'), item('1')], [item('3'), item('2')]).map((x) => x.id)).toEqual(['3', '2', '1']);
+  });
+
+  it('names a camera snapshot by its camera and an upload by its terminal', () => {
+    expect(sourceOf(item('1', { camera: 'cam2', cameraName: 'Gate', msName: 'Desk' }), 'Desk 1')).toEqual({ camera: true, name: 'Gate', id: 'cam2' });
+    expect(sourceOf(item('1', { camera: 'cam2' }))).toEqual({ camera: true, name: 'cam2', id: 'cam2' });
+    expect(sourceOf(item('1', { msName: 'Unit 1' }), 'Unit one')).toEqual({ camera: false, name: 'Unit one', id: '10000150' });
+    expect(sourceOf(item('1', { msName: 'Unit 1' }))).toEqual({ camera: false, name: 'Unit 1', id: '10000150' });
   });
 });
 

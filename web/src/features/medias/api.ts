@@ -32,6 +32,15 @@ export interface MediaItem {
   /** When it was taken (UTC ms). */
   time: number;
   createTime?: number;
+  /** A camera snapshot taken in the console: its camera's stream id and name (msId/msName: who took it). */
+  camera?: string;
+  cameraName?: string;
+}
+
+/** What took an item: its camera for a camera snapshot, else its terminal (terminalName: the directory's). */
+export function sourceOf(item: MediaItem, terminalName?: string): { camera: boolean; name: string; id: string } {
+  if (item.camera) return { camera: true, name: item.cameraName || item.camera, id: item.camera };
+  return { camera: false, name: terminalName || item.msName || item.msId, id: item.msId };
 }
 
 export interface MediaQuery {

@@ -45,6 +45,8 @@ export interface Snapshot {
   name: string;
   type: string;
   data: string;
+  /** The media-cloud item the picture is kept as; absent when it could not be kept (storage full). */
+  item?: { id: string };
 }
 
 export interface Recording {

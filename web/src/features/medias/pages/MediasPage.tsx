@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Card, Descriptions, Empty, Modal, Pagination, Select, Space, Spin, Tag, Typography } from 'antd';
-import { AudioOutlined, DownloadOutlined, PlayCircleOutlined } from '@ant-design/icons';
+import { AudioOutlined, DownloadOutlined, PlayCircleOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { live, onResync, useLiveStatus } from '../../../shared/socket/live';
 import { trimText } from '../../../shared/utils/text';
 import { useDirectory } from '../../../shared/directory/store';
@@ -12,9 +12,18 @@ import { MONTH_DAYS } from '../../../shared/time/range';
 import { ReportToolbar, useReportSearch } from '../../../shared/report/ReportShell';
 import { formatTime } from '../../../shared/time/zone';
 import { downloadUrl, formatSize } from '../../../shared/utils/files';
-import { matchesQuery, mediaApi, mediaKeys, mergeLive, withoutRemoved, MEDIA_EVENTS, MEDIA_PAGE_SIZE, type MediaItem, type MediaKind, type MediaRemoved } from '../api';
+import { matchesQuery, mediaApi, mediaKeys, mergeLive, sourceOf, withoutRemoved, MEDIA_EVENTS, MEDIA_PAGE_SIZE, type MediaItem, type MediaKind, type MediaRemoved } from '../api';
 import { DeleteMedia } from '../components/DeleteMedia';
 import '../medias.css';
+
+/** The caption's source: a camera (with its icon) or a terminal. */
+function Who({ source }: { source: ReturnType<typeof sourceOf> }) {
+  return (
+    <span className="media-who" title={`${source.name} (${source.id})`}>
+      {source.camera && <VideoCameraOutlined />} {trimText(source.name, 18)}
+    </span>
+  );
+}
 
 function Thumb({ item }: { item: MediaItem }) {
   if (item.kind === 'image') return <img src={item.url} alt={item.name ?? ''} loading="lazy" className="media-thumb-img" />;
@@ -89,7 +98,7 @@ export default function MediasPage() {
   }, [q.data, added, applied, page, removed]);
   const extra = list.length - (q.data?.list.length ?? 0);
   const total = (q.data?.total ?? 0) + Math.max(0, extra);
-  const nameOf = (it: MediaItem) => terminals[it.msId]?.name || it.msName || it.msId;
+  const sourceOfItem = (it: MediaItem) => sourceOf(it, terminals[it.msId]?.name);
 
   return (
     <div className="page-pad medias" data-testid="medias-page" data-socket={socket} data-count={list.length}>
@@ -130,15 +139,14 @@ export default function MediasPage() {
                     data-id={it.id}
                     data-kind={it.kind}
                     data-ms={it.msId}
+                    data-camera={it.camera}
                     title={it.name}
                   >
                     <span className="media-thumb">
                       <Thumb item={it} />
                     </span>
                     <span className="media-caption">
-                      <span className="media-who" title={`${nameOf(it)} (${it.msId})`}>
-                        {trimText(nameOf(it), 18)}
-                      </span>
+                      <Who source={sourceOfItem(it)} />
                       <Typography.Text type="secondary" className="media-when">
                         {formatTime(it.time, 'MM-DD HH:mm')}
                       </Typography.Text>
@@ -181,9 +189,14 @@ export default function MediasPage() {
             {preview.kind === 'audio' && <audio src={preview.url} controls autoPlay data-testid="media-preview-audio" />}
           </div>
           <Descriptions size="small" column={2} className="media-meta">
-            <Descriptions.Item label={t('terminal')}>
-              {nameOf(preview)} ({preview.msId})
+            <Descriptions.Item label={preview.camera ? t('camera') : t('terminal')}>
+              {sourceOfItem(preview).name} ({sourceOfItem(preview).id})
             </Descriptions.Item>
+            {preview.camera && (
+              <Descriptions.Item label={t('takenBy')}>
+                {terminals[preview.msId]?.name || preview.msName || preview.msId} ({preview.msId})
+              </Descriptions.Item>
+            )}
             <Descriptions.Item label={t('taken')}>{formatTime(preview.time, 'YYYY-MM-DD HH:mm:ss')}</Descriptions.Item>
             <Descriptions.Item label={t('size')}>{preview.size ? formatSize(preview.size) : '—'}</Descriptions.Item>
             <Descriptions.Item label={t('position')}>{preview.lat != null && preview.lng != null ? `${preview.lat.toFixed(5)}, ${preview.lng.toFixed(5)}` : '—'}</Descriptions.Item>

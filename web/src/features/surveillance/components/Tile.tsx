@@ -117,6 +117,7 @@ export function Tile({ index, camera, tool, selected, onSelect, onDrop, onClear 
     act(async (c) => {
       const s = await cameraApi.snap(c.streamId, snapshotName(c.name));
       saveDataUrl(s.name, s.type, s.data);
+      if (s.item) message.success(t('done.snapKept'));
     });
   const record = () =>
     act(async (c) => {
