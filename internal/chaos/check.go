@@ -107,7 +107,7 @@ func Check(in Input) Result {
 			missing = append(missing, "the store")
 		}
 		for _, c := range in.Consoles {
-			if !seen[key{kind: e.Kind, id: e.ID, who: c}] {
+			if !e.Dup && !seen[key{kind: e.Kind, id: e.ID, who: c}] {
 				missing = append(missing, c)
 			}
 		}

@@ -31,6 +31,7 @@ func healthy() chaos.Input {
 		{Type: chaos.TypeOp, Op: 2, Kind: chaos.KindSOS, Node: "n2", Actor: "30000002", ID: "a1", Code: "0", Sent: at(100), Acked: at(120)},
 		{Type: chaos.TypeDelivery, Kind: chaos.KindSOS, Actor: "console@n1", ID: "a1", Seq: 8, Acked: at(130)},
 		{Type: chaos.TypeDelivery, Kind: chaos.KindSOS, Actor: "console@n2", ID: "a1", Seq: 8, Acked: at(131)},
+		{Type: chaos.TypeOp, Op: 7, Kind: chaos.KindSOS, Node: "n2", Actor: "30000004", ID: "a0", Code: "0", Dup: true, Sent: at(150), Acked: at(160)}, // open since an earlier phase
 		{Type: chaos.TypeOp, Op: 3, Kind: chaos.KindPTT, Node: "n1", Actor: "30000001", Group: "g1", Code: "0", Sent: at(200), Acked: at(210), Released: at(700)},
 		{Type: chaos.TypeOp, Op: 4, Kind: chaos.KindPTT, Node: "n3", Actor: "30000003", Group: "g1", Code: "0", Sent: at(690), Acked: at(710), Released: at(900)},
 		{Type: chaos.TypeOp, Op: 5, Kind: chaos.KindPTT, Node: "n3", Actor: "30000003", Group: "g1", Code: "denied", Sent: at(300), Acked: at(310)},
@@ -40,7 +41,7 @@ func healthy() chaos.Input {
 	}
 	return chaos.Input{
 		Entries:  es,
-		Stored:   chaos.Stored{SMS: map[string]bool{"m1": true}, SOS: map[string]bool{"a1": true}},
+		Stored:   chaos.Stored{SMS: map[string]bool{"m1": true}, SOS: map[string]bool{"a1": true, "a0": true}},
 		Consoles: consoles,
 		Bounds:   chaos.Bounds{Converge: 5 * time.Second, Failover: 15 * time.Second},
 	}
@@ -51,7 +52,7 @@ func TestCheckerPassesAHealthyPhase(t *testing.T) {
 	if !r.OK() {
 		t.Fatalf("violations in a healthy phase: %v", r.Violations)
 	}
-	if r.Ops != 6 || r.Acked != 5 || r.Redelivered != 1 || r.Converge != 800*time.Millisecond || r.Failover != 4*time.Second {
+	if r.Ops != 7 || r.Acked != 6 || r.Redelivered != 1 || r.Converge != 800*time.Millisecond || r.Failover != 4*time.Second {
 		t.Fatalf("counts: %+v", r)
 	}
 }
@@ -85,18 +86,20 @@ func TestCheckerFindsEachViolation(t *testing.T) {
 		{"alarm shown twice", func(in *chaos.Input) {
 			in.Entries = append(in.Entries, chaos.Entry{Type: chaos.TypeDelivery, Kind: chaos.KindSOS, Actor: "console@n2", ID: "a1", Seq: 9, Acked: at(140)})
 		}, func(r chaos.Result) bool { return r.Duplicates == 1 }},
-		{"overlapping grants", func(in *chaos.Input) { in.Entries[11].Acked = at(650) },
+		{"overlapping grants", func(in *chaos.Input) { in.Entries[12].Acked = at(650) },
 			func(r chaos.Result) bool { return r.FloorViolations == 1 }},
-		{"a grant never released overlaps every later one", func(in *chaos.Input) { in.Entries[10].Released = time.Time{} },
+		{"a grant never released overlaps every later one", func(in *chaos.Input) { in.Entries[11].Released = time.Time{} },
 			func(r chaos.Result) bool { return r.FloorViolations == 1 }},
-		{"presence converged too late", func(in *chaos.Input) { in.Entries[14].Took = 6 * time.Second },
+		{"presence converged too late", func(in *chaos.Input) { in.Entries[15].Took = 6 * time.Second },
 			func(r chaos.Result) bool { return r.Converge == 6*time.Second }},
-		{"presence never converged", func(in *chaos.Input) { in.Entries[14].OK = false },
+		{"presence never converged", func(in *chaos.Input) { in.Entries[15].OK = false },
 			func(r chaos.Result) bool { return true }},
-		{"failover too late", func(in *chaos.Input) { in.Entries[15].Took = 16 * time.Second },
+		{"failover too late", func(in *chaos.Input) { in.Entries[16].Took = 16 * time.Second },
 			func(r chaos.Result) bool { return r.Failover == 16*time.Second }},
-		{"terminal never back", func(in *chaos.Input) { in.Entries[15].OK = false },
+		{"terminal never back", func(in *chaos.Input) { in.Entries[16].OK = false },
 			func(r chaos.Result) bool { return true }},
+		{"a new alarm (not a duplicate raise) never on a console", func(in *chaos.Input) { in.Entries[10].Dup = false },
+			func(r chaos.Result) bool { return r.Lost == 1 }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -53,6 +53,10 @@ type Entry struct {
 	Sent     time.Time `json:"sent,omitzero"`     // op: request written; fault: started
 	Acked    time.Time `json:"acked,omitzero"`    // op: reply read; delivery: seen; fault: healed
 	Released time.Time `json:"released,omitzero"` // ptt: floor.release sent or floor.revoked seen, the earlier
+	Revoked  string    `json:"revoked,omitempty"` // ptt: the floor.revoked code when the server ended the hold
+	// Dup is a raise that referred to an alarm already open (reply duplicate:true, e.g. its cancel failed in a
+	// fault): the consoles were shown that alarm when it was first raised, maybe in another phase.
+	Dup bool `json:"dup,omitempty"`
 	// Took is a converge's or a failover's duration; OK says it happened at all within the harness's patience.
 	Took time.Duration `json:"took,omitempty"`
 	OK   bool          `json:"ok,omitempty"`

@@ -28,7 +28,7 @@ type RunOptions struct {
 
 // Short is the ≤3-minute run; Full the ≤20-minute one.
 func Short(o RunOptions) RunOptions {
-	o.Terminals, o.Interval, o.Warm, o.Hold, o.After, o.Settle = 6, 700*time.Millisecond, 3*time.Second, 6*time.Second, 6*time.Second, 3*time.Second
+	o.Terminals, o.Interval, o.Warm, o.Hold, o.After, o.Settle = 6, 700*time.Millisecond, 2*time.Second, 5*time.Second, 5*time.Second, 2*time.Second
 	return o
 }
 

@@ -1,6 +1,7 @@
 package chaos
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -316,10 +317,11 @@ func (t *terminal) gps(ctx context.Context, c *termclient.Client) {
 // sos raises an alarm and cancels it a second later, so that the next one is a new alarm.
 func (t *terminal) sos(ctx context.Context, c *termclient.Client) {
 	var r struct {
-		ID json.Number `json:"id"`
+		ID        json.Number `json:"id"`
+		Duplicate bool        `json:"duplicate"`
 	}
 	e, err := t.op(ctx, c, KindSOS, "sos.raise", map[string]any{}, &r)
-	e.ID = r.ID.String()
+	e.ID, e.Dup = r.ID.String(), r.Duplicate
 	t.w.record(e)
 	if err != nil || e.ID == "" {
 		return
@@ -346,10 +348,16 @@ func (t *terminal) press(ctx context.Context, c *termclient.Client) {
 	}
 	hold := 300*time.Millisecond + time.Duration(t.w.intn(1200))*time.Millisecond
 	hctx, cancel := context.WithTimeout(ctx, hold)
-	_, rerr := c.WaitEvent(hctx, "floor.revoked", nil)
+	rev, rerr := c.WaitEvent(hctx, "floor.revoked", nil)
 	cancel()
 	e.Released = time.Now() // revoked (seen now) or released (sent now): the hold ends here either way
-	if rerr != nil {
+	if rerr == nil {
+		var d struct {
+			Code string `json:"code"`
+		}
+		_ = rev.Decode(&d)
+		e.Revoked = cmp.Or(d.Code, "?")
+	} else {
 		rctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 		_ = c.ReleaseFloor(rctx, r.CallID)
 		cancel()
