@@ -44,6 +44,7 @@ type bridge struct {
 
 	dec     atomic.Pointer[oggwriter.OggWriter] // the group's Opus into the decoder; nil until the call is answered
 	talking atomic.Bool                         // the SIP side holds the floor
+	revoked chan struct{}                       // the server took the floor away
 	callID  atomic.Value                        // the call whose floor it holds (string)
 
 	phoneMu sync.Mutex // one writer at a time on the phone's RTP: the group's audio and the tones
@@ -54,7 +55,8 @@ type bridge struct {
 func (s *Server) openBridge(ctx context.Context, a admission, log *slog.Logger) (*bridge, error) {
 	b := &bridge{gid: strconv.FormatInt(int64(a.gid), 10), log: log}
 	b.callID.Store("")
-	term, err := s.opt.Calls.Login(ctx, termclient.Options{UID: a.p.AccountID,
+	b.revoked = make(chan struct{}, 1)
+	term, err := s.opt.Calls.Login(ctx, termclient.Options{UID: a.p.AccountID, OnEvent: b.event,
 		Media: termclient.MediaOptions{Loopback: true, OnPacket: b.fromGroup}})
 	if err != nil {
 		return nil, err
@@ -277,11 +279,25 @@ func (b *bridge) floorKeys(ctx context.Context, keys <-chan rune) {
 	}
 }
 
+// event sees the group side's socket events: floor.revoked matters to the bridge, rtc.state to its Connect; the
+// rest (the group's floor and call states, presence…) is not kept.
+func (b *bridge) event(e termclient.Event) bool {
+	if e.Type == "floor.revoked" {
+		select {
+		case b.revoked <- struct{}{}:
+		default: // one pending is enough
+		}
+	}
+	return e.Type == "rtc.state"
+}
+
 // watchRevoked hears the server take the floor away (pre-emption, the talk-time limit): the phone's audio stops
 // going to the group and the phone hears the refusal tone.
 func (b *bridge) watchRevoked(ctx context.Context) {
 	for {
-		if _, err := b.term.WaitEvent(ctx, "floor.revoked", nil); err != nil {
+		select {
+		case <-b.revoked:
+		case <-ctx.Done():
 			return
 		}
 		if b.talking.Swap(false) {

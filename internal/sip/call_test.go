@@ -125,6 +125,12 @@ func (p *softphone) hangUp() {
 	}
 }
 
+// lose stops the phone's media without a BYE (a phone that lost its network).
+func (p *softphone) lose() {
+	close(p.stop)
+	p.rtp.Close()
+}
+
 // send is the phone's microphone: a PCMU frame every 20 ms (queued audio, else silence), keys as RFC 4733
 // events (three packets of one event, the last with the end bit).
 func (p *softphone) send() {
@@ -377,9 +383,19 @@ func TestCallIntoGroup(t *testing.T) {
 		if !w.online(t, phone) {
 			t.Fatal("after the call the registered phone is offline")
 		}
-		if code := newSoftphone(t, w).call(gid); code != sip.StatusOK {
+		second := newSoftphone(t, w)
+		if code := second.call(gid); code != sip.StatusOK {
 			t.Fatalf("INVITE after the first call ended: %d, want 200 (the first session is gone)", code)
 		}
+		if code := newSoftphone(t, w).call(gid); code != sip.StatusBusyHere {
+			t.Fatalf("a second INVITE of a phone in a call: %d, want 486", code)
+		}
+
+		// a phone that stops sending RTP is gone: its call ends (10 s), the next INVITE is answered again
+		second.lose()
+		testkit.Eventually(t, 25*time.Second, "the silent phone's call ends", func() bool {
+			return newSoftphone(t, w).call(gid) == sip.StatusOK
+		})
 	})
 }
 

@@ -37,6 +37,10 @@ type Options struct {
 	// HTTPClient carries the socket's upgrade (nil: the default client); a client inside the server passes
 	// the in-process listener's (the SIP bridge, internal/sip).
 	HTTPClient *http.Client
+	// OnEvent, if set, sees each event first (server→client requests too, as "request:<type>"); only those it
+	// returns true for are kept for WaitEvent and Events (Connect waits for `rtc.state`), so a long-lived client
+	// inside the server (the SIP bridge) does not keep every event of a long call.
+	OnEvent func(Event) (keep bool)
 	// OnRequest answers server→client requests (monitor.start, call.set…); nil acknowledges each with "0".
 	// A non-empty code other than "0" refuses (e.g. "486" busy).
 	OnRequest func(typ string, data json.RawMessage) (code string, reply any)
@@ -154,6 +158,13 @@ func (c *Client) handle(_ *wsclient.Conn, f wsclient.Frame) {
 	case f.ID != 0:
 		go c.answer(f)
 	default:
+		c.keep(f)
+	}
+}
+
+// keep keeps an event for WaitEvent, unless Options.OnEvent says not to.
+func (c *Client) keep(f wsclient.Frame) {
+	if c.opts.OnEvent == nil || c.opts.OnEvent(event(f)) {
 		c.conn.Inbox().Put(f)
 	}
 }
@@ -167,7 +178,7 @@ func (c *Client) answer(f wsclient.Frame) {
 			code = "0"
 		}
 	}
-	c.conn.Inbox().Put(f)
+	c.keep(f)
 	_ = c.conn.Reply(f, code, reply)
 }
 
