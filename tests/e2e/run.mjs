@@ -27,6 +27,7 @@ import { mapEdgesCases } from './mapedges.mjs';
 import { schoolbusCases } from './schoolbus.mjs';
 import { edgesCases } from './edges.mjs';
 import { offmapCases } from './offmap.mjs';
+import { groupsCases } from './groups.mjs';
 import { signinCases } from './signin.mjs';
 
 const TERMINAL = '10000101';
@@ -414,4 +415,4 @@ cases.push(...contrastCases);
 cases.push(...keysCases);
 // The lone-work case waits out the server's shortest check interval (a minute) beside the others: first, so that it
 // signs in before the lockout case above locks its customer's dispatcher.
-process.exit((await run([loneWorkCase, ...cases, ...safetyCases, ...mapCases, ...mapEdgesCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases, ...patrolCases, ...vcallCases, ...jobsCases, ...broadcastCases, ...video2Cases, ...indoor3mCases, ...startupCases, ...shellCases, ...oplogCases, ...schoolbusCases, ...offmapCases, ...edgesCases, ...signinCases])) > 0 ? 1 : 0);
+process.exit((await run([loneWorkCase, ...cases, ...safetyCases, ...mapCases, ...mapEdgesCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases, ...patrolCases, ...vcallCases, ...jobsCases, ...broadcastCases, ...video2Cases, ...indoor3mCases, ...startupCases, ...shellCases, ...oplogCases, ...schoolbusCases, ...offmapCases, ...edgesCases, ...signinCases, ...groupsCases])) > 0 ? 1 : 0);
