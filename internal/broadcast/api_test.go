@@ -161,6 +161,8 @@ func TestOrgsAndDevices(t *testing.T) {
 				Params: map[string]any{"name": "N2", "code": "n 2", "call_number": "120"}},
 			{Name: "org renamed", Method: "PATCH", Path: "/broadcast/v1/org/" + p(child.ID), Token: "A", Code: "200",
 				Params: map[string]any{"name": "North wing"}, Contains: []string{`"name":"North wing"`}},
+			{Name: "org edit to a taken call number stores nothing", Method: "PATCH", Path: "/broadcast/v1/org/" + p(child.ID), Token: "A",
+				Code: "1003", Params: map[string]any{"name": "Half-way", "call_number": "100"}},
 			{Name: "org moved under its own descendant", Method: "PATCH", Path: "/broadcast/v1/org/" + p(root.ID), Token: "A",
 				Code: "1010", Params: map[string]any{"parent_id": grand.ID}},
 			{Name: "org of another customer", Method: "PATCH", Path: "/broadcast/v1/org/" + p(root.ID), Token: "B", Code: "404",
@@ -178,6 +180,10 @@ func TestOrgsAndDevices(t *testing.T) {
 			{Name: "devices of B", Method: "GET", Path: "/broadcast/v1/device", Token: "B", Code: "200", Contains: []string{`"total":0`}},
 			{Name: "device renamed and moved", Method: "PATCH", Path: "/broadcast/v1/device/" + p(d1.ID), Token: "A", Code: "200",
 				Params: map[string]any{"name": "Main door", "org_id": root.ID}, Contains: []string{`"name":"Main door"`}},
+			{Name: "device edit to a taken code stores nothing", Method: "PATCH", Path: "/broadcast/v1/device/" + p(d1.ID), Token: "A",
+				Code: "1002", Params: map[string]any{"name": "Half-way", "code": "spk-2"}},
+			{Name: "device edit with a bad code", Method: "PATCH", Path: "/broadcast/v1/device/" + p(d1.ID), Token: "A", Code: "400",
+				Params: map[string]any{"name": "Half-way", "code": "spk 1"}},
 			{Name: "device volume", Method: "PATCH", Path: "/broadcast/v1/device/" + p(d1.ID) + "/volume", Token: "A", Code: "200",
 				Params: map[string]any{"ao_volume": 75}, Contains: []string{`"ao_volume":75`}},
 			{Name: "device volume out of range", Method: "PATCH", Path: "/broadcast/v1/device/" + p(d1.ID) + "/volume", Token: "A",
@@ -201,8 +207,15 @@ func TestOrgsAndDevices(t *testing.T) {
 		})
 		var page struct{ List []broadcast.Device }
 		w.ok("GET", "/broadcast/v1/device", w.tokA, map[string]any{"org_id": root.ID}, &page)
-		if len(page.List) != 1 || page.List[0].AoVolume != 40 || page.List[0].Name != "Main door" {
-			t.Fatalf("devices of the root after the edits: %+v", page.List)
+		if len(page.List) != 1 || page.List[0].AoVolume != 40 || page.List[0].Name != "Main door" || page.List[0].Code != "spk-1" {
+			t.Fatalf("devices of the root after the edits (the refused ones stored nothing): %+v", page.List)
+		}
+		var orgs struct{ List []broadcast.Org }
+		w.ok("GET", "/broadcast/v1/org", w.tokA, nil, &orgs)
+		for _, o := range orgs.List {
+			if o.ID == child.ID && (o.Name != "North wing" || o.CallNumber != "110") {
+				t.Fatalf("the org after a refused edit: %+v, want North wing, 110", o)
+			}
 		}
 	})
 }

@@ -208,10 +208,7 @@ func (s *Service) changed(ctx context.Context, customerID int64, before decision
 		}
 	}
 	s.syncSpeakers(customerID, after)
-	if len(devs) > 0 {
-		slices.SortFunc(devs, func(a, b map[string]any) int { return cmp.Compare(a["id"].(int64), b["id"].(int64)) })
-		s.hub.Publish(customerID, EventDevices, map[string]any{"list": devs}, realtime.Consoles)
-	}
+	s.publishDevices(customerID, devs)
 	if len(lost) > 0 {
 		s.hub.Publish(customerID, EventPreempted, map[string]any{"list": lost}, realtime.Consoles)
 	}
@@ -279,10 +276,18 @@ func (s *Service) Fire(ctx context.Context) error {
 			}
 		}
 	}
+	segs := map[int64]segment{} // where each playing run is now, for the next pass
+	var advanced []Task
 	for _, t := range playing {
 		r, err := s.loadRun(ctx, t)
 		if err != nil {
 			return err
+		}
+		if t.State == StatePlaying && !r.tl.At(r.elapsed(now)).Done {
+			segs[t.ID] = r.segment(now)
+			if was, seen := s.segs[t.ID]; seen && was != segs[t.ID] {
+				advanced = append(advanced, t)
+			}
 		}
 		if t.State == StatePlaying && r.tl.At(r.elapsed(now)).Done {
 			before(t.customerID)
@@ -353,7 +358,58 @@ func (s *Service) Fire(ctx context.Context) error {
 	for c, d := range touched {
 		s.changed(ctx, c, d)
 	}
+	s.segs = segs
+	s.advanced(ctx, advanced)
 	return nil
+}
+
+// segment is where a run is: which file of which round, or the interval after that round.
+type segment struct {
+	round int64
+	index int
+	gap   bool
+}
+
+func (r run) segment(now int64) segment {
+	el := r.elapsed(now)
+	p := r.tl.At(el)
+	return segment{round: el / max(r.tl.round()+r.tl.Interval, 1), index: p.Index, gap: p.Gap}
+}
+
+// advanced tells the consoles of runs that moved on by themselves since the last pass (a next file, a new round,
+// the interval): no action changed them, so nothing else would, and a console's player and speaker list showed the
+// file they had left (issue 33: the real-time player's status went stale). Each task goes out with its new file
+// and position, and what its devices play now.
+func (s *Service) advanced(ctx context.Context, tasks []Task) {
+	byCustomer := map[int64][]int64{}
+	for _, t := range tasks {
+		s.publishTask(ctx, t)
+		byCustomer[t.customerID] = append(byCustomer[t.customerID], t.ID)
+	}
+	for c, ids := range byCustomer {
+		_, d, err := s.state(ctx, c)
+		if err != nil {
+			slog.ErrorContext(ctx, "broadcast: state of advanced runs", "err", err)
+			continue
+		}
+		var devs []map[string]any
+		for dev, p := range d.playing {
+			if slices.Contains(ids, p.TaskID) {
+				pl := p
+				devs = append(devs, map[string]any{"id": dev, "playing": &pl})
+			}
+		}
+		s.publishDevices(c, devs)
+	}
+}
+
+// publishDevices tells the customer's consoles what the listed devices play now ({id, playing}), in id order.
+func (s *Service) publishDevices(customerID int64, devs []map[string]any) {
+	if len(devs) == 0 {
+		return
+	}
+	slices.SortFunc(devs, func(a, b map[string]any) int { return cmp.Compare(a["id"].(int64), b["id"].(int64)) })
+	s.hub.Publish(customerID, EventDevices, map[string]any{"list": devs}, realtime.Consoles)
 }
 
 // SyncSpeakers tells this node's connected speakers what they play now, from the task rows in the store: on

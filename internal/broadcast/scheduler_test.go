@@ -2,6 +2,7 @@ package broadcast_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
@@ -222,4 +223,43 @@ func TestSchedulersOnOneStoreFireEachOccurrenceOnce(t *testing.T) {
 			t.Fatalf("the missed start: counted %d, announced %d times; want once each", missed, hub.missed)
 		}
 	})
+}
+
+// A run that moves on by itself (the next file, the next round) tells the consoles at the scheduler's pass: the
+// task with its new file and what its speakers play now (issue 33: the real-time player's status went stale, as
+// nothing was said between the start and the end of a run).
+func TestRunAdvanceTellsTheConsoles(t *testing.T) {
+	w := newWorld(t, "sqlite")
+	dev := w.speakers(w.tokA, 1)
+	f1, f2 := w.file(w.custA, 10_000), w.file(w.custA, 10_000)
+	var rt broadcast.Task
+	w.ok("PATCH", "/broadcast/v1/real_time_task", w.tokA, map[string]any{"file_ids": []int64{f1, f2}, "device_ids": dev, "offline": 1}, &rt)
+	sock := testkit.Console(t, w.s.URL, w.consA)
+	defer sock.Close()
+	w.ok("POST", "/broadcast/v1/real_time_task/start", w.tokA, nil, nil)
+	w.at(time.Second) // the first pass sees the run on its first file
+	sock.WaitEvent(broadcast.EventTask, 5*time.Second, nil)
+	sock.Drain()
+
+	w.at(10 * time.Second) // 11 s: the second file
+	var task broadcast.Task
+	json.Unmarshal(sock.WaitEvent(broadcast.EventTask, 5*time.Second, nil).Data, &task)
+	if task.ID != rt.ID || task.FileID != f2 || task.PositionMs != 1000 {
+		t.Fatalf("the task event after the first file: %+v, want task %d on file %d at 1000 ms", task, rt.ID, f2)
+	}
+	var devs struct {
+		List []struct {
+			ID      int64
+			Playing *broadcast.Playing
+		}
+	}
+	json.Unmarshal(sock.WaitEvent(broadcast.EventDevices, 5*time.Second, nil).Data, &devs)
+	if len(devs.List) != 1 || devs.List[0].ID != dev[0] || devs.List[0].Playing == nil || devs.List[0].Playing.FileID != f2 {
+		t.Fatalf("the devices event after the first file: %+v, want speaker %d on file %d", devs.List, dev[0], f2)
+	}
+	sock.Drain()
+	w.at(time.Second) // still the second file: nothing to say
+	if f, ok := sock.TryWait(300*time.Millisecond, func(f testkit.Frame) bool { return f.Type == broadcast.EventTask }); ok {
+		t.Fatalf("a task event without a change: %s", f.Data)
+	}
 }

@@ -58,6 +58,9 @@ type Service struct {
 
 	// mu serializes run-state changes: REST actions and scheduler passes.
 	mu sync.Mutex
+	// segs is where each playing run was at the scheduler's last pass (Fire, under mu): a run found elsewhere
+	// has advanced by itself and its consoles are told.
+	segs map[int64]segment
 
 	spOnce sync.Once
 	sp     *speakers // connected speakers (speaker.go)
