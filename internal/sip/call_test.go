@@ -212,6 +212,23 @@ func (p *softphone) talk(freq float64, d time.Duration) {
 	}
 }
 
+// heardCount is how many frames the phone heard so far.
+func (p *softphone) heardCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.heard)
+}
+
+// quiet is how many frames the phone heard after its first `from`, once none came for 300 ms (-1 before).
+func (p *softphone) quiet(from int) int {
+	n := p.heardCount()
+	time.Sleep(300 * time.Millisecond)
+	if p.heardCount() != n {
+		return -1
+	}
+	return n - from
+}
+
 // heardSince is the loudness (RMS of 16-bit samples) of what the phone heard after its first `from` frames.
 func (p *softphone) heardSince(from int) (frames int, rms float64) {
 	p.mu.Lock()
@@ -331,8 +348,14 @@ func TestCallIntoGroup(t *testing.T) {
 		if code := p.call(gid); code != sip.StatusOK {
 			t.Fatalf("INVITE to its group: %d, want 200", code)
 		}
+		mark := p.heardCount()
 		p.press('*')
 		floorTalker(ctx, t, term, gid, phone)
+		// the grant's tone: a short beep (150 ms: 7 frames), the group being silent
+		testkit.Eventually(t, 5*time.Second, "the grant tone", func() bool { return p.quiet(mark) >= 7 })
+		if n, rms := p.heardSince(mark); n-mark > 10 || rms < 1000 {
+			t.Fatalf("the grant tone: %d frames at RMS %.0f, want 7 loud ones", n-mark, rms)
+		}
 		before := term.ReceivedCount()
 		p.talk(440, time.Second)
 		if _, err := term.WaitPackets(ctx, before+25); err != nil {
@@ -346,7 +369,7 @@ func TestCallIntoGroup(t *testing.T) {
 		floorTalker(ctx, t, term, gid, "")
 
 		// the group talks to the phone
-		mark, _ := p.heardSince(0)
+		mark = p.heardCount()
 		ogg := toneOgg(t)
 		if _, err := term.RequestFloor(ctx, "", gid, false); err != nil {
 			t.Fatal(err)
@@ -360,13 +383,14 @@ func TestCallIntoGroup(t *testing.T) {
 		})
 
 		// refused while the terminal holds the floor: a tone to the phone, the floor stays the terminal's
-		time.Sleep(500 * time.Millisecond) // what the terminal said has reached the phone
-		mark, _ = p.heardSince(0)
+		testkit.Eventually(t, 5*time.Second, "the terminal's talk fully heard", func() bool { return p.quiet(mark) > 0 })
+		mark = p.heardCount()
 		p.press('*')
-		testkit.Eventually(t, 5*time.Second, "the refusal tone", func() bool {
-			_, rms := p.heardSince(mark)
-			return rms > 1000
-		})
+		// the refusal's tone: a longer, lower one (400 ms: 20 frames), the group being silent
+		testkit.Eventually(t, 5*time.Second, "the refusal tone", func() bool { return p.quiet(mark) >= 15 })
+		if n, rms := p.heardSince(mark); n-mark > 25 || rms < 1000 {
+			t.Fatalf("the refusal tone: %d frames at RMS %.0f, want 20 loud ones", n-mark, rms)
+		}
 		quiet, stop := context.WithTimeout(ctx, time.Second)
 		defer stop()
 		if _, err := term.WaitEvent(quiet, "floor.state", func(e termclient.Event) bool {
