@@ -7,6 +7,7 @@ import { api, dispatcherConsole, expect, until } from './harness.mjs';
 import { terminal } from './terminal.mjs';
 
 const WALKER = '10000168';
+const OUTDOORS = '10000101'; // the quiet demo fleet's Go radio: never reports indoors
 
 /** A scan at (x, y) metres on floor f of building b: every beacon of the building, the slab costing 15 dB. */
 function scan(b, f, x, y, rnd) {
@@ -111,6 +112,17 @@ export const indoorCases = [
       }
       await page.goto(`${base}/indoor`);
       await page.waitForSelector('[data-testid=indoor-plan]', { timeout: 20_000 });
+      // the picker lists only terminals with an indoor fix in the range (issue 33): the walker, not the Go radio
+      // (never indoors here), as the server's last positions of the hour say
+      const seen = await api(page, 'GET', `/ds/indoor/position/last?since=${Date.now() - 3_600_000}`);
+      const seenIds = new Set(seen.result.list.map((x) => x.msId));
+      expect(seenIds.has(WALKER) && !seenIds.has(OUTDOORS), `indoor fixes of the hour: ${[...seenIds].join(', ')}`);
+      const options = '.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option';
+      await page.click('[data-testid=indoor-history-terminal]');
+      await page.keyboard.type(OUTDOORS);
+      await page.waitForSelector('.ant-select-dropdown:not(.ant-select-dropdown-hidden) :text("No terminal has an indoor position")', { timeout: 5_000 });
+      expect((await page.$$(options)).length === 0, `the picker offers ${OUTDOORS}, never seen indoors`);
+      await page.keyboard.press('Escape');
       await page.click('[data-testid=indoor-history-terminal]');
       await page.keyboard.type(WALKER);
       await page.click(`.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option[title*="${WALKER}"], .ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option:has-text("${WALKER}")`);
@@ -121,6 +133,18 @@ export const indoorCases = [
       await page.waitForSelector(`[data-testid=indoor-terminal][data-ms-id="${WALKER}"]`, { timeout: 5_000 });
       const at1 = Number(await status.getAttribute('data-at'));
       await until(async () => Number(await page.getAttribute('[data-testid=indoor-history-status]', 'data-at')) > at1, 'the playback advances', 10_000);
+      // the side panel agrees with the plan (issue 33: it listed nothing under "1 terminal"): the played-back
+      // position, its time the playback's and its floor the plan's, no live one
+      const row = await until(() => page.evaluate(() => {
+        const rows = document.querySelectorAll('[data-testid=indoor-terminals] [data-testid=indoor-terminal-row]');
+        const at = Number(document.querySelector('[data-testid=indoor-history-status]').getAttribute('data-at'));
+        if (rows.length !== 1) return false;
+        const r = rows[0];
+        return { ms: r.getAttribute('data-ms-id'), time: Number(r.getAttribute('data-time')), floor: Number(r.getAttribute('data-floor-id')), at };
+      }), 'the panel lists the played-back terminal alone', 5_000);
+      const title = await page.textContent('[data-testid=indoor-terminals] .ant-card-head');
+      expect(row.ms === WALKER && row.floor === ground.id && /Played back/.test(title), `the panel: ${JSON.stringify(row)} under "${title}"`);
+      expect(Math.abs(row.time - row.at) <= 1000, `the panel's time ${row.time} is not the playback's ${row.at}`);
     },
   ],
 ];

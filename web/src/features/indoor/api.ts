@@ -120,7 +120,8 @@ export interface BeaconInput {
   decay?: number;
 }
 
-export const indoorKeys = queryKeys('indoor', ['buildings', 'last']);
+/** buildings; last: each terminal's latest position (the live seed); seen: the terminals with a fix in a range. */
+export const indoorKeys = queryKeys('indoor', ['buildings', 'last', 'seen']);
 
 export const indoorApi = {
   buildings: () => http.get<Page<Building>>(INDOOR_PATHS.buildings),
@@ -136,7 +137,8 @@ export const indoorApi = {
   addArea: (floorId: number, name: string, points: [number, number][]) => http.post<Area>(INDOOR_PATHS.addArea, { floorId, name, points }),
   updateArea: (id: number, a: { name?: string; points?: [number, number][] }) => http.put<Area>(INDOOR_PATHS.updateArea, { id, ...a }),
   deleteAreas: (ids: number[]) => http.del<{ ids: number[] }>(INDOOR_PATHS.deleteArea, { ids: ids.join(',') }),
-  last: (buildingId?: number) => http.get<Page<Position>>(INDOOR_PATHS.last, { buildingId }),
+  /** Each terminal's latest position since a time (default the last 24 hours), in a building or anywhere. */
+  last: (buildingId?: number, since?: number) => http.get<Page<Position>>(INDOOR_PATHS.last, { buildingId, since }),
   history: (msId: string, sTime: number, eTime: number, floorId?: number) =>
     http.get<History>(INDOOR_PATHS.history, { msId, sTime, eTime, floorId }),
 };

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { Position } from './api';
-import { beaconsNeeded, metresToPx, polygonArea, polygonProblem, positionAt, scaleFromRef, validDecay, validMac, validRssi } from './plan';
+import { beaconsNeeded, metresToPx, polygonArea, polygonProblem, positionAt, scaleFromRef, shownOnFloor, validDecay, validMac, validRssi } from './plan';
 
 const p = (time: number, x: number, floorId = 1): Position => ({ msId: '1', buildingId: 1, floorId, x, y: 0, accuracy: 1, uncertain: false, beacons: 5, time });
 
@@ -29,6 +29,15 @@ describe('indoor plan helpers', () => {
     expect(positionAt(h, 2500)?.x).toBe(10); // the floor changes: no interpolation across it
     expect(positionAt(h, 30_000)?.x).toBe(20); // a long gap: the last known
     expect(positionAt(h, 90_000)?.x).toBe(30);
+  });
+
+  it('shows the played-back position during a playback, never the live ones (issue 33: the panel said otherwise)', () => {
+    const live = [{ ...p(99_000, 70), msId: '2' }, { ...p(99_000, 80, 2), msId: '3' }];
+    const at = positionAt([p(1000, 0), p(2000, 10)], 1500);
+    expect(shownOnFloor(1, live, { msId: '1', at })).toEqual([{ ...p(1500, 5), name: '1' }]);
+    expect(shownOnFloor(2, live, { msId: '1', at })).toEqual([]); // played back on another floor
+    expect(shownOnFloor(1, live, { msId: '1', at: undefined })).toEqual([]); // before its first fix
+    expect(shownOnFloor(1, live).map((x) => x.msId)).toEqual(['2']);
   });
 });
 

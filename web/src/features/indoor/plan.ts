@@ -1,5 +1,5 @@
 // Pure helpers of the plan view: plan pixels ↔ metres, a floor's scale from two points, where a terminal was at a
-// moment of its history, and the rules of beacon fields (spec §5) the dialogs check before the server does.
+// moment of its history and what a floor then shows, and the rules of beacon fields (spec §5) the dialogs check before the server does.
 import type { Floor, Position } from './api';
 
 /** The corners of a walkable area (ADR 0023, docs/api.md "Walkable areas"). */
@@ -62,6 +62,16 @@ export function positionAt(history: Position[], t: number, maxGapMs = 10_000): P
   if (!b || b.floorId !== a.floorId || b.time - a.time > maxGapMs || b.time === a.time) return a;
   const f = (t - a.time) / (b.time - a.time);
   return { ...a, x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f, accuracy: a.accuracy + (b.accuracy - a.accuracy) * f, time: t };
+}
+
+/**
+ * What a floor shows, on the plan and in the side panel alike: during a playback only the played-back position
+ * (when it is on this floor: its time and place, named), never the live ones; live, each terminal's latest
+ * position on the floor.
+ */
+export function shownOnFloor(floorId: number, live: Iterable<Position>, playback?: { msId: string; at?: Position }): Position[] {
+  if (playback) return playback.at?.floorId === floorId ? [{ ...playback.at, name: playback.at.name ?? playback.msId }] : [];
+  return [...live].filter((p) => p.floorId === floorId);
 }
 
 /** A polygon's area in m² (plan pixels at the floor's scale). */

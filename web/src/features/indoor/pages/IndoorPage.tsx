@@ -9,13 +9,13 @@ import { EditOutlined, HistoryOutlined, PauseOutlined, PlusOutlined, PlayCircleO
 import { useLiveStatus } from '../../../shared/socket/live';
 import { useErrorText } from '../../../shared/errorText';
 import { RemoveButton } from '../../../shared/crud/RemoveButton';
-import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
+import { useTerminalOptions } from '../../../shared/directory/TerminalPicker';
 import { formatZoned } from '../../../shared/time/zone';
 import { useDateTimeFormat } from '../../../shared/branding/store';
 import { indoorApi, indoorKeys, type Area, type Beacon, type Building, type Floor, type Position } from '../api';
 import { useIndoor } from '../store';
 import { useLiveIndoor } from '../useLiveIndoor';
-import { beaconsNeeded, positionAt } from '../plan';
+import { beaconsNeeded, positionAt, shownOnFloor } from '../plan';
 import { PlanView } from '../components/PlanView';
 import { AreaDialog, BeaconDialog, BuildingDialog, FloorDialog } from '../components/Dialogs';
 
@@ -57,6 +57,14 @@ export default function IndoorPage() {
   const [playAt, setPlayAt] = useState(0);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState<number>(5);
+  // The picker lists the terminals with an indoor fix in the range (their latest fix is in it), asked again as
+  // it opens: a terminal never seen indoors has no history to play.
+  const terminalOptions = useTerminalOptions();
+  const seen = useQuery({ queryKey: indoorKeys.seen(range), queryFn: () => indoorApi.last(undefined, Date.now() - range * 60_000), staleTime: 0 });
+  const seenTerminals = useMemo(() => {
+    const ids = new Set((seen.data?.list ?? []).map((p) => p.msId));
+    return terminalOptions.filter((o) => ids.has(o.value));
+  }, [seen.data, terminalOptions]);
   const loadHistory = async () => {
     if (!histTerminal) return;
     const to = Date.now();
@@ -135,11 +143,10 @@ export default function IndoorPage() {
     ({ ns: 'indoor', remove, invalidate: [indoorKeys.buildings.all], iconOnly: false, size: 'middle', okText: t('delete'), cancelText: t('cancel') }) as const;
 
 
-  const onFloor: Position[] = useMemo(() => {
-    if (!floor) return [];
-    if (history && played) return played.floorId === floor.id ? [{ ...played, name: played.name ?? history.msId }] : [];
-    return Object.values(positions).filter((p) => p.floorId === floor.id);
-  }, [positions, floor, history, played]);
+  const onFloor: Position[] = useMemo(
+    () => (floor ? shownOnFloor(floor.id, Object.values(positions), history && { msId: history.msId, at: played }) : []),
+    [positions, floor, history, played],
+  );
   const track = history && floor ? history.list.filter((p) => p.floorId === floor.id && p.time <= playAt) : undefined;
 
   const planClick = (x: number, y: number) => {
@@ -283,21 +290,26 @@ export default function IndoorPage() {
         </Card>
 
         <Flex vertical gap={12} style={{ width: 300 }}>
-          <Card size="small" title={t('terminals.title', { n: onFloor.length })} styles={{ body: { maxHeight: 260, overflow: 'auto', padding: 0 } }}>
+          <Card size="small" title={history ? t('terminals.playback', { floor: floor?.name ?? '' }) : t('terminals.title', { n: onFloor.length })}
+            styles={{ body: { maxHeight: 260, overflow: 'auto', padding: 0 } }} data-testid="indoor-terminals">
             <List
               size="small"
-              dataSource={history ? [] : onFloor}
+              dataSource={onFloor}
               locale={{ emptyText: t('terminals.none') }}
               renderItem={(p) => (
                 <List.Item
                   onClick={() => setSelected(p.msId)}
-                  style={{ cursor: 'pointer', paddingInline: 12, background: p.msId === selected ? 'var(--ant-control-item-bg-active, #e6f4ff)' : undefined }}
+                  style={{ cursor: 'pointer', paddingInline: 12, background: p.msId === (history?.msId ?? selected) ? 'var(--ant-control-item-bg-active, #e6f4ff)' : undefined }}
                   data-testid="indoor-terminal-row"
+                  data-ms-id={p.msId}
+                  data-time={p.time}
+                  data-floor-id={p.floorId}
                 >
                   <List.Item.Meta
                     title={
                       <Space size={4}>
                         {p.name || p.msId}
+                        {history && <Tag color="processing">{t('history.played')}</Tag>}
                         {p.uncertain && (
                           <Tag color="default" title={t('terminals.uncertainHelp')} data-testid="indoor-uncertain">
                             {t('terminals.uncertain')}
@@ -313,7 +325,9 @@ export default function IndoorPage() {
           </Card>
           <Card size="small" title={<Space><HistoryOutlined />{t('history.title')}</Space>}>
             <Flex vertical gap={8}>
-              <TerminalPicker value={histTerminal} onChange={setHistTerminal} placeholder={t('history.terminal')} testId="indoor-history-terminal" />
+              <Select showSearch={{ optionFilterProp: 'label' }} allowClear value={histTerminal} onChange={setHistTerminal} options={seenTerminals}
+                placeholder={t('history.terminal')} notFoundContent={t('history.noneSeen')} onOpenChange={(open) => open && void seen.refetch()}
+                data-testid="indoor-history-terminal" />
               <Select value={range} onChange={setRange} options={RANGES.map((m) => ({ value: m, label: m >= 60 ? t('history.lastHours', { n: m / 60 }) : t('history.lastMinutes', { n: m }) }))} />
               <Space>
                 <Button type="primary" onClick={loadHistory} disabled={!histTerminal} data-testid="indoor-history-play">
