@@ -187,6 +187,12 @@ func TestTerminalObeys(t *testing.T) {
 	if p1.Lat < 40.9 || p1.Lat > 41.2 || p1.Lng < 28.8 || p1.Lng > 29.2 {
 		t.Errorf("position %v,%v is not in Istanbul", p1.Lat, p1.Lng)
 	}
+	// param.get: the intervals it runs now, the one just set and its defaults.
+	fs.send(ws, testkit.Frame{ID: 201, Type: "param.get", Data: json.RawMessage(`{}`)})
+	got := fs.await(func(f testkit.Frame) bool { return f.Re == 201 }, 5*time.Second)
+	if got.Code != "0" || string(got.Data) != `{"params":{"gpsInterval":"1s","heartbeat":"1m","statusInterval":"1m"}}` {
+		t.Errorf("param.get: %s %s", got.Code, got.Data)
+	}
 
 	// lonework.check: acknowledged at once, checked in a few seconds later (this fleet never forgets).
 	if code := fs.ask(ws, 300, "lonework.check", map[string]any{"workId": 5, "countdown": 8, "deadline": 0}); code != "0" {

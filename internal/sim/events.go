@@ -10,6 +10,21 @@ import (
 
 // ---- what the server sends ------------------------------------------------------------------------------------
 
+// paramChains are the interval chains param.set retunes and param.get reports, by parameter name.
+var paramChains = map[string]int{"gpsInterval": chainGPS, "statusInterval": chainStatus, "heartbeat": chainHeartbeat}
+
+// intervalText writes an interval as param.set spells it: whole hours, minutes or seconds ("2h", "5m", "15s").
+func intervalText(d time.Duration) string {
+	switch s := int64(d / time.Second); {
+	case s%3600 == 0:
+		return strconv.FormatInt(s/3600, 10) + "h"
+	case s%60 == 0:
+		return strconv.FormatInt(s/60, 10) + "m"
+	default:
+		return strconv.FormatInt(s, 10) + "s"
+	}
+}
+
 // onFrame handles an event or a server→client request (on the connection's reader goroutine); late replies
 // to requests sent without a callback are dropped.
 func (t *Terminal) onFrame(w *wire, f frame) {
@@ -52,7 +67,7 @@ func (t *Terminal) onRequestLocked(f frame) {
 			Seconds map[string]int64 `json:"seconds"`
 		}
 		_ = json.Unmarshal(f.Data, &d)
-		for name, k := range map[string]int{"gpsInterval": chainGPS, "statusInterval": chainStatus, "heartbeat": chainHeartbeat} {
+		for name, k := range paramChains {
 			if s, ok := d.Seconds[name]; ok && s > 0 && !t.prof.Console {
 				t.every[k] = time.Duration(s) * time.Second
 				t.startChain(k, t.fl.now().Add(t.every[k]))
@@ -60,6 +75,14 @@ func (t *Terminal) onRequestLocked(f frame) {
 		}
 		st.Remote.Add(1)
 		t.reply(f, "0", nil)
+	case "param.get": // the intervals it runs now, defaults included (the console's set-param dialog opens with them)
+		params := map[string]string{}
+		for name, k := range paramChains {
+			if d := t.every[k]; d > 0 {
+				params[name] = intervalText(d)
+			}
+		}
+		t.reply(f, "0", map[string]any{"params": params})
 	case "group.switch": // a dispatcher moves the terminal's talk group
 		var d struct {
 			GID json.RawMessage `json:"gid"`

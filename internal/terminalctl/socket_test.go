@@ -175,7 +175,7 @@ func TestTerminalsMayNotRemoteControl(t *testing.T) {
 		w := newWorld(t, engine)
 		term := testkit.Terminal(t, w.URL, w.msID, testkit.Password)
 		peer := testkit.Terminal(t, w.URL, w.A.Terminals[1], testkit.Password)
-		for _, typ := range []string{"call.set", "param.set"} {
+		for _, typ := range []string{"call.set", "param.set", "param.get"} {
 			r := term.ReplyTo(term.Request(typ, map[string]any{"msId": w.A.Terminals[1], "status": 0,
 				"params": map[string]any{"gpsInterval": "30s"}}))
 			if r.Code != "107" {
@@ -231,6 +231,43 @@ func TestParamSetStoresAcknowledgedParams(t *testing.T) {
 		if n := w.Count(`SELECT COUNT(*) FROM terminal_params WHERE value = '2h'`); n != 0 {
 			t.Fatal("refused params stored")
 		}
+	})
+}
+
+// param.get opens the set-param dialog with the terminal's intervals: what a connected terminal reports (checked
+// like a param.set, over the stored ones), else what it acknowledged before.
+func TestParamGetAsksTheTerminalThenTheStore(t *testing.T) {
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
+		w := newWorld(t, engine)
+		if _, err := w.DB.Exec(context.Background(), `INSERT INTO terminal_params (account_id, name, value, updated_at)
+			VALUES (?, 'heartbeat', '5m', 1), (?, 'statusInterval', '1h', 1)`, w.msID, w.msID); err != nil {
+			t.Fatal(err)
+		}
+		get := func(msID string) int64 { return w.ConsoleA.Request("param.get", map[string]any{"msId": msID}) }
+		want := func(id int64, code, data string) {
+			t.Helper()
+			if r := w.ConsoleA.ReplyTo(id); r.Code != code || (data != "" && string(r.Data) != data) {
+				t.Fatalf("param.get: %s %s, want %s %s", r.Code, r.Data, code, data)
+			}
+		}
+		stored := `{"msId":"` + w.msID + `","params":{"heartbeat":"5m","statusInterval":"1h"},"reported":false}`
+		want(get(w.msID), "0", stored) // offline
+
+		term := testkit.Terminal(t, w.URL, w.msID, testkit.Password)
+		id := get(w.msID)
+		term.Reply(term.WaitEvent("param.get", 5*time.Second, nil), "0", map[string]any{"params": map[string]any{
+			"gpsInterval": "15s", "heartbeat": "90S", "statusInterval": "25h", "volume": "3s"}})
+		want(id, "0", `{"msId":"`+w.msID+`","params":{"gpsInterval":"15s","heartbeat":"90s","statusInterval":"1h"},"reported":true}`)
+
+		for _, code := range []string{"400", "0"} { // a terminal that cannot say: refuses, or answers no params
+			id = get(w.msID)
+			term.Reply(term.WaitEvent("param.get", 5*time.Second, nil), code, nil)
+			want(id, "0", stored)
+		}
+
+		want(get(w.B.Terminals[0]), "404", "")
+		want(get(w.A.Dispatcher), "404", "")
+		want(get(""), "400", "")
 	})
 }
 

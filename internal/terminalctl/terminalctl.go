@@ -109,8 +109,10 @@ func (s *Service) Verbs() []realtime.Verb {
 	return []realtime.Verb{
 		realtime.On(CallSet, realtime.ConsoleOnly, s.sockCallSet),
 		realtime.On(ParamSet, realtime.ConsoleOnly, s.sockParamSet),
+		realtime.On(ParamGet, realtime.ConsoleOnly, s.sockParamGet), // current.go
 		realtime.Ask(CallSet, realtime.TerminalOnly),
 		realtime.Ask(ParamSet, realtime.TerminalOnly),
+		realtime.Ask(ParamGet, realtime.TerminalOnly),
 		realtime.Ask(TurnConfig, realtime.TerminalOnly), // turn.go
 	}
 }

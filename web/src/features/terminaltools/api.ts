@@ -1,6 +1,6 @@
 // Terminal tools of the dispatch screen (issue 19 item 5): the mute list (/ds/mute/*), remote parameters
-// (`param.set` on the socket), voice and recording rights (/ds/voice/rights, /ds/voice/recordingTime) and TURN
-// credentials (/ds/turn/send). docs/voice.md, docs/console-socket.md, docs/adr/0022.
+// (`param.get` and `param.set` on the socket), voice and recording rights (/ds/voice/rights,
+// /ds/voice/recordingTime) and TURN credentials (/ds/turn/send). docs/voice.md, docs/console-socket.md, docs/adr/0022.
 import { http } from '../../shared/http/client';
 import { live } from '../../shared/socket/live';
 
@@ -37,6 +37,11 @@ export interface RecordingTime {
 export interface ParamSetResult {
   msId: string;
   params: Record<string, string>;
+}
+
+/** param.get: the terminal's intervals; reported false means it did not answer and these are the stored ones. */
+export interface CurrentParams extends ParamSetResult {
+  reported: boolean;
 }
 
 export interface IceServer {
@@ -86,6 +91,8 @@ export const toolsApi = {
   turnSend: (msId: string) => http.post<{ msId: string; iceServers: IceServer[] }>(TOOLS_PATHS.turnSend, { msId }),
   /** Relayed to the terminal; resolves once it acknowledged (the stored parameters). */
   setParams: (msId: string, params: Partial<Record<ParamName, string>>) => live().request<ParamSetResult>('param.set', { msId, params }),
+  /** What the dialog opens with: the connected terminal is asked, else the stored parameters answer. */
+  currentParams: (msId: string) => live().request<CurrentParams>('param.get', { msId }),
 };
 
 export const toolsKeys = {
@@ -93,4 +100,5 @@ export const toolsKeys = {
   mutes: (msId?: string) => [...toolsKeys.all, 'mutes', msId ?? ''] as const,
   rights: (msId: string) => [...toolsKeys.all, 'rights', msId] as const,
   recordingTime: () => [...toolsKeys.all, 'recordingTime'] as const,
+  params: (msId: string) => [...toolsKeys.all, 'params', msId] as const,
 };

@@ -1,28 +1,41 @@
 // Remote parameters (spec §4 "set param", §9 "Remote control intervals in seconds, minutes or hours"): the GPS,
-// heartbeat and status intervals of a terminal, relayed over the socket; the dialog waits for the terminal's
-// acknowledgement and shows what it stored.
+// heartbeat and status intervals of a terminal, relayed over the socket. The dialog opens with the terminal's
+// current values (param.get: what it reports, else what it acknowledged before), waits for the terminal's
+// acknowledgement of a change and shows what it stored.
 import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Descriptions, InputNumber, Modal, Select, Space, Spin, Typography } from 'antd';
 import { useDirectory } from '../../../shared/directory/store';
 import { errorCode } from '../../../shared/errors';
-import { checkInterval, PARAMS, splitInterval, toolsApi, type ParamName, type ParamSetResult, type Unit } from '../api';
+import { checkInterval, PARAMS, splitInterval, toolsApi, toolsKeys, type CurrentParams, type ParamName, type ParamSetResult, type Unit } from '../api';
 
 type Row = { n: number | null; unit: Unit; on: boolean };
 const NAMES = Object.keys(PARAMS) as ParamName[];
 
-export function ParamsDialog({ cid, onClose, initial }: { cid: string; onClose: () => void; initial?: Record<string, string> }) {
+/** The form's rows for a set of values ("30s", "5m"): each shown, none chosen for sending yet. */
+function rowsOf(values?: Record<string, string>): Record<ParamName, Row> {
+  const out = {} as Record<ParamName, Row>;
+  for (const k of NAMES) {
+    const v = splitInterval(values?.[k]);
+    out[k] = v ? { n: v.n, unit: v.unit, on: false } : { n: null, unit: 's', on: false };
+  }
+  return out;
+}
+
+export function ParamsDialog({ cid, onClose }: { cid: string; onClose: () => void }) {
   const { t } = useTranslation('terminaltools');
   const name = useDirectory((s) => s.terminals[cid]?.name) ?? cid;
   const online = useDirectory((s) => s.terminals[cid]?.online === '1');
-  const [rows, setRows] = useState<Record<ParamName, Row>>(() => {
-    const out = {} as Record<ParamName, Row>;
-    for (const k of NAMES) {
-      const v = splitInterval(initial?.[k]);
-      out[k] = v ? { n: v.n, unit: v.unit, on: false } : { n: null, unit: 's', on: false };
-    }
-    return out;
-  });
+  const current = useQuery({ queryKey: toolsKeys.params(cid), queryFn: () => toolsApi.currentParams(cid), staleTime: 0, gcTime: 0, retry: false });
+  const [rows, setRows] = useState<Record<ParamName, Row>>(() => rowsOf(current.data?.params));
+  // The values arrive after the dialog opened: they fill the form once (adjusting state while rendering, not in an
+  // effect), before the dispatcher has chosen anything to send.
+  const [shown, setShown] = useState<CurrentParams | undefined>(current.data);
+  if (current.data && current.data !== shown) {
+    setShown(current.data);
+    if (!NAMES.some((k) => rows[k].on)) setRows(rowsOf(current.data.params));
+  }
   const [state, setState] = useState<{ kind: 'idle' } | { kind: 'waiting' } | { kind: 'acked'; result: ParamSetResult } | { kind: 'failed'; code: string }>({ kind: 'idle' });
   const checks = NAMES.map((k) => [k, rows[k].on ? checkInterval(k, rows[k].n, rows[k].unit) : undefined] as const);
   const chosen = checks.filter(([, c]) => c);
@@ -53,8 +66,22 @@ export function ParamsDialog({ cid, onClose, initial }: { cid: string; onClose: 
         </Button>,
       ]}
     >
-      <div data-testid="params-dialog" data-state={state.kind}>
+      <div data-testid="params-dialog" data-state={state.kind} data-current={current.isPending ? 'loading' : shown?.reported ? 'reported' : 'stored'}>
         {!online && <Alert type="warning" showIcon title={t('params.offline')} style={{ marginBottom: 12 }} />}
+        <Typography.Paragraph type="secondary" data-testid="params-source">
+          {current.isPending ? (
+            <Space>
+              <Spin size="small" />
+              {t('params.loading')}
+            </Space>
+          ) : shown?.reported ? (
+            t('params.reported')
+          ) : shown && Object.keys(shown.params).length ? (
+            t('params.stored')
+          ) : (
+            t('params.none')
+          )}
+        </Typography.Paragraph>
         <Space orientation="vertical" style={{ width: '100%' }}>
           {checks.map(([k, c]) => (
             <Space key={k} align="center" wrap>
