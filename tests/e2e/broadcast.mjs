@@ -85,6 +85,40 @@ export const broadcastCases = [
     },
   ],
   [
+    'broadcast: the real-time player stays current while it plays — its position moves and it shows the next file when the run gets there',
+    async ({ context }) => {
+      const { page, base } = await dispatcherConsole(context);
+      await page.goto(`${base}/broadcast`);
+      await page.waitForSelector('[data-testid=broadcast-page]', { timeout: 30_000 });
+      await page.getByRole('tab', { name: 'Library' }).click();
+      const stamp = Date.now();
+      const names = [`e2e-first-${stamp}.wav`, `e2e-second-${stamp}.wav`];
+      for (const [i, name] of names.entries()) {
+        await page.setInputFiles('[data-testid=broadcast-page] input[type=file]', { name, mimeType: 'audio/wav', buffer: wav(128_000, 440 + 110 * i) });
+        await page.waitForSelector(`[data-testid=music-row][data-name="${name}"]`, { timeout: 30_000 });
+      }
+      const list = (await api(page, 'GET', '/broadcast/v1/file?limit=1000')).result.list;
+      const [first, second] = names.map((n) => list.find((f) => f.original_name === n));
+      const speaker = (await api(page, 'GET', '/broadcast/v1/device')).result.list[0].id; // a task plays on at least one
+      const set = await api(page, 'PATCH', '/broadcast/v1/real_time_task', { file_ids: [first.id, second.id], device_ids: [speaker], duration_type: 1, loop: 1 });
+      expect(set.code === 200, `real-time task: ${JSON.stringify(set)}`);
+      await page.getByRole('tab', { name: 'Real-time player' }).click();
+      try {
+        await page.click('[data-testid=player-start]');
+        const now = '[data-testid=player-now]';
+        await page.waitForSelector(`${now}[data-file="${first.id}"]`, { timeout: 10_000 });
+        const at = await page.textContent(now);
+        await until(async () => (await page.textContent(now)) !== at, `the position moves on from "${at}"`, 5_000);
+        // nothing but the run itself moves it to the second file: the server says so (broadcast.task)
+        await page.waitForSelector(`${now}[data-file="${second.id}"]`, { timeout: 10_000 });
+        expect((await page.textContent(now))?.includes(second.original_name), 'the player names the second file');
+      } finally {
+        await api(page, 'GET', '/broadcast/v1/real_time_task/stop');
+        for (const f of [first, second]) await api(page, 'DELETE', `/broadcast/v1/file/${f.id}`);
+      }
+    },
+  ],
+  [
     'broadcast: holding the paging button sends the console microphone live to a selected speaker',
     async ({ context }) => {
       const page = await broadcastScreen(context);
@@ -152,6 +186,57 @@ export const broadcastCases = [
         if (deputy) {
           await page.evaluate(async (token) => { await fetch('/broadcast/v1/paging/stop', { headers: { token } }); }, deputy);
         }
+      }
+    },
+  ],
+  [
+    'broadcast: edit an organisation and a speaker from the console (PATCH), the dialogs prefilled, a taken code refused with its message',
+    async ({ context }) => {
+      const { page, base } = await dispatcherConsole(context);
+      await page.goto(`${base}/broadcast`);
+      await page.waitForSelector('[data-testid=broadcast-page]', { timeout: 30_000 });
+      const stamp = Date.now().toString(36);
+      const org = await api(page, 'POST', '/broadcast/api/v1/org', { name: `E2E org ${stamp}`, code: `e2e-org-${stamp}`, call_number: `e2e${stamp}` });
+      expect(org.code === 200, `organisation: ${JSON.stringify(org)}`);
+      const made = await api(page, 'POST', '/broadcast/v1/device', { org_id: org.result.id, name: `E2E speaker ${stamp}`, code: `e2e-spk-${stamp}` });
+      expect(made.code === 200, `speaker: ${JSON.stringify(made)}`);
+      const taken = (await api(page, 'GET', '/broadcast/v1/device')).result.list.find((d) => d.id !== made.result.id)?.code;
+      try {
+        await page.reload();
+        const row = `[data-testid=speaker-row][data-code="${made.result.code}"]`;
+        await page.waitForSelector(row, { timeout: 20_000 });
+
+        // the speaker: its dialog shows its name; a code another speaker has is refused (1002) and nothing is stored
+        await page.click(`${row} [data-testid=speaker-edit]`);
+        const name = '.ant-modal [data-testid=code-dialog-name]';
+        await page.waitForSelector(name);
+        expect((await page.inputValue(name)) === `E2E speaker ${stamp}`, `the dialog's name ${await page.inputValue(name)}`);
+        await page.fill(name, `Renamed ${stamp}`);
+        if (taken) {
+          await page.fill('.ant-modal input#code', taken);
+          await page.click('[data-testid=code-dialog-ok]');
+          await page.waitForSelector('.ant-message:has-text("This code is already in use.")', { timeout: 10_000 });
+          const kept = (await api(page, 'GET', '/broadcast/v1/device')).result.list.find((d) => d.id === made.result.id);
+          expect(kept.name === `E2E speaker ${stamp}`, `a refused edit stored ${JSON.stringify(kept)}`);
+          await page.fill('.ant-modal input#code', made.result.code);
+        }
+        await page.click('[data-testid=code-dialog-ok]');
+        await until(async () => (await page.textContent(row))?.includes(`Renamed ${stamp}`), 'the row shows the new name', 10_000);
+
+        // the organisation: selected in the tree, its dialog shows its name and call number; renamed
+        await page.click(`.ant-tree-title:has-text("E2E org ${stamp}")`);
+        await page.click('[data-testid=org-edit]');
+        await page.waitForSelector(name);
+        expect((await page.inputValue(name)) === `E2E org ${stamp}`, `the organisation dialog's name ${await page.inputValue(name)}`);
+        expect((await page.inputValue('.ant-modal input#callNumber')) === `e2e${stamp}`, 'the organisation dialog shows the call number');
+        await page.fill(name, `E2E wing ${stamp}`);
+        await page.click('[data-testid=code-dialog-ok]');
+        await page.waitForSelector(`.ant-tree-title:has-text("E2E wing ${stamp}")`, { timeout: 10_000 });
+        const orgs = (await api(page, 'GET', '/broadcast/v1/org')).result.list;
+        expect(orgs.find((o) => o.id === org.result.id)?.name === `E2E wing ${stamp}`, 'the organisation is renamed on the server');
+      } finally {
+        await api(page, 'DELETE', `/broadcast/v1/device/${made.result.id}`);
+        await api(page, 'DELETE', `/broadcast/v1/org/${org.result.id}`);
       }
     },
   ],

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../shared/http/client';
 import { useSession, type Session } from '../../shared/session';
-import { broadcastApi, call, clock, forgetBroadcastToken, SECRET, taskTrace, zoneName } from './api';
+import { broadcastApi, call, clock, forgetBroadcastToken, positionAt, SECRET, taskTrace, zoneName } from './api';
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
@@ -104,5 +104,12 @@ describe('taskTrace', () => {
   it('counts the missed starts with the last of them', () => {
     expect(taskTrace(task({ missed_count: 2, missed_at: 8 }), at).missed).toEqual({ count: 2, last: 't8' });
     expect(taskTrace(task({ missed_count: 1 }), at).missed).toEqual({ count: 1, last: undefined });
+  });
+
+  it('moves a playing task\'s position on from its read, up to the file\'s length; a paused one stays', () => {
+    expect(positionAt({ state: 1, position_ms: 2000 }, 10_000, 13_500)).toBe(5500);
+    expect(positionAt({ state: 1, position_ms: 2000 }, 10_000, 30_000, 8000)).toBe(8000);
+    expect(positionAt({ state: 2, position_ms: 2000 }, 10_000, 13_500)).toBe(2000);
+    expect(positionAt({ state: 1, position_ms: 2000 }, 10_000, 9000)).toBe(2000);
   });
 });

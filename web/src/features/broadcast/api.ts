@@ -205,9 +205,13 @@ export const broadcastApi = {
   createOrg: (o: { parent_id: number; name: string; code: string; call_number: string; password?: string }) =>
     // spec §7: a root organisation is created under the /api prefix
     call<Org>('POST', o.parent_id ? '/org' : '/broadcast/api/v1/org', o),
+  /** PATCH /v1/org/{id}: only the fields given change (no password: it stays). */
+  updateOrg: (id: number, o: { parent_id?: number; name: string; code: string; call_number: string; password?: string }) =>
+    call<Org>('PATCH', `/org/${id}`, o),
   deleteOrg: (id: number) => call<unknown>('DELETE', `/org/${id}`),
   devices: (orgId?: number) => call<Page<Device>>('GET', '/device', { org_id: orgId, page: 1, limit: 1000 }),
   createDevice: (d: { org_id: number; name: string; code: string }) => call<Device>('POST', '/device', d),
+  updateDevice: (id: number, d: { org_id: number; name: string; code: string }) => call<Device>('PATCH', `/device/${id}`, d),
   deleteDevice: (id: number) => call<unknown>('DELETE', `/device/${id}`),
   volume: (id: number, v: number) => call<Device>('PATCH', `/device/${id}/volume`, { ao_volume: v }),
   batchVolume: (v: number, deviceIds: number[], groupId?: number) =>
@@ -285,6 +289,18 @@ export function taskTrace(x: Task, at: (ms: number) => string): { lastRun?: { at
     : undefined;
   const missed = x.missed_count ? { count: x.missed_count, last: x.missed_at ? at(x.missed_at) : undefined } : undefined;
   return { lastRun, missed };
+}
+
+/**
+ * Where a playing task is at `now`: its position as last read (at `readAt`) moved on by the time since, up to the
+ * file's length (the server's next broadcast.task says when it moves to another file). A paused or idle task
+ * stays where it was read. Issue 33: the real-time player showed the position of its last read until something
+ * else changed.
+ */
+export function positionAt(x: Pick<Task, 'state' | 'position_ms'>, readAt: number, now: number, lengthMs?: number): number {
+  if (x.state !== 1) return x.position_ms;
+  const at = x.position_ms + Math.max(0, now - readAt);
+  return lengthMs ? Math.min(at, lengthMs) : at;
 }
 
 export function clock(ms: number): string {

@@ -6,14 +6,15 @@ import {
   App, Button, Card, Checkbox, Form, Input, InputNumber, Modal, Progress, Select, Space, Switch, Table, Tabs, Tag, Tree, Upload,
 } from 'antd';
 import {
-  CaretRightOutlined, PauseOutlined, PlusOutlined, StepBackwardOutlined, StepForwardOutlined, StopOutlined, UploadOutlined,
+  CaretRightOutlined, EditOutlined, PauseOutlined, PlusOutlined, StepBackwardOutlined, StepForwardOutlined, StopOutlined, UploadOutlined,
 } from '@ant-design/icons';
 import { useErrorText } from '../../../shared/errorText';
 import { RemoveButton } from '../../../shared/crud/RemoveButton';
 import { QueryTable } from '../../../shared/table/QueryTable';
 import { live } from '../../../shared/socket/live';
 import { consoleVoice } from '../../../shared/voice/console';
-import { broadcastApi, broadcastKeys, clock, taskTrace, zoneName, uploadMusic, type Device, type MusicFile, type Org, type PageEnded, type Task, type TaskInput } from '../api';
+import { useNow } from '../../../shared/utils/useNow';
+import { broadcastApi, broadcastKeys, clock, positionAt, taskTrace, zoneName, uploadMusic, type Device, type MusicFile, type Org, type PageEnded, type Task, type TaskInput } from '../api';
 import { useBroadcast } from '../useBroadcast';
 import { md5 } from '../md5';
 import { VolumeSlider } from '../components/VolumeSlider';
@@ -64,6 +65,8 @@ function Speakers({ data }: { data: Data }) {
   const [batch, setBatch] = useState(60);
   const [newOrg, setNewOrg] = useState(false);
   const [newDevice, setNewDevice] = useState(false);
+  const [editOrg, setEditOrg] = useState<Org | null>(null);
+  const [editDevice, setEditDevice] = useState<Device | null>(null);
   const tasks = new Map((data.tasks.data?.list ?? []).map((x) => [x.id, x.name]));
   const files = new Map((data.files.data?.list ?? []).map((x) => [x.id, x.original_name]));
   const inOrg = useMemo(() => {
@@ -95,8 +98,11 @@ function Speakers({ data }: { data: Data }) {
           onSelect={(keys) => setOrg(Number(keys[0] ?? 0))}
         />
         {org > 0 && (
-          <RemoveButton ns="broadcast" confirm={t('org.confirmDelete')} label={t('org.delete')} iconOnly={false} style={{ marginTop: 8 }}
-            remove={() => broadcastApi.deleteOrg(org)} invalidate={[broadcastKeys.orgs.all]} onDone={() => setOrg(0)} />
+          <Space style={{ marginTop: 8 }}>
+            <Button size="small" icon={<EditOutlined />} data-testid="org-edit" onClick={() => setEditOrg(orgs.find((o) => o.id === org) ?? null)}>{t('org.edit')}</Button>
+            <RemoveButton ns="broadcast" confirm={t('org.confirmDelete')} label={t('org.delete')} iconOnly={false}
+              remove={() => broadcastApi.deleteOrg(org)} invalidate={[broadcastKeys.orgs.all]} onDone={() => setOrg(0)} />
+          </Space>
         )}
       </div>
       <div style={{ flex: 1, minWidth: 0 }}>
@@ -138,8 +144,11 @@ function Speakers({ data }: { data: Data }) {
               ),
             },
             {
-              key: 'actions', title: '', width: 50, render: (_, d) => (
-                <RemoveButton ns="broadcast" confirm={t('device.confirmDelete')} label={t('device.delete')} remove={() => broadcastApi.deleteDevice(d.id)} invalidate={[broadcastKeys.devices.all]} />
+              key: 'actions', title: '', width: 90, render: (_, d) => (
+                <Space size={4}>
+                  <Button size="small" icon={<EditOutlined />} aria-label={t('device.edit')} title={t('device.edit')} data-testid="speaker-edit" onClick={() => setEditDevice(d)} />
+                  <RemoveButton ns="broadcast" confirm={t('device.confirmDelete')} label={t('device.delete')} remove={() => broadcastApi.deleteDevice(d.id)} invalidate={[broadcastKeys.devices.all]} />
+                </Space>
               ),
             },
           ]}
@@ -153,6 +162,20 @@ function Speakers({ data }: { data: Data }) {
         onClose={() => setNewDevice(false)}
         onSave={(v) => broadcastApi.createDevice({ org_id: v.parent ?? 0, name: v.name, code: v.code })
           .then(() => (setNewDevice(false), data.refresh(broadcastKeys.devices.all), data.refresh(broadcastKeys.orgs.all)), fail)} />
+      {editOrg && (
+        <CodeDialog open title={t('org.edit')} withPassword keepPassword parents={orgs.filter((o) => o.id !== editOrg.id)}
+          initial={{ parent: editOrg.parent_id, name: editOrg.name, code: editOrg.code, callNumber: editOrg.call_number }}
+          onClose={() => setEditOrg(null)}
+          onSave={(v) => broadcastApi.updateOrg(editOrg.id, { parent_id: v.parent || undefined, name: v.name, code: v.code, call_number: v.callNumber ?? '', password: v.password ? md5(v.password) : undefined })
+            .then(() => (setEditOrg(null), data.refresh(broadcastKeys.orgs.all)), fail)} />
+      )}
+      {editDevice && (
+        <CodeDialog open title={t('device.edit')} parents={orgs} needParent
+          initial={{ parent: editDevice.org_id, name: editDevice.name, code: editDevice.code }}
+          onClose={() => setEditDevice(null)}
+          onSave={(v) => broadcastApi.updateDevice(editDevice.id, { org_id: v.parent ?? editDevice.org_id, name: v.name, code: v.code })
+            .then(() => (setEditDevice(null), data.refresh(broadcastKeys.devices.all), data.refresh(broadcastKeys.orgs.all)), fail)} />
+      )}
     </div>
   );
 }
@@ -210,21 +233,28 @@ function PageButton({ devices, org }: { devices: number[]; org: number }) {
 
 interface CodeValues { name: string; code: string; callNumber?: string; password?: string; parent?: number }
 
-function CodeDialog(props: { open: boolean; title: string; parents: Org[]; parent?: number; withPassword?: boolean; needParent?: boolean; onClose: () => void; onSave: (v: CodeValues) => void }) {
+/** A new organisation or speaker, or an edit of one: `initial` fills the form with its current values, and an edit
+ * of an organisation (`keepPassword`) changes its speakers' password only when one is typed. */
+function CodeDialog(props: {
+  open: boolean; title: string; parents: Org[]; parent?: number; initial?: CodeValues; withPassword?: boolean; keepPassword?: boolean; needParent?: boolean;
+  onClose: () => void; onSave: (v: CodeValues) => void;
+}) {
   const { t } = useTranslation('broadcast');
   const [form] = Form.useForm<CodeValues>();
+  const initial = props.initial ? { ...props.initial, parent: props.initial.parent || undefined } : { parent: props.parent || undefined };
   return (
-    <Modal open={props.open} title={props.title} onCancel={props.onClose} onOk={() => form.validateFields().then(props.onSave)} destroyOnHidden>
-      <Form form={form} layout="vertical" initialValues={{ parent: props.parent || undefined }}>
+    <Modal open={props.open} title={props.title} onCancel={props.onClose} onOk={() => form.validateFields().then(props.onSave)} destroyOnHidden
+      okButtonProps={{ 'data-testid': 'code-dialog-ok' } as React.ComponentProps<typeof Button>}>
+      <Form form={form} layout="vertical" initialValues={initial}>
         <Form.Item name="parent" label={t('org.parent')} rules={props.needParent ? [{ required: true }] : []}>
           <Select allowClear={!props.needParent} options={props.parents.map((o) => ({ value: o.id, label: o.name }))} />
         </Form.Item>
-        <Form.Item name="name" label={t('form.name')} rules={[{ required: true, max: 64 }]}><Input /></Form.Item>
+        <Form.Item name="name" label={t('form.name')} rules={[{ required: true, max: 64 }]}><Input data-testid="code-dialog-name" /></Form.Item>
         <Form.Item name="code" label={t('form.code')} rules={[{ required: true, max: 32, pattern: /^[A-Za-z0-9._-]+$/ }]}><Input /></Form.Item>
         {props.withPassword && (
           <>
             <Form.Item name="callNumber" label={t('form.callNumber')} rules={[{ required: true, max: 32, pattern: /^[A-Za-z0-9._-]+$/ }]}><Input /></Form.Item>
-            <Form.Item name="password" label={t('form.speakerPassword')} extra={t('form.speakerPasswordHint')}><Input.Password /></Form.Item>
+            <Form.Item name="password" label={t('form.speakerPassword')} extra={`${t('form.speakerPasswordHint')}${props.keepPassword ? ` ${t('form.passwordKeep')}` : ''}`}><Input.Password /></Form.Item>
           </>
         )}
       </Form>
@@ -434,8 +464,10 @@ function Player({ data }: { data: Data }) {
   const names = new Map(files.map((x) => [x.id, x.original_name]));
   const after = () => data.refresh(broadcastKeys.realTime.all);
   const verb = (v: 'stop' | 'pause' | 'next' | 'prev') => broadcastApi.realTimeVerb(v).then(after, fail);
+  const now = useNow(1000, rt?.state === 1);
   if (!rt) return null;
   const playing = rt.state !== 0;
+  const position = positionAt(rt, data.realTime.dataUpdatedAt, now, files.find((f) => f.id === rt.file_id)?.length);
   return (
     <div data-testid="player" data-state={rt.state}>
       <Space direction="vertical" style={{ width: '100%' }}>
@@ -459,7 +491,11 @@ function Player({ data }: { data: Data }) {
           <Button icon={<StepForwardOutlined />} onClick={() => verb('next')} aria-label={t('player.next')} />
           <Button icon={<StopOutlined />} disabled={!playing} onClick={() => verb('stop')} aria-label={t('tasks.stop')} />
           <Tag color={STATE_COLOR[rt.state]}>{t(`tasks.states.${rt.state}`)}</Tag>
-          {playing && <span>{names.get(rt.file_id ?? 0) ?? ''} {clock(rt.position_ms)} · {t('tasks.holding', { count: rt.holding.length })}</span>}
+          {playing && (
+            <span data-testid="player-now" data-file={rt.file_id}>
+              {names.get(rt.file_id ?? 0) ?? ''} {clock(position)} · {t('tasks.holding', { count: rt.holding.length })}
+            </span>
+          )}
         </Space>
         <Space wrap>
           {(rt.file_ids ?? []).map((id) => (
