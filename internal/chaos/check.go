@@ -128,11 +128,18 @@ func Check(in Input) Result {
 		r.Redelivered += n - 1
 	}
 
-	// The floor: a granted press holds from its grant's reply to its release (or its revocation seen).
+	// The floor: a granted press holds from its grant's reply to its release (or its revocation seen). A press
+	// of a higher rank takes the floor over and the holder is told after (docs/voice.md "preempted"): the first
+	// grant inside a preempted hold is its preemptor, not a second talker.
 	sort.Slice(grants, func(i, j int) bool { return grants[i].Acked.Before(grants[j].Acked) })
 	for i, a := range grants {
+		preemptor := a.Revoked == "preempted"
 		for _, b := range grants[i+1:] {
 			if a.Group != b.Group || a.Actor == b.Actor {
+				continue
+			}
+			if held(a).After(b.Acked) && preemptor {
+				preemptor = false
 				continue
 			}
 			if held(a).After(b.Acked) {

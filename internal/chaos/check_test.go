@@ -58,6 +58,16 @@ func TestCheckerPassesAHealthyPhase(t *testing.T) {
 }
 
 // Each case breaks one rule of a healthy phase; the checker must see exactly that.
+// A higher rank's press takes the floor over: the holder learns it just after the preemptor's grant.
+func TestCheckerTakesAPreemptionForOneTalker(t *testing.T) {
+	in := healthy()
+	in.Entries[11].Revoked = "preempted"
+	in.Entries[12].Acked = at(650)
+	if r := chaos.Check(in); !r.OK() {
+		t.Fatalf("a preemption counted as a second talker: %v", r.Violations)
+	}
+}
+
 func TestCheckerFindsEachViolation(t *testing.T) {
 	drop := func(in *chaos.Input, match func(chaos.Entry) bool) {
 		var kept []chaos.Entry
@@ -90,6 +100,11 @@ func TestCheckerFindsEachViolation(t *testing.T) {
 			func(r chaos.Result) bool { return r.FloorViolations == 1 }},
 		{"a grant never released overlaps every later one", func(in *chaos.Input) { in.Entries[11].Released = time.Time{} },
 			func(r chaos.Result) bool { return r.FloorViolations == 1 }},
+		{"a preempted holder's second overlapping grant", func(in *chaos.Input) {
+			in.Entries[11].Revoked = "preempted"
+			in.Entries[12].Acked, in.Entries[12].Released = at(650), at(660)
+			in.Entries = append(in.Entries, chaos.Entry{Type: chaos.TypeOp, Op: 8, Kind: chaos.KindPTT, Actor: "30000002", Group: "g1", Code: "0", Sent: at(660), Acked: at(680), Released: at(690)})
+		}, func(r chaos.Result) bool { return r.FloorViolations == 1 }},
 		{"presence converged too late", func(in *chaos.Input) { in.Entries[15].Took = 6 * time.Second },
 			func(r chaos.Result) bool { return r.Converge == 6*time.Second }},
 		{"presence never converged", func(in *chaos.Input) { in.Entries[15].OK = false },

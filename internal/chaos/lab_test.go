@@ -50,3 +50,26 @@ func TestLabStartsThreeHealthyNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Regression (docs/reliability.md): a node cut from NATS for longer than the node timeout but shorter than the
+// NATS client's ping timeout kept its connection, so it never rejoined; the others had taken its terminals
+// offline and they stayed offline on every console. Presence now converges after the heal.
+func TestPartitionFromNATSConverges(t *testing.T) {
+	if err := chaos.Usable(context.Background()); err != nil {
+		t.Skip(err)
+	}
+	o := chaos.Short(chaos.RunOptions{Dir: filepath.Join(t.TempDir(), "run"), Bin: testkit.Binary(t), Seed: 35,
+		Bounds: chaos.DefaultBounds, Only: "partition n1 from NATS"})
+	phases, err := chaos.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(phases) != 2 { // from NATS, from NATS and PostgreSQL
+		t.Fatalf("%d phases", len(phases))
+	}
+	for _, p := range phases {
+		if p.Err != nil || !p.Result.OK() || p.Result.Acked == 0 {
+			t.Errorf("%s: %v %+v", p.Fault, p.Err, p.Result)
+		}
+	}
+}
