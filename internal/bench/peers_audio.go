@@ -505,16 +505,14 @@ func RunAudioLiveKit(ctx context.Context, o AudioOptions) (AudioResult, error) {
 // lkClient is one LiveKit participant: its signalling socket, its subscriber PeerConnection (the server offers)
 // and, for the publisher, its publisher PeerConnection (the client offers).
 type lkClient struct {
-	ws      *websocket.Conn
-	cancel  context.CancelFunc
-	sub     *webrtc.PeerConnection
-	pub     *webrtc.PeerConnection
-	wmu     sync.Mutex
-	mu      sync.Mutex
-	subSet  bool // the subscriber's remote description is set
-	pubSet  bool
-	pendSub []webrtc.ICECandidateInit
-	pendPub []webrtc.ICECandidateInit
+	ws     *websocket.Conn
+	cancel context.CancelFunc
+	sub    *webrtc.PeerConnection
+	pub    *webrtc.PeerConnection
+	wmu    sync.Mutex
+	mu     sync.Mutex
+	subICE early // guarded by mu
+	pubICE early
 
 	joined    chan struct{}
 	published chan struct{}
@@ -655,17 +653,32 @@ func (c *lkClient) readLoop(ctx context.Context) {
 	}
 }
 
-func (c *lkClient) answerOffer(o lkDesc) error {
-	if err := c.sub.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: o.SDP}); err != nil {
+// early holds the ICE candidates LiveKit trickles before their PeerConnection has its remote description, to be
+// added once it has (lkClient.remote).
+type early struct {
+	set  bool // the remote description is set: candidates go straight to the PeerConnection
+	held []webrtc.ICECandidateInit
+}
+
+// remote sets pc's remote description, then adds the candidates e held back for it.
+func (c *lkClient) remote(pc *webrtc.PeerConnection, e *early, d webrtc.SessionDescription) error {
+	if err := pc.SetRemoteDescription(d); err != nil {
 		return err
 	}
 	c.mu.Lock()
-	c.subSet = true
-	pend := c.pendSub
-	c.pendSub = nil
+	e.set = true
+	held := e.held
+	e.held = nil
 	c.mu.Unlock()
-	for _, ci := range pend {
-		_ = c.sub.AddICECandidate(ci)
+	for _, ci := range held {
+		_ = pc.AddICECandidate(ci)
+	}
+	return nil
+}
+
+func (c *lkClient) answerOffer(o lkDesc) error {
+	if err := c.remote(c.sub, &c.subICE, webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: o.SDP}); err != nil {
+		return err
 	}
 	ans, err := c.sub.CreateAnswer(nil)
 	if err != nil {
@@ -682,24 +695,19 @@ func (c *lkClient) addCandidate(t lkTrickle) {
 	if json.Unmarshal([]byte(t.CandidateInit), &ci) != nil || ci.Candidate == "" {
 		return
 	}
-	toSub := t.Target == lkTargetSubscriber
 	c.mu.Lock()
-	switch {
-	case toSub && !c.subSet:
-		c.pendSub = append(c.pendSub, ci)
-		c.mu.Unlock()
-		return
-	case !toSub && !c.pubSet:
-		c.pendPub = append(c.pendPub, ci)
+	pc, e := c.sub, &c.subICE
+	if t.Target != lkTargetSubscriber {
+		pc, e = c.pub, &c.pubICE
+	}
+	if !e.set {
+		e.held = append(e.held, ci)
 		c.mu.Unlock()
 		return
 	}
-	pub := c.pub
 	c.mu.Unlock()
-	if toSub {
-		_ = c.sub.AddICECandidate(ci)
-	} else if pub != nil {
-		_ = pub.AddICECandidate(ci)
+	if pc != nil {
+		_ = pc.AddICECandidate(ci)
 	}
 }
 
@@ -753,16 +761,8 @@ func (c *lkClient) publishAudio(ctx context.Context) (*webrtc.TrackLocalStaticRT
 	case <-wctx.Done():
 		return nil, fmt.Errorf("no answer: %w", wctx.Err())
 	}
-	if err := pub.SetRemoteDescription(ans); err != nil {
+	if err := c.remote(pub, &c.pubICE, ans); err != nil {
 		return nil, err
-	}
-	c.mu.Lock()
-	c.pubSet = true
-	pend := c.pendPub
-	c.pendPub = nil
-	c.mu.Unlock()
-	for _, ci := range pend {
-		_ = pub.AddICECandidate(ci)
 	}
 	if err := waitPC(wctx, pub); err != nil {
 		return nil, fmt.Errorf("publisher peer connection: %w", err)
