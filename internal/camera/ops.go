@@ -71,6 +71,7 @@ func (s *Service) Add(ctx context.Context, p identity.Principal, in Input) (Came
 		return c, err
 	}
 	s.publishChanged(p.CustomerID, "add", c)
+	go s.probe(s.ctx, c) // its dot shows whether it answers without anyone opening it
 	return c, nil
 }
 
@@ -106,6 +107,8 @@ func (s *Service) Update(ctx context.Context, p identity.Principal, id ID, in In
 	}
 	if c.StreamID != old.StreamID || c.StreamURL != old.StreamURL || c.Protocol != old.Protocol {
 		s.stopStream(p.CustomerID, old.StreamID)
+		s.forget(streamKey{p.CustomerID, old.StreamID})
+		go s.probe(s.ctx, c)
 	}
 	s.publishChanged(p.CustomerID, "update", c)
 	return c, nil
@@ -121,6 +124,7 @@ func (s *Service) Delete(ctx context.Context, p identity.Principal, id ID) error
 		return err
 	}
 	s.stopStream(p.CustomerID, c.StreamID)
+	s.forget(streamKey{p.CustomerID, c.StreamID})
 	s.publishChanged(p.CustomerID, "delete", c)
 	return nil
 }
@@ -146,11 +150,15 @@ type CameraState struct {
 	Recording bool   `json:"recording"`
 	Code      string `json:"code,omitempty"`
 	Key       string `json:"key,omitempty"`
+	// Reach: whether a camera not pulled (idle) answers (probe.go); "" for a pulled one or not asked yet.
+	Reach Reach `json:"reach,omitempty"`
 }
 
 func (s *Service) stateOf(c Camera) CameraState {
 	cs := CameraState{Camera: c, State: StateIdle}
-	if st := s.running(c.customerID, c.StreamID); st != nil {
+	if st := s.running(c.customerID, c.StreamID); st == nil {
+		cs.Reach = s.reachOf(streamKey{c.customerID, c.StreamID})
+	} else {
 		state, reason, _ := st.status()
 		cs.State, cs.Online, cs.Recording = state, st.online(), st.recording()
 		if reason != nil && state == StateFailed {

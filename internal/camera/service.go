@@ -46,6 +46,8 @@ type Options struct {
 	IdleStop time.Duration
 	// BackoffMin and BackoffMax bound the restart delay of a failing pull (0.5 s, 30 s).
 	BackoffMin, BackoffMax time.Duration
+	// ProbeEvery is how often the cameras not pulled are asked whether they answer (30 s; probe.go).
+	ProbeEvery time.Duration
 	// AllowNets are the networks cameras may be pulled from (--camera-allow-nets); empty: anywhere.
 	AllowNets Networks
 	// Jobs is the server's one limiter of ffmpeg work clients ask for (snapshots here, upload transcodes in
@@ -62,6 +64,7 @@ func (o Options) withDefaults() Options {
 	defaults.Positive(&o.IdleStop, 60*time.Second)
 	defaults.Positive(&o.BackoffMin, 500*time.Millisecond)
 	defaults.Positive(&o.BackoffMax, 30*time.Second)
+	defaults.Positive(&o.ProbeEvery, defaultProbeEvery)
 	if o.Jobs == nil { // not cmp.Or: that would make a limiter even when one is given
 		o.Jobs = ffchild.NewLimiter(ffchild.DefaultLimits())
 	}
@@ -97,6 +100,7 @@ type Service struct {
 
 	mu       sync.Mutex
 	streams  map[streamKey]*stream
+	reach    map[streamKey]Reach // what the probes found of the cameras not pulled (probe.go)
 	closed   bool
 	children atomic.Int64 // running ffmpeg children (pulls, recorders, snapshots)
 	now      func() time.Time
@@ -117,7 +121,7 @@ func New(d *db.DB, hub Hub, eng *media.Engine, opts Options) *Service {
 	opts = opts.withDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Service{db: d, store: &Store{db: d}, hub: hub, media: eng, opts: opts, ctx: ctx, cancel: cancel,
-		streams: map[streamKey]*stream{}, now: time.Now}
+		streams: map[streamKey]*stream{}, reach: map[streamKey]Reach{}, now: time.Now}
 	if p, err := exec.LookPath(opts.FFmpeg); err == nil {
 		s.ffmpeg = p
 	} else {
@@ -136,8 +140,10 @@ func (s *Service) HasTool() bool { return s.ffmpeg != "" }
 // Children is how many ffmpeg children run now.
 func (s *Service) Children() int64 { return s.children.Load() }
 
-// Run stops idle pulls until ctx ends, then stops everything.
+// Run stops idle pulls and asks the cameras not pulled whether they answer (probe.go) until ctx ends, then
+// stops everything.
 func (s *Service) Run(ctx context.Context) {
+	go s.runProbes(ctx)
 	ticker.Every(ctx, time.Second, func() {
 		cutoff := s.now().Add(-s.opts.IdleStop)
 		s.mu.Lock()
@@ -150,7 +156,15 @@ func (s *Service) Run(ctx context.Context) {
 		}
 		s.mu.Unlock()
 		for _, st := range idle {
+			// what the pull last knew is the camera's reach until the next probe asks
+			r := ReachOffline
+			if st.online() {
+				r = ReachOnline
+			}
 			st.stop()
+			s.mu.Lock()
+			s.reach[st.key] = r
+			s.mu.Unlock()
 			s.publishState(st.key, StateIdle, nil)
 		}
 	})
@@ -258,6 +272,9 @@ func (s *Service) publishState(key streamKey, st State, reason *httpx.Error) {
 	ev := map[string]any{"streamId": key.stream, "state": st}
 	if reason != nil {
 		ev["code"], ev["key"] = reason.Code, reason.Key
+	}
+	if r := s.reachOf(key); st == StateIdle && r != ReachUnknown {
+		ev["reach"] = r
 	}
 	s.hub.Publish(key.customer, EventState, ev, realtime.Consoles)
 }

@@ -46,6 +46,12 @@ func (s *Store) Add(ctx context.Context, c Camera, max int) (Camera, error) {
 	return c, err
 }
 
+// All reads every customer's cameras (the reachability probes; probe.go).
+func (s *Store) All(ctx context.Context) ([]Camera, error) {
+	rows, err := s.db.Query(ctx, `SELECT `+cameraCols+` FROM cameras ORDER BY customer_id, stream`)
+	return db.Collect(rows, err, scanCamera)
+}
+
 // Update changes a camera's fields (stream id included).
 func (s *Store) Update(ctx context.Context, c Camera) error {
 	res, err := s.db.Exec(ctx, `UPDATE cameras SET stream = ?, url = ?, protocol = ?, name = ?, app = ?

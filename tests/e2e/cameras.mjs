@@ -1,6 +1,7 @@
 // Browser cases of issue 16 (cameras): /video-surveillance plays a demo camera (a real RTSP server serving a moving
 // test pattern, pulled by the server with ffmpeg, delivered over WebRTC), a recording plays back on /video-records
-// with the duration its list shows, and a snapshot is kept in the media cloud (issue 33).
+// with the duration its list shows, a snapshot is kept in the media cloud, and the tree's dots say which cameras
+// answer before any is opened (issue 33).
 import { api, dispatcherConsole, expect, until } from './harness.mjs';
 
 /** Decoded-frame count and size of the tile's <video> (requestVideoFrameCallback counts frames really painted). */
@@ -59,13 +60,20 @@ export const camerasCases = [
     },
   ],
   [
-    'cameras: a tile says why it has no picture (a camera that cannot be reached)',
+    'cameras: the dots say which cameras answer before any is opened, and a tile says why it has no picture',
     async ({ context }) => {
       const { page } = await openSurveillance(context);
       const add = await api(page, 'POST', '/ds/camera/add', { streamId: 'e2e-down', streamUrl: 'rtsp://127.0.0.1:9/none', protocol: 0, name: 'E2E down' });
       expect(add.code === '0' || add.code === '409', `add: ${add.code}`);
       try {
         await page.waitForSelector('[data-testid=camera-e2e-down]', { timeout: 15_000 });
+        // issue 33 (every dot stayed grey until opened): the server asks the cameras it does not pull — the one
+        // nothing listens for is offline, cam4 (never shown by these cases) online
+        await page.waitForSelector('[data-testid=camera-dot-e2e-down][data-dot=offline]', { timeout: 20_000 });
+        await page.waitForSelector('[data-testid=camera-dot-cam4][data-dot=online]', { timeout: 40_000 });
+        const list = await api(page, 'GET', '/ds/camera/list');
+        const cam4 = list.result.list.find((c) => c.streamId === 'cam4');
+        expect(cam4.state === 'idle' && cam4.reach === 'online', `cam4: ${JSON.stringify({ state: cam4.state, reach: cam4.reach })}`);
         await page.click('[data-testid=tile-1]');
         await page.click('[data-testid=camera-e2e-down] button:has-text("Show")');
         const text = await until(async () => {

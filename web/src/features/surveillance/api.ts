@@ -6,6 +6,8 @@ import type { LiveKeys } from '../../shared/socket/useLiveQueries';
 
 /** What a stream is doing (the server's camera.state): idle (not pulled), connecting, playing, failed. */
 export type StreamState = 'idle' | 'connecting' | 'playing' | 'failed';
+/** Whether a camera the server does not pull (idle) answers; absent while pulled or not asked yet. */
+export type Reach = 'online' | 'offline';
 
 export interface Camera {
   id: number;
@@ -19,6 +21,7 @@ export interface Camera {
   state: StreamState;
   online: boolean;
   recording: boolean;
+  reach?: Reach;
   /** Why the last pull failed (state failed): the coded reason and its i18n key. */
   code?: string;
   key?: string;
@@ -37,6 +40,7 @@ export interface StateEvent {
   state: StreamState;
   code?: string;
   key?: string;
+  reach?: Reach;
 }
 
 export interface Snapshot {

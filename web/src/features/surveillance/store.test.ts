@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { acceptsDrop, DRAG_TYPE, dropped, monitorReason, noPictureReason, place, resize, TERMINAL_DRAG_TYPE, terminalTile, tileTerminal } from './store';
+import { acceptsDrop, dotOf, DRAG_TYPE, dropped, monitorReason, noPictureReason, place, resize, TERMINAL_DRAG_TYPE, terminalTile, tileTerminal } from './store';
 import { RTSP_URL, STREAM_ID } from './components/CameraDialog';
 
 describe('grid', () => {
@@ -14,6 +14,18 @@ describe('grid', () => {
   it('resizes keeping what fits', () => {
     expect(resize(['a', 'b', 'c', 'd'], 1)).toEqual(['a']);
     expect(resize(['a'], 4)).toEqual(['a', null, null, null]);
+  });
+});
+
+describe('a camera dot', () => {
+  it('shows whether a camera not opened answers (issue 33: every dot stayed grey until opened)', () => {
+    expect(dotOf({ state: 'idle', reach: 'online' })).toEqual({ badge: 'success', key: 'dot.online' });
+    expect(dotOf({ state: 'idle', reach: 'offline' })).toEqual({ badge: 'error', key: 'dot.offline' });
+    expect(dotOf({ state: 'idle' }).key).toBe('dot.unknown');
+    expect(dotOf(undefined).key).toBe('dot.unknown');
+    expect(dotOf({ state: 'playing', reach: 'offline' }).key).toBe('dot.streaming'); // a pull says more
+    expect(dotOf({ state: 'connecting' }).key).toBe('dot.connecting');
+    expect(dotOf({ state: 'failed', key: 'camera.offline' }).badge).toBe('error');
   });
 });
 

@@ -1,11 +1,12 @@
 // The live state of each camera stream (camera.state events), the one store of this feature.
 import { create } from 'zustand';
-import type { StateEvent, StreamState } from './api';
+import type { Reach, StateEvent, StreamState } from './api';
 
 export interface StreamStatus {
   state: StreamState;
   code?: string;
   key?: string;
+  reach?: Reach;
 }
 
 interface StreamStore {
@@ -16,10 +17,29 @@ interface StreamStore {
 
 export const useStreams = create<StreamStore>((set) => ({
   streams: {},
-  set: (e) => set((s) => ({ streams: { ...s.streams, [e.streamId]: { state: e.state, code: e.code, key: e.key } } })),
-  seed: (list) =>
-    set(() => ({ streams: Object.fromEntries(list.map((c) => [c.streamId, { state: c.state, code: c.code, key: c.key }])) })),
+  set: (e) => set((s) => ({ streams: { ...s.streams, [e.streamId]: statusOf(e) } })),
+  seed: (list) => set(() => ({ streams: Object.fromEntries(list.map((c) => [c.streamId, statusOf(c)])) })),
 }));
+
+function statusOf(e: StreamStatus): StreamStatus {
+  return { state: e.state, code: e.code, key: e.key, reach: e.reach };
+}
+
+/** A camera's dot in the tree: streaming (pulled, media arriving), online or offline (not pulled: whether it
+ * answers, asked by the server), connecting, failed, or unknown (not asked yet); and its i18n key (dot.*). */
+export function dotOf(status: StreamStatus | undefined): { badge: 'success' | 'processing' | 'error' | 'warning' | 'default'; key: string } {
+  switch (status?.state) {
+    case 'playing':
+      return { badge: 'processing', key: 'dot.streaming' };
+    case 'connecting':
+      return { badge: 'warning', key: 'dot.connecting' };
+    case 'failed':
+      return { badge: 'error', key: 'dot.failed' };
+  }
+  if (status?.reach === 'online') return { badge: 'success', key: 'dot.online' };
+  if (status?.reach === 'offline') return { badge: 'error', key: 'dot.offline' };
+  return { badge: 'default', key: 'dot.unknown' };
+}
 
 /** Why a tile has no picture, as an i18n key of the surveillance namespace (undefined: it may have one). */
 export function noPictureReason(status: StreamStatus | undefined, playing: boolean, tool: boolean): string | undefined {

@@ -15,7 +15,7 @@ import { useLiveQueries } from '../../../shared/socket/useLiveQueries';
 import { showCameraGroup } from '../../../shared/access/features';
 import { useGateContext } from '../../../shared/access/gate';
 import { cameraApi, cameraKeys, CAMERA_EVENTS, LAYOUTS, type Camera, type CameraInput, type Layout, type StateEvent } from '../api';
-import { place, resize, TERMINAL_DRAG_TYPE, terminalTile, tileTerminal, useStreams } from '../store';
+import { dotOf, place, resize, TERMINAL_DRAG_TYPE, terminalTile, tileTerminal, useStreams } from '../store';
 import { DRAG_TYPE, Tile } from '../components/Tile';
 import { CameraDialog } from '../components/CameraDialog';
 import { TerminalTile } from '../components/TerminalTile';
@@ -114,7 +114,7 @@ export default function SurveillancePage() {
         {groupShown && (
           <ul className="sv-cameras" role="tree" aria-label={t('tree.group')}>
             {cameras.map((c) => {
-              const st = streams[c.streamId]?.state ?? c.state;
+              const dot = dotOf(streams[c.streamId] ?? c);
               return (
                 <li key={c.id} role="treeitem" aria-selected={false} draggable data-testid={`camera-${c.streamId}`}
                   onDragStart={(e) => {
@@ -122,7 +122,7 @@ export default function SurveillancePage() {
                     e.dataTransfer.effectAllowed = 'copy';
                   }}
                   onDoubleClick={() => put(c.streamId, selected)}>
-                  <Badge status={st === 'playing' ? 'success' : st === 'failed' ? 'error' : st === 'connecting' ? 'processing' : 'default'} />
+                  <Badge status={dot.badge} title={t(dot.key)} data-testid={`camera-dot-${c.streamId}`} data-dot={dot.key.slice(4)} />
                   <span className="sv-camera-name" title={c.streamUrl.replace(/\/\/[^@/]*@/, '//')}>{c.name}</span>
                   <Space size={0}>
                     <Button size="small" type="link" aria-label={t('actions.show')} onClick={() => put(c.streamId, selected)}>{t('actions.show')}</Button>
