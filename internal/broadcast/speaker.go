@@ -61,7 +61,13 @@ type Report struct {
 	Decoded    int64   `json:"decoded,omitempty"` // live paging: of them, decoded (level is theirs)
 	Volume     int     `json:"volume"`
 	At         int64   `json:"at"` // server time it arrived
+	// Stale: no report came for ReportStaleAfter (the speaker reports at least every second): what it said it plays
+	// is old, and the console shows it as such (issue 33).
+	Stale bool `json:"stale,omitempty"`
 }
+
+// ReportStaleAfter is how old a speaker's last report may be before it is stale.
+const ReportStaleAfter = 5 * time.Second
 
 type speaker struct {
 	customerID int64
@@ -187,10 +193,13 @@ func (s *Service) reported(customerID int64) map[int64]Report {
 	h := s.speakerHub()
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	now := s.Now().UnixMilli()
 	out := map[int64]Report{}
 	for id, sp := range h.by {
 		if sp.customerID == customerID {
-			out[id] = sp.report
+			r := sp.report
+			r.Stale = r.At > 0 && now-r.At > ReportStaleAfter.Milliseconds()
+			out[id] = r
 		}
 	}
 	return out

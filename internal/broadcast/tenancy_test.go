@@ -367,40 +367,8 @@ func TestSpeakerFrameRateLimit(t *testing.T) {
 	w := newWorld(t, "sqlite")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	pass := md5hex("Org-Fast")
-	var org broadcast.Org
-	w.ok("POST", "/broadcast/api/v1/org", w.tokA, map[string]any{"name": "Fast", "code": "fast", "call_number": "1", "password": pass}, &org)
-	for _, code := range []string{"calm", "flood"} {
-		w.ok("POST", "/broadcast/v1/device", w.tokA, map[string]any{"org_id": org.ID, "name": code, "code": code}, nil)
-	}
-	type sock struct {
-		ws     *websocket.Conn
-		closed chan error // the reader's end
-	}
-	dial := func(code string) sock {
-		t.Helper()
-		ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(w.s.URL, "http")+broadcast.SpeakerPath, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ws.CloseNow() })
-		reg, _ := json.Marshal(map[string]any{"type": "register", "org_id": org.ID, "code": code, "password": pass})
-		if err := ws.Write(ctx, websocket.MessageText, reg); err != nil {
-			t.Fatal(err)
-		}
-		s := sock{ws: ws, closed: make(chan error, 1)}
-		go func() { // read the commands, so the server's close is seen
-			for {
-				if _, _, err := ws.Read(ctx); err != nil {
-					s.closed <- err
-					return
-				}
-			}
-		}()
-		return s
-	}
-	status, _ := json.Marshal(map[string]any{"type": "status", "state": "idle"})
-	calm, flood := dial("calm"), dial("flood")
+	speakers, _ := w.rawSpeakers(ctx, "Fast", "calm", "flood")
+	calm, flood := speakers[0], speakers[1]
 	for i := 0; i < 10*broadcast.SpeakerFrameBurst; i++ {
 		if flood.ws.Write(ctx, websocket.MessageText, status) != nil {
 			break
@@ -423,5 +391,88 @@ func TestSpeakerFrameRateLimit(t *testing.T) {
 			t.Fatalf("the calm speaker's socket ended: %v", err)
 		case <-time.After(200 * time.Millisecond):
 		}
+	}
+}
+
+// rawSocket is a speaker's WebSocket driven by hand: it registers, and a reader takes the server's commands so its
+// close is seen.
+type rawSocket struct {
+	ws     *websocket.Conn
+	closed chan error // the reader's end
+}
+
+// status is a speaker's report of playing nothing.
+var status, _ = json.Marshal(map[string]any{"type": "status", "state": "idle"})
+
+// rawSpeakers makes an organisation of customer A with a device of each code, and registers each on a raw socket.
+func (w *world) rawSpeakers(ctx context.Context, org string, codes ...string) ([]rawSocket, []int64) {
+	w.t.Helper()
+	seq++
+	pass := md5hex("Org-" + org)
+	var o broadcast.Org
+	w.ok("POST", "/broadcast/api/v1/org", w.tokA, map[string]any{"name": org, "code": strings.ToLower(org), "call_number": fmt.Sprint(seq),
+		"password": pass}, &o)
+	socks, ids := make([]rawSocket, len(codes)), make([]int64, len(codes))
+	for i, code := range codes {
+		var d broadcast.Device
+		w.ok("POST", "/broadcast/v1/device", w.tokA, map[string]any{"org_id": o.ID, "name": code, "code": code}, &d)
+		socks[i], ids[i] = w.rawSpeaker(ctx, o.ID, code, pass), d.ID
+	}
+	return socks, ids
+}
+
+// rawSpeaker registers device code of organisation orgID (password pass: an md5) on a raw speaker socket.
+func (w *world) rawSpeaker(ctx context.Context, orgID int64, code, pass string) rawSocket {
+	w.t.Helper()
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(w.s.URL, "http")+broadcast.SpeakerPath, nil)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() { ws.CloseNow() })
+	reg, _ := json.Marshal(map[string]any{"type": "register", "org_id": orgID, "code": code, "password": pass})
+	if err := ws.Write(ctx, websocket.MessageText, reg); err != nil {
+		w.t.Fatal(err)
+	}
+	s := rawSocket{ws: ws, closed: make(chan error, 1)}
+	go func() {
+		for {
+			if _, _, err := ws.Read(ctx); err != nil {
+				s.closed <- err
+				return
+			}
+		}
+	}()
+	return s
+}
+
+// A speaker's last report, once older than ReportStaleAfter (a speaker reports at least every second), is listed
+// stale, so the console shows what it said it plays as old; its next report is current again (issue 33).
+func TestStaleSpeakerReport(t *testing.T) {
+	w := newWorld(t, "sqlite")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sp, id := w.rawSpeakers(ctx, "Quiet", "quiet")
+	report := func() {
+		if err := sp[0].ws.Write(ctx, websocket.MessageText, status); err != nil {
+			t.Fatal(err)
+		}
+		testkit.Eventually(t, 5*time.Second, "the report arrived", func() bool {
+			r := w.devices(w.tokA)[id[0]].Reported
+			return r != nil && r.At == w.clock.Now().UnixMilli()
+		})
+	}
+	stale := func() bool { return w.devices(w.tokA)[id[0]].Reported.Stale }
+	report()
+	w.clock.Add(broadcast.ReportStaleAfter)
+	if stale() {
+		t.Fatal("a report ReportStaleAfter old is stale already")
+	}
+	w.clock.Add(time.Second)
+	if !stale() {
+		t.Fatal("a report older than ReportStaleAfter is not listed stale")
+	}
+	report()
+	if stale() {
+		t.Fatal("a new report is still stale")
 	}
 }

@@ -40,7 +40,10 @@ export interface Report {
   position_ms: number;
   level: number;
   volume: number;
+  /** server time of the report */
   at: number;
+  /** no report for 5 s: what the speaker last said it plays is old */
+  stale?: boolean;
 }
 
 export interface Device {

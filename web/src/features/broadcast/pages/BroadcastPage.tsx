@@ -57,6 +57,7 @@ function orgTree(orgs: Org[], parent = 0): { key: number; title: string; childre
 
 function Speakers({ data }: { data: Data }) {
   const { t } = useTranslation('broadcast');
+  const dateTime = useDateTimeFormat();
   const fail = useFail();
   const orgList = data.orgs.data?.list;
   const orgs = useMemo(() => orgList ?? [], [orgList]);
@@ -123,7 +124,7 @@ function Speakers({ data }: { data: Data }) {
           dataSource={devices}
           pagination={{ pageSize: 50, hideOnSinglePage: true }}
           rowSelection={{ selectedRowKeys: selected, onChange: (k) => setSelected(k.map(Number)) }}
-          onRow={(d) => ({ 'data-testid': 'speaker-row', 'data-code': d.code, 'data-online': d.online, 'data-state': d.reported?.state ?? 'none' }) as React.HTMLAttributes<HTMLElement>}
+          onRow={(d) => ({ 'data-testid': 'speaker-row', 'data-code': d.code, 'data-online': d.online, 'data-state': d.reported?.state ?? 'none', 'data-stale': d.reported?.stale ? '1' : '0' }) as React.HTMLAttributes<HTMLElement>}
           columns={[
             { key: 'name', title: t('device.name'), render: (_, d) => `${d.name} (${d.code})` },
             { key: 'online', title: t('device.online'), render: (_, d) => <Tag color={d.online ? 'green' : 'default'}>{t(d.online ? 'device.on' : 'device.off')}</Tag> },
@@ -133,8 +134,14 @@ function Speakers({ data }: { data: Data }) {
                 if (!p) return t('device.nothing');
                 if (p.task_kind === 3) return <span data-testid="speaker-playing">{t('device.live')}</span>;
                 const what = `${tasks.get(p.task_id) ?? t('player.title')} · ${files.get(p.file_id) ?? ''}`;
-                const heard = d.reported?.state === 'playing' ? ` · ${clock(d.reported.position_ms)} · ${t('device.level', { level: Math.round(d.reported.level * 100) })}` : '';
-                return <span data-testid="speaker-playing">{p.paused ? t('device.paused', { what }) : p.gap ? t('device.gap', { what }) : what}{heard}</span>;
+                const r = d.reported;
+                const heard = r?.state === 'playing' && !r.stale ? ` · ${clock(r.position_ms)} · ${t('device.level', { level: Math.round(r.level * 100) })}` : '';
+                return (
+                  <span data-testid="speaker-playing">
+                    {p.paused ? t('device.paused', { what }) : p.gap ? t('device.gap', { what }) : what}{heard}
+                    {r?.stale && <Tag color="warning" style={{ marginLeft: 6 }} title={t('device.lastReport', { at: formatZoned(r.at, dateTime) })}>{t('device.stale')}</Tag>}
+                  </span>
+                );
               },
             },
             {
