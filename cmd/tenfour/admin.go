@@ -37,6 +37,8 @@ var adminCommands = map[string]struct {
 		adminBranding},
 	"client-config": {"client-config --host HOST [--title … --date-format … --speed-unit … --version 0|1 --auto-login-keys a,b …]: show or change a host's client configuration",
 		adminClientConfig},
+	"oauth-provider": {"oauth-provider --host HOST --platform NAME [--name … --authorize-url … --token-url … --userinfo-url … --client-id … --client-secret … --scope … --id-field sub] [--delete]: a host's OAuth sign-in provider (authorization-code flow)",
+		adminOAuthProvider},
 	"ds-config":     {"ds-config --customer NAME [--set key=0,key=1] [--unset key,…]: show or change a customer's data-source feature switches", adminDSConfig},
 	"account-type":  {`account-type --uid 8DIGITS --type 1|-2: set an account's feature access code (spec §6)`, adminAccountType},
 	"host-assign":   {"host-assign --host HOST --customer NAME: the host is the customer's (its custom theme, /theme)", adminHostAssign},

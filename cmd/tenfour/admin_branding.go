@@ -143,6 +143,38 @@ var adminClientConfig = storeCommand("client-config", []string{"host"}, func(fs 
 	}
 })
 
+var adminOAuthProvider = storeCommand("oauth-provider", []string{"host", "platform"}, func(fs *flag.FlagSet) storeRun {
+	host := fs.String("host", "", "host name the console is opened at")
+	var p branding.OAuthProvider
+	fs.StringVar(&p.Platform, "platform", "", "the provider's name in getAccountByOauth and link-oauth")
+	fs.StringVar(&p.Name, "name", "", "the name on the login page's button")
+	fs.StringVar(&p.AuthorizeURL, "authorize-url", "", "the provider's authorization address")
+	fs.StringVar(&p.TokenURL, "token-url", "", "the provider's token address")
+	fs.StringVar(&p.UserInfoURL, "userinfo-url", "", "the provider's user-info address")
+	fs.StringVar(&p.ClientID, "client-id", "", "this server's client id at the provider")
+	fs.StringVar(&p.ClientSecret, "client-secret", "", "this server's client secret at the provider")
+	fs.StringVar(&p.Scope, "scope", "", "scopes to ask for, e.g. \"openid profile\"")
+	fs.StringVar(&p.IDField, "id-field", "sub", "the user-info field that names the user (link-oauth --oauth takes its value)")
+	del := fs.Bool("delete", false, "remove the provider")
+	return func(ctx context.Context, store *db.DB) error {
+		bs := branding.NewStore(store)
+		var err error
+		if *del {
+			err = bs.DeleteOAuthProvider(ctx, *host, p.Platform)
+		} else {
+			err = bs.SetOAuthProvider(ctx, *host, p)
+		}
+		if err != nil {
+			return err
+		}
+		list, err := bs.OAuthProviders(ctx, *host)
+		if err != nil {
+			return err
+		}
+		return printJSON(list)
+	}
+})
+
 var adminDSConfig = customerCommand("ds-config", nil, func(fs *flag.FlagSet) customerRun {
 	setList := fs.String("set", "", "comma-separated key=value switches (0 disables), e.g. broadcast=0,patrol=1")
 	unset := fs.String("unset", "", "comma-separated keys to remove (back to enabled)")

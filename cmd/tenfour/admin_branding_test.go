@@ -28,6 +28,11 @@ func TestAdminBrandingCommands(t *testing.T) {
 		{"host-assign", "--host", "fleet.example", "--customer", "Acme"},
 		{"host-assign", "--host", "spare.example", "--customer", "Acme"},
 		{"host-unassign", "--host", "spare.example"},
+		{"oauth-provider", "--host", "fleet.example", "--platform", "corp", "--name", "Corp SSO", "--authorize-url", "https://sso.example/authorize",
+			"--token-url", "https://sso.example/token", "--userinfo-url", "https://sso.example/userinfo", "--client-id", "tenfour", "--client-secret", "s3cret"},
+		{"oauth-provider", "--host", "fleet.example", "--platform", "old", "--name", "Old", "--authorize-url", "https://old.example/a",
+			"--token-url", "https://old.example/t", "--userinfo-url", "https://old.example/u", "--client-id", "x"},
+		{"oauth-provider", "--host", "fleet.example", "--platform", "old", "--delete"},
 	})
 	a.refused([]refusal{
 		{[]string{"branding"}, "--host is required"},
@@ -45,6 +50,9 @@ func TestAdminBrandingCommands(t *testing.T) {
 		{[]string{"host-assign", "--host", "x.example"}, "--customer is required"},
 		{[]string{"host-assign", "--host", "x.example", "--customer", "Nope"}, "no customer"},
 		{[]string{"host-unassign", "--host", "never.example"}, "not found"},
+		{[]string{"oauth-provider", "--host", "fleet.example", "--platform", "corp", "--name", "Corp", "--authorize-url", "ftp://x",
+			"--token-url", "https://sso.example/token", "--userinfo-url", "https://sso.example/userinfo", "--client-id", "tenfour"}, "authorizeUrl"},
+		{[]string{"oauth-provider", "--host", "fleet.example", "--platform", "never", "--delete"}, "not found"},
 	})
 
 	ctx := context.Background()
@@ -57,6 +65,10 @@ func TestAdminBrandingCommands(t *testing.T) {
 	}
 	if _, err := bs.Branding(ctx, "old.example"); err == nil {
 		t.Fatal("deleted branding still there")
+	}
+	if ps, err := bs.OAuthProviders(ctx, "fleet.example"); err != nil || len(ps) != 1 || ps[0].Platform != "corp" || ps[0].ClientSecret != "s3cret" ||
+		ps[0].IDField != "sub" || ps[0].UserInfoURL != "https://sso.example/userinfo" {
+		t.Fatalf("OAuth providers %+v %v", ps, err)
 	}
 	c, err := bs.ClientConfig(ctx, "fleet.example")
 	if err != nil || c.Title != "Acme" || c.SpeedUnit != "km/h" || c.DateFormat != "dd.MM.yyyy" || len(c.AutoLoginKeys) != 2 || c.AutoLoginKeys[1] != "k2" {

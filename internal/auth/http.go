@@ -16,6 +16,7 @@ func (s *Service) Routes(r httpx.Router) {
 	r.Public("GET /ds/user", throttled(s, s.signIn))
 	r.Public("POST /ds/user", throttled(s, s.signIn))
 	r.Public("GET /ds/user/getAccountByOauth", throttled(s, s.signInOAuth))
+	r.Public("GET /ds/pub/oauthStart", s.oauthStart)
 
 	// Account calls of a signed-in user.
 	r.Private("GET /ds/user/getAccount", httpx.Bind(s.getAccount))

@@ -124,20 +124,27 @@ func hashOAuth(platform, oauth string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// signInOAuth is GET /ds/user/getAccountByOauth {platform, oauth}: sign-in as the account linked to that
-// external identity (links are made with `tenfour admin link-oauth`). Unknown identity → 102.
+// signInOAuth is GET /ds/user/getAccountByOauth {platform, oauth, state}: sign-in as the account linked to that
+// external identity (links are made with `tenfour admin link-oauth`). Where the host has a provider for the
+// platform, oauth is the provider's authorization code and state the one oauthStart gave (oauth.go). Unknown
+// identity, refused code or state → 102.
 func (s *Service) signInOAuth(w http.ResponseWriter, r *http.Request, req struct {
 	Platform string `json:"platform"`
 	OAuth    string `json:"oauth"`
+	State    string `json:"state"`
 }) (any, error) {
 	if err := firstErr(httpx.Required("platform", req.Platform), paramLen("platform", req.Platform, maxShortParam),
-		httpx.Required("oauth", req.OAuth), paramLen("oauth", req.OAuth, maxOAuthParam)); err != nil {
+		httpx.Required("oauth", req.OAuth), paramLen("oauth", req.OAuth, maxOAuthParam), paramLen("state", req.State, maxShortParam)); err != nil {
 		return nil, err
 	}
 	ctx := r.Context()
+	identity, err := s.oauthCode(w, r, req.Platform, req.OAuth, req.State)
+	if err != nil {
+		return nil, err
+	}
 	var uid string
-	err := s.db.QueryRow(ctx, `SELECT account_id FROM oauth_links WHERE platform = ? AND oauth_hash = ?`,
-		req.Platform, hashOAuth(req.Platform, req.OAuth)).Scan(&uid)
+	err = s.db.QueryRow(ctx, `SELECT account_id FROM oauth_links WHERE platform = ? AND oauth_hash = ?`,
+		req.Platform, hashOAuth(req.Platform, identity)).Scan(&uid)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrAuthFailed
 	}

@@ -40,6 +40,7 @@ func NewService(d *db.DB) *Service { return &Service{Store: NewStore(d)} }
 func (s *Service) Routes(r httpx.Router) {
 	r.Raw("GET /ds/pub/theme", http.HandlerFunc(s.theme), false)
 	r.Public("GET /ds/pub/clientConfig", s.clientConfig)
+	r.Public("GET /ds/pub/oauthProviders", s.oauthProviders)
 	r.Raw("GET /static/config.json", http.HandlerFunc(s.staticConfig), false)
 	// Custom themes of the customer's hosts (theme.go; account type "1").
 	r.Console("POST /ds/custom/customTheme", themed(s.customTheme))

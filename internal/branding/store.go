@@ -35,22 +35,28 @@ func (s *Store) Branding(ctx context.Context, host string) (Branding, error) {
 // SetBranding creates or replaces the record of a host (administrators: `tenfour admin`, the custom-theme
 // screens).
 func (s *Store) SetBranding(ctx context.Context, host string, b Branding) error {
-	host, err := NormalizeHost(host)
-	if err != nil {
-		return err
-	}
-	if err := b.validate(); err != nil {
-		return err
-	}
-	_, err = s.db.Exec(ctx, `INSERT INTO host_branding (hostname, `+brandingCols+`)
+	return s.set(ctx, host, b, `INSERT INTO host_branding (hostname, `+brandingCols+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (hostname) DO UPDATE SET sys_name = excluded.sys_name, logo_url = excluded.logo_url,
 			mini_logo_url = excluded.mini_logo_url, css_url = excluded.css_url, theme_color = excluded.theme_color,
 			remark = excluded.remark, tab_color = excluded.tab_color, sub_theme_color = excluded.sub_theme_color,
 			weight_theme_color = excluded.weight_theme_color, calling_color = excluded.calling_color,
 			copyright = excluded.copyright`,
-		host, b.SysName, b.LogoURL, b.MiniLogoURL, b.CSSURL, b.ThemeColor, b.Remark, b.TabColor, b.SubThemeColor,
+		b.SysName, b.LogoURL, b.MiniLogoURL, b.CSSURL, b.ThemeColor, b.Remark, b.TabColor, b.SubThemeColor,
 		b.WeightThemeColor, b.CallingColor, b.Copyright)
+}
+
+// set stores one record of a host, the way every record of a host is written: the host name normalised, the
+// record validated, then upsert run with the host as its first argument.
+func (s *Store) set(ctx context.Context, host string, rec interface{ validate() error }, upsert string, args ...any) error {
+	host, err := NormalizeHost(host)
+	if err != nil {
+		return err
+	}
+	if err := rec.validate(); err != nil {
+		return err
+	}
+	_, err = s.db.Exec(ctx, upsert, append([]any{host}, args...)...)
 	return err
 }
 
@@ -96,20 +102,12 @@ func (s *Store) ClientConfig(ctx context.Context, host string) (ClientConfig, er
 
 // SetClientConfig creates or replaces the configuration of a host; empty fields read back as defaults.
 func (s *Store) SetClientConfig(ctx context.Context, host string, c ClientConfig) error {
-	host, err := NormalizeHost(host)
-	if err != nil {
-		return err
-	}
-	if err := c.validate(); err != nil {
-		return err
-	}
 	raw, err := json.Marshal(c)
 	if err != nil {
 		return err
 	}
-	_, err = s.db.Exec(ctx, `INSERT INTO host_config (hostname, config) VALUES (?, ?)
-		ON CONFLICT (hostname) DO UPDATE SET config = excluded.config`, host, string(raw))
-	return err
+	return s.set(ctx, host, c, `INSERT INTO host_config (hostname, config) VALUES (?, ?)
+		ON CONFLICT (hostname) DO UPDATE SET config = excluded.config`, string(raw))
 }
 
 // FeatureKeys are the data-source keys that gate routes (spec §6 "Route gating by data-source key").
