@@ -14,6 +14,9 @@ export const AUTH_PATHS = {
   bindEmail: '/ds/pub/bindEmail',
   resetPwd: '/ds/pub/resetPwd',
   unlock: '/ds/user/unlockUser',
+  oauth: '/ds/user/getAccountByOauth',
+  oauthProviders: '/ds/pub/oauthProviders',
+  oauthStart: '/ds/pub/oauthStart',
 } as const;
 
 export interface AuthResult extends SessionFields {
@@ -22,6 +25,12 @@ export interface AuthResult extends SessionFields {
 }
 
 export type VerifyCodeType = 'bind' | 'reset' | 'login';
+
+/** An OAuth provider the host offers on its login page (docs/api.md "OAuth sign-in"). */
+export interface OAuthProvider {
+  platform: string;
+  name: string;
+}
 
 export const authApi = {
   verify: (uid: string, flag: '0' | '1' = '0', verifyCode = '') =>
@@ -39,4 +48,10 @@ export const authApi = {
     http.post<unknown>(AUTH_PATHS.resetPwd, p, { anonymous: true }),
   /** An administrator lifts the lockout of an account of its customer (107 for anyone else, 404 an unknown account). */
   unlock: (uid: string) => http.get<{ msId: string }>(AUTH_PATHS.unlock, { uid }),
+  /** The providers of the host the console was opened at. */
+  oauthProviders: () => http.get<OAuthProvider[]>(AUTH_PATHS.oauthProviders, {}, { anonymous: true }),
+  /** The provider's authorization address, with a state the server gave this browser (cookie). */
+  oauthStart: (platform: string) => http.get<{ url: string }>(AUTH_PATHS.oauthStart, { platform }, { anonymous: true }),
+  /** Back from the provider: its code (and the state) for a session, as /ds/user answers. */
+  oauth: (p: { platform: string; oauth: string; state: string }) => http.get<AuthResult>(AUTH_PATHS.oauth, p, { anonymous: true }),
 };

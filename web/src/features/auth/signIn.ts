@@ -46,10 +46,33 @@ export async function signIn(account: string, password: string, emailCode?: stri
   if (code) throw new LoginError(code);
   const v = (verify as PromiseFulfilledResult<SessionFields>).value;
   const a = (auth as PromiseFulfilledResult<AuthResult>).value;
+  return establish(account, v, a, () => reauthAccount.save(account, password));
+}
+
+/**
+ * Signs in with the code a host's OAuth provider sent the browser back with (docs/api.md "OAuth sign-in"). There is
+ * no password to re-authenticate with later: an expired token (105) ends the session.
+ */
+export async function signInOAuth(platform: string, code: string, state: string): Promise<Session> {
+  let a: AuthResult;
+  try {
+    a = await authApi.oauth({ platform, oauth: code, state });
+  } catch (e) {
+    throw new LoginError(mapLoginFailure({ status: 'fulfilled', value: undefined }, { status: 'rejected', reason: e }) ?? '503');
+  }
+  reauthAccount.forget();
+  return establish(a?.userInfo?.msId ?? '', a, a, async () => {});
+}
+
+/** Leaves the browser for an address (the OAuth provider's); a seam for tests. */
+export const browserNav = { go: (url: string) => window.location.assign(url) };
+
+/** Stores the session of a dispatcher's sign-in answers (after keep) and logs the socket in within 15 s. */
+async function establish(account: string, v: SessionFields, a: AuthResult, keep: () => Promise<void>): Promise<Session> {
   if (a?.userInfo?.msType !== DISPATCHER_TYPE) throw new LoginError('6');
   const session = toSession(account, v, a);
   useSession.getState().setSession(session);
-  await reauthAccount.save(account, password);
+  await keep();
   try {
     await startLive();
   } catch (e) {

@@ -1,8 +1,8 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { initI18n } from '../../../i18n';
-import { LoginError } from '../signIn';
+import { browserNav, LoginError } from '../signIn';
 import { clearSignedOut, noteSignedOut, useSignedOut } from '../signedOut';
 import { authApi } from '../api';
 import { ApiError } from '../../../shared/http/client';
@@ -10,16 +10,21 @@ import LoginPage from './LoginPage';
 
 // The login page without the UI kit (issue 32): the same fields, checks, refusals and notices as the antd form
 // it replaced, by label and test id.
-const signIn = vi.hoisted(() => vi.fn());
-vi.mock('../signIn', async (real) => ({ ...(await real<typeof import('../signIn')>()), signIn }));
+const { signIn, signInOAuth } = vi.hoisted(() => ({ signIn: vi.fn(), signInOAuth: vi.fn() }));
+vi.mock('../signIn', async (real) => ({ ...(await real<typeof import('../signIn')>()), signIn, signInOAuth }));
 
 beforeAll(async () => {
   await initI18n('en-US');
 });
+beforeEach(() => {
+  vi.spyOn(authApi, 'oauthProviders').mockResolvedValue([]); // a host without OAuth providers unless a test says
+});
 afterEach(() => {
   cleanup();
   signIn.mockReset();
+  signInOAuth.mockReset();
   clearSignedOut();
+  window.history.replaceState(null, '', '/');
   vi.restoreAllMocks();
 });
 
@@ -123,5 +128,32 @@ describe('the login page', () => {
     await waitFor(() => expect(screen.getByTestId('login-code-note').textContent).toBe('No e-mail is bound to this account.'));
     fireEvent.click(screen.getByTestId('login-code-toggle')); // back to a password sign-in
     expect(screen.queryByTestId('login-code')).toBeNull();
+  });
+
+  it("offers the host's OAuth providers and sends the browser to the chosen one's authorization page", async () => {
+    vi.spyOn(authApi, 'oauthProviders').mockResolvedValue([{ platform: 'corp', name: 'Corp SSO' }]);
+    const start = vi.spyOn(authApi, 'oauthStart').mockResolvedValue({ url: 'https://sso.example/authorize?state=s1' });
+    const go = vi.spyOn(browserNav, 'go').mockImplementation(() => {});
+    open();
+    fireEvent.click(await screen.findByText('Sign in with Corp SSO'));
+    await waitFor(() => expect(go).toHaveBeenCalledWith('https://sso.example/authorize?state=s1'));
+    expect(start).toHaveBeenCalledWith('corp');
+  });
+
+  it('finishes an OAuth sign-in when the provider sends the browser back, and drops the code from the address', async () => {
+    window.history.replaceState(null, '', '/login?platform=corp&code=c1&state=s1');
+    signInOAuth.mockResolvedValue({});
+    const router = open();
+    await screen.findByTestId('home');
+    expect(signInOAuth).toHaveBeenCalledWith('corp', 'c1', 's1');
+    expect(window.location.search).toBe('');
+    expect(router.state.location.pathname).toBe('/home');
+  });
+
+  it('says why an OAuth sign-in was refused', async () => {
+    window.history.replaceState(null, '', '/login?platform=corp&code=stolen&state=s1');
+    signInOAuth.mockRejectedValue(new LoginError('102'));
+    open();
+    expect((await screen.findByTestId('login-error')).textContent).toBe('User authentication failed.');
   });
 });

@@ -14,10 +14,10 @@ import { useSettings } from '../../../shared/settings';
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '../../../i18n/languages';
 import { deleteTokenCookie } from '../../../shared/utils/cookies';
 import { parseAutoLogin, recoveryErrorKey } from '../passwordRules';
-import { authApi } from '../api';
+import { authApi, type OAuthProvider } from '../api';
 import { ApiError } from '../../../shared/http/client';
 import { remembered } from '../remember';
-import { LoginError, signIn } from '../signIn';
+import { browserNav, LoginError, signIn, signInOAuth } from '../signIn';
 import { landingAfterSignIn } from '../versionReload';
 import { clearSignedOut, shownSignedOut, signedOutText, useSignedOut } from '../signedOut';
 import { HOME_PATH } from '../../../shared/access/routes';
@@ -80,6 +80,8 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
   const [withCode, setWithCode] = useState(false);
   const [codeNote, setCodeNote] = useState<{ ok: boolean; key: string }>();
   const [sending, setSending] = useState(false);
+  // OAuth sign-in where the host configures providers (docs/api.md "OAuth sign-in").
+  const [providers, setProviders] = useState<OAuthProvider[]>([]);
   const box = signInBox(skin, primary, branding ?? undefined);
 
   const signedOut = useSignedOut((s) => s.notice);
@@ -147,7 +149,42 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
     }
   };
 
+  /** A provider's button: off to its authorization page, with the state the server gave this browser. */
+  const startOAuth = async (platform: string) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      browserNav.go((await authApi.oauthStart(platform)).url);
+    } catch (e) {
+      setError(e instanceof ApiError ? e.code : '503');
+      setBusy(false);
+    }
+  };
+
+  /** Back from the provider (/login?platform=…&code=…&state=…): the code for a session; the address loses them. */
+  const finishOAuth = async (platform: string, code: string, state: string) => {
+    history.replaceState(history.state, '', location.pathname);
+    setBusy(true);
+    setAttempt((n) => n + 1);
+    try {
+      await signInOAuth(platform, code, state);
+      clearSignedOut();
+      afterSignIn();
+    } catch (e) {
+      setError(e instanceof LoginError ? e.code : '503');
+    } finally {
+      setBusy(false);
+    }
+  };
+
   useEffect(() => {
+    authApi.oauthProviders().then((p) => setProviders(Array.isArray(p) ? p : []), () => setProviders([]));
+    const back = new URLSearchParams(location.search);
+    const [platform, code, state] = ['platform', 'code', 'state'].map((k) => back.get(k) ?? '');
+    if (platform && code) {
+      void finishOAuth(platform, code, state);
+      return;
+    }
     const auto = parseAutoLogin(location.search, clientConfig.autoLoginKeys);
     if (auto) {
       // Auto-login removes the token cookie first (spec §4).
@@ -309,6 +346,15 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
             >
               {t(withCode ? 'codeSignIn.back' : 'codeSignIn.toggle')}
             </button>
+            {providers.length > 0 && (
+              <div className="login-oauth" data-testid="login-oauth">
+                {providers.map((p) => (
+                  <button key={p.platform} type="button" className="login-send" onClick={() => void startOAuth(p.platform)} data-testid="login-oauth-button" data-platform={p.platform}>
+                    {t('oauth.with', { name: p.name })}
+                  </button>
+                ))}
+              </div>
+            )}
           </fieldset>
         </form>
         {branding?.copyright && (
