@@ -151,7 +151,13 @@ func (s *Server) serveCall(d *sipgo.DialogServerSession, a admission, o offer) {
 	stop := context.AfterFunc(s.stopCtx, cancel)
 	defer stop()
 	log := slog.With("component", "sip", "msId", a.p.AccountID, "gid", int64(a.gid), "callId", d.InviteRequest.CallID().Value())
-	_ = d.Respond(sip.StatusTrying, "Trying", nil)
+	contact, err := s.contactOf(d.InviteRequest)
+	if err != nil {
+		log.Warn("sip: call: no address toward the phone", "err", err)
+		_ = d.Respond(sip.StatusServiceUnavailable, "Service Unavailable", nil)
+		return
+	}
+	_ = d.Respond(sip.StatusTrying, "Trying", nil, contact)
 	b, err := s.openBridge(ctx, a, log)
 	if err != nil {
 		log.Warn("sip: call: the group side did not start", "err", err)
@@ -159,18 +165,14 @@ func (s *Server) serveCall(d *sipgo.DialogServerSession, a admission, o offer) {
 		return
 	}
 	defer s.closeBridge(b, a.p)
-	phone, err := listenRTP(o)
-	var answer []byte
-	if err == nil {
-		defer phone.close()
-		answer, err = phone.answer()
-	}
+	phone, res, err := s.answerCall(d.InviteRequest, o, contact)
 	if err != nil {
 		log.Warn("sip: call: media", "err", err)
 		_ = d.Respond(sip.StatusServiceUnavailable, "Service Unavailable", nil)
 		return
 	}
-	if err := d.WriteResponse(s.answerTo(d.InviteRequest, answer, phone)); err != nil {
+	defer phone.close()
+	if err := d.WriteResponse(res); err != nil {
 		log.Info("sip: call: answer", "err", err)
 		return
 	}
@@ -184,4 +186,24 @@ func (s *Server) serveCall(d *sipgo.DialogServerSession, a admission, o offer) {
 			log.Info("sip: call: bye", "err", err)
 		}
 	}
+}
+
+// answerCall opens the call's RTP socket and makes the 200 that answers the offer with it.
+func (s *Server) answerCall(req *sip.Request, o offer, contact *sip.ContactHeader) (*rtpSession, *sip.Response, error) {
+	local, err := s.localToward(o.remote.IP.String())
+	if err != nil {
+		return nil, nil, err
+	}
+	phone, err := listenRTP(o, local)
+	if err != nil {
+		return nil, nil, err
+	}
+	answer, err := phone.answer()
+	if err != nil {
+		phone.close()
+		return nil, nil, err
+	}
+	res := sip.NewSDPResponseFromRequest(req, answer)
+	res.AppendHeader(contact)
+	return phone, res, nil
 }

@@ -110,15 +110,9 @@ type rtpSession struct {
 	ssrc uint32
 }
 
-// listenRTP opens the call's RTP socket on this side's address toward the phone (the local address a packet
-// to the offer's address leaves from, so the answer names an address the phone can reach).
-func listenRTP(o offer) (*rtpSession, error) {
-	probe, err := net.DialUDP("udp", nil, o.remote)
-	if err != nil {
-		return nil, err
-	}
-	local := probe.LocalAddr().(*net.UDPAddr).IP
-	probe.Close()
+// listenRTP opens the call's RTP socket on local (the SIP listener's address when it names one, else the
+// address toward the phone: localToward).
+func listenRTP(o offer, local net.IP) (*rtpSession, error) {
 	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: local})
 	if err != nil {
 		return nil, err
@@ -213,17 +207,33 @@ func (k *keyPresses) press(p *rtp.Packet) (rune, bool) {
 	return rune(rfc4733Keys[p.Payload[0]]), true
 }
 
-// answerTo is the 200 to an INVITE with the SDP answer and a Contact the phone can reach for its ACK and BYE: the
-// address its media goes to, on the port and transport the INVITE came in on.
-func (s *Server) answerTo(req *sip.Request, answer []byte, phone *rtpSession) *sip.Response {
-	res := sip.NewSDPResponseFromRequest(req, answer)
+// localToward is this side's address for the peer at host: the listener's own when it names one (the operator
+// chose the interface), else the local address a packet to host leaves from.
+func (s *Server) localToward(host string) (net.IP, error) {
+	h, _, err := net.SplitHostPort(s.Addr())
+	if ip := net.ParseIP(h); err == nil && ip != nil && !ip.IsUnspecified() {
+		return ip, nil
+	}
+	probe, err := net.Dial("udp", net.JoinHostPort(host, "9")) // no packet is sent: only the route is looked up
+	if err != nil {
+		return nil, err
+	}
+	defer probe.Close()
+	return probe.LocalAddr().(*net.UDPAddr).IP, nil
+}
+
+// contactOf is the Contact of this side's answers to req, one the phone can reach for its ACK and BYE: this
+// side's address toward the request's source, on the port and transport it came in on.
+func (s *Server) contactOf(req *sip.Request) (*sip.ContactHeader, error) {
+	local, err := s.localToward(hostOf(req.Source()))
+	if err != nil {
+		return nil, err
+	}
 	_, p, _ := net.SplitHostPort(s.Addr())
 	port, _ := strconv.Atoi(p)
-	contact := sip.Uri{User: req.Recipient.User, Host: phone.conn.LocalAddr().(*net.UDPAddr).IP.String(), Port: port,
-		UriParams: sip.NewParams()}
+	contact := sip.Uri{User: req.Recipient.User, Host: local.String(), Port: port, UriParams: sip.NewParams()}
 	if tr := strings.ToLower(req.Transport()); tr != "udp" {
 		contact.UriParams.Add("transport", tr)
 	}
-	res.AppendHeader(&sip.ContactHeader{Address: contact})
-	return res
+	return &sip.ContactHeader{Address: contact}, nil
 }
