@@ -1,0 +1,76 @@
+package sip
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/pion/rtp"
+
+	"tenfour/internal/media/ffchild"
+)
+
+// An offer is answered with its first G.711 law (its own order), telephone-event when it offers one, at its
+// media address (the stream's c= before the session's); an offer without PCMU or PCMA is refused (488).
+func TestParseOffer(t *testing.T) {
+	const head = "v=0\r\no=phone 1 1 IN IP4 10.0.0.9\r\ns=-\r\nc=IN IP4 10.0.0.9\r\nt=0 0\r\n"
+	for _, tc := range []struct {
+		name, media string
+		pt          uint8
+		law         string
+		events      int
+		addr        string
+		err         bool
+	}{
+		{"PCMU first", "m=audio 4000 RTP/AVP 0 8 101\r\na=rtpmap:101 telephone-event/8000\r\n", ptPCMU, ffchild.FormatMulaw, 101, "10.0.0.9:4000", false},
+		{"PCMA first, no events", "m=audio 4002 RTP/AVP 8 0\r\n", ptPCMA, ffchild.FormatAlaw, -1, "10.0.0.9:4002", false},
+		{"other codecs first", "m=audio 4004 RTP/AVP 9 18 0 96\r\na=rtpmap:96 telephone-event/8000\r\n", ptPCMU, ffchild.FormatMulaw, 96, "10.0.0.9:4004", false},
+		{"the stream's address", "m=audio 4006 RTP/AVP 8\r\nc=IN IP4 10.0.0.7\r\n", ptPCMA, ffchild.FormatAlaw, -1, "10.0.0.7:4006", false},
+		{"a video stream first", "m=video 5000 RTP/AVP 96\r\nm=audio 4008 RTP/AVP 0\r\n", ptPCMU, ffchild.FormatMulaw, -1, "10.0.0.9:4008", false},
+		{"no G.711", "m=audio 4010 RTP/AVP 9 18\r\n", 0, "", 0, "", true},
+		{"a rejected stream", "m=audio 0 RTP/AVP 0\r\n", 0, "", 0, "", true},
+	} {
+		o, err := parseOffer([]byte(head + tc.media))
+		if tc.err {
+			if !errors.Is(err, errNoG711) {
+				t.Errorf("%s: %v, want no G.711", tc.name, err)
+			}
+			continue
+		}
+		if err != nil || o.pt != tc.pt || o.law != tc.law || o.events != tc.events || o.remote.String() != tc.addr {
+			t.Errorf("%s: %+v %v, want pt %d %s events %d at %s", tc.name, o, err, tc.pt, tc.law, tc.events, tc.addr)
+		}
+	}
+	if _, err := parseOffer([]byte("not sdp")); err == nil {
+		t.Error("a body that is not SDP was read as an offer")
+	}
+}
+
+// A key is pressed once per RFC 4733 event: the repeats and end packets of the same event (same timestamp) are
+// not presses again, the next event is; events that are not keys (tones, flash) are none.
+func TestKeyPresses(t *testing.T) {
+	var k keyPresses
+	ev := func(ts uint32, code, flags byte) (rune, bool) {
+		return k.press(&rtp.Packet{Header: rtp.Header{Timestamp: ts}, Payload: []byte{code, flags | 10, 0, 160}})
+	}
+	var got []rune
+	for _, p := range []struct {
+		ts         uint32
+		code, flag byte
+	}{
+		{100, 10, 0}, {100, 10, 0}, {100, 10, 0x80}, {100, 10, 0x80}, // *, its repeats and end packets
+		{900, 11, 0}, {900, 11, 0x80}, // #
+		{1700, 10, 0}, // * again
+		{2500, 16, 0}, // flash: not a key
+		{3300, 3, 0},  // 3
+	} {
+		if r, ok := ev(p.ts, p.code, p.flag); ok {
+			got = append(got, r)
+		}
+	}
+	if string(got) != "*#*3" {
+		t.Fatalf("presses %q, want \"*#*3\"", string(got))
+	}
+	if _, ok := k.press(&rtp.Packet{Header: rtp.Header{Timestamp: 4100}, Payload: []byte{1}}); ok {
+		t.Fatal("a truncated event was a press")
+	}
+}
