@@ -129,6 +129,13 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
     if (checked) setInvalid(missing(next, withCode));
   };
 
+  /** Switches between a password sign-in and one with an e-mail code; the checks start over. */
+  const toggleCode = () => {
+    setWithCode((w) => !w);
+    setInvalid({});
+    setCodeNote(undefined);
+  };
+
   /** Mails a sign-in code to the account's bound address (getVerifyCode type=login; 104: none bound). */
   const sendCode = async () => {
     const account = values.account.trim();
@@ -333,17 +340,7 @@ export default function LoginPage({ ForgotDialog }: { ForgotDialog: ForgotDialog
               {busy && <span className="login-spinner" aria-hidden="true" />}
               <span>{t('submit')}</span>
             </button>
-            <button
-              type="button"
-              className="login-link login-other"
-              onClick={() => {
-                setWithCode((w) => !w);
-                setInvalid({});
-                setCodeNote(undefined);
-              }}
-              aria-pressed={withCode}
-              data-testid="login-code-toggle"
-            >
+            <button type="button" className="login-link login-other" onClick={toggleCode} aria-pressed={withCode} data-testid="login-code-toggle">
               {t(withCode ? 'codeSignIn.back' : 'codeSignIn.toggle')}
             </button>
             {providers.length > 0 && (
