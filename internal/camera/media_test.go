@@ -369,23 +369,25 @@ func keyStart(p []byte) bool {
 // offline, and asking pulls nothing (no ffmpeg child).
 func TestReachWithoutPull(t *testing.T) {
 	cams := rtsp(t)
-	e := newEnv(t, "sqlite", 8)
-	e.add(t, e.tok, "up", cams.URL("a"), camera.TransportTCP)
-	e.add(t, e.tok, "down", fmt.Sprintf("rtsp://127.0.0.1:%d/x", freeTCPPort(t)), 0)
-	reach := map[string]camera.Reach{}
-	testkit.Eventually(t, 15*time.Second, "both cameras asked", func() bool {
-		for _, c := range cameraList(t, e) {
-			reach[c.StreamID] = c.Reach
-			if c.State != camera.StateIdle {
-				t.Fatalf("%s is %s: asking must not pull", c.StreamID, c.State)
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
+		e := newEnv(t, engine, 8)
+		e.add(t, e.tok, "up", cams.URL("a"), camera.TransportTCP)
+		e.add(t, e.tok, "down", fmt.Sprintf("rtsp://127.0.0.1:%d/x", freeTCPPort(t)), 0)
+		reach := map[string]camera.Reach{}
+		testkit.Eventually(t, 15*time.Second, "both cameras asked", func() bool {
+			for _, c := range cameraList(t, e) {
+				reach[c.StreamID] = c.Reach
+				if c.State != camera.StateIdle {
+					t.Fatalf("%s is %s: asking must not pull", c.StreamID, c.State)
+				}
 			}
+			return reach["up"] != camera.ReachUnknown && reach["down"] != camera.ReachUnknown
+		})
+		if reach["up"] != camera.ReachOnline || reach["down"] != camera.ReachOffline {
+			t.Fatalf("reach %v, want up online and down offline", reach)
 		}
-		return reach["up"] != camera.ReachUnknown && reach["down"] != camera.ReachUnknown
+		if n := ffmpegChildren(t); n != 0 {
+			t.Fatalf("%d ffmpeg children: asking must not pull", n)
+		}
 	})
-	if reach["up"] != camera.ReachOnline || reach["down"] != camera.ReachOffline {
-		t.Fatalf("reach %v, want up online and down offline", reach)
-	}
-	if n := ffmpegChildren(t); n != 0 {
-		t.Fatalf("%d ffmpeg children: asking must not pull", n)
-	}
 }

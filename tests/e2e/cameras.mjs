@@ -116,6 +116,8 @@ export const camerasCases = [
       const s = Math.round(v.d);
       const played = `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
       expect(listed === played, `the list says ${listed}, the player plays ${v.d} s (${played})`);
+      const title = await page.textContent('.ant-modal-title');
+      expect(title.includes(listed), `the player's title "${title}" gives another duration than the list's ${listed}`);
     },
   ],
   [

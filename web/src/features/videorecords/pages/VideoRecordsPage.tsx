@@ -42,7 +42,7 @@ function CameraRecords() {
           options={(cameras.data?.list ?? []).map((c) => ({ value: c.streamId, label: c.name || c.streamId }))} />
       }
       emptyText={t('empty')}
-      titleOf={(r) => `${r.name} — ${formatZoned(r.startTime, dateTime)}`}
+      titleOf={(r) => `${r.name} — ${formatZoned(r.startTime, dateTime)}${r.endTime ? ` · ${formatDuration(r.duration)}` : ''}`}
       downloadable={(r) => !!r.endTime}
       testIds={{ search: 'videorecords-search', play: 'videorecords-play', video: 'videorecords-video' }}
       columns={[
