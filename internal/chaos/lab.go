@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"syscall"
@@ -166,10 +167,8 @@ func (l *Lab) Hosts() []Host {
 
 // Node is the node of id.
 func (l *Lab) Node(id string) *Node {
-	for _, n := range l.Nodes {
-		if n.ID == id {
-			return n
-		}
+	if i := slices.IndexFunc(l.Nodes, func(n *Node) bool { return n.ID == id }); i >= 0 {
+		return l.Nodes[i]
 	}
 	return nil
 }

@@ -203,10 +203,7 @@ func (w *Workload) Recover(ctx context.Context) {
 	w.hist = nil
 	w.mu.Unlock()
 	for _, t := range w.terms {
-		t.mu.Lock()
-		c := t.c
-		t.mu.Unlock()
-		if c == nil || isDone(c.Done()) {
+		if c := t.conn.get(); c == nil || isDone(c.Done()) {
 			for _, n := range w.lab.Nodes {
 				if err := t.login(ctx, n, ""); err == nil {
 					break
@@ -215,10 +212,7 @@ func (w *Workload) Recover(ctx context.Context) {
 		}
 	}
 	for _, c := range w.consoles {
-		c.mu.Lock()
-		conn := c.conn
-		c.mu.Unlock()
-		if isDone(conn.Done()) {
+		if isDone(c.conn.get().Done()) {
 			c.reconnect(ctx)
 		}
 	}

@@ -99,10 +99,10 @@ func (w *Workload) Consoles() []string {
 // Close logs every client out.
 func (w *Workload) Close() {
 	for _, t := range w.terms {
-		t.close()
+		t.conn.close()
 	}
 	for _, c := range w.consoles {
-		c.close()
+		c.conn.close()
 	}
 }
 
@@ -162,24 +162,22 @@ func (w *Workload) pause(ctx context.Context) bool {
 func (w *Workload) Online() map[string]bool {
 	out := map[string]bool{}
 	for _, t := range w.terms {
-		t.mu.Lock()
-		if t.c != nil {
+		if t.conn.get() != nil {
 			out[t.id] = true
 		}
-		t.mu.Unlock()
 	}
 	return out
 }
 
 // terminal is one phone app: its client, re-created at each fail-over.
 type terminal struct {
-	w   *Workload
-	id  string
-	gid string
+	w    *Workload
+	id   string
+	conn current[*termclient.Client]
 
-	mu sync.Mutex
-	c  *termclient.Client // nil while it is away
-	on string             // the node it is logged in on
+	mu  sync.Mutex
+	gid string // its talk group
+	on  string // the node it is logged in on
 }
 
 // login logs the terminal in on node n (with the resume token of its previous login when it has one) and
@@ -219,33 +217,14 @@ func (t *terminal) login(ctx context.Context, n *Node, resume string) error {
 		return err
 	}
 	t.mu.Lock()
-	t.c, t.gid, t.on = c, groups.PttGroup.String(), n.ID
+	t.gid, t.on = groups.PttGroup.String(), n.ID
 	t.mu.Unlock()
+	t.conn.set(c)
 	return nil
 }
 
-func (t *terminal) close() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.c != nil {
-		t.c.Close()
-	}
-}
-
 func (t *terminal) run(ctx context.Context) {
-	for t.w.pause(ctx) {
-		t.mu.Lock()
-		c := t.c
-		t.mu.Unlock()
-		if c == nil { // never back after a fail-over: ctx ended
-			return
-		}
-		select {
-		case <-c.Done():
-			t.failover(ctx, c)
-			continue
-		default:
-		}
+	drive(ctx, t.w, &t.conn, t.failover, func(ctx context.Context, c *termclient.Client) {
 		switch r := t.w.intn(10); {
 		case r < 4:
 			t.gps(ctx, c)
@@ -254,7 +233,7 @@ func (t *terminal) run(ctx context.Context) {
 		default:
 			t.sos(ctx, c)
 		}
-	}
+	})
 }
 
 // failover logs in again on the next node, and the next, after the clients' jittered backoff
@@ -262,9 +241,10 @@ func (t *terminal) run(ctx context.Context) {
 // terminal was away.
 func (t *terminal) failover(ctx context.Context, old *termclient.Client) {
 	lost := time.Now()
+	t.conn.set(nil)
 	t.mu.Lock()
 	from := t.on
-	t.c, t.on = nil, ""
+	t.on = ""
 	t.mu.Unlock()
 	old.Close()
 	e := Entry{Type: TypeFailover, Actor: t.id, Node: from, Sent: lost}
@@ -372,8 +352,9 @@ type console struct {
 	home *Node
 	name string
 
+	conn current[*wsclient.Conn]
+
 	mu      sync.Mutex
-	conn    *wsclient.Conn
 	lastSeq int64
 	online  map[string]bool // its presence view: events since its login, over the store's list at login
 	at      string          // the node it is on
@@ -398,13 +379,14 @@ func (c *console) connect(ctx context.Context, url string) error {
 		return err
 	}
 	c.mu.Lock()
-	first := c.conn == nil && c.lastSeq == 0
+	first := c.at == "" // its first login: from the customer's newest event on
 	if first {
 		c.lastSeq = reply.LastSeq
 	}
 	after := c.lastSeq
-	c.conn, c.at = conn, url
+	c.at = url
 	c.mu.Unlock()
+	c.conn.set(conn)
 	if !first { // what it missed while away (docs/console-socket.md "Session")
 		for {
 			var s struct {
@@ -426,13 +408,12 @@ func (c *console) connect(ctx context.Context, url string) error {
 // refreshPresence takes the store's online list through the node, as the console's screen does at login.
 func (c *console) refreshPresence(ctx context.Context, url string) error {
 	on, err := onlineList(ctx, url, c.w.token)
-	if err != nil {
-		return err
+	if err == nil {
+		c.mu.Lock()
+		c.online = on
+		c.mu.Unlock()
 	}
-	c.mu.Lock()
-	c.online = on
-	c.mu.Unlock()
-	return nil
+	return err
 }
 
 // onlineList is GET /ds/nms/getTerminalByClient?online=1 on a node.
@@ -506,27 +487,8 @@ func (c *console) view() map[string]bool {
 	return out
 }
 
-func (c *console) close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.conn != nil {
-		c.conn.Close()
-	}
-}
-
 func (c *console) run(ctx context.Context) {
-	for c.w.pause(ctx) {
-		c.mu.Lock()
-		conn := c.conn
-		c.mu.Unlock()
-		select {
-		case <-conn.Done():
-			c.reconnect(ctx)
-			continue
-		default:
-		}
-		c.sms(ctx, conn)
-	}
+	drive(ctx, c.w, &c.conn, func(ctx context.Context, _ *wsclient.Conn) { c.reconnect(ctx) }, c.sms)
 }
 
 // reconnect tries its own node, then the others, once a second, as the console's socket does.
@@ -584,4 +546,54 @@ func (c *console) nodeID() string {
 		}
 	}
 	return "?"
+}
+
+// conn is what current holds: a terminal's client or a console's socket.
+type conn interface {
+	comparable
+	Close() error
+	Done() <-chan struct{}
+}
+
+// current is a client's connection of the moment: replaced at each fail-over, the zero value while it is away.
+type current[C conn] struct {
+	mu sync.Mutex
+	c  C
+}
+
+func (k *current[C]) get() C {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.c
+}
+
+func (k *current[C]) set(c C) {
+	k.mu.Lock()
+	k.c = c
+	k.mu.Unlock()
+}
+
+func (k *current[C]) close() {
+	var away C
+	if c := k.get(); c != away {
+		_ = c.Close()
+	}
+}
+
+// drive is a client's life in the workload: at every pause it acts on its connection, or first brings the
+// connection back when it has ended (back: a terminal's fail-over, a console's reconnect). It stops when ctx
+// ends or when a connection never came back.
+func drive[C conn](ctx context.Context, w *Workload, k *current[C], back, act func(context.Context, C)) {
+	var away C
+	for w.pause(ctx) {
+		c := k.get()
+		switch {
+		case c == away:
+			return
+		case isDone(c.Done()):
+			back(ctx, c)
+		default:
+			act(ctx, c)
+		}
+	}
 }
