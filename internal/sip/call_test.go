@@ -318,12 +318,8 @@ func floorTalker(ctx context.Context, t *testing.T, c *termclient.Client, gid st
 // groupTerminal is the native terminal of the group Ops, logged in with its media connected (on loopback).
 func (w *sipWorld) groupTerminal(ctx context.Context, t *testing.T) *termclient.Client {
 	t.Helper()
-	term, err := termclient.Dial(ctx, termclient.Options{URL: w.srv.URL, UID: terminal, Password: testkit.Password,
+	term := w.Client(termclient.Options{UID: terminal, Password: testkit.Password,
 		Media: termclient.MediaOptions{Loopback: true, KeepPayloads: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { term.Close() })
 	if err := term.Connect(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +329,7 @@ func (w *sipWorld) groupTerminal(ctx context.Context, t *testing.T) *termclient.
 func (w *sipWorld) groupID(t *testing.T, name string) string {
 	t.Helper()
 	var id int64
-	if err := w.srv.DB.QueryRow(context.Background(), `SELECT id FROM ptt_groups WHERE customer_id = ? AND name = ?`, w.cid, name).Scan(&id); err != nil {
+	if err := w.DB.QueryRow(context.Background(), `SELECT id FROM ptt_groups WHERE customer_id = ? AND name = ?`, w.Customer, name).Scan(&id); err != nil {
 		t.Fatal(err)
 	}
 	return strconv.FormatInt(id, 10)
@@ -355,7 +351,7 @@ func TestCallIntoGroup(t *testing.T) {
 		if res := w.register(t, phoneClient(t), "UDP", phone, testkit.Password, 300); res.StatusCode != sip.StatusOK {
 			t.Fatalf("REGISTER: %d", res.StatusCode)
 		}
-		other := strconv.FormatInt(testkit.Group(t, w.srv.DB, w.cid, "Elsewhere"), 10)
+		other := strconv.FormatInt(testkit.Group(t, w.DB, w.Customer, "Elsewhere"), 10)
 		for _, g := range []string{other, "99999999", "ops"} {
 			if code := newSoftphone(t, w).call(g); code != sip.StatusForbidden {
 				t.Fatalf("INVITE to group %q the phone is not in: %d, want 403", g, code)

@@ -8,7 +8,6 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/emiago/sipgo/sip"
@@ -104,7 +103,7 @@ type rtpSession struct {
 	offer
 	conn *net.UDPConn
 
-	mu   sync.Mutex // the sender's state
+	// the sender's state: one writer at a time (the bridge's phoneMu serialises the group's audio and the tones)
 	seq  uint16
 	ts   uint32
 	ssrc uint32
@@ -171,14 +170,12 @@ func (r *rtpSession) read(p *rtp.Packet, buf []byte, timeout time.Duration) erro
 	}
 }
 
-// write sends one 20 ms G.711 frame to the phone.
+// write sends one 20 ms G.711 frame to the phone; not concurrently (rtpSession's sender state).
 func (r *rtpSession) write(frame []byte) error {
-	r.mu.Lock()
 	r.seq++
 	p := rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: r.pt, SequenceNumber: r.seq, Timestamp: r.ts, SSRC: r.ssrc},
 		Payload: frame}
 	r.ts += uint32(len(frame))
-	r.mu.Unlock()
 	b, err := p.Marshal()
 	if err != nil {
 		return err

@@ -29,27 +29,25 @@ const (
 
 // sipWorld is a server with SIP on a free loopback port, a customer with a SIP account and a native terminal.
 type sipWorld struct {
-	srv  *testkit.Server
-	cid  int64
+	*testkit.World
 	host string
 	port int
 }
 
 func startSIP(t *testing.T, engine string, opts ...func(*config.Config)) *sipWorld {
 	t.Helper()
-	srv := testkit.StartOn(t, engine, append([]func(*config.Config){func(c *config.Config) { c.SIP.Addr = "127.0.0.1:0" }}, opts...)...)
-	if srv.SIP == nil {
+	w := testkit.NewWorld(t, engine, append([]func(*config.Config){func(c *config.Config) { c.SIP.Addr = "127.0.0.1:0" }}, opts...)...)
+	if w.SIP == nil {
 		t.Fatal("--sip-addr set, but the server has no SIP side")
 	}
-	cid := testkit.Customer(t, srv.DB, "sip")
-	testkit.Account(t, srv.DB, auth.NewAccount{CustomerID: cid, ID: phone, Name: "Desk phone", Type: "8", Group: "Ops", Kind: directory.KindSIP})
-	testkit.Account(t, srv.DB, auth.NewAccount{CustomerID: cid, ID: terminal, Name: "Radio", Type: "10", Group: "Ops"})
-	testkit.Account(t, srv.DB, auth.NewAccount{CustomerID: cid, ID: dispatcher, Name: "Desk", Type: auth.DispatcherType, Group: "Ops"})
-	ap, err := netip.ParseAddrPort(srv.SIP.Addr())
+	testkit.Account(t, w.DB, auth.NewAccount{CustomerID: w.Customer, ID: phone, Name: "Desk phone", Type: "8", Group: "Ops", Kind: directory.KindSIP})
+	testkit.Account(t, w.DB, auth.NewAccount{CustomerID: w.Customer, ID: terminal, Name: "Radio", Type: "10", Group: "Ops"})
+	testkit.Account(t, w.DB, auth.NewAccount{CustomerID: w.Customer, ID: dispatcher, Name: "Desk", Type: auth.DispatcherType, Group: "Ops"})
+	ap, err := netip.ParseAddrPort(w.SIP.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &sipWorld{srv: srv, cid: cid, host: ap.Addr().String(), port: int(ap.Port())}
+	return &sipWorld{World: w, host: ap.Addr().String(), port: int(ap.Port())}
 }
 
 // phoneClient is a SIP user agent on loopback, as a desk phone would be.
@@ -109,7 +107,7 @@ func (w *sipWorld) register(t *testing.T, c *sipgo.Client, transport, user, pw s
 func (w *sipWorld) online(t *testing.T, id string) bool {
 	t.Helper()
 	var on bool
-	if err := w.srv.DB.QueryRow(context.Background(), `SELECT online FROM accounts WHERE id = ?`, id).Scan(&on); err != nil {
+	if err := w.DB.QueryRow(context.Background(), `SELECT online FROM accounts WHERE id = ?`, id).Scan(&on); err != nil {
 		t.Fatal(err)
 	}
 	return on
@@ -118,7 +116,7 @@ func (w *sipWorld) online(t *testing.T, id string) bool {
 // treeEntry is an account as a dispatcher's console reads it (findMsInfo, the tree's terminal object).
 func (w *sipWorld) treeEntry(t *testing.T, id string) map[string]any {
 	t.Helper()
-	r := w.srv.Do("GET", "/ds/data/findMsInfo", w.srv.Token(dispatcher, w.cid), map[string]any{"msId": id})
+	r := w.Do("GET", "/ds/data/findMsInfo", w.Token(dispatcher, w.Customer), map[string]any{"msId": id})
 	if r.Code != "0" {
 		t.Fatalf("findMsInfo %s: %s %s", id, r.Code, r.Msg)
 	}
@@ -129,7 +127,7 @@ func (w *sipWorld) treeEntry(t *testing.T, id string) map[string]any {
 
 func (w *sipWorld) presenceRows(t *testing.T, id string) (open, closed int) {
 	t.Helper()
-	err := w.srv.DB.QueryRow(context.Background(), `SELECT
+	err := w.DB.QueryRow(context.Background(), `SELECT
 		COALESCE(SUM(CASE WHEN offline_at IS NULL THEN 1 ELSE 0 END), 0), COALESCE(SUM(CASE WHEN offline_at IS NOT NULL THEN 1 ELSE 0 END), 0)
 		FROM presence_intervals WHERE account_id = ?`, id).Scan(&open, &closed)
 	if err != nil {
@@ -192,7 +190,7 @@ func TestRegister(t *testing.T) {
 			t.Fatalf("registered twice: %d open presence intervals, want 1", open)
 		}
 		var failed int
-		if err := w.srv.DB.QueryRow(ctx, `SELECT failed_logins FROM accounts WHERE id = ?`, phone).Scan(&failed); err != nil || failed != 0 {
+		if err := w.DB.QueryRow(ctx, `SELECT failed_logins FROM accounts WHERE id = ?`, phone).Scan(&failed); err != nil || failed != 0 {
 			t.Fatalf("failed_logins after a right answer: %d %v, want 0", failed, err)
 		}
 
@@ -206,7 +204,7 @@ func TestRegister(t *testing.T) {
 
 		// A new password is the digest's too: the old one is refused from then on.
 		const newPassword = "Phone#2026x"
-		if err := auth.ResetPassword(ctx, w.srv.DB, phone, newPassword); err != nil {
+		if err := auth.ResetPassword(ctx, w.DB, phone, newPassword); err != nil {
 			t.Fatal(err)
 		}
 		if res := w.register(t, c, "TCP", phone, testkit.Password, 60); res.StatusCode != sip.StatusUnauthorized {
@@ -317,7 +315,7 @@ func TestSIPpRegister(t *testing.T) {
 		cmd := exec.CommandContext(ctx, sipp, "-sf", "register.xml", "-m", "1", "-nostdin", "-i", "127.0.0.1",
 			"-p", fmt.Sprint(testkit.FreePort(t)), "-s", phone, "-au", phone, "-ap", pw,
 			"-timeout", "15s", "-timeout_error", "-trace_err", "-error_file", "errors.log",
-			w.srv.SIP.Addr())
+			w.SIP.Addr())
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			errs, _ := root.ReadFile("errors.log")
