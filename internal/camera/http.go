@@ -24,7 +24,7 @@ func (s *Service) Routes(r httpx.Router) {
 	r.Console("DELETE /ds/camera/delete", httpx.Bind(s.httpDelete))
 	r.Console("POST /ds/camera/play", httpx.Bind(s.httpPlay))
 	r.Console("GET /ds/camera/records", httpx.Bind(s.httpRecords))
-	r.Raw("GET /ds/camera/recordFile", http.HandlerFunc(s.httpRecordFile), true)
+	r.Raw("GET /ds/camera/recordFile", httpx.Recording(s.recordFile, ErrNoFile), true)
 	r.Console("GET /ds/apiZlmk/proxy", httpx.Bind(s.httpProxy))
 	r.Console("GET /ds/apiZlmk/isOnline", httpx.Bind(s.httpIsOnline))
 	r.Console("GET /ds/apiZlmk/snap", httpx.Bind(s.httpSnap))
@@ -216,26 +216,11 @@ func (s *Service) httpRecords(ctx context.Context, p identity.Principal, req str
 	return httpx.PageOf(list, total), nil
 }
 
-// GET /ds/camera/recordFile {id, download?}: the recording, ranged (the browser seeks), or as an attachment.
-func (s *Service) httpRecordFile(w http.ResponseWriter, r *http.Request) {
-	p := identity.Must(r.Context())
-	if !p.IsDispatcher() {
-		httpx.WriteError(w, r, httpx.ErrPermission)
-		return
-	}
-	q := r.URL.Query()
-	id, err := httpx.RowID[RecordID]("id", q.Get("id"))
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	rec, err := s.store.GetRecord(r.Context(), p.CustomerID, id)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	path := filepath.Join(s.opts.DataDir, rec.path)
-	httpx.ServeStored(w, r, httpx.StoredFile{Path: path, Name: filepath.Base(rec.path), Type: "video/mp4", Cache: "private, no-cache"}, ErrNoFile)
+// recordFile is a recording's file as GET /ds/camera/recordFile {id, download?} serves it (httpx.Recording).
+func (s *Service) recordFile(ctx context.Context, customerID int64, id RecordID) (httpx.StoredFile, error) {
+	rec, err := s.store.GetRecord(ctx, customerID, id)
+	return httpx.StoredFile{Path: filepath.Join(s.opts.DataDir, rec.path), Name: filepath.Base(rec.path), Type: "video/mp4",
+		Cache: "private, no-cache"}, err
 }
 
 // ErrNoFile is a recording whose file is gone.

@@ -2,7 +2,6 @@ package video
 
 import (
 	"context"
-	"net/http"
 	"path/filepath"
 	"strings"
 
@@ -17,7 +16,7 @@ func (s *Service) Routes(r httpx.Router) {
 	r.Console("GET /ds/video/limits", httpx.Bind(s.limits))
 	r.Console("GET /ds/video/sessions", httpx.Bind(s.sessionsList))
 	r.Console("GET /ds/video/records", httpx.Bind(s.httpRecords))
-	r.Raw("GET /ds/video/recordFile", http.HandlerFunc(s.httpRecordFile), true)
+	r.Raw("GET /ds/video/recordFile", httpx.Recording(s.recordFile, ErrNoFile), true)
 }
 
 // limits answers the customer's limits, its credit left and what is in use now.
@@ -81,24 +80,9 @@ func (s *Service) httpRecords(ctx context.Context, p identity.Principal, req str
 	return httpx.ListOf(s.store.RecordFiles(ctx, p.CustomerID, q))
 }
 
-// GET /ds/video/recordFile {id, download?}: the recording, ranged (the browser seeks), or as an attachment.
-func (s *Service) httpRecordFile(w http.ResponseWriter, r *http.Request) {
-	p := identity.Must(r.Context())
-	if !p.IsDispatcher() {
-		httpx.WriteError(w, r, httpx.ErrPermission)
-		return
-	}
-	q := r.URL.Query()
-	id, err := httpx.Int("id", strings.TrimSpace(q.Get("id")))
-	if err != nil || id <= 0 {
-		httpx.WriteError(w, r, httpx.BadParam("id", "a positive id"))
-		return
-	}
-	rec, err := s.store.RecordFile(r.Context(), p.CustomerID, id)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	path := filepath.Join(s.opts.DataDir, rec.path)
-	httpx.ServeStored(w, r, httpx.StoredFile{Path: path, Name: filepath.Base(rec.path), Type: rec.Type, Cache: "private, no-cache"}, ErrNoFile)
+// recordFile is a recording's file as GET /ds/video/recordFile {id, download?} serves it (httpx.Recording).
+func (s *Service) recordFile(ctx context.Context, customerID, id int64) (httpx.StoredFile, error) {
+	rec, err := s.store.RecordFile(ctx, customerID, id)
+	return httpx.StoredFile{Path: filepath.Join(s.opts.DataDir, rec.path), Name: filepath.Base(rec.path), Type: rec.Type,
+		Cache: "private, no-cache"}, err
 }

@@ -1,8 +1,11 @@
 package httpx
 
 import (
+	"context"
 	"net/http"
 	"os"
+
+	"tenfour/internal/platform/identity"
 )
 
 // StoredFile is a file the server keeps on disk (a recording) answered to a browser: ranged, so a player seeks.
@@ -45,4 +48,29 @@ func ServeStored(w http.ResponseWriter, r *http.Request, f StoredFile, missing e
 	w.Header().Set("Content-Type", f.Type)
 	w.Header().Set("Cache-Control", f.Cache)
 	http.ServeContent(w, r, f.Name, st.ModTime(), file)
+}
+
+// Recording is the handler of a recording a console fetches by its row id (GET …/recordFile {id, download?}):
+// dispatchers only; find reads the customer's recording as the file to serve (db.ErrNotFound for an unknown id
+// or another customer's), answered by ServeStored, or missing when its file is gone. Camera and video
+// recordings are served by it alike.
+func Recording[ID ~int64](find func(ctx context.Context, customerID int64, id ID) (StoredFile, error), missing error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		p := identity.Must(r.Context())
+		if !p.IsDispatcher() {
+			WriteError(w, r, ErrPermission)
+			return
+		}
+		id, err := RowID[ID]("id", r.URL.Query().Get("id"))
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		f, err := find(r.Context(), p.CustomerID, id)
+		if err != nil {
+			WriteError(w, r, err)
+			return
+		}
+		ServeStored(w, r, f, missing)
+	}
 }
