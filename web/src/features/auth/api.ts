@@ -40,6 +40,8 @@ export const authApi = {
   account: () => http.get<{ userInfo: UserInfo } | UserInfo>(AUTH_PATHS.account),
   /** With the token header: the server ignores a sign-out that carries the cookie alone (an <img> could). */
   logout: () => http.get<unknown>(AUTH_PATHS.logout),
+  /** Ends the session of a token this console never used (a sign-in whose other half was refused). */
+  revoke: (token: string) => http.get<unknown>(AUTH_PATHS.logout, {}, { token }),
   updatePassword: (p: { msId: string; oldPwd: string; newPwd: string; account: string }) => http.put<unknown>(AUTH_PATHS.updatePwd, p),
   getVerifyCode: (p: { uid: string; email: string; type: VerifyCodeType; lang: string }) =>
     http.get<unknown>(AUTH_PATHS.verifyCode, p, { anonymous: true }),

@@ -43,7 +43,12 @@ export async function signIn(account: string, password: string, emailCode?: stri
   const verifyCall = emailCode ? authApi.verify(account, '1', emailCode) : authApi.verify(account);
   const [verify, auth] = await Promise.allSettled([verifyCall, authApi.auth(account, password)]);
   const code = mapLoginFailure(verify, auth);
-  if (code) throw new LoginError(code);
+  if (code) {
+    // The password was right but the other half refused (a wrong e-mail code, …): the session /ds/user opened
+    // is ended rather than left live behind the refusal.
+    if (auth.status === 'fulfilled' && auth.value?.token) await authApi.revoke(auth.value.token).catch(() => {});
+    throw new LoginError(code);
+  }
   const v = (verify as PromiseFulfilledResult<SessionFields>).value;
   const a = (auth as PromiseFulfilledResult<AuthResult>).value;
   return establish(account, v, a, () => reauthAccount.save(account, password));
