@@ -35,7 +35,7 @@ type Calls struct {
 	RTPTimeout time.Duration
 }
 
-// admission is an INVITE let through to diago: who calls, into which group.
+// admission is an admitted INVITE: who calls, into which group.
 type admission struct {
 	p   identity.Principal
 	gid directory.GroupID
@@ -44,9 +44,10 @@ type admission struct {
 // calls are the live calls of this node, one per SIP account (a second INVITE of a phone in a call is busy:
 // its terminal session would replace the first).
 type calls struct {
-	mu   sync.Mutex
-	live map[string]bool // by account id
-	wg   sync.WaitGroup
+	mu      sync.Mutex
+	live    map[string]bool // by account id
+	stopped bool            // the server stops: no call begins any more (wg is being waited on)
+	wg      sync.WaitGroup
 }
 
 // invite answers a new INVITE: only a registered phone calling one of its groups is let through to a call;
@@ -92,7 +93,11 @@ func (s *Server) invite(req *sip.Request, tx sip.ServerTransaction) {
 		respond(tx, req, sip.StatusNotAcceptableHere, "Not Acceptable Here")
 		return
 	}
-	if !s.calls.begin(p.AccountID) {
+	switch begun, stopped := s.calls.begin(p.AccountID); {
+	case stopped:
+		respond(tx, req, sip.StatusServiceUnavailable, "Service Unavailable")
+		return
+	case !begun:
 		respond(tx, req, sip.StatusBusyHere, "Busy Here")
 		return
 	}
@@ -119,19 +124,27 @@ func (s *Server) bye(req *sip.Request, tx sip.ServerTransaction) {
 	}
 }
 
-// begin admits account id's call unless the account is in a call already.
-func (c *calls) begin(id string) bool {
+// begin admits account id's call unless the account is in a call already or the server stops.
+func (c *calls) begin(id string) (begun, stopped bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.live[id] {
-		return false
+	if c.stopped || c.live[id] {
+		return false, c.stopped
 	}
 	if c.live == nil {
 		c.live = map[string]bool{}
 	}
 	c.live[id] = true
 	c.wg.Add(1)
-	return true
+	return true, false
+}
+
+// stop refuses new calls and waits for those in progress to end (their contexts ended with the server's).
+func (c *calls) stop() {
+	c.mu.Lock()
+	c.stopped = true
+	c.mu.Unlock()
+	c.wg.Wait()
 }
 
 // end frees the account for its next call.

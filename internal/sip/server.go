@@ -175,7 +175,7 @@ func (s *Server) Run(ctx context.Context) {
 	slog.Info("sip: listening", "addr", s.Addr(), "transports", "udp,tcp")
 	<-ctx.Done()
 	s.stopCalls()
-	s.calls.wg.Wait()
+	s.calls.stop()
 	udp.Close()
 	tcp.Close()
 	wg.Wait()

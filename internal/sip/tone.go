@@ -11,7 +11,7 @@ import (
 )
 
 // The tones a phone hears when it asks for the floor: a short high beep when it is granted, a longer low one when
-// it is refused or taken away (docs/sip.md). They are sine waves put into G.711 by github.com/zaf/g711 (diago's
+// it is refused or taken away (docs/sip.md). They are sine waves put into G.711 by github.com/zaf/g711 (the G.711
 // codec), 20 ms per frame, made once.
 
 // frameSamples is one 20 ms G.711 frame at 8 kHz (one RTP packet, one byte per sample).
