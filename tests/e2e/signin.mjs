@@ -84,6 +84,8 @@ export const signinCases = [
       const error = await page.waitForSelector('[data-testid=login-error]', { timeout: 20_000 });
       expect((await error.getAttribute('data-code')) === '102', `code sign-in refused with ${await error.getAttribute('data-code')}`);
       expect(page.url().endsWith('/login'), `still on the login page: ${page.url()}`);
+      // The session the right password opened alongside is ended, its cookie with it.
+      expect(!(await context.cookies()).some((c) => c.name === 'token' && c.value), 'no session cookie after the refused code');
       await page.click('[data-testid=login-code-toggle]');
       await page.click('[data-testid=login-submit]');
       await page.waitForSelector('[data-testid=home-page]', { timeout: 60_000 });
