@@ -420,12 +420,11 @@ func (s *Service) fenceFindTer(ctx context.Context, p identity.Principal, req fe
 type alarmQuery struct {
 	FenceID  flex.List `json:"fenceid"`
 	FenceIDs flex.List `json:"fenceIds"`
-	MsID     flex.List `json:"msId"`
-	MsIDs    flex.List `json:"msIds"`
-	Status   string    `json:"status"`
-	STime    string    `json:"sTime"`
-	ETime    string    `json:"eTime"`
-	GroupBy  string    `json:"groupBy"`
+	httpx.MsIDs
+	Status  string `json:"status"`
+	STime   string `json:"sTime"`
+	ETime   string `json:"eTime"`
+	GroupBy string `json:"groupBy"`
 	httpx.PageReq
 }
 
@@ -435,7 +434,7 @@ func (s *Service) alarmFilter(ctx context.Context, p identity.Principal, q alarm
 	if f.Fences, err = httpx.RowIDs("fenceid", append(q.FenceID, q.FenceIDs...), MaxIDs, false); err != nil {
 		return f, err
 	}
-	if f.Terminals, err = httpx.IDs("msIds", append(q.MsID, q.MsIDs...), MaxIDs, false); err != nil {
+	if f.Terminals, err = q.MsIDs.Check("msIds", MaxIDs, false); err != nil {
 		return f, err
 	}
 	if st := strings.TrimSpace(q.Status); st != "" {

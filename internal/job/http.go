@@ -24,9 +24,8 @@ func (s *Service) add(ctx context.Context, p identity.Principal, req RawInput) (
 }
 
 type listReq struct {
-	JobID   string    `json:"jobId"`
-	MsID    flex.List `json:"msId"`
-	MsIDs   flex.List `json:"msIds"`
+	JobID string `json:"jobId"`
+	httpx.MsIDs
 	State   flex.List `json:"state"`
 	Status  flex.List `json:"status"`
 	Keyword string    `json:"keyword"`
@@ -42,7 +41,7 @@ func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (
 	if q.JobID, err = httpx.OptRowID[ID]("jobId", req.JobID); err != nil {
 		return nil, err
 	}
-	if q.MsIDs, err = httpx.IDs("msId", append(req.MsID, req.MsIDs...), 1000, false); err != nil {
+	if q.MsIDs, err = req.MsIDs.Check("msId", 1000, false); err != nil {
 		return nil, err
 	}
 	for _, v := range append(req.State, req.Status...) {
@@ -119,8 +118,7 @@ func (s *Service) history(ctx context.Context, p identity.Principal, req idReq) 
 }
 
 type reportReq struct {
-	MsIDs flex.List `json:"msIds"`
-	MsID  flex.List `json:"msId"`
+	httpx.MsIDs
 	timerange.Params
 }
 
@@ -132,7 +130,7 @@ type Report struct {
 
 // POST /ds/report/findJobReport {msIds?, sTime, eTime}: tickets by terminal and state, for jobs sent in the range
 func (s *Service) report(ctx context.Context, p identity.Principal, req reportReq) (any, error) {
-	ids, err := httpx.IDs("msIds", append(req.MsIDs, req.MsID...), 1000, false)
+	ids, err := req.MsIDs.Check("msIds", 1000, false)
 	if err != nil {
 		return nil, err
 	}

@@ -57,14 +57,13 @@ func (s *Service) queryDay(ctx context.Context, customerID int64, v string) (*ti
 }
 
 type addReq struct {
-	MsIDs flex.List `json:"msIds"`
-	MsID  flex.List `json:"msId"`
+	httpx.MsIDs
 	RawInput
 }
 
 // POST /ds/loneWork/add {msIds, date+time | sTime, duration | wTime | eTime, interval | hb, countdown?, enabled?}
 func (s *Service) add(ctx context.Context, p identity.Principal, req addReq) (any, error) {
-	plans, err := s.Add(ctx, p, append(req.MsIDs, req.MsID...), req.RawInput)
+	plans, err := s.Add(ctx, p, req.MsIDs.All(), req.RawInput)
 	if err != nil {
 		return nil, err
 	}
@@ -104,8 +103,7 @@ func (s *Service) delete(ctx context.Context, p identity.Principal, req deleteRe
 }
 
 type listReq struct {
-	MsID      flex.List `json:"msId"`
-	MsIDs     flex.List `json:"msIds"`
+	httpx.MsIDs
 	Status    flex.List `json:"status"`
 	QueryDate string    `json:"queryDate"`
 	httpx.PageReq
@@ -113,7 +111,7 @@ type listReq struct {
 
 // GET /ds/loneWork/list {msId?, status?, queryDate?, pageNo?, pageSize?}
 func (s *Service) list(ctx context.Context, p identity.Principal, req listReq) (any, error) {
-	q := ListQuery{MsIDs: append(req.MsID, req.MsIDs...)}
+	q := ListQuery{MsIDs: req.MsIDs.All()}
 	var err error
 	if q.Offset, q.Limit, err = req.Paging(); err != nil {
 		return nil, err

@@ -250,12 +250,11 @@ type ReportPage struct {
 }
 
 type reportReq struct {
-	MsIDs  flex.List `json:"msIds"`
-	MsID   flex.List `json:"msId"`
-	STime  string    `json:"sTime"`
-	ETime  string    `json:"eTime"`
-	STime2 string    `json:"stime"`
-	ETime2 string    `json:"etime"`
+	httpx.MsIDs
+	STime  string `json:"sTime"`
+	ETime  string `json:"eTime"`
+	STime2 string `json:"stime"`
+	ETime2 string `json:"etime"`
 	httpx.PageReq
 }
 
@@ -263,7 +262,7 @@ type reportReq struct {
 func (s *Service) findMessageData(ctx context.Context, p identity.Principal, req reportReq) (any, error) {
 	q := ReportQuery{}
 	seen := map[string]bool{}
-	for _, id := range append(req.MsIDs, req.MsID...) {
+	for _, id := range req.MsIDs.All() {
 		if id = strings.TrimSpace(id); id == "" || seen[id] {
 			continue
 		}

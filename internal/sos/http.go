@@ -24,8 +24,7 @@ func (s *Service) Routes(r httpx.Router) {
 
 type findReq struct {
 	timerange.Params
-	MsID  flex.List `json:"msId"`
-	MsIDs flex.List `json:"msIds"`
+	httpx.MsIDs
 	State flex.List `json:"state"`
 	Type  string    `json:"type"`
 	Open  string    `json:"open"`
@@ -34,7 +33,7 @@ type findReq struct {
 
 // GET /ds/sos/findSos {sTime, eTime, msId, state, type, open, pageNo, pageSize} → {total, list:[Alarm]}
 func (s *Service) findSos(ctx context.Context, p identity.Principal, req findReq) (any, error) {
-	q := Query{MsIDs: append(req.MsID, req.MsIDs...), Type: req.Type}
+	q := Query{MsIDs: req.MsIDs.All(), Type: req.Type}
 	var err error
 	if q.Offset, q.Limit, err = req.Paging(); err != nil {
 		return nil, err
