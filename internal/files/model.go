@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"tenfour/internal/platform/defaults"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/text"
 )
@@ -57,18 +58,10 @@ func (l Limits) Of(k Kind) int64 {
 func (l Limits) max() int64 { return max(l.Image, l.File, l.Audio, l.Video) }
 
 func (l Limits) withDefaults() Limits {
-	if l.Image <= 0 {
-		l.Image = DefaultLimits.Image
-	}
-	if l.File <= 0 {
-		l.File = DefaultLimits.File
-	}
-	if l.Audio <= 0 {
-		l.Audio = DefaultLimits.Audio
-	}
-	if l.Video <= 0 {
-		l.Video = DefaultLimits.Video
-	}
+	defaults.Positive(&l.Image, DefaultLimits.Image)
+	defaults.Positive(&l.File, DefaultLimits.File)
+	defaults.Positive(&l.Audio, DefaultLimits.Audio)
+	defaults.Positive(&l.Video, DefaultLimits.Video)
 	return l
 }
 

@@ -13,6 +13,7 @@ import (
 	"tenfour/internal/directory"
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/defaults"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
 	"tenfour/internal/platform/ticker"
@@ -46,31 +47,18 @@ const (
 )
 
 func (o Options) withDefaults() Options {
-	def := func(v *time.Duration, d time.Duration) {
-		if *v <= 0 {
-			*v = d
-		}
-	}
-	def(&o.FlushEvery, 200*time.Millisecond)
-	def(&o.AccountSync, 2*time.Second)
-	def(&o.FanoutEvery, 250*time.Millisecond)
-	def(&o.LogEvery, time.Hour)
-	def(&o.PruneEvery, time.Hour)
-	def(&o.AckTimeout, 10*time.Second)
-	def(&o.MaxAge, DefaultMaxAge)
-	if o.Rate <= 0 {
-		o.Rate = DefaultRate
-	}
-	if o.Burst <= 0 {
-		o.Burst = DefaultBurst
-	}
+	defaults.Positive(&o.FlushEvery, 200*time.Millisecond)
+	defaults.Positive(&o.AccountSync, 2*time.Second)
+	defaults.Positive(&o.FanoutEvery, 250*time.Millisecond)
+	defaults.Positive(&o.LogEvery, time.Hour)
+	defaults.Positive(&o.PruneEvery, time.Hour)
+	defaults.Positive(&o.AckTimeout, 10*time.Second)
+	defaults.Positive(&o.MaxAge, DefaultMaxAge)
+	defaults.Positive(&o.Rate, DefaultRate)
+	defaults.Positive(&o.Burst, DefaultBurst)
 	o.Burst = max(o.Burst, MaxBatch) // a full batch must always fit, if only later
-	if o.FlushPoints <= 0 {
-		o.FlushPoints = 1000
-	}
-	if o.MaxPending <= 0 {
-		o.MaxPending = 200000
-	}
+	defaults.Positive(&o.FlushPoints, 1000)
+	defaults.Positive(&o.MaxPending, 200000)
 	return o
 }
 

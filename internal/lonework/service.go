@@ -11,6 +11,7 @@ import (
 	"tenfour/internal/oplog"
 	"tenfour/internal/platform/clock"
 	"tenfour/internal/platform/db"
+	"tenfour/internal/platform/defaults"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
 	"tenfour/internal/platform/timerange"
@@ -64,15 +65,9 @@ type Service struct {
 
 // New builds the service on the directory's terminals. hub may be a *realtime.Hub or a fake; log may not be nil.
 func New(d *db.DB, dir Directory, hub Hub, log *oplog.Log, th Thresholds) *Service {
-	if th.OfflineGrace <= 0 {
-		th.OfflineGrace = DefaultThresholds.OfflineGrace
-	}
-	if th.BatteryOff <= 0 {
-		th.BatteryOff = DefaultThresholds.BatteryOff
-	}
-	if th.WeakSignal <= 0 {
-		th.WeakSignal = DefaultThresholds.WeakSignal
-	}
+	defaults.Positive(&th.OfflineGrace, DefaultThresholds.OfflineGrace)
+	defaults.Positive(&th.BatteryOff, DefaultThresholds.BatteryOff)
+	defaults.Positive(&th.WeakSignal, DefaultThresholds.WeakSignal)
 	s := &Service{db: d, store: NewStore(d, dir), hub: hub, log: log, th: th,
 		offlineSince: map[WorkID]time.Time{}, delivered: map[WorkID]int64{}, inflight: map[WorkID]bool{}}
 	s.idle = sync.NewCond(&s.mu)
