@@ -13,11 +13,12 @@ import (
 
 // TestFleetPatrols runs a demo patrol terminal (10000101, on the demo's "North perimeter rounds" every other
 // two-hour class) through a morning of the server's patrol clock: it walks its orders as the simulator decides
-// — in time, late or skipping a point — and the server judges each accordingly.
+// — in time, late or skipping a point — and the server judges each accordingly. The morning is tomorrow's: the
+// demo comes with today's classes that are over already walked (patrol.SeedDemo).
 func TestFleetPatrols(t *testing.T) {
 	s := demoServer(t)
 	var mu sync.Mutex
-	day := time.Now().UTC().Truncate(24 * time.Hour)
+	day := time.Now().UTC().Truncate(24 * time.Hour).AddDate(0, 0, 1)
 	now := day
 	s.Patrol.SetClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
 	ctx := context.Background()
