@@ -18,7 +18,7 @@ import (
 func TestFleetPatrols(t *testing.T) {
 	s := demoServer(t)
 	var mu sync.Mutex
-	day := time.Now().UTC().Truncate(24 * time.Hour).AddDate(0, 0, 1)
+	day := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, 1)
 	now := day
 	s.Patrol.SetClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
 	ctx := context.Background()
