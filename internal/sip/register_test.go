@@ -106,11 +106,7 @@ func (w *sipWorld) register(t *testing.T, c *sipgo.Client, transport, user, pw s
 
 func (w *sipWorld) online(t *testing.T, id string) bool {
 	t.Helper()
-	var on bool
-	if err := w.DB.QueryRow(context.Background(), `SELECT online FROM accounts WHERE id = ?`, id).Scan(&on); err != nil {
-		t.Fatal(err)
-	}
-	return on
+	return w.Count(`SELECT COUNT(*) FROM accounts WHERE id = ? AND online`, id) == 1
 }
 
 // treeEntry is an account as a dispatcher's console reads it (findMsInfo, the tree's terminal object).
