@@ -70,7 +70,7 @@ func scanAccount(sc db.Scanner) (Account, error) {
 	var talk int64
 	var lat, lng sql.NullFloat64
 	if err := sc.Scan(&a.ID, &a.Customer, &a.Type, &a.AcctType, &a.Name, &a.CallSetStatus, &talk, &lat, &lng, &a.LastGps); err != nil {
-		return a, notFound(err)
+		return a, db.NotFound(err)
 	}
 	a.TalkGroup = GroupID(talk)
 	if lat.Valid && lng.Valid {
@@ -131,7 +131,7 @@ func (s *Store) GroupInfo(ctx context.Context, c CustomerID, gid GroupID) (Group
 	err := s.db.QueryRow(ctx, `SELECT parent_id, name, kind FROM ptt_groups WHERE id = ? AND customer_id = ?`, int64(gid), c).
 		Scan(&parent, &r.Name, &r.Kind)
 	r.FID = GroupID(parent)
-	return r, notFound(err)
+	return r, db.NotFound(err)
 }
 
 // GroupNames returns the names of the customer's groups among gids; unknown ids are left out.

@@ -3,7 +3,6 @@ package directory
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -49,13 +48,6 @@ func scanTerminal(sc db.Scanner, extra ...any) (Terminal, error) {
 	return t, nil
 }
 
-func notFound(err error) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return db.ErrNotFound
-	}
-	return err
-}
-
 // Terminal returns one account of the customer.
 func (s *Store) Terminal(ctx context.Context, customerID int64, msID string) (Terminal, error) {
 	return terminal(ctx, s.db, customerID, msID)
@@ -64,7 +56,7 @@ func (s *Store) Terminal(ctx context.Context, customerID int64, msID string) (Te
 func terminal(ctx context.Context, q db.Querier, customerID int64, msID string) (Terminal, error) {
 	t, err := scanTerminal(q.QueryRow(ctx, `SELECT `+termCols+` FROM accounts a WHERE a.customer_id = ? AND a.id = ?`,
 		customerID, msID))
-	return t, notFound(err)
+	return t, db.NotFound(err)
 }
 
 // FindTerminals filters the paged terminal list.
@@ -208,7 +200,7 @@ func loadGroup(ctx context.Context, q db.Querier, customerID int64, gid GroupID)
 	g, err := scanGroup(q.QueryRow(ctx, `SELECT `+groupCols+` FROM `+groupFrom+` WHERE g.id = ? AND g.customer_id = ?`,
 		int64(gid), customerID))
 	if err != nil {
-		return nil, notFound(err)
+		return nil, db.NotFound(err)
 	}
 	if g.Deep, err = depth(ctx, q, customerID, gid); err != nil {
 		return nil, err
@@ -235,7 +227,7 @@ func depth(ctx context.Context, q db.Querier, customerID int64, gid GroupID) (in
 		var parent int64
 		if err := q.QueryRow(ctx, `SELECT parent_id FROM ptt_groups WHERE id = ? AND customer_id = ?`,
 			int64(cur), customerID).Scan(&parent); err != nil {
-			return 0, notFound(err)
+			return 0, db.NotFound(err)
 		}
 		cur = GroupID(parent)
 	}
@@ -278,7 +270,7 @@ func (s *Store) Membership(ctx context.Context, customerID int64, msID string) (
 	var ptt, def sql.NullInt64
 	if err := s.db.QueryRow(ctx, `SELECT ptt_group_id, default_group_id FROM accounts WHERE id = ? AND customer_id = ?`,
 		msID, customerID).Scan(&ptt, &def); err != nil {
-		return Membership{}, notFound(err)
+		return Membership{}, db.NotFound(err)
 	}
 	groups, err := s.GroupsOf(ctx, customerID, msID)
 	if err != nil {
@@ -314,7 +306,7 @@ func checkAccounts(ctx context.Context, q db.Querier, customerID int64, ids []st
 func groupKind(ctx context.Context, q db.Querier, customerID int64, gid GroupID) (string, error) {
 	var kind string
 	err := q.QueryRow(ctx, `SELECT kind FROM ptt_groups WHERE id = ? AND customer_id = ?`, int64(gid), customerID).Scan(&kind)
-	return kind, notFound(err)
+	return kind, db.NotFound(err)
 }
 
 // mustBeFixed answers db.ErrNotFound unless gid is one of the customer's fixed groups (the only ones whose
@@ -686,7 +678,7 @@ func (s *Store) SwitchPtt(ctx context.Context, customerID int64, msID string, gi
 		var ptt sql.NullInt64
 		if err := tx.QueryRow(ctx, `SELECT ptt_group_id FROM accounts WHERE id = ? AND customer_id = ?`, msID, customerID).
 			Scan(&ptt); err != nil {
-			return notFound(err)
+			return db.NotFound(err)
 		}
 		from = GroupID(ptt.Int64)
 		if _, err := groupKind(ctx, tx, customerID, gid); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"strings"
 
 	"tenfour/internal/directory"
@@ -34,13 +33,6 @@ func NewStore(d *db.DB, dir Directory) *Store { return &Store{db: d, dir: dir} }
 type querier interface {
 	Query(ctx context.Context, q string, args ...any) (*sql.Rows, error)
 	QueryRow(ctx context.Context, q string, args ...any) *sql.Row
-}
-
-func notFound(err error) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return db.ErrNotFound
-	}
-	return err
 }
 
 // TerminalRef is an account's id and name.
@@ -351,7 +343,7 @@ func (s *Store) SetFenceTerminals(ctx context.Context, customer, id int64, repla
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
 		var one int
 		if err := tx.QueryRow(ctx, `SELECT 1 FROM fences WHERE id = ? AND customer_id = ?`, id, customer).Scan(&one); err != nil {
-			return notFound(err)
+			return db.NotFound(err)
 		}
 		if unknown != nil {
 			return unknown
@@ -620,7 +612,7 @@ func (s *Store) AddMark(ctx context.Context, customer int64, m *Mark) error {
 // Mark returns one of the customer's marks.
 func (s *Store) Mark(ctx context.Context, customer, id int64) (Mark, error) {
 	m, err := scanMark(s.db.QueryRow(ctx, `SELECT `+markCols+` FROM marks WHERE id = ? AND customer_id = ?`, id, customer))
-	return m, notFound(err)
+	return m, db.NotFound(err)
 }
 
 // UpdateMark replaces a mark's editable fields.

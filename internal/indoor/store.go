@@ -2,8 +2,6 @@ package indoor
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 
 	"tenfour/internal/files"
 	"tenfour/internal/platform/db"
@@ -14,13 +12,6 @@ type Store struct{ db *db.DB }
 
 // NewStore wraps the database.
 func NewStore(d *db.DB) *Store { return &Store{db: d} }
-
-func notFound(err error) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return db.ErrNotFound
-	}
-	return err
-}
 
 func conflict(err error, taken error) error {
 	if db.IsUniqueViolation(err) {
@@ -138,7 +129,7 @@ func (s *Store) Building(ctx context.Context, customerID int64, id BuildingID) (
 func (s *Store) Floor(ctx context.Context, customerID int64, id FloorID) (Floor, error) {
 	f, err := scanFloor(s.db.QueryRow(ctx, `SELECT `+floorCols+` FROM indoor_floors WHERE id = ? AND customer_id = ?`, id, customerID))
 	if err != nil {
-		return Floor{}, notFound(err)
+		return Floor{}, db.NotFound(err)
 	}
 	one := []Floor{f}
 	err = s.fill(ctx, one, db.Where("b.floor_id = ?", id), db.Where("a.floor_id = ?", id))
@@ -148,7 +139,7 @@ func (s *Store) Floor(ctx context.Context, customerID int64, id FloorID) (Floor,
 // Beacon reads one beacon.
 func (s *Store) Beacon(ctx context.Context, customerID int64, id BeaconID) (Beacon, error) {
 	b, err := scanBeacon(s.db.QueryRow(ctx, `SELECT `+beaconCols+` FROM `+beaconFrom+` WHERE b.id = ? AND b.customer_id = ?`, id, customerID))
-	return b, notFound(err)
+	return b, db.NotFound(err)
 }
 
 // CreateBuilding stores a building (ErrNameTaken for a name the customer uses).

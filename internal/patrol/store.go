@@ -19,13 +19,6 @@ func NewStore(d *db.DB) *Store { return &Store{db: d} }
 
 type scanner = db.Scanner
 
-func notFound(err error) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return db.ErrNotFound
-	}
-	return err
-}
-
 func count(ctx context.Context, q db.Querier, query string, args ...any) (int, error) {
 	var n int
 	err := q.QueryRow(ctx, query, args...).Scan(&n)
@@ -37,7 +30,7 @@ func count(ctx context.Context, q db.Querier, query string, args ...any) (int, e
 func stayInArea[ID ~int64](ctx context.Context, tx *db.Tx, c int64, table string, id ID, area AreaID, used string) error {
 	var cur AreaID
 	if err := tx.QueryRow(ctx, `SELECT area_id FROM `+table+` WHERE id = ? AND customer_id = ?`, id, c).Scan(&cur); err != nil {
-		return notFound(err)
+		return db.NotFound(err)
 	}
 	if cur == area {
 		return nil
@@ -91,7 +84,7 @@ func (s *Store) EnsureUser(ctx context.Context, c int64, msID, role string, now 
 	err := s.db.QueryRow(ctx, `SELECT id, ms_id, role, created_at FROM patrol_users WHERE customer_id = ? AND ms_id = ?`,
 		c, msID).Scan(&u.ID, &u.Username, &u.Role, &u.CreatedAt)
 	u.PocAccount = u.Username
-	return u, notFound(err)
+	return u, db.NotFound(err)
 }
 
 // Users lists the customer's patrol users, optionally one PoC account.
@@ -121,7 +114,7 @@ const areaCols = `a.id, a.name, a.remark, a.created_at,
 func scanArea(sc scanner) (Area, error) {
 	var a Area
 	err := sc.Scan(&a.ID, &a.Name, &a.Remark, &a.CreatedAt, &a.Points, &a.Routes)
-	return a, notFound(err)
+	return a, db.NotFound(err)
 }
 
 // Areas lists the customer's areas by name.
@@ -171,7 +164,7 @@ const pointFrom = `patrol_points p JOIN patrol_areas a ON a.id = p.area_id`
 func scanPoint(sc scanner) (Point, error) {
 	var p Point
 	err := sc.Scan(&p.ID, &p.Name, &p.Remark, &p.Type, &p.NfcValue, &p.AreaID, &p.AreaName, &p.Lat, &p.Lng, &p.Radius, &p.CreatedAt)
-	return p, notFound(err)
+	return p, db.NotFound(err)
 }
 
 // PointQuery filters tbPatrolPoint/list.
@@ -257,7 +250,7 @@ func scanRoute(sc scanner) (Route, error) {
 	var r Route
 	err := sc.Scan(&r.ID, &r.Name, &r.Type, &r.Remark, &r.AreaID, &r.AreaName, &r.CreatedAt)
 	r.RoutePoints = []RoutePoint{}
-	return r, notFound(err)
+	return r, db.NotFound(err)
 }
 
 // RouteQuery filters tbPatrolRoute/list (spec: type 0, pageNo 1, pageSize 100, name, order desc, column id).
@@ -317,7 +310,7 @@ func (s *Store) SaveRoute(ctx context.Context, c int64, r Route, points []PointI
 		for _, id := range points {
 			var area AreaID
 			if err := tx.QueryRow(ctx, `SELECT area_id FROM patrol_points WHERE id = ? AND customer_id = ?`, id, c).Scan(&area); err != nil {
-				return notFound(err)
+				return db.NotFound(err)
 			}
 			if area != r.AreaID {
 				return ErrOtherArea
@@ -374,7 +367,7 @@ func scanPlan(sc scanner) (Plan, error) {
 	err := sc.Scan(&p.ID, &p.customerID, &p.tz, &p.Name, &p.Model, &p.Type, &p.StartDate, &p.EndDate, &p.RouteID, &p.RouteName,
 		&p.AreaID, &p.AreaName, &p.CreatedBy, &p.CreatedAt)
 	p.Classes = []Class{}
-	return p, notFound(err)
+	return p, db.NotFound(err)
 }
 
 // PlanQuery filters tbPatrolPlan/list (spec: model 2, dtStart, dtEnd): plans whose date range meets [From, To]
@@ -434,7 +427,7 @@ func (s *Store) AddPlan(ctx context.Context, c int64, p Plan, now int64) (PlanID
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		var area AreaID
 		if err := tx.QueryRow(ctx, `SELECT area_id FROM patrol_routes WHERE id = ? AND customer_id = ?`, p.RouteID, c).Scan(&area); err != nil {
-			return notFound(err)
+			return db.NotFound(err)
 		}
 		if area != p.AreaID {
 			return ErrOtherArea
@@ -491,7 +484,7 @@ func scanOrder(sc scanner) (Order, error) {
 	err := sc.Scan(&o.ID, &o.customerID, &o.PlanID, &o.PlanName, &o.ClassSeq, &o.ClassName, &o.Day, &o.MsID, &o.AreaID, &o.AreaName,
 		&o.RouteID, &o.RouteName, &o.StartTime, &o.EndTime, &o.JudgeTime, &o.State, &reason, &o.JudgedAt, &o.Total, &o.Punched)
 	o.Reasons = splitReasons(reason)
-	return o, notFound(err)
+	return o, db.NotFound(err)
 }
 
 // orders lists orders (l's Where, Order and page).

@@ -1,7 +1,9 @@
 package db_test
 
 import (
+	"database/sql"
 	"errors"
+	"fmt"
 	"testing"
 
 	"tenfour/internal/platform/db"
@@ -24,6 +26,21 @@ func TestFirst(t *testing.T) {
 		got, err := db.First(c.list, c.err)
 		if got != c.want || !errors.Is(err, c.is) || (c.is == nil) != (err == nil) {
 			t.Errorf("%s: %d %v, want %d %v", c.name, got, err, c.want, c.is)
+		}
+	}
+}
+
+// A one-row read that found nothing is ErrNotFound, wrapped or not; another error and nil pass as they are.
+func TestNotFound(t *testing.T) {
+	failed := errors.New("query failed")
+	for _, c := range []struct{ err, want error }{
+		{sql.ErrNoRows, db.ErrNotFound},
+		{fmt.Errorf("scan: %w", sql.ErrNoRows), db.ErrNotFound},
+		{failed, failed},
+		{nil, nil},
+	} {
+		if got := db.NotFound(c.err); got != c.want {
+			t.Errorf("NotFound(%v) = %v, want %v", c.err, got, c.want)
 		}
 	}
 }
