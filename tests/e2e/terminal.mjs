@@ -26,7 +26,7 @@ export async function terminal(uid, { answers = {}, onFrame, status } = {}) {
     new Promise((resolve) => {
       const id = next++;
       const sentAt = Date.now();
-      pending.set(id, (f) => resolve({ ...f, sentAt }));
+      pending.set(id, (f) => resolve({ ...f, sentAt, answeredAt: Date.now() }));
       send({ id, type, data });
     });
 
