@@ -118,7 +118,7 @@ var tenants = []tenant{
 		},
 	},
 	{
-		name: "Second Tenant", dsConfig: `{"broadcast":0}`, base: 20000000, dispatcher: "Tenant Two Dispatcher",
+		name: "Second Tenant", dsConfig: `{"broadcast":0,"multiScreen":0}`, base: 20000000, dispatcher: "Tenant Two Dispatcher",
 		center: [2]float64{38.42, 27.14},
 		groups: []group{
 			{name: "Harbor", color: "#2f54eb"},

@@ -337,6 +337,22 @@ const cases = [
     },
   ],
   [
+    'extra windows follow the multi-screen switch: offered on the home page and the report index where it is on, absent where the customer has it off',
+    async ({ context }) => {
+      const { page, base } = await dispatcherPage(context);
+      await page.waitForSelector('[data-testid=open-window]');
+      await page.goto(`${base}/report`);
+      await page.waitForSelector('[data-testid=report-index] [data-testid^=report-window-]');
+      // The demo's second customer has multi-screen off (its dsConfig "multiScreen":0).
+      const other = (await dispatcherPage(context, base, OTHER_DISPATCHER)).page;
+      await other.waitForSelector('[data-testid=tree-search]');
+      expect(!(await other.$('[data-testid=open-window]')), 'no extra-window launcher with multi-screen off');
+      await other.goto(`${base}/report`);
+      await other.waitForSelector('[data-testid=report-index] [data-testid^=report-link-]');
+      expect(!(await other.$('[data-testid^=report-window-]')), 'no report opens in an extra window with multi-screen off');
+    },
+  ],
+  [
     'a child window opens with window.open and stays live',
     async ({ context }) => {
       const { page } = await dispatcherPage(context);

@@ -212,8 +212,10 @@ export default function HomePage() {
     return walk('0');
   }, [groups]);
 
-  // Extra windows: the -child copy of each offered screen whose feature is on.
-  const windows = ALL_ROUTES.filter((r) => r.child && WINDOW_SCREENS.includes(r.screen) && (!r.dsKey || isDsKeyEnabled(r.dsKey, gate))).map((r) => r.path);
+  // Extra windows: the -child copy of each offered screen whose feature is on, only where multi-screen is.
+  const windows = isFeatureEnabled('multiScreen', gate)
+    ? ALL_ROUTES.filter((r) => r.child && WINDOW_SCREENS.includes(r.screen) && (!r.dsKey || isDsKeyEnabled(r.dsKey, gate))).map((r) => r.path)
+    : [];
   const openWindow = (path: string) => window.open(path, `tenfour${path.replace(/\W/g, '-')}`, 'popup,width=1100,height=760');
 
   const d = dialog;

@@ -3,6 +3,8 @@ import { Link } from 'react-router';
 import { Button, Card, Col, Row, Tooltip, Typography } from 'antd';
 import { ExportOutlined } from '@ant-design/icons';
 import { isBuilt } from '../../../shared/access/routes';
+import { isFeatureEnabled } from '../../../shared/access/features';
+import { useGateContext } from '../../../shared/access/gate';
 import { reportEntries } from '../catalogue';
 
 const entries = reportEntries(isBuilt);
@@ -11,6 +13,7 @@ const entries = reportEntries(isBuilt);
 export default function ReportPage() {
   const { t } = useTranslation('reports');
   const { t: tApp } = useTranslation('app');
+  const multiScreen = isFeatureEnabled('multiScreen', useGateContext());
   return (
     <div className="page-pad" data-testid="report-index">
       <Typography.Title level={4}>{tApp('menu.report')}</Typography.Title>
@@ -21,9 +24,11 @@ export default function ReportPage() {
               size="small"
               title={<Link to={e.path} data-testid={`report-link-${e.screen}`}>{tApp(`menu.${e.screen}`)}</Link>}
               extra={
+                multiScreen &&
                 e.childPath && (
                   <Tooltip title={t('newWindow')}>
                     <Button
+                      data-testid={`report-window-${e.screen}`}
                       type="text"
                       size="small"
                       icon={<ExportOutlined />}
