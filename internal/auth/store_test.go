@@ -14,18 +14,8 @@ import (
 
 // Store-level tests of the administration functions and the session store, on every engine.
 
-func count(t *testing.T, d *db.DB, q string, args ...any) int {
-	t.Helper()
-	var n int
-	if err := d.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 func TestAdminStore(t *testing.T) {
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		d := testkit.OpenStore(t, engine)
+	testkit.EachStore(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 
 		acme, other := testkit.Customer(t, d, "Acme"), testkit.Customer(t, d, "Other")
@@ -56,7 +46,7 @@ func TestAdminStore(t *testing.T) {
 				t.Fatalf("%s: %v", c.name, err)
 			}
 		}
-		if n := count(t, d, `SELECT COUNT(*) FROM accounts`) + count(t, d, `SELECT COUNT(*) FROM ptt_groups`); n != 0 {
+		if n := testkit.Count(t, d, `SELECT COUNT(*) FROM accounts`) + testkit.Count(t, d, `SELECT COUNT(*) FROM ptt_groups`); n != 0 {
 			t.Fatalf("refused accounts left %d rows", n)
 		}
 
@@ -77,14 +67,14 @@ func TestAdminStore(t *testing.T) {
 		if err := auth.CreateAccount(ctx, d, sameMail); !errors.Is(err, auth.ErrEmailTaken) {
 			t.Fatalf("duplicate e-mail: %v", err)
 		}
-		if n := count(t, d, `SELECT COUNT(*) FROM ptt_groups WHERE customer_id = ? AND name = 'Ops' AND kind = 'fixed' AND parent_id = 0`, acme); n != 1 {
+		if n := testkit.Count(t, d, `SELECT COUNT(*) FROM ptt_groups WHERE customer_id = ? AND name = 'Ops' AND kind = 'fixed' AND parent_id = 0`, acme); n != 1 {
 			t.Fatalf("the Ops group exists %d times", n)
 		}
-		if n := count(t, d, `SELECT COUNT(*) FROM accounts a JOIN group_members m ON m.account_id = a.id AND m.group_id = a.default_group_id
+		if n := testkit.Count(t, d, `SELECT COUNT(*) FROM accounts a JOIN group_members m ON m.account_id = a.id AND m.group_id = a.default_group_id
 			WHERE a.id IN ('30000001', '30000101') AND a.ptt_group_id = a.default_group_id`); n != 2 {
 			t.Fatalf("accounts not in their default group: %d", n)
 		}
-		if n := count(t, d, `SELECT COUNT(*) FROM accounts WHERE id = '30000001' AND email = 'boss@example.com' AND admin = TRUE AND type = '20'`); n != 1 {
+		if n := testkit.Count(t, d, `SELECT COUNT(*) FROM accounts WHERE id = '30000001' AND email = 'boss@example.com' AND admin = TRUE AND type = '20'`); n != 1 {
 			t.Fatal("stored account differs")
 		}
 		// The seeder's way: an existing group by id.
@@ -109,7 +99,7 @@ func TestAdminStore(t *testing.T) {
 		if err := auth.ResetPassword(ctx, d, "30000001", "New#pass1"); err != nil {
 			t.Fatal(err)
 		}
-		if n := count(t, d, `SELECT COUNT(*) FROM accounts WHERE id = '30000001' AND failed_logins = 0 AND locked_until = 0 AND password_changed = FALSE`); n != 1 {
+		if n := testkit.Count(t, d, `SELECT COUNT(*) FROM accounts WHERE id = '30000001' AND failed_logins = 0 AND locked_until = 0 AND password_changed = FALSE`); n != 1 {
 			t.Fatal("reset did not clear the lock")
 		}
 		if _, err := sessions.Lookup(ctx, tok); err == nil {
@@ -134,22 +124,21 @@ func TestAdminStore(t *testing.T) {
 		if err := auth.LinkOAuth(ctx, d, "30000001", "", "gh-2"); err == nil {
 			t.Fatal("empty platform accepted")
 		}
-		if n := count(t, d, `SELECT COUNT(*) FROM oauth_links WHERE oauth_hash = 'gh-1'`); n != 0 {
+		if n := testkit.Count(t, d, `SELECT COUNT(*) FROM oauth_links WHERE oauth_hash = 'gh-1'`); n != 0 {
 			t.Fatal("the external identity is stored in clear")
 		}
 		// Deleting an account removes its links and codes (foreign keys).
 		if _, err := d.Exec(ctx, `DELETE FROM accounts WHERE id = '30000001'`); err != nil {
 			t.Fatal(err)
 		}
-		if n := count(t, d, `SELECT COUNT(*) FROM oauth_links`); n != 0 {
+		if n := testkit.Count(t, d, `SELECT COUNT(*) FROM oauth_links`); n != 0 {
 			t.Fatal("link of a deleted account left behind")
 		}
 	})
 }
 
 func TestSessionStore(t *testing.T) {
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		d := testkit.OpenStore(t, engine)
+	testkit.EachStore(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		cust, _ := tenant.Create(ctx, d, "Acme")
 		for _, id := range []string{"30000001", "30000002"} {
@@ -167,7 +156,7 @@ func TestSessionStore(t *testing.T) {
 		if err != nil || p.AccountID != "30000001" || p.CustomerID != cust || !p.IsDispatcher() || p.Token != a1 {
 			t.Fatalf("lookup: %+v %v", p, err)
 		}
-		if count(t, d, `SELECT COUNT(*) FROM sessions WHERE token_hash = ?`, a1) != 0 {
+		if testkit.Count(t, d, `SELECT COUNT(*) FROM sessions WHERE token_hash = ?`, a1) != 0 {
 			t.Fatal("a token is stored in clear")
 		}
 
@@ -211,7 +200,7 @@ func TestSessionStore(t *testing.T) {
 		if err := s.Prune(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if n := count(t, d, `SELECT COUNT(*) FROM sessions`); n != 0 {
+		if n := testkit.Count(t, d, `SELECT COUNT(*) FROM sessions`); n != 0 {
 			t.Fatalf("%d sessions left after pruning", n)
 		}
 	})

@@ -14,136 +14,133 @@ import (
 )
 
 func TestStore(t *testing.T) {
-	for _, engine := range testkit.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			ctx := context.Background()
-			d := testkit.OpenStore(t, engine)
-			s := branding.NewStore(d)
+	testkit.EachStore(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		s := branding.NewStore(d)
 
-			t.Run("branding", func(t *testing.T) {
-				if _, err := s.Branding(ctx, "example.com"); !errors.Is(err, db.ErrNotFound) {
-					t.Fatalf("no record: %v", err)
+		t.Run("branding", func(t *testing.T) {
+			if _, err := s.Branding(ctx, "example.com"); !errors.Is(err, db.ErrNotFound) {
+				t.Fatalf("no record: %v", err)
+			}
+			b := branding.Branding{SysName: "Fleet One", LogoURL: "/logo.png", MiniLogoURL: "https://cdn.example.com/m.png",
+				CSSURL: "/skin.css", ThemeColor: "#d4380d",
+				Remark: branding.EncodeRemark(branding.Remark{LogoPageBg: "#fff", LoginFrameColor: "#123456"})}
+			if err := s.SetBranding(ctx, "Example.COM:8443", b); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Branding(ctx, "example.com")
+			b.Hostname = "example.com"
+			if err != nil || got != b {
+				t.Fatalf("got %+v %v", got, err)
+			}
+			var r branding.Remark
+			if err := json.Unmarshal([]byte(got.Remark), &r); err != nil || r.LoginFrameColor != "#123456" {
+				t.Fatalf("remark %q", got.Remark)
+			}
+			b.ThemeColor = "#000"
+			if err := s.SetBranding(ctx, "example.com", b); err != nil { // upsert
+				t.Fatal(err)
+			}
+			if got, _ := s.Branding(ctx, "EXAMPLE.com"); got.ThemeColor != "#000" {
+				t.Fatalf("after replace %+v", got)
+			}
+			for name, bad := range map[string]branding.Branding{
+				"colour":       {ThemeColor: "red"},
+				"remark":       {Remark: "not json"},
+				"remark color": {Remark: `{"loginFrameColor":"javascript:x"}`},
+				"url scheme":   {LogoURL: "javascript:alert(1)"},
+				"url spaces":   {CSSURL: "/a b.css"},
+				"url length":   {LogoURL: "/" + strings.Repeat("a", 3000)},
+				"name length":  {SysName: strings.Repeat("n", 65)},
+				"name control": {SysName: "a\x00b"},
+			} {
+				if err := s.SetBranding(ctx, "example.com", bad); err == nil {
+					t.Errorf("%s accepted", name)
 				}
-				b := branding.Branding{SysName: "Fleet One", LogoURL: "/logo.png", MiniLogoURL: "https://cdn.example.com/m.png",
-					CSSURL: "/skin.css", ThemeColor: "#d4380d",
-					Remark: branding.EncodeRemark(branding.Remark{LogoPageBg: "#fff", LoginFrameColor: "#123456"})}
-				if err := s.SetBranding(ctx, "Example.COM:8443", b); err != nil {
-					t.Fatal(err)
+			}
+			if got, _ := s.Branding(ctx, "example.com"); got.ThemeColor != "#000" {
+				t.Fatal("a refused record changed the stored one")
+			}
+			for _, h := range []string{"", "bad host!", "a/b", strings.Repeat("a", 254)} {
+				if err := s.SetBranding(ctx, h, b); err == nil {
+					t.Errorf("host %q accepted", h)
 				}
-				got, err := s.Branding(ctx, "example.com")
-				b.Hostname = "example.com"
-				if err != nil || got != b {
-					t.Fatalf("got %+v %v", got, err)
-				}
-				var r branding.Remark
-				if err := json.Unmarshal([]byte(got.Remark), &r); err != nil || r.LoginFrameColor != "#123456" {
-					t.Fatalf("remark %q", got.Remark)
-				}
-				b.ThemeColor = "#000"
-				if err := s.SetBranding(ctx, "example.com", b); err != nil { // upsert
-					t.Fatal(err)
-				}
-				if got, _ := s.Branding(ctx, "EXAMPLE.com"); got.ThemeColor != "#000" {
-					t.Fatalf("after replace %+v", got)
-				}
-				for name, bad := range map[string]branding.Branding{
-					"colour":       {ThemeColor: "red"},
-					"remark":       {Remark: "not json"},
-					"remark color": {Remark: `{"loginFrameColor":"javascript:x"}`},
-					"url scheme":   {LogoURL: "javascript:alert(1)"},
-					"url spaces":   {CSSURL: "/a b.css"},
-					"url length":   {LogoURL: "/" + strings.Repeat("a", 3000)},
-					"name length":  {SysName: strings.Repeat("n", 65)},
-					"name control": {SysName: "a\x00b"},
-				} {
-					if err := s.SetBranding(ctx, "example.com", bad); err == nil {
-						t.Errorf("%s accepted", name)
-					}
-				}
-				if got, _ := s.Branding(ctx, "example.com"); got.ThemeColor != "#000" {
-					t.Fatal("a refused record changed the stored one")
-				}
-				for _, h := range []string{"", "bad host!", "a/b", strings.Repeat("a", 254)} {
-					if err := s.SetBranding(ctx, h, b); err == nil {
-						t.Errorf("host %q accepted", h)
-					}
-				}
-				if err := s.DeleteBranding(ctx, "example.com"); err != nil {
-					t.Fatal(err)
-				}
-				if err := s.DeleteBranding(ctx, "example.com"); !errors.Is(err, db.ErrNotFound) {
-					t.Fatalf("delete again: %v", err)
-				}
-			})
-
-			t.Run("client config", func(t *testing.T) {
-				c, err := s.ClientConfig(ctx, "fleet.example.com")
-				if err != nil || c.DateFormat != "MM/dd/yyyy" || c.SpeedUnit != "mph" || c.Version != "1" || c.AutoLoginKeys == nil {
-					t.Fatalf("defaults %+v %v", c, err)
-				}
-				if err := s.SetClientConfig(ctx, "fleet.example.com", branding.ClientConfig{Title: "Fleet", SpeedUnit: "km/h",
-					AutoLoginKeys: []string{"k1"}, MapsKey: "abc", Version: "0"}); err != nil {
-					t.Fatal(err)
-				}
-				c, _ = s.ClientConfig(ctx, "fleet.example.com")
-				if c.Title != "Fleet" || c.SpeedUnit != "km/h" || c.DateFormat != "MM/dd/yyyy" || c.Version != "0" || c.AutoLoginKeys[0] != "k1" {
-					t.Fatalf("stored %+v", c)
-				}
-				for name, bad := range map[string]branding.ClientConfig{
-					"speed unit": {SpeedUnit: "knots"},
-					"version":    {Version: "2"},
-					"logo":       {Logo: "ftp://x"},
-					"empty key":  {AutoLoginKeys: []string{""}},
-					"title":      {Title: strings.Repeat("t", 129)},
-				} {
-					if err := s.SetClientConfig(ctx, "fleet.example.com", bad); err == nil {
-						t.Errorf("%s accepted", name)
-					}
-				}
-				if c2, _ := s.ClientConfig(ctx, "fleet.example.com"); c2.Title != "Fleet" {
-					t.Fatal("a refused config changed the stored one")
-				}
-			})
-
-			t.Run("data-source config", func(t *testing.T) {
-				cust := testkit.Customer(t, d, "C")
-				c, err := s.DSConfig(ctx, cust)
-				if err != nil || len(c) != 0 || !c.Enabled("broadcast") {
-					t.Fatalf("empty %v %v", c, err)
-				}
-				if eff := c.Effective(); len(eff) != len(branding.FeatureKeys) || eff["map"] != 1 {
-					t.Fatalf("effective %v", eff)
-				}
-				if err := s.SetDSConfig(ctx, cust, branding.DSConfig{"broadcast": 0, "patrol": 1, "noAllCallDefault": 1}); err != nil {
-					t.Fatal(err)
-				}
-				c, _ = s.DSConfig(ctx, cust)
-				if c.Enabled("broadcast") || !c.Enabled("patrol") || !c.Enabled("map") || c.Effective()["broadcast"] != 0 ||
-					c.Effective()["noAllCallDefault"] != 1 {
-					t.Fatalf("stored %v", c)
-				}
-				// Stored by hand in other forms, read leniently.
-				if _, err := d.Exec(ctx, `UPDATE customers SET ds_config = ? WHERE id = ?`, `{"map":"0","report":false,"logger":true}`, cust); err != nil {
-					t.Fatal(err)
-				}
-				c, err = s.DSConfig(ctx, cust)
-				if err != nil || c.Enabled("map") || c.Enabled("report") || !c.Enabled("logger") {
-					t.Fatalf("lenient %v %v", c, err)
-				}
-				for name, bad := range map[string]branding.DSConfig{"negative": {"map": -1}, "bad key": {"a b": 1}} {
-					if err := s.SetDSConfig(ctx, cust, bad); err == nil {
-						t.Errorf("%s accepted", name)
-					}
-				}
-				if err := s.SetDSConfig(ctx, cust+1000, branding.DSConfig{}); !errors.Is(err, db.ErrNotFound) {
-					t.Fatalf("unknown customer: %v", err)
-				}
-				if _, err := s.DSConfig(ctx, cust+1000); !errors.Is(err, db.ErrNotFound) {
-					t.Fatalf("unknown customer read: %v", err)
-				}
-			})
+			}
+			if err := s.DeleteBranding(ctx, "example.com"); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.DeleteBranding(ctx, "example.com"); !errors.Is(err, db.ErrNotFound) {
+				t.Fatalf("delete again: %v", err)
+			}
 		})
-	}
+
+		t.Run("client config", func(t *testing.T) {
+			c, err := s.ClientConfig(ctx, "fleet.example.com")
+			if err != nil || c.DateFormat != "MM/dd/yyyy" || c.SpeedUnit != "mph" || c.Version != "1" || c.AutoLoginKeys == nil {
+				t.Fatalf("defaults %+v %v", c, err)
+			}
+			if err := s.SetClientConfig(ctx, "fleet.example.com", branding.ClientConfig{Title: "Fleet", SpeedUnit: "km/h",
+				AutoLoginKeys: []string{"k1"}, MapsKey: "abc", Version: "0"}); err != nil {
+				t.Fatal(err)
+			}
+			c, _ = s.ClientConfig(ctx, "fleet.example.com")
+			if c.Title != "Fleet" || c.SpeedUnit != "km/h" || c.DateFormat != "MM/dd/yyyy" || c.Version != "0" || c.AutoLoginKeys[0] != "k1" {
+				t.Fatalf("stored %+v", c)
+			}
+			for name, bad := range map[string]branding.ClientConfig{
+				"speed unit": {SpeedUnit: "knots"},
+				"version":    {Version: "2"},
+				"logo":       {Logo: "ftp://x"},
+				"empty key":  {AutoLoginKeys: []string{""}},
+				"title":      {Title: strings.Repeat("t", 129)},
+			} {
+				if err := s.SetClientConfig(ctx, "fleet.example.com", bad); err == nil {
+					t.Errorf("%s accepted", name)
+				}
+			}
+			if c2, _ := s.ClientConfig(ctx, "fleet.example.com"); c2.Title != "Fleet" {
+				t.Fatal("a refused config changed the stored one")
+			}
+		})
+
+		t.Run("data-source config", func(t *testing.T) {
+			cust := testkit.Customer(t, d, "C")
+			c, err := s.DSConfig(ctx, cust)
+			if err != nil || len(c) != 0 || !c.Enabled("broadcast") {
+				t.Fatalf("empty %v %v", c, err)
+			}
+			if eff := c.Effective(); len(eff) != len(branding.FeatureKeys) || eff["map"] != 1 {
+				t.Fatalf("effective %v", eff)
+			}
+			if err := s.SetDSConfig(ctx, cust, branding.DSConfig{"broadcast": 0, "patrol": 1, "noAllCallDefault": 1}); err != nil {
+				t.Fatal(err)
+			}
+			c, _ = s.DSConfig(ctx, cust)
+			if c.Enabled("broadcast") || !c.Enabled("patrol") || !c.Enabled("map") || c.Effective()["broadcast"] != 0 ||
+				c.Effective()["noAllCallDefault"] != 1 {
+				t.Fatalf("stored %v", c)
+			}
+			// Stored by hand in other forms, read leniently.
+			if _, err := d.Exec(ctx, `UPDATE customers SET ds_config = ? WHERE id = ?`, `{"map":"0","report":false,"logger":true}`, cust); err != nil {
+				t.Fatal(err)
+			}
+			c, err = s.DSConfig(ctx, cust)
+			if err != nil || c.Enabled("map") || c.Enabled("report") || !c.Enabled("logger") {
+				t.Fatalf("lenient %v %v", c, err)
+			}
+			for name, bad := range map[string]branding.DSConfig{"negative": {"map": -1}, "bad key": {"a b": 1}} {
+				if err := s.SetDSConfig(ctx, cust, bad); err == nil {
+					t.Errorf("%s accepted", name)
+				}
+			}
+			if err := s.SetDSConfig(ctx, cust+1000, branding.DSConfig{}); !errors.Is(err, db.ErrNotFound) {
+				t.Fatalf("unknown customer: %v", err)
+			}
+			if _, err := s.DSConfig(ctx, cust+1000); !errors.Is(err, db.ErrNotFound) {
+				t.Fatalf("unknown customer read: %v", err)
+			}
+		})
+	})
 }
 
 func TestNormalizeHost(t *testing.T) {

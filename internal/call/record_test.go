@@ -253,39 +253,37 @@ func TestCallRecordQueryValidation(t *testing.T) {
 // TestTalkAndRecordOnEveryEngine runs a burst through the whole server on each store engine: grant (directory
 // reads), recording row, listing, mute list.
 func TestTalkAndRecordOnEveryEngine(t *testing.T) {
-	for _, engine := range testkit.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			w := newWorldOn(t, engine)
-			ctx := w.Ctx()
-			gid := w.group("Patrol")
-			w.account("10001001", "10", gid)
-			w.account("10009001", "20", gid)
-			t1, d := w.term("10001001"), w.console("10009001")
-			tok := w.token("10009001")
-			from := time.Now().UnixMilli()
-			if _, err := t1.Talk(ctx, "", "", silent(25), time.Millisecond); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := d.WaitPackets(ctx, 25); err != nil {
-				t.Fatal(err)
-			}
-			event(t, ctx, d, "voice.recorded", nil)
-			list, r := w.records(tok, map[string]any{"stime": from, "etime": time.Now().UnixMilli(), "gid": gid})
-			if r.Code != "0" || len(list) != 1 || list[0].Duration != 500 || list[0].Quality != "HD" {
-				t.Fatalf("records %+v %+v", r, list)
-			}
-			if r := w.Do(http.MethodPost, "/ds/mute/add", tok, map[string]any{"muteId": "10001001"}); r.Code != "0" {
-				t.Fatalf("mute: %+v", r)
-			}
-			if _, err := t1.Talk(ctx, "", "", silent(5), time.Millisecond); err != nil {
-				t.Fatal(err)
-			}
-			event(t, ctx, d, "voice.recorded", nil) // recorded, not heard
-			if n := count(d); n != 25 {
-				t.Fatalf("muted talker heard: %d packets", n)
-			}
-		})
-	}
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
+		w := newWorldOn(t, engine)
+		ctx := w.Ctx()
+		gid := w.group("Patrol")
+		w.account("10001001", "10", gid)
+		w.account("10009001", "20", gid)
+		t1, d := w.term("10001001"), w.console("10009001")
+		tok := w.token("10009001")
+		from := time.Now().UnixMilli()
+		if _, err := t1.Talk(ctx, "", "", silent(25), time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.WaitPackets(ctx, 25); err != nil {
+			t.Fatal(err)
+		}
+		event(t, ctx, d, "voice.recorded", nil)
+		list, r := w.records(tok, map[string]any{"stime": from, "etime": time.Now().UnixMilli(), "gid": gid})
+		if r.Code != "0" || len(list) != 1 || list[0].Duration != 500 || list[0].Quality != "HD" {
+			t.Fatalf("records %+v %+v", r, list)
+		}
+		if r := w.Do(http.MethodPost, "/ds/mute/add", tok, map[string]any{"muteId": "10001001"}); r.Code != "0" {
+			t.Fatalf("mute: %+v", r)
+		}
+		if _, err := t1.Talk(ctx, "", "", silent(5), time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		event(t, ctx, d, "voice.recorded", nil) // recorded, not heard
+		if n := count(d); n != 25 {
+			t.Fatalf("muted talker heard: %d packets", n)
+		}
+	})
 }
 
 func TestPendingRecordingRowsIndexedAtStart(t *testing.T) {

@@ -19,15 +19,6 @@ import (
 	"tenfour/internal/testkit"
 )
 
-func count(t *testing.T, d *db.DB, q string, args ...any) int {
-	t.Helper()
-	var n int
-	if err := d.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 func customer(t *testing.T, d *db.DB, name string) int64 {
 	t.Helper()
 	var id int64
@@ -38,123 +29,120 @@ func customer(t *testing.T, d *db.DB, name string) int64 {
 }
 
 func TestSeed(t *testing.T) {
-	for _, engine := range testkit.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			ctx := context.Background()
-			d := testkit.OpenStore(t, engine)
-			seeded, err := demo.Seed(ctx, d)
-			if err != nil || !seeded {
-				t.Fatalf("seed: %v %v", seeded, err)
-			}
-			fleet, second := customer(t, d, "Demo Fleet"), customer(t, d, "Second Tenant")
-			store := directory.NewStore(d)
+	testkit.EachStore(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		seeded, err := demo.Seed(ctx, d)
+		if err != nil || !seeded {
+			t.Fatalf("seed: %v %v", seeded, err)
+		}
+		fleet, second := customer(t, d, "Demo Fleet"), customer(t, d, "Second Tenant")
+		store := directory.NewStore(d)
 
-			// [broadcast] each customer: at least 8 speakers in 2 organisations, registrable with the demo password
-			for _, c := range []int64{fleet, second} {
-				if n := count(t, d, `SELECT COUNT(DISTINCT org_id) FROM bc_devices WHERE customer_id = ?`, c); n != 2 {
-					t.Errorf("customer %d: speakers in %d organisations, want 2", c, n)
-				}
-				if n := count(t, d, `SELECT COUNT(*) FROM bc_devices WHERE customer_id = ?`, c); n < 8 {
-					t.Errorf("customer %d: %d speakers, want at least 8", c, n)
-				}
+		// [broadcast] each customer: at least 8 speakers in 2 organisations, registrable with the demo password
+		for _, c := range []int64{fleet, second} {
+			if n := testkit.Count(t, d, `SELECT COUNT(DISTINCT org_id) FROM bc_devices WHERE customer_id = ?`, c); n != 2 {
+				t.Errorf("customer %d: speakers in %d organisations, want 2", c, n)
 			}
-			logins, err := broadcast.New(d, auth.NewService(d, auth.NewSessions(d, nil), nil), nil, broadcast.Options{}).DemoSpeakers(ctx)
-			if err != nil || len(logins) < 16 {
-				t.Errorf("demo speakers: %d (%v), want 16", len(logins), err)
+			if n := testkit.Count(t, d, `SELECT COUNT(*) FROM bc_devices WHERE customer_id = ?`, c); n < 8 {
+				t.Errorf("customer %d: %d speakers, want at least 8", c, n)
 			}
+		}
+		logins, err := broadcast.New(d, auth.NewService(d, auth.NewSessions(d, nil), nil), nil, broadcast.Options{}).DemoSpeakers(ctx)
+		if err != nil || len(logins) < 16 {
+			t.Errorf("demo speakers: %d (%v), want 16", len(logins), err)
+		}
 
-			// Groups: at least 6, one nested.
-			tree, err := store.Tree(ctx, fleet, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			groups, nested := 0, 0
-			var walk func([]*directory.Group)
-			walk = func(gs []*directory.Group) {
-				for _, g := range gs {
-					groups++
-					if g.Deep > 1 {
-						nested++
-					}
-					walk(g.Children)
+		// Groups: at least 6, one nested.
+		tree, err := store.Tree(ctx, fleet, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups, nested := 0, 0
+		var walk func([]*directory.Group)
+		walk = func(gs []*directory.Group) {
+			for _, g := range gs {
+				groups++
+				if g.Deep > 1 {
+					nested++
 				}
+				walk(g.Children)
 			}
-			walk(tree)
-			if groups < 6 || nested == 0 {
-				t.Fatalf("groups %d nested %d", groups, nested)
-			}
+		}
+		walk(tree)
+		if groups < 6 || nested == 0 {
+			t.Fatalf("groups %d nested %d", groups, nested)
+		}
 
-			// 76 terminals 10000101…10000176 of every type, around Istanbul, with battery and signal.
-			list, total, err := store.Terminals(ctx, fleet, directory.FindTerminals{Limit: 1000})
-			if err != nil {
-				t.Fatal(err)
+		// 76 terminals 10000101…10000176 of every type, around Istanbul, with battery and signal.
+		list, total, err := store.Terminals(ctx, fleet, directory.FindTerminals{Limit: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if total != 77 {
+			t.Fatalf("accounts %d, want the dispatcher and 76 terminals", total)
+		}
+		types := map[string]bool{}
+		for i, term := range list[1:] {
+			if want := fmt.Sprint(10000101 + i); term.CID != want {
+				t.Fatalf("terminal %d is %s, want %s", i, term.CID, want)
 			}
-			if total != 77 {
-				t.Fatalf("accounts %d, want the dispatcher and 76 terminals", total)
+			types[term.Type] = true
+			if term.Battery < 0 || term.Battery > 100 || term.Signal < 0 || term.Signal > 5 {
+				t.Errorf("%s battery %d signal %d", term.CID, term.Battery, term.Signal)
 			}
-			types := map[string]bool{}
-			for i, term := range list[1:] {
-				if want := fmt.Sprint(10000101 + i); term.CID != want {
-					t.Fatalf("terminal %d is %s, want %s", i, term.CID, want)
-				}
-				types[term.Type] = true
-				if term.Battery < 0 || term.Battery > 100 || term.Signal < 0 || term.Signal > 5 {
-					t.Errorf("%s battery %d signal %d", term.CID, term.Battery, term.Signal)
-				}
-				if term.Type != "20" {
-					if term.Lat == nil || math.Abs(*term.Lat-41.01) > 0.1 || math.Abs(*term.Lng-28.97) > 0.15 || term.LastGps == 0 {
-						t.Errorf("%s is not around Istanbul: %v %v", term.CID, term.Lat, term.Lng)
-					}
-				}
-				if term.Grp == "" {
-					t.Errorf("%s has no group", term.CID)
+			if term.Type != "20" {
+				if term.Lat == nil || math.Abs(*term.Lat-41.01) > 0.1 || math.Abs(*term.Lng-28.97) > 0.15 || term.LastGps == 0 {
+					t.Errorf("%s is not around Istanbul: %v %v", term.CID, term.Lat, term.Lng)
 				}
 			}
-			for _, typ := range []string{"20", "10", "8", "6", "0", "PMR", "DMR", "505", "camera"} {
-				if !types[typ] {
-					t.Errorf("no terminal of type %s", typ)
-				}
+			if term.Grp == "" {
+				t.Errorf("%s has no group", term.CID)
 			}
-			if app, _ := store.Terminal(ctx, fleet, "10000150"); app.Type != "10" {
-				t.Errorf("10000150 is type %q, want 10 (App)", app.Type)
+		}
+		for _, typ := range []string{"20", "10", "8", "6", "0", "PMR", "DMR", "505", "camera"} {
+			if !types[typ] {
+				t.Errorf("no terminal of type %s", typ)
 			}
+		}
+		if app, _ := store.Terminal(ctx, fleet, "10000150"); app.Type != "10" {
+			t.Errorf("10000150 is type %q, want 10 (App)", app.Type)
+		}
 
-			// Dispatchers: administrators with a default group, and the shared password.
-			for _, id := range []string{"10000001", "20000001"} {
-				if n := count(t, d, `SELECT COUNT(*) FROM accounts WHERE id = ? AND type = '20' AND admin = TRUE
-					AND default_group_id IS NOT NULL`, id); n != 1 {
-					t.Errorf("dispatcher %s", id)
-				}
+		// Dispatchers: administrators with a default group, and the shared password.
+		for _, id := range []string{"10000001", "20000001"} {
+			if n := testkit.Count(t, d, `SELECT COUNT(*) FROM accounts WHERE id = ? AND type = '20' AND admin = TRUE
+				AND default_group_id IS NOT NULL`, id); n != 1 {
+				t.Errorf("dispatcher %s", id)
 			}
-			// The second tenant owns its own groups and 2000xxxx terminals, broadcast off.
-			if n := count(t, d, `SELECT COUNT(*) FROM accounts WHERE customer_id = ? AND id NOT LIKE '2000%'`, second); n != 0 {
-				t.Errorf("%d second-tenant accounts outside 2000xxxx", n)
-			}
-			if n := count(t, d, `SELECT COUNT(*) FROM accounts WHERE customer_id = ? AND type <> '20'`, second); n < 5 {
-				t.Errorf("second tenant has %d terminals", n)
-			}
-			if n := count(t, d, `SELECT COUNT(*) FROM group_members m JOIN ptt_groups g ON g.id = m.group_id
-				JOIN accounts a ON a.id = m.account_id WHERE g.customer_id <> a.customer_id`); n != 0 {
-				t.Errorf("%d memberships cross customers", n)
-			}
-			if n := count(t, d, `SELECT COUNT(*) FROM host_branding WHERE hostname = ? AND theme_color = ?`,
-				demo.BrandedHost, demo.BrandedColor); n != 1 {
-				t.Error("no branding for the demo host")
-			}
+		}
+		// The second tenant owns its own groups and 2000xxxx terminals, broadcast off.
+		if n := testkit.Count(t, d, `SELECT COUNT(*) FROM accounts WHERE customer_id = ? AND id NOT LIKE '2000%'`, second); n != 0 {
+			t.Errorf("%d second-tenant accounts outside 2000xxxx", n)
+		}
+		if n := testkit.Count(t, d, `SELECT COUNT(*) FROM accounts WHERE customer_id = ? AND type <> '20'`, second); n < 5 {
+			t.Errorf("second tenant has %d terminals", n)
+		}
+		if n := testkit.Count(t, d, `SELECT COUNT(*) FROM group_members m JOIN ptt_groups g ON g.id = m.group_id
+			JOIN accounts a ON a.id = m.account_id WHERE g.customer_id <> a.customer_id`); n != 0 {
+			t.Errorf("%d memberships cross customers", n)
+		}
+		if n := testkit.Count(t, d, `SELECT COUNT(*) FROM host_branding WHERE hostname = ? AND theme_color = ?`,
+			demo.BrandedHost, demo.BrandedColor); n != 1 {
+			t.Error("no branding for the demo host")
+		}
 
-			// Idempotent: never seeds again.
-			before := count(t, d, `SELECT COUNT(*) FROM accounts`)
-			if seeded, err := demo.Seed(ctx, d); err != nil || seeded {
-				t.Fatalf("second seed: %v %v", seeded, err)
-			}
-			if err := demo.Prepare(ctx, d, true); err != nil {
-				t.Fatal(err)
-			}
-			if after := count(t, d, `SELECT COUNT(*) FROM accounts`); after != before {
-				t.Fatalf("re-seeded: %d → %d accounts", before, after)
-			}
-		})
-	}
+		// Idempotent: never seeds again.
+		before := testkit.Count(t, d, `SELECT COUNT(*) FROM accounts`)
+		if seeded, err := demo.Seed(ctx, d); err != nil || seeded {
+			t.Fatalf("second seed: %v %v", seeded, err)
+		}
+		if err := demo.Prepare(ctx, d, true); err != nil {
+			t.Fatal(err)
+		}
+		if after := testkit.Count(t, d, `SELECT COUNT(*) FROM accounts`); after != before {
+			t.Fatalf("re-seeded: %d → %d accounts", before, after)
+		}
+	})
 }
 
 func TestPrepareWithoutDemo(t *testing.T) {
@@ -166,7 +154,7 @@ func TestPrepareWithoutDemo(t *testing.T) {
 	if err := demo.Prepare(context.Background(), d, false); err != nil {
 		t.Fatal(err)
 	}
-	if n := count(t, d, `SELECT COUNT(*) FROM customers`); n != 0 {
+	if n := testkit.Count(t, d, `SELECT COUNT(*) FROM customers`); n != 0 {
 		t.Fatalf("seeded without --demo: %d customers", n)
 	}
 	if !strings.Contains(buf.String(), "tenfour admin") {

@@ -36,7 +36,7 @@ func TestDemoFieldWork(t *testing.T) {
 	if err := demo.SeedField(ctx, s.DB, true, s.Jobs.Store(), s.Bus); err != nil {
 		t.Fatal(err)
 	}
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM jobs WHERE customer_id = ?`, cust); n != 5 {
+	if n := testkit.Count(t, s.DB, `SELECT COUNT(*) FROM jobs WHERE customer_id = ?`, cust); n != 5 {
 		t.Fatalf("seeded twice: %d jobs", n)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"tenfour/internal/branding"
 	"tenfour/internal/demo"
+	"tenfour/internal/platform/db"
 	"tenfour/internal/secretkey"
 	"tenfour/internal/testkit"
 )
@@ -13,9 +14,8 @@ import (
 // TestSeedThemesAndKeys: Demo Fleet owns the demo's host names (ThemeHost unthemed, ready for /theme) and a key
 // ring of two valid keys whose newer one is current; Second Tenant owns no host and no key.
 func TestSeedThemesAndKeys(t *testing.T) {
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachStore(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
-		d := testkit.OpenStore(t, engine)
 		if seeded, err := demo.Seed(ctx, d); err != nil || !seeded {
 			t.Fatalf("seed: %v %v", seeded, err)
 		}

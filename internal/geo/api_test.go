@@ -35,7 +35,7 @@ func insertTrack(t *testing.T, s *testkit.Server, id string) {
 }
 
 func logCount(t *testing.T, s *testkit.Server, customer int64, typ int) int {
-	return count(t, s.DB, `SELECT COUNT(*) FROM oplog WHERE customer_id = ? AND type = ?`, customer, typ)
+	return testkit.Count(t, s.DB, `SELECT COUNT(*) FROM oplog WHERE customer_id = ? AND type = ?`, customer, typ)
 }
 
 func TestTrackAndReportAPI(t *testing.T) { testkit.EachEngine(t, trackAndReportAPI) }
@@ -316,13 +316,13 @@ func marksAndCustomAPI(t *testing.T, engine string) {
 		{Name: "icon needs an image", Method: "PUT", Path: "/ds/custom/updateMsIcon", Token: tokA,
 			Params: map[string]any{"msId": a.Terminals[0], "icon": "car"}, Code: "400"},
 	})
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM marks WHERE id = ? AND name = 'B depot'`, markB); n != 1 {
+	if n := testkit.Count(t, s.DB, `SELECT COUNT(*) FROM marks WHERE id = ? AND name = 'B depot'`, markB); n != 1 {
 		t.Error("another customer's mark changed or deleted")
 	}
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM ptt_groups WHERE id = ? AND color = ''`, b.Groups[0]); n != 1 {
+	if n := testkit.Count(t, s.DB, `SELECT COUNT(*) FROM ptt_groups WHERE id = ? AND color = ''`, b.Groups[0]); n != 1 {
 		t.Error("another customer's group colour changed")
 	}
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM accounts WHERE avatar = ? AND map_icon = 'car'`, carPNG); n != 1 {
+	if n := testkit.Count(t, s.DB, `SELECT COUNT(*) FROM accounts WHERE avatar = ? AND map_icon = 'car'`, carPNG); n != 1 {
 		t.Error("icon not stored, or stored on a refused call")
 	}
 }
@@ -367,7 +367,7 @@ func fenceAPI(t *testing.T, engine string) {
 		{Name: "another customer's terminal: nothing created", Method: "POST", Path: "/ds/fence/create", Token: tokA,
 			Params: map[string]any{"name": "Sneaky", "type": "in", "shape": "polygon", "geometry": polygonA, "msIds": []string{a.Terminals[0], b.Terminals[0]}}, Code: "404"},
 	})
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM fences WHERE name = 'Sneaky'`); n != 0 {
+	if n := testkit.Count(t, s.DB, `SELECT COUNT(*) FROM fences WHERE name = 'Sneaky'`); n != 0 {
 		t.Fatal("a refused fence was stored")
 	}
 	if n := logCount(t, s, a.Customer, 113); n != 3 {
@@ -429,10 +429,10 @@ func fenceAPI(t *testing.T, engine string) {
 		{Name: "delete another customer's fence (with own)", Method: "PUT", Path: "/ds/fence/del", Token: tokA,
 			Params: map[string]any{"fenceid": fenceA + "," + fb.FenceID}, Code: "404"},
 	})
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM fences f JOIN fence_terminals ft ON ft.fence_id = f.id WHERE f.id = ? AND f.name = 'B yard'`, fb.FenceID); n != 1 {
+	if n := testkit.Count(t, s.DB, `SELECT COUNT(*) FROM fences f JOIN fence_terminals ft ON ft.fence_id = f.id WHERE f.id = ? AND f.name = 'B yard'`, fb.FenceID); n != 1 {
 		t.Fatal("another customer's fence changed")
 	}
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM fence_terminals WHERE fence_id = ?`, fenceA); n != 2 {
+	if n := testkit.Count(t, s.DB, `SELECT COUNT(*) FROM fence_terminals WHERE fence_id = ?`, fenceA); n != 2 {
 		t.Fatalf("refused set changed the terminals: %d", n)
 	}
 
@@ -524,7 +524,7 @@ func fenceAPI(t *testing.T, engine string) {
 				}
 			}},
 	})
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM fence_alarms WHERE id = ? AND status = 0`, alarmB); n != 1 {
+	if n := testkit.Count(t, s.DB, `SELECT COUNT(*) FROM fence_alarms WHERE id = ? AND status = 0`, alarmB); n != 1 {
 		t.Error("another customer's alarm changed")
 	}
 	for typ, want := range map[int]int{114: 1, 115: 2, 127: 1} {

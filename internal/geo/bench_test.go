@@ -56,50 +56,48 @@ func bulkTerminals(t testing.TB, d *db.DB, customer int64, n int) []string {
 // sustained committed positions per second.
 func TestIngestThroughput(t *testing.T) {
 	dur := benchSeconds(t, 60)
-	for _, engine := range testkit.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			d := testkit.OpenStore(t, engine)
-			f := seed(t, d, 0)
-			ids := bulkTerminals(t, d, f.Customer, 10000)
-			svc, stop := running(t, d, geo.Options{})
-			ctx := context.Background()
-			const reporters = 2000
-			var done atomic.Int64
-			var failed atomic.Int64
-			deadline := time.Now().Add(dur)
-			start := time.Now()
-			var wg sync.WaitGroup
-			for r := range reporters {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					base := time.Now().Add(-time.Hour).UnixMilli()
-					for k := 0; time.Now().Before(deadline); k++ {
-						id := ids[(r+k*reporters)%len(ids)]
-						p := identity.Principal{AccountID: id, CustomerID: f.Customer, Type: "10", Name: id}
-						pt := geo.Point{Lat: 41 + float64(k%1000)/10000, Lng: 29 + float64(r)/10000, Speed: 10, Direction: 90,
-							Time: base + int64(k)*10}
-						if err := svc.Ingest(ctx, p, []geo.Point{pt}, true); err != nil {
-							failed.Add(1)
-							continue
-						}
-						done.Add(1)
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
+		d := testkit.OpenStore(t, engine)
+		f := seed(t, d, 0)
+		ids := bulkTerminals(t, d, f.Customer, 10000)
+		svc, stop := running(t, d, geo.Options{})
+		ctx := context.Background()
+		const reporters = 2000
+		var done atomic.Int64
+		var failed atomic.Int64
+		deadline := time.Now().Add(dur)
+		start := time.Now()
+		var wg sync.WaitGroup
+		for r := range reporters {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				base := time.Now().Add(-time.Hour).UnixMilli()
+				for k := 0; time.Now().Before(deadline); k++ {
+					id := ids[(r+k*reporters)%len(ids)]
+					p := identity.Principal{AccountID: id, CustomerID: f.Customer, Type: "10", Name: id}
+					pt := geo.Point{Lat: 41 + float64(k%1000)/10000, Lng: 29 + float64(r)/10000, Speed: 10, Direction: 90,
+						Time: base + int64(k)*10}
+					if err := svc.Ingest(ctx, p, []geo.Point{pt}, true); err != nil {
+						failed.Add(1)
+						continue
 					}
-				}()
-			}
-			wg.Wait()
-			elapsed := time.Since(start)
-			stop()
-			stored := count(t, d, `SELECT COUNT(*) FROM gps_points`)
-			rate := float64(done.Load()) / elapsed.Seconds()
-			t.Logf("%s: %d positions committed in %v = %.0f positions/s sustained (%d refused busy; %d rows stored)",
-				engine, done.Load(), elapsed.Round(time.Millisecond), rate, failed.Load(), stored)
-			fmt.Printf("BENCH ingest %s positions/s %.0f over %v\n", engine, rate, elapsed.Round(time.Second))
-			if stored < int(done.Load()) {
-				t.Errorf("acknowledged %d but stored %d", done.Load(), stored)
-			}
-		})
-	}
+					done.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		elapsed := time.Since(start)
+		stop()
+		stored := testkit.Count(t, d, `SELECT COUNT(*) FROM gps_points`)
+		rate := float64(done.Load()) / elapsed.Seconds()
+		t.Logf("%s: %d positions committed in %v = %.0f positions/s sustained (%d refused busy; %d rows stored)",
+			engine, done.Load(), elapsed.Round(time.Millisecond), rate, failed.Load(), stored)
+		fmt.Printf("BENCH ingest %s positions/s %.0f over %v\n", engine, rate, elapsed.Round(time.Second))
+		if stored < int(done.Load()) {
+			t.Errorf("acknowledged %d but stored %d", done.Load(), stored)
+		}
+	})
 }
 
 // TestDeliveryLatency measures receive→console delivery: 100 terminals over real sockets report 10 positions

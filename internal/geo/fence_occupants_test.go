@@ -110,7 +110,7 @@ func fenceOccupants(t *testing.T, engine string) {
 	if r := term.Call("gps.report", map[string]any{"lat": 40.51, "lng": 28.5, "time": now + 1000}); r.Code != "0" {
 		t.Fatalf("report: %s", r.Msg)
 	}
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM fence_alarms WHERE terminal_id = ?`, in); n != 1 {
+	if n := testkit.Count(t, s.DB, `SELECT COUNT(*) FROM fence_alarms WHERE terminal_id = ?`, in); n != 1 {
 		t.Errorf("alarms of %s: %d, want 1", in, n)
 	}
 
@@ -123,7 +123,7 @@ func fenceOccupants(t *testing.T, engine string) {
 		t.Fatal(err)
 	}
 	alarm(termTok, map[string]any{"fenceid": keepOut.FenceID}, "107")
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM fence_alarms WHERE customer_id = ?`, a.Customer); n != 3 {
+	if n := testkit.Count(t, s.DB, `SELECT COUNT(*) FROM fence_alarms WHERE customer_id = ?`, a.Customer); n != 3 {
 		t.Errorf("alarms stored: %d, want 3", n)
 	}
 }

@@ -1,7 +1,6 @@
 package geo_test
 
 import (
-	"context"
 	"fmt"
 	"sync/atomic"
 	"testing"
@@ -18,13 +17,4 @@ var fleets atomic.Int32
 func seed(t testing.TB, d *db.DB, n int) testkit.Fleet {
 	t.Helper()
 	return testkit.NewFleet(t, d, fmt.Sprint(fleets.Add(1)%9+1), n, 1)
-}
-
-func count(t testing.TB, d *db.DB, q string, args ...any) int {
-	t.Helper()
-	var n int
-	if err := d.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }

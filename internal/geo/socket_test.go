@@ -52,7 +52,7 @@ func TestLivePositionsAndFenceAlarm(t *testing.T) {
 		t.Fatalf("report: %s %s %s", r.Code, r.Msg, r.Data)
 	}
 	// Acknowledged means committed.
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM gps_points WHERE terminal_id = ?`, id); n != 1 {
+	if n := testkit.Count(t, s.DB, `SELECT COUNT(*) FROM gps_points WHERE terminal_id = ?`, id); n != 1 {
 		t.Fatalf("acknowledged point not stored: %d", n)
 	}
 	con.WaitEvent("gps", time.Second, hasItem(t, id, func(l geo.Live) bool { return l.Lat != nil && *l.Lat == 40.5 && *l.Speed == 3 }))
@@ -89,10 +89,10 @@ func TestLivePositionsAndFenceAlarm(t *testing.T) {
 			t.Fatalf("report: %s", r.Msg)
 		}
 	}
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM fence_alarms WHERE terminal_id = ?`, id); n != 1 {
+	if n := testkit.Count(t, s.DB, `SELECT COUNT(*) FROM fence_alarms WHERE terminal_id = ?`, id); n != 1 {
 		t.Errorf("fence alarms: %d, want exactly one for one transition", n)
 	}
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM gps_points WHERE terminal_id = ?`, id); n != 5 {
+	if n := testkit.Count(t, s.DB, `SELECT COUNT(*) FROM gps_points WHERE terminal_id = ?`, id); n != 5 {
 		t.Errorf("stored points: %d", n)
 	}
 	// Battery and signal ride the same event.
@@ -160,17 +160,17 @@ func TestReportWithoutAck(t *testing.T) {
 		t.Fatalf("%s", r.Msg)
 	}
 	testkit.Eventually(t, 2*time.Second, "points committed", func() bool {
-		return count(t, s.DB, `SELECT COUNT(*) FROM gps_points WHERE terminal_id = ?`, a.Terminals[0]) == 50
+		return testkit.Count(t, s.DB, `SELECT COUNT(*) FROM gps_points WHERE terminal_id = ?`, a.Terminals[0]) == 50
 	})
 	// The accounts row follows within the account-sync interval (2 s).
 	testkit.Eventually(t, 4*time.Second, "accounts row", func() bool {
-		return count(t, s.DB, `SELECT COUNT(*) FROM accounts WHERE id = ? AND last_gps_at = ?`, a.Terminals[0], now-60000+49000) == 1
+		return testkit.Count(t, s.DB, `SELECT COUNT(*) FROM accounts WHERE id = ? AND last_gps_at = ?`, a.Terminals[0], now-60000+49000) == 1
 	})
 	// A resent batch is not stored twice.
 	if r := term.Call("gps.report", map[string]any{"points": pts}); r.Code != "0" {
 		t.Fatalf("%s", r.Msg)
 	}
-	if n := count(t, s.DB, `SELECT COUNT(*) FROM gps_points WHERE terminal_id = ?`, a.Terminals[0]); n != 50 {
+	if n := testkit.Count(t, s.DB, `SELECT COUNT(*) FROM gps_points WHERE terminal_id = ?`, a.Terminals[0]); n != 50 {
 		t.Errorf("after resend: %d points", n)
 	}
 }

@@ -5,14 +5,14 @@ import (
 	"testing"
 
 	"tenfour/internal/oplog"
+	"tenfour/internal/platform/db"
 	"tenfour/internal/testkit"
 )
 
 // An entry's detail (template key and parameters) is stored and listed with it; an entry written without one
 // lists without one (older rows keep their plain-text remark), and same-millisecond rows list by id, newest first.
 func TestDetailStoredAndListedByTimeThenID(t *testing.T) {
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		d := testkit.OpenStore(t, engine)
+	testkit.EachStore(t, func(t *testing.T, d *db.DB) {
 		cust := testkit.Customer(t, d, "oplog")
 		l := oplog.New(d, nil)
 		ctx := context.Background()

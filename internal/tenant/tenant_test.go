@@ -13,8 +13,7 @@ import (
 )
 
 func TestCustomers(t *testing.T) {
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		d := testkit.OpenStore(t, engine)
+	testkit.EachStore(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 
 		if none, err := tenant.None(ctx, d); err != nil || !none {

@@ -3,6 +3,8 @@ package testkit
 import (
 	"context"
 	"testing"
+
+	"tenfour/internal/platform/db"
 )
 
 // Tenants is a World with two customers' fleets: A, whose console (ConsoleA) the test drives, and B, another
@@ -23,12 +25,19 @@ func NewTenants(t *testing.T, engine string, terminals int) *Tenants {
 	return tn
 }
 
-// Count runs a query of one number (SELECT COUNT(*) …): what a test reads of rows no owner's API lists.
-func (w *World) Count(q string, args ...any) int {
-	w.t.Helper()
+// Count runs a query of one number (SELECT COUNT(*) …) on a store: what a test reads of rows no owner's API
+// lists.
+func Count(t testing.TB, d *db.DB, q string, args ...any) int {
+	t.Helper()
 	var n int
-	if err := w.DB.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
-		w.t.Fatalf("%s: %v", q, err)
+	if err := d.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", q, err)
 	}
 	return n
+}
+
+// Count is Count on the world's store.
+func (w *World) Count(q string, args ...any) int {
+	w.t.Helper()
+	return Count(w.t, w.DB, q, args...)
 }

@@ -45,6 +45,13 @@ func EachEngine(t *testing.T, fn func(t *testing.T, engine string)) {
 	}
 }
 
+// EachStore runs fn as a subtest on every engine of Engines with a fresh, migrated store of it (OpenStore): the
+// opening of a store contract test.
+func EachStore(t *testing.T, fn func(t *testing.T, d *db.DB)) {
+	t.Helper()
+	EachEngine(t, func(t *testing.T, engine string) { fn(t, OpenStore(t, engine)) })
+}
+
 // OpenStore opens a fresh, migrated store of the given engine, closed when the test ends. PostgreSQL tests
 // each get their own schema.
 func OpenStore(t testing.TB, engine string) *db.DB {

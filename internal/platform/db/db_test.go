@@ -31,38 +31,35 @@ func TestRebind(t *testing.T) {
 
 // The core schema migrates and round-trips on every engine, and a failed transaction leaves nothing behind.
 func TestStoreContract(t *testing.T) {
-	for _, engine := range testkit.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			ctx := context.Background()
-			d := testkit.OpenStore(t, engine)
-			var id int64
-			if err := d.WriteRow(ctx, `INSERT INTO customers (name, created_at) VALUES (?, ?) RETURNING id`, "Acme", 1).Scan(&id); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := d.Exec(ctx, `INSERT INTO customers (name, created_at) VALUES (?, ?)`, "Acme", 2); !db.IsUniqueViolation(err) {
-				t.Fatalf("duplicate name: got %v, want a unique violation", err)
-			}
-			err := d.InTx(ctx, func(tx *db.Tx) error {
-				if _, err := tx.Exec(ctx, `INSERT INTO customers (name, created_at) VALUES (?, ?)`, "Half", 3); err != nil {
-					return err
-				}
-				_, err := tx.Exec(ctx, `INSERT INTO accounts (id, customer_id, type, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-					"x", 999999, "20", "n", "h", 1) // unknown customer: foreign key fails
+	testkit.EachStore(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		var id int64
+		if err := d.WriteRow(ctx, `INSERT INTO customers (name, created_at) VALUES (?, ?) RETURNING id`, "Acme", 1).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.Exec(ctx, `INSERT INTO customers (name, created_at) VALUES (?, ?)`, "Acme", 2); !db.IsUniqueViolation(err) {
+			t.Fatalf("duplicate name: got %v, want a unique violation", err)
+		}
+		err := d.InTx(ctx, func(tx *db.Tx) error {
+			if _, err := tx.Exec(ctx, `INSERT INTO customers (name, created_at) VALUES (?, ?)`, "Half", 3); err != nil {
 				return err
-			})
-			if err == nil {
-				t.Fatal("foreign key violation was not reported")
 			}
-			var n int
-			if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM customers WHERE name = ?`, "Half").Scan(&n); err != nil || n != 0 {
-				t.Fatalf("rolled-back row visible: n=%d err=%v", n, err)
-			}
-			var name string
-			if err := d.QueryRow(ctx, `SELECT name FROM customers WHERE id = ?`, id).Scan(&name); err != nil || name != "Acme" {
-				t.Fatalf("read back: %q %v", name, err)
-			}
+			_, err := tx.Exec(ctx, `INSERT INTO accounts (id, customer_id, type, name, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+				"x", 999999, "20", "n", "h", 1) // unknown customer: foreign key fails
+			return err
 		})
-	}
+		if err == nil {
+			t.Fatal("foreign key violation was not reported")
+		}
+		var n int
+		if err := d.QueryRow(ctx, `SELECT COUNT(*) FROM customers WHERE name = ?`, "Half").Scan(&n); err != nil || n != 0 {
+			t.Fatalf("rolled-back row visible: n=%d err=%v", n, err)
+		}
+		var name string
+		if err := d.QueryRow(ctx, `SELECT name FROM customers WHERE id = ?`, id).Scan(&name); err != nil || name != "Acme" {
+			t.Fatalf("read back: %q %v", name, err)
+		}
+	})
 }
 
 // Backup produces a consistent, openable copy while writers keep writing.

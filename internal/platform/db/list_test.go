@@ -32,9 +32,8 @@ func ids(l []row) []int64 {
 // Filter and List on every engine: the customer scope, IN lists, ranges, a search whose `_`, `%` and `\`
 // match only themselves, and count + page + order.
 func TestFilterList(t *testing.T) {
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
+	testkit.EachStore(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
-		d := testkit.OpenStore(t, engine)
 		if _, err := d.Exec(ctx, `CREATE TABLE kit_rows (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL, name TEXT NOT NULL,
 			at BIGINT NOT NULL, note TEXT NOT NULL DEFAULT '')`); err != nil {
 			t.Fatal(err)
