@@ -17,7 +17,6 @@ import (
 
 	"tenfour/internal/auth"
 	"tenfour/internal/branding"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
 )
 
@@ -57,10 +56,10 @@ func TestCustomThemeScenarios(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		s := testkit.StartOn(t, engine)
 		ctx := context.Background()
-		a, b := rttest.NewFleet(t, s.DB, "1", 1), rttest.NewFleet(t, s.DB, "2", 0)
+		a, b := testkit.NewFleet(t, s.DB, "1", 1, 1), testkit.NewFleet(t, s.DB, "2", 0, 1)
 		bs := branding.NewStore(s.DB)
-		for host, cust := range map[string]int64{"a.example": a.CustomerID, "A2.example:8443": a.CustomerID, "127.0.0.1": a.CustomerID,
-			"b.example": b.CustomerID} {
+		for host, cust := range map[string]int64{"a.example": a.Customer, "A2.example:8443": a.Customer, "127.0.0.1": a.Customer,
+			"b.example": b.Customer} {
 			if err := bs.AssignHost(ctx, host, cust); err != nil {
 				t.Fatal(err)
 			}
@@ -71,12 +70,12 @@ func TestCustomThemeScenarios(t *testing.T) {
 			t.Fatal(err)
 		}
 		// A dispatcher of account type "-2" in A: custom themes are for "1" only.
-		testkit.Account(t, s.DB, auth.NewAccount{CustomerID: a.CustomerID, ID: "10000002", Type: auth.DispatcherType, Name: "Minus Two", GroupID: a.Group})
+		testkit.Account(t, s.DB, auth.NewAccount{CustomerID: a.Customer, ID: "10000002", Type: auth.DispatcherType, Name: "Minus Two", GroupID: a.Groups[0]})
 		if err := auth.SetAccountType(ctx, s.DB, "10000002", "-2"); err != nil {
 			t.Fatal(err)
 		}
-		toks := map[string]string{"A": s.Token(a.Dispatcher, a.CustomerID), "B": s.Token(b.Dispatcher, b.CustomerID),
-			"minus2": s.Token("10000002", a.CustomerID), "terminal": s.Token(a.Terminals[0], a.CustomerID)}
+		toks := map[string]string{"A": a.Token, "B": b.Token,
+			"minus2": s.Token("10000002", a.Customer), "terminal": s.Token(a.Terminals[0], a.Customer)}
 
 		logo, mini := pngURL(t, 160, 48, false), pngURL(t, 32, 32, false)
 		big := pngURL(t, 160, 160, true)

@@ -2,7 +2,6 @@ package files_test
 
 import (
 	"bytes"
-	"context"
 	"io/fs"
 	"net/http"
 	"os"
@@ -13,13 +12,12 @@ import (
 
 	"tenfour/internal/config"
 	"tenfour/internal/files/filetest"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
 )
 
 type world struct {
 	s        *testkit.Server
-	a, b     rttest.Fleet
+	a, b     testkit.Fleet
 	tokA     string // dispatcher of customer a
 	tokB     string // dispatcher of customer b
 	dataDir  string
@@ -37,25 +35,16 @@ func newWorld(t *testing.T, engine string, opts ...func(*config.Config)) *world 
 			o(c)
 		}
 	})
-	w.a = rttest.NewFleet(t, w.s.DB, "1", 2)
-	w.b = rttest.NewFleet(t, w.s.DB, "2", 1)
-	var err error
-	if w.tokA, err = w.s.Sessions.Create(context.Background(), w.a.Dispatcher, w.a.CustomerID); err != nil {
-		t.Fatal(err)
-	}
-	if w.tokB, err = w.s.Sessions.Create(context.Background(), w.b.Dispatcher, w.b.CustomerID); err != nil {
-		t.Fatal(err)
-	}
+	w.a = testkit.NewFleet(t, w.s.DB, "1", 2, 1)
+	w.b = testkit.NewFleet(t, w.s.DB, "2", 1, 1)
+	w.tokA, w.tokB = w.a.Token, w.b.Token
 	return w
 }
 
+// count counts the rows of files.
 func (w *world) count(t *testing.T) int {
 	t.Helper()
-	var n int
-	if err := w.s.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM files`).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
+	return testkit.Count(t, w.s.DB, `SELECT COUNT(*) FROM files`)
 }
 
 // stored counts the files in the storage directory (temporary files included).
@@ -74,7 +63,7 @@ func (w *world) stored(t *testing.T) int {
 func TestUploadScenarios(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
-		term := testkit.Terminal(t, w.s.URL, w.a.Terminals[0], rttest.Password)
+		term := testkit.Terminal(t, w.s.URL, w.a.Terminals[0], testkit.Password)
 		ft := term.Call("file.token", nil)
 		var tok struct {
 			Token     string
@@ -202,7 +191,7 @@ func TestDownload(t *testing.T) {
 			t.Fatalf("cookie %v %v", res, err)
 		}
 		// A terminal's file token, of the same customer.
-		term := testkit.Terminal(t, w.s.URL, w.a.Terminals[1], rttest.Password)
+		term := testkit.Terminal(t, w.s.URL, w.a.Terminals[1], testkit.Password)
 		var ft struct{ Token string }
 		term.Call("file.token", nil).Into(t, &ft)
 		if res, got := filetest.Get(t, w.s, u.URL+"?token="+ft.Token); res.StatusCode != 200 || !bytes.Equal(got, body) {

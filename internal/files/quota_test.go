@@ -8,7 +8,6 @@ import (
 
 	"tenfour/internal/config"
 	"tenfour/internal/files/filetest"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
 )
 
@@ -49,13 +48,13 @@ func TestStorageQuota(t *testing.T) {
 		// 50,000 bytes are left: a larger upload is cut where it passes them, though its kind allows 1 MB.
 		refused(t, "over the room left", w.tokA, filetest.WAVOf(60_000))
 		filetest.MustUpload(t, w.s, w.tokA, "c.wav", filetest.WAVOf(50_000), "") // exactly full
-		if got := w.used(t, w.a.CustomerID); got != quotaBytes {
+		if got := w.used(t, w.a.Customer); got != quotaBytes {
 			t.Fatalf("used %d", got)
 		}
 		refused(t, "a full customer's small file", w.tokA, filetest.WAVOf(100))
 
 		// The media cloud's uploads are the terminals' uploads to the file store: the same quota.
-		term := testkit.Terminal(t, w.s.URL, w.a.Terminals[0], rttest.Password)
+		term := testkit.Terminal(t, w.s.URL, w.a.Terminals[0], testkit.Password)
 		var tok struct{ Token string }
 		term.Call("file.token", nil).Into(t, &tok)
 		refused(t, "a terminal's photo", tok.Token, filetest.JPEG())
@@ -107,7 +106,7 @@ func TestStorageQuotaParallel(t *testing.T) {
 		if ok != 2 || full != n-2 {
 			t.Fatalf("%d stored, %d refused: %v (room for 2)", ok, full, codes)
 		}
-		if got := w.used(t, w.a.CustomerID); got > quotaBytes {
+		if got := w.used(t, w.a.Customer); got > quotaBytes {
 			t.Fatalf("%d bytes stored, quota %d", got, quotaBytes)
 		}
 		if rows, files := w.count(t), w.stored(t); rows != 2 || files != 2 {

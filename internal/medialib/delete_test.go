@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"tenfour/internal/files/filetest"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
 )
 
@@ -20,8 +19,8 @@ func TestDeleteIsLoggedAndReachesEveryConsole(t *testing.T) {
 		c := newCloud(t, engine)
 		s, a, tok, ft := c.s, c.a, c.tok, c.ft
 		const second = "10000002"
-		rttest.Account(t, s.DB, a.CustomerID, second, "20", a.Group)
-		other := testkit.Console(t, s.URL, s.Token(second, a.CustomerID))
+		testkit.Provision(t, s.DB, a.Customer, second, "20", a.Groups[0])
+		other := testkit.Console(t, s.URL, s.Token(second, a.Customer))
 		foreign := testkit.Console(t, s.URL, c.tokB)
 		photo := filetest.MustUpload(t, s, ft, "IMG_7.jpg", filetest.JPEG(), "")
 		photoItem := c.register(t, photo.ID)

@@ -7,7 +7,6 @@ import (
 
 	"tenfour/internal/config"
 	"tenfour/internal/files/filetest"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
 )
 
@@ -33,7 +32,7 @@ func fileToken(t *testing.T, term *testkit.Socket) string {
 // session, and customer a's terminal signed in over the socket with a file token.
 type cloud struct {
 	s         *testkit.Server
-	a, b      rttest.Fleet
+	a, b      testkit.Fleet
 	tok, tokB string // the dispatchers' sessions
 	term      *testkit.Socket
 	ft        string // the terminal's file token
@@ -42,9 +41,9 @@ type cloud struct {
 func newCloud(t *testing.T, engine string, opts ...func(*config.Config)) *cloud {
 	t.Helper()
 	c := &cloud{s: testkit.StartOn(t, engine, opts...)}
-	c.a, c.b = rttest.NewFleet(t, c.s.DB, "1", 1), rttest.NewFleet(t, c.s.DB, "2", 1)
-	c.tok, c.tokB = c.s.Token(c.a.Dispatcher, c.a.CustomerID), c.s.Token(c.b.Dispatcher, c.b.CustomerID)
-	c.term = testkit.Terminal(t, c.s.URL, c.a.Terminals[0], rttest.Password)
+	c.a, c.b = testkit.NewFleet(t, c.s.DB, "1", 1, 1), testkit.NewFleet(t, c.s.DB, "2", 1, 1)
+	c.tok, c.tokB = c.a.Token, c.b.Token
+	c.term = testkit.Terminal(t, c.s.URL, c.a.Terminals[0], testkit.Password)
 	c.ft = fileToken(t, c.term)
 	return c
 }
@@ -64,15 +63,14 @@ func (c *cloud) register(t *testing.T, fileID string) string {
 func TestTerminalUploadRegistersMedia(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		s := testkit.StartOn(t, engine)
-		a, b := rttest.NewFleet(t, s.DB, "1", 2), rttest.NewFleet(t, s.DB, "2", 1)
-		tok, _ := s.Sessions.Create(context.Background(), a.Dispatcher, a.CustomerID)
-		tokB, _ := s.Sessions.Create(context.Background(), b.Dispatcher, b.CustomerID)
+		a, b := testkit.NewFleet(t, s.DB, "1", 2, 1), testkit.NewFleet(t, s.DB, "2", 1, 1)
+		tok, tokB := a.Token, b.Token
 		console := s.Dial()
 		if f := console.Call("session.login", map[string]any{"token": tok, "client": "console"}); f.Code != "0" {
 			t.Fatal(f)
 		}
-		t0 := testkit.Terminal(t, s.URL, a.Terminals[0], rttest.Password)
-		t1 := testkit.Terminal(t, s.URL, a.Terminals[1], rttest.Password)
+		t0 := testkit.Terminal(t, s.URL, a.Terminals[0], testkit.Password)
+		t1 := testkit.Terminal(t, s.URL, a.Terminals[1], testkit.Password)
 
 		// The phone app's flow: a file token over the socket, an HTTP upload with it, then media.uploaded.
 		photo := filetest.MustUpload(t, s, fileToken(t, t0), "IMG_1.jpg", filetest.JPEG(), "")

@@ -49,7 +49,7 @@ func TestMediaStorageQuota(t *testing.T) {
 			{Name: "delete another customer's item", Method: "DELETE", Path: "/ds/mediaLib/delete", Token: tokB,
 				Params: map[string]any{"id": videoItem}, Code: "404"},
 			{Name: "delete without an id", Method: "DELETE", Path: "/ds/mediaLib/delete", Token: tok, Code: "400"},
-			{Name: "a terminal may not delete", Method: "DELETE", Path: "/ds/mediaLib/delete", Token: s.Token(a.Terminals[0], a.CustomerID),
+			{Name: "a terminal may not delete", Method: "DELETE", Path: "/ds/mediaLib/delete", Token: s.Token(a.Terminals[0], a.Customer),
 				Params: map[string]any{"id": videoItem}, Code: "107"},
 			{Name: "delete the video", Method: "DELETE", Path: "/ds/mediaLib/delete", Token: tok, Params: map[string]any{"id": videoItem}, Code: "0",
 				Check: func(t *testing.T, _ testkit.Reply) {

@@ -1,20 +1,18 @@
 package message_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"tenfour/internal/files/filetest"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
 )
 
 // inbox is a customer with two dispatchers; dispatcher 1 has two console windows of one sign-in.
 type inbox struct {
 	s            *testkit.Server
-	a, b         rttest.Fleet
+	a, b         testkit.Fleet
 	d2           string
 	tok, tok2    string // HTTP tokens of dispatcher 1 (the windows' sign-in) and dispatcher 2
 	tokB         string
@@ -25,22 +23,12 @@ type inbox struct {
 func newInbox(t *testing.T, engine string) *inbox {
 	t.Helper()
 	s := testkit.StartOn(t, engine)
-	in := &inbox{s: s, a: rttest.NewFleet(t, s.DB, "1", 3), b: rttest.NewFleet(t, s.DB, "2", 1), d2: "10000002"}
-	rttest.Account(t, s.DB, in.a.CustomerID, in.d2, "20", in.a.Group)
-	ctx := context.Background()
-	var err error
-	if in.tok, err = s.Sessions.Create(ctx, in.a.Dispatcher, in.a.CustomerID); err != nil {
-		t.Fatal(err)
-	}
-	if in.tok2, err = s.Sessions.Create(ctx, in.d2, in.a.CustomerID); err != nil {
-		t.Fatal(err)
-	}
-	if in.tokB, err = s.Sessions.Create(ctx, in.b.Dispatcher, in.b.CustomerID); err != nil {
-		t.Fatal(err)
-	}
+	in := &inbox{s: s, a: testkit.NewFleet(t, s.DB, "1", 3, 1), b: testkit.NewFleet(t, s.DB, "2", 1, 1), d2: "10000002"}
+	testkit.Provision(t, s.DB, in.a.Customer, in.d2, "20", in.a.Groups[0])
+	in.tok, in.tok2, in.tokB = in.a.Token, s.Token(in.d2, in.a.Customer), in.b.Token
 	in.win1, in.win2 = in.window(t), in.window(t)
-	in.term0 = testkit.Terminal(t, s.URL, in.a.Terminals[0], rttest.Password)
-	in.term1 = testkit.Terminal(t, s.URL, in.a.Terminals[1], rttest.Password)
+	in.term0 = testkit.Terminal(t, s.URL, in.a.Terminals[0], testkit.Password)
+	in.term1 = testkit.Terminal(t, s.URL, in.a.Terminals[1], testkit.Password)
 	return in
 }
 
@@ -55,11 +43,7 @@ func (in *inbox) window(t *testing.T) *testkit.Socket {
 
 func (in *inbox) count(t *testing.T, q string, args ...any) int {
 	t.Helper()
-	var n int
-	if err := in.s.DB.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
+	return testkit.Count(t, in.s.DB, q, args...)
 }
 
 type view struct {
@@ -129,7 +113,7 @@ func TestTerminalMessagesRaiseUnreadAndReadingClearsIt(t *testing.T) {
 			t.Fatalf("direct %+v", direct)
 		}
 		// To its group: the other terminals get it like a dispatcher's group message.
-		reply = in.term0.Call("sms.send", map[string]any{"gid": in.a.Group, "content": "group hello"})
+		reply = in.term0.Call("sms.send", map[string]any{"gid": in.a.Groups[0], "content": "group hello"})
 		reply.Into(t, &sent)
 		if reply.Code != "0" || sent.Recipients != 2 {
 			t.Fatalf("to the group: %+v %+v", reply, sent)
@@ -225,11 +209,7 @@ func TestTerminalMessagesRaiseUnreadAndReadingClearsIt(t *testing.T) {
 func TestTerminalSendRefusesBadInputAndStoresNothing(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		in := newInbox(t, engine)
-		var lonely int64
-		if err := in.s.DB.WriteRow(context.Background(), `INSERT INTO ptt_groups (customer_id, name, created_at) VALUES (?, 'Lonely', 1) RETURNING id`,
-			in.a.CustomerID).Scan(&lonely); err != nil {
-			t.Fatal(err)
-		}
+		lonely := testkit.Group(t, in.s.DB, in.a.Customer, "Lonely") // no terminal is a member
 		foreign := filetest.MustUpload(t, in.s, in.tokB, "b.png", filetest.PNG(), "")
 		for _, tc := range []struct {
 			name string
@@ -245,10 +225,10 @@ func TestTerminalSendRefusesBadInputAndStoresNothing(t *testing.T) {
 			{"unknown dispatcher", map[string]any{"to": "19999999", "content": "hi"}, "404"},
 			{"other customer's dispatcher", map[string]any{"to": in.b.Dispatcher, "content": "hi"}, "404"},
 			{"a terminal", map[string]any{"to": in.a.Terminals[1], "content": "hi"}, "404"},
-			{"other customer's group", map[string]any{"gid": in.b.Group, "content": "hi"}, "404"},
+			{"other customer's group", map[string]any{"gid": in.b.Groups[0], "content": "hi"}, "404"},
 			{"not a member", map[string]any{"gid": lonely, "content": "hi"}, "24"},
 			{"malformed gid", map[string]any{"gid": "x1", "content": "hi"}, "400"},
-			{"both targets", map[string]any{"to": in.a.Dispatcher, "gid": in.a.Group, "content": "hi"}, "400"},
+			{"both targets", map[string]any{"to": in.a.Dispatcher, "gid": in.a.Groups[0], "content": "hi"}, "400"},
 			{"to and msId differ", map[string]any{"to": in.a.Dispatcher, "msId": in.d2, "content": "hi"}, "400"},
 			{"other customer's file", map[string]any{"fileId": foreign.ID, "content": "hi"}, "404"},
 			{"malformed file id", map[string]any{"fileId": "../../etc/passwd"}, "404"},
@@ -309,7 +289,7 @@ func TestAttachmentsBothWays(t *testing.T) {
 		}
 		// A voice note from the console: an audio attachment.
 		voice := filetest.MustUpload(t, in.s, in.tok, "note.wav", filetest.WAV(800), "")
-		id = in.win1.Request("sms.send", map[string]any{"gid": in.a.Group, "fileId": voice.URL, "content": "listen"})
+		id = in.win1.Request("sms.send", map[string]any{"gid": in.a.Groups[0], "fileId": voice.URL, "content": "listen"})
 		for _, term := range []*testkit.Socket{in.term0, in.term1} {
 			req := term.WaitEvent("sms.deliver", 5*time.Second, nil)
 			req.Into(t, &d)

@@ -9,7 +9,6 @@ import (
 
 	"tenfour/internal/directory"
 	"tenfour/internal/message"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
 )
 
@@ -20,7 +19,7 @@ func march(day, hour int) int64 {
 
 type seeded struct {
 	s               *testkit.Server
-	a, b            rttest.Fleet
+	a, b            testkit.Fleet
 	tok, tokB       string
 	out0, in0, grp  int64 // dispatcher → t0, t0 → dispatch center (unread), t1 → group (unread)
 	in1, foreignMsg int64 // t1 → dispatcher (unread), customer b's incoming message
@@ -30,15 +29,9 @@ type seeded struct {
 func seed(t *testing.T, engine string) *seeded {
 	t.Helper()
 	s := testkit.StartOn(t, engine)
-	w := &seeded{s: s, a: rttest.NewFleet(t, s.DB, "1", 2), b: rttest.NewFleet(t, s.DB, "2", 1)}
+	w := &seeded{s: s, a: testkit.NewFleet(t, s.DB, "1", 2, 1), b: testkit.NewFleet(t, s.DB, "2", 1, 1)}
 	ctx := context.Background()
-	var err error
-	if w.tok, err = s.Sessions.Create(ctx, w.a.Dispatcher, w.a.CustomerID); err != nil {
-		t.Fatal(err)
-	}
-	if w.tokB, err = s.Sessions.Create(ctx, w.b.Dispatcher, w.b.CustomerID); err != nil {
-		t.Fatal(err)
-	}
+	w.tok, w.tokB = w.a.Token, w.b.Token
 	st := message.NewStore(s.DB, directory.NewStore(s.DB))
 	t0, t1 := w.a.Terminals[0], w.a.Terminals[1]
 	mk := func(m message.Message, recipients ...string) int64 {
@@ -49,11 +42,11 @@ func seed(t *testing.T, engine string) *seeded {
 		}
 		return m.ID
 	}
-	w.out0 = mk(message.Message{CustomerID: w.a.CustomerID, SenderID: w.a.Dispatcher, SenderName: "D", MsID: t0, Content: "go to gate 4", Time: march(10, 8)}, t0)
-	w.in0 = mk(message.Message{CustomerID: w.a.CustomerID, SenderID: t0, SenderName: "T0", Incoming: true, Content: "on my way", Time: march(10, 9)})
-	w.grp = mk(message.Message{CustomerID: w.a.CustomerID, SenderID: t1, SenderName: "T1", Incoming: true, GID: w.a.Group, Content: "all: lunch", Time: march(11, 12)}, t0)
-	w.in1 = mk(message.Message{CustomerID: w.a.CustomerID, SenderID: t1, SenderName: "T1", Incoming: true, MsID: w.a.Dispatcher, Content: "done", Time: march(12, 18)})
-	w.foreignMsg = mk(message.Message{CustomerID: w.b.CustomerID, SenderID: w.b.Terminals[0], Incoming: true, Content: "other", Time: march(10, 9)})
+	w.out0 = mk(message.Message{CustomerID: w.a.Customer, SenderID: w.a.Dispatcher, SenderName: "D", MsID: t0, Content: "go to gate 4", Time: march(10, 8)}, t0)
+	w.in0 = mk(message.Message{CustomerID: w.a.Customer, SenderID: t0, SenderName: "T0", Incoming: true, Content: "on my way", Time: march(10, 9)})
+	w.grp = mk(message.Message{CustomerID: w.a.Customer, SenderID: t1, SenderName: "T1", Incoming: true, GID: w.a.Groups[0], Content: "all: lunch", Time: march(11, 12)}, t0)
+	w.in1 = mk(message.Message{CustomerID: w.a.Customer, SenderID: t1, SenderName: "T1", Incoming: true, MsID: w.a.Dispatcher, Content: "done", Time: march(12, 18)})
+	w.foreignMsg = mk(message.Message{CustomerID: w.b.Customer, SenderID: w.b.Terminals[0], Incoming: true, Content: "other", Time: march(10, 9)})
 	if _, _, err := st.MarkDelivered(ctx, w.out0, t0, march(10, 8)); err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +96,7 @@ func TestFindSmsScenarios(t *testing.T) {
 			{"pmrId alias", w.tok, with("type", 1, "pmrId", t0), "0", 2, []int64{w.in0, w.out0}},
 			{"msId when no dstId", w.tok, with("type", 1, "msId", t0), "0", 2, []int64{w.in0, w.out0}},
 			{"oldest first", w.tok, with("dstId", t0, "order", "asc"), "0", 2, []int64{w.out0, w.in0}},
-			{"group conversation", w.tok, with("type", 2, "grpId", w.a.Group), "0", 1, []int64{w.grp}},
+			{"group conversation", w.tok, with("type", 2, "grpId", w.a.Groups[0]), "0", 1, []int64{w.grp}},
 			{"all", w.tok, with("type", 0), "0", 4, []int64{w.in1, w.grp, w.in0, w.out0}},
 			{"all by one account", w.tok, with("msId", t1), "0", 2, []int64{w.in1, w.grp}},
 			{"unread only", w.tok, with("unread", 1), "0", 3, []int64{w.in1, w.grp, w.in0}},
@@ -124,7 +117,7 @@ func TestFindSmsScenarios(t *testing.T) {
 			{"other customer's terminal", w.tok, with("dstId", w.b.Terminals[0]), "404", 0, nil},
 			{"a dispatcher as the terminal", w.tok, with("type", 1, "dstId", w.a.Dispatcher), "404", 0, nil},
 			{"unknown terminal", w.tok, with("dstId", "19999999"), "404", 0, nil},
-			{"other customer's group", w.tok, with("grpId", w.b.Group), "404", 0, nil},
+			{"other customer's group", w.tok, with("grpId", w.b.Groups[0]), "404", 0, nil},
 			{"malformed group", w.tok, with("grpId", "g1"), "400", 0, nil},
 			{"other customer's account filter", w.tok, with("msId", w.b.Terminals[0]), "404", 0, nil},
 			{"page size too big", w.tok, with("pageSize", 1001), "400", 0, nil},
@@ -181,10 +174,10 @@ func TestUpdateSmsScenarios(t *testing.T) {
 			{"one of ours and one of theirs", w.tok, map[string]any{"ids": []string{id(w.in0), id(w.foreignMsg)}}, "404", 0},
 			{"unknown id", w.tok, map[string]any{"id": "999999"}, "404", 0},
 			{"other customer's terminal", w.tok, map[string]any{"msId": w.b.Terminals[0]}, "404", 0},
-			{"other customer's group", w.tok, map[string]any{"gid": w.b.Group}, "404", 0},
+			{"other customer's group", w.tok, map[string]any{"gid": w.b.Groups[0]}, "404", 0},
 			{"no token", "", map[string]any{"all": 1}, "105", 0},
 			{"an outgoing message is never unread", w.tok, map[string]any{"ids": id(w.out0)}, "0", 0},
-			{"the group conversation", w.tok, map[string]any{"grpId": w.a.Group}, "0", 1},
+			{"the group conversation", w.tok, map[string]any{"grpId": w.a.Groups[0]}, "0", 1},
 			{"comma-separated ids", w.tok, map[string]any{"ids": id(w.in0) + "," + id(w.in1)}, "0", 2},
 			{"again", w.tok, map[string]any{"all": "true"}, "0", 0},
 		} {

@@ -14,7 +14,6 @@ import (
 	"tenfour/internal/app"
 	"tenfour/internal/config"
 	"tenfour/internal/files/filetest"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
 )
@@ -90,25 +89,21 @@ func TestOfflineTerminalGetsItsMessagesAfterARestart(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		cfg := durableConfig(t, engine)
 		first := startNode(t, cfg)
-		f := rttest.NewFleet(t, first.a.DB, "1", 1)
+		f := testkit.NewFleet(t, first.a.DB, "1", 1, 1)
 		msID := f.Terminals[0]
-		tok, err := first.a.Sessions.Create(context.Background(), f.Dispatcher, f.CustomerID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		console := testkit.Console(t, first.hs.URL, tok)
+		console := testkit.Console(t, first.hs.URL, f.Token)
 		r := console.Call("sms.send", map[string]any{"msId": msID, "content": "report to gate 4 when back"})
 		if r.Code != "4" {
 			t.Fatalf("to an offline terminal: %+v", r)
 		}
-		up := uploadTo(t, first.hs.URL, tok, "plan.pdf", filetest.PDF())
+		up := uploadTo(t, first.hs.URL, f.Token, "plan.pdf", filetest.PDF())
 		if r := console.Call("sms.send", map[string]any{"msId": msID, "fileId": up, "content": "the plan"}); r.Code != "4" {
 			t.Fatalf("attachment to an offline terminal: %+v", r)
 		}
 		first.stop()
 
 		second := startNode(t, cfg)
-		console = testkit.Console(t, second.hs.URL, tok)
+		console = testkit.Console(t, second.hs.URL, f.Token)
 		term := testkit.Terminal(t, second.hs.URL, msID, safetytest.Password)
 		var got []string
 		for range 2 {

@@ -9,7 +9,6 @@ import (
 	"tenfour/internal/app"
 	"tenfour/internal/auth"
 	"tenfour/internal/config"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
 )
@@ -28,8 +27,8 @@ func TestSIGKILLKeepsMessagesBothWays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := rttest.NewFleet(t, store, "1", 2)
-	tok, err := auth.NewSessions(store, nil).Create(ctx, f.Dispatcher, f.CustomerID)
+	f := testkit.NewFleet(t, store, "1", 2, 1)
+	tok, err := auth.NewSessions(store, nil).Create(ctx, f.Dispatcher, f.Customer)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/secretkey"
 	"tenfour/internal/testkit"
 )
@@ -54,11 +53,11 @@ func noChange(t *testing.T, s *testkit.Socket) {
 func TestSecretKeyScenarios(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		s := testkit.StartOn(t, engine)
-		a, b := rttest.NewFleet(t, s.DB, "1", 2), rttest.NewFleet(t, s.DB, "2", 1)
-		tok, tokB := s.Token(a.Dispatcher, a.CustomerID), s.Token(b.Dispatcher, b.CustomerID)
+		a, b := testkit.NewFleet(t, s.DB, "1", 2, 1), testkit.NewFleet(t, s.DB, "2", 1, 1)
+		tok, tokB := a.Token, b.Token
 		console := testkit.Console(t, s.URL, tok)
-		term := testkit.Terminal(t, s.URL, a.Terminals[0], rttest.Password)
-		termB := testkit.Terminal(t, s.URL, b.Terminals[0], rttest.Password)
+		term := testkit.Terminal(t, s.URL, a.Terminals[0], testkit.Password)
+		termB := testkit.Terminal(t, s.URL, b.Terminals[0], testkit.Password)
 		noChange(t, term) // no key yet: nothing at login
 		userKey := func(tok string) string {
 			var u struct{ SecretKey string }
@@ -68,7 +67,7 @@ func TestSecretKeyScenarios(t *testing.T) {
 		if k := userKey(tok); k != "" {
 			t.Fatalf("userInfo.secretKey before any key: %q", k)
 		}
-		termTok := s.Token(a.Terminals[0], a.CustomerID)
+		termTok := s.Token(a.Terminals[0], a.Customer)
 		api := testkit.APITest{Server: s, State: []string{"secret_keys"}, Socket: console,
 			Token: func(alias string) string {
 				if alias == "terminal" {
@@ -195,7 +194,7 @@ func TestSecretKeyScenarios(t *testing.T) {
 
 		// A terminal that logs in later gets the current key right after its login reply; one of another
 		// customer gets its own.
-		late := testkit.Terminal(t, s.URL, a.Terminals[1], rttest.Password)
+		late := testkit.Terminal(t, s.URL, a.Terminals[1], testkit.Password)
 		if c := changed(t, late); c.SecretKey != keyC || c.KeyID != second.ID {
 			t.Fatalf("at login %+v", c)
 		}
@@ -204,7 +203,7 @@ func TestSecretKeyScenarios(t *testing.T) {
 		}
 		// The sign-in answer carries it too (spec §3 user info).
 		var signIn struct{ UserInfo struct{ SecretKey string } }
-		s.Do("GET", "/ds/user", "", map[string]any{"uid": a.Dispatcher, "auth": rttest.Password}).Into(t, &signIn)
+		s.Do("GET", "/ds/user", "", map[string]any{"uid": a.Dispatcher, "auth": testkit.Password}).Into(t, &signIn)
 		if signIn.UserInfo.SecretKey != keyC {
 			t.Fatalf("sign-in userInfo.secretKey %q", signIn.UserInfo.SecretKey)
 		}
@@ -219,7 +218,7 @@ func TestSecretKeyScenarios(t *testing.T) {
 		if k := userKey(tok); k != "" {
 			t.Fatalf("userInfo.secretKey after delete %q", k)
 		}
-		again := testkit.Terminal(t, s.URL, a.Terminals[1], rttest.Password)
+		again := testkit.Terminal(t, s.URL, a.Terminals[1], testkit.Password)
 		noChange(t, again)
 	})
 }

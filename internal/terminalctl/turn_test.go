@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"tenfour/internal/config"
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
 )
 
@@ -30,10 +29,10 @@ func TestTurnSend(t *testing.T) {
 		s := testkit.StartOn(t, engine, func(c *config.Config) {
 			c.Voice.TURNPort, c.Voice.TURNSecret, c.Voice.Interfaces = port, "turn-test-secret", []string{"lo"}
 		})
-		a, b := rttest.NewFleet(t, s.DB, "1", 2), rttest.NewFleet(t, s.DB, "2", 1)
-		tok := s.Token(a.Dispatcher, a.CustomerID)
+		a, b := testkit.NewFleet(t, s.DB, "1", 2, 1), testkit.NewFleet(t, s.DB, "2", 1, 1)
+		tok := a.Token
 		msID := a.Terminals[0]
-		term := testkit.Terminal(t, s.URL, msID, rttest.Password)
+		term := testkit.Terminal(t, s.URL, msID, testkit.Password)
 
 		done := make(chan testkit.Reply, 1)
 		go func() {
@@ -63,7 +62,7 @@ func TestTurnSend(t *testing.T) {
 			t.Fatalf("turn/send: %s %s", r.Code, r.Body)
 		}
 
-		termTok := s.Token(msID, a.CustomerID)
+		termTok := s.Token(msID, a.Customer)
 		testkit.APITest{Server: s}.Run(t, []testkit.Scenario{
 			{Name: "msId required", Method: "POST", Path: "/ds/turn/send", Token: tok, Code: "400", Status: 400},
 			{Name: "offline terminal", Method: "POST", Path: "/ds/turn/send", Token: tok, Code: "4",
@@ -90,9 +89,9 @@ func TestTurnSend(t *testing.T) {
 // Without the embedded TURN server there is nothing to send.
 func TestTurnSendWithoutTURN(t *testing.T) {
 	s := testkit.Start(t)
-	a := rttest.NewFleet(t, s.DB, "1", 1)
-	testkit.Terminal(t, s.URL, a.Terminals[0], rttest.Password)
-	if r := s.Do(http.MethodPost, "/ds/turn/send", s.Token(a.Dispatcher, a.CustomerID), map[string]any{"msId": a.Terminals[0]}); r.Code != "409" {
+	a := testkit.NewFleet(t, s.DB, "1", 1, 1)
+	testkit.Terminal(t, s.URL, a.Terminals[0], testkit.Password)
+	if r := s.Do(http.MethodPost, "/ds/turn/send", a.Token, map[string]any{"msId": a.Terminals[0]}); r.Code != "409" {
 		t.Fatalf("TURN off: %+v", r)
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/coder/websocket"
 
-	"tenfour/internal/platform/realtime/rttest"
 	"tenfour/internal/testkit"
 )
 
@@ -16,7 +15,7 @@ import (
 func TestSocketLoginWithRealAuth(t *testing.T) {
 	s := testkit.Start(t)
 	ctx := context.Background()
-	f := rttest.NewFleet(t, s.DB, "1", 1)
+	f := testkit.NewFleet(t, s.DB, "1", 1, 1)
 	term := f.Terminals[0]
 
 	login := func(data map[string]any) (testkit.Frame, *testkit.Socket) {
@@ -34,7 +33,7 @@ func TestSocketLoginWithRealAuth(t *testing.T) {
 	}
 
 	t.Run("console token", func(t *testing.T) {
-		tok, _ := s.Sessions.Create(ctx, f.Dispatcher, f.CustomerID)
+		tok, _ := s.Sessions.Create(ctx, f.Dispatcher, f.Customer)
 		r, _ := login(map[string]any{"token": tok, "client": "console"})
 		var res struct {
 			MsID       string `json:"msId"`
@@ -42,7 +41,7 @@ func TestSocketLoginWithRealAuth(t *testing.T) {
 			Kind       string `json:"kind"`
 		}
 		r.Into(t, &res)
-		if r.Code != "0" || res.MsID != f.Dispatcher || res.CustomerID != f.CustomerID || res.Kind != "console" {
+		if r.Code != "0" || res.MsID != f.Dispatcher || res.CustomerID != f.Customer || res.Kind != "console" {
 			t.Fatalf("console login: %+v %+v", r, res)
 		}
 		if !s.Hub.Online(f.Dispatcher) {
@@ -59,13 +58,13 @@ func TestSocketLoginWithRealAuth(t *testing.T) {
 		}
 	})
 	t.Run("terminal token on a console login", func(t *testing.T) {
-		tok, _ := s.Sessions.Create(ctx, term, f.CustomerID)
+		tok, _ := s.Sessions.Create(ctx, term, f.Customer)
 		if r, _ := login(map[string]any{"token": tok, "client": "console"}); r.Code != "6" {
 			t.Fatalf("non-dispatcher console: %+v", r)
 		}
 	})
 	t.Run("first socket login later than 15 s after sign-in", func(t *testing.T) {
-		tok, _ := s.Sessions.Create(ctx, f.Dispatcher, f.CustomerID)
+		tok, _ := s.Sessions.Create(ctx, f.Dispatcher, f.Customer)
 		late := time.Now().Add(-16 * time.Second).UnixMilli()
 		if _, err := s.DB.Exec(ctx, `UPDATE sessions SET created_at = ? WHERE account_id = ? AND socket_login_at = 0`,
 			late, f.Dispatcher); err != nil {
@@ -80,7 +79,7 @@ func TestSocketLoginWithRealAuth(t *testing.T) {
 		}
 	})
 	t.Run("reconnect after the window", func(t *testing.T) {
-		tok, _ := s.Sessions.Create(ctx, f.Dispatcher, f.CustomerID)
+		tok, _ := s.Sessions.Create(ctx, f.Dispatcher, f.Customer)
 		r, c := login(map[string]any{"token": tok, "client": "console"})
 		if r.Code != "0" {
 			t.Fatal(r)
@@ -97,10 +96,10 @@ func TestSocketLoginWithRealAuth(t *testing.T) {
 		if r, _ := login(map[string]any{"client": "terminal", "uid": term, "auth": "wrong"}); r.Code != "2" {
 			t.Fatalf("wrong password: %+v", r)
 		}
-		if r, _ := login(map[string]any{"client": "terminal", "uid": f.Dispatcher, "auth": rttest.Password}); r.Code != "6" { // the wrong account type
+		if r, _ := login(map[string]any{"client": "terminal", "uid": f.Dispatcher, "auth": testkit.Password}); r.Code != "6" { // the wrong account type
 			t.Fatalf("dispatcher as terminal: %+v", r)
 		}
-		r, _ := login(map[string]any{"client": "terminal", "uid": term, "auth": rttest.Password})
+		r, _ := login(map[string]any{"client": "terminal", "uid": term, "auth": testkit.Password})
 		if r.Code != "0" || s.Hub.Conn(term) == nil || s.Hub.Conn(term).Kind() != "terminal" {
 			t.Fatalf("terminal login: %+v", r)
 		}
