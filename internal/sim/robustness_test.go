@@ -1,7 +1,6 @@
 package sim_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -11,57 +10,41 @@ import (
 	"github.com/coder/websocket"
 
 	"tenfour/internal/config"
+	"tenfour/internal/platform/wsclient"
 	"tenfour/internal/testkit"
 )
 
-// rawTerminal is a terminal socket that sends whatever bytes a test likes.
+// rawTerminal is a terminal's raw socket (testkit.RawSocket), its messages read as frames.
 type rawTerminal struct {
-	t  testing.TB
-	ws *websocket.Conn
+	*testkit.RawSocket
+	t testing.TB
 }
 
 func dialRaw(t testing.TB, s *testkit.Server) *rawTerminal {
 	t.Helper()
-	r := dialRawKept(t, s)
-	t.Cleanup(func() { r.ws.CloseNow() })
-	return r
+	return &rawTerminal{RawSocket: testkit.DialRaw(t, wsclient.URL(s.URL)), t: t}
 }
 
 // dialRawKept is dialRaw for a connection that outlives the test (a fuzz run's; the server closes it).
 func dialRawKept(t testing.TB, s *testkit.Server) *rawTerminal {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	ws, _, err := websocket.Dial(ctx, strings.Replace(s.URL, "http", "ws", 1)+"/ds/ws", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws.SetReadLimit(1 << 20)
-	return &rawTerminal{t: t, ws: ws}
-}
-
-func (r *rawTerminal) send(typ websocket.MessageType, b []byte) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return r.ws.Write(ctx, typ, b)
+	return &rawTerminal{RawSocket: testkit.DialRawKept(t, wsclient.URL(s.URL)), t: t}
 }
 
 func (r *rawTerminal) text(s string) {
 	r.t.Helper()
-	if err := r.send(websocket.MessageText, []byte(s)); err != nil {
+	if err := r.Send(websocket.MessageText, []byte(s)); err != nil {
 		r.t.Fatal(err)
 	}
 }
 
 // next reads the next frame.
 func (r *rawTerminal) next(timeout time.Duration) (testkit.Frame, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	_, b, err := r.ws.Read(ctx)
-	if err != nil {
-		return testkit.Frame{}, err
-	}
 	var f testkit.Frame
+	b, err := r.Read(timeout)
+	if err != nil {
+		return f, err
+	}
 	if err := json.Unmarshal(b, &f); err != nil {
 		return f, fmt.Errorf("server sent a non-JSON frame %q", b)
 	}
@@ -185,7 +168,7 @@ func TestTerminalGarbage(t *testing.T) {
 		}
 	}
 	// A binary message is read like text.
-	if err := r.send(websocket.MessageBinary, []byte(`{"id":60,"type":"ping"}`)); err != nil {
+	if err := r.Send(websocket.MessageBinary, []byte(`{"id":60,"type":"ping"}`)); err != nil {
 		t.Fatal(err)
 	}
 	if f := r.reply(60); f.Type != "pong" {
@@ -287,7 +270,7 @@ func FuzzTerminalFrame(f *testing.F) {
 	})}
 	f.Cleanup(func() { // before the server stops: nobody reads this connection to finish a close handshake
 		if fz.r != nil {
-			fz.r.ws.CloseNow()
+			fz.r.CloseNow()
 		}
 	})
 	f.Fuzz(func(t *testing.T, msg []byte) { fz.one(t, msg) })
@@ -312,9 +295,9 @@ func (fz *fuzzTerminal) one(t *testing.T, msg []byte) {
 	r.t = t
 	fz.ping++
 	id := int64(1)<<50 + fz.ping // never an id the input uses
-	err := r.send(websocket.MessageText, msg)
+	err := r.Send(websocket.MessageText, msg)
 	if err == nil {
-		err = r.send(websocket.MessageText, []byte(fmt.Sprintf(`{"id":%d,"type":"ping"}`, id)))
+		err = r.Send(websocket.MessageText, []byte(fmt.Sprintf(`{"id":%d,"type":"ping"}`, id)))
 	}
 	for err == nil {
 		var f testkit.Frame
@@ -329,7 +312,7 @@ func (fz *fuzzTerminal) one(t *testing.T, msg []byte) {
 		}
 	}
 	// The server closed the connection: only for an oversized frame (1009) or a policy reason (1008).
-	fz.r.ws.CloseNow()
+	fz.r.CloseNow()
 	fz.r = nil
 	switch websocket.CloseStatus(err) {
 	case websocket.StatusMessageTooBig, websocket.StatusPolicyViolation:

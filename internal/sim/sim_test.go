@@ -11,6 +11,7 @@ import (
 
 	"tenfour/internal/config"
 	"tenfour/internal/sim"
+	"tenfour/internal/tenant"
 	"tenfour/internal/testkit"
 )
 
@@ -38,19 +39,11 @@ func demoServer(t *testing.T) *testkit.Server {
 // console logs the demo dispatcher of a customer in on the socket.
 func console(t *testing.T, s *testkit.Server, customer, dispatcher string) *testkit.Socket {
 	t.Helper()
-	var cust int64
-	if err := s.DB.QueryRow(context.Background(), `SELECT id FROM customers WHERE name = ?`, customer).Scan(&cust); err != nil {
-		t.Fatal(err)
-	}
-	tok, err := s.Sessions.Create(context.Background(), dispatcher, cust)
+	cust, err := tenant.ByName(context.Background(), s.DB, customer)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := s.Dial()
-	if r := c.Call("session.login", map[string]any{"token": tok, "client": "console"}); r.Code != "0" {
-		t.Fatalf("console login: %s %s", r.Code, r.Msg)
-	}
-	return c
+	return s.Console(dispatcher, cust)
 }
 
 // until reads the console's frames until fn says it has seen enough, or fails after timeout.
