@@ -2,7 +2,6 @@ package lonework
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"time"
 
@@ -44,11 +43,8 @@ func scanPlan(r db.Scanner) (Plan, error) {
 	err := r.Scan(&p.ID, &p.customerID, &p.MsID, &tz, &p.STime, &p.Duration, &p.Interval, &p.Countdown,
 		&enabled, &p.Status, &p.RealStart, &p.RealStop, &p.AlarmCount, &p.NextCheck, &p.Deadline, &p.flags,
 		&p.CreatedBy, &p.CreatedAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		return p, db.ErrNotFound
-	}
 	if err != nil {
-		return p, err
+		return p, db.NotFound(err)
 	}
 	if enabled {
 		p.Enabled = 1
@@ -272,10 +268,7 @@ const alarmCols = `id, work_id, ms_id, ms_name, reason, at, remark, handler_id, 
 func scanAlarm(r db.Scanner) (Alarm, error) {
 	var a Alarm
 	err := r.Scan(&a.ID, &a.WorkID, &a.MsID, &a.MsName, &a.Reason, &a.AlarmTime, &a.Remark, &a.Handler, &a.HandlerName, &a.HandleTime)
-	if errors.Is(err, sql.ErrNoRows) {
-		return a, db.ErrNotFound
-	}
-	return a, err
+	return a, db.NotFound(err)
 }
 
 // AddAlarm stores an alarm for a plan and puts the plan in alarm status, in one transaction.

@@ -8,7 +8,6 @@ package video
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"io/fs"
 	"log/slog"
@@ -102,10 +101,7 @@ func (s *Store) RecordFiles(ctx context.Context, customer int64, q RecordFileQue
 func (s *Store) RecordFile(ctx context.Context, customer, id int64) (RecordFile, error) {
 	f, err := scanRecordFile(s.db.QueryRow(ctx, `SELECT `+recordCols+` FROM video_records WHERE id = ? AND customer_id = ?`,
 		id, customer))
-	if errors.Is(err, sql.ErrNoRows) {
-		err = db.ErrNotFound
-	}
-	return f, err
+	return f, db.NotFound(err)
 }
 
 // OlderRecordFiles lists up to limit recordings (of every customer) that started before cutoff.
