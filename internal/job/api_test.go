@@ -55,11 +55,7 @@ func (e *env) add(task string, ms ...string) job.Job {
 
 func (e *env) count(q string, args ...any) int {
 	e.T.Helper()
-	var n int
-	if err := e.S.DB.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
-		e.T.Fatal(err)
-	}
-	return n
+	return testkit.Count(e.T, e.S.DB, q, args...)
 }
 
 func (e *env) logs() int { return e.Logs(e.F.CustomerID, 140) }

@@ -222,72 +222,70 @@ func itoa(n int64) string { return lonework.WorkID(n).String() }
 
 // A worker who answers every prompt: waiting → in progress → prompts every interval → over, no alarm.
 func TestEngineNormalLife(t *testing.T) {
-	for _, engine := range testkit.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			r := newRig(t, engine)
-			p := r.plan(0, time.Minute, 30*time.Minute, 10*time.Minute, 60)
-			r.at(0)
-			if got := r.get(p.ID); got.RealStart != 0 || len(r.hub.take(lonework.TermStart)) != 0 {
-				t.Fatalf("started before its time: %+v", got)
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
+		r := newRig(t, engine)
+		p := r.plan(0, time.Minute, 30*time.Minute, 10*time.Minute, 60)
+		r.at(0)
+		if got := r.get(p.ID); got.RealStart != 0 || len(r.hub.take(lonework.TermStart)) != 0 {
+			t.Fatalf("started before its time: %+v", got)
+		}
+		r.at(time.Minute)
+		got := r.get(p.ID)
+		if got.RealStart != r.clock.Now().UnixMilli() || got.NextCheck != r.clock.Now().Add(10*time.Minute).UnixMilli() {
+			t.Fatalf("start: %+v", got)
+		}
+		if len(r.hub.take(lonework.TermStart)) != 1 {
+			t.Fatal("terminal not told that lone work started")
+		}
+		states := r.hub.take(lonework.EventState)
+		if len(states) == 0 {
+			t.Fatal("no lonework.state event on start")
+		}
+		var st lonework.Plan
+		_ = json.Unmarshal(states[len(states)-1].data, &st)
+		if st.WorkState != lonework.Working || st.ServerTime == 0 {
+			t.Fatalf("state event %s", states[len(states)-1].data)
+		}
+		if err := r.checkin(0); err != nil {
+			t.Fatalf("early check-in: %v", err) // allowed, changes nothing
+		}
+		for k := 1; k <= 2; k++ {
+			due := time.UnixMilli(r.get(p.ID).NextCheck).Sub(r.clock.Now())
+			r.at(due - time.Second)
+			if r.hub.promptCount() != k-1 {
+				t.Fatalf("prompt %d came early", k)
 			}
-			r.at(time.Minute)
-			got := r.get(p.ID)
-			if got.RealStart != r.clock.Now().UnixMilli() || got.NextCheck != r.clock.Now().Add(10*time.Minute).UnixMilli() {
-				t.Fatalf("start: %+v", got)
+			r.at(time.Second)
+			if r.hub.promptCount() != k {
+				t.Fatalf("no prompt %d at the interval", k)
 			}
-			if len(r.hub.take(lonework.TermStart)) != 1 {
-				t.Fatal("terminal not told that lone work started")
+			if got := r.get(p.ID); got.Deadline != r.clock.Now().Add(time.Minute).UnixMilli() {
+				t.Fatalf("deadline %d, want now+60 s", got.Deadline)
 			}
-			states := r.hub.take(lonework.EventState)
-			if len(states) == 0 {
-				t.Fatal("no lonework.state event on start")
-			}
-			var st lonework.Plan
-			_ = json.Unmarshal(states[len(states)-1].data, &st)
-			if st.WorkState != lonework.Working || st.ServerTime == 0 {
-				t.Fatalf("state event %s", states[len(states)-1].data)
-			}
+			r.at(30 * time.Second)
 			if err := r.checkin(0); err != nil {
-				t.Fatalf("early check-in: %v", err) // allowed, changes nothing
+				t.Fatal(err)
 			}
-			for k := 1; k <= 2; k++ {
-				due := time.UnixMilli(r.get(p.ID).NextCheck).Sub(r.clock.Now())
-				r.at(due - time.Second)
-				if r.hub.promptCount() != k-1 {
-					t.Fatalf("prompt %d came early", k)
-				}
-				r.at(time.Second)
-				if r.hub.promptCount() != k {
-					t.Fatalf("no prompt %d at the interval", k)
-				}
-				if got := r.get(p.ID); got.Deadline != r.clock.Now().Add(time.Minute).UnixMilli() {
-					t.Fatalf("deadline %d, want now+60 s", got.Deadline)
-				}
-				r.at(30 * time.Second)
-				if err := r.checkin(0); err != nil {
-					t.Fatal(err)
-				}
-				if got := r.get(p.ID); got.Deadline != 0 {
-					t.Fatalf("check-in did not stop the countdown: %+v", got)
-				}
-				r.at(31 * time.Second) // past the old deadline
+			if got := r.get(p.ID); got.Deadline != 0 {
+				t.Fatalf("check-in did not stop the countdown: %+v", got)
 			}
-			r.at(10 * time.Minute)
-			got = r.get(p.ID)
-			if got.RealStop == 0 || got.Status != lonework.StatusOver || got.AlarmCount != 0 {
-				t.Fatalf("end: %+v", got)
-			}
-			if len(r.hub.take(lonework.TermEnd)) != 1 {
-				t.Fatal("terminal not told that lone work ended")
-			}
-			if len(r.alarms(p.ID)) != 0 {
-				t.Fatalf("alarms: %+v", r.alarms(p.ID))
-			}
-			if err := r.checkin(0); err == nil {
-				t.Fatal("check-in after the end accepted")
-			}
-		})
-	}
+			r.at(31 * time.Second) // past the old deadline
+		}
+		r.at(10 * time.Minute)
+		got = r.get(p.ID)
+		if got.RealStop == 0 || got.Status != lonework.StatusOver || got.AlarmCount != 0 {
+			t.Fatalf("end: %+v", got)
+		}
+		if len(r.hub.take(lonework.TermEnd)) != 1 {
+			t.Fatal("terminal not told that lone work ended")
+		}
+		if len(r.alarms(p.ID)) != 0 {
+			t.Fatalf("alarms: %+v", r.alarms(p.ID))
+		}
+		if err := r.checkin(0); err == nil {
+			t.Fatal("check-in after the end accepted")
+		}
+	})
 }
 
 // Every alarm reason, each raised by the condition that defines it (controllable clock).

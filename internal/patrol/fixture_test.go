@@ -176,11 +176,7 @@ func (e *env) mustPunch(i int, tag string) patrol.PunchResult {
 
 func (e *env) count(table string) int {
 	e.t.Helper()
-	var n int
-	if err := e.s.DB.QueryRow(context.Background(), `SELECT COUNT(*) FROM `+table).Scan(&n); err != nil {
-		e.t.Fatal(err)
-	}
-	return n
+	return testkit.Count(e.t, e.s.DB, `SELECT COUNT(*) FROM `+table)
 }
 
 // state are the tables a refused call must leave as they were.

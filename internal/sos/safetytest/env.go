@@ -1,7 +1,6 @@
 package safetytest
 
 import (
-	"context"
 	"testing"
 
 	"tenfour/internal/testkit"
@@ -55,9 +54,5 @@ func (e *Env) Logs(customerID int64, typ int) int {
 
 func (e *Env) count(q string, args ...any) int {
 	e.T.Helper()
-	var n int
-	if err := e.S.DB.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
-		e.T.Fatal(err)
-	}
-	return n
+	return testkit.Count(e.T, e.S.DB, q, args...)
 }

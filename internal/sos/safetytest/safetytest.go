@@ -70,12 +70,9 @@ func (f Fleet) Token(t testing.TB, d *db.DB) string {
 	return tok
 }
 
-// EachStore runs fn on a fresh, migrated store of every engine (testkit.EachEngine) with a customer seeded with
+// EachStore runs fn on a fresh, migrated store of every engine (testkit.EachStore) with a customer seeded with
 // n terminals of type typ: the start of every safety store contract test.
 func EachStore(t *testing.T, n int, typ string, fn func(t *testing.T, d *db.DB, f Fleet)) {
 	t.Helper()
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		d := testkit.OpenStore(t, engine)
-		fn(t, d, Seed(t, d, n, typ))
-	})
+	testkit.EachStore(t, func(t *testing.T, d *db.DB) { fn(t, d, Seed(t, d, n, typ)) })
 }
