@@ -80,27 +80,34 @@ func (w *writer) add(rows []row) (*flushed, error) {
 	return g, nil
 }
 
-// run flushes until ctx ends, then flushes what is left.
+// run flushes until ctx ends, then flushes what is left. Each round's writes run on a context the stop does not
+// cancel (bounded by writeTimeout): a flush or an account sync has taken its rows out of the buffer and the dirty
+// set, and a stop landing mid-write would lose them — the last round after the stop finds nothing left to write.
 func (w *writer) run(ctx context.Context) {
 	t := time.NewTicker(w.every)
 	defer t.Stop()
+	round := func(sync bool) {
+		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
+		defer cancel()
+		w.flush(wctx)
+		if sync {
+			w.syncAccounts(wctx)
+		}
+	}
 	for {
 		select {
 		case <-ctx.Done():
-			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			w.flush(fctx)
-			w.syncAccounts(fctx)
-			cancel()
+			round(true)
 			return
 		case <-t.C:
 		case <-w.kick:
 		}
-		w.flush(ctx)
-		if time.Since(w.lastSync) >= w.accountSync {
-			w.syncAccounts(ctx)
-		}
+		round(time.Since(w.lastSync) >= w.accountSync)
 	}
 }
+
+// writeTimeout bounds one round of writes (a batch and an account sync).
+const writeTimeout = 5 * time.Second
 
 // flush commits the waiting batch in one transaction and wakes whoever waits on it.
 func (w *writer) flush(ctx context.Context) {
