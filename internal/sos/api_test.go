@@ -133,6 +133,22 @@ func TestRaise(t *testing.T) {
 	}
 }
 
+// An alarm whose durable event cannot be written (the database lost between the alarm's row and its event, as in
+// a PostgreSQL restart) still reaches the consoles live before the terminal's "0".
+func TestRaiseReachesConsolesWhenItsEventCannotBeStored(t *testing.T) {
+	e := newEnv(t)
+	con := e.Console()
+	term := e.Terminal(0)
+	if _, err := e.S.DB.Exec(context.Background(), `ALTER TABLE events RENAME TO events_away`); err != nil {
+		t.Fatal(err)
+	}
+	id := raise(t, term, map[string]any{"lat": 41.5, "lng": 29.5})
+	ev := con.WaitEvent(sos.EventAlarm, wait, nil)
+	if got := alarmOf(t, ev); got.ID != id || got.State != sos.Sending {
+		t.Fatalf("event alarm %+v", got)
+	}
+}
+
 // An SOS says how old its position is (issue 32): a position sent with the SOS is fixed at the raise; without one,
 // the terminal's last known position keeps its own fix time, however old (a phone with location denied). The
 // console's sos.alarm event and findSos carry it, on every engine.

@@ -112,8 +112,11 @@ func (s *Service) Raise(ctx context.Context, p identity.Principal, typ string, l
 	s.alerted[a.ID] = &alertState{last: now}
 	s.mu.Unlock()
 	if _, err := s.hub.PublishDurable(ctx, p.CustomerID, EventAlarm, a, realtime.Consoles); err != nil {
-		// The alarm is stored: consoles still get it from findSos and from the re-alert loop.
-		slog.ErrorContext(ctx, "sos: publish alarm", "id", a.ID, "err", err)
+		// The alarm is stored but its durable event is not (the database went away between the two: found by the
+		// chaos lab in a PostgreSQL restart). The terminal's "0" says the consoles have it, so they get it live
+		// now; a console that reconnects later finds it through findSos and the re-alerts.
+		slog.ErrorContext(ctx, "sos: durable alarm event; sent live only", "id", a.ID, "err", err)
+		s.hub.Publish(p.CustomerID, EventAlarm, a, realtime.Consoles)
 	}
 	s.log.Write(ctx, p.CustomerID, a.MsID, a.MsName, oplog.Alarm, raiseRemark(a), raiseDetail(a))
 	return a, true, nil
