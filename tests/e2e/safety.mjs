@@ -113,7 +113,7 @@ export const safetyCases = [
           return s && s.state === 'playing' && !s.paused && s.time > 0.05 ? s : null;
         }, 'the alarm sound is playing', 15_000, 50);
         const playingAfter = (await page.evaluate(() => window.__playingAt)) - r.sentAt;
-        expect(playingAfter <= 1000, `the sound started ${playingAfter} ms after the terminal sent the alarm (limit 1000 ms)`);
+        expect(playingAfter <= 1000, `the sound started ${playingAfter} ms after the terminal sent the alarm (limit 1000 ms; the console's socket had it after ${frameAfter} ms, the dialog showed after ${shownAfter} ms)`);
         expect(Math.abs(playing.volume - 0.6) < 0.01, `alarm volume ${playing.volume} (default 60)`);
         console.log(`     (terminal → console socket ${frameAfter} ms, → dialog ${shownAfter} ms, → sound playing ${playingAfter} ms)`);
         expect((await page.textContent('[data-testid=alarm-detail]')).includes(T.sos), 'the dialog names the terminal');
