@@ -30,6 +30,7 @@ require (
 	github.com/wneessen/go-mail v0.8.1
 	github.com/zaf/g711 v1.4.0
 	golang.org/x/crypto v0.58.0
+	golang.org/x/oauth2 v0.37.0
 	golang.org/x/text v0.43.0
 	golang.org/x/time v0.16.0
 	google.golang.org/protobuf v1.36.12

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/oauth2"
+
 	"tenfour/internal/branding"
 	"tenfour/internal/platform/httpx"
 )
@@ -76,16 +78,15 @@ func (s *Service) oauthStart(w http.ResponseWriter, r *http.Request) (any, error
 	state := hex.EncodeToString(b)
 	http.SetCookie(w, &http.Cookie{Name: oauthStateCookie, Value: req.Platform + "." + state, Path: "/ds/user/getAccountByOauth",
 		MaxAge: int(oauthStateTTL / time.Second), HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r)})
-	q := url.Values{"response_type": {"code"}, "client_id": {p.ClientID}, "redirect_uri": {s.oauthRedirect(r, req.Platform)},
-		"state": {state}}
-	if p.Scope != "" {
-		q.Set("scope", p.Scope)
-	}
-	sep := "?"
-	if strings.Contains(p.AuthorizeURL, "?") {
-		sep = "&"
-	}
-	return map[string]string{"url": p.AuthorizeURL + sep + q.Encode()}, nil
+	return map[string]string{"url": s.oauthConfig(r, p).AuthCodeURL(state)}, nil
+}
+
+// oauthConfig is the host's provider as golang.org/x/oauth2 takes it: the client's id and secret sent as form
+// parameters (what every provider accepts), the scope as its space-separated list.
+func (s *Service) oauthConfig(r *http.Request, p branding.OAuthProvider) *oauth2.Config {
+	return &oauth2.Config{ClientID: p.ClientID, ClientSecret: p.ClientSecret, RedirectURL: s.oauthRedirect(r, p.Platform),
+		Scopes:   strings.Fields(p.Scope),
+		Endpoint: oauth2.Endpoint{AuthURL: p.AuthorizeURL, TokenURL: p.TokenURL, AuthStyle: oauth2.AuthStyleInParams}}
 }
 
 // errOAuth is why a code was not taken (logged; the caller sees 102 whatever the reason).
@@ -100,20 +101,13 @@ func (s *Service) oauthIdentity(w http.ResponseWriter, r *http.Request, p brandi
 	if err != nil || state == "" || subtle.ConstantTimeCompare([]byte(c.Value), []byte(p.Platform+"."+state)) != 1 {
 		return "", fmt.Errorf("%w: state does not match this browser's", errOAuth)
 	}
-	ctx := r.Context()
-	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {s.oauthRedirect(r, p.Platform)},
-		"client_id": {p.ClientID}, "client_secret": {p.ClientSecret}}
-	var tok struct {
-		AccessToken string `json:"access_token"`
-	}
-	if err := oauthCall(ctx, http.MethodPost, p.TokenURL, "", strings.NewReader(form.Encode()), &tok); err != nil {
+	ctx := context.WithValue(r.Context(), oauth2.HTTPClient, oauthClient)
+	tok, err := s.oauthConfig(r, p).Exchange(ctx, code)
+	if err != nil {
 		return "", fmt.Errorf("%w: token: %w", errOAuth, err)
 	}
-	if tok.AccessToken == "" {
-		return "", fmt.Errorf("%w: token: no access_token", errOAuth)
-	}
 	var info map[string]any
-	if err := oauthCall(ctx, http.MethodGet, p.UserInfoURL, tok.AccessToken, nil, &info); err != nil {
+	if err := oauthUserInfo(ctx, p.UserInfoURL, tok.AccessToken, &info); err != nil {
 		return "", fmt.Errorf("%w: user info: %w", errOAuth, err)
 	}
 	var id string
@@ -129,19 +123,14 @@ func (s *Service) oauthIdentity(w http.ResponseWriter, r *http.Request, p brandi
 	return id, nil
 }
 
-// oauthCall sends one request to a provider (a form body, or a bearer token) and decodes its JSON answer.
-func oauthCall(ctx context.Context, method, endpoint, bearer string, body io.Reader, out any) error {
-	req, err := http.NewRequestWithContext(ctx, method, endpoint, body)
+// oauthUserInfo reads the provider's user-info answer with the access token.
+func oauthUserInfo(ctx context.Context, endpoint, accessToken string, out any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint, nil)
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	if bearer != "" {
-		req.Header.Set("Authorization", "Bearer "+bearer)
-	}
+	req.Header.Set("Authorization", "Bearer "+accessToken)
 	res, err := oauthClient.Do(req)
 	if err != nil {
 		return err

@@ -38,6 +38,7 @@ func newOAuthPeer(t *testing.T) *oauthPeer {
 			_, _ = w.Write([]byte(`{"error":"invalid_grant"}`))
 			return
 		}
+		w.Header().Set("Content-Type", "application/json") // as providers answer (RFC 6749 §5.1)
 		_, _ = w.Write([]byte(`{"access_token":"` + oauthToken + `","token_type":"Bearer"}`))
 	})
 	mux.HandleFunc("GET /userinfo", func(w http.ResponseWriter, r *http.Request) {
