@@ -281,7 +281,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 				o.URL, o.HTTPClient, o.Resume = "http://"+httpx.InProcessAddr, inProcess, tok
 				return termclient.Dial(ctx, o)
 			}}
-		if a.SIP, err = sipside.New(a.Auth, sipside.Options{MinExpires: cfg.SIP.MinExpires, Calls: calls}, dirSvc, a.Presence); err == nil {
+		if a.SIP, err = sipside.New(a.Auth, sipside.Options{MinExpires: cfg.SIP.MinExpires, Calls: calls, Hold: a.Hub.Hold}, dirSvc, a.Presence); err == nil {
 			err = a.SIP.Listen(cfg.SIP.Addr)
 		}
 		if err != nil && cfg.SIP.Optional && errors.Is(err, syscall.EADDRINUSE) { // the demo's default, not a choice

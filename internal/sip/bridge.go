@@ -17,7 +17,6 @@ import (
 	"github.com/pion/webrtc/v4/pkg/media/oggwriter"
 
 	"tenfour/internal/media/ffchild"
-	"tenfour/internal/platform/identity"
 	"tenfour/internal/termclient"
 )
 
@@ -69,27 +68,15 @@ func (s *Server) openBridge(ctx context.Context, a admission, log *slog.Logger) 
 	return b, nil
 }
 
-// closeBridge logs the group side out. Its logout takes the account offline (the hub knows sockets, not
-// registrations): a phone still registered is put back online once the logout has run.
-func (s *Server) closeBridge(b *bridge, p identity.Principal) {
+// closeBridge logs the group side out. The phone's registration holds the account online (Options.Hold), so that
+// logout leaves its presence alone.
+func (s *Server) closeBridge(b *bridge) {
 	if b.talking.Load() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		_ = b.term.ReleaseFloor(ctx, b.callID.Load().(string))
 		cancel()
 	}
 	b.term.Close()
-	s.calls.wg.Add(1)
-	go func() {
-		defer s.calls.wg.Done()
-		select {
-		case <-time.After(time.Second): // the server has seen the socket close and run its logout
-		case <-s.stopCtx.Done():
-			return
-		}
-		if _, ok := s.regs.lookup(p.AccountID); ok {
-			s.online(context.Background(), p)
-		}
-	}()
 }
 
 // fromGroup takes a packet the group side hears (its termclient's receive path) into the decoder.

@@ -177,7 +177,7 @@ func (s *Server) serveCall(d *sipgo.DialogServerSession, a admission, o offer) {
 		_ = d.Respond(sip.StatusServiceUnavailable, "Service Unavailable", nil)
 		return
 	}
-	defer s.closeBridge(b, a.p)
+	defer s.closeBridge(b)
 	phone, res, err := s.answerCall(d.InviteRequest, o, contact)
 	if err != nil {
 		log.Warn("sip: call: media", "err", err)

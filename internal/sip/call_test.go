@@ -419,7 +419,7 @@ func TestCallIntoGroup(t *testing.T) {
 		}
 
 		p.hangUp()
-		time.Sleep(1500 * time.Millisecond) // the bridge's logout, then the registration's presence again
+		time.Sleep(1500 * time.Millisecond) // the bridge's socket has closed and its logout run
 		if !w.online(t, phone) {
 			t.Fatal("after the call the registered phone is offline")
 		}

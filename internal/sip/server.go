@@ -46,6 +46,9 @@ type Options struct {
 	MaxExpires time.Duration // longest registration granted (a longer one is shortened); default 1 h
 	NonceTTL   time.Duration // how long a challenge's nonce is accepted; default 5 min
 	Calls      Calls         // calls into groups (call.go)
+	// Hold keeps a registered account online through its sockets' logouts (realtime.Hub.Hold): a call's group
+	// side is a socket of the account, and its logout must not take a phone that is still registered offline.
+	Hold func(accountID string) (release func())
 }
 
 func (o Options) withDefaults() Options {
@@ -72,6 +75,8 @@ type Server struct {
 	opt      Options
 	auth     Authenticator
 	presence []Presence
+	holdMu   sync.Mutex
+	holds    map[string]func() // the registered accounts' Hold releases
 	ua       *sipgo.UserAgent
 	srv      *sipgo.Server
 	nonces   nonces
@@ -105,7 +110,8 @@ func New(a Authenticator, opt Options, presence ...Presence) (*Server, error) {
 		return nil, err
 	}
 	opt = opt.withDefaults()
-	s := &Server{opt: opt, auth: a, presence: presence, ua: ua, srv: srv, nonces: nonces{key: key, ttl: opt.NonceTTL}}
+	s := &Server{opt: opt, auth: a, presence: presence, holds: map[string]func(){}, ua: ua, srv: srv,
+		nonces: nonces{key: key, ttl: opt.NonceTTL}}
 	s.stopCtx, s.stopCalls = context.WithCancel(context.Background())
 	s.regs = newRegistrar(s.online, s.offline)
 	client, err := sipgo.NewClient(ua) // the requests this side starts in a dialog: a call's BYE
@@ -190,12 +196,27 @@ func (s *Server) serve(network string, fn func() error) {
 }
 
 func (s *Server) online(ctx context.Context, p identity.Principal) {
+	if s.opt.Hold != nil {
+		release := s.opt.Hold(p.AccountID)
+		s.holdMu.Lock()
+		if prev := s.holds[p.AccountID]; prev != nil {
+			prev()
+		}
+		s.holds[p.AccountID] = release
+		s.holdMu.Unlock()
+	}
 	for _, pr := range s.presence {
 		pr.AccountOnline(ctx, p, Kind)
 	}
 }
 
 func (s *Server) offline(ctx context.Context, p identity.Principal) {
+	s.holdMu.Lock()
+	if release := s.holds[p.AccountID]; release != nil {
+		release()
+		delete(s.holds, p.AccountID)
+	}
+	s.holdMu.Unlock()
 	for _, pr := range s.presence {
 		pr.AccountOffline(ctx, p, Kind)
 	}

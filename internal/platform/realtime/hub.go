@@ -139,6 +139,9 @@ type Hub struct {
 	watchers []Watcher
 	bus      Bus // the cluster's event bus (bus.go); nil on a node alone
 
+	holdMu sync.Mutex
+	holds  map[string]int // accounts kept online by something other than a socket (Hold)
+
 	loginTimeout time.Duration
 	ackTimeout   atomic.Int64 // nanoseconds
 
@@ -423,6 +426,35 @@ func (h *Hub) unregister(c *Conn) (stillOnline bool) {
 // Online tells whether an account has a logged-in connection on this node or, in a cluster, on another one.
 func (h *Hub) Online(accountID string) bool {
 	return h.LocalOnline(accountID) || (h.bus != nil && h.bus.Online(accountID))
+}
+
+// Hold keeps accountID online through its sockets' logouts while something other than a socket holds it (a SIP
+// phone's registration): a socket of the account that closes meanwhile logs out as one replaced, so the logout
+// hooks leave its presence, intervals and logs alone. The returned function lets go (once).
+func (h *Hub) Hold(accountID string) (release func()) {
+	h.holdMu.Lock()
+	if h.holds == nil {
+		h.holds = map[string]int{}
+	}
+	h.holds[accountID]++
+	h.holdMu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			h.holdMu.Lock()
+			defer h.holdMu.Unlock()
+			if h.holds[accountID]--; h.holds[accountID] <= 0 {
+				delete(h.holds, accountID)
+			}
+		})
+	}
+}
+
+// held says whether Hold keeps accountID online.
+func (h *Hub) held(accountID string) bool {
+	h.holdMu.Lock()
+	defer h.holdMu.Unlock()
+	return h.holds[accountID] > 0
 }
 
 // Conn returns the account's latest connection, or nil.
