@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { App, Button, Form, Input, Modal, Space, Tabs } from 'antd';
+import { App, Form, Input, Modal, Tabs } from 'antd';
 import { ApiError } from '../../../shared/http/client';
 import { useSettings } from '../../../shared/settings';
 import { authApi } from '../api';
-import { EMAIL_RE, NEW_PASSWORD_RE, recoveryErrorKey } from '../passwordRules';
+import { NEW_PASSWORD_RE, recoveryErrorKey } from '../passwordRules';
 import { reauthAccount } from '../remember';
 import { useSession } from '../../../shared/session';
 import { UnlockAccountForm } from './UnlockAccountForm';
+import { EmailCodeItems, confirmRules } from './EmailCodeItems';
 
 interface PasswordValues {
   oldPwd: string;
@@ -86,10 +87,6 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     }
   };
 
-  const matches = (field: string) => ({ getFieldValue }: { getFieldValue: (n: string) => unknown }) => ({
-    validator: (_: unknown, v: string) => (!v || v === getFieldValue(field) ? Promise.resolve() : Promise.reject(new Error(t('pwd.mismatch')))),
-  });
-
   return (
     <Modal
       open={open}
@@ -126,7 +123,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
                 >
                   <Input.Password autoComplete="new-password" />
                 </Form.Item>
-                <Form.Item name="confirm" label={t('pwd.confirm')} dependencies={['newPwd']} rules={[{ required: true, message: t('pwd.confirmRequired') }, matches('newPwd')]}>
+                <Form.Item name="confirm" label={t('pwd.confirm')} dependencies={['newPwd']} rules={confirmRules(t)}>
                   <Input.Password autoComplete="new-password" />
                 </Form.Item>
               </Form>
@@ -140,19 +137,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
                 <Form.Item name="auth" label={t('bind.password')} rules={[{ required: true, message: t('passwordRequired') }]}>
                   <Input.Password autoComplete="current-password" />
                 </Form.Item>
-                <Form.Item label={t('recovery.email')} required>
-                  <Space.Compact style={{ width: '100%' }}>
-                    <Form.Item name="email" noStyle rules={[{ required: true, message: t('recovery.emailRequired') }, { pattern: EMAIL_RE, message: t('recovery.emailInvalid') }]}>
-                      <Input type="email" />
-                    </Form.Item>
-                    <Button onClick={sendCode} loading={sending}>
-                      {t('recovery.sendCode')}
-                    </Button>
-                  </Space.Compact>
-                </Form.Item>
-                <Form.Item name="verifyCode" label={t('recovery.code')} rules={[{ required: true, message: t('recovery.codeRequired') }, { pattern: /^\d{6}$/, message: t('recovery.codeError') }]}>
-                  <Input maxLength={6} />
-                </Form.Item>
+                <EmailCodeItems onSend={sendCode} sending={sending} sendLabel={t('recovery.sendCode')} />
               </Form>
             ),
           },

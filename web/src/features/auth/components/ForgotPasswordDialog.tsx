@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { App, Button, Form, Input, Modal, Space } from 'antd';
+import { App, Form, Input, Modal } from 'antd';
 import { ApiError } from '../../../shared/http/client';
 import { useSettings } from '../../../shared/settings';
 import { authApi } from '../api';
-import { EMAIL_RE, NEW_PASSWORD_RE, recoveryErrorKey } from '../passwordRules';
+import { NEW_PASSWORD_RE, recoveryErrorKey } from '../passwordRules';
+import { EmailCodeItems, confirmRules } from './EmailCodeItems';
 
 interface Values {
   uid: string;
@@ -63,31 +64,11 @@ export function ForgotPasswordDialog({ open, onClose, initialAccount }: { open: 
         <Form.Item name="uid" label={t('account')} rules={[{ required: true, whitespace: true, message: t('accountRequired') }]}>
           <Input />
         </Form.Item>
-        <Form.Item label={t('recovery.email')} required>
-          <Space.Compact style={{ width: '100%' }}>
-            <Form.Item name="email" noStyle rules={[{ required: true, message: t('recovery.emailRequired') }, { pattern: EMAIL_RE, message: t('recovery.emailInvalid') }]}>
-              <Input type="email" />
-            </Form.Item>
-            <Button onClick={sendCode} loading={sending}>
-              {sent ? t('recovery.resend') : t('recovery.sendCode')}
-            </Button>
-          </Space.Compact>
-        </Form.Item>
-        <Form.Item name="verifyCode" label={t('recovery.code')} rules={[{ required: true, message: t('recovery.codeRequired') }, { pattern: /^\d{6}$/, message: t('recovery.codeError') }]}>
-          <Input maxLength={6} disabled={!sent} />
-        </Form.Item>
+        <EmailCodeItems onSend={sendCode} sending={sending} sendLabel={sent ? t('recovery.resend') : t('recovery.sendCode')} codeDisabled={!sent} />
         <Form.Item name="newPwd" label={t('pwd.new')} rules={[{ required: true, message: t('pwd.newRequired') }, { pattern: NEW_PASSWORD_RE, message: t('pwd.rule') }]}>
           <Input.Password disabled={!sent} autoComplete="new-password" />
         </Form.Item>
-        <Form.Item
-          name="confirm"
-          label={t('pwd.confirm')}
-          dependencies={['newPwd']}
-          rules={[
-            { required: true, message: t('pwd.confirmRequired') },
-            ({ getFieldValue }) => ({ validator: (_, v) => (!v || v === getFieldValue('newPwd') ? Promise.resolve() : Promise.reject(new Error(t('pwd.mismatch')))) }),
-          ]}
-        >
+        <Form.Item name="confirm" label={t('pwd.confirm')} dependencies={['newPwd']} rules={confirmRules(t)}>
           <Input.Password disabled={!sent} autoComplete="new-password" />
         </Form.Item>
       </Form>
