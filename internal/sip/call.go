@@ -51,9 +51,10 @@ type calls struct {
 }
 
 // invite answers a new INVITE: only a registered phone calling one of its groups is let through to a call;
-// requests inside a dialog (re-INVITEs) are refused, this side offers no media change. A caller whose address
-// holds no live registration gets 403, as an unknown one; so does a group that is not the caller's — unknown,
-// another customer's, or not a number — so the answer never tells which ids exist.
+// requests inside a dialog (re-INVITEs) are refused, this side offers no media change. The caller answers a
+// digest challenge first, as a REGISTER does (authorize: auth's throttle and lockout); then a caller whose
+// address holds no live registration gets 403; so does a group that is not the caller's — unknown, another
+// customer's, or not a number — so the answer never tells which ids exist.
 func (s *Server) invite(req *sip.Request, tx sip.ServerTransaction) {
 	if to := req.To(); to != nil && to.Params.Has("tag") {
 		respond(tx, req, sip.StatusNotAcceptableHere, "Not Acceptable Here")
@@ -64,8 +65,11 @@ func (s *Server) invite(req *sip.Request, tx sip.ServerTransaction) {
 		respond(tx, req, sip.StatusForbidden, "Forbidden")
 		return
 	}
-	p, ok := s.regs.registeredFrom(from.Address.User, req.Source())
+	p, ok := s.authorize(req, tx, from.Address.User) // the caller answers a challenge, as for a REGISTER
 	if !ok {
+		return
+	}
+	if _, ok := s.regs.registeredFrom(p.AccountID, req.Source()); !ok {
 		respond(tx, req, sip.StatusForbidden, "Forbidden")
 		return
 	}

@@ -64,7 +64,8 @@ func (p *softphone) offer() []byte {
 		"a=rtpmap:101 telephone-event/8000\r\na=fmtp:101 0-16\r\na=ptime:20\r\na=sendrecv\r\n", port)
 }
 
-// call INVITEs group gid; on 200 it ACKs and starts its media. It returns the final status.
+// call INVITEs group gid, answering the digest challenge; on 200 it ACKs and starts its media. It returns the
+// final status.
 func (p *softphone) call(gid string) int {
 	p.t.Helper()
 	req := p.w.request(sip.INVITE, phone, "UDP", gid)
@@ -77,7 +78,7 @@ func (p *softphone) call(gid string) int {
 	if err != nil {
 		p.t.Fatalf("INVITE %s: %v", gid, err)
 	}
-	if err := d.WaitAnswer(ctx, sipgo.AnswerOptions{}); err != nil {
+	if err := d.WaitAnswer(ctx, sipgo.AnswerOptions{Username: phone, Password: testkit.Password}); err != nil { // the challenge answered
 		var re *sipgo.ErrDialogResponse
 		if errors.As(err, &re) {
 			return re.Res.StatusCode

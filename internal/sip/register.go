@@ -27,41 +27,15 @@ import (
 // not SIP accounts and wrong passwords all get the same fresh challenge (401); a locked, disabled or expired
 // account and a throttled address get 403.
 func (s *Server) register(req *sip.Request, tx sip.ServerTransaction) {
-	h := req.GetHeader("Authorization")
-	if h == nil {
-		s.challenge(tx, req, false)
-		return
+	aor := ""
+	if to := req.To(); to != nil {
+		aor = to.Address.User
 	}
-	creds, err := digest.ParseCredentials(h.Value())
-	if err != nil {
-		respond(tx, req, sip.StatusBadRequest, "Bad Request")
-		return
-	}
-	switch ok, fresh := s.nonces.check(creds.Nonce, time.Now()); {
-	case !ok:
-		s.challenge(tx, req, false)
-		return
-	case !fresh: // a nonce of ours that is too old: the client answers the new one without asking its user
-		s.challenge(tx, req, true)
-		return
-	}
-	to := req.To()
-	if to == nil || to.Address.User != creds.Username {
-		respond(tx, req, sip.StatusForbidden, "Forbidden") // the address of record is not the account that answers
+	p, ok := s.authorize(req, tx, aor) // the address of record must be the account that answers
+	if !ok {
 		return
 	}
 	ctx := context.Background()
-	addr := hostOf(req.Source())
-	p, err := s.auth.CheckSIPDigest(ctx, addr, auth.SIPDigest{Method: string(req.Method), Creds: creds})
-	switch {
-	case errors.Is(err, auth.ErrSIPRefused):
-		s.challenge(tx, req, false)
-		return
-	case err != nil:
-		slog.InfoContext(ctx, "sip: register refused", "msId", creds.Username, "addr", addr, "err", err)
-		respond(tx, req, sip.StatusForbidden, "Forbidden")
-		return
-	}
 	expires, ok := s.expiresOf(req)
 	if !ok {
 		respond(tx, req, sip.StatusIntervalToBrief, "Interval Too Brief",
@@ -85,6 +59,49 @@ func (s *Server) register(req *sip.Request, tx sip.ServerTransaction) {
 	if err := tx.Respond(res); err != nil {
 		slog.Debug("sip: respond", "method", req.Method, "err", err)
 	}
+}
+
+// authorize is the digest check of a REGISTER and of an INVITE (RFC 3261 §22): no answer, an answer to a nonce
+// that is not ours or is stale, a wrong password, an unknown id and an account that is not a SIP account get a
+// fresh challenge (401); an answer whose user name is not user (the REGISTER's address of record, the INVITE's
+// caller), a locked, disabled or expired account and a throttled address get 403. Every answer goes through
+// auth's throttle and lockout. ok is false when req has been answered.
+func (s *Server) authorize(req *sip.Request, tx sip.ServerTransaction, user string) (identity.Principal, bool) {
+	h := req.GetHeader("Authorization")
+	if h == nil {
+		s.challenge(tx, req, false)
+		return identity.Principal{}, false
+	}
+	creds, err := digest.ParseCredentials(h.Value())
+	if err != nil {
+		respond(tx, req, sip.StatusBadRequest, "Bad Request")
+		return identity.Principal{}, false
+	}
+	switch ok, fresh := s.nonces.check(creds.Nonce, time.Now()); {
+	case !ok:
+		s.challenge(tx, req, false)
+		return identity.Principal{}, false
+	case !fresh: // a nonce of ours that is too old: the client answers the new one without asking its user
+		s.challenge(tx, req, true)
+		return identity.Principal{}, false
+	}
+	if user != creds.Username {
+		respond(tx, req, sip.StatusForbidden, "Forbidden")
+		return identity.Principal{}, false
+	}
+	ctx := context.Background()
+	addr := hostOf(req.Source())
+	p, err := s.auth.CheckSIPDigest(ctx, addr, auth.SIPDigest{Method: string(req.Method), Creds: creds})
+	switch {
+	case errors.Is(err, auth.ErrSIPRefused):
+		s.challenge(tx, req, false)
+		return identity.Principal{}, false
+	case err != nil:
+		slog.InfoContext(ctx, "sip: digest refused", "method", req.Method, "msId", creds.Username, "addr", addr, "err", err)
+		respond(tx, req, sip.StatusForbidden, "Forbidden")
+		return identity.Principal{}, false
+	}
+	return p, true
 }
 
 // challenge answers 401 with a new nonce (stale: the answer was right but to an old nonce, RFC 2617 §3.2.1).

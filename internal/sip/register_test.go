@@ -133,9 +133,9 @@ func (w *sipWorld) presenceRows(t *testing.T, id string) (open, closed int) {
 }
 
 // A SIP account registers with its password over UDP and TCP and is online while registered, a presence
-// interval open; wrong passwords, unknown ids and native terminals get the same challenge again; an INVITE from
-// an address without a registration is forbidden; Expires 0 takes the account offline; a reset password is
-// the digest's password from then on.
+// interval open; wrong passwords, unknown ids and native terminals get the same challenge again; an INVITE is
+// challenged, and forbidden once answered from an address without a registration; Expires 0 takes the account
+// offline; a reset password is the digest's password from then on.
 func TestRegister(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := startSIP(t, engine)
@@ -148,9 +148,14 @@ func TestRegister(t *testing.T) {
 			}
 		}
 
-		res, err := c.Do(ctx, w.request(sip.INVITE, phone, "UDP", "1"))
+		invite := w.request(sip.INVITE, phone, "UDP", "1")
+		res, err := c.Do(ctx, invite)
+		if err != nil || res.StatusCode != sip.StatusUnauthorized {
+			t.Fatalf("INVITE without credentials: %v %v, want a 401 challenge", res, err)
+		}
+		res, err = c.DoDigestAuth(ctx, invite, res, sipgo.DigestAuth{Username: phone, Password: testkit.Password})
 		if err != nil || res.StatusCode != sip.StatusForbidden {
-			t.Fatalf("INVITE before registering: %v %v, want 403", res, err)
+			t.Fatalf("INVITE answering the challenge before registering: %v %v, want 403", res, err)
 		}
 
 		for _, tc := range []struct{ name, user, pw string }{
