@@ -21,6 +21,7 @@ import (
 
 	"tenfour/internal/app"
 	"tenfour/internal/config"
+	sipside "tenfour/internal/sip"
 )
 
 func serve(args []string) error {
@@ -61,6 +62,9 @@ func serve(args []string) error {
 		srv.TLSConfig = tc
 		ln = tls.NewListener(ln, tc)
 		scheme = "https"
+		if err := listenSIPTLS(cfg, a.SIP, tc.Clone()); err != nil {
+			return err
+		}
 	}
 	runCtx, cancelRun := context.WithCancel(context.Background())
 	defer cancelRun()
@@ -84,6 +88,28 @@ func serve(args []string) error {
 	a.Wait() // background loops flush (recordings, GPS batches) before the store closes
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
+	}
+	return err
+}
+
+// listenSIPTLS answers SIP over TLS with the HTTPS certificate (docs/sip.md) on --sip-tls-addr, by default the
+// --sip-addr host on the next port. That default being taken is a warning, not a stop: the operator named no
+// address (as the demo's --sip-addr); an address named with --sip-tls-addr that cannot be bound stops the server.
+func listenSIPTLS(cfg config.Config, s *sipside.Server, tc *tls.Config) error {
+	if s == nil || s.Addr() == "" || cfg.SIP.TLSAddr == "off" { // no SIP, or its demo address was taken
+		return nil
+	}
+	addr := cfg.SIP.TLSAddr
+	if addr == "" {
+		var err error
+		if addr, err = sipside.NextPort(cfg.SIP.Addr); err != nil {
+			return fmt.Errorf("--sip-addr %w", err)
+		}
+	}
+	err := s.ListenTLS(addr, tc)
+	if err != nil && cfg.SIP.TLSAddr == "" && errors.Is(err, syscall.EADDRINUSE) {
+		slog.Warn("sip: the default SIP-over-TLS address is taken: running without it (--sip-tls-addr picks another)", "addr", addr)
+		return nil
 	}
 	return err
 }

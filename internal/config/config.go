@@ -191,6 +191,9 @@ type Cluster struct {
 // SIP configures the SIP side (internal/sip, docs/sip.md).
 type SIP struct {
 	Addr string // HOST:PORT of the UDP and TCP listeners; empty: no SIP
+	// TLSAddr is HOST:PORT of SIP over TLS with the HTTPS certificate; empty: Addr's host on the next port when
+	// the server has a certificate (5061 beside 5060), else none; "off": none.
+	TLSAddr string
 	// Optional: Addr is the demo's default, not the operator's choice: when it is taken (another SIP server, a
 	// second demo on the machine) the demo runs without SIP and says so, instead of not starting at all.
 	Optional bool
@@ -285,6 +288,7 @@ func ParseServe(args []string) (Config, error) {
 	fs.StringVar(&c.Cluster.NATSKey, "nats-key", "", "with --nats: the client certificate's key file (PEM)")
 	fs.StringVar(&c.Cluster.NATSCreds, "nats-creds", "", "with --nats: NATS credentials file (JWT and nkey)")
 	fs.DurationVar(&c.Cluster.Timeout, "node-timeout", 5*time.Second, "with --nats: a node not heard from this long is dead: the others take its terminals offline and its floors over")
+	fs.StringVar(&c.SIP.TLSAddr, "sip-tls-addr", "", "HOST:PORT where SIP phones connect over TLS (sips) with the --tls-cert or --tls-self-signed certificate (default with a certificate: the --sip-addr host on the next port, 5061 beside 5060; off = none)")
 	fs.StringVar(&c.SIP.Addr, "sip-addr", "", "HOST:PORT where SIP phones and gateways register and call, UDP and TCP (empty = no SIP; with --demo: "+DemoSIPAddr+"; off = no SIP with --demo)")
 	fs.StringVar(&c.MetricsToken, "metrics-token", "", "bearer token that GET /metrics requires (Authorization: Bearer …); empty = /metrics is off")
 	fs.DurationVar(&c.HTTP.BodyTimeout, "body-timeout", 30*time.Second, "a request body must arrive within this (plus one second per --body-min-rate-kb KB for large ones, e.g. uploads); slower clients are cut off")
@@ -365,6 +369,9 @@ func ParseServe(args []string) (Config, error) {
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return c, fmt.Errorf("--tls-cert and --tls-key go together")
+	}
+	if c.SIP.TLSAddr != "" && c.SIP.TLSAddr != "off" && (c.SIP.Addr == "" || c.TLSCert == "" && !c.TLSSelfSigned) {
+		return c, fmt.Errorf("--sip-tls-addr needs --sip-addr and a certificate (--tls-cert or --tls-self-signed)")
 	}
 	if c.DB != "" && !c.UsesPostgres() {
 		return c, fmt.Errorf("--db must be a postgres:// URL (leave it empty for embedded SQLite)")

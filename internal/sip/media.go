@@ -226,10 +226,11 @@ func (s *Server) contactOf(req *sip.Request) (*sip.ContactHeader, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, p, _ := net.SplitHostPort(s.Addr())
+	tr := strings.ToLower(req.Transport())
+	_, p, _ := net.SplitHostPort(s.addrOf(tr))
 	port, _ := strconv.Atoi(p)
 	contact := sip.Uri{User: req.Recipient.User, Host: local.String(), Port: port, UriParams: sip.NewParams()}
-	if tr := strings.ToLower(req.Transport()); tr != "udp" {
+	if tr != "udp" {
 		contact.UriParams.Add("transport", tr)
 	}
 	return &sip.ContactHeader{Address: contact}, nil

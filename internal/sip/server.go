@@ -91,6 +91,7 @@ type Server struct {
 	udp  net.PacketConn
 	tcp  net.Listener
 	addr string
+	tls  tlsListener // SIP over TLS (tls.go), when ListenTLS bound one
 }
 
 // New builds the SIP side; Listen binds it, Run serves it.
@@ -171,6 +172,7 @@ func (s *Server) Run(ctx context.Context) {
 	s.mu.Unlock()
 	if udp == nil { // nothing bound (the demo's address was taken): only the stack to release
 		s.stopCalls()
+		s.closeTLS()
 		s.ua.Close()
 		return
 	}
@@ -184,6 +186,7 @@ func (s *Server) Run(ctx context.Context) {
 	s.calls.stop()
 	udp.Close()
 	tcp.Close()
+	s.closeTLS()
 	wg.Wait()
 	s.ua.Close()
 	s.regs.closeAll(context.WithoutCancel(ctx))
