@@ -37,9 +37,14 @@ var (
 // and two ffmpeg children between the phone's G.711 and the group's Opus.
 type bridge struct {
 	term *termclient.Client
-	gid  string
+	gid  string // the group of a call into a group
+	call string // the individual call's id (individual.go): its floor requests name it; "" in a group
 	log  *slog.Logger
 	law  string // ffchild.FormatMulaw or FormatAlaw, as answered
+
+	// calls gets the session's call events (call.invite, call.state) in an individual call; nil in a group, where
+	// an individual call offered to the phone is refused busy
+	calls chan<- termclient.Event
 
 	dec     atomic.Pointer[oggwriter.OggWriter] // the group's Opus into the decoder; nil until the call is answered
 	talking atomic.Bool                         // the SIP side holds the floor
@@ -50,9 +55,13 @@ type bridge struct {
 	phone   *rtpSession
 }
 
-// openBridge logs the group side in: a terminal session of the SIP account with its media connected.
-func (s *Server) openBridge(ctx context.Context, a admission, log *slog.Logger) (*bridge, error) {
-	b := &bridge{gid: strconv.FormatInt(int64(a.gid), 10), log: log}
+// openBridge logs the group side in: a terminal session of the SIP account with its media connected. calls gets
+// its call events (an individual call), nil in a group call.
+func (s *Server) openBridge(ctx context.Context, a admission, log *slog.Logger, calls chan<- termclient.Event) (*bridge, error) {
+	b := &bridge{log: log, calls: calls}
+	if a.gid != 0 {
+		b.gid = strconv.FormatInt(int64(a.gid), 10)
+	}
 	b.callID.Store("")
 	b.revoked = make(chan struct{}, 1)
 	term, err := s.opt.Calls.Login(ctx, termclient.Options{UID: a.p.AccountID, OnEvent: b.event,
@@ -248,7 +257,7 @@ func (b *bridge) floorKeys(ctx context.Context, keys <-chan rune) {
 		}
 		switch {
 		case key == keyTalk && !b.talking.Load():
-			r, err := b.term.RequestFloor(ctx, "", b.gid, false)
+			r, err := b.term.RequestFloor(ctx, b.call, b.gid, false)
 			if err != nil || r.Status != "granted" {
 				b.log.Info("sip: floor refused", "code", termclient.Code(err), "status", r.Status)
 				b.play(ctx, toneRefused)
@@ -266,14 +275,24 @@ func (b *bridge) floorKeys(ctx context.Context, keys <-chan rune) {
 	}
 }
 
-// event sees the group side's socket events: floor.revoked matters to the bridge, rtc.state to its Connect; the
-// rest (the group's floor and call states, presence…) is not kept.
+// event sees the group side's socket events: floor.revoked matters to the bridge, rtc.state to its Connect, the
+// call events to an individual call (or an offered one is refused busy in a group call); the rest (the group's
+// floor states, presence…) is not kept.
 func (b *bridge) event(e termclient.Event) bool {
-	if e.Type == "floor.revoked" {
+	switch {
+	case e.Type == "floor.revoked":
 		select {
 		case b.revoked <- struct{}{}:
 		default: // one pending is enough
 		}
+	case (e.Type == "call.invite" || e.Type == "call.state") && b.calls != nil:
+		select {
+		case b.calls <- e: // its reader follows the call throughout, in order (individual.go)
+		default:
+			b.log.Warn("sip: a call event dropped: its reader is behind", "type", e.Type)
+		}
+	case e.Type == "call.invite":
+		go b.refuseBusy(e)
 	}
 	return e.Type == "rtc.state"
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/emiago/sipgo"
 	"github.com/emiago/sipgo/sip"
 
+	"tenfour/internal/auth"
 	"tenfour/internal/directory"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/termclient"
@@ -35,10 +36,11 @@ type Calls struct {
 	RTPTimeout time.Duration
 }
 
-// admission is an admitted INVITE: who calls, into which group.
+// admission is an admitted INVITE: who calls, into which group or whom (an individual call, individual.go).
 type admission struct {
-	p   identity.Principal
-	gid directory.GroupID
+	p      identity.Principal
+	gid    directory.GroupID
+	callee string // the account called; "" in a group call
 }
 
 // calls are the live calls of this node, one per SIP account (a second INVITE of a phone in a call is busy:
@@ -78,17 +80,13 @@ func (s *Server) invite(req *sip.Request, tx sip.ServerTransaction) {
 		return
 	}
 	ctx := context.Background()
-	gid, err := strconv.ParseInt(req.Recipient.User, 10, 64)
-	member := false
-	if err == nil && gid > 0 {
-		member, err = s.opt.Calls.Groups.IsMember(ctx, p.CustomerID, directory.GroupID(gid), p.AccountID)
-		if err != nil {
-			slog.ErrorContext(ctx, "sip: invite: membership", "msId", p.AccountID, "gid", gid, "err", err)
-			respond(tx, req, sip.StatusInternalServerError, "Server Internal Error")
-			return
-		}
+	a, ok, err := s.admit(ctx, p, req.Recipient.User)
+	if err != nil {
+		slog.ErrorContext(ctx, "sip: invite: membership", "msId", p.AccountID, "to", req.Recipient.User, "err", err)
+		respond(tx, req, sip.StatusInternalServerError, "Server Internal Error")
+		return
 	}
-	if !member {
+	if !ok {
 		respond(tx, req, sip.StatusForbidden, "Forbidden")
 		return
 	}
@@ -112,7 +110,32 @@ func (s *Server) invite(req *sip.Request, tx sip.ServerTransaction) {
 		return
 	}
 	defer d.Close()
-	s.serveCall(d, admission{p: p, gid: directory.GroupID(gid)}, offer)
+	if a.callee != "" {
+		s.serveIndividual(d, tx, a, offer)
+		return
+	}
+	s.serveCall(d, a, offer)
+}
+
+// admit decides what an INVITE's user part calls (docs/sip.md): a group of the caller's by its numeric id, else an
+// account (8 digits, spec §5) other than the caller — a terminal or dispatcher, whether it exists and is of the
+// caller's customer the call service tells when the call is placed, and anything else gets the same 403. A
+// group the caller belongs to wins where a number could be both (group ids are the database's sequence: they
+// reach 8 digits only past ten million groups).
+func (s *Server) admit(ctx context.Context, p identity.Principal, user string) (admission, bool, error) {
+	if gid, err := strconv.ParseInt(user, 10, 64); err == nil && gid > 0 {
+		member, err := s.opt.Calls.Groups.IsMember(ctx, p.CustomerID, directory.GroupID(gid), p.AccountID)
+		if err != nil {
+			return admission{}, false, err
+		}
+		if member {
+			return admission{p: p, gid: directory.GroupID(gid)}, true, nil
+		}
+	}
+	if auth.ValidAccountID(user) && user != p.AccountID {
+		return admission{p: p, callee: user}, true, nil
+	}
+	return admission{}, false, nil
 }
 
 // ack and bye are the dialogs' ACK and BYE (a BYE ends its call: the dialog's context ends).
@@ -168,17 +191,8 @@ func (s *Server) serveCall(d *sipgo.DialogServerSession, a admission, o offer) {
 	stop := context.AfterFunc(s.stopCtx, cancel)
 	defer stop()
 	log := slog.With("component", "sip", "msId", a.p.AccountID, "gid", int64(a.gid), "callId", d.InviteRequest.CallID().Value())
-	contact, err := s.contactOf(d.InviteRequest)
-	if err != nil {
-		log.Warn("sip: call: no address toward the phone", "err", err)
-		_ = d.Respond(sip.StatusServiceUnavailable, "Service Unavailable", nil)
-		return
-	}
-	_ = d.Respond(sip.StatusTrying, "Trying", nil, contact)
-	b, err := s.openBridge(ctx, a, log)
-	if err != nil {
-		log.Warn("sip: call: the group side did not start", "err", err)
-		_ = d.Respond(sip.StatusServiceUnavailable, "Service Unavailable", nil)
+	b, contact, ok := s.startCall(ctx, d, a, log, nil)
+	if !ok {
 		return
 	}
 	defer s.closeBridge(b)
@@ -196,12 +210,38 @@ func (s *Server) serveCall(d *sipgo.DialogServerSession, a admission, o offer) {
 	log.Info("sip: call into a group", "law", o.law, "talkKeys", o.events >= 0)
 	err = b.run(ctx, phone, s.opt.Calls.FFmpeg, s.opt.Calls.RTPTimeout)
 	log.Info("sip: call ended", "why", err)
-	if d.Context().Err() == nil {
-		bctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := d.Bye(bctx); err != nil {
-			log.Info("sip: call: bye", "err", err)
-		}
+	sayBye(d, log)
+}
+
+// startCall is the start of an admitted call, in a group or individual: 100 Trying with this side's Contact,
+// then the phone's terminal session logged in (openBridge; calls as there). A call that cannot start is answered
+// 503 (ok false).
+func (s *Server) startCall(ctx context.Context, d *sipgo.DialogServerSession, a admission, log *slog.Logger, calls chan<- termclient.Event) (*bridge, *sip.ContactHeader, bool) {
+	contact, err := s.contactOf(d.InviteRequest)
+	if err != nil {
+		log.Warn("sip: call: no address toward the phone", "err", err)
+		_ = d.Respond(sip.StatusServiceUnavailable, "Service Unavailable", nil)
+		return nil, nil, false
+	}
+	_ = d.Respond(sip.StatusTrying, "Trying", nil, contact)
+	b, err := s.openBridge(ctx, a, log, calls)
+	if err != nil {
+		log.Warn("sip: call: the phone's session did not start", "err", err)
+		_ = d.Respond(sip.StatusServiceUnavailable, "Service Unavailable", nil)
+		return nil, nil, false
+	}
+	return b, contact, true
+}
+
+// sayBye tells the phone BYE at a call's end, unless it said it.
+func sayBye(d *sipgo.DialogServerSession, log *slog.Logger) {
+	if d.Context().Err() != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := d.Bye(ctx); err != nil {
+		log.Info("sip: call: bye", "err", err)
 	}
 }
 

@@ -1,0 +1,195 @@
+package sip
+
+// Individual calls between a SIP phone and a terminal or dispatcher of its customer (docs/sip.md "Individual
+// calls"). The phone's terminal session inside the server is a party of internal/call's individual call as any
+// terminal is — invite, ringing, answer, acknowledgement, cancel, bye, the missed calls and the operation log are
+// the call service's — and so is the floor: individual calls are half duplex (docs/voice.md §3: one floor, either
+// party takes it), so the phone talks with the keys of a group call (`*` asks for the floor, `#` releases it).
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/emiago/sipgo"
+	"github.com/emiago/sipgo/sip"
+
+	"tenfour/internal/termclient"
+)
+
+// errCallEnded ends a connected call's media: the other party hung up (or went offline).
+var errCallEnded = errors.New("sip: the individual call ended")
+
+// callEvent is what an individual call follows of its session's call events: the fields of internal/call's
+// call.invite and call.state (CallView).
+type callEvent struct {
+	CallID string `json:"callId"`
+	Kind   string `json:"kind"`
+	State  string `json:"state"`
+	Status int    `json:"status"`
+}
+
+// refusal is the SIP answer for an individual call that did not connect, from the call service's code (a refused
+// call.invite) or the ended call's status: busy, declined, not there, canceled; an unknown id, another customer's,
+// a killed or stunned callee or a caller that may not call get 403 alike (no answer tells which ids exist).
+func refusal(code string) (int, string) {
+	switch code {
+	case "486":
+		return sip.StatusBusyHere, "Busy Here"
+	case "603":
+		return sip.StatusGlobalDecline, "Decline"
+	case "101", "408":
+		return sip.StatusTemporarilyUnavailable, "Temporarily Unavailable"
+	case "487":
+		return sip.StatusRequestTerminated, "Request Terminated"
+	}
+	return sip.StatusForbidden, "Forbidden"
+}
+
+// serveIndividual carries the phone's call to account a.callee: its session places the individual call, the
+// phone hears 180 while the callee rings and gets the 200 once the callee answered (the session acknowledges it);
+// a refusal, busy, no answer or the phone's CANCEL end it before. Connected, the call lasts until either side
+// hangs up (the phone's BYE, the callee's bye or going offline), the phone stops sending RTP or the server stops.
+func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTransaction, a admission, o offer) {
+	ctx, cancel := context.WithCancelCause(d.Context())
+	defer cancel(nil)
+	stop := context.AfterFunc(s.stopCtx, func() { cancel(nil) })
+	defer stop()
+	log := slog.With("component", "sip", "msId", a.p.AccountID, "callee", a.callee, "sipCallId", d.InviteRequest.CallID().Value())
+	events := make(chan termclient.Event, 64)
+	b, contact, ok := s.startCall(ctx, d, a, log, events)
+	if !ok {
+		return
+	}
+	defer s.closeBridge(b)
+	var placed struct {
+		CallID string `json:"callId"`
+	}
+	if err := b.term.Call(ctx, "call.invite", map[string]any{"kind": "single", "msId": a.callee}, &placed); err != nil {
+		log.Info("sip: individual call refused", "code", termclient.Code(err))
+		code, reason := refusal(termclient.Code(err))
+		_ = d.Respond(code, reason, nil)
+		return
+	}
+	b.call = placed.CallID
+	log = log.With("callId", b.call)
+	if !b.ringOut(ctx, d, tx, events, contact) {
+		return
+	}
+	phone, res, err := s.answerCall(d.InviteRequest, o, contact)
+	if err == nil {
+		if err = d.WriteResponse(res); err != nil {
+			phone.close()
+		}
+	}
+	if err != nil {
+		log.Warn("sip: call: answer", "err", err)
+		_ = d.Respond(sip.StatusServiceUnavailable, "Service Unavailable", nil)
+		b.hangUp()
+		return
+	}
+	defer phone.close()
+	log.Info("sip: individual call connected", "law", o.law, "talkKeys", o.events >= 0)
+	go func() {
+		if b.waitEnd(ctx, events) {
+			cancel(errCallEnded)
+		}
+	}()
+	err = b.run(ctx, phone, s.opt.Calls.FFmpeg, s.opt.Calls.RTPTimeout)
+	log.Info("sip: individual call ended", "why", err)
+	if !errors.Is(err, errCallEnded) {
+		b.hangUp()
+	}
+	sayBye(d, log)
+}
+
+// ringOut follows the placed call until it connects (true): the phone hears 180 while the callee rings, and
+// the session acknowledges the callee's answer. A call that ends first (busy, declined, no answer, the callee
+// offline) answers the INVITE with its refusal; the phone's CANCEL (sipgo answered it and the INVITE's 487)
+// cancels the call.
+func (b *bridge) ringOut(ctx context.Context, d *sipgo.DialogServerSession, tx sip.ServerTransaction, events <-chan termclient.Event, contact sip.Header) bool {
+	rang := false
+	for {
+		var e termclient.Event
+		select {
+		case e = <-events:
+		case <-tx.Done():
+			b.signal("call.cancel")
+			return false
+		case <-ctx.Done():
+			b.signal("call.cancel")
+			_ = d.Respond(sip.StatusServiceUnavailable, "Service Unavailable", nil)
+			return false
+		}
+		v, ok := b.stateOf(e)
+		if !ok {
+			continue
+		}
+		switch v.State {
+		case "ringing":
+			if !rang {
+				rang = true
+				_ = d.Respond(sip.StatusRinging, "Ringing", nil, contact)
+			}
+		case "answered":
+			if err := b.term.Call(ctx, "call.ack", map[string]any{"callId": b.call}, nil); err != nil {
+				b.log.Info("sip: call: ack", "err", err)
+			}
+		case "connected":
+			return true
+		case "ended":
+			code, reason := refusal(strconv.Itoa(v.Status))
+			_ = d.Respond(code, reason, nil)
+			return false
+		}
+	}
+}
+
+// stateOf is e as a call.state of the bridge's individual call.
+func (b *bridge) stateOf(e termclient.Event) (callEvent, bool) {
+	var v callEvent
+	if e.Type != "call.state" || e.Decode(&v) != nil || v.CallID != b.call {
+		return callEvent{}, false
+	}
+	return v, true
+}
+
+// waitEnd follows the connected call until it ends (true) or ctx does (false).
+func (b *bridge) waitEnd(ctx context.Context, events <-chan termclient.Event) bool {
+	for {
+		select {
+		case e := <-events:
+			if v, ok := b.stateOf(e); ok && v.State == "ended" {
+				return true
+			}
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// hangUp ends the connected call from the phone's side (its BYE, its RTP lost, the server's stop).
+func (b *bridge) hangUp() { b.signal("call.bye") }
+
+// signal sends the call's cancel or bye; the answer (the call may have ended meanwhile) is only logged.
+func (b *bridge) signal(verb string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := b.term.Call(ctx, verb, map[string]any{"callId": b.call}, nil); err != nil {
+		b.log.Info("sip: call: "+verb, "code", termclient.Code(err))
+	}
+}
+
+// refuseBusy answers an individual call offered to a phone in a group call: busy (the call service then tells
+// its caller 486 and writes the missed call).
+func (b *bridge) refuseBusy(e termclient.Event) {
+	var v callEvent
+	if e.Decode(&v) != nil || v.Kind != "single" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_ = b.term.Call(ctx, "call.status", map[string]any{"callId": v.CallID, "status": 486}, nil)
+}
