@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App } from 'antd';
-import { useQueryClient } from '@tanstack/react-query';
-import { live, onResync, useLiveStatus } from '../../shared/socket/live';
+import { live, useLiveStatus } from '../../shared/socket/live';
+import { useLiveQueries } from '../../shared/socket/useLiveQueries';
 import { refreshPositions } from './positions';
 import { useSettings } from '../../shared/settings';
-import { geoKeys, type FenceAlarm, type Mark } from '../../shared/geo/api';
+import { geoKeys, type FenceAlarm } from '../../shared/geo/api';
 import { playAlarm } from './alarmSound';
 import { desktopNotify } from '../../shared/notify';
 import { applyFenceAlarm, useMapLive } from '../../shared/geo/live';
@@ -13,12 +13,15 @@ import { applyFenceAlarm, useMapLive } from '../../shared/geo/live';
 /** While the socket is down, positions come from gps_{x}.bin every POLL_MS (positions.ts). */
 const POLL_MS = 15_000;
 
+/** The fences and marks a map screen draws go stale on their change events; everything geo refetches after a (re)login. */
+const LIVE_GEO = { 'fence.changed': [geoKeys.fences()], 'mark.changed': [geoKeys.marks()] };
+
 /** Subscribes the map screens to the live events they draw, and announces fence alarms with sound. */
 export function useMapLiveFeed(): void {
   const { t } = useTranslation('map');
   const { notification } = App.useApp();
-  const qc = useQueryClient();
   const status = useLiveStatus((s) => s.status);
+  useLiveQueries(LIVE_GEO, geoKeys.all);
 
   useEffect(() => {
     if (status === 'online' || status === 'idle') return;
@@ -51,10 +54,7 @@ export function useMapLiveFeed(): void {
     const offs = [
       sock.on<FenceAlarm>('fence.alarm', (e) => onAlarm(e.data, true)),
       sock.on<FenceAlarm>('fence.alarmUpdated', (e) => onAlarm(e.data, false)),
-      sock.on('fence.changed', () => void qc.invalidateQueries({ queryKey: geoKeys.fences() })),
-      sock.on<{ id: string; action: string; mark?: Mark }>('mark.changed', () => void qc.invalidateQueries({ queryKey: geoKeys.marks() })),
-      onResync(() => void qc.invalidateQueries({ queryKey: geoKeys.all })),
     ];
     return () => offs.forEach((off) => off());
-  }, [qc, notification, t]);
+  }, [notification, t]);
 }
