@@ -71,7 +71,7 @@ export const messageApi = {
 };
 
 /** tones(mine): the tone library (mine: only the tones this dispatcher created). */
-export const messageKeys = queryKeys('message', ['tones']);
+export const messageKeys = queryKeys('message', ['tones', 'find']);
 
 /** An upload in progress: its promise and a way to abort it. */
 export interface Upload {

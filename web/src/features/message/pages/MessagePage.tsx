@@ -1,16 +1,17 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { App, Badge, Button, Card, Input, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import { CheckOutlined, EditOutlined, NotificationOutlined, SearchOutlined } from '@ant-design/icons';
 import { isFeatureEnabled } from '../../../shared/access/features';
 import { useGateContext } from '../../../shared/access/gate';
-import { onResync, useLiveStatus } from '../../../shared/socket/live';
+import { useLiveStatus } from '../../../shared/socket/live';
+import { useLiveQueries } from '../../../shared/socket/useLiveQueries';
 import { trimText } from '../../../shared/utils/text';
 import { useDirectory } from '../../../shared/directory/store';
 import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
-import { messageApi } from '../api';
+import { messageApi, messageKeys } from '../api';
 import { useCodeText } from '../codes';
 import { conversationMessages, conversationOf, groupConversations, mergeLocal, parseConv, STORED_CODES, type ConvKey, type FileInfo } from '../model';
 import { sendMessage } from '../send';
@@ -25,6 +26,8 @@ import { RangeFilter, type WallRange } from '../../../shared/time/RangePicker';
 import { ToneDrawer } from '../components/ToneDrawer';
 import { filterChoice, useGroupChoices, useTerminalChoices } from '../../../shared/directory/choices';
 import '../message.css';
+
+const NO_EVENTS = {};
 
 function usePageVisible(): boolean {
   const [visible, setVisible] = useState(() => typeof document === 'undefined' || document.visibilityState === 'visible');
@@ -41,12 +44,12 @@ export default function MessagePage() {
   const { t } = useTranslation('message');
   const codeText = useCodeText();
   const { message } = App.useApp();
-  const qc = useQueryClient();
   const gate = useGateContext();
   const [params, setParams] = useSearchParams();
   useLiveDirectory();
   useEffect(() => retainMessageSync(), []);
-  useEffect(() => onResync(() => void qc.invalidateQueries({ queryKey: ['message', 'find'] })), [qc]);
+  // New messages reach the page through the message store; a (re)login refetches the searched history.
+  useLiveQueries(NO_EVENTS, messageKeys.find.all);
 
   const socket = useLiveStatus((s) => s.status);
   const terminals = useDirectory((s) => s.terminals);
@@ -95,7 +98,7 @@ export default function MessagePage() {
   const me = myId();
 
   const listQ = useQuery({
-    queryKey: ['message', 'find', 'all', sTime, eTime],
+    queryKey: messageKeys.find('all', sTime, eTime),
     queryFn: async () => {
       const r = await messageApi.findSms({ type: '0', stime: sTime, etime: eTime, pageSize: 1000 });
       upsertMessages(r.list);
@@ -104,7 +107,7 @@ export default function MessagePage() {
   });
   const { kind: activeKind, id: activeId } = active ? parseConv(active) : { kind: undefined, id: '' };
   const convQ = useQuery({
-    queryKey: ['message', 'find', 'conv', active, sTime, eTime],
+    queryKey: messageKeys.find('conv', active, sTime, eTime),
     enabled: !!active,
     queryFn: async () => {
       const q = activeKind === 'group' ? { type: '2' as const, grpId: activeId } : { type: '1' as const, dstId: activeId };
