@@ -69,6 +69,8 @@ func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, 
 	if callee.Blocked() {
 		return InviteReply{}, ErrNotAllowed
 	}
+	s.dialOut(ctx, callee.ID) // a SIP phone's session logs in here first (dialout.go)
+
 	node := "" // in a cluster: the callee's node when it is connected to another one (leg.go)
 	if s.relay != nil && !s.hub.LocalOnline(callee.ID) {
 		node = s.relay.Holder(callee.ID)

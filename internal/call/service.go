@@ -49,6 +49,7 @@ type Service struct {
 	closed    bool                 // shutting down: no new work, no log writes
 	wg        sync.WaitGroup       // recordings being finished
 	leases    FloorLeases          // the cluster's group floors (cluster.go); nil on a node alone
+	dialer    Dialer               // accounts reached without a socket: SIP phones (dialout.go); nil: none
 
 	// in a cluster (relay.go, docs/adr/0026); nil and empty on a node alone
 	relay     MediaRelay                   // the media relay to the other nodes
