@@ -2,6 +2,7 @@ package sip_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -38,6 +39,10 @@ type softphone struct {
 	rtp    *net.UDPConn
 	d      *sipgo.DialogClientSession
 	remote *net.UDPAddr
+	// transport is the INVITE's ("" is UDP; TLS wants c trusting the server's certificate: tls_test.go), sec the
+	// phone's SRTP (nil: plain RTP; srtp_test.go)
+	transport string
+	sec       *phoneSRTP
 
 	mu    sync.Mutex
 	queue [][]byte // PCMU frames to send before silence again
@@ -56,19 +61,20 @@ func newSoftphone(t *testing.T, w *sipWorld) *softphone {
 	return &softphone{t: t, w: w, c: phoneClient(t), rtp: conn, stop: make(chan struct{})}
 }
 
-// offer is the phone's SDP: PCMU, PCMA and telephone-event 101 on its RTP socket.
+// offer is the phone's SDP: PCMU, PCMA and telephone-event 101 on its RTP socket (on RTP/SAVP with its key
+// when it has SRTP).
 func (p *softphone) offer() []byte {
 	port := p.rtp.LocalAddr().(*net.UDPAddr).Port
 	return fmt.Appendf(nil, "v=0\r\no=phone 1 1 IN IP4 127.0.0.1\r\ns=call\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\n"+
-		"m=audio %d RTP/AVP 0 8 101\r\na=rtpmap:0 PCMU/8000\r\na=rtpmap:8 PCMA/8000\r\n"+
-		"a=rtpmap:101 telephone-event/8000\r\na=fmtp:101 0-16\r\na=ptime:20\r\na=sendrecv\r\n", port)
+		"m=audio %d %s 0 8 101\r\na=rtpmap:0 PCMU/8000\r\na=rtpmap:8 PCMA/8000\r\n"+
+		"a=rtpmap:101 telephone-event/8000\r\na=fmtp:101 0-16\r\na=ptime:20\r\na=sendrecv\r\n%s", port, p.sec.protocol(), p.sec.crypto())
 }
 
 // call INVITEs group gid, answering the digest challenge; on 200 it ACKs and starts its media. It returns the
 // final status.
 func (p *softphone) call(gid string) int {
 	p.t.Helper()
-	req := p.w.request(sip.INVITE, phone, "UDP", gid)
+	req := p.w.request(sip.INVITE, phone, cmp.Or(p.transport, "UDP"), gid)
 	req.SetBody(p.offer())
 	req.AppendHeader(sip.NewHeader("Content-Type", "application/sdp"))
 	ua := sipgo.DialogUA{Client: p.c, ContactHDR: sip.ContactHeader{Address: sip.Uri{User: phone, Host: "127.0.0.1", Port: 5099}}}
@@ -95,6 +101,9 @@ func (p *softphone) call(gid string) int {
 		p.t.Fatalf("answer formats %v, want PCMU first and telephone-event 101", md.MediaName.Formats)
 	}
 	p.remote = &net.UDPAddr{IP: net.ParseIP(sd.ConnectionInformation.Address.Address), Port: md.MediaName.Port.Value}
+	if err := p.sec.answered(md); err != nil {
+		p.t.Fatalf("answer SDP: %v\n%s", err, d.InviteResponse.Body())
+	}
 	if err := d.Ack(ctx); err != nil {
 		p.t.Fatal(err)
 	}
@@ -146,7 +155,7 @@ func (p *softphone) send() {
 		seq++
 		b, _ := (&rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: pt, SequenceNumber: seq, Timestamp: ts, SSRC: 0x1234,
 			Marker: marker}, Payload: payload}).Marshal()
-		_, _ = p.rtp.WriteToUDP(b, p.remote)
+		_, _ = p.rtp.WriteToUDP(p.sec.seal(b), p.remote)
 	}
 	for {
 		select {
@@ -186,7 +195,7 @@ func (p *softphone) receive() {
 			return
 		}
 		var pkt rtp.Packet
-		if pkt.Unmarshal(buf[:n]) != nil || pkt.PayloadType != 0 {
+		if b, ok := p.sec.open(buf[:n]); !ok || pkt.Unmarshal(b) != nil || pkt.PayloadType != 0 {
 			continue
 		}
 		p.mu.Lock()
@@ -374,30 +383,11 @@ func TestCallIntoGroup(t *testing.T) {
 			t.Fatalf("the grant tone: %d frames at RMS %.0f, want 7 loud ones", n-mark, rms)
 		}
 		// the phone's silence goes to the group while it holds the floor, then its second of tone
-		before := term.ReceivedCount()
-		p.talk(440, time.Second)
-		if _, err := term.WaitPackets(ctx, before+100); err != nil {
-			t.Fatal(err)
-		}
-		if n := loudFrames(opusPCM(t, term.Received()[before:])); n < 40 {
-			t.Fatalf("the terminal heard %d loud frames of the phone's second of tone, want 40 at least", n)
-		}
+		p.talkToGroup(ctx, term)
 		p.press('#')
 		floorTalker(ctx, t, term, gid, "")
 
-		// the group talks to the phone
-		mark = p.heardCount()
-		ogg := toneOgg(t)
-		if _, err := term.RequestFloor(ctx, "", gid, false); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := term.PlayOgg(ctx, ogg, 1); err != nil {
-			t.Fatal(err)
-		}
-		testkit.Eventually(t, 10*time.Second, "the phone hears the group's talker", func() bool {
-			_, rms := p.heardSince(mark)
-			return rms > 1000
-		})
+		mark = p.hearGroup(ctx, term, gid)
 
 		// refused while the terminal holds the floor: a tone to the phone, the floor stays the terminal's
 		testkit.Eventually(t, 5*time.Second, "the terminal's talk fully heard", func() bool { return p.quiet(mark) > 0 })
@@ -438,6 +428,38 @@ func TestCallIntoGroup(t *testing.T) {
 			return newSoftphone(t, w).call(gid) == sip.StatusOK
 		})
 	})
+}
+
+// talkToGroup is the phone, holding the floor, saying a second of a 440 Hz tone: the group's terminal hears 40
+// loud frames of it at least.
+func (p *softphone) talkToGroup(ctx context.Context, term *termclient.Client) {
+	p.t.Helper()
+	before := term.ReceivedCount()
+	p.talk(440, time.Second)
+	if _, err := term.WaitPackets(ctx, before+100); err != nil {
+		p.t.Fatal(err)
+	}
+	if n := loudFrames(opusPCM(p.t, term.Received()[before:])); n < 40 {
+		p.t.Fatalf("the terminal heard %d loud frames of the phone's second of tone, want 40 at least", n)
+	}
+}
+
+// hearGroup is the group's terminal taking the floor and playing a tone: the phone hears it. It returns how many
+// frames the phone had heard before.
+func (p *softphone) hearGroup(ctx context.Context, term *termclient.Client, gid string) int {
+	p.t.Helper()
+	mark := p.heardCount()
+	if _, err := term.RequestFloor(ctx, "", gid, false); err != nil {
+		p.t.Fatal(err)
+	}
+	if _, err := term.PlayOgg(ctx, toneOgg(p.t), 1); err != nil {
+		p.t.Fatal(err)
+	}
+	testkit.Eventually(p.t, 10*time.Second, "the phone hears the group's talker", func() bool {
+		_, rms := p.heardSince(mark)
+		return rms > 1000
+	})
+	return mark
 }
 
 // toneOgg is an Ogg Opus file of a 440 Hz tone (ffmpeg's sine source), for a terminal to play.

@@ -29,17 +29,19 @@ const (
 )
 
 // offer is what this side takes from a phone's SDP offer: its first G.711 law, the telephone-event payload
-// type (-1: none offered) and where it receives RTP.
+// type (-1: none offered), where it receives RTP and its SRTP key (nil: plain RTP; srtp.go).
 type offer struct {
 	pt     uint8 // ptPCMU or ptPCMA
 	law    string
 	events int
 	remote *net.UDPAddr
+	keys   *sdes
 }
 
 var errNoG711 = errors.New("sip: the offer has no audio stream with PCMU or PCMA")
 
-// parseOffer reads an SDP offer: the first audio stream that offers PCMU or PCMA (in the offer's order).
+// parseOffer reads an SDP offer: the first audio stream that offers PCMU or PCMA (in the offer's order), on
+// plain RTP or on SRTP with a key this side takes.
 func parseOffer(body []byte) (offer, error) {
 	var sd sdp.SessionDescription
 	if err := sd.Unmarshal(body); err != nil {
@@ -60,6 +62,9 @@ func parseOffer(body []byte) (offer, error) {
 			}
 		}
 		if !found {
+			continue
+		}
+		if o.keys, found = offeredKeys(md); !found {
 			continue
 		}
 		o.law = ffchild.FormatMulaw
@@ -102,6 +107,7 @@ func payloadType(s string) int {
 type rtpSession struct {
 	offer
 	conn *net.UDPConn
+	sec  *srtpPair // nil: plain RTP
 
 	// the sender's state: one writer at a time (the bridge's phoneMu serialises the group's audio and the tones)
 	seq  uint16
@@ -112,13 +118,17 @@ type rtpSession struct {
 // listenRTP opens the call's RTP socket on local (the SIP listener's address when it names one, else the
 // address toward the phone: localToward).
 func listenRTP(o offer, local net.IP) (*rtpSession, error) {
+	sec, err := newSRTP(o.keys)
+	if err != nil {
+		return nil, err
+	}
 	conn, err := net.ListenUDP("udp", &net.UDPAddr{IP: local})
 	if err != nil {
 		return nil, err
 	}
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	return &rtpSession{offer: o, conn: conn, seq: binary.BigEndian.Uint16(b[:2]), ts: binary.BigEndian.Uint32(b[2:6]),
+	return &rtpSession{offer: o, conn: conn, sec: sec, seq: binary.BigEndian.Uint16(b[:2]), ts: binary.BigEndian.Uint32(b[2:6]),
 		ssrc: binary.BigEndian.Uint32(b[4:8])}, nil
 }
 
@@ -141,6 +151,7 @@ func (r *rtpSession) answer() ([]byte, error) {
 			sdp.NewAttribute("fmtp", fmt.Sprintf("%d 0-16", r.events)))
 	}
 	attrs = append(attrs, sdp.NewAttribute("ptime", "20"), sdp.NewPropertyAttribute("sendrecv"))
+	attrs = append(attrs, r.sec.attributes()...)
 	id := uint64(time.Now().UnixNano())
 	sd := sdp.SessionDescription{
 		Origin: sdp.Origin{Username: "tenfour", SessionID: id, SessionVersion: id, NetworkType: "IN", AddressType: ipv,
@@ -149,14 +160,15 @@ func (r *rtpSession) answer() ([]byte, error) {
 		ConnectionInformation: &sdp.ConnectionInformation{NetworkType: "IN", AddressType: ipv, Address: &sdp.Address{Address: addr.IP.String()}},
 		TimeDescriptions:      []sdp.TimeDescription{{}},
 		MediaDescriptions: []*sdp.MediaDescription{{
-			MediaName:  sdp.MediaName{Media: "audio", Port: sdp.RangedPort{Value: addr.Port}, Protos: []string{"RTP", "AVP"}, Formats: formats},
+			MediaName:  sdp.MediaName{Media: "audio", Port: sdp.RangedPort{Value: addr.Port}, Protos: r.sec.protos(), Formats: formats},
 			Attributes: attrs,
 		}},
 	}
 	return sd.Marshal()
 }
 
-// read waits at most timeout for the phone's next packet.
+// read waits at most timeout for the phone's next packet (one that does not parse, or fails SRTP's
+// authentication, is not one).
 func (r *rtpSession) read(p *rtp.Packet, buf []byte, timeout time.Duration) error {
 	for {
 		_ = r.conn.SetReadDeadline(time.Now().Add(timeout))
@@ -164,7 +176,7 @@ func (r *rtpSession) read(p *rtp.Packet, buf []byte, timeout time.Duration) erro
 		if err != nil {
 			return err
 		}
-		if p.Unmarshal(buf[:n]) == nil {
+		if b, err := r.sec.open(buf[n:n], buf[:n]); err == nil && p.Unmarshal(b) == nil {
 			return nil
 		}
 	}
@@ -177,6 +189,9 @@ func (r *rtpSession) write(frame []byte) error {
 		Payload: frame}
 	r.ts += uint32(len(frame))
 	b, err := p.Marshal()
+	if err == nil {
+		b, err = r.sec.seal(b)
+	}
 	if err != nil {
 		return err
 	}

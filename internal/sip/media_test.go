@@ -10,9 +10,12 @@ import (
 )
 
 // An offer is answered with its first G.711 law (its own order), telephone-event when it offers one, at its
-// media address (the stream's c= before the session's); an offer without PCMU or PCMA is refused (488).
+// media address (the stream's c= before the session's), on SRTP with the first a=crypto this side takes when it
+// is on RTP/SAVP; an offer without PCMU or PCMA, or on RTP/SAVP without a key this side takes (an unknown
+// suite, a key of the wrong length, a master key identifier, session parameters), is refused (488).
 func TestParseOffer(t *testing.T) {
 	const head = "v=0\r\no=phone 1 1 IN IP4 10.0.0.9\r\ns=-\r\nc=IN IP4 10.0.0.9\r\nt=0 0\r\n"
+	const key30 = "WVNfX19zZW1jdGwgKCkgewkyMjA7fQp9CnVubGVz" // 30 bytes, AES_CM_128's key and salt
 	for _, tc := range []struct {
 		name, media string
 		pt          uint8
@@ -20,14 +23,21 @@ func TestParseOffer(t *testing.T) {
 		events      int
 		addr        string
 		err         bool
+		suite       string // the SRTP suite taken ("": plain RTP)
 	}{
-		{"PCMU first", "m=audio 4000 RTP/AVP 0 8 101\r\na=rtpmap:101 telephone-event/8000\r\n", ptPCMU, ffchild.FormatMulaw, 101, "10.0.0.9:4000", false},
-		{"PCMA first, no events", "m=audio 4002 RTP/AVP 8 0\r\n", ptPCMA, ffchild.FormatAlaw, -1, "10.0.0.9:4002", false},
-		{"other codecs first", "m=audio 4004 RTP/AVP 9 18 0 96\r\na=rtpmap:96 telephone-event/8000\r\n", ptPCMU, ffchild.FormatMulaw, 96, "10.0.0.9:4004", false},
-		{"the stream's address", "m=audio 4006 RTP/AVP 8\r\nc=IN IP4 10.0.0.7\r\n", ptPCMA, ffchild.FormatAlaw, -1, "10.0.0.7:4006", false},
-		{"a video stream first", "m=video 5000 RTP/AVP 96\r\nm=audio 4008 RTP/AVP 0\r\n", ptPCMU, ffchild.FormatMulaw, -1, "10.0.0.9:4008", false},
-		{"no G.711", "m=audio 4010 RTP/AVP 9 18\r\n", 0, "", 0, "", true},
-		{"a rejected stream", "m=audio 0 RTP/AVP 0\r\n", 0, "", 0, "", true},
+		{"PCMU first", "m=audio 4000 RTP/AVP 0 8 101\r\na=rtpmap:101 telephone-event/8000\r\n", ptPCMU, ffchild.FormatMulaw, 101, "10.0.0.9:4000", false, ""},
+		{"PCMA first, no events", "m=audio 4002 RTP/AVP 8 0\r\n", ptPCMA, ffchild.FormatAlaw, -1, "10.0.0.9:4002", false, ""},
+		{"other codecs first", "m=audio 4004 RTP/AVP 9 18 0 96\r\na=rtpmap:96 telephone-event/8000\r\n", ptPCMU, ffchild.FormatMulaw, 96, "10.0.0.9:4004", false, ""},
+		{"the stream's address", "m=audio 4006 RTP/AVP 8\r\nc=IN IP4 10.0.0.7\r\n", ptPCMA, ffchild.FormatAlaw, -1, "10.0.0.7:4006", false, ""},
+		{"a video stream first", "m=video 5000 RTP/AVP 96\r\nm=audio 4008 RTP/AVP 0\r\n", ptPCMU, ffchild.FormatMulaw, -1, "10.0.0.9:4008", false, ""},
+		{"no G.711", "m=audio 4010 RTP/AVP 9 18\r\n", 0, "", 0, "", true, ""},
+		{"a rejected stream", "m=audio 0 RTP/AVP 0\r\n", 0, "", 0, "", true, ""},
+		{"SRTP", "m=audio 4012 RTP/SAVP 0\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:" + key30 + "|2^20\r\n", ptPCMU, ffchild.FormatMulaw, -1, "10.0.0.9:4012", false, "AES_CM_128_HMAC_SHA1_80"},
+		{"SRTP, the first key it takes", "m=audio 4014 RTP/SAVP 8\r\na=crypto:1 F8_128_HMAC_SHA1_80 inline:" + key30 +
+			"\r\na=crypto:2 AES_CM_128_HMAC_SHA1_80 inline:" + key30 + "|2^20|1:4\r\na=crypto:3 AES_CM_128_HMAC_SHA1_80 inline:" + key30 +
+			" UNENCRYPTED_SRTP\r\na=crypto:4 AES_CM_128_HMAC_SHA1_32 inline:" + key30 + "\r\n", ptPCMA, ffchild.FormatAlaw, -1, "10.0.0.9:4014", false, "AES_CM_128_HMAC_SHA1_32"},
+		{"SRTP without a key it takes", "m=audio 4016 RTP/SAVP 0\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:c2hvcnQ=\r\n", 0, "", 0, "", true, ""},
+		{"SRTP without a key", "m=audio 4018 RTP/SAVP 0\r\n", 0, "", 0, "", true, ""},
 	} {
 		o, err := parseOffer([]byte(head + tc.media))
 		if tc.err {
@@ -36,8 +46,12 @@ func TestParseOffer(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || o.pt != tc.pt || o.law != tc.law || o.events != tc.events || o.remote.String() != tc.addr {
-			t.Errorf("%s: %+v %v, want pt %d %s events %d at %s", tc.name, o, err, tc.pt, tc.law, tc.events, tc.addr)
+		suite := ""
+		if o.keys != nil {
+			suite = o.keys.suite
+		}
+		if err != nil || o.pt != tc.pt || o.law != tc.law || o.events != tc.events || o.remote.String() != tc.addr || suite != tc.suite {
+			t.Errorf("%s: %+v %v, want pt %d %s events %d at %s, SRTP %q", tc.name, o, err, tc.pt, tc.law, tc.events, tc.addr, tc.suite)
 		}
 	}
 	if _, err := parseOffer([]byte("not sdp")); err == nil {

@@ -1,0 +1,138 @@
+package sip_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emiago/sipgo/sip"
+	"github.com/pion/sdp/v3"
+	"github.com/pion/srtp/v3"
+
+	"tenfour/internal/config"
+	"tenfour/internal/testkit"
+)
+
+// phoneSRTP is the test phone's SRTP keyed with SDES (RFC 4568): its own key in the offer's a=crypto, the
+// server's from the answer's, pion/srtp's contexts both ways. A nil one is plain RTP.
+type phoneSRTP struct {
+	suite   string
+	profile srtp.ProtectionProfile
+	key     []byte
+	out, in *srtp.Context
+}
+
+// newPhoneSRTP keys a phone for a suite; an unknown suite gets a 30-byte key, the length of the common one.
+func newPhoneSRTP(t *testing.T, suite string) *phoneSRTP {
+	t.Helper()
+	s := &phoneSRTP{suite: suite, key: make([]byte, 30), profile: srtp.ProtectionProfileAes128CmHmacSha1_80}
+	if suite == "AES_CM_128_HMAC_SHA1_32" {
+		s.profile = srtp.ProtectionProfileAes128CmHmacSha1_32
+	}
+	_, _ = rand.Read(s.key)
+	return s
+}
+
+func (s *phoneSRTP) protocol() string {
+	if s == nil {
+		return "RTP/AVP"
+	}
+	return "RTP/SAVP"
+}
+
+func (s *phoneSRTP) crypto() string {
+	if s == nil {
+		return ""
+	}
+	return fmt.Sprintf("a=crypto:1 %s inline:%s|2^31\r\n", s.suite, base64.StdEncoding.EncodeToString(s.key))
+}
+
+// answered takes the answer's stream: plain RTP for a plain phone; RTP/SAVP with an a=crypto of the offer's tag
+// and suite and a key of the server's own for an SRTP one.
+func (s *phoneSRTP) answered(md *sdp.MediaDescription) (err error) {
+	protos := strings.Join(md.MediaName.Protos, "/")
+	if protos != s.protocol() {
+		return fmt.Errorf("answered on %s, want %s", protos, s.protocol())
+	}
+	if s == nil {
+		return nil
+	}
+	v, ok := md.Attribute("crypto")
+	f := strings.Fields(v)
+	if !ok || len(f) != 3 || f[0] != "1" || f[1] != s.suite || !strings.HasPrefix(f[2], "inline:") {
+		return fmt.Errorf("answer's a=crypto %q, want tag 1, suite %s and an inline key", v, s.suite)
+	}
+	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(f[2], "inline:"))
+	if err != nil || len(key) != 30 || string(key) == string(s.key) {
+		return fmt.Errorf("answer's key %q: want 30 bytes of the server's own (%v)", f[2], err)
+	}
+	if s.in, err = srtp.CreateContext(key[:16], key[16:], s.profile); err != nil {
+		return err
+	}
+	s.out, err = srtp.CreateContext(s.key[:16], s.key[16:], s.profile)
+	return err
+}
+
+func (s *phoneSRTP) seal(b []byte) []byte {
+	if s == nil {
+		return b
+	}
+	sealed, err := s.out.EncryptRTP(nil, b, nil)
+	if err != nil {
+		panic(err)
+	}
+	return sealed
+}
+
+func (s *phoneSRTP) open(b []byte) ([]byte, bool) {
+	if s == nil {
+		return b, true
+	}
+	opened, err := s.in.DecryptRTP(nil, b, nil)
+	return opened, err == nil
+}
+
+// A phone registered over TLS calls its group offering SRTP (sips and SDES): an offer whose only key is of a suite
+// the server does not take is refused 488 (never answered in the clear); one with AES_CM_128_HMAC_SHA1_80 is
+// answered on RTP/SAVP with the server's key, and the call works both ways through SRTP: the phone takes the
+// floor with `*` (itself an SRTP packet), its tone reaches the group's terminal, and the terminal's talk reaches
+// the phone, which decrypts and authenticates every packet it counts.
+func TestSecureCallIntoGroup(t *testing.T) {
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		t.Skip("no ffmpeg")
+	}
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
+		w := startSIP(t, engine, func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+		c := w.listenTLS(t)
+		gid := w.groupID(t, "Ops")
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		if res := w.register(t, c, "TLS", phone, testkit.Password, 300); res.StatusCode != sip.StatusOK {
+			t.Fatalf("REGISTER over TLS: %d", res.StatusCode)
+		}
+		secure := func(suite string) *softphone {
+			p := newSoftphone(t, w)
+			p.c, p.transport, p.sec = c, "TLS", newPhoneSRTP(t, suite)
+			return p
+		}
+		if code := secure("F8_128_HMAC_SHA1_80").call(gid); code != sip.StatusNotAcceptableHere {
+			t.Fatalf("an SRTP offer with a suite the server does not take: %d, want 488", code)
+		}
+		term := w.groupTerminal(ctx, t)
+		p := secure("AES_CM_128_HMAC_SHA1_80")
+		if code := p.call(gid); code != sip.StatusOK {
+			t.Fatalf("INVITE with SRTP over TLS: %d, want 200", code)
+		}
+		p.press('*')
+		floorTalker(ctx, t, term, gid, phone)
+		p.talkToGroup(ctx, term)
+		p.press('#')
+		floorTalker(ctx, t, term, gid, "")
+		p.hearGroup(ctx, term, gid)
+	})
+}
