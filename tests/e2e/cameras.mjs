@@ -58,6 +58,7 @@ export const camerasCases = [
       }, 'frames keep coming', 10_000, 100);
       console.log(`    camera click → first decoded frame: ${ms} ms (${first.w}x${first.h})`);
     },
+    { serial: true }, // a time budget in ms: run alone (harness.mjs partOf)
   ],
   [
     'cameras: the dots say which cameras answer before any is opened, and a tile says why it has no picture',

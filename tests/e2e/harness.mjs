@@ -202,19 +202,40 @@ async function runCase(browser, artifacts, [name, fn, opts = {}]) {
 }
 
 /**
- * Runs the cases one after another. A case with opts.alongside runs beside the ones after it instead: one that
- * mostly waits out a real interval of the server, and touches nothing the others see (its own customer).
+ * The cases of this run's part (E2E_PART, set by scripts/e2e.sh): "i/n" is shard i of n — every n-th case that is not
+ * serial, run beside the other shards, each shard on a server and a Chromium of its own; "serial" is the cases with
+ * opts.serial (a time budget in ms: the SOS sound, a geofence alarm within 1 s, a camera's first frame), run alone
+ * after the shards so that load never decides their verdict. Without E2E_PART: every case, the serial ones last.
+ */
+export function partOf(cases, part = process.env.E2E_PART) {
+  const serial = cases.filter((c) => c[2]?.serial);
+  const rest = cases.filter((c) => !c[2]?.serial);
+  if (!part) return [...rest, ...serial];
+  if (part === 'serial') return serial;
+  const [i, n] = part.split('/').map(Number);
+  expect(Number.isInteger(i) && n > 0 && i >= 0 && i < n, `E2E_PART ${part}: want i/n or serial`);
+  return rest.filter((_, k) => k % n === i);
+}
+
+/**
+ * Runs the cases of this part one after another. A case with opts.alongside runs beside the ones after it instead:
+ * one that mostly waits out a real interval of the server, and touches nothing the others see (its own customer).
  */
 export async function run(cases) {
+  // E2E_ONLY: the cases whose name contains one of its '|'-separated parts.
+  const only = process.env.E2E_ONLY?.split('|');
+  const mine = partOf(cases).filter((c) => !only || only.some((part) => c[0].includes(part)));
+  const label = process.env.E2E_PART ? `part ${process.env.E2E_PART}: ` : '';
+  if (mine.length === 0) {
+    console.log(`${label}0 passed, 0 failed`);
+    return 0;
+  }
   const browser = await launch();
   const artifacts = new URL('./artifacts/', import.meta.url).pathname;
   mkdirSync(artifacts, { recursive: true });
-  // E2E_ONLY: the cases whose name contains one of its '|'-separated parts.
-  const only = process.env.E2E_ONLY?.split('|');
   await fleetSettled(browser);
   const results = [];
-  for (const c of cases) {
-    if (only && !only.some((part) => c[0].includes(part))) continue;
+  for (const c of mine) {
     const done = runCase(browser, artifacts, c);
     results.push(done);
     if (!c[2]?.alongside) await done;
@@ -223,6 +244,6 @@ export async function run(cases) {
   const failed = results.length - passed;
   await browser.close();
   forwarders.forEach((s) => s.close());
-  console.log(`${passed} passed, ${failed} failed`);
+  console.log(`${label}${passed} passed, ${failed} failed`);
   return failed;
 }

@@ -285,6 +285,7 @@ export const mapCases = [
         await term.close();
       }
     },
+    { serial: true }, // a time budget in ms: run alone (harness.mjs partOf)
   ],
   [
     'map: a geofence is drawn on the map and created (name required, spec §5)',

@@ -70,6 +70,7 @@ export const vcallCases = [
         await phone.waitForSelector('[data-testid=phone-video][data-state=ended][data-status="200"]', { timeout: 10_000 });
         await con.waitForSelector('[data-testid=videocall-session][data-state=disconnected]', { timeout: 10_000 });
       }),
+    { serial: true }, // a time budget in ms: run alone (harness.mjs partOf)
   ],
   [
     'video call: the phone app calls the dispatch desk, the console answers, moving video both ways',
@@ -88,6 +89,7 @@ export const vcallCases = [
         await con.waitForSelector('[data-testid=videocall-session][data-state=disconnected]', { timeout: 10_000 });
         await phone.waitForSelector('[data-testid=phone-video][data-state=ended]', { timeout: 10_000 });
       }),
+    { serial: true }, // a time budget in ms: run alone (harness.mjs partOf)
   ],
   [
     'video monitoring: the console opens the phone app camera without it answering; the phone shows nothing',

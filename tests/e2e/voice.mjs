@@ -288,6 +288,7 @@ export const voiceCases = [
         // The group's call row shows the same figures while the call stays open.
         await page.waitForSelector('[data-testid=call-row][data-kind=group] [data-testid=burst-stats]', { timeout: 5_000 });
       }),
+    { serial: true }, // a time budget in ms: run alone (harness.mjs partOf)
   ],
   [
     'voice: a Go terminal of the demo fleet answers an individual call, hears the dispatcher and replies — the console receives its speech, and the burst is in /voice-list and plays',
