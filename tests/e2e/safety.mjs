@@ -14,7 +14,7 @@ const signedIn = (context) => dispatcherConsole(context);
 const HEALTHY = { battery: 90, signal: 4 };
 const terminalOf = (uid) => terminal(uid, { status: HEALTHY });
 
-/** Records when each alarm first shows in the dialog and when the alarm sound starts playing. */
+/** Records when each alarm first shows in the dialog. */
 async function watchInterrupt(page) {
   await page.evaluate(() => {
     window.__shown = {};
@@ -23,32 +23,12 @@ async function watchInterrupt(page) {
         window.__shown[el.dataset.id] ??= Date.now();
       });
     new MutationObserver(mark).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-id'] });
-    window.__playingAt = 0;
-    const hook = () => {
-      const a = document.querySelector('audio[data-testid=alarm-sound]');
-      if (a && !a.__hooked) {
-        a.__hooked = true;
-        window.__loops = 0;
-        let last = 0;
-        a.addEventListener('playing', () => {
-          if (!a.muted) window.__playingAt ||= Date.now();
-        });
-        a.addEventListener('timeupdate', () => {
-          if (a.currentTime < last && !a.paused) window.__loops++;
-          last = a.currentTime;
-        });
-      }
-    };
-    hook();
-    setInterval(hook, 20);
   });
 }
 
-const sound = (page) =>
-  page.evaluate(() => {
-    const a = document.querySelector('audio[data-testid=alarm-sound]');
-    return a ? { state: a.dataset.state, leader: a.dataset.leader, paused: a.paused, time: a.currentTime, volume: a.volume } : null;
-  });
+/** The window's alarm sound (features/alarm/sound.ts snapshot()): its state, and the ring's own clock in the
+ * AudioContext — seconds played, loops of the clip, and when it started. */
+const sound = (page) => page.evaluate(() => window.__tenfour?.alarmSound?.() ?? null);
 
 /** A user gesture: browsers only let a page make sound after one (the console unlocks its alarm sound on it). */
 const gesture = (page) => page.click('[data-testid=brand]');
@@ -110,15 +90,15 @@ export const safetyCases = [
         expect(shownAfter <= 1000, `the alarm showed ${shownAfter} ms after the terminal sent it (limit 1000 ms; its socket frame reached the console after ${frameAfter} ms, the raise was answered after ${r.answeredAt - r.sentAt} ms)`);
         const playing = await until(async () => {
           const s = await sound(page);
-          return s && s.state === 'playing' && !s.paused && s.time > 0.05 ? s : null;
-        }, 'the alarm sound is playing', 15_000, 50);
-        const playingAfter = (await page.evaluate(() => window.__playingAt)) - r.sentAt;
+          return s && s.state === 'playing' && s.playing && s.time > 0.05 ? s : null;
+        }, 'the alarm sound is playing (its clock past 50 ms)', 15_000, 50);
+        const playingAfter = playing.startedAt - r.sentAt;
         expect(playingAfter <= 1000, `the sound started ${playingAfter} ms after the terminal sent the alarm (limit 1000 ms; the console's socket had it after ${frameAfter} ms, the dialog showed after ${shownAfter} ms)`);
         expect(Math.abs(playing.volume - 0.6) < 0.01, `alarm volume ${playing.volume} (default 60)`);
         console.log(`     (terminal → console socket ${frameAfter} ms, → dialog ${shownAfter} ms, → sound playing ${playingAfter} ms)`);
         expect((await page.textContent('[data-testid=alarm-detail]')).includes(T.sos), 'the dialog names the terminal');
         // It keeps ringing (looping) until acknowledged.
-        await until(() => page.evaluate(() => window.__loops >= 1), 'the sound loops (0.96 s clip)', 10_000, 100);
+        await until(async () => (await sound(page)).loops >= 1, 'the sound loops (0.96 s clip)', 10_000, 100);
 
         await page.click('[data-testid=alarm-ack]');
         const stored = await until(async () => {
@@ -126,13 +106,14 @@ export const safetyCases = [
           return a && a.state === 1 ? a : null;
         }, 'findSos shows the alarm acknowledged (state 1)');
         expect(stored.responder === DISPATCHER.uid && stored.responseTime >= stored.time, `responder ${stored.responder}, response ${stored.responseTime}`);
-        await until(async () => (await sound(page)).state === 'idle' && (await sound(page)).paused, 'the sound stops once acknowledged');
+        await until(async () => (await sound(page)).state === 'idle' && !(await sound(page)).playing, 'the sound stops once acknowledged');
         await term.waitFor('sos.acked', (e) => e.data.id === id, 'the terminal is told its alarm was acknowledged');
         // Acknowledged here: the dialog stays for the next steps until put aside.
         await page.waitForSelector(`[data-testid=alarm-detail][data-id="${id}"][data-state="1"]`);
         await page.click('[data-testid=alarm-aside]');
         await page.waitForSelector('[data-testid=alarm-modal]', { state: 'detached' });
       }),
+    { serial: true }, // a time budget in ms: run alone (harness.mjs partOf)
   ],
   [
     'SOS: remote close with a remark reaches the terminal (sos.stop) and the record shows it in /alarm and /emergcy-alarm-data (xlsx export)',
@@ -186,19 +167,19 @@ export const safetyCases = [
         await gesture(page);
         const [popup] = await Promise.all([context.waitForEvent('page'), page.evaluate(() => window.open('/alarm-child', 'alarm-child'))]);
         await popup.waitForSelector('[data-testid=alarm-page][data-socket=online]', { timeout: 20_000 });
-        await until(async () => (await sound(popup)) !== null, 'the child window has its alarm sound element');
+        await until(async () => (await sound(popup)) !== null, 'the child window has its alarm sound');
         const r = await raise({ type: '3' });
         const id = r.data.id;
         await page.waitForSelector(`[data-testid=alarm-detail][data-id="${id}"]`, { timeout: 15_000 });
         await popup.waitForSelector(`[data-testid=alarm-detail][data-id="${id}"]`, { timeout: 15_000 });
         await until(async () => (await sound(page)).state === 'playing', 'the main window rings');
         const child = await sound(popup);
-        expect(child.state === 'follower' && child.paused && child.leader === '0', `the child window stays silent: ${JSON.stringify(child)}`);
+        expect(child.state === 'follower' && !child.playing && !child.leader, `the child window stays silent: ${JSON.stringify(child)}`);
         await popup.waitForSelector(`[data-testid=open-row][data-id="${id}"]`);
 
         await popup.click('[data-testid=alarm-ack]');
         await page.waitForSelector(`[data-testid=alarm-detail][data-id="${id}"]`, { state: 'detached', timeout: 10_000 });
-        await until(async () => (await sound(page)).paused, 'the main window stops ringing');
+        await until(async () => !(await sound(page)).playing, 'the main window stops ringing');
         await popup.waitForSelector(`[data-testid=alarm-detail][data-id="${id}"][data-state="1"]`);
         await popup.waitForSelector(`[data-testid=open-row][data-id="${id}"][data-state="1"]`);
       }),

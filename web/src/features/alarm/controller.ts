@@ -1,7 +1,7 @@
 // Ties the alarm state to the sound, the desktop notification and the first-gesture unlock (one per window).
 import { i18next } from '../../i18n';
 import { useSettings } from '../../shared/settings';
-import { AlarmSound, electSoundLeader } from './sound';
+import { AlarmSound, electSoundLeader, type SoundSnapshot } from './sound';
 import { askNotificationPermission, desktopNotify } from '../../shared/notify';
 import { isRinging, type ItemKey } from '../../shared/alarms/queue';
 import { useAlarms } from '../../shared/alarms/store';
@@ -9,6 +9,13 @@ import { formatZoned } from '../../shared/time/zone';
 
 export const sound = new AlarmSound();
 let leader = false;
+
+declare global {
+  interface Window {
+    /** What the console does, for tests and support (read only). */
+    __tenfour?: { alarmSound?: () => SoundSnapshot };
+  }
+}
 
 function notify(key: ItemKey) {
   if (!leader) return; // one window notifies
@@ -33,6 +40,9 @@ export function startAlarmController(main: boolean): () => void {
     const st = useSettings.getState();
     return { enabled: st.sounds?.alarm !== false, volume: st.alarmVolume ?? 60 };
   };
+  // The clip decoded and, after the sign-in's gesture, the audio running before any alarm comes.
+  sound.prepare();
+  window.__tenfour = { ...window.__tenfour, alarmSound: () => sound.snapshot() };
   sound.update({ wanted: isRinging(useAlarms.getState()), ...settings() });
   const unElect = electSoundLeader(main, (l) => {
     leader = l;

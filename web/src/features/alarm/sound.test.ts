@@ -1,81 +1,149 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AlarmSound, electSoundLeader } from './sound';
+import { describe, expect, it } from 'vitest';
+import { AlarmSound, electSoundLeader, type AudioPort } from './sound';
 
-// jsdom has no media playback: play() resolves or rejects as a browser would, and fires "playing".
-let allow = true;
-beforeEach(() => {
-  allow = true;
-  vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (this: HTMLMediaElement) {
-    if (!allow) return Promise.reject(new DOMException('no gesture', 'NotAllowedError'));
-    Object.defineProperty(this, 'paused', { value: false, configurable: true });
-    this.dispatchEvent(new Event('playing'));
-    return Promise.resolve();
-  });
-  vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(function (this: HTMLMediaElement) {
-    Object.defineProperty(this, 'paused', { value: true, configurable: true });
-    this.dispatchEvent(new Event('pause'));
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  document.body.innerHTML = '';
-});
+// A Web Audio of the test's own: a context whose clock and state the test moves, sources that record start/stop.
+function fakeAudio({ activated = true, running = true } = {}) {
+  const sources: { loop: boolean; started: boolean; stopped: boolean; buffer: unknown }[] = [];
+  const onState = new Set<() => void>();
+  const gain = { gain: { value: 1 }, connect() {} };
+  const ctx = {
+    state: running ? 'running' : 'suspended',
+    currentTime: 5,
+    destination: {},
+    createGain: () => gain,
+    createBufferSource() {
+      const src = { loop: false, started: false, stopped: false, buffer: null as unknown, connect() {}, disconnect() {}, start: () => (src.started = true), stop: () => (src.stopped = true) };
+      sources.push(src);
+      return src;
+    },
+    decodeAudioData: (bytes: ArrayBuffer) => Promise.resolve({ duration: 0.96, bytes: bytes.byteLength }),
+    resume() {
+      return Promise.resolve();
+    },
+    addEventListener: (_: string, fn: () => void) => onState.add(fn),
+    removeEventListener: (_: string, fn: () => void) => onState.delete(fn),
+  };
+  const port: AudioPort & { gesture: boolean; contexts: number; fetches: number } = {
+    gesture: activated,
+    contexts: 0,
+    fetches: 0,
+    activated: () => port.gesture,
+    context: () => {
+      port.contexts++;
+      return ctx as unknown as AudioContext;
+    },
+    fetchClip: () => {
+      port.fetches++;
+      return Promise.resolve(new ArrayBuffer(8));
+    },
+  };
+  const setState = (state: string) => {
+    ctx.state = state;
+    onState.forEach((fn) => fn());
+  };
+  return { port, ctx, gain, sources, setState };
+}
 
-const el = () => document.querySelector<HTMLAudioElement>('audio[data-testid=alarm-sound]')!;
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
 describe('alarm sound', () => {
-  it('rings looping at the alarm volume while wanted, stops when not', async () => {
-    const s = new AlarmSound();
-    s.update({ wanted: true, leader: true, enabled: true, volume: 60 });
+  it('decoded ahead, it rings in the same call as the alarm, looping at the alarm volume, until not wanted', async () => {
+    const a = fakeAudio();
+    const s = new AlarmSound(a.port);
+    s.prepare();
     await flush();
-    expect(s.state).toBe('playing');
-    expect(el().loop).toBe(true);
-    expect(el().volume).toBeCloseTo(0.6);
-    expect(el().dataset.state).toBe('playing');
+    expect(a.port.fetches).toBe(1); // before any alarm
+    s.update({ wanted: true, leader: true, enabled: true, volume: 60 });
+    expect(s.state).toBe('playing'); // no await: nothing is loaded on the alarm's way
+    expect(a.sources).toHaveLength(1);
+    expect(a.sources[0]).toMatchObject({ loop: true, started: true, stopped: false });
+    expect(a.gain.gain.value).toBeCloseTo(0.6);
+    a.ctx.currentTime += 2; // the context's clock: two loops of the 0.96 s clip
+    expect(s.snapshot()).toMatchObject({ state: 'playing', playing: true, loops: 2 });
+    expect(s.snapshot().time).toBeCloseTo(2);
+    s.update({ wanted: true }); // the queue changes while ringing: still the one ring
+    expect(a.sources).toHaveLength(1);
     s.update({ wanted: false });
     expect(s.state).toBe('idle');
-    expect(el().paused).toBe(true);
+    expect(a.sources[0].stopped).toBe(true);
+    expect(s.snapshot()).toMatchObject({ playing: false, time: 0, startedAt: 0 });
     s.dispose();
   });
 
-  it('refused before a gesture: blocked, and the first gesture starts it', async () => {
-    allow = false;
-    const s = new AlarmSound();
+  it('before any gesture no context is made: the ring is blocked, and the first gesture starts it', async () => {
+    const a = fakeAudio({ activated: false });
+    const s = new AlarmSound(a.port);
+    s.prepare();
     s.update({ wanted: true, leader: true, enabled: true });
     await flush();
+    expect(a.port.contexts).toBe(0);
     expect(s.state).toBe('blocked');
-    expect(el().dataset.state).toBe('blocked');
-    allow = true;
+    a.port.gesture = true;
     s.unlock();
     await flush();
     expect(s.state).toBe('playing');
+    expect(a.port.fetches).toBe(1); // the clip fetched once, ahead
+    s.dispose();
+  });
+
+  it('a context the browser keeps suspended is blocked, and rings once it runs', async () => {
+    const a = fakeAudio({ running: false });
+    const s = new AlarmSound(a.port);
+    s.prepare();
+    await flush();
+    s.update({ wanted: true, leader: true, enabled: true });
+    expect(s.state).toBe('blocked');
+    a.setState('running');
+    expect(s.state).toBe('playing');
+    expect(a.sources).toHaveLength(1);
     s.dispose();
   });
 
   it('a follower window or alarm sound off in the settings stays silent', async () => {
-    const s = new AlarmSound();
-    s.update({ wanted: true, leader: false, enabled: true });
+    const a = fakeAudio();
+    const s = new AlarmSound(a.port);
+    s.prepare();
     await flush();
+    s.update({ wanted: true, leader: false, enabled: true });
     expect(s.state).toBe('follower');
-    expect(el().dataset.leader).toBe('0');
-    expect(HTMLMediaElement.prototype.play).not.toHaveBeenCalled();
+    expect(s.snapshot().leader).toBe(false);
+    expect(a.sources).toHaveLength(0);
     s.update({ leader: true, enabled: false });
     expect(s.state).toBe('off');
+    expect(a.sources).toHaveLength(0);
     s.update({ enabled: true });
-    await flush();
     expect(s.state).toBe('playing');
     s.dispose();
   });
 
-  it('an early gesture unlocks silently without ringing', async () => {
-    const s = new AlarmSound();
+  it('an early gesture readies the audio without ringing', async () => {
+    const a = fakeAudio({ activated: false });
+    const s = new AlarmSound(a.port);
     s.update({ wanted: false });
+    a.port.gesture = true;
     s.unlock();
     await flush();
-    expect(el().paused).toBe(true);
-    expect(el().muted).toBe(false);
+    expect(a.port.contexts).toBe(1);
+    expect(a.sources).toHaveLength(0);
     expect(s.state).toBe('idle');
+    s.dispose();
+  });
+
+  it('a clip that failed to load is fetched again at the next gesture', async () => {
+    const a = fakeAudio();
+    let fail = true;
+    const fetchClip = a.port.fetchClip;
+    a.port.fetchClip = () => (fail ? Promise.reject(new Error('offline')) : fetchClip());
+    const s = new AlarmSound(a.port);
+    s.prepare();
+    await flush();
+    s.update({ wanted: true, leader: true, enabled: true });
+    expect(s.state).toBe('idle'); // running, the clip not there
+    await flush();
+    fail = false;
+    s.unlock();
+    await flush();
+    expect(s.state).toBe('playing');
     s.dispose();
   });
 });
