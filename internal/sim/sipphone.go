@@ -1,0 +1,282 @@
+package sim
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/emiago/sipgo"
+	"github.com/emiago/sipgo/sip"
+	"github.com/pion/rtp"
+	"github.com/pion/sdp/v3"
+)
+
+// A simulated SIP phone (or radio gateway) of the demo (docs/sip.md, docs/terminal-protocol.md): real SIP through
+// github.com/emiago/sipgo — REGISTER with digest, an INVITE into one of its groups (digest-challenged or not) —
+// and real RTP on its own UDP socket: a G.711 µ-law frame every 20 ms (silence unless it talks), the talk keys as
+// RFC 4733 events. What it hears is counted. The bench's SIP rows use it as their phone too.
+
+// SIPPhoneOptions say which account a SIPPhone is and where it registers.
+type SIPPhoneOptions struct {
+	ID, Password string
+	Server       string // the server's SIP address, host:port (UDP)
+	// OnHear is called with each G.711 frame the phone hears and its arrival time (on the phone's RTP reader).
+	OnHear func(frame []byte, at time.Time)
+}
+
+// SIPPhone is one registered SIP phone; its call (one at a time) carries audio until HangUp or Close.
+type SIPPhone struct {
+	o      SIPPhoneOptions
+	host   string
+	port   int
+	ua     *sipgo.UserAgent
+	client *sipgo.Client
+
+	mu    sync.Mutex
+	call  *sipgo.DialogClientSession
+	media *net.UDPConn
+	stop  chan struct{}
+	queue [][]byte // G.711 frames to send before silence again
+	keys  []byte   // RFC 4733 events to send
+	heard int
+	wg    sync.WaitGroup
+}
+
+// The RFC 4733 events of the talk keys.
+const (
+	eventStar  = 10
+	eventPound = 11
+)
+
+// RegisterSIPPhone registers o.ID at o.Server (answering the digest challenge) for an hour.
+func RegisterSIPPhone(ctx context.Context, o SIPPhoneOptions) (*SIPPhone, error) {
+	host, port, err := net.SplitHostPort(o.Server)
+	if err != nil {
+		return nil, err
+	}
+	p := &SIPPhone{o: o, host: host}
+	if p.port, err = strconv.Atoi(port); err != nil {
+		return nil, err
+	}
+	if p.ua, err = sipgo.NewUA(sipgo.WithUserAgent("tenfour-sim")); err != nil {
+		return nil, err
+	}
+	if p.client, err = sipgo.NewClient(p.ua, sipgo.WithClientHostname("127.0.0.1")); err != nil {
+		p.ua.Close()
+		return nil, err
+	}
+	req := p.request(sip.REGISTER, "")
+	e := sip.ExpiresHeader(3600)
+	req.AppendHeader(&e)
+	res, err := p.client.Do(ctx, req)
+	if err == nil && res.StatusCode == sip.StatusUnauthorized {
+		res, err = p.client.DoDigestAuth(ctx, req, res, sipgo.DigestAuth{Username: o.ID, Password: o.Password})
+	}
+	switch {
+	case err != nil:
+	case res.StatusCode != sip.StatusOK:
+		err = fmt.Errorf("sim: REGISTER %s: %d %s", o.ID, res.StatusCode, res.Reason)
+	}
+	if err != nil {
+		p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// request is a request of the phone's account to recipient at the server (the address of record is the account).
+func (p *SIPPhone) request(method sip.RequestMethod, recipient string) *sip.Request {
+	req := sip.NewRequest(method, sip.Uri{User: recipient, Host: p.host, Port: p.port})
+	aor := sip.Uri{User: p.o.ID, Host: p.host}
+	from := sip.NewParams()
+	from.Add("tag", sip.GenerateTagN(8))
+	req.AppendHeader(&sip.FromHeader{Address: aor, Params: from})
+	req.AppendHeader(&sip.ToHeader{Address: sip.Uri{User: cmp.Or(recipient, p.o.ID), Host: p.host}, Params: sip.NewParams()})
+	req.AppendHeader(&sip.ContactHeader{Address: sip.Uri{User: p.o.ID, Host: "127.0.0.1"}})
+	req.SetTransport("UDP")
+	return req
+}
+
+// Call INVITEs group gid (answering a digest challenge) and starts the call's media; it returns once the call is
+// answered (an error names a refusal's status).
+func (p *SIPPhone) Call(ctx context.Context, gid string) error {
+	media, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		return err
+	}
+	req := p.request(sip.INVITE, gid)
+	req.SetBody(fmt.Appendf(nil, "v=0\r\no=sim 1 1 IN IP4 127.0.0.1\r\ns=call\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\n"+
+		"m=audio %d RTP/AVP 0 101\r\na=rtpmap:0 PCMU/8000\r\na=rtpmap:101 telephone-event/8000\r\na=fmtp:101 0-16\r\n"+
+		"a=ptime:20\r\na=sendrecv\r\n", media.LocalAddr().(*net.UDPAddr).Port))
+	req.AppendHeader(sip.NewHeader("Content-Type", "application/sdp"))
+	ua := sipgo.DialogUA{Client: p.client, ContactHDR: sip.ContactHeader{Address: sip.Uri{User: p.o.ID, Host: "127.0.0.1"}}}
+	d, err := ua.WriteInvite(ctx, req)
+	if err == nil {
+		err = d.WaitAnswer(ctx, sipgo.AnswerOptions{Username: p.o.ID, Password: p.o.Password})
+	}
+	var remote *net.UDPAddr
+	if err == nil {
+		remote, err = answeredAt(d.InviteResponse.Body())
+	}
+	if err == nil {
+		err = d.Ack(ctx)
+	}
+	if err != nil {
+		media.Close()
+		if d != nil {
+			d.Close()
+		}
+		var re *sipgo.ErrDialogResponse
+		if errors.As(err, &re) {
+			return fmt.Errorf("sim: INVITE %s: %d %s", gid, re.Res.StatusCode, re.Res.Reason)
+		}
+		return err
+	}
+	p.mu.Lock()
+	p.call, p.media, p.stop, p.queue, p.keys = d, media, make(chan struct{}), nil, nil
+	p.mu.Unlock()
+	p.wg.Add(2)
+	go p.send(media, remote, p.stop)
+	go p.receive(media)
+	return nil
+}
+
+// answeredAt is where the answer's audio stream receives RTP.
+func answeredAt(body []byte) (*net.UDPAddr, error) {
+	var sd sdp.SessionDescription
+	if err := sd.Unmarshal(body); err != nil {
+		return nil, err
+	}
+	if len(sd.MediaDescriptions) == 0 || sd.ConnectionInformation == nil || sd.ConnectionInformation.Address == nil {
+		return nil, errors.New("sim: the answer has no audio stream")
+	}
+	ip := net.ParseIP(sd.ConnectionInformation.Address.Address)
+	return &net.UDPAddr{IP: ip, Port: sd.MediaDescriptions[0].MediaName.Port.Value}, nil
+}
+
+// Press sends a key: '*' asks for the floor, '#' releases it.
+func (p *SIPPhone) Press(key rune) {
+	ev := byte(eventStar)
+	if key == '#' {
+		ev = eventPound
+	}
+	p.mu.Lock()
+	p.keys = append(p.keys, ev)
+	p.mu.Unlock()
+}
+
+// Talk queues G.711 µ-law frames (20 ms each) to send instead of silence.
+func (p *SIPPhone) Talk(frames [][]byte) {
+	p.mu.Lock()
+	p.queue = append(p.queue, frames...)
+	p.mu.Unlock()
+}
+
+// Heard is how many frames the phone has heard in its calls.
+func (p *SIPPhone) Heard() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.heard
+}
+
+// send is the phone's microphone: a frame every 20 ms (queued audio, else silence); a key is an RFC 4733 event
+// of three packets, the last with the end bit.
+func (p *SIPPhone) send(conn *net.UDPConn, to *net.UDPAddr, stop <-chan struct{}) {
+	defer p.wg.Done()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	silence := make([]byte, 160)
+	for i := range silence {
+		silence[i] = 0xff // µ-law's zero
+	}
+	out := rtp.Packet{Header: rtp.Header{Version: 2, SSRC: 0x51b0}}
+	put := func(pt uint8, marker bool, payload []byte) {
+		out.PayloadType, out.Marker, out.Payload = pt, marker, payload
+		out.SequenceNumber++
+		if b, err := out.Marshal(); err == nil {
+			_, _ = conn.WriteToUDP(b, to)
+		}
+	}
+	for {
+		select {
+		case <-tick.C:
+		case <-stop:
+			return
+		}
+		p.mu.Lock()
+		frame, key := silence, -1
+		if len(p.queue) > 0 {
+			frame, p.queue = p.queue[0], p.queue[1:]
+		}
+		if len(p.keys) > 0 {
+			key, p.keys = int(p.keys[0]), p.keys[1:]
+		}
+		p.mu.Unlock()
+		for i := range 3 {
+			if key < 0 {
+				break
+			}
+			flags := byte(10) // volume
+			if i == 2 {
+				flags |= 0x80
+			}
+			put(101, i == 0, []byte{byte(key), flags, 0, byte(160 * (i + 1))})
+		}
+		put(0, false, frame)
+		out.Timestamp += 160
+	}
+}
+
+func (p *SIPPhone) receive(conn *net.UDPConn) {
+	defer p.wg.Done()
+	buf := make([]byte, 1500)
+	var in rtp.Packet
+	for {
+		n, err := conn.Read(buf)
+		if err != nil {
+			return
+		}
+		if in.Unmarshal(buf[:n]) != nil || in.PayloadType != 0 {
+			continue
+		}
+		p.mu.Lock()
+		p.heard++
+		p.mu.Unlock()
+		if p.o.OnHear != nil {
+			p.o.OnHear(in.Payload, time.Now())
+		}
+	}
+}
+
+// HangUp ends the call in progress (BYE) and its media.
+func (p *SIPPhone) HangUp(ctx context.Context) error {
+	p.mu.Lock()
+	d, media, stop := p.call, p.media, p.stop
+	p.call, p.media = nil, nil
+	p.mu.Unlock()
+	if d == nil {
+		return nil
+	}
+	close(stop)
+	err := d.Bye(ctx)
+	media.Close()
+	p.wg.Wait()
+	d.Close()
+	return err
+}
+
+// Close hangs up and ends the registration's user agent (the server lets the registration expire).
+func (p *SIPPhone) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	_ = p.HangUp(ctx)
+	if p.client != nil {
+		p.client.Close()
+	}
+	p.ua.Close()
+}
