@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs and starts what the tests need on a fresh Debian machine: Chromium (browser suite),
 # PostgreSQL (store contract suite), ffmpeg (cameras, the broadcast library), GStreamer's RTSP server (cameras), SIPp
-# and baresip (SIP clients). Idempotent; prints the PostgreSQL URL for tests on its last line.
+# and baresip (SIP clients), kamailio (a SIP PBX and proxy). Idempotent; prints the PostgreSQL URL for tests on its last line.
 set -euo pipefail
 
 need=()
@@ -16,6 +16,8 @@ command -v nats-server >/dev/null 2>&1 || need+=(nats-server)
 # the SIP side (internal/sip, docs/sip.md): SIPp registers and calls as a real SIP client, baresip is a real phone
 command -v sipp >/dev/null 2>&1 || need+=(sip-tester)
 command -v baresip >/dev/null 2>&1 || need+=(baresip)
+# kamailio: the PBX a SIP trunk registers to and a proxy between a phone and tenfour (internal/sip's trunk tests)
+command -v kamailio >/dev/null 2>&1 || [ -x /usr/sbin/kamailio ] || need+=(kamailio)
 /usr/bin/python3 -c 'import gi; gi.require_version("GstRtspServer", "1.0"); gi.require_version("Gst", "1.0"); from gi.repository import Gst; Gst.init(None); assert Gst.ElementFactory.find("x264enc") and Gst.ElementFactory.find("rtph264pay")' >/dev/null 2>&1 ||
   need+=(python3 python3-gi gir1.2-gst-rtsp-server-1.0 gstreamer1.0-rtsp gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-ugly)
 if [ ${#need[@]} -gt 0 ]; then
