@@ -230,8 +230,9 @@ func TestLateEntry(t *testing.T) {
 	bench.EmitMs("late.poweron.p95_ms", bench.Pct(power, .95))
 }
 
-// linkRTT measures n small echo round trips through a delay proxy of oneWay each way.
-func linkRTT(t *testing.T, oneWay time.Duration, n int) []time.Duration {
+// linkRTT measures n small echo round trips through a delay proxy of oneWay each way (set: further faults of the
+// link, applied before the first).
+func linkRTT(t *testing.T, oneWay time.Duration, n int, set ...func(*bench.DelayProxy)) []time.Duration {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -251,6 +252,9 @@ func linkRTT(t *testing.T, oneWay time.Duration, n int) []time.Duration {
 		t.Fatal(err)
 	}
 	defer p.Close()
+	for _, fn := range set {
+		fn(p)
+	}
 	c, err := net.Dial("tcp", p.Addr())
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,8 @@ package bench_test
 import (
 	"testing"
 	"time"
+
+	"tenfour/internal/bench"
 )
 
 // The delay proxy adds its one-way delay each way, and passes what it carries unchanged (linkRTT checks the echo).
@@ -13,5 +15,24 @@ func TestDelayProxyRoundTrip(t *testing.T) {
 		if rtt < 2*oneWay || rtt > 2*oneWay+500*time.Millisecond {
 			t.Errorf("round trip %d: %v, want about %v", i, rtt, 2*oneWay)
 		}
+	}
+}
+
+// A lost chunk arrives one retransmission timeout late (≥ 200 ms), each way; a stalled link holds everything until
+// it resumes, then relays it all (the chaos lab's loss link and silent partition).
+func TestDelayProxyLossAndStall(t *testing.T) {
+	const oneWay = 10 * time.Millisecond
+	for i, rtt := range linkRTT(t, oneWay, 2, func(p *bench.DelayProxy) { p.Impair(oneWay, 1, 35) }) {
+		if rtt < 2*(oneWay+200*time.Millisecond) || rtt > 2*(oneWay+200*time.Millisecond)+500*time.Millisecond {
+			t.Errorf("round trip %d with every chunk lost once: %v, want about %v", i, rtt, 2*(oneWay+200*time.Millisecond))
+		}
+	}
+	const cut = 300 * time.Millisecond
+	stall := func(p *bench.DelayProxy) {
+		p.Stall(true)
+		time.AfterFunc(cut, func() { p.Stall(false) })
+	}
+	if rtt := linkRTT(t, 0, 1, stall)[0]; rtt < cut || rtt > cut+500*time.Millisecond {
+		t.Errorf("round trip across a %v stall: %v", cut, rtt)
 	}
 }
