@@ -12,6 +12,8 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -114,9 +116,14 @@ func (n *Node) onPresence(msg *nats.Msg) {
 	})
 }
 
-// Run renews this node's key and sweeps dead nodes every Heartbeat until ctx ends.
+// Run renews this node's key every Heartbeat and sweeps dead nodes until ctx ends. The sweep runs beside the
+// beat, never two at once: taking a dead node's accounts offline writes events that may wait on the store, and a
+// beat waiting behind it silenced this node too, so the others swept it as dead (docs/reliability.md, finding 4).
 func (n *Node) Run(ctx context.Context) {
-	lastBeat, missedOnce := time.Now(), false
+	lastBeat := time.Now()
+	var sweeping sync.WaitGroup
+	var busy atomic.Bool
+	missedOnce := false // read and written by one sweep at a time (busy)
 	ticker.Every(ctx, n.opt.Heartbeat, func() {
 		if err := n.beat(ctx); err != nil {
 			slog.Warn("cluster: heartbeat", "node", n.opt.NodeID, "err", err)
@@ -130,25 +137,35 @@ func (n *Node) Run(ctx context.Context) {
 			slog.Warn("cluster: heartbeat back after the node timeout, rejoining", "node", n.opt.NodeID,
 				"silent", time.Since(lastBeat).Round(time.Millisecond))
 			go n.rejoin()
+		} else if n.stalled.Load() {
+			// NATS confirms again what a durable publish found it not confirming: publish what was queued.
+			go n.rejoin()
 		}
 		lastBeat = time.Now()
-		if err := n.sweep(ctx); err != nil {
-			slog.Error("cluster: sweep", "node", n.opt.NodeID, "err", err)
+		if !busy.CompareAndSwap(false, true) {
+			return // the last sweep is still at work
 		}
-		// Another node may have swept this one while its own beats went through (NATS too slow for the others
-		// to read its key in time): its rows are gone and nothing tells it. Rows missing at two beats in a row
-		// (not a login between its connection and its row) mean that: rejoin (docs/reliability.md, found by
-		// the chaos lab).
-		if n.rowsMissing(ctx) {
-			if missedOnce {
-				slog.Warn("cluster: this node's presence rows were swept while it was alive, rejoining", "node", n.opt.NodeID)
-				go n.rejoin()
+		sweeping.Go(func() {
+			defer busy.Store(false)
+			if err := n.sweep(ctx); err != nil {
+				slog.Error("cluster: sweep", "node", n.opt.NodeID, "err", err)
 			}
-			missedOnce = !missedOnce
-		} else {
-			missedOnce = false
-		}
+			// Another node may have swept this one while its own beats went through (NATS too slow for the
+			// others to read its key in time): its rows are gone and nothing tells it. Rows missing at two
+			// sweeps in a row (not a login between its connection and its row) mean that: rejoin
+			// (docs/reliability.md, found by the chaos lab).
+			if n.rowsMissing(ctx) {
+				if missedOnce {
+					slog.Warn("cluster: this node's presence rows were swept while it was alive, rejoining", "node", n.opt.NodeID)
+					go n.rejoin()
+				}
+				missedOnce = !missedOnce
+			} else {
+				missedOnce = false
+			}
+		})
 	})
+	sweeping.Wait()
 }
 
 // rowsMissing reports whether fewer of this node's presence rows exist than accounts connected here.
