@@ -282,6 +282,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 				return termclient.Dial(ctx, o)
 			}}
 		if a.SIP, err = sipside.New(a.Auth, sipside.Options{MinExpires: cfg.SIP.MinExpires, Calls: calls, Hold: a.Hub.Hold}, dirSvc, a.Presence); err == nil {
+			voiceSvc.SetDialer(a.SIP) // individual calls to a registered phone ring it (internal/sip/dial.go)
 			err = a.SIP.Listen(cfg.SIP.Addr)
 		}
 		if err != nil && cfg.SIP.Optional && errors.Is(err, syscall.EADDRINUSE) { // the demo's default, not a choice

@@ -146,7 +146,10 @@ func (s *Server) ack(req *sip.Request, tx sip.ServerTransaction) {
 }
 
 func (s *Server) bye(req *sip.Request, tx sip.ServerTransaction) {
-	if err := s.dialogs.ReadBye(req, tx); err != nil {
+	if err := s.dialogs.ReadBye(req, tx); err == nil {
+		return
+	}
+	if err := s.placed.ReadBye(req, tx); err != nil { // a call this side placed (dial.go)
 		respond(tx, req, sip.StatusCallTransactionDoesNotExists, "Call/Transaction Does Not Exist")
 	}
 }

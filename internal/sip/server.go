@@ -82,6 +82,7 @@ type Server struct {
 	nonces   nonces
 	regs     *registrar
 	dialogs  *sipgo.DialogServerCache // the calls' dialogs
+	placed   *sipgo.DialogClientCache // the dialogs of the calls this side places to phones (dial.go)
 	calls    calls
 	// stopCtx ends with Run: the calls in progress end with it.
 	stopCtx   context.Context
@@ -115,12 +116,13 @@ func New(a Authenticator, opt Options, presence ...Presence) (*Server, error) {
 		nonces: nonces{key: key, ttl: opt.NonceTTL}}
 	s.stopCtx, s.stopCalls = context.WithCancel(context.Background())
 	s.regs = newRegistrar(s.online, s.offline)
-	client, err := sipgo.NewClient(ua) // the requests this side starts in a dialog: a call's BYE
+	client, err := sipgo.NewClient(ua) // the requests this side starts: a call's BYE, an INVITE to a phone
 	if err != nil {
 		ua.Close()
 		return nil, err
 	}
 	s.dialogs = sipgo.NewDialogServerCache(client, sip.ContactHeader{Address: sip.Uri{User: "tenfour", Host: "localhost"}})
+	s.placed = sipgo.NewDialogClientCache(client, sip.ContactHeader{Address: sip.Uri{User: "tenfour", Host: "localhost"}})
 	srv.OnRegister(s.register)
 	srv.OnOptions(s.options)
 	srv.OnInvite(s.invite)

@@ -1,0 +1,246 @@
+package sip
+
+// Individual calls to a phone (docs/sip.md "Individual calls"): a dispatcher or terminal calls a SIP account as
+// any terminal. internal/call asks this side first (call.Dialer): a registered phone's terminal session logs in
+// on this node and gets the call's call.invite; this side then INVITEs the phone at its registered contact —
+// the phone's 180 is the session's ringing, its 200 the session's answer, a refusal its busy or decline, and
+// the caller's cancel (or the ring time running out) CANCELs the INVITE. Connected, the call is the bridge's, as
+// a call from the phone: half duplex with the talk keys, either side's hang-up ends it.
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/emiago/sipgo"
+	"github.com/emiago/sipgo/sip"
+
+	"tenfour/internal/media/ffchild"
+	"tenfour/internal/termclient"
+)
+
+// inviteWait is how long a dialed phone's session waits for the call.invite it was logged in for.
+const inviteWait = 5 * time.Second
+
+// offered is a call.invite to the phone's session: the call and its caller.
+type offered struct {
+	CallID string `json:"callId"`
+	Kind   string `json:"kind"`
+	From   struct {
+		MsID string `json:"msId"`
+		Name string `json:"name"`
+	} `json:"from"`
+}
+
+// Dial is internal/call's Dialer: accountID's phone, when it is registered here, gets a terminal session on this
+// node (logged in and its media connected when Dial returns) that rings the phone for the call.invite it then
+// gets. A phone in a call already is left to its session (busy).
+func (s *Server) Dial(ctx context.Context, accountID string) bool {
+	reg, ok := s.regs.lookup(accountID)
+	if !ok || s.opt.Calls.Login == nil {
+		return false
+	}
+	if begun, _ := s.calls.begin(accountID); !begun {
+		return true // in a call (its session answers busy), or the server stops
+	}
+	log := slog.With("component", "sip", "msId", accountID, "dialed", true)
+	events := make(chan termclient.Event, 64)
+	b, err := s.openBridge(ctx, admission{p: reg.p}, log, events)
+	if err != nil {
+		s.calls.end(accountID)
+		log.Warn("sip: dial: the phone's session did not start", "err", err)
+		return false
+	}
+	go func() {
+		defer s.calls.end(accountID)
+		defer s.closeBridge(b)
+		s.ringPhone(b, reg, events)
+	}()
+	return true
+}
+
+// ringPhone INVITEs the phone for the call offered to its session, and carries the call once answered.
+func (s *Server) ringPhone(b *bridge, reg registration, events <-chan termclient.Event) {
+	ctx, cancel := context.WithCancelCause(s.stopCtx)
+	defer cancel(nil)
+	call, ok := waitOffer(ctx, events)
+	if !ok {
+		b.log.Info("sip: dial: no call came")
+		return
+	}
+	b.call = call.CallID
+	target, req, phone, err := s.inviteFor(reg, call)
+	if err != nil {
+		b.log.Warn("sip: dial: the INVITE", "callId", b.call, "err", err)
+		b.answer(sip.StatusGlobalDecline)
+		return
+	}
+	defer phone.close()
+	d, err := s.placed.WriteInvite(ctx, req)
+	if err != nil {
+		b.log.Info("sip: dial: INVITE", "callId", b.call, "contact", target.String(), "err", err)
+		b.answer(sip.StatusGlobalDecline)
+		return
+	}
+	defer d.Close()
+	if !b.ringing(ctx, d, events) {
+		return
+	}
+	ans, err := parseOffer(d.InviteResponse.Body())
+	if err == nil {
+		err = d.Ack(ctx)
+	}
+	if err != nil {
+		b.log.Info("sip: dial: the phone's answer", "callId", b.call, "err", err)
+		b.answer(sip.StatusGlobalDecline)
+		_ = d.Bye(ctx)
+		return
+	}
+	phone.remote, phone.pt, phone.law, phone.events = ans.remote, ans.pt, ans.law, ans.events
+	b.answer(sip.StatusOK)
+	callCtx, end := context.WithCancelCause(d.Context()) // the phone's BYE ends the dialog's context
+	defer end(nil)
+	stop := context.AfterFunc(ctx, func() { end(nil) })
+	defer stop()
+	go func() {
+		if b.waitEnd(callCtx, events) {
+			end(errCallEnded)
+		}
+	}()
+	err = b.run(callCtx, phone, s.opt.Calls.FFmpeg, s.opt.Calls.RTPTimeout)
+	b.log.Info("sip: dialed call ended", "callId", b.call, "why", err)
+	if !errors.Is(err, errCallEnded) {
+		b.hangUp()
+	}
+	if d.Context().Err() == nil {
+		bctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := d.Bye(bctx); err != nil {
+			b.log.Info("sip: call: bye", "err", err)
+		}
+	}
+}
+
+// waitOffer waits (inviteWait at most) for the individual call offered to the session.
+func waitOffer(ctx context.Context, events <-chan termclient.Event) (offered, bool) {
+	timeout := time.NewTimer(inviteWait)
+	defer timeout.Stop()
+	for {
+		select {
+		case e := <-events:
+			var o offered
+			if e.Type == "call.invite" && e.Decode(&o) == nil && o.Kind == "single" {
+				return o, true
+			}
+		case <-timeout.C:
+			return offered{}, false
+		case <-ctx.Done():
+			return offered{}, false
+		}
+	}
+}
+
+// inviteFor builds the INVITE to the phone's registered contact, from the caller, with an offer of PCMU and
+// telephone-event on a new RTP socket (whose peer the answer names).
+func (s *Server) inviteFor(reg registration, call offered) (sip.Uri, *sip.Request, *rtpSession, error) {
+	var target sip.Uri
+	if err := sip.ParseUri(reg.b.contact, &target); err != nil {
+		return target, nil, nil, err
+	}
+	local, err := s.localToward(hostOf(reg.b.source))
+	if err != nil {
+		return target, nil, nil, err
+	}
+	phone, err := listenRTP(offer{pt: ptPCMU, law: ffchild.FormatMulaw, events: 101}, local)
+	if err != nil {
+		return target, nil, nil, err
+	}
+	body, err := phone.answer() // this side's media as an SDP: the offer
+	if err != nil {
+		phone.close()
+		return target, nil, nil, err
+	}
+	tr := strings.ToLower(reg.b.transport)
+	_, p, _ := net.SplitHostPort(s.addrOf(tr))
+	port, _ := strconv.Atoi(p)
+	req := sip.NewRequest(sip.INVITE, target)
+	req.SetTransport(strings.ToUpper(tr))
+	from := sip.FromHeader{DisplayName: call.From.Name, Address: sip.Uri{User: call.From.MsID, Host: local.String(), Port: port},
+		Params: sip.NewParams()}
+	from.Params.Add("tag", sip.GenerateTagN(16))
+	req.AppendHeader(&from)
+	req.AppendHeader(&sip.ToHeader{Address: sip.Uri{User: reg.p.AccountID, Host: target.Host, Port: target.Port}})
+	contact := sip.ContactHeader{Address: sip.Uri{User: call.From.MsID, Host: local.String(), Port: port, UriParams: sip.NewParams()}}
+	if tr != "udp" {
+		contact.Address.UriParams.Add("transport", tr)
+	}
+	req.AppendHeader(&contact)
+	req.AppendHeader(sip.NewHeader("Content-Type", "application/sdp"))
+	req.SetBody(body)
+	return target, req, phone, nil
+}
+
+// ringing waits for the phone's answer (true: 200): its 180 (or 183) is the session's ringing, a refusal the
+// session's busy (486, 600) or decline (the rest); the call ending meanwhile (the caller's cancel, the ring time)
+// CANCELs the INVITE.
+func (b *bridge) ringing(ctx context.Context, d *sipgo.DialogClientSession, events <-chan termclient.Event) bool {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan struct{})
+	ended := make(chan struct{})
+	go func() { // the call's end while the phone rings
+		defer close(ended)
+		for {
+			select {
+			case <-done:
+				return
+			case e := <-events:
+				if v, ok := b.stateOf(e); ok && v.State == "ended" {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	rang := false
+	err := d.WaitAnswer(ctx, sipgo.AnswerOptions{OnResponse: func(r *sip.Response) error {
+		if (r.StatusCode == sip.StatusRinging || r.StatusCode == sip.StatusSessionInProgress) && !rang {
+			rang = true
+			b.answer(sip.StatusRinging)
+		}
+		return nil
+	}})
+	close(done)
+	<-ended
+	var re *sipgo.ErrDialogResponse
+	switch {
+	case err == nil:
+		return true
+	case errors.As(err, &re):
+		b.log.Info("sip: dial: the phone refused", "callId", b.call, "status", re.Res.StatusCode)
+		if code := re.Res.StatusCode; code == sip.StatusBusyHere || code == sip.StatusGlobalBusyEverywhere {
+			b.answer(sip.StatusBusyHere)
+		} else {
+			b.answer(sip.StatusGlobalDecline)
+		}
+	case ctx.Err() != nil: // the call ended: nothing to answer
+	default:
+		b.log.Info("sip: dial: no answer", "callId", b.call, "err", err)
+		b.answer(sip.StatusGlobalDecline)
+	}
+	return false
+}
+
+// answer is the session's call.status for the call offered to it: 180 ringing, 200 answer, 486 busy, 603
+// decline (internal/call's codes, the same numbers as SIP's).
+func (b *bridge) answer(status int) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := b.term.Call(ctx, "call.status", map[string]any{"callId": b.call, "status": status}, nil); err != nil {
+		b.log.Info("sip: call.status", "callId", b.call, "status", status, "code", termclient.Code(err))
+	}
+}
