@@ -16,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -88,12 +87,6 @@ type Node struct {
 	startSeq int64                      // the newest durable seq when this node joined
 	unsent   []unsent                   // durable events stored while NATS was unreachable
 	closed   bool
-
-	// stalled: a durable publish found NATS not confirming (a link cut without a reset, where the client has not
-	// noticed yet). Until a heartbeat gets through again, durable events are stored and queued unsent without
-	// waiting for NATS under the customer's event lock: that wait, a flush timeout per event, held every other
-	// node's events of the customer too (docs/reliability.md, finding 4).
-	stalled atomic.Bool
 }
 
 type unsent struct {

@@ -64,13 +64,7 @@ func (n *Node) Durable(ctx context.Context, customerID int64, typ string, data j
 			return err
 		}
 		msg = mustJSON(realtime.Frame{Type: typ, Seq: seq, Data: data})
-		if n.stalled.Load() {
-			return nil // queued unsent at once: published again when a heartbeat gets through (Run)
-		}
 		sent = n.send(customerID, typ, seq, msg, to) == nil && n.nc.FlushTimeout(flushTimeout) == nil
-		if !sent {
-			n.stalled.Store(true)
-		}
 		return nil
 	})
 	if err != nil {
@@ -165,7 +159,6 @@ func (w *seqWindow) add(seq int64) bool {
 func (n *Node) rejoin() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	n.stalled.Store(false) // NATS answers again: durable events wait for its confirmation again
 	n.mu.Lock()
 	pending := n.unsent
 	n.unsent = nil

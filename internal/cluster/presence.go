@@ -137,9 +137,6 @@ func (n *Node) Run(ctx context.Context) {
 			slog.Warn("cluster: heartbeat back after the node timeout, rejoining", "node", n.opt.NodeID,
 				"silent", time.Since(lastBeat).Round(time.Millisecond))
 			go n.rejoin()
-		} else if n.stalled.Load() {
-			// NATS confirms again what a durable publish found it not confirming: publish what was queued.
-			go n.rejoin()
 		}
 		lastBeat = time.Now()
 		if !busy.CompareAndSwap(false, true) {
