@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from './App';
 import { signOut } from './session/session';
 import { useSession } from './session/store';
-import { answer, lastWS, LOGIN, sent, serverRequest, useFakeSockets } from './test/terminal';
+import { answer, lastWS, LOGIN, sent, serverRequest, fakeSockets } from './test/terminal';
 
 // The composed app in jsdom against the scripted server: the test ids and texts the browser suite
 // (tests/e2e/phone.mjs, voice.mjs) relies on.
@@ -11,7 +11,7 @@ vi.setConfig({ testTimeout: 20_000 });
 
 beforeEach(() => {
   localStorage.clear();
-  useFakeSockets();
+  fakeSockets();
   useSession.setState({ phase: 'login', status: 'idle', uid: undefined, loginError: undefined, link: undefined });
 });
 afterEach(() => {

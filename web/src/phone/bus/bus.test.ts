@@ -1,17 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useSession } from '../session/store';
-import { answer, endSession, LOGIN, sent, signedIn, useFakeSockets } from '../test/terminal';
+import { describe, expect, it, vi } from 'vitest';
+import { answer, LOGIN, sent, signedIn, cardSession } from '../test/terminal';
 import { useNotice } from '../ui/notice';
 import { flushPunches, loadPunches, punch, resetPunches, usePunches } from './bus';
 
-beforeEach(() => {
-  localStorage.clear();
-  useFakeSockets();
-  resetPunches();
-  useNotice.setState({ notice: undefined });
-  useSession.setState({ phase: 'ready', uid: LOGIN.msId, link: undefined });
-});
-afterEach(endSession);
+cardSession(() => localStorage.clear(), resetPunches);
 
 describe('phone school-bus card reader', () => {
   it('a punch is kept until the server answered it, and survives a restart of the app', async () => {

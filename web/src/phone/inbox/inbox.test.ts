@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useSession } from '../session/store';
-import { answer, endSession, LOGIN, sent, serverRequest, signedIn, useFakeSockets } from '../test/terminal';
+import { answer, endSession, LOGIN, sent, serverRequest, signedIn, fakeSockets } from '../test/terminal';
 import { useNotice } from '../ui/notice';
 import { attachInbox, loadInbox, markRead, MAX_INBOX, receive, resetInbox, sendMessage, unreadCount, useInbox, type InboxMessage } from './inbox';
 
@@ -9,7 +9,7 @@ const msg = (id: number, content = `message ${id}`): InboxMessage => ({ id: Stri
 
 beforeEach(() => {
   localStorage.clear();
-  useFakeSockets();
+  fakeSockets();
   resetInbox();
   useNotice.setState({ notice: undefined });
   useSession.setState({ phase: 'ready', uid: UID, link: undefined });

@@ -1,6 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useSession } from '../session/store';
-import { answer, endSession, LOGIN, sent, serverRequest, signedIn, useFakeSockets } from '../test/terminal';
+import { describe, expect, it } from 'vitest';
+import { answer, sent, serverRequest, signedIn, cardSession } from '../test/terminal';
 import { useNotice } from '../ui/notice';
 import { act, actionsFor, attachJobs, JobState, loadJobs, resetJobs, sorted, useJobs, type Ticket } from './jobs';
 
@@ -9,13 +8,7 @@ const ticket = (id: number, state: number, sendTime = 1_700_000_000_000 + id): R
   sendTime, state, reason: '', remark: '', acceptTime: 0, startTime: 0, endTime: 0,
 });
 
-beforeEach(() => {
-  useFakeSockets();
-  resetJobs();
-  useNotice.setState({ notice: undefined });
-  useSession.setState({ phase: 'ready', uid: LOGIN.msId, link: undefined });
-});
-afterEach(endSession);
+cardSession(resetJobs);
 
 describe('phone job tickets', () => {
   it('offers exactly the steps the server allows in each state', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { answer, lastWS, onlineSocket, sent, useFakeSockets } from '../test/terminal';
+import { answer, lastWS, onlineSocket, sent, fakeSockets } from '../test/terminal';
 import { resetLocation, setGpsInterval, setLocationWanted, shownStatus, useLocation } from './location';
 import { LocationReporter, toPoint } from './reporter';
 
@@ -27,7 +27,7 @@ const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
 
 beforeEach(() => {
   localStorage.clear();
-  useFakeSockets();
+  fakeSockets();
   vi.useFakeTimers({ now: T0 });
   resetLocation();
 });

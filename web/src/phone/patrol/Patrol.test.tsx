@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { answer, endSession, sent, signedIn, useFakeSockets } from '../test/terminal';
+import { answer, endSession, sent, signedIn, fakeSockets } from '../test/terminal';
 import { useNotice } from '../ui/notice';
 import { attachPatrol, loadOrders, resetPatrol } from './patrol';
 import { PatrolSheet } from './Patrol';
@@ -41,7 +41,7 @@ const order = (states: number[]) => ({
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(NOW);
-  useFakeSockets();
+  fakeSockets();
   resetPatrol();
   vi.stubGlobal('navigator', {
     ...navigator,

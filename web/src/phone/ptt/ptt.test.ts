@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FloorView } from '../../shared/voice/protocol';
 import { IDLE } from '../../shared/voice/ptt';
 import { useVoice } from '../../shared/voice/store';
-import { answer, endSession, sent, serverRequest, signedIn, useFakeSockets } from '../test/terminal';
+import { answer, endSession, sent, serverRequest, signedIn, fakeSockets } from '../test/terminal';
 import { useNotice } from '../ui/notice';
 import { PTT_ERROR_MS, pttLabel, shownError, shownFloor } from './floor';
 import { attachPtt, loadGroups, press, release, resetPtt, switchGroup, usePtt } from './ptt';
@@ -11,7 +11,7 @@ const person = (msId: string, name = msId) => ({ msId, name, type: '10' });
 const floor = (callId: string, more: Partial<FloorView>): FloorView => ({ callId, kind: 'group', talker: null, queue: [], maxTalkMs: 60_000, ...more });
 
 beforeEach(() => {
-  useFakeSockets();
+  fakeSockets();
   resetPtt();
   useNotice.setState({ notice: undefined });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { onlineSocket, sent, useFakeSockets } from '../test/terminal';
+import { onlineSocket, sent, fakeSockets } from '../test/terminal';
 import { BatteryReporter, type BatteryLike } from './battery';
 
 /** A battery the test charges: level changes fire levelchange as the Battery Status API does. */
@@ -12,7 +12,7 @@ class TestBattery extends EventTarget implements BatteryLike {
 }
 
 beforeEach(() => {
-  useFakeSockets();
+  fakeSockets();
   vi.useFakeTimers();
 });
 afterEach(() => {

@@ -3,7 +3,7 @@ import { useInbox } from '../inbox/inbox';
 import { useLocation } from '../location/location';
 import { usePtt } from '../ptt/ptt';
 import { useSos } from '../sos/sos';
-import { answer, lastWS, LOGIN, sent, serverRequest, useFakeSockets } from '../test/terminal';
+import { answer, lastWS, LOGIN, sent, serverRequest, fakeSockets } from '../test/terminal';
 import { storedAccount } from './account';
 import { signIn, signOut } from './session';
 import { useSession } from './store';
@@ -13,7 +13,7 @@ const GROUPS = { groups: [{ gid: '1', name: 'Operations' }], pttGroup: '1', gId:
 
 beforeEach(() => {
   localStorage.clear();
-  useFakeSockets();
+  fakeSockets();
   useSession.setState({ phase: 'login', status: 'idle', uid: undefined, loginError: undefined, link: undefined });
 });
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { endSession, serverRequest, signedIn, useFakeSockets } from '../test/terminal';
+import { endSession, serverRequest, signedIn, fakeSockets } from '../test/terminal';
 import { attachLoneWork, resetLoneWork } from './lonework';
 import { LoneWork } from './Sos';
 
@@ -8,7 +8,7 @@ import { LoneWork } from './Sos';
 // idle before, and once it runs out the prompt says that the alarm was raised.
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
-  useFakeSockets();
+  fakeSockets();
   resetLoneWork();
 });
 afterEach(() => {

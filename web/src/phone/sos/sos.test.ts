@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetLocation, useLocation } from '../location/location';
-import { answer, endSession, lastWS, LOGIN, sent, serverRequest, signedIn, useFakeSockets } from '../test/terminal';
+import { answer, endSession, lastWS, LOGIN, sent, serverRequest, signedIn, fakeSockets } from '../test/terminal';
 import { useNotice } from '../ui/notice';
 import { attachLoneWork, checkIn, overdue, secondsLeft, timeLeftMs, useLoneWork } from './lonework';
 import { attachSos, cancelSos, raiseSos, resendSos, resetSos, sosMessage, useSos } from './sos';
 
 beforeEach(() => {
   localStorage.clear();
-  useFakeSockets();
+  fakeSockets();
   resetSos();
   resetLocation();
   useLoneWork.setState({ check: null });

@@ -1,15 +1,16 @@
 // Test helpers: a real TerminalSocket over the scripted WebSocket (shared/test/fakeWebSocket.ts), logged in, answers
 // to the requests it sends by type, and a signed-in session on it for the parts under test.
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { FakeWS } from '../../shared/test/fakeWebSocket';
 import { PhoneLink } from '../session/link';
 import { useSession } from '../session/store';
 import { TerminalSocket, type TermOptions } from '../socket';
+import { useNotice } from '../ui/notice';
 
 export const LOGIN = { msId: '10000156', customerId: 1, kind: 'terminal', serverTime: 0, protocol: 1 };
 
 /** Installs the scripted WebSocket (call in beforeEach; vi.unstubAllGlobals() undoes it). */
-export function useFakeSockets(): void {
+export function fakeSockets(): void {
   FakeWS.all = [];
   vi.stubGlobal('WebSocket', FakeWS);
 }
@@ -61,4 +62,18 @@ export function endSession(): void {
   useSession.getState().link?.end();
   useSession.setState({ phase: 'login', link: undefined });
   vi.unstubAllGlobals();
+}
+
+/**
+ * The frame of a card's tests: before each, scripted sockets, the card's own state reset (resets), no notice and
+ * a session ready as LOGIN.msId whose link signedIn() makes; after each, endSession.
+ */
+export function cardSession(...resets: (() => void)[]): void {
+  beforeEach(() => {
+    fakeSockets();
+    resets.forEach((reset) => reset());
+    useNotice.setState({ notice: undefined });
+    useSession.setState({ phase: 'ready', uid: LOGIN.msId, link: undefined });
+  });
+  afterEach(endSession);
 }
