@@ -41,8 +41,9 @@ type SIPPhone struct {
 	call  *sipgo.DialogClientSession
 	media *net.UDPConn
 	stop  chan struct{}
-	queue [][]byte // G.711 frames to send before silence again
-	keys  []byte   // RFC 4733 events to send
+	queue [][]byte  // G.711 frames to send before silence again
+	keys  []byte    // RFC 4733 events to send
+	keyAt time.Time // when the last key was sent
 	heard int
 	wg    sync.WaitGroup
 }
@@ -55,19 +56,8 @@ const (
 
 // RegisterSIPPhone registers o.ID at o.Server (answering the digest challenge) for an hour.
 func RegisterSIPPhone(ctx context.Context, o SIPPhoneOptions) (*SIPPhone, error) {
-	host, port, err := net.SplitHostPort(o.Server)
+	p, err := newSIPUA(o)
 	if err != nil {
-		return nil, err
-	}
-	p := &SIPPhone{o: o, host: host}
-	if p.port, err = strconv.Atoi(port); err != nil {
-		return nil, err
-	}
-	if p.ua, err = sipgo.NewUA(sipgo.WithUserAgent("tenfour-sim")); err != nil {
-		return nil, err
-	}
-	if p.client, err = sipgo.NewClient(p.ua, sipgo.WithClientHostname("127.0.0.1")); err != nil {
-		p.ua.Close()
 		return nil, err
 	}
 	req := p.request(sip.REGISTER, "")
@@ -84,6 +74,26 @@ func RegisterSIPPhone(ctx context.Context, o SIPPhoneOptions) (*SIPPhone, error)
 	}
 	if err != nil {
 		p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// newSIPUA is a phone's user agent, not registered yet.
+func newSIPUA(o SIPPhoneOptions) (*SIPPhone, error) {
+	host, port, err := net.SplitHostPort(o.Server)
+	if err != nil {
+		return nil, err
+	}
+	p := &SIPPhone{o: o, host: host}
+	if p.port, err = strconv.Atoi(port); err != nil {
+		return nil, err
+	}
+	if p.ua, err = sipgo.NewUA(sipgo.WithUserAgent("tenfour-sim")); err != nil {
+		return nil, err
+	}
+	if p.client, err = sipgo.NewClient(p.ua, sipgo.WithClientHostname("127.0.0.1")); err != nil {
+		p.ua.Close()
 		return nil, err
 	}
 	return p, nil
@@ -170,6 +180,13 @@ func (p *SIPPhone) Press(key rune) {
 	p.mu.Unlock()
 }
 
+// KeySent is when the last key's first packet was sent.
+func (p *SIPPhone) KeySent() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.keyAt
+}
+
 // Talk queues G.711 µ-law frames (20 ms each) to send instead of silence.
 func (p *SIPPhone) Talk(frames [][]byte) {
 	p.mu.Lock()
@@ -220,6 +237,11 @@ func (p *SIPPhone) send(conn *net.UDPConn, to *net.UDPAddr, stop <-chan struct{}
 		for i := range 3 {
 			if key < 0 {
 				break
+			}
+			if i == 0 {
+				p.mu.Lock()
+				p.keyAt = time.Now()
+				p.mu.Unlock()
 			}
 			flags := byte(10) // volume
 			if i == 2 {
@@ -279,4 +301,23 @@ func (p *SIPPhone) Close() {
 		p.client.Close()
 	}
 	p.ua.Close()
+}
+
+// FloodRegister sends REGISTERs of account id without credentials to server (host:port) from one UDP socket, each
+// as soon as the previous one is answered (a 401 challenge), until ctx ends; it returns how many were answered.
+// It is the load of a scanner or a misconfigured phone (the bench's SIP rows).
+func FloodRegister(ctx context.Context, server, id string) int {
+	p, err := newSIPUA(SIPPhoneOptions{ID: id, Server: server})
+	if err != nil {
+		return 0
+	}
+	defer p.Close()
+	n := 0
+	for ctx.Err() == nil {
+		req := p.request(sip.REGISTER, "")
+		if _, err := p.client.Do(ctx, req); err == nil {
+			n++
+		}
+	}
+	return n
 }

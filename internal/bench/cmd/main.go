@@ -118,6 +118,7 @@ func main() {
 		{"peers", 12 * time.Minute, r.peers},               // issue 21: LiveKit and Centrifugo measured beside tenfour (peers.go)
 		{"cluster", 3 * time.Minute, r.cluster},            // issue 20: three nodes on PostgreSQL and NATS
 		{"cluster-scale", 6 * time.Minute, r.clusterScale}, // issue 20: 3 nodes × 5,000 terminals, CPU per node
+		{"sip", 4 * time.Minute, r.sip},                    // issue 34: SIP phones (sip.go)
 	}
 	if *list {
 		for _, s := range steps {
@@ -835,6 +836,7 @@ func (r *runner) rows() []bench.Row {
 		rows = append(rows, row("position receive → console p99 with many terminals reporting", "< 1 s", "", r.missing("scale")))
 	}
 	rows = append(rows, r.indoorRow())
+	rows = append(rows, r.sipRows()...)
 	rows = append(rows, r.clusterRows()...)
 	rows = append(rows,
 		r.measured("alarm: terminal → all of 20 consoles p99", "< 250 ms", "",

@@ -1,0 +1,334 @@
+package bench_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zaf/g711"
+
+	"tenfour/internal/auth"
+	"tenfour/internal/bench"
+	"tenfour/internal/config"
+	"tenfour/internal/directory"
+	"tenfour/internal/media/oggopus"
+	"tenfour/internal/sim"
+	"tenfour/internal/termclient"
+	"tenfour/internal/testkit"
+)
+
+// TestSIPCalls measures the SIP side (docs/sip.md) with the simulator's SIP phone (sipgo, its own RTP) on loopback:
+// INVITE → 200 (the whole answer: digest challenge, the call's terminal session logged in with its WebRTC media,
+// the two ffmpeg children started), `*` → the grant's beep heard at the phone, a group talker's first packet →
+// the phone hearing it (the SFU, the bridge's Opus decode by ffmpeg to G.711, its RTP), and how much CPU
+// concurrent bridged calls take (each one talking G.711 into Opus for another phone that hears Opus as G.711).
+//
+//	TENFOUR_BENCH=1 go test -run TestSIPCalls -v ./internal/bench/
+func TestSIPCalls(t *testing.T) {
+	gate(t)
+	w := testkit.NewWorld(t, "sqlite", func(c *config.Config) {
+		c.SIP.Addr = "127.0.0.1:0"
+		c.Voice.Interfaces = []string{"lo"}
+	})
+	pairs := testkit.EnvInt("TENFOUR_BENCH_SIP_PAIRS", 10)
+	groups := make([]string, pairs)
+	for i := range pairs {
+		groups[i] = strconv.FormatInt(testkit.Group(t, w.DB, w.Customer, fmt.Sprintf("SIP %d", i)), 10)
+		for j := range 2 {
+			id := strconv.Itoa(45000000 + 2*i + j)
+			testkit.Account(t, w.DB, auth.NewAccount{CustomerID: w.Customer, ID: id, Name: "SIP " + id, Type: "8",
+				Kind: directory.KindSIP, GroupID: mustInt(groups[i])})
+		}
+	}
+	const radio = "45100000"
+	testkit.Account(t, w.DB, auth.NewAccount{CustomerID: w.Customer, ID: radio, Name: "Radio", Type: "10", GroupID: mustInt(groups[0])})
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+
+	ear := newEar()
+	phone, err := sim.RegisterSIPPhone(ctx, sim.SIPPhoneOptions{ID: "45000000", Password: testkit.Password,
+		Server: w.SIP.Addr(), OnHear: ear.hear})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer phone.Close()
+
+	// INVITE → 200, one call after the other
+	var answers []time.Duration
+	for range testkit.EnvInt("TENFOUR_BENCH_SIP_CALLS", 20) {
+		answers = append(answers, call(ctx, t, phone, groups[0]))
+		if err := phone.HangUp(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bench.EmitMs("sip.invite_p50_ms", bench.Pct(answers, .5))
+	bench.EmitMs("sip.invite_p95_ms", bench.Pct(answers, .95))
+
+	// `*` → the grant's beep (the group is silent: the first loud frame after the press is the beep)
+	call(ctx, t, phone, groups[0])
+	var grants []time.Duration
+	for range testkit.EnvInt("TENFOUR_BENCH_SIP_PRESSES", 20) {
+		ear.quiet(300 * time.Millisecond)
+		t0 := time.Now()
+		phone.Press('*')
+		at, ok := ear.loudAfter(t0, 5*time.Second)
+		if !ok {
+			t.Fatal("no grant beep within 5 s of *")
+		}
+		grants = append(grants, at.Sub(phone.KeySent())) // from the key's packet (the phone sends on its 20 ms tick)
+		phone.Press('#')
+	}
+	bench.EmitMs("sip.grant_p50_ms", bench.Pct(grants, .5))
+	bench.EmitMs("sip.grant_p95_ms", bench.Pct(grants, .95))
+
+	// a native terminal's talk → the phone hears it
+	term := w.Client(termclient.Options{UID: radio, Password: testkit.Password, Media: termclient.MediaOptions{Loopback: true}})
+	if err := term.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	spurt := toneSpurt(t)
+	var delays []time.Duration
+	for range testkit.EnvInt("TENFOUR_BENCH_SIP_TALKS", 10) {
+		ear.quiet(500 * time.Millisecond)
+		r, err := term.RequestFloor(ctx, "", groups[0], false)
+		if err != nil || r.Status != "granted" {
+			t.Fatalf("the terminal's floor: %v %v", r.Status, err)
+		}
+		t0 := time.Now()
+		sent := make(chan error, 1)
+		go func() { sent <- term.Send(ctx, spurt, 20*time.Millisecond) }()
+		at, ok := ear.loudAfter(t0, 5*time.Second)
+		if !ok {
+			t.Fatal("the phone heard nothing of the terminal's talk within 5 s")
+		}
+		delays = append(delays, at.Sub(t0))
+		if err := <-sent; err != nil {
+			t.Fatal(err)
+		}
+		if err := term.ReleaseFloor(ctx, r.CallID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bench.EmitMs("sip.delay_p50_ms", bench.Pct(delays, .5))
+	bench.EmitMs("sip.delay_p95_ms", bench.Pct(delays, .95))
+	if err := phone.HangUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	// the terminal's PTT access (floor request → its reply), quiet and then under a REGISTER flood from one address
+	quiet := pttAccess(ctx, t, term, groups[0])
+	floodCtx, stopFlood := context.WithCancel(ctx)
+	sent := make(chan int)
+	go func() { sent <- sim.FloodRegister(floodCtx, w.SIP.Addr(), "45000001") }()
+	time.Sleep(500 * time.Millisecond)
+	flooded := pttAccess(ctx, t, term, groups[0])
+	stopFlood()
+	bench.EmitMs("sip.flood_quiet_p95_ms", bench.Pct(quiet, .95))
+	bench.EmitMs("sip.flood_p95_ms", bench.Pct(flooded, .95))
+	bench.Emit("sip.flood_registers", float64(<-sent))
+	term.Close()
+
+	concurrent(ctx, t, w, groups)
+}
+
+// toneSpurt is a talk spurt as Opus packets (20 ms): half a second of a 440 Hz tone, then a second of silence —
+// so what the decoder still holds of one spurt when the next begins is silence, and the next spurt's first loud
+// frame at the phone is its own.
+func toneSpurt(t *testing.T) [][]byte {
+	t.Helper()
+	out, err := exec.Command("ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
+		"sine=frequency=440:duration=0.5,apad=pad_dur=1", "-c:a", "libopus", "-b:a", "32k", "-frame_duration", "20",
+		"-ac", "2", "-ar", "48000", "-page_duration", "20000", "-f", "ogg", "pipe:1").Output()
+	if err != nil {
+		t.Fatalf("ffmpeg: %v", err)
+	}
+	f, err := oggopus.Read(bytes.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Packets
+}
+
+// call calls group gid and returns how long its answer took; a 486 (the server still ends the phone's previous
+// call) is tried again, its time not counted.
+func call(ctx context.Context, t *testing.T, p *sim.SIPPhone, gid string) time.Duration {
+	t.Helper()
+	for {
+		t0 := time.Now()
+		err := p.Call(ctx, gid)
+		switch {
+		case err == nil:
+			return time.Since(t0)
+		case !strings.Contains(err.Error(), " 486 "):
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// pttAccess is the terminal's floor request → reply times in group gid, 50 presses.
+func pttAccess(ctx context.Context, t *testing.T, term *termclient.Client, gid string) []time.Duration {
+	var out []time.Duration
+	for range 50 {
+		t0 := time.Now()
+		r, err := term.RequestFloor(ctx, "", gid, false)
+		if err != nil || r.Status != "granted" {
+			t.Fatalf("the terminal's floor: %v %v", r.Status, err)
+		}
+		out = append(out, time.Since(t0))
+		if err := term.ReleaseFloor(ctx, r.CallID); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond) // the socket's request rate limit
+	}
+	return out
+}
+
+// concurrent holds pairs of bridged calls: in each group one phone talks (a tone: G.711 → ffmpeg → Opus → the
+// group) and the other hears it (Opus → ffmpeg → G.711); it measures the CPU this process and its ffmpeg children
+// take over a window and counts the frames the listeners miss.
+func concurrent(ctx context.Context, t *testing.T, w *testkit.World, groups []string) {
+	var phones []*sim.SIPPhone
+	defer func() {
+		for _, p := range phones {
+			p.Close()
+		}
+	}()
+	for i, gid := range groups {
+		for j := range 2 {
+			id := strconv.Itoa(45000000 + 2*i + j)
+			p, err := sim.RegisterSIPPhone(ctx, sim.SIPPhoneOptions{ID: id, Password: testkit.Password, Server: w.SIP.Addr()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			phones = append(phones, p)
+			call(ctx, t, p, gid)
+		}
+		talker := phones[len(phones)-2]
+		talker.Press('*')
+	}
+	time.Sleep(2 * time.Second) // the grants, the transcoders' start
+	const window = 10 * time.Second
+	for i := 0; i < len(phones); i += 2 {
+		phones[i].Talk(sim.ToneFrames(440, window+2*time.Second))
+	}
+	time.Sleep(time.Second)
+	heard0 := make([]int, len(phones))
+	for i, p := range phones {
+		heard0[i] = p.Heard()
+	}
+	cpu0, t0 := ownAndChildrenCPU(), time.Now()
+	time.Sleep(window)
+	cores := float64(ownAndChildrenCPU()-cpu0) / float64(time.Since(t0))
+	missed := 0
+	for i := 1; i < len(phones); i += 2 {
+		if got, want := phones[i].Heard()-heard0[i], int(window/(20*time.Millisecond)); got < want*95/100 {
+			missed += want - got
+		}
+	}
+	calls := float64(len(phones))
+	bench.Emit("sip.concurrent_calls", calls)
+	bench.Emit("sip.concurrent_cores", cores)
+	bench.Emit("sip.calls_per_core", calls/cores)
+	bench.Emit("sip.concurrent_missed_frames", float64(missed))
+	bench.Emit("sip.load1", loadAvg1())
+}
+
+// ownAndChildrenCPU is the CPU time of this process and of its live children (the calls' ffmpeg), from /proc.
+func ownAndChildrenCPU() time.Duration {
+	total := time.Duration(0)
+	self := os.Getpid()
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, path := range stats {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:]) // state ppid … utime (12th) stime (13th), in clock ticks (100 Hz)
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
+		ppid, _ := strconv.Atoi(f[1])
+		if pid != self && ppid != self {
+			continue
+		}
+		u, _ := strconv.Atoi(f[11])
+		st, _ := strconv.Atoi(f[12])
+		total += time.Duration(u+st) * 10 * time.Millisecond
+	}
+	return total
+}
+
+func loadAvg1() float64 {
+	v, _ := strconv.ParseFloat(strings.Fields(bench.LoadAvg() + " 0")[0], 64)
+	return v
+}
+
+func mustInt(s string) int64 {
+	n, _ := strconv.ParseInt(s, 10, 64)
+	return n
+}
+
+// ear keeps when the phone heard its loud frames (RMS of the decoded µ-law above 1000).
+type ear struct {
+	mu   sync.Mutex
+	last time.Time // the last frame heard
+	loud []time.Time
+}
+
+func newEar() *ear { return &ear{} }
+
+func (e *ear) hear(frame []byte, at time.Time) {
+	pcm := g711.DecodeUlaw(frame)
+	var sum float64
+	for i := 0; i+1 < len(pcm); i += 2 {
+		v := float64(int16(binary.LittleEndian.Uint16(pcm[i:])))
+		sum += v * v
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.last = at
+	if sum/float64(len(pcm)/2) > 1000*1000 {
+		e.loud = append(e.loud, at)
+	}
+}
+
+// quiet waits until the phone has heard nothing for d.
+func (e *ear) quiet(d time.Duration) {
+	for {
+		e.mu.Lock()
+		since := time.Since(e.last)
+		e.mu.Unlock()
+		if since >= d {
+			return
+		}
+		time.Sleep(d - since)
+	}
+}
+
+// loudAfter is the first loud frame heard after t0, waiting at most timeout.
+func (e *ear) loudAfter(t0 time.Time, timeout time.Duration) (time.Time, bool) {
+	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		e.mu.Lock()
+		for _, at := range e.loud {
+			if at.After(t0) {
+				e.mu.Unlock()
+				return at, true
+			}
+		}
+		e.mu.Unlock()
+	}
+	return time.Time{}, false
+}
