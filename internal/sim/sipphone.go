@@ -25,6 +25,8 @@ import (
 type SIPPhoneOptions struct {
 	ID, Password string
 	Server       string // the server's SIP address, host:port (UDP)
+	// Gateway offers no keys (no telephone-event): a radio gateway, whose voice is its talk key on the server.
+	Gateway bool
 	// OnHear is called with each G.711 frame the phone hears and its arrival time (on the phone's RTP reader).
 	OnHear func(frame []byte, at time.Time)
 }
@@ -120,9 +122,13 @@ func (p *SIPPhone) Call(ctx context.Context, gid string) error {
 		return err
 	}
 	req := p.request(sip.INVITE, gid)
+	formats, keys := "0 101", "a=rtpmap:101 telephone-event/8000\r\na=fmtp:101 0-16\r\n"
+	if p.o.Gateway {
+		formats, keys = "0", ""
+	}
 	req.SetBody(fmt.Appendf(nil, "v=0\r\no=sim 1 1 IN IP4 127.0.0.1\r\ns=call\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\n"+
-		"m=audio %d RTP/AVP 0 101\r\na=rtpmap:0 PCMU/8000\r\na=rtpmap:101 telephone-event/8000\r\na=fmtp:101 0-16\r\n"+
-		"a=ptime:20\r\na=sendrecv\r\n", media.LocalAddr().(*net.UDPAddr).Port))
+		"m=audio %d RTP/AVP %s\r\na=rtpmap:0 PCMU/8000\r\n%sa=ptime:20\r\na=sendrecv\r\n",
+		media.LocalAddr().(*net.UDPAddr).Port, formats, keys))
 	req.AppendHeader(sip.NewHeader("Content-Type", "application/sdp"))
 	ua := sipgo.DialogUA{Client: p.client, ContactHDR: sip.ContactHeader{Address: sip.Uri{User: p.o.ID, Host: "127.0.0.1"}}}
 	d, err := ua.WriteInvite(ctx, req)

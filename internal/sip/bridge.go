@@ -156,10 +156,15 @@ func (b *bridge) run(ctx context.Context, phone *rtpSession, ffmpeg string, rtpT
 
 // fromPhone reads the phone's RTP: its audio goes to the encoder while the SIP side holds the floor, its talk keys
 // to floorKeys (dropped when presses come faster than the floor answers); a phone silent for rtpTimeout is gone.
+// A phone that offered no keys (no telephone-event: a radio gateway) talks by voice activity (vad.go).
 func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc io.Writer, floor chan<- rune, rtpTimeout time.Duration) error {
 	buf := make([]byte, 1500)
 	var p rtp.Packet
 	var keys keyPresses
+	var voice *voiceActivity
+	if phone.events < 0 {
+		voice = newVoiceActivity(phone.law)
+	}
 	for {
 		err := phone.read(&p, buf, rtpTimeout)
 		switch {
@@ -170,17 +175,23 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc io.Writer
 		case err != nil:
 			return err
 		}
+		var key rune
+		pressed := false
 		switch {
 		case p.PayloadType == phone.pt:
+			if voice != nil {
+				key, pressed = voice.frame(p.Payload)
+			}
 			if b.talking.Load() {
 				_, _ = enc.Write(p.Payload)
 			}
 		case int(p.PayloadType) == phone.events:
-			if key, ok := keys.press(&p); ok {
-				select {
-				case floor <- key:
-				default:
-				}
+			key, pressed = keys.press(&p)
+		}
+		if pressed {
+			select {
+			case floor <- key:
+			default:
 			}
 		}
 	}

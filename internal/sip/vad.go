@@ -1,0 +1,83 @@
+package sip
+
+import (
+	"encoding/binary"
+	"math"
+	"time"
+
+	"github.com/zaf/g711"
+
+	"tenfour/internal/media/ffchild"
+)
+
+// Voice activity as the talk key (docs/sip.md): a phone or radio gateway that has no keys to press (a gateway's
+// carrier detect arrives as audio) asks for the floor when its audio is loud for a while and releases it after a
+// while of silence. The loudness is the RMS of a 20 ms frame's samples, decoded from G.711 by
+// github.com/zaf/g711; no codec of ours.
+
+// Talk modes of a SIP account: which of the phone's signals is its talk key.
+const (
+	TalkDTMF  = "dtmf"  // RFC 4733 keys: * asks for the floor, # releases it (the default)
+	TalkVoice = "voice" // voice activity: audio asks for the floor, silence releases it
+)
+
+// Voice activity's defaults: a frame is loud above an RMS of about -32 dBFS; 60 ms of loud frames ask for the floor
+// (a click or a cough does not), 800 ms of quiet ones release it (a pause between words does not).
+const (
+	vadThreshold = 800
+	vadAttack    = 60 * time.Millisecond
+	vadHangover  = 800 * time.Millisecond
+)
+
+// voiceActivity turns a phone's frames into talk keys: keyTalk once its audio has been loud for attack, keyRelease
+// once it has been quiet for hangover after that. Not safe for concurrent use (the call's RTP reader owns it).
+type voiceActivity struct {
+	law              string  // ffchild.FormatMulaw or FormatAlaw
+	threshold        float64 // RMS of 16-bit samples
+	attack, hangover time.Duration
+	active           bool
+	run              time.Duration // how long the frames have been loud (inactive) or quiet (active)
+}
+
+func newVoiceActivity(law string) *voiceActivity {
+	return &voiceActivity{law: law, threshold: vadThreshold, attack: vadAttack, hangover: vadHangover}
+}
+
+// frame takes one G.711 payload and returns the talk key it amounts to, if any.
+func (v *voiceActivity) frame(payload []byte) (rune, bool) {
+	d := time.Duration(len(payload)) * time.Second / 8000 // one byte a sample at 8 kHz
+	if loud := frameRMS(v.law, payload) >= v.threshold; loud == v.active {
+		v.run = 0 // loud while talking, quiet while not: nothing changes
+		return 0, false
+	}
+	v.run += d
+	switch {
+	case !v.active && v.run >= v.attack:
+		v.active, v.run = true, 0
+		return keyTalk, true
+	case v.active && v.run >= v.hangover:
+		v.active, v.run = false, 0
+		return keyRelease, true
+	}
+	return 0, false
+}
+
+// frameRMS is the loudness of a G.711 payload: the root mean square of its 16-bit samples.
+func frameRMS(law string, payload []byte) float64 {
+	var pcm []byte
+	if law == ffchild.FormatAlaw {
+		pcm = g711.DecodeAlaw(payload)
+	} else {
+		pcm = g711.DecodeUlaw(payload)
+	}
+	n := len(pcm) / 2
+	if n == 0 {
+		return 0
+	}
+	var sum float64
+	for i := range n {
+		s := float64(int16(binary.LittleEndian.Uint16(pcm[2*i:])))
+		sum += s * s
+	}
+	return math.Sqrt(sum / float64(n))
+}
