@@ -2,6 +2,7 @@ package chaos
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 )
@@ -17,6 +18,12 @@ type Bounds struct {
 type Stored struct {
 	SMS map[string]bool
 	SOS map[string]bool
+	Job map[string]bool
+}
+
+// of is the stored ids of a kind of item (nil for a kind the store is not asked about).
+func (s Stored) of(k Kind) map[string]bool {
+	return map[Kind]map[string]bool{KindSMS: s.SMS, KindSOS: s.SOS, KindJob: s.Job}[k]
 }
 
 // Input is one phase to check.
@@ -95,12 +102,9 @@ func Check(in Input) Result {
 
 	// Nothing acknowledged is lost: in the store, and on every console.
 	for _, e := range in.Entries {
-		if !e.Acknowledged() || (e.Kind != KindSMS && e.Kind != KindSOS) {
+		store := in.Stored.of(e.Kind)
+		if !e.Acknowledged() || store == nil {
 			continue
-		}
-		store := in.Stored.SMS
-		if e.Kind == KindSOS {
-			store = in.Stored.SOS
 		}
 		var missing []string
 		if e.ID == "" || !store[e.ID] {
@@ -117,7 +121,23 @@ func Check(in Input) Result {
 		}
 	}
 
-	// None shown twice: an alarm is one durable event; a message's status events are updates, not copies.
+	// A tone acknowledged was played: its terminal saw tone.play between the send and the reply (a tone is not
+	// kept for later, so there is nothing to look for in the store).
+	for _, e := range in.Entries {
+		if !e.Acknowledged() || e.Kind != KindTone {
+			continue
+		}
+		played := slices.ContainsFunc(in.Entries, func(d Entry) bool {
+			return d.Type == TypeDelivery && d.Kind == KindTone && d.Actor == e.Target && !d.Acked.Before(e.Sent) && !d.Acked.After(e.Acked)
+		})
+		if !played {
+			r.Lost++
+			r.violate("op %d (tone to %s by %s on %s) acknowledged but never played", e.Op, e.Target, e.Actor, e.Node)
+		}
+	}
+
+	// None shown twice: an alarm is one durable event; a message's status events and a job's changes are
+	// updates, not copies.
 	for k, s := range seqs {
 		if k.kind == KindSOS && len(s) > 1 {
 			r.Duplicates++

@@ -16,9 +16,9 @@ func at(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) 
 
 var consoles = []string{"console@n1", "console@n2"}
 
-// healthy is a phase where every rule holds: an SMS and an SOS acknowledged, stored and seen by both consoles
-// (the SMS also offered twice to its terminal, which de-duplicates), two presses one after the other in a group,
-// presence converged and a terminal failed over within the bounds.
+// healthy is a phase where every rule holds: an SMS, an SOS and a job acknowledged, stored and seen by both consoles
+// (the SMS also offered twice to its terminal, which de-duplicates), a tone played by its terminal, two presses one
+// after the other in a group, presence converged and a terminal failed over within the bounds.
 func healthy() chaos.Input {
 	es := []chaos.Entry{
 		{Type: chaos.TypeFault, Name: "kill n2", Sent: at(0), Acked: at(5000)},
@@ -38,10 +38,16 @@ func healthy() chaos.Input {
 		{Type: chaos.TypeOp, Op: 6, Kind: chaos.KindGPS, Node: "n3", Actor: "30000003", Code: "0", Sent: at(300), Acked: at(310)},
 		{Type: chaos.TypeConverge, Node: "n1", Took: 800 * time.Millisecond, OK: true},
 		{Type: chaos.TypeFailover, Actor: "30000002", Node: "n2", Took: 4 * time.Second, OK: true},
+		{Type: chaos.TypeOp, Op: 9, Kind: chaos.KindJob, Node: "n1", Actor: "console@n1", Target: "30000001", ID: "j1", Code: "0", Sent: at(400), Acked: at(420)},
+		{Type: chaos.TypeDelivery, Kind: chaos.KindJob, Actor: "console@n1", ID: "j1", Seq: 11, Acked: at(421)},
+		{Type: chaos.TypeDelivery, Kind: chaos.KindJob, Actor: "console@n1", ID: "j1", Seq: 12, Acked: at(450)}, // delivered: an update
+		{Type: chaos.TypeDelivery, Kind: chaos.KindJob, Actor: "console@n2", ID: "j1", Seq: 11, Acked: at(422)},
+		{Type: chaos.TypeOp, Op: 10, Kind: chaos.KindTone, Node: "n2", Actor: "console@n2", Target: "30000003", Code: "0", Sent: at(500), Acked: at(530)},
+		{Type: chaos.TypeDelivery, Kind: chaos.KindTone, Actor: "30000003", Acked: at(520)},
 	}
 	return chaos.Input{
 		Entries:  es,
-		Stored:   chaos.Stored{SMS: map[string]bool{"m1": true}, SOS: map[string]bool{"a1": true, "a0": true}},
+		Stored:   chaos.Stored{SMS: map[string]bool{"m1": true}, SOS: map[string]bool{"a1": true, "a0": true}, Job: map[string]bool{"j1": true}},
 		Consoles: consoles,
 		Bounds:   chaos.Bounds{Converge: 5 * time.Second, Failover: 15 * time.Second},
 	}
@@ -52,7 +58,7 @@ func TestCheckerPassesAHealthyPhase(t *testing.T) {
 	if !r.OK() {
 		t.Fatalf("violations in a healthy phase: %v", r.Violations)
 	}
-	if r.Ops != 7 || r.Acked != 6 || r.Redelivered != 1 || r.Converge != 800*time.Millisecond || r.Failover != 4*time.Second {
+	if r.Ops != 9 || r.Acked != 8 || r.Redelivered != 1 || r.Converge != 800*time.Millisecond || r.Failover != 4*time.Second {
 		t.Fatalf("counts: %+v", r)
 	}
 }
@@ -78,21 +84,17 @@ func TestCheckerFindsEachViolation(t *testing.T) {
 		}
 		in.Entries = kept
 	}
-	cases := []struct {
+	type violation struct {
 		name  string
 		spoil func(*chaos.Input)
 		want  func(chaos.Result) bool
-	}{
-		{"acked SMS not in the store", func(in *chaos.Input) { delete(in.Stored.SMS, "m1") },
-			func(r chaos.Result) bool { return r.Lost == 1 }},
-		{"acked SOS not in the store", func(in *chaos.Input) { delete(in.Stored.SOS, "a1") },
-			func(r chaos.Result) bool { return r.Lost == 1 }},
-		{"acked SMS never on one console", func(in *chaos.Input) {
-			drop(in, func(e chaos.Entry) bool { return e.Kind == chaos.KindSMS && e.Actor == "console@n2" })
+	}
+	cases := []violation{
+		{"acked tone never played", func(in *chaos.Input) {
+			drop(in, func(e chaos.Entry) bool { return e.Kind == chaos.KindTone && e.Type == chaos.TypeDelivery })
 		}, func(r chaos.Result) bool { return r.Lost == 1 }},
-		{"acked SOS never on one console", func(in *chaos.Input) {
-			drop(in, func(e chaos.Entry) bool { return e.Kind == chaos.KindSOS && e.Actor == "console@n1" })
-		}, func(r chaos.Result) bool { return r.Lost == 1 }},
+		{"a tone played only after its reply is not its play", func(in *chaos.Input) { in.Entries[len(in.Entries)-1].Acked = at(600) },
+			func(r chaos.Result) bool { return r.Lost == 1 }},
 		{"alarm shown twice", func(in *chaos.Input) {
 			in.Entries = append(in.Entries, chaos.Entry{Type: chaos.TypeDelivery, Kind: chaos.KindSOS, Actor: "console@n2", ID: "a1", Seq: 9, Acked: at(140)})
 		}, func(r chaos.Result) bool { return r.Duplicates == 1 }},
@@ -115,6 +117,23 @@ func TestCheckerFindsEachViolation(t *testing.T) {
 			func(r chaos.Result) bool { return true }},
 		{"a new alarm (not a duplicate raise) never on a console", func(in *chaos.Input) { in.Entries[10].Dup = false },
 			func(r chaos.Result) bool { return r.Lost == 1 }},
+	}
+	// Each kind the store keeps: acknowledged, then missing from the store, or from one console.
+	lost := func(r chaos.Result) bool { return r.Lost == 1 }
+	for _, k := range []struct {
+		kind    chaos.Kind
+		id, con string
+		stored  func(chaos.Stored) map[string]bool
+	}{
+		{chaos.KindSMS, "m1", "console@n2", func(s chaos.Stored) map[string]bool { return s.SMS }},
+		{chaos.KindSOS, "a1", "console@n1", func(s chaos.Stored) map[string]bool { return s.SOS }},
+		{chaos.KindJob, "j1", "console@n2", func(s chaos.Stored) map[string]bool { return s.Job }},
+	} {
+		cases = append(cases,
+			violation{"acked " + string(k.kind) + " not in the store", func(in *chaos.Input) { delete(k.stored(in.Stored), k.id) }, lost},
+			violation{"acked " + string(k.kind) + " never on " + k.con, func(in *chaos.Input) {
+				drop(in, func(e chaos.Entry) bool { return e.Kind == k.kind && e.Actor == k.con })
+			}, lost})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

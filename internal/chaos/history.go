@@ -14,10 +14,12 @@ import (
 type Kind string
 
 const (
-	KindSMS Kind = "sms" // a console's sms.send to one terminal
-	KindSOS Kind = "sos" // a terminal's sos.raise
-	KindPTT Kind = "ptt" // a terminal's press: floor.request in its group, a hold, floor.release
-	KindGPS Kind = "gps" // a terminal's gps.report
+	KindSMS  Kind = "sms"  // a console's sms.send to one terminal (Target) or to a group (Group)
+	KindSOS  Kind = "sos"  // a terminal's sos.raise
+	KindPTT  Kind = "ptt"  // a terminal's press: floor.request in its group, a hold, floor.release
+	KindGPS  Kind = "gps"  // a terminal's gps.report
+	KindJob  Kind = "job"  // a console's POST /ds/job/add: a job ticket to one terminal
+	KindTone Kind = "tone" // a console's tone.send to one terminal; its delivery is the terminal's tone.play
 )
 
 // EntryType says which of Entry's fields are set.
@@ -26,7 +28,8 @@ type EntryType string
 const (
 	// TypeOp is one request: sent, and its reply (Code, ID, Acked) when one came.
 	TypeOp EntryType = "op"
-	// TypeDelivery is a client seeing an item: a terminal's sms.deliver, a console's sms.status or sos.alarm.
+	// TypeDelivery is a client seeing an item: a terminal's sms.deliver or job.deliver, a console's sms.status,
+	// sos.alarm or job.changed.
 	TypeDelivery EntryType = "delivery"
 	// TypeConverge is the harness's measure of one node's presence view after a heal.
 	TypeConverge EntryType = "converge"

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"tenfour/internal/app"
+	"tenfour/internal/bench"
 	"tenfour/internal/config"
 	"tenfour/internal/platform/db"
 )
@@ -33,6 +34,9 @@ type Options struct {
 	Net         Net           // default DefaultNet
 	Nodes       int           // default 3
 	NodeTimeout time.Duration // the nodes' --node-timeout (default 2 s)
+	// Lossy is the node whose links to NATS and PostgreSQL run through the lab's userspace proxy (Lab.Links),
+	// clean until a fault impairs them (default "n3").
+	Lossy string
 }
 
 // DefaultNet is the lab's network unless told otherwise (nothing on the development machines uses it).
@@ -63,6 +67,10 @@ type Lab struct {
 	Nodes []*Node
 	DSN   string // PostgreSQL as the harness reaches it (from the root namespace)
 
+	// Links are the lossy node's links to NATS and to PostgreSQL: the delay proxy of `make bench`
+	// (internal/bench/proxy.go) on the bridge's root address, which a fault impairs (no netem here).
+	Links []*bench.DelayProxy
+
 	nats, pg *Proc
 	pgDir    string // PostgreSQL's data: a directory of its own, which its user can reach wherever Dir is
 }
@@ -79,6 +87,9 @@ func Start(ctx context.Context, o Options) (lab *Lab, err error) {
 	}
 	if o.NodeTimeout == 0 {
 		o.NodeTimeout = 2 * time.Second
+	}
+	if o.Lossy == "" {
+		o.Lossy = "n3"
 	}
 	if err := Usable(ctx); err != nil {
 		return nil, err
@@ -123,11 +134,26 @@ func Start(ctx context.Context, o Options) (lab *Lab, err error) {
 	if err := waitTCP(ctx, net.JoinHostPort(l.NATS.IP, strconv.Itoa(natsPort)), startWait); err != nil {
 		return l, fmt.Errorf("nats: %w", err)
 	}
+	natsAddr, pgAddr := net.JoinHostPort(l.NATS.IP, strconv.Itoa(natsPort)), net.JoinHostPort(l.PG.IP, strconv.Itoa(pgPort))
 	for _, n := range l.Nodes {
+		dsn, natsURL := l.DSN, "nats://"+natsAddr
+		if n.ID == o.Lossy {
+			nl, err := bench.NewDelayProxyOn(net.JoinHostPort(o.Net.HostAddr(), "0"), natsAddr, 0)
+			if err != nil {
+				return l, err
+			}
+			l.Links = append(l.Links, nl)
+			pl, err := bench.NewDelayProxyOn(net.JoinHostPort(o.Net.HostAddr(), "0"), pgAddr, 0)
+			if err != nil {
+				return l, err
+			}
+			l.Links = append(l.Links, pl)
+			dsn, natsURL = fmt.Sprintf("postgres://%s@%s/postgres?sslmode=disable", pgUser, pl.Addr()), "nats://"+nl.Addr()
+		}
 		n.Proc = newProc(n.ID, n.Host, filepath.Join(o.Dir, n.ID+".log"), o.Bin, "serve",
 			"--addr", fmt.Sprintf("%s:%d", n.IP, httpPort), "--public-url", n.URL,
-			"--data", filepath.Join(o.Dir, n.ID), "--db", l.DSN,
-			"--nats", fmt.Sprintf("nats://%s:%d", l.NATS.IP, natsPort), "--node-id", n.ID,
+			"--data", filepath.Join(o.Dir, n.ID), "--db", dsn,
+			"--nats", natsURL, "--node-id", n.ID,
 			"--node-timeout", o.NodeTimeout.String(), "--log-level", "info", "--media-interfaces", "eth0",
 			// every client of the harness connects from the bridge's one address
 			"--conns-per-ip", "0", "--signin-burst-per-address", "100000")
@@ -171,6 +197,16 @@ func (l *Lab) Node(id string) *Node {
 		return l.Nodes[i]
 	}
 	return nil
+}
+
+// Lossy is the node whose links run through Links.
+func (l *Lab) Lossy() string { return l.opts.Lossy }
+
+// Impair sets the lossy node's links' one-way delay and loss (Impair(0, 0, …): clean again).
+func (l *Lab) Impair(delay time.Duration, loss float64, seed uint64) {
+	for i, p := range l.Links {
+		p.Impair(delay, loss, seed+uint64(i))
+	}
 }
 
 // Dir is where the lab keeps its data and logs.
@@ -309,6 +345,9 @@ func (l *Lab) Close() {
 		if p != nil {
 			_ = p.Stop(ctx, syscall.SIGKILL)
 		}
+	}
+	for _, p := range l.Links {
+		_ = p.Close()
 	}
 	if l.pgDir != "" {
 		_ = os.RemoveAll(l.pgDir)

@@ -6,13 +6,15 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 )
 
-// RunOptions are one run of the lab: every fault of Faults, alone, one phase each, on one lab.
+// RunOptions are one run of the lab: every fault of Faults alone, then Mixed phases of several faults, one
+// phase each, on one lab.
 type RunOptions struct {
 	Dir, Bin  string
 	Seed      uint64
@@ -22,6 +24,7 @@ type RunOptions struct {
 	Hold      time.Duration // a kill's or a partition's length
 	After     time.Duration // workload after the heal
 	Settle    time.Duration // quiet time for deliveries in flight, before the checker
+	Mixed     int           // phases of two or three faults overlapping (chosen by Seed), after the single ones
 	Bounds    Bounds
 	Only      string // run only the faults whose name contains this
 }
@@ -29,12 +32,14 @@ type RunOptions struct {
 // Short is the ≤3-minute run; Full the ≤20-minute one.
 func Short(o RunOptions) RunOptions {
 	o.Terminals, o.Interval, o.Warm, o.Hold, o.After, o.Settle = 6, 700*time.Millisecond, 2*time.Second, 5*time.Second, 5*time.Second, 2*time.Second
+	o.Mixed = 0
 	return o
 }
 
 // Full is the full run's sizes.
 func Full(o RunOptions) RunOptions {
 	o.Terminals, o.Interval, o.Warm, o.Hold, o.After, o.Settle = 18, 500*time.Millisecond, 10*time.Second, 20*time.Second, 30*time.Second, 5*time.Second
+	o.Mixed = 3
 	return o
 }
 
@@ -64,7 +69,9 @@ func Run(ctx context.Context, o RunOptions) ([]Phase, error) {
 	}
 	defer w.Close()
 	var out []Phase
-	for i, f := range Faults(o.Hold) {
+	faults := Faults(o.Hold, o.Seed)
+	faults = append(faults, Mixed(faults, o.Mixed, rand.New(rand.NewPCG(o.Seed, 38)))...)
+	for i, f := range faults {
 		if o.Only != "" && !strings.Contains(f.Name, o.Only) {
 			continue
 		}
@@ -131,7 +138,7 @@ func sleep(ctx context.Context, d time.Duration) {
 	}
 }
 
-// stored reads which of the history's message and alarm ids PostgreSQL holds.
+// stored reads which of the history's message, alarm and job ids PostgreSQL holds.
 func stored(ctx context.Context, lab *Lab, es []Entry) (Stored, error) {
 	d, err := lab.Store(ctx)
 	if err != nil {
@@ -148,7 +155,10 @@ func stored(ctx context.Context, lab *Lab, es []Entry) (Stored, error) {
 	if s.SMS, err = d.Present(ctx, "messages", "id", ids[KindSMS]); err != nil {
 		return s, err
 	}
-	s.SOS, err = d.Present(ctx, "sos_alarms", "id", ids[KindSOS])
+	if s.SOS, err = d.Present(ctx, "sos_alarms", "id", ids[KindSOS]); err != nil {
+		return s, err
+	}
+	s.Job, err = d.Present(ctx, "jobs", "id", ids[KindJob])
 	return s, err
 }
 
@@ -248,6 +258,25 @@ func WriteTable(out io.Writer, ps []Phase) {
 		fmt.Fprintf(out, "| %s | %d | %d | %d | %d | %d | %d | %v | %s | %s |\n", p.Fault, r.Ops, r.Acked, r.Lost,
 			r.Duplicates, r.Redelivered, r.FloorViolations, r.Converge.Round(100*time.Millisecond), failover, verdict)
 	}
+}
+
+// Summary is a run's totals over its phases (the summary line of `make chaos`).
+type Summary struct {
+	Failed, Ops, Acked, Lost, Duplicates, FloorViolations int
+}
+
+// Sum adds up the phases' results.
+func Sum(ps []Phase) Summary {
+	var s Summary
+	for _, p := range ps {
+		if p.Err != nil {
+			s.Failed++
+		}
+		r := p.Result
+		s.Ops, s.Acked, s.Lost, s.Duplicates, s.FloorViolations = s.Ops+r.Ops, s.Acked+r.Acked, s.Lost+r.Lost,
+			s.Duplicates+r.Duplicates, s.FloorViolations+r.FloorViolations
+	}
+	return s
 }
 
 func keys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }

@@ -1,11 +1,13 @@
 package chaos
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -45,6 +47,7 @@ type Workload struct {
 	terms    []*terminal
 	consoles []*console
 	token    string
+	tone     string // the tone id tone.send plays
 }
 
 // Provision creates the workload's customer, terminals (phone apps, which talk) and dispatcher in the lab's
@@ -55,10 +58,28 @@ func Provision(ctx context.Context, lab *Lab, terminals int) error {
 		return err
 	}
 	defer d.Close()
-	_, err = sim.Provision(ctx, d, sim.ProvisionOptions{Customer: "Chaos", First: firstTerm, Count: terminals,
+	p, err := sim.Provision(ctx, d, sim.ProvisionOptions{Customer: "Chaos", First: firstTerm, Count: terminals,
 		Password: password, GroupSize: (terminals + 1) / 2, Dispatcher: dispatcher, PhoneApps: terminals})
+	if err != nil {
+		return err
+	}
+	// One tone in the library for tone.send: its sound and icon are file rows only, since the terminals
+	// acknowledge tone.play without fetching the sound.
+	now := time.Now().UnixMilli()
+	for _, f := range [][3]string{{"c4a05000000000000000000000000001", "audio", "audio/wav"}, {"c4a05000000000000000000000000002", "image", "image/png"}} {
+		if _, err := d.Exec(ctx, `INSERT INTO files (id, customer_id, kind, mime, name, size, sha256, uploaded_by, created_at)
+			VALUES (?, ?, ?, ?, ?, 1, '', ?, ?)`, f[0], p.CustomerID, f[1], f[2], "chaos", dispatcher, now); err != nil {
+			return err
+		}
+	}
+	_, err = d.Exec(ctx, `INSERT INTO tones (customer_id, name, file_id, icon_id, sort, create_by, created_at, updated_at)
+		VALUES (?, ?, ?, ?, 0, ?, ?, ?)`, p.CustomerID, toneName, "c4a05000000000000000000000000001", "c4a05000000000000000000000000002",
+		dispatcher, now, now)
 	return err
 }
+
+// toneName is the workload's tone in the library (Provision).
+const toneName = "Chaos"
 
 // NewWorkload logs the clients in: terminal i on node i mod n with media, a console on every node.
 func NewWorkload(ctx context.Context, lab *Lab, o WorkloadOptions) (*Workload, error) {
@@ -68,6 +89,15 @@ func NewWorkload(ctx context.Context, lab *Lab, o WorkloadOptions) (*Workload, e
 		return nil, fmt.Errorf("dispatcher sign-in: %w", err)
 	}
 	w.token = tok
+	d, err := lab.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	err = d.QueryRow(ctx, `SELECT CAST(id AS TEXT) FROM tones WHERE name = ?`, toneName).Scan(&w.tone)
+	d.Close()
+	if err != nil {
+		return nil, fmt.Errorf("the workload's tone: %w", err)
+	}
 	for _, n := range lab.Nodes { // within 15 s of the sign-in: the token's first socket login
 		c := &console{w: w, home: n, name: "console@" + n.ID, online: map[string]bool{}}
 		if err := c.connect(ctx, n.URL); err != nil {
@@ -185,12 +215,18 @@ type terminal struct {
 func (t *terminal) login(ctx context.Context, n *Node, resume string) error {
 	o := termclient.Options{URL: n.URL, UID: t.id, Password: password, Resume: resume,
 		OnRequest: func(typ string, data json.RawMessage) (string, any) {
-			if typ == "sms.deliver" {
-				var m struct {
-					ID json.Number `json:"id"`
-				}
-				_ = json.Unmarshal(data, &m)
+			var m struct {
+				ID    json.Number `json:"id"`
+				JobID json.Number `json:"jobId"`
+			}
+			_ = json.Unmarshal(data, &m)
+			switch typ {
+			case "sms.deliver":
 				t.w.record(Entry{Type: TypeDelivery, Kind: KindSMS, Actor: t.id, ID: m.ID.String(), Acked: time.Now()})
+			case "job.deliver":
+				t.w.record(Entry{Type: TypeDelivery, Kind: KindJob, Actor: t.id, ID: m.JobID.String(), Acked: time.Now()})
+			case "tone.play":
+				t.w.record(Entry{Type: TypeDelivery, Kind: KindTone, Actor: t.id, Acked: time.Now()})
 			}
 			return "0", struct{}{}
 		}}
@@ -418,35 +454,60 @@ func (c *console) refreshPresence(ctx context.Context, url string) error {
 
 // onlineList is GET /ds/nms/getTerminalByClient?online=1 on a node.
 func onlineList(ctx context.Context, url, token string) (map[string]bool, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/ds/nms/getTerminalByClient?online=1&pageSize=1000", nil)
+	var r struct {
+		List []struct {
+			CID string `json:"cid"`
+		} `json:"list"`
+	}
+	code, err := rest(ctx, http.MethodGet, url+"/ds/nms/getTerminalByClient?online=1&pageSize=1000", token, nil, &r)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("token", token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	var env struct {
-		Code   string `json:"code"`
-		Result struct {
-			List []struct {
-				CID string `json:"cid"`
-			} `json:"list"`
-		} `json:"result"`
-	}
-	if err := json.NewDecoder(res.Body).Decode(&env); err != nil {
-		return nil, err
-	}
-	if env.Code != "0" {
-		return nil, fmt.Errorf("getTerminalByClient: code %s", env.Code)
+	if code != "0" {
+		return nil, fmt.Errorf("getTerminalByClient: code %s", code)
 	}
 	out := map[string]bool{}
-	for _, t := range env.Result.List {
+	for _, t := range r.List {
 		out[t.CID] = true
 	}
 	return out, nil
+}
+
+// rest is one request to a node's REST API with the dispatcher's token (body: JSON, nil for none): the reply's
+// code, and its result decoded into out when the code is "0".
+func rest(ctx context.Context, method, url, token string, body, out any) (string, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return "", err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("token", token)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer res.Body.Close()
+	var env struct {
+		Code   string          `json:"code"`
+		Result json.RawMessage `json:"result"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&env); err != nil {
+		return "", err
+	}
+	if env.Code == "0" && out != nil {
+		err = json.Unmarshal(env.Result, out)
+	}
+	return env.Code, err
 }
 
 // event records a durable event of the workload's kinds, and follows presence.
@@ -458,6 +519,7 @@ func (c *console) event(f wsclient.Frame) {
 	c.mu.Unlock()
 	var d struct {
 		ID     json.Number `json:"id"`
+		JobID  json.Number `json:"jobId"`
 		MsID   string      `json:"msId"`
 		Online string      `json:"online"`
 	}
@@ -467,6 +529,8 @@ func (c *console) event(f wsclient.Frame) {
 		c.w.record(Entry{Type: TypeDelivery, Kind: KindSMS, Actor: c.name, ID: d.ID.String(), Seq: f.Seq, Acked: time.Now()})
 	case "sos.alarm":
 		c.w.record(Entry{Type: TypeDelivery, Kind: KindSOS, Actor: c.name, ID: d.ID.String(), Seq: f.Seq, Acked: time.Now()})
+	case "job.changed":
+		c.w.record(Entry{Type: TypeDelivery, Kind: KindJob, Actor: c.name, ID: d.JobID.String(), Seq: f.Seq, Acked: time.Now()})
 	case "presence":
 		c.mu.Lock()
 		c.online[d.MsID] = d.Online == "1"
@@ -488,7 +552,18 @@ func (c *console) view() map[string]bool {
 }
 
 func (c *console) run(ctx context.Context) {
-	drive(ctx, c.w, &c.conn, func(ctx context.Context, _ *wsclient.Conn) { c.reconnect(ctx) }, c.sms)
+	drive(ctx, c.w, &c.conn, func(ctx context.Context, _ *wsclient.Conn) { c.reconnect(ctx) }, func(ctx context.Context, conn *wsclient.Conn) {
+		switch r := c.w.intn(10); {
+		case r < 5:
+			c.sms(ctx, conn, false)
+		case r < 7:
+			c.sms(ctx, conn, true)
+		case r < 8:
+			c.tone(ctx, conn)
+		default:
+			c.job(ctx)
+		}
+	})
 }
 
 // reconnect tries its own node, then the others, once a second, as the console's socket does.
@@ -514,16 +589,27 @@ func indexOf(ns []*Node, n *Node) int {
 	return 0
 }
 
-// sms sends a message to a random terminal; "0" means the terminal acknowledged it.
-func (c *console) sms(ctx context.Context, conn *wsclient.Conn) {
+// sms sends a message to a random terminal, or to its group: "0" means the terminal acknowledged it (to a group:
+// it is stored and was offered to every connected member).
+func (c *console) sms(ctx context.Context, conn *wsclient.Conn, toGroup bool) {
 	t := c.w.terms[c.w.intn(len(c.w.terms))]
-	e := Entry{Type: TypeOp, Op: c.w.nextOp(), Kind: KindSMS, Node: c.nodeID(), Actor: c.name, Target: t.id, Sent: time.Now()}
+	e := Entry{Type: TypeOp, Op: c.w.nextOp(), Kind: KindSMS, Node: c.nodeID(), Actor: c.name, Sent: time.Now()}
+	req := map[string]any{"msId": t.id, "content": fmt.Sprintf("chaos op %d", e.Op)}
+	if toGroup {
+		t.mu.Lock()
+		e.Group = t.gid
+		t.mu.Unlock()
+		delete(req, "msId")
+		req["gid"] = e.Group
+	} else {
+		e.Target = t.id
+	}
 	cctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
 	var r struct {
 		ID json.Number `json:"id"`
 	}
-	err := conn.Call(cctx, "sms.send", map[string]any{"msId": t.id, "content": fmt.Sprintf("chaos op %d", e.Op)}, &r)
+	err := conn.Call(cctx, "sms.send", req, &r)
 	e.ID, e.Code = r.ID.String(), "0"
 	if err != nil {
 		e.Code = wsclient.Code(err)
@@ -534,6 +620,45 @@ func (c *console) sms(ctx context.Context, conn *wsclient.Conn) {
 		}
 	}
 	e.Acked = time.Now()
+	c.w.record(e)
+}
+
+// tone plays the library's tone on a random terminal: "0" means the terminal played it (acknowledged tone.play).
+func (c *console) tone(ctx context.Context, conn *wsclient.Conn) {
+	t := c.w.terms[c.w.intn(len(c.w.terms))]
+	e := Entry{Type: TypeOp, Op: c.w.nextOp(), Kind: KindTone, Node: c.nodeID(), Actor: c.name, Target: t.id, Sent: time.Now()}
+	cctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	err := conn.Call(cctx, "tone.send", map[string]any{"toneId": c.w.tone, "msIds": []string{t.id}}, nil)
+	e.Code = "0"
+	if err != nil {
+		if e.Code = wsclient.Code(err); e.Code == "?" {
+			e.Code = "" // no reply
+			c.w.record(e)
+			return
+		}
+	}
+	e.Acked = time.Now()
+	c.w.record(e)
+}
+
+// job sends a job ticket to a random terminal through the console's node (POST /ds/job/add); "0" means the job
+// is stored (its delivery to the terminal follows, job.deliver).
+func (c *console) job(ctx context.Context) {
+	t := c.w.terms[c.w.intn(len(c.w.terms))]
+	c.mu.Lock()
+	url := c.at
+	c.mu.Unlock()
+	e := Entry{Type: TypeOp, Op: c.w.nextOp(), Kind: KindJob, Node: c.nodeID(), Actor: c.name, Target: t.id, Sent: time.Now()}
+	cctx, cancel := context.WithTimeout(ctx, opTimeout)
+	defer cancel()
+	var r struct {
+		JobID json.Number `json:"jobId"`
+	}
+	code, err := rest(cctx, http.MethodPost, url+"/ds/job/add", c.w.token, map[string]any{"job": fmt.Sprintf("chaos op %d", e.Op), "msIds": []string{t.id}}, &r)
+	if err == nil {
+		e.Code, e.ID, e.Acked = code, r.JobID.String(), time.Now()
+	}
 	c.w.record(e)
 }
 

@@ -23,7 +23,16 @@ func main() {
 	bin := flag.String("bin", "bin/tenfour", "the tenfour binary the nodes run")
 	dir := flag.String("dir", "bin/chaos", "data, logs and the phases' histories (JSONL); emptied first")
 	only := flag.String("only", "", "run only the faults whose name contains this")
+	skip := flag.Bool("skip-unusable", false, "where the lab cannot run (not root, no network namespaces), say why and exit 0 (`make test`)")
 	flag.Parse()
+
+	if err := chaos.Usable(context.Background()); err != nil {
+		if *skip {
+			fmt.Printf("chaos: skipped, the lab cannot run here: %v\n", err)
+			return
+		}
+		fail(err)
+	}
 
 	abs, err := filepath.Abs(*bin)
 	if err != nil {
@@ -51,7 +60,7 @@ func main() {
 	fmt.Printf("\nseed %d, %d terminals, %s, %v\n\n", o.Seed, o.Terminals, map[bool]string{true: "short", false: "full"}[*short],
 		time.Since(start).Round(time.Second))
 	chaos.WriteTable(os.Stdout, phases)
-	bad := false
+	bad, sum := false, chaos.Sum(phases)
 	for _, p := range phases {
 		if p.Err != nil {
 			bad = true
@@ -61,6 +70,13 @@ func main() {
 			fmt.Printf("- %s: %s\n", p.Fault, v)
 		}
 	}
+	verdict := "ok"
+	if bad {
+		verdict = "FAILED"
+	}
+	fmt.Printf("\nchaos: %s, seed %d: %d phases (%d failed to run), %d operations, %d acknowledged, %d lost, %d shown twice, "+
+		"%d floor violations, %v — %s\n", map[bool]string{true: "short run", false: "full run"}[*short], o.Seed, len(phases),
+		sum.Failed, sum.Ops, sum.Acked, sum.Lost, sum.Duplicates, sum.FloorViolations, time.Since(start).Round(time.Second), verdict)
 	if bad {
 		os.Exit(1)
 	}
