@@ -29,11 +29,14 @@ trap cleanup EXIT
 # signs in from an address of its own (forwarder()).
 # --tiles names a street map archive that is not there yet: tests/e2e/offmap.mjs drops the demo archive in (and
 # takes it away), the server reading the file on each request (docs/adr/0036).
+# --demo-rtsp-port and --sip-addr: each shard's simulated cameras and SIP on ports of their own (E2E_PORT+10000+i,
+# E2E_PORT+20000+i), not the demo's fixed 18554 and 5060 that only the first server (or another program) would get.
 start() { # start <shard>: a server on port+shard with data directory $root/<shard>
   local data="$root/$1"
   mkdir -p "$data/tiles"
   "$bin" tiles demo "$data/tiles/demo.pmtiles" >/dev/null
   "$bin" serve --demo --demo-fleet-quiet --addr "127.0.0.1:$((port + $1))" --data "$data" --media-udp-port 0 --log-level warn \
+    --demo-rtsp-port "$((port + 10000 + $1))" --sip-addr "127.0.0.1:$((port + 20000 + $1))" \
     --signin-burst-per-address 100000 --signin-burst-per-account 100000 --tiles "$data/tiles/streets.pmtiles" >"$data/server.log" 2>&1 &
   pids+=("$!")
 }
