@@ -24,7 +24,7 @@ func (r *runner) sipRows() []bench.Row {
 		p95Row("SIP: DTMF * → floor granted (the grant's beep at the phone)", "< 50 ms", "grant", 50,
 			"20 presses, RFC 4733, the group silent"),
 		p95Row("SIP: audio delay the bridge adds (group talker → phone)", "< 40 ms", "delay", 40,
-			"10 talk spurts of a native terminal, first packet sent → first G.711 frame at the phone: the SFU's forwarding, ffmpeg's Opus → G.711 and the RTP to the phone"),
+			"10 talk spurts of a native terminal, first packet sent → first loud G.711 frame at the phone: the SFU's forwarding, ffmpeg's Opus → G.711 and the RTP to the phone; the call's first spurt includes the decoder child's start"),
 		r.measured("SIP: concurrent bridged G.711 ↔ Opus calls per core, no loss", "≥ 100", "", "sip.calls_per_core", "sip",
 			func(v float64) (bench.Status, string) {
 				missed := r.figs["sip.concurrent_missed_frames"]
