@@ -26,6 +26,7 @@ import { useNow } from '../../../shared/utils/useNow';
 import { MissedCallsDrawer } from './MissedCallsDrawer';
 import { PttButton } from './PttButton';
 import { PttKeys } from './PttKeys';
+import { Dialpad } from './Dialpad';
 import '../../../shared/voice/voice.css';
 
 /** The calls to the whole fleet a dispatcher starts from the dock (each behind its feature switch and a
@@ -199,6 +200,7 @@ export default function VoiceDock() {
               </Badge>
             )}
           </Space>
+          <Dialpad />
 
           <div className="vdock-calls" data-testid="call-panel">
             {rows.length === 0 && <div className="vdock-muted vdock-empty">{t('calls.none')}</div>}
