@@ -1,6 +1,6 @@
 // Package demo seeds the demo data of `tenfour serve --demo` on an empty database: customer "Demo Fleet"
 // (dispatcher 10000001 / 123456, administrator; 7 groups, one level nested; 60 terminals 10000101…10000160
-// of every spec §3 type around Istanbul), customer "Second Tenant" (dispatcher 20000001 / 123456, its own
+// of every spec §3 type around Istanbul; SIP desk phones and radio gateways 10000180…10000189, sip.go), customer "Second Tenant" (dispatcher 20000001 / 123456, its own
 // groups and terminals 20000101…20000112 around Izmir, broadcast switched off in its data-source
 // configuration), a branding record for host 127.0.0.2 (theme colour #d4380d) so a browser can prove
 // branding applies, and km/h client configurations for the demo's own addresses (DemoHosts). It never seeds a database that already has a customer.
@@ -191,6 +191,9 @@ func Seed(ctx context.Context, d *db.DB) (bool, error) {
 	// calls and monitorings (§5); the second tenant keeps the defaults (no credit limit, no recording).
 	demoID, err := customers.ByName(ctx, d, "Demo Fleet")
 	if err != nil {
+		return true, err
+	}
+	if err := seedSIP(ctx, d, demoID); err != nil { // sip.go: the desk phones and radio gateways
 		return true, err
 	}
 	if err := video.NewStore(d, nil).SetLimits(ctx, demoID, video.Limits{MaxCalls: 4, MaxMonitors: 16, MaxDuration: 1800,

@@ -73,16 +73,17 @@ func TestSeed(t *testing.T) {
 			t.Fatalf("groups %d nested %d", groups, nested)
 		}
 
-		// 76 terminals 10000101…10000176 of every type, around Istanbul, with battery and signal.
+		// 76 terminals 10000101…10000176 of every type, around Istanbul, with battery and signal (the SIP
+		// accounts after them: sip_test.go).
 		list, total, err := store.Terminals(ctx, fleet, directory.FindTerminals{Limit: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if total != 77 {
-			t.Fatalf("accounts %d, want the dispatcher and 76 terminals", total)
+		if total != 87 {
+			t.Fatalf("accounts %d, want the dispatcher, 76 terminals and 10 SIP accounts", total)
 		}
 		types := map[string]bool{}
-		for i, term := range list[1:] {
+		for i, term := range list[1:77] {
 			if want := fmt.Sprint(10000101 + i); term.CID != want {
 				t.Fatalf("terminal %d is %s, want %s", i, term.CID, want)
 			}
@@ -190,7 +191,7 @@ func TestDemoServer(t *testing.T) {
 		return out
 	}
 	fleet := ids(signIn("10000001"))
-	if len(fleet) != 77 || !slices.Contains(fleet, "10000176") || slices.ContainsFunc(fleet, func(id string) bool { return strings.HasPrefix(id, "2000") }) {
+	if len(fleet) != 87 || !slices.Contains(fleet, "10000189") || slices.ContainsFunc(fleet, func(id string) bool { return strings.HasPrefix(id, "2000") }) {
 		t.Fatalf("Demo Fleet sees %v", fleet)
 	}
 	second := ids(signIn("20000001"))
