@@ -90,7 +90,8 @@ export async function fleetSettled(browser) {
         const r = await api(page, 'GET', '/ds/data/getGrpMsList?lastGps=1');
         const fleet = new Map();
         const walk = (g) => {
-          for (const t of g.msList ?? []) if (String(t.type) !== '20' && !LEFT_TO_CASES(t.cid)) fleet.set(String(t.cid), t);
+          // the SIP accounts (kind sip: phones that register over SIP, docs/sip.md) are not the fleet's
+          for (const t of g.msList ?? []) if (String(t.type) !== '20' && t.kind !== 'sip' && !LEFT_TO_CASES(t.cid)) fleet.set(String(t.cid), t);
           (g.children ?? []).forEach(walk);
         };
         (r.result?.groups ?? []).forEach(walk);
