@@ -10,16 +10,10 @@ import (
 	"tenfour/internal/media/ffchild"
 )
 
-// Voice activity as the talk key (docs/sip.md): a phone or radio gateway that has no keys to press (a gateway's
-// carrier detect arrives as audio) asks for the floor when its audio is loud for a while and releases it after a
-// while of silence. The loudness is the RMS of a 20 ms frame's samples, decoded from G.711 by
+// Voice activity as the talk key (docs/sip.md): a phone or radio gateway that offers no keys (no telephone-event;
+// a gateway's carrier detect arrives as audio) asks for the floor when its audio is loud for a while and releases
+// it after a while of silence. The loudness is the RMS of a 20 ms frame's samples, decoded from G.711 by
 // github.com/zaf/g711; no codec of ours.
-
-// Talk modes of a SIP account: which of the phone's signals is its talk key.
-const (
-	TalkDTMF  = "dtmf"  // RFC 4733 keys: * asks for the floor, # releases it (the default)
-	TalkVoice = "voice" // voice activity: audio asks for the floor, silence releases it
-)
 
 // Voice activity's defaults: a frame is loud above an RMS of about -32 dBFS; 60 ms of loud frames ask for the floor
 // (a click or a cough does not), 800 ms of quiet ones release it (a pause between words does not).
