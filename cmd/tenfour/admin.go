@@ -43,6 +43,8 @@ var adminCommands = map[string]struct {
 	"account-type":  {`account-type --uid 8DIGITS --type 1|-2: set an account's feature access code (spec §6)`, adminAccountType},
 	"host-assign":   {"host-assign --host HOST --customer NAME: the host is the customer's (its custom theme, /theme)", adminHostAssign},
 	"host-unassign": {"host-unassign --host HOST: the host belongs to no customer", adminHostUnassign},
+	"sip-trunk": {"sip-trunk add --customer NAME --name NAME --registrar HOST[:PORT] --user USER --password PW --account 8DIGITS [--outbound-proxy HOST[:PORT]] [--number NUMBER=group:GID|dispatcher:ID …] | list --customer NAME | remove --customer NAME --name NAME: a customer's SIP trunks to a PBX or provider (docs/sip.md)",
+		adminSIPTrunk},
 	"video-limits": {"video-limits --customer NAME [--max-calls N] [--max-monitors N] [--max-duration 1h] [--credit-minutes N|-1] [--record on|off]: a customer's video limits and whether its calls and monitorings are recorded",
 		adminVideoLimits},
 }

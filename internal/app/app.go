@@ -281,7 +281,8 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 				o.URL, o.HTTPClient, o.Resume = "http://"+httpx.InProcessAddr, inProcess, tok
 				return termclient.Dial(ctx, o)
 			}}
-		if a.SIP, err = sipside.New(a.Auth, sipside.Options{MinExpires: cfg.SIP.MinExpires, Calls: calls, Hold: a.Hub.Hold}, dirSvc, a.Presence); err == nil {
+		if a.SIP, err = sipside.New(a.Auth, sipside.Options{MinExpires: cfg.SIP.MinExpires, Calls: calls, Hold: a.Hub.Hold,
+			Trunks: sipside.NewTrunkStore(d)}, dirSvc, a.Presence); err == nil {
 			voiceSvc.SetDialer(a.SIP) // individual calls to a registered phone ring it (internal/sip/dial.go)
 			err = a.SIP.Listen(cfg.SIP.Addr)
 		}

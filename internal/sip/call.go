@@ -90,6 +90,13 @@ func (s *Server) invite(req *sip.Request, tx sip.ServerTransaction) {
 		respond(tx, req, sip.StatusForbidden, "Forbidden")
 		return
 	}
+	s.answerInvite(req, tx, a)
+}
+
+// answerInvite carries an admitted INVITE — a phone's, a trunk's (trunk.go) — from its offer to its end: 488
+// for an offer this side cannot answer, 486 while the calling account is in a call, 503 while the server stops.
+func (s *Server) answerInvite(req *sip.Request, tx sip.ServerTransaction, a admission) {
+	p := a.p
 	offer, err := parseOffer(req.Body())
 	if err != nil {
 		respond(tx, req, sip.StatusNotAcceptableHere, "Not Acceptable Here")
@@ -106,7 +113,7 @@ func (s *Server) invite(req *sip.Request, tx sip.ServerTransaction) {
 	defer s.calls.end(p.AccountID)
 	d, err := s.dialogs.ReadInvite(req, tx)
 	if err != nil {
-		slog.InfoContext(ctx, "sip: invite", "msId", p.AccountID, "err", err)
+		slog.Info("sip: invite", "msId", p.AccountID, "err", err)
 		return
 	}
 	defer d.Close()
@@ -149,9 +156,10 @@ func (s *Server) bye(req *sip.Request, tx sip.ServerTransaction) {
 	if err := s.dialogs.ReadBye(req, tx); err == nil {
 		return
 	}
-	if err := s.placed.ReadBye(req, tx); err != nil { // a call this side placed (dial.go)
-		respond(tx, req, sip.StatusCallTransactionDoesNotExists, "Call/Transaction Does Not Exist")
+	if err := s.placed.ReadBye(req, tx); err == nil || s.trunkBye(req, tx) { // a call this side placed (dial.go, trunk_dial.go)
+		return
 	}
+	respond(tx, req, sip.StatusCallTransactionDoesNotExists, "Call/Transaction Does Not Exist")
 }
 
 // begin admits account id's call unless the account is in a call already or the server stops.

@@ -49,6 +49,8 @@ type Options struct {
 	// Hold keeps a registered account online through its sockets' logouts (realtime.Hub.Hold): a call's group
 	// side is a socket of the account, and its logout must not take a phone that is still registered offline.
 	Hold func(accountID string) (release func())
+	// Trunks are the operator's trunks to PBXs and providers (trunk.go); nil: none.
+	Trunks TrunkSource
 }
 
 func (o Options) withDefaults() Options {
@@ -93,6 +95,8 @@ type Server struct {
 	tcp  net.Listener
 	addr string
 	tls  tlsListener // SIP over TLS (tls.go), when ListenTLS bound one
+
+	trunks trunks // the trunks at work (trunk.go)
 }
 
 // New builds the SIP side; Listen binds it, Run serves it.
@@ -125,7 +129,7 @@ func New(a Authenticator, opt Options, presence ...Presence) (*Server, error) {
 	s.placed = sipgo.NewDialogClientCache(client, sip.ContactHeader{Address: sip.Uri{User: "tenfour", Host: "localhost"}})
 	srv.OnRegister(s.register)
 	srv.OnOptions(s.options)
-	srv.OnInvite(s.invite)
+	srv.OnInvite(s.routeInvite) // a trunk's to its trunk, the phones' to invite
 	srv.OnAck(s.ack)
 	srv.OnBye(s.bye)
 	return s, nil
@@ -183,7 +187,7 @@ func (s *Server) Run(ctx context.Context) {
 	go func() { defer wg.Done(); s.serve("udp", func() error { return s.srv.ServeUDP(udp) }) }()
 	go func() { defer wg.Done(); s.serve("tcp", func() error { return s.srv.ServeTCP(tcp) }) }()
 	slog.Info("sip: listening", "addr", s.Addr(), "transports", "udp,tcp")
-	<-ctx.Done()
+	s.runTrunks(ctx) // until ctx ends and the trunks have un-REGISTERed
 	s.stopCalls()
 	s.calls.stop()
 	udp.Close()

@@ -15,6 +15,7 @@ import (
 	"github.com/pion/srtp/v3"
 
 	"tenfour/internal/config"
+	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
 
@@ -128,11 +129,18 @@ func TestSecureCallIntoGroup(t *testing.T) {
 		if code := p.call(gid); code != sip.StatusOK {
 			t.Fatalf("INVITE with SRTP over TLS: %d, want 200", code)
 		}
-		p.press('*')
-		floorTalker(ctx, t, term, gid, phone)
-		p.talkToGroup(ctx, term)
-		p.press('#')
-		floorTalker(ctx, t, term, gid, "")
-		p.hearGroup(ctx, term, gid)
+		p.talkAndHear(ctx, term, gid)
 	})
+}
+
+// talkAndHear is a round of half duplex in group gid: the phone takes the floor with `*` (the group's terminal
+// sees the SIP account talk), its tone is heard, it releases the floor with `#`, and hears the terminal talk.
+func (p *softphone) talkAndHear(ctx context.Context, term *termclient.Client, gid string) {
+	p.t.Helper()
+	p.press('*')
+	floorTalker(ctx, p.t, term, gid, phone)
+	p.talkToGroup(ctx, term)
+	p.press('#')
+	floorTalker(ctx, p.t, term, gid, "")
+	p.hearGroup(ctx, term, gid)
 }
