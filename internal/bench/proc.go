@@ -2,7 +2,9 @@ package bench
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
@@ -110,4 +112,39 @@ func OwnCPU() time.Duration {
 	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
 	d := func(tv syscall.Timeval) time.Duration { return time.Duration(tv.Nano()) }
 	return d(self.Utime) + d(self.Stime) + d(kids.Utime) + d(kids.Stime)
+}
+
+// Perf is a `perf record -g` of a running process: a profiling aid, which no measurement depends on.
+type Perf struct{ *proc }
+
+// PerfRecord starts `perf record -g` on pid at hz samples a second into out. With then (a command for perf to
+// run after "--", such as `sleep 3`) the recording ends when that command does; else when Stop ends it. The
+// error says perf is not installed or did not start; a caller that only wants a profile if it can ignores it.
+func PerfRecord(log io.Writer, pid, hz int, out string, then ...string) (*Perf, error) {
+	bin, err := exec.LookPath("perf")
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"record", "-q", "-F", strconv.Itoa(hz), "-g", "-p", strconv.Itoa(pid), "-o", out}
+	if len(then) > 0 {
+		args = append(append(args, "--"), then...)
+	}
+	p, err := start(log, bin, args...)
+	if err != nil {
+		return nil, err
+	}
+	return &Perf{p}, nil
+}
+
+// Stop ends the recording (perf writes its file on SIGINT) once grace has passed, if it has not ended by itself
+// by then, and waits for it. A nil Perf (none started) does nothing.
+func (f *Perf) Stop(grace time.Duration) {
+	if f == nil {
+		return
+	}
+	select {
+	case <-f.done:
+	case <-time.After(grace):
+		stop(f.proc)
+	}
 }

@@ -327,12 +327,9 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	// 19 MB per login) leaves a high heap goal and garbage behind, so the heap in use overstates what the
 	// terminals keep: take the smallest heap allocated (+ stacks) seen in the window, and say whether a
 	// collection ran in it.
-	var perf *proc
+	var perf *Perf
 	if o.PerfOut != "" {
-		if p, err := exec.LookPath("perf"); err == nil {
-			perf, _ = start(o.Log, p, "record", "-F", "499", "-g", "-p", strconv.Itoa(serve.Process.Pid), "-o", o.PerfOut,
-				"--", "sleep", strconv.Itoa(int(o.Window.Seconds())))
-		}
+		perf, _ = PerfRecord(o.Log, serve.Process.Pid, 499, o.PerfOut, "sleep", strconv.Itoa(int(o.Window.Seconds())))
 	}
 	gc0 := m["go_gc_duration_seconds_count"]
 	res.HeapMin = -1
@@ -350,13 +347,7 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	tick.Stop()
 	measuring.Store(false)
 	res.Window = time.Since(w0)
-	if perf != nil {
-		select {
-		case <-perf.done:
-		case <-time.After(10 * time.Second):
-			stop(perf)
-		}
-	}
+	perf.Stop(10 * time.Second)
 	sc1, _ := ProcCPU(serve.Process.Pid)
 	sm1 := simCPU()
 	mb1, _ := MachineCPU()
@@ -409,17 +400,12 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 		}
 	}
 	if o.Talkers > 0 && o.Presses > 0 {
-		var perf *proc
+		var perf *Perf
 		if o.PerfOut != "" {
-			if p, err := exec.LookPath("perf"); err == nil {
-				perf, _ = start(o.Log, p, "record", "-F", "999", "-g", "-p", strconv.Itoa(serve.Process.Pid), "-o",
-					strings.TrimSuffix(o.PerfOut, ".perf")+"-ptt.perf")
-			}
+			perf, _ = PerfRecord(o.Log, serve.Process.Pid, 999, strings.TrimSuffix(o.PerfOut, ".perf")+"-ptt.perf")
 		}
 		res.PTT, res.PTTServer, res.PTTErr = scalePresses(ctx, base, first+o.Terminals, o.Talkers, o.Presses, pw)
-		if perf != nil {
-			stop(perf)
-		}
+		perf.Stop(0)
 	}
 	cancelConsoles()
 	cwg.Wait()

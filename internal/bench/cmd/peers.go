@@ -10,10 +10,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"tenfour/internal/bench"
@@ -29,28 +27,23 @@ var (
 // phase into prof/peers-<name>.<phase>.perf (read with `perf report -i … --children --sort symbol`), and a stop
 // for the end of the run.
 func (r *runner) phasePerf(name string) (func(phase string, pid int), func()) {
-	var cur *exec.Cmd
+	var cur *bench.Perf
 	stop := func() {
-		if cur != nil {
-			_ = cur.Process.Signal(syscall.SIGINT)
-			_ = cur.Wait()
-			cur = nil
-		}
+		cur.Stop(0)
+		cur = nil
 	}
 	return func(phase string, pid int) {
 		stop()
 		if phase == "done" {
 			return
 		}
-		args := []string{"record", "-q", "-F", "997", "-g", "-p", fmt.Sprint(pid), "-o", r.prof("peers-" + name + "." + phase + ".perf")}
+		var then []string
 		if phase == "idle" {
-			args = append(args, "--", "sleep", "2.9") // the silent phase is 3 s; the sender starts after it
+			then = []string{"sleep", "2.9"} // the silent phase is 3 s; the sender starts after it
 		}
-		cur = exec.Command("perf", args...)
-		cur.Stderr = r.log
-		if err := cur.Start(); err != nil {
+		var err error
+		if cur, err = bench.PerfRecord(r.log, pid, 997, r.prof("peers-"+name+"."+phase+".perf"), then...); err != nil {
 			fmt.Fprintf(r.log, "peers: perf: %v\n", err)
-			cur = nil
 		}
 	}, stop
 }
