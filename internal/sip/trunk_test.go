@@ -31,8 +31,9 @@ const (
 )
 
 // startKamailio runs Debian's kamailio (scripts/test-deps.sh) with testdata/kamailio.cfg on a free loopback port
-// as the test's child and returns its address once it answers OPTIONS.
-func startKamailio(t *testing.T) string {
+// as the test's child and returns its address once it answers OPTIONS: the PBX, or with tenfour's address a proxy
+// in front of it.
+func startKamailio(t *testing.T, tenfour string) string {
 	t.Helper()
 	bin, err := exec.LookPath("kamailio")
 	if err != nil {
@@ -46,12 +47,16 @@ func startKamailio(t *testing.T) string {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	cfg := strings.NewReplacer("@PORT@", strconv.Itoa(port), "@PASSWORD@", pbxPassword, "@TRUNK@", trunkUser).Replace(string(tmpl))
+	cfg := strings.NewReplacer("@PORT@", strconv.Itoa(port), "@PASSWORD@", pbxPassword, "@TRUNK@", trunkUser, "@TENFOUR@", tenfour).Replace(string(tmpl))
 	if err := os.WriteFile(dir+"/kamailio.cfg", []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	cmd := exec.Command(bin, "-f", dir+"/kamailio.cfg", "-DD", "-E", "-Y", dir, "-m", "32", "-M", "4")
+	args := []string{"-f", dir + "/kamailio.cfg", "-DD", "-E", "-Y", dir, "-m", "32", "-M", "4"}
+	if tenfour != "" {
+		args = append(args, "-A", "PROXY")
+	}
+	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // kamailio forks its workers: they go with it
 	cmd.WaitDelay = time.Second
@@ -76,6 +81,9 @@ func startKamailio(t *testing.T) string {
 		res, err := c.Do(ctx, req)
 		return err == nil && res.StatusCode == sip.StatusOK
 	})
+	if tenfour != "" {
+		return addr // a proxy: its OPTIONS were tenfour's answer
+	}
 	return addr
 }
 
@@ -106,7 +114,7 @@ func TestTrunk(t *testing.T) {
 		t.Skip("no ffmpeg")
 	}
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		pbx := startKamailio(t)
+		pbx := startKamailio(t, "")
 		w := startSIP(t, engine, func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
 		gid := w.groupID(t, "Ops")
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -259,4 +267,34 @@ func newCallee(t *testing.T, pbx, number string) *callee {
 		t.Fatalf("the PBX's phone %s registering: %v %v", number, res, err)
 	}
 	return c
+}
+
+// kamailio as a proxy between a phone and tenfour: the phone's REGISTER (tenfour's digest challenge and the
+// answer), its INVITE into its group (record-routed) and its BYE all pass through kamailio, and the call works:
+// `*` gives the phone the floor.
+func TestPhoneThroughKamailio(t *testing.T) {
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		t.Skip("no ffmpeg")
+	}
+	w := startSIP(t, "sqlite", func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+	proxy := startKamailio(t, w.SIP.Addr())
+	gid := w.groupID(t, "Ops")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	viaProxy := *w
+	viaProxy.port = portOf(t, proxy)
+	if res := viaProxy.register(t, phoneClient(t), "UDP", phone, testkit.Password, 300); res.StatusCode != sip.StatusOK {
+		t.Fatalf("REGISTER through kamailio: %d", res.StatusCode)
+	}
+	if !w.online(t, phone) { // tenfour's challenge (realm tenfour: register checks it) and tenfour's 200
+		t.Fatal("registered through kamailio, the phone is offline")
+	}
+	term := w.groupTerminal(ctx, t)
+	p := newSoftphone(t, &viaProxy)
+	if code := p.call(gid); code != sip.StatusOK {
+		t.Fatalf("INVITE through kamailio: %d, want 200", code)
+	}
+	p.press('*')
+	floorTalker(ctx, t, term, gid, phone)
+	p.hangUp()
 }
