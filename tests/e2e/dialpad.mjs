@@ -1,0 +1,53 @@
+// The voice dock's dial pad (issue 34): a number keyed in calls that account individually, as the terminal menu
+// does (a SIP phone's id calls the phone: internal/sip's tests; here a terminal of the suite answers).
+import { dispatcherConsole, expect, until } from './harness.mjs';
+import { terminal } from './terminal.mjs';
+
+const CALLEE = '10000169'; // an app the quiet fleet never runs (terminal.mjs); oplog.mjs's too, one case at a time
+const OTHER_CUSTOMERS = '20000001'; // the second demo customer's dispatcher
+
+const NUMBER = 'input[data-testid=dialpad-number]';
+
+/** Keys a number in on the pad. */
+async function key(page, digits) {
+  for (const d of digits) await page.click(`[data-testid="dialpad-key-${d}"]`);
+}
+
+export const dialpadCases = [
+  [
+    'dial pad: a number that no route takes cannot be called; an 8-digit id rings that terminal, it answers, the call connects and hangs up; an id of another customer is refused with an error',
+    async ({ context }) => {
+      const term = await terminal(CALLEE, {
+        onFrame: (f, t) => {
+          if (f.type === 'call.invite') void t.request('call.status', { callId: f.data.callId, status: 200 });
+        },
+      });
+      try {
+        const { page } = await dispatcherConsole(context);
+        const call = '[data-testid=dialpad-call]';
+        await page.waitForSelector('[data-testid=dialpad]', { timeout: 20_000 });
+        await page.fill(NUMBER, '1000015');
+        await key(page, '*');
+        await page.waitForSelector('[data-testid=dialpad-hint]');
+        expect(await page.isDisabled(call), 'a number with * is not called');
+        await page.fill(NUMBER, CALLEE.slice(0, 7));
+        expect(await page.isDisabled(call), '7 digits are not an account id');
+        await key(page, CALLEE.slice(7));
+        expect(!(await page.isDisabled(call)), 'the call button is enabled for an 8-digit id');
+        await page.click(call);
+        await term.waitFor('call.invite', (f) => f.data.from?.msId === '10000001', `${CALLEE} is offered the call`);
+        const row = await page.waitForSelector('[data-testid=call-row][data-kind=single][data-state=connected]', { timeout: 20_000 });
+        const callId = await row.getAttribute('data-call-id');
+        expect((await page.inputValue(NUMBER)) === '', 'the pad is cleared once the call is placed');
+        await page.click(`[data-testid=call-row][data-call-id="${callId}"] [data-testid=hang-up]`);
+        await page.waitForSelector(`[data-testid=call-row][data-call-id="${callId}"]`, { state: 'detached', timeout: 20_000 });
+
+        await page.fill(NUMBER, OTHER_CUSTOMERS);
+        await page.click(call);
+        await page.waitForSelector('.ant-message-error', { timeout: 15_000 }); // the refusal's text (useErrorText)
+      } finally {
+        await term.close();
+      }
+    },
+  ],
+];
