@@ -29,6 +29,7 @@ import { edgesCases } from './edges.mjs';
 import { offmapCases } from './offmap.mjs';
 import { groupsCases } from './groups.mjs';
 import { signinCases } from './signin.mjs';
+import { dialpadCases } from './dialpad.mjs';
 
 const TERMINAL = '10000101';
 /** Terminals these cases drive (the quiet demo fleet leaves them offline). */
@@ -428,7 +429,7 @@ cases.push(...walkthroughCases);
 cases.push(...camerasCases);
 cases.push(...contrastCases);
 
-cases.push(...keysCases);
+cases.push(...keysCases, ...dialpadCases);
 // The lone-work case waits out the server's shortest check interval (a minute) beside the others: first, so that it
 // signs in before the lockout case above locks its customer's dispatcher.
 process.exit((await run([loneWorkCase, ...cases, ...safetyCases, ...mapCases, ...mapEdgesCases, ...messageCases, ...languageCases, ...indoorCases, ...reportsCases, ...patrolCases, ...vcallCases, ...jobsCases, ...broadcastCases, ...video2Cases, ...indoor3mCases, ...startupCases, ...shellCases, ...oplogCases, ...schoolbusCases, ...offmapCases, ...edgesCases, ...signinCases, ...groupsCases])) > 0 ? 1 : 0);
