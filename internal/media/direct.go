@@ -194,12 +194,12 @@ type directPath struct {
 	conn  *mediaSocket
 	to    netip.AddrPort
 	plain []byte
-	enc   []byte
 	hdr   rtp.Header // EncryptRTP's parse of plain, kept so it is not allocated per packet
 }
 
-// send encrypts one packet and writes it; called under the downstream's lock.
-func (p *directPath) send(h *rtp.Header, payload []byte) error {
+// send encrypts one packet into the batch (batch.go), which sends it with the other listeners' copies; called
+// under the downstream's lock.
+func (p *directPath) send(h *rtp.Header, payload []byte, b *sendBatch, d *Downstream) error {
 	n, err := h.MarshalTo(p.plain)
 	if err != nil {
 		return err
@@ -208,12 +208,12 @@ func (p *directPath) send(h *rtp.Header, payload []byte) error {
 		return errors.New("media: packet too large")
 	}
 	n += copy(p.plain[n:], payload)
-	out, err := p.ctx.EncryptRTP(p.enc[:0], p.plain[:n], &p.hdr)
+	out, err := p.ctx.EncryptRTP(b.slot(p.conn)[:0], p.plain[:n], &p.hdr)
 	if err != nil {
 		return err
 	}
-	p.enc = out[:cap(out)]
-	return p.conn.sendNow(out, p.to)
+	b.add(out, p.to, d, len(payload))
+	return nil
 }
 
 // goDirect moves the downstreams of a connected peer connection onto the direct path where it can: the keys

@@ -81,8 +81,9 @@ func (d *Downstream) Direct() bool {
 // Written counts packets written to this listener.
 func (d *Downstream) Written() uint64 { return d.written.Load() }
 
-// forward rewrites one packet for this listener and writes it; false if the packet is not for it.
-func (d *Downstream) forward(src uint64, h *rtp.Header, payload []byte, now int64) bool {
+// forward rewrites one packet for this listener and writes it (on the direct path: into the batch, which sends
+// it); false if the packet is not for it.
+func (d *Downstream) forward(src uint64, h *rtp.Header, payload []byte, now int64, b *sendBatch) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	out := *h
@@ -115,7 +116,7 @@ func (d *Downstream) forward(src uint64, h *rtp.Header, payload []byte, now int6
 	d.lastAt = now
 	if d.direct != nil {
 		out.SSRC, out.PayloadType = d.ssrc, d.pt
-		if d.direct.send(&out, payload) != nil {
+		if d.direct.send(&out, payload, b, d) != nil {
 			return false
 		}
 	} else if err := d.track.WriteRTP(&rtp.Packet{Header: out, Payload: payload}); err != nil {
@@ -125,6 +126,15 @@ func (d *Downstream) forward(src uint64, h *rtp.Header, payload []byte, now int6
 	d.octets += uint32(len(payload))
 	d.written.Add(1)
 	return true
+}
+
+// unsent takes back a copy the batch counted as written but could not send (the socket had no room).
+func (d *Downstream) unsent(payload int) {
+	d.mu.Lock()
+	d.packets--
+	d.octets -= uint32(payload)
+	d.mu.Unlock()
+	d.written.Add(^uint64(0))
 }
 
 // setDirect puts the downstream on the direct path, sending from conn to the client at to (conn nil: back to
@@ -139,7 +149,7 @@ func (d *Downstream) setDirect(keys *keyCapture, conn *mediaSocket, to netip.Add
 		if d.path == nil {
 			pt, ssrc := opusPT(d.sender)
 			if ctx, err := keys.srtpContext(); err == nil && ssrc != 0 {
-				d.path = &directPath{ctx: ctx, plain: make([]byte, 1500), enc: make([]byte, 1500)}
+				d.path = &directPath{ctx: ctx, plain: make([]byte, 1500)}
 				d.pt, d.ssrc = pt, ssrc
 			}
 		}
@@ -203,14 +213,20 @@ func (r *Route) forward(pkt *rtp.Packet, at time.Time) {
 	h.CSRC, h.Padding, h.PaddingSize = nil, false, 0
 	now := int64(at.Sub(epoch))
 	n := 0
+	b := batches.Get().(*sendBatch)
 	for i := range r.Targets {
 		t := &r.Targets[i]
-		if t.D.forward(t.Src, &h, pkt.Payload, now) {
+		if t.D.forward(t.Src, &h, pkt.Payload, now, b) {
 			n++
 		}
 	}
+	if b.n > 0 {
+		b.flush()
+	}
+	batches.Put(b)
 	for _, tap := range r.Taps {
-		tap(&h, pkt.Payload)
+		th := h // a tap may keep what it is given: its own copy, so h stays on the stack for the listeners
+		tap(&th, pkt.Payload)
 	}
 	delay := time.Since(at)
 	mForwarded.Add(float64(n))

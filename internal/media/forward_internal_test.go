@@ -21,14 +21,14 @@ func TestDownstreamTimestampNeverGoesBackAtATalkerSwitch(t *testing.T) {
 	var last uint32
 	var lastSeq uint16
 	for i := range 3 {
-		if !d.forward(1, &rtp.Header{Version: 2, SequenceNumber: uint16(100 + i), Timestamp: uint32(5000 + 960*i)}, []byte{1}, 1000*ms+int64(i)*20*ms) {
+		if !d.forward(1, &rtp.Header{Version: 2, SequenceNumber: uint16(100 + i), Timestamp: uint32(5000 + 960*i)}, []byte{1}, 1000*ms+int64(i)*20*ms, nil) {
 			t.Fatal("old talker's packet not written")
 		}
 		last, lastSeq = d.lastTS, d.lastSeq
 	}
 	d.Assign(2)
 	// Read 42 µs before the old talker's last packet was written.
-	if !d.forward(2, &rtp.Header{Version: 2, SequenceNumber: 7, Timestamp: 123}, []byte{1}, 1040*ms-42_000) {
+	if !d.forward(2, &rtp.Header{Version: 2, SequenceNumber: 7, Timestamp: 123}, []byte{1}, 1040*ms-42_000, nil) {
 		t.Fatal("new talker's packet not written")
 	}
 	if step := int32(d.lastTS - last); step < 960 {

@@ -48,14 +48,7 @@ func (s *mediaSocket) ReadFromAddrPort(b []byte) (int, netip.AddrPort, error) {
 
 // WriteToAddrPort is pion's mux writing (ICE, DTLS, SRTCP): with a full send buffer it waits for room.
 func (s *mediaSocket) WriteToAddrPort(b []byte, to netip.AddrPort) (int, error) {
-	return s.sys.writeTo(b, to, true)
-}
-
-// sendNow is the direct path's write: with a full send buffer the packet is dropped (an error), since it is
-// written from the reader of the talker's packets, which must not wait.
-func (s *mediaSocket) sendNow(b []byte, to netip.AddrPort) error {
-	_, err := s.sys.writeTo(b, to, false)
-	return err
+	return s.sys.writeTo(b, to)
 }
 
 // ReadFromUDPAddrPort and WriteToUDPAddrPort shadow the socket's own, so that every reader and writer goes the

@@ -156,7 +156,7 @@ func TestUpstreamStatsReportLossAcrossAWrap(t *testing.T) {
 	}
 }
 
-func loopbackUDP(t *testing.T) *net.UDPConn {
+func loopbackUDP(t testing.TB) *net.UDPConn {
 	t.Helper()
 	c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
@@ -200,11 +200,16 @@ func TestMediaSocketReadsAndWritesDatagrams(t *testing.T) {
 	if n, err := s.WriteToAddrPort([]byte("back"), caddr); err != nil || n != 4 {
 		t.Fatalf("write %d %v", n, err)
 	}
-	if err := s.sendNow([]byte("now"), caddr); err != nil {
-		t.Fatal(err)
+	// The direct path's batch: two copies leave in one call, in order, each counted as written.
+	bt := batches.Get().(*sendBatch)
+	d := &Downstream{}
+	for _, m := range []string{"now", "then"} {
+		bt.add(append(bt.slot(s)[:0], m...), caddr, d, len(m))
 	}
+	bt.flush()
+	batches.Put(bt)
 	b := make([]byte, 1500)
-	for _, want := range []string{"back", "now"} {
+	for _, want := range []string{"back", "now", "then"} {
 		_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
 		n, from, err := c.ReadFromUDPAddrPort(b)
 		if err != nil || string(b[:n]) != want || from != saddr {
@@ -250,6 +255,17 @@ func TestMediaSocketReadsAndWritesDatagrams(t *testing.T) {
 	}
 	if _, err := s.WriteToAddrPort([]byte("x"), netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), 9)); err == nil {
 		t.Fatal("write on a closed socket")
+	}
+	// Copies a batch could not send are taken back from their listener's counts (sender reports, Written).
+	bt = batches.Get().(*sendBatch)
+	defer batches.Put(bt)
+	d.packets, d.octets = 5, 50
+	d.written.Store(5)
+	bt.add(append(bt.slot(s)[:0], "lost"...), caddr, d, 4)
+	bt.flush()
+	if d.packets != 4 || d.octets != 46 || d.Written() != 4 {
+		t.Fatalf("after a copy the closed socket dropped: packets %d, octets %d, written %d; want 4, 46, 4",
+			d.packets, d.octets, d.Written())
 	}
 }
 

@@ -14,6 +14,21 @@ func newSockSys(c *net.UDPConn) sockSys { return sockSys{c: c} }
 
 func (s sockSys) readFrom(b []byte) (int, netip.AddrPort, error) { return s.c.ReadFromUDPAddrPort(b) }
 
-func (s sockSys) writeTo(b []byte, to netip.AddrPort, _ bool) (int, error) {
+func (s sockSys) writeTo(b []byte, to netip.AddrPort) (int, error) {
 	return s.c.WriteToUDPAddrPort(b, to)
+}
+
+// batchSys has no state where copies are sent one by one.
+type batchSys struct{}
+
+func (*batchSys) init() {}
+
+// writeBatch sends each copy with the socket's own write; it returns how many were sent, in order.
+func (s sockSys) writeBatch(_ *batchSys, bufs [][]byte, to []netip.AddrPort) int {
+	for i := range bufs {
+		if _, err := s.writeTo(bufs[i], to[i]); err != nil {
+			return i
+		}
+	}
+	return len(bufs)
 }
