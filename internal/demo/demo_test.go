@@ -74,13 +74,25 @@ func TestSeed(t *testing.T) {
 		}
 
 		// 76 terminals 10000101…10000176 of every type, around Istanbul, with battery and signal (the SIP
-		// accounts after them: sip_test.go).
+		// accounts after them).
 		list, total, err := store.Terminals(ctx, fleet, directory.FindTerminals{Limit: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if total != 87 {
 			t.Fatalf("accounts %d, want the dispatcher, 76 terminals and 10 SIP accounts", total)
+		}
+		// The SIP accounts 10000180…10000189 (sip.go): kind sip, each with its digest credential (it can
+		// register), the last two radio gateways (type 8).
+		const sipIDs = `id BETWEEN '10000180' AND '10000189'`
+		if n := testkit.Count(t, d, `SELECT COUNT(*) FROM accounts WHERE `+sipIDs+` AND customer_id = ? AND kind = 'sip'`, fleet); n != 10 {
+			t.Fatalf("%d SIP accounts 10000180…10000189 of Demo Fleet, want 10", n)
+		}
+		if n := testkit.Count(t, d, `SELECT COUNT(*) FROM sip_digests WHERE account_`+sipIDs); n != 10 {
+			t.Fatalf("%d of them have a digest credential, want 10", n)
+		}
+		if n := testkit.Count(t, d, `SELECT COUNT(*) FROM accounts WHERE `+sipIDs+` AND type = '8'`); n != 2 {
+			t.Fatalf("%d radio gateways among them, want 2", n)
 		}
 		types := map[string]bool{}
 		for i, term := range list[1:77] {
