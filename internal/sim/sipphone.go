@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"strconv"
 	"sync"
 	"time"
 
@@ -16,7 +15,7 @@ import (
 	"github.com/pion/sdp/v3"
 )
 
-// A simulated SIP phone (or radio gateway) of the demo (docs/sip.md, docs/terminal-protocol.md): real SIP through
+// A simulated SIP phone (or radio gateway) of the demo (docs/sip.md): real SIP through
 // github.com/emiago/sipgo — REGISTER with digest, an INVITE into one of its groups (digest-challenged or not) —
 // and real RTP on its own UDP socket: a G.711 µ-law frame every 20 ms (silence unless it talks), the talk keys as
 // RFC 4733 events. What it hears is counted. The bench's SIP rows use it as their phone too.
@@ -83,14 +82,11 @@ func RegisterSIPPhone(ctx context.Context, o SIPPhoneOptions) (*SIPPhone, error)
 
 // newSIPUA is a phone's user agent, not registered yet.
 func newSIPUA(o SIPPhoneOptions) (*SIPPhone, error) {
-	host, port, err := net.SplitHostPort(o.Server)
+	server, err := net.ResolveUDPAddr("udp", o.Server)
 	if err != nil {
 		return nil, err
 	}
-	p := &SIPPhone{o: o, host: host}
-	if p.port, err = strconv.Atoi(port); err != nil {
-		return nil, err
-	}
+	p := &SIPPhone{o: o, host: server.IP.String(), port: server.Port}
 	if p.ua, err = sipgo.NewUA(sipgo.WithUserAgent("tenfour-sim")); err != nil {
 		return nil, err
 	}
