@@ -69,6 +69,7 @@ const trunkSync = time.Minute
 // runTrunks keeps the node's trunks in line with their rows until ctx ends, then waits for their un-REGISTERs.
 func (s *Server) runTrunks(ctx context.Context) {
 	if s.opt.Trunks == nil {
+		<-ctx.Done()
 		return
 	}
 	s.trunks.mu.Lock()
