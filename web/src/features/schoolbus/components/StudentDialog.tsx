@@ -3,10 +3,11 @@
 // other rules (phone, unique number, photo) are the server's, and its coded refusal is worded by useSave.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Avatar, Button, DatePicker, Form, Input, Modal, Select, Space, Upload } from 'antd';
+import { Avatar, Button, DatePicker, Form, Input, Select, Space, Upload } from 'antd';
 import { DeleteOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from '../../../shared/utils/dayjs';
 import { useSave } from '../../../shared/crud/useSave';
+import { RecordDialog } from '../../../shared/crud/RecordDialog';
 import { inputOf, MAX_NAME, MAX_NUM, schoolbusApi, uploadAvatar, type Student, type StudentInput } from '../api';
 
 type Values = Omit<StudentInput, 'studentBirth' | 'studentAvatar'> & { studentBirth: Dayjs | null };
@@ -36,17 +37,7 @@ export function StudentDialog({ editing, open, onClose, onSaved }: { editing: St
 
   const required = [{ required: true, whitespace: true, message: t('errors.137') }];
   return (
-    <Modal
-      open={open}
-      title={editing ? t('dialog.editTitle') : t('dialog.addTitle')}
-      onCancel={onClose}
-      onOk={() => void save()}
-      okText={t('dialog.save')}
-      cancelText={t('dialog.cancel')}
-      confirmLoading={saving}
-      okButtonProps={{ 'data-testid': 'student-save' }}
-      destroyOnHidden
-    >
+    <RecordDialog ns="schoolbus" open={open} editing={!!editing} saving={saving} onSave={save} onClose={onClose} saveTestId="student-save">
       <Form form={form} layout="vertical" initialValues={{ ...initial, studentBirth: initial.studentBirth ? dayjs(initial.studentBirth) : null }} data-testid="student-form">
         <Form.Item label={t('col.photo')} extra={t('dialog.photoHelp')}>
           <Space>
@@ -87,6 +78,6 @@ export function StudentDialog({ editing, open, onClose, onSaved }: { editing: St
           <Input maxLength={24} inputMode="tel" data-testid="student-phone" />
         </Form.Item>
       </Form>
-    </Modal>
+    </RecordDialog>
   );
 }

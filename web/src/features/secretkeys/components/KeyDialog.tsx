@@ -1,9 +1,10 @@
 // Add or edit a secret key: a name, the key (typed, pasted or generated) and whether it becomes the current one.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Form, Input, Modal, Space, Switch } from 'antd';
+import { Alert, Button, Form, Input, Space, Switch } from 'antd';
 import { ThunderboltOutlined } from '@ant-design/icons';
 import { failureCode, useErrorText } from '../../../shared/errorText';
+import { RecordDialog } from '../../../shared/crud/RecordDialog';
 import { secretKeyApi, type SecretKey } from '../api';
 import { generateKey, KEY_LENGTH, keyProblem } from '../format';
 
@@ -48,17 +49,7 @@ export function KeyDialog({ editing, open, onClose, onSaved }: { editing: Secret
   };
 
   return (
-    <Modal
-      open={open}
-      title={editing ? t('dialog.editTitle') : t('dialog.addTitle')}
-      onCancel={onClose}
-      onOk={() => void submit()}
-      okText={t('dialog.save')}
-      cancelText={t('dialog.cancel')}
-      confirmLoading={busy}
-      okButtonProps={{ 'data-testid': 'key-save' }}
-      destroyOnHidden
-    >
+    <RecordDialog ns="secretkeys" open={open} editing={!!editing} saving={busy} onSave={submit} onClose={onClose} saveTestId="key-save">
       <Form layout="vertical">
         <Form.Item label={t('col.name')} required validateStatus={touched && nameMissing ? 'error' : undefined} help={touched && nameMissing ? t('errors.142') : undefined}>
           <Input value={name} maxLength={NAME_MAX} showCount onChange={(e) => setName(e.target.value)} data-testid="key-name" />
@@ -90,6 +81,6 @@ export function KeyDialog({ editing, open, onClose, onSaved }: { editing: Secret
         </Form.Item>
       </Form>
       {serverError != null && <Alert type="error" showIcon title={errorText(serverError)} data-testid="key-server-error" data-code={failureCode(serverError)} />}
-    </Modal>
+    </RecordDialog>
   );
 }
