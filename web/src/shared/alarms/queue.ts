@@ -79,6 +79,9 @@ export function onSosRealert(s: AlarmQueueState, a: SosAlarm): AlarmQueueState {
   return alert(next, sosKey(a.id));
 }
 
+/** The reducer of each SOS socket event (the alarm store subscribes to them all alike). */
+export const SOS_EVENTS = { 'sos.alarm': onSosAlarm, 'sos.updated': onSosUpdated, 'sos.realert': onSosRealert } as const;
+
 /**
  * The open alarms loaded from REST (start, reconnect): authoritative for what is open. Alarms queued here that
  * are no longer open were closed while the console was away; they leave the queue.

@@ -14,9 +14,8 @@ import {
   onLoneAlarm,
   onLoneUpdated,
   onOpenLoaded,
-  onSosAlarm,
-  onSosRealert,
   onSosUpdated,
+  SOS_EVENTS,
   type AlarmQueueState,
   type ItemKey,
 } from './queue';
@@ -90,9 +89,7 @@ export function startAlarmWatch(g: { sos: boolean; lonework: boolean } = gates):
   if (watchers++ === 0) {
     const c = live();
     const offs = [
-      c.on<SosAlarm>('sos.alarm', (e) => gates.sos && apply((s) => onSosAlarm(s, normaliseAlarm(e.data)))),
-      c.on<SosAlarm>('sos.updated', (e) => gates.sos && apply((s) => onSosUpdated(s, normaliseAlarm(e.data)))),
-      c.on<SosAlarm>('sos.realert', (e) => gates.sos && apply((s) => onSosRealert(s, normaliseAlarm(e.data)))),
+      ...Object.entries(SOS_EVENTS).map(([type, reduce]) => c.on<SosAlarm>(type, (e) => gates.sos && apply((s) => reduce(s, normaliseAlarm(e.data))))),
       c.on<LoneAlarm>('lonework.alarm', (e) => gates.lonework && apply((s) => onLoneAlarm(s, normaliseLoneAlarm(e.data), isDismissed))),
       c.on<LoneAlarm>('lonework.alarmUpdated', (e) => gates.lonework && apply((s) => onLoneUpdated(s, normaliseLoneAlarm(e.data)))),
       // First login and every reconnect: what is open now (alarms raised or closed while away).
