@@ -15,6 +15,16 @@ import (
 
 // leaseHolder reads which node holds a singleton's lease (the key of the bucket tenfour_leases).
 func leaseHolder(t *testing.T, c *cluster, name string) func() string {
+	read := bucketKeys(t, c, "tenfour_leases")
+	return func() string {
+		v, _ := read(name)
+		return v
+	}
+}
+
+// bucketKeys reads keys of a NATS key-value bucket as any node would, on the test's own connection: a key's
+// value, or an error (jetstream.ErrKeyNotFound: not there, expired or never written).
+func bucketKeys(t *testing.T, c *cluster, bucket string) func(key string) (string, error) {
 	t.Helper()
 	nc, err := nats.Connect(c.nats.URL())
 	if err != nil {
@@ -25,18 +35,18 @@ func leaseHolder(t *testing.T, c *cluster, name string) func() string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return func() string {
+	return func(key string) (string, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		kv, err := js.KeyValue(ctx, "tenfour_leases")
+		kv, err := js.KeyValue(ctx, bucket)
 		if err != nil {
-			return ""
+			return "", err
 		}
-		e, err := kv.Get(ctx, name)
+		e, err := kv.Get(ctx, key)
 		if err != nil {
-			return ""
+			return "", err
 		}
-		return string(e.Value())
+		return string(e.Value()), nil
 	}
 }
 
