@@ -3,18 +3,12 @@ package bench_test
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/zaf/g711"
 
 	"tenfour/internal/auth"
 	"tenfour/internal/bench"
@@ -54,9 +48,9 @@ func TestSIPCalls(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 
-	ear := newEar()
+	ear := bench.NewEar()
 	phone, err := sim.RegisterSIPPhone(ctx, sim.SIPPhoneOptions{ID: "45000000", Password: testkit.Password,
-		Server: w.SIP.Addr(), OnHear: ear.hear})
+		Server: w.SIP.Addr(), OnHear: ear.Hear})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,10 +71,10 @@ func TestSIPCalls(t *testing.T) {
 	call(ctx, t, phone, groups[0])
 	var grants []time.Duration
 	for range testkit.EnvInt("TENFOUR_BENCH_SIP_PRESSES", 20) {
-		ear.quiet(300 * time.Millisecond)
+		ear.Quiet(300 * time.Millisecond)
 		t0 := time.Now()
 		phone.Press('*')
-		at, ok := ear.loudAfter(t0, 5*time.Second)
+		at, ok := ear.LoudAfter(t0, 5*time.Second)
 		if !ok {
 			t.Fatal("no grant beep within 5 s of *")
 		}
@@ -98,7 +92,7 @@ func TestSIPCalls(t *testing.T) {
 	spurt := toneSpurt(t)
 	var delays []time.Duration
 	for range testkit.EnvInt("TENFOUR_BENCH_SIP_TALKS", 10) {
-		ear.quiet(500 * time.Millisecond)
+		ear.Quiet(500 * time.Millisecond)
 		r, err := term.RequestFloor(ctx, "", groups[0], false)
 		if err != nil || r.Status != "granted" {
 			t.Fatalf("the terminal's floor: %v %v", r.Status, err)
@@ -106,7 +100,7 @@ func TestSIPCalls(t *testing.T) {
 		t0 := time.Now()
 		sent := make(chan error, 1)
 		go func() { sent <- term.Send(ctx, spurt, 20*time.Millisecond) }()
-		at, ok := ear.loudAfter(t0, 5*time.Second)
+		at, ok := ear.LoudAfter(t0, 5*time.Second)
 		if !ok {
 			t.Fatal("the phone heard nothing of the terminal's talk within 5 s")
 		}
@@ -226,9 +220,9 @@ func concurrent(ctx context.Context, t *testing.T, w *testkit.World, groups []st
 	for i, p := range phones {
 		heard0[i] = p.Heard()
 	}
-	cpu0, t0 := ownAndChildrenCPU(), time.Now()
+	cpu0, t0 := bench.TreeCPU(), time.Now()
 	time.Sleep(window)
-	cores := float64(ownAndChildrenCPU()-cpu0) / float64(time.Since(t0))
+	cores := float64(bench.TreeCPU()-cpu0) / float64(time.Since(t0))
 	missed := 0
 	for i := 1; i < len(phones); i += 2 {
 		if got, want := phones[i].Heard()-heard0[i], int(window/(20*time.Millisecond)); got < want*95/100 {
@@ -243,34 +237,6 @@ func concurrent(ctx context.Context, t *testing.T, w *testkit.World, groups []st
 	bench.Emit("sip.load1", loadAvg1())
 }
 
-// ownAndChildrenCPU is the CPU time of this process and of its live children (the calls' ffmpeg), from /proc.
-func ownAndChildrenCPU() time.Duration {
-	total := time.Duration(0)
-	self := os.Getpid()
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, path := range stats {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:]) // state ppid … utime (12th) stime (13th), in clock ticks (100 Hz)
-		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(path)))
-		ppid, _ := strconv.Atoi(f[1])
-		if pid != self && ppid != self {
-			continue
-		}
-		u, _ := strconv.Atoi(f[11])
-		st, _ := strconv.Atoi(f[12])
-		total += time.Duration(u+st) * 10 * time.Millisecond
-	}
-	return total
-}
-
 func loadAvg1() float64 {
 	v, _ := strconv.ParseFloat(strings.Fields(bench.LoadAvg() + " 0")[0], 64)
 	return v
@@ -279,56 +245,4 @@ func loadAvg1() float64 {
 func mustInt(s string) int64 {
 	n, _ := strconv.ParseInt(s, 10, 64)
 	return n
-}
-
-// ear keeps when the phone heard its loud frames (RMS of the decoded µ-law above 1000).
-type ear struct {
-	mu   sync.Mutex
-	last time.Time // the last frame heard
-	loud []time.Time
-}
-
-func newEar() *ear { return &ear{} }
-
-func (e *ear) hear(frame []byte, at time.Time) {
-	pcm := g711.DecodeUlaw(frame)
-	var sum float64
-	for i := 0; i+1 < len(pcm); i += 2 {
-		v := float64(int16(binary.LittleEndian.Uint16(pcm[i:])))
-		sum += v * v
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.last = at
-	if sum/float64(len(pcm)/2) > 1000*1000 {
-		e.loud = append(e.loud, at)
-	}
-}
-
-// quiet waits until the phone has heard nothing for d.
-func (e *ear) quiet(d time.Duration) {
-	for {
-		e.mu.Lock()
-		since := time.Since(e.last)
-		e.mu.Unlock()
-		if since >= d {
-			return
-		}
-		time.Sleep(d - since)
-	}
-}
-
-// loudAfter is the first loud frame heard after t0, waiting at most timeout.
-func (e *ear) loudAfter(t0 time.Time, timeout time.Duration) (time.Time, bool) {
-	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		e.mu.Lock()
-		for _, at := range e.loud {
-			if at.After(t0) {
-				e.mu.Unlock()
-				return at, true
-			}
-		}
-		e.mu.Unlock()
-	}
-	return time.Time{}, false
 }
