@@ -110,7 +110,8 @@ func (s *Server) answerInvite(req *sip.Request, tx sip.ServerTransaction, a admi
 		respond(tx, req, sip.StatusBusyHere, "Busy Here")
 		return
 	}
-	defer s.calls.end(p.AccountID)
+	free := sync.OnceFunc(func() { s.calls.end(p.AccountID) }) // an individual call frees it before its refusal
+	defer free()
 	d, err := s.dialogs.ReadInvite(req, tx)
 	if err != nil {
 		slog.Info("sip: invite", "msId", p.AccountID, "err", err)
@@ -118,7 +119,7 @@ func (s *Server) answerInvite(req *sip.Request, tx sip.ServerTransaction, a admi
 	}
 	defer d.Close()
 	if a.callee != "" {
-		s.serveIndividual(d, tx, a, offer)
+		s.serveIndividual(d, tx, a, offer, free)
 		return
 	}
 	s.serveCall(d, a, offer)

@@ -37,8 +37,9 @@ type softphone struct {
 	w      *sipWorld
 	c      *sipgo.Client
 	rtp    *net.UDPConn
-	d      *sipgo.DialogClientSession
+	bye    func(context.Context) error // the call's dialog's BYE (its INVITE's, or one it answered: dial_test.go)
 	remote *net.UDPAddr
+	rang   bool // a 180 came before the INVITE's final answer
 	// transport is the INVITE's ("" is UDP; TLS wants c trusting the server's certificate: tls_test.go), sec the
 	// phone's SRTP (nil: plain RTP; srtp_test.go)
 	transport string
@@ -84,14 +85,18 @@ func (p *softphone) call(gid string) int {
 	if err != nil {
 		p.t.Fatalf("INVITE %s: %v", gid, err)
 	}
-	if err := d.WaitAnswer(ctx, sipgo.AnswerOptions{Username: phone, Password: testkit.Password}); err != nil { // the challenge answered
+	seen := func(r *sip.Response) error {
+		p.rang = p.rang || r.StatusCode == sip.StatusRinging
+		return nil
+	}
+	if err := d.WaitAnswer(ctx, sipgo.AnswerOptions{Username: phone, Password: testkit.Password, OnResponse: seen}); err != nil { // the challenge answered
 		var re *sipgo.ErrDialogResponse
 		if errors.As(err, &re) {
 			return re.Res.StatusCode
 		}
 		p.t.Fatalf("INVITE %s: %v", gid, err)
 	}
-	p.d = d
+	p.bye = d.Bye
 	var sd sdp.SessionDescription
 	if err := sd.Unmarshal(d.InviteResponse.Body()); err != nil {
 		p.t.Fatalf("answer SDP: %v\n%s", err, d.InviteResponse.Body())
@@ -132,7 +137,7 @@ func (p *softphone) hangUp() {
 	close(p.stop)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := p.d.Bye(ctx); err != nil {
+	if err := p.bye(ctx); err != nil {
 		p.t.Errorf("BYE: %v", err)
 	}
 }

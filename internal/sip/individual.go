@@ -11,6 +11,7 @@ import (
 	"errors"
 	"log/slog"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/emiago/sipgo"
@@ -50,9 +51,10 @@ func refusal(code string) (int, string) {
 
 // serveIndividual carries the phone's call to account a.callee: its session places the individual call, the
 // phone hears 180 while the callee rings and gets the 200 once the callee answered (the session acknowledges it);
-// a refusal, busy, no answer or the phone's CANCEL end it before. Connected, the call lasts until either side
+// a refusal, busy, no answer or the phone's CANCEL end it before — answered once its session is gone and the
+// phone free again (free), so that its next INVITE is not busy. Connected, the call lasts until either side
 // hangs up (the phone's BYE, the callee's bye or going offline), the phone stops sending RTP or the server stops.
-func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTransaction, a admission, o offer) {
+func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTransaction, a admission, o offer, free func()) {
 	ctx, cancel := context.WithCancelCause(d.Context())
 	defer cancel(nil)
 	stop := context.AfterFunc(s.stopCtx, func() { cancel(nil) })
@@ -63,19 +65,27 @@ func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTran
 	if !ok {
 		return
 	}
-	defer s.closeBridge(b)
+	closeBridge := sync.OnceFunc(func() { s.closeBridge(b) })
+	defer closeBridge()
+	refuse := func(code int, reason string) {
+		closeBridge()
+		free()
+		if code != 0 {
+			_ = d.Respond(code, reason, nil)
+		}
+	}
 	var placed struct {
 		CallID string `json:"callId"`
 	}
 	if err := b.term.Call(ctx, "call.invite", map[string]any{"kind": "single", "msId": a.callee}, &placed); err != nil {
 		log.Info("sip: individual call refused", "code", termclient.Code(err))
-		code, reason := refusal(termclient.Code(err))
-		_ = d.Respond(code, reason, nil)
+		refuse(refusal(termclient.Code(err)))
 		return
 	}
 	b.call = placed.CallID
 	log = log.With("callId", b.call)
-	if !b.ringOut(ctx, d, tx, events, contact) {
+	if code, reason, connected := b.ringOut(ctx, tx, events, func() { _ = d.Respond(sip.StatusRinging, "Ringing", nil, contact) }); !connected {
+		refuse(code, reason)
 		return
 	}
 	phone, res, err := s.answerCall(d.InviteRequest, o, contact)
@@ -105,11 +115,11 @@ func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTran
 	sayBye(d, log)
 }
 
-// ringOut follows the placed call until it connects (true): the phone hears 180 while the callee rings, and
-// the session acknowledges the callee's answer. A call that ends first (busy, declined, no answer, the callee
-// offline) answers the INVITE with its refusal; the phone's CANCEL (sipgo answered it and the INVITE's 487)
-// cancels the call.
-func (b *bridge) ringOut(ctx context.Context, d *sipgo.DialogServerSession, tx sip.ServerTransaction, events <-chan termclient.Event, contact sip.Header) bool {
+// ringOut follows the placed call until it connects: the phone hears 180 (ring, once) while the callee rings,
+// and the session acknowledges the callee's answer. A call that ends first (busy, declined, no answer, the callee
+// offline) is the INVITE's refusal (code, reason); the phone's CANCEL (sipgo answered it and the INVITE's 487:
+// code 0) cancels the call.
+func (b *bridge) ringOut(ctx context.Context, tx sip.ServerTransaction, events <-chan termclient.Event, ring func()) (code int, reason string, connected bool) {
 	rang := false
 	for {
 		var e termclient.Event
@@ -117,11 +127,10 @@ func (b *bridge) ringOut(ctx context.Context, d *sipgo.DialogServerSession, tx s
 		case e = <-events:
 		case <-tx.Done():
 			b.signal("call.cancel")
-			return false
+			return 0, "", false
 		case <-ctx.Done():
 			b.signal("call.cancel")
-			_ = d.Respond(sip.StatusServiceUnavailable, "Service Unavailable", nil)
-			return false
+			return sip.StatusServiceUnavailable, "Service Unavailable", false
 		}
 		v, ok := b.stateOf(e)
 		if !ok {
@@ -131,18 +140,17 @@ func (b *bridge) ringOut(ctx context.Context, d *sipgo.DialogServerSession, tx s
 		case "ringing":
 			if !rang {
 				rang = true
-				_ = d.Respond(sip.StatusRinging, "Ringing", nil, contact)
+				ring()
 			}
 		case "answered":
 			if err := b.term.Call(ctx, "call.ack", map[string]any{"callId": b.call}, nil); err != nil {
 				b.log.Info("sip: call: ack", "err", err)
 			}
 		case "connected":
-			return true
+			return 0, "", true
 		case "ended":
 			code, reason := refusal(strconv.Itoa(v.Status))
-			_ = d.Respond(code, reason, nil)
-			return false
+			return code, reason, false
 		}
 	}
 }

@@ -32,6 +32,9 @@ type sipWorld struct {
 	*testkit.World
 	host string
 	port int
+	// contact is the port of the phones' Contact: 5099, where nothing listens, unless a phone answers calls
+	// (individual_test.go)
+	contact int
 }
 
 func startSIP(t *testing.T, engine string, opts ...func(*config.Config)) *sipWorld {
@@ -47,7 +50,7 @@ func startSIP(t *testing.T, engine string, opts ...func(*config.Config)) *sipWor
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &sipWorld{World: w, host: ap.Addr().String(), port: int(ap.Port())}
+	return &sipWorld{World: w, host: ap.Addr().String(), port: int(ap.Port()), contact: 5099}
 }
 
 // phoneClient is a SIP user agent on loopback, as a desk phone would be.
@@ -73,7 +76,7 @@ func (w *sipWorld) request(method sip.RequestMethod, user, transport string, rec
 	from.Add("tag", sip.GenerateTagN(8))
 	req.AppendHeader(&sip.FromHeader{Address: aor, Params: from})
 	req.AppendHeader(&sip.ToHeader{Address: aor, Params: sip.NewParams()})
-	req.AppendHeader(&sip.ContactHeader{Address: sip.Uri{User: user, Host: "127.0.0.1", Port: 5099}})
+	req.AppendHeader(&sip.ContactHeader{Address: sip.Uri{User: user, Host: "127.0.0.1", Port: w.contact}})
 	req.SetTransport(transport)
 	return req
 }
