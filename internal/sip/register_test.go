@@ -53,10 +53,11 @@ func startSIP(t *testing.T, engine string, opts ...func(*config.Config)) *sipWor
 	return &sipWorld{World: w, host: ap.Addr().String(), port: int(ap.Port()), contact: 5099}
 }
 
-// phoneClient is a SIP user agent on loopback, as a desk phone would be.
-func phoneClient(t *testing.T) *sipgo.Client {
+// phoneClient is a SIP user agent on loopback, as a desk phone would be; opts add to its agent's (the TLS roots
+// it trusts: tls_test.go).
+func phoneClient(t *testing.T, opts ...sipgo.UserAgentOption) *sipgo.Client {
 	t.Helper()
-	ua, err := sipgo.NewUA(sipgo.WithUserAgent("test-phone"))
+	ua, err := sipgo.NewUA(append([]sipgo.UserAgentOption{sipgo.WithUserAgent("test-phone")}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,16 +59,7 @@ func (w *sipWorld) listenTLS(t *testing.T) *sipgo.Client {
 		t.Fatal(err)
 	}
 	w.port = int(ap.Port())
-	ua, err := sipgo.NewUA(sipgo.WithUserAgent("test-phone"), sipgo.WithUserAgenTLSConfig(&tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := sipgo.NewClient(ua, sipgo.WithClientHostname("127.0.0.1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close(); ua.Close() })
-	return c
+	return phoneClient(t, sipgo.WithUserAgenTLSConfig(&tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}))
 }
 
 // A phone registers over TLS (sips, the server's certificate), OPTIONS are answered on it, and its registration
