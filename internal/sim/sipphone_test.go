@@ -3,7 +3,6 @@ package sim_test
 import (
 	"context"
 	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -34,7 +33,7 @@ func sipGroup(t *testing.T, ctx context.Context) (*testkit.World, string, *termc
 	testkit.Account(t, w.DB, auth.NewAccount{CustomerID: w.Customer, ID: sipDesk, Name: "Desk phone", Type: "0", Group: "Ops", Kind: directory.KindSIP})
 	testkit.Account(t, w.DB, auth.NewAccount{CustomerID: w.Customer, ID: sipGateway, Name: "Gateway", Type: "8", Group: "Ops", Kind: directory.KindSIP})
 	testkit.Account(t, w.DB, auth.NewAccount{CustomerID: w.Customer, ID: sipRadio, Name: "Radio", Type: "10", Group: "Ops"})
-	var gid int64
+	var gid string // the group's id as the console shows it (and a phone dials it)
 	if err := w.DB.QueryRow(ctx, `SELECT id FROM ptt_groups WHERE customer_id = ? AND name = 'Ops'`, w.Customer).Scan(&gid); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +41,7 @@ func sipGroup(t *testing.T, ctx context.Context) (*testkit.World, string, *termc
 	if err := term.Connect(ctx); err != nil {
 		t.Fatal(err)
 	}
-	return w, strconv.FormatInt(gid, 10), term
+	return w, gid, term
 }
 
 // floorWith waits for the terminal's next floor state that contains want.
