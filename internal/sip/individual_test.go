@@ -17,6 +17,20 @@ import (
 	"tenfour/internal/testkit"
 )
 
+// eachCallWorld runs an individual call test on each engine: a SIP world whose media runs on loopback, and 90 s
+// for the test (skipped without ffmpeg, which the calls' transcoding needs).
+func eachCallWorld(t *testing.T, test func(ctx context.Context, t *testing.T, w *sipWorld)) {
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		t.Skip("no ffmpeg")
+	}
+	testkit.EachEngine(t, func(t *testing.T, engine string) {
+		w := startSIP(t, engine, func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		test(ctx, t, w)
+	})
+}
+
 // dialing has the phone call id in the background; its final status comes on the channel.
 func (p *softphone) dialing(id string) <-chan int {
 	out := make(chan int, 1)
@@ -111,15 +125,9 @@ func talkBothWays(ctx context.Context, t *testing.T, p *softphone, c *termclient
 // the terminal's hang-up ends it (the phone is free to call again), the phone's BYE too. A declined call is 603,
 // a busy answer 486; an unknown id, another customer's and a wrong password's answer are refused (403, 401).
 func TestIndividualCallFromPhone(t *testing.T) {
-	if _, err := exec.LookPath("ffmpeg"); err != nil {
-		t.Skip("no ffmpeg")
-	}
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		w := startSIP(t, engine, func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+	eachCallWorld(t, func(ctx context.Context, t *testing.T, w *sipWorld) {
 		other := w.NewCustomer("Other")
 		w.AccountIn(other, "20000001", "10")
-		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-		defer cancel()
 		contact := newAnsweringPhone(t, w) // where the server's BYEs go (the phones' Contact)
 		c := phoneClient(t)
 		if res := w.register(t, c, "UDP", phone, testkit.Password, 300); res.StatusCode != sip.StatusOK {
@@ -269,13 +277,7 @@ func (p *answeringPhone) gotBye(t *testing.T) {
 // duplex); the console's bye reaches the phone as a BYE, the phone's BYE ends the call for the console, and a
 // phone answering 486 is the console's busy.
 func TestConsoleCallsPhone(t *testing.T) {
-	if _, err := exec.LookPath("ffmpeg"); err != nil {
-		t.Skip("no ffmpeg")
-	}
-	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		w := startSIP(t, engine, func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
-		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-		defer cancel()
+	eachCallWorld(t, func(ctx context.Context, t *testing.T, w *sipWorld) {
 		p := newAnsweringPhone(t, w)
 		if res := w.register(t, phoneClient(t), "UDP", phone, testkit.Password, 300); res.StatusCode != sip.StatusOK {
 			t.Fatalf("REGISTER: %d", res.StatusCode)
