@@ -23,7 +23,7 @@ func DecodeFrame(msg []byte) (Frame, error) {
 		return Frame{}, httpx.ErrBodyTooBig
 	}
 	var f Frame
-	if err := json.Unmarshal(msg, &f); err != nil || f.isZeroObject(msg) {
+	if err := json.Unmarshal(msg, &f); err != nil || isZeroObject(msg) {
 		return Frame{ID: salvageID(msg)}, httpx.BadParam("frame", "not a JSON object")
 	}
 	if f.Re != 0 {
@@ -49,7 +49,7 @@ func DecodeFrame(msg []byte) (Frame, error) {
 }
 
 // isZeroObject tells a JSON null (which Unmarshal accepts into a struct) from an object.
-func (f Frame) isZeroObject(msg []byte) bool {
+func isZeroObject(msg []byte) bool {
 	for _, b := range msg {
 		switch b {
 		case ' ', '\t', '\r', '\n':

@@ -21,6 +21,7 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
+	"tenfour/internal/platform/wsclient"
 )
 
 // Kind tells a console connection from a terminal connection.
@@ -77,17 +78,10 @@ const (
 	writeTimeout                           = 10 * time.Second
 )
 
-// Frame is one message on the wire (see docs/console-socket.md).
-type Frame struct {
-	ID   int64           `json:"id,omitempty"`
-	Re   int64           `json:"re,omitempty"`
-	Type string          `json:"type"`
-	Seq  int64           `json:"seq,omitempty"`
-	Code string          `json:"code,omitempty"`
-	Msg  string          `json:"msg,omitempty"`
-	Key  string          `json:"key,omitempty"`
-	Data json.RawMessage `json:"data,omitempty"`
-}
+// Frame is one message on the wire (see docs/console-socket.md). Its fields are declared once, by the Go
+// client of the socket (wsclient imports nothing of the server), so the hub and every client read and write
+// the same frame; the client's read time (At) is not on the wire.
+type Frame = wsclient.Frame
 
 // Handler answers one request type. The returned value is the reply's data; an error becomes its code.
 // The context carries the caller (identity.From) and is not cancelled when the connection closes, so a

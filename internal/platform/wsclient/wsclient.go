@@ -23,7 +23,7 @@ import (
 	"github.com/coder/websocket"
 )
 
-// Frame is one socket message.
+// Frame is one socket message, on both ends: the server's hub uses this type too (realtime.Frame).
 type Frame struct {
 	ID   int64           `json:"id,omitempty"`
 	Re   int64           `json:"re,omitempty"`
