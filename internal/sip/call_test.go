@@ -483,25 +483,43 @@ func toneOgg(t *testing.T) string {
 // microphone — a WAV of a 440 Hz tone — reaches a native terminal in the group; `#` frees the floor; what the
 // terminal says is in baresip's recording of what it heard.
 func TestBaresipCallIntoGroup(t *testing.T) {
-	baresip, err := exec.LookPath("baresip")
+	w := startSIP(t, "sqlite", func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+	gid := w.groupID(t, "Ops")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	b := startBaresip(ctx, t, w)
+	term := w.groupTerminal(ctx, t)
+	b.say(fmt.Sprintf("/dial sip:%s@%s:%d\n", gid, w.host, w.port))
+	b.talksTo(ctx, t, term)
+	b.say("#")
+	floorTalker(ctx, t, term, gid, "")
+	b.hears(ctx, t, term, "", gid)
+}
+
+// baresip is Debian's baresip registered as the phone: its microphone a WAV of a 440 Hz tone, what it hears
+// recorded in dir (sndfile's dump of its decoder), commands through its console (say).
+type baresip struct {
+	dir  string
+	cons int
+	t    *testing.T
+}
+
+// startBaresip starts baresip (the test skips without it or ffmpeg) and waits until it is registered.
+func startBaresip(ctx context.Context, t *testing.T, w *sipWorld) *baresip {
+	t.Helper()
+	bin, err := exec.LookPath("baresip")
 	if err != nil {
 		t.Skip("baresip is not installed (scripts/test-deps.sh installs it)")
 	}
 	if _, err := exec.LookPath("ffmpeg"); err != nil {
 		t.Skip("no ffmpeg")
 	}
-	w := startSIP(t, "sqlite", func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
-	gid := w.groupID(t, "Ops")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	term := w.groupTerminal(ctx, t)
-
-	dir := t.TempDir()
+	b := &baresip{dir: t.TempDir(), cons: testkit.FreePort(t), t: t}
+	dir := b.dir
 	if out, err := exec.Command("ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=60",
 		"-ar", "8000", "-ac", "1", dir+"/mic.wav").CombinedOutput(); err != nil {
 		t.Fatalf("ffmpeg: %v %s", err, out)
 	}
-	cons := testkit.FreePort(t)
 	conf := fmt.Sprintf(`module_path /usr/lib/baresip/modules
 sip_listen 127.0.0.1:0
 audio_source aufile,%s/mic.wav
@@ -520,7 +538,7 @@ module sndfile.so
 module cons.so
 module_app account.so
 module_app menu.so
-`, dir, dir, cons)
+`, dir, dir, b.cons)
 	account := fmt.Sprintf("<sip:%s@%s:%d;transport=udp>;auth_pass=%s;regint=600;audio_codecs=PCMU\n", phone, w.host, w.port, testkit.Password)
 	for name, body := range map[string]string{"config": conf, "accounts": account} {
 		if err := os.WriteFile(dir+"/"+name, []byte(body), 0o600); err != nil {
@@ -528,30 +546,37 @@ module_app menu.so
 		}
 	}
 	var out bytes.Buffer
-	cmd := exec.CommandContext(ctx, baresip, "-f", dir)
+	cmd := exec.CommandContext(ctx, bin, "-f", dir)
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		if t.Failed() {
 			t.Logf("baresip:\n%s", out.String())
 		}
-	}()
-	say := func(s string) {
-		c, err := net.Dial("udp", fmt.Sprintf("127.0.0.1:%d", cons))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		_, _ = c.Write([]byte(s))
-	}
+	})
 	testkit.Eventually(t, 15*time.Second, "baresip registered", func() bool { return w.online(t, phone) })
-	say(fmt.Sprintf("/dial sip:%s@%s:%d\n", gid, w.host, w.port))
-	testkit.Eventually(t, 15*time.Second, "baresip talks into the group", func() bool {
-		say("*")
+	return b
+}
+
+// say sends a command to baresip's console.
+func (b *baresip) say(s string) {
+	c, err := net.Dial("udp", fmt.Sprintf("127.0.0.1:%d", b.cons))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer c.Close()
+	_, _ = c.Write([]byte(s))
+}
+
+// talksTo presses `*` until term sees baresip hold a floor, and checks that its tone then reaches term.
+func (b *baresip) talksTo(ctx context.Context, t *testing.T, term *termclient.Client) {
+	t.Helper()
+	testkit.Eventually(t, 15*time.Second, "baresip talks", func() bool {
+		b.say("*")
 		quick, stop := context.WithTimeout(ctx, time.Second)
 		defer stop()
 		_, err := term.WaitEvent(quick, "floor.state", func(e termclient.Event) bool {
@@ -566,32 +591,35 @@ module_app menu.so
 	if n := loudFrames(opusPCM(t, term.Received()[before:])); n < 40 {
 		t.Fatalf("the terminal heard %d loud frames of baresip's tone, want 40 at least", n)
 	}
-	say("#")
-	floorTalker(ctx, t, term, gid, "")
+}
 
-	// the terminal talks: baresip records what it hears (sndfile's dump of its decoder; what came before, the
-	// grant's beep, is left out)
-	heard := func() []byte {
-		dumps, _ := filepath.Glob(dir + "/dump-*-dec.wav")
-		if len(dumps) != 1 {
-			t.Fatalf("baresip's recordings of what it heard: %v, want one", dumps)
-		}
-		b, err := os.ReadFile(dumps[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+// heard is baresip's recording of what it heard so far.
+func (b *baresip) heard() []byte {
+	dumps, _ := filepath.Glob(b.dir + "/dump-*-dec.wav")
+	if len(dumps) != 1 {
+		b.t.Fatalf("baresip's recordings of what it heard: %v, want one", dumps)
 	}
+	data, err := os.ReadFile(dumps[0])
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return data
+}
+
+// hears has term talk in call callID or group gid and checks that baresip heard it (what came before, the
+// grant's beep, is left out).
+func (b *baresip) hears(ctx context.Context, t *testing.T, term *termclient.Client, callID, gid string) {
+	t.Helper()
 	time.Sleep(time.Second) // the grant's beep is in the file
-	mark := len(heard())
-	if _, err := term.RequestFloor(ctx, "", gid, false); err != nil {
+	mark := len(b.heard())
+	if _, err := term.RequestFloor(ctx, callID, gid, false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := term.PlayOgg(ctx, toneOgg(t), 1); err != nil {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, 10*time.Second, "baresip heard the terminal", func() bool {
-		b := heard()
-		return len(b) > mark+8000 && loudness(b[mark:]) > 1000 // half a second at least
+		data := b.heard()
+		return len(data) > mark+8000 && loudness(data[mark:]) > 1000 // half a second at least
 	})
 }

@@ -2,6 +2,7 @@ package sip_test
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os/exec"
 	"strings"
@@ -350,4 +351,24 @@ func TestConsoleCallsPhone(t *testing.T) {
 		p.answers <- sip.StatusBusyHere
 		callState(ctx, t, console, callID, "ended", 486)
 	})
+}
+
+// baresip calls a terminal by its id, answering the INVITE's challenge itself: the terminal rings and answers,
+// baresip's `*` gives it the floor of the call and its microphone reaches the terminal, `#` frees it, and the
+// terminal's talk is in baresip's recording; the terminal hangs up.
+func TestBaresipCallsTerminal(t *testing.T) {
+	w := startSIP(t, "sqlite", func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	b := startBaresip(ctx, t, w)
+	term := w.groupTerminal(ctx, t)
+	b.say(fmt.Sprintf("/dial sip:%s@%s:%d\n", terminal, w.host, w.port))
+	callID := offeredCall(ctx, t, term, 180, 200)
+	callState(ctx, t, term, callID, "connected", 0)
+	b.talksTo(ctx, t, term)
+	b.say("#")
+	b.hears(ctx, t, term, callID, "")
+	if err := term.Call(ctx, "call.bye", map[string]any{"callId": callID}, nil); err != nil {
+		t.Fatal(err)
+	}
 }
