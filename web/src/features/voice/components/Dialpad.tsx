@@ -15,22 +15,16 @@ export function Dialpad() {
   const { message } = App.useApp();
   const errorText = useErrorText('voice');
   const [number, setNumber] = useState('');
-  const [busy, setBusy] = useState(false);
   const route = routeOf(number);
 
-  const call = async () => {
-    if (!route) return;
-    setBusy(true);
-    try {
-      await route.call(number);
-      message.success(t('single.calling'));
-      setNumber('');
-    } catch (e) {
-      message.error(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const call = () =>
+    route?.call(number).then(
+      () => {
+        message.success(t('single.calling'));
+        setNumber('');
+      },
+      (e: unknown) => message.error(errorText(e)),
+    );
 
   return (
     <div className="vdock-dialpad" data-testid="dialpad">
@@ -54,7 +48,7 @@ export function Dialpad() {
         ))}
       </div>
       {number && !route && <div className="vdock-muted" data-testid="dialpad-hint">{t('dialpad.hint')}</div>}
-      <Button size="small" type="primary" block icon={<PhoneOutlined />} disabled={!route} loading={busy} onClick={() => void call()} data-testid="dialpad-call">
+      <Button size="small" type="primary" block icon={<PhoneOutlined />} disabled={!route} onClick={() => void call()} data-testid="dialpad-call">
         {t('dialpad.call')}
       </Button>
     </div>
