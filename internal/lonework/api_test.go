@@ -198,7 +198,7 @@ func TestDeleteScenarios(t *testing.T) {
 		t.Fatalf("log 122 written %d times", n)
 	}
 	ev := con.WaitEvent(lonework.EventRemoved, wait, nil)
-	if !strings.Contains(string(ev.Data), `"`+a.ID.String()+`"`) || !strings.Contains(string(ev.Data), `"`+b.ID.String()+`"`) {
+	if !testkit.Has(ev, `"`+a.ID.String()+`"`, `"`+b.ID.String()+`"`) {
 		t.Fatalf("removed event %s", ev.Data)
 	}
 }
@@ -365,15 +365,11 @@ func TestTerminalLoop(t *testing.T) {
 		t.Fatalf("prompt %s", req.Data)
 	}
 	term.Reply(req, "0", nil)
-	con.Wait(wait, func(f testkit.Frame) bool {
-		return f.Type == lonework.EventState && strings.Contains(string(f.Data), `"deadline":`+itoa(check.Deadline))
-	})
+	con.Wait(wait, testkit.Event(lonework.EventState, `"deadline":`+itoa(check.Deadline)))
 	if r := term.Call(lonework.ReqCheckin, map[string]any{"workId": p.ID}); r.Code != "0" {
 		t.Fatalf("check-in: %s %s", r.Code, r.Msg)
 	}
-	con.Wait(wait, func(f testkit.Frame) bool {
-		return f.Type == lonework.EventState && strings.Contains(string(f.Data), `"deadline":0`)
-	})
+	con.Wait(wait, testkit.Event(lonework.EventState, `"deadline":0`))
 
 	// Second check: the worker forgets.
 	testkit.Eventually(t, wait, "first engine pass done", func() bool { p2, _ := e.plan(p.ID); return p2.Deadline == 0 })

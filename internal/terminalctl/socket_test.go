@@ -2,7 +2,6 @@ package terminalctl_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -205,18 +204,18 @@ func TestParamSetStoresAcknowledgedParams(t *testing.T) {
 		}
 		term.Reply(req, "0", nil)
 		r := w.ConsoleA.ReplyTo(id)
-		if r.Code != "0" || !strings.Contains(string(r.Data), `"heartbeat":"5m"`) {
+		if r.Code != "0" || !testkit.Has(r, `"heartbeat":"5m"`) {
 			t.Fatalf("reply %+v", r)
 		}
 		ev := w.ConsoleA.WaitEvent("terminal.updated", 5*time.Second, nil)
-		if !strings.Contains(string(ev.Data), `"params":{"gpsInterval":"30s","heartbeat":"5m"}`) {
+		if !testkit.Has(ev, `"params":{"gpsInterval":"30s","heartbeat":"5m"}`) {
 			t.Fatalf("terminal.updated %s", ev.Data)
 		}
 		// A later change keeps the others.
 		id = w.ConsoleA.Request("param.set", map[string]any{"msId": w.msID, "params": map[string]any{"gpsInterval": "1m"}})
 		term.Reply(term.WaitEvent("param.set", 5*time.Second, nil), "0", nil)
 		r = w.ConsoleA.ReplyTo(id)
-		if !strings.Contains(string(r.Data), `"params":{"gpsInterval":"1m","heartbeat":"5m"}`) {
+		if !testkit.Has(r, `"params":{"gpsInterval":"1m","heartbeat":"5m"}`) {
 			t.Fatalf("second reply %s", r.Data)
 		}
 		if n := w.Count(`SELECT COUNT(*) FROM oplog WHERE type = 9 AND remark LIKE '%gpsInterval=1m%'`); n != 1 {
@@ -286,12 +285,12 @@ func TestLoginReminder(t *testing.T) {
 
 		term = testkit.Terminal(t, w.URL, w.msID, testkit.Password)
 		req := term.WaitEvent("call.set", 5*time.Second, nil)
-		if !strings.Contains(string(req.Data), `"status":1`) {
+		if !testkit.Has(req, `"status":1`) {
 			t.Fatalf("reminder %s", req.Data)
 		}
 		term.Reply(req, "0", nil)
 		req = term.WaitEvent("param.set", 5*time.Second, nil)
-		if !strings.Contains(string(req.Data), `"heartbeat":"30s"`) {
+		if !testkit.Has(req, `"heartbeat":"30s"`) {
 			t.Fatalf("params reminder %s", req.Data)
 		}
 		term.Reply(req, "0", nil)
