@@ -176,6 +176,15 @@ func (r *rig) plan(i int, in, dur, iv time.Duration, cd int) lonework.Plan {
 	return plans[0]
 }
 
+// running adds a plan for terminal 0 that starts now, lasts dur and is checked every 10 minutes with countdown cd
+// seconds, and runs the pass that starts it: the opening of most engine scenarios.
+func (r *rig) running(dur time.Duration, cd int) lonework.Plan {
+	r.t.Helper()
+	p := r.plan(0, 0, dur, 10*time.Minute, cd)
+	r.at(0)
+	return p
+}
+
 func (r *rig) get(id lonework.WorkID) lonework.Plan {
 	r.t.Helper()
 	p, err := r.svc.Store().Get(context.Background(), r.f.CustomerID, id)
@@ -338,8 +347,7 @@ func TestEngineReasons(t *testing.T) {
 				if c.setup != nil {
 					c.setup(r)
 				}
-				p := r.plan(0, 0, 60*time.Minute, 10*time.Minute, 60)
-				r.at(0) // starts
+				p := r.running(60*time.Minute, 60)
 				for _, s := range c.steps {
 					if s.before != nil {
 						s.before(r)
@@ -370,8 +378,7 @@ func TestEngineReasons(t *testing.T) {
 func TestEngineEpisodes(t *testing.T) {
 	r := newRig(t, "sqlite")
 	ms := r.f.Terminals[0]
-	p := r.plan(0, 0, 120*time.Minute, 10*time.Minute, 60)
-	r.at(0)
+	p := r.running(120*time.Minute, 60)
 	r.hub.setOnline(ms, false)
 	for i := 0; i < 5; i++ {
 		r.at(time.Minute) // offline across two checks
@@ -415,8 +422,7 @@ func TestEngineEpisodes(t *testing.T) {
 func TestEngineAlarmHandlingAndEnd(t *testing.T) {
 	r := newRig(t, "sqlite")
 	ctx := context.Background()
-	p := r.plan(0, 0, 30*time.Minute, 10*time.Minute, 60)
-	r.at(0)
+	p := r.running(30*time.Minute, 60)
 	r.at(10 * time.Minute)
 	r.at(time.Minute) // forgot
 	r.at(9 * time.Minute)
@@ -452,8 +458,7 @@ func TestEngineAlarmHandlingAndEnd(t *testing.T) {
 func TestEngineEndEarly(t *testing.T) {
 	r := newRig(t, "sqlite")
 	ctx := context.Background()
-	p := r.plan(0, 0, 60*time.Minute, 10*time.Minute, 60)
-	r.at(0)
+	p := r.running(60*time.Minute, 60)
 	if _, err := r.svc.Update(ctx, r.disp, p.ID, lonework.RawInput{Interval: "5"}); err != lonework.ErrNotEditable {
 		t.Fatalf("edit in progress: %v", err)
 	}
@@ -471,8 +476,7 @@ func TestEngineEndEarly(t *testing.T) {
 // The engine's state survives a restart: a countdown running when the server stopped still raises its alarm.
 func TestEngineRestart(t *testing.T) {
 	r := newRig(t, "sqlite")
-	p := r.plan(0, 0, 60*time.Minute, 10*time.Minute, 60)
-	r.at(0)
+	p := r.running(60*time.Minute, 60)
 	r.at(10 * time.Minute) // prompt; countdown running
 	r.svc = r.service()    // restart
 	r.at(61 * time.Second)
@@ -493,8 +497,7 @@ func TestEngineRestart(t *testing.T) {
 func TestEngineRepromptAfterReconnect(t *testing.T) {
 	r := newRig(t, "sqlite")
 	ms := r.f.Terminals[0]
-	p := r.plan(0, 0, 60*time.Minute, 10*time.Minute, 120)
-	r.at(0)
+	p := r.running(60*time.Minute, 120)
 	r.hub.setOnline(ms, false)
 	r.at(10 * time.Minute) // due while away: countdown starts, no prompt
 	if r.hub.promptCount() != 0 {
