@@ -17,8 +17,7 @@ import (
 // dispatcher's console receives their positions live (indoor.position), on the storey where the simulator has them
 // and close to where they are: the server's estimate of the simulator's truth, over the real socket.
 func TestIndoorWalkersReachTheConsole(t *testing.T) {
-	s := demoServer(t)
-	con := console(t, s, "Demo Fleet", "10000001")
+	s, con := demoConsole(t)
 	accts := accountsWhere(sim.DemoSpare(), func(id string) bool { return slices.Contains(sim.DemoWalkers, id) })
 	if len(accts) != 2 {
 		t.Fatalf("walker accounts %+v", accts)

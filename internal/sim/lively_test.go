@@ -15,8 +15,7 @@ import (
 // does what a fleet does on its own: talks (floor granted to terminals), raises SOS, drops off and comes back,
 // switches groups; and that a radio answers a dispatcher's individual call and replies in it.
 func TestLivelyFleet(t *testing.T) {
-	s := demoServer(t)
-	con := console(t, s, "Demo Fleet", "10000001")
+	s, con := demoConsole(t)
 	// 30 terminals of every kind: radios, PMR, a gateway, SOS buttons, cameras, apps.
 	accts := accountsWhere(sim.FleetAccounts(), func(id string) bool {
 		n, _ := strconv.Atoi(id[5:])

@@ -64,8 +64,7 @@ func TestPassiveTerminalStaysStill(t *testing.T) {
 // TestPassiveFleetAnswersEveryCall: radios of a passive fleet answer every individual call and reply once in it
 // (with this seed, a lively fleet's 10000126 and 10000127 would decline their first call).
 func TestPassiveFleetAnswersEveryCall(t *testing.T) {
-	s := demoServer(t)
-	con := console(t, s, "Demo Fleet", "10000001")
+	s, con := demoConsole(t)
 	ids := []string{"10000104", "10000126", "10000127"}
 	var accts []sim.Account
 	for _, a := range sim.FleetAccounts() {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -41,8 +40,7 @@ func groupID(t *testing.T, s *testkit.Server, name string) string {
 // talk group as a dispatcher last switched it, the floor state of its group (someone talking while it was
 // away), and the message sent while it was offline.
 func TestReconnectRestoresState(t *testing.T) {
-	s := demoServer(t)
-	con := console(t, s, "Demo Fleet", "10000001")
+	s, con := demoConsole(t)
 	f := testkit.RunFleet(t, sim.Options{URL: s.URL, Accounts: demoAccounts("10000107", "10000143"), Seed: 3, Rates: sim.Quiet,
 		Loopback: true})
 	talker, app := f.Terminal("10000107"), f.Terminal("10000143") // a Patrol South radio; an app in both patrols
@@ -61,9 +59,7 @@ func TestReconnectRestoresState(t *testing.T) {
 
 	// It loses the network; meanwhile a message is sent to it and the radio takes the floor of Patrol South.
 	app.GoOffline(2 * time.Second)
-	until(t, con, 10*time.Second, "the app offline", func(fr testkit.Frame) bool {
-		return fr.Type == "presence" && strings.Contains(string(fr.Data), `"msId":"10000143","online":"0"`)
-	})
+	until(t, con, 10*time.Second, "the app offline", testkit.Event("presence", `"msId":"10000143","online":"0"`))
 	if r := con.Call("sms.send", map[string]any{"msId": "10000143", "content": "Return to base"}); r.Code != "4" {
 		t.Fatalf("message to an offline terminal: code %s %s, want 4 (kept pending)", r.Code, r.Msg)
 	}
@@ -76,9 +72,7 @@ func TestReconnectRestoresState(t *testing.T) {
 		}
 		talked <- code
 	}()
-	until(t, con, 10*time.Second, "the radio talking", func(fr testkit.Frame) bool {
-		return fr.Type == "floor.state" && strings.Contains(string(fr.Data), `"msId":"10000107"`)
-	})
+	until(t, con, 10*time.Second, "the radio talking", testkit.Event("floor.state", `"msId":"10000107"`))
 
 	// Back online: the server gives its talk group (group.list), the floor holder (call.list) and the message.
 	testkit.Eventually(t, 10*time.Second, "the app back with its switched group", func() bool {

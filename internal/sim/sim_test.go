@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -36,14 +35,16 @@ func demoServer(t *testing.T) *testkit.Server {
 	})
 }
 
-// console logs the demo dispatcher of a customer in on the socket.
-func console(t *testing.T, s *testkit.Server, customer, dispatcher string) *testkit.Socket {
+// demoConsole starts a demo server and logs Demo Fleet's dispatcher (10000001) in on its socket: the opening of
+// the scenarios a console watches.
+func demoConsole(t *testing.T) (*testkit.Server, *testkit.Socket) {
 	t.Helper()
-	cust, err := tenant.ByName(context.Background(), s.DB, customer)
+	s := demoServer(t)
+	cust, err := tenant.ByName(context.Background(), s.DB, "Demo Fleet")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.Console(dispatcher, cust)
+	return s, s.Console("10000001", cust)
 }
 
 // until reads the console's frames until fn says it has seen enough, or fails after timeout.
@@ -89,8 +90,7 @@ func ctxFor(t *testing.T, d time.Duration) context.Context {
 // positions flow to a console socket, a talk burst from one is received by another, a stunned terminal cannot
 // talk.
 func TestFleetOf50(t *testing.T) {
-	s := demoServer(t)
-	con := console(t, s, "Demo Fleet", "10000001")
+	s, con := demoConsole(t)
 	// 10000101…10000150: radios, PMR/DMR, gateways, SOS buttons, cameras, apps (10000150 is a spare one).
 	accts := append(sim.FleetAccounts()[:49], sim.DemoSpare()[0])
 	f := testkit.RunFleet(t, sim.Options{URL: s.URL, Accounts: accts, Seed: 7, Rates: sim.Quiet, GPSInterval: time.Second,
@@ -165,9 +165,7 @@ func TestFleetOf50(t *testing.T) {
 	if speech < len(clip.Packets)/2 {
 		t.Fatalf("%d of %d received packets carry speech", speech, len(pkts))
 	}
-	until(t, con, 10*time.Second, "the console sees the burst", func(fr testkit.Frame) bool {
-		return fr.Type == "floor.state" && strings.Contains(string(fr.Data), `"msId":"10000101"`)
-	})
+	until(t, con, 10*time.Second, "the console sees the burst", testkit.Event("floor.state", `"msId":"10000101"`))
 
 	// A stunned terminal cannot talk: the console stuns 10000103, the terminal acknowledges, its floor
 	// request is denied (606); revived, it talks again.
