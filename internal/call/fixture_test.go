@@ -55,6 +55,17 @@ func (w *world) account(id, typ string, gids ...string) {
 	w.Account(id, typ, groups...)
 }
 
+// alphaBravo is the two-group world of the monitoring scenarios: terminal 10001001 in group Alpha, 10002001 in
+// Bravo (both logged in, their media connected), and dispatcher 10009001 in neither.
+func (w *world) alphaBravo() (ga, gb string, ta, tb *termclient.Client) {
+	w.t.Helper()
+	ga, gb = w.group("Alpha"), w.group("Bravo")
+	w.account("10001001", "10", ga)
+	w.account("10002001", "10", gb)
+	w.account("10009001", "20", "")
+	return ga, gb, w.term("10001001"), w.term("10002001")
+}
+
 // term logs a terminal in and connects its media.
 func (w *world) term(id string, opts ...func(*termclient.Options)) *termclient.Client {
 	w.t.Helper()

@@ -475,11 +475,7 @@ func TestPressAfterGroupSwitchTalksInTheNewGroup(t *testing.T) {
 func TestGroupCallAudienceFollowsMembership(t *testing.T) {
 	w := newWorld(t)
 	ctx := w.Ctx()
-	ga, gb := w.group("Alpha"), w.group("Bravo")
-	w.account("10001001", "10", ga)
-	w.account("10002001", "10", gb)
-	w.account("10009001", "20", "")
-	t1, t2 := w.term("10001001"), w.term("10002001")
+	ga, _, t1, t2 := w.alphaBravo()
 	tok := w.token("10009001")
 	r1, err := t1.RequestFloor(ctx, "", ga, false)
 	if err != nil {

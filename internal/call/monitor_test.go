@@ -13,11 +13,7 @@ import (
 func TestGroupMonitoringAndPlaybackPriority(t *testing.T) {
 	w := newWorld(t)
 	ctx := w.Ctx()
-	ga, gb := w.group("Alpha"), w.group("Bravo")
-	w.account("10001001", "10", ga)
-	w.account("10002001", "10", gb)
-	w.account("10009001", "20", "") // a dispatcher in neither group
-	ta, tb := w.term("10001001"), w.term("10002001")
+	ga, gb, ta, tb := w.alphaBravo()
 	d := w.console("10009001")
 
 	// Not monitoring: the dispatcher hears neither group.
