@@ -19,9 +19,7 @@ func reasons(rs ...patrol.Reason) []patrol.Reason { return rs }
 func TestGenerateAndJudge(t *testing.T) {
 	eachEnv(t, func(t *testing.T, e *env) {
 		T := e.f.Terminals
-		a := e.area("Plant")
-		p1, p2, p3 := e.point(a, 1), e.point(a, 2), e.point(a, 3)
-		r := e.route(a, "Loop", p1, p2, p3)
+		a, r, _ := e.walk("Plant", "Loop")
 		e.users(T...)
 		e.plan("Today", a, r, "2026-11-26", "2026-11-26",
 			class("Early", "07:00", "07:30", T[0]),  // ended before the plan was made (08:00): no order

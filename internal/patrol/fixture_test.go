@@ -66,12 +66,8 @@ func (e *env) to(d time.Duration) {
 
 func (e *env) login(ms string) string {
 	e.t.Helper()
-	r := e.do(http.MethodPost, "sysUsers/login", "", map[string]any{"username": ms, "password": testkit.Password})
-	if r.Code != patrol.SuccessCode {
-		e.t.Fatalf("patrol login %s: %s %s", ms, r.Code, r.Msg)
-	}
 	var res struct{ Token string }
-	r.Into(e.t, &res)
+	e.do(http.MethodPost, "sysUsers/login", "", map[string]any{"username": ms, "password": testkit.Password}).Want(e.t, patrol.SuccessCode, &res)
 	return res.Token
 }
 
@@ -83,13 +79,7 @@ func (e *env) do(method, path, tok string, params map[string]any) testkit.Reply 
 // ok calls the patrol service as f's dispatcher and decodes the result into out (may be nil).
 func (e *env) ok(method, path string, params map[string]any, out any) {
 	e.t.Helper()
-	r := e.do(method, path, e.tok, params)
-	if r.Code != patrol.SuccessCode {
-		e.t.Fatalf("%s %s: %s %s", method, path, r.Code, r.Msg)
-	}
-	if out != nil {
-		r.Into(e.t, out)
-	}
+	e.do(method, path, e.tok, params).Want(e.t, patrol.SuccessCode, out)
 }
 
 func (e *env) area(name string) patrol.AreaID {
@@ -115,6 +105,14 @@ func (e *env) route(area patrol.AreaID, name string, pts ...patrol.PointID) patr
 	var r patrol.Route
 	e.ok(http.MethodPost, "tbPatrolRoute/add", map[string]any{"name": name, "areaId": area, "routePoints": pts}, &r)
 	return r.ID
+}
+
+// walk makes the area a walking scenario patrols: points 1, 2 and 3 (see lat) and one route through them in order.
+func (e *env) walk(area, route string) (patrol.AreaID, patrol.RouteID, []patrol.PointID) {
+	e.t.Helper()
+	a := e.area(area)
+	p := []patrol.PointID{e.point(a, 1), e.point(a, 2), e.point(a, 3)}
+	return a, e.route(a, route, p...), p
 }
 
 func (e *env) users(ms ...string) {

@@ -16,9 +16,7 @@ import (
 func TestTerminalPunchesARoute(t *testing.T) {
 	eachEnv(t, func(t *testing.T, e *env) {
 		T := e.f.Terminals
-		a := e.area("Depot")
-		p1, p2, p3 := e.point(a, 1), e.point(a, 2), e.point(a, 3)
-		r := e.route(a, "Fence line", p1, p2, p3)
+		a, r, p := e.walk("Depot", "Fence line")
 		e.users(T[0], T[1])
 		e.plan("Rounds", a, r, "2026-11-26", "2026-11-27", class("Morning", "09:00", "10:00", T[0]), class("Noon", "12:00", "13:00", T[1]))
 		con := testkit.Console(t, e.s.URL, e.ctok)
@@ -61,7 +59,7 @@ func TestTerminalPunchesARoute(t *testing.T) {
 		ev := con.WaitEvent(patrol.EventPunch, wait, nil)
 		var seen patrol.PunchResult
 		ev.Into(t, &seen)
-		if seen.Log.MsID != T[0] || seen.Log.PointID != p1 || seen.Order.Points[0].State != patrol.PointOnTime {
+		if seen.Log.MsID != T[0] || seen.Log.PointID != p[0] || seen.Order.Points[0].State != patrol.PointOnTime {
 			t.Fatalf("console saw %s", ev.Data)
 		}
 		e.at(5 * time.Minute)

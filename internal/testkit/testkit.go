@@ -187,6 +187,7 @@ func StartStore(t testing.TB, store *db.DB, opts ...func(*config.Config)) *Serve
 
 // Reply is a decoded {code, msg, key, result} envelope plus the HTTP status.
 type Reply struct {
+	Call   string `json:"-"` // "METHOD /path" of the request, for failure messages
 	Status int
 	Code   string          `json:"code"`
 	Msg    string          `json:"msg"`
@@ -219,6 +220,19 @@ func (r Reply) Into(t testing.TB, v any) {
 	if err := json.Unmarshal(r.Result, v); err != nil {
 		t.Fatalf("decode result %s: %v", r.Result, err)
 	}
+}
+
+// Want fails the test unless the reply's code is code, then decodes the result into v (when v is not nil): the
+// "call, require success, read the answer" that every domain's fixture needs.
+func (r Reply) Want(t testing.TB, code string, v any) Reply {
+	t.Helper()
+	if r.Code != code {
+		t.Fatalf("%s: code %s, want %s: %s", r.Call, r.Code, code, r.Msg)
+	}
+	if v != nil {
+		r.Into(t, v)
+	}
+	return r
 }
 
 // Do calls the API. For GET and DELETE params go in the query string; otherwise as a JSON body.
@@ -267,7 +281,7 @@ func DoFrom(t testing.TB, hc *http.Client, base, method, path, token string, par
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
-	r := Reply{Status: res.StatusCode, Header: res.Header, Body: raw}
+	r := Reply{Call: method + " " + path, Status: res.StatusCode, Header: res.Header, Body: raw}
 	if err := json.Unmarshal(raw, &r); err != nil {
 		t.Fatalf("%s %s: not an envelope (%d): %s", method, path, res.StatusCode, raw)
 	}
