@@ -35,7 +35,7 @@ func musicFiles(t *testing.T, w *world) []string {
 // upload is kept, by its absolute path and as a file:// URL — is refused with the coded bad-audio error
 // (1008), and nothing is stored: no row, no library file.
 func TestUploadPlaylistRefused(t *testing.T) {
-	needFFmpeg(t)
+	testkit.NeedFFmpeg(t)
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
 		ogg := convert(t, testkit.ToneWAV(660, 3*time.Second), "ogg")
@@ -81,7 +81,7 @@ func TestUploadPlaylistRefused(t *testing.T) {
 // TestUploadFormats: MP3 (bare and with an ID3v2.4 tag, a cover-sized body and a footer), WAV, Ogg and FLAC are
 // still accepted through the boundary, each about its length.
 func TestUploadFormats(t *testing.T) {
-	needFFmpeg(t)
+	testkit.NeedFFmpeg(t)
 	w := newWorld(t, "sqlite")
 	wav := testkit.ToneWAV(440, 2*time.Second)
 	mp3 := convert(t, wav, "mp3")
@@ -108,7 +108,7 @@ func TestUploadFormats(t *testing.T) {
 // children; each is stored or answered the coded "system busy" (101), never a 500; another customer's upload is
 // served meanwhile.
 func TestParallelUploads(t *testing.T) {
-	needFFmpeg(t)
+	testkit.NeedFFmpeg(t)
 	w := newWorld(t, "sqlite", func(c *config.Config) {
 		c.FFmpegJobs = config.FFmpegJobs{Server: 2, PerCustomer: 1, Wait: 300 * time.Millisecond}
 	})

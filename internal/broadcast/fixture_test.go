@@ -90,12 +90,8 @@ func (w *world) customer(name string) (int64, string, string) {
 // login signs in to the broadcast service with the console session ('{secret}').
 func (w *world) login(account, console string) string {
 	w.t.Helper()
-	r := w.doHdr(http.MethodPost, "/broadcast/v1/login", console, map[string]any{"username": account, "password": "{secret}"})
-	if r.Code != "200" {
-		w.t.Fatalf("login %s: %s %s", account, r.Code, r.Msg)
-	}
 	var res struct{ Token string }
-	r.Into(w.t, &res)
+	w.ok(http.MethodPost, "/broadcast/v1/login", console, map[string]any{"username": account, "password": "{secret}"}, &res)
 	return res.Token
 }
 
@@ -107,14 +103,7 @@ func (w *world) doHdr(method, path, tok string, params map[string]any) testkit.R
 // ok calls and requires code 200, decoding the result into v (if not nil).
 func (w *world) ok(method, path, tok string, params map[string]any, v any) testkit.Reply {
 	w.t.Helper()
-	r := w.doHdr(method, path, tok, params)
-	if r.Code != "200" {
-		w.t.Fatalf("%s %s: code %s %s", method, path, r.Code, r.Msg)
-	}
-	if v != nil {
-		r.Into(w.t, v)
-	}
-	return r
+	return w.doHdr(method, path, tok, params).Want(w.t, "200", v)
 }
 
 func md5hex(s string) string { h := md5.Sum([]byte(s)); return hex.EncodeToString(h[:]) }
@@ -198,13 +187,6 @@ func (w *world) upload(tok, name string, data []byte, groupID int64) testkit.Rep
 		w.t.Fatalf("upload: not an envelope: %s", raw)
 	}
 	return r
-}
-
-func needFFmpeg(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("ffmpeg"); err != nil {
-		t.Fatal("ffmpeg is needed (make test-deps installs it)")
-	}
 }
 
 func has(s, sub string) bool { return strings.Contains(s, sub) }

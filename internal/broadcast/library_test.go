@@ -14,7 +14,7 @@ import (
 
 // The music library: MP3, WAV, Ogg and FLAC in, one format out with length and size; refusals; ranged serving.
 func TestLibrary(t *testing.T) {
-	needFFmpeg(t)
+	testkit.NeedFFmpeg(t)
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		w := newWorld(t, engine)
 		w.login2()

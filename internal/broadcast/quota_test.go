@@ -19,7 +19,7 @@ import (
 // customer's next upload is refused with code 79 and nothing stored (row or bytes), another customer is not
 // touched, and deleting a library file gives its space back.
 func TestLibraryStorageQuota(t *testing.T) {
-	needFFmpeg(t)
+	testkit.NeedFFmpeg(t)
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		const quota = 60_000
 		var dataDir string

@@ -15,7 +15,7 @@ import (
 // A task on three simulated speakers: each fetches and decodes the file's audio (level above silence) and
 // reports an advancing position; pause, resume and stop reach all three within 500 ms.
 func TestTaskOnThreeSimulatedSpeakers(t *testing.T) {
-	needFFmpeg(t)
+	testkit.NeedFFmpeg(t)
 	w, ctx := newLiveWorld(t)
 	orgPass := md5hex("Org-Secret-1")
 	org, ids, _ := w.speakerOrg(ctx, "Yard", "300", orgPass, 3)
@@ -98,7 +98,7 @@ func TestTaskOnThreeSimulatedSpeakers(t *testing.T) {
 // pre-empting a lower-priority task (which goes on where it is after the page), never a higher-priority one (the
 // page is told why); the page ends and the speakers return to their tasks.
 func TestLivePaging(t *testing.T) {
-	needFFmpeg(t)
+	testkit.NeedFFmpeg(t)
 	w, ctx := newLiveWorld(t)
 	orgPass := md5hex("Org-Secret-2")
 	_, dev, speakers := w.speakerOrg(ctx, "Hall", "400", orgPass, 3)

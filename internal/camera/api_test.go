@@ -5,7 +5,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -36,9 +35,7 @@ func TestMain(m *testing.M) {
 // rtsp returns the simulated cameras' server; without ffmpeg or GStreamer the test fails and says what to install.
 func rtsp(t *testing.T) *camera.TestCameras {
 	t.Helper()
-	if _, err := exec.LookPath("ffmpeg"); err != nil {
-		t.Fatal("ffmpeg is not installed: run `make test-deps`")
-	}
+	testkit.NeedFFmpeg(t)
 	camsOnce.Do(func() {
 		if camsErr = camera.CheckTestCameras(); camsErr != nil {
 			return
