@@ -138,7 +138,11 @@ func (s *Service) finishBurst(c *Call, b *burst, reason string, snap burstEnd) {
 				if err := s.useRecordingTime(ctx, c.Customer, r.DurationMs); err != nil {
 					slog.Error("voice: count recording time", "call", c.ID, "err", err)
 				}
-				_, err = s.hub.PublishDurable(ctx, c.Customer, "voice.recorded", recordView(r), realtime.Consoles)
+				// The record is stored: an event the hub could not store too went out live; it is not kept for
+				// indexing again (that would add the record twice).
+				if _, err := s.hub.PublishDurable(ctx, c.Customer, "voice.recorded", recordView(r), realtime.Consoles); err != nil {
+					slog.Error("voice: recorded event", "call", c.ID, "err", err)
+				}
 			}
 			cancel()
 			if err != nil {

@@ -8,6 +8,7 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strconv"
@@ -68,6 +69,9 @@ func (n *Node) Durable(ctx context.Context, customerID int64, typ string, data j
 		return nil
 	})
 	if err != nil {
+		if sent { // out on NATS with its seq, but the transaction did not commit
+			return 0, fmt.Errorf("%w: %w", realtime.ErrPublishedNotStored, err)
+		}
 		return 0, err
 	}
 	if !sent {

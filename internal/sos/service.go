@@ -112,11 +112,9 @@ func (s *Service) Raise(ctx context.Context, p identity.Principal, typ string, l
 	s.alerted[a.ID] = &alertState{last: now}
 	s.mu.Unlock()
 	if _, err := s.hub.PublishDurable(ctx, p.CustomerID, EventAlarm, a, realtime.Consoles); err != nil {
-		// The alarm is stored but its durable event is not (the database went away between the two: found by the
-		// chaos lab in a PostgreSQL restart). The terminal's "0" says the consoles have it, so they get it live
-		// now; a console that reconnects later finds it through findSos and the re-alerts.
+		// The alarm is stored, its durable event is not: the hub sent it live (the terminal's "0" says the consoles
+		// have it); a console that reconnects later finds it through findSos and the re-alerts.
 		slog.ErrorContext(ctx, "sos: durable alarm event; sent live only", "id", a.ID, "err", err)
-		s.hub.Publish(p.CustomerID, EventAlarm, a, realtime.Consoles)
 	}
 	s.log.Write(ctx, p.CustomerID, a.MsID, a.MsName, oplog.Alarm, raiseRemark(a), raiseDetail(a))
 	return a, true, nil

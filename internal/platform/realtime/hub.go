@@ -552,11 +552,28 @@ func (h *Hub) fanout(customerID int64, typ string, msg []byte, to Audience) {
 
 // PublishDurable stores an event first, then publishes it with its sequence number, so a client that was away
 // receives it on `sync`. It returns the sequence number.
+//
+// An event that cannot be stored (the database went away between the caller's row and its event, as in a
+// PostgreSQL restart) is still published, live and without a sequence number, and the error returned: the
+// caller's own row is the record, and what it acknowledged must reach the clients connected now (the chaos lab's
+// findings 3 and 5, docs/reliability.md). A client away at that moment finds the row through its domain's list.
 func (h *Hub) PublishDurable(ctx context.Context, customerID int64, typ string, data any, to Audience) (int64, error) {
 	raw, err := json.Marshal(data)
 	if err != nil {
 		return 0, err
 	}
+	seq, err := h.storeAndPublish(ctx, customerID, typ, raw, to)
+	if err != nil && !errors.Is(err, ErrPublishedNotStored) {
+		h.publish(customerID, Frame{Type: typ}, json.RawMessage(raw), to)
+	}
+	return seq, err
+}
+
+// ErrPublishedNotStored is a durable event that went out with its sequence number but whose storing failed
+// after (a cluster's transaction that could not commit): it is not published again.
+var ErrPublishedNotStored = errors.New("realtime: durable event published, not stored")
+
+func (h *Hub) storeAndPublish(ctx context.Context, customerID int64, typ string, raw json.RawMessage, to Audience) (int64, error) {
 	if h.bus != nil {
 		if w, ok := to.Wire(); ok {
 			return h.bus.Durable(ctx, customerID, typ, raw, w)
@@ -567,7 +584,7 @@ func (h *Hub) PublishDurable(ctx context.Context, customerID int64, typ string, 
 		customerID, typ, string(raw), time.Now().UnixMilli()).Scan(&seq); err != nil {
 		return 0, err
 	}
-	h.publish(customerID, Frame{Type: typ, Seq: seq}, json.RawMessage(raw), to)
+	h.publish(customerID, Frame{Type: typ, Seq: seq}, raw, to)
 	return seq, nil
 }
 

@@ -415,6 +415,23 @@ func TestSlowConsumerIsDroppedWhileOthersKeepReceiving(t *testing.T) {
 	}
 }
 
+// A durable event the store cannot take (its table gone, as when the database restarts under a write) still
+// reaches the clients connected now, live and without a sequence number; the caller gets the error.
+func TestDurableEventThatCannotBeStoredIsSentLive(t *testing.T) {
+	r := newRig(t)
+	c := r.login("1001", 1, Console, "t")
+	if _, err := r.db.Exec(context.Background(), `ALTER TABLE events RENAME TO events_away`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.hub.PublishDurable(context.Background(), 1, "test.durable", map[string]int{"i": 7}, Consoles); err == nil {
+		t.Fatal("no error from an event that was not stored")
+	}
+	f := c.WaitEvent("test.durable", wait, nil)
+	if f.Seq != 0 || string(f.Data) != `{"i":7}` {
+		t.Fatalf("live event %+v", f)
+	}
+}
+
 func TestDurableEventsReplayAfterReconnect(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()
