@@ -23,8 +23,12 @@ import (
 	"tenfour/internal/termclient"
 )
 
-// inviteWait is how long a dialed phone's session waits for the call.invite it was logged in for.
-const inviteWait = 5 * time.Second
+// inviteWait is how long a dialed phone's session waits for the call.invite it was logged in for; slotWait how
+// long a dial waits for the phone's call slot (beginDialed).
+const (
+	inviteWait = 5 * time.Second
+	slotWait   = 2 * time.Second
+)
 
 // offered is a call.invite to the phone's session: the call and its caller.
 type offered struct {
@@ -44,7 +48,7 @@ func (s *Server) Dial(ctx context.Context, accountID string) bool {
 	if !ok || s.opt.Calls.Login == nil {
 		return false
 	}
-	if begun, _ := s.calls.begin(accountID); !begun {
+	if !s.beginDialed(ctx, accountID) {
 		return true // in a call (its session answers busy), or the server stops
 	}
 	log := slog.With("component", "sip", "msId", accountID, "dialed", true)
@@ -61,6 +65,28 @@ func (s *Server) Dial(ctx context.Context, accountID string) bool {
 		s.ringPhone(b, reg, events)
 	}()
 	return true
+}
+
+// beginDialed takes the phone's call slot, waiting up to slotWait while it is taken: a phone with no session on
+// this node (why it is dialed) whose slot is taken is ending a call (its session closing) or starting one (its
+// session logging in); either way the slot or the session is there a moment later.
+func (s *Server) beginDialed(ctx context.Context, accountID string) bool {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	timeout := time.After(slotWait)
+	for {
+		begun, stopped := s.calls.begin(accountID)
+		if begun || stopped {
+			return begun
+		}
+		select {
+		case <-tick.C:
+		case <-timeout:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
 }
 
 // ringPhone INVITEs the phone for the call offered to its session, and carries the call once answered.

@@ -52,7 +52,7 @@ func refusal(code string) (int, string) {
 // serveIndividual carries the phone's call to account a.callee: its session places the individual call, the
 // phone hears 180 while the callee rings and gets the 200 once the callee answered (the session acknowledges it);
 // a refusal, busy, no answer or the phone's CANCEL end it before — answered once its session is gone and the
-// phone free again (free), so that its next INVITE is not busy. Connected, the call lasts until either side
+// phone free again (free), so that its next INVITE is not busy; so is the BYE of a connected call. Connected, the call lasts until either side
 // hangs up (the phone's BYE, the callee's bye or going offline), the phone stops sending RTP or the server stops.
 func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTransaction, a admission, o offer, free func()) {
 	ctx, cancel := context.WithCancelCause(d.Context())
@@ -112,6 +112,8 @@ func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTran
 	if !errors.Is(err, errCallEnded) {
 		b.hangUp()
 	}
+	closeBridge() // the phone is free before it hears the BYE: it may call again at once
+	free()
 	sayBye(d, log)
 }
 
