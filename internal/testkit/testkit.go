@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -90,12 +91,57 @@ func OpenStoreAt(t testing.TB, engine string, version int64) *db.DB {
 		}
 		return store
 	}
+	if !cfg.UsesPostgres() {
+		if err := writeMigratedSQLite(cfg.SQLitePath()); err != nil {
+			t.Fatal(err)
+		}
+	}
 	store, err := app.Open(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
 	return store
+}
+
+// migratedSQLite is an SQLite store with every migration applied, made once per test process and kept in memory:
+// each test's store starts as a copy of it, which app.Open then finds current. Migrating a fresh store took most of
+// a short test's time under -race (docs/testing.md); the migrations themselves are tested where they run, on both
+// engines (internal/platform/db) and in every PostgreSQL store.
+var migratedSQLite struct {
+	once sync.Once
+	file []byte
+	err  error
+}
+
+func writeMigratedSQLite(path string) error {
+	migratedSQLite.once.Do(func() {
+		migratedSQLite.file, migratedSQLite.err = migrateSQLiteOnce()
+	})
+	if migratedSQLite.err != nil {
+		return migratedSQLite.err
+	}
+	return os.WriteFile(path, migratedSQLite.file, 0o600)
+}
+
+func migrateSQLiteOnce() ([]byte, error) {
+	dir, err := os.MkdirTemp("", "tenfour-migrated-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	cfg := config.Config{DataDir: dir}
+	store, err := app.Open(context.Background(), cfg)
+	if err != nil {
+		return nil, err
+	}
+	// Everything into the main file (no write-ahead log left beside it), then closed.
+	_, err = store.Exec(context.Background(), `PRAGMA wal_checkpoint(TRUNCATE)`)
+	store.Close()
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(cfg.SQLitePath())
 }
 
 // PostgresDSN creates a fresh schema in the test PostgreSQL (TENFOUR_TEST_PG; the test is skipped without it),
