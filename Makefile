@@ -68,10 +68,12 @@ test-deps: ## install and start Chromium, PostgreSQL, ffmpeg and GStreamer's RTS
 # The probe's replayed attacks (internal/security: sign-in floods, password-hash storms, GPS floods) take every core
 # on purpose: they run alone, after the rest, so the timing-sensitive media tests never share the machine with them.
 # Tests that kill the real server run bin/tenfour (TENFOUR_TEST_BIN), made once here, instead of linking one each.
-test-go: server ## Go tests with -race, store suites on SQLite and PostgreSQL; the security replays run after the rest
+test-go: server ## Go tests with -race, store suites on SQLite and PostgreSQL; the security replays run after the rest, then the media path's allocation checks without -race
 	TENFOUR_TEST_PG="$$(tail -n1 .pg-url 2>/dev/null)" TENFOUR_TEST_BIN="$(CURDIR)/$(BIN)" \
 		CGO_ENABLED=1 $(GO) test $(TEST_GOFLAGS) -count=1 $$($(GO) list ./... | grep -v /internal/security$$)
 	TENFOUR_TEST_PG="$$(tail -n1 .pg-url 2>/dev/null)" CGO_ENABLED=1 $(GO) test $(TEST_GOFLAGS) -count=1 ./internal/security
+	# The media path's allocation checks (-race makes every call's state escape: they run without it).
+	CGO_ENABLED=0 $(GO) test -count=1 -run 'NotAllocate' ./internal/media
 
 lint-web: web/lint/node_modules/.installed ## console lint (ESLint: typescript-eslint, React hooks, feature boundaries)
 	cd web && npm run lint
