@@ -368,6 +368,11 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	}
 	// [sim] the in-process demo fleet: demo terminals log in to this server in-process (--demo-fleet)
 	a.Go(func(ctx context.Context) { sim.RunDemo(ctx, cfg, inProcess, a.Auth.IssueResume) })
+	// and a simulated SIP desk phone and radio gateway that register at this server's SIP address and call their
+	// groups now and then (not with --demo-fleet-quiet, nor without SIP)
+	if cfg.Demo && cfg.DemoFleet > 0 && !cfg.DemoFleetQuiet && a.SIP != nil {
+		a.Go(a.single("demo-sip-phones", func(ctx context.Context) { runDemoSIPPhones(ctx, d, dir, a.SIP.Addr()) }))
+	}
 
 	a.mount(router, mods)
 	a.mux.Handle("/", consoleHandler(web.Dist())) // the console's pages: not an API, so not in Routes

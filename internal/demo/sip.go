@@ -45,3 +45,17 @@ func seedSIP(ctx context.Context, d *db.DB, customer int64) error {
 	}
 	return nil
 }
+
+// SIPPhone is a demo SIP account the demo's simulator runs (internal/sim RunSIPTalkers): its id, and whether it
+// is a radio gateway (which talks by voice activity) rather than a desk phone (which presses * and #).
+type SIPPhone struct {
+	ID      string
+	Gateway bool
+}
+
+// SimulatedSIPPhones are the demo SIP accounts serve --demo's simulator keeps registered and talking now and then:
+// the first desk phone (Operations) and the first radio gateway (Logistics). The other eight are left to
+// softphones and people.
+func SimulatedSIPPhones() []SIPPhone {
+	return []SIPPhone{{ID: fmt.Sprint(FirstSIPAccount)}, {ID: fmt.Sprint(LastSIPAccount - 1), Gateway: true}}
+}

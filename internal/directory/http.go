@@ -25,8 +25,9 @@ func (s *Service) Routes(r httpx.Router) {
 }
 
 // compactCols is the column order of a terminal row in the isCompress form.
+// kind is null for the terminal protocol's accounts and "sip" for a SIP account (the full form's `kind`).
 var compactCols = []string{"cid", "name", "type", "online", "grp", "lat", "lng", "speed", "battery", "signal", "model",
-	"lastGps", "callSetStatus", "avatar", "lastOnline", "lastOffline", "ver"}
+	"lastGps", "callSetStatus", "avatar", "lastOnline", "lastOffline", "ver", "kind"}
 
 var compactGpsCols = []string{"mid", "lng", "lat", "time"}
 
@@ -54,8 +55,12 @@ func compact(gs []*Group, withGPS bool) []*compactGroup {
 			Kind: g.Kind, Creator: g.Creator, CreatorName: g.CreatorName, MemberCount: g.MemberCount,
 			OnlineCount: g.OnlineCount, Children: compact(g.Children, withGPS), Ms: make([][]any, 0, len(g.MsList))}
 		for _, t := range g.MsList {
+			var kind any
+			if t.Kind != "" {
+				kind = t.Kind
+			}
 			c.Ms = append(c.Ms, []any{t.CID, t.Name, t.Type, t.Online, t.Grp, t.Lat, t.Lng, t.Speed, t.Battery, t.Signal,
-				t.Model, t.LastGps, t.CallSetStatus, t.Avatar, t.LastOnline, t.LastOffline, t.Ver})
+				t.Model, t.LastGps, t.CallSetStatus, t.Avatar, t.LastOnline, t.LastOffline, t.Ver, kind})
 		}
 		if withGPS {
 			c.Gps = make([][]any, 0, len(g.LastGpsList))

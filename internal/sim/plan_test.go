@@ -99,13 +99,20 @@ func TestDeterministicReports(t *testing.T) {
 }
 
 // TestDemoAccountsMatchSeed: the simulator's copy of the demo layout matches what internal/demo seeds (every
-// demo terminal and dispatcher position, with its type; the people's dispatchers are not simulated).
+// demo terminal and dispatcher position, with its type; the people's dispatchers are not simulated). The SIP
+// accounts are not terminals of the fleet: the ones the demo simulates (RunSIPTalkers) are seeded SIP accounts.
 func TestDemoAccountsMatchSeed(t *testing.T) {
 	d := testkit.OpenStore(t, "sqlite")
 	if _, err := demo.Seed(context.Background(), d); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := d.Query(context.Background(), `SELECT id, type FROM accounts WHERE id NOT IN ('10000001', '20000001')`)
+	for _, p := range demo.SimulatedSIPPhones() {
+		if n := testkit.Count(t, d, `SELECT COUNT(*) FROM accounts WHERE id = ? AND kind = 'sip'`, p.ID); n != 1 {
+			t.Errorf("simulated SIP phone %s: %d seeded SIP accounts, want 1", p.ID, n)
+		}
+	}
+	rows, err := d.Query(context.Background(), `SELECT id, type FROM accounts WHERE id NOT IN ('10000001', '20000001')
+		AND COALESCE(kind, '') <> 'sip'`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -125,6 +126,42 @@ func (w *sipWorld) treeEntry(t *testing.T, id string) map[string]any {
 	return m
 }
 
+// compactKind is an account's `kind` in the tree's compact form, the one the console reads.
+func (w *sipWorld) compactKind(t *testing.T, id string) any {
+	t.Helper()
+	r := w.Do("GET", "/ds/data/getGrpMsList", w.Token(dispatcher, w.Customer), map[string]any{"isCompress": 1})
+	var res struct {
+		Cols   []string       `json:"cols"`
+		Groups []compactGroup `json:"groups"`
+	}
+	r.Into(t, &res)
+	k := slices.Index(res.Cols, "kind")
+	var find func(gs []compactGroup) (any, bool)
+	find = func(gs []compactGroup) (any, bool) {
+		for _, g := range gs {
+			for _, row := range g.Ms {
+				if row[0] == id && k >= 0 && k < len(row) {
+					return row[k], true
+				}
+			}
+			if v, ok := find(g.Children); ok {
+				return v, true
+			}
+		}
+		return nil, false
+	}
+	v, ok := find(res.Groups)
+	if !ok {
+		t.Fatalf("%s not in the compact tree (cols %v)", id, res.Cols)
+	}
+	return v
+}
+
+type compactGroup struct {
+	Ms       [][]any        `json:"ms"`
+	Children []compactGroup `json:"children"`
+}
+
 func (w *sipWorld) presenceRows(t *testing.T, id string) (open, closed int) {
 	t.Helper()
 	err := w.DB.QueryRow(context.Background(), `SELECT
@@ -190,6 +227,12 @@ func TestRegister(t *testing.T) {
 		}
 		if m := w.treeEntry(t, terminal); m["kind"] != nil {
 			t.Fatalf("a native terminal in the tree has kind %v, want none", m["kind"])
+		}
+		if k := w.compactKind(t, phone); k != "sip" {
+			t.Fatalf("the SIP account in the compact tree (the console's): kind %v, want sip", k)
+		}
+		if k := w.compactKind(t, terminal); k != nil {
+			t.Fatalf("a native terminal in the compact tree has kind %v, want null", k)
 		}
 		if open, _ := w.presenceRows(t, phone); open != 1 {
 			t.Fatalf("registered twice: %d open presence intervals, want 1", open)

@@ -20,6 +20,8 @@ export interface Terminal {
   avatar?: string;
   lastOnline?: number;
   lastOffline?: number;
+  /** 'sip' for an account that connects over SIP (a desk phone, softphone or radio gateway); absent otherwise. */
+  kind?: 'sip' | null;
 }
 
 export type GroupKind = 'fixed' | 'temp';

@@ -34,6 +34,11 @@ export const TerminalRow = memo(function TerminalRow({ cid, gid }: { cid: string
       <span className="trow-name" title={`${term.name} (${cid})`}>
         {trimText(term.name || cid, 22)}
       </span>
+      {term.kind === 'sip' && (
+        <Tooltip title={t('row.sipHint')}>
+          <Tag data-testid="terminal-sip">{t('row.sip')}</Tag>
+        </Tooltip>
+      )}
       {term.grp === gid && online ? <span className="trow-active" title={t('row.currentGroup')} /> : null}
       {callState && (
         <Tag color={callState === 'inCall' ? 'blue' : 'gold'} data-testid="terminal-call-state">
