@@ -28,11 +28,16 @@ func TestDelayProxyLossAndStall(t *testing.T) {
 		}
 	}
 	const cut = 300 * time.Millisecond
+	var began time.Time
 	stall := func(p *bench.DelayProxy) {
 		p.Stall(true)
+		began = time.Now()
 		time.AfterFunc(cut, func() { p.Stall(false) })
 	}
-	if rtt := linkRTT(t, 0, 1, stall)[0]; rtt < cut || rtt > cut+500*time.Millisecond {
-		t.Errorf("round trip across a %v stall: %v", cut, rtt)
+	// The echo is held until the stall ends: it comes back no sooner than cut after the stall began (the round
+	// trip itself starts a little after, once the connection is up).
+	rtt := linkRTT(t, 0, 1, stall)[0]
+	if held := time.Since(began); held < cut || rtt > cut+500*time.Millisecond {
+		t.Errorf("round trip across a %v stall: back %v after the stall began (round trip %v)", cut, held, rtt)
 	}
 }
