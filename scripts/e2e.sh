@@ -4,7 +4,7 @@
 # drives the terminals it needs, tests/e2e/terminal.mjs), Debian's Chromium driven by playwright-core
 # (tests/e2e/run.mjs), then stops the servers.
 #
-# The cases run in E2E_SHARDS shards at once (default 2): shard i has a server of its own on port E2E_PORT+i with its
+# The cases run in E2E_SHARDS shards at once (default 1, see below): shard i has a server of its own on port E2E_PORT+i with its
 # own data directory, and a Chromium of its own. The cases with a time budget in ms (opts.serial) run after them,
 # alone, on shard 0's server, so that load never decides their verdict. The last line sums every part:
 # "N passed, M failed". E2E_ONLY (names' parts, '|'-separated) runs only the cases it names, in the same parts.
@@ -12,7 +12,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 port=${E2E_PORT:-18080}
 bin=${E2E_BIN:-bin/tenfour} # another build of the server (parallel work on one machine)
-shards=${E2E_SHARDS:-2}
+# Default 1: with two shards on CI's 2 cores, a clean-clone run (2026-11-29) failed three cases on their waits (a
+# rename dialog, the lone-work alarm's handled row, a monitored terminal) that pass one after another; E2E_SHARDS=2
+# is there for a machine with the cores, and the cases that carry a time budget run alone after the rest either way.
+shards=${E2E_SHARDS:-1}
 root=$(mktemp -d)
 pids=()
 cleanup() {
