@@ -91,8 +91,10 @@ for i in $(seq 0 $((shards - 1))); do
 done
 for r in "${runners[@]}"; do wait "$r" || true; done
 for i in $(seq 0 $((shards - 1))); do tally "$i" "$i/$shards"; done
-part 0 serial || true
-tally 0 serial
+if [ "$shards" -gt 1 ]; then # with one shard the timed cases ran in their place, alone already
+  part 0 serial || true
+  tally 0 serial
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
