@@ -66,6 +66,12 @@ function allGroupKeys(nodes: TreeNode[], out: string[] = []): string[] {
   return out;
 }
 
+/** Whether the context menu opened at height y opens downward: toward the larger side of the window. */
+export const opensDown = (y: number, height = window.innerHeight) => y < height / 2;
+
+/** The height the context menu opened at y may take, a margin kept from the window's edge. */
+export const menuRoom = (y: number, height = window.innerHeight) => Math.max(120, (opensDown(y, height) ? height - y : y) - 8);
+
 /** The virtualised group tree: 10,000 terminals render only the rows in view. */
 export function GroupTree({ filters, roots, checkedCids, onCheck, onSelectTerminal, contextMenu, onMenu, emptyText }: GroupTreeProps) {
   const groups = useDirectory((s) => s.groups);
@@ -150,13 +156,18 @@ export function GroupTree({ filters, roots, checkedCids, onCheck, onSelectTermin
       {/* The menu opens at the pointer from an anchor that stands there, in the page's body, as a plain (not
           point-aligned) dropdown: antd closes a point-aligned context menu on any scroll or resize around its anchor,
           and a tree or log re-layout, or the focus the tree takes on a right-click, closed it before the dispatcher
-          could choose. A click elsewhere, Escape or a choice still closes it. */}
+          could choose. A click elsewhere, Escape or a choice still closes it. It opens toward the larger side of the
+          window and scrolls within the room there, never adjusted for overflow: a menu taller than the room
+          below was shifted up to fit and then, at a re-render, back down — an item moved under the pointer as
+          it clicked (Stun instead of Listen in a CI run). */}
       {menu &&
         createPortal(
           <Dropdown
             open
             onOpenChange={(o) => !o && setMenu(null)}
+            autoAdjustOverflow={false}
             menu={{
+              style: { maxHeight: menuRoom(menu.y), overflowY: 'auto' },
               items: menuItems(menu.key),
               onClick: ({ key }) => {
                 const cid = parseKey(menu.key).cid;
@@ -165,7 +176,7 @@ export function GroupTree({ filters, roots, checkedCids, onCheck, onSelectTermin
               },
             }}
             trigger={['click']}
-            placement="bottomLeft"
+            placement={opensDown(menu.y) ? 'bottomLeft' : 'topLeft'}
           >
             <span style={{ position: 'fixed', left: menu.x, top: menu.y, width: 1, height: 1 }} />
           </Dropdown>,
