@@ -117,14 +117,13 @@ func (p *SIPPhone) Call(ctx context.Context, gid string) error {
 	if err != nil {
 		return err
 	}
-	req := p.request(sip.INVITE, gid)
-	formats, keys := "0 101", "a=rtpmap:101 telephone-event/8000\r\na=fmtp:101 0-16\r\n"
-	if p.o.Gateway {
-		formats, keys = "0", ""
+	body, err := offerSDP(media.LocalAddr().(*net.UDPAddr).Port, !p.o.Gateway)
+	if err != nil {
+		media.Close()
+		return err
 	}
-	req.SetBody(fmt.Appendf(nil, "v=0\r\no=sim 1 1 IN IP4 127.0.0.1\r\ns=call\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\n"+
-		"m=audio %d RTP/AVP %s\r\na=rtpmap:0 PCMU/8000\r\n%sa=ptime:20\r\na=sendrecv\r\n",
-		media.LocalAddr().(*net.UDPAddr).Port, formats, keys))
+	req := p.request(sip.INVITE, gid)
+	req.SetBody(body)
 	req.AppendHeader(sip.NewHeader("Content-Type", "application/sdp"))
 	ua := sipgo.DialogUA{Client: p.client, ContactHDR: sip.ContactHeader{Address: sip.Uri{User: p.o.ID, Host: "127.0.0.1"}}}
 	d, err := ua.WriteInvite(ctx, req)
@@ -156,6 +155,30 @@ func (p *SIPPhone) Call(ctx context.Context, gid string) error {
 	go p.send(media, remote, p.stop)
 	go p.receive(media)
 	return nil
+}
+
+// offerSDP is the phone's offer (github.com/pion/sdp): PCMU on port, with telephone-event for the talk keys unless
+// it has none (a gateway).
+func offerSDP(port int, keys bool) ([]byte, error) {
+	formats := []string{"0"}
+	attrs := []sdp.Attribute{sdp.NewAttribute("rtpmap", "0 PCMU/8000")}
+	if keys {
+		formats = append(formats, "101")
+		attrs = append(attrs, sdp.NewAttribute("rtpmap", "101 telephone-event/8000"), sdp.NewAttribute("fmtp", "101 0-16"))
+	}
+	attrs = append(attrs, sdp.NewAttribute("ptime", "20"), sdp.NewPropertyAttribute("sendrecv"))
+	at := &sdp.Address{Address: "127.0.0.1"}
+	sd := sdp.SessionDescription{
+		Origin:                sdp.Origin{Username: "sim", SessionID: 1, SessionVersion: 1, NetworkType: "IN", AddressType: "IP4", UnicastAddress: at.Address},
+		SessionName:           "call",
+		ConnectionInformation: &sdp.ConnectionInformation{NetworkType: "IN", AddressType: "IP4", Address: at},
+		TimeDescriptions:      []sdp.TimeDescription{{}},
+		MediaDescriptions: []*sdp.MediaDescription{{
+			MediaName:  sdp.MediaName{Media: "audio", Port: sdp.RangedPort{Value: port}, Protos: []string{"RTP", "AVP"}, Formats: formats},
+			Attributes: attrs,
+		}},
+	}
+	return sd.Marshal()
 }
 
 // answeredAt is where the answer's audio stream receives RTP.
