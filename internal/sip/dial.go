@@ -264,9 +264,5 @@ func (b *bridge) ringing(ctx context.Context, d *sipgo.DialogClientSession, even
 // answer is the session's call.status for the call offered to it: 180 ringing, 200 answer, 486 busy, 603
 // decline (internal/call's codes, the same numbers as SIP's).
 func (b *bridge) answer(status int) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if err := b.term.Call(ctx, "call.status", map[string]any{"callId": b.call, "status": status}, nil); err != nil {
-		b.log.Info("sip: call.status", "callId", b.call, "status", status, "code", termclient.Code(err))
-	}
+	b.tell("call.status", map[string]any{"callId": b.call, "status": status})
 }

@@ -52,8 +52,9 @@ func refusal(code string) (int, string) {
 // serveIndividual carries the phone's call to account a.callee: its session places the individual call, the
 // phone hears 180 while the callee rings and gets the 200 once the callee answered (the session acknowledges it);
 // a refusal, busy, no answer or the phone's CANCEL end it before — answered once its session is gone and the
-// phone free again (free), so that its next INVITE is not busy; so is the BYE of a connected call. Connected, the call lasts until either side
-// hangs up (the phone's BYE, the callee's bye or going offline), the phone stops sending RTP or the server stops.
+// phone free again (free), so that its next INVITE is not busy; so is the BYE of a connected call. Connected,
+// the call lasts until either side hangs up (the phone's BYE, the callee's bye or going offline), the phone
+// stops sending RTP or the server stops.
 func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTransaction, a admission, o offer, free func()) {
 	ctx, cancel := context.WithCancelCause(d.Context())
 	defer cancel(nil)
@@ -183,12 +184,16 @@ func (b *bridge) waitEnd(ctx context.Context, events <-chan termclient.Event) bo
 // hangUp ends the connected call from the phone's side (its BYE, its RTP lost, the server's stop).
 func (b *bridge) hangUp() { b.signal("call.bye") }
 
-// signal sends the call's cancel or bye; the answer (the call may have ended meanwhile) is only logged.
-func (b *bridge) signal(verb string) {
+// signal sends the call's cancel or bye.
+func (b *bridge) signal(verb string) { b.tell(verb, map[string]any{"callId": b.call}) }
+
+// tell sends the session one call request on the phone's behalf, on its own short deadline (the phone's
+// dialog may be gone already); the answer — the call may have ended meanwhile — is only logged.
+func (b *bridge) tell(verb string, params map[string]any) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if err := b.term.Call(ctx, verb, map[string]any{"callId": b.call}, nil); err != nil {
-		b.log.Info("sip: call: "+verb, "code", termclient.Code(err))
+	if err := b.term.Call(ctx, verb, params, nil); err != nil {
+		b.log.Info("sip: "+verb, "params", params, "code", termclient.Code(err))
 	}
 }
 
@@ -199,7 +204,5 @@ func (b *bridge) refuseBusy(e termclient.Event) {
 	if e.Decode(&v) != nil || v.Kind != "single" {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	_ = b.term.Call(ctx, "call.status", map[string]any{"callId": v.CallID, "status": 486}, nil)
+	b.tell("call.status", map[string]any{"callId": v.CallID, "status": sip.StatusBusyHere})
 }
