@@ -26,6 +26,8 @@ import (
 	"github.com/zaf/g711"
 
 	"tenfour/internal/config"
+	"tenfour/internal/media/ffchild"
+	sipside "tenfour/internal/sip"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
@@ -250,11 +252,11 @@ func (p *softphone) quiet(from int) int {
 func (p *softphone) heardSince(from int) (frames int, rms float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var pcm []byte
+	var ulaw []byte
 	for _, f := range p.heard[min(from, len(p.heard)):] {
-		pcm = append(pcm, g711.DecodeUlaw(f)...)
+		ulaw = append(ulaw, f...)
 	}
-	return len(p.heard), loudness(pcm)
+	return len(p.heard), sipside.Loudness(ffchild.FormatMulaw, ulaw)
 }
 
 // sine is 16-bit little-endian PCM of a tone at a third of full scale.

@@ -71,3 +71,23 @@ func encode(law string, pcm []byte) []byte {
 	}
 	return g711.EncodeUlaw(pcm)
 }
+
+// Loudness is the RMS of the decoded samples in both laws (a sine at 0.3 of full scale: 0.3 × 32767 / √2, about
+// 6,950; a hum far below the threshold; silence 0) and allocates nothing: it runs on every frame a phone sends.
+func TestLoudness(t *testing.T) {
+	for _, law := range []string{ffchild.FormatMulaw, ffchild.FormatAlaw} {
+		tone := makeTone(440, time.Second).in(law)[0]
+		if got := Loudness(law, tone); got < 6700 || got > 7200 {
+			t.Errorf("%s: a tone at 0.3 of full scale has loudness %.0f, want about 6,950", law, got)
+		}
+		if got := Loudness(law, quietTone(law)); got >= vadThreshold/4 {
+			t.Errorf("%s: a hum at -50 dBFS has loudness %.0f, want far below %d", law, got, vadThreshold)
+		}
+		if got := Loudness(law, toneSilence(law)); got > 16 {
+			t.Errorf("%s: silence has loudness %.0f", law, got)
+		}
+		if n := testing.AllocsPerRun(100, func() { Loudness(law, tone) }); n != 0 {
+			t.Errorf("%s: %v allocations per frame", law, n)
+		}
+	}
+}
