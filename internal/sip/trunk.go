@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"reflect"
 	"slices"
 	"strconv"
 	"sync"
@@ -134,7 +135,7 @@ func (s *Server) SyncTrunks(ctx context.Context) error {
 // sameTrunk tells whether a trunk's row is unchanged but for its status.
 func sameTrunk(a, b TrunkConfig) bool {
 	a.Status, a.StatusAt, b.Status, b.StatusAt = "", 0, "", 0
-	return fmt.Sprint(a) == fmt.Sprint(b)
+	return reflect.DeepEqual(a, b)
 }
 
 // Trunk is a customer's trunk at work by name (nil: none).
