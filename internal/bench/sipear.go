@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,7 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/zaf/g711"
+	"tenfour/internal/media/ffchild"
+	"tenfour/internal/sip"
 )
 
 // What the SIP rows (sip_test.go) measure with: what a SIP phone hears, and the CPU of a process tree.
@@ -17,27 +17,25 @@ import (
 // Ear keeps when a SIP phone heard its loud G.711 µ-law frames (RMS of the decoded samples above 1000): its
 // Hear is the phone's OnHear (sim.SIPPhoneOptions).
 type Ear struct {
-	mu   sync.Mutex
-	last time.Time // the last frame heard
-	loud []time.Time
+	mu    sync.Mutex
+	last  time.Time // the last frame heard
+	loud  []time.Time
+	heard chan struct{} // closed (and replaced) at each loud frame: LoudAfter's wake-up
 }
 
 // NewEar is an ear that has heard nothing yet.
-func NewEar() *Ear { return &Ear{} }
+func NewEar() *Ear { return &Ear{heard: make(chan struct{})} }
 
 // Hear takes a frame the phone heard at at.
 func (e *Ear) Hear(frame []byte, at time.Time) {
-	pcm := g711.DecodeUlaw(frame)
-	var sum float64
-	for i := 0; i+1 < len(pcm); i += 2 {
-		v := float64(int16(binary.LittleEndian.Uint16(pcm[i:])))
-		sum += v * v
-	}
+	loud := sip.Loudness(ffchild.FormatMulaw, frame) > 1000
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.last = at
-	if sum/float64(len(pcm)/2) > 1000*1000 {
+	if loud {
 		e.loud = append(e.loud, at)
+		close(e.heard)
+		e.heard = make(chan struct{})
 	}
 }
 
@@ -56,7 +54,9 @@ func (e *Ear) Quiet(d time.Duration) {
 
 // LoudAfter is the first loud frame heard after t0, waiting at most timeout.
 func (e *Ear) LoudAfter(t0 time.Time, timeout time.Duration) (time.Time, bool) {
-	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
 		e.mu.Lock()
 		for _, at := range e.loud {
 			if at.After(t0) {
@@ -64,9 +64,14 @@ func (e *Ear) LoudAfter(t0 time.Time, timeout time.Duration) (time.Time, bool) {
 				return at, true
 			}
 		}
+		heard := e.heard
 		e.mu.Unlock()
+		select {
+		case <-heard:
+		case <-deadline.C:
+			return time.Time{}, false
+		}
 	}
-	return time.Time{}, false
 }
 
 // TreeCPU is the CPU time of this process and of its live children (ffmpeg children a measurement started: they
