@@ -224,6 +224,10 @@ export function partOf(cases, part = process.env.E2E_PART) {
 /**
  * Runs the cases of this part one after another. A case with opts.alongside runs beside the ones after it instead:
  * one that mostly waits out a real interval of the server, and touches nothing the others see (its own customer).
+ * It names in opts.accounts the accounts it signs in as, and a later case naming one of them in its own
+ * opts.accounts waits until it has ended: a second sign-in of a dispatcher replaces the first one's socket ("logged
+ * in elsewhere"), and a lockout refuses it (a CI run lost the lone-work alarm when the multi-screen case signed the
+ * second customer's dispatcher in while the lone-work console waited for it).
  */
 export async function run(cases) {
   // E2E_ONLY: the cases whose name contains one of its '|'-separated parts.
@@ -239,10 +243,14 @@ export async function run(cases) {
   mkdirSync(artifacts, { recursive: true });
   await fleetSettled(browser);
   const results = [];
+  const holding = []; // the alongside cases still running: { accounts, done }
   for (const c of mine) {
+    const accounts = c[2]?.accounts ?? [];
+    await Promise.all(holding.filter((h) => h.accounts.some((a) => accounts.includes(a))).map((h) => h.done));
     const done = runCase(browser, artifacts, c);
     results.push(done);
     if (!c[2]?.alongside) await done;
+    else holding.push({ accounts, done });
   }
   const passed = (await Promise.all(results)).filter(Boolean).length;
   const failed = results.length - passed;

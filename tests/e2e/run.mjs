@@ -352,6 +352,7 @@ const cases = [
       await other.waitForSelector('[data-testid=report-index] [data-testid^=report-link-]');
       expect(!(await other.$('[data-testid^=report-window-]')), 'no report opens in an extra window with multi-screen off');
     },
+    { accounts: [OTHER_DISPATCHER.uid] }, // after the lone-work case, whose console this sign-in would replace
   ],
   [
     'a child window opens with window.open and stays live',
@@ -421,6 +422,7 @@ const cases = [
       expect(codes.slice(0, -1).every((c) => c === '2'), `codes before the lock ${codes.join(',')}`);
       expect(/locked for 10 minutes/.test(await page.textContent('[data-testid=login-error]')), 'lock message');
     },
+    { accounts: [OTHER_DISPATCHER.uid] },
   ],
 ];
 

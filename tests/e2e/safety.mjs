@@ -257,5 +257,5 @@ export const loneWorkCase = [
       await term.close();
     }
   },
-  { timeoutMs: 240_000, alongside: true },
+  { timeoutMs: 240_000, alongside: true, accounts: [OTHER_DISPATCHER.uid] },
 ];
