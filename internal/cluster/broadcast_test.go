@@ -13,7 +13,11 @@ import (
 
 	"github.com/coder/websocket"
 
+	"tenfour/internal/app"
 	"tenfour/internal/broadcast"
+	clusterpkg "tenfour/internal/cluster"
+	"tenfour/internal/config"
+	"tenfour/internal/platform/realtime"
 	"tenfour/internal/platform/timerange"
 	"tenfour/internal/testkit"
 )
@@ -215,7 +219,28 @@ func TestDeadNodesOpenRecordingsAreClosed(t *testing.T) {
 		return e
 	}
 	testkit.Eventually(t, 2*nodeTimeout+3*time.Second, "the dead node's recording closed", func() bool { return end("camera-records/dead.mp4") > 0 })
+	// The sweep that closed it ran after n1's first presence sweep: before that the live set is unknown, not empty
+	// (a CI run saw n1 close its own live recording — every node looked dead until the first sweep).
 	if e := end("camera-records/live.mp4"); e != 0 {
 		t.Fatalf("node 1's own open recording was closed (end %d) while node 1 lives", e)
+	}
+}
+
+// Before a node's first presence sweep its set of live nodes is unknown: LiveNodes says so instead of an empty set,
+// which would make the camera-orphans sweep close every open recording of the cluster, the live nodes' too.
+func TestLiveNodesUnknownBeforeTheFirstSweep(t *testing.T) {
+	c := newCluster(t)
+	store, err := app.Open(context.Background(), config.Config{DB: c.dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	n, err := clusterpkg.Join(context.Background(), store, realtime.NewHub(store, nil), clusterpkg.Options{URL: c.nats.URL(), NodeID: "n1", Timeout: nodeTimeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(n.Close)
+	if live, err := n.LiveNodes(context.Background()); err == nil {
+		t.Fatalf("a node that has not swept yet lists the live nodes: %v", live)
 	}
 }

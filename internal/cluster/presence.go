@@ -275,13 +275,14 @@ func (n *Node) Alive(ctx context.Context) (map[string]bool, error) {
 func (n *Node) LiveNodes(context.Context) (map[string]bool, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.alive == nil {
+	if n.alive == nil { // nil until the first sweep: an empty set would call every node dead, this one included
 		return nil, errNoSweep
 	}
-	out := make(map[string]bool, len(n.alive))
+	out := make(map[string]bool, len(n.alive)+1)
 	for k, v := range n.alive {
 		out[k] = v
 	}
+	out[n.opt.NodeID] = true // this node, even before its first beat reached the bucket
 	return out, nil
 }
 
