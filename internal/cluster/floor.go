@@ -6,6 +6,10 @@ package cluster
 // The bucket's TTL (floorTTL) frees the floor of a node that died. A higher-priority press on another node takes
 // the key over with Update(revision) and tells the holder, which revokes its burst; a holder whose renewal fails
 // (the revision moved, or NATS is away) revokes its burst at once, so two nodes never both believe they hold it.
+// Nor does a renewal that never answers: each lease runs out on this node floorMargin before the bucket could
+// expire it (floorTTL after the write this node sent last and saw confirmed), and its burst is revoked then,
+// without waiting for the lease operation in progress. The renewals of all groups are sent at once, so one slow
+// renewal never makes another group's late.
 //
 // The queue across nodes: a node whose group call has a queue waiting for a key another node holds advertises
 // its head (priority, arrival) as w<gid>.<node> in the same bucket, renewed while it waits (a dead node's
@@ -37,6 +41,9 @@ const (
 	floorTTL     = 1500 * time.Millisecond // a dead node's group floors are free again within this
 	floorRenew   = 400 * time.Millisecond
 	floorTimeout = time.Second // bounds one lease operation
+	// floorMargin: a lease runs out here this long before the bucket may expire its key (floorTTL after the
+	// confirmed write was sent), time enough for the burst's revocation to stop its media.
+	floorMargin = 300 * time.Millisecond
 )
 
 // FloorHolder is the voice service's side of the group floors (internal/call.Service).
@@ -71,6 +78,7 @@ type floorVal struct {
 type lease struct {
 	rev  uint64
 	prio int
+	out  *time.Timer // runs the lease out (runOut) unless a renewal confirmed first
 }
 
 // GroupFloors is the node's part of the group floors (call.FloorLeases).
@@ -88,6 +96,11 @@ type GroupFloors struct {
 	// gone is, per group, the revision of the key this node last gave up: a key naming this node at that
 	// revision is its own, stale (its deletion or hand-over may still be under way), never a hand-over to adopt.
 	gone map[int64]uint64
+
+	// omu guards live, the revision of each lease whose run-out has not come (runOut needs no lease operation
+	// to end: mu may be held by one waiting on NATS).
+	omu  sync.Mutex
+	live map[int64]uint64
 
 	amu sync.Mutex                  // the other nodes' advertisements (never held while calling the holder)
 	ads map[int64]map[string]waitAd // other nodes' waiters, per group, by node (from the bucket's watch)
@@ -112,7 +125,7 @@ func (n *Node) Floors(ctx context.Context, h FloorHolder) (*GroupFloors, error) 
 		return nil, err
 	}
 	f := &GroupFloors{n: n, kv: kv, holder: h, held: map[int64]lease{}, deciding: map[int64]int{}, gone: map[int64]uint64{},
-		ads: map[int64]map[string]waitAd{}, mine: map[int64]waitAd{}}
+		live: map[int64]uint64{}, ads: map[int64]map[string]waitAd{}, mine: map[int64]waitAd{}}
 	n.floors = f
 	if _, err := n.nc.Subscribe(subjRevoke, f.onRevoke); err != nil {
 		return nil, err
@@ -158,9 +171,10 @@ func (f *GroupFloors) take(ctx context.Context, gid int64, prio int, at int64) b
 	if f.Outranked(gid, prio, at) {
 		return false // another node's waiter comes first: the floor is handed to it
 	}
+	sent := time.Now()
 	rev, err := f.kv.Create(ctx, key(gid), val)
 	if err == nil {
-		f.held[gid] = lease{rev: rev, prio: prio}
+		f.hold(gid, rev, prio, sent)
 		return true
 	}
 	if !errors.Is(err, jetstream.ErrKeyExists) {
@@ -176,18 +190,17 @@ func (f *GroupFloors) take(ctx context.Context, gid int64, prio int, at int64) b
 		return false
 	}
 	if cur.Node == f.n.opt.NodeID && e.Revision() != f.gone[gid] { // another node handed the floor to this node
-		l := lease{rev: e.Revision(), prio: cur.Prio}
-		f.held[gid] = l
-		return f.raise(ctx, gid, l, prio, val)
+		return f.adoptKey(ctx, gid, e.Revision(), max(cur.Prio, prio))
 	}
 	if cur.Prio >= prio {
 		return false
 	}
+	sent = time.Now()
 	rev, err = f.kv.Update(ctx, key(gid), val, e.Revision()) // pre-empt: compare-and-set on what was read
 	if err != nil {
 		return false
 	}
-	f.held[gid] = lease{rev: rev, prio: prio}
+	f.hold(gid, rev, prio, sent)
 	_ = f.n.nc.Publish(subjRevoke, mustJSON(revokeMsg{GID: gid, Node: cur.Node}))
 	return true
 }
@@ -197,14 +210,86 @@ func (f *GroupFloors) raise(ctx context.Context, gid int64, l lease, prio int, v
 	if prio <= l.prio {
 		return true
 	}
+	sent := time.Now()
 	rev, err := f.kv.Update(ctx, key(gid), val, l.rev)
 	if err != nil {
-		delete(f.held, gid)
-		f.gone[gid] = l.rev
+		f.drop(gid)
 		return false
 	}
-	f.held[gid] = lease{rev: rev, prio: prio}
+	f.hold(gid, rev, prio, sent)
 	return true
+}
+
+// adoptKey takes the key another node handed to this node at revision at: written again at once (compare-and-set
+// on rev), so that the lease's time is this node's own write and not the other node's, whose age is unknown. The
+// caller holds mu.
+func (f *GroupFloors) adoptKey(ctx context.Context, gid int64, at uint64, prio int) bool {
+	val, _ := json.Marshal(floorVal{Node: f.n.opt.NodeID, Prio: prio})
+	sent := time.Now()
+	rev, err := f.kv.Update(ctx, key(gid), val, at)
+	if err != nil {
+		f.gone[gid] = at // expired, or taken meanwhile: never adopted again
+		return false
+	}
+	f.hold(gid, rev, prio, sent)
+	return true
+}
+
+// hold records this node's lease of group gid's key at revision rev, written by a request sent at sent, and arms
+// its run-out: the bucket expires the key floorTTL after it stored the write, which is after sent. The caller holds mu.
+func (f *GroupFloors) hold(gid int64, rev uint64, prio int, sent time.Time) {
+	if old, ok := f.held[gid]; ok && old.out != nil {
+		old.out.Stop()
+	}
+	f.omu.Lock()
+	f.live[gid] = rev
+	f.omu.Unlock()
+	out := time.AfterFunc(time.Until(sent.Add(floorTTL-floorMargin)), func() { f.runOut(gid, rev) })
+	f.held[gid] = lease{rev: rev, prio: prio, out: out}
+}
+
+// forget removes this node's lease of group gid and its run-out; the caller holds mu.
+func (f *GroupFloors) forget(gid int64) (lease, bool) {
+	l, ok := f.held[gid]
+	if !ok {
+		return l, false
+	}
+	if l.out != nil {
+		l.out.Stop()
+	}
+	delete(f.held, gid)
+	f.omu.Lock()
+	if f.live[gid] == l.rev {
+		delete(f.live, gid)
+	}
+	f.omu.Unlock()
+	return l, true
+}
+
+// drop forgets this node's lease of group gid (given up, lost or run out); the caller holds mu.
+func (f *GroupFloors) drop(gid int64) {
+	if l, ok := f.forget(gid); ok {
+		f.gone[gid] = l.rev
+	}
+}
+
+// runOut ends a lease no renewal confirmed in time (NATS silent or slow): its burst is revoked before the key can
+// expire and another node take the floor.
+func (f *GroupFloors) runOut(gid int64, rev uint64) {
+	f.omu.Lock()
+	if f.live[gid] != rev {
+		f.omu.Unlock()
+		return // renewed, given up or lost meanwhile
+	}
+	delete(f.live, gid)
+	f.omu.Unlock()
+	slog.Warn("cluster: group floor lease ran out unrenewed, revoking the burst", "gid", gid)
+	f.holder.RevokeGroup(gid)
+	f.mu.Lock() // after the revocation: a renewal waiting on NATS may hold it
+	if l, ok := f.held[gid]; ok && l.rev == rev {
+		f.drop(gid)
+	}
+	f.mu.Unlock()
 }
 
 type revokeMsg struct {
@@ -222,8 +307,7 @@ func (f *GroupFloors) Release(gid int64) {
 		f.mu.Unlock()
 		return
 	}
-	delete(f.held, gid)
-	f.gone[gid] = l.rev
+	f.drop(gid)
 	f.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), floorTimeout)
 	defer cancel()
@@ -428,7 +512,10 @@ func (f *GroupFloors) adopt(gid int64) {
 		f.mu.Unlock()
 		return
 	}
-	f.held[gid] = lease{rev: e.Revision(), prio: v.Prio}
+	if !f.adoptKey(ctx, gid, e.Revision(), v.Prio) {
+		f.mu.Unlock()
+		return
+	}
 	f.deciding[gid]++
 	f.mu.Unlock()
 	granted := f.holder.HandedOver(gid)
@@ -447,7 +534,7 @@ func (f *GroupFloors) onRevoke(msg *nats.Msg) {
 		return
 	}
 	f.mu.Lock()
-	delete(f.held, m.GID)
+	f.forget(m.GID)
 	f.mu.Unlock()
 	go f.holder.RevokeGroup(m.GID)
 }
@@ -464,35 +551,65 @@ func (f *GroupFloors) Run(ctx context.Context) {
 			gids = append(gids, gid)
 		}
 		f.mu.Unlock()
+		talking := gids[:0]
 		for _, gid := range gids {
 			if !f.holder.GroupTalking(gid) {
 				f.Release(gid) // unless a press here is being decided (it checks again)
 				continue
 			}
-			f.renew(ctx, gid)
+			talking = append(talking, gid)
 		}
+		f.renew(ctx, talking)
 	})
 }
 
-func (f *GroupFloors) renew(ctx context.Context, gid int64) {
+// renew writes the leases of groups gids again, all at once (compare-and-set on each one's revision); a lease
+// whose renewal fails is lost and its burst revoked.
+func (f *GroupFloors) renew(ctx context.Context, gids []int64) {
+	if len(gids) == 0 {
+		return
+	}
 	ctx, cancel := context.WithTimeout(ctx, floorTimeout)
 	defer cancel()
+	type result struct {
+		gid  int64
+		l    lease
+		rev  uint64
+		sent time.Time
+		err  error
+	}
 	f.mu.Lock()
-	l, ok := f.held[gid]
-	if !ok {
-		f.mu.Unlock()
-		return
+	results := make([]result, 0, len(gids))
+	for _, gid := range gids {
+		if l, ok := f.held[gid]; ok {
+			results = append(results, result{gid: gid, l: l})
+		}
 	}
-	val, _ := json.Marshal(floorVal{Node: f.n.opt.NodeID, Prio: l.prio})
-	rev, err := f.kv.Update(ctx, key(gid), val, l.rev)
-	if err == nil {
-		f.held[gid] = lease{rev: rev, prio: l.prio}
-		f.mu.Unlock()
-		return
+	var wg sync.WaitGroup
+	for i := range results {
+		r := &results[i]
+		wg.Go(func() {
+			val, _ := json.Marshal(floorVal{Node: f.n.opt.NodeID, Prio: r.l.prio})
+			r.sent = time.Now()
+			r.rev, r.err = f.kv.Update(ctx, key(r.gid), val, r.l.rev)
+		})
 	}
-	delete(f.held, gid)
-	f.gone[gid] = l.rev
+	wg.Wait()
+	var lost []int64
+	for _, r := range results {
+		if cur, ok := f.held[r.gid]; !ok || cur.rev != r.l.rev {
+			continue // ran out meanwhile
+		}
+		if r.err == nil {
+			f.hold(r.gid, r.rev, r.l.prio, r.sent)
+			continue
+		}
+		f.drop(r.gid)
+		slog.Warn("cluster: group floor lost, revoking the burst", "gid", r.gid, "err", r.err)
+		lost = append(lost, r.gid)
+	}
 	f.mu.Unlock()
-	slog.Warn("cluster: group floor lost, revoking the burst", "gid", gid, "err", err)
-	f.holder.RevokeGroup(gid)
+	for _, gid := range lost {
+		f.holder.RevokeGroup(gid)
+	}
 }
