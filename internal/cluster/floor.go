@@ -76,9 +76,10 @@ type floorVal struct {
 }
 
 type lease struct {
-	rev  uint64
-	prio int
-	out  *time.Timer // runs the lease out (runOut) unless a renewal confirmed first
+	rev   uint64
+	prio  int
+	until time.Time   // the run-out
+	out   *time.Timer // runs the lease out (runOut) at until unless a renewal confirmed first
 }
 
 // GroupFloors is the node's part of the group floors (call.FloorLeases).
@@ -155,11 +156,19 @@ func (f *GroupFloors) Take(ctx context.Context, gid int64, prio int, at time.Tim
 }
 
 // Decided ends a press Take said yes to: this node's floor granted it or not (call.FloorLeases).
+// A lease that ran out while the press was decided revokes what the press started: the run-out's own revocation
+// may have come before the burst.
 func (f *GroupFloors) Decided(gid int64) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	if f.deciding[gid]--; f.deciding[gid] <= 0 {
 		delete(f.deciding, gid)
+	}
+	f.mu.Unlock()
+	f.omu.Lock()
+	_, live := f.live[gid]
+	f.omu.Unlock()
+	if !live {
+		go f.holder.RevokeGroup(gid)
 	}
 }
 
@@ -174,8 +183,7 @@ func (f *GroupFloors) take(ctx context.Context, gid int64, prio int, at int64) b
 	sent := time.Now()
 	rev, err := f.kv.Create(ctx, key(gid), val)
 	if err == nil {
-		f.hold(gid, rev, prio, sent)
-		return true
+		return f.hold(gid, rev, prio, sent)
 	}
 	if !errors.Is(err, jetstream.ErrKeyExists) {
 		slog.Warn("cluster: floor lease", "gid", gid, "err", err)
@@ -200,15 +208,14 @@ func (f *GroupFloors) take(ctx context.Context, gid int64, prio int, at int64) b
 	if err != nil {
 		return false
 	}
-	f.hold(gid, rev, prio, sent)
 	_ = f.n.nc.Publish(subjRevoke, mustJSON(revokeMsg{GID: gid, Node: cur.Node}))
-	return true
+	return f.hold(gid, rev, prio, sent)
 }
 
 // raise: a press on a floor this node holds; a higher priority than the lease's is written so other nodes see it.
 func (f *GroupFloors) raise(ctx context.Context, gid int64, l lease, prio int, val []byte) bool {
 	if prio <= l.prio {
-		return true
+		return time.Until(l.until) > floorRenew
 	}
 	sent := time.Now()
 	rev, err := f.kv.Update(ctx, key(gid), val, l.rev)
@@ -216,8 +223,7 @@ func (f *GroupFloors) raise(ctx context.Context, gid int64, l lease, prio int, v
 		f.drop(gid)
 		return false
 	}
-	f.hold(gid, rev, prio, sent)
-	return true
+	return f.hold(gid, rev, prio, sent)
 }
 
 // adoptKey takes the key another node handed to this node at revision at: written again at once (compare-and-set
@@ -231,21 +237,25 @@ func (f *GroupFloors) adoptKey(ctx context.Context, gid int64, at uint64, prio i
 		f.gone[gid] = at // expired, or taken meanwhile: never adopted again
 		return false
 	}
-	f.hold(gid, rev, prio, sent)
-	return true
+	return f.hold(gid, rev, prio, sent)
 }
 
 // hold records this node's lease of group gid's key at revision rev, written by a request sent at sent, and arms
-// its run-out: the bucket expires the key floorTTL after it stored the write, which is after sent. The caller holds mu.
-func (f *GroupFloors) hold(gid int64, rev uint64, prio int, sent time.Time) {
+// its run-out: the bucket expires the key floorTTL after it stored the write, which is after sent. It tells whether
+// a press may be granted on it: a confirmation that came late (a slow link) leaves less than a renewal's interval
+// before the run-out, and a burst granted then could outlive the key before its first renewal (a chaos run's lossy
+// node granted a press 3.9 s after it, after the lease it was given had run out). The caller holds mu.
+func (f *GroupFloors) hold(gid int64, rev uint64, prio int, sent time.Time) bool {
 	if old, ok := f.held[gid]; ok && old.out != nil {
 		old.out.Stop()
 	}
 	f.omu.Lock()
 	f.live[gid] = rev
 	f.omu.Unlock()
-	out := time.AfterFunc(time.Until(sent.Add(floorTTL-floorMargin)), func() { f.runOut(gid, rev) })
-	f.held[gid] = lease{rev: rev, prio: prio, out: out}
+	until := sent.Add(floorTTL - floorMargin)
+	out := time.AfterFunc(time.Until(until), func() { f.runOut(gid, rev) })
+	f.held[gid] = lease{rev: rev, prio: prio, until: until, out: out}
+	return time.Until(until) > floorRenew
 }
 
 // forget removes this node's lease of group gid and its run-out; the caller holds mu.

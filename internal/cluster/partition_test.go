@@ -141,3 +141,24 @@ func TestCutNodeRevokesEveryBurstBeforeItsKeyExpires(t *testing.T) {
 		}
 	}
 }
+
+// A node whose NATS answers later than a renewal's interval before the lease would run out grants no press on
+// that lease: a chaos run's lossy node was confirmed its key 3.9 s after the press and granted it, after the lease
+// had run out, while another node granted the group's floor too.
+func TestSlowLeaseConfirmationGrantsNoPress(t *testing.T) {
+	c := newCluster(t)
+	link, n1 := c.behindProxy("n1")
+	f := testkit.NewFleet(t, n1.DB, "1", 1, 1)
+	gid := strconv.FormatInt(f.Groups[0], 10)
+	term := dialTerminal(t, n1.URL, f.Terminals[0])
+	link.Impair(450*time.Millisecond, 0, 1) // a round trip of 0.9 s: the key's confirmation leaves 0.3 s of lease
+	time.Sleep(time.Second)                 // what was under way on the clean link is through
+	if _, err := term.RequestFloor(context.Background(), "", gid, false); err == nil {
+		t.Fatal("granted on a lease confirmed 0.9 s after it was asked for (0.3 s before it runs out)")
+	}
+	link.Impair(0, 0, 1)
+	testkit.Eventually(t, 5*time.Second, "granted once the link is quick again", func() bool {
+		_, err := term.RequestFloor(context.Background(), "", gid, false)
+		return err == nil
+	})
+}
