@@ -86,7 +86,10 @@ type Node struct {
 	seen     map[int64]*seqWindow       // durable seqs delivered here, per customer
 	startSeq int64                      // the newest durable seq when this node joined
 	unsent   []unsent                   // durable events stored while NATS was unreachable
-	closed   bool
+	// gapFrom is, per customer, where the catch-up after a NATS outage starts: the newest durable seq received
+	// through NATS when the connection was lost (rejoin; events arriving before the catch-up runs must not move it).
+	gapFrom map[int64]int64
+	closed  bool
 }
 
 type unsent struct {
@@ -130,8 +133,14 @@ func Join(ctx context.Context, d *db.DB, hub *realtime.Hub, opt Options) (*Node,
 		// No buffering while reconnecting: a publish fails at once and the event is delivered here alone (and
 		// a durable one is sent again once NATS is back), instead of waiting in a buffer of unknown fate.
 		nats.ReconnectBufSize(-1),
+		// A link that goes silent (a partition that resets nothing) is given up within a node timeout: a ping
+		// every half of it, two unanswered. Without them the client stayed on its dead connection until TCP's
+		// retransmissions gave up, tens of seconds after the heal (docs/reliability.md, finding 6).
+		nats.PingInterval(opt.Timeout / 2),
+		nats.MaxPingsOutstanding(2),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
 			slog.Warn("cluster: NATS connection lost", "node", opt.NodeID, "err", err)
+			n.noteGap()
 		}),
 		nats.ReconnectHandler(func(*nats.Conn) {
 			slog.Info("cluster: NATS connection back", "node", opt.NodeID)
