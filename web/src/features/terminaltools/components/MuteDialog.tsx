@@ -7,7 +7,7 @@ import { DeleteOutlined } from '@ant-design/icons';
 import { TerminalPicker } from '../../../shared/directory/TerminalPicker';
 import { useDirectory } from '../../../shared/directory/store';
 import { useSession } from '../../../shared/session';
-import { errorCode } from '../../../shared/errors';
+import { useErrorText } from '../../../shared/errorText';
 import { toolsApi, toolsKeys } from '../api';
 
 export function MuteDialog({ cid, onClose }: { cid: string; onClose: () => void }) {
@@ -21,7 +21,8 @@ export function MuteDialog({ cid, onClose }: { cid: string; onClose: () => void 
   const q = useQuery({ queryKey: toolsKeys.mutes(listener), queryFn: () => toolsApi.mutes(listener) });
   const list = q.data?.list ?? [];
   const done = () => qc.invalidateQueries({ queryKey: toolsKeys.mutes(listener) });
-  const fail = (e: unknown) => message.error(t(`codes.${errorCode(e)}`, { defaultValue: t('codes.failed', { code: errorCode(e) }) }));
+  const errorText = useErrorText('terminaltools');
+  const fail = (e: unknown) => message.error(errorText(e));
   const add = useMutation({ mutationFn: (muteId: string) => toolsApi.mute(muteId, listener), onSuccess: () => (setPick(undefined), done()), onError: fail });
   const remove = useMutation({ mutationFn: (id: string) => toolsApi.unmute(id), onSuccess: done, onError: fail });
   const muted = new Set(list.map((m) => m.muteId));

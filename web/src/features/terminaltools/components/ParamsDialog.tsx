@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert, Button, Descriptions, InputNumber, Modal, Select, Space, Spin, Typography } from 'antd';
 import { useDirectory } from '../../../shared/directory/store';
 import { errorCode } from '../../../shared/errors';
+import { useErrorText } from '../../../shared/errorText';
 import { checkInterval, PARAMS, splitInterval, toolsApi, toolsKeys, type CurrentParams, type ParamName, type ParamSetResult, type Unit } from '../api';
 
 type Row = { n: number | null; unit: Unit; on: boolean };
@@ -25,6 +26,7 @@ function rowsOf(values?: Record<string, string>): Record<ParamName, Row> {
 
 export function ParamsDialog({ cid, onClose }: { cid: string; onClose: () => void }) {
   const { t } = useTranslation('terminaltools');
+  const errorText = useErrorText('terminaltools');
   const name = useDirectory((s) => s.terminals[cid]?.name) ?? cid;
   const online = useDirectory((s) => s.terminals[cid]?.online === '1');
   const current = useQuery({ queryKey: toolsKeys.params(cid), queryFn: () => toolsApi.currentParams(cid), staleTime: 0, gcTime: 0, retry: false });
@@ -36,7 +38,7 @@ export function ParamsDialog({ cid, onClose }: { cid: string; onClose: () => voi
     setShown(current.data);
     if (!NAMES.some((k) => rows[k].on)) setRows(rowsOf(current.data.params));
   }
-  const [state, setState] = useState<{ kind: 'idle' } | { kind: 'waiting' } | { kind: 'acked'; result: ParamSetResult } | { kind: 'failed'; code: string }>({ kind: 'idle' });
+  const [state, setState] = useState<{ kind: 'idle' } | { kind: 'waiting' } | { kind: 'acked'; result: ParamSetResult } | { kind: 'failed'; code: string; text: string }>({ kind: 'idle' });
   const checks = NAMES.map((k) => [k, rows[k].on ? checkInterval(k, rows[k].n, rows[k].unit) : undefined] as const);
   const chosen = checks.filter(([, c]) => c);
   const invalid = chosen.some(([, c]) => c && 'problem' in c);
@@ -48,7 +50,7 @@ export function ParamsDialog({ cid, onClose }: { cid: string; onClose: () => voi
     try {
       setState({ kind: 'acked', result: await toolsApi.setParams(cid, params) });
     } catch (e) {
-      setState({ kind: 'failed', code: errorCode(e) });
+      setState({ kind: 'failed', code: errorCode(e), text: errorText(e) });
     }
   };
 
@@ -111,7 +113,7 @@ export function ParamsDialog({ cid, onClose }: { cid: string; onClose: () => voi
               <Typography.Text>{t('params.waiting')}</Typography.Text>
             </Space>
           )}
-          {state.kind === 'failed' && <Alert type="error" showIcon title={t(`codes.${state.code}`, { defaultValue: t('codes.failed', { code: state.code }) })} data-testid="params-error" data-code={state.code} />}
+          {state.kind === 'failed' && <Alert type="error" showIcon title={state.text} data-testid="params-error" data-code={state.code} />}
           {state.kind === 'acked' && (
             <Alert
               type="success"

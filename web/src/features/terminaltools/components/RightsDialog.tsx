@@ -6,19 +6,21 @@ import { useTranslation } from 'react-i18next';
 import { Alert, App, Button, Descriptions, Divider, InputNumber, Modal, Progress, Space, Switch, Typography } from 'antd';
 import { useDirectory } from '../../../shared/directory/store';
 import { errorCode } from '../../../shared/errors';
+import { useErrorText } from '../../../shared/errorText';
 import { clock } from '../../../shared/time/zone';
 import { toolsApi, toolsKeys, type Rights } from '../api';
 
 export function RightsDialog({ cid, onClose }: { cid: string; onClose: () => void }) {
   const { t } = useTranslation('terminaltools');
   const { message } = App.useApp();
+  const errorText = useErrorText('terminaltools');
   const qc = useQueryClient();
   const name = useDirectory((s) => s.terminals[cid]?.name) ?? cid;
   const rights = useQuery({ queryKey: toolsKeys.rights(cid), queryFn: async () => (await toolsApi.rights([cid])).list[0] });
   const rt = useQuery({ queryKey: toolsKeys.recordingTime(), queryFn: toolsApi.recordingTime });
   const [minutes, setMinutes] = useState<number | null>(null);
-  const [turn, setTurn] = useState<{ state: 'waiting' } | { state: 'sent'; url: string } | { state: 'failed'; code: string } | null>(null);
-  const fail = (e: unknown) => message.error(t(`codes.${errorCode(e)}`, { defaultValue: t('codes.failed', { code: errorCode(e) }) }));
+  const [turn, setTurn] = useState<{ state: 'waiting' } | { state: 'sent'; url: string } | { state: 'failed'; code: string; text: string } | null>(null);
+  const fail = (e: unknown) => message.error(errorText(e));
   const set = useMutation({
     mutationFn: (patch: Partial<Pick<Rights, 'voice' | 'record'>>) => toolsApi.setRights(cid, patch),
     onSuccess: (r) => qc.setQueryData(toolsKeys.rights(cid), r.list[0]),
@@ -35,7 +37,7 @@ export function RightsDialog({ cid, onClose }: { cid: string; onClose: () => voi
       const r = await toolsApi.turnSend(cid);
       setTurn({ state: 'sent', url: r.iceServers[0]?.urls[0] ?? '' });
     } catch (e) {
-      setTurn({ state: 'failed', code: errorCode(e) });
+      setTurn({ state: 'failed', code: errorCode(e), text: errorText(e) });
     }
   };
   const r = rights.data;
@@ -87,7 +89,7 @@ export function RightsDialog({ cid, onClose }: { cid: string; onClose: () => voi
         </Button>
         {turn?.state === 'sent' && <Alert style={{ marginTop: 8 }} type="success" showIcon title={t('turn.sent', { url: turn.url })} data-testid="turn-sent" />}
         {turn?.state === 'failed' && (
-          <Alert style={{ marginTop: 8 }} type="error" showIcon title={t(`codes.${turn.code}`, { defaultValue: t('codes.failed', { code: turn.code }) })} data-testid="turn-error" data-code={turn.code} />
+          <Alert style={{ marginTop: 8 }} type="error" showIcon title={turn.text} data-testid="turn-error" data-code={turn.code} />
         )}
       </div>
     </Modal>
