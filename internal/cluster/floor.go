@@ -608,7 +608,7 @@ func (f *GroupFloors) renew(ctx context.Context, gids []int64) {
 	var lost []int64
 	for _, r := range results {
 		if cur, ok := f.held[r.gid]; !ok || cur.rev != r.l.rev {
-			continue // ran out meanwhile
+			continue // ran out, revoked or given up while the renewals were out
 		}
 		if r.err == nil {
 			f.hold(r.gid, r.rev, r.l.prio, r.sent)
