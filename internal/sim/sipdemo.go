@@ -28,7 +28,9 @@ type SIPTalkOptions struct {
 // RunSIPTalkers keeps each talker registered and, now and then, has it call its group and talk: a desk phone
 // presses *, says two seconds of a tone (G.711) and presses #; a gateway says the tone (its voice takes the
 // floor) and falls silent (the silence frees it); then it hangs up. So a dispatcher sees and hears the demo's SIP
-// phones. It returns when ctx ends.
+// phones. The talkers take turns, as people on one channel listen before they talk: one waiting for its call
+// while another is in its own. Without that, two talkers whose calls last the same time collide again on every
+// round and one of them is refused the floor for good. It returns when ctx ends.
 func RunSIPTalkers(ctx context.Context, o SIPTalkOptions) {
 	if o.Every <= 0 {
 		o.Every = time.Minute
@@ -37,10 +39,11 @@ func RunSIPTalkers(ctx context.Context, o SIPTalkOptions) {
 		o.Log = slog.Default()
 	}
 	done := make(chan struct{})
+	turn := make(chan struct{}, 1) // held by the talker in its call
 	for _, t := range o.Talkers {
 		go func() {
 			defer func() { done <- struct{}{} }()
-			talkLoop(ctx, o, t)
+			talkLoop(ctx, o, t, turn)
 		}()
 	}
 	for range o.Talkers {
@@ -48,7 +51,7 @@ func RunSIPTalkers(ctx context.Context, o SIPTalkOptions) {
 	}
 }
 
-func talkLoop(ctx context.Context, o SIPTalkOptions, t SIPTalker) {
+func talkLoop(ctx context.Context, o SIPTalkOptions, t SIPTalker, turn chan struct{}) {
 	var phone *SIPPhone
 	var registered time.Time
 	defer func() {
@@ -74,7 +77,14 @@ func talkLoop(ctx context.Context, o SIPTalkOptions, t SIPTalker) {
 			}
 			registered = time.Now()
 		}
-		if err := talkOnce(ctx, o, t, phone); err != nil && ctx.Err() == nil {
+		select {
+		case turn <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
+		err := talkOnce(ctx, o, t, phone)
+		<-turn
+		if err != nil && ctx.Err() == nil {
 			o.Log.Info("sim: SIP phone's call", "msId", t.ID, "err", err)
 		}
 	}
