@@ -68,7 +68,9 @@ describe('errorText: the server key, then common codes, then the feature codes',
   it('maps server keys onto namespaces', () => {
     expect(keyOf('patrol.errors.1020', ['common', 'patrol'])).toBe('patrol:errors.1020');
     expect(keyOf('errors.badParam', ['common', 'patrol'])).toBe('common:errors.badParam');
-    expect(keyOf('camera.serverBusy', ['common'])).toBe('common:camera.serverBusy');
+    expect(keyOf('dispatch.errors.customerMissing', ['common'])).toBe('common:dispatch.errors.customerMissing');
+    // the camera service's keys are the surveillance feature's sentences
+    expect(keyOf('camera.serverBusy', ['common', 'surveillance'])).toBe('surveillance:errors.serverBusy');
     expect(keyOf('patrol:errors.1011', [])).toBe('patrol:errors.1011');
   });
 });

@@ -31,12 +31,13 @@ describe('a camera dot', () => {
 
 describe('why a tile has no picture', () => {
   it('names the server reason, the missing tool and the wait', () => {
-    expect(noPictureReason({ state: 'failed', code: '502', key: 'camera.offline' }, false, true)).toBe('reason.offline');
-    expect(noPictureReason({ state: 'failed', code: '201', key: 'camera.busy' }, true, true)).toBe('reason.busy');
+    expect(noPictureReason({ state: 'failed', code: '502', key: 'camera.offline' }, false, true)).toBe('surveillance:errors.offline');
+    expect(noPictureReason({ state: 'failed', code: '201', key: 'camera.busy' }, true, true)).toBe('surveillance:errors.busy');
+    expect(noPictureReason({ state: 'failed' }, false, true)).toBe('errors.offline');
     expect(noPictureReason({ state: 'playing' }, false, true)).toBe('reason.waiting');
     expect(noPictureReason({ state: 'playing' }, true, true)).toBeUndefined();
     expect(noPictureReason({ state: 'connecting' }, false, true)).toBe('reason.connecting');
-    expect(noPictureReason(undefined, false, false)).toBe('reason.noTool');
+    expect(noPictureReason(undefined, false, false)).toBe('errors.noTool');
   });
 });
 
@@ -64,8 +65,8 @@ describe('dragging a terminal onto a tile', () => {
     expect(monitorReason({ view: { state: 'connected', status: 202 } }, false)).toBe('reason.waiting');
     expect(monitorReason({ view: { state: 'connected', status: 202 } }, true)).toBeUndefined();
     expect(monitorReason({ view: { state: 'ended', status: 101 }, refused: '101' }, false)).toBe('reason.terminalOffline');
-    expect(monitorReason({ view: { state: 'ended', status: 502 } }, false)).toBe('reason.streamNotFound');
-    expect(monitorReason({ view: { state: 'ended', status: 201 }, refused: '201' }, false)).toBe('reason.busy');
+    expect(monitorReason({ view: { state: 'ended', status: 502 } }, false)).toBe('errors.streamNotFound');
+    expect(monitorReason({ view: { state: 'ended', status: 201 }, refused: '201' }, false)).toBe('errors.busy');
     expect(monitorReason({ view: { state: 'ended', status: 606 }, refused: '606' }, false)).toBe('reason.terminalNotSupported');
     expect(monitorReason({ view: { state: 'ended', status: 406 }, refused: '406' }, false)).toBe('reason.maxMonitors');
     expect(monitorReason({ view: { state: 'ended', status: 500 }, refused: 'failed' }, false)).toBe('reason.failed');

@@ -1,5 +1,6 @@
 // The live state of each camera stream (camera.state events), the one store of this feature.
 import { create } from 'zustand';
+import { keyOf } from '../../shared/errorText';
 import type { Reach, StateEvent, StreamState } from './api';
 
 export interface StreamStatus {
@@ -41,13 +42,14 @@ export function dotOf(status: StreamStatus | undefined): { badge: 'success' | 'p
   return { badge: 'default', key: 'dot.unknown' };
 }
 
-/** Why a tile has no picture, as an i18n key of the surveillance namespace (undefined: it may have one). */
+/** Why a tile has no picture, as an i18n key of the surveillance namespace — a failed pull's reason is its server
+ * key's sentence (keyOf) — or undefined: it may have one. */
 export function noPictureReason(status: StreamStatus | undefined, playing: boolean, tool: boolean): string | undefined {
-  if (!tool) return 'reason.noTool';
+  if (!tool) return 'errors.noTool';
   if (!status) return 'reason.connecting';
   switch (status.state) {
     case 'failed':
-      return status.key ? `reason.${status.key.replace(/^camera\./, '')}` : 'reason.offline';
+      return status.key ? keyOf(status.key, []) : 'errors.offline';
     case 'connecting':
     case 'idle':
       return 'reason.connecting';
@@ -119,10 +121,10 @@ export function monitorReason(s: TileSession | undefined, playing: boolean): str
     case '101':
       return 'reason.terminalOffline';
     case '502':
-      return 'reason.streamNotFound';
+      return 'errors.streamNotFound';
     case '201':
     case '486':
-      return 'reason.busy';
+      return 'errors.busy';
     case '606':
       return 'reason.terminalNotSupported';
     case '406':

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Button, Space, Tooltip } from 'antd';
 import { CameraOutlined, CloseOutlined, FullscreenOutlined, VideoCameraAddOutlined, StopOutlined } from '@ant-design/icons';
-import { ApiError } from '../../../shared/http/client';
+import { useErrorText } from '../../../shared/errorText';
 import { cameraApi, snapshotName, type Camera } from '../api';
 import { openPlayer, saveDataUrl, type PlayerHandle } from '../player';
 import { acceptsDrop, dropped, noPictureReason, useStreams } from '../store';
@@ -64,6 +64,7 @@ function canMonitor(msId: string): boolean {
 export function Tile({ index, camera, tool, selected, onSelect, onDrop, onClear }: Props) {
   const { t } = useTranslation('surveillance');
   const { message } = App.useApp();
+  const errorText = useErrorText('surveillance');
   const box = useRef<HTMLDivElement>(null);
   const video = useRef<HTMLVideoElement>(null);
   const [playing, setPlaying] = useState(false);
@@ -97,10 +98,6 @@ export function Tile({ index, camera, tool, selected, onSelect, onDrop, onClear 
   // A stream that recovers (failed → playing) is re-attached: its viewer was kept, frames resume by themselves.
   const reason = camera ? noPictureReason(status, playing, tool) : undefined;
 
-  const fail = (e: unknown) => {
-    const key = e instanceof ApiError && e.key ? `reason.${e.key.replace(/^camera\./, '')}` : 'reason.failed';
-    message.error(t(key, { defaultValue: t('reason.failed') }));
-  };
   /** Runs a camera action of the tile, its buttons busy meanwhile; a failure says why. */
   const act = async (action: (c: Camera) => Promise<void>) => {
     if (!camera) return;
@@ -108,7 +105,7 @@ export function Tile({ index, camera, tool, selected, onSelect, onDrop, onClear 
     try {
       await action(camera);
     } catch (e) {
-      fail(e);
+      message.error(errorText(e));
     } finally {
       setBusy(false);
     }

@@ -9,9 +9,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router';
 import { Alert, App, Badge, Button, Empty, Popconfirm, Segmented, Space, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, HistoryOutlined, MobileOutlined, PlusOutlined, VideoCameraOutlined } from '@ant-design/icons';
-import { ApiError } from '../../../shared/http/client';
 import { live } from '../../../shared/socket/live';
 import { useLiveQueries } from '../../../shared/socket/useLiveQueries';
+import { useErrorText } from '../../../shared/errorText';
 import { showCameraGroup } from '../../../shared/access/features';
 import { useGateContext } from '../../../shared/access/gate';
 import { cameraApi, cameraKeys, CAMERA_EVENTS, LAYOUTS, type Camera, type CameraInput, type Layout, type StateEvent } from '../api';
@@ -39,6 +39,7 @@ function savedLayout(): { n: Layout; tiles: (string | null)[] } {
 export default function SurveillancePage() {
   const { t } = useTranslation('surveillance');
   const { message } = App.useApp();
+  const errorText = useErrorText('surveillance');
   const gate = useGateContext();
   const child = useLocation().pathname.endsWith('-child');
   const query = useQuery({ queryKey: cameraKeys.list(), queryFn: cameraApi.list, staleTime: 0 });
@@ -66,11 +67,7 @@ export default function SurveillancePage() {
     [allTerminals],
   );
   const put = (streamId: string, at?: number) => setLayout((l) => ({ ...l, tiles: place(l.tiles, streamId, at) }));
-  const fail = (e: unknown) => {
-    const key = e instanceof ApiError && e.key ? `reason.${e.key.replace(/^camera\./, '')}` : '';
-    const code = e instanceof ApiError ? e.code : 'other';
-    message.error(key ? t(key, { defaultValue: t('codes.other', { code }) }) : t(`codes.${code}`, { defaultValue: t('codes.other', { code }) }));
-  };
+  const fail = (e: unknown) => message.error(errorText(e));
   const save = async (c: CameraInput) => {
     setSaving(true);
     try {
@@ -108,7 +105,7 @@ export default function SurveillancePage() {
             <Button size="small" icon={<PlusOutlined />} aria-label={t('actions.add')} onClick={() => setDialog({ camera: null })} />
           </Tooltip>
         </div>
-        {!tool && <Alert type="warning" showIcon title={t('reason.noTool')} />}
+        {!tool && <Alert type="warning" showIcon title={t('errors.noTool')} />}
         {!groupShown && <Alert type="info" showIcon title={t('tree.hidden')} />}
         {groupShown && cameras.length === 0 && !query.isLoading && <Empty description={t('tree.none')} />}
         {groupShown && (
