@@ -1,7 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/http/client';
-import { deleteError, matchesQuery, mergeLive, sourceOf, withoutRemoved, type MediaItem } from './api';
+import { deleteError, MEDIA_EVENTS, mediaKeys, sourceOf, withoutRemoved, type MediaItem } from './api';
+import { staleKeys } from '../../shared/socket/useLiveQueries';
 import en from './i18n/en-US.json';
 import es from './i18n/es-ES.json';
 import fr from './i18n/fr-FR.json';
@@ -12,18 +13,11 @@ import zh from './i18n/zh-CN.json';
 const item = (id: string, p: Partial<MediaItem> = {}): MediaItem => ({ id, msId: '10000150', fileId: `f${id}`, kind: 'image', url: `/filews/files/f${id}`, time: Number(id) * 1000, ...p });
 
 describe('media cloud live updates', () => {
-  it('keeps a live item only when it fits the filters', () => {
-    const q = { msIds: ['10000150'], kind: 'image' as const, sTime: 0, eTime: 5_000 };
-    expect(matchesQuery(item('3'), q, false)).toBe(true);
-    expect(matchesQuery(item('3', { msId: '10000151' }), q, false)).toBe(false);
-    expect(matchesQuery(item('3', { kind: 'video' }), q, false)).toBe(false);
-    expect(matchesQuery(item('9'), q, false)).toBe(false);
-    expect(matchesQuery(item('9'), q, true)).toBe(true); // a range that reaches now stays open
-    expect(matchesQuery(item('3', { msId: '10000151' }), { ...q, msIds: [] }, false)).toBe(true);
-  });
-
-  it('adds new items newest first without repeats', () => {
-    expect(mergeLive([item('2'), item('1')], [item('3'), item('2')]).map((x) => x.id)).toEqual(['3', '2', '1']);
+  it('an item uploaded or deleted makes every gallery page stale, the resync root is the media cloud', () => {
+    expect(staleKeys(MEDIA_EVENTS, 'media.added', { id: 5 })).toEqual([['medias', 'list']]);
+    expect(staleKeys(MEDIA_EVENTS, 'media.removed', { id: 5 })).toEqual([['medias', 'list']]);
+    expect(mediaKeys.list({ kind: 'image' }, 2)).toEqual(['medias', 'list', { kind: 'image' }, 2]);
+    expect(mediaKeys.all).toEqual(['medias']);
   });
 
   it('names a camera snapshot by its camera and an upload by its terminal', () => {

@@ -2,18 +2,11 @@
 // media.added / media.removed events.
 import { http } from '../../shared/http/client';
 import { errorCode } from '../../shared/errors';
+import { queryKeys } from '../../shared/queryKeys';
+import type { LiveKeys } from '../../shared/socket/useLiveQueries';
 
 export const MEDIA_PATHS = { list: '/ds/mediaLib/list', remove: '/ds/mediaLib/delete' } as const;
 
-/** The media cloud's console events (docs/console-socket.md), both durable. */
-export const MEDIA_EVENTS = { added: 'media.added', removed: 'media.removed' } as const;
-
-/** The data of media.removed: a dispatcher deleted the item (and its file). */
-export interface MediaRemoved {
-  id: string;
-  msId: string;
-  fileId: string;
-}
 
 export type MediaKind = 'image' | 'video' | 'audio';
 
@@ -52,9 +45,14 @@ export interface MediaQuery {
   pageSize: number;
 }
 
-export const mediaKeys = {
-  all: ['medias'] as const,
-  list: (q: Pick<MediaQuery, 'msIds' | 'kind' | 'sTime' | 'eTime'>, page: number) => [...mediaKeys.all, 'list', q, page] as const,
+/** mediaKeys.list(query, page): one gallery page. */
+export const mediaKeys = queryKeys('medias', ['list']);
+
+/** The media cloud's console events (docs/console-socket.md), both durable: an item uploaded or deleted makes the
+ * gallery pages stale. */
+export const MEDIA_EVENTS: Record<string, LiveKeys> = {
+  'media.added': [mediaKeys.list.all],
+  'media.removed': [mediaKeys.list.all],
 };
 
 export const mediaApi = {
@@ -84,21 +82,7 @@ export function deleteError(e: unknown): { key: string; code: string } {
 /** Spec §9 "files limit 100": a gallery page holds at most 100 items. */
 export const MEDIA_PAGE_SIZE = 100;
 
-/** Whether a live item belongs on the page the dispatcher is looking at. */
-export function matchesQuery(item: MediaItem, q: Pick<MediaQuery, 'msIds' | 'kind' | 'sTime' | 'eTime'>, open: boolean): boolean {
-  if (q.msIds?.length && !q.msIds.includes(String(item.msId))) return false;
-  if (q.kind && item.kind !== q.kind) return false;
-  return item.time >= q.sTime && (open || item.time <= q.eTime);
-}
-
-/** The list without the items deleted meanwhile (an answer fetched before a delete may still hold them). */
+/** The list without the items deleted here meanwhile (an answer fetched before the delete may still hold them). */
 export function withoutRemoved(list: MediaItem[], removed: ReadonlySet<string>): MediaItem[] {
   return removed.size ? list.filter((x) => !removed.has(String(x.id))) : list;
-}
-
-/** Adds live items in front (newest first), without repeats. */
-export function mergeLive(list: MediaItem[], added: MediaItem[]): MediaItem[] {
-  const seen = new Set(list.map((x) => String(x.id)));
-  const fresh = added.filter((x) => !seen.has(String(x.id)));
-  return [...fresh, ...list].sort((a, b) => b.time - a.time || Number(b.id) - Number(a.id));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App } from 'antd';
 import { setFetch } from '../../../shared/http/client';
@@ -17,8 +17,7 @@ vi.mock('../../../shared/socket/live', () => ({
       return () => handlers.delete(type);
     },
   }),
-  onResync: () => () => {},
-  useLiveStatus: (sel: (s: { status: string }) => unknown) => sel({ status: 'online' }),
+  useLiveStatus: Object.assign((sel: (s: { status: string }) => unknown) => sel({ status: 'online' }), { subscribe: () => () => {} }),
 }));
 vi.mock('../../../shared/directory/useLiveDirectory', () => ({ useLiveDirectory: () => {} }));
 
@@ -26,29 +25,48 @@ const item = (id: string): MediaItem => ({ id, msId: '10000101', msName: 'Radio 
 
 englishConsole({ signedIn: true });
 
-describe('the media cloud page and deletes', { timeout: 20_000 }, () => {
-  it('drops an item another dispatcher deleted at once and fetches the page again', async () => {
-    let lists = 0;
-    let stored = [item('7'), item('8')];
-    setFetch((async (url: RequestInfo | URL) => {
-      if (String(url).startsWith('/ds/mediaLib/list')) lists++;
-      return jsonResponse({ code: '0', result: { total: stored.length, list: stored } });
-    }) as typeof fetch);
-    render(
-      <QueryClientProvider client={new QueryClient()}>
-        <App>
-          <MediasPage />
-        </App>
-      </QueryClientProvider>,
-    );
-    const ids = () => screen.queryAllByTestId('media-item').map((el) => el.dataset.id);
-    await waitFor(() => expect(ids()).toEqual(['7', '8']), SLOW);
-    expect(lists).toBe(1);
+/** The page over a stored list the test changes; lists() counts the page's fetches. */
+function mount(first: MediaItem[]) {
+  let lists = 0;
+  const store = { list: first };
+  setFetch((async (url: RequestInfo | URL) => {
+    if (String(url).startsWith('/ds/mediaLib/list')) lists++;
+    return jsonResponse({ code: '0', result: { total: store.list.length, list: store.list } });
+  }) as typeof fetch);
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <App>
+        <MediasPage />
+      </App>
+    </QueryClientProvider>,
+  );
+  const ids = () => screen.queryAllByTestId('media-item').map((el) => el.dataset.id);
+  const event = (type: string, data: unknown) => act(() => handlers.get(type)!({ type, data }));
+  return { store, ids, event, lists: () => lists };
+}
 
-    stored = [item('8')];
-    act(() => handlers.get('media.removed')!({ type: 'media.removed', data: { id: 7, msId: '10000101', fileId: 'f7' } }));
-    expect(ids()).toEqual(['8']); // before the refetch answers
-    await waitFor(() => expect(lists).toBe(2), SLOW);
-    expect(ids()).toEqual(['8']);
+describe('the media cloud page, live', { timeout: 20_000 }, () => {
+  it('fetches the page again when a terminal uploads an item: the new one shows as the server lists it', async () => {
+    const m = mount([item('7'), item('8')]);
+    await waitFor(() => expect(m.ids()).toEqual(['7', '8']), SLOW);
+    expect(m.lists()).toBe(1);
+
+    m.store.list = [item('5'), item('7'), item('8')];
+    m.event('media.added', { ...item('5'), id: 5 });
+    await waitFor(() => expect(m.ids()).toEqual(['5', '7', '8']), SLOW);
+    expect(m.lists()).toBe(2);
+  });
+
+  it('drops an item another dispatcher deleted, and closes its preview', async () => {
+    const m = mount([item('7'), item('8')]);
+    await waitFor(() => expect(m.ids()).toEqual(['7', '8']), SLOW);
+    fireEvent.click(screen.getAllByTestId('media-item')[0]!);
+    await waitFor(() => expect(screen.getByTestId('media-preview-image')).toBeTruthy(), SLOW);
+
+    m.store.list = [item('8')];
+    m.event('media.removed', { id: 7, msId: '10000101', fileId: 'f7' });
+    await waitFor(() => expect(m.ids()).toEqual(['8']), SLOW);
+    expect(m.lists()).toBe(2);
+    await waitFor(() => expect(screen.queryByTestId('media-preview-image')).toBeNull(), SLOW);
   });
 });

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button, Card, Descriptions, Empty, Modal, Pagination, Select, Space, Spin, Tag, Typography } from 'antd';
 import { AudioOutlined, DownloadOutlined, PlayCircleOutlined, VideoCameraOutlined } from '@ant-design/icons';
-import { live, onResync, useLiveStatus } from '../../../shared/socket/live';
+import { useLiveStatus } from '../../../shared/socket/live';
+import { useLiveQueries } from '../../../shared/socket/useLiveQueries';
 import { trimText } from '../../../shared/utils/text';
 import { useDirectory } from '../../../shared/directory/store';
 import { useLiveDirectory } from '../../../shared/directory/useLiveDirectory';
@@ -12,7 +13,7 @@ import { MONTH_DAYS } from '../../../shared/time/range';
 import { ReportToolbar, useReportSearch } from '../../../shared/report/ReportShell';
 import { formatTime } from '../../../shared/time/zone';
 import { downloadUrl, formatSize } from '../../../shared/utils/files';
-import { matchesQuery, mediaApi, mediaKeys, mergeLive, sourceOf, withoutRemoved, MEDIA_EVENTS, MEDIA_PAGE_SIZE, type MediaItem, type MediaKind, type MediaRemoved } from '../api';
+import { mediaApi, mediaKeys, sourceOf, withoutRemoved, MEDIA_EVENTS, MEDIA_PAGE_SIZE, type MediaItem, type MediaKind } from '../api';
 import { DeleteMedia } from '../components/DeleteMedia';
 import '../medias.css';
 
@@ -41,8 +42,8 @@ function Thumb({ item }: { item: MediaItem }) {
   );
 }
 
-/** /medias and /medias-child: photos, videos and recordings terminals uploaded, live; a dispatcher may delete
- * one (every console drops it on media.removed). */
+/** /medias and /medias-child: photos, videos and recordings terminals uploaded, live (media.added and
+ * media.removed make the gallery stale); a dispatcher may delete one. */
 export default function MediasPage() {
   const { t } = useTranslation('medias');
   const qc = useQueryClient();
@@ -53,51 +54,28 @@ export default function MediasPage() {
   const [kind, setKind] = useState<MediaKind | undefined>();
   const search = useReportSearch({ msIds: [] as string[], kind: undefined as MediaKind | undefined }, { maxDays: MONTH_DAYS, pageSize: MEDIA_PAGE_SIZE });
   const page = search.page.pageNo;
-  // A search whose range reaches now stays open: items added live belong to it.
-  const applied = useMemo(() => ({ ...search.query, open: search.query.eTime >= Date.now() }), [search.query]);
-  const [added, setAdded] = useState<MediaItem[]>([]);
-  const [preview, setPreview] = useState<MediaItem | null>(null);
-  // Ids deleted while this page is open: hidden at once, also from an answer that was on its way.
+  const [previewId, setPreviewId] = useState<string | null>(null);
+  // Ids deleted here while this page is open: hidden at once, also from an answer that was on its way.
   const [removed, setRemoved] = useState<ReadonlySet<string>>(() => new Set());
 
   const q = useQuery({
-    queryKey: mediaKeys.list(applied, page),
-    queryFn: () => mediaApi.list({ ...applied, pageNo: page, pageSize: MEDIA_PAGE_SIZE }),
+    queryKey: mediaKeys.list(search.query, page),
+    queryFn: () => mediaApi.list({ ...search.query, pageNo: page, pageSize: MEDIA_PAGE_SIZE }),
   });
-  // An item deleted here or by another dispatcher: it goes at once, and the page is fetched again so it fills up
-  // from the next one.
-  const gone = useCallback(
-    (id: string) => {
-      setRemoved((r) => (r.has(id) ? r : new Set(r).add(id)));
-      setAdded((a) => a.filter((x) => String(x.id) !== id));
-      setPreview((p) => (p && String(p.id) === id ? null : p));
-      void qc.invalidateQueries({ queryKey: mediaKeys.all });
-    },
-    [qc],
-  );
-
-  useEffect(() => {
-    const off = live().on<MediaItem>(MEDIA_EVENTS.added, (e) => setAdded((a) => mergeLive(a, [{ ...e.data, id: String(e.data.id), msId: String(e.data.msId) }])));
-    const offRemoved = live().on<MediaRemoved>(MEDIA_EVENTS.removed, (e) => gone(String(e.data.id)));
-    const offResync = onResync(() => void qc.invalidateQueries({ queryKey: mediaKeys.all }));
-    return () => {
-      off();
-      offRemoved();
-      offResync();
-    };
-  }, [qc, gone]);
-
-  const onSearch = () => {
-    if (search.apply({ msIds, kind })) setAdded([]);
+  useLiveQueries(MEDIA_EVENTS, mediaKeys.all);
+  // An item deleted here: it goes at once, and the page is fetched again so it fills up from the next one.
+  const gone = (id: string) => {
+    setRemoved((r) => (r.has(id) ? r : new Set(r).add(id)));
+    void qc.invalidateQueries({ queryKey: mediaKeys.list.all });
   };
 
-  const list = useMemo(() => {
-    const base = q.data?.list ?? [];
-    // A deleted item stays hidden whatever still holds it: an answer fetched before the delete, a live add.
-    return withoutRemoved(page !== 1 ? base : mergeLive(base, added.filter((x) => matchesQuery(x, applied, applied.open))), removed);
-  }, [q.data, added, applied, page, removed]);
-  const extra = list.length - (q.data?.list.length ?? 0);
-  const total = (q.data?.total ?? 0) + Math.max(0, extra);
+  const onSearch = () => search.apply({ msIds, kind });
+
+  const list = useMemo(() => withoutRemoved(q.data?.list ?? [], removed), [q.data, removed]);
+  const total = q.data?.total ?? 0;
+  // The preview closes when its item leaves the page: deleted here or by another dispatcher (media.removed).
+  const preview = list.find((x) => String(x.id) === previewId) ?? null;
+  if (previewId !== null && !preview) setPreviewId(null);
   const sourceOfItem = (it: MediaItem) => sourceOf(it, terminals[it.msId]?.name);
 
   return (
@@ -134,7 +112,7 @@ export default function MediasPage() {
                   <button
                     type="button"
                     className="media-card"
-                    onClick={() => setPreview(it)}
+                    onClick={() => setPreviewId(String(it.id))}
                     data-testid="media-item"
                     data-id={it.id}
                     data-kind={it.kind}
@@ -169,14 +147,14 @@ export default function MediasPage() {
               {trimText(preview.name || preview.fileId, 40)}
             </Space>
           }
-          onCancel={() => setPreview(null)}
+          onCancel={() => setPreviewId(null)}
           width={860}
           footer={[
             <DeleteMedia key="delete" item={preview} onGone={gone} />,
             <Button key="dl" icon={<DownloadOutlined />} href={downloadUrl(preview.url)} download={preview.name} data-testid="media-download">
               {t('download')}
             </Button>,
-            <Button key="close" type="primary" onClick={() => setPreview(null)}>
+            <Button key="close" type="primary" onClick={() => setPreviewId(null)}>
               {t('close')}
             </Button>,
           ]}
