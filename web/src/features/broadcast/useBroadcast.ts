@@ -4,7 +4,8 @@ import { useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useLiveQueries, type LiveKeys } from '../../shared/socket/useLiveQueries';
 import { broadcastApi, broadcastKeys } from './api';
 
-/** Which broadcast lists each broadcast event makes stale. */
+/** Which broadcast lists each broadcast event makes stale. broadcast.pageEnded is not one: it tells the paging
+ * console its own live page ended (PageButton), and the speakers that stopped playing it come as broadcast.devices. */
 export const BROADCAST_EVENTS: Record<string, LiveKeys> = {
   'broadcast.devices': [broadcastKeys.devices.all],
   'broadcast.device': [broadcastKeys.devices.all],
@@ -12,7 +13,6 @@ export const BROADCAST_EVENTS: Record<string, LiveKeys> = {
   'broadcast.taskGone': [broadcastKeys.tasks.all],
   'broadcast.preempted': [broadcastKeys.tasks.all],
   'broadcast.missed': [broadcastKeys.tasks.all],
-  'broadcast.pageEnded': [broadcastKeys.devices.all],
 };
 
 export function useBroadcast() {

@@ -188,7 +188,9 @@ function Speakers({ data }: { data: Data }) {
 }
 
 /** Hold to page: the selected speakers (or the selected organisation) hear the console's microphone live. A page
- * the server ends because it stopped carrying the microphone (broadcast.pageEnded) is shown ended at once. */
+ * the server ends because it stopped carrying the microphone (broadcast.pageEnded) is shown ended at once: the
+ * event is this button's own (its page and the microphone), not list data, so it is heard here and not through
+ * useLiveQueries — the speakers' lists follow broadcast.devices. */
 function PageButton({ devices, org }: { devices: number[]; org: number }) {
   const { t } = useTranslation('broadcast');
   const fail = useFail();
