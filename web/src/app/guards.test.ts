@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { guard, skipsTokenCheck } from './guards';
 import { isDsKeyEnabled, isFeatureEnabled, noDefaultKey, showCameraGroup, showOutsideGroup, type GateContext } from '../shared/access/features';

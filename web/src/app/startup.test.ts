@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // The boot's gate before the first render (issue 32): the socket's login, and in a shell window push-to-talk too —

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { fetchStreets, STREET_LAYER_IDS, streetLayers, streetsSource } from './streets';
 import { MAP_THEMES } from './themes';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { theme } from 'antd';
 import { describe, expect, it } from 'vitest';
 import { AA_TEXT, contrast, readable } from './contrast';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { carriesVersion, landingAfterSignIn, withVersion } from './versionReload';
 import { parseAutoLogin } from './passwordRules';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { applyEvents, normalise, type DirectoryState } from '../../shared/directory/store';
 import { buildTree, viewModeFor } from './tree';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/http/client';
 import { englishErrorText, expectCommonCodes } from '../../shared/test/errorText';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import i18next from 'i18next';
 import en from './i18n/en-US.json';

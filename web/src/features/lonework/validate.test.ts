@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import dayjs from '../../shared/utils/dayjs';
 import { fieldOfCode, plannedStart, validatePlan, type PlanForm } from './validate';

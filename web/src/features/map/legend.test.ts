@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { legendEntries } from './legend';
 import { CLUSTER_COLOR, STALE_RING_COLOR, STATE_COLORS } from '../../map/terminalFeatures';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { newerPositions } from './positions';
 import type { Terminal } from '../../shared/directory/model';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { onlineSocket, sent, fakeSockets } from '../test/terminal';
 import { BatteryReporter, type BatteryLike } from './battery';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { AA_TEXT, contrast } from '../contrast';
 import { HEADER_BG } from '../theme';
