@@ -1,6 +1,7 @@
 // Operation log (docs/api.md "Operation log").
 import { queryOptions } from '@tanstack/react-query';
 import { http } from '../../shared/http/client';
+import { queryKeys } from '../../shared/queryKeys';
 
 export const LOG_PATHS = { list: '/ds/log/list' } as const;
 
@@ -29,10 +30,8 @@ export const logApi = {
   list: (q: LogQuery) => http.get<{ total: number; list: LogEntry[] }>(LOG_PATHS.list, { ...q }),
 };
 
-export const logKeys = {
-  all: ['logs'] as const,
-  list: (q: LogQuery) => [...logKeys.all, 'list', q] as const,
-};
+/** logKeys.list(q): one page of the history; logKeys.feed(): the live panel's rows. */
+export const logKeys = queryKeys('logs', ['list', 'feed']);
 
 export const logListQuery = (q: LogQuery) => queryOptions({ queryKey: logKeys.list(q), queryFn: () => logApi.list(q) });
 

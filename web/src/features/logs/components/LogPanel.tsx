@@ -1,39 +1,25 @@
-import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Badge, List, Typography } from 'antd';
 import dayjs from '../../../shared/utils/dayjs';
-import { live, onResync } from '../../../shared/socket/live';
+import { useLiveQueries } from '../../../shared/socket/useLiveQueries';
 import { useDirectoryLoaded } from '../../../shared/directory/choices';
-import { logListQuery, type LogEntry } from '../api';
-import { actorOf, mergeEntries } from '../entries';
+import { logKeys } from '../api';
+import { actorOf } from '../entries';
+import { LOG_EVENTS, logFeedQuery } from '../feed';
 import { LogText } from './LogText';
 
-const INITIAL = { pageNo: 1, pageSize: 300 };
-
 /**
- * The live operation-log panel: REST history plus log.added events, capped at 300 → 150 (spec §5). Both go through
- * mergeEntries, so the rows stay newest first by (time, id) whichever arrives first, and a REST answer that was
- * on its way while an event arrived does not drop that event.
+ * The live operation-log panel: REST history plus log.added events, capped at 300 → 150 (spec §5), one feed in
+ * the query cache (feed.ts). Both go through mergeEntries, so the rows stay newest first by (time, id) whichever
+ * arrives first, and a REST answer that was on its way while an event arrived does not drop that event.
  */
 export function LogPanel({ height = 280 }: { height?: number | string }) {
   const { t } = useTranslation('logs');
-  const q = useQuery(logListQuery(INITIAL));
-  const [entries, setEntries] = useState<LogEntry[]>([]);
+  const q = useQuery(logFeedQuery);
+  useLiveQueries(LOG_EVENTS, logKeys.feed.all);
   useDirectoryLoaded();
-
-  useEffect(() => {
-    if (q.data) setEntries((prev) => mergeEntries(prev, q.data.list ?? []));
-  }, [q.data]);
-
-  useEffect(() => {
-    const off = live().on<LogEntry>('log.added', (e) => setEntries((prev) => mergeEntries(prev, [e.data])));
-    const offResync = onResync(() => void q.refetch());
-    return () => {
-      off();
-      offResync();
-    };
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  const entries = q.data ?? [];
 
   return (
     <div className="log-panel" data-testid="log-panel" data-count={entries.length} style={{ height, overflow: 'auto' }}>
