@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"tenfour/internal/media"
@@ -188,20 +189,68 @@ func (c *Call) peerIDs(talker string) string {
 // pendingDir holds the index rows of recordings that could not be stored yet, one JSON file each.
 func (s *Service) pendingDir() string { return filepath.Join(s.opts.DataDir, "recordings", "pending") }
 
-// keepPending writes a recording's row next to the recordings when the store refused it (e.g. during
-// shutdown), so the next start indexes it: a recording on disk is never left without its row.
+// keepPending writes a recording's row next to the recordings when the store refused it (PostgreSQL restarting
+// or out of reach, shutdown), and offers it to the store again until it takes it (retryPending), or at the next
+// start: a recording on disk is never left without its row.
 func (s *Service) keepPending(r Record, cause error) {
 	b, _ := json.Marshal(r)
 	name := fmt.Sprintf("%d-%s.json", r.Customer, burstKey(r.CallID, r.Started))
 	err := os.MkdirAll(s.pendingDir(), 0o750)
-	if err == nil {
-		err = os.WriteFile(filepath.Join(s.pendingDir(), name), b, 0o640)
+	if err == nil { // written whole, then named: indexPending never reads half a row
+		tmp := filepath.Join(s.pendingDir(), name+".tmp")
+		if err = os.WriteFile(tmp, b, 0o640); err == nil {
+			err = os.Rename(tmp, filepath.Join(s.pendingDir(), name))
+		}
 	}
 	if err != nil {
 		slog.Error("voice: index recording", "call", r.CallID, "err", cause, "pending", err)
 		return
 	}
-	slog.Warn("voice: recording kept for indexing at the next start", "call", r.CallID, "err", cause)
+	slog.Warn("voice: recording kept for indexing once the store takes it", "call", r.CallID, "err", cause)
+	s.retryPending()
+}
+
+// pendingRetry is how often the rows kept in recordings/pending are offered to the store again.
+const pendingRetry = time.Second
+
+// retryPending offers the rows kept in recordings/pending to the store every pendingRetry until it took them all,
+// one loop at a time, ending when the service closes (the next start indexes what is left). Without it a burst
+// whose row the store refused had no record until the node's next start (docs/reliability.md, finding 7).
+func (s *Service) retryPending() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.kept++
+	if s.retrying || s.closed {
+		return
+	}
+	s.retrying = true
+	go func() {
+		for {
+			time.Sleep(pendingRetry)
+			s.mu.Lock()
+			if s.closed {
+				s.retrying = false
+				s.mu.Unlock()
+				return
+			}
+			kept := s.kept
+			s.mu.Unlock()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			err := s.indexPending(ctx)
+			cancel()
+			s.mu.Lock()
+			// Done when every row was taken and none was kept meanwhile (it may have come after the folder was read).
+			if err == nil && kept == s.kept {
+				s.retrying = false
+				s.mu.Unlock()
+				return
+			}
+			s.mu.Unlock()
+			if err != nil {
+				slog.Warn("voice: index kept recording rows", "err", err)
+			}
+		}
+	}()
 }
 
 // indexPending stores the rows kept by keepPending.
@@ -214,6 +263,9 @@ func (s *Service) indexPending(ctx context.Context) error {
 		return err
 	}
 	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue // a row being written (keepPending)
+		}
 		path := filepath.Join(s.pendingDir(), e.Name())
 		b, err := os.ReadFile(path)
 		if err != nil {

@@ -311,6 +311,31 @@ func TestPendingRecordingRowsIndexedAtStart(t *testing.T) {
 	}
 }
 
+// A burst's row the store refused (PostgreSQL restarting: the chaos lab's finding 7, docs/reliability.md) is
+// indexed as soon as the store takes rows again, not only at the node's next start.
+func TestRefusedRecordingRowIndexedOnceTheStoreIsBack(t *testing.T) {
+	g := newGroupWorld(t)
+	ctx := g.Ctx()
+	g.Exec(`ALTER TABLE voice_records RENAME TO voice_records_away`)
+	r, err := g.t1.Talk(ctx, "", "", silent(10), time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(g.Cfg.DataDir, "recordings", "pending")
+	testkit.Eventually(t, 10*time.Second, "the refused row kept in recordings/pending", func() bool {
+		left, _ := os.ReadDir(dir)
+		return len(left) == 1
+	})
+	g.Exec(`ALTER TABLE voice_records_away RENAME TO voice_records`)
+	testkit.Eventually(t, 10*time.Second, "the row indexed", func() bool {
+		rows, err := g.voice().Store().CallRecords(ctx, g.Customer, r.CallID, 0)
+		return err == nil && len(rows) == 1 && rows[0].TalkerID == "10001001"
+	})
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Fatalf("pending rows left: %v", left)
+	}
+}
+
 // recordedPath waits for the console's voice.recorded event of talker's burst and returns its file (absolute).
 func (g *groupWorld) recordedPath(ctx context.Context, talker string) string {
 	g.t.Helper()

@@ -45,6 +45,8 @@ type Service struct {
 	blocked   map[string]bool      // killed or stunned accounts (latest read or hook)
 	taps      map[tapKey]*tapEntry // console → where its microphone also goes (live paging, SetTap)
 	recording map[string]bool      // files of bursts being recorded or indexed (the orphan sweep leaves them)
+	retrying  bool                 // rows in recordings/pending are being offered to the store again (burst.go)
+	kept      int                  // rows kept in recordings/pending so far (retryPending)
 	rights    rightsCache          // voice and recording permissions, recording time (rights.go; its own lock)
 	closed    bool                 // shutting down: no new work, no log writes
 	wg        sync.WaitGroup       // recordings being finished
