@@ -1,6 +1,8 @@
 // Keeping a loaded page of alarm history current with the live events, without searching again (every search
 // writes operation log 116).
-import type { SosAlarm, SosQuery } from '../../shared/alarms/sos';
+import { normaliseAlarm, sosKeys, type SosAlarm, type SosQuery } from '../../shared/alarms/sos';
+import type { Page } from '../../shared/http/createClient';
+import type { LiveEntry, LivePatch } from '../../shared/socket/useLiveQueries';
 
 export function matchesQuery(a: SosAlarm, q: SosQuery): boolean {
   if (a.time < q.sTime || a.time > q.eTime) return false;
@@ -26,6 +28,19 @@ export function patchPage(page: { total: number; list: SosAlarm[] }, a: SosAlarm
   if (!matchesQuery(a, q) || (q.pageNo ?? 1) !== 1) return page;
   const list = [a, ...page.list].sort((x, y) => y.time - x.time);
   return { total: page.total + 1, list: list.slice(0, q.pageSize ?? list.length) };
+}
+
+/**
+ * The live events of a history page that shows query (useLiveQueries' patch mode): sos.alarm and sos.updated
+ * patch the shown page's cached rows (patchPage) — never a search per event, which would write a "alarm search"
+ * log entry for every open console at each event.
+ */
+export function historyEvents(query: SosQuery): Record<string, LiveEntry> {
+  const patch = (raw: SosAlarm): LivePatch[] => {
+    const a = normaliseAlarm(raw);
+    return [{ queryKey: sosKeys.find(query), update: (page?: Page<SosAlarm>) => page && patchPage(page, a, query) }];
+  };
+  return { 'sos.alarm': { patch }, 'sos.updated': { patch } };
 }
 
 /** Response delay in ms (0 when nobody responded). */

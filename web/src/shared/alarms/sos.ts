@@ -1,5 +1,6 @@
 // SOS alarms (docs/safety.md "SOS"): record, REST calls and query keys.
 import { http } from '../http/client';
+import { queryKeys } from '../queryKeys';
 import type { Page } from '../http/createClient';
 import type * as wire from '../wire/sos';
 
@@ -58,8 +59,5 @@ export const sosApi = {
   report: (q: { sTime: number; eTime: number; msIds?: string }) => http.post<Page<SosReportRow>>(SOS_PATHS.report, q),
 };
 
-export const sosKeys = {
-  all: ['sos'] as const,
-  find: (q: SosQuery) => [...sosKeys.all, 'find', q] as const,
-  report: (q: object) => [...sosKeys.all, 'report', q] as const,
-};
+/** sosKeys.find(q): one alarm search (the history pages); sosKeys.report(q): the SOS statistics. */
+export const sosKeys = queryKeys('sos', ['find', 'report']);

@@ -1,17 +1,17 @@
 // Alarm search (GET findSos with a range): filters, a paged table kept current by the live events, actions per
 // row (on /alarm) and .xlsx export. Used by /alarm and /emergcy-alarm-data (the SOS data report): the search row is
 // the report toolbar, so the range, its presets and its checks are the other reports'.
-import { useEffect, useMemo, useState } from 'react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { App, Select } from 'antd';
 import { DataTable } from '../../../shared/table/DataTable';
-import { live } from '../../../shared/socket/live';
+import { useLiveQueries } from '../../../shared/socket/useLiveQueries';
 import { useDateTimeFormat } from '../../../shared/branding/store';
-import { normaliseAlarm, SOS_STATES, SOS_TYPES, sosApi, sosKeys, type SosAlarm, type SosQuery } from '../../../shared/alarms/sos';
+import { SOS_STATES, SOS_TYPES, sosApi, sosKeys, type SosAlarm, type SosQuery } from '../../../shared/alarms/sos';
 import { useAlarmErrorText } from '../errors';
 import { writeStampedXlsx } from '../../../shared/utils/xlsx';
-import { patchPage } from '../history';
+import { historyEvents } from '../history';
 import { useIsChild } from '../hooks';
 import { sosActionsColumn } from './SosRowActions';
 import { formatZoned } from '../../../shared/time/zone';
@@ -27,7 +27,6 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
   const errorText = useAlarmErrorText();
   const { message } = App.useApp();
   const child = useIsChild();
-  const qc = useQueryClient();
   const dateTime = useDateTimeFormat();
   const terminals = useTerminalFilter(t('filter.terminals'), 'filter-terminals');
   const [states, setStates] = useState<number[]>([]);
@@ -38,15 +37,10 @@ export function AlarmHistory({ actions, testId }: { actions: boolean; testId: st
 
   const q = useQuery({ queryKey: sosKeys.find(query), queryFn: () => sosApi.find(query), placeholderData: keepPreviousData, staleTime: Infinity });
 
-  // Live: replace listed alarms, put new matching ones first on page 1.
-  useEffect(() => {
-    const patch = (raw: SosAlarm) => {
-      const a = normaliseAlarm(raw);
-      qc.setQueryData<{ total: number; list: SosAlarm[] }>(sosKeys.find(query), (page) => (page ? patchPage(page, a, query) : page));
-    };
-    const offs = [live().on<SosAlarm>('sos.alarm', (e) => patch(e.data)), live().on<SosAlarm>('sos.updated', (e) => patch(e.data))];
-    return () => offs.forEach((off) => off());
-  }, [qc, query]);
+  // Live: the SOS events replace listed alarms and put new matching ones first on page 1, in the cached page —
+  // no search per event (each findSos is logged by the server). The socket coming (back) online searches again
+  // once, since events may have been missed: the server logs that search too.
+  useLiveQueries(historyEvents(query), sosKeys.find.all);
 
   const onSearch = () => search.apply({ msIds: terminals.joined, state: commaList(states), type });
 
