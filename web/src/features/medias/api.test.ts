@@ -1,8 +1,10 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/http/client';
-import { deleteError, MEDIA_EVENTS, mediaKeys, sourceOf, withoutRemoved, type MediaItem } from './api';
+import { MEDIA_EVENTS, mediaKeys, sourceOf, withoutRemoved, type MediaItem } from './api';
 import { staleKeys } from '../../shared/socket/useLiveQueries';
+import { englishErrorText, expectCommonCodes } from '../../shared/test/errorText';
+import common from '../../shared/i18n/en-US.json';
 import en from './i18n/en-US.json';
 import es from './i18n/es-ES.json';
 import fr from './i18n/fr-FR.json';
@@ -35,14 +37,16 @@ describe('media cloud deletes', () => {
     expect(withoutRemoved(list, new Set())).toBe(list);
   });
 
-  it('words the delete codes in every language, any other code with its number', () => {
-    expect(deleteError(new ApiError('409'))).toEqual({ key: 'codes.409', code: '409' });
-    expect(deleteError(new ApiError('79'))).toEqual({ key: 'codes.79', code: '79' });
-    expect(deleteError(new ApiError('500'))).toEqual({ key: 'codes.other', code: '500' });
-    expect(deleteError(new Error('x'))).toEqual({ key: 'codes.other', code: 'failed' });
+  it('says a file in use (409) in every language; the generic codes (404, 79, 107, …) come from the common namespace', async () => {
+    const text = await englishErrorText('medias', en);
+    expect(text(new ApiError('409', 'a tone or a floor plan uses this file', 'errors.file.inUse'))).toBe(en.errors['409']);
+    expectCommonCodes(text);
+    expect(text(new ApiError('79', 'the storage quota is full', 'errors.file.quota'))).toBe(common.codes['79']);
+    expect(text(new ApiError('107', 'no permission'))).toBe(common.codes['107']);
+    expect(text(new ApiError('500'))).toBe('Server error.');
+    expect(text(new Error('x'))).toBe(common.codes.failed);
     for (const lang of [en, es, fr, ru, tr, zh]) {
-      for (const code of ['404', '409', '79', '107']) expect(lang.codes[code as keyof typeof lang.codes]).toBeTruthy();
-      expect(lang.codes.other).toContain('{{code}}');
+      expect(lang.errors['409']).toBeTruthy();
       expect(lang.confirmDelete).toContain('{{name}}');
     }
   });

@@ -1,7 +1,6 @@
 // The media cloud (docs/messages.md §6): POST /ds/mediaLib/list, DELETE /ds/mediaLib/delete and the live
 // media.added / media.removed events.
 import { http } from '../../shared/http/client';
-import { errorCode } from '../../shared/errors';
 import { queryKeys } from '../../shared/queryKeys';
 import type { LiveKeys } from '../../shared/socket/useLiveQueries';
 
@@ -68,16 +67,6 @@ export const mediaApi = {
   /** Deletes the item and its file; its space comes back in the customer's storage quota. */
   remove: (id: string) => http.del<{ id: string }>(MEDIA_PATHS.remove, { id }),
 };
-
-/** Codes of a failed delete with a sentence of their own (codes.* of the medias namespace); 79 is the storage
- * quota's code, which deleting is the answer to. */
-const DELETE_CODES = new Set(['404', '409', '79', '107']);
-
-/** The message key of a failed delete, and its code. */
-export function deleteError(e: unknown): { key: string; code: string } {
-  const code = errorCode(e);
-  return { key: DELETE_CODES.has(code) ? `codes.${code}` : 'codes.other', code };
-}
 
 /** Spec §9 "files limit 100": a gallery page holds at most 100 items. */
 export const MEDIA_PAGE_SIZE = 100;

@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { App, Button, Popconfirm } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import { trimText } from '../../../shared/utils/text';
-import { deleteError, mediaApi, type MediaItem } from '../api';
+import { failureCode, useErrorText } from '../../../shared/errorText';
+import { mediaApi, type MediaItem } from '../api';
 
 interface Props {
   item: MediaItem;
@@ -16,6 +17,7 @@ interface Props {
 export function DeleteMedia({ item, onGone, compact }: Props) {
   const { t } = useTranslation('medias');
   const { message } = App.useApp();
+  const errorText = useErrorText('medias');
   const remove = () =>
     mediaApi.remove(item.id).then(
       () => {
@@ -23,9 +25,8 @@ export function DeleteMedia({ item, onGone, compact }: Props) {
         onGone(item.id);
       },
       (e: unknown) => {
-        const { key, code } = deleteError(e);
-        message.error(t(key, { code }));
-        if (code === '404') onGone(item.id);
+        message.error(errorText(e));
+        if (failureCode(e) === '404') onGone(item.id);
       },
     );
   return (
