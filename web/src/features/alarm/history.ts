@@ -32,7 +32,7 @@ export function patchPage(page: { total: number; list: SosAlarm[] }, a: SosAlarm
 
 /**
  * The live events of a history page that shows query (useLiveQueries' patch mode): sos.alarm and sos.updated
- * patch the shown page's cached rows (patchPage) — never a search per event, which would write a "alarm search"
+ * patch the shown page's cached rows (patchPage) — never a search per event, which would write an "alarm search"
  * log entry for every open console at each event.
  */
 export function historyEvents(query: SosQuery): Record<string, LiveEntry> {
