@@ -2,6 +2,7 @@ package chaos
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"time"
@@ -13,12 +14,16 @@ type Bounds struct {
 	Failover time.Duration // a terminal of a lost node logged in on another
 }
 
-// Stored is what the store holds once the phase is over: the ids of the workload's messages and alarms, read
-// by the harness from PostgreSQL (not from any node: a node's answer is what is being checked).
+// Stored is what the store holds once the phase is over: the ids of the workload's messages, alarms and jobs,
+// and its punches, read by the harness from PostgreSQL (not from any node: a node's answer is what is being
+// checked).
 type Stored struct {
 	SMS map[string]bool
 	SOS map[string]bool
 	Job map[string]bool
+	// Punches are the stored punches of the phase by the op whose stamp they carry (patrol.go): its row ids,
+	// one for each time it was stored.
+	Punches map[int64][]string
 }
 
 // of is the stored ids of a kind of item (nil for a kind the store is not asked about).
@@ -39,7 +44,7 @@ type Result struct {
 	Ops             int
 	Acked           int
 	Lost            int // acknowledged, then missing from the store or from a console
-	Duplicates      int // an item shown twice: one alarm under two seqs on a console
+	Duplicates      int // an item stored or shown twice: an alarm under two seqs on a console, a punch
 	Redelivered     int // a message offered to its terminal again after it acknowledged (the terminal de-duplicates)
 	FloorViolations int // two talkers of a group granted at overlapping times
 	Converge        time.Duration
@@ -65,6 +70,7 @@ func Check(in Input) Result {
 	seqs := map[key]map[int64]bool{} // (kind, id, observer) → its seqs
 	termCopies := map[key]int{}      // (sms, id, terminal) → deliveries
 	var grants []Entry               // granted presses
+	live := map[key]int{}            // (punch, id, console) → live events
 	for _, e := range in.Entries {
 		switch e.Type {
 		case TypeOp:
@@ -79,6 +85,10 @@ func Check(in Input) Result {
 		case TypeDelivery:
 			k := key{kind: e.Kind, id: e.ID, who: e.Actor}
 			seen[k] = true
+			if e.Kind == KindPunch { // an event sent live only
+				live[k]++
+				continue
+			}
 			if e.Seq == 0 { // a request to a terminal, not a durable event
 				termCopies[k]++
 				continue
@@ -133,6 +143,28 @@ func Check(in Input) Result {
 		if !played {
 			r.Lost++
 			r.violate("op %d (tone to %s by %s on %s) acknowledged but never played", e.Op, e.Target, e.Actor, e.Node)
+		}
+	}
+
+	// A punch acknowledged is stored, and none twice: its row (the reply's log id) carries its op's stamp, and
+	// no other row does. The consoles see punches live only (after a reconnect they read the list again), so a
+	// console that was away has not missed one; one shown twice is a duplicate.
+	for _, e := range in.Entries {
+		if e.Acknowledged() && e.Kind == KindPunch && !slices.Contains(in.Stored.Punches[e.Op], e.ID) {
+			r.Lost++
+			r.violate("op %d (punch %s by %s on %s) acknowledged but missing from the store", e.Op, e.ID, e.Actor, e.Node)
+		}
+	}
+	for _, op := range slices.Sorted(maps.Keys(in.Stored.Punches)) {
+		if ids := in.Stored.Punches[op]; len(ids) > 1 {
+			r.Duplicates++
+			r.violate("op %d's punch stored %d times: rows %v", op, len(ids), ids)
+		}
+	}
+	for k, n := range live {
+		if n > 1 {
+			r.Duplicates++
+			r.violate("punch %s shown %d times on %s", k.id, n, k.who)
 		}
 	}
 

@@ -18,7 +18,8 @@ var consoles = []string{"console@n1", "console@n2"}
 
 // healthy is a phase where every rule holds: an SMS, an SOS and a job acknowledged, stored and seen by both consoles
 // (the SMS also offered twice to its terminal, which de-duplicates), a tone played by its terminal, two presses one
-// after the other in a group, presence converged and a terminal failed over within the bounds.
+// after the other in a group, a punch acknowledged and stored once (and shown live on the console that was there),
+// another sent without a reply and stored too, presence converged and a terminal failed over within the bounds.
 func healthy() chaos.Input {
 	es := []chaos.Entry{
 		{Type: chaos.TypeFault, Name: "kill n2", Sent: at(0), Acked: at(5000)},
@@ -44,10 +45,14 @@ func healthy() chaos.Input {
 		{Type: chaos.TypeDelivery, Kind: chaos.KindJob, Actor: "console@n2", ID: "j1", Seq: 11, Acked: at(422)},
 		{Type: chaos.TypeOp, Op: 10, Kind: chaos.KindTone, Node: "n2", Actor: "console@n2", Target: "30000003", Code: "0", Sent: at(500), Acked: at(530)},
 		{Type: chaos.TypeDelivery, Kind: chaos.KindTone, Actor: "30000003", Acked: at(520)},
+		{Type: chaos.TypeOp, Op: 11, Kind: chaos.KindPunch, Node: "n2", Actor: "30000002", ID: "p1", Code: "0", Sent: at(600), Acked: at(620)},
+		{Type: chaos.TypeDelivery, Kind: chaos.KindPunch, Actor: "console@n1", ID: "p1", Acked: at(621)},
+		{Type: chaos.TypeOp, Op: 12, Kind: chaos.KindPunch, Node: "n2", Actor: "30000002", Sent: at(800)}, // no reply, stored all the same
 	}
 	return chaos.Input{
-		Entries:  es,
-		Stored:   chaos.Stored{SMS: map[string]bool{"m1": true}, SOS: map[string]bool{"a1": true, "a0": true}, Job: map[string]bool{"j1": true}},
+		Entries: es,
+		Stored: chaos.Stored{SMS: map[string]bool{"m1": true}, SOS: map[string]bool{"a1": true, "a0": true}, Job: map[string]bool{"j1": true},
+			Punches: map[int64][]string{11: {"p1"}, 12: {"p2"}}},
 		Consoles: consoles,
 		Bounds:   chaos.Bounds{Converge: 5 * time.Second, Failover: 15 * time.Second},
 	}
@@ -58,7 +63,7 @@ func TestCheckerPassesAHealthyPhase(t *testing.T) {
 	if !r.OK() {
 		t.Fatalf("violations in a healthy phase: %v", r.Violations)
 	}
-	if r.Ops != 9 || r.Acked != 8 || r.Redelivered != 1 || r.Converge != 800*time.Millisecond || r.Failover != 4*time.Second {
+	if r.Ops != 11 || r.Acked != 9 || r.Redelivered != 1 || r.Converge != 800*time.Millisecond || r.Failover != 4*time.Second {
 		t.Fatalf("counts: %+v", r)
 	}
 }
@@ -93,8 +98,13 @@ func TestCheckerFindsEachViolation(t *testing.T) {
 		{"acked tone never played", func(in *chaos.Input) {
 			drop(in, func(e chaos.Entry) bool { return e.Kind == chaos.KindTone && e.Type == chaos.TypeDelivery })
 		}, func(r chaos.Result) bool { return r.Lost == 1 }},
-		{"a tone played only after its reply is not its play", func(in *chaos.Input) { in.Entries[len(in.Entries)-1].Acked = at(600) },
-			func(r chaos.Result) bool { return r.Lost == 1 }},
+		{"a tone played only after its reply is not its play", func(in *chaos.Input) {
+			for i, e := range in.Entries {
+				if e.Kind == chaos.KindTone && e.Type == chaos.TypeDelivery {
+					in.Entries[i].Acked = at(600)
+				}
+			}
+		}, func(r chaos.Result) bool { return r.Lost == 1 }},
 		{"alarm shown twice", func(in *chaos.Input) {
 			in.Entries = append(in.Entries, chaos.Entry{Type: chaos.TypeDelivery, Kind: chaos.KindSOS, Actor: "console@n2", ID: "a1", Seq: 9, Acked: at(140)})
 		}, func(r chaos.Result) bool { return r.Duplicates == 1 }},
@@ -117,6 +127,17 @@ func TestCheckerFindsEachViolation(t *testing.T) {
 			func(r chaos.Result) bool { return true }},
 		{"a new alarm (not a duplicate raise) never on a console", func(in *chaos.Input) { in.Entries[10].Dup = false },
 			func(r chaos.Result) bool { return r.Lost == 1 }},
+		{"acked punch not in the store", func(in *chaos.Input) { delete(in.Stored.Punches, 11) },
+			func(r chaos.Result) bool { return r.Lost == 1 }},
+		{"acked punch stored, but as another row than its reply named", func(in *chaos.Input) { in.Stored.Punches[11] = []string{"p9"} },
+			func(r chaos.Result) bool { return r.Lost == 1 }},
+		{"acked punch stored twice", func(in *chaos.Input) { in.Stored.Punches[11] = append(in.Stored.Punches[11], "p3") },
+			func(r chaos.Result) bool { return r.Duplicates == 1 }},
+		{"punch without a reply stored twice", func(in *chaos.Input) { in.Stored.Punches[12] = append(in.Stored.Punches[12], "p3") },
+			func(r chaos.Result) bool { return r.Duplicates == 1 }},
+		{"punch shown twice on a console", func(in *chaos.Input) {
+			in.Entries = append(in.Entries, chaos.Entry{Type: chaos.TypeDelivery, Kind: chaos.KindPunch, Actor: "console@n1", ID: "p1", Acked: at(900)})
+		}, func(r chaos.Result) bool { return r.Duplicates == 1 }},
 	}
 	// Each kind the store keeps: acknowledged, then missing from the store, or from one console.
 	lost := func(r chaos.Result) bool { return r.Lost == 1 }

@@ -20,6 +20,9 @@ const (
 	KindGPS  Kind = "gps"  // a terminal's gps.report
 	KindJob  Kind = "job"  // a console's POST /ds/job/add: a job ticket to one terminal
 	KindTone Kind = "tone" // a console's tone.send to one terminal; its delivery is the terminal's tone.play
+	// KindPunch is a terminal's patrol.punch of a point of its open order; its delivery is a console's live
+	// patrol.punch event.
+	KindPunch Kind = "punch"
 )
 
 // EntryType says which of Entry's fields are set.
@@ -29,7 +32,7 @@ const (
 	// TypeOp is one request: sent, and its reply (Code, ID, Acked) when one came.
 	TypeOp EntryType = "op"
 	// TypeDelivery is a client seeing an item: a terminal's sms.deliver or job.deliver, a console's sms.status,
-	// sos.alarm or job.changed.
+	// sos.alarm, job.changed or patrol.punch.
 	TypeDelivery EntryType = "delivery"
 	// TypeConverge is the harness's measure of one node's presence view after a heal.
 	TypeConverge EntryType = "converge"
@@ -49,7 +52,7 @@ type Entry struct {
 	Actor  string `json:"actor,omitempty"`
 	Target string `json:"target,omitempty"` // sms: the terminal
 	Group  string `json:"group,omitempty"`  // ptt: the group
-	ID     string `json:"id,omitempty"`     // the server's id of the item: message id, alarm id
+	ID     string `json:"id,omitempty"`     // the server's id of the item: message id, alarm id, punch log id
 	Seq    int64  `json:"seq,omitempty"`    // delivery: the durable event's seq (0 for a request to a terminal)
 	Code   string `json:"code,omitempty"`   // op: the reply's code; "" when none came (timeout, connection lost)
 

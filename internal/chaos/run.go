@@ -9,8 +9,11 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"tenfour/internal/patrol"
 )
 
 // RunOptions are one run of the lab: every fault of Faults alone, then Mixed phases of several faults, one
@@ -125,7 +128,7 @@ func runPhase(ctx context.Context, lab *Lab, w *Workload, f Fault, file string, 
 	<-conv
 	sleep(ctx, o.Settle) // replies and deliveries in flight
 	in := Input{Entries: h.Entries(), Consoles: w.Consoles(), Bounds: o.Bounds}
-	if in.Stored, err = stored(ctx, lab, in.Entries); err != nil {
+	if in.Stored, err = w.stored(ctx, in.Entries); err != nil {
 		return Result{}, err
 	}
 	return Check(in), nil
@@ -138,17 +141,22 @@ func sleep(ctx context.Context, d time.Duration) {
 	}
 }
 
-// stored reads which of the history's message, alarm and job ids PostgreSQL holds.
-func stored(ctx context.Context, lab *Lab, es []Entry) (Stored, error) {
-	d, err := lab.Store(ctx)
+// stored reads which of the history's message, alarm and job ids PostgreSQL holds, and the punches stamped in
+// this phase (patrol's store).
+func (w *Workload) stored(ctx context.Context, es []Entry) (Stored, error) {
+	d, err := w.lab.Store(ctx)
 	if err != nil {
 		return Stored{}, err
 	}
 	defer d.Close()
 	ids := map[Kind][]string{}
+	from := time.Now()
 	for _, e := range es {
 		if e.Type == TypeOp && e.ID != "" {
 			ids[e.Kind] = append(ids[e.Kind], e.ID)
+		}
+		if e.Type == TypeOp && e.Sent.Before(from) {
+			from = e.Sent
 		}
 	}
 	var s Stored
@@ -158,8 +166,21 @@ func stored(ctx context.Context, lab *Lab, es []Entry) (Stored, error) {
 	if s.SOS, err = d.Present(ctx, "sos_alarms", "id", ids[KindSOS]); err != nil {
 		return s, err
 	}
-	s.Job, err = d.Present(ctx, "jobs", "id", ids[KindJob])
-	return s, err
+	if s.Job, err = d.Present(ctx, "jobs", "id", ids[KindJob]); err != nil {
+		return s, err
+	}
+	since, until := from.Add(-time.Second).UnixMilli(), time.Now().UnixMilli()
+	logs, _, err := patrol.NewStore(d).Logs(ctx, w.customer, patrol.LogQuery{From: since, To: until})
+	if err != nil {
+		return s, err
+	}
+	s.Punches = map[int64][]string{}
+	for _, l := range logs {
+		if phase, op, ok := unstamp(l.Lng); ok && phase == w.Phase() {
+			s.Punches[op] = append(s.Punches[op], strconv.FormatInt(int64(l.ID), 10))
+		}
+	}
+	return s, nil
 }
 
 // measureConvergence polls, from the heal, each node's presence as it serves it (the store's online list
@@ -239,7 +260,7 @@ func isDone(ch <-chan struct{}) bool {
 
 // WriteTable writes the run's table (docs/reliability.md's form).
 func WriteTable(out io.Writer, ps []Phase) {
-	fmt.Fprintln(out, "| fault | operations | acknowledged | lost | shown twice | redelivered (de-duplicated) | floor violations | presence converged | fail-over | verdict |")
+	fmt.Fprintln(out, "| fault | operations | acknowledged | lost | stored or shown twice | redelivered (de-duplicated) | floor violations | presence converged | fail-over | verdict |")
 	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|")
 	for _, p := range ps {
 		if p.Err != nil {

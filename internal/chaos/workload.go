@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"tenfour/internal/patrol"
 	"tenfour/internal/platform/failover"
 	"tenfour/internal/platform/wsclient"
 	"tenfour/internal/sim"
@@ -35,8 +36,9 @@ type WorkloadOptions struct {
 	Interval  time.Duration
 }
 
-// Workload is the lab's clients: terminals spread over the nodes (each talks, raises alarms and reports
-// positions), a console on every node (each sends messages and watches), all writing to one history.
+// Workload is the lab's clients: terminals spread over the nodes (each talks, raises alarms, punches patrol
+// points and reports positions), a console on every node (each sends messages, tones and job tickets, and
+// watches), all writing to one history.
 type Workload struct {
 	lab  *Lab
 	opts WorkloadOptions
@@ -48,10 +50,12 @@ type Workload struct {
 	consoles []*console
 	token    string
 	tone     string // the tone id tone.send plays
+	customer int64  // the workload's customer (Provision)
+	phase    int64  // Run's count: the phase the ops sent now belong to (their stamps carry it)
 }
 
 // Provision creates the workload's customer, terminals (phone apps, which talk) and dispatcher in the lab's
-// store, as `tenfour sim --provision` does.
+// store, as `tenfour sim --provision` does, a tone in the library, and the terminals' patrol (provisionPatrol).
 func Provision(ctx context.Context, lab *Lab, terminals int) error {
 	d, err := lab.Store(ctx)
 	if err != nil {
@@ -72,10 +76,12 @@ func Provision(ctx context.Context, lab *Lab, terminals int) error {
 			return err
 		}
 	}
-	_, err = d.Exec(ctx, `INSERT INTO tones (customer_id, name, file_id, icon_id, sort, create_by, created_at, updated_at)
+	if _, err = d.Exec(ctx, `INSERT INTO tones (customer_id, name, file_id, icon_id, sort, create_by, created_at, updated_at)
 		VALUES (?, ?, ?, ?, 0, ?, ?, ?)`, p.CustomerID, toneName, "c4a05000000000000000000000000001", "c4a05000000000000000000000000002",
-		dispatcher, now, now)
-	return err
+		dispatcher, now, now); err != nil {
+		return err
+	}
+	return provisionPatrol(ctx, d, p.CustomerID, terminals)
 }
 
 // toneName is the workload's tone in the library (Provision).
@@ -93,7 +99,7 @@ func NewWorkload(ctx context.Context, lab *Lab, o WorkloadOptions) (*Workload, e
 	if err != nil {
 		return nil, err
 	}
-	err = d.QueryRow(ctx, `SELECT CAST(id AS TEXT) FROM tones WHERE name = ?`, toneName).Scan(&w.tone)
+	err = d.QueryRow(ctx, `SELECT CAST(id AS TEXT), customer_id FROM tones WHERE name = ?`, toneName).Scan(&w.tone, &w.customer)
 	d.Close()
 	if err != nil {
 		return nil, fmt.Errorf("the workload's tone: %w", err)
@@ -147,6 +153,7 @@ func (w *Workload) intn(n int) int {
 func (w *Workload) Run(ctx context.Context, h *History) {
 	w.mu.Lock()
 	w.hist = h
+	w.phase++
 	w.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, t := range w.terms {
@@ -165,6 +172,13 @@ func (w *Workload) record(e Entry) {
 	if h != nil {
 		h.Add(e)
 	}
+}
+
+// Phase is the number of the phase running (or last run): 1 for the first.
+func (w *Workload) Phase() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.phase
 }
 
 func (w *Workload) nextOp() int64 {
@@ -205,9 +219,11 @@ type terminal struct {
 	id   string
 	conn current[*termclient.Client]
 
-	mu  sync.Mutex
-	gid string // its talk group
-	on  string // the node it is logged in on
+	mu      sync.Mutex
+	gid     string              // its talk group
+	on      string              // the node it is logged in on
+	round   []patrol.OrderPoint // the points of its open patrol order (patrol.go)
+	punched int                 // punches sent: the next point is round[punched % len]
 }
 
 // login logs the terminal in on node n (with the resume token of its previous login when it has one) and
@@ -262,8 +278,10 @@ func (t *terminal) login(ctx context.Context, n *Node, resume string) error {
 func (t *terminal) run(ctx context.Context) {
 	drive(ctx, t.w, &t.conn, t.failover, func(ctx context.Context, c *termclient.Client) {
 		switch r := t.w.intn(10); {
-		case r < 4:
+		case r < 3:
 			t.gps(ctx, c)
+		case r < 4:
+			t.punch(ctx, c)
 		case r < 8:
 			t.press(ctx, c)
 		default:
@@ -305,9 +323,14 @@ func (t *terminal) failover(ctx context.Context, old *termclient.Client) {
 	t.w.record(e)
 }
 
-// op sends one request and records it with its reply.
-func (t *terminal) op(ctx context.Context, c *termclient.Client, kind Kind, typ string, data, out any) (Entry, error) {
-	e := Entry{Type: TypeOp, Op: t.w.nextOp(), Kind: kind, Node: t.on, Actor: t.id, Group: t.gid, Sent: time.Now()}
+// entry is a new op of the terminal, not sent yet.
+func (t *terminal) entry(kind Kind) Entry {
+	return Entry{Type: TypeOp, Op: t.w.nextOp(), Kind: kind, Node: t.on, Actor: t.id, Group: t.gid}
+}
+
+// op sends e's request and fills e with its reply.
+func (t *terminal) op(ctx context.Context, c *termclient.Client, e Entry, typ string, data, out any) (Entry, error) {
+	e.Sent = time.Now()
 	cctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()
 	err := c.Call(cctx, typ, data, out)
@@ -326,7 +349,7 @@ func (t *terminal) op(ctx context.Context, c *termclient.Client, kind Kind, typ 
 
 func (t *terminal) gps(ctx context.Context, c *termclient.Client) {
 	fix := map[string]any{"lat": 41.0 + float64(t.w.intn(1000))/1e4, "lng": 28.9, "time": time.Now().UnixMilli()}
-	e, _ := t.op(ctx, c, KindGPS, "gps.report", fix, nil)
+	e, _ := t.op(ctx, c, t.entry(KindGPS), "gps.report", fix, nil)
 	t.w.record(e)
 }
 
@@ -336,7 +359,7 @@ func (t *terminal) sos(ctx context.Context, c *termclient.Client) {
 		ID        json.Number `json:"id"`
 		Duplicate bool        `json:"duplicate"`
 	}
-	e, err := t.op(ctx, c, KindSOS, "sos.raise", map[string]any{}, &r)
+	e, err := t.op(ctx, c, t.entry(KindSOS), "sos.raise", map[string]any{}, &r)
 	e.ID, e.Dup = r.ID.String(), r.Duplicate
 	t.w.record(e)
 	if err != nil || e.ID == "" {
@@ -354,7 +377,7 @@ func (t *terminal) sos(ctx context.Context, c *termclient.Client) {
 // press takes the floor of the terminal's group, holds it 0.3–1.5 s (or until it is revoked), and releases it.
 func (t *terminal) press(ctx context.Context, c *termclient.Client) {
 	var r termclient.FloorReply
-	e, err := t.op(ctx, c, KindPTT, "floor.request", map[string]any{"gid": t.gid, "queue": false}, &r)
+	e, err := t.op(ctx, c, t.entry(KindPTT), "floor.request", map[string]any{"gid": t.gid, "queue": false}, &r)
 	if err == nil && r.Status != "granted" {
 		e.Code = r.Status // queued is not a grant
 	}
@@ -522,6 +545,9 @@ func (c *console) event(f wsclient.Frame) {
 		JobID  json.Number `json:"jobId"`
 		MsID   string      `json:"msId"`
 		Online string      `json:"online"`
+		Log    struct {
+			ID json.Number `json:"id"`
+		} `json:"log"` // patrol.punch
 	}
 	_ = f.Decode(&d)
 	switch f.Type {
@@ -531,6 +557,8 @@ func (c *console) event(f wsclient.Frame) {
 		c.w.record(Entry{Type: TypeDelivery, Kind: KindSOS, Actor: c.name, ID: d.ID.String(), Seq: f.Seq, Acked: time.Now()})
 	case "job.changed":
 		c.w.record(Entry{Type: TypeDelivery, Kind: KindJob, Actor: c.name, ID: d.JobID.String(), Seq: f.Seq, Acked: time.Now()})
+	case patrol.EventPunch: // live only (no seq): a console re-reads the punch list after a reconnect
+		c.w.record(Entry{Type: TypeDelivery, Kind: KindPunch, Actor: c.name, ID: d.Log.ID.String(), Seq: f.Seq, Acked: time.Now()})
 	case "presence":
 		c.mu.Lock()
 		c.online[d.MsID] = d.Online == "1"

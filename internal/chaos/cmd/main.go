@@ -74,7 +74,7 @@ func main() {
 	if bad {
 		verdict = "FAILED"
 	}
-	fmt.Printf("\nchaos: %s, seed %d: %d phases (%d failed to run), %d operations, %d acknowledged, %d lost, %d shown twice, "+
+	fmt.Printf("\nchaos: %s, seed %d: %d phases (%d failed to run), %d operations, %d acknowledged, %d lost, %d stored or shown twice, "+
 		"%d floor violations, %v — %s\n", map[bool]string{true: "short run", false: "full run"}[*short], o.Seed, len(phases),
 		sum.Failed, sum.Ops, sum.Acked, sum.Lost, sum.Duplicates, sum.FloorViolations, time.Since(start).Round(time.Second), verdict)
 	if bad {
