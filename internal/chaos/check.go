@@ -15,8 +15,8 @@ type Bounds struct {
 }
 
 // Stored is what the store holds once the phase is over: the ids of the workload's messages, alarms and jobs,
-// and its punches, read by the harness from PostgreSQL (not from any node: a node's answer is what is being
-// checked).
+// its punches and its call records, read by the harness from PostgreSQL through the owning domains' stores (not
+// from any node: a node's answer is what is being checked), and the recordings from the nodes' data directories.
 type Stored struct {
 	SMS map[string]bool
 	SOS map[string]bool
@@ -24,6 +24,17 @@ type Stored struct {
 	// Punches are the stored punches of the phase by the op whose stamp they carry (patrol.go): its row ids,
 	// one for each time it was stored.
 	Punches map[int64][]string
+	// Records are the call records of the phase's bursts.
+	Records []Record
+}
+
+// Record is a call record as the store holds it, with its recording as the harness finds it on disk.
+type Record struct {
+	CallID string
+	Talker string
+	BTime  time.Time // the burst's start (its grant, by the recording node's clock)
+	Size   int64     // the recording's size the record states
+	File   int64     // the recording's size on the node that recorded it; -1: on no node
 }
 
 // of is the stored ids of a kind of item (nil for a kind the store is not asked about).
@@ -47,9 +58,13 @@ type Result struct {
 	Duplicates      int // an item stored or shown twice: an alarm under two seqs on a console, a punch
 	Redelivered     int // a message offered to its terminal again after it acknowledged (the terminal de-duplicates)
 	FloorViolations int // two talkers of a group granted at overlapping times
-	Converge        time.Duration
-	Failover        time.Duration
-	Violations      []string
+	Heard           int // bursts a listener heard packets of (each must have its record and recording)
+	// Cut are the bursts heard without a record whose talker's node was killed before the record was due: a
+	// burst is recorded on its talker's node and its row written at its end (docs/reliability.md: not claimed).
+	Cut        int
+	Converge   time.Duration
+	Failover   time.Duration
+	Violations []string
 }
 
 // OK reports whether no rule was broken.
@@ -70,7 +85,9 @@ func Check(in Input) Result {
 	seqs := map[key]map[int64]bool{} // (kind, id, observer) → its seqs
 	termCopies := map[key]int{}      // (sms, id, terminal) → deliveries
 	var grants []Entry               // granted presses
+	heard := map[int64][]string{}    // a press's op → the listeners that heard its burst
 	live := map[key]int{}            // (punch, id, console) → live events
+	var kills []Entry                // nodes killed in the phase
 	for _, e := range in.Entries {
 		switch e.Type {
 		case TypeOp:
@@ -83,6 +100,10 @@ func Check(in Input) Result {
 				grants = append(grants, e)
 			}
 		case TypeDelivery:
+			if e.Kind == KindPTT {
+				heard[e.Op] = append(heard[e.Op], e.Actor)
+				continue
+			}
 			k := key{kind: e.Kind, id: e.ID, who: e.Actor}
 			seen[k] = true
 			if e.Kind == KindPunch { // an event sent live only
@@ -97,6 +118,8 @@ func Check(in Input) Result {
 				seqs[k] = map[int64]bool{}
 			}
 			seqs[k][e.Seq] = true
+		case TypeKill:
+			kills = append(kills, e)
 		case TypeConverge:
 			r.Converge = max(r.Converge, e.Took)
 			if !e.OK || e.Took > in.Bounds.Converge {
@@ -168,6 +191,38 @@ func Check(in Input) Result {
 		}
 	}
 
+	// A burst a listener heard has its call record, and the record its recording: the record of the press's
+	// call and talker whose start lies between the press and its release.
+	for _, op := range slices.Sorted(maps.Keys(heard)) {
+		r.Heard++
+		i := slices.IndexFunc(in.Entries, func(p Entry) bool { return p.Type == TypeOp && p.Kind == KindPTT && p.Op == op })
+		if i < 0 || !in.Entries[i].Acknowledged() {
+			r.violate("%v heard a burst of op %d, which was not granted", heard[op], op)
+			continue
+		}
+		p := in.Entries[i]
+		j := slices.IndexFunc(in.Stored.Records, func(c Record) bool {
+			return c.CallID == p.ID && c.Talker == p.Actor && !c.BTime.Before(p.Sent.Add(-time.Millisecond)) && !c.BTime.After(held(p))
+		})
+		if j < 0 && slices.ContainsFunc(kills, func(k Entry) bool {
+			return k.Node == p.Node && k.Sent.After(p.Acked) && k.Sent.Before(held(p).Add(recordDue))
+		}) {
+			r.Cut++
+			continue
+		}
+		if j < 0 {
+			r.Lost++
+			r.violate("op %d (burst of %s in group %s on %s, call %s, heard by %v) has no call record", op, p.Actor, p.Group,
+				p.Node, p.ID, heard[op])
+			continue
+		}
+		if c := in.Stored.Records[j]; c.File <= 0 || c.File != c.Size {
+			r.Lost++
+			r.violate("op %d (burst of %s on %s, call %s, btime %d): its recording is %d bytes on disk (-1: none), its record says %d",
+				op, p.Actor, p.Node, p.ID, c.BTime.UnixMilli(), c.File, c.Size)
+		}
+	}
+
 	// None shown twice: an alarm is one durable event; a message's status events and a job's changes are
 	// updates, not copies.
 	for k, s := range seqs {
@@ -203,6 +258,10 @@ func Check(in Input) Result {
 	}
 	return r
 }
+
+// recordDue is how soon after its end a burst's record is stored: after the release tail (250 ms, internal/call's
+// ReleaseTail) and one row's write.
+const recordDue = time.Second
 
 // held is when a granted press stopped holding the floor; never released is held for ever.
 func held(e Entry) time.Time {

@@ -16,7 +16,7 @@ type Kind string
 const (
 	KindSMS  Kind = "sms"  // a console's sms.send to one terminal (Target) or to a group (Group)
 	KindSOS  Kind = "sos"  // a terminal's sos.raise
-	KindPTT  Kind = "ptt"  // a terminal's press: floor.request in its group, a hold, floor.release
+	KindPTT  Kind = "ptt"  // a terminal's press: floor.request in its group, audio while it holds, floor.release
 	KindGPS  Kind = "gps"  // a terminal's gps.report
 	KindJob  Kind = "job"  // a console's POST /ds/job/add: a job ticket to one terminal
 	KindTone Kind = "tone" // a console's tone.send to one terminal; its delivery is the terminal's tone.play
@@ -32,7 +32,7 @@ const (
 	// TypeOp is one request: sent, and its reply (Code, ID, Acked) when one came.
 	TypeOp EntryType = "op"
 	// TypeDelivery is a client seeing an item: a terminal's sms.deliver or job.deliver, a console's sms.status,
-	// sos.alarm, job.changed or patrol.punch.
+	// sos.alarm, job.changed or patrol.punch; a listener's first packet of a burst (ptt, Op the press).
 	TypeDelivery EntryType = "delivery"
 	// TypeConverge is the harness's measure of one node's presence view after a heal.
 	TypeConverge EntryType = "converge"
@@ -40,6 +40,8 @@ const (
 	TypeFailover EntryType = "failover"
 	// TypeFault is the fault of the phase: when it started and when it healed.
 	TypeFault EntryType = "fault"
+	// TypeKill is a node's process killed (SIGKILL) by the fault: Node, at Sent.
+	TypeKill EntryType = "kill"
 )
 
 // Entry is one line of a history (JSONL). Times are the harness's wall clock, in the root namespace.
@@ -52,7 +54,7 @@ type Entry struct {
 	Actor  string `json:"actor,omitempty"`
 	Target string `json:"target,omitempty"` // sms: the terminal
 	Group  string `json:"group,omitempty"`  // ptt: the group
-	ID     string `json:"id,omitempty"`     // the server's id of the item: message id, alarm id, punch log id
+	ID     string `json:"id,omitempty"`     // the server's id of the item: message id, alarm id, punch log id; ptt: call id
 	Seq    int64  `json:"seq,omitempty"`    // delivery: the durable event's seq (0 for a request to a terminal)
 	Code   string `json:"code,omitempty"`   // op: the reply's code; "" when none came (timeout, connection lost)
 

@@ -152,7 +152,7 @@ func Start(ctx context.Context, o Options) (lab *Lab, err error) {
 		}
 		n.Proc = newProc(n.ID, n.Host, filepath.Join(o.Dir, n.ID+".log"), o.Bin, "serve",
 			"--addr", fmt.Sprintf("%s:%d", n.IP, httpPort), "--public-url", n.URL,
-			"--data", filepath.Join(o.Dir, n.ID), "--db", dsn,
+			"--data", l.DataDir(n), "--db", dsn,
 			"--nats", natsURL, "--node-id", n.ID,
 			"--node-timeout", o.NodeTimeout.String(), "--log-level", "info", "--media-interfaces", "eth0",
 			// every client of the harness connects from the bridge's one address
@@ -211,6 +211,9 @@ func (l *Lab) Impair(delay time.Duration, loss float64, seed uint64) {
 
 // Dir is where the lab keeps its data and logs.
 func (l *Lab) Dir() string { return l.opts.Dir }
+
+// DataDir is node n's --data: its recordings and uploads.
+func (l *Lab) DataDir(n *Node) string { return filepath.Join(l.opts.Dir, n.ID) }
 
 // NodeTimeout is the nodes' --node-timeout.
 func (l *Lab) NodeTimeout() time.Duration { return l.opts.NodeTimeout }

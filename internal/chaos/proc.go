@@ -17,8 +17,9 @@ type Proc struct {
 	argv []string
 	log  string // stdout and stderr, appended across restarts
 
-	cmd  *exec.Cmd
-	done chan struct{} // closed when cmd has exited
+	cmd    *exec.Cmd
+	done   chan struct{} // closed when cmd has exited
+	killed time.Time     // when Stop last sent SIGKILL
 }
 
 func newProc(name string, h Host, log string, argv ...string) *Proc {
@@ -65,6 +66,9 @@ func (p *Proc) Signal(sig syscall.Signal) error {
 	return p.cmd.Process.Signal(sig)
 }
 
+// Killed is when Stop last sent the process SIGKILL (zero: never).
+func (p *Proc) Killed() time.Time { return p.killed }
+
 // Stop sends sig (SIGKILL: nothing of the process's shutdown runs; SIGINT: PostgreSQL's fast shutdown) and waits
 // for the exit. A paused process is resumed first so that it can act on a catchable signal.
 func (p *Proc) Stop(ctx context.Context, sig syscall.Signal) error {
@@ -72,6 +76,9 @@ func (p *Proc) Stop(ctx context.Context, sig syscall.Signal) error {
 		return nil
 	}
 	_ = p.cmd.Process.Signal(syscall.SIGCONT)
+	if sig == syscall.SIGKILL {
+		p.killed = time.Now()
+	}
 	if err := p.cmd.Process.Signal(sig); err != nil {
 		return err
 	}

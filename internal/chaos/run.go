@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"maps"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"tenfour/internal/call"
 	"tenfour/internal/patrol"
 )
 
@@ -109,6 +111,7 @@ func runPhase(ctx context.Context, lab *Lab, w *Workload, f Fault, file string, 
 	go func() { w.Run(wctx, h); close(done) }()
 	defer func() { stop(); <-done }()
 
+	began := time.Now()
 	sleep(ctx, o.Warm)
 	fe := Entry{Type: TypeFault, Name: f.Name, Sent: time.Now()}
 	if err := f.Inject(ctx, lab); err != nil {
@@ -120,6 +123,11 @@ func runPhase(ctx context.Context, lab *Lab, w *Workload, f Fault, file string, 
 	}
 	fe.Acked = time.Now()
 	h.Add(fe)
+	for _, n := range lab.Nodes {
+		if k := n.Proc.Killed(); k.After(began) {
+			h.Add(Entry{Type: TypeKill, Node: n.ID, Sent: k})
+		}
+	}
 	conv := make(chan struct{})
 	go func() { w.measureConvergence(ctx, h, fe.Acked, o.Bounds.Converge+o.After); close(conv) }()
 	sleep(ctx, o.After)
@@ -141,8 +149,9 @@ func sleep(ctx context.Context, d time.Duration) {
 	}
 }
 
-// stored reads which of the history's message, alarm and job ids PostgreSQL holds, and the punches stamped in
-// this phase (patrol's store).
+// stored reads which of the history's message, alarm and job ids PostgreSQL holds, the punches stamped in this
+// phase (patrol's store) and the call records since the phase began (call's store), each with its recording's
+// size on the node that recorded it.
 func (w *Workload) stored(ctx context.Context, es []Entry) (Stored, error) {
 	d, err := w.lab.Store(ctx)
 	if err != nil {
@@ -179,6 +188,20 @@ func (w *Workload) stored(ctx context.Context, es []Entry) (Stored, error) {
 		if phase, op, ok := unstamp(l.Lng); ok && phase == w.Phase() {
 			s.Punches[op] = append(s.Punches[op], strconv.FormatInt(int64(l.ID), 10))
 		}
+	}
+	recs, _, err := call.NewStore(d, nil).Records(ctx, w.customer, call.RecordQuery{From: since, To: until})
+	if err != nil {
+		return s, err
+	}
+	for _, r := range recs {
+		c := Record{CallID: r.CallID, Talker: r.TalkerID, BTime: time.UnixMilli(r.Started), Size: r.Size, File: -1}
+		for _, n := range w.lab.Nodes {
+			if fi, err := os.Stat(filepath.Join(w.lab.DataDir(n), r.Path)); err == nil {
+				c.File = fi.Size()
+				break
+			}
+		}
+		s.Records = append(s.Records, c)
 	}
 	return s, nil
 }
@@ -260,11 +283,11 @@ func isDone(ch <-chan struct{}) bool {
 
 // WriteTable writes the run's table (docs/reliability.md's form).
 func WriteTable(out io.Writer, ps []Phase) {
-	fmt.Fprintln(out, "| fault | operations | acknowledged | lost | stored or shown twice | redelivered (de-duplicated) | floor violations | presence converged | fail-over | verdict |")
-	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(out, "| fault | operations | acknowledged | lost | stored or shown twice | redelivered (de-duplicated) | floor violations | bursts heard | presence converged | fail-over | verdict |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, p := range ps {
 		if p.Err != nil {
-			fmt.Fprintf(out, "| %s | – | – | – | – | – | – | – | – | lab failed: %v |\n", p.Fault, p.Err)
+			fmt.Fprintf(out, "| %s | – | – | – | – | – | – | – | – | – | lab failed: %v |\n", p.Fault, p.Err)
 			continue
 		}
 		r := p.Result
@@ -276,14 +299,18 @@ func WriteTable(out io.Writer, ps []Phase) {
 		if r.Failover > 0 {
 			failover = r.Failover.Round(100 * time.Millisecond).String()
 		}
-		fmt.Fprintf(out, "| %s | %d | %d | %d | %d | %d | %d | %v | %s | %s |\n", p.Fault, r.Ops, r.Acked, r.Lost,
-			r.Duplicates, r.Redelivered, r.FloorViolations, r.Converge.Round(100*time.Millisecond), failover, verdict)
+		heard := strconv.Itoa(r.Heard)
+		if r.Cut > 0 {
+			heard += fmt.Sprintf(" (%d cut by the kill)", r.Cut)
+		}
+		fmt.Fprintf(out, "| %s | %d | %d | %d | %d | %d | %d | %s | %v | %s | %s |\n", p.Fault, r.Ops, r.Acked, r.Lost,
+			r.Duplicates, r.Redelivered, r.FloorViolations, heard, r.Converge.Round(100*time.Millisecond), failover, verdict)
 	}
 }
 
 // Summary is a run's totals over its phases (the summary line of `make chaos`).
 type Summary struct {
-	Failed, Ops, Acked, Lost, Duplicates, FloorViolations int
+	Failed, Ops, Acked, Lost, Duplicates, FloorViolations, Heard int
 }
 
 // Sum adds up the phases' results.
@@ -294,8 +321,8 @@ func Sum(ps []Phase) Summary {
 			s.Failed++
 		}
 		r := p.Result
-		s.Ops, s.Acked, s.Lost, s.Duplicates, s.FloorViolations = s.Ops+r.Ops, s.Acked+r.Acked, s.Lost+r.Lost,
-			s.Duplicates+r.Duplicates, s.FloorViolations+r.FloorViolations
+		s.Ops, s.Acked, s.Lost, s.Duplicates, s.FloorViolations, s.Heard = s.Ops+r.Ops, s.Acked+r.Acked, s.Lost+r.Lost,
+			s.Duplicates+r.Duplicates, s.FloorViolations+r.FloorViolations, s.Heard+r.Heard
 	}
 	return s
 }

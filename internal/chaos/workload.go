@@ -36,8 +36,8 @@ type WorkloadOptions struct {
 	Interval  time.Duration
 }
 
-// Workload is the lab's clients: terminals spread over the nodes (each talks, raises alarms, punches patrol
-// points and reports positions), a console on every node (each sends messages, tones and job tickets, and
+// Workload is the lab's clients: terminals spread over the nodes (each talks, listens, raises alarms, punches
+// patrol points and reports positions), a console on every node (each sends messages, tones and job tickets, and
 // watches), all writing to one history.
 type Workload struct {
 	lab  *Lab
@@ -224,12 +224,15 @@ type terminal struct {
 	on      string              // the node it is logged in on
 	round   []patrol.OrderPoint // the points of its open patrol order (patrol.go)
 	punched int                 // punches sent: the next point is round[punched % len]
+	heard   map[int64]bool      // the ops whose bursts it heard in phase heardIn (audio.go)
+	heardIn int64
 }
 
 // login logs the terminal in on node n (with the resume token of its previous login when it has one) and
 // connects its media.
 func (t *terminal) login(ctx context.Context, n *Node, resume string) error {
 	o := termclient.Options{URL: n.URL, UID: t.id, Password: password, Resume: resume,
+		Media: termclient.MediaOptions{OnPacket: t.hear},
 		OnRequest: func(typ string, data json.RawMessage) (string, any) {
 			var m struct {
 				ID    json.Number `json:"id"`
@@ -374,10 +377,12 @@ func (t *terminal) sos(ctx context.Context, c *termclient.Client) {
 	_ = c.Call(cctx, "sos.cancel", map[string]any{"id": e.ID}, nil)
 }
 
-// press takes the floor of the terminal's group, holds it 0.3–1.5 s (or until it is revoked), and releases it.
+// press takes the floor of the terminal's group, talks 0.3–1.5 s (audio.go; less when the floor is revoked),
+// and releases it.
 func (t *terminal) press(ctx context.Context, c *termclient.Client) {
 	var r termclient.FloorReply
 	e, err := t.op(ctx, c, t.entry(KindPTT), "floor.request", map[string]any{"gid": t.gid, "queue": false}, &r)
+	e.ID = r.CallID
 	if err == nil && r.Status != "granted" {
 		e.Code = r.Status // queued is not a grant
 	}
@@ -387,9 +392,15 @@ func (t *terminal) press(ctx context.Context, c *termclient.Client) {
 	}
 	hold := 300*time.Millisecond + time.Duration(t.w.intn(1200))*time.Millisecond
 	hctx, cancel := context.WithTimeout(ctx, hold)
+	talked := make(chan struct{})
+	go func() {
+		defer close(talked)
+		_ = c.Send(hctx, burstAudio(t.w.Phase(), e.Op, hold), frameTime)
+	}()
 	rev, rerr := c.WaitEvent(hctx, "floor.revoked", nil)
+	e.Released = time.Now() // revoked: seen now
 	cancel()
-	e.Released = time.Now() // revoked (seen now) or released (sent now): the hold ends here either way
+	<-talked
 	if rerr == nil {
 		var d struct {
 			Code string `json:"code"`
@@ -397,6 +408,7 @@ func (t *terminal) press(ctx context.Context, c *termclient.Client) {
 		_ = rev.Decode(&d)
 		e.Revoked = cmp.Or(d.Code, "?")
 	} else {
+		e.Released = time.Now() // released: sent now, once the audio stopped
 		rctx, cancel := context.WithTimeout(context.Background(), opTimeout)
 		_ = c.ReleaseFloor(rctx, r.CallID)
 		cancel()

@@ -75,8 +75,8 @@ func main() {
 		verdict = "FAILED"
 	}
 	fmt.Printf("\nchaos: %s, seed %d: %d phases (%d failed to run), %d operations, %d acknowledged, %d lost, %d stored or shown twice, "+
-		"%d floor violations, %v — %s\n", map[bool]string{true: "short run", false: "full run"}[*short], o.Seed, len(phases),
-		sum.Failed, sum.Ops, sum.Acked, sum.Lost, sum.Duplicates, sum.FloorViolations, time.Since(start).Round(time.Second), verdict)
+		"%d floor violations, %d bursts heard, %v — %s\n", map[bool]string{true: "short run", false: "full run"}[*short], o.Seed, len(phases),
+		sum.Failed, sum.Ops, sum.Acked, sum.Lost, sum.Duplicates, sum.FloorViolations, sum.Heard, time.Since(start).Round(time.Second), verdict)
 	if bad {
 		os.Exit(1)
 	}
