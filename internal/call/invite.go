@@ -22,6 +22,9 @@ type Invite struct {
 	MsID  flex.String `json:"msId"`
 	MsIDs flex.List   `json:"msIds"`
 	GID   flex.String `json:"gid"`
+	// Number is a phone number an individual call reaches through the customer's trunk (dialout.go), instead
+	// of msId.
+	Number flex.String `json:"number"`
 }
 
 // InviteReply answers an invite.
@@ -46,13 +49,17 @@ func (s *Service) Invite(ctx context.Context, cl *client, req Invite) (InviteRep
 	if caller.Blocked() {
 		return InviteReply{}, ErrBlocked
 	}
+	if req.Kind == Single && req.Number != "" {
+		return s.inviteNumber(ctx, cl, caller, string(req.Number))
+	}
 	if req.Kind == Single {
-		return s.inviteSingle(ctx, cl, caller, string(req.MsID))
+		return s.inviteSingle(ctx, cl, caller, string(req.MsID), "")
 	}
 	return s.inviteMany(ctx, cl, caller, req)
 }
 
-func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, msID string) (InviteReply, error) {
+// inviteSingle calls msID; number is the phone number msID, a trunk's account, dials for the call ("": none).
+func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, msID, number string) (InviteReply, error) {
 	if msID == "" {
 		return InviteReply{}, httpx.BadParam("msId", "required")
 	}
@@ -69,7 +76,12 @@ func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, 
 	if callee.Blocked() {
 		return InviteReply{}, ErrNotAllowed
 	}
-	s.dialOut(ctx, callee.ID) // a SIP phone's session logs in here first (dialout.go)
+	what := "call " + callee.Name + " (" + callee.ID + ")"
+	if number != "" {
+		what = "call " + number + " through " + callee.Name + " (" + callee.ID + ")" // its session is in (DialNumber)
+	} else {
+		s.dialOut(ctx, callee.ID) // a SIP phone's session logs in here first (dialout.go)
+	}
 
 	node := "" // in a cluster: the callee's node when it is connected to another one (leg.go)
 	if s.relay != nil && !s.hub.LocalOnline(callee.ID) {
@@ -85,7 +97,7 @@ func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, 
 			State: StateTrying, Status: StTrying,
 			parties: []*party{{Account: caller, state: PartyConnected}, {Account: callee, state: PartyInvited, node: node}}}
 		c.floor = s.newFloor()
-		later.log(c.Customer, caller, oplog.IndividualCallSet, "call "+callee.Name+" ("+callee.ID+")",
+		later.log(c.Customer, caller, oplog.IndividualCallSet, what,
 			oplog.D("individualCall", "terminal", callee.ID))
 		switch {
 		case node == "" && !s.hub.LocalOnline(callee.ID): // on no node
@@ -212,7 +224,8 @@ type StatusReq struct {
 	Status int    `json:"status"`
 }
 
-// Respond applies a callee's status: 180 ringing, 200 answer, 486 busy, 603 decline.
+// Respond applies a callee's status: 180 ringing, 200 answer, 486 busy, 603 decline, 404 no such number (a
+// trunk's PBX does not know the number dialled).
 func (s *Service) Respond(cl *client, req StatusReq) error {
 	return s.locked(func(later *afterUnlock) error {
 		c, err := s.singleLocked(req.CallID, cl, false)
@@ -230,7 +243,7 @@ func (s *Service) Respond(cl *client, req StatusReq) error {
 				return ErrState
 			}
 			c.State, c.Status, c.By = StateAnswered, StOK, cl.acct.ID
-		case StBusy, StDecline:
+		case StBusy, StDecline, StNotFound:
 			if c.State == StateConnected {
 				return ErrState
 			}
@@ -240,7 +253,7 @@ func (s *Service) Respond(cl *client, req StatusReq) error {
 			s.endCallLocked(later, c, req.Status, cl.acct.ID)
 			return nil
 		default:
-			return httpx.BadParam("status", "180, 200, 486 or 603")
+			return httpx.BadParam("status", "180, 200, 404, 486 or 603")
 		}
 		s.publishCallLocked(c)
 		return nil

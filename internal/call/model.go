@@ -87,6 +87,8 @@ var (
 	ErrBlocked       = httpx.E(http.StatusForbidden, "606", "errors.floor.blocked", "the terminal is killed or stunned")
 	ErrPermission    = httpx.E(http.StatusForbidden, "107", "errors.permission", "no permission")
 	ErrInCall        = httpx.E(http.StatusConflict, "486", "errors.call.inCall", "you are in another call")
+	ErrBadNumber     = httpx.E(http.StatusBadRequest, "484", "voice.errors.badNumber", "not a phone number: 3 to 20 digits, an optional leading +")
+	ErrNoTrunk       = httpx.E(http.StatusConflict, "480", "voice.errors.noTrunk", "no registered SIP trunk reaches phone numbers")
 	ErrState         = httpx.E(http.StatusConflict, "409", "errors.call.state", "not possible in the call's current state")
 	ErrAlreadyMon    = httpx.E(http.StatusConflict, "403", "errors.monitor.already", "already monitoring")
 	ErrMaxMonitored  = httpx.E(http.StatusConflict, "406", "errors.monitor.max", "maximum monitored entries reached")

@@ -10,6 +10,7 @@ package sip
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"strconv"
@@ -91,6 +92,33 @@ func (s *Server) beginDialed(ctx context.Context, accountID string) bool {
 
 // ringPhone INVITEs the phone for the call offered to its session, and carries the call once answered.
 func (s *Server) ringPhone(b *bridge, reg registration, events <-chan termclient.Event) {
+	s.carryOut(b, events, func(ctx context.Context, call offered) (outCall, error) {
+		target, req, phone, err := s.inviteFor(reg, call)
+		if err != nil {
+			return outCall{}, err
+		}
+		d, err := s.placed.WriteInvite(ctx, req)
+		if err != nil {
+			phone.close()
+			return outCall{}, fmt.Errorf("INVITE %s: %w", target.String(), err)
+		}
+		return outCall{d: d, media: phone}, nil
+	})
+}
+
+// outCall is a call this side places for the individual call offered to a session: its INVITE's dialog, the
+// media it offered, how to answer a challenge to it, and whether the far end talks by voice (no talk keys).
+type outCall struct {
+	d     *sipgo.DialogClientSession
+	media *rtpSession
+	auth  sipgo.AnswerOptions
+	voice bool
+}
+
+// carryOut waits for the individual call offered to the session, places its INVITE (place) and follows it:
+// ringing, the far end's answer or refusal are the session's call.status (ringing); answered, the bridge carries
+// the call until either side hangs up, and the far end gets a BYE unless it said one.
+func (s *Server) carryOut(b *bridge, events <-chan termclient.Event, place func(context.Context, offered) (outCall, error)) {
 	ctx, cancel := context.WithCancelCause(s.stopCtx)
 	defer cancel(nil)
 	call, ok := waitOffer(ctx, events)
@@ -99,21 +127,16 @@ func (s *Server) ringPhone(b *bridge, reg registration, events <-chan termclient
 		return
 	}
 	b.call = call.CallID
-	target, req, phone, err := s.inviteFor(reg, call)
+	out, err := place(ctx, call)
 	if err != nil {
 		b.log.Warn("sip: dial: the INVITE", "callId", b.call, "err", err)
 		b.answer(sip.StatusGlobalDecline)
 		return
 	}
+	phone, d := out.media, out.d
 	defer phone.close()
-	d, err := s.placed.WriteInvite(ctx, req)
-	if err != nil {
-		b.log.Info("sip: dial: INVITE", "callId", b.call, "contact", target.String(), "err", err)
-		b.answer(sip.StatusGlobalDecline)
-		return
-	}
 	defer d.Close()
-	if !b.ringing(ctx, d, events) {
+	if !b.ringing(ctx, d, events, out.auth) {
 		return
 	}
 	ans, err := parseOffer(d.InviteResponse.Body())
@@ -121,12 +144,15 @@ func (s *Server) ringPhone(b *bridge, reg registration, events <-chan termclient
 		err = d.Ack(ctx)
 	}
 	if err != nil {
-		b.log.Info("sip: dial: the phone's answer", "callId", b.call, "err", err)
+		b.log.Info("sip: dial: the far end's answer", "callId", b.call, "err", err)
 		b.answer(sip.StatusGlobalDecline)
 		_ = d.Bye(ctx)
 		return
 	}
 	phone.remote, phone.pt, phone.law, phone.events = ans.remote, ans.pt, ans.law, ans.events
+	if out.voice {
+		phone.events = -1
+	}
 	b.answer(sip.StatusOK)
 	callCtx, end := context.WithCancelCause(d.Context()) // the phone's BYE ends the dialog's context
 	defer end(nil)
@@ -210,10 +236,10 @@ func (s *Server) inviteFor(reg registration, call offered) (sip.Uri, *sip.Reques
 	return target, req, phone, nil
 }
 
-// ringing waits for the phone's answer (true: 200): its 180 (or 183) is the session's ringing, a refusal the
-// session's busy (486, 600) or decline (the rest); the call ending meanwhile (the caller's cancel, the ring time)
-// CANCELs the INVITE.
-func (b *bridge) ringing(ctx context.Context, d *sipgo.DialogClientSession, events <-chan termclient.Event) bool {
+// ringing waits for the far end's answer (true: 200; auth answers a challenge to the INVITE): its 180 (or 183) is
+// the session's ringing, a refusal the session's busy (486, 600), not found (404: a trunk's PBX does not know the
+// number) or decline (the rest); the call ending meanwhile (the caller's cancel, the ring time) CANCELs the INVITE.
+func (b *bridge) ringing(ctx context.Context, d *sipgo.DialogClientSession, events <-chan termclient.Event, auth sipgo.AnswerOptions) bool {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})
@@ -233,13 +259,14 @@ func (b *bridge) ringing(ctx context.Context, d *sipgo.DialogClientSession, even
 		}
 	}()
 	rang := false
-	err := d.WaitAnswer(ctx, sipgo.AnswerOptions{OnResponse: func(r *sip.Response) error {
+	auth.OnResponse = func(r *sip.Response) error {
 		if (r.StatusCode == sip.StatusRinging || r.StatusCode == sip.StatusSessionInProgress) && !rang {
 			rang = true
 			b.answer(sip.StatusRinging)
 		}
 		return nil
-	}})
+	}
+	err := d.WaitAnswer(ctx, auth)
 	close(done)
 	<-ended
 	var re *sipgo.ErrDialogResponse
@@ -248,9 +275,12 @@ func (b *bridge) ringing(ctx context.Context, d *sipgo.DialogClientSession, even
 		return true
 	case errors.As(err, &re):
 		b.log.Info("sip: dial: the phone refused", "callId", b.call, "status", re.Res.StatusCode)
-		if code := re.Res.StatusCode; code == sip.StatusBusyHere || code == sip.StatusGlobalBusyEverywhere {
+		switch code := re.Res.StatusCode; code {
+		case sip.StatusBusyHere, sip.StatusGlobalBusyEverywhere:
 			b.answer(sip.StatusBusyHere)
-		} else {
+		case sip.StatusNotFound: // a number the trunk's PBX does not know
+			b.answer(sip.StatusNotFound)
+		default:
 			b.answer(sip.StatusGlobalDecline)
 		}
 	case ctx.Err() != nil: // the call ended: nothing to answer

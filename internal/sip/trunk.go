@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/emiago/sipgo"
@@ -46,6 +47,8 @@ type Trunk struct {
 	log    *slog.Logger
 	cancel context.CancelFunc // ends run: the trunk was removed, or the server stops
 	status string             // run's
+	// registered tells others than run whether the registrar holds the trunk's registration (DialNumber)
+	registered atomic.Bool
 
 	mu sync.Mutex
 	c  *sipgo.Client // sends from the SIP listener's UDP socket: the registrar's requests come back to it
@@ -268,6 +271,7 @@ func (t *Trunk) setStatus(ctx context.Context, status string) {
 		return
 	}
 	t.status = status
+	t.registered.Store(status == "registered")
 	if status == "registered" || status == "stopped" {
 		t.log.Info("sip: trunk " + status)
 	} else {

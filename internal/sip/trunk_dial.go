@@ -9,6 +9,8 @@ import (
 	"github.com/emiago/sipgo"
 	"github.com/emiago/sipgo/sip"
 	"github.com/pion/rtp"
+
+	"tenfour/internal/media/ffchild"
 )
 
 // Outbound is a call a trunk placed to a number: its dialog with the far end and its media, G.711 in 20 ms RTP
@@ -26,11 +28,30 @@ const dialEvents = 101
 // offering PCMU with telephone-event and answering the PBX's digest challenge with the trunk's credentials. It
 // returns once the far end answers; a refusal is an error naming its status (*sipgo.ErrDialogResponse).
 func (t *Trunk) Dial(ctx context.Context, number string) (*Outbound, error) {
+	o, err := t.inviteOut(ctx, number)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.d.WaitAnswer(ctx, t.auth()); err != nil {
+		o.close()
+		return nil, err
+	}
+	if err := o.answered(ctx); err != nil {
+		_ = o.Hangup(context.WithoutCancel(ctx))
+		return nil, fmt.Errorf("sip: trunk %s: dial %s: %w", t.cfg.Name, number, err)
+	}
+	t.log.InfoContext(ctx, "sip: trunk: dialled", "number", number)
+	return o, nil
+}
+
+// inviteOut sends the INVITE of a call to number through the trunk (Dial; an individual call's, dialnumber.go) with
+// its offer on a new RTP socket; the answer is the caller's to wait for (with auth), then answered.
+func (t *Trunk) inviteOut(ctx context.Context, number string) (*Outbound, error) {
 	if err := t.prepare(); err != nil {
 		return nil, err
 	}
 	_, local := t.client()
-	media, err := listenRTP(offer{pt: ptPCMU, events: dialEvents}, local)
+	media, err := listenRTP(offer{pt: ptPCMU, law: ffchild.FormatMulaw, events: dialEvents}, local)
 	if err != nil {
 		return nil, err
 	}
@@ -48,25 +69,27 @@ func (t *Trunk) Dial(ctx context.Context, number string) (*Outbound, error) {
 		media.close()
 		return nil, err
 	}
-	o := &Outbound{d: d, media: media}
-	if err := d.WaitAnswer(ctx, sipgo.AnswerOptions{Username: t.cfg.Username, Password: t.cfg.Password}); err != nil {
-		o.close()
-		return nil, err
-	}
-	answer, err := parseOffer(d.InviteResponse.Body())
+	return &Outbound{d: d, media: media}, nil
+}
+
+// auth answers the PBX's challenge to the trunk's INVITE with the trunk's credentials.
+func (t *Trunk) auth() sipgo.AnswerOptions {
+	return sipgo.AnswerOptions{Username: t.cfg.Username, Password: t.cfg.Password}
+}
+
+// answered takes the far end's answer (PCMU: the only audio offered) and ACKs it.
+func (o *Outbound) answered(ctx context.Context) error {
+	answer, err := parseOffer(o.d.InviteResponse.Body())
 	if err == nil && answer.pt != ptPCMU {
 		err = errors.New("the answer is not PCMU")
 	}
 	if err == nil {
-		err = d.Ack(ctx)
+		err = o.d.Ack(ctx)
 	}
-	if err != nil {
-		_ = o.Hangup(context.WithoutCancel(ctx))
-		return nil, fmt.Errorf("sip: trunk %s: dial %s: %w", t.cfg.Name, number, err)
+	if err == nil {
+		o.media.remote, o.media.events = answer.remote, answer.events
 	}
-	media.remote, media.events = answer.remote, answer.events
-	t.log.InfoContext(ctx, "sip: trunk: dialled", "number", number)
-	return o, nil
+	return err
 }
 
 // Write sends one 20 ms PCMU frame (160 bytes) to the far end; not concurrently.

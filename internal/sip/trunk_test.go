@@ -235,7 +235,6 @@ func newCallee(t *testing.T, pbx, number string) *callee {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close(); media.Close(); ua.Close() })
-	go func() { _ = srv.ServeUDP(conn) }()
 	c := &callee{rtp: media, invites: make(chan *sip.Request, 4), byes: make(chan struct{}, 4)}
 	srv.OnInvite(func(req *sip.Request, tx sip.ServerTransaction) {
 		c.invites <- req
@@ -250,13 +249,16 @@ func newCallee(t *testing.T, pbx, number string) *callee {
 		_ = tx.Respond(sip.NewResponseFromRequest(req, sip.StatusOK, "OK", nil))
 		c.byes <- struct{}{}
 	})
-	client, err := sipgo.NewClient(ua) // from a socket of its own: the Contact names the listener
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &sipWorld{host: "127.0.0.1", port: portOf(t, pbx)}
+	go func() { _ = srv.ServeUDP(conn) }() // once its handlers are set
+	registerAtPBX(t, &sipWorld{host: "127.0.0.1", port: portOf(t, pbx), contact: conn.LocalAddr().(*net.UDPAddr).Port}, number)
+	return c
+}
+
+// registerAtPBX registers number at the PBX at w (w.port) with its password, its Contact on w.contact.
+func registerAtPBX(t *testing.T, w *sipWorld, number string) {
+	t.Helper()
+	client := phoneClient(t) // from a socket of its own: the Contact names the listener
 	req := w.request(sip.REGISTER, number, "UDP", "")
-	req.ReplaceHeader(&sip.ContactHeader{Address: sip.Uri{User: number, Host: "127.0.0.1", Port: conn.LocalAddr().(*net.UDPAddr).Port}})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	res, err := client.Do(ctx, req)
@@ -266,7 +268,6 @@ func newCallee(t *testing.T, pbx, number string) *callee {
 	if err != nil || res.StatusCode != sip.StatusOK {
 		t.Fatalf("the PBX's phone %s registering: %v %v", number, res, err)
 	}
-	return c
 }
 
 // kamailio as a proxy between a phone and tenfour: the phone's REGISTER (tenfour's digest challenge and the

@@ -1,0 +1,162 @@
+package sip_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/emiago/sipgo/sip"
+
+	sipside "tenfour/internal/sip"
+	"tenfour/internal/termclient"
+	"tenfour/internal/testkit"
+)
+
+// farPhone is a phone of the PBX at pbx that answers calls (the answering phone of individual_test.go, registered
+// at the PBX as number instead of at tenfour).
+func farPhone(t *testing.T, w *sipWorld, pbx, number string) *answeringPhone {
+	t.Helper()
+	atPBX := *w
+	atPBX.port = portOf(t, pbx)
+	p := newAnsweringPhone(t, &atPBX)
+	registerAtPBX(t, &atPBX, number)
+	return p
+}
+
+// A dispatcher's console dials phone numbers through its customer's trunk (call.invite {kind:"single", number}):
+// without a registered trunk the call is refused 480, a malformed number 484. With the trunk registered at the
+// PBX (Debian's kamailio), the number's phone at the PBX rings (the console's ringing) and answers; connected,
+// the console's talk reaches the phone and the phone's voice (by voice activity: it has no talk keys) takes the
+// floor and reaches the console; the console's bye is the phone's BYE, and the phone's BYE ends the next call. A
+// busy phone is the console's 486, a number the PBX does not have 404, and the talk of the calls is recorded as any call's.
+func TestConsoleDialsNumber(t *testing.T) {
+	eachCallWorld(t, func(ctx context.Context, t *testing.T, w *sipWorld) {
+		console := w.Client(termclient.Options{Token: w.Token(dispatcher, w.Customer),
+			Media: termclient.MediaOptions{Loopback: true, KeepPayloads: true}})
+		if err := console.Connect(ctx); err != nil {
+			t.Fatal(err)
+		}
+		dial := func(number string) (string, error) {
+			var r struct {
+				CallID string `json:"callId"`
+			}
+			err := console.Call(ctx, "call.invite", map[string]any{"kind": "single", "number": number}, &r)
+			return r.CallID, err
+		}
+		if _, err := dial("5550100"); termclient.Code(err) != "480" {
+			t.Fatalf("a number without a trunk: %v (code %s), want 480", err, termclient.Code(err))
+		}
+		for _, bad := range []string{"12", "555-0100", "++5550100", "5550100+", "*5550100#", "123456789012345678901", "sip:5550100"} {
+			if _, err := dial(bad); termclient.Code(err) != "484" {
+				t.Fatalf("number %q: %v (code %s), want 484", bad, err, termclient.Code(err))
+			}
+		}
+
+		pbx := startKamailio(t, "")
+		if _, err := sipside.NewTrunkStore(w.DB).Add(ctx, sipside.TrunkConfig{CustomerID: w.Customer, Name: "pbx", Registrar: pbx,
+			Username: trunkUser, Password: pbxPassword, AccountID: phone}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.SIP.SyncTrunks(ctx); err != nil {
+			t.Fatal(err)
+		}
+		testkit.Eventually(t, 10*time.Second, "the trunk registered", func() bool { return w.trunkStatus(t, "pbx") == "registered" })
+
+		connect := func(p *answeringPhone, number string) string {
+			t.Helper()
+			callID, err := dial(number)
+			if err != nil {
+				t.Fatalf("dial %s: %v", number, err)
+			}
+			callState(ctx, t, console, callID, "ringing", 180)
+			p.answers <- sip.StatusOK
+			callState(ctx, t, console, callID, "answered", 0)
+			if err := console.Call(ctx, "call.ack", map[string]any{"callId": callID}, nil); err != nil {
+				t.Fatal(err)
+			}
+			<-p.calls
+			callState(ctx, t, console, callID, "connected", 0)
+			return callID
+		}
+
+		// the console talks to the phone, the phone's voice to the console; the console hangs up
+		p := farPhone(t, w, pbx, "5550100")
+		callID := connect(p, "5550100")
+		mark := p.heardCount()
+		if r, err := console.RequestFloor(ctx, callID, "", false); err != nil || r.Status != "granted" {
+			t.Fatalf("the console's floor request: %+v %v", r, err)
+		}
+		if _, err := console.PlayOgg(ctx, toneOgg(t), 1); err != nil {
+			t.Fatal(err)
+		}
+		testkit.Eventually(t, 10*time.Second, "the phone hears the console", func() bool {
+			_, rms := p.heardSince(mark)
+			return rms > 1000
+		})
+		if err := console.ReleaseFloor(ctx, callID); err != nil {
+			t.Fatal(err)
+		}
+		testkit.Eventually(t, 5*time.Second, "the console's talk fully heard", func() bool { return p.quiet(mark) > 0 })
+		before := console.ReceivedCount()
+		p.talk(440, 2*time.Second)
+		talkedBy(ctx, t, console, callID, phone)
+		if _, err := console.WaitPackets(ctx, before+75); err != nil {
+			t.Fatal(err)
+		}
+		if n := loudFrames(opusPCM(t, console.Received()[before:])); n < 40 {
+			t.Fatalf("the console heard %d loud frames of the phone's two seconds of tone, want 40 at least", n)
+		}
+		if err := console.Call(ctx, "call.bye", map[string]any{"callId": callID}, nil); err != nil {
+			t.Fatal(err)
+		}
+		p.gotBye(t)
+		callState(ctx, t, console, callID, "ended", 0)
+		close(p.stop)
+		talked := callID
+
+		// the phone hangs up; a busy phone; a number nobody has at the PBX. The trunk's account is free a moment
+		// after a call (its session closing): a dial then is busy, so each waits for the last to be over.
+		redial := func(number string) string {
+			t.Helper()
+			var callID string
+			testkit.Eventually(t, 10*time.Second, "the trunk free again", func() bool {
+				id, err := dial(number)
+				if termclient.Code(err) == "486" {
+					return false
+				}
+				if err != nil {
+					t.Fatalf("dial %s: %v", number, err)
+				}
+				callID = id
+				return true
+			})
+			return callID
+		}
+		p = farPhone(t, w, pbx, "5550101")
+		callID = redial("5550101")
+		callState(ctx, t, console, callID, "ringing", 180)
+		p.answers <- sip.StatusOK
+		callState(ctx, t, console, callID, "answered", 0)
+		if err := console.Call(ctx, "call.ack", map[string]any{"callId": callID}, nil); err != nil {
+			t.Fatal(err)
+		}
+		<-p.calls
+		callState(ctx, t, console, callID, "connected", 0)
+		p.hangUp()
+		callState(ctx, t, console, callID, "ended", 200)
+
+		callID = redial("5550101")
+		callState(ctx, t, console, callID, "ringing", 180)
+		p.answers <- sip.StatusBusyHere
+		callState(ctx, t, console, callID, "ended", 486)
+
+		callID = redial("5550199")
+		callState(ctx, t, console, callID, "ended", 404)
+
+		for _, talker := range []string{dispatcher, phone} { // the first call's bursts, recorded as any call's
+			testkit.Eventually(t, 5*time.Second, "the record of "+talker+"'s burst", func() bool {
+				return w.Count(`SELECT COUNT(*) FROM voice_records WHERE call_id = ? AND talker_id = ?`, talked, talker) >= 1
+			})
+		}
+	})
+}
