@@ -261,7 +261,7 @@ export class VoiceEngine {
 
   // ── calls ──
 
-  async invite(kind: CallKind, params: { msId?: string; msIds?: string[]; gid?: string } = {}): Promise<{ callId: string; status: number }> {
+  async invite(kind: CallKind, params: { msId?: string; msIds?: string[]; gid?: string; number?: string } = {}): Promise<{ callId: string; status: number }> {
     const r = await this.sock.request<{ callId: string; status: number }>('call.invite', { kind, ...params });
     if (this.opts.followOwnCalls && kind !== 'single') this.set({ target: { callId: r.callId } });
     return r;

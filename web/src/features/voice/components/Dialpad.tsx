@@ -8,7 +8,8 @@ import './dialpad.css';
 
 /**
  * The voice dock's dial pad: a number typed or keyed in (0–9, *, #) and called through the route that takes it
- * (dial.ts: an account's 8-digit id today). The call then shows in the dock like one from the terminal menu.
+ * (dial.ts: an account's 8-digit id, else a phone number through the customer's SIP trunk). The call then shows in
+ * the dock like one from the terminal menu.
  */
 export function Dialpad() {
   const { t } = useTranslation('voice');
