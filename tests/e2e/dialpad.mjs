@@ -1,5 +1,7 @@
 // The voice dock's dial pad (issue 34): a number keyed in calls that account individually, as the terminal menu
-// does (a SIP phone's id calls the phone: internal/sip's tests; here a terminal of the suite answers).
+// does (a SIP phone's id calls the phone: internal/sip's tests; here a terminal of the suite answers); any other
+// phone number goes through the customer's SIP trunk (internal/sip's TestConsoleDialsNumber) — the demo customer
+// has none, so the console says so.
 import { dispatcherConsole, expect, until } from './harness.mjs';
 import { terminal } from './terminal.mjs';
 
@@ -15,7 +17,7 @@ async function key(page, digits) {
 
 export const dialpadCases = [
   [
-    'dial pad: a number that no route takes cannot be called; an 8-digit id rings that terminal, it answers, the call connects and hangs up; an id of another customer is refused with an error',
+    'dial pad: a number that no route takes cannot be called; an 8-digit id rings that terminal, it answers, the call connects and hangs up; an id of another customer is refused with an error; a phone number without a trunk is refused with its sentence',
     async ({ context }) => {
       const term = await terminal(CALLEE, {
         onFrame: (f, t) => {
@@ -31,7 +33,7 @@ export const dialpadCases = [
         await page.waitForSelector('[data-testid=dialpad-hint]');
         expect(await page.isDisabled(call), 'a number with * is not called');
         await page.fill(NUMBER, CALLEE.slice(0, 7));
-        expect(await page.isDisabled(call), '7 digits are not an account id');
+        expect(!(await page.isDisabled(call)), '7 digits are a phone number (the trunk route)');
         await key(page, CALLEE.slice(7));
         expect(!(await page.isDisabled(call)), 'the call button is enabled for an 8-digit id');
         await page.click(call);
@@ -45,6 +47,11 @@ export const dialpadCases = [
         await page.fill(NUMBER, OTHER_CUSTOMERS);
         await page.click(call);
         await page.waitForSelector('.ant-message-error', { timeout: 15_000 }); // the refusal's text (useErrorText)
+
+        await page.fill(NUMBER, ' +49 30 1234-567');
+        expect((await page.inputValue(NUMBER)) === '+49301234567', 'a typed number keeps its leading + and its digits');
+        await page.click(call);
+        await page.waitForSelector('.ant-message-error:has-text("No SIP trunk is registered")', { timeout: 15_000 }); // 480
       } finally {
         await term.close();
       }
