@@ -36,18 +36,18 @@ func TestConsoleDialsNumber(t *testing.T) {
 		if err := console.Connect(ctx); err != nil {
 			t.Fatal(err)
 		}
-		dial := func(number string) (string, error) {
+		invite := func(number string) (string, error) {
 			var r struct {
 				CallID string `json:"callId"`
 			}
 			err := console.Call(ctx, "call.invite", map[string]any{"kind": "single", "number": number}, &r)
 			return r.CallID, err
 		}
-		if _, err := dial("5550100"); termclient.Code(err) != "480" {
+		if _, err := invite("5550100"); termclient.Code(err) != "480" {
 			t.Fatalf("a number without a trunk: %v (code %s), want 480", err, termclient.Code(err))
 		}
 		for _, bad := range []string{"12", "555-0100", "++5550100", "5550100+", "*5550100#", "123456789012345678901", "sip:5550100"} {
-			if _, err := dial(bad); termclient.Code(err) != "484" {
+			if _, err := invite(bad); termclient.Code(err) != "484" {
 				t.Fatalf("number %q: %v (code %s), want 484", bad, err, termclient.Code(err))
 			}
 		}
@@ -62,65 +62,13 @@ func TestConsoleDialsNumber(t *testing.T) {
 		}
 		testkit.Eventually(t, 10*time.Second, "the trunk registered", func() bool { return w.trunkStatus(t, "pbx") == "registered" })
 
-		connect := func(p *answeringPhone, number string) string {
-			t.Helper()
-			callID, err := dial(number)
-			if err != nil {
-				t.Fatalf("dial %s: %v", number, err)
-			}
-			callState(ctx, t, console, callID, "ringing", 180)
-			p.answers <- sip.StatusOK
-			callState(ctx, t, console, callID, "answered", 0)
-			if err := console.Call(ctx, "call.ack", map[string]any{"callId": callID}, nil); err != nil {
-				t.Fatal(err)
-			}
-			<-p.calls
-			callState(ctx, t, console, callID, "connected", 0)
-			return callID
-		}
-
-		// the console talks to the phone, the phone's voice to the console; the console hangs up
-		p := farPhone(t, w, pbx, "5550100")
-		callID := connect(p, "5550100")
-		mark := p.heardCount()
-		if r, err := console.RequestFloor(ctx, callID, "", false); err != nil || r.Status != "granted" {
-			t.Fatalf("the console's floor request: %+v %v", r, err)
-		}
-		if _, err := console.PlayOgg(ctx, toneOgg(t), 1); err != nil {
-			t.Fatal(err)
-		}
-		testkit.Eventually(t, 10*time.Second, "the phone hears the console", func() bool {
-			_, rms := p.heardSince(mark)
-			return rms > 1000
-		})
-		if err := console.ReleaseFloor(ctx, callID); err != nil {
-			t.Fatal(err)
-		}
-		testkit.Eventually(t, 5*time.Second, "the console's talk fully heard", func() bool { return p.quiet(mark) > 0 })
-		before := console.ReceivedCount()
-		p.talk(440, 2*time.Second)
-		talkedBy(ctx, t, console, callID, phone)
-		if _, err := console.WaitPackets(ctx, before+75); err != nil {
-			t.Fatal(err)
-		}
-		if n := loudFrames(opusPCM(t, console.Received()[before:])); n < 40 {
-			t.Fatalf("the console heard %d loud frames of the phone's two seconds of tone, want 40 at least", n)
-		}
-		if err := console.Call(ctx, "call.bye", map[string]any{"callId": callID}, nil); err != nil {
-			t.Fatal(err)
-		}
-		p.gotBye(t)
-		callState(ctx, t, console, callID, "ended", 0)
-		close(p.stop)
-		talked := callID
-
-		// the phone hangs up; a busy phone; a number nobody has at the PBX. The trunk's account is free a moment
-		// after a call (its session closing): a dial then is busy, so each waits for the last to be over.
-		redial := func(number string) string {
+		// dial calls number once the trunk's account is free: a moment after a call (its session closing) a dial
+		// is busy, so each waits for the last to be over.
+		dial := func(number string) string {
 			t.Helper()
 			var callID string
 			testkit.Eventually(t, 10*time.Second, "the trunk free again", func() bool {
-				id, err := dial(number)
+				id, err := invite(number)
 				if termclient.Code(err) == "486" {
 					return false
 				}
@@ -132,25 +80,39 @@ func TestConsoleDialsNumber(t *testing.T) {
 			})
 			return callID
 		}
-		p = farPhone(t, w, pbx, "5550101")
-		callID = redial("5550101")
-		callState(ctx, t, console, callID, "ringing", 180)
-		p.answers <- sip.StatusOK
-		callState(ctx, t, console, callID, "answered", 0)
-		if err := console.Call(ctx, "call.ack", map[string]any{"callId": callID}, nil); err != nil {
+		// connect dials number, the phone rings (the console's ringing) and answers: connected
+		connect := func(p *answeringPhone, number string) string {
+			t.Helper()
+			callID := dial(number)
+			callState(ctx, t, console, callID, "ringing", 180)
+			p.answer(ctx, t, console, callID)
+			return callID
+		}
+
+		// the console talks to the phone, the phone's voice to the console; the console hangs up
+		p := farPhone(t, w, pbx, "5550100")
+		callID := connect(p, "5550100")
+		talkBothWays(ctx, t, p.softphone, console, callID, true)
+		if err := console.Call(ctx, "call.bye", map[string]any{"callId": callID}, nil); err != nil {
 			t.Fatal(err)
 		}
-		<-p.calls
-		callState(ctx, t, console, callID, "connected", 0)
+		p.gotBye(t)
+		callState(ctx, t, console, callID, "ended", 0)
+		close(p.stop)
+		talked := callID
+
+		// the phone hangs up; a busy phone; a number nobody has at the PBX
+		p = farPhone(t, w, pbx, "5550101")
+		callID = connect(p, "5550101")
 		p.hangUp()
 		callState(ctx, t, console, callID, "ended", 200)
 
-		callID = redial("5550101")
+		callID = dial("5550101")
 		callState(ctx, t, console, callID, "ringing", 180)
 		p.answers <- sip.StatusBusyHere
 		callState(ctx, t, console, callID, "ended", 486)
 
-		callID = redial("5550199")
+		callID = dial("5550199")
 		callState(ctx, t, console, callID, "ended", 404)
 
 		for _, talker := range []string{dispatcher, phone} { // the first call's bursts, recorded as any call's

@@ -90,8 +90,9 @@ func talkedBy(ctx context.Context, t *testing.T, c *termclient.Client, callID, m
 
 // talkBothWays checks a connected individual call's audio both ways between the phone and c: c's talk (a tone)
 // is heard by the phone above silence; the phone's `*` gives it the floor (c sees it) and its second of tone
-// reaches c; `#` frees the floor.
-func talkBothWays(ctx context.Context, t *testing.T, p *softphone, c *termclient.Client, callID string) {
+// reaches c; `#` frees the floor. byVoice, the phone (a far end through a trunk: no talk keys) takes the floor by
+// voice activity with two seconds of tone, and the silence after frees it.
+func talkBothWays(ctx context.Context, t *testing.T, p *softphone, c *termclient.Client, callID string, byVoice bool) {
 	t.Helper()
 	mark := p.heardCount()
 	if r, err := c.RequestFloor(ctx, callID, "", false); err != nil || r.Status != "granted" {
@@ -108,17 +109,27 @@ func talkBothWays(ctx context.Context, t *testing.T, p *softphone, c *termclient
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, 5*time.Second, "the other party's talk fully heard", func() bool { return p.quiet(mark) > 0 })
-	p.press('*')
-	talkedBy(ctx, t, c, callID, phone)
+	tone := time.Second
+	if byVoice {
+		tone = 2 * time.Second
+	} else {
+		p.press('*')
+		talkedBy(ctx, t, c, callID, phone)
+	}
 	before := c.ReceivedCount()
-	p.talk(440, time.Second)
+	p.talk(440, tone)
+	if byVoice {
+		talkedBy(ctx, t, c, callID, phone)
+	}
 	if _, err := c.WaitPackets(ctx, before+100); err != nil {
 		t.Fatal(err)
 	}
 	if n := loudFrames(opusPCM(t, c.Received()[before:])); n < 40 {
-		t.Fatalf("the other party heard %d loud frames of the phone's second of tone, want 40 at least", n)
+		t.Fatalf("the other party heard %d loud frames of the phone's %v of tone, want 40 at least", n, tone)
 	}
-	p.press('#')
+	if !byVoice {
+		p.press('#')
+	}
 }
 
 // A registered phone calls a terminal by its id (INVITE digest-challenged first): it hears 180 while the
@@ -160,7 +171,7 @@ func TestIndividualCallFromPhone(t *testing.T) {
 			t.Fatalf("the answered call: %d (180 first: %v), want 200 after 180", code, p.rang)
 		}
 		callState(ctx, t, term, callID, "connected", 0)
-		talkBothWays(ctx, t, p, term, callID)
+		talkBothWays(ctx, t, p, term, callID, false)
 		if err := term.Call(ctx, "call.bye", map[string]any{"callId": callID}, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -263,6 +274,20 @@ func newAnsweringPhone(t *testing.T, w *sipWorld) *answeringPhone {
 	return p
 }
 
+// answer has the ringing phone answer callID, which c placed: c sees it answered and acknowledges it, and the
+// call is connected; the phone's dialog of it.
+func (p *answeringPhone) answer(ctx context.Context, t *testing.T, c *termclient.Client, callID string) *sipgo.DialogServerSession {
+	t.Helper()
+	p.answers <- sip.StatusOK
+	callState(ctx, t, c, callID, "answered", 0)
+	if err := c.Call(ctx, "call.ack", map[string]any{"callId": callID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	d := <-p.calls
+	callState(ctx, t, c, callID, "connected", 0)
+	return d
+}
+
 // gotBye waits for a BYE to the phone.
 func (p *answeringPhone) gotBye(t *testing.T) {
 	t.Helper()
@@ -315,14 +340,8 @@ func TestConsoleCallsPhone(t *testing.T) {
 		}
 
 		callID := place()
-		p.answers <- sip.StatusOK
-		callState(ctx, t, console, callID, "answered", 0)
-		if err := console.Call(ctx, "call.ack", map[string]any{"callId": callID}, nil); err != nil {
-			t.Fatal(err)
-		}
-		d := <-p.calls
-		callState(ctx, t, console, callID, "connected", 0)
-		talkBothWays(ctx, t, p.softphone, console, callID)
+		d := p.answer(ctx, t, console, callID)
+		talkBothWays(ctx, t, p.softphone, console, callID, false)
 		if err := console.Call(ctx, "call.bye", map[string]any{"callId": callID}, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -337,13 +356,7 @@ func TestConsoleCallsPhone(t *testing.T) {
 			t.Fatalf("REGISTER again: %d", res.StatusCode)
 		}
 		callID = place()
-		p.answers <- sip.StatusOK
-		callState(ctx, t, console, callID, "answered", 0)
-		if err := console.Call(ctx, "call.ack", map[string]any{"callId": callID}, nil); err != nil {
-			t.Fatal(err)
-		}
-		<-p.calls
-		callState(ctx, t, console, callID, "connected", 0)
+		p.answer(ctx, t, console, callID)
 		p.hangUp()
 		callState(ctx, t, console, callID, "ended", 200)
 
