@@ -27,6 +27,8 @@ type client struct {
 	acctGen uint64    // Service.acctGen when acct was read
 	acctAt  time.Time // when acct was read from the store
 	node    string    // a party of this node's call connected to that node (a stand-in, leg.go); "" = here
+	// released is the realtime.Arrival of its latest floor.release (under Service.mu; pressLocked).
+	released uint64
 }
 
 // sender is what a client's events are sent through.

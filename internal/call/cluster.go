@@ -18,6 +18,9 @@ type FloorLeases interface {
 	Take(ctx context.Context, gid int64, prio int, at time.Time) bool
 	// Decided follows every Take that said yes, once this node's floor decided that press.
 	Decided(gid int64)
+	// Live tells whether this node holds group gid's floor now: a lease Take gave may run out (unrenewed) while
+	// its press is decided. It reads memory only, so it may be called under the service's lock.
+	Live(gid int64) bool
 	// Release gives the group's floor up unless a burst of this node runs in it (it asks GroupTalking, so it must
 	// not be called with the service's lock held) or a press here is still being decided.
 	Release(gid int64)

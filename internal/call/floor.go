@@ -11,6 +11,7 @@ import (
 
 	"tenfour/internal/platform/flex"
 	"tenfour/internal/platform/httpx"
+	"tenfour/internal/platform/realtime"
 )
 
 // Priority orders floor claims: a higher priority pre-empts a lower one; equal priorities wait their turn.
@@ -29,6 +30,9 @@ type Claim struct {
 	Prio    Priority
 	At      time.Time // when the request arrived (press → grant is measured from here)
 	Queue   bool      // wait for the floor rather than be denied
+	// Arrival is the request's place among its connection's requests (realtime.Arrival; 0: not a socket request
+	// of this node): a release the client sent after it and that was handled first withdraws it.
+	Arrival uint64
 }
 
 // Decision is the floor's answer to a request.
@@ -357,7 +361,8 @@ func (s *Service) decideFloor(ctx context.Context, cl *client, acct Account, req
 			}
 			c.audience, c.audGen = aud, gen
 		}
-		claim := &Claim{Account: acct.ID, Client: cl, Prio: s.priorityLocked(acct), At: at, Queue: req.Queue}
+		claim := &Claim{Account: acct.ID, Client: cl, Prio: s.priorityLocked(acct), At: at, Queue: req.Queue,
+			Arrival: realtime.Arrival(ctx)}
 		var err error
 		reply, err = s.pressLocked(later, c, acct, claim, remote)
 		return err
@@ -370,9 +375,19 @@ func (s *Service) decideFloor(ctx context.Context, cl *client, acct Account, req
 // comes first), and the claim can only be queued here to wait for it.
 func (s *Service) pressLocked(later *afterUnlock, c *Call, acct Account, claim *Claim, remote bool) (FloorReply, error) {
 	var reply FloorReply
+	if claim.Arrival != 0 && claim.Client.released > claim.Arrival {
+		// The client let go of it before it was decided (its release, sent after it, was handled first while this
+		// press waited for the cluster's lease or the store): granted now, it would hold a floor it released.
+		return reply, ErrFloorBusy
+	}
 	if h := c.floor.Holder; h != nil && h.Client == claim.Client && c.burst != nil {
 		reply = FloorReply{CallID: c.ID, Status: "granted", MaxTalkMs: s.opts.MaxTalkTime.Milliseconds()}
 		return reply, nil // pressed again while talking
+	}
+	if !remote && s.leases != nil && c.Kind == Group && !s.leases.Live(c.Group) {
+		// The lease Take gave this press ran out while it was decided (a slow link to NATS or the store): another
+		// node may take the floor now, so granting would make a second talker (docs/reliability.md, finding 9).
+		return reply, ErrFloorBusy
 	}
 	var d Decision
 	var pre *Claim
@@ -474,9 +489,12 @@ func (s *Service) priorityLocked(a Account) Priority {
 	return PrioTerminal
 }
 
-// ReleaseFloor releases the floor (or a queued request) of a client: in one call, or in every call.
-func (s *Service) ReleaseFloor(cl *client, callID string) error {
+// ReleaseFloor releases the floor (or a queued request) of a client: in one call, or in every call. arrival is
+// the release's place among the client's socket requests (realtime.Arrival; 0: none): a press that came before
+// it and is not decided yet is withdrawn (pressLocked).
+func (s *Service) ReleaseFloor(cl *client, callID string, arrival uint64) error {
 	return s.locked(func(later *afterUnlock) error {
+		cl.released = max(cl.released, arrival)
 		found := false
 		for _, c := range s.customerCalls(cl.acct.Customer) {
 			if callID != "" && c.ID != callID {

@@ -1,6 +1,8 @@
 package call
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -178,4 +180,45 @@ func BenchmarkFloorDecision(b *testing.B) {
 	b.StopTimer()
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds()), "p99-ns")
+}
+
+// leasesAt is a cluster's floor leases as this node sees them: live or not (the rest answers as a free floor).
+type leasesAt struct{ live bool }
+
+func (l leasesAt) Take(context.Context, int64, int, time.Time) bool { return true }
+func (l leasesAt) Decided(int64)                                    {}
+func (l leasesAt) Live(int64) bool                                  { return l.live }
+func (l leasesAt) Release(int64)                                    {}
+func (l leasesAt) Outranked(int64, int, int64) bool                 { return false }
+func (l leasesAt) Advertise(int64, int, time.Time)                  {}
+func (l leasesAt) Withdraw(int64)                                   {}
+func (l leasesAt) Asked(int64, int)                                 {}
+
+// A press is refused, the floor left as it was, when it cannot be granted without a second talker or a talker
+// that let go: its group's lease ran out while it was decided (docs/reliability.md finding 9: the lossy node
+// granted a press and revoked it at once, after another node had granted one), or the client's release, sent
+// after it, was handled first (finding 8: a node resumed from a pause granted a press its terminal had given up
+// and released, which then held the group's floor untold).
+func TestPressRefusedOnARunOutLeaseOrAfterItsRelease(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		live     bool
+		released uint64 // the client's latest release
+	}{
+		{"lease ran out while the press was decided", false, 0},
+		{"release sent after the press, handled first", true, 8},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Service{leases: leasesAt{live: tc.live}}
+			c := &Call{ID: "c1", Kind: Group, Group: 7, floor: s.newFloor()}
+			cl := &client{acct: Account{ID: "a"}, released: tc.released}
+			claim := &Claim{Account: "a", Client: cl, Prio: PrioTerminal, At: time.Now(), Arrival: 7}
+			if _, err := s.pressLocked(nil, c, cl.acct, claim, false); !errors.Is(err, ErrFloorBusy) {
+				t.Fatalf("press: %v, want refused busy", err)
+			}
+			if c.floor.Holder != nil || len(c.floor.Queue) != 0 || c.burst != nil {
+				t.Fatalf("floor changed: holder %v, queue %v", c.floor.Holder, c.floor.QueueIDs())
+			}
+		})
+	}
 }

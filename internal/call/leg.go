@@ -274,7 +274,7 @@ func (s *Service) LegOp(ctx context.Context, from string, op LegOp) (any, error)
 	case "floor.request":
 		return s.legFloor(cl, op)
 	case "floor.release":
-		return struct{}{}, s.ReleaseFloor(cl, op.CallID)
+		return struct{}{}, s.ReleaseFloor(cl, op.CallID, 0)
 	case opGone:
 		return struct{}{}, s.locked(func(later *afterUnlock) error {
 			if was, next := c.floor.Drop(cl); was {

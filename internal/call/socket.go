@@ -35,7 +35,7 @@ func (s *Service) Verbs() []realtime.Verb {
 			if l := s.legFor(cl, string(req.CallID), true); l != nil {
 				return s.forward(ctx, l, LegOp{Acct: cl.acct.ID, Op: "floor.release"})
 			}
-			return struct{}{}, s.ReleaseFloor(cl, string(req.CallID))
+			return struct{}{}, s.ReleaseFloor(cl, string(req.CallID), realtime.Arrival(ctx))
 		}),
 		verb(s, "call.invite", realtime.Anyone, func(ctx context.Context, cl *client, req Invite) (any, error) {
 			return s.Invite(ctx, cl, req)

@@ -333,6 +333,15 @@ func (f *GroupFloors) Release(gid int64) {
 	}
 }
 
+// Live tells whether this node holds group gid's floor lease now: taken and neither run out, given up nor lost
+// (call.FloorLeases; it reads only this node's memory).
+func (f *GroupFloors) Live(gid int64) bool {
+	f.omu.Lock()
+	defer f.omu.Unlock()
+	_, ok := f.live[gid]
+	return ok
+}
+
 // Outranked tells whether a live waiter of another node comes before a claim at prio that arrived at
 // (call.FloorLeases; it reads only this node's memory).
 func (f *GroupFloors) Outranked(gid int64, prio int, at int64) bool {

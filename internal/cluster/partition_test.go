@@ -30,6 +30,15 @@ func (c *cluster) behindProxy(id string) (*bench.DelayProxy, *testkit.Server) {
 	return link, c.node(id, func(cfg *config.Config) { cfg.Cluster.NATS = "nats://" + link.Addr() })
 }
 
+// terminalBehindProxy is node n1 with its link to NATS through a delay proxy (behindProxy), and a terminal of a
+// one-group fleet logged in there with its media; gid is the group.
+func terminalBehindProxy(t *testing.T) (link *bench.DelayProxy, n1 *testkit.Server, gid string, term *termclient.Client) {
+	t.Helper()
+	link, n1 = newCluster(t).behindProxy("n1")
+	f := testkit.NewFleet(t, n1.DB, "1", 1, 1)
+	return link, n1, strconv.FormatInt(f.Groups[0], 10), dialTerminal(t, n1.URL, f.Terminals[0])
+}
+
 // A node cut from NATS without a reset (its link silent, its client not aware yet) must not silence the others'
 // heartbeats: docs/reliability.md, finding 4. Every durable event is stored and published under its customer's
 // lock until NATS confirms it, so the cut node, whose terminals go on working, holds that lock a whole flush
@@ -146,11 +155,7 @@ func TestCutNodeRevokesEveryBurstBeforeItsKeyExpires(t *testing.T) {
 // that lease: a chaos run's lossy node was confirmed its key 3.9 s after the press and granted it, after the lease
 // had run out, while another node granted the group's floor too.
 func TestSlowLeaseConfirmationGrantsNoPress(t *testing.T) {
-	c := newCluster(t)
-	link, n1 := c.behindProxy("n1")
-	f := testkit.NewFleet(t, n1.DB, "1", 1, 1)
-	gid := strconv.FormatInt(f.Groups[0], 10)
-	term := dialTerminal(t, n1.URL, f.Terminals[0])
+	link, _, gid, term := terminalBehindProxy(t)
 	link.Impair(450*time.Millisecond, 0, 1) // a round trip of 0.9 s: the key's confirmation leaves 0.3 s of lease
 	if _, err := term.RequestFloor(context.Background(), "", gid, false); err == nil {
 		t.Fatal("granted on a lease confirmed 0.9 s after it was asked for (0.3 s before it runs out)")
@@ -160,4 +165,33 @@ func TestSlowLeaseConfirmationGrantsNoPress(t *testing.T) {
 		_, err := term.RequestFloor(context.Background(), "", gid, false)
 		return err == nil
 	})
+}
+
+// A press and its release cross when the press waits for the group's lease (a slow link to NATS, or a node
+// resumed after a pause reading both at once): the release, handled first, found nothing to release, and the
+// press was granted after — the terminal, which had let go, held the group's floor untold (docs/reliability.md,
+// finding 8). The press is now refused and the floor stays free.
+func TestReleaseCrossingItsPressLeavesTheFloorFree(t *testing.T) {
+	link, n1, gid, term := terminalBehindProxy(t)
+	link.Impair(150*time.Millisecond, 0, 1) // the lease is confirmed 0.3 s after the press: granted, but late
+	ctx := context.Background()
+	pressed := make(chan error, 1)
+	go func() {
+		_, err := term.RequestFloor(ctx, "", gid, false)
+		pressed <- err
+	}()
+	time.Sleep(50 * time.Millisecond) // the press is on its way (read first), its lease not confirmed yet
+	if err := term.ReleaseFloor(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-pressed; termclient.Code(err) != "486" {
+		t.Fatalf("a press released before it was decided: %v, want refused (486)", err)
+	}
+	if g, _ := strconv.ParseInt(gid, 10, 64); n1.Voice.GroupTalking(g) {
+		t.Fatal("the terminal holds the floor it released")
+	}
+	link.Impair(0, 0, 1)
+	if _, err := term.RequestFloor(ctx, "", gid, false); err != nil {
+		t.Fatalf("the next press: %v", err)
+	}
 }

@@ -33,9 +33,10 @@ type Conn struct {
 	ready    chan struct{} // closed once the login reply is queued
 	once     sync.Once
 	limiter  *rate.Limiter
-	inflight atomic.Int32 // running request handlers (at most MaxInflight)
-	closing  atomic.Bool  // a close after flush is under way: nothing more is read or answered
-	wentAway atomic.Bool  // the client closed with 1001 (its page unloaded): see Hub.deferLogout
+	inflight atomic.Int32  // running request handlers (at most MaxInflight)
+	arrived  atomic.Uint64 // requests read so far: the next one's Arrival
+	closing  atomic.Bool   // a close after flush is under way: nothing more is read or answered
+	wentAway atomic.Bool   // the client closed with 1001 (its page unloaded): see Hub.deferLogout
 	console  atomic.Bool
 	urlToken string
 	ping     *time.Timer // the next keep-alive ping (pingEvery after the last one answered)
@@ -453,6 +454,16 @@ func (c *Conn) handle(ctx context.Context, msg []byte) {
 	c.dispatch(ctx, f)
 }
 
+type arrivalKey struct{}
+
+// Arrival is the place of the request a handler runs for among its connection's requests, in the order they
+// were read (1, 2, …; 0 outside a socket handler). A connection's handlers run concurrently: a request read after
+// another may be handled first (the floor: a release that crossed its press, internal/call).
+func Arrival(ctx context.Context) uint64 {
+	n, _ := ctx.Value(arrivalKey{}).(uint64)
+	return n
+}
+
 func (c *Conn) dispatch(ctx context.Context, f Frame) {
 	switch f.Type {
 	case "ping":
@@ -481,11 +492,14 @@ func (c *Conn) dispatch(ctx context.Context, f Frame) {
 	}
 	// Handlers may wait on a terminal's acknowledgement (seconds); they run off the read loop so the connection
 	// keeps reading replies meanwhile. At most MaxInflight per connection, and the rate limit bounds them further.
+	// They may so finish in another order than their requests came: Arrival tells the order.
+	arrival := c.arrived.Add(1)
 	c.hub.wg.Add(1)
 	go func() {
 		defer c.hub.wg.Done()
 		defer c.inflight.Add(-1)
-		hctx, cancel := context.WithTimeout(identity.With(context.WithoutCancel(ctx), c.Principal()), HandlerTimeout)
+		hctx, cancel := context.WithTimeout(context.WithValue(identity.With(context.WithoutCancel(ctx), c.Principal()),
+			arrivalKey{}, arrival), HandlerTimeout)
 		defer cancel()
 		if f.Type == "sync" {
 			res, err := c.sync(hctx, f.Data)
