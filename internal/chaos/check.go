@@ -35,6 +35,8 @@ type Record struct {
 	BTime  time.Time // the burst's start (its grant, by the recording node's clock)
 	Size   int64     // the recording's size the record states
 	File   int64     // the recording's size on the node that recorded it; -1: on no node
+	// Ops are the presses of the phase whose audio the recording holds (the marks of its packets, audio.go).
+	Ops map[int64]bool
 }
 
 // of is the stored ids of a kind of item (nil for a kind the store is not asked about).
@@ -57,7 +59,7 @@ type Result struct {
 	Lost            int // acknowledged, then missing from the store or from a console
 	Duplicates      int // an item stored or shown twice: an alarm under two seqs on a console, a punch
 	Redelivered     int // a message offered to its terminal again after it acknowledged (the terminal de-duplicates)
-	FloorViolations int // two talkers of a group granted at overlapping times
+	FloorViolations int // two talkers of a group granted at overlapping times; a burst begun before its press (untold)
 	Heard           int // bursts a listener heard packets of (each must have its record and recording)
 	// Cut are the bursts heard without a record whose talker's node was killed before the record was due: a
 	// burst is recorded on its talker's node and its row written at its end (docs/reliability.md: not claimed).
@@ -191,8 +193,10 @@ func Check(in Input) Result {
 		}
 	}
 
-	// A burst a listener heard has its call record, and the record its recording: the record of the press's
-	// call and talker whose start lies between the press and its release.
+	// A burst a listener heard has its call record, and the record its recording: the record of the press's call
+	// and talker whose recording holds the press's audio. That record began with the press's grant: one that
+	// began before the press is a burst the talker was granted without being told (it held the floor, silent,
+	// until it pressed again).
 	for _, op := range slices.Sorted(maps.Keys(heard)) {
 		r.Heard++
 		i := slices.IndexFunc(in.Entries, func(p Entry) bool { return p.Type == TypeOp && p.Kind == KindPTT && p.Op == op })
@@ -201,9 +205,7 @@ func Check(in Input) Result {
 			continue
 		}
 		p := in.Entries[i]
-		j := slices.IndexFunc(in.Stored.Records, func(c Record) bool {
-			return c.CallID == p.ID && c.Talker == p.Actor && !c.BTime.Before(p.Sent.Add(-time.Millisecond)) && !c.BTime.After(held(p))
-		})
+		j := slices.IndexFunc(in.Stored.Records, func(c Record) bool { return c.CallID == p.ID && c.Talker == p.Actor && c.Ops[op] })
 		if j < 0 && slices.ContainsFunc(kills, func(k Entry) bool {
 			return k.Node == p.Node && k.Sent.After(p.Acked) && k.Sent.Before(held(p).Add(recordDue))
 		}) {
@@ -216,10 +218,16 @@ func Check(in Input) Result {
 				p.Node, p.ID, heard[op])
 			continue
 		}
-		if c := in.Stored.Records[j]; c.File <= 0 || c.File != c.Size {
+		c := in.Stored.Records[j]
+		if c.File <= 0 || c.File != c.Size {
 			r.Lost++
 			r.violate("op %d (burst of %s on %s, call %s, btime %d): its recording is %d bytes on disk (-1: none), its record says %d",
 				op, p.Actor, p.Node, p.ID, c.BTime.UnixMilli(), c.File, c.Size)
+		}
+		if c.BTime.Before(p.Sent.Add(-time.Millisecond)) {
+			r.FloorViolations++
+			r.violate("op %d (press of %s on %s at %s, call %s): its burst began at %s, before the press: the server had granted it the floor untold",
+				op, p.Actor, p.Node, p.Sent.Format(time.StampMilli), p.ID, c.BTime.Format(time.StampMilli))
 		}
 	}
 

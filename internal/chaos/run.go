@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"tenfour/internal/call"
+	"tenfour/internal/media/oggopus"
 	"tenfour/internal/patrol"
 )
 
@@ -151,7 +152,7 @@ func sleep(ctx context.Context, d time.Duration) {
 
 // stored reads which of the history's message, alarm and job ids PostgreSQL holds, the punches stamped in this
 // phase (patrol's store) and the call records since the phase began (call's store), each with its recording's
-// size on the node that recorded it.
+// size on the node that recorded it and the presses whose audio it holds.
 func (w *Workload) stored(ctx context.Context, es []Entry) (Stored, error) {
 	d, err := w.lab.Store(ctx)
 	if err != nil {
@@ -194,12 +195,23 @@ func (w *Workload) stored(ctx context.Context, es []Entry) (Stored, error) {
 		return s, err
 	}
 	for _, r := range recs {
-		c := Record{CallID: r.CallID, Talker: r.TalkerID, BTime: time.UnixMilli(r.Started), Size: r.Size, File: -1}
+		c := Record{CallID: r.CallID, Talker: r.TalkerID, BTime: time.UnixMilli(r.Started), Size: r.Size, File: -1,
+			Ops: map[int64]bool{}}
 		for _, n := range w.lab.Nodes {
-			if fi, err := os.Stat(filepath.Join(w.lab.DataDir(n), r.Path)); err == nil {
-				c.File = fi.Size()
-				break
+			path := filepath.Join(w.lab.DataDir(n), r.Path)
+			fi, err := os.Stat(path)
+			if err != nil {
+				continue
 			}
+			c.File = fi.Size()
+			if f, err := oggopus.ReadFile(path); err == nil {
+				for _, pl := range f.Packets {
+					if phase, op, ok := burstOf(pl); ok && phase == w.Phase() {
+						c.Ops[op] = true
+					}
+				}
+			}
+			break
 		}
 		s.Records = append(s.Records, c)
 	}

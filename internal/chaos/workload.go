@@ -378,8 +378,9 @@ func (t *terminal) sos(ctx context.Context, c *termclient.Client) {
 }
 
 // press takes the floor of the terminal's group, talks 0.3–1.5 s (audio.go; less when the floor is revoked),
-// and releases it.
+// and releases it. A press without an answer (or queued) is released too: the PTT button is let go all the same.
 func (t *terminal) press(ctx context.Context, c *termclient.Client) {
+	dropStale(c, "floor.revoked") // a revocation that crossed an earlier hold's release is not this press's
 	var r termclient.FloorReply
 	e, err := t.op(ctx, c, t.entry(KindPTT), "floor.request", map[string]any{"gid": t.gid, "queue": false}, &r)
 	e.ID = r.CallID
@@ -387,6 +388,11 @@ func (t *terminal) press(ctx context.Context, c *termclient.Client) {
 		e.Code = r.Status // queued is not a grant
 	}
 	if e.Code != "0" {
+		if e.Code == "" || e.Code == "queued" {
+			rctx, cancel := context.WithTimeout(context.Background(), opTimeout)
+			_ = c.ReleaseFloor(rctx, r.CallID) // no answer: "" releases the terminal's floor in every call
+			cancel()
+		}
 		t.w.record(e)
 		return
 	}
@@ -414,6 +420,17 @@ func (t *terminal) press(ctx context.Context, c *termclient.Client) {
 		cancel()
 	}
 	t.w.record(e)
+}
+
+// dropStale takes the client's events of type typ received so far, unread.
+func dropStale(c *termclient.Client, typ string) {
+	now, cancel := context.WithCancel(context.Background())
+	cancel() // WaitEvent takes what it holds, then sees the ended context
+	for {
+		if _, err := c.WaitEvent(now, typ, nil); err != nil {
+			return
+		}
+	}
 }
 
 // console is a dispatcher's console socket, homed on one node; it moves to another when its node is lost,
