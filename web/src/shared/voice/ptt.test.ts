@@ -131,6 +131,15 @@ describe('PTT floor state machine (docs/voice.md §2)', () => {
     expect(r.log).toEqual(['request {}', 'mic off']);
   });
 
+  it('no reply in time: idle with the code, and floor.release with no call, so a press decided late is refused', async () => {
+    const r = rig();
+    r.c.press();
+    await r.refuse('timeout');
+    expect(r.c.state).toMatchObject({ phase: 'idle', error: { code: 'timeout' } });
+    r.c.release();
+    expect(r.log).toEqual(['request {}', 'release ', 'mic off']);
+  });
+
   it('revoked (pre-empted, 418, 606): microphone off at once; the release that follows sends nothing more', async () => {
     for (const code of ['preempted', '418', '606']) {
       const r = rig();

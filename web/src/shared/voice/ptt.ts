@@ -2,7 +2,7 @@
 //
 //   idle ──press──▶ requesting ──reply granted──▶ talking ──release / revoked──▶ idle
 //                        │  └────reply queued───▶ queued ──floor.granted──▶ talking
-//                        └──reply error──▶ idle (error kept for the UI)
+//                        └──reply error──▶ idle (error kept for the UI; no reply in time: floor.release too)
 //
 // Ordering rule of the protocol: socket requests run concurrently on the server, so floor.release must not be
 // sent before the floor.request reply came. A button released while the request is in flight only marks the
@@ -138,6 +138,10 @@ export class PttController {
 
   private onError(token: number, e: unknown) {
     if (token !== this.seq) return;
+    // No answer in time: the server may still decide the press after this, and granted it would hold the floor
+    // untold (docs/voice.md §2) — a release with no call lets go of whatever the press gets, and a press decided
+    // after it is refused.
+    if (codeOf(e) === 'timeout') this.doRelease();
     this.deps.setMic(false);
     this.set({ phase: 'idle', error: { code: codeOf(e), at: this.deps.now() } });
   }
