@@ -214,8 +214,9 @@ func (s *Service) keepPending(r Record, cause error) {
 const pendingRetry = time.Second
 
 // retryPending offers the rows kept in recordings/pending to the store every pendingRetry until it took them all,
-// one loop at a time, ending when the service closes (the next start indexes what is left). Without it a burst
-// whose row the store refused had no record until the node's next start (docs/reliability.md, finding 7).
+// one loop at a time, ending when the service closes (the next start indexes what is left; Close waits for the
+// loop). Without it a burst whose row the store refused had no record until the node's next start
+// (docs/reliability.md, finding 7).
 func (s *Service) retryPending() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -224,15 +225,18 @@ func (s *Service) retryPending() {
 		return
 	}
 	s.retrying = true
+	s.wg.Add(1)
 	go func() {
+		defer s.wg.Done()
+		tick := time.NewTicker(pendingRetry)
+		defer tick.Stop()
 		for {
-			time.Sleep(pendingRetry)
-			s.mu.Lock()
-			if s.closed {
-				s.retrying = false
-				s.mu.Unlock()
+			select {
+			case <-tick.C:
+			case <-s.stop:
 				return
 			}
+			s.mu.Lock()
 			kept := s.kept
 			s.mu.Unlock()
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -240,12 +244,14 @@ func (s *Service) retryPending() {
 			cancel()
 			s.mu.Lock()
 			// Done when every row was taken and none was kept meanwhile (it may have come after the folder was read).
-			if err == nil && kept == s.kept {
+			done := err == nil && kept == s.kept
+			if done {
 				s.retrying = false
-				s.mu.Unlock()
-				return
 			}
 			s.mu.Unlock()
+			if done {
+				return
+			}
 			if err != nil {
 				slog.Warn("voice: index kept recording rows", "err", err)
 			}

@@ -49,7 +49,8 @@ type Service struct {
 	kept      int                  // rows kept in recordings/pending so far (retryPending)
 	rights    rightsCache          // voice and recording permissions, recording time (rights.go; its own lock)
 	closed    bool                 // shutting down: no new work, no log writes
-	wg        sync.WaitGroup       // recordings being finished
+	stop      chan struct{}        // closed by Close: background loops (retryPending) end
+	wg        sync.WaitGroup       // recordings being finished, background loops
 	leases    FloorLeases          // the cluster's group floors (cluster.go); nil on a node alone
 	dialer    Dialer               // accounts reached without a socket: SIP phones (dialout.go); nil: none
 
@@ -70,7 +71,7 @@ func New(d *db.DB, dir Directory, hub *realtime.Hub, log *oplog.Log, m *media.En
 		monitors: map[string]map[int64]bool{}, ambient: map[string]*ambient{}, mutes: map[string]map[string]bool{},
 		emergency: map[string]bool{}, focus: map[string]string{}, modes: map[string]string{}, blocked: map[string]bool{}, taps: map[tapKey]*tapEntry{},
 		recording: map[string]bool{}, remote: map[*media.Lane]*remoteBurst{}, remoteAud: map[int64]remoteAudience{},
-		legs: map[string]*leg{},
+		legs: map[string]*leg{}, stop: make(chan struct{}),
 	}
 	hub.Watch(s.watchDirectory) // cached accounts age with every directory event (floor.go)
 	return s
@@ -110,6 +111,9 @@ func (s *Service) Close() {
 				c.timer.Stop()
 			}
 			s.endBurstLocked(later, c, "ended", false)
+		}
+		if !s.closed {
+			close(s.stop)
 		}
 		s.closed = true
 		return nil
