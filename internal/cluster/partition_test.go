@@ -175,17 +175,16 @@ func TestReleaseCrossingItsPressLeavesTheFloorFree(t *testing.T) {
 	link, n1, gid, term := terminalBehindProxy(t)
 	link.Impair(150*time.Millisecond, 0, 1) // the lease is confirmed 0.3 s after the press: granted, but late
 	ctx := context.Background()
-	pressed := make(chan error, 1)
-	go func() {
-		_, err := term.RequestFloor(ctx, "", gid, false)
-		pressed <- err
-	}()
-	time.Sleep(50 * time.Millisecond) // the press is on its way (read first), its lease not confirmed yet
+	// the press is written first (read first), its lease not confirmed yet when the release follows
+	pressed, err := term.Begin("floor.request", map[string]any{"gid": gid})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := term.ReleaseFloor(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := <-pressed; termclient.Code(err) != "486" {
-		t.Fatalf("a press released before it was decided: %v, want refused (486)", err)
+	if r := <-pressed; r.Code != "486" {
+		t.Fatalf("a press released before it was decided: code %q %s, want refused (486)", r.Code, r.Msg)
 	}
 	if g, _ := strconv.ParseInt(gid, 10, 64); n1.Voice.GroupTalking(g) {
 		t.Fatal("the terminal holds the floor it released")

@@ -273,6 +273,15 @@ type FloorReply struct {
 	PressToGrantUs int64  `json:"pressToGrantUs"`
 }
 
+// Begin sends a request without waiting for its reply: it returns once the request is written, so a request sent
+// after it reaches the server after it. The reply comes on the channel (a frame wsclient.Closed tells when the
+// connection ended first).
+func (c *Client) Begin(typ string, data any) (<-chan wsclient.Frame, error) {
+	ch := make(chan wsclient.Frame, 1)
+	_, err := c.conn.Request(typ, data, func(f wsclient.Frame) { ch <- f })
+	return ch, err
+}
+
 // RequestFloor asks for the floor: of the call callID, or of group gid, or (both empty) of the client's current
 // call or ptt group. queue waits in line instead of being denied.
 func (c *Client) RequestFloor(ctx context.Context, callID, gid string, queue bool) (FloorReply, error) {
