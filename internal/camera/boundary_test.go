@@ -87,7 +87,7 @@ func TestParallelSnapshots(t *testing.T) {
 		switch {
 		case r.Code == "0" && isJPEG(r):
 			images++
-		case r.Code == "101" && r.Key == "camera.serverBusy" && r.Status == http.StatusServiceUnavailable:
+		case r.Code == "101" && r.Key == "surveillance.errors.serverBusy" && r.Status == http.StatusServiceUnavailable:
 			busy++
 		default:
 			t.Fatalf("a snapshot answered HTTP %d %s %s", r.Status, r.Code, r.Msg)
@@ -123,9 +123,9 @@ func TestCameraAddressRules(t *testing.T) {
 			{Name: "NUL in the path", Method: "POST", Path: "/ds/camera/add", Token: "A", Code: "400",
 				Params: map[string]any{"streamId": "x", "streamUrl": "rtsp://10.0.0.5/x%00y"}},
 			{Name: "loopback outside the allowed networks", Method: "POST", Path: "/ds/camera/add", Token: "A", Code: "107",
-				Check: key("camera.networkNotAllowed"), Params: map[string]any{"streamId": "x", "streamUrl": cams.URL("a")}},
+				Check: key("surveillance.errors.networkNotAllowed"), Params: map[string]any{"streamId": "x", "streamUrl": cams.URL("a")}},
 			{Name: "link-local outside the allowed networks", Method: "POST", Path: "/ds/camera/add", Token: "A", Code: "107",
-				Check: key("camera.networkNotAllowed"), Params: map[string]any{"streamId": "x", "streamUrl": "rtsp://169.254.169.254/latest"}},
+				Check: key("surveillance.errors.networkNotAllowed"), Params: map[string]any{"streamId": "x", "streamUrl": "rtsp://169.254.169.254/latest"}},
 			{Name: "IPv6 loopback outside", Method: "POST", Path: "/ds/camera/add", Token: "A", Code: "107",
 				Params: map[string]any{"streamId": "x", "streamUrl": "rtsp://[::1]:554/x"}},
 			{Name: "a camera inside", Method: "POST", Path: "/ds/camera/add", Token: "A", Code: "0",
@@ -136,12 +136,12 @@ func TestCameraAddressRules(t *testing.T) {
 		})
 		testkit.APITest{Server: s, Token: func(string) string { return tok }, State: []string{"cameras"}}.Run(t, []testkit.Scenario{
 			{Name: "update to an address outside", Method: "PUT", Path: "/ds/camera/update", Token: "A", Code: "107",
-				Check: key("camera.networkNotAllowed"), Params: map[string]any{"id": cam.ID, "streamUrl": "rtsp://192.168.1.10/x"}},
+				Check: key("surveillance.errors.networkNotAllowed"), Params: map[string]any{"id": cam.ID, "streamUrl": "rtsp://192.168.1.10/x"}},
 			{Name: "proxy to an address outside", Method: "GET", Path: "/ds/apiZlmk/proxy", Token: "A", Code: "107",
-				Check: key("camera.networkNotAllowed"), Params: map[string]any{"stream": "inside", "url": "rtsp://127.0.0.1/x"}},
+				Check: key("surveillance.errors.networkNotAllowed"), Params: map[string]any{"stream": "inside", "url": "rtsp://127.0.0.1/x"}},
 			{Name: "a name that resolves outside is not pulled", Method: "GET", Path: "/ds/apiZlmk/proxy", Token: "A", Code: "107",
 				Check: func(t *testing.T, r testkit.Reply) {
-					key("camera.networkNotAllowed")(t, r)
+					key("surveillance.errors.networkNotAllowed")(t, r)
 					if n := ffmpegChildren(t); n != 0 {
 						t.Fatalf("%d ffmpeg children for a refused address", n)
 					}

@@ -224,4 +224,4 @@ func (s *Service) recordFile(ctx context.Context, customerID int64, id RecordID)
 }
 
 // ErrNoFile is a recording whose file is gone.
-var ErrNoFile = httpx.E(http.StatusNotFound, "404", "camera.noFile", "the recording's file is missing")
+var ErrNoFile = httpx.E(http.StatusNotFound, "404", "surveillance.errors.noFile", "the recording's file is missing")

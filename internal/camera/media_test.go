@@ -47,13 +47,13 @@ func TestStreamScenarios(t *testing.T) {
 		}, State: []string{"cameras", "camera_records"}}.Run(t, []testkit.Scenario{
 			{Name: "proxy an unreachable camera", Method: "GET", Path: "/ds/apiZlmk/proxy", Token: "A", Code: "502",
 				Params: map[string]any{"stream": "down"}, Check: func(t *testing.T, r testkit.Reply) {
-					key("camera.offline")(t, r)
+					key("surveillance.errors.offline")(t, r)
 					noChildren(t, e.s)
 					online(t, e, "down", false, camera.StateIdle)
 				}},
 			{Name: "proxy a stream the camera does not have", Method: "GET", Path: "/ds/apiZlmk/proxy", Token: "A", Code: "502",
 				Params: map[string]any{"stream": "missing"}, Check: func(t *testing.T, r testkit.Reply) {
-					key("camera.noStream")(t, r)
+					key("surveillance.errors.noStream")(t, r)
 					noChildren(t, e.s)
 				}},
 			{Name: "snap an unreachable camera", Method: "GET", Path: "/ds/apiZlmk/snap", Token: "A", Code: "502",
@@ -118,9 +118,9 @@ func TestStreamScenarios(t *testing.T) {
 					}
 				}},
 			{Name: "record start again", Method: "GET", Path: "/ds/apiZlmk/record", Token: "A", Code: "403",
-				Params: map[string]any{"stream": "tcp", "type": 0}, Check: key("camera.alreadyRecording")},
+				Params: map[string]any{"stream": "tcp", "type": 0}, Check: key("surveillance.errors.alreadyRecording")},
 			{Name: "the stream is not switchable while recording", Method: "PUT", Path: "/ds/camera/update", Token: "A", Code: "403",
-				Params: map[string]any{"id": tcpCam.ID, "streamUrl": cams.URL("b")}, Check: key("camera.alreadyRecording")},
+				Params: map[string]any{"id": tcpCam.ID, "streamUrl": cams.URL("b")}, Check: key("surveillance.errors.alreadyRecording")},
 			{Name: "record stop", Method: "GET", Path: "/ds/apiZlmk/record", Token: "A", Code: "0",
 				Params: map[string]any{"stream": "tcp", "type": 1}, Check: func(t *testing.T, r testkit.Reply) {
 					var done camera.Record

@@ -71,23 +71,23 @@ const (
 // busy, device not supported; the call status codes of §4 where one fits: noStream 502, cameraBusy 201,
 // notAcceptable 606, repeat 403).
 var (
-	ErrMaxConnections = httpx.E(http.StatusForbidden, "107", "camera.maxConnections", "exceeded maximum concurrent connections")
-	ErrStreamNotFound = httpx.E(http.StatusNotFound, "404", "camera.streamNotFound", "stream not found")
-	ErrStreamExists   = httpx.E(http.StatusConflict, "409", "camera.streamExists", "a camera with this stream id exists")
-	ErrOffline        = httpx.E(http.StatusBadGateway, "502", "camera.offline", "the camera cannot be reached")
-	ErrNoStream       = httpx.E(http.StatusBadGateway, "502", "camera.noStream", "the camera has no such stream")
-	ErrUnauthorized   = httpx.E(http.StatusBadGateway, "502", "camera.unauthorized", "the camera refused the user name or password")
-	ErrNoMedia        = httpx.E(http.StatusBadGateway, "502", "camera.noMedia", "the camera sends no video")
-	ErrBusy           = httpx.E(http.StatusConflict, "201", "camera.busy", "camera busy")
-	ErrNotSupported   = httpx.E(http.StatusUnprocessableEntity, "606", "camera.notSupported", "device not supported: the camera's video is not H.264")
-	ErrRecording      = httpx.E(http.StatusConflict, "403", "camera.alreadyRecording", "the stream is being recorded already")
-	ErrNotRecording   = httpx.E(http.StatusConflict, "404", "camera.notRecording", "the stream is not being recorded")
-	ErrNoTool         = httpx.E(http.StatusServiceUnavailable, "503", "camera.noTool", "ffmpeg is not installed on the server (make test-deps installs it)")
+	ErrMaxConnections = httpx.E(http.StatusForbidden, "107", "surveillance.errors.maxConnections", "exceeded maximum concurrent connections")
+	ErrStreamNotFound = httpx.E(http.StatusNotFound, "404", "surveillance.errors.streamNotFound", "stream not found")
+	ErrStreamExists   = httpx.E(http.StatusConflict, "409", "surveillance.errors.streamExists", "a camera with this stream id exists")
+	ErrOffline        = httpx.E(http.StatusBadGateway, "502", "surveillance.errors.offline", "the camera cannot be reached")
+	ErrNoStream       = httpx.E(http.StatusBadGateway, "502", "surveillance.errors.noStream", "the camera has no such stream")
+	ErrUnauthorized   = httpx.E(http.StatusBadGateway, "502", "surveillance.errors.unauthorized", "the camera refused the user name or password")
+	ErrNoMedia        = httpx.E(http.StatusBadGateway, "502", "surveillance.errors.noMedia", "the camera sends no video")
+	ErrBusy           = httpx.E(http.StatusConflict, "201", "surveillance.errors.busy", "camera busy")
+	ErrNotSupported   = httpx.E(http.StatusUnprocessableEntity, "606", "surveillance.errors.notSupported", "device not supported: the camera's video is not H.264")
+	ErrRecording      = httpx.E(http.StatusConflict, "403", "surveillance.errors.alreadyRecording", "the stream is being recorded already")
+	ErrNotRecording   = httpx.E(http.StatusConflict, "404", "surveillance.errors.notRecording", "the stream is not being recorded")
+	ErrNoTool         = httpx.E(http.StatusServiceUnavailable, "503", "surveillance.errors.noTool", "ffmpeg is not installed on the server (make test-deps installs it)")
 	// ErrServerBusy: the server's snapshot work is full (ffchild.Limiter); spec §9 "101 system busy".
-	ErrServerBusy = httpx.E(http.StatusServiceUnavailable, "101", "camera.serverBusy", "the server is busy, try again")
+	ErrServerBusy = httpx.E(http.StatusServiceUnavailable, "101", "surveillance.errors.serverBusy", "the server is busy, try again")
 	// ErrNetworkNotAllowed: the camera's address is outside --camera-allow-nets (at add/update for an IP
 	// address, at every pull for the addresses a name resolves to).
-	ErrNetworkNotAllowed = httpx.E(http.StatusForbidden, "107", "camera.networkNotAllowed", "the camera's address is outside the networks this server may pull from")
+	ErrNetworkNotAllowed = httpx.E(http.StatusForbidden, "107", "surveillance.errors.networkNotAllowed", "the camera's address is outside the networks this server may pull from")
 )
 
 // checkStream validates a stream id: 1-64 of letters, digits, '-', '_' and '.'.

@@ -70,7 +70,7 @@ describe('errorText: the server key, then common codes, then the feature codes',
     expect(keyOf('errors.badParam', ['common', 'patrol'])).toBe('common:errors.badParam');
     expect(keyOf('dispatch.errors.customerMissing', ['common'])).toBe('common:dispatch.errors.customerMissing');
     // the camera service's keys are the surveillance feature's sentences
-    expect(keyOf('camera.serverBusy', ['common', 'surveillance'])).toBe('surveillance:errors.serverBusy');
+    expect(keyOf('surveillance.errors.serverBusy', ['common', 'surveillance'])).toBe('surveillance:errors.serverBusy');
     expect(keyOf('patrol:errors.1011', [])).toBe('patrol:errors.1011');
   });
 });

@@ -1,5 +1,5 @@
 // The one way a failed call becomes a sentence (docs/adr/0033). In order:
-//   1. the server's i18n key ("patrol.errors.1020" → patrol:errors.1020; "camera.offline" → surveillance:errors.offline;
+//   1. the server's i18n key ("patrol.errors.1020" → patrol:errors.1020; "surveillance.errors.offline" → surveillance:errors.offline;
 //      "errors.tokenTimeout" → common), when the console has it — a code alone is ambiguous across services (101 is
 //      "busy" here, "offline" there);
 //   2. the common namespace's codes.* — transport failures and the generic codes (400, 404, 101, 105, …), written
@@ -21,19 +21,12 @@ export function failureCode(e: unknown): string | undefined {
   return undefined;
 }
 
-/** Server domains whose keys name no console namespace, and the feature whose errors.* say them: the camera
- * service's camera.offline is surveillance:errors.offline. */
-const DOMAIN_FEATURES: Readonly<Record<string, string>> = { camera: 'surveillance' };
-
-/** The i18next key of a server key: its first segment when that is a namespace (or a domain of DOMAIN_FEATURES),
- * else the common namespace. */
+/** The i18next key of a server key: its first segment when that is a namespace, else the common namespace. */
 export function keyOf(serverKey: string, namespaces: readonly string[]): string {
   if (serverKey.includes(':')) return serverKey;
   const dot = serverKey.indexOf('.');
   const head = dot > 0 ? serverKey.slice(0, dot) : '';
-  const rest = serverKey.slice(dot + 1);
-  if (Object.prototype.hasOwnProperty.call(DOMAIN_FEATURES, head)) return `${DOMAIN_FEATURES[head]}:errors.${rest}`;
-  return head && head !== 'common' && namespaces.includes(head) ? `${head}:${rest}` : `common:${serverKey}`;
+  return head && head !== 'common' && namespaces.includes(head) ? `${head}:${serverKey.slice(dot + 1)}` : `common:${serverKey}`;
 }
 
 /** A failure as a sentence of the current language; ns is the feature whose own codes come third. */

@@ -25,14 +25,14 @@ describe('a camera dot', () => {
     expect(dotOf(undefined).key).toBe('dot.unknown');
     expect(dotOf({ state: 'playing', reach: 'offline' }).key).toBe('dot.streaming'); // a pull says more
     expect(dotOf({ state: 'connecting' }).key).toBe('dot.connecting');
-    expect(dotOf({ state: 'failed', key: 'camera.offline' }).badge).toBe('error');
+    expect(dotOf({ state: 'failed', key: 'surveillance.errors.offline' }).badge).toBe('error');
   });
 });
 
 describe('why a tile has no picture', () => {
   it('names the server reason, the missing tool and the wait', () => {
-    expect(noPictureReason({ state: 'failed', code: '502', key: 'camera.offline' }, false, true)).toBe('surveillance:errors.offline');
-    expect(noPictureReason({ state: 'failed', code: '201', key: 'camera.busy' }, true, true)).toBe('surveillance:errors.busy');
+    expect(noPictureReason({ state: 'failed', code: '502', key: 'surveillance.errors.offline' }, false, true)).toBe('surveillance:errors.offline');
+    expect(noPictureReason({ state: 'failed', code: '201', key: 'surveillance.errors.busy' }, true, true)).toBe('surveillance:errors.busy');
     expect(noPictureReason({ state: 'failed' }, false, true)).toBe('errors.offline');
     expect(noPictureReason({ state: 'playing' }, false, true)).toBe('reason.waiting');
     expect(noPictureReason({ state: 'playing' }, true, true)).toBeUndefined();

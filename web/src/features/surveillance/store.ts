@@ -49,7 +49,7 @@ export function noPictureReason(status: StreamStatus | undefined, playing: boole
   if (!status) return 'reason.connecting';
   switch (status.state) {
     case 'failed':
-      return status.key ? keyOf(status.key, []) : 'errors.offline';
+      return status.key ? keyOf(status.key, ['surveillance']) : 'errors.offline';
     case 'connecting':
     case 'idle':
       return 'reason.connecting';
