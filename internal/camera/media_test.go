@@ -29,6 +29,7 @@ func TestStreamScenarios(t *testing.T) {
 	cams := rtsp(t)
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		e := newEnv(t, engine, 8)
+		from, to := testkit.RecentRange()
 		before := ffmpegChildren(t)
 		if before != 0 {
 			t.Fatalf("%d ffmpeg children before the test", before)
@@ -130,7 +131,7 @@ func TestStreamScenarios(t *testing.T) {
 					}
 				}},
 			{Name: "records", Method: "GET", Path: "/ds/camera/records", Token: "A", Code: "0",
-				Params: map[string]any{"stream": "tcp", "sTime": time.Now().Add(-time.Hour).UnixMilli(), "eTime": time.Now().Add(time.Minute).UnixMilli()},
+				Params: map[string]any{"stream": "tcp", "sTime": from, "eTime": to},
 				Check: func(t *testing.T, r testkit.Reply) {
 					var res struct {
 						Total int             `json:"total"`
@@ -143,7 +144,7 @@ func TestStreamScenarios(t *testing.T) {
 					listed = res.List[0]
 				}},
 			{Name: "another customer's records", Method: "GET", Path: "/ds/camera/records", Token: "B", Code: "0",
-				Params:   map[string]any{"sTime": time.Now().Add(-time.Hour).UnixMilli(), "eTime": time.Now().Add(time.Minute).UnixMilli()},
+				Params:   map[string]any{"sTime": from, "eTime": to},
 				Contains: []string{`"total":0`}},
 		})
 		// the recording plays: an MP4 with a video stream, served in ranges; the list's duration is the one its

@@ -3,7 +3,6 @@ package security
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"tenfour/internal/auth"
 	"tenfour/internal/testkit"
@@ -23,15 +22,15 @@ func pagingFixture(t *testing.T) (*testkit.Server, string) {
 func TestPagingOverflow(t *testing.T) {
 	s, tok := pagingFixture(t)
 	const huge = "9223372036854775807"
-	day := time.Now().Add(-time.Hour).UnixMilli()
+	from, to := testkit.RecentRange()
 	for _, c := range []struct {
 		method, path string
 		params       map[string]any
 	}{
 		{"GET", "/ds/log/list", nil},
 		{"GET", "/ds/nms/getTerminalByClient", nil},
-		{"GET", "/ds/sos/findSos", map[string]any{"sTime": day, "eTime": day + 3600_000}},
-		{"GET", "/ds/sms/findSms", map[string]any{"type": "0", "stime": day, "etime": day + 3600_000}},
+		{"GET", "/ds/sos/findSos", map[string]any{"sTime": from, "eTime": to}},
+		{"GET", "/ds/sms/findSms", map[string]any{"type": "0", "stime": from, "etime": to}},
 		{"GET", "/ds/loneWork/list", nil},
 		{"GET", "/ds/job/list", nil},
 		{"GET", "/ds/schoolCar/list", nil},

@@ -27,3 +27,14 @@ func (c *Clock) Add(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.U
 
 // Set puts the clock at t.
 func (c *Clock) Set(t time.Time) { c.mu.Lock(); c.now = t; c.mu.Unlock() }
+
+// RecentRange is a search range "around now" that spec §5's month rule accepts at any hour: the last hour up to a
+// minute ahead, clipped to this calendar month in UTC (the seeded customers' zone). Ten minutes into the 1st of a
+// month, "the last hour" would cross into the month before and the search would answer "95".
+func RecentRange() (from, to int64) {
+	now := time.Now().UTC()
+	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	from = max(now.Add(-time.Hour).UnixMilli(), month.UnixMilli())
+	to = min(now.Add(time.Minute).UnixMilli(), month.AddDate(0, 1, 0).UnixMilli())
+	return from, to
+}

@@ -61,8 +61,8 @@ func TestConsoleCallsTerminalFramesBothWays(t *testing.T) {
 			if w.logs(int(oplog.VideoCall)) != 1 {
 				t.Fatal("log 128 not written")
 			}
-			r := w.Do(http.MethodGet, "/ds/video/sessions", w.Session("10000001"), map[string]any{
-				"sTime": time.Now().Add(-time.Hour).UnixMilli(), "eTime": time.Now().UnixMilli()})
+			from, to := testkit.RecentRange()
+			r := w.Do(http.MethodGet, "/ds/video/sessions", w.Session("10000001"), map[string]any{"sTime": from, "eTime": to})
 			var page struct{ List []video.Record }
 			r.Into(t, &page)
 			if len(page.List) != 1 || page.List[0].Status != 200 || page.List[0].DurationMs <= 0 || page.List[0].Codec != codec ||

@@ -63,8 +63,8 @@ func (p probe) stream(kind string) (codec string, frames, w, h int, ok bool) {
 
 func recordFiles(t *testing.T, w *world) []video.RecordFile {
 	t.Helper()
-	r := w.Do(http.MethodGet, "/ds/video/records", w.Session("10000001"), map[string]any{
-		"sTime": time.Now().Add(-time.Hour).UnixMilli(), "eTime": time.Now().Add(time.Minute).UnixMilli()})
+	from, to := testkit.RecentRange()
+	r := w.Do(http.MethodGet, "/ds/video/records", w.Session("10000001"), map[string]any{"sTime": from, "eTime": to})
 	var page struct {
 		Total int
 		List  []video.RecordFile
