@@ -35,8 +35,13 @@ type FloorLeases interface {
 	Asked(gid int64, prio int)
 }
 
-// SetFloorLeases joins the floor to a cluster; call before serving.
-func (s *Service) SetFloorLeases(l FloorLeases) { s.leases = l }
+// SetFloorLeases joins the floor to a cluster; call before serving. Written under the lock that every press
+// takes before it reads the leases (currentAccount), so a test may set them on a running node before a press.
+func (s *Service) SetFloorLeases(l FloorLeases) {
+	s.mu.Lock()
+	s.leases = l
+	s.mu.Unlock()
+}
 
 // GroupTalking tells whether a burst of this node runs in group gid's call (the cluster renews its lease while so).
 func (s *Service) GroupTalking(gid int64) bool {

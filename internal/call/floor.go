@@ -296,6 +296,26 @@ func (s *Service) RequestFloor(ctx context.Context, cl *client, req FloorRequest
 	if decided != nil {
 		decided(err == nil && reply.Status == "granted")
 	}
+	if err != nil || reply.Status != "granted" {
+		return reply, err
+	}
+	return s.answerGrant(ctx, cl, reply)
+}
+
+// answerGrant answers a granted press under the lock its revocations are sent under (realtime.Answer), so the
+// client hears of its grant before any revocation of it. A grant whose burst ended before it could be answered is
+// answered busy: in a cluster the lease can run out while the press waits for its Decided, and the burst is then
+// revoked before the reply is written — the client saw the revocation first, for a floor it did not know it had,
+// and then "granted" for a floor already gone or another's (docs/reliability.md finding 9).
+func (s *Service) answerGrant(ctx context.Context, cl *client, reply FloorReply) (FloorReply, error) {
+	err := s.locked(func(*afterUnlock) error {
+		c := s.calls[reply.CallID]
+		if c == nil || c.ended || c.burst == nil || c.burst.talker != cl {
+			return ErrFloorBusy
+		}
+		realtime.Answer(ctx, reply, nil) // outside a socket request (a leg, a SIP phone): the return answers
+		return nil
+	})
 	return reply, err
 }
 

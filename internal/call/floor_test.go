@@ -1,10 +1,12 @@
 package call_test
 
 import (
+	"context"
 	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -525,4 +527,61 @@ func TestOfferFromANewConnectionReplacesThePeer(t *testing.T) {
 	testkit.Eventually(t, 5*time.Second, "the new connection's packets reach the server", func() bool {
 		return w.voice().UpstreamPackets("10009001") >= before+25
 	})
+}
+
+// stalledDecide is a cluster's floor leases (every Take yes, every lease live) whose first Decided waits for the
+// test: the press it follows is granted and not yet answered, as a press on a node slow to NATS waits for the
+// lease lock after its grant.
+type stalledDecide struct {
+	once     sync.Once
+	deciding chan struct{} // closed when the first Decided is reached
+	goOn     chan struct{} // closed by the test to let it return
+}
+
+func (l *stalledDecide) Take(context.Context, int64, int, time.Time) bool { return true }
+func (l *stalledDecide) Decided(int64)                                    { l.once.Do(func() { close(l.deciding); <-l.goOn }) }
+func (l *stalledDecide) Live(int64) bool                                  { return true }
+func (l *stalledDecide) Release(int64)                                    {}
+func (l *stalledDecide) Outranked(int64, int, int64) bool                 { return false }
+func (l *stalledDecide) Advertise(int64, int, time.Time)                  {}
+func (l *stalledDecide) Withdraw(int64)                                   {}
+func (l *stalledDecide) Asked(int64, int)                                 {}
+
+// A press granted and revoked before it was answered is answered busy, not "granted": the terminal saw the
+// revocation first, for a floor it did not know it had, and a "granted" after it would have it talk on a floor
+// that is gone (docs/reliability.md finding 9: on the chaos lab's lossy node the lease ran out while the press
+// waited for its Decided, and its terminal held the floor, by what it was told, while another talked). Fails on a
+// RequestFloor that answers what the floor decided whatever came after.
+func TestGrantRevokedBeforeItsAnswerIsAnsweredBusy(t *testing.T) {
+	g := newGroupWorld(t)
+	ctx := g.Ctx()
+	leases := &stalledDecide{deciding: make(chan struct{}), goOn: make(chan struct{})}
+	g.voice().SetFloorLeases(leases)
+	replies, err := g.t1.Begin("floor.request", map[string]any{"gid": g.gid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-leases.deciding:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the press never reached its Decided")
+	}
+	gid, _ := strconv.ParseInt(g.gid, 10, 64)
+	g.voice().RevokeGroup(gid) // the lease ran out meanwhile (internal/cluster runOut)
+	if _, err := g.t1.WaitEvent(ctx, "floor.revoked", nil); err != nil {
+		t.Fatal(err)
+	}
+	close(leases.goOn)
+	select {
+	case f := <-replies:
+		if f.Code != "486" {
+			t.Fatalf("the revoked press was answered %s %s, want 486 (busy)", f.Code, f.Data)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no answer to the press")
+	}
+	// the floor is free for the next talker
+	if r, err := g.t2.RequestFloor(ctx, "", g.gid, false); err != nil || r.Status != "granted" {
+		t.Fatalf("the next press: %+v %v", r, err)
+	}
 }

@@ -456,6 +456,29 @@ func (c *Conn) handle(ctx context.Context, msg []byte) {
 
 type arrivalKey struct{}
 
+type answerKey struct{}
+
+// answer is the reply slot of the request a handler runs for: written once, by Answer or when the handler returns.
+type answer struct {
+	c    *Conn
+	f    Frame
+	sent atomic.Bool
+}
+
+// Answer writes the reply of the request the handler of ctx runs for now, instead of when the handler returns
+// (what it then returns is not sent). A handler whose reply must reach the client before an event that may follow
+// at once writes it while it holds the lock those events are sent under: the floor answers a press "granted"
+// under the lock its revocations are sent under, so no revocation of that grant overtakes it (internal/call).
+// False outside a socket handler (the caller's return is then the reply) or when the request was answered already.
+func Answer(ctx context.Context, res any, err error) bool {
+	a, _ := ctx.Value(answerKey{}).(*answer)
+	if a == nil || a.sent.Swap(true) {
+		return false
+	}
+	a.c.reply(a.f, res, err)
+	return true
+}
+
 // Arrival is the place of the request a handler runs for among its connection's requests, in the order they
 // were read (1, 2, …; 0 outside a socket handler). A connection's handlers run concurrently: a request read after
 // another may be handled first (the floor: a release that crossed its press, internal/call).
@@ -498,8 +521,9 @@ func (c *Conn) dispatch(ctx context.Context, f Frame) {
 	go func() {
 		defer c.hub.wg.Done()
 		defer c.inflight.Add(-1)
-		hctx, cancel := context.WithTimeout(context.WithValue(identity.With(context.WithoutCancel(ctx), c.Principal()),
-			arrivalKey{}, arrival), HandlerTimeout)
+		slot := &answer{c: c, f: f}
+		hctx, cancel := context.WithTimeout(context.WithValue(context.WithValue(identity.With(context.WithoutCancel(ctx),
+			c.Principal()), arrivalKey{}, arrival), answerKey{}, slot), HandlerTimeout)
 		defer cancel()
 		if f.Type == "sync" {
 			res, err := c.sync(hctx, f.Data)
@@ -507,7 +531,9 @@ func (c *Conn) dispatch(ctx context.Context, f Frame) {
 			return
 		}
 		res, err := c.call(hctx, h, f)
-		c.reply(f, res, err)
+		if !slot.sent.Swap(true) { // not answered early (Answer)
+			c.reply(f, res, err)
+		}
 	}()
 }
 

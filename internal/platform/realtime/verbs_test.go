@@ -109,3 +109,55 @@ func TestVerbsIndexAndUndeclaredMessages(t *testing.T) {
 		t.Fatalf("undeclared %q, want %q", got, want)
 	}
 }
+
+// A handler that answers early (Answer) has its reply on the wire before an event it sends after, and its return
+// value is not sent as a second reply; one that does not is answered when it returns, after that event — the
+// order that let a floor revocation overtake its grant (internal/call, docs/reliability.md finding 9).
+func TestAnswerOrdersTheReplyBeforeLaterEvents(t *testing.T) {
+	r := newRig(t)
+	r.hub.Register(
+		On("test.early", Anyone, func(ctx context.Context, c *Conn, _ struct{}) (any, error) {
+			if !Answer(ctx, map[string]any{"v": "early"}, nil) {
+				t.Error("the first Answer of a socket request was not written")
+			}
+			if Answer(ctx, map[string]any{"v": "twice"}, nil) {
+				t.Error("a request was answered twice")
+			}
+			_ = c.Send("test.after", map[string]any{})
+			return map[string]any{"v": "returned"}, nil
+		}),
+		On("test.late", Anyone, func(ctx context.Context, c *Conn, _ struct{}) (any, error) {
+			_ = c.Send("test.after", map[string]any{})
+			return map[string]any{"v": "returned"}, nil
+		}),
+		Event("test.after", Anyone),
+	)
+	if Answer(context.Background(), nil, nil) {
+		t.Fatal("Answer outside a socket handler wrote something")
+	}
+	con := r.login("1001", 1, Console, "tok")
+	for _, tc := range []struct {
+		typ   string
+		order string // the frames as they arrived
+	}{
+		{"test.early", `reply {"v":"early"}, test.after`},
+		{"test.late", `test.after, reply {"v":"returned"}`},
+	} {
+		id := con.Request(tc.typ, nil)
+		var got []string
+		for len(got) < 2 {
+			f := con.Read(wait)
+			if f.Re == id {
+				got = append(got, "reply "+string(f.Data))
+			} else if f.Type == "test.after" {
+				got = append(got, f.Type)
+			}
+		}
+		if strings.Join(got, ", ") != tc.order {
+			t.Errorf("%s: frames %q, want %s", tc.typ, got, tc.order)
+		}
+		if f, err := con.TryRead(200 * time.Millisecond); err == nil {
+			t.Errorf("%s: a frame more: %+v", tc.typ, f)
+		}
+	}
+}
