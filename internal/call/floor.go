@@ -313,6 +313,9 @@ func (s *Service) answerGrant(ctx context.Context, cl *client, reply FloorReply)
 		if c == nil || c.ended || c.burst == nil || c.burst.talker != cl {
 			return ErrFloorBusy
 		}
+		if s.leases != nil && c.Kind == Group && !s.leases.Live(c.Group) {
+			return ErrFloorBusy // lost meanwhile: its revocation (Decided, the run-out) is on its way
+		}
 		realtime.Answer(ctx, reply, nil) // outside a socket request (a leg, a SIP phone): the return answers
 		return nil
 	})
