@@ -103,14 +103,20 @@ func newPasswordHash(old, pw string) (string, error) {
 }
 
 // HashPassword returns a PHC-format argon2id hash.
-func HashPassword(pw string) (string, error) {
+func HashPassword(pw string) (string, error) { return HashPasswordAt(pw, argonTime, argonMemory) }
+
+// HashPasswordAt is HashPassword at another cost: passes over memoryKiB of memory. A check reads the cost from
+// the hash, so a sign-in against it costs what it was made at. Only test fixtures choose less than HashPassword
+// (internal/testkit: its accounts' shared hash, checked at every sign-in of a test, costs 270 ms under -race at
+// HashPassword's cost); everything a person or a terminal signs in with is made by HashPassword.
+func HashPasswordAt(pw string, passes, memoryKiB uint32) (string, error) {
 	salt := make([]byte, 16)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	key := idKey([]byte(pw), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
+	key := idKey([]byte(pw), salt, passes, memoryKiB, argonThreads, argonKeyLen)
 	b64 := base64.RawStdEncoding
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, memoryKiB, passes, argonThreads,
 		b64.EncodeToString(salt), b64.EncodeToString(key)), nil
 }
 

@@ -9,7 +9,6 @@ package bench
 import (
 	"context"
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -19,7 +18,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"golang.org/x/crypto/argon2"
+	"tenfour/internal/auth"
 )
 
 // Peer versions: the ones scripts/build-peers.sh builds (keep the two in step).
@@ -115,11 +114,9 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // cheapHash is an argon2id hash of pw at 1 MiB and one pass, as the scale run's provision stores (so that N logins
 // fit the time budget; the steady state measured does not depend on it).
 func cheapHash(pw string) string {
-	salt := make([]byte, 16)
-	_, _ = rand.Read(salt)
-	const mem, passes = 1024, 1
-	key := argon2.IDKey([]byte(pw), salt, passes, mem, 1, 32)
-	b64 := base64.RawStdEncoding
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=1$%s$%s", argon2.Version, mem, passes, b64.EncodeToString(salt),
-		b64.EncodeToString(key))
+	h, err := auth.HashPasswordAt(pw, 1, 1024)
+	if err != nil {
+		panic(err) // the system's random source failed
+	}
+	return h
 }

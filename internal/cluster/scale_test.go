@@ -2,16 +2,13 @@ package cluster_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"fmt"
 	"strconv"
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/argon2"
-
 	"tenfour/internal/app"
+	"tenfour/internal/auth"
 	"tenfour/internal/bench"
 	"tenfour/internal/config"
 	"tenfour/internal/sim"
@@ -36,11 +33,10 @@ func TestClusterScale(t *testing.T) {
 	}
 	t.Cleanup(func() { store.Close() })
 	// a cheap hash of the same password: the logins' cost is not what this measures (as the scale row)
-	salt := make([]byte, 16)
-	_, _ = rand.Read(salt)
-	key := argon2.IDKey([]byte(pw), salt, 1, 1024, 1, 32)
-	hash := fmt.Sprintf("$argon2id$v=%d$m=1024,t=1,p=1$%s$%s", argon2.Version,
-		base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(key))
+	hash, err := auth.HashPasswordAt(pw, 1, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
 	_, err = sim.Provision(ctx, store, sim.ProvisionOptions{Customer: "Cluster Fleet", First: first, Count: total,
 		Password: pw, PasswordHash: hash, GroupSize: 50, Dispatcher: disp})
 	if err != nil {
