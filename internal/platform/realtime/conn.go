@@ -454,15 +454,15 @@ func (c *Conn) handle(ctx context.Context, msg []byte) {
 	c.dispatch(ctx, f)
 }
 
-type arrivalKey struct{}
+type requestKey struct{}
 
-type answerKey struct{}
-
-// answer is the reply slot of the request a handler runs for: written once, by Answer or when the handler returns.
-type answer struct {
-	c    *Conn
-	f    Frame
-	sent atomic.Bool
+// request is what a handler's context knows of the socket request it runs for: its place among its connection's
+// requests (Arrival) and its reply, written once — by Answer, or when the handler returns.
+type request struct {
+	c       *Conn
+	f       Frame
+	arrival uint64
+	sent    atomic.Bool
 }
 
 // Answer writes the reply of the request the handler of ctx runs for now, instead of when the handler returns
@@ -471,11 +471,11 @@ type answer struct {
 // under the lock its revocations are sent under, so no revocation of that grant overtakes it (internal/call).
 // False outside a socket handler (the caller's return is then the reply) or when the request was answered already.
 func Answer(ctx context.Context, res any, err error) bool {
-	a, _ := ctx.Value(answerKey{}).(*answer)
-	if a == nil || a.sent.Swap(true) {
+	r, _ := ctx.Value(requestKey{}).(*request)
+	if r == nil || r.sent.Swap(true) {
 		return false
 	}
-	a.c.reply(a.f, res, err)
+	r.c.reply(r.f, res, err)
 	return true
 }
 
@@ -483,8 +483,10 @@ func Answer(ctx context.Context, res any, err error) bool {
 // were read (1, 2, …; 0 outside a socket handler). A connection's handlers run concurrently: a request read after
 // another may be handled first (the floor: a release that crossed its press, internal/call).
 func Arrival(ctx context.Context) uint64 {
-	n, _ := ctx.Value(arrivalKey{}).(uint64)
-	return n
+	if r, _ := ctx.Value(requestKey{}).(*request); r != nil {
+		return r.arrival
+	}
+	return 0
 }
 
 func (c *Conn) dispatch(ctx context.Context, f Frame) {
@@ -521,9 +523,9 @@ func (c *Conn) dispatch(ctx context.Context, f Frame) {
 	go func() {
 		defer c.hub.wg.Done()
 		defer c.inflight.Add(-1)
-		slot := &answer{c: c, f: f}
-		hctx, cancel := context.WithTimeout(context.WithValue(context.WithValue(identity.With(context.WithoutCancel(ctx),
-			c.Principal()), arrivalKey{}, arrival), answerKey{}, slot), HandlerTimeout)
+		req := &request{c: c, f: f, arrival: arrival}
+		hctx, cancel := context.WithTimeout(context.WithValue(identity.With(context.WithoutCancel(ctx), c.Principal()),
+			requestKey{}, req), HandlerTimeout)
 		defer cancel()
 		if f.Type == "sync" {
 			res, err := c.sync(hctx, f.Data)
@@ -531,7 +533,7 @@ func (c *Conn) dispatch(ctx context.Context, f Frame) {
 			return
 		}
 		res, err := c.call(hctx, h, f)
-		if !slot.sent.Swap(true) { // not answered early (Answer)
+		if !req.sent.Swap(true) { // not answered early (Answer)
 			c.reply(f, res, err)
 		}
 	}()
