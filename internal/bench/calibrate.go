@@ -69,8 +69,8 @@ func ProbeUnit(seed int) float64 {
 // HostFactor is a probe rate (units per CPU-second) over ProbeReference: 1 on the reference machine, 0.8 on a
 // host a fifth slower.
 func HostFactor(probe float64) float64 {
-	if ProbeReference <= 0 || probe <= 0 {
-		return 1
+	if probe <= 0 {
+		return 1 // no probe in this run
 	}
 	return probe / ProbeReference
 }

@@ -16,7 +16,7 @@ func BenchmarkCalibration(b *testing.B) {
 	}
 	cpu, wall := OwnCPU()-cpu0, time.Since(wall0)
 	if sink == 0 || cpu <= 0 {
-		b.Fatalf("probe: sink %v, thread CPU %v", sink, cpu)
+		b.Fatalf("probe: sink %v, process CPU %v", sink, cpu)
 	}
 	b.ReportMetric(float64(b.N)/cpu.Seconds(), "units/cpu-s")
 	b.ReportMetric(float64(b.N)/wall.Seconds(), "units/s")

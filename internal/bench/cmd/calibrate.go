@@ -43,7 +43,8 @@ func (r *runner) calibrated(v, target float64) (bench.Status, string) {
 // calibrationRow shows the probe itself: the host factor of this run.
 func (r *runner) calibrationRow() bench.Row {
 	const name = "host calibration: CPU probe (JSON, sorting, maps, floating point on one goroutine), units per CPU-second"
-	return r.measured(name, "", "the reference machine's rate: bench.ProbeReference", probeFigure, "calibrate",
+	ref := "the reference machine: " + bench.Thousands(bench.ProbeReference) + " units/CPU-s"
+	return r.measured(name, "", ref, probeFigure, "calibrate",
 		func(v float64) (bench.Status, string) {
 			return bench.Info, fmt.Sprintf("%s units/CPU-s (%s units/s of wall time): host factor %.2f — the throughput rows marked \"× host factor\" require their reference-machine figure times it",
 				bench.Thousands(v), bench.Thousands(r.figs[probeWallFigure]), bench.HostFactor(v))
