@@ -100,6 +100,25 @@ func (s *serverProc) alive() error {
 }
 
 // sleepCtx waits d or until ctx ends.
+// paced calls fn n times, every apart (the first at once), until fn or ctx fails.
+func paced(ctx context.Context, n int, every time.Duration, fn func() error) error {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for i := range n {
+		if i > 0 {
+			select {
+			case <-tick.C:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		if err := fn(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()

@@ -144,16 +144,7 @@ type benchSender struct {
 }
 
 func (s *benchSender) send(ctx context.Context, n int) error {
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	for i := range n {
-		if i > 0 {
-			select {
-			case <-tick.C:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
+	return paced(ctx, n, 20*time.Millisecond, func() error {
 		if s.next >= len(s.sent) {
 			return errors.New("bench sender: out of packet indexes")
 		}
@@ -161,13 +152,10 @@ func (s *benchSender) send(ctx context.Context, n int) error {
 		s.sent[s.next] = time.Now().UnixNano()
 		err := s.track.WriteRTP(&rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: 111, SequenceNumber: s.seq,
 			Timestamp: s.ts, Marker: s.next == 0}, Payload: benchPayload(s.next)})
-		if err != nil {
-			return err
-		}
 		s.next++
 		s.ts += 960
-	}
-	return nil
+		return err
+	})
 }
 
 // audioSession is what a protocol sets up: the sender and the subscribers' records.
@@ -248,16 +236,38 @@ func measureAudio(ctx context.Context, srv *serverProc, s *audioSession, o Audio
 
 func packetBudget(o AudioOptions) int { return 1000 + 50 + o.Packets + 1000 }
 
-// startAudioServer is startReady for an audio run: the server then settles for a second, and its resident set
-// after that is the run's base.
-func startAudioServer(ctx context.Context, o AudioOptions, res *AudioResult, name, readyURL string, args ...string) (*serverProc, error) {
-	srv, err := startReady(ctx, o.Log, name, o.Bin, readyURL, args...)
+// startTenfour empties dir, has provision fill its data directory (dir/data), and starts bin serving it on free
+// ports, its media on the loopback interface only, open to clients sign-ins from this one address; the server then
+// settles for a second (its resident set after that is a run's base).
+func startTenfour(ctx context.Context, log io.Writer, bin, dir string, clients int, provision func(data string) error) (*serverProc, string, error) {
+	data := filepath.Join(dir, "data")
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, "", err
+	}
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		return nil, "", err
+	}
+	if err := provision(data); err != nil {
+		return nil, "", fmt.Errorf("provision: %w", err)
+	}
+	port, err := freePort()
 	if err != nil {
-		return nil, err
+		return nil, "", err
+	}
+	udp, err := media.FreeUDPPort()
+	if err != nil {
+		return nil, "", err
+	}
+	base := "http://127.0.0.1:" + strconv.Itoa(port)
+	srv, err := startReady(ctx, log, "tenfour", bin, base+"/ds/ws", "serve", "--data", data,
+		"--addr", "127.0.0.1:"+strconv.Itoa(port), "--media-udp-port", strconv.Itoa(udp), "--media-interfaces", "lo",
+		"--log-level", "warn", "--conns-per-ip", "0", "--signin-burst-per-address", strconv.Itoa(clients+100),
+		"--signin-interval-per-address", "1ms")
+	if err != nil {
+		return nil, "", err
 	}
 	_ = sleepCtx(ctx, time.Second)
-	res.RSSBase = srv.rss()
-	return srv, nil
+	return srv, base, nil
 }
 
 // --- tenfour ----------------------------------------------------------------------------------------------------
@@ -267,33 +277,14 @@ const audioFirst = 50000001
 // RunAudioTenfour measures tenfour: N+1 terminals (phone apps) in one group, the first one talking.
 func RunAudioTenfour(ctx context.Context, o AudioOptions) (AudioResult, error) {
 	res := AudioResult{Server: "tenfour"}
-	if err := os.RemoveAll(o.Dir); err != nil {
-		return res, err
-	}
-	data := filepath.Join(o.Dir, "data")
-	if err := os.MkdirAll(data, 0o755); err != nil {
-		return res, err
-	}
-	if err := provisionGroup(ctx, data, audioFirst, o.Subscribers+1); err != nil {
-		return res, fmt.Errorf("provision: %w", err)
-	}
-	port, err := freePort()
-	if err != nil {
-		return res, err
-	}
-	udp, err := media.FreeUDPPort()
-	if err != nil {
-		return res, err
-	}
-	base := "http://127.0.0.1:" + strconv.Itoa(port)
-	srv, err := startAudioServer(ctx, o, &res, "tenfour", base+"/ds/ws", "serve", "--data", data,
-		"--addr", "127.0.0.1:"+strconv.Itoa(port), "--media-udp-port", strconv.Itoa(udp), "--media-interfaces", "lo",
-		"--log-level", "warn", "--conns-per-ip", "0", "--signin-burst-per-address", strconv.Itoa(o.Subscribers+100),
-		"--signin-interval-per-address", "1ms")
+	srv, base, err := startTenfour(ctx, o.Log, o.Bin, o.Dir, o.Subscribers+1, func(data string) error {
+		return provisionGroup(ctx, data, audioFirst, o.Subscribers+1)
+	})
 	if err != nil {
 		return res, err
 	}
 	defer stop(srv.proc)
+	res.RSSBase = srv.rss()
 	t0, budget := time.Now(), packetBudget(o)
 	var clients []*termclient.Client
 	var pcs []*webrtc.PeerConnection
@@ -442,14 +433,20 @@ logging:
 `, port, udpPort, tcpPort, livekitKey, livekitSecret)
 }
 
-// RunAudioLiveKit measures LiveKit: one room, one publisher, N auto-subscribed subscribers.
-func RunAudioLiveKit(ctx context.Context, o AudioOptions) (AudioResult, error) {
-	res := AudioResult{Server: "LiveKit " + LiveKitVersion}
-	if err := os.RemoveAll(o.Dir); err != nil {
-		return res, err
+// liveKit is a LiveKit server started for a run: its process and base URL.
+type liveKit struct {
+	srv  *serverProc
+	base string
+}
+
+// startLiveKit empties dir, writes LiveKitConfig there with free ports and starts bin on it; the server then
+// settles for a second.
+func startLiveKit(ctx context.Context, dir, bin string, log io.Writer) (*liveKit, error) {
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, err
 	}
-	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
-		return res, err
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
 	}
 	ports := make([]int, 3) // HTTP, UDP (media), TCP (media fallback)
 	for i := range ports {
@@ -458,20 +455,33 @@ func RunAudioLiveKit(ctx context.Context, o AudioOptions) (AudioResult, error) {
 			p, err = media.FreeUDPPort()
 		}
 		if err != nil {
-			return res, err
+			return nil, err
 		}
 		ports[i] = p
 	}
-	cfg := filepath.Join(o.Dir, "livekit.yaml")
+	cfg := filepath.Join(dir, "livekit.yaml")
 	if err := os.WriteFile(cfg, []byte(LiveKitConfig(ports[0], ports[1], ports[2])), 0o600); err != nil {
-		return res, err
+		return nil, err
 	}
 	base := "http://127.0.0.1:" + strconv.Itoa(ports[0])
-	srv, err := startAudioServer(ctx, o, &res, "livekit", base+"/", "--config", cfg)
+	srv, err := startReady(ctx, log, "livekit", bin, base+"/", "--config", cfg)
+	if err != nil {
+		return nil, err
+	}
+	_ = sleepCtx(ctx, time.Second)
+	return &liveKit{srv: srv, base: base}, nil
+}
+
+// RunAudioLiveKit measures LiveKit: one room, one publisher, N auto-subscribed subscribers.
+func RunAudioLiveKit(ctx context.Context, o AudioOptions) (AudioResult, error) {
+	res := AudioResult{Server: "LiveKit " + LiveKitVersion}
+	lk, err := startLiveKit(ctx, o.Dir, o.Bin, o.Log)
 	if err != nil {
 		return res, err
 	}
+	srv := lk.srv
 	defer stop(srv.proc)
+	res.RSSBase = srv.rss()
 	t0, budget := time.Now(), packetBudget(o)
 	var clients []*lkClient
 	sess := &audioSession{}
@@ -482,20 +492,23 @@ func RunAudioLiveKit(ctx context.Context, o AudioOptions) (AudioResult, error) {
 	}()
 	for i := 1; i <= o.Subscribers; i++ {
 		sub := newBenchSub(budget)
-		c, err := lkJoin(ctx, base, "sub-"+strconv.Itoa(i), false, sub)
+		c, err := lkJoin(ctx, lk.base, "sub-"+strconv.Itoa(i), "", sub.read)
 		if err != nil {
 			return res, fmt.Errorf("subscriber %d: %w", i, err)
 		}
 		clients = append(clients, c)
 		sess.subs = append(sess.subs, sub)
 	}
-	pub, err := lkJoin(ctx, base, "publisher", true, nil)
+	pub, err := lkJoin(ctx, lk.base, "publisher", "", nil)
 	if err != nil {
 		return res, fmt.Errorf("publisher: %w", err)
 	}
 	clients = append(clients, pub)
-	track, err := pub.publishAudio(ctx)
+	track, err := opusTrack("bench-mic", "bench")
 	if err != nil {
+		return res, err
+	}
+	if err := pub.publish(ctx, lkAddAudioTrack("bench-mic", "mic"), track); err != nil {
 		return res, fmt.Errorf("publish: %w", err)
 	}
 	sess.sender = &benchSender{track: track, sent: make([]int64, budget)}
@@ -507,6 +520,7 @@ func RunAudioLiveKit(ctx context.Context, o AudioOptions) (AudioResult, error) {
 type lkClient struct {
 	ws     *websocket.Conn
 	cancel context.CancelFunc
+	codec  string // "" (audio) or the video codec of its PeerConnections
 	sub    *webrtc.PeerConnection
 	pub    *webrtc.PeerConnection
 	wmu    sync.Mutex
@@ -528,7 +542,10 @@ func lkToken(identity string, publish bool) (string, error) {
 		"video": map[string]any{"room": livekitRoom, "roomJoin": true, "canPublish": publish, "canSubscribe": true}})
 }
 
-func lkJoin(ctx context.Context, base, identity string, publisher bool, rec *benchSub) (*lkClient, error) {
+// lkJoin joins the room: a subscriber (onTrack set: it is given each track it is sent) or the publisher (nil),
+// its PeerConnections of codec ("" for audio, or a video codec).
+func lkJoin(ctx context.Context, base, identity, codec string, onTrack func(*webrtc.TrackRemote)) (*lkClient, error) {
+	publisher := onTrack == nil
 	tok, err := lkToken(identity, publisher)
 	if err != nil {
 		return nil, err
@@ -545,16 +562,16 @@ func lkJoin(ctx context.Context, base, identity string, publisher bool, rec *ben
 		return nil, err
 	}
 	ws.SetReadLimit(4 << 20)
-	sub, err := termclient.NewPeerConnection(true, webrtc.Configuration{})
+	sub, err := lkPeerConnection(codec)
 	if err != nil {
 		_ = ws.CloseNow()
 		return nil, err
 	}
 	cctx, cancel := context.WithCancel(context.Background())
-	c := &lkClient{ws: ws, cancel: cancel, sub: sub, joined: make(chan struct{}), published: make(chan struct{}),
+	c := &lkClient{ws: ws, cancel: cancel, codec: codec, sub: sub, joined: make(chan struct{}), published: make(chan struct{}),
 		pubAnswer: make(chan webrtc.SessionDescription, 1), failed: make(chan error, 1)}
-	if rec != nil {
-		sub.OnTrack(func(t *webrtc.TrackRemote, _ *webrtc.RTPReceiver) { rec.read(t) })
+	if onTrack != nil {
+		sub.OnTrack(func(t *webrtc.TrackRemote, _ *webrtc.RTPReceiver) { onTrack(t) })
 	}
 	sub.OnICECandidate(func(ci *webrtc.ICECandidate) { c.trickle(ci, lkTargetSubscriber) })
 	go c.readLoop(cctx)
@@ -574,6 +591,14 @@ func lkJoin(ctx context.Context, base, identity string, publisher bool, rec *ben
 		return nil, fmt.Errorf("subscriber peer connection: %w", err)
 	}
 	return c, nil
+}
+
+// lkPeerConnection is a harness PeerConnection: termclient's audio one, or its video one in codec.
+func lkPeerConnection(codec string) (*webrtc.PeerConnection, error) {
+	if codec == "" {
+		return termclient.NewPeerConnection(true, webrtc.Configuration{})
+	}
+	return termclient.NewVideoPeerConnection(true, codec, webrtc.Configuration{})
 }
 
 func waitPC(ctx context.Context, pc *webrtc.PeerConnection) error {
@@ -711,63 +736,59 @@ func (c *lkClient) addCandidate(t lkTrickle) {
 	}
 }
 
-// publishAudio announces an Opus microphone track and negotiates the publisher PeerConnection.
-func (c *lkClient) publishAudio(ctx context.Context) (*webrtc.TrackLocalStaticRTP, error) {
-	const cid = "bench-mic"
-	if err := c.send(lkAddAudioTrack(cid, "mic")); err != nil {
-		return nil, err
+// publish announces a track (addTrack, an lkAdd…Track request) and negotiates the publisher PeerConnection
+// sending track.
+func (c *lkClient) publish(ctx context.Context, addTrack []byte, track webrtc.TrackLocal) error {
+	if err := c.send(addTrack); err != nil {
+		return err
 	}
 	wctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	select {
 	case <-c.published:
 	case err := <-c.failed:
-		return nil, err
+		return err
 	case <-wctx.Done():
-		return nil, fmt.Errorf("no trackPublished: %w", wctx.Err())
+		return fmt.Errorf("no trackPublished: %w", wctx.Err())
 	}
-	pub, err := termclient.NewPeerConnection(true, webrtc.Configuration{})
+	pub, err := lkPeerConnection(c.codec)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	c.mu.Lock()
 	c.pub = pub
 	c.mu.Unlock()
 	pub.OnICECandidate(func(ci *webrtc.ICECandidate) { c.trickle(ci, lkTargetPublisher) })
-	track, err := opusTrack(cid, "bench")
-	if err != nil {
-		return nil, err
-	}
 	tr, err := pub.AddTransceiverFromTrack(track, webrtc.RTPTransceiverInit{Direction: webrtc.RTPTransceiverDirectionSendonly})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	drainRTCP(tr.Sender())
 	offer, err := pub.CreateOffer(nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := pub.SetLocalDescription(offer); err != nil {
-		return nil, err
+		return err
 	}
 	if err := c.send(lkRequest(lkReqOffer, lkDesc{Type: "offer", SDP: offer.SDP, ID: 1}.encode())); err != nil {
-		return nil, err
+		return err
 	}
 	var ans webrtc.SessionDescription
 	select {
 	case ans = <-c.pubAnswer:
 	case err := <-c.failed:
-		return nil, err
+		return err
 	case <-wctx.Done():
-		return nil, fmt.Errorf("no answer: %w", wctx.Err())
+		return fmt.Errorf("no answer: %w", wctx.Err())
 	}
 	if err := c.remote(pub, &c.pubICE, ans); err != nil {
-		return nil, err
+		return err
 	}
 	if err := waitPC(wctx, pub); err != nil {
-		return nil, fmt.Errorf("publisher peer connection: %w", err)
+		return fmt.Errorf("publisher peer connection: %w", err)
 	}
-	return track, nil
+	return nil
 }
 
 func (c *lkClient) close() {

@@ -31,7 +31,9 @@ const (
 
 	lkTargetPublisher  = 0 // SignalTarget
 	lkTargetSubscriber = 1
+	lkSourceCamera     = 1 // TrackSource.CAMERA
 	lkSourceMicrophone = 2 // TrackSource.MICROPHONE; TrackType.AUDIO is 0
+	lkTypeVideo        = 1 // TrackType.VIDEO
 )
 
 type lkDesc struct {
@@ -90,6 +92,18 @@ func lkAddAudioTrack(cid, name string) []byte {
 	b := appendString(nil, 1, cid)
 	b = appendString(b, 2, name)
 	b = appendVarint(b, 8, lkSourceMicrophone)
+	return lkRequest(lkReqAddTrack, b)
+}
+
+// lkAddVideoTrack announces a camera track of one layer, width × height (AddTrackRequest: type 3, width 4,
+// height 5, source 8).
+func lkAddVideoTrack(cid, name string, width, height int) []byte {
+	b := appendString(nil, 1, cid)
+	b = appendString(b, 2, name)
+	b = appendVarint(b, 3, lkTypeVideo)
+	b = appendVarint(b, 4, uint64(width))
+	b = appendVarint(b, 5, uint64(height))
+	b = appendVarint(b, 8, lkSourceCamera)
 	return lkRequest(lkReqAddTrack, b)
 }
 

@@ -3,6 +3,10 @@ package bench
 import (
 	"strings"
 	"testing"
+
+	"github.com/pion/rtp"
+
+	"tenfour/internal/termclient"
 )
 
 // The audio harness finds a packet's index in what a server forwarded, and nothing in any other payload.
@@ -108,5 +112,58 @@ func TestLiveKitWire(t *testing.T) {
 	}
 	if _, err := decodeLK(lkRequest(lkResOffer, offer.encode())[:5]); err == nil {
 		t.Error("a cut message decoded without an error")
+	}
+}
+
+// The video reader counts each sequence number once (a NACK's retransmission is not a second packet), across the
+// 16-bit wrap, and frames by their marker bit; a gap stays a gap, so span − unique is what was lost.
+func TestVideoSubCounts(t *testing.T) {
+	s := newVideoSub()
+	send := func(seq uint16, marker bool) {
+		s.packet(&rtp.Packet{Header: rtp.Header{SequenceNumber: seq, Marker: marker}})
+	}
+	send(65533, false)
+	before := s.counts()
+	send(65534, false)
+	send(65535, true)
+	send(1, false) // 0 lost
+	send(2, true)
+	send(65535, true) // retransmitted
+	send(3, false)
+	after := s.counts()
+	span, got := int(after.hi-before.hi), after.unique-before.unique
+	if span != 6 || got != 5 || span-got != 1 {
+		t.Errorf("span %d, unique %d: want 6 and 5 (one lost)", span, got)
+	}
+	if f := after.frames - before.frames; f != 2 {
+		t.Errorf("frames %d, want 2 (the retransmission is not a third)", f)
+	}
+	// A packet from before the first one, or far behind, is not counted.
+	send(65530, false)
+	send(3+1<<15+10, false)
+	if c := s.counts(); c.hi != after.hi || c.unique != after.unique {
+		t.Errorf("an old packet moved the counts: %+v → %+v", after, c)
+	}
+}
+
+// Each published frame carries 1 Mbit/s at the clip's rate (a larger frame keeps its size) and starts with the
+// clip's own frame.
+func TestVideoFramesPadded(t *testing.T) {
+	for _, codec := range []string{"VP8", "H264"} {
+		frames, err := videoFrames(codec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clip, _ := termclient.ClipFor(codec, termclient.ClipSizes[0].Width, termclient.ClipSizes[0].Height)
+		per, total := VideoBitrate/8/termclient.ClipFPS, 0 // rounded down: a floor for every frame
+		for i, f := range frames {
+			if len(f) < per || string(f[:len(clip.Frames[i].Data)]) != string(clip.Frames[i].Data) {
+				t.Fatalf("%s frame %d: %d bytes, or not the clip's frame first", codec, i, len(f))
+			}
+			total += len(f)
+		}
+		if rate := float64(total*8) / (float64(len(frames)) / termclient.ClipFPS); rate < VideoBitrate || rate > 1.2*VideoBitrate {
+			t.Errorf("%s: %.0f bit/s", codec, rate)
+		}
 	}
 }

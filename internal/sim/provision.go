@@ -29,7 +29,10 @@ type ProvisionOptions struct {
 	Password   string // 6 digits, or a password meeting the new-password rule
 	GroupSize  int    // terminals per group (default 50)
 	Dispatcher string // optional: a dispatcher account (administrator, member of every group) to watch the fleet
-	PhoneApps  int    // the last PhoneApps terminals are phone apps (type 10) instead of the MixType mix
+	// Dispatchers more dispatcher accounts, numbered on from the last terminal (First+Count…), administrators in
+	// every group, with the terminals' password (the bench's video viewers: one viewer per dispatcher).
+	Dispatchers int
+	PhoneApps   int // the last PhoneApps terminals are phone apps (type 10) instead of the MixType mix
 	// PasswordHash, when set, is stored instead of hashing Password (a benchmark's cheap hash of the same password).
 	PasswordHash string
 }
@@ -50,8 +53,8 @@ func Provision(ctx context.Context, d *db.DB, o ProvisionOptions) (Provisioned, 
 	if o.Count <= 0 {
 		return Provisioned{}, errors.New("provision: count must be positive")
 	}
-	if !auth.ValidAccountID(strconv.Itoa(o.First)) || !auth.ValidAccountID(strconv.Itoa(o.First+o.Count-1)) {
-		return Provisioned{}, fmt.Errorf("provision: %d…%d are not 8-digit account numbers", o.First, o.First+o.Count-1)
+	if !auth.ValidAccountID(strconv.Itoa(o.First)) || !auth.ValidAccountID(strconv.Itoa(o.First+o.Count+max(0, o.Dispatchers)-1)) {
+		return Provisioned{}, fmt.Errorf("provision: %d…%d are not 8-digit account numbers", o.First, o.First+o.Count+max(0, o.Dispatchers)-1)
 	}
 	if o.Dispatcher != "" && !auth.ValidAccountID(o.Dispatcher) {
 		return Provisioned{}, fmt.Errorf("provision: dispatcher %q is not an 8-digit account number", o.Dispatcher)
@@ -105,9 +108,16 @@ func Provision(ctx context.Context, d *db.DB, o ProvisionOptions) (Provisioned, 
 			fleet.Accounts = append(fleet.Accounts, directory.FleetAccount{ID: directory.TerminalID(id), Type: typ,
 				Name: "Sim " + MixType(i) + " " + id, Model: "sim", PasswordHash: hash, Groups: []string{groups[i/o.GroupSize]}})
 		}
+		dispatchers := []string{}
 		if o.Dispatcher != "" {
-			fleet.Accounts = append(fleet.Accounts, directory.FleetAccount{ID: directory.TerminalID(o.Dispatcher), Type: "20",
-				Name: "Sim Dispatcher", Model: "Console", Admin: true, PasswordHash: hash, Groups: groups})
+			dispatchers = append(dispatchers, o.Dispatcher)
+		}
+		for i := range o.Dispatchers {
+			dispatchers = append(dispatchers, strconv.Itoa(o.First+o.Count+i))
+		}
+		for _, id := range dispatchers {
+			fleet.Accounts = append(fleet.Accounts, directory.FleetAccount{ID: directory.TerminalID(id), Type: "20",
+				Name: "Sim Dispatcher " + id, Model: "Console", Admin: true, PasswordHash: hash, Groups: groups})
 		}
 		if _, err := directory.Provision(ctx, tx, fleet); err != nil {
 			return err

@@ -41,6 +41,9 @@ type MediaOptions struct {
 	// OnPacket, if set, is given each received packet instead of keeping it (a bridge that forwards what it
 	// hears, e.g. the SIP side's, would otherwise keep a whole call in memory); p is valid during the call.
 	OnPacket func(p *rtp.Packet)
+	// OnVideoPacket, if set, sees each video packet a video session receives, after the session counted it (the
+	// bench's video row reads sequence numbers with it); p is valid during the call.
+	OnVideoPacket func(p *rtp.Packet)
 }
 
 // Media is the client's one PeerConnection: a sendrecv Opus transceiver whose sending track is the
@@ -70,6 +73,26 @@ func NewPeerConnection(loopback bool, cfg webrtc.Configuration) (*webrtc.PeerCon
 		return nil, err
 	}
 	return api.NewPeerConnection(cfg)
+}
+
+// NewVideoPeerConnection builds a PeerConnection for a video session in codec ("VP8" or "H264", with Opus) as
+// OpenVideo does, for a harness that negotiates it with another server (the bench's LiveKit side).
+func NewVideoPeerConnection(loopback bool, codec string, cfg webrtc.Configuration) (*webrtc.PeerConnection, error) {
+	vc, err := videoCapability(codec)
+	if err != nil {
+		return nil, err
+	}
+	api, err := rtcapi.Video([]webrtc.RTPCodecParameters{vc}, settings(loopback))
+	if err != nil {
+		return nil, err
+	}
+	return api.NewPeerConnection(cfg)
+}
+
+// VideoCodec is the capability of a video codec ("VP8" or "H264") as the client offers it.
+func VideoCodec(codec string) (webrtc.RTPCodecCapability, error) {
+	vc, err := videoCapability(codec)
+	return vc.RTPCodecCapability, err
 }
 
 // settings: UDP over IPv4, only on the loopback interface when loopback is set.

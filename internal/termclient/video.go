@@ -27,6 +27,7 @@ type Video struct {
 	Codec  string
 
 	pc     *webrtc.PeerConnection
+	tap    func(p *rtp.Packet) // MediaOptions.OnVideoPacket
 	cam    *webrtc.TrackLocalStaticSample
 	mic    *webrtc.TrackLocalStaticRTP
 	plis   atomic.Uint64
@@ -91,31 +92,27 @@ func (c *Client) StartVideo(ctx context.Context, callID, codec string) (*Video, 
 // OpenVideo negotiates the PeerConnection of session callID in codec over sig (rtc.config, video.offer,
 // trickled video.candidate) and waits until ICE and DTLS are up on this side.
 func OpenVideo(ctx context.Context, sig Caller, mo MediaOptions, callID, codec string) (*Video, error) {
-	vc, err := videoCapability(codec)
-	if err != nil {
-		return nil, err
-	}
 	var cfg struct {
 		ICEServers []webrtc.ICEServer `json:"iceServers"`
 	}
 	if err := sig.Call(ctx, "rtc.config", struct{}{}, &cfg); err != nil {
 		return nil, err
 	}
-	api, err := rtcapi.Video([]webrtc.RTPCodecParameters{vc}, settings(mo.Loopback))
-	if err != nil {
-		return nil, err
-	}
 	ice := mo.ICEServers
 	if ice == nil {
 		ice = cfg.ICEServers
 	}
-	pc, err := api.NewPeerConnection(webrtc.Configuration{ICEServers: ice})
+	vc, err := VideoCodec(codec)
 	if err != nil {
 		return nil, err
 	}
-	v := &Video{CallID: callID, Codec: codec, pc: pc}
+	pc, err := NewVideoPeerConnection(mo.Loopback, codec, webrtc.Configuration{ICEServers: ice})
+	if err != nil {
+		return nil, err
+	}
+	v := &Video{CallID: callID, Codec: codec, pc: pc, tap: mo.OnVideoPacket}
 	fail := func(err error) (*Video, error) { pc.Close(); return nil, err }
-	if v.cam, err = webrtc.NewTrackLocalStaticSample(vc.RTPCodecCapability, "video", "termclient"); err != nil {
+	if v.cam, err = webrtc.NewTrackLocalStaticSample(vc, "video", "termclient"); err != nil {
 		return fail(err)
 	}
 	if v.mic, err = webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus,
@@ -237,6 +234,9 @@ func (v *Video) readLoop(t *webrtc.TrackRemote) {
 			}
 		}
 		v.notifyLocked()
+		if v.tap != nil {
+			v.tap(p)
+		}
 	})
 }
 

@@ -800,11 +800,12 @@ func (r *runner) rows() []bench.Row {
 			"< 500 ms", "", "BenchmarkVideoCallSetup:p95-ms", "video", func(p95 float64) (bench.Status, string) {
 				return bench.Verdict(p95 < 500), fmt.Sprintf("p95 %.0f ms (p50 %.0f ms, %.0f calls); Chromium console ↔ phone app: see the browser suite's \"video call answer → first frame\"", p95, r.figs["BenchmarkVideoCallSetup:p50-ms"], r.figs["BenchmarkVideoCallSetup:calls"])
 			}),
-		r.measured("forwarded 1 Mbit/s video streams per core with no loss", "≥ 300 × host factor", "",
+		// The per-core target is the peers step's ratio to LiveKit (issue 36: a throughput row is a ratio to the
+		// peer doing the same job); this in-process figure stays beside it, with its loss check.
+		r.measured("forwarded 1 Mbit/s video streams per core in one process (server and receivers), with no loss", "no loss (per core: the ratio to LiveKit, peers step)", "",
 			"BenchmarkVideoStreamsPerCore:streams/core", "video", func(spc float64) (bench.Status, string) {
 				n, lost := r.figs["BenchmarkVideoStreamsPerCore:streams"], r.figs["BenchmarkVideoStreamsPerCore:lost-packets"]
-				st, cal := r.calibrated(spc, 300)
-				return both(st, lost == 0), cal + "; " + fmt.Sprintf("%s streams/core from the process's CPU time (the in-process receivers' decryption included: a floor for the server alone), %.0f receivers of one camera for 5 s: %.0f packets lost; %.0f %% of a core",
+				return bench.Verdict(lost == 0), fmt.Sprintf("%s streams/core from the process's CPU time (the in-process receivers' decryption included: a floor for the server alone), %.0f receivers of one camera for 5 s: %.0f packets lost; %.0f %% of a core",
 					bench.Thousands(spc), n, lost, r.figs["BenchmarkVideoStreamsPerCore:process-cpu-%"])
 			}),
 		r.measured("CPU per recorded video call (VP8 + Opus → WebM, copied, no transcoding)", "< 5 %", "",

@@ -20,6 +20,7 @@ import (
 var (
 	peerSubscribers = flag.Int("peer-subscribers", 200, "peers step: audio subscribers")
 	peerClients     = flag.Int("peer-clients", 10000, "peers step: WebSocket clients of the fan-out run")
+	peerViewers     = flag.Int("peer-viewers", 60, "peers step: video subscribers (1 Mbit/s each)")
 	peerPerf        = flag.Bool("peer-perf", false, "peers step: perf-record each audio server's silent 3 s and measured window into prof/peers-<server>.<phase>.perf (perf adds its own CPU to the figures: a profiling run, not a measurement)")
 )
 
@@ -53,6 +54,14 @@ var peerResults struct {
 	audio, lkAudio                 *bench.AudioResult
 	fan, cfFan                     *bench.FanoutResult
 	audioErr, lkErr, fanErr, cfErr error
+	video                          []videoPair // VP8, H.264
+}
+
+// videoPair is one codec's video run on both servers.
+type videoPair struct {
+	codec             string
+	tenfour, lk       *bench.VideoResult
+	tenfourErr, lkErr error
 }
 
 func (r *runner) peers(ctx context.Context) error {
@@ -82,6 +91,23 @@ func (r *runner) peers(ctx context.Context) error {
 		pr.lkAudio, pr.lkErr = audio(lk, "livekit", bench.RunAudioLiveKit)
 	}
 
+	// Video: N subscribers of one 1 Mbit/s camera, a 10 s window, each codec, each server alone on the machine.
+	pr.video = nil
+	for _, codec := range []string{"VP8", "H264"} {
+		vo := bench.VideoOptions{Codec: codec, Subscribers: *peerViewers, Window: 10 * time.Second, Log: r.log}
+		video := func(bin, server string, run func(context.Context, bench.VideoOptions) (bench.VideoResult, error)) (*bench.VideoResult, error) {
+			o := vo
+			o.Bin, o.Dir = bin, filepath.Join(r.out, "peers", "video-"+server)
+			return peerStep(ctx, r, 2*time.Minute, "video", videoText, func(c context.Context) (bench.VideoResult, error) { return run(c, o) })
+		}
+		vp := videoPair{codec: codec}
+		vp.tenfour, vp.tenfourErr = video(tenfour, "tenfour", bench.RunVideoTenfour)
+		if vp.lkErr = built(lk); vp.lkErr == nil {
+			vp.lk, vp.lkErr = video(lk, "livekit", bench.RunVideoLiveKit)
+		}
+		pr.video = append(pr.video, vp)
+	}
+
 	// Fan-out: N clients, one request every 10 s each, a 10 s window, 20 events to all (a p99 over 5 was one event's).
 	fo := bench.FanoutOptions{Clients: *peerClients, Every: 10 * time.Second, Window: 10 * time.Second, Events: 20, Log: r.log}
 	fanout := func(bin, server string, d time.Duration, run func(context.Context, bench.FanoutOptions) (bench.FanoutResult, error)) (*bench.FanoutResult, error) {
@@ -101,7 +127,16 @@ func (r *runner) peers(ctx context.Context) error {
 			fmt.Fprintf(r.log, "peers: %s: %v\n", x.what, x.err)
 		}
 	}
-	return errors.Join(pr.audioErr, pr.lkErr, pr.fanErr, pr.cfErr)
+	errs := []error{pr.audioErr, pr.lkErr, pr.fanErr, pr.cfErr}
+	for _, v := range pr.video {
+		for _, e := range []error{v.tenfourErr, v.lkErr} {
+			if e != nil {
+				fmt.Fprintf(r.log, "peers: video %s: %v\n", v.codec, e)
+			}
+			errs = append(errs, e)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // peerStep runs one server's side of a comparison within d and logs its result.
@@ -118,6 +153,12 @@ func audioText(a *bench.AudioResult) string {
 		a.Server, bench.Thousands(a.StreamsPerCore()), a.CPU, a.Subscribers, a.Window.Seconds(), a.IdleCPU, a.Lost,
 		bench.Thousands(float64(a.Expected)), bench.Ms(bench.Pct(a.Delays, .5)), bench.Ms(bench.Pct(a.Delays, .99)),
 		mb(a.RSS-a.RSSBase))
+}
+
+func videoText(v *bench.VideoResult) string {
+	return fmt.Sprintf("%s %s streams/core (server %.2f cores for %d subscribers over %.0f s, %.2f of them connected before any video; %.2f Mbit/s published; %d of %s packets and %d of %d frames lost; RSS +%.1f MB)",
+		v.Server, bench.Thousands(v.StreamsPerCore()), v.CPU, v.Subscribers, v.Window.Seconds(), v.IdleCPU, v.Bitrate/1e6,
+		v.Lost, bench.Thousands(float64(v.Expected)), v.FramesLost, v.Frames*v.Subscribers, mb(v.RSS-v.RSSBase))
 }
 
 // fanSummary is a fan-out result for the log.
@@ -163,6 +204,19 @@ func (r *runner) peerRows() []bench.Row {
 			Target: "≥ 2× (and no loss)", Reference: ref, Status: bench.Verdict(ratio >= 2 && a.Lost == 0)})
 	} else {
 		rows = append(rows, missing(audioName, "≥ 2×", pr.audioErr, pr.lkErr))
+	}
+
+	for _, v := range pr.video {
+		name := fmt.Sprintf("forwarded 1 Mbit/s %s video streams per core, tenfour ÷ LiveKit (1 camera-like publisher, %d subscribers, server CPU from /proc)",
+			strings.Replace(v.codec, "H264", "H.264", 1), *peerViewers)
+		t, l := v.tenfour, v.lk
+		if t == nil || l == nil || v.tenfourErr != nil || v.lkErr != nil || t.CPU <= 0 || l.CPU <= 0 {
+			rows = append(rows, missing(name, "≥ 2× (and no loss)", v.tenfourErr, v.lkErr))
+			continue
+		}
+		ratio := t.StreamsPerCore() / l.StreamsPerCore()
+		rows = append(rows, bench.Row{Name: name, Figure: fmt.Sprintf("%.2f× — %s; %s", ratio, videoText(t), videoText(l)),
+			Target: "≥ 2× (and no loss)", Reference: ref, Status: bench.Verdict(ratio >= 2 && t.Lost == 0 && t.FramesLost == 0)})
 	}
 
 	f, c := pr.fan, pr.cfFan
