@@ -21,8 +21,8 @@ type sendBatch struct {
 	sock  *mediaSocket
 	bufs  [batchMax][]byte
 	to    [batchMax]netip.AddrPort
-	downs [batchMax]*Downstream
-	sizes [batchMax]int // payload bytes of each copy, taken back from the sender report's count if it is dropped
+	outs  [batchMax]directOut // whose copy each is: a voice listener's Downstream or a video session's Sink
+	sizes [batchMax]int       // payload bytes of each copy, taken back from the sender report's count if it is dropped
 	n     int
 	sys   batchSys // the system call's own state (socket_linux.go)
 }
@@ -48,8 +48,8 @@ func (b *sendBatch) slot(sock *mediaSocket) []byte {
 
 // add queues the copy written into the current slot: out (the slot's buffer, or a larger one the encryption
 // made, kept for the next packets) to the listener at to, on behalf of d.
-func (b *sendBatch) add(out []byte, to netip.AddrPort, d *Downstream, payload int) {
-	b.bufs[b.n], b.to[b.n], b.downs[b.n], b.sizes[b.n] = out, to, d, payload
+func (b *sendBatch) add(out []byte, to netip.AddrPort, d directOut, payload int) {
+	b.bufs[b.n], b.to[b.n], b.outs[b.n], b.sizes[b.n] = out, to, d, payload
 	b.n++
 }
 
@@ -58,8 +58,8 @@ func (b *sendBatch) add(out []byte, to netip.AddrPort, d *Downstream, payload in
 func (b *sendBatch) flush() {
 	sent := b.sock.sys.writeBatch(&b.sys, b.bufs[:b.n], b.to[:b.n])
 	for i := sent; i < b.n; i++ {
-		b.downs[i].unsent(b.sizes[i])
+		b.outs[i].unsent(b.sizes[i])
 	}
-	clear(b.downs[:b.n])
+	clear(b.outs[:b.n])
 	b.n, b.sock = 0, nil
 }

@@ -12,12 +12,14 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pion/dtls/v3"
 	"github.com/pion/dtls/v3/pkg/crypto/prf"
 	"github.com/pion/dtls/v3/pkg/protocol/extension"
 	"github.com/pion/dtls/v3/pkg/protocol/handshake"
+	"github.com/pion/rtcp"
 	"github.com/pion/rtp"
 	"github.com/pion/srtp/v3"
 	"github.com/pion/transport/v4"
@@ -188,6 +190,127 @@ func (n *socketNet) socketFor(local string) *mediaSocket {
 	return nil
 }
 
+// directOut is an outgoing track that can leave on the direct path: a voice listener's Downstream, a video
+// session's Sink (video.go). The engine moves it on and off the path (setDirect), sends its sender reports
+// (report) and takes back a copy its batch could not send (unsent).
+type directOut interface {
+	setDirect(keys *keyCapture, conn *mediaSocket, to netip.AddrPort)
+	report(now time.Time)
+	unsent(payload int)
+}
+
+// directState is what an outgoing track (a Downstream, a Sink) keeps for the direct path: where its packets go —
+// pion's writer through its track until the connection is up and its keys are known, then the direct path, which
+// writes under the SSRC and payload type its sender negotiated for mime (fallbackPT when none is listed) — and
+// the counts its sender reports are made from. mu guards it and the owner's other state.
+type directState struct {
+	mu         sync.Mutex
+	mime       string
+	fallbackPT uint8
+	sender     *webrtc.RTPSender
+	pc         *webrtc.PeerConnection
+	direct     *directPath // path while it is in use, nil on pion's writer
+	path       *directPath // made once the keys are known (setDirect)
+	ssrc       uint32
+	pt         uint8
+	packets    uint32 // sent, for the sender reports
+	octets     uint32
+	reported   uint32 // packets at the last sender report
+	written    atomic.Uint64
+}
+
+// Written counts packets written to this track.
+func (o *directState) Written() uint64 { return o.written.Load() }
+
+// Direct tells whether this track's packets go out on the direct path rather than pion's writer.
+func (o *directState) Direct() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.direct != nil
+}
+
+func (o *directState) bindSender(sender *webrtc.RTPSender, pc *webrtc.PeerConnection) {
+	o.mu.Lock()
+	o.sender, o.pc = sender, pc
+	o.mu.Unlock()
+}
+
+// boundSender is the sender the track went out on, nil before it was bound.
+func (o *directState) boundSender() *webrtc.RTPSender {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.sender
+}
+
+// unsent takes back a copy the batch counted as written but could not send (the socket had no room).
+func (o *directState) unsent(payload int) {
+	o.mu.Lock()
+	o.packets--
+	o.octets -= uint32(payload)
+	o.mu.Unlock()
+	o.written.Add(^uint64(0))
+}
+
+// setDirect puts the track on the direct path, sending from conn to the client at to (conn nil: back to pion's
+// writer), with the SSRC and payload type its sender negotiated. Its SRTP context is made once and kept across
+// pair changes and reconnections: the rollover counter must follow the stream's own sequence numbers. It says
+// whether the track was on the path before and is now.
+func (o *directState) setPath(keys *keyCapture, conn *mediaSocket, to netip.AddrPort) (was, is bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	was = o.direct != nil
+	o.direct = nil
+	if conn != nil && to.IsValid() && o.sender != nil && keys != nil {
+		if o.path == nil {
+			pt, ssrc := senderPT(o.sender, o.mime, o.fallbackPT)
+			if ctx, err := keys.srtpContext(); err == nil && ssrc != 0 && pt != 0 {
+				o.path = &directPath{ctx: ctx, plain: make([]byte, 1500)}
+				o.pt, o.ssrc = pt, ssrc
+			}
+		}
+		if o.path != nil {
+			o.path.conn, o.path.to = conn, to
+			o.direct = o.path
+		}
+	}
+	return was, o.direct != nil
+}
+
+// sendLocked writes one packet for the track, on the direct path into b, or through pion's writer; under mu.
+func (o *directState) sendLocked(track *webrtc.TrackLocalStaticRTP, out *rtp.Header, payload []byte, b *sendBatch, d directOut) bool {
+	if o.direct != nil {
+		out.SSRC, out.PayloadType = o.ssrc, o.pt
+		if o.direct.send(out, payload, b, d) != nil {
+			return false
+		}
+	} else if err := track.WriteRTP(&rtp.Packet{Header: *out, Payload: payload}); err != nil {
+		return false
+	}
+	o.packets++
+	o.octets += uint32(len(payload))
+	o.written.Add(1)
+	return true
+}
+
+// reportLocked sends (after unlocking mu, which the caller holds) a sender report if packets went out since the
+// last one: lastTS was the RTP time of the last packet, lastAt its arrival (ns since epoch), clock the kind's rate.
+func (o *directState) reportLocked(now time.Time, lastTS uint32, lastAt, clock int64) {
+	if o.ssrc == 0 && o.sender != nil { // on pion's writer: the SSRC it writes under
+		_, o.ssrc = senderPT(o.sender, o.mime, o.fallbackPT)
+	}
+	if o.pc == nil || o.sender == nil || o.packets == o.reported || o.ssrc == 0 {
+		o.mu.Unlock()
+		return
+	}
+	elapsed := max(int64(now.Sub(epoch))-lastAt, 0)
+	sr := &rtcp.SenderReport{SSRC: o.ssrc, NTPTime: ntpTime(now), RTPTime: lastTS + uint32(elapsed*clock/1_000_000_000),
+		PacketCount: o.packets, OctetCount: o.octets}
+	o.reported = o.packets
+	pc := o.pc
+	o.mu.Unlock()
+	_ = pc.WriteRTCP([]rtcp.Packet{sr})
+}
+
 // directPath is one downstream's way out past pion: its SRTP context, the socket and the client's address.
 type directPath struct {
 	ctx   *srtp.Context
@@ -199,7 +322,7 @@ type directPath struct {
 
 // send encrypts one packet into the batch (batch.go), which sends it with the other listeners' copies; called
 // under the downstream's lock.
-func (p *directPath) send(h *rtp.Header, payload []byte, b *sendBatch, d *Downstream) error {
+func (p *directPath) send(h *rtp.Header, payload []byte, b *sendBatch, d directOut) error {
 	n, err := h.MarshalTo(p.plain)
 	if err != nil {
 		return err
@@ -219,15 +342,10 @@ func (p *directPath) send(h *rtp.Header, payload []byte, b *sendBatch, d *Downst
 // goDirect moves the downstreams of a connected peer connection onto the direct path where it can: the keys
 // were captured, the selected pair is UDP from one of the media sockets. Otherwise they stay on pion's writer.
 // It also follows a change of the selected pair (an ICE restart, a network change on the client). onPair, if
-// set, is told each time where the client now is (nil socket: not on a media socket).
-func (e *Engine) goDirect(keys *keyCapture, onPair func(*mediaSocket, netip.AddrPort), downs ...*Downstream) {
-	if len(downs) == 0 {
-		return
-	}
-	downs[0].mu.Lock()
-	sender := downs[0].sender
-	downs[0].mu.Unlock()
-	if sender == nil {
+// set, is told each time where the client now is (nil socket: not on a media socket). sender is one of the
+// connection's senders (its transport is the connection's).
+func (e *Engine) goDirect(keys *keyCapture, sender *webrtc.RTPSender, onPair func(*mediaSocket, netip.AddrPort), outs ...directOut) {
+	if len(outs) == 0 || sender == nil {
 		return
 	}
 	ice := sender.Transport().ICETransport()
@@ -240,7 +358,7 @@ func (e *Engine) goDirect(keys *keyCapture, onPair func(*mediaSocket, netip.Addr
 				to = netip.AddrPortFrom(a.Unmap(), pair.Remote.Port)
 			}
 		}
-		for _, d := range downs {
+		for _, d := range outs {
 			d.setDirect(keys, conn, to)
 		}
 		if onPair != nil {
@@ -292,16 +410,19 @@ func (e *Engine) senderReports(stop <-chan struct{}) {
 // bind records the sender a downstream's track went out on (its SSRC and payload type are read once the
 // connection is up) and where its sender reports go.
 func (e *Engine) bind(d *Downstream, sender *webrtc.RTPSender, pc *webrtc.PeerConnection) {
-	d.mu.Lock()
-	d.sender, d.pc = sender, pc
-	d.mu.Unlock()
+	d.bindSender(sender, pc)
+	e.reports(d)
+}
+
+// reports adds d to the outgoing tracks the engine sends sender reports for.
+func (e *Engine) reports(d directOut) {
 	e.mu.Lock()
 	e.reporting[d] = struct{}{}
 	e.mu.Unlock()
 }
 
 // unbind stops a closed connection's downstreams' reports and direct path.
-func (e *Engine) unbind(downs ...*Downstream) {
+func (e *Engine) unbind(downs ...directOut) {
 	e.mu.Lock()
 	for _, d := range downs {
 		delete(e.reporting, d)
@@ -315,15 +436,21 @@ func (e *Engine) unbind(downs ...*Downstream) {
 // opusPT is the payload type the connection negotiated for Opus on this sender (the client's, e.g. 109 in
 // Firefox), or the server's own.
 func opusPT(s *webrtc.RTPSender) (uint8, uint32) {
+	return senderPT(s, webrtc.MimeTypeOpus, OpusPayloadType)
+}
+
+// senderPT is the payload type the connection negotiated for the codec mime on this sender (or fallback), and
+// the sender's SSRC.
+func senderPT(s *webrtc.RTPSender, mime string, fallback uint8) (uint8, uint32) {
 	params := s.GetParameters()
 	var ssrc uint32
 	if len(params.Encodings) > 0 {
 		ssrc = uint32(params.Encodings[0].SSRC)
 	}
 	for _, c := range params.Codecs {
-		if strings.EqualFold(c.MimeType, webrtc.MimeTypeOpus) {
+		if strings.EqualFold(c.MimeType, mime) {
 			return uint8(c.PayloadType), ssrc
 		}
 	}
-	return OpusPayloadType, ssrc
+	return fallback, ssrc
 }

@@ -81,7 +81,7 @@ type Engine struct {
 
 	mu        sync.Mutex
 	peers     map[*Peer]struct{}
-	reporting map[*Downstream]struct{} // sender reports (direct.go)
+	reporting map[directOut]struct{} // sender reports (direct.go)
 	stop      chan struct{}
 	stopOnce  sync.Once
 
@@ -93,15 +93,13 @@ type Engine struct {
 	peerSE webrtc.SettingEngine
 	net    *socketNet
 
-	se     webrtc.SettingEngine // shared by the video APIs (video.go)
 	videoM sync.Mutex
-	videos map[VideoCodec]*webrtc.API
 	vpeers map[*VideoPeer]struct{}
 }
 
 // NewEngine opens the UDP port (and TURN, when configured).
 func NewEngine(cfg Config) (*Engine, error) {
-	e := &Engine{cfg: cfg, peers: map[*Peer]struct{}{}, reporting: map[*Downstream]struct{}{}, stop: make(chan struct{})}
+	e := &Engine{cfg: cfg, peers: map[*Peer]struct{}{}, reporting: map[directOut]struct{}{}, stop: make(chan struct{})}
 	if cfg.TURNSecret == "" {
 		b := make([]byte, 16)
 		_, _ = rand.Read(b)
@@ -182,9 +180,8 @@ func NewEngine(cfg Config) (*Engine, error) {
 	lf := logging.NewDefaultLoggerFactory()
 	lf.DefaultLogLevel = logging.LogLevelError
 	se.LoggerFactory = lf
-	e.se = se
-	// Voice connections: the server is the DTLS server when it answers (clients offer actpass), so it sends the
-	// ServerHello whose facts the direct path needs.
+	// Voice and video connections: the server is the DTLS server when it answers (clients offer actpass), so it
+	// sends the ServerHello whose facts the direct path needs.
 	e.peerSE = se
 	if err := e.peerSE.SetAnsweringDTLSRole(webrtc.DTLSRoleServer); err != nil {
 		mux.Close()

@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/pion/rtcp"
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
 )
@@ -34,7 +33,8 @@ type Downstream struct {
 	// released talker's last packets in flight are not lost).
 	assigned atomic.Uint64
 
-	mu      sync.Mutex
+	directState // mu guards what follows too
+
 	cur     uint64 // source of the last packet written
 	started bool
 	seqOff  uint16
@@ -44,25 +44,14 @@ type Downstream struct {
 	lastAt  int64  // monotonic ns of the last write
 	seq0    uint16 // random initial sequence number and timestamp (RFC 3550 §5.1)
 	ts0     uint32
-	written atomic.Uint64
-
-	// Where the packets go (direct.go): pion's writer through track until the connection is up and its keys are
-	// known, then the direct path, which writes under this downstream's SSRC and payload type.
-	sender   *webrtc.RTPSender
-	pc       *webrtc.PeerConnection
-	direct   *directPath // path while it is in use, nil on pion's writer
-	path     *directPath // made once the keys are known (setDirect)
-	ssrc     uint32
-	pt       uint8
-	packets  uint32 // sent, for the sender reports
-	octets   uint32
-	reported uint32 // packets at the last sender report
 }
 
 func newDownstream(track *webrtc.TrackLocalStaticRTP) *Downstream {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
-	return &Downstream{track: track, seq0: binary.BigEndian.Uint16(b[:2]), ts0: binary.BigEndian.Uint32(b[2:])}
+	d := &Downstream{track: track, seq0: binary.BigEndian.Uint16(b[:2]), ts0: binary.BigEndian.Uint32(b[2:])}
+	d.mime, d.fallbackPT = webrtc.MimeTypeOpus, OpusPayloadType
+	return d
 }
 
 // Assign sets the source this listener hears (0 = none).
@@ -70,16 +59,6 @@ func (d *Downstream) Assign(src uint64) { d.assigned.Store(src) }
 
 // Assigned is the source this listener is meant to hear.
 func (d *Downstream) Assigned() uint64 { return d.assigned.Load() }
-
-// Direct tells whether this listener's packets go out on the direct path (direct.go) rather than pion's writer.
-func (d *Downstream) Direct() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.direct != nil
-}
-
-// Written counts packets written to this listener.
-func (d *Downstream) Written() uint64 { return d.written.Load() }
 
 // forward rewrites one packet for this listener and writes it (on the direct path: into the batch, which sends
 // it); false if the packet is not for it.
@@ -114,54 +93,24 @@ func (d *Downstream) forward(src uint64, h *rtp.Header, payload []byte, now int6
 	}
 	d.started = true
 	d.lastAt = now
-	if d.direct != nil {
-		out.SSRC, out.PayloadType = d.ssrc, d.pt
-		if d.direct.send(&out, payload, b, d) != nil {
-			return false
-		}
-	} else if err := d.track.WriteRTP(&rtp.Packet{Header: out, Payload: payload}); err != nil {
-		return false
+	return d.sendLocked(d.track, &out, payload, b, d)
+}
+
+// outsOf is downstreams as the engine's direct-path outputs.
+func outsOf(ds []*Downstream) []directOut {
+	outs := make([]directOut, len(ds))
+	for i, d := range ds {
+		outs[i] = d
 	}
-	d.packets++
-	d.octets += uint32(len(payload))
-	d.written.Add(1)
-	return true
+	return outs
 }
 
-// unsent takes back a copy the batch counted as written but could not send (the socket had no room).
-func (d *Downstream) unsent(payload int) {
-	d.mu.Lock()
-	d.packets--
-	d.octets -= uint32(payload)
-	d.mu.Unlock()
-	d.written.Add(^uint64(0))
-}
-
-// setDirect puts the downstream on the direct path, sending from conn to the client at to (conn nil: back to
-// pion's writer), with the SSRC and payload type its sender negotiated. Its SRTP context is made once and kept
-// across pair changes and reconnections: the rollover counter must follow the stream's own sequence numbers.
+// setDirect puts the downstream on the direct path (directState.setPath), counted in the voice gauge.
 func (d *Downstream) setDirect(keys *keyCapture, conn *mediaSocket, to netip.AddrPort) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	was := d.direct != nil
-	d.direct = nil
-	if conn != nil && to.IsValid() && d.sender != nil {
-		if d.path == nil {
-			pt, ssrc := opusPT(d.sender)
-			if ctx, err := keys.srtpContext(); err == nil && ssrc != 0 {
-				d.path = &directPath{ctx: ctx, plain: make([]byte, 1500)}
-				d.pt, d.ssrc = pt, ssrc
-			}
-		}
-		if d.path != nil {
-			d.path.conn, d.path.to = conn, to
-			d.direct = d.path
-		}
-	}
-	switch {
-	case d.direct != nil && !was:
+	switch was, is := d.setPath(keys, conn, to); {
+	case is && !was:
 		mDirect.Inc()
-	case d.direct == nil && was:
+	case was && !is:
 		mDirect.Dec()
 	}
 }
@@ -169,22 +118,7 @@ func (d *Downstream) setDirect(keys *keyCapture, conn *mediaSocket, to netip.Add
 // report sends a sender report if packets went out since the last one.
 func (d *Downstream) report(now time.Time) {
 	d.mu.Lock()
-	if d.pc == nil || d.sender == nil || d.packets == d.reported {
-		d.mu.Unlock()
-		return
-	}
-	if d.ssrc == 0 {
-		_, d.ssrc = opusPT(d.sender)
-	}
-	elapsed := max(int64(now.Sub(epoch))-d.lastAt, 0)
-	sr := &rtcp.SenderReport{
-		SSRC: d.ssrc, NTPTime: ntpTime(now), RTPTime: d.lastTS + uint32(elapsed*48/1_000_000),
-		PacketCount: d.packets, OctetCount: d.octets,
-	}
-	d.reported = d.packets
-	pc := d.pc
-	d.mu.Unlock()
-	_ = pc.WriteRTCP([]rtcp.Packet{sr})
+	d.reportLocked(now, d.lastTS, d.lastAt, 48000)
 }
 
 // Target is one listener of a route and the source under which it hears it.

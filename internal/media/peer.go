@@ -89,7 +89,7 @@ func (e *Engine) NewPeer(o Owner, onState func(p *Peer, ready bool)) (*Peer, err
 	followState(pc, &p.ready, func() {
 		// Before the peer is ready, so before it can hold a floor: the talker's audio is read in the socket's
 		// reader from its first routed packet on.
-		e.goDirect(keys, func(sock *mediaSocket, from netip.AddrPort) { p.follow(keys, sock, from) }, p.down)
+		e.goDirect(keys, p.down.boundSender(), func(sock *mediaSocket, from netip.AddrPort) { p.follow(keys, sock, from) }, p.down)
 	}, func(ready bool) {
 		if p.onState != nil {
 			p.onState(p, ready)

@@ -172,7 +172,9 @@ func (e *Engine) NewRelay(node string, lanes int, onState func(r *Relay, ready b
 	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
 		switch s {
 		case webrtc.PeerConnectionStateConnected:
-			e.goDirect(keys, nil, r.out...)
+			if len(r.out) > 0 {
+				e.goDirect(keys, r.out[0].boundSender(), nil, outsOf(r.out)...)
+			}
 			if !r.ready.Swap(true) && r.onState != nil {
 				r.onState(r, true)
 			}
@@ -255,7 +257,7 @@ func (r *Relay) Close() {
 	for _, l := range r.in {
 		l.SetRoute(nil)
 	}
-	r.e.unbind(r.out...)
+	r.e.unbind(outsOf(r.out)...)
 	_ = r.pc.Close()
 	r.ready.Store(false)
 	if r.onState != nil {

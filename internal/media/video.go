@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/netip"
 	"slices"
 	"strings"
 	"sync"
@@ -74,6 +75,9 @@ var (
 	mVideoForwarded = promauto.NewCounter(prometheus.CounterOpts{
 		Name: "tenfour_video_packets_forwarded_total", Help: "Video and video-call audio RTP packets written to receivers.",
 	})
+	mVideoResent = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "tenfour_video_packets_resent_total", Help: "Video packets sent again on a receiver's NACK from the feed's history (direct path).",
+	})
 	mVideoPeers = promauto.NewGauge(prometheus.GaugeOpts{
 		Name: "tenfour_video_peers", Help: "Open video-session peer connections.",
 	})
@@ -134,26 +138,24 @@ func PickVideoCodec(offered, allowed []VideoCodec) (VideoCodec, bool) {
 	return "", false
 }
 
-// videoAPI is the WebRTC API of sessions in codec c (Opus plus that one video codec, NACK and RTCP reports).
-func (e *Engine) videoAPI(c VideoCodec) (*webrtc.API, error) {
-	e.videoM.Lock()
-	defer e.videoM.Unlock()
-	if api := e.videos[c]; api != nil {
-		return api, nil
-	}
+// videoPC is a party's PeerConnection in codec c (Opus plus that one video codec, NACK and receiver reports), with
+// an API of its own that captures the DTLS handshake's facts (direct.go): once connected, what the party receives
+// leaves on the direct path as voice does (docs/adr/0027), the server answering as the DTLS server.
+func (e *Engine) videoPC(c VideoCodec) (*webrtc.PeerConnection, *keyCapture, error) {
 	params := videoParams(c)
 	if params == nil {
-		return nil, ErrCodec
+		return nil, nil, ErrCodec
 	}
-	api, err := rtcapi.Video(params, e.se)
+	keys := &keyCapture{}
+	se := e.peerSE
+	se.SetDTLSKeyLogWriter(keys)
+	se.SetDTLSServerHelloMessageHook(keys.serverHello)
+	api, err := rtcapi.VideoServer(params, se, RTCPInterval)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if e.videos == nil {
-		e.videos = map[VideoCodec]*webrtc.API{}
-	}
-	e.videos[c] = api
-	return api, nil
+	pc, err := api.NewPeerConnection(webrtc.Configuration{})
+	return pc, keys, err
 }
 
 // VideoPeer is one party's PeerConnection of one video session.
@@ -178,11 +180,7 @@ type VideoPeer struct {
 // called (from pion's goroutines) when the peer becomes ready to carry media and when it stops.
 func (e *Engine) NewVideoPeer(o Owner, c VideoCodec, offer string, early []webrtc.ICECandidateInit,
 	onState func(p *VideoPeer, ready bool)) (*VideoPeer, string, error) {
-	api, err := e.videoAPI(c)
-	if err != nil {
-		return nil, "", err
-	}
-	pc, err := api.NewPeerConnection(webrtc.Configuration{})
+	pc, keys, err := e.videoPC(c)
 	if err != nil {
 		return nil, "", err
 	}
@@ -198,8 +196,8 @@ func (e *Engine) NewVideoPeer(o Owner, c VideoCodec, offer string, early []webrt
 		return nil, "", err
 	}
 	p := &VideoPeer{Owner: o, Codec: c, e: e, pc: pc, onState: onState,
-		VideoOut: newSink(vtrack, 90000), AudioOut: newSink(atrack, 48000)}
-	p.Video = &Feed{peer: p, id: NewSourceID(), video: true}
+		VideoOut: newSink(vtrack, 90000, vcap.MimeType), AudioOut: newSink(atrack, 48000, Opus.MimeType)}
+	p.Video = &Feed{peer: p, id: NewSourceID(), video: true, sent: &history{}}
 	p.Audio = &Feed{peer: p, id: NewSourceID()}
 	pc.OnTrack(func(tr *webrtc.TrackRemote, rcv *webrtc.RTPReceiver) {
 		go drainRTCP(rcv.Read)
@@ -209,7 +207,9 @@ func (e *Engine) NewVideoPeer(o Owner, c VideoCodec, offer string, early []webrt
 			p.Audio.read(tr)
 		}
 	})
-	followState(pc, &p.ready, nil, func(ready bool) {
+	followState(pc, &p.ready, func() {
+		e.goDirect(keys, p.VideoOut.boundSender(), nil, p.VideoOut, p.AudioOut)
+	}, func(ready bool) {
 		if f := p.VideoOut.source.Load(); ready && f != nil {
 			f.RequestKeyframe() // the receiver can only start decoding at a keyframe
 		}
@@ -247,6 +247,8 @@ func (p *VideoPeer) answer(offer string, early []webrtc.ICECandidateInit) (strin
 		if err != nil {
 			return "", fmt.Errorf("%w: add track: %w", ErrBadOffer, err)
 		}
+		s.bindSender(sender, p.pc)
+		p.e.reports(s)
 		go s.readRTCP(sender)
 	}
 	answer, err := p.pc.CreateAnswer(nil)
@@ -285,6 +287,7 @@ func (p *VideoPeer) Close() {
 	for _, f := range []*Feed{p.Video, p.Audio} {
 		f.detachAll()
 	}
+	p.e.unbind(p.VideoOut, p.AudioOut)
 	_ = p.pc.Close()
 	if p.ready.Swap(false) && p.onState != nil {
 		p.onState(p, false)
@@ -326,6 +329,7 @@ type Feed struct {
 	firstAt                atomic.Int64 // unix ns of the first packet (0 = none yet)
 	onFirst                atomic.Pointer[func()]
 	rec                    atomic.Pointer[VideoRecorder] // recording this feed (videorec.go), or nil
+	sent                   *history                      // its last packets, for receivers' NACKs (video only)
 }
 
 // OnFirstPacket sets fn to be called once, in the read loop, with the first packet (at once if it came).
@@ -451,12 +455,20 @@ func (f *Feed) read(tr *webrtc.TrackRemote) {
 		h.Extension, h.ExtensionProfile, h.Extensions = false, 0, nil
 		h.CSRC, h.Padding, h.PaddingSize = nil, false, 0
 		now := time.Since(epoch).Nanoseconds()
+		if f.sent != nil {
+			f.sent.put(&h, pkt.Payload)
+		}
 		written := 0
+		b := batches.Get().(*sendBatch)
 		for _, s := range f.list() {
-			if s.write(f.id, &h, pkt.Payload, now) {
+			if s.write(f.id, &h, pkt.Payload, now, b) {
 				written++
 			}
 		}
+		if b.n > 0 {
+			b.flush()
+		}
+		batches.Put(b)
 		mVideoForwarded.Add(float64(written))
 		if r := f.rec.Load(); r != nil { // after the receivers: a copy into the recorder's queue, never a wait
 			r.push(f.video, f.id, &h, pkt.Payload, now)
@@ -465,48 +477,132 @@ func (f *Feed) read(tr *webrtc.TrackRemote) {
 }
 
 // Sink is what a party receives on one kind: one outgoing track whose sequence numbers and timestamps stay
-// continuous when the feed behind it changes (a party that reconnected).
+// continuous when the feed behind it changes (a party that reconnected). Its packets go out through pion's writer
+// until the connection is up and its keys are known, then on the direct path (direct.go), which writes under the
+// SSRC and payload type the sender negotiated, answers the receiver's NACKs from the feed's history and has its
+// sender reports sent by the engine.
 type Sink struct {
 	track  *webrtc.TrackLocalStaticRTP
 	source atomic.Pointer[Feed]
 
-	mu  sync.Mutex
-	seq rebase // its clock is the kind's
+	directState        // mu guards seq too
+	seq         rebase // its clock is the kind's
 
-	written, frames atomic.Uint64
+	frames atomic.Uint64
 }
 
-func newSink(track *webrtc.TrackLocalStaticRTP, clock int64) *Sink {
-	return &Sink{track: track, seq: rebase{clock: clock}}
+func newSink(track *webrtc.TrackLocalStaticRTP, clock int64, mime string) *Sink {
+	s := &Sink{track: track, seq: rebase{clock: clock}}
+	s.mime = mime
+	return s
 }
 
-// Written counts packets written to this receiver; Frames the video frames among them (marker bits).
-func (s *Sink) Written() uint64 { return s.written.Load() }
-func (s *Sink) Frames() uint64  { return s.frames.Load() }
+// Frames counts the video frames written to this receiver (marker bits).
+func (s *Sink) Frames() uint64 { return s.frames.Load() }
 
-func (s *Sink) write(src uint64, h *rtp.Header, payload []byte, now int64) bool {
+// write renumbers one packet of feed src for this receiver and sends it (on the direct path: into b, which the
+// caller flushes).
+func (s *Sink) write(src uint64, h *rtp.Header, payload []byte, now int64, b *sendBatch) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := *h
 	s.seq.apply(src, &out, now)
-	if err := s.track.WriteRTP(&rtp.Packet{Header: out, Payload: payload}); err != nil {
+	if !s.sendLocked(s.track, &out, payload, b, s) {
 		return false
 	}
-	s.written.Add(1)
 	if out.Marker && s.seq.clock == 90000 {
 		s.frames.Add(1)
 	}
 	return true
 }
 
+// resend answers a NACK on the direct path: each asked packet still in the feed's history goes again, under the
+// number the receiver knows it by (pion's NACK responder answers on its own writer, which the direct path's
+// packets never pass).
+func (s *Sink) resend(n *rtcp.TransportLayerNack) {
+	f := s.source.Load()
+	if f == nil || f.sent == nil {
+		return
+	}
+	b := batches.Get().(*sendBatch)
+	buf := make([]byte, 0, 1500)
+	s.mu.Lock()
+	if s.direct != nil && s.seq.cur == f.id {
+		for _, pair := range n.Nacks {
+			for _, seq := range pair.PacketList() {
+				h, payload, ok := f.sent.get(seq-s.seq.seqOff, buf)
+				if !ok {
+					continue
+				}
+				h.SequenceNumber += s.seq.seqOff
+				h.Timestamp += s.seq.tsOff
+				if s.sendLocked(s.track, &h, payload, b, s) {
+					mVideoResent.Inc()
+				}
+			}
+		}
+	}
+	s.mu.Unlock()
+	if b.n > 0 {
+		b.flush()
+	}
+	batches.Put(b)
+}
+
+// setDirect puts the sink on the direct path (directState.setPath).
+func (s *Sink) setDirect(keys *keyCapture, conn *mediaSocket, to netip.AddrPort) {
+	s.setPath(keys, conn, to)
+}
+
+// report sends a sender report if packets went out since the last one.
+func (s *Sink) report(now time.Time) {
+	s.mu.Lock()
+	s.reportLocked(now, s.seq.lastTS, s.seq.lastAt, s.seq.clock)
+}
+
+// history keeps a video feed's last packets (header and payload, as forwarded) for receivers' NACKs: about four
+// seconds of a 1 Mbit/s camera.
+type history struct {
+	mu      sync.Mutex
+	packets [historySize]struct {
+		h   rtp.Header
+		buf []byte
+		ok  bool
+	}
+}
+
+const historySize = 512
+
+// put keeps one packet (its payload copied into the slot's own buffer).
+func (k *history) put(h *rtp.Header, payload []byte) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	e := &k.packets[h.SequenceNumber%historySize]
+	e.h, e.ok = *h, true
+	e.buf = append(e.buf[:0], payload...)
+}
+
+// get copies packet seq's payload into buf if it is still kept.
+func (k *history) get(seq uint16, buf []byte) (rtp.Header, []byte, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	e := &k.packets[seq%historySize]
+	if !e.ok || e.h.SequenceNumber != seq {
+		return rtp.Header{}, nil, false
+	}
+	return e.h, append(buf[:0], e.buf...), true
+}
+
 // readRTCP reads the receiver's RTCP on this sink's sender: a PLI or FIR asks the feed behind it for a keyframe.
 func (s *Sink) readRTCP(sender *webrtc.RTPSender) {
 	rtcpread.Each(sender.Read, func(p rtcp.Packet) {
-		switch p.(type) {
+		switch p := p.(type) {
 		case *rtcp.PictureLossIndication, *rtcp.FullIntraRequest:
 			if f := s.source.Load(); f != nil {
 				f.RequestKeyframe()
 			}
+		case *rtcp.TransportLayerNack:
+			s.resend(p)
 		}
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
 
 	"tenfour/internal/media"
@@ -124,6 +125,11 @@ func TestVideoFanOutAndKeyframes(t *testing.T) {
 			if cam.Video.Sinks() != 2 || cam.Video.Frames() == 0 {
 				t.Fatalf("sinks %d, frames %d", cam.Video.Sinks(), cam.Video.Frames())
 			}
+			for _, s := range []*media.Sink{r1.VideoOut, r1.AudioOut, r2.VideoOut} { // docs/adr/0027, as voice
+				if !s.Direct() {
+					t.Fatal("a receiver's track is not on the direct path")
+				}
+			}
 			other := media.H264
 			if codec == media.H264 {
 				other = media.VP8
@@ -132,6 +138,71 @@ func TestVideoFanOutAndKeyframes(t *testing.T) {
 				t.Fatal("an offer without the session's codec was answered")
 			}
 		})
+	}
+}
+
+// Packets a receiver on the direct path missed are sent again from the feed's history when it NACKs them (its
+// NACK generator asks for the gap): the receiver ends up with every one of them, once (SRTP's replay check drops a
+// second copy of one it had, so a resend of a received packet would not show; the gap is what is resent).
+func TestVideoNackResendsOnTheDirectPath(t *testing.T) {
+	e := newEngine(t)
+	d := newDirect(e, media.VP8)
+	cam, camV := d.open(t, "cam")
+	var mu sync.Mutex
+	seen := map[uint16]int{}
+	var last uint16
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	rv, err := termclient.OpenVideo(ctx, d, termclient.MediaOptions{Loopback: true, OnVideoPacket: func(p *rtp.Packet) {
+		mu.Lock()
+		seen[p.SequenceNumber]++
+		last = p.SequenceNumber
+		mu.Unlock()
+	}}, "r", "VP8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rv.Close()
+	d.mu.Lock()
+	r := d.peers["r"]
+	d.mu.Unlock()
+	media.Link(cam, r)
+	if err := camV.StartCamera(352, 288); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rv.WaitFrames(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+	if !r.VideoOut.Direct() {
+		t.Fatal("the receiver is not on the direct path")
+	}
+	// A gap: the receiver is detached for a moment, the feed's packets go on (and into its history).
+	mu.Lock()
+	from := last
+	mu.Unlock()
+	cam.Video.Detach(r.VideoOut)
+	time.Sleep(300 * time.Millisecond)
+	cam.Video.Attach(r.VideoOut)
+	sent := cam.Video.Packets()
+	testkit.Eventually(t, 10*time.Second, "the camera sends on", func() bool { return cam.Video.Packets() > sent+20 })
+	var missing []uint16
+	testkit.Eventually(t, 5*time.Second, "every packet of the gap received", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		missing = missing[:0]
+		for q := from; q != last-5; q++ {
+			if seen[q] == 0 {
+				missing = append(missing, q)
+			}
+		}
+		return len(missing) == 0 && last-from > 20
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	for q := from; q != last; q++ {
+		if seen[q] > 1 {
+			t.Fatalf("packet %d received %d times", q, seen[q])
+		}
 	}
 }
 

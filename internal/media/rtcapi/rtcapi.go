@@ -4,7 +4,10 @@
 package rtcapi
 
 import (
+	"time"
+
 	"github.com/pion/interceptor"
+	"github.com/pion/interceptor/pkg/report"
 	"github.com/pion/webrtc/v4"
 )
 
@@ -17,15 +20,23 @@ var Opus = webrtc.RTPCodecCapability{
 const OpusPayloadType = 111
 
 // Audio is the API of a voice peer: Opus and RTCP reports, with the setting engine se.
-func Audio(se webrtc.SettingEngine) (*webrtc.API, error) { return build(nil, se) }
+func Audio(se webrtc.SettingEngine) (*webrtc.API, error) { return build(nil, se, 0) }
 
 // Video is the API of a video session: Opus and the given video codecs, RTCP reports and NACK (a lost video
 // packet is asked for again), with the setting engine se.
 func Video(codecs []webrtc.RTPCodecParameters, se webrtc.SettingEngine) (*webrtc.API, error) {
-	return build(codecs, se)
+	return build(codecs, se, 0)
 }
 
-func build(video []webrtc.RTPCodecParameters, se webrtc.SettingEngine) (*webrtc.API, error) {
+// VideoServer is Video for the server's side, whose sender reports are its own (internal/media's engine sends
+// them from what its direct path wrote, which pion's sender-report interceptor never sees): receiver reports every
+// interval and NACK only.
+func VideoServer(codecs []webrtc.RTPCodecParameters, se webrtc.SettingEngine, interval time.Duration) (*webrtc.API, error) {
+	return build(codecs, se, interval)
+}
+
+// build makes the API; receiverOnly > 0 registers only the receiver reports, at that interval.
+func build(video []webrtc.RTPCodecParameters, se webrtc.SettingEngine, receiverOnly time.Duration) (*webrtc.API, error) {
 	me := &webrtc.MediaEngine{}
 	if err := me.RegisterCodec(webrtc.RTPCodecParameters{RTPCodecCapability: Opus, PayloadType: OpusPayloadType},
 		webrtc.RTPCodecTypeAudio); err != nil {
@@ -37,7 +48,13 @@ func build(video []webrtc.RTPCodecParameters, se webrtc.SettingEngine) (*webrtc.
 		}
 	}
 	ir := &interceptor.Registry{}
-	if err := webrtc.ConfigureRTCPReports(ir); err != nil {
+	if receiverOnly > 0 {
+		rr, err := report.NewReceiverInterceptor(report.ReceiverInterval(receiverOnly))
+		if err != nil {
+			return nil, err
+		}
+		ir.Add(rr)
+	} else if err := webrtc.ConfigureRTCPReports(ir); err != nil {
 		return nil, err
 	}
 	if len(video) > 0 { // audio is never asked for again: a late voice packet is useless
