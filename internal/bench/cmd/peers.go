@@ -20,7 +20,7 @@ import (
 var (
 	peerSubscribers = flag.Int("peer-subscribers", 200, "peers step: audio subscribers")
 	peerClients     = flag.Int("peer-clients", 10000, "peers step: WebSocket clients of the fan-out run")
-	peerViewers     = flag.Int("peer-viewers", 60, "peers step: video subscribers (1 Mbit/s each)")
+	peerViewers     = flag.Int("peer-viewers", 100, "peers step: video subscribers (1 Mbit/s each)")
 	peerPerf        = flag.Bool("peer-perf", false, "peers step: perf-record each audio server's silent 3 s and measured window into prof/peers-<server>.<phase>.perf (perf adds its own CPU to the figures: a profiling run, not a measurement)")
 )
 
