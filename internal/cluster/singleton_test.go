@@ -110,13 +110,16 @@ func TestSOSRealertsOncePerClusterAndMoveWhenItsNodeDies(t *testing.T) {
 
 	p3.Kill(t)
 	start := time.Now()
-	if _, ok := con.TryWait(nodeTimeout+3*time.Second, func(f testkit.Frame) bool { return f.Type == "sos.realert" }); !ok {
+	// The lease moves first: a re-alert node 3 sent just before the kill can still arrive after it (a CI run read
+	// one 185 µs after the SIGKILL, the lease still node 3's), so a re-alert alone does not show the take-over.
+	testkit.Eventually(t, nodeTimeout+3*time.Second, "node 1 or 2 takes the re-alert lease", func() bool {
+		h := holder()
+		return h == "n1" || h == "n2"
+	})
+	if _, ok := con.TryWait(3*time.Second, func(f testkit.Frame) bool { return f.Type == "sos.realert" }); !ok {
 		t.Fatal("no re-alert after the node holding the lease was killed")
 	}
 	t.Logf("re-alerts resumed %v after node 3's SIGKILL (node timeout %v), now on %s", time.Since(start), nodeTimeout, holder())
-	if h := holder(); h != "n1" && h != "n2" {
-		t.Fatalf("the lease is held by %q after node 3 died", h)
-	}
 	after := realerts(con, 3500*time.Millisecond)
 	if len(after) < 2 || len(after) > 4 {
 		t.Fatalf("re-alerts in 3.5 s after the take-over: %v", after)
