@@ -485,8 +485,9 @@ type Sink struct {
 	track  *webrtc.TrackLocalStaticRTP
 	source atomic.Pointer[Feed]
 
-	directState        // mu guards seq too
+	directState        // mu guards seq and epochSeq too
 	seq         rebase // its clock is the kind's
+	epochSeq    uint16 // the receiver's number of the first packet of the feed it hears now
 
 	frames atomic.Uint64
 }
@@ -506,7 +507,11 @@ func (s *Sink) write(src uint64, h *rtp.Header, payload []byte, now int64, b *se
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := *h
+	fresh := src != s.seq.cur
 	s.seq.apply(src, &out, now)
+	if fresh {
+		s.epochSeq = out.SequenceNumber
+	}
 	if !s.sendLocked(s.track, &out, payload, b, s) {
 		return false
 	}
@@ -518,7 +523,9 @@ func (s *Sink) write(src uint64, h *rtp.Header, payload []byte, now int64, b *se
 
 // resend answers a NACK on the direct path: each asked packet still in the feed's history goes again, under the
 // number the receiver knows it by (pion's NACK responder answers on its own writer, which the direct path's
-// packets never pass).
+// packets never pass). Only packets of the feed the sink hears now, since it started hearing it, are mapped: an
+// earlier stretch of the same feed had another offset. A full batch leaves with the lock released, since a copy
+// the socket refuses is taken back from this sink's counts under its lock.
 func (s *Sink) resend(n *rtcp.TransportLayerNack) {
 	f := s.source.Load()
 	if f == nil || f.sent == nil {
@@ -527,18 +534,24 @@ func (s *Sink) resend(n *rtcp.TransportLayerNack) {
 	b := batches.Get().(*sendBatch)
 	buf := make([]byte, 0, 1500)
 	s.mu.Lock()
-	if s.direct != nil && s.seq.cur == f.id {
-		for _, pair := range n.Nacks {
-			for _, seq := range pair.PacketList() {
-				h, payload, ok := f.sent.get(seq-s.seq.seqOff, buf)
-				if !ok {
-					continue
-				}
-				h.SequenceNumber += s.seq.seqOff
-				h.Timestamp += s.seq.tsOff
-				if s.sendLocked(s.track, &h, payload, b, s) {
-					mVideoResent.Inc()
-				}
+	for _, pair := range n.Nacks {
+		for _, seq := range pair.PacketList() {
+			if b.n == batchMax {
+				s.mu.Unlock()
+				b.flush()
+				s.mu.Lock()
+			}
+			if s.direct == nil || s.seq.cur != f.id || int16(seq-s.epochSeq) < 0 {
+				continue
+			}
+			h, payload, ok := f.sent.get(seq-s.seq.seqOff, buf)
+			if !ok {
+				continue
+			}
+			h.SequenceNumber += s.seq.seqOff
+			h.Timestamp += s.seq.tsOff
+			if s.sendLocked(s.track, &h, payload, b, s) {
+				mVideoResent.Inc()
 			}
 		}
 	}
