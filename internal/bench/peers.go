@@ -99,7 +99,6 @@ func (s *serverProc) alive() error {
 	}
 }
 
-// sleepCtx waits d or until ctx ends.
 // paced calls fn n times, every apart (the first at once), until fn or ctx fails.
 func paced(ctx context.Context, n int, every time.Duration, fn func() error) error {
 	tick := time.NewTicker(every)
@@ -119,6 +118,7 @@ func paced(ctx context.Context, n int, every time.Duration, fn func() error) err
 	return nil
 }
 
+// sleepCtx waits d or until ctx ends.
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
