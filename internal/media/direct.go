@@ -25,6 +25,7 @@ import (
 	"github.com/pion/transport/v4"
 	"github.com/pion/transport/v4/stdnet"
 	"github.com/pion/webrtc/v4"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // The direct path (docs/adr/0027): a listener's audio is encrypted with the connection's own SRTP keys and sent
@@ -207,6 +208,7 @@ type directState struct {
 	mu         sync.Mutex
 	mime       string
 	fallbackPT uint8
+	onPath     prometheus.Gauge // counts the tracks of its kind on the path (nil: not counted)
 	sender     *webrtc.RTPSender
 	pc         *webrtc.PeerConnection
 	direct     *directPath // path while it is in use, nil on pion's writer
@@ -253,12 +255,11 @@ func (o *directState) unsent(payload int) {
 
 // setDirect puts the track on the direct path, sending from conn to the client at to (conn nil: back to pion's
 // writer), with the SSRC and payload type its sender negotiated. Its SRTP context is made once and kept across
-// pair changes and reconnections: the rollover counter must follow the stream's own sequence numbers. It says
-// whether the track was on the path before and is now.
-func (o *directState) setPath(keys *keyCapture, conn *mediaSocket, to netip.AddrPort) (was, is bool) {
+// pair changes and reconnections: the rollover counter must follow the stream's own sequence numbers.
+func (o *directState) setDirect(keys *keyCapture, conn *mediaSocket, to netip.AddrPort) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	was = o.direct != nil
+	was := o.direct != nil
 	o.direct = nil
 	if conn != nil && to.IsValid() && o.sender != nil && keys != nil {
 		if o.path == nil {
@@ -273,7 +274,13 @@ func (o *directState) setPath(keys *keyCapture, conn *mediaSocket, to netip.Addr
 			o.direct = o.path
 		}
 	}
-	return was, o.direct != nil
+	if o.onPath != nil && was != (o.direct != nil) {
+		if was {
+			o.onPath.Dec()
+		} else {
+			o.onPath.Inc()
+		}
+	}
 }
 
 // sendLocked writes one packet for the track, on the direct path into b, or through pion's writer; under mu.

@@ -3,7 +3,6 @@ package media
 import (
 	"crypto/rand"
 	"encoding/binary"
-	"net/netip"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -50,7 +49,7 @@ func newDownstream(track *webrtc.TrackLocalStaticRTP) *Downstream {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	d := &Downstream{track: track, seq0: binary.BigEndian.Uint16(b[:2]), ts0: binary.BigEndian.Uint32(b[2:])}
-	d.mime, d.fallbackPT = webrtc.MimeTypeOpus, OpusPayloadType
+	d.mime, d.fallbackPT, d.onPath = webrtc.MimeTypeOpus, OpusPayloadType, mDirect
 	return d
 }
 
@@ -103,16 +102,6 @@ func outsOf(ds []*Downstream) []directOut {
 		outs[i] = d
 	}
 	return outs
-}
-
-// setDirect puts the downstream on the direct path (directState.setPath), counted in the voice gauge.
-func (d *Downstream) setDirect(keys *keyCapture, conn *mediaSocket, to netip.AddrPort) {
-	switch was, is := d.setPath(keys, conn, to); {
-	case is && !was:
-		mDirect.Inc()
-	case was && !is:
-		mDirect.Dec()
-	}
 }
 
 // report sends a sender report if packets went out since the last one.

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"net/netip"
 	"slices"
 	"strings"
 	"sync"
@@ -197,7 +196,7 @@ func (e *Engine) NewVideoPeer(o Owner, c VideoCodec, offer string, early []webrt
 	}
 	p := &VideoPeer{Owner: o, Codec: c, e: e, pc: pc, onState: onState,
 		VideoOut: newSink(vtrack, 90000, vcap.MimeType), AudioOut: newSink(atrack, 48000, Opus.MimeType)}
-	p.Video = &Feed{peer: p, id: NewSourceID(), video: true, sent: &history{}}
+	p.Video = &Feed{peer: p, id: NewSourceID(), video: true, recent: &history{}}
 	p.Audio = &Feed{peer: p, id: NewSourceID()}
 	pc.OnTrack(func(tr *webrtc.TrackRemote, rcv *webrtc.RTPReceiver) {
 		go drainRTCP(rcv.Read)
@@ -329,7 +328,7 @@ type Feed struct {
 	firstAt                atomic.Int64 // unix ns of the first packet (0 = none yet)
 	onFirst                atomic.Pointer[func()]
 	rec                    atomic.Pointer[VideoRecorder] // recording this feed (videorec.go), or nil
-	sent                   *history                      // its last packets, for receivers' NACKs (video only)
+	recent                 *history                      // its last packets, for receivers' NACKs (video only)
 }
 
 // OnFirstPacket sets fn to be called once, in the read loop, with the first packet (at once if it came).
@@ -455,8 +454,8 @@ func (f *Feed) read(tr *webrtc.TrackRemote) {
 		h.Extension, h.ExtensionProfile, h.Extensions = false, 0, nil
 		h.CSRC, h.Padding, h.PaddingSize = nil, false, 0
 		now := time.Since(epoch).Nanoseconds()
-		if f.sent != nil {
-			f.sent.put(&h, pkt.Payload)
+		if f.recent != nil {
+			f.recent.put(&h, pkt.Payload)
 		}
 		written := 0
 		b := batches.Get().(*sendBatch)
@@ -528,7 +527,7 @@ func (s *Sink) write(src uint64, h *rtp.Header, payload []byte, now int64, b *se
 // the socket refuses is taken back from this sink's counts under its lock.
 func (s *Sink) resend(n *rtcp.TransportLayerNack) {
 	f := s.source.Load()
-	if f == nil || f.sent == nil {
+	if f == nil || f.recent == nil {
 		return
 	}
 	b := batches.Get().(*sendBatch)
@@ -544,7 +543,7 @@ func (s *Sink) resend(n *rtcp.TransportLayerNack) {
 			if s.direct == nil || s.seq.cur != f.id || int16(seq-s.epochSeq) < 0 {
 				continue
 			}
-			h, payload, ok := f.sent.get(seq-s.seq.seqOff, buf)
+			h, payload, ok := f.recent.get(seq-s.seq.seqOff, buf)
 			if !ok {
 				continue
 			}
@@ -560,11 +559,6 @@ func (s *Sink) resend(n *rtcp.TransportLayerNack) {
 		b.flush()
 	}
 	batches.Put(b)
-}
-
-// setDirect puts the sink on the direct path (directState.setPath).
-func (s *Sink) setDirect(keys *keyCapture, conn *mediaSocket, to netip.AddrPort) {
-	s.setPath(keys, conn, to)
 }
 
 // report sends a sender report if packets went out since the last one.
