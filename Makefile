@@ -6,7 +6,7 @@ ADDR ?= 127.0.0.1:8080
 DATA ?= ./data
 export CGO_ENABLED := 0
 
-.PHONY: help run cluster build web web-deps server wire test test-go test-web test-e2e test-deps vet lint-go lint-web fuzz bench soak chaos test-chaos clean
+.PHONY: help run cluster build web web-deps server opus wire test test-go test-web test-e2e test-deps vet lint-go lint-web fuzz bench soak chaos test-chaos clean
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -27,8 +27,16 @@ web/node_modules/.installed: web/package.json web/package-lock.json
 web: web-deps ## build the console into web/dist (embedded by the server)
 	cd web && npm run build
 
-server: ## build bin/tenfour (CGO_ENABLED=0; embeds whatever web/dist holds)
+server: opus ## build bin/tenfour (CGO_ENABLED=0; embeds whatever web/dist holds, and libopus)
 	$(GO) build -trimpath -o $(BIN) ./cmd/tenfour
+
+# libopus compiled to WebAssembly, run in process by wazero (internal/media/libopus, docs/adr/0041): the npm package
+# pinned in third_party/libopus, its SIMD build copied where go:embed takes it. A build output, never committed.
+OPUS_WASM := internal/media/libopus/wasm/libopus.wasm
+opus: $(OPUS_WASM) ## libopus as WebAssembly (npm @evan/opus) for the server to embed
+$(OPUS_WASM): third_party/libopus/package.json third_party/libopus/package-lock.json
+	cd third_party/libopus && npm ci --no-audit --no-fund --loglevel=error --ignore-scripts
+	cp third_party/libopus/node_modules/@evan/opus/wasm/simd.wasm $@
 
 # The console's and the phone app's TypeScript shapes of the server's JSON, from the Go structs (tygo.yaml; tygo is
 # a tool of go.mod). internal/wire's test fails when the committed files are stale.
@@ -73,7 +81,7 @@ test-go: server ## Go tests with -race, store suites on SQLite and PostgreSQL; t
 		CGO_ENABLED=1 $(GO) test $(TEST_GOFLAGS) -count=1 $$($(GO) list ./... | grep -v /internal/security$$)
 	TENFOUR_TEST_PG="$$(tail -n1 .pg-url 2>/dev/null)" CGO_ENABLED=1 $(GO) test $(TEST_GOFLAGS) -count=1 ./internal/security
 	# The media path's allocation checks (-race makes every call's state escape: they run without it).
-	CGO_ENABLED=0 $(GO) test -count=1 -run 'NotAllocate' ./internal/media
+	CGO_ENABLED=0 $(GO) test -count=1 -run 'NotAllocate' ./internal/media ./internal/media/libopus
 
 lint-web: web/lint/node_modules/.installed ## console lint (ESLint: typescript-eslint, React hooks, feature boundaries)
 	cd web && npm run lint
@@ -90,12 +98,13 @@ test-e2e: build ## browser suite: real binary + Debian Chromium
 # Every parser a client reaches, FUZZTIME each (their seeds run in `make test` as ordinary tests): socket frames,
 # a terminal's every request over a real socket, the lenient JSON types, HTTP parameters (Decode, under every
 # httpx.Bind endpoint) and the shared validators and paging, time ranges, GPS reports, upload metadata (file
-# name, kind, sniffed type, file references), media.uploaded, names.
+# name, kind, sniffed type, file references), media.uploaded, names, an Opus packet into libopus (the SIP bridge).
 FUZZTIME ?= 15s
 FUZZ = FuzzDecodeFrame:./internal/platform/realtime FuzzTerminalFrame:./internal/sim FuzzLenient:./internal/platform/flex \
 	FuzzDecode:./internal/platform/httpx FuzzParams:./internal/platform/httpx FuzzParse:./internal/platform/timerange \
 	FuzzGPSReport:./internal/geo FuzzUploadMeta:./internal/files FuzzUploaded:./internal/medialib \
-	FuzzName:./internal/platform/text FuzzSniffAudio:./internal/media/ffchild FuzzInputArgs:./internal/media/ffchild
+	FuzzName:./internal/platform/text FuzzSniffAudio:./internal/media/ffchild FuzzInputArgs:./internal/media/ffchild \
+	FuzzDecode:./internal/media/libopus
 
 fuzz: ## fuzz every parser a client reaches, FUZZTIME (15s) each, about 3 minutes
 	@set -e; for t in $(FUZZ); do echo "== $${t%%:*} ($${t#*:}, $(FUZZTIME))"; \

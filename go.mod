@@ -27,6 +27,7 @@ require (
 	github.com/pion/webrtc/v4 v4.2.20
 	github.com/pressly/goose/v3 v3.29.0
 	github.com/prometheus/client_golang v1.25.0
+	github.com/tetratelabs/wazero v1.12.0
 	github.com/wneessen/go-mail v0.8.1
 	github.com/zaf/g711 v1.4.0
 	golang.org/x/crypto v0.58.0
