@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"tenfour/internal/media/ffchild"
 	"tenfour/internal/sip"
 )
 
@@ -28,7 +27,7 @@ func NewEar() *Ear { return &Ear{heard: make(chan struct{})} }
 
 // Hear takes a frame the phone heard at at.
 func (e *Ear) Hear(frame []byte, at time.Time) {
-	loud := sip.Loudness(ffchild.FormatMulaw, frame) > 1000
+	loud := sip.Loudness(sip.Ulaw, frame) > 1000
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.last = at

@@ -1,10 +1,8 @@
 package sip
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"os"
 	"strconv"
@@ -13,10 +11,7 @@ import (
 	"time"
 
 	"github.com/pion/rtp"
-	"github.com/pion/webrtc/v4/pkg/media/oggreader"
-	"github.com/pion/webrtc/v4/pkg/media/oggwriter"
 
-	"tenfour/internal/media/ffchild"
 	"tenfour/internal/termclient"
 )
 
@@ -34,22 +29,22 @@ var (
 
 // bridge joins one SIP call to its group: a terminal session logged in as the SIP account (its socket and WebRTC
 // media, so the floor, priorities, pre-emption, talk-time limits, recordings and call records are internal/call's),
-// and two ffmpeg children between the phone's G.711 and the group's Opus.
+// and libopus in process between the phone's G.711 and the group's Opus (transcode.go).
 type bridge struct {
 	term *termclient.Client
 	gid  string // the group of a call into a group
 	call string // the individual call's id (individual.go): its floor requests name it; "" in a group
 	log  *slog.Logger
-	law  string // ffchild.FormatMulaw or FormatAlaw, as answered
+	law  Law // as answered
 
 	// calls gets the session's call events (call.invite, call.state) in an individual call; nil in a group, where
 	// an individual call offered to the phone is refused busy
 	calls chan<- termclient.Event
 
-	dec     atomic.Pointer[oggwriter.OggWriter] // the group's Opus into the decoder; nil until the call is answered
-	talking atomic.Bool                         // the SIP side holds the floor
-	revoked chan struct{}                       // the server took the floor away
-	callID  atomic.Value                        // the call whose floor it holds (string)
+	dec     atomic.Pointer[fromOpus] // the group's Opus to the phone; nil until the call is answered
+	talking atomic.Bool              // the SIP side holds the floor
+	revoked chan struct{}            // the server took the floor away
+	callID  atomic.Value             // the call whose floor it holds (string)
 
 	phoneMu sync.Mutex // one writer at a time on the phone's RTP: the group's audio and the tones
 	phone   *rtpSession
@@ -88,65 +83,36 @@ func (s *Server) closeBridge(b *bridge) {
 	b.term.Close()
 }
 
-// primeFrames is how many 20 ms frames of silence a call's decoder is given when it starts (see run). What it
-// makes of them comes out at once or ahead of the group's first talk; toPhone sends none of it, so the phone's
-// jitter buffer never queues the warm-up ahead of the talker.
-const primeFrames = 10
-
-// digitalSilence is the loudness of a G.711 frame of zeros at the most: µ-law's 0xFF is 0, A-law has no zero and
-// its 0xD5 is 8.
-const digitalSilence = 8
-
-// fromGroup takes a packet the group side hears (its termclient's receive path) into the decoder.
+// fromGroup takes a packet the group side hears (its termclient's receive path) through the decoder to the phone.
 func (b *bridge) fromGroup(p *rtp.Packet) {
-	if w := b.dec.Load(); w != nil {
-		_ = w.WriteRTP(p)
+	if d := b.dec.Load(); d != nil {
+		if err := d.packet(p, b.writePhone); err != nil && !errors.Is(err, errLatePacket) && !errors.Is(err, errClosedTranscoder) {
+			b.log.Debug("sip: the group's audio to the phone", "err", err)
+		}
 	}
 }
 
 // run carries the answered call until it ends: the phone's audio into the group while it holds the floor, the
 // group's into the phone, the talk keys into floor requests. It returns why the call ended.
-func (b *bridge) run(ctx context.Context, phone *rtpSession, ffmpeg string, rtpTimeout time.Duration) error {
+func (b *bridge) run(ctx context.Context, phone *rtpSession, rtpTimeout time.Duration) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	b.law, b.phone = phone.law, phone
-	enc, err := startTranscoder(ctx, ffmpeg, b.law, toOpus)
+	enc, err := newToOpus(b.law)
 	if err != nil {
 		return err
 	}
-	dec, err := startTranscoder(ctx, ffmpeg, ffchild.FormatOgg, g711Output(b.law))
+	defer enc.close()
+	dec, err := newFromOpus(b.law)
 	if err != nil {
-		cancel(err)
-		_ = enc.wait()
 		return err
 	}
-	ogg, err := oggwriter.NewWith(dec, 48000, 2)
-	if err != nil {
-		cancel(err)
-		_, _ = io.Copy(io.Discard, enc.Out)
-		_, _ = io.Copy(io.Discard, dec.Out)
-		_ = enc.wait()
-		_ = dec.wait()
-		return err
-	}
-	// ffmpeg sets its decoding up on the first packets it reads and holds the first few frames back meanwhile:
-	// fed nothing before the group's first talk, it did that then, and each call's first spurt reached the phone
-	// about 100 ms late (issue 34's bench: p95 121 ms, later spurts 21 ms; 3 frames of silence left 61 ms, 6
-	// and 10 none — of 10, ffmpeg let 4 out at once and the rest with the first talk). Silence now, with the
-	// call, makes it ready before anyone talks.
-	for range primeFrames {
-		if err := ogg.WriteRTP(&rtp.Packet{Payload: termclient.SilentPacket}); err != nil {
-			b.log.Warn("sip: priming the decoder", "err", err)
-			break
-		}
-	}
-	b.dec.Store(ogg)
+	defer dec.close()
+	b.dec.Store(dec)
 
 	var wg sync.WaitGroup
 	floor := make(chan rune, 4)
-	wg.Add(5)
-	go func() { defer wg.Done(); cancel(b.toGroup(ctx, enc.Out)) }()
-	go func() { defer wg.Done(); cancel(b.toPhone(ctx, dec.Out)) }()
+	wg.Add(3)
 	go func() { defer wg.Done(); b.floorKeys(ctx, floor) }()
 	go func() { defer wg.Done(); b.watchRevoked(ctx) }()
 	go func() {
@@ -163,22 +129,20 @@ func (b *bridge) run(ctx context.Context, phone *rtpSession, ffmpeg string, rtpT
 
 	b.dec.Store(nil)
 	wg.Wait()
-	err = context.Cause(ctx)
-	if e := enc.wait(); e != nil && ctx.Err() == nil {
-		b.log.Warn("sip: ffmpeg (to the group)", "err", e)
-	}
-	_ = dec.wait()
-	if n := enc.dropped.Load() + dec.dropped.Load(); n > 0 {
-		b.log.Info("sip: audio dropped behind ffmpeg", "writes", n)
-	}
-	return err
+	return context.Cause(ctx)
 }
 
 // fromPhone reads the phone's RTP: its audio goes to the encoder while the SIP side holds the floor, its talk keys
 // to floorKeys (dropped when presses come faster than the floor answers); a phone silent for rtpTimeout is gone.
 // A phone that offered no keys (no telephone-event: a radio gateway) talks by voice activity (vad.go).
-func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc io.Writer, floor chan<- rune, rtpTimeout time.Duration) error {
+func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toOpus, floor chan<- rune, rtpTimeout time.Duration) error {
 	buf := make([]byte, 1500)
+	packets := make([][]byte, 1)
+	send := func(packet []byte) error {
+		packets[0] = packet
+		return b.term.Send(ctx, packets, 0)
+	}
+	wasTalking := false
 	var p rtp.Packet
 	var keys keyPresses
 	var voice *voiceActivity
@@ -202,8 +166,14 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc io.Writer
 			if voice != nil {
 				key, pressed = voice.frame(p.Payload)
 			}
-			if b.talking.Load() {
-				_, _ = enc.Write(p.Payload)
+			talking := b.talking.Load()
+			if talking && !wasTalking {
+				enc.reset() // what was left of the last talk is not the start of this one
+			}
+			if wasTalking = talking; talking {
+				if err := enc.write(p.Payload, send); err != nil {
+					return err
+				}
 			}
 		case int(p.PayloadType) == phone.events:
 			key, pressed = keys.press(&p)
@@ -213,48 +183,6 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc io.Writer
 			case floor <- key:
 			default:
 			}
-		}
-	}
-}
-
-// toGroup sends the encoder's Opus packets (one per Ogg page) as the terminal's microphone while the floor is the
-// SIP side's (what is left in the encoder after a release is not sent).
-func (b *bridge) toGroup(ctx context.Context, out io.Reader) error {
-	pages, _, err := oggreader.NewWith(out) // returns once the encoder wrote its header: at the first talk
-	if err != nil {
-		return err
-	}
-	for {
-		packet, _, err := pages.ParseNextPage()
-		if err != nil {
-			return err
-		}
-		if bytes.HasPrefix(packet, []byte("OpusTags")) || !b.talking.Load() {
-			continue
-		}
-		if err := b.term.Send(ctx, [][]byte{packet}, 0); err != nil {
-			return err
-		}
-	}
-}
-
-// toPhone writes the decoder's G.711 to the phone, one 20 ms frame per RTP packet.
-func (b *bridge) toPhone(ctx context.Context, out io.Reader) error {
-	frame := make([]byte, frameSamples)
-	opening := true // until the group's first sound: the decoder's warm-up (primeFrames) is not the phone's to hear
-	for {
-		if _, err := io.ReadFull(out, frame); err != nil {
-			return err
-		}
-		if opening && Loudness(b.law, frame) <= digitalSilence {
-			continue
-		}
-		opening = false
-		if err := b.writePhone(frame); err != nil {
-			return err
-		}
-		if ctx.Err() != nil {
-			return context.Cause(ctx)
 		}
 	}
 }

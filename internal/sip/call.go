@@ -30,8 +30,6 @@ type Calls struct {
 	// terminal. Its media must be able to connect (the in-process client's WebRTC runs on loopback).
 	// Login fills in where and how (URL, HTTPClient, Resume) and dials; o names the account (UID) and the media.
 	Login func(ctx context.Context, o termclient.Options) (*termclient.Client, error)
-	// FFmpeg is the ffmpeg executable that transcodes G.711 ↔ Opus (one child per direction of a call).
-	FFmpeg string
 	// RTPTimeout ends a call whose phone sent no RTP for that long; default 10 s.
 	RTPTimeout time.Duration
 }
@@ -220,7 +218,7 @@ func (s *Server) serveCall(d *sipgo.DialogServerSession, a admission, o offer) {
 		return
 	}
 	log.Info("sip: call into a group", "law", o.law, "talkKeys", o.events >= 0)
-	err = b.run(ctx, phone, s.opt.Calls.FFmpeg, s.opt.Calls.RTPTimeout)
+	err = b.run(ctx, phone, s.opt.Calls.RTPTimeout)
 	log.Info("sip: call ended", "why", err)
 	sayBye(d, log)
 }

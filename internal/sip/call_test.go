@@ -26,7 +26,6 @@ import (
 	"github.com/zaf/g711"
 
 	"tenfour/internal/config"
-	"tenfour/internal/media/ffchild"
 	sipside "tenfour/internal/sip"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
@@ -256,7 +255,7 @@ func (p *softphone) heardSince(from int) (frames int, rms float64) {
 	for _, f := range p.heard[min(from, len(p.heard)):] {
 		ulaw = append(ulaw, f...)
 	}
-	return len(p.heard), sipside.Loudness(ffchild.FormatMulaw, ulaw)
+	return len(p.heard), sipside.Loudness(sipside.Ulaw, ulaw)
 }
 
 // sine is 16-bit little-endian PCM of a tone at a third of full scale.

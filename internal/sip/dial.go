@@ -20,7 +20,6 @@ import (
 	"github.com/emiago/sipgo"
 	"github.com/emiago/sipgo/sip"
 
-	"tenfour/internal/media/ffchild"
 	"tenfour/internal/termclient"
 )
 
@@ -163,7 +162,7 @@ func (s *Server) carryOut(b *bridge, events <-chan termclient.Event, place func(
 			end(errCallEnded)
 		}
 	}()
-	err = b.run(callCtx, phone, s.opt.Calls.FFmpeg, s.opt.Calls.RTPTimeout)
+	err = b.run(callCtx, phone, s.opt.Calls.RTPTimeout)
 	b.log.Info("sip: dialed call ended", "callId", b.call, "why", err)
 	if !errors.Is(err, errCallEnded) {
 		b.hangUp()
@@ -207,7 +206,7 @@ func (s *Server) inviteFor(reg registration, call offered) (sip.Uri, *sip.Reques
 	if err != nil {
 		return target, nil, nil, err
 	}
-	phone, err := listenRTP(offer{pt: ptPCMU, law: ffchild.FormatMulaw, events: 101}, local)
+	phone, err := listenRTP(offer{pt: ptPCMU, law: Ulaw, events: 101}, local)
 	if err != nil {
 		return target, nil, nil, err
 	}

@@ -108,7 +108,7 @@ func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTran
 			cancel(errCallEnded)
 		}
 	}()
-	err = b.run(ctx, phone, s.opt.Calls.FFmpeg, s.opt.Calls.RTPTimeout)
+	err = b.run(ctx, phone, s.opt.Calls.RTPTimeout)
 	log.Info("sip: individual call ended", "why", err)
 	if !errors.Is(err, errCallEnded) {
 		b.hangUp()

@@ -13,8 +13,6 @@ import (
 	"github.com/emiago/sipgo/sip"
 	"github.com/pion/rtp"
 	"github.com/pion/sdp/v3"
-
-	"tenfour/internal/media/ffchild"
 )
 
 // A call's media with the phone: the SDP offer/answer (RFC 3264) through github.com/pion/sdp, RTP packets
@@ -32,7 +30,7 @@ const (
 // type (-1: none offered), where it receives RTP and its SRTP key (nil: plain RTP; srtp.go).
 type offer struct {
 	pt     uint8 // ptPCMU or ptPCMA
-	law    string
+	law    Law
 	events int
 	remote *net.UDPAddr
 	keys   *sdes
@@ -67,9 +65,9 @@ func parseOffer(body []byte) (offer, error) {
 		if o.keys, found = offeredKeys(md); !found {
 			continue
 		}
-		o.law = ffchild.FormatMulaw
+		o.law = Ulaw
 		if o.pt == ptPCMA {
-			o.law = ffchild.FormatAlaw
+			o.law = Alaw
 		}
 		for _, a := range md.Attributes {
 			// a=rtpmap:<pt> telephone-event/8000

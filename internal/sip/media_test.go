@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/pion/rtp"
-
-	"tenfour/internal/media/ffchild"
 )
 
 // An offer is answered with its first G.711 law (its own order), telephone-event when it offers one, at its
@@ -19,25 +17,25 @@ func TestParseOffer(t *testing.T) {
 	for _, tc := range []struct {
 		name, media string
 		pt          uint8
-		law         string
+		law         Law
 		events      int
 		addr        string
 		err         bool
 		suite       string // the SRTP suite taken ("": plain RTP)
 	}{
-		{"PCMU first", "m=audio 4000 RTP/AVP 0 8 101\r\na=rtpmap:101 telephone-event/8000\r\n", ptPCMU, ffchild.FormatMulaw, 101, "10.0.0.9:4000", false, ""},
-		{"PCMA first, no events", "m=audio 4002 RTP/AVP 8 0\r\n", ptPCMA, ffchild.FormatAlaw, -1, "10.0.0.9:4002", false, ""},
-		{"other codecs first", "m=audio 4004 RTP/AVP 9 18 0 96\r\na=rtpmap:96 telephone-event/8000\r\n", ptPCMU, ffchild.FormatMulaw, 96, "10.0.0.9:4004", false, ""},
-		{"the stream's address", "m=audio 4006 RTP/AVP 8\r\nc=IN IP4 10.0.0.7\r\n", ptPCMA, ffchild.FormatAlaw, -1, "10.0.0.7:4006", false, ""},
-		{"a video stream first", "m=video 5000 RTP/AVP 96\r\nm=audio 4008 RTP/AVP 0\r\n", ptPCMU, ffchild.FormatMulaw, -1, "10.0.0.9:4008", false, ""},
-		{"no G.711", "m=audio 4010 RTP/AVP 9 18\r\n", 0, "", 0, "", true, ""},
-		{"a rejected stream", "m=audio 0 RTP/AVP 0\r\n", 0, "", 0, "", true, ""},
-		{"SRTP", "m=audio 4012 RTP/SAVP 0\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:" + key30 + "|2^20\r\n", ptPCMU, ffchild.FormatMulaw, -1, "10.0.0.9:4012", false, "AES_CM_128_HMAC_SHA1_80"},
+		{"PCMU first", "m=audio 4000 RTP/AVP 0 8 101\r\na=rtpmap:101 telephone-event/8000\r\n", ptPCMU, Ulaw, 101, "10.0.0.9:4000", false, ""},
+		{"PCMA first, no events", "m=audio 4002 RTP/AVP 8 0\r\n", ptPCMA, Alaw, -1, "10.0.0.9:4002", false, ""},
+		{"other codecs first", "m=audio 4004 RTP/AVP 9 18 0 96\r\na=rtpmap:96 telephone-event/8000\r\n", ptPCMU, Ulaw, 96, "10.0.0.9:4004", false, ""},
+		{"the stream's address", "m=audio 4006 RTP/AVP 8\r\nc=IN IP4 10.0.0.7\r\n", ptPCMA, Alaw, -1, "10.0.0.7:4006", false, ""},
+		{"a video stream first", "m=video 5000 RTP/AVP 96\r\nm=audio 4008 RTP/AVP 0\r\n", ptPCMU, Ulaw, -1, "10.0.0.9:4008", false, ""},
+		{"no G.711", "m=audio 4010 RTP/AVP 9 18\r\n", 0, Ulaw, 0, "", true, ""},
+		{"a rejected stream", "m=audio 0 RTP/AVP 0\r\n", 0, Ulaw, 0, "", true, ""},
+		{"SRTP", "m=audio 4012 RTP/SAVP 0\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:" + key30 + "|2^20\r\n", ptPCMU, Ulaw, -1, "10.0.0.9:4012", false, "AES_CM_128_HMAC_SHA1_80"},
 		{"SRTP, the first key it takes", "m=audio 4014 RTP/SAVP 8\r\na=crypto:1 F8_128_HMAC_SHA1_80 inline:" + key30 +
 			"\r\na=crypto:2 AES_CM_128_HMAC_SHA1_80 inline:" + key30 + "|2^20|1:4\r\na=crypto:3 AES_CM_128_HMAC_SHA1_80 inline:" + key30 +
-			" UNENCRYPTED_SRTP\r\na=crypto:4 AES_CM_128_HMAC_SHA1_32 inline:" + key30 + "\r\n", ptPCMA, ffchild.FormatAlaw, -1, "10.0.0.9:4014", false, "AES_CM_128_HMAC_SHA1_32"},
-		{"SRTP without a key it takes", "m=audio 4016 RTP/SAVP 0\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:c2hvcnQ=\r\n", 0, "", 0, "", true, ""},
-		{"SRTP without a key", "m=audio 4018 RTP/SAVP 0\r\n", 0, "", 0, "", true, ""},
+			" UNENCRYPTED_SRTP\r\na=crypto:4 AES_CM_128_HMAC_SHA1_32 inline:" + key30 + "\r\n", ptPCMA, Alaw, -1, "10.0.0.9:4014", false, "AES_CM_128_HMAC_SHA1_32"},
+		{"SRTP without a key it takes", "m=audio 4016 RTP/SAVP 0\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:c2hvcnQ=\r\n", 0, Ulaw, 0, "", true, ""},
+		{"SRTP without a key", "m=audio 4018 RTP/SAVP 0\r\n", 0, Ulaw, 0, "", true, ""},
 	} {
 		o, err := parseOffer([]byte(head + tc.media))
 		if tc.err {

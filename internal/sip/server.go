@@ -66,9 +66,6 @@ func (o Options) withDefaults() Options {
 	if o.Calls.RTPTimeout <= 0 {
 		o.Calls.RTPTimeout = 10 * time.Second
 	}
-	if o.Calls.FFmpeg == "" {
-		o.Calls.FFmpeg = "ffmpeg"
-	}
 	return o
 }
 

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/zaf/g711"
-
-	"tenfour/internal/media/ffchild"
 )
 
 // The tones a phone hears when it asks for the floor: a short high beep when it is granted, a longer low one when
@@ -43,9 +41,9 @@ func frames(b []byte) [][]byte {
 	return out
 }
 
-// in is the tone's frames in law (ffchild.FormatMulaw or FormatAlaw).
-func (t tone) in(law string) [][]byte {
-	if law == ffchild.FormatAlaw {
+// in is the tone's frames in law.
+func (t tone) in(law Law) [][]byte {
+	if law == Alaw {
 		return t.alaw
 	}
 	return t.ulaw

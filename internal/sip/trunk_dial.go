@@ -9,8 +9,6 @@ import (
 	"github.com/emiago/sipgo"
 	"github.com/emiago/sipgo/sip"
 	"github.com/pion/rtp"
-
-	"tenfour/internal/media/ffchild"
 )
 
 // Outbound is a call a trunk placed to a number: its dialog with the far end and its media, G.711 in 20 ms RTP
@@ -51,7 +49,7 @@ func (t *Trunk) inviteOut(ctx context.Context, number string) (*Outbound, error)
 		return nil, err
 	}
 	_, local := t.client()
-	media, err := listenRTP(offer{pt: ptPCMU, law: ffchild.FormatMulaw, events: dialEvents}, local)
+	media, err := listenRTP(offer{pt: ptPCMU, law: Ulaw, events: dialEvents}, local)
 	if err != nil {
 		return nil, err
 	}

@@ -3,10 +3,6 @@ package sip
 import (
 	"math"
 	"time"
-
-	"github.com/zaf/g711"
-
-	"tenfour/internal/media/ffchild"
 )
 
 // Voice activity as the talk key (docs/sip.md): a phone or radio gateway that offers no keys (no telephone-event;
@@ -25,14 +21,14 @@ const (
 // voiceActivity turns a phone's frames into talk keys: keyTalk once its audio has been loud for attack, keyRelease
 // once it has been quiet for hangover after that. Not safe for concurrent use (the call's RTP reader owns it).
 type voiceActivity struct {
-	law              string  // ffchild.FormatMulaw or FormatAlaw
+	law              Law
 	threshold        float64 // RMS of 16-bit samples
 	attack, hangover time.Duration
 	active           bool
 	run              time.Duration // how long the frames have been loud (inactive) or quiet (active)
 }
 
-func newVoiceActivity(law string) *voiceActivity {
+func newVoiceActivity(law Law) *voiceActivity {
 	return &voiceActivity{law: law, threshold: vadThreshold, attack: vadAttack, hangover: vadHangover}
 }
 
@@ -55,20 +51,16 @@ func (v *voiceActivity) frame(payload []byte) (rune, bool) {
 	return 0, false
 }
 
-// Loudness is a G.711 payload's loudness (law: ffchild.FormatMulaw or FormatAlaw): the root mean square of its
+// Loudness is a G.711 payload's loudness: the root mean square of its
 // 16-bit samples, decoded one by one by github.com/zaf/g711 — nothing is allocated on the call's RTP path. The
 // bench's and the tests' ears use it too.
-func Loudness(law string, payload []byte) float64 {
+func Loudness(law Law, payload []byte) float64 {
 	if len(payload) == 0 {
 		return 0
 	}
-	decode := g711.DecodeUlawFrame
-	if law == ffchild.FormatAlaw {
-		decode = g711.DecodeAlawFrame
-	}
 	var sum float64
 	for _, b := range payload {
-		s := float64(decode(b))
+		s := float64(law.decode(b))
 		sum += s * s
 	}
 	return math.Sqrt(sum / float64(len(payload)))

@@ -9,16 +9,14 @@ import (
 	"time"
 
 	"github.com/zaf/g711"
-
-	"tenfour/internal/media/ffchild"
 )
 
 // Voice activity in both laws: a tone asks for the floor once it has lasted the attack (60 ms: the third frame), a
 // click (two loud frames) does not; a pause shorter than the hangover does not release it, 800 ms of silence
 // (the fortieth quiet frame) does; a quiet hum below the threshold is silence.
 func TestVoiceActivity(t *testing.T) {
-	for _, law := range []string{ffchild.FormatMulaw, ffchild.FormatAlaw} {
-		t.Run(law, func(t *testing.T) {
+	for _, law := range []Law{Ulaw, Alaw} {
+		t.Run(law.String(), func(t *testing.T) {
 			loud := makeTone(440, time.Second).in(law)
 			hum := quietTone(law)
 			silence := toneSilence(law)
@@ -51,7 +49,7 @@ func TestVoiceActivity(t *testing.T) {
 }
 
 // quietTone is a frame of a 440 Hz hum far below the threshold (about -50 dBFS).
-func quietTone(law string) []byte {
+func quietTone(law Law) []byte {
 	pcm := make([]byte, 2*frameSamples)
 	for i := range frameSamples {
 		v := 0.004 * math.MaxInt16 * math.Sin(2*math.Pi*440*float64(i)/8000)
@@ -61,12 +59,12 @@ func quietTone(law string) []byte {
 }
 
 // toneSilence is a frame of digital silence.
-func toneSilence(law string) []byte {
+func toneSilence(law Law) []byte {
 	return encode(law, make([]byte, 2*frameSamples))
 }
 
-func encode(law string, pcm []byte) []byte {
-	if law == ffchild.FormatAlaw {
+func encode(law Law, pcm []byte) []byte {
+	if law == Alaw {
 		return g711.EncodeAlaw(pcm)
 	}
 	return g711.EncodeUlaw(pcm)
@@ -75,7 +73,7 @@ func encode(law string, pcm []byte) []byte {
 // Loudness is the RMS of the decoded samples in both laws (a sine at 0.3 of full scale: 0.3 × 32767 / √2, about
 // 6,950; a hum far below the threshold; silence 0) and allocates nothing: it runs on every frame a phone sends.
 func TestLoudness(t *testing.T) {
-	for _, law := range []string{ffchild.FormatMulaw, ffchild.FormatAlaw} {
+	for _, law := range []Law{Ulaw, Alaw} {
 		tone := makeTone(440, time.Second).in(law)[0]
 		if got := Loudness(law, tone); got < 6700 || got > 7200 {
 			t.Errorf("%s: a tone at 0.3 of full scale has loudness %.0f, want about 6,950", law, got)
