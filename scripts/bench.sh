@@ -27,4 +27,7 @@ case " $* " in
   *) scripts/build-peers.sh || echo "bench: the peers did not build: the peers step reports it" >&2 ;;
 esac
 
+# libopus for the server the run builds (the SIP bridge's codec, docs/adr/0041): a build output of `make opus`.
+make --no-print-directory opus >&2
+
 exec go run ./internal/bench/cmd "$@"

@@ -75,11 +75,16 @@ func securityHeaders(publicURL string, selfSigned bool, nodes func() []string, n
 func metricsHandler(token string) http.Handler { return bearerOnly(token, promhttp.Handler()) }
 
 // profileHandler serves the runtime's profiles (GET /metrics/pprof/{name}: heap, goroutine, allocs, …; heap
-// with ?gc=1 collects first, so it shows the live heap) to the same bearer token as /metrics: the scale run and
-// the soak take the server's heap profile and goroutine count through it.
+// with ?gc=1 collects first, so it shows the live heap; profile?seconds=N is the CPU over the next N seconds) to
+// the same bearer token as /metrics: the scale run and the soak take the server's heap profile and goroutine
+// count through it, the bench's SIP calls its CPU profile.
 func profileHandler(token string) http.Handler {
 	return bearerOnly(token, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		pprof.Handler(r.PathValue("name")).ServeHTTP(w, r)
+		if name := r.PathValue("name"); name == "profile" {
+			pprof.Profile(w, r)
+		} else {
+			pprof.Handler(name).ServeHTTP(w, r)
+		}
 	}))
 }
 

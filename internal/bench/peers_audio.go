@@ -238,8 +238,8 @@ func packetBudget(o AudioOptions) int { return 1000 + 50 + o.Packets + 1000 }
 
 // startTenfour empties dir, has provision fill its data directory (dir/data), and starts bin serving it on free
 // ports, its media on the loopback interface only, open to clients sign-ins from this one address; the server then
-// settles for a second (its resident set after that is a run's base).
-func startTenfour(ctx context.Context, log io.Writer, bin, dir string, clients int, provision func(data string) error) (*serverProc, string, error) {
+// settles for a second (its resident set after that is a run's base). extra are more flags of serve.
+func startTenfour(ctx context.Context, log io.Writer, bin, dir string, clients int, provision func(data string) error, extra ...string) (*serverProc, string, error) {
 	data := filepath.Join(dir, "data")
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, "", err
@@ -259,10 +259,10 @@ func startTenfour(ctx context.Context, log io.Writer, bin, dir string, clients i
 		return nil, "", err
 	}
 	base := "http://127.0.0.1:" + strconv.Itoa(port)
-	srv, err := startReady(ctx, log, "tenfour", bin, base+"/ds/ws", "serve", "--data", data,
-		"--addr", "127.0.0.1:"+strconv.Itoa(port), "--media-udp-port", strconv.Itoa(udp), "--media-interfaces", "lo",
-		"--log-level", "warn", "--conns-per-ip", "0", "--signin-burst-per-address", strconv.Itoa(clients+100),
-		"--signin-interval-per-address", "1ms")
+	srv, err := startReady(ctx, log, "tenfour", bin, base+"/ds/ws", append([]string{"serve", "--data", data,
+		"--addr", "127.0.0.1:" + strconv.Itoa(port), "--media-udp-port", strconv.Itoa(udp), "--media-interfaces", "lo",
+		"--log-level", "warn", "--conns-per-ip", "0", "--signin-burst-per-address", strconv.Itoa(clients + 100),
+		"--signin-interval-per-address", "1ms"}, extra...)...)
 	if err != nil {
 		return nil, "", err
 	}

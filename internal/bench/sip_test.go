@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -131,7 +133,7 @@ func TestSIPCalls(t *testing.T) {
 	bench.Emit("sip.flood_registers", float64(<-sent))
 	term.Close()
 
-	concurrent(ctx, t, w, groups)
+	concurrent(ctx, t, pairs)
 }
 
 // toneSpurt is a talk spurt as Opus packets (20 ms): half a second of a 440 Hz tone, then a second of silence —
@@ -187,53 +189,21 @@ func pttAccess(ctx context.Context, t *testing.T, term *termclient.Client, gid s
 	return out
 }
 
-// concurrent holds pairs of bridged calls: in each group one phone talks (a tone: G.711 → ffmpeg → Opus → the
-// group) and the other hears it (Opus → ffmpeg → G.711); it measures the CPU this process and its ffmpeg children
-// take over a window and counts the frames the listeners miss.
-func concurrent(ctx context.Context, t *testing.T, w *testkit.World, groups []string) {
-	var phones []*sim.SIPPhone
-	defer func() {
-		for _, p := range phones {
-			p.Close()
-		}
-	}()
-	for i, gid := range groups {
-		for j := range 2 {
-			id := strconv.Itoa(45000000 + 2*i + j)
-			p, err := sim.RegisterSIPPhone(ctx, sim.SIPPhoneOptions{ID: id, Password: testkit.Password, Server: w.SIP.Addr()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			phones = append(phones, p)
-			call(ctx, t, p, gid)
-		}
-		talker := phones[len(phones)-2]
-		talker.Press('*')
+// concurrent measures concurrent bridged calls on a server of its own process (bench.RunSIPCalls): in each of
+// TENFOUR_BENCH_SIP_PAIRS groups one phone talks a tone (G.711 → Opus → the group) and the other hears it
+// (Opus → G.711); the server's CPU over the window, from /proc, and the frames the listeners miss.
+// TENFOUR_BENCH_SIP_PROFILE names a file for the server's CPU profile of the window.
+func concurrent(ctx context.Context, t *testing.T, pairs int) {
+	res, err := bench.RunSIPCalls(ctx, bench.SIPCallsOptions{Bin: testkit.Binary(t), Dir: t.TempDir(), Log: io.Discard,
+		Pairs: pairs, Profile: os.Getenv("TENFOUR_BENCH_SIP_PROFILE")})
+	if err != nil {
+		t.Fatal(err)
 	}
-	time.Sleep(2 * time.Second) // the grants, the transcoders' start
-	const window = 10 * time.Second
-	for i := 0; i < len(phones); i += 2 {
-		phones[i].Talk(sim.ToneFrames(440, window+2*time.Second))
-	}
-	time.Sleep(time.Second)
-	heard0 := make([]int, len(phones))
-	for i, p := range phones {
-		heard0[i] = p.Heard()
-	}
-	cpu0, t0 := bench.TreeCPU(), time.Now()
-	time.Sleep(window)
-	cores := float64(bench.TreeCPU()-cpu0) / float64(time.Since(t0))
-	missed := 0
-	for i := 1; i < len(phones); i += 2 {
-		if got, want := phones[i].Heard()-heard0[i], int(window/(20*time.Millisecond)); got < want*95/100 {
-			missed += want - got
-		}
-	}
-	calls := float64(len(phones))
-	bench.Emit("sip.concurrent_calls", calls)
-	bench.Emit("sip.concurrent_cores", cores)
-	bench.Emit("sip.calls_per_core", calls/cores)
-	bench.Emit("sip.concurrent_missed_frames", float64(missed))
+	bench.Emit("sip.concurrent_calls", float64(res.Calls))
+	bench.Emit("sip.concurrent_cores", res.Cores)
+	bench.Emit("sip.calls_per_core", res.CallsPerCore())
+	bench.Emit("sip.concurrent_missed_frames", float64(res.Missed))
+	bench.Emit("sip.concurrent_rss_mb", float64(res.RSS)/(1<<20))
 	bench.Emit("sip.load1", loadAvg1())
 }
 
