@@ -17,7 +17,7 @@ func packetsOf(t *testing.T, law Law, payload int) [][]byte {
 	}
 	defer enc.close()
 	var packets [][]byte
-	send := func(p []byte) error { packets = append(packets, append([]byte(nil), p...)); return nil }
+	send := keepCopies(&packets)
 	var all []byte
 	for _, f := range makeTone(440, time.Second).in(law) {
 		all = append(all, f...)
@@ -53,7 +53,13 @@ func TestTranscodeBothWays(t *testing.T) {
 	}
 }
 
-// decodeAll runs packets (sequence numbers 1…) through fromOpus, leaving out the indexes in lost.
+// keepCopies is a send or write function that keeps a copy of each packet or frame in out.
+func keepCopies(out *[][]byte) func([]byte) error {
+	return func(p []byte) error { *out = append(*out, append([]byte(nil), p...)); return nil }
+}
+
+// decodeAll runs packets (sequence numbers from 65530 on, wrapping) through fromOpus, leaving out the indexes in
+// lost.
 func decodeAll(t *testing.T, law Law, packets [][]byte, lost map[int]bool) [][]byte {
 	t.Helper()
 	dec, err := newFromOpus(law)
@@ -62,7 +68,7 @@ func decodeAll(t *testing.T, law Law, packets [][]byte, lost map[int]bool) [][]b
 	}
 	defer dec.close()
 	var frames [][]byte
-	write := func(f []byte) error { frames = append(frames, append([]byte(nil), f...)); return nil }
+	write := keepCopies(&frames)
 	for i, p := range packets {
 		if lost[i] {
 			continue
