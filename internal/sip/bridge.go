@@ -31,20 +31,20 @@ var (
 // media, so the floor, priorities, pre-emption, talk-time limits, recordings and call records are internal/call's),
 // and libopus in process between the phone's G.711 and the group's Opus (transcode.go).
 type bridge struct {
-	term *termclient.Client
-	gid  string // the group of a call into a group
-	call string // the individual call's id (individual.go): its floor requests name it; "" in a group
-	log  *slog.Logger
-	law  Law // as answered
+	term  *termclient.Client
+	gid   string // the group of a call into a group
+	call  string // the individual call's id (individual.go): its floor requests name it; "" in a group
+	log   *slog.Logger
+	codec Codec // as answered
 
 	// calls gets the session's call events (call.invite, call.state) in an individual call; nil in a group, where
 	// an individual call offered to the phone is refused busy
 	calls chan<- termclient.Event
 
-	dec     atomic.Pointer[fromOpus] // the group's Opus to the phone; nil until the call is answered
-	talking atomic.Bool              // the SIP side holds the floor
-	revoked chan struct{}            // the server took the floor away
-	callID  atomic.Value             // the call whose floor it holds (string)
+	dec     atomic.Pointer[toPhone] // the group's Opus to the phone; nil until the call is answered
+	talking atomic.Bool             // the SIP side holds the floor
+	revoked chan struct{}           // the server took the floor away
+	callID  atomic.Value            // the call whose floor it holds (string)
 
 	phoneMu sync.Mutex // one writer at a time on the phone's RTP: the group's audio and the tones
 	phone   *rtpSession
@@ -97,13 +97,13 @@ func (b *bridge) fromGroup(p *rtp.Packet) {
 func (b *bridge) run(ctx context.Context, phone *rtpSession, rtpTimeout time.Duration) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	b.law, b.phone = phone.law, phone
-	enc, err := newToOpus(b.law)
+	b.codec, b.phone = phone.codec, phone
+	enc, err := newToGroup(b.codec)
 	if err != nil {
 		return err
 	}
 	defer enc.close()
-	dec, err := newFromOpus(b.law)
+	dec, err := newToPhone(b.codec)
 	if err != nil {
 		return err
 	}
@@ -135,7 +135,7 @@ func (b *bridge) run(ctx context.Context, phone *rtpSession, rtpTimeout time.Dur
 // fromPhone reads the phone's RTP: its audio goes to the encoder while the SIP side holds the floor, its talk keys
 // to floorKeys (dropped when presses come faster than the floor answers); a phone silent for rtpTimeout is gone.
 // A phone that offered no keys (no telephone-event: a radio gateway) talks by voice activity (vad.go).
-func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toOpus, floor chan<- rune, rtpTimeout time.Duration) error {
+func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toGroup, floor chan<- rune, rtpTimeout time.Duration) error {
 	buf := make([]byte, 1500)
 	packets := make([][]byte, 1)
 	send := func(packet []byte) error {
@@ -147,7 +147,11 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toOpus, 
 	var keys keyPresses
 	var voice *voiceActivity
 	if phone.events < 0 {
-		voice = newVoiceActivity(phone.law)
+		var err error
+		if voice, err = newVoiceActivity(phone.codec); err != nil {
+			return err
+		}
+		defer voice.close()
 	}
 	for {
 		err := phone.read(&p, buf, rtpTimeout)
@@ -197,7 +201,7 @@ func (b *bridge) writePhone(frame []byte) error {
 func (b *bridge) play(ctx context.Context, t tone) {
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
-	for _, f := range t.in(b.law) {
+	for _, f := range t.in(b.codec) {
 		if b.writePhone(f) != nil {
 			return
 		}

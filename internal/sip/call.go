@@ -217,7 +217,7 @@ func (s *Server) serveCall(d *sipgo.DialogServerSession, a admission, o offer) {
 		log.Info("sip: call: answer", "err", err)
 		return
 	}
-	log.Info("sip: call into a group", "law", o.law, "talkKeys", o.events >= 0)
+	log.Info("sip: call into a group", "codec", o.codec, "talkKeys", o.events >= 0)
 	err = b.run(ctx, phone, s.opt.Calls.RTPTimeout)
 	log.Info("sip: call ended", "why", err)
 	sayBye(d, log)

@@ -482,19 +482,24 @@ func toneOgg(t *testing.T) string {
 
 // A real phone, Debian's baresip (`make test-deps`): it registers, calls the group, presses `*` (RFC 4733) and its
 // microphone — a WAV of a 440 Hz tone — reaches a native terminal in the group; `#` frees the floor; what the
-// terminal says is in baresip's recording of what it heard.
+// terminal says is in baresip's recording of what it heard. Once talking G.711 (transcoded in process), once
+// Opus (its packets and the group's passed as they are).
 func TestBaresipCallIntoGroup(t *testing.T) {
-	w := startSIP(t, "sqlite", func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
-	gid := w.groupID(t, "Ops")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	b := startBaresip(ctx, t, w)
-	term := w.groupTerminal(ctx, t)
-	b.say(fmt.Sprintf("/dial sip:%s@%s:%d\n", gid, w.host, w.port))
-	b.talksTo(ctx, t, term)
-	b.say("#")
-	floorTalker(ctx, t, term, gid, "")
-	b.hears(ctx, t, term, "", gid)
+	for _, codec := range []string{"PCMU", "opus"} {
+		t.Run(codec, func(t *testing.T) {
+			w := startSIP(t, "sqlite", func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+			gid := w.groupID(t, "Ops")
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			b := startBaresip(ctx, t, w, codec)
+			term := w.groupTerminal(ctx, t)
+			b.say(fmt.Sprintf("/dial sip:%s@%s:%d\n", gid, w.host, w.port))
+			b.talksTo(ctx, t, term)
+			b.say("#")
+			floorTalker(ctx, t, term, gid, "")
+			b.hears(ctx, t, term, "", gid)
+		})
+	}
 }
 
 // baresip is Debian's baresip registered as the phone: its microphone a WAV of a 440 Hz tone, what it hears
@@ -502,11 +507,13 @@ func TestBaresipCallIntoGroup(t *testing.T) {
 type baresip struct {
 	dir  string
 	cons int
+	rate int // its audio's sample rate: 8 kHz with G.711, 48 kHz with Opus
 	t    *testing.T
 }
 
-// startBaresip starts baresip (the test skips without it or ffmpeg) and waits until it is registered.
-func startBaresip(ctx context.Context, t *testing.T, w *sipWorld) *baresip {
+// startBaresip starts baresip talking codec (baresip's name: PCMU, opus) — the test skips without it or
+// ffmpeg — and waits until it is registered.
+func startBaresip(ctx context.Context, t *testing.T, w *sipWorld, codec string) *baresip {
 	t.Helper()
 	bin, err := exec.LookPath("baresip")
 	if err != nil {
@@ -515,10 +522,14 @@ func startBaresip(ctx context.Context, t *testing.T, w *sipWorld) *baresip {
 	if _, err := exec.LookPath("ffmpeg"); err != nil {
 		t.Skip("no ffmpeg")
 	}
-	b := &baresip{dir: t.TempDir(), cons: testkit.FreePort(t), t: t}
+	b := &baresip{dir: t.TempDir(), cons: testkit.FreePort(t), rate: 8000, t: t}
+	module := "g711.so"
+	if codec == "opus" {
+		b.rate, module = 48000, "opus.so"
+	}
 	dir := b.dir
 	if out, err := exec.Command("ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=60",
-		"-ar", "8000", "-ac", "1", dir+"/mic.wav").CombinedOutput(); err != nil {
+		"-ar", strconv.Itoa(b.rate), "-ac", "1", dir+"/mic.wav").CombinedOutput(); err != nil {
 		t.Fatalf("ffmpeg: %v %s", err, out)
 	}
 	conf := fmt.Sprintf(`module_path /usr/lib/baresip/modules
@@ -526,21 +537,21 @@ sip_listen 127.0.0.1:0
 audio_source aufile,%s/mic.wav
 audio_player aubridge,nowhere
 audio_alert aubridge,nowhere
-ausrc_srate 8000
-auplay_srate 8000
+ausrc_srate %d
+auplay_srate %d
 ausrc_channels 1
 auplay_channels 1
 snd_path %s
 cons_listen 127.0.0.1:%d
-module g711.so
+module %s
 module aufile.so
 module aubridge.so
 module sndfile.so
 module cons.so
 module_app account.so
 module_app menu.so
-`, dir, dir, b.cons)
-	account := fmt.Sprintf("<sip:%s@%s:%d;transport=udp>;auth_pass=%s;regint=600;audio_codecs=PCMU\n", phone, w.host, w.port, testkit.Password)
+`, dir, b.rate, b.rate, dir, b.cons, module)
+	account := fmt.Sprintf("<sip:%s@%s:%d;transport=udp>;auth_pass=%s;regint=600;audio_codecs=%s\n", phone, w.host, w.port, testkit.Password, codec)
 	for name, body := range map[string]string{"config": conf, "accounts": account} {
 		if err := os.WriteFile(dir+"/"+name, []byte(body), 0o600); err != nil {
 			t.Fatal(err)
@@ -621,6 +632,6 @@ func (b *baresip) hears(ctx context.Context, t *testing.T, term *termclient.Clie
 	}
 	testkit.Eventually(t, 10*time.Second, "baresip heard the terminal", func() bool {
 		data := b.heard()
-		return len(data) > mark+8000 && loudness(data[mark:]) > 1000 // half a second at least
+		return len(data) > mark+b.rate && loudness(data[mark:]) > 1000 // half a second at least
 	})
 }

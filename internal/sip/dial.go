@@ -148,7 +148,7 @@ func (s *Server) carryOut(b *bridge, events <-chan termclient.Event, place func(
 		_ = d.Bye(ctx)
 		return
 	}
-	phone.remote, phone.pt, phone.law, phone.events = ans.remote, ans.pt, ans.law, ans.events
+	phone.remote, phone.pt, phone.codec, phone.events, phone.eventsRate = ans.remote, ans.pt, ans.codec, ans.events, ans.eventsRate
 	if out.voice {
 		phone.events = -1
 	}
@@ -206,11 +206,11 @@ func (s *Server) inviteFor(reg registration, call offered) (sip.Uri, *sip.Reques
 	if err != nil {
 		return target, nil, nil, err
 	}
-	phone, err := listenRTP(offer{pt: ptPCMU, law: Ulaw, events: 101}, local)
+	phone, err := listenRTP(offer{pt: ptPCMU, codec: Ulaw, events: 101}, local)
 	if err != nil {
 		return target, nil, nil, err
 	}
-	body, err := phone.answer() // this side's media as an SDP: the offer
+	body, err := phone.offerOpusFirst()
 	if err != nil {
 		phone.close()
 		return target, nil, nil, err

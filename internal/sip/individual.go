@@ -102,7 +102,7 @@ func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTran
 		return
 	}
 	defer phone.close()
-	log.Info("sip: individual call connected", "law", o.law, "talkKeys", o.events >= 0)
+	log.Info("sip: individual call connected", "codec", o.codec, "talkKeys", o.events >= 0)
 	go func() {
 		if b.waitEnd(ctx, events) {
 			cancel(errCallEnded)

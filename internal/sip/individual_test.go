@@ -373,7 +373,7 @@ func TestBaresipCallsTerminal(t *testing.T) {
 	w := startSIP(t, "sqlite", func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	b := startBaresip(ctx, t, w)
+	b := startBaresip(ctx, t, w, "PCMU")
 	term := w.groupTerminal(ctx, t)
 	b.say(fmt.Sprintf("/dial sip:%s@%s:%d\n", terminal, w.host, w.port))
 	callID := offeredCall(ctx, t, term, 180, 200)

@@ -1,6 +1,7 @@
 package sip
 
 import (
+	"cmp"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -16,8 +17,9 @@ import (
 )
 
 // A call's media with the phone: the SDP offer/answer (RFC 3264) through github.com/pion/sdp, RTP packets
-// through github.com/pion/rtp, on one UDP socket per call. G.711's static payload types are the audio (RFC 3551:
-// 0 PCMU, 8 PCMA), RFC 4733 telephone-event the talk keys. diago's media package would do this, but it does not
+// through github.com/pion/rtp, on one UDP socket per call. The audio is G.711 on its static payload types (RFC 3551:
+// 0 PCMU, 8 PCMA) or Opus on the dynamic one the phone names (RFC 7587: opus/48000/2); RFC 4733 telephone-event
+// carries the talk keys. diago's media package would do this, but it does not
 // build against the pion versions the WebRTC side needs (its WebRTC file uses stun/v3, ice v4.4 takes stun/v4).
 
 // The G.711 payload types (static, RFC 3551).
@@ -26,20 +28,22 @@ const (
 	ptPCMA = 8
 )
 
-// offer is what this side takes from a phone's SDP offer: its first G.711 law, the telephone-event payload
-// type (-1: none offered), where it receives RTP and its SRTP key (nil: plain RTP; srtp.go).
+// offer is what this side takes from a phone's SDP offer: its first codec this side talks, the telephone-event
+// payload type (-1: none offered) and clock rate, where it receives RTP and its SRTP key (nil: plain RTP; srtp.go).
 type offer struct {
-	pt     uint8 // ptPCMU or ptPCMA
-	law    Law
-	events int
-	remote *net.UDPAddr
-	keys   *sdes
+	pt         uint8 // ptPCMU, ptPCMA or Opus's dynamic type
+	codec      Codec
+	events     int
+	eventsRate int // 8000, or 48000 beside Opus
+	remote     *net.UDPAddr
+	keys       *sdes
 }
 
-var errNoG711 = errors.New("sip: the offer has no audio stream with PCMU or PCMA")
+var errNoCodec = errors.New("sip: the offer has no audio stream with PCMU, PCMA or Opus")
 
-// parseOffer reads an SDP offer: the first audio stream that offers PCMU or PCMA (in the offer's order), on
-// plain RTP or on SRTP with a key this side takes.
+// parseOffer reads an SDP offer: the first audio stream that offers PCMU, PCMA or Opus, on plain RTP or on SRTP
+// with a key this side takes; of its codecs, the first of those three in the offer's order (the phone's
+// preference).
 func parseOffer(body []byte) (offer, error) {
 	var sd sdp.SessionDescription
 	if err := sd.Unmarshal(body); err != nil {
@@ -50,13 +54,23 @@ func parseOffer(body []byte) (offer, error) {
 			continue
 		}
 		o := offer{events: -1}
+		rtpmap := map[int]string{} // a=rtpmap:<pt> <encoding>/<rate>[/<channels>]
+		for _, a := range md.Attributes {
+			if pt, enc, ok := strings.Cut(a.Value, " "); a.Key == "rtpmap" && ok && payloadType(pt) >= 0 {
+				rtpmap[payloadType(pt)] = strings.ToLower(strings.TrimSpace(enc))
+			}
+		}
 		found := false
 		for _, f := range md.MediaName.Formats {
-			switch f {
-			case strconv.Itoa(ptPCMU), strconv.Itoa(ptPCMA):
-				if !found {
-					o.pt, found = uint8(payloadType(f)), true
+			switch pt := payloadType(f); {
+			case found:
+			case pt == ptPCMU || pt == ptPCMA:
+				o.pt, o.codec, found = uint8(pt), Ulaw, true
+				if pt == ptPCMA {
+					o.codec = Alaw
 				}
+			case pt >= 96 && rtpmap[pt] == "opus/48000/2":
+				o.pt, o.codec, found = uint8(pt), Opus, true
 			}
 		}
 		if !found {
@@ -65,14 +79,17 @@ func parseOffer(body []byte) (offer, error) {
 		if o.keys, found = offeredKeys(md); !found {
 			continue
 		}
-		o.law = Ulaw
-		if o.pt == ptPCMA {
-			o.law = Alaw
-		}
-		for _, a := range md.Attributes {
-			// a=rtpmap:<pt> telephone-event/8000
-			if pt, enc, ok := strings.Cut(a.Value, " "); a.Key == "rtpmap" && ok && strings.EqualFold(enc, "telephone-event/8000") {
-				o.events = payloadType(pt)
+		for pt, enc := range rtpmap {
+			rate := 0
+			switch enc {
+			case "telephone-event/8000":
+				rate = 8000
+			case "telephone-event/48000":
+				rate = 48000
+			}
+			// beside Opus a phone may clock its events at 48 kHz: the one at the audio's own rate wins
+			if rate > 0 && (o.events < 0 || rate == o.codec.clock()) {
+				o.events, o.eventsRate = pt, rate
 			}
 		}
 		conn := md.ConnectionInformation
@@ -89,7 +106,7 @@ func parseOffer(body []byte) (offer, error) {
 		o.remote = &net.UDPAddr{IP: ip, Port: md.MediaName.Port.Value}
 		return o, nil
 	}
-	return offer{}, errNoG711
+	return offer{}, errNoCodec
 }
 
 // payloadType is an SDP format as an RTP payload type (-1: not one).
@@ -130,22 +147,44 @@ func listenRTP(o offer, local net.IP) (*rtpSession, error) {
 		ssrc: binary.BigEndian.Uint32(b[4:8])}, nil
 }
 
-// answer is the SDP answer: the chosen law and, when offered, telephone-event, on this session's socket.
-func (r *rtpSession) answer() ([]byte, error) {
+// answer is the SDP answer: the chosen codec and, when offered, telephone-event, on this session's socket.
+func (r *rtpSession) answer() ([]byte, error) { return r.describe(payload{r.pt, r.codec}) }
+
+// ptOpus is the payload type this side gives Opus in its own offers.
+const ptOpus = 111
+
+// offerOpusFirst is this side's offer of a call it places to a phone: Opus first (no transcoding, wideband), then
+// PCMU, with its telephone-event; the phone's answer picks one (parseOffer).
+func (r *rtpSession) offerOpusFirst() ([]byte, error) {
+	return r.describe(payload{ptOpus, Opus}, payload{ptPCMU, Ulaw})
+}
+
+// payload is a payload type and the codec it carries.
+type payload struct {
+	pt    uint8
+	codec Codec
+}
+
+// describe is an SDP of this session's socket with the audio formats in order, its telephone-event and SRTP key.
+func (r *rtpSession) describe(audio ...payload) ([]byte, error) {
 	addr := r.conn.LocalAddr().(*net.UDPAddr)
 	ipv := "IP4"
 	if addr.IP.To4() == nil {
 		ipv = "IP6"
 	}
-	formats := []string{strconv.Itoa(int(r.pt))}
-	name := "PCMU"
-	if r.pt == ptPCMA {
-		name = "PCMA"
+	var formats []string
+	var attrs []sdp.Attribute
+	for _, a := range audio {
+		rtpmap := fmt.Sprintf("%d %s/8000", a.pt, a.codec)
+		if a.codec == Opus {
+			rtpmap = fmt.Sprintf("%d opus/48000/2", a.pt)
+		}
+		formats = append(formats, strconv.Itoa(int(a.pt)))
+		attrs = append(attrs, sdp.NewAttribute("rtpmap", rtpmap))
 	}
-	attrs := []sdp.Attribute{sdp.NewAttribute("rtpmap", fmt.Sprintf("%d %s/8000", r.pt, name))}
 	if r.events >= 0 {
 		formats = append(formats, strconv.Itoa(r.events))
-		attrs = append(attrs, sdp.NewAttribute("rtpmap", fmt.Sprintf("%d telephone-event/8000", r.events)),
+		attrs = append(attrs, sdp.NewAttribute("rtpmap", fmt.Sprintf("%d telephone-event/%d", r.events, cmp.Or(r.eventsRate, 8000))),
 			sdp.NewAttribute("fmtp", fmt.Sprintf("%d 0-16", r.events)))
 	}
 	attrs = append(attrs, sdp.NewAttribute("ptime", "20"), sdp.NewPropertyAttribute("sendrecv"))
@@ -180,12 +219,13 @@ func (r *rtpSession) read(p *rtp.Packet, buf []byte, timeout time.Duration) erro
 	}
 }
 
-// write sends one 20 ms G.711 frame to the phone; not concurrently (rtpSession's sender state).
+// write sends one frame to the phone (20 ms of G.711, or an Opus packet); not concurrently (rtpSession's sender
+// state).
 func (r *rtpSession) write(frame []byte) error {
 	r.seq++
 	p := rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: r.pt, SequenceNumber: r.seq, Timestamp: r.ts, SSRC: r.ssrc},
 		Payload: frame}
-	r.ts += uint32(len(frame))
+	r.ts += r.codec.samples(frame)
 	b, err := p.Marshal()
 	if err == nil {
 		b, err = r.sec.seal(b)

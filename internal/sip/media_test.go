@@ -7,9 +7,10 @@ import (
 	"github.com/pion/rtp"
 )
 
-// An offer is answered with its first G.711 law (its own order), telephone-event when it offers one, at its
-// media address (the stream's c= before the session's), on SRTP with the first a=crypto this side takes when it
-// is on RTP/SAVP; an offer without PCMU or PCMA, or on RTP/SAVP without a key this side takes (an unknown
+// An offer is answered with its first codec this side talks — PCMU, PCMA or Opus (opus/48000/2), in its own
+// order — and telephone-event when it offers one (beside Opus the one at 48 kHz first), at its media address (the
+// stream's c= before the session's), on SRTP with the first a=crypto this side takes when it is on RTP/SAVP; an
+// offer without one of those codecs, or on RTP/SAVP without a key this side takes (an unknown
 // suite, a key of the wrong length, a master key identifier, session parameters), is refused (488).
 func TestParseOffer(t *testing.T) {
 	const head = "v=0\r\no=phone 1 1 IN IP4 10.0.0.9\r\ns=-\r\nc=IN IP4 10.0.0.9\r\nt=0 0\r\n"
@@ -17,7 +18,7 @@ func TestParseOffer(t *testing.T) {
 	for _, tc := range []struct {
 		name, media string
 		pt          uint8
-		law         Law
+		codec       Codec
 		events      int
 		addr        string
 		err         bool
@@ -28,7 +29,11 @@ func TestParseOffer(t *testing.T) {
 		{"other codecs first", "m=audio 4004 RTP/AVP 9 18 0 96\r\na=rtpmap:96 telephone-event/8000\r\n", ptPCMU, Ulaw, 96, "10.0.0.9:4004", false, ""},
 		{"the stream's address", "m=audio 4006 RTP/AVP 8\r\nc=IN IP4 10.0.0.7\r\n", ptPCMA, Alaw, -1, "10.0.0.7:4006", false, ""},
 		{"a video stream first", "m=video 5000 RTP/AVP 96\r\nm=audio 4008 RTP/AVP 0\r\n", ptPCMU, Ulaw, -1, "10.0.0.9:4008", false, ""},
-		{"no G.711", "m=audio 4010 RTP/AVP 9 18\r\n", 0, Ulaw, 0, "", true, ""},
+		{"no codec it talks", "m=audio 4010 RTP/AVP 9 18\r\n", 0, Ulaw, 0, "", true, ""},
+		{"Opus first", "m=audio 4020 RTP/AVP 111 0 101\r\na=rtpmap:111 opus/48000/2\r\na=rtpmap:101 telephone-event/48000\r\n", 111, Opus, 101, "10.0.0.9:4020", false, ""},
+		{"PCMU before Opus", "m=audio 4022 RTP/AVP 0 111\r\na=rtpmap:111 opus/48000/2\r\n", ptPCMU, Ulaw, -1, "10.0.0.9:4022", false, ""},
+		{"Opus, events at its clock", "m=audio 4024 RTP/AVP 111 101 102\r\na=rtpmap:111 OPUS/48000/2\r\na=rtpmap:101 telephone-event/8000\r\na=rtpmap:102 telephone-event/48000\r\n", 111, Opus, 102, "10.0.0.9:4024", false, ""},
+		{"Opus not as RFC 7587 names it", "m=audio 4026 RTP/AVP 111\r\na=rtpmap:111 opus/48000/1\r\n", 0, Ulaw, 0, "", true, ""},
 		{"a rejected stream", "m=audio 0 RTP/AVP 0\r\n", 0, Ulaw, 0, "", true, ""},
 		{"SRTP", "m=audio 4012 RTP/SAVP 0\r\na=crypto:1 AES_CM_128_HMAC_SHA1_80 inline:" + key30 + "|2^20\r\n", ptPCMU, Ulaw, -1, "10.0.0.9:4012", false, "AES_CM_128_HMAC_SHA1_80"},
 		{"SRTP, the first key it takes", "m=audio 4014 RTP/SAVP 8\r\na=crypto:1 F8_128_HMAC_SHA1_80 inline:" + key30 +
@@ -39,7 +44,7 @@ func TestParseOffer(t *testing.T) {
 	} {
 		o, err := parseOffer([]byte(head + tc.media))
 		if tc.err {
-			if !errors.Is(err, errNoG711) {
+			if !errors.Is(err, errNoCodec) {
 				t.Errorf("%s: %v, want no G.711", tc.name, err)
 			}
 			continue
@@ -48,8 +53,8 @@ func TestParseOffer(t *testing.T) {
 		if o.keys != nil {
 			suite = o.keys.suite
 		}
-		if err != nil || o.pt != tc.pt || o.law != tc.law || o.events != tc.events || o.remote.String() != tc.addr || suite != tc.suite {
-			t.Errorf("%s: %+v %v, want pt %d %s events %d at %s, SRTP %q", tc.name, o, err, tc.pt, tc.law, tc.events, tc.addr, tc.suite)
+		if err != nil || o.pt != tc.pt || o.codec != tc.codec || o.events != tc.events || o.remote.String() != tc.addr || suite != tc.suite {
+			t.Errorf("%s: %+v %v, want pt %d %s events %d at %s, SRTP %q", tc.name, o, err, tc.pt, tc.codec, tc.events, tc.addr, tc.suite)
 		}
 	}
 	if _, err := parseOffer([]byte("not sdp")); err == nil {

@@ -3,6 +3,7 @@ package sip
 import (
 	"encoding/binary"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/zaf/g711"
@@ -15,7 +16,17 @@ import (
 // frameSamples is one 20 ms G.711 frame at 8 kHz (one RTP packet, one byte per sample).
 const frameSamples = 160
 
-type tone struct{ ulaw, alaw [][]byte }
+// tone is one tone's frames in each codec; its Opus packets are encoded by libopus on first use.
+type tone struct {
+	ulaw, alaw [][]byte
+	pcm        []int16
+	opus       *opusFrames
+}
+
+type opusFrames struct {
+	once   sync.Once
+	frames [][]byte
+}
 
 var (
 	toneGranted = makeTone(1200, 150*time.Millisecond)
@@ -29,7 +40,11 @@ func makeTone(freq float64, d time.Duration) tone {
 		v := 0.3 * math.MaxInt16 * math.Sin(2*math.Pi*freq*float64(i)/8000)
 		binary.LittleEndian.PutUint16(pcm[2*i:], uint16(int16(v)))
 	}
-	return tone{ulaw: frames(g711.EncodeUlaw(pcm)), alaw: frames(g711.EncodeAlaw(pcm))}
+	samples := make([]int16, n)
+	for i := range n {
+		samples[i] = int16(binary.LittleEndian.Uint16(pcm[2*i:]))
+	}
+	return tone{ulaw: frames(g711.EncodeUlaw(pcm)), alaw: frames(g711.EncodeAlaw(pcm)), pcm: samples, opus: &opusFrames{}}
 }
 
 func frames(b []byte) [][]byte {
@@ -41,10 +56,32 @@ func frames(b []byte) [][]byte {
 	return out
 }
 
-// in is the tone's frames in law.
-func (t tone) in(law Law) [][]byte {
-	if law == Alaw {
+// in is the tone's frames in codec (none in Opus when this build has no libopus).
+func (t tone) in(codec Codec) [][]byte {
+	switch codec {
+	case Alaw:
 		return t.alaw
+	case Opus:
+		t.opus.once.Do(func() { t.opus.frames = encodeOpus(t.pcm) })
+		return t.opus.frames
 	}
 	return t.ulaw
+}
+
+// encodeOpus is 8 kHz samples as 20 ms Opus packets, encoded as a phone's talk is (transcode.go).
+func encodeOpus(pcm []int16) [][]byte {
+	enc, err := newToGroup(Ulaw)
+	if err != nil {
+		return nil
+	}
+	defer enc.close()
+	var out [][]byte
+	for ; len(pcm) >= frameSamples; pcm = pcm[frameSamples:] {
+		n, err := enc.enc.Encode(pcm[:frameSamples], enc.packet[:])
+		if err != nil {
+			return nil
+		}
+		out = append(out, append([]byte(nil), enc.packet[:n]...))
+	}
+	return out
 }

@@ -9,39 +9,66 @@ import (
 	"github.com/zaf/g711"
 
 	"tenfour/internal/media/libopus"
+	"tenfour/internal/media/oggopus"
 )
 
-// A call's audio is transcoded in process (docs/adr/0041): the phone's G.711 samples, decoded one by one by
+// A G.711 call's audio is transcoded in process (docs/adr/0041): the phone's G.711 samples, decoded one by one by
 // github.com/zaf/g711, are encoded into Opus by libopus (internal/media/libopus) for the group while the SIP side
 // holds the floor; the group's Opus packets are decoded by libopus at 8 kHz, with its packet-loss concealment for a
 // few lost packets, and companded into 20 ms G.711 frames for the phone. Nothing waits in a queue: each packet is
-// transcoded on the goroutine that received it, in a fraction of a millisecond.
+// transcoded on the goroutine that received it, in a fraction of a millisecond. An Opus call's audio is not
+// transcoded: the phone's packets go to the group and the group's to the phone as they are.
 
-// Law is the G.711 companding law a phone's call answered with.
-type Law uint8
+// Codec is the audio a phone's call answered with.
+type Codec uint8
 
-// The two laws (RFC 3551 §4.5.14).
+// The codecs a phone may talk: G.711's two laws (RFC 3551 §4.5.14) and Opus (RFC 7587).
 const (
-	Ulaw Law = iota // PCMU, payload type 0
-	Alaw            // PCMA, payload type 8
+	Ulaw Codec = iota // PCMU, payload type 0
+	Alaw              // PCMA, payload type 8
+	Opus              // opus/48000/2, a dynamic payload type
 )
 
-func (l Law) String() string {
-	if l == Alaw {
+func (c Codec) String() string {
+	switch c {
+	case Alaw:
 		return "PCMA"
+	case Opus:
+		return "opus"
 	}
 	return "PCMU"
 }
 
-func (l Law) decode(b byte) int16 {
-	if l == Alaw {
+// clock is the codec's RTP clock rate.
+func (c Codec) clock() int {
+	if c == Opus {
+		return 48000
+	}
+	return 8000
+}
+
+// samples is how far an RTP packet of this codec advances the timestamp: a G.711 byte is a sample at 8 kHz, an
+// Opus packet says its own duration (its TOC, counted at 48 kHz).
+func (c Codec) samples(payload []byte) uint32 {
+	if c != Opus {
+		return uint32(len(payload))
+	}
+	if n := oggopus.Samples(payload); n > 0 {
+		return uint32(n)
+	}
+	return 960
+}
+
+// decode and encode are G.711's, sample by sample.
+func (c Codec) decode(b byte) int16 {
+	if c == Alaw {
 		return g711.DecodeAlawFrame(b)
 	}
 	return g711.DecodeUlawFrame(b)
 }
 
-func (l Law) encode(v int16) byte {
-	if l == Alaw {
+func (c Codec) encode(v int16) byte {
+	if c == Alaw {
 		return g711.EncodeAlawFrame(v)
 	}
 	return g711.EncodeUlawFrame(v)
@@ -61,28 +88,35 @@ const (
 // rest of a longer gap is left to the phone (its jitter buffer's own concealment or silence).
 const maxConcealed = 3
 
-// toOpus turns the phone's G.711 into 20 ms Opus packets. One goroutine uses it (the phone's reader).
-type toOpus struct {
-	law    Law
-	enc    *libopus.Encoder
+// toGroup turns the phone's G.711 into 20 ms Opus packets for the group (an Opus phone's packets pass as they
+// are). One goroutine uses it (the phone's reader).
+type toGroup struct {
+	codec  Codec
+	enc    *libopus.Encoder // nil for an Opus phone
 	pcm    [frameSamples]int16
 	n      int // samples of pcm filled
 	packet [libopus.MaxPacket]byte
 }
 
-func newToOpus(law Law) (*toOpus, error) {
+func newToGroup(codec Codec) (*toGroup, error) {
+	if codec == Opus {
+		return &toGroup{codec: codec}, nil
+	}
 	enc, err := libopus.NewEncoder(opusRate, 1, libopus.VoIP, libopus.EncoderOptions{Bitrate: opusBitrate, Complexity: opusComplexity})
 	if err != nil {
 		return nil, err
 	}
-	return &toOpus{law: law, enc: enc}, nil
+	return &toGroup{codec: codec, enc: enc}, nil
 }
 
 // write takes a G.711 payload (any number of samples); each whole 20 ms frame is encoded and handed to send,
-// whose packet is valid until it returns.
-func (t *toOpus) write(payload []byte, send func(packet []byte) error) error {
+// whose packet is valid until it returns. An Opus payload is handed on as it is.
+func (t *toGroup) write(payload []byte, send func(packet []byte) error) error {
+	if t.enc == nil {
+		return send(payload)
+	}
 	for _, b := range payload {
-		t.pcm[t.n] = t.law.decode(b)
+		t.pcm[t.n] = t.codec.decode(b)
 		if t.n++; t.n < frameSamples {
 			continue
 		}
@@ -99,16 +133,22 @@ func (t *toOpus) write(payload []byte, send func(packet []byte) error) error {
 }
 
 // reset drops a partial frame (the floor was released: the next talk starts a frame of its own).
-func (t *toOpus) reset() { t.n = 0 }
+func (t *toGroup) reset() { t.n = 0 }
 
-func (t *toOpus) close() { t.enc.Close() }
+func (t *toGroup) close() {
+	if t.enc != nil {
+		t.enc.Close()
+	}
+}
 
-// fromOpus turns the group's Opus packets into 20 ms G.711 frames. The group side's receive path calls packet; the
-// call's end calls close, from another goroutine: mu orders them.
-type fromOpus struct {
+// toPhone turns the group's Opus packets into 20 ms G.711 frames for the phone (an Opus phone gets them as they
+// are). The group side's receive path calls packet; the call's end calls close, from another goroutine: mu orders
+// them.
+type toPhone struct {
 	mu      sync.Mutex
-	law     Law
-	dec     *libopus.Decoder // nil once closed
+	codec   Codec
+	dec     *libopus.Decoder // nil for an Opus phone
+	closed  bool
 	started bool
 	next    uint16 // the sequence number expected next
 	pcm     [libopus.MaxFrame]int16
@@ -116,29 +156,33 @@ type fromOpus struct {
 	n       int // bytes of frame filled
 }
 
-func newFromOpus(law Law) (*fromOpus, error) {
+func newToPhone(codec Codec) (*toPhone, error) {
+	if codec == Opus {
+		return &toPhone{codec: codec}, nil
+	}
 	dec, err := libopus.NewDecoder(opusRate, 1)
 	if err != nil {
 		return nil, err
 	}
-	return &fromOpus{law: law, dec: dec}, nil
+	return &toPhone{codec: codec, dec: dec}, nil
 }
 
 var errLatePacket = errors.New("sip: a group packet older than the last one")
 
 // packet decodes p (after concealing the first maxConcealed packets lost just before it) and hands each whole 20 ms
 // G.711 frame to write, whose frame is valid until it returns. A packet that comes after a later one is dropped.
-func (f *fromOpus) packet(p *rtp.Packet, write func(frame []byte) error) error {
+// An Opus phone gets the packet as it is (its own decoder conceals a loss).
+func (f *toPhone) packet(p *rtp.Packet, write func(frame []byte) error) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.dec == nil {
+	if f.closed {
 		return errClosedTranscoder
 	}
 	if f.started {
 		switch gap := p.SequenceNumber - f.next; {
 		case gap >= 0x8000:
 			return errLatePacket
-		case gap > 0:
+		case gap > 0 && f.dec != nil:
 			for range min(gap, maxConcealed) {
 				n, err := f.dec.Conceal(f.pcm[:frameSamples])
 				if err != nil {
@@ -151,8 +195,11 @@ func (f *fromOpus) packet(p *rtp.Packet, write func(frame []byte) error) error {
 		}
 	}
 	f.started, f.next = true, p.SequenceNumber+1
-	if len(p.Payload) == 0 {
+	switch {
+	case len(p.Payload) == 0:
 		return nil
+	case f.dec == nil:
+		return write(p.Payload)
 	}
 	n, err := f.dec.Decode(p.Payload, f.pcm[:])
 	if err != nil {
@@ -162,9 +209,9 @@ func (f *fromOpus) packet(p *rtp.Packet, write func(frame []byte) error) error {
 }
 
 // out compands n decoded samples into 20 ms G.711 frames for write.
-func (f *fromOpus) out(n int, write func(frame []byte) error) error {
+func (f *toPhone) out(n int, write func(frame []byte) error) error {
 	for _, v := range f.pcm[:n] {
-		f.frame[f.n] = f.law.encode(v)
+		f.frame[f.n] = f.codec.encode(v)
 		if f.n++; f.n < frameSamples {
 			continue
 		}
@@ -176,13 +223,13 @@ func (f *fromOpus) out(n int, write func(frame []byte) error) error {
 	return nil
 }
 
-func (f *fromOpus) close() {
+func (f *toPhone) close() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.dec != nil {
+	if !f.closed && f.dec != nil {
 		f.dec.Close()
-		f.dec = nil
 	}
+	f.closed = true
 }
 
 var errClosedTranscoder = errors.New("sip: the call's transcoder is closed")

@@ -8,10 +8,10 @@ import (
 	"github.com/pion/rtp"
 )
 
-// packetsOf encodes a second of a tone in law through toOpus, the phone's frames payload bytes at a time.
-func packetsOf(t *testing.T, law Law, payload int) [][]byte {
+// packetsOf encodes a second of a tone in codec through toGroup, the phone's frames payload bytes at a time.
+func packetsOf(t *testing.T, codec Codec, payload int) [][]byte {
 	t.Helper()
-	enc, err := newToOpus(law)
+	enc, err := newToGroup(codec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,7 +19,7 @@ func packetsOf(t *testing.T, law Law, payload int) [][]byte {
 	var packets [][]byte
 	send := keepCopies(&packets)
 	var all []byte
-	for _, f := range makeTone(440, time.Second).in(law) {
+	for _, f := range makeTone(440, time.Second).in(codec) {
 		all = append(all, f...)
 	}
 	for len(all) > 0 {
@@ -35,19 +35,19 @@ func packetsOf(t *testing.T, law Law, payload int) [][]byte {
 // The phone's G.711 becomes one Opus packet per 20 ms whatever its packet time, and the group's Opus comes back
 // as 20 ms G.711 frames as loud as the tone was, in both laws.
 func TestTranscodeBothWays(t *testing.T) {
-	for _, law := range []Law{Ulaw, Alaw} {
+	for _, codec := range []Codec{Ulaw, Alaw} {
 		for _, payload := range []int{160, 240, 80} { // 20, 30 and 10 ms packets from the phone
-			packets := packetsOf(t, law, payload)
+			packets := packetsOf(t, codec, payload)
 			if len(packets) != 50 {
-				t.Fatalf("%v, %d-byte packets: %d Opus packets for a second, want 50", law, payload, len(packets))
+				t.Fatalf("%v, %d-byte packets: %d Opus packets for a second, want 50", codec, payload, len(packets))
 			}
-			frames := decodeAll(t, law, packets, nil)
+			frames := decodeAll(t, codec, packets, nil)
 			if len(frames) != 50 {
-				t.Fatalf("%v: %d frames back, want 50", law, len(frames))
+				t.Fatalf("%v: %d frames back, want 50", codec, len(frames))
 			}
-			want := Loudness(law, makeTone(440, time.Second).in(law)[0])
-			if got := Loudness(law, frames[40]); got < want*0.7 || got > want*1.3 {
-				t.Fatalf("%v: a frame back has loudness %.0f, the tone %.0f", law, got, want)
+			want := Loudness(codec, makeTone(440, time.Second).in(codec)[0])
+			if got := Loudness(codec, frames[40]); got < want*0.7 || got > want*1.3 {
+				t.Fatalf("%v: a frame back has loudness %.0f, the tone %.0f", codec, got, want)
 			}
 		}
 	}
@@ -58,11 +58,11 @@ func keepCopies(out *[][]byte) func([]byte) error {
 	return func(p []byte) error { *out = append(*out, append([]byte(nil), p...)); return nil }
 }
 
-// decodeAll runs packets (sequence numbers from 65530 on, wrapping) through fromOpus, leaving out the indexes in
+// decodeAll runs packets (sequence numbers from 65530 on, wrapping) through toPhone, leaving out the indexes in
 // lost.
-func decodeAll(t *testing.T, law Law, packets [][]byte, lost map[int]bool) [][]byte {
+func decodeAll(t *testing.T, codec Codec, packets [][]byte, lost map[int]bool) [][]byte {
 	t.Helper()
-	dec, err := newFromOpus(law)
+	dec, err := newToPhone(codec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestLossIsConcealed(t *testing.T) {
 		t.Fatalf("%d frames with 5 packets lost in a row, want 48 (3 concealed)", len(frames))
 	}
 
-	dec, err := newFromOpus(Ulaw)
+	dec, err := newToPhone(Ulaw)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func (t *Trunk) inviteOut(ctx context.Context, number string) (*Outbound, error)
 		return nil, err
 	}
 	_, local := t.client()
-	media, err := listenRTP(offer{pt: ptPCMU, law: Ulaw, events: dialEvents}, local)
+	media, err := listenRTP(offer{pt: ptPCMU, codec: Ulaw, events: dialEvents}, local)
 	if err != nil {
 		return nil, err
 	}
