@@ -19,9 +19,9 @@ import (
 
 // SIPCallsOptions configure RunSIPCalls.
 type SIPCallsOptions struct {
-	Bin     string // the tenfour binary
-	Dir     string // the server's working directory (emptied first)
-	Log     io.Writer
+	Bin     string        // the tenfour binary
+	Dir     string        // the server's working directory (emptied first)
+	Log     io.Writer     // the server's output (nil: discarded)
 	Pairs   int           // groups, each with two SIP phones in a call: one talking, one hearing (default 10)
 	Window  time.Duration // measured (default 10 s)
 	Profile string        // a file for the server's CPU profile over the window ("": none)

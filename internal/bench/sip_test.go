@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -194,7 +193,7 @@ func pttAccess(ctx context.Context, t *testing.T, term *termclient.Client, gid s
 // (Opus → G.711); the server's CPU over the window, from /proc, and the frames the listeners miss.
 // TENFOUR_BENCH_SIP_PROFILE names a file for the server's CPU profile of the window.
 func concurrent(ctx context.Context, t *testing.T, pairs int) {
-	res, err := bench.RunSIPCalls(ctx, bench.SIPCallsOptions{Bin: testkit.Binary(t), Dir: t.TempDir(), Log: io.Discard,
+	res, err := bench.RunSIPCalls(ctx, bench.SIPCallsOptions{Bin: testkit.Binary(t), Dir: t.TempDir(),
 		Pairs: pairs, Profile: os.Getenv("TENFOUR_BENCH_SIP_PROFILE")})
 	if err != nil {
 		t.Fatal(err)
