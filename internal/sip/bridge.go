@@ -29,7 +29,8 @@ var (
 
 // bridge joins one SIP call to its group: a terminal session logged in as the SIP account (its socket and WebRTC
 // media, so the floor, priorities, pre-emption, talk-time limits, recordings and call records are internal/call's),
-// and libopus in process between the phone's G.711 and the group's Opus (transcode.go).
+// and libopus in process between a G.711 phone and the group's Opus (an Opus phone's audio passes as it is;
+// transcode.go).
 type bridge struct {
 	term  *termclient.Client
 	gid   string // the group of a call into a group
@@ -41,7 +42,7 @@ type bridge struct {
 	// an individual call offered to the phone is refused busy
 	calls chan<- termclient.Event
 
-	dec     atomic.Pointer[toPhone] // the group's Opus to the phone; nil until the call is answered
+	dec     atomic.Pointer[toPhone] // the group's audio to the phone; nil until the call is answered
 	talking atomic.Bool             // the SIP side holds the floor
 	revoked chan struct{}           // the server took the floor away
 	callID  atomic.Value            // the call whose floor it holds (string)
