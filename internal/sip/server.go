@@ -20,6 +20,7 @@ import (
 	"github.com/emiago/sipgo/sip"
 
 	"tenfour/internal/auth"
+	"tenfour/internal/media/libopus"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
 )
@@ -184,6 +185,12 @@ func (s *Server) Run(ctx context.Context) {
 	go func() { defer wg.Done(); s.serve("udp", func() error { return s.srv.ServeUDP(udp) }) }()
 	go func() { defer wg.Done(); s.serve("tcp", func() error { return s.srv.ServeTCP(tcp) }) }()
 	slog.Info("sip: listening", "addr", s.Addr(), "transports", "udp,tcp")
+	// libopus (ADR 0041) is compiled now, beside the listeners, rather than while the first call is answered.
+	go func() {
+		if err := libopus.Available(); err != nil {
+			slog.Error("sip: no codec: calls of G.711 phones cannot carry audio", "err", err)
+		}
+	}()
 	s.runTrunks(ctx) // until ctx ends and the trunks have un-REGISTERed
 	s.stopCalls()
 	s.calls.stop()
