@@ -49,12 +49,20 @@ type bridge struct {
 
 	phoneMu sync.Mutex // one writer at a time on the phone's RTP: the group's audio and the tones
 	phone   *rtpSession
+
+	// The phone's side of the media (its SDP direction, reinvite.go): hears — it takes this side's audio (not on
+	// hold); speaks — it sends (a phone holding or held may send nothing, and is not lost for it).
+	hears, speaks atomic.Bool
+	// the payload types the phone sends its audio and its keys on (-1: no keys); a re-INVITE may change them
+	inPT, inEvents atomic.Int32
+	live           *liveCalls
+	dialog         sipDialog
 }
 
 // openBridge logs the group side in: a terminal session of the SIP account with its media connected. calls gets
 // its call events (an individual call), nil in a group call.
 func (s *Server) openBridge(ctx context.Context, a admission, log *slog.Logger, calls chan<- termclient.Event) (*bridge, error) {
-	b := &bridge{log: log, calls: calls}
+	b := &bridge{log: log, calls: calls, live: &s.live}
 	if a.gid != 0 {
 		b.gid = strconv.FormatInt(int64(a.gid), 10)
 	}
@@ -93,12 +101,26 @@ func (b *bridge) fromGroup(p *rtp.Packet) {
 	}
 }
 
-// run carries the answered call until it ends: the phone's audio into the group while it holds the floor, the
+// connect gives the bridge the call's media with the phone, and registers the call for its re-INVITEs
+// (reinvite.go) until disconnect: before the call's answer goes out, so that a re-INVITE right after it finds the
+// call.
+func (b *bridge) connect(phone *rtpSession, dialog sipDialog) (disconnect func()) {
+	b.phoneMu.Lock()
+	b.codec, b.phone, b.dialog = phone.codec, phone, dialog
+	b.phoneMu.Unlock()
+	b.hears.Store(true)
+	b.speaks.Store(true)
+	b.inPT.Store(int32(phone.pt))
+	b.inEvents.Store(int32(phone.events))
+	return b.live.attach(dialog.callID, b)
+}
+
+// run carries the connected call until it ends: the phone's audio into the group while it holds the floor, the
 // group's into the phone, the talk keys into floor requests. It returns why the call ended.
-func (b *bridge) run(ctx context.Context, phone *rtpSession, rtpTimeout time.Duration) error {
+func (b *bridge) run(ctx context.Context, rtpTimeout time.Duration) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	b.codec, b.phone = phone.codec, phone
+	phone := b.phone
 	enc, err := newToGroup(b.codec)
 	if err != nil {
 		return err
@@ -147,7 +169,7 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toGroup,
 	var p rtp.Packet
 	var keys keyPresses
 	var voice *voiceActivity
-	if phone.events < 0 {
+	if b.inEvents.Load() < 0 {
 		var err error
 		if voice, err = newVoiceActivity(phone.codec); err != nil {
 			return err
@@ -159,6 +181,8 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toGroup,
 		switch {
 		case ctx.Err() != nil:
 			return context.Cause(ctx)
+		case errors.Is(err, os.ErrDeadlineExceeded) && !b.speaks.Load():
+			continue // on hold: the phone may send nothing
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			return errLostRTP
 		case err != nil:
@@ -167,7 +191,7 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toGroup,
 		var key rune
 		pressed := false
 		switch {
-		case p.PayloadType == phone.pt:
+		case int32(p.PayloadType) == b.inPT.Load():
 			if voice != nil {
 				key, pressed = voice.frame(p.Payload)
 			}
@@ -180,7 +204,7 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toGroup,
 					return err
 				}
 			}
-		case int(p.PayloadType) == phone.events:
+		case int32(p.PayloadType) == b.inEvents.Load():
 			key, pressed = keys.press(&p)
 		}
 		if pressed {
@@ -192,7 +216,11 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toGroup,
 	}
 }
 
+// writePhone sends a frame to the phone, unless it is on hold (it does not take audio now).
 func (b *bridge) writePhone(frame []byte) error {
+	if !b.hears.Load() {
+		return nil
+	}
 	b.phoneMu.Lock()
 	defer b.phoneMu.Unlock()
 	return b.phone.write(frame)

@@ -51,13 +51,13 @@ type calls struct {
 }
 
 // invite answers a new INVITE: only a registered phone calling one of its groups is let through to a call;
-// requests inside a dialog (re-INVITEs) are refused, this side offers no media change. The caller answers a
+// an INVITE inside a call's dialog is that call's re-INVITE (reinvite.go). The caller answers a
 // digest challenge first, as a REGISTER does (authorize: auth's throttle and lockout); then a caller whose
 // address holds no live registration gets 403; so does a group that is not the caller's — unknown, another
 // customer's, or not a number — so the answer never tells which ids exist.
 func (s *Server) invite(req *sip.Request, tx sip.ServerTransaction) {
 	if to := req.To(); to != nil && to.Params.Has("tag") {
-		respond(tx, req, sip.StatusNotAcceptableHere, "Not Acceptable Here")
+		s.reinvite(req, tx) // inside a call's dialog
 		return
 	}
 	from := req.From()
@@ -213,12 +213,13 @@ func (s *Server) serveCall(d *sipgo.DialogServerSession, a admission, o offer) {
 		return
 	}
 	defer phone.close()
+	defer b.connect(phone, sipDialog{d.InviteRequest.CallID().Value(), hostOf(d.InviteRequest.Source())})()
 	if err := d.WriteResponse(res); err != nil {
 		log.Info("sip: call: answer", "err", err)
 		return
 	}
 	log.Info("sip: call into a group", "codec", o.codec, "talkKeys", o.events >= 0)
-	err = b.run(ctx, phone, s.opt.Calls.RTPTimeout)
+	err = b.run(ctx, s.opt.Calls.RTPTimeout)
 	log.Info("sip: call ended", "why", err)
 	sayBye(d, log)
 }

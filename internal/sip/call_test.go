@@ -39,6 +39,7 @@ type softphone struct {
 	c      *sipgo.Client
 	rtp    *net.UDPConn
 	bye    func(context.Context) error // the call's dialog's BYE (its INVITE's, or one it answered: dial_test.go)
+	dialog *sipgo.DialogClientSession  // the dialog of the call it placed (call)
 	remote *net.UDPAddr
 	rang   bool // a 180 came before the INVITE's final answer
 	// transport is the INVITE's ("" is UDP; TLS wants c trusting the server's certificate: tls_test.go), sec the
@@ -46,11 +47,12 @@ type softphone struct {
 	transport string
 	sec       *phoneSRTP
 
-	mu    sync.Mutex
-	queue [][]byte // PCMU frames to send before silence again
-	keys  []byte   // RFC 4733 events to send
-	heard [][]byte // PCMU payloads received
-	stop  chan struct{}
+	mu     sync.Mutex
+	paused bool     // sends nothing (a phone on hold may not)
+	queue  [][]byte // PCMU frames to send before silence again
+	keys   []byte   // RFC 4733 events to send
+	heard  [][]byte // PCMU payloads received
+	stop   chan struct{}
 }
 
 func newSoftphone(t *testing.T, w *sipWorld) *softphone {
@@ -65,11 +67,14 @@ func newSoftphone(t *testing.T, w *sipWorld) *softphone {
 
 // offer is the phone's SDP: PCMU, PCMA and telephone-event 101 on its RTP socket (on RTP/SAVP with its key
 // when it has SRTP).
-func (p *softphone) offer() []byte {
+func (p *softphone) offer() []byte { return p.offerWith("sendrecv") }
+
+// offerWith is the offer with the phone's side of the stream: sendrecv, sendonly (holding), inactive, recvonly.
+func (p *softphone) offerWith(direction string) []byte {
 	port := p.rtp.LocalAddr().(*net.UDPAddr).Port
 	return fmt.Appendf(nil, "v=0\r\no=phone 1 1 IN IP4 127.0.0.1\r\ns=call\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\n"+
 		"m=audio %d %s 0 8 101\r\na=rtpmap:0 PCMU/8000\r\na=rtpmap:8 PCMA/8000\r\n"+
-		"a=rtpmap:101 telephone-event/8000\r\na=fmtp:101 0-16\r\na=ptime:20\r\na=sendrecv\r\n%s", port, p.sec.protocol(), p.sec.crypto())
+		"a=rtpmap:101 telephone-event/8000\r\na=fmtp:101 0-16\r\na=ptime:20\r\na=%s\r\n%s", port, p.sec.protocol(), direction, p.sec.crypto())
 }
 
 // call INVITEs group gid, answering the digest challenge; on 200 it ACKs and starts its media. It returns the
@@ -97,7 +102,7 @@ func (p *softphone) call(gid string) int {
 		}
 		p.t.Fatalf("INVITE %s: %v", gid, err)
 	}
-	p.bye = d.Bye
+	p.bye, p.dialog = d.Bye, d
 	var sd sdp.SessionDescription
 	if err := sd.Unmarshal(d.InviteResponse.Body()); err != nil {
 		p.t.Fatalf("answer SDP: %v\n%s", err, d.InviteResponse.Body())
@@ -170,6 +175,10 @@ func (p *softphone) send() {
 			return
 		}
 		p.mu.Lock()
+		if p.paused {
+			p.mu.Unlock()
+			continue
+		}
 		frame := silence
 		if len(p.queue) > 0 {
 			frame, p.queue = p.queue[0], p.queue[1:]

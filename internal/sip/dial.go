@@ -140,6 +140,11 @@ func (s *Server) carryOut(b *bridge, events <-chan termclient.Event, place func(
 	}
 	ans, err := parseOffer(d.InviteResponse.Body())
 	if err == nil {
+		phone.remote, phone.pt, phone.codec, phone.events, phone.eventsRate = ans.remote, ans.pt, ans.codec, ans.events, ans.eventsRate
+		if out.voice {
+			phone.events = -1
+		}
+		defer b.connect(phone, sipDialog{d.InviteRequest.CallID().Value(), hostOf(d.InviteResponse.Source())})()
 		err = d.Ack(ctx)
 	}
 	if err != nil {
@@ -147,10 +152,6 @@ func (s *Server) carryOut(b *bridge, events <-chan termclient.Event, place func(
 		b.answer(sip.StatusGlobalDecline)
 		_ = d.Bye(ctx)
 		return
-	}
-	phone.remote, phone.pt, phone.codec, phone.events, phone.eventsRate = ans.remote, ans.pt, ans.codec, ans.events, ans.eventsRate
-	if out.voice {
-		phone.events = -1
 	}
 	b.answer(sip.StatusOK)
 	callCtx, end := context.WithCancelCause(d.Context()) // the phone's BYE ends the dialog's context
@@ -162,7 +163,7 @@ func (s *Server) carryOut(b *bridge, events <-chan termclient.Event, place func(
 			end(errCallEnded)
 		}
 	}()
-	err = b.run(callCtx, phone, s.opt.Calls.RTPTimeout)
+	err = b.run(callCtx, s.opt.Calls.RTPTimeout)
 	b.log.Info("sip: dialed call ended", "callId", b.call, "why", err)
 	if !errors.Is(err, errCallEnded) {
 		b.hangUp()

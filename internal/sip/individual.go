@@ -91,7 +91,10 @@ func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTran
 	}
 	phone, res, err := s.answerCall(d.InviteRequest, o, contact)
 	if err == nil {
+		disconnect := b.connect(phone, sipDialog{d.InviteRequest.CallID().Value(), hostOf(d.InviteRequest.Source())})
+		defer disconnect()
 		if err = d.WriteResponse(res); err != nil {
+			disconnect()
 			phone.close()
 		}
 	}
@@ -108,7 +111,7 @@ func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTran
 			cancel(errCallEnded)
 		}
 	}()
-	err = b.run(ctx, phone, s.opt.Calls.RTPTimeout)
+	err = b.run(ctx, s.opt.Calls.RTPTimeout)
 	log.Info("sip: individual call ended", "why", err)
 	if !errors.Is(err, errCallEnded) {
 		b.hangUp()

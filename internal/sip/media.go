@@ -37,6 +37,8 @@ type offer struct {
 	eventsRate int // 8000, or 48000 beside Opus
 	remote     *net.UDPAddr
 	keys       *sdes
+	offered    []payload // every codec of the stream this side talks, in the offer's order (the first is pt, codec)
+	direction  string    // sendrecv, sendonly, recvonly or inactive: the phone's side of it
 }
 
 var errNoCodec = errors.New("sip: the offer has no audio stream with PCMU, PCMA or Opus")
@@ -60,22 +62,21 @@ func parseOffer(body []byte) (offer, error) {
 				rtpmap[payloadType(pt)] = strings.ToLower(strings.TrimSpace(enc))
 			}
 		}
-		found := false
 		for _, f := range md.MediaName.Formats {
 			switch pt := payloadType(f); {
-			case found:
-			case pt == ptPCMU || pt == ptPCMA:
-				o.pt, o.codec, found = uint8(pt), Ulaw, true
-				if pt == ptPCMA {
-					o.codec = Alaw
-				}
+			case pt == ptPCMU:
+				o.offered = append(o.offered, payload{ptPCMU, Ulaw})
+			case pt == ptPCMA:
+				o.offered = append(o.offered, payload{ptPCMA, Alaw})
 			case pt >= 96 && rtpmap[pt] == "opus/48000/2":
-				o.pt, o.codec, found = uint8(pt), Opus, true
+				o.offered = append(o.offered, payload{uint8(pt), Opus})
 			}
 		}
-		if !found {
+		if len(o.offered) == 0 {
 			continue
 		}
+		o.pt, o.codec = o.offered[0].pt, o.offered[0].codec
+		found := false
 		if o.keys, found = offeredKeys(md); !found {
 			continue
 		}
@@ -104,9 +105,21 @@ func parseOffer(body []byte) (offer, error) {
 			return offer{}, fmt.Errorf("sip: the offer's address %q is not an IP address", conn.Address.Address)
 		}
 		o.remote = &net.UDPAddr{IP: ip, Port: md.MediaName.Port.Value}
+		o.direction = directionOf(md.Attributes, directionOf(sd.Attributes, "sendrecv"))
 		return o, nil
 	}
 	return offer{}, errNoCodec
+}
+
+// directionOf is the direction attribute among attrs (RFC 3264 §5.1), or otherwise.
+func directionOf(attrs []sdp.Attribute, otherwise string) string {
+	for _, a := range attrs {
+		switch a.Key {
+		case "sendrecv", "sendonly", "recvonly", "inactive":
+			return a.Key
+		}
+	}
+	return otherwise
 }
 
 // payloadType is an SDP format as an RTP payload type (-1: not one).
@@ -123,6 +136,9 @@ type rtpSession struct {
 	offer
 	conn *net.UDPConn
 	sec  *srtpPair // nil: plain RTP
+
+	// this side's direction in its SDP ("": sendrecv); a re-INVITE's answer mirrors the phone's (reinvite.go)
+	localDirection string
 
 	// the sender's state: one writer at a time (the bridge's phoneMu serialises the group's audio and the tones)
 	seq  uint16
@@ -187,7 +203,7 @@ func (r *rtpSession) describe(audio ...payload) ([]byte, error) {
 		attrs = append(attrs, sdp.NewAttribute("rtpmap", fmt.Sprintf("%d telephone-event/%d", r.events, cmp.Or(r.eventsRate, 8000))),
 			sdp.NewAttribute("fmtp", fmt.Sprintf("%d 0-16", r.events)))
 	}
-	attrs = append(attrs, sdp.NewAttribute("ptime", "20"), sdp.NewPropertyAttribute("sendrecv"))
+	attrs = append(attrs, sdp.NewAttribute("ptime", "20"), sdp.NewPropertyAttribute(cmp.Or(r.localDirection, "sendrecv")))
 	attrs = append(attrs, r.sec.attributes()...)
 	id := uint64(time.Now().UnixNano())
 	sd := sdp.SessionDescription{

@@ -84,6 +84,7 @@ type Server struct {
 	dialogs  *sipgo.DialogServerCache // the calls' dialogs
 	placed   *sipgo.DialogClientCache // the dialogs of the calls this side places to phones (dial.go)
 	calls    calls
+	live     liveCalls // the calls with a phone's media, for their re-INVITEs (reinvite.go)
 	// stopCtx ends with Run: the calls in progress end with it.
 	stopCtx   context.Context
 	stopCalls context.CancelFunc

@@ -1,0 +1,140 @@
+package sip
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"sync"
+
+	"github.com/emiago/sipgo/sip"
+)
+
+// A re-INVITE (an INVITE inside a call's dialog, RFC 3261 §14) changes a live call's media without ending it: a
+// desk phone's hold and resume (RFC 3264 §8.4: sendonly, inactive, or the old c=0.0.0.0), a new media address,
+// a session refresh (RFC 4028: the same offer again). This side keeps the call's codec and SRTP key: an offer
+// without that codec, or with another key, is 488 and the call goes on as it was; an unknown call is 481.
+
+// liveCalls are this node's calls with a phone's media, by their SIP Call-ID: what a re-INVITE changes.
+type liveCalls struct {
+	mu    sync.Mutex
+	calls map[string]*bridge
+}
+
+// attach registers b's call under callID until the returned function is called.
+func (l *liveCalls) attach(callID string, b *bridge) (detach func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.calls == nil {
+		l.calls = map[string]*bridge{}
+	}
+	l.calls[callID] = b
+	return func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.calls[callID] == b {
+			delete(l.calls, callID)
+		}
+	}
+}
+
+func (l *liveCalls) find(callID string) *bridge {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.calls[callID]
+}
+
+// reinvite answers an INVITE inside a call's dialog.
+func (s *Server) reinvite(req *sip.Request, tx sip.ServerTransaction) {
+	b := s.live.find(req.CallID().Value())
+	if b == nil || hostOf(req.Source()) != b.dialog.host {
+		respond(tx, req, sip.StatusCallTransactionDoesNotExists, "Call/Transaction Does Not Exist")
+		return
+	}
+	contact, err := s.contactOf(req)
+	if err != nil {
+		respond(tx, req, sip.StatusServiceUnavailable, "Service Unavailable")
+		return
+	}
+	var body []byte
+	if len(req.Body()) == 0 { // no offer: this side's current media is the offer, the phone's ACK the answer (not read)
+		body, err = b.describePhone()
+	} else {
+		body, err = b.changeMedia(req.Body())
+	}
+	if err != nil {
+		b.log.Info("sip: re-INVITE refused", "err", err)
+		respond(tx, req, sip.StatusNotAcceptableHere, "Not Acceptable Here")
+		return
+	}
+	res := sip.NewResponseFromRequest(req, sip.StatusOK, "OK", body)
+	res.AppendHeader(contact)
+	res.AppendHeader(sip.NewHeader("Content-Type", "application/sdp"))
+	if err := tx.Respond(res); err != nil {
+		slog.Debug("sip: re-INVITE answer", "err", err)
+	}
+}
+
+// describePhone is the call's media as this side describes it now.
+func (b *bridge) describePhone() ([]byte, error) {
+	b.phoneMu.Lock()
+	defer b.phoneMu.Unlock()
+	return b.phone.answer()
+}
+
+// changeMedia takes a re-INVITE's offer: the phone's new address, payload type and direction; it returns the
+// answer. Nothing changes when the offer is refused.
+func (b *bridge) changeMedia(body []byte) ([]byte, error) {
+	o, err := parseOffer(body)
+	if err != nil {
+		return nil, err
+	}
+	b.phoneMu.Lock()
+	defer b.phoneMu.Unlock()
+	p := b.phone
+	pt, ok := uint8(0), false
+	for _, c := range o.offered {
+		if c.codec == p.codec {
+			pt, ok = c.pt, true
+			break
+		}
+	}
+	switch {
+	case !ok:
+		return nil, errNoCodec
+	case (o.keys == nil) != (p.keys == nil) || (o.keys != nil && (o.keys.suite != p.keys.suite || !bytes.Equal(o.keys.key, p.keys.key))):
+		return nil, errRekey
+	}
+	direction := o.direction
+	if o.remote.IP.IsUnspecified() { // RFC 2543 hold: c=0.0.0.0
+		direction = "inactive"
+	} else {
+		p.remote = o.remote
+	}
+	if o.events >= 0 && p.events >= 0 { // keys stay what the call began with: a phone without keys talks by voice
+		p.events = o.events
+		b.inEvents.Store(int32(o.events))
+	}
+	p.pt, p.localDirection = pt, mirror(direction)
+	b.inPT.Store(int32(pt))
+	b.hears.Store(direction == "sendrecv" || direction == "recvonly")
+	b.speaks.Store(direction == "sendrecv" || direction == "sendonly")
+	b.log.Info("sip: media changed", "direction", direction, "remote", p.remote.String())
+	return p.answer()
+}
+
+var errRekey = errors.New("sip: a re-INVITE changes the call's SRTP keying, which this side keeps")
+
+// sipDialog names a call's SIP dialog for its re-INVITEs: the Call-ID, and the host the phone signals from (a
+// re-INVITE from elsewhere is not the phone's).
+type sipDialog struct{ callID, host string }
+
+// mirror is this side's direction in an answer to the phone's (RFC 3264 §6.1).
+func mirror(direction string) string {
+	switch direction {
+	case "sendonly":
+		return "recvonly"
+	case "recvonly":
+		return "sendonly"
+	}
+	return direction
+}
