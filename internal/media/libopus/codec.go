@@ -9,7 +9,6 @@ import (
 type EncoderOptions struct {
 	Bitrate    int // bits per second; 0: libopus's choice for the rate and channels
 	Complexity int // 0–10; 0 here means libopus's default (10)
-	FEC        int // the expected packet loss in percent: > 0 turns in-band forward error correction on
 }
 
 // Encoder is one libopus encoder (opus_encoder_init): 16-bit samples in, Opus packets out. Not safe for
@@ -33,9 +32,6 @@ func NewEncoder(rate, channels int, app Application, o EncoderOptions) (*Encoder
 	}
 	if o.Complexity > 0 {
 		ctl = append(ctl, [2]int{setComplexity, o.Complexity})
-	}
-	if o.FEC > 0 {
-		ctl = append(ctl, [2]int{setInbandFEC, 1}, [2]int{setLossPerc, o.FEC})
 	}
 	for _, c := range ctl {
 		if err := e.s.ctl("opus_encoder_ctl_set", c[0], c[1]); err != nil {

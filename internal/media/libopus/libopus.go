@@ -32,12 +32,8 @@ var ErrUnavailable = errors.New("libopus: this build has no libopus.wasm (build 
 // Application is the encoder's tuning (OPUS_APPLICATION_*).
 type Application int
 
-// The applications libopus knows.
-const (
-	VoIP     Application = 2048 // speech: the encoder favours intelligibility
-	Audio    Application = 2049
-	LowDelay Application = 2051
-)
+// VoIP is the application for speech (OPUS_APPLICATION_VOIP): the encoder favours intelligibility.
+const VoIP Application = 2048
 
 // MaxPacket is the largest Opus packet Encode writes (RFC 6716 §3.2.1: 1275 bytes a frame, up to 3 frames).
 const MaxPacket = 4000
@@ -53,8 +49,6 @@ const statesPerInstance = 16
 const (
 	setBitrate    = 4002
 	setComplexity = 4010
-	setInbandFEC  = 4012
-	setLossPerc   = 4014
 	setSignal     = 4024
 	signalVoice   = 3001
 )
