@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/zaf/g711"
+
+	"tenfour/internal/media/libopus"
 )
 
 // The tones a phone hears when it asks for the floor: a short high beep when it is granted, a longer low one when
@@ -35,14 +37,11 @@ var (
 
 func makeTone(freq float64, d time.Duration) tone {
 	n := int(d / (20 * time.Millisecond) * frameSamples)
-	pcm := make([]byte, 2*n) // 16-bit little-endian, what g711 encodes
-	for i := range n {
-		v := 0.3 * math.MaxInt16 * math.Sin(2*math.Pi*freq*float64(i)/8000)
-		binary.LittleEndian.PutUint16(pcm[2*i:], uint16(int16(v)))
-	}
 	samples := make([]int16, n)
+	pcm := make([]byte, 2*n) // the same, 16-bit little-endian: what g711 encodes
 	for i := range n {
-		samples[i] = int16(binary.LittleEndian.Uint16(pcm[2*i:]))
+		samples[i] = int16(0.3 * math.MaxInt16 * math.Sin(2*math.Pi*freq*float64(i)/8000))
+		binary.LittleEndian.PutUint16(pcm[2*i:], uint16(samples[i]))
 	}
 	return tone{ulaw: frames(g711.EncodeUlaw(pcm)), alaw: frames(g711.EncodeAlaw(pcm)), pcm: samples, opus: &opusFrames{}}
 }
@@ -70,18 +69,19 @@ func (t tone) in(codec Codec) [][]byte {
 
 // encodeOpus is 8 kHz samples as 20 ms Opus packets, encoded as a phone's talk is (transcode.go).
 func encodeOpus(pcm []int16) [][]byte {
-	enc, err := newToGroup(Ulaw)
+	enc, err := newOpusEncoder()
 	if err != nil {
 		return nil
 	}
-	defer enc.close()
+	defer enc.Close()
 	var out [][]byte
+	packet := make([]byte, libopus.MaxPacket)
 	for ; len(pcm) >= frameSamples; pcm = pcm[frameSamples:] {
-		n, err := enc.enc.Encode(pcm[:frameSamples], enc.packet[:])
+		n, err := enc.Encode(pcm[:frameSamples], packet)
 		if err != nil {
 			return nil
 		}
-		out = append(out, append([]byte(nil), enc.packet[:n]...))
+		out = append(out, append([]byte(nil), packet[:n]...))
 	}
 	return out
 }

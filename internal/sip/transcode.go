@@ -102,11 +102,16 @@ func newToGroup(codec Codec) (*toGroup, error) {
 	if codec == Opus {
 		return &toGroup{codec: codec}, nil
 	}
-	enc, err := libopus.NewEncoder(opusRate, 1, libopus.VoIP, libopus.EncoderOptions{Bitrate: opusBitrate, Complexity: opusComplexity})
+	enc, err := newOpusEncoder()
 	if err != nil {
 		return nil, err
 	}
 	return &toGroup{codec: codec, enc: enc}, nil
+}
+
+// newOpusEncoder is the encoder of what this side says in Opus: a G.711 phone's talk, the tones to an Opus phone.
+func newOpusEncoder() (*libopus.Encoder, error) {
+	return libopus.NewEncoder(opusRate, 1, libopus.VoIP, libopus.EncoderOptions{Bitrate: opusBitrate, Complexity: opusComplexity})
 }
 
 // write takes a G.711 payload (any number of samples); each whole 20 ms frame is encoded and handed to send,
