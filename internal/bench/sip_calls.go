@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -151,7 +150,7 @@ func provisionSIPPairs(ctx context.Context, dataDir string, groups []string) err
 			err := auth.CreateAccount(ctx, d, auth.NewAccount{CustomerID: customer, ID: id, Name: "Desk phone " + id,
 				Type: "0", Password: sipCallsPassword, GroupID: int64(g.GID), Kind: directory.KindSIP})
 			if err != nil {
-				return errors.Join(fmt.Errorf("SIP account %s", id), err)
+				return fmt.Errorf("SIP account %s: %w", id, err)
 			}
 		}
 	}

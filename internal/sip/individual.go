@@ -91,10 +91,8 @@ func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTran
 	}
 	phone, res, err := s.answerCall(d.InviteRequest, o, contact)
 	if err == nil {
-		disconnect := b.connect(phone, sipDialog{d.InviteRequest.CallID().Value(), hostOf(d.InviteRequest.Source())})
-		defer disconnect()
+		defer b.connect(phone, sipDialog{d.InviteRequest.CallID().Value(), hostOf(d.InviteRequest.Source())})()
 		if err = d.WriteResponse(res); err != nil {
-			disconnect()
 			phone.close()
 		}
 	}

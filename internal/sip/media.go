@@ -76,10 +76,11 @@ func parseOffer(body []byte) (offer, error) {
 			continue
 		}
 		o.pt, o.codec = o.offered[0].pt, o.offered[0].codec
-		found := false
-		if o.keys, found = offeredKeys(md); !found {
+		keys, ok := offeredKeys(md)
+		if !ok {
 			continue
 		}
+		o.keys = keys
 		for pt, enc := range rtpmap {
 			rate := 0
 			switch enc {

@@ -33,7 +33,7 @@ func (r *runner) sipRows() []bench.Row {
 		r.measured("SIP: concurrent bridged G.711 ↔ Opus calls per core, no loss", "≥ 100", "", "sip.calls_per_core", "sip",
 			func(v float64) (bench.Status, string) {
 				missed := r.figs["sip.concurrent_missed_frames"]
-				return bench.Verdict(v >= 100 && missed == 0), fmt.Sprintf("%.1f calls per core (%.0f calls, half talking a tone into their group, half hearing it, took %.2f cores of the server's own process over 10 s, from /proc; RSS %.0f MB; frames missed by the listeners: %.0f; load average %v). The codec is libopus in process (ADR 0041): its encoding is about 40 %% of the CPU, the group side's WebRTC leg on loopback most of the rest (profile: bin/bench/sip.cpu)",
+				return bench.Verdict(v >= 100 && missed == 0), fmt.Sprintf("%.1f calls per core (%.0f calls, half talking a tone into their group, half hearing it, took %.2f cores of the server's own process over 10 s, from /proc; RSS %.0f MB; frames missed by the listeners: %.0f; load average %v). The codec is libopus in process (ADR 0041): its encoding is about 40 %% of the CPU, the group side's WebRTC leg on loopback most of the rest (profile: bin/bench/prof/sip.cpu)",
 					v, r.figs["sip.concurrent_calls"], r.figs["sip.concurrent_cores"], r.figs["sip.concurrent_rss_mb"], missed, r.figs["sip.load1"])
 			}),
 		r.measured("SIP: a REGISTER flood from one address raises another user's PTT access p95 by", "< 10 ms", "",
