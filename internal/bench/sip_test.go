@@ -3,7 +3,6 @@ package bench_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -34,18 +33,16 @@ func TestSIPCalls(t *testing.T) {
 		c.SIP.Addr = "127.0.0.1:0"
 		c.Voice.Interfaces = []string{"lo"}
 	})
-	pairs := testkit.EnvInt("TENFOUR_BENCH_SIP_PAIRS", 10)
-	groups := make([]string, pairs)
-	for i := range pairs {
-		groups[i] = strconv.FormatInt(testkit.Group(t, w.DB, w.Customer, fmt.Sprintf("SIP %d", i)), 10)
-		for j := range 2 {
-			id := strconv.Itoa(45000000 + 2*i + j)
-			testkit.Account(t, w.DB, auth.NewAccount{CustomerID: w.Customer, ID: id, Name: "SIP " + id, Type: "8",
-				Kind: directory.KindSIP, GroupID: mustInt(groups[i])})
-		}
+	// one group: the phone that calls (45000000), the account the REGISTER flood names (45000001) and a native
+	// terminal; the concurrent calls provision their own server (concurrent)
+	group := testkit.Group(t, w.DB, w.Customer, "SIP")
+	gid := strconv.FormatInt(group, 10)
+	for _, id := range []string{"45000000", "45000001"} {
+		testkit.Account(t, w.DB, auth.NewAccount{CustomerID: w.Customer, ID: id, Name: "SIP " + id, Type: "8",
+			Kind: directory.KindSIP, GroupID: group})
 	}
 	const radio = "45100000"
-	testkit.Account(t, w.DB, auth.NewAccount{CustomerID: w.Customer, ID: radio, Name: "Radio", Type: "10", GroupID: mustInt(groups[0])})
+	testkit.Account(t, w.DB, auth.NewAccount{CustomerID: w.Customer, ID: radio, Name: "Radio", Type: "10", GroupID: group})
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 
@@ -60,7 +57,7 @@ func TestSIPCalls(t *testing.T) {
 	// INVITE → 200, one call after the other
 	var answers []time.Duration
 	for range testkit.EnvInt("TENFOUR_BENCH_SIP_CALLS", 20) {
-		answers = append(answers, call(ctx, t, phone, groups[0]))
+		answers = append(answers, call(ctx, t, phone, gid))
 		if err := phone.HangUp(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +66,7 @@ func TestSIPCalls(t *testing.T) {
 	bench.EmitMs("sip.invite_p95_ms", bench.Pct(answers, .95))
 
 	// `*` → the grant's beep (the group is silent: the first loud frame after the press is the beep)
-	call(ctx, t, phone, groups[0])
+	call(ctx, t, phone, gid)
 	var grants []time.Duration
 	for range testkit.EnvInt("TENFOUR_BENCH_SIP_PRESSES", 20) {
 		ear.Quiet(300 * time.Millisecond)
@@ -94,7 +91,7 @@ func TestSIPCalls(t *testing.T) {
 	var delays []time.Duration
 	for range testkit.EnvInt("TENFOUR_BENCH_SIP_TALKS", 10) {
 		ear.Quiet(500 * time.Millisecond)
-		r, err := term.RequestFloor(ctx, "", groups[0], false)
+		r, err := term.RequestFloor(ctx, "", gid, false)
 		if err != nil || r.Status != "granted" {
 			t.Fatalf("the terminal's floor: %v %v", r.Status, err)
 		}
@@ -120,19 +117,19 @@ func TestSIPCalls(t *testing.T) {
 	}
 
 	// the terminal's PTT access (floor request → its reply), quiet and then under a REGISTER flood from one address
-	quiet := pttAccess(ctx, t, term, groups[0])
+	quiet := pttAccess(ctx, t, term, gid)
 	floodCtx, stopFlood := context.WithCancel(ctx)
 	sent := make(chan int)
 	go func() { sent <- sim.FloodRegister(floodCtx, w.SIP.Addr(), "45000001") }()
 	time.Sleep(500 * time.Millisecond)
-	flooded := pttAccess(ctx, t, term, groups[0])
+	flooded := pttAccess(ctx, t, term, gid)
 	stopFlood()
 	bench.EmitMs("sip.flood_quiet_p95_ms", bench.Pct(quiet, .95))
 	bench.EmitMs("sip.flood_p95_ms", bench.Pct(flooded, .95))
 	bench.Emit("sip.flood_registers", float64(<-sent))
 	term.Close()
 
-	concurrent(ctx, t, pairs)
+	concurrent(ctx, t, testkit.EnvInt("TENFOUR_BENCH_SIP_PAIRS", 10))
 }
 
 // toneSpurt is a talk spurt as Opus packets (20 ms): half a second of a 440 Hz tone, then a second of silence —
@@ -209,9 +206,4 @@ func concurrent(ctx context.Context, t *testing.T, pairs int) {
 func loadAvg1() float64 {
 	v, _ := strconv.ParseFloat(strings.Fields(bench.LoadAvg() + " 0")[0], 64)
 	return v
-}
-
-func mustInt(s string) int64 {
-	n, _ := strconv.ParseInt(s, 10, 64)
-	return n
 }
