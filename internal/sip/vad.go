@@ -78,7 +78,7 @@ func (v *voiceActivity) level(payload []byte) (float64, time.Duration) {
 	}
 	n, err := v.opus.Decode(payload, v.pcm)
 	if err != nil {
-		return 0, time.Duration(v.codec.samples(payload)) * time.Second / 48000
+		return 0, time.Duration(v.codec.samples(payload)) * time.Second / time.Duration(v.codec.clock())
 	}
 	var sum float64
 	for _, s := range v.pcm[:n] {
@@ -87,9 +87,8 @@ func (v *voiceActivity) level(payload []byte) (float64, time.Duration) {
 	return math.Sqrt(sum / float64(max(n, 1))), time.Duration(n) * time.Second / opusRate
 }
 
-// Loudness is a G.711 payload's loudness: the root mean square of its
-// 16-bit samples, decoded one by one by github.com/zaf/g711 — nothing is allocated on the call's RTP path. The
-// bench's and the tests' ears use it too.
+// Loudness is a G.711 payload's loudness: the root mean square of its 16-bit samples, decoded one by one by
+// github.com/zaf/g711 — nothing is allocated on the call's RTP path. The bench's and the tests' ears use it too.
 func Loudness(codec Codec, payload []byte) float64 {
 	if len(payload) == 0 {
 		return 0
