@@ -66,9 +66,8 @@ func (s *Server) reinvite(req *sip.Request, tx sip.ServerTransaction) {
 		respond(tx, req, sip.StatusNotAcceptableHere, "Not Acceptable Here")
 		return
 	}
-	res := sip.NewResponseFromRequest(req, sip.StatusOK, "OK", body)
+	res := sip.NewSDPResponseFromRequest(req, body)
 	res.AppendHeader(contact)
-	res.AppendHeader(sip.NewHeader("Content-Type", "application/sdp"))
 	if err := tx.Respond(res); err != nil {
 		slog.Debug("sip: re-INVITE answer", "err", err)
 	}
