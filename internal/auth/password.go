@@ -19,13 +19,28 @@ import (
 	"golang.org/x/crypto/argon2"
 )
 
-// argon2id parameters (RFC 9106 second recommendation, scaled for a 2-core server: ~20 ms per hash).
+// argon2id's fixed parameters; its cost is a HashCost.
 const (
-	argonTime    = 2
-	argonMemory  = 19 * 1024
 	argonThreads = 1
 	argonKeyLen  = 32
 )
+
+// HashCost is what one argon2id hash costs: Passes over MemoryKiB of memory, on one thread.
+type HashCost struct{ Passes, MemoryKiB uint32 }
+
+// DefaultHashCost is RFC 9106's second recommendation scaled for a 2-core server: about 20 ms per hash.
+var DefaultHashCost = HashCost{Passes: 2, MemoryKiB: 19 * 1024}
+
+// newHashCost is the cost of the hashes HashPassword makes (nil: DefaultHashCost).
+var newHashCost atomic.Pointer[HashCost]
+
+// SetHashCost sets the cost of every hash HashPassword makes from now on in this process; the hashes already made
+// keep theirs (a check reads the cost from the hash). The server never calls it. A test binary whose subject is
+// not the hash calls it with a low cost (testkit.CheapHashes): under -race one hash at DefaultHashCost takes
+// 270 ms, and the auth, broadcast and simulator suites make hundreds of them through the code they test
+// (accounts created, passwords changed, simulated terminals provisioned). The hash storms' own tests
+// (internal/security) keep DefaultHashCost.
+func SetHashCost(c HashCost) { newHashCost.Store(&c) }
 
 // hashSlots bounds the argon2id computations outside sign-in (new passwords, CheckPassword) to the CPUs there
 // are: a burst then queues instead of holding 19 MiB per waiting hash and thrashing the heap, and finishes no
@@ -103,12 +118,17 @@ func newPasswordHash(old, pw string) (string, error) {
 }
 
 // HashPassword returns a PHC-format argon2id hash.
-func HashPassword(pw string) (string, error) { return HashPasswordAt(pw, argonTime, argonMemory) }
+func HashPassword(pw string) (string, error) {
+	c := DefaultHashCost
+	if set := newHashCost.Load(); set != nil {
+		c = *set
+	}
+	return HashPasswordAt(pw, c.Passes, c.MemoryKiB)
+}
 
 // HashPasswordAt is HashPassword at another cost: passes over memoryKiB of memory. A check reads the cost from
-// the hash, so a sign-in against it costs what it was made at. Only test fixtures choose less than HashPassword
-// (internal/testkit: its accounts' shared hash, checked at every sign-in of a test, costs 270 ms under -race at
-// HashPassword's cost); everything a person or a terminal signs in with is made by HashPassword.
+// the hash, so a sign-in against it costs what it was made at. Only test fixtures and the bench's accounts choose
+// less than HashPassword; everything a person or a terminal of the server signs in with is made by HashPassword.
 func HashPasswordAt(pw string, passes, memoryKiB uint32) (string, error) {
 	salt := make([]byte, 16)
 	if _, err := rand.Read(salt); err != nil {

@@ -25,6 +25,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	testkit.CheapHashes() // accounts made through auth (testkit.Account)
 	code := m.Run()
 	if cams != nil {
 		cams.Stop()

@@ -36,8 +36,19 @@ func NewWorld(t testing.TB, engine string, opts ...func(*config.Config)) *World 
 // and hashing once per account is what made fixtures of many accounts slow. It is made at the lowest cost
 // (one pass over 64 KiB) because every sign-in of a test checks it: at auth.HashPassword's cost a check takes
 // 270 ms under -race, and the suite signs in thousands of times. The sign-in path is the same; only its hash
-// is cheap (the throttle's and the hash budget's own tests make theirs with auth.HashPassword).
-var passwordHash = sync.OnceValues(func() (string, error) { return auth.HashPasswordAt(Password, 1, 64) })
+// is cheap (the hash storms' own tests, internal/security, make theirs at auth.DefaultHashCost).
+var passwordHash = sync.OnceValues(func() (string, error) {
+	return auth.HashPasswordAt(Password, CheapHashCost.Passes, CheapHashCost.MemoryKiB)
+})
+
+// CheapHashCost is the cost of testkit's hashes: one pass over 64 KiB.
+var CheapHashCost = auth.HashCost{Passes: 1, MemoryKiB: 64}
+
+// CheapHashes, called first in the TestMain of a package whose tests make many hashes through the code they test
+// (accounts created, passwords changed, terminals provisioned) but do not test the hash, makes every hash
+// auth.HashPassword makes in the test binary cost CheapHashCost (auth.SetHashCost). What is signed in with such a
+// hash goes through the same checks; only argon2id's work is smaller.
+func CheapHashes() { auth.SetHashCost(CheapHashCost) }
 
 // PasswordHash is that shared hash of Password, for a fixture that writes its accounts' rows itself.
 func PasswordHash(t testing.TB) string {
