@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Installs and starts what the tests need on a fresh Debian machine: Chromium (browser suite),
+# Installs and starts what the tests need on a fresh Debian machine: Chromium (make bench's console rows) and its
+# headless shell (the browser suite),
 # PostgreSQL (store contract suite), ffmpeg (cameras, the broadcast library), GStreamer's RTSP server (cameras), SIPp
 # and baresip (SIP clients), kamailio (a SIP PBX and proxy). Idempotent; prints the PostgreSQL URL for tests on its last line.
 set -euo pipefail
 
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# The browser suite's browser: Chromium's headless shell (the same engine without the desktop browser's shell)
+# takes a fifth less CPU for the same cases on CI's 2 cores (docs/testing.md "Where CI's time goes").
+command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
 command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
 # cameras (internal/camera, docs/adr/0016): ffmpeg pulls, records and snapshots, and transcodes the broadcast
 # library (ADR 0018); GStreamer's RTSP server (through

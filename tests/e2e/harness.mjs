@@ -8,6 +8,12 @@ import { chromium } from 'playwright-core';
 export const BASE = (process.env.TENFOUR_URL ?? 'http://127.0.0.1:8080').replace(/\/$/, '');
 const target = new URL(BASE);
 
+/**
+ * The suite's browser: Chromium's headless shell (Debian's chromium-headless-shell, scripts/test-deps.sh): the same
+ * engine as the desktop Chromium, without its shell, for a fifth less CPU on the same cases. CHROMIUM names another.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM ?? '/usr/bin/chromium-headless-shell';
+
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
@@ -108,7 +114,7 @@ export async function fleetSettled(browser) {
 }
 
 export async function launch() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS, ignoreDefaultArgs: ['--mute-audio'] });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, ignoreDefaultArgs: ['--mute-audio'] });
 }
 
 export function expect(cond, message) {

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, DISPATCHER, dispatcherConsole, expect, forwarder, until } from './harness.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, DISPATCHER, dispatcherConsole, expect, forwarder, until } from './harness.mjs';
 import { terminal } from './terminal.mjs';
 
 export { DISPATCHER } from './harness.mjs';
@@ -79,7 +79,7 @@ let micBrowser;
 export async function voiceBrowser() {
   if (micBrowser?.isConnected()) return micBrowser;
   micBrowser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
     args: [...CHROMIUM_ARGS, `--use-file-for-fake-audio-capture=${speechWav()}`, '--autoplay-policy=no-user-gesture-required'],
     ignoreDefaultArgs: ['--mute-audio'],
