@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -12,6 +13,13 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/testkit"
 )
+
+// TestMain: the branding fixture's administrators hash passwords through the code under
+// test; none of those tests is about the hash.
+func TestMain(m *testing.M) {
+	testkit.CheapHashes()
+	os.Exit(m.Run())
+}
 
 func TestStore(t *testing.T) {
 	testkit.EachStore(t, func(t *testing.T, d *db.DB) {

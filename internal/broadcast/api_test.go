@@ -3,6 +3,7 @@ package broadcast_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,13 @@ import (
 	"tenfour/internal/broadcast"
 	"tenfour/internal/testkit"
 )
+
+// TestMain: the organisations' and gateways' credentials hash passwords through the code under
+// test; none of those tests is about the hash.
+func TestMain(m *testing.M) {
+	testkit.CheapHashes()
+	os.Exit(m.Run())
+}
 
 var state = []string{"bc_orgs", "bc_casters", "bc_devices", "bc_files", "bc_plans",
 	"SELECT id, kind, name, plan_id, state, started_at, paused_at, paused_ms, volume, choice_file_id FROM bc_tasks",

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +19,13 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/testkit"
 )
+
+// TestMain: the demo's accounts and SIP phones hash passwords through the code under
+// test; none of those tests is about the hash.
+func TestMain(m *testing.M) {
+	testkit.CheapHashes()
+	os.Exit(m.Run())
+}
 
 func customer(t *testing.T, d *db.DB, name string) int64 {
 	t.Helper()

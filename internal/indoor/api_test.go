@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/png"
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,13 @@ import (
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
 )
+
+// TestMain: the indoor fixture's accounts hash passwords through the code under
+// test; none of those tests is about the hash.
+func TestMain(m *testing.M) {
+	testkit.CheapHashes()
+	os.Exit(m.Run())
+}
 
 const wait = 5 * time.Second
 

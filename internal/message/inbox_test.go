@@ -1,6 +1,7 @@
 package message_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +9,13 @@ import (
 	"tenfour/internal/files/filetest"
 	"tenfour/internal/testkit"
 )
+
+// TestMain: the message fixture's accounts hash passwords through the code under
+// test; none of those tests is about the hash.
+func TestMain(m *testing.M) {
+	testkit.CheapHashes()
+	os.Exit(m.Run())
+}
 
 // inbox is a customer with two dispatchers; dispatcher 1 has two console windows of one sign-in.
 type inbox struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"testing"
 	"time"
 
@@ -11,6 +12,13 @@ import (
 	"tenfour/internal/presence"
 	"tenfour/internal/testkit"
 )
+
+// TestMain: the presence fixture's accounts hash passwords through the code under
+// test; none of those tests is about the hash.
+func TestMain(m *testing.M) {
+	testkit.CheapHashes()
+	os.Exit(m.Run())
+}
 
 // env is a server on one engine with a controllable presence clock, two customers and their accounts.
 type env struct {

@@ -3,6 +3,7 @@ package sos_test
 import (
 	"context"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -15,6 +16,13 @@ import (
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
 )
+
+// TestMain: the SOS fixture's dispatcher and terminals hash passwords through the code under
+// test; none of those tests is about the hash.
+func TestMain(m *testing.M) {
+	testkit.CheapHashes()
+	os.Exit(m.Run())
+}
 
 const wait = 5 * time.Second
 
