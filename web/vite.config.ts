@@ -2,6 +2,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { availableParallelism } from 'node:os';
 
 // The Go server embeds web/dist (web/embed.go), so the build must land there.
 export default defineConfig({
@@ -65,5 +66,8 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
+    // One worker per core. Vitest's own default in a run is one fewer, which on CI's two cores is a single worker:
+    // the test files then ran one after another while the other core only transformed (docs/testing.md).
+    maxWorkers: availableParallelism(),
   },
 });
