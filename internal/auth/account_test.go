@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,13 +12,6 @@ import (
 	"tenfour/internal/auth"
 	"tenfour/internal/testkit"
 )
-
-// TestMain: accounts made, passwords changed and reset, credentials set hash passwords through the code under
-// test; none of those tests is about the hash.
-func TestMain(m *testing.M) {
-	testkit.CheapHashes()
-	os.Exit(m.Run())
-}
 
 // rawDo sends a request built by the test (token carriers other than the header testkit uses).
 func rawDo(t *testing.T, req *http.Request) testkit.Reply {
@@ -203,3 +195,6 @@ func TestUpdatePassword(t *testing.T) {
 		})
 	})
 }
+
+// TestMain: accounts made, passwords changed and reset, credentials set make password hashes; no test here is about them.
+func TestMain(m *testing.M) { testkit.RunWithCheapHashes(m) }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 
@@ -13,13 +12,6 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/testkit"
 )
-
-// TestMain: the branding fixture's administrators hash passwords through the code under
-// test; none of those tests is about the hash.
-func TestMain(m *testing.M) {
-	testkit.CheapHashes()
-	os.Exit(m.Run())
-}
 
 func TestStore(t *testing.T) {
 	testkit.EachStore(t, func(t *testing.T, d *db.DB) {
@@ -263,3 +255,6 @@ func TestAPI(t *testing.T) {
 		}
 	})
 }
+
+// TestMain: the branding fixture's administrators make password hashes; no test here is about them.
+func TestMain(m *testing.M) { testkit.RunWithCheapHashes(m) }

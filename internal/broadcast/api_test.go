@@ -3,7 +3,6 @@ package broadcast_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -12,13 +11,6 @@ import (
 	"tenfour/internal/broadcast"
 	"tenfour/internal/testkit"
 )
-
-// TestMain: the organisations' and gateways' credentials hash passwords through the code under
-// test; none of those tests is about the hash.
-func TestMain(m *testing.M) {
-	testkit.CheapHashes()
-	os.Exit(m.Run())
-}
 
 var state = []string{"bc_orgs", "bc_casters", "bc_devices", "bc_files", "bc_plans",
 	"SELECT id, kind, name, plan_id, state, started_at, paused_at, paused_ms, volume, choice_file_id FROM bc_tasks",
@@ -254,3 +246,6 @@ func TestLoginThrottled(t *testing.T) {
 		t.Fatal("40 wrong guesses from one address were never refused busy (101)")
 	}
 }
+
+// TestMain: the organisations' and gateways' credentials make password hashes; no test here is about them.
+func TestMain(m *testing.M) { testkit.RunWithCheapHashes(m) }

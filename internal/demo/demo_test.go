@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -19,13 +18,6 @@ import (
 	"tenfour/internal/platform/db"
 	"tenfour/internal/testkit"
 )
-
-// TestMain: the demo's accounts and SIP phones hash passwords through the code under
-// test; none of those tests is about the hash.
-func TestMain(m *testing.M) {
-	testkit.CheapHashes()
-	os.Exit(m.Run())
-}
 
 func customer(t *testing.T, d *db.DB, name string) int64 {
 	t.Helper()
@@ -237,3 +229,6 @@ func TestDemoServer(t *testing.T) {
 		}
 	}
 }
+
+// TestMain: the demo's accounts and SIP phones make password hashes; no test here is about them.
+func TestMain(m *testing.M) { testkit.RunWithCheapHashes(m) }

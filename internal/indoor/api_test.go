@@ -6,7 +6,6 @@ import (
 	"image"
 	"image/png"
 	"math"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -17,13 +16,6 @@ import (
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
 )
-
-// TestMain: the indoor fixture's accounts hash passwords through the code under
-// test; none of those tests is about the hash.
-func TestMain(m *testing.M) {
-	testkit.CheapHashes()
-	os.Exit(m.Run())
-}
 
 const wait = 5 * time.Second
 
@@ -341,3 +333,6 @@ func runWithIDs(t *testing.T, api testkit.APITest, scenarios []testkit.Scenario,
 		api.Run(t, []testkit.Scenario{sc})
 	}
 }
+
+// TestMain: the indoor fixture's accounts make password hashes; no test here is about them.
+func TestMain(m *testing.M) { testkit.RunWithCheapHashes(m) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -14,13 +13,6 @@ import (
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
 )
-
-// TestMain: the job fixture's dispatcher and field terminals hash passwords through the code under
-// test; none of those tests is about the hash.
-func TestMain(m *testing.M) {
-	testkit.CheapHashes()
-	os.Exit(m.Run())
-}
 
 const wait = 5 * time.Second
 
@@ -251,3 +243,6 @@ func jobAPI(t *testing.T, e *env) {
 		t.Fatalf("page 2: %d rows", len(p.List))
 	}
 }
+
+// TestMain: the job fixture's dispatcher and field terminals make password hashes; no test here is about them.
+func TestMain(m *testing.M) { testkit.RunWithCheapHashes(m) }

@@ -3,7 +3,6 @@ package lonework_test
 import (
 	"context"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -14,13 +13,6 @@ import (
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
 )
-
-// TestMain: the lone-work fixture's dispatcher and workers hash passwords through the code under
-// test; none of those tests is about the hash.
-func TestMain(m *testing.M) {
-	testkit.CheapHashes()
-	os.Exit(m.Run())
-}
 
 const wait = 5 * time.Second
 
@@ -413,3 +405,6 @@ func TestTerminalLoop(t *testing.T) {
 		t.Fatalf("busy alarm %s", ev.Data)
 	}
 }
+
+// TestMain: the lone-work fixture's dispatcher and workers make password hashes; no test here is about them.
+func TestMain(m *testing.M) { testkit.RunWithCheapHashes(m) }

@@ -1,7 +1,6 @@
 package message_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -9,13 +8,6 @@ import (
 	"tenfour/internal/files/filetest"
 	"tenfour/internal/testkit"
 )
-
-// TestMain: the message fixture's accounts hash passwords through the code under
-// test; none of those tests is about the hash.
-func TestMain(m *testing.M) {
-	testkit.CheapHashes()
-	os.Exit(m.Run())
-}
 
 // inbox is a customer with two dispatchers; dispatcher 1 has two console windows of one sign-in.
 type inbox struct {
@@ -317,3 +309,6 @@ func TestAttachmentsBothWays(t *testing.T) {
 		}
 	})
 }
+
+// TestMain: the message fixture's accounts make password hashes; no test here is about them.
+func TestMain(m *testing.M) { testkit.RunWithCheapHashes(m) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"os"
 	"testing"
 	"time"
 
@@ -12,13 +11,6 @@ import (
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/testkit"
 )
-
-// TestMain: the patrol fixture's dispatcher and guards hash passwords through the code under
-// test; none of those tests is about the hash.
-func TestMain(m *testing.M) {
-	testkit.CheapHashes()
-	os.Exit(m.Run())
-}
 
 const (
 	GET    = http.MethodGet
@@ -274,3 +266,6 @@ func idList[T ~int64](ids ...T) string {
 	s := string(b)
 	return s[1 : len(s)-1]
 }
+
+// TestMain: the patrol fixture's dispatcher and guards make password hashes; no test here is about them.
+func TestMain(m *testing.M) { testkit.RunWithCheapHashes(m) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"testing"
 	"time"
 
@@ -12,13 +11,6 @@ import (
 	"tenfour/internal/presence"
 	"tenfour/internal/testkit"
 )
-
-// TestMain: the presence fixture's accounts hash passwords through the code under
-// test; none of those tests is about the hash.
-func TestMain(m *testing.M) {
-	testkit.CheapHashes()
-	os.Exit(m.Run())
-}
 
 // env is a server on one engine with a controllable presence clock, two customers and their accounts.
 type env struct {
@@ -210,3 +202,6 @@ func TestCrashLeftIntervalsCloseAtLastSeen(t *testing.T) {
 		}
 	})
 }
+
+// TestMain: the presence fixture's accounts make password hashes; no test here is about them.
+func TestMain(m *testing.M) { testkit.RunWithCheapHashes(m) }

@@ -2,7 +2,6 @@ package schoolbus_test
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,13 +12,6 @@ import (
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
 )
-
-// TestMain: the school-bus fixture's accounts hash passwords through the code under
-// test; none of those tests is about the hash.
-func TestMain(m *testing.M) {
-	testkit.CheapHashes()
-	os.Exit(m.Run())
-}
 
 const wait = 5 * time.Second
 
@@ -300,3 +292,6 @@ func schoolBus(t *testing.T, engine string) {
 		t.Fatalf("%d school-bus log entries, want 4 (2 added, 1 changed, 1 removed)", logs)
 	}
 }
+
+// TestMain: the school-bus fixture's accounts make password hashes; no test here is about them.
+func TestMain(m *testing.M) { testkit.RunWithCheapHashes(m) }

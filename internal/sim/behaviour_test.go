@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"testing"
 	"time"
 
@@ -14,13 +13,6 @@ import (
 	"tenfour/internal/sim"
 	"tenfour/internal/testkit"
 )
-
-// TestMain: every simulated terminal the fleet provisions hash passwords through the code under
-// test; none of those tests is about the hash.
-func TestMain(m *testing.M) {
-	testkit.CheapHashes()
-	os.Exit(m.Run())
-}
 
 // fakeServer is a socket endpoint a test scripts by hand: it accepts one terminal's login, answers its
 // routine requests, and hands every frame it receives to the test.
@@ -211,3 +203,6 @@ func TestTerminalObeys(t *testing.T) {
 		t.Errorf("check-in %s", in.Data)
 	}
 }
+
+// TestMain: every simulated terminal the fleet provisions make password hashes; no test here is about them.
+func TestMain(m *testing.M) { testkit.RunWithCheapHashes(m) }

@@ -31,13 +31,6 @@ import (
 	"tenfour/internal/testkit"
 )
 
-// TestMain: the SIP accounts and the terminals they call hash passwords through the code under
-// test; none of those tests is about the hash.
-func TestMain(m *testing.M) {
-	testkit.CheapHashes()
-	os.Exit(m.Run())
-}
-
 // softphone is a SIP phone on loopback for the call tests: sipgo's dialog client for the INVITE, its own RTP
 // socket sending 20 ms PCMU frames (silence unless told otherwise) and RFC 4733 keys, and keeping what it hears.
 type softphone struct {
@@ -651,3 +644,6 @@ func (b *baresip) hears(ctx context.Context, t *testing.T, term *termclient.Clie
 		return len(data) > mark+b.rate && loudness(data[mark:]) > 1000 // half a second at least
 	})
 }
+
+// TestMain: the SIP accounts and the terminals they call make password hashes; no test here is about them.
+func TestMain(m *testing.M) { testkit.RunWithCheapHashes(m) }

@@ -3,7 +3,6 @@ package sos_test
 import (
 	"context"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -16,13 +15,6 @@ import (
 	"tenfour/internal/sos/safetytest"
 	"tenfour/internal/testkit"
 )
-
-// TestMain: the SOS fixture's dispatcher and terminals hash passwords through the code under
-// test; none of those tests is about the hash.
-func TestMain(m *testing.M) {
-	testkit.CheapHashes()
-	os.Exit(m.Run())
-}
 
 const wait = 5 * time.Second
 
@@ -621,3 +613,6 @@ func TestEmergencyFloor(t *testing.T) {
 		t.Fatalf("restore: %+v", fresh.state)
 	}
 }
+
+// TestMain: the SOS fixture's dispatcher and terminals make password hashes; no test here is about them.
+func TestMain(m *testing.M) { testkit.RunWithCheapHashes(m) }

@@ -3,6 +3,7 @@ package testkit
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -49,6 +50,12 @@ var CheapHashCost = auth.HashCost{Passes: 1, MemoryKiB: 64}
 // auth.HashPassword makes in the test binary cost CheapHashCost (auth.SetHashCost). What is signed in with such a
 // hash goes through the same checks; only argon2id's work is smaller.
 func CheapHashes() { auth.SetHashCost(CheapHashCost) }
+
+// RunWithCheapHashes is such a package's whole TestMain: CheapHashes, then its tests.
+func RunWithCheapHashes(m *testing.M) {
+	CheapHashes()
+	os.Exit(m.Run())
+}
 
 // PasswordHash is that shared hash of Password, for a fixture that writes its accounts' rows itself.
 func PasswordHash(t testing.TB) string {
