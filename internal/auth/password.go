@@ -117,26 +117,26 @@ func newPasswordHash(old, pw string) (string, error) {
 	return HashPassword(pw)
 }
 
-// HashPassword returns a PHC-format argon2id hash.
+// HashPassword returns a PHC-format argon2id hash at the process's cost (DefaultHashCost unless SetHashCost).
 func HashPassword(pw string) (string, error) {
 	c := DefaultHashCost
 	if set := newHashCost.Load(); set != nil {
 		c = *set
 	}
-	return HashPasswordAt(pw, c.Passes, c.MemoryKiB)
+	return HashPasswordAt(pw, c)
 }
 
-// HashPasswordAt is HashPassword at another cost: passes over memoryKiB of memory. A check reads the cost from
-// the hash, so a sign-in against it costs what it was made at. Only test fixtures and the bench's accounts choose
-// less than HashPassword; everything a person or a terminal of the server signs in with is made by HashPassword.
-func HashPasswordAt(pw string, passes, memoryKiB uint32) (string, error) {
+// HashPasswordAt is HashPassword at cost c. A check reads the cost from the hash, so a sign-in against it costs
+// what it was made at. Only test fixtures and the bench's accounts choose their cost here; everything a person or
+// a terminal of the server signs in with is made by HashPassword.
+func HashPasswordAt(pw string, c HashCost) (string, error) {
 	salt := make([]byte, 16)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	key := idKey([]byte(pw), salt, passes, memoryKiB, argonThreads, argonKeyLen)
+	key := idKey([]byte(pw), salt, c.Passes, c.MemoryKiB, argonThreads, argonKeyLen)
 	b64 := base64.RawStdEncoding
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, memoryKiB, passes, argonThreads,
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, c.MemoryKiB, c.Passes, argonThreads,
 		b64.EncodeToString(salt), b64.EncodeToString(key)), nil
 }
 

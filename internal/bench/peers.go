@@ -133,7 +133,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // cheapHash is an argon2id hash of pw at 1 MiB and one pass, as the scale run's provision stores (so that N logins
 // fit the time budget; the steady state measured does not depend on it).
 func cheapHash(pw string) string {
-	h, err := auth.HashPasswordAt(pw, 1, 1024)
+	h, err := auth.HashPasswordAt(pw, auth.HashCost{Passes: 1, MemoryKiB: 1024})
 	if err != nil {
 		panic(err) // the system's random source failed
 	}

@@ -33,7 +33,7 @@ func TestClusterScale(t *testing.T) {
 	}
 	t.Cleanup(func() { store.Close() })
 	// a cheap hash of the same password: the logins' cost is not what this measures (as the scale row)
-	hash, err := auth.HashPasswordAt(pw, 1, 1024)
+	hash, err := auth.HashPasswordAt(pw, auth.HashCost{Passes: 1, MemoryKiB: 1024})
 	if err != nil {
 		t.Fatal(err)
 	}

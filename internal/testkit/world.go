@@ -39,7 +39,7 @@ func NewWorld(t testing.TB, engine string, opts ...func(*config.Config)) *World 
 // 270 ms under -race, and the suite signs in thousands of times. The sign-in path is the same; only its hash
 // is cheap (the hash storms' own tests, internal/security, make theirs at auth.DefaultHashCost).
 var passwordHash = sync.OnceValues(func() (string, error) {
-	return auth.HashPasswordAt(Password, CheapHashCost.Passes, CheapHashCost.MemoryKiB)
+	return auth.HashPasswordAt(Password, CheapHashCost)
 })
 
 // CheapHashCost is the cost of testkit's hashes: one pass over 64 KiB.
