@@ -8,7 +8,7 @@ set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 # The browser suite's browser: Chromium's headless shell (the same engine without the desktop browser's shell)
-# takes a fifth less CPU for the same cases on CI's 2 cores (docs/testing.md "Where CI's time goes").
+# takes a fifth less CPU for the same cases on CI's 2 cores (docs/testing.md, "Where the browser suite's time goes").
 command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)
 command -v pg_ctlcluster >/dev/null 2>&1 || need+=(postgresql)
 # cameras (internal/camera, docs/adr/0016): ffmpeg pulls, records and snapshots, and transcodes the broadcast

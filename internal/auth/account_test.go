@@ -196,5 +196,6 @@ func TestUpdatePassword(t *testing.T) {
 	})
 }
 
-// TestMain: accounts made, passwords changed and reset, credentials set make password hashes; no test here is about them.
+// TestMain: accounts made, passwords changed and reset, credentials set make password hashes; no test here
+// is about them.
 func TestMain(m *testing.M) { testkit.RunWithCheapHashes(m) }
