@@ -196,6 +196,29 @@ func TestUpdatePassword(t *testing.T) {
 	})
 }
 
+// TestHashCost: HashPassword makes its hashes at the process's cost — this binary's is testkit.CheapHashCost
+// (TestMain) — and a hash at the server's cost (RFC 9106's second recommendation, 2 passes over 19 MiB) still
+// checks, its cost read from the hash itself.
+func TestHashCost(t *testing.T) {
+	for _, c := range []struct {
+		hash func() (string, error)
+		cost string
+	}{
+		{func() (string, error) { return auth.HashPassword("Secret-1") }, "$m=64,t=1,p=1$"},
+		{func() (string, error) { return auth.HashPasswordAt("Secret-1", auth.DefaultHashCost) }, "$m=19456,t=2,p=1$"},
+	} {
+		h, err := c.hash()
+		if err != nil || !strings.Contains(h, c.cost) {
+			t.Fatalf("hash %q (%v), want the cost %s", h, err, c.cost)
+		}
+		for pw, want := range map[string]bool{"Secret-1": true, "Secret-2": false} {
+			if ok, err := auth.CheckPassword(h, pw); err != nil || ok != want {
+				t.Fatalf("%s checks %q: %v %v, want %v", c.cost, pw, ok, err, want)
+			}
+		}
+	}
+}
+
 // TestMain: accounts made, passwords changed and reset, credentials set make password hashes; no test here
 // is about them.
 func TestMain(m *testing.M) { testkit.RunWithCheapHashes(m) }
