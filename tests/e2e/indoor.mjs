@@ -8,6 +8,10 @@ import { terminal } from './terminal.mjs';
 
 const WALKER = '10000168';
 const OUTDOORS = '10000101'; // the quiet demo fleet's Go radio: never reports indoors
+/** The walk of the live case: along the ground floor's corridor (y = 12 m) from x = 4 m to 17 m at a person's pace. */
+const WALK_FROM = 4;
+const WALK_TO = 17;
+const WALK_SPEED = 1.5; // m/s
 
 /** A scan at (x, y) metres on floor f of building b: every beacon of the building, the slab costing 15 dB. */
 function scan(b, f, x, y, rnd) {
@@ -43,21 +47,30 @@ export const indoorCases = [
       const t = await terminal(WALKER);
       const rnd = seeded(19);
       const seen = [];
-      // The demo floors have walkable areas: a position is the fixed-lag smoother's, of the scan two back (ADR
-      // 0023), and its time says which — the truth it is compared with is where the walker was when that scan left.
-      const sent = [];
-      const truthAt = (time) => sent.filter((s) => s.at <= time).pop() ?? sent[0];
+      // The walker goes along the ground floor's corridor at a steady WALK_SPEED whatever the scans' timing: its
+      // place is a function of the clock, as a person's is, and the scans sample it when they leave. (Steps of a
+      // fixed length per scan made the walker's speed the test's round trip: 6 m/s on an idle machine and
+      // irregular under load, which a walker model — ADR 0023 — rightly doubts.) A position is the fixed-lag
+      // smoother's, of the scan two back, and its time says which: the truth it is compared with is where the
+      // walker was then.
+      const start = Date.now();
+      const truthAt = (time) => Math.min(WALK_FROM + (WALK_SPEED * Math.max(0, time - start)) / 1000, WALK_TO);
       let settled = 0;
+      let answers = 0;
+      let checkpoints = 0;
       try {
-        // Along the ground floor's corridor, 1.2 m a step.
-        for (let i = 0; i < 25; i++) {
-          const x = 4 + i * 1.2;
+        for (let i = 0; truthAt(Date.now()) < WALK_TO; i++) {
+          const x = truthAt(Date.now());
           const y = 12;
-          sent.push({ at: Date.now(), x, y });
           const r = await t.request('indoor.report', { readings: scan(b, ground, x, y, rnd) });
           expect(r.code === '0', `report ${i}: ${r.code} ${r.msg ?? ''}`);
           expect(r.data.floorId === ground.id, `report ${i} on the ground floor`);
-          if (i % 6 === 5) {
+          // From the sixth report on the track has settled (three scans fused, two more for the lag).
+          if (i >= 5) {
+            answers++;
+            if (!r.data.uncertain) settled++;
+          }
+          if (i % 8 === 7) {
             const dot = await until(
               async () => {
                 const el = await page.$(`[data-testid=indoor-terminal][data-ms-id="${WALKER}"]`);
@@ -72,19 +85,18 @@ export const indoorCases = [
             // an uncertain one (hollow; ADR 0023: a track not settled yet, or a particle spread past the accuracy
             // bound on an unlucky scan — the filter's particles are random), which does not.
             expect(dot.uncertain === String(r.data.uncertain), `report ${i}: the plan draws uncertain=${dot.uncertain}, the server said ${r.data.uncertain}`);
+            checkpoints++;
             if (!r.data.uncertain) {
-              const then = truthAt(r.data.time);
-              const err = Math.hypot(dot.px * ground.scale - then.x, dot.py * ground.scale - then.y);
+              const err = Math.hypot(dot.px * ground.scale - truthAt(r.data.time), dot.py * ground.scale - y);
               expect(err <= 3, `report ${i}: ${err.toFixed(2)} m from the truth at its time`);
-              settled++;
             }
             seen.push(dot.px);
           }
           await new Promise((res) => setTimeout(res, 150));
         }
-        expect(seen.length >= 3 && seen[seen.length - 1] - seen[0] > 200, `the dot moved along the corridor: ${seen.join(', ')}`);
-        // From the sixth report on the track has settled (three scans fused): most checkpoints are settled ones.
-        expect(settled >= 3, `settled positions at ${settled} of ${seen.length} checkpoints (want at least 3)`);
+        expect(seen.length >= 3 && seen[seen.length - 1] - seen[0] > 150, `the dot moved along the corridor: ${seen.join(', ')}`);
+        // Most answers from the sixth on are settled ones.
+        expect(settled * 2 >= answers, `settled positions in ${settled} of ${answers} answers from the sixth on (want at least half; ${checkpoints} checked on the plan)`);
         const row = await page.waitForSelector('[data-testid=indoor-terminal-row]', { timeout: 5_000 });
         expect(((await row.textContent()) ?? '').length > 0, 'the terminal is listed on the floor');
       } finally {
