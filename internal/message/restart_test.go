@@ -2,11 +2,7 @@ package message_test
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
 	"net/http/httptest"
-	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -59,26 +55,12 @@ func (n *node) stop() {
 	n.a = nil
 }
 
-// durableConfig is a config whose store (SQLite in a data directory, or a PostgreSQL schema) survives restarts.
+// durableConfig is a config whose store (SQLite in a data directory, or a PostgreSQL database) survives restarts.
 func durableConfig(t *testing.T, engine string) config.Config {
 	t.Helper()
 	cfg := config.Config{Addr: "127.0.0.1:0", DataDir: t.TempDir(), ShutdownTimeout: time.Second}
 	if engine == "postgres" {
-		base := os.Getenv("TENFOUR_TEST_PG")
-		schema := fmt.Sprintf("restart%d_%d", os.Getpid(), time.Now().UnixNano()%1e9)
-		admin, err := sql.Open("pgx", base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { admin.Exec("DROP SCHEMA " + schema + " CASCADE"); admin.Close() })
-		u, _ := url.Parse(base)
-		q := u.Query()
-		q.Set("search_path", schema)
-		u.RawQuery = q.Encode()
-		cfg.DB = u.String()
+		cfg.DB = testkit.PostgresDSN(t)
 	}
 	return cfg
 }

@@ -27,8 +27,6 @@ import (
 	"tenfour/internal/testkit/probe"
 )
 
-var pgSchemas atomic.Int64
-
 // Engines lists the store engines to run contract tests on: SQLite always, PostgreSQL when TENFOUR_TEST_PG is
 // a postgres:// URL of a database the tests may create schemas in.
 func Engines() []string {
@@ -54,7 +52,7 @@ func EachStore(t *testing.T, fn func(t *testing.T, d *db.DB)) {
 }
 
 // OpenStore opens a fresh, migrated store of the given engine, closed when the test ends. PostgreSQL tests
-// each get their own schema.
+// each get their own database (PostgresDSN).
 func OpenStore(t testing.TB, engine string) *db.DB {
 	t.Helper()
 	return OpenStoreAt(t, engine, 0)
@@ -70,7 +68,7 @@ func OpenStoreAt(t testing.TB, engine string, version int64) *db.DB {
 	case "sqlite":
 		cfg.DataDir = t.TempDir()
 	case "postgres":
-		cfg.DB = PostgresDSN(t)
+		cfg.DB = postgresDatabase(t, version == 0)
 	default:
 		t.Fatalf("unknown engine %q", engine)
 	}
@@ -144,33 +142,156 @@ func migrateSQLiteOnce() ([]byte, error) {
 	return os.ReadFile(cfg.SQLitePath())
 }
 
-// PostgresDSN creates a fresh schema in the test PostgreSQL (TENFOUR_TEST_PG; the test is skipped without it),
-// dropped when the test ends, and returns a URL that uses it: several stores opened on it share one database,
-// as the nodes of a cluster do.
+// PostgresDSN creates a fresh database in the test PostgreSQL (TENFOUR_TEST_PG; the test is skipped without it),
+// a copy of the migrated template (postgresTemplate), dropped when the test ends, and returns its URL: several
+// stores opened on it share one database, as the nodes of a cluster do.
 func PostgresDSN(t testing.TB) string {
+	t.Helper()
+	return postgresDatabase(t, true)
+}
+
+// postgresDatabase creates a database for one test, a copy of the migrated template or (migrated false) empty,
+// and returns its URL.
+func postgresDatabase(t testing.TB, migrated bool) string {
 	t.Helper()
 	ctx := context.Background()
 	base := os.Getenv("TENFOUR_TEST_PG")
 	if base == "" {
 		t.Skip("TENFOUR_TEST_PG not set")
 	}
-	schema := fmt.Sprintf("t%d_%d", os.Getpid(), pgSchemas.Add(1))
-	admin, err := sql.Open("pgx", base)
+	admin, err := pgAdminDB(base)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+	create := "CREATE DATABASE %s"
+	if migrated {
+		tmpl, err := postgresTemplate(ctx, admin, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		create += " TEMPLATE " + tmpl
+	}
+	name := fmt.Sprintf("t%d_%d", os.Getpid(), pgDatabases.Add(1))
+	if _, err := admin.ExecContext(ctx, fmt.Sprintf(create, name)); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { admin.ExecContext(ctx, "DROP SCHEMA "+schema+" CASCADE"); admin.Close() })
+	// FORCE: a store the test left open (a node stopped abruptly) does not keep its database.
+	t.Cleanup(func() { admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
+	return postgresURL(t, base, name)
+}
+
+// postgresURL is base with its database replaced by name.
+func postgresURL(t testing.TB, base, name string) string {
 	u, err := url.Parse(base)
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
+	u.Path = "/" + name
 	return u.String()
+}
+
+var pgDatabases atomic.Int64
+
+// pgAdmin is the test process's connection to TENFOUR_TEST_PG's own database, which creates and drops the
+// tests' databases.
+var pgAdmin struct {
+	once sync.Once
+	db   *sql.DB
+	err  error
+}
+
+func pgAdminDB(base string) (*sql.DB, error) {
+	pgAdmin.once.Do(func() { pgAdmin.db, pgAdmin.err = sql.Open("pgx", base) })
+	return pgAdmin.db, pgAdmin.err
+}
+
+// pgTemplate is the migrated template database of this process's migration set, found or made once.
+var pgTemplate struct {
+	once sync.Once
+	name string
+	err  error
+}
+
+// pgTemplateLock is the advisory lock that makes one test process at a time look for or build the template.
+const pgTemplateLock = 0x74656e66 // "tenf"
+
+// postgresTemplate returns the name of a database with every migration applied, for CREATE DATABASE … TEMPLATE:
+// copying it takes a tenth of a second where migrating a fresh store took over one under -race, most of it in
+// goose's parser (docs/testing.md). It is named by db.MigrationsDigest and shared by every test process of the
+// same migration set, on this run and the next: the first builds it under an advisory lock (in a database of its
+// own, renamed when complete, so a process killed half-way leaves no half-migrated template) and drops the
+// templates of other migration sets. The migrations themselves stay tested where they run: internal/platform/db
+// on both engines, and each OpenStoreAt of a version.
+func postgresTemplate(ctx context.Context, admin *sql.DB, base string) (string, error) {
+	pgTemplate.once.Do(func() { pgTemplate.name, pgTemplate.err = buildPostgresTemplate(ctx, admin, base) })
+	return pgTemplate.name, pgTemplate.err
+}
+
+func buildPostgresTemplate(ctx context.Context, admin *sql.DB, base string) (string, error) {
+	digest, err := db.MigrationsDigest(db.Postgres)
+	if err != nil {
+		return "", err
+	}
+	name := "tenfour_tmpl_" + digest[:16]
+	conn, err := admin.Conn(ctx) // the advisory lock belongs to one session
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", pgTemplateLock); err != nil {
+		return "", err
+	}
+	defer conn.ExecContext(ctx, "SELECT pg_advisory_unlock($1)", pgTemplateLock)
+	var exists bool
+	if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&exists); err != nil {
+		return "", err
+	}
+	if exists {
+		return name, nil
+	}
+	building := fmt.Sprintf("tenfour_build_%d", os.Getpid())
+	if _, err := conn.ExecContext(ctx, "DROP DATABASE IF EXISTS "+building+" WITH (FORCE)"); err != nil {
+		return "", err
+	}
+	if _, err := conn.ExecContext(ctx, "CREATE DATABASE "+building); err != nil {
+		return "", err
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", err
+	}
+	u.Path = "/" + building
+	store, err := app.Open(ctx, config.Config{DB: u.String()})
+	if err != nil {
+		return "", err
+	}
+	store.Close()
+	// Renaming needs the store's sessions gone; the server may not have noticed their end yet.
+	if _, err := conn.ExecContext(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", building); err != nil {
+		return "", err
+	}
+	if _, err := conn.ExecContext(ctx, "ALTER DATABASE "+building+" RENAME TO "+name); err != nil {
+		return "", err
+	}
+	rows, err := conn.QueryContext(ctx, `SELECT datname FROM pg_database WHERE datname LIKE 'tenfour\_tmpl\_%' AND datname <> $1`, name)
+	if err != nil {
+		return "", err
+	}
+	var stale []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return "", err
+		}
+		stale = append(stale, n)
+	}
+	rows.Close()
+	for _, n := range stale {
+		// Best effort: a process of an older checkout may still be copying it.
+		conn.ExecContext(ctx, "DROP DATABASE IF EXISTS "+n)
+	}
+	return name, nil
 }
 
 // Server is a running tenfour node for a test.

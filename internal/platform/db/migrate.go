@@ -2,7 +2,9 @@ package db
 
 import (
 	"context"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"path"
@@ -74,6 +76,30 @@ func (d *DB) provider() (*goose.Provider, error) {
 		return nil, fmt.Errorf("migrations: %w", err)
 	}
 	return p, nil
+}
+
+// MigrationsDigest names the migration set as Migrate renders it for dialect (its files' names and text): two
+// stores migrated by binaries with the same digest have the same schema. The test kit keys its migrated
+// PostgreSQL template by it.
+func MigrationsDigest(dialect Dialect) (string, error) {
+	rendered, err := renderMigrations(migrations, "migrations", dialect)
+	if err != nil {
+		return "", err
+	}
+	names, err := fs.Glob(rendered, "*.sql")
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, name := range names {
+		text, err := fs.ReadFile(rendered, name)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s %d\n", name, len(text))
+		h.Write(text)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // renderMigrations returns the .sql files of dir in src with their placeholders filled in for dialect, as an
