@@ -3,6 +3,8 @@ package message
 import (
 	"strings"
 	"testing"
+
+	"tenfour/internal/platform/realtime"
 )
 
 func TestCleanContent(t *testing.T) {
@@ -49,5 +51,35 @@ func TestState(t *testing.T) {
 		if got := state(tc.r, tc.d); got != tc.want {
 			t.Errorf("state(%d,%d) = %s", tc.r, tc.d, got)
 		}
+	}
+}
+
+// A delivery the terminal acknowledged stays claimed: a send and a login's pending delivery that both read the
+// message as undelivered find it delivered, and neither sends it again (the CI of 2026-11-30 saw a send wait out
+// the acknowledgement time for the duplicate). A failed delivery is free to be tried again at once.
+func TestDeliveredFlightStaysClaimed(t *testing.T) {
+	s := New(nil, nil, nil)
+	f, mine := s.claim(7, "10000101")
+	if !mine {
+		t.Fatal("the first claim is not mine")
+	}
+	s.land(7, "10000101", f, nil)
+	again, mine := s.claim(7, "10000101")
+	if mine || again != f {
+		t.Fatal("an acknowledged delivery was claimed again: the message would be sent twice")
+	}
+	select {
+	case <-again.done:
+	default:
+		t.Fatal("the landed flight is not done")
+	}
+	if again.err != nil {
+		t.Fatalf("the landed flight's outcome: %v", again.err)
+	}
+
+	g, _ := s.claim(8, "10000101")
+	s.land(8, "10000101", g, realtime.ErrTimeout)
+	if _, mine := s.claim(8, "10000101"); !mine {
+		t.Fatal("a failed delivery stays claimed: it would not be tried again")
 	}
 }

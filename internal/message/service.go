@@ -59,12 +59,30 @@ func (s *Service) claim(msg int64, to string) (*flight, bool) {
 	return f, true
 }
 
+// land ends a delivery with its outcome. A failed one is forgotten at once (the next send or login tries again); an
+// acknowledged one stays claimed for flightLinger, so that a send and a login's pending delivery that both read the
+// message as undelivered — one of them before the other's acknowledgement was stored — find it delivered instead
+// of sending it a second time (and waiting out the acknowledgement time for a duplicate the terminal ignores).
 func (s *Service) land(msg int64, to string, f *flight, err error) {
-	s.mu.Lock()
-	delete(s.flights, flightKey{msg, to})
-	s.mu.Unlock()
+	k := flightKey{msg, to}
 	f.err = err
 	close(f.done)
+	if err != nil {
+		s.forget(k, f)
+		return
+	}
+	time.AfterFunc(flightLinger, func() { s.forget(k, f) })
+}
+
+// flightLinger is how long an acknowledged delivery stays claimed (land).
+const flightLinger = time.Minute
+
+func (s *Service) forget(k flightKey, f *flight) {
+	s.mu.Lock()
+	if s.flights[k] == f {
+		delete(s.flights, k)
+	}
+	s.mu.Unlock()
 }
 
 // Verbs are the message socket types (docs/console-socket.md "SMS", docs/terminal-protocol.md "Messages").
