@@ -45,6 +45,8 @@ var adminCommands = map[string]struct {
 	"host-unassign": {"host-unassign --host HOST: the host belongs to no customer", adminHostUnassign},
 	"sip-trunk": {"sip-trunk add --customer NAME --name NAME --registrar HOST[:PORT] --user USER --password PW --account 8DIGITS [--outbound-proxy HOST[:PORT]] [--number NUMBER=group:GID|dispatcher:ID …] | list --customer NAME | remove --customer NAME --name NAME: a customer's SIP trunks to a PBX or provider (docs/sip.md)",
 		adminSIPTrunk},
+	"sip-talk": {"sip-talk --customer NAME --uid 8DIGITS [--talk auto|keys|voice]: show or set how a SIP account asks for the floor (docs/sip.md)",
+		adminSIPTalk},
 	"video-limits": {"video-limits --customer NAME [--max-calls N] [--max-monitors N] [--max-duration 1h] [--credit-minutes N|-1] [--record on|off]: a customer's video limits and whether its calls and monitorings are recorded",
 		adminVideoLimits},
 }

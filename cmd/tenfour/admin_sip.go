@@ -14,6 +14,35 @@ import (
 	sipside "tenfour/internal/sip"
 )
 
+// adminSIPTalk is `tenfour admin sip-talk`: how a SIP account asks for the floor (docs/sip.md "Talk keys and
+// voice"), shown, or set with --talk.
+var adminSIPTalk = customerCommand("sip-talk", []string{"uid"}, func(fs *flag.FlagSet) customerRun {
+	uid := fs.String("uid", "", "the SIP account (8 digits)")
+	talk := fs.String("talk", "", "auto (keys when the phone offers them, else voice activity), keys, or voice (voice activity only); empty: show it")
+	return func(ctx context.Context, store *db.DB, id int64, customer string) error {
+		dir := directory.NewStore(store)
+		if *talk != "" {
+			if err := dir.SetSIPTalk(ctx, id, *uid, *talk); err != nil {
+				return sipAccountErr(err, *uid, customer)
+			}
+		}
+		now, err := dir.SIPTalk(ctx, id, *uid)
+		if err != nil {
+			return sipAccountErr(err, *uid, customer)
+		}
+		fmt.Printf("SIP account %s talks: %s (its next call)\n", *uid, now)
+		return nil
+	}
+})
+
+// sipAccountErr names a missing SIP account.
+func sipAccountErr(err error, uid, customer string) error {
+	if errors.Is(err, db.ErrNotFound) {
+		return fmt.Errorf("--uid %s: not a SIP account of customer %q", uid, customer)
+	}
+	return err
+}
+
 // adminSIPTrunk is `tenfour admin sip-trunk add|list|remove` (docs/sip.md "Trunks").
 func adminSIPTrunk(ctx context.Context, args []string) error {
 	if len(args) > 0 {

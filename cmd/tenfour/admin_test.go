@@ -18,6 +18,7 @@ func TestAdminAccountCommands(t *testing.T) {
 		{"reset-password", "--uid", "10000101", "--password", "Unit#pass1"},
 		{"reset-password", "--uid", "10000180", "--password", "Phone#pass1"},
 		{"link-oauth", "--uid", "10000001", "--platform", "github", "--oauth", "gh-1"},
+		{"sip-talk", "--customer", "Acme", "--uid", "10000180", "--talk", "voice"},
 	})
 	a.refused([]refusal{
 		{[]string{"create-customer"}, "--name is required"},
@@ -31,6 +32,8 @@ func TestAdminAccountCommands(t *testing.T) {
 		{[]string{"reset-password", "--uid", "10000999", "--password", "123456"}, "not found"},
 		{[]string{"link-oauth", "--uid", "10000001", "--platform", "github", "--oauth", "gh-1"}, "linked already"},
 		{[]string{"create-customer", "--name", "B", "stray"}, "unexpected"},
+		{[]string{"sip-talk", "--customer", "Acme", "--uid", "10000180", "--talk", "loud"}, "auto, keys or voice"},
+		{[]string{"sip-talk", "--customer", "Acme", "--uid", "10000101", "--talk", "voice"}, "not a SIP account"},
 	})
 
 	// The accounts work: check the stored rows through the store.
@@ -51,6 +54,11 @@ func TestAdminAccountCommands(t *testing.T) {
 	if err := store.QueryRow(ctx, `SELECT a.kind, (SELECT COUNT(*) FROM sip_digests d WHERE d.account_id = a.id)
 		FROM accounts a WHERE a.id = '10000180'`).Scan(&kind, &digests); err != nil || kind != "sip" || digests != 1 {
 		t.Fatalf("SIP account row: kind %q, %d digests, %v", kind, digests, err)
+	}
+	// sip-talk: the account's talk setting; the terminal that is no SIP account keeps the default.
+	var talk, other string
+	if err := store.QueryRow(ctx, `SELECT (SELECT sip_talk FROM accounts WHERE id = '10000180'), (SELECT sip_talk FROM accounts WHERE id = '10000101')`).Scan(&talk, &other); err != nil || talk != "voice" || other != "auto" {
+		t.Fatalf("talk settings: SIP account %q, terminal %q (%v)", talk, other, err)
 	}
 	if err := store.QueryRow(ctx, `SELECT COUNT(*) FROM sip_digests WHERE account_id <> '10000180'`).Scan(&digests); err != nil || digests != 0 {
 		t.Fatalf("%d digests of accounts that are not SIP accounts (%v)", digests, err)

@@ -272,7 +272,7 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 	// [sip] --sip-addr: SIP accounts register with digest through auth, online while registered, and call into
 	// their groups through a terminal session of their own inside this node (docs/adr/0037)
 	if cfg.SIP.Addr != "" {
-		calls := sipside.Calls{Groups: dir,
+		calls := sipside.Calls{Groups: dir, Talk: dir,
 			Login: func(ctx context.Context, o termclient.Options) (*termclient.Client, error) {
 				tok, err := a.Auth.IssueResume(ctx, o.UID)
 				if err != nil {

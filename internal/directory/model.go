@@ -67,6 +67,19 @@ const (
 // registers over SIP (internal/sip, docs/adr/0037). The native terminals and dispatchers have kind "".
 const KindSIP = "sip"
 
+// How a SIP account asks for the floor (accounts.sip_talk; docs/sip.md "Talk keys and voice"): SIPTalkAuto with its
+// phone's talk keys when the phone offers them (telephone-event) and by voice activity when it does not;
+// SIPTalkKeys with the keys only; SIPTalkVoice by voice activity only — a radio gateway whose carrier detect
+// arrives as audio, even one that offers keys.
+const (
+	SIPTalkAuto  = "auto"
+	SIPTalkKeys  = "keys"
+	SIPTalkVoice = "voice"
+)
+
+// ErrSIPTalk refuses a talk mode that is none of SIPTalkAuto, SIPTalkKeys and SIPTalkVoice.
+var ErrSIPTalk = httpx.BadParam("talk", "auto, keys or voice")
+
 // Terminal is a member of the directory: any account of the customer, dispatchers (type 20) included.
 type Terminal struct {
 	CID           string   `json:"cid"`

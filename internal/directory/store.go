@@ -338,6 +338,27 @@ func (s *Store) RenameTerminal(ctx context.Context, customerID int64, msID, name
 	return mustAffect(s.db.Exec(ctx, `UPDATE accounts SET name = ? WHERE id = ? AND customer_id = ?`, name, msID, customerID))
 }
 
+// SIPTalk returns how a SIP account of the customer asks for the floor (one of the SIPTalk modes); a SIP account
+// it does not have is db.ErrNotFound.
+func (s *Store) SIPTalk(ctx context.Context, customerID int64, msID string) (string, error) {
+	var talk string
+	err := s.db.QueryRow(ctx, `SELECT sip_talk FROM accounts WHERE id = ? AND customer_id = ? AND kind = ?`,
+		msID, customerID, KindSIP).Scan(&talk)
+	return talk, db.NotFound(err)
+}
+
+// SetSIPTalk sets how a SIP account of the customer asks for the floor: ErrSIPTalk for a mode that is none of the
+// SIPTalk modes, db.ErrNotFound for a SIP account the customer does not have. The account's next call uses it.
+func (s *Store) SetSIPTalk(ctx context.Context, customerID int64, msID, talk string) error {
+	switch talk {
+	case SIPTalkAuto, SIPTalkKeys, SIPTalkVoice:
+	default:
+		return ErrSIPTalk
+	}
+	return db.OneRow(s.db.Exec(ctx, `UPDATE accounts SET sip_talk = ? WHERE id = ? AND customer_id = ? AND kind = ?`,
+		talk, msID, customerID, KindSIP))
+}
+
 // SetVersion records an account's software version.
 func (s *Store) SetVersion(ctx context.Context, customerID int64, msID, ver string) error {
 	return mustAffect(s.db.Exec(ctx, `UPDATE accounts SET sw_version = ? WHERE id = ? AND customer_id = ?`, ver, msID, customerID))

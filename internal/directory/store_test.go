@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/auth"
 	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
 	"tenfour/internal/testkit"
@@ -52,6 +53,36 @@ func find(gs []*directory.Group, gid directory.GroupID) *directory.Group {
 }
 
 var storeCases = map[string]func(t *testing.T, s *directory.Store, w *world){
+	// A SIP account's talk setting (docs/sip.md "Talk keys and voice"): auto until set; only the three modes; only
+	// the customer's own SIP accounts.
+	"sip talk": func(t *testing.T, s *directory.Store, w *world) {
+		ctx := context.Background()
+		const desk = "11000180"
+		testkit.Account(t, w.d, auth.NewAccount{CustomerID: w.alpha, ID: desk, Name: "Desk", Type: "8", Kind: directory.KindSIP})
+		if talk, err := s.SIPTalk(ctx, w.alpha, desk); err != nil || talk != directory.SIPTalkAuto {
+			t.Fatalf("a new SIP account talks %q (%v), want auto", talk, err)
+		}
+		if err := s.SetSIPTalk(ctx, w.alpha, desk, directory.SIPTalkVoice); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetSIPTalk(ctx, w.alpha, desk, "loud"); !errors.Is(err, directory.ErrSIPTalk) {
+			t.Fatalf("an unknown mode: %v", err)
+		}
+		if talk, err := s.SIPTalk(ctx, w.alpha, desk); err != nil || talk != directory.SIPTalkVoice {
+			t.Fatalf("after voice and a refused mode it talks %q (%v)", talk, err)
+		}
+		for _, c := range []struct {
+			customer int64
+			id       string
+		}{{w.alpha, aRadio}, {w.bravo, desk}, {w.alpha, unknown}} {
+			if err := s.SetSIPTalk(ctx, c.customer, c.id, directory.SIPTalkKeys); !isNotFound(err) {
+				t.Fatalf("set %s of customer %d: %v, want not found", c.id, c.customer, err)
+			}
+			if _, err := s.SIPTalk(ctx, c.customer, c.id); !isNotFound(err) {
+				t.Fatalf("read %s of customer %d: %v, want not found", c.id, c.customer, err)
+			}
+		}
+	},
 	"tree": func(t *testing.T, s *directory.Store, w *world) {
 		ctx := context.Background()
 		tree, err := s.Tree(ctx, w.alpha, true)

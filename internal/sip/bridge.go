@@ -12,6 +12,8 @@ import (
 
 	"github.com/pion/rtp"
 
+	"tenfour/internal/directory"
+	"tenfour/internal/platform/identity"
 	"tenfour/internal/termclient"
 )
 
@@ -55,14 +57,16 @@ type bridge struct {
 	hears, speaks atomic.Bool
 	// the payload types the phone sends its audio and its keys on (-1: no keys); a re-INVITE may change them
 	inPT, inEvents atomic.Int32
-	live           *liveCalls
-	dialog         sipDialog
+	// talk is how the account asks for the floor (a directory.SIPTalk mode, Calls.Talk)
+	talk   string
+	live   *liveCalls
+	dialog sipDialog
 }
 
 // openBridge logs the group side in: a terminal session of the SIP account with its media connected. calls gets
 // its call events (an individual call), nil in a group call.
 func (s *Server) openBridge(ctx context.Context, a admission, log *slog.Logger, calls chan<- termclient.Event) (*bridge, error) {
-	b := &bridge{log: log, calls: calls, live: &s.live}
+	b := &bridge{log: log, calls: calls, live: &s.live, talk: s.talkOf(ctx, a.p)}
 	if a.gid != 0 {
 		b.gid = strconv.FormatInt(int64(a.gid), 10)
 	}
@@ -79,6 +83,19 @@ func (s *Server) openBridge(ctx context.Context, a admission, log *slog.Logger, 
 	}
 	b.term = term
 	return b, nil
+}
+
+// talkOf is how account p asks for the floor (Calls.Talk); auto when that cannot be read.
+func (s *Server) talkOf(ctx context.Context, p identity.Principal) string {
+	if s.opt.Calls.Talk == nil {
+		return directory.SIPTalkAuto
+	}
+	talk, err := s.opt.Calls.Talk.SIPTalk(ctx, p.CustomerID, p.AccountID)
+	if err != nil {
+		slog.WarnContext(ctx, "sip: the account's talk setting", "msId", p.AccountID, "err", err)
+		return directory.SIPTalkAuto
+	}
+	return talk
 }
 
 // closeBridge logs the group side out. The phone's registration holds the account online (Options.Hold), so that
@@ -157,7 +174,8 @@ func (b *bridge) run(ctx context.Context, rtpTimeout time.Duration) error {
 
 // fromPhone reads the phone's RTP: its audio goes to the encoder while the SIP side holds the floor, its talk keys
 // to floorKeys (dropped when presses come faster than the floor answers); a phone silent for rtpTimeout is gone.
-// A phone that offered no keys (no telephone-event: a radio gateway) talks by voice activity (vad.go).
+// A phone that offered no keys (no telephone-event: a radio gateway) talks by voice activity (vad.go), and so
+// does an account set to talk by voice (its keys are then ignored); an account set to keys never talks by voice.
 func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toGroup, floor chan<- rune, rtpTimeout time.Duration) error {
 	buf := make([]byte, 1500)
 	packets := make([][]byte, 1)
@@ -169,7 +187,7 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toGroup,
 	var p rtp.Packet
 	var keys keyPresses
 	var voice *voiceActivity
-	if b.inEvents.Load() < 0 {
+	if b.talk == directory.SIPTalkVoice || (b.talk != directory.SIPTalkKeys && b.inEvents.Load() < 0) {
 		var err error
 		if voice, err = newVoiceActivity(phone.codec); err != nil {
 			return err
@@ -204,7 +222,7 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toGroup,
 					return err
 				}
 			}
-		case int32(p.PayloadType) == b.inEvents.Load():
+		case int32(p.PayloadType) == b.inEvents.Load() && b.talk != directory.SIPTalkVoice:
 			key, pressed = keys.press(&p)
 		}
 		if pressed {

@@ -32,6 +32,14 @@ type Calls struct {
 	Login func(ctx context.Context, o termclient.Options) (*termclient.Client, error)
 	// RTPTimeout ends a call whose phone sent no RTP for that long; default 10 s.
 	RTPTimeout time.Duration
+	// Talk tells how each account asks for the floor (directory.Store has it); nil: every account as
+	// directory.SIPTalkAuto.
+	Talk TalkModes
+}
+
+// TalkModes is the per-account talk setting (docs/sip.md "Talk keys and voice"): one of the directory.SIPTalk modes.
+type TalkModes interface {
+	SIPTalk(ctx context.Context, customerID int64, msID string) (string, error)
 }
 
 // admission is an admitted INVITE: who calls, into which group or whom (an individual call, individual.go).

@@ -15,6 +15,7 @@ import (
 	"tenfour/internal/config"
 	"tenfour/internal/directory"
 	"tenfour/internal/sim"
+	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
 
@@ -118,4 +119,60 @@ func TestVoiceActivityTakesTheFloor(t *testing.T) {
 			t.Fatalf("the floor was freed %v after the talk's packets, want the hangover (800 ms of silence after a second of tone)", held)
 		}
 	})
+}
+
+// The account's talk setting (docs/sip.md "Talk keys and voice") wins over what its phone offers. Set to voice, a
+// phone that offers keys talks by its voice and its keys are ignored (a gateway that forwards its radios' DTMF);
+// set to keys, a gateway that offers none does not take the floor by its voice. The setting is read at each call.
+func TestTalkSettingWinsOverTheOffer(t *testing.T) {
+	w := startSIP(t, "sqlite", func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+	gid := w.groupID(t, "Ops")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	dir := directory.NewStore(w.DB)
+	if err := dir.SetSIPTalk(ctx, w.Customer, phone, directory.SIPTalkVoice); err != nil {
+		t.Fatal(err)
+	}
+	term := w.groupTerminal(ctx, t)
+	noTalker := func(what string) {
+		t.Helper()
+		quiet, stop := context.WithTimeout(ctx, 1500*time.Millisecond)
+		defer stop()
+		if _, err := term.WaitEvent(quiet, "floor.state", func(e termclient.Event) bool {
+			var v struct {
+				Talker *struct{} `json:"talker"`
+			}
+			return e.Decode(&v) == nil && v.Talker != nil
+		}); err == nil {
+			t.Fatalf("%s took the floor", what)
+		}
+	}
+
+	keyed, err := sim.RegisterSIPPhone(ctx, sim.SIPPhoneOptions{ID: phone, Password: testkit.Password, Server: w.SIP.Addr()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := keyed.Call(ctx, gid); err != nil {
+		t.Fatal(err)
+	}
+	keyed.Press('*')
+	noTalker("the talk key of an account set to voice")
+	keyed.Talk(sim.ToneFrames(440, time.Second))
+	floorTalker(ctx, t, term, gid, phone)
+	floorTalker(ctx, t, term, gid, "")
+	keyed.Close()
+
+	if err := dir.SetSIPTalk(ctx, w.Customer, phone, directory.SIPTalkKeys); err != nil {
+		t.Fatal(err)
+	}
+	gw, err := sim.RegisterSIPPhone(ctx, sim.SIPPhoneOptions{ID: phone, Password: testkit.Password, Server: w.SIP.Addr(), Gateway: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gw.Close()
+	if err := gw.Call(ctx, gid); err != nil {
+		t.Fatal(err)
+	}
+	gw.Talk(sim.ToneFrames(440, time.Second))
+	noTalker("the voice of an account set to keys")
 }
