@@ -163,16 +163,8 @@ func postgresDatabase(t testing.TB, migrated bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	create := "CREATE DATABASE %s"
-	if migrated {
-		tmpl, err := postgresTemplate(ctx, admin, base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		create += " TEMPLATE " + tmpl
-	}
 	name := fmt.Sprintf("t%d_%d", os.Getpid(), pgDatabases.Add(1))
-	if _, err := admin.ExecContext(ctx, fmt.Sprintf(create, name)); err != nil {
+	if err := createPostgresDatabase(ctx, admin, base, name, migrated); err != nil {
 		t.Fatal(err)
 	}
 	// FORCE: a store the test left open (a node stopped abruptly) does not keep its database.
@@ -205,26 +197,60 @@ func pgAdminDB(base string) (*sql.DB, error) {
 	return pgAdmin.db, pgAdmin.err
 }
 
-// pgTemplate is the migrated template database of this process's migration set, found or made once.
+// createPostgresDatabase creates database name, a copy of the migrated template or (migrated false) empty. A
+// template another process dropped meanwhile (it keeps only the newest few: buildPostgresTemplate) is built again.
+func createPostgresDatabase(ctx context.Context, admin *sql.DB, base, name string, migrated bool) error {
+	if !migrated {
+		_, err := admin.ExecContext(ctx, "CREATE DATABASE "+name)
+		return err
+	}
+	for attempt := 0; ; attempt++ {
+		tmpl, err := postgresTemplate(ctx, admin, base, attempt > 0)
+		if err != nil {
+			return err
+		}
+		_, err = admin.ExecContext(ctx, "CREATE DATABASE "+name+" TEMPLATE "+tmpl)
+		if attempt == 0 && err != nil && strings.Contains(err.Error(), "SQLSTATE 3D000") { // invalid_catalog_name: gone
+			continue
+		}
+		return err
+	}
+}
+
+// pgTemplate is the migrated template database of this process's migration set, found or made once (again when
+// it went missing).
 var pgTemplate struct {
-	once sync.Once
+	mu   sync.Mutex
 	name string
-	err  error
 }
 
 // pgTemplateLock is the advisory lock that makes one test process at a time look for or build the template.
 const pgTemplateLock = 0x74656e66 // "tenf"
+
+// pgTemplatesKept is how many templates (migration sets) the test PostgreSQL keeps: the newest, so that checkouts
+// of different migrations testing against one server at once (two worktrees, a branch and main) do not drop
+// each other's.
+const pgTemplatesKept = 4
 
 // postgresTemplate returns the name of a database with every migration applied, for CREATE DATABASE … TEMPLATE:
 // copying it takes a tenth of a second where migrating a fresh store took over one under -race, most of it in
 // goose's parser (docs/testing.md). It is named by db.MigrationsDigest and shared by every test process of the
 // same migration set, on this run and the next: the first builds it under an advisory lock (in a database of its
 // own, renamed when complete, so a process killed half-way leaves no half-migrated template) and drops the
-// templates of other migration sets. The migrations themselves stay tested where they run: internal/platform/db
-// on both engines, and each OpenStoreAt of a version.
-func postgresTemplate(ctx context.Context, admin *sql.DB, base string) (string, error) {
-	pgTemplate.once.Do(func() { pgTemplate.name, pgTemplate.err = buildPostgresTemplate(ctx, admin, base) })
-	return pgTemplate.name, pgTemplate.err
+// templates beyond the newest pgTemplatesKept. The migrations themselves stay tested where they run:
+// internal/platform/db on both engines, and each OpenStoreAt of a version. again looks for it anew.
+func postgresTemplate(ctx context.Context, admin *sql.DB, base string, again bool) (string, error) {
+	pgTemplate.mu.Lock()
+	defer pgTemplate.mu.Unlock()
+	if pgTemplate.name != "" && !again {
+		return pgTemplate.name, nil
+	}
+	name, err := buildPostgresTemplate(ctx, admin, base)
+	if err != nil {
+		return "", err
+	}
+	pgTemplate.name = name
+	return name, nil
 }
 
 func buildPostgresTemplate(ctx context.Context, admin *sql.DB, base string) (string, error) {
@@ -273,7 +299,9 @@ func buildPostgresTemplate(ctx context.Context, admin *sql.DB, base string) (str
 	if _, err := conn.ExecContext(ctx, "ALTER DATABASE "+building+" RENAME TO "+name); err != nil {
 		return "", err
 	}
-	rows, err := conn.QueryContext(ctx, `SELECT datname FROM pg_database WHERE datname LIKE 'tenfour\_tmpl\_%' AND datname <> $1`, name)
+	// The newest templates stay (pg_database's oids grow with each database made).
+	rows, err := conn.QueryContext(ctx, `SELECT datname FROM pg_database WHERE datname LIKE 'tenfour\_tmpl\_%'
+		ORDER BY oid DESC OFFSET $1`, pgTemplatesKept)
 	if err != nil {
 		return "", err
 	}
@@ -288,7 +316,7 @@ func buildPostgresTemplate(ctx context.Context, admin *sql.DB, base string) (str
 	}
 	rows.Close()
 	for _, n := range stale {
-		// Best effort: a process of an older checkout may still be copying it.
+		// Best effort: a process of an older checkout may be copying it right now.
 		conn.ExecContext(ctx, "DROP DATABASE IF EXISTS "+n)
 	}
 	return name, nil
