@@ -98,14 +98,7 @@ func TestVoiceActivityTakesTheFloor(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		term := w.groupTerminal(ctx, t)
-		gw, err := sim.RegisterSIPPhone(ctx, sim.SIPPhoneOptions{ID: phone, Password: testkit.Password, Server: w.SIP.Addr(), Gateway: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer gw.Close()
-		if err := gw.Call(ctx, gid); err != nil {
-			t.Fatal(err)
-		}
+		gw := simPhoneInGroup(ctx, t, w, gid, true)
 		time.Sleep(time.Second) // silence: the floor stays free
 		before := term.ReceivedCount()
 		gw.Talk(sim.ToneFrames(440, time.Second))
@@ -148,31 +141,35 @@ func TestTalkSettingWinsOverTheOffer(t *testing.T) {
 		}
 	}
 
-	keyed, err := sim.RegisterSIPPhone(ctx, sim.SIPPhoneOptions{ID: phone, Password: testkit.Password, Server: w.SIP.Addr()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := keyed.Call(ctx, gid); err != nil {
-		t.Fatal(err)
-	}
+	keyed := simPhoneInGroup(ctx, t, w, gid, false)
 	keyed.Press('*')
 	noTalker("the talk key of an account set to voice")
 	keyed.Talk(sim.ToneFrames(440, time.Second))
 	floorTalker(ctx, t, term, gid, phone)
 	floorTalker(ctx, t, term, gid, "")
-	keyed.Close()
+	if err := keyed.HangUp(ctx); err != nil {
+		t.Fatal(err)
+	}
 
 	if err := dir.SetSIPTalk(ctx, w.Customer, phone, directory.SIPTalkKeys); err != nil {
 		t.Fatal(err)
 	}
-	gw, err := sim.RegisterSIPPhone(ctx, sim.SIPPhoneOptions{ID: phone, Password: testkit.Password, Server: w.SIP.Addr(), Gateway: true})
+	gw := simPhoneInGroup(ctx, t, w, gid, true)
+	gw.Talk(sim.ToneFrames(440, time.Second))
+	noTalker("the voice of an account set to keys")
+}
+
+// simPhoneInGroup is the simulator's SIP phone as the account phone — a gateway (no keys offered) or a desk phone —
+// registered and in a call into group gid; closed when the test ends.
+func simPhoneInGroup(ctx context.Context, t *testing.T, w *sipWorld, gid string, gateway bool) *sim.SIPPhone {
+	t.Helper()
+	p, err := sim.RegisterSIPPhone(ctx, sim.SIPPhoneOptions{ID: phone, Password: testkit.Password, Server: w.SIP.Addr(), Gateway: gateway})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer gw.Close()
-	if err := gw.Call(ctx, gid); err != nil {
+	t.Cleanup(p.Close)
+	if err := p.Call(ctx, gid); err != nil {
 		t.Fatal(err)
 	}
-	gw.Talk(sim.ToneFrames(440, time.Second))
-	noTalker("the voice of an account set to keys")
+	return p
 }
