@@ -78,9 +78,14 @@ test-deps: ## install and start Chromium, PostgreSQL, ffmpeg and GStreamer's RTS
 # The probe's replayed attacks (internal/security: sign-in floods, password-hash storms, GPS floods) take every core
 # on purpose: they run alone, after the rest, so the timing-sensitive media tests never share the machine with them.
 # Tests that kill the real server run bin/tenfour (TENFOUR_TEST_BIN), made once here, instead of linking one each.
+# The longest packages go first (go test starts packages in the order given, two at a time): the cluster's, which
+# mostly waits on its nodes, beside the simulator's fleets, then SIP's, so that none of them is left running alone at
+# the end while a core idles (docs/testing.md).
+TEST_GO_FIRST := tenfour/internal/cluster tenfour/internal/sim tenfour/internal/sip
 test-go: server ## Go tests with -race, store suites on SQLite and PostgreSQL; the security replays run after the rest, then the media path's allocation checks without -race
 	TENFOUR_TEST_PG="$$(tail -n1 .pg-url 2>/dev/null)" TENFOUR_TEST_BIN="$(CURDIR)/$(BIN)" \
-		CGO_ENABLED=1 $(GO) test $(TEST_GOFLAGS) -count=1 $$($(GO) list ./... | grep -v /internal/security$$)
+		CGO_ENABLED=1 $(GO) test $(TEST_GOFLAGS) -count=1 $(TEST_GO_FIRST) \
+		$$($(GO) list ./... | grep -vx -e tenfour/internal/security $(addprefix -e ,$(TEST_GO_FIRST)))
 	TENFOUR_TEST_PG="$$(tail -n1 .pg-url 2>/dev/null)" CGO_ENABLED=1 $(GO) test $(TEST_GOFLAGS) -count=1 ./internal/security
 	# The media path's allocation checks (-race makes every call's state escape: they run without it).
 	CGO_ENABLED=0 $(GO) test -count=1 -run 'NotAllocate' ./internal/media ./internal/media/libopus
