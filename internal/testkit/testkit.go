@@ -169,17 +169,21 @@ func postgresDatabase(t testing.TB, migrated bool) string {
 	}
 	// FORCE: a store the test left open (a node stopped abruptly) does not keep its database.
 	t.Cleanup(func() { admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)") })
-	return postgresURL(t, base, name)
-}
-
-// postgresURL is base with its database replaced by name.
-func postgresURL(t testing.TB, base, name string) string {
-	u, err := url.Parse(base)
+	dsn, err := postgresURL(base, name)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dsn
+}
+
+// postgresURL is base with its database replaced by name.
+func postgresURL(base, name string) (string, error) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", err
+	}
 	u.Path = "/" + name
-	return u.String()
+	return u.String(), nil
 }
 
 var pgDatabases atomic.Int64
@@ -282,18 +286,18 @@ func buildPostgresTemplate(ctx context.Context, admin *sql.DB, base string) (str
 	if _, err := conn.ExecContext(ctx, "CREATE DATABASE "+building); err != nil {
 		return "", err
 	}
-	u, err := url.Parse(base)
+	dsn, err := postgresURL(base, building)
 	if err != nil {
 		return "", err
 	}
-	u.Path = "/" + building
-	store, err := app.Open(ctx, config.Config{DB: u.String()})
+	store, err := app.Open(ctx, config.Config{DB: dsn})
 	if err != nil {
 		return "", err
 	}
 	store.Close()
-	// Renaming needs the store's sessions gone; the server may not have noticed their end yet.
-	if _, err := conn.ExecContext(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", building); err != nil {
+	// Renaming needs the store's sessions gone; the server may not have noticed their end yet. With a timeout,
+	// pg_terminate_backend waits (up to 5 s) until each has ended.
+	if _, err := conn.ExecContext(ctx, "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = $1", building); err != nil {
 		return "", err
 	}
 	if _, err := conn.ExecContext(ctx, "ALTER DATABASE "+building+" RENAME TO "+name); err != nil {
@@ -302,19 +306,10 @@ func buildPostgresTemplate(ctx context.Context, admin *sql.DB, base string) (str
 	// The newest templates stay (pg_database's oids grow with each database made).
 	rows, err := conn.QueryContext(ctx, `SELECT datname FROM pg_database WHERE datname LIKE 'tenfour\_tmpl\_%'
 		ORDER BY oid DESC OFFSET $1`, pgTemplatesKept)
+	stale, err := db.Collect(rows, err, func(sc db.Scanner) (n string, err error) { return n, sc.Scan(&n) })
 	if err != nil {
 		return "", err
 	}
-	var stale []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			rows.Close()
-			return "", err
-		}
-		stale = append(stale, n)
-	}
-	rows.Close()
 	for _, n := range stale {
 		// Best effort: a process of an older checkout may be copying it right now.
 		conn.ExecContext(ctx, "DROP DATABASE IF EXISTS "+n)
