@@ -187,7 +187,8 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toGroup,
 	var p rtp.Packet
 	var keys keyPresses
 	var voice *voiceActivity
-	if b.talk == directory.SIPTalkVoice || (b.talk != directory.SIPTalkKeys && b.inEvents.Load() < 0) {
+	keysTalk := b.talk != directory.SIPTalkVoice // an account set to voice: its keys are ignored
+	if !keysTalk || (b.talk != directory.SIPTalkKeys && b.inEvents.Load() < 0) {
 		var err error
 		if voice, err = newVoiceActivity(phone.codec); err != nil {
 			return err
@@ -222,7 +223,7 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toGroup,
 					return err
 				}
 			}
-		case int32(p.PayloadType) == b.inEvents.Load() && b.talk != directory.SIPTalkVoice:
+		case keysTalk && int32(p.PayloadType) == b.inEvents.Load():
 			key, pressed = keys.press(&p)
 		}
 		if pressed {
