@@ -247,7 +247,9 @@ export async function run(cases) {
   const browser = await launch();
   const artifacts = new URL('./artifacts/', import.meta.url).pathname;
   mkdirSync(artifacts, { recursive: true });
-  await fleetSettled(browser);
+  // The serial part runs on shard 0's server after its shard, whose cases may have left a fleet terminal offline
+  // (the fleet settled before that shard began).
+  if (process.env.E2E_PART !== 'serial') await fleetSettled(browser);
   const results = [];
   const holding = []; // the alongside cases still running: { accounts, done }
   for (const c of mine) {
