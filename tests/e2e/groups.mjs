@@ -5,7 +5,7 @@
 // Each case puts the demo back as it found it.
 import { execFileSync } from 'node:child_process';
 import { dirname } from 'node:path';
-import { api, dispatcherConsole, expect, until } from './harness.mjs';
+import { api, dispatcherConsole, expect, menuItem, until } from './harness.mjs';
 
 /** A demo console account the quiet fleet leaves alone (harness LEFT_TO_CASES), made a "-2" dispatcher here. */
 const RESTRICTED = { uid: '10000159', pwd: '123456' };
@@ -50,7 +50,7 @@ export const groupsCases = [
         const row = `xpath=//div[contains(@class,"ant-tree-treenode")][.//*[@data-testid="group-row"][@data-gid="${gid}"]]/following-sibling::div[1]//*[@data-testid="terminal-row"][@data-cid="${LEAVER}"]`;
         await page.waitForSelector(row, { timeout: 15_000 });
         await page.click(row, { button: 'right' });
-        await page.click('.ant-dropdown-menu-item:has-text("Remove from this group")');
+        await menuItem(page, 'Remove from this group');
         await page.waitForSelector(`.ant-modal-confirm:has-text("Remove from group?"):has-text("${name}")`);
         await page.click('.ant-modal-confirm .ant-btn-primary');
         await page.waitForSelector('.ant-message-notice:has-text("Removed from the group")');
@@ -115,7 +115,7 @@ export const groupsCases = [
         if (gid) {
           await searchTree(page, name);
           await page.click(`[data-testid=group-row][data-gid="${gid}"]`, { button: 'right' }).catch(() => {});
-          await page.click('.ant-dropdown-menu-item:has-text("Delete")').catch(() => {});
+          await menuItem(page, 'Delete').catch(() => {});
           await page.click('.ant-modal-confirm .ant-btn-primary').catch(() => {});
         }
       }

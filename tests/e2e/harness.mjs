@@ -121,6 +121,17 @@ export function expect(cond, message) {
   if (!cond) throw new Error(message);
 }
 
+/**
+ * Clicks the item of the open dropdown menu (a context menu, the user menu) whose text contains `text`, once the
+ * menu has settled. The menu opens with a motion that scales it from 0.8: an item's place read during it is above
+ * where the item lands, and on a loaded machine the click then hit the item two rows up (a CI run with two shards
+ * switched a group instead of leaving it). The wait ends when the menu's motion classes are gone.
+ */
+export async function menuItem(page, text, options = {}) {
+  const settled = '.ant-dropdown:not(.ant-dropdown-hidden):not([class*="-enter"]):not([class*="-appear"])';
+  await page.click(`${settled} .ant-dropdown-menu-item:has-text("${text}") >> visible=true`, options);
+}
+
 /** Polls fn until it returns a truthy value or the deadline passes (never a fixed sleep). */
 export async function until(fn, message, timeoutMs = 15_000, everyMs = 100) {
   const end = Date.now() + timeoutMs;

@@ -4,7 +4,7 @@
 // demo fleet in the Protomaps schema) in its place — the server looks at the file on every request — and takes it
 // away again. The internet's tile hosts are refused, as on a closed network.
 import { copyFileSync, rmSync } from 'node:fs';
-import { dispatcherConsole, expect, until } from './harness.mjs';
+import { dispatcherConsole, expect, menuItem, until } from './harness.mjs';
 
 const TILES = process.env.E2E_TILES;
 const DEMO = process.env.E2E_TILES_DEMO;
@@ -94,7 +94,7 @@ export const offmapCases = [
         expect(errors.length === failedBefore, `errors at street zoom: ${errors.slice(failedBefore).join(' | ')}`);
         // The dark theme restyles the streets too.
         await page.click('[data-testid=tool-theme]');
-        await page.click('.ant-dropdown-menu-item:has-text("Dark")');
+        await menuItem(page, 'Dark');
         await until(
           () => page.evaluate(() => document.querySelector('[data-testid=map]').__map.getPaintProperty('streets-roads', 'line-color') !== '#ffffff'),
           'dark streets',

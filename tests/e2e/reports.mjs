@@ -5,7 +5,7 @@
 // alone: TENFOUR_URL=http://127.0.0.1:18106 node tests/e2e/reports.mjs
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { api, dispatcherConsole, expect, run, until } from './harness.mjs';
+import { api, dispatcherConsole, expect, menuItem, run, until } from './harness.mjs';
 import { terminal } from './terminal.mjs';
 
 const T_MAIN = '10000170';
@@ -68,7 +68,7 @@ export const reportsCases = [
       const { page } = await dispatcherConsole(context);
       await page.fill('[data-testid=tree-search] input', T_MAIN);
       await page.click(`[data-testid=terminal-row][data-cid="${T_MAIN}"]`, { button: 'right' });
-      await page.click('.ant-dropdown-menu-item:has-text("Mute list") >> visible=true');
+      await menuItem(page, 'Mute list');
       await page.waitForSelector('[data-testid=mute-dialog]');
       await page.click('[data-testid=mute-listener] .ant-segmented-item >> nth=1'); // the terminal's own list
       await page.waitForSelector(`[data-testid=mute-dialog][data-listener="${T_MAIN}"]`);
@@ -131,7 +131,7 @@ export const reportsCases = [
       await page.fill('[data-testid=tree-search] input', T_OTHER);
       await page.waitForSelector(`${row}[data-online="1"]`, { timeout: 15_000 });
       await page.click(row, { button: 'right' });
-      await page.click('.ant-dropdown-menu-item:has-text("Individual call") >> visible=true');
+      await menuItem(page, 'Individual call');
       const inv = await term.waitFor('call.invite', () => true, 'the terminal is called', 20_000);
       expect((await term.request('call.status', { callId: inv.data.callId, status: 180 })).code === '0', 'ringing');
       await page.waitForSelector(`${row}[data-call-state=calling] [data-testid=terminal-call-state]:has-text("Calling")`, { timeout: 20_000 });

@@ -1,6 +1,6 @@
 // The console's browser suite (issue 3 "Done when"): real binary at $TENFOUR_URL, Debian Chromium.
 // Prints one line per case and ends with "N passed, N failed"; exits non-zero on failures.
-import { DISPATCHER, OTHER_DISPATCHER, dispatcherConsole, expect, forwarder, run, submitLogin, until } from './harness.mjs';
+import { DISPATCHER, OTHER_DISPATCHER, dispatcherConsole, expect, forwarder, menuItem, run, submitLogin, until } from './harness.mjs';
 import { terminal } from './terminal.mjs';
 import { voiceCases } from './voice.mjs';
 import { phoneCases } from './phone.mjs';
@@ -284,7 +284,7 @@ const cases = [
       const { page } = await dispatcherPage(context);
       const row = await searchTerminal(page, uid);
       await row.click({ button: 'right' });
-      await page.click('.ant-dropdown-menu-item:has-text("Stun")');
+      await menuItem(page, 'Stun');
       await page.waitForSelector('.ant-modal-confirm:has-text("Stun terminal?")');
       await page.click('.ant-modal-confirm .ant-btn-primary');
       await page.waitForSelector(`[data-testid=terminal-row][data-cid="${uid}"] .ant-tag:has-text("Stunned")`, { timeout: 15_000 });
@@ -309,7 +309,7 @@ const cases = [
       const name = `E2E ${Date.now().toString(36).slice(-4)}`;
       const rename = async (to) => {
         await page.click(`[data-testid=terminal-row][data-cid="${uid}"]`, { button: 'right' });
-        await page.click('.ant-dropdown-menu-item:has-text("Rename")');
+        await menuItem(page, 'Rename');
         await page.fill('[data-testid=name-input] >> visible=true', to);
         await page.click('.ant-modal-footer >> visible=true >> .ant-btn-primary');
         await page.waitForSelector(`[data-testid=terminal-row][data-cid="${uid}"] .trow-name:has-text("${to}")`, { timeout: 15_000 });
@@ -333,7 +333,7 @@ const cases = [
         window.dispatchEvent(new Event('resize'));
       });
       await page.waitForTimeout(500);
-      await page.click('.ant-dropdown-menu-item:has-text("Rename") >> visible=true', { timeout: 5_000 });
+      await menuItem(page, 'Rename', { timeout: 5_000 });
       await page.waitForSelector('[data-testid=name-input] >> visible=true');
     },
   ],
@@ -359,7 +359,7 @@ const cases = [
     async ({ context }) => {
       const { page } = await dispatcherPage(context);
       await page.hover('[data-testid=open-window]');
-      const [popup] = await Promise.all([context.waitForEvent('page'), page.click('.ant-dropdown-menu-item:has-text("Operation log")')]);
+      const [popup] = await Promise.all([context.waitForEvent('page'), menuItem(page, 'Operation log')]);
       await popup.waitForSelector('[data-testid=log-page]');
       expect(new URL(popup.url()).pathname === '/log-child', `popup at ${popup.url()}`);
       expect(await popup.evaluate(() => window.opener !== null), 'opened by the console');

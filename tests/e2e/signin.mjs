@@ -4,7 +4,7 @@
 // which no other case uses: it is locked here and unlocked again. Imported by run.mjs; also runs alone: TENFOUR_URL=http://127.0.0.1:18093 node
 // tests/e2e/signin.mjs
 import { pathToFileURL } from 'node:url';
-import { DISPATCHER, dispatcherConsole, expect, forwarder, run, submitLogin, until } from './harness.mjs';
+import { DISPATCHER, dispatcherConsole, expect, forwarder, menuItem, run, submitLogin, until } from './harness.mjs';
 
 const LOCKED = '10000159';
 const BRANDED_HOST = '127.0.0.2';
@@ -35,7 +35,7 @@ export const signinCases = [
 
       const { page } = await dispatcherConsole(context);
       await page.click('[data-testid=user-menu]');
-      await page.click('.ant-dropdown-menu-item:has-text("Change password")');
+      await menuItem(page, 'Change password');
       await page.waitForSelector('.ant-modal .ant-tabs-tab:has-text("Change password") >> visible=true');
       await page.click('.ant-modal .ant-tabs-tab:has-text("Unlock account")');
       await page.fill('[data-testid=unlock-uid]', LOCKED);
@@ -53,7 +53,7 @@ export const signinCases = [
       // The unlocked dispatcher signs in at once; its own account menu has no unlocking.
       const other = await dispatcherConsole(context, base, locked);
       await other.page.click('[data-testid=user-menu]');
-      await other.page.click('.ant-dropdown-menu-item:has-text("Change password")');
+      await menuItem(other.page, 'Change password');
       await other.page.waitForSelector('.ant-modal .ant-tabs-tab:has-text("Bind e-mail") >> visible=true');
       expect(!(await other.page.$('.ant-modal .ant-tabs-tab:has-text("Unlock account")')), 'no unlocking for a dispatcher who is no administrator');
     },

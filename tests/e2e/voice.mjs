@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, DISPATCHER, dispatcherConsole, expect, forwarder, until } from './harness.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, DISPATCHER, dispatcherConsole, expect, forwarder, menuItem, until } from './harness.mjs';
 import { terminal } from './terminal.mjs';
 
 export { DISPATCHER } from './harness.mjs';
@@ -249,7 +249,7 @@ async function searchTree(page, text) {
 
 async function rowMenu(page, selector, item) {
   await page.click(selector, { button: 'right' });
-  await page.click(`.ant-dropdown-menu-item:has-text("${item}") >> visible=true`);
+  await menuItem(page, item);
 }
 
 // ── cases ──
