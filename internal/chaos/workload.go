@@ -106,7 +106,7 @@ func NewWorkload(ctx context.Context, lab *Lab, o WorkloadOptions) (*Workload, e
 	}
 	for _, n := range lab.Nodes { // within 15 s of the sign-in: the token's first socket login
 		c := &console{w: w, home: n, name: "console@" + n.ID, online: map[string]bool{}}
-		if err := c.connect(ctx, n.URL); err != nil {
+		if err := c.connect(ctx, n.URL, 0); err != nil {
 			w.Close()
 			return nil, fmt.Errorf("%s: %w", c.name, err)
 		}
@@ -448,7 +448,12 @@ type console struct {
 	at      string          // the node it is on
 }
 
-func (c *console) connect(ctx context.Context, url string) error {
+// connect logs the console in at url and, after a drop, replays what it missed since mark (the last seq it had
+// seen when the connection dropped): a connection becomes the console's only once its login, replay and presence
+// read all worked. A failed one is closed, and the next attempt replays from the same mark: the failed
+// connection's live events move lastSeq but not the mark (a chaos run under load lost four items to a mark moved
+// that way).
+func (c *console) connect(ctx context.Context, url string, mark int64) (err error) {
 	conn, err := wsclient.Dial(ctx, wsclient.URL(url), wsclient.Options{Handle: func(_ *wsclient.Conn, f wsclient.Frame) {
 		if f.Re == 0 && f.ID == 0 {
 			c.event(f)
@@ -457,13 +462,18 @@ func (c *console) connect(ctx context.Context, url string) error {
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if err != nil {
+			conn.CloseNow()
+			slog.Warn("chaos: console connection failed", "console", c.name, "node", url, "err", err)
+		}
+	}()
 	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	var reply struct {
 		LastSeq int64 `json:"lastSeq"`
 	}
 	if err := conn.Call(lctx, "session.login", map[string]any{"token": c.w.token, "client": "console"}, &reply); err != nil {
-		conn.CloseNow()
 		return err
 	}
 	c.mu.Lock()
@@ -471,26 +481,28 @@ func (c *console) connect(ctx context.Context, url string) error {
 	if first {
 		c.lastSeq = reply.LastSeq
 	}
-	after := c.lastSeq
+	c.mu.Unlock()
+	for after := mark; !first; { // what it missed while away (docs/console-socket.md "Session")
+		var s struct {
+			Last int64 `json:"last"`
+			More bool  `json:"more"`
+		}
+		if err := conn.Call(lctx, "sync", map[string]any{"after": after}, &s); err != nil {
+			return err
+		}
+		if !s.More {
+			break
+		}
+		after = s.Last
+	}
+	if err := c.refreshPresence(lctx, url); err != nil {
+		return err
+	}
+	c.mu.Lock()
 	c.at = url
 	c.mu.Unlock()
 	c.conn.set(conn)
-	if !first { // what it missed while away (docs/console-socket.md "Session")
-		for {
-			var s struct {
-				Last int64 `json:"last"`
-				More bool  `json:"more"`
-			}
-			if err := conn.Call(lctx, "sync", map[string]any{"after": after}, &s); err != nil {
-				return err
-			}
-			if !s.More {
-				break
-			}
-			after = s.Last
-		}
-	}
-	return c.refreshPresence(lctx, url)
+	return nil
 }
 
 // refreshPresence takes the store's online list through the node, as the console's screen does at login.
@@ -625,9 +637,12 @@ func (c *console) run(ctx context.Context) {
 
 // reconnect tries its own node, then the others, once a second, as the console's socket does.
 func (c *console) reconnect(ctx context.Context) {
+	c.mu.Lock()
+	mark := c.lastSeq
+	c.mu.Unlock()
 	for i := 0; ctx.Err() == nil; i++ {
 		n := c.w.lab.Nodes[(indexOf(c.w.lab.Nodes, c.home)+i)%len(c.w.lab.Nodes)]
-		if err := c.connect(ctx, n.URL); err == nil {
+		if err := c.connect(ctx, n.URL, mark); err == nil {
 			return
 		}
 		select {
