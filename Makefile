@@ -49,8 +49,9 @@ wire: ## write web/src/shared/wire from the Go wire structs (after changing a mo
 # on in each; modernc.org/... (SQLite translated from C, under every test's store) is compiled without either
 # (-race=false; checkptr comes with -race) — instrumenting SQLite's own memory took about half of a store test's
 # CPU and checks no code of ours — while our own packages and the rest keep both (docs/adr/0042).
-# (CGO_ENABLED=1: -race needs cgo.)
-TEST_GOFLAGS := -race -gcflags=modernc.org/...=-race=false
+# (CGO_ENABLED=1: -race needs cgo.) -trimpath keeps the checkout's path out of the build cache's keys: a clean clone
+# elsewhere on the machine (CI's) finds what an earlier checkout compiled: vet in a second clone took 4 s (docs/testing.md).
+TEST_GOFLAGS := -race -trimpath -gcflags=modernc.org/...=-race=false
 
 vet: ## go vet (with test-go's build flags, so test-go finds its compiles cached)
 	CGO_ENABLED=1 $(GO) vet $(TEST_GOFLAGS) ./...
