@@ -90,7 +90,7 @@ test-go: server ## Go tests with -race, store suites on SQLite and PostgreSQL; t
 		$$($(GO) list ./... | grep -vx -e tenfour/internal/security $(addprefix -e ,$(TEST_GO_FIRST)))
 	TENFOUR_TEST_PG="$$(tail -n1 .pg-url 2>/dev/null)" CGO_ENABLED=1 $(GO) test $(TEST_GOFLAGS) -count=1 ./internal/security
 	# The media path's allocation checks (-race makes every call's state escape: they run without it).
-	CGO_ENABLED=0 $(GO) test -count=1 -run 'NotAllocate' ./internal/media ./internal/media/libopus
+	CGO_ENABLED=0 $(GO) test -trimpath -count=1 -run 'NotAllocate' ./internal/media ./internal/media/libopus
 
 lint-web: web/lint/node_modules/.installed ## console lint (ESLint: typescript-eslint, React hooks, feature boundaries)
 	cd web && npm run lint
@@ -126,9 +126,9 @@ soak: ## 10,000 terminals + 20 consoles for SOAK_MINUTES (default 30): flat memo
 	scripts/soak.sh
 
 chaos: server ## the cluster under faults, as root (network namespaces; docs/reliability.md); CHAOS_SHORT=1 the ≤3-minute run, CHAOS_SEED=n
-	nice -n 10 $(GO) run ./internal/chaos/cmd -bin $(BIN) $(if $(CHAOS_SHORT),-short) $(if $(CHAOS_SEED),-seed $(CHAOS_SEED))
+	nice -n 10 $(GO) run -trimpath ./internal/chaos/cmd -bin $(BIN) $(if $(CHAOS_SHORT),-short) $(if $(CHAOS_SEED),-seed $(CHAOS_SEED))
 test-chaos: server ## the chaos lab's short run (seed 35): a broken rule fails; where the lab cannot run (not root, no namespaces) it says why and passes
-	nice -n 10 $(GO) run ./internal/chaos/cmd -bin $(BIN) -short -seed $(or $(CHAOS_SEED),35) -skip-unusable
+	nice -n 10 $(GO) run -trimpath ./internal/chaos/cmd -bin $(BIN) -short -seed $(or $(CHAOS_SEED),35) -skip-unusable
 
 clean: ## remove build outputs (not the data directory)
 	rm -rf bin web/dist/assets web/dist/index.html .pg-url
