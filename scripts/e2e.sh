@@ -4,7 +4,7 @@
 # drives the terminals it needs, tests/e2e/terminal.mjs), Debian's Chromium driven by playwright-core
 # (tests/e2e/run.mjs), then stops the servers.
 #
-# The cases run in E2E_SHARDS shards at once (default 1, see below): shard i has a server of its own on port E2E_PORT+i with its
+# The cases run in E2E_SHARDS shards at once (default 2, see below): shard i has a server of its own on port E2E_PORT+i with its
 # own data directory, and a Chromium of its own. The cases with a time budget in ms (opts.serial) run after them,
 # alone, on shard 0's server, so that load never decides their verdict. The last line sums every part:
 # "N passed, M failed". E2E_ONLY (names' parts, '|'-separated) runs only the cases it names, in the same parts.
@@ -12,10 +12,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 port=${E2E_PORT:-18080}
 bin=${E2E_BIN:-bin/tenfour} # another build of the server (parallel work on one machine)
-# Default 1: with two shards on CI's 2 cores, a clean-clone run (2026-11-29) failed three cases on their waits (a
-# rename dialog, the lone-work alarm's handled row, a monitored terminal) that pass one after another; E2E_SHARDS=2
-# is there for a machine with the cores, and the cases that carry a time budget run alone after the rest either way.
-shards=${E2E_SHARDS:-1}
+# Default 2: one shard leaves a third of the two cores idle (the cases wait on the server and on real intervals), and
+# two took about 760 s instead of 898 s here (2026-11-30, alone). A first try with two shards (2026-11-29)
+# failed three cases that pass one after another: a rename dialog and, again on 2026-11-30, a group's leave — a
+# context-menu item clicked during the menu's opening motion (now harness menuItem) —, the lone-work alarm — another
+# case signed its dispatcher out (now opts.accounts) — and a monitored terminal (not seen since). Then 107 of 107 passed
+# with two shards while the machine compiled the tree and ran Go tests beside them (load 12). The cases that carry a
+# time budget run alone after the shards.
+shards=${E2E_SHARDS:-2}
 root=$(mktemp -d)
 pids=()
 cleanup() {
