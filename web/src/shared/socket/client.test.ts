@@ -154,6 +154,39 @@ describe('socket client', () => {
     expect(ws.sent.filter((f) => f.type === 'sync')).toHaveLength(2);
   });
 
+  it('replays from the drop\'s mark again when the sync after a reconnect failed, not from what that connection saw live', async () => {
+    const { c, ws: first } = await online();
+    let ws = first;
+    ws.event('sos.alarm', { id: '1' }, 40);
+    ws.close(); // dropped at 40
+    vi.advanceTimersByTime(1_000);
+    ws = FakeWS.all[1]!;
+    ws.open();
+    ws.reply(0);
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    const sync = ws.sent.findIndex((f) => f.type === 'sync');
+    expect(ws.sent[sync]).toMatchObject({ data: { after: 40 } });
+    ws.event('sms.status', { id: '9' }, 58); // live, while 41…57 are still to be replayed
+    ws.close(); // the sync never answers: the connection drops again
+    vi.advanceTimersByTime(2_000);
+    ws = FakeWS.all[2]!;
+    ws.open();
+    ws.reply(0);
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    const again = ws.sent.findIndex((f) => f.type === 'sync');
+    expect(ws.sent[again]).toMatchObject({ data: { after: 40 } });
+    ws.reply(again, '0', { last: 58, more: false });
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    ws.close(); // a sync completed: the next drop's mark is the newest seen
+    vi.advanceTimersByTime(1_000);
+    ws = FakeWS.all[3]!;
+    ws.open();
+    ws.reply(0);
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    expect(ws.sent.find((f) => f.type === 'sync')).toMatchObject({ data: { after: 58 } });
+    c.stop();
+  });
+
   it('answers requests while offline with "not online"', async () => {
     const c = client();
     await expect(c.request('sms.send', {})).rejects.toMatchObject({ code: '4' });

@@ -45,12 +45,26 @@ export class SocketClient extends FrameSocket {
     this.nodes = new NodeList(opts.url, Math.floor((opts.random ?? Math.random)() * 1024));
   }
 
-  /** Replays every durable event after the mark, page by page while the server says there are more. */
+  /**
+   * Where the next sync starts: the mark the console had when its connection dropped, kept until a sync has read
+   * everything after it. Live events of a connection whose sync then failed move lastSeq, not this: syncing from
+   * lastSeq would skip what was missed before them.
+   */
+  private resumeFrom: number | undefined;
+
+  /** Replays every durable event after the drop's mark, page by page while the server says there are more. */
   private async syncAll(): Promise<void> {
+    let after = this.resumeFrom ?? this.lastSeq;
     for (let page = 0; page < 1000; page++) {
-      const r = await this.request<{ last?: number; more?: boolean }>('sync', { after: this.lastSeq });
-      if (typeof r?.last === 'number' && r.last > this.lastSeq) this.lastSeq = r.last;
-      if (!r?.more) return;
+      const r = await this.request<{ last?: number; more?: boolean }>('sync', { after });
+      if (typeof r?.last === 'number') {
+        after = Math.max(after, r.last);
+        if (r.last > this.lastSeq) this.lastSeq = r.last;
+      }
+      if (!r?.more) {
+        this.resumeFrom = undefined;
+        return;
+      }
     }
   }
 
@@ -122,6 +136,7 @@ export class SocketClient extends FrameSocket {
   }
 
   protected scheduleReconnect() {
+    if (this.everOnline) this.resumeFrom ??= this.lastSeq; // a drop: its mark stays until a sync completes
     this.setStatus('reconnecting');
     this.nodes.next(); // a failed attempt or a drop: the next node of a cluster (the same URL when alone)
     const delay = backoffDelay(this.attempt++, this.opts.random);
