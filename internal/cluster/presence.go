@@ -18,6 +18,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"tenfour/internal/platform/db"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/platform/realtime"
@@ -323,19 +324,7 @@ func (n *Node) sweep(ctx context.Context) error {
 
 func (n *Node) nodesWithRows(ctx context.Context) ([]string, error) {
 	rows, err := n.db.Query(ctx, `SELECT DISTINCT node_id FROM cluster_presence`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return db.Collect(rows, err, db.String)
 }
 
 type held struct {
@@ -347,22 +336,14 @@ type held struct {
 // of several survivors sweeping at once, each row goes to exactly one.
 func (n *Node) release(ctx context.Context, node string) error {
 	rows, err := n.db.Query(ctx, `DELETE FROM cluster_presence WHERE node_id = ? RETURNING account_id, customer_id, kind`, node)
-	if err != nil {
-		return err
-	}
-	var gone []held
-	for rows.Next() {
+	gone, err := db.Collect(rows, err, func(sc db.Scanner) (held, error) {
 		var h held
 		var kind string
-		if err := rows.Scan(&h.p.AccountID, &h.p.CustomerID, &kind); err != nil {
-			rows.Close()
-			return err
-		}
+		err := sc.Scan(&h.p.AccountID, &h.p.CustomerID, &kind)
 		h.kind = realtime.Kind(kind)
-		gone = append(gone, h)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return h, err
+	})
+	if err != nil {
 		return err
 	}
 	for _, h := range gone {

@@ -224,19 +224,7 @@ func (s *Store) Fence(ctx context.Context, customer, id int64) (*Fence, error) {
 // customersWithFences lists the customers that have fences (start-up load).
 func (s *Store) customersWithFences(ctx context.Context) ([]int64, error) {
 	rows, err := s.db.Query(ctx, `SELECT DISTINCT customer_id FROM fences`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return db.Collect(rows, err, db.Int64)
 }
 
 // CreateFence stores a fence (geometry already compiled) with its terminals, which must be the customer's.
@@ -480,25 +468,17 @@ func (s *Store) CountAlarms(ctx context.Context, customer int64, f AlarmFilter, 
 		SUM(CASE WHEN type = 'leave' THEN 1 ELSE 0 END), SUM(CASE WHEN type = 'enter' THEN 1 ELSE 0 END),
 		SUM(CASE WHEN status = 2 THEN 1 ELSE 0 END)
 		FROM fence_alarms WHERE `+cond+` GROUP BY `+key+` ORDER BY `+key, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []AlarmCount{}
-	for rows.Next() {
+	return db.Collect(rows, err, func(sc db.Scanner) (AlarmCount, error) {
 		var c AlarmCount
 		var k, n string
-		if err := rows.Scan(&k, &n, &c.Count, &c.Leave, &c.Enter, &c.Closed); err != nil {
-			return nil, err
-		}
+		err := sc.Scan(&k, &n, &c.Count, &c.Leave, &c.Enter, &c.Closed)
 		if byFence {
 			c.FenceID, c.FenceName = k, n
 		} else {
 			c.MsID, c.MsName = k, n
 		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+		return c, err
+	})
 }
 
 // HandleAlarms responds to (status 1) or closes (status 2) alarms on behalf of an account and returns the
@@ -514,20 +494,8 @@ func (s *Store) HandleAlarms(ctx context.Context, customer int64, ids []int64, s
 		}
 		rows, err := tx.Query(ctx, `SELECT `+alarmCols+` FROM fence_alarms WHERE customer_id = ? AND id IN (`+
 			db.Placeholders(len(ids))+`) ORDER BY id`, args...)
+		list, err := db.Collect(rows, err, scanAlarm)
 		if err != nil {
-			return err
-		}
-		var list []Alarm
-		for rows.Next() {
-			a, err := scanAlarm(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			list = append(list, a)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		if len(list) != len(ids) {

@@ -41,3 +41,10 @@ func Int64(r Scanner) (int64, error) {
 	err := r.Scan(&v)
 	return v, err
 }
+
+// String scans a one-column text row: `db.Collect(rows, err, db.String)` lists names.
+func String(r Scanner) (string, error) {
+	var v string
+	err := r.Scan(&v)
+	return v, err
+}

@@ -599,21 +599,13 @@ func (h *Hub) LastSeq(ctx context.Context, customerID int64) (int64, error) {
 func (h *Hub) Replay(ctx context.Context, customerID, after int64, limit int) ([]Frame, error) {
 	rows, err := h.db.Query(ctx, `SELECT seq, type, data FROM events WHERE customer_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
 		customerID, after, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Frame
-	for rows.Next() {
+	return db.Collect(rows, err, func(sc db.Scanner) (Frame, error) {
 		var f Frame
 		var data string
-		if err := rows.Scan(&f.Seq, &f.Type, &data); err != nil {
-			return nil, err
-		}
+		err := sc.Scan(&f.Seq, &f.Type, &data)
 		f.Data = json.RawMessage(data)
-		out = append(out, f)
-	}
-	return out, rows.Err()
+		return f, err
+	})
 }
 
 // SendTo queues an event to every connection of an account (all windows of a console) on this node and, in a
