@@ -262,15 +262,3 @@ func (r received) code(t *testing.T) string {
 	}
 	return m[1]
 }
-
-// closedPort returns a local address nothing listens on.
-func closedPort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	return port
-}

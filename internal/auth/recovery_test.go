@@ -203,7 +203,7 @@ func TestMailLanguages(t *testing.T) {
 
 func TestMailFailure(t *testing.T) {
 	for name, smtpCfg := range map[string]config.SMTP{
-		"server down":    {Host: "127.0.0.1", Port: closedPort(t), From: "tenfour@example.com", TLS: "none"},
+		"server down":    {Host: "127.0.0.1", Port: testkit.FreePort(t), From: "tenfour@example.com", TLS: "none"},
 		"not configured": {},
 	} {
 		t.Run(name, func(t *testing.T) {

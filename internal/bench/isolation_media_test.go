@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"net/url"
-	"os/exec"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -42,19 +40,11 @@ const (
 // fails the test when ffmpeg or GStreamer's RTSP server is missing: the phase is a row of `make bench`.
 func newMediaAbuser(t *testing.T, w *world) *mediaAbuser {
 	t.Helper()
-	if _, err := exec.LookPath("ffmpeg"); err != nil {
-		t.Fatal("ffmpeg is not installed: run `make test-deps`")
-	}
+	testkit.NeedFFmpeg(t)
 	if err := camera.CheckTestCameras(); err != nil {
 		t.Fatalf("simulated cameras: %v (run `make test-deps`)", err)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cams, err := camera.StartTestCameras(port, []string{"iso"})
+	cams, err := camera.StartTestCameras(testkit.FreePort(t), []string{"iso"})
 	if err != nil {
 		t.Fatalf("simulated cameras: %v", err)
 	}

@@ -2,7 +2,6 @@ package camera_test
 
 import (
 	"encoding/json"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -41,21 +40,12 @@ func rtsp(t *testing.T) *camera.TestCameras {
 		if camsErr = camera.CheckTestCameras(); camsErr != nil {
 			return
 		}
-		cams, camsErr = camera.StartTestCameras(freeTCPPort(t), []string{"a", "b", "c"})
+		cams, camsErr = camera.StartTestCameras(testkit.FreePort(t), []string{"a", "b", "c"})
 	})
 	if camsErr != nil {
 		t.Fatalf("simulated cameras: %v (run `make test-deps`)", camsErr)
 	}
 	return cams
-}
-
-func freeTCPPort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // ffmpegChildren counts this process's ffmpeg children (the test server runs in-process).

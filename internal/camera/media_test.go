@@ -36,7 +36,7 @@ func TestStreamScenarios(t *testing.T) {
 		}
 		tcpCam := e.add(t, e.tok, "tcp", cams.URL("a"), camera.TransportTCP)
 		e.add(t, e.tok, "udp", cams.URL("b"), camera.TransportUDP)
-		e.add(t, e.tok, "down", fmt.Sprintf("rtsp://127.0.0.1:%d/x", freeTCPPort(t)), 0)
+		e.add(t, e.tok, "down", fmt.Sprintf("rtsp://127.0.0.1:%d/x", testkit.FreePort(t)), 0)
 		e.add(t, e.tok, "missing", cams.URL("nosuch"), 0)
 		e.add(t, e.other, "theirs", cams.URL("c"), 0)
 		var rec, listed camera.Record
@@ -373,7 +373,7 @@ func TestReachWithoutPull(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		e := newEnv(t, engine, 8)
 		e.add(t, e.tok, "up", cams.URL("a"), camera.TransportTCP)
-		e.add(t, e.tok, "down", fmt.Sprintf("rtsp://127.0.0.1:%d/x", freeTCPPort(t)), 0)
+		e.add(t, e.tok, "down", fmt.Sprintf("rtsp://127.0.0.1:%d/x", testkit.FreePort(t)), 0)
 		reach := map[string]camera.Reach{}
 		testkit.Eventually(t, 15*time.Second, "both cameras asked", func() bool {
 			for _, c := range cameraList(t, e) {
