@@ -25,11 +25,10 @@ func (s *Store) Branding(ctx context.Context, host string) (Branding, error) {
 		return Branding{}, err
 	}
 	b := Branding{Hostname: host}
-	err = s.db.QueryRow(ctx, `SELECT `+brandingCols+` FROM host_branding WHERE hostname = ?`, host).Scan(b.fields()...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Branding{}, db.ErrNotFound
+	if err := s.db.QueryRow(ctx, `SELECT `+brandingCols+` FROM host_branding WHERE hostname = ?`, host).Scan(b.fields()...); err != nil {
+		return Branding{}, db.NotFound(err)
 	}
-	return b, err
+	return b, nil
 }
 
 // SetBranding creates or replaces the record of a host (administrators: `tenfour admin`, the custom-theme

@@ -3,7 +3,6 @@ package branding
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/base64"
 	"errors"
 	"image/png"
@@ -137,10 +136,7 @@ func (s *Store) HostOwner(ctx context.Context, host string) (int64, error) {
 	}
 	var c int64
 	err = s.db.QueryRow(ctx, `SELECT customer_id FROM customer_hosts WHERE hostname = ?`, host).Scan(&c)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, db.ErrNotFound
-	}
-	return c, err
+	return c, db.NotFound(err)
 }
 
 // AssignHost gives a host name to a customer (the operator: `tenfour admin host-assign`), taking it from any

@@ -246,7 +246,7 @@ func (s *Service) deleteFile(ctx context.Context, c Caller, id int64) error {
 	var name string
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		if err := tx.QueryRow(ctx, `SELECT name FROM bc_files WHERE customer_id = ? AND id = ?`, c.CustomerID, id).Scan(&name); err != nil {
-			return noRows(err)
+			return db.NotFound(err)
 		}
 		var n int
 		if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM bc_task_files WHERE file_id = ?`, id).Scan(&n); err != nil {

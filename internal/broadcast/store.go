@@ -2,7 +2,6 @@ package broadcast
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"log/slog"
 	"strconv"
@@ -55,10 +54,7 @@ const orgCols = `o.id, o.parent_id, o.name, o.code, o.call_number, o.created_at,
 func scanOrg(r db.Scanner) (Org, error) {
 	var o Org
 	err := r.Scan(&o.ID, &o.ParentID, &o.Name, &o.Code, &o.CallNumber, &o.CreatedAt, &o.Devices)
-	if errors.Is(err, sql.ErrNoRows) {
-		return o, db.ErrNotFound
-	}
-	return o, err
+	return o, db.NotFound(err)
 }
 
 func (s *Service) org(ctx context.Context, customerID, id int64) (Org, error) {
@@ -277,10 +273,7 @@ const casterCols = `id, customer_id, user_id, name, code, call_number, priority,
 func scanCaster(r db.Scanner) (casterRow, error) {
 	var c casterRow
 	err := r.Scan(&c.ID, &c.customerID, &c.UserID, &c.Name, &c.Code, &c.CallNumber, &c.Priority, &c.CreatedAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		return c, db.ErrNotFound
-	}
-	return c, err
+	return c, db.NotFound(err)
 }
 
 // casterByCode reads the customer's caster of a code: codes are unique per customer (migration 00230), never
@@ -366,8 +359,8 @@ func scanDevice(r db.Scanner) (Device, error) {
 	var d Device
 	var online bool
 	err := r.Scan(&d.ID, &d.OrgID, &d.Name, &d.Code, &online, &d.AoVolume, &d.SeenAt, &d.CreatedAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		return d, db.ErrNotFound
+	if err != nil {
+		return d, db.NotFound(err)
 	}
 	if online {
 		d.Online = 1
@@ -500,11 +493,11 @@ const fileCols = `id, group_id, original_name, name, length_ms, size, created_at
 func scanFile(r db.Scanner) (File, error) {
 	var f File
 	err := r.Scan(&f.ID, &f.GroupID, &f.OriginalName, &f.Name, &f.Length, &f.Size, &f.CreatedAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		return f, db.ErrNotFound
+	if err != nil {
+		return f, db.NotFound(err)
 	}
 	f.URL = MusicPath + f.Name
-	return f, err
+	return f, nil
 }
 
 func (s *Service) files(ctx context.Context, customerID int64, groupID *int64, offset, limit int) ([]File, int, error) {
@@ -535,8 +528,8 @@ func scanPlan(r db.Scanner) (Plan, error) {
 	var p Plan
 	var active bool
 	err := r.Scan(&p.ID, &p.Name, &active, &p.CreatedAt, &p.Tasks)
-	if errors.Is(err, sql.ErrNoRows) {
-		return p, db.ErrNotFound
+	if err != nil {
+		return p, db.NotFound(err)
 	}
 	if active {
 		p.Active = 1
@@ -554,11 +547,4 @@ func (s *Service) plans(ctx context.Context, customerID int64, offset, limit int
 	// the active plan first, then the newest: GET /v1/plan?page=1&limit=1 is "the plan"
 	return db.List(ctx, s.db, db.ListQuery{Select: planCols, From: `bc_plans p`, Where: db.Scope("p.customer_id", customerID),
 		Order: `p.active DESC, p.id DESC`, Offset: offset, Limit: limit}, scanPlan)
-}
-
-func noRows(err error) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return db.ErrNotFound
-	}
-	return err
 }

@@ -3,7 +3,6 @@ package broadcast
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -179,8 +178,8 @@ func scanTask(r db.Scanner) (Task, error) {
 		&t.Volume, &t.DurationType, &t.Duration, &t.IntervalTime, &t.StartTime, &wd, &t.ChoiceFileID, &t.State,
 		&t.StartedAt, &t.PausedAt, &t.PausedMs, &run, &t.FiredUntil, &t.MissedCount, &t.MissedAt, &t.EndedAt,
 		&t.EndReason, &t.CreatedAt, &t.UpdatedAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		return t, db.ErrNotFound
+	if err != nil {
+		return t, db.NotFound(err)
 	}
 	t.Weekdays, t.RunDevices = splitInts(wd), splitIDs(run)
 	t.Holding = []int64{}

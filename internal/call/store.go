@@ -2,8 +2,6 @@ package call
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 
 	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
@@ -257,10 +255,7 @@ func (s *Store) DeleteMute(ctx context.Context, customer, id int64, msID, muteID
 			[]any{customer, msID, muteID}
 	}
 	if err := s.db.QueryRow(ctx, q, args...).Scan(&id, &msID, &muteID); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return "", "", db.ErrNotFound
-		}
-		return "", "", err
+		return "", "", db.NotFound(err)
 	}
 	_, err := s.db.Exec(ctx, `DELETE FROM voice_mutes WHERE id = ? AND customer_id = ?`, id, customer)
 	return msID, muteID, err

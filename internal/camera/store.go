@@ -2,8 +2,6 @@ package camera
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 
 	"tenfour/internal/platform/db"
 )
@@ -17,10 +15,7 @@ const cameraCols = `id, customer_id, stream, url, protocol, name, app, created_a
 func scanCamera(r db.Scanner) (Camera, error) {
 	var c Camera
 	err := r.Scan(&c.ID, &c.customerID, &c.StreamID, &c.StreamURL, &c.Protocol, &c.Name, &c.App, &c.CreatedAt)
-	if errors.Is(err, sql.ErrNoRows) {
-		return c, db.ErrNotFound
-	}
-	return c, err
+	return c, db.NotFound(err)
 }
 
 // Add stores a camera unless the customer has max cameras already (each camera is one connection the server
@@ -103,8 +98,8 @@ func scanRecord(r db.Scanner) (Record, error) {
 	var customer int64
 	err := r.Scan(&rec.ID, &customer, &rec.CameraID, &rec.StreamID, &rec.Name, &rec.App, &rec.Remark, &rec.path,
 		&rec.StartTime, &rec.EndTime, &rec.Bytes, &rec.StartedBy, &rec.Duration)
-	if errors.Is(err, sql.ErrNoRows) {
-		return rec, db.ErrNotFound
+	if err != nil {
+		return rec, db.NotFound(err)
 	}
 	if rec.EndTime > 0 && rec.Duration == 0 { // not measured: the wall time stands in
 		rec.Duration = rec.EndTime - rec.StartTime

@@ -6,7 +6,6 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -78,11 +77,11 @@ func (s *Service) Get(ctx context.Context, customerID int64, id string) (Info, e
 	err := s.db.QueryRow(ctx, `SELECT id, customer_id, kind, mime, name, size, sha256, uploaded_by, created_at
 		FROM files WHERE id = ? AND customer_id = ?`, id, customerID).
 		Scan(&f.ID, &f.CustomerID, &f.Kind, &f.Mime, &f.Name, &f.Size, &f.SHA256, &f.UploadedBy, &f.Time)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Info{}, db.ErrNotFound
+	if err != nil {
+		return Info{}, db.NotFound(err)
 	}
 	f.URL = URL(f.ID)
-	return f, err
+	return f, nil
 }
 
 // Save stores an upload for p: its type is detected from the first bytes (want may narrow the kind, see

@@ -179,10 +179,7 @@ func (s *Store) Act(ctx context.Context, customerID int64, id ID, msID string, a
 		var cur State
 		if err := tx.QueryRow(ctx, `SELECT state FROM job_tickets WHERE job_id = ? AND ms_id = ? AND customer_id = ?`,
 			id, msID, customerID).Scan(&cur); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				return db.ErrNotFound
-			}
-			return err
+			return db.NotFound(err)
 		}
 		to, err := Next(cur, a)
 		if err != nil {

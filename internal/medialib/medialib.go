@@ -7,7 +7,6 @@ package medialib
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -277,10 +276,7 @@ func (n sql64) ptr() *float64 {
 
 func (s *Service) byFile(ctx context.Context, customerID int64, fileID string) (Item, error) {
 	it, err := scanItem(s.db.QueryRow(ctx, `SELECT `+itemCols+` FROM `+itemFrom+` WHERE m.customer_id = ? AND m.file_id = ?`, customerID, fileID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Item{}, db.ErrNotFound
-	}
-	return it, err
+	return it, db.NotFound(err)
 }
 
 // Query selects media-cloud items.
@@ -311,11 +307,8 @@ func (s *Service) Delete(ctx context.Context, p identity.Principal, id int64) (I
 	err := s.db.InTx(ctx, func(tx *db.Tx) error {
 		var err error
 		it, err = scanItem(tx.QueryRow(ctx, `SELECT `+itemCols+` FROM `+itemFrom+` WHERE m.id = ? AND m.customer_id = ?`, id, p.CustomerID))
-		if errors.Is(err, sql.ErrNoRows) {
-			return db.ErrNotFound
-		}
 		if err != nil {
-			return err
+			return db.NotFound(err)
 		}
 		if err := db.OneRow(tx.Exec(ctx, `DELETE FROM media_items WHERE id = ? AND customer_id = ?`, id, p.CustomerID)); err != nil {
 			return err

@@ -2,8 +2,6 @@ package message
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 
 	"tenfour/internal/directory"
 	"tenfour/internal/platform/db"
@@ -199,11 +197,8 @@ func (s *Store) Pending(ctx context.Context, accountID string, after int64, limi
 // Get returns one of the customer's messages, with the names of its target terminal or dispatcher and group.
 func (s *Store) Get(ctx context.Context, customerID, id int64) (Message, error) {
 	m, err := scanMessage(s.db.QueryRow(ctx, `SELECT `+msgCols+` FROM messages WHERE messages.id = ? AND messages.customer_id = ?`, id, customerID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return m, db.ErrNotFound
-	}
 	if err != nil {
-		return m, err
+		return m, db.NotFound(err)
 	}
 	list := []Message{m}
 	err = s.named(ctx, customerID, list)

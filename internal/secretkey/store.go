@@ -34,10 +34,7 @@ func (s *Store) List(ctx context.Context, customerID int64) ([]Key, error) {
 // Get returns one key of a customer (db.ErrNotFound for another customer's or none).
 func (s *Store) Get(ctx context.Context, customerID int64, id KeyID) (Key, error) {
 	k, err := scan(s.db.QueryRow(ctx, `SELECT `+cols+` FROM secret_keys WHERE customer_id = ? AND id = ?`, customerID, int64(id)))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Key{}, db.ErrNotFound
-	}
-	return k, err
+	return k, db.NotFound(err)
 }
 
 // Current returns the customer's current key (an empty Changed when it has none).

@@ -35,10 +35,7 @@ func scanAlarm(r db.Scanner, extra ...any) (Alarm, error) {
 	dest := append(extra, &a.ID, &a.MsID, &a.MsName, &a.MsType, &a.Type, &a.State, &a.Time, &lat, &lng, &a.FixTime,
 		&a.Responder, &a.ResponderName, &a.ResponseTime, &a.Closer, &a.CloserName, &a.CloseTime, &a.CloseKind, &a.Remark)
 	if err := r.Scan(dest...); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return a, db.ErrNotFound
-		}
-		return a, err
+		return a, db.NotFound(err)
 	}
 	if lat.Valid && lng.Valid {
 		a.Lat, a.Lng = &lat.Float64, &lng.Float64

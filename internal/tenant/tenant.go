@@ -6,7 +6,6 @@ package tenant
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -64,10 +63,7 @@ func Add(ctx context.Context, tx *db.Tx, c New) (int64, error) {
 func ByName(ctx context.Context, q db.Querier, name string) (int64, error) {
 	var id int64
 	err := q.QueryRow(ctx, `SELECT id FROM customers WHERE name = ?`, strings.TrimSpace(name)).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, db.ErrNotFound
-	}
-	return id, err
+	return id, db.NotFound(err)
 }
 
 // Exists is nil for a stored customer and "customer N: not found" (db.ErrNotFound) otherwise.
@@ -97,10 +93,7 @@ func Get(ctx context.Context, q db.Querier, id int64) (Settings, error) {
 	var s Settings
 	err := q.QueryRow(ctx, `SELECT max_online, ds_config, version, time_zone, language FROM customers WHERE id = ?`, id).
 		Scan(&s.MaxOnline, &s.DSConfig, &s.Version, &s.TimeZone, &s.Language)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Settings{}, db.ErrNotFound
-	}
-	return s, err
+	return s, db.NotFound(err)
 }
 
 // SetDSConfig stores a customer's data-source configuration (JSON the caller has checked); db.ErrNotFound for
@@ -113,12 +106,8 @@ func SetDSConfig(ctx context.Context, d *db.DB, id int64, raw string) error {
 // TimeZone is the customer's time zone (ZoneOf its stored hours); db.ErrNotFound for an unknown id.
 func TimeZone(ctx context.Context, q db.Querier, id int64) (*time.Location, error) {
 	var tz string
-	err := q.QueryRow(ctx, `SELECT time_zone FROM customers WHERE id = ?`, id).Scan(&tz)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, db.ErrNotFound
-	}
-	if err != nil {
-		return nil, err
+	if err := q.QueryRow(ctx, `SELECT time_zone FROM customers WHERE id = ?`, id).Scan(&tz); err != nil {
+		return nil, db.NotFound(err)
 	}
 	return ZoneOf(tz), nil
 }

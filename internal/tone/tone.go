@@ -5,8 +5,6 @@ package tone
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"net/http"
 	"strconv"
 
@@ -79,10 +77,7 @@ func scan(sc db.Scanner) (Tone, error) {
 // Get returns one of the customer's tones.
 func (s *Store) Get(ctx context.Context, customerID, id int64) (Tone, error) {
 	t, err := scan(s.db.QueryRow(ctx, `SELECT `+cols+` FROM `+from+` WHERE t.id = ? AND t.customer_id = ?`, id, customerID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return t, db.ErrNotFound
-	}
-	return t, err
+	return t, db.NotFound(err)
 }
 
 // List returns the customer's tones by sort order, optionally only those created by createBy.
