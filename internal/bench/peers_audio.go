@@ -37,6 +37,7 @@ import (
 	"tenfour/internal/config"
 	"tenfour/internal/media"
 	"tenfour/internal/media/rtcapi"
+	"tenfour/internal/platform/rtcpread"
 	"tenfour/internal/platform/ticker"
 	"tenfour/internal/sim"
 	"tenfour/internal/termclient"
@@ -87,18 +88,6 @@ func (r AudioResult) StreamsPerCore() float64 {
 func opusTrack(id, stream string) (*webrtc.TrackLocalStaticRTP, error) {
 	return webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{MimeType: webrtc.MimeTypeOpus, ClockRate: 48000,
 		Channels: 2}, id, stream)
-}
-
-// drainRTCP keeps reading a sender's RTCP so that the interceptors run.
-func drainRTCP(s *webrtc.RTPSender) {
-	go func() {
-		buf := make([]byte, 1500)
-		for {
-			if _, _, err := s.Read(buf); err != nil {
-				return
-			}
-		}
-	}()
 }
 
 // benchSub records, for one subscriber, when each packet index arrived (0: not yet).
@@ -350,7 +339,7 @@ func tenfourMedia(ctx context.Context, c *termclient.Client) (*webrtc.PeerConnec
 	if err != nil {
 		return pc, nil, err
 	}
-	drainRTCP(tr.Sender())
+	go rtcpread.Drain(tr.Sender().Read)
 	connected := make(chan struct{})
 	var once sync.Once
 	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
@@ -763,7 +752,7 @@ func (c *lkClient) publish(ctx context.Context, addTrack []byte, track webrtc.Tr
 	if err != nil {
 		return err
 	}
-	drainRTCP(tr.Sender())
+	go rtcpread.Drain(tr.Sender().Read)
 	offer, err := pub.CreateOffer(nil)
 	if err != nil {
 		return err

@@ -13,6 +13,8 @@ import (
 	"github.com/pion/interceptor"
 	"github.com/pion/logging"
 	"github.com/pion/webrtc/v4"
+
+	"tenfour/internal/platform/rtcpread"
 )
 
 // CameraH264 is the camera codec the viewer track announces: packetization mode 1 (what ffmpeg and cameras send).
@@ -111,7 +113,7 @@ func (e *Engine) NewViewer(offer string, track webrtc.TrackLocal, onState func(w
 	if err != nil {
 		return fail(err)
 	}
-	go drainRTCP(sender.Read)
+	go rtcpread.Drain(sender.Read)
 	answer, err := pc.CreateAnswer(nil)
 	if err != nil {
 		return fail(err)

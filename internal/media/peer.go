@@ -15,6 +15,8 @@ import (
 	"github.com/pion/rtcp"
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
+
+	"tenfour/internal/platform/rtcpread"
 )
 
 // Owner is who a peer belongs to.
@@ -172,7 +174,7 @@ func (p *Peer) HandleOffer(sdp string) (string, error) {
 		}
 		p.added = true
 		p.e.bind(p.down, sender, p.pc)
-		go drainRTCP(sender.Read)
+		go rtcpread.Drain(sender.Read)
 	}
 	answer, err := p.pc.CreateAnswer(nil)
 	if err != nil {
@@ -321,7 +323,7 @@ func (p *Peer) drainReceiver(r *webrtc.RTPReceiver) {
 		return
 	}
 	if !p.drained.Swap(true) {
-		go drainRTCP(r.Read)
+		go rtcpread.Drain(r.Read)
 	}
 }
 
@@ -376,14 +378,4 @@ func (p *Peer) handle(b []byte, pkt *rtp.Packet, now time.Time, measure bool) {
 		return
 	}
 	r.forward(pkt, now)
-}
-
-// drainRTCP keeps reading a sender's or receiver's RTCP so the interceptors (reports) run.
-func drainRTCP(read func([]byte) (int, interceptor.Attributes, error)) {
-	buf := make([]byte, 1500)
-	for {
-		if _, _, err := read(buf); err != nil {
-			return
-		}
-	}
 }

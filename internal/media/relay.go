@@ -16,6 +16,8 @@ import (
 
 	"github.com/pion/rtp"
 	"github.com/pion/webrtc/v4"
+
+	"tenfour/internal/platform/rtcpread"
 )
 
 // DefaultLanes is how many bursts a node can relay to another at once (and receive from it).
@@ -166,7 +168,7 @@ func (e *Engine) NewRelay(node string, lanes int, onState func(r *Relay, ready b
 		if err != nil || i < 0 || i >= len(r.in) || !strings.HasPrefix(tr.ID(), "lane") {
 			return
 		}
-		go drainRTCP(rcv.Read)
+		go rtcpread.Drain(rcv.Read)
 		r.in[i].read(tr)
 	})
 	pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
@@ -211,7 +213,7 @@ func (r *Relay) Offer() (string, error) {
 			return "", fmt.Errorf("media: relay lane: %w", err)
 		}
 		r.e.bind(d, tr.Sender(), r.pc)
-		go drainRTCP(tr.Sender().Read)
+		go rtcpread.Drain(tr.Sender().Read)
 	}
 	offer, err := r.pc.CreateOffer(nil)
 	if err != nil {
@@ -240,7 +242,7 @@ func (r *Relay) Answer(sdp string) (string, error) {
 			return "", fmt.Errorf("media: relay lane: %w", err)
 		}
 		r.e.bind(d, sender, r.pc)
-		go drainRTCP(sender.Read)
+		go rtcpread.Drain(sender.Read)
 	}
 	answer, err := r.pc.CreateAnswer(nil)
 	if err != nil {

@@ -199,7 +199,7 @@ func (e *Engine) NewVideoPeer(o Owner, c VideoCodec, offer string, early []webrt
 	p.Video = &Feed{peer: p, id: NewSourceID(), video: true, recent: &history{}}
 	p.Audio = &Feed{peer: p, id: NewSourceID()}
 	pc.OnTrack(func(tr *webrtc.TrackRemote, rcv *webrtc.RTPReceiver) {
-		go drainRTCP(rcv.Read)
+		go rtcpread.Drain(rcv.Read)
 		if tr.Kind() == webrtc.RTPCodecTypeVideo {
 			p.Video.read(tr)
 		} else {

@@ -1,5 +1,5 @@
-// Package rtcpread reads a WebRTC sender's or receiver's RTCP packet by packet: the one loop the server's video
-// sinks and the terminal client's microphone and camera share.
+// Package rtcpread reads a WebRTC sender's or receiver's RTCP: packet by packet (Each), the one loop the server's
+// video sinks and the terminal client's microphone and camera share, or only so that pion's interceptors run (Drain).
 package rtcpread
 
 import (
@@ -22,6 +22,17 @@ func Each(read func([]byte) (int, interceptor.Attributes, error), fn func(rtcp.P
 		}
 		for _, p := range pkts {
 			fn(p)
+		}
+	}
+}
+
+// Drain reads until read fails and drops what it read: RTCP nobody needs must still be read for pion's
+// interceptors (reports, NACKs) to run on that stream.
+func Drain(read func([]byte) (int, interceptor.Attributes, error)) {
+	buf := make([]byte, 1500)
+	for {
+		if _, _, err := read(buf); err != nil {
+			return
 		}
 	}
 }
