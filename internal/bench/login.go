@@ -1,10 +1,10 @@
 package bench
 
 import (
-	"syscall"
 	"time"
 
 	"tenfour/internal/auth"
+	"tenfour/internal/platform/cputime"
 )
 
 // HashCost is the CPU time one terminal login's password check (argon2id) takes on this machine: process CPU
@@ -15,17 +15,11 @@ func HashCost() (time.Duration, error) {
 		return 0, err
 	}
 	const n = 5
-	t0 := selfCPU()
+	t0 := cputime.Self()
 	for range n {
 		if _, err := auth.CheckPassword(h, "123456"); err != nil {
 			return 0, err
 		}
 	}
-	return (selfCPU() - t0) / n, nil
-}
-
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return (cputime.Self() - t0) / n, nil
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"tenfour/internal/auth"
+	"tenfour/internal/platform/cputime"
 )
 
 // Peer versions: the ones scripts/build-peers.sh builds (keep the two in step).
@@ -79,7 +80,7 @@ func (s *serverProc) pid() int { return s.Process.Pid }
 
 // cpu is the process's CPU time so far.
 func (s *serverProc) cpu() time.Duration {
-	d, _ := ProcCPU(s.pid())
+	d, _ := cputime.Of(s.pid())
 	return d
 }
 

@@ -7,38 +7,10 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"tenfour/internal/platform/cputime"
 )
-
-// clockTick is USER_HZ, the unit of /proc/<pid>/stat times (100 on every Linux this runs on).
-const clockTick = 100
-
-// ProcCPU is the user + system CPU time a process has used (its own threads; children it waited for are not
-// counted).
-func ProcCPU(pid int) (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	// The command name may hold spaces: fields start after the last ')'.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("bad /proc/%d/stat", pid)
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 13 {
-		return 0, fmt.Errorf("short /proc/%d/stat", pid)
-	}
-	// After ')': state(0) ppid(1) … utime(11) stime(12).
-	ut, err1 := strconv.ParseInt(f[11], 10, 64)
-	st, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("bad times in /proc/%d/stat", pid)
-	}
-	return time.Duration(ut+st) * time.Second / clockTick, nil
-}
 
 // ProcMem returns a process's resident set (VmRSS) and its peak (VmHWM), in bytes.
 func ProcMem(pid int) (rss, peak int64, err error) {
@@ -102,17 +74,11 @@ func MachineCPU() (busy, total time.Duration) {
 			idle += n
 		}
 	}
-	return time.Duration(sum-idle) * time.Second / clockTick, time.Duration(sum) * time.Second / clockTick
+	return time.Duration(sum-idle) * time.Second / cputime.UserHZ, time.Duration(sum) * time.Second / cputime.UserHZ
 }
 
 // OwnCPU is the CPU time this process and its waited-for children have used.
-func OwnCPU() time.Duration {
-	var self, kids syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self)
-	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
-	d := func(tv syscall.Timeval) time.Duration { return time.Duration(tv.Nano()) }
-	return d(self.Utime) + d(self.Stime) + d(kids.Utime) + d(kids.Stime)
-}
+func OwnCPU() time.Duration { return cputime.Self() + cputime.Children() }
 
 // Perf is a `perf record -g` of a running process: a profiling aid, which no measurement depends on.
 type Perf struct{ *proc }

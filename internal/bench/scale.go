@@ -22,6 +22,7 @@ import (
 
 	"tenfour/internal/app"
 	"tenfour/internal/config"
+	"tenfour/internal/platform/cputime"
 	"tenfour/internal/platform/wsclient"
 	"tenfour/internal/sim"
 	"tenfour/internal/termclient"
@@ -245,7 +246,7 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 		}
 		return n
 	}
-	cpu0, _ := ProcCPU(serve.Process.Pid)
+	cpu0, _ := cputime.Of(serve.Process.Pid)
 	t0 := time.Now()
 	var sims []*proc
 	defer func() {
@@ -301,16 +302,16 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 		}
 	}
 	res.LoginPhase = time.Since(t0)
-	cpu1, _ := ProcCPU(serve.Process.Pid)
+	cpu1, _ := cputime.Of(serve.Process.Pid)
 	res.LoginCPU = cpu1 - cpu0
 	time.Sleep(o.Settle)
 
 	// The window.
-	sc0, _ := ProcCPU(serve.Process.Pid)
+	sc0, _ := cputime.Of(serve.Process.Pid)
 	simCPU := func() time.Duration {
 		var d time.Duration
 		for _, p := range sims {
-			c, _ := ProcCPU(p.Process.Pid)
+			c, _ := cputime.Of(p.Process.Pid)
 			d += c
 		}
 		return d
@@ -345,7 +346,7 @@ func RunScale(ctx context.Context, o ScaleOptions) (ScaleResult, error) {
 	measuring.Store(false)
 	res.Window = time.Since(w0)
 	perf.Stop(10 * time.Second)
-	sc1, _ := ProcCPU(serve.Process.Pid)
+	sc1, _ := cputime.Of(serve.Process.Pid)
 	sm1 := simCPU()
 	mb1, _ := MachineCPU()
 	res.ServerCPU = float64(sc1-sc0) / float64(res.Window)

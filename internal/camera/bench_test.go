@@ -3,34 +3,16 @@ package camera
 import (
 	"fmt"
 	"net"
-	"os"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"tenfour/internal/platform/cputime"
 )
 
-// procCPU is a process's user+system CPU time so far (Linux /proc; clock ticks of 10 ms).
+// procCPU is a process's CPU time so far (0 once it is gone).
 func procCPU(pid int) time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	if len(f) < 13 {
-		return 0
-	}
-	u, _ := strconv.ParseInt(f[11], 10, 64)
-	k, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(u+k) * 10 * time.Millisecond
-}
-
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := cputime.Of(pid)
+	return d
 }
 
 // BenchmarkCameraPullCPU is `make bench`'s "CPU per pulled camera": 4 simulated cameras (640x360, 15 fps, about
@@ -85,7 +67,7 @@ func BenchmarkCameraPullCPU(b *testing.B) {
 		for _, p := range ps {
 			c0 += procCPU(p)
 		}
-		s0, p0, t0 := selfCPU(), streams[0].packets.Load(), time.Now()
+		s0, p0, t0 := cputime.Self(), streams[0].packets.Load(), time.Now()
 		time.Sleep(window)
 		var c1 time.Duration
 		for _, p := range pids() {
@@ -93,7 +75,7 @@ func BenchmarkCameraPullCPU(b *testing.B) {
 		}
 		took := time.Since(t0)
 		child := float64(c1-c0) / float64(took) * 100 / n
-		own := float64(selfCPU()-s0) / float64(took) * 100 / n
+		own := float64(cputime.Self()-s0) / float64(took) * 100 / n
 		pps := float64(streams[0].packets.Load()-p0) / took.Seconds()
 		b.ReportMetric(child+own, "%core/camera")
 		b.ReportMetric(child, "%core-ffmpeg/camera")

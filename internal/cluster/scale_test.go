@@ -11,6 +11,7 @@ import (
 	"tenfour/internal/auth"
 	"tenfour/internal/bench"
 	"tenfour/internal/config"
+	"tenfour/internal/platform/cputime"
 	"tenfour/internal/sim"
 	"tenfour/internal/testkit"
 )
@@ -109,7 +110,7 @@ func TestClusterScale(t *testing.T) {
 	time.Sleep(2 * time.Second) // the last logins' work settles
 	cpu0 := make([]time.Duration, 3)
 	for i, p := range nodes {
-		cpu0[i], _ = bench.ProcCPU(p.Pid())
+		cpu0[i], _ = cputime.Of(p.Pid())
 	}
 	busy0, _ := bench.MachineCPU()
 	gps0 := fl.Stats().GPSPoints.Load()
@@ -118,7 +119,7 @@ func TestClusterScale(t *testing.T) {
 	w := time.Since(w0)
 	busy1, _ := bench.MachineCPU()
 	for i, p := range nodes {
-		c1, _ := bench.ProcCPU(p.Pid())
+		c1, _ := cputime.Of(p.Pid())
 		cores := float64(c1-cpu0[i]) / float64(w)
 		t.Logf("node %d: %d terminals, %.3f cores", i+1, held["n"+strconv.Itoa(i+1)], cores)
 		fmt.Printf("BENCH cluster.scale_cpu_n%d %.4f\n", i+1, cores)

@@ -2,11 +2,10 @@ package indoor
 
 import (
 	"math/rand/v2"
-	"syscall"
 	"testing"
-	"time"
 
 	"tenfour/internal/indoor/radio"
+	"tenfour/internal/platform/cputime"
 )
 
 // BenchmarkEstimate is one scan of the demo walk (24 beacons a storey, up to 16 readings a fit) through the whole
@@ -23,21 +22,12 @@ func BenchmarkEstimate(b *testing.B) {
 	}
 	est := DemoEstimator()
 	n := 0
-	start := cpuTime()
+	start := cputime.Self()
 	for b.Loop() {
 		if _, ok := est.Estimate(scans[n%len(scans)], int64(n)*1000); !ok {
 			b.Fatal("no fix")
 		}
 		n++
 	}
-	b.ReportMetric(float64(n)/(cpuTime()-start).Seconds(), "estimates/s/core")
-}
-
-// cpuTime is the CPU time the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(n)/(cputime.Self()-start).Seconds(), "estimates/s/core")
 }

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"tenfour/internal/media"
+	"tenfour/internal/platform/cputime"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
@@ -68,12 +68,6 @@ func (f *fanout) received() []int {
 	return out
 }
 
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // BenchmarkForwardDelay measures the delay the server adds per packet (talker's packet read → written to its
 // last listener) for a group of 10 and of 100 listeners, at the real 50 packets per second.
 func BenchmarkForwardDelay(b *testing.B) {
@@ -121,7 +115,7 @@ func BenchmarkStreamsPerCore(b *testing.B) {
 	for range b.N {
 		burst := f.route()
 		before := f.received()
-		cpu0, t0, fwd0 := cpuTime(), time.Now(), f.talker.ForwardCPU()
+		cpu0, t0, fwd0 := cputime.Self(), time.Now(), f.talker.ForwardCPU()
 		if err := f.talkerM.Send(ctx, silent(packets), 20*time.Millisecond); err != nil {
 			b.Fatal(err)
 		}
@@ -132,7 +126,7 @@ func BenchmarkStreamsPerCore(b *testing.B) {
 			wcancel()
 			lost += max(0, before[i]+packets-len(got))
 		}
-		wall, cpu := time.Since(t0), cpuTime()-cpu0
+		wall, cpu := time.Since(t0), cputime.Self()-cpu0
 		frac := float64(burst.Stats().Busy) / float64(wall) // wall time the loop was busy, descheduled time included
 		cpuFrac := float64(f.talker.ForwardCPU()-fwd0) / float64(wall)
 		b.ReportMetric(float64(n), "streams")

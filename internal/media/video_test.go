@@ -14,6 +14,7 @@ import (
 	"github.com/pion/webrtc/v4"
 
 	"tenfour/internal/media"
+	"tenfour/internal/platform/cputime"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
@@ -234,7 +235,7 @@ func BenchmarkVideoStreamsPerCore(b *testing.B) {
 			before[i] = r.v.Stats().VideoPackets
 		}
 		sent0 := cam.Video.Packets()
-		cpu0, t0 := cpuTime(), time.Now()
+		cpu0, t0 := cputime.Self(), time.Now()
 		tick := time.NewTicker(100 * time.Millisecond)
 		for f := 0; f < 50; f++ {
 			if err := camV.SendFrame(frame, 100*time.Millisecond); err != nil {
@@ -244,7 +245,7 @@ func BenchmarkVideoStreamsPerCore(b *testing.B) {
 		}
 		tick.Stop()
 		time.Sleep(300 * time.Millisecond) // the last packets in flight
-		wall, cpu := time.Since(t0), cpuTime()-cpu0
+		wall, cpu := time.Since(t0), cputime.Self()-cpu0
 		sent := int(cam.Video.Packets() - sent0)
 		lost := 0
 		for i, r := range rxs {

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"sort"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"tenfour/internal/platform/cputime"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 	"tenfour/internal/video"
@@ -99,14 +99,14 @@ func BenchmarkVideoRecordCPU(b *testing.B) {
 			}
 			ids, cons, vids = append(ids, id), append(cons, con), append(vids, a, t)
 		}
-		s0, c0 := rusage(syscall.RUSAGE_SELF), rusage(syscall.RUSAGE_CHILDREN)
+		s0, c0 := cputime.Self(), cputime.Children()
 		time.Sleep(window)
-		s1 := rusage(syscall.RUSAGE_SELF)
+		s1 := cputime.Self()
 		for i, id := range ids {
 			must(b, cons[i].Call(ctx, "video.bye", map[string]any{"callId": id}, nil))
 		}
 		w.svc().Wait() // the recorders finished: their children exited and were waited for
-		c1 := rusage(syscall.RUSAGE_CHILDREN)
+		c1 := cputime.Children()
 		for _, v := range vids {
 			v.Close()
 		}
@@ -125,10 +125,4 @@ func BenchmarkVideoRecordCPU(b *testing.B) {
 		b.ReportMetric(per(on-off), "%core-server/call")
 		b.ReportMetric(float64(n), "calls")
 	}
-}
-
-func rusage(who int) time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(who, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
