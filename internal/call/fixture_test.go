@@ -199,14 +199,6 @@ func event(t testing.TB, ctx context.Context, c *termclient.Client, typ string, 
 	return m
 }
 
-// assertContinuous fails the test unless the packets arrived as one stream (termclient.Continuous).
-func assertContinuous(t testing.TB, pkts []termclient.Packet) {
-	t.Helper()
-	if err := termclient.Continuous(pkts); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // never checks that a client has received no more than n packets after the others got theirs.
 func count(c *termclient.Client) int { return c.ReceivedCount() }
 

@@ -99,14 +99,6 @@ func ctxT(t testing.TB, d time.Duration) context.Context {
 	return ctx
 }
 
-// assertContinuous fails the test unless the packets arrived as one stream (termclient.Continuous).
-func assertContinuous(t *testing.T, pkts []termclient.Packet) {
-	t.Helper()
-	if err := termclient.Continuous(pkts); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestTalkerSwitchKeepsEveryPacketAndContinuity(t *testing.T) {
 	e := newEngine(t)
 	a, am := connect(t, e, "A")
@@ -152,7 +144,7 @@ func TestTalkerSwitchKeepsEveryPacketAndContinuity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		assertContinuous(t, pkts)
+		testkit.WantContinuous(t, pkts)
 		if !pkts[0].Marker || !pkts[50].Marker {
 			t.Fatalf("talkspurt starts not marked: %v %v", pkts[0].Marker, pkts[50].Marker)
 		}

@@ -98,7 +98,7 @@ func TestRelayLaneCarriesBurstsInTurn(t *testing.T) {
 	if len(got) != 50 {
 		t.Fatalf("the listener on node B got %d packets, want 50", len(got))
 	}
-	assertContinuous(t, got)
+	testkit.WantContinuous(t, got)
 	if n := rb.In(lane).Packets(); n != 50 {
 		t.Fatalf("lane %d received %d packets, want 50", lane, n)
 	}
@@ -185,7 +185,7 @@ func TestRelayLaneHoldsABurstsStartUntilItsRouteIsSet(t *testing.T) {
 	if len(got) != 30 {
 		t.Fatalf("the listener got %d packets, want the second burst's 30 (none of the first)", len(got))
 	}
-	assertContinuous(t, got)
+	testkit.WantContinuous(t, got)
 }
 
 // pair links two relays directly (no NATS): ra offers, rb answers.

@@ -215,6 +215,15 @@ func (w *World) Client(o termclient.Options) *termclient.Client {
 	return c
 }
 
+// WantContinuous fails the test unless the packets a client received arrived as one stream
+// (termclient.Continuous): what a listener's decoder needs across talker switches and relayed bursts.
+func WantContinuous(t testing.TB, pkts []termclient.Packet) {
+	t.Helper()
+	if err := termclient.Continuous(pkts); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // RunFleet starts a simulated fleet (internal/sim) and runs it until the test ends; the test's cleanup waits
 // for every terminal to stop.
 func RunFleet(t testing.TB, opts sim.Options) *sim.Fleet {
