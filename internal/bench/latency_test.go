@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"tenfour/internal/bench"
-	"tenfour/internal/config"
 	"tenfour/internal/sim"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
@@ -39,7 +38,7 @@ type world struct {
 }
 
 func newWorld(t *testing.T) *world {
-	s := testkit.Start(t, func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+	s := testkit.Start(t, testkit.LoopbackMedia)
 	return &world{t: t, s: s}
 }
 

@@ -31,7 +31,7 @@ func TestSIPCalls(t *testing.T) {
 	gate(t)
 	w := testkit.NewWorld(t, "sqlite", func(c *config.Config) {
 		c.SIP.Addr = "127.0.0.1:0"
-		c.Voice.Interfaces = []string{"lo"}
+		testkit.LoopbackMedia(c)
 	})
 	// one group: the phone that calls (45000000), the account the REGISTER flood names (45000001) and a native
 	// terminal; the concurrent calls provision their own server (concurrent)

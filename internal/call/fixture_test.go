@@ -28,7 +28,7 @@ func newWorld(t testing.TB, opts ...func(*config.Config)) *world {
 // newWorldOn is newWorld on a chosen store engine.
 func newWorldOn(t testing.TB, engine string, opts ...func(*config.Config)) *world {
 	t.Helper()
-	all := append([]func(*config.Config){func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} }}, opts...)
+	all := append([]func(*config.Config){testkit.LoopbackMedia}, opts...)
 	return &world{World: testkit.NewWorld(t, engine, all...), t: t}
 }
 

@@ -96,7 +96,7 @@ func (c *cluster) node(id string, more ...func(*config.Config)) *testkit.Server 
 	c.t.Cleanup(func() { store.Close() })
 	s := testkit.StartStore(c.t, store, func(cfg *config.Config) {
 		cfg.DB = c.dsn
-		cfg.Voice.Interfaces = []string{"lo"}
+		testkit.LoopbackMedia(cfg)
 		cfg.Cluster = config.Cluster{NATS: c.nats.URL(), NodeID: id, Timeout: nodeTimeout}
 		for _, fn := range more {
 			fn(cfg)

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"testing"
 
-	"tenfour/internal/config"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
@@ -21,7 +20,7 @@ type voiceFleet struct {
 
 func newVoiceFleet(t *testing.T, terminals ...string) *voiceFleet {
 	t.Helper()
-	w := testkit.NewWorld(t, "sqlite", func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+	w := testkit.NewWorld(t, "sqlite", testkit.LoopbackMedia)
 	f := &voiceFleet{World: w, t: t, dispatcher: "19000001"}
 	g := w.Group("Patrol")
 	f.gid = strconv.FormatInt(g, 10)

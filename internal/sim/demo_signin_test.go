@@ -27,7 +27,7 @@ func TestDispatcherSignsInWhileTheDemoFleetRuns(t *testing.T) {
 	}
 	cfg := config.Config{Addr: ln.Addr().String(), DataDir: t.TempDir(), ShutdownTimeout: time.Second,
 		Demo: true, DemoFleet: len(sim.FleetAccounts()), DemoFleetSOS: -1}
-	cfg.Voice.Interfaces = []string{"lo"}
+	testkit.LoopbackMedia(&cfg)
 	a, base := serveAsMakeRun(t, cfg, ln)
 
 	dispatcher := &http.Client{Timeout: 30 * time.Second} // from 127.0.0.1, as a browser on the machine

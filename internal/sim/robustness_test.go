@@ -266,7 +266,7 @@ func FuzzTerminalFrame(f *testing.F) {
 	}
 	fz := &fuzzTerminal{s: testkit.Start(f, func(c *config.Config) {
 		c.Demo = true
-		c.Voice.Interfaces = []string{"lo"}
+		testkit.LoopbackMedia(c)
 	})}
 	f.Cleanup(func() { // before the server stops: nobody reads this connection to finish a close handshake
 		if fz.r != nil {

@@ -31,7 +31,7 @@ func demoServer(t *testing.T) *testkit.Server {
 	return testkit.Start(t, func(c *config.Config) {
 		c.Demo = true
 		c.DataDir = dir
-		c.Voice.Interfaces = []string{"lo"}
+		testkit.LoopbackMedia(c)
 	})
 }
 

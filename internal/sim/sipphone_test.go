@@ -28,7 +28,7 @@ func sipGroup(t *testing.T, ctx context.Context) (*testkit.World, string, *termc
 	}
 	w := testkit.NewWorld(t, "sqlite", func(c *config.Config) {
 		c.SIP.Addr = "127.0.0.1:0"
-		c.Voice.Interfaces = []string{"lo"}
+		testkit.LoopbackMedia(c)
 	})
 	testkit.Account(t, w.DB, auth.NewAccount{CustomerID: w.Customer, ID: sipDesk, Name: "Desk phone", Type: "0", Group: "Ops", Kind: directory.KindSIP})
 	testkit.Account(t, w.DB, auth.NewAccount{CustomerID: w.Customer, ID: sipGateway, Name: "Gateway", Type: "8", Group: "Ops", Kind: directory.KindSIP})

@@ -25,7 +25,6 @@ import (
 	"github.com/pion/webrtc/v4/pkg/media/oggwriter"
 	"github.com/zaf/g711"
 
-	"tenfour/internal/config"
 	sipside "tenfour/internal/sip"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
@@ -369,7 +368,7 @@ func TestCallIntoGroup(t *testing.T) {
 		t.Skip("no ffmpeg")
 	}
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		w := startSIP(t, engine, func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+		w := startSIP(t, engine, testkit.LoopbackMedia)
 		gid := w.groupID(t, "Ops")
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
@@ -496,7 +495,7 @@ func toneOgg(t *testing.T) string {
 func TestBaresipCallIntoGroup(t *testing.T) {
 	for _, codec := range []string{"PCMU", "opus"} {
 		t.Run(codec, func(t *testing.T) {
-			w := startSIP(t, "sqlite", func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+			w := startSIP(t, "sqlite", testkit.LoopbackMedia)
 			gid := w.groupID(t, "Ops")
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()

@@ -13,7 +13,6 @@ import (
 	"github.com/emiago/sipgo/sip"
 	"github.com/pion/sdp/v3"
 
-	"tenfour/internal/config"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
@@ -25,7 +24,7 @@ func eachCallWorld(t *testing.T, test func(ctx context.Context, t *testing.T, w 
 		t.Skip("no ffmpeg")
 	}
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		w := startSIP(t, engine, func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+		w := startSIP(t, engine, testkit.LoopbackMedia)
 		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		defer cancel()
 		test(ctx, t, w)
@@ -370,7 +369,7 @@ func TestConsoleCallsPhone(t *testing.T) {
 // baresip's `*` gives it the floor of the call and its microphone reaches the terminal, `#` frees it, and the
 // terminal's talk is in baresip's recording; the terminal hangs up.
 func TestBaresipCallsTerminal(t *testing.T) {
-	w := startSIP(t, "sqlite", func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+	w := startSIP(t, "sqlite", testkit.LoopbackMedia)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	b := startBaresip(ctx, t, w, "PCMU")

@@ -8,7 +8,6 @@ import (
 	"github.com/emiago/sipgo/sip"
 	"github.com/pion/sdp/v3"
 
-	"tenfour/internal/config"
 	"tenfour/internal/testkit"
 )
 
@@ -52,7 +51,7 @@ func (p *softphone) reinvite(body []byte) (int, string) {
 // again. A session refresh without an offer is answered with the call's media; an offer without the call's
 // codec is 488 and changes nothing; a re-INVITE of a call that does not exist is 481.
 func TestReinviteHoldAndResume(t *testing.T) {
-	w := startSIP(t, "sqlite", func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+	w := startSIP(t, "sqlite", testkit.LoopbackMedia)
 	gid := w.groupID(t, "Ops")
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

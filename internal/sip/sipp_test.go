@@ -12,7 +12,6 @@ import (
 	"github.com/emiago/sipgo/sip"
 
 	"tenfour/internal/auth"
-	"tenfour/internal/config"
 	"tenfour/internal/directory"
 	"tenfour/internal/sim"
 	"tenfour/internal/termclient"
@@ -52,7 +51,7 @@ func TestSIPpLoad(t *testing.T) {
 	if _, err := exec.LookPath("ffmpeg"); err != nil {
 		t.Skip("no ffmpeg")
 	}
-	w := startSIP(t, "sqlite", func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+	w := startSIP(t, "sqlite", testkit.LoopbackMedia)
 	gid := w.groupID(t, "Ops")
 	const calls = 8
 	var rows []string
@@ -93,7 +92,7 @@ func TestSIPpMalformed(t *testing.T) {
 // its audio) and the silence after it releases the floor once the hangover has passed.
 func TestVoiceActivityTakesTheFloor(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		w := startSIP(t, engine, func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+		w := startSIP(t, engine, testkit.LoopbackMedia)
 		gid := w.groupID(t, "Ops")
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
@@ -118,7 +117,7 @@ func TestVoiceActivityTakesTheFloor(t *testing.T) {
 // phone that offers keys talks by its voice and its keys are ignored (a gateway that forwards its radios' DTMF);
 // set to keys, a gateway that offers none does not take the floor by its voice. The setting is read at each call.
 func TestTalkSettingWinsOverTheOffer(t *testing.T) {
-	w := startSIP(t, "sqlite", func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+	w := startSIP(t, "sqlite", testkit.LoopbackMedia)
 	gid := w.groupID(t, "Ops")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

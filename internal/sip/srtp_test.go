@@ -14,7 +14,6 @@ import (
 	"github.com/pion/sdp/v3"
 	"github.com/pion/srtp/v3"
 
-	"tenfour/internal/config"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
@@ -108,7 +107,7 @@ func TestSecureCallIntoGroup(t *testing.T) {
 		t.Skip("no ffmpeg")
 	}
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		w := startSIP(t, engine, func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+		w := startSIP(t, engine, testkit.LoopbackMedia)
 		c := w.listenTLS(t)
 		gid := w.groupID(t, "Ops")
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -17,7 +17,6 @@ import (
 	"github.com/emiago/sipgo/sip"
 	"github.com/pion/rtp"
 
-	"tenfour/internal/config"
 	"tenfour/internal/directory"
 	sipside "tenfour/internal/sip"
 	"tenfour/internal/testkit"
@@ -115,7 +114,7 @@ func TestTrunk(t *testing.T) {
 	}
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		pbx := startKamailio(t, "")
-		w := startSIP(t, engine, func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+		w := startSIP(t, engine, testkit.LoopbackMedia)
 		gid := w.groupID(t, "Ops")
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
@@ -277,7 +276,7 @@ func TestPhoneThroughKamailio(t *testing.T) {
 	if _, err := exec.LookPath("ffmpeg"); err != nil {
 		t.Skip("no ffmpeg")
 	}
-	w := startSIP(t, "sqlite", func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} })
+	w := startSIP(t, "sqlite", testkit.LoopbackMedia)
 	proxy := startKamailio(t, w.SIP.Addr())
 	gid := w.groupID(t, "Ops")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

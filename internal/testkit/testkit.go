@@ -332,6 +332,10 @@ func Start(t testing.TB, opts ...func(*config.Config)) *Server {
 	return StartOn(t, "sqlite", opts...)
 }
 
+// LoopbackMedia is the option of a server whose media listens on loopback only (--media-interfaces lo): the
+// tests' Go peers (termclient's Loopback) and phones connect there, and media offers no loopback address otherwise.
+func LoopbackMedia(c *config.Config) { c.Voice.Interfaces = []string{"lo"} }
+
 // StartOn is Start on a chosen engine.
 func StartOn(t testing.TB, engine string, opts ...func(*config.Config)) *Server {
 	t.Helper()

@@ -26,7 +26,7 @@ func newWorld(t testing.TB, opts ...func(*config.Config)) *world {
 
 func newWorldOn(t testing.TB, engine string, opts ...func(*config.Config)) *world {
 	t.Helper()
-	all := append([]func(*config.Config){func(c *config.Config) { c.Voice.Interfaces = []string{"lo"} }}, opts...)
+	all := append([]func(*config.Config){testkit.LoopbackMedia}, opts...)
 	w := &world{World: testkit.NewWorld(t, engine, all...), t: t}
 	for id, typ := range map[string]string{"10000001": "20", "10000002": "20", "10000101": "10", "10000102": "10",
 		"10000103": "10", "10000110": "6", "10000120": "camera"} {
