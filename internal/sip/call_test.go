@@ -359,6 +359,16 @@ func (w *sipWorld) groupID(t *testing.T, name string) string {
 	return strconv.FormatInt(id, 10)
 }
 
+// callWorld is startSIP for a test of calls: media on loopback, the id of the group "Ops" (every account's), and a
+// context that ends after within.
+func callWorld(t *testing.T, engine string, within time.Duration) (context.Context, *sipWorld, string) {
+	t.Helper()
+	w := startSIP(t, engine, testkit.LoopbackMedia)
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	t.Cleanup(cancel)
+	return ctx, w, w.groupID(t, "Ops")
+}
+
 // A registered phone calls its group: 200 with PCMU; `*` gives it the floor (the group's terminal sees it
 // talk), its tone reaches the terminal, `#` frees the floor; the terminal's talk reaches the phone; a `*` while
 // the terminal holds the floor is refused (a tone, the floor unchanged); BYE ends the session, the phone stays
@@ -368,10 +378,7 @@ func TestCallIntoGroup(t *testing.T) {
 		t.Skip("no ffmpeg")
 	}
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		w := startSIP(t, engine, testkit.LoopbackMedia)
-		gid := w.groupID(t, "Ops")
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
+		ctx, w, gid := callWorld(t, engine, 60*time.Second)
 		if res := w.register(t, phoneClient(t), "UDP", phone, testkit.Password, 300); res.StatusCode != sip.StatusOK {
 			t.Fatalf("REGISTER: %d", res.StatusCode)
 		}
@@ -495,10 +502,7 @@ func toneOgg(t *testing.T) string {
 func TestBaresipCallIntoGroup(t *testing.T) {
 	for _, codec := range []string{"PCMU", "opus"} {
 		t.Run(codec, func(t *testing.T) {
-			w := startSIP(t, "sqlite", testkit.LoopbackMedia)
-			gid := w.groupID(t, "Ops")
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
+			ctx, w, gid := callWorld(t, "sqlite", 60*time.Second)
 			b := startBaresip(ctx, t, w, codec)
 			term := w.groupTerminal(ctx, t)
 			b.say(fmt.Sprintf("/dial sip:%s@%s:%d\n", gid, w.host, w.port))

@@ -24,9 +24,7 @@ func eachCallWorld(t *testing.T, test func(ctx context.Context, t *testing.T, w 
 		t.Skip("no ffmpeg")
 	}
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		w := startSIP(t, engine, testkit.LoopbackMedia)
-		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-		defer cancel()
+		ctx, w, _ := callWorld(t, engine, 90*time.Second)
 		test(ctx, t, w)
 	})
 }
@@ -369,9 +367,7 @@ func TestConsoleCallsPhone(t *testing.T) {
 // baresip's `*` gives it the floor of the call and its microphone reaches the terminal, `#` frees it, and the
 // terminal's talk is in baresip's recording; the terminal hangs up.
 func TestBaresipCallsTerminal(t *testing.T) {
-	w := startSIP(t, "sqlite", testkit.LoopbackMedia)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	ctx, w, _ := callWorld(t, "sqlite", 60*time.Second)
 	b := startBaresip(ctx, t, w, "PCMU")
 	term := w.groupTerminal(ctx, t)
 	b.say(fmt.Sprintf("/dial sip:%s@%s:%d\n", terminal, w.host, w.port))

@@ -51,10 +51,7 @@ func (p *softphone) reinvite(body []byte) (int, string) {
 // again. A session refresh without an offer is answered with the call's media; an offer without the call's
 // codec is 488 and changes nothing; a re-INVITE of a call that does not exist is 481.
 func TestReinviteHoldAndResume(t *testing.T) {
-	w := startSIP(t, "sqlite", testkit.LoopbackMedia)
-	gid := w.groupID(t, "Ops")
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
+	ctx, w, gid := callWorld(t, "sqlite", 90*time.Second)
 	if res := w.register(t, phoneClient(t), "UDP", phone, testkit.Password, 300); res.StatusCode != sip.StatusOK {
 		t.Fatalf("REGISTER: %d", res.StatusCode)
 	}

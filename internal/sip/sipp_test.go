@@ -92,10 +92,7 @@ func TestSIPpMalformed(t *testing.T) {
 // its audio) and the silence after it releases the floor once the hangover has passed.
 func TestVoiceActivityTakesTheFloor(t *testing.T) {
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		w := startSIP(t, engine, testkit.LoopbackMedia)
-		gid := w.groupID(t, "Ops")
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
+		ctx, w, gid := callWorld(t, engine, 60*time.Second)
 		term := w.groupTerminal(ctx, t)
 		gw := simPhoneInGroup(ctx, t, w, gid, true)
 		time.Sleep(time.Second) // silence: the floor stays free
@@ -117,10 +114,7 @@ func TestVoiceActivityTakesTheFloor(t *testing.T) {
 // phone that offers keys talks by its voice and its keys are ignored (a gateway that forwards its radios' DTMF);
 // set to keys, a gateway that offers none does not take the floor by its voice. The setting is read at each call.
 func TestTalkSettingWinsOverTheOffer(t *testing.T) {
-	w := startSIP(t, "sqlite", testkit.LoopbackMedia)
-	gid := w.groupID(t, "Ops")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	ctx, w, gid := callWorld(t, "sqlite", 60*time.Second)
 	dir := directory.NewStore(w.DB)
 	if err := dir.SetSIPTalk(ctx, w.Customer, phone, directory.SIPTalkVoice); err != nil {
 		t.Fatal(err)

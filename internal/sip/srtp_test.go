@@ -107,11 +107,8 @@ func TestSecureCallIntoGroup(t *testing.T) {
 		t.Skip("no ffmpeg")
 	}
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
-		w := startSIP(t, engine, testkit.LoopbackMedia)
+		ctx, w, gid := callWorld(t, engine, 60*time.Second)
 		c := w.listenTLS(t)
-		gid := w.groupID(t, "Ops")
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
 		if res := w.register(t, c, "TLS", phone, testkit.Password, 300); res.StatusCode != sip.StatusOK {
 			t.Fatalf("REGISTER over TLS: %d", res.StatusCode)
 		}

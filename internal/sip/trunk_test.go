@@ -114,10 +114,7 @@ func TestTrunk(t *testing.T) {
 	}
 	testkit.EachEngine(t, func(t *testing.T, engine string) {
 		pbx := startKamailio(t, "")
-		w := startSIP(t, engine, testkit.LoopbackMedia)
-		gid := w.groupID(t, "Ops")
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
+		ctx, w, gid := callWorld(t, engine, 60*time.Second)
 		gidN, _ := strconv.ParseInt(gid, 10, 64)
 		store := sipside.NewTrunkStore(w.DB)
 		for _, tr := range []sipside.TrunkConfig{
