@@ -45,6 +45,15 @@ func TerminalIDs(ids []string) []TerminalID {
 	return out
 }
 
+// Strings is a list of account ids as other domains keep them (the inverse of TerminalIDs).
+func Strings(ids []TerminalID) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = string(id)
+	}
+	return out
+}
+
 // Account is what other domains read of an account: who it is, what it is and the state that decides whether
 // it may talk.
 type Account struct {
@@ -224,7 +233,7 @@ func (s *Store) SetIcon(ctx context.Context, c CustomerID, ids []TerminalID, ava
 		return nil
 	}
 	return s.db.InTx(ctx, func(tx *db.Tx) error {
-		if err := checkAccounts(ctx, tx, int64(c), strs(ids)); err != nil {
+		if err := checkAccounts(ctx, tx, int64(c), Strings(ids)); err != nil {
 			return err
 		}
 		for chunk := range slices.Chunk(ids, maxIn) {
@@ -284,14 +293,6 @@ func anys[T any](v []T) []any {
 	out := make([]any, len(v))
 	for i, x := range v {
 		out[i] = x
-	}
-	return out
-}
-
-func strs(ids []TerminalID) []string {
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		out[i] = string(id)
 	}
 	return out
 }

@@ -85,11 +85,7 @@ func (s *Store) GroupTerminals(ctx context.Context, customerID, gid int64) ([]st
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		out[i] = string(id)
-	}
-	return out, nil
+	return directory.Strings(ids), nil
 }
 
 // named fills the names of the target terminals (or dispatchers) and groups of a page of one customer's

@@ -299,9 +299,7 @@ func (s *Service) Send(ctx context.Context, p identity.Principal, req SendReques
 		if err != nil {
 			return SendResult{}, err
 		}
-		for _, id := range members {
-			targets = append(targets, string(id))
-		}
+		targets = append(targets, directory.Strings(members)...)
 	}
 	slices.Sort(targets)
 	targets = slices.Compact(targets)
