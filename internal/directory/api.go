@@ -22,7 +22,6 @@ package directory
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"slices"
 
 	"tenfour/internal/platform/db"
@@ -77,14 +76,12 @@ const accountCols = `id, customer_id, type, acct_type, name, call_set_status, CO
 func scanAccount(sc db.Scanner) (Account, error) {
 	var a Account
 	var talk int64
-	var lat, lng sql.NullFloat64
-	if err := sc.Scan(&a.ID, &a.Customer, &a.Type, &a.AcctType, &a.Name, &a.CallSetStatus, &talk, &lat, &lng, &a.LastGps); err != nil {
+	var pos db.Position
+	if err := sc.Scan(&a.ID, &a.Customer, &a.Type, &a.AcctType, &a.Name, &a.CallSetStatus, &talk, &pos.Lat, &pos.Lng, &a.LastGps); err != nil {
 		return a, db.NotFound(err)
 	}
 	a.TalkGroup = GroupID(talk)
-	if lat.Valid && lng.Valid {
-		a.Lat, a.Lng = &lat.Float64, &lng.Float64
-	}
+	a.Lat, a.Lng = pos.Coords()
 	return a, nil
 }
 

@@ -27,8 +27,8 @@ func scanTerminal(sc db.Scanner, extra ...any) (Terminal, error) {
 	var t Terminal
 	var online bool
 	var ptt sql.NullInt64
-	var lat, lng sql.NullFloat64
-	dest := append(extra, &t.CID, &t.Name, &t.Type, &online, &ptt, &lat, &lng, &t.Speed, &t.Battery, &t.Signal,
+	var pos db.Position
+	dest := append(extra, &t.CID, &t.Name, &t.Type, &online, &ptt, &pos.Lat, &pos.Lng, &t.Speed, &t.Battery, &t.Signal,
 		&t.Model, &t.LastGps, &t.CallSetStatus, &t.Avatar, &t.LastOnline, &t.LastOffline, &t.Ver,
 		&t.direction, &t.altitude, &t.Kind)
 	if err := sc.Scan(dest...); err != nil {
@@ -41,10 +41,7 @@ func scanTerminal(sc db.Scanner, extra ...any) (Terminal, error) {
 	if ptt.Valid {
 		t.Grp = GroupID(ptt.Int64).String()
 	}
-	if lat.Valid && lng.Valid {
-		la, ln := lat.Float64, lng.Float64
-		t.Lat, t.Lng = &la, &ln
-	}
+	t.Lat, t.Lng = pos.Coords()
 	return t, nil
 }
 

@@ -42,13 +42,11 @@ const ticketCols = `t.job_id, t.ms_id, t.state, t.reason, t.remark, t.delivered_
 
 func scanJob(r db.Scanner) (Job, error) {
 	var j Job
-	var lat, lng sql.NullFloat64
-	if err := r.Scan(&j.JobID, &j.customerID, &j.Job, &j.Address, &lat, &lng, &j.Creator, &j.CreatorName, &j.SendTime); err != nil {
+	var pos db.Position
+	if err := r.Scan(&j.JobID, &j.customerID, &j.Job, &j.Address, &pos.Lat, &pos.Lng, &j.Creator, &j.CreatorName, &j.SendTime); err != nil {
 		return Job{}, err
 	}
-	if lat.Valid && lng.Valid {
-		j.Lat, j.Lng = &lat.Float64, &lng.Float64
-	}
+	j.Lat, j.Lng = pos.Coords()
 	j.JobMsList = []Ticket{}
 	return j, nil
 }

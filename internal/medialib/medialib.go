@@ -237,41 +237,13 @@ const itemFrom = `media_items m JOIN files f ON f.id = m.file_id`
 func scanItem(sc db.Scanner) (Item, error) {
 	var it Item
 	var id int64
-	var lat, lng sql64
-	err := sc.Scan(&id, &it.MsID, &it.MsName, &it.FileID, &it.Kind, &it.Mime, &it.Name, &it.Size, &lat, &lng, &it.Time, &it.CreateTime,
+	var pos db.Position
+	err := sc.Scan(&id, &it.MsID, &it.MsName, &it.FileID, &it.Kind, &it.Mime, &it.Name, &it.Size, &pos.Lat, &pos.Lng, &it.Time, &it.CreateTime,
 		&it.Camera, &it.CameraName)
 	it.ID = strconv.FormatInt(id, 10)
 	it.URL = files.URL(it.FileID)
-	it.Lat, it.Lng = lat.ptr(), lng.ptr()
+	it.Lat, it.Lng = pos.Coords()
 	return it, err
-}
-
-// sql64 scans a nullable float.
-type sql64 struct {
-	v     float64
-	valid bool
-}
-
-func (n *sql64) Scan(src any) error {
-	switch x := src.(type) {
-	case nil:
-		n.valid = false
-	case float64:
-		n.v, n.valid = x, true
-	case int64:
-		n.v, n.valid = float64(x), true
-	default:
-		return errors.New("medialib: not a number")
-	}
-	return nil
-}
-
-func (n sql64) ptr() *float64 {
-	if !n.valid {
-		return nil
-	}
-	v := n.v
-	return &v
 }
 
 func (s *Service) byFile(ctx context.Context, customerID int64, fileID string) (Item, error) {

@@ -660,10 +660,8 @@ func (s *Store) Logs(ctx context.Context, c int64, q LogQuery) ([]OrderLog, int,
 
 func scanLog(sc scanner) (OrderLog, error) {
 	var l OrderLog
-	var lat, lng sql.NullFloat64
-	err := sc.Scan(&l.ID, &l.OrderID, &l.MsID, &l.PointID, &l.PointName, &l.Method, &l.Value, &lat, &lng, &l.Time, &l.State)
-	if lat.Valid && lng.Valid {
-		l.Lat, l.Lng = &lat.Float64, &lng.Float64
-	}
+	var pos db.Position
+	err := sc.Scan(&l.ID, &l.OrderID, &l.MsID, &l.PointID, &l.PointName, &l.Method, &l.Value, &pos.Lat, &pos.Lng, &l.Time, &l.State)
+	l.Lat, l.Lng = pos.Coords()
 	return l, err
 }

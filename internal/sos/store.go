@@ -2,7 +2,6 @@ package sos
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 
 	"tenfour/internal/directory"
@@ -31,15 +30,13 @@ const alarmCols = `id, ms_id, ms_name, ms_type, type, state, at, lat, lng, COALE
 
 func scanAlarm(r db.Scanner, extra ...any) (Alarm, error) {
 	var a Alarm
-	var lat, lng sql.NullFloat64
-	dest := append(extra, &a.ID, &a.MsID, &a.MsName, &a.MsType, &a.Type, &a.State, &a.Time, &lat, &lng, &a.FixTime,
+	var pos db.Position
+	dest := append(extra, &a.ID, &a.MsID, &a.MsName, &a.MsType, &a.Type, &a.State, &a.Time, &pos.Lat, &pos.Lng, &a.FixTime,
 		&a.Responder, &a.ResponderName, &a.ResponseTime, &a.Closer, &a.CloserName, &a.CloseTime, &a.CloseKind, &a.Remark)
 	if err := r.Scan(dest...); err != nil {
 		return a, db.NotFound(err)
 	}
-	if lat.Valid && lng.Valid {
-		a.Lat, a.Lng = &lat.Float64, &lng.Float64
-	}
+	a.Lat, a.Lng = pos.Coords()
 	return a, nil
 }
 

@@ -42,6 +42,17 @@ func Int64(r Scanner) (int64, error) {
 	return v, err
 }
 
+// Position is a row's two nullable coordinate columns (lat, lng): scan into Lat and Lng, read them with Coords.
+type Position struct{ Lat, Lng sql.NullFloat64 }
+
+// Coords are the coordinates, both nil unless both columns hold a number: a position is whole or absent.
+func (p Position) Coords() (lat, lng *float64) {
+	if !p.Lat.Valid || !p.Lng.Valid {
+		return nil, nil
+	}
+	return &p.Lat.Float64, &p.Lng.Float64
+}
+
 // String scans a one-column text row: `db.Collect(rows, err, db.String)` lists names.
 func String(r Scanner) (string, error) {
 	var v string
