@@ -3,6 +3,7 @@ package realtime
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 
@@ -114,11 +115,7 @@ func (h *Hub) LocalOnline(accountID string) bool {
 func (h *Hub) Customers() []int64 {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
-	out := make([]int64, 0, len(h.byCustomer))
-	for id := range h.byCustomer {
-		out = append(out, id)
-	}
-	return out
+	return slices.Collect(maps.Keys(h.byCustomer))
 }
 
 // ReplaceRemote closes this node's connections of an account that logged in on another node, as a login here

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"maps"
 	"net/http"
+	"slices"
 	"sort"
 
 	"tenfour/internal/platform/httpx"
@@ -233,10 +235,5 @@ func (h *Hub) sent(typ string, dir Dir, kinds uint8) {
 func (h *Hub) Undeclared() []string {
 	h.undeclaredMu.Lock()
 	defer h.undeclaredMu.Unlock()
-	out := make([]string, 0, len(h.undeclared))
-	for n := range h.undeclared {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(h.undeclared))
 }
