@@ -84,6 +84,15 @@ func (s *serverProc) cpu() time.Duration {
 	return d
 }
 
+// coresOver waits d (less if ctx ends first) and returns how many cores the process used meanwhile.
+func (s *serverProc) coresOver(ctx context.Context, d time.Duration) (float64, error) {
+	cpu0, t0 := s.cpu(), time.Now()
+	if err := sleepCtx(ctx, d); err != nil {
+		return 0, err
+	}
+	return float64(s.cpu()-cpu0) / float64(time.Since(t0)), nil
+}
+
 // rss is the process's resident set now.
 func (s *serverProc) rss() int64 {
 	r, _, _ := ProcMem(s.pid())

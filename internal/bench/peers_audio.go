@@ -158,11 +158,10 @@ type audioSession struct {
 // packets more, then the measured window (CPU from /proc), then a tail.
 func measureAudio(ctx context.Context, srv *serverProc, s *audioSession, o AudioOptions, res *AudioResult, t0 time.Time) error {
 	o.phase("idle", srv.pid())
-	cpu0, i0 := srv.cpu(), time.Now()
-	if err := sleepCtx(ctx, 3*time.Second); err != nil {
+	var err error
+	if res.IdleCPU, err = srv.coresOver(ctx, 3*time.Second); err != nil {
 		return err
 	}
-	res.IdleCPU = float64(srv.cpu()-cpu0) / float64(time.Since(i0))
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		if err := s.sender.send(ctx, 10); err != nil {

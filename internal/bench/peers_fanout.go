@@ -248,11 +248,9 @@ func runFanout(ctx context.Context, o FanoutOptions, p fanProto) (FanoutResult, 
 		return res, err
 	}
 	measuring.Store(true)
-	cpu0, w0 := srv.cpu(), time.Now()
-	if err := sleepCtx(ctx, o.Window); err != nil {
+	if res.CPU, err = srv.coresOver(ctx, o.Window); err != nil {
 		return res, err
 	}
-	res.CPU = float64(srv.cpu()-cpu0) / float64(time.Since(w0))
 	res.RSS = srv.rss()
 	measuring.Store(false)
 	res.Requests, res.Replies = sent.Load(), replies.Load()

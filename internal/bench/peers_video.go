@@ -164,11 +164,9 @@ func measureVideo(ctx context.Context, srv *serverProc, s *videoSession, o Video
 			return err
 		})
 	}
-	cpu0, i0 := srv.cpu(), time.Now()
-	if err := sleepCtx(ctx, 3*time.Second); err != nil {
+	if res.IdleCPU, err = srv.coresOver(ctx, 3*time.Second); err != nil {
 		return err
 	}
-	res.IdleCPU = float64(srv.cpu()-cpu0) / float64(time.Since(i0))
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		if err := send(termclient.ClipFPS / 3); err != nil {
