@@ -151,18 +151,12 @@ func (s *Store) AddRecord(ctx context.Context, r Record) (int64, error) {
 func (s *Store) RecordedBursts(ctx context.Context, customer, from, to int64) (map[string]bool, error) {
 	rows, err := s.db.Query(ctx, `SELECT call_id, started_at FROM voice_records
 		WHERE customer_id = ? AND started_at >= ? AND started_at < ?`, customer, from, to)
-	keys, err := db.Collect(rows, err,
-		func(sc db.Scanner) (string, error) {
-			var id string
-			var at int64
-			err := sc.Scan(&id, &at)
-			return burstKey(id, at), err
-		})
-	out := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		out[k] = true
-	}
-	return out, err
+	return db.CollectSet(rows, err, func(sc db.Scanner) (string, error) {
+		var id string
+		var at int64
+		err := sc.Scan(&id, &at)
+		return burstKey(id, at), err
+	})
 }
 
 // RecordQuery filters call records.

@@ -570,17 +570,12 @@ func (s *Store) orderPoints(ctx context.Context, q db.Querier, id OrderID) ([]Or
 // OrderKeys tells which classes of a plan have their order on the given days ("seq/day" keys).
 func (s *Store) OrderKeys(ctx context.Context, id PlanID, from, to string) (map[string]bool, error) {
 	rows, err := s.db.Query(ctx, `SELECT class_seq, day FROM patrol_orders WHERE plan_id = ? AND day >= ? AND day <= ?`, id, from, to)
-	keys, err := db.Collect(rows, err, func(sc scanner) (string, error) {
+	return db.CollectSet(rows, err, func(sc scanner) (string, error) {
 		var seq int
 		var day string
 		err := sc.Scan(&seq, &day)
 		return orderKey(seq, day), err
 	})
-	out := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		out[k] = true
-	}
-	return out, err
 }
 
 func orderKey(seq int, day string) string { return day + "/" + strconv.Itoa(seq) }

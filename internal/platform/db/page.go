@@ -35,6 +35,16 @@ func Collect[T any](rows *sql.Rows, err error, scan func(Scanner) (T, error)) ([
 	return out, rows.Err()
 }
 
+// CollectSet is Collect as a set: which keys the rows hold (what a sweep or a generator finds already there).
+func CollectSet[K comparable](rows *sql.Rows, err error, scan func(Scanner) (K, error)) (map[K]bool, error) {
+	keys, err := Collect(rows, err, scan)
+	out := make(map[K]bool, len(keys))
+	for _, k := range keys {
+		out[k] = true
+	}
+	return out, err
+}
+
 // Int64 scans a one-column integer row: `db.Collect(rows, err, db.Int64)` lists ids.
 func Int64(r Scanner) (int64, error) {
 	var v int64
