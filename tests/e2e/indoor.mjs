@@ -144,8 +144,9 @@ export const indoorCases = [
       await page.waitForSelector('[data-testid=indoor-track]', { timeout: 15_000 });
       await page.waitForSelector(`[data-testid=indoor-terminal][data-ms-id="${WALKER}"]`, { timeout: 5_000 });
       // the walk lasts about two seconds and plays at ×5: it may have ended already, so it is wound back to its
-      // start (the slider's Home key) and played from there
-      if (await page.$('button[aria-label=Pause]')) await page.click('button[aria-label=Pause]');
+      // start (the slider's Home key) and played from there. Paused in the page, in one step: the playback can end
+      // between a look for the Pause button and a click on it (a CI run under load waited 30 s for a button gone).
+      await page.evaluate(() => document.querySelector('button[aria-label=Pause]')?.click());
       await page.focus('[data-testid=indoor-page] .ant-slider-handle');
       await page.keyboard.press('Home');
       const at1 = Number(await status.getAttribute('data-at'));
