@@ -14,12 +14,15 @@ import { LOGIN_PATH } from '../shared/access/routes';
 // The session ended: the login page the window lands on says why (signedOut.ts); a child window, which stays,
 // says it in a notice.
 function backToLogin(notice: SignedOut) {
+  // Read before the session is cleared: the router then heads for the login page itself.
+  const child = location.pathname.includes('child');
+  const reload = !child && !location.pathname.startsWith(LOGIN_PATH);
+  noteSignedOut(notice, { reload });
   reauthAccount.forget();
   deleteTokenCookie();
   useSession.getState().clear();
-  noteSignedOut(notice);
-  if (location.pathname.includes('child')) notifyGlobal('error', signedOutText(i18next.t, notice, i18next.language));
-  else if (!location.pathname.startsWith(LOGIN_PATH)) location.assign(LOGIN_PATH);
+  if (child) notifyGlobal('error', signedOutText(i18next.t, notice, i18next.language));
+  else if (reload) location.assign(LOGIN_PATH);
 }
 
 export function wireClients(): void {

@@ -20,6 +20,13 @@ describe('why the window was signed out', () => {
     expect(signedOutText(t, { reason: 'replaced' }, 'en-US')).toBe(t('common:errors.replaced'));
     expect(signedOutText(t, { reason: 'expired' }, 'en-US')).toBe(t('common:errors.tokenTimeout'));
   });
+  it('is left to the new page load when the sign-out reloads: the page being left may show the login page first', () => {
+    noteSignedOut({ reason: 'replaced', ip: '192.0.2.7', time: at }, { reload: true });
+    shownSignedOut(); // the old page's router rendered the login page before the load
+    expect(JSON.parse(sessionStorage.getItem('tenfour.signedOut')!)).toMatchObject({ ip: '192.0.2.7' });
+    clearSignedOut();
+    expect(sessionStorage.getItem('tenfour.signedOut')).toBeNull();
+  });
   it('is kept over the page load to the login page, shown once, and dropped by a new sign-in', () => {
     noteSignedOut({ reason: 'replaced', ip: '192.0.2.7', time: at });
     expect(JSON.parse(sessionStorage.getItem('tenfour.signedOut')!)).toMatchObject({ ip: '192.0.2.7' });

@@ -12,19 +12,28 @@ const KEY = 'tenfour.signedOut';
 
 export const useSignedOut = create<{ notice?: SignedOut }>(() => ({ notice: readJSON<SignedOut>(session(), KEY) }));
 
-export function noteSignedOut(notice: SignedOut): void {
+/**
+ * Set when the sign-out loads the login page anew: the router of the page being left may render the login page first
+ * (its session is cleared), and that render must leave the notice to the new load, which is the page the dispatcher
+ * sees (a CI run under load showed the login page without it).
+ */
+let reloading = false;
+
+export function noteSignedOut(notice: SignedOut, opts: { reload?: boolean } = {}): void {
   writeJSON(session(), KEY, notice);
+  reloading = opts.reload === true;
   useSignedOut.setState({ notice });
 }
 
 /** The login page showed the notice: the next page load does not show it again (it stays on screen until a sign-in). */
 export function shownSignedOut(): void {
-  removeKey(session(), KEY);
+  if (!reloading) removeKey(session(), KEY);
 }
 
 /** A new sign-in: the old notice no longer applies. */
 export function clearSignedOut(): void {
-  shownSignedOut();
+  reloading = false;
+  removeKey(session(), KEY);
   useSignedOut.setState({ notice: undefined });
 }
 
