@@ -156,34 +156,27 @@ describe('socket client', () => {
 
   it('replays from the drop\'s mark again when the sync after a reconnect failed, not from what that connection saw live', async () => {
     const { c, ws: first } = await online();
-    let ws = first;
-    ws.event('sos.alarm', { id: '1' }, 40);
-    ws.close(); // dropped at 40
-    vi.advanceTimersByTime(1_000);
-    ws = FakeWS.all[1]!;
-    ws.open();
-    ws.reply(0);
-    for (let i = 0; i < 10; i++) await Promise.resolve();
-    const sync = ws.sent.findIndex((f) => f.type === 'sync');
+    /** Drops the socket; the client's next one (after its backoff) logs in and asks sync: that request's index. */
+    const dropAndReturn = async (ws: FakeWS, backoffMs: number) => {
+      ws.close();
+      vi.advanceTimersByTime(backoffMs);
+      const next = FakeWS.all[FakeWS.all.length - 1]!;
+      next.open();
+      next.reply(0);
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+      return { ws: next, sync: next.sent.findIndex((f) => f.type === 'sync') };
+    };
+    first.event('sos.alarm', { id: '1' }, 40);
+    let { ws, sync } = await dropAndReturn(first, 1_000); // dropped at 40
     expect(ws.sent[sync]).toMatchObject({ data: { after: 40 } });
     ws.event('sms.status', { id: '9' }, 58); // live, while 41…57 are still to be replayed
-    ws.close(); // the sync never answers: the connection drops again
-    vi.advanceTimersByTime(2_000);
-    ws = FakeWS.all[2]!;
-    ws.open();
-    ws.reply(0);
+    ({ ws, sync } = await dropAndReturn(ws, 2_000)); // the sync never answered
+    expect(ws.sent[sync]).toMatchObject({ data: { after: 40 } });
+    ws.reply(sync, '0', { last: 58, more: false });
     for (let i = 0; i < 10; i++) await Promise.resolve();
-    const again = ws.sent.findIndex((f) => f.type === 'sync');
-    expect(ws.sent[again]).toMatchObject({ data: { after: 40 } });
-    ws.reply(again, '0', { last: 58, more: false });
-    for (let i = 0; i < 10; i++) await Promise.resolve();
-    ws.close(); // a sync completed: the next drop's mark is the newest seen
-    vi.advanceTimersByTime(1_000);
-    ws = FakeWS.all[3]!;
-    ws.open();
-    ws.reply(0);
-    for (let i = 0; i < 10; i++) await Promise.resolve();
-    expect(ws.sent.find((f) => f.type === 'sync')).toMatchObject({ data: { after: 58 } });
+    ({ ws, sync } = await dropAndReturn(ws, 1_000)); // a sync completed: the next drop's mark is the newest seen
+    expect(ws.sent[sync]).toMatchObject({ data: { after: 58 } });
+    expect(FakeWS.all).toHaveLength(4);
     c.stop();
   });
 
