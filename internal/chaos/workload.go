@@ -451,8 +451,7 @@ type console struct {
 // connect logs the console in at url and, after a drop, replays what it missed since mark (the last seq it had
 // seen when the connection dropped): a connection becomes the console's only once its login, replay and presence
 // read all worked. A failed one is closed, and the next attempt replays from the same mark: the failed
-// connection's live events move lastSeq but not the mark (a chaos run under load lost four items to a mark moved
-// that way).
+// connection's live events move lastSeq but not the mark (moved, it would skip what was missed before them).
 func (c *console) connect(ctx context.Context, url string, mark int64) (err error) {
 	conn, err := wsclient.Dial(ctx, wsclient.URL(url), wsclient.Options{Handle: func(_ *wsclient.Conn, f wsclient.Frame) {
 		if f.Re == 0 && f.ID == 0 {
