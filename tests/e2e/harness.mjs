@@ -124,7 +124,7 @@ export function expect(cond, message) {
 /**
  * Clicks the item of the open dropdown menu (a context menu, the user menu) whose text contains `text`, once the
  * menu has settled. The menu opens with a motion that scales it from 0.8: an item's place read during it is above
- * where the item lands, and on a loaded machine the click then hit the item two rows up (a CI run with two shards
+ * where the item lands, and on a loaded machine the click then hit the item two rows up (a two-shard run here
  * switched a group instead of leaving it). The wait ends when the menu's motion classes are gone.
  */
 export async function menuItem(page, text, options = {}) {
