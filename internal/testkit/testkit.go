@@ -306,7 +306,7 @@ func buildPostgresTemplate(ctx context.Context, admin *sql.DB, base string) (str
 	// The newest templates stay (pg_database's oids grow with each database made).
 	rows, err := conn.QueryContext(ctx, `SELECT datname FROM pg_database WHERE datname LIKE 'tenfour\_tmpl\_%'
 		ORDER BY oid DESC OFFSET $1`, pgTemplatesKept)
-	stale, err := db.Collect(rows, err, func(sc db.Scanner) (n string, err error) { return n, sc.Scan(&n) })
+	stale, err := db.Collect(rows, err, db.String)
 	if err != nil {
 		return "", err
 	}
