@@ -170,7 +170,8 @@ func (s *Store) GroupTerminals(ctx context.Context, c CustomerID, gid GroupID) (
 		WHERE m.group_id = ? AND a.customer_id = ? AND a.type <> '20' ORDER BY a.id`, int64(gid), c)
 	return db.Collect(rows, err, func(sc db.Scanner) (TerminalID, error) {
 		var id TerminalID
-		return id, sc.Scan(&id)
+		err := sc.Scan(&id)
+		return id, err
 	})
 }
 
