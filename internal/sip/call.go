@@ -50,13 +50,28 @@ type admission struct {
 }
 
 // calls are the live calls of this node, one per SIP account (a second INVITE of a phone in a call is busy:
-// its terminal session would replace the first).
+// its terminal session would replace the first). A call whose dialog has ended (the phone's BYE) is still live
+// while its terminal session logs out; a new INVITE of its account waits for that, up to endingWait, rather
+// than be told busy — a phone that hangs up and dials again at once is not in a call.
 type calls struct {
 	mu      sync.Mutex
-	live    map[string]bool // by account id
-	stopped bool            // the server stops: no call begins any more (wg is being waited on)
+	live    map[string]*accountCall // by account id
+	stopped bool                    // the server stops: no call begins any more (wg is being waited on)
 	wg      sync.WaitGroup
 }
+
+// accountCall is an account's live call: ending closes when its dialog ends, done when it is freed.
+type accountCall struct {
+	ending, done chan struct{}
+	hangOnce     sync.Once
+}
+
+// hungUp marks the call's dialog ended: its account's next INVITE waits for done instead of being busy.
+func (c *accountCall) hungUp() { c.hangOnce.Do(func() { close(c.ending) }) }
+
+// endingWait bounds how long a new INVITE waits for its account's ended call to be freed (its session's logout:
+// milliseconds, unless the database is slow).
+const endingWait = 5 * time.Second
 
 // invite answers a new INVITE: only a registered phone calling one of its groups is let through to a call;
 // an INVITE inside a call's dialog is that call's re-INVITE (reinvite.go). The caller answers a
@@ -108,15 +123,18 @@ func (s *Server) answerInvite(req *sip.Request, tx sip.ServerTransaction, a admi
 		respond(tx, req, sip.StatusNotAcceptableHere, "Not Acceptable Here")
 		return
 	}
-	switch begun, stopped := s.calls.begin(p.AccountID); {
+	wait, cancel := context.WithTimeout(s.stopCtx, endingWait)
+	live, stopped := s.calls.begin(wait, p.AccountID, false)
+	cancel()
+	switch {
 	case stopped:
 		respond(tx, req, sip.StatusServiceUnavailable, "Service Unavailable")
 		return
-	case !begun:
+	case live == nil:
 		respond(tx, req, sip.StatusBusyHere, "Busy Here")
 		return
 	}
-	free := sync.OnceFunc(func() { s.calls.end(p.AccountID) }) // an individual call frees it before its refusal
+	free := sync.OnceFunc(func() { s.calls.end(p.AccountID, live) }) // an individual call frees it before its refusal
 	defer free()
 	d, err := s.dialogs.ReadInvite(req, tx)
 	if err != nil {
@@ -124,6 +142,7 @@ func (s *Server) answerInvite(req *sip.Request, tx sip.ServerTransaction, a admi
 		return
 	}
 	defer d.Close()
+	defer context.AfterFunc(d.Context(), live.hungUp)()
 	if a.callee != "" {
 		s.serveIndividual(d, tx, a, offer, free)
 		return
@@ -169,19 +188,41 @@ func (s *Server) bye(req *sip.Request, tx sip.ServerTransaction) {
 	respond(tx, req, sip.StatusCallTransactionDoesNotExists, "Call/Transaction Does Not Exist")
 }
 
-// begin admits account id's call unless the account is in a call already or the server stops.
-func (c *calls) begin(id string) (begun, stopped bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.stopped || c.live[id] {
-		return false, c.stopped
+// begin admits account id's call unless the account is in a call already (nil) or the server stops. An
+// account whose call has hung up and is being freed is waited for until ctx ends; so is one in a call that has
+// not hung up, when patient (a dialed phone: its slot is taken only while a call ends or starts, dial.go).
+func (c *calls) begin(ctx context.Context, id string, patient bool) (live *accountCall, stopped bool) {
+	for {
+		c.mu.Lock()
+		if c.stopped {
+			c.mu.Unlock()
+			return nil, true
+		}
+		cur := c.live[id]
+		if cur == nil {
+			if c.live == nil {
+				c.live = map[string]*accountCall{}
+			}
+			live = &accountCall{ending: make(chan struct{}), done: make(chan struct{})}
+			c.live[id] = live
+			c.wg.Add(1)
+			c.mu.Unlock()
+			return live, false
+		}
+		c.mu.Unlock()
+		if !patient {
+			select {
+			case <-cur.ending:
+			default:
+				return nil, false // in a call
+			}
+		}
+		select {
+		case <-cur.done:
+		case <-ctx.Done():
+			return nil, false
+		}
 	}
-	if c.live == nil {
-		c.live = map[string]bool{}
-	}
-	c.live[id] = true
-	c.wg.Add(1)
-	return true, false
 }
 
 // stop refuses new calls and waits for those in progress to end (their contexts ended with the server's).
@@ -193,10 +234,13 @@ func (c *calls) stop() {
 }
 
 // end frees the account for its next call.
-func (c *calls) end(id string) {
+func (c *calls) end(id string, live *accountCall) {
 	c.mu.Lock()
-	delete(c.live, id)
+	if c.live[id] == live {
+		delete(c.live, id)
+	}
 	c.mu.Unlock()
+	close(live.done)
 	c.wg.Done()
 }
 

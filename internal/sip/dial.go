@@ -48,19 +48,20 @@ func (s *Server) Dial(ctx context.Context, accountID string) bool {
 	if !ok || s.opt.Calls.Login == nil {
 		return false
 	}
-	if !s.beginDialed(ctx, accountID) {
+	live := s.beginDialed(ctx, accountID)
+	if live == nil {
 		return true // in a call (its session answers busy), or the server stops
 	}
 	log := slog.With("component", "sip", "msId", accountID, "dialed", true)
 	events := make(chan termclient.Event, 64)
 	b, err := s.openBridge(ctx, admission{p: reg.p}, log, events)
 	if err != nil {
-		s.calls.end(accountID)
+		s.calls.end(accountID, live)
 		log.Warn("sip: dial: the phone's session did not start", "err", err)
 		return false
 	}
 	go func() {
-		defer s.calls.end(accountID)
+		defer s.calls.end(accountID, live)
 		defer s.closeBridge(b)
 		s.ringPhone(b, reg, events)
 	}()
@@ -69,24 +70,13 @@ func (s *Server) Dial(ctx context.Context, accountID string) bool {
 
 // beginDialed takes the phone's call slot, waiting up to slotWait while it is taken: a phone with no session on
 // this node (why it is dialed) whose slot is taken is ending a call (its session closing) or starting one (its
-// session logging in); either way the slot or the session is there a moment later.
-func (s *Server) beginDialed(ctx context.Context, accountID string) bool {
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	timeout := time.After(slotWait)
-	for {
-		begun, stopped := s.calls.begin(accountID)
-		if begun || stopped {
-			return begun
-		}
-		select {
-		case <-tick.C:
-		case <-timeout:
-			return false
-		case <-ctx.Done():
-			return false
-		}
-	}
+// session logging in); either way the slot or the session is there a moment later. Nil: still taken, or the
+// server stops.
+func (s *Server) beginDialed(ctx context.Context, accountID string) *accountCall {
+	ctx, cancel := context.WithTimeout(ctx, slotWait)
+	defer cancel()
+	live, _ := s.calls.begin(ctx, accountID, true)
+	return live
 }
 
 // ringPhone INVITEs the phone for the call offered to its session, and carries the call once answered.

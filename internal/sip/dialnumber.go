@@ -25,19 +25,20 @@ func (s *Server) DialNumber(ctx context.Context, customer int64, number string) 
 		return ""
 	}
 	account := t.cfg.AccountID
-	if !s.beginDialed(ctx, account) {
+	live := s.beginDialed(ctx, account)
+	if live == nil {
 		return account // in a call (busy), or the server stops
 	}
 	log := slog.With("component", "sip", "msId", account, "trunk", t.cfg.Name, "number", number)
 	events := make(chan termclient.Event, 64)
 	b, err := s.openBridge(ctx, admission{p: identity.Principal{AccountID: account, CustomerID: customer}}, log, events)
 	if err != nil {
-		s.calls.end(account)
+		s.calls.end(account, live)
 		log.Warn("sip: dial a number: the trunk account's session did not start", "err", err)
 		return ""
 	}
 	go func() {
-		defer s.calls.end(account)
+		defer s.calls.end(account, live)
 		defer s.closeBridge(b)
 		s.carryOut(b, events, func(ctx context.Context, _ offered) (outCall, error) {
 			o, err := t.inviteOut(ctx, number)
