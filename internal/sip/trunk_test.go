@@ -31,7 +31,8 @@ const (
 
 // startKamailio runs Debian's kamailio (scripts/test-deps.sh) with testdata/kamailio.cfg on a free loopback port
 // as the test's child and returns its address once it answers OPTIONS: the PBX, or with tenfour's address a proxy
-// in front of it.
+// in front of it. A port taken between its choice and kamailio's bind (kamailio exits: address in use) is
+// chosen again.
 func startKamailio(t *testing.T, tenfour string) string {
 	t.Helper()
 	bin, err := exec.LookPath("kamailio")
@@ -40,50 +41,87 @@ func startKamailio(t *testing.T, tenfour string) string {
 			t.Skip("kamailio is not installed (scripts/test-deps.sh installs it)")
 		}
 	}
-	port := testkit.FreePort(t)
 	tmpl, err := os.ReadFile("testdata/kamailio.cfg")
 	if err != nil {
 		t.Fatal(err)
 	}
+	for try := 1; ; try++ {
+		port := testkit.FreePort(t)
+		out, exited := runKamailio(t, bin, tmpl, port, tenfour)
+		if kamailioAnswers(t, port, exited) {
+			return net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+		}
+		select {
+		case <-exited:
+			if try < 3 && strings.Contains(out.String(), "Address already in use") {
+				continue
+			}
+			t.Fatalf("kamailio exited:\n%s", out.String())
+		default:
+			t.Fatal("kamailio did not answer OPTIONS in 10 s")
+		}
+	}
+}
+
+// runKamailio starts kamailio on port with the config template; its output is out, readable once exited closes.
+// It is killed with its workers when the test ends, its output logged if the test failed.
+func runKamailio(t *testing.T, bin string, tmpl []byte, port int, tenfour string) (out *bytes.Buffer, exited <-chan struct{}) {
+	t.Helper()
 	dir := t.TempDir()
 	cfg := strings.NewReplacer("@PORT@", strconv.Itoa(port), "@PASSWORD@", pbxPassword, "@TRUNK@", trunkUser, "@TENFOUR@", tenfour).Replace(string(tmpl))
 	if err := os.WriteFile(dir+"/kamailio.cfg", []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
+	out = new(bytes.Buffer)
 	args := []string{"-f", dir + "/kamailio.cfg", "-DD", "-E", "-Y", dir, "-m", "32", "-M", "4"}
 	if tenfour != "" {
 		args = append(args, "-A", "PROXY")
 	}
 	cmd := exec.Command(bin, args...)
-	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // kamailio forks its workers: they go with it
 	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	done := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		close(done)
+	}()
 	t.Cleanup(func() {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
+		<-done
 		if t.Failed() {
 			t.Logf("kamailio:\n%s", out.String())
 		}
 	})
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	return out, done
+}
+
+// kamailioAnswers tells whether kamailio on port answers OPTIONS within 10 s; false at once when it exits.
+func kamailioAnswers(t *testing.T, port int, exited <-chan struct{}) bool {
+	t.Helper()
 	c := phoneClient(t)
-	testkit.Eventually(t, 10*time.Second, "kamailio answers", func() bool {
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-exited:
+			return false
+		default:
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
 		req := sip.NewRequest(sip.OPTIONS, sip.Uri{Host: "127.0.0.1", Port: port})
 		req.AppendHeader(&sip.FromHeader{Address: sip.Uri{User: "probe", Host: "127.0.0.1"}, Params: sip.NewParams()})
 		req.AppendHeader(&sip.ToHeader{Address: sip.Uri{Host: "127.0.0.1"}, Params: sip.NewParams()})
 		res, err := c.Do(ctx, req)
-		return err == nil && res.StatusCode == sip.StatusOK
-	})
-	if tenfour != "" {
-		return addr // a proxy: its OPTIONS were tenfour's answer
+		cancel()
+		if err == nil && res.StatusCode == sip.StatusOK {
+			return true
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	return addr
+	return false
 }
 
 // trunkStatus is a trunk's registration state as `tenfour admin sip-trunk list` shows it.

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -544,14 +545,25 @@ func ClientFrom(ip string) *http.Client {
 	return &http.Client{Timeout: time.Minute, Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 200}}
 }
 
-// FreePort is a local TCP port nothing listens on at the moment (for a server a test starts, stops and starts
-// again on the same address, or for an address that refuses connections).
+// FreePort is a local port nothing listens on at the moment, over TCP nor UDP (for a server a test starts, stops
+// and starts again on the same address, for a child that binds it — a SIP peer binds both — or for an address
+// that refuses connections). A TCP port the kernel hands out free may be bound over UDP (the media's sockets
+// are), so the UDP side is tried too.
 func FreePort(t testing.TB) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	for range 50 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		u, err := net.ListenPacket("udp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+		_ = l.Close()
+		if err == nil {
+			_ = u.Close()
+			return port
+		}
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	t.Fatal("no local port free over both TCP and UDP in 50 tries")
+	return 0
 }
