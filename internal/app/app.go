@@ -280,7 +280,8 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 				}
 				o.URL, o.HTTPClient, o.Resume = "http://"+httpx.InProcessAddr, inProcess, tok
 				return termclient.Dial(ctx, o)
-			}}
+			},
+			Local: func(account string, hear media.Hear) sipside.LocalMedia { return voiceSvc.NewLocalMedia(account, hear) }}
 		if a.SIP, err = sipside.New(a.Auth, sipside.Options{MinExpires: cfg.SIP.MinExpires, Calls: calls, Hold: a.Hub.Hold,
 			Trunks: sipside.NewTrunkStore(d)}, dirSvc, a.Presence); err == nil {
 			voiceSvc.SetDialer(a.SIP) // individual calls to a registered phone ring it (internal/sip/dial.go)

@@ -21,9 +21,9 @@ import (
 )
 
 // TestSIPCalls measures the SIP side (docs/sip.md) with the simulator's SIP phone (sipgo, its own RTP) on loopback:
-// INVITE → 200 (the whole answer: digest challenge, the call's terminal session logged in with its WebRTC media,
-// the two ffmpeg children started), `*` → the grant's beep heard at the phone, a group talker's first packet →
-// the phone hearing it (the SFU, the bridge's Opus decode by ffmpeg to G.711, its RTP), and how much CPU
+// INVITE → 200 (the whole answer: digest challenge, the call's terminal session logged in with its in-process
+// media, its codec states), `*` → the grant's beep heard at the phone, a group talker's first packet → the phone
+// hearing it (the SFU, the bridge's Opus decode by libopus to G.711, its RTP), and how much CPU
 // concurrent bridged calls take (each one talking G.711 into Opus for another phone that hears Opus as G.711).
 //
 //	TENFOUR_BENCH=1 go test -run TestSIPCalls -v ./internal/bench/

@@ -53,6 +53,7 @@ type Service struct {
 	wg        sync.WaitGroup       // recordings being finished, background loops
 	leases    FloorLeases          // the cluster's group floors (cluster.go); nil on a node alone
 	dialer    Dialer               // accounts reached without a socket: SIP phones (dialout.go); nil: none
+	locals    localTickets         // in-process parties' media not yet bound (local.go; its own lock)
 
 	// in a cluster (relay.go, docs/adr/0026); nil and empty on a node alone
 	relay     MediaRelay                   // the media relay to the other nodes

@@ -27,6 +27,7 @@ var epoch = time.Now()
 // buffers and loss statistics stay right.
 type Downstream struct {
 	track *webrtc.TrackLocalStaticRTP
+	local *localOut // a local peer's (local.go): instead of track
 	// assigned is the source the controller wants this listener to hear. A packet of another source is
 	// dropped, except that the source already playing may finish until the assigned one starts (so a
 	// released talker's last packets in flight are not lost).
@@ -92,6 +93,13 @@ func (d *Downstream) forward(src uint64, h *rtp.Header, payload []byte, now int6
 	}
 	d.started = true
 	d.lastAt = now
+	if d.local != nil {
+		if !d.local.sendLocked(&out, payload) {
+			return false
+		}
+		d.written.Add(1)
+		return true
+	}
 	return d.sendLocked(d.track, &out, payload, b, d)
 }
 

@@ -156,6 +156,9 @@ func (p *Peer) HandleOffer(sdp string) (string, error) {
 	if !strings.Contains(sdp, "m=audio") {
 		return "", ErrNoAudio
 	}
+	if p.pc == nil {
+		return "", ErrLocal
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := p.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: sdp}); err != nil {
@@ -186,7 +189,11 @@ func (p *Peer) HandleOffer(sdp string) (string, error) {
 // OtherConnection tells whether an offer comes from another RTCPeerConnection than the one this peer has
 // negotiated with: its DTLS fingerprint differs (a new connection has a new certificate, which pion cannot
 // renegotiate). False before the first offer, and for a renegotiation of the same connection (an ICE restart).
+// Any offer is another connection than a local peer's (local.go).
 func (p *Peer) OtherConnection(sdp string) bool {
+	if p.pc == nil {
+		return true
+	}
 	cur := p.pc.RemoteDescription()
 	return cur != nil && !slices.Equal(fingerprints(cur.SDP), fingerprints(sdp))
 }
@@ -248,7 +255,11 @@ func (p *Peer) Close() {
 		mInline.Dec()
 	}
 	p.inMu.Unlock()
-	_ = p.pc.Close()
+	if p.pc != nil {
+		_ = p.pc.Close()
+	} else {
+		p.down.closeLocal()
+	}
 	if p.ready.Swap(false) && p.onState != nil {
 		p.onState(p, false)
 	}

@@ -44,6 +44,7 @@ type bridge struct {
 	// an individual call offered to the phone is refused busy
 	calls chan<- termclient.Event
 
+	media   LocalMedia              // the session's audio in process (Calls.Local)
 	dec     atomic.Pointer[toPhone] // the group's audio to the phone; nil until the call is answered
 	talking atomic.Bool             // the SIP side holds the floor
 	revoked chan struct{}           // the server took the floor away
@@ -72,13 +73,16 @@ func (s *Server) openBridge(ctx context.Context, a admission, log *slog.Logger, 
 	}
 	b.callID.Store("")
 	b.revoked = make(chan struct{}, 1)
+	b.media = s.opt.Calls.Local(a.p.AccountID, b.fromGroup)
 	term, err := s.opt.Calls.Login(ctx, termclient.Options{UID: a.p.AccountID, OnEvent: b.event,
-		Media: termclient.MediaOptions{Loopback: true, OnPacket: b.fromGroup}})
+		Media: termclient.MediaOptions{Local: b.media.Ticket()}})
 	if err != nil {
+		b.media.Close()
 		return nil, err
 	}
 	if err := term.Connect(ctx); err != nil {
 		term.Close()
+		b.media.Close()
 		return nil, err
 	}
 	b.term = term
@@ -107,12 +111,15 @@ func (s *Server) closeBridge(b *bridge) {
 		cancel()
 	}
 	b.term.Close()
+	b.media.Close()
 }
 
-// fromGroup takes a packet the group side hears (its termclient's receive path) through the decoder to the phone.
-func (b *bridge) fromGroup(p *rtp.Packet) {
+// fromGroup takes a packet the group side hears (the session's local media, on its own goroutine) through the
+// decoder to the phone.
+func (b *bridge) fromGroup(h *rtp.Header, payload []byte) {
 	if d := b.dec.Load(); d != nil {
-		if err := d.packet(p, b.writePhone); err != nil && !errors.Is(err, errLatePacket) && !errors.Is(err, errClosedTranscoder) {
+		p := rtp.Packet{Header: *h, Payload: payload}
+		if err := d.packet(&p, b.writePhone); err != nil && !errors.Is(err, errLatePacket) && !errors.Is(err, errClosedTranscoder) {
 			b.log.Debug("sip: the group's audio to the phone", "err", err)
 		}
 	}
@@ -178,10 +185,9 @@ func (b *bridge) run(ctx context.Context, rtpTimeout time.Duration) error {
 // does an account set to talk by voice (its keys are then ignored); an account set to keys never talks by voice.
 func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toGroup, floor chan<- rune, rtpTimeout time.Duration) error {
 	buf := make([]byte, 1500)
-	packets := make([][]byte, 1)
 	send := func(packet []byte) error {
-		packets[0] = packet
-		return b.term.Send(ctx, packets, 0)
+		b.media.Say(packet)
+		return nil
 	}
 	wasTalking := false
 	var p rtp.Packet

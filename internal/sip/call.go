@@ -12,6 +12,7 @@ import (
 
 	"tenfour/internal/auth"
 	"tenfour/internal/directory"
+	"tenfour/internal/media"
 	"tenfour/internal/platform/identity"
 	"tenfour/internal/termclient"
 )
@@ -27,14 +28,24 @@ type Calls struct {
 	Groups Groups
 	// Login logs a terminal session in as the SIP account uid inside this server (the in-process listener and
 	// auth.IssueResume, as the demo fleet): the call's bridge into the group, under the floor rules of any
-	// terminal. Its media must be able to connect (the in-process client's WebRTC runs on loopback).
-	// Login fills in where and how (URL, HTTPClient, Resume) and dials; o names the account (UID) and the media.
+	// terminal. Login fills in where and how (URL, HTTPClient, Resume) and dials; o names the account (UID) and
+	// the media (a Local ticket).
 	Login func(ctx context.Context, o termclient.Options) (*termclient.Client, error)
+	// Local makes the session's media in process (call.Service.NewLocalMedia, docs/adr/0043): what the bridge
+	// hears comes to hear, what it says goes in with Say once the session bound the ticket.
+	Local func(account string, hear media.Hear) LocalMedia
 	// RTPTimeout ends a call whose phone sent no RTP for that long; default 10 s.
 	RTPTimeout time.Duration
 	// Talk tells how each account asks for the floor (directory.Store has it); nil: every account as
 	// directory.SIPTalkAuto.
 	Talk TalkModes
+}
+
+// LocalMedia is a bridge's audio toward its group, in process (call.LocalMedia).
+type LocalMedia interface {
+	Ticket() string
+	Say(payload []byte)
+	Close()
 }
 
 // TalkModes is the per-account talk setting (docs/sip.md "Talk keys and voice"): one of the directory.SIPTalk modes.

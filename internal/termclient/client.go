@@ -220,8 +220,15 @@ func (c *Client) Events() []Event {
 }
 
 // Connect negotiates the client's PeerConnection over the socket (rtc.config, rtc.offer, trickled
-// rtc.candidate) and waits until the server reports it can carry media (`rtc.state` connected).
+// rtc.candidate) — or binds its in-process media (rtc.local, MediaOptions.Local) — and waits until the server
+// reports it can carry media (`rtc.state` connected).
 func (c *Client) Connect(ctx context.Context) error {
+	if t := c.opts.Media.Local; t != "" {
+		if err := c.Call(ctx, "rtc.local", map[string]string{"ticket": t}, nil); err != nil {
+			return err
+		}
+		return c.waitConnected(ctx)
+	}
 	var cfg struct {
 		ICEServers []webrtc.ICEServer `json:"iceServers"`
 	}
@@ -260,7 +267,12 @@ func (c *Client) Connect(ctx context.Context) error {
 	if err := m.WaitConnected(ctx); err != nil {
 		return err
 	}
-	_, err = c.WaitEvent(ctx, "rtc.state", func(e Event) bool { return strings.Contains(string(e.Data), `"connected"`) })
+	return c.waitConnected(ctx)
+}
+
+// waitConnected waits for the server's `rtc.state` connected.
+func (c *Client) waitConnected(ctx context.Context) error {
+	_, err := c.WaitEvent(ctx, "rtc.state", func(e Event) bool { return strings.Contains(string(e.Data), `"connected"`) })
 	return err
 }
 

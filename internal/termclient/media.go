@@ -41,6 +41,9 @@ type MediaOptions struct {
 	// OnPacket, if set, is given each received packet instead of keeping it (a bridge that forwards what it
 	// hears, e.g. the SIP side's, would otherwise keep a whole call in memory); p is valid during the call.
 	OnPacket func(p *rtp.Packet)
+	// Local, if set, is the ticket of an in-process party's media (call.LocalMedia, docs/adr/0043): Connect binds
+	// the session to it with rtc.local instead of negotiating WebRTC, and the client has no Media of its own.
+	Local string
 	// OnVideoPacket, if set, sees each video packet a video session receives, after the session counted it (the
 	// bench's video row reads sequence numbers with it); p is valid during the call.
 	OnVideoPacket func(p *rtp.Packet)

@@ -1,0 +1,123 @@
+package media
+
+import (
+	"errors"
+	"time"
+
+	"github.com/pion/rtp"
+)
+
+// A local peer (docs/adr/0043) is a party inside this process — the SIP side's bridge of a phone call — attached to
+// the forwarding without a PeerConnection. What it says goes into its route as a read loop's packet would (Speak);
+// what it hears is handed to it on a goroutine of its own, as the RTP packet a remote listener would receive
+// (renumbered as on the wire, Opus). No SRTP, no loopback socket, no pion writer or reader lies between it and the
+// forwarding; the floor, routes, bursts and recordings are the same as for any party.
+
+// ErrLocal is returned for WebRTC negotiation on a local peer (it has no connection to negotiate).
+var ErrLocal = errors.New("media: a local peer has no WebRTC connection")
+
+// localQueue is how many heard packets wait for a local peer's goroutine (≈ 1.3 s of 20 ms packets); more are
+// dropped and counted as any dropped packet.
+const localQueue = 64
+
+// Hear takes one packet a local peer hears; h and payload are valid until it returns. It runs on the peer's own
+// goroutine, one packet at a time, in the order they were forwarded.
+type Hear func(h *rtp.Header, payload []byte)
+
+// NewLocalPeer makes a local peer, ready from the start, whose heard packets go to hear; onState is called when
+// it closes (ready false). Close ends it.
+func (e *Engine) NewLocalPeer(o Owner, onState func(p *Peer, ready bool), hear Hear) *Peer {
+	p := &Peer{Owner: o, e: e, down: newDownstream(nil), onState: onState, reports: newUpstreamReports()}
+	p.down.local = newLocalOut(hear)
+	p.ready.Store(true)
+	e.mu.Lock()
+	e.peers[p] = struct{}{}
+	e.mu.Unlock()
+	mPeers.Inc()
+	return p
+}
+
+// Local tells whether the peer is a local one.
+func (p *Peer) Local() bool { return p.pc == nil }
+
+// Speak forwards one packet a local peer says, as the read loop of a remote one does: to its route's listeners,
+// burst and taps, or nowhere while it holds no route. Speak is for one goroutine at a time.
+func (p *Peer) Speak(pkt *rtp.Packet) {
+	now := time.Now()
+	p.hmu.Lock()
+	if r := p.route.Load(); r != nil {
+		r.forward(pkt, now)
+	} else {
+		mDropped.Inc()
+	}
+	p.hmu.Unlock()
+	p.upPackets.Add(1)
+}
+
+// localOut is a local peer's downstream output: the packets forwarded to it, copied into a fixed set of buffers and
+// handed to hear on one goroutine.
+type localOut struct {
+	hear   Hear
+	queue  chan *localPacket
+	free   chan *localPacket
+	closed bool // under the Downstream's mu, as every send
+}
+
+type localPacket struct {
+	h       rtp.Header
+	buf     [1500]byte
+	payload []byte
+}
+
+func newLocalOut(hear Hear) *localOut {
+	l := &localOut{hear: hear, queue: make(chan *localPacket, localQueue), free: make(chan *localPacket, localQueue)}
+	for range localQueue {
+		l.free <- new(localPacket)
+	}
+	go l.run()
+	return l
+}
+
+func (l *localOut) run() {
+	for pk := range l.queue {
+		l.hear(&pk.h, pk.payload)
+		l.free <- pk
+	}
+}
+
+// sendLocked queues a copy of one packet (the Downstream's mu held); false when the queue is full or closed.
+func (l *localOut) sendLocked(h *rtp.Header, payload []byte) bool {
+	if l.closed || len(payload) > len(localPacket{}.buf) {
+		return false
+	}
+	var pk *localPacket
+	select {
+	case pk = <-l.free:
+	default:
+		mDropped.Inc() // the peer's goroutine is behind by a whole queue
+		return false
+	}
+	pk.h = *h
+	pk.h.PayloadType = OpusPayloadType
+	pk.payload = pk.buf[:copy(pk.buf[:], payload)]
+	l.queue <- pk // never blocks: only localQueue packets exist
+	return true
+}
+
+// closeLocked stops the queue (the Downstream's mu held); the goroutine hands on what is queued and ends.
+func (l *localOut) closeLocked() {
+	if !l.closed {
+		l.closed = true
+		close(l.queue)
+	}
+}
+
+// closeLocal ends a local peer's output: its goroutine hands on what is queued and ends (a hear may still run
+// after Close returns; the peer's owner stops listening by its own means).
+func (d *Downstream) closeLocal() {
+	d.mu.Lock()
+	if d.local != nil {
+		d.local.closeLocked()
+	}
+	d.mu.Unlock()
+}
