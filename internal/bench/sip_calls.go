@@ -21,7 +21,7 @@ type SIPCallsOptions struct {
 	Bin     string        // the tenfour binary
 	Dir     string        // the server's working directory (emptied first)
 	Log     io.Writer     // the server's output (nil: discarded)
-	Pairs   int           // groups, each with two SIP phones in a call: one talking, one hearing (default 10)
+	Pairs   int           // groups, each with two SIP phones in a call: one talking, one hearing (default 50: 100 calls)
 	Window  time.Duration // measured (default 10 s)
 	Profile string        // a file for the server's CPU profile over the window ("": none)
 }
@@ -45,7 +45,7 @@ const sipCallsFirst = 46000001
 // (the simulator's, internal/sim) run in this process; the server's CPU is read from /proc over the window.
 func RunSIPCalls(ctx context.Context, o SIPCallsOptions) (SIPCallsResult, error) {
 	if o.Pairs <= 0 {
-		o.Pairs = 10
+		o.Pairs = 50
 	}
 	if o.Window <= 0 {
 		o.Window = 10 * time.Second

@@ -129,7 +129,7 @@ func TestSIPCalls(t *testing.T) {
 	bench.Emit("sip.flood_registers", float64(<-sent))
 	term.Close()
 
-	concurrent(ctx, t, testkit.EnvInt("TENFOUR_BENCH_SIP_PAIRS", 10))
+	concurrent(ctx, t, testkit.EnvInt("TENFOUR_BENCH_SIP_PAIRS", 50))
 }
 
 // toneSpurt is a talk spurt as Opus packets (20 ms): half a second of a 440 Hz tone, then a second of silence —

@@ -25,6 +25,7 @@ type sendBatch struct {
 	sizes [batchMax]int       // payload bytes of each copy, taken back from the sender report's count if it is dropped
 	n     int
 	sys   batchSys // the system call's own state (socket_linux.go)
+	local bool     // the forwarding runs on a local peer's own goroutine (Route.send, local.go)
 }
 
 var batches = sync.Pool{New: func() any {

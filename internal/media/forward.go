@@ -94,7 +94,7 @@ func (d *Downstream) forward(src uint64, h *rtp.Header, payload []byte, now int6
 	d.started = true
 	d.lastAt = now
 	if d.local != nil {
-		if !d.local.sendLocked(&out, payload) {
+		if !d.local.sendLocked(&out, payload, b.local) {
 			return false
 		}
 		d.written.Add(1)
@@ -137,7 +137,11 @@ type Route struct {
 }
 
 // forward sends one packet to every target, in the talker's read loop.
-func (r *Route) forward(pkt *rtp.Packet, at time.Time) {
+func (r *Route) forward(pkt *rtp.Packet, at time.Time) { r.send(pkt, at, false) }
+
+// send is forward; local when it runs on a local peer's own goroutine (Speak), where local listeners hear at once
+// (local.go).
+func (r *Route) send(pkt *rtp.Packet, at time.Time, local bool) {
 	h := pkt.Header
 	// Header extensions, CSRCs and padding are the talker's business; listeners get a plain Opus packet.
 	h.Extension, h.ExtensionProfile, h.Extensions = false, 0, nil
@@ -145,6 +149,7 @@ func (r *Route) forward(pkt *rtp.Packet, at time.Time) {
 	now := int64(at.Sub(epoch))
 	n := 0
 	b := batches.Get().(*sendBatch)
+	b.local = local
 	for i := range r.Targets {
 		t := &r.Targets[i]
 		if t.D.forward(t.Src, &h, pkt.Payload, now, b) {
@@ -154,6 +159,7 @@ func (r *Route) forward(pkt *rtp.Packet, at time.Time) {
 	if b.n > 0 {
 		b.flush()
 	}
+	b.local = false
 	batches.Put(b)
 	for _, tap := range r.Taps {
 		th := h // a tap may keep what it is given: its own copy, so h stays on the stack for the listeners

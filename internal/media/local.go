@@ -2,6 +2,7 @@ package media
 
 import (
 	"errors"
+	"sync/atomic"
 	"time"
 
 	"github.com/pion/rtp"
@@ -9,9 +10,14 @@ import (
 
 // A local peer (docs/adr/0043) is a party inside this process — the SIP side's bridge of a phone call — attached to
 // the forwarding without a PeerConnection. What it says goes into its route as a read loop's packet would (Speak);
-// what it hears is handed to it on a goroutine of its own, as the RTP packet a remote listener would receive
-// (renumbered as on the wire, Opus). No SRTP, no loopback socket, no pion writer or reader lies between it and the
-// forwarding; the floor, routes, bursts and recordings are the same as for any party.
+// what it hears is handed to its Hear as the RTP packet a remote listener would receive (renumbered as on the wire,
+// Opus). No SRTP, no loopback socket, no pion writer or reader lies between it and the forwarding; the floor,
+// routes, bursts and recordings are the same as for any party.
+//
+// Where Hear runs: a packet forwarded by a shared loop (the media socket's reader, a relay lane) is queued for the
+// listener's own goroutine, so that no listener's work holds up the others; a packet a local peer speaks is heard
+// in its Speak, on the speaker's own goroutine (the bridge reading its phone), when nothing is queued for that
+// listener — one goroutine wake-up less per packet, and the order kept.
 
 // ErrLocal is returned for WebRTC negotiation on a local peer (it has no connection to negotiate).
 var ErrLocal = errors.New("media: a local peer has no WebRTC connection")
@@ -20,8 +26,9 @@ var ErrLocal = errors.New("media: a local peer has no WebRTC connection")
 // dropped and counted as any dropped packet.
 const localQueue = 64
 
-// Hear takes one packet a local peer hears; h and payload are valid until it returns. It runs on the peer's own
-// goroutine, one packet at a time, in the order they were forwarded.
+// Hear takes one packet a local peer hears; h and payload are valid until it returns. It runs one packet at a
+// time, in the order they were forwarded, on the peer's own goroutine or a local speaker's (above): it must not
+// block.
 type Hear func(h *rtp.Header, payload []byte)
 
 // NewLocalPeer makes a local peer, ready from the start, whose heard packets go to hear; onState is called when
@@ -46,7 +53,7 @@ func (p *Peer) Speak(pkt *rtp.Packet) {
 	now := time.Now()
 	p.hmu.Lock()
 	if r := p.route.Load(); r != nil {
-		r.forward(pkt, now)
+		r.send(pkt, now, true)
 	} else {
 		mDropped.Inc()
 	}
@@ -54,13 +61,15 @@ func (p *Peer) Speak(pkt *rtp.Packet) {
 	p.upPackets.Add(1)
 }
 
-// localOut is a local peer's downstream output: the packets forwarded to it, copied into a fixed set of buffers and
-// handed to hear on one goroutine.
+// localOut is a local peer's downstream output: the packets forwarded to it, heard at once in a local speaker's
+// goroutine or copied into a fixed set of buffers and heard on the peer's own.
 type localOut struct {
-	hear   Hear
-	queue  chan *localPacket
-	free   chan *localPacket
-	closed bool // under the Downstream's mu, as every send
+	hear    Hear
+	queue   chan *localPacket
+	free    chan *localPacket
+	pending atomic.Int32 // packets queued or being heard on the goroutine
+	closed  bool         // under the Downstream's mu, as every send
+	hdr     rtp.Header   // an inline packet's header (under the Downstream's mu)
 }
 
 type localPacket struct {
@@ -82,13 +91,22 @@ func (l *localOut) run() {
 	for pk := range l.queue {
 		l.hear(&pk.h, pk.payload)
 		l.free <- pk
+		l.pending.Add(-1)
 	}
 }
 
-// sendLocked queues a copy of one packet (the Downstream's mu held); false when the queue is full or closed.
-func (l *localOut) sendLocked(h *rtp.Header, payload []byte) bool {
+// sendLocked hears one packet (the Downstream's mu held): at once when inline (a local speaker's goroutine) and
+// nothing is pending on the peer's goroutine — every send holds that mu, so none can be queued meanwhile — else a
+// copy is queued. False when the queue is full or closed.
+func (l *localOut) sendLocked(h *rtp.Header, payload []byte, inline bool) bool {
 	if l.closed || len(payload) > len(localPacket{}.buf) {
 		return false
+	}
+	if inline && l.pending.Load() == 0 {
+		l.hdr = *h
+		l.hdr.PayloadType = OpusPayloadType
+		l.hear(&l.hdr, payload)
+		return true
 	}
 	var pk *localPacket
 	select {
@@ -100,6 +118,7 @@ func (l *localOut) sendLocked(h *rtp.Header, payload []byte) bool {
 	pk.h = *h
 	pk.h.PayloadType = OpusPayloadType
 	pk.payload = pk.buf[:copy(pk.buf[:], payload)]
+	l.pending.Add(1)
 	l.queue <- pk // never blocks: only localQueue packets exist
 	return true
 }

@@ -33,7 +33,7 @@ func (h *heard) list() []termclient.Packet {
 
 // A local peer (docs/adr/0043) is a party like any other without a connection: a WebRTC talker's burst reaches it
 // whole and renumbered as on the wire (continuous, the talkspurt marked); what it speaks reaches a WebRTC
-// listener and its burst counts every packet; unrouted, what it speaks is dropped; closed, it hears nothing more
+// listener and another local peer (heard in order) and its burst counts every packet; unrouted, what it speaks is dropped; closed, it hears nothing more
 // and says it is no longer ready.
 func TestLocalPeerHearsAndSpeaks(t *testing.T) {
 	e := newEngine(t)
@@ -66,9 +66,14 @@ func TestLocalPeerHearsAndSpeaks(t *testing.T) {
 
 	pkt := &rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: media.OpusPayloadType, SSRC: 7}, Payload: termclient.SilentPacket}
 	local.Speak(pkt) // no route: dropped
+	// another local peer hears a local speaker in the speaker's Speak, in order
+	var got2 heard
+	local2 := e.NewLocalPeer(media.Owner{Account: "SIP2", Customer: 1}, nil, got2.hear)
+	defer local2.Close()
 	out := media.NewBurst(nil)
 	listener.Downstream().Assign(out.ID)
-	local.SetRoute(&media.Route{Burst: out, Targets: []media.Target{{D: listener.Downstream(), Src: out.ID}}})
+	local2.Downstream().Assign(out.ID)
+	local.SetRoute(&media.Route{Burst: out, Targets: []media.Target{{D: listener.Downstream(), Src: out.ID}, {D: local2.Downstream(), Src: out.ID}}})
 	for i := range 30 {
 		pkt.SequenceNumber, pkt.Timestamp = uint16(100+i), uint32(960*i)
 		local.Speak(pkt)
@@ -76,6 +81,8 @@ func TestLocalPeerHearsAndSpeaks(t *testing.T) {
 	if _, err := lm.WaitPackets(ctx, 30); err != nil {
 		t.Fatal(err)
 	}
+	testkit.Eventually(t, 10*time.Second, "the other local peer hears 30 packets", func() bool { return len(got2.list()) == 30 })
+	testkit.WantContinuous(t, got2.list())
 	if s := out.Stats(); s.Packets != 30 {
 		t.Fatalf("the local talker's burst counted %d packets, want 30", s.Packets)
 	}
