@@ -17,7 +17,6 @@ import (
 	"tenfour/internal/media"
 	"tenfour/internal/media/oggopus"
 	"tenfour/internal/platform/httpx"
-	"tenfour/internal/platform/realtime"
 )
 
 // LocalMedia is an in-process party's audio: made with what it hears, bound to the party's terminal session when
@@ -87,11 +86,14 @@ func (m *LocalMedia) Close() {
 	}
 }
 
-// take removes the ticket's LocalMedia (nil: none), so that it binds once.
-func (l *localTickets) take(ticket string) *LocalMedia {
+// take removes the ticket's LocalMedia if it was made for account (nil: none), so that it binds once.
+func (l *localTickets) take(ticket, account string) *LocalMedia {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	m := l.pending[ticket]
+	if m == nil || m.account != account {
+		return nil
+	}
 	delete(l.pending, ticket)
 	return m
 }
@@ -105,28 +107,17 @@ type rtcLocalReq struct {
 // ticket is good once, for a session of the account it was made for; any other gets the same error, so the
 // answer never tells which tickets exist.
 func (s *Service) rtcLocal(_ context.Context, cl *client, req rtcLocalReq) (any, error) {
-	m := s.locals.take(req.Ticket)
-	if m == nil || m.account != cl.acct.ID {
-		if m != nil {
-			s.locals.mu.Lock()
-			s.locals.pending[m.ticket] = m // not this session's: it stays for its own
-			s.locals.mu.Unlock()
-		}
+	m := s.locals.take(req.Ticket, cl.acct.ID)
+	if m == nil {
 		return nil, httpx.BadParam("ticket", "unknown")
 	}
 	s.closePeer(cl)
 	cl.peerMu.Lock()
 	defer cl.peerMu.Unlock()
-	p := s.media.NewLocalPeer(media.Owner{Account: cl.acct.ID, Customer: cl.acct.Customer, Console: cl.console},
-		func(p *media.Peer, _ bool) { go s.peerChanged(cl, p) }, m.hear)
-	s.mu.Lock()
-	if cl.gone {
-		s.mu.Unlock()
-		p.Close()
-		return nil, realtime.ErrNotOnline
+	p := s.media.NewLocalPeer(ownerOf(cl), func(p *media.Peer, _ bool) { go s.peerChanged(cl, p) }, m.hear)
+	if err := s.keepPeer(cl, p); err != nil {
+		return nil, err
 	}
-	cl.peer = p
-	s.mu.Unlock()
 	m.peer.Store(p)
 	go s.peerChanged(cl, p)
 	return struct{}{}, nil

@@ -25,20 +25,34 @@ func (s *Service) peerFor(cl *client) (*media.Peer, error) {
 	if p != nil {
 		return p, nil
 	}
-	p, err := s.media.NewPeer(media.Owner{Account: cl.acct.ID, Customer: cl.acct.Customer, Console: cl.console},
-		func(p *media.Peer, _ bool) { go s.peerChanged(cl, p) })
+	p, err := s.media.NewPeer(ownerOf(cl), func(p *media.Peer, _ bool) { go s.peerChanged(cl, p) })
 	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	if cl.gone {
-		s.mu.Unlock()
-		p.Close()
-		return nil, realtime.ErrNotOnline
+	if err := s.keepPeer(cl, p); err != nil {
+		return nil, err
 	}
-	cl.peer = p
-	s.mu.Unlock()
 	return p, nil
+}
+
+// ownerOf is the media owner of a client's peer.
+func ownerOf(cl *client) media.Owner {
+	return media.Owner{Account: cl.acct.ID, Customer: cl.acct.Customer, Console: cl.console}
+}
+
+// keepPeer makes p the client's peer, unless the client has gone: p is then closed. The caller holds cl.peerMu.
+func (s *Service) keepPeer(cl *client, p *media.Peer) error {
+	s.mu.Lock()
+	gone := cl.gone
+	if !gone {
+		cl.peer = p
+	}
+	s.mu.Unlock()
+	if gone {
+		p.Close()
+		return realtime.ErrNotOnline
+	}
+	return nil
 }
 
 // peerChanged reacts to a PeerConnection becoming ready or not: tell the client, re-route.

@@ -25,10 +25,13 @@ func TestCallSlots(t *testing.T) {
 	}
 
 	first.hungUp()
-	go func() {
-		time.Sleep(100 * time.Millisecond)
-		c.end(id, first)
-	}()
+	endSoon := func(live *accountCall) {
+		go func() {
+			time.Sleep(100 * time.Millisecond)
+			c.end(id, live)
+		}()
+	}
+	endSoon(first)
 	second, _ := c.begin(context.Background(), id, false)
 	if second == nil {
 		t.Fatal("a call after the first hung up was busy while the first was freed")
@@ -39,10 +42,7 @@ func TestCallSlots(t *testing.T) {
 	if live, _ := c.begin(short, id, true); live != nil {
 		t.Fatal("a dialed phone took the slot of a call in progress")
 	}
-	go func() {
-		time.Sleep(100 * time.Millisecond)
-		c.end(id, second)
-	}()
+	endSoon(second)
 	third, _ := c.begin(context.Background(), id, true)
 	if third == nil {
 		t.Fatal("a dialed phone did not get the slot once the call ended")
