@@ -62,12 +62,13 @@ func (p *Peer) Speak(pkt *rtp.Packet) {
 }
 
 // localOut is a local peer's downstream output: the packets forwarded to it, heard at once in a local speaker's
-// goroutine or copied into a fixed set of buffers and heard on the peer's own.
+// goroutine or copied into one of up to localQueue buffers and heard on the peer's own.
 type localOut struct {
 	hear    Hear
 	queue   chan *localPacket
 	free    chan *localPacket
 	pending atomic.Int32 // packets queued or being heard on the goroutine
+	made    int          // buffers made so far, at most localQueue (under the Downstream's mu)
 	closed  bool         // under the Downstream's mu, as every send
 	hdr     rtp.Header   // an inline packet's header (under the Downstream's mu)
 }
@@ -80,9 +81,6 @@ type localPacket struct {
 
 func newLocalOut(hear Hear) *localOut {
 	l := &localOut{hear: hear, queue: make(chan *localPacket, localQueue), free: make(chan *localPacket, localQueue)}
-	for range localQueue {
-		l.free <- new(localPacket)
-	}
 	go l.run()
 	return l
 }
@@ -112,14 +110,18 @@ func (l *localOut) sendLocked(h *rtp.Header, payload []byte, inline bool) bool {
 	select {
 	case pk = <-l.free:
 	default:
-		mDropped.Inc() // the peer's goroutine is behind by a whole queue
-		return false
+		if l.made == localQueue {
+			mDropped.Inc() // the peer's goroutine is behind by a whole queue
+			return false
+		}
+		l.made++ // buffers are made as the queue first needs them: most packets are heard inline or at once
+		pk = new(localPacket)
 	}
 	pk.h = *h
 	pk.h.PayloadType = OpusPayloadType
 	pk.payload = pk.buf[:copy(pk.buf[:], payload)]
 	l.pending.Add(1)
-	l.queue <- pk // never blocks: only localQueue packets exist
+	l.queue <- pk // never blocks: at most localQueue buffers exist
 	return true
 }
 
