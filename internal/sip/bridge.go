@@ -56,8 +56,9 @@ type bridge struct {
 	// The phone's side of the media (its SDP direction, reinvite.go): hears — it takes this side's audio (not on
 	// hold); speaks — it sends (a phone holding or held may send nothing, and is not lost for it).
 	hears, speaks atomic.Bool
-	// the payload types the phone sends its audio and its keys on (-1: no keys); a re-INVITE may change them
-	inPT, inEvents atomic.Int32
+	// the payload types the phone sends its audio and its keys on (-1: no keys), and the codec of its audio; a
+	// re-INVITE may change them (reinvite.go)
+	inPT, inEvents, inCodec atomic.Int32
 	// talk is how the account asks for the floor (a directory.SIPTalk mode, Calls.Talk)
 	talk   string
 	live   *liveCalls
@@ -136,6 +137,7 @@ func (b *bridge) connect(phone *rtpSession, dialog sipDialog) (disconnect func()
 	b.speaks.Store(true)
 	b.inPT.Store(int32(phone.pt))
 	b.inEvents.Store(int32(phone.events))
+	b.inCodec.Store(int32(phone.codec))
 	return b.live.attach(dialog.callID, b)
 }
 
@@ -145,17 +147,16 @@ func (b *bridge) run(ctx context.Context, rtpTimeout time.Duration) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	phone := b.phone
-	enc, err := newToGroup(b.codec)
-	if err != nil {
-		return err
-	}
-	defer enc.close()
+	b.phoneMu.Lock() // a re-INVITE changing the codec now waits for this decoder, then replaces it
 	dec, err := newToPhone(b.codec)
+	if err == nil {
+		b.dec.Store(dec)
+	}
+	b.phoneMu.Unlock()
 	if err != nil {
 		return err
 	}
-	defer dec.close()
-	b.dec.Store(dec)
+	defer func() { b.dec.Swap(nil).close() }() // the decoder of the call's last codec (a re-INVITE may change it)
 
 	var wg sync.WaitGroup
 	floor := make(chan rune, 4)
@@ -172,9 +173,7 @@ func (b *bridge) run(ctx context.Context, rtpTimeout time.Duration) error {
 	}()
 	stop := context.AfterFunc(ctx, func() { _ = phone.conn.SetReadDeadline(time.Now()) }) // unblocks the phone's read
 	defer stop()
-	cancel(b.fromPhone(ctx, phone, enc, floor, rtpTimeout))
-
-	b.dec.Store(nil)
+	cancel(b.fromPhone(ctx, phone, floor, rtpTimeout))
 	wg.Wait()
 	return context.Cause(ctx)
 }
@@ -183,7 +182,7 @@ func (b *bridge) run(ctx context.Context, rtpTimeout time.Duration) error {
 // to floorKeys (dropped when presses come faster than the floor answers); a phone silent for rtpTimeout is gone.
 // A phone that offered no keys (no telephone-event: a radio gateway) talks by voice activity (vad.go), and so
 // does an account set to talk by voice (its keys are then ignored); an account set to keys never talks by voice.
-func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toGroup, floor chan<- rune, rtpTimeout time.Duration) error {
+func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, floor chan<- rune, rtpTimeout time.Duration) error {
 	buf := make([]byte, 1500)
 	send := func(packet []byte) error {
 		b.media.Say(packet)
@@ -192,15 +191,10 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toGroup,
 	wasTalking := false
 	var p rtp.Packet
 	var keys keyPresses
-	var voice *voiceActivity
 	keysTalk := b.talk != directory.SIPTalkVoice // an account set to voice: its keys are ignored
-	if !keysTalk || (b.talk != directory.SIPTalkKeys && b.inEvents.Load() < 0) {
-		var err error
-		if voice, err = newVoiceActivity(phone.codec); err != nil {
-			return err
-		}
-		defer voice.close()
-	}
+	byVoice := !keysTalk || (b.talk != directory.SIPTalkKeys && b.inEvents.Load() < 0)
+	var coding phoneCoding
+	defer coding.close()
 	for {
 		err := phone.read(&p, buf, rtpTimeout)
 		switch {
@@ -217,15 +211,18 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toGroup,
 		pressed := false
 		switch {
 		case int32(p.PayloadType) == b.inPT.Load():
-			if voice != nil {
-				key, pressed = voice.frame(p.Payload)
+			if err := coding.follow(Codec(b.inCodec.Load()), byVoice); err != nil {
+				return err
+			}
+			if coding.voice != nil {
+				key, pressed = coding.voice.frame(p.Payload)
 			}
 			talking := b.talking.Load()
 			if talking && !wasTalking {
-				enc.reset() // what was left of the last talk is not the start of this one
+				coding.enc.reset() // what was left of the last talk is not the start of this one
 			}
 			if wasTalking = talking; talking {
-				if err := enc.write(p.Payload, send); err != nil {
+				if err := coding.enc.write(p.Payload, send); err != nil {
 					return err
 				}
 			}
@@ -239,6 +236,51 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, enc *toGroup,
 			}
 		}
 	}
+}
+
+// phoneCoding is what reads the phone's audio in its codec: the encoder toward the group and, for a phone that
+// talks by voice, its voice activity; made anew when a re-INVITE changes the codec.
+type phoneCoding struct {
+	codec Codec
+	enc   *toGroup
+	voice *voiceActivity
+}
+
+// follow has the coding read codec (byVoice: with voice activity), making it anew on a change.
+func (c *phoneCoding) follow(codec Codec, byVoice bool) error {
+	if c.enc != nil && c.codec == codec {
+		return nil
+	}
+	c.close()
+	enc, err := newToGroup(codec)
+	if err != nil {
+		return err
+	}
+	c.codec, c.enc = codec, enc
+	if byVoice {
+		if c.voice, err = newVoiceActivity(codec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *phoneCoding) close() {
+	if c.enc != nil {
+		c.enc.close()
+		c.enc = nil
+	}
+	if c.voice != nil {
+		c.voice.close()
+		c.voice = nil
+	}
+}
+
+// phoneCodec is the codec of the call's audio with the phone now.
+func (b *bridge) phoneCodec() Codec {
+	b.phoneMu.Lock()
+	defer b.phoneMu.Unlock()
+	return b.codec
 }
 
 // writePhone sends a frame to the phone, unless it is on hold (it does not take audio now).
@@ -255,7 +297,7 @@ func (b *bridge) writePhone(frame []byte) error {
 func (b *bridge) play(ctx context.Context, t tone) {
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
-	for _, f := range t.in(b.codec) {
+	for _, f := range t.in(b.phoneCodec()) {
 		if b.writePhone(f) != nil {
 			return
 		}

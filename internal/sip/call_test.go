@@ -45,6 +45,8 @@ type softphone struct {
 	// phone's SRTP (nil: plain RTP; srtp_test.go)
 	transport string
 	sec       *phoneSRTP
+	// law is the G.711 law it talks and hears (Ulaw unless a re-INVITE moved the call: reinvite_test.go)
+	law sipside.Codec
 
 	mu     sync.Mutex
 	paused bool     // sends nothing (a phone on hold may not)
@@ -160,7 +162,6 @@ func (p *softphone) send() {
 	defer tick.Stop()
 	var seq uint16
 	var ts uint32
-	silence := bytes.Repeat([]byte{0xff}, 160)
 	write := func(pt uint8, marker bool, ts uint32, payload []byte) {
 		seq++
 		b, _ := (&rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: pt, SequenceNumber: seq, Timestamp: ts, SSRC: 0x1234,
@@ -178,7 +179,8 @@ func (p *softphone) send() {
 			p.mu.Unlock()
 			continue
 		}
-		frame := silence
+		law := p.law
+		frame := bytes.Repeat([]byte{map[sipside.Codec]byte{sipside.Ulaw: 0xff, sipside.Alaw: 0xd5}[law]}, 160)
 		if len(p.queue) > 0 {
 			frame, p.queue = p.queue[0], p.queue[1:]
 		}
@@ -196,7 +198,7 @@ func (p *softphone) send() {
 				write(101, i == 0, ts, []byte{byte(key), end | 10, 0, byte(160 * (i + 1))})
 			}
 		}
-		write(0, false, ts, frame)
+		write(ptOf(law), false, ts, frame)
 		ts += 160
 	}
 }
@@ -209,11 +211,13 @@ func (p *softphone) receive() {
 			return
 		}
 		var pkt rtp.Packet
-		if b, ok := p.sec.open(buf[:n]); !ok || pkt.Unmarshal(b) != nil || pkt.PayloadType != 0 {
+		if b, ok := p.sec.open(buf[:n]); !ok || pkt.Unmarshal(b) != nil {
 			continue
 		}
 		p.mu.Lock()
-		p.heard = append(p.heard, bytes.Clone(pkt.Payload))
+		if pkt.PayloadType == ptOf(p.law) {
+			p.heard = append(p.heard, bytes.Clone(pkt.Payload))
+		}
 		p.mu.Unlock()
 	}
 }
@@ -226,16 +230,27 @@ func (p *softphone) press(key rune) {
 	p.mu.Unlock()
 }
 
-// talk queues PCMU of a tone.
+// talk queues G.711 of a tone, in the phone's law.
 func (p *softphone) talk(freq float64, d time.Duration) {
 	pcm := sine(freq, d, 8000)
-	ulaw := g711.EncodeUlaw(pcm)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for len(ulaw) >= 160 {
-		p.queue = append(p.queue, ulaw[:160])
-		ulaw = ulaw[160:]
+	frames := g711.EncodeUlaw(pcm)
+	if p.law == sipside.Alaw {
+		frames = g711.EncodeAlaw(pcm)
 	}
+	for len(frames) >= 160 {
+		p.queue = append(p.queue, frames[:160])
+		frames = frames[160:]
+	}
+}
+
+// ptOf is a G.711 law's static payload type.
+func ptOf(law sipside.Codec) uint8 {
+	if law == sipside.Alaw {
+		return 8
+	}
+	return 0
 }
 
 // heardCount is how many frames the phone heard so far.
@@ -259,11 +274,11 @@ func (p *softphone) quiet(from int) int {
 func (p *softphone) heardSince(from int) (frames int, rms float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var ulaw []byte
+	var g711 []byte
 	for _, f := range p.heard[min(from, len(p.heard)):] {
-		ulaw = append(ulaw, f...)
+		g711 = append(g711, f...)
 	}
-	return len(p.heard), sipside.Loudness(sipside.Ulaw, ulaw)
+	return len(p.heard), sipside.Loudness(p.law, g711)
 }
 
 // sine is 16-bit little-endian PCM of a tone at a third of full scale.

@@ -11,8 +11,11 @@ import (
 
 // A re-INVITE (an INVITE inside a call's dialog, RFC 3261 §14) changes a live call's media without ending it: a
 // desk phone's hold and resume (RFC 3264 §8.4: sendonly, inactive, or the old c=0.0.0.0), a new media address,
-// a session refresh (RFC 4028: the same offer again). This side keeps the call's codec and SRTP key: an offer
-// without that codec, or with another key, is 488 and the call goes on as it was; an unknown call is 481.
+// a session refresh (RFC 4028: the same offer again), another codec. An offer that still has the call's codec keeps
+// it; one without it moves the call to the offer's first codec (PCMU, PCMA or Opus): the group's audio is decoded
+// for it and the phone's read in it from the next packet, and the talk keys follow the new rate. This side keeps
+// the call's SRTP key: an offer with another key, or with no talk keys for a phone that had them, is 488 and the
+// call goes on as it was; an unknown call is 481.
 
 // liveCalls are this node's calls with a phone's media, by their SIP Call-ID: what a re-INVITE changes.
 type liveCalls struct {
@@ -98,10 +101,25 @@ func (b *bridge) changeMedia(body []byte) ([]byte, error) {
 		}
 	}
 	switch {
-	case !ok:
-		return nil, errNoCodec
 	case (o.keys == nil) != (p.keys == nil) || (o.keys != nil && (o.keys.suite != p.keys.suite || !bytes.Equal(o.keys.key, p.keys.key))):
 		return nil, errRekey
+	case !ok && p.events >= 0 && o.events < 0:
+		return nil, errKeysLost
+	case !ok: // another codec: the offer's own first (parseOffer); the group's audio is decoded for it from now on
+		dec, err := newToPhone(o.codec)
+		if err != nil {
+			return nil, err
+		}
+		b.log.Info("sip: codec changed", "from", p.codec, "to", o.codec)
+		p.codec, pt, b.codec = o.codec, o.pt, o.codec
+		if p.events >= 0 {
+			p.events, p.eventsRate = o.events, o.eventsRate
+			b.inEvents.Store(int32(o.events))
+		}
+		b.inCodec.Store(int32(o.codec))
+		if old := b.dec.Swap(dec); old != nil {
+			old.close()
+		}
 	}
 	direction := o.direction
 	if o.remote.IP.IsUnspecified() { // RFC 2543 hold: c=0.0.0.0
@@ -121,7 +139,10 @@ func (b *bridge) changeMedia(body []byte) ([]byte, error) {
 	return p.answer()
 }
 
-var errRekey = errors.New("sip: a re-INVITE changes the call's SRTP keying, which this side keeps")
+var (
+	errRekey    = errors.New("sip: a re-INVITE changes the call's SRTP keying, which this side keeps")
+	errKeysLost = errors.New("sip: a re-INVITE changes the codec and offers no talk keys at its rate")
+)
 
 // sipDialog names a call's SIP dialog for its re-INVITEs: the Call-ID, and the host the phone signals from (a
 // re-INVITE from elsewhere is not the phone's).

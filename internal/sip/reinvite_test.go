@@ -2,18 +2,47 @@ package sip_test
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"testing"
 	"time"
 
 	"github.com/emiago/sipgo/sip"
 	"github.com/pion/sdp/v3"
 
+	sipside "tenfour/internal/sip"
 	"tenfour/internal/testkit"
 )
 
 // reinvite sends the phone's re-INVITE with its stream's direction (body: the offer, nil for none) and ACKs a
 // 200; it returns the status and the answer's direction.
 func (p *softphone) reinvite(body []byte) (int, string) {
+	p.t.Helper()
+	code, sd := p.reinviteAnswer(body)
+	if sd == nil {
+		return code, ""
+	}
+	for _, a := range sd.MediaDescriptions[0].Attributes {
+		switch a.Key {
+		case "sendrecv", "sendonly", "recvonly", "inactive":
+			return code, a.Key
+		}
+	}
+	return code, "sendrecv"
+}
+
+// reinviteFormats is reinvite, returning the answer's payload types instead.
+func (p *softphone) reinviteFormats(body []byte) (int, []string) {
+	p.t.Helper()
+	code, sd := p.reinviteAnswer(body)
+	if sd == nil {
+		return code, nil
+	}
+	return code, sd.MediaDescriptions[0].MediaName.Formats
+}
+
+// reinviteAnswer sends the re-INVITE and ACKs a 200: its status and answer (nil unless 200).
+func (p *softphone) reinviteAnswer(body []byte) (int, *sdp.SessionDescription) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -27,7 +56,7 @@ func (p *softphone) reinvite(body []byte) (int, string) {
 		p.t.Fatalf("re-INVITE: %v", err)
 	}
 	if res.StatusCode != sip.StatusOK {
-		return res.StatusCode, ""
+		return res.StatusCode, nil
 	}
 	// the ACK inside the dialog: the re-INVITE's CSeq number (the dialog does not count an ACK up)
 	if err := p.dialog.WriteRequest(sip.NewRequest(sip.ACK, p.dialog.InviteResponse.Contact().Address)); err != nil {
@@ -37,13 +66,7 @@ func (p *softphone) reinvite(body []byte) (int, string) {
 	if err := sd.Unmarshal(res.Body()); err != nil {
 		p.t.Fatalf("the re-INVITE's answer: %v\n%s", err, res.Body())
 	}
-	for _, a := range sd.MediaDescriptions[0].Attributes {
-		switch a.Key {
-		case "sendrecv", "sendonly", "recvonly", "inactive":
-			return res.StatusCode, a.Key
-		}
-	}
-	return res.StatusCode, "sendrecv"
+	return res.StatusCode, &sd
 }
 
 // A desk phone's hold and resume (re-INVITEs, RFC 3264 §8.4): held (sendonly, then inactive with the phone
@@ -111,5 +134,49 @@ func TestReinviteHoldAndResume(t *testing.T) {
 	res, err := p.c.Do(ctx, req)
 	if err != nil || res.StatusCode != sip.StatusCallTransactionDoesNotExists {
 		t.Fatalf("a re-INVITE of no call: %v %v, want 481", res, err)
+	}
+}
+
+// A re-INVITE that moves a call to another codec (RFC 3264 §8.3.2): a phone that called in PCMU offers only PCMA;
+// the answer is PCMA, the group's talk reaches the phone in A-law and the phone's A-law talk reaches the group,
+// its talk keys working as before. An offer with no codec this side has (G.722 alone) is 488 and the call keeps
+// PCMA.
+func TestReinviteChangesCodec(t *testing.T) {
+	ctx, w, gid := callWorld(t, "sqlite", 60*time.Second)
+	if res := w.register(t, phoneClient(t), "UDP", phone, testkit.Password, 300); res.StatusCode != sip.StatusOK {
+		t.Fatalf("REGISTER: %d", res.StatusCode)
+	}
+	term := w.groupTerminal(ctx, t)
+	p := newSoftphone(t, w)
+	if code := p.call(gid); code != sip.StatusOK {
+		t.Fatalf("INVITE: %d", code)
+	}
+
+	port := p.rtp.LocalAddr().(*net.UDPAddr).Port
+	pcma := fmt.Appendf(nil, "v=0\r\no=phone 1 2 IN IP4 127.0.0.1\r\ns=call\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\n"+
+		"m=audio %d RTP/AVP 8 101\r\na=rtpmap:8 PCMA/8000\r\na=rtpmap:101 telephone-event/8000\r\na=sendrecv\r\n", port)
+	code, formats := p.reinviteFormats(pcma)
+	if code != sip.StatusOK || len(formats) == 0 || formats[0] != "8" {
+		t.Fatalf("a re-INVITE with PCMA only: %d %v, want 200 with PCMA", code, formats)
+	}
+	p.mu.Lock()
+	p.law = sipside.Alaw
+	p.mu.Unlock()
+
+	p.hearGroup(ctx, term, gid) // loud in A-law
+	if err := term.ReleaseFloor(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	floorTalker(ctx, t, term, gid, "")
+	p.press('*')
+	floorTalker(ctx, t, term, gid, phone)
+	p.talkToGroup(ctx, term)
+
+	g722 := fmt.Appendf(nil, "v=0\r\no=phone 1 3 IN IP4 127.0.0.1\r\ns=call\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=audio %d RTP/AVP 9\r\n", port)
+	if code, _ := p.reinviteFormats(g722); code != sip.StatusNotAcceptableHere {
+		t.Fatalf("an offer of G.722 alone: %d, want 488", code)
+	}
+	if code, formats := p.reinviteFormats(nil); code != sip.StatusOK || formats[0] != "8" {
+		t.Fatalf("a refresh after the 488: %d %v, want 200 with PCMA still", code, formats)
 	}
 }
