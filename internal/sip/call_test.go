@@ -25,6 +25,7 @@ import (
 	"github.com/pion/webrtc/v4/pkg/media/oggwriter"
 	"github.com/zaf/g711"
 
+	"tenfour/internal/media/libopus"
 	sipside "tenfour/internal/sip"
 	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
@@ -379,6 +380,11 @@ func (w *sipWorld) groupID(t *testing.T, name string) string {
 func callWorld(t *testing.T, engine string, within time.Duration) (context.Context, *sipWorld, string) {
 	t.Helper()
 	w := startSIP(t, engine, testkit.LoopbackMedia)
+	// the server compiles libopus as it starts (Server.Run); a call answered before that is done waits for it and
+	// the audio sent meanwhile is not heard — a test run alone would place its first call in that second
+	if err := libopus.Available(); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), within)
 	t.Cleanup(cancel)
 	return ctx, w, w.groupID(t, "Ops")
