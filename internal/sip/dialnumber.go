@@ -41,7 +41,7 @@ func (s *Server) DialNumber(ctx context.Context, customer int64, number string) 
 		defer s.calls.end(account, live)
 		defer s.closeBridge(b)
 		s.carryOut(b, events, func(ctx context.Context, _ offered) (outCall, error) {
-			o, err := t.inviteOut(ctx, number)
+			o, err := t.inviteOut(ctx, number, true)
 			if err != nil {
 				return outCall{}, err
 			}

@@ -26,7 +26,7 @@ const dialEvents = 101
 // offering PCMU with telephone-event and answering the PBX's digest challenge with the trunk's credentials. It
 // returns once the far end answers; a refusal is an error naming its status (*sipgo.ErrDialogResponse).
 func (t *Trunk) Dial(ctx context.Context, number string) (*Outbound, error) {
-	o, err := t.inviteOut(ctx, number)
+	o, err := t.inviteOut(ctx, number, false)
 	if err != nil {
 		return nil, err
 	}
@@ -43,8 +43,9 @@ func (t *Trunk) Dial(ctx context.Context, number string) (*Outbound, error) {
 }
 
 // inviteOut sends the INVITE of a call to number through the trunk (Dial; an individual call's, dialnumber.go) with
-// its offer on a new RTP socket; the answer is the caller's to wait for (with auth), then answered.
-func (t *Trunk) inviteOut(ctx context.Context, number string) (*Outbound, error) {
+// its offer on a new RTP socket — PCMU, or with opus Opus first as to a phone (the far end's answer picks: an Opus
+// answer is carried without transcoding) — the answer is the caller's to wait for (with auth), then answered.
+func (t *Trunk) inviteOut(ctx context.Context, number string, opus bool) (*Outbound, error) {
 	if err := t.prepare(); err != nil {
 		return nil, err
 	}
@@ -54,6 +55,9 @@ func (t *Trunk) inviteOut(ctx context.Context, number string) (*Outbound, error)
 		return nil, err
 	}
 	body, err := media.answer() // the offer: the same stream an answer of this side has
+	if opus {
+		body, err = media.offerOpusFirst()
+	}
 	if err != nil {
 		media.close()
 		return nil, err
