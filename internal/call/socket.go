@@ -21,7 +21,7 @@ func (s *Service) Verbs() []realtime.Verb {
 		}),
 		verb(s, "rtc.offer", realtime.Anyone, s.rtcOffer),
 		verb(s, "rtc.candidate", realtime.Anyone, s.rtcCandidate),
-		verb(s, "rtc.local", realtime.Anyone, s.rtcLocal), // an in-process party's media (local.go)
+		verb(s, "rtc.local", realtime.TerminalOnly, s.rtcLocal), // an in-process party's media (local.go): a SIP account's session
 		verb(s, "rtc.close", realtime.Anyone, func(ctx context.Context, cl *client, _ any) (any, error) {
 			s.closePeer(cl)
 			return struct{}{}, nil
