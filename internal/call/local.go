@@ -40,7 +40,7 @@ type localTickets struct {
 }
 
 // NewLocalMedia makes the audio of account's in-process party (its terminal session to come), hearing through
-// hear (on a goroutine of its own, media.Hear). Its Ticket binds it once, from a session of that account.
+// hear (media.Hear: a packet at a time, never blocking). Its Ticket binds it once, from a session of that account.
 func (s *Service) NewLocalMedia(account string, hear media.Hear) *LocalMedia {
 	var b [10]byte
 	_, _ = rand.Read(b[:])

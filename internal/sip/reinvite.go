@@ -90,6 +90,14 @@ func (b *bridge) changeMedia(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// a replaced decoder is closed once phoneMu is released (defers run last first): the group's audio holds a
+	// decoder's lock while it writes to the phone under phoneMu
+	var replaced *toPhone
+	defer func() {
+		if replaced != nil {
+			replaced.close()
+		}
+	}()
 	b.phoneMu.Lock()
 	defer b.phoneMu.Unlock()
 	p := b.phone
@@ -117,9 +125,7 @@ func (b *bridge) changeMedia(body []byte) ([]byte, error) {
 			b.inEvents.Store(int32(o.events))
 		}
 		b.inCodec.Store(int32(o.codec))
-		if old := b.dec.Swap(dec); old != nil {
-			old.close()
-		}
+		replaced = b.dec.Swap(dec)
 	}
 	direction := o.direction
 	if o.remote.IP.IsUnspecified() { // RFC 2543 hold: c=0.0.0.0
