@@ -11,6 +11,7 @@ import (
 	"github.com/pion/sdp/v3"
 
 	sipside "tenfour/internal/sip"
+	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
 
@@ -69,12 +70,10 @@ func (p *softphone) reinviteAnswer(body []byte) (int, *sdp.SessionDescription) {
 	return res.StatusCode, &sd
 }
 
-// A desk phone's hold and resume (re-INVITEs, RFC 3264 §8.4): held (sendonly, then inactive with the phone
-// silent longer than the RTP timeout) it hears nothing of the group and keeps its call; resumed it hears the group
-// again. A session refresh without an offer is answered with the call's media; an offer without the call's
-// codec is 488 and changes nothing; a re-INVITE of a call that does not exist is 481.
-func TestReinviteHoldAndResume(t *testing.T) {
-	ctx, w, gid := callWorld(t, "sqlite", 90*time.Second)
+// groupCall is a registered softphone in a call into its group, with a terminal of the group, on SQLite.
+func groupCall(t *testing.T, within time.Duration) (context.Context, *sipWorld, string, *termclient.Client, *softphone) {
+	t.Helper()
+	ctx, w, gid := callWorld(t, "sqlite", within)
 	if res := w.register(t, phoneClient(t), "UDP", phone, testkit.Password, 300); res.StatusCode != sip.StatusOK {
 		t.Fatalf("REGISTER: %d", res.StatusCode)
 	}
@@ -83,6 +82,15 @@ func TestReinviteHoldAndResume(t *testing.T) {
 	if code := p.call(gid); code != sip.StatusOK {
 		t.Fatalf("INVITE: %d", code)
 	}
+	return ctx, w, gid, term, p
+}
+
+// A desk phone's hold and resume (re-INVITEs, RFC 3264 §8.4): held (sendonly, then inactive with the phone
+// silent longer than the RTP timeout) it hears nothing of the group and keeps its call; resumed it hears the group
+// again. A session refresh without an offer is answered with the call's media; an offer with no codec this side
+// has is 488 and changes nothing; a re-INVITE of a call that does not exist is 481.
+func TestReinviteHoldAndResume(t *testing.T) {
+	ctx, w, gid, term, p := groupCall(t, 90*time.Second)
 
 	if code, dir := p.reinvite(p.offerWith("sendonly")); code != sip.StatusOK || dir != "recvonly" {
 		t.Fatalf("hold (sendonly): %d %q, want 200 recvonly", code, dir)
@@ -142,15 +150,7 @@ func TestReinviteHoldAndResume(t *testing.T) {
 // its talk keys working as before. An offer with no codec this side has (G.722 alone) is 488 and the call keeps
 // PCMA.
 func TestReinviteChangesCodec(t *testing.T) {
-	ctx, w, gid := callWorld(t, "sqlite", 60*time.Second)
-	if res := w.register(t, phoneClient(t), "UDP", phone, testkit.Password, 300); res.StatusCode != sip.StatusOK {
-		t.Fatalf("REGISTER: %d", res.StatusCode)
-	}
-	term := w.groupTerminal(ctx, t)
-	p := newSoftphone(t, w)
-	if code := p.call(gid); code != sip.StatusOK {
-		t.Fatalf("INVITE: %d", code)
-	}
+	ctx, _, gid, term, p := groupCall(t, 60*time.Second)
 
 	port := p.rtp.LocalAddr().(*net.UDPAddr).Port
 	pcma := fmt.Appendf(nil, "v=0\r\no=phone 1 2 IN IP4 127.0.0.1\r\ns=call\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\n"+
