@@ -582,13 +582,15 @@ func (m *MediaRelay) onBurst(msg *nats.Msg) {
 	}
 }
 
-// Links lists the nodes this node has a media link carrying media with (tests, diagnostics).
+// Links lists the nodes this node has a media link carrying media with (tests, diagnostics): connected, and
+// negotiated on this side too (linkUp), so that a burst starting now gets a lane there. The answering side's
+// connection may be up a moment before it marks the link negotiated.
 func (m *MediaRelay) Links() []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []string
 	for node, l := range m.links {
-		if l.r != nil && l.r.Ready() {
+		if l.r != nil && l.up && l.r.Ready() {
 			out = append(out, node)
 		}
 	}
