@@ -105,11 +105,11 @@ func RunSIPCalls(ctx context.Context, o SIPCallsOptions) (SIPCallsResult, error)
 	} else {
 		profiled <- nil
 	}
-	cpu0, t0 := srv.cpu(), time.Now()
-	if err := sleepCtx(ctx, o.Window); err != nil {
+	cores, err := srv.coresOver(ctx, o.Window)
+	if err != nil {
 		return SIPCallsResult{}, err
 	}
-	res := SIPCallsResult{Calls: len(phones), Cores: float64(srv.cpu()-cpu0) / float64(time.Since(t0)), RSS: srv.rss()}
+	res := SIPCallsResult{Calls: len(phones), Cores: cores, RSS: srv.rss()}
 	want := int(o.Window / (20 * time.Millisecond))
 	for i := 1; i < len(phones); i += 2 {
 		if got := phones[i].Heard() - heard0[i]; got < want*95/100 {
