@@ -69,11 +69,7 @@ func (m *LocalMedia) Say(payload []byte) {
 	if p := m.peer.Load(); p != nil {
 		p.Speak(&m.pkt)
 	}
-	n := oggopus.Samples(payload)
-	if n == 0 {
-		n = 960
-	}
-	m.pkt.Timestamp += uint32(n)
+	m.pkt.Timestamp += oggopus.Advance(payload)
 }
 
 // Close forgets an unbound ticket and closes the local peer of a bound one (the session then has no media).

@@ -53,10 +53,7 @@ func (c Codec) samples(payload []byte) uint32 {
 	if c != Opus {
 		return uint32(len(payload))
 	}
-	if n := oggopus.Samples(payload); n > 0 {
-		return uint32(n)
-	}
-	return 960
+	return oggopus.Advance(payload)
 }
 
 // decode and encode are G.711's, sample by sample.

@@ -290,11 +290,7 @@ func (m *Media) Send(ctx context.Context, payloads [][]byte, interval time.Durat
 		if err != nil && !errors.Is(err, context.Canceled) {
 			return err
 		}
-		n := oggopus.Samples(pl)
-		if n == 0 {
-			n = 960
-		}
-		m.ts += uint32(n)
+		m.ts += oggopus.Advance(pl)
 	}
 	return nil
 }

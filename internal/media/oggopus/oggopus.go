@@ -135,6 +135,15 @@ func SamplesDuration(samples int) time.Duration {
 	return time.Duration(samples) * time.Second / 48000
 }
 
+// Advance is how far a sender moves its RTP timestamp (48 kHz) past an Opus packet: what it decodes to, or 960 —
+// one 20 ms frame — for a packet that says nothing readable.
+func Advance(p []byte) uint32 {
+	if n := Samples(p); n > 0 {
+		return uint32(n)
+	}
+	return 960
+}
+
 // Samples is how many 48 kHz samples an Opus packet decodes to (0 for a malformed packet).
 func Samples(p []byte) int {
 	if len(p) == 0 {

@@ -61,6 +61,13 @@ func TestSamplesCodes(t *testing.T) {
 		if got := Samples(tc.p); got != tc.want {
 			t.Errorf("Samples(%x) = %d, want %d", tc.p, got, tc.want)
 		}
+		advance := uint32(tc.want)
+		if advance == 0 {
+			advance = 960 // a packet that says nothing readable moves the timestamp one 20 ms frame
+		}
+		if got := Advance(tc.p); got != advance {
+			t.Errorf("Advance(%x) = %d, want %d", tc.p, got, advance)
+		}
 	}
 }
 
