@@ -32,7 +32,8 @@ type Calls struct {
 	// the media (a Local ticket).
 	Login func(ctx context.Context, o termclient.Options) (*termclient.Client, error)
 	// Local makes the session's media in process (call.Service.NewLocalMedia, docs/adr/0043): what the bridge
-	// hears comes to hear, what it says goes in with Say once the session bound the ticket.
+	// hears comes to hear, what it says goes in with Say once the session bound the ticket. Login and Local come
+	// together: without both, calls are answered 480 (carried).
 	Local func(account string, hear media.Hear) LocalMedia
 	// RTPTimeout ends a call whose phone sent no RTP for that long; default 10 s.
 	RTPTimeout time.Duration
@@ -40,6 +41,9 @@ type Calls struct {
 	// directory.SIPTalkAuto.
 	Talk TalkModes
 }
+
+// carried tells whether this server carries calls (Login and Local are set).
+func (c Calls) carried() bool { return c.Login != nil && c.Local != nil }
 
 // LocalMedia is a bridge's audio toward its group, in process (call.LocalMedia).
 type LocalMedia interface {
@@ -107,7 +111,7 @@ func (s *Server) invite(req *sip.Request, tx sip.ServerTransaction) {
 		respond(tx, req, sip.StatusForbidden, "Forbidden")
 		return
 	}
-	if s.opt.Calls.Login == nil {
+	if !s.opt.Calls.carried() {
 		respond(tx, req, sip.StatusTemporarilyUnavailable, "Temporarily Unavailable")
 		return
 	}

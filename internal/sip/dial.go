@@ -45,7 +45,7 @@ type offered struct {
 // gets. A phone in a call already is left to its session (busy).
 func (s *Server) Dial(ctx context.Context, accountID string) bool {
 	reg, ok := s.regs.lookup(accountID)
-	if !ok || s.opt.Calls.Login == nil {
+	if !ok || !s.opt.Calls.carried() {
 		return false
 	}
 	live := s.beginDialed(ctx, accountID)

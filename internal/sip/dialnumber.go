@@ -21,7 +21,7 @@ import (
 // service finds it busy).
 func (s *Server) DialNumber(ctx context.Context, customer int64, number string) string {
 	t := s.registeredTrunk(customer)
-	if t == nil || s.opt.Calls.Login == nil {
+	if t == nil || !s.opt.Calls.carried() {
 		return ""
 	}
 	account := t.cfg.AccountID

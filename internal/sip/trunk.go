@@ -404,7 +404,7 @@ func (s *Server) routeInvite(req *sip.Request, tx sip.ServerTransaction) {
 // invite answers a call from the trunk for number: into its group or to its dispatcher, carried by the trunk's
 // account; a number the trunk does not have is 404.
 func (t *Trunk) invite(req *sip.Request, tx sip.ServerTransaction, number string) {
-	if t.s.opt.Calls.Login == nil {
+	if !t.s.opt.Calls.carried() {
 		respond(tx, req, sip.StatusTemporarilyUnavailable, "Temporarily Unavailable")
 		return
 	}
