@@ -34,11 +34,10 @@ var (
 // and libopus in process between a G.711 phone and the group's Opus (an Opus phone's audio passes as it is;
 // transcode.go).
 type bridge struct {
-	term  *termclient.Client
-	gid   string // the group of a call into a group
-	call  string // the individual call's id (individual.go): its floor requests name it; "" in a group
-	log   *slog.Logger
-	codec Codec // as answered
+	term *termclient.Client
+	gid  string // the group of a call into a group
+	call string // the individual call's id (individual.go): its floor requests name it; "" in a group
+	log  *slog.Logger
 
 	// calls gets the session's call events (call.invite, call.state) in an individual call; nil in a group, where
 	// an individual call offered to the phone is refused busy
@@ -115,12 +114,11 @@ func (s *Server) closeBridge(b *bridge) {
 	b.media.Close()
 }
 
-// fromGroup takes a packet the group side hears (the session's local media, on its own goroutine) through the
-// decoder to the phone.
+// fromGroup takes a packet the group side hears (the session's local media: media.Hear) through the decoder to
+// the phone.
 func (b *bridge) fromGroup(h *rtp.Header, payload []byte) {
 	if d := b.dec.Load(); d != nil {
-		p := rtp.Packet{Header: *h, Payload: payload}
-		if err := d.packet(&p, b.writePhone); err != nil && !errors.Is(err, errLatePacket) && !errors.Is(err, errClosedTranscoder) {
+		if err := d.packet(h.SequenceNumber, payload, b.writePhone); err != nil && !errors.Is(err, errLatePacket) && !errors.Is(err, errClosedTranscoder) {
 			b.log.Debug("sip: the group's audio to the phone", "err", err)
 		}
 	}
@@ -131,7 +129,7 @@ func (b *bridge) fromGroup(h *rtp.Header, payload []byte) {
 // call.
 func (b *bridge) connect(phone *rtpSession, dialog sipDialog) (disconnect func()) {
 	b.phoneMu.Lock()
-	b.codec, b.phone, b.dialog = phone.codec, phone, dialog
+	b.phone, b.dialog = phone, dialog
 	b.phoneMu.Unlock()
 	b.hears.Store(true)
 	b.speaks.Store(true)
@@ -148,7 +146,7 @@ func (b *bridge) run(ctx context.Context, rtpTimeout time.Duration) error {
 	defer cancel(nil)
 	phone := b.phone
 	b.phoneMu.Lock() // a re-INVITE changing the codec now waits for this decoder, then replaces it
-	dec, err := newToPhone(b.codec)
+	dec, err := newToPhone(b.phone.codec)
 	if err == nil {
 		b.dec.Store(dec)
 	}
@@ -276,11 +274,11 @@ func (c *phoneCoding) close() {
 	}
 }
 
-// phoneCodec is the codec of the call's audio with the phone now.
+// phoneCodec is the codec of the call's audio with the phone now (a re-INVITE may change it).
 func (b *bridge) phoneCodec() Codec {
 	b.phoneMu.Lock()
 	defer b.phoneMu.Unlock()
-	return b.codec
+	return b.phone.codec
 }
 
 // writePhone sends a frame to the phone, unless it is on hold (it does not take audio now).

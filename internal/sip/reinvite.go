@@ -119,7 +119,7 @@ func (b *bridge) changeMedia(body []byte) ([]byte, error) {
 			return nil, err
 		}
 		b.log.Info("sip: codec changed", "from", p.codec, "to", o.codec)
-		p.codec, pt, b.codec = o.codec, o.pt, o.codec
+		p.codec, pt = o.codec, o.pt
 		if p.events >= 0 {
 			p.events, p.eventsRate = o.events, o.eventsRate
 			b.inEvents.Store(int32(o.events))

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/pion/rtp"
 	"github.com/zaf/g711"
 
 	"tenfour/internal/media/libopus"
@@ -171,17 +170,17 @@ func newToPhone(codec Codec) (*toPhone, error) {
 
 var errLatePacket = errors.New("sip: a group packet older than the last one")
 
-// packet decodes p (after concealing the first maxConcealed packets lost just before it) and hands each whole 20 ms
-// G.711 frame to write, whose frame is valid until it returns. A packet that comes after a later one is dropped.
-// An Opus phone gets the packet as it is (its own decoder conceals a loss).
-func (f *toPhone) packet(p *rtp.Packet, write func(frame []byte) error) error {
+// packet decodes the payload of packet seq (after concealing the first maxConcealed packets lost just before it)
+// and hands each whole 20 ms G.711 frame to write, whose frame is valid until it returns. A packet that comes after
+// a later one is dropped. An Opus phone gets the payload as it is (its own decoder conceals a loss).
+func (f *toPhone) packet(seq uint16, payload []byte, write func(frame []byte) error) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.closed {
 		return errClosedTranscoder
 	}
 	if f.started {
-		switch gap := p.SequenceNumber - f.next; {
+		switch gap := seq - f.next; {
 		case gap >= 0x8000:
 			return errLatePacket
 		case gap > 0 && f.dec != nil:
@@ -196,16 +195,16 @@ func (f *toPhone) packet(p *rtp.Packet, write func(frame []byte) error) error {
 			}
 		}
 	}
-	f.started, f.next = true, p.SequenceNumber+1
+	f.started, f.next = true, seq+1
 	switch {
-	case len(p.Payload) == 0:
+	case len(payload) == 0:
 		return nil
 	case f.dec == nil:
-		return write(p.Payload)
+		return write(payload)
 	}
-	n, err := f.dec.Decode(p.Payload, f.pcm[:])
+	n, err := f.dec.Decode(payload, f.pcm[:])
 	if err != nil {
-		return fmt.Errorf("sip: the group's packet %d: %w", p.SequenceNumber, err)
+		return fmt.Errorf("sip: the group's packet %d: %w", seq, err)
 	}
 	return f.out(n, write)
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"testing"
 	"time"
-
-	"github.com/pion/rtp"
 )
 
 // packetsOf encodes a second of a tone in codec through toGroup, the phone's frames payload bytes at a time.
@@ -73,7 +71,7 @@ func decodeAll(t *testing.T, codec Codec, packets [][]byte, lost map[int]bool) [
 		if lost[i] {
 			continue
 		}
-		if err := dec.packet(&rtp.Packet{Header: rtp.Header{SequenceNumber: uint16(65530 + i)}, Payload: p}, write); err != nil {
+		if err := dec.packet(uint16(65530+i), p, write); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -102,15 +100,15 @@ func TestLossIsConcealed(t *testing.T) {
 	n := 0
 	write := func([]byte) error { n++; return nil }
 	for _, seq := range []uint16{7, 8} {
-		if err := dec.packet(&rtp.Packet{Header: rtp.Header{SequenceNumber: seq}, Payload: packets[seq]}, write); err != nil {
+		if err := dec.packet(seq, packets[seq], write); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := dec.packet(&rtp.Packet{Header: rtp.Header{SequenceNumber: 6}, Payload: packets[6]}, write); !errors.Is(err, errLatePacket) || n != 2 {
+	if err := dec.packet(6, packets[6], write); !errors.Is(err, errLatePacket) || n != 2 {
 		t.Fatalf("a late packet: %v, %d frames", err, n)
 	}
 	dec.close()
-	if err := dec.packet(&rtp.Packet{Header: rtp.Header{SequenceNumber: 9}, Payload: packets[9]}, write); !errors.Is(err, errClosedTranscoder) {
+	if err := dec.packet(9, packets[9], write); !errors.Is(err, errClosedTranscoder) {
 		t.Fatalf("after close: %v", err)
 	}
 }
