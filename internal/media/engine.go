@@ -235,10 +235,19 @@ func (e *Engine) newPC(ir *interceptor.Registry) (*webrtc.PeerConnection, *keyCa
 	return pc, keys, err
 }
 
+// adopt counts a new peer among the engine's (its timer's receiver reports); forget, at its Close, undoes it.
+func (e *Engine) adopt(p *Peer) {
+	e.mu.Lock()
+	e.peers[p] = struct{}{}
+	e.mu.Unlock()
+	mPeers.Inc()
+}
+
 func (e *Engine) forget(p *Peer) {
 	e.mu.Lock()
 	delete(e.peers, p)
 	e.mu.Unlock()
+	mPeers.Dec()
 }
 
 // FreeUDPPort asks the kernel for a UDP port free on 127.0.0.1 now (for UDPPort 0, and the media ports and TURN

@@ -37,10 +37,7 @@ func (e *Engine) NewLocalPeer(o Owner, onState func(p *Peer, ready bool), hear H
 	p := &Peer{Owner: o, e: e, down: newDownstream(nil), onState: onState, reports: newUpstreamReports()}
 	p.down.local = newLocalOut(hear)
 	p.ready.Store(true)
-	e.mu.Lock()
-	e.peers[p] = struct{}{}
-	e.mu.Unlock()
-	mPeers.Inc()
+	e.adopt(p)
 	return p
 }
 

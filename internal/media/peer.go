@@ -97,12 +97,10 @@ func (e *Engine) NewPeer(o Owner, onState func(p *Peer, ready bool)) (*Peer, err
 			p.onState(p, ready)
 		}
 	}, p.Close)
-	e.mu.Lock()
-	e.peers[p] = struct{}{}
-	e.mu.Unlock()
-	mPeers.Inc()
+	e.adopt(p)
 	return p, nil
 }
+
 
 // followState keeps ready in step with pc's connection state, for an audio and a video peer alike: connected
 // runs on every connect, before the peer counts as ready; changed runs when ready flips; a failed connection
@@ -264,7 +262,6 @@ func (p *Peer) Close() {
 		p.onState(p, false)
 	}
 	p.e.forget(p)
-	mPeers.Dec()
 }
 
 // readUpstream is the peer's one read loop: each packet goes to every target of the current route before the
