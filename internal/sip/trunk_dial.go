@@ -54,9 +54,11 @@ func (t *Trunk) inviteOut(ctx context.Context, number string, opus bool) (*Outbo
 	if err != nil {
 		return nil, err
 	}
-	body, err := media.answer() // the offer: the same stream an answer of this side has
+	var body []byte
 	if opus {
 		body, err = media.offerOpusFirst()
+	} else {
+		body, err = media.answer() // the offer: the same stream an answer of this side has
 	}
 	if err != nil {
 		media.close()
