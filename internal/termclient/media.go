@@ -38,8 +38,8 @@ type MediaOptions struct {
 	RelayOnly bool
 	// KeepPayloads keeps received payloads (otherwise only headers and sizes are kept).
 	KeepPayloads bool
-	// OnPacket, if set, is given each received packet instead of keeping it (a bridge that forwards what it
-	// hears, e.g. the SIP side's, would otherwise keep a whole call in memory); p is valid during the call.
+	// OnPacket, if set, is given each received packet instead of keeping it (a long-lived client, e.g. the chaos
+	// harness's terminals, would otherwise keep every packet in memory); p is valid during the call.
 	OnPacket func(p *rtp.Packet)
 	// Local, if set, is the ticket of an in-process party's media (call.LocalMedia, docs/adr/0043): Connect binds
 	// the session to it with rtc.local instead of negotiating WebRTC, and the client has no Media of its own.
