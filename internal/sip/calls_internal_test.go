@@ -12,6 +12,25 @@ import (
 func TestCallSlots(t *testing.T) {
 	const id = "10000180"
 	var c calls
+	// begin in the background: its result comes on the channel
+	beginning := func(patient bool) <-chan *accountCall {
+		out := make(chan *accountCall, 1)
+		go func() {
+			live, _ := c.begin(context.Background(), id, patient)
+			out <- live
+		}()
+		return out
+	}
+	// waits tells whether begin waited out a short context rather than answering at once, and was not admitted
+	waits := func(patient bool) bool {
+		const wait = 50 * time.Millisecond
+		short, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		start := time.Now()
+		live, _ := c.begin(short, id, patient)
+		return live == nil && time.Since(start) >= wait
+	}
+
 	first, stopped := c.begin(context.Background(), id, false)
 	if first == nil || stopped {
 		t.Fatal("the first call was not admitted")
@@ -25,25 +44,22 @@ func TestCallSlots(t *testing.T) {
 	}
 
 	first.hungUp()
-	endSoon := func(live *accountCall) {
-		go func() {
-			time.Sleep(100 * time.Millisecond)
-			c.end(id, live)
-		}()
+	if !waits(false) {
+		t.Fatal("a call after the first hung up did not wait for it to be freed")
 	}
-	endSoon(first)
-	second, _ := c.begin(context.Background(), id, false)
+	next := beginning(false)
+	c.end(id, first)
+	second := <-next
 	if second == nil {
-		t.Fatal("a call after the first hung up was busy while the first was freed")
+		t.Fatal("a call after the first hung up was busy once the first was freed")
 	}
 
-	short, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	if live, _ := c.begin(short, id, true); live != nil {
-		t.Fatal("a dialed phone took the slot of a call in progress")
+	if !waits(true) {
+		t.Fatal("a dialed phone did not wait for the call in progress")
 	}
-	endSoon(second)
-	third, _ := c.begin(context.Background(), id, true)
+	next = beginning(true)
+	c.end(id, second)
+	third := <-next
 	if third == nil {
 		t.Fatal("a dialed phone did not get the slot once the call ended")
 	}
