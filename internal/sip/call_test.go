@@ -181,7 +181,7 @@ func (p *softphone) send() {
 			continue
 		}
 		law := p.law
-		frame := bytes.Repeat([]byte{map[sipside.Codec]byte{sipside.Ulaw: 0xff, sipside.Alaw: 0xd5}[law]}, 160)
+		frame := silence[law]
 		if len(p.queue) > 0 {
 			frame, p.queue = p.queue[0], p.queue[1:]
 		}
@@ -245,6 +245,9 @@ func (p *softphone) talk(freq float64, d time.Duration) {
 		frames = frames[160:]
 	}
 }
+
+// silence is a 20 ms G.711 frame of silence in each law.
+var silence = map[sipside.Codec][]byte{sipside.Ulaw: bytes.Repeat([]byte{0xff}, 160), sipside.Alaw: bytes.Repeat([]byte{0xd5}, 160)}
 
 // ptOf is a G.711 law's static payload type.
 func ptOf(law sipside.Codec) uint8 {
