@@ -32,9 +32,9 @@ func (h *heard) list() []termclient.Packet {
 }
 
 // A local peer (docs/adr/0043) is a party like any other without a connection: a WebRTC talker's burst reaches it
-// whole and renumbered as on the wire (continuous, the talkspurt marked); what it speaks reaches a WebRTC
-// listener and another local peer (heard in order) and its burst counts every packet; unrouted, what it speaks is dropped; closed, it hears nothing more
-// and says it is no longer ready.
+// whole and renumbered as on the wire (continuous, the talkspurt marked); what it speaks reaches a WebRTC listener
+// and another local peer (heard in order), and its burst counts every packet; unrouted, what it speaks is
+// dropped; closed, it hears nothing more and says it is no longer ready.
 func TestLocalPeerHearsAndSpeaks(t *testing.T) {
 	e := newEngine(t)
 	talker, tm := connect(t, e, "T")
