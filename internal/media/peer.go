@@ -101,7 +101,6 @@ func (e *Engine) NewPeer(o Owner, onState func(p *Peer, ready bool)) (*Peer, err
 	return p, nil
 }
 
-
 // followState keeps ready in step with pc's connection state, for an audio and a video peer alike: connected
 // runs on every connect, before the peer counts as ready; changed runs when ready flips; a failed connection
 // is closed (closePeer, in the background: pion's callback must not wait for its own teardown).
