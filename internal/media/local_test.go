@@ -49,9 +49,7 @@ func TestLocalPeerHearsAndSpeaks(t *testing.T) {
 		t.Fatal("a local peer took an offer")
 	}
 
-	in := media.NewBurst(nil)
-	local.Downstream().Assign(in.ID)
-	talker.SetRoute(&media.Route{Burst: in, Targets: []media.Target{{D: local.Downstream(), Src: in.ID}}})
+	in := routeBurst(talker, media.NewBurst(nil), local.Downstream())
 	ctx := ctxT(t, 20*time.Second)
 	if err := tm.Send(ctx, silent(50), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
@@ -70,10 +68,7 @@ func TestLocalPeerHearsAndSpeaks(t *testing.T) {
 	var got2 heard
 	local2 := e.NewLocalPeer(media.Owner{Account: "SIP2", Customer: 1}, nil, got2.hear)
 	defer local2.Close()
-	out := media.NewBurst(nil)
-	listener.Downstream().Assign(out.ID)
-	local2.Downstream().Assign(out.ID)
-	local.SetRoute(&media.Route{Burst: out, Targets: []media.Target{{D: listener.Downstream(), Src: out.ID}, {D: local2.Downstream(), Src: out.ID}}})
+	out := routeBurst(local, media.NewBurst(nil), listener.Downstream(), local2.Downstream())
 	for i := range 30 {
 		pkt.SequenceNumber, pkt.Timestamp = uint16(100+i), uint32(960*i)
 		local.Speak(pkt)
@@ -91,7 +86,7 @@ func TestLocalPeerHearsAndSpeaks(t *testing.T) {
 	}
 
 	local.Close()
-	talker.SetRoute(&media.Route{Burst: in, Targets: []media.Target{{D: local.Downstream(), Src: in.ID}}})
+	routeBurst(talker, in, local.Downstream())
 	if err := tm.Send(ctx, silent(5), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}

@@ -85,6 +85,17 @@ func connect(t testing.TB, e *media.Engine, name string) (*media.Peer, *termclie
 	return p, m
 }
 
+// routeBurst sends talker's packets to listeners as burst (each assigned to hear it); it returns burst.
+func routeBurst(talker *media.Peer, burst *media.Burst, listeners ...*media.Downstream) *media.Burst {
+	r := &media.Route{Burst: burst}
+	for _, d := range listeners {
+		d.Assign(burst.ID)
+		r.Targets = append(r.Targets, media.Target{D: d, Src: burst.ID})
+	}
+	talker.SetRoute(r)
+	return burst
+}
+
 func silent(n int) [][]byte {
 	out := make([][]byte, n)
 	for i := range out {
@@ -116,16 +127,7 @@ func TestTalkerSwitchKeepsEveryPacketAndContinuity(t *testing.T) {
 		testkit.Eventually(t, 5*time.Second, "talker read in the socket's reader", p.Inline)
 	}
 
-	route := func(burst *media.Burst) *media.Route {
-		r := &media.Route{Burst: burst}
-		for _, d := range listeners {
-			d.Assign(burst.ID)
-			r.Targets = append(r.Targets, media.Target{D: d, Src: burst.ID})
-		}
-		return r
-	}
-	b1 := media.NewBurst(nil)
-	a.SetRoute(route(b1))
+	b1 := routeBurst(a, media.NewBurst(nil), listeners...)
 	ctx := ctxT(t, 20*time.Second)
 	if err := am.Send(ctx, silent(50), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
@@ -134,8 +136,7 @@ func TestTalkerSwitchKeepsEveryPacketAndContinuity(t *testing.T) {
 	// and the next grant follows the release). A's route stays (its tail): until B's first packet reaches a
 	// listener, A's packets still play there; after it, A's would be stale and are dropped.
 	testkit.Eventually(t, 10*time.Second, "50 packets of the first burst", func() bool { return b1.Stats().Packets == 50 })
-	b2 := media.NewBurst(nil)
-	b.SetRoute(route(b2))
+	b2 := routeBurst(b, media.NewBurst(nil), listeners...)
 	if err := bm.Send(ctx, silent(50), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
@@ -305,10 +306,8 @@ func TestTURNRelayAndPublicAddress(t *testing.T) {
 	testkit.Eventually(t, 10*time.Second, "the peer ready", p.Ready)
 	// Sent from the shared socket straight to the TURN relay's address.
 	testkit.Eventually(t, 5*time.Second, "listener on the direct path", p.Downstream().Direct)
-	burst := media.NewBurst(nil)
-	p.Downstream().Assign(burst.ID)
 	other, om := connect(t, e, "talker")
-	other.SetRoute(&media.Route{Burst: burst, Targets: []media.Target{{D: p.Downstream(), Src: burst.ID}}})
+	routeBurst(other, media.NewBurst(nil), p.Downstream())
 	if err := om.Send(ctx, silent(10), time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
@@ -341,9 +340,7 @@ func TestTalkerGetsReceiverReportsOnItsAudio(t *testing.T) {
 	a, am := connect(t, e, "A")
 	l, lm := connect(t, e, "L")
 	testkit.Eventually(t, 5*time.Second, "talker read in the socket's reader", a.Inline)
-	burst := media.NewBurst(nil)
-	l.Downstream().Assign(burst.ID)
-	a.SetRoute(&media.Route{Burst: burst, Targets: []media.Target{{D: l.Downstream(), Src: burst.ID}}})
+	routeBurst(a, media.NewBurst(nil), l.Downstream())
 	ctx := ctxT(t, 20*time.Second)
 	if err := am.Send(ctx, silent(100), 5*time.Millisecond); err != nil {
 		t.Fatal(err)
