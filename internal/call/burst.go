@@ -40,6 +40,21 @@ func (s *Service) startBurstLocked(later *afterUnlock, c *Call, claim *Claim) {
 		c.timer.Stop()
 		c.timer = nil
 	}
+	b := s.newBurstLocked(c, claim)
+	c.burst = b
+	s.relayStartedLocked(c, b) // in a cluster: the other nodes get it too (relay.go)
+	media.MPressToGrant.Observe(b.mb.Granted.Sub(claim.At).Seconds())
+	b.maxTimer = time.AfterFunc(s.opts.MaxTalkTime, func() { s.talkTimeUp(c, b) })
+	if claim.Client.console && claim.Client.lastKW != "" && claim.Client.lastKW != c.Kind {
+		later.log(c.Customer, claim.Client.acct, oplog.CallTypeSwitch, string(claim.Client.lastKW)+" → "+string(c.Kind),
+			oplog.D("callTypeSwitch", "prevKind", string(claim.Client.lastKW), "callKind", string(c.Kind)))
+	}
+	claim.Client.lastKW = c.Kind
+}
+
+// newBurstLocked makes claim's burst in call c: its btime, recording verdict, recorder and media burst. The
+// floor holder's (startBurstLocked) and an open line's (duplex.go) are made alike.
+func (s *Service) newBurstLocked(c *Call, claim *Claim) *burst {
 	now := time.Now()
 	c.btime = max(now.UnixMilli(), c.btime+1) // two bursts of one call may start within a millisecond
 	b := &burst{talker: claim.Client, claim: claim, emergency: s.emergency[claim.Account],
@@ -59,26 +74,23 @@ func (s *Service) startBurstLocked(later *afterUnlock, c *Call, claim *Claim) {
 	}
 	b.mb = media.NewBurst(rec)
 	b.mb.Granted = now
-	c.burst = b
-	s.relayStartedLocked(c, b) // in a cluster: the other nodes get it too (relay.go)
-	media.MPressToGrant.Observe(now.Sub(claim.At).Seconds())
-	b.maxTimer = time.AfterFunc(s.opts.MaxTalkTime, func() { s.talkTimeUp(c, b) })
-	if claim.Client.console && claim.Client.lastKW != "" && claim.Client.lastKW != c.Kind {
-		later.log(c.Customer, claim.Client.acct, oplog.CallTypeSwitch, string(claim.Client.lastKW)+" → "+string(c.Kind),
-			oplog.D("callTypeSwitch", "prevKind", string(claim.Client.lastKW), "callKind", string(c.Kind)))
-	}
-	claim.Client.lastKW = c.Kind
+	return b
 }
 
 // endBurstLocked ends the holder's burst. With tail, packets already on their way still reach the listeners
 // for ReleaseTail; the recording is finished and indexed after that, outside the lock.
 func (s *Service) endBurstLocked(later *afterUnlock, c *Call, reason string, tail bool) {
-	b := c.burst
-	if b == nil {
-		return
+	if b := c.burst; b != nil {
+		c.burst = nil
+		s.closeBurstLocked(later, c, b, reason, tail)
 	}
-	c.burst = nil
-	b.maxTimer.Stop()
+}
+
+// closeBurstLocked ends burst b of call c, no longer the call's (endBurstLocked, an open line's end).
+func (s *Service) closeBurstLocked(later *afterUnlock, c *Call, b *burst, reason string, tail bool) {
+	if b.maxTimer != nil { // an open line has no talk time
+		b.maxTimer.Stop()
+	}
 	talker := b.talker
 	// What finishing needs of the call is read now, under the lock.
 	snap := burstEnd{allow: s.callAudienceFilter(c), peers: c.peerIDs(b.claim.Account), talkerName: talker.acct.Name}

@@ -25,6 +25,9 @@ type Invite struct {
 	// Number is a phone number an individual call reaches through the customer's trunk (dialout.go), instead
 	// of msId.
 	Number flex.String `json:"number"`
+	// Duplex: the caller talks on an open line (a SIP phone's session): with a console, or another such party,
+	// the call is full duplex (duplex.go).
+	Duplex bool `json:"duplex"`
 }
 
 // InviteReply answers an invite.
@@ -53,13 +56,14 @@ func (s *Service) Invite(ctx context.Context, cl *client, req Invite) (InviteRep
 		return s.inviteNumber(ctx, cl, caller, string(req.Number))
 	}
 	if req.Kind == Single {
-		return s.inviteSingle(ctx, cl, caller, string(req.MsID), "")
+		return s.inviteSingle(ctx, cl, caller, string(req.MsID), "", req.Duplex)
 	}
 	return s.inviteMany(ctx, cl, caller, req)
 }
 
-// inviteSingle calls msID; number is the phone number msID, a trunk's account, dials for the call ("": none).
-func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, msID, number string) (InviteReply, error) {
+// inviteSingle calls msID; number is the phone number msID, a trunk's account, dials for the call ("": none);
+// duplex, that the caller talks on an open line.
+func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, msID, number string, duplex bool) (InviteReply, error) {
 	if msID == "" {
 		return InviteReply{}, httpx.BadParam("msId", "required")
 	}
@@ -95,7 +99,8 @@ func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, 
 		}
 		c = &Call{ID: newCallID(), Customer: caller.Customer, Kind: Single, Initiator: caller, Started: time.Now(),
 			State: StateTrying, Status: StTrying,
-			parties: []*party{{Account: caller, state: PartyConnected}, {Account: callee, state: PartyInvited, node: node}}}
+			parties: []*party{{Account: caller, state: PartyConnected, client: cl, duplex: duplex},
+				{Account: callee, state: PartyInvited, node: node}}}
 		c.floor = s.newFloor()
 		later.log(c.Customer, caller, oplog.IndividualCallSet, what,
 			oplog.D("individualCall", "terminal", callee.ID))
@@ -222,6 +227,8 @@ func (s *Service) inviteMany(ctx context.Context, cl *client, caller Account, re
 type StatusReq struct {
 	CallID string `json:"callId"`
 	Status int    `json:"status"`
+	// Duplex, with 200: the callee talks on an open line (a SIP phone's session; duplex.go).
+	Duplex bool `json:"duplex"`
 }
 
 // Respond applies a callee's status: 180 ringing, 200 answer, 486 busy, 603 decline, 404 no such number (a
@@ -243,6 +250,8 @@ func (s *Service) Respond(cl *client, req StatusReq) error {
 				return ErrState
 			}
 			c.State, c.Status, c.By = StateAnswered, StOK, cl.acct.ID
+			p := c.party(cl.acct.ID)
+			p.client, p.duplex = cl, req.Duplex
 		case StBusy, StDecline, StNotFound:
 			if c.State == StateConnected {
 				return ErrState
@@ -278,6 +287,7 @@ func (s *Service) Ack(cl *client, callID string) error {
 		for _, p := range c.parties {
 			p.state = PartyConnected
 		}
+		s.lineLocked(c)
 		later.log(c.Customer, c.Initiator, oplog.VoiceCallStarted, "single call with "+c.parties[1].Name,
 			oplog.D("singleCallStarted", "terminal", c.parties[1].Account.ID))
 		s.recomputeLocked(c.Customer)

@@ -33,6 +33,7 @@ type Call struct {
 	joined   map[string]bool    // group calls: who talked in it (a dispatcher hears the replies to its call)
 	floor    Floor
 	burst    *burst
+	line     []*burst    // a duplex call's open line: a burst per party while it is connected (duplex.go)
 	timer    *time.Timer // ring/acknowledge timeout, or a group call's hang time
 	resuming bool        // a Service.resumeFloor is due (the last talker waits on a free floor)
 	ended    bool
@@ -46,6 +47,10 @@ type party struct {
 	state string
 	node  string  // in a cluster: the node the party is connected to ("" = this one; leg.go)
 	stand *client // its stand-in here when node is set (leg.go)
+	// An individual call's party: client is the connection that placed or answered the call (whose microphone an
+	// open line carries), duplex that it said it talks on an open line (duplex.go).
+	client *client
+	duplex bool
 }
 
 func newCallID() string {
@@ -176,6 +181,7 @@ func (s *Service) endCallLocked(later *afterUnlock, c *Call, status int, by stri
 	if c.floor.Holder != nil && c.burst != nil {
 		s.endBurstLocked(later, c, "ended", false)
 	}
+	s.closeLineLocked(later, c)
 	c.floor = s.newFloor()
 	if c.timer != nil {
 		c.timer.Stop()
@@ -199,7 +205,7 @@ func (s *Service) endCallLocked(later *afterUnlock, c *Call, status int, by stri
 
 func (s *Service) callViewLocked(c *Call) CallView {
 	v := CallView{CallID: c.ID, Kind: c.Kind, State: c.State, Status: c.Status, GName: c.GroupName,
-		Initiator: c.Initiator.person(), Started: c.Started.UnixMilli(), By: c.By}
+		Initiator: c.Initiator.person(), Started: c.Started.UnixMilli(), By: c.By, Duplex: c.line != nil}
 	if c.Group != 0 {
 		v.GID = strconv.FormatInt(c.Group, 10)
 	}

@@ -177,6 +177,8 @@ type CallView struct {
 	Started   int64       `json:"started"`
 	By        string      `json:"by,omitempty"` // who caused the last transition
 	Floor     *FloorView  `json:"floor,omitempty"`
+	// Duplex: a connected individual call whose parties both talk throughout, no floor (duplex.go)
+	Duplex bool `json:"duplex,omitempty"`
 }
 
 // BurstStatsView is the `floor.stats` event: a finished burst's measured access time and delays.

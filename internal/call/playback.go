@@ -18,6 +18,7 @@ type source struct {
 	amb     *ambient
 	started time.Time
 	remote  *remoteBurst // another node's burst (relay.go)
+	line    *burst       // a party's burst on a duplex call's open line (duplex.go)
 }
 
 // recomputeLocked gives every listener of a customer exactly one source (or none) and every talker its route.
@@ -27,6 +28,11 @@ func (s *Service) recomputeLocked(customer int64) {
 	for _, c := range s.customerCalls(customer) {
 		if b := c.burst; b != nil && b.talker.peer != nil {
 			srcs = append(srcs, source{id: b.mb.ID, talker: b.talker, call: c, started: b.mb.Granted})
+		}
+		for _, b := range c.line {
+			if b.talker.peer != nil {
+				srcs = append(srcs, source{id: b.mb.ID, talker: b.talker, call: c, started: b.mb.Granted, line: b})
+			}
 		}
 	}
 	for _, a := range s.ambient {
@@ -42,7 +48,12 @@ func (s *Service) recomputeLocked(customer int64) {
 			r = &media.Route{}
 			routes[src.talker] = r
 		}
-		if src.call != nil && (src.remote == nil || src.remote.info.Party) { // a party on another node: leg.go
+		switch {
+		case src.line != nil: // a talker's press in another call records its words there (duplex.go)
+			if r.Burst == nil {
+				r.Burst = src.line.mb
+			}
+		case src.call != nil && (src.remote == nil || src.remote.info.Party): // a party on another node: leg.go
 			r.Burst = src.call.burst.mb
 			if s.relay != nil { // in a cluster: to the other nodes too (relay.go, leg.go)
 				r.Targets = append(r.Targets, s.relay.Targets(src.id)...)
