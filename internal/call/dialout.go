@@ -23,9 +23,17 @@ type Dialer interface {
 // SetDialer sets the way to accounts without a socket (nil: none); set before the service serves.
 func (s *Service) SetDialer(d Dialer) { s.dialer = d }
 
-// dialOut lets the dialer bring in a callee that has no socket on this node.
+// dialOut lets the dialer bring in a callee that it reaches (a SIP phone) unless the callee is online here in an
+// individual call (its session answers busy): one online otherwise may be a session closing after its last call,
+// which the dialer waits for before logging a new one in.
 func (s *Service) dialOut(ctx context.Context, callee string) {
-	if s.dialer != nil && !s.hub.LocalOnline(callee) {
+	if s.dialer == nil {
+		return
+	}
+	s.mu.Lock()
+	inCall := s.hub.LocalOnline(callee) && s.inSingleLocked(callee) != nil
+	s.mu.Unlock()
+	if !inCall {
 		s.dialer.Dial(ctx, callee)
 	}
 }
@@ -51,5 +59,5 @@ func (s *Service) inviteNumber(ctx context.Context, cl *client, caller Account, 
 	if trunk == "" {
 		return InviteReply{}, ErrNoTrunk
 	}
-	return s.inviteSingle(ctx, cl, caller, trunk, number)
+	return s.inviteSingle(ctx, cl, caller, trunk, number, false)
 }

@@ -45,7 +45,8 @@ type bridge struct {
 
 	media   LocalMedia              // the session's audio in process (Calls.Local)
 	dec     atomic.Pointer[toPhone] // the group's audio to the phone; nil until the call is answered
-	talking atomic.Bool             // the SIP side holds the floor
+	talking atomic.Bool             // the SIP side holds the floor, or talks on a duplex call's open line
+	line    atomic.Bool             // the individual call is full duplex: no floor, no keys (line.go)
 	revoked chan struct{}           // the server took the floor away
 	callID  atomic.Value            // the call whose floor it holds (string)
 
@@ -105,7 +106,7 @@ func (s *Server) talkOf(ctx context.Context, p identity.Principal) string {
 // closeBridge logs the group side out. The phone's registration holds the account online (Options.Hold), so that
 // logout leaves its presence alone.
 func (s *Server) closeBridge(b *bridge) {
-	if b.talking.Load() {
+	if b.talking.Load() && !b.line.Load() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		_ = b.term.ReleaseFloor(ctx, b.callID.Load().(string))
 		cancel()
@@ -227,7 +228,7 @@ func (b *bridge) fromPhone(ctx context.Context, phone *rtpSession, floor chan<- 
 		case keysTalk && int32(p.PayloadType) == b.inEvents.Load():
 			key, pressed = keys.press(&p)
 		}
-		if pressed {
+		if pressed && !b.line.Load() { // on an open line the keys and the voice ask for nothing
 			select {
 			case floor <- key:
 			default:

@@ -62,6 +62,7 @@ type admission struct {
 	p      identity.Principal
 	gid    directory.GroupID
 	callee string // the account called; "" in a group call
+	trunk  bool   // a call from a trunk: its far end talks on an open line with a dispatcher (line.go)
 }
 
 // calls are the live calls of this node, one per SIP account (a second INVITE of a phone in a call is busy:
@@ -159,7 +160,7 @@ func (s *Server) answerInvite(req *sip.Request, tx sip.ServerTransaction, a admi
 	defer d.Close()
 	defer context.AfterFunc(d.Context(), live.hungUp)()
 	if a.callee != "" {
-		s.serveIndividual(d, tx, a, offer, free)
+		s.serveIndividual(d, tx, a, offer, free, live.hungUp)
 		return
 	}
 	s.serveCall(d, a, offer)

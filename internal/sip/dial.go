@@ -63,15 +63,16 @@ func (s *Server) Dial(ctx context.Context, accountID string) bool {
 	go func() {
 		defer s.calls.end(accountID, live)
 		defer s.closeBridge(b)
-		s.ringPhone(b, reg, events)
+		defer live.hungUp() // over: a new INVITE of the phone waits for its session to close instead of being busy
+		s.ringPhone(b, reg, events, live.hungUp)
 	}()
 	return true
 }
 
-// beginDialed takes the phone's call slot, waiting up to slotWait while it is taken: a phone with no session on
-// this node (why it is dialed) whose slot is taken is ending a call (its session closing) or starting one (its
-// session logging in); either way the slot or the session is there a moment later. Nil: still taken, or the
-// server stops.
+// beginDialed takes the phone's call slot, waiting up to slotWait while it is taken: a phone the call service
+// dials is in no individual call (internal/call's dialOut), so a slot taken is a call ending (its session
+// closing) or starting (its session logging in) — a moment later the slot or the session is there — or, rarely,
+// a call into a group, whose session answers busy after the wait. Nil: still taken, or the server stops.
 func (s *Server) beginDialed(ctx context.Context, accountID string) *accountCall {
 	ctx, cancel := context.WithTimeout(ctx, slotWait)
 	defer cancel()
@@ -80,8 +81,8 @@ func (s *Server) beginDialed(ctx context.Context, accountID string) *accountCall
 }
 
 // ringPhone INVITEs the phone for the call offered to its session, and carries the call once answered.
-func (s *Server) ringPhone(b *bridge, reg registration, events <-chan termclient.Event) {
-	s.carryOut(b, events, func(ctx context.Context, call offered) (outCall, error) {
+func (s *Server) ringPhone(b *bridge, reg registration, events <-chan termclient.Event, hungUp func()) {
+	s.carryOut(b, events, hungUp, func(ctx context.Context, call offered) (outCall, error) {
 		target, req, phone, err := s.inviteFor(reg, call)
 		if err != nil {
 			return outCall{}, err
@@ -102,12 +103,14 @@ type outCall struct {
 	media *rtpSession
 	auth  sipgo.AnswerOptions
 	voice bool
+	line  bool // the far end talks on an open line whatever it offers (a trunk's: line.go)
 }
 
 // carryOut waits for the individual call offered to the session, places its INVITE (place) and follows it:
 // ringing, the far end's answer or refusal are the session's call.status (ringing); answered, the bridge carries
-// the call until either side hangs up, and the far end gets a BYE unless it said one.
-func (s *Server) carryOut(b *bridge, events <-chan termclient.Event, place func(context.Context, offered) (outCall, error)) {
+// the call until either side hangs up, and the far end gets a BYE unless it said one. hungUp marks the account's
+// call slot ending once the far end's dialog ends (its BYE), as a phone's own call is (call.go).
+func (s *Server) carryOut(b *bridge, events <-chan termclient.Event, hungUp func(), place func(context.Context, offered) (outCall, error)) {
 	ctx, cancel := context.WithCancelCause(s.stopCtx)
 	defer cancel(nil)
 	call, ok := waitOffer(ctx, events)
@@ -135,6 +138,7 @@ func (s *Server) carryOut(b *bridge, events <-chan termclient.Event, place func(
 			phone.events = -1
 		}
 		defer b.connect(phone, sipDialog{d.InviteRequest.CallID().Value(), hostOf(d.InviteResponse.Source())})()
+		defer context.AfterFunc(d.Context(), hungUp)()
 		err = d.Ack(ctx)
 	}
 	if err != nil {
@@ -143,7 +147,8 @@ func (s *Server) carryOut(b *bridge, events <-chan termclient.Event, place func(
 		_ = d.Bye(ctx)
 		return
 	}
-	b.answer(sip.StatusOK)
+	b.tell("call.status", map[string]any{"callId": b.call, "status": sip.StatusOK,
+		"duplex": out.line || b.talksOnLine(!out.voice && ans.events >= 0)})
 	callCtx, end := context.WithCancelCause(d.Context()) // the phone's BYE ends the dialog's context
 	defer end(nil)
 	stop := context.AfterFunc(ctx, func() { end(nil) })

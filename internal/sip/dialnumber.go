@@ -4,8 +4,9 @@ package sip
 // (`call.invite {kind:"single", number}`) rings the account that carries the customer's trunk. internal/call asks
 // this side first (call.Dialer.DialNumber): the account's terminal session logs in on this node as a dialed
 // phone's does (dial.go), and on its call.invite the trunk INVITEs the number (Trunk.inviteOut). The far end's
-// ringing, answer and refusals are the session's; answered, the bridge carries the call as a phone's — G.711
-// through the ffmpeg transcoders — and the far end, which has no talk keys, talks by voice activity (vad.go).
+// ringing, answer and refusals are the session's; answered, the bridge carries the call as a phone's. With a
+// dispatcher the call is full duplex (line.go); with a terminal, whose PTT is half duplex, the far end, which has
+// no talk keys, talks by voice activity (vad.go).
 
 import (
 	"context"
@@ -40,12 +41,13 @@ func (s *Server) DialNumber(ctx context.Context, customer int64, number string) 
 	go func() {
 		defer s.calls.end(account, live)
 		defer s.closeBridge(b)
-		s.carryOut(b, events, func(ctx context.Context, _ offered) (outCall, error) {
+		defer live.hungUp()
+		s.carryOut(b, events, live.hungUp, func(ctx context.Context, _ offered) (outCall, error) {
 			o, err := t.inviteOut(ctx, number, true)
 			if err != nil {
 				return outCall{}, err
 			}
-			return outCall{d: o.d, media: o.media, auth: t.auth(), voice: true}, nil
+			return outCall{d: o.d, media: o.media, auth: t.auth(), voice: true, line: true}, nil
 		})
 	}()
 	return account

@@ -26,9 +26,9 @@ func farPhone(t *testing.T, w *sipWorld, pbx, number string) *answeringPhone {
 // A dispatcher's console dials phone numbers through its customer's trunk (call.invite {kind:"single", number}):
 // without a registered trunk the call is refused 480, a malformed number 484. With the trunk registered at the
 // PBX (Debian's kamailio), the number's phone at the PBX rings (the console's ringing) and answers; connected,
-// the console's talk reaches the phone and the phone's voice (by voice activity: it has no talk keys) takes the
-// floor and reaches the console; the console's bye is the phone's BYE, and the phone's BYE ends the next call. A
-// busy phone is the console's 486, a number the PBX does not have 404, and the talk of the calls is recorded as any call's.
+// the call is full duplex: the console and the phone talk at once and each hears the other; the console's bye is
+// the phone's BYE, and the phone's BYE ends the next call. A busy phone is the console's 486, a number the PBX
+// does not have 404, and the talk of the calls is recorded as any call's.
 func TestConsoleDialsNumber(t *testing.T) {
 	eachCallWorld(t, func(ctx context.Context, t *testing.T, w *sipWorld) {
 		console := w.Client(termclient.Options{Token: w.Token(dispatcher, w.Customer),
@@ -92,7 +92,7 @@ func TestConsoleDialsNumber(t *testing.T) {
 		// the console talks to the phone, the phone's voice to the console; the console hangs up
 		p := farPhone(t, w, pbx, "5550100")
 		callID := connect(p, "5550100")
-		talkBothWays(ctx, t, p.softphone, console, callID, true)
+		talkBothWays(ctx, t, p.softphone, console, callID, onLine)
 		if err := console.Call(ctx, "call.bye", map[string]any{"callId": callID}, nil); err != nil {
 			t.Fatal(err)
 		}

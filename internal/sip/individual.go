@@ -30,6 +30,7 @@ type callEvent struct {
 	Kind   string `json:"kind"`
 	State  string `json:"state"`
 	Status int    `json:"status"`
+	Duplex bool   `json:"duplex"` // connected full duplex: the phone talks throughout (line.go)
 }
 
 // refusal is the SIP answer for an individual call that did not connect, from the call service's code (a refused
@@ -55,7 +56,7 @@ func refusal(code string) (int, string) {
 // phone free again (free), so that its next INVITE is not busy; so is the BYE of a connected call. Connected,
 // the call lasts until either side hangs up (the phone's BYE, the callee's bye or going offline), the phone
 // stops sending RTP or the server stops.
-func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTransaction, a admission, o offer, free func()) {
+func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTransaction, a admission, o offer, free, over func()) {
 	ctx, cancel := context.WithCancelCause(d.Context())
 	defer cancel(nil)
 	stop := context.AfterFunc(s.stopCtx, func() { cancel(nil) })
@@ -78,7 +79,8 @@ func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTran
 	var placed struct {
 		CallID string `json:"callId"`
 	}
-	if err := b.term.Call(ctx, "call.invite", map[string]any{"kind": "single", "msId": a.callee}, &placed); err != nil {
+	inv := map[string]any{"kind": "single", "msId": a.callee, "duplex": a.trunk || b.talksOnLine(o.events >= 0)}
+	if err := b.term.Call(ctx, "call.invite", inv, &placed); err != nil {
 		log.Info("sip: individual call refused", "code", termclient.Code(err))
 		refuse(refusal(termclient.Code(err)))
 		return
@@ -111,6 +113,7 @@ func (s *Server) serveIndividual(d *sipgo.DialogServerSession, tx sip.ServerTran
 	}()
 	err = b.run(ctx, s.opt.Calls.RTPTimeout)
 	log.Info("sip: individual call ended", "why", err)
+	over() // a call to the phone now waits for its session to close rather than ring it (dial.go)
 	if !errors.Is(err, errCallEnded) {
 		b.hangUp()
 	}
@@ -151,6 +154,7 @@ func (b *bridge) ringOut(ctx context.Context, tx sip.ServerTransaction, events <
 				b.log.Info("sip: call: ack", "err", err)
 			}
 		case "connected":
+			b.follow(v)
 			return 0, "", true
 		case "ended":
 			code, reason := refusal(strconv.Itoa(v.Status))
@@ -173,8 +177,12 @@ func (b *bridge) waitEnd(ctx context.Context, events <-chan termclient.Event) bo
 	for {
 		select {
 		case e := <-events:
-			if v, ok := b.stateOf(e); ok && v.State == "ended" {
+			v, ok := b.stateOf(e)
+			if ok && v.State == "ended" {
 				return true
+			}
+			if ok {
+				b.follow(v) // a dialed call connects here, after the answer (dial.go)
 			}
 		case <-ctx.Done():
 			return false

@@ -58,20 +58,25 @@ func offeredCall(ctx context.Context, t *testing.T, c *termclient.Client, status
 	return v.CallID
 }
 
-// callState waits for a call.state of callID on c in state (and, when status is not 0, with that status).
-func callState(ctx context.Context, t *testing.T, c *termclient.Client, callID, state string, status int) {
+// callState waits for a call.state of callID on c in state (and, when status is not 0, with that status), and
+// tells whether it says the call is full duplex.
+func callState(ctx context.Context, t *testing.T, c *termclient.Client, callID, state string, status int) (duplex bool) {
 	t.Helper()
 	_, err := c.WaitEvent(ctx, "call.state", func(e termclient.Event) bool {
 		var v struct {
 			CallID string `json:"callId"`
 			State  string `json:"state"`
 			Status int    `json:"status"`
+			Duplex bool   `json:"duplex"`
 		}
-		return e.Decode(&v) == nil && v.CallID == callID && v.State == state && (status == 0 || v.Status == status)
+		ok := e.Decode(&v) == nil && v.CallID == callID && v.State == state && (status == 0 || v.Status == status)
+		duplex = ok && v.Duplex
+		return ok
 	})
 	if err != nil {
 		t.Fatalf("call %s: no state %s (%d): %v", callID, state, status, err)
 	}
+	return duplex
 }
 
 // talkedBy waits for a floor.state of callID on c whose talker is msID.
@@ -85,17 +90,34 @@ func talkedBy(ctx context.Context, t *testing.T, c *termclient.Client, callID, m
 	}
 }
 
+// How the phone talks in talkBothWays.
+type talkMode int
+
+const (
+	byKeys  talkMode = iota // `*` takes the floor, `#` frees it
+	byVoice                 // its voice takes the floor (a far end with no talk keys), the silence after frees it
+	onLine                  // a full-duplex call: both talk at once, no floor
+)
+
 // talkBothWays checks a connected individual call's audio both ways between the phone and c: c's talk (a tone)
-// is heard by the phone above silence; the phone's `*` gives it the floor (c sees it) and its second of tone
-// reaches c; `#` frees the floor. byVoice, the phone (a far end through a trunk: no talk keys) takes the floor by
-// voice activity with two seconds of tone, and the silence after frees it.
-func talkBothWays(ctx context.Context, t *testing.T, p *softphone, c *termclient.Client, callID string, byVoice bool) {
+// is heard by the phone above silence, and the phone's second of tone reaches c. byKeys, the phone's `*` gives it
+// the floor (c sees it) after c's talk and `#` frees it; byVoice, the phone takes the floor by voice activity with
+// two seconds of tone. onLine, c's floor request is granted without changing anything, and both talk at the
+// same time: each hears the other while talking.
+func talkBothWays(ctx context.Context, t *testing.T, p *softphone, c *termclient.Client, callID string, mode talkMode) {
 	t.Helper()
 	mark := p.heardCount()
 	if r, err := c.RequestFloor(ctx, callID, "", false); err != nil || r.Status != "granted" {
 		t.Fatalf("the other party's floor request: %+v %v", r, err)
 	}
-	if _, err := c.PlayOgg(ctx, toneOgg(t), 1); err != nil {
+	before := c.ReceivedCount()
+	played := make(chan error, 1)
+	go func() { _, err := c.PlayOgg(ctx, toneOgg(t), 1); played <- err }()
+	tone := time.Second
+	if mode == onLine {
+		p.talk(440, tone) // at the same time as c
+	}
+	if err := <-played; err != nil {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, 10*time.Second, "the phone hears the other party", func() bool {
@@ -105,17 +127,18 @@ func talkBothWays(ctx context.Context, t *testing.T, p *softphone, c *termclient
 	if err := c.ReleaseFloor(ctx, callID); err != nil {
 		t.Fatal(err)
 	}
-	testkit.Eventually(t, 5*time.Second, "the other party's talk fully heard", func() bool { return p.quiet(mark) > 0 })
-	tone := time.Second
-	if byVoice {
-		tone = 2 * time.Second
-	} else {
+	switch mode {
+	case byKeys:
+		testkit.Eventually(t, 5*time.Second, "the other party's talk fully heard", func() bool { return p.quiet(mark) > 0 })
 		p.press('*')
 		talkedBy(ctx, t, c, callID, phone)
-	}
-	before := c.ReceivedCount()
-	p.talk(440, tone)
-	if byVoice {
+		before = c.ReceivedCount()
+		p.talk(440, tone)
+	case byVoice:
+		testkit.Eventually(t, 5*time.Second, "the other party's talk fully heard", func() bool { return p.quiet(mark) > 0 })
+		tone = 2 * time.Second
+		before = c.ReceivedCount()
+		p.talk(440, tone)
 		talkedBy(ctx, t, c, callID, phone)
 	}
 	if _, err := c.WaitPackets(ctx, before+100); err != nil {
@@ -124,7 +147,7 @@ func talkBothWays(ctx context.Context, t *testing.T, p *softphone, c *termclient
 	if n := loudFrames(opusPCM(t, c.Received()[before:])); n < 40 {
 		t.Fatalf("the other party heard %d loud frames of the phone's %v of tone, want 40 at least", n, tone)
 	}
-	if !byVoice {
+	if mode == byKeys {
 		p.press('#')
 	}
 }
@@ -168,7 +191,7 @@ func TestIndividualCallFromPhone(t *testing.T) {
 			t.Fatalf("the answered call: %d (180 first: %v), want 200 after 180", code, p.rang)
 		}
 		callState(ctx, t, term, callID, "connected", 0)
-		talkBothWays(ctx, t, p, term, callID, false)
+		talkBothWays(ctx, t, p, term, callID, byKeys)
 		if err := term.Call(ctx, "call.bye", map[string]any{"callId": callID}, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -281,7 +304,9 @@ func (p *answeringPhone) answer(ctx context.Context, t *testing.T, c *termclient
 		t.Fatal(err)
 	}
 	d := <-p.calls
-	callState(ctx, t, c, callID, "connected", 0)
+	if !callState(ctx, t, c, callID, "connected", 0) { // a phone with talk keys and a console
+		t.Fatalf("call %s: not full duplex", callID)
+	}
 	return d
 }
 
@@ -296,9 +321,10 @@ func (p *answeringPhone) gotBye(t *testing.T) {
 }
 
 // A console calls a registered phone (call.invite with its id): the server INVITEs the phone at its contact,
-// the phone's 180 is the console's ringing and its 200 the answer; connected, audio goes both ways (half
-// duplex); the console's bye reaches the phone as a BYE, the phone's BYE ends the call for the console, and a
-// phone answering 486 is the console's busy.
+// the phone's 180 is the console's ringing and its 200 the answer; connected, the call is full duplex: both
+// talk at once and each hears the other; the console's bye reaches the phone as a BYE, the phone's BYE ends the
+// call for the console, and a phone answering 486 is the console's busy. The phone calling the console is full
+// duplex as well.
 func TestConsoleCallsPhone(t *testing.T) {
 	eachCallWorld(t, func(ctx context.Context, t *testing.T, w *sipWorld) {
 		p := newAnsweringPhone(t, w)
@@ -338,7 +364,7 @@ func TestConsoleCallsPhone(t *testing.T) {
 
 		callID := place()
 		d := p.answer(ctx, t, console, callID)
-		talkBothWays(ctx, t, p.softphone, console, callID, false)
+		talkBothWays(ctx, t, p.softphone, console, callID, onLine)
 		if err := console.Call(ctx, "call.bye", map[string]any{"callId": callID}, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -355,6 +381,20 @@ func TestConsoleCallsPhone(t *testing.T) {
 		callID = place()
 		p.answer(ctx, t, console, callID)
 		p.hangUp()
+		callState(ctx, t, console, callID, "ended", 200)
+
+		// the phone calls the console: full duplex too
+		caller := newSoftphone(t, w)
+		final := caller.dialing(dispatcher)
+		callID = offeredCall(ctx, t, console, 180, 200)
+		if code := <-final; code != sip.StatusOK {
+			t.Fatalf("the phone's call to the console: %d", code)
+		}
+		if !callState(ctx, t, console, callID, "connected", 0) {
+			t.Fatalf("the phone's call to the console: not full duplex")
+		}
+		talkBothWays(ctx, t, caller, console, callID, onLine)
+		caller.hangUp()
 		callState(ctx, t, console, callID, "ended", 200)
 
 		callID = place()

@@ -382,7 +382,7 @@ func (t *Trunk) admitTrunk(ctx context.Context, number string) (admission, bool,
 			continue
 		}
 		if n.Dispatcher != "" {
-			return admission{p: p, callee: n.Dispatcher}, true, nil
+			return admission{p: p, callee: n.Dispatcher, trunk: true}, true, nil
 		}
 		member, err := t.s.opt.Calls.Groups.IsMember(ctx, p.CustomerID, directory.GroupID(n.Group), p.AccountID)
 		return admission{p: p, gid: n.Group}, member, err
