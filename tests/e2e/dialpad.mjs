@@ -57,4 +57,45 @@ export const dialpadCases = [
       }
     },
   ],
+  [
+    'dial pad: a phone call is full duplex — the callee answers as a SIP phone does ("duplex"), the call row says both sides talk, the microphone goes out without PTT, Mute stops it and Unmute resumes it',
+    async ({ context }) => {
+      // The terminal answers as internal/sip's session of a phone with talk keys does (docs/adr/0044).
+      const term = await terminal(CALLEE, {
+        onFrame: (f, t) => {
+          if (f.type === 'call.invite') void t.request('call.status', { callId: f.data.callId, status: 200, duplex: true });
+        },
+      });
+      try {
+        const { page } = await dispatcherConsole(context);
+        await page.waitForSelector('[data-testid=voice-rtc][data-state=connected]', { timeout: 20_000 });
+        await page.fill(NUMBER, CALLEE);
+        await page.click('[data-testid=dialpad-call]');
+        const row = await page.waitForSelector('[data-testid=call-row][data-kind=single][data-state=connected]', { timeout: 20_000 });
+        const callId = await row.getAttribute('data-call-id');
+        const inRow = (sel) => `[data-testid=call-row][data-call-id="${callId}"] ${sel}`;
+        await page.waitForSelector(inRow('[data-testid=open-line]'));
+        /** Audio packets the console sends over a second, no key pressed. */
+        const sentInASecond = () =>
+          page.evaluate(async () => {
+            const sent = async () => (await window.tenfourVoice.link.outboundStats())?.packetsSent ?? 0;
+            const before = await sent();
+            await new Promise((r) => setTimeout(r, 1000));
+            return (await sent()) - before;
+          });
+        // the sender takes the microphone as the call connects (replaceTrack): the second after that
+        await until(async () => (await sentInASecond()) >= 30, 'the console sends its microphone on the open line', 10_000, 0);
+        await page.click(inRow('[data-testid=line-mute]'));
+        await page.waitForSelector(inRow('[data-testid=line-mute][data-muted="1"]'));
+        await until(async () => (await sentInASecond()) <= 2, 'nothing sent while muted', 10_000, 0);
+        await page.click(inRow('[data-testid=line-mute]'));
+        await until(async () => (await sentInASecond()) >= 30, 'the microphone back after Unmute', 10_000, 0);
+        await page.click(inRow('[data-testid=hang-up]'));
+        await page.waitForSelector(`[data-testid=call-row][data-call-id="${callId}"]`, { state: 'detached', timeout: 20_000 });
+        expect((await sentInASecond()) <= 2, 'the microphone is off the wire once the call ended');
+      } finally {
+        await term.close();
+      }
+    },
+  ],
 ];

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VoiceEngine } from './engine';
 import { canPlay, fmtDuration, fmtUs, type CallView, type FloorView, type VoiceSocket } from './protocol';
 import { useVoice } from './store';
@@ -78,6 +78,26 @@ describe('voice engine events', () => {
     expect(useVoice.getState().target).toBeUndefined();
     expect(useVoice.getState().calls).toEqual({});
     expect(useVoice.getState().ended?.call.callId).toBe('S2');
+  });
+
+  it('a connected full-duplex call opens the microphone until muted or ended', async () => {
+    const f = start();
+    const mic = vi.spyOn(engine!.link, 'setMic');
+    const call: CallView = { callId: 'S3', kind: 'single', state: 'connected', status: 202, initiator: person('10000180'), parties: [{ ...person('10000180'), state: 'connected' }, { ...person('10000001'), state: 'connected' }], started: 1 };
+    f.emit('call.state', call); // half duplex: the microphone waits for PTT
+    expect(mic).toHaveBeenLastCalledWith(false);
+    f.emit('call.state', { ...call, duplex: true });
+    expect(mic).toHaveBeenLastCalledWith(true);
+    engine!.setLineMuted(true);
+    expect(mic).toHaveBeenLastCalledWith(false);
+    expect(useVoice.getState().lineMuted).toBe(true);
+    engine!.setLineMuted(false);
+    expect(mic).toHaveBeenLastCalledWith(true);
+    f.emit('call.state', { ...call, state: 'ended', status: 200 });
+    expect(mic).toHaveBeenLastCalledWith(false);
+    // another account's duplex call (a console sees every call) leaves this microphone alone
+    f.emit('call.state', { ...call, callId: 'S4', duplex: true, initiator: person('10000180'), parties: [{ ...person('10000180'), state: 'connected' }, { ...person('10000002'), state: 'connected' }] });
+    expect(mic).toHaveBeenLastCalledWith(false);
   });
 
   it('a call started here becomes the PTT target; hanging up while it rings cancels', async () => {

@@ -75,7 +75,20 @@ export class VoiceEngine {
   }
 
   private applyMic() {
-    this.link.setMic(this.talkMic || this.monitored || this.paging);
+    this.link.setMic(this.talkMic || this.monitored || this.paging || this.onLine());
+  }
+
+  /** This page is a party of a connected full-duplex call (a phone call) and has not muted it: its line is open. */
+  private onLine(): boolean {
+    const s = useVoice.getState();
+    const me = this.opts.me();
+    return !!me && !s.lineMuted && Object.values(s.calls).some((c) => c.duplex && c.state === 'connected' && (c.initiator?.msId === me || !!c.parties?.some((p) => p.msId === me)));
+  }
+
+  /** Mutes (or opens again) the microphone on a full-duplex call's open line. */
+  setLineMuted(muted: boolean): void {
+    this.set({ lineMuted: muted });
+    this.applyMic();
   }
 
   private async floorRequest(t: FloorTarget & { queue?: boolean }): Promise<FloorReply> {
@@ -192,8 +205,10 @@ export class VoiceEngine {
           joined: s.joined.filter((i) => i.callId !== c.callId),
           target: s.target?.callId === c.callId ? undefined : s.target,
           ended: { call: c, at: Date.now() },
+          lineMuted: c.kind === 'single' ? false : s.lineMuted,
         };
       });
+      this.applyMic();
       return;
     }
     this.set((s) => {
@@ -205,6 +220,7 @@ export class VoiceEngine {
         ((c.initiator?.msId === me && (c.kind !== 'single' || c.state === 'connected')) || (c.kind === 'single' && c.state === 'connected' && !!c.parties?.some((p) => p.msId === me)));
       return { calls: { ...s.calls, [c.callId]: c }, floors, talkers: talkersOf(floors), ...(own && s.target?.callId !== c.callId ? { target: { callId: c.callId } } : {}) };
     });
+    this.applyMic(); // a full-duplex call opens the line as it connects
     // The caller acknowledges the callee's answer (200) to connect the call (202).
     if (c.kind === 'single' && c.state === 'answered' && me && c.initiator?.msId === me && !this.acked.has(c.callId)) {
       this.acked.add(c.callId);

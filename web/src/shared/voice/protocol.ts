@@ -46,6 +46,8 @@ export interface CallView {
   started: number;
   by?: string;
   floor?: FloorView;
+  /** A connected full-duplex individual call (a phone call): both parties talk throughout, no floor. */
+  duplex?: boolean;
 }
 
 /** `floor.stats` — after each burst. */

@@ -39,6 +39,8 @@ export interface VoiceState {
   missed: MissedNotice[];
   /** The last call that ended, for a short notice. */
   ended?: { call: CallView; at: number };
+  /** The microphone is muted on a full-duplex call's open line. */
+  lineMuted: boolean;
 }
 
 export const initialVoiceState = (): VoiceState => ({
@@ -57,6 +59,7 @@ export const initialVoiceState = (): VoiceState => ({
   joined: [],
   missed: [],
   ended: undefined,
+  lineMuted: false,
 });
 
 export const useVoice = create<VoiceState>(() => initialVoiceState());

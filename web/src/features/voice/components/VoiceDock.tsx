@@ -60,6 +60,7 @@ export default function VoiceDock() {
   const floors = useVoice((s) => s.floors);
   const playing = useVoice((s) => s.playing);
   const stats = useVoice((s) => s.stats);
+  const lineMuted = useVoice((s) => s.lineMuted);
   const target = useVoice((s) => s.target);
   const monitor = useVoice((s) => s.monitor);
   const invites = useVoice((s) => s.invites);
@@ -211,6 +212,7 @@ export default function VoiceDock() {
               const last = stats[callId];
               const own = call?.initiator?.msId === me;
               const pending = call && call.kind === 'single' && call.state !== 'connected';
+              const line = call?.duplex && call.state === 'connected'; // a phone call: both sides talk throughout
               return (
                 <div
                   key={callId}
@@ -243,7 +245,12 @@ export default function VoiceDock() {
                           {t('calls.unfocus')}
                         </Button>
                       )}
-                      {target?.callId !== callId && (kind !== 'single' || call?.state === 'connected') && (
+                      {line && (
+                        <Button size="small" type="link" onClick={() => engine.setLineMuted(!lineMuted)} data-testid="line-mute" data-muted={lineMuted ? '1' : '0'}>
+                          {lineMuted ? t('calls.unmute') : t('calls.mute')}
+                        </Button>
+                      )}
+                      {!line && target?.callId !== callId && (kind !== 'single' || call?.state === 'connected') && (
                         <Button
                           size="small"
                           type="link"
@@ -263,6 +270,8 @@ export default function VoiceDock() {
                   <div className="vcall-line vcall-sub">
                     {pending ? (
                       <span data-testid="call-progress">{t(`state.${call!.state}`)}</span>
+                    ) : line ? (
+                      <span data-testid="open-line">{lineMuted ? t('calls.lineMuted') : t('calls.openLine')}</span>
                     ) : talker ? (
                       <span className="vcall-talker" data-testid="talker">
                         {floor?.emergency && <Tag color="red">SOS</Tag>}
