@@ -282,8 +282,12 @@ func New(cfg config.Config, d *db.DB) (*App, error) {
 				return termclient.Dial(ctx, o)
 			},
 			Local: func(account string, hear media.Hear) sipside.LocalMedia { return voiceSvc.NewLocalMedia(account, hear) }}
+		presence := []sipside.Presence{dirSvc, a.Presence}
+		if a.Cluster != nil { // the other nodes see a phone registered here online, and call it here (first: as a login's hook)
+			presence = append([]sipside.Presence{a.Cluster.Held()}, presence...)
+		}
 		if a.SIP, err = sipside.New(a.Auth, sipside.Options{MinExpires: cfg.SIP.MinExpires, Calls: calls, Hold: a.Hub.Hold,
-			Trunks: sipside.NewTrunkStore(d)}, dirSvc, a.Presence); err == nil {
+			Trunks: sipside.NewTrunkStore(d)}, presence...); err == nil {
 			voiceSvc.SetDialer(a.SIP) // individual calls to a registered phone ring it (internal/sip/dial.go)
 			err = a.SIP.Listen(cfg.SIP.Addr)
 		}

@@ -323,6 +323,9 @@ func (s *Service) legFloor(cl *client, op LegOp) (FloorReply, error) {
 // LegInvite connects terminals of this node to a call of node from: it rings the callee of an individual call
 // (the refusals are those of one node) or joins the online ones of a call with several parties.
 func (s *Service) LegInvite(ctx context.Context, from string, inv LegInvite) (any, error) {
+	if inv.Kind == Single && len(inv.Callees) == 1 {
+		s.dialOut(ctx, inv.Callees[0].ID) // a SIP phone registered here: its session logs in first (dialout.go)
+	}
 	var joined LegJoined
 	err := s.locked(func(later *afterUnlock) error {
 		if inv.Kind == Single {

@@ -81,6 +81,7 @@ type Node struct {
 	mu       sync.Mutex
 	remote   map[string]map[string]bool // account → the other nodes holding it
 	who      map[string]whoMsg          // account → its principal on the node that last logged it in (request.go)
+	held     map[string]whoMsg          // accounts held here without a socket: SIP registrations (Node.Held)
 	alive    map[string]bool            // nodes seen alive at the last sweep; nil before the first
 	urls     map[string]string          // node → its PublicURL, for the nodes seen alive (failover lists)
 	seen     map[int64]*seqWindow       // durable seqs delivered here, per customer
@@ -119,7 +120,7 @@ func Join(ctx context.Context, d *db.DB, hub *realtime.Hub, opt Options) (*Node,
 	if opt.Timeout < 2*opt.Heartbeat {
 		return nil, errors.New("cluster: the node timeout must be at least two heartbeats")
 	}
-	n := &Node{opt: opt, db: d, hub: hub, remote: map[string]map[string]bool{}, who: map[string]whoMsg{},
+	n := &Node{opt: opt, db: d, hub: hub, remote: map[string]map[string]bool{}, who: map[string]whoMsg{}, held: map[string]whoMsg{},
 		urls: map[string]string{},
 		seen: map[int64]*seqWindow{}}
 	if err := d.QueryRow(ctx, `SELECT COALESCE(MAX(seq), 0) FROM events`).Scan(&n.startSeq); err != nil {

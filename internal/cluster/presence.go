@@ -56,8 +56,8 @@ func (n *Node) onLogin(ctx context.Context, c *realtime.Conn, _ bool) {
 
 func (n *Node) onLogout(ctx context.Context, c *realtime.Conn, _ bool) {
 	p := c.Principal()
-	if n.hub.LocalOnline(p.AccountID) {
-		return // a newer connection here holds the account
+	if n.hub.LocalOnline(p.AccountID) || n.hub.Held(p.AccountID) {
+		return // a newer connection here holds the account, or its SIP registration does (Held)
 	}
 	if _, err := n.db.Exec(context.WithoutCancel(ctx), `DELETE FROM cluster_presence WHERE node_id = ? AND account_id = ?`,
 		n.opt.NodeID, p.AccountID); err != nil {
@@ -366,29 +366,77 @@ func (n *Node) offline(ctx context.Context, h held) {
 	}
 }
 
+// Held is how the cluster learns of accounts this node keeps online without a socket — a SIP phone's
+// registration (internal/sip's Presence) —: each is held here as a login is, with its presence row and a join to
+// the others, so that they see it online on this node and a call to it from there reaches it (call.LegInvite
+// dials the phone here). Its sockets' logouts leave that alone (onLogout), and a rejoin announces it again.
+func (n *Node) Held() HeldPresence { return HeldPresence{n} }
+
+// HeldPresence is Node.Held.
+type HeldPresence struct{ n *Node }
+
+// AccountOnline holds account p on this node for the cluster.
+func (h HeldPresence) AccountOnline(ctx context.Context, p identity.Principal, kind realtime.Kind) {
+	n := h.n
+	n.mu.Lock()
+	n.held[p.AccountID] = whoMsg{P: p, Kind: kind}
+	n.mu.Unlock()
+	if err := n.hold(ctx, p, kind); err != nil {
+		slog.ErrorContext(ctx, "cluster: presence row", "msId", p.AccountID, "err", err)
+	}
+	w := &whoMsg{P: p, Kind: kind}
+	w.P.Token = ""
+	n.tell(presenceMsg{Op: "join", Account: p.AccountID, Customer: p.CustomerID, Kind: kind, Who: w, At: time.Now().UnixMilli()})
+}
+
+// AccountOffline lets account p go, unless a socket of it is still here.
+func (h HeldPresence) AccountOffline(ctx context.Context, p identity.Principal, kind realtime.Kind) {
+	n := h.n
+	n.mu.Lock()
+	delete(n.held, p.AccountID)
+	n.mu.Unlock()
+	if n.hub.LocalOnline(p.AccountID) {
+		return // its socket's logout says it
+	}
+	if _, err := n.db.Exec(context.WithoutCancel(ctx), `DELETE FROM cluster_presence WHERE node_id = ? AND account_id = ?`,
+		n.opt.NodeID, p.AccountID); err != nil {
+		slog.ErrorContext(ctx, "cluster: presence row", "msId", p.AccountID, "err", err)
+	}
+	n.tell(presenceMsg{Op: "left", Account: p.AccountID, Customer: p.CustomerID, Kind: kind})
+}
+
 // reclaim writes again the rows of the accounts this node holds (after NATS was back: a survivor may have
 // taken them offline meanwhile) and tells the others; an account the cluster had taken offline goes online.
 func (n *Node) reclaim(ctx context.Context) {
+	var here []whoMsg // its sockets' accounts, then those held without one
 	for _, cid := range n.hub.Customers() {
 		for _, id := range n.hub.Accounts(cid) {
-			c := n.hub.Conn(id)
-			if c == nil {
-				continue
+			if c := n.hub.Conn(id); c != nil {
+				here = append(here, whoMsg{P: c.Principal(), Kind: c.Kind()})
 			}
-			p, kind := c.Principal(), c.Kind()
-			var had int
-			_ = n.db.QueryRow(ctx, `SELECT COUNT(*) FROM cluster_presence WHERE node_id = ? AND account_id = ?`,
-				n.opt.NodeID, id).Scan(&had)
-			if err := n.hold(ctx, p, kind); err != nil {
-				slog.Error("cluster: presence row", "msId", id, "err", err)
-				continue
-			}
-			n.tell(presenceMsg{Op: "join", Account: id, Customer: p.CustomerID, Kind: kind, Sign: signOf(p, kind)})
-			if had == 0 {
-				pctx := identity.With(ctx, p)
-				for _, pr := range n.presence {
-					pr.AccountOnline(pctx, p, kind)
-				}
+		}
+	}
+	n.mu.Lock()
+	for id, w := range n.held {
+		if !n.hub.LocalOnline(id) {
+			here = append(here, w)
+		}
+	}
+	n.mu.Unlock()
+	for _, w := range here {
+		p, kind, id := w.P, w.Kind, w.P.AccountID
+		var had int
+		_ = n.db.QueryRow(ctx, `SELECT COUNT(*) FROM cluster_presence WHERE node_id = ? AND account_id = ?`,
+			n.opt.NodeID, id).Scan(&had)
+		if err := n.hold(ctx, p, kind); err != nil {
+			slog.Error("cluster: presence row", "msId", id, "err", err)
+			continue
+		}
+		n.tell(presenceMsg{Op: "join", Account: id, Customer: p.CustomerID, Kind: kind, Sign: signOf(p, kind)})
+		if had == 0 {
+			pctx := identity.With(ctx, p)
+			for _, pr := range n.presence {
+				pr.AccountOnline(pctx, p, kind)
 			}
 		}
 	}

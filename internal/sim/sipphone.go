@@ -28,6 +28,10 @@ type SIPPhoneOptions struct {
 	Gateway bool
 	// OnHear is called with each G.711 frame the phone hears and its arrival time (on the phone's RTP reader).
 	OnHear func(frame []byte, at time.Time)
+	// Answer has the phone take the calls it is offered: it listens for INVITEs on a UDP port of its own (the
+	// Contact it registers), rings (180) and answers (200, PCMU) at once; the call's media runs as a placed call's,
+	// until either side hangs up.
+	Answer bool
 }
 
 // SIPPhone is one registered SIP phone; its call (one at a time) carries audio until HangUp or Close.
@@ -38,9 +42,14 @@ type SIPPhone struct {
 	ua     *sipgo.UserAgent
 	client *sipgo.Client
 
-	mu    sync.Mutex
-	call  *sipgo.DialogClientSession
-	media *net.UDPConn
+	// with Answer: the port its Contact names, where its server takes INVITEs, and their dialogs
+	contactPort int
+	dialogs     *sipgo.DialogServerCache
+
+	mu       sync.Mutex
+	call     *sipgo.DialogClientSession
+	answered *sipgo.DialogServerSession // a call it answered (instead of call)
+	media    *net.UDPConn
 	stop  chan struct{}
 	queue [][]byte  // G.711 frames to send before silence again
 	keys  []byte    // RFC 4733 events to send
@@ -60,6 +69,12 @@ func RegisterSIPPhone(ctx context.Context, o SIPPhoneOptions) (*SIPPhone, error)
 	p, err := newSIPUA(o)
 	if err != nil {
 		return nil, err
+	}
+	if o.Answer {
+		if err := p.serve(); err != nil {
+			p.Close()
+			return nil, err
+		}
 	}
 	req := p.request(sip.REGISTER, "")
 	e := sip.ExpiresHeader(3600)
@@ -105,9 +120,71 @@ func (p *SIPPhone) request(method sip.RequestMethod, recipient string) *sip.Requ
 	from.Add("tag", sip.GenerateTagN(8))
 	req.AppendHeader(&sip.FromHeader{Address: aor, Params: from})
 	req.AppendHeader(&sip.ToHeader{Address: sip.Uri{User: cmp.Or(recipient, p.o.ID), Host: p.host}, Params: sip.NewParams()})
-	req.AppendHeader(&sip.ContactHeader{Address: sip.Uri{User: p.o.ID, Host: "127.0.0.1"}})
+	req.AppendHeader(&sip.ContactHeader{Address: p.contact()})
 	req.SetTransport("UDP")
 	return req
+}
+
+// contact is the phone's Contact: its answering port with Answer (else none: it takes no calls).
+func (p *SIPPhone) contact() sip.Uri {
+	return sip.Uri{User: p.o.ID, Host: "127.0.0.1", Port: p.contactPort}
+}
+
+// serve takes INVITEs on a UDP port of the phone's own and answers them (Answer).
+func (p *SIPPhone) serve() error {
+	conn, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	srv, err := sipgo.NewServer(p.ua)
+	if err != nil {
+		conn.Close()
+		return err
+	}
+	p.contactPort = conn.LocalAddr().(*net.UDPAddr).Port
+	p.dialogs = sipgo.NewDialogServerCache(p.client, sip.ContactHeader{Address: p.contact()})
+	srv.OnInvite(p.answer)
+	srv.OnAck(func(req *sip.Request, tx sip.ServerTransaction) { _ = p.dialogs.ReadAck(req, tx) })
+	srv.OnBye(func(req *sip.Request, tx sip.ServerTransaction) {
+		if p.dialogs.ReadBye(req, tx) != nil {
+			_ = tx.Respond(sip.NewResponseFromRequest(req, sip.StatusCallTransactionDoesNotExists, "Call/Transaction Does Not Exist", nil))
+			return
+		}
+		p.endMedia()
+	})
+	go func() { _ = srv.ServeUDP(conn) }()
+	return nil
+}
+
+// answer takes an offered call: 486 while in one, else 180 and 200 with PCMU, and the call's media.
+func (p *SIPPhone) answer(req *sip.Request, tx sip.ServerTransaction) {
+	d, err := p.dialogs.ReadInvite(req, tx)
+	if err != nil {
+		return
+	}
+	p.mu.Lock()
+	busy := p.media != nil
+	p.mu.Unlock()
+	remote, err := answeredAt(req.Body()) // the offer's audio address, read as an answer's
+	if busy || err != nil {
+		_ = d.Respond(sip.StatusBusyHere, "Busy Here", nil)
+		return
+	}
+	_ = d.Respond(sip.StatusRinging, "Ringing", nil)
+	media, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		_ = d.Respond(sip.StatusServiceUnavailable, "Service Unavailable", nil)
+		return
+	}
+	body, err := offerSDP(media.LocalAddr().(*net.UDPAddr).Port, !p.o.Gateway)
+	if err == nil {
+		err = d.RespondSDP(body)
+	}
+	if err != nil {
+		media.Close()
+		return
+	}
+	p.startMedia(nil, d, media, remote)
 }
 
 // Call INVITEs group gid (answering a digest challenge) and starts the call's media; it returns once the call is
@@ -148,13 +225,42 @@ func (p *SIPPhone) Call(ctx context.Context, gid string) error {
 		}
 		return err
 	}
+	p.startMedia(d, nil, media, remote)
+	return nil
+}
+
+// startMedia runs the media of a call placed (placed) or answered (answered) until it ends.
+func (p *SIPPhone) startMedia(placed *sipgo.DialogClientSession, answered *sipgo.DialogServerSession, media *net.UDPConn, remote *net.UDPAddr) {
 	p.mu.Lock()
-	p.call, p.media, p.stop, p.queue, p.keys = d, media, make(chan struct{}), nil, nil
+	p.call, p.answered, p.media, p.stop, p.queue, p.keys = placed, answered, media, make(chan struct{}), nil, nil
+	stop := p.stop
 	p.mu.Unlock()
 	p.wg.Add(2)
-	go p.send(media, remote, p.stop)
+	go p.send(media, remote, stop)
 	go p.receive(media)
-	return nil
+}
+
+// endMedia stops the call's media (the other side's BYE, or HangUp's) and returns the call's dialog (nil, nil:
+// there was no call).
+func (p *SIPPhone) endMedia() (placed *sipgo.DialogClientSession, answered *sipgo.DialogServerSession) {
+	p.mu.Lock()
+	placed, answered, media, stop := p.call, p.answered, p.media, p.stop
+	p.call, p.answered, p.media = nil, nil, nil
+	p.mu.Unlock()
+	if media == nil {
+		return nil, nil
+	}
+	close(stop)
+	media.Close()
+	p.wg.Wait()
+	return placed, answered
+}
+
+// InCall tells whether the phone is in a call (placed or answered).
+func (p *SIPPhone) InCall() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.media != nil
 }
 
 // offerSDP is the phone's offer (github.com/pion/sdp): PCMU on port, with telephone-event for the talk keys unless
@@ -302,19 +408,16 @@ func (p *SIPPhone) receive(conn *net.UDPConn) {
 
 // HangUp ends the call in progress (BYE) and its media.
 func (p *SIPPhone) HangUp(ctx context.Context) error {
-	p.mu.Lock()
-	d, media, stop := p.call, p.media, p.stop
-	p.call, p.media = nil, nil
-	p.mu.Unlock()
-	if d == nil {
-		return nil
+	placed, answered := p.endMedia()
+	switch {
+	case placed != nil:
+		defer placed.Close()
+		return placed.Bye(ctx)
+	case answered != nil:
+		defer answered.Close()
+		return answered.Bye(ctx)
 	}
-	close(stop)
-	err := d.Bye(ctx)
-	media.Close()
-	p.wg.Wait()
-	d.Close()
-	return err
+	return nil
 }
 
 // Close hangs up and ends the registration's user agent (the server lets the registration expire).

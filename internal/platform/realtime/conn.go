@@ -709,7 +709,7 @@ func (c *Conn) finish() {
 	if stillOnline && !replaced {
 		return // another window of the same sign-in is still open
 	}
-	replaced = replaced || c.hub.held(c.Principal().AccountID) // held online by another way in (Hub.Hold)
+	replaced = replaced || c.hub.Held(c.Principal().AccountID) // held online by another way in (Hub.Hold)
 	if !replaced && c.Kind() == Console && c.wentAway.Load() && c.hub.deferLogout(c) {
 		return // the page went away (a reload?): logout after ReloadGrace unless it comes back
 	}

@@ -444,8 +444,8 @@ func (h *Hub) Hold(accountID string) (release func()) {
 	}
 }
 
-// held says whether Hold keeps accountID online.
-func (h *Hub) held(accountID string) bool {
+// Held says whether Hold keeps accountID online.
+func (h *Hub) Held(accountID string) bool {
 	h.holdMu.Lock()
 	defer h.holdMu.Unlock()
 	return h.holds[accountID] > 0
