@@ -71,11 +71,16 @@ func talkLoop(ctx context.Context, o SIPTalkOptions, t SIPTalker, turn chan stru
 				phone.Close()
 			}
 			var err error
-			if phone, err = RegisterSIPPhone(ctx, SIPPhoneOptions{ID: t.ID, Password: o.Password, Server: o.Server, Gateway: t.Gateway}); err != nil {
+			// a desk phone answers the calls it is offered (a dispatcher calling it hears a phone pick up)
+			so := SIPPhoneOptions{ID: t.ID, Password: o.Password, Server: o.Server, Gateway: t.Gateway, Answer: !t.Gateway}
+			if phone, err = RegisterSIPPhone(ctx, so); err != nil {
 				o.Log.Info("sim: SIP phone did not register", "msId", t.ID, "err", err)
 				continue
 			}
 			registered = time.Now()
+		}
+		if phone.InCall() { // in a call it answered: its turn comes again later
+			continue
 		}
 		select {
 		case turn <- struct{}{}:

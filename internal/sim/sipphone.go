@@ -50,12 +50,12 @@ type SIPPhone struct {
 	call     *sipgo.DialogClientSession
 	answered *sipgo.DialogServerSession // a call it answered (instead of call)
 	media    *net.UDPConn
-	stop  chan struct{}
-	queue [][]byte  // G.711 frames to send before silence again
-	keys  []byte    // RFC 4733 events to send
-	keyAt time.Time // when the last key was sent
-	heard int
-	wg    sync.WaitGroup
+	stop     chan struct{}
+	queue    [][]byte  // G.711 frames to send before silence again
+	keys     []byte    // RFC 4733 events to send
+	keyAt    time.Time // when the last key was sent
+	heard    int
+	wg       sync.WaitGroup
 }
 
 // The RFC 4733 events of the talk keys.
@@ -190,6 +190,9 @@ func (p *SIPPhone) answer(req *sip.Request, tx sip.ServerTransaction) {
 // Call INVITEs group gid (answering a digest challenge) and starts the call's media; it returns once the call is
 // answered (an error names a refusal's status).
 func (p *SIPPhone) Call(ctx context.Context, gid string) error {
+	if p.InCall() {
+		return errors.New("sim: the phone is in a call")
+	}
 	media, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		return err
