@@ -93,7 +93,7 @@ func (s *Service) closeBurstLocked(later *afterUnlock, c *Call, b *burst, reason
 	}
 	talker := b.talker
 	// What finishing needs of the call is read now, under the lock.
-	snap := burstEnd{allow: s.callAudienceFilter(c), peers: c.peerIDs(b.claim.Account), talkerName: talker.acct.Name}
+	snap := burstEnd{allow: s.callAudienceFilter(c), peers: c.peerIDs(b.claim.Account), talkerName: c.talkerName(talker.acct)}
 	finish := func() { s.finishBurst(c, b, reason, snap) }
 	if tail && talker.peer != nil {
 		talker.tailing = true
@@ -111,6 +111,15 @@ func (s *Service) closeBurstLocked(later *afterUnlock, c *Call, b *burst, reason
 	}
 	s.wg.Add(1)
 	later.Then(func() { go func() { defer s.wg.Done(); finish() }() })
+}
+
+// talkerName is how the call's records name a talker: a call to a phone number names the far end, who talks
+// through the trunk's account, by the number dialled ("+4930123456 (Trunk)").
+func (c *Call) talkerName(a Account) string {
+	if c.Number != "" && a.ID != c.Initiator.ID {
+		return c.Number + " (" + a.Name + ")"
+	}
+	return a.Name
 }
 
 // burstEnd is what finishing a burst needs of its call, read under the lock.

@@ -98,7 +98,7 @@ func (s *Service) inviteSingle(ctx context.Context, cl *client, caller Account, 
 			return ErrInCall
 		}
 		c = &Call{ID: newCallID(), Customer: caller.Customer, Kind: Single, Initiator: caller, Started: time.Now(),
-			State: StateTrying, Status: StTrying,
+			State: StateTrying, Status: StTrying, Number: number,
 			parties: []*party{{Account: caller, state: PartyConnected, client: cl, duplex: duplex},
 				{Account: callee, state: PartyInvited, node: node}}}
 		c.floor = s.newFloor()

@@ -26,6 +26,7 @@ type Call struct {
 	Status    int
 	Started   time.Time
 	By        string
+	Number    string // an individual call to a phone number: the number its callee, the trunk's account, dialled
 
 	parties  []*party           // everyone but group calls
 	audGen   uint64             // Service.acctGen when a group call's audience was read
@@ -205,7 +206,7 @@ func (s *Service) endCallLocked(later *afterUnlock, c *Call, status int, by stri
 
 func (s *Service) callViewLocked(c *Call) CallView {
 	v := CallView{CallID: c.ID, Kind: c.Kind, State: c.State, Status: c.Status, GName: c.GroupName,
-		Initiator: c.Initiator.person(), Started: c.Started.UnixMilli(), By: c.By, Duplex: c.line != nil}
+		Initiator: c.Initiator.person(), Started: c.Started.UnixMilli(), By: c.By, Duplex: c.line != nil, Number: c.Number}
 	if c.Group != 0 {
 		v.GID = strconv.FormatInt(c.Group, 10)
 	}

@@ -179,6 +179,8 @@ type CallView struct {
 	Floor     *FloorView  `json:"floor,omitempty"`
 	// Duplex: a connected individual call whose parties both talk throughout, no floor (duplex.go)
 	Duplex bool `json:"duplex,omitempty"`
+	// Number: a call to a phone number, the number dialled (its callee is the trunk's account; dialout.go)
+	Number string `json:"number,omitempty"`
 }
 
 // BurstStatsView is the `floor.stats` event: a finished burst's measured access time and delays.

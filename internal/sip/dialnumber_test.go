@@ -92,6 +92,15 @@ func TestConsoleDialsNumber(t *testing.T) {
 		// the console talks to the phone, the phone's voice to the console; the console hangs up
 		p := farPhone(t, w, pbx, "5550100")
 		callID := connect(p, "5550100")
+		var listed struct {
+			Calls []struct {
+				CallID string `json:"callId"`
+				Number string `json:"number"`
+			} `json:"calls"`
+		}
+		if err := console.Call(ctx, "call.list", nil, &listed); err != nil || len(listed.Calls) != 1 || listed.Calls[0].Number != "5550100" {
+			t.Fatalf("call.list during the call: %+v %v, want the number dialled", listed.Calls, err)
+		}
 		talkBothWays(ctx, t, p.softphone, console, callID, onLine)
 		if err := console.Call(ctx, "call.bye", map[string]any{"callId": callID}, nil); err != nil {
 			t.Fatal(err)
@@ -119,6 +128,11 @@ func TestConsoleDialsNumber(t *testing.T) {
 			testkit.Eventually(t, 5*time.Second, "the record of "+talker+"'s burst", func() bool {
 				return w.Count(`SELECT COUNT(*) FROM voice_records WHERE call_id = ? AND talker_id = ?`, talked, talker) >= 1
 			})
+		}
+		// the far end's record names it by the number dialled (the trunk's account talks for it)
+		if n := w.Count(`SELECT COUNT(*) FROM voice_records WHERE call_id = ? AND talker_id = ? AND talker_name LIKE '5550100 (%'`,
+			talked, phone); n == 0 {
+			t.Fatal("the far end's record does not name the number dialled")
 		}
 	})
 }

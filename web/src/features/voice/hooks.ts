@@ -21,6 +21,7 @@ export function callTitle(t: TFunction, c: Partial<CallView> & Partial<FloorView
     case 'group':
       return c.gName || groupName(c.gid) || t('kind.group');
     case 'single': {
+      if (c.number) return c.number; // a phone number called through the trunk, not the trunk's account
       const other = c.parties?.find((p) => p.msId !== me) ?? (c.initiator?.msId !== me ? c.initiator : undefined);
       return other ? other.name || accountName(other.msId) : t('kind.single');
     }

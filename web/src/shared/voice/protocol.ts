@@ -48,6 +48,8 @@ export interface CallView {
   floor?: FloorView;
   /** A connected full-duplex individual call (a phone call): both parties talk throughout, no floor. */
   duplex?: boolean;
+  /** A call to a phone number: the number dialled (its callee is the SIP trunk's account). */
+  number?: string;
 }
 
 /** `floor.stats` — after each burst. */
