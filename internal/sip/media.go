@@ -9,6 +9,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/emiago/sipgo/sip"
@@ -136,7 +137,9 @@ func payloadType(s string) int {
 type rtpSession struct {
 	offer
 	conn *net.UDPConn
-	sec  *srtpPair // nil: plain RTP
+	// sec is the call's SRTP (nil: plain RTP); a re-INVITE with new keys replaces it (reinvite.go) while the
+	// phone's packets are read
+	sec atomic.Pointer[srtpPair]
 
 	// this side's direction in its SDP ("": sendrecv); a re-INVITE's answer mirrors the phone's (reinvite.go)
 	localDirection string
@@ -160,8 +163,10 @@ func listenRTP(o offer, local net.IP) (*rtpSession, error) {
 	}
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	return &rtpSession{offer: o, conn: conn, sec: sec, seq: binary.BigEndian.Uint16(b[:2]), ts: binary.BigEndian.Uint32(b[2:6]),
-		ssrc: binary.BigEndian.Uint32(b[4:8])}, nil
+	r := &rtpSession{offer: o, conn: conn, seq: binary.BigEndian.Uint16(b[:2]), ts: binary.BigEndian.Uint32(b[2:6]),
+		ssrc: binary.BigEndian.Uint32(b[4:8])}
+	r.sec.Store(sec)
+	return r, nil
 }
 
 // answer is the SDP answer: the chosen codec and, when offered, telephone-event, on this session's socket.
@@ -205,7 +210,8 @@ func (r *rtpSession) describe(audio ...payload) ([]byte, error) {
 			sdp.NewAttribute("fmtp", fmt.Sprintf("%d 0-16", r.events)))
 	}
 	attrs = append(attrs, sdp.NewAttribute("ptime", "20"), sdp.NewPropertyAttribute(cmp.Or(r.localDirection, "sendrecv")))
-	attrs = append(attrs, r.sec.attributes()...)
+	sec := r.sec.Load()
+	attrs = append(attrs, sec.attributes()...)
 	id := uint64(time.Now().UnixNano())
 	sd := sdp.SessionDescription{
 		Origin: sdp.Origin{Username: "tenfour", SessionID: id, SessionVersion: id, NetworkType: "IN", AddressType: ipv,
@@ -214,7 +220,7 @@ func (r *rtpSession) describe(audio ...payload) ([]byte, error) {
 		ConnectionInformation: &sdp.ConnectionInformation{NetworkType: "IN", AddressType: ipv, Address: &sdp.Address{Address: addr.IP.String()}},
 		TimeDescriptions:      []sdp.TimeDescription{{}},
 		MediaDescriptions: []*sdp.MediaDescription{{
-			MediaName:  sdp.MediaName{Media: "audio", Port: sdp.RangedPort{Value: addr.Port}, Protos: r.sec.protos(), Formats: formats},
+			MediaName:  sdp.MediaName{Media: "audio", Port: sdp.RangedPort{Value: addr.Port}, Protos: sec.protos(), Formats: formats},
 			Attributes: attrs,
 		}},
 	}
@@ -230,7 +236,7 @@ func (r *rtpSession) read(p *rtp.Packet, buf []byte, timeout time.Duration) erro
 		if err != nil {
 			return err
 		}
-		if b, err := r.sec.open(buf[n:n], buf[:n]); err == nil && p.Unmarshal(b) == nil {
+		if b, err := r.sec.Load().open(buf[n:n], buf[:n]); err == nil && p.Unmarshal(b) == nil {
 			return nil
 		}
 	}
@@ -245,7 +251,7 @@ func (r *rtpSession) write(frame []byte) error {
 	r.ts += r.codec.samples(frame)
 	b, err := p.Marshal()
 	if err == nil {
-		b, err = r.sec.seal(b)
+		b, err = r.sec.Load().seal(b)
 	}
 	if err != nil {
 		return err

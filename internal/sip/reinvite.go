@@ -13,9 +13,11 @@ import (
 // desk phone's hold and resume (RFC 3264 §8.4: sendonly, inactive, or the old c=0.0.0.0), a new media address,
 // a session refresh (RFC 4028: the same offer again), another codec. An offer that still has the call's codec keeps
 // it; one without it moves the call to the offer's first codec (PCMU, PCMA or Opus): the group's audio is decoded
-// for it and the phone's read in it from the next packet, and the talk keys follow the new rate. This side keeps
-// the call's SRTP key: an offer with another key, or with no talk keys for a phone that had them, is 488 and the
-// call goes on as it was; an unknown call is 481.
+// for it and the phone's read in it from the next packet, and the talk keys follow the new rate. An SRTP call's
+// offer with another key (RFC 4568 §7.1.4: the phone rekeys) gets a new key of this side's too, and both directions
+// use the new keys from the next packet; the same key again keeps the call's. An offer that moves an SRTP call to
+// plain RTP or a plain one to SRTP, or with no talk keys for a phone that had them, is 488 and the call goes on as
+// it was; an unknown call is 481.
 
 // liveCalls are this node's calls with a phone's media, by their SIP Call-ID: what a re-INVITE changes.
 type liveCalls struct {
@@ -108,9 +110,15 @@ func (b *bridge) changeMedia(body []byte) ([]byte, error) {
 			break
 		}
 	}
+	var rekeyed *srtpPair
+	if o.keys != nil && p.keys != nil && (o.keys.suite != p.keys.suite || !bytes.Equal(o.keys.key, p.keys.key)) {
+		if rekeyed, err = newSRTP(o.keys); err != nil {
+			return nil, err
+		}
+	}
 	switch {
-	case (o.keys == nil) != (p.keys == nil) || (o.keys != nil && (o.keys.suite != p.keys.suite || !bytes.Equal(o.keys.key, p.keys.key))):
-		return nil, errRekey
+	case (o.keys == nil) != (p.keys == nil):
+		return nil, errSecurity
 	case !ok && p.events >= 0 && o.events < 0:
 		return nil, errKeysLost
 	case !ok: // another codec: the offer's own first (parseOffer); the group's audio is decoded for it from now on
@@ -137,6 +145,11 @@ func (b *bridge) changeMedia(body []byte) ([]byte, error) {
 		p.events = o.events
 		b.inEvents.Store(int32(o.events))
 	}
+	if rekeyed != nil {
+		p.keys = o.keys
+		p.sec.Store(rekeyed)
+		b.log.Info("sip: SRTP rekeyed", "suite", o.keys.suite)
+	}
 	p.pt, p.localDirection = pt, mirror(direction)
 	b.inPT.Store(int32(pt))
 	b.hears.Store(direction == "sendrecv" || direction == "recvonly")
@@ -146,7 +159,7 @@ func (b *bridge) changeMedia(body []byte) ([]byte, error) {
 }
 
 var (
-	errRekey    = errors.New("sip: a re-INVITE changes the call's SRTP keying, which this side keeps")
+	errSecurity = errors.New("sip: a re-INVITE moves the call between SRTP and plain RTP")
 	errKeysLost = errors.New("sip: a re-INVITE changes the codec and offers no talk keys at its rate")
 )
 

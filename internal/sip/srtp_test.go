@@ -6,7 +6,9 @@ import (
 	"encoding/base64"
 	"fmt"
 	"os/exec"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,8 +25,18 @@ import (
 type phoneSRTP struct {
 	suite   string
 	profile srtp.ProtectionProfile
+	mu      sync.Mutex // the phone's media goroutines seal and open while a re-INVITE rekeys
 	key     []byte
 	out, in *srtp.Context
+}
+
+// rekey gives the phone a new key for its next offer (a re-INVITE's); its packets use the old keys until the
+// answer comes (answered).
+func (s *phoneSRTP) rekey() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.key = make([]byte, 30)
+	_, _ = rand.Read(s.key)
 }
 
 // newPhoneSRTP keys a phone for a suite; an unknown suite gets a 30-byte key, the length of the common one.
@@ -49,6 +61,8 @@ func (s *phoneSRTP) crypto() string {
 	if s == nil {
 		return ""
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	return fmt.Sprintf("a=crypto:1 %s inline:%s|2^31\r\n", s.suite, base64.StdEncoding.EncodeToString(s.key))
 }
 
@@ -68,6 +82,8 @@ func (s *phoneSRTP) answered(md *sdp.MediaDescription) (err error) {
 		return fmt.Errorf("answer's a=crypto %q, want tag 1, suite %s and an inline key", v, s.suite)
 	}
 	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(f[2], "inline:"))
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if err != nil || len(key) != 30 || string(key) == string(s.key) {
 		return fmt.Errorf("answer's key %q: want 30 bytes of the server's own (%v)", f[2], err)
 	}
@@ -78,10 +94,18 @@ func (s *phoneSRTP) answered(md *sdp.MediaDescription) (err error) {
 	return err
 }
 
+// serverKey is the key the server's answer gives (its a=crypto's inline key).
+func serverKey(md *sdp.MediaDescription) string {
+	v, _ := md.Attribute("crypto")
+	return v
+}
+
 func (s *phoneSRTP) seal(b []byte) []byte {
 	if s == nil {
 		return b
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	sealed, err := s.out.EncryptRTP(nil, b, nil)
 	if err != nil {
 		panic(err)
@@ -93,6 +117,8 @@ func (s *phoneSRTP) open(b []byte) ([]byte, bool) {
 	if s == nil {
 		return b, true
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	opened, err := s.in.DecryptRTP(nil, b, nil)
 	return opened, err == nil
 }
@@ -101,7 +127,9 @@ func (s *phoneSRTP) open(b []byte) ([]byte, bool) {
 // the server does not take is refused 488 (never answered in the clear); one with AES_CM_128_HMAC_SHA1_80 is
 // answered on RTP/SAVP with the server's key, and the call works both ways through SRTP: the phone takes the
 // floor with `*` (itself an SRTP packet), its tone reaches the group's terminal, and the terminal's talk reaches
-// the phone, which decrypts and authenticates every packet it counts.
+// the phone, which decrypts and authenticates every packet it counts. The phone then rekeys with a re-INVITE
+// (RFC 4568 §7.1.4): the answer has a new key of the server's, and the call goes on through the new keys both ways;
+// a re-INVITE moving the call to plain RTP is 488.
 func TestSecureCallIntoGroup(t *testing.T) {
 	if _, err := exec.LookPath("ffmpeg"); err != nil {
 		t.Skip("no ffmpeg")
@@ -126,6 +154,32 @@ func TestSecureCallIntoGroup(t *testing.T) {
 			t.Fatalf("INVITE with SRTP over TLS: %d, want 200", code)
 		}
 		p.talkAndHear(ctx, term, gid)
+
+		code, refreshed := p.reinviteAnswer(p.offer()) // a refresh: the same key, the server's kept
+		if code != sip.StatusOK {
+			t.Fatalf("a refresh of the SRTP call: %d", code)
+		}
+		p.sec.rekey()
+		code, rekeyed := p.reinviteAnswer(p.offer())
+		if code != sip.StatusOK {
+			t.Fatalf("a re-INVITE with a new key: %d, want 200", code)
+		}
+		if serverKey(rekeyed.MediaDescriptions[0]) == serverKey(refreshed.MediaDescriptions[0]) {
+			t.Fatal("the answer to a new key kept the server's old key")
+		}
+		if err := p.sec.answered(rekeyed.MediaDescriptions[0]); err != nil {
+			t.Fatal(err)
+		}
+		if err := term.ReleaseFloor(ctx, ""); err != nil { // the terminal still talks from the first round
+			t.Fatal(err)
+		}
+		floorTalker(ctx, t, term, gid, "")
+		p.talkAndHear(ctx, term, gid)
+
+		plain := regexp.MustCompile(`a=crypto:[^\r]*\r\n`).ReplaceAllString(strings.Replace(string(p.offer()), "RTP/SAVP", "RTP/AVP", 1), "")
+		if code, _ := p.reinviteAnswer([]byte(plain)); code != sip.StatusNotAcceptableHere {
+			t.Fatalf("a re-INVITE to plain RTP: %d, want 488", code)
+		}
 	})
 }
 
