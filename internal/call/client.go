@@ -123,6 +123,9 @@ func (s *Service) dropClient(cl *client) {
 				s.partyGoneLocked(later, c, cl.acct)
 			}
 		}
+		if !last {
+			s.rebindLineLocked(cl) // a duplex call's line goes on through another connection of the account (duplex.go)
+		}
 		s.legClientGoneLocked(later, cl, last) // a party of another node's call (leg.go)
 		for by, a := range s.ambient {
 			if a.target == cl || (last && by == cl.acct.ID) {

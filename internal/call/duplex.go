@@ -41,3 +41,27 @@ func (s *Service) closeLineLocked(later *afterUnlock, c *Call) {
 	}
 	c.line = nil
 }
+
+// rebindLineLocked moves the open-line bursts a closed connection talked on to another connection of its account
+// (another console window, or the connection that replaced it), whose microphone the line carries from then on.
+func (s *Service) rebindLineLocked(gone *client) {
+	var next *client
+	for cl := range s.byAcct[gone.acct.ID] {
+		if next == nil || (next.peer == nil && cl.peer != nil) {
+			next = cl
+		}
+	}
+	if next == nil {
+		return
+	}
+	for _, c := range s.customerCalls(gone.acct.Customer) {
+		for _, b := range c.line {
+			if b.talker == gone {
+				b.talker, b.claim.Client = next, next
+			}
+		}
+		if p := c.party(gone.acct.ID); p != nil && p.client == gone {
+			p.client = next
+		}
+	}
+}

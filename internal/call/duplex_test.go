@@ -1,6 +1,7 @@
 package call_test
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"testing"
@@ -136,4 +137,40 @@ func TestDuplexPhoneCall(t *testing.T) {
 		}
 		callState(t, ctx, c.callee, id, "ended")
 	}
+}
+
+// A duplex call's line follows the dispatcher to another console window when the one that took the call closes:
+// the phone is heard there, and that window's microphone reaches the phone.
+func TestDuplexLineMovesToAnotherWindow(t *testing.T) {
+	g := newGroupWorld(t)
+	ctx := g.Ctx()
+	tok := g.token("10009001") // one sign-in, two windows
+	window := func() *termclient.Client {
+		return g.dial(termclient.Options{Token: tok, Media: termclient.MediaOptions{Loopback: true, KeepPayloads: true}})
+	}
+	first, other := window(), window()
+	id, st := connect(t, ctx, g.t1, first, map[string]any{"kind": "single", "msId": "10009001", "duplex": true}, nil)
+	if st["duplex"] != true {
+		t.Fatalf("connected %v: want duplex", st)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// each side talks until the other has heard 20 of its packets: the first window's drop is asynchronous
+	for talker, listener := range map[*termclient.Client]*termclient.Client{g.t1: other, other: g.t1} {
+		tag := byte('T')
+		if talker == other {
+			tag = 'E'
+		}
+		testkit.Eventually(t, 10*time.Second, "the line through the other window", func() bool {
+			if err := talker.Send(ctx, tagged(5, tag), 5*time.Millisecond); err != nil {
+				t.Fatal(err)
+			}
+			return bytes.Count(tags(listener.Received()), []byte{tag}) >= 20
+		})
+	}
+	if err := other.Call(ctx, "call.bye", map[string]any{"callId": id}, nil); err != nil {
+		t.Fatal(err)
+	}
+	callState(t, ctx, g.t1, id, "ended")
 }
