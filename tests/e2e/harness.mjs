@@ -132,6 +132,15 @@ export async function menuItem(page, text, options = {}) {
   await page.click(`${settled} .ant-dropdown-menu-item:has-text("${text}") >> visible=true`, options);
 }
 
+/**
+ * Confirms the open Popconfirm (its primary button) once its opening motion is over: a click during the zoom can
+ * land beside the moving button and be lost (the secret-key rotation once never happened, CI of 2026-12-01).
+ */
+export async function popConfirm(page, options = {}) {
+  const settled = '.ant-popover:not(.ant-popover-hidden):not([class*="-enter"]):not([class*="-appear"])';
+  await page.click(`${settled} .ant-popconfirm-buttons .ant-btn-primary >> visible=true`, options);
+}
+
 /** Polls fn until it returns a truthy value or the deadline passes (never a fixed sleep). */
 export async function until(fn, message, timeoutMs = 15_000, everyMs = 100) {
   const end = Date.now() + timeoutMs;

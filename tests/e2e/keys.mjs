@@ -2,7 +2,7 @@
 // binary. The theme case brands host 127.0.0.3 (demo.ThemeHost, Demo Fleet's, unthemed) and opens its login page
 // from another browser page; the key case rotates the key demo terminal 10000167 receives (docs/terminal-protocol.md
 // "Secret key"). Both put the demo back as they found it.
-import { api, dispatcherConsole, expect, forwarder, until } from './harness.mjs';
+import { api, dispatcherConsole, expect, forwarder, popConfirm, until } from './harness.mjs';
 import { terminal } from './terminal.mjs';
 import { png } from './files.mjs';
 import { measureTexts, show } from './contrast.mjs';
@@ -44,7 +44,7 @@ export const keysCases = [
         await until(async () => (await row.textContent()).includes(key), 'the key shown in full');
         // Rotate: the terminal receives the new key at once.
         await (await row.$('[data-testid=key-make-current]')).click();
-        await page.click('.ant-popconfirm-buttons .ant-btn-primary');
+        await popConfirm(page);
         await t.waitFor('key.changed', (f) => f.data.secretKey === key, `${KEY_TERMINAL} receives the rotated key`);
         await until(async () => (await page.getAttribute(`[data-testid=key-row][data-name="${name}"]`, 'data-current')) === '1', 'the row shows current');
         // Put the demo back: the previous key current again, this one deleted.
