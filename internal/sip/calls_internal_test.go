@@ -8,7 +8,8 @@ import (
 
 // An account's call slot: a second call while the first is in progress is busy at once; once the first has hung
 // up (its dialog ended) and is being freed, the next waits for it rather than being busy; a dialed phone
-// (patient) waits for any call to end; a wait ends with its context; a stopped server admits none.
+// (patient) waits for any call to end but one into a group; a wait ends with its context; a stopped server admits
+// none.
 func TestCallSlots(t *testing.T) {
 	const id = "10000180"
 	var c calls
@@ -24,9 +25,9 @@ func TestCallSlots(t *testing.T) {
 	// waits tells whether begin waited out a short context rather than answering at once, and was not admitted
 	waits := func(patient bool) bool {
 		const wait = 50 * time.Millisecond
+		start := time.Now() // before the context: its deadline is counted from its making
 		short, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()
-		start := time.Now()
 		live, _ := c.begin(short, id, patient)
 		return live == nil && time.Since(start) >= wait
 	}
@@ -62,6 +63,11 @@ func TestCallSlots(t *testing.T) {
 	third := <-next
 	if third == nil {
 		t.Fatal("a dialed phone did not get the slot once the call ended")
+	}
+	third.group.Store(true) // a call into a group: a dialed phone is busy at once
+	start = time.Now()
+	if live, _ := c.begin(context.Background(), id, true); live != nil || time.Since(start) > time.Second {
+		t.Fatalf("a dialed phone in a group call: admitted %v after %v, want busy at once", live != nil, time.Since(start))
 	}
 	c.end(id, third)
 
