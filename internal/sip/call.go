@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/emiago/sipgo"
@@ -80,6 +81,8 @@ type calls struct {
 type accountCall struct {
 	ending, done chan struct{}
 	hangOnce     sync.Once
+	// group: a call into a group, in progress until it hangs up — a dialed phone does not wait for it (begin)
+	group atomic.Bool
 }
 
 // hungUp marks the call's dialog ended: its account's next INVITE waits for done instead of being busy.
@@ -150,6 +153,7 @@ func (s *Server) answerInvite(req *sip.Request, tx sip.ServerTransaction, a admi
 		respond(tx, req, sip.StatusBusyHere, "Busy Here")
 		return
 	}
+	live.group.Store(a.gid != 0)
 	free := sync.OnceFunc(func() { s.calls.end(p.AccountID, live) }) // an individual call frees it before its refusal
 	defer free()
 	d, err := s.dialogs.ReadInvite(req, tx)
@@ -206,7 +210,8 @@ func (s *Server) bye(req *sip.Request, tx sip.ServerTransaction) {
 
 // begin admits account id's call unless the account is in a call already (nil) or the server stops. An
 // account whose call has hung up and is being freed is waited for until ctx ends; so is one in a call that has
-// not hung up, when patient (a dialed phone: its slot is taken only while a call ends or starts, dial.go).
+// not hung up, when patient (a dialed phone: its slot is taken only while a call ends or starts, dial.go) — unless
+// that call is into a group, which lasts.
 func (c *calls) begin(ctx context.Context, id string, patient bool) (live *accountCall, stopped bool) {
 	for {
 		c.mu.Lock()
@@ -226,7 +231,7 @@ func (c *calls) begin(ctx context.Context, id string, patient bool) (live *accou
 			return live, false
 		}
 		c.mu.Unlock()
-		if !patient {
+		if !patient || cur.group.Load() {
 			select {
 			case <-cur.ending:
 			default:
