@@ -3,7 +3,6 @@ package cluster_test
 import (
 	"context"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -65,8 +64,13 @@ func TestPhoneRegisteredOnAnotherNode(t *testing.T) {
 
 	phone.Press('*')
 	if _, err := con.WaitEvent(ctx, "floor.state", func(e termclient.Event) bool {
-		s := string(e.Data)
-		return strings.Contains(s, `"callId":"`+callID+`"`) && strings.Contains(s, `"msId":"`+phoneID+`"`)
+		var f struct {
+			CallID string `json:"callId"`
+			Talker *struct {
+				MsID string `json:"msId"`
+			} `json:"talker"`
+		}
+		return e.Decode(&f) == nil && f.CallID == callID && f.Talker != nil && f.Talker.MsID == phoneID
 	}); err != nil {
 		t.Fatalf("the phone never held the call's floor: %v", err)
 	}
