@@ -44,7 +44,7 @@ func BenchmarkPTT(b *testing.B) {
 		}
 		client = append(client, time.Since(t0))
 		server = append(server, time.Duration(r.PressToGrantUs)*time.Microsecond)
-		if err := tk.Send(ctx, silent(1), 0); err != nil {
+		if err := tk.Send(ctx, termclient.Silence(1), 0); err != nil {
 			b.Fatal(err)
 		}
 		if err := tk.ReleaseFloor(ctx, r.CallID); err != nil {

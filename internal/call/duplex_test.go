@@ -119,7 +119,7 @@ func TestDuplexPhoneCall(t *testing.T) {
 			t.Fatalf("%s: connected %v: want half duplex", c.name, st)
 		}
 		heard := count(c.callee)
-		if err := c.caller.Send(ctx, silent(10), 2*time.Millisecond); err != nil {
+		if err := c.caller.Send(ctx, termclient.Silence(10), 2*time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := c.caller.Talk(ctx, id, "", tagged(10, 'F'), 2*time.Millisecond); err != nil {

@@ -176,14 +176,6 @@ func tags(pkts []termclient.Packet) []byte {
 	return out
 }
 
-func silent(n int) [][]byte {
-	out := make([][]byte, n)
-	for i := range out {
-		out[i] = termclient.SilentPacket
-	}
-	return out
-}
-
 // event waits for an event of a type matching match and decodes it into a map.
 func event(t testing.TB, ctx context.Context, c *termclient.Client, typ string, match func(map[string]any) bool) map[string]any {
 	t.Helper()

@@ -38,7 +38,7 @@ func newGroupWorld(t *testing.T, opts ...func(*config.Config)) *groupWorld {
 func TestGroupTalkReachesEveryMember(t *testing.T) {
 	g := newGroupWorld(t)
 	ctx := g.Ctx()
-	r, err := g.t1.Talk(ctx, "", "", silent(50), 2*time.Millisecond)
+	r, err := g.t1.Talk(ctx, "", "", termclient.Silence(50), 2*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestSecondTalkerDeniedOrQueued(t *testing.T) {
 		t.Fatal(err)
 	}
 	event(t, ctx, g.t2, "floor.granted", func(m map[string]any) bool { return m["callId"] == r1.CallID })
-	if err := g.t2.Send(ctx, silent(20), 2*time.Millisecond); err != nil {
+	if err := g.t2.Send(ctx, termclient.Silence(20), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := g.t1.WaitPackets(ctx, 20); err != nil {
@@ -125,7 +125,7 @@ func TestDispatcherPreemptsTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := g.t1.Send(ctx, silent(10), 2*time.Millisecond); err != nil {
+	if err := g.t1.Send(ctx, termclient.Silence(10), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := g.t2.WaitPackets(ctx, 10); err != nil {
@@ -141,10 +141,10 @@ func TestDispatcherPreemptsTerminal(t *testing.T) {
 		t.Fatalf("revoked %v", rev)
 	}
 	// The pre-empted terminal's packets go nowhere; the dispatcher's reach the group.
-	if err := g.t1.Send(ctx, silent(10), 2*time.Millisecond); err != nil {
+	if err := g.t1.Send(ctx, termclient.Silence(10), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	if err := g.d.Send(ctx, silent(15), 2*time.Millisecond); err != nil {
+	if err := g.d.Send(ctx, termclient.Silence(15), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	pkts, err := g.t2.WaitPackets(ctx, 25)
@@ -173,7 +173,7 @@ func TestTalkerSwitchKeepsEveryPacketInSequence(t *testing.T) {
 	// T1 releases right after its last packet; T2 starts at once. Nothing may be lost on the way.
 	for round := range 3 {
 		for _, c := range []*termclient.Client{g.t1, g.t2} {
-			if _, err := c.Talk(ctx, "", "", silent(30), time.Millisecond); err != nil {
+			if _, err := c.Talk(ctx, "", "", termclient.Silence(30), time.Millisecond); err != nil {
 				t.Fatalf("round %d: %v", round, err)
 			}
 		}
@@ -239,7 +239,7 @@ func TestMutedTalkerNotDelivered(t *testing.T) {
 	if r := g.Do(http.MethodDelete, "/ds/mute/delete", tok, map[string]any{"msId": "10001003", "muteId": "10001001"}); r.Code != "0" {
 		t.Fatalf("mute delete: %+v", r)
 	}
-	if _, err := g.t1.Talk(ctx, "", "", silent(5), 2*time.Millisecond); err != nil {
+	if _, err := g.t1.Talk(ctx, "", "", termclient.Silence(5), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := g.t3.WaitPackets(ctx, 25); err != nil {
@@ -273,7 +273,7 @@ func TestKilledTerminalCannotTalkNorHear(t *testing.T) {
 		t.Fatalf("stunned talker: %v, want 606", err)
 	}
 	// The killed and the stunned terminal hear nothing of T2; the dispatcher does.
-	if _, err := g.t2.Talk(ctx, "", "", silent(20), 2*time.Millisecond); err != nil {
+	if _, err := g.t2.Talk(ctx, "", "", termclient.Silence(20), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := g.d.WaitPackets(ctx, 20); err != nil {
@@ -281,7 +281,7 @@ func TestKilledTerminalCannotTalkNorHear(t *testing.T) {
 	}
 	// Revived: it talks and hears again.
 	callSet(8, "10001001", "10001003")
-	if _, err := g.t1.Talk(ctx, "", "", silent(10), 2*time.Millisecond); err != nil {
+	if _, err := g.t1.Talk(ctx, "", "", termclient.Silence(10), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := g.t3.WaitPackets(ctx, 10); err != nil {
@@ -393,11 +393,11 @@ func TestDispatcherHearsRepliesToItsGroupCall(t *testing.T) {
 	w.account("10001001", "10", gid)
 	w.account("10009001", "20", "") // not a member, not monitoring
 	t1, d := w.term("10001001"), w.console("10009001")
-	if _, err := t1.Talk(ctx, "", "", silent(5), time.Millisecond); err != nil {
+	if _, err := t1.Talk(ctx, "", "", termclient.Silence(5), time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	// Not part of the group's call yet: the dispatcher hears nothing; it talks into the group, then hears the reply.
-	if _, err := d.Talk(ctx, "", gid, silent(5), time.Millisecond); err != nil {
+	if _, err := d.Talk(ctx, "", gid, termclient.Silence(5), time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := t1.WaitPackets(ctx, 5); err != nil {

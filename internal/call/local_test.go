@@ -36,7 +36,7 @@ func TestLocalMediaJoinsTheGroup(t *testing.T) {
 		t.Fatal("a ticket bound twice")
 	}
 
-	if _, err := g.t1.Talk(ctx, "", "", silent(40), 2*time.Millisecond); err != nil {
+	if _, err := g.t1.Talk(ctx, "", "", termclient.Silence(40), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, 10*time.Second, "the local party hears the talker's 40 packets", func() bool { return heard.Load() == 40 })

@@ -17,7 +17,7 @@ func TestGroupMonitoringAndPlaybackPriority(t *testing.T) {
 	d := w.console("10009001")
 
 	// Not monitoring: the dispatcher hears neither group.
-	if _, err := ta.Talk(ctx, "", "", silent(5), time.Millisecond); err != nil {
+	if _, err := ta.Talk(ctx, "", "", termclient.Silence(5), time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	for _, gid := range []string{ga, gb} {
@@ -125,7 +125,7 @@ func TestTerminalMonitoring(t *testing.T) {
 		t.Fatal("the terminal was not asked to open its microphone")
 	}
 	// The terminal's microphone (no floor) reaches the dispatcher only.
-	if err := t4.Send(ctx, silent(15), 2*time.Millisecond); err != nil {
+	if err := t4.Send(ctx, termclient.Silence(15), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := g.d.WaitPackets(ctx, 15); err != nil {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"tenfour/internal/termclient"
 )
 
 // Under the default playback priority (the console sent no voice.priority), the group a dispatcher works in
@@ -29,7 +31,7 @@ func TestDefaultPlaybackKeepsTheDispatchersGroup(t *testing.T) {
 	}
 	event(t, ctx, d, "voice.playing", func(m map[string]any) bool { return m["callId"] == rb.CallID })
 	// The dispatcher talks to Alpha and Alpha answers: the answer plays, Bravo (still talking) is only shown.
-	if _, err := d.Talk(ctx, "", ga, silent(5), time.Millisecond); err != nil {
+	if _, err := d.Talk(ctx, "", ga, termclient.Silence(5), time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	ra, err := ta.RequestFloor(ctx, "", "", false)

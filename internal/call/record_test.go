@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"tenfour/internal/media/oggopus"
+	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 )
 
@@ -262,7 +263,7 @@ func TestTalkAndRecordOnEveryEngine(t *testing.T) {
 		t1, d := w.term("10001001"), w.console("10009001")
 		tok := w.token("10009001")
 		from := time.Now().UnixMilli()
-		if _, err := t1.Talk(ctx, "", "", silent(25), time.Millisecond); err != nil {
+		if _, err := t1.Talk(ctx, "", "", termclient.Silence(25), time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := d.WaitPackets(ctx, 25); err != nil {
@@ -276,7 +277,7 @@ func TestTalkAndRecordOnEveryEngine(t *testing.T) {
 		if r := w.Do(http.MethodPost, "/ds/mute/add", tok, map[string]any{"muteId": "10001001"}); r.Code != "0" {
 			t.Fatalf("mute: %+v", r)
 		}
-		if _, err := t1.Talk(ctx, "", "", silent(5), time.Millisecond); err != nil {
+		if _, err := t1.Talk(ctx, "", "", termclient.Silence(5), time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
 		event(t, ctx, d, "voice.recorded", nil) // recorded, not heard
@@ -317,7 +318,7 @@ func TestRefusedRecordingRowIndexedOnceTheStoreIsBack(t *testing.T) {
 	g := newGroupWorld(t)
 	ctx := g.Ctx()
 	g.Exec(`ALTER TABLE voice_records RENAME TO voice_records_away`)
-	r, err := g.t1.Talk(ctx, "", "", silent(10), time.Millisecond)
+	r, err := g.t1.Talk(ctx, "", "", termclient.Silence(10), time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +360,7 @@ func (g *groupWorld) recordedPath(ctx context.Context, talker string) string {
 func TestOrphanRecordingsRemoved(t *testing.T) {
 	g := newGroupWorld(t)
 	ctx := g.Ctx()
-	if _, err := g.t1.Talk(ctx, "", "", silent(20), 2*time.Millisecond); err != nil {
+	if _, err := g.t1.Talk(ctx, "", "", termclient.Silence(20), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	recorded := g.recordedPath(ctx, "10001001")
@@ -385,7 +386,7 @@ func TestOrphanRecordingsRemoved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := g.t2.Send(ctx, silent(10), 2*time.Millisecond); err != nil {
+	if err := g.t2.Send(ctx, termclient.Silence(10), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	var live string
@@ -412,7 +413,7 @@ func TestOrphanRecordingsRemoved(t *testing.T) {
 		}
 	}
 	// The burst in progress goes on and is recorded whole.
-	if err := g.t2.Send(ctx, silent(10), 2*time.Millisecond); err != nil {
+	if err := g.t2.Send(ctx, termclient.Silence(10), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if err := g.t2.ReleaseFloor(ctx, r.CallID); err != nil {

@@ -42,7 +42,7 @@ func newRightsWorld(t *testing.T, engine string) *rightsWorld {
 func (r *rightsWorld) talk(t *testing.T, c *termclient.Client, msID string) map[string]any {
 	t.Helper()
 	ctx := r.Ctx()
-	fr, err := c.Talk(ctx, "", "", silent(25), 2*time.Millisecond)
+	fr, err := c.Talk(ctx, "", "", termclient.Silence(25), 2*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}

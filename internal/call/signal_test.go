@@ -75,14 +75,14 @@ func TestIndividualCallStates(t *testing.T) {
 		t.Fatalf("connected %v", st)
 	}
 	// Half duplex: the terminal's bare PTT talks in its individual call, which the group does not hear.
-	fr, err := g.t1.Talk(ctx, "", "", silent(20), 2*time.Millisecond)
+	fr, err := g.t1.Talk(ctx, "", "", termclient.Silence(20), 2*time.Millisecond)
 	if err != nil || fr.CallID != r.CallID {
 		t.Fatalf("talk in the call: %+v %v", fr, err)
 	}
 	if _, err := g.d.WaitPackets(ctx, 20); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.d.Talk(ctx, r.CallID, "", silent(10), 2*time.Millisecond); err != nil {
+	if _, err := g.d.Talk(ctx, r.CallID, "", termclient.Silence(10), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := g.t1.WaitPackets(ctx, 10); err != nil {
@@ -191,7 +191,7 @@ func TestBroadcastListenersCannotTalk(t *testing.T) {
 	if _, err := g.t2.RequestFloor(ctx, "", "", false); termclient.Code(err) != "606" {
 		t.Fatalf("listener bare PTT: %v", err)
 	}
-	if _, err := g.d.Talk(ctx, r.CallID, "", silent(20), 2*time.Millisecond); err != nil {
+	if _, err := g.d.Talk(ctx, r.CallID, "", termclient.Silence(20), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	hear(t, ctx, 20, g.t1, g.t2, g.t3)
@@ -223,10 +223,10 @@ func TestAllCallAndTempGroupCall(t *testing.T) {
 		t.Fatalf("all call: %+v %v", all, err)
 	}
 	event(t, ctx, t4, "call.invite", nil)
-	if _, err := g.d.Talk(ctx, all.CallID, "", silent(10), 2*time.Millisecond); err != nil {
+	if _, err := g.d.Talk(ctx, all.CallID, "", termclient.Silence(10), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := t4.Talk(ctx, all.CallID, "", silent(10), 2*time.Millisecond); err != nil {
+	if _, err := t4.Talk(ctx, all.CallID, "", termclient.Silence(10), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	hear(t, ctx, 20, g.t1, g.t2, g.t3)
@@ -240,7 +240,7 @@ func TestAllCallAndTempGroupCall(t *testing.T) {
 		t.Fatalf("temp call: %+v %v", tmp, err)
 	}
 	event(t, ctx, g.t1, "call.invite", func(m map[string]any) bool { return m["callId"] == tmp.CallID })
-	if _, err := g.t1.Talk(ctx, "", "", silent(10), 2*time.Millisecond); err != nil { // bare PTT: the temp call
+	if _, err := g.t1.Talk(ctx, "", "", termclient.Silence(10), 2*time.Millisecond); err != nil { // bare PTT: the temp call
 		t.Fatal(err)
 	}
 	if _, err := t4.WaitPackets(ctx, 20); err != nil { // 10 from D earlier + 10 from T1
@@ -287,14 +287,14 @@ func TestAllCallAndTempGroupCall(t *testing.T) {
 func TestCallTypeSwitchLogged(t *testing.T) {
 	g := newGroupWorld(t)
 	ctx := g.Ctx()
-	if _, err := g.d.Talk(ctx, "", g.gid, silent(3), time.Millisecond); err != nil {
+	if _, err := g.d.Talk(ctx, "", g.gid, termclient.Silence(3), time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	all, err := invite(ctx, g.d, map[string]any{"kind": "all"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.d.Talk(ctx, all.CallID, "", silent(3), time.Millisecond); err != nil {
+	if _, err := g.d.Talk(ctx, all.CallID, "", termclient.Silence(3), time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	g.waitLog(112)

@@ -55,7 +55,7 @@ func TestPhoneRegisteredOnAnotherNode(t *testing.T) {
 	waitCallState(ctx, t, "the dispatcher", con, callID, "connected", 202)
 
 	heard := phone.Heard()
-	if _, err := con.Talk(ctx, callID, "", silentPackets(50), 20*time.Millisecond); err != nil {
+	if _, err := con.Talk(ctx, callID, "", termclient.Silence(50), 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, 5*time.Second, "the phone on node 2 hears the dispatcher on node 1", func() bool {
@@ -100,13 +100,4 @@ func TestPhoneRegisteredOnAnotherNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, 5*time.Second, "the phone got the BYE", func() bool { return !phone.InCall() })
-}
-
-// silentPackets are n 20 ms Opus packets of silence (a decoder takes them: numbered's do not decode).
-func silentPackets(n int) [][]byte {
-	out := make([][]byte, n)
-	for i := range out {
-		out[i] = termclient.SilentPacket
-	}
-	return out
 }

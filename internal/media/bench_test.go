@@ -81,7 +81,7 @@ func BenchmarkForwardDelay(b *testing.B) {
 			for range b.N {
 				burst := f.route()
 				before := f.received()
-				if err := f.talkerM.Send(ctx, silent(packets), 20*time.Millisecond); err != nil {
+				if err := f.talkerM.Send(ctx, termclient.Silence(packets), 20*time.Millisecond); err != nil {
 					b.Fatal(err)
 				}
 				for i, l := range f.listeners {
@@ -116,7 +116,7 @@ func BenchmarkStreamsPerCore(b *testing.B) {
 		burst := f.route()
 		before := f.received()
 		cpu0, t0, fwd0 := cputime.Self(), time.Now(), f.talker.ForwardCPU()
-		if err := f.talkerM.Send(ctx, silent(packets), 20*time.Millisecond); err != nil {
+		if err := f.talkerM.Send(ctx, termclient.Silence(packets), 20*time.Millisecond); err != nil {
 			b.Fatal(err)
 		}
 		lost := 0

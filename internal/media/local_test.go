@@ -51,7 +51,7 @@ func TestLocalPeerHearsAndSpeaks(t *testing.T) {
 
 	in := routeBurst(talker, media.NewBurst(nil), local.Downstream())
 	ctx := ctxT(t, 20*time.Second)
-	if err := tm.Send(ctx, silent(50), 2*time.Millisecond); err != nil {
+	if err := tm.Send(ctx, termclient.Silence(50), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, 10*time.Second, "50 packets heard", func() bool { return len(got.list()) == 50 })
@@ -87,7 +87,7 @@ func TestLocalPeerHearsAndSpeaks(t *testing.T) {
 
 	local.Close()
 	routeBurst(talker, in, local.Downstream())
-	if err := tm.Send(ctx, silent(5), 2*time.Millisecond); err != nil {
+	if err := tm.Send(ctx, termclient.Silence(5), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, 10*time.Second, "the burst's 55 packets", func() bool { return in.Stats().Packets == 55 })

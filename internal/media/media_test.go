@@ -96,14 +96,6 @@ func routeBurst(talker *media.Peer, burst *media.Burst, listeners ...*media.Down
 	return burst
 }
 
-func silent(n int) [][]byte {
-	out := make([][]byte, n)
-	for i := range out {
-		out[i] = termclient.SilentPacket
-	}
-	return out
-}
-
 func ctxT(t testing.TB, d time.Duration) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	t.Cleanup(cancel)
@@ -129,7 +121,7 @@ func TestTalkerSwitchKeepsEveryPacketAndContinuity(t *testing.T) {
 
 	b1 := routeBurst(a, media.NewBurst(nil), listeners...)
 	ctx := ctxT(t, 20*time.Second)
-	if err := am.Send(ctx, silent(50), 2*time.Millisecond); err != nil {
+	if err := am.Send(ctx, termclient.Silence(50), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	// The floor moves to B once the server has A's last packet (a release follows the talker's last packet,
@@ -137,7 +129,7 @@ func TestTalkerSwitchKeepsEveryPacketAndContinuity(t *testing.T) {
 	// listener, A's packets still play there; after it, A's would be stale and are dropped.
 	testkit.Eventually(t, 10*time.Second, "50 packets of the first burst", func() bool { return b1.Stats().Packets == 50 })
 	b2 := routeBurst(b, media.NewBurst(nil), listeners...)
-	if err := bm.Send(ctx, silent(50), 2*time.Millisecond); err != nil {
+	if err := bm.Send(ctx, termclient.Silence(50), 2*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range []*termclient.Media{l1m, l2m} {
@@ -175,7 +167,7 @@ func TestUnassignedListenerGetsNothing(t *testing.T) {
 	l.Downstream().Assign(media.NewSourceID())
 	a.SetRoute(&media.Route{Burst: burst, Targets: []media.Target{{D: l.Downstream(), Src: burst.ID}}})
 	ctx := ctxT(t, 10*time.Second)
-	if err := am.Send(ctx, silent(20), time.Millisecond); err != nil {
+	if err := am.Send(ctx, termclient.Silence(20), time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, 10*time.Second, "20 packets of the burst", func() bool { return burst.Stats().Packets == 20 })
@@ -308,7 +300,7 @@ func TestTURNRelayAndPublicAddress(t *testing.T) {
 	testkit.Eventually(t, 5*time.Second, "listener on the direct path", p.Downstream().Direct)
 	other, om := connect(t, e, "talker")
 	routeBurst(other, media.NewBurst(nil), p.Downstream())
-	if err := om.Send(ctx, silent(10), time.Millisecond); err != nil {
+	if err := om.Send(ctx, termclient.Silence(10), time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := m.WaitPackets(ctx, 10); err != nil {
@@ -342,7 +334,7 @@ func TestTalkerGetsReceiverReportsOnItsAudio(t *testing.T) {
 	testkit.Eventually(t, 5*time.Second, "talker read in the socket's reader", a.Inline)
 	routeBurst(a, media.NewBurst(nil), l.Downstream())
 	ctx := ctxT(t, 20*time.Second)
-	if err := am.Send(ctx, silent(100), 5*time.Millisecond); err != nil {
+	if err := am.Send(ctx, termclient.Silence(100), 5*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := lm.WaitPackets(ctx, 100); err != nil {

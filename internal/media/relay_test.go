@@ -70,7 +70,7 @@ func (n *twoNodes) talk(t *testing.T, i, lane, count int) {
 	out := n.ra.Out(lane)
 	out.Assign(burst.ID)
 	n.talkers[i].SetRoute(&media.Route{Burst: burst, Targets: []media.Target{{D: out, Src: burst.ID}}})
-	if err := n.mics[i].Send(n.ctx, silent(count), 5*time.Millisecond); err != nil {
+	if err := n.mics[i].Send(n.ctx, termclient.Silence(count), 5*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -174,7 +174,7 @@ func TestRelayLaneHoldsABurstsStartUntilItsRouteIsSet(t *testing.T) {
 	if _, err := lm.WaitPackets(ctx, 20); err != nil {
 		t.Fatal(err)
 	}
-	if err := n.mics[1].Send(ctx, silent(10), 5*time.Millisecond); err != nil {
+	if err := n.mics[1].Send(ctx, termclient.Silence(10), 5*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := lm.WaitPackets(ctx, 30); err != nil {

@@ -312,6 +312,15 @@ func (m *Media) PlayOgg(ctx context.Context, path string, speed float64) (int, e
 // SilentPacket is a valid 20 ms Opus packet (CELT fullband, code 0) of silence, for synthetic talk.
 var SilentPacket = []byte{0xf8, 0xff, 0xfe}
 
+// Silence is n SilentPackets: 20 ms each, a talk of n × 20 ms for Send or Talk.
+func Silence(n int) [][]byte {
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = SilentPacket
+	}
+	return out
+}
+
 // readRTCP keeps reading the microphone sender's RTCP, so the interceptors run, and keeps the server's last report
 // block on the microphone's stream.
 func (m *Media) readRTCP(s *webrtc.RTPSender) {

@@ -93,7 +93,9 @@ func BenchmarkVideoRecordCPU(b *testing.B) {
 			invited(b, ctx, term)
 			codec := answer(b, ctx, term, id, "VP8")
 			a, t := connect(b, ctx, con, term, id, codec)
-			go func() { _ = t.Talk(ctx, silent(int(window/(20*time.Millisecond))+100), 20*time.Millisecond) }()
+			go func() {
+				_ = t.Talk(ctx, termclient.Silence(int(window/(20*time.Millisecond))+100), 20*time.Millisecond)
+			}()
 			if _, err := a.WaitFrames(ctx, 10); err != nil {
 				b.Fatal(err)
 			}

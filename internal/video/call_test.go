@@ -41,8 +41,8 @@ func TestConsoleCallsTerminalFramesBothWays(t *testing.T) {
 			if sa.Keyframes == 0 || sb.Keyframes == 0 {
 				t.Fatalf("keyframes: console %d, terminal %d", sa.Keyframes, sb.Keyframes)
 			}
-			go func() { _ = b.Talk(ctx, silent(30), 20*time.Millisecond) }()
-			go func() { _ = a.Talk(ctx, silent(30), 20*time.Millisecond) }()
+			go func() { _ = b.Talk(ctx, termclient.Silence(30), 20*time.Millisecond) }()
+			go func() { _ = a.Talk(ctx, termclient.Silence(30), 20*time.Millisecond) }()
 			must(t, a.WaitAudio(ctx, 10))
 			must(t, b.WaitAudio(ctx, 10))
 			// frames keep coming: the picture moves
@@ -283,12 +283,4 @@ func TestLimits(t *testing.T) {
 			}
 		}
 	})
-}
-
-func silent(n int) [][]byte {
-	out := make([][]byte, n)
-	for i := range out {
-		out[i] = termclient.SilentPacket
-	}
-	return out
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"tenfour/internal/termclient"
 	"tenfour/internal/testkit"
 	"tenfour/internal/video"
 )
@@ -105,8 +106,8 @@ func TestCallRecording(t *testing.T) {
 			invited(t, ctx, term)
 			answer(t, ctx, term, id, codec)
 			a, b := connect(t, ctx, con, term, id, codec)
-			go func() { _ = b.Talk(ctx, silent(150), 20*time.Millisecond) }() // the terminal's microphone
-			if _, err := a.WaitFrames(ctx, 45); err != nil {                  // 3 s of 15 fps
+			go func() { _ = b.Talk(ctx, termclient.Silence(150), 20*time.Millisecond) }() // the terminal's microphone
+			if _, err := a.WaitFrames(ctx, 45); err != nil {                              // 3 s of 15 fps
 				t.Fatal(err)
 			}
 			if n := testkit.Children("ffmpeg"); n != 1 {
