@@ -44,7 +44,12 @@ func (n *Node) Hooks() realtime.Hooks {
 }
 
 func (n *Node) onLogin(ctx context.Context, c *realtime.Conn, _ bool) {
-	p, kind := c.Principal(), c.Kind()
+	n.join(ctx, c.Principal(), c.Kind())
+}
+
+// join holds account p on this node for the cluster: its presence row, and a join to the others saying who it is
+// and from where (a login's, or a SIP registration's: Held).
+func (n *Node) join(ctx context.Context, p identity.Principal, kind realtime.Kind) {
 	if err := n.hold(ctx, p, kind); err != nil {
 		slog.ErrorContext(ctx, "cluster: presence row", "msId", p.AccountID, "err", err)
 	}
@@ -59,11 +64,16 @@ func (n *Node) onLogout(ctx context.Context, c *realtime.Conn, _ bool) {
 	if n.hub.LocalOnline(p.AccountID) || n.hub.Held(p.AccountID) {
 		return // a newer connection here holds the account, or its SIP registration does (Held)
 	}
+	n.leave(ctx, p, c.Kind())
+}
+
+// leave lets account p go from this node: its presence row, and a left to the others.
+func (n *Node) leave(ctx context.Context, p identity.Principal, kind realtime.Kind) {
 	if _, err := n.db.Exec(context.WithoutCancel(ctx), `DELETE FROM cluster_presence WHERE node_id = ? AND account_id = ?`,
 		n.opt.NodeID, p.AccountID); err != nil {
 		slog.ErrorContext(ctx, "cluster: presence row", "msId", p.AccountID, "err", err)
 	}
-	n.tell(presenceMsg{Op: "left", Account: p.AccountID, Customer: p.CustomerID, Kind: c.Kind()})
+	n.tell(presenceMsg{Op: "left", Account: p.AccountID, Customer: p.CustomerID, Kind: kind})
 }
 
 func signOf(p identity.Principal, kind realtime.Kind) string {
@@ -381,12 +391,7 @@ func (h HeldPresence) AccountOnline(ctx context.Context, p identity.Principal, k
 	n.mu.Lock()
 	n.held[p.AccountID] = whoMsg{P: p, Kind: kind}
 	n.mu.Unlock()
-	if err := n.hold(ctx, p, kind); err != nil {
-		slog.ErrorContext(ctx, "cluster: presence row", "msId", p.AccountID, "err", err)
-	}
-	w := &whoMsg{P: p, Kind: kind}
-	w.P.Token = ""
-	n.tell(presenceMsg{Op: "join", Account: p.AccountID, Customer: p.CustomerID, Kind: kind, Who: w, At: time.Now().UnixMilli()})
+	n.join(ctx, p, kind)
 }
 
 // AccountOffline lets account p go, unless a socket of it is still here.
@@ -395,14 +400,9 @@ func (h HeldPresence) AccountOffline(ctx context.Context, p identity.Principal, 
 	n.mu.Lock()
 	delete(n.held, p.AccountID)
 	n.mu.Unlock()
-	if n.hub.LocalOnline(p.AccountID) {
-		return // its socket's logout says it
+	if !n.hub.LocalOnline(p.AccountID) { // else its socket's logout says it
+		n.leave(ctx, p, kind)
 	}
-	if _, err := n.db.Exec(context.WithoutCancel(ctx), `DELETE FROM cluster_presence WHERE node_id = ? AND account_id = ?`,
-		n.opt.NodeID, p.AccountID); err != nil {
-		slog.ErrorContext(ctx, "cluster: presence row", "msId", p.AccountID, "err", err)
-	}
-	n.tell(presenceMsg{Op: "left", Account: p.AccountID, Customer: p.CustomerID, Kind: kind})
 }
 
 // reclaim writes again the rows of the accounts this node holds (after NATS was back: a survivor may have
