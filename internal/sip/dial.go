@@ -20,6 +20,7 @@ import (
 	"github.com/emiago/sipgo"
 	"github.com/emiago/sipgo/sip"
 
+	"tenfour/internal/platform/identity"
 	"tenfour/internal/termclient"
 )
 
@@ -48,23 +49,42 @@ func (s *Server) Dial(ctx context.Context, accountID string) bool {
 	if !ok || !s.opt.Calls.carried() {
 		return false
 	}
-	live := s.beginDialed(ctx, accountID)
+	log := slog.With("component", "sip", "msId", accountID, "dialed", true)
+	return s.dialed(ctx, reg.p, log, func(ctx context.Context, call offered) (outCall, error) {
+		target, req, phone, err := s.inviteFor(reg, call) // the phone at its registered contact
+		if err != nil {
+			return outCall{}, err
+		}
+		d, err := s.placed.WriteInvite(ctx, req)
+		if err != nil {
+			phone.close()
+			return outCall{}, fmt.Errorf("INVITE %s: %w", target.String(), err)
+		}
+		return outCall{d: d, media: phone}, nil
+	})
+}
+
+// dialed brings in a session of account p on this node for a call the call service places to it (Dial,
+// DialNumber): it takes the account's call slot (beginDialed), logs the session in and, in the background, carries
+// the call place makes for the call.invite the session gets (carryOut), then logs the session out and frees the
+// slot. False: the session did not start; true: it did, or the slot is another call's, whose session answers busy.
+func (s *Server) dialed(ctx context.Context, p identity.Principal, log *slog.Logger, place func(context.Context, offered) (outCall, error)) bool {
+	live := s.beginDialed(ctx, p.AccountID)
 	if live == nil {
 		return true // in a call (its session answers busy), or the server stops
 	}
-	log := slog.With("component", "sip", "msId", accountID, "dialed", true)
 	events := make(chan termclient.Event, 64)
-	b, err := s.openBridge(ctx, admission{p: reg.p}, log, events)
+	b, err := s.openBridge(ctx, admission{p: p}, log, events)
 	if err != nil {
-		s.calls.end(accountID, live)
-		log.Warn("sip: dial: the phone's session did not start", "err", err)
+		s.calls.end(p.AccountID, live)
+		log.Warn("sip: a dialed session did not start", "err", err)
 		return false
 	}
 	go func() {
-		defer s.calls.end(accountID, live)
+		defer s.calls.end(p.AccountID, live)
 		defer s.closeBridge(b)
-		defer live.hungUp() // over: a new INVITE of the phone waits for its session to close instead of being busy
-		s.ringPhone(b, reg, events, live.hungUp)
+		defer live.hungUp() // over: a new INVITE of the account waits for its session to close instead of being busy
+		s.carryOut(b, events, live.hungUp, place)
 	}()
 	return true
 }
@@ -78,22 +98,6 @@ func (s *Server) beginDialed(ctx context.Context, accountID string) *accountCall
 	defer cancel()
 	live, _ := s.calls.begin(ctx, accountID, true)
 	return live
-}
-
-// ringPhone INVITEs the phone for the call offered to its session, and carries the call once answered.
-func (s *Server) ringPhone(b *bridge, reg registration, events <-chan termclient.Event, hungUp func()) {
-	s.carryOut(b, events, hungUp, func(ctx context.Context, call offered) (outCall, error) {
-		target, req, phone, err := s.inviteFor(reg, call)
-		if err != nil {
-			return outCall{}, err
-		}
-		d, err := s.placed.WriteInvite(ctx, req)
-		if err != nil {
-			phone.close()
-			return outCall{}, fmt.Errorf("INVITE %s: %w", target.String(), err)
-		}
-		return outCall{d: d, media: phone}, nil
-	})
 }
 
 // outCall is a call this side places for the individual call offered to a session: its INVITE's dialog, the

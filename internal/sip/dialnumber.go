@@ -13,7 +13,6 @@ import (
 	"log/slog"
 
 	"tenfour/internal/platform/identity"
-	"tenfour/internal/termclient"
 )
 
 // DialNumber is internal/call's Dialer for numbers: the customer's first registered trunk (by name) gets its
@@ -26,30 +25,17 @@ func (s *Server) DialNumber(ctx context.Context, customer int64, number string) 
 		return ""
 	}
 	account := t.cfg.AccountID
-	live := s.beginDialed(ctx, account)
-	if live == nil {
-		return account // in a call (busy), or the server stops
-	}
 	log := slog.With("component", "sip", "msId", account, "trunk", t.cfg.Name, "number", number)
-	events := make(chan termclient.Event, 64)
-	b, err := s.openBridge(ctx, admission{p: identity.Principal{AccountID: account, CustomerID: customer}}, log, events)
-	if err != nil {
-		s.calls.end(account, live)
-		log.Warn("sip: dial a number: the trunk account's session did not start", "err", err)
+	started := s.dialed(ctx, identity.Principal{AccountID: account, CustomerID: customer}, log, func(ctx context.Context, _ offered) (outCall, error) {
+		o, err := t.inviteOut(ctx, number, true)
+		if err != nil {
+			return outCall{}, err
+		}
+		return outCall{d: o.d, media: o.media, auth: t.auth(), voice: true, line: true}, nil
+	})
+	if !started {
 		return ""
 	}
-	go func() {
-		defer s.calls.end(account, live)
-		defer s.closeBridge(b)
-		defer live.hungUp()
-		s.carryOut(b, events, live.hungUp, func(ctx context.Context, _ offered) (outCall, error) {
-			o, err := t.inviteOut(ctx, number, true)
-			if err != nil {
-				return outCall{}, err
-			}
-			return outCall{d: o.d, media: o.media, auth: t.auth(), voice: true, line: true}, nil
-		})
-	}()
 	return account
 }
 
