@@ -34,6 +34,12 @@ func (s *Service) lineLocked(c *Call) {
 	}
 }
 
+// talks tells whether cl talks in call c now: its burst holds the floor, or the call is duplex, whose parties talk
+// throughout (a press there is granted as things stand).
+func (c *Call) talks(cl *client) bool {
+	return c.line != nil || (c.burst != nil && c.burst.talker == cl)
+}
+
 // closeLineLocked ends a duplex call's bursts with the call.
 func (s *Service) closeLineLocked(later *afterUnlock, c *Call) {
 	for _, b := range c.line {

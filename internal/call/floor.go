@@ -310,7 +310,7 @@ func (s *Service) RequestFloor(ctx context.Context, cl *client, req FloorRequest
 func (s *Service) answerGrant(ctx context.Context, cl *client, reply FloorReply) (FloorReply, error) {
 	err := s.locked(func(*afterUnlock) error {
 		c := s.calls[reply.CallID]
-		if c == nil || c.ended || ((c.burst == nil || c.burst.talker != cl) && c.line == nil) {
+		if c == nil || c.ended || !c.talks(cl) {
 			return ErrFloorBusy
 		}
 		if s.leases != nil && c.Kind == Group && !s.leases.Live(c.Group) {
@@ -403,8 +403,7 @@ func (s *Service) pressLocked(later *afterUnlock, c *Call, acct Account, claim *
 		// press waited for the cluster's lease or the store): granted now, it would hold a floor it released.
 		return reply, ErrFloorBusy
 	}
-	if h := c.floor.Holder; (h != nil && h.Client == claim.Client && c.burst != nil) || c.line != nil {
-		// pressed again while talking, or in a duplex call, whose parties talk throughout (duplex.go)
+	if c.talks(claim.Client) { // pressed again while talking, or in a duplex call
 		reply = FloorReply{CallID: c.ID, Status: "granted", MaxTalkMs: s.opts.MaxTalkTime.Milliseconds()}
 		return reply, nil
 	}
