@@ -118,19 +118,27 @@ func TestDuplexPhoneCall(t *testing.T) {
 		if _, duplex := st["duplex"]; duplex {
 			t.Fatalf("%s: connected %v: want half duplex", c.name, st)
 		}
-		heard := count(c.callee)
-		if err := c.caller.Send(ctx, termclient.Silence(10), 2*time.Millisecond); err != nil {
+		// one floor: while the callee holds it the caller's press is refused (in a duplex call it is granted), and
+		// the callee's talk is what the caller hears
+		heard := count(c.caller)
+		if _, err := c.callee.RequestFloor(ctx, id, "", false); err != nil {
+			t.Fatalf("%s: the callee's press: %v", c.name, err)
+		}
+		if r, err := c.caller.RequestFloor(ctx, id, "", false); termclient.Code(err) != "486" {
+			t.Fatalf("%s: the caller's press while the callee talks: %+v %v, want 486", c.name, r, err)
+		}
+		if err := c.callee.Send(ctx, tagged(10, 'F'), 2*time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.caller.Talk(ctx, id, "", tagged(10, 'F'), 2*time.Millisecond); err != nil {
-			t.Fatalf("%s: talk: %v", c.name, err)
+		if err := c.callee.ReleaseFloor(ctx, id); err != nil {
+			t.Fatal(err)
 		}
-		pkts, err := c.callee.WaitPackets(ctx, heard+10)
+		pkts, err := c.caller.WaitPackets(ctx, heard+10)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := tags(pkts[heard:]); slices.ContainsFunc(got, func(b byte) bool { return b != 'F' }) {
-			t.Fatalf("%s: heard %q without the floor", c.name, got)
+			t.Fatalf("%s: heard %q, want the callee's talk", c.name, got)
 		}
 		if err := c.caller.Call(ctx, "call.bye", map[string]any{"callId": id}, nil); err != nil {
 			t.Fatal(err)
