@@ -130,6 +130,7 @@ export class MediaLink {
 
   /** Microphone on the wire or not: off, nothing is sent at all. */
   setMic(on: boolean): void {
+    if (this.micOn === on) return; // unchanged: the engine asks at every call.state (a new sender puts it itself)
     this.micOn = on;
     void this.putMic();
   }
