@@ -2,7 +2,7 @@
 // (ptt.ts) and the socket events of docs/voice.md, all reflected in the zustand store (store.ts). The console and
 // the phone app each create one engine on their own socket.
 import { MediaLink, type InboundStats } from './media';
-import type { CallInvite, CallKind, CallView, FloorReply, FloorStats, FloorTarget, FloorView, MonitorState, PriorityMode, VoicePlaying, VoiceSocket } from './protocol';
+import { isParty, type CallInvite, type CallKind, type CallView, type FloorReply, type FloorStats, type FloorTarget, type FloorView, type MonitorState, type PriorityMode, type VoicePlaying, type VoiceSocket } from './protocol';
 import { PttController } from './ptt';
 import { initialVoiceState, talkersOf, useVoice, type MissedNotice, type VoiceState } from './store';
 
@@ -82,7 +82,7 @@ export class VoiceEngine {
   private onLine(): boolean {
     const s = useVoice.getState();
     const me = this.opts.me();
-    return !!me && !s.lineMuted && Object.values(s.calls).some((c) => c.duplex && c.state === 'connected' && (c.initiator?.msId === me || !!c.parties?.some((p) => p.msId === me)));
+    return !!me && !s.lineMuted && Object.values(s.calls).some((c) => c.duplex && c.state === 'connected' && isParty(c, me));
   }
 
   /** Mutes (or opens again) the microphone on a full-duplex call's open line. */
@@ -217,7 +217,7 @@ export class VoiceEngine {
       const own =
         this.opts.followOwnCalls &&
         c.state !== 'trying' &&
-        ((c.initiator?.msId === me && (c.kind !== 'single' || c.state === 'connected')) || (c.kind === 'single' && c.state === 'connected' && !!c.parties?.some((p) => p.msId === me)));
+        ((c.initiator?.msId === me && (c.kind !== 'single' || c.state === 'connected')) || (c.kind === 'single' && c.state === 'connected' && !!me && isParty(c, me)));
       return { calls: { ...s.calls, [c.callId]: c }, floors, talkers: talkersOf(floors), ...(own && s.target?.callId !== c.callId ? { target: { callId: c.callId } } : {}) };
     });
     this.applyMic(); // a full-duplex call opens the line as it connects

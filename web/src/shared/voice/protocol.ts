@@ -33,6 +33,11 @@ export interface FloorView {
   notRecorded?: 'noRecordPermission' | 'noRecordTime';
 }
 
+/** Whether account me is a party of call c: it started it or is among its parties. */
+export function isParty(c: Pick<CallView, 'initiator' | 'parties'>, me: string): boolean {
+  return c.initiator?.msId === me || !!c.parties?.some((p) => p.msId === me);
+}
+
 /** `call.state` and the entries of `call.list`. */
 export interface CallView {
   callId: string;
