@@ -156,7 +156,8 @@ func (p *SIPPhone) serve() error {
 	return nil
 }
 
-// answer takes an offered call: 486 while in one, else 180 and 200 with PCMU, and the call's media.
+// answer takes an offered call: 486 while in one, 488 for an offer without an audio stream, else 180 and 200
+// with PCMU, and the call's media.
 func (p *SIPPhone) answer(req *sip.Request, tx sip.ServerTransaction) {
 	d, err := p.dialogs.ReadInvite(req, tx)
 	if err != nil {
@@ -166,8 +167,12 @@ func (p *SIPPhone) answer(req *sip.Request, tx sip.ServerTransaction) {
 	busy := p.media != nil
 	p.mu.Unlock()
 	remote, err := answeredAt(req.Body()) // the offer's audio address, read as an answer's
-	if busy || err != nil {
+	switch {
+	case busy:
 		_ = d.Respond(sip.StatusBusyHere, "Busy Here", nil)
+		return
+	case err != nil:
+		_ = d.Respond(sip.StatusNotAcceptableHere, "Not Acceptable Here", nil)
 		return
 	}
 	_ = d.Respond(sip.StatusRinging, "Ringing", nil)

@@ -94,7 +94,7 @@ func (s *phoneSRTP) answered(md *sdp.MediaDescription) (err error) {
 	return err
 }
 
-// serverKey is the key the server's answer gives (its a=crypto's inline key).
+// serverKey is the server's a=crypto in an answer: tag, suite and its inline key.
 func serverKey(md *sdp.MediaDescription) string {
 	v, _ := md.Attribute("crypto")
 	return v
