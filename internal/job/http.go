@@ -11,16 +11,11 @@ import (
 
 // Routes mounts the job-ticket endpoints (spec §7 "Jobs", "Reports"; history is this server's addition).
 func (s *Service) Routes(r httpx.Router) {
-	r.Console("POST /ds/job/add", httpx.Bind(s.add))
+	r.Console("POST /ds/job/add", httpx.Bind(s.Add))
 	r.Console("GET /ds/job/list", httpx.Bind(s.list))
 	r.Console("DELETE /ds/job/delete", httpx.Bind(s.delete))
 	r.Console("GET /ds/job/history", httpx.Bind(s.history))
 	r.Console("POST /ds/report/findJobReport", httpx.Bind(s.report))
-}
-
-// POST /ds/job/add {job, address?, lat?, lng?, msIds | jobMsList}
-func (s *Service) add(ctx context.Context, p identity.Principal, req RawInput) (any, error) {
-	return s.Add(ctx, p, req)
 }
 
 type listReq struct {

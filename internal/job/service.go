@@ -171,9 +171,9 @@ func (r RawInput) Check() (Input, error) {
 	return in, nil
 }
 
-// Add stores a job with a ticket per terminal (log: job ticket sent), tells the consoles and delivers the
-// tickets in the background; a terminal that is offline or does not acknowledge gets its ticket at its next
-// login. It answers once the job is stored.
+// Add is POST /ds/job/add {job, address?, lat?, lng?, msIds | jobMsList}: it stores a job with a ticket per
+// terminal (log: job ticket sent), tells the consoles and delivers the tickets in the background; a terminal
+// that is offline or does not acknowledge gets its ticket at its next login. It answers once the job is stored.
 func (s *Service) Add(ctx context.Context, p identity.Principal, raw RawInput) (Job, error) {
 	in, err := raw.Check()
 	if err != nil {

@@ -10,17 +10,12 @@ import (
 
 // Routes mounts the school-bus endpoints (spec §7 "School car"; update and onboard are this server's additions).
 func (s *Service) Routes(r httpx.Router) {
-	r.Console("POST /ds/schoolCar/add", httpx.Bind(s.add))
+	r.Console("POST /ds/schoolCar/add", httpx.Bind(s.Add))
 	r.Console("GET /ds/schoolCar/list", httpx.Bind(s.list))
 	r.Console("GET /ds/schoolCar/checklist", httpx.Bind(s.checklist))
 	r.Console("PUT /ds/schoolCar/update", httpx.Bind(s.update))
 	r.Console("DELETE /ds/schoolCar/delete", httpx.Bind(s.delete))
 	r.Console("GET /ds/schoolCar/onboard", httpx.Bind(s.onboard))
-}
-
-// POST /ds/schoolCar/add {studentNum, studentName, studentAvatar?, studentBirth?, studentSex?, guardianName, guardianPhone}
-func (s *Service) add(ctx context.Context, p identity.Principal, req NewStudent) (any, error) {
-	return s.Add(ctx, p, req)
 }
 
 type updateReq struct {

@@ -234,7 +234,8 @@ func (s *Service) checkAvatar(ctx context.Context, customerID int64, ref string)
 	return nil
 }
 
-// Add stores a student (log: school bus).
+// Add is POST /ds/schoolCar/add {studentNum, studentName, studentAvatar?, studentBirth?, studentSex?,
+// guardianName, guardianPhone}: it stores a student (log: school bus).
 func (s *Service) Add(ctx context.Context, p identity.Principal, n NewStudent) (Student, error) {
 	return s.save(ctx, p, 0, n)
 }

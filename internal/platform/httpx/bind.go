@@ -8,8 +8,8 @@ import (
 )
 
 // Bind is the one shape of a signed-in endpoint: the request's parameters decode into Req (see Decode) and fn
-// runs as the caller's Principal, returning the result or a coded error. Mount it with Router.Private.
-func Bind[Req any](fn func(ctx context.Context, p identity.Principal, req Req) (any, error)) Handler {
+// runs as the caller's Principal, returning the result (of any type) or a coded error. Mount it with Router.Private.
+func Bind[Req, Res any](fn func(ctx context.Context, p identity.Principal, req Req) (Res, error)) Handler {
 	return BindAs(identity.Must, fn)
 }
 
