@@ -25,14 +25,16 @@ CENTRIFUGO_VERSION=v6.9.1
 OUT="$PWD/bin/bench"
 mkdir -p "$OUT/src"
 
-# module_dir MODULE@VERSION: downloads the module (outside any go.mod, so ours is untouched) and prints its
-# directory in the module cache.
+# module_dir NAME MODULE@VERSION: downloads the module (outside any go.mod, so ours is untouched) and prints its
+# directory in the module cache; fails, naming the peer NAME, when that holds no module source.
 module_dir() {
-  local tmp
+  local tmp dir
   tmp=$(mktemp -d)
-  (cd "$tmp" && GOFLAGS= GO111MODULE=on GOWORK=off go mod download -json "$1") |
-    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p'
+  dir=$( (cd "$tmp" && GOFLAGS= GO111MODULE=on GOWORK=off go mod download -json "$2") |
+    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')
   rmdir "$tmp"
+  [ -n "$dir" ] && [ -f "$dir/go.mod" ] || { echo "build-peers: no module source for $1" >&2; return 1; }
+  echo "$dir"
 }
 
 build_livekit() {
@@ -40,8 +42,7 @@ build_livekit() {
   if [ -x "$bin" ]; then echo "build-peers: $bin is there"; return; fi
   echo "build-peers: building LiveKit $LIVEKIT_VERSION (several minutes on 2 cores)" >&2
   local dir src
-  dir=$(module_dir "$LIVEKIT_MODULE@$LIVEKIT_VERSION")
-  [ -n "$dir" ] && [ -f "$dir/go.mod" ] || { echo "build-peers: no module source for LiveKit" >&2; exit 1; }
+  dir=$(module_dir LiveKit "$LIVEKIT_MODULE@$LIVEKIT_VERSION")
   src="$OUT/src/livekit-server-$LIVEKIT_VERSION"
   rm -rf "$src"
   cp -r "$dir" "$src"
@@ -68,8 +69,7 @@ build_centrifugo() {
   if [ -x "$bin" ]; then echo "build-peers: $bin is there"; return; fi
   echo "build-peers: building Centrifugo $CENTRIFUGO_VERSION" >&2
   local dir
-  dir=$(module_dir "$CENTRIFUGO_MODULE@$CENTRIFUGO_VERSION")
-  [ -n "$dir" ] && [ -f "$dir/go.mod" ] || { echo "build-peers: no module source for Centrifugo" >&2; exit 1; }
+  dir=$(module_dir Centrifugo "$CENTRIFUGO_MODULE@$CENTRIFUGO_VERSION")
   # Built from its own module directory so its go.mod (and go.sum) pin every dependency, as its release does.
   (cd "$dir" && CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" GOWORK=off go build -trimpath \
     -ldflags "-X github.com/centrifugal/centrifugo/v6/internal/build.Version=${CENTRIFUGO_VERSION#v}" -o "$bin.tmp" .)
