@@ -144,10 +144,16 @@ func (s *Store) SaveArea(ctx context.Context, c int64, a Area, now int64) (AreaI
 			}
 		}
 	}
+	return saved(a.ID, err)
+}
+
+// saved answers the id of a row just added or edited, or ErrNameExists when a unique index refused it (the
+// service checks names and tag values first, so that is a race: it reports the name).
+func saved[ID ~int64](id ID, err error) (ID, error) {
 	if db.IsUniqueViolation(err) {
 		return 0, ErrNameExists
 	}
-	return a.ID, err
+	return id, err
 }
 
 // DeleteAreas removes areas without points, routes or plans (ErrInUse otherwise); all or none.
@@ -215,12 +221,7 @@ func (s *Store) SavePoint(ctx context.Context, c int64, p Point, now int64) (Poi
 			p.Name, p.NfcValue, p.Lat, p.Lng, p.Radius, p.ID, c, now)
 		return err
 	})
-	if db.IsUniqueViolation(err) {
-		// The unique indexes are (area, name) and (area, nfc_value); the service checks both first, so this is
-		// a race: report the name.
-		return 0, ErrNameExists
-	}
-	return p.ID, err
+	return saved(p.ID, err) // the unique indexes are (area, name) and (area, nfc_value)
 }
 
 // DeletePoints removes points that no route holds (ErrInUse otherwise); all or none.
@@ -344,10 +345,7 @@ func (s *Store) SaveRoute(ctx context.Context, c int64, r Route, points []PointI
 		}
 		return nil
 	})
-	if db.IsUniqueViolation(err) {
-		return 0, ErrNameExists
-	}
-	return r.ID, err
+	return saved(r.ID, err)
 }
 
 // DeleteRoutes removes routes no plan uses (ErrInUse otherwise); all or none.
@@ -445,10 +443,7 @@ func (s *Store) AddPlan(ctx context.Context, c int64, p Plan, now int64) (PlanID
 		}
 		return nil
 	})
-	if db.IsUniqueViolation(err) {
-		return 0, ErrNameExists
-	}
-	return p.ID, err
+	return saved(p.ID, err)
 }
 
 // DeletePlans removes plans and their orders that have not begun; orders that began stay as history. All or
