@@ -52,12 +52,15 @@ type AudioOptions struct {
 	Log         io.Writer
 	// OnPhase, if set, is called with the server's pid as each phase starts: "idle" (every client connected, no
 	// audio yet), "window" (the measured window) and "done" (its end) — to profile the server process (perf).
-	OnPhase func(phase string, pid int)
+	OnPhase PhaseHook
 }
 
-func (o AudioOptions) phase(name string, pid int) {
-	if o.OnPhase != nil {
-		o.OnPhase(name, pid)
+// PhaseHook is called with the server's pid as each phase of a peers run starts (a nil hook does nothing).
+type PhaseHook func(phase string, pid int)
+
+func (h PhaseHook) at(phase string, pid int) {
+	if h != nil {
+		h(phase, pid)
 	}
 }
 
@@ -157,7 +160,7 @@ type audioSession struct {
 // measureAudio runs the shared measurement on a set-up session: send until every subscriber receives, then 25
 // packets more, then the measured window (CPU from /proc), then a tail.
 func measureAudio(ctx context.Context, srv *serverProc, s *audioSession, o AudioOptions, res *AudioResult, t0 time.Time) error {
-	o.phase("idle", srv.pid())
+	o.OnPhase.at("idle", srv.pid())
 	var err error
 	if res.IdleCPU, err = srv.coresOver(ctx, 3*time.Second); err != nil {
 		return err
@@ -192,7 +195,7 @@ func measureAudio(ctx context.Context, srv *serverProc, s *audioSession, o Audio
 		return err
 	}
 	first := s.sender.next
-	o.phase("window", srv.pid())
+	o.OnPhase.at("window", srv.pid())
 	cpu0, w0 := srv.cpu(), time.Now()
 	if err := s.sender.send(ctx, o.Packets); err != nil {
 		return err
@@ -201,7 +204,7 @@ func measureAudio(ctx context.Context, srv *serverProc, s *audioSession, o Audio
 	res.CPU = float64(srv.cpu()-cpu0) / float64(res.Window)
 	res.RSS = srv.rss()
 	res.PublishedPerSec = float64(o.Packets) / res.Window.Seconds()
-	o.phase("done", srv.pid())
+	o.OnPhase.at("done", srv.pid())
 	last := s.sender.next
 	if err := s.sender.send(ctx, 25); err != nil {
 		return err

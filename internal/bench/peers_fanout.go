@@ -44,6 +44,8 @@ type FanoutOptions struct {
 	Window  time.Duration // the idle measurement window (CPU; ≥ Every so that every client sends once)
 	Events  int           // events published to all N, one after the other
 	Log     io.Writer
+	// OnPhase: "window" (the idle window), "events" (the first publish) and "done" (the last event read).
+	OnPhase PhaseHook
 }
 
 // FanoutResult is what one server measured.
@@ -59,6 +61,7 @@ type FanoutResult struct {
 	Missed              int             // deliveries that did not arrive within 10 s
 	PublishCall         []time.Duration // the publishing HTTP call's own round trip
 	EventCPU            []time.Duration // server CPU from publish sent until every client read the event, less the idle rate
+	HarnessCPU          []time.Duration // the same for the clients' own process (this one: their reads and parsing)
 	EventMax            []time.Duration // each event's last delivery (the run's p99 is the slowest events')
 	ClientsClosedEarly  int64           // connections the server closed during the run
 	ConnectErr, Details string
@@ -248,6 +251,7 @@ func runFanout(ctx context.Context, o FanoutOptions, p fanProto) (FanoutResult, 
 		return res, err
 	}
 	measuring.Store(true)
+	o.OnPhase.at("window", srv.pid())
 	if res.CPU, err = srv.coresOver(ctx, o.Window); err != nil {
 		return res, err
 	}
@@ -256,8 +260,10 @@ func runFanout(ctx context.Context, o FanoutOptions, p fanProto) (FanoutResult, 
 	res.Requests, res.Replies = sent.Load(), replies.Load()
 
 	// The events, one after the other.
+	o.OnPhase.at("events", srv.pid())
+	defer o.OnPhase.at("done", srv.pid())
 	for k := range o.Events {
-		cpu0 := srv.cpu()
+		cpu0, own0 := srv.cpu(), OwnCPU()
 		t := time.Now()
 		if err := p.publish(ctx, k); err != nil {
 			return res, fmt.Errorf("%s: publish: %w", p.name(), err)
@@ -280,6 +286,7 @@ func runFanout(ctx context.Context, o FanoutOptions, p fanProto) (FanoutResult, 
 		}
 		// Less what the idle clients' requests cost over the same time (the window's rate).
 		res.EventCPU = append(res.EventCPU, max(0, srv.cpu()-cpu0-time.Duration(res.CPU*float64(time.Since(t)))))
+		res.HarnessCPU = append(res.HarnessCPU, OwnCPU()-own0)
 		var last time.Duration
 		for i := range clients {
 			if clients[i] == nil {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,13 +22,14 @@ var (
 	peerSubscribers = flag.Int("peer-subscribers", 200, "peers step: audio subscribers")
 	peerClients     = flag.Int("peer-clients", 10000, "peers step: WebSocket clients of the fan-out run")
 	peerViewers     = flag.Int("peer-viewers", 100, "peers step: video subscribers (1 Mbit/s each)")
-	peerPerf        = flag.Bool("peer-perf", false, "peers step: perf-record each audio server's silent 3 s and measured window into prof/peers-<server>.<phase>.perf (perf adds its own CPU to the figures: a profiling run, not a measurement)")
+	peerParts       = flag.String("peer-parts", "audio,video,fanout", "peers step: which comparisons to run (a comma list of audio, video, fanout); a row whose part did not run says not measured")
+	peerPerf        = flag.Bool("peer-perf", false, "peers step: perf-record each audio server's silent 3 s and measured window, and each fan-out server's idle window and events, into prof/peers-<server>.<phase>.perf (perf adds its own CPU to the figures: a profiling run, not a measurement)")
 )
 
 // phasePerf returns an AudioOptions.OnPhase that records the server process with `perf record -g` through each
 // phase into prof/peers-<name>.<phase>.perf (read with `perf report -i … --children --sort symbol`), and a stop
 // for the end of the run.
-func (r *runner) phasePerf(name string) (func(phase string, pid int), func()) {
+func (r *runner) phasePerf(name string) (bench.PhaseHook, func()) {
 	var cur *bench.Perf
 	stop := func() {
 		cur.Stop(0)
@@ -48,6 +50,9 @@ func (r *runner) phasePerf(name string) (func(phase string, pid int), func()) {
 		}
 	}, stop
 }
+
+// peerPart says whether -peer-parts asks for the comparison name (audio, video or fanout).
+func peerPart(name string) bool { return slices.Contains(strings.Split(*peerParts, ","), name) }
 
 // peerResults are the peers step's results (nil: not measured; the error says why).
 var peerResults struct {
@@ -86,14 +91,19 @@ func (r *runner) peers(ctx context.Context) error {
 		defer stopPerf()
 		return peerStep(ctx, r, 2*time.Minute, "audio", audioText, func(c context.Context) (bench.AudioResult, error) { return run(c, o) })
 	}
-	pr.audio, pr.audioErr = audio(tenfour, "tenfour", bench.RunAudioTenfour)
-	if pr.lkErr = built(lk); pr.lkErr == nil {
-		pr.lkAudio, pr.lkErr = audio(lk, "livekit", bench.RunAudioLiveKit)
+	if peerPart("audio") {
+		pr.audio, pr.audioErr = audio(tenfour, "tenfour", bench.RunAudioTenfour)
+		if pr.lkErr = built(lk); pr.lkErr == nil {
+			pr.lkAudio, pr.lkErr = audio(lk, "livekit", bench.RunAudioLiveKit)
+		}
 	}
 
 	// Video: N subscribers of one 1 Mbit/s camera, a 10 s window, each codec, each server alone on the machine.
 	pr.video = nil
 	for _, codec := range []string{"VP8", "H264"} {
+		if !peerPart("video") {
+			break
+		}
 		vo := bench.VideoOptions{Codec: codec, Subscribers: *peerViewers, Window: 10 * time.Second, Log: r.log}
 		video := func(bin, server string, run func(context.Context, bench.VideoOptions) (bench.VideoResult, error)) (*bench.VideoResult, error) {
 			o := vo
@@ -113,11 +123,18 @@ func (r *runner) peers(ctx context.Context) error {
 	fanout := func(bin, server string, d time.Duration, run func(context.Context, bench.FanoutOptions) (bench.FanoutResult, error)) (*bench.FanoutResult, error) {
 		o := fo
 		o.Bin, o.Dir = bin, filepath.Join(r.out, "peers", "fanout-"+server)
+		if *peerPerf {
+			var stopPerf func()
+			o.OnPhase, stopPerf = r.phasePerf("fanout-" + server)
+			defer stopPerf()
+		}
 		return peerStep(ctx, r, d, "fan-out", fanSummary, func(c context.Context) (bench.FanoutResult, error) { return run(c, o) })
 	}
-	pr.fan, pr.fanErr = fanout(tenfour, "tenfour", 3*time.Minute, bench.RunFanoutTenfour)
-	if pr.cfErr = built(cf); pr.cfErr == nil {
-		pr.cfFan, pr.cfErr = fanout(cf, "centrifugo", 2*time.Minute, bench.RunFanoutCentrifugo)
+	if peerPart("fanout") {
+		pr.fan, pr.fanErr = fanout(tenfour, "tenfour", 3*time.Minute, bench.RunFanoutTenfour)
+		if pr.cfErr = built(cf); pr.cfErr == nil {
+			pr.cfFan, pr.cfErr = fanout(cf, "centrifugo", 2*time.Minute, bench.RunFanoutCentrifugo)
+		}
 	}
 	for _, x := range []struct {
 		what string
@@ -167,11 +184,11 @@ func fanSummary(f *bench.FanoutResult) string {
 	for i, d := range f.EventMax {
 		slowest[i] = bench.Ms(d)
 	}
-	return fmt.Sprintf("%s: %s; %.1f KB per connection (RSS %.0f → %.0f MB); CPU %.3f cores; %d requests, %d replies; delivery p50 %s p99 %s max %s, %d missed; each event's last delivery: %s; publish call p50 %s max %s; server CPU per event p50 %s; connect error: %s",
+	return fmt.Sprintf("%s: %s; %.1f KB per connection (RSS %.0f → %.0f MB); CPU %.3f cores; %d requests, %d replies; delivery p50 %s p99 %s max %s, %d missed; each event's last delivery: %s; publish call p50 %s max %s; server CPU per event p50 %s, the clients' (this process's) p50 %s; connect error: %s",
 		f.Server, fanText(f), f.PerConn()/1024, mb(f.RSSBase), mb(f.RSS), f.CPU, f.Requests, f.Replies,
 		bench.Ms(bench.Pct(f.Deliveries, .5)), bench.Ms(bench.Pct(f.Deliveries, .99)), bench.Ms(bench.Pct(f.Deliveries, 1)),
 		f.Missed, strings.Join(slowest, " "), bench.Ms(bench.Pct(f.PublishCall, .5)), bench.Ms(bench.Pct(f.PublishCall, 1)),
-		bench.Ms(bench.Pct(f.EventCPU, .5)), f.ConnectErr)
+		bench.Ms(bench.Pct(f.EventCPU, .5)), bench.Ms(bench.Pct(f.HarnessCPU, .5)), f.ConnectErr)
 }
 
 func fanText(f *bench.FanoutResult) string {
@@ -188,7 +205,10 @@ func (r *runner) peerRows() []bench.Row {
 	pr := &peerResults
 	var rows []bench.Row
 	const ref = "measured in this run, same machine, same harness (issue 21)"
-	missing := func(name, target string, errs ...error) bench.Row {
+	missing := func(name, target, part string, errs ...error) bench.Row {
+		if !peerPart(part) {
+			return bench.Row{Name: name, Figure: "not measured (-peer-parts left " + part + " out)", Target: target, Reference: ref, Status: bench.Failed}
+		}
 		if err := errors.Join(errs...); err != nil {
 			return bench.Row{Name: name, Figure: "not measured: " + err.Error(), Target: target, Reference: ref, Status: bench.Failed}
 		}
@@ -203,15 +223,18 @@ func (r *runner) peerRows() []bench.Row {
 			Figure: fmt.Sprintf("%.2f× — %s; %s", ratio, audioText(a), audioText(l)),
 			Target: "≥ 2× (and no loss)", Reference: ref, Status: bench.Verdict(ratio >= 2 && a.Lost == 0)})
 	} else {
-		rows = append(rows, missing(audioName, "≥ 2×", pr.audioErr, pr.lkErr))
+		rows = append(rows, missing(audioName, "≥ 2×", "audio", pr.audioErr, pr.lkErr))
 	}
 
+	if !peerPart("video") {
+		pr.video = []videoPair{{codec: "VP8"}, {codec: "H264"}}
+	}
 	for _, v := range pr.video {
 		name := fmt.Sprintf("forwarded 1 Mbit/s %s video streams per core, tenfour ÷ LiveKit (1 camera-like publisher, %d subscribers, server CPU from /proc)",
 			strings.Replace(v.codec, "H264", "H.264", 1), *peerViewers)
 		t, l := v.tenfour, v.lk
-		if t == nil || l == nil || v.tenfourErr != nil || v.lkErr != nil || t.CPU <= 0 || l.CPU <= 0 {
-			rows = append(rows, missing(name, "≥ 2× (and no loss)", v.tenfourErr, v.lkErr))
+		if !peerPart("video") || t == nil || l == nil || v.tenfourErr != nil || v.lkErr != nil || t.CPU <= 0 || l.CPU <= 0 {
+			rows = append(rows, missing(name, "≥ 2× (and no loss)", "video", v.tenfourErr, v.lkErr))
 			continue
 		}
 		ratio := t.StreamsPerCore() / l.StreamsPerCore()
@@ -231,7 +254,7 @@ func (r *runner) peerRows() []bench.Row {
 				bench.Thousands(float64(f.Replies)), bench.Thousands(float64(c.Replies)), fanText(f), fanText(c)),
 			Target: "tenfour ≤ Centrifugo (ratio ≤ 1)", Reference: ref, Status: bench.Verdict(fk <= ck)})
 	} else {
-		rows = append(rows, missing(memName, "tenfour ≤ Centrifugo", pr.fanErr, pr.cfErr))
+		rows = append(rows, missing(memName, "tenfour ≤ Centrifugo", "fanout", pr.fanErr, pr.cfErr))
 	}
 	delName := fmt.Sprintf("one event to all %s WebSocket clients: publish call sent → event read, p99, tenfour vs Centrifugo",
 		bench.Thousands(float64(*peerClients)))
@@ -244,7 +267,7 @@ func (r *runner) peerRows() []bench.Row {
 				bench.Ms(bench.Pct(c.PublishCall, .5)), bench.Ms(bench.Pct(f.EventCPU, .5)), bench.Ms(bench.Pct(c.EventCPU, .5))),
 			Target: "tenfour ≤ Centrifugo", Reference: ref, Status: bench.Verdict(fp <= cp && f.Missed == 0)})
 	} else {
-		rows = append(rows, missing(delName, "tenfour ≤ Centrifugo", pr.fanErr, pr.cfErr))
+		rows = append(rows, missing(delName, "tenfour ≤ Centrifugo", "fanout", pr.fanErr, pr.cfErr))
 	}
 	return rows
 }
