@@ -30,6 +30,18 @@ async function moving(page, selector) {
   );
 }
 
+/** Moving video on both ends of a call: the console's picture of the phone and the phone's of the console. */
+async function movingBothWays(con, phone) {
+  await moving(con, '[data-testid=videocall-remote]');
+  await moving(phone, '[data-testid=phone-video-remote]');
+}
+
+/** A call's end on both ends: the console's session disconnected, the phone's call ended (and more, e.g. its status). */
+async function endedOnBoth(con, phone, more = '') {
+  await con.waitForSelector('[data-testid=videocall-session][data-state=disconnected]', { timeout: 10_000 });
+  await phone.waitForSelector(`[data-testid=phone-video][data-state=ended]${more}`, { timeout: 10_000 });
+}
+
 /** Opens a terminal's info panel from the tree and clicks one of its video actions. */
 async function videoAction(page, uid, action) {
   await page.fill('[data-testid=tree-search] input', uid);
@@ -61,14 +73,12 @@ export const vcallCases = [
         );
         measure('video call answer → first frame on the console', Date.now() - t1, 'ms');
         measure('video call click → connected with picture (incl. ringing)', Date.now() - t0, 'ms');
-        await moving(con, '[data-testid=videocall-remote]');
-        await moving(phone, '[data-testid=phone-video-remote]');
+        await movingBothWays(con, phone);
         await phone.waitForSelector('[data-testid=phone-video][data-state=connected]', { timeout: 10_000 });
         await phone.click('[data-testid=phone-video-switch]');
         await moving(con, '[data-testid=videocall-remote]');
         await con.click('[data-testid=videocall-hangup]');
-        await phone.waitForSelector('[data-testid=phone-video][data-state=ended][data-status="200"]', { timeout: 10_000 });
-        await con.waitForSelector('[data-testid=videocall-session][data-state=disconnected]', { timeout: 10_000 });
+        await endedOnBoth(con, phone, '[data-status="200"]');
       }),
     { serial: true }, // a time budget in ms: run alone (harness.mjs partOf)
   ],
@@ -83,11 +93,9 @@ export const vcallCases = [
         await con.click('[data-testid=videocall-answer]');
         await con.waitForSelector('[data-testid=videocall-session][data-state=connected]', { timeout: 15_000 });
         await phone.waitForSelector('[data-testid=phone-video][data-state=connected]', { timeout: 15_000 });
-        await moving(con, '[data-testid=videocall-remote]');
-        await moving(phone, '[data-testid=phone-video-remote]');
+        await movingBothWays(con, phone);
         await phone.click('[data-testid=phone-video-hangup]');
-        await con.waitForSelector('[data-testid=videocall-session][data-state=disconnected]', { timeout: 10_000 });
-        await phone.waitForSelector('[data-testid=phone-video][data-state=ended]', { timeout: 10_000 });
+        await endedOnBoth(con, phone);
       }),
     { serial: true }, // a time budget in ms: run alone (harness.mjs partOf)
   ],
