@@ -67,26 +67,23 @@ func (s *Service) apply(ctx context.Context, customerID int64, t *Task, in TaskI
 			return err
 		}
 	}
-	if err := intIn("offline", in.Offline, 0, 1, &t.Offline); err != nil {
-		return err
-	}
-	if err := intIn("audio_source", in.AudioSource, 0, 0, &t.AudioSource); err != nil {
-		return err
-	}
-	if err := intIn("loop", in.Loop, 1, 10000, &t.Loop); err != nil {
-		return err
-	}
-	if err := intIn("volume", in.Volume, 0, 100, &t.Volume); err != nil {
-		return err
-	}
-	if err := intIn("duration_type", in.DurationType, DurationRounds, DurationUntil, &t.DurationType); err != nil {
-		return err
-	}
-	if err := intIn("duration", in.Duration, 1, 86400, &t.Duration); err != nil {
-		return err
-	}
-	if err := intIn("interval_time", in.IntervalTime, 0, 86400, &t.IntervalTime); err != nil {
-		return err
+	for _, f := range []struct {
+		name   string
+		v      *string
+		lo, hi int
+		into   *int
+	}{
+		{"offline", in.Offline, 0, 1, &t.Offline},
+		{"audio_source", in.AudioSource, 0, 0, &t.AudioSource},
+		{"loop", in.Loop, 1, 10000, &t.Loop},
+		{"volume", in.Volume, 0, 100, &t.Volume},
+		{"duration_type", in.DurationType, DurationRounds, DurationUntil, &t.DurationType},
+		{"duration", in.Duration, 1, 86400, &t.Duration},
+		{"interval_time", in.IntervalTime, 0, 86400, &t.IntervalTime},
+	} {
+		if err := intIn(f.name, f.v, f.lo, f.hi, f.into); err != nil {
+			return err
+		}
 	}
 	if t.DurationType == DurationFor && t.Duration <= 0 {
 		return httpx.BadParam("duration", "required for duration_type 2 (seconds)")
