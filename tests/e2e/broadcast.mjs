@@ -1,7 +1,7 @@
 // Broadcast (issue 17): the console's /broadcast screen against the demo's simulated speakers (they register with
 // the demo organisations' password, fetch and decode what they are told to play, and report it).
 import { createHash } from 'node:crypto';
-import { DISPATCHER, dispatcherConsole, expect, until } from './harness.mjs';
+import { DISPATCHER, consoleAt, expect, until } from './harness.mjs';
 import { wav } from './files.mjs';
 
 /**
@@ -35,9 +35,7 @@ const rows = (page, sel) => page.$$(`[data-testid=speaker-row]${sel}`);
 
 /** A dispatcher's /broadcast screen once the demo's eight speakers are online. */
 async function broadcastScreen(context) {
-  const { page, base } = await dispatcherConsole(context);
-  await page.goto(`${base}/broadcast`);
-  await page.waitForSelector('[data-testid=broadcast-page]', { timeout: 30_000 });
+  const { page } = await consoleAt(context, '/broadcast', 'broadcast-page');
   await until(async () => (await rows(page, '[data-online="1"]')).length >= 8, 'the demo speakers online', 30_000);
   return page;
 }
@@ -87,9 +85,7 @@ export const broadcastCases = [
   [
     'broadcast: the real-time player stays current while it plays — its position moves and it shows the next file when the run gets there',
     async ({ context }) => {
-      const { page, base } = await dispatcherConsole(context);
-      await page.goto(`${base}/broadcast`);
-      await page.waitForSelector('[data-testid=broadcast-page]', { timeout: 30_000 });
+      const { page } = await consoleAt(context, '/broadcast', 'broadcast-page');
       await page.getByRole('tab', { name: 'Library' }).click();
       const stamp = Date.now();
       const names = [`e2e-first-${stamp}.wav`, `e2e-second-${stamp}.wav`];
@@ -192,9 +188,7 @@ export const broadcastCases = [
   [
     'broadcast: edit an organisation and a speaker from the console (PATCH), the dialogs prefilled, a taken code refused with its message',
     async ({ context }) => {
-      const { page, base } = await dispatcherConsole(context);
-      await page.goto(`${base}/broadcast`);
-      await page.waitForSelector('[data-testid=broadcast-page]', { timeout: 30_000 });
+      const { page } = await consoleAt(context, '/broadcast', 'broadcast-page');
       const stamp = Date.now().toString(36);
       const org = await api(page, 'POST', '/broadcast/api/v1/org', { name: `E2E org ${stamp}`, code: `e2e-org-${stamp}`, call_number: `e2e${stamp}` });
       expect(org.code === 200, `organisation: ${JSON.stringify(org)}`);

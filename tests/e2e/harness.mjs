@@ -63,6 +63,14 @@ export async function dispatcherConsole(context, base, account = DISPATCHER) {
   return { page, base };
 }
 
+/** dispatcherConsole opened at a screen: path, then the page of that test id shown (30 s at the most). */
+export async function consoleAt(context, path, pageTestid) {
+  const { page, base } = await dispatcherConsole(context);
+  await page.goto(`${base}${path}`);
+  await page.waitForSelector(`[data-testid=${pageTestid}]`, { timeout: 30_000 });
+  return { page, base };
+}
+
 /** A REST call from a signed-in console page, with its token; resolves with the envelope as is. */
 export function api(page, method, path, body) {
   return page.evaluate(

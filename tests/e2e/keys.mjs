@@ -2,7 +2,7 @@
 // binary. The theme case brands host 127.0.0.3 (demo.ThemeHost, Demo Fleet's, unthemed) and opens its login page
 // from another browser page; the key case rotates the key demo terminal 10000167 receives (docs/terminal-protocol.md
 // "Secret key"). Both put the demo back as they found it.
-import { api, dispatcherConsole, expect, forwarder, popConfirm, until } from './harness.mjs';
+import { api, consoleAt, dispatcherConsole, expect, forwarder, popConfirm, until } from './harness.mjs';
 import { terminal } from './terminal.mjs';
 import { png } from './files.mjs';
 import { measureTexts, show } from './contrast.mjs';
@@ -21,9 +21,7 @@ export const keysCases = [
     async ({ context }) => {
       const t = await terminal(KEY_TERMINAL);
       try {
-        const { page, base } = await dispatcherConsole(context);
-        await page.goto(`${base}/secret-keys`);
-        await page.waitForSelector('[data-testid=secret-keys-page]');
+        const { page } = await consoleAt(context, '/secret-keys', 'secret-keys-page');
         // The demo's ring: two keys, one current.
         await until(async () => (await page.$$('[data-testid=key-row]')).length >= 2, 'the demo keys listed');
         const name = `E2E ${Date.now() % 1_000_000}`;
@@ -63,9 +61,7 @@ export const keysCases = [
   [
     "keys: a theme saved in /theme for a host name changes that host's login page",
     async ({ context }) => {
-      const { page, base } = await dispatcherConsole(context);
-      await page.goto(`${base}/theme`);
-      await page.waitForSelector('[data-testid=theme-page]');
+      const { page } = await consoleAt(context, '/theme', 'theme-page');
       await page.click('[data-testid=theme-host]');
       await page.click(`.ant-select-item-option[title^="${THEME_HOST}"]`);
       await until(async () => (await page.textContent('[data-testid=theme-host]')).includes(THEME_HOST), 'host chosen');

@@ -3,7 +3,7 @@
 // a card reader sends them: the suite's fleet is quiet) appear live in the list and in the student's history; the
 // terminal's panel lists the student below its name; the student is deleted. Demo terminal 10000167 (left to
 // cases; the keys case drives it too, one case at a time).
-import { dispatcherConsole, expect, openInApp, until } from './harness.mjs';
+import { consoleAt, expect, openInApp, until } from './harness.mjs';
 import { terminal } from './terminal.mjs';
 import { png } from './files.mjs';
 
@@ -23,9 +23,7 @@ export const schoolbusCases = [
     async ({ context }) => {
       const bus = await terminal(BUS);
       try {
-        const { page, base } = await dispatcherConsole(context);
-        await page.goto(`${base}/school-bus`);
-        await page.waitForSelector('[data-testid=schoolbus-page]', { timeout: 20_000 });
+        const { page } = await consoleAt(context, '/school-bus', 'schoolbus-page');
         await page.waitForSelector('[data-testid=socket-status][data-status=online]', { timeout: 20_000 });
         const num = `E2E-${Date.now() % 1e8}`;
 
