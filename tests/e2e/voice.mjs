@@ -141,6 +141,13 @@ export async function phonePage(context, uid, base) {
   return phone;
 }
 
+/** The phone app of PHONE_B and a console, each in a context of withContexts' open, ready to talk. */
+async function phoneBAndConsole(open) {
+  const phone = (await phonePage(await open(MOBILE), PHONE_B)).page;
+  const { page } = await consolePage(await open());
+  return { phone, page };
+}
+
 /** Switches the phone's talk group with its group sheet. */
 export async function phoneSwitchGroup(page, name) {
   await page.click('[data-testid=phone-group]');
@@ -355,8 +362,7 @@ export const voiceCases = [
     'voice: individual call from the terminal menu — ringing, the phone app answers, both talk, the dispatcher hangs up',
     () =>
       withContexts('voice-single', async (open) => {
-        const phone = (await phonePage(await open(MOBILE), PHONE_B)).page;
-        const { page } = await consolePage(await open());
+        const { phone, page } = await phoneBAndConsole(open);
         await searchTree(page, PHONE_B);
         await page.waitForSelector(`[data-testid=terminal-row][data-cid="${PHONE_B}"][data-online="1"]`, { timeout: 15_000 });
         await rowMenu(page, `[data-testid=terminal-row][data-cid="${PHONE_B}"]`, 'Individual call');
@@ -387,8 +393,7 @@ export const voiceCases = [
     'voice: all call and broadcast from the dock (spec §6 permissions); broadcast listeners cannot take the floor',
     () =>
       withContexts('voice-all-broadcast', async (open) => {
-        const phone = (await phonePage(await open(MOBILE), PHONE_B)).page;
-        const { page } = await consolePage(await open());
+        const { phone, page } = await phoneBAndConsole(open);
 
         await dockCall(page, phone, 'all');
         expect((await page.textContent('[data-testid=ptt-target]')).includes('All call'), 'PTT target is the all call');
@@ -408,8 +413,7 @@ export const voiceCases = [
     'voice: temporary-group call of a multi-selection, group monitoring from the group menu',
     () =>
       withContexts('voice-temp', async (open) => {
-        const phone = (await phonePage(await open(MOBILE), PHONE_B)).page;
-        const { page } = await consolePage(await open());
+        const { phone, page } = await phoneBAndConsole(open);
         await searchTree(page, PHONE_B);
         const box = await page.waitForSelector(`.ant-tree-treenode:has([data-testid=terminal-row][data-cid="${PHONE_B}"]) .ant-tree-checkbox`);
         await box.click();
