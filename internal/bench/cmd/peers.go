@@ -221,9 +221,9 @@ func (r *runner) peerRows() []bench.Row {
 		ratio := a.StreamsPerCore() / l.StreamsPerCore()
 		rows = append(rows, bench.Row{Name: audioName,
 			Figure: fmt.Sprintf("%.2f× — %s; %s", ratio, audioText(a), audioText(l)),
-			Target: "≥ 2× (and no loss)", Reference: ref, Status: bench.Verdict(ratio >= 2 && a.Lost == 0)})
+			Target: "≥ 4× (and no loss)", Reference: ref, Status: bench.Verdict(ratio >= 4 && a.Lost == 0)})
 	} else {
-		rows = append(rows, missing(audioName, "≥ 2×", "audio", pr.audioErr, pr.lkErr))
+		rows = append(rows, missing(audioName, "≥ 4×", "audio", pr.audioErr, pr.lkErr))
 	}
 
 	if !peerPart("video") {
@@ -265,9 +265,10 @@ func (r *runner) peerRows() []bench.Row {
 				bench.Ms(fp), bench.Ms(bench.Pct(f.Deliveries, .5)), f.Missed, bench.Ms(cp), bench.Ms(bench.Pct(c.Deliveries, .5)),
 				c.Missed, float64(fp)/float64(cp), len(f.PublishCall), bench.Ms(bench.Pct(f.PublishCall, .5)),
 				bench.Ms(bench.Pct(c.PublishCall, .5)), bench.Ms(bench.Pct(f.EventCPU, .5)), bench.Ms(bench.Pct(c.EventCPU, .5))),
-			Target: "tenfour ≤ Centrifugo", Reference: ref, Status: bench.Verdict(fp <= cp && f.Missed == 0)})
+			Target: "p99 ≤ 0.7 × Centrifugo's, CPU per event ≤ Centrifugo's", Reference: ref,
+			Status: bench.Verdict(float64(fp) <= 0.7*float64(cp) && bench.Pct(f.EventCPU, .5) <= bench.Pct(c.EventCPU, .5) && f.Missed == 0)})
 	} else {
-		rows = append(rows, missing(delName, "tenfour ≤ Centrifugo", "fanout", pr.fanErr, pr.cfErr))
+		rows = append(rows, missing(delName, "p99 ≤ 0.7 × Centrifugo's", "fanout", pr.fanErr, pr.cfErr))
 	}
 	return rows
 }
