@@ -140,7 +140,8 @@ func PickVideoCodec(offered, allowed []VideoCodec) (VideoCodec, bool) {
 // videoPC is a party's PeerConnection in codec c (Opus plus that one video codec, NACK and receiver reports), with
 // an API of its own that captures the DTLS handshake's facts (direct.go): once connected, what the party receives
 // leaves on the direct path as voice does (docs/adr/0027), the server answering as the DTLS server.
-func (e *Engine) videoPC(c VideoCodec) (*webrtc.PeerConnection, *keyCapture, error) {
+// askAgain says whether the server asks the party for lost video packets (not a watcher's: nothing it sends is used).
+func (e *Engine) videoPC(c VideoCodec, askAgain bool) (*webrtc.PeerConnection, *keyCapture, error) {
 	params := videoParams(c)
 	if params == nil {
 		return nil, nil, ErrCodec
@@ -149,7 +150,7 @@ func (e *Engine) videoPC(c VideoCodec) (*webrtc.PeerConnection, *keyCapture, err
 	se := e.peerSE
 	se.SetDTLSKeyLogWriter(keys)
 	se.SetDTLSServerHelloMessageHook(keys.serverHello)
-	api, err := rtcapi.VideoServer(params, se, RTCPInterval)
+	api, err := rtcapi.VideoServer(params, se, RTCPInterval, askAgain)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -175,11 +176,13 @@ type VideoPeer struct {
 }
 
 // NewVideoPeer makes a party's PeerConnection in codec c from its offer and returns it with the answer (which
-// carries every server candidate). early are candidates the client trickled before the offer. onState is
-// called (from pion's goroutines) when the peer becomes ready to carry media and when it stops.
-func (e *Engine) NewVideoPeer(o Owner, c VideoCodec, offer string, early []webrtc.ICECandidateInit,
+// carries every server candidate). early are candidates the client trickled before the offer. A watcher (a
+// monitoring's dispatcher) only receives: nothing it sends is forwarded or recorded, so its lost video packets are
+// not asked for again. onState is called (from pion's goroutines) when the peer becomes ready to carry media and
+// when it stops.
+func (e *Engine) NewVideoPeer(o Owner, c VideoCodec, offer string, early []webrtc.ICECandidateInit, watcher bool,
 	onState func(p *VideoPeer, ready bool)) (*VideoPeer, string, error) {
-	pc, keys, err := e.videoPC(c)
+	pc, keys, err := e.videoPC(c, !watcher)
 	if err != nil {
 		return nil, "", err
 	}

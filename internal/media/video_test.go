@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -22,15 +24,17 @@ import (
 // direct is a termclient.Caller that negotiates video sessions with an engine directly (no socket): a test's
 // stand-in for package video's signalling.
 type direct struct {
-	e     *media.Engine
-	codec media.VideoCodec
-	mu    sync.Mutex
-	peers map[string]*media.VideoPeer
-	ready map[string]chan struct{}
+	e        *media.Engine
+	codec    media.VideoCodec
+	watchers map[string]bool // sides that only watch (NewVideoPeer's watcher)
+	mu       sync.Mutex
+	peers    map[string]*media.VideoPeer
+	ready    map[string]chan struct{}
 }
 
 func newDirect(e *media.Engine, codec media.VideoCodec) *direct {
-	return &direct{e: e, codec: codec, peers: map[string]*media.VideoPeer{}, ready: map[string]chan struct{}{}}
+	return &direct{e: e, codec: codec, watchers: map[string]bool{}, peers: map[string]*media.VideoPeer{},
+		ready: map[string]chan struct{}{}}
 }
 
 func (d *direct) Call(_ context.Context, typ string, data any, out any) error {
@@ -44,7 +48,7 @@ func (d *direct) Call(_ context.Context, typ string, data any, out any) error {
 		ready := make(chan struct{})
 		var once sync.Once
 		p, answer, err := d.e.NewVideoPeer(media.Owner{Account: req.CallID, Customer: 1}, d.codec, req.SDP, nil,
-			func(_ *media.VideoPeer, r bool) {
+			d.watchers[req.CallID], func(_ *media.VideoPeer, r bool) {
 				if r {
 					once.Do(func() { close(ready) })
 				}
@@ -139,6 +143,27 @@ func TestVideoFanOutAndKeyframes(t *testing.T) {
 				t.Fatal("an offer without the session's codec was answered")
 			}
 		})
+	}
+}
+
+// A watcher's connection (a monitoring's dispatcher: nothing it sends is used) runs no NACK generator — pion's
+// 100 ms ticker on each connection it is registered on — while a sending party's does. The Go clients run one each.
+func TestOnlyASenderIsAskedForLostVideo(t *testing.T) {
+	e := newEngine(t)
+	d := newDirect(e, media.VP8)
+	d.watchers["viewer"] = true
+	generators := func() int {
+		buf := make([]byte, 1<<22)
+		return strings.Count(string(buf[:runtime.Stack(buf, true)]), "nack.(*GeneratorInterceptor).loop")
+	}
+	before := generators()
+	d.open(t, "viewer")
+	if n := generators() - before; n != 1 {
+		t.Fatalf("a watcher and its client: %d NACK generators, want 1 (the client's)", n)
+	}
+	d.open(t, "cam")
+	if n := generators() - before; n != 3 {
+		t.Fatalf("with a sending party and its client too: %d NACK generators, want 3", n)
 	}
 }
 

@@ -82,9 +82,10 @@ func (s *Service) Offer(c *realtime.Conn, req OfferReq) (map[string]string, erro
 	}
 	pr := c.Principal()
 	peer, answer, err := s.media.NewVideoPeer(media.Owner{Account: pr.AccountID, Customer: pr.CustomerID,
-		Console: c.Kind() == realtime.Console}, codec, req.SDP, early, func(vp *media.VideoPeer, ready bool) {
-		go s.peerChanged(ss, p, vp)
-	})
+		Console: c.Kind() == realtime.Console}, codec, req.SDP, early, ss.kind == KindMonitor && p != ss.callee,
+		func(vp *media.VideoPeer, ready bool) {
+			go s.peerChanged(ss, p, vp)
+		})
 	if errors.Is(err, media.ErrNoVideo) || errors.Is(err, media.ErrBadOffer) {
 		return nil, httpx.BadParam("sdp", err.Error())
 	}
