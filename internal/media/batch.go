@@ -8,31 +8,36 @@ import (
 // A talker's packet goes to every listener on the direct path as a batch: each copy is rewritten and encrypted
 // into its slot, and the slots leave in one sendmmsg(2) per socket (socket_linux.go; one send each elsewhere)
 // instead of one sendto(2) per listener. The kernel's work per datagram stays; the system-call entries are paid
-// once per batch (docs/adr/0039). UDP GSO does not apply: it splits one buffer into segments for one
-// destination, and each listener is another destination.
+// once per batch (docs/adr/0039). A video frame's packets are batched together (Feed.read): the copies one receiver
+// gets of them leave as one UDP GSO message where the kernel takes it, so the kernel's path is walked once per
+// frame and receiver rather than once per packet (docs/adr/0045).
 
-// batchMax is how many copies go in one system call: a group of up to 64 listeners leaves in one call, a larger
-// one in a call per 64 (the slots' buffers, 1500 bytes each, are reused across packets).
+// batchMax is how many messages go in one system call, and how many copies a packet's batch takes before it
+// leaves: a group of up to 64 listeners leaves in one call, a larger one in a call per 64.
 const batchMax = 64
 
-// sendBatch is one packet's copies on their way out. It is used by one forwarding loop at a time (taken from
-// batches for the packet and given back after): no lock.
+// frameCopies is how many copies a video frame's batch takes before it leaves: a frame of many packets to many
+// receivers leaves in parts (each part still one GSO message per receiver).
+const frameCopies = 512
+
+// sendBatch is copies on their way out. It is used by one forwarding loop at a time (taken from batches for a
+// packet, or a video frame, and given back after): no lock. Its slots' buffers (1500 bytes each) are made as first
+// needed and reused across packets.
 type sendBatch struct {
 	sock  *mediaSocket
-	bufs  [batchMax][]byte
-	to    [batchMax]netip.AddrPort
-	outs  [batchMax]directOut // whose copy each is: a voice listener's Downstream or a video session's Sink
-	sizes [batchMax]int       // payload bytes of each copy, taken back from the sender report's count if it is dropped
+	bufs  [][]byte
+	to    []netip.AddrPort
+	outs  []directOut // whose copy each is: a voice listener's Downstream or a video session's Sink
+	sizes []int       // payload bytes of each copy, taken back from the sender report's count if it is dropped
+	lost  []bool      // flush: the copies the socket had no room for
 	n     int
+	max   int      // copies it takes before it leaves: batchMax, or frameCopies while it holds a video frame
 	sys   batchSys // the system call's own state (socket_linux.go)
 	local bool     // the forwarding runs on a local peer's own goroutine (Route.send, local.go)
 }
 
 var batches = sync.Pool{New: func() any {
-	b := &sendBatch{}
-	for i := range b.bufs {
-		b.bufs[i] = make([]byte, 1500)
-	}
+	b := &sendBatch{max: batchMax}
 	b.sys.init()
 	return b
 }}
@@ -40,10 +45,15 @@ var batches = sync.Pool{New: func() any {
 // slot is the buffer for the next copy, which will leave from sock: the batch leaves first if it is full or on
 // another socket.
 func (b *sendBatch) slot(sock *mediaSocket) []byte {
-	if b.n == batchMax || (b.n > 0 && b.sock != sock) {
+	if b.n >= b.max || (b.n > 0 && b.sock != sock) {
 		b.flush()
 	}
 	b.sock = sock
+	if b.n == len(b.bufs) {
+		b.bufs = append(b.bufs, make([]byte, 1500))
+		b.to, b.outs = append(b.to, netip.AddrPort{}), append(b.outs, nil)
+		b.sizes, b.lost = append(b.sizes, 0), append(b.lost, false)
+	}
 	return b.bufs[b.n][:cap(b.bufs[b.n])]
 }
 
@@ -57,10 +67,24 @@ func (b *sendBatch) add(out []byte, to netip.AddrPort, d directOut, payload int)
 // flush sends what is queued. A copy the socket has no room for is dropped, never waited for (the forwarding
 // loop is the talker's reader), and taken back from its listener's counts.
 func (b *sendBatch) flush() {
-	sent := b.sock.sys.writeBatch(&b.sys, b.bufs[:b.n], b.to[:b.n])
-	for i := sent; i < b.n; i++ {
-		b.outs[i].unsent(b.sizes[i])
+	if b.n == 0 {
+		return
+	}
+	lost := b.lost[:b.n]
+	clear(lost)
+	b.sock.sys.writeBatch(&b.sys, b.bufs[:b.n], b.to[:b.n], lost)
+	for i, l := range lost {
+		if l {
+			b.outs[i].unsent(b.sizes[i])
+		}
 	}
 	clear(b.outs[:b.n])
 	b.n, b.sock = 0, nil
+}
+
+// release gives the batch back to the pool (its copies sent): ready for a packet's copies again.
+func (b *sendBatch) release() {
+	b.flush()
+	b.max, b.local = batchMax, false
+	batches.Put(b)
 }

@@ -3,9 +3,11 @@
 package media
 
 import (
+	"log/slog"
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 
@@ -116,70 +118,180 @@ func (s sockSys) writeTo(b []byte, to netip.AddrPort) (int, error) {
 	return n, nil
 }
 
-// batchSys is a batch's sendmmsg(2) state: one header, buffer vector and IPv4 address per copy, made once with
-// the batch (pooled) and refilled for each packet. golang.org/x/net's ipv4.PacketConn.WriteBatch makes the same
-// call through syscall.Syscall6, whose runtime bookkeeping ADR 0029 keeps off the media path: the call is made here
-// raw, as sendto is, with x/sys/unix's kernel structures.
+// batchSys is a batch's sendmmsg(2) state: per message a header, a destination and (for a GSO message) its
+// UDP_SEGMENT control message, per copy a buffer vector entry, grown with the batch (pooled) and refilled for each
+// batch. golang.org/x/net's ipv4.PacketConn.WriteBatch makes the same call through syscall.Syscall6, whose runtime
+// bookkeeping ADR 0029 keeps off the media path: the call is made here raw, as sendto is, with x/sys/unix's kernel
+// structures.
 type batchSys struct {
-	hdrs  [batchMax]unix.Mmsghdr
-	iovs  [batchMax]unix.Iovec
-	addrs [batchMax]unix.RawSockaddrInet4
+	hdrs  []unix.Mmsghdr
+	addrs []unix.RawSockaddrInet4
+	cmsgs []byte       // cmsgSpace bytes per message
+	iovs  []unix.Iovec // the copies, message by message
+	first []int        // each message's first entry in iovs and copy
+	copy  []int        // which copy each iovs entry is
+	next  []int        // the next copy to the same destination (-1: none), in the batch's order
+	last  map[netip.AddrPort]int
+	heads []int          // each destination's first copy, in order of first appearance
 	hs    []unix.Mmsghdr // what the next call sends
 	sent  int
+	errno syscall.Errno
 	fn    func(fd uintptr) bool
 }
 
-func (bs *batchSys) init() { bs.fn = bs.send }
+func (bs *batchSys) init() { bs.fn, bs.last = bs.send, map[netip.AddrPort]int{} }
 
 func (bs *batchSys) send(fd uintptr) bool {
 	n, done, err := rawIO(unix.SYS_SENDMMSG, fd, uintptr(unsafe.Pointer(&bs.hs[0])), uintptr(len(bs.hs)),
 		unix.MSG_DONTWAIT, 0, 0)
-	bs.sent = n
+	bs.sent, bs.errno = n, 0
 	if !done || err != nil {
 		bs.sent = 0 // no room (the copies are dropped, never waited for) or a failed socket
+		bs.errno, _ = err.(syscall.Errno)
 	}
 	return true
 }
 
-// writeBatch sends the copies in as few sendmmsg calls as the kernel takes them; it returns how many were sent,
-// in order: the rest were dropped.
-func (s sockSys) writeBatch(bs *batchSys, bufs [][]byte, to []netip.AddrPort) int {
-	for i := range bufs {
-		if s.rc == nil || !to[i].Addr().Is4() || len(bufs[i]) == 0 {
-			return s.writeEach(bufs, to) // the media port is IPv4 (engine.go); anything else the usual way
-		}
-		a := &bs.addrs[i]
-		a.Family = unix.AF_INET
-		p := (*[2]byte)(unsafe.Pointer(&a.Port))
-		p[0], p[1] = byte(to[i].Port()>>8), byte(to[i].Port())
-		a.Addr = to[i].Addr().As4()
-		bs.iovs[i].Base = &bufs[i][0]
-		bs.iovs[i].SetLen(len(bufs[i]))
-		h := &bs.hdrs[i].Hdr
-		h.Name, h.Namelen = (*byte)(unsafe.Pointer(a)), unix.SizeofSockaddrInet4
-		h.Iov = &bs.iovs[i]
-		h.SetIovlen(1)
+// UDP GSO (UDP_SEGMENT, Linux 4.18): the copies of one message are cut into datagrams of the first copy's size by
+// the kernel, the last one possibly shorter. gsoOff is set for good when the kernel refuses a GSO message (EIO: the
+// device cannot checksum it; EINVAL: an old kernel or a path MTU below the segment): copies then leave one per
+// message, as before.
+const (
+	gsoMaxSegments = 64    // UDP_MAX_SEGMENTS of older kernels (newer take 128)
+	gsoMaxBytes    = 65000 // below the largest UDP payload, 65,507 bytes
+)
+
+var (
+	gsoOff    atomic.Bool
+	cmsgSpace = unix.CmsgSpace(2)
+)
+
+// writeBatch sends the copies in as few sendmmsg calls as the kernel takes them. The copies to one destination
+// that stand in a row of equal sizes (a video frame's packets to one receiver; the last may be shorter) leave as
+// one GSO message; the rest one message each. Copies the socket had no room for are marked lost.
+func (s sockSys) writeBatch(bs *batchSys, bufs [][]byte, to []netip.AddrPort, lost []bool) {
+	if s.rc == nil {
+		s.writeEach(bufs, to, lost)
+		return
 	}
-	sent := 0
-	for sent < len(bufs) {
-		bs.hs = bs.hdrs[sent:len(bufs)]
-		if err := s.rc.Write(bs.fn); err != nil || bs.sent <= 0 {
-			break
+	for i := range bufs {
+		if !to[i].Addr().Is4() || len(bufs[i]) == 0 {
+			s.writeEach(bufs, to, lost) // the media port is IPv4 (engine.go); anything else the usual way
+			return
 		}
-		sent += bs.sent
+	}
+	bs.plan(bufs, to, !gsoOff.Load())
+	for m := 0; m < len(bs.hdrs); {
+		bs.hs = bs.hdrs[m:min(len(bs.hdrs), m+batchMax)]
+		if err := s.rc.Write(bs.fn); err == nil && bs.sent > 0 {
+			m += bs.sent
+			continue
+		}
+		if bs.segments(m) > 1 && (bs.errno == syscall.EIO || bs.errno == syscall.EINVAL) && gsoOff.CompareAndSwap(false, true) {
+			slog.Warn("media: the kernel refuses UDP GSO messages; video copies leave one per datagram", "err", bs.errno)
+		}
+		if gsoOff.Load() && bs.segments(m) > 1 { // this message's copies one by one, then on
+			for e := bs.first[m]; e < bs.first[m+1]; e++ {
+				c := bs.copy[e]
+				if _, err := s.writeTo(bufs[c], to[c]); err != nil {
+					lost[c] = true
+				}
+			}
+			m++
+			continue
+		}
+		for e := bs.first[m]; e < len(bs.copy); e++ { // no room, or a failed socket: the rest are dropped
+			lost[bs.copy[e]] = true
+		}
+		break
 	}
 	bs.hs = nil
-	return sent
 }
 
-// writeEach sends the copies one by one, as far as they go.
-func (s sockSys) writeEach(bufs [][]byte, to []netip.AddrPort) int {
-	for i := range bufs {
-		if _, err := s.c.WriteToUDPAddrPort(bufs[i], to[i]); err != nil {
-			return i
+// segments is how many copies message m carries.
+func (bs *batchSys) segments(m int) int { return bs.first[m+1] - bs.first[m] }
+
+// plan fills the messages for the copies: with gso, a destination's copies in a row of equal sizes (a shorter one
+// ending the row) share a message.
+func (bs *batchSys) plan(bufs [][]byte, to []netip.AddrPort, gso bool) {
+	n := len(bufs)
+	bs.next, bs.heads = grow(bs.next, n), bs.heads[:0]
+	clear(bs.last)
+	for i := range n {
+		bs.next[i] = -1
+		if prev, ok := bs.last[to[i]]; ok {
+			bs.next[prev] = i
+		} else {
+			bs.heads = append(bs.heads, i)
+		}
+		bs.last[to[i]] = i
+	}
+	bs.iovs, bs.copy, bs.first = grow(bs.iovs, n), grow(bs.copy, n), bs.first[:0]
+	e := 0
+	for _, c := range bs.heads {
+		for c != -1 {
+			bs.first = append(bs.first, e)
+			seg, total := len(bufs[c]), 0
+			for {
+				bs.iovs[e].Base = &bufs[c][0]
+				bs.iovs[e].SetLen(len(bufs[c]))
+				bs.copy[e] = c
+				e++
+				total += len(bufs[c])
+				short := len(bufs[c]) < seg
+				c = bs.next[c]
+				if !gso || short || c == -1 || len(bufs[c]) > seg || e-bs.first[len(bs.first)-1] == gsoMaxSegments ||
+					total+len(bufs[c]) > gsoMaxBytes {
+					break
+				}
+			}
 		}
 	}
-	return len(bufs)
+	msgs := len(bs.first)
+	bs.first = append(bs.first, e)
+	bs.hdrs, bs.addrs, bs.cmsgs = grow(bs.hdrs, msgs), grow(bs.addrs, msgs), grow(bs.cmsgs, msgs*cmsgSpace)
+	for m := range msgs {
+		c := bs.copy[bs.first[m]]
+		a := &bs.addrs[m]
+		a.Family = unix.AF_INET
+		p := (*[2]byte)(unsafe.Pointer(&a.Port))
+		p[0], p[1] = byte(to[c].Port()>>8), byte(to[c].Port())
+		a.Addr = to[c].Addr().As4()
+		h := &bs.hdrs[m].Hdr
+		*h = unix.Msghdr{}
+		h.Name, h.Namelen = (*byte)(unsafe.Pointer(a)), unix.SizeofSockaddrInet4
+		h.Iov = &bs.iovs[bs.first[m]]
+		h.SetIovlen(bs.segments(m))
+		if bs.segments(m) > 1 {
+			cm := bs.cmsgs[m*cmsgSpace : (m+1)*cmsgSpace]
+			ch := (*unix.Cmsghdr)(unsafe.Pointer(&cm[0]))
+			ch.Level, ch.Type = unix.SOL_UDP, unix.UDP_SEGMENT
+			ch.SetLen(unix.CmsgLen(2))
+			*(*uint16)(unsafe.Pointer(&cm[unix.CmsgLen(0)])) = uint16(len(bufs[c]))
+			h.Control = &cm[0]
+			h.SetControllen(cmsgSpace)
+		}
+	}
+}
+
+// grow is s with length n, its backing array kept when it is large enough.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/2)
+	}
+	return s[:n]
+}
+
+// writeEach sends the copies one by one, as far as they go; the rest are marked lost.
+func (s sockSys) writeEach(bufs [][]byte, to []netip.AddrPort, lost []bool) {
+	for i := range bufs {
+		if _, err := s.c.WriteToUDPAddrPort(bufs[i], to[i]); err != nil {
+			for j := i; j < len(bufs); j++ {
+				lost[j] = true
+			}
+			return
+		}
+	}
 }
 
 // rawIO makes one socket call, again if a signal interrupted it; done is false when the socket would block (EAGAIN).

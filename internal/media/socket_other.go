@@ -23,12 +23,14 @@ type batchSys struct{}
 
 func (*batchSys) init() {}
 
-// writeBatch sends each copy with the socket's own write; it returns how many were sent, in order.
-func (s sockSys) writeBatch(_ *batchSys, bufs [][]byte, to []netip.AddrPort) int {
+// writeBatch sends each copy with the socket's own write, as far as they go; the rest are marked lost.
+func (s sockSys) writeBatch(_ *batchSys, bufs [][]byte, to []netip.AddrPort, lost []bool) {
 	for i := range bufs {
 		if _, err := s.writeTo(bufs[i], to[i]); err != nil {
-			return i
+			for j := i; j < len(bufs); j++ {
+				lost[j] = true
+			}
+			return
 		}
 	}
-	return len(bufs)
 }

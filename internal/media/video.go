@@ -436,12 +436,22 @@ func (f *Feed) RequestKeyframe() {
 	}
 }
 
-// read is the feed's read loop.
+// read is the feed's read loop. A video frame's copies leave together, at its last packet (the marker bit), or
+// when the next frame begins without one (its marker was lost), or when the batch is full: each receiver's copies
+// of it then leave as one GSO message (batch.go). A receiver cannot decode a frame before its last packet, so
+// holding the first ones that long delays nothing it shows.
 func (f *Feed) read(tr *webrtc.TrackRemote) {
 	f.ssrc.Store(uint32(tr.SSRC()))
 	if f.video && f.Sinks() > 0 {
 		f.RequestKeyframe()
 	}
+	var frame *sendBatch // the video frame's copies so far, nil when none are held
+	var frameTS uint32
+	defer func() {
+		if frame != nil {
+			frame.release()
+		}
+	}()
 	rtcapi.EachPacket(tr, func(pkt *rtp.Packet) {
 		if f.firstAt.Load() == 0 && f.firstAt.CompareAndSwap(0, time.Now().UnixNano()) {
 			if p := f.onFirst.Swap(nil); p != nil {
@@ -461,16 +471,31 @@ func (f *Feed) read(tr *webrtc.TrackRemote) {
 			f.recent.put(&h, pkt.Payload)
 		}
 		written := 0
-		b := batches.Get().(*sendBatch)
-		for _, s := range f.list() {
+		if frame != nil && h.Timestamp != frameTS {
+			frame.flush()
+		}
+		b := frame
+		if b == nil {
+			b = batches.Get().(*sendBatch)
+		}
+		sinks := f.list()
+		if f.video {
+			b.max = frameCopies
+			if b.n+len(sinks) > frameCopies { // a packet's copies leave together
+				b.flush()
+			}
+		}
+		for _, s := range sinks {
 			if s.write(f.id, &h, pkt.Payload, now, b) {
 				written++
 			}
 		}
-		if b.n > 0 {
-			b.flush()
+		if f.video && !pkt.Marker && b.n > 0 {
+			frame, frameTS = b, h.Timestamp
+		} else {
+			frame = nil
+			b.release()
 		}
-		batches.Put(b)
 		mVideoForwarded.Add(float64(written))
 		if r := f.rec.Load(); r != nil { // after the receivers: a copy into the recorder's queue, never a wait
 			r.push(f.video, f.id, &h, pkt.Payload, now)
