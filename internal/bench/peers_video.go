@@ -45,6 +45,7 @@ type VideoOptions struct {
 	Subscribers int    // N (60)
 	Window      time.Duration
 	Log         io.Writer
+	OnPhase     PhaseHook // "idle" (every subscriber connected, no video yet), "window" and "done", as AudioOptions'
 }
 
 // VideoResult is what one server measured.
@@ -164,6 +165,7 @@ func measureVideo(ctx context.Context, srv *serverProc, s *videoSession, o Video
 			return err
 		})
 	}
+	o.OnPhase.at("idle", srv.pid())
 	if res.IdleCPU, err = srv.coresOver(ctx, 3*time.Second); err != nil {
 		return err
 	}
@@ -208,10 +210,12 @@ func measureVideo(ctx context.Context, srv *serverProc, s *videoSession, o Video
 	for i := range res.Frames {
 		bytes += len(frames[(next+i)%len(frames)])
 	}
+	o.OnPhase.at("window", srv.pid())
 	cpu0, w0 := srv.cpu(), time.Now()
 	if err := send(res.Frames); err != nil {
 		return err
 	}
+	o.OnPhase.at("done", srv.pid())
 	res.Window = time.Since(w0) + interval // the last frame's own interval
 	res.CPU = float64(srv.cpu()-cpu0) / float64(res.Window)
 	res.RSS = srv.rss()

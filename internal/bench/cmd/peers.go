@@ -23,7 +23,7 @@ var (
 	peerClients     = flag.Int("peer-clients", 10000, "peers step: WebSocket clients of the fan-out run")
 	peerViewers     = flag.Int("peer-viewers", 100, "peers step: video subscribers (1 Mbit/s each)")
 	peerParts       = flag.String("peer-parts", "audio,video,fanout", "peers step: which comparisons to run (a comma list of audio, video, fanout); a row whose part did not run says not measured")
-	peerPerf        = flag.Bool("peer-perf", false, "peers step: perf-record each audio server's silent 3 s and measured window, and each fan-out server's idle window and events, into prof/peers-<server>.<phase>.perf (perf adds its own CPU to the figures: a profiling run, not a measurement)")
+	peerPerf        = flag.Bool("peer-perf", false, "peers step: perf-record each audio and video server's silent 3 s and measured window, and each fan-out server's idle window and events, into prof/peers-<server>.<phase>.perf (perf adds its own CPU to the figures: a profiling run, not a measurement)")
 )
 
 // phasePerf returns an AudioOptions.OnPhase that records the server process with `perf record -g` through each
@@ -108,6 +108,11 @@ func (r *runner) peers(ctx context.Context) error {
 		video := func(bin, server string, run func(context.Context, bench.VideoOptions) (bench.VideoResult, error)) (*bench.VideoResult, error) {
 			o := vo
 			o.Bin, o.Dir = bin, filepath.Join(r.out, "peers", "video-"+server)
+			if *peerPerf {
+				var stopPerf func()
+				o.OnPhase, stopPerf = r.phasePerf("video-" + strings.ToLower(codec) + "-" + server)
+				defer stopPerf()
+			}
 			return peerStep(ctx, r, 2*time.Minute, "video", videoText, func(c context.Context) (bench.VideoResult, error) { return run(c, o) })
 		}
 		vp := videoPair{codec: codec}
