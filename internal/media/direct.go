@@ -215,10 +215,14 @@ type directState struct {
 	path       *directPath // made once the keys are known (setDirect)
 	ssrc       uint32
 	pt         uint8
-	packets    uint32 // sent, for the sender reports
+	packets    uint32 // sent, for the sender reports (less the dropped ones, once folded in)
 	octets     uint32
 	reported   uint32 // packets at the last sender report
 	written    atomic.Uint64
+	// dropped and droppedOctets are copies a batch counted but could not send, folded into packets and octets
+	// under mu (foldLocked). unsent only adds to them, never locks: a batch may leave under any track's lock — a
+	// video frame's batch, which slot flushes on a socket change, holds that same track's earlier copies.
+	dropped, droppedOctets atomic.Uint32
 }
 
 // Written counts packets written to this track.
@@ -246,11 +250,15 @@ func (o *directState) boundSender() *webrtc.RTPSender {
 
 // unsent takes back a copy the batch counted as written but could not send (the socket had no room).
 func (o *directState) unsent(payload int) {
-	o.mu.Lock()
-	o.packets--
-	o.octets -= uint32(payload)
-	o.mu.Unlock()
+	o.dropped.Add(1)
+	o.droppedOctets.Add(uint32(payload))
 	o.written.Add(^uint64(0))
+}
+
+// foldLocked takes the dropped copies out of the sender reports' counts; under mu.
+func (o *directState) foldLocked() {
+	o.packets -= o.dropped.Swap(0)
+	o.octets -= o.droppedOctets.Swap(0)
 }
 
 // setDirect puts the track on the direct path, sending from conn to the client at to (conn nil: back to pion's
@@ -302,6 +310,7 @@ func (o *directState) sendLocked(track *webrtc.TrackLocalStaticRTP, out *rtp.Hea
 // reportLocked sends (after unlocking mu, which the caller holds) a sender report if packets went out since the
 // last one: lastTS was the RTP time of the last packet, lastAt its arrival (ns since epoch), clock the kind's rate.
 func (o *directState) reportLocked(now time.Time, lastTS uint32, lastAt, clock int64) {
+	o.foldLocked()
 	if o.ssrc == 0 && o.sender != nil { // on pion's writer: the SSRC it writes under
 		_, o.ssrc = senderPT(o.sender, o.mime, o.fallbackPT)
 	}

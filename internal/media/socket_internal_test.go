@@ -263,9 +263,27 @@ func TestMediaSocketReadsAndWritesDatagrams(t *testing.T) {
 	d.written.Store(5)
 	bt.add(append(bt.slot(s)[:0], "lost"...), caddr, d, 4)
 	bt.flush()
+	d.mu.Lock()
+	d.foldLocked()
+	d.mu.Unlock()
 	if d.packets != 4 || d.octets != 46 || d.Written() != 4 {
 		t.Fatalf("after a copy the closed socket dropped: packets %d, octets %d, written %d; want 4, 46, 4",
 			d.packets, d.octets, d.Written())
+	}
+	// A batch may leave under the lock of a track whose copy it drops: a video frame's batch, flushed by slot
+	// when the next copy is for another socket, holds the writing track's earlier copies.
+	flushed := make(chan struct{})
+	go func() {
+		defer close(flushed)
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		bt.add(append(bt.slot(s)[:0], "lost"...), caddr, d, 4)
+		bt.flush()
+	}()
+	select {
+	case <-flushed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a flush under the lock of the track whose copy it dropped did not return")
 	}
 }
 
