@@ -31,13 +31,16 @@ type sendBatch struct {
 	sizes []int       // payload bytes of each copy, taken back from the sender report's count if it is dropped
 	lost  []bool      // flush: the copies the socket had no room for
 	n     int
-	max   int      // copies it takes before it leaves: batchMax, or frameCopies while it holds a video frame
+	// frame: it may hold several copies for one receiver (a video frame's, a NACK's resends): it takes up to
+	// frameCopies, and writeBatch groups a receiver's copies into GSO messages. A packet's batch (voice) has one
+	// copy per listener and skips the grouping.
+	frame bool
 	sys   batchSys // the system call's own state (socket_linux.go)
 	local bool     // the forwarding runs on a local peer's own goroutine (Route.send, local.go)
 }
 
 var batches = sync.Pool{New: func() any {
-	b := &sendBatch{max: batchMax}
+	b := &sendBatch{}
 	b.sys.init()
 	return b
 }}
@@ -45,7 +48,7 @@ var batches = sync.Pool{New: func() any {
 // slot is the buffer for the next copy, which will leave from sock: the batch leaves first if it is full or on
 // another socket.
 func (b *sendBatch) slot(sock *mediaSocket) []byte {
-	if b.n >= b.max || (b.n > 0 && b.sock != sock) {
+	if b.n >= b.limit() || (b.n > 0 && b.sock != sock) {
 		b.flush()
 	}
 	b.sock = sock
@@ -72,7 +75,7 @@ func (b *sendBatch) flush() {
 	}
 	lost := b.lost[:b.n]
 	clear(lost)
-	b.sock.sys.writeBatch(&b.sys, b.bufs[:b.n], b.to[:b.n], lost)
+	b.sock.sys.writeBatch(&b.sys, b.bufs[:b.n], b.to[:b.n], lost, b.frame)
 	for i, l := range lost {
 		if l {
 			b.outs[i].unsent(b.sizes[i])
@@ -82,9 +85,17 @@ func (b *sendBatch) flush() {
 	b.n, b.sock = 0, nil
 }
 
-// release gives the batch back to the pool (its copies sent): ready for a packet's copies again.
+// limit is how many copies the batch takes before it leaves.
+func (b *sendBatch) limit() int {
+	if b.frame {
+		return frameCopies
+	}
+	return batchMax
+}
+
+// release sends what is left and gives the batch back to the pool, ready for a packet's copies again.
 func (b *sendBatch) release() {
 	b.flush()
-	b.max, b.local = batchMax, false
+	b.frame, b.local = false, false
 	batches.Put(b)
 }

@@ -156,11 +156,7 @@ func (r *Route) send(pkt *rtp.Packet, at time.Time, local bool) {
 			n++
 		}
 	}
-	if b.n > 0 {
-		b.flush()
-	}
-	b.local = false
-	batches.Put(b)
+	b.release()
 	for _, tap := range r.Taps {
 		th := h // a tap may keep what it is given: its own copy, so h stays on the stack for the listeners
 		tap(&th, pkt.Payload)

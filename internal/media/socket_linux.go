@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -166,10 +167,11 @@ var (
 	cmsgSpace = unix.CmsgSpace(2)
 )
 
-// writeBatch sends the copies in as few sendmmsg calls as the kernel takes them. The copies to one destination
-// that stand in a row of equal sizes (a video frame's packets to one receiver; the last may be shorter) leave as
-// one GSO message; the rest one message each. Copies the socket had no room for are marked lost.
-func (s sockSys) writeBatch(bs *batchSys, bufs [][]byte, to []netip.AddrPort, lost []bool) {
+// writeBatch sends the copies in as few sendmmsg calls as the kernel takes them. With group (the batch may hold
+// several copies for one destination: a video frame's), the copies to one destination that stand in a row of
+// equal sizes (the last may be shorter) leave as one GSO message; every other copy is a message of its own.
+// Copies the socket had no room for are marked lost.
+func (s sockSys) writeBatch(bs *batchSys, bufs [][]byte, to []netip.AddrPort, lost []bool, group bool) {
 	if s.rc == nil {
 		s.writeEach(bufs, to, lost)
 		return
@@ -180,7 +182,7 @@ func (s sockSys) writeBatch(bs *batchSys, bufs [][]byte, to []netip.AddrPort, lo
 			return
 		}
 	}
-	bs.plan(bufs, to, !gsoOff.Load())
+	bs.plan(bufs, to, group && !gsoOff.Load())
 	for m := 0; m < len(bs.hdrs); {
 		bs.hs = bs.hdrs[m:min(len(bs.hdrs), m+batchMax)]
 		if err := s.rc.Write(bs.fn); err == nil && bs.sent > 0 {
@@ -190,15 +192,17 @@ func (s sockSys) writeBatch(bs *batchSys, bufs [][]byte, to []netip.AddrPort, lo
 		if bs.segments(m) > 1 && (bs.errno == syscall.EIO || bs.errno == syscall.EINVAL) && gsoOff.CompareAndSwap(false, true) {
 			slog.Warn("media: the kernel refuses UDP GSO messages; video copies leave one per datagram", "err", bs.errno)
 		}
-		if gsoOff.Load() && bs.segments(m) > 1 { // this message's copies one by one, then on
-			for e := bs.first[m]; e < bs.first[m+1]; e++ {
-				c := bs.copy[e]
-				if _, err := s.writeTo(bufs[c], to[c]); err != nil {
-					lost[c] = true
-				}
+		if gsoOff.Load() && bs.segments(m) > 1 { // the rest again, a message per copy (once per process)
+			rest := slices.Clone(bs.copy[bs.first[m]:])
+			rb, rt, rl := make([][]byte, len(rest)), make([]netip.AddrPort, len(rest)), make([]bool, len(rest))
+			for k, c := range rest {
+				rb[k], rt[k] = bufs[c], to[c]
 			}
-			m++
-			continue
+			s.writeBatch(bs, rb, rt, rl, false)
+			for k, c := range rest {
+				lost[c] = rl[k]
+			}
+			break
 		}
 		for e := bs.first[m]; e < len(bs.copy); e++ { // no room, or a failed socket: the rest are dropped
 			lost[bs.copy[e]] = true
@@ -212,21 +216,28 @@ func (s sockSys) writeBatch(bs *batchSys, bufs [][]byte, to []netip.AddrPort, lo
 func (bs *batchSys) segments(m int) int { return bs.first[m+1] - bs.first[m] }
 
 // plan fills the messages for the copies: with gso, a destination's copies in a row of equal sizes (a shorter one
-// ending the row) share a message.
+// ending the row) share a message; without, each copy is a message, in order.
 func (bs *batchSys) plan(bufs [][]byte, to []netip.AddrPort, gso bool) {
 	n := len(bufs)
-	bs.next, bs.heads = grow(bs.next, n), bs.heads[:0]
-	clear(bs.last)
-	for i := range n {
-		bs.next[i] = -1
-		if prev, ok := bs.last[to[i]]; ok {
-			bs.next[prev] = i
-		} else {
+	bs.next, bs.heads = resize(bs.next, n), bs.heads[:0]
+	if gso { // each destination's copies chained in order, the destinations in order of first appearance
+		clear(bs.last)
+		for i := range n {
+			bs.next[i] = -1
+			if prev, ok := bs.last[to[i]]; ok {
+				bs.next[prev] = i
+			} else {
+				bs.heads = append(bs.heads, i)
+			}
+			bs.last[to[i]] = i
+		}
+	} else {
+		for i := range n {
+			bs.next[i] = -1
 			bs.heads = append(bs.heads, i)
 		}
-		bs.last[to[i]] = i
 	}
-	bs.iovs, bs.copy, bs.first = grow(bs.iovs, n), grow(bs.copy, n), bs.first[:0]
+	bs.iovs, bs.copy, bs.first = resize(bs.iovs, n), resize(bs.copy, n), bs.first[:0]
 	e := 0
 	for _, c := range bs.heads {
 		for c != -1 {
@@ -249,7 +260,7 @@ func (bs *batchSys) plan(bufs [][]byte, to []netip.AddrPort, gso bool) {
 	}
 	msgs := len(bs.first)
 	bs.first = append(bs.first, e)
-	bs.hdrs, bs.addrs, bs.cmsgs = grow(bs.hdrs, msgs), grow(bs.addrs, msgs), grow(bs.cmsgs, msgs*cmsgSpace)
+	bs.hdrs, bs.addrs, bs.cmsgs = resize(bs.hdrs, msgs), resize(bs.addrs, msgs), resize(bs.cmsgs, msgs*cmsgSpace)
 	for m := range msgs {
 		c := bs.copy[bs.first[m]]
 		a := &bs.addrs[m]
@@ -274,13 +285,8 @@ func (bs *batchSys) plan(bufs [][]byte, to []netip.AddrPort, gso bool) {
 	}
 }
 
-// grow is s with length n, its backing array kept when it is large enough.
-func grow[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n, n+n/2)
-	}
-	return s[:n]
-}
+// resize is s with length n, its backing array kept when it is large enough.
+func resize[T any](s []T, n int) []T { return slices.Grow(s[:0], n)[:n] }
 
 // writeEach sends the copies one by one, as far as they go; the rest are marked lost.
 func (s sockSys) writeEach(bufs [][]byte, to []netip.AddrPort, lost []bool) {

@@ -24,7 +24,7 @@ type batchSys struct{}
 func (*batchSys) init() {}
 
 // writeBatch sends each copy with the socket's own write, as far as they go; the rest are marked lost.
-func (s sockSys) writeBatch(_ *batchSys, bufs [][]byte, to []netip.AddrPort, lost []bool) {
+func (s sockSys) writeBatch(_ *batchSys, bufs [][]byte, to []netip.AddrPort, lost []bool, _ bool) {
 	for i := range bufs {
 		if _, err := s.writeTo(bufs[i], to[i]); err != nil {
 			for j := i; j < len(bufs); j++ {

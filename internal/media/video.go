@@ -480,7 +480,7 @@ func (f *Feed) read(tr *webrtc.TrackRemote) {
 		}
 		sinks := f.list()
 		if f.video {
-			b.max = frameCopies
+			b.frame = true
 			if b.n+len(sinks) > frameCopies { // a packet's copies leave together
 				b.flush()
 			}
@@ -559,6 +559,7 @@ func (s *Sink) resend(n *rtcp.TransportLayerNack) {
 		return
 	}
 	b := batches.Get().(*sendBatch)
+	b.frame = true // several packets to one receiver: GSO messages where their sizes allow
 	buf := make([]byte, 0, 1500)
 	s.mu.Lock()
 	for _, pair := range n.Nacks {
@@ -583,10 +584,7 @@ func (s *Sink) resend(n *rtcp.TransportLayerNack) {
 		}
 	}
 	s.mu.Unlock()
-	if b.n > 0 {
-		b.flush()
-	}
-	batches.Put(b)
+	b.release()
 }
 
 // report sends a sender report if packets went out since the last one.
