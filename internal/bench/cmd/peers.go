@@ -26,10 +26,13 @@ var (
 	peerPerf        = flag.Bool("peer-perf", false, "peers step: perf-record each audio and video server's silent 3 s and measured window, and each fan-out server's idle window and events, into prof/peers-<server>.<phase>.perf (perf adds its own CPU to the figures: a profiling run, not a measurement)")
 )
 
-// phasePerf returns an AudioOptions.OnPhase that records the server process with `perf record -g` through each
-// phase into prof/peers-<name>.<phase>.perf (read with `perf report -i … --children --sort symbol`), and a stop
-// for the end of the run.
+// phasePerf returns, with -peer-perf, a run's OnPhase that records the server process with `perf record -g`
+// through each phase into prof/peers-<name>.<phase>.perf (read with `perf report -i … --children --sort symbol`),
+// and a stop for the end of the run; without, no hook and a stop that does nothing.
 func (r *runner) phasePerf(name string) (bench.PhaseHook, func()) {
+	if !*peerPerf {
+		return nil, func() {}
+	}
 	var cur *bench.Perf
 	stop := func() {
 		cur.Stop(0)
@@ -84,10 +87,8 @@ func (r *runner) peers(ctx context.Context) error {
 	audio := func(bin, server string, run func(context.Context, bench.AudioOptions) (bench.AudioResult, error)) (*bench.AudioResult, error) {
 		o := ao
 		o.Bin, o.Dir = bin, filepath.Join(r.out, "peers", "audio-"+server)
-		stopPerf := func() {}
-		if *peerPerf {
-			o.OnPhase, stopPerf = r.phasePerf(server)
-		}
+		var stopPerf func()
+		o.OnPhase, stopPerf = r.phasePerf(server)
 		defer stopPerf()
 		return peerStep(ctx, r, 2*time.Minute, "audio", audioText, func(c context.Context) (bench.AudioResult, error) { return run(c, o) })
 	}
@@ -101,21 +102,20 @@ func (r *runner) peers(ctx context.Context) error {
 	// Video: N subscribers of one 1 Mbit/s camera, a 10 s window, each codec, each server alone on the machine.
 	pr.video = nil
 	for _, codec := range []string{"VP8", "H264"} {
+		vp := videoPair{codec: codec}
 		if !peerPart("video") {
-			break
+			pr.video = append(pr.video, vp) // its rows say the part was left out
+			continue
 		}
 		vo := bench.VideoOptions{Codec: codec, Subscribers: *peerViewers, Window: 10 * time.Second, Log: r.log}
 		video := func(bin, server string, run func(context.Context, bench.VideoOptions) (bench.VideoResult, error)) (*bench.VideoResult, error) {
 			o := vo
 			o.Bin, o.Dir = bin, filepath.Join(r.out, "peers", "video-"+server)
-			if *peerPerf {
-				var stopPerf func()
-				o.OnPhase, stopPerf = r.phasePerf("video-" + strings.ToLower(codec) + "-" + server)
-				defer stopPerf()
-			}
+			var stopPerf func()
+			o.OnPhase, stopPerf = r.phasePerf("video-" + strings.ToLower(codec) + "-" + server)
+			defer stopPerf()
 			return peerStep(ctx, r, 2*time.Minute, "video", videoText, func(c context.Context) (bench.VideoResult, error) { return run(c, o) })
 		}
-		vp := videoPair{codec: codec}
 		vp.tenfour, vp.tenfourErr = video(tenfour, "tenfour", bench.RunVideoTenfour)
 		if vp.lkErr = built(lk); vp.lkErr == nil {
 			vp.lk, vp.lkErr = video(lk, "livekit", bench.RunVideoLiveKit)
@@ -128,11 +128,9 @@ func (r *runner) peers(ctx context.Context) error {
 	fanout := func(bin, server string, d time.Duration, run func(context.Context, bench.FanoutOptions) (bench.FanoutResult, error)) (*bench.FanoutResult, error) {
 		o := fo
 		o.Bin, o.Dir = bin, filepath.Join(r.out, "peers", "fanout-"+server)
-		if *peerPerf {
-			var stopPerf func()
-			o.OnPhase, stopPerf = r.phasePerf("fanout-" + server)
-			defer stopPerf()
-		}
+		var stopPerf func()
+		o.OnPhase, stopPerf = r.phasePerf("fanout-" + server)
+		defer stopPerf()
 		return peerStep(ctx, r, d, "fan-out", fanSummary, func(c context.Context) (bench.FanoutResult, error) { return run(c, o) })
 	}
 	if peerPart("fanout") {
@@ -231,14 +229,11 @@ func (r *runner) peerRows() []bench.Row {
 		rows = append(rows, missing(audioName, "≥ 4×", "audio", pr.audioErr, pr.lkErr))
 	}
 
-	if !peerPart("video") {
-		pr.video = []videoPair{{codec: "VP8"}, {codec: "H264"}}
-	}
 	for _, v := range pr.video {
 		name := fmt.Sprintf("forwarded 1 Mbit/s %s video streams per core, tenfour ÷ LiveKit (1 camera-like publisher, %d subscribers, server CPU from /proc)",
 			strings.Replace(v.codec, "H264", "H.264", 1), *peerViewers)
 		t, l := v.tenfour, v.lk
-		if !peerPart("video") || t == nil || l == nil || v.tenfourErr != nil || v.lkErr != nil || t.CPU <= 0 || l.CPU <= 0 {
+		if t == nil || l == nil || v.tenfourErr != nil || v.lkErr != nil || t.CPU <= 0 || l.CPU <= 0 {
 			rows = append(rows, missing(name, "≥ 2× (and no loss)", "video", v.tenfourErr, v.lkErr))
 			continue
 		}
