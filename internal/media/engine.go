@@ -64,9 +64,9 @@ var Opus = rtcapi.Opus
 const RTCPInterval = 5 * time.Second
 
 // ICEKeepalive is how often the server checks consent (a STUN binding request, RFC 7675 §5.1) on each peer's
-// selected pair. A peer that goes silent is still noticed by pion's disconnected timeout (5 s without a packet
-// from it), which does not depend on this interval; clients check consent on their own schedule (browsers about
-// every 2.5 s, pion every 2 s) and the server answers each check.
+// selected pair. A peer that goes silent is noticed by pion's disconnected timeout (5 s without a packet from it;
+// 12 s on a voice connection, whose client's own checks are answered outside pion: consent.go); clients check
+// consent on their own schedule (browsers about every 2.5 s, pion every 2 s) and the server answers each check.
 const ICEKeepalive = 5 * time.Second
 
 // OpusPayloadType is the payload type the server registers for Opus (browsers use 111 too).
@@ -221,10 +221,15 @@ func (e *Engine) Close() error {
 }
 
 // newPC is a voice connection with its own API, whose DTLS handshake (when the server is its DTLS server) is
-// captured for the direct path; ir is its interceptors (nil: the engine's, pion's receiver reports).
-func (e *Engine) newPC(ir *interceptor.Registry) (*webrtc.PeerConnection, *keyCapture, error) {
+// captured for the direct path; ir is its interceptors (nil: the engine's, pion's receiver reports). consentHere: the
+// client's consent checks are answered in the media socket's reader (consent.go), so pion's agent keeps its
+// connection by its own checks alone, with the timeouts that allows.
+func (e *Engine) newPC(ir *interceptor.Registry, consentHere bool) (*webrtc.PeerConnection, *keyCapture, error) {
 	keys := &keyCapture{}
 	se := e.peerSE
+	if consentHere {
+		se.SetICETimeouts(consentDisconnected, consentFailed, ICEKeepalive)
+	}
 	se.SetDTLSKeyLogWriter(keys)
 	se.SetDTLSServerHelloMessageHook(keys.serverHello)
 	if ir == nil {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/pion/rtp"
+	"github.com/pion/webrtc/v4"
 )
 
 // ForwardForTest runs one packet through a route as the talker's read loop would.
@@ -11,3 +12,16 @@ func ForwardForTest(r *Route, seq uint16, ts uint32, payload []byte) {
 	r.forward(&rtp.Packet{Header: rtp.Header{Version: 2, PayloadType: 111, SequenceNumber: seq, Timestamp: ts},
 		Payload: payload}, time.Now())
 }
+
+// ConsentAnsweredForTest counts the client's consent checks the media socket's reader answered (consent.go).
+func ConsentAnsweredForTest(p *Peer) uint64 {
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	if p.in == nil || p.in.consent == nil {
+		return 0
+	}
+	return p.in.consent.answered.Load()
+}
+
+// ICEStateForTest is the server side's ICE connection state.
+func ICEStateForTest(p *Peer) webrtc.ICEConnectionState { return p.pc.ICEConnectionState() }

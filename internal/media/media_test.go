@@ -352,3 +352,63 @@ func TestTalkerGetsReceiverReportsOnItsAudio(t *testing.T) {
 		t.Fatalf("read in the socket's reader: %d of 100", a.InlinePackets())
 	}
 }
+
+// A silent voice connection stays up with its client's consent checks answered in the media socket's reader: the
+// client (pion, checking every 2 s) accepts each answer as its agent would pion's, and the server's agent, which no
+// longer sees those checks, keeps the connection by its own checks' responses.
+func TestConsentAnsweredInTheReaderKeepsTheConnection(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t)
+	p, m := connect(t, e, "A")
+	testkit.Eventually(t, 5*time.Second, "a consent check answered in the reader", func() bool {
+		return media.ConsentAnsweredForTest(p) > 0
+	})
+	answered0, accepted0 := media.ConsentAnsweredForTest(p), m.ConsentResponses()
+	for end := time.Now().Add(8 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		if s := media.ICEStateForTest(p); s != webrtc.ICEConnectionStateConnected {
+			t.Fatalf("server side %v", s)
+		}
+		if !p.Ready() {
+			t.Fatal("the server peer is no longer ready")
+		}
+		if err := m.WaitConnected(ctxT(t, 50*time.Millisecond)); err != nil {
+			t.Fatalf("client: %v", err)
+		}
+	}
+	answered, accepted := media.ConsentAnsweredForTest(p)-answered0, m.ConsentResponses()-accepted0
+	if answered < 3 || accepted+1 < answered {
+		t.Fatalf("in 8 s the reader answered %d checks, the client accepted %d answers", answered, accepted)
+	}
+}
+
+// An ICE restart (new credentials on both sides) is pion's to run: the reader answers none of its checks until the
+// connection is up again, then answers the client's checks under the new credentials.
+func TestConsentAfterAnICERestart(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t)
+	p, m := connect(t, e, "A")
+	testkit.Eventually(t, 5*time.Second, "a consent check answered in the reader", func() bool {
+		return media.ConsentAnsweredForTest(p) > 0
+	})
+	offer, err := m.RestartOffer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, err := p.HandleOffer(offer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Accept(answer); err != nil {
+		t.Fatal(err)
+	}
+	before := media.ConsentAnsweredForTest(p)
+	testkit.Eventually(t, 10*time.Second, "checks answered under the new credentials", func() bool {
+		return media.ConsentAnsweredForTest(p) >= before+2
+	})
+	if s := media.ICEStateForTest(p); s != webrtc.ICEConnectionStateConnected || !p.Ready() {
+		t.Fatalf("server side %v, ready %v", s, p.Ready())
+	}
+	if err := m.WaitConnected(ctxT(t, time.Second)); err != nil {
+		t.Fatalf("client: %v", err)
+	}
+}

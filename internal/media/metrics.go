@@ -62,7 +62,11 @@ var (
 	})
 	mThinned = promauto.NewCounter(prometheus.CounterOpts{
 		Name: "tenfour_voice_rtcp_thinned_total",
-		Help: "Receiver reports from direct clients dropped in the socket's reader (one every 2 s per client goes on).",
+		Help: "Receiver reports from direct clients dropped in the socket's reader.",
+	})
+	mConsentAnswered = promauto.NewCounter(prometheus.CounterOpts{
+		Name: "tenfour_voice_consent_answered_total",
+		Help: "Direct voice clients' ICE consent checks answered in the socket's reader rather than by pion.",
 	})
 	mInboundRejected = promauto.NewCounter(prometheus.CounterOpts{
 		Name: "tenfour_voice_inbound_rejected_total",

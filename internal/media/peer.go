@@ -71,7 +71,7 @@ func (e *Engine) NewPeer(o Owner, onState func(p *Peer, ready bool)) (*Peer, err
 	reports := newUpstreamReports()
 	ir := &interceptor.Registry{}
 	ir.Add(reportCounter{u: reports})
-	pc, keys, err := e.newPC(ir)
+	pc, keys, err := e.newPC(ir, true)
 	if err != nil {
 		return nil, err
 	}
@@ -293,6 +293,9 @@ func (p *Peer) follow(keys *keyCapture, sock *mediaSocket, from netip.AddrPort) 
 	}
 	if p.in == nil {
 		p.in = &inbound{}
+		if sender := p.down.boundSender(); sender != nil {
+			p.in.consent = newConsent(sender.Transport().ICETransport())
+		}
 		if ssrc := declaredAudioSSRC(p.pc.RemoteDescription()); ssrc != 0 && keys != nil {
 			if ctx, err := keys.remoteSRTPContext(); err == nil {
 				p.in.ssrc, p.in.ctx, p.in.up, p.in.stats, p.in.buf = ssrc, ctx, p, p.reports.stream(ssrc), make([]byte, 1500)

@@ -149,7 +149,7 @@ func (e *Engine) NewRelay(node string, lanes int, onState func(r *Relay, ready b
 	if lanes <= 0 {
 		lanes = DefaultLanes
 	}
-	pc, keys, err := e.newPC(nil)
+	pc, keys, err := e.newPC(nil, false)
 	if err != nil {
 		return nil, err
 	}

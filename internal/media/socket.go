@@ -21,8 +21,9 @@ import (
 // monitor thread for the next millisecond of polling — is left out (docs/adr/0029).
 //
 // A client whose connection is on the direct path has an inbound entry under its address: its packets are looked
-// at in the reader before pion's mux sees them. A talker's audio is decrypted and forwarded there, and a
-// listener's receiver reports, which the server does not use, are thinned out (inbound.take).
+// at in the reader before pion's mux sees them. A talker's audio is decrypted and forwarded there, the client's
+// consent checks are answered there (consent.go), and its receiver reports, which the server does not use, are
+// dropped (inbound.take).
 type mediaSocket struct {
 	*net.UDPConn
 	sys sockSys
@@ -39,7 +40,7 @@ func (s *mediaSocket) ReadFromAddrPort(b []byte) (int, netip.AddrPort, error) {
 		if err != nil || n == 0 {
 			return n, from, err
 		}
-		if v, ok := s.in.Load(from); ok && v.(*inbound).take(b[:n]) {
+		if v, ok := s.in.Load(from); ok && v.(*inbound).take(b[:n], s, from) {
 			continue
 		}
 		return n, from, nil
@@ -66,17 +67,15 @@ func (s *mediaSocket) watch(from netip.AddrPort, in *inbound) { s.in.Store(from,
 
 func (s *mediaSocket) unwatch(from netip.AddrPort, in *inbound) { s.in.CompareAndDelete(from, in) }
 
-// rtcpPass is how often a client's receiver reports still go on to pion: one every 2 s keeps its ICE agent seeing
-// the client between consent checks (its disconnected timeout is 5 s), and the server uses nothing else in them.
-const rtcpPass = 2 * time.Second
-
 // inbound is what the reader does with one direct client's packets. It is used by the socket's one reader
 // goroutine; a pair change can move it to another socket's reader while the old one still finishes a packet, so the
 // decryption context and buffers are used under mu (never contended otherwise).
 type inbound struct {
-	lastRTCP atomic.Int64  // monotonic ns of the last receiver report passed on
-	taken    atomic.Uint64 // talker packets decrypted and handled here
-	mu       sync.Mutex
+	taken atomic.Uint64 // talker packets decrypted and handled here
+	mu    sync.Mutex
+
+	// The client's consent checks, answered here (consent.go; nil: pion answers them).
+	consent *consent
 
 	// The talker's upstream, taken here when its SSRC is declared in the offer (nil ctx: pion reads it).
 	ssrc  uint32
@@ -88,17 +87,28 @@ type inbound struct {
 	pkt   rtp.Packet
 }
 
-// take handles one packet from the client; false hands it to pion (STUN, DTLS, sender reports, anything else).
-func (in *inbound) take(b []byte) bool {
+// take handles one packet from the client at from, read on s; false hands it to pion (DTLS, sender reports, a STUN
+// message other than a consent check, anything else).
+func (in *inbound) take(b []byte, s *mediaSocket, from netip.AddrPort) bool {
+	if len(b) >= 20 && b[0] < 2 { // STUN (RFC 7983: a request's or response's first byte is 0 or 1)
+		if in.consent == nil {
+			return false
+		}
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		return in.consent.answer(b, s, from)
+	}
 	if len(b) < 8 || b[0]>>6 != 2 {
-		return false // STUN, DTLS (RFC 7983)
+		return false // DTLS (RFC 7983)
 	}
 	if b[1] >= 192 && b[1] <= 223 { // RTCP (RFC 5761 §4): the first packet's type is in the clear in SRTCP
-		if b[1] != byte(rtcp.TypeSenderReport) && in.thinRTCP() {
+		// A receiver report is dropped: the server uses nothing in it, and pion's agent no longer needs it as a sign
+		// of life (its own consent checks' responses are that, consent.go).
+		if b[1] != byte(rtcp.TypeSenderReport) {
 			mThinned.Inc()
 			return true
 		}
-		return false
+		return in.senderReport(b)
 	}
 	if in.ctx == nil || len(b) < 12 || binary.BigEndian.Uint32(b[8:12]) != in.ssrc {
 		return false
@@ -124,12 +134,22 @@ func (in *inbound) take(b []byte) bool {
 	return true
 }
 
-// thinRTCP tells whether to drop a receiver report: not if rtcpPass has gone by since the last one passed on.
-func (in *inbound) thinRTCP() bool {
-	now := int64(time.Since(epoch))
-	if last := in.lastRTCP.Load(); now-last < int64(rtcpPass) && last != 0 {
+// senderReport reads a sender report on the client's declared stream (a compound packet starts with it, RFC 3550
+// §6.1, its SSRC in the clear in SRTCP): its time is what the server's receiver reports on that stream answer with
+// (LSR, DLSR), all the server uses of it, so pion never sees it. Another stream's goes on to pion.
+func (in *inbound) senderReport(b []byte) bool {
+	if in.ctx == nil || len(b) < 8 || binary.BigEndian.Uint32(b[4:8]) != in.ssrc {
+		return false
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	out, err := in.ctx.DecryptRTCP(in.buf[:0], b, nil)
+	if err != nil { // not authentic, or a replay: what pion's SRTCP session would drop too
+		mInboundRejected.Inc()
 		return true
 	}
-	in.lastRTCP.Store(now)
-	return false
+	if len(out) >= 16 {
+		in.stats.senderReport(binary.BigEndian.Uint64(out[8:16]), time.Now())
+	}
+	return true
 }

@@ -57,9 +57,9 @@ func rtcpBytes(t *testing.T, p rtcp.Packet) []byte {
 }
 
 // The reader takes a talker's authentic packets of its SSRC (decrypted, forwarded in order, counted for its receiver
-// reports), drops forged and replayed ones, and leaves everything else to pion; a client's receiver reports reach
-// pion once per rtcpPass, its sender reports always.
-func TestInboundTakesTheTalkersAudioAndThinsReceiverReports(t *testing.T) {
+// reports) and its sender reports, drops forged and replayed ones and the client's receiver reports, and leaves
+// everything else to pion.
+func TestInboundTakesTheTalkersAudioAndDropsReceiverReports(t *testing.T) {
 	enc, dec := srtpPair(t)
 	p := &Peer{reports: newUpstreamReports()}
 	var heard []uint16
@@ -72,7 +72,7 @@ func TestInboundTakesTheTalkersAudioAndThinsReceiverReports(t *testing.T) {
 		pkts = append(pkts, sealed(t, enc, ssrc, seq))
 	}
 	for i, b := range pkts {
-		if !in.take(b) {
+		if !in.take(b, nil, netip.AddrPort{}) {
 			t.Fatalf("packet %d left to pion", i)
 		}
 	}
@@ -83,7 +83,7 @@ func TestInboundTakesTheTalkersAudioAndThinsReceiverReports(t *testing.T) {
 	rejected := testutil.ToFloat64(mInboundRejected)
 	forged := append([]byte(nil), sealed(t, enc, ssrc, 4)...)
 	forged[len(forged)-1] ^= 1
-	if !in.take(pkts[1]) || !in.take(forged) {
+	if !in.take(pkts[1], nil, netip.AddrPort{}) || !in.take(forged, nil, netip.AddrPort{}) {
 		t.Fatal("a replay or a forged packet was left to pion")
 	}
 	if got := testutil.ToFloat64(mInboundRejected) - rejected; got != 2 || len(heard) != 3 {
@@ -91,36 +91,43 @@ func TestInboundTakesTheTalkersAudioAndThinsReceiverReports(t *testing.T) {
 	}
 
 	for name, b := range map[string][]byte{
-		"another SSRC":  sealed(t, enc, ssrc+1, 1),
-		"STUN":          {0x00, 0x01, 0x00, 0x00, 0x21, 0x12, 0xa4, 0x42, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12},
-		"DTLS":          {0x16, 0xfe, 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-		"sender report": rtcpBytes(t, &rtcp.SenderReport{SSRC: ssrc, NTPTime: 1 << 40}),
+		"another SSRC":                   sealed(t, enc, ssrc+1, 1),
+		"STUN":                           {0x00, 0x01, 0x00, 0x00, 0x21, 0x12, 0xa4, 0x42, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12},
+		"DTLS":                           {0x16, 0xfe, 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+		"another stream's sender report": rtcpBytes(t, &rtcp.SenderReport{SSRC: ssrc + 1, NTPTime: 1 << 40}),
 	} {
-		if in.take(b) {
+		if in.take(b, nil, netip.AddrPort{}) {
 			t.Fatalf("%s was not left to pion", name)
 		}
 	}
 
 	rr := rtcpBytes(t, &rtcp.ReceiverReport{SSRC: 99})
 	thinned := testutil.ToFloat64(mThinned)
-	if in.take(rr) {
-		t.Fatal("the first receiver report was dropped")
-	}
-	for range 2 {
-		if !in.take(rr) {
-			t.Fatal("a receiver report within rtcpPass reached pion")
+	for range 3 {
+		if !in.take(rr, nil, netip.AddrPort{}) {
+			t.Fatal("a receiver report reached pion")
 		}
 	}
-	if got := testutil.ToFloat64(mThinned) - thinned; got != 2 {
-		t.Fatalf("thinned %v", got)
+	if got := testutil.ToFloat64(mThinned) - thinned; got != 3 {
+		t.Fatalf("dropped %v", got)
 	}
-	in.lastRTCP.Store(int64(time.Since(epoch) - rtcpPass))
-	if in.take(rr) {
-		t.Fatal("a receiver report after rtcpPass was dropped")
+	// The talker's sender report is read here: its time is what the receiver reports answer with; a forged one is
+	// dropped like a forged packet.
+	sr, err := enc.EncryptRTCP(nil, rtcpBytes(t, &rtcp.SenderReport{SSRC: ssrc, NTPTime: 0x0102030405060708}), nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// Sender reports still pass while receiver reports are being thinned.
-	if in.take(rtcpBytes(t, &rtcp.SenderReport{SSRC: ssrc})) {
-		t.Fatal("a sender report was dropped")
+	bad := append([]byte(nil), sr...)
+	bad[len(bad)-1] ^= 1
+	rejected = testutil.ToFloat64(mInboundRejected)
+	if !in.take(bad, nil, netip.AddrPort{}) || testutil.ToFloat64(mInboundRejected)-rejected != 1 || in.stats.lsr != 0 {
+		t.Fatal("a forged sender report was not dropped")
+	}
+	if !in.take(sr, nil, netip.AddrPort{}) {
+		t.Fatal("the talker's sender report was left to pion")
+	}
+	if in.stats.lsr != 0x03040506 || in.stats.lsrAt.IsZero() {
+		t.Fatalf("last sender report %#x at %v", in.stats.lsr, in.stats.lsrAt)
 	}
 }
 
@@ -225,7 +232,7 @@ func TestMediaSocketReadsAndWritesDatagrams(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, want := range []int{len(rr), 4} { // the second receiver report is thinned out
+	for _, want := range []int{4} { // the receiver reports are dropped
 		_ = s.SetReadDeadline(time.Now().Add(5 * time.Second))
 		n, _, err := s.ReadFromAddrPort(b)
 		if err != nil || n != want {

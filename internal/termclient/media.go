@@ -165,8 +165,16 @@ func (m *Media) OnCandidate(fn func(webrtc.ICECandidateInit)) {
 }
 
 // Offer creates the offer and sets it as the local description.
-func (m *Media) Offer() (string, error) {
-	offer, err := m.pc.CreateOffer(nil)
+func (m *Media) Offer() (string, error) { return m.offer(nil) }
+
+// RestartOffer is an offer that restarts ICE (new credentials, new checks: what a phone does after a network
+// change), set as the local description.
+func (m *Media) RestartOffer() (string, error) {
+	return m.offer(&webrtc.OfferOptions{ICERestart: true})
+}
+
+func (m *Media) offer(o *webrtc.OfferOptions) (string, error) {
+	offer, err := m.pc.CreateOffer(o)
 	if err != nil {
 		return "", err
 	}
@@ -204,6 +212,17 @@ func (m *Media) SelectedCandidateType() string {
 		}
 	}
 	return ""
+}
+
+// ConsentResponses counts the answers to this side's ICE checks that its agent accepted on the nominated pair
+// (RFC 7675 consent: each one says the server is still there and still wants the media).
+func (m *Media) ConsentResponses() uint64 {
+	for _, s := range m.pc.GetStats() {
+		if p, ok := s.(webrtc.ICECandidatePairStats); ok && p.Nominated {
+			return p.ResponsesReceived
+		}
+	}
+	return 0
 }
 
 func (m *Media) readLoop(t *webrtc.TrackRemote) {
