@@ -17,7 +17,7 @@ import (
 // success response (XOR-MAPPED-ADDRESS, MESSAGE-INTEGRITY, FINGERPRINT), from the same socket (docs/adr/0046).
 //
 // Only a plain check is answered here: a request from the controlling side (the client offered) without
-// USE-CANDIDATE, on the pair already selected (the inbound entry is under its address). A nomination, a role
+// USE-CANDIDATE or NOMINATION, on the pair already selected (the inbound entry is under its address). A nomination, a role
 // conflict, a check with other credentials (an ICE restart under way) or one that fails its integrity goes on to
 // pion as before. pion's agent no longer sees these checks, so what keeps it seeing the client is its own consent
 // check every ICEKeepalive, whose response it still reads: a direct voice connection's disconnected timeout is
@@ -30,6 +30,10 @@ const (
 	consentDisconnected = 12 * time.Second
 	consentFailed       = 18 * time.Second
 )
+
+// attrNomination is renomination's NOMINATION attribute (libwebrtc's type, pion's default): a request carrying it
+// nominates, as USE-CANDIDATE does.
+const attrNomination stun.AttrType = 0xC001
 
 // iceCreds are what answering a client's check needs of its connection's current ICE parameters.
 type iceCreds struct {
@@ -84,7 +88,7 @@ func (c *consent) answer(b []byte, s *mediaSocket, from netip.AddrPort) bool {
 	req := &c.req
 	req.Raw = append(req.Raw[:0], b...)
 	if req.Decode() != nil || req.Type != stun.BindingRequest || !req.Contains(stun.AttrICEControlling) ||
-		req.Contains(stun.AttrICEControlled) || req.Contains(stun.AttrUseCandidate) {
+		req.Contains(stun.AttrICEControlled) || req.Contains(stun.AttrUseCandidate) || req.Contains(attrNomination) {
 		return false
 	}
 	var user stun.Username

@@ -23,6 +23,7 @@ func TestReaderAnswersAClientsConsentCheck(t *testing.T) {
 	controlling := stun.RawAttribute{Type: stun.AttrICEControlling, Value: []byte{1, 2, 3, 4, 5, 6, 7, 8}}
 	controlled := stun.RawAttribute{Type: stun.AttrICEControlled, Value: []byte{1, 2, 3, 4, 5, 6, 7, 8}}
 	useCandidate := stun.RawAttribute{Type: stun.AttrUseCandidate}
+	renominate := stun.RawAttribute{Type: attrNomination, Value: []byte{0, 0, 0, 2}}
 
 	check := consentCheck(t, stun.BindingRequest, pwd, user, controlling)
 	if !in.take(check, s, from) {
@@ -58,6 +59,7 @@ func TestReaderAnswersAClientsConsentCheck(t *testing.T) {
 
 	for name, m := range map[string][]byte{
 		"a nomination":                 consentCheck(t, stun.BindingRequest, pwd, user, controlling, useCandidate),
+		"a renomination":               consentCheck(t, stun.BindingRequest, pwd, user, controlling, renominate),
 		"a role conflict":              consentCheck(t, stun.BindingRequest, pwd, user, controlled),
 		"no role":                      consentCheck(t, stun.BindingRequest, pwd, user),
 		"other credentials":            consentCheck(t, stun.BindingRequest, pwd, "srvU:other", controlling),
