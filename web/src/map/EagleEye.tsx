@@ -1,5 +1,7 @@
 // Eagle eye (spec §2 map tools): an overview map in the corner that follows the main map four zoom levels out,
-// with the main view's extent drawn on it; clicking it moves the main map there.
+// with the main view's extent drawn on it; clicking it moves the main map there. It shows the provider's rasters only
+// while the main map has them (tiles): the main map alone probes the provider, so an unreachable one is never asked
+// twice nor logged by the overview.
 import { useEffect, useRef } from 'react';
 import * as maplibregl from 'maplibre-gl';
 import type { GeoJSONSource } from 'maplibre-gl';
@@ -9,15 +11,16 @@ import { THEMES, type MapTheme } from './themes';
 
 const ZOOM_OUT = 4;
 
-export function EagleEye({ theme }: { theme: MapTheme }) {
+export function EagleEye({ theme, tiles }: { theme: MapTheme; tiles: boolean }) {
   const { map } = useMapApi();
   const ref = useRef<HTMLDivElement>(null);
   const mini = useRef<maplibregl.Map>(undefined);
+  const showTiles = useRef(tiles);
+  showTiles.current = tiles;
 
   useEffect(() => {
     const th = THEMES[theme];
     const base = map.getStyle().sources.base as maplibregl.RasterSourceSpecification;
-    const baseVisible = map.getLayoutProperty('base', 'visibility') !== 'none';
     const m = new maplibregl.Map({
       container: ref.current!,
       style: {
@@ -30,7 +33,7 @@ export function EagleEye({ theme }: { theme: MapTheme }) {
         layers: [
           { id: 'sea', type: 'background', paint: { 'background-color': th.sea } },
           { id: 'land', type: 'fill', source: 'offline', paint: { 'fill-color': th.land, 'fill-outline-color': th.border } },
-          { id: 'base', type: 'raster', source: 'base', layout: { visibility: baseVisible ? 'visible' : 'none' }, paint: th.raster },
+          { id: 'base', type: 'raster', source: 'base', layout: { visibility: showTiles.current ? 'visible' : 'none' }, paint: th.raster },
           { id: 'extent-fill', type: 'fill', source: 'extent', paint: { 'fill-color': '#1677ff', 'fill-opacity': 0.15 } },
           { id: 'extent-line', type: 'line', source: 'extent', paint: { 'line-color': '#1677ff', 'line-width': 2 } },
         ],
@@ -48,7 +51,16 @@ export function EagleEye({ theme }: { theme: MapTheme }) {
       const ring = [b.getSouthWest().toArray(), b.getNorthWest().toArray(), b.getNorthEast().toArray(), b.getSouthEast().toArray(), b.getSouthWest().toArray()];
       void (m.getSource('extent') as GeoJSONSource | undefined)?.setData({ type: 'Feature', geometry: { type: 'Polygon', coordinates: [ring] }, properties: {} });
     };
-    m.once('style.load', sync);
+    m.once('style.load', () => {
+      sync();
+      m.setLayoutProperty('base', 'visibility', showTiles.current ? 'visible' : 'none');
+    });
+    // A tile the provider refuses later hides the overview's rasters until the main map has tiles again.
+    const onError = (e: maplibregl.ErrorEvent & { sourceId?: string }) => {
+      if (e.sourceId === 'base') m.setLayoutProperty('base', 'visibility', 'none');
+      else console.error(e.error);
+    };
+    m.on('error', onError);
     map.on('move', sync);
     const click = (e: MouseEvent) => {
       const r = ref.current!.getBoundingClientRect();
@@ -62,6 +74,11 @@ export function EagleEye({ theme }: { theme: MapTheme }) {
       m.remove();
     };
   }, [map, theme]);
+
+  useEffect(() => {
+    const m = mini.current;
+    if (m?.isStyleLoaded()) m.setLayoutProperty('base', 'visibility', tiles ? 'visible' : 'none');
+  }, [tiles]);
 
   return <div ref={ref} className="map-eagle" data-testid="eagle-eye" />;
 }

@@ -91,6 +91,12 @@ export function MapView(props: MapViewProps) {
       }
     });
     (el as HTMLDivElement & { __map?: maplibregl.Map }).__map = m;
+    // The rasters are asked for as soon as the style is in, before the basemap effect below listens (a map with no
+    // error listener logs each failed tile on the console): a tile that fails in between is left to that effect's
+    // probe of the provider; the sources' errors are theirs to judge, any other is logged as MapLibre would.
+    m.on('error', (e: maplibregl.ErrorEvent & { sourceId?: string }) => {
+      if (!e.sourceId || (!(RASTER_LAYERS as readonly string[]).includes(e.sourceId) && e.sourceId !== STREETS_SOURCE)) console.error(e.error);
+    });
     let alive = true;
     // Layers are added once the style is in, not on 'load': that waits for every tile, and tiles that never
     // answer (a closed network) would hold the terminals back until the basemap gives up on them.

@@ -222,7 +222,7 @@ export default function MonitoringPage({ screen }: { screen: Screen }) {
             onFinish={(f) => drawReq?.onFinish(f)}
             onChange={(f) => measure && setMeasured(placedShape(f))}
           />
-          {prefs.eagleEye && <EagleEye theme={prefs.theme} />}
+          {prefs.eagleEye && <EagleEye theme={prefs.theme} tiles={basemap === 'tiles'} />}
           <Camera target={flyTo} />
           {selectedFence && <FenceFocus fenceid={selectedFence} fences={fences.data ?? []} />}
         </MapView>
