@@ -364,3 +364,28 @@ func TestRequestReachesTheTerminalOnAnotherNode(t *testing.T) {
 		t.Fatalf("unanswered request across nodes: %v, want %v", err, realtime.ErrTimeout)
 	}
 }
+
+// A node whose connected terminal's presence row was swept while the node was alive writes the row again, also
+// when the node still has as many rows as connections — one of an account held here without a socket: a count of
+// rows hid the missing one, and the terminal stayed offline everywhere while connected (a chaos run beside vitest).
+func TestSweptRowComesBackBesideARowWithoutASocket(t *testing.T) {
+	n1 := newCluster(t).node("n1")
+	f := testkit.NewFleet(t, n1.DB, "1", 2, 1)
+	on, off := f.Terminals[0], f.Terminals[1]
+	testkit.Terminal(t, n1.URL, on, testkit.Password)
+	rowOf := func(id string) int {
+		return testkit.Count(t, n1.DB, `SELECT COUNT(*) FROM cluster_presence WHERE node_id = 'n1' AND account_id = ?`, id)
+	}
+	testkit.Eventually(t, 5*time.Second, "the terminal's presence row", func() bool { return rowOf(on) == 1 })
+
+	ctx := context.Background()
+	if _, err := n1.DB.Exec(ctx, `INSERT INTO cluster_presence (node_id, account_id, customer_id, kind, since) VALUES ('n1', ?, ?, 'terminal', 0)`,
+		off, f.Customer); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n1.DB.Exec(ctx, `DELETE FROM cluster_presence WHERE node_id = 'n1' AND account_id = ?`, on); err != nil {
+		t.Fatal(err)
+	}
+	// two sweeps in a row without it (a node timeout apart at most), then the rejoin writes it
+	testkit.Eventually(t, 4*nodeTimeout, "the swept row written again", func() bool { return rowOf(on) == 1 })
+}

@@ -176,24 +176,27 @@ func (n *Node) Run(ctx context.Context) {
 	sweeping.Wait()
 }
 
-// rowsMissing reports whether fewer of this node's presence rows exist than accounts connected here.
+// rowsMissing reports whether an account connected here has no presence row of this node. A count would not
+// do: the rows of accounts held here without a socket (a reconnection's grace) are this node's too, and one of them
+// hid a connected terminal's swept row — the terminal stayed offline everywhere while connected (a chaos run).
 func (n *Node) rowsMissing(ctx context.Context) bool {
-	here := 0
+	var here []string
 	for _, cid := range n.hub.Customers() {
 		for _, id := range n.hub.Accounts(cid) {
 			if n.hub.Conn(id) != nil {
-				here++
+				here = append(here, id)
 			}
 		}
 	}
-	if here == 0 {
+	if len(here) == 0 {
 		return false
 	}
-	var rows int
-	if err := n.db.QueryRow(ctx, `SELECT COUNT(*) FROM cluster_presence WHERE node_id = ?`, n.opt.NodeID).Scan(&rows); err != nil {
+	rows, err := n.db.Query(ctx, `SELECT account_id FROM cluster_presence WHERE node_id = ?`, n.opt.NodeID)
+	have, err := db.CollectSet(rows, err, db.String)
+	if err != nil {
 		return false
 	}
-	return rows < here
+	return slices.ContainsFunc(here, func(id string) bool { return !have[id] })
 }
 
 func (n *Node) beat(ctx context.Context) error {
