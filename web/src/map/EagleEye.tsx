@@ -15,7 +15,7 @@ export function EagleEye({ theme, tiles }: { theme: MapTheme; tiles: boolean }) 
   const { map } = useMapApi();
   const ref = useRef<HTMLDivElement>(null);
   const mini = useRef<maplibregl.Map>(undefined);
-  const showTiles = useRef(tiles);
+  const showTiles = useRef(tiles); // the rasters are shown once the style is in, then as tiles changes
   showTiles.current = tiles;
 
   useEffect(() => {
@@ -33,7 +33,7 @@ export function EagleEye({ theme, tiles }: { theme: MapTheme; tiles: boolean }) 
         layers: [
           { id: 'sea', type: 'background', paint: { 'background-color': th.sea } },
           { id: 'land', type: 'fill', source: 'offline', paint: { 'fill-color': th.land, 'fill-outline-color': th.border } },
-          { id: 'base', type: 'raster', source: 'base', layout: { visibility: showTiles.current ? 'visible' : 'none' }, paint: th.raster },
+          { id: 'base', type: 'raster', source: 'base', layout: { visibility: 'none' }, paint: th.raster },
           { id: 'extent-fill', type: 'fill', source: 'extent', paint: { 'fill-color': '#1677ff', 'fill-opacity': 0.15 } },
           { id: 'extent-line', type: 'line', source: 'extent', paint: { 'line-color': '#1677ff', 'line-width': 2 } },
         ],
@@ -55,7 +55,7 @@ export function EagleEye({ theme, tiles }: { theme: MapTheme; tiles: boolean }) 
       sync();
       m.setLayoutProperty('base', 'visibility', showTiles.current ? 'visible' : 'none');
     });
-    // A tile the provider refuses later hides the overview's rasters until the main map has tiles again.
+    // A tile the provider refuses hides the overview's rasters until the main map's basemap state next changes.
     const onError = (e: maplibregl.ErrorEvent & { sourceId?: string }) => {
       if (e.sourceId === 'base') m.setLayoutProperty('base', 'visibility', 'none');
       else console.error(e.error);
