@@ -5,14 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -492,50 +490,6 @@ func (a *App) healthz(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/plain")
 	fmt.Fprintln(w, "ok")
-}
-
-// consoleHandler serves the built console with an index.html fallback for client-side routes, and the phone web app
-// with an app.html fallback under /app/.
-func consoleHandler(dist fs.FS) http.Handler {
-	files := http.FileServerFS(dist)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p := strings.TrimPrefix(r.URL.Path, "/")
-		if strings.HasPrefix(p, "ds/") || strings.HasPrefix(p, "filews/") {
-			http.NotFound(w, r)
-			return
-		}
-		if p != "" {
-			if st, err := fs.Stat(dist, p); err == nil && !st.IsDir() {
-				if strings.HasPrefix(p, "assets/") {
-					w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-				}
-				files.ServeHTTP(w, r)
-				return
-			}
-		}
-		// The phone web app (web/app.html, a second entry of the build) owns /app and everything under it.
-		page := "index.html"
-		if p == "app" {
-			target := "/app/"
-			if r.URL.RawQuery != "" {
-				target += "?" + r.URL.RawQuery
-			}
-			http.Redirect(w, r, target, http.StatusMovedPermanently)
-			return
-		} else if strings.HasPrefix(p, "app/") {
-			page = "app.html"
-		}
-		index, err := fs.ReadFile(dist, page)
-		if errors.Is(err, fs.ErrNotExist) {
-			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-			w.WriteHeader(http.StatusServiceUnavailable)
-			fmt.Fprintln(w, "tenfour: the console is not built into this binary; run `make build`.")
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-cache")
-		_, _ = w.Write(index)
-	})
 }
 
 // Close releases the store.

@@ -47,6 +47,14 @@ export const startupCases = [
       page.on('request', (req) => isApi(req) && calls.set(callKey(req), (calls.get(callKey(req)) ?? 0) + 1));
       let loads = 0;
       page.on('load', () => loads++);
+      // Every script of 1 KiB or more comes compressed (the build's .br/.gz copies, internal/app/console.go).
+      const plain = [];
+      page.on('response', async (res) => {
+        if (!/\/assets\/[^/]+\.js$/.test(new URL(res.url()).pathname)) return;
+        const encoding = await res.headerValue('content-encoding');
+        const length = Number((await res.headerValue('content-length')) ?? 0);
+        if (!encoding && length >= 1024) plain.push(`${res.url()} (${length} B)`);
+      });
       const problems = consoleProblems(page);
       await submitLogin(page, base, DISPATCHER.uid, DISPATCHER.pwd);
       await page.waitForSelector('[data-testid=terminal-row]', { timeout: 30_000 });
@@ -57,6 +65,7 @@ export const startupCases = [
       const twice = [...calls].filter(([, n]) => n > 1);
       expect(twice.length === 0, `API calls made more than once: ${twice.map(([k, n]) => `${k} ×${n}`).join(', ')}`);
       expect(problems.length === 0, `browser console: ${problems.join(' | ')}`);
+      expect(plain.length === 0, `scripts sent uncompressed: ${plain.join(', ')}`);
     },
   ],
   [
