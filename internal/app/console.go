@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,8 +8,9 @@ import (
 	"mime"
 	"net/http"
 	"path"
-	"strconv"
 	"strings"
+
+	"tenfour/internal/platform/httpx"
 )
 
 // consoleHandler serves the built console with an index.html fallback for client-side routes, and the phone web app
@@ -60,94 +60,47 @@ func consoleHandler(dist fs.FS) http.Handler {
 var encodings = []struct{ token, suffix string }{{"br", ".br"}, {"gzip", ".gz"}}
 
 // serveStatic writes dist's file name — its brotli or gzip copy where the build made one and the request accepts
-// that encoding, else the file as it is — with its type from its extension (sniffed from an uncompressed body where
-// the extension is unknown); ranges and conditional requests as
-// http.ServeContent answers them (a range is of the body as sent). Nothing is compressed on a request.
+// that encoding (httpx.AcceptsEncoding), else the file as it is — with its type from its extension (sniffed from an
+// uncompressed body where the extension is unknown); ranges and conditional requests as http.ServeContent answers
+// them (a range is of the body as sent). Nothing is compressed on a request.
 func serveStatic(w http.ResponseWriter, r *http.Request, dist fs.FS, name string) {
-	ctype := mime.TypeByExtension(path.Ext(name))
-	if ctype != "" {
+	if ctype := mime.TypeByExtension(path.Ext(name)); ctype != "" {
 		w.Header().Set("Content-Type", ctype)
 	}
-	accepted := acceptedEncodings(r.Header.Get("Accept-Encoding"))
 	compressed := false
 	for _, enc := range encodings {
 		if _, err := fs.Stat(dist, name+enc.suffix); err != nil {
 			continue
 		}
-		compressed = true
-		if accepted(enc.token) && sendFile(w, r, dist, name+enc.suffix, name, enc.token) {
+		if !compressed {
+			compressed = true
+			w.Header().Add("Vary", "Accept-Encoding")
+		}
+		if httpx.AcceptsEncoding(r, enc.token) {
+			if w.Header().Get("Content-Type") == "" {
+				w.Header().Set("Content-Type", "application/octet-stream") // not sniffed from the compressed bytes
+			}
+			w.Header().Set("Content-Encoding", enc.token)
+			sendFile(w, r, dist, name+enc.suffix, name)
 			return
 		}
 	}
-	if compressed {
-		w.Header().Add("Vary", "Accept-Encoding")
-	}
-	if !sendFile(w, r, dist, name, name, "") {
-		http.Error(w, "cannot read "+name, http.StatusInternalServerError)
-	}
+	sendFile(w, r, dist, name, name)
 }
 
-// sendFile serves dist's file as name (its encoding, if any, in Content-Encoding); false if it cannot be opened.
-func sendFile(w http.ResponseWriter, r *http.Request, dist fs.FS, file, name, encoding string) bool {
+// sendFile serves dist's file under name; a file that cannot be read (or an fs.FS whose files do not seek, which
+// embed.FS's do) is a 500.
+func sendFile(w http.ResponseWriter, r *http.Request, dist fs.FS, file, name string) {
 	f, err := dist.Open(file)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return false
-	}
-	body, ok := f.(io.ReadSeeker)
-	if !ok {
-		b, err := io.ReadAll(f)
-		if err != nil {
-			return false
-		}
-		body = bytes.NewReader(b)
-	}
-	if encoding != "" {
-		if w.Header().Get("Content-Type") == "" {
-			w.Header().Set("Content-Type", "application/octet-stream") // not sniffed from the compressed bytes
-		}
-		w.Header().Set("Content-Encoding", encoding)
-		w.Header().Add("Vary", "Accept-Encoding")
-	}
-	http.ServeContent(w, r, name, st.ModTime(), body)
-	return true
-}
-
-// acceptedEncodings reads an Accept-Encoding header (RFC 9110 §12.5.3): a coding is accepted when it is listed with
-// a quality above 0, or when it is not listed and "*" is, with a quality above 0.
-func acceptedEncodings(header string) func(token string) bool {
-	listed := map[string]bool{}
-	for _, part := range strings.Split(header, ",") {
-		coding, params, _ := strings.Cut(part, ";")
-		coding = strings.ToLower(strings.TrimSpace(coding))
-		if coding == "" {
-			continue
-		}
-		listed[coding] = quality(params) > 0
-	}
-	return func(token string) bool {
-		if ok, in := listed[token]; in {
-			return ok
-		}
-		return listed["*"]
-	}
-}
-
-// quality is the q parameter of an Accept-Encoding entry's parameters (1 when absent, 0 when unreadable).
-func quality(params string) float64 {
-	for _, p := range strings.Split(params, ";") {
-		k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
-		if strings.EqualFold(strings.TrimSpace(k), "q") {
-			q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-			if err != nil {
-				return 0
-			}
-			return q
+	if err == nil {
+		defer f.Close()
+		var st fs.FileInfo
+		body, seeks := f.(io.ReadSeeker)
+		if st, err = f.Stat(); err == nil && seeks {
+			http.ServeContent(w, r, name, st.ModTime(), body)
+			return
 		}
 	}
-	return 1
+	w.Header().Del("Content-Encoding")
+	http.Error(w, "cannot read "+name, http.StatusInternalServerError)
 }

@@ -90,7 +90,7 @@ func (s *Service) snapshot(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/octet-stream")
-	if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") && len(body) > 1024 {
+	if httpx.AcceptsEncoding(r, "gzip") && len(body) > 1024 {
 		w.Header().Set("Content-Encoding", "gzip")
 		gz, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
 		_, _ = gz.Write(body)
