@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -348,17 +349,22 @@ func depacketize(pkts [][]byte) ([]byte, error) {
 // maxSnapshot caps a snapshot's JPEG (-fs).
 const maxSnapshot = 8 << 20
 
+// snapDecodeTimeout bounds a snapshot's decode, the wait for an ffmpeg slot included.
+const snapDecodeTimeout = 10 * time.Second
+
 // decodeKeyframe decodes one H.264 keyframe (RTP packets) to a JPEG through the ffmpeg boundary: -f h264 from
-// stdin, pipe only, one frame out on stdout, in a slot of the limiter.
+// stdin, pipe only, one frame out on stdout, in a slot of the limiter. Out of time (ctx's deadline or
+// snapDecodeTimeout, whichever is first) it answers ErrServerBusy.
+
 func (s *Service) decodeKeyframe(ctx context.Context, customer int64, pkts [][]byte) ([]byte, error) {
 	annexB, err := depacketize(pkts)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, snapDecodeTimeout)
 	defer cancel()
 	release, err := s.opts.Jobs.Acquire(ctx, customer)
-	if errors.Is(err, ffchild.ErrBusy) {
+	if errors.Is(err, ffchild.ErrBusy) || errors.Is(err, context.DeadlineExceeded) {
 		return nil, ErrServerBusy
 	} else if err != nil {
 		return nil, err
@@ -379,6 +385,12 @@ func (s *Service) decodeKeyframe(ctx context.Context, customer int64, pkts [][]b
 	s.children.Add(1)
 	err = cmd.Run()
 	s.children.Add(-1)
+	if err != nil && ctx.Err() == context.DeadlineExceeded {
+		// the decode did not get the CPU it needed in time (a fraction of a second on an idle core): a machine
+		// this busy answers "busy, try again", as when no slot comes free, not an internal error
+		slog.Warn("cameras: a snapshot's decode ran out of time", "after", snapDecodeTimeout, "err", err)
+		return nil, ErrServerBusy
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cameras: snapshot: %v: %s", err, stderr.String())
 	}

@@ -62,7 +62,7 @@ var (
 	fileProtocols   = []string{"file"}
 	cameraProtocols = []string{"rtsp", "rtp", "tcp", "udp"}
 	pipeProtocols   = []string{"pipe"}
-	pipeFormats     = []string{"h264", FormatMulaw, FormatAlaw, FormatOgg}
+	pipeFormats     = []string{"h264"}
 	audioFormats    = []string{FormatMP3, FormatWAV, FormatOgg, FormatFLAC}
 )
 
@@ -139,30 +139,13 @@ func hasControl(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0) })
 }
 
-// The live audio a SIP call bridges through a pipe (internal/sip): G.711 as a phone sends it (8 kHz mono, the
-// raw demuxers' defaults), and Ogg Opus as the group call's packets are written into it.
-const (
-	FormatMulaw = "mulaw"
-	FormatAlaw  = "alaw"
-)
-
-// liveOpts make ffmpeg pass a live pipe's audio on as it comes instead of probing and buffering it first.
-var liveOpts = []string{"-fflags", "nobuffer", "-flags", "low_delay", "-probesize", "32", "-analyzeduration", "0"}
-
-// Pipe is bytes of a format the server writes to stdin (KindPipe): "h264" (a camera's Annex-B keyframe), or a
-// live call's audio (FormatMulaw, FormatAlaw, FormatOgg), read without buffering ahead.
+// Pipe is bytes of a format the server writes to stdin (KindPipe): "h264", a camera's Annex-B keyframe (the only
+// pipe since a SIP call's audio is transcoded in process, docs/adr/0037).
 func Pipe(format string, maxDuration time.Duration) (Input, error) {
 	if !slices.Contains(pipeFormats, format) {
 		return Input{}, fmt.Errorf("ffchild: no pipe format %q", format)
 	}
-	in := Input{kind: KindPipe, format: format, whitelist: pipeProtocols, url: "pipe:0", MaxDuration: maxDuration}
-	switch format {
-	case FormatMulaw, FormatAlaw: // raw samples say nothing of their rate: G.711's (the demuxer's default is 44.1 kHz)
-		in.opts = append(slices.Clone(liveOpts), "-ar", "8000", "-ac", "1")
-	case FormatOgg:
-		in.opts = liveOpts
-	}
-	return in, nil
+	return Input{kind: KindPipe, format: format, whitelist: pipeProtocols, url: "pipe:0", MaxDuration: maxDuration}, nil
 }
 
 // Output is what ffmpeg writes: Args (the server's own codec, filter and muxer options, never another -i and
@@ -234,8 +217,10 @@ func (in Input) valid() error {
 
 // BatchNice is the CPU priority (nice) of batch work — an upload's transcode, a snapshot's decode: it runs on the
 // cores voice needs, so it takes what voice leaves (the load-isolation row of `make bench`: at the default
-// priority, two transcodes on two cores added ~45 ms to another customer's PTT access p95). Camera pulls copy a
-// live stream without decoding it and keep the default priority.
+// priority, two transcodes on two cores added ~45 ms to another customer's PTT access p95; a snapshot's decode at
+// nice 5 measured +21 ms in one of two runs, against +1–4 ms at 15). On a machine busy at the default priority a
+// decode may so get no CPU before its deadline: the snapshot then answers "busy" (internal/camera). Camera pulls
+// copy a live stream without decoding it and keep the default priority.
 const BatchNice = 15
 
 // Command is the one way the server runs ffmpeg on what a client supplied: the arguments from Args, the child
