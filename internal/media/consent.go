@@ -19,17 +19,28 @@ import (
 // Only a plain check is answered here: a request from the controlling side (the client offered) without
 // USE-CANDIDATE or NOMINATION, on the pair already selected (the inbound entry is under its address). A nomination, a role
 // conflict, a check with other credentials (an ICE restart under way) or one that fails its integrity goes on to
-// pion as before. pion's agent no longer sees these checks, so what keeps it seeing the client is its own consent
-// check every ICEKeepalive, whose response it still reads: a direct voice connection's disconnected timeout is
-// therefore consentDisconnected, above two keepalive intervals, and failure comes at the same 30 s as before.
+// pion as before.
+//
+// pion's agent sends no consent checks of its own on a voice connection (docs/adr/0048): it would send one on
+// every turn of its task loop, which turns every 2 s whatever keepalive interval it is given — with the client's
+// own checks, three packets and their wake-ups every 2 s per idle terminal. What it knows of the client is the
+// client's authenticated checks instead, as an ICE-lite server's liveness is: the reader passes one valid check in
+// every consentPassEvery on to pion, which answers it and so sees the client. A client that vanishes sends none,
+// so pion's disconnected timeout, consentDisconnected (above two pass intervals), runs out, and its failed one
+// ends the connection at the same 30 s as before (RFC 7675's consent expiry).
 
 // consentDisconnected and consentFailed are a voice connection's ICE timeouts: disconnected after 12 s without a
-// packet pion sees (its own consent checks' responses every ICEKeepalive at least), failed 18 s after that — the
-// 30 s the engine's other connections take (5 s + 25 s).
+// packet pion sees (a client's check every consentPassEvery, or every one a client on no direct path sends),
+// failed 18 s after that — the 30 s the engine's other connections take (5 s + 25 s).
 const (
 	consentDisconnected = 12 * time.Second
 	consentFailed       = 18 * time.Second
 )
+
+// consentPassEvery is how often a client's valid consent check goes on to pion rather than being answered in the
+// reader: every third check of a pion client (2 s), every second of a browser (2.5 s) — pion sees the client every
+// 5–6 s, and every 7.5–8 s when the one check that would have gone on is lost, inside consentDisconnected.
+const consentPassEvery = 5 * time.Second
 
 // attrNomination is renomination's NOMINATION attribute (libwebrtc's type, pion's default): a request carrying it
 // nominates, as USE-CANDIDATE does.
@@ -47,6 +58,8 @@ type consent struct {
 	ice      *webrtc.ICETransport
 	creds    atomic.Pointer[iceCreds]
 	answered atomic.Uint64
+	passedOn atomic.Uint64 // valid checks left to pion (consentPassEvery)
+	passedAt time.Time     // when the last one was (used under the inbound's mutex)
 
 	// the request and the response, reused (used under the inbound's mutex)
 	req, resp stun.Message
@@ -101,6 +114,11 @@ func (c *consent) answer(b []byte, s *mediaSocket, from netip.AddrPort) bool {
 		}
 	}
 	if cr.integrity.Check(req) != nil || stun.Fingerprint.Check(req) != nil {
+		return false
+	}
+	if now := time.Now(); now.Sub(c.passedAt) >= consentPassEvery {
+		c.passedAt = now // pion answers this one, and so sees the client alive
+		c.passedOn.Add(1)
 		return false
 	}
 	mapped := stun.XORMappedAddress{IP: from.Addr().AsSlice(), Port: int(from.Port())}

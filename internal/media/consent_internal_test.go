@@ -10,7 +10,7 @@ import (
 )
 
 // A plain consent check from the client, with the server's credentials, is answered in the reader as pion's agent
-// would: a success response to the same transaction, the client's address in XOR-MAPPED-ADDRESS, signed with the
+// would (but one in every consentPassEvery, left to pion): a success response to the same transaction, the client's address in XOR-MAPPED-ADDRESS, signed with the
 // server's password and fingerprinted. Anything pion must judge — a nomination, a role conflict, other credentials,
 // a broken signature, a response to the server's own check — is left to it, unanswered here.
 func TestReaderAnswersAClientsConsentCheck(t *testing.T) {
@@ -25,9 +25,13 @@ func TestReaderAnswersAClientsConsentCheck(t *testing.T) {
 	useCandidate := stun.RawAttribute{Type: stun.AttrUseCandidate}
 	renominate := stun.RawAttribute{Type: attrNomination, Value: []byte{0, 0, 0, 2}}
 
+	// The first valid check goes on to pion, which sees the client by it (one every consentPassEvery, ADR 0048).
+	if in.take(consentCheck(t, stun.BindingRequest, pwd, user, controlling), s, from) || in.consent.passedOn.Load() != 1 {
+		t.Fatalf("the first check was answered in the reader (%d passed on): pion's agent must see one", in.consent.passedOn.Load())
+	}
 	check := consentCheck(t, stun.BindingRequest, pwd, user, controlling)
 	if !in.take(check, s, from) {
-		t.Fatal("a plain consent check was left to pion")
+		t.Fatal("a plain consent check within consentPassEvery of the last passed on was left to pion")
 	}
 	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
 	b := make([]byte, 1500)
@@ -70,8 +74,8 @@ func TestReaderAnswersAClientsConsentCheck(t *testing.T) {
 			t.Fatalf("%s was answered in the reader", name)
 		}
 	}
-	if in.consent.answered.Load() != 1 {
-		t.Fatalf("answered %d", in.consent.answered.Load())
+	if in.consent.answered.Load() != 1 || in.consent.passedOn.Load() != 1 {
+		t.Fatalf("answered %d, passed on %d", in.consent.answered.Load(), in.consent.passedOn.Load())
 	}
 	_ = c.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
 	if _, _, err := c.ReadFromUDPAddrPort(b); err == nil {

@@ -63,10 +63,13 @@ var Opus = rtcapi.Opus
 // RTCPInterval is how often the server sends RTCP sender and receiver reports on each peer.
 const RTCPInterval = 5 * time.Second
 
-// ICEKeepalive is how often the server checks consent (a STUN binding request, RFC 7675 §5.1) on each peer's
-// selected pair. A peer that goes silent is noticed by pion's disconnected timeout (5 s without a packet from it;
-// 12 s on a voice connection, whose client's own checks are answered outside pion: consent.go); clients check
-// consent on their own schedule (browsers about every 2.5 s, pion every 2 s) and the server answers each check.
+// ICEKeepalive is the consent-check interval (a STUN binding request, RFC 7675 §5.1) the engine gives pion for
+// the selected pair of a connection other than a voice client's (video, cameras, the relays between nodes). pion
+// sends one on every turn of its agent's task loop, which turns every 2 s at the least, so in fact they go every 2 s.
+// A voice client's connection sends none (consent.go, docs/adr/0048): the client's own checks are its liveness.
+// A peer that goes silent is noticed by pion's disconnected timeout (5 s without a packet from it; 12 s on a voice
+// connection); clients check consent on their own schedule (browsers about every 2.5 s, pion every 2 s) and the
+// server answers each check.
 const ICEKeepalive = 5 * time.Second
 
 // OpusPayloadType is the payload type the server registers for Opus (browsers use 111 too).
@@ -221,14 +224,14 @@ func (e *Engine) Close() error {
 }
 
 // newPC is a voice connection with its own API, whose DTLS handshake (when the server is its DTLS server) is
-// captured for the direct path; ir is its interceptors (nil: the engine's, pion's receiver reports). consentHere: the
-// client's consent checks are answered in the media socket's reader (consent.go), so pion's agent keeps its
-// connection by its own checks alone, with the timeouts that allows.
+// captured for the direct path; ir is its interceptors (nil: the engine's, pion's receiver reports). consentHere: a
+// voice client's connection, whose consent checks are answered in the media socket's reader but one in every
+// consentPassEvery, which keeps pion's agent seeing the client; the agent sends no checks of its own (consent.go).
 func (e *Engine) newPC(ir *interceptor.Registry, consentHere bool) (*webrtc.PeerConnection, *keyCapture, error) {
 	keys := &keyCapture{}
 	se := e.peerSE
 	if consentHere {
-		se.SetICETimeouts(consentDisconnected, consentFailed, ICEKeepalive)
+		se.SetICETimeouts(consentDisconnected, consentFailed, 0) // 0: no consent checks from the server
 	}
 	se.SetDTLSKeyLogWriter(keys)
 	se.SetDTLSServerHelloMessageHook(keys.serverHello)

@@ -25,3 +25,24 @@ func ConsentAnsweredForTest(p *Peer) uint64 {
 
 // ICEStateForTest is the server side's ICE connection state.
 func ICEStateForTest(p *Peer) webrtc.ICEConnectionState { return p.pc.ICEConnectionState() }
+
+// ConsentPassedForTest counts the client's valid consent checks the reader left to pion (consentPassEvery).
+func ConsentPassedForTest(p *Peer) uint64 {
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	if p.in == nil || p.in.consent == nil {
+		return 0
+	}
+	return p.in.consent.passedOn.Load()
+}
+
+// ConsentRequestsSentForTest counts the binding requests the server's agent sent on the selected pair.
+func ConsentRequestsSentForTest(p *Peer) uint64 {
+	var n uint64
+	for _, s := range p.pc.GetStats() {
+		if cp, ok := s.(webrtc.ICECandidatePairStats); ok && cp.Nominated {
+			n += cp.RequestsSent
+		}
+	}
+	return n
+}
