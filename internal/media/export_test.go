@@ -13,28 +13,19 @@ func ForwardForTest(r *Route, seq uint16, ts uint32, payload []byte) {
 		Payload: payload}, time.Now())
 }
 
-// ConsentAnsweredForTest counts the client's consent checks the media socket's reader answered (consent.go).
-func ConsentAnsweredForTest(p *Peer) uint64 {
+// ConsentForTest counts the client's consent checks the media socket's reader answered (consent.go), and the
+// valid ones it left to pion (consentPassEvery).
+func ConsentForTest(p *Peer) (answered, passedOn uint64) {
 	p.inMu.Lock()
 	defer p.inMu.Unlock()
 	if p.in == nil || p.in.consent == nil {
-		return 0
+		return 0, 0
 	}
-	return p.in.consent.answered.Load()
+	return p.in.consent.answered.Load(), p.in.consent.passedOn.Load()
 }
 
 // ICEStateForTest is the server side's ICE connection state.
 func ICEStateForTest(p *Peer) webrtc.ICEConnectionState { return p.pc.ICEConnectionState() }
-
-// ConsentPassedForTest counts the client's valid consent checks the reader left to pion (consentPassEvery).
-func ConsentPassedForTest(p *Peer) uint64 {
-	p.inMu.Lock()
-	defer p.inMu.Unlock()
-	if p.in == nil || p.in.consent == nil {
-		return 0
-	}
-	return p.in.consent.passedOn.Load()
-}
 
 // ConsentRequestsSentForTest counts the binding requests the server's agent sent on the selected pair.
 func ConsentRequestsSentForTest(p *Peer) uint64 {
