@@ -355,7 +355,6 @@ const snapDecodeTimeout = 10 * time.Second
 // decodeKeyframe decodes one H.264 keyframe (RTP packets) to a JPEG through the ffmpeg boundary: -f h264 from
 // stdin, pipe only, one frame out on stdout, in a slot of the limiter. Out of time (ctx's deadline or
 // snapDecodeTimeout, whichever is first) it answers ErrServerBusy.
-
 func (s *Service) decodeKeyframe(ctx context.Context, customer int64, pkts [][]byte) ([]byte, error) {
 	annexB, err := depacketize(pkts)
 	if err != nil {
@@ -385,7 +384,7 @@ func (s *Service) decodeKeyframe(ctx context.Context, customer int64, pkts [][]b
 	s.children.Add(1)
 	err = cmd.Run()
 	s.children.Add(-1)
-	if err != nil && ctx.Err() == context.DeadlineExceeded {
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		// the decode did not get the CPU it needed in time (a fraction of a second on an idle core): a machine
 		// this busy answers "busy, try again", as when no slot comes free, not an internal error
 		slog.Warn("cameras: a snapshot's decode ran out of time", "after", snapDecodeTimeout, "err", err)

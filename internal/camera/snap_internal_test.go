@@ -16,7 +16,8 @@ import (
 // A snapshot's decode that runs out of time answers the coded "busy, try again" (101), never an internal error:
 // ffmpeg starved of CPU past the deadline (a stand-in that never finishes), and no ffmpeg slot free before it.
 func TestSnapshotDecodeOutOfTimeIsBusy(t *testing.T) {
-	idr, err := (&rtp.Packet{Header: rtp.Header{Version: 2, Marker: true, PayloadType: 96}, Payload: []byte{0x65, 0x88, 0x84, 0x00}}).Marshal()
+	idr, err := (&rtp.Packet{Header: rtp.Header{Version: 2, Marker: true, PayloadType: 96},
+		Payload: []byte{0x65, 0x88, 0x84, 0x00}}).Marshal() // one IDR slice: ffmpeg never gets to decode it
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,8 @@ func TestSnapshotDecodeOutOfTimeIsBusy(t *testing.T) {
 	if err := os.WriteFile(stuck, []byte("#!/bin/sh\nexec sleep 30\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s := &Service{ffmpeg: stuck, opts: Options{Jobs: ffchild.NewLimiter(ffchild.Limits{Server: 1, PerCustomer: 1, Wait: time.Minute})}}
+	jobs := ffchild.NewLimiter(ffchild.Limits{Server: 1, PerCustomer: 1, Wait: time.Minute})
+	s := &Service{ffmpeg: stuck, opts: Options{Jobs: jobs}}
 
 	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()

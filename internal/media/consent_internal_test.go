@@ -10,8 +10,8 @@ import (
 )
 
 // A plain consent check from the client, with the server's credentials, is answered in the reader as pion's agent
-// would (but one in every consentPassEvery, left to pion): a success response to the same transaction, the client's address in XOR-MAPPED-ADDRESS, signed with the
-// server's password and fingerprinted. Anything pion must judge — a nomination, a role conflict, other credentials,
+// would (but one in every consentPassEvery, left to pion): a success response to the same transaction, the
+// client's address in XOR-MAPPED-ADDRESS, signed with the server's password and fingerprinted. Anything pion must judge — a nomination, a role conflict, other credentials,
 // a broken signature, a response to the server's own check — is left to it, unanswered here.
 func TestReaderAnswersAClientsConsentCheck(t *testing.T) {
 	s := newMediaSocket(loopbackUDP(t))
@@ -26,7 +26,8 @@ func TestReaderAnswersAClientsConsentCheck(t *testing.T) {
 	renominate := stun.RawAttribute{Type: attrNomination, Value: []byte{0, 0, 0, 2}}
 
 	// The first valid check goes on to pion, which sees the client by it (one every consentPassEvery, ADR 0048).
-	if in.take(consentCheck(t, stun.BindingRequest, pwd, user, controlling), s, from) || in.consent.passedOn.Load() != 1 {
+	first := consentCheck(t, stun.BindingRequest, pwd, user, controlling)
+	if in.take(first, s, from) || in.consent.passedOn.Load() != 1 {
 		t.Fatalf("the first check was answered in the reader (%d passed on): pion's agent must see one", in.consent.passedOn.Load())
 	}
 	check := consentCheck(t, stun.BindingRequest, pwd, user, controlling)

@@ -63,14 +63,15 @@ var Opus = rtcapi.Opus
 // RTCPInterval is how often the server sends RTCP sender and receiver reports on each peer.
 const RTCPInterval = 5 * time.Second
 
-// ICEKeepalive is the consent-check interval (a STUN binding request, RFC 7675 §5.1) the engine gives pion for
-// the selected pair of a connection other than a voice client's (video, cameras, the relays between nodes). pion
-// sends one on every turn of its agent's task loop, which turns every 2 s at the least, so in fact they go every 2 s.
-// A voice client's connection sends none (consent.go, docs/adr/0048): the client's own checks are its liveness.
+// ICEKeepalive is how often the server checks consent (a STUN binding request, RFC 7675 §5.1) on the selected pair
+// of a connection other than a voice client's (video, cameras, the relays between nodes): pion sends one on every
+// turn of its agent's task loop, which turns every 2 s at the least, so a longer interval here would not be kept
+// (ADR 0012 set 5 s, which never applied). A voice client's connection sends none (consent.go, docs/adr/0048): the
+// client's own checks are its liveness.
 // A peer that goes silent is noticed by pion's disconnected timeout (5 s without a packet from it; 12 s on a voice
 // connection); clients check consent on their own schedule (browsers about every 2.5 s, pion every 2 s) and the
 // server answers each check.
-const ICEKeepalive = 5 * time.Second
+const ICEKeepalive = 2 * time.Second
 
 // OpusPayloadType is the payload type the server registers for Opus (browsers use 111 too).
 const OpusPayloadType = rtcapi.OpusPayloadType

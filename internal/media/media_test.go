@@ -388,7 +388,8 @@ func TestConsentAnsweredInTheReaderKeepsTheConnection(t *testing.T) {
 	answered, passed = answered-answered0, passed-passed0
 	accepted := m.ConsentResponses() - accepted0
 	if answered < 3 || passed < 2 || passed > answered || accepted+1 < answered+passed {
-		t.Fatalf("in 15 s the reader answered %d checks and passed %d to pion; the client accepted %d answers", answered, passed, accepted)
+		t.Fatalf("in 15 s the reader answered %d checks and passed %d to pion; the client accepted %d answers",
+			answered, passed, accepted)
 	}
 	if sent := media.ConsentRequestsSentForTest(p) - sent0; sent != 0 {
 		t.Fatalf("the server sent %d consent checks of its own in 15 s, want none", sent)
