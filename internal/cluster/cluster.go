@@ -87,10 +87,16 @@ type Node struct {
 	seen     map[int64]*seqWindow       // durable seqs delivered here, per customer
 	startSeq int64                      // the newest durable seq when this node joined
 	unsent   []unsent                   // durable events stored while NATS was unreachable
+	// queued: per customer, the durable events waiting for the next transaction that stores them (Durable);
+	// a queue of its own lock, so the wait never holds mu.
+	queuedMu sync.Mutex
+	queued   map[int64]*durableQueue
 	// gapFrom is, per customer, where the catch-up after a NATS outage starts: the newest durable seq received
 	// through NATS when the connection was lost (rejoin; events arriving before the catch-up runs must not move it).
 	gapFrom map[int64]int64
 	closed  bool
+	// rejoining: a rejoin is at work; rejoinAgain: another was asked for meanwhile (rejoin)
+	rejoining, rejoinAgain bool
 }
 
 type unsent struct {
@@ -122,7 +128,7 @@ func Join(ctx context.Context, d *db.DB, hub *realtime.Hub, opt Options) (*Node,
 	}
 	n := &Node{opt: opt, db: d, hub: hub, remote: map[string]map[string]bool{}, who: map[string]whoMsg{}, held: map[string]whoMsg{},
 		urls: map[string]string{},
-		seen: map[int64]*seqWindow{}}
+		seen: map[int64]*seqWindow{}, queued: map[int64]*durableQueue{}}
 	if err := d.QueryRow(ctx, `SELECT COALESCE(MAX(seq), 0) FROM events`).Scan(&n.startSeq); err != nil {
 		return nil, err
 	}

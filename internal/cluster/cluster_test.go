@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 
 	"tenfour/internal/app"
+	clusterpkg "tenfour/internal/cluster" // beside the tests' own type cluster
 	"tenfour/internal/config"
 	"tenfour/internal/platform/httpx"
 	"tenfour/internal/platform/realtime"
@@ -260,6 +261,73 @@ func TestNATSDropLosesNoDurableEvent(t *testing.T) {
 		if got[fr.Seq] > 0 {
 			t.Fatalf("seq %d delivered twice", fr.Seq)
 		}
+	}
+}
+
+// The durable events a node has for a customer while another transaction holds the customer's lock are stored
+// together in the next one (group commit, docs/adr/0049), not one transaction each; every console still gets each
+// once, in seq order.
+func TestDurableEventsWaitingForTheLockGoInOneTransaction(t *testing.T) {
+	c := newCluster(t)
+	n1, n2 := c.node("n1"), c.node("n2")
+	f := testkit.NewFleet(t, n1.DB, "1", 1, 1)
+	con2 := n2.Console(f.Dispatcher, f.Customer)
+	ctx := context.Background()
+	first, err := n1.Hub.LastSeq(ctx, f.Customer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the customer's lock held as another node's transaction would hold it
+	holder, err := n1.DB.W.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	key := clusterpkg.LockSpace | f.Customer
+	if _, err := holder.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, key); err != nil {
+		t.Fatal(err)
+	}
+	const events = 50
+	seqs := make(chan int64, events)
+	errs := make(chan error, events)
+	for i := range events {
+		go func() {
+			seq, err := n1.Hub.PublishDurable(ctx, f.Customer, "sos.updated", map[string]int{"id": i}, realtime.Consoles)
+			seqs <- seq
+			errs <- err
+		}()
+	}
+	testkit.Eventually(t, 5*time.Second, "a transaction waits for the customer's lock", func() bool {
+		return testkit.Count(t, n1.DB, `SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`) > 0
+	})
+	if _, err := holder.ExecContext(ctx, `SELECT pg_advisory_unlock($1)`, key); err != nil {
+		t.Fatal(err)
+	}
+	stored := map[int64]bool{}
+	for range events {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+		stored[<-seqs] = true
+	}
+	if len(stored) != events {
+		t.Fatalf("%d distinct seqs for %d events", len(stored), events)
+	}
+	// one transaction for the event that was first, one (or, on a slow machine, a few) for those queued behind it;
+	// one transaction each before
+	txs := testkit.Count(t, n1.DB, `SELECT COUNT(DISTINCT xmin::text) FROM events WHERE customer_id = ? AND seq > ?`, f.Customer, first)
+	if txs > 5 {
+		t.Fatalf("%d durable events stored in %d transactions", events, txs)
+	}
+	t.Logf("%d durable events queued behind the lock, stored in %d transactions", events, txs)
+	last := first
+	for got := 0; got < events; {
+		fr := con2.WaitEvent("sos.updated", 5*time.Second, nil)
+		if fr.Seq <= last || !stored[fr.Seq] {
+			t.Fatalf("event seq %d after %d on node 2's console (stored: %v)", fr.Seq, last, stored[fr.Seq])
+		}
+		last = fr.Seq
+		got++
 	}
 }
 

@@ -134,7 +134,7 @@ func (n *Node) Run(ctx context.Context) {
 	lastBeat := time.Now()
 	var sweeping sync.WaitGroup
 	var busy atomic.Bool
-	missedOnce := false // read and written by one sweep at a time (busy)
+	var rows rowWatch // read and written by one sweep at a time (busy)
 	ticker.Every(ctx, n.opt.Heartbeat, func() {
 		if err := n.beat(ctx); err != nil {
 			slog.Warn("cluster: heartbeat", "node", n.opt.NodeID, "err", err)
@@ -159,27 +159,23 @@ func (n *Node) Run(ctx context.Context) {
 				slog.Error("cluster: sweep", "node", n.opt.NodeID, "err", err)
 			}
 			// Another node may have swept this one while its own beats went through (NATS too slow for the
-			// others to read its key in time): its rows are gone and nothing tells it. Rows missing at two
-			// sweeps in a row (not a login between its connection and its row) mean that: rejoin
-			// (docs/reliability.md, found by the chaos lab).
-			if n.rowsMissing(ctx) {
-				if missedOnce {
-					slog.Warn("cluster: this node's presence rows were swept while it was alive, rejoining", "node", n.opt.NodeID)
-					go n.rejoin()
-				}
-				missedOnce = !missedOnce
-			} else {
-				missedOnce = false
+			// others to read its key in time): its rows are gone and nothing tells it (docs/reliability.md, found
+			// by the chaos lab). Not while a rejoin is writing the rows again.
+			if n.isRejoining() {
+				rows = rowWatch{}
+			} else if rows.sweptWhileAlive(n.missingRows(ctx)) {
+				slog.Warn("cluster: this node's presence rows were swept while it was alive, rejoining", "node", n.opt.NodeID)
+				go n.rejoin()
 			}
 		})
 	})
 	sweeping.Wait()
 }
 
-// rowsMissing reports whether an account connected here has no presence row of this node. A count would not
-// do: the rows of accounts held here without a socket (a reconnection's grace) are this node's too, and one of them
+// missingRows lists the accounts connected here that have no presence row of this node. A count would not do:
+// the rows of accounts held here without a socket (a reconnection's grace) are this node's too, and one of them
 // hid a connected terminal's swept row — the terminal stayed offline everywhere while connected (a chaos run).
-func (n *Node) rowsMissing(ctx context.Context) bool {
+func (n *Node) missingRows(ctx context.Context) map[string]bool {
 	var here []string
 	for _, cid := range n.hub.Customers() {
 		for _, id := range n.hub.Accounts(cid) {
@@ -189,14 +185,40 @@ func (n *Node) rowsMissing(ctx context.Context) bool {
 		}
 	}
 	if len(here) == 0 {
-		return false
+		return nil
 	}
 	rows, err := n.db.Query(ctx, `SELECT account_id FROM cluster_presence WHERE node_id = ?`, n.opt.NodeID)
 	have, err := db.CollectSet(rows, err, db.String)
 	if err != nil {
-		return false
+		return nil
 	}
-	return slices.ContainsFunc(here, func(id string) bool { return !have[id] })
+	missing := map[string]bool{}
+	for _, id := range here {
+		if !have[id] {
+			missing[id] = true
+		}
+	}
+	return missing
+}
+
+// rowWatch tells a swept row from a login in progress (connected, its row not written yet): an account missing its
+// row at two sweeps in a row. Any account at each sweep would not do: during a wave of logins on a busy store some
+// login is always between its connection and its row, and the node rejoined every other sweep — each rejoin writes
+// every account's row again and tells every node, so 15,000 terminals logging in on three nodes took minutes.
+type rowWatch struct {
+	missed map[string]bool // the accounts without a row at the last sweep
+}
+
+// sweptWhileAlive takes the accounts missing their row at this sweep; true if one was missing at the last too.
+func (w *rowWatch) sweptWhileAlive(missing map[string]bool) bool {
+	for id := range missing {
+		if w.missed[id] {
+			w.missed = nil
+			return true
+		}
+	}
+	w.missed = missing
+	return false
 }
 
 func (n *Node) beat(ctx context.Context) error {
