@@ -24,12 +24,14 @@ let sender: FakeSender;
 const mic = { kind: 'audio', readyState: 'live', enabled: true, stop: vi.fn() } as unknown as MediaStreamTrack;
 
 let configs: RTCConfiguration[] = [];
+let lastPC: FakePC | undefined;
 
 class FakePC {
   constructor(cfg: RTCConfiguration) {
     configs.push(cfg);
+    lastPC = this; // eslint-disable-line @typescript-eslint/no-this-alias
   }
-  ontrack = null;
+  ontrack: ((e: { track: MediaStreamTrack }) => void) | null = null;
   onicecandidate = null;
   onconnectionstatechange = null;
   connectionState = 'new';
@@ -166,6 +168,41 @@ describe('the offer (issue 32: a reload waited 700–800 ms for voice)', () => {
     answer('rtc.close', {});
     await connecting;
     expect(sent.filter((t) => t === 'rtc.offer')).toHaveLength(2);
+    link.destroy();
+  });
+});
+
+describe('the level meter', () => {
+  it('makes its AudioContext when the level is first read, not when audio arrives or at the first gesture', async () => {
+    const made: unknown[] = [];
+    class FakeAudioContext {
+      state = 'running';
+      constructor() {
+        made.push(this);
+      }
+      createAnalyser() {
+        return { fftSize: 0, getFloatTimeDomainData: (b: Float32Array) => b.fill(0.5) };
+      }
+      createMediaStreamSource() {
+        return { connect: () => {} };
+      }
+      close = async () => {};
+    }
+    vi.stubGlobal('AudioContext', FakeAudioContext);
+    vi.stubGlobal('MediaStream', class {
+      constructor(readonly tracks: MediaStreamTrack[]) {}
+    });
+    vi.stubGlobal('navigator', { ...navigator, userActivation: { hasBeenActive: true }, mediaDevices: { getUserMedia: async () => ({ getAudioTracks: () => [mic] }) } });
+    const link = new MediaLink(socket(), { onStatus: () => {}, onMic: () => {} });
+    vi.spyOn(link.audio, 'play').mockResolvedValue();
+    await link.connect();
+    lastPC?.ontrack?.({ track: { kind: 'audio' } as MediaStreamTrack });
+    link.unlock();
+    expect(made).toHaveLength(0);
+
+    expect(link.level()).toBeCloseTo(0.5);
+    expect(link.level()).toBeCloseTo(0.5);
+    expect(made).toHaveLength(1);
     link.destroy();
   });
 });

@@ -265,13 +265,16 @@ export class MediaLink {
     if (document.readyState === 'complete') play();
     else window.addEventListener('load', play, { once: true });
     this.metered = stream;
-    this.meter();
+    if (this.analyser) this.meter(); // a meter that is read follows the new stream
   }
 
   /**
-   * The level meter's audio graph on what comes in, made once the page may run audio: an AudioContext made before
-   * the user's first gesture is not allowed to start (it would measure nothing) and Chrome warns on the console
-   * for it, on a full load of any screen (issue 32). Until then the first gesture or unlock() makes it.
+   * The level meter's audio graph on what comes in, made when level() is first read — nothing on the console
+   * shows the level (the browser suite reads it to tell heard speech from silence): made at every sign-in, its
+   * AudioContext took ≈ 0.1 s of the main thread on the way to the dispatch screen and then rendered silence
+   * for as long as the console stayed open. Made once the page may run audio: an AudioContext made before the
+   * user's first gesture is not allowed to start (it would measure nothing) and Chrome warns on the console for
+   * it (issue 32); until then the first gesture makes it.
    */
   private meter() {
     const stream = this.metered;
@@ -307,7 +310,7 @@ export class MediaLink {
 
   /** Call from a user gesture: lets the <audio> element and the AudioContext run. */
   unlock(): void {
-    this.meter();
+    if (this.analyser) this.meter();
     if (this.audio.srcObject) this.audio.play().catch(() => {});
     if (this.ctx?.state === 'suspended') void this.ctx.resume().catch(() => {});
   }
@@ -320,8 +323,9 @@ export class MediaLink {
     this.audio.muted = muted;
   }
 
-  /** RMS level (0…1) of what is being received now. */
+  /** RMS level (0…1) of what is being received now (0 until the meter, made at the first read, has heard it). */
   level(): number {
+    this.meter();
     if (!this.analyser || !this.buf) return 0;
     this.analyser.getFloatTimeDomainData(this.buf);
     let sum = 0;
