@@ -93,7 +93,9 @@ func (n *Node) holdAll(ctx context.Context, accounts []whoMsg) error {
 	ids, customers, kinds := make([]string, 0, len(accounts)), make([]int64, 0, len(accounts)), make([]string, 0, len(accounts))
 	seen := make(map[string]bool, len(accounts))
 	for _, w := range accounts {
-		if !seen[w.P.AccountID] { // one row an account: a statement may not write a row twice
+		// a statement may not write a row twice: a held account whose socket logged out while reclaim listed
+		// them is in its list twice
+		if !seen[w.P.AccountID] {
 			seen[w.P.AccountID] = true
 			ids, customers, kinds = append(ids, w.P.AccountID), append(customers, w.P.CustomerID), append(kinds, string(w.Kind))
 		}
@@ -190,29 +192,40 @@ func (n *Node) Run(ctx context.Context) {
 // the rows of accounts held here without a socket (a reconnection's grace) are this node's too, and one of them
 // hid a connected terminal's swept row — the terminal stayed offline everywhere while connected (a chaos run).
 func (n *Node) missingRows(ctx context.Context) map[string]bool {
-	var here []string
-	for _, cid := range n.hub.Customers() {
-		for _, id := range n.hub.Accounts(cid) {
-			if n.hub.Conn(id) != nil {
-				here = append(here, id)
-			}
-		}
-	}
+	here := n.connected()
 	if len(here) == 0 {
 		return nil
 	}
-	rows, err := n.db.Query(ctx, `SELECT account_id FROM cluster_presence WHERE node_id = ?`, n.opt.NodeID)
-	have, err := db.CollectSet(rows, err, db.String)
+	have, err := n.ownRows(ctx)
 	if err != nil {
 		return nil
 	}
 	missing := map[string]bool{}
-	for _, id := range here {
-		if !have[id] {
-			missing[id] = true
+	for _, w := range here {
+		if !have[w.P.AccountID] {
+			missing[w.P.AccountID] = true
 		}
 	}
 	return missing
+}
+
+// connected lists the accounts with a socket on this node.
+func (n *Node) connected() []whoMsg {
+	var here []whoMsg
+	for _, cid := range n.hub.Customers() {
+		for _, id := range n.hub.Accounts(cid) {
+			if c := n.hub.Conn(id); c != nil {
+				here = append(here, whoMsg{P: c.Principal(), Kind: c.Kind()})
+			}
+		}
+	}
+	return here
+}
+
+// ownRows is the set of accounts this node has a presence row of.
+func (n *Node) ownRows(ctx context.Context) (map[string]bool, error) {
+	rows, err := n.db.Query(ctx, `SELECT account_id FROM cluster_presence WHERE node_id = ?`, n.opt.NodeID)
+	return db.CollectSet(rows, err, db.String)
 }
 
 // rowWatch tells a swept row from a login in progress (connected, its row not written yet): an account missing its
@@ -447,14 +460,7 @@ func (h HeldPresence) AccountOffline(ctx context.Context, p identity.Principal, 
 // reclaim writes again the rows of the accounts this node holds (after NATS was back: a survivor may have
 // taken them offline meanwhile) and tells the others; an account the cluster had taken offline goes online.
 func (n *Node) reclaim(ctx context.Context) {
-	var here []whoMsg // its sockets' accounts, then those held without one
-	for _, cid := range n.hub.Customers() {
-		for _, id := range n.hub.Accounts(cid) {
-			if c := n.hub.Conn(id); c != nil {
-				here = append(here, whoMsg{P: c.Principal(), Kind: c.Kind()})
-			}
-		}
-	}
+	here := n.connected() // its sockets' accounts, then those held without one
 	n.mu.Lock()
 	for id, w := range n.held {
 		if !n.hub.LocalOnline(id) {
@@ -467,8 +473,7 @@ func (n *Node) reclaim(ctx context.Context) {
 	}
 	// one read of the rows it has and one write of them all: a statement per account took 10,000 round trips
 	// for 5,000 terminals, longer than a rejoin may run on a busy store
-	rows, err := n.db.Query(ctx, `SELECT account_id FROM cluster_presence WHERE node_id = ?`, n.opt.NodeID)
-	had, err := db.CollectSet(rows, err, db.String)
+	had, err := n.ownRows(ctx)
 	if err != nil {
 		slog.Error("cluster: presence rows", "node", n.opt.NodeID, "err", err)
 		return

@@ -11,8 +11,9 @@ import (
 
 // A plain consent check from the client, with the server's credentials, is answered in the reader as pion's agent
 // would (but one in every consentPassEvery, left to pion): a success response to the same transaction, the
-// client's address in XOR-MAPPED-ADDRESS, signed with the server's password and fingerprinted. Anything pion must judge — a nomination, a role conflict, other credentials,
-// a broken signature, a response to the server's own check — is left to it, unanswered here.
+// client's address in XOR-MAPPED-ADDRESS, signed with the server's password and fingerprinted. Anything pion must
+// judge — a nomination, a role conflict, other credentials, a broken signature, a response to the server's own
+// check — is left to it, unanswered here.
 func TestReaderAnswersAClientsConsentCheck(t *testing.T) {
 	s := newMediaSocket(loopbackUDP(t))
 	c := loopbackUDP(t)

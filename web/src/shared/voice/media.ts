@@ -264,8 +264,7 @@ export class MediaLink {
     };
     if (document.readyState === 'complete') play();
     else window.addEventListener('load', play, { once: true });
-    this.metered = stream;
-    if (this.analyser) this.meter(); // a meter that is read follows the new stream
+    this.metered = stream; // the meter follows it at its next read
   }
 
   /**
@@ -310,7 +309,6 @@ export class MediaLink {
 
   /** Call from a user gesture: lets the <audio> element and the AudioContext run. */
   unlock(): void {
-    if (this.analyser) this.meter();
     if (this.audio.srcObject) this.audio.play().catch(() => {});
     if (this.ctx?.state === 'suspended') void this.ctx.resume().catch(() => {});
   }
