@@ -3,6 +3,7 @@ package bench
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pion/rtp"
 
@@ -165,5 +166,18 @@ func TestVideoFramesPadded(t *testing.T) {
 		if rate := float64(total*8) / (float64(len(frames)) / termclient.ClipFPS); rate < VideoBitrate || rate > 1.2*VideoBitrate {
 			t.Errorf("%s: %.0f bit/s", codec, rate)
 		}
+	}
+}
+
+// The kernel's floors run end to end: every fan-out frame is read (FanoutFloor waits for each), and the audio
+// receivers read the copies (AudioFloor fails when they read fewer than 9 in 10: sends to the wrong ports).
+func TestKernelFloors(t *testing.T) {
+	per, err := FanoutFloor(t.Context(), 200, 3)
+	if err != nil || per <= 0 {
+		t.Fatalf("fan-out floor: %v per event, %v", per, err)
+	}
+	cores, err := AudioFloor(t.Context(), 20, 300*time.Millisecond)
+	if err != nil || cores <= 0 || cores >= 1 {
+		t.Fatalf("audio floor: %.3f cores, %v", cores, err)
 	}
 }
