@@ -16,7 +16,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 	"unsafe"
 
@@ -255,7 +254,7 @@ type floorMmsghdr struct {
 
 // threadCPU is the calling thread's user + system CPU time (the caller has locked its goroutine to the thread).
 func threadCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(unix.RUSAGE_THREAD, &ru)
+	var ru unix.Rusage
+	_ = unix.Getrusage(unix.RUSAGE_THREAD, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
