@@ -32,3 +32,12 @@ export async function serveAndLaunch(outDir, page) {
     },
   };
 }
+
+/**
+ * Runs fn(page) and fails at the page's first uncaught error instead of waiting for a mark that will never come
+ * (a component that throws leaves the benchmark's wait for its rows running until the step's time is up).
+ */
+export function failingOnPageError(page, run) {
+  const failed = new Promise((_, reject) => page.on('pageerror', (e) => reject(new Error(`page error: ${e.message}`))));
+  return Promise.race([run(), failed]);
+}

@@ -10,7 +10,7 @@
 import { build } from 'vite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serveAndLaunch } from './harness.mjs';
+import { failingOnPageError, serveAndLaunch } from './harness.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const outDir = join(tmpdir(), 'tenfour-map-bench');
@@ -36,17 +36,16 @@ async function scenario(zoom) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   const task = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
-  page.on('pageerror', (e) => console.error('pageerror', e.message));
   await page.goto(url);
   await page.waitForFunction(() => !!window.mapBench);
-  const mount = await page.evaluate(([n, z]) => window.mapBench.mount(n, z), [TERMINALS, zoom]);
+  const mount = await failingOnPageError(page, () => page.evaluate(([n, z]) => window.mapBench.mount(n, z), [TERMINALS, zoom]));
   if (PROFILE) {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await cdp.send('Profiler.start');
   }
   const t0 = await task();
-  const upd = await page.evaluate(([r, s]) => window.mapBench.updates(r, s), [RATE, SECONDS]);
+  const upd = await failingOnPageError(page, () => page.evaluate(([r, s]) => window.mapBench.updates(r, s), [RATE, SECONDS]));
   const busy = (await task()) - t0;
   const profile = PROFILE ? (await cdp.send('Profiler.stop')).profile : undefined;
   await page.close();

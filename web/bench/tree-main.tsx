@@ -1,5 +1,7 @@
 // Benchmark page: the real GroupTree with a synthetic fleet, driven by tree.bench.mjs in real Chromium.
 import { createRoot } from 'react-dom/client';
+import { MemoryRouter } from 'react-router';
+import { App } from 'antd';
 import { initI18n } from '../src/i18n';
 import { GroupTree } from '../src/features/dispatch/components/GroupTree';
 import { enqueue, loadSnapshot, useDirectory } from '../src/shared/directory/store';
@@ -50,7 +52,12 @@ window.bench = {
     buildTree(st.groups, st.terminals, filters); // the data part alone (the component builds it again)
     const dataMs = performance.now() - t0;
     createRoot(document.getElementById('root')!).render(
-      <GroupTree filters={filters} checkedCids={[]} onCheck={noop} onSelectTerminal={noop} contextMenu={() => []} onMenu={noop} emptyText="" />,
+      // The console's frame around the tree: a router (the terminal actions open screens) and antd's App (messages).
+      <MemoryRouter>
+        <App>
+          <GroupTree filters={filters} checkedCids={[]} onCheck={noop} onSelectTerminal={noop} contextMenu={() => []} onMenu={noop} emptyText="" />
+        </App>
+      </MemoryRouter>,
     );
     // Committed and painted: two frames after the render call.
     while (!document.querySelector('[data-testid=terminal-row]')) await frame();

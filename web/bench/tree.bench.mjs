@@ -7,7 +7,7 @@
 import { build } from 'vite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serveAndLaunch } from './harness.mjs';
+import { failingOnPageError, serveAndLaunch } from './harness.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const outDir = join(tmpdir(), 'tenfour-tree-bench');
@@ -24,15 +24,14 @@ async function scenario(hideOffline) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   const task = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
-  page.on('pageerror', (e) => console.error('pageerror', e.message));
   page.on('crash', () => console.error('page crashed'));
   await page.goto(url);
   await page.waitForFunction(() => !!window.bench);
   const before = await task();
-  const mount = await page.evaluate(([n, h]) => window.bench.mount(n, h), [TERMINALS, hideOffline]);
+  const mount = await failingOnPageError(page, () => page.evaluate(([n, h]) => window.bench.mount(n, h), [TERMINALS, hideOffline]));
   const mountTask = (await task()) - before;
   const t0 = await task();
-  const upd = await page.evaluate(([r, s]) => window.bench.updates(r, s), [RATE, SECONDS]);
+  const upd = await failingOnPageError(page, () => page.evaluate(([r, s]) => window.bench.updates(r, s), [RATE, SECONDS]));
   const busy = (await task()) - t0;
   await page.close();
   return { mount, mountTask, upd, busy };
