@@ -20,6 +20,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"tenfour/internal/platform/cputime"
 )
 
 // The kernel's floor of the peers step's comparisons (issue 36): the same sends as a server's, made by a thread that
@@ -76,25 +78,32 @@ func FanoutFloor(ctx context.Context, n, events int) (time.Duration, error) {
 	}
 	frame := make([]byte, floorFrame)
 	frame[0], frame[1] = 0x81, byte(len(frame)-2) // FIN + text, an unmasked payload of 118 bytes
-	ack := make(chan error, 1)
+	// Each byte the child writes, then the error that ended its output; room for all, so the reader never blocks.
+	acks := make(chan error, events+1)
+	go func() {
+		b := make([]byte, 1)
+		for {
+			if _, err := done.Read(b); err != nil {
+				acks <- err
+				return
+			}
+			acks <- nil
+		}
+	}()
 
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	per := make([]time.Duration, 0, events)
 	for range events {
-		t0 := threadCPU()
+		t0 := cputime.Thread()
 		for _, fd := range fds {
 			if _, err := unix.Write(fd, frame); err != nil {
 				return 0, fmt.Errorf("fan-out floor: write: %w", err)
 			}
 		}
-		per = append(per, threadCPU()-t0)
-		go func() {
-			_, err := io.ReadFull(done, make([]byte, 1))
-			ack <- err
-		}()
+		per = append(per, cputime.Thread()-t0)
 		select {
-		case err := <-ack:
+		case err := <-acks:
 			if err != nil {
 				return 0, fmt.Errorf("fan-out floor: the readers: %w", err)
 			}
@@ -137,7 +146,6 @@ func floorReader(v string) error {
 	}
 	var read atomic.Int64
 	var wg sync.WaitGroup
-	var mu sync.Mutex
 	for range n {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
@@ -152,10 +160,8 @@ func floorReader(v string) error {
 				if _, err := io.ReadFull(c, buf); err != nil {
 					return
 				}
-				if read.Add(1)%int64(n) == 0 {
-					mu.Lock()
+				if read.Add(1)%int64(n) == 0 { // one reader a round: the last to read its frame
 					_, _ = os.Stdout.Write([]byte{1})
-					mu.Unlock()
 				}
 			}
 		}()
@@ -206,19 +212,19 @@ func AudioFloor(ctx context.Context, n int, window time.Duration) (float64, erro
 	pkt := make([]byte, 140)
 	iov := unix.Iovec{Base: &pkt[0]}
 	iov.SetLen(len(pkt))
-	msgs := make([]floorMmsghdr, n)
+	msgs := make([]unix.Mmsghdr, n)
 	for i := range msgs {
-		msgs[i].hdr.Name = (*byte)(unsafe.Pointer(&addrs[i]))
-		msgs[i].hdr.Namelen = unix.SizeofSockaddrInet4
-		msgs[i].hdr.Iov = &iov
-		msgs[i].hdr.SetIovlen(1)
+		msgs[i].Hdr.Name = (*byte)(unsafe.Pointer(&addrs[i]))
+		msgs[i].Hdr.Namelen = unix.SizeofSockaddrInet4
+		msgs[i].Hdr.Iov = &iov
+		msgs[i].Hdr.SetIovlen(1)
 	}
 
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
-	t0, w0 := threadCPU(), time.Now()
+	t0, w0 := cputime.Thread(), time.Now()
 	packets := 0
 	for ; time.Since(w0) < window; packets++ {
 		select {
@@ -234,7 +240,7 @@ func AudioFloor(ctx context.Context, n int, window time.Duration) (float64, erro
 			sent += int(r)
 		}
 	}
-	cores := (threadCPU() - t0).Seconds() / time.Since(w0).Seconds()
+	cores := (cputime.Thread() - t0).Seconds() / time.Since(w0).Seconds()
 	sent := int64(packets * n)
 	for wait := time.Now(); received.Load() < sent && time.Since(wait) < time.Second; {
 		time.Sleep(10 * time.Millisecond)
@@ -243,18 +249,4 @@ func AudioFloor(ctx context.Context, n int, window time.Duration) (float64, erro
 		return 0, fmt.Errorf("audio floor: the receivers read %d of %d copies", got, sent)
 	}
 	return cores, nil
-}
-
-// floorMmsghdr is Linux's struct mmsghdr.
-type floorMmsghdr struct {
-	hdr unix.Msghdr
-	len uint32
-	_   [4]byte
-}
-
-// threadCPU is the calling thread's user + system CPU time (the caller has locked its goroutine to the thread).
-func threadCPU() time.Duration {
-	var ru unix.Rusage
-	_ = unix.Getrusage(unix.RUSAGE_THREAD, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

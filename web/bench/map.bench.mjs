@@ -36,6 +36,7 @@ async function scenario(zoom) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   const task = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
+  page.on('pageerror', (e) => console.error('pageerror', e.message));
   await page.goto(url);
   await page.waitForFunction(() => !!window.mapBench);
   const mount = await failingOnPageError(page, () => page.evaluate(([n, z]) => window.mapBench.mount(n, z), [TERMINALS, zoom]));

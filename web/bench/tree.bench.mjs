@@ -25,6 +25,7 @@ async function scenario(hideOffline) {
   await cdp.send('Performance.enable');
   const task = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value * 1000;
   page.on('crash', () => console.error('page crashed'));
+  page.on('pageerror', (e) => console.error('pageerror', e.message));
   await page.goto(url);
   await page.waitForFunction(() => !!window.bench);
   const before = await task();

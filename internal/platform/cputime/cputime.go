@@ -1,6 +1,6 @@
 // Package cputime is the CPU time processes have used, for the benchmarks' costs: unlike wall time, CPU time does
-// not grow with other work on the machine. It is the one place this process's getrusage and a process's
-// /proc/<pid>/stat are read.
+// not grow with other work on the machine. It is the one place getrusage (this process's, or a thread's) and a
+// process's /proc/<pid>/stat are read.
 package cputime
 
 import (
